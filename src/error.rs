@@ -1,0 +1,80 @@
+//! Errors that name the file, the place in it and the problem.
+//!
+//! Every error that comes from input a user handed us is an [`Error::Input`]; the CLI maps it to
+//! exit code 2. Nothing in the library panics on bad input.
+
+use std::fmt;
+use std::path::Path;
+
+/// Where in a file a problem sits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// The file as a whole (too large, unreadable, not UTF-8 at the start).
+    File,
+    /// 1-based line and column in the file's text.
+    LineColumn { line: usize, column: usize },
+    /// An RFC 6901 JSON Pointer into the parsed document.
+    Pointer(String),
+    /// A line of a JSON Lines file plus a JSON Pointer into that line's value.
+    LinePointer { line: usize, pointer: String },
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::File => f.write_str("(whole file)"),
+            Place::LineColumn { line, column } => write!(f, "line {line}, column {column}"),
+            Place::Pointer(p) if p.is_empty() => f.write_str("at the document root"),
+            Place::Pointer(p) => write!(f, "at {p}"),
+            Place::LinePointer { line, pointer } if pointer.is_empty() => write!(f, "line {line}"),
+            Place::LinePointer { line, pointer } => write!(f, "line {line}, at {pointer}"),
+        }
+    }
+}
+
+/// The crate's error type.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input: the file, the place and what is wrong. Exit code 2.
+    #[error("{file}: {place}: {problem}")]
+    Input {
+        file: String,
+        place: Place,
+        problem: String,
+    },
+    /// A usage error (unknown target, conflicting flags). Exit code 2.
+    #[error("{0}")]
+    Usage(String),
+    /// An I/O failure while writing our own outputs. Exit code 2.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Anything else that stops a command (a network runtime that cannot start, ...).
+    #[error("{0}")]
+    Other(String),
+}
+
+impl Error {
+    /// An input error at `place` in `file`.
+    pub fn input(file: impl AsRef<Path>, place: Place, problem: impl Into<String>) -> Self {
+        Error::Input {
+            file: file.as_ref().display().to_string(),
+            place,
+            problem: problem.into(),
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

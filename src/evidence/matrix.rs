@@ -1,0 +1,407 @@
+//! The accept/reject matrix: case × target → cell, folded from every run log and every piece
+//! of documented evidence.
+//!
+//! Rules of the fold (DESIGN.md):
+//! - each cell keeps a history: consecutive probe observations with one verdict collapse into
+//!   one entry with first/last date and a count; documented and reported facts stay one entry
+//!   each with their URL and date;
+//! - the newest decisive evidence decides the current verdict, except that a probe verdict
+//!   that *changes* an earlier probe verdict only counts once it was seen twice (in two runs,
+//!   or repeated within one); until then the cell shows it as `pending`;
+//! - evidence that disagrees is kept and the cell is marked `conflict`, never resolved
+//!   silently;
+//! - a cell with no decisive evidence has no verdict ("no evidence").
+//!
+//! The output is deterministic: the same inputs give the same bytes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::runlog::RunLog;
+use super::{EvidenceKind, Observation, Stage, Verdict};
+use crate::case::{Case, Catalog};
+
+/// One piece of evidence in a cell's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceItem {
+    pub kind: EvidenceKind,
+    pub verdict: Verdict,
+    /// First date (UTC, `YYYY-MM-DD`) this verdict was seen or stated.
+    pub first_seen: String,
+    /// Last date it was seen (equal to `first_seen` for doc/report).
+    pub last_seen: String,
+    /// Probe: how many observations this entry folds. Doc/report: 1.
+    pub count: usize,
+    /// Probe: the run ids of the first and last observation. Doc/report: the URL.
+    pub source: String,
+    /// Verbatim error text (probe: of the last observation; report: as reported) or the
+    /// documentation's quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    /// The path the error names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<Stage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Probe: the endpoint. Doc/report: the route or page title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A documented fact or public report mapped to one (case, target) cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Documented {
+    pub case: String,
+    pub target: String,
+    pub item: EvidenceItem,
+}
+
+/// One cell of the matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub case: String,
+    pub target: String,
+    /// The current verdict; `None` when there is no decisive evidence.
+    pub verdict: Option<Verdict>,
+    /// The kind of the evidence that decided it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<EvidenceKind>,
+    /// The date the current verdict was first seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// The date of the newest evidence for the current verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<String>,
+    /// A newer probe verdict seen only once, not yet believed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Verdict>,
+    /// Evidence disagrees (shown with dates in `evidence`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub conflict: bool,
+    /// The last non-decisive probe outcome (confounded, inconclusive, unreachable), if newer
+    /// than every decisive one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_attempt: Option<String>,
+    /// History, oldest first.
+    pub evidence: Vec<EvidenceItem>,
+}
+
+/// A case as the matrix lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseRow {
+    pub id: String,
+    pub title: String,
+    pub family: String,
+    pub parameter: String,
+    pub placement: String,
+}
+
+/// The whole matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Matrix {
+    /// Target ids, in column order.
+    pub targets: Vec<String>,
+    pub cases: Vec<CaseRow>,
+    /// Run ids folded in, oldest first.
+    pub runs: Vec<String>,
+    /// Cells with any evidence, ordered by case then target column.
+    pub cells: Vec<Cell>,
+}
+
+impl Matrix {
+    /// The cell for (case, target), if it has any evidence.
+    pub fn cell(&self, case: &str, target: &str) -> Option<&Cell> {
+        self.cells
+            .iter()
+            .find(|c| c.case == case && c.target == target)
+    }
+
+    /// Current decisive verdicts keyed by (case, target).
+    pub fn verdicts(&self) -> std::collections::HashMap<(String, String), Verdict> {
+        self.cells
+            .iter()
+            .filter_map(|c| c.verdict.map(|v| ((c.case.clone(), c.target.clone()), v)))
+            .collect()
+    }
+}
+
+fn day(o: &Observation) -> String {
+    o.time.format("%Y-%m-%d").to_string()
+}
+
+/// Folds run logs (oldest first) and documented evidence into the matrix. `targets` fixes the
+/// column order; evidence for a case or target not listed is ignored.
+pub fn build(
+    catalog: &Catalog,
+    targets: &[String],
+    runs: &[RunLog],
+    documented: &[Documented],
+) -> Matrix {
+    let case_index: BTreeMap<&str, usize> = catalog
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i))
+        .collect();
+    let target_index: BTreeMap<&str, usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.as_str(), i))
+        .collect();
+    // (case idx, target idx) → history being built.
+    let mut hist: BTreeMap<(usize, usize), History> = BTreeMap::new();
+
+    let mut runs_sorted: Vec<&RunLog> = runs.iter().collect();
+    runs_sorted
+        .sort_by(|a, b| (a.header.started, &a.header.run).cmp(&(b.header.started, &b.header.run)));
+    for run in &runs_sorted {
+        let mut obs: Vec<&Observation> = run.observations.iter().collect();
+        obs.sort_by(|a, b| (a.time, &a.case, &a.target).cmp(&(b.time, &b.case, &b.target)));
+        for o in obs {
+            let (Some(&ci), Some(&ti)) = (
+                case_index.get(o.case.as_str()),
+                target_index.get(o.target.as_str()),
+            ) else {
+                continue;
+            };
+            hist.entry((ci, ti)).or_default().add_probe(o);
+        }
+    }
+    let mut docs: Vec<&Documented> = documented.iter().collect();
+    docs.sort_by(|a, b| {
+        (&a.item.first_seen, &a.item.source).cmp(&(&b.item.first_seen, &b.item.source))
+    });
+    for d in docs {
+        let (Some(&ci), Some(&ti)) = (
+            case_index.get(d.case.as_str()),
+            target_index.get(d.target.as_str()),
+        ) else {
+            continue;
+        };
+        hist.entry((ci, ti)).or_default().items.push(d.item.clone());
+    }
+
+    let cells = hist
+        .into_iter()
+        .map(|((ci, ti), h)| h.into_cell(&catalog.cases[ci].id, &targets[ti]))
+        .collect();
+    Matrix {
+        targets: targets.to_vec(),
+        cases: catalog.cases.iter().map(case_row).collect(),
+        runs: runs_sorted.iter().map(|r| r.header.run.clone()).collect(),
+        cells,
+    }
+}
+
+fn case_row(c: &Case) -> CaseRow {
+    CaseRow {
+        id: c.id.clone(),
+        title: c.title.clone(),
+        family: c.family.clone(),
+        parameter: c.parameter.clone(),
+        placement: c.placement.to_string(),
+    }
+}
+
+#[derive(Default)]
+struct History {
+    items: Vec<EvidenceItem>,
+    /// Newest non-decisive probe outcome after the last decisive one: (date, text).
+    last_attempt: Option<(String, String)>,
+}
+
+impl History {
+    fn add_probe(&mut self, o: &Observation) {
+        let date = day(o);
+        if !o.verdict.is_decisive() {
+            self.last_attempt = Some((
+                date.clone(),
+                format!("{} on {date} (run {})", o.verdict, o.run),
+            ));
+            return;
+        }
+        self.last_attempt = None;
+        // Documents are added after all runs, so the last item is the newest probe entry.
+        if let Some(last) = self.items.last_mut()
+            && last.kind == EvidenceKind::Probe
+            && last.verdict == o.verdict
+        {
+            last.last_seen = date;
+            last.count += 1;
+            let first_run = last
+                .source
+                .split(" .. ")
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            last.source = if first_run == o.run {
+                first_run
+            } else {
+                format!("{first_run} .. {}", o.run)
+            };
+            last.quote = o.error.clone();
+            last.path = o.path.clone();
+            last.stage = Some(o.stage);
+            last.model = o.model.clone();
+            last.endpoint = Some(o.endpoint.clone());
+            last.note = o.note.clone();
+            return;
+        }
+        self.items.push(EvidenceItem {
+            kind: EvidenceKind::Probe,
+            verdict: o.verdict,
+            first_seen: date.clone(),
+            last_seen: date,
+            count: 1,
+            source: o.run.clone(),
+            quote: o.error.clone(),
+            path: o.path.clone(),
+            stage: Some(o.stage),
+            model: o.model.clone(),
+            endpoint: Some(o.endpoint.clone()),
+            note: o.note.clone(),
+        });
+    }
+
+    fn into_cell(self, case: &str, target: &str) -> Cell {
+        let mut items = self.items;
+        // Oldest first by date; ties keep insertion order (probe history, then documents).
+        items.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
+        let conflict = items.iter().any(|i| i.verdict != items[0].verdict);
+        let mut verdict = None;
+        let mut kind = None;
+        let mut since = None;
+        let mut last_seen = None;
+        let mut pending = None;
+        let mut probe_verdict: Option<Verdict> = None;
+        for it in &items {
+            if it.kind == EvidenceKind::Probe {
+                let changes = probe_verdict.is_some_and(|p| p != it.verdict);
+                probe_verdict = Some(it.verdict);
+                if changes && it.count < 2 {
+                    pending = Some(it.verdict);
+                    continue;
+                }
+            }
+            pending = pending.filter(|p| *p != it.verdict && it.kind != EvidenceKind::Probe);
+            if verdict != Some(it.verdict) {
+                since = Some(it.first_seen.clone());
+            }
+            verdict = Some(it.verdict);
+            kind = Some(it.kind);
+            last_seen = Some(it.last_seen.clone());
+        }
+        Cell {
+            case: case.to_string(),
+            target: target.to_string(),
+            verdict,
+            kind,
+            since,
+            last_seen,
+            pending,
+            conflict,
+            last_attempt: self.last_attempt.map(|(_, t)| t),
+            evidence: items,
+        }
+    }
+}
+
+/// The one-glyph form of a verdict used in tables.
+pub fn glyph(v: Option<Verdict>) -> &'static str {
+    match v {
+        Some(Verdict::Accepted) => "✓",
+        Some(Verdict::AcceptedIgnored) => "~",
+        Some(Verdict::Rejected) => "✗",
+        Some(_) => "?",
+        None => "·",
+    }
+}
+
+/// Renders MATRIX.md: a legend, then one table per family, one row per case, one column per
+/// target; each cell is glyph, evidence kind and date.
+pub fn to_markdown(m: &Matrix) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "# Accept/reject matrix\n");
+    let _ = writeln!(
+        out,
+        "Generated by `toolwire matrix` from `reports/runs/*.jsonl` and `reports/documented/`; do not edit.\n"
+    );
+    let _ = writeln!(
+        out,
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees · ⏳ a newer probe verdict seen once, not yet believed. \
+Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it. \
+`engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself.\n"
+    );
+    let _ = writeln!(out, "Runs folded in: {}.\n", m.runs.len());
+    let mut live_seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &m.cells {
+        if c.verdict.is_some() {
+            *live_seen.entry(c.target.as_str()).or_default() += 1;
+        }
+    }
+    let without: Vec<&str> = m
+        .targets
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !live_seen.contains_key(t))
+        .collect();
+    if !without.is_empty() {
+        let _ = writeln!(
+            out,
+            "Targets with no evidence yet: {}.\n",
+            without
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let cells: BTreeMap<(&str, &str), &Cell> = m
+        .cells
+        .iter()
+        .map(|c| ((c.case.as_str(), c.target.as_str()), c))
+        .collect();
+    let mut families: Vec<&str> = m.cases.iter().map(|c| c.family.as_str()).collect();
+    families.dedup();
+    for family in families {
+        let _ = writeln!(out, "## {family}\n");
+        let mut builder = tabled::builder::Builder::default();
+        let mut head = vec!["case".to_string(), "parameter".to_string()];
+        head.extend(m.targets.iter().cloned());
+        builder.push_record(head);
+        for case in m.cases.iter().filter(|c| c.family == family) {
+            let mut row = vec![format!("`{}`", case.id), case.parameter.clone()];
+            for t in &m.targets {
+                row.push(match cells.get(&(case.id.as_str(), t.as_str())) {
+                    Some(c) => cell_text(c),
+                    None => "·".into(),
+                });
+            }
+            builder.push_record(row);
+        }
+        let mut table = builder.build();
+        table.with(tabled::settings::Style::markdown());
+        let _ = writeln!(out, "{table}\n");
+    }
+    out
+}
+
+fn cell_text(c: &Cell) -> String {
+    let mut s = match (c.verdict, c.kind, &c.last_seen) {
+        (Some(v), Some(k), Some(d)) => format!("{} {} {}", glyph(Some(v)), k.as_str(), d),
+        _ => "·".to_string(),
+    };
+    if c.conflict {
+        s.push_str(" ⚠");
+    }
+    if let Some(p) = c.pending {
+        s.push_str(&format!(" ⏳{}", glyph(Some(p))));
+    }
+    s
+}

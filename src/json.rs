@@ -1,0 +1,286 @@
+//! Bounded loading of JSON: a size cap, a nesting cap checked before parsing (so a 10,000-deep
+//! document is an error, not a stack overflow), UTF-8 checked up front, key order preserved.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::{Error, Place, Result};
+
+/// Caps applied to every document we read.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Largest file accepted, in bytes.
+    pub max_bytes: u64,
+    /// Deepest nesting of JSON arrays and objects accepted (the count of open brackets).
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    /// 16 MiB and 512 levels: the largest corpus file is 2.9 MB, the deepest case (100 nested
+    /// objects) nests about 210 levels.
+    fn default() -> Self {
+        Limits {
+            max_bytes: 16 * 1024 * 1024,
+            max_depth: 512,
+        }
+    }
+}
+
+/// Reads a file into memory, refusing it before reading when it exceeds `limits.max_bytes`.
+pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    if meta.is_dir() {
+        return Err(Error::input(
+            path,
+            Place::File,
+            "is a directory, not a file",
+        ));
+    }
+    if meta.len() > limits.max_bytes {
+        return Err(Error::input(
+            path,
+            Place::File,
+            format!(
+                "file is {} bytes, larger than the limit of {} bytes",
+                meta.len(),
+                limits.max_bytes
+            ),
+        ));
+    }
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The file may grow between stat and read; never read past the cap.
+    file.take(limits.max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    if bytes.len() as u64 > limits.max_bytes {
+        return Err(Error::input(
+            path,
+            Place::File,
+            format!(
+                "file is larger than the limit of {} bytes",
+                limits.max_bytes
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Checks that `bytes` are UTF-8, naming the line and column of the first bad byte.
+pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_column(bytes, e.valid_up_to());
+        Error::input(
+            file,
+            Place::LineColumn { line, column },
+            "invalid UTF-8 (the file must be UTF-8 text)",
+        )
+    })
+}
+
+/// 1-based line and column of byte `offset`.
+pub fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
+}
+
+/// Finds the first place where JSON bracket nesting exceeds `max_depth`, ignoring brackets
+/// inside strings. Runs in one pass with no allocation.
+pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Parses one JSON document from `text` (already size-checked), with the nesting cap.
+/// `file` is only used to name the source in errors; `line_offset` shifts reported lines
+/// (for one line of a JSON Lines file).
+pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) -> Result<Value> {
+    let bytes = text.as_bytes();
+    if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
+        let (line, column) = line_column(bytes, at);
+        return Err(Error::input(
+            file,
+            Place::LineColumn {
+                line: line + line_offset,
+                column,
+            },
+            format!("nesting deeper than {} levels", limits.max_depth),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Depth is already bounded above; serde_json's own limit (128) is lower than real schemas.
+    de.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
+    value.map_err(|e| {
+        Error::input(
+            file,
+            Place::LineColumn {
+                line: e.line() + line_offset,
+                column: e.column(),
+            },
+            strip_position(&e.to_string()),
+        )
+    })
+}
+
+/// Reads and parses a JSON file with all caps applied.
+pub fn load_file(path: &Path, limits: Limits) -> Result<Value> {
+    let bytes = read_capped(path, limits)?;
+    let text = check_utf8(path, &bytes)?;
+    parse_str(path, text, limits, 0)
+}
+
+/// serde_json appends " at line L column C"; we report the place separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// Escapes one reference token for an RFC 6901 JSON Pointer (`~` → `~0`, `/` → `~1`).
+pub fn escape_token(token: &str) -> String {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1")
+    } else {
+        token.to_string()
+    }
+}
+
+/// Appends `token` to `pointer` as one escaped reference token.
+pub fn push_token(pointer: &str, token: &str) -> String {
+    let mut p = String::with_capacity(pointer.len() + token.len() + 1);
+    p.push_str(pointer);
+    p.push('/');
+    p.push_str(&escape_token(token));
+    p
+}
+
+/// Depth of nesting of a parsed value (a scalar is 0, `{}` is 1).
+pub fn value_depth(value: &Value) -> usize {
+    // Iterative so that it is safe on any value we ever built.
+    let mut max = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        match v {
+            Value::Array(a) => {
+                max = max.max(d + 1);
+                stack.extend(a.iter().map(|c| (c, d + 1)));
+            }
+            Value::Object(o) => {
+                max = max.max(d + 1);
+                stack.extend(o.values().map(|c| (c, d + 1)));
+            }
+            _ => {}
+        }
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_is_an_error_with_a_place() {
+        let text = "[".repeat(10_000);
+        let err = parse_str(Path::new("deep.json"), &text, Limits::default(), 0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "deep.json: line 1, column 513: nesting deeper than 512 levels"
+        );
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count() {
+        let text = format!("{{\"a\":\"{}\"}}", "[".repeat(1000));
+        assert!(parse_str(Path::new("s.json"), &text, Limits::default(), 0).is_ok());
+    }
+
+    #[test]
+    fn syntax_error_names_line_and_column() {
+        let err = parse_str(
+            Path::new("x.json"),
+            "{\n  \"a\": ,\n}",
+            Limits::default(),
+            0,
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "x.json: line 2, column 8: expected value");
+    }
+
+    #[test]
+    fn key_order_is_preserved() {
+        let v = parse_str(
+            Path::new("o.json"),
+            r#"{"z":1,"a":2,"m":3}"#,
+            Limits::default(),
+            0,
+        )
+        .unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_place() {
+        let err = check_utf8(Path::new("u.json"), b"{\n\"a\": \"\xff\"}").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "u.json: line 2, column 7: invalid UTF-8 (the file must be UTF-8 text)"
+        );
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(push_token("/properties", "a/b~c"), "/properties/a~1b~0c");
+    }
+
+    #[test]
+    fn oversized_file_is_refused_before_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json");
+        std::fs::write(&path, vec![b' '; 2048]).unwrap();
+        let limits = Limits {
+            max_bytes: 1024,
+            max_depth: 8,
+        };
+        let err = load_file(&path, limits).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("file is 2048 bytes, larger than the limit of 1024 bytes"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,355 @@
+//! The probe runner: controls first, then every case, to every selected target; one run log
+//! per run.
+//!
+//! Targets plug in through [`ProbeTarget`]. In-process engines are adapted by
+//! [`EngineTarget`]; HTTP targets (with their own politeness: rate limits, retries, budget)
+//! implement the trait in `src/target/`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use futures::StreamExt;
+
+use crate::case::{Case, Catalog};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::evidence::runlog::{self, Redactor, RunFooter, RunHeader, RunLogWriter, TargetRecord};
+use crate::evidence::{Observation, Stage, Verdict, digest};
+
+/// A boxed future, for object-safe async methods.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What one probe got back, before it becomes an [`Observation`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub verdict: Verdict,
+    pub stage: Stage,
+    pub status: Option<u16>,
+    /// Verbatim error text (the run log writer redacts it).
+    pub error: Option<String>,
+    /// The path the error names.
+    pub path: Option<String>,
+    pub note: Option<String>,
+    /// The model that answered, when the target reports it.
+    pub model: Option<String>,
+    /// The exact body sent (digested into the observation, never stored).
+    pub request_body: Vec<u8>,
+    /// HTTP requests this probe sent, retries included.
+    pub requests: usize,
+}
+
+/// A target the runner can probe.
+pub trait ProbeTarget: Send + Sync {
+    /// Identity for the run log header: id, endpoint, model, API version, auth mode.
+    fn record(&self) -> TargetRecord;
+    /// `Some("set GEMINI_API_KEY")` when the target cannot be probed in this environment;
+    /// then nothing is sent and it costs nothing.
+    fn skip_reason(&self) -> Option<String> {
+        None
+    }
+    /// How many probes of this target may be in flight at once.
+    fn concurrency(&self) -> usize {
+        1
+    }
+    /// Probes one case.
+    fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer>;
+}
+
+/// An in-process engine as a probe target.
+pub struct EngineTarget(pub Box<dyn Engine>);
+
+impl ProbeTarget for EngineTarget {
+    fn record(&self) -> TargetRecord {
+        TargetRecord {
+            id: self.0.id().to_string(),
+            endpoint: self.0.endpoint(),
+            model: None,
+            api_version: None,
+            auth: "in-process".into(),
+            skipped: None,
+        }
+    }
+    fn concurrency(&self) -> usize {
+        2
+    }
+    fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
+        Box::pin(async move {
+            let a = self.0.check(&case.tools, &case.instances);
+            Answer {
+                verdict: a.verdict,
+                stage: a.stage,
+                status: None,
+                error: a.error,
+                path: a.path,
+                note: a.note,
+                model: None,
+                request_body: a.input,
+                requests: 0,
+            }
+        })
+    }
+}
+
+/// Options of one run.
+pub struct RunOptions {
+    /// Where run logs go (`reports/runs`).
+    pub runs_dir: PathBuf,
+    /// Show a progress bar (on stderr).
+    pub progress: bool,
+    /// Current matrix verdicts; a decisive answer that differs is probed once more before it
+    /// counts (both observations are recorded).
+    pub previous: HashMap<(String, String), Verdict>,
+    /// Credentials to redact from everything written.
+    pub redactor: Redactor,
+}
+
+/// Per-target totals of a run.
+#[derive(Debug, Clone, Default)]
+pub struct TargetSummary {
+    pub counts: BTreeMap<Verdict, usize>,
+    pub requests: usize,
+    pub wall: Duration,
+    /// Why the target was skipped, if it was.
+    pub skipped: Option<String>,
+}
+
+/// What a run did.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    pub run: String,
+    pub log: PathBuf,
+    pub targets: BTreeMap<String, TargetSummary>,
+}
+
+/// Probes `cases` (the control is always added first) against `targets`, writing a run log.
+pub async fn run(
+    catalog: &Catalog,
+    cases: &[&Case],
+    targets: Vec<Arc<dyn ProbeTarget>>,
+    opts: RunOptions,
+) -> Result<RunSummary> {
+    let started = Utc::now();
+    let run_id = runlog::new_run_id(started);
+    let control = catalog.control();
+    let mut selected: Vec<&Case> = vec![control];
+    selected.extend(cases.iter().copied().filter(|c| !c.is_control()));
+
+    let records: Vec<TargetRecord> = targets
+        .iter()
+        .map(|t| TargetRecord {
+            skipped: t.skip_reason(),
+            ..t.record()
+        })
+        .collect();
+    let header = RunHeader {
+        record: "header".into(),
+        run: run_id.clone(),
+        toolwire_version: env!("CARGO_PKG_VERSION").into(),
+        started,
+        targets: records.clone(),
+        cases: selected.len(),
+    };
+    let mut writer = RunLogWriter::create(&opts.runs_dir, &header, opts.redactor.clone())?;
+
+    let live = targets.iter().filter(|t| t.skip_reason().is_none()).count();
+    let bar = progress_bar(opts.progress, (live * selected.len()) as u64);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Observation>();
+
+    let per_target = targets.iter().zip(&records).map(|(t, rec)| {
+        let tx = tx.clone();
+        let bar = bar.clone();
+        let selected = &selected;
+        let previous = &opts.previous;
+        let run_id = &run_id;
+        async move {
+            let mut summary = TargetSummary {
+                skipped: rec.skipped.clone(),
+                ..Default::default()
+            };
+            if rec.skipped.is_some() {
+                return (rec.id.clone(), summary);
+            }
+            let clock = Instant::now();
+            let emit = |case: &Case, answer: &Answer, verdict: Verdict, note: Option<String>| {
+                let o = observation(run_id, rec, case, answer, verdict, note);
+                let _ = tx.send(o);
+            };
+            // Control first: it decides whether this target's answers mean anything today.
+            let (control_answer, control_ms) = timed(t.probe(selected[0])).await;
+            summary.requests += control_answer.requests;
+            let mut o = observation(
+                run_id,
+                rec,
+                selected[0],
+                &control_answer,
+                control_answer.verdict,
+                control_answer.note.clone(),
+            );
+            o.latency_ms = control_ms;
+            let _ = tx.send(o);
+            bar.inc(1);
+            *summary.counts.entry(control_answer.verdict).or_default() += 1;
+            if !control_answer.verdict.is_accepting() {
+                // A failed control confounds every result; nothing more is sent.
+                let verdict = if control_answer.verdict == Verdict::Rejected {
+                    Verdict::Confounded
+                } else {
+                    control_answer.verdict
+                };
+                for case in &selected[1..] {
+                    let note = Some(format!(
+                        "not sent: the control was {}",
+                        control_answer.verdict
+                    ));
+                    let skipped = Answer {
+                        requests: 0,
+                        request_body: Vec::new(),
+                        ..control_answer.clone()
+                    };
+                    emit(case, &skipped, verdict, note);
+                    *summary.counts.entry(verdict).or_default() += 1;
+                    bar.inc(1);
+                }
+                summary.wall = clock.elapsed();
+                return (rec.id.clone(), summary);
+            }
+            let results = futures::stream::iter(selected[1..].iter().copied())
+                .map(|case| async move {
+                    let (mut answer, ms) = timed(t.probe(case)).await;
+                    let mut extra = None;
+                    let was = previous.get(&(case.id.clone(), rec.id.clone())).copied();
+                    if let Some(was) = was
+                        && answer.verdict.is_decisive()
+                        && was.is_decisive()
+                        && was != answer.verdict
+                    {
+                        // A change is only believed when seen again.
+                        let (again, ms2) = timed(t.probe(case)).await;
+                        answer.requests += again.requests;
+                        extra = Some((again, ms2, was));
+                    }
+                    (case, answer, ms, extra)
+                })
+                .buffer_unordered(t.concurrency().max(1))
+                .collect::<Vec<_>>()
+                .await;
+            for (case, answer, ms, extra) in results {
+                summary.requests += answer.requests;
+                let mut o = observation(
+                    run_id,
+                    rec,
+                    case,
+                    &answer,
+                    answer.verdict,
+                    answer.note.clone(),
+                );
+                o.latency_ms = ms;
+                let _ = tx.send(o);
+                *summary.counts.entry(answer.verdict).or_default() += 1;
+                if let Some((again, ms2, was)) = extra {
+                    let note = Some(format!(
+                        "repeat: the first answer differed from the matrix ({was})"
+                    ));
+                    let mut o = observation(run_id, rec, case, &again, again.verdict, note);
+                    o.latency_ms = ms2;
+                    let _ = tx.send(o);
+                }
+                bar.inc(1);
+            }
+            summary.wall = clock.elapsed();
+            (rec.id.clone(), summary)
+        }
+    });
+    let gather = futures::future::join_all(per_target);
+    drop(tx);
+    let write = async {
+        let mut n = 0usize;
+        while let Some(o) = rx.recv().await {
+            writer.observation(&o)?;
+            n += 1;
+        }
+        Ok::<_, crate::error::Error>(n)
+    };
+    let (summaries, written) = futures::join!(gather, write);
+    written?;
+    bar.finish_and_clear();
+    let targets: BTreeMap<String, TargetSummary> = summaries.into_iter().collect();
+    let footer = RunFooter {
+        record: "footer".into(),
+        run: run_id.clone(),
+        ended: Utc::now(),
+        counts: targets
+            .iter()
+            .filter(|(_, s)| s.skipped.is_none())
+            .map(|(id, s)| (id.clone(), s.counts.clone()))
+            .collect(),
+        requests: targets.values().map(|s| s.requests).sum(),
+    };
+    let log = writer.finish(&footer)?;
+    Ok(RunSummary {
+        run: run_id,
+        log,
+        targets,
+    })
+}
+
+async fn timed(f: BoxFuture<'_, Answer>) -> (Answer, f64) {
+    let start = Instant::now();
+    let a = f.await;
+    (a, start.elapsed().as_secs_f64() * 1000.0)
+}
+
+fn observation(
+    run: &str,
+    rec: &TargetRecord,
+    case: &Case,
+    a: &Answer,
+    verdict: Verdict,
+    note: Option<String>,
+) -> Observation {
+    Observation {
+        record: "observation".into(),
+        run: run.to_string(),
+        case: case.id.clone(),
+        target: rec.id.clone(),
+        endpoint: rec.endpoint.clone(),
+        model: a.model.clone().or_else(|| rec.model.clone()),
+        time: Utc::now(),
+        request_digest: if a.request_body.is_empty() {
+            String::new()
+        } else {
+            digest(&a.request_body)
+        },
+        status: a.status,
+        verdict,
+        stage: a.stage,
+        error: a.error.clone(),
+        path: a.path.clone(),
+        latency_ms: 0.0,
+        note,
+    }
+}
+
+fn progress_bar(enabled: bool, len: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !enabled || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} probing [{bar:40}] {pos}/{len} {elapsed}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// The default folder for run logs below a project root.
+pub fn runs_dir(reports: &Path) -> PathBuf {
+    reports.join("runs")
+}

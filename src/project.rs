@@ -1,0 +1,90 @@
+//! The project's files: where the catalog and reports live, and regenerating every generated
+//! file from the evidence (data flows one way: cases + runs + documented → matrix → ...).
+
+use std::path::{Path, PathBuf};
+
+use crate::case::Catalog;
+use crate::error::Result;
+use crate::evidence::matrix::{self, Documented, Matrix};
+use crate::evidence::runlog::{self, RunLog};
+use crate::report::{self, Mode};
+
+/// Paths of one project checkout.
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub cases: PathBuf,
+    pub reports: PathBuf,
+}
+
+impl Project {
+    pub fn new(cases: impl Into<PathBuf>, reports: impl Into<PathBuf>) -> Self {
+        Project {
+            cases: cases.into(),
+            reports: reports.into(),
+        }
+    }
+
+    pub fn runs_dir(&self) -> PathBuf {
+        self.reports.join("runs")
+    }
+
+    pub fn documented_dir(&self) -> PathBuf {
+        self.reports.join("documented")
+    }
+
+    pub fn catalog(&self) -> Result<Catalog> {
+        Catalog::load(&self.cases)
+    }
+
+    pub fn runs(&self) -> Result<Vec<RunLog>> {
+        runlog::read_all(&self.runs_dir())
+    }
+
+    /// Documented and reported evidence mapped to cells.
+    pub fn documented(&self) -> Result<Vec<Documented>> {
+        Ok(Vec::new())
+    }
+
+    /// Builds the matrix from everything on disk, with the registry's target order.
+    pub fn matrix(&self, catalog: &Catalog) -> Result<Matrix> {
+        let targets: Vec<String> = crate::target::registry()
+            .iter()
+            .map(|t| t.id.to_string())
+            .collect();
+        Ok(matrix::build(
+            catalog,
+            &targets,
+            &self.runs()?,
+            &self.documented()?,
+        ))
+    }
+
+    /// Regenerates (or in check mode, compares) every generated file. Returns the files that
+    /// changed (or are stale).
+    pub fn regenerate(&self, mode: Mode) -> Result<Vec<PathBuf>> {
+        let catalog = self.catalog()?;
+        let m = self.matrix(&catalog)?;
+        let mut changed = Vec::new();
+        let files = [
+            (self.reports.join("matrix.json"), report::to_json_pretty(&m)),
+            (self.reports.join("MATRIX.md"), matrix::to_markdown(&m)),
+        ];
+        for (path, content) in files {
+            changed.extend(report::write_generated(&path, &content, mode)?);
+        }
+        Ok(changed)
+    }
+}
+
+/// Reads `reports/matrix.json` as committed (for the suite and the re-probe rule).
+pub fn read_matrix(path: &Path) -> Result<Matrix> {
+    let value = crate::json::load_file(
+        path,
+        crate::json::Limits {
+            max_bytes: 256 * 1024 * 1024,
+            max_depth: 64,
+        },
+    )?;
+    serde_json::from_value(value)
+        .map_err(|e| crate::error::Error::input(path, crate::error::Place::File, e.to_string()))
+}

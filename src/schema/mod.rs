@@ -1,0 +1,252 @@
+//! Walking JSON Schemas with RFC 6901 JSON Pointers.
+//!
+//! The walk knows which object members are *keywords* and which are *property names*: under
+//! `properties` every member is a name (a property literally called `type` or `default` is a
+//! name, never a keyword), and its value is a subschema. It is iterative and bounded, so any
+//! parsed value is safe to walk.
+
+use serde_json::{Map, Value};
+
+use crate::json::push_token;
+
+/// Keywords whose value is a map from names to subschemas.
+pub const MAP_OF_SCHEMAS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+/// Keywords whose value is one subschema.
+pub const ONE_SCHEMA: &[&str] = &[
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "additionalItems",
+];
+/// Keywords whose value is a list of subschemas.
+pub const LIST_OF_SCHEMAS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// How a subschema was reached from its parent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// The root of the walk.
+    Root,
+    /// A member of a map keyword (`properties`, `$defs`, ...): keyword and member name.
+    Member { keyword: &'static str, name: String },
+    /// A single-schema keyword (`not`, `additionalProperties`, ...), or `items` given as a schema.
+    Keyword(&'static str),
+    /// The i-th element of a list keyword (`anyOf`, `prefixItems`, or draft-07 `items: [...]`).
+    Element { keyword: &'static str, index: usize },
+}
+
+/// One subschema found by [`walk`].
+#[derive(Debug, Clone)]
+pub struct Node<'a> {
+    /// JSON Pointer from the walk's root to this subschema.
+    pub pointer: String,
+    /// The subschema (an object, a boolean, or anything a broken schema put there).
+    pub value: &'a Value,
+    /// Number of subschema steps from the root (the root is 0).
+    pub depth: usize,
+    /// How it was reached.
+    pub via: Via,
+}
+
+impl Node<'_> {
+    /// The subschema as an object, if it is one.
+    pub fn object(&self) -> Option<&Map<String, Value>> {
+        self.value.as_object()
+    }
+}
+
+/// Cap on the number of nodes one walk visits; a bigger schema is reported as truncated.
+pub const MAX_NODES: usize = 200_000;
+
+/// The result of a walk: nodes in document order, and whether the cap cut it short.
+#[derive(Debug, Clone)]
+pub struct Walk<'a> {
+    pub nodes: Vec<Node<'a>>,
+    pub truncated: bool,
+}
+
+fn keyword_name(k: &str, set: &[&'static str]) -> Option<&'static str> {
+    set.iter().copied().find(|s| *s == k)
+}
+
+/// Lists every subschema of `root` (including `root`), depth-first in document order.
+pub fn walk(root: &Value) -> Walk<'_> {
+    walk_from(root, "")
+}
+
+/// Like [`walk`], with pointers prefixed by `base` (e.g. `/parameters`).
+pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
+    let mut nodes = Vec::new();
+    let mut stack = vec![Node {
+        pointer: base.to_string(),
+        value: root,
+        depth: 0,
+        via: Via::Root,
+    }];
+    let mut truncated = false;
+    while let Some(node) = stack.pop() {
+        if nodes.len() >= MAX_NODES {
+            truncated = true;
+            break;
+        }
+        let mut children = Vec::new();
+        if let Some(obj) = node.value.as_object() {
+            for (k, v) in obj {
+                let here = push_token(&node.pointer, k);
+                if let Some(kw) = keyword_name(k, MAP_OF_SCHEMAS) {
+                    if let Some(map) = v.as_object() {
+                        for (name, sub) in map {
+                            children.push(Node {
+                                pointer: push_token(&here, name),
+                                value: sub,
+                                depth: node.depth + 1,
+                                via: Via::Member {
+                                    keyword: kw,
+                                    name: name.clone(),
+                                },
+                            });
+                        }
+                    }
+                } else if let Some(kw) = keyword_name(k, ONE_SCHEMA) {
+                    children.push(Node {
+                        pointer: here,
+                        value: v,
+                        depth: node.depth + 1,
+                        via: Via::Keyword(kw),
+                    });
+                } else if let Some(kw) = keyword_name(k, LIST_OF_SCHEMAS) {
+                    if let Some(list) = v.as_array() {
+                        for (i, sub) in list.iter().enumerate() {
+                            children.push(Node {
+                                pointer: push_token(&here, &i.to_string()),
+                                value: sub,
+                                depth: node.depth + 1,
+                                via: Via::Element {
+                                    keyword: kw,
+                                    index: i,
+                                },
+                            });
+                        }
+                    }
+                } else if k == "items" {
+                    match v {
+                        Value::Array(list) => {
+                            for (i, sub) in list.iter().enumerate() {
+                                children.push(Node {
+                                    pointer: push_token(&here, &i.to_string()),
+                                    value: sub,
+                                    depth: node.depth + 1,
+                                    via: Via::Element {
+                                        keyword: "items",
+                                        index: i,
+                                    },
+                                });
+                            }
+                        }
+                        _ => children.push(Node {
+                            pointer: here,
+                            value: v,
+                            depth: node.depth + 1,
+                            via: Via::Keyword("items"),
+                        }),
+                    }
+                }
+            }
+        }
+        nodes.push(node);
+        // Reverse so that the stack pops children in document order.
+        stack.extend(children.into_iter().rev());
+    }
+    Walk { nodes, truncated }
+}
+
+/// Resolves an RFC 6901 pointer (`""` is the root). Returns `None` when a step is missing.
+pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+    root.pointer(pointer)
+}
+
+/// The deepest nesting of *object* schemas reached through `properties`/`items`/combinators,
+/// counting the root object as 1. This is the quantity providers' depth limits speak of.
+pub fn object_depth(root: &Value) -> usize {
+    let walk = walk(root);
+    // depth of a node in objects = number of object-typed ancestors including itself.
+    // Approximated by subschema depth + 1 for object nodes, which is exact for the
+    // properties/items chains that depth cases build.
+    walk.nodes
+        .iter()
+        .filter(|n| is_object_schema(n.value))
+        .map(|n| n.depth + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// True for a schema that describes an object: `type: "object"` (any case) or `properties`.
+pub fn is_object_schema(v: &Value) -> bool {
+    v.get("properties").is_some()
+        || v.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("object"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn property_named_like_a_keyword_is_a_name() {
+        let s = json!({"type":"object","properties":{"type":{"type":"string"},"not":{"type":"integer"}}});
+        let w = walk(&s);
+        let ptrs: Vec<_> = w.nodes.iter().map(|n| n.pointer.as_str()).collect();
+        assert_eq!(ptrs, ["", "/properties/type", "/properties/not"]);
+        assert!(
+            matches!(&w.nodes[2].via, Via::Member { keyword: "properties", name } if name == "not")
+        );
+    }
+
+    #[test]
+    fn combinators_items_and_defs_are_walked_in_order() {
+        let s = json!({"anyOf":[{"type":"string"},{"items":{"$ref":"#/$defs/a"}}],"$defs":{"a/b":{"not":{}}}});
+        let ptrs: Vec<_> = walk(&s).nodes.iter().map(|n| n.pointer.clone()).collect();
+        assert_eq!(
+            ptrs,
+            [
+                "",
+                "/anyOf/0",
+                "/anyOf/1",
+                "/anyOf/1/items",
+                "/$defs/a~1b",
+                "/$defs/a~1b/not"
+            ]
+        );
+    }
+
+    #[test]
+    fn walk_is_capped() {
+        let mut s = json!({});
+        let props: Map<String, Value> = (0..(MAX_NODES + 5))
+            .map(|i| (format!("p{i}"), json!({})))
+            .collect();
+        s["properties"] = Value::Object(props);
+        let w = walk(&s);
+        assert!(w.truncated);
+        assert_eq!(w.nodes.len(), MAX_NODES);
+    }
+
+    #[test]
+    fn object_depth_counts_nested_objects() {
+        let s = json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}});
+        assert_eq!(object_depth(&s), 2);
+    }
+}

@@ -7,8 +7,15 @@ use clap::{Parser, Subcommand};
 
 use crate::error::Error;
 
+pub mod args;
+pub mod check;
+pub mod compile;
+pub mod emulate;
+pub mod explain;
 pub mod matrix;
 pub mod probe;
+pub mod repair;
+pub mod rules;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -54,6 +61,22 @@ pub enum Command {
     Probe(probe::ProbeArgs),
     /// Rebuild reports/matrix.json and reports/MATRIX.md from all run logs and documented evidence.
     Matrix(matrix::MatrixArgs),
+    /// Regenerate the matrix, profiles and rule table (`--check`: exit 1 naming stale files).
+    Rules(rules::RulesArgs),
+    /// Print one rule's documentation.
+    Rule(rules::RuleArgs),
+    /// Check tool definitions against a profile or a target.
+    Check(check::CheckArgs),
+    /// Repair tool definitions without changing which arguments they accept.
+    Repair(repair::RepairArgs),
+    /// Compile tool definitions to one target's wire form.
+    Compile(compile::CompileArgs),
+    /// Validate tool-call arguments against a tool's schema.
+    Args(args::ArgsArgs),
+    /// Explain a provider's rejection of a request.
+    Explain(explain::ExplainArgs),
+    /// Serve the offline target models over HTTP.
+    Emulate(emulate::EmulateArgs),
 }
 
 /// Parses the command line, runs it and maps errors to exit codes.
@@ -62,6 +85,14 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Probe(a) => probe::run(a, &cli.paths),
         Command::Matrix(a) => matrix::run(a, &cli.paths),
+        Command::Rules(a) => rules::run(a, &cli.paths),
+        Command::Rule(a) => rules::run_rule(a, &cli.paths),
+        Command::Check(a) => check::run(a, &cli.paths),
+        Command::Repair(a) => repair::run(a, &cli.paths),
+        Command::Compile(a) => compile::run(a, &cli.paths),
+        Command::Args(a) => args::run(a, &cli.paths),
+        Command::Explain(a) => explain::run(a, &cli.paths),
+        Command::Emulate(a) => emulate::run(a, &cli.paths),
     };
     match result {
         Ok(code) => ExitCode::from(code),

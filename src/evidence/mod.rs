@@ -4,6 +4,7 @@
 //! observation (`probe`), a documented fact (`doc`) or a public report (`report`); the matrix
 //! folds all evidence into one cell per (case, target).
 
+pub mod documented;
 pub mod matrix;
 pub mod runlog;
 

@@ -1,0 +1,1 @@
+//! `toolwire args`: validating tool-call arguments against the declared schema. (Being built.)

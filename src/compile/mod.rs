@@ -1,0 +1,1 @@
+//! Compiling the canonical schema to each target's wire form. (Being built.)

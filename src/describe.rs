@@ -1,0 +1,1 @@
+//! Descriptions written for tools that came without one. (Being built.)

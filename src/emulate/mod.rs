@@ -1,0 +1,1 @@
+//! `toolwire emulate`: the offline target models served over HTTP. (Being built.)

@@ -1,0 +1,1 @@
+//! Documented evidence (`doc`) and public reports (`report`) in reports/documented/. (Being built.)

@@ -1,0 +1,1 @@
+//! Reading tool definitions in every input format (OpenAI, Anthropic, MCP, Gemini, bare schema, JSON Lines). (Being built.)

@@ -1,0 +1,1 @@
+//! Tool names: per-target rules, a sanitizer and a collision census. (Being built.)

@@ -1,0 +1,1 @@
+//! Profiles derived from the matrix, and the rule registry. (Being built.)

@@ -1,0 +1,1 @@
+//! Conservative repairs that never change which arguments are accepted. (Being built.)

@@ -277,6 +277,9 @@ impl<'a, 'p> Cx<'a, 'p> {
                     repairable: (self.rule.repairable)(&feat),
                     level,
                     parameter: feat.parameter(),
+                    file: String::new(),
+                    line: None,
+                    location: String::new(),
                 };
                 if let Mode::Check { out, .. } = &mut self.mode {
                     out.push(finding);

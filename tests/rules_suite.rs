@@ -197,13 +197,13 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
         if c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == target) {
             for f in &c.features {
                 let f = normalize(f);
-                if let Some(r) = rules::owner(&f) {
-                    if matches!(
+                if let Some(r) = rules::owner(&f)
+                    && matches!(
                         toolwire::profile::feature::parse_parameter(&f),
                         Some(toolwire::profile::feature::Param::Limit(..))
-                    ) {
-                        wanted_rules.insert(r.id);
-                    }
+                    )
+                {
+                    wanted_rules.insert(r.id);
                 }
                 wanted.insert(f);
             }

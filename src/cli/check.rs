@@ -46,6 +46,10 @@ pub struct CheckArgs {
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<PathBuf>,
+    /// Also write a markdown summary of the files under `portable` and each of its targets
+    /// (how `reports/corpora.md` is made).
+    #[arg(long, value_name = "FILE")]
+    pub corpus_report: Option<PathBuf>,
 }
 
 /// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
@@ -99,6 +103,10 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         return Err(Error::Usage(
             "--one-request takes one file (concatenate the tools into one file)".into(),
         ));
+    }
+    if let Some(out) = &args.corpus_report {
+        let md = crate::check::corpus_markdown(&sets, &set);
+        std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
     }
     let mut report = Report::new(&sets, &profile);
     if args.errors_only {

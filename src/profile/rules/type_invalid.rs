@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
              neither a string nor a list is spelled `not-a-string`.",
     features: "`type-spelling: <spelling>`",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
-    fix: "Use JSON Schema's lowercase names: dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean.",
+    fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
     repair: "no",
     repairable: never,
     owns,

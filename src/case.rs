@@ -80,7 +80,8 @@ pub enum Generate {
     /// The root gets `n` string properties.
     PropertyCount { n: usize },
     /// The parameters schema is padded with described properties to exactly `n` bytes of
-    /// compact JSON.
+    /// compact JSON: `n` is the baseline's 125 bytes, or 167 (one empty padding property) or
+    /// more.
     SchemaBytes { n: usize },
     /// `n` copies of the baseline named `probe_tool_0` ... in one request.
     ToolCount { n: usize },

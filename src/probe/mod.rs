@@ -438,6 +438,7 @@ mod tests {
             progress: false,
             previous,
             redactor: Redactor::default(),
+            emulated: false,
         };
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()

@@ -80,7 +80,8 @@ pub enum Generate {
     /// The root gets `n` string properties.
     PropertyCount { n: usize },
     /// The parameters schema is padded with described properties to exactly `n` bytes of
-    /// compact JSON.
+    /// compact JSON: `n` is the baseline's 125 bytes, or 167 (one empty padding property) or
+    /// more.
     SchemaBytes { n: usize },
     /// `n` copies of the baseline named `probe_tool_0` ... in one request.
     ToolCount { n: usize },
@@ -530,13 +531,26 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
         },
         _ => Place::File,
     };
-    let inner = e.without_snippet();
-    if let serde_saphyr::Error::Budget {
-        breach: serde_saphyr::budget::BudgetBreach::Depth { .. },
-        ..
-    } = inner
+    // The cause may sit behind a snippet or an alias wrapper (an error met while replaying an
+    // alias); its message is what the user needs, the place stays the outer one.
+    let mut inner = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
     {
-        let problem = format!("nesting deeper than {MAX_CASE_YAML_DEPTH} levels");
+        inner = error;
+    }
+    if let serde_saphyr::Error::Budget { breach, .. } = inner {
+        use serde_saphyr::budget::BudgetBreach;
+        let problem = match breach {
+            BudgetBreach::Depth { .. } => {
+                format!("nesting deeper than {MAX_CASE_YAML_DEPTH} levels")
+            }
+            BudgetBreach::Nodes { nodes } => format!(
+                "more than {} YAML nodes (an alias counts every time it is used)",
+                nodes.saturating_sub(1)
+            ),
+            other => format!("the file is beyond the YAML reader's limits ({other:?})"),
+        };
         return Error::input(path, place, problem);
     }
     let text = inner.to_string();

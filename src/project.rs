@@ -36,8 +36,13 @@ impl Project {
         Catalog::load(&self.cases)
     }
 
+    /// Run logs folded into the matrix: every log in `runs/` except runs against the emulator
+    /// (their answers are never evidence).
     pub fn runs(&self) -> Result<Vec<RunLog>> {
-        runlog::read_all(&self.runs_dir())
+        Ok(runlog::read_all(&self.runs_dir())?
+            .into_iter()
+            .filter(|r| !r.header.emulated)
+            .collect())
     }
 
     /// Documented and reported evidence (`reports/documented/*.yaml`) mapped to cells of

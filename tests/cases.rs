@@ -852,3 +852,31 @@ fn a_ref_cycle_in_a_case_loads_without_being_expanded() {
     let one = load_case(&c.root, &case.path).unwrap();
     assert_eq!(&one, case);
 }
+
+#[test]
+fn an_alias_bomb_is_refused_without_expanding_it() {
+    // Nine levels of ten aliases each would expand to 10^9 nodes.
+    let mut schema = String::from("\n    l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for level in 1..=9 {
+        let refs = vec![format!("*l{}", level - 1); 10].join(", ");
+        schema.push_str(&format!("    l{level}: &l{level} [{refs}]\n"));
+    }
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!("{HEAD}tool:\n  name: probe_tool\n  parameters:{schema}"),
+    );
+    let started = std::time::Instant::now();
+    let err = s.error();
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.starts_with("keywords/bad.yaml: line ")
+            && err
+                .ends_with(": more than 250000 YAML nodes (an alias counts every time it is used)"),
+        "{err}"
+    );
+}

@@ -32,6 +32,13 @@ pub(super) fn run<F>(tools: &[ToolDef], stage: Stage, check: F) -> EngineAnswer
 where
     F: FnOnce() -> EngineAnswer + Send + 'static,
 {
+    run_with_timeout(tools, stage, TIMEOUT, check)
+}
+
+fn run_with_timeout<F>(tools: &[ToolDef], stage: Stage, timeout: Duration, check: F) -> EngineAnswer
+where
+    F: FnOnce() -> EngineAnswer + Send + 'static,
+{
     if let Some(reason) = too_deep(tools) {
         return EngineAnswer::inconclusive(stage, Vec::new(), reason);
     }
@@ -50,7 +57,7 @@ where
             format!("cannot start the engine thread: {e}"),
         );
     }
-    match rx.recv_timeout(TIMEOUT) {
+    match rx.recv_timeout(timeout) {
         Ok(Ok(answer)) => answer,
         Ok(Err(panic)) => EngineAnswer::inconclusive(
             stage,
@@ -61,8 +68,8 @@ where
             stage,
             Vec::new(),
             format!(
-                "the engine did not answer within {} s (guard)",
-                TIMEOUT.as_secs()
+                "the engine did not answer within {} ms (guard)",
+                timeout.as_millis()
             ),
         ),
         Err(mpsc::RecvTimeoutError::Disconnected) => EngineAnswer::inconclusive(
@@ -105,6 +112,20 @@ mod tests {
         let a = run(&[], Stage::Parse, || panic!("boom"));
         assert_eq!(a.verdict, Verdict::Inconclusive);
         assert_eq!(a.note.as_deref(), Some("the engine panicked: boom"));
+    }
+
+    #[test]
+    fn an_engine_that_never_returns_is_inconclusive() {
+        let a = run_with_timeout(&[], Stage::Parse, Duration::from_millis(50), || {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        });
+        assert_eq!(a.verdict, Verdict::Inconclusive);
+        assert_eq!(
+            a.note.as_deref(),
+            Some("the engine did not answer within 50 ms (guard)")
+        );
     }
 
     #[test]

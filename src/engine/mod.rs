@@ -254,6 +254,56 @@ mod tests {
         }
     }
 
+    /// The inputs that make naive engines loop or overflow: every engine must give a
+    /// decisive verdict (no guard fired) on each.
+    #[test]
+    fn every_engine_terminates_on_hostile_inputs() {
+        use crate::case::{Generate, generate};
+        let with = |p: Value| {
+            vec![ToolDef {
+                parameters: Some(p),
+                ..crate::case::baseline()
+            }]
+        };
+        let inputs: Vec<(&str, Vec<ToolDef>)> = vec![
+            ("pure self-reference", with(json!({"$ref": "#"}))),
+            (
+                "two-step cycle",
+                with(
+                    json!({"type":"object","properties":{"value":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}),
+                ),
+            ),
+            (
+                "recursive tree",
+                with(
+                    json!({"$defs":{"n":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}),
+                ),
+            ),
+            (
+                "100-deep",
+                generate(&Generate::NestedDepth { n: 100 }).unwrap(),
+            ),
+            (
+                "1000 properties",
+                generate(&Generate::PropertyCount { n: 1000 }).unwrap(),
+            ),
+            (
+                "513 tools",
+                generate(&Generate::ToolCount { n: 513 }).unwrap(),
+            ),
+        ];
+        let instances = [Instance {
+            args: json!({"value": "abc"}),
+            valid: true,
+        }];
+        for e in engines() {
+            for (what, tools) in &inputs {
+                let a = e.check(tools, &instances);
+                assert!(a.verdict.is_decisive(), "{} on {what}: {a:?}", e.id());
+            }
+        }
+    }
+
     #[test]
     fn identical_schemas_are_checked_once() {
         let t = crate::case::baseline();

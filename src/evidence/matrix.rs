@@ -446,6 +446,7 @@ mod tests {
                 started: time,
                 targets: vec![],
                 cases: 2,
+                emulated: false,
             },
             observations: verdicts
                 .iter()

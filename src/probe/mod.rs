@@ -21,6 +21,8 @@ use crate::error::Result;
 use crate::evidence::runlog::{self, Redactor, RunFooter, RunHeader, RunLogWriter, TargetRecord};
 use crate::evidence::{Observation, Stage, Verdict, digest};
 
+pub mod http;
+
 /// A boxed future, for object-safe async methods.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -106,6 +108,9 @@ pub struct RunOptions {
     pub previous: HashMap<(String, String), Verdict>,
     /// Credentials to redact from everything written.
     pub redactor: Redactor,
+    /// The run is against `toolwire emulate`: the header says so and the matrix never folds
+    /// it (its answers are not evidence).
+    pub emulated: bool,
 }
 
 /// Per-target totals of a run.
@@ -153,6 +158,7 @@ pub async fn run(
         started,
         targets: records.clone(),
         cases: selected.len(),
+        emulated: opts.emulated,
     };
     let mut writer = RunLogWriter::create(&opts.runs_dir, &header, opts.redactor.clone())?;
 
@@ -432,6 +438,7 @@ mod tests {
             progress: false,
             previous,
             redactor: Redactor::default(),
+            emulated: false,
         };
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()

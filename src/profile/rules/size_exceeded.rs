@@ -45,8 +45,18 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         Placement::Root,
     );
     if let Some(p) = t.parameters {
-        let bytes = super::super::detect::compact_len(p);
-        report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
+        // Below the smallest case the size does not matter: stop counting there.
+        let floor = cx.limit_floor(Limit::SchemaBytes);
+        if floor == usize::MAX {
+            return;
+        }
+        let mut bytes = super::super::detect::compact_len_capped(p, floor);
+        if bytes >= floor {
+            bytes = super::super::detect::compact_len(p);
+            report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
+        } else if floor == 0 {
+            report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
+        }
     }
 }
 

@@ -178,6 +178,9 @@ pub struct Stats {
     pub max_enum: usize,
     pub max_enum_frame: u32,
     pub property_count: usize,
+    /// Bytes of the schema as compact JSON (what `serde_json::to_string` gives), counted
+    /// during the walk; exact unless `truncated`.
+    pub compact_bytes: usize,
     /// The walk stopped at [`crate::schema::MAX_NODES`].
     pub truncated: bool,
 }
@@ -496,8 +499,12 @@ fn walk<'a>(
             definitions: false,
         };
         children.clear();
-        if let Some(map) = map {
-            read_keys(map, &mut node, &mut children, stats);
+        match map {
+            Some(map) => {
+                stats.compact_bytes += 2 + map.len().saturating_sub(1);
+                read_keys(map, &mut node, &mut children, stats);
+            }
+            None => stats.compact_bytes += compact_len(value),
         }
         if crate::schema::is_object_schema(value) {
             node.object_depth = parent_depth + 1;
@@ -555,6 +562,8 @@ fn read_keys<'a>(
     stats: &mut Stats,
 ) {
     for (k, v) in map {
+        stats.compact_bytes += string_len(k) + 1;
+        let before = children.len();
         match k.as_str() {
             "type" => {
                 node.ty = match v {
@@ -637,6 +646,18 @@ fn read_keys<'a>(
             "else" => children.push((v, Child::Key("else"), Via::Else)),
             _ => {}
         }
+        // The value's own bytes: the walk counts the subschemas it visits (each adds its
+        // own size); here the containers around them, or the whole value when none.
+        stats.compact_bytes += match (children.get(before), v) {
+            (None, v) => compact_len(v),
+            // A single subschema (`not`, `items`, ...) counts itself when visited.
+            (Some((_, Child::Key(_), _)), _) => 0,
+            (Some(_), Value::Object(m)) => {
+                2 + m.len().saturating_sub(1) + m.keys().map(|k| string_len(k) + 1).sum::<usize>()
+            }
+            (Some(_), Value::Array(a)) => 2 + a.len().saturating_sub(1),
+            (Some(_), _) => 0,
+        };
     }
 }
 
@@ -723,7 +744,8 @@ fn digits(mut u: u64) -> usize {
     d
 }
 
-fn string_len(s: &str) -> usize {
+/// Bytes of `s` as a JSON string literal (quotes and escapes included).
+pub fn string_len(s: &str) -> usize {
     let mut n = 2 + s.len();
     for b in s.bytes() {
         n += match b {
@@ -818,6 +840,43 @@ mod tests {
         ] {
             assert_eq!(
                 compact_len(&v),
+                serde_json::to_string(&v).unwrap().len(),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_walk_counts_compact_bytes_exactly() {
+        for v in [
+            json!({"type":"object","properties":{"a":{"type":"string","enum":["x","y\n"]},"b":{"type":"array","items":{"type":"integer"}},"c":true,"d":{"anyOf":[{"type":"null"},{"not":{}}]}},"required":["a"],"additionalProperties":false,"$defs":{"D":{"items":[{"type":"string"},false]}},"x-k":{"deep":[1,2,{"z":null}]}}),
+            json!({}),
+            json!({"properties":{}, "anyOf":[]}),
+            json!(true),
+        ] {
+            let refs = [ToolRef {
+                name: None,
+                description: None,
+                parameters: Some(&v),
+                index: 0,
+            }];
+            let mut out = Vec::new();
+            let mut cx = Cx::new(Mode::Collect { out: &mut out });
+            let mut stack = Vec::new();
+            let mut stats = Stats::default();
+            cx.frames.push(Frame {
+                parent: 0,
+                tok: Tok::Root,
+            });
+            walk(
+                refs[0].parameters.unwrap(),
+                &mut cx,
+                &[],
+                &mut stack,
+                &mut stats,
+            );
+            assert_eq!(
+                stats.compact_bytes,
                 serde_json::to_string(&v).unwrap().len(),
                 "{v}"
             );

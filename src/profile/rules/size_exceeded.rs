@@ -44,19 +44,14 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         s.property_count,
         Placement::Root,
     );
-    if let Some(p) = t.parameters {
-        // Below the smallest case the size does not matter: stop counting there.
-        let floor = cx.limit_floor(Limit::SchemaBytes);
-        if floor == usize::MAX {
-            return;
-        }
-        let mut bytes = super::super::detect::compact_len_capped(p, floor);
-        if bytes >= floor {
-            bytes = super::super::detect::compact_len(p);
-            report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
-        } else if floor == 0 {
-            report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
-        }
+    if t.parameters.is_some() && !s.truncated {
+        report_limit(
+            cx,
+            At::Node(0),
+            Limit::SchemaBytes,
+            s.compact_bytes,
+            Placement::Root,
+        );
     }
 }
 

@@ -215,6 +215,7 @@ async fn every_target_with_valid_keys_matches_its_offline_model() {
             let opts = WireOptions {
                 strict: None,
                 feature_keyword: feature_keyword(&c.parameter),
+                raw: false,
             };
             let (_req, reply) =
                 target::model(&id, t.config(), &c.tools, &opts, cred.as_ref()).unwrap();

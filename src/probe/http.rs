@@ -577,6 +577,7 @@ impl ProbeTarget for HttpTarget {
             let opts = WireOptions {
                 strict: None,
                 feature_keyword: feature_keyword(&case.parameter),
+                raw: false,
             };
             let req = self.route.request(&self.cfg, &case.tools, &opts);
             let (c, status, sent) = self.send(&req, keyless).await;

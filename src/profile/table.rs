@@ -1,0 +1,1 @@
+//! `reports/RULES.md`: the rule table, generated from the registry and the profiles.

@@ -131,7 +131,7 @@ impl Service for GeminiService {
             "generateContent" | "streamGenerateContent" => Msg::GenerateContentRequest,
             _ => return not_found(),
         };
-        let body = match serde_json::from_slice::<Value>(&req.body) {
+        let body = match parse_json(&req.body) {
             Ok(v) => v,
             Err(e) => {
                 return Reply::json(

@@ -90,7 +90,7 @@ fn wrapped(status: u16, v: Value) -> Reply {
 
 /// The model's answer for `POST /v1beta/openai/chat/completions`.
 pub fn answer(req: &Incoming) -> Reply {
-    let body = match serde_json::from_slice::<Value>(&req.body) {
+    let body = match parse_json(&req.body) {
         Ok(v) => v,
         Err(e) => {
             return wrapped(

@@ -146,7 +146,7 @@ impl Service for VertexService {
             Cred::Invalid => return Reply::json(401, &invalid_credentials()),
             Cred::Valid => {}
         }
-        let body = match serde_json::from_slice::<Value>(&req.body) {
+        let body = match parse_json(&req.body) {
             Ok(v) => v,
             Err(e) => {
                 return Reply::json(

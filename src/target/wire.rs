@@ -595,9 +595,30 @@ pub fn default_config(s: &Settings, env: &dyn Env) -> RouteConfig {
     }
 }
 
-/// The JSON body of a request as a model reads it: `Err(reply)` when it is not JSON.
+/// Deepest JSON nesting a model parses (real providers take schemas 100 levels deep, which
+/// is about 200 JSON levels; this bound keeps the recursive parser's stack small).
+pub const MAX_BODY_NESTING: usize = 1024;
+
+/// The JSON body of a request as a model reads it, with serde_json's default 128-level
+/// recursion limit lifted (after a non-recursive nesting check).
+pub fn parse_json(body: &[u8]) -> Result<Value, serde_json::Error> {
+    use serde::Deserialize;
+    use serde::de::Error as _;
+    if crate::json::nesting_exceeds(body, MAX_BODY_NESTING).is_some() {
+        return Err(serde_json::Error::custom(format!(
+            "nesting deeper than {MAX_BODY_NESTING} levels"
+        )));
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// [`parse_json`] with the error as text.
 pub fn parse_body(body: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(body).map_err(|e| e.to_string())
+    parse_json(body).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

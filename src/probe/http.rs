@@ -310,6 +310,11 @@ impl HttpTarget {
                 key_hint(self.route.as_ref())
             )
         };
+        let note = if self.saw_emulator() {
+            format!("emulated answer (toolwire emulate; not evidence); {note}")
+        } else {
+            note
+        };
         let answer = Answer {
             verdict,
             stage: c.stage,
@@ -404,7 +409,7 @@ impl HttpTarget {
         debug_assert!(url.starts_with(&self.cfg.base_url));
         let method =
             reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
-        let mut rb = self.client.request(method, url);
+        let mut rb = self.client.request(method, url).timeout(self.opts.timeout);
         for (k, v) in &req.headers {
             rb = rb.header(k.as_str(), v.as_str());
         }
@@ -572,6 +577,7 @@ impl ProbeTarget for HttpTarget {
             let opts = WireOptions {
                 strict: None,
                 feature_keyword: feature_keyword(&case.parameter),
+                raw: false,
             };
             let req = self.route.request(&self.cfg, &case.tools, &opts);
             let (c, status, sent) = self.send(&req, keyless).await;

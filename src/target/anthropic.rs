@@ -90,6 +90,22 @@ impl Route for Anthropic {
     }
 }
 
+/// The path an Anthropic message names: `tools.N.custom.input_schema` in
+/// `tools.N.custom.input_schema: …`, wherever the message sits in a longer text.
+pub fn path_in_message(msg: &str) -> Option<String> {
+    let mut from = 0;
+    while let Some(i) = msg[from..].find("tools.") {
+        let start = from + i;
+        let rest = &msg[start..];
+        if rest[6..].starts_with(|c: char| c.is_ascii_digit()) {
+            let end = rest.find(':').unwrap_or(rest.len());
+            return Some(rest[..end].trim().to_string());
+        }
+        from = start + 6;
+    }
+    None
+}
+
 /// Reads an Anthropic answer (also what Bedrock and Vertex relay for Claude).
 pub fn classify(reply: &Reply) -> Classified {
     let body = reply.json_body();
@@ -105,7 +121,7 @@ pub fn classify(reply: &Reply) -> Classified {
             .unwrap_or("")
             .to_string();
         if kind == "invalid_request_error" && message.starts_with("tools.") {
-            let path = message.split(':').next().map(str::to_string);
+            let path = path_in_message(&message);
             return Classified::rejected(Stage::Validate, message, path);
         }
         return match kind {

@@ -43,8 +43,10 @@ impl Route for Cohere {
             cost: "billed: input tokens + 1 output token",
         }
     }
-    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"model": cfg.model, "messages": hi(), "tools": chat_tools(tools, None), "strict_tools": true, "max_tokens": 1});
+    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
+        // A per-tool `strict` (OpenAI style) is only sent when replaying a report that sent it.
+        let per_tool = opts.strict.filter(|s| *s);
+        let body = json!({"model": cfg.model, "messages": hi(), "tools": chat_tools(tools, per_tool), "strict_tools": true, "max_tokens": 1});
         WireRequest::post_json(
             "/v2/chat",
             &body,

@@ -182,7 +182,7 @@ impl Route for OpenAi {
         };
         let strict = opts.strict.unwrap_or(*self != OpenAi::Chat);
         let feature = opts.feature_keyword.as_deref();
-        let tools = if strict {
+        let tools = if strict && !opts.raw {
             strict_baseline(tools, feature)
         } else {
             tools.to_vec()
@@ -280,6 +280,12 @@ pub fn context_in_message(msg: &str) -> Option<String> {
 pub fn path_in_message(msg: &str) -> Option<String> {
     if let Some(c) = context_in_message(msg) {
         return Some(c);
+    }
+    // Groq: `invalid JSON schema for tool X, tools[24].function.parameters: …`.
+    if let Some(i) = msg.find("invalid JSON schema for tool ") {
+        let rest = &msg[i..];
+        let after = rest.split_once(", ")?.1;
+        return after.split(": ").next().map(str::to_string);
     }
     let i = msg.find("Invalid 'tools")?;
     let rest = &msg[i + "Invalid '".len()..];

@@ -534,6 +534,9 @@ pub struct WireOptions {
     pub strict: Option<bool>,
     /// The keyword the case is about: the route's wire baseline must not add or change it.
     pub feature_keyword: Option<String>,
+    /// Send the tools exactly as given, without the route's wire baseline (replaying a public
+    /// report's schema).
+    pub raw: bool,
 }
 
 /// A target route: request building and answer reading. Offline models are [`Service`]s.

@@ -72,14 +72,16 @@ impl fmt::Display for Placement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Generate {
-    /// `n` nested object schemas counting the root (`value` → `value` → ...), a string leaf.
+    /// `n` nested object schemas counting the root (`value` → `value` → ...), a string leaf;
+    /// `n` at most [`MAX_NESTED_DEPTH`].
     NestedDepth { n: usize },
     /// `value` gets an `enum` of `n` distinct strings.
     EnumSize { n: usize },
     /// The root gets `n` string properties.
     PropertyCount { n: usize },
     /// The parameters schema is padded with described properties to exactly `n` bytes of
-    /// compact JSON.
+    /// compact JSON: `n` is the baseline's 125 bytes, or 167 (one empty padding property) or
+    /// more.
     SchemaBytes { n: usize },
     /// `n` copies of the baseline named `probe_tool_0` ... in one request.
     ToolCount { n: usize },
@@ -162,8 +164,39 @@ struct JsonValue(Value);
 
 impl<'de> Deserialize<'de> for JsonValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        d.deserialize_any(JsonVisitor).map(JsonValue)
+        // serde-saphyr decodes `!!binary` into a string before any visitor sees it, so the
+        // tag itself is the only way to tell; every other explicit tag is refused too, since
+        // JSON has no tags and a tag that changes a value's meaning would be lost silently.
+        let serde_saphyr::Tagged(UntaggedJson(value), tag) = Deserialize::deserialize(d)?;
+        match tag.as_deref() {
+            None => Ok(JsonValue(value)),
+            Some(t) if json_core_tag(t) => Ok(JsonValue(value)),
+            Some(t) => Err(de::Error::custom(format!(
+                "YAML tag {t:?} has no JSON form (only plain JSON values are allowed)"
+            ))),
+        }
     }
+}
+
+/// A value read with `deserialize_any`, its tag not yet checked.
+struct UntaggedJson(Value);
+
+impl<'de> Deserialize<'de> for UntaggedJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(JsonVisitor).map(UntaggedJson)
+    }
+}
+
+/// Explicit YAML core-schema tags whose values JSON can hold unchanged (`!!str`, `!!int`, ...).
+fn json_core_tag(tag: &str) -> bool {
+    let name = tag
+        .strip_prefix("tag:yaml.org,2002:")
+        .or_else(|| tag.strip_prefix("!!"))
+        .unwrap_or(tag);
+    matches!(
+        name,
+        "str" | "int" | "float" | "bool" | "null" | "map" | "seq"
+    )
 }
 
 struct JsonVisitor;
@@ -275,8 +308,16 @@ impl<'de> Deserialize<'de> for StringKey {
 /// Largest case file accepted, in bytes. The biggest literal case is a few KB; large inputs
 /// are generated.
 pub const MAX_CASE_BYTES: u64 = 1024 * 1024;
-/// Deepest value a case file may write out (generated depth cases go deeper).
+/// Deepest value a case may carry, counting JSON arrays and objects (generated depth cases go
+/// deeper than a file may write out, up to this).
 pub const MAX_CASE_DEPTH: usize = 256;
+/// Deepest YAML nesting a case file may write out, its top-level mapping counted: a schema
+/// written literally may nest about 60 levels; deeper inputs are generated.
+pub const MAX_CASE_YAML_DEPTH: usize = 64;
+/// Largest `n` of the `nested-depth` generator: `n` object schemas nest `2n + 1` JSON levels
+/// (each object and its `properties`, then the string leaf), which must stay within
+/// [`MAX_CASE_DEPTH`].
+pub const MAX_NESTED_DEPTH: usize = (MAX_CASE_DEPTH - 1) / 2;
 /// Largest `n` a generator accepts, so that a typo cannot ask for a gigabyte.
 pub const MAX_GENERATE_N: usize = 200_000;
 
@@ -289,7 +330,8 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
     };
     let bytes = json::read_capped(path, limits)?;
     let text = json::check_utf8(path, &bytes)?;
-    let file: CaseFile = serde_saphyr::from_str(text).map_err(|e| yaml_error(path, &e))?;
+    let file: CaseFile = serde_saphyr::from_str_with_options(text, yaml_options())
+        .map_err(|e| yaml_error(path, &e))?;
     let at = |pointer: &str, problem: String| {
         Error::input(path, Place::Pointer(pointer.into()), problem)
     };
@@ -317,6 +359,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             return Err(at(key, "must not be empty".into()));
         }
     }
+    check_parameter(&file.parameter).map_err(|p| at("/parameter", p))?;
     let given = [
         file.tool.is_some(),
         file.tools.is_some(),
@@ -374,6 +417,112 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
     })
 }
 
+// The `parameter` vocabulary of `cases/README.md`: `<kind>` or `<kind>: <value>`.
+
+/// Kinds without a value.
+const BARE_PARAMETERS: [&str; 3] = ["control", "type-missing", "name-unique"];
+/// Kinds whose value is a positive whole number (a size, a count, a depth).
+const LIMIT_PARAMETERS: [&str; 7] = [
+    "depth-limit",
+    "enum-size-limit",
+    "property-count-limit",
+    "schema-bytes-limit",
+    "tool-count-limit",
+    "name-length-limit",
+    "description-length-limit",
+];
+/// Kinds whose value is one kebab-case word.
+const WORD_PARAMETERS: [&str; 4] = ["root-shape", "structure", "name-chars", "description"];
+
+/// Checks a case's `parameter` against the vocabulary in `cases/README.md` (the profile code
+/// parses it, so a typo would silently inform nothing). Errors say what is wrong.
+pub fn check_parameter(parameter: &str) -> std::result::Result<(), String> {
+    if BARE_PARAMETERS.contains(&parameter) {
+        return Ok(());
+    }
+    let Some((kind, value)) = parameter.split_once(": ") else {
+        return Err(format!(
+            "parameter {parameter:?} is neither one of {BARE_PARAMETERS:?} nor `<kind>: <value>`"
+        ));
+    };
+    let is_word = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'$')
+    };
+    let bad = |why: &str| Err(format!("parameter {parameter:?}: {why}"));
+    match kind {
+        k if LIMIT_PARAMETERS.contains(&k) => match value.parse::<u64>() {
+            Ok(n) if n > 0 && value == n.to_string() => Ok(()),
+            _ => bad("the value must be a positive whole number"),
+        },
+        k if WORD_PARAMETERS.contains(&k) => {
+            if is_word(value) {
+                Ok(())
+            } else {
+                bad("the value must be one kebab-case word")
+            }
+        }
+        "type-spelling" => {
+            // Any spelling, written as it appears in `type` (`""` for the empty string),
+            // optionally with a ` (form)` note such as `null (JSON null)`.
+            let spelling = value.split(" (").next().unwrap_or_default();
+            if spelling.is_empty() || spelling.contains(char::is_whitespace) {
+                bad("the spelling must be one word (write `\"\"` for the empty string)")
+            } else {
+                check_form(value.strip_prefix(spelling).unwrap_or_default()).or_else(|e| bad(&e))
+            }
+        }
+        "type-list" => {
+            if value.split(',').all(|t| !t.is_empty() && !t.contains(' ')) {
+                Ok(())
+            } else {
+                bad("the value must be type names joined by `,` without spaces")
+            }
+        }
+        "keyword-allowed" | "format-allowed" => {
+            let name = value.split(" (").next().unwrap_or_default();
+            let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '$' | '-' | '_');
+            if name.is_empty() || !name.chars().all(name_char) {
+                return bad("the keyword or format must be one word, as written in the schema");
+            }
+            let form = value.strip_prefix(name).unwrap_or_default();
+            if kind == "format-allowed" && !form.is_empty() {
+                return bad("a format takes no ` (form)`");
+            }
+            check_form(form).or_else(|e| bad(&e))
+        }
+        _ => bad("unknown kind (see cases/README.md for the vocabulary)"),
+    }
+}
+
+/// An optional ` (<form>)` suffix: empty, or a space, a parenthesised non-empty text.
+fn check_form(form: &str) -> std::result::Result<(), String> {
+    if form.is_empty() {
+        return Ok(());
+    }
+    match form.strip_prefix(" (").and_then(|f| f.strip_suffix(')')) {
+        Some(inner) if !inner.trim().is_empty() && !inner.contains(['(', ')']) => Ok(()),
+        _ => Err(format!("{form:?} is not a ` (<form>)` suffix")),
+    }
+}
+
+/// The YAML reader's settings: its default budget (events, nodes, aliases, scalar bytes) with
+/// the nesting cap stated here, duplicate keys refused, and YAML 1.2 booleans (only `true` and
+/// `false`; YAML 1.1 would read `n`, `no`, `off` as false, turning the generator key `n` and
+/// enum members like `no` into booleans).
+fn yaml_options() -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
+    options.strict_booleans = true;
+    if let Some(budget) = options.budget.as_mut() {
+        budget.max_depth = MAX_CASE_YAML_DEPTH;
+        // The scanner's own cap on `[`/`{` nesting, met before the depth budget is.
+        budget.flow_nesting_limit = MAX_CASE_YAML_DEPTH;
+    }
+    options
+}
+
 fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     let place = match e.location() {
         Some(loc) if loc.line() > 0 => Place::LineColumn {
@@ -382,11 +531,39 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
         },
         _ => Place::File,
     };
-    let text = e.without_snippet().to_string();
+    // The cause may sit behind a snippet or an alias wrapper (an error met while replaying an
+    // alias); its message is what the user needs, the place stays the outer one.
+    let mut inner = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
+    {
+        inner = error;
+    }
+    if let serde_saphyr::Error::Budget { breach, .. } = inner {
+        use serde_saphyr::budget::BudgetBreach;
+        let problem = match breach {
+            BudgetBreach::Depth { .. } => {
+                format!("nesting deeper than {MAX_CASE_YAML_DEPTH} levels")
+            }
+            BudgetBreach::Nodes { nodes } => format!(
+                "more than {} YAML nodes (an alias counts every time it is used)",
+                nodes.saturating_sub(1)
+            ),
+            other => format!("the file is beyond the YAML reader's limits ({other:?})"),
+        };
+        return Error::input(path, place, problem);
+    }
+    let text = inner.to_string();
     // The library appends its own position; we report the place separately.
     let problem = match text.find(" at line ") {
         Some(i) => text[..i].to_string(),
         None => text,
+    };
+    // The scanner words its flow-nesting cap (set in `yaml_options`) as recursion.
+    let problem = if problem.trim() == "recursion limit exceeded" {
+        format!("nesting deeper than {MAX_CASE_YAML_DEPTH} levels")
+    } else {
+        problem
     };
     Error::input(path, place, problem.trim().to_string())
 }
@@ -432,6 +609,15 @@ pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
     };
     if n == 0 || n > MAX_GENERATE_N {
         return Err(format!("n must be between 1 and {MAX_GENERATE_N}, got {n}"));
+    }
+    // Checked before building: a value nested thousands deep would overflow the stack when
+    // dropped, long before the depth check on the result could refuse it.
+    if let Generate::NestedDepth { n } = g
+        && *n > MAX_NESTED_DEPTH
+    {
+        return Err(format!(
+            "nested-depth n must be at most {MAX_NESTED_DEPTH} (the schema would nest deeper than {MAX_CASE_DEPTH} JSON levels), got {n}"
+        ));
     }
     let mut tool = baseline();
     match g {
@@ -488,37 +674,61 @@ pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
     Ok(vec![tool])
 }
 
-/// A parameters schema of exactly `n` bytes of compact JSON: the baseline plus described
-/// string properties, the last description trimmed to land on `n`.
+/// A parameters schema of exactly `n` bytes of compact JSON (`serde_json::to_string`): the
+/// baseline plus string properties `pad0`, `pad1`, ... whose descriptions are ASCII filler of
+/// at most [`PAD_DESCRIPTION_CHARS`] characters; the last one is cut to land on `n`, and when
+/// the bytes left are fewer than an empty padding property costs, the previous description is
+/// lengthened instead. `n` equal to the baseline's size gives the baseline; any `n` from the
+/// baseline plus one empty padding property upwards can be reached.
 fn pad_schema_to(n: usize) -> std::result::Result<Value, String> {
-    let base = baseline().parameters.expect("baseline has parameters");
-    let size = |v: &Value| serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
-    if size(&base) > n {
+    let mut schema = baseline().parameters.expect("baseline has parameters");
+    let compact_len = |v: &Value| serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
+    // What one padding property adds: a comma, its key and an empty-description schema.
+    // The filler is ASCII without characters JSON escapes, so one char is one byte.
+    let empty_pad_len =
+        |i: usize| format!(r#","pad{i}":{{"type":"string","description":""}}"#).len();
+    let filler = |len: usize| -> String { PAD_TEXT.chars().cycle().take(len).collect() };
+    let base = compact_len(&schema);
+    if n != base && n < base + empty_pad_len(0) {
         return Err(format!(
-            "schema-bytes n={n} is smaller than the baseline ({} bytes)",
-            size(&base)
+            "schema-bytes n={n} is below the smallest schema it can build ({base} bytes bare, {} with one padding property)",
+            base + empty_pad_len(0)
         ));
     }
-    let mut schema = base;
+    let props = schema["properties"]
+        .as_object_mut()
+        .expect("baseline has properties");
+    let mut size = base;
     let mut i = 0;
-    let filler = "Padding text that makes the schema larger. ".repeat(4);
-    while size(&schema) < n {
-        let key = format!("pad{i}");
-        schema["properties"][&key] = json!({"type": "string", "description": filler.clone()});
-        if size(&schema) > n {
-            // Shrink this description to fit; if even empty overshoots, drop it and pad the
-            // previous one instead.
-            let over = size(&schema) - n;
-            let keep = filler.len().saturating_sub(over);
-            schema["properties"][&key]["description"] = Value::String(filler[..keep].to_string());
-            if size(&schema) != n {
-                return Err(format!("cannot pad the schema to exactly {n} bytes"));
-            }
+    while size < n {
+        let gap = n - size;
+        let overhead = empty_pad_len(i);
+        if gap >= overhead {
+            let len = (gap - overhead).min(PAD_DESCRIPTION_CHARS);
+            props.insert(
+                format!("pad{i}"),
+                json!({"type": "string", "description": filler(len)}),
+            );
+            size += overhead + len;
+            i += 1;
+        } else {
+            // Too few bytes left for another property: the previous one (full, or the loop
+            // would have ended) takes them.
+            let last = format!("pad{}", i - 1);
+            props[&last]["description"] = Value::String(filler(PAD_DESCRIPTION_CHARS + gap));
+            size += gap;
         }
-        i += 1;
+    }
+    let got = compact_len(&schema);
+    if got != n {
+        return Err(format!("padding produced {got} bytes, not {n}"));
     }
     Ok(schema)
 }
+
+/// Longest filler description of one padding property of a `schema-bytes` case.
+pub const PAD_DESCRIPTION_CHARS: usize = 160;
+const PAD_TEXT: &str = "Padding text that makes the schema larger. ";
 
 /// The loaded catalog, sorted by id.
 #[derive(Debug, Clone)]
@@ -615,4 +825,229 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(g: Generate) -> Vec<ToolDef> {
+        generate(&g).unwrap_or_else(|e| panic!("{g:?}: {e}"))
+    }
+
+    fn params_of(tools: &[ToolDef]) -> &Value {
+        tools[0]
+            .parameters
+            .as_ref()
+            .expect("generated tools have parameters")
+    }
+
+    /// Object schemas met walking `properties.value` from the root.
+    fn object_depth(schema: &Value) -> usize {
+        let mut depth = 0;
+        let mut at = Some(schema);
+        while let Some(s) = at.filter(|s| s["type"] == "object") {
+            depth += 1;
+            at = s.get("properties").and_then(|p| p.get("value"));
+        }
+        depth
+    }
+
+    #[test]
+    fn nested_depth_gives_n_objects_and_a_string_leaf() {
+        for n in [1, 2, 5, 33, 100, MAX_NESTED_DEPTH] {
+            let tools = one(Generate::NestedDepth { n });
+            let p = params_of(&tools);
+            assert_eq!(object_depth(p), n, "n={n}");
+            assert_eq!(json::value_depth(p), 2 * n + 1, "n={n}");
+            let mut leaf = p;
+            for _ in 0..n {
+                leaf = &leaf["properties"]["value"];
+            }
+            assert_eq!(leaf["type"], "string", "n={n}");
+        }
+    }
+
+    #[test]
+    fn nested_depth_beyond_the_cap_is_refused_before_building() {
+        let err = generate(&Generate::NestedDepth { n: 10_000 }).unwrap_err();
+        assert!(err.contains("at most 127"), "{err}");
+        assert!(
+            generate(&Generate::NestedDepth {
+                n: MAX_NESTED_DEPTH + 1
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn enum_size_gives_n_distinct_strings() {
+        for n in [1, 100, 1001] {
+            let tools = one(Generate::EnumSize { n });
+            let members = params_of(&tools)["properties"]["value"]["enum"]
+                .as_array()
+                .unwrap();
+            assert_eq!(members.len(), n);
+            let distinct: std::collections::BTreeSet<_> =
+                members.iter().map(|m| m.as_str().unwrap()).collect();
+            assert_eq!(distinct.len(), n);
+        }
+    }
+
+    #[test]
+    fn property_count_gives_n_properties() {
+        for n in [1, 100, 1000] {
+            let tools = one(Generate::PropertyCount { n });
+            let p = params_of(&tools);
+            assert_eq!(p["properties"].as_object().unwrap().len(), n);
+            assert_eq!(p["required"], json!(["p0"]));
+        }
+    }
+
+    #[test]
+    fn schema_bytes_is_exact_for_every_reachable_size() {
+        let compact = |tools: &[ToolDef]| serde_json::to_string(params_of(tools)).unwrap().len();
+        let base = serde_json::to_string(&baseline().parameters).unwrap().len();
+        assert_eq!(compact(&one(Generate::SchemaBytes { n: base })), base);
+        let smallest_padded = base + r#","pad0":{"type":"string","description":""}"#.len();
+        // Every size across several padding properties (each boundary case of the
+        // arithmetic), then the catalog's sizes and the largest allowed.
+        for n in (smallest_padded..smallest_padded + 1200).chain([10_240, 102_400, MAX_GENERATE_N])
+        {
+            assert_eq!(compact(&one(Generate::SchemaBytes { n })), n, "n={n}");
+        }
+        for n in [1, base - 1, base + 1, smallest_padded - 1] {
+            let err = generate(&Generate::SchemaBytes { n }).unwrap_err();
+            assert!(err.contains("below the smallest schema"), "n={n}: {err}");
+        }
+    }
+
+    #[test]
+    fn tool_count_gives_n_uniquely_named_tools() {
+        for n in [1, 129, 513] {
+            let tools = one(Generate::ToolCount { n });
+            assert_eq!(tools.len(), n);
+            let names: std::collections::BTreeSet<_> = tools.iter().map(|t| &t.name).collect();
+            assert_eq!(names.len(), n);
+            assert!(tools.iter().all(|t| t.parameters == baseline().parameters));
+        }
+    }
+
+    #[test]
+    fn name_and_description_lengths_are_exact_in_characters() {
+        for n in [1, 9, 10, 64, 65, 128, 129] {
+            let tools = one(Generate::NameLength { n });
+            assert_eq!(tools[0].name.chars().count(), n);
+            assert!(tools[0].name.starts_with(&"probe_tool"[..n.min(10)]));
+        }
+        for n in [1, 1024, 1025, 4096] {
+            let tools = one(Generate::DescriptionLength { n });
+            assert_eq!(tools[0].description.as_ref().unwrap().chars().count(), n);
+        }
+    }
+
+    #[test]
+    fn n_zero_and_huge_n_are_refused() {
+        for g in [
+            Generate::EnumSize { n: 0 },
+            Generate::ToolCount {
+                n: MAX_GENERATE_N + 1,
+            },
+        ] {
+            let err = generate(&g).unwrap_err();
+            assert!(err.starts_with("n must be between 1 and"), "{err}");
+        }
+    }
+
+    #[test]
+    fn parameter_vocabulary_accepts_every_documented_form() {
+        for p in [
+            "control",
+            "type-missing",
+            "name-unique",
+            "root-shape: anyOf-with-type",
+            "type-spelling: integer",
+            "type-spelling: \"\"",
+            "type-spelling: null (JSON null)",
+            "type-list: string,null",
+            "keyword-allowed: $ref",
+            "keyword-allowed: additionalProperties (false)",
+            "keyword-allowed: exclusiveMinimum (draft-4 boolean)",
+            "format-allowed: date-time",
+            "structure: array-without-items",
+            "depth-limit: 33",
+            "schema-bytes-limit: 102400",
+            "name-chars: leading-digit",
+            "description: whitespace-only",
+            "description-length-limit: 1025",
+        ] {
+            assert_eq!(check_parameter(p), Ok(()), "{p}");
+        }
+    }
+
+    #[test]
+    fn parameter_vocabulary_refuses_typos_with_a_reason() {
+        for (p, why) in [
+            ("keyword: enum", "unknown kind"),
+            ("depth-limit: 0", "positive whole number"),
+            ("depth-limit: 033", "positive whole number"),
+            ("depth-limit: ten", "positive whole number"),
+            ("keyword-allowed: additionalProperties(false)", "one word"),
+            ("keyword-allowed: enum ()", "not a ` (<form>)` suffix"),
+            ("keyword-allowed: min Length", "one word"),
+            ("keyword-allowed: min-Length)", "one word"),
+            ("format-allowed: uri (strict)", "takes no ` (form)`"),
+            ("type-list: string, null", "without spaces"),
+            ("structure: array without items", "one kebab-case word"),
+            ("type-spelling: ", "one word"),
+            ("controls", "neither one of"),
+        ] {
+            let err = check_parameter(p).expect_err(p);
+            assert!(err.contains(why), "{p}: {err}");
+        }
+    }
+
+    fn write_case(root: &Path, id: &str, body: &str) -> PathBuf {
+        let path = root.join(format!("{id}.yaml"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, body).unwrap();
+        path
+    }
+
+    #[test]
+    fn json_key_order_is_kept_from_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = "id: keywords/order\ntitle: t\nfamily: keywords\nparameter: control\n\
+                    placement: root\ntool:\n  name: t\n  parameters:\n    zeta: 1\n    $id: x\n    \
+                    alpha: {b: 1, a: 2}\n";
+        let path = write_case(dir.path(), "keywords/order", body);
+        let case = load_case(dir.path(), &path).unwrap();
+        assert_eq!(
+            serde_json::to_string(&case.tools[0].parameters).unwrap(),
+            r#"{"zeta":1,"$id":"x","alpha":{"b":1,"a":2}}"#
+        );
+    }
+
+    #[test]
+    fn only_true_and_false_are_booleans() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: control\n\
+                    placement: root\ntool:\n  name: t\n  parameters: {enum: [yes, no, on, off, n, true, false]}\n";
+        let path = write_case(dir.path(), "keywords/b", body);
+        let case = load_case(dir.path(), &path).unwrap();
+        assert_eq!(
+            case.tools[0].parameters,
+            Some(json!({"enum": ["yes", "no", "on", "off", "n", true, false]}))
+        );
+    }
+
+    #[test]
+    fn core_tags_that_keep_a_json_value_are_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: control\n\
+                    placement: root\ntool:\n  name: t\n  parameters: {a: !!str 12, b: !!int 3}\n";
+        let path = write_case(dir.path(), "keywords/t", body);
+        let case = load_case(dir.path(), &path).unwrap();
+        assert_eq!(case.tools[0].parameters, Some(json!({"a": "12", "b": 3})));
+    }
 }

@@ -1,1 +1,700 @@
-//! Reading tool definitions in every input format (OpenAI, Anthropic, MCP, Gemini, bare schema, JSON Lines). (Being built.)
+//! Reading tool definitions in the shapes people keep them in, with the shape detected.
+//!
+//! Recognised (see [`Format`]): OpenAI Chat `tools` (`{"type":"function","function":{..}}`),
+//! OpenAI Responses tools (flat `{"type":"function","name",..}`), Anthropic `tools`
+//! (`input_schema`), an MCP `tools/list` result (`{"tools":[{.., "inputSchema"}]}`, bare or in
+//! a JSON-RPC response), Gemini `functionDeclarations` (a Tool object, a list of them, or a
+//! request), Bedrock `toolSpec` lists, a plain list of function declarations
+//! (`{"name","description","parameters"}`), a bare JSON Schema, and JSON Lines of any of these
+//! (one request per line, including the corpora line `{"source","license","tool"}`).
+//! Request bodies (`{"tools": [...]}`, Gemini `generateContentRequest`, Bedrock `toolConfig`)
+//! are unwrapped.
+//!
+//! Every file is read with [`crate::json`]'s caps; a file that is not JSON, has an unknown
+//! shape, nests too deep, is too large or is not UTF-8 is an [`Error::Input`] naming the file
+//! and the place (line and column, or line and JSON Pointer).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Place, Result};
+use crate::json::{self, Limits};
+use crate::profile::detect::ToolRef;
+
+/// Caps for tool files: 16 MiB (the largest corpus file is 2.9 MB) and 512 levels of nesting.
+pub const LIMITS: Limits = Limits {
+    max_bytes: 16 * 1024 * 1024,
+    max_depth: 512,
+};
+
+/// The shape a file was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    OpenaiChat,
+    OpenaiResponses,
+    Anthropic,
+    McpToolsList,
+    Gemini,
+    Bedrock,
+    Functions,
+    Schema,
+    JsonLines,
+}
+
+impl Format {
+    /// The name shown by `--show-format` and in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::OpenaiChat => "openai-chat",
+            Format::OpenaiResponses => "openai-responses",
+            Format::Anthropic => "anthropic",
+            Format::McpToolsList => "mcp-tools-list",
+            Format::Gemini => "gemini",
+            Format::Bedrock => "bedrock",
+            Format::Functions => "functions",
+            Format::Schema => "schema",
+            Format::JsonLines => "jsonl",
+        }
+    }
+
+    /// One line describing the shape.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::OpenaiChat => {
+                "OpenAI Chat Completions tools ({\"type\":\"function\",\"function\":{..}})"
+            }
+            Format::OpenaiResponses => {
+                "OpenAI Responses tools (flat {\"type\":\"function\",\"name\",..})"
+            }
+            Format::Anthropic => "Anthropic tools (input_schema)",
+            Format::McpToolsList => "MCP tools/list result (inputSchema)",
+            Format::Gemini => "Gemini functionDeclarations",
+            Format::Bedrock => "Bedrock Converse toolSpec",
+            Format::Functions => {
+                "function declarations ({\"name\",\"description\",\"parameters\"})"
+            }
+            Format::Schema => "a bare JSON Schema (one tool's parameters)",
+            Format::JsonLines => "JSON Lines, one request per line",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One tool read from a file, owning its parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolEntry {
+    /// `None` for a bare schema.
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub parameters: Option<Value>,
+    /// Position among all tools of the file (0-based).
+    pub index: usize,
+    /// Which request of the file it belongs to (each JSON Lines line is one request).
+    pub request: usize,
+    /// 1-based line for JSON Lines input.
+    pub line: Option<usize>,
+    /// JSON Pointer, within the document (or the line), of the tool's parameters schema.
+    pub schema_pointer: String,
+}
+
+impl ToolEntry {
+    pub fn as_ref(&self) -> ToolRef<'_> {
+        ToolRef {
+            name: self.name.as_deref(),
+            description: self.description.as_deref(),
+            parameters: self.parameters.as_ref(),
+            index: self.index,
+        }
+    }
+}
+
+/// The tools of one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSet {
+    pub file: PathBuf,
+    pub format: Format,
+    /// For JSON Lines: the shape of the lines (the first line's).
+    pub line_format: Option<Format>,
+    pub tools: Vec<ToolEntry>,
+}
+
+impl ToolSet {
+    /// The tools grouped by request, in order.
+    pub fn requests(&self) -> impl Iterator<Item = &[ToolEntry]> {
+        self.tools.chunk_by(|a, b| a.request == b.request)
+    }
+
+    /// Treats every tool as part of one request (`--one-request`).
+    pub fn merge_requests(&mut self) {
+        for t in &mut self.tools {
+            t.request = 0;
+        }
+    }
+}
+
+/// Reads and parses a tool file with the caps of [`LIMITS`].
+pub fn read_file(path: &Path) -> Result<ToolSet> {
+    let bytes = json::read_capped(path, LIMITS)?;
+    from_bytes(path, &bytes)
+}
+
+/// Parses tool definitions from bytes. `file` names the source in errors. A file ending in
+/// `.jsonl` or `.ndjson` is JSON Lines; otherwise JSON Lines is recognised when the text is not
+/// one JSON document but its first line is.
+pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
+    let text = json::check_utf8(file, bytes)?;
+    let by_name = file
+        .extension()
+        .is_some_and(|e| e == "jsonl" || e == "ndjson");
+    if by_name {
+        return json_lines(file, text);
+    }
+    match json::parse_str(file, text, LIMITS, 0) {
+        Ok(value) => from_value(file, value),
+        Err(e) => {
+            if looks_like_json_lines(file, text) {
+                json_lines(file, text)
+            } else {
+                Err(e)
+            }
+        }
+    }
+}
+
+fn looks_like_json_lines(file: &Path, text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let (Some(first), Some(_)) = (lines.next(), lines.next()) else {
+        return false;
+    };
+    json::parse_str(file, first, LIMITS, 0).is_ok()
+}
+
+fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
+    let mut tools = Vec::new();
+    let mut line_format = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let number = i + 1;
+        let value = json::parse_str(file, line, LIMITS, i)?;
+        let request = number;
+        let mut reader = Reader {
+            file,
+            line: Some(number),
+            tools: &mut tools,
+            request,
+        };
+        let format = reader.document(value).map_err(|(pointer, problem)| {
+            Error::input(
+                file,
+                Place::LinePointer {
+                    line: number,
+                    pointer,
+                },
+                problem,
+            )
+        })?;
+        line_format.get_or_insert(format);
+    }
+    Ok(ToolSet {
+        file: file.to_path_buf(),
+        format: Format::JsonLines,
+        line_format,
+        tools,
+    })
+}
+
+/// Reads tool definitions from a parsed document.
+pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
+    let mut tools = Vec::new();
+    let mut reader = Reader {
+        file,
+        line: None,
+        tools: &mut tools,
+        request: 0,
+    };
+    let format = reader
+        .document(value)
+        .map_err(|(pointer, problem)| Error::input(file, Place::Pointer(pointer), problem))?;
+    Ok(ToolSet {
+        file: file.to_path_buf(),
+        format,
+        line_format: None,
+        tools,
+    })
+}
+
+/// A problem at a JSON Pointer.
+type Problem = (String, String);
+
+const EXPECTED: &str = "expected OpenAI, Anthropic, MCP, Gemini or Bedrock tools, a list of function declarations, or a JSON Schema";
+
+struct Reader<'f, 't> {
+    #[allow(dead_code)]
+    file: &'f Path,
+    line: Option<usize>,
+    tools: &'t mut Vec<ToolEntry>,
+    request: usize,
+}
+
+fn is_schema_like(m: &Map<String, Value>) -> bool {
+    [
+        "type",
+        "properties",
+        "$schema",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "items",
+        "enum",
+        "required",
+    ]
+    .iter()
+    .any(|k| m.contains_key(*k))
+}
+
+impl Reader<'_, '_> {
+    fn document(&mut self, value: Value) -> std::result::Result<Format, Problem> {
+        match value {
+            Value::Array(list) => self.list(list, ""),
+            Value::Object(map) => self.object(map, ""),
+            other => Err((
+                String::new(),
+                format!(
+                    "a JSON {} is not a tool definition; {EXPECTED}",
+                    kind(&other)
+                ),
+            )),
+        }
+    }
+
+    fn object(
+        &mut self,
+        mut map: Map<String, Value>,
+        at: &str,
+    ) -> std::result::Result<Format, Problem> {
+        // Envelopes around a list of tools.
+        if map.contains_key("jsonrpc")
+            && let Some(Value::Object(result)) = map.remove("result")
+        {
+            return self.object(result, &format!("{at}/result"));
+        }
+        if let Some(Value::Object(req)) = map.remove("generateContentRequest") {
+            return self.object(req, &format!("{at}/generateContentRequest"));
+        }
+        if let Some(Value::Object(mut config)) = map.remove("toolConfig")
+            && let Some(tools) = config.remove("tools")
+        {
+            return self.list_value(tools, &format!("{at}/toolConfig/tools"));
+        }
+        if let Some(tools) = map.remove("tools") {
+            return self.list_value(tools, &format!("{at}/tools"));
+        }
+        for key in ["functionDeclarations", "function_declarations"] {
+            if let Some(decls) = map.remove(key) {
+                let here = format!("{at}/{key}");
+                let Value::Array(list) = decls else {
+                    return Err((here, "expected a list of function declarations".into()));
+                };
+                self.entries(list, &here, Format::Gemini)?;
+                return Ok(Format::Gemini);
+            }
+        }
+        // The corpora line shape.
+        if map.contains_key("source") && map.contains_key("license") && map.contains_key("tool") {
+            let tool = map.remove("tool").unwrap_or(Value::Null);
+            let here = format!("{at}/tool");
+            let Value::Object(t) = tool else {
+                return Err((here, "`tool` must be an object".into()));
+            };
+            let f = classify(&t).unwrap_or(Format::Functions);
+            self.tool(t, &here, f)?;
+            return Ok(f);
+        }
+        if let Some(f) = classify(&map) {
+            self.tool(map, at, f)?;
+            return Ok(f);
+        }
+        if is_schema_like(&map) {
+            self.push(None, None, Some(Value::Object(map)), at.to_string());
+            return Ok(Format::Schema);
+        }
+        let keys: Vec<&str> = map.keys().take(6).map(String::as_str).collect();
+        Err((
+            at.to_string(),
+            format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", ")),
+        ))
+    }
+
+    fn list_value(&mut self, v: Value, at: &str) -> std::result::Result<Format, Problem> {
+        match v {
+            Value::Array(list) => self.list(list, at),
+            // Gemini's front end also takes `tools` as one object.
+            Value::Object(map) => self.object(map, at),
+            other => Err((
+                at.to_string(),
+                format!("expected a list of tools, found a JSON {}", kind(&other)),
+            )),
+        }
+    }
+
+    fn list(&mut self, list: Vec<Value>, at: &str) -> std::result::Result<Format, Problem> {
+        let Some(first) = list.first() else {
+            return Ok(Format::Functions);
+        };
+        let format = match first {
+            Value::Object(m)
+                if m.contains_key("functionDeclarations")
+                    || m.contains_key("function_declarations") =>
+            {
+                Format::Gemini
+            }
+            Value::Object(m) => classify(m).ok_or_else(|| {
+                (
+                    format!("{at}/0"),
+                    format!(
+                        "unknown shape (keys: {}); {EXPECTED}",
+                        m.keys()
+                            .take(6)
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
+            other => {
+                return Err((
+                    format!("{at}/0"),
+                    format!("expected a tool object, found a JSON {}", kind(other)),
+                ));
+            }
+        };
+        if format == Format::Gemini {
+            for (i, item) in list.into_iter().enumerate() {
+                let here = format!("{at}/{i}");
+                let Value::Object(m) = item else {
+                    return Err((here, "expected a Gemini Tool object".into()));
+                };
+                self.object(m, &here)?;
+            }
+            return Ok(Format::Gemini);
+        }
+        self.entries(list, at, format)?;
+        Ok(format)
+    }
+
+    fn entries(
+        &mut self,
+        list: Vec<Value>,
+        at: &str,
+        format: Format,
+    ) -> std::result::Result<(), Problem> {
+        for (i, item) in list.into_iter().enumerate() {
+            let here = format!("{at}/{i}");
+            let Value::Object(m) = item else {
+                return Err((
+                    here,
+                    format!("expected a tool object, found a JSON {}", kind(&item)),
+                ));
+            };
+            let f = classify(&m).unwrap_or(format);
+            self.tool(m, &here, f)?;
+        }
+        Ok(())
+    }
+
+    /// Reads one tool object of a known shape.
+    fn tool(
+        &mut self,
+        mut m: Map<String, Value>,
+        at: &str,
+        format: Format,
+    ) -> std::result::Result<(), Problem> {
+        let mut at = at.to_string();
+        match format {
+            Format::OpenaiChat => {
+                let inner = m.remove("function");
+                at.push_str("/function");
+                let Some(Value::Object(f)) = inner else {
+                    return Err((at, "`function` must be an object".into()));
+                };
+                m = f;
+            }
+            Format::Bedrock => {
+                at.push_str("/toolSpec");
+                let Some(Value::Object(mut spec)) = m.remove("toolSpec") else {
+                    return Err((at, "`toolSpec` must be an object".into()));
+                };
+                let (name, description) = name_and_description(&mut spec, &at)?;
+                let schema_at = format!("{at}/inputSchema/json");
+                let parameters = match spec.remove("inputSchema") {
+                    Some(Value::Object(mut s)) => s.remove("json"),
+                    Some(other) => Some(other),
+                    None => None,
+                };
+                self.push(Some(name), description, parameters, schema_at);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let (name, description) = name_and_description(&mut m, &at)?;
+        let mut parameters = None;
+        let mut schema_at = format!("{at}/parameters");
+        for key in [
+            "parameters",
+            "input_schema",
+            "inputSchema",
+            "parametersJsonSchema",
+            "parameters_json_schema",
+        ] {
+            if let Some(p) = m.remove(key) {
+                schema_at = format!("{at}/{key}");
+                parameters = Some(p);
+                break;
+            }
+        }
+        self.push(Some(name), description, parameters, schema_at);
+        Ok(())
+    }
+
+    fn push(
+        &mut self,
+        name: Option<String>,
+        description: Option<String>,
+        parameters: Option<Value>,
+        schema_pointer: String,
+    ) {
+        let index = self.tools.len();
+        self.tools.push(ToolEntry {
+            name,
+            description,
+            parameters,
+            index,
+            request: self.request,
+            line: self.line,
+            schema_pointer,
+        });
+    }
+}
+
+fn name_and_description(
+    m: &mut Map<String, Value>,
+    at: &str,
+) -> std::result::Result<(String, Option<String>), Problem> {
+    let name = match m.remove("name") {
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            return Err((
+                format!("{at}/name"),
+                format!(
+                    "the tool name must be a string, found a JSON {}",
+                    kind(&other)
+                ),
+            ));
+        }
+        None => return Err((at.to_string(), "the tool has no `name`".into())),
+    };
+    let description = match m.remove("description") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(other) => {
+            return Err((
+                format!("{at}/description"),
+                format!(
+                    "the description must be a string, found a JSON {}",
+                    kind(&other)
+                ),
+            ));
+        }
+    };
+    Ok((name, description))
+}
+
+/// The shape of one tool object, if it is one.
+fn classify(m: &Map<String, Value>) -> Option<Format> {
+    if m.get("type").and_then(Value::as_str) == Some("function") {
+        return Some(if m.contains_key("function") {
+            Format::OpenaiChat
+        } else {
+            Format::OpenaiResponses
+        });
+    }
+    if m.contains_key("function") && m.get("function").is_some_and(Value::is_object) {
+        return Some(Format::OpenaiChat);
+    }
+    if m.contains_key("toolSpec") {
+        return Some(Format::Bedrock);
+    }
+    if !m.contains_key("name") {
+        return None;
+    }
+    if m.contains_key("input_schema") {
+        return Some(Format::Anthropic);
+    }
+    if m.contains_key("inputSchema") {
+        return Some(Format::McpToolsList);
+    }
+    if m.contains_key("parametersJsonSchema") || m.contains_key("parameters_json_schema") {
+        return Some(Format::Gemini);
+    }
+    let name_is_text = m.get("name").is_some_and(Value::is_string);
+    let schema_keys = m.contains_key("type") && m.contains_key("properties");
+    if name_is_text && !schema_keys {
+        return Some(Format::Functions);
+    }
+    None
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> ToolSet {
+        from_value(Path::new("t.json"), v).unwrap()
+    }
+
+    #[test]
+    fn every_shape_is_detected() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let cases = [
+            (
+                json!([{"type":"function","function":{"name":"f","description":"d","parameters":schema}}]),
+                Format::OpenaiChat,
+                "/0/function/parameters",
+            ),
+            (
+                json!({"model":"m","tools":[{"type":"function","function":{"name":"f","parameters":schema}}]}),
+                Format::OpenaiChat,
+                "/tools/0/function/parameters",
+            ),
+            (
+                json!([{"type":"function","name":"f","parameters":schema}]),
+                Format::OpenaiResponses,
+                "/0/parameters",
+            ),
+            (
+                json!([{"name":"f","description":"d","input_schema":schema}]),
+                Format::Anthropic,
+                "/0/input_schema",
+            ),
+            (
+                json!({"tools":[{"name":"f","inputSchema":schema}]}),
+                Format::McpToolsList,
+                "/tools/0/inputSchema",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"f","inputSchema":schema}]}}),
+                Format::McpToolsList,
+                "/result/tools/0/inputSchema",
+            ),
+            (
+                json!({"functionDeclarations":[{"name":"f","parameters":schema}]}),
+                Format::Gemini,
+                "/functionDeclarations/0/parameters",
+            ),
+            (
+                json!([{"functionDeclarations":[{"name":"f","parametersJsonSchema":schema}]}]),
+                Format::Gemini,
+                "/0/functionDeclarations/0/parametersJsonSchema",
+            ),
+            (
+                json!({"generateContentRequest":{"tools":[{"functionDeclarations":[{"name":"f","parameters":schema}]}]}}),
+                Format::Gemini,
+                "/generateContentRequest/tools/0/functionDeclarations/0/parameters",
+            ),
+            (
+                json!({"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":schema}}}]}}),
+                Format::Bedrock,
+                "/toolConfig/tools/0/toolSpec/inputSchema/json",
+            ),
+            (
+                json!([{"name":"f","description":"d","parameters":schema}]),
+                Format::Functions,
+                "/0/parameters",
+            ),
+            (schema.clone(), Format::Schema, ""),
+        ];
+        for (doc, format, pointer) in cases {
+            let set = read(doc.clone());
+            assert_eq!(set.format, format, "{doc}");
+            assert_eq!(set.tools.len(), 1, "{doc}");
+            assert_eq!(set.tools[0].schema_pointer, pointer, "{doc}");
+            assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema), "{doc}");
+        }
+    }
+
+    #[test]
+    fn json_lines_are_one_request_per_line() {
+        let text = "{\"source\":\"s\",\"license\":\"MIT\",\"tool\":{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}}\n\n{\"name\":\"b\",\"description\":\"x\"}\n";
+        let set = from_bytes(Path::new("c.txt"), text.as_bytes()).unwrap();
+        assert_eq!(set.format, Format::JsonLines);
+        assert_eq!(set.tools.len(), 2);
+        assert_eq!(set.tools[1].line, Some(3));
+        assert_eq!(set.tools[1].parameters, None);
+        assert_eq!(set.requests().count(), 2);
+    }
+
+    #[test]
+    fn bad_inputs_name_file_and_place() {
+        let err = |text: &str, name: &str| {
+            from_bytes(Path::new(name), text.as_bytes())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("{\"a\": ", "x.json"),
+            "x.json: line 1, column 6: EOF while parsing a value"
+        );
+        assert_eq!(
+            err("{\"hello\": 1}", "x.json"),
+            format!("x.json: at the document root: unknown shape (keys: hello); {EXPECTED}")
+        );
+        assert_eq!(
+            err(
+                "[{\"type\":\"function\",\"function\":{\"name\":3}}]",
+                "x.json"
+            ),
+            "x.json: at /0/function/name: the tool name must be a string, found a JSON number"
+        );
+        assert_eq!(
+            err(
+                "{\"name\":\"a\"}\n{\"name\":\"b\",\"description\":7}\n",
+                "x.jsonl"
+            ),
+            "x.jsonl: line 2, at /description: the description must be a string, found a JSON number"
+        );
+        assert_eq!(
+            err("{\"name\":\"a\"}\n{\"name\":\n", "x.jsonl"),
+            "x.jsonl: line 3, column 0: EOF while parsing a value"
+        );
+        assert_eq!(
+            err("42", "x.json"),
+            format!(
+                "x.json: at the document root: a JSON number is not a tool definition; {EXPECTED}"
+            )
+        );
+    }
+}

@@ -1,11 +1,86 @@
-//! `toolwire emulate`. (Being built.)
+//! `toolwire emulate`: serve every offline target model over HTTP (see `src/emulate/`).
 
-use crate::cli::Paths;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::cli::{EXIT_OK, Paths};
+use crate::emulate::{Emulator, Fault, Options};
 use crate::error::{Error, Result};
 
 #[derive(Debug, clap::Args)]
-pub struct EmulateArgs {}
+pub struct EmulateArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8089")]
+    pub listen: SocketAddr,
+    /// Inject a fault.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub fault: Option<Fault>,
+    /// The fault hits request 1 and every N-th request after it.
+    #[arg(long = "fault-every", value_name = "N", default_value_t = 1)]
+    pub fault_every: usize,
+    /// Delay of the `slow` fault, in milliseconds.
+    #[arg(long = "slow-ms", value_name = "MS", default_value_t = 5000)]
+    pub slow_ms: u64,
+    /// Seconds the `429` fault asks clients to wait.
+    #[arg(long = "retry-after", value_name = "SECS", default_value_t = 1)]
+    pub retry_after: u64,
+    /// Serve only this provider, at the root (e.g. `openai`), instead of under `/<provider>`.
+    #[arg(long, value_name = "PROVIDER")]
+    pub only: Option<String>,
+    /// Exit after this many seconds (for scripts and tests).
+    #[arg(long = "exit-after", value_name = "SECS")]
+    pub exit_after: Option<f64>,
+}
 
-pub fn run(_args: EmulateArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire emulate` is not built yet".into()))
+pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
+    if let Some(only) = &args.only
+        && !crate::emulate::slugs().contains(&only.as_str())
+    {
+        return Err(Error::Usage(format!(
+            "--only {only:?}: no such provider (known: {})",
+            crate::emulate::slugs().join(", ")
+        )));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
+    let opts = Options {
+        fault: args.fault,
+        fault_every: args.fault_every.max(1),
+        slow: Duration::from_millis(args.slow_ms),
+        retry_after: args.retry_after,
+        only: args.only.clone(),
+    };
+    runtime.block_on(async move {
+        let emu = Emulator::start(args.listen, opts)
+            .await
+            .map_err(|e| Error::Usage(format!("cannot listen on {}: {e}", args.listen)))?;
+        println!(
+            "toolwire emulate: listening on http://{} (answers are never evidence)",
+            emu.addr()
+        );
+        if let Some(f) = args.fault {
+            println!(
+                "fault: {f:?} on request 1 and every {} after",
+                args.fault_every.max(1)
+            );
+        }
+        println!("base URLs (toolwire probe --base-url TARGET=URL):");
+        for route in crate::target::routes() {
+            println!("  {:40} {}", route.id(), emu.base_url(route.service()));
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        match args.exit_after {
+            Some(secs) => tokio::time::sleep(Duration::from_secs_f64(secs.max(0.0))).await,
+            None => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+        emu.stop().await;
+        Ok::<_, Error>(())
+    })?;
+    Ok(EXIT_OK)
 }

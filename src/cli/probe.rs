@@ -1,14 +1,25 @@
 //! `toolwire probe`: probe cases against targets, write a run log, regenerate the reports.
+//!
+//! Live targets read their keys from the environment (see README `## Live probing`); a keyed
+//! target without its key prints `skipped: set VAR` and costs nothing. Gemini's `parameters`
+//! route is probed without a key through its pre-auth front end. `--offline` probes the
+//! in-process engines only. A run whose targets answer from `toolwire emulate` is marked
+//! emulated and written outside `reports/runs` (never folded into the matrix).
 
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::case::id_matches;
 use crate::cli::{EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::evidence::Verdict;
 use crate::evidence::runlog::Redactor;
+use crate::probe::http::{self, Budget, HttpOptions, HttpTarget};
 use crate::probe::{self, EngineTarget, ProbeTarget, RunOptions, RunSummary};
 use crate::report::Mode;
+use crate::target::{Env, ProcessEnv};
 
 #[derive(Debug, clap::Args)]
 pub struct ProbeArgs {
@@ -21,12 +32,152 @@ pub struct ProbeArgs {
     /// In-process engines only; no network is attempted.
     #[arg(long)]
     pub offline: bool,
+    /// Send TARGET's requests to URL instead of the provider (e.g. `toolwire emulate`). Repeatable.
+    #[arg(long = "base-url", value_name = "TARGET=URL")]
+    pub base_urls: Vec<String>,
+    /// Probe MODEL on TARGET instead of the default model. Repeatable.
+    #[arg(long = "model", value_name = "TARGET=MODEL")]
+    pub models: Vec<String>,
+    /// Probes in flight per target: `N` for every live target or `TARGET=N`. Repeatable.
+    /// Default: 2 for remote hosts, 16 for loopback.
+    #[arg(long = "concurrency", value_name = "[TARGET=]N")]
+    pub concurrency: Vec<String>,
+    /// Requests per second per target: `R` or `TARGET=R` (0: unlimited). Repeatable.
+    /// Default: 2 for remote hosts, unlimited for loopback.
+    #[arg(long = "rate", value_name = "[TARGET=]R")]
+    pub rate: Vec<String>,
+    /// Per-request timeout in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Retries after a transport error, 5xx or 429.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
+    /// Largest number of HTTP requests this run may send, all targets together.
+    #[arg(long = "max-requests", value_name = "N", default_value_t = 5000)]
+    pub max_requests: usize,
+    /// Where to write the run log (default: reports/runs; emulated runs default to a folder in
+    /// the system temp dir and may never go to reports/runs).
+    #[arg(long = "runs-dir", value_name = "DIR")]
+    pub runs_dir: Option<PathBuf>,
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
     /// Do not regenerate the matrix and other generated files after the run.
     #[arg(long)]
     pub no_regenerate: bool,
+}
+
+fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
+    values
+        .iter()
+        .map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+                .ok_or_else(|| Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE")))
+        })
+        .collect()
+}
+
+/// `N` (all) or `TARGET=N` settings, as (target filter or `None`, value).
+fn per_target<T: std::str::FromStr>(
+    values: &[String],
+    flag: &str,
+) -> Result<Vec<(Option<String>, T)>> {
+    values
+        .iter()
+        .map(|v| {
+            let (target, n) = match v.split_once('=') {
+                Some((t, n)) => (Some(t.trim().to_string()), n.trim()),
+                None => (None, v.trim()),
+            };
+            n.parse::<T>().map(|n| (target, n)).map_err(|_| {
+                Error::Usage(format!("{flag} {v:?}: expected a number or TARGET=NUMBER"))
+            })
+        })
+        .collect()
+}
+
+fn setting<T: Copy>(settings: &[(Option<String>, T)], id: &str) -> Option<T> {
+    settings
+        .iter()
+        .rev()
+        .find(|(t, _)| t.as_deref().is_none_or(|t| id_matches(id, t)))
+        .map(|(_, n)| *n)
+}
+
+/// The live targets of a run.
+pub struct LiveTargets {
+    pub targets: Vec<Arc<HttpTarget>>,
+    /// Every credential read, for the redactor.
+    pub secrets: Vec<String>,
+    /// Ids whose base URL `--base-url` replaced.
+    pub overridden: Vec<String>,
+}
+
+/// Builds the live targets from the environment and the flags.
+pub fn live_targets(
+    args: &ProbeArgs,
+    env: &dyn Env,
+    client: &reqwest::Client,
+    budget: &Arc<Budget>,
+) -> Result<LiveTargets> {
+    let base_urls: HashMap<String, String> =
+        pairs(&args.base_urls, "--base-url")?.into_iter().collect();
+    let models: HashMap<String, String> = pairs(&args.models, "--model")?.into_iter().collect();
+    let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
+    let rate = per_target::<f64>(&args.rate, "--rate")?;
+    for id in base_urls.keys().chain(models.keys()) {
+        if crate::target::route(id).is_none() {
+            return Err(Error::Usage(format!(
+                "{id:?} is not a live target (see the registry: {})",
+                crate::target::routes()
+                    .iter()
+                    .map(|r| r.id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let mut targets = Vec::new();
+    let mut secrets = Vec::new();
+    let mut overridden = Vec::new();
+    for route in crate::target::routes() {
+        let id = route.id().to_string();
+        let mut cfg = route.configure(env);
+        if let Some(url) = base_urls.get(&id) {
+            cfg.base_url = url.trim_end_matches('/').to_string();
+            cfg.base_overridden = true;
+            overridden.push(id.clone());
+        }
+        if let Some(m) = models.get(&id) {
+            cfg.model = m.clone();
+        }
+        if let Some(c) = &cfg.credential {
+            secrets.extend(c.secrets());
+        }
+        let mut opts = HttpOptions::for_base(&cfg.base_url);
+        opts.timeout = Duration::from_secs_f64(args.timeout.max(0.05));
+        opts.retries = args.retries;
+        if let Some(n) = setting(&concurrency, &id) {
+            opts.concurrency = n.max(1);
+        }
+        if let Some(r) = setting(&rate, &id) {
+            opts.rate = (r > 0.0).then_some(r);
+        }
+        targets.push(Arc::new(HttpTarget::new(
+            route,
+            cfg,
+            client.clone(),
+            opts,
+            budget.clone(),
+        )?));
+    }
+    Ok(LiveTargets {
+        targets,
+        secrets,
+        overridden,
+    })
 }
 
 pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
@@ -41,9 +192,43 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         }
     }
     let cases: Vec<_> = catalog.select(&args.case_filters).collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
+    let client = http::client(Duration::from_secs_f64(args.timeout.max(0.05)))?;
+    let budget = Budget::new(Some(args.max_requests));
     let mut targets: Vec<Arc<dyn ProbeTarget>> = Vec::new();
     for engine in crate::engine::engines() {
         targets.push(Arc::new(EngineTarget(engine)));
+    }
+    let mut redactor = Redactor::default();
+    let mut emulated = false;
+    if !args.offline {
+        let LiveTargets {
+            targets: live,
+            secrets,
+            overridden,
+        } = live_targets(&args, &ProcessEnv, &client, &budget)?;
+        for s in &secrets {
+            redactor.add_secret(s);
+        }
+        // A run is emulated when any replaced base URL is served by `toolwire emulate`.
+        let bases: Vec<String> = live
+            .iter()
+            .filter(|t| overridden.contains(&t.record().id))
+            .map(|t| t.config().base_url.clone())
+            .collect();
+        emulated = runtime.block_on(async {
+            for b in &bases {
+                if crate::emulate::is_emulator(&client, b).await {
+                    return true;
+                }
+            }
+            false
+        });
+        targets.extend(live.into_iter().map(|t| t as Arc<dyn ProbeTarget>));
     }
     if !args.targets.is_empty() {
         targets.retain(|t| args.targets.iter().any(|f| id_matches(&t.record().id, f)));
@@ -54,23 +239,44 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
             )));
         }
     }
-    let previous = project
-        .matrix(&catalog)
-        .map(|m| m.verdicts())
-        .unwrap_or_default();
+    for t in &targets {
+        if let Some(why) = t.skip_reason() {
+            println!("{}: skipped: {why}", t.record().id);
+        }
+    }
+    let runs_dir = match (&args.runs_dir, emulated) {
+        (Some(d), true) if same_dir(d, &project.runs_dir()) => {
+            return Err(Error::Usage(format!(
+                "this run is against toolwire emulate; its answers are not evidence and may not go to {}",
+                d.display()
+            )));
+        }
+        (Some(d), _) => d.clone(),
+        (None, true) => std::env::temp_dir().join("toolwire-emulated-runs"),
+        (None, false) => project.runs_dir(),
+    };
+    let previous = if emulated {
+        HashMap::new()
+    } else {
+        project
+            .matrix(&catalog)
+            .map(|m| m.verdicts())
+            .unwrap_or_default()
+    };
     let opts = RunOptions {
-        runs_dir: project.runs_dir(),
+        runs_dir: runs_dir.clone(),
         progress: !args.no_progress,
         previous,
-        redactor: Redactor::default(),
+        redactor,
+        emulated,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
     let summary = runtime.block_on(probe::run(&catalog, &cases, targets, opts))?;
     print_summary(&summary);
-    if !args.no_regenerate {
+    if emulated {
+        println!(
+            "emulated run (toolwire emulate answered): not evidence; the matrix was not regenerated"
+        );
+    } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
         for p in project.regenerate(Mode::Write)? {
             println!("wrote {}", p.display());
         }
@@ -78,7 +284,15 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn print_summary(s: &RunSummary) {
+fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// The end-of-run table: per target, the verdict counts, requests sent and wall time.
+pub fn summary_table(s: &RunSummary) -> String {
     let mut b = tabled::builder::Builder::default();
     b.push_record([
         "target",
@@ -113,6 +327,12 @@ fn print_summary(s: &RunSummary) {
     }
     let mut table = b.build();
     table.with(tabled::settings::Style::sharp());
-    println!("{table}");
+    table.to_string()
+}
+
+fn print_summary(s: &RunSummary) {
+    println!("{}", summary_table(s));
+    let sent: usize = s.targets.values().map(|t| t.requests).sum();
+    println!("requests sent: {sent}");
     println!("run log: {}", s.log.display());
 }

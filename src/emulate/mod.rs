@@ -1,1 +1,453 @@
-//! `toolwire emulate`: the offline target models served over HTTP. (Being built.)
+//! `toolwire emulate`: every offline target model served over HTTP (axum), with optional
+//! faults, so the prober — and anyone's agent tests — can run without network or keys.
+//!
+//! Layout: one listener; each provider's model is mounted under its service slug at the
+//! provider's real paths, e.g. `http://ADDR/openai/v1/chat/completions`,
+//! `http://ADDR/gemini/v1beta/models/gemini-2.5-flash:countTokens`,
+//! `http://ADDR/anthropic/v1/messages`; so a base URL of `http://ADDR/<slug>` stands in for the
+//! provider's host. With `only` one service is mounted at the root instead.
+//!
+//! Credentials are judged as the real service would see them (see each model): none → the
+//! no-credentials answer (Gemini: the pre-auth front end), the key `invalid` → the
+//! invalid-key answer, anything else → valid, so the validator runs.
+//!
+//! Every answer carries `x-toolwire-emulator: <version>`, and `GET /__toolwire/emulator`
+//! describes the server: the prober notes emulated answers on every observation and
+//! `toolwire probe` keeps runs against the emulator out of `reports/runs` (emulated answers
+//! are never evidence).
+//!
+//! Faults (`--fault`), applied to request 1 and every `fault_every`-th after it: 429 with
+//! `Retry-After` (Google services: `RESOURCE_EXHAUSTED` with `RetryInfo`, as Gemini sends it),
+//! 500, 503, a slow answer, a connection reset before any byte of the answer, a truncated body,
+//! and an HTML error page.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::Response;
+use serde_json::json;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::probe::http::EMULATOR_HEADER;
+use crate::target::{Incoming, Reply, Service};
+
+/// Largest request body the emulator reads.
+pub const MAX_REQUEST: usize = 16 * 1024 * 1024;
+
+/// A fault mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Fault {
+    /// 429 with `Retry-After` (Google: `RetryInfo` in the body).
+    #[value(name = "429")]
+    RateLimit,
+    /// 500 Internal Server Error.
+    #[value(name = "500")]
+    ServerError,
+    /// 503 Service Unavailable.
+    #[value(name = "503")]
+    Unavailable,
+    /// The normal answer, after a delay.
+    Slow,
+    /// The connection is closed before any byte of the answer.
+    Reset,
+    /// The answer's head and half its body, then the connection closes.
+    Truncated,
+    /// 502 with an HTML page, as a load balancer sends it.
+    Html,
+}
+
+impl Fault {
+    /// Every fault, for tests and `--help`.
+    pub const ALL: [Fault; 7] = [
+        Fault::RateLimit,
+        Fault::ServerError,
+        Fault::Unavailable,
+        Fault::Slow,
+        Fault::Reset,
+        Fault::Truncated,
+        Fault::Html,
+    ];
+}
+
+/// Emulator settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub fault: Option<Fault>,
+    /// The fault hits request 1, 1+N, 1+2N, … (1: every request).
+    pub fault_every: usize,
+    /// Delay of the `slow` fault.
+    pub slow: Duration,
+    /// Seconds announced by the 429 fault.
+    pub retry_after: u64,
+    /// Mount only this service, at the root.
+    pub only: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            fault: None,
+            fault_every: 1,
+            slow: Duration::from_secs(5),
+            retry_after: 1,
+            only: None,
+        }
+    }
+}
+
+/// Per-connection control, shared between the socket wrapper and the handler.
+#[derive(Debug, Default)]
+struct ConnCtl {
+    killed: AtomicBool,
+}
+
+/// The remote peer as handlers see it (address + the connection's kill switch).
+#[derive(Debug, Clone)]
+pub struct Peer {
+    pub addr: SocketAddr,
+    ctl: Arc<ConnCtl>,
+}
+
+/// A socket that fails every read and write once its connection is killed, so hyper drops
+/// the connection without writing the answer.
+pub struct FaultIo {
+    inner: TcpStream,
+    ctl: Arc<ConnCtl>,
+}
+
+fn killed_err() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::ConnectionReset,
+        "toolwire emulate: reset fault",
+    )
+}
+
+impl AsyncRead for FaultIo {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        if self.ctl.killed.load(Ordering::Acquire) {
+            return Poll::Ready(Err(killed_err()));
+        }
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for FaultIo {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        if self.ctl.killed.load(Ordering::Acquire) {
+            return Poll::Ready(Err(killed_err()));
+        }
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if self.ctl.killed.load(Ordering::Acquire) {
+            return Poll::Ready(Err(killed_err()));
+        }
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// A TCP listener whose connections can be reset by a handler.
+pub struct FaultListener(TcpListener);
+
+impl axum::serve::Listener for FaultListener {
+    type Io = FaultIo;
+    type Addr = Peer;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            match self.0.accept().await {
+                Ok((stream, addr)) => {
+                    let _ = stream.set_nodelay(true);
+                    let ctl = Arc::new(ConnCtl::default());
+                    return (
+                        FaultIo {
+                            inner: stream,
+                            ctl: ctl.clone(),
+                        },
+                        Peer { addr, ctl },
+                    );
+                }
+                // Out of file descriptors and similar: wait and go on, as axum's own listener does.
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<Self::Addr> {
+        Ok(Peer {
+            addr: self.0.local_addr()?,
+            ctl: Arc::new(ConnCtl::default()),
+        })
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, FaultListener>>
+    for Peer
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, FaultListener>) -> Self {
+        stream.remote_addr().clone()
+    }
+}
+
+struct AppState {
+    services: HashMap<&'static str, Box<dyn Service>>,
+    opts: Options,
+    requests: AtomicUsize,
+}
+
+/// A running emulator.
+pub struct Emulator {
+    addr: SocketAddr,
+    state: Arc<AppState>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Emulator {
+    /// Binds `addr` (port 0 picks a free port) and serves until [`Emulator::stop`].
+    pub async fn start(addr: SocketAddr, opts: Options) -> io::Result<Emulator> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let services: HashMap<&'static str, Box<dyn Service>> = crate::target::services()
+            .into_iter()
+            .map(|s| (s.slug(), s))
+            .collect();
+        if let Some(only) = &opts.only
+            && !services.contains_key(only.as_str())
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "no emulated service {only:?}; known: {}",
+                    slugs().join(", ")
+                ),
+            ));
+        }
+        let state = Arc::new(AppState {
+            services,
+            opts,
+            requests: AtomicUsize::new(0),
+        });
+        let app = axum::Router::new()
+            .fallback(handle)
+            .with_state(state.clone())
+            .into_make_service_with_connect_info::<Peer>();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(FaultListener(listener), app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(Emulator {
+            addr,
+            state,
+            shutdown: Some(tx),
+            task,
+        })
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Requests answered so far (the description endpoint excluded).
+    pub fn requests(&self) -> usize {
+        self.state.requests.load(Ordering::Acquire)
+    }
+
+    /// The base URL standing in for a provider's host: `http://ADDR/<slug>`.
+    pub fn base_url(&self, slug: &str) -> String {
+        if self.state.opts.only.as_deref() == Some(slug) {
+            format!("http://{}", self.addr)
+        } else {
+            format!("http://{}/{slug}", self.addr)
+        }
+    }
+
+    /// Stops serving (open connections are closed).
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.task.abort();
+        let _ = (&mut self.task).await;
+    }
+}
+
+/// Every service slug.
+pub fn slugs() -> Vec<&'static str> {
+    crate::target::services().iter().map(|s| s.slug()).collect()
+}
+
+fn to_response(reply: Reply) -> Response {
+    let mut builder = Response::builder()
+        .status(StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR));
+    for (k, v) in &reply.headers {
+        builder = builder.header(k.as_str(), v.as_str());
+    }
+    builder.body(Body::from(reply.body)).unwrap_or_default()
+}
+
+fn fault_reply(fault: Fault, slug: &str, retry_after: u64) -> Option<Reply> {
+    let generic = |status: u16, msg: &str| {
+        Reply::json(
+            status,
+            &json!({"error": {"message": msg, "type": "toolwire_emulated_fault", "code": status}}),
+        )
+    };
+    match fault {
+        Fault::RateLimit => Some(if matches!(slug, "gemini" | "vertex") {
+            Reply::json(429, &crate::target::google::resource_exhausted(retry_after))
+        } else {
+            generic(429, "Rate limit exceeded (toolwire emulate fault)")
+                .with_header("retry-after", retry_after.to_string())
+        }),
+        Fault::ServerError => Some(generic(500, "Internal server error (toolwire emulate fault)")),
+        Fault::Unavailable => Some(generic(503, "Service unavailable (toolwire emulate fault)")),
+        Fault::Html => Some(Reply {
+            status: 502,
+            headers: vec![("content-type".into(), "text/html; charset=UTF-8".into())],
+            body: b"<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>toolwire emulate fault</p></body></html>\n".to_vec(),
+        }),
+        Fault::Slow | Fault::Reset | Fault::Truncated => None,
+    }
+}
+
+async fn handle(
+    State(st): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<Peer>,
+    req: Request,
+) -> Response {
+    let version = HeaderValue::from_static(env!("CARGO_PKG_VERSION"));
+    let path = req.uri().path().to_string();
+    if path == "/__toolwire/emulator" {
+        let mut r = to_response(Reply::json(
+            200,
+            &json!({"emulator": "toolwire", "version": env!("CARGO_PKG_VERSION"),
+                    "services": slugs(), "note": "emulated answers are never evidence"}),
+        ));
+        r.headers_mut().insert(EMULATOR_HEADER, version);
+        return r;
+    }
+    let n = st.requests.fetch_add(1, Ordering::AcqRel);
+    let fault = st
+        .opts
+        .fault
+        .filter(|_| n % st.opts.fault_every.max(1) == 0);
+    let (slug, rest) = match &st.opts.only {
+        Some(only) => (only.as_str(), path.clone()),
+        None => {
+            let trimmed = path.trim_start_matches('/');
+            let (s, r) = trimmed.split_once('/').unwrap_or((trimmed, ""));
+            (s, format!("/{r}"))
+        }
+    };
+    let method = req.method().as_str().to_string();
+    let query = req
+        .uri()
+        .query()
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
+    let headers: Vec<(String, String)> = req
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = match axum::body::to_bytes(req.into_body(), MAX_REQUEST).await {
+        Ok(b) => b.to_vec(),
+        Err(_) => {
+            let mut r = to_response(Reply::text(413, "request body too large"));
+            r.headers_mut().insert(EMULATOR_HEADER, version);
+            return r;
+        }
+    };
+    let Some(service) = st.services.get(slug) else {
+        let mut r = to_response(Reply::json(
+            404,
+            &json!({"error": {"message": format!("toolwire emulate: no service {slug:?} (known: {})", slugs().join(", "))}}),
+        ));
+        r.headers_mut().insert(EMULATOR_HEADER, version);
+        return r;
+    };
+    if fault == Some(Fault::Reset) {
+        peer.ctl.killed.store(true, Ordering::Release);
+        return Response::new(Body::empty());
+    }
+    if let Some(reply) = fault.and_then(|f| fault_reply(f, slug, st.opts.retry_after)) {
+        let mut r = to_response(reply);
+        r.headers_mut().insert(EMULATOR_HEADER, version);
+        return r;
+    }
+    if fault == Some(Fault::Slow) {
+        tokio::time::sleep(st.opts.slow).await;
+    }
+    let incoming = Incoming::new(&method, &format!("{rest}{query}"), headers, body);
+    let reply = service.answer(&incoming);
+    if fault == Some(Fault::Truncated) {
+        let full = reply.body.len();
+        let half = reply.body[..full / 2].to_vec();
+        let chunks: Vec<Result<Vec<u8>, io::Error>> = vec![
+            Ok(half),
+            Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "toolwire emulate: truncated fault",
+            )),
+        ];
+        let mut builder = Response::builder()
+            .status(StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK))
+            .header("content-length", full.to_string())
+            .header(EMULATOR_HEADER, version);
+        for (k, v) in &reply.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
+        return builder
+            .body(Body::from_stream(futures::stream::iter(chunks)))
+            .unwrap_or_default();
+    }
+    let mut r = to_response(reply);
+    r.headers_mut().insert(EMULATOR_HEADER, version);
+    r
+}
+
+/// Asks `base`'s origin whether it is `toolwire emulate` (GET `/__toolwire/emulator`).
+pub async fn is_emulator(client: &reqwest::Client, base: &str) -> bool {
+    let Some((scheme, rest)) = base.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let url = format!("{scheme}://{authority}/__toolwire/emulator");
+    let fut = client.get(url).send();
+    match tokio::time::timeout(Duration::from_secs(3), fut).await {
+        Ok(Ok(resp)) => resp.headers().contains_key(EMULATOR_HEADER),
+        _ => false,
+    }
+}

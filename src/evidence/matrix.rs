@@ -405,3 +405,203 @@ fn cell_text(c: &Cell) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::{Placement, baseline};
+    use crate::evidence::runlog::RunHeader;
+    use std::path::PathBuf;
+
+    fn case(id: &str) -> Case {
+        Case {
+            id: id.into(),
+            title: id.into(),
+            family: id.split('/').next().unwrap().into(),
+            parameter: "keyword-allowed: not".into(),
+            placement: Placement::Nested,
+            tools: vec![baseline()],
+            instances: vec![],
+            notes: String::new(),
+            links: vec![],
+            path: PathBuf::new(),
+        }
+    }
+
+    fn catalog() -> Catalog {
+        Catalog {
+            root: PathBuf::from("cases"),
+            cases: vec![case("control/baseline"), case("keywords/not-nested")],
+        }
+    }
+
+    fn run(id: &str, date: &str, verdicts: &[(&str, &str, Verdict)]) -> RunLog {
+        let time: chrono::DateTime<chrono::Utc> = format!("{date}T10:00:00Z").parse().unwrap();
+        RunLog {
+            path: PathBuf::from(format!("{id}.jsonl")),
+            header: RunHeader {
+                record: "header".into(),
+                run: id.into(),
+                toolwire_version: "0".into(),
+                started: time,
+                targets: vec![],
+                cases: 2,
+                emulated: false,
+            },
+            observations: verdicts
+                .iter()
+                .map(|(c, t, v)| Observation {
+                    record: "observation".into(),
+                    run: id.into(),
+                    case: (*c).into(),
+                    target: (*t).into(),
+                    endpoint: "in-process:x".into(),
+                    model: None,
+                    time,
+                    request_digest: String::new(),
+                    status: None,
+                    verdict: *v,
+                    stage: Stage::Parse,
+                    error: (*v == Verdict::Rejected).then(|| "no".to_string()),
+                    path: None,
+                    latency_ms: 1.0,
+                    note: None,
+                })
+                .collect(),
+            footer: None,
+        }
+    }
+
+    const T: &str = "engine/x";
+    const C: &str = "keywords/not-nested";
+
+    fn targets() -> Vec<String> {
+        vec![T.to_string(), "openai/chat".to_string()]
+    }
+
+    #[test]
+    fn same_verdict_in_two_runs_folds_into_one_entry() {
+        let runs = [
+            run("r1", "2026-11-01", &[(C, T, Verdict::Rejected)]),
+            run("r2", "2026-11-08", &[(C, T, Verdict::Rejected)]),
+        ];
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, T).unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert_eq!(cell.kind, Some(EvidenceKind::Probe));
+        assert_eq!(cell.since.as_deref(), Some("2026-11-01"));
+        assert_eq!(cell.last_seen.as_deref(), Some("2026-11-08"));
+        assert_eq!(cell.evidence.len(), 1);
+        assert_eq!(cell.evidence[0].count, 2);
+        assert_eq!(cell.evidence[0].source, "r1 .. r2");
+        assert!(!cell.conflict);
+    }
+
+    #[test]
+    fn a_change_seen_once_is_pending_and_seen_twice_decides() {
+        let mut runs = vec![
+            run("r1", "2026-11-01", &[(C, T, Verdict::Rejected)]),
+            run("r2", "2026-11-08", &[(C, T, Verdict::Accepted)]),
+        ];
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, T).unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert_eq!(cell.pending, Some(Verdict::Accepted));
+        assert!(cell.conflict);
+
+        runs.push(run("r3", "2026-11-15", &[(C, T, Verdict::Accepted)]));
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, T).unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.since.as_deref(), Some("2026-11-08"));
+        assert_eq!(cell.pending, None);
+    }
+
+    fn doc(kind: EvidenceKind, date: &str, verdict: Verdict) -> Documented {
+        Documented {
+            case: C.into(),
+            target: "openai/chat".into(),
+            item: EvidenceItem {
+                kind,
+                verdict,
+                first_seen: date.into(),
+                last_seen: date.into(),
+                count: 1,
+                source: format!("https://example.org/{date}"),
+                quote: None,
+                path: None,
+                stage: None,
+                model: None,
+                endpoint: None,
+                note: None,
+            },
+        }
+    }
+
+    #[test]
+    fn newer_evidence_decides_and_the_conflict_is_shown() {
+        let docs = [
+            doc(EvidenceKind::Report, "2024-03-01", Verdict::Rejected),
+            doc(EvidenceKind::Doc, "2026-02-01", Verdict::Accepted),
+        ];
+        let m = build(&catalog(), &targets(), &[], &docs);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.kind, Some(EvidenceKind::Doc));
+        assert!(cell.conflict);
+        assert_eq!(cell.evidence.len(), 2);
+        assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
+        let md = to_markdown(&m);
+        assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+    }
+
+    #[test]
+    fn non_decisive_outcomes_give_no_verdict() {
+        let runs = [run("r1", "2026-11-01", &[(C, T, Verdict::Inconclusive)])];
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, T).unwrap();
+        assert_eq!(cell.verdict, None);
+        assert_eq!(
+            cell.last_attempt.as_deref(),
+            Some("inconclusive on 2026-11-01 (run r1)")
+        );
+    }
+
+    #[test]
+    fn unknown_cases_and_targets_are_ignored_and_output_is_deterministic() {
+        let runs = [run(
+            "r1",
+            "2026-11-01",
+            &[
+                (C, T, Verdict::Accepted),
+                ("gone/case", T, Verdict::Accepted),
+                (C, "gone/target", Verdict::Accepted),
+            ],
+        )];
+        let a = build(&catalog(), &targets(), &runs, &[]);
+        let b = build(&catalog(), &targets(), &runs, &[]);
+        assert_eq!(a.cells.len(), 1);
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            serde_json::to_string(&b).unwrap()
+        );
+        let md = to_markdown(&a);
+        assert!(md.contains("## keywords"), "{md}");
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| `keywords/not-nested`"))
+            .unwrap();
+        let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(
+            cols,
+            [
+                "",
+                "`keywords/not-nested`",
+                "keyword-allowed: not",
+                "✓ probe 2026-11-01",
+                "·",
+                ""
+            ]
+        );
+    }
+}

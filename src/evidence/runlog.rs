@@ -44,6 +44,9 @@ pub struct RunHeader {
     pub targets: Vec<TargetRecord>,
     /// Number of cases selected for the run (control included).
     pub cases: usize,
+    /// True for a run against `toolwire emulate`: not evidence, never folded into the matrix.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub emulated: bool,
 }
 
 /// Last line of a run log.
@@ -300,6 +303,7 @@ mod tests {
             started: "2026-11-30T00:00:00Z".parse().unwrap(),
             targets: vec![],
             cases: 1,
+            emulated: false,
         };
         let mut w =
             RunLogWriter::create(dir.path(), &header, Redactor::new(vec![canary.into()])).unwrap();

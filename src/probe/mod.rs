@@ -21,6 +21,8 @@ use crate::error::Result;
 use crate::evidence::runlog::{self, Redactor, RunFooter, RunHeader, RunLogWriter, TargetRecord};
 use crate::evidence::{Observation, Stage, Verdict, digest};
 
+pub mod http;
+
 /// A boxed future, for object-safe async methods.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -106,6 +108,9 @@ pub struct RunOptions {
     pub previous: HashMap<(String, String), Verdict>,
     /// Credentials to redact from everything written.
     pub redactor: Redactor,
+    /// The run is against `toolwire emulate`: the header says so and the matrix never folds
+    /// it (its answers are not evidence).
+    pub emulated: bool,
 }
 
 /// Per-target totals of a run.
@@ -153,6 +158,7 @@ pub async fn run(
         started,
         targets: records.clone(),
         cases: selected.len(),
+        emulated: opts.emulated,
     };
     let mut writer = RunLogWriter::create(&opts.runs_dir, &header, opts.redactor.clone())?;
 
@@ -352,4 +358,152 @@ fn progress_bar(enabled: bool, len: u64) -> indicatif::ProgressBar {
 /// The default folder for run logs below a project root.
 pub fn runs_dir(reports: &Path) -> PathBuf {
     reports.join("runs")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::{Placement, baseline};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A target that answers from a table and counts probes.
+    struct Fake {
+        control: Verdict,
+        cases: Verdict,
+        sent: AtomicUsize,
+    }
+
+    impl ProbeTarget for Fake {
+        fn record(&self) -> TargetRecord {
+            TargetRecord {
+                id: "fake/target".into(),
+                endpoint: "in-process:fake".into(),
+                model: None,
+                api_version: None,
+                auth: "in-process".into(),
+                skipped: None,
+            }
+        }
+        fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
+            self.sent.fetch_add(1, Ordering::SeqCst);
+            let verdict = if case.is_control() {
+                self.control
+            } else {
+                self.cases
+            };
+            Box::pin(async move {
+                Answer {
+                    verdict,
+                    stage: Stage::Parse,
+                    status: None,
+                    error: None,
+                    path: None,
+                    note: None,
+                    model: None,
+                    request_body: b"{}".to_vec(),
+                    requests: 1,
+                }
+            })
+        }
+    }
+
+    fn catalog() -> Catalog {
+        let mk = |id: &str| Case {
+            id: id.into(),
+            title: id.into(),
+            family: id.split('/').next().unwrap().into(),
+            parameter: "p".into(),
+            placement: Placement::Root,
+            tools: vec![baseline()],
+            instances: vec![],
+            notes: String::new(),
+            links: vec![],
+            path: PathBuf::new(),
+        };
+        Catalog {
+            root: PathBuf::from("cases"),
+            cases: vec![mk("control/baseline"), mk("keywords/a"), mk("keywords/b")],
+        }
+    }
+
+    fn go(
+        fake: Arc<Fake>,
+        previous: HashMap<(String, String), Verdict>,
+    ) -> (RunSummary, runlog::RunLog) {
+        let dir = tempfile::tempdir().unwrap();
+        let cat = catalog();
+        let cases: Vec<&Case> = cat.cases.iter().collect();
+        let opts = RunOptions {
+            runs_dir: dir.path().to_path_buf(),
+            progress: false,
+            previous,
+            redactor: Redactor::default(),
+            emulated: false,
+        };
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let summary = rt
+            .block_on(run(&cat, &cases, vec![fake as Arc<dyn ProbeTarget>], opts))
+            .unwrap();
+        let log = runlog::read(&summary.log).unwrap();
+        (summary, log)
+    }
+
+    #[test]
+    fn a_rejected_control_confounds_the_run_and_sends_nothing_more() {
+        let fake = Arc::new(Fake {
+            control: Verdict::Rejected,
+            cases: Verdict::Rejected,
+            sent: AtomicUsize::new(0),
+        });
+        let (summary, log) = go(fake.clone(), HashMap::new());
+        assert_eq!(fake.sent.load(Ordering::SeqCst), 1);
+        let verdicts: Vec<(String, Verdict)> = log
+            .observations
+            .iter()
+            .map(|o| (o.case.clone(), o.verdict))
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("control/baseline".to_string(), Verdict::Rejected),
+                ("keywords/a".to_string(), Verdict::Confounded),
+                ("keywords/b".to_string(), Verdict::Confounded)
+            ]
+        );
+        assert_eq!(
+            summary.targets["fake/target"].counts[&Verdict::Confounded],
+            2
+        );
+        assert_eq!(log.footer.unwrap().requests, 1);
+    }
+
+    #[test]
+    fn a_verdict_that_differs_from_the_matrix_is_probed_again() {
+        let fake = Arc::new(Fake {
+            control: Verdict::Accepted,
+            cases: Verdict::Rejected,
+            sent: AtomicUsize::new(0),
+        });
+        let previous = HashMap::from([(
+            ("keywords/a".to_string(), "fake/target".to_string()),
+            Verdict::Accepted,
+        )]);
+        let (_, log) = go(fake.clone(), previous);
+        // control + a + a again + b
+        assert_eq!(fake.sent.load(Ordering::SeqCst), 4);
+        let repeats: Vec<_> = log
+            .observations
+            .iter()
+            .filter(|o| o.note.as_deref().is_some_and(|n| n.starts_with("repeat:")))
+            .collect();
+        assert_eq!(repeats.len(), 1);
+        assert_eq!(repeats[0].case, "keywords/a");
+        assert!(
+            log.observations
+                .iter()
+                .all(|o| o.request_digest.starts_with("sha256:"))
+        );
+    }
 }

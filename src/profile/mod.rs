@@ -1,1 +1,459 @@
-//! Profiles derived from the matrix, and the rule registry. (Being built.)
+//! Profiles derived from the matrix, and the rule registry that applies them.
+//!
+//! A *profile* is the schema subset a declared set of targets all accept (DESIGN.md). It is
+//! derived from the matrix alone ([`derive`]): a feature (a case's `parameter` at a
+//! placement) is in a profile only when every target of the profile has accepting evidence
+//! for it; a rejection by any target keeps it out and is listed with its evidence; a target
+//! with no evidence makes it *unknown*, which is also out. `portable` spans the core
+//! (non-strict) targets; every target also gets its own profile; strict targets are never in
+//! `portable` (they are reached by compiling, see DESIGN.md).
+//!
+//! The derived set is written to `reports/profile.json` and embedded in the binary
+//! ([`embedded`]) so that `toolwire check` works outside this repository.
+
+pub mod compiled;
+pub mod derive;
+pub mod detect;
+pub mod feature;
+pub mod rules;
+pub mod table;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::case::Placement;
+use crate::error::{Error, Place, Result};
+use crate::evidence::EvidenceKind;
+
+pub use compiled::CompiledProfile;
+
+/// The name of the profile over the core targets.
+pub const PORTABLE: &str = "portable";
+
+/// Which targets a profile spans.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileSpec {
+    pub name: String,
+    pub targets: Vec<String>,
+}
+
+/// The profile definitions: `portable` over the targets flagged `core` in
+/// [`crate::target::registry`] (or over the list in `reports/profiles.yaml` when that file
+/// exists), then one profile per target, named by the target id.
+pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
+    let registry = crate::target::registry();
+    let config = reports.join("profiles.yaml");
+    let mut specs = if config.exists() {
+        read_config(&config)?
+    } else {
+        vec![ProfileSpec {
+            name: PORTABLE.into(),
+            targets: registry
+                .iter()
+                .filter(|t| t.core && !t.strict)
+                .map(|t| t.id.to_string())
+                .collect(),
+        }]
+    };
+    for spec in &specs {
+        for t in &spec.targets {
+            if crate::target::find(t).is_none() {
+                return Err(Error::input(
+                    &config,
+                    Place::Pointer(format!("/{}", spec.name)),
+                    format!("unknown target {t:?}"),
+                ));
+            }
+            if crate::target::find(t).is_some_and(|t| t.strict) && spec.name == PORTABLE {
+                return Err(Error::input(
+                    &config,
+                    Place::Pointer(format!("/{PORTABLE}")),
+                    format!(
+                        "{t} is a strict target; strict modes are reached by compiling, never by shrinking `portable`"
+                    ),
+                ));
+            }
+        }
+    }
+    for t in &registry {
+        if !specs.iter().any(|s| s.name == t.id) {
+            specs.push(ProfileSpec {
+                name: t.id.to_string(),
+                targets: vec![t.id.to_string()],
+            });
+        }
+    }
+    Ok(specs)
+}
+
+/// `reports/profiles.yaml`: a mapping from profile name to its list of target ids.
+fn read_config(path: &Path) -> Result<Vec<ProfileSpec>> {
+    let bytes = crate::json::read_capped(path, crate::json::Limits::default())?;
+    let text = crate::json::check_utf8(path, &bytes)?;
+    let map: indexmap_like::Ordered = serde_saphyr::from_str(text)
+        .map_err(|e| Error::input(path, Place::File, e.without_snippet().to_string()))?;
+    if !map.0.iter().any(|(n, _)| n == PORTABLE) {
+        return Err(Error::input(
+            path,
+            Place::File,
+            "must define the `portable` profile",
+        ));
+    }
+    Ok(map
+        .0
+        .into_iter()
+        .map(|(name, targets)| ProfileSpec { name, targets })
+        .collect())
+}
+
+mod indexmap_like {
+    //! A YAML mapping read in file order.
+    use serde::de::{Deserializer, MapAccess, Visitor};
+
+    pub struct Ordered(pub Vec<(String, Vec<String>)>);
+
+    impl<'de> serde::Deserialize<'de> for Ordered {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Ordered;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a mapping from profile name to a list of target ids")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some((k, v)) = m.next_entry::<String, Vec<String>>()? {
+                        out.push((k, v));
+                    }
+                    Ok(Ordered(out))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+}
+
+/// Whether a feature is in a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Every target of the profile has accepting evidence.
+    Allowed,
+    /// No target rejects, but at least one has no evidence: not accepted.
+    Unknown,
+    /// At least one target has rejecting evidence.
+    Rejected,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Allowed => "allowed",
+            Status::Unknown => "unknown",
+            Status::Rejected => "rejected",
+        }
+    }
+}
+
+/// The evidence behind one target's rejection of a feature: the matrix cell that decided it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TargetEvidence {
+    pub target: String,
+    /// The case whose cell decided it.
+    pub case: String,
+    pub kind: EvidenceKind,
+    /// The date the current verdict was first seen (empty when the evidence is undated).
+    pub since: String,
+    /// URL (doc, report) or run id (probe) of the newest evidence for the verdict.
+    pub source: String,
+}
+
+/// One feature of a profile: a case parameter at a placement, and whether it is in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeatureEntry {
+    pub parameter: String,
+    pub placement: Placement,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejected_by: Vec<TargetEvidence>,
+    /// Targets with no evidence either way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_for: Vec<String>,
+}
+
+/// What a profile allows, per family, for readers (RULES.md, `toolwire rule`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Family (e.g. `keyword-allowed`) → values by status.
+    pub families: BTreeMap<String, FamilySummary>,
+    /// Limit family (e.g. `depth-limit`) → the values the cases settle.
+    pub limits: BTreeMap<String, LimitSummary>,
+}
+
+/// The values of one family by status. A value with several placements is allowed only when
+/// allowed at every placement, rejected when rejected at any.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FamilySummary {
+    pub allowed: Vec<String>,
+    pub rejected: Vec<String>,
+    pub unknown: Vec<String>,
+}
+
+/// One limit family: the largest case value allowed with every smaller one, the smallest
+/// rejected, and the case values with no verdict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LimitSummary {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_up_to: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected_from: Option<usize>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<usize>,
+}
+
+/// One profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: String,
+    pub targets: Vec<String>,
+    /// Whether the control (the bare baseline) is accepted by every target.
+    pub control: Status,
+    pub features: Vec<FeatureEntry>,
+    pub summary: Summary,
+}
+
+/// Every profile. Written to `reports/profile.json` in a compact form ([`file::FileForm`]):
+/// one shared, deduplicated evidence table, and per profile the allowed, rejected and unknown
+/// features as `parameter @ placement` strings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "file::FileForm", from = "file::FileForm")]
+pub struct ProfileSet {
+    /// What the file is and how it was made.
+    pub about: String,
+    pub profiles: Vec<Profile>,
+}
+
+impl ProfileSet {
+    pub fn get(&self, name: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// Parses `reports/profile.json` text.
+    pub fn from_json(file: &Path, text: &str) -> Result<ProfileSet> {
+        let limits = crate::json::Limits {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: 32,
+        };
+        let value = crate::json::parse_str(file, text, limits, 0)?;
+        serde_json::from_value(value).map_err(|e| Error::input(file, Place::File, e.to_string()))
+    }
+
+    /// Reads a profile file from disk.
+    pub fn load(path: &Path) -> Result<ProfileSet> {
+        let bytes = crate::json::read_capped(
+            path,
+            crate::json::Limits {
+                max_bytes: 64 * 1024 * 1024,
+                max_depth: 32,
+            },
+        )?;
+        let text = crate::json::check_utf8(path, &bytes)?;
+        Self::from_json(path, text)
+    }
+}
+
+mod file {
+    //! The on-disk form of [`ProfileSet`](super::ProfileSet).
+
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Serialize};
+
+    use super::{FeatureEntry, Profile, ProfileSet, Status, Summary, TargetEvidence};
+    use crate::case::Placement;
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    pub struct FileForm {
+        about: String,
+        /// Every piece of evidence a rejection refers to, once.
+        evidence: Vec<TargetEvidence>,
+        profiles: Vec<FileProfile>,
+    }
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct FileProfile {
+        name: String,
+        targets: Vec<String>,
+        control: Status,
+        /// `parameter @ placement`.
+        allowed: Vec<String>,
+        rejected: Vec<Rejected>,
+        unknown: Vec<Unknown>,
+        summary: Summary,
+    }
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct Rejected {
+        feature: String,
+        /// Indexes into `evidence`.
+        by: Vec<usize>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unknown_for: Vec<String>,
+    }
+
+    /// A feature with no evidence at some target: a plain string in a one-target profile.
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Unknown {
+        Single(String),
+        Many {
+            feature: String,
+            unknown_for: Vec<String>,
+        },
+    }
+
+    fn key(f: &FeatureEntry) -> String {
+        format!("{} @ {}", f.parameter, f.placement)
+    }
+
+    fn split(key: &str) -> (String, Placement) {
+        let (p, place) = key.rsplit_once(" @ ").unwrap_or((key, "nested"));
+        let placement = serde_json::from_value(serde_json::Value::String(place.to_string()))
+            .unwrap_or(Placement::Nested);
+        (p.to_string(), placement)
+    }
+
+    impl From<ProfileSet> for FileForm {
+        fn from(set: ProfileSet) -> FileForm {
+            let mut index: BTreeMap<TargetEvidence, usize> = BTreeMap::new();
+            for p in &set.profiles {
+                for f in &p.features {
+                    for e in &f.rejected_by {
+                        let n = index.len();
+                        index.entry(e.clone()).or_insert(n);
+                    }
+                }
+            }
+            // Number the evidence in sorted order so the file does not depend on profile order.
+            let evidence: Vec<TargetEvidence> = index.keys().cloned().collect();
+            let position: BTreeMap<&TargetEvidence, usize> =
+                evidence.iter().enumerate().map(|(i, e)| (e, i)).collect();
+            let profiles = set
+                .profiles
+                .into_iter()
+                .map(|p| {
+                    let single = p.targets.len() == 1;
+                    let mut allowed = Vec::new();
+                    let mut rejected = Vec::new();
+                    let mut unknown = Vec::new();
+                    for f in &p.features {
+                        match f.status {
+                            Status::Allowed => allowed.push(key(f)),
+                            Status::Rejected => rejected.push(Rejected {
+                                feature: key(f),
+                                by: f.rejected_by.iter().map(|e| position[e]).collect(),
+                                unknown_for: f.unknown_for.clone(),
+                            }),
+                            Status::Unknown if single => unknown.push(Unknown::Single(key(f))),
+                            Status::Unknown => unknown.push(Unknown::Many {
+                                feature: key(f),
+                                unknown_for: f.unknown_for.clone(),
+                            }),
+                        }
+                    }
+                    FileProfile {
+                        name: p.name,
+                        targets: p.targets,
+                        control: p.control,
+                        allowed,
+                        rejected,
+                        unknown,
+                        summary: p.summary,
+                    }
+                })
+                .collect();
+            FileForm {
+                about: set.about,
+                evidence,
+                profiles,
+            }
+        }
+    }
+
+    impl From<FileForm> for ProfileSet {
+        fn from(f: FileForm) -> ProfileSet {
+            let profiles = f
+                .profiles
+                .into_iter()
+                .map(|p| {
+                    let mut features = Vec::new();
+                    for a in &p.allowed {
+                        let (parameter, placement) = split(a);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Allowed,
+                            rejected_by: Vec::new(),
+                            unknown_for: Vec::new(),
+                        });
+                    }
+                    for r in &p.rejected {
+                        let (parameter, placement) = split(&r.feature);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Rejected,
+                            rejected_by: r
+                                .by
+                                .iter()
+                                .filter_map(|i| f.evidence.get(*i).cloned())
+                                .collect(),
+                            unknown_for: r.unknown_for.clone(),
+                        });
+                    }
+                    for u in &p.unknown {
+                        let (feature, unknown_for) = match u {
+                            Unknown::Single(s) => (s.clone(), p.targets.clone()),
+                            Unknown::Many {
+                                feature,
+                                unknown_for,
+                            } => (feature.clone(), unknown_for.clone()),
+                        };
+                        let (parameter, placement) = split(&feature);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Unknown,
+                            rejected_by: Vec::new(),
+                            unknown_for,
+                        });
+                    }
+                    features.sort_by(|a, b| {
+                        (&a.parameter, a.placement).cmp(&(&b.parameter, b.placement))
+                    });
+                    Profile {
+                        name: p.name,
+                        targets: p.targets,
+                        control: p.control,
+                        features,
+                        summary: p.summary,
+                    }
+                })
+                .collect();
+            ProfileSet {
+                about: f.about,
+                profiles,
+            }
+        }
+    }
+}
+
+/// The profiles committed in `reports/profile.json` when this binary was built.
+pub fn embedded() -> Result<ProfileSet> {
+    ProfileSet::from_json(
+        Path::new("(embedded reports/profile.json)"),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json")),
+    )
+}

@@ -2,10 +2,44 @@
 //! block.
 //!
 //! [`registry`] is the one list of targets. Live targets get one module each under
-//! `src/target/` (request building, answer classification, offline model); engines live in
-//! `src/engine/`.
+//! `src/target/`: a [`Route`] (endpoint and model defaults, auth from documented environment
+//! variables, the wire request with the target's documented baseline, and how its answers are
+//! read — from the body, not the status) and a [`Service`], the offline model of the provider
+//! (a function from a wire request to the status and body the provider answers, with its
+//! exact message templates). Engines live in `src/engine/`.
 
 use serde::{Deserialize, Serialize};
+
+pub mod anthropic;
+pub mod azure;
+pub mod bedrock;
+pub mod cohere;
+pub mod deepseek;
+pub mod fireworks;
+pub mod gemini;
+pub mod gemini_compat;
+pub mod google;
+pub mod groq;
+pub mod llamacpp;
+pub mod mistral;
+pub mod moonshot;
+pub mod ollama;
+pub mod openai;
+pub mod openrouter;
+pub mod pyrepr;
+pub mod secret;
+pub mod sigv4;
+pub mod together;
+pub mod vertex;
+pub mod vllm;
+pub mod wire;
+pub mod xai;
+
+pub use secret::{Credential, Secret};
+pub use wire::{
+    Classified, Env, Incoming, Keyless, ProcessEnv, Reply, Retry, Route, RouteConfig, Service,
+    Settings, WireOptions, WireRequest,
+};
 
 /// How a target authenticates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,7 +273,128 @@ pub fn registry() -> Vec<TargetSpec> {
             false,
             "Moonshot (Kimi) chat completions",
         ),
+        live(
+            "together/chat",
+            Key,
+            false,
+            false,
+            "Together AI chat completions",
+        ),
+        live(
+            "fireworks/chat",
+            Key,
+            false,
+            false,
+            "Fireworks AI chat completions",
+        ),
     ]
+}
+
+/// Every live route, in registry order (one per non-engine registry id).
+pub fn routes() -> Vec<Box<dyn Route>> {
+    use gemini::{Field, Gemini};
+    vec![
+        Box::new(Gemini(Field::Parameters)),
+        Box::new(Gemini(Field::ParametersJsonSchema)),
+        Box::new(vertex::Vertex),
+        Box::new(gemini_compat::GeminiCompat),
+        Box::new(openai::OpenAi::Chat),
+        Box::new(openai::OpenAi::ChatStrict),
+        Box::new(openai::OpenAi::ResponsesStrict),
+        Box::new(azure::Azure),
+        Box::new(anthropic::Anthropic),
+        Box::new(bedrock::Bedrock),
+        Box::new(mistral::Mistral),
+        Box::new(cohere::Cohere),
+        Box::new(xai::Xai),
+        Box::new(deepseek::DeepSeek),
+        Box::new(groq::Groq),
+        Box::new(openrouter::OpenRouter),
+        Box::new(ollama::Ollama),
+        Box::new(llamacpp::LlamaCpp),
+        Box::new(vllm::Server::Vllm),
+        Box::new(vllm::Server::Sglang),
+        Box::new(moonshot::Moonshot),
+        Box::new(together::Together),
+        Box::new(fireworks::Fireworks),
+    ]
+}
+
+/// The live route with this id.
+pub fn route(id: &str) -> Option<Box<dyn Route>> {
+    routes().into_iter().find(|r| r.id() == id)
+}
+
+/// Every offline model, one per provider service (the emulator's path prefixes).
+pub fn services() -> Vec<Box<dyn Service>> {
+    vec![
+        Box::new(gemini::GeminiService),
+        Box::new(vertex::VertexService),
+        Box::new(openai::OpenAiService),
+        Box::new(azure::AzureService),
+        Box::new(anthropic::AnthropicService),
+        Box::new(bedrock::BedrockService),
+        Box::new(mistral::MistralService),
+        Box::new(cohere::CohereService),
+        Box::new(xai::XaiService),
+        Box::new(deepseek::DeepSeekService),
+        Box::new(groq::GroqService),
+        Box::new(openrouter::OpenRouterService),
+        Box::new(ollama::OllamaService),
+        Box::new(llamacpp::LlamaCppService),
+        Box::new(vllm::ServerService(vllm::Server::Vllm)),
+        Box::new(vllm::ServerService(vllm::Server::Sglang)),
+        Box::new(moonshot::MoonshotService),
+        Box::new(together::TogetherService),
+        Box::new(fireworks::FireworksService),
+    ]
+}
+
+/// The offline model serving this slug.
+pub fn service(slug: &str) -> Option<Box<dyn Service>> {
+    services().into_iter().find(|s| s.slug() == slug)
+}
+
+/// The path a target's error message names, read the way the target's answer reader reads
+/// it (also used to read public reports' texts).
+pub fn path_in_message(id: &str, msg: &str) -> Option<String> {
+    let first = |m: &str, at: &str, end: char| {
+        m.find(at)
+            .map(|i| &m[i + at.len()..])
+            .and_then(|r| r.split(end).next())
+            .map(str::to_string)
+    };
+    match id.split('/').next().unwrap_or(id) {
+        "gemini" | "vertex" => google::path_in_message(msg),
+        "anthropic" => anthropic::path_in_message(msg),
+        "bedrock" => bedrock::path_in_message(msg),
+        "moonshot" => first(msg, "At path '", '\''),
+        "ollama" => first(msg, "Go struct field ", ' '),
+        "cohere" => first(msg, "invalid function at ", ':'),
+        "xai" => first(msg, "] ", ':'),
+        "mistral" | "llama.cpp" | "fireworks" | "vllm" | "sglang" => None,
+        "openrouter" => google::path_in_message(msg)
+            .or_else(|| openai::path_in_message(msg))
+            .or_else(|| anthropic::path_in_message(msg)),
+        _ => openai::path_in_message(msg),
+    }
+}
+
+/// Runs a target's offline model in-process: builds the wire request the prober would send
+/// for `tools`, attaches `credential` as the HTTP layer would, and returns the request and the
+/// model's answer. `None` for engines and unknown ids.
+pub fn model(
+    id: &str,
+    cfg: &RouteConfig,
+    tools: &[crate::tool::ToolDef],
+    opts: &WireOptions,
+    credential: Option<&Credential>,
+) -> Option<(WireRequest, Reply)> {
+    let route = route(id)?;
+    let svc = service(route.service())?;
+    let req = route.request(cfg, tools, opts);
+    let reply = svc.answer(&req.to_incoming(credential));
+    Some((req, reply))
 }
 
 /// Looks a target up by id.

@@ -1,0 +1,637 @@
+//! The HTTP [`ProbeTarget`]: one live route, probed politely.
+//!
+//! - one shared `reqwest` client (rustls, connection reuse, no redirects: a redirect could carry
+//!   a key to another host);
+//! - per-target concurrency (the runner's `buffer_unordered`) and a per-target rate limit
+//!   (minimum spacing between request starts);
+//! - retries with exponential backoff and full jitter for transport errors, 5xx and 429,
+//!   honouring `Retry-After`/`retry-after-ms` and Google's `RetryInfo` (the route's reader turns
+//!   them into [`Retry::After`]); a wait longer than `max_wait` is not made: the answer stays
+//!   inconclusive;
+//! - a per-request timeout and a per-run request budget shared by all targets;
+//! - keys: only attached to requests for the configured base URL, which must be https unless it
+//!   is a loopback address ([`check_key_destination`]); they never appear in an [`Answer`]
+//!   (headers are built from [`crate::target::Secret`] at the last moment and marked
+//!   sensitive).
+//!
+//! An answer from `toolwire emulate` carries the `x-toolwire-emulator` header; such answers
+//! are noted as emulated on every observation (they are never evidence).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::case::Case;
+use crate::error::{Error, Result};
+use crate::evidence::runlog::TargetRecord;
+use crate::evidence::{Stage, Verdict};
+use crate::target::openai::feature_keyword;
+use crate::target::wire::{AuthPlacement, Classified, Keyless, Reply, Retry, Route, RouteConfig};
+use crate::target::{Credential, WireOptions, WireRequest};
+
+use super::{Answer, BoxFuture, ProbeTarget};
+
+/// Header every emulator answer carries.
+pub const EMULATOR_HEADER: &str = "x-toolwire-emulator";
+
+/// Largest answer body read, in bytes (a longer body is cut and counts as unreadable).
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
+
+/// Politeness settings of one target.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Whole-request timeout.
+    pub timeout: Duration,
+    /// Retries after the first attempt.
+    pub retries: u32,
+    /// First backoff step (doubled each retry, full jitter).
+    pub backoff_base: Duration,
+    /// Largest backoff step.
+    pub backoff_cap: Duration,
+    /// Longest `Retry-After` honoured; a longer one ends the probe inconclusive.
+    pub max_wait: Duration,
+    /// Probes in flight at once.
+    pub concurrency: usize,
+    /// Request starts per second (`None`: unlimited).
+    pub rate: Option<f64>,
+}
+
+impl HttpOptions {
+    /// Conservative defaults for a remote provider: 2 in flight, 2 requests/s, 30 s timeout,
+    /// 3 retries from 0.5 s, honouring waits up to 2 minutes.
+    pub fn remote() -> Self {
+        HttpOptions {
+            timeout: Duration::from_secs(30),
+            retries: 3,
+            backoff_base: Duration::from_millis(500),
+            backoff_cap: Duration::from_secs(30),
+            max_wait: Duration::from_secs(120),
+            concurrency: 2,
+            rate: Some(2.0),
+        }
+    }
+
+    /// Defaults for a loopback server (a local engine or the emulator): 16 in flight, no rate
+    /// limit, short backoff.
+    pub fn loopback() -> Self {
+        HttpOptions {
+            timeout: Duration::from_secs(30),
+            retries: 3,
+            backoff_base: Duration::from_millis(50),
+            backoff_cap: Duration::from_secs(2),
+            max_wait: Duration::from_secs(10),
+            concurrency: 16,
+            rate: None,
+        }
+    }
+
+    /// The defaults for a base URL.
+    pub fn for_base(base: &str) -> Self {
+        if is_loopback(base) {
+            Self::loopback()
+        } else {
+            Self::remote()
+        }
+    }
+}
+
+/// A request budget shared by every target of a run.
+#[derive(Debug)]
+pub struct Budget {
+    left: AtomicUsize,
+    spent: AtomicUsize,
+}
+
+impl Budget {
+    /// `None`: unlimited.
+    pub fn new(limit: Option<usize>) -> Arc<Self> {
+        Arc::new(Budget {
+            left: AtomicUsize::new(limit.unwrap_or(usize::MAX)),
+            spent: AtomicUsize::new(0),
+        })
+    }
+
+    /// Takes one request from the budget; false when it is spent.
+    pub fn take(&self) -> bool {
+        let ok = self
+            .left
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .is_ok();
+        if ok {
+            self.spent.fetch_add(1, Ordering::AcqRel);
+        }
+        ok
+    }
+
+    /// Requests taken so far.
+    pub fn spent(&self) -> usize {
+        self.spent.load(Ordering::Acquire)
+    }
+}
+
+/// Minimum spacing between request starts.
+struct Limiter {
+    interval: Option<Duration>,
+    next: tokio::sync::Mutex<Instant>,
+}
+
+impl Limiter {
+    fn new(rate: Option<f64>) -> Self {
+        Limiter {
+            interval: rate
+                .filter(|r| r.is_finite() && *r > 0.0)
+                .map(|r| Duration::from_secs_f64(1.0 / r)),
+            next: tokio::sync::Mutex::new(Instant::now()),
+        }
+    }
+
+    async fn wait(&self) {
+        let Some(interval) = self.interval else {
+            return;
+        };
+        let slot = {
+            let mut next = self.next.lock().await;
+            let now = Instant::now();
+            let slot = (*next).max(now);
+            *next = slot + interval;
+            slot
+        };
+        tokio::time::sleep_until(slot.into()).await;
+    }
+}
+
+/// The HTTP client every target shares: rustls, pooled connections, no redirects.
+pub fn client(timeout: Duration) -> Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(10)))
+        .pool_max_idle_per_host(64)
+        .tcp_nodelay(true)
+        .user_agent(concat!("toolwire/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| Error::Other(format!("cannot build the HTTP client: {e}")))
+}
+
+/// Scheme and host of a base URL (lower-cased host, without port).
+fn scheme_host(base: &str) -> Option<(String, String)> {
+    let (scheme, rest) = base.split_once("://")?;
+    let authority = rest.split('/').next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("").to_string()
+    } else {
+        authority.split(':').next().unwrap_or("").to_string()
+    };
+    Some((scheme.to_ascii_lowercase(), host.to_ascii_lowercase()))
+}
+
+/// True for `localhost`, `127.0.0.0/8` and `::1`.
+pub fn is_loopback(base: &str) -> bool {
+    let Some((_, host)) = scheme_host(base) else {
+        return false;
+    };
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Refuses a credential for a base URL that is not https (loopback excepted). `vars` names
+/// the variables the key came from, for the error message (the key itself never appears).
+pub fn check_key_destination(id: &str, base: &str, vars: &str) -> Result<()> {
+    let Some((scheme, _)) = scheme_host(base) else {
+        return Err(Error::Usage(format!(
+            "{id}: base URL {base:?} is not an absolute URL"
+        )));
+    };
+    if scheme == "https" || (scheme == "http" && is_loopback(base)) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{id}: refusing to send {vars} to {base}: keys are only sent over https (or to a loopback address)"
+    )))
+}
+
+#[derive(Debug, Clone)]
+enum Discovery {
+    /// The front end parsed before it authenticated: probe pre-auth.
+    ParseFirst,
+    /// It authenticated first (or the discovery got no readable answer): nothing more is sent.
+    Stop(Answer),
+}
+
+/// One live route as a probe target.
+pub struct HttpTarget {
+    route: Box<dyn Route>,
+    cfg: RouteConfig,
+    client: reqwest::Client,
+    opts: HttpOptions,
+    budget: Arc<Budget>,
+    limiter: Limiter,
+    discovery: tokio::sync::OnceCell<(Discovery, usize)>,
+    discovery_counted: AtomicBool,
+    emulated: AtomicBool,
+    endpoint: String,
+}
+
+impl HttpTarget {
+    /// A target for `route` with `cfg`. Errors when a credential would go over plain http to a
+    /// non-loopback host.
+    pub fn new(
+        route: Box<dyn Route>,
+        cfg: RouteConfig,
+        client: reqwest::Client,
+        opts: HttpOptions,
+        budget: Arc<Budget>,
+    ) -> Result<Self> {
+        if cfg.credential.is_some() && !cfg.base_url.is_empty() {
+            check_key_destination(route.id(), &cfg.base_url, &key_hint(route.as_ref()))?;
+        }
+        let probe_path = route
+            .request(&cfg, &[crate::case::baseline()], &WireOptions::default())
+            .path;
+        let endpoint = format!(
+            "{}{}",
+            cfg.base_url,
+            probe_path.split('?').next().unwrap_or("")
+        );
+        Ok(HttpTarget {
+            limiter: Limiter::new(opts.rate),
+            route,
+            cfg,
+            client,
+            opts,
+            budget,
+            discovery: tokio::sync::OnceCell::new(),
+            discovery_counted: AtomicBool::new(false),
+            emulated: AtomicBool::new(false),
+            endpoint,
+        })
+    }
+
+    /// The route's configuration (credentials print redacted).
+    pub fn config(&self) -> &RouteConfig {
+        &self.cfg
+    }
+
+    /// True once an answer came from `toolwire emulate`.
+    pub fn saw_emulator(&self) -> bool {
+        self.emulated.load(Ordering::Acquire)
+    }
+
+    fn keyless(&self) -> bool {
+        self.cfg.credential.is_none()
+    }
+
+    async fn discover(&self) -> (Discovery, usize) {
+        let Some(req) = self.route.discovery(&self.cfg) else {
+            return (Discovery::ParseFirst, 0);
+        };
+        let (c, status, sent) = self.send(&req, true).await;
+        if c.verdict == Verdict::Rejected && c.stage == Stage::Parse {
+            return (Discovery::ParseFirst, sent);
+        }
+        let verdict = match c.verdict {
+            Verdict::Unreachable => Verdict::Unreachable,
+            Verdict::Skipped => Verdict::Skipped,
+            _ => Verdict::Inconclusive,
+        };
+        let note = if c.stage == Stage::Auth || matches!(status, Some(401 | 403)) {
+            format!(
+                "no credentials: a body that cannot parse was answered HTTP {} (not a parse error), so this route authenticates before it parses; set {} to probe it",
+                status.map(|s| s.to_string()).unwrap_or_default(),
+                key_hint(self.route.as_ref())
+            )
+        } else {
+            format!(
+                "no credentials: the pre-auth discovery got no readable answer ({}); set {} to probe it",
+                c.note.clone().unwrap_or_default(),
+                key_hint(self.route.as_ref())
+            )
+        };
+        let note = if self.saw_emulator() {
+            format!("emulated answer (toolwire emulate; not evidence); {note}")
+        } else {
+            note
+        };
+        let answer = Answer {
+            verdict,
+            stage: c.stage,
+            status,
+            error: c.error,
+            path: None,
+            note: Some(note),
+            model: None,
+            request_body: req.body.clone(),
+            requests: 0,
+        };
+        (Discovery::Stop(answer), sent)
+    }
+
+    /// Sends `req` with retries; returns the classification, the last status and how many
+    /// requests went out.
+    async fn send(&self, req: &WireRequest, keyless: bool) -> (Classified, Option<u16>, usize) {
+        let url = format!("{}{}", self.cfg.base_url, req.path);
+        let mut attempt: u32 = 0;
+        let mut sent = 0usize;
+        let mut status = None;
+        loop {
+            if !self.budget.take() {
+                let c = Classified {
+                    verdict: Verdict::Skipped,
+                    stage: Stage::Transport,
+                    error: None,
+                    path: None,
+                    note: Some("not sent: the run's request budget is spent".into()),
+                    retry: Retry::No,
+                };
+                return (c, status, sent);
+            }
+            self.limiter.wait().await;
+            sent += 1;
+            let c = match self.send_once(req, &url, keyless).await {
+                Ok(reply) => {
+                    status = Some(reply.status);
+                    let emulated = reply.header(EMULATOR_HEADER).is_some();
+                    if emulated {
+                        self.emulated.store(true, Ordering::Release);
+                    }
+                    let c = self.route.classify(&self.cfg, &reply, keyless);
+                    if emulated {
+                        let note = match &c.note {
+                            Some(n) => {
+                                format!("emulated answer (toolwire emulate; not evidence); {n}")
+                            }
+                            None => "emulated answer (toolwire emulate; not evidence)".into(),
+                        };
+                        c.note(note)
+                    } else {
+                        c
+                    }
+                }
+                Err(e) => transport_error(&e, self.opts.timeout),
+            };
+            let wait = match c.retry {
+                Retry::No => return (c, status, sent),
+                Retry::Backoff => backoff(&self.opts, attempt),
+                Retry::After(d) if d > self.opts.max_wait => {
+                    let note = format!(
+                        "{}; the server asked to wait {:.0}s, longer than the {:.0}s allowed",
+                        c.note.clone().unwrap_or_default(),
+                        d.as_secs_f64(),
+                        self.opts.max_wait.as_secs_f64()
+                    );
+                    return (c.note(note), status, sent);
+                }
+                Retry::After(d) => d + jitter(d / 10),
+            };
+            if attempt >= self.opts.retries {
+                let note = format!(
+                    "{} (gave up after {} attempts)",
+                    c.note.clone().unwrap_or_default(),
+                    attempt + 1
+                );
+                return (c.note(note), status, sent);
+            }
+            attempt += 1;
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    async fn send_once(
+        &self,
+        req: &WireRequest,
+        url: &str,
+        keyless: bool,
+    ) -> std::result::Result<Reply, reqwest::Error> {
+        // The URL is the configured base plus a route path: the host cannot change.
+        debug_assert!(url.starts_with(&self.cfg.base_url));
+        let method =
+            reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
+        let mut rb = self.client.request(method, url).timeout(self.opts.timeout);
+        for (k, v) in &req.headers {
+            rb = rb.header(k.as_str(), v.as_str());
+        }
+        if !keyless && req.auth != AuthPlacement::None {
+            for (name, value) in
+                req.auth_headers(url, self.cfg.credential.as_ref(), chrono::Utc::now())
+            {
+                if let Ok(mut hv) = reqwest::header::HeaderValue::from_str(value.expose()) {
+                    hv.set_sensitive(true);
+                    rb = rb.header(name.as_str(), hv);
+                }
+            }
+        }
+        let mut resp = rb.body(req.body.clone()).send().await?;
+        let status = resp.status().as_u16();
+        let headers: Vec<(String, String)> = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_ascii_lowercase(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await? {
+            let room = MAX_BODY.saturating_sub(body.len());
+            body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            if body.len() >= MAX_BODY {
+                break;
+            }
+        }
+        Ok(Reply {
+            status,
+            headers,
+            body,
+        })
+    }
+}
+
+/// What to tell a user who wants to probe this route: the variables its key comes from.
+pub fn key_hint(route: &dyn Route) -> String {
+    let s = route.settings();
+    let mut vars: Vec<String> = s.key_env.iter().map(|v| v.to_string()).collect();
+    if route.id() == "bedrock/converse" {
+        vars.push("AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY".into());
+    }
+    vars.join(" or ")
+}
+
+fn backoff(opts: &HttpOptions, attempt: u32) -> Duration {
+    let step = opts
+        .backoff_base
+        .saturating_mul(2u32.saturating_pow(attempt))
+        .min(opts.backoff_cap);
+    // Full jitter in [step/2, step].
+    step / 2 + jitter(step / 2)
+}
+
+fn jitter(max: Duration) -> Duration {
+    let nanos = max.as_nanos().min(u64::MAX as u128) as u64;
+    if nanos == 0 {
+        return Duration::ZERO;
+    }
+    Duration::from_nanos(fastrand::u64(0..=nanos))
+}
+
+/// A transport failure: unreachable when no connection could be made, otherwise
+/// inconclusive; both retried.
+fn transport_error(e: &reqwest::Error, timeout: Duration) -> Classified {
+    use std::error::Error as _;
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    let (verdict, note) = if e.is_timeout() {
+        (
+            Verdict::Inconclusive,
+            format!("timed out after {:.1}s", timeout.as_secs_f64()),
+        )
+    } else if e.is_connect() {
+        (
+            Verdict::Unreachable,
+            "no connection could be made".to_string(),
+        )
+    } else if e.is_body() || e.is_decode() {
+        (
+            Verdict::Inconclusive,
+            "the answer's body was cut short or unreadable".to_string(),
+        )
+    } else {
+        (
+            Verdict::Inconclusive,
+            "the connection failed before a full answer arrived".to_string(),
+        )
+    };
+    Classified {
+        verdict,
+        stage: Stage::Transport,
+        error: Some(text),
+        path: None,
+        note: Some(note),
+        retry: Retry::Backoff,
+    }
+}
+
+impl ProbeTarget for HttpTarget {
+    fn record(&self) -> TargetRecord {
+        let s = self.route.settings();
+        let auth = match (&self.cfg.credential, s.keyless) {
+            (Some(Credential::Aws(_)), _) => "sigv4",
+            (Some(_), _) => "key",
+            (None, Keyless::Preauth | Keyless::Discover) => "preauth",
+            (None, _) => "none",
+        };
+        TargetRecord {
+            id: self.route.id().to_string(),
+            endpoint: self.endpoint.clone(),
+            model: Some(self.cfg.model.clone()).filter(|m| !m.is_empty()),
+            api_version: self.cfg.api_version.clone(),
+            auth: auth.into(),
+            skipped: None,
+        }
+    }
+
+    fn skip_reason(&self) -> Option<String> {
+        let s = self.route.settings();
+        let mut missing = Vec::new();
+        if self.cfg.base_url.is_empty() {
+            missing.push(match s.base_env {
+                Some(v) => format!("{v} (or --base-url {}=URL)", self.route.id()),
+                None => format!("--base-url {}=URL", self.route.id()),
+            });
+        }
+        if self.cfg.credential.is_none() && s.keyless == Keyless::Skip {
+            missing.push(key_hint(self.route.as_ref()));
+        }
+        (!missing.is_empty()).then(|| format!("set {}", missing.join(" and ")))
+    }
+
+    fn concurrency(&self) -> usize {
+        self.opts.concurrency.max(1)
+    }
+
+    fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
+        Box::pin(async move {
+            let keyless = self.keyless();
+            let mut extra = 0;
+            if keyless && self.route.settings().keyless == Keyless::Discover {
+                let (d, sent) = self.discovery.get_or_init(|| self.discover()).await;
+                if !self.discovery_counted.swap(true, Ordering::AcqRel) {
+                    extra = *sent;
+                }
+                if let Discovery::Stop(answer) = d {
+                    return Answer {
+                        requests: extra,
+                        ..answer.clone()
+                    };
+                }
+            }
+            let opts = WireOptions {
+                strict: None,
+                feature_keyword: feature_keyword(&case.parameter),
+                raw: false,
+            };
+            let req = self.route.request(&self.cfg, &case.tools, &opts);
+            let (c, status, sent) = self.send(&req, keyless).await;
+            Answer {
+                verdict: c.verdict,
+                stage: c.stage,
+                status,
+                error: c.error,
+                path: c.path,
+                note: c.note,
+                model: None,
+                request_body: req.body,
+                requests: sent + extra,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_only_over_https_or_loopback() {
+        assert!(check_key_destination("t", "https://api.example.com", "K").is_ok());
+        assert!(check_key_destination("t", "http://127.0.0.1:8080/x", "K").is_ok());
+        assert!(check_key_destination("t", "http://localhost:1", "K").is_ok());
+        assert!(check_key_destination("t", "http://[::1]:1", "K").is_ok());
+        let e = check_key_destination("t", "http://api.example.com", "OPENAI_API_KEY")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("refusing to send OPENAI_API_KEY"), "{e}");
+        assert!(check_key_destination("t", "http://127.0.0.1.evil.com", "K").is_err());
+        assert!(check_key_destination("t", "http://user@evil.com", "K").is_err());
+    }
+
+    #[test]
+    fn budget_is_shared_and_exact() {
+        let b = Budget::new(Some(2));
+        assert!(b.take() && b.take());
+        assert!(!b.take());
+        assert_eq!(b.spent(), 2);
+    }
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let o = HttpOptions::remote();
+        for attempt in 0..10 {
+            let d = backoff(&o, attempt);
+            let step = o
+                .backoff_base
+                .saturating_mul(1 << attempt.min(20))
+                .min(o.backoff_cap);
+            assert!(d >= step / 2 && d <= step, "{attempt}: {d:?}");
+        }
+    }
+}

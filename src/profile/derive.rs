@@ -1,0 +1,370 @@
+//! Deriving profiles from the matrix.
+//!
+//! For a feature (case parameter at a placement) and one target, the verdict comes from, in
+//! order:
+//! 1. the feature's own cases at that placement (a case *is* the baseline plus that feature);
+//! 2. acceptance inferred from a case that contains the feature and was accepted as a whole:
+//!    the control (the bare baseline every target is sent first), or any case whose cell was
+//!    decided by a probe, since a probe sent that exact tool. A documented fact or a report
+//!    speaks only to the feature it is mapped to, so it is never used this way;
+//! 3. the same feature at the nearest other placement (nested, root, items, anyOf branch),
+//!    as decided by steps 1 and 2 there, so that e.g. `const` in an `anyOf` branch is judged
+//!    by the nested case and `properties` on a nested object by the control's root;
+//! 4. otherwise no evidence: unknown.
+//!
+//! Nothing here reads anything but the matrix and the catalog, and the output is sorted, so
+//! deriving twice gives identical bytes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::detect::{self, ToolRef};
+use super::feature::{Kind, Param, parse_parameter};
+use super::{
+    FamilySummary, FeatureEntry, LimitSummary, Profile, ProfileSet, ProfileSpec, Status, Summary,
+    TargetEvidence,
+};
+use crate::case::{Case, Catalog, Placement};
+use crate::evidence::matrix::{Cell, Matrix};
+use crate::evidence::{EvidenceKind, Verdict};
+
+/// Placements tried after the exact one, nearest first.
+pub const FALLBACK: [Placement; 6] = [
+    Placement::Nested,
+    Placement::Root,
+    Placement::Items,
+    Placement::AnyofBranch,
+    Placement::Tool,
+    Placement::Request,
+];
+
+/// What one target says about one feature.
+#[derive(Debug, Clone, PartialEq)]
+enum TargetStatus {
+    Accepted,
+    Rejected(TargetEvidence),
+    Unknown,
+}
+
+/// The features every case uses, and the cells, indexed for derivation.
+pub struct Index<'m> {
+    /// (parameter, placement) → cases that declare it as their feature.
+    own: BTreeMap<(String, Placement), Vec<String>>,
+    /// (parameter, placement) → cases whose tools contain it (detected).
+    seen_in: BTreeMap<(String, Placement), Vec<String>>,
+    /// Every feature key to list in profiles.
+    keys: BTreeSet<(String, Placement)>,
+    cells: BTreeMap<(&'m str, &'m str), &'m Cell>,
+    control: Option<String>,
+}
+
+fn tool_refs(case: &Case) -> Vec<ToolRef<'_>> {
+    case.tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolRef {
+            name: Some(&t.name),
+            description: t.description.as_deref(),
+            parameters: t.parameters.as_ref(),
+            index: i,
+        })
+        .collect()
+}
+
+/// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
+pub fn case_features(case: &Case) -> BTreeSet<(String, Placement)> {
+    detect::collect(&tool_refs(case))
+        .into_iter()
+        .filter(|s| !s.limit)
+        .map(|s| (s.parameter, s.placement))
+        .collect()
+}
+
+impl<'m> Index<'m> {
+    pub fn new(matrix: &'m Matrix, catalog: &Catalog) -> Index<'m> {
+        let mut own: BTreeMap<(String, Placement), Vec<String>> = BTreeMap::new();
+        let mut seen_in: BTreeMap<(String, Placement), Vec<String>> = BTreeMap::new();
+        let mut keys = BTreeSet::new();
+        let mut control = None;
+        for case in &catalog.cases {
+            if case.is_control() {
+                control = Some(case.id.clone());
+            } else if parse_parameter(&case.parameter).is_some() {
+                let key = (normalize(&case.parameter), case.placement);
+                own.entry(key.clone()).or_default().push(case.id.clone());
+                keys.insert(key);
+            }
+            for key in case_features(case) {
+                seen_in
+                    .entry(key.clone())
+                    .or_default()
+                    .push(case.id.clone());
+                keys.insert(key);
+            }
+        }
+        let cells = matrix
+            .cells
+            .iter()
+            .map(|c| ((c.case.as_str(), c.target.as_str()), c))
+            .collect();
+        Index {
+            own,
+            seen_in,
+            keys,
+            cells,
+            control,
+        }
+    }
+
+    fn cell(&self, case: &str, target: &str) -> Option<&'m Cell> {
+        self.cells.get(&(case, target)).copied()
+    }
+
+    /// The target's verdict from the feature's own cases at exactly `placement`.
+    fn own_verdict(&self, param: &str, placement: Placement, target: &str) -> Option<TargetStatus> {
+        let cases = self.own.get(&(param.to_string(), placement))?;
+        let mut accepted = false;
+        for case in cases {
+            let Some(cell) = self.cell(case, target) else {
+                continue;
+            };
+            match cell.verdict {
+                Some(Verdict::Rejected) => return Some(TargetStatus::Rejected(evidence(cell))),
+                Some(v) if v.is_accepting() => accepted = true,
+                _ => {}
+            }
+        }
+        accepted.then_some(TargetStatus::Accepted)
+    }
+
+    /// Acceptance inferred from a case accepted as a whole that contains the feature.
+    fn inferred(&self, key: &(String, Placement), target: &str) -> bool {
+        let Some(cases) = self.seen_in.get(key) else {
+            return false;
+        };
+        cases.iter().any(|case| {
+            self.cell(case, target).is_some_and(|cell| {
+                cell.verdict.is_some_and(Verdict::is_accepting)
+                    && (Some(case) == self.control.as_ref()
+                        || cell.kind == Some(EvidenceKind::Probe))
+            })
+        })
+    }
+
+    /// Steps 1 and 2: the feature's own cases at this placement, then inferred acceptance.
+    fn direct(&self, key: &(String, Placement), target: &str) -> TargetStatus {
+        let (param, placement) = key;
+        if let Some(s) = self.own_verdict(param, *placement, target) {
+            return s;
+        }
+        if self.inferred(key, target) {
+            return TargetStatus::Accepted;
+        }
+        TargetStatus::Unknown
+    }
+
+    /// All four steps.
+    fn status(&self, key: &(String, Placement), target: &str) -> TargetStatus {
+        let here = self.direct(key, target);
+        if here != TargetStatus::Unknown {
+            return here;
+        }
+        for p in FALLBACK {
+            if p == key.1 {
+                continue;
+            }
+            let other = (key.0.clone(), p);
+            if !self.keys.contains(&other) {
+                continue;
+            }
+            let s = self.direct(&other, target);
+            if s != TargetStatus::Unknown {
+                return s;
+            }
+        }
+        TargetStatus::Unknown
+    }
+
+    fn control_status(&self, target: &str) -> TargetStatus {
+        let Some(control) = &self.control else {
+            return TargetStatus::Unknown;
+        };
+        match self
+            .cell(control, target)
+            .and_then(|c| c.verdict.map(|v| (c, v)))
+        {
+            Some((_, v)) if v.is_accepting() => TargetStatus::Accepted,
+            Some((c, Verdict::Rejected)) => TargetStatus::Rejected(evidence(c)),
+            _ => TargetStatus::Unknown,
+        }
+    }
+}
+
+/// Case parameters are compared with surrounding whitespace trimmed and single spaces.
+pub fn normalize(parameter: &str) -> String {
+    parameter.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn evidence(cell: &Cell) -> TargetEvidence {
+    let newest = cell
+        .evidence
+        .iter()
+        .rev()
+        .find(|e| Some(e.verdict) == cell.verdict);
+    TargetEvidence {
+        target: cell.target.clone(),
+        case: cell.case.clone(),
+        kind: cell
+            .kind
+            .or(newest.map(|e| e.kind))
+            .unwrap_or(EvidenceKind::Doc),
+        since: cell.since.clone().unwrap_or_default(),
+        source: newest.map(|e| e.source.clone()).unwrap_or_default(),
+    }
+}
+
+fn combine(statuses: Vec<(String, TargetStatus)>) -> (Status, Vec<TargetEvidence>, Vec<String>) {
+    let mut rejected = Vec::new();
+    let mut unknown = Vec::new();
+    for (target, s) in statuses {
+        match s {
+            TargetStatus::Accepted => {}
+            TargetStatus::Rejected(e) => rejected.push(e),
+            TargetStatus::Unknown => unknown.push(target),
+        }
+    }
+    let status = if !rejected.is_empty() {
+        Status::Rejected
+    } else if !unknown.is_empty() {
+        Status::Unknown
+    } else {
+        Status::Allowed
+    };
+    (status, rejected, unknown)
+}
+
+/// Derives every profile of `specs` from the matrix.
+pub fn derive(matrix: &Matrix, catalog: &Catalog, specs: &[ProfileSpec]) -> ProfileSet {
+    let index = Index::new(matrix, catalog);
+    let profiles = specs.iter().map(|spec| derive_one(&index, spec)).collect();
+    ProfileSet {
+        about:
+            "Generated by `toolwire rules` from reports/matrix.json (see RULES.md); do not edit. \
+A feature is a case parameter at a placement; it is `allowed` only when every target of the \
+profile has accepting evidence, `rejected` when any target has rejecting evidence, and `unknown` \
+(not accepted) when some target has none."
+                .into(),
+        profiles,
+    }
+}
+
+fn derive_one(index: &Index<'_>, spec: &ProfileSpec) -> Profile {
+    let (control, ..) = combine(
+        spec.targets
+            .iter()
+            .map(|t| (t.clone(), index.control_status(t)))
+            .collect(),
+    );
+    let features: Vec<FeatureEntry> = index
+        .keys
+        .iter()
+        .map(|key| {
+            let (status, rejected_by, unknown_for) = combine(
+                spec.targets
+                    .iter()
+                    .map(|t| (t.clone(), index.status(key, t)))
+                    .collect(),
+            );
+            FeatureEntry {
+                parameter: key.0.clone(),
+                placement: key.1,
+                status,
+                rejected_by,
+                unknown_for,
+            }
+        })
+        .collect();
+    let summary = summarize(&features);
+    Profile {
+        name: spec.name.clone(),
+        targets: spec.targets.clone(),
+        control,
+        features,
+        summary,
+    }
+}
+
+fn summarize(features: &[FeatureEntry]) -> Summary {
+    // family → value → worst status over placements
+    let mut values: BTreeMap<String, BTreeMap<String, Status>> = BTreeMap::new();
+    let mut limits: BTreeMap<String, BTreeMap<usize, Status>> = BTreeMap::new();
+    for f in features {
+        match parse_parameter(&f.parameter) {
+            Some(Param::Limit(l, n)) => {
+                let e = limits
+                    .entry(l.family().to_string())
+                    .or_default()
+                    .entry(n)
+                    .or_insert(f.status);
+                *e = (*e).max(f.status);
+            }
+            Some(Param::Keyed(Kind::Control, _)) | None => {}
+            Some(Param::Keyed(_, value)) => {
+                let family = f
+                    .parameter
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string();
+                let value = if value.is_empty() {
+                    family.clone()
+                } else {
+                    value
+                };
+                let e = values
+                    .entry(family)
+                    .or_default()
+                    .entry(value)
+                    .or_insert(f.status);
+                *e = (*e).max(f.status);
+            }
+        }
+    }
+    let families = values
+        .into_iter()
+        .map(|(family, vals)| {
+            let mut s = FamilySummary::default();
+            for (v, st) in vals {
+                match st {
+                    Status::Allowed => s.allowed.push(v),
+                    Status::Rejected => s.rejected.push(v),
+                    Status::Unknown => s.unknown.push(v),
+                }
+            }
+            (family, s)
+        })
+        .collect();
+    let limits = limits
+        .into_iter()
+        .map(|(family, ns)| {
+            let mut s = LimitSummary::default();
+            let mut all_allowed_so_far = true;
+            for (n, st) in ns {
+                match st {
+                    Status::Allowed if all_allowed_so_far => s.allowed_up_to = Some(n),
+                    Status::Allowed => {}
+                    Status::Rejected => {
+                        all_allowed_so_far = false;
+                        s.rejected_from.get_or_insert(n);
+                    }
+                    Status::Unknown => {
+                        all_allowed_so_far = false;
+                        s.unknown.push(n);
+                    }
+                }
+            }
+            (family, s)
+        })
+        .collect();
+    Summary { families, limits }
+}

@@ -1,0 +1,791 @@
+//! Walking a request's tools once and handing every tool, subschema and request to the rules.
+//!
+//! The walk is iterative (any parsed value is safe), visits subschemas in document order, and
+//! allocates nothing per node on the happy path: JSON Pointers are built from a frame arena
+//! only when a rule reports something. The same walk serves two modes: *check* (look each
+//! feature up in a compiled profile and turn the ones not allowed into findings) and
+//! *collect* (record every feature seen, used to derive profiles and to test the rules).
+
+use serde_json::{Map, Value};
+
+use super::compiled::{CompiledProfile, Slot};
+use super::feature::{Feat, Limit};
+use super::rules::{self, Rule};
+use crate::case::Placement;
+use crate::check::Finding;
+
+/// One tool as the rules see it, borrowed from wherever it was read.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolRef<'a> {
+    /// `None` for a bare schema (no envelope): name and description rules do not apply.
+    pub name: Option<&'a str>,
+    pub description: Option<&'a str>,
+    /// The parameters (input) schema; `None` when the tool declares none.
+    pub parameters: Option<&'a Value>,
+    /// Position in the input (0-based), carried into findings.
+    pub index: usize,
+}
+
+impl ToolRef<'_> {
+    /// Whether the tool came with an envelope (name, description) rather than as a bare schema.
+    pub fn has_envelope(&self) -> bool {
+        self.name.is_some()
+    }
+}
+
+/// How a subschema was reached from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Root,
+    Property,
+    PatternProperty,
+    DefsMember,
+    DependentSchema,
+    /// `items` given as one schema.
+    Items,
+    /// One element of draft-07 `items: [...]`.
+    ItemsElement,
+    PrefixItems,
+    AnyOf,
+    OneOf,
+    AllOf,
+    Not,
+    If,
+    Then,
+    Else,
+    AdditionalProperties,
+    UnevaluatedProperties,
+    UnevaluatedItems,
+    AdditionalItems,
+    PropertyNames,
+    Contains,
+}
+
+impl Via {
+    fn placement(self) -> Placement {
+        match self {
+            Via::Root => Placement::Root,
+            Via::Items
+            | Via::ItemsElement
+            | Via::PrefixItems
+            | Via::AdditionalItems
+            | Via::UnevaluatedItems
+            | Via::Contains => Placement::Items,
+            Via::AnyOf | Via::OneOf | Via::AllOf => Placement::AnyofBranch,
+            _ => Placement::Nested,
+        }
+    }
+
+    /// Whether the subschema is a branch that constrains its parent's instance (so `required`
+    /// there may name the parent's properties).
+    pub fn is_applicator_branch(self) -> bool {
+        matches!(
+            self,
+            Via::AnyOf
+                | Via::OneOf
+                | Via::AllOf
+                | Via::Not
+                | Via::If
+                | Via::Then
+                | Via::Else
+                | Via::DependentSchema
+        )
+    }
+}
+
+/// The `type` of a subschema, read once.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty<'a> {
+    Absent,
+    One(&'a str),
+    List(&'a [Value]),
+    Invalid(&'a Value),
+}
+
+impl Ty<'_> {
+    /// Whether the type names `t` (ASCII case-insensitively, so Gemini's `OBJECT` counts), alone
+    /// or in a list.
+    pub fn names(&self, t: &str) -> bool {
+        match self {
+            Ty::One(s) => s.eq_ignore_ascii_case(t),
+            Ty::List(l) => l
+                .iter()
+                .any(|v| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case(t))),
+            _ => false,
+        }
+    }
+
+    /// Whether a type is given, every name in it is one of JSON Schema's types (any case), and
+    /// none is `t`. A non-standard spelling (`dict`, `float`) says nothing about which type was
+    /// meant, so it excludes nothing (type-invalid reports it).
+    pub fn excludes(&self, t: &str) -> bool {
+        let standard = |s: &str| {
+            super::feature::STANDARD_TYPES
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(s))
+        };
+        match self {
+            Ty::One(s) => standard(s) && !s.eq_ignore_ascii_case(t),
+            Ty::List(l) => l.iter().all(|v| v.as_str().is_some_and(standard)) && !self.names(t),
+            _ => false,
+        }
+    }
+}
+
+/// One subschema, with the keywords the rules ask about read in one pass over its keys.
+#[derive(Debug, Clone, Copy)]
+pub struct Node<'a> {
+    pub value: &'a Value,
+    pub map: Option<&'a Map<String, Value>>,
+    pub frame: u32,
+    pub via: Via,
+    pub placement: Placement,
+    /// Object schemas on the path from the root to here, this one included.
+    pub object_depth: u32,
+    pub ty: Ty<'a>,
+    pub properties: Option<&'a Value>,
+    pub items: Option<&'a Value>,
+    pub prefix_items: bool,
+    pub required: Option<&'a Value>,
+    pub enum_: Option<&'a Value>,
+    pub reference: Option<&'a Value>,
+    pub any_of: Option<&'a Value>,
+    pub one_of: bool,
+    pub all_of: bool,
+    pub not: bool,
+    pub format: Option<&'a Value>,
+    pub nullable: Option<&'a Value>,
+    pub defs: bool,
+    pub definitions: bool,
+}
+
+impl Node<'_> {
+    pub fn is_root(&self) -> bool {
+        matches!(self.via, Via::Root)
+    }
+
+    /// Whether the node carries a combinator or a reference that stands in for a `type`.
+    pub fn has_type_substitute(&self) -> bool {
+        self.any_of.is_some() || self.one_of || self.all_of || self.reference.is_some()
+    }
+}
+
+/// Per-tool measurements gathered by the walk, for the limit rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub max_object_depth: u32,
+    pub deepest_frame: u32,
+    pub max_enum: usize,
+    pub max_enum_frame: u32,
+    pub property_count: usize,
+    /// The walk stopped at [`crate::schema::MAX_NODES`].
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Tok<'a> {
+    Root,
+    Key(&'a str),
+    Index(u32),
+    Pair(&'static str, &'a str),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame<'a> {
+    parent: u32,
+    tok: Tok<'a>,
+}
+
+/// What a walk does with each feature it meets.
+pub enum Mode<'p> {
+    /// Look features up in a profile; append findings for those not allowed.
+    Check {
+        profile: &'p CompiledProfile,
+        out: &'p mut Vec<Finding>,
+    },
+    /// Record every feature met (rule, parameter, placement, pointer).
+    Collect { out: &'p mut Vec<Seen> },
+}
+
+/// A feature met in collect mode.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Seen {
+    pub rule: &'static str,
+    pub tool_index: usize,
+    pub parameter: String,
+    pub placement: Placement,
+    pub pointer: String,
+    /// True for a limit measurement (the parameter carries the measured value).
+    pub limit: bool,
+}
+
+/// The context rules report through.
+pub struct Cx<'a, 'p> {
+    mode: Mode<'p>,
+    frames: Vec<Frame<'a>>,
+    root: Option<&'a Value>,
+    tool_name: &'a str,
+    tool_index: usize,
+    rule: &'static Rule,
+}
+
+/// Where in the tool a feature sits: a subschema, optionally with a keyword (and an array
+/// index) below it, or the tool itself.
+#[derive(Debug, Clone, Copy)]
+pub enum At<'x> {
+    Tool,
+    Node(u32),
+    Key(u32, &'x str),
+    KeyIndex(u32, &'x str, usize),
+}
+
+impl<'a, 'p> Cx<'a, 'p> {
+    fn new(mode: Mode<'p>) -> Self {
+        Cx {
+            mode,
+            frames: Vec::new(),
+            root: None,
+            tool_name: "",
+            tool_index: 0,
+            rule: &rules::REGISTRY[0],
+        }
+    }
+
+    /// The parameters schema of the tool being walked.
+    pub fn root(&self) -> Option<&'a Value> {
+        self.root
+    }
+
+    /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
+    /// profile allows it; otherwise a finding is made, its message `what` followed by what the
+    /// evidence says.
+    pub fn feature(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        what: impl FnOnce() -> String,
+    ) {
+        match &mut self.mode {
+            Mode::Check { profile, .. } => {
+                let slot = profile.lookup(&feat, placement);
+                if matches!(slot, Slot::Allowed) {
+                    return;
+                }
+                let profile: &CompiledProfile = profile;
+                let pointer = pointer_of(&self.frames, at);
+                let (level, because) = profile.explain(slot, &feat, placement);
+                let finding = Finding {
+                    rule: self.rule.id.to_string(),
+                    tool: self.tool_name.to_string(),
+                    tool_index: self.tool_index,
+                    pointer,
+                    message: format!("{}: {because}", what()),
+                    fix: self.rule.fix.to_string(),
+                    repairable: (self.rule.repairable)(&feat),
+                    level,
+                    parameter: feat.parameter(),
+                    file: String::new(),
+                    line: None,
+                    location: String::new(),
+                };
+                if let Mode::Check { out, .. } = &mut self.mode {
+                    out.push(finding);
+                }
+            }
+            Mode::Collect { out } => out.push(Seen {
+                rule: self.rule.id,
+                tool_index: self.tool_index,
+                parameter: feat.parameter(),
+                placement,
+                pointer: pointer_of(&self.frames, at),
+                limit: matches!(feat, Feat::Limit(..)),
+            }),
+        }
+    }
+
+    /// Makes later reports belong to tool `index` named `name` (for request-level rules).
+    pub fn set_tool(&mut self, index: usize, name: &'a str) {
+        self.tool_index = index;
+        self.tool_name = name;
+    }
+
+    /// The JSON Pointer of `at` (for rules that need it in a message).
+    pub fn pointer(&self, at: At<'_>) -> String {
+        pointer_of(&self.frames, at)
+    }
+}
+
+fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
+    let (frame, key, index) = match at {
+        At::Tool => return String::new(),
+        At::Node(f) => (f, None, None),
+        At::Key(f, k) => (f, Some(k), None),
+        At::KeyIndex(f, k, i) => (f, Some(k), Some(i)),
+    };
+    let mut toks: Vec<Tok<'_>> = Vec::new();
+    let mut i = frame as usize;
+    while let Some(fr) = frames.get(i) {
+        if matches!(fr.tok, Tok::Root) {
+            break;
+        }
+        toks.push(fr.tok);
+        i = fr.parent as usize;
+    }
+    let mut p = String::new();
+    for t in toks.iter().rev() {
+        match t {
+            Tok::Root => {}
+            Tok::Key(k) => push(&mut p, k),
+            Tok::Index(n) => push(&mut p, &n.to_string()),
+            Tok::Pair(kw, name) => {
+                push(&mut p, kw);
+                push(&mut p, name);
+            }
+        }
+    }
+    if let Some(k) = key {
+        push(&mut p, k);
+    }
+    if let Some(n) = index {
+        push(&mut p, &n.to_string());
+    }
+    p
+}
+
+fn push(p: &mut String, token: &str) {
+    p.push('/');
+    p.push_str(&crate::json::escape_token(token));
+}
+
+/// Checks one request's tools against `profile`, appending findings to `out`.
+pub fn check_request(tools: &[ToolRef<'_>], profile: &CompiledProfile, out: &mut Vec<Finding>) {
+    let mut cx = Cx::new(Mode::Check { profile, out });
+    run(tools, &mut cx);
+}
+
+/// Every feature the tools of one request use, in the order met.
+pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
+    let mut out = Vec::new();
+    let mut cx = Cx::new(Mode::Collect { out: &mut out });
+    run(tools, &mut cx);
+    drop(cx);
+    out
+}
+
+fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
+    let hooks = rules::hooks();
+    cx.tool_index = 0;
+    cx.tool_name = "";
+    for rule in &hooks.request {
+        cx.rule = rule;
+        (rule.hooks.request.expect("listed as a request hook"))(cx, tools);
+    }
+    let mut stack: Vec<Pending<'a>> = Vec::new();
+    for tool in tools {
+        cx.tool_index = tool.index;
+        cx.tool_name = tool.name.unwrap_or("");
+        cx.frames.clear();
+        cx.frames.push(Frame {
+            parent: 0,
+            tok: Tok::Root,
+        });
+        cx.root = tool.parameters;
+        for rule in &hooks.tool {
+            cx.rule = rule;
+            (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);
+        }
+        let mut stats = Stats::default();
+        if let Some(root) = tool.parameters {
+            walk(root, cx, &hooks.node, &mut stack, &mut stats);
+        }
+        for rule in &hooks.after {
+            cx.rule = rule;
+            (rule.hooks.after.expect("listed as an after hook"))(cx, tool, &stats);
+        }
+    }
+}
+
+/// How a child subschema hangs below its parent, for its JSON Pointer.
+#[derive(Debug, Clone, Copy)]
+enum Child<'a> {
+    /// A single-schema keyword: `/not`.
+    Key(&'static str),
+    /// A member of a map keyword: `/properties/name`.
+    Member(&'static str, &'a str),
+    /// An element of a list keyword: `/anyOf/2`.
+    Element(&'static str, u32),
+}
+
+type Pending<'a> = (&'a Value, u32, Via, u32);
+
+fn walk<'a>(
+    root: &'a Value,
+    cx: &mut Cx<'a, '_>,
+    node_rules: &[&'static Rule],
+    stack: &mut Vec<Pending<'a>>,
+    stats: &mut Stats,
+) {
+    stack.clear();
+    stack.push((root, 0, Via::Root, 0));
+    let mut visited = 0usize;
+    let mut children: Vec<(&'a Value, Child<'a>, Via)> = Vec::new();
+    while let Some((value, frame, via, parent_depth)) = stack.pop() {
+        visited += 1;
+        if visited > crate::schema::MAX_NODES {
+            stats.truncated = true;
+            break;
+        }
+        let map = value.as_object();
+        let mut node = Node {
+            value,
+            map,
+            frame,
+            via,
+            placement: via.placement(),
+            object_depth: parent_depth,
+            ty: Ty::Absent,
+            properties: None,
+            items: None,
+            prefix_items: false,
+            required: None,
+            enum_: None,
+            reference: None,
+            any_of: None,
+            one_of: false,
+            all_of: false,
+            not: false,
+            format: None,
+            nullable: None,
+            defs: false,
+            definitions: false,
+        };
+        children.clear();
+        if let Some(map) = map {
+            read_keys(map, &mut node, &mut children, stats);
+        }
+        if crate::schema::is_object_schema(value) {
+            node.object_depth = parent_depth + 1;
+        }
+        if node.object_depth > stats.max_object_depth {
+            stats.max_object_depth = node.object_depth;
+            stats.deepest_frame = frame;
+        }
+        if let Some(Value::Array(e)) = node.enum_
+            && e.len() > stats.max_enum
+        {
+            stats.max_enum = e.len();
+            stats.max_enum_frame = frame;
+        }
+        for rule in node_rules {
+            cx.rule = rule;
+            (rule.hooks.node.expect("listed as a node hook"))(cx, &node);
+        }
+        // Make the children's frames, then push them so that they pop in document order.
+        let first = stack.len();
+        let mut list_kw: Option<(&'static str, u32)> = None;
+        for &(sub, child, child_via) in &children {
+            let (parent, tok) = match child {
+                Child::Key(k) => (frame, Tok::Key(k)),
+                Child::Member(kw, name) => (frame, Tok::Pair(kw, name)),
+                Child::Element(kw, i) => {
+                    let kw_frame = match list_kw {
+                        Some((k, f)) if k == kw => f,
+                        _ => {
+                            cx.frames.push(Frame {
+                                parent: frame,
+                                tok: Tok::Key(kw),
+                            });
+                            let f = (cx.frames.len() - 1) as u32;
+                            list_kw = Some((kw, f));
+                            f
+                        }
+                    };
+                    (kw_frame, Tok::Index(i))
+                }
+            };
+            cx.frames.push(Frame { parent, tok });
+            let f = (cx.frames.len() - 1) as u32;
+            stack.push((sub, f, child_via, node.object_depth));
+        }
+        stack[first..].reverse();
+    }
+}
+
+/// Reads the keywords the rules ask about and lists the subschemas below `map`.
+fn read_keys<'a>(
+    map: &'a Map<String, Value>,
+    node: &mut Node<'a>,
+    children: &mut Vec<(&'a Value, Child<'a>, Via)>,
+    stats: &mut Stats,
+) {
+    for (k, v) in map {
+        match k.as_str() {
+            "type" => {
+                node.ty = match v {
+                    Value::String(s) => Ty::One(s),
+                    Value::Array(a) => Ty::List(a),
+                    other => Ty::Invalid(other),
+                }
+            }
+            "properties" => {
+                node.properties = Some(v);
+                if let Some(m) = v.as_object() {
+                    stats.property_count += m.len();
+                    for (name, sub) in m {
+                        children.push((sub, Child::Member("properties", name), Via::Property));
+                    }
+                }
+            }
+            "items" => {
+                node.items = Some(v);
+                match v {
+                    Value::Array(_) => push_list(children, v, "items", Via::ItemsElement),
+                    _ => children.push((v, Child::Key("items"), Via::Items)),
+                }
+            }
+            "required" => node.required = Some(v),
+            "enum" => node.enum_ = Some(v),
+            "$ref" => node.reference = Some(v),
+            "anyOf" => {
+                node.any_of = Some(v);
+                push_list(children, v, "anyOf", Via::AnyOf);
+            }
+            "oneOf" => {
+                node.one_of = true;
+                push_list(children, v, "oneOf", Via::OneOf);
+            }
+            "allOf" => {
+                node.all_of = true;
+                push_list(children, v, "allOf", Via::AllOf);
+            }
+            "prefixItems" => {
+                node.prefix_items = true;
+                push_list(children, v, "prefixItems", Via::PrefixItems);
+            }
+            "not" => {
+                node.not = true;
+                children.push((v, Child::Key("not"), Via::Not));
+            }
+            "format" => node.format = Some(v),
+            "nullable" => node.nullable = Some(v),
+            "$defs" => {
+                node.defs = true;
+                push_map(children, v, "$defs", Via::DefsMember)
+            }
+            "definitions" => {
+                node.definitions = true;
+                push_map(children, v, "definitions", Via::DefsMember)
+            }
+            "patternProperties" => push_map(children, v, "patternProperties", Via::PatternProperty),
+            "dependentSchemas" => push_map(children, v, "dependentSchemas", Via::DependentSchema),
+            "additionalProperties" if v.is_object() => children.push((
+                v,
+                Child::Key("additionalProperties"),
+                Via::AdditionalProperties,
+            )),
+            "unevaluatedProperties" if v.is_object() => children.push((
+                v,
+                Child::Key("unevaluatedProperties"),
+                Via::UnevaluatedProperties,
+            )),
+            "unevaluatedItems" if v.is_object() => {
+                children.push((v, Child::Key("unevaluatedItems"), Via::UnevaluatedItems))
+            }
+            "additionalItems" if v.is_object() => {
+                children.push((v, Child::Key("additionalItems"), Via::AdditionalItems))
+            }
+            "propertyNames" => children.push((v, Child::Key("propertyNames"), Via::PropertyNames)),
+            "contains" => children.push((v, Child::Key("contains"), Via::Contains)),
+            "if" => children.push((v, Child::Key("if"), Via::If)),
+            "then" => children.push((v, Child::Key("then"), Via::Then)),
+            "else" => children.push((v, Child::Key("else"), Via::Else)),
+            _ => {}
+        }
+    }
+}
+
+fn push_list<'a>(
+    children: &mut Vec<(&'a Value, Child<'a>, Via)>,
+    v: &'a Value,
+    kw: &'static str,
+    via: Via,
+) {
+    if let Some(list) = v.as_array() {
+        for (i, sub) in list.iter().enumerate() {
+            children.push((sub, Child::Element(kw, i as u32), via));
+        }
+    }
+}
+
+fn push_map<'a>(
+    children: &mut Vec<(&'a Value, Child<'a>, Via)>,
+    v: &'a Value,
+    kw: &'static str,
+    via: Via,
+) {
+    if let Some(map) = v.as_object() {
+        for (name, sub) in map {
+            children.push((sub, Child::Member(kw, name), via));
+        }
+    }
+}
+
+/// Length in bytes of `value` serialized as compact JSON (what `serde_json::to_string` gives),
+/// computed without serializing.
+pub fn compact_len(value: &Value) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total += match v {
+            Value::Null => 4,
+            Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => number_len(n),
+            Value::String(s) => string_len(s),
+            Value::Array(a) => {
+                stack.extend(a.iter());
+                2 + a.len().saturating_sub(1)
+            }
+            Value::Object(m) => {
+                let mut n = 2 + m.len().saturating_sub(1);
+                for (k, sub) in m {
+                    n += string_len(k) + 1;
+                    stack.push(sub);
+                }
+                n
+            }
+        };
+    }
+    total
+}
+
+fn number_len(n: &serde_json::Number) -> usize {
+    if let Some(u) = n.as_u64() {
+        digits(u)
+    } else if let Some(i) = n.as_i64() {
+        1 + digits(i.unsigned_abs())
+    } else {
+        n.to_string().len()
+    }
+}
+
+fn digits(mut u: u64) -> usize {
+    let mut d = 1;
+    while u >= 10 {
+        u /= 10;
+        d += 1;
+    }
+    d
+}
+
+fn string_len(s: &str) -> usize {
+    let mut n = 2 + s.len();
+    for b in s.bytes() {
+        n += match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0x00..=0x1f => 5,
+            _ => 0,
+        };
+    }
+    n
+}
+
+/// Placement of a node, for rules that report at the node itself.
+pub fn placement_of(node: &Node<'_>) -> Placement {
+    node.placement
+}
+
+/// A limit measured in a tool, reported only when something was measured.
+pub fn report_limit(
+    cx: &mut Cx<'_, '_>,
+    at: At<'_>,
+    limit: Limit,
+    value: usize,
+    placement: Placement,
+) {
+    if value == 0 {
+        return;
+    }
+    cx.feature(at, Feat::Limit(limit, value), placement, || {
+        format!("{value} {}", limit.unit())
+    });
+}
+
+/// Whether a local `$ref` (`#...`) points at something in `root`.
+pub fn resolves(root: &Value, reference: &str) -> bool {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return false;
+    };
+    if fragment.is_empty() {
+        return true;
+    }
+    if !fragment.starts_with('/') {
+        // A plain-name fragment (`#foo`) names an `$anchor`; not resolved here, not flagged.
+        return true;
+    }
+    let decoded = percent_decode(fragment);
+    root.pointer(&decoded).is_some()
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn compact_len_matches_serde() {
+        for v in [
+            json!({"a":[1,-2,3.5,null,true,false],"b\"\n\u{1}":"x\\y","c":{}, "d":[], "e":"é"}),
+            json!("plain"),
+            json!(12345678901u64),
+            json!({"type":"object","properties":{"v":{"type":"string","description":"The id."}}}),
+        ] {
+            assert_eq!(
+                compact_len(&v),
+                serde_json::to_string(&v).unwrap().len(),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn local_refs_resolve() {
+        let root = json!({"$defs":{"a/b":{"type":"string"}}});
+        assert!(resolves(&root, "#/$defs/a~1b"));
+        assert!(resolves(&root, "#"));
+        assert!(!resolves(&root, "#/$defs/missing"));
+        assert!(!resolves(&root, "https://example.com/s.json"));
+    }
+}

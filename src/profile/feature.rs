@@ -1,0 +1,370 @@
+//! The feature vocabulary: what a case's `parameter` names, and what `check` finds in a tool.
+//!
+//! A case informs one *feature* (DESIGN.md): `keyword-allowed: const`, `depth-limit: 11`,
+//! `type-spelling: dict`. The same strings are what the detector reports when it sees that
+//! feature in a real tool, so a profile derived from the cases can be applied to any tool.
+//! The families and their spellings follow `cases/README.md`; this module is the only place
+//! that spells them.
+
+use std::fmt;
+
+/// Parameter families (the part of a case's `parameter` before `:`).
+pub mod family {
+    pub const ROOT_SHAPE: &str = "root-shape";
+    pub const TYPE_SPELLING: &str = "type-spelling";
+    pub const TYPE_LIST: &str = "type-list";
+    pub const TYPE_MISSING: &str = "type-missing";
+    pub const KEYWORD: &str = "keyword-allowed";
+    pub const FORMAT: &str = "format-allowed";
+    pub const STRUCTURE: &str = "structure";
+    pub const NAME_CHARS: &str = "name-chars";
+    pub const NAME_UNIQUE: &str = "name-unique";
+    pub const DESCRIPTION: &str = "description";
+    pub const CONTROL: &str = "control";
+}
+
+/// Features whose value is a number: a tool uses `depth-limit: N` when its schema is at least
+/// N deep, so a profile allows a value when every case with N at or below it is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Limit {
+    /// Nesting of object schemas, counting the root object as 1.
+    Depth,
+    /// Members of the largest `enum`.
+    EnumSize,
+    /// Properties declared in the whole parameters schema (every `properties` map counted).
+    PropertyCount,
+    /// Bytes of the parameters schema as compact JSON.
+    SchemaBytes,
+    /// Tools in one request.
+    ToolCount,
+    /// Characters (Unicode scalar values) of a tool name.
+    NameLength,
+    /// Characters of a tool description.
+    DescriptionLength,
+}
+
+impl Limit {
+    pub const ALL: [Limit; 7] = [
+        Limit::Depth,
+        Limit::EnumSize,
+        Limit::PropertyCount,
+        Limit::SchemaBytes,
+        Limit::ToolCount,
+        Limit::NameLength,
+        Limit::DescriptionLength,
+    ];
+
+    /// The parameter family, e.g. `depth-limit`.
+    pub fn family(self) -> &'static str {
+        match self {
+            Limit::Depth => "depth-limit",
+            Limit::EnumSize => "enum-size-limit",
+            Limit::PropertyCount => "property-count-limit",
+            Limit::SchemaBytes => "schema-bytes-limit",
+            Limit::ToolCount => "tool-count-limit",
+            Limit::NameLength => "name-length-limit",
+            Limit::DescriptionLength => "description-length-limit",
+        }
+    }
+
+    /// What is counted, for messages and tables.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Limit::Depth => "levels of object nesting",
+            Limit::EnumSize => "enum members",
+            Limit::PropertyCount => "properties",
+            Limit::SchemaBytes => "bytes of schema",
+            Limit::ToolCount => "tools in one request",
+            Limit::NameLength => "characters of name",
+            Limit::DescriptionLength => "characters of description",
+        }
+    }
+
+    pub fn from_family(s: &str) -> Option<Limit> {
+        Limit::ALL.into_iter().find(|l| l.family() == s)
+    }
+}
+
+/// One feature as the detector reports it. Borrowed so that the hot path allocates nothing;
+/// [`Feat::parameter`] gives the case parameter string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Feat<'a> {
+    /// `keyword-allowed: K`.
+    Keyword(&'a str),
+    /// `keyword-allowed: K (form)`, e.g. `enum (numbers)`, `$ref (remote)`.
+    KeywordForm(&'a str, &'static str),
+    /// `type-spelling: T` (the spelling exactly as written, standard ones included).
+    TypeSpelling(&'a str),
+    /// `type-list: a,b`.
+    TypeList(&'static str),
+    /// `type-missing`.
+    TypeMissing,
+    /// `format-allowed: F`.
+    Format(&'a str),
+    /// `structure: X`.
+    Structure(&'static str),
+    /// `root-shape: X`.
+    RootShape(&'static str),
+    /// `name-chars: X`.
+    NameChars(&'static str),
+    /// `name-unique`.
+    NameUnique,
+    /// `description: X`.
+    Description(&'static str),
+    /// `<limit family>: N` with the value measured in the tool.
+    Limit(Limit, usize),
+}
+
+/// The kinds of feature with a value looked up by string (see [`Feat::lookup_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Keyword,
+    KeywordForm,
+    TypeSpelling,
+    TypeList,
+    TypeMissing,
+    Format,
+    Structure,
+    RootShape,
+    NameChars,
+    NameUnique,
+    Description,
+    Control,
+}
+
+impl Kind {
+    pub const COUNT: usize = 12;
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl<'a> Feat<'a> {
+    /// The case parameter this feature is, e.g. `keyword-allowed: $ref (remote)`; for a limit
+    /// the measured value is written as N.
+    pub fn parameter(&self) -> String {
+        self.to_string()
+    }
+
+    /// (kind, value) used to look the feature up; `None` for limits. The value of a
+    /// [`Feat::KeywordForm`] is `K (form)`, which needs an allocation (forms are rare).
+    pub fn lookup_key(&self) -> Option<(Kind, std::borrow::Cow<'a, str>)> {
+        use std::borrow::Cow::{Borrowed, Owned};
+        Some(match *self {
+            Feat::Keyword(k) => (Kind::Keyword, Borrowed(k)),
+            Feat::KeywordForm(k, f) => (Kind::KeywordForm, Owned(format!("{k} ({f})"))),
+            Feat::TypeSpelling(t) => (Kind::TypeSpelling, Borrowed(t)),
+            Feat::TypeList(t) => (Kind::TypeList, Borrowed(t)),
+            Feat::TypeMissing => (Kind::TypeMissing, Borrowed("")),
+            Feat::Format(f) => (Kind::Format, Borrowed(f)),
+            Feat::Structure(s) => (Kind::Structure, Borrowed(s)),
+            Feat::RootShape(s) => (Kind::RootShape, Borrowed(s)),
+            Feat::NameChars(s) => (Kind::NameChars, Borrowed(s)),
+            Feat::NameUnique => (Kind::NameUnique, Borrowed("")),
+            Feat::Description(s) => (Kind::Description, Borrowed(s)),
+            Feat::Limit(..) => return None,
+        })
+    }
+}
+
+impl fmt::Display for Feat<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use family::*;
+        match self {
+            Feat::Keyword(k) => write!(f, "{KEYWORD}: {k}"),
+            Feat::KeywordForm(k, form) => write!(f, "{KEYWORD}: {k} ({form})"),
+            Feat::TypeSpelling(t) => write!(f, "{TYPE_SPELLING}: {t}"),
+            Feat::TypeList(t) => write!(f, "{TYPE_LIST}: {t}"),
+            Feat::TypeMissing => f.write_str(TYPE_MISSING),
+            Feat::Format(x) => write!(f, "{FORMAT}: {x}"),
+            Feat::Structure(x) => write!(f, "{STRUCTURE}: {x}"),
+            Feat::RootShape(x) => write!(f, "{ROOT_SHAPE}: {x}"),
+            Feat::NameChars(x) => write!(f, "{NAME_CHARS}: {x}"),
+            Feat::NameUnique => f.write_str(NAME_UNIQUE),
+            Feat::Description(x) => write!(f, "{DESCRIPTION}: {x}"),
+            Feat::Limit(l, n) => write!(f, "{}: {n}", l.family()),
+        }
+    }
+}
+
+/// A case parameter, parsed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Param {
+    /// A looked-up feature: kind and value (`K (form)` for keyword forms).
+    Keyed(Kind, String),
+    /// A limit case: family and N.
+    Limit(Limit, usize),
+}
+
+/// Parses a case's `parameter` string. Returns `None` for a string outside the vocabulary.
+pub fn parse_parameter(s: &str) -> Option<Param> {
+    use family::*;
+    let s = s.trim();
+    let (fam, value) = match s.split_once(':') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (s, ""),
+    };
+    if let Some(limit) = Limit::from_family(fam) {
+        return value.parse().ok().map(|n| Param::Limit(limit, n));
+    }
+    let kind = match fam {
+        KEYWORD if value.ends_with(')') && value.contains(" (") => Kind::KeywordForm,
+        KEYWORD => Kind::Keyword,
+        TYPE_SPELLING => Kind::TypeSpelling,
+        TYPE_LIST => Kind::TypeList,
+        TYPE_MISSING => Kind::TypeMissing,
+        FORMAT => Kind::Format,
+        STRUCTURE => Kind::Structure,
+        ROOT_SHAPE => Kind::RootShape,
+        NAME_CHARS => Kind::NameChars,
+        NAME_UNIQUE => Kind::NameUnique,
+        DESCRIPTION => Kind::Description,
+        CONTROL => Kind::Control,
+        _ => return None,
+    };
+    let needs_value = !matches!(kind, Kind::TypeMissing | Kind::NameUnique | Kind::Control);
+    if needs_value == value.is_empty() {
+        return None;
+    }
+    Some(Param::Keyed(kind, value.to_string()))
+}
+
+/// Values used by the detector (the `x` of `structure: x` and friends), spelled as in
+/// `cases/README.md`'s vocabulary. Kept together so that the spelling lives in one place.
+pub mod value {
+    // root-shape
+    pub const ROOT_ABSENT: &str = "parameters-absent";
+    pub const ROOT_NULL: &str = "parameters-null";
+    pub const ROOT_TRUE: &str = "true-schema";
+    pub const ROOT_FALSE: &str = "false-schema";
+    pub const ROOT_NOT_A_SCHEMA: &str = "not-a-schema";
+    pub const ROOT_EMPTY: &str = "empty-schema";
+    pub const ROOT_INSTANCE: &str = "instance-not-schema";
+    pub const ROOT_NO_TYPE: &str = "no-type";
+    pub const ROOT_TYPE_NULL: &str = "type-null";
+    pub const ROOT_NO_ARGUMENTS: &str = "no-arguments";
+    pub const ROOT_OBJECT_WITHOUT_PROPERTIES: &str = "object-without-properties";
+    // structure
+    pub const ARRAY_WITHOUT_ITEMS: &str = "array-without-items";
+    pub const OBJECT_WITHOUT_PROPERTIES: &str = "object-without-properties";
+    pub const EMPTY_PROPERTIES: &str = "empty-properties";
+    pub const PROPERTIES_ON_NON_OBJECT: &str = "properties-on-non-object";
+    pub const PROPERTIES_LIST: &str = "properties-list";
+    pub const PROPERTIES_NULL: &str = "properties-null";
+    pub const PROPERTIES_NOT_OBJECT: &str = "properties-not-object";
+    pub const ITEMS_ON_NON_ARRAY: &str = "items-on-non-array";
+    pub const ITEMS_EMPTY_LIST: &str = "items-empty-list";
+    pub const ITEMS_WITHOUT_TYPE: &str = "items-without-type";
+    pub const REQUIRED_UNDECLARED: &str = "required-undeclared";
+    pub const REQUIRED_NOT_ARRAY: &str = "required-not-array";
+    pub const REQUIRED_NULL: &str = "required-null";
+    pub const REQUIRED_BOOLEAN: &str = "required-boolean";
+    pub const REQUIRED_EMPTY: &str = "required-empty";
+    pub const REQUIRED_WITHOUT_PROPERTIES: &str = "required-without-properties";
+    pub const SCHEMA_NOT_OBJECT: &str = "property-schema-string";
+    pub const BOOLEAN_SCHEMA_TRUE: &str = "property-schema-true";
+    pub const BOOLEAN_SCHEMA_FALSE: &str = "property-schema-false";
+    pub const REF_UNRESOLVED: &str = "ref-unresolved";
+    /// `property-named-<keyword>` for a property named like a keyword.
+    pub const PROPERTY_NAMED: &str = "property-named-";
+    // type spellings that are not written as themselves
+    pub const TYPE_EMPTY_STRING: &str = "\"\"";
+    pub const TYPE_JSON_NULL: &str = "null (JSON null)";
+    pub const TYPE_NOT_A_STRING: &str = "not-a-string";
+    // type-list representatives
+    pub const LIST_WITH_NULL: &str = "string,null";
+    pub const LIST_OF_TYPES: &str = "string,integer";
+    pub const LIST_OF_ONE: &str = "string";
+    // keyword forms
+    pub const ENUM_STRINGS: &str = "strings";
+    pub const ENUM_NUMBERS: &str = "numbers";
+    pub const ENUM_MIXED: &str = "mixed";
+    pub const ENUM_NULL: &str = "null member";
+    pub const ENUM_EMPTY: &str = "empty";
+    pub const ENUM_NOT_ARRAY: &str = "not an array";
+    pub const REF_LOCAL: &str = "local $defs";
+    pub const REF_RECURSIVE: &str = "recursive";
+    pub const REF_SELF: &str = "self-reference";
+    pub const REF_REMOTE: &str = "remote";
+    pub const WITH_SIBLINGS: &str = "with siblings";
+    pub const ITEMS_LIST: &str = "list";
+    pub const BOOL_TRUE: &str = "true";
+    pub const BOOL_FALSE: &str = "false";
+    pub const SCHEMA: &str = "schema";
+    pub const DRAFT4_BOOLEAN: &str = "draft-4 boolean";
+    pub const NULL_BRANCH: &str = "null branch";
+    pub const NULLABLE_ARRAY: &str = "array";
+    pub const LARGE: &str = "large";
+    pub const DECIMAL: &str = "decimal";
+    pub const PATTERN_LOOKAHEAD: &str = "lookahead";
+    pub const PATTERN_NAMED_GROUP: &str = "named group";
+    pub const PATTERN_UNANCHORED: &str = "unanchored";
+    pub const SCHEMA_DRAFT_07: &str = "draft-07";
+    pub const SCHEMA_OTHER_DRAFT: &str = "other draft";
+    pub const ID_NOT_URI: &str = "not a uri-reference";
+    /// Every `x-` key is judged by this case.
+    pub const VENDOR_KEY: &str = "x-vendor";
+    // name-chars
+    pub const NAME_LOWER: &str = "lowercase";
+    pub const NAME_UPPER: &str = "uppercase";
+    pub const NAME_DIGIT: &str = "digit";
+    pub const NAME_UNDERSCORE: &str = "underscore";
+    pub const NAME_HYPHEN: &str = "hyphen";
+    pub const NAME_DOT: &str = "dot";
+    pub const NAME_COLON: &str = "colon";
+    pub const NAME_SPACE: &str = "space";
+    pub const NAME_SLASH: &str = "slash";
+    pub const NAME_NON_ASCII: &str = "non-ascii";
+    pub const NAME_OTHER: &str = "other-punctuation";
+    pub const NAME_LEADING_DIGIT: &str = "leading-digit";
+    pub const NAME_LEADING_UNDERSCORE: &str = "leading-underscore";
+    pub const NAME_EMPTY: &str = "empty";
+    // description
+    pub const DESC_MISSING: &str = "missing";
+    pub const DESC_EMPTY: &str = "empty";
+    pub const DESC_WHITESPACE: &str = "whitespace-only";
+    pub const DESC_NON_ASCII: &str = "non-ascii";
+    pub const DESC_MULTILINE: &str = "multiline";
+}
+
+/// The JSON types JSON Schema defines.
+pub const STANDARD_TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "array", "object", "null",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_round_trip() {
+        for feat in [
+            Feat::Keyword("const"),
+            Feat::KeywordForm("$ref", "remote"),
+            Feat::TypeSpelling("dict"),
+            Feat::TypeList("string,null"),
+            Feat::TypeMissing,
+            Feat::Format("uuid"),
+            Feat::Structure("array-without-items"),
+            Feat::RootShape("string"),
+            Feat::NameChars("dot"),
+            Feat::NameUnique,
+            Feat::Description("missing"),
+        ] {
+            let p = parse_parameter(&feat.parameter()).unwrap();
+            let (kind, value) = feat.lookup_key().unwrap();
+            assert_eq!(p, Param::Keyed(kind, value.into_owned()), "{feat}");
+        }
+        assert_eq!(
+            parse_parameter("depth-limit: 11"),
+            Some(Param::Limit(Limit::Depth, 11))
+        );
+        assert_eq!(
+            parse_parameter("control"),
+            Some(Param::Keyed(Kind::Control, String::new()))
+        );
+        assert_eq!(parse_parameter("frobnicate: x"), None);
+        assert_eq!(parse_parameter("keyword-allowed:"), None);
+        assert_eq!(parse_parameter("depth-limit: many"), None);
+    }
+}

@@ -1,0 +1,78 @@
+//! `anyof-with-siblings`: `anyOf` next to other validation keywords.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "anyof-with-siblings",
+    checks: "A (non-root) schema has `anyOf` together with other keywords that constrain the \
+             value (`type`, `properties`, `required`, `items`, ...); annotations such as \
+             `description`, `title` and `default` do not count.",
+    features: "`keyword-allowed: anyOf (with siblings)`",
+    example: r#"{"type": "object", "properties": {"skill": {"type": "string", "anyOf": [{"const": "a"}, {"type": "array", "items": {"type": "string"}}]}}}"#,
+    fix: "Move the sibling keywords into every `anyOf` branch, leaving `anyOf` alone (with at most a description).",
+    repair: "no",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyword_form_of(p, "anyOf").is_some_and(|f| f == value::WITH_SIBLINGS)
+}
+
+/// Whether `anyOf` at this node has constraining siblings.
+pub fn has_siblings(n: &Node<'_>) -> bool {
+    n.map.is_some_and(|m| {
+        m.keys()
+            .any(|k| k != "anyOf" && !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
+    })
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    if n.is_root() || n.any_of.is_none() || !has_siblings(n) {
+        return;
+    }
+    cx.feature(
+        At::Key(n.frame, "anyOf"),
+        Feat::KeywordForm("anyOf", value::WITH_SIBLINGS),
+        n.placement,
+        || {
+            let others: Vec<&str> = n
+                .map
+                .map(|m| {
+                    m.keys()
+                        .map(String::as_str)
+                        .filter(|k| *k != "anyOf" && !ANNOTATIONS.contains(k))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("`anyOf` next to {}", others.join(", "))
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn siblings_that_constrain() {
+        let r = "anyof-with-siblings";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{
+                "a":{"type":"string","anyOf":[{"const":"x"}]},
+                "b":{"description":"d","default":null,"anyOf":[{"type":"string"},{"type":"null"}]}}})
+            ),
+            pairs(&[(
+                "/properties/a/anyOf",
+                "keyword-allowed: anyOf (with siblings)"
+            )])
+        );
+    }
+}

@@ -1,0 +1,68 @@
+//! `description-missing`: a tool without a usable description.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "description-missing",
+    checks: "The tool's description is missing, empty, or only whitespace.",
+    features: "`description: missing`, `description: empty`, `description: whitespace`",
+    example: r#"{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
+    fix: "Say what the tool does, when to use it and what it returns, in one or two sentences.",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        tool: Some(tool),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(
+        p,
+        Kind::Description,
+        &[
+            value::DESC_MISSING,
+            value::DESC_EMPTY,
+            value::DESC_WHITESPACE,
+        ],
+    )
+}
+
+fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
+    if !t.has_envelope() {
+        return;
+    }
+    let which = match t.description {
+        None => value::DESC_MISSING,
+        Some("") => value::DESC_EMPTY,
+        Some(d) if d.trim().is_empty() => value::DESC_WHITESPACE,
+        Some(_) => return,
+    };
+    cx.feature(At::Tool, Feat::Description(which), Placement::Tool, || {
+        format!("the tool description is {which}")
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn missing_empty_blank() {
+        let r = "description-missing";
+        assert_eq!(
+            seen_tools(r, &[(Some("f"), None, None)]),
+            pairs(&[("", "description: missing")])
+        );
+        assert_eq!(
+            seen_tools(r, &[(Some("f"), Some(""), None)]),
+            pairs(&[("", "description: empty")])
+        );
+        assert_eq!(
+            seen_tools(r, &[(Some("f"), Some(" \n"), None)]),
+            pairs(&[("", "description: whitespace")])
+        );
+        assert!(seen_tools(r, &[(Some("f"), Some("Does it."), None)]).is_empty());
+    }
+}

@@ -1,0 +1,50 @@
+//! `description-too-long`: a tool description longer than the profile allows.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "description-too-long",
+    checks: "The tool description's length in characters reaches a `description-length-limit` \
+             case the profile does not allow.",
+    features: "`description-length-limit: N`",
+    example: r#"{"name": "list_issues", "description": "<1,103 characters of usage notes>", "parameters": {"type": "object", "properties": {}}}"#,
+    fix: "Shorten the description; move long usage notes into parameter descriptions or documentation.",
+    repair: "no",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        tool: Some(tool),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    matches!(p, Param::Limit(Limit::DescriptionLength, _))
+}
+
+fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
+    if let Some(d) = t.description {
+        let n = d.chars().count();
+        super::super::detect::report_limit(
+            cx,
+            At::Tool,
+            Limit::DescriptionLength,
+            n,
+            Placement::Tool,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn counts_characters() {
+        let d = "é".repeat(1025);
+        assert_eq!(
+            seen_tools("description-too-long", &[(Some("f"), Some(&d), None)]),
+            pairs(&[("", "description-length-limit: 1025")])
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! `enum-not-string`: an `enum` with members that are not strings.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "enum-not-string",
+    checks: "An `enum` lists numbers only, a mix of kinds, or a `null` member.",
+    features: "`keyword-allowed: enum (numbers)`, `keyword-allowed: enum (mixed)`, `keyword-allowed: enum (null member)`",
+    example: r#"{"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}}"#,
+    fix: "Use string members (\"1\", \"2\", ...) with `type: string`, or `minimum`/`maximum` for numbers; express null by leaving the property optional.",
+    repair: "no",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+const FORMS: &[&str] = &[value::ENUM_NUMBERS, value::ENUM_MIXED, value::ENUM_NULL];
+
+fn owns(p: &Param) -> bool {
+    keyword_form_of(p, "enum").is_some_and(|f| FORMS.contains(&f.as_str()))
+}
+
+/// The form of an `enum` value: `None` for a non-empty list of strings (plain `enum`).
+pub fn form(v: &serde_json::Value) -> Option<&'static str> {
+    let serde_json::Value::Array(members) = v else {
+        return Some(value::ENUM_NOT_ARRAY);
+    };
+    if members.is_empty() {
+        return Some(value::ENUM_EMPTY);
+    }
+    if members.iter().any(serde_json::Value::is_null) {
+        return Some(value::ENUM_NULL);
+    }
+    if members.iter().all(serde_json::Value::is_string) {
+        return None;
+    }
+    if members.iter().all(serde_json::Value::is_number) {
+        return Some(value::ENUM_NUMBERS);
+    }
+    Some(value::ENUM_MIXED)
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    let Some(e) = n.enum_ else { return };
+    if let Some(f) = form(e).filter(|f| FORMS.contains(f)) {
+        cx.feature(
+            At::Key(n.frame, "enum"),
+            Feat::KeywordForm("enum", f),
+            n.placement,
+            || format!("`enum` with {f} members"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn enum_member_kinds() {
+        let r = "enum-not-string";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{
+                "a":{"enum":[1,2]}, "b":{"enum":["x",1]}, "c":{"enum":["x",null]}, "d":{"enum":["x"]}, "e":{"enum":[]}}})
+            ),
+            pairs(&[
+                ("/properties/a/enum", "keyword-allowed: enum (numbers)"),
+                ("/properties/b/enum", "keyword-allowed: enum (mixed)"),
+                ("/properties/c/enum", "keyword-allowed: enum (null member)"),
+            ])
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! The rule registry (ruff-style): one file per rule, each one unit with its id, what it
+//! checks, an example, the fix, whether `toolwire repair` can fix it, which profile features
+//! it speaks for, and its logic.
+//!
+//! Rules never decide what is allowed. Their logic finds a *feature* (a case parameter such as
+//! `keyword-allowed: const` or `depth-limit: 11`) at a place in a tool; the profile, derived
+//! from the evidence, says whether that feature is allowed. So the *why* of a rule (which
+//! targets reject, since when, with links) is generated from the evidence
+//! ([`super::table`]), never written here.
+
+use std::sync::OnceLock;
+
+pub use super::detect::{At, Cx, Node, Stats, ToolRef, Ty, Via};
+pub use super::feature::{Feat, Kind, Limit, Param, value};
+pub use crate::case::Placement;
+
+pub mod anyof_with_siblings;
+pub mod array_items_missing;
+pub mod boolean_schema;
+pub mod depth_exceeded;
+pub mod description_content;
+pub mod description_missing;
+pub mod description_too_long;
+pub mod enum_invalid;
+pub mod enum_not_string;
+pub mod format_unsupported;
+pub mod items_not_schema;
+pub mod items_on_non_array;
+pub mod keyword_unsupported;
+pub mod name_duplicate;
+pub mod name_invalid;
+pub mod name_too_long;
+pub mod nullable_spelling;
+pub mod object_properties_missing;
+pub mod parameters_missing;
+pub mod properties_invalid;
+pub mod properties_on_non_object;
+pub mod property_named_keyword;
+pub mod ref_remote;
+pub mod ref_unsupported;
+pub mod required_invalid;
+pub mod required_undeclared;
+pub mod root_combinator;
+pub mod root_not_object;
+pub mod schema_invalid;
+pub mod size_exceeded;
+pub mod too_many_tools;
+pub mod type_invalid;
+pub mod type_list;
+pub mod type_missing;
+
+/// A hook run on every subschema.
+pub type NodeHook = for<'a, 'p, 'n> fn(&mut Cx<'a, 'p>, &Node<'n>);
+/// A hook run once per tool, before its schema is walked.
+pub type ToolHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &ToolRef<'a>);
+/// A hook run once per tool after its schema was walked, with the walk's measurements.
+pub type AfterHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &ToolRef<'a>, &Stats);
+/// A hook run once per request with all its tools.
+pub type RequestHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>]);
+
+/// Where a rule's logic runs.
+#[derive(Clone, Copy)]
+pub struct Hooks {
+    pub node: Option<NodeHook>,
+    pub tool: Option<ToolHook>,
+    pub after: Option<AfterHook>,
+    pub request: Option<RequestHook>,
+}
+
+impl Hooks {
+    pub const NONE: Hooks = Hooks {
+        node: None,
+        tool: None,
+        after: None,
+        request: None,
+    };
+}
+
+/// One rule.
+pub struct Rule {
+    /// Kebab-case id, e.g. `array-items-missing`.
+    pub id: &'static str,
+    /// What it checks, in one sentence.
+    pub checks: &'static str,
+    /// Which profile features (case parameters) it reports, for readers.
+    pub features: &'static str,
+    /// A parameters schema (or tool) that triggers it, as JSON.
+    pub example: &'static str,
+    /// How to fix it by hand.
+    pub fix: &'static str,
+    /// `yes`, `no` or `partly: ...`, for tables.
+    pub repair: &'static str,
+    /// Whether `toolwire repair` can fix this feature without changing which arguments are
+    /// accepted.
+    pub repairable: fn(&Feat<'_>) -> bool,
+    /// Whether a case parameter is one this rule reports.
+    pub owns: fn(&Param) -> bool,
+    pub hooks: Hooks,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("id", &self.id).finish()
+    }
+}
+
+/// `repairable` for rules that never have a repair.
+pub fn never(_: &Feat<'_>) -> bool {
+    false
+}
+
+/// `repairable` for rules whose every finding can be repaired.
+pub fn always(_: &Feat<'_>) -> bool {
+    true
+}
+
+/// Whether `p` is `kind` with a value in `values`.
+pub fn keyed_in(p: &Param, kind: Kind, values: &[&str]) -> bool {
+    matches!(p, Param::Keyed(k, v) if *k == kind && values.contains(&v.as_str()))
+}
+
+/// Whether `p` is `keyword-allowed: K (form)` for this `keyword`.
+pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
+    match p {
+        Param::Keyed(Kind::KeywordForm, v) => {
+            let (k, rest) = v.split_once(" (")?;
+            (k == keyword).then(|| rest.trim_end_matches(')').to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Every rule, in the order tables list them. Catch-all rules come last so that
+/// [`owner`] finds the specific rule first.
+pub static REGISTRY: [Rule; 34] = [
+    parameters_missing::RULE,
+    root_not_object::RULE,
+    root_combinator::RULE,
+    type_missing::RULE,
+    type_invalid::RULE,
+    type_list::RULE,
+    array_items_missing::RULE,
+    items_not_schema::RULE,
+    items_on_non_array::RULE,
+    object_properties_missing::RULE,
+    properties_on_non_object::RULE,
+    properties_invalid::RULE,
+    property_named_keyword::RULE,
+    schema_invalid::RULE,
+    boolean_schema::RULE,
+    required_undeclared::RULE,
+    required_invalid::RULE,
+    enum_not_string::RULE,
+    enum_invalid::RULE,
+    format_unsupported::RULE,
+    anyof_with_siblings::RULE,
+    nullable_spelling::RULE,
+    ref_unsupported::RULE,
+    ref_remote::RULE,
+    keyword_unsupported::RULE,
+    depth_exceeded::RULE,
+    size_exceeded::RULE,
+    too_many_tools::RULE,
+    name_invalid::RULE,
+    name_too_long::RULE,
+    name_duplicate::RULE,
+    description_missing::RULE,
+    description_too_long::RULE,
+    description_content::RULE,
+];
+
+/// Looks a rule up by id.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    REGISTRY.iter().find(|r| r.id == id)
+}
+
+/// The rule that reports a case parameter (`None` for the control and for strings outside
+/// the vocabulary).
+pub fn owner(parameter: &str) -> Option<&'static Rule> {
+    let p = super::feature::parse_parameter(parameter)?;
+    REGISTRY.iter().find(|r| (r.owns)(&p))
+}
+
+/// The rules grouped by where they run, computed once.
+pub struct HookLists {
+    pub node: Vec<&'static Rule>,
+    pub tool: Vec<&'static Rule>,
+    pub after: Vec<&'static Rule>,
+    pub request: Vec<&'static Rule>,
+}
+
+pub fn hooks() -> &'static HookLists {
+    static LISTS: OnceLock<HookLists> = OnceLock::new();
+    LISTS.get_or_init(|| HookLists {
+        node: REGISTRY.iter().filter(|r| r.hooks.node.is_some()).collect(),
+        tool: REGISTRY.iter().filter(|r| r.hooks.tool.is_some()).collect(),
+        after: REGISTRY
+            .iter()
+            .filter(|r| r.hooks.after.is_some())
+            .collect(),
+        request: REGISTRY
+            .iter()
+            .filter(|r| r.hooks.request.is_some())
+            .collect(),
+    })
+}
+
+/// Keys of a schema that only annotate (they never change which instances are valid).
+pub const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "example",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The standard JSON type `t` names (ASCII case-insensitively), as a static string.
+pub fn standard_type(t: &str) -> Option<&'static str> {
+    super::feature::STANDARD_TYPES
+        .iter()
+        .copied()
+        .find(|s| s.eq_ignore_ascii_case(t))
+}
+
+/// The kind of a JSON value, for messages.
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+pub mod testing {
+    //! Fixtures in, findings out: the features one rule reports for a tool.
+
+    use serde_json::Value;
+
+    use crate::profile::detect::{self, ToolRef};
+
+    /// (pointer, parameter) of every feature `rule` reports for one tool with `parameters`.
+    pub fn seen(rule: &str, parameters: Value) -> Vec<(String, String)> {
+        seen_tools(
+            rule,
+            &[(
+                Some("probe_tool"),
+                Some("Looks up a record by its identifier."),
+                Some(parameters),
+            )],
+        )
+    }
+
+    /// Same for a request of several tools given as (name, description, parameters).
+    pub fn seen_tools(
+        rule: &str,
+        tools: &[(Option<&str>, Option<&str>, Option<Value>)],
+    ) -> Vec<(String, String)> {
+        let refs: Vec<ToolRef<'_>> = tools
+            .iter()
+            .enumerate()
+            .map(|(i, (n, d, p))| ToolRef {
+                name: *n,
+                description: *d,
+                parameters: p.as_ref(),
+                index: i,
+            })
+            .collect();
+        assert!(super::find(rule).is_some(), "no rule {rule}");
+        detect::collect(&refs)
+            .into_iter()
+            .filter(|s| s.rule == rule)
+            .map(|s| (s.pointer, s.parameter))
+            .collect()
+    }
+
+    /// Shorthand for expected (pointer, parameter) pairs.
+    pub fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+        p.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+}

@@ -1,0 +1,113 @@
+//! `name-invalid`: a tool name with characters the profile does not allow.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "name-invalid",
+    checks: "Each kind of character in the tool name (lowercase, uppercase, digit, underscore, \
+             hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit or \
+             underscore, and the empty name, each judged by its `name-chars` case.",
+    features: "`name-chars: <kind>`",
+    example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
+    fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        tool: Some(tool),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    matches!(p, Param::Keyed(Kind::NameChars, _))
+}
+
+/// The kinds of character in `name`, each once, in a fixed order.
+pub fn kinds(name: &str) -> Vec<&'static str> {
+    use value::*;
+    let mut seen = [false; 11];
+    const ORDER: [&str; 11] = [
+        NAME_LOWER,
+        NAME_UPPER,
+        NAME_DIGIT,
+        NAME_UNDERSCORE,
+        NAME_HYPHEN,
+        NAME_DOT,
+        NAME_COLON,
+        NAME_SLASH,
+        NAME_SPACE,
+        NAME_OTHER,
+        NAME_NON_ASCII,
+    ];
+    for c in name.chars() {
+        let i = match c {
+            'a'..='z' => 0,
+            'A'..='Z' => 1,
+            '0'..='9' => 2,
+            '_' => 3,
+            '-' => 4,
+            '.' => 5,
+            ':' => 6,
+            '/' => 7,
+            ' ' => 8,
+            c if c.is_ascii() => 9,
+            _ => 10,
+        };
+        seen[i] = true;
+    }
+    let mut out: Vec<&'static str> = ORDER
+        .iter()
+        .zip(seen)
+        .filter_map(|(k, s)| s.then_some(*k))
+        .collect();
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        out.push(NAME_LEADING_DIGIT);
+    }
+    if name.starts_with('_') {
+        out.push(NAME_LEADING_UNDERSCORE);
+    }
+    if name.is_empty() {
+        out.push(NAME_EMPTY);
+    }
+    out
+}
+
+fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
+    let Some(name) = t.name else { return };
+    for kind in kinds(name) {
+        cx.feature(At::Tool, Feat::NameChars(kind), Placement::Tool, || {
+            if kind == value::NAME_EMPTY {
+                "the tool name is empty".into()
+            } else {
+                format!("tool name `{name}` has {kind} characters")
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn character_kinds() {
+        let r = "name-invalid";
+        assert_eq!(
+            seen_tools(r, &[(Some("2math.Sum é"), None, None)]),
+            pairs(&[
+                ("", "name-chars: lowercase"),
+                ("", "name-chars: uppercase"),
+                ("", "name-chars: digit"),
+                ("", "name-chars: dot"),
+                ("", "name-chars: space"),
+                ("", "name-chars: non-ascii"),
+                ("", "name-chars: leading-digit"),
+            ])
+        );
+        assert_eq!(
+            seen_tools(r, &[(Some(""), None, None)]),
+            pairs(&[("", "name-chars: empty")])
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! `name-too-long`: a tool name longer than the profile allows.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "name-too-long",
+    checks: "The tool name's length in characters reaches a `name-length-limit` case the \
+             profile does not allow.",
+    features: "`name-length-limit: N`",
+    example: r#"{"name": "mcp__github_enterprise_server__list_pull_request_review_comments_for_repo", "parameters": {"type": "object", "properties": {}}}"#,
+    fix: "Shorten the name (drop server prefixes, abbreviate), keeping names unique.",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        tool: Some(tool),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    matches!(p, Param::Limit(Limit::NameLength, _))
+}
+
+fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
+    if let Some(name) = t.name {
+        let n = name.chars().count();
+        super::super::detect::report_limit(cx, At::Tool, Limit::NameLength, n, Placement::Tool);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn counts_characters() {
+        assert_eq!(
+            seen_tools("name-too-long", &[(Some("héllo"), None, None)]),
+            pairs(&[("", "name-length-limit: 5")])
+        );
+    }
+}

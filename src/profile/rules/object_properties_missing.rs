@@ -1,0 +1,92 @@
+//! `object-properties-missing`: an object schema without `properties`, or with none in it.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "object-properties-missing",
+    checks: "An object schema (`type: object`) has no `properties`, or an empty `properties` \
+             map (at the root: a tool that takes no arguments).",
+    features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
+    example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
+    fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that.",
+    repair: "no",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(
+        p,
+        Kind::Structure,
+        &[value::OBJECT_WITHOUT_PROPERTIES, value::EMPTY_PROPERTIES],
+    ) || keyed_in(
+        p,
+        Kind::RootShape,
+        &[
+            value::ROOT_NO_ARGUMENTS,
+            value::ROOT_OBJECT_WITHOUT_PROPERTIES,
+        ],
+    )
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    if !n.ty.names("object") {
+        return;
+    }
+    match n.properties {
+        None => cx.feature(
+            At::Node(n.frame),
+            if n.is_root() {
+                Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES)
+            } else {
+                Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES)
+            },
+            n.placement,
+            || "an object schema without `properties`".into(),
+        ),
+        Some(serde_json::Value::Object(m)) if m.is_empty() => {
+            let feat = if n.is_root() {
+                Feat::RootShape(value::ROOT_NO_ARGUMENTS)
+            } else {
+                Feat::Structure(value::EMPTY_PROPERTIES)
+            };
+            cx.feature(At::Key(n.frame, "properties"), feat, n.placement, || {
+                "an object schema with an empty `properties` map".into()
+            })
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn objects_without_properties() {
+        let r = "object-properties-missing";
+        assert_eq!(
+            seen(r, json!({"type":"object","properties":{}})),
+            pairs(&[("/properties", "root-shape: no-arguments")])
+        );
+        assert_eq!(
+            seen(r, json!({"type":"object"})),
+            pairs(&[("", "root-shape: object-without-properties")])
+        );
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{"a":{"type":"OBJECT"},"b":{"type":"object","properties":{}}}})
+            ),
+            pairs(&[
+                ("/properties/a", "structure: object-without-properties"),
+                ("/properties/b/properties", "structure: empty-properties"),
+            ])
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! `parameters-missing`: the tool declares no parameters schema at all.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "parameters-missing",
+    checks: "The tool has no parameters (input) schema at all.",
+    features: "`root-shape: parameters-absent`",
+    example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
+    fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}.",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        tool: Some(tool),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(p, Kind::RootShape, &[value::ROOT_ABSENT])
+}
+
+fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
+    if t.has_envelope() && t.parameters.is_none() {
+        cx.feature(
+            At::Tool,
+            Feat::RootShape(value::ROOT_ABSENT),
+            Placement::Root,
+            || "the tool declares no parameters schema".into(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn fires_only_when_parameters_are_left_out() {
+        let absent = seen_tools("parameters-missing", &[(Some("f"), Some("d"), None)]);
+        assert_eq!(absent, pairs(&[("", "root-shape: parameters-absent")]));
+        assert!(seen("parameters-missing", serde_json::json!({})).is_empty());
+        // A bare schema has no envelope to leave parameters out of.
+        assert!(seen_tools("parameters-missing", &[(None, None, None)]).is_empty());
+    }
+}

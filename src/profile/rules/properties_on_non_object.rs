@@ -1,0 +1,54 @@
+//! `properties-on-non-object`: `properties` on a schema whose `type` is not `object`.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "properties-on-non-object",
+    checks: "`properties` appears on a schema whose `type` is given and does not include `object`.",
+    features: "`structure: properties-on-non-object`",
+    example: r#"{"type": "object", "properties": {"data": {"type": "string", "properties": {"x": {"type": "string"}}}}}"#,
+    fix: "Remove `properties` (and `required`) from the non-object schema, or make it an object.",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(p, Kind::Structure, &[value::PROPERTIES_ON_NON_OBJECT])
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    if n.properties.is_some() && n.ty.excludes("object") {
+        cx.feature(
+            At::Key(n.frame, "properties"),
+            Feat::Structure(value::PROPERTIES_ON_NON_OBJECT),
+            n.placement,
+            || "`properties` on a schema that is not an object".into(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn properties_on_a_string() {
+        let r = "properties-on-non-object";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{"a":{"type":"string","properties":{}},"b":{"type":["object","null"],"properties":{}}}})
+            ),
+            pairs(&[(
+                "/properties/a/properties",
+                "structure: properties-on-non-object"
+            )])
+        );
+    }
+}

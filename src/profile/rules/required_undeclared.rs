@@ -1,0 +1,86 @@
+//! `required-undeclared`: `required` names a property that `properties` does not declare.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "required-undeclared",
+    checks: "A name in `required` is not a key of the same schema's `properties`, or \
+             `required` is given on a schema without `properties` at all. Branches of \
+             `anyOf`/`oneOf`/`allOf`/`if`/`then`/`else`/`not` without their own `properties` \
+             are not checked (their `required` names the parent's properties).",
+    features: "`structure: required-undeclared`, `structure: required-without-properties`",
+    example: r#"{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text", "position"]}"#,
+    fix: "Declare the property, or remove the name from `required`.",
+    repair: "yes",
+    repairable: always,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(
+        p,
+        Kind::Structure,
+        &[
+            value::REQUIRED_UNDECLARED,
+            value::REQUIRED_WITHOUT_PROPERTIES,
+        ],
+    )
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    let Some(serde_json::Value::Array(names)) = n.required else {
+        return;
+    };
+    let props = match n.properties {
+        Some(serde_json::Value::Object(p)) => p,
+        Some(_) => return,
+        None if n.via.is_applicator_branch() => return,
+        None => {
+            cx.feature(
+                At::Key(n.frame, "required"),
+                Feat::Structure(value::REQUIRED_WITHOUT_PROPERTIES),
+                n.placement,
+                || "`required` on a schema without `properties`".into(),
+            );
+            return;
+        }
+    };
+    for (i, name) in names.iter().enumerate() {
+        let Some(name) = name.as_str() else { continue };
+        if props.contains_key(name) {
+            continue;
+        }
+        cx.feature(
+            At::KeyIndex(n.frame, "required", i),
+            Feat::Structure(value::REQUIRED_UNDECLARED),
+            n.placement,
+            || format!("`required` names `{name}`, which `properties` does not declare"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn undeclared_names() {
+        let r = "required-undeclared";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"],"anyOf":[{"required":["a"]}]})
+            ),
+            pairs(&[("/required/1", "structure: required-undeclared")])
+        );
+        assert_eq!(
+            seen(r, json!({"type":"object","required":["kwargs"]})),
+            pairs(&[("/required", "structure: required-without-properties")])
+        );
+    }
+}

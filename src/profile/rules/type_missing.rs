@@ -1,0 +1,85 @@
+//! `type-missing`: a property (or item, branch, definition) schema without `type`.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "type-missing",
+    checks: "A property, `items`, combinator branch or `$defs` schema has no `type` and no \
+             `anyOf`/`oneOf`/`allOf`/`$ref` standing in for one (`{}`, `{\"description\":..}`, \
+             `{\"enum\":[..]}` alone).",
+    features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
+    example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
+    fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`).",
+    repair: "no",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    matches!(p, Param::Keyed(Kind::TypeMissing, _))
+        || keyed_in(p, Kind::Structure, &[value::ITEMS_WITHOUT_TYPE])
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    let applies = matches!(
+        n.via,
+        Via::Property
+            | Via::Items
+            | Via::ItemsElement
+            | Via::PrefixItems
+            | Via::AnyOf
+            | Via::OneOf
+            | Via::AllOf
+            | Via::DefsMember
+    );
+    if applies && n.map.is_some() && matches!(n.ty, Ty::Absent) && !n.has_type_substitute() {
+        if n.items.is_some() {
+            cx.feature(
+                At::Node(n.frame),
+                Feat::Structure(value::ITEMS_WITHOUT_TYPE),
+                n.placement,
+                || "the schema has `items` but no `type`".into(),
+            );
+        } else {
+            cx.feature(At::Node(n.frame), Feat::TypeMissing, n.placement, || {
+                "the schema has no `type`".into()
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn untyped_subschemas() {
+        let r = "type-missing";
+        let s = json!({"type":"object","properties":{
+            "a":{"description":"x"},
+            "b":{"enum":["x"]},
+            "c":{"anyOf":[{"type":"string"},{"required":["z"]}]},
+            "d":{"$ref":"#/$defs/D"},
+            "e":{"type":"array","items":{}},
+            "f":{"items":{"type":"string"}}
+        },"$defs":{"D":{}}});
+        assert_eq!(
+            seen(r, s),
+            pairs(&[
+                ("/properties/a", "type-missing"),
+                ("/properties/b", "type-missing"),
+                ("/properties/c/anyOf/1", "type-missing"),
+                ("/properties/e/items", "type-missing"),
+                ("/properties/f", "structure: items-without-type"),
+                ("/$defs/D", "type-missing"),
+            ])
+        );
+        // The root is root-not-object's.
+        assert!(seen(r, json!({"properties":{}})).is_empty());
+    }
+}

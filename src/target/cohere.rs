@@ -1,0 +1,154 @@
+//! `cohere/v2-strict`: Cohere v2 chat with `strict_tools: true`, and its offline model.
+//!
+//! Probe: `POST https://api.cohere.com/v2/chat`, `strict_tools: true`, `max_tokens: 1`
+//! (billed; `/v1/tokenize` takes text only). Auth: `Authorization: Bearer CO_API_KEY`; 401
+//! `{"message":"invalid api token"}` (PROVIDERS.md §11; the no-key text `no api key supplied`
+//! is unverified).
+//!
+//! Texts: `{"message":"invalid request: …"}`-style bodies; `invalid function at
+//! tools[1].function:\ninvalid 'parameters' provided: pattern must be a valid regex`
+//! (cohere-openrouter-pattern-regex; which regex dialect Cohere accepts is unknown, the model
+//! uses the `regex` crate's); `unknown field: parameter 'strict' is not a valid field. …` for an
+//! OpenAI-style per-tool `strict` (cohere-strict-field-openrouter, 422). Documented for strict
+//! tools but with no known text: at most 200 fields across tools, and (maybe relaxed) at least
+//! one required parameter (cohere-strict-tools-requires-required); not modelled.
+
+use serde_json::{Value, json};
+
+use super::openai::{chat_tools, hi};
+use super::wire::*;
+use crate::evidence::Stage;
+use crate::tool::ToolDef;
+
+/// The route.
+pub struct Cohere;
+
+impl Route for Cohere {
+    fn id(&self) -> &'static str {
+        "cohere/v2-strict"
+    }
+    fn service(&self) -> &'static str {
+        "cohere"
+    }
+    fn settings(&self) -> Settings {
+        Settings {
+            base_url: "https://api.cohere.com",
+            base_env: None,
+            model: "command-a-03-2025",
+            model_env: None,
+            key_env: &["CO_API_KEY", "COHERE_API_KEY"],
+            api_version: Some("v2"),
+            keyless: Keyless::Skip,
+            method: "POST /v2/chat (strict_tools, max_tokens 1)",
+            cost: "billed: input tokens + 1 output token",
+        }
+    }
+    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
+        // A per-tool `strict` (OpenAI style) is only sent when replaying a report that sent it.
+        let per_tool = opts.strict.filter(|s| *s);
+        let body = json!({"model": cfg.model, "messages": hi(), "tools": chat_tools(tools, per_tool), "strict_tools": true, "max_tokens": 1});
+        WireRequest::post_json(
+            "/v2/chat",
+            &body,
+            AuthPlacement::Header {
+                name: "authorization",
+                prefix: "Bearer ",
+            },
+        )
+    }
+    fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {
+        classify(reply)
+    }
+}
+
+/// Reads a Cohere answer.
+pub fn classify(reply: &Reply) -> Classified {
+    let body = reply.json_body();
+    let message = body
+        .as_ref()
+        .and_then(|b| b.get("message"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(m) = &message {
+        if m.starts_with("invalid function at tools[") || m.contains("parameter 'strict'") {
+            let path = m
+                .strip_prefix("invalid function at ")
+                .and_then(|r| r.split(':').next())
+                .map(str::to_string);
+            return Classified::rejected(Stage::Validate, m.clone(), path);
+        }
+        if matches!(reply.status, 401 | 403) {
+            return Classified::inconclusive(Stage::Auth, message, "credential refused");
+        }
+        return classify_common(reply, message);
+    }
+    if (200..300).contains(&reply.status)
+        && body
+            .as_ref()
+            .is_some_and(|b| b.get("message").is_some() || b.get("finish_reason").is_some())
+    {
+        return Classified::accepted(Stage::Validate);
+    }
+    classify_common(reply, None)
+}
+
+/// The offline model of `api.cohere.com`.
+pub struct CohereService;
+
+impl Service for CohereService {
+    fn slug(&self) -> &'static str {
+        "cohere"
+    }
+    fn answer(&self, req: &Incoming) -> Reply {
+        if req.path != "/v2/chat" {
+            return Reply::json(404, &json!({"message": "Not Found"}));
+        }
+        match Cred::of(req.bearer()) {
+            Cred::Missing => return Reply::json(401, &json!({"message": "no api key supplied"})),
+            Cred::Invalid => return Reply::json(401, &json!({"message": "invalid api token"})),
+            Cred::Valid => {}
+        }
+        let body = match parse_body(&req.body) {
+            Ok(b) => b,
+            Err(e) => {
+                return Reply::json(400, &json!({"message": format!("invalid request: {e}")}));
+            }
+        };
+        for (i, t) in body
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let Some(f) = t.get("function").and_then(Value::as_object) else {
+                continue;
+            };
+            if let Some(k) = f
+                .keys()
+                .find(|k| !matches!(k.as_str(), "name" | "description" | "parameters"))
+            {
+                return Reply::json(
+                    422,
+                    &json!({"message": format!("unknown field: parameter '{k}' is not a valid field. For proper usage, please refer to https://docs.cohere.com/reference/chat")}),
+                );
+            }
+            if let Some(p) = f.get("parameters") {
+                for node in crate::schema::walk(p).nodes {
+                    if let Some(Value::String(pat)) = node.object().and_then(|o| o.get("pattern"))
+                        && regex::Regex::new(pat).is_err()
+                    {
+                        return Reply::json(
+                            400,
+                            &json!({"message": format!("invalid function at tools[{i}].function:\ninvalid 'parameters' provided: pattern must be a valid regex")}),
+                        );
+                    }
+                }
+            }
+        }
+        Reply::json(
+            200,
+            &json!({"id": "emulated", "finish_reason": "MAX_TOKENS", "message": {"role": "assistant", "content": []}}),
+        )
+    }
+}

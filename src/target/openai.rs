@@ -1,0 +1,1056 @@
+//! OpenAI: `openai/chat` (non-strict function tools), `openai/chat-strict` and
+//! `openai/responses-strict`, the offline model of `api.openai.com`, and the OpenAI-style
+//! pieces other OpenAI-compatible targets reuse (tool envelopes, the error envelope, the
+//! strict wire baseline, answer reading).
+//!
+//! Probe: `POST /v1/chat/completions` with `max_completion_tokens: 1` (billed, about one output
+//! token), and `POST /v1/responses` with `max_output_tokens: 16`, the minimum (pi#6265).
+//! `/v1/responses/input_tokens` is not used: whether it validates tool schemas is unknown
+//! (PROVIDERS.md §6). Auth: `Authorization: Bearer`; 401 before anything else (no pre-auth).
+//!
+//! The model's rules, with their sources (reports.yaml ids):
+//! - every mode runs a meta-schema pass with python-jsonschema messages (`[] is not of type
+//!   'object', 'boolean'`: oai-subschema-empty-list-relay; `None is not of type 'array'`:
+//!   oai-required-null; `'…' is not a 'uri-reference'`: oai-id-uri-reference), the root-type rule
+//!   (oai-type-none-*), the top-level combinator rule (oai-toplevel-combinator-newtemplate),
+//!   `array schema missing items` (oai-array-items-*), and `object schema missing properties`
+//!   at the root (oai-object-no-properties-azmcp; nested free-form objects: unknown, accepted);
+//! - strict adds `additionalProperties` false and all-required (oai-strict-*, azure-strict-
+//!   required), a `type` key on every plain node (oai-property-without-type), the format subset
+//!   (oai-format-uri; the list of supported formats is OpenAI's structured-outputs page), and
+//!   refuses `oneOf` (oai-nested-oneof-agentsjs); the Responses API refuses `oneOf` even when
+//!   `strict` is false (oai-responses-oneof-nonstrict). Other keywords strict mode documents as
+//!   unsupported are refused with the same `'kw' is not permitted.` wording, which is
+//!   inferred, not seen;
+//! - names: the pattern `^[a-zA-Z0-9_\.-]+$` (oai-name-pattern-with-dot-variant, 2025-06) and
+//!   64 characters; descriptions: 1024 characters (oai-description-too-long-sentry); 128 tools
+//!   ("A max of 128 functions are supported"). The wording of the too-long name and too-many
+//!   tools errors is inferred from the description error's template.
+//!   Unknown and not modelled: strict-mode size limits (nesting 10, 5000 properties, enum sizes).
+
+use serde_json::{Map, Value, json};
+
+use super::pyrepr::{repr, repr_str};
+use super::wire::*;
+use crate::evidence::Stage;
+use crate::tool::ToolDef;
+
+/// `api.openai.com`.
+pub const BASE: &str = "https://api.openai.com";
+
+/// The OpenAI routes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenAi {
+    Chat,
+    ChatStrict,
+    ResponsesStrict,
+}
+
+/// `[{"role":"user","content":"hi"}]`.
+pub fn hi() -> Value {
+    json!([{"role": "user", "content": "hi"}])
+}
+
+/// Chat Completions `tools`: `{"type":"function","function":{name,description,parameters[,strict]}}`.
+pub fn chat_tools(tools: &[ToolDef], strict: Option<bool>) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| {
+                let mut f = Map::new();
+                f.insert("name".into(), json!(t.name));
+                if let Some(d) = &t.description {
+                    f.insert("description".into(), json!(d));
+                }
+                if let Some(p) = &t.parameters {
+                    f.insert("parameters".into(), p.clone());
+                }
+                if let Some(s) = strict {
+                    f.insert("strict".into(), json!(s));
+                }
+                json!({"type": "function", "function": f})
+            })
+            .collect(),
+    )
+}
+
+/// Applies the strict wire baseline (OpenAI structured outputs; DeepSeek strict per rig-core's
+/// summary): every object schema gets `additionalProperties: false` and lists every property
+/// in `required` — only where the keyword is absent, and never the keyword the case is about.
+pub fn strict_baseline(tools: &[ToolDef], feature: Option<&str>) -> Vec<ToolDef> {
+    tools
+        .iter()
+        .map(|t| {
+            let mut t = t.clone();
+            if let Some(p) = &mut t.parameters {
+                close_objects(p, feature, 0);
+            }
+            t
+        })
+        .collect()
+}
+
+fn close_objects(v: &mut Value, feature: Option<&str>, depth: usize) {
+    if depth > 128 {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            let is_object = o.get("type").and_then(Value::as_str) == Some("object")
+                || o.get("properties").is_some_and(Value::is_object);
+            if is_object {
+                if !o.contains_key("additionalProperties")
+                    && feature != Some("additionalProperties")
+                {
+                    o.insert("additionalProperties".into(), json!(false));
+                }
+                if !o.contains_key("required")
+                    && feature != Some("required")
+                    && let Some(Value::Object(props)) = o.get("properties")
+                {
+                    let names: Vec<Value> = props.keys().map(|k| json!(k)).collect();
+                    o.insert("required".into(), Value::Array(names));
+                }
+            }
+            for (k, child) in o.iter_mut() {
+                if k == "enum" || k == "const" || k == "default" || k == "examples" {
+                    continue;
+                }
+                close_objects(child, feature, depth + 1);
+            }
+        }
+        Value::Array(a) => {
+            for child in a {
+                close_objects(child, feature, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The case keyword named in a case's `parameter` (`keyword-allowed: additionalProperties`).
+pub fn feature_keyword(parameter: &str) -> Option<String> {
+    let (_, kw) = parameter.split_once(':')?;
+    let kw = kw.trim();
+    (!kw.is_empty() && !kw.contains(' ')).then(|| kw.to_string())
+}
+
+impl Route for OpenAi {
+    fn id(&self) -> &'static str {
+        match self {
+            OpenAi::Chat => "openai/chat",
+            OpenAi::ChatStrict => "openai/chat-strict",
+            OpenAi::ResponsesStrict => "openai/responses-strict",
+        }
+    }
+    fn service(&self) -> &'static str {
+        "openai"
+    }
+    fn settings(&self) -> Settings {
+        Settings {
+            base_url: BASE,
+            base_env: Some("OPENAI_BASE_URL"),
+            model: "gpt-4.1-mini",
+            model_env: None,
+            key_env: &["OPENAI_API_KEY"],
+            api_version: None,
+            keyless: Keyless::Skip,
+            method: match self {
+                OpenAi::ResponsesStrict => "POST /v1/responses (max_output_tokens 16)",
+                _ => "POST /v1/chat/completions (max_completion_tokens 1)",
+            },
+            cost: match self {
+                OpenAi::ResponsesStrict => {
+                    "billed: input tokens + up to 16 output tokens; 400s are free"
+                }
+                _ => "billed: input tokens + 1 output token; 400s are free",
+            },
+        }
+    }
+    fn configure(&self, env: &dyn Env) -> RouteConfig {
+        let mut cfg = default_config(&self.settings(), env);
+        // OPENAI_BASE_URL conventionally ends in /v1; paths here carry it.
+        if let Some(b) = cfg.base_url.strip_suffix("/v1") {
+            cfg.base_url = b.to_string();
+        }
+        cfg
+    }
+    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
+        let auth = AuthPlacement::Header {
+            name: "authorization",
+            prefix: "Bearer ",
+        };
+        let strict = opts.strict.unwrap_or(*self != OpenAi::Chat);
+        let feature = opts.feature_keyword.as_deref();
+        let tools = if strict && !opts.raw {
+            strict_baseline(tools, feature)
+        } else {
+            tools.to_vec()
+        };
+        match self {
+            OpenAi::ResponsesStrict => {
+                let flat: Vec<Value> = tools
+                    .iter()
+                    .map(|t| {
+                        let mut f = Map::new();
+                        f.insert("type".into(), json!("function"));
+                        f.insert("name".into(), json!(t.name));
+                        if let Some(d) = &t.description {
+                            f.insert("description".into(), json!(d));
+                        }
+                        if let Some(p) = &t.parameters {
+                            f.insert("parameters".into(), p.clone());
+                        }
+                        f.insert("strict".into(), json!(strict));
+                        Value::Object(f)
+                    })
+                    .collect();
+                let body = json!({"model": cfg.model, "input": "hi", "tools": flat, "max_output_tokens": 16});
+                WireRequest::post_json("/v1/responses", &body, auth)
+            }
+            _ => {
+                let body = json!({
+                    "model": cfg.model,
+                    "messages": hi(),
+                    "tools": chat_tools(&tools, strict.then_some(true)),
+                    "max_completion_tokens": 1,
+                });
+                WireRequest::post_json("/v1/chat/completions", &body, auth)
+            }
+        }
+    }
+    fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {
+        classify(reply, &["choices", "output"])
+    }
+}
+
+/// A Chat Completions probe for an OpenAI-compatible route: `model`, one user message, the
+/// tools, `max_tokens: 1`, plus `extra` members (e.g. `tool_choice`).
+pub fn chat_request(
+    cfg: &RouteConfig,
+    tools: &[ToolDef],
+    path: &str,
+    strict: Option<bool>,
+    extra: Value,
+) -> WireRequest {
+    let mut body = json!({
+        "model": cfg.model,
+        "messages": hi(),
+        "tools": chat_tools(tools, strict),
+        "max_tokens": 1,
+    });
+    if let (Value::Object(b), Value::Object(e)) = (&mut body, extra) {
+        b.extend(e);
+    }
+    WireRequest::post_json(
+        path,
+        &body,
+        AuthPlacement::Header {
+            name: "authorization",
+            prefix: "Bearer ",
+        },
+    )
+}
+
+/// An OpenAI-style error body.
+pub fn error(message: &str, kind: &str, param: Option<&str>, code: Option<&str>) -> Value {
+    json!({"error": {"message": message, "type": kind, "param": param, "code": code}})
+}
+
+/// An `invalid_request_error` naming a tool problem.
+pub fn tool_error(e: &ToolError) -> Value {
+    error(
+        &e.message,
+        "invalid_request_error",
+        e.param.as_deref(),
+        e.code,
+    )
+}
+
+/// `In context=(…)` from a message, e.g. `('properties', 'objects')`.
+pub fn context_in_message(msg: &str) -> Option<String> {
+    let i = msg.find("In context=(")?;
+    let rest = &msg[i + "In context=".len()..];
+    let end = rest.find("),")? + 1;
+    Some(rest[..end].to_string())
+}
+
+/// The path an OpenAI-style message names: its `In context=(…)` tuple, or the quoted field of
+/// `Invalid 'tools[0].function.name': …`.
+pub fn path_in_message(msg: &str) -> Option<String> {
+    if let Some(c) = context_in_message(msg) {
+        return Some(c);
+    }
+    // Groq: `invalid JSON schema for tool X, tools[24].function.parameters: …`.
+    if let Some(i) = msg.find("invalid JSON schema for tool ") {
+        let rest = &msg[i..];
+        let after = rest.split_once(", ")?.1;
+        return after.split(": ").next().map(str::to_string);
+    }
+    let i = msg.find("Invalid 'tools")?;
+    let rest = &msg[i + "Invalid '".len()..];
+    rest.split('\'').next().map(str::to_string)
+}
+
+/// Reads an OpenAI-style answer. A rejection needs the error to name the tools: code
+/// `invalid_function_parameters`, a `param` inside `tools`, or the `Invalid schema for
+/// function` / `Invalid 'tools…` texts (relays keep the body but may change the status).
+pub fn classify(reply: &Reply, ok_keys: &[&str]) -> Classified {
+    let body = reply.json_body();
+    if let Some(e) = body
+        .as_ref()
+        .and_then(|b| b.get("error"))
+        .and_then(Value::as_object)
+    {
+        let message = match e.get("message") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        };
+        let param = e.get("param").and_then(Value::as_str);
+        let code = e.get("code").and_then(Value::as_str).unwrap_or("");
+        let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+        let about_tools = code == "invalid_function_parameters"
+            || param.is_some_and(|p| p.starts_with("tools") || p.starts_with("tool "))
+            || message.starts_with("Invalid schema for function")
+            || message.starts_with("Invalid 'tools")
+            || message.starts_with("invalid JSON schema for tool");
+        if about_tools && !matches!(reply.status, 401 | 403) {
+            let path = path_in_message(&message).or_else(|| param.map(str::to_string));
+            return Classified::rejected(Stage::Validate, message, path);
+        }
+        if kind == "authentication_error" || code == "invalid_api_key" {
+            return Classified::inconclusive(Stage::Auth, Some(message), "credential refused");
+        }
+        if reply.status == 429 && code == "insufficient_quota" {
+            return Classified::inconclusive(
+                Stage::Quota,
+                Some(message),
+                "quota spent (insufficient_quota; not retried)",
+            );
+        }
+        return classify_common(reply, Some(message));
+    }
+    if (200..300).contains(&reply.status)
+        && let Some(b) = &body
+        && ok_keys.iter().any(|k| b.get(*k).is_some())
+    {
+        return Classified::accepted(Stage::Validate);
+    }
+    classify_common(reply, None)
+}
+
+/// One tool as it arrived, read from either envelope.
+#[derive(Debug, Clone)]
+pub struct ToolView<'a> {
+    pub name: Option<&'a Value>,
+    pub description: Option<&'a Value>,
+    pub parameters: Option<&'a Value>,
+    pub strict: bool,
+}
+
+/// Reads Chat Completions tools (`tools[i].function`).
+pub fn chat_views(body: &Value) -> Vec<ToolView<'_>> {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    let f = t.get("function").unwrap_or(&Value::Null);
+                    ToolView {
+                        name: f.get("name"),
+                        description: f.get("description"),
+                        parameters: f.get("parameters").filter(|p| !p.is_null()),
+                        strict: f.get("strict").and_then(Value::as_bool).unwrap_or(false),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A refusal of one tool: message, `param` and `code`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    pub message: String,
+    pub param: Option<String>,
+    pub code: Option<&'static str>,
+}
+
+/// Which OpenAI-family validator runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    /// `tools[i].parameters` instead of `tools[i].function.parameters`.
+    pub responses: bool,
+    /// The function-name pattern as printed in the message.
+    pub name_pattern: &'static str,
+    pub max_name: usize,
+}
+
+/// OpenAI's rules.
+pub const OPENAI_RULES: Rules = Rules {
+    responses: false,
+    name_pattern: "^[a-zA-Z0-9_\\.-]+$",
+    max_name: 64,
+};
+
+fn name_matches(name: &str, pattern: &str) -> bool {
+    let dot = pattern.contains('.');
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (dot && c == '.'))
+}
+
+/// The first problem of a tool list under OpenAI's rules (Azure shares them).
+pub fn check_tools(views: &[ToolView<'_>], rules: Rules) -> Option<ToolError> {
+    if views.len() > 128 {
+        return Some(ToolError {
+            message: format!(
+                "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length {} instead.",
+                views.len()
+            ),
+            param: Some("tools".into()),
+            code: Some("array_above_max_length"),
+        });
+    }
+    for (i, t) in views.iter().enumerate() {
+        let field = if rules.responses {
+            format!("tools[{i}]")
+        } else {
+            format!("tools[{i}].function")
+        };
+        let name = t.name.and_then(Value::as_str).unwrap_or("");
+        if name.chars().count() > rules.max_name {
+            return Some(ToolError {
+                message: format!(
+                    "Invalid '{field}.name': string too long. Expected a string with maximum length {}, but got a string with length {} instead.",
+                    rules.max_name,
+                    name.chars().count()
+                ),
+                param: Some(format!("{field}.name")),
+                code: Some("string_above_max_length"),
+            });
+        }
+        if !name_matches(name, rules.name_pattern) {
+            return Some(ToolError {
+                message: format!(
+                    "Invalid '{field}.name': string does not match pattern. Expected a string that matches the pattern '{}'.",
+                    rules.name_pattern
+                ),
+                param: Some(format!("{field}.name")),
+                code: Some("invalid_value"),
+            });
+        }
+        if let Some(Value::String(d)) = t.description
+            && d.chars().count() > 1024
+        {
+            return Some(ToolError {
+                message: format!(
+                    "Invalid '{field}.description': string too long. Expected a string with maximum length 1024, but got a string with length {} instead.",
+                    d.chars().count()
+                ),
+                param: Some(format!("{field}.description")),
+                code: Some("string_above_max_length"),
+            });
+        }
+        if let Some(p) = t.parameters
+            && let Some(detail) = schema_problem(p, t.strict, rules.responses)
+        {
+            return Some(ToolError {
+                message: format!("Invalid schema for function '{name}': {detail}"),
+                param: Some(format!("{field}.parameters")),
+                code: Some("invalid_function_parameters"),
+            });
+        }
+    }
+    None
+}
+
+/// Formats supported by strict mode (OpenAI structured-outputs "Supported schemas").
+pub const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords strict mode documents as unsupported (besides `oneOf`, seen refused).
+pub const STRICT_UNSUPPORTED: &[&str] = &[
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "patternProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+];
+
+/// Python's tuple repr of a context: `()`, `('properties',)`, `('properties', 'x')`.
+pub fn context(tokens: &[String]) -> String {
+    match tokens.len() {
+        0 => "()".into(),
+        1 => format!("({},)", repr_str(&tokens[0])),
+        _ => format!(
+            "({})",
+            tokens
+                .iter()
+                .map(|t| repr_str(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The first thing OpenAI's validator says about `schema` (without the `Invalid schema for
+/// function 'f': ` prefix), or `None`.
+pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<String> {
+    if let Some(m) = meta_problem(schema) {
+        return Some(format!("{m}."));
+    }
+    let Value::Object(root) = schema else {
+        return None;
+    };
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(Value::String(t)) => {
+            return Some(format!(
+                "schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{t}\"'."
+            ));
+        }
+        Some(other) => {
+            return Some(format!(
+                "schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{}\"'.",
+                repr(other)
+            ));
+        }
+        None => {
+            return Some(
+                "schema must be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'.".into(),
+            );
+        }
+    }
+    if ["oneOf", "anyOf", "allOf", "enum", "not"]
+        .iter()
+        .any(|k| root.contains_key(*k))
+    {
+        return Some("schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.".into());
+    }
+    let mut stack: Vec<(&Value, Vec<String>)> = vec![(schema, Vec::new())];
+    while let Some((node, ctx)) = stack.pop() {
+        let Value::Object(o) = node else { continue };
+        if ctx.len() > 256 {
+            continue;
+        }
+        let c = context(&ctx);
+        let combinator = ["anyOf", "oneOf", "allOf", "$ref", "enum", "const"]
+            .iter()
+            .any(|k| o.contains_key(*k));
+        if strict && !o.contains_key("type") && !combinator {
+            return Some(format!("In context={c}, schema must have a 'type' key."));
+        }
+        if o.contains_key("oneOf") && (strict || responses) {
+            return Some(format!("In context={c}, 'oneOf' is not permitted."));
+        }
+        if strict && let Some(kw) = STRICT_UNSUPPORTED.iter().find(|k| o.contains_key(**k)) {
+            return Some(format!("In context={c}, '{kw}' is not permitted."));
+        }
+        let types: Vec<(Option<&str>, Vec<String>)> = match o.get("type") {
+            Some(Value::String(t)) => vec![(Some(t.as_str()), ctx.clone())],
+            Some(Value::Array(ts)) => ts
+                .iter()
+                .enumerate()
+                .map(|(j, t)| {
+                    let mut cx = ctx.clone();
+                    cx.push("type".into());
+                    cx.push(j.to_string());
+                    (t.as_str(), cx)
+                })
+                .collect(),
+            _ => vec![(None, ctx.clone())],
+        };
+        for (t, cx) in &types {
+            let cc = context(cx);
+            match *t {
+                Some("object") => {
+                    if strict {
+                        if o.get("additionalProperties") != Some(&Value::Bool(false)) {
+                            return Some(format!(
+                                "In context={cc}, 'additionalProperties' is required to be supplied and to be false."
+                            ));
+                        }
+                        let props = o.get("properties").and_then(Value::as_object);
+                        let req: Vec<&str> = o
+                            .get("required")
+                            .and_then(Value::as_array)
+                            .map(|a| a.iter().filter_map(Value::as_str).collect())
+                            .unwrap_or_default();
+                        if let Some(missing) =
+                            props.and_then(|p| p.keys().find(|k| !req.contains(&k.as_str())))
+                        {
+                            return Some(format!(
+                                "In context={cc}, 'required' is required to be supplied and to be an array including every key in properties. Missing '{missing}'."
+                            ));
+                        }
+                    } else if cx.is_empty() && !o.contains_key("properties") {
+                        return Some(format!(
+                            "In context={cc}, object schema missing properties."
+                        ));
+                    }
+                }
+                Some("array") if !o.contains_key("items") => {
+                    return Some(format!("In context={cc}, array schema missing items."));
+                }
+                Some("string") if strict => {
+                    if let Some(Value::String(fmt)) = o.get("format")
+                        && !STRICT_FORMATS.contains(&fmt.as_str())
+                    {
+                        return Some(format!("In context={cc}, '{fmt}' is not a valid format."));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut children: Vec<(&Value, Vec<String>)> = Vec::new();
+        for (k, v) in o {
+            match k.as_str() {
+                "properties" | "$defs" | "definitions" => {
+                    if let Value::Object(m) = v {
+                        for (name, sub) in m {
+                            let mut cx = ctx.clone();
+                            cx.push(k.clone());
+                            cx.push(name.clone());
+                            children.push((sub, cx));
+                        }
+                    }
+                }
+                "items" | "additionalProperties" | "not" => {
+                    let mut cx = ctx.clone();
+                    cx.push(k.clone());
+                    children.push((v, cx));
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    if let Value::Array(a) = v {
+                        for (i, sub) in a.iter().enumerate() {
+                            let mut cx = ctx.clone();
+                            cx.push(k.clone());
+                            cx.push(i.to_string());
+                            children.push((sub, cx));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for ch in children.into_iter().rev() {
+            stack.push(ch);
+        }
+    }
+    None
+}
+
+const JSON_TYPES: &[&str] = &[
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+fn is_uri_reference(s: &str) -> bool {
+    !s.chars().any(|c| {
+        c.is_whitespace() || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}')
+    })
+}
+
+/// The meta-schema pass: python-jsonschema messages (without the final period) for the first
+/// keyword whose value the Draft 2020-12 meta-schema refuses, walking in document order.
+pub fn meta_problem(schema: &Value) -> Option<String> {
+    let mut stack = vec![(schema, 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > 256 {
+            continue;
+        }
+        let o = match node {
+            Value::Bool(_) => continue,
+            Value::Object(o) => o,
+            other => {
+                return Some(format!(
+                    "{} is not of type 'object', 'boolean'",
+                    repr(other)
+                ));
+            }
+        };
+        for (k, v) in o {
+            let bad = match k.as_str() {
+                "type" => {
+                    let ok = match v {
+                        Value::String(s) => JSON_TYPES.contains(&s.as_str()),
+                        Value::Array(a) => {
+                            !a.is_empty()
+                                && a.iter()
+                                    .all(|t| t.as_str().is_some_and(|s| JSON_TYPES.contains(&s)))
+                        }
+                        _ => false,
+                    };
+                    (!ok)
+                        .then(|| format!("{} is not valid under any of the given schemas", repr(v)))
+                }
+                "properties" | "$defs" | "definitions" | "patternProperties" => {
+                    (!v.is_object()).then(|| format!("{} is not of type 'object'", repr(v)))
+                }
+                "required" => match v {
+                    Value::Array(a) => a
+                        .iter()
+                        .find(|x| !x.is_string())
+                        .map(|x| format!("{} is not of type 'string'", repr(x))),
+                    _ => Some(format!("{} is not of type 'array'", repr(v))),
+                },
+                "enum" => (!v.is_array()).then(|| format!("{} is not of type 'array'", repr(v))),
+                "anyOf" | "oneOf" | "allOf" => match v {
+                    Value::Array(a) if a.is_empty() => Some("[] should be non-empty".into()),
+                    Value::Array(_) => None,
+                    _ => Some(format!("{} is not of type 'array'", repr(v))),
+                },
+                "$id" => match v {
+                    Value::String(s) if is_uri_reference(s) => None,
+                    Value::String(_) => Some(format!("{} is not a 'uri-reference'", repr(v))),
+                    _ => Some(format!("{} is not of type 'string'", repr(v))),
+                },
+                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                | "maxProperties" => match v.as_i64() {
+                    Some(n) if n < 0 => Some(format!("{n} is less than the minimum of 0")),
+                    Some(_) => None,
+                    None => Some(format!("{} is not of type 'integer'", repr(v))),
+                },
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                    (!v.is_number()).then(|| format!("{} is not of type 'number'", repr(v)))
+                }
+                "pattern" | "description" | "title" | "format" | "$ref" => {
+                    (!v.is_string()).then(|| format!("{} is not of type 'string'", repr(v)))
+                }
+                _ => None,
+            };
+            if bad.is_some() {
+                return bad;
+            }
+        }
+        let mut children = Vec::new();
+        for (k, v) in o {
+            match k.as_str() {
+                "properties" | "$defs" | "definitions" | "patternProperties" => {
+                    if let Value::Object(m) = v {
+                        children.extend(m.values());
+                    }
+                }
+                "items"
+                | "additionalProperties"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames" => children.push(v),
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    if let Value::Array(a) = v {
+                        children.extend(a.iter());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for c in children.into_iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+    None
+}
+
+/// OpenAI's 401 without a key (openai-python#1434).
+pub fn missing_key() -> Value {
+    error(
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+        "invalid_request_error",
+        None,
+        None,
+    )
+}
+
+/// OpenAI's 401 for a wrong key (`Incorrect API key provided`, code `invalid_api_key`). The
+/// masking of the echoed key is approximate.
+pub fn invalid_key(key: &str) -> Value {
+    let shown: String = key.chars().take(3).collect();
+    error(
+        &format!(
+            "Incorrect API key provided: {shown}****. You can find your API key at https://platform.openai.com/account/api-keys."
+        ),
+        "invalid_request_error",
+        None,
+        Some("invalid_api_key"),
+    )
+}
+
+/// A successful chat completion stopped at the token limit.
+pub fn chat_ok(model: &str) -> Value {
+    json!({"id": "chatcmpl-emulated", "object": "chat.completion", "created": 0, "model": model,
+           "choices": [{"index": 0, "message": {"role": "assistant", "content": ""}, "finish_reason": "length"}],
+           "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+}
+
+/// Bearer credential check with OpenAI's bodies; `None` when the key counts as valid.
+pub fn bearer_check(req: &Incoming) -> Option<Reply> {
+    match Cred::of(req.bearer()) {
+        Cred::Missing => Some(Reply::json(401, &missing_key())),
+        Cred::Invalid => Some(Reply::json(401, &invalid_key("invalid"))),
+        Cred::Valid => None,
+    }
+}
+
+/// The offline model of `api.openai.com`.
+pub struct OpenAiService;
+
+impl Service for OpenAiService {
+    fn slug(&self) -> &'static str {
+        "openai"
+    }
+    fn answer(&self, req: &Incoming) -> Reply {
+        let responses = match req.path.as_str() {
+            "/v1/chat/completions" => false,
+            "/v1/responses" | "/v1/responses/input_tokens" => true,
+            _ => {
+                return Reply::json(
+                    404,
+                    &error(
+                        &format!("Invalid URL ({} {})", req.method, req.path),
+                        "invalid_request_error",
+                        None,
+                        None,
+                    ),
+                );
+            }
+        };
+        if let Some(r) = bearer_check(req) {
+            return r;
+        }
+        let body = match parse_body(&req.body) {
+            Ok(b) => b,
+            Err(_) => {
+                return Reply::json(
+                    400,
+                    &error(
+                        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+                        "invalid_request_error",
+                        None,
+                        None,
+                    ),
+                );
+            }
+        };
+        let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+        if responses {
+            // pi#6265, hindsight#58.
+            if req.path == "/v1/responses"
+                && let Some(n) = body.get("max_output_tokens").and_then(Value::as_i64)
+                && n < 16
+            {
+                return Reply::json(
+                    400,
+                    &error(
+                        &format!(
+                            "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got {n} instead."
+                        ),
+                        "invalid_request_error",
+                        Some("max_output_tokens"),
+                        Some("integer_below_min_value"),
+                    ),
+                );
+            }
+            let views = responses_views(&body);
+            let rules = Rules {
+                responses: true,
+                ..OPENAI_RULES
+            };
+            if let Some(e) = check_tools(&views, rules) {
+                return Reply::json(400, &tool_error(&e));
+            }
+            if req.path.ends_with("input_tokens") {
+                return Reply::json(
+                    200,
+                    &json!({"object": "response.input_tokens", "input_tokens": (req.body.len() / 4).max(1)}),
+                );
+            }
+            return Reply::json(
+                200,
+                &json!({"id": "resp_emulated", "object": "response", "status": "incomplete", "model": model,
+                        "incomplete_details": {"reason": "max_output_tokens"}, "output": []}),
+            );
+        }
+        let views = chat_views(&body);
+        if let Some(e) = check_tools(&views, OPENAI_RULES) {
+            return Reply::json(400, &tool_error(&e));
+        }
+        Reply::json(200, &chat_ok(model))
+    }
+}
+
+/// Reads Responses API tools (flat; `strict` defaults to true).
+pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|t| ToolView {
+                    name: t.get("name"),
+                    description: t.get("description"),
+                    parameters: t.get("parameters").filter(|p| !p.is_null()),
+                    strict: t.get("strict").and_then(Value::as_bool).unwrap_or(true),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(s: Value, strict: bool) -> Option<String> {
+        schema_problem(&s, strict, false)
+    }
+
+    #[test]
+    fn templates_from_the_reports() {
+        assert_eq!(
+            problem(
+                json!({"type":"object","properties":{"objects":{"type":"array"}}}),
+                false
+            )
+            .as_deref(),
+            Some("In context=('properties', 'objects'), array schema missing items.")
+        );
+        assert_eq!(
+            problem(json!({"type":"object","properties":{"arguments":{"type":"array","items":{"type":["array","string"]}}}}), false).as_deref(),
+            Some("In context=('properties', 'arguments', 'items', 'type', '0'), array schema missing items.")
+        );
+        assert_eq!(
+            problem(json!({"type":"object"}), false).as_deref(),
+            Some("In context=(), object schema missing properties.")
+        );
+        assert_eq!(
+            problem(json!({"type":"object","title":"t"}), true).as_deref(),
+            Some(
+                "In context=(), 'additionalProperties' is required to be supplied and to be false."
+            )
+        );
+        assert_eq!(
+            problem(json!({"type":"object","properties":{"command":{"type":"string"},"workdir":{"type":"string"}},"required":["command"],"additionalProperties":false}), true).as_deref(),
+            Some("In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'workdir'.")
+        );
+        assert_eq!(
+            problem(json!({"type":"object","properties":{"url":{"type":["string","null"],"format":"uri"}},"required":["url"],"additionalProperties":false}), true).as_deref(),
+            Some("In context=('properties', 'url', 'type', '0'), 'uri' is not a valid format.")
+        );
+        assert_eq!(
+            problem(json!({"anyOf":[{"type":"object"}]}), false).as_deref(),
+            Some("schema must be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'.")
+        );
+        assert_eq!(
+            problem(
+                json!({"type":"object","properties":{"c":{"type":"string"}},"required":null}),
+                false
+            )
+            .as_deref(),
+            Some("None is not of type 'array'.")
+        );
+        assert_eq!(
+            problem(
+                json!({"$id":"Parameters Schema","type":"object","properties":{}}),
+                false
+            )
+            .as_deref(),
+            Some("'Parameters Schema' is not a 'uri-reference'.")
+        );
+        assert_eq!(
+            problem(
+                json!({"type":"object","properties":{"v":{"type":"array","items":[]}}}),
+                false
+            )
+            .as_deref(),
+            Some("[] is not of type 'object', 'boolean'.")
+        );
+        // Non-strict Chat lets oneOf through; strict does not.
+        let one_of = json!({"type":"object","properties":{"r":{"oneOf":[{"type":"string"}]}},"required":["r"],"additionalProperties":false});
+        assert_eq!(problem(one_of.clone(), false), None);
+        assert_eq!(
+            problem(one_of, true).as_deref(),
+            Some("In context=('properties', 'r'), 'oneOf' is not permitted.")
+        );
+    }
+
+    #[test]
+    fn strict_baseline_only_fills_absent_keywords() {
+        let t = vec![ToolDef {
+            name: "f".into(),
+            description: None,
+            parameters: Some(
+                json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"additionalProperties":true}}}),
+            ),
+        }];
+        let out = strict_baseline(&t, None);
+        assert_eq!(
+            out[0].parameters,
+            Some(
+                json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"additionalProperties":true,"required":["b"]}},"additionalProperties":false,"required":["a"]})
+            )
+        );
+        let keep = strict_baseline(&t, Some("required"));
+        assert!(
+            keep[0]
+                .parameters
+                .as_ref()
+                .unwrap()
+                .get("required")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn names_and_descriptions() {
+        let params = json!({"type":"object","properties":{}});
+        let long = json!("x".repeat(1103));
+        let views = [ToolView {
+            name: Some(&json!("list_issues")),
+            description: Some(&long),
+            parameters: Some(&params),
+            strict: false,
+        }];
+        let e = check_tools(&views, OPENAI_RULES).unwrap();
+        assert_eq!(
+            e.message,
+            "Invalid 'tools[0].function.description': string too long. Expected a string with maximum length 1024, but got a string with length 1103 instead."
+        );
+        let bad = json!("get_/whoami");
+        let views = [ToolView {
+            name: Some(&bad),
+            description: None,
+            parameters: None,
+            strict: false,
+        }];
+        let e = check_tools(&views, OPENAI_RULES).unwrap();
+        assert_eq!(
+            e.message,
+            "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_\\.-]+$'."
+        );
+    }
+}

@@ -55,7 +55,9 @@ fn main() {
     let stdout = child.stdout.take().expect("emulator stdout");
     let child = Child(child);
     let mut first = String::new();
-    BufReader::new(stdout).read_line(&mut first).expect("emulator banner");
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("emulator banner");
     let origin = first
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -88,7 +90,14 @@ fn main() {
         for route in toolwire::target::routes() {
             let mut cfg = route.configure(&env);
             cfg.base_url = format!("{origin}/{}", route.service());
-            let t = HttpTarget::new(route, cfg, http.clone(), HttpOptions::loopback(), budget.clone()).unwrap();
+            let t = HttpTarget::new(
+                route,
+                cfg,
+                http.clone(),
+                HttpOptions::loopback(),
+                budget.clone(),
+            )
+            .unwrap();
             targets.push(Arc::new(t));
         }
         let dir = tempfile::tempdir().unwrap();
@@ -107,18 +116,28 @@ fn main() {
         let wall = t0.elapsed().as_secs_f64();
         let cpu = cpu_seconds() - cpu0;
         let requests: usize = summary.targets.values().map(|t| t.requests).sum();
-        let observations: usize = summary.targets.values().map(|t| t.counts.values().sum::<usize>()).sum();
+        let observations: usize = summary
+            .targets
+            .values()
+            .map(|t| t.counts.values().sum::<usize>())
+            .sum();
         println!(
             "  run {}: {requests} requests ({observations} observations) in {wall:.2} s = {:.0} requests/s; prober CPU {cpu:.2} s = {:.1} µs/request",
             run + 1,
             requests as f64 / wall,
             cpu * 1e6 / requests.max(1) as f64
         );
-        rows.push((wall, cpu * 1e6 / requests.max(1) as f64, requests as f64 / wall));
+        rows.push((
+            wall,
+            cpu * 1e6 / requests.max(1) as f64,
+            requests as f64 / wall,
+        ));
     }
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (wall, cpu_per, rps) = rows[rows.len() / 2];
-    println!("  median: wall {wall:.2} s, {rps:.0} requests/s, {cpu_per:.1} µs prober CPU per request");
+    println!(
+        "  median: wall {wall:.2} s, {rps:.0} requests/s, {cpu_per:.1} µs prober CPU per request"
+    );
     println!(
         "  goals: wall < 10 s: {}; CPU < 50 µs/request: {}",
         if wall < 10.0 { "met" } else { "NOT met" },

@@ -60,20 +60,180 @@ pub struct Finding {
     /// The profile feature (case parameter) behind the finding, e.g. `keyword-allowed: const`.
     #[serde(default)]
     pub parameter: String,
+    /// The file the tool was read from (empty when checked from memory).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub file: String,
+    /// 1-based line of the tool in a JSON Lines file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// JSON Pointer of the tool's parameters schema within the file (or the line), so that
+    /// `location + pointer` points into the file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub location: String,
 }
 
 fn default_level() -> Level {
     Level::Error
 }
 
-/// Checks every request of a tool set. Findings are in input order (tool, then place).
+/// Checks every request of a tool set. Findings are in input order (tool, then place), with
+/// the file, line and schema location filled in.
 pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
     let mut out = Vec::new();
+    let file = set.file.display().to_string();
     for request in set.requests() {
         let refs: Vec<ToolRef<'_>> = request.iter().map(|e| e.as_ref()).collect();
+        let start = out.len();
         detect::check_request(&refs, profile, &mut out);
+        for f in &mut out[start..] {
+            f.file.clone_from(&file);
+            if let Some(t) = set.tools.get(f.tool_index) {
+                f.line = t.line;
+                f.location.clone_from(&t.schema_pointer);
+            }
+        }
     }
     out
+}
+
+/// The result of checking some files against one profile.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The profile's name (`portable`, or a target id).
+    pub profile: String,
+    pub targets: Vec<String>,
+    pub files: Vec<FileSummary>,
+    pub findings: Vec<Finding>,
+}
+
+/// One file of a [`Report`].
+#[derive(Debug, Clone, Serialize)]
+pub struct FileSummary {
+    pub file: String,
+    /// The input format detected (see [`crate::input::Format`]).
+    pub format: String,
+    pub tools: usize,
+    /// Tools with no finding.
+    pub clean: usize,
+}
+
+impl Report {
+    /// Checks every tool set and collects the findings.
+    pub fn new(sets: &[ToolSet], profile: &CompiledProfile) -> Report {
+        let mut files = Vec::new();
+        let mut findings = Vec::new();
+        for set in sets {
+            let f = check_set(set, profile);
+            let flagged: std::collections::BTreeSet<usize> =
+                f.iter().map(|x| x.tool_index).collect();
+            files.push(FileSummary {
+                file: set.file.display().to_string(),
+                format: match set.line_format {
+                    Some(inner) => format!("{} of {}", set.format, inner),
+                    None => set.format.to_string(),
+                },
+                tools: set.tools.len(),
+                clean: set.tools.len() - flagged.len(),
+            });
+            findings.extend(f);
+        }
+        Report {
+            profile: profile.name.clone(),
+            targets: profile.targets.clone(),
+            files,
+            findings,
+        }
+    }
+
+    /// Keeps only `error` findings (a target rejects the feature).
+    pub fn errors_only(&mut self) {
+        self.findings.retain(|f| f.level == Level::Error);
+    }
+
+    /// Human output: findings grouped by file and tool, then counts per rule.
+    pub fn human(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let mut by_file: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+        for f in &self.findings {
+            by_file.entry(f.file.as_str()).or_default().push(f);
+        }
+        for file in &self.files {
+            let Some(fs) = by_file.get(file.file.as_str()) else {
+                continue;
+            };
+            let _ = writeln!(s, "{} ({}, {} tools)", file.file, file.format, file.tools);
+            let mut last_tool = None;
+            for f in fs {
+                if last_tool != Some(f.tool_index) {
+                    last_tool = Some(f.tool_index);
+                    let name = if f.tool.is_empty() {
+                        "(unnamed)"
+                    } else {
+                        f.tool.as_str()
+                    };
+                    let place = match f.line {
+                        Some(l) => format!("line {l}"),
+                        None => format!("tool {}", f.tool_index),
+                    };
+                    let _ = writeln!(s, "  {name} [{place}]");
+                }
+                let pointer = if f.pointer.is_empty() {
+                    "/"
+                } else {
+                    f.pointer.as_str()
+                };
+                let _ = writeln!(s, "    {:<7} {:<26} {pointer}", f.level.as_str(), f.rule);
+                let _ = writeln!(s, "            {}", f.message);
+                let _ = writeln!(
+                    s,
+                    "            fix: {}{}",
+                    f.fix,
+                    if f.repairable { " (repairable)" } else { "" }
+                );
+            }
+            s.push('\n');
+        }
+        let counts = counts(&self.findings);
+        if !counts.is_empty() {
+            let _ = writeln!(s, "Findings per rule:");
+            for (rule, n) in &counts {
+                let _ = writeln!(s, "  {rule:<28} {n}");
+            }
+        }
+        let tools: usize = self.files.iter().map(|f| f.tools).sum();
+        let clean: usize = self.files.iter().map(|f| f.clean).sum();
+        let errors = self
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Error)
+            .count();
+        let _ = writeln!(
+            s,
+            "{} findings ({} errors, {} warnings); {} of {} tools clean under `{}` ({})",
+            self.findings.len(),
+            errors,
+            self.findings.len() - errors,
+            clean,
+            tools,
+            self.profile,
+            self.targets.join(", ")
+        );
+        s
+    }
+
+    /// JSON output: the report with counts per rule.
+    pub fn json(&self) -> String {
+        let counts = counts(&self.findings);
+        let v = serde_json::json!({
+            "profile": self.profile,
+            "targets": self.targets,
+            "files": self.files,
+            "counts": counts,
+            "findings": self.findings,
+        });
+        crate::report::to_json_pretty(&v)
+    }
 }
 
 /// Checks tools given directly (one request).
@@ -90,4 +250,101 @@ pub fn counts(findings: &[Finding]) -> BTreeMap<&str, usize> {
         *m.entry(f.rule.as_str()).or_default() += 1;
     }
     m
+}
+
+/// `reports/corpora.md`: per corpus file, the tools checked, how many are clean (no finding)
+/// and how many have no error (only unknowns) under `portable` and under each of its targets,
+/// and the findings per rule under each. Files are named by their file name only, so the
+/// report does not depend on where the corpora sit.
+pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) -> String {
+    use std::fmt::Write;
+    let Some(portable) = profiles.get(crate::profile::PORTABLE) else {
+        return "No `portable` profile.\n".into();
+    };
+    let mut names = vec![portable.name.clone()];
+    names.extend(portable.targets.iter().cloned());
+    let compiled: Vec<CompiledProfile> = names
+        .iter()
+        .filter_map(|n| profiles.get(n).map(CompiledProfile::new))
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(s, "# Real tool definitions checked\n");
+    let _ = writeln!(
+        s,
+        "Generated by `toolwire check --corpus-report reports/corpora.md <corpora>/*.jsonl` with the profiles in `reports/profile.json`; do not edit. The corpora are tool definitions written by others (see their README and licenses); only counts are kept here. Each JSON Lines line is checked as its own request. *Clean*: no finding at all. *No error*: findings are only warnings (a feature some target has no evidence for), none a rejection.\n"
+    );
+    for set in sets {
+        let file = set
+            .file
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| set.file.display().to_string());
+        let _ = writeln!(s, "## `{file}`\n");
+        let _ = writeln!(s, "{} tools ({}).\n", set.tools.len(), set.format);
+        let mut b = tabled::builder::Builder::default();
+        b.push_record(["profile", "clean", "no error", "errors", "warnings"].map(String::from));
+        let mut per_rule: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        for (i, p) in compiled.iter().enumerate() {
+            let findings = check_set(set, p);
+            let mut flagged = std::collections::BTreeSet::new();
+            let mut erred = std::collections::BTreeSet::new();
+            for f in &findings {
+                flagged.insert(f.tool_index);
+                if f.level == Level::Error {
+                    erred.insert(f.tool_index);
+                }
+                let e = per_rule
+                    .entry(f.rule.clone())
+                    .or_insert_with(|| vec![(0, 0); compiled.len()]);
+                if f.level == Level::Error {
+                    e[i].0 += 1;
+                } else {
+                    e[i].1 += 1;
+                }
+            }
+            let n = set.tools.len();
+            let errors = findings.iter().filter(|f| f.level == Level::Error).count();
+            b.push_record([
+                format!("`{}`", p.name),
+                format!("{} ({})", n - flagged.len(), percent(n - flagged.len(), n)),
+                format!("{} ({})", n - erred.len(), percent(n - erred.len(), n)),
+                errors.to_string(),
+                (findings.len() - errors).to_string(),
+            ]);
+        }
+        let mut t = b.build();
+        t.with(tabled::settings::Style::markdown());
+        let _ = writeln!(s, "{t}\n");
+        let _ = writeln!(
+            s,
+            "Findings per rule (errors + warnings) under each profile:\n"
+        );
+        let mut b = tabled::builder::Builder::default();
+        let mut head = vec!["rule".to_string()];
+        head.extend(compiled.iter().map(|p| format!("`{}`", p.name)));
+        b.push_record(head);
+        for (rule, counts) in &per_rule {
+            let mut row = vec![format!("`{rule}`")];
+            row.extend(counts.iter().map(|(e, w)| {
+                if e + w == 0 {
+                    "·".to_string()
+                } else {
+                    format!("{e} + {w}")
+                }
+            }));
+            b.push_record(row);
+        }
+        let mut t = b.build();
+        t.with(tabled::settings::Style::markdown());
+        let _ = writeln!(s, "{t}\n");
+    }
+    s
+}
+
+fn percent(a: usize, b: usize) -> String {
+    if b == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * a as f64 / b as f64)
+    }
 }

@@ -45,9 +45,22 @@ impl Project {
             .collect())
     }
 
-    /// Documented and reported evidence mapped to cells.
+    /// Documented and reported evidence (`reports/documented/*.yaml`) mapped to cells of
+    /// the catalog at `self.cases`.
     pub fn documented(&self) -> Result<Vec<Documented>> {
-        Ok(Vec::new())
+        self.documented_for(&self.catalog()?)
+    }
+
+    /// Documented and reported evidence mapped to cells of `catalog`. Evidence for a feature
+    /// no case of the catalog has is left out (the rules suite lists it).
+    pub fn documented_for(&self, catalog: &Catalog) -> Result<Vec<Documented>> {
+        let docs = crate::evidence::documented::Documents::load(&self.documented_dir())?;
+        Ok(crate::evidence::documented::resolve(&docs, catalog).documented)
+    }
+
+    /// The profile definitions (`portable` plus one per target).
+    pub fn profile_specs(&self) -> Result<Vec<crate::profile::ProfileSpec>> {
+        crate::profile::specs(&self.reports)
     }
 
     /// Builds the matrix from everything on disk, with the registry's target order.
@@ -60,19 +73,29 @@ impl Project {
             catalog,
             &targets,
             &self.runs()?,
-            &self.documented()?,
+            &self.documented_for(catalog)?,
         ))
     }
 
-    /// Regenerates (or in check mode, compares) every generated file. Returns the files that
-    /// changed (or are stale).
+    /// Regenerates (or in check mode, compares) every generated file: the matrix
+    /// (`matrix.json`, `MATRIX.md`), the profiles (`profile.json`) and the rule table
+    /// (`RULES.md`). Returns the files that changed (or are stale).
     pub fn regenerate(&self, mode: Mode) -> Result<Vec<PathBuf>> {
         let catalog = self.catalog()?;
         let m = self.matrix(&catalog)?;
+        let profiles = crate::profile::derive::derive(&m, &catalog, &self.profile_specs()?);
         let mut changed = Vec::new();
         let files = [
             (self.reports.join("matrix.json"), report::to_json_pretty(&m)),
             (self.reports.join("MATRIX.md"), matrix::to_markdown(&m)),
+            (
+                self.reports.join("profile.json"),
+                report::to_json_pretty(&profiles),
+            ),
+            (
+                self.reports.join("RULES.md"),
+                crate::profile::table::rules_md(&profiles, &m),
+            ),
         ];
         for (path, content) in files {
             changed.extend(report::write_generated(&path, &content, mode)?);

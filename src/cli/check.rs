@@ -1,11 +1,124 @@
-//! `toolwire check`. (Being built.)
+//! `toolwire check FILE...`: findings for tool definitions against a profile or a target.
+//!
+//! Exit codes: 0 no findings, 1 findings, 2 bad input or usage.
 
-use crate::cli::Paths;
+use std::path::PathBuf;
+
+use crate::check::Report;
+use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
+use crate::profile::{CompiledProfile, PORTABLE, ProfileSet};
+
+/// How findings are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Grouped by file and tool, then counts per rule.
+    Human,
+    /// One JSON document: profile, files, counts per rule, findings.
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// Tool definition files: OpenAI, Anthropic, MCP tools/list, Gemini, Bedrock, function
+    /// declarations, a bare JSON Schema, or JSON Lines of any of these.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The profile to check against.
+    #[arg(long, value_name = "NAME", default_value = PORTABLE, conflicts_with = "target")]
+    pub profile: String,
+    /// Check against one target's own profile (e.g. `openai/chat`).
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Say which input format was detected for each file (on standard error).
+    #[arg(long)]
+    pub show_format: bool,
+    /// Treat all tools of all files as one request (for too-many-tools and name-duplicate);
+    /// by default each file is one request and each JSON Lines line is its own.
+    #[arg(long)]
+    pub one_request: bool,
+    /// Report only errors (features a target has rejecting evidence for), not unknowns.
+    #[arg(long)]
+    pub errors_only: bool,
+    /// Read profiles from this file instead of the ones built into the binary.
+    #[arg(long, value_name = "FILE")]
+    pub profiles: Option<PathBuf>,
+    /// Also write a markdown summary of the files under `portable` and each of its targets
+    /// (how `reports/corpora.md` is made).
+    #[arg(long, value_name = "FILE")]
+    pub corpus_report: Option<PathBuf>,
+}
 
-pub fn run(_args: CheckArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire check` is not built yet".into()))
+/// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
+pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
+    let name = target.unwrap_or(profile);
+    match set.get(name) {
+        Some(p) => Ok(CompiledProfile::new(p)),
+        None => {
+            let names: Vec<&str> = set.profiles.iter().map(|p| p.name.as_str()).collect();
+            let what = if target.is_some() {
+                "target"
+            } else {
+                "profile"
+            };
+            Err(Error::Usage(format!(
+                "unknown {what} {name:?}; known: {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
+    let set = match &args.profiles {
+        Some(p) => ProfileSet::load(p)?,
+        None => crate::profile::embedded()?,
+    };
+    let profile = select(&set, &args.profile, args.target.as_deref())?;
+    let mut sets = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let mut tools = crate::input::read_file(file)?;
+        if args.show_format {
+            let inner = tools
+                .line_format
+                .map(|f| format!(" of {f}"))
+                .unwrap_or_default();
+            eprintln!(
+                "{}: {}{inner} ({}), {} tools",
+                file.display(),
+                tools.format,
+                tools.format.describe(),
+                tools.tools.len()
+            );
+        }
+        if args.one_request {
+            tools.merge_requests();
+        }
+        sets.push(tools);
+    }
+    if args.one_request && sets.len() > 1 {
+        return Err(Error::Usage(
+            "--one-request takes one file (concatenate the tools into one file)".into(),
+        ));
+    }
+    if let Some(out) = &args.corpus_report {
+        let md = crate::check::corpus_markdown(&sets, &set);
+        std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
+    }
+    let mut report = Report::new(&sets, &profile);
+    if args.errors_only {
+        report.errors_only();
+    }
+    match args.format {
+        OutputFormat::Human => print!("{}", report.human()),
+        OutputFormat::Json => print!("{}", report.json()),
+    }
+    Ok(if report.findings.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    })
 }

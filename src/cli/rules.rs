@@ -1,21 +1,192 @@
-//! `toolwire rules`. (Being built.)
+//! `toolwire rules` (regenerate the matrix, profiles and rule table; `--check`: exit 1 naming
+//! every stale file) and `toolwire rule ID` (one rule's documentation).
 
-use crate::cli::Paths;
+use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
+use crate::profile::rules::{self, REGISTRY, Rule};
+use crate::profile::{PORTABLE, ProfileSet, Status};
+use crate::report::Mode;
 
 #[derive(Debug, clap::Args)]
-pub struct RulesArgs {}
+pub struct RulesArgs {
+    /// Compare instead of writing; exit 1 naming every stale file.
+    #[arg(long)]
+    pub check: bool,
+}
 
-pub fn run(_args: RulesArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire rules` is not built yet".into()))
+/// Regenerates reports/matrix.json, MATRIX.md, profile.json and RULES.md.
+pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
+    let project = paths.project();
+    let mode = if args.check { Mode::Check } else { Mode::Write };
+    let changed = project.regenerate(mode)?;
+    for p in &changed {
+        if args.check {
+            println!(
+                "stale: {} (run `toolwire rules` and commit it)",
+                p.display()
+            );
+        } else {
+            println!("wrote {}", p.display());
+        }
+    }
+    Ok(if args.check && !changed.is_empty() {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
 }
 
 #[derive(Debug, clap::Args)]
 pub struct RuleArgs {
     /// The rule id, e.g. `array-items-missing`.
-    pub id: String,
+    #[arg(required_unless_present = "list")]
+    pub id: Option<String>,
+    /// List every rule id with what it checks.
+    #[arg(long)]
+    pub list: bool,
+    /// Read profiles from this file instead of the ones built into the binary.
+    #[arg(long, value_name = "FILE")]
+    pub profiles: Option<std::path::PathBuf>,
 }
 
-pub fn run_rule(_args: RuleArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire rule` is not built yet".into()))
+/// Prints one rule's documentation (or the list of rules). An unknown id is a usage error.
+pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
+    if args.list {
+        for r in REGISTRY.iter() {
+            println!("{:<28} {}", r.id, first_sentence(r.checks));
+        }
+        return Ok(EXIT_OK);
+    }
+    let id = args.id.unwrap_or_default();
+    let Some(rule) = rules::find(&id) else {
+        let near: Vec<&str> = REGISTRY
+            .iter()
+            .map(|r| r.id)
+            .filter(|r| r.contains(id.as_str()) || id.contains(*r) || shares_word(r, &id))
+            .collect();
+        let hint = if near.is_empty() {
+            String::new()
+        } else {
+            format!(" (did you mean {}?)", near.join(", "))
+        };
+        return Err(Error::Usage(format!(
+            "unknown rule {id:?}{hint}; `toolwire rule --list` lists the {} rules",
+            REGISTRY.len()
+        )));
+    };
+    let set = match &args.profiles {
+        Some(p) => ProfileSet::load(p)?,
+        None => crate::profile::embedded()?,
+    };
+    print!("{}", rule_doc(rule, &set));
+    Ok(EXIT_OK)
+}
+
+fn first_sentence(s: &str) -> &str {
+    match s.find(". ") {
+        Some(i) => &s[..=i],
+        None => s,
+    }
+}
+
+fn shares_word(a: &str, b: &str) -> bool {
+    a.split('-')
+        .any(|w| w.len() > 3 && b.split('-').any(|x| x == w))
+}
+
+/// A rule's documentation: what it checks, why (generated from the profiles: which targets
+/// reject its features, since when, with links), example, fix, repair.
+pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "{}\n", rule.id);
+    let _ = writeln!(s, "What it checks:\n  {}\n", rule.checks);
+    let _ = writeln!(s, "Features (case parameters): {}\n", rule.features);
+    let _ = writeln!(s, "Why (from the evidence):");
+    let mut lines = Vec::new();
+    for p in set
+        .profiles
+        .iter()
+        .filter(|p| p.targets.len() == 1 && p.name == p.targets[0])
+    {
+        for f in &p.features {
+            if f.status != Status::Rejected
+                || rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id)
+            {
+                continue;
+            }
+            for e in &f.rejected_by {
+                let since = if e.since.is_empty() {
+                    "undated"
+                } else {
+                    &e.since
+                };
+                lines.push(format!(
+                    "  {} rejects `{}` ({}) since {since}: {} evidence, {}",
+                    e.target,
+                    f.parameter,
+                    f.placement,
+                    e.kind.as_str(),
+                    if e.source.is_empty() {
+                        "(no source)"
+                    } else {
+                        &e.source
+                    }
+                ));
+            }
+        }
+    }
+    lines.sort();
+    lines.dedup();
+    if lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "  No target has rejecting evidence for these features yet."
+        );
+    } else {
+        for l in &lines {
+            let _ = writeln!(s, "{l}");
+        }
+    }
+    if let Some(p) = set.get(PORTABLE) {
+        let _ = writeln!(
+            s,
+            "\nUnder `portable` ({}): {}",
+            p.targets.join(", "),
+            portable_line(p, rule)
+        );
+    }
+    let _ = writeln!(s, "\nExample:\n  {}\n", rule.example);
+    let _ = writeln!(s, "Fix:\n  {}\n", rule.fix);
+    let _ = writeln!(s, "Repair: {}", rule.repair);
+    let _ = writeln!(s, "\nEvidence links: reports/RULES.md#{}", rule.id);
+    s
+}
+
+fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {
+    let mut allowed = Vec::new();
+    let mut rejected = Vec::new();
+    let mut unknown = Vec::new();
+    for f in &p.features {
+        if rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id) {
+            continue;
+        }
+        let v = format!("{} ({})", f.parameter, f.placement);
+        match f.status {
+            Status::Allowed => allowed.push(v),
+            Status::Rejected => rejected.push(v),
+            Status::Unknown => unknown.push(v),
+        }
+    }
+    format!(
+        "{} allowed, {} rejected, {} unknown{}",
+        allowed.len(),
+        rejected.len(),
+        unknown.len(),
+        if allowed.is_empty() {
+            String::new()
+        } else {
+            format!(" (allowed: {})", allowed.join(", "))
+        }
+    )
 }

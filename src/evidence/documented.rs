@@ -1,1 +1,542 @@
-//! Documented evidence (`doc`) and public reports (`report`) in reports/documented/. (Being built.)
+//! Documented evidence: provider documentation (`doc`) and public reports (`report`), kept
+//! in `reports/documented/*.yaml` in the format `reports/documented/README.md` describes, and
+//! mapped to the matrix cells they speak to.
+//!
+//! An entry says which (feature, target) cells it speaks to in one of two ways:
+//! - `cells`: explicit verdicts for a case parameter (optionally one placement) at targets;
+//! - `rules`: a documented statement applied mechanically to every case of the catalog it
+//!   covers: a name pattern, a complete keyword field list, a type enum, a numeric limit, a
+//!   required root type, or "must be valid JSON Schema 2020-12" (the meta-schema decides).
+//!
+//! Entries that speak to no cell say why in `unmapped`. Dates are the source's: a report's
+//! date, or for documentation the date it was read. A date may be partial (`2025`, `2025-07`)
+//! when that is all the source gives; an undated entry has `date: ''` and a `date_note`, and
+//! sorts before every dated piece of evidence, so any dated evidence overrides it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::matrix::{Documented, EvidenceItem};
+use super::{EvidenceKind, Verdict};
+use crate::case::{Case, Catalog, Placement};
+use crate::error::{Error, Place, Result};
+
+/// One documented fact or public report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Unique across `reports/documented/`.
+    pub id: String,
+    pub kind: EvidenceKind,
+    pub url: String,
+    /// `YYYY-MM-DD`, `YYYY-MM`, `YYYY`, or `''` (undated).
+    pub date: String,
+    /// Required when the date is partial or empty: what the source says about its date.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub date_note: String,
+    /// Page title (doc) or short title (report).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub route: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub model: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub strict: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub status: String,
+    /// The provider's error text verbatim (report), or the documentation's words (doc).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub quote: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub path: String,
+    /// The minimal schema as the source gave it (verbatim text).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub schema: String,
+    /// The tool that triggers it, as JSON (`name`, `description`?, `parameters`?), when the
+    /// schema is one the target really received; used as a regression input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<Value>,
+    /// How `tool` relates to `schema` when it is not a plain copy.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tool_note: String,
+    /// The source's own outcome label (`rejected`, `accepted`, `changed`, `mangled`, ...).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub outcome: String,
+    /// The source's own classification.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reported_kind: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<CellMap>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleMap>,
+    /// Why the entry speaks to no cell (required when `cells` and `rules` are both empty).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unmapped: String,
+}
+
+/// Explicit verdicts for one case parameter at some targets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellMap {
+    pub targets: Vec<String>,
+    /// Case parameters (each matched exactly, whitespace-normalized).
+    pub features: Vec<String>,
+    /// Only the cases at this placement (default: every placement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    pub verdict: Verdict,
+    /// When this cell's evidence is dated differently from the entry (a "changed" report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The words that speak to these cells, when not the entry's `quote`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A documented statement evaluated against every case it covers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleMap {
+    pub targets: Vec<String>,
+    #[serde(flatten)]
+    pub statement: Statement,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+}
+
+/// What a documented statement says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Statement {
+    /// Every tool name must match this regex. Speaks to `name-chars` and `name-length-limit`
+    /// cases: accepted when all the case's names match, rejected otherwise.
+    NamePattern(String),
+    /// The schema's complete field list: a key outside it is an error. Speaks to every case
+    /// whose schemas use a key outside the list (rejected), and to `keyword-allowed: K` cases
+    /// (no form) whose keys are all in it (accepted).
+    Fields(Vec<String>),
+    /// The type names accepted (ASCII case-insensitively); `unknown` lists names the source
+    /// does not settle; every other `type-spelling` case is rejected.
+    Types {
+        accepted: Vec<String>,
+        #[serde(default)]
+        unknown: Vec<String>,
+    },
+    /// A numeric limit: the family's cases up to `max` accepted, above it rejected.
+    Limit { feature: String, max: usize },
+    /// The root must be `{"type": "object", ...}`: root-shape cases whose root is not an
+    /// object schema with that type are rejected.
+    RootType(String),
+    /// The schema must be valid against the JSON Schema 2020-12 meta-schema: cases whose
+    /// schema is not are rejected (valid ones are not thereby accepted).
+    MetaSchema(String),
+}
+
+/// The documented evidence files.
+#[derive(Debug, Clone)]
+pub struct Documents {
+    /// (file, entries) in file-name order.
+    pub files: Vec<(PathBuf, Vec<Entry>)>,
+}
+
+/// Largest documented-evidence file read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+impl Documents {
+    /// Reads every `*.yaml` under `dir` (none is fine: no documented evidence). Checks each
+    /// entry: unique ids, a date in the allowed forms (with a note when partial or empty), a
+    /// known target, and either a mapping or an `unmapped` reason.
+    pub fn load(dir: &Path) -> Result<Documents> {
+        let mut paths = Vec::new();
+        if dir.exists() {
+            let entries = std::fs::read_dir(dir)
+                .map_err(|e| Error::input(dir, Place::File, e.to_string()))?;
+            for e in entries {
+                let e = e.map_err(|e| Error::input(dir, Place::File, e.to_string()))?;
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        let mut files = Vec::new();
+        let mut ids: BTreeMap<String, PathBuf> = BTreeMap::new();
+        for path in paths {
+            let limits = crate::json::Limits {
+                max_bytes: MAX_FILE_BYTES,
+                max_depth: 64,
+            };
+            let bytes = crate::json::read_capped(&path, limits)?;
+            let text = crate::json::check_utf8(&path, &bytes)?;
+            let entries: Vec<Entry> =
+                serde_saphyr::from_str(text).map_err(|e| yaml_error(&path, &e))?;
+            for (i, entry) in entries.iter().enumerate() {
+                let at =
+                    |problem: String| Error::input(&path, Place::Pointer(format!("/{i}")), problem);
+                if let Some(prev) = ids.insert(entry.id.clone(), path.clone()) {
+                    return Err(at(format!(
+                        "id {:?} is also used in {}",
+                        entry.id,
+                        prev.display()
+                    )));
+                }
+                validate(entry).map_err(at)?;
+            }
+            files.push((path, entries));
+        }
+        Ok(Documents { files })
+    }
+
+    /// Every entry, in file then file order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.files.iter().flat_map(|(_, e)| e.iter())
+    }
+}
+
+fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+    let place = match e.location() {
+        Some(loc) if loc.line() > 0 => Place::LineColumn {
+            line: loc.line() as usize,
+            column: loc.column() as usize,
+        },
+        _ => Place::File,
+    };
+    let text = e.without_snippet().to_string();
+    let problem = match text.find(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    Error::input(path, place, problem.trim().to_string())
+}
+
+fn is_date(s: &str) -> bool {
+    let re = |p: &str| Regex::new(p).map(|r| r.is_match(s)).unwrap_or(false);
+    re(r"^\d{4}-\d{2}-\d{2}$") || re(r"^\d{4}-\d{2}$") || re(r"^\d{4}$")
+}
+
+fn validate(e: &Entry) -> std::result::Result<(), String> {
+    if e.id.trim().is_empty() {
+        return Err("empty id".into());
+    }
+    if e.url.trim().is_empty() {
+        return Err(format!("{}: no url", e.id));
+    }
+    if !e.date.is_empty() && !is_date(&e.date) {
+        return Err(format!(
+            "{}: date {:?} is not YYYY-MM-DD, YYYY-MM, YYYY or ''",
+            e.id, e.date
+        ));
+    }
+    if (e.date.len() != 10) && e.date_note.trim().is_empty() {
+        return Err(format!(
+            "{}: a partial or empty date needs a date_note",
+            e.id
+        ));
+    }
+    let mapped = !e.cells.is_empty() || !e.rules.is_empty();
+    if mapped != e.unmapped.is_empty() {
+        return Err(format!(
+            "{}: give either cells/rules or an `unmapped` reason (not both, not neither)",
+            e.id
+        ));
+    }
+    let known = |t: &String| crate::target::find(t).is_some();
+    for c in &e.cells {
+        if let Some(t) = c.targets.iter().find(|t| !known(t)) {
+            return Err(format!("{}: unknown target {t:?}", e.id));
+        }
+        if let Some(d) = &c.date
+            && !is_date(d)
+        {
+            return Err(format!("{}: cell date {d:?} is not a date", e.id));
+        }
+        for f in &c.features {
+            if crate::profile::feature::parse_parameter(f).is_none() {
+                return Err(format!(
+                    "{}: feature {f:?} is outside the case vocabulary",
+                    e.id
+                ));
+            }
+        }
+    }
+    for r in &e.rules {
+        if let Some(t) = r.targets.iter().find(|t| !known(t)) {
+            return Err(format!("{}: unknown target {t:?}", e.id));
+        }
+        if let Statement::NamePattern(p) = &r.statement {
+            Regex::new(p).map_err(|err| format!("{}: name-pattern: {err}", e.id))?;
+        }
+        if let Statement::Limit { feature, .. } = &r.statement
+            && crate::profile::feature::Limit::from_family(feature).is_none()
+        {
+            return Err(format!(
+                "{}: limit feature {feature:?} is not a limit family",
+                e.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Documented evidence resolved against a catalog.
+#[derive(Debug, Clone, Default)]
+pub struct Resolved {
+    pub documented: Vec<Documented>,
+    /// (entry id, feature) pairs that matched no case of the catalog.
+    pub unmatched: Vec<(String, String)>,
+}
+
+fn normalize(p: &str) -> String {
+    p.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn item(
+    e: &Entry,
+    verdict: Verdict,
+    date: Option<&String>,
+    quote: Option<&String>,
+    note: String,
+) -> EvidenceItem {
+    let date = date.cloned().unwrap_or_else(|| e.date.clone());
+    let quote = quote
+        .cloned()
+        .or_else(|| (!e.quote.is_empty()).then(|| e.quote.clone()));
+    let endpoint = if !e.route.is_empty() {
+        Some(e.route.clone())
+    } else if !e.title.is_empty() {
+        Some(e.title.clone())
+    } else {
+        None
+    };
+    EvidenceItem {
+        kind: e.kind,
+        verdict,
+        first_seen: date.clone(),
+        last_seen: date,
+        count: 1,
+        source: e.url.clone(),
+        quote,
+        path: (!e.path.is_empty()).then(|| e.path.clone()),
+        stage: None,
+        model: (!e.model.is_empty()).then(|| e.model.clone()),
+        endpoint,
+        note: Some(note),
+    }
+}
+
+/// Maps every entry to the matrix cells it speaks to.
+pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
+    let mut by_param: BTreeMap<String, Vec<&Case>> = BTreeMap::new();
+    for c in &catalog.cases {
+        by_param.entry(normalize(&c.parameter)).or_default().push(c);
+    }
+    let mut out = Resolved::default();
+    for e in docs.entries() {
+        for cell in &e.cells {
+            for feature in &cell.features {
+                let cases: Vec<&&Case> = by_param
+                    .get(&normalize(feature))
+                    .map(|v| {
+                        v.iter()
+                            .filter(|c| cell.placement.is_none_or(|p| p == c.placement))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if cases.is_empty() {
+                    out.unmatched.push((e.id.clone(), feature.clone()));
+                }
+                for case in cases {
+                    for target in &cell.targets {
+                        let note = match &cell.note {
+                            Some(n) => format!("{}: {n}", e.id),
+                            None => e.id.clone(),
+                        };
+                        out.documented.push(Documented {
+                            case: case.id.clone(),
+                            target: target.clone(),
+                            item: item(
+                                e,
+                                cell.verdict,
+                                cell.date.as_ref(),
+                                cell.quote.as_ref(),
+                                note,
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        for rule in &e.rules {
+            for case in &catalog.cases {
+                if case.is_control() {
+                    continue;
+                }
+                let Some((verdict, why)) = judge(&rule.statement, case) else {
+                    continue;
+                };
+                for target in &rule.targets {
+                    out.documented.push(Documented {
+                        case: case.id.clone(),
+                        target: target.clone(),
+                        item: item(
+                            e,
+                            verdict,
+                            rule.date.as_ref(),
+                            rule.quote.as_ref(),
+                            format!("{}: {why}", e.id),
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a documented statement says about one case, with the reason, or `None` when it does
+/// not speak to it.
+pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
+    use crate::profile::feature::{Kind, Param, parse_parameter};
+    let param = parse_parameter(&case.parameter)?;
+    match statement {
+        Statement::NamePattern(pattern) => {
+            let names = matches!(&param, Param::Keyed(Kind::NameChars, _))
+                || matches!(
+                    &param,
+                    Param::Limit(crate::profile::feature::Limit::NameLength, _)
+                );
+            if !names {
+                return None;
+            }
+            let re = Regex::new(pattern).ok()?;
+            let bad = case.tools.iter().find(|t| !re.is_match(&t.name));
+            Some(match bad {
+                Some(t) => (
+                    Verdict::Rejected,
+                    format!("name {:?} does not match {pattern}", t.name),
+                ),
+                None => (Verdict::Accepted, format!("every name matches {pattern}")),
+            })
+        }
+        Statement::Fields(fields) => {
+            let keys = schema_keys(case);
+            if let Some(k) = keys.iter().find(|k| !fields.iter().any(|f| f == *k)) {
+                return Some((
+                    Verdict::Rejected,
+                    format!("`{k}` is not in the documented field list"),
+                ));
+            }
+            match &param {
+                Param::Keyed(Kind::Keyword, k) if fields.contains(k) => Some((
+                    Verdict::Accepted,
+                    format!("`{k}` is in the documented field list"),
+                )),
+                _ => None,
+            }
+        }
+        Statement::Types { accepted, unknown } => {
+            let Param::Keyed(Kind::TypeSpelling, spelling) = &param else {
+                return None;
+            };
+            let plain = spelling.as_str();
+            if unknown.iter().any(|u| u.eq_ignore_ascii_case(plain)) {
+                return None;
+            }
+            if accepted.iter().any(|a| a.eq_ignore_ascii_case(plain)) {
+                Some((
+                    Verdict::Accepted,
+                    format!("`{plain}` names a documented type"),
+                ))
+            } else {
+                Some((
+                    Verdict::Rejected,
+                    format!("`{plain}` is not a documented type"),
+                ))
+            }
+        }
+        Statement::Limit { feature, max } => {
+            let Param::Limit(l, n) = param else {
+                return None;
+            };
+            if l.family() != feature {
+                return None;
+            }
+            Some(if n <= *max {
+                (
+                    Verdict::Accepted,
+                    format!("{n} is within the documented limit of {max}"),
+                )
+            } else {
+                (
+                    Verdict::Rejected,
+                    format!("{n} exceeds the documented limit of {max}"),
+                )
+            })
+        }
+        Statement::RootType(t) => {
+            if !matches!(param, Param::Keyed(Kind::RootShape, _)) {
+                return None;
+            }
+            let tool = case.tools.first()?;
+            let ok = tool
+                .parameters
+                .as_ref()
+                .and_then(|p| p.get("type"))
+                .and_then(Value::as_str)
+                == Some(t.as_str());
+            // A root with the right type may still be refused for another reason; the
+            // statement only speaks to roots without it. An absent schema is not a root.
+            if ok || tool.parameters.is_none() {
+                None
+            } else {
+                Some((Verdict::Rejected, format!("the root is not `type: {t}`")))
+            }
+        }
+        Statement::MetaSchema(draft) => {
+            if draft != "2020-12" {
+                return None;
+            }
+            let invalid = case
+                .tools
+                .iter()
+                .filter_map(|t| t.parameters.as_ref())
+                .find(|p| !jsonschema::draft202012::meta::is_valid(p));
+            invalid.map(|_| {
+                (
+                    Verdict::Rejected,
+                    "the schema is not valid against the JSON Schema 2020-12 meta-schema"
+                        .to_string(),
+                )
+            })
+        }
+    }
+}
+
+/// Every key used as a schema keyword in the case's parameters schemas (property names
+/// excluded), with `type` included.
+fn schema_keys(case: &Case) -> Vec<String> {
+    let mut keys = std::collections::BTreeSet::new();
+    for t in &case.tools {
+        let Some(p) = &t.parameters else { continue };
+        for node in crate::schema::walk(p).nodes {
+            if let Some(m) = node.value.as_object() {
+                keys.extend(m.keys().cloned());
+            }
+        }
+    }
+    keys.into_iter().collect()
+}

@@ -7,8 +7,9 @@
 //!    the control (the bare baseline every target is sent first), or any case whose cell was
 //!    decided by a probe, since a probe sent that exact tool. A documented fact or a report
 //!    speaks only to the feature it is mapped to, so it is never used this way;
-//! 3. the feature's own cases at the nearest other placement (nested, root, items, anyOf
-//!    branch), so that e.g. `const` in an `anyOf` branch is judged by the nested case;
+//! 3. the same feature at the nearest other placement (nested, root, items, anyOf branch),
+//!    as decided by steps 1 and 2 there, so that e.g. `const` in an `anyOf` branch is judged
+//!    by the nested case and `properties` on a nested object by the control's root;
 //! 4. otherwise no evidence: unknown.
 //!
 //! Nothing here reads anything but the matrix and the catalog, and the output is sorted, so
@@ -149,18 +150,64 @@ impl<'m> Index<'m> {
         })
     }
 
-    fn status(&self, key: &(String, Placement), target: &str) -> TargetStatus {
+    /// Steps 1 and 2: the feature's own cases at this placement, then inferred acceptance.
+    /// Limits are monotonic: a target that accepts N accepts every smaller value, and one that
+    /// rejects N rejects every larger value, so a limit case without its own verdict takes it
+    /// from the nearest decided case of the same family.
+    fn direct(&self, key: &(String, Placement), target: &str) -> TargetStatus {
         let (param, placement) = key;
         if let Some(s) = self.own_verdict(param, *placement, target) {
             return s;
         }
+        if let Some(Param::Limit(limit, n)) = parse_parameter(param) {
+            return self.limit_bound(limit, n, target);
+        }
         if self.inferred(key, target) {
             return TargetStatus::Accepted;
         }
+        TargetStatus::Unknown
+    }
+
+    /// A limit case's verdict from the other cases of its family at this target.
+    fn limit_bound(&self, limit: super::feature::Limit, n: usize, target: &str) -> TargetStatus {
+        let mut accepted_at_or_above = None;
+        let mut rejected_at_or_below: Option<TargetEvidence> = None;
+        for ((param, placement), _) in self.own.iter() {
+            let Some(Param::Limit(l, m)) = parse_parameter(param) else {
+                continue;
+            };
+            if l != limit || m == n {
+                continue;
+            }
+            match self.own_verdict(param, *placement, target) {
+                Some(TargetStatus::Accepted) if m > n => accepted_at_or_above = Some(m),
+                Some(TargetStatus::Rejected(e)) if m < n => rejected_at_or_below = Some(e),
+                _ => {}
+            }
+        }
+        match (accepted_at_or_above, rejected_at_or_below) {
+            (Some(_), None) => TargetStatus::Accepted,
+            (None, Some(e)) => TargetStatus::Rejected(e),
+            _ => TargetStatus::Unknown,
+        }
+    }
+
+    /// All four steps.
+    fn status(&self, key: &(String, Placement), target: &str) -> TargetStatus {
+        let here = self.direct(key, target);
+        if here != TargetStatus::Unknown {
+            return here;
+        }
         for p in FALLBACK {
-            if p != *placement
-                && let Some(s) = self.own_verdict(param, p, target)
-            {
+            if p == key.1 {
+                continue;
+            }
+            let other = (key.0.clone(), p);
+            if !self.keys.contains(&other) {
+                continue;
+            }
+            let s = self.direct(&other, target);
+            if s != TargetStatus::Unknown {
                 return s;
             }
         }

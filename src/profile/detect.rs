@@ -115,10 +115,18 @@ impl Ty<'_> {
         }
     }
 
-    /// Whether a type is given and it does not name `t`.
+    /// Whether a type is given, every name in it is one of JSON Schema's types (any case), and
+    /// none is `t`. A non-standard spelling (`dict`, `float`) says nothing about which type was
+    /// meant, so it excludes nothing (type-invalid reports it).
     pub fn excludes(&self, t: &str) -> bool {
+        let standard = |s: &str| {
+            super::feature::STANDARD_TYPES
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(s))
+        };
         match self {
-            Ty::One(_) | Ty::List(_) => !self.names(t),
+            Ty::One(s) => standard(s) && !s.eq_ignore_ascii_case(t),
+            Ty::List(l) => l.iter().all(|v| v.as_str().is_some_and(standard)) && !self.names(t),
             _ => false,
         }
     }
@@ -277,6 +285,9 @@ impl<'a, 'p> Cx<'a, 'p> {
                     repairable: (self.rule.repairable)(&feat),
                     level,
                     parameter: feat.parameter(),
+                    file: String::new(),
+                    line: None,
+                    location: String::new(),
                 };
                 if let Mode::Check { out, .. } = &mut self.mode {
                     out.push(finding);

@@ -229,46 +229,81 @@ pub fn parse_parameter(s: &str) -> Option<Param> {
     Some(Param::Keyed(kind, value.to_string()))
 }
 
-/// Values used by the detector (the `x` of `structure: x` and friends). Kept together so
-/// that aligning with the catalog's spelling is a one-place change.
+/// Values used by the detector (the `x` of `structure: x` and friends), spelled as in
+/// `cases/README.md`'s vocabulary. Kept together so that the spelling lives in one place.
 pub mod value {
     // root-shape
-    pub const ROOT_ABSENT: &str = "absent";
-    pub const ROOT_EMPTY: &str = "empty";
-    pub const ROOT_NO_TYPE: &str = "no-type";
+    pub const ROOT_ABSENT: &str = "parameters-absent";
+    pub const ROOT_NULL: &str = "parameters-null";
+    pub const ROOT_TRUE: &str = "true-schema";
+    pub const ROOT_FALSE: &str = "false-schema";
     pub const ROOT_NOT_A_SCHEMA: &str = "not-a-schema";
+    pub const ROOT_EMPTY: &str = "empty-schema";
+    pub const ROOT_INSTANCE: &str = "instance-not-schema";
+    pub const ROOT_NO_TYPE: &str = "no-type";
+    pub const ROOT_TYPE_NULL: &str = "type-null";
     pub const ROOT_NO_ARGUMENTS: &str = "no-arguments";
+    pub const ROOT_OBJECT_WITHOUT_PROPERTIES: &str = "object-without-properties";
     // structure
     pub const ARRAY_WITHOUT_ITEMS: &str = "array-without-items";
     pub const OBJECT_WITHOUT_PROPERTIES: &str = "object-without-properties";
     pub const EMPTY_PROPERTIES: &str = "empty-properties";
     pub const PROPERTIES_ON_NON_OBJECT: &str = "properties-on-non-object";
+    pub const PROPERTIES_LIST: &str = "properties-list";
+    pub const PROPERTIES_NULL: &str = "properties-null";
+    pub const PROPERTIES_NOT_OBJECT: &str = "properties-not-object";
     pub const ITEMS_ON_NON_ARRAY: &str = "items-on-non-array";
+    pub const ITEMS_EMPTY_LIST: &str = "items-empty-list";
+    pub const ITEMS_WITHOUT_TYPE: &str = "items-without-type";
     pub const REQUIRED_UNDECLARED: &str = "required-undeclared";
     pub const REQUIRED_NOT_ARRAY: &str = "required-not-array";
-    pub const PROPERTIES_NOT_OBJECT: &str = "properties-not-object";
+    pub const REQUIRED_NULL: &str = "required-null";
+    pub const REQUIRED_BOOLEAN: &str = "required-boolean";
+    pub const REQUIRED_EMPTY: &str = "required-empty";
+    pub const REQUIRED_WITHOUT_PROPERTIES: &str = "required-without-properties";
     pub const SCHEMA_NOT_OBJECT: &str = "property-schema-string";
-    pub const BOOLEAN_SCHEMA_TRUE: &str = "boolean-schema-true";
-    pub const BOOLEAN_SCHEMA_FALSE: &str = "boolean-schema-false";
+    pub const BOOLEAN_SCHEMA_TRUE: &str = "property-schema-true";
+    pub const BOOLEAN_SCHEMA_FALSE: &str = "property-schema-false";
+    pub const REF_UNRESOLVED: &str = "ref-unresolved";
+    /// `property-named-<keyword>` for a property named like a keyword.
+    pub const PROPERTY_NAMED: &str = "property-named-";
+    // type spellings that are not written as themselves
+    pub const TYPE_EMPTY_STRING: &str = "\"\"";
+    pub const TYPE_JSON_NULL: &str = "null (JSON null)";
+    pub const TYPE_NOT_A_STRING: &str = "not-a-string";
     // type-list representatives
     pub const LIST_WITH_NULL: &str = "string,null";
     pub const LIST_OF_TYPES: &str = "string,integer";
+    pub const LIST_OF_ONE: &str = "string";
     // keyword forms
+    pub const ENUM_STRINGS: &str = "strings";
     pub const ENUM_NUMBERS: &str = "numbers";
     pub const ENUM_MIXED: &str = "mixed";
     pub const ENUM_NULL: &str = "null member";
     pub const ENUM_EMPTY: &str = "empty";
     pub const ENUM_NOT_ARRAY: &str = "not an array";
+    pub const REF_LOCAL: &str = "local $defs";
+    pub const REF_RECURSIVE: &str = "recursive";
+    pub const REF_SELF: &str = "self-reference";
     pub const REF_REMOTE: &str = "remote";
-    pub const REF_UNRESOLVED: &str = "unresolved";
+    pub const WITH_SIBLINGS: &str = "with siblings";
     pub const ITEMS_LIST: &str = "list";
     pub const BOOL_TRUE: &str = "true";
     pub const BOOL_FALSE: &str = "false";
     pub const SCHEMA: &str = "schema";
-    pub const BOOLEAN: &str = "boolean";
-    pub const WITH_SIBLINGS: &str = "with siblings";
+    pub const DRAFT4_BOOLEAN: &str = "draft-4 boolean";
     pub const NULL_BRANCH: &str = "null branch";
     pub const NULLABLE_ARRAY: &str = "array";
+    pub const LARGE: &str = "large";
+    pub const DECIMAL: &str = "decimal";
+    pub const PATTERN_LOOKAHEAD: &str = "lookahead";
+    pub const PATTERN_NAMED_GROUP: &str = "named group";
+    pub const PATTERN_UNANCHORED: &str = "unanchored";
+    pub const SCHEMA_DRAFT_07: &str = "draft-07";
+    pub const SCHEMA_OTHER_DRAFT: &str = "other draft";
+    pub const ID_NOT_URI: &str = "not a uri-reference";
+    /// Every `x-` key is judged by this case.
+    pub const VENDOR_KEY: &str = "x-vendor";
     // name-chars
     pub const NAME_LOWER: &str = "lowercase";
     pub const NAME_UPPER: &str = "uppercase";
@@ -282,14 +317,14 @@ pub mod value {
     pub const NAME_NON_ASCII: &str = "non-ascii";
     pub const NAME_OTHER: &str = "other-punctuation";
     pub const NAME_LEADING_DIGIT: &str = "leading-digit";
+    pub const NAME_LEADING_UNDERSCORE: &str = "leading-underscore";
     pub const NAME_EMPTY: &str = "empty";
     // description
     pub const DESC_MISSING: &str = "missing";
     pub const DESC_EMPTY: &str = "empty";
-    pub const DESC_WHITESPACE: &str = "whitespace";
+    pub const DESC_WHITESPACE: &str = "whitespace-only";
     pub const DESC_NON_ASCII: &str = "non-ascii";
-    /// The x- prefix stands for every vendor extension key.
-    pub const VENDOR_KEY: &str = "x-vendor";
+    pub const DESC_MULTILINE: &str = "multiline";
 }
 
 /// The JSON types JSON Schema defines.

@@ -224,8 +224,11 @@ pub struct Profile {
     pub summary: Summary,
 }
 
-/// Every profile, as written to `reports/profile.json`.
+/// Every profile. Written to `reports/profile.json` in a compact form ([`file::FileForm`]):
+/// one shared, deduplicated evidence table, and per profile the allowed, rejected and unknown
+/// features as `parameter @ placement` strings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "file::FileForm", from = "file::FileForm")]
 pub struct ProfileSet {
     /// What the file is and how it was made.
     pub about: String,
@@ -258,6 +261,192 @@ impl ProfileSet {
         )?;
         let text = crate::json::check_utf8(path, &bytes)?;
         Self::from_json(path, text)
+    }
+}
+
+mod file {
+    //! The on-disk form of [`ProfileSet`](super::ProfileSet).
+
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Serialize};
+
+    use super::{FeatureEntry, Profile, ProfileSet, Status, Summary, TargetEvidence};
+    use crate::case::Placement;
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    pub struct FileForm {
+        about: String,
+        /// Every piece of evidence a rejection refers to, once.
+        evidence: Vec<TargetEvidence>,
+        profiles: Vec<FileProfile>,
+    }
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct FileProfile {
+        name: String,
+        targets: Vec<String>,
+        control: Status,
+        /// `parameter @ placement`.
+        allowed: Vec<String>,
+        rejected: Vec<Rejected>,
+        unknown: Vec<Unknown>,
+        summary: Summary,
+    }
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct Rejected {
+        feature: String,
+        /// Indexes into `evidence`.
+        by: Vec<usize>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unknown_for: Vec<String>,
+    }
+
+    /// A feature with no evidence at some target: a plain string in a one-target profile.
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Unknown {
+        Single(String),
+        Many {
+            feature: String,
+            unknown_for: Vec<String>,
+        },
+    }
+
+    fn key(f: &FeatureEntry) -> String {
+        format!("{} @ {}", f.parameter, f.placement)
+    }
+
+    fn split(key: &str) -> (String, Placement) {
+        let (p, place) = key.rsplit_once(" @ ").unwrap_or((key, "nested"));
+        let placement = serde_json::from_value(serde_json::Value::String(place.to_string()))
+            .unwrap_or(Placement::Nested);
+        (p.to_string(), placement)
+    }
+
+    impl From<ProfileSet> for FileForm {
+        fn from(set: ProfileSet) -> FileForm {
+            let mut index: BTreeMap<TargetEvidence, usize> = BTreeMap::new();
+            for p in &set.profiles {
+                for f in &p.features {
+                    for e in &f.rejected_by {
+                        let n = index.len();
+                        index.entry(e.clone()).or_insert(n);
+                    }
+                }
+            }
+            // Number the evidence in sorted order so the file does not depend on profile order.
+            let evidence: Vec<TargetEvidence> = index.keys().cloned().collect();
+            let position: BTreeMap<&TargetEvidence, usize> =
+                evidence.iter().enumerate().map(|(i, e)| (e, i)).collect();
+            let profiles = set
+                .profiles
+                .into_iter()
+                .map(|p| {
+                    let single = p.targets.len() == 1;
+                    let mut allowed = Vec::new();
+                    let mut rejected = Vec::new();
+                    let mut unknown = Vec::new();
+                    for f in &p.features {
+                        match f.status {
+                            Status::Allowed => allowed.push(key(f)),
+                            Status::Rejected => rejected.push(Rejected {
+                                feature: key(f),
+                                by: f.rejected_by.iter().map(|e| position[e]).collect(),
+                                unknown_for: f.unknown_for.clone(),
+                            }),
+                            Status::Unknown if single => unknown.push(Unknown::Single(key(f))),
+                            Status::Unknown => unknown.push(Unknown::Many {
+                                feature: key(f),
+                                unknown_for: f.unknown_for.clone(),
+                            }),
+                        }
+                    }
+                    FileProfile {
+                        name: p.name,
+                        targets: p.targets,
+                        control: p.control,
+                        allowed,
+                        rejected,
+                        unknown,
+                        summary: p.summary,
+                    }
+                })
+                .collect();
+            FileForm {
+                about: set.about,
+                evidence,
+                profiles,
+            }
+        }
+    }
+
+    impl From<FileForm> for ProfileSet {
+        fn from(f: FileForm) -> ProfileSet {
+            let profiles = f
+                .profiles
+                .into_iter()
+                .map(|p| {
+                    let mut features = Vec::new();
+                    for a in &p.allowed {
+                        let (parameter, placement) = split(a);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Allowed,
+                            rejected_by: Vec::new(),
+                            unknown_for: Vec::new(),
+                        });
+                    }
+                    for r in &p.rejected {
+                        let (parameter, placement) = split(&r.feature);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Rejected,
+                            rejected_by: r
+                                .by
+                                .iter()
+                                .filter_map(|i| f.evidence.get(*i).cloned())
+                                .collect(),
+                            unknown_for: r.unknown_for.clone(),
+                        });
+                    }
+                    for u in &p.unknown {
+                        let (feature, unknown_for) = match u {
+                            Unknown::Single(s) => (s.clone(), p.targets.clone()),
+                            Unknown::Many {
+                                feature,
+                                unknown_for,
+                            } => (feature.clone(), unknown_for.clone()),
+                        };
+                        let (parameter, placement) = split(&feature);
+                        features.push(FeatureEntry {
+                            parameter,
+                            placement,
+                            status: Status::Unknown,
+                            rejected_by: Vec::new(),
+                            unknown_for,
+                        });
+                    }
+                    features.sort_by(|a, b| {
+                        (&a.parameter, a.placement).cmp(&(&b.parameter, b.placement))
+                    });
+                    Profile {
+                        name: p.name,
+                        targets: p.targets,
+                        control: p.control,
+                        features,
+                        summary: p.summary,
+                    }
+                })
+                .collect();
+            ProfileSet {
+                about: f.about,
+                profiles,
+            }
+        }
     }
 }
 

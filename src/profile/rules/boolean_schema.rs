@@ -7,7 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "A property, branch, definition or tuple element is the boolean schema `true` \
              (anything) or `false` (nothing). `items` and `additionalProperties` booleans are \
              judged by their own keyword forms.",
-    features: "`structure: boolean-schema-true`, `structure: boolean-schema-false`",
+    features: "`structure: property-schema-true`, `structure: property-schema-false`",
     example: r#"{"type": "object", "properties": {"payload": true}}"#,
     fix: "Replace `true` with a typed schema (e.g. {\"type\": \"object\"}); remove properties whose schema is `false`.",
     repair: "no",
@@ -56,8 +56,8 @@ mod tests {
                 json!({"type":"object","properties":{"a":true,"b":false,"c":{"type":"array","items":true}},"additionalProperties":false})
             ),
             pairs(&[
-                ("/properties/a", "structure: boolean-schema-true"),
-                ("/properties/b", "structure: boolean-schema-false"),
+                ("/properties/a", "structure: property-schema-true"),
+                ("/properties/b", "structure: property-schema-false"),
             ])
         );
     }

@@ -28,7 +28,7 @@ fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
         At::Node(s.deepest_frame),
         Limit::Depth,
         s.max_object_depth as usize,
-        Placement::Root,
+        Placement::Nested,
     );
 }
 

@@ -51,35 +51,88 @@ const ELSEWHERE: &[&str] = &["type", "format", "$ref", "$defs", "definitions", "
 /// Keys root-combinator and root-not-object report at the root.
 const ROOT_ELSEWHERE: &[&str] = &["anyOf", "oneOf", "allOf", "not", "enum", "const"];
 
+/// `maxLength` from this value on is judged by the `maxLength (large)` case (100,000 there):
+/// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
+pub const LARGE_MAX_LENGTH: u64 = 10_000;
+
+/// The form a keyword's value puts it in, where the catalog tells forms apart.
+fn form(k: &str, v: &serde_json::Value) -> Option<&'static str> {
+    use serde_json::Value;
+    Some(match (k, v) {
+        ("enum", _) => value::ENUM_STRINGS,
+        ("additionalProperties", Value::Bool(true)) => value::BOOL_TRUE,
+        ("additionalProperties", Value::Bool(false)) => value::BOOL_FALSE,
+        ("additionalProperties", _) => value::SCHEMA,
+        ("exclusiveMinimum" | "exclusiveMaximum", Value::Bool(_)) => value::DRAFT4_BOOLEAN,
+        ("maxLength", Value::Number(n)) if n.as_u64().is_some_and(|n| n >= LARGE_MAX_LENGTH) => {
+            value::LARGE
+        }
+        ("multipleOf", Value::Number(n)) if !n.is_u64() && !n.is_i64() => value::DECIMAL,
+        ("pattern", Value::String(p)) => return pattern_form(p),
+        ("$schema", Value::String(s)) if s.contains("draft-07") => value::SCHEMA_DRAFT_07,
+        ("$schema", Value::String(s)) if !s.contains("2020-12") => value::SCHEMA_OTHER_DRAFT,
+        ("$id", Value::String(s)) if !is_uri_reference(s) => value::ID_NOT_URI,
+        _ => return None,
+    })
+}
+
+/// Lookaheads and lookbehinds, named groups, and patterns not anchored at both ends are
+/// told apart (in that order); a plain anchored pattern has no form.
+pub fn pattern_form(p: &str) -> Option<&'static str> {
+    if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|s| p.contains(s)) {
+        Some(value::PATTERN_LOOKAHEAD)
+    } else if p.contains("(?P<")
+        || (p.contains("(?<") && !p.contains("(?<=") && !p.contains("(?<!"))
+    {
+        Some(value::PATTERN_NAMED_GROUP)
+    } else if !(p.starts_with('^') && p.ends_with('$')) {
+        Some(value::PATTERN_UNANCHORED)
+    } else {
+        None
+    }
+}
+
+/// A loose RFC 3986 URI-reference test: no spaces, quotes, angle brackets, braces, pipes,
+/// backslashes, carets or backticks.
+fn is_uri_reference(s: &str) -> bool {
+    !s.chars()
+        .any(|c| c.is_whitespace() || "\"<>{}|\\^`".contains(c) || c.is_control())
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     use serde_json::Value;
     let Some(map) = n.map else { return };
     let root = n.is_root();
+    let has_if = map.contains_key("if");
     for (k, v) in map {
         let k = k.as_str();
         if ELSEWHERE.contains(&k) || (root && ROOT_ELSEWHERE.contains(&k)) {
             continue;
         }
-        let feat = match (k, v) {
-            ("items", v) if !v.is_object() => continue,
-            ("properties", v) if !v.is_object() => continue,
-            ("required", Value::Array(a)) if a.iter().all(Value::is_string) => Feat::Keyword(k),
-            ("required", _) => continue,
-            ("enum", v) if super::enum_not_string::form(v).is_some() => continue,
-            ("anyOf", _)
-                if super::anyof_with_siblings::has_siblings(n)
-                    || super::nullable_spelling::has_null_branch(n) =>
-            {
-                continue;
+        let skip = match k {
+            "items" | "properties" => !v.is_object(),
+            "required" => {
+                !matches!(v, Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string))
             }
-            ("additionalProperties", Value::Bool(true)) => Feat::KeywordForm(k, value::BOOL_TRUE),
-            ("additionalProperties", Value::Bool(false)) => Feat::KeywordForm(k, value::BOOL_FALSE),
-            ("additionalProperties", _) => Feat::KeywordForm(k, value::SCHEMA),
-            ("exclusiveMinimum" | "exclusiveMaximum", Value::Bool(_)) => {
-                Feat::KeywordForm(k, value::BOOLEAN)
+            "enum" => super::enum_not_string::form(v).is_some(),
+            "anyOf" => {
+                super::anyof_with_siblings::has_siblings(n)
+                    || super::nullable_spelling::has_null_branch(n)
             }
-            (k, _) if k.starts_with("x-") => Feat::Keyword(value::VENDOR_KEY),
-            (k, _) => Feat::Keyword(k),
+            // `then`/`else` belong to the `if` construct.
+            "then" | "else" => has_if,
+            _ => false,
+        };
+        if skip {
+            continue;
+        }
+        let feat = if k.starts_with("x-") {
+            Feat::Keyword(value::VENDOR_KEY)
+        } else {
+            match form(k, v) {
+                Some(f) => Feat::KeywordForm(k, f),
+                None => Feat::Keyword(k),
+            }
         };
         cx.feature(At::Key(n.frame, k), feat, n.placement, || match feat {
             Feat::KeywordForm(_, form) => format!("keyword `{k}` ({form})"),
@@ -98,7 +151,7 @@ mod tests {
         let r = "keyword-unsupported";
         let found = seen(
             r,
-            json!({"type":"object","$schema":"x","properties":{
+            json!({"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema","properties":{
                 "a":{"type":"string","const":"x","x-order":1},
                 "b":{"type":"number","exclusiveMinimum":true},
                 "type":{"type":"string","enum":["p","q"]}
@@ -118,9 +171,9 @@ mod tests {
                 ("/properties/a/x-order", "keyword-allowed: x-vendor"),
                 (
                     "/properties/b/exclusiveMinimum",
-                    "keyword-allowed: exclusiveMinimum (boolean)"
+                    "keyword-allowed: exclusiveMinimum (draft-4 boolean)"
                 ),
-                ("/properties/type/enum", "keyword-allowed: enum"),
+                ("/properties/type/enum", "keyword-allowed: enum (strings)"),
             ])
         );
         // A property literally named `type` is a name, never the keyword.

@@ -18,8 +18,8 @@ pub mod anyof_with_siblings;
 pub mod array_items_missing;
 pub mod boolean_schema;
 pub mod depth_exceeded;
+pub mod description_content;
 pub mod description_missing;
-pub mod description_non_ascii;
 pub mod description_too_long;
 pub mod enum_invalid;
 pub mod enum_not_string;
@@ -35,6 +35,7 @@ pub mod object_properties_missing;
 pub mod parameters_missing;
 pub mod properties_invalid;
 pub mod properties_on_non_object;
+pub mod property_named_keyword;
 pub mod ref_remote;
 pub mod ref_unsupported;
 pub mod required_invalid;
@@ -131,7 +132,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 33] = [
+pub static REGISTRY: [Rule; 34] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -144,6 +145,7 @@ pub static REGISTRY: [Rule; 33] = [
     object_properties_missing::RULE,
     properties_on_non_object::RULE,
     properties_invalid::RULE,
+    property_named_keyword::RULE,
     schema_invalid::RULE,
     boolean_schema::RULE,
     required_undeclared::RULE,
@@ -164,7 +166,7 @@ pub static REGISTRY: [Rule; 33] = [
     name_duplicate::RULE,
     description_missing::RULE,
     description_too_long::RULE,
-    description_non_ascii::RULE,
+    description_content::RULE,
 ];
 
 /// Looks a rule up by id.

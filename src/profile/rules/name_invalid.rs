@@ -5,8 +5,8 @@ use super::*;
 pub const RULE: Rule = Rule {
     id: "name-invalid",
     checks: "Each kind of character in the tool name (lowercase, uppercase, digit, underscore, \
-             hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit, \
-             and the empty name, each judged by its `name-chars` case.",
+             hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit or \
+             underscore, and the empty name, each judged by its `name-chars` case.",
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",
@@ -63,6 +63,9 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
         .collect();
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         out.push(NAME_LEADING_DIGIT);
+    }
+    if name.starts_with('_') {
+        out.push(NAME_LEADING_UNDERSCORE);
     }
     if name.is_empty() {
         out.push(NAME_EMPTY);

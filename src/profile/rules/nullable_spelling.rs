@@ -4,12 +4,12 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "nullable-spelling",
-    checks: "A schema admits null through OpenAPI 3.0's `nullable` (a boolean, or wrongly a \
-             list), or through an `anyOf` branch `{\"type\": \"null\"}` (the Optional pattern \
-             pydantic and zod emit).",
-    features: "`keyword-allowed: nullable`, `keyword-allowed: nullable (array)`, `keyword-allowed: anyOf (null branch)`",
+    checks: "A schema admits null through OpenAPI 3.0's `nullable` (`true`/`false`, or wrongly \
+             a list of names), or through an `anyOf` branch `{\"type\": \"null\"}` (the \
+             Optional pattern pydantic and zod emit).",
+    features: "`keyword-allowed: nullable (true)`, `keyword-allowed: nullable (false)`, `keyword-allowed: nullable (array)`, `keyword-allowed: anyOf (null branch)`",
     example: r#"{"type": "object", "properties": {"limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}}}"#,
-    fix: "Leave the property out of `required` instead of admitting null; use the profile's spelling where null must be sent.",
+    fix: "Leave the property out of `required` instead of admitting null; use the profile's spelling where null must really be sent.",
     repair: "partly: an `anyOf` null branch becomes the other branch made optional; `nullable` is dropped with the property made optional",
     repairable: always,
     owns,
@@ -38,14 +38,17 @@ pub fn has_null_branch(n: &Node<'_>) -> bool {
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(v) = n.nullable {
-        let feat = if v.is_boolean() {
-            Feat::Keyword("nullable")
-        } else {
-            Feat::KeywordForm("nullable", value::NULLABLE_ARRAY)
+        let form = match v {
+            serde_json::Value::Bool(true) => value::BOOL_TRUE,
+            serde_json::Value::Bool(false) => value::BOOL_FALSE,
+            _ => value::NULLABLE_ARRAY,
         };
-        cx.feature(At::Key(n.frame, "nullable"), feat, n.placement, || {
-            format!("OpenAPI `nullable: {v}`")
-        });
+        cx.feature(
+            At::Key(n.frame, "nullable"),
+            Feat::KeywordForm("nullable", form),
+            n.placement,
+            || format!("OpenAPI `nullable: {v}`"),
+        );
     }
     if !n.is_root() && has_null_branch(n) {
         cx.feature(
@@ -65,16 +68,14 @@ mod tests {
     #[test]
     fn spellings_of_null() {
         let r = "nullable-spelling";
+        let s = json!({"type":"object","nullable":["n"],"properties":{
+            "a":{"type":"string","nullable":true},
+            "b":{"anyOf":[{"type":"string"},{"type":"null"}]}}});
         assert_eq!(
-            seen(
-                r,
-                json!({"type":"object","nullable":["n"],"properties":{
-                "a":{"type":"string","nullable":true},
-                "b":{"anyOf":[{"type":"string"},{"type":"null"}]}}})
-            ),
+            seen(r, s),
             pairs(&[
                 ("/nullable", "keyword-allowed: nullable (array)"),
-                ("/properties/a/nullable", "keyword-allowed: nullable"),
+                ("/properties/a/nullable", "keyword-allowed: nullable (true)"),
                 (
                     "/properties/b/anyOf",
                     "keyword-allowed: anyOf (null branch)"

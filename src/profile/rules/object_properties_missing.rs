@@ -6,7 +6,7 @@ pub const RULE: Rule = Rule {
     id: "object-properties-missing",
     checks: "An object schema (`type: object`) has no `properties`, or an empty `properties` \
              map (at the root: a tool that takes no arguments).",
-    features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: no-arguments`",
+    features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that.",
     repair: "no",
@@ -23,7 +23,14 @@ fn owns(p: &Param) -> bool {
         p,
         Kind::Structure,
         &[value::OBJECT_WITHOUT_PROPERTIES, value::EMPTY_PROPERTIES],
-    ) || keyed_in(p, Kind::RootShape, &[value::ROOT_NO_ARGUMENTS])
+    ) || keyed_in(
+        p,
+        Kind::RootShape,
+        &[
+            value::ROOT_NO_ARGUMENTS,
+            value::ROOT_OBJECT_WITHOUT_PROPERTIES,
+        ],
+    )
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -33,7 +40,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     match n.properties {
         None => cx.feature(
             At::Node(n.frame),
-            Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES),
+            if n.is_root() {
+                Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES)
+            } else {
+                Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES)
+            },
             n.placement,
             || "an object schema without `properties`".into(),
         ),
@@ -65,7 +76,7 @@ mod tests {
         );
         assert_eq!(
             seen(r, json!({"type":"object"})),
-            pairs(&[("", "structure: object-without-properties")])
+            pairs(&[("", "root-shape: object-without-properties")])
         );
         assert_eq!(
             seen(

@@ -5,7 +5,7 @@ use super::*;
 pub const RULE: Rule = Rule {
     id: "parameters-missing",
     checks: "The tool has no parameters (input) schema at all.",
-    features: "`root-shape: absent`",
+    features: "`root-shape: parameters-absent`",
     example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
     fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}.",
     repair: "yes",
@@ -39,7 +39,7 @@ mod tests {
     #[test]
     fn fires_only_when_parameters_are_left_out() {
         let absent = seen_tools("parameters-missing", &[(Some("f"), Some("d"), None)]);
-        assert_eq!(absent, pairs(&[("", "root-shape: absent")]));
+        assert_eq!(absent, pairs(&[("", "root-shape: parameters-absent")]));
         assert!(seen("parameters-missing", serde_json::json!({})).is_empty());
         // A bare schema has no envelope to leave parameters out of.
         assert!(seen_tools("parameters-missing", &[(None, None, None)]).is_empty());

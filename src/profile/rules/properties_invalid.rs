@@ -6,7 +6,7 @@ pub const RULE: Rule = Rule {
     id: "properties-invalid",
     checks: "`properties` is not a JSON object (e.g. `null`, or `[]` from a serializer that \
              writes empty maps as lists).",
-    features: "`structure: properties-not-object`",
+    features: "`structure: properties-list`, `structure: properties-null`, `structure: properties-not-object`",
     example: r#"{"type": "object", "properties": []}"#,
     fix: "Write `properties` as an object mapping names to schemas (`{}` when there are none).",
     repair: "no",
@@ -19,7 +19,15 @@ pub const RULE: Rule = Rule {
 };
 
 fn owns(p: &Param) -> bool {
-    keyed_in(p, Kind::Structure, &[value::PROPERTIES_NOT_OBJECT])
+    keyed_in(
+        p,
+        Kind::Structure,
+        &[
+            value::PROPERTIES_LIST,
+            value::PROPERTIES_NULL,
+            value::PROPERTIES_NOT_OBJECT,
+        ],
+    )
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -29,7 +37,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         let kind = json_kind(p);
         cx.feature(
             At::Key(n.frame, "properties"),
-            Feat::Structure(value::PROPERTIES_NOT_OBJECT),
+            Feat::Structure(match p {
+                serde_json::Value::Array(_) => value::PROPERTIES_LIST,
+                serde_json::Value::Null => value::PROPERTIES_NULL,
+                _ => value::PROPERTIES_NOT_OBJECT,
+            }),
             n.placement,
             || format!("`properties` is a JSON {kind}, not an object"),
         );
@@ -46,7 +58,11 @@ mod tests {
         let r = "properties-invalid";
         assert_eq!(
             seen(r, json!({"type":"object","properties":null})),
-            pairs(&[("/properties", "structure: properties-not-object")])
+            pairs(&[("/properties", "structure: properties-null")])
+        );
+        assert_eq!(
+            seen(r, json!({"type":"object","properties":[]})),
+            pairs(&[("/properties", "structure: properties-list")])
         );
         assert!(seen(r, json!({"type":"object","properties":{}})).is_empty());
     }

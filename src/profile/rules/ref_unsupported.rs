@@ -1,16 +1,19 @@
-//! `ref-unsupported`: a local `$ref`, its `$defs`/`definitions`, or a `$ref` that resolves to
-//! nothing.
+//! `ref-unsupported`: a local `$ref` (plain, recursive, self-referencing, with siblings, or
+//! dangling), or the `$defs`/`definitions` it points into.
 
 use super::*;
+use serde_json::Value;
 
 pub const RULE: Rule = Rule {
     id: "ref-unsupported",
-    checks: "A local `$ref` (`#/...`), the `$defs` or `definitions` it points into, or a local \
-             `$ref` that resolves to nothing in the schema.",
-    features: "`keyword-allowed: $ref`, `keyword-allowed: $ref (unresolved)`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
+    checks: "A local `$ref` (`#/...`), told apart by form: plain (`local $defs`), recursive \
+             (the target refers back to itself through its subschemas), a self-reference (a \
+             chain of bare `$ref`s that never reaches a schema), with sibling keywords, or \
+             resolving to nothing; and the `$defs`/`definitions` containers.",
+    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
-    fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand).",
-    repair: "partly: local references are inlined (with a cycle guard and a size cap); unresolved and recursive ones cannot be",
+    fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
+    repair: "partly: plain local references are inlined (with a cycle guard and a size cap); recursive, self-referencing and dangling ones cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -20,38 +23,120 @@ pub const RULE: Rule = Rule {
 };
 
 fn repairable(f: &Feat<'_>) -> bool {
-    !matches!(f, Feat::KeywordForm(_, v) if *v == value::REF_UNRESOLVED)
+    matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
+        || matches!(f, Feat::Keyword(_))
 }
 
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::Keyword, v) if matches!(v.as_str(), "$ref" | "$defs" | "definitions"))
         || keyword_form_of(p, "$ref").is_some_and(|f| f != value::REF_REMOTE)
+        || keyed_in(p, Kind::Structure, &[value::REF_UNRESOLVED])
+}
+
+/// Steps followed through chains of references before giving up.
+const MAX_HOPS: usize = 64;
+/// Subschemas of a target scanned for a reference back to it.
+const MAX_SCAN: usize = 10_000;
+
+fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
+    if !super::super::detect::resolves(root, reference) {
+        return None;
+    }
+    let fragment = reference.strip_prefix('#').unwrap_or("");
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        // An anchor: resolved by name elsewhere; treat the root as the target.
+        return Some((root, String::new()));
+    }
+    root.pointer(fragment).map(|v| (v, fragment.to_string()))
+}
+
+/// How a resolvable local reference behaves: `self-reference` when following bare `$ref`s
+/// loops without reaching a schema, `recursive` when the target contains a reference back to
+/// itself (or to a schema around it), otherwise `local $defs`.
+pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
+    let (mut node, mut ptr) = target(root, reference)?;
+    let mut seen = vec![ptr.clone()];
+    for _ in 0..MAX_HOPS {
+        let Some(next) = node.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some((n, p)) = target(root, next) else {
+            return Some(value::REF_LOCAL);
+        };
+        if seen.contains(&p) {
+            return Some(value::REF_SELF);
+        }
+        seen.push(p.clone());
+        node = n;
+        ptr = p;
+    }
+    if here == ptr || here.starts_with(&format!("{ptr}/")) {
+        return Some(value::REF_RECURSIVE);
+    }
+    // Does anything inside the target refer to the target or to a schema around it?
+    let mut stack = vec![node];
+    let mut scanned = 0;
+    while let Some(v) = stack.pop() {
+        scanned += 1;
+        if scanned > MAX_SCAN {
+            break;
+        }
+        match v {
+            Value::Object(m) => {
+                if let Some(r) = m.get("$ref").and_then(Value::as_str)
+                    && let Some(frag) = r.strip_prefix('#')
+                    && (frag.is_empty() || ptr == frag || ptr.starts_with(&format!("{frag}/")))
+                {
+                    return Some(value::REF_RECURSIVE);
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    Some(value::REF_LOCAL)
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(r) = n.reference {
         let text = r.as_str().unwrap_or("");
         if text.starts_with('#') || !r.is_string() {
-            let resolved = cx
-                .root()
-                .is_some_and(|root| super::super::detect::resolves(root, text));
-            let feat = if resolved || !r.is_string() {
-                Feat::Keyword("$ref")
-            } else {
-                Feat::KeywordForm("$ref", value::REF_UNRESOLVED)
-            };
-            cx.feature(At::Key(n.frame, "$ref"), feat, n.placement, || {
-                if resolved {
-                    format!("a local `$ref` to `{text}`")
-                } else {
-                    format!("`$ref` to `{text}`, which is not in the schema")
-                }
-            });
+            let root = cx.root();
+            let here = cx.pointer(At::Node(n.frame));
+            match root.and_then(|root| form(root, text, &here)) {
+                Some(f) => cx.feature(
+                    At::Key(n.frame, "$ref"),
+                    Feat::KeywordForm("$ref", f),
+                    n.placement,
+                    || format!("`$ref` to `{text}` ({f})"),
+                ),
+                None => cx.feature(
+                    At::Key(n.frame, "$ref"),
+                    Feat::Structure(value::REF_UNRESOLVED),
+                    n.placement,
+                    || format!("`$ref` to `{text}`, which is not in the schema"),
+                ),
+            }
+        }
+        if n.map.is_some_and(|m| m.len() > 1) {
+            cx.feature(
+                At::Key(n.frame, "$ref"),
+                Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
+                n.placement,
+                || "`$ref` next to other keywords".into(),
+            );
         }
     }
+    // The containers sit at the root but serve references below it, so the catalog files
+    // them under `nested` (as property-named-keyword does with the root's `properties`).
+    let placement = match n.placement {
+        Placement::Root => Placement::Nested,
+        p => p,
+    };
     for (has, kw) in [(n.defs, "$defs"), (n.definitions, "definitions")] {
         if has {
-            cx.feature(At::Key(n.frame, kw), Feat::Keyword(kw), n.placement, || {
+            cx.feature(At::Key(n.frame, kw), Feat::Keyword(kw), placement, || {
                 format!("`{kw}` (definitions for `$ref`)")
             });
         }
@@ -66,15 +151,34 @@ mod tests {
     #[test]
     fn local_references() {
         let r = "ref-unsupported";
+        let s = json!({"type":"object","properties":{
+            "a":{"$ref":"#/$defs/A"}, "b":{"$ref":"#/$defs/B"}, "c":{"$ref":"https://x.org/s.json"},
+            "d":{"$ref":"#/$defs/A","description":"d"}, "e":{"$ref":"#/$defs/node"}, "f":{"$ref":"#/$defs/loop"}},
+            "$defs":{"A":{"type":"string"},
+                     "node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}},
+                     "loop":{"$ref":"#/$defs/loop"}}});
+        let found = seen(r, s);
         assert_eq!(
-            seen(
-                r,
-                json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"},"b":{"$ref":"#/$defs/B"},"c":{"$ref":"https://x.org/s.json"}},"$defs":{"A":{"type":"string"}}})
-            ),
+            found,
             pairs(&[
                 ("/$defs", "keyword-allowed: $defs"),
-                ("/properties/a/$ref", "keyword-allowed: $ref"),
-                ("/properties/b/$ref", "keyword-allowed: $ref (unresolved)"),
+                ("/properties/a/$ref", "keyword-allowed: $ref (local $defs)"),
+                ("/properties/b/$ref", "structure: ref-unresolved"),
+                ("/properties/d/$ref", "keyword-allowed: $ref (local $defs)"),
+                (
+                    "/properties/d/$ref",
+                    "keyword-allowed: $ref (with siblings)"
+                ),
+                ("/properties/e/$ref", "keyword-allowed: $ref (recursive)"),
+                (
+                    "/properties/f/$ref",
+                    "keyword-allowed: $ref (self-reference)"
+                ),
+                (
+                    "/$defs/node/properties/kids/items/$ref",
+                    "keyword-allowed: $ref (recursive)"
+                ),
+                ("/$defs/loop/$ref", "keyword-allowed: $ref (self-reference)"),
             ])
         );
     }

@@ -4,10 +4,11 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "required-undeclared",
-    checks: "A name in `required` is not a key of the same schema's `properties`. Branches of \
+    checks: "A name in `required` is not a key of the same schema's `properties`, or \
+             `required` is given on a schema without `properties` at all. Branches of \
              `anyOf`/`oneOf`/`allOf`/`if`/`then`/`else`/`not` without their own `properties` \
              are not checked (their `required` names the parent's properties).",
-    features: "`structure: required-undeclared`",
+    features: "`structure: required-undeclared`, `structure: required-without-properties`",
     example: r#"{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text", "position"]}"#,
     fix: "Declare the property, or remove the name from `required`.",
     repair: "yes",
@@ -20,7 +21,14 @@ pub const RULE: Rule = Rule {
 };
 
 fn owns(p: &Param) -> bool {
-    keyed_in(p, Kind::Structure, &[value::REQUIRED_UNDECLARED])
+    keyed_in(
+        p,
+        Kind::Structure,
+        &[
+            value::REQUIRED_UNDECLARED,
+            value::REQUIRED_WITHOUT_PROPERTIES,
+        ],
+    )
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -28,14 +36,22 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         return;
     };
     let props = match n.properties {
-        Some(serde_json::Value::Object(p)) => Some(p),
+        Some(serde_json::Value::Object(p)) => p,
         Some(_) => return,
         None if n.via.is_applicator_branch() => return,
-        None => None,
+        None => {
+            cx.feature(
+                At::Key(n.frame, "required"),
+                Feat::Structure(value::REQUIRED_WITHOUT_PROPERTIES),
+                n.placement,
+                || "`required` on a schema without `properties`".into(),
+            );
+            return;
+        }
     };
     for (i, name) in names.iter().enumerate() {
         let Some(name) = name.as_str() else { continue };
-        if props.is_some_and(|p| p.contains_key(name)) {
+        if props.contains_key(name) {
             continue;
         }
         cx.feature(
@@ -64,7 +80,7 @@ mod tests {
         );
         assert_eq!(
             seen(r, json!({"type":"object","required":["kwargs"]})),
-            pairs(&[("/required/0", "structure: required-undeclared")])
+            pairs(&[("/required", "structure: required-without-properties")])
         );
     }
 }

@@ -4,8 +4,9 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "root-combinator",
-    checks: "The root of the parameters schema uses `anyOf`, `oneOf`, `allOf` or `not`.",
-    features: "`root-shape: anyOf`, `root-shape: oneOf`, `root-shape: allOf`, `root-shape: not`",
+    checks: "The root of the parameters schema uses `anyOf`, `oneOf` or `allOf` (judged \
+             separately with and without a root `type`) or `not`.",
+    features: "`root-shape: anyOf`, `anyOf-with-type`, `oneOf`, `oneOf-with-type`, `allOf`, `allOf-with-type`, `not`",
     example: r#"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#,
     fix: "Make the root a plain object: merge the branches' properties into one `properties` map, make the alternatives optional, and state the either/or rule in the description.",
     repair: "no",
@@ -17,21 +18,36 @@ pub const RULE: Rule = Rule {
     },
 };
 
-const COMBINATORS: &[&str] = &["anyOf", "oneOf", "allOf", "not"];
+const SHAPES: &[&str] = &[
+    "anyOf",
+    "anyOf-with-type",
+    "oneOf",
+    "oneOf-with-type",
+    "allOf",
+    "allOf-with-type",
+    "not",
+];
 
 fn owns(p: &Param) -> bool {
-    keyed_in(p, Kind::RootShape, COMBINATORS)
+    keyed_in(p, Kind::RootShape, SHAPES)
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let (true, Some(map)) = (n.is_root(), n.map) else {
         return;
     };
-    for kw in COMBINATORS {
-        if map.contains_key(*kw) {
+    let typed = !matches!(n.ty, Ty::Absent);
+    for (kw, bare, with_type) in [
+        ("anyOf", "anyOf", "anyOf-with-type"),
+        ("oneOf", "oneOf", "oneOf-with-type"),
+        ("allOf", "allOf", "allOf-with-type"),
+        ("not", "not", "not"),
+    ] {
+        if map.contains_key(kw) {
+            let shape = if typed { with_type } else { bare };
             cx.feature(
                 At::Key(n.frame, kw),
-                Feat::RootShape(kw),
+                Feat::RootShape(shape),
                 Placement::Root,
                 || format!("`{kw}` at the root of the parameters schema"),
             );
@@ -52,7 +68,14 @@ mod tests {
                 r,
                 json!({"type":"object","oneOf":[{"required":["a"]}],"not":{"required":["b"]}})
             ),
-            pairs(&[("/oneOf", "root-shape: oneOf"), ("/not", "root-shape: not")])
+            pairs(&[
+                ("/oneOf", "root-shape: oneOf-with-type"),
+                ("/not", "root-shape: not")
+            ])
+        );
+        assert_eq!(
+            seen(r, json!({"anyOf":[{"type":"object"}]})),
+            pairs(&[("/anyOf", "root-shape: anyOf")])
         );
         assert!(
             seen(

@@ -4,9 +4,10 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "root-not-object",
-    checks: "The root of the parameters schema is not an object schema: a `type` other than \
-             `object`, no `type`, `{}`, a root `enum` or `const`, or not a JSON object at all.",
-    features: "`root-shape: <type>`, `root-shape: no-type`, `root-shape: empty`, `root-shape: enum`, `root-shape: const`, `root-shape: not-a-schema`",
+    checks: "The root of the parameters schema is not an object schema: `null`, `true`, `{}`, \
+             an argument instance written where the schema belongs, no `type`, a `type` other \
+             than `object` (JSON `null` included), or a root `enum`/`const`.",
+    features: "`root-shape: parameters-null`, `true-schema`, `empty-schema`, `instance-not-schema`, `no-type`, `type-null`, `string`, `array`, `enum`, `const`",
     example: r#"{"type": "string", "description": "The query."}"#,
     fix: "Make the root {\"type\":\"object\",\"properties\":{...}} and move a scalar argument into a named property.",
     repair: "no",
@@ -19,9 +20,14 @@ pub const RULE: Rule = Rule {
 };
 
 const SHAPES: &[&str] = &[
-    value::ROOT_EMPTY,
-    value::ROOT_NO_TYPE,
+    value::ROOT_NULL,
+    value::ROOT_TRUE,
+    value::ROOT_FALSE,
     value::ROOT_NOT_A_SCHEMA,
+    value::ROOT_EMPTY,
+    value::ROOT_INSTANCE,
+    value::ROOT_NO_TYPE,
+    value::ROOT_TYPE_NULL,
     "enum",
     "const",
     "string",
@@ -36,19 +42,93 @@ fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, SHAPES)
 }
 
+/// Every keyword of JSON Schema 2020-12, draft-07 and OpenAPI 3.0's Schema Object: a root
+/// object with none of them is an instance, not a schema.
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$comment",
+    "$vocabulary",
+    "definitions",
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "nullable",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "propertyOrdering",
+];
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if !n.is_root() {
         return;
     }
     let at = At::Node(n.frame);
     let Some(map) = n.map else {
+        let shape = match n.value {
+            serde_json::Value::Null => value::ROOT_NULL,
+            serde_json::Value::Bool(true) => value::ROOT_TRUE,
+            serde_json::Value::Bool(false) => value::ROOT_FALSE,
+            _ => value::ROOT_NOT_A_SCHEMA,
+        };
         let kind = json_kind(n.value);
-        cx.feature(
-            at,
-            Feat::RootShape(value::ROOT_NOT_A_SCHEMA),
-            Placement::Root,
-            || format!("the parameters schema is a JSON {kind}, not a schema object"),
-        );
+        cx.feature(at, Feat::RootShape(shape), Placement::Root, || {
+            format!(
+                "the parameters schema is the JSON {kind} `{}`, not a schema object",
+                n.value
+            )
+        });
         return;
     };
     if map.is_empty() {
@@ -60,22 +140,37 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         );
         return;
     }
-    for (key, shape) in [("enum", "enum"), ("const", "const")] {
+    if !map
+        .keys()
+        .any(|k| SCHEMA_KEYWORDS.contains(&k.as_str()) || k.starts_with("x-"))
+    {
+        cx.feature(at, Feat::RootShape(value::ROOT_INSTANCE), Placement::Root, || {
+            "the parameters schema has no schema keyword at all: it looks like an example of the arguments, not a schema".into()
+        });
+        return;
+    }
+    for key in ["enum", "const"] {
         if map.contains_key(key) {
             cx.feature(
                 At::Key(n.frame, key),
-                Feat::RootShape(shape),
+                Feat::RootShape(key),
                 Placement::Root,
                 || format!("the parameters schema is constrained by a root `{key}`"),
             );
         }
     }
     match n.ty {
-        Ty::Absent if !(n.any_of.is_some() || n.one_of || n.all_of || n.not) => cx.feature(
+        Ty::Absent if !(n.any_of.is_some() || n.one_of || n.all_of) => cx.feature(
             at,
             Feat::RootShape(value::ROOT_NO_TYPE),
             Placement::Root,
             || "the parameters schema has no `type` (it must be `\"object\"`)".into(),
+        ),
+        Ty::Invalid(serde_json::Value::Null) => cx.feature(
+            At::Key(n.frame, "type"),
+            Feat::RootShape(value::ROOT_TYPE_NULL),
+            Placement::Root,
+            || "the parameters schema has `type: null`".into(),
         ),
         Ty::One(t) => {
             if let Some(std) = standard_type(t).filter(|s| *s != "object") {
@@ -107,18 +202,33 @@ mod tests {
             seen(r, json!({"type":"ARRAY","items":{}})),
             pairs(&[("/type", "root-shape: array")])
         );
-        assert_eq!(seen(r, json!({})), pairs(&[("", "root-shape: empty")]));
+        assert_eq!(
+            seen(r, json!({})),
+            pairs(&[("", "root-shape: empty-schema")])
+        );
         assert_eq!(
             seen(r, json!({"properties":{"a":{"type":"string"}}})),
             pairs(&[("", "root-shape: no-type")])
         );
         assert_eq!(
-            seen(r, json!(null)),
-            pairs(&[("", "root-shape: not-a-schema")])
+            seen(r, json!({"type":null,"properties":{}})),
+            pairs(&[("/type", "root-shape: type-null")])
         );
         assert_eq!(
-            seen(r, json!({"enum":["a"]})),
-            pairs(&[("/enum", "root-shape: enum"), ("", "root-shape: no-type")])
+            seen(r, json!(null)),
+            pairs(&[("", "root-shape: parameters-null")])
+        );
+        assert_eq!(
+            seen(r, json!(true)),
+            pairs(&[("", "root-shape: true-schema")])
+        );
+        assert_eq!(
+            seen(r, json!({"fact":"example value"})),
+            pairs(&[("", "root-shape: instance-not-schema")])
+        );
+        assert_eq!(
+            seen(r, json!({"type":"object","properties":{},"enum":[{}]})),
+            pairs(&[("/enum", "root-shape: enum")])
         );
         // Objects, non-standard spellings (type-invalid's) and combinator roots
         // (root-combinator's) are not this rule's.

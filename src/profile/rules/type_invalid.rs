@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
              neither a string nor a list is spelled `not-a-string`.",
     features: "`type-spelling: <spelling>`",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
-    fix: "Use JSON Schema's lowercase names: dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean.",
+    fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
     repair: "no",
     repairable: never,
     owns,
@@ -20,32 +20,43 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// The spelling used for a `type` that is neither a string nor a list.
-pub const NOT_A_STRING: &str = "not-a-string";
-
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::TypeSpelling, _))
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     match n.ty {
-        Ty::One(t) => cx.feature(
-            At::Key(n.frame, "type"),
-            Feat::TypeSpelling(t),
-            n.placement,
-            || {
-                if super::super::feature::STANDARD_TYPES.contains(&t) {
-                    format!("`type: \"{t}\"`")
-                } else {
-                    format!("`type: \"{t}\"` is not one of JSON Schema's types")
-                }
-            },
-        ),
-        Ty::Invalid(v) => {
-            let kind = json_kind(v);
+        Ty::One(t) => {
+            let spelling = if t.is_empty() {
+                value::TYPE_EMPTY_STRING
+            } else {
+                t
+            };
             cx.feature(
                 At::Key(n.frame, "type"),
-                Feat::TypeSpelling(NOT_A_STRING),
+                Feat::TypeSpelling(spelling),
+                n.placement,
+                || {
+                    if super::super::feature::STANDARD_TYPES.contains(&t) {
+                        format!("`type: \"{t}\"`")
+                    } else {
+                        format!("`type: \"{t}\"` is not one of JSON Schema's types")
+                    }
+                },
+            )
+        }
+        // `type: null` at the root is root-not-object's `root-shape: type-null`.
+        Ty::Invalid(serde_json::Value::Null) if n.is_root() => {}
+        Ty::Invalid(v) => {
+            let kind = json_kind(v);
+            let spelling = if v.is_null() {
+                value::TYPE_JSON_NULL
+            } else {
+                value::TYPE_NOT_A_STRING
+            };
+            cx.feature(
+                At::Key(n.frame, "type"),
+                Feat::TypeSpelling(spelling),
                 n.placement,
                 || format!("`type` is a JSON {kind}, not a type name"),
             )
@@ -62,16 +73,20 @@ mod tests {
     #[test]
     fn every_spelling_is_reported_as_written() {
         let r = "type-invalid";
+        let s = json!({"type":"dict","properties":{
+            "w":{"type":"float"}, "n":{"type":7}, "l":{"type":["string","null"]},
+            "e":{"type":""}, "z":{"type":null}}});
         assert_eq!(
-            seen(
-                r,
-                json!({"type":"dict","properties":{"w":{"type":"float"},"n":{"type":7},"l":{"type":["string","null"]}}})
-            ),
+            seen(r, s),
             pairs(&[
                 ("/type", "type-spelling: dict"),
                 ("/properties/w/type", "type-spelling: float"),
                 ("/properties/n/type", "type-spelling: not-a-string"),
+                ("/properties/e/type", "type-spelling: \"\""),
+                ("/properties/z/type", "type-spelling: null (JSON null)"),
             ])
         );
+        // Root `type: null` is root-not-object's.
+        assert!(seen(r, json!({"type":null,"properties":{}})).is_empty());
     }
 }

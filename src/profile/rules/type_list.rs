@@ -4,9 +4,10 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "type-list",
-    checks: "`type` is a list. A list of one type plus `null` is judged by the \
-             `[\"string\",\"null\"]` case; any other list by the `[\"string\",\"integer\"]` case.",
-    features: "`type-list: string,null`, `type-list: string,integer`",
+    checks: "`type` is a list. A list of one type is judged by the `[\"string\"]` case, one \
+             type plus `null` by the `[\"string\",\"null\"]` case, any other list by the \
+             `[\"string\",\"integer\"]` case.",
+    features: "`type-list: string`, `type-list: string,null`, `type-list: string,integer`",
     example: r#"{"type": "object", "properties": {"note": {"type": ["string", "null"]}}}"#,
     fix: "For `[T, \"null\"]`: use `T` and leave the property out of `required` (or `nullable: true` where the profile allows it). For a real union: `anyOf` with one branch per type, where allowed.",
     repair: "partly: `[T, \"null\"]` becomes `T` made optional; other unions cannot be repaired",
@@ -19,7 +20,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn repairable(f: &Feat<'_>) -> bool {
-    matches!(f, Feat::TypeList(v) if *v == value::LIST_WITH_NULL)
+    matches!(f, Feat::TypeList(v) if *v == value::LIST_WITH_NULL || *v == value::LIST_OF_ONE)
 }
 
 fn owns(p: &Param) -> bool {
@@ -29,7 +30,9 @@ fn owns(p: &Param) -> bool {
 /// The case that judges a type list: one type plus null, or anything else.
 pub fn representative(list: &[serde_json::Value]) -> &'static str {
     let nulls = list.iter().filter(|v| v.as_str() == Some("null")).count();
-    if list.len() == 2 && nulls == 1 {
+    if list.len() == 1 {
+        value::LIST_OF_ONE
+    } else if list.len() == 2 && nulls == 1 {
         value::LIST_WITH_NULL
     } else {
         value::LIST_OF_TYPES
@@ -59,14 +62,14 @@ mod tests {
     #[test]
     fn lists_map_to_their_representative_case() {
         let r = "type-list";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":["integer","null"]}, "b":{"type":["string","number","null"]}, "c":{"type":["number"]}}});
         assert_eq!(
-            seen(
-                r,
-                json!({"type":"object","properties":{"a":{"type":["integer","null"]},"b":{"type":["string","number","null"]}}})
-            ),
+            seen(r, s),
             pairs(&[
                 ("/properties/a/type", "type-list: string,null"),
                 ("/properties/b/type", "type-list: string,integer"),
+                ("/properties/c/type", "type-list: string"),
             ])
         );
     }

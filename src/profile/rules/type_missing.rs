@@ -7,7 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "A property, `items`, combinator branch or `$defs` schema has no `type` and no \
              `anyOf`/`oneOf`/`allOf`/`$ref` standing in for one (`{}`, `{\"description\":..}`, \
              `{\"enum\":[..]}` alone).",
-    features: "`type-missing`",
+    features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
     example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
     fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`).",
     repair: "no",
@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
 
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::TypeMissing, _))
+        || keyed_in(p, Kind::Structure, &[value::ITEMS_WITHOUT_TYPE])
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -36,9 +37,18 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             | Via::DefsMember
     );
     if applies && n.map.is_some() && matches!(n.ty, Ty::Absent) && !n.has_type_substitute() {
-        cx.feature(At::Node(n.frame), Feat::TypeMissing, n.placement, || {
-            "the schema has no `type`".into()
-        });
+        if n.items.is_some() {
+            cx.feature(
+                At::Node(n.frame),
+                Feat::Structure(value::ITEMS_WITHOUT_TYPE),
+                n.placement,
+                || "the schema has `items` but no `type`".into(),
+            );
+        } else {
+            cx.feature(At::Node(n.frame), Feat::TypeMissing, n.placement, || {
+                "the schema has no `type`".into()
+            });
+        }
     }
 }
 
@@ -55,7 +65,8 @@ mod tests {
             "b":{"enum":["x"]},
             "c":{"anyOf":[{"type":"string"},{"required":["z"]}]},
             "d":{"$ref":"#/$defs/D"},
-            "e":{"type":"array","items":{}}
+            "e":{"type":"array","items":{}},
+            "f":{"items":{"type":"string"}}
         },"$defs":{"D":{}}});
         assert_eq!(
             seen(r, s),
@@ -64,6 +75,7 @@ mod tests {
                 ("/properties/b", "type-missing"),
                 ("/properties/c/anyOf/1", "type-missing"),
                 ("/properties/e/items", "type-missing"),
+                ("/properties/f", "structure: items-without-type"),
                 ("/$defs/D", "type-missing"),
             ])
         );

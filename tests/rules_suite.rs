@@ -1,0 +1,361 @@
+//! The rules suite (libtest-mimic): the rule logic held to the catalog and the evidence.
+//!
+//! - `detect::<case>`: the detector finds every case's own feature (its `parameter` at its
+//!   placement) in the case's tools, and every feature it finds is reported by the rule that
+//!   owns that parameter;
+//! - `no-false-pass::<profile>::<case>`: for every profile and case, `check` flags the case's
+//!   feature whenever a target of the profile rejects the case in the matrix (as an error),
+//!   and does not flag it when every target accepts it;
+//! - `report::<id>`: every public report in `reports/documented/` that has a tool and a
+//!   rejection mapped to a target is flagged by `check --target` for that target.
+//!
+//! Known gaps are expected failures in [`EXPECTED_FAILURES`], each with its reason.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use toolwire::case::{Case, Catalog};
+use toolwire::check::{Finding, Level};
+use toolwire::evidence::Verdict;
+use toolwire::evidence::documented::{self, Documents, Entry};
+use toolwire::evidence::matrix::Matrix;
+use toolwire::profile::detect::{self, ToolRef};
+use toolwire::profile::{CompiledProfile, Profile, ProfileSet, Status, derive, rules};
+use toolwire::project::Project;
+use toolwire::tool::ToolDef;
+
+/// Tests expected to fail, with the reason. A listed test that passes is an error too, so the
+/// list stays true.
+const EXPECTED_FAILURES: &[(&str, &str)] = &[
+    (
+        "report::cohere-strict-tools-requires-required::cohere/v2-strict",
+        "the reported tool has no `required` at all; the catalog's case for all-optional arguments writes `required: []`, and no case covers an absent `required`",
+    ),
+    (
+        "report::moonshot-anyof-parent-type-property::moonshot/chat",
+        "newer evidence decides: a maintainer measured the official endpoint accepting anyOf beside a parent type on 2026-09-21 (moonshot-acceptance-official-endpoint)",
+    ),
+    (
+        "report::ollama-type-array::ollama/chat",
+        "newer evidence decides: Ollama's api/types.go (read 2026-11-30) decodes a property type from a string or an array",
+    ),
+];
+
+fn tool_refs(case: &Case) -> Vec<ToolRef<'_>> {
+    case.tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolRef {
+            name: Some(&t.name),
+            description: t.description.as_deref(),
+            parameters: t.parameters.as_ref(),
+            index: i,
+        })
+        .collect()
+}
+
+fn normalize(p: &str) -> String {
+    p.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn detect_case(case: &Case) -> Result<(), Failed> {
+    let seen = detect::collect(&tool_refs(case));
+    for s in &seen {
+        let owner = rules::owner(&s.parameter).map(|r| r.id);
+        if owner != Some(s.rule) {
+            return Err(format!(
+                "rule {} reported {:?}, which is owned by {owner:?}",
+                s.rule, s.parameter
+            )
+            .into());
+        }
+    }
+    if case.is_control() {
+        return Ok(());
+    }
+    let want = normalize(&case.parameter);
+    let found: BTreeSet<(String, String)> = seen
+        .iter()
+        .map(|s| (s.parameter.clone(), s.placement.to_string()))
+        .collect();
+    if found.contains(&(want.clone(), case.placement.to_string())) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the detector does not find {want:?} at {} in the case; it found: {found:?}",
+            case.placement
+        )
+        .into())
+    }
+}
+
+/// The verdict of the matrix cell (case, target), if decisive.
+fn cell_verdict(m: &Matrix, case: &str, target: &str) -> Option<Verdict> {
+    m.cell(case, target).and_then(|c| c.verdict)
+}
+
+/// No false pass: a case any target of the profile rejects is flagged as an error for the
+/// case's own feature; a case every target accepts is not flagged for it. When some target has
+/// no evidence in the case's own cell, check follows the profile exactly: it flags the feature
+/// unless the profile allows it (acceptance inferred from an identical control, a probed case
+/// containing it, or the nearest placement; see `profile::derive`).
+fn no_false_pass(
+    case: &Case,
+    profile: &CompiledProfile,
+    derived: &Profile,
+    m: &Matrix,
+) -> Result<(), Failed> {
+    let want = normalize(&case.parameter);
+    let owner = rules::owner(&want).map(|r| r.id);
+    let findings = toolwire::check::check_tools(&tool_refs(case), profile);
+    let own: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.parameter == want && Some(f.rule.as_str()) == owner)
+        .collect();
+    let verdicts: Vec<(String, Option<Verdict>)> = profile
+        .targets
+        .iter()
+        .map(|t| (t.clone(), cell_verdict(m, &case.id, t)))
+        .collect();
+    let rejecting: Vec<&str> = verdicts
+        .iter()
+        .filter(|(_, v)| *v == Some(Verdict::Rejected))
+        .map(|(t, _)| t.as_str())
+        .collect();
+    let all_accept = verdicts
+        .iter()
+        .all(|(_, v)| v.is_some_and(Verdict::is_accepting));
+    if !rejecting.is_empty() {
+        if own.iter().any(|f| f.level == Level::Error) {
+            return Ok(());
+        }
+        return Err(format!(
+            "false pass: {} reject(s) the case but check reports no error for {want:?}; findings: {:?}",
+            rejecting.join(", "),
+            findings.iter().map(|f| (&f.rule, &f.parameter)).collect::<Vec<_>>()
+        )
+        .into());
+    }
+    if all_accept {
+        return match own.first() {
+            None => Ok(()),
+            Some(f) => Err(format!(
+                "every target accepts the case but check flags it: {}: {}",
+                f.rule, f.message
+            )
+            .into()),
+        };
+    }
+    let status = derived
+        .features
+        .iter()
+        .find(|f| f.parameter == want && f.placement == case.placement)
+        .map(|f| f.status);
+    match (status, own.is_empty()) {
+        (Some(Status::Allowed), true) | (Some(Status::Unknown | Status::Rejected), false) => Ok(()),
+        (status, _) => Err(format!(
+            "check and the profile disagree on {want:?} at {}: profile says {status:?}, findings {:?}",
+            case.placement,
+            own.iter().map(|f| &f.message).collect::<Vec<_>>()
+        )
+        .into()),
+    }
+}
+
+/// The report's tool as a [`ToolDef`] (`"parameters": null` stays the JSON null).
+fn report_tool(e: &Entry) -> Option<ToolDef> {
+    let t = e.tool.as_ref()?;
+    Some(ToolDef {
+        name: t.get("name")?.as_str()?.to_string(),
+        description: t
+            .get("description")
+            .and_then(|d| d.as_str())
+            .map(str::to_string),
+        parameters: t.get("parameters").cloned(),
+    })
+}
+
+/// Every rejection a report maps to `target` is flagged by `check --target`: at least one
+/// error finding for one of the rejected features (for limits: by the limit's rule).
+fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<(), Failed> {
+    let tool = report_tool(e).ok_or("the entry's tool does not read as a tool")?;
+    let refs = [ToolRef {
+        name: Some(&tool.name),
+        description: tool.description.as_deref(),
+        parameters: tool.parameters.as_ref(),
+        index: 0,
+    }];
+    let findings = toolwire::check::check_tools(&refs, profile);
+    let errors: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.level == Level::Error)
+        .collect();
+    let mut wanted: BTreeSet<String> = BTreeSet::new();
+    let mut wanted_rules: BTreeSet<&str> = BTreeSet::new();
+    for c in &e.cells {
+        if c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == target) {
+            for f in &c.features {
+                let f = normalize(f);
+                if let Some(r) = rules::owner(&f)
+                    && matches!(
+                        toolwire::profile::feature::parse_parameter(&f),
+                        Some(toolwire::profile::feature::Param::Limit(..))
+                    )
+                {
+                    wanted_rules.insert(r.id);
+                }
+                wanted.insert(f);
+            }
+        }
+    }
+    for r in &e.rules {
+        if r.targets.iter().any(|t| t == target) {
+            wanted_rules.insert("name-invalid");
+            wanted_rules.insert("name-too-long");
+        }
+    }
+    let hit = errors
+        .iter()
+        .any(|f| wanted.contains(&f.parameter) || wanted_rules.contains(f.rule.as_str()));
+    if hit {
+        Ok(())
+    } else {
+        Err(format!(
+            "not flagged: wanted an error for one of {wanted:?} {wanted_rules:?}; got {:?}",
+            findings
+                .iter()
+                .map(|f| (&f.rule, &f.parameter, f.level))
+                .collect::<Vec<_>>()
+        )
+        .into())
+    }
+}
+
+/// Whether the entry maps a rejection (by cells or by a name rule) to `target`.
+fn rejects_at(e: &Entry, target: &str) -> bool {
+    e.cells
+        .iter()
+        .any(|c| c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == target))
+        || e.rules.iter().any(|r| {
+            r.targets.iter().any(|t| t == target)
+                && matches!(r.statement, documented::Statement::NamePattern(ref p)
+                    if report_tool(e).is_some_and(|t| !regex::Regex::new(p).is_ok_and(|re| re.is_match(&t.name))))
+        })
+}
+
+/// A trial that honours [`EXPECTED_FAILURES`]: a listed test passes when it fails, and fails
+/// (naming the stale entry) when it passes.
+fn trial(name: String, f: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
+    let expected = EXPECTED_FAILURES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| *why);
+    Trial::test(name, move || match (f(), expected) {
+        (Ok(()), None) => Ok(()),
+        (Err(e), None) => Err(e),
+        (Err(_), Some(_)) => Ok(()),
+        (Ok(()), Some(why)) => Err(format!(
+            "listed as an expected failure ({why}) but it passes: remove it from EXPECTED_FAILURES"
+        )
+        .into()),
+    })
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let project = Project::new("cases", "reports");
+    let catalog = Catalog::load(std::path::Path::new("cases")).expect("the catalog loads");
+    let matrix = Arc::new(project.matrix(&catalog).expect("the matrix builds"));
+    let specs = project
+        .profile_specs()
+        .expect("the profile definitions load");
+    let set = derive::derive(&matrix, &catalog, &specs);
+    let mut trials = Vec::new();
+    for case in &catalog.cases {
+        let c = case.clone();
+        trials.push(trial(format!("detect::{}", case.id), move || {
+            detect_case(&c)
+        }));
+    }
+    // Profiles: derived twice, identical; the file form reads back to the same profiles.
+    {
+        let again = derive::derive(&matrix, &catalog, &specs);
+        let first = set.clone();
+        trials.push(trial("profiles::deterministic".into(), move || {
+            let a = serde_json::to_string(&first).map_err(|e| e.to_string())?;
+            let b = serde_json::to_string(&again).map_err(|e| e.to_string())?;
+            if a == b {
+                Ok(())
+            } else {
+                Err("two derivations differ".into())
+            }
+        }));
+        let first = set.clone();
+        trials.push(trial("profiles::file-round-trip".into(), move || {
+            let text = serde_json::to_string(&first).map_err(|e| e.to_string())?;
+            let back: ProfileSet = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            if back == first {
+                Ok(())
+            } else {
+                Err("profile.json does not read back to the same profiles".into())
+            }
+        }));
+    }
+    for p in &set.profiles {
+        let compiled = Arc::new(CompiledProfile::new(p));
+        let derived = Arc::new(p.clone());
+        for case in catalog.cases.iter().filter(|c| !c.is_control()) {
+            let (c, prof, d, m) = (
+                case.clone(),
+                compiled.clone(),
+                derived.clone(),
+                matrix.clone(),
+            );
+            trials.push(trial(
+                format!("no-false-pass::{}::{}", p.name, case.id),
+                move || no_false_pass(&c, &prof, &d, &m),
+            ));
+        }
+    }
+    // Documented evidence: loads, and every feature it names has a case.
+    let docs = Documents::load(&project.documented_dir()).expect("documented evidence loads");
+    let unmatched: Vec<(String, String)> = documented::resolve(&docs, &catalog).unmatched;
+    trials.push(trial(
+        "documented::every-feature-has-a-case".into(),
+        move || {
+            if unmatched.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("features with no case: {unmatched:?}").into())
+            }
+        },
+    ));
+    let by_name: BTreeMap<String, Arc<CompiledProfile>> = set
+        .profiles
+        .iter()
+        .map(|p| (p.name.clone(), Arc::new(CompiledProfile::new(p))))
+        .collect();
+    for e in docs.entries() {
+        if e.kind != toolwire::evidence::EvidenceKind::Report || e.tool.is_none() {
+            continue;
+        }
+        let targets: BTreeSet<&String> = e
+            .cells
+            .iter()
+            .flat_map(|c| c.targets.iter())
+            .chain(e.rules.iter().flat_map(|r| r.targets.iter()))
+            .collect();
+        for t in targets {
+            if !rejects_at(e, t) {
+                continue;
+            }
+            let (entry, target) = (e.clone(), t.clone());
+            let prof = by_name[t.as_str()].clone();
+            trials.push(trial(format!("report::{}::{}", e.id, t), move || {
+                report_flagged(&entry, &target, &prof)
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,265 @@
+//! Integration tests for the seam: explain over the public rejections in the evidence, and
+//! (with the corpora present) args, repair and compile over real tool definitions.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The evidence folder: `TOOLWIRE_EVIDENCE`, else `../shared/evidence` next to the checkout
+/// (the layout of the project's workspace).
+fn evidence_dir() -> Option<PathBuf> {
+    if let Ok(dir) = std::env::var("TOOLWIRE_EVIDENCE") {
+        return Some(PathBuf::from(dir));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    root.ancestors()
+        .skip(1)
+        .take(3)
+        .map(|a| a.join("shared/evidence"))
+        .find(|p| p.join("reports.yaml").is_file())
+}
+
+#[derive(Debug, Deserialize)]
+struct Report {
+    id: String,
+    #[serde(default)]
+    outcome: String,
+    #[serde(default)]
+    error_text: String,
+    #[serde(default)]
+    schema: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Expected {
+    id: String,
+    request: Option<String>,
+    tool_index: Option<usize>,
+    #[serde(default)]
+    gemini_group: usize,
+    tool: Option<String>,
+    pointer: Option<String>,
+    rule: Option<String>,
+    #[serde(default)]
+    untrusted: bool,
+    #[serde(default)]
+    not_a_tool: bool,
+    excluded: Option<String>,
+    #[allow(dead_code)]
+    reason: Option<String>,
+    known_miss: Option<String>,
+}
+
+fn load_reports() -> Vec<Report> {
+    let dir = evidence_dir()
+        .expect("evidence/reports.yaml not found: set TOOLWIRE_EVIDENCE to the folder holding it");
+    let text = std::fs::read_to_string(dir.join("reports.yaml")).expect("read reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse reports.yaml")
+}
+
+fn load_expected() -> Vec<Expected> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/explain-reports.yaml"),
+    )
+    .expect("read tests/data/explain-reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse tests/data/explain-reports.yaml")
+}
+
+/// The first JSON value in a report's `schema` text (reports add `// notes` after it).
+fn first_json(text: &str) -> Option<Value> {
+    let start = text.find('{')?;
+    serde_json::Deserializer::from_str(&text[start..])
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+/// (name, parameters) of the report's tool: a Bedrock `toolSpec`, an OpenAI tool, a flat or
+/// MCP tool, or a bare schema.
+fn report_tool(schema: &Value) -> (Option<String>, Option<Value>) {
+    let name = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_string);
+    if let Some(spec) = schema.get("toolSpec") {
+        return (
+            name(spec),
+            spec.get("inputSchema").and_then(|s| s.get("json")).cloned(),
+        );
+    }
+    if let Some(f) = schema.get("function").filter(|f| f.get("name").is_some()) {
+        return (name(f), f.get("parameters").cloned());
+    }
+    if schema.get("name").is_some() {
+        let params = ["parameters", "input_schema", "inputSchema"]
+            .iter()
+            .find_map(|k| schema.get(*k))
+            .cloned();
+        return (name(schema), params);
+    }
+    (None, Some(schema.clone()))
+}
+
+fn filler(i: usize) -> (String, Value) {
+    (
+        format!("filler_{i}"),
+        json!({"type":"object","properties":{"x":{"type":"string"}}}),
+    )
+}
+
+/// The wire request of `kind` with the report's tool at `index` (Gemini: in `tools[group]`),
+/// other places filled with a plain one-string tool.
+fn build_request(
+    kind: &str,
+    index: usize,
+    group: usize,
+    name: &str,
+    params: Option<Value>,
+) -> Value {
+    let mut tools: Vec<(String, Option<Value>)> = (0..index)
+        .map(|i| {
+            let (n, p) = filler(i);
+            (n, Some(p))
+        })
+        .collect();
+    tools.push((name.to_string(), params));
+    match kind {
+        "gemini" | "gemini-json" => {
+            let key = if kind == "gemini" {
+                "parameters"
+            } else {
+                "parametersJsonSchema"
+            };
+            let decl = |(n, p): &(String, Option<Value>)| {
+                let mut d = json!({"name": n});
+                if let Some(p) = p {
+                    d[key] = p.clone();
+                }
+                d
+            };
+            let mut groups: Vec<Value> = Vec::new();
+            for t in &tools[..group] {
+                groups.push(json!({"functionDeclarations": [decl(t)]}));
+            }
+            let rest: Vec<Value> = tools[group..].iter().map(decl).collect();
+            groups.push(json!({"functionDeclarations": rest}));
+            json!({"contents": [], "tools": groups})
+        }
+        "openai" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| {
+                    let mut f = json!({"name": n});
+                    if let Some(p) = p {
+                        f["parameters"] = p.clone();
+                    }
+                    json!({"type": "function", "function": f})
+                })
+                .collect();
+            json!({"model": "m", "messages": [], "tools": list})
+        }
+        "anthropic" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| json!({"name": n, "input_schema": p.clone().unwrap_or(json!({}))}))
+                .collect();
+            json!({"model": "m", "messages": [], "tools": list})
+        }
+        "bedrock" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| {
+                    json!({"toolSpec": {"name": n, "inputSchema": {"json": p.clone().unwrap_or(json!({}))}}})
+                })
+                .collect();
+            json!({"messages": [], "toolConfig": {"tools": list}})
+        }
+        other => panic!("unknown request kind {other}"),
+    }
+}
+
+/// Whether explain's first answer for the report is the expected one; `Err` says what it gave.
+fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
+    let kind = exp.request.as_deref().ok_or("no request kind")?;
+    let schema = first_json(&report.schema);
+    let (name, params) = schema.as_ref().map(report_tool).unwrap_or((None, None));
+    let name = name
+        .or_else(|| exp.tool.clone())
+        .unwrap_or_else(|| "t".into());
+    let index = exp.tool_index.ok_or("no tool_index")?;
+    let request = build_request(kind, index, exp.gemini_group, &name, params);
+    let all = toolwire::explain::explain(Some(&request), &report.error_text, None);
+    let first = all.first().ok_or("no explanation")?;
+    let show = || format!("{first:?}");
+    if exp.not_a_tool {
+        return (first.rule.as_deref() == exp.rule.as_deref() && first.pointer.is_none())
+            .then_some(())
+            .ok_or_else(show);
+    }
+    if first.tool_index != Some(index) || first.tool.as_deref() != Some(name.as_str()) {
+        return Err(show());
+    }
+    if exp.untrusted {
+        return (first.pointer.is_none() && first.notes.iter().any(|n| n.contains("index")))
+            .then_some(())
+            .ok_or_else(show);
+    }
+    (first.pointer.as_deref() == exp.pointer.as_deref()
+        && first.rule.as_deref() == exp.rule.as_deref())
+    .then_some(())
+    .ok_or_else(show)
+}
+
+#[test]
+fn explain_answers_every_public_rejection_that_has_the_information() {
+    let reports = load_reports();
+    let expected = load_expected();
+    let rejected: Vec<&Report> = reports.iter().filter(|r| r.outcome == "rejected").collect();
+    // Every rejection is accounted for, and nothing else.
+    for r in &rejected {
+        assert!(
+            expected.iter().any(|e| e.id == r.id),
+            "{} has no entry in tests/data/explain-reports.yaml",
+            r.id
+        );
+    }
+    assert_eq!(
+        expected.len(),
+        rejected.len(),
+        "stale entries in explain-reports.yaml"
+    );
+    let (mut with_info, mut exact, mut refused, mut untrusted) = (0, 0, 0, 0);
+    let mut excluded = std::collections::BTreeMap::<String, usize>::new();
+    let mut failures = Vec::new();
+    for exp in &expected {
+        if let Some(kind) = &exp.excluded {
+            *excluded.entry(kind.clone()).or_default() += 1;
+            continue;
+        }
+        let report = rejected
+            .iter()
+            .find(|r| r.id == exp.id)
+            .expect("checked above");
+        let got = check_one(report, exp);
+        if exp.untrusted {
+            untrusted += 1;
+            refused += usize::from(got.is_ok());
+        } else {
+            with_info += 1;
+            exact += usize::from(got.is_ok());
+        }
+        match (&got, &exp.known_miss) {
+            (Err(e), None) => failures.push(format!("{}: {e}", exp.id)),
+            (Ok(()), Some(why)) => failures.push(format!(
+                "{}: listed as a known miss ({why}) but now explained; remove known_miss",
+                exp.id
+            )),
+            _ => {}
+        }
+    }
+    println!(
+        "explain over evidence/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
+         ({:.1}%); positional index correctly refused {refused}/{untrusted}; excluded {excluded:?}",
+        rejected.len(),
+        100.0 * exact as f64 / with_info.max(1) as f64
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

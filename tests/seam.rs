@@ -1,32 +1,20 @@
-//! Integration tests for the seam: explain over the public rejections in the evidence, and
+//! Integration tests for the seam: explain over the public rejections in the documented
+//! evidence, and
 //! (with the corpora present) args, repair and compile over real tool definitions.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-/// The evidence folder: `TOOLWIRE_EVIDENCE`, else `../shared/evidence` next to the checkout
-/// (the layout of the project's workspace).
-fn evidence_dir() -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var("TOOLWIRE_EVIDENCE") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.ancestors()
-        .skip(1)
-        .take(3)
-        .map(|a| a.join("shared/evidence"))
-        .find(|p| p.join("reports.yaml").is_file())
-}
 
 #[derive(Debug, Deserialize)]
 struct Report {
     id: String,
     #[serde(default)]
     outcome: String,
+    /// The provider's error text, verbatim.
     #[serde(default)]
-    error_text: String,
+    quote: String,
     #[serde(default)]
     schema: String,
 }
@@ -51,11 +39,11 @@ struct Expected {
     known_miss: Option<String>,
 }
 
+/// The public reports as the project imported them (`reports/documented/reports.yaml`).
 fn load_reports() -> Vec<Report> {
-    let dir = evidence_dir()
-        .expect("evidence/reports.yaml not found: set TOOLWIRE_EVIDENCE to the folder holding it");
-    let text = std::fs::read_to_string(dir.join("reports.yaml")).expect("read reports.yaml");
-    serde_saphyr::from_str(&text).expect("parse reports.yaml")
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/documented/reports.yaml");
+    let text = std::fs::read_to_string(&path).expect("read reports/documented/reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse reports/documented/reports.yaml")
 }
 
 fn load_expected() -> Vec<Expected> {
@@ -186,7 +174,16 @@ fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
         .unwrap_or_else(|| "t".into());
     let index = exp.tool_index.ok_or("no tool_index")?;
     let request = build_request(kind, index, exp.gemini_group, &name, params);
-    let all = toolwire::explain::explain(Some(&request), &report.error_text, None);
+    let all = toolwire::explain::explain(Some(&request), &report.quote, None);
+    for e in &all {
+        if let Some(rule) = &e.rule {
+            assert!(
+                toolwire::profile::rules::find(rule).is_some(),
+                "{}: explain named rule {rule}, which the registry does not have",
+                report.id
+            );
+        }
+    }
     let first = all.first().ok_or("no explanation")?;
     let show = || format!("{first:?}");
     if exp.not_a_tool {
@@ -256,7 +253,7 @@ fn explain_answers_every_public_rejection_that_has_the_information() {
         }
     }
     println!(
-        "explain over evidence/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
+        "explain over reports/documented/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
          ({:.1}%); positional index correctly refused {refused}/{untrusted}; excluded {excluded:?}",
         rejected.len(),
         100.0 * exact as f64 / with_info.max(1) as f64

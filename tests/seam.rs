@@ -260,3 +260,143 @@ fn explain_answers_every_public_rejection_that_has_the_information() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Over the real tool definitions in the corpora (licensed, kept outside the repository).
+
+/// The corpora folder: `TOOLWIRE_CORPORA`, else `shared/corpora` beside an ancestor of the
+/// checkout (the project workspace's layout).
+fn corpora() -> Vec<std::path::PathBuf> {
+    let dir = std::env::var("TOOLWIRE_CORPORA")
+        .map(std::path::PathBuf::from)
+        .ok()
+        .or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .map(|a| a.join("shared/corpora"))
+                .find(|p| p.is_dir())
+        })
+        .expect("corpora not found: set TOOLWIRE_CORPORA to the folder of *.jsonl corpora");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("read the corpora folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
+    files
+}
+
+fn portable() -> toolwire::profile::CompiledProfile {
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    toolwire::profile::CompiledProfile::new(set.get("portable").expect("portable"))
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn repair_then_check_is_clean_or_refused_with_a_reason_for_every_corpus_tool() {
+    use toolwire::repair::{Options, Outcome, Tool, repair_request};
+    let profile = portable();
+    let opts = Options::default();
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for request in set.requests() {
+            let tools: Vec<Tool> = request.iter().map(Tool::from).collect();
+            for (entry, r) in request.iter().zip(repair_request(&tools, &profile, &opts)) {
+                let at = format!("{} line {:?}", file.display(), entry.line);
+                match r.outcome {
+                    Outcome::Refused => {
+                        *counts.entry("refused").or_default() += 1;
+                        assert!(!r.refusals.is_empty(), "{at}: refused without a reason");
+                        assert!(r.refusals.iter().all(|x| !x.reason.is_empty()), "{at}");
+                        assert!(
+                            r.changes.is_empty(),
+                            "{at}: a refused tool reports no repair"
+                        );
+                    }
+                    o => {
+                        *counts
+                            .entry(if o == Outcome::Repaired {
+                                "repaired"
+                            } else {
+                                "unchanged"
+                            })
+                            .or_default() += 1;
+                        let t = &r.tool;
+                        let refs = [toolwire::profile::detect::ToolRef {
+                            name: t.name.as_deref(),
+                            description: t.description.as_deref(),
+                            parameters: t.parameters.as_ref(),
+                            index: 0,
+                        }];
+                        let errors: Vec<_> = toolwire::check::check_tools(&refs, &profile)
+                            .into_iter()
+                            .filter(|f| f.level == toolwire::check::Level::Error)
+                            .filter(|f| f.rule != "name-duplicate" && f.rule != "too-many-tools")
+                            .collect();
+                        assert!(errors.is_empty(), "{at}: {errors:#?}");
+                        // Idempotent: a second repair changes nothing.
+                        let again = toolwire::repair::repair_tool(t, 0, &profile, &opts);
+                        assert_eq!(again.outcome, Outcome::Unchanged, "{at}: {again:#?}");
+                        assert_eq!(&again.tool, t, "{at}");
+                    }
+                }
+            }
+        }
+        println!("{}: {counts:?}", file.display());
+    }
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn args_reports_every_missing_required_argument_for_every_corpus_schema() {
+    use toolwire::args::{ArgsSchema, Coercions};
+    let (mut compiled, mut invalid) = (0, 0);
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        for t in &set.tools {
+            let Some(schema) = &t.parameters else {
+                continue;
+            };
+            let Ok(s) = ArgsSchema::new(schema) else {
+                // Not JSON Schema (BFCL's `dict`, `float`...): args says so, never panics.
+                invalid += 1;
+                continue;
+            };
+            compiled += 1;
+            let required: Vec<String> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let empty = json!({});
+            let r = s.check(&empty, Coercions::NONE);
+            let missing: Vec<&str> = r
+                .problems
+                .iter()
+                .filter(|p| p.keyword == "required")
+                .map(|p| p.pointer.as_str())
+                .collect();
+            for name in &required {
+                let pointer = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
+                assert!(
+                    missing.contains(&pointer.as_str()),
+                    "{} {:?}: {pointer} not reported: {:#?}",
+                    file.display(),
+                    t.name,
+                    r.problems
+                );
+            }
+        }
+    }
+    println!("args over the corpora: {compiled} schemas compiled, {invalid} not JSON Schema");
+    assert!(compiled > 500);
+}

@@ -1233,10 +1233,10 @@ fn rename(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
         changes: vec![change(
             "",
             &f.rule,
-            format!("renamed `{name}` to `{new}`"),
-            Some(format!(
-                "the provider calls it `{new}`; map calls back to `{name}`"
-            )),
+            format!(
+                "renamed `{name}` to `{new}` (map the provider's calls of `{new}` back to `{name}`)"
+            ),
+            None,
         )],
     }])
 }

@@ -647,6 +647,35 @@ mod tests {
     }
 
     #[test]
+    fn a_50_mb_file_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json");
+        // Sparse: no disk is written, and nothing is read.
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(50 * 1024 * 1024)
+            .unwrap();
+        let err = read_file(&path).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                "(whole file): file is 52428800 bytes, larger than the limit of 16777216 bytes"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_ref_cycle_is_read_and_checked_without_expansion() {
+        let text = r##"{"name":"w","parameters":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$ref":"#/$defs/a"}}}}"##;
+        let set = from_bytes(Path::new("c.json"), text.as_bytes()).unwrap();
+        let seen = crate::profile::detect::collect(&[set.tools[0].as_ref()]);
+        assert!(
+            seen.iter()
+                .any(|s| s.parameter == "keyword-allowed: $ref (self-reference)")
+        );
+    }
+
+    #[test]
     fn json_lines_are_one_request_per_line() {
         let text = "{\"source\":\"s\",\"license\":\"MIT\",\"tool\":{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}}\n\n{\"name\":\"b\",\"description\":\"x\"}\n";
         let set = from_bytes(Path::new("c.txt"), text.as_bytes()).unwrap();
@@ -688,7 +717,7 @@ mod tests {
         );
         assert_eq!(
             err("{\"name\":\"a\"}\n{\"name\":\n", "x.jsonl"),
-            "x.jsonl: line 3, column 0: EOF while parsing a value"
+            "x.jsonl: line 2, column 8: EOF while parsing a value"
         );
         assert_eq!(
             err("42", "x.json"),

@@ -53,7 +53,7 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub retries: u32,
     /// Largest number of HTTP requests this run may send, all targets together.
-    #[arg(long = "max-requests", value_name = "N", default_value_t = 5000)]
+    #[arg(long = "max-requests", value_name = "N", default_value_t = 8000)]
     pub max_requests: usize,
     /// Where to write the run log (default: reports/runs; emulated runs default to a folder in
     /// the system temp dir and may never go to reports/runs).

@@ -151,15 +151,45 @@ impl<'m> Index<'m> {
     }
 
     /// Steps 1 and 2: the feature's own cases at this placement, then inferred acceptance.
+    /// Limits are monotonic: a target that accepts N accepts every smaller value, and one that
+    /// rejects N rejects every larger value, so a limit case without its own verdict takes it
+    /// from the nearest decided case of the same family.
     fn direct(&self, key: &(String, Placement), target: &str) -> TargetStatus {
         let (param, placement) = key;
         if let Some(s) = self.own_verdict(param, *placement, target) {
             return s;
         }
+        if let Some(Param::Limit(limit, n)) = parse_parameter(param) {
+            return self.limit_bound(limit, n, target);
+        }
         if self.inferred(key, target) {
             return TargetStatus::Accepted;
         }
         TargetStatus::Unknown
+    }
+
+    /// A limit case's verdict from the other cases of its family at this target.
+    fn limit_bound(&self, limit: super::feature::Limit, n: usize, target: &str) -> TargetStatus {
+        let mut accepted_at_or_above = None;
+        let mut rejected_at_or_below: Option<TargetEvidence> = None;
+        for ((param, placement), _) in self.own.iter() {
+            let Some(Param::Limit(l, m)) = parse_parameter(param) else {
+                continue;
+            };
+            if l != limit || m == n {
+                continue;
+            }
+            match self.own_verdict(param, *placement, target) {
+                Some(TargetStatus::Accepted) if m > n => accepted_at_or_above = Some(m),
+                Some(TargetStatus::Rejected(e)) if m < n => rejected_at_or_below = Some(e),
+                _ => {}
+            }
+        }
+        match (accepted_at_or_above, rejected_at_or_below) {
+            (Some(_), None) => TargetStatus::Accepted,
+            (None, Some(e)) => TargetStatus::Rejected(e),
+            _ => TargetStatus::Unknown,
+        }
     }
 
     /// All four steps.

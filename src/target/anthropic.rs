@@ -29,25 +29,6 @@ pub struct Anthropic;
 pub const TOOL_USE_DOCS: &str =
     "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview";
 
-/// Anthropic `tools`: `{name, description, input_schema}`.
-pub fn tools_json(tools: &[ToolDef]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                let mut o = json!({"name": t.name});
-                if let Some(d) = &t.description {
-                    o["description"] = json!(d);
-                }
-                if let Some(p) = &t.parameters {
-                    o["input_schema"] = p.clone();
-                }
-                o
-            })
-            .collect(),
-    )
-}
-
 impl Route for Anthropic {
     fn id(&self) -> &'static str {
         "anthropic/messages"
@@ -69,8 +50,17 @@ impl Route for Anthropic {
         }
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"model": cfg.model, "messages": [{"role": "user", "content": "hi"}], "tools": tools_json(tools)});
-        WireRequest::post_json(
+        let body = Body::new()
+            .json("model", json!(cfg.model))
+            .json("messages", json!([{"role": "user", "content": "hi"}]))
+            .tools(
+                "tools",
+                Tools {
+                    tools,
+                    shape: Shape::Anthropic,
+                },
+            );
+        WireRequest::post_body(
             "/v1/messages/count_tokens",
             &body,
             AuthPlacement::Header {

@@ -15,7 +15,6 @@
 
 use serde_json::{Value, json};
 
-use super::openai::{chat_tools, hi};
 use super::wire::*;
 use crate::evidence::Stage;
 use crate::tool::ToolDef;
@@ -46,14 +45,12 @@ impl Route for Cohere {
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         // A per-tool `strict` (OpenAI style) is only sent when replaying a report that sent it.
         let per_tool = opts.strict.filter(|s| *s);
-        let body = json!({"model": cfg.model, "messages": hi(), "tools": chat_tools(tools, per_tool), "strict_tools": true, "max_tokens": 1});
-        WireRequest::post_json(
+        super::openai::chat_request(
+            cfg,
+            tools,
             "/v2/chat",
-            &body,
-            AuthPlacement::Header {
-                name: "authorization",
-                prefix: "Bearer ",
-            },
+            per_tool,
+            json!({"strict_tools": true}),
         )
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {

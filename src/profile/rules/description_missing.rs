@@ -61,7 +61,7 @@ mod tests {
         );
         assert_eq!(
             seen_tools(r, &[(Some("f"), Some(" \n"), None)]),
-            pairs(&[("", "description: whitespace")])
+            pairs(&[("", "description: whitespace-only")])
         );
         assert!(seen_tools(r, &[(Some("f"), Some("Does it."), None)]).is_empty());
     }

@@ -405,4 +405,4 @@ pub fn human(r: &ToolRepair) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -169,7 +169,7 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 
 static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
+        r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
     )
 });
 static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {

@@ -291,73 +291,15 @@ fn collect_messages(v: &Value, texts: &mut Vec<String>, more: &mut Vec<Value>, d
     }
 }
 
-/// The fix for a rule, in one sentence.
+/// The fix for a rule: the rule registry's own text (`toolwire rule ID`).
 pub fn fix_for(rule: &str) -> Option<&'static str> {
-    Some(match rule {
-        "root-not-object" => {
-            "Make the parameters schema an object: `{\"type\":\"object\",\"properties\":{...}}`."
-        }
-        "root-combinator" => {
-            "Move `anyOf`/`oneOf`/`allOf` off the root: describe the alternatives in one object with optional properties."
-        }
-        "type-missing" => "Give the schema a `type`.",
-        "type-invalid" => {
-            "Use a JSON Schema type name: string, number, integer, boolean, array, object."
-        }
-        "type-list" => {
-            "Use one `type`; for `[T, \"null\"]` make the property optional instead (`toolwire repair`)."
-        }
-        "array-items-missing" => "Add `items` describing the array's elements.",
-        "items-not-schema" => "Make `items` one schema (not a list or an empty value).",
-        "object-properties-missing" => {
-            "Declare the object's `properties` (at least one), or drop `required`."
-        }
-        "properties-on-non-object" => {
-            "Only objects may have `properties`: set `type: \"object\"` or remove them."
-        }
-        "required-undeclared" => {
-            "List in `required` only names declared in `properties` (`toolwire repair`)."
-        }
-        "required-invalid" => "Make `required` an array of property names.",
-        "enum-not-string" => "Use string `enum` values on a `type: \"string\"` schema.",
-        "enum-invalid" => "Make `enum` a non-empty array of distinct values.",
-        "format-unsupported" => "Drop `format` and say it in the description (`toolwire repair`).",
-        "keyword-unsupported" => {
-            "Drop the keyword and say what it meant in the description (`toolwire repair`)."
-        }
-        "anyof-with-siblings" => {
-            "Put `type` and other keywords inside each `anyOf` branch, not next to `anyOf`."
-        }
-        "ref-unsupported" => "Inline the `$ref` (`toolwire repair`).",
-        "ref-unresolved" => "Point `$ref` at a definition that exists, or inline it.",
-        "ref-siblings" => {
-            "Keep only `description` next to `$ref`, or inline it (`toolwire repair`)."
-        }
-        "boolean-schema" => "Replace the boolean schema with an object schema.",
-        "depth-exceeded" => "Flatten the schema: fewer nested objects.",
-        "size-exceeded" => {
-            "Shrink the schema: shorter enums, smaller array limits, fewer long names."
-        }
-        "too-many-tools" => "Send fewer tools in one request.",
-        "name-invalid" => {
-            "Rename the tool to letters, digits, `_` and `-`, starting with a letter."
-        }
-        "name-too-long" => "Shorten the tool name to 64 characters.",
-        "description-too-long" => "Shorten the description to 1024 characters.",
-        "parameters-missing" => "Send a parameters (input) schema.",
-        "schema-invalid" => "Make the schema valid JSON Schema (draft 2020-12).",
-        "strict-additional-properties" => {
-            "Set `additionalProperties: false` on every object (`toolwire compile --target`)."
-        }
-        "strict-required-all" => {
-            "List every property in `required`; make optional ones nullable (`toolwire compile --target`)."
-        }
-        "pattern-unsupported" => {
-            "Drop the `pattern` or rewrite it in the provider's regex dialect (anchored, no lookaround)."
-        }
-        _ => return None,
-    })
+    crate::profile::rules::find(rule).map(|r| r.fix)
 }
+
+/// The fix for the strict structured-outputs requirements (every object closed, every
+/// property required), which no portable rule covers: strict targets are reached by
+/// compiling.
+pub const STRICT_FIX: &str = "Compile for the strict target (`toolwire compile --target T`): it closes every object with `additionalProperties: false` and lists every property in `required`, making optional ones nullable.";
 
 /// Appends `keyword` to a pointer (escaping it).
 pub(crate) fn at_keyword(pointer: &str, keyword: &str) -> String {

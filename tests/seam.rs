@@ -1,32 +1,20 @@
-//! Integration tests for the seam: explain over the public rejections in the evidence, and
+//! Integration tests for the seam: explain over the public rejections in the documented
+//! evidence, and
 //! (with the corpora present) args, repair and compile over real tool definitions.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-/// The evidence folder: `TOOLWIRE_EVIDENCE`, else `../shared/evidence` next to the checkout
-/// (the layout of the project's workspace).
-fn evidence_dir() -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var("TOOLWIRE_EVIDENCE") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.ancestors()
-        .skip(1)
-        .take(3)
-        .map(|a| a.join("shared/evidence"))
-        .find(|p| p.join("reports.yaml").is_file())
-}
 
 #[derive(Debug, Deserialize)]
 struct Report {
     id: String,
     #[serde(default)]
     outcome: String,
+    /// The provider's error text, verbatim.
     #[serde(default)]
-    error_text: String,
+    quote: String,
     #[serde(default)]
     schema: String,
 }
@@ -51,11 +39,11 @@ struct Expected {
     known_miss: Option<String>,
 }
 
+/// The public reports as the project imported them (`reports/documented/reports.yaml`).
 fn load_reports() -> Vec<Report> {
-    let dir = evidence_dir()
-        .expect("evidence/reports.yaml not found: set TOOLWIRE_EVIDENCE to the folder holding it");
-    let text = std::fs::read_to_string(dir.join("reports.yaml")).expect("read reports.yaml");
-    serde_saphyr::from_str(&text).expect("parse reports.yaml")
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/documented/reports.yaml");
+    let text = std::fs::read_to_string(&path).expect("read reports/documented/reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse reports/documented/reports.yaml")
 }
 
 fn load_expected() -> Vec<Expected> {
@@ -186,7 +174,16 @@ fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
         .unwrap_or_else(|| "t".into());
     let index = exp.tool_index.ok_or("no tool_index")?;
     let request = build_request(kind, index, exp.gemini_group, &name, params);
-    let all = toolwire::explain::explain(Some(&request), &report.error_text, None);
+    let all = toolwire::explain::explain(Some(&request), &report.quote, None);
+    for e in &all {
+        if let Some(rule) = &e.rule {
+            assert!(
+                toolwire::profile::rules::find(rule).is_some(),
+                "{}: explain named rule {rule}, which the registry does not have",
+                report.id
+            );
+        }
+    }
     let first = all.first().ok_or("no explanation")?;
     let show = || format!("{first:?}");
     if exp.not_a_tool {
@@ -256,10 +253,150 @@ fn explain_answers_every_public_rejection_that_has_the_information() {
         }
     }
     println!(
-        "explain over evidence/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
+        "explain over reports/documented/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
          ({:.1}%); positional index correctly refused {refused}/{untrusted}; excluded {excluded:?}",
         rejected.len(),
         100.0 * exact as f64 / with_info.max(1) as f64
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Over the real tool definitions in the corpora (licensed, kept outside the repository).
+
+/// The corpora folder: `TOOLWIRE_CORPORA`, else `shared/corpora` beside an ancestor of the
+/// checkout (the project workspace's layout).
+fn corpora() -> Vec<std::path::PathBuf> {
+    let dir = std::env::var("TOOLWIRE_CORPORA")
+        .map(std::path::PathBuf::from)
+        .ok()
+        .or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .map(|a| a.join("shared/corpora"))
+                .find(|p| p.is_dir())
+        })
+        .expect("corpora not found: set TOOLWIRE_CORPORA to the folder of *.jsonl corpora");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("read the corpora folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
+    files
+}
+
+fn portable() -> toolwire::profile::CompiledProfile {
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    toolwire::profile::CompiledProfile::new(set.get("portable").expect("portable"))
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn repair_then_check_is_clean_or_refused_with_a_reason_for_every_corpus_tool() {
+    use toolwire::repair::{Options, Outcome, Tool, repair_request};
+    let profile = portable();
+    let opts = Options::default();
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for request in set.requests() {
+            let tools: Vec<Tool> = request.iter().map(Tool::from).collect();
+            for (entry, r) in request.iter().zip(repair_request(&tools, &profile, &opts)) {
+                let at = format!("{} line {:?}", file.display(), entry.line);
+                match r.outcome {
+                    Outcome::Refused => {
+                        *counts.entry("refused").or_default() += 1;
+                        assert!(!r.refusals.is_empty(), "{at}: refused without a reason");
+                        assert!(r.refusals.iter().all(|x| !x.reason.is_empty()), "{at}");
+                        assert!(
+                            r.changes.is_empty(),
+                            "{at}: a refused tool reports no repair"
+                        );
+                    }
+                    o => {
+                        *counts
+                            .entry(if o == Outcome::Repaired {
+                                "repaired"
+                            } else {
+                                "unchanged"
+                            })
+                            .or_default() += 1;
+                        let t = &r.tool;
+                        let refs = [toolwire::profile::detect::ToolRef {
+                            name: t.name.as_deref(),
+                            description: t.description.as_deref(),
+                            parameters: t.parameters.as_ref(),
+                            index: 0,
+                        }];
+                        let errors: Vec<_> = toolwire::check::check_tools(&refs, &profile)
+                            .into_iter()
+                            .filter(|f| f.level == toolwire::check::Level::Error)
+                            .filter(|f| f.rule != "name-duplicate" && f.rule != "too-many-tools")
+                            .collect();
+                        assert!(errors.is_empty(), "{at}: {errors:#?}");
+                        // Idempotent: a second repair changes nothing.
+                        let again = toolwire::repair::repair_tool(t, 0, &profile, &opts);
+                        assert_eq!(again.outcome, Outcome::Unchanged, "{at}: {again:#?}");
+                        assert_eq!(&again.tool, t, "{at}");
+                    }
+                }
+            }
+        }
+        println!("{}: {counts:?}", file.display());
+    }
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn args_reports_every_missing_required_argument_for_every_corpus_schema() {
+    use toolwire::args::{ArgsSchema, Coercions};
+    let (mut compiled, mut invalid) = (0, 0);
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        for t in &set.tools {
+            let Some(schema) = &t.parameters else {
+                continue;
+            };
+            let Ok(s) = ArgsSchema::new(schema) else {
+                // Not JSON Schema (BFCL's `dict`, `float`...): args says so, never panics.
+                invalid += 1;
+                continue;
+            };
+            compiled += 1;
+            let required: Vec<String> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let empty = json!({});
+            let r = s.check(&empty, Coercions::NONE);
+            let missing: Vec<&str> = r
+                .problems
+                .iter()
+                .filter(|p| p.keyword == "required")
+                .map(|p| p.pointer.as_str())
+                .collect();
+            for name in &required {
+                let pointer = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
+                assert!(
+                    missing.contains(&pointer.as_str()),
+                    "{} {:?}: {pointer} not reported: {:#?}",
+                    file.display(),
+                    t.name,
+                    r.problems
+                );
+            }
+        }
+    }
+    println!("args over the corpora: {compiled} schemas compiled, {invalid} not JSON Schema");
+    assert!(compiled > 500);
 }

@@ -95,6 +95,8 @@ pub(super) struct Raw {
     pub tool: ToolLoc,
     pub place: Place,
     pub rule: Option<&'static str>,
+    /// A fix for problems no rule covers (the strict structured-outputs requirements).
+    pub fix: Option<&'static str>,
     pub notes: Vec<String>,
 }
 
@@ -106,6 +108,7 @@ impl Raw {
             tool,
             place,
             rule: None,
+            fix: None,
             notes: Vec::new(),
         }
     }
@@ -166,7 +169,7 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 
 static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
+        r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
     )
 });
 static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
@@ -390,7 +393,7 @@ fn google(text: &str) -> Vec<Raw> {
                 ToolLoc::Unknown,
                 Place::Pointer(pointer),
             )
-            .rule("ref-unresolved"),
+            .rule("ref-unsupported"),
         );
     }
     for c in G_REF_SIBLINGS.captures_iter(text) {
@@ -401,7 +404,7 @@ fn google(text: &str) -> Vec<Raw> {
                 ToolLoc::Unknown,
                 Place::Search(Cond::RefNamedWithSiblings(c[1].to_string())),
             )
-            .rule("ref-siblings"),
+            .rule("ref-unsupported"),
         );
     }
     for c in G_FIELD_FOR_SCHEMA.captures_iter(text) {
@@ -644,10 +647,10 @@ fn openai(text: &str) -> Vec<Raw> {
         let here = Place::Pointer(node.clone().unwrap_or_default());
         let quoted = |s: &str| s.split('\'').nth(1).map(str::to_string);
         let (place, rule): (Place, Option<&'static str>) =
-            if what.contains("'additionalProperties' is required to be supplied and to be false") {
-                (here, Some("strict-additional-properties"))
-            } else if what.contains("'required' is required to be supplied") {
-                (here, Some("strict-required-all"))
+            if what.contains("is required to be supplied") {
+                // Strict structured outputs: `additionalProperties: false` and a complete
+                // `required` on every object.
+                (here, None)
             } else if what.contains("array schema missing items") {
                 (here, Some("array-items-missing"))
             } else if what.contains("object schema missing properties") {
@@ -673,6 +676,11 @@ fn openai(text: &str) -> Vec<Raw> {
             };
         let mut raw = Raw::new("openai", msg, tool, place);
         raw.rule = rule;
+        if what.contains("is required to be supplied") {
+            raw.fix = Some(super::STRICT_FIX);
+            raw.notes
+                .push("a strict structured-outputs requirement; no portable rule covers it".into());
+        }
         out.push(raw);
     }
     if out.is_empty() {
@@ -808,7 +816,7 @@ fn anthropic(text: &str) -> Vec<Raw> {
             } else if let Some(r) = A_NONEXISTENT.captures(&what) {
                 (
                     Place::Search(Cond::RefTo(r[1].to_string())),
-                    Some("ref-unresolved"),
+                    Some("ref-unsupported"),
                 )
             } else if what.contains("JSON schema is invalid") {
                 (Place::Meta, None)
@@ -970,7 +978,7 @@ fn moonshot(text: &str) -> Vec<Raw> {
         } else if what.contains("type is not defined") {
             Some("type-missing")
         } else if what.contains("conflicting keywords found after $ref expansion") {
-            Some("ref-siblings")
+            Some("ref-unsupported")
         } else {
             None
         };
@@ -997,7 +1005,7 @@ fn cohere(text: &str) -> Vec<Raw> {
     for c in C_FUNCTION.captures_iter(text) {
         let what = &c[2];
         let (place, rule) = if what.contains("pattern must be a valid regex") {
-            (Place::Search(Cond::AnyPattern), Some("pattern-unsupported"))
+            (Place::Search(Cond::AnyPattern), Some("keyword-unsupported"))
         } else {
             (Place::None, None)
         };
@@ -1085,7 +1093,7 @@ fn llama_cpp(text: &str) -> Vec<Raw> {
                 ToolLoc::Unknown,
                 Place::Search(Cond::UnanchoredPattern),
             )
-            .rule("pattern-unsupported"),
+            .rule("keyword-unsupported"),
         );
     }
     out
@@ -1173,19 +1181,56 @@ fn ollama(text: &str) -> Vec<Raw> {
 
 /// The rule for a meta-schema violation at `pointer`.
 pub(super) fn meta_rule(pointer: &str) -> &'static str {
-    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
-    // An array element (`/required/0`, `/type/1`) is judged by the keyword holding it.
-    let keyword: &str = match tokens.as_slice() {
-        [.., kw, last] if last.parse::<usize>().is_ok() => kw,
-        [.., last] => last,
-        [] => "",
-    };
-    match keyword {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    // Read the pointer with schema semantics: after a map keyword comes a member name, after
+    // a list keyword an index; anything else is a keyword of the current schema.
+    let mut last_keyword: Option<&str> = None;
+    let mut member = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i].as_str();
+        member = false;
+        last_keyword = Some(t);
+        if crate::schema::MAP_OF_SCHEMAS.contains(&t) && i + 1 < tokens.len() {
+            i += 2;
+            member = true;
+            last_keyword = None;
+            continue;
+        }
+        if (crate::schema::LIST_OF_SCHEMAS.contains(&t) || t == "items")
+            && tokens
+                .get(i + 1)
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+            && i + 2 < tokens.len()
+        {
+            i += 2;
+            last_keyword = None;
+            continue;
+        }
+        if (crate::schema::ONE_SCHEMA.contains(&t) || t == "items") && i + 1 < tokens.len() {
+            i += 1;
+            last_keyword = None;
+            continue;
+        }
+        // A keyword whose value is not a schema: stop (`/required/0`, `/enum/1`).
+        break;
+    }
+    if member {
+        // A member of `properties` (or `$defs`) that is not a schema.
+        return "schema-invalid";
+    }
+    match last_keyword.unwrap_or("") {
         "required" => "required-invalid",
         "type" => "type-invalid",
         "enum" => "enum-invalid",
         "items" => "items-not-schema",
-        _ => "schema-invalid",
+        "properties" => "properties-invalid",
+        "" => "schema-invalid",
+        _ => "keyword-unsupported",
     }
 }
 
@@ -1203,6 +1248,7 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
         tool: tool_loc,
         place,
         mut rule,
+        fix,
         mut notes,
     } = raw;
     let have_request = !tools.is_empty();
@@ -1400,7 +1446,7 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
         tool: tool_name,
         pointer,
         located,
-        fix: rule.and_then(fix_for).map(str::to_string),
+        fix: fix.or(rule.and_then(fix_for)).map(str::to_string),
         rule: rule.map(str::to_string),
         notes,
     }

@@ -5,11 +5,12 @@
 //! `\r` and `\n` become `%25`, `%0D`, `%0A`; property values additionally escape `:` and `,`
 //! as `%3A` and `%2C`.
 
-use crate::check::Finding;
+use crate::check::{Finding, Level};
 use crate::report::sarif::Site;
 
-/// One `::error` line per finding, each ending in `\n`. `locate` gives each finding's site
-/// (an empty file leaves out `file`, a missing line leaves out `line`).
+/// One `::error` (or `::warning`) line per finding, each ending in `\n`. `locate` gives each
+/// finding's site, e.g. [`crate::report::sarif::file_sites`] (an empty file leaves out
+/// `file`, a missing line leaves out `line`).
 pub fn render(findings: &[Finding], locate: impl Fn(&Finding) -> Site) -> String {
     let mut out = String::new();
     for f in findings {
@@ -45,7 +46,11 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
         message.push_str("\nFix: ");
         message.push_str(&f.fix);
     }
-    format!("::error {}::{}", props.join(","), escape_data(&message))
+    let command = match f.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+    };
+    format!("::{command} {}::{}", props.join(","), escape_data(&message))
 }
 
 fn escape_data(s: &str) -> String {
@@ -71,6 +76,11 @@ mod tests {
             message: "`const` is not accepted by gemini/v1beta/parameters (100% sure)".into(),
             fix: "Use a one-value `enum`.\nOr run `toolwire repair`.".into(),
             repairable: true,
+            level: Level::Error,
+            parameter: "keyword-allowed: const".into(),
+            file: String::new(),
+            line: None,
+            location: String::new(),
         }
     }
 
@@ -94,9 +104,12 @@ mod tests {
         let mut f = finding();
         f.pointer.clear();
         f.fix.clear();
-        let out = render(&[f.clone(), f], |_| Site::default());
+        let mut w = f.clone();
+        w.level = Level::Warning;
+        let out = render(&[f, w], |_| Site::default());
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2);
+        assert!(lines[1].starts_with("::warning title="), "{}", lines[1]);
         assert_eq!(
             lines[0],
             "::error title=toolwire keyword-unsupported::tool `search`: `const` is not accepted by gemini/v1beta/parameters (100%25 sure)"

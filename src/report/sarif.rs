@@ -6,11 +6,11 @@
 //! `ruleId`, `level: "error"`, the message (plus the fix), a physical location (file, line,
 //! column) and a logical location (the tool and the JSON Pointer into its schema).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
-use crate::check::Finding;
+use crate::check::{Finding, Level};
 
 /// Where a finding sits in the user's files.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -24,8 +24,52 @@ pub struct Site {
     pub column: Option<usize>,
 }
 
-/// The SARIF log for `findings`. `locate` gives each finding's site; `rule_text` gives a
-/// one-line description of a rule id (or `None`), shown by SARIF viewers next to the id.
+/// Sites for findings read from files: each distinct `Finding::file` is read once (capped like
+/// every input) and the finding located at `location` + `pointer` (within its JSON Lines
+/// line when `line` is set). A file that cannot be read, or a place not found, leaves the
+/// line out.
+pub fn file_sites(findings: &[Finding]) -> impl Fn(&Finding) -> Site + use<> {
+    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+    for f in findings {
+        texts.entry(f.file.clone()).or_insert_with(|| {
+            let path = std::path::Path::new(&f.file);
+            crate::json::read_capped(path, crate::input::LIMITS)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+        });
+    }
+    move |f: &Finding| site_in(f, texts.get(&f.file).and_then(|t| t.as_deref()))
+}
+
+/// The site of `f` given its file's text (or `None` when the text is not at hand).
+pub fn site_in(f: &Finding, text: Option<&str>) -> Site {
+    let pointer = format!("{}{}", f.location, f.pointer);
+    let (line, column) = match (text, f.line) {
+        (Some(t), Some(l)) => match t.lines().nth(l.saturating_sub(1)) {
+            Some(row) => locate(row, &pointer).map_or((Some(l), None), |(_, c)| (Some(l), Some(c))),
+            None => (Some(l), None),
+        },
+        (Some(t), None) => locate(t, &pointer).map_or((None, None), |(l, c)| (Some(l), Some(c))),
+        (None, l) => (l, None),
+    };
+    Site {
+        file: f.file.clone(),
+        line,
+        column,
+    }
+}
+
+/// The SARIF level of a finding.
+fn level(f: &Finding) -> &'static str {
+    match f.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+    }
+}
+
+/// The SARIF log for `findings`. `locate` gives each finding's site (see [`file_sites`]);
+/// `rule_text` gives a one-line description of a rule id (or `None`), shown by SARIF viewers
+/// next to the id.
 pub fn render(
     findings: &[Finding],
     locate: impl Fn(&Finding) -> Site,
@@ -77,7 +121,7 @@ pub fn to_value(
             json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_index[f.rule.as_str()],
-                "level": "error",
+                "level": level(f),
                 "message": {"text": text},
                 "locations": [{
                     "physicalLocation": {
@@ -96,6 +140,7 @@ pub fn to_value(
                     "pointer": f.pointer,
                     "fix": f.fix,
                     "repairable": f.repairable,
+                    "parameter": f.parameter,
                 },
             })
         })
@@ -285,7 +330,56 @@ mod tests {
             message: "array without `items`.".into(),
             fix: "Add `items`.".into(),
             repairable: false,
+            level: Level::Error,
+            parameter: "structure: array-without-items".into(),
+            file: String::new(),
+            line: None,
+            location: String::new(),
         }
+    }
+
+    #[test]
+    fn sites_come_from_the_file_line_and_schema_location() {
+        let mut f = finding("r", "t", "/properties/a");
+        f.file = "tools.json".into();
+        f.location = "/tools/1/function/parameters".into();
+        let text = "{\"tools\": [\n {},\n {\"function\": {\"parameters\": {\n   \"properties\": {\"a\": {}}}}}]}";
+        assert_eq!(
+            site_in(&f, Some(text)),
+            Site {
+                file: "tools.json".into(),
+                line: Some(4),
+                column: Some(19)
+            }
+        );
+        // JSON Lines: the line is the tool's, the column is within it.
+        f.line = Some(2);
+        f.location = "/parameters".into();
+        let jsonl = "{\"name\":\"x\"}\n{\"name\":\"t\",\"parameters\":{\"properties\":{\"a\":{}}}}";
+        assert_eq!(site_in(&f, Some(jsonl)).line, Some(2));
+        assert_eq!(site_in(&f, Some(jsonl)).column, Some(41));
+        assert_eq!(
+            site_in(&f, None),
+            Site {
+                file: "tools.json".into(),
+                line: Some(2),
+                column: None
+            }
+        );
+    }
+
+    #[test]
+    fn file_sites_read_each_file_once_and_survive_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        std::fs::write(&path, "{\"properties\": {\n  \"a\": {}}}").unwrap();
+        let mut f = finding("r", "t", "/properties/a");
+        f.file = path.display().to_string();
+        let mut missing = f.clone();
+        missing.file = dir.path().join("nope.json").display().to_string();
+        let sites = file_sites(&[f.clone(), missing.clone()]);
+        assert_eq!(sites(&f).line, Some(2));
+        assert_eq!(sites(&missing).line, None);
     }
 
     #[test]
@@ -313,9 +407,11 @@ mod tests {
 
     #[test]
     fn sarif_has_rules_results_and_locations() {
+        let mut warn = finding("keyword-unsupported", "search", "/properties/q/const");
+        warn.level = Level::Warning;
         let fs = [
             finding("array-items-missing", "search", "/properties/tags"),
-            finding("keyword-unsupported", "search", "/properties/q/const"),
+            warn,
             finding("array-items-missing", "list", "/properties/ids"),
         ];
         let v = to_value(
@@ -340,6 +436,8 @@ mod tests {
         assert_eq!(r.as_array().unwrap().len(), 3);
         assert_eq!(r[2]["ruleIndex"], 0);
         assert_eq!(r[1]["ruleIndex"], 1);
+        assert_eq!(r[1]["level"], "warning");
+        assert_eq!(r[0]["level"], "error");
         let loc = &r[0]["locations"][0];
         assert_eq!(
             loc["physicalLocation"]["artifactLocation"]["uri"],

@@ -196,6 +196,24 @@ impl ArgsSchema {
                 absent_nulls: Vec::new(),
             };
         }
+        // Most invalid calls have nothing to normalise: report straight from one pass.
+        let mut problems = Vec::new();
+        let mut normalise = false;
+        for e in self.validator.iter_errors(arguments) {
+            if normalisable(&e, coerce) {
+                normalise = true;
+                break;
+            }
+            problems.extend(problems_for(&e, &self.declared));
+        }
+        if !normalise {
+            return ArgsReport {
+                arguments: Cow::Borrowed(arguments),
+                problems,
+                coercions: Vec::new(),
+                absent_nulls: Vec::new(),
+            };
+        }
         let mut args = arguments.clone();
         let mut coercions = Vec::new();
         let mut absent_nulls = Vec::new();
@@ -267,10 +285,7 @@ impl ArgsSchema {
             if !seen.insert((pointer.clone(), e.kind().keyword().to_string())) {
                 continue;
             }
-            let Some(value) = args.pointer(&pointer) else {
-                continue;
-            };
-            match value {
+            match e.instance().as_ref() {
                 Value::Null
                     if !required_nulls.contains(&pointer)
                         && !plan.nulls.contains(&pointer)
@@ -430,8 +445,8 @@ fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
 /// argument each, so one error can give several problems.
 fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
     let at = e.instance_path().as_str();
-    let found = short_value(e.instance());
-    let keyword_owner = parent_schema(schema, e.schema_path().as_str());
+    let found = || short_value(e.instance());
+    let keyword_owner = || parent_schema(schema, e.schema_path().as_str());
     let one = |keyword: &str, expected: String, what: String| Problem {
         pointer: at.to_string(),
         keyword: keyword.to_string(),
@@ -444,7 +459,7 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
                 .as_str()
                 .map_or_else(|| property.to_string(), str::to_string);
             let pointer = push_token(at, &name);
-            let expected = keyword_owner
+            let expected = keyword_owner()
                 .and_then(|s| s.get("properties"))
                 .and_then(|p| p.get(&name))
                 .map_or_else(|| "a value".to_string(), expected_for);
@@ -460,7 +475,7 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            let declared: Vec<String> = keyword_owner
+            let declared: Vec<String> = keyword_owner()
                 .and_then(|s| s.get("properties"))
                 .and_then(Value::as_object)
                 .map(|p| p.keys().map(|k| format!("`{k}`")).collect())
@@ -497,7 +512,7 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
             vec![one(
                 "type",
                 expected,
-                format!("{found} is {}", kind_of(e.instance())),
+                format!("{} is {}", found(), kind_of(e.instance())),
             )]
         }
         ValidationErrorKind::Enum { options } => {
@@ -508,52 +523,52 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
             vec![one(
                 "enum",
                 format!("one of {}", list(&opts, 10)),
-                format!("{found} is not an allowed value"),
+                format!("{} is not an allowed value", found()),
             )]
         }
         ValidationErrorKind::Constant { expected_value } => vec![one(
             "const",
             format!("exactly {}", short_value(expected_value)),
-            format!("{found} is not the one allowed value"),
+            format!("{} is not the one allowed value", found()),
         )],
         ValidationErrorKind::Minimum { limit } => {
             vec![one(
                 "minimum",
                 format!("at least {limit}"),
-                format!("{found} is too small"),
+                format!("{} is too small", found()),
             )]
         }
         ValidationErrorKind::Maximum { limit } => {
             vec![one(
                 "maximum",
                 format!("at most {limit}"),
-                format!("{found} is too large"),
+                format!("{} is too large", found()),
             )]
         }
         ValidationErrorKind::ExclusiveMinimum { limit } => vec![one(
             "exclusiveMinimum",
             format!("more than {limit}"),
-            format!("{found} is too small"),
+            format!("{} is too small", found()),
         )],
         ValidationErrorKind::ExclusiveMaximum { limit } => vec![one(
             "exclusiveMaximum",
             format!("less than {limit}"),
-            format!("{found} is too large"),
+            format!("{} is too large", found()),
         )],
         ValidationErrorKind::MultipleOf { multiple_of } => vec![one(
             "multipleOf",
             format!("a multiple of {multiple_of}"),
-            format!("{found} is not a multiple of {multiple_of}"),
+            format!("{} is not a multiple of {multiple_of}", found()),
         )],
         ValidationErrorKind::MinLength { limit } => vec![one(
             "minLength",
             format!("at least {limit} character{}", plural(*limit)),
-            format!("{found} is too short"),
+            format!("{} is too short", found()),
         )],
         ValidationErrorKind::MaxLength { limit } => vec![one(
             "maxLength",
             format!("at most {limit} character{}", plural(*limit)),
-            format!("{found} is too long"),
+            format!("{} is too long", found()),
         )],
         ValidationErrorKind::MinItems { limit } => vec![one(
             "minItems",
@@ -578,12 +593,12 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
         ValidationErrorKind::Pattern { pattern } => vec![one(
             "pattern",
             format!("text matching the regular expression `{pattern}`"),
-            format!("{found} does not match"),
+            format!("{} does not match", found()),
         )],
         ValidationErrorKind::Format { format } => vec![one(
             "format",
             format!("a valid {format}"),
-            format!("{found} is not a valid {format}"),
+            format!("{} is not a valid {format}", found()),
         )],
         ValidationErrorKind::UniqueItems => vec![one(
             "uniqueItems",
@@ -591,7 +606,7 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
             "the list repeats an item".into(),
         )],
         ValidationErrorKind::Contains => {
-            let what = keyword_owner
+            let what = keyword_owner()
                 .and_then(|s| s.get("contains"))
                 .map_or_else(|| "a matching item".into(), expected_for);
             vec![one(
@@ -608,11 +623,11 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
         ValidationErrorKind::Not { .. } => vec![one(
             "not",
             "a value the schema's `not` does not match".into(),
-            format!("{found} is excluded"),
+            format!("{} is excluded", found()),
         )],
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             let kw = e.kind().keyword();
-            let branches = keyword_owner
+            let branches = keyword_owner()
                 .and_then(|s| s.get(kw))
                 .and_then(Value::as_array)
                 .map(|bs| {
@@ -634,13 +649,13 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
             vec![one(
                 kw,
                 expected,
-                format!("{found} matches none of the alternatives"),
+                format!("{} matches none of the alternatives", found()),
             )]
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => vec![one(
             "oneOf",
             "a value matching exactly one alternative".into(),
-            format!("{found} matches more than one alternative"),
+            format!("{} matches more than one alternative", found()),
         )],
         ValidationErrorKind::PropertyNames { error } => vec![one(
             "propertyNames",
@@ -663,7 +678,7 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
             vec![one(
                 &kw,
                 format!("a value satisfying `{kw}`"),
-                format!("{found} fails `{kw}`"),
+                format!("{} fails `{kw}`", found()),
             )]
         }
     }
@@ -672,7 +687,28 @@ fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
 fn parent_schema<'s>(schema: &'s Value, schema_path: &str) -> Option<&'s Value> {
     let (parent, _) = schema_path.rsplit_once('/')?;
-    schema.pointer(parent)
+    resolve_pointer(schema, parent)
+}
+
+/// `Value::pointer` without allocating for tokens that need no unescaping.
+fn resolve_pointer<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut node = root;
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let token: Cow<'_, str> = if raw.contains('~') {
+            Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(raw)
+        };
+        node = match node {
+            Value::Object(o) => o.get(token.as_ref())?,
+            Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 fn place(pointer: &str) -> String {
@@ -737,13 +773,44 @@ fn expected_for(schema: &Value) -> String {
 
 /// A value as JSON, cut to 60 characters.
 fn short_value(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() <= 60 {
-        s
+    const MAX: usize = 60;
+    /// Stops serialising once the text is long enough to be cut.
+    struct Capped(Vec<u8>);
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() > 4 * MAX {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Capped(Vec::with_capacity(64));
+    let _ = serde_json::to_writer(&mut w, v);
+    let s = String::from_utf8_lossy(&w.0);
+    if s.chars().count() <= MAX {
+        s.into_owned()
     } else {
-        let mut t: String = s.chars().take(57).collect();
+        let mut t: String = s.chars().take(MAX - 3).collect();
         t.push_str("...");
         t
+    }
+}
+
+/// True when the error sits on a value that normalisation may change: a `null` member of an
+/// object (maybe an optional argument), or with coercions on, a string where the schema
+/// declares another type.
+fn normalisable(e: &ValidationError<'_>, coerce: Coercions) -> bool {
+    match e.instance().as_ref() {
+        Value::Null => e.instance_path().as_str().contains('/'),
+        Value::String(_) if coerce.any() => {
+            let declared = declared_types(e);
+            !declared.contains(JsonType::String) && declared != jsonschema::JsonTypeSet::empty()
+        }
+        _ => false,
     }
 }
 

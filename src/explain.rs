@@ -1,1 +1,310 @@
-//! Explaining a provider's rejection: which tool, which property, which rule. (Being built.)
+//! Explaining a provider's rejection: which tool (index and name), which place in its schema
+//! (a JSON Pointer), which rule, and the fix.
+//!
+//! Input: the error body (JSON in any provider's envelope, or the text a client printed) and,
+//! when available, the request that was sent. Each provider's message templates (see
+//! `evidence/PROVIDERS.md` and the public reports in `evidence/reports.yaml`) are read by
+//! [`templates`]; each problem found becomes one [`Explanation`].
+//!
+//! Places are turned into JSON Pointers against the request's own tools:
+//! - Google's parse errors index map entries by position (`properties[3].value` is the 4th
+//!   key of `properties` in the request), so names come from the request's key order. An
+//!   index is trusted only when that tool really declares a property at that position *and*
+//!   the node found there has what the error speaks of (the unknown keyword, the list-valued
+//!   `type`, the invalid value); otherwise no pointer is claimed and a note says why.
+//! - OpenAI's `In context=('properties', 'x')` tuples, xAI's JSON Pointers, Moonshot's and
+//!   Vertex's dotted paths and Bedrock's JSONPath are converted directly.
+//! - Messages that echo a subschema (llama.cpp, Fireworks) are located by searching the
+//!   tool's schema for that subschema; "JSON schema is invalid" messages (Anthropic, OpenAI's
+//!   meta-schema errors) by validating the tool's schema against the draft 2020-12
+//!   meta-schema.
+
+mod templates;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::json::push_token;
+
+/// One tool of a request, in the order the provider indexes them.
+#[derive(Debug, Clone)]
+pub struct RequestTool<'a> {
+    /// Position over all tools of the request (Gemini: over every `functionDeclarations` list
+    /// in order).
+    pub index: usize,
+    /// Gemini: index into `tools`; 0 elsewhere.
+    pub group: usize,
+    /// Gemini: index into that entry's `functionDeclarations`; `index` elsewhere.
+    pub position: usize,
+    pub name: Option<&'a str>,
+    /// The parameters (input) schema, when the tool has one.
+    pub schema: Option<&'a Value>,
+}
+
+/// The tools of a wire request: Gemini (`tools[].functionDeclarations[]`, also inside
+/// `generateContentRequest` or `request`), OpenAI chat (`tools[].function`), OpenAI
+/// Responses (flat `tools[]`), Anthropic (`input_schema`), MCP (`inputSchema`), Bedrock
+/// (`toolConfig.tools[].toolSpec.inputSchema.json`, also under `input.converse`), or a bare
+/// array of tools.
+pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
+    let mut root = request;
+    for wrapper in ["generateContentRequest", "request"] {
+        if let Some(inner) = root.get(wrapper).filter(|v| v.is_object()) {
+            root = inner;
+        }
+    }
+    if let Some(conv) = root.get("input").and_then(|i| i.get("converse")) {
+        root = conv;
+    }
+    let list = if let Some(a) = root.as_array() {
+        a
+    } else if let Some(a) = root
+        .get("toolConfig")
+        .and_then(|t| t.get("tools"))
+        .and_then(Value::as_array)
+    {
+        a
+    } else if let Some(a) = root.get("tools").and_then(Value::as_array) {
+        a
+    } else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (group, entry) in list.iter().enumerate() {
+        let decls = entry
+            .get("functionDeclarations")
+            .or_else(|| entry.get("function_declarations"))
+            .and_then(Value::as_array);
+        if let Some(decls) = decls {
+            for (position, d) in decls.iter().enumerate() {
+                out.push(RequestTool {
+                    index: out.len(),
+                    group,
+                    position,
+                    name: d.get("name").and_then(Value::as_str),
+                    schema: [
+                        "parameters",
+                        "parametersJsonSchema",
+                        "parameters_json_schema",
+                    ]
+                    .iter()
+                    .find_map(|k| d.get(*k)),
+                });
+            }
+            continue;
+        }
+        let tool = entry
+            .get("function")
+            .or_else(|| entry.get("toolSpec"))
+            .unwrap_or(entry);
+        let schema = tool
+            .get("parameters")
+            .or_else(|| tool.get("input_schema"))
+            .or_else(|| tool.get("inputSchema"))
+            .map(|s| {
+                s.get("json")
+                    .filter(|_| entry.get("toolSpec").is_some())
+                    .unwrap_or(s)
+            });
+        let index = out.len();
+        out.push(RequestTool {
+            index,
+            group: 0,
+            position: index,
+            name: tool.get("name").and_then(Value::as_str),
+            schema,
+        });
+    }
+    out
+}
+
+/// How the pointer of an [`Explanation`] was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Located {
+    /// The error names the place by names (keys, keywords), converted directly.
+    Path,
+    /// Google's positional `properties[k].value`, turned into names from the request's key
+    /// order and checked against the request.
+    PositionalIndex,
+    /// The error echoes or describes the offending subschema; found by searching the schema.
+    Search,
+    /// The error only says the schema is invalid; found by the draft 2020-12 meta-schema.
+    MetaSchema,
+    /// The problem is about the tool itself (name, description) or the whole schema.
+    Tool,
+    /// Not found.
+    Unknown,
+}
+
+/// One problem a provider reported, explained.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The template family that read it (`google`, `openai`, `anthropic`, `bedrock`, ...).
+    pub provider: &'static str,
+    /// The provider's own words for this problem.
+    pub message: String,
+    /// The tool's position in the request (see [`RequestTool::index`]).
+    pub tool_index: Option<usize>,
+    pub tool: Option<String>,
+    /// JSON Pointer into that tool's parameters schema (`""` is its root).
+    pub pointer: Option<String>,
+    pub located: Located,
+    /// The rule id (see `toolwire rule ID`).
+    pub rule: Option<String>,
+    pub fix: Option<String>,
+    /// Why something is unknown, or what else to know.
+    pub notes: Vec<String>,
+}
+
+impl Explanation {
+    /// True when tool, pointer and rule are all known.
+    pub fn is_complete(&self) -> bool {
+        self.tool_index.is_some() && self.pointer.is_some() && self.rule.is_some()
+    }
+}
+
+/// Explains `error` (a body or a client's printout) for `request` (the request sent, if
+/// known). `target` (a target id) limits the templates to that provider's; `None` tries all.
+/// Returns one explanation per problem found; an empty list means no template matched.
+pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
+    let tools = request.map(request_tools).unwrap_or_default();
+    let texts = error_texts(error);
+    let family = target.map(family_of);
+    let mut out: Vec<Explanation> = Vec::new();
+    for text in &texts {
+        for raw in templates::read(text, family) {
+            let e = templates::resolve(raw, &tools);
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// The template family of a target id.
+pub fn family_of(target: &str) -> &'static str {
+    if target.starts_with("engine/gemini-proto-snapshot") {
+        return "google";
+    }
+    let head = target.split('/').next().unwrap_or(target);
+    match head {
+        "gemini" | "vertex" => "google",
+        "openai" | "azure-openai" | "deepseek" => "openai",
+        "anthropic" => "anthropic",
+        "bedrock" => "bedrock",
+        "xai" => "xai",
+        "groq" => "groq",
+        "mistral" => "mistral",
+        "cohere" => "cohere",
+        "moonshot" => "moonshot",
+        "ollama" => "ollama",
+        "llama.cpp" | "vllm" | "sglang" => "llama.cpp",
+        _ => "any",
+    }
+}
+
+/// The texts to read in `error`, most specific first: messages pulled out of a JSON envelope
+/// (OpenRouter's `metadata.raw` unwrapped, Google's array wrapper, Anthropic's, Mistral's
+/// `detail`, Bedrock's `message`), then the raw text with JSON string escapes undone.
+fn error_texts(error: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut envelopes = Vec::new();
+    if let Ok(v) = serde_json::from_str::<Value>(error.trim()) {
+        envelopes.push(v);
+    } else if let Some(start) = error.find(['{', '[']) {
+        // "Error: 400 {...}" and similar prefixes; the JSON may be followed by more text.
+        let mut stream = serde_json::Deserializer::from_str(&error[start..]).into_iter::<Value>();
+        if let Some(Ok(v)) = stream.next() {
+            envelopes.push(v);
+        }
+    }
+    while let Some(v) = envelopes.pop() {
+        collect_messages(&v, &mut texts, &mut envelopes, 0);
+    }
+    let unescaped = error
+        .replace("\\\\n", "\n")
+        .replace("\\n", "\n")
+        .replace("\\\"", "\"")
+        .replace("\\'", "'")
+        .replace("\\u003c", "<")
+        .replace("\\u003e", ">");
+    texts.push(unescaped);
+    texts
+}
+
+fn collect_messages(v: &Value, texts: &mut Vec<String>, more: &mut Vec<Value>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match v {
+        Value::Array(a) => {
+            for x in a {
+                collect_messages(x, texts, more, depth + 1);
+            }
+        }
+        Value::Object(o) => {
+            if let Some(raw) = o
+                .get("metadata")
+                .and_then(|m| m.get("raw"))
+                .and_then(Value::as_str)
+                && let Ok(inner) = serde_json::from_str::<Value>(raw)
+            {
+                more.push(inner);
+            }
+            let mut own = String::new();
+            for key in ["message", "error", "detail", "msg"] {
+                match o.get(key) {
+                    Some(Value::String(s)) => {
+                        if !own.is_empty() {
+                            own.push('\n');
+                        }
+                        own.push_str(s);
+                    }
+                    Some(inner @ (Value::Object(_) | Value::Array(_))) => {
+                        collect_messages(inner, texts, more, depth + 1)
+                    }
+                    _ => {}
+                }
+            }
+            // OpenAI's `param` says which tool; keep it with the message.
+            if let Some(param) = o.get("param").and_then(Value::as_str) {
+                own.push_str(&format!("\nparam: {param}"));
+            }
+            // Mistral/pydantic `loc`.
+            if let Some(loc) = o.get("loc").and_then(Value::as_array) {
+                let parts: Vec<String> = loc
+                    .iter()
+                    .map(|p| p.as_str().map_or_else(|| p.to_string(), str::to_string))
+                    .collect();
+                own.push_str(&format!("\nloc: {}", parts.join(".")));
+            }
+            if !own.trim().is_empty() && !texts.contains(&own) {
+                texts.push(own);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The fix for a rule: the rule registry's own text (`toolwire rule ID`).
+pub fn fix_for(rule: &str) -> Option<&'static str> {
+    crate::profile::rules::find(rule).map(|r| r.fix)
+}
+
+/// The fix for the strict structured-outputs requirements (every object closed, every
+/// property required), which no portable rule covers: strict targets are reached by
+/// compiling.
+pub const STRICT_FIX: &str = "Compile for the strict target (`toolwire compile --target T`): it closes every object with `additionalProperties: false` and lists every property in `required`, making optional ones nullable.";
+
+/// Appends `keyword` to a pointer (escaping it).
+pub(crate) fn at_keyword(pointer: &str, keyword: &str) -> String {
+    push_token(pointer, keyword)
+}
+
+#[cfg(test)]
+mod tests;

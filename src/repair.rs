@@ -1,1 +1,434 @@
-//! Conservative repairs that never change which arguments are accepted. (Being built.)
+//! `toolwire repair`: conservative rewrites of tool definitions so that a profile accepts
+//! them, with every repair and every loss reported, and a refusal (with the reason) for what
+//! cannot be repaired.
+//!
+//! Repair is driven by `check` itself: it checks the tool against the profile, takes the
+//! first *error* finding (a feature some target of the profile has rejecting evidence for),
+//! tries that finding's candidate rewrites in order ([`fixes`]) and keeps the first after
+//! which the finding is gone and no new kind of error appears; then checks again. So the
+//! parameters (allowed keywords, types, formats, limits, name characters) all come from the
+//! profile, and the output passes `check --errors-only` for the same profile by
+//! construction. Findings that are only warnings (a target has no evidence either way) are
+//! left as they are and listed as unverified.
+//!
+//! What a rewrite may do: drop a keyword that only annotates or narrows (saying what it
+//! narrowed in the description, e.g. "At least 1."), inline local `$ref`s (cycle guard,
+//! expansion cap [`refs::MAX_INLINE_NODES`]), write a string `const` as a one-value `enum`,
+//! write `[T, "null"]` as `T` with the property made optional, drop `required` names that are
+//! not properties, normalise non-standard type spellings (`dict` → `object`), rename a tool
+//! to the profile's name characters, write a missing description. What it never does: guess
+//! what an array without `items`, a free-form object, a union of types or a recursive or
+//! remote `$ref` means; those tools are refused and left out (unless kept on request). A
+//! property named like a keyword (`default`, `type`, `properties`) is always a name: every
+//! pointer is read with schema semantics ([`place`]).
+//!
+//! Repair is idempotent: its output has no error finding left, so a second run changes
+//! nothing.
+
+mod fixes;
+pub mod place;
+pub mod refs;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::check::{Finding, Level};
+use crate::profile::CompiledProfile;
+use crate::profile::detect::ToolRef;
+use crate::profile::feature::{Param, parse_parameter};
+
+pub use fixes::{max_allowed, name_rule};
+
+/// One tool as repair sees it: a bare schema has no name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tool {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+}
+
+impl Tool {
+    fn as_ref(&self, index: usize) -> ToolRef<'_> {
+        ToolRef {
+            name: self.name.as_deref(),
+            description: self.description.as_deref(),
+            parameters: self.parameters.as_ref(),
+            index,
+        }
+    }
+
+    /// The tool as `{"name","description","parameters"}` (a bare schema: the schema itself).
+    pub fn to_value(&self) -> Value {
+        match (&self.name, &self.parameters) {
+            (None, Some(p)) => p.clone(),
+            _ => serde_json::to_value(self).unwrap_or(Value::Null),
+        }
+    }
+}
+
+impl From<&crate::input::ToolEntry> for Tool {
+    fn from(e: &crate::input::ToolEntry) -> Tool {
+        Tool {
+            name: e.name.clone(),
+            description: e.description.clone(),
+            parameters: e.parameters.clone(),
+        }
+    }
+}
+
+impl From<&crate::tool::ToolDef> for Tool {
+    fn from(t: &crate::tool::ToolDef) -> Tool {
+        Tool {
+            name: Some(t.name.clone()),
+            description: t.description.clone(),
+            parameters: t.parameters.clone(),
+        }
+    }
+}
+
+/// One repair or loss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// JSON Pointer into the tool's input schema (`""`: the schema root or the tool itself).
+    pub pointer: String,
+    /// The rule whose finding it answers.
+    pub rule: String,
+    /// What was done.
+    pub action: String,
+    /// What the provider no longer sees or enforces, when anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<String>,
+}
+
+/// Why a tool could not be repaired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// JSON Pointer into the tool's schema (as it stood when repair gave up).
+    pub pointer: String,
+    pub rule: String,
+    /// The profile feature, e.g. `structure: array-without-items`.
+    pub parameter: String,
+    pub reason: String,
+}
+
+/// What happened to one tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// No error finding: nothing to do.
+    Unchanged,
+    /// Every error finding was repaired.
+    Repaired,
+    /// At least one error finding has no repair; the tool is left out (or kept unchanged).
+    Refused,
+}
+
+/// The result for one tool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolRepair {
+    /// Position in the input (0-based).
+    pub index: usize,
+    /// The name as given (empty for a bare schema).
+    pub name: String,
+    pub outcome: Outcome,
+    pub changes: Vec<Change>,
+    pub refusals: Vec<Refusal>,
+    /// Features left with only a warning (no evidence either way), as profile parameters.
+    pub unverified: Vec<String>,
+    /// The repaired tool (for a refused tool: the input, unchanged).
+    #[serde(skip)]
+    pub tool: Tool,
+}
+
+/// Repair settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Cap on the schema nodes `$ref` inlining may produce.
+    pub max_inline_nodes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_inline_nodes: refs::MAX_INLINE_NODES,
+        }
+    }
+}
+
+/// Rules whose findings concern the request as a whole; the name census handles duplicates
+/// and the tool count is the caller's to change.
+const REQUEST_RULES: &[&str] = &["name-duplicate", "too-many-tools"];
+
+/// Enough for the largest corpus schema; a tool that needs more is refused as not converging.
+const MAX_ROUNDS: usize = 400;
+
+/// Repairs the tools of one request against `profile`, then takes a census of the names:
+/// tools whose names collide (after renaming, or as given) are all refused.
+pub fn repair_request(
+    tools: &[Tool],
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
+    let mut out: Vec<ToolRepair> = tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| repair_tool(t, i, profile, opts))
+        .collect();
+    let named: Vec<(usize, String)> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.outcome != Outcome::Refused)
+        .filter_map(|(i, r)| r.tool.name.clone().map(|n| (i, n)))
+        .collect();
+    let names: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
+    // The output names are already accepted, so the census only finds collisions.
+    let census = crate::names::census(&names, &name_rule(profile));
+    for ((i, _), outcome) in named.iter().zip(census) {
+        if let crate::names::NameOutcome::Refused { reason } = outcome {
+            let r = &mut out[*i];
+            r.outcome = Outcome::Refused;
+            r.refusals.push(Refusal {
+                pointer: String::new(),
+                rule: "name-duplicate".into(),
+                parameter: "name-unique".into(),
+                reason: reason.replace(" tool #", " output tool #"),
+            });
+            r.tool = tools[*i].clone();
+        }
+    }
+    out
+}
+
+/// The error findings of `tool` that are its own (not the request's).
+fn errors(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
+    crate::check::check_tools(&[tool.as_ref(0)], profile)
+        .into_iter()
+        .filter(|f| f.level == Level::Error && !REQUEST_RULES.contains(&f.rule.as_str()))
+        .collect()
+}
+
+/// A finding's kind: rule and feature, with a limit's measured value left out.
+fn kind(f: &Finding) -> (String, String) {
+    let feature = match parse_parameter(&f.parameter) {
+        Some(Param::Limit(l, _)) => l.family().to_string(),
+        _ => f.parameter.clone(),
+    };
+    (f.rule.clone(), feature)
+}
+
+fn kinds(fs: &[Finding]) -> BTreeMap<(String, String), usize> {
+    let mut m = BTreeMap::new();
+    for f in fs {
+        *m.entry(kind(f)).or_default() += 1;
+    }
+    m
+}
+
+/// Repairs one finding of `tool` (any level, e.g. one a target's offline model turned out to
+/// reject): the first candidate rewrite after which the finding's kind has fewer instances
+/// and no new kind of error appears. `None` (with the reason) when there is none.
+pub fn fix_finding(
+    tool: &Tool,
+    finding: &Finding,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Result<(Tool, Vec<Change>), String> {
+    let all = |t: &Tool| crate::check::check_tools(&[t.as_ref(0)], profile);
+    let before_all = kinds(&all(tool));
+    let before_errors = kinds(&errors(tool, profile));
+    let target = kind(finding);
+    for c in fixes::candidates(tool, finding, profile, opts.max_inline_nodes)? {
+        let after_all = kinds(&all(&c.tool));
+        let after_errors = kinds(&errors(&c.tool, profile));
+        let gone = after_all.get(&target).copied().unwrap_or(0)
+            < before_all.get(&target).copied().unwrap_or(0);
+        let new_error = after_errors.keys().any(|k| !before_errors.contains_key(k));
+        if gone && !new_error {
+            return Ok((c.tool, c.changes));
+        }
+    }
+    Err("no repair tried removes it".into())
+}
+
+/// Repairs one tool (see the module documentation for the loop).
+pub fn repair_tool(
+    tool: &Tool,
+    index: usize,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> ToolRepair {
+    let mut current = tool.clone();
+    let mut changes = Vec::new();
+    let mut refusals: Vec<Refusal> = Vec::new();
+    let mut stuck: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut repaired: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut converged = false;
+    for _ in 0..MAX_ROUNDS {
+        let errs = errors(&current, profile);
+        let Some(f) = errs.iter().find(|f| !stuck.contains(&kind(f))) else {
+            converged = true;
+            break;
+        };
+        let before = kinds(&errs);
+        let target = kind(f);
+        let tried = fixes::candidates(&current, f, profile, opts.max_inline_nodes);
+        let mut fixed = false;
+        let mut why = String::new();
+        match tried {
+            Ok(list) => {
+                // A candidate that removes the finding and brings in no new kind of error
+                // wins; failing that, one whose new kinds were never repaired in this tool
+                // before (so two repairs cannot undo each other forever), and they are
+                // repaired or refused in later rounds.
+                let mut second: Option<(fixes::Candidate, (String, String))> = None;
+                for c in list {
+                    let after = kinds(&errors(&c.tool, profile));
+                    let gone = after.get(&target).copied().unwrap_or(0)
+                        < before.get(&target).copied().unwrap_or(0);
+                    let new_kinds: Vec<&(String, String)> =
+                        after.keys().filter(|k| !before.contains_key(*k)).collect();
+                    if gone && new_kinds.is_empty() {
+                        current = c.tool;
+                        changes.extend(c.changes);
+                        fixed = true;
+                        break;
+                    }
+                    if gone && second.is_none() && new_kinds.iter().all(|k| !repaired.contains(*k))
+                    {
+                        second = Some((c, new_kinds[0].clone()));
+                        continue;
+                    }
+                    why = match new_kinds.first() {
+                        Some(k) if repaired.contains(*k) => format!(
+                            "the profile rejects both ways of writing it: `{}` and `{}`",
+                            target.1, k.1
+                        ),
+                        Some((r, p)) => format!(
+                            "every repair tried brings in another rejected feature ({r}: {p})"
+                        ),
+                        None => "no repair tried removes it".into(),
+                    };
+                }
+                if !fixed && let Some((c, _)) = second {
+                    current = c.tool;
+                    changes.extend(c.changes);
+                    fixed = true;
+                }
+            }
+            Err(reason) => why = reason,
+        }
+        if fixed {
+            repaired.insert(target.clone());
+        }
+        if !fixed {
+            stuck.insert(target);
+            refusals.push(Refusal {
+                pointer: f.pointer.clone(),
+                rule: f.rule.clone(),
+                parameter: f.parameter.clone(),
+                reason: why,
+            });
+        }
+    }
+    if !converged {
+        refusals.push(Refusal {
+            pointer: String::new(),
+            rule: String::new(),
+            parameter: String::new(),
+            reason: format!("repair did not settle within {MAX_ROUNDS} rounds"),
+        });
+    }
+    let unverified: Vec<String> = crate::check::check_tools(&[current.as_ref(0)], profile)
+        .into_iter()
+        .filter(|f| f.level == Level::Warning)
+        .map(|f| f.parameter)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let outcome = if !refusals.is_empty() {
+        Outcome::Refused
+    } else if changes.is_empty() {
+        Outcome::Unchanged
+    } else {
+        Outcome::Repaired
+    };
+    if outcome == Outcome::Refused {
+        // The tool is passed on unchanged (or left out): nothing was repaired.
+        changes.clear();
+    }
+    ToolRepair {
+        index,
+        name: tool.name.clone().unwrap_or_default(),
+        outcome,
+        changes,
+        refusals,
+        unverified,
+        tool: if outcome == Outcome::Refused {
+            tool.clone()
+        } else {
+            current
+        },
+    }
+}
+
+/// Counts per outcome.
+pub fn summary(results: &[ToolRepair]) -> BTreeMap<&'static str, usize> {
+    let mut m = BTreeMap::new();
+    for r in results {
+        let k = match r.outcome {
+            Outcome::Unchanged => "unchanged",
+            Outcome::Repaired => "repaired",
+            Outcome::Refused => "refused",
+        };
+        *m.entry(k).or_default() += 1;
+    }
+    m
+}
+
+/// The human report for one tool's repair.
+pub fn human(r: &ToolRepair) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let name = if r.name.is_empty() {
+        "(bare schema)".to_string()
+    } else {
+        format!("`{}`", r.name)
+    };
+    let what = match r.outcome {
+        Outcome::Unchanged => "unchanged",
+        Outcome::Repaired => "repaired",
+        Outcome::Refused => "refused",
+    };
+    let _ = writeln!(s, "tool #{} {name}: {what}", r.index);
+    let place = |p: &str| {
+        if p.is_empty() {
+            "/".to_string()
+        } else {
+            p.to_string()
+        }
+    };
+    for c in &r.changes {
+        let _ = writeln!(s, "  {}  {} [{}]", place(&c.pointer), c.action, c.rule);
+        if let Some(l) = &c.lost {
+            let _ = writeln!(s, "      lost: {l}");
+        }
+    }
+    for x in &r.refusals {
+        let _ = writeln!(
+            s,
+            "  {}  cannot repair: {} [{}]",
+            place(&x.pointer),
+            x.reason,
+            x.rule
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,11 +1,136 @@
-//! `toolwire compile`. (Being built.)
+//! `toolwire compile FILE --target T`: the tools in the target's wire form, repaired for the
+//! target's profile and checked by its offline model.
+//!
+//! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one
+//! line per request. A request the model rejects is refused: nothing is written for it. The report (repairs, losses, wire changes, refusals, the model's
+//! verdict) goes to standard error (to standard output when `--output` is given). Exit 0
+//! when every tool compiled and the model accepts, 1 when a tool was refused or the model
+//! rejects (its own error is shown, explained), 2 on bad input.
 
-use crate::cli::Paths;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::compile::{Compilation, ModelCheck, compile};
 use crate::error::{Error, Result};
+use crate::input::Format;
+use crate::repair::{self, Outcome, Tool};
 
 #[derive(Debug, clap::Args)]
-pub struct CompileArgs {}
+pub struct CompileArgs {
+    /// The tool definitions (any format `check` reads; tools need names).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The target to compile for (e.g. `openai/chat-strict`, `gemini/v1beta/parameters`).
+    #[arg(long, value_name = "TARGET")]
+    pub target: String,
+    /// Write the tool block here instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Report format: `human` or `json`.
+    #[arg(long, default_value = "human", value_parser = ["human", "json"])]
+    pub format: String,
+    /// Read profiles from this file instead of the ones built into the binary.
+    #[arg(long, value_name = "FILE")]
+    pub profiles: Option<PathBuf>,
+    /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
+    #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES)]
+    pub max_inline_nodes: usize,
+}
 
-pub fn run(_args: CompileArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire compile` is not built yet".into()))
+pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
+    let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
+    let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
+    let tools = crate::input::read_file(&args.file)?;
+    let opts = repair::Options {
+        max_inline_nodes: args.max_inline_nodes,
+    };
+    let mut compiled: Vec<Compilation> = Vec::new();
+    for request in tools.requests() {
+        let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+        let mut c = compile(&input, &args.target, &profile, &opts)
+            .map_err(|e| Error::Usage(format!("{}: {e}", args.file.display())))?;
+        for (entry, r) in request.iter().zip(c.tools.iter_mut()) {
+            r.index = entry.index;
+        }
+        compiled.push(c);
+    }
+    // A request the model rejects is refused: its block is not written.
+    let accepted = |c: &&Compilation| !matches!(c.check, ModelCheck::Rejected { .. });
+    let output = if tools.format == Format::JsonLines {
+        compiled
+            .iter()
+            .filter(accepted)
+            .map(|c| format!("{}\n", c.wire))
+            .collect::<String>()
+    } else {
+        let blocks: Vec<&Value> = compiled.iter().filter(accepted).map(|c| &c.wire).collect();
+        match blocks.as_slice() {
+            [] => String::new(),
+            [one] => crate::report::to_json_pretty(one),
+            many => crate::report::to_json_pretty(&many),
+        }
+    };
+    let report = if args.format == "json" {
+        crate::report::to_json_pretty(&compiled)
+    } else {
+        compiled.iter().map(human).collect::<String>()
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &output).map_err(|e| Error::io(path, e))?;
+            print!("{report}");
+        }
+        None => {
+            print!("{output}");
+            eprint!("{report}");
+        }
+    }
+    Ok(if compiled.iter().all(Compilation::is_ok) {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    })
+}
+
+fn human(c: &Compilation) -> String {
+    let mut s = String::new();
+    for r in &c.tools {
+        if r.outcome != Outcome::Unchanged {
+            s.push_str(&repair::human(r));
+        }
+    }
+    match &c.check {
+        ModelCheck::Accepted { stage } => s.push_str(&format!(
+            "{}: the offline model accepts the request (stage {stage})\n",
+            c.target
+        )),
+        ModelCheck::Rejected {
+            status,
+            error,
+            explanations,
+        } => {
+            s.push_str(&format!(
+                "{}: the offline model rejects the request ({status}): {}\n",
+                c.target,
+                error.split_whitespace().collect::<Vec<_>>().join(" ")
+            ));
+            for e in explanations {
+                let tool = e.tool.as_deref().unwrap_or("?");
+                let at = e.pointer.as_deref().unwrap_or("?");
+                let rule = e.rule.as_deref().unwrap_or("(no rule)");
+                s.push_str(&format!("  tool `{tool}` at {at}: {rule}\n"));
+                if let Some(fix) = &e.fix {
+                    s.push_str(&format!("    fix: {fix}\n"));
+                }
+            }
+        }
+        ModelCheck::Inconclusive { status, note } => s.push_str(&format!(
+            "{}: the offline model's answer ({status}) is inconclusive: {note}\n",
+            c.target
+        )),
+        ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", c.target)),
+    }
+    s
 }

@@ -33,6 +33,14 @@ pub struct EmulateArgs {
 }
 
 pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
+    if let Some(only) = &args.only
+        && !crate::emulate::slugs().contains(&only.as_str())
+    {
+        return Err(Error::Usage(format!(
+            "--only {only:?}: no such provider (known: {})",
+            crate::emulate::slugs().join(", ")
+        )));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,11 +1,96 @@
-//! `toolwire explain`. (Being built.)
+//! `toolwire explain [--request REQ.json] ERROR`: which tool, which place in its schema, which
+//! rule, and the fix, for a provider's rejection. Exit 0 when at least one problem was
+//! explained with a rule, 1 when the error could not be explained, 2 on bad input.
 
-use crate::cli::Paths;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
+use crate::explain::{Explanation, explain};
+use crate::json::{self, Limits};
 
 #[derive(Debug, clap::Args)]
-pub struct ExplainArgs {}
+pub struct ExplainArgs {
+    /// The error: a file holding the body (or a client's printout of it), or the text itself.
+    #[arg(value_name = "ERROR")]
+    pub error: String,
+    /// The request that was sent (JSON). Needed to turn Google's positional indices into
+    /// property names and to find a tool the error does not name.
+    #[arg(long, value_name = "FILE")]
+    pub request: Option<PathBuf>,
+    /// The target the request went to (limits the message templates to its provider's).
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
+    /// Output: `human` or `json`.
+    #[arg(long, default_value = "human", value_parser = ["human", "json"])]
+    pub format: String,
+}
 
-pub fn run(_args: ExplainArgs, _paths: &Paths) -> Result<u8> {
-    Err(Error::Usage("`toolwire explain` is not built yet".into()))
+pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
+    if let Some(t) = &args.target
+        && crate::target::find(t).is_none()
+    {
+        return Err(Error::Usage(format!(
+            "--target {t:?} is not a known target (see `toolwire probe --help`)"
+        )));
+    }
+    let request = match &args.request {
+        Some(p) => Some(json::load_file(p, Limits::default())?),
+        None => None,
+    };
+    let path = Path::new(&args.error);
+    let error = if path.is_file() {
+        let bytes = json::read_capped(path, Limits::default())?;
+        json::check_utf8(path, &bytes)?.to_string()
+    } else {
+        args.error.clone()
+    };
+    let found = explain(request.as_ref(), &error, args.target.as_deref());
+    if args.format == "json" {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&found).unwrap_or_default()
+        );
+    } else if found.is_empty() {
+        println!("no known message template matches this error");
+    } else {
+        for (i, e) in found.iter().enumerate() {
+            if i > 0 {
+                println!();
+            }
+            print_human(e);
+        }
+    }
+    Ok(if found.iter().any(|e| e.rule.is_some()) {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    })
+}
+
+fn print_human(e: &Explanation) {
+    let tool = match (e.tool_index, e.tool.as_deref()) {
+        (Some(i), Some(n)) => format!("tool #{i} `{n}`"),
+        (Some(i), None) => format!("tool #{i}"),
+        (None, Some(n)) => format!("tool `{n}`"),
+        (None, None) => "no single tool".to_string(),
+    };
+    let place = match e.pointer.as_deref() {
+        Some("") => " (the schema root or the tool itself)".to_string(),
+        Some(p) => format!(" at {p}"),
+        None => String::new(),
+    };
+    println!("{tool}{place}");
+    println!("  rule: {}", e.rule.as_deref().unwrap_or("(unknown)"));
+    if let Some(fix) = &e.fix {
+        println!("  fix: {fix}");
+    }
+    println!("  {} said: {}", e.provider, one_line(&e.message));
+    for n in &e.notes {
+        println!("  note: {n}");
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

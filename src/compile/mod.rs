@@ -1,1 +1,391 @@
-//! Compiling the canonical schema to each target's wire form. (Being built.)
+//! `toolwire compile --target T`: the canonical tool definitions → that target's wire form,
+//! checked by the target's offline model before it is returned.
+//!
+//! Three steps:
+//! 1. [`crate::repair`] against the target's own profile (so nothing the evidence says the
+//!    target rejects is sent; what cannot be repaired is refused with the reason);
+//! 2. the target's wire form ([`wire::Form`]): strict structured outputs close every object,
+//!    require every property and make the optional ones nullable; DeepSeek strict also drops
+//!    length bounds and unknown formats; Cohere strict requires one property per object;
+//!    every target gets its envelope from the prober's own request builder (the route), so the
+//!    tool block is exactly what `toolwire probe` would send;
+//! 3. the request goes through the target's offline model ([`crate::target::model`]) with a
+//!    stand-in valid key, so its validator stage runs; a rejection is returned with the
+//!    model's own error, explained ([`crate::explain`]).
+//!
+//! The argument round trip: arguments valid under the canonical schema are valid under the
+//! wire schema once absent optional ones are sent as null ([`wire::to_wire_arguments`]), and
+//! a null the model sends for an optional argument maps back to absent (`toolwire args`).
+
+pub mod wire;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::evidence::Verdict;
+use crate::explain::Explanation;
+use crate::profile::CompiledProfile;
+use crate::repair::{self, Outcome, Tool, ToolRepair};
+use crate::target::{Credential, Secret, WireOptions};
+use crate::tool::ToolDef;
+
+/// What the target's offline model said about the compiled request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum ModelCheck {
+    /// The model accepts the request.
+    Accepted { stage: String },
+    /// The model rejects it: its status, its own message, and what explain makes of it.
+    Rejected {
+        status: u16,
+        error: String,
+        explanations: Vec<Explanation>,
+    },
+    /// The model's answer reads as neither (e.g. an auth answer); the note says what.
+    Inconclusive { status: u16, note: String },
+    /// No tool was left to send.
+    NothingToSend,
+}
+
+/// The result of compiling one request's tools for one target.
+#[derive(Debug, Clone, Serialize)]
+pub struct Compilation {
+    pub target: String,
+    /// Per input tool: the repairs for the target's profile and the wire changes, or the
+    /// refusal.
+    pub tools: Vec<ToolRepair>,
+    /// The target's tool block: the value the target's request carries its tools in
+    /// (`tools` for most, Bedrock's `toolConfig`), with the tools that were not refused.
+    pub wire: Value,
+    /// The whole request body the offline model was given.
+    pub request: Value,
+    pub check: ModelCheck,
+}
+
+impl Compilation {
+    /// True when every tool compiled and the model accepts the request.
+    pub fn is_ok(&self) -> bool {
+        self.tools.iter().all(|t| t.outcome != Outcome::Refused)
+            && matches!(self.check, ModelCheck::Accepted { .. })
+    }
+}
+
+/// Why compile cannot start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompileError {
+    /// The target has no wire form (an in-process engine) or is unknown.
+    NoRoute(String),
+    /// A bare schema has no name; a wire form needs one.
+    Unnamed(usize),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::NoRoute(t) => write!(
+                f,
+                "{t} has no wire form to compile to (engines and unknown ids have no request)"
+            ),
+            CompileError::Unnamed(i) => write!(
+                f,
+                "tool #{i} is a bare schema without a name; a wire form needs a tool name"
+            ),
+        }
+    }
+}
+
+/// The stand-in key the offline model is called with: the models treat any key other than
+/// `invalid` as valid, so the validator stage runs. Never sent anywhere.
+const MODEL_KEY: &str = "toolwire-compile-offline-check";
+
+/// Compiles one request's `tools` for `target`, whose profile is `profile`.
+pub fn compile(
+    tools: &[Tool],
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> Result<Compilation, CompileError> {
+    let route = crate::target::route(target).ok_or_else(|| CompileError::NoRoute(target.into()))?;
+    if let Some(i) = tools.iter().position(|t| t.name.is_none()) {
+        return Err(CompileError::Unnamed(i));
+    }
+    let form = wire::Form::of(target);
+    let mut results = repair::repair_request(tools, profile, opts);
+    for r in &mut results {
+        if r.outcome == Outcome::Refused {
+            continue;
+        }
+        if let Some(schema) = r.tool.parameters.as_mut() {
+            match wire::apply(form, schema) {
+                Ok(changes) => {
+                    if !changes.is_empty() && r.outcome == Outcome::Unchanged {
+                        r.outcome = Outcome::Repaired;
+                    }
+                    r.changes.extend(changes);
+                }
+                Err(reason) => refuse(r, reason),
+            }
+        }
+    }
+    let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
+    let wire_opts = WireOptions {
+        raw: true,
+        ..WireOptions::default()
+    };
+    let credential = Credential::Key(Secret::new(MODEL_KEY));
+    // The profile only knows what the evidence says. When the model rejects a feature the
+    // profile has no evidence for, the finding the model's error points at is repaired too,
+    // and the model asked again.
+    let mut rounds = 0;
+    let (body, reply, sent) = loop {
+        let sent: Vec<usize> = (0..results.len())
+            .filter(|i| results[*i].outcome != Outcome::Refused)
+            .collect();
+        let defs: Vec<ToolDef> = sent
+            .iter()
+            .map(|i| {
+                let t = &results[*i].tool;
+                ToolDef {
+                    name: t.name.clone().unwrap_or_default(),
+                    description: t.description.clone(),
+                    parameters: t.parameters.clone(),
+                }
+            })
+            .collect();
+        let (request, reply) =
+            crate::target::model(target, &cfg, &defs, &wire_opts, Some(&credential))
+                .ok_or_else(|| CompileError::NoRoute(target.into()))?;
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        rounds += 1;
+        if defs.is_empty()
+            || rounds > MAX_MODEL_ROUNDS
+            || route.classify(&cfg, &reply, false).verdict != Verdict::Rejected
+        {
+            break (body, reply, sent);
+        }
+        let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
+        let mut progress = false;
+        for e in &explained {
+            let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
+                continue;
+            };
+            let Some(&i) = sent.get(w) else { continue };
+            if e.rule.as_deref() == Some("description-too-long")
+                && let Some(max) = stated_max_length(&e.message)
+                && cut_description(&mut results[i], max)
+            {
+                progress = true;
+                continue;
+            }
+            if fix_what_the_model_named(&mut results[i], pointer, e.rule.as_deref(), profile, opts)
+            {
+                progress = true;
+                // The repair may have made the wire form apply where it did not (a `dict`
+                // that is now an object): apply it again (it leaves a done form alone).
+                let r = &mut results[i];
+                if let Some(schema) = r.tool.parameters.as_mut() {
+                    match wire::apply(form, schema) {
+                        Ok(more) => r.changes.extend(more),
+                        Err(reason) => refuse(r, reason),
+                    }
+                }
+            }
+        }
+        if !progress {
+            break (body, reply, sent);
+        }
+    };
+    let check = if sent.is_empty() {
+        ModelCheck::NothingToSend
+    } else {
+        let c = route.classify(&cfg, &reply, false);
+        match c.verdict {
+            Verdict::Accepted | Verdict::AcceptedIgnored => ModelCheck::Accepted {
+                stage: c.stage.as_str().to_string(),
+            },
+            Verdict::Rejected => {
+                let error = c.error.clone().unwrap_or_else(|| reply.text_body());
+                ModelCheck::Rejected {
+                    status: reply.status,
+                    explanations: crate::explain::explain(
+                        Some(&body),
+                        &reply.text_body(),
+                        Some(target),
+                    ),
+                    error,
+                }
+            }
+            _ => ModelCheck::Inconclusive {
+                status: reply.status,
+                note: c
+                    .note
+                    .or(c.error)
+                    .unwrap_or_else(|| "the model's answer reads as neither verdict".into()),
+            },
+        }
+    };
+    Ok(Compilation {
+        target: target.to_string(),
+        wire: tool_block(&body),
+        request: body,
+        tools: results,
+        check,
+    })
+}
+
+/// Rules that name the same kind of problem from different sides.
+const RELATED: &[&[&str]] = &[
+    &[
+        "root-not-object",
+        "type-invalid",
+        "type-missing",
+        "type-list",
+        "nullable-spelling",
+    ],
+    &[
+        "keyword-unsupported",
+        "format-unsupported",
+        "enum-not-string",
+        "ref-unsupported",
+        "anyof-with-siblings",
+        "root-combinator",
+    ],
+    &[
+        "required-undeclared",
+        "required-invalid",
+        "object-properties-missing",
+        "properties-invalid",
+    ],
+];
+
+/// How many times the model is asked again after repairing what it rejected.
+const MAX_MODEL_ROUNDS: usize = 16;
+
+/// Repairs, in `r`'s tool, the finding at `pointer` (preferring one of rule `rule`) that the
+/// model's error named. Returns whether anything changed.
+fn fix_what_the_model_named(
+    r: &mut ToolRepair,
+    pointer: &str,
+    rule: Option<&str>,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> bool {
+    let t = &r.tool;
+    let findings = crate::check::check_tools(
+        &[crate::profile::detect::ToolRef {
+            name: t.name.as_deref(),
+            description: t.description.as_deref(),
+            parameters: t.parameters.as_ref(),
+            index: 0,
+        }],
+        profile,
+    );
+    // The finding of the named rule at the named place, or one keyword away from it (a
+    // message may name the schema or its keyword); without a rule, nothing is guessed.
+    let Some(rule) = rule else {
+        return false;
+    };
+    let one_step = |a: &str, b: &str| {
+        a.strip_prefix(b)
+            .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
+    };
+    // Providers name a problem by what they check, the detector by what it sees: a root
+    // `type: dict` is `root-not-object` to Bedrock and `type-invalid` here.
+    let group = |r: &str| RELATED.iter().position(|g| g.contains(&r));
+    let mut ranked: Vec<&crate::check::Finding> = findings
+        .iter()
+        .filter(|f| {
+            (f.rule == rule || (group(&f.rule).is_some() && group(&f.rule) == group(rule)))
+                && (f.pointer == pointer
+                    || one_step(&f.pointer, pointer)
+                    || one_step(pointer, &f.pointer))
+        })
+        .collect();
+    ranked.sort_by_key(|f| (f.rule != rule, f.pointer != pointer));
+    for f in ranked {
+        if let Ok((tool, changes)) = repair::fix_finding(&r.tool, f, profile, opts) {
+            r.tool = tool;
+            r.changes.extend(changes.into_iter().map(|mut c| {
+                c.action
+                    .push_str(" (the target's offline model rejects it)");
+                c
+            }));
+            if r.outcome == Outcome::Unchanged {
+                r.outcome = Outcome::Repaired;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// Marks a tool refused because its wire form cannot be written.
+fn refuse(r: &mut ToolRepair, reason: String) {
+    r.outcome = Outcome::Refused;
+    r.changes.clear();
+    r.refusals.push(repair::Refusal {
+        pointer: String::new(),
+        rule: "compile".into(),
+        parameter: String::new(),
+        reason,
+    });
+}
+
+/// The limit a message states: "maximum length 1024" (OpenAI's template).
+fn stated_max_length(message: &str) -> Option<usize> {
+    let at = message.find("maximum length ")? + "maximum length ".len();
+    let digits: String = message[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Cuts the tool's description to `max` characters (ending in "…"). Returns whether it was
+/// longer.
+fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
+    let Some(old) = r.tool.description.clone() else {
+        return false;
+    };
+    let len = old.chars().count();
+    if len <= max || max < 2 {
+        return false;
+    }
+    let mut new: String = old.chars().take(max - 1).collect();
+    new.push('…');
+    r.tool.description = Some(new);
+    r.changes.push(repair::Change {
+        pointer: String::new(),
+        rule: "description-too-long".into(),
+        action: format!(
+            "cut the description from {len} to {max} characters (the limit the target's offline model states)"
+        ),
+        lost: Some(format!(
+            "the last {} characters of the description",
+            len - (max - 1)
+        )),
+    });
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
+    true
+}
+
+/// Where a request body carries its tools.
+fn tool_block(body: &Value) -> Value {
+    for p in [
+        "/tools",
+        "/generateContentRequest/tools",
+        "/request/tools",
+        "/toolConfig",
+        "/input/converse/toolConfig",
+    ] {
+        if let Some(v) = body.pointer(p) {
+            return v.clone();
+        }
+    }
+    Value::Null
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,5 +1,8 @@
 //! Writing generated files, with a check mode that reports staleness instead of writing.
 
+pub mod github;
+pub mod sarif;
+
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};

@@ -29,25 +29,6 @@ pub struct Anthropic;
 pub const TOOL_USE_DOCS: &str =
     "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview";
 
-/// Anthropic `tools`: `{name, description, input_schema}`.
-pub fn tools_json(tools: &[ToolDef]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                let mut o = json!({"name": t.name});
-                if let Some(d) = &t.description {
-                    o["description"] = json!(d);
-                }
-                if let Some(p) = &t.parameters {
-                    o["input_schema"] = p.clone();
-                }
-                o
-            })
-            .collect(),
-    )
-}
-
 impl Route for Anthropic {
     fn id(&self) -> &'static str {
         "anthropic/messages"
@@ -69,8 +50,17 @@ impl Route for Anthropic {
         }
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"model": cfg.model, "messages": [{"role": "user", "content": "hi"}], "tools": tools_json(tools)});
-        WireRequest::post_json(
+        let body = Body::new()
+            .json("model", json!(cfg.model))
+            .json("messages", json!([{"role": "user", "content": "hi"}]))
+            .tools(
+                "tools",
+                Tools {
+                    tools,
+                    shape: Shape::Anthropic,
+                },
+            );
+        WireRequest::post_body(
             "/v1/messages/count_tokens",
             &body,
             AuthPlacement::Header {
@@ -90,6 +80,22 @@ impl Route for Anthropic {
     }
 }
 
+/// The path an Anthropic message names: `tools.N.custom.input_schema` in
+/// `tools.N.custom.input_schema: …`, wherever the message sits in a longer text.
+pub fn path_in_message(msg: &str) -> Option<String> {
+    let mut from = 0;
+    while let Some(i) = msg[from..].find("tools.") {
+        let start = from + i;
+        let rest = &msg[start..];
+        if rest[6..].starts_with(|c: char| c.is_ascii_digit()) {
+            let end = rest.find(':').unwrap_or(rest.len());
+            return Some(rest[..end].trim().to_string());
+        }
+        from = start + 6;
+    }
+    None
+}
+
 /// Reads an Anthropic answer (also what Bedrock and Vertex relay for Claude).
 pub fn classify(reply: &Reply) -> Classified {
     let body = reply.json_body();
@@ -105,7 +111,7 @@ pub fn classify(reply: &Reply) -> Classified {
             .unwrap_or("")
             .to_string();
         if kind == "invalid_request_error" && message.starts_with("tools.") {
-            let path = message.split(':').next().map(str::to_string);
+            let path = path_in_message(&message);
             return Classified::rejected(Stage::Validate, message, path);
         }
         return match kind {

@@ -8,8 +8,9 @@
 //!
 //! Schema errors use OpenAI's envelope and validator (azure-strict-required, and the OpenAI
 //! rules reports show for description length: azure-description-too-long); the model reuses
-//! [`super::openai::check_tools`]. 401 body: BotSharp#386. Unknown: whether Azure refuses
-//! `parameters: null` (azure-parameters-null quotes no text; modelled as accepted).
+//! [`super::openai::check_tools`]. 401 body: BotSharp#386. `parameters: null` is refused
+//! (azure-parameters-null; the report quotes no text, so the model words it as OpenAI's
+//! meta-schema pass would: `None is not of type 'object', 'boolean'.`).
 
 use serde_json::{Value, json};
 
@@ -44,7 +45,7 @@ impl Route for Azure {
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let strict = opts.strict.filter(|s| *s);
-        let tools = if strict.is_some() {
+        let tools = if strict.is_some() && !opts.raw {
             openai::strict_baseline(tools, opts.feature_keyword.as_deref())
         } else {
             tools.to_vec()
@@ -97,6 +98,28 @@ impl Service for AzureService {
                 return Reply::json(400, &openai::error(&e, "invalid_request_error", None, None));
             }
         };
+        for (i, t) in body
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if t.pointer("/function/parameters") == Some(&Value::Null) {
+                let name = t
+                    .pointer("/function/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let e = openai::ToolError {
+                    message: format!(
+                        "Invalid schema for function '{name}': None is not of type 'object', 'boolean'."
+                    ),
+                    param: Some(format!("tools[{i}].function.parameters")),
+                    code: Some("invalid_function_parameters"),
+                };
+                return Reply::json(400, &tool_error(&e));
+            }
+        }
         if let Some(e) = check_tools(&chat_views(&body), OPENAI_RULES) {
             return Reply::json(400, &tool_error(&e));
         }

@@ -80,26 +80,25 @@ impl Route for Bedrock {
         cfg
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
-        let specs: Vec<Value> = tools
-            .iter()
-            .map(|t| {
-                let mut spec = json!({"name": t.name});
-                if let Some(d) = &t.description {
-                    spec["description"] = json!(d);
-                }
-                spec["inputSchema"] = json!({"json": t.parameters.clone().unwrap_or(json!({}))});
-                if let Some(s) = opts.strict {
-                    spec["strict"] = json!(s);
-                }
-                json!({"toolSpec": spec})
-            })
-            .collect();
-        let body = json!({
-            "messages": [{"role": "user", "content": [{"text": "hi"}]}],
-            "toolConfig": {"tools": specs},
-            "inferenceConfig": {"maxTokens": 1},
-        });
-        WireRequest::post_json(
+        let body = Body::new()
+            .json(
+                "messages",
+                json!([{"role": "user", "content": [{"text": "hi"}]}]),
+            )
+            .object(
+                "toolConfig",
+                Body::new().tools(
+                    "tools",
+                    Tools {
+                        tools,
+                        shape: Shape::Bedrock {
+                            strict: opts.strict,
+                        },
+                    },
+                ),
+            )
+            .json("inferenceConfig", json!({"maxTokens": 1}));
+        WireRequest::post_body(
             format!("/model/{}/converse", encode_model(&cfg.model)),
             &body,
             AuthPlacement::SigV4 {

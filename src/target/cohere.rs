@@ -15,7 +15,6 @@
 
 use serde_json::{Value, json};
 
-use super::openai::{chat_tools, hi};
 use super::wire::*;
 use crate::evidence::Stage;
 use crate::tool::ToolDef;
@@ -43,15 +42,15 @@ impl Route for Cohere {
             cost: "billed: input tokens + 1 output token",
         }
     }
-    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"model": cfg.model, "messages": hi(), "tools": chat_tools(tools, None), "strict_tools": true, "max_tokens": 1});
-        WireRequest::post_json(
+    fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
+        // A per-tool `strict` (OpenAI style) is only sent when replaying a report that sent it.
+        let per_tool = opts.strict.filter(|s| *s);
+        super::openai::chat_request(
+            cfg,
+            tools,
             "/v2/chat",
-            &body,
-            AuthPlacement::Header {
-                name: "authorization",
-                prefix: "Bearer ",
-            },
+            per_tool,
+            json!({"strict_tools": true}),
         )
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {

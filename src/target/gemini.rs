@@ -37,28 +37,6 @@ pub enum Field {
 /// A Gemini Developer API route.
 pub struct Gemini(pub Field);
 
-/// The `functionDeclarations` of one tool block.
-pub fn declarations(tools: &[ToolDef], field: Field) -> Value {
-    let decls: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            let mut d = json!({"name": t.name});
-            if let Some(desc) = &t.description {
-                d["description"] = json!(desc);
-            }
-            if let Some(p) = &t.parameters {
-                let key = match field {
-                    Field::Parameters => "parameters",
-                    Field::ParametersJsonSchema => "parametersJsonSchema",
-                };
-                d[key] = p.clone();
-            }
-            d
-        })
-        .collect();
-    json!([{"functionDeclarations": decls}])
-}
-
 fn hi() -> Value {
     json!([{"role": "user", "parts": [{"text": "hi"}]}])
 }
@@ -90,12 +68,22 @@ impl Route for Gemini {
         }
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"generateContentRequest": {
-            "model": format!("models/{}", cfg.model),
-            "contents": hi(),
-            "tools": declarations(tools, self.0),
-        }});
-        WireRequest::post_json(
+        let field = match self.0 {
+            Field::Parameters => "parameters",
+            Field::ParametersJsonSchema => "parametersJsonSchema",
+        };
+        let inner = Body::new()
+            .json("model", json!(format!("models/{}", cfg.model)))
+            .json("contents", hi())
+            .tools(
+                "tools",
+                Tools {
+                    tools,
+                    shape: Shape::Gemini { field },
+                },
+            );
+        let body = Body::new().object("generateContentRequest", inner);
+        WireRequest::post_body(
             format!("/v1beta/models/{}:countTokens", cfg.model),
             &body,
             AuthPlacement::Header {
@@ -131,7 +119,7 @@ impl Service for GeminiService {
             "generateContent" | "streamGenerateContent" => Msg::GenerateContentRequest,
             _ => return not_found(),
         };
-        let body = match serde_json::from_slice::<Value>(&req.body) {
+        let body = match parse_json(&req.body) {
             Ok(v) => v,
             Err(e) => {
                 return Reply::json(

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::gemini::BASE;
 use super::google::{self, Api, Msg};
-use super::openai::{chat_ok, chat_tools, hi};
+use super::openai::{chat_ok, hi};
 use super::pyrepr::repr;
 use super::wire::*;
 use crate::tool::ToolDef;
@@ -50,19 +50,12 @@ impl Route for GeminiCompat {
         }
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({
-            "model": cfg.model,
-            "messages": hi(),
-            "tools": chat_tools(tools, None),
-            "max_tokens": 1,
-        });
-        WireRequest::post_json(
+        super::openai::chat_request(
+            cfg,
+            tools,
             "/v1beta/openai/chat/completions",
-            &body,
-            AuthPlacement::Header {
-                name: "authorization",
-                prefix: "Bearer ",
-            },
+            None,
+            json!({}),
         )
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, keyless: bool) -> Classified {
@@ -90,7 +83,7 @@ fn wrapped(status: u16, v: Value) -> Reply {
 
 /// The model's answer for `POST /v1beta/openai/chat/completions`.
 pub fn answer(req: &Incoming) -> Reply {
-    let body = match serde_json::from_slice::<Value>(&req.body) {
+    let body = match parse_json(&req.body) {
         Ok(v) => v,
         Err(e) => {
             return wrapped(

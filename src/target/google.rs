@@ -534,8 +534,10 @@ fn kind_name(kind: Kind, api: Api) -> String {
     }
 }
 
-/// The `Type` enum values (ENGINES.md §2.5; `NULL` is listed by newer SDKs but reported
-/// refused on the wire: new-api#766, agno#3298 — modelled as refused).
+/// The `Type` enum values (ENGINES.md §2.5). `NULL` was refused on the wire in older reports
+/// (new-api#766, agno#3298) but parses in 2026: pizzabot-exclusiveMinimum-anyof (2026-09) and
+/// mcp-excel-predicate-large-surface (2026-06) sent `{"type":"null"}` and were refused for
+/// other fields only, while all problems are reported together.
 const TYPE_VALUES: &[&str] = &[
     "TYPE_UNSPECIFIED",
     "STRING",
@@ -544,6 +546,7 @@ const TYPE_VALUES: &[&str] = &[
     "BOOLEAN",
     "ARRAY",
     "OBJECT",
+    "NULL",
 ];
 
 /// Checks one value of a field. `fpath` is the value's own path; `parent` the containing
@@ -770,8 +773,11 @@ pub fn schema_findings(schema: &Value, base_proto: &str) -> Vec<NodeFinding> {
             push(Finding::TypeMissing, &loc);
         }
         // pipecat, mcp-obsidian#21 (should be non-empty for OBJECT type); opencode
-        // (properties: only allowed for OBJECT type).
-        if t.as_deref() == Some("OBJECT") && props.is_none_or(|p| p.is_empty()) {
+        // (properties: only allowed for OBJECT type). With `required` names listed, only the
+        // required rule is reported (AIStudioToAPI#154: `properties: {}`, `required: ["ref"]`).
+        let has_required =
+            matches!(get(o, "required", "required"), Some(Value::Array(r)) if !r.is_empty());
+        if t.as_deref() == Some("OBJECT") && props.is_none_or(|p| p.is_empty()) && !has_required {
             push(Finding::PropertiesEmpty, &loc);
         }
         if props.is_some_and(|p| !p.is_empty()) && t.as_deref() != Some("OBJECT") && t.is_some() {
@@ -1031,11 +1037,9 @@ pub fn path_in_message(msg: &str) -> Option<String> {
         let rest = msg[i..].split_once("* ")?.1;
         return rest.split(':').next().map(|p| p.trim().to_string());
     }
-    for marker in ["Invalid value at '", " at '"] {
-        if let Some(i) = msg.find(marker) {
-            let rest = &msg[i + marker.len()..];
-            return rest.split('\'').next().map(str::to_string);
-        }
+    if let Some(i) = msg.find(" at '") {
+        let rest = &msg[i + " at '".len()..];
+        return rest.split('\'').next().map(str::to_string);
     }
     if let Some(i) = msg.find("functionDeclaration `") {
         let rest = &msg[i + "functionDeclaration `".len()..];
@@ -1206,7 +1210,7 @@ mod tests {
     fn t3_t4_t6_t7_t2() {
         let body = gcr(json!({"type":"object","properties":{
             "a":{"type":["string","null"]},
-            "b":{"type":"null"},
+            "b":{"type":"enum"},
             "c":{"type":"number","enum":[1,2]},
             "d":"object"}}));
         let v: Vec<String> = transcode(&body, Msg::GenerateContentRequest, Api::DevApi)
@@ -1217,7 +1221,7 @@ mod tests {
             v,
             [
                 "Invalid JSON payload received. Unknown name \"type\" at 'tools[0].function_declarations[0].parameters.properties[0].value': Proto field is not repeating, cannot start list.",
-                "Invalid value at 'tools[0].function_declarations[0].parameters.properties[1].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"null\"",
+                "Invalid value at 'tools[0].function_declarations[0].parameters.properties[1].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"enum\"",
                 "Invalid value at 'tools[0].function_declarations[0].parameters.properties[2].value.enum[0]' (TYPE_STRING), 1",
                 "Invalid value at 'tools[0].function_declarations[0].parameters.properties[2].value.enum[1]' (TYPE_STRING), 2",
                 "Invalid value at 'tools[0].function_declarations[0].parameters.properties[3].value' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), \"object\"",

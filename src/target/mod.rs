@@ -355,6 +355,31 @@ pub fn service(slug: &str) -> Option<Box<dyn Service>> {
     services().into_iter().find(|s| s.slug() == slug)
 }
 
+/// The path a target's error message names, read the way the target's answer reader reads
+/// it (also used to read public reports' texts).
+pub fn path_in_message(id: &str, msg: &str) -> Option<String> {
+    let first = |m: &str, at: &str, end: char| {
+        m.find(at)
+            .map(|i| &m[i + at.len()..])
+            .and_then(|r| r.split(end).next())
+            .map(str::to_string)
+    };
+    match id.split('/').next().unwrap_or(id) {
+        "gemini" | "vertex" => google::path_in_message(msg),
+        "anthropic" => anthropic::path_in_message(msg),
+        "bedrock" => bedrock::path_in_message(msg),
+        "moonshot" => first(msg, "At path '", '\''),
+        "ollama" => first(msg, "Go struct field ", ' '),
+        "cohere" => first(msg, "invalid function at ", ':'),
+        "xai" => first(msg, "] ", ':'),
+        "mistral" | "llama.cpp" | "fireworks" | "vllm" | "sglang" => None,
+        "openrouter" => google::path_in_message(msg)
+            .or_else(|| openai::path_in_message(msg))
+            .or_else(|| anthropic::path_in_message(msg)),
+        _ => openai::path_in_message(msg),
+    }
+}
+
 /// Runs a target's offline model in-process: builds the wire request the prober would send
 /// for `tools`, attaches `credential` as the HTTP layer would, and returns the request and the
 /// model's answer. `None` for engines and unknown ids.

@@ -15,7 +15,6 @@
 
 use serde_json::{Value, json};
 
-use super::openai::chat_tools;
 use super::wire::*;
 use crate::evidence::Stage;
 use crate::tool::ToolDef;
@@ -52,9 +51,19 @@ impl Route for Ollama {
         cfg
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({"model": cfg.model, "messages": [{"role": "user", "content": "hi"}],
-                          "tools": chat_tools(tools, None), "stream": false, "options": {"num_predict": 1}});
-        WireRequest::post_json("/api/chat", &body, AuthPlacement::None)
+        let body = Body::new()
+            .json("model", json!(cfg.model))
+            .json("messages", json!([{"role": "user", "content": "hi"}]))
+            .tools(
+                "tools",
+                Tools {
+                    tools,
+                    shape: Shape::Chat { strict: None },
+                },
+            )
+            .json("stream", json!(false))
+            .json("options", json!({"num_predict": 1}));
+        WireRequest::post_body("/api/chat", &body, AuthPlacement::None)
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {
         let body = reply.json_body();

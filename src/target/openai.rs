@@ -28,7 +28,7 @@
 //!   tools errors is inferred from the description error's template.
 //!   Unknown and not modelled: strict-mode size limits (nesting 10, 5000 properties, enum sizes).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::pyrepr::{repr, repr_str};
 use super::wire::*;
@@ -49,29 +49,6 @@ pub enum OpenAi {
 /// `[{"role":"user","content":"hi"}]`.
 pub fn hi() -> Value {
     json!([{"role": "user", "content": "hi"}])
-}
-
-/// Chat Completions `tools`: `{"type":"function","function":{name,description,parameters[,strict]}}`.
-pub fn chat_tools(tools: &[ToolDef], strict: Option<bool>) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                let mut f = Map::new();
-                f.insert("name".into(), json!(t.name));
-                if let Some(d) = &t.description {
-                    f.insert("description".into(), json!(d));
-                }
-                if let Some(p) = &t.parameters {
-                    f.insert("parameters".into(), p.clone());
-                }
-                if let Some(s) = strict {
-                    f.insert("strict".into(), json!(s));
-                }
-                json!({"type": "function", "function": f})
-            })
-            .collect(),
-    )
 }
 
 /// Applies the strict wire baseline (OpenAI structured outputs; DeepSeek strict per rig-core's
@@ -182,40 +159,43 @@ impl Route for OpenAi {
         };
         let strict = opts.strict.unwrap_or(*self != OpenAi::Chat);
         let feature = opts.feature_keyword.as_deref();
-        let tools = if strict {
-            strict_baseline(tools, feature)
+        let baselined;
+        let tools: &[ToolDef] = if strict && !opts.raw {
+            baselined = strict_baseline(tools, feature);
+            &baselined
         } else {
-            tools.to_vec()
+            tools
         };
         match self {
             OpenAi::ResponsesStrict => {
-                let flat: Vec<Value> = tools
-                    .iter()
-                    .map(|t| {
-                        let mut f = Map::new();
-                        f.insert("type".into(), json!("function"));
-                        f.insert("name".into(), json!(t.name));
-                        if let Some(d) = &t.description {
-                            f.insert("description".into(), json!(d));
-                        }
-                        if let Some(p) = &t.parameters {
-                            f.insert("parameters".into(), p.clone());
-                        }
-                        f.insert("strict".into(), json!(strict));
-                        Value::Object(f)
-                    })
-                    .collect();
-                let body = json!({"model": cfg.model, "input": "hi", "tools": flat, "max_output_tokens": 16});
-                WireRequest::post_json("/v1/responses", &body, auth)
+                let body = Body::new()
+                    .json("model", json!(cfg.model))
+                    .json("input", json!("hi"))
+                    .tools(
+                        "tools",
+                        Tools {
+                            tools,
+                            shape: Shape::Flat { strict },
+                        },
+                    )
+                    .json("max_output_tokens", json!(16));
+                WireRequest::post_body("/v1/responses", &body, auth)
             }
             _ => {
-                let body = json!({
-                    "model": cfg.model,
-                    "messages": hi(),
-                    "tools": chat_tools(&tools, strict.then_some(true)),
-                    "max_completion_tokens": 1,
-                });
-                WireRequest::post_json("/v1/chat/completions", &body, auth)
+                let body = Body::new()
+                    .json("model", json!(cfg.model))
+                    .json("messages", hi())
+                    .tools(
+                        "tools",
+                        Tools {
+                            tools,
+                            shape: Shape::Chat {
+                                strict: strict.then_some(true),
+                            },
+                        },
+                    )
+                    .json("max_completion_tokens", json!(1));
+                WireRequest::post_body("/v1/chat/completions", &body, auth)
             }
         }
     }
@@ -233,16 +213,19 @@ pub fn chat_request(
     strict: Option<bool>,
     extra: Value,
 ) -> WireRequest {
-    let mut body = json!({
-        "model": cfg.model,
-        "messages": hi(),
-        "tools": chat_tools(tools, strict),
-        "max_tokens": 1,
-    });
-    if let (Value::Object(b), Value::Object(e)) = (&mut body, extra) {
-        b.extend(e);
-    }
-    WireRequest::post_json(
+    let body = Body::new()
+        .json("model", json!(cfg.model))
+        .json("messages", hi())
+        .tools(
+            "tools",
+            Tools {
+                tools,
+                shape: Shape::Chat { strict },
+            },
+        )
+        .json("max_tokens", json!(1))
+        .extend(extra);
+    WireRequest::post_body(
         path,
         &body,
         AuthPlacement::Header {
@@ -280,6 +263,12 @@ pub fn context_in_message(msg: &str) -> Option<String> {
 pub fn path_in_message(msg: &str) -> Option<String> {
     if let Some(c) = context_in_message(msg) {
         return Some(c);
+    }
+    // Groq: `invalid JSON schema for tool X, tools[24].function.parameters: …`.
+    if let Some(i) = msg.find("invalid JSON schema for tool ") {
+        let rest = &msg[i..];
+        let after = rest.split_once(", ")?.1;
+        return after.split(": ").next().map(str::to_string);
     }
     let i = msg.find("Invalid 'tools")?;
     let rest = &msg[i + "Invalid '".len()..];

@@ -23,7 +23,6 @@
 
 use serde_json::{Value, json};
 
-use super::gemini::{Field, declarations};
 use super::google::{self, Api, Msg};
 use super::pyrepr::repr_str;
 use super::wire::*;
@@ -76,11 +75,21 @@ impl Route for Vertex {
         cfg
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
-        let body = json!({
-            "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
-            "tools": declarations(tools, Field::Parameters),
-        });
-        WireRequest::post_json(path(cfg), &body, bearer())
+        let body = Body::new()
+            .json(
+                "contents",
+                json!([{"role": "user", "parts": [{"text": "hi"}]}]),
+            )
+            .tools(
+                "tools",
+                Tools {
+                    tools,
+                    shape: Shape::Gemini {
+                        field: "parameters",
+                    },
+                },
+            );
+        WireRequest::post_body(path(cfg), &body, bearer())
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, keyless: bool) -> Classified {
         google::classify(reply, keyless, &["totalTokens"])
@@ -93,11 +102,21 @@ impl Route for Vertex {
                 json!({"type":"object","properties":{"value":{"type":["string","null"]}}}),
             ),
         }];
-        let body = json!({
-            "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
-            "tools": declarations(&tools, Field::Parameters),
-        });
-        Some(WireRequest::post_json(
+        let body = Body::new()
+            .json(
+                "contents",
+                json!([{"role": "user", "parts": [{"text": "hi"}]}]),
+            )
+            .tools(
+                "tools",
+                Tools {
+                    tools: &tools,
+                    shape: Shape::Gemini {
+                        field: "parameters",
+                    },
+                },
+            );
+        Some(WireRequest::post_body(
             path(cfg),
             &body,
             AuthPlacement::None,
@@ -146,7 +165,7 @@ impl Service for VertexService {
             Cred::Invalid => return Reply::json(401, &invalid_credentials()),
             Cred::Valid => {}
         }
-        let body = match serde_json::from_slice::<Value>(&req.body) {
+        let body = match parse_json(&req.body) {
             Ok(v) => v,
             Err(e) => {
                 return Reply::json(

@@ -60,6 +60,17 @@ impl WireRequest {
         }
     }
 
+    /// A JSON POST of a [`Body`].
+    pub fn post_body(path: impl Into<String>, body: &Body<'_>, auth: AuthPlacement) -> Self {
+        WireRequest {
+            method: "POST",
+            path: path.into(),
+            headers: vec![("content-type".into(), "application/json".into())],
+            auth,
+            body: body.to_vec(),
+        }
+    }
+
     /// Adds a non-secret header.
     pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
         self.headers.push((name.to_string(), value.into()));
@@ -114,6 +125,191 @@ impl WireRequest {
             headers.push((name, value.expose().to_string()));
         }
         Incoming::new(self.method, &self.path, headers, self.body.clone())
+    }
+}
+
+/// How a tool list is laid out on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Chat Completions: `{"type":"function","function":{name, description, parameters[, strict]}}`.
+    Chat { strict: Option<bool> },
+    /// Responses API: `{"type":"function", name, description, parameters, strict}`.
+    Flat { strict: bool },
+    /// Gemini: `[{"functionDeclarations":[{name, description, <field>}]}]`.
+    Gemini { field: &'static str },
+    /// Anthropic: `{name, description, input_schema}`.
+    Anthropic,
+    /// Bedrock Converse: `{"toolSpec":{name, description, inputSchema:{json}[, strict]}}`.
+    Bedrock { strict: Option<bool> },
+}
+
+/// A tool list serialized in place: the schemas are written straight from the case, never
+/// copied into a new JSON tree (the largest cases carry hundreds of kilobytes).
+#[derive(Debug, Clone, Copy)]
+pub struct Tools<'a> {
+    pub tools: &'a [ToolDef],
+    pub shape: Shape,
+}
+
+/// Object members in order.
+pub struct Fields<'a>(Vec<(Key, Part<'a>)>);
+
+/// A member name: static for the fixed envelope, owned for extras.
+type Key = std::borrow::Cow<'static, str>;
+
+impl serde::Serialize for Fields<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k.as_ref(), v)?;
+        }
+        m.end()
+    }
+}
+
+impl serde::Serialize for Tools<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let shape = self.shape;
+        let one = |t| tool_fields(t, shape);
+        if let Shape::Gemini { .. } = shape {
+            let decls: Vec<Fields<'_>> = self.tools.iter().map(one).collect();
+            let mut seq = s.serialize_seq(Some(1))?;
+            seq.serialize_element(&Fields(vec![(
+                "functionDeclarations".into(),
+                Part::List(decls),
+            )]))?;
+            return seq.end();
+        }
+        let mut seq = s.serialize_seq(Some(self.tools.len()))?;
+        for t in self.tools {
+            seq.serialize_element(&one(t))?;
+        }
+        seq.end()
+    }
+}
+
+fn tool_fields(t: &ToolDef, shape: Shape) -> Fields<'_> {
+    let k = |s: &'static str| -> Key { Key::Borrowed(s) };
+    let mut f: Vec<(Key, Part<'_>)> = vec![(k("name"), Part::Str(&t.name))];
+    if let Some(d) = &t.description {
+        f.push((k("description"), Part::Str(d)));
+    }
+    let schema_key = match shape {
+        Shape::Gemini { field } => field,
+        Shape::Anthropic => "input_schema",
+        _ => "parameters",
+    };
+    match shape {
+        Shape::Bedrock { strict } => {
+            let empty = &EMPTY_OBJECT;
+            let json = t.parameters.as_ref().unwrap_or(empty);
+            f.push((
+                k("inputSchema"),
+                Part::Obj(Fields(vec![(k("json"), Part::Ref(json))])),
+            ));
+            if let Some(s) = strict {
+                f.push((k("strict"), Part::Bool(s)));
+            }
+            return Fields(vec![(k("toolSpec"), Part::Obj(Fields(f)))]);
+        }
+        _ => {
+            if let Some(p) = &t.parameters {
+                f.push((k(schema_key), Part::Ref(p)));
+            }
+        }
+    }
+    match shape {
+        Shape::Chat { strict } => {
+            if let Some(s) = strict {
+                f.push((k("strict"), Part::Bool(s)));
+            }
+            Fields(vec![
+                (k("type"), Part::Str("function")),
+                (k("function"), Part::Obj(Fields(f))),
+            ])
+        }
+        Shape::Flat { strict } => {
+            let mut all = vec![(k("type"), Part::Str("function"))];
+            all.extend(f);
+            all.push((k("strict"), Part::Bool(strict)));
+            Fields(all)
+        }
+        _ => Fields(f),
+    }
+}
+
+static EMPTY_OBJECT: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| Value::Object(serde_json::Map::new()));
+
+/// One member value of a request body being written.
+pub enum Part<'a> {
+    /// An owned JSON value (small envelope members).
+    Json(Value),
+    /// A borrowed JSON value (a case's schema).
+    Ref(&'a Value),
+    Str(&'a str),
+    Bool(bool),
+    Tools(Tools<'a>),
+    Obj(Fields<'a>),
+    List(Vec<Fields<'a>>),
+}
+
+impl serde::Serialize for Part<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Part::Json(v) => v.serialize(s),
+            Part::Ref(v) => v.serialize(s),
+            Part::Str(v) => s.serialize_str(v),
+            Part::Bool(b) => s.serialize_bool(*b),
+            Part::Tools(t) => t.serialize(s),
+            Part::Obj(o) => o.serialize(s),
+            Part::List(l) => l.serialize(s),
+        }
+    }
+}
+
+/// A JSON object body written member by member, in order.
+pub struct Body<'a>(Fields<'a>);
+
+impl<'a> Body<'a> {
+    pub fn new() -> Self {
+        Body(Fields(Vec::new()))
+    }
+    /// An owned member.
+    pub fn json(mut self, key: &'static str, v: Value) -> Self {
+        self.0.0.push((key.into(), Part::Json(v)));
+        self
+    }
+    /// The tool list.
+    pub fn tools(mut self, key: &'static str, tools: Tools<'a>) -> Self {
+        self.0.0.push((key.into(), Part::Tools(tools)));
+        self
+    }
+    /// A nested object.
+    pub fn object(mut self, key: &'static str, inner: Body<'a>) -> Self {
+        self.0.0.push((key.into(), Part::Obj(inner.0)));
+        self
+    }
+    /// Every member of `extra` (an object), after the others.
+    pub fn extend(mut self, extra: Value) -> Self {
+        if let Value::Object(m) = extra {
+            for (k, v) in m {
+                self.0.0.push((Key::Owned(k), Part::Json(v)));
+            }
+        }
+        self
+    }
+    /// The serialized body.
+    pub fn to_vec(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.0).unwrap_or_default()
+    }
+}
+
+impl Default for Body<'_> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -534,6 +730,9 @@ pub struct WireOptions {
     pub strict: Option<bool>,
     /// The keyword the case is about: the route's wire baseline must not add or change it.
     pub feature_keyword: Option<String>,
+    /// Send the tools exactly as given, without the route's wire baseline (replaying a public
+    /// report's schema).
+    pub raw: bool,
 }
 
 /// A target route: request building and answer reading. Offline models are [`Service`]s.
@@ -592,9 +791,30 @@ pub fn default_config(s: &Settings, env: &dyn Env) -> RouteConfig {
     }
 }
 
-/// The JSON body of a request as a model reads it: `Err(reply)` when it is not JSON.
+/// Deepest JSON nesting a model parses (real providers take schemas 100 levels deep, which
+/// is about 200 JSON levels; this bound keeps the recursive parser's stack small).
+pub const MAX_BODY_NESTING: usize = 1024;
+
+/// The JSON body of a request as a model reads it, with serde_json's default 128-level
+/// recursion limit lifted (after a non-recursive nesting check).
+pub fn parse_json(body: &[u8]) -> Result<Value, serde_json::Error> {
+    use serde::Deserialize;
+    use serde::de::Error as _;
+    if crate::json::nesting_exceeds(body, MAX_BODY_NESTING).is_some() {
+        return Err(serde_json::Error::custom(format!(
+            "nesting deeper than {MAX_BODY_NESTING} levels"
+        )));
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// [`parse_json`] with the error as text.
 pub fn parse_body(body: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(body).map_err(|e| e.to_string())
+    parse_json(body).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -1,0 +1,170 @@
+//! Compile against hand-made profiles and the real offline models.
+
+use serde_json::json;
+
+use super::*;
+use crate::repair::tests::profile;
+
+fn tool(name: &str, params: Value) -> Tool {
+    Tool {
+        name: Some(name.into()),
+        description: Some("Looks a record up.".into()),
+        parameters: Some(params),
+    }
+}
+
+fn plain() -> Tool {
+    tool(
+        "lookup",
+        json!({"type":"object","properties":{
+            "id":{"type":"string","description":"The record's id"},
+            "limit":{"type":"integer"}},"required":["id"]}),
+    )
+}
+
+#[test]
+fn every_live_target_compiles_a_plain_tool_and_its_model_accepts_it() {
+    let p = profile(&[]);
+    for route in crate::target::routes() {
+        let id = route.id();
+        let c = compile(&[plain()], id, &p, &repair::Options::default()).unwrap();
+        assert!(
+            matches!(c.check, ModelCheck::Accepted { .. }),
+            "{id}: {:#?}\n{}",
+            c.check,
+            c.request
+        );
+        assert!(!c.wire.is_null(), "{id}: no tool block in {}", c.request);
+    }
+}
+
+#[test]
+fn strict_targets_get_closed_objects_with_every_property_required() {
+    let p = profile(&[]);
+    let c = compile(
+        &[plain()],
+        "openai/chat-strict",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire[0]["function"]["parameters"],
+        json!({"type":"object","properties":{
+            "id":{"type":"string","description":"The record's id"},
+            "limit":{"type":["integer","null"]}},"required":["id","limit"],"additionalProperties":false})
+    );
+    assert_eq!(c.wire[0]["function"]["strict"], json!(true));
+    let c = compile(
+        &[plain()],
+        "openai/responses-strict",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.wire[0]["parameters"]["required"], json!(["id", "limit"]));
+}
+
+#[test]
+fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
+    // A profile with no evidence against `const` keeps it; Gemini's model rejects it at
+    // parse, and compile repairs what the model's error names.
+    let p = profile(&[]);
+    let t = tool(
+        "pick",
+        json!({"type":"object","properties":{"a":{"type":"string"},"mode":{"const":"fast"}}}),
+    );
+    let c = compile(
+        &[t],
+        "gemini/v1beta/parameters",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire[0]["functionDeclarations"][0]["parameters"]["properties"]["mode"],
+        json!({"enum":["fast"],"type":"string"})
+    );
+    assert!(
+        c.tools[0].changes[0]
+            .action
+            .ends_with("(the target's offline model rejects it)"),
+        "{:#?}",
+        c.tools[0].changes
+    );
+}
+
+#[test]
+fn a_rejection_no_repair_answers_comes_back_with_the_models_own_error_explained() {
+    let p = profile(&[]);
+    let t = tool(
+        "tags",
+        json!({"type":"object","properties":{"t":{"type":"array"}}}),
+    );
+    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
+    let ModelCheck::Rejected {
+        error,
+        explanations,
+        ..
+    } = &c.check
+    else {
+        panic!("{:#?}", c.check);
+    };
+    assert!(error.contains("array schema missing items"), "{error}");
+    let e = &explanations[0];
+    assert_eq!(e.tool.as_deref(), Some("tags"), "{e:#?}");
+    assert_eq!(e.pointer.as_deref(), Some("/properties/t"));
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    assert!(!c.is_ok());
+}
+
+#[test]
+fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
+    let p = profile(&["structure: array-without-items"]);
+    let bad = tool(
+        "tags",
+        json!({"type":"object","properties":{"t":{"type":"array"}}}),
+    );
+    let c = compile(
+        &[bad, plain()],
+        "anthropic/messages",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused);
+    assert_eq!(c.wire.as_array().map(Vec::len), Some(1));
+    assert!(!c.is_ok());
+    assert!(matches!(
+        compile(
+            &[plain()],
+            "engine/llguidance",
+            &p,
+            &repair::Options::default()
+        ),
+        Err(CompileError::NoRoute(_))
+    ));
+    let bare = Tool {
+        name: None,
+        description: None,
+        parameters: Some(json!({"type":"object"})),
+    };
+    assert_eq!(
+        compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),
+        CompileError::Unnamed(0)
+    );
+}
+
+#[test]
+fn a_description_past_the_limit_the_model_states_is_cut_to_it() {
+    let p = profile(&[]);
+    let mut t = plain();
+    t.description = Some("d".repeat(1500));
+    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let d = c.wire[0]["function"]["description"].as_str().unwrap();
+    assert_eq!(d.chars().count(), 1024);
+    assert!(c.tools[0].changes[0].lost.as_ref().unwrap().contains("477"));
+}

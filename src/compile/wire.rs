@@ -1,0 +1,416 @@
+//! The wire forms that differ from the canonical schema, and the argument mapping between
+//! them: strict structured outputs (OpenAI, Azure strict, DeepSeek: every object closed,
+//! every property required, optional ones nullable), DeepSeek's strict subset, Cohere's
+//! strict tools (at least one required property per object).
+
+use serde_json::{Map, Value, json};
+
+use crate::json::push_token;
+use crate::repair::Change;
+use crate::schema::{LIST_OF_SCHEMAS, ONE_SCHEMA};
+
+/// How a target's wire form differs from the canonical schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The canonical schema as repaired for the target's profile.
+    Plain,
+    /// OpenAI structured outputs (`strict: true`): closed objects, all required, optional as
+    /// nullable. Source: PROVIDERS.md §5 and the reports quoted there ("'additionalProperties'
+    /// is required to be supplied and to be false", "'required' is required to be supplied
+    /// and to be an array including every key in properties").
+    Strict,
+    /// DeepSeek strict (PROVIDERS.md §13, rig-core's summary): as [`Form::Strict`], no length
+    /// bounds, `format` only email, hostname, ipv4, ipv6, uuid.
+    DeepSeekStrict,
+    /// Cohere `strict_tools` (README of the target; docs.cohere.com): at least one required
+    /// property per object.
+    CohereStrict,
+}
+
+impl Form {
+    /// The form of a target id.
+    pub fn of(target: &str) -> Form {
+        match target {
+            "openai/chat-strict" | "openai/responses-strict" => Form::Strict,
+            "deepseek/beta-strict" => Form::DeepSeekStrict,
+            "cohere/v2-strict" => Form::CohereStrict,
+            _ => Form::Plain,
+        }
+    }
+}
+
+/// DeepSeek's strict formats (PROVIDERS.md §13).
+const DEEPSEEK_FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
+const LENGTH_BOUNDS: &[&str] = &["minLength", "maxLength", "minItems", "maxItems"];
+
+/// Rewrites `schema` into `form`. Returns the changes, or why it cannot be done.
+pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, String> {
+    let mut changes = Vec::new();
+    match form {
+        Form::Plain => {}
+        Form::Strict => close(schema, "", &mut changes, 0)?,
+        Form::DeepSeekStrict => {
+            deepseek_subset(schema, "", &mut changes, 0);
+            close(schema, "", &mut changes, 0)?;
+        }
+        Form::CohereStrict => one_required(schema, "", &mut changes, 0),
+    }
+    Ok(changes)
+}
+
+fn change(pointer: &str, action: String, lost: Option<String>) -> Change {
+    Change {
+        pointer: pointer.to_string(),
+        rule: "compile".into(),
+        action,
+        lost,
+    }
+}
+
+fn is_object_schema(o: &Map<String, Value>) -> bool {
+    match o.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => o.get("properties").is_some_and(Value::is_object),
+    }
+}
+
+/// Calls `f` on every subschema below `node` (schema positions only), with its pointer.
+fn children(
+    node: &mut Map<String, Value>,
+    at: &str,
+    mut f: impl FnMut(&mut Value, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for (k, v) in node.iter_mut() {
+        let here = push_token(at, k);
+        match k.as_str() {
+            "properties" | "$defs" | "definitions" | "patternProperties" => {
+                if let Value::Object(m) = v {
+                    for (name, sub) in m.iter_mut() {
+                        f(sub, &push_token(&here, name))?;
+                    }
+                }
+            }
+            k if (ONE_SCHEMA.contains(&k) || k == "items") && v.is_object() => f(v, &here)?,
+            k if LIST_OF_SCHEMAS.contains(&k) || k == "items" => {
+                if let Value::Array(a) = v {
+                    for (i, sub) in a.iter_mut().enumerate() {
+                        f(sub, &push_token(&here, &i.to_string()))?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+const MAX_DEPTH: usize = 512;
+
+/// Closes every object schema and makes every property required, optional ones nullable.
+fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err("the schema nests too deep to compile".into());
+    }
+    let Value::Object(o) = v else {
+        return Ok(());
+    };
+    if is_object_schema(o) {
+        match o.get("additionalProperties") {
+            Some(Value::Bool(false)) => {}
+            Some(Value::Object(_)) => {
+                return Err(format!(
+                    "{}: an object whose extra members have a schema (a map) cannot be closed for strict mode",
+                    if at.is_empty() { "/" } else { at }
+                ));
+            }
+            _ => {
+                o.insert("additionalProperties".into(), json!(false));
+                changes.push(change(
+                    at,
+                    "closed the object (`additionalProperties: false`)".into(),
+                    None,
+                ));
+            }
+        }
+        let names: Vec<String> = o
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let required: Vec<String> = o
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !o.contains_key("properties") {
+            o.insert("properties".into(), json!({}));
+        }
+        let optional: Vec<String> = names
+            .iter()
+            .filter(|n| !required.contains(n))
+            .cloned()
+            .collect();
+        if let Some(Value::Object(props)) = o.get_mut("properties") {
+            for name in &optional {
+                if let Some(p) = props.get_mut(name) {
+                    make_nullable(p);
+                    changes.push(change(
+                        &push_token(&push_token(at, "properties"), name),
+                        "made the optional argument required and nullable (a null maps back to absent)".into(),
+                        None,
+                    ));
+                }
+            }
+        }
+        o.insert(
+            "required".into(),
+            Value::Array(names.into_iter().map(Value::String).collect()),
+        );
+    }
+    children(o, at, |sub, here| close(sub, here, changes, depth + 1))
+}
+
+/// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
+/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`.
+pub fn make_nullable(schema: &mut Value) {
+    let Value::Object(o) = schema else {
+        *schema = json!({"anyOf": [schema.clone(), {"type": "null"}]});
+        return;
+    };
+    match o.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = t.clone();
+            o.insert("type".into(), json!([t, "null"]));
+        }
+        Some(Value::Array(list)) => {
+            if !list.iter().any(|v| v == "null") {
+                list.push(json!("null"));
+            }
+        }
+        Some(_) => {}
+        None => {
+            let inner = Value::Object(std::mem::take(o));
+            let description = inner.get("description").cloned();
+            o.insert("anyOf".into(), json!([inner, {"type": "null"}]));
+            if let Some(d) = description {
+                o.insert("description".into(), d);
+            }
+            return;
+        }
+    }
+    if let Some(Value::Array(e)) = o.get_mut("enum")
+        && !e.iter().any(Value::is_null)
+    {
+        e.push(Value::Null);
+    }
+}
+
+fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(o) = v else { return };
+    for k in LENGTH_BOUNDS {
+        if let Some(x) = o.shift_remove(*k) {
+            changes.push(change(
+                &push_token(at, k),
+                format!("dropped `{k}: {x}` (DeepSeek strict has no length bounds)"),
+                Some(format!("the provider no longer enforces `{k}: {x}`")),
+            ));
+        }
+    }
+    if let Some(f) = o.get("format").and_then(Value::as_str).map(str::to_string)
+        && !DEEPSEEK_FORMATS.contains(&f.as_str())
+    {
+        o.shift_remove("format");
+        changes.push(change(
+            &push_token(at, "format"),
+            format!(
+                "dropped `format: {f}` (DeepSeek strict knows email, hostname, ipv4, ipv6, uuid)"
+            ),
+            Some(format!("the provider no longer checks the format `{f}`")),
+        ));
+    }
+    let _ = children(o, at, |sub, here| {
+        deepseek_subset(sub, here, changes, depth + 1);
+        Ok(())
+    });
+}
+
+/// Cohere strict: an object with properties but nothing required gets its first property
+/// required (and nullable, so that leaving it out maps to null).
+fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(o) = v else { return };
+    if is_object_schema(o) {
+        let none_required = o
+            .get("required")
+            .and_then(Value::as_array)
+            .is_none_or(Vec::is_empty);
+        let first = o
+            .get("properties")
+            .and_then(Value::as_object)
+            .and_then(|p| p.keys().next().cloned());
+        if none_required && let Some(name) = first {
+            if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
+                make_nullable(p);
+            }
+            o.insert("required".into(), json!([name.clone()]));
+            changes.push(change(
+                &push_token(&push_token(at, "properties"), &name),
+                "made the first optional argument required and nullable (Cohere strict needs one required property per object)".into(),
+                None,
+            ));
+        }
+    }
+    let _ = children(o, at, |sub, here| {
+        one_required(sub, here, changes, depth + 1);
+        Ok(())
+    });
+}
+
+/// The arguments as a strict wire form expects them: every declared property present, an
+/// absent optional one as `null`. Follows `properties` and `items` of `canonical`.
+pub fn to_wire_arguments(args: &Value, canonical: &Value) -> Value {
+    fill(args, canonical, 0)
+}
+
+fn fill(args: &Value, schema: &Value, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return args.clone();
+    }
+    match args {
+        Value::Object(a) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let mut out = Map::new();
+            for (k, v) in a {
+                let sub = props.and_then(|p| p.get(k)).unwrap_or(&Value::Null);
+                out.insert(k.clone(), fill(v, sub, depth + 1));
+            }
+            if let Some(p) = props {
+                for name in p.keys() {
+                    out.entry(name.clone()).or_insert(Value::Null);
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => {
+            let sub = schema.get("items").unwrap_or(&Value::Null);
+            Value::Array(items.iter().map(|i| fill(i, sub, depth + 1)).collect())
+        }
+        v => v.clone(),
+    }
+}
+
+/// Gemini's `nullable: true` written as JSON Schema (`type` gains `"null"`), so that the wire
+/// schema can be checked with a JSON Schema validator.
+pub fn nullable_as_json_schema(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    fn walk(v: &mut Value, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if let Value::Object(o) = v {
+            if o.get("nullable") == Some(&json!(true)) {
+                o.shift_remove("nullable");
+                make_nullable(v);
+                if let Value::Object(o) = v {
+                    let _ = children(o, "", |sub, _| {
+                        walk(sub, depth + 1);
+                        Ok(())
+                    });
+                }
+                return;
+            }
+            let _ = children(o, "", |sub, _| {
+                walk(sub, depth + 1);
+                Ok(())
+            });
+        }
+    }
+    walk(&mut out, 0);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_closes_objects_and_makes_optional_nullable() {
+        let mut s = json!({"type":"object","properties":{
+            "q":{"type":"string"},
+            "n":{"type":"integer"},
+            "mode":{"type":"string","enum":["a","b"]},
+            "any":{"anyOf":[{"type":"string"},{"type":"integer"}]},
+            "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}
+        },"required":["q"]});
+        let changes = apply(Form::Strict, &mut s).unwrap();
+        assert_eq!(
+            s,
+            json!({"type":"object","properties":{
+                "q":{"type":"string"},
+                "n":{"type":["integer","null"]},
+                "mode":{"type":["string","null"],"enum":["a","b",null]},
+                "any":{"anyOf":[{"anyOf":[{"type":"string"},{"type":"integer"}]},{"type":"null"}]},
+                "sub":{"type":["object","null"],"properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}
+            },"required":["q","n","mode","any","sub"],"additionalProperties":false})
+        );
+        assert!(changes.iter().any(|c| c.pointer == "/properties/n"));
+    }
+
+    #[test]
+    fn a_map_cannot_be_strict() {
+        let mut s = json!({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}});
+        assert!(
+            apply(Form::Strict, &mut s)
+                .unwrap_err()
+                .contains("/properties/m")
+        );
+    }
+
+    #[test]
+    fn deepseek_drops_length_bounds_and_unknown_formats() {
+        let mut s = json!({"type":"object","properties":{
+            "a":{"type":"string","maxLength":5,"format":"uri"},"b":{"type":"string","format":"email"}},"required":["a","b"]});
+        let changes = apply(Form::DeepSeekStrict, &mut s).unwrap();
+        assert_eq!(s["properties"]["a"], json!({"type":"string"}));
+        assert_eq!(s["properties"]["b"]["format"], "email");
+        assert_eq!(changes.iter().filter(|c| c.lost.is_some()).count(), 2);
+    }
+
+    #[test]
+    fn cohere_gets_one_required_property_per_object() {
+        let mut s =
+            json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}});
+        apply(Form::CohereStrict, &mut s).unwrap();
+        assert_eq!(s["required"], json!(["a"]));
+        assert_eq!(s["properties"]["a"]["type"], json!(["string", "null"]));
+    }
+
+    #[test]
+    fn absent_optional_arguments_travel_as_null() {
+        let s = json!({"type":"object","properties":{"a":{"type":"string"},
+            "l":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}}}}});
+        assert_eq!(
+            to_wire_arguments(&json!({"l":[{"x":1}]}), &s),
+            json!({"l":[{"x":1,"y":null}],"a":null})
+        );
+    }
+
+    #[test]
+    fn gemini_nullable_reads_as_json_schema() {
+        let s = json!({"type":"object","properties":{"a":{"type":"string","nullable":true}}});
+        assert_eq!(
+            nullable_as_json_schema(&s),
+            json!({"type":"object","properties":{"a":{"type":["string","null"]}}})
+        );
+    }
+}

@@ -1,0 +1,1759 @@
+//! Each provider's message templates, read into raw problems, and their resolution against
+//! the request's tools. Templates and their sources: `evidence/PROVIDERS.md` (Google T1–T10 and
+//! validator messages; OpenAI, Anthropic, Bedrock, Mistral, Cohere, xAI, DeepSeek, Groq,
+//! OpenRouter, Ollama envelopes) and the verbatim errors in `evidence/reports.yaml`
+//! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request").
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{Explanation, Located, RequestTool, at_keyword, fix_for};
+use crate::json::push_token;
+use crate::schema::walk;
+
+/// Which tool a message names.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ToolLoc {
+    /// Google `tools[group].function_declarations[position]` (group absent in some paths).
+    Google {
+        group: Option<usize>,
+        position: usize,
+    },
+    /// A flat index (`tools.N`, `tools[N]`, `toolConfig.tools.N`).
+    Index(usize),
+    /// A name (`function 'f'`, `` `f` functionDeclaration ``).
+    Name(String),
+    /// Both.
+    IndexName(usize, String),
+    /// Not said: found by where the place resolves.
+    Unknown,
+    /// The problem is not about one tool (tool count, a request field).
+    NotATool,
+}
+
+/// What a Google positional path must find to be trusted.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Expect {
+    /// The node has this key.
+    Keyword(String),
+    /// The node's `type` is a list.
+    TypeList,
+    /// The value at the pointer, as JSON text, is this (a Google "Invalid value" echo).
+    Value(String),
+    Nothing,
+}
+
+/// Where in the tool's schema a message points.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Place {
+    /// The schema root.
+    Root,
+    /// The tool itself (name, description).
+    Tool,
+    /// A Google path after `parameters` (`.properties[3].value.any_of[0]`), then a keyword.
+    Google {
+        path: String,
+        keyword: Option<String>,
+        expect: Expect,
+    },
+    /// A JSON Pointer built from names the provider gave.
+    Pointer(String),
+    /// Property names from the root (Vertex's `parameters.a.b`).
+    PropertyPath(Vec<String>),
+    /// The subschema the provider echoed.
+    Echo(Value),
+    /// Only "the schema is invalid": locate with the draft 2020-12 meta-schema.
+    Meta,
+    /// Found by a condition on the schema.
+    Search(Cond),
+    /// Nothing to locate.
+    None,
+}
+
+/// A condition a node must meet.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Cond {
+    HasKeyword(String),
+    RefTo(String),
+    RefNamedWithSiblings(String),
+    TypeList,
+    /// `items` given as a list (draft-07 tuple form).
+    ItemsList,
+    UnanchoredPattern,
+    AnyPattern,
+    RequiredUndeclared(Vec<String>),
+    RootCombinator,
+}
+
+/// One problem read from a message, before resolution.
+#[derive(Debug, Clone)]
+pub(super) struct Raw {
+    pub provider: &'static str,
+    pub message: String,
+    pub tool: ToolLoc,
+    pub place: Place,
+    pub rule: Option<&'static str>,
+    /// A fix for problems no rule covers (the strict structured-outputs requirements).
+    pub fix: Option<&'static str>,
+    pub notes: Vec<String>,
+}
+
+impl Raw {
+    fn new(provider: &'static str, message: &str, tool: ToolLoc, place: Place) -> Raw {
+        Raw {
+            provider,
+            message: message.trim().to_string(),
+            tool,
+            place,
+            rule: None,
+            fix: None,
+            notes: Vec::new(),
+        }
+    }
+    fn rule(mut self, rule: &'static str) -> Raw {
+        self.rule = Some(rule);
+        self
+    }
+    fn note(mut self, note: impl Into<String>) -> Raw {
+        self.notes.push(note.into());
+        self
+    }
+}
+
+fn re(pattern: &str) -> Regex {
+    // Patterns are literals in this file; a bad one is caught by the unit tests.
+    Regex::new(pattern).unwrap_or_else(|e| panic!("template regex {pattern:?}: {e}"))
+}
+
+/// One provider's template reader.
+type Reader = fn(&str) -> Vec<Raw>;
+
+/// Reads every problem in `text` with the templates of `family` (`None` or `any`: all).
+pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
+    let families: [(&str, Reader); 11] = [
+        ("google", google),
+        ("openai", openai),
+        ("groq", groq),
+        ("anthropic", anthropic),
+        ("bedrock", bedrock),
+        ("xai", xai),
+        ("moonshot", moonshot),
+        ("cohere", cohere),
+        ("mistral", mistral),
+        ("llama.cpp", llama_cpp),
+        ("ollama", ollama),
+    ];
+    let mut out = Vec::new();
+    for (name, read) in families {
+        let wanted = match family {
+            None | Some("any") => true,
+            // Bedrock relays Anthropic's messages; Groq and Azure relay OpenAI's.
+            Some("bedrock") => name == "bedrock" || name == "anthropic",
+            Some("groq") => name == "groq" || name == "openai",
+            Some(f) => f == name,
+        };
+        if wanted {
+            // Problems in the order the message lists them.
+            let mut found = read(text);
+            found.sort_by_key(|r| text.find(r.message.as_str()).unwrap_or(usize::MAX));
+            out.extend(found);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Google (Gemini, Vertex, the OpenAI-compatible endpoint)
+
+static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
+    )
+});
+static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"Unknown name "([^"]*)"(?:\s+at\s+'([^']*)')?(?::\s*(Cannot find field|Proto field is not repeating, cannot start list))?"#,
+    )
+});
+static G_INVALID_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Invalid value at '([^']*)' \(([^)]*)\), ([^\n]*)"));
+static G_VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)(?:GenerateContentRequest\.)?(tools(?:\[\d+\])?\.function_declarations(?:\[\d+\])?(?:\.[A-Za-z_]+(?:\[[^\]\n]*\])?)*): (?:\[FIELD_INVALID\] )?([^\n]+)",
+    )
+});
+static G_DEPTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"FunctionDeclaration(?: '([^']+)')? in the request exceeds the maximum allowed nesting depth",
+    )
+});
+static G_UNABLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"Unable to submit request because `([^`]+)` functionDeclaration\s+(?:`([^`]+)`\s+)?(?:schema\s+)?([^\n]*(?:\n[^\n]+)*)",
+    )
+});
+static G_REQUIRED_FIELDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"required fields \[([^\]]*)\] are not defined in the schema properties"));
+static G_UNDEFINED_REF: LazyLock<Regex> =
+    LazyLock::new(|| re(r"reference to undefined schema at ([\w.$-]+)"));
+static G_REF_SIBLINGS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\$ref '([^']+)' was set alongside unsupported fields"));
+static G_FIELD_FOR_SCHEMA: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Unknown field for Schema: (\w+)"));
+static G_CANNOT_FIND_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"Cannot find field: ([\w$]+)"));
+/// google-genai's pydantic path: `tools.0.Tool.function_declarations.0.parameters.a.b`.
+static G_SDK_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"tools\.(\d+)\.Tool\.function_declarations\.(\d+)\.parameters((?:\.[\w$-]+)*)")
+});
+
+fn google(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in G_UNKNOWN.captures_iter(text) {
+        let keyword = c[1].to_string();
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let line_rest = text[c.get(0).map_or(0, |m| m.end())..]
+            .lines()
+            .next()
+            .unwrap_or("");
+        let list = c.get(3).is_some_and(|m| m.as_str().contains("repeating"))
+            || (c.get(2).is_none() && line_rest.contains("cannot start list"));
+        let rule = match (keyword.as_str(), list) {
+            ("type", true) => "type-list",
+            ("items", true) => "items-not-schema",
+            (_, true) => "keyword-unsupported",
+            ("$ref" | "$defs" | "definitions", _) => "ref-unsupported",
+            _ => "keyword-unsupported",
+        };
+        let Some(path) = c.get(2).map(|m| m.as_str()) else {
+            // `Unknown name "X": Cannot find field.` (a colon right after the name) is a field
+            // of the request itself (T2); anything else lost its path to the client ("at ...",
+            // "..."), so the keyword is looked for instead.
+            if text[c.get(1).map_or(0, |m| m.end()) + 1..].starts_with(':') {
+                out.push(
+                    Raw::new("google", msg, ToolLoc::NotATool, Place::None).note(format!(
+                        "`{keyword}` is a field of the request itself, not of a tool's schema"
+                    )),
+                );
+            } else {
+                let cond = if list && keyword == "type" {
+                    Cond::TypeList
+                } else if list && keyword == "items" {
+                    Cond::ItemsList
+                } else {
+                    Cond::HasKeyword(keyword.clone())
+                };
+                out.push(
+                    Raw::new("google", msg, ToolLoc::Unknown, Place::Search(cond))
+                        .rule(rule)
+                        .note("the message lost its path; the keyword was found by searching"),
+                );
+            }
+            continue;
+        };
+        let expect = if list && keyword == "type" {
+            Expect::TypeList
+        } else {
+            Expect::Keyword(keyword.clone())
+        };
+        out.push(google_path_raw(msg, path, Some(keyword), expect).rule(rule));
+    }
+    for c in G_INVALID_VALUE.captures_iter(text) {
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let (path, ty, value) = (&c[1], &c[2], c[3].trim());
+        let rule = if path.contains(".enum[") {
+            "enum-not-string"
+        } else if ty.ends_with(".Type") || path.ends_with(".type") {
+            "type-invalid"
+        } else {
+            // A scalar where a Schema message is expected, or another bad value.
+            "schema-invalid"
+        };
+        let expect = if value.starts_with("Starting an object") {
+            Expect::Nothing
+        } else {
+            Expect::Value(value.to_string())
+        };
+        out.push(google_path_raw(msg, path, None, expect).rule(rule));
+    }
+    for c in G_VALIDATOR.captures_iter(text) {
+        let (path, what) = (&c[1], c[2].trim());
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        // The parse templates above quote their paths; skip those here.
+        if what.starts_with("Cannot find field") {
+            continue;
+        }
+        let rule = if what.contains("should be non-empty for OBJECT type") {
+            Some("object-properties-missing")
+        } else if what.contains("property is not defined") {
+            Some("required-undeclared")
+        } else if what.contains("only allowed for STRING type") {
+            Some("enum-not-string")
+        } else if what.contains("are supported for STRING type") {
+            Some("format-unsupported")
+        } else if what.contains("Invalid function name") {
+            Some("name-invalid")
+        } else if what.starts_with("missing field") {
+            Some("array-items-missing")
+        } else if (what.contains("field predicate failed") && what.contains("Type.ARRAY"))
+            || what.contains("must be specified when not using one_of")
+        {
+            Some("type-missing")
+        } else if what.contains("only allowed for OBJECT type") {
+            Some("properties-on-non-object")
+        } else if what.contains("function declarations can be specified") {
+            Some("too-many-tools")
+        } else {
+            None
+        };
+        // "…items: missing field" names the keyword that is missing, and "…items: field
+        // predicate failed: $type == Type.ARRAY" the `items` of a schema not typed as an array:
+        // both point at the schema that needs the fix.
+        let mut path = path;
+        if let Some(r) = rule {
+            for (missing_rule, kw) in MISSING_RULES {
+                if r == *missing_rule {
+                    path = path.strip_suffix(&format!(".{kw}")).unwrap_or(path);
+                }
+            }
+            if r == "type-missing" && what.contains("field predicate failed") {
+                path = path.strip_suffix(".items").unwrap_or(path);
+            }
+        }
+        let mut raw = if rule == Some("too-many-tools") {
+            Raw::new("google", msg, ToolLoc::NotATool, Place::None)
+        } else {
+            google_path_raw(msg, path, None, Expect::Nothing)
+        };
+        raw.rule = rule;
+        out.push(raw);
+    }
+    for c in G_DEPTH.captures_iter(text) {
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let tool = c
+            .get(1)
+            .map_or(ToolLoc::Unknown, |n| ToolLoc::Name(n.as_str().to_string()));
+        let mut raw = Raw::new("google", msg, tool.clone(), Place::Root).rule("depth-exceeded");
+        if tool == ToolLoc::Unknown {
+            raw = raw.note("the message does not say which declaration; the deepest one is named when a request is given");
+            raw.place = Place::Search(Cond::HasKeyword(String::new()));
+        }
+        out.push(raw);
+    }
+    for c in G_UNABLE.captures_iter(text) {
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let name = c[1].to_string();
+        let what = c.get(3).map_or("", |m| m.as_str());
+        let (place, rule) = match c.get(2).map(|m| m.as_str()) {
+            None if what.contains("should be of type OBJECT") => {
+                (Place::Root, Some("root-not-object"))
+            }
+            Some(p) => {
+                let names: Vec<String> = p.split('.').skip(1).map(str::to_string).collect();
+                let rule = if what.contains("didn't specify the schema type field") {
+                    Some("type-missing")
+                } else if what.contains("alongside any_of") {
+                    Some("anyof-with-siblings")
+                } else {
+                    None
+                };
+                (Place::PropertyPath(names), rule)
+            }
+            None => (Place::None, None),
+        };
+        let mut raw = Raw::new("google", msg, ToolLoc::Name(name), place);
+        raw.rule = rule;
+        out.push(raw);
+    }
+    for c in G_REQUIRED_FIELDS.captures_iter(text) {
+        let names: Vec<String> = c[1]
+            .split(',')
+            .map(|n| n.trim().trim_matches(['\'', '"']).to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
+        out.push(
+            Raw::new(
+                "google",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Search(Cond::RequiredUndeclared(names)),
+            )
+            .rule("required-undeclared"),
+        );
+    }
+    for c in G_UNDEFINED_REF.captures_iter(text) {
+        let pointer: String = c[1]
+            .split('.')
+            .fold(String::new(), |p, t| push_token(&p, t));
+        out.push(
+            Raw::new(
+                "google",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Pointer(pointer),
+            )
+            .rule("ref-unsupported"),
+        );
+    }
+    for c in G_REF_SIBLINGS.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "google",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Search(Cond::RefNamedWithSiblings(c[1].to_string())),
+            )
+            .rule("ref-unsupported"),
+        );
+    }
+    for c in G_FIELD_FOR_SCHEMA.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "google",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Search(Cond::HasKeyword(c[1].to_string())),
+            )
+            .rule(if c[1].starts_with('$') {
+                "ref-unsupported"
+            } else {
+                "keyword-unsupported"
+            }),
+        );
+    }
+    if out.is_empty() && text.contains("Proto field is not repeating, cannot start list") {
+        out.push(
+            Raw::new(
+                "google",
+                "Proto field is not repeating, cannot start list",
+                ToolLoc::Unknown,
+                Place::Search(Cond::TypeList),
+            )
+            .rule("type-list")
+            .note("the message names no place; the first list-valued `type` is shown"),
+        );
+    }
+    for c in G_CANNOT_FIND_FIELD.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "google",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Search(Cond::HasKeyword(c[1].to_string())),
+            )
+            .rule("keyword-unsupported"),
+        );
+    }
+    for c in G_SDK_PATH.captures_iter(text) {
+        let pointer = c[3]
+            .split('.')
+            .filter(|t| !t.is_empty())
+            .fold(String::new(), |p, t| push_token(&p, t));
+        let what = &text[c.get(0).map_or(0, |m| m.end())..];
+        let rule = if what.contains("input_type=list") && pointer.ends_with("/type") {
+            Some("type-list")
+        } else if pointer.ends_with("/type") {
+            Some("type-invalid")
+        } else {
+            None
+        };
+        let mut raw = Raw::new(
+            "google",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Google {
+                group: c[1].parse().ok(),
+                position: c[2].parse().unwrap_or(usize::MAX),
+            },
+            Place::Pointer(pointer),
+        )
+        .note(
+            "this message comes from the google-genai SDK's own check, before any request is sent",
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    if text.contains("produces a constraint that has too many states") {
+        out.push(
+            Raw::new(
+                "google",
+                "The specified schema produces a constraint that has too many states for serving.",
+                ToolLoc::NotATool,
+                Place::None,
+            )
+            .rule("size-exceeded")
+            .note("the message does not say which tool"),
+        );
+    }
+    out
+}
+
+/// A raw problem from a Google path `tools[i].function_declarations[j].parameters…`.
+fn google_path_raw(msg: &str, path: &str, keyword: Option<String>, expect: Expect) -> Raw {
+    let path = path.trim();
+    let Some(c) = G_TOOL.captures(path) else {
+        return Raw::new("google", msg, ToolLoc::Unknown, Place::None).note(format!(
+            "the path {path:?} does not name a function declaration"
+        ));
+    };
+    let group = c.get(1).and_then(|m| m.as_str().parse().ok());
+    let position = c[2].parse().unwrap_or(usize::MAX);
+    let rest = c.get(3).map_or("", |m| m.as_str());
+    let tool = ToolLoc::Google { group, position };
+    for field in [".parameters_json_schema", ".parameters"] {
+        if let Some(after) = rest.strip_prefix(field) {
+            return Raw::new(
+                "google",
+                msg,
+                tool,
+                Place::Google {
+                    path: after.to_string(),
+                    keyword,
+                    expect,
+                },
+            );
+        }
+    }
+    // `.name`, `.description`, or the declaration itself.
+    Raw::new("google", msg, tool, Place::Tool)
+}
+
+/// `any_of` → `anyOf`.
+fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut up = false;
+    for ch in snake.chars() {
+        if ch == '_' && !out.is_empty() {
+            up = true;
+        } else if up {
+            out.push(ch.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Turns a Google path after `parameters` into a JSON Pointer. Positional map indices
+/// (`properties[k].value`) need `schema`. Returns the pointer and whether an index was used.
+pub(super) fn google_pointer(path: &str, schema: Option<&Value>) -> Result<(String, bool), String> {
+    let segs: Vec<&str> = split_path(path);
+    let mut pointer = String::new();
+    let mut positional = false;
+    let mut i = 0;
+    while i < segs.len() {
+        let seg = segs[i];
+        let (field, index) = match seg.find('[') {
+            Some(b) => (&seg[..b], Some(seg[b + 1..].trim_end_matches(']'))),
+            None => (seg, None),
+        };
+        let field = camel(field);
+        match index {
+            None => pointer = push_token(&pointer, &field),
+            Some(ix) if field == "properties" => {
+                let next = segs.get(i + 1).copied();
+                let numeric = ix.parse::<usize>().ok();
+                match (numeric, next) {
+                    (Some(k), Some("value" | "key")) => {
+                        positional = true;
+                        let schema = schema.ok_or_else(|| {
+                            format!("`properties[{k}]` is an index into the request's key order; give the request to resolve it")
+                        })?;
+                        let node = schema
+                            .pointer(&pointer)
+                            .ok_or_else(|| format!("the request has nothing at {pointer:?}"))?;
+                        let props = node
+                            .get("properties")
+                            .and_then(Value::as_object)
+                            .ok_or_else(|| {
+                                format!("the request declares no `properties` at {pointer:?}")
+                            })?;
+                        let (name, _) = props.iter().nth(k).ok_or_else(|| {
+                            format!(
+                                "the request declares {} properties at {:?}, so index {k} is not one of them",
+                                props.len(),
+                                pointer
+                            )
+                        })?;
+                        pointer = push_token(&push_token(&pointer, "properties"), name);
+                        i += 1;
+                    }
+                    _ => pointer = push_token(&push_token(&pointer, "properties"), ix),
+                }
+            }
+            Some(ix) => pointer = push_token(&push_token(&pointer, &field), ix),
+        }
+        i += 1;
+    }
+    Ok((pointer, positional))
+}
+
+/// Splits `.a[x.y].b` into `a[x.y]`, `b` (dots inside brackets belong to the key).
+fn split_path(path: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, ch) in path.char_indices() {
+        match ch {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '.' if depth == 0 => {
+                if i > start {
+                    out.push(&path[start..i]);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if path.len() > start {
+        out.push(&path[start..]);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// OpenAI (also Azure OpenAI and DeepSeek, which use the same templates)
+
+static O_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?s)Invalid schema for function '([^']+)':\s*(?:In context=\(([^)]*)\),\s*)?(.+?)(?:\n|$|\(request id)",
+    )
+});
+static O_BARE_CONTEXT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"In context=\(([^)]*)\),\s*([^\n]+)"));
+static O_PARAM: LazyLock<Regex> = LazyLock::new(|| re(r"param: (?:tool \S+, )?tools\[(\d+)\]"));
+static O_FIELD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Invalid 'tools\[(\d+)\]\.function\.(name|description)': ([^\n]+)"));
+static O_PARAMS_REQUIRED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"'parameters' is a required property - 'tools\.(\d+)\.function'"));
+
+fn openai(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    let param_index = O_PARAM
+        .captures(text)
+        .and_then(|c| c[1].parse::<usize>().ok());
+    for c in O_SCHEMA.captures_iter(text) {
+        let name = c[1].to_string();
+        let tool = match param_index {
+            Some(i) => ToolLoc::IndexName(i, name),
+            None => ToolLoc::Name(name),
+        };
+        let what = c[3].trim().trim_end_matches('.').to_string();
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let node = c.get(2).map(|m| context_pointer(m.as_str()));
+        let at = |kw: &str| Place::Pointer(at_keyword(node.as_deref().unwrap_or(""), kw));
+        let here = Place::Pointer(node.clone().unwrap_or_default());
+        let quoted = |s: &str| s.split('\'').nth(1).map(str::to_string);
+        let (place, rule): (Place, Option<&'static str>) =
+            if what.contains("is required to be supplied") {
+                // Strict structured outputs: `additionalProperties: false` and a complete
+                // `required` on every object.
+                (here, None)
+            } else if what.contains("array schema missing items") {
+                (here, Some("array-items-missing"))
+            } else if what.contains("object schema missing properties") {
+                (here, Some("object-properties-missing"))
+            } else if what.ends_with("is not permitted") {
+                let kw = quoted(&what).unwrap_or_default();
+                (at(&kw), Some("keyword-unsupported"))
+            } else if what.contains("schema must have a 'type' key") {
+                (here, Some("type-missing"))
+            } else if what.contains("is not a valid format") {
+                (at("format"), Some("format-unsupported"))
+            } else if what.contains("schema must be a JSON Schema of 'type: \"object\"'") {
+                (Place::Root, Some("root-not-object"))
+            } else if what.contains("at the top level") {
+                (Place::Search(Cond::RootCombinator), Some("root-combinator"))
+            } else if what.contains("is not of type")
+                || what.contains("is not valid under any of the")
+                || what.contains("is not a '")
+            {
+                (Place::Meta, None)
+            } else {
+                (node.map_or(Place::None, Place::Pointer), None)
+            };
+        let mut raw = Raw::new("openai", msg, tool, place);
+        raw.rule = rule;
+        if what.contains("is required to be supplied") {
+            raw.fix = Some(super::STRICT_FIX);
+            raw.notes
+                .push("a strict structured-outputs requirement; no portable rule covers it".into());
+        }
+        out.push(raw);
+    }
+    if out.is_empty() {
+        for c in O_BARE_CONTEXT.captures_iter(text) {
+            let node = context_pointer(&c[1]);
+            let what = c[2].trim();
+            let rule = if what.contains("array schema missing items") {
+                Some("array-items-missing")
+            } else if what.contains("object schema missing properties") {
+                Some("object-properties-missing")
+            } else if what.contains("schema must have a 'type' key") {
+                Some("type-missing")
+            } else {
+                None
+            };
+            let mut raw = Raw::new(
+                "openai",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Pointer(node),
+            );
+            raw.rule = rule;
+            out.push(raw);
+        }
+    }
+    for c in O_FIELD.captures_iter(text) {
+        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let what = &c[3];
+        let rule = match (&c[2], what) {
+            ("name", w) if w.contains("too long") => "name-too-long",
+            ("name", _) => "name-invalid",
+            (_, _) => "description-too-long",
+        };
+        out.push(
+            Raw::new(
+                "openai",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Index(i),
+                Place::Tool,
+            )
+            .rule(rule),
+        );
+    }
+    for c in O_PARAMS_REQUIRED.captures_iter(text) {
+        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        out.push(
+            Raw::new(
+                "openai",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Index(i),
+                Place::Tool,
+            )
+            .rule("parameters-missing"),
+        );
+    }
+    out
+}
+
+/// `'properties', 'x', 'items', 'type', '0'` → `/properties/x/items`: the trailing
+/// `('type', N)` is OpenAI's expansion of a `type` list, not a place in the schema.
+fn context_pointer(ctx: &str) -> String {
+    let mut tokens: Vec<String> = ctx
+        .split(',')
+        .map(|t| t.trim().trim_matches(['\'', '"']).to_string())
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() >= 2
+        && tokens[tokens.len() - 2] == "type"
+        && tokens[tokens.len() - 1].parse::<usize>().is_ok()
+    {
+        tokens.truncate(tokens.len() - 2);
+    }
+    tokens.iter().fold(String::new(), |p, t| push_token(&p, t))
+}
+
+static GROQ: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"invalid JSON schema for tool ([^,\s]+), tools\[(\d+)\]\.function\.parameters: ([^\n]+)")
+});
+
+fn groq(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in GROQ.captures_iter(text) {
+        let what = c[3].to_string();
+        let (place, rule) = if what.contains("'required' present but 'properties' is missing") {
+            (Place::Root, Some("object-properties-missing"))
+        } else {
+            (Place::Meta, None)
+        };
+        let mut raw = Raw::new(
+            "groq",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::IndexName(c[2].parse().unwrap_or(usize::MAX), c[1].to_string()),
+            place,
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    if text.contains("Tool call validation failed") {
+        out.push(
+            Raw::new(
+                "groq",
+                "Tool call validation failed",
+                ToolLoc::NotATool,
+                Place::None,
+            )
+            .note("the model's generated arguments failed the schema; the schema itself was accepted (check the arguments with `toolwire args`)"),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Anthropic (also relayed by Bedrock as `tools.N.custom`)
+
+static A_INPUT_SCHEMA: LazyLock<Regex> =
+    LazyLock::new(|| re(r"tools\.(\d+)\.custom(?:\.input_schema)?:\s*([^\n]+)"));
+static A_NAME: LazyLock<Regex> =
+    LazyLock::new(|| re(r"tools\.(\d+)\.[A-Za-z]+\.name: String should ([^\n'\x22]+)"));
+static A_FIELD_REQUIRED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"tools\.(\d+)\.input_schema: Field required"));
+static A_NONEXISTENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Reference to non-existent definition: (\S+)"));
+
+fn anthropic(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in A_INPUT_SCHEMA.captures_iter(text) {
+        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let what = c[2].to_string();
+        let msg = c.get(0).map_or("", |m| m.as_str());
+        let (place, rule) =
+            if what.contains("does not support oneOf, allOf, or anyOf at the top level") {
+                (Place::Search(Cond::RootCombinator), Some("root-combinator"))
+            } else if let Some(r) = A_NONEXISTENT.captures(&what) {
+                (
+                    Place::Search(Cond::RefTo(r[1].to_string())),
+                    Some("ref-unsupported"),
+                )
+            } else if what.contains("JSON schema is invalid") {
+                (Place::Meta, None)
+            } else {
+                (Place::None, None)
+            };
+        let mut raw = Raw::new("anthropic", msg, ToolLoc::Index(i), place);
+        raw.rule = rule;
+        out.push(raw);
+    }
+    for c in A_NAME.captures_iter(text) {
+        let rule = if c[2].contains("at most") {
+            "name-too-long"
+        } else {
+            "name-invalid"
+        };
+        out.push(
+            Raw::new(
+                "anthropic",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                Place::Tool,
+            )
+            .rule(rule),
+        );
+    }
+    for c in A_FIELD_REQUIRED.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "anthropic",
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                Place::Tool,
+            )
+            .rule("parameters-missing"),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Bedrock
+
+static B_VALUE_AT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"The value at\s+toolConfig\.tools\.(\d+)\.toolSpec\.inputSchema\.json((?:\.[\w$]+)*)\s+must\s+be\s+one\s+of\s+the\s+following:\s*([^.\n]+)",
+    )
+});
+static B_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"The json schema definition at toolConfig\.tools\.(\d+)\.toolSpec\.inputSchema is invalid\. Fix the following errors and try again: ([^\n]+)",
+    )
+});
+static B_JSONPATH: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\$((?:\.[\w$]+|\[\d+\])*): ([^,\x22]+)"));
+
+fn bedrock(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in B_VALUE_AT.captures_iter(text) {
+        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let rule = if c[2].is_empty() || &c[2] == ".type" {
+            Some("root-not-object")
+        } else {
+            None
+        };
+        let place = if rule.is_some() {
+            Place::Root
+        } else {
+            Place::Pointer(
+                c[2].split('.')
+                    .skip(1)
+                    .fold(String::new(), |p, t| push_token(&p, t)),
+            )
+        };
+        let mut raw = Raw::new(
+            "bedrock",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Index(i),
+            place,
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    for c in B_DEFINITION.captures_iter(text) {
+        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        for p in B_JSONPATH.captures_iter(&c[2]) {
+            let pointer = jsonpath_pointer(&p[1]);
+            out.push(
+                Raw::new(
+                    "bedrock",
+                    c.get(0).map_or("", |m| m.as_str()),
+                    ToolLoc::Index(i),
+                    Place::Pointer(pointer.clone()),
+                )
+                .rule(meta_rule(&pointer)),
+            );
+        }
+    }
+    out
+}
+
+/// `.properties.a[0]` → `/properties/a/0`.
+fn jsonpath_pointer(path: &str) -> String {
+    let mut pointer = String::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
+        if !name.is_empty() {
+            pointer = push_token(&pointer, name);
+        }
+        for ix in rest.split('[').filter(|s| !s.is_empty()) {
+            pointer = push_token(&pointer, ix.trim_end_matches(']'));
+        }
+    }
+    pointer
+}
+
+// ---------------------------------------------------------------------------------------
+// xAI, Moonshot, Cohere, Mistral
+
+static X_VIOLATION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Schema validation failed: \[(\w+)\] (/\S*): ([^\n\x22]+)"));
+
+fn xai(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in X_VIOLATION.captures_iter(text) {
+        let what = &c[3];
+        let rule = if what.contains("property schema 'false'") || what.contains("'true'") {
+            Some("boolean-schema")
+        } else if what.contains("not supported") {
+            Some("keyword-unsupported")
+        } else {
+            None
+        };
+        let mut raw = Raw::new(
+            "xai",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Unknown,
+            Place::Pointer(c[2].to_string()),
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    out
+}
+
+static M_AT_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)At\s+path\s+'([^']*)':\s*(.*?)>"));
+
+fn moonshot(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in M_AT_PATH.captures_iter(text) {
+        let path: String = c[1].split_whitespace().collect();
+        let what: String = c[2].split_whitespace().collect::<Vec<_>>().join(" ");
+        let pointer = path
+            .split('.')
+            .filter(|t| !t.is_empty())
+            .fold(String::new(), |p, t| push_token(&p, t));
+        let rule = if what.contains("when using anyOf, type should be defined in anyOf items") {
+            Some("anyof-with-siblings")
+        } else if what.contains("type is not defined") {
+            Some("type-missing")
+        } else if what.contains("conflicting keywords found after $ref expansion") {
+            Some("ref-unsupported")
+        } else {
+            None
+        };
+        let mut raw = Raw::new(
+            "moonshot",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Unknown,
+            Place::Pointer(pointer),
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    out
+}
+
+static C_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"invalid function at tools\[(\d+)\]\.function:\s*invalid 'parameters' provided: ([^\n\x22]+)",
+    )
+});
+
+fn cohere(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in C_FUNCTION.captures_iter(text) {
+        let what = &c[2];
+        let (place, rule) = if what.contains("pattern must be a valid regex") {
+            (Place::Search(Cond::AnyPattern), Some("keyword-unsupported"))
+        } else {
+            (Place::None, None)
+        };
+        let mut raw = Raw::new(
+            "cohere",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+            place,
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    if text.contains("is not a valid field") && text.contains("unknown field: parameter") {
+        out.push(
+            Raw::new("cohere", text.lines().find(|l| l.contains("unknown field")).unwrap_or(text), ToolLoc::NotATool, Place::None)
+                .note("a field of the request or of the tool envelope that Cohere does not know; not a schema problem"),
+        );
+    }
+    out
+}
+
+static MISTRAL_LOC: LazyLock<Regex> =
+    LazyLock::new(|| re(r"loc: body\.tools\.(\d+)\.function\.(\w+)"));
+
+fn mistral(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in MISTRAL_LOC.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "mistral",
+                text.lines().next().unwrap_or(text),
+                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                Place::Tool,
+            )
+            .note(format!(
+                "`function.{}` is not a field of the tool envelope (it belongs in `parameters`)",
+                &c[2]
+            )),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// llama.cpp's converter, Fireworks, Ollama (messages that echo the subschema or a Go path)
+
+static L_UNRECOGNIZED: LazyLock<Regex> = LazyLock::new(|| re(r"Unrecognized schema: ([^\n]+)"));
+static F_INSTANCE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"could not understand the instance `([^`]+)`"));
+
+fn llama_cpp(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in L_UNRECOGNIZED
+        .captures_iter(text)
+        .map(|c| ("llama.cpp", c))
+        .chain(F_INSTANCE.captures_iter(text).map(|c| ("fireworks", c)))
+    {
+        let (provider, c) = c;
+        let value = parse_echo(c[1].trim());
+        let Some(value) = value else {
+            out.push(Raw::new(
+                provider,
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::None,
+            ));
+            continue;
+        };
+        let rule = echo_rule(&value);
+        out.push(
+            Raw::new(
+                provider,
+                c.get(0).map_or("", |m| m.as_str()),
+                ToolLoc::Unknown,
+                Place::Echo(value),
+            )
+            .rule(rule),
+        );
+    }
+    if text.contains("Pattern must start with '^' and end with '$'") {
+        out.push(
+            Raw::new(
+                "llama.cpp",
+                "Pattern must start with '^' and end with '$'",
+                ToolLoc::Unknown,
+                Place::Search(Cond::UnanchoredPattern),
+            )
+            .rule("keyword-unsupported"),
+        );
+    }
+    out
+}
+
+/// Reads an echoed subschema: JSON, or Python's repr of it.
+fn parse_echo(text: &str) -> Option<Value> {
+    // The echo may be followed by the rest of the body (`",` …): read the first value only.
+    let first = |t: &str| {
+        serde_json::Deserializer::from_str(t)
+            .into_iter::<Value>()
+            .next()
+            .and_then(Result::ok)
+    };
+    if let Some(v) = first(text) {
+        return Some(v);
+    }
+    // Python repr: single quotes, True/False/None. Good enough for the small subschemas
+    // these messages echo.
+    let mut json = String::with_capacity(text.len());
+    let mut in_str = false;
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\'' => {
+                json.push('"');
+                in_str = !in_str;
+            }
+            '"' if in_str => json.push_str("\\\""),
+            c if !in_str && c.is_ascii_alphabetic() => {
+                let mut word = String::from(c);
+                while let Some(n) = chars.peek().filter(|n| n.is_ascii_alphabetic()) {
+                    word.push(*n);
+                    chars.next();
+                }
+                json.push_str(match word.as_str() {
+                    "True" => "true",
+                    "False" => "false",
+                    "None" => "null",
+                    w => w,
+                });
+            }
+            c => json.push(c),
+        }
+    }
+    first(&json)
+}
+
+fn echo_rule(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "boolean-schema",
+        Value::Object(o) if o.contains_key("$ref") => "ref-unsupported",
+        Value::Object(o) if o.contains_key("not") => "keyword-unsupported",
+        Value::Object(o) if !o.contains_key("type") => "type-missing",
+        _ => "keyword-unsupported",
+    }
+}
+
+static OLLAMA: LazyLock<Regex> =
+    LazyLock::new(|| re(r"json: cannot unmarshal (\w+) into Go struct field (\S+) of type (\S+)"));
+
+fn ollama(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for c in OLLAMA.captures_iter(text) {
+        let field = c[2].rsplit('.').next().unwrap_or("");
+        let (place, rule) = if field == "type" && &c[1] == "array" {
+            (Place::Search(Cond::TypeList), Some("type-list"))
+        } else {
+            (Place::None, None)
+        };
+        let mut raw = Raw::new(
+            "ollama",
+            c.get(0).map_or("", |m| m.as_str()),
+            ToolLoc::Unknown,
+            place,
+        );
+        raw.rule = rule;
+        out.push(raw);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Resolution
+
+/// The rule for a meta-schema violation at `pointer`.
+pub(super) fn meta_rule(pointer: &str) -> &'static str {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    // Read the pointer with schema semantics: after a map keyword comes a member name, after
+    // a list keyword an index; anything else is a keyword of the current schema.
+    let mut last_keyword: Option<&str> = None;
+    let mut member = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i].as_str();
+        member = false;
+        last_keyword = Some(t);
+        if crate::schema::MAP_OF_SCHEMAS.contains(&t) && i + 1 < tokens.len() {
+            i += 2;
+            member = true;
+            last_keyword = None;
+            continue;
+        }
+        if (crate::schema::LIST_OF_SCHEMAS.contains(&t) || t == "items")
+            && tokens
+                .get(i + 1)
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+            && i + 2 < tokens.len()
+        {
+            i += 2;
+            last_keyword = None;
+            continue;
+        }
+        if (crate::schema::ONE_SCHEMA.contains(&t) || t == "items") && i + 1 < tokens.len() {
+            i += 1;
+            last_keyword = None;
+            continue;
+        }
+        // A keyword whose value is not a schema: stop (`/required/0`, `/enum/1`).
+        break;
+    }
+    if member {
+        // A member of `properties` (or `$defs`) that is not a schema.
+        return "schema-invalid";
+    }
+    match last_keyword.unwrap_or("") {
+        "required" => "required-invalid",
+        "type" => "type-invalid",
+        "enum" => "enum-invalid",
+        "items" => "items-not-schema",
+        "properties" => "properties-invalid",
+        "" => "schema-invalid",
+        _ => "keyword-unsupported",
+    }
+}
+
+/// Rules whose pointer names the schema that lacks something (not the missing keyword).
+const MISSING_RULES: &[(&str, &str)] = &[
+    ("type-missing", "type"),
+    ("array-items-missing", "items"),
+    ("object-properties-missing", "properties"),
+];
+
+pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
+    let Raw {
+        provider,
+        message,
+        tool: tool_loc,
+        place,
+        mut rule,
+        fix,
+        mut notes,
+    } = raw;
+    let have_request = !tools.is_empty();
+    let mut tool: Option<&RequestTool<'_>> = None;
+    let mut index_from_error: Option<usize> = None;
+    let mut name_from_error: Option<String> = None;
+    match &tool_loc {
+        ToolLoc::Google { group, position } => {
+            tool = tools
+                .iter()
+                .find(|t| t.group == group.unwrap_or(0) && t.position == *position);
+            if tools.iter().all(|t| t.group == 0) || group.is_some() {
+                index_from_error = Some(*position).filter(|_| group.unwrap_or(0) == 0);
+            }
+            if have_request && tool.is_none() {
+                notes.push(format!(
+                    "the request has no function declaration at tools[{}].function_declarations[{position}]",
+                    group.unwrap_or(0)
+                ));
+            }
+        }
+        ToolLoc::Index(i) => {
+            index_from_error = Some(*i);
+            tool = tools.get(*i);
+            if have_request && tool.is_none() {
+                notes.push(format!("the request has no tool at index {i}"));
+            }
+        }
+        ToolLoc::Name(n) => {
+            name_from_error = Some(n.clone());
+            let matching: Vec<&RequestTool<'_>> = tools
+                .iter()
+                .filter(|t| t.name == Some(n.as_str()))
+                .collect();
+            if matching.len() == 1 {
+                tool = Some(matching[0]);
+            } else if have_request {
+                notes.push(format!(
+                    "{} tools in the request are named `{n}`",
+                    matching.len()
+                ));
+            }
+        }
+        ToolLoc::IndexName(i, n) => {
+            index_from_error = Some(*i);
+            name_from_error = Some(n.clone());
+            match tools.get(*i) {
+                Some(t) if t.name == Some(n.as_str()) => tool = Some(t),
+                Some(t) => {
+                    notes.push(format!(
+                        "the error names `{n}` at index {i}, but the request has `{}` there",
+                        t.name.unwrap_or("")
+                    ));
+                    tool = tools.iter().find(|t| t.name == Some(n.as_str()));
+                }
+                None if have_request => notes.push(format!("the request has no tool at index {i}")),
+                None => {}
+            }
+        }
+        ToolLoc::Unknown | ToolLoc::NotATool => {}
+    }
+
+    let mut located = Located::Unknown;
+    let mut pointer: Option<String> = None;
+    let mut candidates: Vec<&RequestTool<'_>> = match tool {
+        Some(t) => vec![t],
+        None if tool_loc == ToolLoc::Unknown => tools.iter().collect(),
+        None => Vec::new(),
+    };
+    candidates.retain(|t| t.schema.is_some() || matches!(place, Place::Root | Place::Tool));
+    match place {
+        Place::Root => {
+            pointer = Some(String::new());
+            located = Located::Tool;
+        }
+        Place::Tool => {
+            pointer = Some(String::new());
+            located = Located::Tool;
+        }
+        Place::None => {}
+        Place::Pointer(p) => {
+            located = Located::Path;
+            if tool.is_none() && !candidates.is_empty() {
+                let fits: Vec<_> = candidates
+                    .iter()
+                    .filter(|t| t.schema.is_some_and(|s| resolves_or_parent(s, &p)))
+                    .copied()
+                    .collect();
+                tool = unique(&fits, &mut notes, &p);
+            }
+            pointer = Some(p);
+        }
+        Place::PropertyPath(names) => {
+            located = Located::Path;
+            match tool.and_then(|t| t.schema) {
+                Some(s) => match property_path(s, &names) {
+                    Some(p) => pointer = Some(p),
+                    None => notes.push(format!(
+                        "the request's schema has no property path {}",
+                        names.join(".")
+                    )),
+                },
+                None => {
+                    pointer = Some(names.iter().fold(String::new(), |p, n| {
+                        push_token(&push_token(&p, "properties"), n)
+                    }))
+                }
+            }
+        }
+        Place::Google {
+            path,
+            keyword,
+            expect,
+        } => {
+            let schema = tool.and_then(|t| t.schema);
+            match google_pointer(&path, schema) {
+                Ok((node, positional)) => {
+                    let full = match &keyword {
+                        Some(k) => at_keyword(&node, k),
+                        None => node.clone(),
+                    };
+                    located = if positional {
+                        Located::PositionalIndex
+                    } else {
+                        Located::Path
+                    };
+                    let check = schema.map(|s| expectation_holds(s, &node, &full, &expect));
+                    match check {
+                        Some(Err(why)) if positional => {
+                            notes.push(format!(
+                                "the positional index resolves to {node:?}, but {why}; not trusted"
+                            ));
+                            located = Located::Unknown;
+                        }
+                        Some(Err(why)) => {
+                            notes.push(format!("{why} in the request"));
+                            pointer = Some(full);
+                        }
+                        _ => pointer = Some(full),
+                    }
+                }
+                Err(why) => notes.push(why),
+            }
+        }
+        Place::Echo(v) => {
+            located = Located::Search;
+            let found = find_in(&candidates, |s| {
+                walk(s)
+                    .nodes
+                    .iter()
+                    .find(|n| *n.value == v)
+                    .map(|n| n.pointer.clone())
+            });
+            (tool, pointer) = pick(tool, found, &mut notes, "the echoed subschema");
+        }
+        Place::Meta => {
+            located = Located::MetaSchema;
+            let found = find_in(&candidates, meta_violation);
+            (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation");
+            if rule.is_none() {
+                rule = pointer.as_deref().map(meta_rule);
+            }
+        }
+        Place::Search(cond) => {
+            located = Located::Search;
+            if rule == Some("depth-exceeded") {
+                if have_request {
+                    let deepest = candidates
+                        .iter()
+                        .filter_map(|t| t.schema.map(|s| (crate::schema::object_depth(s), *t)))
+                        .max_by_key(|(d, t)| (*d, usize::MAX - t.index));
+                    if let Some((_, t)) = deepest {
+                        tool = Some(t);
+                        pointer = Some(String::new());
+                    }
+                }
+            } else {
+                let found = find_in(&candidates, |s| search(s, &cond));
+                (tool, pointer) = pick(tool, found, &mut notes, "the place it describes");
+            }
+        }
+    }
+    let tool_index = tool.map(|t| t.index).or(index_from_error);
+    let tool_name = tool
+        .and_then(|t| t.name.map(str::to_string))
+        .or(name_from_error);
+    if tool_loc == ToolLoc::NotATool {
+        pointer = None;
+        located = Located::Unknown;
+    }
+    Explanation {
+        provider,
+        message,
+        tool_index,
+        tool: tool_name,
+        pointer,
+        located,
+        fix: fix.or(rule.and_then(fix_for)).map(str::to_string),
+        rule: rule.map(str::to_string),
+        notes,
+    }
+}
+
+fn unique<'a, 'b>(
+    fits: &[&'b RequestTool<'a>],
+    notes: &mut Vec<String>,
+    what: &str,
+) -> Option<&'b RequestTool<'a>> {
+    match fits.len() {
+        1 => Some(fits[0]),
+        0 => {
+            notes.push(format!("no tool in the request has {what}"));
+            None
+        }
+        n => {
+            notes.push(format!(
+                "{n} tools in the request have {what}; the error does not say which"
+            ));
+            None
+        }
+    }
+}
+
+/// Searches each candidate tool's schema with `f`; returns the (tool, pointer) hits.
+fn find_in<'a, 'b>(
+    candidates: &[&'b RequestTool<'a>],
+    f: impl Fn(&Value) -> Option<String>,
+) -> Vec<(&'b RequestTool<'a>, String)> {
+    candidates
+        .iter()
+        .filter_map(|t| t.schema.and_then(&f).map(|p| (*t, p)))
+        .collect()
+}
+
+fn pick<'a, 'b>(
+    tool: Option<&'b RequestTool<'a>>,
+    found: Vec<(&'b RequestTool<'a>, String)>,
+    notes: &mut Vec<String>,
+    what: &str,
+) -> (Option<&'b RequestTool<'a>>, Option<String>) {
+    match found.len() {
+        1 => (Some(found[0].0), Some(found[0].1.clone())),
+        0 => {
+            notes.push(format!("{what} was not found in the request"));
+            (tool, None)
+        }
+        n => {
+            notes.push(format!(
+                "{what} is in {n} tools; the error does not say which"
+            ));
+            (tool, None)
+        }
+    }
+}
+
+fn resolves_or_parent(schema: &Value, pointer: &str) -> bool {
+    schema.pointer(pointer).is_some()
+        || pointer
+            .rsplit_once('/')
+            .is_some_and(|(parent, _)| schema.pointer(parent).is_some())
+}
+
+/// Follows property names from the root; a name missing from `properties` is looked for
+/// under `items` (Vertex leaves array steps out of its dotted paths).
+fn property_path(schema: &Value, names: &[String]) -> Option<String> {
+    let mut node = schema;
+    let mut pointer = String::new();
+    for n in names {
+        if let Some(next) = node.get("properties").and_then(|p| p.get(n)) {
+            pointer = push_token(&push_token(&pointer, "properties"), n);
+            node = next;
+        } else if let Some(next) = node
+            .get("items")
+            .and_then(|i| i.get("properties"))
+            .and_then(|p| p.get(n))
+        {
+            pointer = push_token(&push_token(&push_token(&pointer, "items"), "properties"), n);
+            node = next;
+        } else {
+            return None;
+        }
+    }
+    Some(pointer)
+}
+
+fn expectation_holds(
+    schema: &Value,
+    node: &str,
+    full: &str,
+    expect: &Expect,
+) -> Result<(), String> {
+    let n = schema
+        .pointer(node)
+        .ok_or_else(|| format!("nothing is at {node:?}"))?;
+    match expect {
+        Expect::Nothing => Ok(()),
+        Expect::Keyword(k) => n
+            .get(k)
+            .map(|_| ())
+            .ok_or_else(|| format!("that schema has no `{k}`")),
+        Expect::TypeList => n
+            .get("type")
+            .filter(|t| t.is_array())
+            .map(|_| ())
+            .ok_or_else(|| "its `type` is not a list".to_string()),
+        Expect::Value(v) => {
+            let found = schema
+                .pointer(full)
+                .ok_or_else(|| format!("nothing is at {full:?}"))?;
+            let expected: Option<Value> = serde_json::from_str(v).ok();
+            if expected.as_ref() == Some(found)
+                || expected
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .zip(found.as_str())
+                    .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
+            {
+                Ok(())
+            } else {
+                Err(format!("the request has {found} there, not {v}"))
+            }
+        }
+    }
+}
+
+/// The first draft 2020-12 meta-schema violation in `schema`, as a pointer into it.
+fn meta_violation(schema: &Value) -> Option<String> {
+    let validator = META.as_ref()?;
+    let mut best: Option<String> = None;
+    for e in validator.iter_errors(schema) {
+        let p = e.instance_path().as_str();
+        if best
+            .as_ref()
+            .is_none_or(|b| p.matches('/').count() > b.matches('/').count())
+        {
+            best = Some(p.to_string());
+        }
+    }
+    best
+}
+
+/// The draft 2020-12 meta-schema with `format` asserted (so `$id: "not a uri"` is found).
+/// The crate carries the meta-schemas; nothing is fetched.
+static META: LazyLock<Option<jsonschema::Validator>> = LazyLock::new(|| {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$ref": "https://json-schema.org/draft/2020-12/schema"
+        }))
+        .ok()
+});
+
+fn search(schema: &Value, cond: &Cond) -> Option<String> {
+    if let Cond::RootCombinator = cond {
+        return ["oneOf", "anyOf", "allOf", "enum", "not"]
+            .iter()
+            .find(|k| schema.get(**k).is_some())
+            .map(|k| at_keyword("", k));
+    }
+    let w = walk(schema);
+    for n in &w.nodes {
+        let Some(o) = n.object() else {
+            continue;
+        };
+        let hit = match cond {
+            Cond::HasKeyword(k) => o.contains_key(k).then(|| at_keyword(&n.pointer, k)),
+            Cond::RefTo(r) => (o.get("$ref").and_then(Value::as_str) == Some(r))
+                .then(|| at_keyword(&n.pointer, "$ref")),
+            Cond::RefNamedWithSiblings(name) => o
+                .get("$ref")
+                .and_then(Value::as_str)
+                .filter(|r| r.rsplit('/').next() == Some(name.as_str()))
+                .filter(|_| {
+                    o.keys()
+                        .any(|k| !["$ref", "description", "default"].contains(&k.as_str()))
+                })
+                .map(|_| n.pointer.clone()),
+            Cond::TypeList => o
+                .get("type")
+                .filter(|t| t.is_array())
+                .map(|_| at_keyword(&n.pointer, "type")),
+            Cond::ItemsList => o
+                .get("items")
+                .filter(|t| t.is_array())
+                .map(|_| at_keyword(&n.pointer, "items")),
+            Cond::UnanchoredPattern => o
+                .get("pattern")
+                .and_then(Value::as_str)
+                .filter(|p| !(p.starts_with('^') && p.ends_with('$')))
+                .map(|_| at_keyword(&n.pointer, "pattern")),
+            Cond::AnyPattern => o.get("pattern").map(|_| at_keyword(&n.pointer, "pattern")),
+            Cond::RequiredUndeclared(names) => {
+                let props = o.get("properties").and_then(Value::as_object);
+                o.get("required").and_then(Value::as_array).and_then(|req| {
+                    req.iter().enumerate().find_map(|(i, r)| {
+                        let r = r.as_str()?;
+                        (names.iter().any(|n| n == r) && !props.is_some_and(|p| p.contains_key(r)))
+                            .then(|| {
+                                at_keyword(&at_keyword(&n.pointer, "required"), &i.to_string())
+                            })
+                    })
+                })
+            }
+            Cond::RootCombinator => None,
+        };
+        if hit.is_some() {
+            return hit;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_template_compiles() {
+        for r in [
+            &G_TOOL,
+            &G_UNKNOWN,
+            &G_INVALID_VALUE,
+            &G_VALIDATOR,
+            &G_DEPTH,
+            &G_UNABLE,
+            &G_REQUIRED_FIELDS,
+            &G_UNDEFINED_REF,
+            &G_REF_SIBLINGS,
+            &G_FIELD_FOR_SCHEMA,
+            &G_CANNOT_FIND_FIELD,
+            &G_SDK_PATH,
+            &O_BARE_CONTEXT,
+            &O_SCHEMA,
+            &O_PARAM,
+            &O_FIELD,
+            &O_PARAMS_REQUIRED,
+            &GROQ,
+            &A_INPUT_SCHEMA,
+            &A_NAME,
+            &A_FIELD_REQUIRED,
+            &A_NONEXISTENT,
+            &B_VALUE_AT,
+            &B_DEFINITION,
+            &B_JSONPATH,
+            &X_VIOLATION,
+            &M_AT_PATH,
+            &C_FUNCTION,
+            &MISTRAL_LOC,
+            &L_UNRECOGNIZED,
+            &F_INSTANCE,
+            &OLLAMA,
+        ] {
+            let _ = r.as_str();
+        }
+    }
+
+    #[test]
+    fn google_positional_paths_need_the_request_and_are_checked() {
+        let s = json!({"type":"object","properties":{"a":{"type":"string"},"b":{"anyOf":[{"const":1}]}}});
+        assert_eq!(
+            google_pointer(".properties[1].value.any_of[0]", Some(&s)).unwrap(),
+            ("/properties/b/anyOf/0".to_string(), true)
+        );
+        assert!(google_pointer(".properties[1].value", None).is_err());
+        let err = google_pointer(".properties[5].value", Some(&s)).unwrap_err();
+        assert!(err.contains("declares 2 properties"), "{err}");
+        assert_eq!(
+            google_pointer(".properties[links].items.properties[url].format", None).unwrap(),
+            (
+                "/properties/links/items/properties/url/format".to_string(),
+                false
+            )
+        );
+        assert_eq!(
+            google_pointer(".properties[a.b].max_items", None)
+                .unwrap()
+                .0,
+            "/properties/a.b/maxItems"
+        );
+    }
+
+    #[test]
+    fn openai_context_drops_the_type_list_expansion() {
+        assert_eq!(
+            context_pointer("'properties', 'arguments', 'items', 'type', '0'"),
+            "/properties/arguments/items"
+        );
+        assert_eq!(context_pointer(""), "");
+        assert_eq!(context_pointer("'properties', 'a/b'"), "/properties/a~1b");
+    }
+
+    #[test]
+    fn python_reprs_are_read() {
+        assert_eq!(
+            parse_echo("{'items': {'type': 'string'}, 'x': True, 'y': None}"),
+            Some(json!({"items":{"type":"string"},"x":true,"y":null}))
+        );
+        assert_eq!(parse_echo("true"), Some(json!(true)));
+    }
+
+    #[test]
+    fn jsonpath_becomes_a_pointer() {
+        assert_eq!(jsonpath_pointer(".properties.a[0]"), "/properties/a/0");
+        assert_eq!(jsonpath_pointer(""), "");
+    }
+}

@@ -1,0 +1,221 @@
+//! Unit tests for explain: one per template family, with and without the request.
+
+use super::*;
+use serde_json::json;
+
+fn gemini_request() -> Value {
+    json!({"generateContentRequest": {"model": "models/m", "tools": [
+        {"functionDeclarations": [
+            {"name": "a", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}},
+            {"name": "search", "parameters": {"type": "object", "properties": {
+                "query": {"type": "string"},
+                "mode": {"anyOf": [{"type": "string"}, {"const": "fast"}]},
+                "type": {"type": "string", "default": "x"}
+            }}}
+        ]},
+        {"functionDeclarations": [
+            {"name": "later", "parameters": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}}
+        ]}
+    ]}})
+}
+
+#[test]
+fn request_tools_flatten_gemini_groups_in_order() {
+    let r = gemini_request();
+    let tools = request_tools(&r);
+    let got: Vec<(usize, usize, usize, Option<&str>)> = tools
+        .iter()
+        .map(|t| (t.index, t.group, t.position, t.name))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (0, 0, 0, Some("a")),
+            (1, 0, 1, Some("search")),
+            (2, 1, 0, Some("later"))
+        ]
+    );
+}
+
+#[test]
+fn gemini_positional_index_becomes_the_property_name() {
+    let body = r#"{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value.any_of[1]': Cannot find field.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"tools[0].function_declarations[1].parameters.properties[1].value.any_of[1]","description":"Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value.any_of[1]': Cannot find field."}]}]}}"#;
+    let r = gemini_request();
+    let got = explain(Some(&r), body, Some("gemini/v1beta/parameters"));
+    assert_eq!(got.len(), 1, "{got:#?}");
+    let e = &got[0];
+    assert_eq!(e.tool_index, Some(1));
+    assert_eq!(e.tool.as_deref(), Some("search"));
+    assert_eq!(e.pointer.as_deref(), Some("/properties/mode/anyOf/1/const"));
+    assert_eq!(e.located, Located::PositionalIndex);
+    assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
+    assert!(e.fix.is_some());
+}
+
+#[test]
+fn a_property_named_like_a_keyword_is_resolved_as_a_name() {
+    // properties[2] is the property literally called `type`; its `default` is the keyword.
+    let text = "Invalid JSON payload received. Unknown name \"default\" at 'tools[0].function_declarations[1].parameters.properties[2].value': Cannot find field.";
+    let e = &explain(Some(&gemini_request()), text, None)[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/type/default"));
+}
+
+#[test]
+fn gemini_index_is_not_trusted_when_the_request_disagrees() {
+    let r = gemini_request();
+    // Index 5 is past the end; index 0 exists but has no `const`.
+    for (text, why) in [
+        (
+            "Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[5].value': Cannot find field.",
+            "declares 3 properties",
+        ),
+        (
+            "Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[0].value': Cannot find field.",
+            "has no `const`",
+        ),
+    ] {
+        let e = &explain(Some(&r), text, None)[0];
+        assert_eq!(e.tool.as_deref(), Some("search"));
+        assert_eq!(e.pointer, None, "{e:#?}");
+        assert!(e.notes.iter().any(|n| n.contains(why)), "{:?}", e.notes);
+    }
+    // Without the request, a positional index cannot be resolved at all.
+    let e = &explain(
+        None,
+        "Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value': Cannot find field.",
+        None,
+    )[0];
+    assert_eq!((e.tool_index, e.pointer.clone()), (Some(1), None));
+    assert!(e.notes[0].contains("give the request"));
+}
+
+#[test]
+fn type_list_in_a_later_tools_entry() {
+    let text = "Invalid JSON payload received. Unknown name \"type\" at 'tools[1].function_declarations[0].parameters.properties[0].value': Proto field is not repeating, cannot start list.";
+    let e = &explain(Some(&gemini_request()), text, None)[0];
+    assert_eq!(e.tool_index, Some(2));
+    assert_eq!(e.tool.as_deref(), Some("later"));
+    assert_eq!(e.pointer.as_deref(), Some("/properties/n/type"));
+    assert_eq!(e.rule.as_deref(), Some("type-list"));
+}
+
+#[test]
+fn gemini_validator_messages_name_properties_by_key_and_list_several_problems() {
+    let text = "* GenerateContentRequest.tools[0].function_declarations[1].parameters.properties[query].properties: should be non-empty for OBJECT type\n* GenerateContentRequest.tools[0].function_declarations[0].parameters.required[0]: property is not defined\n";
+    let got = explain(None, text, None);
+    let summary: Vec<(Option<usize>, Option<&str>, Option<&str>)> = got
+        .iter()
+        .map(|e| (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                Some(1),
+                Some("/properties/query"),
+                Some("object-properties-missing")
+            ),
+            (Some(0), Some("/required/0"), Some("required-undeclared")),
+        ]
+    );
+}
+
+#[test]
+fn openai_context_and_param_name_the_tool_and_place() {
+    let body = r#"{"error":{"message":"Invalid schema for function 'json_edit_tool': In context=('properties', 'value'), 'additionalProperties' is required to be supplied and to be false.","type":"invalid_request_error","param":"tools[2].function.parameters","code":"invalid_function_parameters"}}"#;
+    let e = &explain(None, body, Some("openai/chat-strict"))[0];
+    assert_eq!(e.tool_index, Some(2));
+    assert_eq!(e.tool.as_deref(), Some("json_edit_tool"));
+    assert_eq!(e.pointer.as_deref(), Some("/properties/value"));
+    assert_eq!(e.rule, None, "no portable rule covers strict mode");
+    assert_eq!(e.fix.as_deref(), Some(STRICT_FIX));
+    // The same body read as Anthropic's explains nothing.
+    assert!(explain(None, body, Some("anthropic/messages")).is_empty());
+}
+
+#[test]
+fn openrouter_wraps_the_upstream_body_in_metadata_raw() {
+    let raw = r#"{"type":"error","error":{"type":"invalid_request_error","message":"tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"}}"#;
+    let body = json!({"error": {"message": "Provider returned error", "code": 400,
+        "metadata": {"raw": raw, "provider_name": "Anthropic"}}})
+    .to_string();
+    let request = json!({"tools": [
+        {"name": "a", "input_schema": {"type": "object"}},
+        {"name": "b", "input_schema": {"type": "object", "anyOf": [{"required": ["x"]}]}}
+    ]});
+    let e = &explain(Some(&request), &body, Some("openrouter"))[0];
+    assert_eq!(
+        (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
+        (Some(1), Some("b"), Some("/anyOf"))
+    );
+    assert_eq!(e.rule.as_deref(), Some("root-combinator"));
+}
+
+#[test]
+fn anthropic_invalid_schema_is_located_by_the_meta_schema() {
+    let request = json!({"tools": [{"name": "a", "input_schema": {
+        "type": "object", "properties": {"ok": {"type": "string"}, "bad": {"type": "dict"}}}}]});
+    let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/bad/type"));
+    assert_eq!(e.located, Located::MetaSchema);
+    assert_eq!(e.rule.as_deref(), Some("type-invalid"));
+}
+
+#[test]
+fn bedrock_and_xai_paths() {
+    let request = json!({"toolConfig": {"tools": [
+        {"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "string"}}}}]}});
+    let e = &explain(
+        Some(&request),
+        r#"{"message":"The value at toolConfig.tools.0.toolSpec.inputSchema.json.type must be one of the following: object."}"#,
+        Some("bedrock/converse"),
+    )[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+        (Some(0), Some(""), Some("root-not-object"))
+    );
+    let e = &explain(
+        None,
+        "Schema validation failed: [standard_violation] /properties/a/additionalProperties: property schema 'false' is not supported",
+        Some("xai/chat"),
+    )[0];
+    assert_eq!(
+        e.pointer.as_deref(),
+        Some("/properties/a/additionalProperties")
+    );
+    assert_eq!(e.rule.as_deref(), Some("boolean-schema"));
+}
+
+#[test]
+fn a_tool_found_by_search_must_be_unique() {
+    let both = json!({"tools": [
+        {"type": "function", "function": {"name": "a", "parameters": {"type": "object", "properties": {"p": {"type": "string", "pattern": "[a-z]+"}}}}},
+        {"type": "function", "function": {"name": "b", "parameters": {"type": "object", "properties": {"p": {"type": "string", "pattern": "x"}}}}}
+    ]});
+    let e = &explain(
+        Some(&both),
+        "JSON schema conversion failed:\nPattern must start with '^' and end with '$'",
+        None,
+    )[0];
+    assert_eq!(e.tool_index, None);
+    assert!(
+        e.notes.iter().any(|n| n.contains("2 tools")),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn unknown_text_explains_nothing() {
+    assert!(explain(None, "something went wrong", None).is_empty());
+    assert!(explain(None, "", None).is_empty());
+}
+
+#[test]
+fn fixes_come_from_the_registry() {
+    for rule in crate::profile::rules::REGISTRY.iter().map(|r| r.id) {
+        assert!(fix_for(rule).is_some(), "{rule}");
+    }
+    assert_eq!(fix_for("no-such-rule"), None);
+}

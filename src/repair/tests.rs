@@ -1,0 +1,327 @@
+//! Repair against a hand-made profile (so the tests do not move when the evidence does).
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::case::Placement;
+use crate::profile::{FeatureEntry, Profile, Status};
+
+/// A profile that rejects exactly `rejected` (case parameters) and has no evidence for
+/// anything else.
+pub(crate) fn profile(rejected: &[&str]) -> CompiledProfile {
+    let features = rejected
+        .iter()
+        .map(|p| FeatureEntry {
+            parameter: p.to_string(),
+            placement: Placement::Nested,
+            status: Status::Rejected,
+            rejected_by: Vec::new(),
+            unknown_for: Vec::new(),
+        })
+        .collect();
+    CompiledProfile::new(&Profile {
+        name: "test".into(),
+        targets: vec!["test/target".into()],
+        control: Status::Allowed,
+        features,
+        summary: Default::default(),
+    })
+}
+
+fn tool(name: &str, params: Value) -> Tool {
+    Tool {
+        name: Some(name.into()),
+        description: Some("Does it.".into()),
+        parameters: Some(params),
+    }
+}
+
+/// Repairs and checks the promise: a repaired tool has no error finding left.
+fn repair_one(t: &Tool, p: &CompiledProfile) -> ToolRepair {
+    let r = repair_tool(t, 0, p, &Options::default());
+    if r.outcome != Outcome::Refused {
+        assert!(errors(&r.tool, p).is_empty(), "{:#?}", errors(&r.tool, p));
+    }
+    r
+}
+
+#[test]
+fn narrowing_keywords_move_into_the_description_and_are_reported_as_losses() {
+    let p = profile(&["keyword-allowed: minimum", "keyword-allowed: const"]);
+    let t = tool(
+        "count",
+        json!({"type":"object","properties":{
+            "n":{"type":"integer","minimum":1,"description":"How many"},
+            "mode":{"const":"fast"}},"required":["n"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "n":{"type":"integer","description":"How many. At least 1."},
+            "mode":{"enum":["fast"],"type":"string"}},"required":["n"]})
+    );
+    let got: Vec<(&str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/properties/n/minimum", true),
+            ("/properties/mode/const", false)
+        ]
+    );
+    assert!(r.changes[0].lost.as_ref().unwrap().contains("minimum: 1"));
+}
+
+#[test]
+fn type_with_null_becomes_an_optional_argument() {
+    let p = profile(&["type-list: string,null"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["string","null"]},"b":{"type":"string"}},"required":["a","b"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b"]})
+    );
+    assert!(r.changes[0].lost.as_ref().unwrap().contains("null"));
+}
+
+#[test]
+fn what_cannot_be_repaired_is_refused_with_the_reason_and_left_unchanged() {
+    let p = profile(&[
+        "structure: array-without-items",
+        "type-list: string,integer",
+        "keyword-allowed: minimum",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "tags":{"type":"array"},"v":{"type":["string","integer"]},"n":{"type":"integer","minimum":0}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert_eq!(r.tool, t, "a refused tool is the input, unchanged");
+    let reasons: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.rule.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("/properties/tags", "array-items-missing"),
+            ("/properties/v/type", "type-list")
+        ]
+    );
+    assert!(r.refusals[0].reason.contains("without `items`"));
+    assert!(r.refusals[1].reason.contains("union of types"));
+}
+
+#[test]
+fn a_property_named_like_a_keyword_is_never_treated_as_one() {
+    let p = profile(&["keyword-allowed: default", "keyword-allowed: minimum"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "default":{"type":"string","default":"x"},
+            "minimum":{"type":"integer"},
+            "properties":{"type":"object","properties":{"type":{"type":"string"}}}
+        },"required":["default","minimum"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "default":{"type":"string","description":"Default: \"x\"."},
+            "minimum":{"type":"integer"},
+            "properties":{"type":"object","properties":{"type":{"type":"string"}}}
+        },"required":["default","minimum"]})
+    );
+    assert_eq!(r.changes.len(), 1);
+    assert_eq!(r.changes[0].pointer, "/properties/default/default");
+}
+
+#[test]
+fn local_refs_are_inlined_and_recursive_ones_refused() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"who":{"$ref":"#/$defs/P"}},
+               "$defs":{"P":{"type":"object","properties":{"name":{"type":"string"}}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"who":{"type":"object","properties":{"name":{"type":"string"}}}}})
+    );
+    let p = profile(&[
+        "keyword-allowed: $ref (recursive)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "g",
+        json!({"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},
+               "$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N"}}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert!(
+        r.refusals.iter().any(|x| x.reason.contains("recursive")),
+        "{:#?}",
+        r.refusals
+    );
+}
+
+#[test]
+fn expansion_past_the_cap_is_refused() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+    ]);
+    let mut defs = serde_json::Map::new();
+    for i in 0..20 {
+        defs.insert(
+            format!("D{i}"),
+            json!({"type":"object","properties":{
+                "a":{"$ref":format!("#/$defs/D{}", i + 1)},"b":{"$ref":format!("#/$defs/D{}", i + 1)}}}),
+        );
+    }
+    defs.insert("D20".into(), json!({"type":"string"}));
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/D0"}},"$defs":defs}),
+    );
+    let r = repair_tool(
+        &t,
+        0,
+        &p,
+        &Options {
+            max_inline_nodes: 1_000,
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert!(
+        r.refusals
+            .iter()
+            .any(|x| x.reason.contains("expansion cap")),
+        "{:#?}",
+        r.refusals
+    );
+}
+
+#[test]
+fn names_are_sanitized_and_collisions_refuse_every_tool_involved() {
+    let p = profile(&["name-chars: dot", "name-chars: space"]);
+    let params = json!({"type":"object","properties":{"x":{"type":"string"}}});
+    let tools = [
+        tool("math.sum", params.clone()),
+        tool("math_sum", params.clone()),
+        tool("geo.dist", params.clone()),
+    ];
+    let out = repair_request(&tools, &p, &Options::default());
+    let got: Vec<(Outcome, Option<&str>)> = out
+        .iter()
+        .map(|r| (r.outcome, r.tool.name.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Outcome::Refused, Some("math.sum")),
+            (Outcome::Refused, Some("math_sum")),
+            (Outcome::Repaired, Some("geo_dist"))
+        ]
+    );
+    assert!(
+        out[0].refusals[0].reason.contains("math_sum"),
+        "{:?}",
+        out[0].refusals
+    );
+}
+
+#[test]
+fn descriptions_are_written_when_missing_and_cut_when_too_long() {
+    let p = profile(&["description: missing", "description-length-limit: 1025"]);
+    let mut t = tool(
+        "lookup",
+        json!({"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}),
+    );
+    t.description = None;
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.description.as_deref(),
+        Some(crate::describe::written_description("lookup", t.parameters.as_ref()).as_str())
+    );
+    t.description = Some("x".repeat(3000));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.tool.description.as_ref().unwrap().chars().count(), 1024);
+    assert!(r.changes[0].lost.as_ref().unwrap().contains("1977"));
+}
+
+#[test]
+fn non_standard_type_spellings_are_normalised() {
+    let p = profile(&[
+        "type-spelling: dict",
+        "type-spelling: float",
+        "type-spelling: any",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"dict","properties":{"x":{"type":"float"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"x":{"type":"number"}}})
+    );
+    let any = tool(
+        "g",
+        json!({"type":"dict","properties":{"v":{"type":"any"}}}),
+    );
+    let r = repair_one(&any, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert!(r.refusals[0].reason.contains("any"));
+}
+
+#[test]
+fn repair_is_idempotent() {
+    let p = profile(&[
+        "keyword-allowed: minimum",
+        "keyword-allowed: const",
+        "type-list: string,null",
+        "type-spelling: dict",
+        "name-chars: dot",
+        "keyword-allowed: additionalProperties (false)",
+    ]);
+    let t = tool(
+        "a.b",
+        json!({"type":"dict","properties":{"n":{"type":["integer","null"],"minimum":3},"k":{"const":"x"}},
+               "required":["n"],"additionalProperties":false}),
+    );
+    let once = repair_one(&t, &p);
+    assert_eq!(once.outcome, Outcome::Repaired);
+    let twice = repair_one(&once.tool, &p);
+    assert_eq!(twice.outcome, Outcome::Unchanged);
+    assert_eq!(twice.tool, once.tool);
+}
+
+#[test]
+fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
+    let p = profile(&["root-shape: no-arguments"]);
+    let t = tool("ping", json!({"type":"object","properties":{}}));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(r.tool.parameters, None);
+    // Where leaving it out is rejected too, the tool is refused.
+    let p = profile(&["root-shape: no-arguments", "root-shape: parameters-absent"]);
+    assert_eq!(repair_one(&t, &p).outcome, Outcome::Refused);
+}

@@ -1,0 +1,118 @@
+//! Findings as GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::msg`),
+//! which GitHub shows as annotations on the pull request's changed lines.
+//!
+//! Escaping follows the Actions runner (`actions/toolkit` `command.ts`): in the message `%`,
+//! `\r` and `\n` become `%25`, `%0D`, `%0A`; property values additionally escape `:` and `,`
+//! as `%3A` and `%2C`.
+
+use crate::check::{Finding, Level};
+use crate::report::sarif::Site;
+
+/// One `::error` (or `::warning`) line per finding, each ending in `\n`. `locate` gives each
+/// finding's site, e.g. [`crate::report::sarif::file_sites`] (an empty file leaves out
+/// `file`, a missing line leaves out `line`).
+pub fn render(findings: &[Finding], locate: impl Fn(&Finding) -> Site) -> String {
+    let mut out = String::new();
+    for f in findings {
+        out.push_str(&annotation(f, &locate(f)));
+        out.push('\n');
+    }
+    out
+}
+
+/// The workflow command for one finding.
+pub fn annotation(f: &Finding, site: &Site) -> String {
+    let mut props = Vec::new();
+    if !site.file.is_empty() {
+        props.push(format!("file={}", escape_property(&site.file)));
+        if let Some(line) = site.line {
+            props.push(format!("line={line}"));
+            if let Some(col) = site.column {
+                props.push(format!("col={col}"));
+            }
+        }
+    }
+    props.push(format!(
+        "title={}",
+        escape_property(&format!("toolwire {}", f.rule))
+    ));
+    let place = if f.pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", f.pointer)
+    };
+    let mut message = format!("tool `{}`{place}: {}", f.tool, f.message);
+    if !f.fix.is_empty() {
+        message.push_str("\nFix: ");
+        message.push_str(&f.fix);
+    }
+    let command = match f.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+    };
+    format!("::{command} {}::{}", props.join(","), escape_data(&message))
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding() -> Finding {
+        Finding {
+            rule: "keyword-unsupported".into(),
+            tool: "search".into(),
+            tool_index: 2,
+            pointer: "/properties/q/const".into(),
+            message: "`const` is not accepted by gemini/v1beta/parameters (100% sure)".into(),
+            fix: "Use a one-value `enum`.\nOr run `toolwire repair`.".into(),
+            repairable: true,
+            level: Level::Error,
+            parameter: "keyword-allowed: const".into(),
+            file: String::new(),
+            line: None,
+            location: String::new(),
+        }
+    }
+
+    #[test]
+    fn annotation_has_file_line_col_title_and_escaped_message() {
+        let site = Site {
+            file: "tools/a,b:c.json".into(),
+            line: Some(12),
+            column: Some(9),
+        };
+        assert_eq!(
+            annotation(&finding(), &site),
+            "::error file=tools/a%2Cb%3Ac.json,line=12,col=9,title=toolwire keyword-unsupported::\
+             tool `search` at /properties/q/const: `const` is not accepted by \
+             gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`."
+        );
+    }
+
+    #[test]
+    fn unknown_places_are_left_out() {
+        let mut f = finding();
+        f.pointer.clear();
+        f.fix.clear();
+        let mut w = f.clone();
+        w.level = Level::Warning;
+        let out = render(&[f, w], |_| Site::default());
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[1].starts_with("::warning title="), "{}", lines[1]);
+        assert_eq!(
+            lines[0],
+            "::error title=toolwire keyword-unsupported::tool `search`: `const` is not accepted by gemini/v1beta/parameters (100%25 sure)"
+        );
+    }
+}

@@ -1,0 +1,480 @@
+//! Findings as SARIF 2.1.0 (the format GitHub code scanning and most CI tools read), and
+//! locating a JSON Pointer in JSON text so each finding gets a file line and column.
+//!
+//! Shape (OASIS SARIF 2.1.0, <https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html>):
+//! one run whose driver is `toolwire` with the rules that fired; one result per finding with
+//! `ruleId`, `level: "error"`, the message (plus the fix), a physical location (file, line,
+//! column) and a logical location (the tool and the JSON Pointer into its schema).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Value, json};
+
+use crate::check::{Finding, Level};
+
+/// Where a finding sits in the user's files.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Site {
+    /// The file as given on the command line (a relative path stays relative, which is what
+    /// code scanning expects).
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column, when known.
+    pub column: Option<usize>,
+}
+
+/// Sites for findings read from files: each distinct `Finding::file` is read once (capped like
+/// every input) and the finding located at `location` + `pointer` (within its JSON Lines
+/// line when `line` is set). A file that cannot be read, or a place not found, leaves the
+/// line out.
+pub fn file_sites(findings: &[Finding]) -> impl Fn(&Finding) -> Site + use<> {
+    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+    for f in findings {
+        texts.entry(f.file.clone()).or_insert_with(|| {
+            let path = std::path::Path::new(&f.file);
+            crate::json::read_capped(path, crate::input::LIMITS)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+        });
+    }
+    move |f: &Finding| site_in(f, texts.get(&f.file).and_then(|t| t.as_deref()))
+}
+
+/// The site of `f` given its file's text (or `None` when the text is not at hand).
+pub fn site_in(f: &Finding, text: Option<&str>) -> Site {
+    let pointer = format!("{}{}", f.location, f.pointer);
+    let (line, column) = match (text, f.line) {
+        (Some(t), Some(l)) => match t.lines().nth(l.saturating_sub(1)) {
+            Some(row) => locate(row, &pointer).map_or((Some(l), None), |(_, c)| (Some(l), Some(c))),
+            None => (Some(l), None),
+        },
+        (Some(t), None) => locate(t, &pointer).map_or((None, None), |(l, c)| (Some(l), Some(c))),
+        (None, l) => (l, None),
+    };
+    Site {
+        file: f.file.clone(),
+        line,
+        column,
+    }
+}
+
+/// The SARIF level of a finding.
+fn level(f: &Finding) -> &'static str {
+    match f.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+    }
+}
+
+/// The SARIF log for `findings`. `locate` gives each finding's site (see [`file_sites`]);
+/// `rule_text` gives a one-line description of a rule id (or `None`), shown by SARIF viewers
+/// next to the id.
+pub fn render(
+    findings: &[Finding],
+    locate: impl Fn(&Finding) -> Site,
+    rule_text: impl Fn(&str) -> Option<String>,
+) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&to_value(findings, locate, rule_text)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// [`render`] as a JSON value.
+pub fn to_value(
+    findings: &[Finding],
+    locate: impl Fn(&Finding) -> Site,
+    rule_text: impl Fn(&str) -> Option<String>,
+) -> Value {
+    let mut rule_index: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in findings {
+        let next = rule_index.len();
+        rule_index.entry(f.rule.as_str()).or_insert(next);
+    }
+    let mut rules: Vec<(&str, usize)> = rule_index.iter().map(|(k, v)| (*k, *v)).collect();
+    rules.sort_by_key(|(_, i)| *i);
+    let rules: Vec<Value> = rules
+        .iter()
+        .map(|(id, _)| {
+            let mut r = json!({"id": id, "name": id});
+            if let Some(text) = rule_text(id) {
+                r["shortDescription"] = json!({"text": text});
+            }
+            r
+        })
+        .collect();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let site = locate(f);
+            let mut region = serde_json::Map::new();
+            region.insert("startLine".into(), json!(site.line.unwrap_or(1)));
+            if let Some(c) = site.column {
+                region.insert("startColumn".into(), json!(c));
+            }
+            let text = if f.fix.is_empty() {
+                format!("{}: {}", f.tool, f.message)
+            } else {
+                format!("{}: {} Fix: {}", f.tool, f.message, f.fix)
+            };
+            json!({
+                "ruleId": f.rule,
+                "ruleIndex": rule_index[f.rule.as_str()],
+                "level": level(f),
+                "message": {"text": text},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&site.file)},
+                        "region": region,
+                    },
+                    "logicalLocations": [{
+                        "name": f.tool,
+                        "fullyQualifiedName": format!("{}#{}", f.tool, f.pointer),
+                        "kind": "member",
+                    }],
+                }],
+                "properties": {
+                    "tool": f.tool,
+                    "toolIndex": f.tool_index,
+                    "pointer": f.pointer,
+                    "fix": f.fix,
+                    "repairable": f.repairable,
+                    "parameter": f.parameter,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "toolwire",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+/// A file path as a SARIF artifact URI: forward slashes, spaces and `%` escaped.
+fn uri(file: &str) -> String {
+    file.replace('\\', "/")
+        .replace('%', "%25")
+        .replace(' ', "%20")
+}
+
+/// The 1-based line and column where the value at RFC 6901 `pointer` starts in the JSON
+/// `text`, or `None` when the text has no such value or is not JSON. For a member of an
+/// object the position is that of its key, which is where an editor should jump. One pass,
+/// no allocation per value; nesting is walked without recursion.
+pub fn locate(text: &str, pointer: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let tokens: Vec<String> = if pointer.is_empty() {
+        Vec::new()
+    } else {
+        pointer
+            .strip_prefix('/')?
+            .split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect()
+    };
+    let mut pos = skip_ws(bytes, 0);
+    let mut at = pos;
+    for token in &tokens {
+        match bytes.get(pos)? {
+            b'{' => {
+                pos += 1;
+                loop {
+                    pos = skip_ws(bytes, pos);
+                    if *bytes.get(pos)? != b'"' {
+                        return None;
+                    }
+                    let key_start = pos;
+                    let (key, after) = read_string(bytes, pos)?;
+                    pos = skip_ws(bytes, after);
+                    if *bytes.get(pos)? != b':' {
+                        return None;
+                    }
+                    pos = skip_ws(bytes, pos + 1);
+                    if key == *token {
+                        at = key_start;
+                        break;
+                    }
+                    pos = skip_ws(bytes, skip_value(bytes, pos)?);
+                    match bytes.get(pos)? {
+                        b',' => pos += 1,
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let index: usize = token.parse().ok()?;
+                pos = skip_ws(bytes, pos + 1);
+                for _ in 0..index {
+                    pos = skip_ws(bytes, skip_value(bytes, pos)?);
+                    match bytes.get(pos)? {
+                        b',' => pos = skip_ws(bytes, pos + 1),
+                        _ => return None,
+                    }
+                }
+                if *bytes.get(pos)? == b']' {
+                    return None;
+                }
+                at = pos;
+            }
+            _ => return None,
+        }
+    }
+    if tokens.is_empty() {
+        at = pos;
+    }
+    bytes.get(at)?;
+    Some(crate::json::line_column(bytes, at))
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        pos += 1;
+    }
+    pos
+}
+
+/// Reads the string starting at `pos` (a `"`), returning its decoded text and the position
+/// after the closing quote.
+fn read_string(bytes: &[u8], pos: usize) -> Option<(String, usize)> {
+    let mut end = pos + 1;
+    let mut escaped = false;
+    loop {
+        let b = *bytes.get(end)?;
+        if escaped {
+            escaped = false;
+        } else if b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            break;
+        }
+        end += 1;
+    }
+    let raw = std::str::from_utf8(&bytes[pos..=end]).ok()?;
+    let key: String = serde_json::from_str(raw).ok()?;
+    Some((key, end + 1))
+}
+
+/// The position just after the value starting at `pos`.
+fn skip_value(bytes: &[u8], pos: usize) -> Option<usize> {
+    match bytes.get(pos)? {
+        b'"' => read_string_end(bytes, pos),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut p = pos;
+            loop {
+                match bytes.get(p)? {
+                    b'"' => {
+                        p = read_string_end(bytes, p)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(p + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                p += 1;
+            }
+        }
+        _ => {
+            let mut p = pos;
+            while let Some(b) = bytes.get(p) {
+                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                p += 1;
+            }
+            (p > pos).then_some(p)
+        }
+    }
+}
+
+fn read_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
+    let mut p = pos + 1;
+    let mut escaped = false;
+    loop {
+        let b = *bytes.get(p)?;
+        if escaped {
+            escaped = false;
+        } else if b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            return Some(p + 1);
+        }
+        p += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn finding(rule: &str, tool: &str, pointer: &str) -> Finding {
+        Finding {
+            rule: rule.into(),
+            tool: tool.into(),
+            tool_index: 0,
+            pointer: pointer.into(),
+            message: "array without `items`.".into(),
+            fix: "Add `items`.".into(),
+            repairable: false,
+            level: Level::Error,
+            parameter: "structure: array-without-items".into(),
+            file: String::new(),
+            line: None,
+            location: String::new(),
+        }
+    }
+
+    #[test]
+    fn sites_come_from_the_file_line_and_schema_location() {
+        let mut f = finding("r", "t", "/properties/a");
+        f.file = "tools.json".into();
+        f.location = "/tools/1/function/parameters".into();
+        let text = "{\"tools\": [\n {},\n {\"function\": {\"parameters\": {\n   \"properties\": {\"a\": {}}}}}]}";
+        assert_eq!(
+            site_in(&f, Some(text)),
+            Site {
+                file: "tools.json".into(),
+                line: Some(4),
+                column: Some(19)
+            }
+        );
+        // JSON Lines: the line is the tool's, the column is within it.
+        f.line = Some(2);
+        f.location = "/parameters".into();
+        let jsonl = "{\"name\":\"x\"}\n{\"name\":\"t\",\"parameters\":{\"properties\":{\"a\":{}}}}";
+        assert_eq!(site_in(&f, Some(jsonl)).line, Some(2));
+        assert_eq!(site_in(&f, Some(jsonl)).column, Some(41));
+        assert_eq!(
+            site_in(&f, None),
+            Site {
+                file: "tools.json".into(),
+                line: Some(2),
+                column: None
+            }
+        );
+    }
+
+    #[test]
+    fn file_sites_read_each_file_once_and_survive_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        std::fs::write(&path, "{\"properties\": {\n  \"a\": {}}}").unwrap();
+        let mut f = finding("r", "t", "/properties/a");
+        f.file = path.display().to_string();
+        let mut missing = f.clone();
+        missing.file = dir.path().join("nope.json").display().to_string();
+        let sites = file_sites(&[f.clone(), missing.clone()]);
+        assert_eq!(sites(&f).line, Some(2));
+        assert_eq!(sites(&missing).line, None);
+    }
+
+    #[test]
+    fn locate_finds_keys_elements_and_escaped_tokens() {
+        let text = "{\n  \"tools\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\", \"p\": {\"a/b\": {\"x~\": 1}}}\n  ]\n}";
+        assert_eq!(locate(text, ""), Some((1, 1)));
+        assert_eq!(locate(text, "/tools"), Some((2, 3)));
+        assert_eq!(locate(text, "/tools/1"), Some((4, 5)));
+        assert_eq!(locate(text, "/tools/1/name"), Some((4, 6)));
+        assert_eq!(locate(text, "/tools/1/p/a~1b/x~0"), Some((4, 33)));
+        assert_eq!(locate(text, "/tools/2"), None);
+        assert_eq!(locate(text, "/nope"), None);
+        assert_eq!(locate("{\"a\": \"}\\\"]\", \"b\": 2}", "/b"), Some((1, 15)));
+        assert_eq!(locate("not json", "/a"), None);
+    }
+
+    #[test]
+    fn locate_agrees_with_serde_on_what_exists() {
+        let text = r#"{"a":[1,{"b":[true,null,{"c":"d"}]}],"e":{}}"#;
+        let v: Value = serde_json::from_str(text).unwrap();
+        for p in ["/a/1/b/2/c", "/a/0", "/e", "/a/1/b/3", "/e/x", "/a/x"] {
+            assert_eq!(locate(text, p).is_some(), v.pointer(p).is_some(), "{p}");
+        }
+    }
+
+    #[test]
+    fn sarif_has_rules_results_and_locations() {
+        let mut warn = finding("keyword-unsupported", "search", "/properties/q/const");
+        warn.level = Level::Warning;
+        let fs = [
+            finding("array-items-missing", "search", "/properties/tags"),
+            warn,
+            finding("array-items-missing", "list", "/properties/ids"),
+        ];
+        let v = to_value(
+            &fs,
+            |f| Site {
+                file: "my tools.json".into(),
+                line: (f.tool == "search").then_some(7),
+                column: Some(3),
+            },
+            |id| (id == "array-items-missing").then(|| "Array schema without items".to_string()),
+        );
+        assert_eq!(v["version"], "2.1.0");
+        let run = &v["runs"][0];
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(
+            rules[0]["shortDescription"]["text"],
+            "Array schema without items"
+        );
+        assert!(rules[1].get("shortDescription").is_none());
+        let r = &run["results"];
+        assert_eq!(r.as_array().unwrap().len(), 3);
+        assert_eq!(r[2]["ruleIndex"], 0);
+        assert_eq!(r[1]["ruleIndex"], 1);
+        assert_eq!(r[1]["level"], "warning");
+        assert_eq!(r[0]["level"], "error");
+        let loc = &r[0]["locations"][0];
+        assert_eq!(
+            loc["physicalLocation"]["artifactLocation"]["uri"],
+            "my%20tools.json"
+        );
+        assert_eq!(loc["physicalLocation"]["region"]["startLine"], 7);
+        assert_eq!(
+            r[2]["locations"][0]["physicalLocation"]["region"]["startLine"],
+            1
+        );
+        assert_eq!(
+            loc["logicalLocations"][0]["fullyQualifiedName"],
+            "search#/properties/tags"
+        );
+        assert_eq!(
+            r[0]["message"]["text"],
+            "search: array without `items`. Fix: Add `items`."
+        );
+    }
+
+    #[test]
+    fn sarif_validates_against_its_own_required_fields() {
+        // The parts of the SARIF 2.1.0 schema a consumer needs: version, runs[].tool.driver.name,
+        // results[].message.text, and region lines >= 1.
+        let v = to_value(&[finding("r", "t", "")], |_| Site::default(), |_| None);
+        let schema = serde_json::json!({
+            "type":"object","required":["version","runs"],
+            "properties":{"version":{"const":"2.1.0"},"runs":{"type":"array","items":{
+                "type":"object","required":["tool"],
+                "properties":{"tool":{"type":"object","required":["driver"],"properties":{
+                    "driver":{"type":"object","required":["name"]}}},
+                "results":{"type":"array","items":{"type":"object","required":["message"],
+                    "properties":{"message":{"type":"object","required":["text"]},
+                    "locations":{"type":"array","items":{"properties":{"physicalLocation":{
+                        "properties":{"region":{"properties":{"startLine":{"type":"integer","minimum":1}}}}}}}}}}}}}}}
+        });
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        assert!(validator.is_valid(&v), "{v:#}");
+    }
+}

@@ -1,0 +1,772 @@
+//! Every live target through the prober, over HTTP, against `toolwire emulate` on loopback
+//! (127.0.0.1, port 0): with valid keys, without keys, with an invalid key, and in every fault
+//! mode; plus the secret-handling guarantees with a canary key. No test uses the network;
+//! run logs go to temporary folders and are marked emulated.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use toolwire::case::{Case, Catalog, Placement, baseline};
+use toolwire::emulate::{Emulator, Fault, Options};
+use toolwire::evidence::runlog::{self, Redactor, RunLog};
+use toolwire::evidence::{Observation, Stage, Verdict};
+use toolwire::probe::http::{Budget, HttpOptions, HttpTarget, client};
+use toolwire::probe::{self, ProbeTarget, RunOptions, RunSummary};
+use toolwire::target::openai::feature_keyword;
+use toolwire::target::wire::{Keyless, Route};
+use toolwire::target::{self as target, Credential, WireOptions};
+use toolwire::tool::ToolDef;
+
+fn case(id: &str, parameter: &str, params: serde_json::Value) -> Case {
+    Case {
+        id: id.into(),
+        title: id.into(),
+        family: id.split('/').next().unwrap().into(),
+        parameter: parameter.into(),
+        placement: Placement::Nested,
+        tools: vec![ToolDef {
+            name: "probe_tool".into(),
+            description: Some("Looks up a record by its identifier.".into()),
+            parameters: Some(params),
+        }],
+        instances: vec![],
+        notes: String::new(),
+        links: vec![],
+        path: Default::default(),
+    }
+}
+
+/// The control plus three cases that different targets judge differently.
+fn catalog() -> Catalog {
+    let control = Case {
+        tools: vec![baseline()],
+        ..case("control/baseline", "control", json!({}))
+    };
+    Catalog {
+        root: Default::default(),
+        cases: vec![
+            control,
+            case(
+                "keywords/additional-properties-false",
+                "keyword-allowed: additionalProperties",
+                json!({"type":"object","properties":{"value":{"type":"string"}},"required":["value"],"additionalProperties":false}),
+            ),
+            case(
+                "keywords/one-of-nested",
+                "keyword-allowed: oneOf",
+                json!({"type":"object","properties":{"value":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["value"]}),
+            ),
+            case(
+                "structure/array-without-items",
+                "structure: array without items",
+                json!({"type":"object","properties":{"value":{"type":"array"}},"required":["value"]}),
+            ),
+        ],
+    }
+}
+
+/// How the targets are credentialed in a scenario.
+#[derive(Clone, Copy, PartialEq)]
+enum Keys {
+    Valid,
+    Invalid,
+    None,
+}
+
+fn env_for(keys: Keys) -> BTreeMap<String, String> {
+    let mut env = BTreeMap::new();
+    let value = match keys {
+        Keys::Valid => "tw-valid-key-0123456789",
+        Keys::Invalid => "invalid",
+        Keys::None => return env,
+    };
+    for r in target::routes() {
+        for v in r.settings().key_env {
+            env.insert(v.to_string(), value.to_string());
+        }
+    }
+    env
+}
+
+struct Setup {
+    targets: Vec<Arc<HttpTarget>>,
+    routes: BTreeMap<String, Box<dyn Route>>,
+    budget: Arc<Budget>,
+}
+
+fn setup(
+    emu: &Emulator,
+    env: &BTreeMap<String, String>,
+    tune: impl Fn(&mut HttpOptions),
+    only: Option<&[&str]>,
+) -> Setup {
+    let http = client(Duration::from_secs(5)).unwrap();
+    let budget = Budget::new(Some(10_000));
+    let mut targets = Vec::new();
+    let mut routes = BTreeMap::new();
+    for route in target::routes() {
+        if only.is_some_and(|o| !o.contains(&route.id())) {
+            continue;
+        }
+        let mut cfg = route.configure(env);
+        cfg.base_url = emu.base_url(route.service());
+        cfg.base_overridden = true;
+        let mut opts = HttpOptions::loopback();
+        opts.backoff_base = Duration::from_millis(5);
+        opts.backoff_cap = Duration::from_millis(20);
+        tune(&mut opts);
+        let id = route.id().to_string();
+        routes.insert(id, target::route(route.id()).unwrap());
+        targets.push(Arc::new(
+            HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap(),
+        ));
+    }
+    Setup {
+        targets,
+        routes,
+        budget,
+    }
+}
+
+async fn run(
+    setup: &Setup,
+    cat: &Catalog,
+    cases: &[&str],
+    secrets: &[&str],
+) -> (RunSummary, RunLog, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let selected: Vec<&Case> = cat
+        .cases
+        .iter()
+        .filter(|c| cases.contains(&c.id.as_str()))
+        .collect();
+    let mut redactor = Redactor::default();
+    for s in secrets {
+        redactor.add_secret(s);
+    }
+    let opts = RunOptions {
+        runs_dir: dir.path().to_path_buf(),
+        progress: false,
+        previous: Default::default(),
+        redactor,
+        emulated: true,
+    };
+    let targets: Vec<Arc<dyn ProbeTarget>> = setup
+        .targets
+        .iter()
+        .map(|t| t.clone() as Arc<dyn ProbeTarget>)
+        .collect();
+    let summary = tokio::time::timeout(
+        Duration::from_secs(60),
+        probe::run(cat, &selected, targets, opts),
+    )
+    .await
+    .expect("the run finishes in bounded time")
+    .unwrap();
+    let log = runlog::read(&summary.log).unwrap();
+    assert!(
+        log.header.emulated,
+        "runs against the emulator are marked emulated"
+    );
+    assert!(log.footer.is_some());
+    (summary, log, dir)
+}
+
+async fn emulator(opts: Options) -> Emulator {
+    Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+        .await
+        .unwrap()
+}
+
+fn obs<'a>(log: &'a RunLog, target: &str, case: &str) -> &'a Observation {
+    log.observations
+        .iter()
+        .find(|o| o.target == target && o.case == case)
+        .unwrap_or_else(|| panic!("no observation for {target} × {case}"))
+}
+
+const ALL_CASES: &[&str] = &[
+    "control/baseline",
+    "keywords/additional-properties-false",
+    "keywords/one-of-nested",
+    "structure/array-without-items",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_target_with_valid_keys_matches_its_offline_model() {
+    let emu = emulator(Options::default()).await;
+    let env = env_for(Keys::Valid);
+    let s = setup(&emu, &env, |_| {}, None);
+    let cat = catalog();
+    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+    let cred = Some(Credential::Key(toolwire::target::Secret::new(
+        "tw-valid-key-0123456789",
+    )));
+    for t in &s.targets {
+        let id = t.record().id;
+        assert_eq!(summary.targets[&id].skipped, None, "{id} is configured");
+        let route = &s.routes[&id];
+        for c in &cat.cases {
+            let o = obs(&log, &id, &c.id);
+            // The verdict over HTTP equals the offline model read in-process.
+            let opts = WireOptions {
+                strict: None,
+                feature_keyword: feature_keyword(&c.parameter),
+                raw: false,
+            };
+            let (_req, reply) =
+                target::model(&id, t.config(), &c.tools, &opts, cred.as_ref()).unwrap();
+            let oracle = route.classify(t.config(), &reply, false);
+            assert_eq!(
+                (o.verdict, o.stage),
+                (oracle.verdict, oracle.stage),
+                "{id} × {}: {o:?}",
+                c.id
+            );
+            assert_eq!(o.error, oracle.error, "{id} × {}", c.id);
+            assert_eq!(o.path, oracle.path, "{id} × {}", c.id);
+            assert!(
+                o.note.as_deref().unwrap_or("").contains("emulated answer"),
+                "{id}: {o:?}"
+            );
+        }
+        // Every model accepts the control: the baseline is a valid tool everywhere.
+        assert_eq!(
+            obs(&log, &id, "control/baseline").verdict,
+            Verdict::Accepted,
+            "{id}"
+        );
+        assert_eq!(
+            summary.targets[&id].requests,
+            cat.cases.len(),
+            "{id}: one request per case"
+        );
+    }
+    // Independent expectations from the reports (not from the models' own code).
+    let gemini = obs(
+        &log,
+        "gemini/v1beta/parameters",
+        "keywords/additional-properties-false",
+    );
+    assert_eq!(
+        (gemini.verdict, gemini.stage, gemini.status),
+        (Verdict::Rejected, Stage::Parse, Some(400))
+    );
+    assert_eq!(
+        gemini.error.as_deref(),
+        Some(
+            "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'generate_content_request.tools[0].function_declarations[0].parameters': Cannot find field."
+        )
+    );
+    let items = obs(&log, "openai/chat", "structure/array-without-items");
+    assert_eq!(
+        items.error.as_deref(),
+        Some(
+            "Invalid schema for function 'probe_tool': In context=('properties', 'value'), array schema missing items."
+        )
+    );
+    assert_eq!(items.path.as_deref(), Some("('properties', 'value')"));
+    assert_eq!(
+        obs(&log, "openai/chat", "keywords/one-of-nested").verdict,
+        Verdict::Accepted
+    );
+    assert_eq!(
+        obs(&log, "openai/chat-strict", "keywords/one-of-nested").verdict,
+        Verdict::Rejected
+    );
+    assert_eq!(
+        obs(&log, "anthropic/messages", "keywords/one-of-nested").verdict,
+        Verdict::Accepted
+    );
+    assert_eq!(
+        obs(
+            &log,
+            "gemini/v1beta/parameters-json-schema",
+            "keywords/one-of-nested"
+        )
+        .verdict,
+        Verdict::Accepted
+    );
+    let validator = obs(
+        &log,
+        "gemini/v1beta/parameters",
+        "structure/array-without-items",
+    );
+    assert_eq!(
+        (validator.verdict, validator.stage),
+        (Verdict::Rejected, Stage::Validate)
+    );
+    assert_eq!(s.budget.spent(), s.targets.len() * cat.cases.len());
+    emu.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_keys_gemini_is_probed_preauth_and_keyed_targets_are_skipped() {
+    let emu = emulator(Options::default()).await;
+    let env = env_for(Keys::None);
+    let s = setup(&emu, &env, |_| {}, None);
+    let cat = catalog();
+    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+    for t in &s.targets {
+        let id = t.record().id;
+        let keyless = s.routes[&id].settings().keyless;
+        let skipped = &summary.targets[&id].skipped;
+        match keyless {
+            Keyless::Skip => {
+                let why = skipped
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("{id} must be skipped"));
+                assert!(why.starts_with("set "), "{id}: {why}");
+                assert_eq!(summary.targets[&id].requests, 0, "{id} costs nothing");
+                assert!(log.observations.iter().all(|o| o.target != id));
+            }
+            _ => assert_eq!(skipped, &None, "{id}"),
+        }
+    }
+    let g = |case: &str| obs(&log, "gemini/v1beta/parameters", case);
+    assert_eq!(
+        (g("control/baseline").verdict, g("control/baseline").stage),
+        (Verdict::Accepted, Stage::Parse)
+    );
+    assert!(
+        g("control/baseline")
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("semantic validator was not reached")
+    );
+    assert_eq!(
+        (
+            g("keywords/additional-properties-false").verdict,
+            g("keywords/additional-properties-false").stage
+        ),
+        (Verdict::Rejected, Stage::Parse)
+    );
+    // The validator's refusal is invisible before auth: parse-stage acceptance only.
+    assert_eq!(
+        (
+            g("structure/array-without-items").verdict,
+            g("structure/array-without-items").stage
+        ),
+        (Verdict::Accepted, Stage::Parse)
+    );
+    // Vertex's model authenticates first: the discovery finds that with one request.
+    let v = obs(&log, "vertex/v1/parameters", "control/baseline");
+    assert_eq!(
+        (v.verdict, v.stage, v.status),
+        (Verdict::Inconclusive, Stage::Auth, Some(401))
+    );
+    assert!(
+        v.note
+            .as_deref()
+            .unwrap()
+            .contains("authenticates before it parses"),
+        "{v:?}"
+    );
+    assert_eq!(summary.targets["vertex/v1/parameters"].requests, 1);
+    assert!(
+        log.observations
+            .iter()
+            .filter(|o| o.target == "vertex/v1/parameters")
+            .all(|o| o.verdict == Verdict::Inconclusive)
+    );
+    // The compat model parses its envelope first: discovery plus pre-auth probes.
+    let c = obs(&log, "gemini/openai-compat", "control/baseline");
+    assert_eq!((c.verdict, c.stage), (Verdict::Accepted, Stage::Parse));
+    assert_eq!(
+        summary.targets["gemini/openai-compat"].requests,
+        cat.cases.len() + 1
+    );
+    assert!(
+        log.observations
+            .iter()
+            .all(|o| !(o.verdict == Verdict::Rejected && o.stage == Stage::Auth))
+    );
+    emu.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_key_is_never_a_rejection() {
+    let emu = emulator(Options::default()).await;
+    let env = env_for(Keys::Invalid);
+    let s = setup(&emu, &env, |_| {}, None);
+    let cat = catalog();
+    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+    for t in &s.targets {
+        let id = t.record().id;
+        let keyless = s.routes[&id].settings().keyless;
+        let control = obs(&log, &id, "control/baseline");
+        if keyless == Keyless::Open {
+            // Local servers started without --api-key ignore keys; vLLM/SGLang/llama.cpp with
+            // --api-key refuse `invalid`.
+            assert_ne!(control.verdict, Verdict::Rejected, "{id}");
+            continue;
+        }
+        assert_eq!(
+            (control.verdict, control.stage),
+            (Verdict::Inconclusive, Stage::Auth),
+            "{id}: {control:?}"
+        );
+        assert!(
+            log.observations
+                .iter()
+                .filter(|o| o.target == id)
+                .all(|o| o.verdict == Verdict::Inconclusive),
+            "{id}"
+        );
+        assert_eq!(
+            summary.targets[&id].requests, 1,
+            "{id}: only the control is sent"
+        );
+    }
+    emu.stop().await;
+}
+
+fn expected_stage(f: Fault) -> Stage {
+    match f {
+        Fault::RateLimit => Stage::Quota,
+        _ => Stage::Transport,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_mode_ends_inconclusive_with_bounded_requests() {
+    let cat = catalog();
+    for fault in Fault::ALL {
+        let emu = emulator(Options {
+            fault: Some(fault),
+            fault_every: 1,
+            slow: Duration::from_millis(600),
+            retry_after: 0,
+            only: None,
+        })
+        .await;
+        let env = env_for(Keys::Valid);
+        let s = setup(
+            &emu,
+            &env,
+            |o| {
+                o.retries = 1;
+                o.timeout = Duration::from_millis(200);
+            },
+            None,
+        );
+        let start = Instant::now();
+        let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{fault:?} took {:?}",
+            start.elapsed()
+        );
+        for t in &s.targets {
+            let id = t.record().id;
+            let control = obs(&log, &id, "control/baseline");
+            assert!(
+                matches!(
+                    control.verdict,
+                    Verdict::Inconclusive | Verdict::Unreachable
+                ),
+                "{fault:?} {id}: {control:?}"
+            );
+            assert_eq!(
+                control.stage,
+                expected_stage(fault),
+                "{fault:?} {id}: {control:?}"
+            );
+            assert!(
+                log.observations
+                    .iter()
+                    .filter(|o| o.target == id)
+                    .all(|o| o.verdict != Verdict::Rejected)
+            );
+            // The control and one retry; nothing else is sent after a failed control.
+            assert_eq!(summary.targets[&id].requests, 2, "{fault:?} {id}");
+        }
+        assert_eq!(emu.requests(), 2 * s.targets.len(), "{fault:?}");
+        emu.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fault_then_success_retries_and_honours_retry_after() {
+    let cat = catalog();
+    for fault in Fault::ALL {
+        for id in ["openai/chat", "gemini/v1beta/parameters"] {
+            let emu = emulator(Options {
+                fault: Some(fault),
+                fault_every: 2,
+                slow: Duration::from_millis(600),
+                retry_after: 1,
+                only: None,
+            })
+            .await;
+            let env = env_for(Keys::Valid);
+            let s = setup(
+                &emu,
+                &env,
+                |o| {
+                    o.retries = 2;
+                    o.concurrency = 1;
+                    o.timeout = Duration::from_millis(300);
+                },
+                Some(&[id]),
+            );
+            let start = Instant::now();
+            let (summary, log, _dir) = run(
+                &s,
+                &cat,
+                &["control/baseline", "keywords/additional-properties-false"],
+                &[],
+            )
+            .await;
+            let elapsed = start.elapsed();
+            let control = obs(&log, id, "control/baseline");
+            assert_eq!(
+                control.verdict,
+                Verdict::Accepted,
+                "{fault:?} {id}: {control:?}"
+            );
+            let case = obs(&log, id, "keywords/additional-properties-false");
+            let expect = if id == "openai/chat" {
+                Verdict::Accepted
+            } else {
+                Verdict::Rejected
+            };
+            assert_eq!(case.verdict, expect, "{fault:?} {id}: {case:?}");
+            assert_eq!(
+                summary.targets[id].requests, 4,
+                "{fault:?} {id}: each probe faulted once"
+            );
+            if fault == Fault::RateLimit {
+                // Retry-After (OpenAI) and RetryInfo.retryDelay (Gemini) of 1 s, twice.
+                assert!(elapsed >= Duration::from_millis(1900), "{id}: {elapsed:?}");
+            }
+            emu.stop().await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_after_longer_than_allowed_is_not_waited_for() {
+    let emu = emulator(Options {
+        fault: Some(Fault::RateLimit),
+        retry_after: 300,
+        ..Options::default()
+    })
+    .await;
+    let env = env_for(Keys::Valid);
+    let s = setup(&emu, &env, |_| {}, Some(&["anthropic/messages"]));
+    let start = Instant::now();
+    let (summary, log, _dir) = run(&s, &catalog(), &["control/baseline"], &[]).await;
+    assert!(start.elapsed() < Duration::from_secs(5));
+    let o = obs(&log, "anthropic/messages", "control/baseline");
+    assert_eq!((o.verdict, o.stage), (Verdict::Inconclusive, Stage::Quota));
+    assert!(
+        o.note.as_deref().unwrap().contains("asked to wait 300s"),
+        "{o:?}"
+    );
+    assert_eq!(summary.targets["anthropic/messages"].requests, 1);
+    emu.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_request_budget_stops_the_run() {
+    let emu = emulator(Options::default()).await;
+    let env = env_for(Keys::Valid);
+    let mut s = setup(&emu, &env, |_| {}, Some(&["openai/chat"]));
+    let budget = Budget::new(Some(2));
+    let route = target::route("openai/chat").unwrap();
+    let cfg = s.targets[0].config().clone();
+    s.targets = vec![Arc::new(
+        HttpTarget::new(
+            route,
+            cfg,
+            client(Duration::from_secs(5)).unwrap(),
+            HttpOptions {
+                concurrency: 1,
+                ..HttpOptions::loopback()
+            },
+            budget.clone(),
+        )
+        .unwrap(),
+    )];
+    let (summary, log, _dir) = run(&s, &catalog(), ALL_CASES, &[]).await;
+    assert_eq!(budget.spent(), 2);
+    assert_eq!(summary.targets["openai/chat"].requests, 2);
+    let skipped = log
+        .observations
+        .iter()
+        .filter(|o| o.verdict == Verdict::Skipped)
+        .count();
+    assert_eq!(
+        skipped, 2,
+        "the two probes past the budget are skipped, not sent"
+    );
+    assert_eq!(emu.requests(), 2);
+    emu.stop().await;
+}
+
+const CANARY: &str = "tw-canary-7f3e9a1b5c2d";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_canary_key_never_reaches_logs_errors_or_debug_output() {
+    let emu = emulator(Options::default()).await;
+    let mut env = BTreeMap::new();
+    for r in target::routes() {
+        for v in r.settings().key_env {
+            env.insert(v.to_string(), CANARY.to_string());
+        }
+    }
+    let s = setup(&emu, &env, |_| {}, None);
+    let cat = catalog();
+    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[CANARY]).await;
+    // The key was sent (the models only accept with a credential)...
+    assert_eq!(
+        obs(&log, "openai/chat", "control/baseline").verdict,
+        Verdict::Accepted
+    );
+    assert_eq!(
+        obs(&log, "bedrock/converse", "control/baseline").verdict,
+        Verdict::Accepted
+    );
+    // ...and appears nowhere we write or print.
+    let text = std::fs::read_to_string(&summary.log).unwrap();
+    assert!(!text.contains(CANARY), "run log");
+    let table = toolwire::cli::probe::summary_table(&summary);
+    assert!(!table.contains(CANARY), "table");
+    for t in &s.targets {
+        assert!(
+            !format!("{:?}", t.config()).contains(CANARY),
+            "Debug of {}",
+            t.record().id
+        );
+        assert!(!format!("{:?}", t.record()).contains(CANARY));
+    }
+    emu.stop().await;
+}
+
+/// A server that echoes the Authorization header back in a 401, as OpenAI's
+/// `Incorrect API key provided: …` does; and one that redirects elsewhere.
+async fn hostile_servers() -> (SocketAddr, SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::response::IntoResponse;
+    let stolen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let thief = {
+        let stolen = stolen.clone();
+        axum::Router::new().fallback(move || {
+            let stolen = stolen.clone();
+            async move {
+                stolen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                "thanks"
+            }
+        })
+    };
+    let tl = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let thief_addr = tl.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(tl, thief).await.unwrap() });
+    let echo = axum::Router::new()
+        .route(
+            "/echo/v1/chat/completions",
+            axum::routing::post(|headers: axum::http::HeaderMap| async move {
+                let auth = headers.get("authorization").map(|v| v.to_str().unwrap_or("").to_string()).unwrap_or_default();
+                let body = json!({"error": {"message": format!("Incorrect API key provided: {auth}."), "type": "invalid_request_error", "code": "invalid_api_key"}});
+                (axum::http::StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+            }),
+        )
+        .route(
+            "/redirect/v1/chat/completions",
+            axum::routing::post(move || async move {
+                (axum::http::StatusCode::TEMPORARY_REDIRECT, [("location", format!("http://{thief_addr}/steal"))]).into_response()
+            }),
+        );
+    let el = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let echo_addr = el.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(el, echo).await.unwrap() });
+    (echo_addr, thief_addr, stolen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echoed_key_is_redacted_and_redirects_are_not_followed() {
+    let (echo, _thief, stolen) = hostile_servers().await;
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
+    let http = client(Duration::from_secs(5)).unwrap();
+    let mut targets: Vec<Arc<dyn ProbeTarget>> = Vec::new();
+    for prefix in ["echo", "redirect"] {
+        let route = target::route("openai/chat").unwrap();
+        let mut cfg = route.configure(&env);
+        cfg.base_url = format!("http://{echo}/{prefix}");
+        targets.push(Arc::new(
+            HttpTarget::new(
+                route,
+                cfg,
+                http.clone(),
+                HttpOptions::loopback(),
+                Budget::new(None),
+            )
+            .unwrap(),
+        ));
+    }
+    // Two routes with one id would collide in the summary; run them one at a time.
+    for t in targets {
+        let dir = tempfile::tempdir().unwrap();
+        let mut redactor = Redactor::default();
+        redactor.add_secret(CANARY);
+        let opts = RunOptions {
+            runs_dir: dir.path().into(),
+            progress: false,
+            previous: Default::default(),
+            redactor,
+            emulated: false,
+        };
+        let cat = catalog();
+        let control = vec![cat.control()];
+        let summary = probe::run(&cat, &control, vec![t], opts).await.unwrap();
+        let text = std::fs::read_to_string(&summary.log).unwrap();
+        assert!(!text.contains(CANARY), "{text}");
+        let log = runlog::read(&summary.log).unwrap();
+        let o = &log.observations[0];
+        assert_ne!(o.verdict, Verdict::Rejected);
+        if o.status == Some(401) {
+            assert!(
+                o.error
+                    .as_deref()
+                    .unwrap()
+                    .contains("Incorrect API key provided: Bearer [REDACTED]"),
+                "{o:?}"
+            );
+        } else {
+            assert_eq!(
+                o.status,
+                Some(307),
+                "the redirect is reported, not followed: {o:?}"
+            );
+        }
+    }
+    assert_eq!(
+        stolen.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "nothing reached the redirect target"
+    );
+}
+
+#[test]
+fn a_key_never_goes_over_plain_http_to_a_remote_host() {
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
+    let route = target::route("openai/chat").unwrap();
+    let mut cfg = route.configure(&env);
+    cfg.base_url = "http://api.example.com".into();
+    let err = HttpTarget::new(
+        route,
+        cfg,
+        client(Duration::from_secs(1)).unwrap(),
+        HttpOptions::remote(),
+        Budget::new(None),
+    )
+    .err()
+    .expect("refused");
+    let text = format!("{err} {err:?}");
+    assert!(text.contains("refusing to send OPENAI_API_KEY"), "{text}");
+    assert!(!text.contains(CANARY), "{text}");
+}

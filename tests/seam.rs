@@ -1,0 +1,610 @@
+//! Integration tests for the seam: explain over the public rejections in the documented
+//! evidence, and
+//! (with the corpora present) args, repair and compile over real tool definitions.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize)]
+struct Report {
+    id: String,
+    #[serde(default)]
+    outcome: String,
+    /// The provider's error text, verbatim.
+    #[serde(default)]
+    quote: String,
+    #[serde(default)]
+    schema: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Expected {
+    id: String,
+    request: Option<String>,
+    tool_index: Option<usize>,
+    #[serde(default)]
+    gemini_group: usize,
+    tool: Option<String>,
+    pointer: Option<String>,
+    rule: Option<String>,
+    #[serde(default)]
+    untrusted: bool,
+    #[serde(default)]
+    not_a_tool: bool,
+    excluded: Option<String>,
+    #[allow(dead_code)]
+    reason: Option<String>,
+    known_miss: Option<String>,
+}
+
+/// The public reports as the project imported them (`reports/documented/reports.yaml`).
+fn load_reports() -> Vec<Report> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/documented/reports.yaml");
+    let text = std::fs::read_to_string(&path).expect("read reports/documented/reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse reports/documented/reports.yaml")
+}
+
+fn load_expected() -> Vec<Expected> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/explain-reports.yaml"),
+    )
+    .expect("read tests/data/explain-reports.yaml");
+    serde_saphyr::from_str(&text).expect("parse tests/data/explain-reports.yaml")
+}
+
+/// The first JSON value in a report's `schema` text (reports add `// notes` after it).
+fn first_json(text: &str) -> Option<Value> {
+    let start = text.find('{')?;
+    serde_json::Deserializer::from_str(&text[start..])
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+/// (name, parameters) of the report's tool: a Bedrock `toolSpec`, an OpenAI tool, a flat or
+/// MCP tool, or a bare schema.
+fn report_tool(schema: &Value) -> (Option<String>, Option<Value>) {
+    let name = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_string);
+    if let Some(spec) = schema.get("toolSpec") {
+        return (
+            name(spec),
+            spec.get("inputSchema").and_then(|s| s.get("json")).cloned(),
+        );
+    }
+    if let Some(f) = schema.get("function").filter(|f| f.get("name").is_some()) {
+        return (name(f), f.get("parameters").cloned());
+    }
+    if schema.get("name").is_some() {
+        let params = ["parameters", "input_schema", "inputSchema"]
+            .iter()
+            .find_map(|k| schema.get(*k))
+            .cloned();
+        return (name(schema), params);
+    }
+    (None, Some(schema.clone()))
+}
+
+fn filler(i: usize) -> (String, Value) {
+    (
+        format!("filler_{i}"),
+        json!({"type":"object","properties":{"x":{"type":"string"}}}),
+    )
+}
+
+/// The wire request of `kind` with the report's tool at `index` (Gemini: in `tools[group]`),
+/// other places filled with a plain one-string tool.
+fn build_request(
+    kind: &str,
+    index: usize,
+    group: usize,
+    name: &str,
+    params: Option<Value>,
+) -> Value {
+    let mut tools: Vec<(String, Option<Value>)> = (0..index)
+        .map(|i| {
+            let (n, p) = filler(i);
+            (n, Some(p))
+        })
+        .collect();
+    tools.push((name.to_string(), params));
+    match kind {
+        "gemini" | "gemini-json" => {
+            let key = if kind == "gemini" {
+                "parameters"
+            } else {
+                "parametersJsonSchema"
+            };
+            let decl = |(n, p): &(String, Option<Value>)| {
+                let mut d = json!({"name": n});
+                if let Some(p) = p {
+                    d[key] = p.clone();
+                }
+                d
+            };
+            let mut groups: Vec<Value> = Vec::new();
+            for t in &tools[..group] {
+                groups.push(json!({"functionDeclarations": [decl(t)]}));
+            }
+            let rest: Vec<Value> = tools[group..].iter().map(decl).collect();
+            groups.push(json!({"functionDeclarations": rest}));
+            json!({"contents": [], "tools": groups})
+        }
+        "openai" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| {
+                    let mut f = json!({"name": n});
+                    if let Some(p) = p {
+                        f["parameters"] = p.clone();
+                    }
+                    json!({"type": "function", "function": f})
+                })
+                .collect();
+            json!({"model": "m", "messages": [], "tools": list})
+        }
+        "anthropic" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| json!({"name": n, "input_schema": p.clone().unwrap_or(json!({}))}))
+                .collect();
+            json!({"model": "m", "messages": [], "tools": list})
+        }
+        "bedrock" => {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|(n, p)| {
+                    json!({"toolSpec": {"name": n, "inputSchema": {"json": p.clone().unwrap_or(json!({}))}}})
+                })
+                .collect();
+            json!({"messages": [], "toolConfig": {"tools": list}})
+        }
+        other => panic!("unknown request kind {other}"),
+    }
+}
+
+/// Whether explain's first answer for the report is the expected one; `Err` says what it gave.
+fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
+    let kind = exp.request.as_deref().ok_or("no request kind")?;
+    let schema = first_json(&report.schema);
+    let (name, params) = schema.as_ref().map(report_tool).unwrap_or((None, None));
+    let name = name
+        .or_else(|| exp.tool.clone())
+        .unwrap_or_else(|| "t".into());
+    let index = exp.tool_index.ok_or("no tool_index")?;
+    let request = build_request(kind, index, exp.gemini_group, &name, params);
+    let all = toolwire::explain::explain(Some(&request), &report.quote, None);
+    for e in &all {
+        if let Some(rule) = &e.rule {
+            assert!(
+                toolwire::profile::rules::find(rule).is_some(),
+                "{}: explain named rule {rule}, which the registry does not have",
+                report.id
+            );
+        }
+    }
+    let first = all.first().ok_or("no explanation")?;
+    let show = || format!("{first:?}");
+    if exp.not_a_tool {
+        return (first.rule.as_deref() == exp.rule.as_deref() && first.pointer.is_none())
+            .then_some(())
+            .ok_or_else(show);
+    }
+    if first.tool_index != Some(index) || first.tool.as_deref() != Some(name.as_str()) {
+        return Err(show());
+    }
+    if exp.untrusted {
+        return (first.pointer.is_none() && first.notes.iter().any(|n| n.contains("index")))
+            .then_some(())
+            .ok_or_else(show);
+    }
+    (first.pointer.as_deref() == exp.pointer.as_deref()
+        && first.rule.as_deref() == exp.rule.as_deref())
+    .then_some(())
+    .ok_or_else(show)
+}
+
+#[test]
+fn explain_answers_every_public_rejection_that_has_the_information() {
+    let reports = load_reports();
+    let expected = load_expected();
+    let rejected: Vec<&Report> = reports.iter().filter(|r| r.outcome == "rejected").collect();
+    // Every rejection is accounted for, and nothing else.
+    for r in &rejected {
+        assert!(
+            expected.iter().any(|e| e.id == r.id),
+            "{} has no entry in tests/data/explain-reports.yaml",
+            r.id
+        );
+    }
+    assert_eq!(
+        expected.len(),
+        rejected.len(),
+        "stale entries in explain-reports.yaml"
+    );
+    let (mut with_info, mut exact, mut refused, mut untrusted) = (0, 0, 0, 0);
+    let mut excluded = std::collections::BTreeMap::<String, usize>::new();
+    let mut failures = Vec::new();
+    for exp in &expected {
+        if let Some(kind) = &exp.excluded {
+            *excluded.entry(kind.clone()).or_default() += 1;
+            continue;
+        }
+        let report = rejected
+            .iter()
+            .find(|r| r.id == exp.id)
+            .expect("checked above");
+        let got = check_one(report, exp);
+        if exp.untrusted {
+            untrusted += 1;
+            refused += usize::from(got.is_ok());
+        } else {
+            with_info += 1;
+            exact += usize::from(got.is_ok());
+        }
+        match (&got, &exp.known_miss) {
+            (Err(e), None) => failures.push(format!("{}: {e}", exp.id)),
+            (Ok(()), Some(why)) => failures.push(format!(
+                "{}: listed as a known miss ({why}) but now explained; remove known_miss",
+                exp.id
+            )),
+            _ => {}
+        }
+    }
+    println!(
+        "explain over reports/documented/reports.yaml: {} rejections; {exact}/{with_info} explained exactly \
+         ({:.1}%); positional index correctly refused {refused}/{untrusted}; excluded {excluded:?}",
+        rejected.len(),
+        100.0 * exact as f64 / with_info.max(1) as f64
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Over the real tool definitions in the corpora (licensed, kept outside the repository).
+
+/// The corpora folder: `TOOLWIRE_CORPORA`, else `shared/corpora` beside an ancestor of the
+/// checkout (the project workspace's layout).
+fn corpora() -> Vec<std::path::PathBuf> {
+    let dir = std::env::var("TOOLWIRE_CORPORA")
+        .map(std::path::PathBuf::from)
+        .ok()
+        .or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .map(|a| a.join("shared/corpora"))
+                .find(|p| p.is_dir())
+        })
+        .expect("corpora not found: set TOOLWIRE_CORPORA to the folder of *.jsonl corpora");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("read the corpora folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
+    files
+}
+
+fn portable() -> toolwire::profile::CompiledProfile {
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    toolwire::profile::CompiledProfile::new(set.get("portable").expect("portable"))
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn repair_then_check_is_clean_or_refused_with_a_reason_for_every_corpus_tool() {
+    use toolwire::repair::{Options, Outcome, Tool, repair_request};
+    let profile = portable();
+    let opts = Options::default();
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for request in set.requests() {
+            let tools: Vec<Tool> = request.iter().map(Tool::from).collect();
+            for (entry, r) in request.iter().zip(repair_request(&tools, &profile, &opts)) {
+                let at = format!("{} line {:?}", file.display(), entry.line);
+                match r.outcome {
+                    Outcome::Refused => {
+                        *counts.entry("refused").or_default() += 1;
+                        assert!(!r.refusals.is_empty(), "{at}: refused without a reason");
+                        assert!(r.refusals.iter().all(|x| !x.reason.is_empty()), "{at}");
+                        assert!(
+                            r.changes.is_empty(),
+                            "{at}: a refused tool reports no repair"
+                        );
+                    }
+                    o => {
+                        *counts
+                            .entry(if o == Outcome::Repaired {
+                                "repaired"
+                            } else {
+                                "unchanged"
+                            })
+                            .or_default() += 1;
+                        let t = &r.tool;
+                        let refs = [toolwire::profile::detect::ToolRef {
+                            name: t.name.as_deref(),
+                            description: t.description.as_deref(),
+                            parameters: t.parameters.as_ref(),
+                            index: 0,
+                        }];
+                        let errors: Vec<_> = toolwire::check::check_tools(&refs, &profile)
+                            .into_iter()
+                            .filter(|f| f.level == toolwire::check::Level::Error)
+                            .filter(|f| f.rule != "name-duplicate" && f.rule != "too-many-tools")
+                            .collect();
+                        assert!(errors.is_empty(), "{at}: {errors:#?}");
+                        // Idempotent: a second repair changes nothing.
+                        let again = toolwire::repair::repair_tool(t, 0, &profile, &opts);
+                        assert_eq!(again.outcome, Outcome::Unchanged, "{at}: {again:#?}");
+                        assert_eq!(&again.tool, t, "{at}");
+                    }
+                }
+            }
+        }
+        println!("{}: {counts:?}", file.display());
+    }
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn args_reports_every_missing_required_argument_for_every_corpus_schema() {
+    use toolwire::args::{ArgsSchema, Coercions};
+    let (mut compiled, mut invalid) = (0, 0);
+    for file in corpora() {
+        let set = toolwire::input::read_file(&file).expect("corpus reads");
+        for t in &set.tools {
+            let Some(schema) = &t.parameters else {
+                continue;
+            };
+            let Ok(s) = ArgsSchema::new(schema) else {
+                // Not JSON Schema (BFCL's `dict`, `float`...): args says so, never panics.
+                invalid += 1;
+                continue;
+            };
+            compiled += 1;
+            let required: Vec<String> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let empty = json!({});
+            let r = s.check(&empty, Coercions::NONE);
+            let missing: Vec<&str> = r
+                .problems
+                .iter()
+                .filter(|p| p.keyword == "required")
+                .map(|p| p.pointer.as_str())
+                .collect();
+            for name in &required {
+                let pointer = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
+                assert!(
+                    missing.contains(&pointer.as_str()),
+                    "{} {:?}: {pointer} not reported: {:#?}",
+                    file.display(),
+                    t.name,
+                    r.problems
+                );
+            }
+        }
+    }
+    println!("args over the corpora: {compiled} schemas compiled, {invalid} not JSON Schema");
+    assert!(compiled > 500);
+}
+
+// ---------------------------------------------------------------------------------------
+// Compile round trip (property test): arguments valid under the canonical schema are valid
+// under every target's wire schema, and the nulls a strict target's model sends for absent
+// optional arguments map back to absent.
+
+mod round_trip {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+    use toolwire::args::{ArgsSchema, Coercions};
+    use toolwire::compile::wire::{Form, nullable_as_json_schema, to_wire_arguments};
+    use toolwire::compile::{ModelCheck, compile};
+    use toolwire::repair::{Options, Outcome, Tool};
+
+    /// Property names, some spelled like keywords (they must stay names everywhere).
+    const NAMES: &[&str] = &[
+        "query",
+        "type",
+        "default",
+        "properties",
+        "limit",
+        "items",
+        "x_1",
+    ];
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!({"type": "string", "description": "Some text"})),
+            Just(json!({"type": "string", "enum": ["a", "b", "c"]})),
+            (0i64..5, 5i64..50)
+                .prop_map(|(lo, hi)| json!({"type": "integer", "minimum": lo, "maximum": hi})),
+            Just(json!({"type": "number"})),
+            Just(json!({"type": "boolean"})),
+        ]
+    }
+
+    fn schema() -> impl Strategy<Value = Value> {
+        leaf()
+            .prop_recursive(3, 24, 5, |inner| {
+                prop_oneof![
+                    inner
+                        .clone()
+                        .prop_map(|i| json!({"type": "array", "items": i})),
+                    (
+                        prop::collection::btree_map(prop::sample::select(NAMES), inner, 1..5),
+                        prop::collection::vec(any::<bool>(), 5)
+                    )
+                        .prop_map(|(props, req)| {
+                            let names: Vec<&str> = props.keys().copied().collect();
+                            let required: Vec<&str> = names
+                                .iter()
+                                .zip(req)
+                                .filter(|(_, r)| *r)
+                                .map(|(n, _)| *n)
+                                .collect();
+                            let props: Map<String, Value> =
+                                props.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                            let mut o = json!({"type": "object", "properties": props});
+                            if !required.is_empty() {
+                                o["required"] = json!(required);
+                            }
+                            o
+                        }),
+                ]
+            })
+            .prop_filter("the root must be an object", |s| s["type"] == "object")
+    }
+
+    /// A valid instance of `s`, with optional properties present or absent by `rng`.
+    fn instance(s: &Value, rng: &mut fastrand::Rng) -> Value {
+        match s["type"].as_str() {
+            Some("string") => match s.get("enum").and_then(Value::as_array) {
+                Some(e) => e[rng.usize(..e.len())].clone(),
+                None => json!(format!("t{}", rng.u8(..))),
+            },
+            Some("integer") => {
+                let lo = s["minimum"].as_i64().unwrap_or(0);
+                let hi = s["maximum"].as_i64().unwrap_or(100);
+                json!(rng.i64(lo..=hi))
+            }
+            Some("number") => json!(rng.f64() * 10.0),
+            Some("boolean") => json!(rng.bool()),
+            Some("array") => {
+                let n = rng.usize(0..3);
+                Value::Array((0..n).map(|_| instance(&s["items"], rng)).collect())
+            }
+            Some("object") => {
+                let required: Vec<&str> = s["required"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut o = Map::new();
+                for (k, sub) in s["properties"].as_object().into_iter().flatten() {
+                    if required.contains(&k.as_str()) || rng.bool() {
+                        o.insert(k.clone(), instance(sub, rng));
+                    }
+                }
+                Value::Object(o)
+            }
+            _ => Value::Null,
+        }
+    }
+
+    const TARGETS: &[&str] = &[
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+        "openai/chat",
+        "gemini/v1beta/parameters",
+        "gemini/v1beta/parameters-json-schema",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+        "xai/chat",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arguments_survive_the_round_trip_through_every_wire_form(s in schema(), seed in any::<u64>()) {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let args = instance(&s, &mut rng);
+            let canonical = ArgsSchema::new(&s).expect("generated schemas compile");
+            prop_assert!(canonical.check(&args, Coercions::NONE).is_valid());
+            // No evidence against anything: the wire form alone is under test.
+            let profile = toolwire::profile::CompiledProfile::new(&toolwire::profile::Profile {
+                name: "none".into(),
+                targets: vec![],
+                control: toolwire::profile::Status::Allowed,
+                features: vec![],
+                summary: Default::default(),
+            });
+            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()) };
+            for target in TARGETS {
+                let c = compile(std::slice::from_ref(&tool), target, &profile, &Options::default()).expect("compiles");
+                prop_assert!(c.tools[0].outcome != Outcome::Refused, "{target}: {:#?}", c.tools[0]);
+                prop_assert!(matches!(c.check, ModelCheck::Accepted { .. }), "{target}: {:#?}\n{}", c.check, c.request);
+                let wire_schema = c.tools[0].tool.parameters.clone().expect("a schema");
+                let form = Form::of(target);
+                let sent = if form == Form::Plain { args.clone() } else { to_wire_arguments(&args, &s) };
+                let as_json_schema = nullable_as_json_schema(&wire_schema);
+                let wire = ArgsSchema::new(&as_json_schema).expect("wire schema compiles");
+                let on_wire = wire.check(&sent, Coercions::NONE);
+                prop_assert!(on_wire.is_valid(), "{target}: {sent} under {as_json_schema}: {:#?}", on_wire.problems);
+                // Back: the nulls of absent optional arguments read as absent.
+                let back = canonical.check(&sent, Coercions::NONE);
+                prop_assert!(back.is_valid(), "{target}: {:#?}", back.problems);
+                prop_assert_eq!(back.arguments.as_ref(), &args, "{}", target);
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn compile_over_the_corpora_is_accepted_by_the_model_or_refused_with_a_reason() {
+    use toolwire::compile::{ModelCheck, compile};
+    use toolwire::repair::{Options, Outcome, Tool};
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    let targets = [
+        "gemini/v1beta/parameters",
+        "openai/chat",
+        "openai/chat-strict",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+    ];
+    for target in targets {
+        let profile = toolwire::profile::CompiledProfile::new(set.get(target).expect("profile"));
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for file in corpora() {
+            let tools = toolwire::input::read_file(&file).expect("corpus reads");
+            for request in tools.requests() {
+                let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+                let c =
+                    compile(&input, target, &profile, &Options::default()).expect("named tools");
+                for t in &c.tools {
+                    if t.outcome == Outcome::Refused {
+                        *counts.entry("refused").or_default() += 1;
+                        assert!(t.refusals.iter().all(|r| !r.reason.is_empty()));
+                    }
+                }
+                match &c.check {
+                    ModelCheck::Accepted { .. } => *counts.entry("accepted").or_default() += 1,
+                    ModelCheck::NothingToSend => {}
+                    ModelCheck::Rejected {
+                        error,
+                        explanations,
+                        ..
+                    } => {
+                        *counts.entry("model-rejected").or_default() += 1;
+                        assert!(!error.is_empty());
+                        assert!(
+                            !explanations.is_empty(),
+                            "{target}: the model's error is not explained: {error}"
+                        );
+                    }
+                    ModelCheck::Inconclusive { note, .. } => {
+                        panic!("{target}: inconclusive model answer: {note}")
+                    }
+                }
+            }
+        }
+        println!("compile for {target} over the corpora: {counts:?}");
+    }
+}

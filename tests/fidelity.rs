@@ -695,3 +695,160 @@ fn models_reproduce_public_reports() {
         problems.join("\n")
     );
 }
+
+/// Matrix cells whose documented verdict the offline model does not reproduce, and why.
+/// Keyed by (case id, target id).
+const MATRIX_DISAGREEMENTS: &[(&str, &str, &str)] = &[
+    (
+        "keywords/default-nested",
+        "vertex/v1/parameters",
+        "2024-25 reports predate the field: later Vertex Schema versions list title, default and example (astra-litellm-vertex-examples-title-default-defs notes); the model accepts",
+    ),
+    (
+        "keywords/title-nested",
+        "vertex/v1/parameters",
+        "a 2024 report; later Vertex Schema versions list title, default and example (astra-litellm-vertex-examples-title-default-defs notes); the model accepts",
+    ),
+    (
+        "keywords/max-length-large-nested",
+        "llama.cpp/server",
+        "known only from an issue title (llamacpp-empty-object-maxlength): no text and no threshold, so not modelled",
+    ),
+    (
+        "structure/empty-properties-nested",
+        "llama.cpp/server",
+        "known only from an issue title (llamacpp-empty-object-maxlength): no text, not modelled",
+    ),
+    (
+        "keywords/ref-with-siblings-nested",
+        "moonshot/chat",
+        "the reported refusal (moonshot-ref-expansion-conflict) names a keyword present both beside the $ref and in its target; the case's target has no description, so the model finds no conflict",
+    ),
+    (
+        "names/chars-dot",
+        "openai/chat",
+        "the API reference's prose omits dots, but the server's own error (oai-name-pattern-with-dot-variant) prints the pattern ^[a-zA-Z0-9_\\.-]+$, which the model follows",
+    ),
+    (
+        "names/chars-dot",
+        "openai/chat-strict",
+        "the API reference's prose omits dots, but the server's own error (oai-name-pattern-with-dot-variant) prints the pattern ^[a-zA-Z0-9_\\.-]+$, which the model follows",
+    ),
+    (
+        "root/empty-schema",
+        "ollama/chat",
+        "a template-rendering failure with OLLAMA_GO_TEMPLATE=0 (ollama-empty-params-reserialized): not modelled; Go decoding accepts `{}`",
+    ),
+    (
+        "root/parameters-absent",
+        "azure-openai/chat",
+        "a 2024 preview API (azure-parameters-required); the v1 API follows OpenAI, where parameters may be omitted",
+    ),
+    (
+        "structure/required-undeclared-nested",
+        "azure-openai/chat",
+        "a code-review note without an observed answer (azure-required-not-in-properties): not modelled",
+    ),
+    (
+        "structure/required-undeclared-root",
+        "azure-openai/chat",
+        "a code-review note without an observed answer (azure-required-not-in-properties): not modelled",
+    ),
+];
+
+/// The models agree with the matrix's documented verdicts (docs and public reports, no probe
+/// runs) for every live target: each documented cell's case is sent through the target's
+/// model with a valid key, exactly as the prober sends it (wire baseline included).
+#[test]
+fn models_agree_with_the_matrix_documented_verdicts() {
+    use toolwire::evidence::matrix;
+    let project = toolwire::project::Project::new("cases", "reports");
+    let catalog = project.catalog().expect("the case catalog");
+    let documented = project
+        .documented_for(&catalog)
+        .expect("reports/documented");
+    let targets: Vec<String> = target::registry()
+        .iter()
+        .map(|t| t.id.to_string())
+        .collect();
+    let m = matrix::build(&catalog, &targets, &[], &documented);
+    let known: BTreeMap<(&str, &str), &str> = MATRIX_DISAGREEMENTS
+        .iter()
+        .map(|(c, t, why)| ((*c, *t), *why))
+        .collect();
+    let key = Credential::Key(Secret::new("tw-agreement-key"));
+    let mut per_target: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut listed_seen = 0;
+    for cell in &m.cells {
+        let Some(documented_verdict) = cell.verdict else {
+            continue;
+        };
+        let Some(route) = target::route(&cell.target) else {
+            continue;
+        };
+        let case = catalog.get(&cell.case).expect("a catalog case");
+        let cfg = route.configure(&BTreeMap::<String, String>::new());
+        let opts = WireOptions {
+            feature: Some(case.parameter.clone()),
+            ..Default::default()
+        };
+        let (_req, reply) =
+            target::model(&cell.target, &cfg, &case.tools, &opts, Some(&key)).expect("a model");
+        let c = route.classify(&cfg, &reply, false);
+        let model_verdict = match c.verdict {
+            Verdict::AcceptedIgnored => Verdict::Accepted,
+            v => v,
+        };
+        let expected = match documented_verdict {
+            Verdict::AcceptedIgnored => Verdict::Accepted,
+            v => v,
+        };
+        let agree = model_verdict == expected;
+        let e = per_target.entry(cell.target.clone()).or_default();
+        e.0 += 1;
+        if agree {
+            e.1 += 1;
+        }
+        match (
+            agree,
+            known.get(&(cell.case.as_str(), cell.target.as_str())),
+        ) {
+            (true, Some(_)) => problems.push(format!(
+                "{} × {}: listed as a disagreement but the model now agrees",
+                cell.case, cell.target
+            )),
+            (false, None) => problems.push(format!(
+                "{} × {}: documented {expected}, model {model_verdict} ({})",
+                cell.case,
+                cell.target,
+                c.error
+                    .as_deref()
+                    .or(c.note.as_deref())
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            )),
+            (false, Some(_)) => listed_seen += 1,
+            (true, None) => {}
+        }
+    }
+    assert_eq!(
+        listed_seen + problems.iter().filter(|p| p.contains("now agrees")).count(),
+        known.len(),
+        "every listed disagreement names a documented cell"
+    );
+    println!(
+        "agreement with the matrix's documented verdicts (agreeing cells / documented cells):"
+    );
+    for (t, (n, ok)) in &per_target {
+        println!("  {t:38} {ok:3}/{n:3}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

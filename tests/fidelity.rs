@@ -1,8 +1,8 @@
 //! Fidelity of the offline target models against public reports.
 //!
-//! Every rejection in `tests/data/reports.yaml` (a copy of the project's evidence file: public
-//! issues and PRs quoting a provider's verbatim error, with a minimal schema) that has a schema
-//! is replayed through its target's offline model, exactly as the prober would send it (no
+//! Every rejection in `reports/documented/reports.yaml` (the public reports of the project's
+//! evidence file, imported verbatim: a provider's error text as quoted, with a minimal schema)
+//! that has a schema is replayed through its target's offline model, exactly as the prober would send it (no
 //! wire baseline), and the answer is read by the target's reader. A report is reproduced
 //! exactly when:
 //! - the model rejects the schema;
@@ -25,14 +25,22 @@ use toolwire::evidence::Verdict;
 use toolwire::target::{self, Credential, Secret, WireOptions};
 use toolwire::tool::ToolDef;
 
+/// The fields of a documented report entry this test reads (the file has more).
 #[derive(Debug, Deserialize)]
 struct Report {
     id: String,
+    #[serde(default)]
     provider: String,
+    #[serde(default)]
     route: String,
+    #[serde(default)]
     strict: String,
+    /// The error text as the report quotes it.
+    #[serde(default, rename = "quote")]
     error_text: String,
+    #[serde(default)]
     schema: String,
+    #[serde(default)]
     outcome: String,
 }
 
@@ -616,7 +624,8 @@ fn replay(r: &Report) -> Result<Outcome, &'static str> {
 
 #[test]
 fn models_reproduce_public_reports() {
-    let text = std::fs::read_to_string("tests/data/reports.yaml").expect("tests/data/reports.yaml");
+    let text = std::fs::read_to_string("reports/documented/reports.yaml")
+        .expect("reports/documented/reports.yaml");
     let reports: Vec<Report> = serde_saphyr::from_str(&text).expect("reports.yaml parses");
     let with_schema: Vec<&Report> = reports
         .iter()

@@ -229,6 +229,32 @@ fn kinds(fs: &[Finding]) -> BTreeMap<(String, String), usize> {
     m
 }
 
+/// Repairs one finding of `tool` (any level, e.g. one a target's offline model turned out to
+/// reject): the first candidate rewrite after which the finding's kind has fewer instances
+/// and no new kind of error appears. `None` (with the reason) when there is none.
+pub fn fix_finding(
+    tool: &Tool,
+    finding: &Finding,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Result<(Tool, Vec<Change>), String> {
+    let all = |t: &Tool| crate::check::check_tools(&[t.as_ref(0)], profile);
+    let before_all = kinds(&all(tool));
+    let before_errors = kinds(&errors(tool, profile));
+    let target = kind(finding);
+    for c in fixes::candidates(tool, finding, profile, opts.max_inline_nodes)? {
+        let after_all = kinds(&all(&c.tool));
+        let after_errors = kinds(&errors(&c.tool, profile));
+        let gone = after_all.get(&target).copied().unwrap_or(0)
+            < before_all.get(&target).copied().unwrap_or(0);
+        let new_error = after_errors.keys().any(|k| !before_errors.contains_key(k));
+        if gone && !new_error {
+            return Ok((c.tool, c.changes));
+        }
+    }
+    Err("no repair tried removes it".into())
+}
+
 /// Repairs one tool (see the module documentation for the loop).
 pub fn repair_tool(
     tool: &Tool,

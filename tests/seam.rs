@@ -400,3 +400,211 @@ fn args_reports_every_missing_required_argument_for_every_corpus_schema() {
     println!("args over the corpora: {compiled} schemas compiled, {invalid} not JSON Schema");
     assert!(compiled > 500);
 }
+
+// ---------------------------------------------------------------------------------------
+// Compile round trip (property test): arguments valid under the canonical schema are valid
+// under every target's wire schema, and the nulls a strict target's model sends for absent
+// optional arguments map back to absent.
+
+mod round_trip {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+    use toolwire::args::{ArgsSchema, Coercions};
+    use toolwire::compile::wire::{Form, nullable_as_json_schema, to_wire_arguments};
+    use toolwire::compile::{ModelCheck, compile};
+    use toolwire::repair::{Options, Outcome, Tool};
+
+    /// Property names, some spelled like keywords (they must stay names everywhere).
+    const NAMES: &[&str] = &[
+        "query",
+        "type",
+        "default",
+        "properties",
+        "limit",
+        "items",
+        "x_1",
+    ];
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!({"type": "string", "description": "Some text"})),
+            Just(json!({"type": "string", "enum": ["a", "b", "c"]})),
+            (0i64..5, 5i64..50)
+                .prop_map(|(lo, hi)| json!({"type": "integer", "minimum": lo, "maximum": hi})),
+            Just(json!({"type": "number"})),
+            Just(json!({"type": "boolean"})),
+        ]
+    }
+
+    fn schema() -> impl Strategy<Value = Value> {
+        leaf()
+            .prop_recursive(3, 24, 5, |inner| {
+                prop_oneof![
+                    inner
+                        .clone()
+                        .prop_map(|i| json!({"type": "array", "items": i})),
+                    (
+                        prop::collection::btree_map(prop::sample::select(NAMES), inner, 1..5),
+                        prop::collection::vec(any::<bool>(), 5)
+                    )
+                        .prop_map(|(props, req)| {
+                            let names: Vec<&str> = props.keys().copied().collect();
+                            let required: Vec<&str> = names
+                                .iter()
+                                .zip(req)
+                                .filter(|(_, r)| *r)
+                                .map(|(n, _)| *n)
+                                .collect();
+                            let props: Map<String, Value> =
+                                props.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                            let mut o = json!({"type": "object", "properties": props});
+                            if !required.is_empty() {
+                                o["required"] = json!(required);
+                            }
+                            o
+                        }),
+                ]
+            })
+            .prop_filter("the root must be an object", |s| s["type"] == "object")
+    }
+
+    /// A valid instance of `s`, with optional properties present or absent by `rng`.
+    fn instance(s: &Value, rng: &mut fastrand::Rng) -> Value {
+        match s["type"].as_str() {
+            Some("string") => match s.get("enum").and_then(Value::as_array) {
+                Some(e) => e[rng.usize(..e.len())].clone(),
+                None => json!(format!("t{}", rng.u8(..))),
+            },
+            Some("integer") => {
+                let lo = s["minimum"].as_i64().unwrap_or(0);
+                let hi = s["maximum"].as_i64().unwrap_or(100);
+                json!(rng.i64(lo..=hi))
+            }
+            Some("number") => json!(rng.f64() * 10.0),
+            Some("boolean") => json!(rng.bool()),
+            Some("array") => {
+                let n = rng.usize(0..3);
+                Value::Array((0..n).map(|_| instance(&s["items"], rng)).collect())
+            }
+            Some("object") => {
+                let required: Vec<&str> = s["required"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut o = Map::new();
+                for (k, sub) in s["properties"].as_object().into_iter().flatten() {
+                    if required.contains(&k.as_str()) || rng.bool() {
+                        o.insert(k.clone(), instance(sub, rng));
+                    }
+                }
+                Value::Object(o)
+            }
+            _ => Value::Null,
+        }
+    }
+
+    const TARGETS: &[&str] = &[
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+        "openai/chat",
+        "gemini/v1beta/parameters",
+        "gemini/v1beta/parameters-json-schema",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+        "xai/chat",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arguments_survive_the_round_trip_through_every_wire_form(s in schema(), seed in any::<u64>()) {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let args = instance(&s, &mut rng);
+            let canonical = ArgsSchema::new(&s).expect("generated schemas compile");
+            prop_assert!(canonical.check(&args, Coercions::NONE).is_valid());
+            // No evidence against anything: the wire form alone is under test.
+            let profile = toolwire::profile::CompiledProfile::new(&toolwire::profile::Profile {
+                name: "none".into(),
+                targets: vec![],
+                control: toolwire::profile::Status::Allowed,
+                features: vec![],
+                summary: Default::default(),
+            });
+            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()) };
+            for target in TARGETS {
+                let c = compile(std::slice::from_ref(&tool), target, &profile, &Options::default()).expect("compiles");
+                prop_assert!(c.tools[0].outcome != Outcome::Refused, "{target}: {:#?}", c.tools[0]);
+                prop_assert!(matches!(c.check, ModelCheck::Accepted { .. }), "{target}: {:#?}\n{}", c.check, c.request);
+                let wire_schema = c.tools[0].tool.parameters.clone().expect("a schema");
+                let form = Form::of(target);
+                let sent = if form == Form::Plain { args.clone() } else { to_wire_arguments(&args, &s) };
+                let as_json_schema = nullable_as_json_schema(&wire_schema);
+                let wire = ArgsSchema::new(&as_json_schema).expect("wire schema compiles");
+                let on_wire = wire.check(&sent, Coercions::NONE);
+                prop_assert!(on_wire.is_valid(), "{target}: {sent} under {as_json_schema}: {:#?}", on_wire.problems);
+                // Back: the nulls of absent optional arguments read as absent.
+                let back = canonical.check(&sent, Coercions::NONE);
+                prop_assert!(back.is_valid(), "{target}: {:#?}", back.problems);
+                prop_assert_eq!(back.arguments.as_ref(), &args, "{}", target);
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the corpora (licensed, not in the repository): TOOLWIRE_CORPORA=DIR cargo test --test seam -- --ignored"]
+fn compile_over_the_corpora_is_accepted_by_the_model_or_refused_with_a_reason() {
+    use toolwire::compile::{ModelCheck, compile};
+    use toolwire::repair::{Options, Outcome, Tool};
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    let targets = [
+        "gemini/v1beta/parameters",
+        "openai/chat",
+        "openai/chat-strict",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+    ];
+    for target in targets {
+        let profile = toolwire::profile::CompiledProfile::new(set.get(target).expect("profile"));
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for file in corpora() {
+            let tools = toolwire::input::read_file(&file).expect("corpus reads");
+            for request in tools.requests() {
+                let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+                let c =
+                    compile(&input, target, &profile, &Options::default()).expect("named tools");
+                for t in &c.tools {
+                    if t.outcome == Outcome::Refused {
+                        *counts.entry("refused").or_default() += 1;
+                        assert!(t.refusals.iter().all(|r| !r.reason.is_empty()));
+                    }
+                }
+                match &c.check {
+                    ModelCheck::Accepted { .. } => *counts.entry("accepted").or_default() += 1,
+                    ModelCheck::NothingToSend => {}
+                    ModelCheck::Rejected {
+                        error,
+                        explanations,
+                        ..
+                    } => {
+                        *counts.entry("model-rejected").or_default() += 1;
+                        assert!(!error.is_empty());
+                        assert!(
+                            !explanations.is_empty(),
+                            "{target}: the model's error is not explained: {error}"
+                        );
+                    }
+                    ModelCheck::Inconclusive { note, .. } => {
+                        panic!("{target}: inconclusive model answer: {note}")
+                    }
+                }
+            }
+        }
+        println!("compile for {target} over the corpora: {counts:?}");
+    }
+}

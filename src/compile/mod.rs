@@ -123,38 +123,79 @@ pub fn compile(
                     }
                     r.changes.extend(changes);
                 }
-                Err(reason) => {
-                    r.outcome = Outcome::Refused;
-                    r.changes.clear();
-                    r.refusals.push(repair::Refusal {
-                        pointer: String::new(),
-                        rule: "compile".into(),
-                        parameter: String::new(),
-                        reason,
-                    });
-                }
+                Err(reason) => refuse(r, reason),
             }
         }
     }
-    let defs: Vec<ToolDef> = results
-        .iter()
-        .filter(|r| r.outcome != Outcome::Refused)
-        .map(|r| ToolDef {
-            name: r.tool.name.clone().unwrap_or_default(),
-            description: r.tool.description.clone(),
-            parameters: r.tool.parameters.clone(),
-        })
-        .collect();
     let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
     let wire_opts = WireOptions {
         raw: true,
         ..WireOptions::default()
     };
     let credential = Credential::Key(Secret::new(MODEL_KEY));
-    let (request, reply) = crate::target::model(target, &cfg, &defs, &wire_opts, Some(&credential))
-        .ok_or_else(|| CompileError::NoRoute(target.into()))?;
-    let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-    let check = if defs.is_empty() {
+    // The profile only knows what the evidence says. When the model rejects a feature the
+    // profile has no evidence for, the finding the model's error points at is repaired too,
+    // and the model asked again.
+    let mut rounds = 0;
+    let (body, reply, sent) = loop {
+        let sent: Vec<usize> = (0..results.len())
+            .filter(|i| results[*i].outcome != Outcome::Refused)
+            .collect();
+        let defs: Vec<ToolDef> = sent
+            .iter()
+            .map(|i| {
+                let t = &results[*i].tool;
+                ToolDef {
+                    name: t.name.clone().unwrap_or_default(),
+                    description: t.description.clone(),
+                    parameters: t.parameters.clone(),
+                }
+            })
+            .collect();
+        let (request, reply) =
+            crate::target::model(target, &cfg, &defs, &wire_opts, Some(&credential))
+                .ok_or_else(|| CompileError::NoRoute(target.into()))?;
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        rounds += 1;
+        if defs.is_empty()
+            || rounds > MAX_MODEL_ROUNDS
+            || route.classify(&cfg, &reply, false).verdict != Verdict::Rejected
+        {
+            break (body, reply, sent);
+        }
+        let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
+        let mut progress = false;
+        for e in &explained {
+            let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
+                continue;
+            };
+            let Some(&i) = sent.get(w) else { continue };
+            if e.rule.as_deref() == Some("description-too-long")
+                && let Some(max) = stated_max_length(&e.message)
+                && cut_description(&mut results[i], max)
+            {
+                progress = true;
+                continue;
+            }
+            if fix_what_the_model_named(&mut results[i], pointer, e.rule.as_deref(), profile, opts)
+            {
+                progress = true;
+                // The repair may have made the wire form apply where it did not (a `dict`
+                // that is now an object): apply it again (it leaves a done form alone).
+                let r = &mut results[i];
+                if let Some(schema) = r.tool.parameters.as_mut() {
+                    match wire::apply(form, schema) {
+                        Ok(more) => r.changes.extend(more),
+                        Err(reason) => refuse(r, reason),
+                    }
+                }
+            }
+        }
+        if !progress {
+            break (body, reply, sent);
+        }
+    };
+    let check = if sent.is_empty() {
         ModelCheck::NothingToSend
     } else {
         let c = route.classify(&cfg, &reply, false);
@@ -190,6 +231,144 @@ pub fn compile(
         tools: results,
         check,
     })
+}
+
+/// Rules that name the same kind of problem from different sides.
+const RELATED: &[&[&str]] = &[
+    &[
+        "root-not-object",
+        "type-invalid",
+        "type-missing",
+        "type-list",
+        "nullable-spelling",
+    ],
+    &[
+        "keyword-unsupported",
+        "format-unsupported",
+        "enum-not-string",
+        "ref-unsupported",
+        "anyof-with-siblings",
+        "root-combinator",
+    ],
+    &[
+        "required-undeclared",
+        "required-invalid",
+        "object-properties-missing",
+        "properties-invalid",
+    ],
+];
+
+/// How many times the model is asked again after repairing what it rejected.
+const MAX_MODEL_ROUNDS: usize = 16;
+
+/// Repairs, in `r`'s tool, the finding at `pointer` (preferring one of rule `rule`) that the
+/// model's error named. Returns whether anything changed.
+fn fix_what_the_model_named(
+    r: &mut ToolRepair,
+    pointer: &str,
+    rule: Option<&str>,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> bool {
+    let t = &r.tool;
+    let findings = crate::check::check_tools(
+        &[crate::profile::detect::ToolRef {
+            name: t.name.as_deref(),
+            description: t.description.as_deref(),
+            parameters: t.parameters.as_ref(),
+            index: 0,
+        }],
+        profile,
+    );
+    // The finding of the named rule at the named place, or one keyword away from it (a
+    // message may name the schema or its keyword); without a rule, nothing is guessed.
+    let Some(rule) = rule else {
+        return false;
+    };
+    let one_step = |a: &str, b: &str| {
+        a.strip_prefix(b)
+            .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
+    };
+    // Providers name a problem by what they check, the detector by what it sees: a root
+    // `type: dict` is `root-not-object` to Bedrock and `type-invalid` here.
+    let group = |r: &str| RELATED.iter().position(|g| g.contains(&r));
+    let mut ranked: Vec<&crate::check::Finding> = findings
+        .iter()
+        .filter(|f| {
+            (f.rule == rule || (group(&f.rule).is_some() && group(&f.rule) == group(rule)))
+                && (f.pointer == pointer
+                    || one_step(&f.pointer, pointer)
+                    || one_step(pointer, &f.pointer))
+        })
+        .collect();
+    ranked.sort_by_key(|f| (f.rule != rule, f.pointer != pointer));
+    for f in ranked {
+        if let Ok((tool, changes)) = repair::fix_finding(&r.tool, f, profile, opts) {
+            r.tool = tool;
+            r.changes.extend(changes.into_iter().map(|mut c| {
+                c.action
+                    .push_str(" (the target's offline model rejects it)");
+                c
+            }));
+            if r.outcome == Outcome::Unchanged {
+                r.outcome = Outcome::Repaired;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// Marks a tool refused because its wire form cannot be written.
+fn refuse(r: &mut ToolRepair, reason: String) {
+    r.outcome = Outcome::Refused;
+    r.changes.clear();
+    r.refusals.push(repair::Refusal {
+        pointer: String::new(),
+        rule: "compile".into(),
+        parameter: String::new(),
+        reason,
+    });
+}
+
+/// The limit a message states: "maximum length 1024" (OpenAI's template).
+fn stated_max_length(message: &str) -> Option<usize> {
+    let at = message.find("maximum length ")? + "maximum length ".len();
+    let digits: String = message[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Cuts the tool's description to `max` characters (ending in "…"). Returns whether it was
+/// longer.
+fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
+    let Some(old) = r.tool.description.clone() else {
+        return false;
+    };
+    let len = old.chars().count();
+    if len <= max || max < 2 {
+        return false;
+    }
+    let mut new: String = old.chars().take(max - 1).collect();
+    new.push('…');
+    r.tool.description = Some(new);
+    r.changes.push(repair::Change {
+        pointer: String::new(),
+        rule: "description-too-long".into(),
+        action: format!(
+            "cut the description from {len} to {max} characters (the limit the target's offline model states)"
+        ),
+        lost: Some(format!(
+            "the last {} characters of the description",
+            len - (max - 1)
+        )),
+    });
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
+    true
 }
 
 /// Where a request body carries its tools.

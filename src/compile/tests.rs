@@ -67,8 +67,9 @@ fn strict_targets_get_closed_objects_with_every_property_required() {
 }
 
 #[test]
-fn a_rejection_comes_back_with_the_models_own_error_explained() {
-    // A profile with no evidence against `const` keeps it; Gemini's model rejects it at parse.
+fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
+    // A profile with no evidence against `const` keeps it; Gemini's model rejects it at
+    // parse, and compile repairs what the model's error names.
     let p = profile(&[]);
     let t = tool(
         "pick",
@@ -81,6 +82,28 @@ fn a_rejection_comes_back_with_the_models_own_error_explained() {
         &repair::Options::default(),
     )
     .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire[0]["functionDeclarations"][0]["parameters"]["properties"]["mode"],
+        json!({"enum":["fast"],"type":"string"})
+    );
+    assert!(
+        c.tools[0].changes[0]
+            .action
+            .ends_with("(the target's offline model rejects it)"),
+        "{:#?}",
+        c.tools[0].changes
+    );
+}
+
+#[test]
+fn a_rejection_no_repair_answers_comes_back_with_the_models_own_error_explained() {
+    let p = profile(&[]);
+    let t = tool(
+        "tags",
+        json!({"type":"object","properties":{"t":{"type":"array"}}}),
+    );
+    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
     let ModelCheck::Rejected {
         error,
         explanations,
@@ -89,25 +112,12 @@ fn a_rejection_comes_back_with_the_models_own_error_explained() {
     else {
         panic!("{:#?}", c.check);
     };
-    assert!(error.contains("Unknown name \"const\""), "{error}");
+    assert!(error.contains("array schema missing items"), "{error}");
     let e = &explanations[0];
-    assert_eq!(e.tool.as_deref(), Some("pick"), "{e:#?}\n{}", c.request);
-    assert_eq!(e.pointer.as_deref(), Some("/properties/mode/const"));
+    assert_eq!(e.tool.as_deref(), Some("tags"), "{e:#?}");
+    assert_eq!(e.pointer.as_deref(), Some("/properties/t"));
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
     assert!(!c.is_ok());
-    // With the evidence that Gemini rejects `const`, repair writes it as an enum first.
-    let p = profile(&["keyword-allowed: const"]);
-    let t = tool(
-        "pick",
-        json!({"type":"object","properties":{"a":{"type":"string"},"mode":{"const":"fast"}}}),
-    );
-    let c = compile(
-        &[t],
-        "gemini/v1beta/parameters",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
-    assert!(c.is_ok(), "{:#?}", c.check);
 }
 
 #[test]
@@ -145,4 +155,16 @@ fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
         compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),
         CompileError::Unnamed(0)
     );
+}
+
+#[test]
+fn a_description_past_the_limit_the_model_states_is_cut_to_it() {
+    let p = profile(&[]);
+    let mut t = plain();
+    t.description = Some("d".repeat(1500));
+    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let d = c.wire[0]["function"]["description"].as_str().unwrap();
+    assert_eq!(d.chars().count(), 1024);
+    assert!(c.tools[0].changes[0].lost.as_ref().unwrap().contains("477"));
 }

@@ -667,7 +667,7 @@ fn openai(text: &str) -> Vec<Raw> {
             } else if what.contains("at the top level") {
                 (Place::Search(Cond::RootCombinator), Some("root-combinator"))
             } else if what.contains("is not of type")
-                || what.contains("is not valid under any of the schemas")
+                || what.contains("is not valid under any of the")
                 || what.contains("is not a '")
             {
                 (Place::Meta, None)

@@ -16,6 +16,10 @@ pub enum OutputFormat {
     Human,
     /// One JSON document: profile, files, counts per rule, findings.
     Json,
+    /// SARIF 2.1.0 (code scanning), each finding located at its line in the file.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::…`): pull request annotations.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -135,6 +139,19 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     match args.format {
         OutputFormat::Human => print!("{}", report.human()),
         OutputFormat::Json => print!("{}", report.json()),
+        OutputFormat::Sarif => {
+            let sites = crate::report::sarif::file_sites(&report.findings);
+            let rule_text =
+                |id: &str| crate::profile::rules::find(id).map(|r| r.checks.to_string());
+            print!(
+                "{}",
+                crate::report::sarif::render(&report.findings, sites, rule_text)
+            );
+        }
+        OutputFormat::Github => {
+            let sites = crate::report::sarif::file_sites(&report.findings);
+            print!("{}", crate::report::github::render(&report.findings, sites));
+        }
     }
     Ok(if report.findings.is_empty() {
         EXIT_OK

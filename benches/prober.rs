@@ -22,14 +22,14 @@ use toolwire::evidence::runlog::Redactor;
 use toolwire::probe::http::{Budget, HttpOptions, HttpTarget, client};
 use toolwire::probe::{self, ProbeTarget, RunOptions};
 
-/// CPU seconds (user + system) this process has used.
-fn cpu_seconds() -> f64 {
+/// CPU seconds (user, system) this process has used.
+fn cpu_seconds() -> (f64, f64) {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let f: Vec<&str> = after.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     // Fields 14 (utime) and 15 (stime) of proc(5); the slice starts at field 3.
-    (ticks(11) + ticks(12)) / 100.0
+    (ticks(11) / 100.0, ticks(12) / 100.0)
 }
 
 struct Child(std::process::Child);
@@ -73,15 +73,46 @@ fn main() {
             env.insert(v.to_string(), "tw-bench-key".to_string());
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    // The same runtime `toolwire probe` uses (see src/cli/probe.rs).
+    let runtime = toolwire::cli::probe::runtime().expect("runtime");
     println!(
         "prober bench: {} cases × {} emulated targets over loopback (emulator in a child process)",
         cases.len(),
         toolwire::target::routes().len()
+    );
+    // The payload's own cost: building every request body and its digest, without sending.
+    let (u0, s0) = cpu_seconds();
+    let mut bytes = 0usize;
+    let mut built = 0usize;
+    for route in toolwire::target::routes() {
+        let cfg = route.configure(&env);
+        for case in &cases {
+            let opts = toolwire::target::WireOptions {
+                feature_keyword: toolwire::target::openai::feature_keyword(&case.parameter),
+                ..Default::default()
+            };
+            let req = route.request(&cfg, &case.tools, &opts);
+            bytes += req.body.len();
+            std::hint::black_box(toolwire::evidence::digest(&req.body));
+            built += 1;
+        }
+    }
+    let (u1, s1) = cpu_seconds();
+    let payload_us = ((u1 - u0) + (s1 - s0)) * 1e6 / built as f64;
+    println!(
+        "  request bodies: {built}, {:.1} KiB on average; building and digesting one costs {payload_us:.1} µs",
+        bytes as f64 / built as f64 / 1024.0
+    );
+    // One run-log line: an observation serialized and redacted (the runner does this per probe).
+    let sample = r#"{"type":"observation","run":"20261130T062426Z-9bf1","case":"keywords/additional-properties-false","target":"openai/chat","endpoint":"http://127.0.0.1:18090/openai/v1/chat/completions","model":"gpt-4.1-mini","time":"2026-11-30T06:24:27.123456789Z","request_digest":"sha256:0a061c60bbf4f0079b92c3490770d816375940d6fadc0067422c9345a83df6b9","status":400,"verdict":"rejected","stage":"validate","error":"Invalid schema for function 'probe_tool': In context=('properties', 'value'), array schema missing items.","path":"('properties', 'value')","latency_ms":4.37,"note":"emulated answer (toolwire emulate; not evidence)"}"#;
+    let redactor = Redactor::new(vec!["tw-bench-key".into()]);
+    let t = Instant::now();
+    for _ in 0..20_000 {
+        std::hint::black_box(redactor.redact(std::hint::black_box(sample)));
+    }
+    println!(
+        "  redacting one run-log line: {:.1} µs",
+        t.elapsed().as_secs_f64() * 1e6 / 20_000.0
     );
     let mut rows = Vec::new();
     for run in 0..runs {
@@ -109,13 +140,15 @@ fn main() {
             redactor: Redactor::default(),
             emulated: true,
         };
-        let cpu0 = cpu_seconds();
+        let (user0, sys0) = cpu_seconds();
         let t0 = Instant::now();
         let summary = runtime
             .block_on(probe::run(&catalog, &cases, targets, opts))
             .expect("the run");
         let wall = t0.elapsed().as_secs_f64();
-        let cpu = cpu_seconds() - cpu0;
+        let (user1, sys1) = cpu_seconds();
+        let (user, sys) = (user1 - user0, sys1 - sys0);
+        let cpu = user + sys;
         let requests: usize = summary.targets.values().map(|t| t.requests).sum();
         let observations: usize = summary
             .targets
@@ -134,10 +167,12 @@ fn main() {
             "every probe got a decisive emulated answer (no faults, no retries)"
         );
         println!(
-            "  run {}: {requests} requests ({observations} observations) in {wall:.2} s = {:.0} requests/s; prober CPU {cpu:.2} s = {:.1} µs/request",
+            "  run {}: {requests} requests ({observations} observations) in {wall:.2} s = {:.0} requests/s; prober CPU {cpu:.2} s = {:.1} µs/request ({:.1} user + {:.1} kernel)",
             run + 1,
             requests as f64 / wall,
-            cpu * 1e6 / requests.max(1) as f64
+            cpu * 1e6 / requests.max(1) as f64,
+            user * 1e6 / requests.max(1) as f64,
+            sys * 1e6 / requests.max(1) as f64
         );
         rows.push((
             wall,
@@ -151,9 +186,14 @@ fn main() {
         "  median: wall {wall:.2} s, {rps:.0} requests/s, {cpu_per:.1} µs prober CPU per request"
     );
     println!(
-        "  goals: wall < 10 s: {}; CPU < 50 µs/request: {}",
+        "  goals: wall < 10 s: {}; CPU < 50 µs/request: {} (overhead beyond the payload: {})",
         if wall < 10.0 { "met" } else { "NOT met" },
-        if cpu_per < 50.0 { "met" } else { "NOT met" }
+        if cpu_per < 50.0 { "met" } else { "NOT met" },
+        if cpu_per - payload_us < 50.0 {
+            "met"
+        } else {
+            "NOT met"
+        }
     );
     drop(child);
 }

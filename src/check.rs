@@ -96,6 +96,46 @@ pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
     out
 }
 
+/// Checks a file from its bytes, request by request (a JSON Lines corpus is never held in
+/// memory whole). Returns the file's summary and its findings, with file, line and location
+/// filled in. Errors are bad input ([`crate::error::Error::Input`]).
+pub fn check_bytes(
+    file: &std::path::Path,
+    bytes: &[u8],
+    profile: &CompiledProfile,
+) -> crate::Result<(FileSummary, Vec<Finding>)> {
+    let name = file.display().to_string();
+    let mut findings = Vec::new();
+    let mut flagged = 0usize;
+    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |request| {
+        let refs: Vec<ToolRef<'_>> = request.iter().map(|e| e.as_ref()).collect();
+        let start = findings.len();
+        detect::check_request(&refs, profile, &mut findings);
+        let first = request.first().map_or(0, |t| t.index);
+        for f in &mut findings[start..] {
+            f.file.clone_from(&name);
+            if let Some(t) = f.tool_index.checked_sub(first).and_then(|i| request.get(i)) {
+                f.line = t.line;
+                f.location.clone_from(&t.schema_pointer);
+            }
+        }
+        let distinct: std::collections::BTreeSet<usize> =
+            findings[start..].iter().map(|f| f.tool_index).collect();
+        flagged += distinct.len();
+    })?;
+    let summary = FileSummary {
+        file: name,
+        format: match inner {
+            Some(i) => format!("{format} of {i}"),
+            None => format.to_string(),
+        },
+        tools,
+        clean: tools - flagged,
+        detected: Some((format, inner)),
+    };
+    Ok((summary, findings))
+}
+
 /// The result of checking some files against one profile.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -115,6 +155,9 @@ pub struct FileSummary {
     pub tools: usize,
     /// Tools with no finding.
     pub clean: usize,
+    /// The detected format (and the lines' format for JSON Lines).
+    #[serde(skip)]
+    pub detected: Option<(crate::input::Format, Option<crate::input::Format>)>,
 }
 
 impl Report {
@@ -134,6 +177,7 @@ impl Report {
                 },
                 tools: set.tools.len(),
                 clean: set.tools.len() - flagged.len(),
+                detected: Some((set.format, set.line_format)),
             });
             findings.extend(f);
         }
@@ -141,6 +185,25 @@ impl Report {
             profile: profile.name.clone(),
             targets: profile.targets.clone(),
             files,
+            findings,
+        }
+    }
+
+    /// A report from files already read and checked with [`check_bytes`].
+    pub fn from_checked(
+        profile: &CompiledProfile,
+        files: Vec<(FileSummary, Vec<Finding>)>,
+    ) -> Report {
+        let mut summaries = Vec::with_capacity(files.len());
+        let mut findings = Vec::new();
+        for (s, f) in files {
+            summaries.push(s);
+            findings.extend(f);
+        }
+        Report {
+            profile: profile.name.clone(),
+            targets: profile.targets.clone(),
+            files: summaries,
             findings,
         }
     }

@@ -178,19 +178,39 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
+    let line_format = json_lines_each(file, text, &mut |line_tools, _| {
+        tools.append(line_tools);
+    })?;
+    Ok(ToolSet {
+        file: file.to_path_buf(),
+        format: Format::JsonLines,
+        line_format,
+        tools,
+    })
+}
+
+/// Reads JSON Lines one line (one request) at a time, handing each line's tools to `each`,
+/// which may take them; tool indexes count across lines. Returns the first line's format.
+fn json_lines_each(
+    file: &Path,
+    text: &str,
+    each: &mut dyn FnMut(&mut Vec<ToolEntry>, Format),
+) -> Result<Option<Format>> {
     let mut line_format = None;
+    let mut tools = Vec::new();
+    let mut next_index = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let number = i + 1;
         let value = json::parse_str(file, line, LIMITS, i)?;
-        let request = number;
         let mut reader = Reader {
             file,
             line: Some(number),
             tools: &mut tools,
-            request,
+            request: number,
+            next_index,
         };
         let format = reader.document(value).map_err(|(pointer, problem)| {
             Error::input(
@@ -202,14 +222,39 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
                 problem,
             )
         })?;
+        next_index = reader.next_index;
         line_format.get_or_insert(format);
+        each(&mut tools, format);
+        tools.clear();
     }
-    Ok(ToolSet {
-        file: file.to_path_buf(),
-        format: Format::JsonLines,
-        line_format,
-        tools,
-    })
+    Ok(line_format)
+}
+
+/// Reads a tool file request by request, handing each request's tools to `each` and
+/// dropping them afterwards, so that a large JSON Lines corpus is checked in bounded memory.
+/// Returns the file's format (and for JSON Lines the lines' format) and the number of tools.
+pub fn for_each_request(
+    file: &Path,
+    bytes: &[u8],
+    each: &mut dyn FnMut(&[ToolEntry]),
+) -> Result<(Format, Option<Format>, usize)> {
+    let text = json::check_utf8(file, bytes)?;
+    let by_name = file
+        .extension()
+        .is_some_and(|e| e == "jsonl" || e == "ndjson");
+    let mut count = 0;
+    if by_name {
+        let inner = json_lines_each(file, text, &mut |tools, _| {
+            count += tools.len();
+            each(tools);
+        })?;
+        return Ok((Format::JsonLines, inner, count));
+    }
+    let set = from_bytes(file, bytes)?;
+    for request in set.requests() {
+        each(request);
+    }
+    Ok((set.format, set.line_format, set.tools.len()))
 }
 
 /// Reads tool definitions from a parsed document.
@@ -220,6 +265,7 @@ pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
         line: None,
         tools: &mut tools,
         request: 0,
+        next_index: 0,
     };
     let format = reader
         .document(value)
@@ -243,6 +289,7 @@ struct Reader<'f, 't> {
     line: Option<usize>,
     tools: &'t mut Vec<ToolEntry>,
     request: usize,
+    next_index: usize,
 }
 
 fn is_schema_like(m: &Map<String, Value>) -> bool {
@@ -475,7 +522,8 @@ impl Reader<'_, '_> {
         parameters: Option<Value>,
         schema_pointer: String,
     ) {
-        let index = self.tools.len();
+        let index = self.next_index;
+        self.next_index += 1;
         self.tools.push(ToolEntry {
             name,
             description,

@@ -16,6 +16,10 @@ pub enum OutputFormat {
     Human,
     /// One JSON document: profile, files, counts per rule, findings.
     Json,
+    /// SARIF 2.1.0 (code scanning), each finding located at its line in the file.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::…`): pull request annotations.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,49 +76,82 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
     }
 }
 
+fn show_format(
+    file: &std::path::Path,
+    format: &crate::input::Format,
+    inner: Option<crate::input::Format>,
+    tools: usize,
+) {
+    let inner = inner.map(|f| format!(" of {f}")).unwrap_or_default();
+    eprintln!(
+        "{}: {format}{inner} ({}), {tools} tools",
+        file.display(),
+        format.describe()
+    );
+}
+
 pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     let set = match &args.profiles {
         Some(p) => ProfileSet::load(p)?,
         None => crate::profile::embedded()?,
     };
     let profile = select(&set, &args.profile, args.target.as_deref())?;
-    let mut sets = Vec::with_capacity(args.files.len());
-    for file in &args.files {
-        let mut tools = crate::input::read_file(file)?;
-        if args.show_format {
-            let inner = tools
-                .line_format
-                .map(|f| format!(" of {f}"))
-                .unwrap_or_default();
-            eprintln!(
-                "{}: {}{inner} ({}), {} tools",
-                file.display(),
-                tools.format,
-                tools.format.describe(),
-                tools.tools.len()
-            );
-        }
-        if args.one_request {
-            tools.merge_requests();
-        }
-        sets.push(tools);
-    }
-    if args.one_request && sets.len() > 1 {
+    if args.one_request && args.files.len() > 1 {
         return Err(Error::Usage(
             "--one-request takes one file (concatenate the tools into one file)".into(),
         ));
     }
-    if let Some(out) = &args.corpus_report {
-        let md = crate::check::corpus_markdown(&sets, &set);
-        std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
-    }
-    let mut report = Report::new(&sets, &profile);
+    let mut report = if args.one_request || args.corpus_report.is_some() {
+        // These need every tool of a file at once.
+        let mut sets = Vec::with_capacity(args.files.len());
+        for file in &args.files {
+            let mut tools = crate::input::read_file(file)?;
+            if args.show_format {
+                show_format(file, &tools.format, tools.line_format, tools.tools.len());
+            }
+            if args.one_request {
+                tools.merge_requests();
+            }
+            sets.push(tools);
+        }
+        if let Some(out) = &args.corpus_report {
+            let md = crate::check::corpus_markdown(&sets, &set);
+            std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
+        }
+        Report::new(&sets, &profile)
+    } else {
+        let mut checked = Vec::with_capacity(args.files.len());
+        for file in &args.files {
+            let bytes = crate::json::read_capped(file, crate::input::LIMITS)?;
+            let (summary, findings) = crate::check::check_bytes(file, &bytes, &profile)?;
+            if args.show_format
+                && let Some((format, inner)) = &summary.detected
+            {
+                show_format(file, format, *inner, summary.tools);
+            }
+            checked.push((summary, findings));
+        }
+        Report::from_checked(&profile, checked)
+    };
     if args.errors_only {
         report.errors_only();
     }
     match args.format {
         OutputFormat::Human => print!("{}", report.human()),
         OutputFormat::Json => print!("{}", report.json()),
+        OutputFormat::Sarif => {
+            let sites = crate::report::sarif::file_sites(&report.findings);
+            let rule_text =
+                |id: &str| crate::profile::rules::find(id).map(|r| r.checks.to_string());
+            print!(
+                "{}",
+                crate::report::sarif::render(&report.findings, sites, rule_text)
+            );
+        }
+        OutputFormat::Github => {
+            let sites = crate::report::sarif::file_sites(&report.findings);
+            print!("{}", crate::report::github::render(&report.findings, sites));
+        }
     }
     Ok(if report.findings.is_empty() {
         EXIT_OK

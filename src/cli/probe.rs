@@ -192,11 +192,7 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         }
     }
     let cases: Vec<_> = catalog.select(&args.case_filters).collect();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
+    let runtime = runtime()?;
     let client = http::client(Duration::from_secs_f64(args.timeout.max(0.05)))?;
     let budget = Budget::new(Some(args.max_requests));
     let mut targets: Vec<Arc<dyn ProbeTarget>> = Vec::new();
@@ -282,6 +278,26 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         }
     }
     Ok(EXIT_OK)
+}
+
+/// The async runtime of a probe run. Probing is I/O-bound; one thread runs the HTTP work
+/// with no cross-thread wake-ups (a second core stays free for the servers and engines). With
+/// `TOOLWIRE_PROBE_THREADS=N` (N > 1) a multi-threaded runtime is used instead.
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    let threads: usize = std::env::var("TOOLWIRE_PROBE_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut b = if threads > 1 {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(threads);
+        b
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    b.enable_all()
+        .build()
+        .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))
 }
 
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {

@@ -540,3 +540,162 @@ fn schema_keys(case: &Case) -> Vec<String> {
     }
     keys.into_iter().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::ToolDef;
+    use serde_json::json;
+
+    fn case(parameter: &str, name: &str, parameters: Value) -> Case {
+        Case {
+            id: "x/y".into(),
+            title: "t".into(),
+            family: "x".into(),
+            parameter: parameter.into(),
+            placement: Placement::Nested,
+            tools: vec![ToolDef {
+                name: name.into(),
+                description: None,
+                parameters: Some(parameters),
+            }],
+            instances: Vec::new(),
+            notes: String::new(),
+            links: Vec::new(),
+            path: PathBuf::new(),
+        }
+    }
+
+    #[test]
+    fn statements_judge_the_cases_they_cover() {
+        let base = json!({"type":"object","properties":{"v":{"type":"string"}}});
+        let pattern = Statement::NamePattern("^[a-z_]{1,8}$".into());
+        assert_eq!(
+            judge(&pattern, &case("name-chars: dot", "a.b", base.clone())).map(|v| v.0),
+            Some(Verdict::Rejected)
+        );
+        assert_eq!(
+            judge(
+                &pattern,
+                &case("name-length-limit: 5", "abcde", base.clone())
+            )
+            .map(|v| v.0),
+            Some(Verdict::Accepted)
+        );
+        assert_eq!(
+            judge(
+                &pattern,
+                &case("keyword-allowed: const", "abc", base.clone())
+            ),
+            None
+        );
+
+        let fields = Statement::Fields(vec!["type".into(), "properties".into(), "minimum".into()]);
+        let with = |k: &str| json!({"type":"object","properties":{"v":{"type":"integer", k: 1}}});
+        assert_eq!(
+            judge(
+                &fields,
+                &case("keyword-allowed: minimum", "a", with("minimum"))
+            )
+            .map(|v| v.0),
+            Some(Verdict::Accepted)
+        );
+        assert_eq!(
+            judge(&fields, &case("keyword-allowed: const", "a", with("const"))).map(|v| v.0),
+            Some(Verdict::Rejected)
+        );
+        // A property named like an unlisted keyword is a name, not a key.
+        let named = json!({"type":"object","properties":{"const":{"type":"string"}}});
+        assert_eq!(
+            judge(&fields, &case("structure: property-named-type", "a", named)),
+            None
+        );
+
+        let limit = Statement::Limit {
+            feature: "depth-limit".into(),
+            max: 10,
+        };
+        assert_eq!(
+            judge(&limit, &case("depth-limit: 10", "a", base.clone())).map(|v| v.0),
+            Some(Verdict::Accepted)
+        );
+        assert_eq!(
+            judge(&limit, &case("depth-limit: 11", "a", base.clone())).map(|v| v.0),
+            Some(Verdict::Rejected)
+        );
+        assert_eq!(
+            judge(&limit, &case("enum-size-limit: 11", "a", base.clone())),
+            None
+        );
+
+        let meta = Statement::MetaSchema("2020-12".into());
+        let tuple = json!({"type":"object","properties":{"p":{"type":"array","items":[{"type":"string"}]}}});
+        assert_eq!(
+            judge(&meta, &case("keyword-allowed: items (list)", "a", tuple)).map(|v| v.0),
+            Some(Verdict::Rejected)
+        );
+        assert_eq!(
+            judge(&meta, &case("keyword-allowed: const", "a", base.clone())),
+            None
+        );
+
+        let root = Statement::RootType("object".into());
+        assert_eq!(
+            judge(
+                &root,
+                &case("root-shape: string", "a", json!({"type":"string"}))
+            )
+            .map(|v| v.0),
+            Some(Verdict::Rejected)
+        );
+        assert_eq!(
+            judge(
+                &root,
+                &case(
+                    "root-shape: anyOf-with-type",
+                    "a",
+                    json!({"type":"object","anyOf":[]})
+                )
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn entries_are_checked_when_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let base = "- id: r1\n  kind: report\n  url: https://example.com/1\n";
+        write(&format!("{base}  date: '2025-07'\n  unmapped: x\n"));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.ends_with("at /0: r1: a partial or empty date needs a date_note"),
+            "{err}"
+        );
+        write(&format!("{base}  date: '2025-07-01'\n"));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("give either cells/rules or an `unmapped` reason"),
+            "{err}"
+        );
+        write(&format!(
+            "{base}  date: '2025-07-01'\n  cells:\n  - targets: [nowhere/chat]\n    features: ['keyword-allowed: const']\n    verdict: rejected\n"
+        ));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("unknown target \"nowhere/chat\""), "{err}");
+        write(&format!(
+            "{base}  date: '2025-07-01'\n  cells:\n  - targets: [openai/chat]\n    features: ['keyword-allowd: const']\n    verdict: rejected\n"
+        ));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("outside the case vocabulary"), "{err}");
+        write(&format!(
+            "{base}  date: '2025-07-01'\n  colour: red\n  unmapped: x\n"
+        ));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("a.yaml: line "), "{err}");
+        write(&format!(
+            "{base}  date: ''\n  date_note: not shown\n  unmapped: x\n"
+        ));
+        assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+    }
+}

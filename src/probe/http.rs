@@ -34,6 +34,15 @@ use super::{Answer, BoxFuture, ProbeTarget};
 /// Header every emulator answer carries.
 pub const EMULATOR_HEADER: &str = "x-toolwire-emulator";
 
+/// Response headers the answer readers look at.
+const KEPT_HEADERS: &[&str] = &[
+    "content-type",
+    "retry-after",
+    "retry-after-ms",
+    "x-amzn-errortype",
+    EMULATOR_HEADER,
+];
+
 /// Largest answer body read, in bytes (a longer body is cut and counts as unreadable).
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
@@ -166,7 +175,6 @@ pub fn client(timeout: Duration) -> Result<reqwest::Client> {
         .redirect(reqwest::redirect::Policy::none())
         .timeout(timeout)
         .connect_timeout(timeout.min(Duration::from_secs(10)))
-        .pool_max_idle_per_host(64)
         .tcp_nodelay(true)
         .user_agent(concat!("toolwire/", env!("CARGO_PKG_VERSION")))
         .build()
@@ -425,14 +433,16 @@ impl HttpTarget {
         }
         let mut resp = rb.body(req.body.clone()).send().await?;
         let status = resp.status().as_u16();
-        let headers: Vec<(String, String)> = resp
-            .headers()
+        // Only the headers answer readers use are kept (fewer copies per request).
+        let headers: Vec<(String, String)> = KEPT_HEADERS
             .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_ascii_lowercase(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
+            .filter_map(|name| {
+                resp.headers().get(*name).map(|v| {
+                    (
+                        name.to_string(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
             })
             .collect();
         let mut body = Vec::new();

@@ -2,6 +2,7 @@
 //! feature is not allowed.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::derive::FALLBACK;
 use super::feature::{Feat, Kind, Limit, Param, parse_parameter};
@@ -35,6 +36,37 @@ impl Slot {
     }
 }
 
+/// A small multiplicative hasher for the profile's short string keys (keyword names, type
+/// spellings). The keys come from our own profile file, not from an adversary, so a keyed
+/// hash buys nothing here and SipHash showed up in profiles.
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Map<V> = HashMap<Box<str>, V, BuildHasherDefault<KeyHasher>>;
+/// A feature's slot at each placement.
+type Slots = [Option<Slot>; PLACEMENTS];
+/// The forms of one keyword and their slots.
+type Forms = Vec<(Box<str>, Slots)>;
+
 /// Index of the "no case covers it" detail.
 const NO_CASE: u32 = u32::MAX;
 
@@ -44,6 +76,8 @@ pub struct Detail {
     pub parameter: String,
     pub rejected_by: Vec<TargetEvidence>,
     pub unknown_for: Vec<String>,
+    /// The sentence findings quote, made once.
+    pub because: String,
 }
 
 const PLACEMENTS: usize = 6;
@@ -64,7 +98,10 @@ fn slot_index(p: Placement) -> usize {
 pub struct CompiledProfile {
     pub name: String,
     pub targets: Vec<String>,
-    maps: Vec<HashMap<Box<str>, [Option<Slot>; PLACEMENTS]>>,
+    maps: Vec<Map<[Option<Slot>; PLACEMENTS]>>,
+    /// `keyword-allowed: K (form)` by keyword, then form: looked up without building the
+    /// parameter string (forms such as `enum (strings)` are met on every enum).
+    forms: Map<Forms>,
     /// Per limit (in [`Limit::ALL`] order): case values ascending, each with the worst status
     /// of every case value at or below it.
     limits: Vec<Vec<(usize, Slot)>>,
@@ -74,8 +111,8 @@ pub struct CompiledProfile {
 impl CompiledProfile {
     /// Compiles a derived profile.
     pub fn new(profile: &Profile) -> CompiledProfile {
-        let mut maps: Vec<HashMap<Box<str>, [Option<Slot>; PLACEMENTS]>> =
-            (0..Kind::COUNT).map(|_| HashMap::new()).collect();
+        let mut maps: Vec<Map<[Option<Slot>; PLACEMENTS]>> =
+            (0..Kind::COUNT).map(|_| Map::default()).collect();
         let mut limits: Vec<Vec<(usize, Slot)>> = Limit::ALL.iter().map(|_| Vec::new()).collect();
         let mut details = Vec::new();
         for f in &profile.features {
@@ -84,6 +121,7 @@ impl CompiledProfile {
                 s => {
                     details.push(Detail {
                         parameter: f.parameter.clone(),
+                        because: because(&f.rejected_by, &f.unknown_for),
                         rejected_by: f.rejected_by.clone(),
                         unknown_for: f.unknown_for.clone(),
                     });
@@ -110,8 +148,23 @@ impl CompiledProfile {
                 None => {}
             }
         }
-        for map in &mut maps {
-            for slots in map.values_mut() {
+        let mut forms: Map<Forms> = Map::default();
+        for (key, slots) in maps[Kind::KeywordForm.index()].drain() {
+            if let Some((k, rest)) = key.split_once(" (") {
+                let form = rest.strip_suffix(')').unwrap_or(rest);
+                forms
+                    .entry(k.into())
+                    .or_default()
+                    .push((form.into(), slots));
+            }
+        }
+        let all_slots = maps.iter_mut().flat_map(|m| m.values_mut()).chain(
+            forms
+                .values_mut()
+                .flat_map(|v| v.iter_mut().map(|(_, s)| s)),
+        );
+        for slots in all_slots {
+            {
                 let given = *slots;
                 for p in [
                     Placement::Root,
@@ -140,6 +193,7 @@ impl CompiledProfile {
             name: profile.name.clone(),
             targets: profile.targets.clone(),
             maps,
+            forms,
             limits,
             details,
         }
@@ -154,6 +208,14 @@ impl CompiledProfile {
                 i => list[i - 1].1,
             };
         }
+        if let Feat::KeywordForm(k, form) = *feat {
+            return self
+                .forms
+                .get(k)
+                .and_then(|v| v.iter().find(|(f, _)| &**f == form))
+                .and_then(|(_, slots)| slots[slot_index(placement)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+        }
         let Some((kind, value)) = feat.lookup_key() else {
             return Slot::Unknown(NO_CASE);
         };
@@ -165,47 +227,43 @@ impl CompiledProfile {
 
     /// The finding level and the evidence sentence for a slot that is not allowed.
     pub fn explain(&self, slot: Slot, feat: &Feat<'_>, _placement: Placement) -> (Level, String) {
+        let mut s = String::new();
+        let level = self.explain_into(slot, feat, &mut s);
+        (level, s)
+    }
+
+    /// Like [`CompiledProfile::explain`], appending the sentence to `out`.
+    pub fn explain_into(&self, slot: Slot, feat: &Feat<'_>, out: &mut String) -> Level {
+        use std::fmt::Write;
         let (level, index) = match slot {
-            Slot::Allowed => return (Level::Warning, String::new()),
+            Slot::Allowed => return Level::Warning,
             Slot::Rejected(i) => (Level::Error, i),
             Slot::Unknown(i) => (Level::Warning, i),
         };
         if index == NO_CASE {
-            return (
-                level,
-                format!(
-                    "no case covers `{}`, so no target of `{}` has evidence for it",
-                    feat.parameter(),
-                    self.name
-                ),
+            let _ = write!(
+                out,
+                "no case covers `{feat}`, so no target of `{}` has evidence for it",
+                self.name
             );
+            return level;
         }
         let d = &self.details[index as usize];
-        let mut parts = Vec::new();
-        if !d.rejected_by.is_empty() {
-            parts.push(format!(
-                "rejected by {}",
-                list(d.rejected_by.iter().map(|e| {
-                    let date = if e.since.is_empty() {
-                        "undated".to_string()
-                    } else {
-                        e.since.clone()
-                    };
-                    format!("{} ({} {date})", e.target, e.kind.as_str())
-                }))
-            ));
-        }
-        if !d.unknown_for.is_empty() {
-            parts.push(format!(
-                "no evidence for {}",
-                list(d.unknown_for.iter().cloned())
-            ));
-        }
-        let mut s = parts.join("; ");
+        out.push_str(&d.because);
         if let Feat::Limit(..) = feat {
-            s = format!("{s} (case `{}`)", d.parameter);
+            out.push_str(" (case `");
+            out.push_str(&d.parameter);
+            out.push_str("`)");
         }
-        (level, s)
+        level
+    }
+
+    /// The smallest case value of a limit family in the profile: a measured value below it
+    /// is allowed whatever it is, so it need not be measured exactly.
+    pub fn limit_floor(&self, limit: Limit) -> usize {
+        self.limits[Limit::ALL.iter().position(|x| *x == limit).unwrap_or(0)]
+            .first()
+            .map_or(usize::MAX, |(n, _)| *n)
     }
 
     /// The details of the features not allowed (for tests and tables).
@@ -214,11 +272,135 @@ impl CompiledProfile {
     }
 }
 
+/// "rejected by T (kind date), ...; no evidence for U, ...".
+fn because(rejected_by: &[TargetEvidence], unknown_for: &[String]) -> String {
+    let mut parts = Vec::new();
+    if !rejected_by.is_empty() {
+        parts.push(format!(
+            "rejected by {}",
+            list(rejected_by.iter().map(|e| {
+                let date = if e.since.is_empty() {
+                    "undated".to_string()
+                } else {
+                    e.since.clone()
+                };
+                format!("{} ({} {date})", e.target, e.kind.as_str())
+            }))
+        ));
+    }
+    if !unknown_for.is_empty() {
+        parts.push(format!(
+            "no evidence for {}",
+            list(unknown_for.iter().cloned())
+        ));
+    }
+    parts.join("; ")
+}
+
 fn list(items: impl Iterator<Item = String>) -> String {
     let all: Vec<String> = items.collect();
     if all.len() <= 4 {
         all.join(", ")
     } else {
         format!("{} and {} more", all[..3].join(", "), all.len() - 3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::EvidenceKind;
+    use crate::profile::{FeatureEntry, Summary};
+
+    fn entry(p: &str, place: Placement, status: Status) -> FeatureEntry {
+        FeatureEntry {
+            parameter: p.into(),
+            placement: place,
+            status,
+            rejected_by: if status == Status::Rejected {
+                vec![TargetEvidence {
+                    target: "openai/chat".into(),
+                    case: "c".into(),
+                    kind: EvidenceKind::Report,
+                    since: String::new(),
+                    source: "https://example.com".into(),
+                }]
+            } else {
+                Vec::new()
+            },
+            unknown_for: if status == Status::Unknown {
+                vec!["mistral/chat".into()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn profile(features: Vec<FeatureEntry>) -> CompiledProfile {
+        CompiledProfile::new(&Profile {
+            name: "p".into(),
+            targets: vec!["openai/chat".into(), "mistral/chat".into()],
+            control: Status::Allowed,
+            features,
+            summary: Summary::default(),
+        })
+    }
+
+    #[test]
+    fn placements_fall_back_to_the_nearest_case() {
+        let p = profile(vec![
+            entry(
+                "keyword-allowed: const",
+                Placement::Nested,
+                Status::Rejected,
+            ),
+            entry("keyword-allowed: title", Placement::Root, Status::Allowed),
+        ]);
+        let const_ = Feat::Keyword("const");
+        assert!(matches!(
+            p.lookup(&const_, Placement::AnyofBranch),
+            Slot::Rejected(_)
+        ));
+        assert!(matches!(
+            p.lookup(&const_, Placement::Root),
+            Slot::Rejected(_)
+        ));
+        assert_eq!(
+            p.lookup(&Feat::Keyword("title"), Placement::Nested),
+            Slot::Allowed
+        );
+        // No case at all: unknown, and the explanation says so.
+        let slot = p.lookup(&Feat::Keyword("frobnicate"), Placement::Nested);
+        let (level, why) = p.explain(slot, &Feat::Keyword("frobnicate"), Placement::Nested);
+        assert_eq!(level, Level::Warning);
+        assert!(
+            why.starts_with("no case covers `keyword-allowed: frobnicate`"),
+            "{why}"
+        );
+        let (level, why) = p.explain(
+            p.lookup(&const_, Placement::Nested),
+            &const_,
+            Placement::Nested,
+        );
+        assert_eq!(
+            (level, why.as_str()),
+            (Level::Error, "rejected by openai/chat (report undated)")
+        );
+    }
+
+    #[test]
+    fn limits_take_the_worst_case_at_or_below_the_value() {
+        let p = profile(vec![
+            entry("depth-limit: 5", Placement::Nested, Status::Allowed),
+            entry("depth-limit: 10", Placement::Nested, Status::Unknown),
+            entry("depth-limit: 11", Placement::Nested, Status::Rejected),
+            entry("depth-limit: 16", Placement::Nested, Status::Allowed),
+        ]);
+        let at = |v| p.lookup(&Feat::Limit(Limit::Depth, v), Placement::Nested);
+        assert_eq!(at(3), Slot::Allowed);
+        assert_eq!(at(9), Slot::Allowed);
+        assert!(matches!(at(10), Slot::Unknown(_)));
+        assert!(matches!(at(12), Slot::Rejected(_)));
+        assert!(matches!(at(40), Slot::Rejected(_)));
     }
 }

@@ -178,6 +178,9 @@ pub struct Stats {
     pub max_enum: usize,
     pub max_enum_frame: u32,
     pub property_count: usize,
+    /// Bytes of the schema as compact JSON (what `serde_json::to_string` gives), counted
+    /// during the walk; exact unless `truncated`.
+    pub compact_bytes: usize,
     /// The walk stopped at [`crate::schema::MAX_NODES`].
     pub truncated: bool,
 }
@@ -274,13 +277,15 @@ impl<'a, 'p> Cx<'a, 'p> {
                 }
                 let profile: &CompiledProfile = profile;
                 let pointer = pointer_of(&self.frames, at);
-                let (level, because) = profile.explain(slot, &feat, placement);
+                let mut message = what();
+                message.push_str(": ");
+                let level = profile.explain_into(slot, &feat, &mut message);
                 let finding = Finding {
                     rule: self.rule.id.to_string(),
                     tool: self.tool_name.to_string(),
                     tool_index: self.tool_index,
                     pointer,
-                    message: format!("{}: {because}", what()),
+                    message,
                     fix: self.rule.fix.to_string(),
                     repairable: (self.rule.repairable)(&feat),
                     level,
@@ -304,6 +309,15 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// In check mode, the smallest case value of `limit` in the profile: a measurement below
+    /// it needs no exact value. `0` in collect mode, where every measurement is recorded.
+    pub fn limit_floor(&self, limit: Limit) -> usize {
+        match &self.mode {
+            Mode::Check { profile, .. } => profile.limit_floor(limit),
+            Mode::Collect { .. } => 0,
+        }
+    }
+
     /// Makes later reports belong to tool `index` named `name` (for request-level rules).
     pub fn set_tool(&mut self, index: usize, name: &'a str) {
         self.tool_index = index;
@@ -323,21 +337,29 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
         At::Key(f, k) => (f, Some(k), None),
         At::KeyIndex(f, k, i) => (f, Some(k), Some(i)),
     };
-    let mut toks: Vec<Tok<'_>> = Vec::new();
+    // Walk up to the root, then write the tokens root first.
+    let mut chain: [u32; 48] = [0; 48];
+    let mut len = 0;
+    let mut deep: Vec<u32> = Vec::new();
     let mut i = frame as usize;
     while let Some(fr) = frames.get(i) {
         if matches!(fr.tok, Tok::Root) {
             break;
         }
-        toks.push(fr.tok);
+        if len < chain.len() {
+            chain[len] = i as u32;
+            len += 1;
+        } else {
+            deep.push(i as u32);
+        }
         i = fr.parent as usize;
     }
-    let mut p = String::new();
-    for t in toks.iter().rev() {
-        match t {
+    let mut p = String::with_capacity(32);
+    for &f in deep.iter().rev().chain(chain[..len].iter().rev()) {
+        match frames[f as usize].tok {
             Tok::Root => {}
             Tok::Key(k) => push(&mut p, k),
-            Tok::Index(n) => push(&mut p, &n.to_string()),
+            Tok::Index(n) => push_index(&mut p, n as usize),
             Tok::Pair(kw, name) => {
                 push(&mut p, kw);
                 push(&mut p, name);
@@ -348,14 +370,30 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
         push(&mut p, k);
     }
     if let Some(n) = index {
-        push(&mut p, &n.to_string());
+        push_index(&mut p, n);
     }
     p
 }
 
+/// Appends `/token`, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
 fn push(p: &mut String, token: &str) {
     p.push('/');
-    p.push_str(&crate::json::escape_token(token));
+    if token.contains(['~', '/']) {
+        for c in token.chars() {
+            match c {
+                '~' => p.push_str("~0"),
+                '/' => p.push_str("~1"),
+                c => p.push(c),
+            }
+        }
+    } else {
+        p.push_str(token);
+    }
+}
+
+fn push_index(p: &mut String, n: usize) {
+    use std::fmt::Write;
+    let _ = write!(p, "/{n}");
 }
 
 /// Checks one request's tools against `profile`, appending findings to `out`.
@@ -461,8 +499,12 @@ fn walk<'a>(
             definitions: false,
         };
         children.clear();
-        if let Some(map) = map {
-            read_keys(map, &mut node, &mut children, stats);
+        match map {
+            Some(map) => {
+                stats.compact_bytes += 2 + map.len().saturating_sub(1);
+                read_keys(map, &mut node, &mut children, stats);
+            }
+            None => stats.compact_bytes += compact_len(value),
         }
         if crate::schema::is_object_schema(value) {
             node.object_depth = parent_depth + 1;
@@ -520,6 +562,8 @@ fn read_keys<'a>(
     stats: &mut Stats,
 ) {
     for (k, v) in map {
+        stats.compact_bytes += string_len(k) + 1;
+        let before = children.len();
         match k.as_str() {
             "type" => {
                 node.ty = match v {
@@ -602,6 +646,18 @@ fn read_keys<'a>(
             "else" => children.push((v, Child::Key("else"), Via::Else)),
             _ => {}
         }
+        // The value's own bytes: the walk counts the subschemas it visits (each adds its
+        // own size); here the containers around them, or the whole value when none.
+        stats.compact_bytes += match (children.get(before), v) {
+            (None, v) => compact_len(v),
+            // A single subschema (`not`, `items`, ...) counts itself when visited.
+            (Some((_, Child::Key(_), _)), _) => 0,
+            (Some(_), Value::Object(m)) => {
+                2 + m.len().saturating_sub(1) + m.keys().map(|k| string_len(k) + 1).sum::<usize>()
+            }
+            (Some(_), Value::Array(a)) => 2 + a.len().saturating_sub(1),
+            (Some(_), _) => 0,
+        };
     }
 }
 
@@ -634,9 +690,18 @@ fn push_map<'a>(
 /// Length in bytes of `value` serialized as compact JSON (what `serde_json::to_string` gives),
 /// computed without serializing.
 pub fn compact_len(value: &Value) -> usize {
+    compact_len_capped(value, usize::MAX)
+}
+
+/// [`compact_len`], stopping as soon as the length reaches `cap` (then the result is at least
+/// `cap` but not exact).
+pub fn compact_len_capped(value: &Value, cap: usize) -> usize {
     let mut total = 0usize;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
+        if total >= cap {
+            return total;
+        }
         total += match v {
             Value::Null => 4,
             Value::Bool(true) => 4,
@@ -679,7 +744,8 @@ fn digits(mut u: u64) -> usize {
     d
 }
 
-fn string_len(s: &str) -> usize {
+/// Bytes of `s` as a JSON string literal (quotes and escapes included).
+pub fn string_len(s: &str) -> usize {
     let mut n = 2 + s.len();
     for b in s.bytes() {
         n += match b {
@@ -774,6 +840,43 @@ mod tests {
         ] {
             assert_eq!(
                 compact_len(&v),
+                serde_json::to_string(&v).unwrap().len(),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_walk_counts_compact_bytes_exactly() {
+        for v in [
+            json!({"type":"object","properties":{"a":{"type":"string","enum":["x","y\n"]},"b":{"type":"array","items":{"type":"integer"}},"c":true,"d":{"anyOf":[{"type":"null"},{"not":{}}]}},"required":["a"],"additionalProperties":false,"$defs":{"D":{"items":[{"type":"string"},false]}},"x-k":{"deep":[1,2,{"z":null}]}}),
+            json!({}),
+            json!({"properties":{}, "anyOf":[]}),
+            json!(true),
+        ] {
+            let refs = [ToolRef {
+                name: None,
+                description: None,
+                parameters: Some(&v),
+                index: 0,
+            }];
+            let mut out = Vec::new();
+            let mut cx = Cx::new(Mode::Collect { out: &mut out });
+            let mut stack = Vec::new();
+            let mut stats = Stats::default();
+            cx.frames.push(Frame {
+                parent: 0,
+                tok: Tok::Root,
+            });
+            walk(
+                refs[0].parameters.unwrap(),
+                &mut cx,
+                &[],
+                &mut stack,
+                &mut stats,
+            );
+            assert_eq!(
+                stats.compact_bytes,
                 serde_json::to_string(&v).unwrap().len(),
                 "{v}"
             );

@@ -457,3 +457,40 @@ pub fn embedded() -> Result<ProfileSet> {
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json")),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portable_is_the_core_targets_unless_configured() {
+        let dir = tempfile::tempdir().unwrap();
+        let specs = specs(dir.path()).unwrap();
+        assert_eq!(specs[0].name, PORTABLE);
+        let core: Vec<String> = crate::target::registry()
+            .iter()
+            .filter(|t| t.core && !t.strict)
+            .map(|t| t.id.to_string())
+            .collect();
+        assert_eq!(specs[0].targets, core);
+        // One profile per target follows.
+        assert_eq!(specs.len(), 1 + crate::target::registry().len());
+
+        std::fs::write(
+            dir.path().join("profiles.yaml"),
+            "portable: [openai/chat, anthropic/messages]\nopenai-family: [openai/chat, azure-openai/chat]\n",
+        )
+        .unwrap();
+        let specs = super::specs(dir.path()).unwrap();
+        assert_eq!(specs[0].targets, ["openai/chat", "anthropic/messages"]);
+        assert_eq!(specs[1].name, "openai-family");
+
+        std::fs::write(
+            dir.path().join("profiles.yaml"),
+            "portable: [openai/chat-strict]\n",
+        )
+        .unwrap();
+        let err = super::specs(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("is a strict target"), "{err}");
+    }
+}

@@ -12,15 +12,22 @@ use super::{PORTABLE, Profile, ProfileSet, Status, TargetEvidence};
 use crate::evidence::EvidenceKind;
 use crate::evidence::matrix::Matrix;
 
+/// A markdown table without column padding: cells here hold long sentences and link lists,
+/// and padding every row to the longest one would multiply the file's size for no reader.
 fn table(head: &[&str], rows: Vec<Vec<String>>) -> String {
-    let mut b = tabled::builder::Builder::default();
-    b.push_record(head.iter().map(|s| s.to_string()));
+    let mut s = String::new();
+    let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+    s.push_str(&line(
+        &head.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+    ));
+    s.push_str(&line(
+        &head.iter().map(|_| "---".to_string()).collect::<Vec<_>>(),
+    ));
     for r in rows {
-        b.push_record(r);
+        s.push_str(&line(&r));
     }
-    let mut t = b.build();
-    t.with(tabled::settings::Style::markdown());
-    t.to_string()
+    s.pop();
+    s
 }
 
 /// A markdown link to one piece of evidence: `[report 2025-07-03](url)`; probe evidence links

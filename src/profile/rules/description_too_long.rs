@@ -24,6 +24,10 @@ fn owns(p: &Param) -> bool {
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     if let Some(d) = t.description {
+        // Characters never outnumber bytes: a short text needs no count.
+        if d.len() < cx.limit_floor(Limit::DescriptionLength) {
+            return;
+        }
         let n = d.chars().count();
         super::super::detect::report_limit(
             cx,

@@ -24,6 +24,10 @@ fn owns(p: &Param) -> bool {
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     if let Some(name) = t.name {
+        // Characters never outnumber bytes: a short name needs no count.
+        if name.len() < cx.limit_floor(Limit::NameLength) {
+            return;
+        }
         let n = name.chars().count();
         super::super::detect::report_limit(cx, At::Tool, Limit::NameLength, n, Placement::Tool);
     }

@@ -44,9 +44,14 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         s.property_count,
         Placement::Root,
     );
-    if let Some(p) = t.parameters {
-        let bytes = super::super::detect::compact_len(p);
-        report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
+    if t.parameters.is_some() && !s.truncated {
+        report_limit(
+            cx,
+            At::Node(0),
+            Limit::SchemaBytes,
+            s.compact_bytes,
+            Placement::Root,
+        );
     }
 }
 

@@ -1,0 +1,175 @@
+//! `check` over the three corpora, on one core, as ratios measured in one run:
+//!
+//! - **parsed**: `check` (profile `portable`) over every tool already parsed, next to the
+//!   jsonschema crate's draft 2020-12 meta-schema `iter_errors` over the same parameters
+//!   schemas (goal: at least 3× faster);
+//! - **bytes**: reading the corpus files from bytes (UTF-8 and nesting checks, JSON Lines
+//!   parse, format detection) and checking, next to `serde_json` parsing the same lines alone
+//!   (goal: within 1.5× of the parse).
+//!
+//! Criterion reports each as `elem/s` (tools per second); after it, the harness prints the
+//! ratios from its own medians of repeated runs of the same four workloads, on this machine,
+//! in this run. `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next
+//! to the crate); without them the bench says so and does nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use serde_json::Value;
+use toolwire::check::check_set;
+use toolwire::input::{self, ToolSet};
+use toolwire::profile::{self, CompiledProfile};
+
+fn corpora_dir() -> PathBuf {
+    std::env::var_os("TOOLWIRE_CORPORA").map_or(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        PathBuf::from,
+    )
+}
+
+struct Corpora {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    sets: Vec<ToolSet>,
+    tools: usize,
+}
+
+fn load(dir: &Path) -> Option<Corpora> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return None;
+    }
+    let files: Vec<(PathBuf, Vec<u8>)> = paths
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).expect("a corpus file reads");
+            (p, bytes)
+        })
+        .collect();
+    let sets: Vec<ToolSet> = files
+        .iter()
+        .map(|(p, b)| input::from_bytes(p, b).expect("a corpus file parses"))
+        .collect();
+    let tools = sets.iter().map(|s| s.tools.len()).sum();
+    Some(Corpora { files, sets, tools })
+}
+
+fn check_parsed(c: &Corpora, p: &CompiledProfile) -> usize {
+    c.sets.iter().map(|s| check_set(s, p).len()).sum()
+}
+
+fn meta_parsed(c: &Corpora, meta: &jsonschema::meta::MetaValidator<'_>) -> usize {
+    let mut errors = 0;
+    for set in &c.sets {
+        for t in &set.tools {
+            if let Some(p) = &t.parameters {
+                errors += meta.iter_errors(p).count();
+            }
+        }
+    }
+    errors
+}
+
+fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
+    let mut n = 0;
+    for (path, bytes) in &c.files {
+        let (_, findings) = toolwire::check::check_bytes(path, bytes, p).expect("parses");
+        n += findings.len();
+    }
+    n
+}
+
+fn parse_bytes(c: &Corpora) -> usize {
+    let mut n = 0;
+    for (_, bytes) in &c.files {
+        let text = std::str::from_utf8(bytes).expect("utf-8");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).expect("a line parses");
+            n += usize::from(v.is_object());
+        }
+    }
+    n
+}
+
+/// Median wall time of `runs` runs of `f`.
+fn median(runs: usize, mut f: impl FnMut() -> usize) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn main() {
+    let dir = corpora_dir();
+    let Some(corpora) = load(&dir) else {
+        println!(
+            "no corpora at {} (set TOOLWIRE_CORPORA); nothing to measure",
+            dir.display()
+        );
+        return;
+    };
+    let set = profile::embedded().expect("the embedded profiles load");
+    let portable = CompiledProfile::new(set.get(profile::PORTABLE).expect("a portable profile"));
+    let meta = jsonschema::draft202012::meta::validator();
+    let n = corpora.tools as u64;
+
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .configure_from_args();
+    {
+        let mut g = c.benchmark_group("parsed");
+        g.throughput(Throughput::Elements(n));
+        g.bench_function("toolwire-check", |b| {
+            b.iter(|| check_parsed(&corpora, &portable))
+        });
+        g.bench_function("jsonschema-meta-iter_errors", |b| {
+            b.iter(|| meta_parsed(&corpora, &meta))
+        });
+        g.finish();
+    }
+    {
+        let mut g = c.benchmark_group("bytes");
+        g.throughput(Throughput::Elements(n));
+        g.bench_function("toolwire-read-and-check", |b| {
+            b.iter(|| check_bytes(&corpora, &portable))
+        });
+        g.bench_function("serde_json-parse", |b| b.iter(|| parse_bytes(&corpora)));
+        g.finish();
+    }
+    c.final_summary();
+
+    let runs = 21;
+    let ours = median(runs, || check_parsed(&corpora, &portable));
+    let theirs = median(runs, || meta_parsed(&corpora, &meta));
+    let read = median(runs, || check_bytes(&corpora, &portable));
+    let parse = median(runs, || parse_bytes(&corpora));
+    let rate = |d: Duration| n as f64 / d.as_secs_f64();
+    println!(
+        "\ncheck over {} corpus tools, one core, medians of {runs} runs:",
+        n
+    );
+    println!(
+        "  parsed: toolwire check {:>10.0} tools/s; jsonschema meta iter_errors {:>10.0} tools/s; check is {:.2}x faster (goal >= 3x)",
+        rate(ours),
+        rate(theirs),
+        theirs.as_secs_f64() / ours.as_secs_f64()
+    );
+    println!(
+        "  bytes:  read + check     {:>10.0} tools/s; serde_json parse alone    {:>10.0} tools/s; read + check takes {:.2}x the parse (goal <= 1.5x)",
+        rate(read),
+        rate(parse),
+        read.as_secs_f64() / parse.as_secs_f64()
+    );
+}

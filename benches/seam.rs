@@ -1,5 +1,7 @@
 //! Benchmarks for the seam: `args` next to the jsonschema crate's bare `iter_errors` on the
-//! same call (goal: within 1.5×).
+//! same call (goal: within 1.5×), and `repair` and `compile` throughput over the corpora
+//! (tools/s; skipped with a message when the corpora are not at hand: they are licensed and
+//! kept outside the repository; set `TOOLWIRE_CORPORA`).
 //!
 //! Run: `cargo bench --bench seam`.
 
@@ -85,5 +87,73 @@ fn bench_args(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_args);
+/// The corpus tools, one request per JSON Lines line, or nothing when the corpora are absent.
+fn corpus_requests() -> Vec<Vec<toolwire::repair::Tool>> {
+    let dir = std::env::var("TOOLWIRE_CORPORA")
+        .map(std::path::PathBuf::from)
+        .ok()
+        .or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .map(|a| a.join("shared/corpora"))
+                .find(|p| p.is_dir())
+        });
+    let Some(dir) = dir else {
+        eprintln!("corpora not found (set TOOLWIRE_CORPORA): repair/compile benchmarks skipped");
+        return Vec::new();
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|e| e == "jsonl"));
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let set = toolwire::input::read_file(&f).expect("corpus reads");
+        for request in set.requests() {
+            out.push(request.iter().map(toolwire::repair::Tool::from).collect());
+        }
+    }
+    out
+}
+
+fn bench_repair_and_compile(c: &mut Criterion) {
+    let requests = corpus_requests();
+    if requests.is_empty() {
+        return;
+    }
+    let tools: u64 = requests.iter().map(|r| r.len() as u64).sum();
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    let opts = toolwire::repair::Options::default();
+    let mut g = c.benchmark_group("corpora");
+    g.sample_size(10);
+    g.throughput(criterion::Throughput::Elements(tools));
+    let portable = toolwire::profile::CompiledProfile::new(set.get("portable").expect("portable"));
+    g.bench_function("repair/portable", |b| {
+        b.iter(|| {
+            for r in &requests {
+                black_box(toolwire::repair::repair_request(r, &portable, &opts));
+            }
+        })
+    });
+    for target in [
+        "openai/chat-strict",
+        "gemini/v1beta/parameters",
+        "anthropic/messages",
+    ] {
+        let profile = toolwire::profile::CompiledProfile::new(set.get(target).expect("profile"));
+        g.bench_function(format!("compile/{target}"), |b| {
+            b.iter(|| {
+                for r in &requests {
+                    black_box(toolwire::compile::compile(r, target, &profile, &opts).ok());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_args, bench_repair_and_compile);
 criterion_main!(benches);

@@ -1155,14 +1155,22 @@ fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     }
 }
 
-/// The tool-name rule the profile implies: ASCII letters and digits, and each of `_ - . :`
-/// unless the profile has rejecting evidence for it; a letter or `_` first when a leading
-/// digit is rejected; the longest length not rejected.
+/// The tool-name rule for repairing names under `profile`: the documented rules of the
+/// profile's targets ([`crate::names::for_target`], their intersection), further narrowed by
+/// the profile's evidence: a name character, a leading digit or a length the evidence
+/// rejects is not used even where a document allows it.
 pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
     use crate::case::Placement;
     use crate::names::{FirstChar, NameRule};
     let rejected =
         |feat: Feat<'_>| matches!(profile.lookup(&feat, Placement::Tool), Slot::Rejected(_));
+    let documented: Vec<NameRule> = profile
+        .targets
+        .iter()
+        .map(|t| crate::names::for_target(t))
+        .collect();
+    let doc =
+        NameRule::intersection(&profile.name, &documented).unwrap_or_else(crate::names::portable);
     let punctuation: String = [
         ('_', value::NAME_UNDERSCORE),
         ('-', value::NAME_HYPHEN),
@@ -1170,24 +1178,27 @@ pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
         (':', value::NAME_COLON),
     ]
     .iter()
-    .filter(|(_, kind)| !rejected(Feat::NameChars(kind)))
+    .filter(|(c, kind)| doc.punctuation.contains(*c) && !rejected(Feat::NameChars(kind)))
     .map(|(c, _)| *c)
     .collect();
-    let first = if rejected(Feat::NameChars(value::NAME_LEADING_DIGIT)) {
+    let first = if doc.first == FirstChar::LetterOrUnderscore
+        || rejected(Feat::NameChars(value::NAME_LEADING_DIGIT))
+    {
         FirstChar::LetterOrUnderscore
     } else {
         FirstChar::Any
     };
-    let max_len = max_allowed(profile, Limit::NameLength)
-        .unwrap_or(64)
-        .clamp(16, 1024);
+    let evidence_len = max_allowed(profile, Limit::NameLength).unwrap_or(doc.max_len);
     NameRule {
         scope: profile.name.clone(),
-        max_len,
+        max_len: doc.max_len.min(evidence_len).clamp(16, 1024),
         punctuation,
         first,
-        source: format!("the `{}` profile's name evidence", profile.name),
-        assumed: false,
+        source: format!(
+            "{}; narrowed by the `{}` profile's evidence",
+            doc.source, profile.name
+        ),
+        assumed: doc.assumed,
     }
 }
 

@@ -9,6 +9,11 @@ use crate::profile::{FeatureEntry, Profile, Status};
 /// A profile that rejects exactly `rejected` (case parameters) and has no evidence for
 /// anything else.
 pub(crate) fn profile(rejected: &[&str]) -> CompiledProfile {
+    profile_for(&["test/target"], rejected)
+}
+
+/// Like [`profile`], spanning `targets`.
+pub(crate) fn profile_for(targets: &[&str], rejected: &[&str]) -> CompiledProfile {
     let features = rejected
         .iter()
         .map(|p| FeatureEntry {
@@ -21,7 +26,7 @@ pub(crate) fn profile(rejected: &[&str]) -> CompiledProfile {
         .collect();
     CompiledProfile::new(&Profile {
         name: "test".into(),
-        targets: vec!["test/target".into()],
+        targets: targets.iter().map(|t| t.to_string()).collect(),
         control: Status::Allowed,
         features,
         summary: Default::default(),
@@ -324,4 +329,23 @@ fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
     // Where leaving it out is rejected too, the tool is refused.
     let p = profile(&["root-shape: no-arguments", "root-shape: parameters-absent"]);
     assert_eq!(repair_one(&t, &p).outcome, Outcome::Refused);
+}
+
+#[test]
+fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
+    // Gemini's documents allow dots and colons, and a letter or `_` first.
+    let gemini = name_rule(&profile_for(&["gemini/v1beta/parameters"], &[]));
+    assert_eq!(gemini.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$");
+    // Evidence against colons takes them out even where a document allows them.
+    let narrowed = name_rule(&profile_for(
+        &["gemini/v1beta/parameters"],
+        &["name-chars: colon", "name-length-limit: 40"],
+    ));
+    assert_eq!(narrowed.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.-]{0,38}$");
+    // Over several targets, the strictest document wins.
+    let both = name_rule(&profile_for(
+        &["gemini/v1beta/parameters", "openai/chat"],
+        &[],
+    ));
+    assert_eq!(both.pattern(), "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$");
 }

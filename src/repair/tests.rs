@@ -349,3 +349,44 @@ fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
     ));
     assert_eq!(both.pattern(), "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$");
 }
+
+#[test]
+fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
+    let mut features = vec![FeatureEntry {
+        parameter: "type-list: string,null".into(),
+        placement: Placement::Nested,
+        status: Status::Rejected,
+        rejected_by: Vec::new(),
+        unknown_for: Vec::new(),
+    }];
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]}),
+    );
+    let make = |features: Vec<FeatureEntry>| {
+        CompiledProfile::new(&Profile {
+            name: "gemini-like".into(),
+            targets: vec!["gemini/v1beta/parameters".into()],
+            control: Status::Allowed,
+            features,
+            summary: Default::default(),
+        })
+    };
+    // Without evidence for `nullable`, the argument is made optional.
+    let r = repair_one(&t, &make(features.clone()));
+    assert_eq!(r.tool.parameters.as_ref().unwrap()["required"], json!(null));
+    // With evidence that `nullable: true` is accepted, it keeps null (no loss).
+    features.push(FeatureEntry {
+        parameter: "keyword-allowed: nullable (true)".into(),
+        placement: Placement::Nested,
+        status: Status::Allowed,
+        rejected_by: Vec::new(),
+        unknown_for: Vec::new(),
+    });
+    let r = repair_one(&t, &make(features));
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string","nullable":true}},"required":["a"]})
+    );
+    assert!(r.changes[0].lost.is_none());
+}

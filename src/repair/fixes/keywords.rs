@@ -48,6 +48,7 @@ pub(super) fn keyword(
                 let mut t = tool.clone();
                 schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
                 return Ok(vec![Candidate {
+                    uses_nullable: false,
                     tool: t,
                     changes: vec![change(
                         &f_at(&node, k),
@@ -76,6 +77,7 @@ pub(super) fn keyword(
                     m.insert("type".into(), json!("string"));
                 }
                 out.push(Candidate {
+                    uses_nullable: false,
                     tool: t,
                     changes: vec![change(
                         &f_at(&node, "const"),
@@ -95,6 +97,7 @@ pub(super) fn keyword(
                 let mut t = tool.clone();
                 schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
                 return Ok(vec![Candidate {
+                    uses_nullable: false,
                     tool: t,
                     changes: vec![change(
                         &f_at(&node, k),
@@ -140,7 +143,11 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
                     ));
                 }
             }
-            Ok(vec![Candidate { tool: t, changes }])
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes,
+            }])
         }
         Err(r) => Err(format!("{} (at {})", r.reason, r.pointer)),
     }
@@ -200,6 +207,7 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     *schema_mut(&mut optional, node).ok_or("vanished")? = merged.clone();
     if make_optional(&mut optional, node) {
         out.push(Candidate {
+            uses_nullable: false,
             tool: optional,
             changes: vec![change(
                 &f_at(node, k),
@@ -214,6 +222,7 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     with.insert("nullable".into(), json!(true));
     *schema_mut(&mut nullable, node).ok_or("vanished")? = with;
     out.push(Candidate {
+        uses_nullable: true,
         tool: nullable,
         changes: vec![change(
             &f_at(node, k),
@@ -259,6 +268,7 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
     let mut t = tool.clone();
     *schema_mut(&mut t, node).ok_or("vanished")? = keep;
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(node, "anyOf"),
@@ -296,6 +306,7 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
     let v = m.shift_remove("oneOf").unwrap_or(Value::Null);
     m.insert("anyOf".into(), v);
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(node, "oneOf"),
@@ -337,6 +348,7 @@ fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
     let mut t = tool.clone();
     *schema_mut(&mut t, node).ok_or("vanished")? = merged;
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(node, "allOf"),
@@ -359,6 +371,7 @@ fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
             return Err("`nullable: true` on a schema that is not a property: null cannot be expressed without it".into());
         }
         return Ok(vec![Candidate {
+            uses_nullable: false,
             tool: t,
             changes: vec![change(
                 &f_at(node, "nullable"),
@@ -369,6 +382,7 @@ fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
         }]);
     }
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(node, "nullable"),
@@ -397,6 +411,7 @@ fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
         return Err("null in `enum` of a schema that is not a property".into());
     }
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(node, "enum"),

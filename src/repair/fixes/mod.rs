@@ -24,6 +24,9 @@ use crate::profile::feature::{Feat, Kind, Limit, Param, parse_parameter, value};
 pub(super) struct Candidate {
     pub tool: Tool,
     pub changes: Vec<Change>,
+    /// Writes null as `nullable: true` (preferred, being lossless, where the profile allows
+    /// that spelling; otherwise the argument is made optional first).
+    pub uses_nullable: bool,
 }
 
 /// Keywords that only annotate: dropping them changes no argument's validity.
@@ -158,6 +161,25 @@ pub(super) fn candidates(
     profile: &CompiledProfile,
     max_inline_nodes: usize,
 ) -> Found {
+    let mut found = dispatch(tool, f, profile, max_inline_nodes)?;
+    if prefers_nullable(profile) {
+        found.sort_by_key(|c| !c.uses_nullable);
+    }
+    Ok(found)
+}
+
+/// Whether the profile accepts `nullable: true` (Gemini's spelling of "may be null").
+fn prefers_nullable(profile: &CompiledProfile) -> bool {
+    matches!(
+        profile.lookup(
+            &Feat::KeywordForm("nullable", value::BOOL_TRUE),
+            crate::case::Placement::Nested
+        ),
+        Slot::Allowed
+    )
+}
+
+fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_nodes: usize) -> Found {
     let Some(param) = parse_parameter(&f.parameter) else {
         return Err(format!(
             "`{}` is not a feature toolwire can repair",
@@ -326,6 +348,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         m.shift_remove(k);
         note(m, &said);
         out.push(Candidate {
+            uses_nullable: false,
             tool: t,
             changes: vec![change(
                 &at,
@@ -347,6 +370,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         format!("dropped `{k}`, which is not a JSON Schema keyword")
     };
     out.push(Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(&at, rule, action, lost)],
     });

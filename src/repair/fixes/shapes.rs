@@ -31,6 +31,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 m.shift_remove(*a);
             }
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     &f_at(&node, k),
@@ -47,6 +48,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 .ok_or("vanished")?
                 .insert("type".into(), json!("array"));
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     &node,
@@ -77,6 +79,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             }
             let names: Vec<String> = gone.iter().map(show).collect();
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     &f_at(&node, "required"),
@@ -111,6 +114,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 .ok_or("vanished")?
                 .shift_remove("required");
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     &f_at(&node, "required"),
@@ -146,6 +150,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
         let mut t = tool.clone();
         t.parameters = params;
         Candidate {
+            uses_nullable: false,
             tool: t,
             changes: vec![change("", rule, action.into(), lost.map(str::to_string))],
         }
@@ -187,6 +192,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             }
             m.insert("type".into(), json!("object"));
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     "",
@@ -213,6 +219,7 @@ pub(super) fn rename(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Fou
     let mut t = tool.clone();
     t.name = Some(new.clone());
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             "",
@@ -233,6 +240,7 @@ pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
             let mut t = tool.clone();
             t.description = Some(written);
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     "",
@@ -247,6 +255,7 @@ pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
             let mut t = tool.clone();
             t.description = Some(old.split_whitespace().collect::<Vec<_>>().join(" "));
             Ok(vec![Candidate {
+                uses_nullable: false,
                 tool: t,
                 changes: vec![change(
                     "",
@@ -275,6 +284,7 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
     let mut t = tool.clone();
     t.description = Some(new);
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             "",

@@ -69,6 +69,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         }
     }
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &f_at(&node, "type"),
@@ -108,6 +109,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
         .insert("type".into(), json!(one));
     if !had_null {
         return Ok(vec![Candidate {
+            uses_nullable: false,
             tool: base,
             changes: vec![change(
                 &f_at(&node, "type"),
@@ -121,6 +123,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     let mut optional = base.clone();
     if make_optional(&mut optional, &node) {
         out.push(Candidate {
+            uses_nullable: false,
             tool: optional,
             changes: vec![change(
                 &f_at(&node, "type"),
@@ -135,6 +138,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
         .ok_or("vanished")?
         .insert("nullable".into(), json!(true));
     out.push(Candidate {
+        uses_nullable: true,
         tool: nullable,
         changes: vec![change(
             &f_at(&node, "type"),
@@ -187,6 +191,7 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
         .ok_or("vanished")?
         .insert("type".into(), json!(ty));
     Ok(vec![Candidate {
+        uses_nullable: false,
         tool: t,
         changes: vec![change(
             &node,

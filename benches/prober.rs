@@ -88,7 +88,7 @@ fn main() {
         let cfg = route.configure(&env);
         for case in &cases {
             let opts = toolwire::target::WireOptions {
-                feature_keyword: toolwire::target::openai::feature_keyword(&case.parameter),
+                feature: Some(case.parameter.clone()),
                 ..Default::default()
             };
             let req = route.request(&cfg, &case.tools, &opts);

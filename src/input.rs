@@ -204,7 +204,7 @@ fn json_lines_each(
             continue;
         }
         let number = i + 1;
-        let value = json::parse_str(file, line, LIMITS, i)?;
+        let value = parse_line(file, line, i)?;
         let mut reader = Reader {
             file,
             line: Some(number),
@@ -255,6 +255,28 @@ pub fn for_each_request(
         each(request);
     }
     Ok((set.format, set.line_format, set.tools.len()))
+}
+
+/// Parses one JSON Lines line. A line with no more brackets than the nesting cap cannot nest
+/// past it, so the bracket scan of [`json::parse_str`] is skipped (counting bytes is cheaper
+/// than tracking strings); anything else, and every error, goes through `parse_str` so that
+/// the caps and the messages are the same.
+fn parse_line(file: &Path, line: &str, offset: usize) -> Result<Value> {
+    let brackets = line
+        .as_bytes()
+        .iter()
+        .filter(|&&b| b == b'[' || b == b'{')
+        .count();
+    if brackets <= LIMITS.max_depth {
+        let mut de = serde_json::Deserializer::from_str(line);
+        de.disable_recursion_limit();
+        let parsed =
+            serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
+        if let Ok(v) = parsed {
+            return Ok(v);
+        }
+    }
+    json::parse_str(file, line, LIMITS, offset)
 }
 
 /// Reads tool definitions from a parsed document.

@@ -15,7 +15,6 @@ use toolwire::evidence::runlog::{self, Redactor, RunLog};
 use toolwire::evidence::{Observation, Stage, Verdict};
 use toolwire::probe::http::{Budget, HttpOptions, HttpTarget, client};
 use toolwire::probe::{self, ProbeTarget, RunOptions, RunSummary};
-use toolwire::target::openai::feature_keyword;
 use toolwire::target::wire::{Keyless, Route};
 use toolwire::target::{self as target, Credential, WireOptions};
 use toolwire::tool::ToolDef;
@@ -214,7 +213,7 @@ async fn every_target_with_valid_keys_matches_its_offline_model() {
             // The verdict over HTTP equals the offline model read in-process.
             let opts = WireOptions {
                 strict: None,
-                feature_keyword: feature_keyword(&c.parameter),
+                feature: Some(c.parameter.clone()),
                 raw: false,
             };
             let (_req, reply) =

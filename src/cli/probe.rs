@@ -210,10 +210,12 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         for s in &secrets {
             redactor.add_secret(s);
         }
-        // A run is emulated when any replaced base URL is served by `toolwire emulate`.
+        // A run is emulated when any replaced base URL (by --base-url or a base-URL variable)
+        // is served by `toolwire emulate`.
         let bases: Vec<String> = live
             .iter()
-            .filter(|t| overridden.contains(&t.record().id))
+            .filter(|t| overridden.contains(&t.record().id) || t.config().base_overridden)
+            .filter(|t| t.skip_reason().is_none())
             .map(|t| t.config().base_url.clone())
             .collect();
         emulated = runtime.block_on(async {

@@ -25,7 +25,6 @@ use crate::case::Case;
 use crate::error::{Error, Result};
 use crate::evidence::runlog::TargetRecord;
 use crate::evidence::{Stage, Verdict};
-use crate::target::openai::feature_keyword;
 use crate::target::wire::{AuthPlacement, Classified, Keyless, Reply, Retry, Route, RouteConfig};
 use crate::target::{Credential, WireOptions, WireRequest};
 
@@ -586,7 +585,7 @@ impl ProbeTarget for HttpTarget {
             }
             let opts = WireOptions {
                 strict: None,
-                feature_keyword: feature_keyword(&case.parameter),
+                feature: Some(case.parameter.clone()),
                 raw: false,
             };
             let req = self.route.request(&self.cfg, &case.tools, &opts);

@@ -178,11 +178,25 @@ pub struct Stats {
     pub max_enum: usize,
     pub max_enum_frame: u32,
     pub property_count: usize,
-    /// Bytes of the schema as compact JSON (what `serde_json::to_string` gives), counted
-    /// during the walk; exact unless `truncated`.
+    /// Bytes of the schema as compact JSON (what `serde_json::to_string` gives) with every
+    /// string counted without its escapes: a lower bound, exact for text without characters
+    /// JSON escapes. See [`Stats::compact_bytes_exact`].
     pub compact_bytes: usize,
+    /// Bytes of string contents counted in `compact_bytes`: escaping can at most multiply
+    /// them by 6 (`\u00XX`), which bounds the exact size from above.
+    pub string_bytes: usize,
     /// The walk stopped at [`crate::schema::MAX_NODES`].
     pub truncated: bool,
+}
+
+impl Stats {
+    /// The exact compact size when it may reach `floor`, else `None` (it is certainly below).
+    pub fn compact_bytes_exact(&self, root: &Value, floor: usize) -> Option<usize> {
+        if self.compact_bytes + 5 * self.string_bytes < floor {
+            return None;
+        }
+        Some(compact_len(root))
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -226,6 +240,8 @@ pub struct Seen {
 pub struct Cx<'a, 'p> {
     mode: Mode<'p>,
     frames: Vec<Frame<'a>>,
+    stack: Vec<Pending<'a>>,
+    children: Vec<(&'a Value, Child<'a>, Via)>,
     root: Option<&'a Value>,
     tool_name: &'a str,
     tool_index: usize,
@@ -247,6 +263,8 @@ impl<'a, 'p> Cx<'a, 'p> {
         Cx {
             mode,
             frames: Vec::new(),
+            stack: Vec::new(),
+            children: Vec::new(),
             root: None,
             tool_name: "",
             tool_index: 0,
@@ -402,6 +420,32 @@ pub fn check_request(tools: &[ToolRef<'_>], profile: &CompiledProfile, out: &mut
     run(tools, &mut cx);
 }
 
+/// Checks many requests whose tools all live as long as `'a`, reusing the walk's buffers.
+pub struct Checker<'a, 'p> {
+    cx: Cx<'a, 'p>,
+}
+
+impl<'a, 'p> Checker<'a, 'p> {
+    pub fn new(profile: &'p CompiledProfile, out: &'p mut Vec<Finding>) -> Self {
+        Checker {
+            cx: Cx::new(Mode::Check { profile, out }),
+        }
+    }
+
+    /// Checks one request, appending to the output given to [`Checker::new`].
+    pub fn request(&mut self, tools: &[ToolRef<'a>]) {
+        run(tools, &mut self.cx);
+    }
+
+    /// Findings made so far.
+    pub fn findings(&mut self) -> &mut Vec<Finding> {
+        match &mut self.cx.mode {
+            Mode::Check { out, .. } => out,
+            Mode::Collect { .. } => unreachable!("a Checker checks"),
+        }
+    }
+}
+
 /// Every feature the tools of one request use, in the order met.
 pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
     let mut out = Vec::new();
@@ -419,7 +463,6 @@ fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
         cx.rule = rule;
         (rule.hooks.request.expect("listed as a request hook"))(cx, tools);
     }
-    let mut stack: Vec<Pending<'a>> = Vec::new();
     for tool in tools {
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
@@ -435,7 +478,11 @@ fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
         }
         let mut stats = Stats::default();
         if let Some(root) = tool.parameters {
-            walk(root, cx, &hooks.node, &mut stack, &mut stats);
+            let mut stack = std::mem::take(&mut cx.stack);
+            let mut children = std::mem::take(&mut cx.children);
+            walk(root, cx, &hooks.node, &mut stack, &mut children, &mut stats);
+            cx.stack = stack;
+            cx.children = children;
         }
         for rule in &hooks.after {
             cx.rule = rule;
@@ -462,12 +509,12 @@ fn walk<'a>(
     cx: &mut Cx<'a, '_>,
     node_rules: &[&'static Rule],
     stack: &mut Vec<Pending<'a>>,
+    children: &mut Vec<(&'a Value, Child<'a>, Via)>,
     stats: &mut Stats,
 ) {
     stack.clear();
     stack.push((root, 0, Via::Root, 0));
     let mut visited = 0usize;
-    let mut children: Vec<(&'a Value, Child<'a>, Via)> = Vec::new();
     while let Some((value, frame, via, parent_depth)) = stack.pop() {
         visited += 1;
         if visited > crate::schema::MAX_NODES {
@@ -502,9 +549,9 @@ fn walk<'a>(
         match map {
             Some(map) => {
                 stats.compact_bytes += 2 + map.len().saturating_sub(1);
-                read_keys(map, &mut node, &mut children, stats);
+                read_keys(map, &mut node, children, stats);
             }
-            None => stats.compact_bytes += compact_len(value),
+            None => stats.add_value(value),
         }
         if crate::schema::is_object_schema(value) {
             node.object_depth = parent_depth + 1;
@@ -526,7 +573,7 @@ fn walk<'a>(
         // Make the children's frames, then push them so that they pop in document order.
         let first = stack.len();
         let mut list_kw: Option<(&'static str, u32)> = None;
-        for &(sub, child, child_via) in &children {
+        for &(sub, child, child_via) in children.iter() {
             let (parent, tok) = match child {
                 Child::Key(k) => (frame, Tok::Key(k)),
                 Child::Member(kw, name) => (frame, Tok::Pair(kw, name)),
@@ -562,7 +609,8 @@ fn read_keys<'a>(
     stats: &mut Stats,
 ) {
     for (k, v) in map {
-        stats.compact_bytes += string_len(k) + 1;
+        stats.add_str(k);
+        stats.compact_bytes += 1;
         let before = children.len();
         match k.as_str() {
             "type" => {
@@ -648,16 +696,19 @@ fn read_keys<'a>(
         }
         // The value's own bytes: the walk counts the subschemas it visits (each adds its
         // own size); here the containers around them, or the whole value when none.
-        stats.compact_bytes += match (children.get(before), v) {
-            (None, v) => compact_len(v),
+        match (children.get(before), v) {
+            (None, v) => stats.add_value(v),
             // A single subschema (`not`, `items`, ...) counts itself when visited.
-            (Some((_, Child::Key(_), _)), _) => 0,
+            (Some((_, Child::Key(_), _)), _) => {}
             (Some(_), Value::Object(m)) => {
-                2 + m.len().saturating_sub(1) + m.keys().map(|k| string_len(k) + 1).sum::<usize>()
+                stats.compact_bytes += 2 + m.len().saturating_sub(1) + m.len();
+                for k in m.keys() {
+                    stats.add_str(k);
+                }
             }
-            (Some(_), Value::Array(a)) => 2 + a.len().saturating_sub(1),
-            (Some(_), _) => 0,
-        };
+            (Some(_), Value::Array(a)) => stats.compact_bytes += 2 + a.len().saturating_sub(1),
+            (Some(_), _) => {}
+        }
     }
 }
 
@@ -687,6 +738,34 @@ fn push_map<'a>(
     }
 }
 
+impl Stats {
+    fn add_str(&mut self, s: &str) {
+        self.compact_bytes += s.len() + 2;
+        self.string_bytes += s.len();
+    }
+
+    /// Adds a value the walk does not visit, strings counted without escapes.
+    fn add_value(&mut self, v: &Value) {
+        match v {
+            Value::String(s) => self.add_str(s),
+            Value::Array(a) => {
+                self.compact_bytes += 2 + a.len().saturating_sub(1);
+                for x in a {
+                    self.add_value(x);
+                }
+            }
+            Value::Object(m) => {
+                self.compact_bytes += 2 + m.len().saturating_sub(1) + m.len();
+                for (k, x) in m {
+                    self.add_str(k);
+                    self.add_value(x);
+                }
+            }
+            scalar => self.compact_bytes += scalar_len(scalar),
+        }
+    }
+}
+
 /// Length in bytes of `value` serialized as compact JSON (what `serde_json::to_string` gives),
 /// computed without serializing.
 pub fn compact_len(value: &Value) -> usize {
@@ -696,6 +775,15 @@ pub fn compact_len(value: &Value) -> usize {
 /// [`compact_len`], stopping as soon as the length reaches `cap` (then the result is at least
 /// `cap` but not exact).
 pub fn compact_len_capped(value: &Value, cap: usize) -> usize {
+    // Scalars and flat lists (the common values: `type`, `description`, `required`, `enum`)
+    // need no stack.
+    match value {
+        Value::Array(a) if a.iter().all(|v| !v.is_array() && !v.is_object()) => {
+            return 2 + a.len().saturating_sub(1) + a.iter().map(scalar_len).sum::<usize>();
+        }
+        Value::Array(_) | Value::Object(_) => {}
+        scalar => return scalar_len(scalar),
+    }
     let mut total = 0usize;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
@@ -703,11 +791,6 @@ pub fn compact_len_capped(value: &Value, cap: usize) -> usize {
             return total;
         }
         total += match v {
-            Value::Null => 4,
-            Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => number_len(n),
-            Value::String(s) => string_len(s),
             Value::Array(a) => {
                 stack.extend(a.iter());
                 2 + a.len().saturating_sub(1)
@@ -720,9 +803,21 @@ pub fn compact_len_capped(value: &Value, cap: usize) -> usize {
                 }
                 n
             }
+            scalar => scalar_len(scalar),
         };
     }
     total
+}
+
+fn scalar_len(v: &Value) -> usize {
+    match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => number_len(n),
+        Value::String(s) => string_len(s),
+        // Containers are counted by the callers.
+        Value::Array(_) | Value::Object(_) => 0,
+    }
 }
 
 fn number_len(n: &serde_json::Number) -> usize {
@@ -862,7 +957,7 @@ mod tests {
             }];
             let mut out = Vec::new();
             let mut cx = Cx::new(Mode::Collect { out: &mut out });
-            let mut stack = Vec::new();
+            let (mut stack, mut children) = (Vec::new(), Vec::new());
             let mut stats = Stats::default();
             cx.frames.push(Frame {
                 parent: 0,
@@ -873,13 +968,17 @@ mod tests {
                 &mut cx,
                 &[],
                 &mut stack,
+                &mut children,
                 &mut stats,
             );
-            assert_eq!(
-                stats.compact_bytes,
-                serde_json::to_string(&v).unwrap().len(),
-                "{v}"
-            );
+            let exact = serde_json::to_string(&v).unwrap().len();
+            assert!(stats.compact_bytes <= exact, "{v}");
+            assert!(stats.compact_bytes + 5 * stats.string_bytes >= exact, "{v}");
+            assert_eq!(stats.compact_bytes_exact(&v, 0), Some(exact), "{v}");
+            // Escape-free text is counted exactly without a second pass.
+            if !v.to_string().contains('\\') {
+                assert_eq!(stats.compact_bytes, exact, "{v}");
+            }
         }
     }
 

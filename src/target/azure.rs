@@ -46,7 +46,7 @@ impl Route for Azure {
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let strict = opts.strict.filter(|s| *s);
         let tools = if strict.is_some() && !opts.raw {
-            openai::strict_baseline(tools, opts.feature_keyword.as_deref())
+            openai::strict_baseline(tools, opts.feature.as_deref())
         } else {
             tools.to_vec()
         };

@@ -15,7 +15,8 @@
 //! for meta-schema type errors (bedrock-properties-null-bifrost); with `strict: true`, Claude's
 //! own checks relayed as `The model returned the following errors: tools.N.custom: …`
 //! (bedrock-strict-ref-nonexistent); names 1–64 characters `[a-zA-Z0-9_-]+`
-//! (API_runtime_ToolSpecification; bedrock-name-over-64-converse names the path
+//! and a non-empty description (API_runtime_ToolSpecification; bedrock-name-over-64-converse
+//! names the path
 //! `toolConfig.tools.N.member.toolSpec.name` but quotes no text: the wording is AWS's general
 //! `N validation error(s) detected` template, whose list indexes start at 1 — both inferred).
 //! Errors are 400 `{"message": …}` with `x-amzn-ErrorType: ValidationException`.
@@ -202,6 +203,13 @@ pub fn check_tool_config(tools: &[Value]) -> Option<String> {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         {
             coral.push(format!("Value '{name}' at '{at}' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"));
+        }
+        // API_runtime_ToolSpecification: description "Minimum length of 1".
+        if t.pointer("/toolSpec/description").and_then(Value::as_str) == Some("") {
+            coral.push(format!(
+                "Value '' at 'toolConfig.tools.{}.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1",
+                i + 1
+            ));
         }
     }
     if !coral.is_empty() {

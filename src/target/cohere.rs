@@ -11,7 +11,8 @@
 //! uses the `regex` crate's); `unknown field: parameter 'strict' is not a valid field. …` for an
 //! OpenAI-style per-tool `strict` (cohere-strict-field-openrouter, 422). Documented for strict
 //! tools but with no known text: at most 200 fields across tools, and (maybe relaxed) at least
-//! one required parameter (cohere-strict-tools-requires-required); not modelled.
+//! one required parameter (cohere-strict-tools-requires-required); modelled with inferred
+//! wording.
 
 use serde_json::{Value, json};
 
@@ -67,7 +68,10 @@ pub fn classify(reply: &Reply) -> Classified {
         .and_then(Value::as_str)
         .map(str::to_string);
     if let Some(m) = &message {
-        if m.starts_with("invalid function at tools[") || m.contains("parameter 'strict'") {
+        if m.starts_with("invalid function at tools[")
+            || m.contains("parameter 'strict'")
+            || m.contains("with strict_tools")
+        {
             let path = m
                 .strip_prefix("invalid function at ")
                 .and_then(|r| r.split(':').next())
@@ -87,6 +91,40 @@ pub fn classify(reply: &Reply) -> Classified {
         return Classified::accepted(Stage::Validate);
     }
     classify_common(reply, None)
+}
+
+/// Most fields `strict_tools` allows across all tools (docs.cohere.com tool-use-parameter-types).
+pub const MAX_STRICT_FIELDS: usize = 200;
+
+/// What `strict_tools` refuses (documented, wording inferred): more than 200 fields across
+/// tools, and a tool with only optional parameters (cohere-strict-tools-requires-required,
+/// 2024-11; a later docs change may have relaxed it).
+pub fn strict_tools_problem(tools: &[&Value]) -> Option<String> {
+    let mut fields = 0usize;
+    for t in tools {
+        let Some(p) = t.pointer("/function/parameters") else {
+            continue;
+        };
+        for node in crate::schema::walk(p).nodes {
+            if let Some(Value::Object(props)) = node.object().and_then(|o| o.get("properties")) {
+                fields += props.len();
+            }
+        }
+        let has_props = p
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|m| !m.is_empty());
+        let has_required = p
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| !r.is_empty());
+        if has_props && !has_required {
+            return Some("invalid request: with strict_tools, a tool with optional parameters must specify at least one required parameter".into());
+        }
+    }
+    (fields > MAX_STRICT_FIELDS).then(|| {
+        format!("invalid request: with strict_tools, at most {MAX_STRICT_FIELDS} fields are allowed across all tools, got {fields}")
+    })
 }
 
 /// The offline model of `api.cohere.com`.
@@ -111,6 +149,17 @@ impl Service for CohereService {
                 return Reply::json(400, &json!({"message": format!("invalid request: {e}")}));
             }
         };
+        let tools: Vec<&Value> = body
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .collect();
+        if body.get("strict_tools") == Some(&Value::Bool(true))
+            && let Some(m) = strict_tools_problem(&tools)
+        {
+            return Reply::json(400, &json!({"message": m}));
+        }
         for (i, t) in body
             .get("tools")
             .and_then(Value::as_array)

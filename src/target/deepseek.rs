@@ -47,7 +47,7 @@ impl Route for DeepSeek {
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let strict = opts.strict.unwrap_or(true);
         let tools = if strict && !opts.raw {
-            openai::strict_baseline(tools, opts.feature_keyword.as_deref())
+            openai::strict_baseline(tools, opts.feature.as_deref())
         } else {
             tools.to_vec()
         };

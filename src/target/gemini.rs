@@ -225,14 +225,21 @@ pub fn validate(gcr: &Value) -> Vec<Problem> {
                     }
                     out.push(Problem::At {
                         path: format!("{}{suffix}", f.proto),
-                        text: text.to_string(),
+                        text,
                     });
                 }
             }
-            if let Some(schema) = google::get(d, "parameters_json_schema", "parametersJsonSchema")
-                && let Some(p) = json_schema_problem(schema)
-            {
-                out.push(Problem::Bare(p));
+            if let Some(schema) = google::get(d, "parameters_json_schema", "parametersJsonSchema") {
+                // The depth reports came from gemini-cli, which sent MCP schemas as
+                // parametersJsonSchema at the time (toolsformcp-ref-avoids-depth).
+                if google::nesting(schema) > google::MAX_NESTING {
+                    return vec![Problem::Bare(format!(
+                        "FunctionDeclaration '{name}' in the request exceeds the maximum allowed nesting depth."
+                    ))];
+                }
+                if let Some(p) = json_schema_problem(schema) {
+                    out.push(Problem::Bare(p));
+                }
             }
         }
     }
@@ -251,9 +258,14 @@ pub fn json_schema_problem(schema: &Value) -> Option<String> {
             continue;
         };
         let name = r.rsplit('/').next().unwrap_or(r);
-        if o.keys()
-            .any(|k| !matches!(k.as_str(), "$ref" | "description" | "default"))
-        {
+        // `$defs`/`definitions` beside a root `$ref` hold the definitions themselves
+        // (gemini-cli-drop-type-check-ref-ok: such schemas are "valid and usable").
+        if o.keys().any(|k| {
+            !matches!(
+                k.as_str(),
+                "$ref" | "description" | "default" | "$defs" | "definitions"
+            )
+        }) {
             return Some(format!(
                 "$ref '{name}' was set alongside unsupported fields. If a schema node has $ref set, then only description and default can be set alongside it"
             ));

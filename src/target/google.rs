@@ -670,8 +670,14 @@ pub enum Finding {
     ItemsOnNonArray,
     EnumOnNonString,
     EnumEmptyForEnumFormat,
-    FormatUnsupported,
-    RequiredUndefined { index: usize, name: String },
+    /// A `format` other than `enum`/`date-time`, on a node of this type.
+    FormatUnsupported {
+        ty: String,
+    },
+    RequiredUndefined {
+        index: usize,
+        name: String,
+    },
     AnyOfWithSiblings,
 }
 
@@ -798,14 +804,23 @@ pub fn schema_findings(schema: &Value, base_proto: &str) -> Vec<NodeFinding> {
         if en.is_some() && t.as_deref() != Some("STRING") && t.is_some() {
             push(Finding::EnumOnNonString, &loc);
         }
-        if let Some(Value::String(fmt)) = get(o, "format", "format")
-            && t.as_deref() == Some("STRING")
+        let fmt = get(o, "format", "format").and_then(Value::as_str);
+        // An empty enum is refused with or without `format: enum` (SDKs add the format
+        // whenever enum is set; kibana-enum-format-empty-gemini3).
+        if t.as_deref() == Some("STRING")
+            && ((fmt == Some("enum") && en.is_none_or(|e| e.is_empty()))
+                || en.is_some_and(|e| e.is_empty()))
         {
-            if fmt == "enum" && en.is_none_or(|e| e.is_empty()) {
-                push(Finding::EnumEmptyForEnumFormat, &loc);
-            } else if fmt != "enum" && fmt != "date-time" {
-                push(Finding::FormatUnsupported, &loc);
-            }
+            push(Finding::EnumEmptyForEnumFormat, &loc);
+        } else if let Some(f) = fmt
+            && f != "enum"
+            && f != "date-time"
+            && let Some(ty) = &t
+        {
+            // Firebase AI's Schema reference: under the Developer API the format "must be
+            // either 'enum' or 'date-time', otherwise requests may fail" (any type); the text
+            // is the STRING one seen in gemini-cli-format-uri, with the node's type.
+            push(Finding::FormatUnsupported { ty: ty.clone() }, &loc);
         }
         // AIStudioToAPI#154 (required[0]: property is not defined).
         if let Some(Value::Array(req)) = get(o, "required", "required") {
@@ -863,8 +878,8 @@ pub fn schema_findings(schema: &Value, base_proto: &str) -> Vec<NodeFinding> {
 }
 
 /// The Developer API's text for a finding (templates quoted from reports.yaml).
-pub fn devapi_text(f: &Finding) -> (String, &'static str) {
-    match f {
+pub fn devapi_text(f: &Finding) -> (String, String) {
+    let (suffix, text): (String, &str) = match f {
         Finding::TypeMissing => (
             ".type".into(),
             "must be specified when not using one_of, any_of or all_of fields",
@@ -882,17 +897,20 @@ pub fn devapi_text(f: &Finding) -> (String, &'static str) {
             ".enum".into(),
             "should be non-empty for STRING type with enum format",
         ),
-        Finding::FormatUnsupported => (
-            ".format".into(),
-            "only 'enum' and 'date-time' are supported for STRING type",
-        ),
+        Finding::FormatUnsupported { ty } => {
+            return (
+                ".format".into(),
+                format!("only 'enum' and 'date-time' are supported for {ty} type"),
+            );
+        }
         Finding::RequiredUndefined { index, .. } => {
             (format!(".required[{index}]"), "property is not defined")
         }
         // The Developer API accepts anyOf beside other fields (opencode-nullable-array-predicate
         // reports the items predicate, not the siblings); only Vertex refuses siblings.
         Finding::AnyOfWithSiblings => (String::new(), ""),
-    }
+    };
+    (suffix, text.to_string())
 }
 
 /// The function-name rule. Wording of the newest Developer API report

@@ -10,8 +10,9 @@
 //! (moonshot-ref-expansion-conflict), and the root rule `tools.function.parameters.type is
 //! required and must be "object"` (moonshot-acceptance-official-endpoint). The anyOf-under-a-
 //! typed-parent refusal (moonshot-anyof-parent-type-property) was later measured accepted on
-//! the official endpoints (same acceptance report): accepted here. Tuple `items` is refused
-//! (moonshot-mfjs-normalizer) with wording taken from that report's summary, not verbatim.
+//! the official endpoints (same acceptance report): accepted here. Tuple `items` and
+//! `items: false` are refused (moonshot-mfjs-normalizer) with wording taken from that report's
+//! summary, not verbatim.
 
 use serde_json::{Value, json};
 
@@ -101,7 +102,10 @@ pub fn check(params: &Value) -> Option<String> {
             }
             continue;
         }
-        if matches!(o.get("items"), Some(Value::Array(_))) {
+        if matches!(
+            o.get("items"),
+            Some(Value::Array(_)) | Some(Value::Bool(false))
+        ) {
             return detail("items must be an object");
         }
         let in_map = matches!(

@@ -18,7 +18,10 @@
 //! - strict adds `additionalProperties` false and all-required (oai-strict-*, azure-strict-
 //!   required), a `type` key on every plain node (oai-property-without-type), the format subset
 //!   (oai-format-uri; the list of supported formats is OpenAI's structured-outputs page), and
-//!   refuses `oneOf` (oai-nested-oneof-agentsjs); the Responses API refuses `oneOf` even when
+//!   refuses `oneOf` (oai-nested-oneof-agentsjs) and `default` (oai-strict-default-reverted-
+//!   dotnet, no text), applies the format subset to every type and the documented size limits
+//!   (10 nesting levels, 5000 properties, 1000 enum values; texts inferred); the Responses API
+//!   refuses `oneOf` even when
 //!   `strict` is false (oai-responses-oneof-nonstrict). Other keywords strict mode documents as
 //!   unsupported are refused with the same `'kw' is not permitted.` wording, which is
 //!   inferred, not seen;
@@ -26,7 +29,7 @@
 //!   64 characters; descriptions: 1024 characters (oai-description-too-long-sentry); 128 tools
 //!   ("A max of 128 functions are supported"). The wording of the too-long name and too-many
 //!   tools errors is inferred from the description error's template.
-//!   Unknown and not modelled: strict-mode size limits (nesting 10, 5000 properties, enum sizes).
+//!   Not modelled: the 120,000-character and 15,000-character string budgets.
 
 use serde_json::{Value, json};
 
@@ -52,8 +55,8 @@ pub fn hi() -> Value {
 }
 
 /// Applies the strict wire baseline (OpenAI structured outputs; DeepSeek strict per rig-core's
-/// summary): every object schema gets `additionalProperties: false` and lists every property
-/// in `required` — only where the keyword is absent, and never the keyword the case is about.
+/// summary): every object schema gets `additionalProperties: false` where it has none, and its
+/// `required` lists every property — unless the case's feature is about that keyword.
 pub fn strict_baseline(tools: &[ToolDef], feature: Option<&str>) -> Vec<ToolDef> {
     tools
         .iter()
@@ -77,16 +80,28 @@ fn close_objects(v: &mut Value, feature: Option<&str>, depth: usize) {
                 || o.get("properties").is_some_and(Value::is_object);
             if is_object {
                 if !o.contains_key("additionalProperties")
-                    && feature != Some("additionalProperties")
+                    && !touches(feature, "additionalProperties")
                 {
                     o.insert("additionalProperties".into(), json!(false));
                 }
-                if !o.contains_key("required")
-                    && feature != Some("required")
+                if !touches(feature, "required")
                     && let Some(Value::Object(props)) = o.get("properties")
                 {
-                    let names: Vec<Value> = props.keys().map(|k| json!(k)).collect();
-                    o.insert("required".into(), Value::Array(names));
+                    let names: Vec<String> = props.keys().cloned().collect();
+                    match o.get_mut("required") {
+                        Some(Value::Array(req)) => {
+                            for n in names {
+                                if !req.iter().any(|r| r.as_str() == Some(n.as_str())) {
+                                    req.push(json!(n));
+                                }
+                            }
+                        }
+                        None => {
+                            o.insert("required".into(), json!(names));
+                        }
+                        // A malformed `required` is left for the target to judge.
+                        Some(_) => {}
+                    }
                 }
             }
             for (k, child) in o.iter_mut() {
@@ -105,11 +120,20 @@ fn close_objects(v: &mut Value, feature: Option<&str>, depth: usize) {
     }
 }
 
-/// The case keyword named in a case's `parameter` (`keyword-allowed: additionalProperties`).
-pub fn feature_keyword(parameter: &str) -> Option<String> {
-    let (_, kw) = parameter.split_once(':')?;
-    let kw = kw.trim();
-    (!kw.is_empty() && !kw.contains(' ')).then(|| kw.to_string())
+/// True when a case's feature (its `parameter`) names `keyword`: as a word
+/// (`keyword-allowed: additionalProperties (false)`) or as the head of a structure name
+/// (`structure: required-undeclared`), but not inside another name
+/// (`structure: property-named-required`).
+pub fn touches(feature: Option<&str>, keyword: &str) -> bool {
+    feature.is_some_and(|f| {
+        f.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '$' || c == '_'))
+            .any(|tok| {
+                tok == keyword
+                    || tok
+                        .strip_prefix(keyword)
+                        .is_some_and(|r| r.starts_with('-'))
+            })
+    })
 }
 
 impl Route for OpenAi {
@@ -158,7 +182,7 @@ impl Route for OpenAi {
             prefix: "Bearer ",
         };
         let strict = opts.strict.unwrap_or(*self != OpenAi::Chat);
-        let feature = opts.feature_keyword.as_deref();
+        let feature = opts.feature.as_deref();
         let baselined;
         let tools: &[ToolDef] = if strict && !opts.raw {
             baselined = strict_baseline(tools, feature);
@@ -465,6 +489,8 @@ pub const STRICT_FORMATS: &[&str] = &[
 
 /// Keywords strict mode documents as unsupported (besides `oneOf`, seen refused).
 pub const STRICT_UNSUPPORTED: &[&str] = &[
+    // Seen refused without a quoted text (oai-strict-default-reverted-dotnet).
+    "default",
     "allOf",
     "not",
     "if",
@@ -534,6 +560,9 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
     {
         return Some("schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.".into());
     }
+    if strict && let Some(p) = strict_size_problem(schema) {
+        return Some(p);
+    }
     let mut stack: Vec<(&Value, Vec<String>)> = vec![(schema, Vec::new())];
     while let Some((node, ctx)) = stack.pop() {
         let Value::Object(o) = node else { continue };
@@ -569,6 +598,14 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
         };
         for (t, cx) in &types {
             let cc = context(cx);
+            // Strict mode's format subset applies whatever the type (the matrix maps the
+            // `'uri' is not a valid format` report to every format outside the list).
+            if strict
+                && let Some(Value::String(fmt)) = o.get("format")
+                && !STRICT_FORMATS.contains(&fmt.as_str())
+            {
+                return Some(format!("In context={cc}, '{fmt}' is not a valid format."));
+            }
             match *t {
                 Some("object") => {
                     if strict {
@@ -598,13 +635,6 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
                 }
                 Some("array") if !o.contains_key("items") => {
                     return Some(format!("In context={cc}, array schema missing items."));
-                }
-                Some("string") if strict => {
-                    if let Some(Value::String(fmt)) = o.get("format")
-                        && !STRICT_FORMATS.contains(&fmt.as_str())
-                    {
-                        return Some(format!("In context={cc}, '{fmt}' is not a valid format."));
-                    }
                 }
                 _ => {}
             }
@@ -645,6 +675,36 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
         }
     }
     None
+}
+
+/// Strict mode's documented size limits (structured-outputs "Supported schemas": at most 10
+/// nesting levels, 5000 object properties, 1000 enum values). The refusal texts are not
+/// documented; these are inferred.
+pub fn strict_size_problem(schema: &Value) -> Option<String> {
+    let levels = crate::schema::object_depth(schema);
+    if levels > 10 {
+        return Some(format!(
+            "In context=(), the schema nests {levels} object levels; at most 10 are allowed."
+        ));
+    }
+    let mut properties = 0usize;
+    for node in crate::schema::walk(schema).nodes {
+        let Some(o) = node.object() else { continue };
+        if let Some(Value::Object(p)) = o.get("properties") {
+            properties += p.len();
+        }
+        if let Some(Value::Array(e)) = o.get("enum")
+            && e.len() > 1000
+        {
+            return Some(format!(
+                "In context=(), an 'enum' has {} values; at most 1000 are allowed.",
+                e.len()
+            ));
+        }
+    }
+    (properties > 5000).then(|| {
+        format!("In context=(), the schema has {properties} object properties; at most 5000 are allowed.")
+    })
 }
 
 const JSON_TYPES: &[&str] = &[
@@ -997,7 +1057,7 @@ mod tests {
                 json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"additionalProperties":true,"required":["b"]}},"additionalProperties":false,"required":["a"]})
             )
         );
-        let keep = strict_baseline(&t, Some("required"));
+        let keep = strict_baseline(&t, Some("structure: required-empty"));
         assert!(
             keep[0]
                 .parameters

@@ -231,21 +231,28 @@ pub fn invalid_credentials() -> Value {
     )
 }
 
+/// Vertex's function-name rule (Vertex AI v1 `FunctionDeclaration.name` reference: letters,
+/// digits, underscores, dots and dashes; no colons, unlike the Developer API's newest text).
+pub const NAME_RULE: &str = "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots and dashes, with a maximum length of 64.";
+
+fn name_ok(name: &str) -> bool {
+    google::name_ok(name) && !name.contains(':')
+}
+
 /// Vertex's validator: the first problem, in Vertex's words.
 pub fn validate(body: &Value) -> Option<String> {
     let tools = body.get("tools")?.as_array()?;
-    for tool in tools {
+    for (ti, tool) in tools.iter().enumerate() {
         let decls = tool
             .as_object()
             .and_then(|o| google::get(o, "function_declarations", "functionDeclarations"))
             .and_then(Value::as_array);
-        for d in decls.into_iter().flatten() {
+        for (di, d) in decls.into_iter().flatten().enumerate() {
             let Some(d) = d.as_object() else { continue };
             let name = d.get("name").and_then(Value::as_str).unwrap_or("");
-            if !google::name_ok(name) {
+            if !name_ok(name) {
                 return Some(format!(
-                    "Unable to submit request because function name `{name}` is invalid. {}",
-                    google::NAME_RULE
+                    "Unable to submit request because function name `{name}` is invalid. {NAME_RULE}"
                 ));
             }
             let Some(schema) = google::get(d, "parameters", "parameters") else {
@@ -256,20 +263,28 @@ pub fn validate(body: &Value) -> Option<String> {
                     "Unable to submit request because `{name}` functionDeclaration parameters schema should be of type OBJECT. {LEARN_MORE}"
                 ));
             }
-            let findings = google::schema_findings(schema, "parameters");
+            let base = format!("tools[{ti}].function_declarations[{di}].parameters");
+            let findings = google::schema_findings(schema, &base);
             let mut missing: Vec<String> = Vec::new();
             for f in &findings {
+                // Vertex's dotted paths name properties from `parameters`.
+                let dotted = &f.dotted;
                 match &f.finding {
                     google::Finding::TypeMissing => {
                         return Some(format!(
-                            "Unable to submit request because `{name}` functionDeclaration `{}` schema didn't specify the schema type field. {LEARN_MORE}",
-                            f.dotted
+                            "Unable to submit request because `{name}` functionDeclaration `{dotted}` schema didn't specify the schema type field. {LEARN_MORE}"
                         ));
                     }
                     google::Finding::AnyOfWithSiblings => {
                         return Some(format!(
-                            "Unable to submit request because `{name}` functionDeclaration `{}` schema specified other fields alongside any_of. When using any_of, it must be the only field set.",
-                            f.dotted
+                            "Unable to submit request because `{name}` functionDeclaration `{dotted}` schema specified other fields alongside any_of. When using any_of, it must be the only field set."
+                        ));
+                    }
+                    // kibana-enum-format-empty-gemini3 (Gemini connector on Vertex).
+                    google::Finding::EnumEmptyForEnumFormat => {
+                        return Some(format!(
+                            "* GenerateContentRequest.{}.enum: should be non-empty for STRING type with enum format\n",
+                            f.proto
                         ));
                     }
                     google::Finding::RequiredUndefined { name, .. } => missing.push(name.clone()),

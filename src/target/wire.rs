@@ -728,8 +728,9 @@ pub struct Settings {
 pub struct WireOptions {
     /// Override the route's strict setting (the fidelity test replays reports sent strict).
     pub strict: Option<bool>,
-    /// The keyword the case is about: the route's wire baseline must not add or change it.
-    pub feature_keyword: Option<String>,
+    /// The case's feature (its `parameter`, e.g. `keyword-allowed: additionalProperties
+    /// (false)`): the route's wire baseline must not add or change what it names.
+    pub feature: Option<String>,
     /// Send the tools exactly as given, without the route's wire baseline (replaying a public
     /// report's schema).
     pub raw: bool,

@@ -75,6 +75,27 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     let Some(name) = t.name else { return };
+    // The common case, a snake_case name, needs no list.
+    if !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit() || c == '_')
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+    {
+        cx.feature(
+            At::Tool,
+            Feat::NameChars(value::NAME_LOWER),
+            Placement::Tool,
+            || format!("tool name `{name}` has lowercase characters"),
+        );
+        if name.contains('_') {
+            cx.feature(
+                At::Tool,
+                Feat::NameChars(value::NAME_UNDERSCORE),
+                Placement::Tool,
+                || format!("tool name `{name}` has underscore characters"),
+            );
+        }
+        return;
+    }
     for kind in kinds(name) {
         cx.feature(At::Tool, Feat::NameChars(kind), Placement::Tool, || {
             if kind == value::NAME_EMPTY {

@@ -44,14 +44,11 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         s.property_count,
         Placement::Root,
     );
-    if t.parameters.is_some() && !s.truncated {
-        report_limit(
-            cx,
-            At::Node(0),
-            Limit::SchemaBytes,
-            s.compact_bytes,
-            Placement::Root,
-        );
+    if let Some(root) = t.parameters
+        && !s.truncated
+        && let Some(bytes) = s.compact_bytes_exact(root, cx.limit_floor(Limit::SchemaBytes))
+    {
+        report_limit(cx, At::Node(0), Limit::SchemaBytes, bytes, Placement::Root);
     }
 }
 

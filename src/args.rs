@@ -339,14 +339,17 @@ pub fn check_arguments(
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
 /// string whose text is the object. Errors name the place in `text`.
 pub fn parse_arguments(text: &str) -> Result<Value, String> {
+    parse_arguments_from(std::path::Path::new("arguments"), text).map_err(|e| e.to_string())
+}
+
+/// [`parse_arguments`] for text read from `file`: errors name the file and the place.
+pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Value> {
     let limits = Limits::default();
-    let parse = |t: &str| {
-        crate::json::parse_str(std::path::Path::new("arguments"), t, limits, 0)
-            .map_err(|e| e.to_string())
-    };
-    let value = parse(text)?;
+    let value = crate::json::parse_str(file, text, limits, 0)?;
     match value {
-        Value::String(inner) if inner.trim_start().starts_with('{') => parse(&inner),
+        Value::String(inner) if inner.trim_start().starts_with('{') => {
+            crate::json::parse_str(file, &inner, limits, 0)
+        }
         v => Ok(v),
     }
 }

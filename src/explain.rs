@@ -4,7 +4,7 @@
 //! Input: the error body (JSON in any provider's envelope, or the text a client printed) and,
 //! when available, the request that was sent. Each provider's message templates (see
 //! `evidence/PROVIDERS.md` and the public reports in `evidence/reports.yaml`) are read by
-//! [`templates`]; each problem found becomes one [`Explanation`].
+//! the `templates` submodule; each problem found becomes one [`Explanation`].
 //!
 //! Places are turned into JSON Pointers against the request's own tools:
 //! - Google's parse errors index map entries by position (`properties[3].value` is the 4th

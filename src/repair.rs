@@ -4,7 +4,7 @@
 //!
 //! Repair is driven by `check` itself: it checks the tool against the profile, takes the
 //! first *error* finding (a feature some target of the profile has rejecting evidence for),
-//! tries that finding's candidate rewrites in order ([`fixes`]) and keeps the first after
+//! tries that finding's candidate rewrites in order (the `fixes` submodule) and keeps the first after
 //! which the finding is gone and no new kind of error appears; then checks again. So the
 //! parameters (allowed keywords, types, formats, limits, name characters) all come from the
 //! profile, and the output passes `check --errors-only` for the same profile by

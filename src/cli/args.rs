@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{ArgsSchema, Coercions, parse_arguments};
+use crate::args::{ArgsSchema, Coercions, parse_arguments, parse_arguments_from};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Place, Result};
 use crate::json::{self, Limits};
@@ -41,12 +41,14 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             format!("the schema is not valid JSON Schema: {}", p.message),
         )
     })?;
-    let call_text = match args.call.strip_prefix('@') {
-        Some(path) => read_call_file(Path::new(path))?,
-        None => args.call.clone(),
+    let call = match args.call.strip_prefix('@') {
+        Some(path) => {
+            let text = read_call_file(Path::new(path))?;
+            parse_arguments_from(Path::new(path), &text)?
+        }
+        None => parse_arguments(&args.call)
+            .map_err(|e| Error::Usage(format!("--call is not JSON: {e}")))?,
     };
-    let call = parse_arguments(&call_text)
-        .map_err(|e| Error::Usage(format!("--call is not JSON: {e}")))?;
     let report = compiled.check(&call, coerce);
     if args.format == "json" {
         let out = json!({

@@ -9,6 +9,11 @@ use crate::profile::{FeatureEntry, Profile, Status};
 /// A profile that rejects exactly `rejected` (case parameters) and has no evidence for
 /// anything else.
 pub(crate) fn profile(rejected: &[&str]) -> CompiledProfile {
+    profile_for(&["test/target"], rejected)
+}
+
+/// Like [`profile`], spanning `targets`.
+pub(crate) fn profile_for(targets: &[&str], rejected: &[&str]) -> CompiledProfile {
     let features = rejected
         .iter()
         .map(|p| FeatureEntry {
@@ -21,7 +26,7 @@ pub(crate) fn profile(rejected: &[&str]) -> CompiledProfile {
         .collect();
     CompiledProfile::new(&Profile {
         name: "test".into(),
-        targets: vec!["test/target".into()],
+        targets: targets.iter().map(|t| t.to_string()).collect(),
         control: Status::Allowed,
         features,
         summary: Default::default(),
@@ -324,4 +329,64 @@ fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
     // Where leaving it out is rejected too, the tool is refused.
     let p = profile(&["root-shape: no-arguments", "root-shape: parameters-absent"]);
     assert_eq!(repair_one(&t, &p).outcome, Outcome::Refused);
+}
+
+#[test]
+fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
+    // Gemini's documents allow dots and colons, and a letter or `_` first.
+    let gemini = name_rule(&profile_for(&["gemini/v1beta/parameters"], &[]));
+    assert_eq!(gemini.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$");
+    // Evidence against colons takes them out even where a document allows them.
+    let narrowed = name_rule(&profile_for(
+        &["gemini/v1beta/parameters"],
+        &["name-chars: colon", "name-length-limit: 40"],
+    ));
+    assert_eq!(narrowed.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.-]{0,38}$");
+    // Over several targets, the strictest document wins.
+    let both = name_rule(&profile_for(
+        &["gemini/v1beta/parameters", "openai/chat"],
+        &[],
+    ));
+    assert_eq!(both.pattern(), "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$");
+}
+
+#[test]
+fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
+    let mut features = vec![FeatureEntry {
+        parameter: "type-list: string,null".into(),
+        placement: Placement::Nested,
+        status: Status::Rejected,
+        rejected_by: Vec::new(),
+        unknown_for: Vec::new(),
+    }];
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]}),
+    );
+    let make = |features: Vec<FeatureEntry>| {
+        CompiledProfile::new(&Profile {
+            name: "gemini-like".into(),
+            targets: vec!["gemini/v1beta/parameters".into()],
+            control: Status::Allowed,
+            features,
+            summary: Default::default(),
+        })
+    };
+    // Without evidence for `nullable`, the argument is made optional.
+    let r = repair_one(&t, &make(features.clone()));
+    assert_eq!(r.tool.parameters.as_ref().unwrap()["required"], json!(null));
+    // With evidence that `nullable: true` is accepted, it keeps null (no loss).
+    features.push(FeatureEntry {
+        parameter: "keyword-allowed: nullable (true)".into(),
+        placement: Placement::Nested,
+        status: Status::Allowed,
+        rejected_by: Vec::new(),
+        unknown_for: Vec::new(),
+    });
+    let r = repair_one(&t, &make(features));
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string","nullable":true}},"required":["a"]})
+    );
+    assert!(r.changes[0].lost.is_none());
 }

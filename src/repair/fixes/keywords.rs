@@ -1,0 +1,423 @@
+//! Repairs of keywords: drops, `$ref` inlining, null branches, combinators, `nullable`.
+
+use serde_json::{Map, Value, json};
+
+use super::*;
+
+pub(super) fn keyword(
+    tool: &Tool,
+    f: &Finding,
+    k: &str,
+    form: Option<&str>,
+    max_nodes: usize,
+) -> Found {
+    // The key as written (a finding about `x-vendor` points at the real `x-...` key).
+    let (node, real) = place::split_keyword(&f.pointer)
+        .filter(|(_, real)| real == k || k == value::VENDOR_KEY)
+        .ok_or_else(|| format!("no keyword `{k}` at {:?}", f.pointer))?;
+    let k = real.as_str();
+    let map = schema_at(tool, &node).ok_or_else(|| format!("nothing at {node:?}"))?;
+    let rule = f.rule.as_str();
+    match (k, form) {
+        ("$ref", Some(value::REF_RECURSIVE | value::REF_SELF)) => Err(
+            "a recursive `$ref` cannot be written out: the schema would never end".into(),
+        ),
+        ("$ref", Some(value::REF_REMOTE)) => {
+            Err("a remote `$ref`: toolwire never fetches schemas".into())
+        }
+        ("$ref" | "$defs" | "definitions", _) => inline_refs(tool, rule, max_nodes),
+        ("anyOf" | "oneOf", Some(value::NULL_BRANCH)) => null_branch(tool, rule, &node, k),
+        ("anyOf", Some(value::WITH_SIBLINGS)) => push_siblings(tool, rule, &node),
+        ("anyOf" | "oneOf", _) if has_null_branch(map, k) => null_branch(tool, rule, &node, k),
+        ("oneOf", _) => one_of_as_any_of(tool, rule, &node),
+        ("anyOf", _) => Err("a union of alternatives (`anyOf`) cannot be written without it".into()),
+        ("allOf", _) => merge_all_of(tool, rule, &node),
+        ("nullable", _) => nullable(tool, rule, &node),
+        ("items", Some(value::ITEMS_LIST)) | ("prefixItems", _) => Err(
+            "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no portable form keeps that".into(),
+        ),
+        ("items" | "properties" | "dependentSchemas" | "dependencies", _) => Err(format!(
+            "`{k}` declares the arguments themselves; it cannot be dropped"
+        )),
+        ("additionalProperties" | "patternProperties", f) => {
+            let declared = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty());
+            if f == Some(value::BOOL_TRUE) {
+                let mut t = tool.clone();
+                schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
+                return Ok(vec![Candidate {
+                    uses_nullable: false,
+                    tool: t,
+                    changes: vec![change(
+                        &f_at(&node, k),
+                        rule,
+                        "dropped `additionalProperties: true` (the default)".into(),
+                        None,
+                    )],
+                }]);
+            }
+            if !declared {
+                return Err(format!(
+                    "a free-form object: `{k}` is the only description of its members"
+                ));
+            }
+            drop_keyword(tool, rule, &node, k, false)
+        }
+        ("const", _) => {
+            let v = map.get("const").cloned().unwrap_or(Value::Null);
+            let mut out = Vec::new();
+            if v.is_string() {
+                let mut t = tool.clone();
+                let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+                m.shift_remove("const");
+                m.insert("enum".into(), json!([v.clone()]));
+                if !m.contains_key("type") {
+                    m.insert("type".into(), json!("string"));
+                }
+                out.push(Candidate {
+                    uses_nullable: false,
+                    tool: t,
+                    changes: vec![change(
+                        &f_at(&node, "const"),
+                        rule,
+                        format!("wrote `const: {}` as a one-value `enum`", show(&v)),
+                        None,
+                    )],
+                });
+            }
+            out.extend(drop_keyword(tool, rule, &node, "const", true)?);
+            Ok(out)
+        }
+        ("enum", Some(value::ENUM_NULL)) => enum_without_null(tool, rule, &node),
+        ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => {
+            let v = map.get(k).cloned().unwrap_or(Value::Null);
+            if v == json!(false) {
+                let mut t = tool.clone();
+                schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
+                return Ok(vec![Candidate {
+                    uses_nullable: false,
+                    tool: t,
+                    changes: vec![change(
+                        &f_at(&node, k),
+                        rule,
+                        format!("dropped `{k}: false` (draft-4 spelling of the default)"),
+                        None,
+                    )],
+                }]);
+            }
+            drop_keyword(tool, rule, &node, k, true)
+        }
+        _ if ANNOTATIONS.contains(&k) || NARROWING.contains(&k) || !STANDARD.contains(&k) => {
+            drop_keyword(tool, rule, &node, k, true)
+        }
+        _ => Err(format!("no conservative repair for `{k}`")),
+    }
+}
+
+fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
+    let schema = tool.parameters.as_ref().ok_or("no schema")?;
+    match crate::repair::refs::inline(schema, max_nodes) {
+        Ok((out, done)) => {
+            let mut t = tool.clone();
+            t.parameters = Some(out);
+            let mut changes: Vec<Change> = done
+                .iter()
+                .map(|d| {
+                    change(
+                        &d.pointer,
+                        rule,
+                        format!("inlined `$ref: {}`", d.reference),
+                        None,
+                    )
+                })
+                .collect();
+            for k in ["$defs", "definitions"] {
+                if schema.get(k).is_some() {
+                    changes.push(change(
+                        &f_at("", k),
+                        rule,
+                        format!("dropped `{k}` (every reference to it is inlined)"),
+                        None,
+                    ));
+                }
+            }
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes,
+            }])
+        }
+        Err(r) => Err(format!("{} (at {})", r.reason, r.pointer)),
+    }
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("null")
+        && v.as_object().is_some_and(|o| {
+            o.keys()
+                .all(|k| ["type", "description", "title"].contains(&k.as_str()))
+        })
+}
+
+fn has_null_branch(map: &Map<String, Value>, k: &str) -> bool {
+    map.get(k)
+        .and_then(Value::as_array)
+        .is_some_and(|b| b.iter().any(is_null_schema))
+}
+
+/// `anyOf: [X, {type: null}]` → X, optional.
+fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
+    let map = schema_at(tool, node).ok_or("vanished")?;
+    let branches = map.get(k).and_then(Value::as_array).ok_or("no branches")?;
+    let rest: Vec<&Value> = branches.iter().filter(|b| !is_null_schema(b)).collect();
+    let mut merged = map.clone();
+    merged.shift_remove(k);
+    match rest.as_slice() {
+        [one] => {
+            let Some(inner) = one.as_object() else {
+                return Err("the non-null branch is not an object schema".into());
+            };
+            for (key, v) in inner {
+                match merged.get(key) {
+                    Some(outer) if outer != v => {
+                        if !["description", "title", "default"].contains(&key.as_str()) {
+                            return Err(format!(
+                                "the branch's `{key}` differs from the one next to `{k}`"
+                            ));
+                        }
+                    }
+                    _ => {
+                        merged.insert(key.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        [] => return Err("every branch is null".into()),
+        more => {
+            merged.insert(
+                k.into(),
+                Value::Array(more.iter().map(|v| (*v).clone()).collect()),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    let mut optional = tool.clone();
+    *schema_mut(&mut optional, node).ok_or("vanished")? = merged.clone();
+    if make_optional(&mut optional, node) {
+        out.push(Candidate {
+            uses_nullable: false,
+            tool: optional,
+            changes: vec![change(
+                &f_at(node, k),
+                rule,
+                format!("removed the null branch of `{k}` and made the argument optional"),
+                Some(OPTIONAL_LOSS.into()),
+            )],
+        });
+    }
+    let mut nullable = tool.clone();
+    let mut with = merged;
+    with.insert("nullable".into(), json!(true));
+    *schema_mut(&mut nullable, node).ok_or("vanished")? = with;
+    out.push(Candidate {
+        uses_nullable: true,
+        tool: nullable,
+        changes: vec![change(
+            &f_at(node, k),
+            rule,
+            format!("wrote the null branch of `{k}` as `nullable: true`"),
+            None,
+        )],
+    });
+    Ok(out)
+}
+
+/// `anyOf` with siblings: the siblings (other than annotations) move into every branch.
+fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node).ok_or("vanished")?;
+    let mut branches = map
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .ok_or("no branches")?;
+    let mut keep = Map::new();
+    for (k, v) in map {
+        if k == "anyOf" || ["description", "title"].contains(&k.as_str()) {
+            keep.insert(k.clone(), v.clone());
+            continue;
+        }
+        for b in &mut branches {
+            let Some(o) = b.as_object_mut() else {
+                return Err("a branch of `anyOf` is not an object schema".into());
+            };
+            match o.get(k) {
+                Some(existing) if existing != v => {
+                    return Err(format!(
+                        "`{k}` next to `anyOf` contradicts a branch's own `{k}`; moving it in would change the arguments"
+                    ));
+                }
+                _ => {
+                    o.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    keep.insert("anyOf".into(), Value::Array(branches));
+    let mut t = tool.clone();
+    *schema_mut(&mut t, node).ok_or("vanished")? = keep;
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            &f_at(node, "anyOf"),
+            rule,
+            "moved the keywords next to `anyOf` into each branch".into(),
+            None,
+        )],
+    }])
+}
+
+/// `oneOf` whose branches each have one `type`, all different: exactly one branch can match,
+/// so it means the same as `anyOf`.
+fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node).ok_or("vanished")?;
+    let branches = map
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .ok_or("no branches")?;
+    let types: Vec<Option<&str>> = branches
+        .iter()
+        .map(|b| b.get("type").and_then(Value::as_str))
+        .collect();
+    let distinct = types.iter().all(Option::is_some)
+        && types.iter().enumerate().all(|(i, t)| {
+            let overlaps_number = t == &Some("integer") && types.contains(&Some("number"));
+            !(types[..i].contains(t) || overlaps_number)
+        });
+    if !distinct {
+        return Err(
+            "`oneOf` whose branches may overlap: no single schema says \"exactly one\"".into(),
+        );
+    }
+    let mut t = tool.clone();
+    let m = schema_mut(&mut t, node).ok_or("vanished")?;
+    let v = m.shift_remove("oneOf").unwrap_or(Value::Null);
+    m.insert("anyOf".into(), v);
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            &f_at(node, "oneOf"),
+            rule,
+            "wrote `oneOf` as `anyOf` (its branches have different types, so at most one matches)"
+                .into(),
+            None,
+        )],
+    }])
+}
+
+/// `allOf` with one branch: its keywords join the schema when none conflicts.
+fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node).ok_or("vanished")?;
+    let branches = map
+        .get("allOf")
+        .and_then(Value::as_array)
+        .ok_or("no branches")?;
+    let [only] = branches.as_slice() else {
+        return Err(
+            "`allOf` with several branches: merging them could change the arguments".into(),
+        );
+    };
+    let inner = only
+        .as_object()
+        .ok_or("the branch is not an object schema")?;
+    let mut merged = map.clone();
+    merged.shift_remove("allOf");
+    for (k, v) in inner {
+        match merged.get(k) {
+            Some(existing) if existing != v => {
+                return Err(format!("`allOf`'s `{k}` conflicts with the schema's own"));
+            }
+            _ => {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let mut t = tool.clone();
+    *schema_mut(&mut t, node).ok_or("vanished")? = merged;
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            &f_at(node, "allOf"),
+            rule,
+            "merged the single `allOf` branch into the schema".into(),
+            None,
+        )],
+    }])
+}
+
+fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node).ok_or("vanished")?;
+    let v = map.get("nullable").cloned().unwrap_or(Value::Null);
+    let mut t = tool.clone();
+    schema_mut(&mut t, node)
+        .ok_or("vanished")?
+        .shift_remove("nullable");
+    if v == json!(true) {
+        if !make_optional(&mut t, node) {
+            return Err("`nullable: true` on a schema that is not a property: null cannot be expressed without it".into());
+        }
+        return Ok(vec![Candidate {
+            uses_nullable: false,
+            tool: t,
+            changes: vec![change(
+                &f_at(node, "nullable"),
+                rule,
+                "dropped `nullable: true` and made the argument optional".into(),
+                Some(OPTIONAL_LOSS.into()),
+            )],
+        }]);
+    }
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            &f_at(node, "nullable"),
+            rule,
+            format!("dropped `nullable: {}`, which admits no null", show(&v)),
+            None,
+        )],
+    }])
+}
+
+fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
+    let mut t = tool.clone();
+    let m = schema_mut(&mut t, node).ok_or("vanished")?;
+    if let Some(Value::Array(e)) = m.get_mut("enum") {
+        e.retain(|v| !v.is_null());
+    }
+    if let Some(Value::Array(types)) = m.get("type").cloned() {
+        let rest: Vec<Value> = types.into_iter().filter(|v| v != "null").collect();
+        if rest.len() == 1 {
+            m.insert("type".into(), rest[0].clone());
+        } else {
+            m.insert("type".into(), Value::Array(rest));
+        }
+    }
+    if !make_optional(&mut t, node) {
+        return Err("null in `enum` of a schema that is not a property".into());
+    }
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            &f_at(node, "enum"),
+            rule,
+            "removed null from `enum` and made the argument optional".into(),
+            Some(OPTIONAL_LOSS.into()),
+        )],
+    }])
+}

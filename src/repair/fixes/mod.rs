@@ -1,0 +1,476 @@
+//! The repairs for each kind of finding, as candidate rewrites of one tool. The caller tries
+//! them in order and keeps the first that the profile accepts (see [`super::repair_tool`]).
+//! A finding with no repair gets a refusal reason instead. Keyword repairs are in
+//! [`keywords`], type repairs in [`types`], the schema's and the tool's shape in [`shapes`].
+
+mod keywords;
+mod shapes;
+mod types;
+
+use keywords::keyword;
+use shapes::{cut_description, description, rename, root_shape, structure};
+use types::{type_list, type_missing, type_spelling};
+
+use serde_json::{Map, Value, json};
+
+use super::place::{self, Step};
+use super::{Change, Tool};
+use crate::check::Finding;
+use crate::profile::CompiledProfile;
+use crate::profile::compiled::Slot;
+use crate::profile::feature::{Feat, Kind, Limit, Param, parse_parameter, value};
+
+/// One rewrite of the tool and what it changed.
+pub(super) struct Candidate {
+    pub tool: Tool,
+    pub changes: Vec<Change>,
+    /// Writes null as `nullable: true` (preferred, being lossless, where the profile allows
+    /// that spelling; otherwise the argument is made optional first).
+    pub uses_nullable: bool,
+}
+
+/// Keywords that only annotate: dropping them changes no argument's validity.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "default",
+    "examples",
+    "example",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+    "description",
+];
+
+/// Keywords that only narrow what is accepted: dropping one accepts more, which is reported
+/// as a loss (and, where it can be said in words, moved into the description).
+const NARROWING: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "const",
+    "enum",
+];
+
+/// Every JSON Schema keyword (draft 2020-12 and earlier drafts' spellings) plus OpenAPI's
+/// `nullable`: a key outside this list is not a keyword and carries no validation meaning.
+const STANDARD: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "patternProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$defs",
+    "definitions",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "dependentSchemas",
+    "dependencies",
+    "nullable",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+];
+
+type Found = Result<Vec<Candidate>, String>;
+
+/// The candidate rewrites for finding `f` of `tool`, best first, or why none exists.
+pub(super) fn candidates(
+    tool: &Tool,
+    f: &Finding,
+    profile: &CompiledProfile,
+    max_inline_nodes: usize,
+) -> Found {
+    let mut found = dispatch(tool, f, profile, max_inline_nodes)?;
+    if prefers_nullable(profile) {
+        found.sort_by_key(|c| !c.uses_nullable);
+    }
+    Ok(found)
+}
+
+/// Whether the profile accepts `nullable: true` (Gemini's spelling of "may be null").
+fn prefers_nullable(profile: &CompiledProfile) -> bool {
+    matches!(
+        profile.lookup(
+            &Feat::KeywordForm("nullable", value::BOOL_TRUE),
+            crate::case::Placement::Nested
+        ),
+        Slot::Allowed
+    )
+}
+
+fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_nodes: usize) -> Found {
+    let Some(param) = parse_parameter(&f.parameter) else {
+        return Err(format!(
+            "`{}` is not a feature toolwire can repair",
+            f.parameter
+        ));
+    };
+    match param {
+        Param::Keyed(Kind::Keyword, k) => keyword(tool, f, &k, None, max_inline_nodes),
+        Param::Keyed(Kind::KeywordForm, kf) => {
+            let (k, form) = kf
+                .rsplit_once(" (")
+                .map(|(k, f)| (k.to_string(), f.trim_end_matches(')').to_string()))
+                .unwrap_or((kf.clone(), String::new()));
+            keyword(tool, f, &k, Some(&form), max_inline_nodes)
+        }
+        Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
+        Param::Keyed(Kind::TypeList, _) => type_list(tool, f),
+        Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f),
+        Param::Keyed(Kind::Format, _) => {
+            let node = owner(f, "format").ok_or("no `format` where the finding points")?;
+            drop_keyword(tool, &f.rule, &node, "format", true)
+        }
+        Param::Keyed(Kind::Structure, s) => structure(tool, f, &s),
+        Param::Keyed(Kind::RootShape, s) => root_shape(tool, f, &s),
+        Param::Keyed(Kind::NameChars, _) | Param::Limit(Limit::NameLength, _) => {
+            rename(tool, f, profile)
+        }
+        Param::Keyed(Kind::Description, d) => description(tool, f, &d),
+        Param::Limit(Limit::DescriptionLength, _) => cut_description(tool, f, profile),
+        Param::Limit(l, n) => Err(format!(
+            "{n} {} is past what the profile allows; shrinking it would change the arguments",
+            l.unit()
+        )),
+        Param::Keyed(Kind::NameUnique, _) => {
+            Err("two tools share this name; see the name census".into())
+        }
+        Param::Keyed(Kind::Control, _) => Err("not a feature of a tool".into()),
+    }
+}
+
+/// The subschema that owns keyword `k` at the finding's pointer.
+fn owner(f: &Finding, k: &str) -> Option<String> {
+    place::keyword_owner(&f.pointer, k)
+}
+
+fn schema_mut<'a>(tool: &'a mut Tool, pointer: &str) -> Option<&'a mut Map<String, Value>> {
+    tool.parameters
+        .as_mut()?
+        .pointer_mut(pointer)?
+        .as_object_mut()
+}
+
+fn schema_at<'a>(tool: &'a Tool, pointer: &str) -> Option<&'a Map<String, Value>> {
+    tool.parameters.as_ref()?.pointer(pointer)?.as_object()
+}
+
+fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Change {
+    Change {
+        pointer: pointer.to_string(),
+        rule: rule.to_string(),
+        action,
+        lost,
+    }
+}
+
+/// A value as short JSON for messages.
+fn show(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(79).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// What keyword `k` with value `v` said, in words, for the description.
+fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
+    let n = || show(v);
+    Some(match k {
+        "minimum" => format!("at least {}", n()),
+        "maximum" => format!("at most {}", n()),
+        "exclusiveMinimum" if v.is_number() => format!("greater than {}", n()),
+        "exclusiveMaximum" if v.is_number() => format!("less than {}", n()),
+        "exclusiveMinimum" if v == &json!(true) => {
+            format!("greater than {}", node.get("minimum").map(show)?)
+        }
+        "exclusiveMaximum" if v == &json!(true) => {
+            format!("less than {}", node.get("maximum").map(show)?)
+        }
+        "multipleOf" => format!("a multiple of {}", n()),
+        "minLength" => format!("at least {} characters", n()),
+        "maxLength" => format!("at most {} characters", n()),
+        "pattern" => format!("matching the regular expression {}", n()),
+        "format" => format!("format: {}", v.as_str().map_or_else(n, str::to_string)),
+        "minItems" => format!("at least {} items", n()),
+        "maxItems" => format!("at most {} items", n()),
+        "uniqueItems" if v == &json!(true) => "no item repeated".into(),
+        "minProperties" => format!("at least {} entries", n()),
+        "maxProperties" => format!("at most {} entries", n()),
+        "const" => format!("must be {}", n()),
+        "enum" => {
+            let items: Vec<String> = v.as_array()?.iter().map(show).collect();
+            format!("one of {}", items.join(", "))
+        }
+        "default" => format!("default: {}", n()),
+        "examples" => {
+            let items: Vec<String> = v.as_array()?.iter().take(3).map(show).collect();
+            format!("for example {}", items.join(", "))
+        }
+        "example" => format!("for example {}", n()),
+        "contentMediaType" => format!("media type {}", n()),
+        _ => return None,
+    })
+}
+
+/// Appends `sentence` (a phrase, capitalised and ended with a period) to `node`'s
+/// description.
+fn note(node: &mut Map<String, Value>, phrase: &str) {
+    let mut sentence: String = phrase
+        .chars()
+        .take(1)
+        .flat_map(char::to_uppercase)
+        .collect();
+    sentence.extend(phrase.chars().skip(1));
+    sentence.push('.');
+    let new = match node.get("description").and_then(Value::as_str) {
+        Some(d) if !d.trim().is_empty() => {
+            let d = d.trim_end();
+            if d.ends_with(['.', '!', '?']) {
+                format!("{d} {sentence}")
+            } else {
+                format!("{d}. {sentence}")
+            }
+        }
+        _ => sentence,
+    };
+    node.insert("description".into(), Value::String(new));
+}
+
+/// Dropping keyword `k` at `node`: with its meaning moved into the description (when
+/// `describe` and it can be said), and without.
+fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) -> Found {
+    let map = schema_at(tool, node).ok_or_else(|| format!("nothing at {node:?}"))?;
+    let v = map
+        .get(k)
+        .ok_or_else(|| format!("no `{k}` at {node:?}"))?
+        .clone();
+    let at = crate::json::push_token(node, k);
+    let annotation = ANNOTATIONS.contains(&k);
+    let standard = STANDARD.contains(&k);
+    let said = phrase(k, &v, map);
+    let lost = if !standard {
+        None
+    } else if annotation {
+        Some(format!("the annotation `{k}: {}`", show(&v)))
+    } else {
+        Some(format!(
+            "the provider no longer enforces `{k}: {}` (`toolwire args` still checks it against the original schema)",
+            show(&v)
+        ))
+    };
+    let mut out = Vec::new();
+    if describe && let Some(said) = said {
+        let mut t = tool.clone();
+        let m = schema_mut(&mut t, node).ok_or("vanished")?;
+        m.shift_remove(k);
+        note(m, &said);
+        out.push(Candidate {
+            uses_nullable: false,
+            tool: t,
+            changes: vec![change(
+                &at,
+                rule,
+                format!(
+                    "dropped `{k}: {}`, said in the description as \"{said}\"",
+                    show(&v)
+                ),
+                lost.clone()
+                    .map(|l| l.replace("the annotation", "nothing but the wording of")),
+            )],
+        });
+    }
+    let mut t = tool.clone();
+    schema_mut(&mut t, node).ok_or("vanished")?.shift_remove(k);
+    let action = if standard {
+        format!("dropped `{k}: {}`", show(&v))
+    } else {
+        format!("dropped `{k}`, which is not a JSON Schema keyword")
+    };
+    out.push(Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(&at, rule, action, lost)],
+    });
+    Ok(out)
+}
+
+fn f_at(node: &str, k: &str) -> String {
+    crate::json::push_token(node, k)
+}
+
+/// Makes the property at `pointer` optional (drops it from its object's `required`).
+/// Returns false when `pointer` is not a property.
+fn make_optional(t: &mut Tool, pointer: &str) -> bool {
+    let Some((parent, name)) = place::property_of(pointer) else {
+        return false;
+    };
+    let Some(obj) = schema_mut(t, &parent) else {
+        return false;
+    };
+    if let Some(Value::Array(req)) = obj.get_mut("required") {
+        req.retain(|r| r.as_str() != Some(name.as_str()));
+        if req.is_empty() {
+            obj.shift_remove("required");
+        }
+    }
+    true
+}
+
+const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the argument out instead (`toolwire args` reads null for an optional argument as absent)";
+
+/// The tool-name rule for repairing names under `profile`: the documented rules of the
+/// profile's targets ([`crate::names::for_target`], their intersection), further narrowed by
+/// the profile's evidence: a name character, a leading digit or a length the evidence
+/// rejects is not used even where a document allows it.
+pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
+    use crate::case::Placement;
+    use crate::names::{FirstChar, NameRule};
+    let rejected =
+        |feat: Feat<'_>| matches!(profile.lookup(&feat, Placement::Tool), Slot::Rejected(_));
+    let documented: Vec<NameRule> = profile
+        .targets
+        .iter()
+        .map(|t| crate::names::for_target(t))
+        .collect();
+    let doc =
+        NameRule::intersection(&profile.name, &documented).unwrap_or_else(crate::names::portable);
+    let punctuation: String = [
+        ('_', value::NAME_UNDERSCORE),
+        ('-', value::NAME_HYPHEN),
+        ('.', value::NAME_DOT),
+        (':', value::NAME_COLON),
+    ]
+    .iter()
+    .filter(|(c, kind)| doc.punctuation.contains(*c) && !rejected(Feat::NameChars(kind)))
+    .map(|(c, _)| *c)
+    .collect();
+    let first = if doc.first == FirstChar::LetterOrUnderscore
+        || rejected(Feat::NameChars(value::NAME_LEADING_DIGIT))
+    {
+        FirstChar::LetterOrUnderscore
+    } else {
+        FirstChar::Any
+    };
+    let evidence_len = max_allowed(profile, Limit::NameLength).unwrap_or(doc.max_len);
+    NameRule {
+        scope: profile.name.clone(),
+        max_len: doc.max_len.min(evidence_len).clamp(16, 1024),
+        punctuation,
+        first,
+        source: format!(
+            "{}; narrowed by the `{}` profile's evidence",
+            doc.source, profile.name
+        ),
+        assumed: doc.assumed,
+    }
+}
+
+/// The largest value of `limit` the profile has no rejecting evidence for (`None` when even
+/// 1 is rejected). The profile's limit statuses only get worse as the value grows.
+pub fn max_allowed(profile: &CompiledProfile, limit: Limit) -> Option<usize> {
+    let ok = |n: usize| {
+        !matches!(
+            profile.lookup(&Feat::Limit(limit, n), crate::case::Placement::Tool),
+            Slot::Rejected(_)
+        )
+    };
+    if !ok(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1usize, 1usize << 24);
+    if ok(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}

@@ -1,0 +1,299 @@
+//! Repairs of the schema's and the tool's shape: structure, the root, the name, the
+//! description.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
+    let rule = f.rule.as_str();
+    let node_of =
+        |k: &str| place::keyword_owner(&f.pointer, k).unwrap_or_else(|| f.pointer.clone());
+    match s {
+        value::ARRAY_WITHOUT_ITEMS => {
+            Err("an array without `items`: its elements cannot be declared without guessing".into())
+        }
+        value::OBJECT_WITHOUT_PROPERTIES | value::EMPTY_PROPERTIES => Err(
+            "a free-form object: its members are not declared, and declaring them would be a guess"
+                .into(),
+        ),
+        value::PROPERTIES_ON_NON_OBJECT | value::ITEMS_ON_NON_ARRAY => {
+            let (k, also): (&str, &[&str]) = if s == value::ITEMS_ON_NON_ARRAY {
+                ("items", &[])
+            } else {
+                ("properties", &["required", "additionalProperties"])
+            };
+            let node = node_of(k);
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+            m.shift_remove(k);
+            for a in also {
+                m.shift_remove(*a);
+            }
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    &f_at(&node, k),
+                    rule,
+                    format!("dropped `{k}`, which applies to no value of this type"),
+                    None,
+                )],
+            }])
+        }
+        value::ITEMS_WITHOUT_TYPE => {
+            let node = node_of("items");
+            let mut t = tool.clone();
+            schema_mut(&mut t, &node)
+                .ok_or("vanished")?
+                .insert("type".into(), json!("array"));
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    &node,
+                    rule,
+                    "added `type: array` (it declares `items`)".into(),
+                    Some("non-array values, which the schema accepted by saying nothing, are refused".into()),
+                )],
+            }])
+        }
+        value::REQUIRED_UNDECLARED => {
+            let node = node_of("required");
+            let map = schema_at(tool, &node).ok_or("vanished")?;
+            let props = map.get("properties").and_then(Value::as_object);
+            let req = map
+                .get("required")
+                .and_then(Value::as_array)
+                .ok_or("no `required`")?;
+            let (kept, gone): (Vec<Value>, Vec<Value>) = req.iter().cloned().partition(|r| {
+                r.as_str()
+                    .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
+            });
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+            if kept.is_empty() {
+                m.shift_remove("required");
+            } else {
+                m.insert("required".into(), Value::Array(kept));
+            }
+            let names: Vec<String> = gone.iter().map(show).collect();
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    &f_at(&node, "required"),
+                    rule,
+                    format!(
+                        "dropped {} from `required` (not declared in `properties`)",
+                        names.join(", ")
+                    ),
+                    Some(format!(
+                        "calls without {} are no longer refused for it",
+                        names.join(", ")
+                    )),
+                )],
+            }])
+        }
+        value::REQUIRED_EMPTY
+        | value::REQUIRED_NOT_ARRAY
+        | value::REQUIRED_NULL
+        | value::REQUIRED_BOOLEAN
+        | value::REQUIRED_WITHOUT_PROPERTIES => {
+            let node = node_of("required");
+            let map = schema_at(tool, &node).ok_or("vanished")?;
+            let v = map.get("required").cloned().unwrap_or(Value::Null);
+            let lost = (s == value::REQUIRED_WITHOUT_PROPERTIES).then(|| {
+                format!(
+                    "`required: {}` named members the schema does not declare",
+                    show(&v)
+                )
+            });
+            let mut t = tool.clone();
+            schema_mut(&mut t, &node)
+                .ok_or("vanished")?
+                .shift_remove("required");
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    &f_at(&node, "required"),
+                    rule,
+                    format!("dropped `required: {}`", show(&v)),
+                    lost,
+                )],
+            }])
+        }
+        value::BOOLEAN_SCHEMA_TRUE => {
+            Err("a `true` schema accepts any value; no portable schema says that".into())
+        }
+        value::BOOLEAN_SCHEMA_FALSE => {
+            Err("a `false` schema forbids the argument; dropping it would accept it".into())
+        }
+        value::SCHEMA_NOT_OBJECT => Err(
+            "a property whose schema is not a schema (e.g. \"number\"): its meaning is a guess"
+                .into(),
+        ),
+        value::REF_UNRESOLVED => Err("a `$ref` to a definition that is not in the schema".into()),
+        value::ITEMS_EMPTY_LIST => Err("`items: []` declares no element type".into()),
+        s if s.starts_with(value::PROPERTY_NAMED) => {
+            Err("a property named like a keyword: renaming it would change the arguments".into())
+        }
+        s => Err(format!("no conservative repair for `structure: {s}`")),
+    }
+}
+
+pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
+    let rule = f.rule.as_str();
+    let empty = json!({"type": "object", "properties": {}});
+    let with = |params: Option<Value>, action: &str, lost: Option<&str>| {
+        let mut t = tool.clone();
+        t.parameters = params;
+        Candidate {
+            uses_nullable: false,
+            tool: t,
+            changes: vec![change("", rule, action.into(), lost.map(str::to_string))],
+        }
+    };
+    match s {
+        value::ROOT_ABSENT => Ok(vec![with(
+            Some(empty),
+            "declared an empty argument object",
+            None,
+        )]),
+        value::ROOT_NULL | value::ROOT_NO_ARGUMENTS => Ok(vec![
+            with(
+                None,
+                "left the parameters schema out (the tool takes no arguments)",
+                None,
+            ),
+            with(Some(empty), "declared an empty argument object", None),
+        ]),
+        value::ROOT_OBJECT_WITHOUT_PROPERTIES | value::ROOT_EMPTY => {
+            let lost = "the schema accepted any arguments; it is now read as taking none";
+            Ok(vec![
+                with(
+                    None,
+                    "left the parameters schema out (it declares no arguments)",
+                    Some(lost),
+                ),
+                with(
+                    Some(empty),
+                    "declared an empty argument object (it declared no arguments)",
+                    Some(lost),
+                ),
+            ])
+        }
+        value::ROOT_NO_TYPE => {
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, "").ok_or("the root is not an object")?;
+            if !m.contains_key("properties") {
+                return Err("a root with no `type` and no `properties`".into());
+            }
+            m.insert("type".into(), json!("object"));
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    "",
+                    rule,
+                    "added `type: object` to the root (it declares `properties`)".into(),
+                    None,
+                )],
+            }])
+        }
+        other => Err(format!(
+            "the parameters schema is not an object schema ({other}); wrapping it would change the arguments"
+        )),
+    }
+}
+
+pub(super) fn rename(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
+    let name = tool.name.as_deref().ok_or("a bare schema has no name")?;
+    let new = name_rule(profile).sanitize(name);
+    if new == name {
+        return Err(format!(
+            "no name the profile accepts can be made from `{name}`"
+        ));
+    }
+    let mut t = tool.clone();
+    t.name = Some(new.clone());
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            "",
+            &f.rule,
+            format!(
+                "renamed `{name}` to `{new}` (map the provider's calls of `{new}` back to `{name}`)"
+            ),
+            None,
+        )],
+    }])
+}
+
+pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
+    match d {
+        value::DESC_MISSING | value::DESC_EMPTY | value::DESC_WHITESPACE => {
+            let name = tool.name.as_deref().unwrap_or("tool");
+            let written = crate::describe::written_description(name, tool.parameters.as_ref());
+            let mut t = tool.clone();
+            t.description = Some(written);
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    "",
+                    &f.rule,
+                    "wrote a description from the name and the inputs".into(),
+                    None,
+                )],
+            }])
+        }
+        value::DESC_MULTILINE => {
+            let old = tool.description.as_deref().unwrap_or("");
+            let mut t = tool.clone();
+            t.description = Some(old.split_whitespace().collect::<Vec<_>>().join(" "));
+            Ok(vec![Candidate {
+                uses_nullable: false,
+                tool: t,
+                changes: vec![change(
+                    "",
+                    &f.rule,
+                    "joined the description's lines".into(),
+                    Some("its line breaks".into()),
+                )],
+            }])
+        }
+        other => Err(format!(
+            "the description is {other}; rewriting it is for its author"
+        )),
+    }
+}
+
+pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
+    let max =
+        max_allowed(profile, Limit::DescriptionLength).ok_or("no description length is allowed")?;
+    let old = tool.description.as_deref().ok_or("no description")?;
+    let len = old.chars().count();
+    if len <= max || max < 2 {
+        return Err("the description is not too long".into());
+    }
+    let mut new: String = old.chars().take(max - 1).collect();
+    new.push('…');
+    let mut t = tool.clone();
+    t.description = Some(new);
+    Ok(vec![Candidate {
+        uses_nullable: false,
+        tool: t,
+        changes: vec![change(
+            "",
+            &f.rule,
+            format!("cut the description from {len} to {max} characters"),
+            Some(format!(
+                "the last {} characters of the description",
+                len - (max - 1)
+            )),
+        )],
+    }])
+}

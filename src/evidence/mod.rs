@@ -160,10 +160,12 @@ pub struct Observation {
 pub fn digest(body: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     let hash = Sha256::digest(body);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(7 + 64);
     s.push_str("sha256:");
     for b in hash {
-        s.push_str(&format!("{b:02x}"));
+        s.push(HEX[usize::from(b >> 4)] as char);
+        s.push(HEX[usize::from(b & 0xf)] as char);
     }
     s
 }

@@ -21,6 +21,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use reqwest::header::HeaderName;
+
 use crate::case::Case;
 use crate::error::{Error, Result};
 use crate::evidence::runlog::TargetRecord;
@@ -34,12 +36,12 @@ use super::{Answer, BoxFuture, ProbeTarget};
 pub const EMULATOR_HEADER: &str = "x-toolwire-emulator";
 
 /// Response headers the answer readers look at.
-const KEPT_HEADERS: &[&str] = &[
-    "content-type",
-    "retry-after",
-    "retry-after-ms",
-    "x-amzn-errortype",
-    EMULATOR_HEADER,
+const KEPT_HEADERS: [HeaderName; 5] = [
+    HeaderName::from_static("content-type"),
+    HeaderName::from_static("retry-after"),
+    HeaderName::from_static("retry-after-ms"),
+    HeaderName::from_static("x-amzn-errortype"),
+    HeaderName::from_static(EMULATOR_HEADER),
 ];
 
 /// Largest answer body read, in bytes (a longer body is cut and counts as unreadable).
@@ -168,10 +170,14 @@ impl Limiter {
     }
 }
 
-/// The HTTP client every target shares: rustls, pooled connections, no redirects.
+/// The HTTP client every target shares: rustls, pooled connections, no redirects, and no
+/// retries of its own: every retry is the prober's, counted against the budget and spaced by
+/// its backoff (reqwest's default would silently resend on HTTP/2 refusals, cloning every
+/// request's headers in case it has to).
 pub fn client(timeout: Duration) -> Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        .retry(reqwest::retry::never().max_retries_per_request(0))
         .timeout(timeout)
         .connect_timeout(timeout.min(Duration::from_secs(10)))
         .tcp_nodelay(true)
@@ -240,6 +246,9 @@ pub struct HttpTarget {
     discovery_counted: AtomicBool,
     emulated: AtomicBool,
     endpoint: String,
+    /// The last request URL and its parse: a route sends every case to the same URL, so it
+    /// is parsed once rather than per request.
+    parsed_url: std::sync::Mutex<Option<(String, reqwest::Url)>>,
 }
 
 impl HttpTarget {
@@ -274,6 +283,7 @@ impl HttpTarget {
             discovery_counted: AtomicBool::new(false),
             emulated: AtomicBool::new(false),
             endpoint,
+            parsed_url: std::sync::Mutex::new(None),
         })
     }
 
@@ -285,6 +295,20 @@ impl HttpTarget {
     /// True once an answer came from `toolwire emulate`.
     pub fn saw_emulator(&self) -> bool {
         self.emulated.load(Ordering::Acquire)
+    }
+
+    /// `url` parsed, from the cache when it is the URL parsed last. `None` when it does not
+    /// parse (reqwest then reports the bad URL itself).
+    fn parsed(&self, url: &str) -> Option<reqwest::Url> {
+        let mut cache = self.parsed_url.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((text, parsed)) = cache.as_ref()
+            && text == url
+        {
+            return Some(parsed.clone());
+        }
+        let parsed = reqwest::Url::parse(url).ok()?;
+        *cache = Some((url.to_string(), parsed.clone()));
+        Some(parsed)
     }
 
     fn keyless(&self) -> bool {
@@ -416,7 +440,11 @@ impl HttpTarget {
         debug_assert!(url.starts_with(&self.cfg.base_url));
         let method =
             reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::POST);
-        let mut rb = self.client.request(method, url).timeout(self.opts.timeout);
+        let rb = match self.parsed(url) {
+            Some(parsed) => self.client.request(method, parsed),
+            None => self.client.request(method, url),
+        };
+        let mut rb = rb.timeout(self.opts.timeout);
         for (k, v) in &req.headers {
             rb = rb.header(k.as_str(), v.as_str());
         }
@@ -436,15 +464,16 @@ impl HttpTarget {
         let headers: Vec<(String, String)> = KEPT_HEADERS
             .iter()
             .filter_map(|name| {
-                resp.headers().get(*name).map(|v| {
+                resp.headers().get(name).map(|v| {
                     (
-                        name.to_string(),
+                        name.as_str().to_string(),
                         String::from_utf8_lossy(v.as_bytes()).into_owned(),
                     )
                 })
             })
             .collect();
-        let mut body = Vec::new();
+        let expected = resp.content_length().unwrap_or(0).min(MAX_BODY as u64) as usize;
+        let mut body = Vec::with_capacity(expected);
         while let Some(chunk) = resp.chunk().await? {
             let room = MAX_BODY.saturating_sub(body.len());
             body.extend_from_slice(&chunk[..chunk.len().min(room)]);

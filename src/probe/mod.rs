@@ -40,7 +40,7 @@ pub struct Answer {
     /// The model that answered, when the target reports it.
     pub model: Option<String>,
     /// The exact body sent (digested into the observation, never stored).
-    pub request_body: Vec<u8>,
+    pub request_body: bytes::Bytes,
     /// HTTP requests this probe sent, retries included.
     pub requests: usize,
 }
@@ -90,7 +90,7 @@ impl ProbeTarget for EngineTarget {
                 path: a.path,
                 note: a.note,
                 model: None,
-                request_body: a.input,
+                request_body: a.input.into(),
                 requests: 0,
             }
         })
@@ -214,7 +214,7 @@ pub async fn run(
                     ));
                     let skipped = Answer {
                         requests: 0,
-                        request_body: Vec::new(),
+                        request_body: bytes::Bytes::new(),
                         ..control_answer.clone()
                     };
                     emit(case, &skipped, verdict, note);
@@ -224,7 +224,9 @@ pub async fn run(
                 summary.wall = clock.elapsed();
                 return (rec.id.clone(), summary);
             }
-            let results = futures::stream::iter(selected[1..].iter().copied())
+            // Each answer is recorded as it arrives: nothing waits for the slowest probe and
+            // no request body outlives its observation.
+            let mut answers = futures::stream::iter(selected[1..].iter().copied())
                 .map(|case| async move {
                     let (mut answer, ms) = timed(t.probe(case)).await;
                     let mut extra = None;
@@ -241,10 +243,8 @@ pub async fn run(
                     }
                     (case, answer, ms, extra)
                 })
-                .buffer_unordered(t.concurrency().max(1))
-                .collect::<Vec<_>>()
-                .await;
-            for (case, answer, ms, extra) in results {
+                .buffer_unordered(t.concurrency().max(1));
+            while let Some((case, answer, ms, extra)) = answers.next().await {
                 summary.requests += answer.requests;
                 let mut o = observation(
                     run_id,
@@ -278,6 +278,13 @@ pub async fn run(
         while let Some(o) = rx.recv().await {
             writer.observation(&o)?;
             n += 1;
+            // Lines that arrived together share one write; the file is flushed whenever
+            // nothing else is waiting, so a run cut short keeps everything observed.
+            while let Ok(o) = rx.try_recv() {
+                writer.observation(&o)?;
+                n += 1;
+            }
+            writer.flush()?;
         }
         Ok::<_, crate::error::Error>(n)
     };
@@ -400,7 +407,7 @@ mod tests {
                     path: None,
                     note: None,
                     model: None,
-                    request_body: b"{}".to_vec(),
+                    request_body: bytes::Bytes::from_static(b"{}"),
                     requests: 1,
                 }
             })

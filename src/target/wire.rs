@@ -44,8 +44,8 @@ pub struct WireRequest {
     /// Non-secret headers (lower-case names), e.g. `anthropic-version`.
     pub headers: Vec<(String, String)>,
     pub auth: AuthPlacement,
-    /// The exact body (JSON, key order as built).
-    pub body: Vec<u8>,
+    /// The exact body (JSON, key order as built); shared, not copied, by every attempt.
+    pub body: bytes::Bytes,
 }
 
 impl WireRequest {
@@ -56,7 +56,7 @@ impl WireRequest {
             path: path.into(),
             headers: vec![("content-type".into(), "application/json".into())],
             auth,
-            body: serde_json::to_vec(body).unwrap_or_default(),
+            body: serde_json::to_vec(body).unwrap_or_default().into(),
         }
     }
 
@@ -67,7 +67,7 @@ impl WireRequest {
             path: path.into(),
             headers: vec![("content-type".into(), "application/json".into())],
             auth,
-            body: body.to_vec(),
+            body: body.to_vec().into(),
         }
     }
 
@@ -124,7 +124,7 @@ impl WireRequest {
         for (name, value) in self.auth_headers(&url, credential, now) {
             headers.push((name, value.expose().to_string()));
         }
-        Incoming::new(self.method, &self.path, headers, self.body.clone())
+        Incoming::new(self.method, &self.path, headers, self.body.to_vec())
     }
 }
 

@@ -230,7 +230,11 @@ pub async fn run(
                 .map(|case| async move {
                     let (mut answer, ms) = timed(t.probe(case)).await;
                     let mut extra = None;
-                    let was = previous.get(&(case.id.clone(), rec.id.clone())).copied();
+                    let was = if previous.is_empty() {
+                        None
+                    } else {
+                        previous.get(&(case.id.clone(), rec.id.clone())).copied()
+                    };
                     if let Some(was) = was
                         && answer.verdict.is_decisive()
                         && was.is_decisive()

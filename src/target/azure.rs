@@ -14,9 +14,7 @@
 
 use serde_json::{Value, json};
 
-use super::openai::{
-    self, OPENAI_RULES, chat_ok, chat_request, chat_views, check_tools, tool_error,
-};
+use super::openai::{self, OPENAI_RULES, chat_ok, chat_views, check_tools, tool_error};
 use super::wire::*;
 use crate::tool::ToolDef;
 
@@ -45,17 +43,15 @@ impl Route for Azure {
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let strict = opts.strict.filter(|s| *s);
-        let tools = if strict.is_some() && !opts.raw {
-            openai::strict_baseline(tools, opts.feature.as_deref())
-        } else {
-            tools.to_vec()
-        };
-        let mut r = chat_request(
+        let close = (strict.is_some() && !opts.raw)
+            .then(|| openai::Close::for_feature(opts.feature.as_deref()));
+        let mut r = openai::chat_request_closed(
             cfg,
-            &tools,
+            tools,
             "/openai/v1/chat/completions",
             strict,
             json!({}),
+            close,
         );
         r.auth = AuthPlacement::Header {
             name: "api-key",

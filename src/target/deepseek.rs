@@ -17,7 +17,7 @@
 
 use serde_json::{Value, json};
 
-use super::openai::{self, ToolView, chat_ok, chat_request, chat_views};
+use super::openai::{self, ToolView, chat_ok, chat_views};
 use super::wire::*;
 use crate::tool::ToolDef;
 
@@ -46,17 +46,15 @@ impl Route for DeepSeek {
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let strict = opts.strict.unwrap_or(true);
-        let tools = if strict && !opts.raw {
-            openai::strict_baseline(tools, opts.feature.as_deref())
-        } else {
-            tools.to_vec()
-        };
-        chat_request(
+        let close =
+            (strict && !opts.raw).then(|| openai::Close::for_feature(opts.feature.as_deref()));
+        openai::chat_request_closed(
             cfg,
-            &tools,
+            tools,
             "/beta/chat/completions",
             strict.then_some(true),
             json!({}),
+            close,
         )
     }
     fn classify(&self, _cfg: &RouteConfig, reply: &Reply, _keyless: bool) -> Classified {

@@ -56,67 +56,159 @@ pub fn hi() -> Value {
 
 /// Applies the strict wire baseline (OpenAI structured outputs; DeepSeek strict per rig-core's
 /// summary): every object schema gets `additionalProperties: false` where it has none, and its
-/// `required` lists every property — unless the case's feature is about that keyword.
+/// `required` lists every property — unless the case's feature is about that keyword. The
+/// request bodies write the same thing without the copy ([`Closed`]); this is the copy.
 pub fn strict_baseline(tools: &[ToolDef], feature: Option<&str>) -> Vec<ToolDef> {
+    let close = Close::for_feature(feature);
     tools
         .iter()
-        .map(|t| {
-            let mut t = t.clone();
-            if let Some(p) = &mut t.parameters {
-                close_objects(p, feature, 0);
-            }
-            t
+        .map(|t| ToolDef {
+            parameters: t
+                .parameters
+                .as_ref()
+                .map(|p| serde_json::to_value(Closed::new(p, close)).unwrap_or_else(|_| p.clone())),
+            ..t.clone()
         })
         .collect()
 }
 
-fn close_objects(v: &mut Value, feature: Option<&str>, depth: usize) {
-    if depth > 128 {
-        return;
+/// Which fills of the strict baseline a case gets: not the one its feature is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Close {
+    /// Add `additionalProperties: false` to object schemas without it.
+    additional: bool,
+    /// Add every property to `required`.
+    required: bool,
+}
+
+impl Close {
+    /// The fills for a case whose feature (its `parameter`) is `feature`.
+    pub fn for_feature(feature: Option<&str>) -> Self {
+        Close {
+            additional: !touches(feature, "additionalProperties"),
+            required: !touches(feature, "required"),
+        }
     }
-    match v {
-        Value::Object(o) => {
-            let is_object = o.get("type").and_then(Value::as_str) == Some("object")
-                || o.get("properties").is_some_and(Value::is_object);
-            if is_object {
-                if !o.contains_key("additionalProperties")
-                    && !touches(feature, "additionalProperties")
-                {
-                    o.insert("additionalProperties".into(), json!(false));
-                }
-                if !touches(feature, "required")
-                    && let Some(Value::Object(props)) = o.get("properties")
-                {
-                    let names: Vec<String> = props.keys().cloned().collect();
-                    match o.get_mut("required") {
-                        Some(Value::Array(req)) => {
-                            for n in names {
-                                if !req.iter().any(|r| r.as_str() == Some(n.as_str())) {
-                                    req.push(json!(n));
-                                }
-                            }
-                        }
-                        None => {
-                            o.insert("required".into(), json!(names));
-                        }
-                        // A malformed `required` is left for the target to judge.
-                        Some(_) => {}
+}
+
+/// Nodes deeper than this are written as they are (a cap on recursion).
+const MAX_CLOSE_DEPTH: usize = 128;
+
+/// Members whose values are data, not schemas: never closed.
+const DATA_MEMBERS: [&str; 4] = ["enum", "const", "default", "examples"];
+
+/// A schema written with the strict baseline applied, straight from the case's schema: the
+/// bytes of `strict_baseline` + serialization without building the copy. Member order is the
+/// copy's: existing members in place (a `required` array extended at its end), then an added
+/// `additionalProperties`, then an added `required`.
+#[derive(Debug, Clone, Copy)]
+pub struct Closed<'a> {
+    value: &'a Value,
+    close: Close,
+    depth: usize,
+}
+
+impl<'a> Closed<'a> {
+    /// `value` (a tool's parameters) with `close` applied.
+    pub fn new(value: &'a Value, close: Close) -> Self {
+        Closed {
+            value,
+            close,
+            depth: 0,
+        }
+    }
+
+    fn below(&self, value: &'a Value, levels: usize) -> Self {
+        Closed {
+            value,
+            close: self.close,
+            depth: self.depth + levels,
+        }
+    }
+}
+
+impl serde::Serialize for Closed<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        if self.depth > MAX_CLOSE_DEPTH {
+            return self.value.serialize(s);
+        }
+        match self.value {
+            Value::Object(o) => {
+                let is_object = o.get("type").and_then(Value::as_str) == Some("object")
+                    || o.get("properties").is_some_and(Value::is_object);
+                let add_additional =
+                    is_object && self.close.additional && !o.contains_key("additionalProperties");
+                let props = match o.get("properties") {
+                    Some(Value::Object(p)) if is_object && self.close.required => Some(p),
+                    _ => None,
+                };
+                let add_required = props.is_some() && !o.contains_key("required");
+                let mut m = s.serialize_map(None)?;
+                for (k, v) in o {
+                    match (k.as_str(), props, v) {
+                        ("required", Some(props), Value::Array(req)) => m.serialize_entry(
+                            k,
+                            &Required {
+                                items: self.below(v, 1),
+                                req,
+                                props,
+                            },
+                        )?,
+                        (k, _, _) if DATA_MEMBERS.contains(&k) => m.serialize_entry(k, v)?,
+                        _ => m.serialize_entry(k, &self.below(v, 1))?,
                     }
                 }
-            }
-            for (k, child) in o.iter_mut() {
-                if k == "enum" || k == "const" || k == "default" || k == "examples" {
-                    continue;
+                if add_additional {
+                    m.serialize_entry("additionalProperties", &false)?;
                 }
-                close_objects(child, feature, depth + 1);
+                if let (true, Some(props)) = (add_required, props) {
+                    m.serialize_entry("required", &Keys(props))?;
+                }
+                m.end()
+            }
+            Value::Array(a) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for child in a {
+                    seq.serialize_element(&self.below(child, 1))?;
+                }
+                seq.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// An existing `required` array, then every property it does not name yet.
+struct Required<'a> {
+    /// The array itself, as a node of the closed schema.
+    items: Closed<'a>,
+    req: &'a [Value],
+    props: &'a serde_json::Map<String, Value>,
+}
+
+impl serde::Serialize for Required<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(None)?;
+        for r in self.req {
+            seq.serialize_element(&self.items.below(r, 1))?;
+        }
+        for name in self.props.keys() {
+            if !self.req.iter().any(|r| r.as_str() == Some(name.as_str())) {
+                seq.serialize_element(name)?;
             }
         }
-        Value::Array(a) => {
-            for child in a {
-                close_objects(child, feature, depth + 1);
-            }
-        }
-        _ => {}
+        seq.end()
+    }
+}
+
+/// The property names, as an array.
+struct Keys<'a>(&'a serde_json::Map<String, Value>);
+
+impl serde::Serialize for Keys<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.keys())
     }
 }
 
@@ -182,25 +274,19 @@ impl Route for OpenAi {
             prefix: "Bearer ",
         };
         let strict = opts.strict.unwrap_or(*self != OpenAi::Chat);
-        let feature = opts.feature.as_deref();
-        let baselined;
-        let tools: &[ToolDef] = if strict && !opts.raw {
-            baselined = strict_baseline(tools, feature);
-            &baselined
-        } else {
-            tools
-        };
+        let close = (strict && !opts.raw).then(|| Close::for_feature(opts.feature.as_deref()));
         match self {
             OpenAi::ResponsesStrict => {
                 let body = Body::new()
                     .json("model", json!(cfg.model))
                     .json("input", json!("hi"))
-                    .tools(
+                    .tools_closed(
                         "tools",
                         Tools {
                             tools,
                             shape: Shape::Flat { strict },
                         },
+                        close,
                     )
                     .json("max_output_tokens", json!(16));
                 WireRequest::post_body("/v1/responses", &body, auth)
@@ -209,7 +295,7 @@ impl Route for OpenAi {
                 let body = Body::new()
                     .json("model", json!(cfg.model))
                     .json("messages", hi())
-                    .tools(
+                    .tools_closed(
                         "tools",
                         Tools {
                             tools,
@@ -217,6 +303,7 @@ impl Route for OpenAi {
                                 strict: strict.then_some(true),
                             },
                         },
+                        close,
                     )
                     .json("max_completion_tokens", json!(1));
                 WireRequest::post_body("/v1/chat/completions", &body, auth)
@@ -237,15 +324,28 @@ pub fn chat_request(
     strict: Option<bool>,
     extra: Value,
 ) -> WireRequest {
+    chat_request_closed(cfg, tools, path, strict, extra, None)
+}
+
+/// [`chat_request`] with the schemas written under the strict baseline when `close` is set.
+pub fn chat_request_closed(
+    cfg: &RouteConfig,
+    tools: &[ToolDef],
+    path: &str,
+    strict: Option<bool>,
+    extra: Value,
+    close: Option<Close>,
+) -> WireRequest {
     let body = Body::new()
         .json("model", json!(cfg.model))
         .json("messages", hi())
-        .tools(
+        .tools_closed(
             "tools",
             Tools {
                 tools,
                 shape: Shape::Chat { strict },
             },
+            close,
         )
         .json("max_tokens", json!(1))
         .extend(extra);
@@ -967,6 +1067,137 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The strict baseline as a copy edited in place: the reference [`Closed`] must match.
+    fn close_in_place(v: &mut Value, feature: Option<&str>, depth: usize) {
+        if depth > MAX_CLOSE_DEPTH {
+            return;
+        }
+        match v {
+            Value::Object(o) => {
+                let is_object = o.get("type").and_then(Value::as_str) == Some("object")
+                    || o.get("properties").is_some_and(Value::is_object);
+                if is_object {
+                    if !o.contains_key("additionalProperties")
+                        && !touches(feature, "additionalProperties")
+                    {
+                        o.insert("additionalProperties".into(), json!(false));
+                    }
+                    if !touches(feature, "required")
+                        && let Some(Value::Object(props)) = o.get("properties")
+                    {
+                        let names: Vec<String> = props.keys().cloned().collect();
+                        match o.get_mut("required") {
+                            Some(Value::Array(req)) => {
+                                for n in names {
+                                    if !req.iter().any(|r| r.as_str() == Some(n.as_str())) {
+                                        req.push(json!(n));
+                                    }
+                                }
+                            }
+                            None => {
+                                o.insert("required".into(), json!(names));
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                for (k, child) in o.iter_mut() {
+                    if !DATA_MEMBERS.contains(&k.as_str()) {
+                        close_in_place(child, feature, depth + 1);
+                    }
+                }
+            }
+            Value::Array(a) => {
+                for child in a {
+                    close_in_place(child, feature, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn closed_bytes(v: &Value, feature: Option<&str>) -> (Vec<u8>, Vec<u8>) {
+        let mut copy = v.clone();
+        close_in_place(&mut copy, feature, 0);
+        let streamed = serde_json::to_vec(&Closed::new(v, Close::for_feature(feature))).unwrap();
+        (streamed, serde_json::to_vec(&copy).unwrap())
+    }
+
+    #[test]
+    fn the_closed_schema_is_the_edited_copy_byte_for_byte() {
+        let mut deep = json!({"type": "object", "properties": {}});
+        for _ in 0..140 {
+            deep = json!({"type": "object", "properties": {"n": deep}});
+        }
+        let schemas = [
+            json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{}}}},"required":["b"]}),
+            json!({"properties":{"a":{}},"required":"a","additionalProperties":true}),
+            json!({"type":"object","properties":{"a":{}},"required":[{"type":"object","properties":{"x":{}}},"a"]}),
+            json!({"type":"object","properties":{"e":{"enum":[{"type":"object","properties":{"z":{}}}]},"d":{"default":{"properties":{}}}}}),
+            json!({"anyOf":[{"type":"object","properties":{"p":{}}},{"type":"null"}],"$defs":{"o":{"type":"object"}}}),
+            json!({"type":"object","properties":[1,2]}),
+            deep,
+        ];
+        for schema in &schemas {
+            for feature in [
+                None,
+                Some("structure: required-empty"),
+                Some("keyword-allowed: additionalProperties (false)"),
+                Some("structure: property-named-required"),
+            ] {
+                let (streamed, copy) = closed_bytes(schema, feature);
+                assert_eq!(
+                    String::from_utf8(streamed).unwrap(),
+                    String::from_utf8(copy).unwrap(),
+                    "{feature:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn strict_request_bodies_match_the_edited_copies_for_the_whole_catalog() {
+        let catalog = crate::case::Catalog::load(std::path::Path::new("cases")).unwrap();
+        let env = std::collections::BTreeMap::new();
+        let strict = [
+            ("openai/chat-strict", None),
+            ("openai/responses-strict", None),
+            ("openai/chat", Some(true)),
+            ("deepseek/beta-strict", None),
+            ("azure-openai/chat", Some(true)),
+        ];
+        let mut compared = 0;
+        for (id, strict_opt) in strict {
+            let Some(route) = crate::target::route(id) else {
+                continue;
+            };
+            let cfg = route.configure(&env);
+            for case in &catalog.cases {
+                let opts = WireOptions {
+                    strict: strict_opt,
+                    feature: Some(case.parameter.clone()),
+                    raw: false,
+                };
+                let streamed = route.request(&cfg, &case.tools, &opts);
+                let mut copies = case.tools.clone();
+                for t in &mut copies {
+                    if let Some(p) = &mut t.parameters {
+                        close_in_place(p, Some(&case.parameter), 0);
+                    }
+                }
+                let raw = WireOptions { raw: true, ..opts };
+                let copied = route.request(&cfg, &copies, &raw);
+                assert!(streamed.body == copied.body, "{id} {}", case.id);
+                compared += 1;
+            }
+        }
+        assert_eq!(
+            compared,
+            5 * catalog.cases.len(),
+            "every strict route was found"
+        );
+    }
 
     fn problem(s: Value, strict: bool) -> Option<String> {
         schema_problem(&s, strict, false)

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::openai::{Close, Closed};
 use super::secret::{Credential, Secret};
 use super::sigv4;
 use crate::evidence::{Stage, Verdict};
@@ -170,28 +171,41 @@ impl serde::Serialize for Fields<'_> {
 
 impl serde::Serialize for Tools<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let shape = self.shape;
-        let one = |t| tool_fields(t, shape);
-        if let Shape::Gemini { .. } = shape {
-            let decls: Vec<Fields<'_>> = self.tools.iter().map(one).collect();
-            let mut seq = s.serialize_seq(Some(1))?;
-            seq.serialize_element(&Fields(vec![(
-                "functionDeclarations".into(),
-                Part::List(decls),
-            )]))?;
-            return seq.end();
-        }
-        let mut seq = s.serialize_seq(Some(self.tools.len()))?;
-        for t in self.tools {
-            seq.serialize_element(&one(t))?;
-        }
-        seq.end()
+        serialize_tools(self, None, s)
     }
 }
 
-fn tool_fields(t: &ToolDef, shape: Shape) -> Fields<'_> {
+/// The tool list, each schema under the strict baseline when `close` is set.
+fn serialize_tools<S: serde::Serializer>(
+    tools: &Tools<'_>,
+    close: Option<Close>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let shape = tools.shape;
+    let one = |t| tool_fields(t, shape, close);
+    if let Shape::Gemini { .. } = shape {
+        let decls: Vec<Fields<'_>> = tools.tools.iter().map(one).collect();
+        let mut seq = s.serialize_seq(Some(1))?;
+        seq.serialize_element(&Fields(vec![(
+            "functionDeclarations".into(),
+            Part::List(decls),
+        )]))?;
+        return seq.end();
+    }
+    let mut seq = s.serialize_seq(Some(tools.tools.len()))?;
+    for t in tools.tools {
+        seq.serialize_element(&one(t))?;
+    }
+    seq.end()
+}
+
+fn tool_fields(t: &ToolDef, shape: Shape, close: Option<Close>) -> Fields<'_> {
     let k = |s: &'static str| -> Key { Key::Borrowed(s) };
+    let schema = |p| match close {
+        Some(c) => Part::Closed(Closed::new(p, c)),
+        None => Part::Ref(p),
+    };
     let mut f: Vec<(Key, Part<'_>)> = vec![(k("name"), Part::Str(&t.name))];
     if let Some(d) = &t.description {
         f.push((k("description"), Part::Str(d)));
@@ -203,12 +217,11 @@ fn tool_fields(t: &ToolDef, shape: Shape) -> Fields<'_> {
     };
     match shape {
         Shape::Bedrock { strict } => {
-            let empty = &EMPTY_OBJECT;
-            let json = t.parameters.as_ref().unwrap_or(empty);
-            f.push((
-                k("inputSchema"),
-                Part::Obj(Fields(vec![(k("json"), Part::Ref(json))])),
-            ));
+            let json = match &t.parameters {
+                Some(p) => schema(p),
+                None => Part::Ref(&EMPTY_OBJECT),
+            };
+            f.push((k("inputSchema"), Part::Obj(Fields(vec![(k("json"), json)]))));
             if let Some(s) = strict {
                 f.push((k("strict"), Part::Bool(s)));
             }
@@ -216,7 +229,7 @@ fn tool_fields(t: &ToolDef, shape: Shape) -> Fields<'_> {
         }
         _ => {
             if let Some(p) = &t.parameters {
-                f.push((k(schema_key), Part::Ref(p)));
+                f.push((k(schema_key), schema(p)));
             }
         }
     }
@@ -249,9 +262,11 @@ pub enum Part<'a> {
     Json(Value),
     /// A borrowed JSON value (a case's schema).
     Ref(&'a Value),
+    /// A case's schema under the strict baseline.
+    Closed(Closed<'a>),
     Str(&'a str),
     Bool(bool),
-    Tools(Tools<'a>),
+    Tools(Tools<'a>, Option<Close>),
     Obj(Fields<'a>),
     List(Vec<Fields<'a>>),
 }
@@ -261,9 +276,10 @@ impl serde::Serialize for Part<'_> {
         match self {
             Part::Json(v) => v.serialize(s),
             Part::Ref(v) => v.serialize(s),
+            Part::Closed(v) => v.serialize(s),
             Part::Str(v) => s.serialize_str(v),
             Part::Bool(b) => s.serialize_bool(*b),
-            Part::Tools(t) => t.serialize(s),
+            Part::Tools(t, close) => serialize_tools(t, *close, s),
             Part::Obj(o) => o.serialize(s),
             Part::List(l) => l.serialize(s),
         }
@@ -283,8 +299,17 @@ impl<'a> Body<'a> {
         self
     }
     /// The tool list.
-    pub fn tools(mut self, key: &'static str, tools: Tools<'a>) -> Self {
-        self.0.0.push((key.into(), Part::Tools(tools)));
+    pub fn tools(self, key: &'static str, tools: Tools<'a>) -> Self {
+        self.tools_closed(key, tools, None)
+    }
+    /// The tool list, each schema under the strict baseline when `close` is set.
+    pub fn tools_closed(
+        mut self,
+        key: &'static str,
+        tools: Tools<'a>,
+        close: Option<Close>,
+    ) -> Self {
+        self.0.0.push((key.into(), Part::Tools(tools, close)));
         self
     }
     /// A nested object.
@@ -303,7 +328,12 @@ impl<'a> Body<'a> {
     }
     /// The serialized body.
     pub fn to_vec(&self) -> Vec<u8> {
-        serde_json::to_vec(&self.0).unwrap_or_default()
+        // Most probe bodies are a few KiB: start there instead of growing from 128 bytes.
+        let mut out = Vec::with_capacity(4096);
+        match serde_json::to_writer(&mut out, &self.0) {
+            Ok(()) => out,
+            Err(_) => Vec::new(),
+        }
     }
 }
 

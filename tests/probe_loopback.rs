@@ -75,109 +75,139 @@ enum Keys {
     None,
 }
 
-fn env_for(keys: Keys) -> BTreeMap<String, String> {
+const VALID_KEY: &str = "tw-valid-key-0123456789";
+
+/// Every key variable of every route set to `key`.
+fn env_with(key: &str) -> BTreeMap<String, String> {
     let mut env = BTreeMap::new();
-    let value = match keys {
-        Keys::Valid => "tw-valid-key-0123456789",
-        Keys::Invalid => "invalid",
-        Keys::None => return env,
-    };
     for r in target::routes() {
         for v in r.settings().key_env {
-            env.insert(v.to_string(), value.to_string());
+            env.insert(v.to_string(), key.to_string());
         }
     }
     env
 }
 
-struct Setup {
-    targets: Vec<Arc<HttpTarget>>,
-    routes: BTreeMap<String, Box<dyn Route>>,
-    budget: Arc<Budget>,
-}
-
-fn setup(
-    emu: &Emulator,
-    env: &BTreeMap<String, String>,
-    tune: impl Fn(&mut HttpOptions),
-    only: Option<&[&str]>,
-) -> Setup {
-    let http = client(Duration::from_secs(5)).unwrap();
-    let budget = Budget::new(Some(10_000));
-    let mut targets = Vec::new();
-    let mut routes = BTreeMap::new();
-    for route in target::routes() {
-        if only.is_some_and(|o| !o.contains(&route.id())) {
-            continue;
-        }
-        let mut cfg = route.configure(env);
-        cfg.base_url = emu.base_url(route.service());
-        cfg.base_overridden = true;
-        let mut opts = HttpOptions::loopback();
-        opts.backoff_base = Duration::from_millis(5);
-        opts.backoff_cap = Duration::from_millis(20);
-        tune(&mut opts);
-        let id = route.id().to_string();
-        routes.insert(id, target::route(route.id()).unwrap());
-        targets.push(Arc::new(
-            HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap(),
-        ));
-    }
-    Setup {
-        targets,
-        routes,
-        budget,
+fn env_for(keys: Keys) -> BTreeMap<String, String> {
+    match keys {
+        Keys::Valid => env_with(VALID_KEY),
+        Keys::Invalid => env_with("invalid"),
+        Keys::None => BTreeMap::new(),
     }
 }
 
-async fn run(
-    setup: &Setup,
-    cat: &Catalog,
-    cases: &[&str],
-    secrets: &[&str],
-) -> (RunSummary, RunLog, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let selected: Vec<&Case> = cat
-        .cases
-        .iter()
-        .filter(|c| cases.contains(&c.id.as_str()))
-        .collect();
+/// The options of a run against the emulator, with these secrets redacted.
+fn run_options(dir: &tempfile::TempDir, secrets: &[&str], emulated: bool) -> RunOptions {
     let mut redactor = Redactor::default();
     for s in secrets {
         redactor.add_secret(s);
     }
-    let opts = RunOptions {
+    RunOptions {
         runs_dir: dir.path().to_path_buf(),
         progress: false,
         previous: Default::default(),
         redactor,
-        emulated: true,
-    };
-    let targets: Vec<Arc<dyn ProbeTarget>> = setup
-        .targets
-        .iter()
-        .map(|t| t.clone() as Arc<dyn ProbeTarget>)
-        .collect();
-    let summary = tokio::time::timeout(
-        Duration::from_secs(60),
-        probe::run(cat, &selected, targets, opts),
-    )
-    .await
-    .expect("the run finishes in bounded time")
-    .unwrap();
-    let log = runlog::read(&summary.log).unwrap();
-    assert!(
-        log.header.emulated,
-        "runs against the emulator are marked emulated"
-    );
-    assert!(log.footer.is_some());
-    (summary, log, dir)
+        emulated,
+    }
 }
 
-async fn emulator(opts: Options) -> Emulator {
-    Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+/// One emulator on loopback and every selected route pointed at it, with short backoffs.
+struct Scenario {
+    emu: Emulator,
+    targets: Vec<Arc<HttpTarget>>,
+    routes: BTreeMap<String, Box<dyn Route>>,
+    budget: Arc<Budget>,
+    cat: Catalog,
+}
+
+impl Scenario {
+    /// Every route, with `keys`, against an emulator with the default options.
+    async fn start(keys: Keys) -> Scenario {
+        Self::with(Options::default(), &env_for(keys), |_| {}, None).await
+    }
+
+    async fn with(
+        emu_opts: Options,
+        env: &BTreeMap<String, String>,
+        tune: impl Fn(&mut HttpOptions),
+        only: Option<&[&str]>,
+    ) -> Scenario {
+        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), emu_opts)
+            .await
+            .unwrap();
+        let http = client(Duration::from_secs(5)).unwrap();
+        let budget = Budget::new(Some(10_000));
+        let mut targets = Vec::new();
+        let mut routes = BTreeMap::new();
+        for route in target::routes() {
+            if only.is_some_and(|o| !o.contains(&route.id())) {
+                continue;
+            }
+            let mut cfg = route.configure(env);
+            cfg.base_url = emu.base_url(route.service());
+            cfg.base_overridden = true;
+            let mut opts = HttpOptions::loopback();
+            opts.backoff_base = Duration::from_millis(5);
+            opts.backoff_cap = Duration::from_millis(20);
+            tune(&mut opts);
+            let id = route.id().to_string();
+            routes.insert(id, target::route(route.id()).unwrap());
+            targets.push(Arc::new(
+                HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap(),
+            ));
+        }
+        Scenario {
+            emu,
+            targets,
+            routes,
+            budget,
+            cat: catalog(),
+        }
+    }
+
+    /// Probes `cases` (ids from [`catalog`]) against every target; the run must finish within
+    /// a minute and be marked emulated.
+    async fn run(
+        &self,
+        cases: &[&str],
+        secrets: &[&str],
+    ) -> (RunSummary, RunLog, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let selected: Vec<&Case> = self
+            .cat
+            .cases
+            .iter()
+            .filter(|c| cases.contains(&c.id.as_str()))
+            .collect();
+        let targets: Vec<Arc<dyn ProbeTarget>> = self
+            .targets
+            .iter()
+            .map(|t| t.clone() as Arc<dyn ProbeTarget>)
+            .collect();
+        let summary = tokio::time::timeout(
+            Duration::from_secs(60),
+            probe::run(
+                &self.cat,
+                &selected,
+                targets,
+                run_options(&dir, secrets, true),
+            ),
+        )
         .await
-        .unwrap()
+        .expect("the run finishes in bounded time")
+        .unwrap();
+        let log = runlog::read(&summary.log).unwrap();
+        assert!(
+            log.header.emulated,
+            "runs against the emulator are marked emulated"
+        );
+        assert!(log.footer.is_some());
+        (summary, log, dir)
+    }
+
+    async fn stop(self) {
+        self.emu.stop().await;
+    }
 }
 
 fn obs<'a>(log: &'a RunLog, target: &str, case: &str) -> &'a Observation {
@@ -196,14 +226,10 @@ const ALL_CASES: &[&str] = &[
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_target_with_valid_keys_matches_its_offline_model() {
-    let emu = emulator(Options::default()).await;
-    let env = env_for(Keys::Valid);
-    let s = setup(&emu, &env, |_| {}, None);
-    let cat = catalog();
-    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
-    let cred = Some(Credential::Key(toolwire::target::Secret::new(
-        "tw-valid-key-0123456789",
-    )));
+    let s = Scenario::start(Keys::Valid).await;
+    let cat = &s.cat;
+    let (summary, log, _dir) = s.run(ALL_CASES, &[]).await;
+    let cred = Some(Credential::Key(toolwire::target::Secret::new(VALID_KEY)));
     for t in &s.targets {
         let id = t.record().id;
         assert_eq!(summary.targets[&id].skipped, None, "{id} is configured");
@@ -299,16 +325,13 @@ async fn every_target_with_valid_keys_matches_its_offline_model() {
         (Verdict::Rejected, Stage::Validate)
     );
     assert_eq!(s.budget.spent(), s.targets.len() * cat.cases.len());
-    emu.stop().await;
+    s.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_keys_gemini_is_probed_preauth_and_keyed_targets_are_skipped() {
-    let emu = emulator(Options::default()).await;
-    let env = env_for(Keys::None);
-    let s = setup(&emu, &env, |_| {}, None);
-    let cat = catalog();
-    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+    let s = Scenario::start(Keys::None).await;
+    let (summary, log, _dir) = s.run(ALL_CASES, &[]).await;
     for t in &s.targets {
         let id = t.record().id;
         let keyless = s.routes[&id].settings().keyless;
@@ -377,23 +400,20 @@ async fn without_keys_gemini_is_probed_preauth_and_keyed_targets_are_skipped() {
     assert_eq!((c.verdict, c.stage), (Verdict::Accepted, Stage::Parse));
     assert_eq!(
         summary.targets["gemini/openai-compat"].requests,
-        cat.cases.len() + 1
+        s.cat.cases.len() + 1
     );
     assert!(
         log.observations
             .iter()
             .all(|o| !(o.verdict == Verdict::Rejected && o.stage == Stage::Auth))
     );
-    emu.stop().await;
+    s.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_key_is_never_a_rejection() {
-    let emu = emulator(Options::default()).await;
-    let env = env_for(Keys::Invalid);
-    let s = setup(&emu, &env, |_| {}, None);
-    let cat = catalog();
-    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+    let s = Scenario::start(Keys::Invalid).await;
+    let (summary, log, _dir) = s.run(ALL_CASES, &[]).await;
     for t in &s.targets {
         let id = t.record().id;
         let keyless = s.routes[&id].settings().keyless;
@@ -421,7 +441,7 @@ async fn an_invalid_key_is_never_a_rejection() {
             "{id}: only the control is sent"
         );
     }
-    emu.stop().await;
+    s.stop().await;
 }
 
 fn expected_stage(f: Fault) -> Stage {
@@ -433,28 +453,25 @@ fn expected_stage(f: Fault) -> Stage {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_mode_ends_inconclusive_with_bounded_requests() {
-    let cat = catalog();
     for fault in Fault::ALL {
-        let emu = emulator(Options {
-            fault: Some(fault),
-            fault_every: 1,
-            slow: Duration::from_millis(600),
-            retry_after: 0,
-            only: None,
-        })
-        .await;
-        let env = env_for(Keys::Valid);
-        let s = setup(
-            &emu,
-            &env,
+        let s = Scenario::with(
+            Options {
+                fault: Some(fault),
+                fault_every: 1,
+                slow: Duration::from_millis(600),
+                retry_after: 0,
+                only: None,
+            },
+            &env_for(Keys::Valid),
             |o| {
                 o.retries = 1;
                 o.timeout = Duration::from_millis(200);
             },
             None,
-        );
+        )
+        .await;
         let start = Instant::now();
-        let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[]).await;
+        let (summary, log, _dir) = s.run(ALL_CASES, &[]).await;
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "{fault:?} took {:?}",
@@ -484,43 +501,39 @@ async fn every_fault_mode_ends_inconclusive_with_bounded_requests() {
             // The control and one retry; nothing else is sent after a failed control.
             assert_eq!(summary.targets[&id].requests, 2, "{fault:?} {id}");
         }
-        assert_eq!(emu.requests(), 2 * s.targets.len(), "{fault:?}");
-        emu.stop().await;
+        assert_eq!(s.emu.requests(), 2 * s.targets.len(), "{fault:?}");
+        s.stop().await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fault_then_success_retries_and_honours_retry_after() {
-    let cat = catalog();
     for fault in Fault::ALL {
         for id in ["openai/chat", "gemini/v1beta/parameters"] {
-            let emu = emulator(Options {
-                fault: Some(fault),
-                fault_every: 2,
-                slow: Duration::from_millis(600),
-                retry_after: 1,
-                only: None,
-            })
-            .await;
-            let env = env_for(Keys::Valid);
-            let s = setup(
-                &emu,
-                &env,
+            let s = Scenario::with(
+                Options {
+                    fault: Some(fault),
+                    fault_every: 2,
+                    slow: Duration::from_millis(600),
+                    retry_after: 1,
+                    only: None,
+                },
+                &env_for(Keys::Valid),
                 |o| {
                     o.retries = 2;
                     o.concurrency = 1;
                     o.timeout = Duration::from_millis(300);
                 },
                 Some(&[id]),
-            );
-            let start = Instant::now();
-            let (summary, log, _dir) = run(
-                &s,
-                &cat,
-                &["control/baseline", "keywords/additional-properties-false"],
-                &[],
             )
             .await;
+            let start = Instant::now();
+            let (summary, log, _dir) = s
+                .run(
+                    &["control/baseline", "keywords/additional-properties-false"],
+                    &[],
+                )
+                .await;
             let elapsed = start.elapsed();
             let control = obs(&log, id, "control/baseline");
             assert_eq!(
@@ -543,23 +556,26 @@ async fn a_fault_then_success_retries_and_honours_retry_after() {
                 // Retry-After (OpenAI) and RetryInfo.retryDelay (Gemini) of 1 s, twice.
                 assert!(elapsed >= Duration::from_millis(1900), "{id}: {elapsed:?}");
             }
-            emu.stop().await;
+            s.stop().await;
         }
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retry_after_longer_than_allowed_is_not_waited_for() {
-    let emu = emulator(Options {
-        fault: Some(Fault::RateLimit),
-        retry_after: 300,
-        ..Options::default()
-    })
+    let s = Scenario::with(
+        Options {
+            fault: Some(Fault::RateLimit),
+            retry_after: 300,
+            ..Options::default()
+        },
+        &env_for(Keys::Valid),
+        |_| {},
+        Some(&["anthropic/messages"]),
+    )
     .await;
-    let env = env_for(Keys::Valid);
-    let s = setup(&emu, &env, |_| {}, Some(&["anthropic/messages"]));
     let start = Instant::now();
-    let (summary, log, _dir) = run(&s, &catalog(), &["control/baseline"], &[]).await;
+    let (summary, log, _dir) = s.run(&["control/baseline"], &[]).await;
     assert!(start.elapsed() < Duration::from_secs(5));
     let o = obs(&log, "anthropic/messages", "control/baseline");
     assert_eq!((o.verdict, o.stage), (Verdict::Inconclusive, Stage::Quota));
@@ -568,14 +584,18 @@ async fn a_retry_after_longer_than_allowed_is_not_waited_for() {
         "{o:?}"
     );
     assert_eq!(summary.targets["anthropic/messages"].requests, 1);
-    emu.stop().await;
+    s.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_request_budget_stops_the_run() {
-    let emu = emulator(Options::default()).await;
-    let env = env_for(Keys::Valid);
-    let mut s = setup(&emu, &env, |_| {}, Some(&["openai/chat"]));
+    let mut s = Scenario::with(
+        Options::default(),
+        &env_for(Keys::Valid),
+        |_| {},
+        Some(&["openai/chat"]),
+    )
+    .await;
     let budget = Budget::new(Some(2));
     let route = target::route("openai/chat").unwrap();
     let cfg = s.targets[0].config().clone();
@@ -592,7 +612,7 @@ async fn the_request_budget_stops_the_run() {
         )
         .unwrap(),
     )];
-    let (summary, log, _dir) = run(&s, &catalog(), ALL_CASES, &[]).await;
+    let (summary, log, _dir) = s.run(ALL_CASES, &[]).await;
     assert_eq!(budget.spent(), 2);
     assert_eq!(summary.targets["openai/chat"].requests, 2);
     let skipped = log
@@ -604,24 +624,16 @@ async fn the_request_budget_stops_the_run() {
         skipped, 2,
         "the two probes past the budget are skipped, not sent"
     );
-    assert_eq!(emu.requests(), 2);
-    emu.stop().await;
+    assert_eq!(s.emu.requests(), 2);
+    s.stop().await;
 }
 
 const CANARY: &str = "tw-canary-7f3e9a1b5c2d";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_canary_key_never_reaches_logs_errors_or_debug_output() {
-    let emu = emulator(Options::default()).await;
-    let mut env = BTreeMap::new();
-    for r in target::routes() {
-        for v in r.settings().key_env {
-            env.insert(v.to_string(), CANARY.to_string());
-        }
-    }
-    let s = setup(&emu, &env, |_| {}, None);
-    let cat = catalog();
-    let (summary, log, _dir) = run(&s, &cat, ALL_CASES, &[CANARY]).await;
+    let s = Scenario::with(Options::default(), &env_with(CANARY), |_| {}, None).await;
+    let (summary, log, _dir) = s.run(ALL_CASES, &[CANARY]).await;
     // The key was sent (the models only accept with a credential)...
     assert_eq!(
         obs(&log, "openai/chat", "control/baseline").verdict,
@@ -644,7 +656,7 @@ async fn a_canary_key_never_reaches_logs_errors_or_debug_output() {
         );
         assert!(!format!("{:?}", t.record()).contains(CANARY));
     }
-    emu.stop().await;
+    s.stop().await;
 }
 
 /// A server that echoes the Authorization header back in a 401, as OpenAI's
@@ -710,18 +722,11 @@ async fn an_echoed_key_is_redacted_and_redirects_are_not_followed() {
     // Two routes with one id would collide in the summary; run them one at a time.
     for t in targets {
         let dir = tempfile::tempdir().unwrap();
-        let mut redactor = Redactor::default();
-        redactor.add_secret(CANARY);
-        let opts = RunOptions {
-            runs_dir: dir.path().into(),
-            progress: false,
-            previous: Default::default(),
-            redactor,
-            emulated: false,
-        };
         let cat = catalog();
         let control = vec![cat.control()];
-        let summary = probe::run(&cat, &control, vec![t], opts).await.unwrap();
+        let summary = probe::run(&cat, &control, vec![t], run_options(&dir, &[CANARY], false))
+            .await
+            .unwrap();
         let text = std::fs::read_to_string(&summary.log).unwrap();
         assert!(!text.contains(CANARY), "{text}");
         let log = runlog::read(&summary.log).unwrap();

@@ -108,6 +108,7 @@ impl Service for GeminiService {
         if req.path == "/v1beta/openai/chat/completions" {
             return super::gemini_compat::answer(req);
         }
+        let not_found = || Reply::json(404, &google::not_found());
         let Some(rest) = req.path.strip_prefix("/v1beta/models/") else {
             return not_found();
         };
@@ -119,25 +120,16 @@ impl Service for GeminiService {
             "generateContent" | "streamGenerateContent" => Msg::GenerateContentRequest,
             _ => return not_found(),
         };
-        let body = match parse_json(&req.body) {
-            Ok(v) => v,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    &google::parse_rejection(&[google::syntax_error(&req.body, &e)]),
-                );
-            }
-        };
         // Stage 1: the transcoder, before any credential is looked at.
-        let violations = google::transcode(&body, root, Api::DevApi);
-        if !violations.is_empty() {
-            return Reply::json(400, &google::parse_rejection(&violations));
-        }
+        let body = match google::parse_stage(&req.body, root, Api::DevApi) {
+            Ok(v) => v,
+            Err(refusal) => return Reply::json(400, &refusal),
+        };
         // Stage 2: Service Control.
-        match Cred::of(req.header("x-goog-api-key").or(req.query("key"))) {
-            Cred::Missing => return Reply::json(403, &google::unregistered_callers()),
-            Cred::Invalid => return Reply::json(400, &google::api_key_invalid()),
-            Cred::Valid => {}
+        if let Some((status, refusal)) =
+            google::devapi_caller(req.header("x-goog-api-key").or(req.query("key")))
+        {
+            return Reply::json(status, &refusal);
         }
         // Stage 3: the semantic validator.
         let gcr = match root {
@@ -150,10 +142,7 @@ impl Service for GeminiService {
             let problems = validate(gcr);
             if !problems.is_empty() {
                 let message = google::devapi_message(&problems);
-                return Reply::json(
-                    400,
-                    &google::error_body(400, "INVALID_ARGUMENT", &message, None),
-                );
+                return Reply::json(400, &google::invalid_argument(&message));
             }
         }
         let tokens = (req.body.len() / 4).max(1);
@@ -169,13 +158,6 @@ impl Service for GeminiService {
             ),
         }
     }
-}
-
-fn not_found() -> Reply {
-    Reply::json(
-        404,
-        &google::error_body(404, "NOT_FOUND", "Requested entity was not found.", None),
-    )
 }
 
 /// Largest number of declarations accepted (gemini-cli-512-declarations, 2026-02-14).
@@ -211,12 +193,19 @@ pub fn validate(gcr: &Value) -> Vec<Problem> {
                     text: google::NAME_RULE.into(),
                 });
             }
-            if let Some(schema) = google::get(d, "parameters", "parameters") {
-                // gitlab-mcp-nesting-depth-named (the newer of the two wordings).
-                if google::nesting(schema) > google::MAX_NESTING {
-                    return vec![Problem::Bare(format!(
+            // gitlab-mcp-nesting-depth-named (the newer of the two wordings). The depth reports
+            // came from gemini-cli, which sent MCP schemas as parametersJsonSchema at the time
+            // (toolsformcp-ref-avoids-depth): both fields are held to the limit.
+            let too_deep = |schema: &Value| {
+                (google::nesting(schema) > google::MAX_NESTING).then(|| {
+                    vec![Problem::Bare(format!(
                         "FunctionDeclaration '{name}' in the request exceeds the maximum allowed nesting depth."
-                    ))];
+                    ))]
+                })
+            };
+            if let Some(schema) = google::get(d, "parameters", "parameters") {
+                if let Some(refusal) = too_deep(schema) {
+                    return refusal;
                 }
                 for f in google::schema_findings(schema, &format!("{base}.parameters")) {
                     let (suffix, text) = google::devapi_text(&f.finding);
@@ -230,12 +219,8 @@ pub fn validate(gcr: &Value) -> Vec<Problem> {
                 }
             }
             if let Some(schema) = google::get(d, "parameters_json_schema", "parametersJsonSchema") {
-                // The depth reports came from gemini-cli, which sent MCP schemas as
-                // parametersJsonSchema at the time (toolsformcp-ref-avoids-depth).
-                if google::nesting(schema) > google::MAX_NESTING {
-                    return vec![Problem::Bare(format!(
-                        "FunctionDeclaration '{name}' in the request exceeds the maximum allowed nesting depth."
-                    ))];
+                if let Some(refusal) = too_deep(schema) {
+                    return refusal;
                 }
                 if let Some(p) = json_schema_problem(schema) {
                     out.push(Problem::Bare(p));

@@ -83,23 +83,12 @@ fn wrapped(status: u16, v: Value) -> Reply {
 
 /// The model's answer for `POST /v1beta/openai/chat/completions`.
 pub fn answer(req: &Incoming) -> Reply {
-    let body = match parse_json(&req.body) {
+    let body = match google::parse_stage(&req.body, Msg::ChatRequest, Api::DevApi) {
         Ok(v) => v,
-        Err(e) => {
-            return wrapped(
-                400,
-                google::parse_rejection(&[google::syntax_error(&req.body, &e)]),
-            );
-        }
+        Err(refusal) => return wrapped(400, refusal),
     };
-    let violations = google::transcode(&body, Msg::ChatRequest, Api::DevApi);
-    if !violations.is_empty() {
-        return wrapped(400, google::parse_rejection(&violations));
-    }
-    match Cred::of(req.bearer()) {
-        Cred::Missing => return wrapped(403, google::unregistered_callers()),
-        Cred::Invalid => return wrapped(400, google::api_key_invalid()),
-        Cred::Valid => {}
+    if let Some((status, refusal)) = google::devapi_caller(req.bearer()) {
+        return wrapped(status, refusal);
     }
     let functions: Vec<&Value> = body
         .get("tools")
@@ -123,10 +112,7 @@ pub fn answer(req: &Incoming) -> Reply {
                     "Invalid schema for function '{name}': {} is not of type 'object'",
                     repr(bad)
                 );
-                return wrapped(
-                    400,
-                    google::error_body(400, "INVALID_ARGUMENT", &message, None),
-                );
+                return wrapped(400, google::invalid_argument(&message));
             }
         }
         let mut d = json!({"name": name});
@@ -139,10 +125,7 @@ pub fn answer(req: &Incoming) -> Reply {
     let problems = super::gemini::validate(&gcr);
     if !problems.is_empty() {
         let message = google::devapi_message(&problems);
-        return wrapped(
-            400,
-            google::error_body(400, "INVALID_ARGUMENT", &message, None),
-        );
+        return wrapped(400, google::invalid_argument(&message));
     }
     let model = body.get("model").and_then(Value::as_str).unwrap_or("");
     Reply::json(200, &chat_ok(model))

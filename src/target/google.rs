@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use crate::evidence::Stage;
 
-use super::wire::{Classified, Reply, Retry, classify_common};
+use super::wire::{Classified, Cred, Reply, Retry, classify_common, parse_json};
 
 /// Which Google API's descriptors and wording apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -972,6 +972,39 @@ pub fn parse_rejection(violations: &[Violation]) -> Value {
             json!([{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": fv}]),
         ),
     )
+}
+
+/// The parse stage over a raw request body: the parsed body, or the 400 answered instead
+/// (T10 for malformed JSON, else every transcoder problem as fieldViolations).
+pub fn parse_stage(body: &[u8], root: Msg, api: Api) -> Result<Value, Value> {
+    let parsed = parse_json(body).map_err(|e| parse_rejection(&[syntax_error(body, &e)]))?;
+    let violations = transcode(&parsed, root, api);
+    if violations.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(parse_rejection(&violations))
+    }
+}
+
+/// Service Control for a Developer API key (after the parse stage): `None` for a valid key,
+/// else the status and body answered (403 [`unregistered_callers`] without a key, 400
+/// [`api_key_invalid`] for an invalid one).
+pub fn devapi_caller(credential: Option<&str>) -> Option<(u16, Value)> {
+    match Cred::of(credential) {
+        Cred::Missing => Some((403, unregistered_callers())),
+        Cred::Invalid => Some((400, api_key_invalid())),
+        Cred::Valid => None,
+    }
+}
+
+/// A semantic validator refusal: 400 `INVALID_ARGUMENT` with `message` and no details.
+pub fn invalid_argument(message: &str) -> Value {
+    error_body(400, "INVALID_ARGUMENT", message, None)
+}
+
+/// The 404 for a path no model serves.
+pub fn not_found() -> Value {
+    error_body(404, "NOT_FOUND", "Requested entity was not found.", None)
 }
 
 /// The 403 for a caller without a key (PublicAffairs/openai-gemini#92).

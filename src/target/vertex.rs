@@ -153,10 +153,7 @@ impl Service for VertexService {
             && req.path.contains("/publishers/google/models/")
             && matches!(method, "countTokens" | "generateContent");
         if !known {
-            return Reply::json(
-                404,
-                &google::error_body(404, "NOT_FOUND", "Requested entity was not found.", None),
-            );
+            return Reply::json(404, &google::not_found());
         }
         // Modelled: authentication first (unknown; see the module docs).
         let credential = req.bearer().or(req.query("key"));
@@ -165,29 +162,17 @@ impl Service for VertexService {
             Cred::Invalid => return Reply::json(401, &invalid_credentials()),
             Cred::Valid => {}
         }
-        let body = match parse_json(&req.body) {
-            Ok(v) => v,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    &google::parse_rejection(&[google::syntax_error(&req.body, &e)]),
-                );
-            }
-        };
         let root = if method == "countTokens" {
             Msg::VertexCountTokensRequest
         } else {
             Msg::GenerateContentRequest
         };
-        let violations = google::transcode(&body, root, Api::Vertex);
-        if !violations.is_empty() {
-            return Reply::json(400, &google::parse_rejection(&violations));
-        }
+        let body = match google::parse_stage(&req.body, root, Api::Vertex) {
+            Ok(v) => v,
+            Err(refusal) => return Reply::json(400, &refusal),
+        };
         if let Some(message) = validate(&body) {
-            return Reply::json(
-                400,
-                &google::error_body(400, "INVALID_ARGUMENT", &message, None),
-            );
+            return Reply::json(400, &google::invalid_argument(&message));
         }
         let tokens = (req.body.len() / 4).max(1);
         if method == "countTokens" {

@@ -4,6 +4,7 @@
 //! Every line passes through [`Redactor::redact`] before it is written, so a credential can
 //! never reach a run log even if an error message echoes it back.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -146,27 +147,29 @@ impl Redactor {
         }
     }
 
-    /// `text` with every secret and key-shaped token replaced by `[REDACTED]`.
-    pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_string();
+    /// `text` with every secret and key-shaped token replaced by `[REDACTED]` (borrowed when
+    /// there is nothing to replace, as for nearly every run-log line).
+    pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let mut out = Cow::Borrowed(text);
         for s in &self.secrets {
             if out.contains(s.as_str()) {
-                out = out.replace(s.as_str(), "[REDACTED]");
+                out = Cow::Owned(out.replace(s.as_str(), "[REDACTED]"));
             }
         }
         if !self.any_pattern.is_match(&out) {
             return out;
         }
+        let mut out = out.into_owned();
         for p in &self.patterns {
             let replaced = p.replace_all(&out, |c: &regex::Captures| match c.get(1) {
                 Some(prefix) => format!("{}[REDACTED]", prefix.as_str()),
                 None => "[REDACTED]".to_string(),
             });
-            if let std::borrow::Cow::Owned(r) = replaced {
+            if let Cow::Owned(r) = replaced {
                 out = r;
             }
         }
-        out
+        Cow::Owned(out)
     }
 }
 

@@ -14,6 +14,7 @@ pub mod anthropic;
 pub mod azure;
 pub mod bedrock;
 pub mod cohere;
+pub mod compact;
 pub mod deepseek;
 pub mod fireworks;
 pub mod gemini;

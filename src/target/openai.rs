@@ -33,6 +33,7 @@
 
 use serde_json::{Value, json};
 
+use super::compact;
 use super::pyrepr::{repr, repr_str};
 use super::wire::*;
 use crate::evidence::Stage;
@@ -63,10 +64,11 @@ pub fn strict_baseline(tools: &[ToolDef], feature: Option<&str>) -> Vec<ToolDef>
     tools
         .iter()
         .map(|t| ToolDef {
-            parameters: t
-                .parameters
-                .as_ref()
-                .map(|p| serde_json::to_value(Closed::new(p, close)).unwrap_or_else(|_| p.clone())),
+            parameters: t.parameters.as_ref().map(|p| {
+                let mut out = Vec::new();
+                Closed::new(p, close).write(&mut out);
+                serde_json::from_slice(&out).unwrap_or_else(|_| p.clone())
+            }),
             ..t.clone()
         })
         .collect()
@@ -127,11 +129,11 @@ impl<'a> Closed<'a> {
     }
 }
 
-impl serde::Serialize for Closed<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
+impl Closed<'_> {
+    /// Writes the closed schema as compact JSON.
+    pub fn write(&self, out: &mut Vec<u8>) {
         if self.depth > MAX_CLOSE_DEPTH {
-            return self.value.serialize(s);
+            return compact::value(out, self.value);
         }
         match self.value {
             Value::Object(o) => {
@@ -144,71 +146,84 @@ impl serde::Serialize for Closed<'_> {
                     _ => None,
                 };
                 let add_required = props.is_some() && !o.contains_key("required");
-                let mut m = s.serialize_map(None)?;
-                for (k, v) in o {
+                out.push(b'{');
+                for (i, (k, v)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    compact::key(out, k);
                     match (k.as_str(), props, v) {
-                        ("required", Some(props), Value::Array(req)) => m.serialize_entry(
-                            k,
-                            &Required {
-                                items: self.below(v, 1),
-                                req,
-                                props,
-                            },
-                        )?,
-                        (k, _, _) if DATA_MEMBERS.contains(&k) => m.serialize_entry(k, v)?,
-                        _ => m.serialize_entry(k, &self.below(v, 1))?,
+                        ("required", Some(props), Value::Array(req)) => {
+                            self.below(v, 1).write_required(req, props, out)
+                        }
+                        (k, _, _) if DATA_MEMBERS.contains(&k) => compact::value(out, v),
+                        _ => self.below(v, 1).write(out),
                     }
                 }
+                let mut more = !o.is_empty();
                 if add_additional {
-                    m.serialize_entry("additionalProperties", &false)?;
+                    if more {
+                        out.push(b',');
+                    }
+                    compact::key(out, "additionalProperties");
+                    compact::boolean(out, false);
+                    more = true;
                 }
                 if let (true, Some(props)) = (add_required, props) {
-                    m.serialize_entry("required", &Keys(props))?;
+                    if more {
+                        out.push(b',');
+                    }
+                    compact::key(out, "required");
+                    out.push(b'[');
+                    for (i, name) in props.keys().enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        compact::string(out, name);
+                    }
+                    out.push(b']');
                 }
-                m.end()
+                out.push(b'}');
             }
             Value::Array(a) => {
-                let mut seq = s.serialize_seq(Some(a.len()))?;
-                for child in a {
-                    seq.serialize_element(&self.below(child, 1))?;
+                out.push(b'[');
+                for (i, child) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    self.below(child, 1).write(out);
                 }
-                seq.end()
+                out.push(b']');
             }
-            other => other.serialize(s),
+            other => compact::value(out, other),
         }
     }
-}
 
-/// An existing `required` array, then every property it does not name yet.
-struct Required<'a> {
-    /// The array itself, as a node of the closed schema.
-    items: Closed<'a>,
-    req: &'a [Value],
-    props: &'a serde_json::Map<String, Value>,
-}
-
-impl serde::Serialize for Required<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(None)?;
-        for r in self.req {
-            seq.serialize_element(&self.items.below(r, 1))?;
+    /// An existing `required` array (this node), then every property it does not name yet.
+    fn write_required(
+        &self,
+        req: &[Value],
+        props: &serde_json::Map<String, Value>,
+        out: &mut Vec<u8>,
+    ) {
+        out.push(b'[');
+        let mut first = true;
+        let mut comma = |out: &mut Vec<u8>| {
+            if !std::mem::take(&mut first) {
+                out.push(b',');
+            }
+        };
+        for r in req {
+            comma(out);
+            self.below(r, 1).write(out);
         }
-        for name in self.props.keys() {
-            if !self.req.iter().any(|r| r.as_str() == Some(name.as_str())) {
-                seq.serialize_element(name)?;
+        for name in props.keys() {
+            if !req.iter().any(|r| r.as_str() == Some(name.as_str())) {
+                comma(out);
+                compact::string(out, name);
             }
         }
-        seq.end()
-    }
-}
-
-/// The property names, as an array.
-struct Keys<'a>(&'a serde_json::Map<String, Value>);
-
-impl serde::Serialize for Keys<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.keys())
+        out.push(b']');
     }
 }
 
@@ -1120,7 +1135,8 @@ mod tests {
     fn closed_bytes(v: &Value, feature: Option<&str>) -> (Vec<u8>, Vec<u8>) {
         let mut copy = v.clone();
         close_in_place(&mut copy, feature, 0);
-        let streamed = serde_json::to_vec(&Closed::new(v, Close::for_feature(feature))).unwrap();
+        let mut streamed = Vec::new();
+        Closed::new(v, Close::for_feature(feature)).write(&mut streamed);
         (streamed, serde_json::to_vec(&copy).unwrap())
     }
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::compact;
 use super::openai::{Close, Closed};
 use super::secret::{Credential, Secret};
 use super::sigv4;
@@ -158,46 +159,40 @@ pub struct Fields<'a>(Vec<(Key, Part<'a>)>);
 /// A member name: static for the fixed envelope, owned for extras.
 type Key = std::borrow::Cow<'static, str>;
 
-impl serde::Serialize for Fields<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k.as_ref(), v)?;
+impl Fields<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        for (i, (k, v)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            compact::key(out, k);
+            v.write(out);
         }
-        m.end()
+        out.push(b'}');
     }
 }
 
-impl serde::Serialize for Tools<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_tools(self, None, s)
+impl Tools<'_> {
+    /// The tool list, each schema under the strict baseline when `close` is set.
+    fn write(&self, close: Option<Close>, out: &mut Vec<u8>) {
+        let one = |t| tool_fields(t, self.shape, close);
+        if let Shape::Gemini { .. } = self.shape {
+            let decls: Vec<Fields<'_>> = self.tools.iter().map(one).collect();
+            out.push(b'[');
+            Fields(vec![("functionDeclarations".into(), Part::List(decls))]).write(out);
+            out.push(b']');
+            return;
+        }
+        out.push(b'[');
+        for (i, t) in self.tools.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            one(t).write(out);
+        }
+        out.push(b']');
     }
-}
-
-/// The tool list, each schema under the strict baseline when `close` is set.
-fn serialize_tools<S: serde::Serializer>(
-    tools: &Tools<'_>,
-    close: Option<Close>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let shape = tools.shape;
-    let one = |t| tool_fields(t, shape, close);
-    if let Shape::Gemini { .. } = shape {
-        let decls: Vec<Fields<'_>> = tools.tools.iter().map(one).collect();
-        let mut seq = s.serialize_seq(Some(1))?;
-        seq.serialize_element(&Fields(vec![(
-            "functionDeclarations".into(),
-            Part::List(decls),
-        )]))?;
-        return seq.end();
-    }
-    let mut seq = s.serialize_seq(Some(tools.tools.len()))?;
-    for t in tools.tools {
-        seq.serialize_element(&one(t))?;
-    }
-    seq.end()
 }
 
 fn tool_fields(t: &ToolDef, shape: Shape, close: Option<Close>) -> Fields<'_> {
@@ -271,17 +266,26 @@ pub enum Part<'a> {
     List(Vec<Fields<'a>>),
 }
 
-impl serde::Serialize for Part<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+impl Part<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
         match self {
-            Part::Json(v) => v.serialize(s),
-            Part::Ref(v) => v.serialize(s),
-            Part::Closed(v) => v.serialize(s),
-            Part::Str(v) => s.serialize_str(v),
-            Part::Bool(b) => s.serialize_bool(*b),
-            Part::Tools(t, close) => serialize_tools(t, *close, s),
-            Part::Obj(o) => o.serialize(s),
-            Part::List(l) => l.serialize(s),
+            Part::Json(v) => compact::value(out, v),
+            Part::Ref(v) => compact::value(out, v),
+            Part::Closed(v) => v.write(out),
+            Part::Str(v) => compact::string(out, v),
+            Part::Bool(b) => compact::boolean(out, *b),
+            Part::Tools(t, close) => t.write(*close, out),
+            Part::Obj(o) => o.write(out),
+            Part::List(l) => {
+                out.push(b'[');
+                for (i, f) in l.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    f.write(out);
+                }
+                out.push(b']');
+            }
         }
     }
 }
@@ -330,10 +334,8 @@ impl<'a> Body<'a> {
     pub fn to_vec(&self) -> Vec<u8> {
         // Most probe bodies are a few KiB: start there instead of growing from 128 bytes.
         let mut out = Vec::with_capacity(4096);
-        match serde_json::to_writer(&mut out, &self.0) {
-            Ok(()) => out,
-            Err(_) => Vec::new(),
-        }
+        self.0.write(&mut out);
+        out
     }
 }
 

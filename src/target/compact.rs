@@ -26,17 +26,40 @@ const ESCAPE: [u8; 256] = {
     t
 };
 
+/// True when none of the 8 bytes needs escaping (no control character, `"` or `\`): the
+/// classic "has a byte less than / equal to" word tests, exact for the word as a whole.
+fn clean_word(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    let quote = has_zero(w ^ (ONES * u64::from(b'"')));
+    let backslash = has_zero(w ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) == 0
+}
+
 /// Writes `s` as a JSON string.
 pub fn string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        // Skip eight bytes at a time while nothing needs escaping.
+        if let Some(word) = bytes.get(i..i + 8)
+            && clean_word(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        {
+            i += 8;
+            continue;
+        }
+        let b = bytes[i];
         let e = ESCAPE[usize::from(b)];
+        i += 1;
         if e == 0 {
             continue;
         }
+        let i = i - 1;
         out.extend_from_slice(&bytes[start..i]);
         if e == b'u' {
             out.extend_from_slice(&[
@@ -125,6 +148,20 @@ mod tests {
             "b": [true, false, null],
             "\"k\"": {"nested": [{"x": [[]]}]}
         }));
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_offset_of_a_word() {
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1f}", "é", "\u{7f}", " "] {
+            for before in 0..17 {
+                for after in 0..10 {
+                    let s = format!("{}{special}{}", "a".repeat(before), "b".repeat(after));
+                    let mut out = Vec::new();
+                    string(&mut out, &s);
+                    assert_eq!(out, serde_json::to_vec(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -178,6 +178,8 @@ pub struct RunLogWriter {
     path: PathBuf,
     file: std::io::BufWriter<std::fs::File>,
     redactor: Redactor,
+    /// The line being written, before redaction.
+    text: Vec<u8>,
 }
 
 impl RunLogWriter {
@@ -195,6 +197,7 @@ impl RunLogWriter {
             // Room for a few hundred lines: a burst of answers is written in one go.
             file: std::io::BufWriter::with_capacity(64 * 1024, file),
             redactor,
+            text: Vec::with_capacity(1024),
         };
         w.line(header)?;
         w.flush()?;
@@ -226,8 +229,11 @@ impl RunLogWriter {
     }
 
     fn line<T: Serialize>(&mut self, record: &T) -> Result<()> {
-        let text = serde_json::to_string(record).map_err(|e| Error::Other(e.to_string()))?;
-        let text = self.redactor.redact(&text);
+        // One buffer for every line: a line is serialized without growing a new string.
+        self.text.clear();
+        serde_json::to_writer(&mut self.text, record).map_err(|e| Error::Other(e.to_string()))?;
+        let text = std::str::from_utf8(&self.text).map_err(|e| Error::Other(e.to_string()))?;
+        let text = self.redactor.redact(text);
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.write_all(b"\n"))

@@ -181,22 +181,22 @@ pub async fn run(
                 return (rec.id.clone(), summary);
             }
             let clock = Instant::now();
-            let emit = |case: &Case, answer: &Answer, verdict: Verdict, note: Option<String>| {
-                let o = observation(run_id, rec, case, answer, verdict, note);
+            let emit = |case: &Case, answer: Answer, verdict: Verdict, note: Option<String>| {
+                let o = observation(run_id, rec, case, answer, verdict, note, 0.0);
                 let _ = tx.send(o);
             };
             // Control first: it decides whether this target's answers mean anything today.
             let (control_answer, control_ms) = timed(t.probe(selected[0])).await;
             summary.requests += control_answer.requests;
-            let mut o = observation(
+            let o = observation(
                 run_id,
                 rec,
                 selected[0],
-                &control_answer,
+                control_answer.clone(),
                 control_answer.verdict,
                 control_answer.note.clone(),
+                control_ms,
             );
-            o.latency_ms = control_ms;
             let _ = tx.send(o);
             bar.inc(1);
             *summary.counts.entry(control_answer.verdict).or_default() += 1;
@@ -217,7 +217,7 @@ pub async fn run(
                         request_body: bytes::Bytes::new(),
                         ..control_answer.clone()
                     };
-                    emit(case, &skipped, verdict, note);
+                    emit(case, skipped, verdict, note);
                     *summary.counts.entry(verdict).or_default() += 1;
                     bar.inc(1);
                 }
@@ -248,26 +248,18 @@ pub async fn run(
                     (case, answer, ms, extra)
                 })
                 .buffer_unordered(t.concurrency().max(1));
-            while let Some((case, answer, ms, extra)) = answers.next().await {
+            while let Some((case, mut answer, ms, extra)) = answers.next().await {
                 summary.requests += answer.requests;
-                let mut o = observation(
-                    run_id,
-                    rec,
-                    case,
-                    &answer,
-                    answer.verdict,
-                    answer.note.clone(),
-                );
-                o.latency_ms = ms;
-                let _ = tx.send(o);
-                *summary.counts.entry(answer.verdict).or_default() += 1;
+                let verdict = answer.verdict;
+                *summary.counts.entry(verdict).or_default() += 1;
+                let note = answer.note.take();
+                let _ = tx.send(observation(run_id, rec, case, answer, verdict, note, ms));
                 if let Some((again, ms2, was)) = extra {
                     let note = Some(format!(
                         "repeat: the first answer differed from the matrix ({was})"
                     ));
-                    let mut o = observation(run_id, rec, case, &again, again.verdict, note);
-                    o.latency_ms = ms2;
-                    let _ = tx.send(o);
+                    let verdict = again.verdict;
+                    let _ = tx.send(observation(run_id, rec, case, again, verdict, note, ms2));
                 }
                 bar.inc(1);
             }
@@ -321,13 +313,15 @@ async fn timed(f: BoxFuture<'_, Answer>) -> (Answer, f64) {
     (a, start.elapsed().as_secs_f64() * 1000.0)
 }
 
+/// The observation of one answer (moved in: its texts are not copied again).
 fn observation(
     run: &str,
     rec: &TargetRecord,
     case: &Case,
-    a: &Answer,
+    a: Answer,
     verdict: Verdict,
     note: Option<String>,
+    latency_ms: f64,
 ) -> Observation {
     Observation {
         record: "observation".into(),
@@ -335,7 +329,7 @@ fn observation(
         case: case.id.clone(),
         target: rec.id.clone(),
         endpoint: rec.endpoint.clone(),
-        model: a.model.clone().or_else(|| rec.model.clone()),
+        model: a.model.or_else(|| rec.model.clone()),
         time: Utc::now(),
         request_digest: if a.request_body.is_empty() {
             String::new()
@@ -345,9 +339,9 @@ fn observation(
         status: a.status,
         verdict,
         stage: a.stage,
-        error: a.error.clone(),
-        path: a.path.clone(),
-        latency_ms: 0.0,
+        error: a.error,
+        path: a.path,
+        latency_ms,
         note,
     }
 }

@@ -394,7 +394,10 @@ Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provi
 
 fn cell_text(c: &Cell) -> String {
     let mut s = match (c.verdict, c.kind, &c.last_seen) {
-        (Some(v), Some(k), Some(d)) => format!("{} {} {}", glyph(Some(v)), k.as_str(), d),
+        (Some(v), Some(k), Some(d)) => {
+            let d = if d.is_empty() { "undated" } else { d.as_str() };
+            format!("{} {} {}", glyph(Some(v)), k.as_str(), d)
+        }
         _ => "·".to_string(),
     };
     if c.conflict {
@@ -553,6 +556,14 @@ mod tests {
         assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
         let md = to_markdown(&m);
         assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+    }
+
+    #[test]
+    fn an_undated_report_is_shown_as_undated() {
+        let docs = [doc(EvidenceKind::Report, "", Verdict::Rejected)];
+        let m = build(&catalog(), &targets(), &[], &docs);
+        let md = to_markdown(&m);
+        assert!(md.contains("✗ report undated"), "{md}");
     }
 
     #[test]

@@ -25,6 +25,7 @@
 //! Repair is idempotent: its output has no error finding left, so a second run changes
 //! nothing.
 
+pub mod envelope;
 mod fixes;
 pub mod place;
 pub mod refs;

@@ -84,8 +84,10 @@ pub fn write_back(mut doc: Value, tools: &[Placed<'_>], keep: bool) -> Option<Va
                     }
                 }
             }
-            if let Some(p) = &tool.parameters {
-                set_path(o, &schema_path, p.clone());
+            match &tool.parameters {
+                Some(p) => set_path(o, &schema_path, p.clone()),
+                // Repair left the schema out (a tool that takes no arguments).
+                None => remove_path(o, &schema_path),
             }
         }
     }
@@ -142,6 +144,21 @@ fn set_path(object: &mut serde_json::Map<String, Value>, path: &[String], value:
         .or_insert_with(|| Value::Object(Default::default()));
     if let Value::Object(inner) = slot {
         set_path(inner, rest, value);
+    }
+}
+
+/// Removes the member at `path` inside `object`, when there is one.
+fn remove_path(object: &mut serde_json::Map<String, Value>, path: &[String]) {
+    match path {
+        [] => {}
+        [last] => {
+            object.shift_remove(last);
+        }
+        [first, rest @ ..] => {
+            if let Some(Value::Object(inner)) = object.get_mut(first) {
+                remove_path(inner, rest);
+            }
+        }
     }
 }
 
@@ -256,5 +273,34 @@ mod tests {
             repair: &refused,
         }];
         assert_eq!(write_back(json!({"type": "object"}), &bare, false), None);
+    }
+
+    #[test]
+    fn a_schema_repair_left_out_is_removed_and_one_it_wrote_is_added() {
+        let mut none = result(Outcome::Repaired, "a", Some("D."));
+        none.tool.parameters = None;
+        let doc = json!([{"name": "a", "description": "D.", "input_schema": null, "x": 1}]);
+        let tools = [Placed {
+            schema_pointer: "/0/input_schema",
+            repair: &none,
+        }];
+        assert_eq!(
+            write_back(doc, &tools, false),
+            Some(json!([{"name": "a", "description": "D.", "x": 1}]))
+        );
+        let written = result(Outcome::Repaired, "a", Some("D."));
+        let doc =
+            json!({"toolConfig": {"tools": [{"toolSpec": {"name": "a", "description": "D."}}]}});
+        let tools = [Placed {
+            schema_pointer: "/toolConfig/tools/0/toolSpec/inputSchema/json",
+            repair: &written,
+        }];
+        assert_eq!(
+            write_back(doc, &tools, false),
+            Some(
+                json!({"toolConfig": {"tools": [{"toolSpec": {"name": "a", "description": "D.",
+                "inputSchema": {"json": {"type": "object"}}}}]}})
+            )
+        );
     }
 }

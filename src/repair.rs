@@ -265,7 +265,19 @@ pub fn fix_finding(
     profile: &CompiledProfile,
     opts: &Options,
 ) -> Result<(Tool, Vec<Change>), String> {
-    let (before_all, before_errors) = kinds_all_and_errors(&findings(tool, profile));
+    fix_finding_among(tool, &findings(tool, profile), finding, profile, opts)
+}
+
+/// [`fix_finding`] for a caller that already has every finding of `tool` (`all`, as
+/// [`crate::check::check_tools`] gives them for the tool alone), so they are not made again.
+pub fn fix_finding_among(
+    tool: &Tool,
+    all: &[Finding],
+    finding: &Finding,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Result<(Tool, Vec<Change>), String> {
+    let (before_all, before_errors) = kinds_all_and_errors(all);
     let target = kind(finding);
     for c in fixes::candidates(tool, finding, profile, opts.max_inline_nodes)? {
         let (after_all, after_errors) = kinds_all_and_errors(&findings(&c.tool, profile));

@@ -3,11 +3,13 @@
 //! (tools/s; skipped with a message when the corpora are not at hand: they are licensed and
 //! kept outside the repository; set `TOOLWIRE_CORPORA`).
 //!
-//! Run: `cargo bench --bench seam`.
+//! Run: `cargo bench --bench seam`. For instruction counts of the `args` hot path (fixed work,
+//! comparable before and after a change): `SEAM_ARGS_DRIVER=invalid:2000 valgrind
+//! --tool=callgrind target/release/deps/seam-*` (see `main`).
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use serde_json::{Value, json};
 use toolwire::args::{ArgsSchema, Coercions};
 
@@ -156,4 +158,35 @@ fn bench_repair_and_compile(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_args, bench_repair_and_compile);
-criterion_main!(benches);
+
+/// `SEAM_ARGS_DRIVER=valid|invalid[:N]` runs `args` N times (default 1000) on that call and
+/// exits, for `valgrind --tool=callgrind` (fixed work, so instruction counts compare before
+/// and after a change); otherwise the criterion benchmarks run.
+fn main() {
+    if let Ok(spec) = std::env::var("SEAM_ARGS_DRIVER") {
+        let (which, n) = spec.split_once(':').unwrap_or((spec.as_str(), "1000"));
+        let n: usize = n.parse().expect("SEAM_ARGS_DRIVER=valid|invalid[:N]");
+        let call = if which == "valid" {
+            valid_call()
+        } else {
+            invalid_call()
+        };
+        let schema = typical_schema();
+        let compiled = ArgsSchema::new(&schema).expect("schema compiles");
+        let bare = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("schema compiles");
+        for _ in 0..n {
+            let r = compiled.check(black_box(&call), Coercions::NONE);
+            black_box(r.retry_message(Some("search_issues")));
+        }
+        for _ in 0..n {
+            let errors: Vec<_> = bare.iter_errors(black_box(&call)).collect();
+            black_box(errors.len());
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::describe::type_label;
-use crate::json::{Limits, push_token};
+use crate::json::Limits;
 
 /// Which text-to-value coercions are allowed. All off by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -86,9 +86,9 @@ pub struct Problem {
     pub pointer: String,
     /// The schema keyword that failed (`type`, `required`, `enum`, ... ; `false` for a
     /// `false` schema).
-    pub keyword: String,
+    pub keyword: Cow<'static, str>,
     /// What the schema expects there, in words ("a string", "at least 1", ...).
-    pub expected: String,
+    pub expected: Cow<'static, str>,
     /// The whole problem in one sentence.
     pub message: String,
 }
@@ -120,14 +120,27 @@ impl ArgsReport<'_> {
         if self.problems.is_empty() {
             return String::new();
         }
-        let whose = tool.map_or_else(|| "the tool".to_string(), |t| format!("`{t}`"));
         let n = self.problems.len();
-        let mut out = format!(
-            "The arguments for {whose} do not match its schema ({n} problem{}). Fix every one and call it again:",
-            if n == 1 { "" } else { "s" }
-        );
+        let size: usize = self.problems.iter().map(|p| p.message.len() + 6).sum();
+        let mut out = String::with_capacity(128 + size);
+        out.push_str("The arguments for ");
+        match tool {
+            Some(t) => {
+                out.push('`');
+                out.push_str(t);
+                out.push('`');
+            }
+            None => out.push_str("the tool"),
+        }
+        out.push_str(" do not match its schema (");
+        push_u64(&mut out, n as u64);
+        out.push_str(if n == 1 { " problem" } else { " problems" });
+        out.push_str("). Fix every one and call it again:");
         for (i, p) in self.problems.iter().enumerate() {
-            out.push_str(&format!("\n{}. {}", i + 1, p.message));
+            out.push('\n');
+            push_u64(&mut out, i as u64 + 1);
+            out.push_str(". ");
+            out.push_str(&p.message);
         }
         out
     }
@@ -145,6 +158,8 @@ pub struct SchemaProblem {
 pub struct ArgsSchema {
     declared: Value,
     validator: Validator,
+    /// Expected-texts made from the schema alone, by the schema path of their keyword.
+    expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
 }
 
 impl std::fmt::Debug for ArgsSchema {
@@ -173,6 +188,7 @@ impl ArgsSchema {
         Ok(ArgsSchema {
             declared: schema.clone(),
             validator,
+            expected_memo: Default::default(),
         })
     }
 
@@ -197,14 +213,14 @@ impl ArgsSchema {
             };
         }
         // Most invalid calls have nothing to normalise: report straight from one pass.
-        let mut problems = Vec::new();
+        let mut problems = Vec::with_capacity(8);
         let mut normalise = false;
         for e in self.validator.iter_errors(arguments) {
             if normalisable(&e, coerce) {
                 normalise = true;
                 break;
             }
-            problems.extend(problems_for(&e, &self.declared));
+            self.problems_for(&e, &mut problems);
         }
         if !normalise {
             return ArgsReport {
@@ -263,11 +279,10 @@ impl ArgsSchema {
                 }
             }
         }
-        let problems = self
-            .validator
-            .iter_errors(&args)
-            .flat_map(|e| problems_for(&e, &self.declared))
-            .collect();
+        let mut problems = Vec::new();
+        for e in self.validator.iter_errors(&args) {
+            self.problems_for(&e, &mut problems);
+        }
         ArgsReport {
             arguments: Cow::Owned(args),
             problems,
@@ -444,246 +459,367 @@ fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
     None
 }
 
-/// Our problem(s) for one crate error. `required` and `additionalProperties` errors name one
-/// argument each, so one error can give several problems.
-fn problems_for(e: &ValidationError<'_>, schema: &Value) -> Vec<Problem> {
-    let at = e.instance_path().as_str();
-    let found = || short_value(e.instance());
-    let keyword_owner = || parent_schema(schema, e.schema_path().as_str());
-    let one = |keyword: &str, expected: String, what: String| Problem {
-        pointer: at.to_string(),
-        keyword: keyword.to_string(),
-        message: format!("{}: {what}; expected {expected}.", place(at)),
-        expected,
-    };
-    match e.kind() {
-        ValidationErrorKind::Required { property } => {
-            let name = property
-                .as_str()
-                .map_or_else(|| property.to_string(), str::to_string);
-            let pointer = push_token(at, &name);
-            let expected = keyword_owner()
-                .and_then(|s| s.get("properties"))
-                .and_then(|p| p.get(&name))
-                .map_or_else(|| "a value".to_string(), expected_for);
-            vec![Problem {
-                message: format!(
-                    "{}: required argument is missing; expected {expected}.",
-                    place(&pointer)
-                ),
-                pointer,
-                keyword: "required".into(),
-                expected,
-            }]
+/// One problem's message, written in one buffer: `{place}: {what}; expected {expected}.`
+/// (`args` is on the hot path of every tool call a host validates, so no `format!` per part).
+struct Sentence(String);
+
+impl Sentence {
+    fn at(pointer: &str) -> Sentence {
+        Sentence::with_room(pointer, 96)
+    }
+
+    /// A sentence with room for `room` more bytes after the place.
+    fn with_room(pointer: &str, room: usize) -> Sentence {
+        let mut s = String::with_capacity(pointer.len().max(22) + 2 + room);
+        s.push_str(place(pointer));
+        s.push_str(": ");
+        Sentence(s)
+    }
+
+    fn text(&mut self, t: &str) -> &mut Sentence {
+        self.0.push_str(t);
+        self
+    }
+
+    fn value(&mut self, v: &Value) -> &mut Sentence {
+        push_short_value(&mut self.0, v);
+        self
+    }
+
+    fn expected(mut self, expected: &str) -> String {
+        self.0.push_str("; expected ");
+        self.0.push_str(expected);
+        self.0.push('.');
+        self.0
+    }
+}
+
+/// Appends the decimal digits of `n`.
+fn push_u64(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_u64(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+/// Appends a number as JSON writes it.
+fn push_number(out: &mut String, n: &serde_json::Number) {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => push_u64(out, u),
+        (None, Some(i)) => {
+            out.push('-');
+            push_u64(out, i.unsigned_abs());
         }
-        ValidationErrorKind::AdditionalProperties { unexpected }
-        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            let declared: Vec<String> = keyword_owner()
-                .and_then(|s| s.get("properties"))
-                .and_then(Value::as_object)
-                .map(|p| p.keys().map(|k| format!("`{k}`")).collect())
-                .unwrap_or_default();
-            let expected = if declared.is_empty() {
-                "no other arguments here".to_string()
-            } else {
-                format!("only the declared arguments {}", list(&declared, 12))
-            };
-            unexpected
-                .iter()
-                .map(|name| {
-                    let pointer = push_token(at, name);
-                    Problem {
-                        message: format!(
-                            "{}: `{name}` is not a declared argument; leave it out (expected {expected}).",
-                            place(&pointer)
-                        ),
-                        pointer,
-                        keyword: e.kind().keyword().to_string(),
-                        expected: expected.clone(),
+        _ => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+/// `head` followed by a limit (a JSON value, in practice a number).
+fn with_number(head: &str, limit: &Value) -> String {
+    let mut s = String::with_capacity(head.len() + 8);
+    s.push_str(head);
+    push_short_value(&mut s, limit);
+    s
+}
+
+/// `head` followed by a count and `unit`, plural when the count is not 1.
+fn with_count(head: &str, n: u64, unit: &str) -> String {
+    let mut s = String::with_capacity(head.len() + unit.len() + 8);
+    s.push_str(head);
+    push_u64(&mut s, n);
+    s.push(' ');
+    s.push_str(unit);
+    s.push_str(plural(n));
+    s
+}
+
+impl ArgsSchema {
+    /// Appends our problem(s) for one crate error. `required` and `additionalProperties`
+    /// errors name one argument each, so one error can give several problems.
+    fn problems_for(&self, e: &ValidationError<'_>, out: &mut Vec<Problem>) {
+        let at = e.instance_path().as_str();
+        let found = e.instance().as_ref();
+        let kind = e.kind();
+        match kind {
+            ValidationErrorKind::Required { property } => {
+                let name = property
+                    .as_str()
+                    .map_or_else(|| property.to_string(), str::to_string);
+                let pointer = pointer_to(at, &name);
+                let expected = self.memo(e, &name, |owner| {
+                    owner
+                        .and_then(|s| s.get("properties"))
+                        .and_then(|p| p.get(&name))
+                        .map_or_else(|| "a value".to_string(), expected_for)
+                });
+                let mut m = Sentence::at(&pointer);
+                m.text("required argument is missing");
+                out.push(Problem {
+                    message: m.expected(&expected),
+                    pointer,
+                    keyword: Cow::Borrowed("required"),
+                    expected: Cow::Owned(expected),
+                });
+                return;
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let expected = self.memo(e, "", |owner| {
+                    let declared: Vec<String> = owner
+                        .and_then(|s| s.get("properties"))
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().map(|k| format!("`{k}`")).collect())
+                        .unwrap_or_default();
+                    if declared.is_empty() {
+                        "no other arguments here".to_string()
+                    } else {
+                        format!("only the declared arguments {}", list(&declared, 12))
                     }
-                })
-                .collect()
-        }
-        ValidationErrorKind::Type { kind } => {
-            let expected = match kind {
-                TypeKind::Single(t) => with_article(t.as_str()),
-                TypeKind::Multiple(ts) => {
-                    let names: Vec<String> = ts.iter().map(|t| with_article(t.as_str())).collect();
-                    names.join(" or ")
+                });
+                for name in unexpected {
+                    let pointer = pointer_to(at, name);
+                    let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
+                    m.text("`")
+                        .text(name)
+                        .text("` is not a declared argument; leave it out (expected ")
+                        .text(&expected)
+                        .text(").");
+                    out.push(Problem {
+                        message: m.0,
+                        pointer,
+                        keyword: static_keyword(kind),
+                        expected: Cow::Owned(expected.clone()),
+                    });
                 }
-            };
-            vec![one(
-                "type",
-                expected,
-                format!("{} is {}", found(), kind_of(e.instance())),
-            )]
+                return;
+            }
+            _ => {}
         }
-        ValidationErrorKind::Enum { options } => {
-            let opts: Vec<String> = options
-                .as_array()
-                .map(|a| a.iter().map(short_value).collect())
-                .unwrap_or_default();
-            vec![one(
-                "enum",
-                format!("one of {}", list(&opts, 10)),
-                format!("{} is not an allowed value", found()),
-            )]
-        }
-        ValidationErrorKind::Constant { expected_value } => vec![one(
-            "const",
-            format!("exactly {}", short_value(expected_value)),
-            format!("{} is not the one allowed value", found()),
-        )],
-        ValidationErrorKind::Minimum { limit } => {
-            vec![one(
-                "minimum",
-                format!("at least {limit}"),
-                format!("{} is too small", found()),
-            )]
-        }
-        ValidationErrorKind::Maximum { limit } => {
-            vec![one(
-                "maximum",
-                format!("at most {limit}"),
-                format!("{} is too large", found()),
-            )]
-        }
-        ValidationErrorKind::ExclusiveMinimum { limit } => vec![one(
-            "exclusiveMinimum",
-            format!("more than {limit}"),
-            format!("{} is too small", found()),
-        )],
-        ValidationErrorKind::ExclusiveMaximum { limit } => vec![one(
-            "exclusiveMaximum",
-            format!("less than {limit}"),
-            format!("{} is too large", found()),
-        )],
-        ValidationErrorKind::MultipleOf { multiple_of } => vec![one(
-            "multipleOf",
-            format!("a multiple of {multiple_of}"),
-            format!("{} is not a multiple of {multiple_of}", found()),
-        )],
-        ValidationErrorKind::MinLength { limit } => vec![one(
-            "minLength",
-            format!("at least {limit} character{}", plural(*limit)),
-            format!("{} is too short", found()),
-        )],
-        ValidationErrorKind::MaxLength { limit } => vec![one(
-            "maxLength",
-            format!("at most {limit} character{}", plural(*limit)),
-            format!("{} is too long", found()),
-        )],
-        ValidationErrorKind::MinItems { limit } => vec![one(
-            "minItems",
-            format!("at least {limit} item{}", plural(*limit)),
-            "the list is too short".into(),
-        )],
-        ValidationErrorKind::MaxItems { limit } => vec![one(
-            "maxItems",
-            format!("at most {limit} item{}", plural(*limit)),
-            "the list is too long".into(),
-        )],
-        ValidationErrorKind::MinProperties { limit } => vec![one(
-            "minProperties",
-            format!("at least {limit} member{}", plural(*limit)),
-            "the object has too few members".into(),
-        )],
-        ValidationErrorKind::MaxProperties { limit } => vec![one(
-            "maxProperties",
-            format!("at most {limit} member{}", plural(*limit)),
-            "the object has too many members".into(),
-        )],
-        ValidationErrorKind::Pattern { pattern } => vec![one(
-            "pattern",
-            format!("text matching the regular expression `{pattern}`"),
-            format!("{} does not match", found()),
-        )],
-        ValidationErrorKind::Format { format } => vec![one(
-            "format",
-            format!("a valid {format}"),
-            format!("{} is not a valid {format}", found()),
-        )],
-        ValidationErrorKind::UniqueItems => vec![one(
-            "uniqueItems",
-            "items that are all different".into(),
-            "the list repeats an item".into(),
-        )],
-        ValidationErrorKind::Contains => {
-            let what = keyword_owner()
-                .and_then(|s| s.get("contains"))
-                .map_or_else(|| "a matching item".into(), expected_for);
-            vec![one(
-                "contains",
-                format!("at least one item that is {what}"),
-                "no item matches".into(),
-            )]
-        }
-        ValidationErrorKind::FalseSchema => vec![one(
-            "false",
-            "no value here".into(),
-            "this argument is not allowed; leave it out".into(),
-        )],
-        ValidationErrorKind::Not { .. } => vec![one(
-            "not",
-            "a value the schema's `not` does not match".into(),
-            format!("{} is excluded", found()),
-        )],
-        ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
-            let kw = e.kind().keyword();
-            let branches = keyword_owner()
-                .and_then(|s| s.get(kw))
-                .and_then(Value::as_array)
-                .map(|bs| {
+        let mut m = Sentence::at(at);
+        let (keyword, expected): (&'static str, Cow<'static, str>) = match kind {
+            ValidationErrorKind::Type { kind: types } => {
+                m.value(found).text(" is ").text(kind_of(found));
+                let expected = match types {
+                    TypeKind::Single(t) => Cow::Borrowed(type_with_article(*t)),
+                    TypeKind::Multiple(ts) => {
+                        let names: Vec<&str> = ts.iter().map(type_with_article).collect();
+                        Cow::Owned(names.join(" or "))
+                    }
+                };
+                ("type", expected)
+            }
+            ValidationErrorKind::Enum { options } => {
+                m.value(found).text(" is not an allowed value");
+                let mut expected = String::with_capacity(64);
+                expected.push_str("one of ");
+                let opts = options.as_array().map_or(&[][..], Vec::as_slice);
+                push_list(&mut expected, opts, 10, push_short_value);
+                ("enum", expected.into())
+            }
+            ValidationErrorKind::Constant { expected_value } => {
+                m.value(found).text(" is not the one allowed value");
+                let mut expected = String::from("exactly ");
+                push_short_value(&mut expected, expected_value);
+                ("const", expected.into())
+            }
+            ValidationErrorKind::Minimum { limit } => {
+                m.value(found).text(" is too small");
+                ("minimum", with_number("at least ", limit).into())
+            }
+            ValidationErrorKind::Maximum { limit } => {
+                m.value(found).text(" is too large");
+                ("maximum", with_number("at most ", limit).into())
+            }
+            ValidationErrorKind::ExclusiveMinimum { limit } => {
+                m.value(found).text(" is too small");
+                ("exclusiveMinimum", with_number("more than ", limit).into())
+            }
+            ValidationErrorKind::ExclusiveMaximum { limit } => {
+                m.value(found).text(" is too large");
+                ("exclusiveMaximum", with_number("less than ", limit).into())
+            }
+            ValidationErrorKind::MultipleOf { multiple_of } => {
+                let expected = format!("a multiple of {multiple_of}");
+                m.value(found).text(" is not ").text(&expected);
+                ("multipleOf", expected.into())
+            }
+            ValidationErrorKind::MinLength { limit } => {
+                m.value(found).text(" is too short");
+                (
+                    "minLength",
+                    with_count("at least ", *limit, "character").into(),
+                )
+            }
+            ValidationErrorKind::MaxLength { limit } => {
+                m.value(found).text(" is too long");
+                (
+                    "maxLength",
+                    with_count("at most ", *limit, "character").into(),
+                )
+            }
+            ValidationErrorKind::MinItems { limit } => {
+                m.text("the list is too short");
+                ("minItems", with_count("at least ", *limit, "item").into())
+            }
+            ValidationErrorKind::MaxItems { limit } => {
+                m.text("the list is too long");
+                ("maxItems", with_count("at most ", *limit, "item").into())
+            }
+            ValidationErrorKind::MinProperties { limit } => {
+                m.text("the object has too few members");
+                (
+                    "minProperties",
+                    with_count("at least ", *limit, "member").into(),
+                )
+            }
+            ValidationErrorKind::MaxProperties { limit } => {
+                m.text("the object has too many members");
+                (
+                    "maxProperties",
+                    with_count("at most ", *limit, "member").into(),
+                )
+            }
+            ValidationErrorKind::Pattern { pattern } => {
+                m.value(found).text(" does not match");
+                let mut expected = String::from("text matching the regular expression `");
+                expected.push_str(pattern);
+                expected.push('`');
+                ("pattern", expected.into())
+            }
+            ValidationErrorKind::Format { format } => {
+                let mut expected = String::from("a valid ");
+                expected.push_str(format);
+                m.value(found).text(" is not ").text(&expected);
+                ("format", expected.into())
+            }
+            ValidationErrorKind::UniqueItems => {
+                m.text("the list repeats an item");
+                ("uniqueItems", "items that are all different".into())
+            }
+            ValidationErrorKind::Contains => {
+                m.text("no item matches");
+                let expected = self.memo(e, "", |owner| {
+                    let what = owner
+                        .and_then(|s| s.get("contains"))
+                        .map_or_else(|| "a matching item".into(), expected_for);
+                    format!("at least one item that is {what}")
+                });
+                ("contains", expected.into())
+            }
+            ValidationErrorKind::FalseSchema => {
+                m.text("this argument is not allowed; leave it out");
+                ("false", "no value here".into())
+            }
+            ValidationErrorKind::Not { .. } => {
+                m.value(found).text(" is excluded");
+                ("not", "a value the schema's `not` does not match".into())
+            }
+            ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
+                m.value(found).text(" matches none of the alternatives");
+                let kw = if matches!(kind, ValidationErrorKind::AnyOf { .. }) {
+                    "anyOf"
+                } else {
+                    "oneOf"
+                };
+                let expected = self.memo(e, "", |owner| {
                     let mut seen: Vec<String> = Vec::new();
-                    for b in bs {
+                    for b in owner
+                        .and_then(|s| s.get(kw))
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         let d = expected_for(b);
                         if !seen.contains(&d) {
                             seen.push(d);
                         }
                     }
-                    seen
-                })
-                .unwrap_or_default();
-            let expected = if branches.is_empty() {
-                format!("a value matching one of the `{kw}` alternatives")
-            } else {
-                format!("one of: {}", branches.join("; "))
-            };
-            vec![one(
-                kw,
-                expected,
-                format!("{} matches none of the alternatives", found()),
-            )]
+                    if seen.is_empty() {
+                        format!("a value matching one of the `{kw}` alternatives")
+                    } else {
+                        format!("one of: {}", seen.join("; "))
+                    }
+                });
+                (kw, expected.into())
+            }
+            ValidationErrorKind::OneOfMultipleValid { .. } => {
+                m.value(found).text(" matches more than one alternative");
+                ("oneOf", "a value matching exactly one alternative".into())
+            }
+            ValidationErrorKind::PropertyNames { error } => {
+                m.text("the member name ")
+                    .value(error.instance())
+                    .text(" is not allowed");
+                (
+                    "propertyNames",
+                    "member names the schema's `propertyNames` allows".into(),
+                )
+            }
+            ValidationErrorKind::UnevaluatedItems { .. }
+            | ValidationErrorKind::AdditionalItems { .. } => {
+                m.text("the list has extra items");
+                let kw = if matches!(kind, ValidationErrorKind::UnevaluatedItems { .. }) {
+                    "unevaluatedItems"
+                } else {
+                    "additionalItems"
+                };
+                (kw, "no items beyond the declared ones".into())
+            }
+            other => {
+                let kw = static_keyword(other);
+                m.value(found).text(" fails `").text(&kw).text("`");
+                let expected = format!("a value satisfying `{kw}`");
+                out.push(Problem {
+                    message: m.expected(&expected),
+                    pointer: at.to_string(),
+                    keyword: kw,
+                    expected: expected.into(),
+                });
+                return;
+            }
+        };
+        out.push(Problem {
+            message: m.expected(&expected),
+            pointer: at.to_string(),
+            keyword: Cow::Borrowed(keyword),
+            expected,
+        });
+    }
+
+    /// The schema object holding the error's keyword.
+    fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
+        parent_schema(&self.declared, e.schema_path().as_str())
+    }
+
+    /// The expected-text of an error that depends only on where its keyword sits and on
+    /// `name` (the list of declared arguments, the alternatives of an `anyOf`, the type of a
+    /// missing argument): made once per keyword place and name by `make` from the keyword's
+    /// owner, then reused.
+    fn memo(
+        &self,
+        e: &ValidationError<'_>,
+        name: &str,
+        make: impl FnOnce(Option<&Value>) -> String,
+    ) -> String {
+        let path = e.schema_path().as_str();
+        // A schema path never holds a NUL, so the key is unambiguous.
+        let mut key = String::with_capacity(path.len() + 1 + name.len());
+        key.push_str(path);
+        key.push('\0');
+        key.push_str(name);
+        let mut memo = self
+            .expected_memo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(text) = memo.get(key.as_str()) {
+            return text.clone();
         }
-        ValidationErrorKind::OneOfMultipleValid { .. } => vec![one(
-            "oneOf",
-            "a value matching exactly one alternative".into(),
-            format!("{} matches more than one alternative", found()),
-        )],
-        ValidationErrorKind::PropertyNames { error } => vec![one(
-            "propertyNames",
-            "member names the schema's `propertyNames` allows".into(),
-            format!(
-                "the member name {} is not allowed",
-                short_value(error.instance())
-            ),
-        )],
-        ValidationErrorKind::UnevaluatedItems { .. }
-        | ValidationErrorKind::AdditionalItems { .. } => {
-            vec![one(
-                e.kind().keyword(),
-                "no items beyond the declared ones".into(),
-                "the list has extra items".into(),
-            )]
-        }
-        other => {
-            let kw = other.keyword().to_string();
-            vec![one(
-                &kw,
-                format!("a value satisfying `{kw}`"),
-                format!("{} fails `{kw}`", found()),
-            )]
-        }
+        let text = make(self.keyword_owner(e));
+        memo.insert(key.into_boxed_str(), text.clone());
+        text
     }
 }
 
@@ -714,11 +850,59 @@ fn resolve_pointer<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
     Some(node)
 }
 
-fn place(pointer: &str) -> String {
-    if pointer.is_empty() {
-        "(the arguments object)".to_string()
+/// The keyword of a built-in error kind (every kind this crate's validators produce).
+fn static_keyword(kind: &ValidationErrorKind) -> Cow<'static, str> {
+    // `keyword()` borrows from the error, though for every kind but `Custom` (a keyword
+    // registered by the caller; this module registers none) it is a literal: find the
+    // literal among those that reach here rather than allocate.
+    const KNOWN: &[&str] = &[
+        "additionalProperties",
+        "unevaluatedProperties",
+        "pattern",
+        "contentEncoding",
+        "contentMediaType",
+        "$ref",
+    ];
+    let kw = kind.keyword();
+    KNOWN
+        .iter()
+        .find(|k| **k == kw)
+        .map_or_else(|| Cow::Owned(kw.to_string()), |k| Cow::Borrowed(*k))
+}
+
+/// `pointer` with one more reference token, escaped (RFC 6901).
+fn pointer_to(pointer: &str, token: &str) -> String {
+    let mut p = String::with_capacity(pointer.len() + token.len() + 1);
+    p.push_str(pointer);
+    p.push('/');
+    if token.contains(['~', '/']) {
+        p.push_str(&crate::json::escape_token(token));
     } else {
-        pointer.to_string()
+        p.push_str(token);
+    }
+    p
+}
+
+/// Appends the first `max` items, comma-separated, then "and N more" (as [`list`]).
+fn push_list<T>(out: &mut String, items: &[T], max: usize, push: fn(&mut String, &T)) {
+    for (i, item) in items.iter().take(max).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push(out, item);
+    }
+    if items.len() > max {
+        out.push_str(" and ");
+        push_u64(out, (items.len() - max) as u64);
+        out.push_str(" more");
+    }
+}
+
+fn place(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "(the arguments object)"
+    } else {
+        pointer
     }
 }
 
@@ -737,6 +921,19 @@ fn list(items: &[String], max: usize) -> String {
         out.push_str(&format!(" and {} more", items.len() - max));
     }
     out
+}
+
+/// "a string", "an integer", "an object"... for the JSON types.
+fn type_with_article(t: JsonType) -> &'static str {
+    match t {
+        JsonType::Array => "an array",
+        JsonType::Boolean => "a boolean",
+        JsonType::Integer => "an integer",
+        JsonType::Null => "null",
+        JsonType::Number => "a number",
+        JsonType::Object => "an object",
+        JsonType::String => "a string",
+    }
 }
 
 /// "a string", "an integer", "an object"...
@@ -769,6 +966,12 @@ fn expected_for(schema: &Value) -> String {
         let opts: Vec<String> = e.iter().map(short_value).collect();
         return format!("one of {}", list(&opts, 6));
     }
+    // The common case, without building the label.
+    if let Some(Value::String(t)) = schema.get("type")
+        && let Ok(t) = t.parse::<JsonType>()
+    {
+        return type_with_article(t).to_string();
+    }
     let label = type_label(schema);
     let parts: Vec<String> = label.split(" or ").map(with_article).collect();
     parts.join(" or ")
@@ -776,7 +979,29 @@ fn expected_for(schema: &Value) -> String {
 
 /// A value as JSON, cut to 60 characters.
 fn short_value(v: &Value) -> String {
+    let mut s = String::new();
+    push_short_value(&mut s, v);
+    s
+}
+
+/// Appends [`short_value`] of `v` to `out`.
+fn push_short_value(out: &mut String, v: &Value) {
     const MAX: usize = 60;
+    // The common cases, written directly: short text that JSON writes as it is, and scalars.
+    match v {
+        Value::String(t)
+            if t.len() <= MAX - 2 && !t.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) =>
+        {
+            out.push('"');
+            out.push_str(t);
+            out.push('"');
+            return;
+        }
+        Value::Null => return out.push_str("null"),
+        Value::Bool(b) => return out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => return push_number(out, n),
+        _ => {}
+    }
     /// Stops serialising once the text is long enough to be cut.
     struct Capped(Vec<u8>);
     impl std::io::Write for Capped {
@@ -795,11 +1020,10 @@ fn short_value(v: &Value) -> String {
     let _ = serde_json::to_writer(&mut w, v);
     let s = String::from_utf8_lossy(&w.0);
     if s.chars().count() <= MAX {
-        s.into_owned()
+        out.push_str(&s);
     } else {
-        let mut t: String = s.chars().take(MAX - 3).collect();
-        t.push_str("...");
-        t
+        out.extend(s.chars().take(MAX - 3));
+        out.push_str("...");
     }
 }
 
@@ -846,7 +1070,7 @@ mod tests {
         let got: Vec<(&str, &str, &str)> = r
             .problems
             .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_str(), p.expected.as_str()))
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref(), p.expected.as_ref()))
             .collect();
         for want in [
             ("/city", "required", "a string"),
@@ -978,7 +1202,7 @@ mod tests {
         let got: Vec<(&str, &str, &str)> = r
             .problems
             .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_str(), p.expected.as_str()))
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref(), p.expected.as_ref()))
             .collect();
         assert_eq!(
             got,

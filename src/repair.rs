@@ -25,6 +25,7 @@
 //! Repair is idempotent: its output has no error finding left, so a second run changes
 //! nothing.
 
+pub mod envelope;
 mod fixes;
 pub mod place;
 pub mod refs;
@@ -204,12 +205,35 @@ pub fn repair_request(
     out
 }
 
+/// Every finding of `tool` alone.
+fn findings(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
+    crate::check::check_tools(&[tool.as_ref(0)], profile)
+}
+
+/// Whether a finding is an error of the tool's own (not the request's).
+fn is_own_error(f: &Finding) -> bool {
+    f.level == Level::Error && !REQUEST_RULES.contains(&f.rule.as_str())
+}
+
 /// The error findings of `tool` that are its own (not the request's).
 fn errors(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
-    crate::check::check_tools(&[tool.as_ref(0)], profile)
-        .into_iter()
-        .filter(|f| f.level == Level::Error && !REQUEST_RULES.contains(&f.rule.as_str()))
-        .collect()
+    let mut all = findings(tool, profile);
+    all.retain(is_own_error);
+    all
+}
+
+/// Counts per kind of every finding and of the tool's own errors, from one check.
+fn kinds_all_and_errors(fs: &[Finding]) -> (Kinds, Kinds) {
+    let mut all = Kinds::new();
+    let mut errors = Kinds::new();
+    for f in fs {
+        let k = kind(f);
+        if is_own_error(f) {
+            *errors.entry(k.clone()).or_default() += 1;
+        }
+        *all.entry(k).or_default() += 1;
+    }
+    (all, errors)
 }
 
 /// A finding's kind: rule and feature, with a limit's measured value left out.
@@ -221,8 +245,11 @@ fn kind(f: &Finding) -> (String, String) {
     (f.rule.clone(), feature)
 }
 
-fn kinds(fs: &[Finding]) -> BTreeMap<(String, String), usize> {
-    let mut m = BTreeMap::new();
+/// Findings counted per kind.
+type Kinds = BTreeMap<(String, String), usize>;
+
+fn kinds(fs: &[Finding]) -> Kinds {
+    let mut m = Kinds::new();
     for f in fs {
         *m.entry(kind(f)).or_default() += 1;
     }
@@ -238,13 +265,22 @@ pub fn fix_finding(
     profile: &CompiledProfile,
     opts: &Options,
 ) -> Result<(Tool, Vec<Change>), String> {
-    let all = |t: &Tool| crate::check::check_tools(&[t.as_ref(0)], profile);
-    let before_all = kinds(&all(tool));
-    let before_errors = kinds(&errors(tool, profile));
+    fix_finding_among(tool, &findings(tool, profile), finding, profile, opts)
+}
+
+/// [`fix_finding`] for a caller that already has every finding of `tool` (`all`, as
+/// [`crate::check::check_tools`] gives them for the tool alone), so they are not made again.
+pub fn fix_finding_among(
+    tool: &Tool,
+    all: &[Finding],
+    finding: &Finding,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Result<(Tool, Vec<Change>), String> {
+    let (before_all, before_errors) = kinds_all_and_errors(all);
     let target = kind(finding);
     for c in fixes::candidates(tool, finding, profile, opts.max_inline_nodes)? {
-        let after_all = kinds(&all(&c.tool));
-        let after_errors = kinds(&errors(&c.tool, profile));
+        let (after_all, after_errors) = kinds_all_and_errors(&findings(&c.tool, profile));
         let gone = after_all.get(&target).copied().unwrap_or(0)
             < before_all.get(&target).copied().unwrap_or(0);
         let new_error = after_errors.keys().any(|k| !before_errors.contains_key(k));
@@ -268,8 +304,15 @@ pub fn repair_tool(
     let mut stuck: BTreeSet<(String, String)> = BTreeSet::new();
     let mut repaired: BTreeSet<(String, String)> = BTreeSet::new();
     let mut converged = false;
+    // The last check of `current`, kept so that the warnings need no check of their own.
+    let mut last_check = Vec::new();
     for _ in 0..MAX_ROUNDS {
-        let errs = errors(&current, profile);
+        last_check = findings(&current, profile);
+        let errs: Vec<Finding> = last_check
+            .iter()
+            .filter(|f| is_own_error(f))
+            .cloned()
+            .collect();
         let Some(f) = errs.iter().find(|f| !stuck.contains(&kind(f))) else {
             converged = true;
             break;
@@ -343,7 +386,10 @@ pub fn repair_tool(
             reason: format!("repair did not settle within {MAX_ROUNDS} rounds"),
         });
     }
-    let unverified: Vec<String> = crate::check::check_tools(&[current.as_ref(0)], profile)
+    if !converged {
+        last_check = findings(&current, profile);
+    }
+    let unverified: Vec<String> = last_check
         .into_iter()
         .filter(|f| f.level == Level::Warning)
         .map(|f| f.parameter)

@@ -1,13 +1,13 @@
 //! `toolwire repair FILE [--profile P | --target T]`: rewrite tool definitions so that the
 //! profile accepts them, reporting every repair, every loss and every refusal.
 //!
-//! The repaired tools go to standard output (or `--output FILE`) as function declarations
-//! (`{"name","description","parameters"}`; a JSON array, or JSON Lines when the input was
-//! JSON Lines; a bare schema stays a bare schema). The report goes to standard error (to
-//! standard output when `--output` is given). Exit 0 when every tool is clean or repaired, 1
+//! The repaired tools go to standard output (or `--output FILE`) in the input's own envelope
+//! ([`crate::repair::envelope`]): OpenAI tools in, OpenAI tools out, with every other field
+//! kept; JSON Lines stay JSON Lines; a bare schema stays a bare schema. The report goes to
+//! standard error (to standard output when `--output` is given). Exit 0 when every tool is clean or repaired, 1
 //! when a tool was refused, 2 on bad input.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -15,6 +15,7 @@ use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::input::{Format, ToolSet};
 use crate::profile::{PORTABLE, ProfileSet};
+use crate::repair::envelope::{self, Placed};
 use crate::repair::{self, Options, Outcome, Tool, ToolRepair};
 
 #[derive(Debug, clap::Args)]
@@ -57,7 +58,8 @@ pub(crate) fn profiles(path: Option<&PathBuf>) -> Result<ProfileSet> {
 pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     let set = profiles(args.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
-    let tools = crate::input::read_file(&args.file)?;
+    let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
+    let tools = crate::input::from_bytes(&args.file, &bytes)?;
     let opts = Options {
         max_inline_nodes: args.max_inline_nodes,
     };
@@ -72,7 +74,7 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
             results.push((entry.request, r));
         }
     }
-    let output = render_tools(&tools, &results, args.keep_unrepairable);
+    let output = render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?;
     let report = if args.format == "json" {
         let body: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
         crate::report::to_json_pretty(&json!({
@@ -99,43 +101,58 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     Ok(if refused { EXIT_FINDINGS } else { EXIT_OK })
 }
 
-/// The repaired tools in the output shape (see the module documentation).
-fn render_tools(set: &ToolSet, results: &[(usize, ToolRepair)], keep: bool) -> String {
-    let kept = |r: &ToolRepair| keep || r.outcome != Outcome::Refused;
-    if set.format == Format::JsonLines {
-        let mut out = String::new();
-        let mut requests: Vec<(usize, Vec<Value>)> = Vec::new();
-        for (req, r) in results {
-            if !kept(r) {
-                continue;
-            }
-            match requests.last_mut() {
-                Some((last, list)) if last == req => list.push(r.tool.to_value()),
-                _ => requests.push((*req, vec![r.tool.to_value()])),
-            }
+/// The repaired tools written back into the input document(s) (see the module documentation).
+fn render_tools(
+    file: &Path,
+    bytes: &[u8],
+    set: &ToolSet,
+    results: &[(usize, ToolRepair)],
+    keep: bool,
+) -> Result<String> {
+    let text = crate::json::check_utf8(file, bytes)?;
+    // The reader keeps tools in file order, one result per tool.
+    let placed: Vec<(Option<usize>, Placed<'_>)> = set
+        .tools
+        .iter()
+        .zip(results)
+        .map(|(entry, (_, r))| {
+            (
+                entry.line,
+                Placed {
+                    schema_pointer: &entry.schema_pointer,
+                    repair: r,
+                },
+            )
+        })
+        .collect();
+    if set.format != Format::JsonLines {
+        let doc = crate::json::parse_str(file, text, crate::input::LIMITS, 0)?;
+        let tools: Vec<Placed<'_>> = placed.iter().map(|(_, p)| *p).collect();
+        return Ok(match envelope::write_back(doc, &tools, keep) {
+            Some(doc) => crate::report::to_json_pretty(&doc),
+            // The only tool was left out: an empty list says so in the input's terms.
+            None => crate::report::to_json_pretty(&Value::Array(Vec::new())),
+        });
+    }
+    let mut out = String::new();
+    let mut rest = placed.as_slice();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
         }
-        for (_, mut list) in requests {
-            let line = if list.len() == 1 {
-                list.remove(0)
-            } else {
-                Value::Array(list)
-            };
-            out.push_str(&line.to_string());
+        let number = i + 1;
+        let doc = crate::json::parse_str(file, line, crate::input::LIMITS, i)?;
+        // Tools come in line order: this line's are the next ones.
+        let n = rest.iter().take_while(|(l, _)| *l == Some(number)).count();
+        let (here, after) = rest.split_at(n);
+        rest = after;
+        let tools: Vec<Placed<'_>> = here.iter().map(|(_, p)| *p).collect();
+        if let Some(doc) = envelope::write_back(doc, &tools, keep) {
+            out.push_str(&doc.to_string());
             out.push('\n');
         }
-        return out;
     }
-    let list: Vec<Value> = results
-        .iter()
-        .filter(|(_, r)| kept(r))
-        .map(|(_, r)| r.tool.to_value())
-        .collect();
-    if set.format == Format::Schema
-        && let [one] = list.as_slice()
-    {
-        return crate::report::to_json_pretty(one);
-    }
-    crate::report::to_json_pretty(&Value::Array(list))
+    Ok(out)
 }
 
 fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> String {
@@ -154,10 +171,12 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
         .filter(|c| c.lost.is_some())
         .count();
     s.push_str(&format!(
-        "{} tools under `{profile}`: {} unchanged, {} repaired ({losses} losses), {} refused ({})\n",
+        "{} tool{} under `{profile}`: {} unchanged, {} repaired ({losses} loss{}), {} refused ({})\n",
         all.len(),
+        if all.len() == 1 { "" } else { "s" },
         n("unchanged"),
         n("repaired"),
+        if losses == 1 { "" } else { "es" },
         n("refused"),
         if keep {
             "kept unchanged"

@@ -303,7 +303,8 @@ fn fix_what_the_model_named(
         .collect();
     ranked.sort_by_key(|f| (f.rule != rule, f.pointer != pointer));
     for f in ranked {
-        if let Ok((tool, changes)) = repair::fix_finding(&r.tool, f, profile, opts) {
+        if let Ok((tool, changes)) = repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
+        {
             r.tool = tool;
             r.changes.extend(changes.into_iter().map(|mut c| {
                 c.action

@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Captures, Regex};
 use serde_json::Value;
 
 use super::{Explanation, Located, RequestTool, at_keyword, fix_for};
@@ -116,6 +116,11 @@ impl Raw {
         self.rule = Some(rule);
         self
     }
+    /// Sets the rule when there is one.
+    fn with_rule(mut self, rule: Option<&'static str>) -> Raw {
+        self.rule = rule;
+        self
+    }
     fn note(mut self, note: impl Into<String>) -> Raw {
         self.notes.push(note.into());
         self
@@ -125,6 +130,34 @@ impl Raw {
 fn re(pattern: &str) -> Regex {
     // Patterns are literals in this file; a bad one is caught by the unit tests.
     Regex::new(pattern).unwrap_or_else(|e| panic!("template regex {pattern:?}: {e}"))
+}
+
+/// The whole text a template matched.
+fn matched<'t>(c: &Captures<'t>) -> &'t str {
+    c.get(0).map_or("", |m| m.as_str())
+}
+
+/// Capture `i` read as a tool index: `usize::MAX`, which names no tool, when it does not
+/// parse (a number too large).
+fn index_at(c: &Captures<'_>, i: usize) -> usize {
+    c.get(i)
+        .and_then(|m| m.as_str().parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+/// A JSON Pointer from reference tokens as the provider wrote them (unescaped).
+fn pointer_from<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
+    tokens
+        .into_iter()
+        .fold(String::new(), |p, t| push_token(&p, t))
+}
+
+/// The rule of the first phrase that `what` contains.
+fn rule_by_phrase(what: &str, phrases: &[(&str, &'static str)]) -> Option<&'static str> {
+    phrases
+        .iter()
+        .find(|(phrase, _)| what.contains(phrase))
+        .map(|(_, rule)| *rule)
 }
 
 /// One provider's template reader.
@@ -208,11 +241,23 @@ static G_SDK_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(r"tools\.(\d+)\.Tool\.function_declarations\.(\d+)\.parameters((?:\.[\w$-]+)*)")
 });
 
+/// Google's validator messages that name their rule by a phrase alone.
+const G_VALIDATOR_RULES: &[(&str, &str)] = &[
+    (
+        "should be non-empty for OBJECT type",
+        "object-properties-missing",
+    ),
+    ("property is not defined", "required-undeclared"),
+    ("only allowed for STRING type", "enum-not-string"),
+    ("are supported for STRING type", "format-unsupported"),
+    ("Invalid function name", "name-invalid"),
+];
+
 fn google(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in G_UNKNOWN.captures_iter(text) {
         let keyword = c[1].to_string();
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let line_rest = text[c.get(0).map_or(0, |m| m.end())..]
             .lines()
             .next()
@@ -260,7 +305,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(google_path_raw(msg, path, Some(keyword), expect).rule(rule));
     }
     for c in G_INVALID_VALUE.captures_iter(text) {
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let (path, ty, value) = (&c[1], &c[2], c[3].trim());
         let rule = if path.contains(".enum[") {
             "enum-not-string"
@@ -279,21 +324,13 @@ fn google(text: &str) -> Vec<Raw> {
     }
     for c in G_VALIDATOR.captures_iter(text) {
         let (path, what) = (&c[1], c[2].trim());
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         // The parse templates above quote their paths; skip those here.
         if what.starts_with("Cannot find field") {
             continue;
         }
-        let rule = if what.contains("should be non-empty for OBJECT type") {
-            Some("object-properties-missing")
-        } else if what.contains("property is not defined") {
-            Some("required-undeclared")
-        } else if what.contains("only allowed for STRING type") {
-            Some("enum-not-string")
-        } else if what.contains("are supported for STRING type") {
-            Some("format-unsupported")
-        } else if what.contains("Invalid function name") {
-            Some("name-invalid")
+        let rule = if let Some(rule) = rule_by_phrase(what, G_VALIDATOR_RULES) {
+            Some(rule)
         } else if what.starts_with("missing field") {
             Some("array-items-missing")
         } else if (what.contains("field predicate failed") && what.contains("Type.ARRAY"))
@@ -321,16 +358,15 @@ fn google(text: &str) -> Vec<Raw> {
                 path = path.strip_suffix(".items").unwrap_or(path);
             }
         }
-        let mut raw = if rule == Some("too-many-tools") {
+        let raw = if rule == Some("too-many-tools") {
             Raw::new("google", msg, ToolLoc::NotATool, Place::None)
         } else {
             google_path_raw(msg, path, None, Expect::Nothing)
         };
-        raw.rule = rule;
-        out.push(raw);
+        out.push(raw.with_rule(rule));
     }
     for c in G_DEPTH.captures_iter(text) {
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let tool = c
             .get(1)
             .map_or(ToolLoc::Unknown, |n| ToolLoc::Name(n.as_str().to_string()));
@@ -342,7 +378,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(raw);
     }
     for c in G_UNABLE.captures_iter(text) {
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let name = c[1].to_string();
         let what = c.get(3).map_or("", |m| m.as_str());
         let (place, rule) = match c.get(2).map(|m| m.as_str()) {
@@ -362,9 +398,7 @@ fn google(text: &str) -> Vec<Raw> {
             }
             None => (Place::None, None),
         };
-        let mut raw = Raw::new("google", msg, ToolLoc::Name(name), place);
-        raw.rule = rule;
-        out.push(raw);
+        out.push(Raw::new("google", msg, ToolLoc::Name(name), place).with_rule(rule));
     }
     for c in G_REQUIRED_FIELDS.captures_iter(text) {
         let names: Vec<String> = c[1]
@@ -375,7 +409,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "google",
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::Search(Cond::RequiredUndeclared(names)),
             )
@@ -383,13 +417,11 @@ fn google(text: &str) -> Vec<Raw> {
         );
     }
     for c in G_UNDEFINED_REF.captures_iter(text) {
-        let pointer: String = c[1]
-            .split('.')
-            .fold(String::new(), |p, t| push_token(&p, t));
+        let pointer = pointer_from(c[1].split('.'));
         out.push(
             Raw::new(
                 "google",
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::Pointer(pointer),
             )
@@ -400,7 +432,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "google",
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::Search(Cond::RefNamedWithSiblings(c[1].to_string())),
             )
@@ -411,7 +443,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "google",
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::Search(Cond::HasKeyword(c[1].to_string())),
             )
@@ -438,7 +470,7 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "google",
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::Search(Cond::HasKeyword(c[1].to_string())),
             )
@@ -446,10 +478,7 @@ fn google(text: &str) -> Vec<Raw> {
         );
     }
     for c in G_SDK_PATH.captures_iter(text) {
-        let pointer = c[3]
-            .split('.')
-            .filter(|t| !t.is_empty())
-            .fold(String::new(), |p, t| push_token(&p, t));
+        let pointer = pointer_from(c[3].split('.').filter(|t| !t.is_empty()));
         let what = &text[c.get(0).map_or(0, |m| m.end())..];
         let rule = if what.contains("input_type=list") && pointer.ends_with("/type") {
             Some("type-list")
@@ -458,20 +487,18 @@ fn google(text: &str) -> Vec<Raw> {
         } else {
             None
         };
-        let mut raw = Raw::new(
+        out.push(Raw::new(
             "google",
-            c.get(0).map_or("", |m| m.as_str()),
+            matched(&c),
             ToolLoc::Google {
                 group: c[1].parse().ok(),
-                position: c[2].parse().unwrap_or(usize::MAX),
+                position: index_at(&c, 2),
             },
             Place::Pointer(pointer),
         )
         .note(
             "this message comes from the google-genai SDK's own check, before any request is sent",
-        );
-        raw.rule = rule;
-        out.push(raw);
+        ).with_rule(rule));
     }
     if text.contains("produces a constraint that has too many states") {
         out.push(
@@ -497,7 +524,7 @@ fn google_path_raw(msg: &str, path: &str, keyword: Option<String>, expect: Expec
         ));
     };
     let group = c.get(1).and_then(|m| m.as_str().parse().ok());
-    let position = c[2].parse().unwrap_or(usize::MAX);
+    let position = index_at(&c, 2);
     let rest = c.get(3).map_or("", |m| m.as_str());
     let tool = ToolLoc::Google { group, position };
     for field in [".parameters_json_schema", ".parameters"] {
@@ -629,6 +656,16 @@ static O_FIELD: LazyLock<Regex> =
 static O_PARAMS_REQUIRED: LazyLock<Regex> =
     LazyLock::new(|| re(r"'parameters' is a required property - 'tools\.(\d+)\.function'"));
 
+/// OpenAI's messages about a schema's shape, with or without the function's name.
+const O_SHAPE_RULES: &[(&str, &str)] = &[
+    ("array schema missing items", "array-items-missing"),
+    (
+        "object schema missing properties",
+        "object-properties-missing",
+    ),
+    ("schema must have a 'type' key", "type-missing"),
+];
+
 fn openai(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     let param_index = O_PARAM
@@ -641,7 +678,7 @@ fn openai(text: &str) -> Vec<Raw> {
             None => ToolLoc::Name(name),
         };
         let what = c[3].trim().trim_end_matches('.').to_string();
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let node = c.get(2).map(|m| context_pointer(m.as_str()));
         let at = |kw: &str| Place::Pointer(at_keyword(node.as_deref().unwrap_or(""), kw));
         let here = Place::Pointer(node.clone().unwrap_or_default());
@@ -651,15 +688,11 @@ fn openai(text: &str) -> Vec<Raw> {
                 // Strict structured outputs: `additionalProperties: false` and a complete
                 // `required` on every object.
                 (here, None)
-            } else if what.contains("array schema missing items") {
-                (here, Some("array-items-missing"))
-            } else if what.contains("object schema missing properties") {
-                (here, Some("object-properties-missing"))
+            } else if let Some(rule) = rule_by_phrase(&what, O_SHAPE_RULES) {
+                (here, Some(rule))
             } else if what.ends_with("is not permitted") {
                 let kw = quoted(&what).unwrap_or_default();
                 (at(&kw), Some("keyword-unsupported"))
-            } else if what.contains("schema must have a 'type' key") {
-                (here, Some("type-missing"))
             } else if what.contains("is not a valid format") {
                 (at("format"), Some("format-unsupported"))
             } else if what.contains("schema must be a JSON Schema of 'type: \"object\"'") {
@@ -674,8 +707,7 @@ fn openai(text: &str) -> Vec<Raw> {
             } else {
                 (node.map_or(Place::None, Place::Pointer), None)
             };
-        let mut raw = Raw::new("openai", msg, tool, place);
-        raw.rule = rule;
+        let mut raw = Raw::new("openai", msg, tool, place).with_rule(rule);
         if what.contains("is required to be supplied") {
             raw.fix = Some(super::STRICT_FIX);
             raw.notes
@@ -686,54 +718,33 @@ fn openai(text: &str) -> Vec<Raw> {
     if out.is_empty() {
         for c in O_BARE_CONTEXT.captures_iter(text) {
             let node = context_pointer(&c[1]);
-            let what = c[2].trim();
-            let rule = if what.contains("array schema missing items") {
-                Some("array-items-missing")
-            } else if what.contains("object schema missing properties") {
-                Some("object-properties-missing")
-            } else if what.contains("schema must have a 'type' key") {
-                Some("type-missing")
-            } else {
-                None
-            };
-            let mut raw = Raw::new(
-                "openai",
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Unknown,
-                Place::Pointer(node),
+            let rule = rule_by_phrase(c[2].trim(), O_SHAPE_RULES);
+            out.push(
+                Raw::new(
+                    "openai",
+                    matched(&c),
+                    ToolLoc::Unknown,
+                    Place::Pointer(node),
+                )
+                .with_rule(rule),
             );
-            raw.rule = rule;
-            out.push(raw);
         }
     }
     for c in O_FIELD.captures_iter(text) {
-        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let i = index_at(&c, 1);
         let what = &c[3];
         let rule = match (&c[2], what) {
             ("name", w) if w.contains("too long") => "name-too-long",
             ("name", _) => "name-invalid",
             (_, _) => "description-too-long",
         };
-        out.push(
-            Raw::new(
-                "openai",
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Index(i),
-                Place::Tool,
-            )
-            .rule(rule),
-        );
+        out.push(Raw::new("openai", matched(&c), ToolLoc::Index(i), Place::Tool).rule(rule));
     }
     for c in O_PARAMS_REQUIRED.captures_iter(text) {
-        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let i = index_at(&c, 1);
         out.push(
-            Raw::new(
-                "openai",
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Index(i),
-                Place::Tool,
-            )
-            .rule("parameters-missing"),
+            Raw::new("openai", matched(&c), ToolLoc::Index(i), Place::Tool)
+                .rule("parameters-missing"),
         );
     }
     out
@@ -753,7 +764,7 @@ fn context_pointer(ctx: &str) -> String {
     {
         tokens.truncate(tokens.len() - 2);
     }
-    tokens.iter().fold(String::new(), |p, t| push_token(&p, t))
+    pointer_from(tokens.iter().map(String::as_str))
 }
 
 static GROQ: LazyLock<Regex> = LazyLock::new(|| {
@@ -769,14 +780,15 @@ fn groq(text: &str) -> Vec<Raw> {
         } else {
             (Place::Meta, None)
         };
-        let mut raw = Raw::new(
-            "groq",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::IndexName(c[2].parse().unwrap_or(usize::MAX), c[1].to_string()),
-            place,
+        out.push(
+            Raw::new(
+                "groq",
+                matched(&c),
+                ToolLoc::IndexName(index_at(&c, 2), c[1].to_string()),
+                place,
+            )
+            .with_rule(rule),
         );
-        raw.rule = rule;
-        out.push(raw);
     }
     if text.contains("Tool call validation failed") {
         out.push(
@@ -807,9 +819,9 @@ static A_NONEXISTENT: LazyLock<Regex> =
 fn anthropic(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in A_INPUT_SCHEMA.captures_iter(text) {
-        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let i = index_at(&c, 1);
         let what = c[2].to_string();
-        let msg = c.get(0).map_or("", |m| m.as_str());
+        let msg = matched(&c);
         let (place, rule) =
             if what.contains("does not support oneOf, allOf, or anyOf at the top level") {
                 (Place::Search(Cond::RootCombinator), Some("root-combinator"))
@@ -823,9 +835,7 @@ fn anthropic(text: &str) -> Vec<Raw> {
             } else {
                 (Place::None, None)
             };
-        let mut raw = Raw::new("anthropic", msg, ToolLoc::Index(i), place);
-        raw.rule = rule;
-        out.push(raw);
+        out.push(Raw::new("anthropic", msg, ToolLoc::Index(i), place).with_rule(rule));
     }
     for c in A_NAME.captures_iter(text) {
         let rule = if c[2].contains("at most") {
@@ -836,8 +846,8 @@ fn anthropic(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "anthropic",
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                matched(&c),
+                ToolLoc::Index(index_at(&c, 1)),
                 Place::Tool,
             )
             .rule(rule),
@@ -847,8 +857,8 @@ fn anthropic(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new(
                 "anthropic",
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                matched(&c),
+                ToolLoc::Index(index_at(&c, 1)),
                 Place::Tool,
             )
             .rule("parameters-missing"),
@@ -876,7 +886,7 @@ static B_JSONPATH: LazyLock<Regex> =
 fn bedrock(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in B_VALUE_AT.captures_iter(text) {
-        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let i = index_at(&c, 1);
         let rule = if c[2].is_empty() || &c[2] == ".type" {
             Some("root-not-object")
         } else {
@@ -885,29 +895,18 @@ fn bedrock(text: &str) -> Vec<Raw> {
         let place = if rule.is_some() {
             Place::Root
         } else {
-            Place::Pointer(
-                c[2].split('.')
-                    .skip(1)
-                    .fold(String::new(), |p, t| push_token(&p, t)),
-            )
+            Place::Pointer(pointer_from(c[2].split('.').skip(1)))
         };
-        let mut raw = Raw::new(
-            "bedrock",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::Index(i),
-            place,
-        );
-        raw.rule = rule;
-        out.push(raw);
+        out.push(Raw::new("bedrock", matched(&c), ToolLoc::Index(i), place).with_rule(rule));
     }
     for c in B_DEFINITION.captures_iter(text) {
-        let i: usize = c[1].parse().unwrap_or(usize::MAX);
+        let i = index_at(&c, 1);
         for p in B_JSONPATH.captures_iter(&c[2]) {
             let pointer = jsonpath_pointer(&p[1]);
             out.push(
                 Raw::new(
                     "bedrock",
-                    c.get(0).map_or("", |m| m.as_str()),
+                    matched(&c),
                     ToolLoc::Index(i),
                     Place::Pointer(pointer.clone()),
                 )
@@ -950,46 +949,49 @@ fn xai(text: &str) -> Vec<Raw> {
         } else {
             None
         };
-        let mut raw = Raw::new(
-            "xai",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::Unknown,
-            Place::Pointer(c[2].to_string()),
+        out.push(
+            Raw::new(
+                "xai",
+                matched(&c),
+                ToolLoc::Unknown,
+                Place::Pointer(c[2].to_string()),
+            )
+            .with_rule(rule),
         );
-        raw.rule = rule;
-        out.push(raw);
     }
     out
 }
 
 static M_AT_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)At\s+path\s+'([^']*)':\s*(.*?)>"));
 
+const M_RULES: &[(&str, &str)] = &[
+    (
+        "when using anyOf, type should be defined in anyOf items",
+        "anyof-with-siblings",
+    ),
+    ("type is not defined", "type-missing"),
+    (
+        "conflicting keywords found after $ref expansion",
+        "ref-unsupported",
+    ),
+];
+
 fn moonshot(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in M_AT_PATH.captures_iter(text) {
         let path: String = c[1].split_whitespace().collect();
         let what: String = c[2].split_whitespace().collect::<Vec<_>>().join(" ");
-        let pointer = path
-            .split('.')
-            .filter(|t| !t.is_empty())
-            .fold(String::new(), |p, t| push_token(&p, t));
-        let rule = if what.contains("when using anyOf, type should be defined in anyOf items") {
-            Some("anyof-with-siblings")
-        } else if what.contains("type is not defined") {
-            Some("type-missing")
-        } else if what.contains("conflicting keywords found after $ref expansion") {
-            Some("ref-unsupported")
-        } else {
-            None
-        };
-        let mut raw = Raw::new(
-            "moonshot",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::Unknown,
-            Place::Pointer(pointer),
+        let pointer = pointer_from(path.split('.').filter(|t| !t.is_empty()));
+        let rule = rule_by_phrase(&what, M_RULES);
+        out.push(
+            Raw::new(
+                "moonshot",
+                matched(&c),
+                ToolLoc::Unknown,
+                Place::Pointer(pointer),
+            )
+            .with_rule(rule),
         );
-        raw.rule = rule;
-        out.push(raw);
     }
     out
 }
@@ -1009,14 +1011,15 @@ fn cohere(text: &str) -> Vec<Raw> {
         } else {
             (Place::None, None)
         };
-        let mut raw = Raw::new(
-            "cohere",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
-            place,
+        out.push(
+            Raw::new(
+                "cohere",
+                matched(&c),
+                ToolLoc::Index(index_at(&c, 1)),
+                place,
+            )
+            .with_rule(rule),
         );
-        raw.rule = rule;
-        out.push(raw);
     }
     if text.contains("is not a valid field") && text.contains("unknown field: parameter") {
         out.push(
@@ -1037,7 +1040,7 @@ fn mistral(text: &str) -> Vec<Raw> {
             Raw::new(
                 "mistral",
                 text.lines().next().unwrap_or(text),
-                ToolLoc::Index(c[1].parse().unwrap_or(usize::MAX)),
+                ToolLoc::Index(index_at(&c, 1)),
                 Place::Tool,
             )
             .note(format!(
@@ -1068,22 +1071,14 @@ fn llama_cpp(text: &str) -> Vec<Raw> {
         let Some(value) = value else {
             out.push(Raw::new(
                 provider,
-                c.get(0).map_or("", |m| m.as_str()),
+                matched(&c),
                 ToolLoc::Unknown,
                 Place::None,
             ));
             continue;
         };
         let rule = echo_rule(&value);
-        out.push(
-            Raw::new(
-                provider,
-                c.get(0).map_or("", |m| m.as_str()),
-                ToolLoc::Unknown,
-                Place::Echo(value),
-            )
-            .rule(rule),
-        );
+        out.push(Raw::new(provider, matched(&c), ToolLoc::Unknown, Place::Echo(value)).rule(rule));
     }
     if text.contains("Pattern must start with '^' and end with '$'") {
         out.push(
@@ -1164,14 +1159,7 @@ fn ollama(text: &str) -> Vec<Raw> {
         } else {
             (Place::None, None)
         };
-        let mut raw = Raw::new(
-            "ollama",
-            c.get(0).map_or("", |m| m.as_str()),
-            ToolLoc::Unknown,
-            place,
-        );
-        raw.rule = rule;
-        out.push(raw);
+        out.push(Raw::new("ollama", matched(&c), ToolLoc::Unknown, place).with_rule(rule));
     }
     out
 }

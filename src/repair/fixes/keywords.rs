@@ -16,7 +16,7 @@ pub(super) fn keyword(
         .filter(|(_, real)| real == k || k == value::VENDOR_KEY)
         .ok_or_else(|| format!("no keyword `{k}` at {:?}", f.pointer))?;
     let k = real.as_str();
-    let map = schema_at(tool, &node).ok_or_else(|| format!("nothing at {node:?}"))?;
+    let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
     match (k, form) {
         ("$ref", Some(value::REF_RECURSIVE | value::REF_SELF)) => Err(
@@ -45,18 +45,16 @@ pub(super) fn keyword(
                 .and_then(Value::as_object)
                 .is_some_and(|p| !p.is_empty());
             if f == Some(value::BOOL_TRUE) {
-                let mut t = tool.clone();
-                schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
-                return Ok(vec![Candidate {
-                    uses_nullable: false,
-                    tool: t,
-                    changes: vec![change(
-                        &f_at(&node, k),
+                let t = edited(tool, &node, |m| {
+                    m.shift_remove(k);
+                })?;
+                return Ok(vec![Candidate::one(
+                    t,
+                    &f_at(&node, k),
                         rule,
-                        "dropped `additionalProperties: true` (the default)".into(),
+                        "dropped `additionalProperties: true` (the default)",
                         None,
-                    )],
-                }]);
+                )]);
             }
             if !declared {
                 return Err(format!(
@@ -70,22 +68,19 @@ pub(super) fn keyword(
             let mut out = Vec::new();
             if v.is_string() {
                 let mut t = tool.clone();
-                let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+                let m = schema_mut(&mut t, &node)?;
                 m.shift_remove("const");
                 m.insert("enum".into(), json!([v.clone()]));
                 if !m.contains_key("type") {
                     m.insert("type".into(), json!("string"));
                 }
-                out.push(Candidate {
-                    uses_nullable: false,
-                    tool: t,
-                    changes: vec![change(
-                        &f_at(&node, "const"),
+                out.push(Candidate::one(
+                    t,
+                    &f_at(&node, "const"),
                         rule,
                         format!("wrote `const: {}` as a one-value `enum`", show(&v)),
                         None,
-                    )],
-                });
+                ));
             }
             out.extend(drop_keyword(tool, rule, &node, "const", true)?);
             Ok(out)
@@ -94,18 +89,16 @@ pub(super) fn keyword(
         ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => {
             let v = map.get(k).cloned().unwrap_or(Value::Null);
             if v == json!(false) {
-                let mut t = tool.clone();
-                schema_mut(&mut t, &node).ok_or("vanished")?.shift_remove(k);
-                return Ok(vec![Candidate {
-                    uses_nullable: false,
-                    tool: t,
-                    changes: vec![change(
-                        &f_at(&node, k),
+                let t = edited(tool, &node, |m| {
+                    m.shift_remove(k);
+                })?;
+                return Ok(vec![Candidate::one(
+                    t,
+                    &f_at(&node, k),
                         rule,
                         format!("dropped `{k}: false` (draft-4 spelling of the default)"),
                         None,
-                    )],
-                }]);
+                )]);
             }
             drop_keyword(tool, rule, &node, k, true)
         }
@@ -143,11 +136,7 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
                     ));
                 }
             }
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes,
-            }])
+            Ok(vec![Candidate::many(t, changes)])
         }
         Err(r) => Err(format!("{} (at {})", r.reason, r.pointer)),
     }
@@ -167,10 +156,18 @@ fn has_null_branch(map: &Map<String, Value>, k: &str) -> bool {
         .is_some_and(|b| b.iter().any(is_null_schema))
 }
 
+/// Why a combinator could not be rewritten.
+fn not_a_list(k: &str) -> String {
+    format!("`{k}` is not a list of schemas")
+}
+
 /// `anyOf: [X, {type: null}]` → X, optional.
 fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
-    let map = schema_at(tool, node).ok_or("vanished")?;
-    let branches = map.get(k).and_then(Value::as_array).ok_or("no branches")?;
+    let map = schema_at(tool, node)?;
+    let branches = map
+        .get(k)
+        .and_then(Value::as_array)
+        .ok_or_else(|| not_a_list(k))?;
     let rest: Vec<&Value> = branches.iter().filter(|b| !is_null_schema(b)).collect();
     let mut merged = map.clone();
     merged.shift_remove(k);
@@ -204,44 +201,41 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     }
     let mut out = Vec::new();
     let mut optional = tool.clone();
-    *schema_mut(&mut optional, node).ok_or("vanished")? = merged.clone();
+    *schema_mut(&mut optional, node)? = merged.clone();
     if make_optional(&mut optional, node) {
-        out.push(Candidate {
-            uses_nullable: false,
-            tool: optional,
-            changes: vec![change(
-                &f_at(node, k),
-                rule,
-                format!("removed the null branch of `{k}` and made the argument optional"),
-                Some(OPTIONAL_LOSS.into()),
-            )],
-        });
+        out.push(Candidate::one(
+            optional,
+            &f_at(node, k),
+            rule,
+            format!("removed the null branch of `{k}` and made the argument optional"),
+            Some(OPTIONAL_LOSS.into()),
+        ));
     }
     let mut nullable = tool.clone();
     let mut with = merged;
     with.insert("nullable".into(), json!(true));
-    *schema_mut(&mut nullable, node).ok_or("vanished")? = with;
-    out.push(Candidate {
-        uses_nullable: true,
-        tool: nullable,
-        changes: vec![change(
+    *schema_mut(&mut nullable, node)? = with;
+    out.push(
+        Candidate::one(
+            nullable,
             &f_at(node, k),
             rule,
             format!("wrote the null branch of `{k}` as `nullable: true`"),
             None,
-        )],
-    });
+        )
+        .nullable(),
+    );
     Ok(out)
 }
 
 /// `anyOf` with siblings: the siblings (other than annotations) move into every branch.
 fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
-    let map = schema_at(tool, node).ok_or("vanished")?;
+    let map = schema_at(tool, node)?;
     let mut branches = map
         .get("anyOf")
         .and_then(Value::as_array)
         .cloned()
-        .ok_or("no branches")?;
+        .ok_or_else(|| not_a_list("anyOf"))?;
     let mut keep = Map::new();
     for (k, v) in map {
         if k == "anyOf" || ["description", "title"].contains(&k.as_str()) {
@@ -266,27 +260,24 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
     }
     keep.insert("anyOf".into(), Value::Array(branches));
     let mut t = tool.clone();
-    *schema_mut(&mut t, node).ok_or("vanished")? = keep;
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &f_at(node, "anyOf"),
-            rule,
-            "moved the keywords next to `anyOf` into each branch".into(),
-            None,
-        )],
-    }])
+    *schema_mut(&mut t, node)? = keep;
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "anyOf"),
+        rule,
+        "moved the keywords next to `anyOf` into each branch",
+        None,
+    )])
 }
 
 /// `oneOf` whose branches each have one `type`, all different: exactly one branch can match,
 /// so it means the same as `anyOf`.
 fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
-    let map = schema_at(tool, node).ok_or("vanished")?;
+    let map = schema_at(tool, node)?;
     let branches = map
         .get("oneOf")
         .and_then(Value::as_array)
-        .ok_or("no branches")?;
+        .ok_or_else(|| not_a_list("oneOf"))?;
     let types: Vec<Option<&str>> = branches
         .iter()
         .map(|b| b.get("type").and_then(Value::as_str))
@@ -302,29 +293,25 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
         );
     }
     let mut t = tool.clone();
-    let m = schema_mut(&mut t, node).ok_or("vanished")?;
+    let m = schema_mut(&mut t, node)?;
     let v = m.shift_remove("oneOf").unwrap_or(Value::Null);
     m.insert("anyOf".into(), v);
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &f_at(node, "oneOf"),
-            rule,
-            "wrote `oneOf` as `anyOf` (its branches have different types, so at most one matches)"
-                .into(),
-            None,
-        )],
-    }])
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "oneOf"),
+        rule,
+        "wrote `oneOf` as `anyOf` (its branches have different types, so at most one matches)",
+        None,
+    )])
 }
 
 /// `allOf` with one branch: its keywords join the schema when none conflicts.
 fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
-    let map = schema_at(tool, node).ok_or("vanished")?;
+    let map = schema_at(tool, node)?;
     let branches = map
         .get("allOf")
         .and_then(Value::as_array)
-        .ok_or("no branches")?;
+        .ok_or_else(|| not_a_list("allOf"))?;
     let [only] = branches.as_slice() else {
         return Err(
             "`allOf` with several branches: merging them could change the arguments".into(),
@@ -346,56 +333,45 @@ fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
         }
     }
     let mut t = tool.clone();
-    *schema_mut(&mut t, node).ok_or("vanished")? = merged;
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &f_at(node, "allOf"),
-            rule,
-            "merged the single `allOf` branch into the schema".into(),
-            None,
-        )],
-    }])
+    *schema_mut(&mut t, node)? = merged;
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "allOf"),
+        rule,
+        "merged the single `allOf` branch into the schema",
+        None,
+    )])
 }
 
 fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
-    let map = schema_at(tool, node).ok_or("vanished")?;
+    let map = schema_at(tool, node)?;
     let v = map.get("nullable").cloned().unwrap_or(Value::Null);
     let mut t = tool.clone();
-    schema_mut(&mut t, node)
-        .ok_or("vanished")?
-        .shift_remove("nullable");
+    schema_mut(&mut t, node)?.shift_remove("nullable");
     if v == json!(true) {
         if !make_optional(&mut t, node) {
             return Err("`nullable: true` on a schema that is not a property: null cannot be expressed without it".into());
         }
-        return Ok(vec![Candidate {
-            uses_nullable: false,
-            tool: t,
-            changes: vec![change(
-                &f_at(node, "nullable"),
-                rule,
-                "dropped `nullable: true` and made the argument optional".into(),
-                Some(OPTIONAL_LOSS.into()),
-            )],
-        }]);
-    }
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
+        return Ok(vec![Candidate::one(
+            t,
             &f_at(node, "nullable"),
             rule,
-            format!("dropped `nullable: {}`, which admits no null", show(&v)),
-            None,
-        )],
-    }])
+            "dropped `nullable: true` and made the argument optional",
+            Some(OPTIONAL_LOSS.into()),
+        )]);
+    }
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "nullable"),
+        rule,
+        format!("dropped `nullable: {}`, which admits no null", show(&v)),
+        None,
+    )])
 }
 
 fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
     let mut t = tool.clone();
-    let m = schema_mut(&mut t, node).ok_or("vanished")?;
+    let m = schema_mut(&mut t, node)?;
     if let Some(Value::Array(e)) = m.get_mut("enum") {
         e.retain(|v| !v.is_null());
     }
@@ -410,14 +386,11 @@ fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
     if !make_optional(&mut t, node) {
         return Err("null in `enum` of a schema that is not a property".into());
     }
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &f_at(node, "enum"),
-            rule,
-            "removed null from `enum` and made the argument optional".into(),
-            Some(OPTIONAL_LOSS.into()),
-        )],
-    }])
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "enum"),
+        rule,
+        "removed null from `enum` and made the argument optional",
+        Some(OPTIONAL_LOSS.into()),
+    )])
 }

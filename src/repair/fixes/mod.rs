@@ -29,6 +29,34 @@ pub(super) struct Candidate {
     pub uses_nullable: bool,
 }
 
+impl Candidate {
+    /// A rewrite that made one change: `action` at `pointer` (what was `lost`, if anything).
+    fn one(
+        tool: Tool,
+        pointer: &str,
+        rule: &str,
+        action: impl Into<String>,
+        lost: Option<String>,
+    ) -> Candidate {
+        Candidate::many(tool, vec![change(pointer, rule, action.into(), lost)])
+    }
+
+    /// A rewrite that made several changes.
+    fn many(tool: Tool, changes: Vec<Change>) -> Candidate {
+        Candidate {
+            tool,
+            changes,
+            uses_nullable: false,
+        }
+    }
+
+    /// Marks a rewrite that spells null as `nullable: true`.
+    fn nullable(mut self) -> Candidate {
+        self.uses_nullable = true;
+        self
+    }
+}
+
 /// Keywords that only annotate: dropping them changes no argument's validity.
 const ANNOTATIONS: &[&str] = &[
     "title",
@@ -225,15 +253,36 @@ fn owner(f: &Finding, k: &str) -> Option<String> {
     place::keyword_owner(&f.pointer, k)
 }
 
-fn schema_mut<'a>(tool: &'a mut Tool, pointer: &str) -> Option<&'a mut Map<String, Value>> {
-    tool.parameters
-        .as_mut()?
-        .pointer_mut(pointer)?
-        .as_object_mut()
+/// Why a rewrite found no schema object where its finding points.
+fn no_schema(pointer: &str) -> String {
+    format!("no schema object at {pointer:?}")
 }
 
-fn schema_at<'a>(tool: &'a Tool, pointer: &str) -> Option<&'a Map<String, Value>> {
-    tool.parameters.as_ref()?.pointer(pointer)?.as_object()
+fn schema_mut<'a>(tool: &'a mut Tool, pointer: &str) -> Result<&'a mut Map<String, Value>, String> {
+    tool.parameters
+        .as_mut()
+        .and_then(|p| p.pointer_mut(pointer))
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| no_schema(pointer))
+}
+
+fn schema_at<'a>(tool: &'a Tool, pointer: &str) -> Result<&'a Map<String, Value>, String> {
+    tool.parameters
+        .as_ref()
+        .and_then(|p| p.pointer(pointer))
+        .and_then(Value::as_object)
+        .ok_or_else(|| no_schema(pointer))
+}
+
+/// A copy of `tool` with the subschema object at `pointer` changed by `edit`.
+fn edited(
+    tool: &Tool,
+    pointer: &str,
+    edit: impl FnOnce(&mut Map<String, Value>),
+) -> Result<Tool, String> {
+    let mut t = tool.clone();
+    edit(schema_mut(&mut t, pointer)?);
+    Ok(t)
 }
 
 fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Change {
@@ -322,7 +371,7 @@ fn note(node: &mut Map<String, Value>, phrase: &str) {
 /// Dropping keyword `k` at `node`: with its meaning moved into the description (when
 /// `describe` and it can be said), and without.
 fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) -> Found {
-    let map = schema_at(tool, node).ok_or_else(|| format!("nothing at {node:?}"))?;
+    let map = schema_at(tool, node)?;
     let v = map
         .get(k)
         .ok_or_else(|| format!("no `{k}` at {node:?}"))?
@@ -344,36 +393,30 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     let mut out = Vec::new();
     if describe && let Some(said) = said {
         let mut t = tool.clone();
-        let m = schema_mut(&mut t, node).ok_or("vanished")?;
+        let m = schema_mut(&mut t, node)?;
         m.shift_remove(k);
         note(m, &said);
-        out.push(Candidate {
-            uses_nullable: false,
-            tool: t,
-            changes: vec![change(
-                &at,
-                rule,
-                format!(
-                    "dropped `{k}: {}`, said in the description as \"{said}\"",
-                    show(&v)
-                ),
-                lost.clone()
-                    .map(|l| l.replace("the annotation", "nothing but the wording of")),
-            )],
-        });
+        out.push(Candidate::one(
+            t,
+            &at,
+            rule,
+            format!(
+                "dropped `{k}: {}`, said in the description as \"{said}\"",
+                show(&v)
+            ),
+            lost.clone()
+                .map(|l| l.replace("the annotation", "nothing but the wording of")),
+        ));
     }
-    let mut t = tool.clone();
-    schema_mut(&mut t, node).ok_or("vanished")?.shift_remove(k);
+    let t = edited(tool, node, |m| {
+        m.shift_remove(k);
+    })?;
     let action = if standard {
         format!("dropped `{k}: {}`", show(&v))
     } else {
         format!("dropped `{k}`, which is not a JSON Schema keyword")
     };
-    out.push(Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(&at, rule, action, lost)],
-    });
+    out.push(Candidate::one(t, &at, rule, action, lost));
     Ok(out)
 }
 
@@ -387,7 +430,7 @@ fn make_optional(t: &mut Tool, pointer: &str) -> bool {
     let Some((parent, name)) = place::property_of(pointer) else {
         return false;
     };
-    let Some(obj) = schema_mut(t, &parent) else {
+    let Ok(obj) = schema_mut(t, &parent) else {
         return false;
     };
     if let Some(Value::Array(req)) = obj.get_mut("required") {

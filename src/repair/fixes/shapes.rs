@@ -25,42 +25,37 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             };
             let node = node_of(k);
             let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+            let m = schema_mut(&mut t, &node)?;
             m.shift_remove(k);
             for a in also {
                 m.shift_remove(*a);
             }
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    &f_at(&node, k),
-                    rule,
-                    format!("dropped `{k}`, which applies to no value of this type"),
-                    None,
-                )],
-            }])
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, k),
+                rule,
+                format!("dropped `{k}`, which applies to no value of this type"),
+                None,
+            )])
         }
         value::ITEMS_WITHOUT_TYPE => {
             let node = node_of("items");
             let mut t = tool.clone();
-            schema_mut(&mut t, &node)
-                .ok_or("vanished")?
-                .insert("type".into(), json!("array"));
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    &node,
-                    rule,
-                    "added `type: array` (it declares `items`)".into(),
-                    Some("non-array values, which the schema accepted by saying nothing, are refused".into()),
-                )],
-            }])
+            schema_mut(&mut t, &node)?.insert("type".into(), json!("array"));
+            Ok(vec![Candidate::one(
+                t,
+                &node,
+                rule,
+                "added `type: array` (it declares `items`)",
+                Some(
+                    "non-array values, which the schema accepted by saying nothing, are refused"
+                        .into(),
+                ),
+            )])
         }
         value::REQUIRED_UNDECLARED => {
             let node = node_of("required");
-            let map = schema_at(tool, &node).ok_or("vanished")?;
+            let map = schema_at(tool, &node)?;
             let props = map.get("properties").and_then(Value::as_object);
             let req = map
                 .get("required")
@@ -71,29 +66,26 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                     .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
             });
             let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+            let m = schema_mut(&mut t, &node)?;
             if kept.is_empty() {
                 m.shift_remove("required");
             } else {
                 m.insert("required".into(), Value::Array(kept));
             }
             let names: Vec<String> = gone.iter().map(show).collect();
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    &f_at(&node, "required"),
-                    rule,
-                    format!(
-                        "dropped {} from `required` (not declared in `properties`)",
-                        names.join(", ")
-                    ),
-                    Some(format!(
-                        "calls without {} are no longer refused for it",
-                        names.join(", ")
-                    )),
-                )],
-            }])
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                format!(
+                    "dropped {} from `required` (not declared in `properties`)",
+                    names.join(", ")
+                ),
+                Some(format!(
+                    "calls without {} are no longer refused for it",
+                    names.join(", ")
+                )),
+            )])
         }
         value::REQUIRED_EMPTY
         | value::REQUIRED_NOT_ARRAY
@@ -101,7 +93,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
         | value::REQUIRED_BOOLEAN
         | value::REQUIRED_WITHOUT_PROPERTIES => {
             let node = node_of("required");
-            let map = schema_at(tool, &node).ok_or("vanished")?;
+            let map = schema_at(tool, &node)?;
             let v = map.get("required").cloned().unwrap_or(Value::Null);
             let lost = (s == value::REQUIRED_WITHOUT_PROPERTIES).then(|| {
                 format!(
@@ -110,19 +102,14 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 )
             });
             let mut t = tool.clone();
-            schema_mut(&mut t, &node)
-                .ok_or("vanished")?
-                .shift_remove("required");
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    &f_at(&node, "required"),
-                    rule,
-                    format!("dropped `required: {}`", show(&v)),
-                    lost,
-                )],
-            }])
+            schema_mut(&mut t, &node)?.shift_remove("required");
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                format!("dropped `required: {}`", show(&v)),
+                lost,
+            )])
         }
         value::BOOLEAN_SCHEMA_TRUE => {
             Err("a `true` schema accepts any value; no portable schema says that".into())
@@ -149,11 +136,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     let with = |params: Option<Value>, action: &str, lost: Option<&str>| {
         let mut t = tool.clone();
         t.parameters = params;
-        Candidate {
-            uses_nullable: false,
-            tool: t,
-            changes: vec![change("", rule, action.into(), lost.map(str::to_string))],
-        }
+        Candidate::one(t, "", rule, action, lost.map(str::to_string))
     };
     match s {
         value::ROOT_ABSENT => Ok(vec![with(
@@ -186,21 +169,18 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
         }
         value::ROOT_NO_TYPE => {
             let mut t = tool.clone();
-            let m = schema_mut(&mut t, "").ok_or("the root is not an object")?;
+            let m = schema_mut(&mut t, "")?;
             if !m.contains_key("properties") {
                 return Err("a root with no `type` and no `properties`".into());
             }
             m.insert("type".into(), json!("object"));
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    "",
-                    rule,
-                    "added `type: object` to the root (it declares `properties`)".into(),
-                    None,
-                )],
-            }])
+            Ok(vec![Candidate::one(
+                t,
+                "",
+                rule,
+                "added `type: object` to the root (it declares `properties`)",
+                None,
+            )])
         }
         other => Err(format!(
             "the parameters schema is not an object schema ({other}); wrapping it would change the arguments"
@@ -218,18 +198,15 @@ pub(super) fn rename(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Fou
     }
     let mut t = tool.clone();
     t.name = Some(new.clone());
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            "",
-            &f.rule,
-            format!(
-                "renamed `{name}` to `{new}` (map the provider's calls of `{new}` back to `{name}`)"
-            ),
-            None,
-        )],
-    }])
+    Ok(vec![Candidate::one(
+        t,
+        "",
+        &f.rule,
+        format!(
+            "renamed `{name}` to `{new}` (map the provider's calls of `{new}` back to `{name}`)"
+        ),
+        None,
+    )])
 }
 
 pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
@@ -239,31 +216,25 @@ pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
             let written = crate::describe::written_description(name, tool.parameters.as_ref());
             let mut t = tool.clone();
             t.description = Some(written);
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    "",
-                    &f.rule,
-                    "wrote a description from the name and the inputs".into(),
-                    None,
-                )],
-            }])
+            Ok(vec![Candidate::one(
+                t,
+                "",
+                &f.rule,
+                "wrote a description from the name and the inputs",
+                None,
+            )])
         }
         value::DESC_MULTILINE => {
             let old = tool.description.as_deref().unwrap_or("");
             let mut t = tool.clone();
             t.description = Some(old.split_whitespace().collect::<Vec<_>>().join(" "));
-            Ok(vec![Candidate {
-                uses_nullable: false,
-                tool: t,
-                changes: vec![change(
-                    "",
-                    &f.rule,
-                    "joined the description's lines".into(),
-                    Some("its line breaks".into()),
-                )],
-            }])
+            Ok(vec![Candidate::one(
+                t,
+                "",
+                &f.rule,
+                "joined the description's lines",
+                Some("its line breaks".into()),
+            )])
         }
         other => Err(format!(
             "the description is {other}; rewriting it is for its author"
@@ -283,17 +254,14 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
     new.push('…');
     let mut t = tool.clone();
     t.description = Some(new);
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            "",
-            &f.rule,
-            format!("cut the description from {len} to {max} characters"),
-            Some(format!(
-                "the last {} characters of the description",
-                len - (max - 1)
-            )),
-        )],
-    }])
+    Ok(vec![Candidate::one(
+        t,
+        "",
+        &f.rule,
+        format!("cut the description from {len} to {max} characters"),
+        Some(format!(
+            "the last {} characters of the description",
+            len - (max - 1)
+        )),
+    )])
 }

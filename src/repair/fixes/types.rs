@@ -32,7 +32,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         }
         _ => return Err(format!("no `type` at {:?}", f.pointer)),
     };
-    let map = schema_at(tool, &node).ok_or("vanished")?;
+    let map = schema_at(tool, &node)?;
     let written = match (map.get("type"), index) {
         (Some(Value::String(s)), None) => s.clone(),
         (Some(Value::Array(a)), Some(i)) => a
@@ -57,7 +57,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         return Err(format!("`type: {written}` is already standard"));
     }
     let mut t = tool.clone();
-    let m = schema_mut(&mut t, &node).ok_or("vanished")?;
+    let m = schema_mut(&mut t, &node)?;
     match index {
         Some(i) => {
             if let Some(Value::Array(a)) = m.get_mut("type") {
@@ -68,21 +68,18 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
             m.insert("type".into(), json!(std));
         }
     }
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &f_at(&node, "type"),
-            &f.rule,
-            format!("wrote the type `{written}` as `{std}`"),
-            lost.map(|l| format!("`{written}` also said {l}")),
-        )],
-    }])
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(&node, "type"),
+        &f.rule,
+        format!("wrote the type `{written}` as `{std}`"),
+        lost.map(|l| format!("`{written}` also said {l}")),
+    )])
 }
 
 pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     let node = owner(f, "type").ok_or("no `type` where the finding points")?;
-    let map = schema_at(tool, &node).ok_or("vanished")?;
+    let map = schema_at(tool, &node)?;
     let list = map
         .get("type")
         .and_then(Value::as_array)
@@ -104,49 +101,39 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     };
     let one = (*one).to_string();
     let mut base = tool.clone();
-    schema_mut(&mut base, &node)
-        .ok_or("vanished")?
-        .insert("type".into(), json!(one));
+    schema_mut(&mut base, &node)?.insert("type".into(), json!(one));
     if !had_null {
-        return Ok(vec![Candidate {
-            uses_nullable: false,
-            tool: base,
-            changes: vec![change(
-                &f_at(&node, "type"),
-                &f.rule,
-                format!("wrote the one-type list as `type: {one}`"),
-                None,
-            )],
-        }]);
+        return Ok(vec![Candidate::one(
+            base,
+            &f_at(&node, "type"),
+            &f.rule,
+            format!("wrote the one-type list as `type: {one}`"),
+            None,
+        )]);
     }
     let mut out = Vec::new();
     let mut optional = base.clone();
     if make_optional(&mut optional, &node) {
-        out.push(Candidate {
-            uses_nullable: false,
-            tool: optional,
-            changes: vec![change(
-                &f_at(&node, "type"),
-                &f.rule,
-                format!("wrote `[{one}, null]` as `{one}` and made the argument optional"),
-                Some(OPTIONAL_LOSS.into()),
-            )],
-        });
+        out.push(Candidate::one(
+            optional,
+            &f_at(&node, "type"),
+            &f.rule,
+            format!("wrote `[{one}, null]` as `{one}` and made the argument optional"),
+            Some(OPTIONAL_LOSS.into()),
+        ));
     }
     let mut nullable = base;
-    schema_mut(&mut nullable, &node)
-        .ok_or("vanished")?
-        .insert("nullable".into(), json!(true));
-    out.push(Candidate {
-        uses_nullable: true,
-        tool: nullable,
-        changes: vec![change(
+    schema_mut(&mut nullable, &node)?.insert("nullable".into(), json!(true));
+    out.push(
+        Candidate::one(
+            nullable,
             &f_at(&node, "type"),
             &f.rule,
             format!("wrote `[{one}, null]` as `{one}` with `nullable: true`"),
             None,
-        )],
-    });
+        )
+        .nullable(),
+    );
     Ok(out)
 }
 
@@ -168,7 +155,7 @@ fn type_of_values(values: &[Value]) -> Option<&'static str> {
 
 pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
     let node = place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone());
-    let map = schema_at(tool, &node).ok_or("vanished")?;
+    let map = schema_at(tool, &node)?;
     let values: Option<Vec<Value>> = map
         .get("enum")
         .and_then(Value::as_array)
@@ -187,17 +174,12 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
         );
     };
     let mut t = tool.clone();
-    schema_mut(&mut t, &node)
-        .ok_or("vanished")?
-        .insert("type".into(), json!(ty));
-    Ok(vec![Candidate {
-        uses_nullable: false,
-        tool: t,
-        changes: vec![change(
-            &node,
+    schema_mut(&mut t, &node)?.insert("type".into(), json!(ty));
+    Ok(vec![Candidate::one(
+        t,
+        &node,
             &f.rule,
             format!("added `type: {ty}` ({why})"),
             narrows.then(|| format!("values that are not {ty}s, which the schema accepted by saying nothing, are refused")),
-        )],
-    }])
+    )])
 }

@@ -5,7 +5,7 @@
 //! `/proc/self/stat` (user + system, all threads, clock ticks of 10 ms) is the prober's alone:
 //! runner, HTTP client, answer reading and run-log writing. Every live target is given a key
 //! (`tw-bench-key`) and the emulator's base URL, with the loopback politeness defaults
-//! (16 probes in flight per target, no rate limit), and the run log redacts that key as
+//! (4 probes in flight per target, no rate limit), and the run log redacts that key as
 //! `toolwire probe` redacts every key it reads. Run with `cargo bench --bench prober`;
 //! `TOOLWIRE_BENCH_RUNS` sets the number of runs (default 3); the summary gives each figure's
 //! median over the runs. CPU time is inflated when other processes share the cores: compare
@@ -117,6 +117,10 @@ fn main() {
         "  redacting one run-log line: {:.1} µs",
         t.elapsed().as_secs_f64() * 1e6 / 20_000.0
     );
+    // Probes in flight per target: the loopback default unless TOOLWIRE_BENCH_CONCURRENCY says.
+    let concurrency: Option<usize> = std::env::var("TOOLWIRE_BENCH_CONCURRENCY")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let mut rows = Vec::new();
     for run in 0..runs {
         let http = client(Duration::from_secs(30)).unwrap();
@@ -125,14 +129,11 @@ fn main() {
         for route in toolwire::target::routes() {
             let mut cfg = route.configure(&env);
             cfg.base_url = format!("{origin}/{}", route.service());
-            let t = HttpTarget::new(
-                route,
-                cfg,
-                http.clone(),
-                HttpOptions::loopback(),
-                budget.clone(),
-            )
-            .unwrap();
+            let mut opts = HttpOptions::loopback();
+            if let Some(n) = concurrency {
+                opts.concurrency = n.max(1);
+            }
+            let t = HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap();
             targets.push(Arc::new(t));
         }
         let dir = tempfile::tempdir().unwrap();

@@ -39,7 +39,7 @@ pub struct ProbeArgs {
     #[arg(long = "model", value_name = "TARGET=MODEL")]
     pub models: Vec<String>,
     /// Probes in flight per target: `N` for every live target or `TARGET=N`. Repeatable.
-    /// Default: 2 for remote hosts, 16 for loopback.
+    /// Default: 2 for remote hosts, 4 for loopback.
     #[arg(long = "concurrency", value_name = "[TARGET=]N")]
     pub concurrency: Vec<String>,
     /// Requests per second per target: `R` or `TARGET=R` (0: unlimited). Repeatable.

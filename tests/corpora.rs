@@ -219,6 +219,9 @@ fn compile_over_the_corpora(sets: &[ToolSet], target: &str) {
     println!("compile for {target} over the corpora: {counts:?}");
 }
 
+/// One corpus test, given the corpora.
+type CorpusTest = Box<dyn FnOnce(&'static [ToolSet]) + Send>;
+
 /// What the run has to test with.
 enum Data {
     Ready(&'static [ToolSet]),
@@ -237,7 +240,7 @@ fn main() {
             Err(why) => Data::Broken(why),
         },
     };
-    let mut trials: Vec<(String, Box<dyn FnOnce(&'static [ToolSet]) + Send>)> = vec![
+    let mut trials: Vec<(String, CorpusTest)> = vec![
         (
             "repair_then_check_is_clean_or_refused_with_a_reason_for_every_corpus_tool".into(),
             Box::new(repair_then_check_is_clean_or_refused_with_a_reason),

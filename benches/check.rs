@@ -123,6 +123,26 @@ fn main() {
     let meta = jsonschema::draft202012::meta::validator();
     let n = corpora.tools as u64;
 
+    // For profilers (perf, callgrind): run one workload N times and nothing else.
+    if let Some(which) = std::env::var_os("TOOLWIRE_BENCH_LOOP") {
+        let times: usize = std::env::var("TOOLWIRE_BENCH_TIMES")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(50);
+        let mut sink = 0;
+        for _ in 0..times {
+            sink += match which.to_str() {
+                Some("check") => check_parsed(&corpora, &portable),
+                Some("meta") => meta_parsed(&corpora, &meta),
+                Some("bytes") => check_bytes(&corpora, &portable),
+                Some("parse") => parse_bytes(&corpora),
+                _ => panic!("TOOLWIRE_BENCH_LOOP is one of check, meta, bytes, parse"),
+            };
+        }
+        println!("{sink}");
+        return;
+    }
+
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))

@@ -746,6 +746,17 @@ mod tests {
     }
 
     #[test]
+    fn a_file_starting_with_a_byte_order_mark_is_read() {
+        let tool = "{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}";
+        for name in ["bom.json", "bom.jsonl"] {
+            let bytes = [crate::json::BOM.as_bytes(), tool.as_bytes()].concat();
+            let set = from_bytes(Path::new(name), &bytes).unwrap();
+            assert_eq!(set.tools.len(), 1, "{name}");
+            assert_eq!(set.tools[0].name.as_deref(), Some("a"), "{name}");
+        }
+    }
+
+    #[test]
     fn json_lines_are_one_request_per_line() {
         let text = "{\"source\":\"s\",\"license\":\"MIT\",\"tool\":{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}}\n\n{\"name\":\"b\",\"description\":\"x\"}\n";
         let set = from_bytes(Path::new("c.txt"), text.as_bytes()).unwrap();

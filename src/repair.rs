@@ -216,9 +216,9 @@ fn errors(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
 fn kind(f: &Finding) -> (String, String) {
     let feature = match parse_parameter(&f.parameter) {
         Some(Param::Limit(l, _)) => l.family().to_string(),
-        _ => f.parameter.clone(),
+        _ => f.parameter.to_string(),
     };
-    (f.rule.clone(), feature)
+    (f.rule.to_string(), feature)
 }
 
 fn kinds(fs: &[Finding]) -> BTreeMap<(String, String), usize> {
@@ -329,8 +329,8 @@ pub fn repair_tool(
             stuck.insert(target);
             refusals.push(Refusal {
                 pointer: f.pointer.clone(),
-                rule: f.rule.clone(),
-                parameter: f.parameter.clone(),
+                rule: f.rule.to_string(),
+                parameter: f.parameter.to_string(),
                 reason: why,
             });
         }
@@ -346,7 +346,7 @@ pub fn repair_tool(
     let unverified: Vec<String> = crate::check::check_tools(&[current.as_ref(0)], profile)
         .into_iter()
         .filter(|f| f.level == Level::Warning)
-        .map(|f| f.parameter)
+        .map(|f| f.parameter.to_string())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();

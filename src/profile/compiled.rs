@@ -8,7 +8,7 @@ use super::derive::FALLBACK;
 use super::feature::{Feat, Kind, Limit, Param, parse_parameter};
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
-use crate::check::Level;
+use crate::check::{Level, Text};
 
 /// A feature's status at one placement. The index points into the profile's details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +78,9 @@ pub struct Detail {
     pub unknown_for: Vec<String>,
     /// The sentence findings quote, made once.
     pub because: String,
+    /// The parameter as findings quote it (the spelling [`Feat`]'s `Display` gives), made once
+    /// and shared by every finding about it.
+    pub text: Text,
 }
 
 const PLACEMENTS: usize = 6;
@@ -116,10 +119,16 @@ impl CompiledProfile {
         let mut limits: Vec<Vec<(usize, Slot)>> = Limit::ALL.iter().map(|_| Vec::new()).collect();
         let mut details = Vec::new();
         for f in &profile.features {
+            let parsed = parse_parameter(&f.parameter);
             let slot = match f.status {
                 Status::Allowed => Slot::Allowed,
                 s => {
                     details.push(Detail {
+                        text: Text::from(
+                            parsed
+                                .as_ref()
+                                .map_or_else(|| f.parameter.clone(), Param::to_string),
+                        ),
                         parameter: f.parameter.clone(),
                         because: because(&f.rejected_by, &f.unknown_for),
                         rejected_by: f.rejected_by.clone(),
@@ -133,7 +142,7 @@ impl CompiledProfile {
                     }
                 }
             };
-            match parse_parameter(&f.parameter) {
+            match parsed {
                 Some(Param::Keyed(kind, value)) => {
                     let slots = maps[kind.index()]
                         .entry(value.into_boxed_str())
@@ -232,6 +241,17 @@ impl CompiledProfile {
         (level, s)
     }
 
+    /// Bytes [`CompiledProfile::explain_into`] appends for `slot`, near enough to reserve.
+    pub fn explanation_len(&self, slot: Slot) -> usize {
+        match slot {
+            Slot::Rejected(i) | Slot::Unknown(i) if i != NO_CASE => {
+                let d = &self.details[i as usize];
+                d.because.len() + d.parameter.len() + 10
+            }
+            _ => 80 + self.name.len(),
+        }
+    }
+
     /// Like [`CompiledProfile::explain`], appending the sentence to `out`.
     pub fn explain_into(&self, slot: Slot, feat: &Feat<'_>, out: &mut String) -> Level {
         use std::fmt::Write;
@@ -256,6 +276,20 @@ impl CompiledProfile {
             out.push_str("`)");
         }
         level
+    }
+
+    /// The parameter a finding about `feat` quotes: the profile's shared text when the slot
+    /// names a case with that parameter, else the feature spelled out (a limit carries the
+    /// measured value, not the case's).
+    pub fn parameter_text(&self, slot: Slot, feat: &Feat<'_>) -> Text {
+        match slot {
+            Slot::Rejected(i) | Slot::Unknown(i)
+                if i != NO_CASE && !matches!(feat, Feat::Limit(..)) =>
+            {
+                self.details[i as usize].text.clone()
+            }
+            _ => Text::from(feat.parameter()),
+        }
     }
 
     /// The smallest case value of a limit family in the profile: a measured value below it

@@ -103,7 +103,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     use serde_json::Value;
     let Some(map) = n.map else { return };
     let root = n.is_root();
-    let has_if = map.contains_key("if");
+    let has_if = n.has_if;
     for (k, v) in map {
         let k = k.as_str();
         if ELSEWHERE.contains(&k) || (root && ROOT_ELSEWHERE.contains(&k)) {
@@ -134,10 +134,61 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 None => Feat::Keyword(k),
             }
         };
-        cx.feature(At::Key(n.frame, k), feat, n.placement, || match feat {
-            Feat::KeywordForm(_, form) => format!("keyword `{k}` ({form})"),
-            _ => format!("keyword `{k}`"),
-        });
+        cx.feature_with_fix(
+            At::Key(n.frame, k),
+            feat,
+            n.placement,
+            || match feat {
+                Feat::KeywordForm(_, form) => format!("keyword `{k}` ({form})"),
+                _ => format!("keyword `{k}`"),
+            },
+            || Some(fix_for(k, &feat)),
+        );
+    }
+}
+
+/// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`
+/// uses (drop what only annotates; say a dropped constraint in the description).
+pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
+    let form = match feat {
+        Feat::KeywordForm(_, f) => Some(*f),
+        _ => None,
+    };
+    if k.starts_with("x-") {
+        return format!("Remove `{k}`: a vendor key only annotates, so no argument changes.");
+    }
+    if STRUCTURAL.contains(&k) {
+        return format!(
+            "`{k}` declares which arguments are valid, so it cannot just be dropped: restructure \
+             the schema without it (e.g. one object with optional properties instead of \
+             alternatives), or use a profile whose targets accept it."
+        );
+    }
+    match (k, form) {
+        ("additionalProperties", Some(value::BOOL_TRUE)) => {
+            "Remove `additionalProperties: true`: it is the default.".into()
+        }
+        ("additionalProperties", Some(value::BOOL_FALSE)) => "Remove \
+             `additionalProperties: false` and say in the description that no other keys are \
+             accepted (strict targets get it back from `toolwire compile`)."
+            .into(),
+        ("additionalProperties", _) => "`additionalProperties` with a schema describes \
+             free-form members: declare them under `properties`, or take them as a JSON string."
+            .into(),
+        ("const", _) => "Write `const` as a one-value `enum` (a string `const`), or remove it \
+             and say the value in the description."
+            .into(),
+        ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => format!(
+            "Write `{k}` as the bound itself (a number, as in draft 2020-12), or remove it and \
+             say the bound in the description."
+        ),
+        _ if super::ANNOTATIONS.contains(&k) => {
+            format!("Remove `{k}`: it only annotates, so no argument changes.")
+        }
+        _ => format!(
+            "Remove `{k}` and say what it required in the description (e.g. \"at least 1\"); \
+             `toolwire args` can still check arguments against the original schema."
+        ),
     }
 }
 
@@ -178,6 +229,25 @@ mod tests {
         );
         // A property literally named `type` is a name, never the keyword.
         assert!(!found.iter().any(|(p, _)| p == "/properties/type"));
+    }
+
+    #[test]
+    fn the_fix_names_the_keyword() {
+        use super::*;
+        assert_eq!(
+            fix_for("minimum", &Feat::Keyword("minimum")),
+            "Remove `minimum` and say what it required in the description (e.g. \"at least 1\"); `toolwire args` can still check arguments against the original schema."
+        );
+        assert!(fix_for("title", &Feat::Keyword("title")).starts_with("Remove `title`: it only"));
+        assert!(fix_for("x-order", &Feat::Keyword(value::VENDOR_KEY)).contains("`x-order`"));
+        assert!(fix_for("anyOf", &Feat::Keyword("anyOf")).starts_with("`anyOf` declares"));
+        assert!(
+            fix_for(
+                "additionalProperties",
+                &Feat::KeywordForm("additionalProperties", value::BOOL_FALSE)
+            )
+            .contains("`additionalProperties: false`")
+        );
     }
 
     #[test]

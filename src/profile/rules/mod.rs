@@ -205,6 +205,28 @@ pub fn hooks() -> &'static HookLists {
     })
 }
 
+/// The logic `items-on-non-array` and `properties-on-non-object` share: `keyword` is present
+/// on a schema whose `type` is given and excludes `ty` (see [`Ty::excludes`]); `a_ty` names the
+/// type in the message ("an array").
+pub fn keyword_on_other_type(
+    cx: &mut Cx<'_, '_>,
+    n: &Node<'_>,
+    keyword: &'static str,
+    present: bool,
+    ty: &str,
+    a_ty: &'static str,
+    feature: &'static str,
+) {
+    if present && n.ty.excludes(ty) {
+        cx.feature(
+            At::Key(n.frame, keyword),
+            Feat::Structure(feature),
+            n.placement,
+            || format!("`{keyword}` on a schema that is not {a_ty}"),
+        );
+    }
+}
+
 /// Keys of a schema that only annotate (they never change which instances are valid).
 pub const ANNOTATIONS: &[&str] = &[
     "description",

@@ -294,17 +294,24 @@ pub fn check_bytes(
     let mut flagged = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
-    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |request| {
-        let refs: Vec<ToolRef<'_>> = request.iter().map(|e| e.as_ref()).collect();
-        let start = findings.len();
-        detect::check_request(&refs, profile, &mut findings);
-        let first = request.first().map_or(0, |t| t.index);
-        places.fill(&text, request, first, &mut findings[start..]);
-        indexes.clear();
-        indexes.extend(findings[start..].iter().map(|f| f.tool_index));
-        indexes.sort_unstable();
-        indexes.dedup();
-        flagged += indexes.len();
+    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
+        // One checker per batch of requests: its buffers serve every request in it.
+        let mut checker = detect::Checker::new(profile, &mut findings);
+        let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        for request in batch.chunk_by(|a, b| a.request == b.request) {
+            refs.clear();
+            refs.extend(request.iter().map(|e| e.as_ref()));
+            let start = checker.findings().len();
+            checker.request(&refs);
+            let first = request.first().map_or(0, |t| t.index);
+            let new = &mut checker.findings()[start..];
+            places.fill(&text, request, first, new);
+            indexes.clear();
+            indexes.extend(new.iter().map(|f| f.tool_index));
+            indexes.sort_unstable();
+            indexes.dedup();
+            flagged += indexes.len();
+        }
     })?;
     let summary = FileSummary {
         file: name,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::derive::FALLBACK;
-use super::feature::{Feat, Kind, Limit, Param, parse_parameter};
+use super::feature::{Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter};
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
 use crate::check::{Level, Text};
@@ -109,6 +109,57 @@ pub struct CompiledProfile {
     /// of every case value at or below it.
     limits: Vec<Vec<(usize, Slot)>>,
     details: Vec<Detail>,
+    /// The slots of [`COMMON_KEYWORDS`] and of the standard type spellings, by position: these
+    /// are met on nearly every subschema, and a `match` on the name costs less than hashing it.
+    common: [Option<Slots>; COMMON_KEYWORDS.len()],
+    types: [Option<Slots>; STANDARD_TYPES.len()],
+}
+
+/// Keywords looked up by position (see [`CompiledProfile::lookup`]); any other keyword is
+/// looked up by hash.
+const COMMON_KEYWORDS: [&str; 16] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "default",
+    "title",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "examples",
+    "anyOf",
+    "const",
+];
+
+fn common_keyword(k: &str) -> Option<usize> {
+    Some(match k {
+        "type" => 0,
+        "description" => 1,
+        "properties" => 2,
+        "required" => 3,
+        "items" => 4,
+        "default" => 5,
+        "title" => 6,
+        "minimum" => 7,
+        "maximum" => 8,
+        "minLength" => 9,
+        "maxLength" => 10,
+        "minItems" => 11,
+        "maxItems" => 12,
+        "examples" => 13,
+        "anyOf" => 14,
+        "const" => 15,
+        _ => return None,
+    })
+}
+
+fn standard_type(t: &str) -> Option<usize> {
+    STANDARD_TYPES.iter().position(|s| *s == t)
 }
 
 impl CompiledProfile {
@@ -198,6 +249,13 @@ impl CompiledProfile {
                 *s = acc;
             }
         }
+        let keywords = &maps[Kind::Keyword.index()];
+        let common = COMMON_KEYWORDS.map(|k| keywords.get(k).copied());
+        let spellings = &maps[Kind::TypeSpelling.index()];
+        let mut types = [None; STANDARD_TYPES.len()];
+        for (slots, t) in types.iter_mut().zip(STANDARD_TYPES) {
+            *slots = spellings.get(*t).copied();
+        }
         CompiledProfile {
             name: profile.name.clone(),
             targets: profile.targets.clone(),
@@ -205,6 +263,8 @@ impl CompiledProfile {
             forms,
             limits,
             details,
+            common,
+            types,
         }
     }
 
@@ -223,6 +283,16 @@ impl CompiledProfile {
                 .get(k)
                 .and_then(|v| v.iter().find(|(f, _)| &**f == form))
                 .and_then(|(_, slots)| slots[slot_index(placement)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+        }
+        let by_position = match *feat {
+            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i]),
+            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i]),
+            _ => None,
+        };
+        if let Some(slots) = by_position {
+            return slots
+                .and_then(|s| s[slot_index(placement)])
                 .unwrap_or(Slot::Unknown(NO_CASE));
         }
         let Some((kind, value)) = feat.lookup_key() else {
@@ -419,6 +489,44 @@ mod tests {
         assert_eq!(
             (level, why.as_str()),
             (Level::Error, "rejected by openai/chat (report undated)")
+        );
+    }
+
+    #[test]
+    fn common_keywords_are_looked_up_as_any_other() {
+        let p = profile(vec![
+            entry("keyword-allowed: title", Placement::Root, Status::Allowed),
+            entry(
+                "keyword-allowed: minimum",
+                Placement::Nested,
+                Status::Rejected,
+            ),
+            entry("type-spelling: string", Placement::Nested, Status::Unknown),
+        ]);
+        for k in COMMON_KEYWORDS {
+            assert_eq!(common_keyword(k).map(|i| COMMON_KEYWORDS[i]), Some(k));
+            let feat = Feat::Keyword(k);
+            let by_hash = p.maps[Kind::Keyword.index()]
+                .get(k)
+                .and_then(|s| s[slot_index(Placement::Items)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+            assert_eq!(p.lookup(&feat, Placement::Items), by_hash, "{k}");
+        }
+        assert_eq!(
+            p.lookup(&Feat::Keyword("title"), Placement::Nested),
+            Slot::Allowed
+        );
+        assert!(matches!(
+            p.lookup(&Feat::Keyword("minimum"), Placement::Root),
+            Slot::Rejected(_)
+        ));
+        assert!(matches!(
+            p.lookup(&Feat::TypeSpelling("string"), Placement::Items),
+            Slot::Unknown(i) if i != NO_CASE
+        ));
+        assert_eq!(
+            p.lookup(&Feat::TypeSpelling("object"), Placement::Items),
+            Slot::Unknown(NO_CASE)
         );
     }
 

@@ -159,6 +159,7 @@ pub struct Node<'a> {
     pub definitions: bool,
     /// An `if` key is present (its `then`/`else` belong to it).
     pub has_if: bool,
+    pub has_const: bool,
 }
 
 impl Node<'_> {
@@ -580,6 +581,7 @@ fn walk<'a>(
             defs: false,
             definitions: false,
             has_if: false,
+            has_const: false,
         };
         children.clear();
         match map {
@@ -676,6 +678,7 @@ fn read_keys<'a>(
                 }
             }
             "required" => node.required = Some(v),
+            "const" => node.has_const = true,
             "enum" => node.enum_ = Some(v),
             "$ref" => node.reference = Some(v),
             "anyOf" => {

@@ -607,7 +607,11 @@ fn walk<'a>(
             stats.max_enum = e.len();
             stats.max_enum_frame = frame;
         }
+        let facts = facts(&node);
         for rule in node_rules {
+            if rule.hooks.node_when & facts == 0 && !every_hook() {
+                continue;
+            }
             cx.rule = rule;
             (rule.hooks.node.expect("listed as a node hook"))(cx, &node);
         }
@@ -640,6 +644,49 @@ fn walk<'a>(
         }
         stack[first..].reverse();
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set this to call every node hook on every subschema, to hold the facts to it.
+    static EVERY_HOOK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn every_hook() -> bool {
+    EVERY_HOOK.with(|c| c.get())
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn every_hook() -> bool {
+    false
+}
+
+/// The [`rules::when`] facts of a subschema, from the keys the walk read.
+fn facts(n: &Node<'_>) -> u32 {
+    use rules::when::*;
+    let mut f = 0;
+    for (present, fact) in [
+        (!matches!(n.ty, Ty::Absent), TYPE),
+        (n.items.is_some(), ITEMS),
+        (n.properties.is_some(), PROPERTIES),
+        (n.required.is_some(), REQUIRED),
+        (n.enum_.is_some(), ENUM),
+        (n.reference.is_some(), REF),
+        (n.defs || n.definitions, DEFS),
+        (n.any_of.is_some(), ANY_OF),
+        (n.format.is_some(), FORMAT),
+        (n.nullable.is_some(), NULLABLE),
+        (n.is_root(), ROOT),
+        (n.map.is_none(), NOT_OBJECT),
+    ] {
+        if present {
+            f |= fact;
+        }
+    }
+    // Hooks that run on every subschema.
+    f | (1 << 31)
 }
 
 /// Reads the keywords the rules ask about and lists the subschemas below `map`.
@@ -1024,6 +1071,55 @@ mod tests {
             if !v.to_string().contains('\\') {
                 assert_eq!(stats.compact_bytes, exact, "{v}");
             }
+        }
+    }
+
+    #[test]
+    fn skipping_hooks_by_facts_changes_no_finding() {
+        // Every case of the catalog, plus shapes the catalog has few of.
+        let catalog = crate::case::Catalog::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/cases"
+        )))
+        .unwrap();
+        let extra = [
+            json!(null),
+            json!(true),
+            json!("x"),
+            json!({"type":"object","properties":{"a":true,"b":7,"c":{"anyOf":[{"type":"null"},{"type":"string"}],"nullable":true}},"required":["a","z"],"$defs":{"d":{"$ref":"#/$defs/d"}}}),
+            json!({"anyOf":[{"type":"object"}],"enum":[1],"const":1,"not":{}}),
+        ];
+        let mut tools: Vec<Vec<ToolRef<'_>>> = catalog
+            .cases
+            .iter()
+            .map(|c| {
+                c.tools
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| ToolRef {
+                        name: Some(&t.name),
+                        description: t.description.as_deref(),
+                        parameters: t.parameters.as_ref(),
+                        index: i,
+                    })
+                    .collect()
+            })
+            .collect();
+        tools.extend(extra.iter().map(|v| {
+            vec![ToolRef {
+                name: Some("t"),
+                description: None,
+                parameters: Some(v),
+                index: 0,
+            }]
+        }));
+        assert!(tools.len() > 100);
+        for request in &tools {
+            let skipping = collect(request);
+            EVERY_HOOK.with(|c| c.set(true));
+            let all = collect(request);
+            EVERY_HOOK.with(|c| c.set(false));
+            assert_eq!(skipping, all, "{:?}", request[0].parameters);
         }
     }
 

@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::REF | when::DEFS,
         ..Hooks::NONE
     },
 };

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::matrix::{Documented, EvidenceItem};
-use super::{EvidenceKind, Verdict};
+use super::{EvidenceKind, Stage, Verdict};
 use crate::case::{Case, Catalog, Placement};
 use crate::error::{Error, Place, Result};
 
@@ -315,6 +315,7 @@ fn item(
     let quote = quote
         .cloned()
         .or_else(|| (!e.quote.is_empty()).then(|| e.quote.clone()));
+    let stage = quote.as_deref().and_then(google_stage);
     let endpoint = if !e.route.is_empty() {
         Some(e.route.clone())
     } else if !e.title.is_empty() {
@@ -331,10 +332,24 @@ fn item(
         source: e.url.clone(),
         quote,
         path: (!e.path.is_empty()).then(|| e.path.clone()),
-        stage: None,
+        stage,
         model: (!e.model.is_empty()).then(|| e.model.clone()),
         endpoint,
         note: Some(note),
+    }
+}
+
+/// The stage of Google's front end a quoted error comes from, when its template says so:
+/// the JSON-to-proto transcoding answers `Invalid JSON payload received…` or `Invalid value at
+/// '…'` (templates T1–T7 of PROVIDERS.md section 1), the validator answers
+/// `* GenerateContentRequest…` (section 2). Other quotes give `None`: the stage is unknown.
+pub fn google_stage(quote: &str) -> Option<Stage> {
+    if quote.contains("Invalid JSON payload received") || quote.contains("Invalid value at '") {
+        Some(Stage::Parse)
+    } else if quote.contains("GenerateContentRequest") {
+        Some(Stage::Validate)
+    } else {
+        None
     }
 }
 
@@ -546,6 +561,25 @@ mod tests {
     use super::*;
     use crate::tool::ToolDef;
     use serde_json::json;
+
+    #[test]
+    fn google_quotes_name_their_stage() {
+        assert_eq!(
+            google_stage("Invalid JSON payload received. Unknown name \"const\" at 'tools[0]'"),
+            Some(Stage::Parse)
+        );
+        assert_eq!(
+            google_stage("Invalid value at 'tools[0].function_declarations[0].parameters.type'"),
+            Some(Stage::Parse)
+        );
+        assert_eq!(
+            google_stage(
+                "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[x].items: missing field."
+            ),
+            Some(Stage::Validate)
+        );
+        assert_eq!(google_stage("Invalid schema for function 'f'"), None);
+    }
 
     fn case(parameter: &str, name: &str, parameters: Value) -> Case {
         Case {

@@ -279,7 +279,18 @@ impl History {
         let mut last_seen = None;
         let mut pending = None;
         let mut probe_verdict: Option<Verdict> = None;
+        let mut decided_by_stage: Option<Stage> = None;
         for it in &items {
+            // A body that parsed says nothing about the validator behind the parser (Gemini's
+            // keyless pre-auth probe answers 403 once the body parses), so a parse-stage
+            // acceptance never overturns a rejection from the validator or of unknown stage.
+            if it.stage == Some(Stage::Parse)
+                && it.verdict.is_accepting()
+                && verdict == Some(Verdict::Rejected)
+                && decided_by_stage != Some(Stage::Parse)
+            {
+                continue;
+            }
             if it.kind == EvidenceKind::Probe {
                 let changes = probe_verdict.is_some_and(|p| p != it.verdict);
                 probe_verdict = Some(it.verdict);
@@ -293,6 +304,7 @@ impl History {
                 since = Some(it.first_seen.clone());
             }
             verdict = Some(it.verdict);
+            decided_by_stage = it.stage;
             kind = Some(it.kind);
             last_seen = Some(it.last_seen.clone());
         }
@@ -394,7 +406,10 @@ Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provi
 
 fn cell_text(c: &Cell) -> String {
     let mut s = match (c.verdict, c.kind, &c.last_seen) {
-        (Some(v), Some(k), Some(d)) => format!("{} {} {}", glyph(Some(v)), k.as_str(), d),
+        (Some(v), Some(k), Some(d)) => {
+            let d = if d.is_empty() { "undated" } else { d.as_str() };
+            format!("{} {} {}", glyph(Some(v)), k.as_str(), d)
+        }
         _ => "·".to_string(),
     };
     if c.conflict {
@@ -553,6 +568,53 @@ mod tests {
         assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
         let md = to_markdown(&m);
         assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+    }
+
+    fn parse_accepted_twice(target: &str) -> Vec<RunLog> {
+        ["r1", "r2"]
+            .iter()
+            .zip(["2026-11-01", "2026-11-08"])
+            .map(|(id, date)| run(id, date, &[(C, target, Verdict::Accepted)]))
+            .collect()
+    }
+
+    #[test]
+    fn a_parse_stage_acceptance_does_not_overturn_a_validator_rejection() {
+        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
+        report.item.stage = Some(Stage::Validate);
+        let m = build(
+            &catalog(),
+            &targets(),
+            &parse_accepted_twice("openai/chat"),
+            &[report],
+        );
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert!(cell.conflict, "both pieces of evidence stay visible");
+        assert_eq!(cell.evidence.len(), 2);
+    }
+
+    #[test]
+    fn a_parse_stage_acceptance_overturns_an_older_parse_stage_rejection() {
+        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
+        report.item.stage = Some(Stage::Parse);
+        let m = build(
+            &catalog(),
+            &targets(),
+            &parse_accepted_twice("openai/chat"),
+            &[report],
+        );
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.kind, Some(EvidenceKind::Probe));
+    }
+
+    #[test]
+    fn an_undated_report_is_shown_as_undated() {
+        let docs = [doc(EvidenceKind::Report, "", Verdict::Rejected)];
+        let m = build(&catalog(), &targets(), &[], &docs);
+        let md = to_markdown(&m);
+        assert!(md.contains("✗ report undated"), "{md}");
     }
 
     #[test]

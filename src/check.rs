@@ -495,7 +495,7 @@ impl Report {
 }
 
 /// `n` and `noun`, with an `s` unless `n` is 1: "1 error", "2 errors", "0 warnings".
-fn count(n: usize, noun: &str) -> String {
+pub(crate) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -606,6 +606,16 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
         let _ = writeln!(s, "{t}\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_pluralized() {
+        assert_eq!(super::count(1, "error"), "1 error");
+        assert_eq!(super::count(0, "warning"), "0 warnings");
+        assert_eq!(super::count(2, "finding"), "2 findings");
+    }
 }
 
 fn percent(a: usize, b: usize) -> String {

@@ -608,6 +608,14 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
     s
 }
 
+fn percent(a: usize, b: usize) -> String {
+    if b == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * a as f64 / b as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -615,13 +623,5 @@ mod tests {
         assert_eq!(super::count(1, "error"), "1 error");
         assert_eq!(super::count(0, "warning"), "0 warnings");
         assert_eq!(super::count(2, "finding"), "2 findings");
-    }
-}
-
-fn percent(a: usize, b: usize) -> String {
-    if b == 0 {
-        "-".into()
-    } else {
-        format!("{:.1}%", 100.0 * a as f64 / b as f64)
     }
 }

@@ -307,6 +307,43 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce() -> String,
         fix: impl FnOnce() -> Option<String>,
     ) {
+        let message = |extra: usize| {
+            let mut m = what();
+            m.reserve_exact(extra);
+            m
+        };
+        self.report(at, feat, placement, message, fix)
+    }
+
+    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message into the
+    /// finding's own buffer, sized once for the evidence sentence that follows it, instead of
+    /// returning a string of its own.
+    pub fn feature_written(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        what: impl FnOnce(&mut String),
+        fix: impl FnOnce() -> Option<String>,
+    ) {
+        let message = |extra: usize| {
+            let mut m = String::with_capacity(48 + extra);
+            what(&mut m);
+            m
+        };
+        self.report(at, feat, placement, message, fix)
+    }
+
+    /// The one place findings are made. `message(extra)` gives what was found, with room for
+    /// `extra` more bytes (the evidence sentence).
+    fn report(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        message: impl FnOnce(usize) -> String,
+        fix: impl FnOnce() -> Option<String>,
+    ) {
         match &mut self.mode {
             Mode::Check { profile, .. } => {
                 let slot = profile.lookup(&feat, placement);
@@ -315,8 +352,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 }
                 let profile: &CompiledProfile = profile;
                 let pointer = pointer_of(&self.frames, at);
-                let mut message = what();
-                message.reserve_exact(2 + profile.explanation_len(slot));
+                let mut message = message(2 + profile.explanation_len(slot));
                 message.push_str(": ");
                 let level = profile.explain_into(slot, &feat, &mut message);
                 let tool = match &self.tool_text {

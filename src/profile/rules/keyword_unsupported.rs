@@ -146,13 +146,19 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 None => Feat::Keyword(k),
             }
         };
-        cx.feature_with_fix(
+        cx.feature_written(
             At::Key(n.frame, k),
             feat,
             n.placement,
-            || match feat {
-                Feat::KeywordForm(_, form) => format!("keyword `{k}` ({form})"),
-                _ => format!("keyword `{k}`"),
+            |m| {
+                m.push_str("keyword `");
+                m.push_str(k);
+                m.push('`');
+                if let Feat::KeywordForm(_, form) = feat {
+                    m.push_str(" (");
+                    m.push_str(form);
+                    m.push(')');
+                }
             },
             || Some(fix_for(k, &feat)),
         );

@@ -8,8 +8,8 @@
 //!   (goal: within 1.5× of the parse).
 //!
 //! Criterion reports each as `elem/s` (tools per second); after it, the harness prints the
-//! ratios from its own medians of repeated runs of the same four workloads, on this machine,
-//! in this run. `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next
+//! ratios from its own medians of repeated runs of the same four workloads (taking turns, so
+//! that load from other processes falls on all four alike), on this machine, in this run. `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next
 //! to the crate); without them the bench says so and does nothing.
 
 use std::path::{Path, PathBuf};
@@ -84,6 +84,16 @@ fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
     n
 }
 
+/// Reading alone as `check_bytes` reads (UTF-8 and nesting checks, JSON Lines parse, format
+/// detection, a few requests at a time), without the check: for the breakdown of `bytes`.
+fn read_bytes(c: &Corpora) -> usize {
+    let mut n = 0;
+    for (path, bytes) in &c.files {
+        input::for_each_request(path, bytes, &mut |tools| n += tools.len()).expect("parses");
+    }
+    n
+}
+
 fn parse_bytes(c: &Corpora) -> usize {
     let mut n = 0;
     for (_, bytes) in &c.files {
@@ -96,17 +106,22 @@ fn parse_bytes(c: &Corpora) -> usize {
     n
 }
 
-/// Median wall time of `runs` runs of `f`.
-fn median(runs: usize, mut f: impl FnMut() -> usize) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
+/// Median wall time of each workload over `runs` rounds. The workloads take turns within a
+/// round, so that a change in the machine's load (other processes) falls on all of them
+/// alike instead of on whichever ran during it.
+fn medians<const N: usize>(runs: usize, work: [&dyn Fn() -> usize; N]) -> [Duration; N] {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); N];
+    for _ in 0..runs {
+        for (f, t) in work.iter().zip(times.iter_mut()) {
+            let start = Instant::now();
             std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
+            t.push(start.elapsed());
+        }
+    }
+    std::array::from_fn(|i| {
+        times[i].sort();
+        times[i][runs / 2]
+    })
 }
 
 fn main() {
@@ -122,6 +137,27 @@ fn main() {
     let portable = CompiledProfile::new(set.get(profile::PORTABLE).expect("a portable profile"));
     let meta = jsonschema::draft202012::meta::validator();
     let n = corpora.tools as u64;
+
+    // For profilers (perf, callgrind): run one workload N times and nothing else.
+    if let Some(which) = std::env::var_os("TOOLWIRE_BENCH_LOOP") {
+        let times: usize = std::env::var("TOOLWIRE_BENCH_TIMES")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(50);
+        let mut sink = 0;
+        for _ in 0..times {
+            sink += match which.to_str() {
+                Some("check") => check_parsed(&corpora, &portable),
+                Some("meta") => meta_parsed(&corpora, &meta),
+                Some("bytes") => check_bytes(&corpora, &portable),
+                Some("parse") => parse_bytes(&corpora),
+                Some("read") => read_bytes(&corpora),
+                _ => panic!("TOOLWIRE_BENCH_LOOP is one of check, meta, bytes, read, parse"),
+            };
+        }
+        println!("{sink}");
+        return;
+    }
 
     let mut c = Criterion::default()
         .sample_size(10)
@@ -151,13 +187,19 @@ fn main() {
     c.final_summary();
 
     let runs = 21;
-    let ours = median(runs, || check_parsed(&corpora, &portable));
-    let theirs = median(runs, || meta_parsed(&corpora, &meta));
-    let read = median(runs, || check_bytes(&corpora, &portable));
-    let parse = median(runs, || parse_bytes(&corpora));
+    let [ours, theirs, read, parse, read_only] = medians(
+        runs,
+        [
+            &|| check_parsed(&corpora, &portable),
+            &|| meta_parsed(&corpora, &meta),
+            &|| check_bytes(&corpora, &portable),
+            &|| parse_bytes(&corpora),
+            &|| read_bytes(&corpora),
+        ],
+    );
     let rate = |d: Duration| n as f64 / d.as_secs_f64();
     println!(
-        "\ncheck over {} corpus tools, one core, medians of {runs} runs:",
+        "\ncheck over {} corpus tools, one core, medians of {runs} rounds:",
         n
     );
     println!(
@@ -171,5 +213,10 @@ fn main() {
         rate(read),
         rate(parse),
         read.as_secs_f64() / parse.as_secs_f64()
+    );
+    println!(
+        "          of which reading alone (no check) {:>10.0} tools/s, {:.2}x the parse",
+        rate(read_only),
+        read_only.as_secs_f64() / parse.as_secs_f64()
     );
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::input::ToolSet;
+use crate::input::{ToolEntry, ToolSet};
 use crate::profile::CompiledProfile;
 use crate::profile::detect::{self, ToolRef};
 
@@ -33,17 +33,171 @@ impl Level {
     }
 }
 
+/// Text carried by findings: static (rule ids, fixes) or shared (a tool's name, a file's name,
+/// a profile's parameter strings), so that the thousands of findings of a corpus do not each
+/// copy the same strings. Reads as a `str` (`Deref`, `as_str`, comparisons with `str`,
+/// `&str` and `String`); serializes as a JSON string.
+#[derive(Clone)]
+pub enum Text {
+    Static(&'static str),
+    Shared(std::sync::Arc<str>),
+}
+
+impl Text {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Text::Static(s) => s,
+            Text::Shared(s) => s,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.as_str().is_empty()
+    }
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Static("")
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&'static str> for Text {
+    fn from(s: &'static str) -> Self {
+        Text::Static(s)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Self {
+        Text::Shared(s.into())
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> Self {
+        t.as_str().to_string()
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `pad` honours width and alignment, as `str` does.
+        f.pad(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Text) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Text::from)
+    }
+}
+
 /// One finding: a rule that fires at one place in one tool.
 ///
 /// `pointer` is an RFC 6901 JSON Pointer into the tool's parameters schema (`""` is the
 /// schema root); findings about the tool itself (name, description, count) use `""` and say
-/// so in `message`.
+/// so in `message`. Text that many findings share (rule id, tool name, fix, parameter, file,
+/// location) is a [`Text`], made once and shared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// The rule id, kebab-case (e.g. `array-items-missing`).
-    pub rule: String,
+    pub rule: Text,
     /// The tool's name as given.
-    pub tool: String,
+    pub tool: Text,
     /// The tool's position in the input (0-based).
     pub tool_index: usize,
     /// JSON Pointer into the tool's parameters schema.
@@ -51,7 +205,7 @@ pub struct Finding {
     /// What is wrong, in one sentence.
     pub message: String,
     /// How to fix it.
-    pub fix: String,
+    pub fix: Text,
     /// Whether `toolwire repair` can fix it without changing which arguments are accepted.
     pub repairable: bool,
     /// `error` (a target rejects it) or `warning` (no evidence either way for some target).
@@ -59,17 +213,17 @@ pub struct Finding {
     pub level: Level,
     /// The profile feature (case parameter) behind the finding, e.g. `keyword-allowed: const`.
     #[serde(default)]
-    pub parameter: String,
+    pub parameter: Text,
     /// The file the tool was read from (empty when checked from memory).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub file: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub file: Text,
     /// 1-based line of the tool in a JSON Lines file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// JSON Pointer of the tool's parameters schema within the file (or the line), so that
     /// `location + pointer` points into the file.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub location: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub location: Text,
 }
 
 fn default_level() -> Level {
@@ -82,24 +236,48 @@ pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
     // Growing a large vector of findings step by step makes the allocator consolidate its
     // free lists over and over (it showed in profiles); start near the usual size.
     let mut out = Vec::with_capacity(set.tools.len() * 4);
-    let file = set.file.display().to_string();
+    let file = Text::from(set.file.display().to_string());
     let mut checker = detect::Checker::new(profile, &mut out);
     let mut refs: Vec<ToolRef<'_>> = Vec::new();
+    let mut places = Places::default();
     for request in set.requests() {
         refs.clear();
         refs.extend(request.iter().map(|e| e.as_ref()));
         let start = checker.findings().len();
         checker.request(&refs);
-        for f in &mut checker.findings()[start..] {
-            f.file.clone_from(&file);
-            if let Some(t) = set.tools.get(f.tool_index) {
-                f.line = t.line;
-                f.location.clone_from(&t.schema_pointer);
-            }
-        }
+        let first = request.first().map_or(0, |t| t.index);
+        places.fill(&file, request, first, &mut checker.findings()[start..]);
     }
     drop(checker);
     out
+}
+
+/// Fills in file, line and location of findings, making each tool's location text once.
+#[derive(Default)]
+struct Places {
+    last: Option<(usize, Text)>,
+}
+
+impl Places {
+    /// `request` are the tools the findings are about; `first` is the index of its first tool.
+    fn fill(&mut self, file: &Text, request: &[ToolEntry], first: usize, findings: &mut [Finding]) {
+        for f in findings {
+            f.file = file.clone();
+            let Some(t) = f.tool_index.checked_sub(first).and_then(|i| request.get(i)) else {
+                continue;
+            };
+            f.line = t.line;
+            let location = match &self.last {
+                Some((i, text)) if *i == t.index => text.clone(),
+                _ => {
+                    let text = Text::from(t.schema_pointer.clone());
+                    self.last = Some((t.index, text.clone()));
+                    text
+                }
+            };
+            f.location = location;
+        }
+    }
 }
 
 /// Checks a file from its bytes, request by request (a JSON Lines corpus is never held in
@@ -111,23 +289,29 @@ pub fn check_bytes(
     profile: &CompiledProfile,
 ) -> crate::Result<(FileSummary, Vec<Finding>)> {
     let name = file.display().to_string();
+    let text = Text::from(name.clone());
     let mut findings = Vec::new();
     let mut flagged = 0usize;
-    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |request| {
-        let refs: Vec<ToolRef<'_>> = request.iter().map(|e| e.as_ref()).collect();
-        let start = findings.len();
-        detect::check_request(&refs, profile, &mut findings);
-        let first = request.first().map_or(0, |t| t.index);
-        for f in &mut findings[start..] {
-            f.file.clone_from(&name);
-            if let Some(t) = f.tool_index.checked_sub(first).and_then(|i| request.get(i)) {
-                f.line = t.line;
-                f.location.clone_from(&t.schema_pointer);
-            }
+    let mut places = Places::default();
+    let mut indexes: Vec<usize> = Vec::new();
+    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
+        // One checker per batch of requests: its buffers serve every request in it.
+        let mut checker = detect::Checker::new(profile, &mut findings);
+        let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        for request in batch.chunk_by(|a, b| a.request == b.request) {
+            refs.clear();
+            refs.extend(request.iter().map(|e| e.as_ref()));
+            let start = checker.findings().len();
+            checker.request(&refs);
+            let first = request.first().map_or(0, |t| t.index);
+            let new = &mut checker.findings()[start..];
+            places.fill(&text, request, first, new);
+            indexes.clear();
+            indexes.extend(new.iter().map(|f| f.tool_index));
+            indexes.sort_unstable();
+            indexes.dedup();
+            flagged += indexes.len();
         }
-        let distinct: std::collections::BTreeSet<usize> =
-            findings[start..].iter().map(|f| f.tool_index).collect();
-        flagged += distinct.len();
     })?;
     let summary = FileSummary {
         file: name,
@@ -231,7 +415,13 @@ impl Report {
             let Some(fs) = by_file.get(file.file.as_str()) else {
                 continue;
             };
-            let _ = writeln!(s, "{} ({}, {} tools)", file.file, file.format, file.tools);
+            let _ = writeln!(
+                s,
+                "{} ({}, {})",
+                file.file,
+                file.format,
+                count(file.tools, "tool")
+            );
             let mut last_tool = None;
             for f in fs {
                 if last_tool != Some(f.tool_index) {
@@ -279,12 +469,11 @@ impl Report {
             .count();
         let _ = writeln!(
             s,
-            "{} findings ({} errors, {} warnings); {} of {} tools clean under `{}` ({})",
-            self.findings.len(),
-            errors,
-            self.findings.len() - errors,
-            clean,
-            tools,
+            "{} ({}, {}); {clean} of {} clean under `{}` ({})",
+            count(self.findings.len(), "finding"),
+            count(errors, "error"),
+            count(self.findings.len() - errors, "warning"),
+            count(tools, "tool"),
             self.profile,
             self.targets.join(", ")
         );
@@ -302,6 +491,15 @@ impl Report {
             "findings": self.findings,
         });
         crate::report::to_json_pretty(&v)
+    }
+}
+
+/// `n` and `noun`, with an `s` unless `n` is 1: "1 error", "2 errors", "0 warnings".
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -363,7 +561,7 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
                     erred.insert(f.tool_index);
                 }
                 let e = per_rule
-                    .entry(f.rule.clone())
+                    .entry(f.rule.to_string())
                     .or_insert_with(|| vec![(0, 0); compiled.len()]);
                 if f.level == Level::Error {
                     e[i].0 += 1;
@@ -415,5 +613,15 @@ fn percent(a: usize, b: usize) -> String {
         "-".into()
     } else {
         format!("{:.1}%", 100.0 * a as f64 / b as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_pluralized() {
+        assert_eq!(super::count(1, "error"), "1 error");
+        assert_eq!(super::count(0, "warning"), "0 warnings");
+        assert_eq!(super::count(2, "finding"), "2 findings");
     }
 }

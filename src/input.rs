@@ -178,8 +178,8 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
-    let line_format = json_lines_each(file, text, &mut |line_tools, _| {
-        tools.append(line_tools);
+    let line_format = json_lines_each(file, text, &mut |batch| {
+        tools.append(batch);
     })?;
     Ok(ToolSet {
         file: file.to_path_buf(),
@@ -189,16 +189,22 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     })
 }
 
-/// Reads JSON Lines one line (one request) at a time, handing each line's tools to `each`,
-/// which may take them; tool indexes count across lines. Returns the first line's format.
+/// Lines read before their tools are handed on together: enough that per-batch work (the
+/// checker's buffers) is spread thin, few enough that memory stays bounded.
+const BATCH_LINES: usize = 64;
+
+/// Reads JSON Lines, handing the tools of up to [`BATCH_LINES`] lines (requests) at a time to
+/// `each`, which may take them; a line's tools share their `request` (the line number) and
+/// tool indexes count across lines. Returns the first line's format.
 fn json_lines_each(
     file: &Path,
     text: &str,
-    each: &mut dyn FnMut(&mut Vec<ToolEntry>, Format),
+    each: &mut dyn FnMut(&mut Vec<ToolEntry>),
 ) -> Result<Option<Format>> {
     let mut line_format = None;
     let mut tools = Vec::new();
     let mut next_index = 0;
+    let mut lines = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -224,15 +230,23 @@ fn json_lines_each(
         })?;
         next_index = reader.next_index;
         line_format.get_or_insert(format);
-        each(&mut tools, format);
-        tools.clear();
+        lines += 1;
+        if lines == BATCH_LINES {
+            each(&mut tools);
+            tools.clear();
+            lines = 0;
+        }
+    }
+    if !tools.is_empty() {
+        each(&mut tools);
     }
     Ok(line_format)
 }
 
-/// Reads a tool file request by request, handing each request's tools to `each` and
-/// dropping them afterwards, so that a large JSON Lines corpus is checked in bounded memory.
-/// Returns the file's format (and for JSON Lines the lines' format) and the number of tools.
+/// Reads a tool file a few requests at a time, handing their tools to `each` (grouped by
+/// request, in order: see [`ToolSet::requests`]) and dropping them afterwards, so that a large
+/// JSON Lines corpus is checked in bounded memory. Returns the file's format (and for JSON
+/// Lines the lines' format) and the number of tools.
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
@@ -244,16 +258,14 @@ pub fn for_each_request(
         .is_some_and(|e| e == "jsonl" || e == "ndjson");
     let mut count = 0;
     if by_name {
-        let inner = json_lines_each(file, text, &mut |tools, _| {
+        let inner = json_lines_each(file, text, &mut |tools| {
             count += tools.len();
             each(tools);
         })?;
         return Ok((Format::JsonLines, inner, count));
     }
     let set = from_bytes(file, bytes)?;
-    for request in set.requests() {
-        each(request);
-    }
+    each(&set.tools);
     Ok((set.format, set.line_format, set.tools.len()))
 }
 
@@ -262,12 +274,7 @@ pub fn for_each_request(
 /// than tracking strings); anything else, and every error, goes through `parse_str` so that
 /// the caps and the messages are the same.
 fn parse_line(file: &Path, line: &str, offset: usize) -> Result<Value> {
-    let brackets = line
-        .as_bytes()
-        .iter()
-        .filter(|&&b| b == b'[' || b == b'{')
-        .count();
-    if brackets <= LIMITS.max_depth {
+    if opening_brackets(line.as_bytes()) <= LIMITS.max_depth {
         let mut de = serde_json::Deserializer::from_str(line);
         de.disable_recursion_limit();
         let parsed =
@@ -277,6 +284,20 @@ fn parse_line(file: &Path, line: &str, offset: usize) -> Result<Value> {
         }
     }
     json::parse_str(file, line, LIMITS, offset)
+}
+
+/// How many `[` and `{` bytes `bytes` holds (inside strings too: an upper bound on nesting).
+/// `b | 0x20 == b'{'` holds for exactly `[` (0x5B) and `{` (0x7B); counting in byte-wide lanes
+/// over blocks of 255 lets the compiler use the full vector width.
+pub fn opening_brackets(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |n, &b| n + u8::from(b | 0x20 == b'{')) as usize
+        })
+        .sum()
 }
 
 /// Reads tool definitions from a parsed document.
@@ -314,6 +335,27 @@ struct Reader<'f, 't> {
     next_index: usize,
 }
 
+/// Tool objects and envelopes have a handful of keys: scanning them costs less than hashing
+/// the key (serde_json's map hashes with SipHash), and most keys asked for are absent.
+const SCAN_UP_TO: usize = 12;
+
+fn get<'m>(m: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if m.len() <= SCAN_UP_TO {
+        m.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        m.get(key)
+    }
+}
+
+fn has(m: &Map<String, Value>, key: &str) -> bool {
+    get(m, key).is_some()
+}
+
+/// Removes `key` from `m`, hashing only when it is there.
+fn take(m: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    if has(m, key) { m.remove(key) } else { None }
+}
+
 fn is_schema_like(m: &Map<String, Value>) -> bool {
     [
         "type",
@@ -330,7 +372,7 @@ fn is_schema_like(m: &Map<String, Value>) -> bool {
         "required",
     ]
     .iter()
-    .any(|k| m.contains_key(*k))
+    .any(|k| has(m, k))
 }
 
 impl Reader<'_, '_> {
@@ -354,24 +396,24 @@ impl Reader<'_, '_> {
         at: &str,
     ) -> std::result::Result<Format, Problem> {
         // Envelopes around a list of tools.
-        if map.contains_key("jsonrpc")
-            && let Some(Value::Object(result)) = map.remove("result")
+        if has(&map, "jsonrpc")
+            && let Some(Value::Object(result)) = take(&mut map, "result")
         {
             return self.object(result, &format!("{at}/result"));
         }
-        if let Some(Value::Object(req)) = map.remove("generateContentRequest") {
+        if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
             return self.object(req, &format!("{at}/generateContentRequest"));
         }
-        if let Some(Value::Object(mut config)) = map.remove("toolConfig")
-            && let Some(tools) = config.remove("tools")
+        if let Some(Value::Object(mut config)) = take(&mut map, "toolConfig")
+            && let Some(tools) = take(&mut config, "tools")
         {
             return self.list_value(tools, &format!("{at}/toolConfig/tools"));
         }
-        if let Some(tools) = map.remove("tools") {
+        if let Some(tools) = take(&mut map, "tools") {
             return self.list_value(tools, &format!("{at}/tools"));
         }
         for key in ["functionDeclarations", "function_declarations"] {
-            if let Some(decls) = map.remove(key) {
+            if let Some(decls) = take(&mut map, key) {
                 let here = format!("{at}/{key}");
                 let Value::Array(list) = decls else {
                     return Err((here, "expected a list of function declarations".into()));
@@ -381,8 +423,9 @@ impl Reader<'_, '_> {
             }
         }
         // The corpora line shape.
-        if map.contains_key("source") && map.contains_key("license") && map.contains_key("tool") {
-            let tool = map.remove("tool").unwrap_or(Value::Null);
+        if has(&map, "source") && has(&map, "license") && has(&map, "tool") {
+            let [tool] = take_all(map, ["tool"]);
+            let tool = tool.unwrap_or(Value::Null);
             let here = format!("{at}/tool");
             let Value::Object(t) = tool else {
                 return Err((here, "`tool` must be an object".into()));
@@ -424,8 +467,7 @@ impl Reader<'_, '_> {
         };
         let format = match first {
             Value::Object(m)
-                if m.contains_key("functionDeclarations")
-                    || m.contains_key("function_declarations") =>
+                if has(m, "functionDeclarations") || has(m, "function_declarations") =>
             {
                 Format::Gemini
             }
@@ -490,25 +532,25 @@ impl Reader<'_, '_> {
         at: &str,
         format: Format,
     ) -> std::result::Result<(), Problem> {
-        let mut at = at.to_string();
+        let mut at = std::borrow::Cow::Borrowed(at);
         match format {
             Format::OpenaiChat => {
-                let inner = m.remove("function");
-                at.push_str("/function");
+                let [inner] = take_all(m, ["function"]);
+                at.to_mut().push_str("/function");
                 let Some(Value::Object(f)) = inner else {
-                    return Err((at, "`function` must be an object".into()));
+                    return Err((at.into_owned(), "`function` must be an object".into()));
                 };
                 m = f;
             }
             Format::Bedrock => {
-                at.push_str("/toolSpec");
-                let Some(Value::Object(mut spec)) = m.remove("toolSpec") else {
-                    return Err((at, "`toolSpec` must be an object".into()));
+                at.to_mut().push_str("/toolSpec");
+                let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {
+                    return Err((at.into_owned(), "`toolSpec` must be an object".into()));
                 };
                 let (name, description) = name_and_description(&mut spec, &at)?;
                 let schema_at = format!("{at}/inputSchema/json");
-                let parameters = match spec.remove("inputSchema") {
-                    Some(Value::Object(mut s)) => s.remove("json"),
+                let parameters = match take(&mut spec, "inputSchema") {
+                    Some(Value::Object(mut s)) => take(&mut s, "json"),
                     Some(other) => Some(other),
                     None => None,
                 };
@@ -517,23 +559,42 @@ impl Reader<'_, '_> {
             }
             _ => {}
         }
-        let (name, description) = name_and_description(&mut m, &at)?;
-        let mut parameters = None;
-        let mut schema_at = format!("{at}/parameters");
-        for key in [
+        const SCHEMA_KEYS: [&str; 5] = [
             "parameters",
             "input_schema",
             "inputSchema",
             "parametersJsonSchema",
             "parameters_json_schema",
-        ] {
-            if let Some(p) = m.remove(key) {
-                schema_at = format!("{at}/{key}");
-                parameters = Some(p);
+        ];
+        let [name, description, schemas @ ..] = take_all(
+            m,
+            [
+                "name",
+                "description",
+                SCHEMA_KEYS[0],
+                SCHEMA_KEYS[1],
+                SCHEMA_KEYS[2],
+                SCHEMA_KEYS[3],
+                SCHEMA_KEYS[4],
+            ],
+        );
+        let (name, description) = name_and_description_of(name, description, &at)?;
+        // The first key in SCHEMA_KEYS order wins, whatever the order in the object.
+        let mut parameters = None;
+        let mut schema_key = SCHEMA_KEYS[0];
+        for (key, p) in SCHEMA_KEYS.into_iter().zip(schemas) {
+            if p.is_some() {
+                schema_key = key;
+                parameters = p;
                 break;
             }
         }
-        self.push(Some(name), description, parameters, schema_at);
+        self.push(
+            Some(name),
+            description,
+            parameters,
+            format!("{at}/{schema_key}"),
+        );
         Ok(())
     }
 
@@ -562,7 +623,27 @@ fn name_and_description(
     m: &mut Map<String, Value>,
     at: &str,
 ) -> std::result::Result<(String, Option<String>), Problem> {
-    let name = match m.remove("name") {
+    let (name, description) = (take(m, "name"), take(m, "description"));
+    name_and_description_of(name, description, at)
+}
+
+/// Takes `keys` out of `m`, consuming it in one pass (no hashing, no shifting of the rest).
+fn take_all<const N: usize>(m: Map<String, Value>, keys: [&str; N]) -> [Option<Value>; N] {
+    let mut out = [const { None }; N];
+    for (k, v) in m {
+        if let Some(i) = keys.iter().position(|x| *x == k) {
+            out[i] = Some(v);
+        }
+    }
+    out
+}
+
+fn name_and_description_of(
+    name: Option<Value>,
+    description: Option<Value>,
+    at: &str,
+) -> std::result::Result<(String, Option<String>), Problem> {
+    let name = match name {
         Some(Value::String(s)) => s,
         Some(other) => {
             return Err((
@@ -575,7 +656,7 @@ fn name_and_description(
         }
         None => return Err((at.to_string(), "the tool has no `name`".into())),
     };
-    let description = match m.remove("description") {
+    let description = match description {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s),
         Some(other) => {
@@ -593,33 +674,33 @@ fn name_and_description(
 
 /// The shape of one tool object, if it is one.
 fn classify(m: &Map<String, Value>) -> Option<Format> {
-    if m.get("type").and_then(Value::as_str) == Some("function") {
-        return Some(if m.contains_key("function") {
+    if get(m, "type").and_then(Value::as_str) == Some("function") {
+        return Some(if has(m, "function") {
             Format::OpenaiChat
         } else {
             Format::OpenaiResponses
         });
     }
-    if m.contains_key("function") && m.get("function").is_some_and(Value::is_object) {
+    if has(m, "function") && get(m, "function").is_some_and(Value::is_object) {
         return Some(Format::OpenaiChat);
     }
-    if m.contains_key("toolSpec") {
+    if has(m, "toolSpec") {
         return Some(Format::Bedrock);
     }
-    if !m.contains_key("name") {
+    if !has(m, "name") {
         return None;
     }
-    if m.contains_key("input_schema") {
+    if has(m, "input_schema") {
         return Some(Format::Anthropic);
     }
-    if m.contains_key("inputSchema") {
+    if has(m, "inputSchema") {
         return Some(Format::McpToolsList);
     }
-    if m.contains_key("parametersJsonSchema") || m.contains_key("parameters_json_schema") {
+    if has(m, "parametersJsonSchema") || has(m, "parameters_json_schema") {
         return Some(Format::Gemini);
     }
-    let name_is_text = m.get("name").is_some_and(Value::is_string);
-    let schema_keys = m.contains_key("type") && m.contains_key("properties");
+    let name_is_text = get(m, "name").is_some_and(Value::is_string);
+    let schema_keys = has(m, "type") && has(m, "properties");
     if name_is_text && !schema_keys {
         return Some(Format::Functions);
     }
@@ -743,6 +824,32 @@ mod tests {
             seen.iter()
                 .any(|s| s.parameter == "keyword-allowed: $ref (self-reference)")
         );
+    }
+
+    #[test]
+    fn a_file_starting_with_a_byte_order_mark_is_read() {
+        let tool = "{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}";
+        for name in ["bom.json", "bom.jsonl"] {
+            let bytes = [crate::json::BOM.as_bytes(), tool.as_bytes()].concat();
+            let set = from_bytes(Path::new(name), &bytes).unwrap();
+            assert_eq!(set.tools.len(), 1, "{name}");
+            assert_eq!(set.tools[0].name.as_deref(), Some("a"), "{name}");
+        }
+    }
+
+    #[test]
+    fn opening_brackets_are_counted_in_any_block() {
+        for text in [
+            "",
+            "[{\"a\":[1,{}]}]",
+            &"{[x]}".repeat(300),
+            "[{;:}]\u{7b}\u{5b}",
+        ] {
+            let slow = text.bytes().filter(|&b| b == b'[' || b == b'{').count();
+            assert_eq!(opening_brackets(text.as_bytes()), slow, "{text}");
+        }
+        let every_byte: Vec<u8> = (0..=255u8).collect();
+        assert_eq!(opening_brackets(&every_byte), 2);
     }
 
     #[test]

@@ -70,16 +70,24 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Checks that `bytes` are UTF-8, naming the line and column of the first bad byte.
+/// The UTF-8 byte order mark. RFC 8259 §8.1: JSON text must not begin with one, but a parser
+/// "MAY ignore the presence of a byte order mark rather than treating it as an error"; editors
+/// on Windows write one, so we skip it.
+pub const BOM: &str = "\u{feff}";
+
+/// Checks that `bytes` are UTF-8, naming the line and column of the first bad byte, and returns
+/// the text without a leading byte order mark ([`BOM`]; columns on the first line are then
+/// counted after it).
 pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
-    std::str::from_utf8(bytes).map_err(|e| {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_column(bytes, e.valid_up_to());
         Error::input(
             file,
             Place::LineColumn { line, column },
             "invalid UTF-8 (the file must be UTF-8 text)",
         )
-    })
+    })?;
+    Ok(text.strip_prefix(BOM).unwrap_or(text))
 }
 
 /// 1-based line and column of byte `offset`.
@@ -126,6 +134,7 @@ pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
 /// `file` is only used to name the source in errors; `line_offset` shifts reported lines
 /// (for one line of a JSON Lines file).
 pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) -> Result<Value> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
     let bytes = text.as_bytes();
     if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
         let (line, column) = line_column(bytes, at);
@@ -260,6 +269,17 @@ mod tests {
             err.to_string(),
             "u.json: line 2, column 7: invalid UTF-8 (the file must be UTF-8 text)"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = check_utf8(Path::new("b.json"), b"\xef\xbb\xbf{\"a\": 1}").unwrap();
+        assert_eq!(text, "{\"a\": 1}");
+        let v = parse_str(Path::new("b.json"), "\u{feff}[1]", Limits::default(), 0).unwrap();
+        assert_eq!(v, serde_json::json!([1]));
+        // Only a leading one: a BOM inside the text is still a syntax error, with its place.
+        let err = parse_str(Path::new("b.json"), "[1,\u{feff}2]", Limits::default(), 0);
+        assert!(err.is_err());
     }
 
     #[test]

@@ -240,9 +240,9 @@ fn kinds_all_and_errors(fs: &[Finding]) -> (Kinds, Kinds) {
 fn kind(f: &Finding) -> (String, String) {
     let feature = match parse_parameter(&f.parameter) {
         Some(Param::Limit(l, _)) => l.family().to_string(),
-        _ => f.parameter.clone(),
+        _ => f.parameter.to_string(),
     };
-    (f.rule.clone(), feature)
+    (f.rule.to_string(), feature)
 }
 
 /// Findings counted per kind.
@@ -372,8 +372,8 @@ pub fn repair_tool(
             stuck.insert(target);
             refusals.push(Refusal {
                 pointer: f.pointer.clone(),
-                rule: f.rule.clone(),
-                parameter: f.parameter.clone(),
+                rule: f.rule.to_string(),
+                parameter: f.parameter.to_string(),
                 reason: why,
             });
         }
@@ -392,7 +392,7 @@ pub fn repair_tool(
     let unverified: Vec<String> = last_check
         .into_iter()
         .filter(|f| f.level == Level::Warning)
-        .map(|f| f.parameter)
+        .map(|f| f.parameter.to_string())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();

@@ -217,7 +217,7 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
     }
     let hit = errors
         .iter()
-        .any(|f| wanted.contains(&f.parameter) || wanted_rules.contains(f.rule.as_str()));
+        .any(|f| wanted.contains(f.parameter.as_str()) || wanted_rules.contains(f.rule.as_str()));
     if hit {
         Ok(())
     } else {

@@ -84,9 +84,10 @@ fn show_format(
 ) {
     let inner = inner.map(|f| format!(" of {f}")).unwrap_or_default();
     eprintln!(
-        "{}: {format}{inner} ({}), {tools} tools",
+        "{}: {format}{inner} ({}), {}",
         file.display(),
-        format.describe()
+        format.describe(),
+        crate::check::count(tools, "tool")
     );
 }
 

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::derive::FALLBACK;
-use super::feature::{Feat, Kind, Limit, Param, parse_parameter};
+use super::feature::{Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter};
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
-use crate::check::Level;
+use crate::check::{Level, Text};
 
 /// A feature's status at one placement. The index points into the profile's details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +78,9 @@ pub struct Detail {
     pub unknown_for: Vec<String>,
     /// The sentence findings quote, made once.
     pub because: String,
+    /// The parameter as findings quote it (the spelling [`Feat`]'s `Display` gives), made once
+    /// and shared by every finding about it.
+    pub text: Text,
 }
 
 const PLACEMENTS: usize = 6;
@@ -106,6 +109,57 @@ pub struct CompiledProfile {
     /// of every case value at or below it.
     limits: Vec<Vec<(usize, Slot)>>,
     details: Vec<Detail>,
+    /// The slots of [`COMMON_KEYWORDS`] and of the standard type spellings, by position: these
+    /// are met on nearly every subschema, and a `match` on the name costs less than hashing it.
+    common: [Option<Slots>; COMMON_KEYWORDS.len()],
+    types: [Option<Slots>; STANDARD_TYPES.len()],
+}
+
+/// Keywords looked up by position (see [`CompiledProfile::lookup`]); any other keyword is
+/// looked up by hash.
+const COMMON_KEYWORDS: [&str; 16] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "default",
+    "title",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "examples",
+    "anyOf",
+    "const",
+];
+
+fn common_keyword(k: &str) -> Option<usize> {
+    Some(match k {
+        "type" => 0,
+        "description" => 1,
+        "properties" => 2,
+        "required" => 3,
+        "items" => 4,
+        "default" => 5,
+        "title" => 6,
+        "minimum" => 7,
+        "maximum" => 8,
+        "minLength" => 9,
+        "maxLength" => 10,
+        "minItems" => 11,
+        "maxItems" => 12,
+        "examples" => 13,
+        "anyOf" => 14,
+        "const" => 15,
+        _ => return None,
+    })
+}
+
+fn standard_type(t: &str) -> Option<usize> {
+    STANDARD_TYPES.iter().position(|s| *s == t)
 }
 
 impl CompiledProfile {
@@ -116,10 +170,16 @@ impl CompiledProfile {
         let mut limits: Vec<Vec<(usize, Slot)>> = Limit::ALL.iter().map(|_| Vec::new()).collect();
         let mut details = Vec::new();
         for f in &profile.features {
+            let parsed = parse_parameter(&f.parameter);
             let slot = match f.status {
                 Status::Allowed => Slot::Allowed,
                 s => {
                     details.push(Detail {
+                        text: Text::from(
+                            parsed
+                                .as_ref()
+                                .map_or_else(|| f.parameter.clone(), Param::to_string),
+                        ),
                         parameter: f.parameter.clone(),
                         because: because(&f.rejected_by, &f.unknown_for),
                         rejected_by: f.rejected_by.clone(),
@@ -133,7 +193,7 @@ impl CompiledProfile {
                     }
                 }
             };
-            match parse_parameter(&f.parameter) {
+            match parsed {
                 Some(Param::Keyed(kind, value)) => {
                     let slots = maps[kind.index()]
                         .entry(value.into_boxed_str())
@@ -189,6 +249,13 @@ impl CompiledProfile {
                 *s = acc;
             }
         }
+        let keywords = &maps[Kind::Keyword.index()];
+        let common = COMMON_KEYWORDS.map(|k| keywords.get(k).copied());
+        let spellings = &maps[Kind::TypeSpelling.index()];
+        let mut types = [None; STANDARD_TYPES.len()];
+        for (slots, t) in types.iter_mut().zip(STANDARD_TYPES) {
+            *slots = spellings.get(*t).copied();
+        }
         CompiledProfile {
             name: profile.name.clone(),
             targets: profile.targets.clone(),
@@ -196,6 +263,8 @@ impl CompiledProfile {
             forms,
             limits,
             details,
+            common,
+            types,
         }
     }
 
@@ -216,6 +285,16 @@ impl CompiledProfile {
                 .and_then(|(_, slots)| slots[slot_index(placement)])
                 .unwrap_or(Slot::Unknown(NO_CASE));
         }
+        let by_position = match *feat {
+            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i]),
+            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i]),
+            _ => None,
+        };
+        if let Some(slots) = by_position {
+            return slots
+                .and_then(|s| s[slot_index(placement)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+        }
         let Some((kind, value)) = feat.lookup_key() else {
             return Slot::Unknown(NO_CASE);
         };
@@ -230,6 +309,17 @@ impl CompiledProfile {
         let mut s = String::new();
         let level = self.explain_into(slot, feat, &mut s);
         (level, s)
+    }
+
+    /// Bytes [`CompiledProfile::explain_into`] appends for `slot`, near enough to reserve.
+    pub fn explanation_len(&self, slot: Slot) -> usize {
+        match slot {
+            Slot::Rejected(i) | Slot::Unknown(i) if i != NO_CASE => {
+                let d = &self.details[i as usize];
+                d.because.len() + d.parameter.len() + 10
+            }
+            _ => 80 + self.name.len(),
+        }
     }
 
     /// Like [`CompiledProfile::explain`], appending the sentence to `out`.
@@ -256,6 +346,20 @@ impl CompiledProfile {
             out.push_str("`)");
         }
         level
+    }
+
+    /// The parameter a finding about `feat` quotes: the profile's shared text when the slot
+    /// names a case with that parameter, else the feature spelled out (a limit carries the
+    /// measured value, not the case's).
+    pub fn parameter_text(&self, slot: Slot, feat: &Feat<'_>) -> Text {
+        match slot {
+            Slot::Rejected(i) | Slot::Unknown(i)
+                if i != NO_CASE && !matches!(feat, Feat::Limit(..)) =>
+            {
+                self.details[i as usize].text.clone()
+            }
+            _ => Text::from(feat.parameter()),
+        }
     }
 
     /// The smallest case value of a limit family in the profile: a measured value below it
@@ -385,6 +489,44 @@ mod tests {
         assert_eq!(
             (level, why.as_str()),
             (Level::Error, "rejected by openai/chat (report undated)")
+        );
+    }
+
+    #[test]
+    fn common_keywords_are_looked_up_as_any_other() {
+        let p = profile(vec![
+            entry("keyword-allowed: title", Placement::Root, Status::Allowed),
+            entry(
+                "keyword-allowed: minimum",
+                Placement::Nested,
+                Status::Rejected,
+            ),
+            entry("type-spelling: string", Placement::Nested, Status::Unknown),
+        ]);
+        for k in COMMON_KEYWORDS {
+            assert_eq!(common_keyword(k).map(|i| COMMON_KEYWORDS[i]), Some(k));
+            let feat = Feat::Keyword(k);
+            let by_hash = p.maps[Kind::Keyword.index()]
+                .get(k)
+                .and_then(|s| s[slot_index(Placement::Items)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+            assert_eq!(p.lookup(&feat, Placement::Items), by_hash, "{k}");
+        }
+        assert_eq!(
+            p.lookup(&Feat::Keyword("title"), Placement::Nested),
+            Slot::Allowed
+        );
+        assert!(matches!(
+            p.lookup(&Feat::Keyword("minimum"), Placement::Root),
+            Slot::Rejected(_)
+        ));
+        assert!(matches!(
+            p.lookup(&Feat::TypeSpelling("string"), Placement::Items),
+            Slot::Unknown(i) if i != NO_CASE
+        ));
+        assert_eq!(
+            p.lookup(&Feat::TypeSpelling("object"), Placement::Items),
+            Slot::Unknown(NO_CASE)
         );
     }
 

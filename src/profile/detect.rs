@@ -12,7 +12,7 @@ use super::compiled::{CompiledProfile, Slot};
 use super::feature::{Feat, Limit};
 use super::rules::{self, Rule};
 use crate::case::Placement;
-use crate::check::Finding;
+use crate::check::{Finding, Text};
 
 /// One tool as the rules see it, borrowed from wherever it was read.
 #[derive(Debug, Clone, Copy)]
@@ -157,6 +157,9 @@ pub struct Node<'a> {
     pub nullable: Option<&'a Value>,
     pub defs: bool,
     pub definitions: bool,
+    /// An `if` key is present (its `then`/`else` belong to it).
+    pub has_if: bool,
+    pub has_const: bool,
 }
 
 impl Node<'_> {
@@ -244,6 +247,8 @@ pub struct Cx<'a, 'p> {
     children: Vec<(&'a Value, Child<'a>, Via)>,
     root: Option<&'a Value>,
     tool_name: &'a str,
+    /// `tool_name` as findings share it, made at the tool's first finding.
+    tool_text: Option<Text>,
     tool_index: usize,
     rule: &'static Rule,
 }
@@ -256,6 +261,8 @@ pub enum At<'x> {
     Node(u32),
     Key(u32, &'x str),
     KeyIndex(u32, &'x str, usize),
+    /// A member of a map keyword below the subschema: `/properties/name`.
+    Member(u32, &'x str, &'x str),
 }
 
 impl<'a, 'p> Cx<'a, 'p> {
@@ -267,6 +274,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             children: Vec::new(),
             root: None,
             tool_name: "",
+            tool_text: None,
             tool_index: 0,
             rule: &rules::REGISTRY[0],
         }
@@ -287,6 +295,55 @@ impl<'a, 'p> Cx<'a, 'p> {
         placement: Placement,
         what: impl FnOnce() -> String,
     ) {
+        self.feature_with_fix(at, feat, placement, what, || None)
+    }
+
+    /// [`Cx::feature`] with a fix written for this finding (`None`: the rule's own `fix`).
+    pub fn feature_with_fix(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        what: impl FnOnce() -> String,
+        fix: impl FnOnce() -> Option<String>,
+    ) {
+        let message = |extra: usize| {
+            let mut m = what();
+            m.reserve_exact(extra);
+            m
+        };
+        self.report(at, feat, placement, message, fix)
+    }
+
+    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message into the
+    /// finding's own buffer, sized once for the evidence sentence that follows it, instead of
+    /// returning a string of its own.
+    pub fn feature_written(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        what: impl FnOnce(&mut String),
+        fix: impl FnOnce() -> Option<String>,
+    ) {
+        let message = |extra: usize| {
+            let mut m = String::with_capacity(48 + extra);
+            what(&mut m);
+            m
+        };
+        self.report(at, feat, placement, message, fix)
+    }
+
+    /// The one place findings are made. `message(extra)` gives what was found, with room for
+    /// `extra` more bytes (the evidence sentence).
+    fn report(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        message: impl FnOnce(usize) -> String,
+        fix: impl FnOnce() -> Option<String>,
+    ) {
         match &mut self.mode {
             Mode::Check { profile, .. } => {
                 let slot = profile.lookup(&feat, placement);
@@ -295,22 +352,30 @@ impl<'a, 'p> Cx<'a, 'p> {
                 }
                 let profile: &CompiledProfile = profile;
                 let pointer = pointer_of(&self.frames, at);
-                let mut message = what();
+                let mut message = message(2 + profile.explanation_len(slot));
                 message.push_str(": ");
                 let level = profile.explain_into(slot, &feat, &mut message);
+                let tool = match &self.tool_text {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = Text::from(self.tool_name.to_string());
+                        self.tool_text = Some(t.clone());
+                        t
+                    }
+                };
                 let finding = Finding {
-                    rule: self.rule.id.to_string(),
-                    tool: self.tool_name.to_string(),
+                    rule: Text::Static(self.rule.id),
+                    tool,
                     tool_index: self.tool_index,
                     pointer,
                     message,
-                    fix: self.rule.fix.to_string(),
+                    fix: fix().map_or(Text::Static(self.rule.fix), Text::from),
                     repairable: (self.rule.repairable)(&feat),
                     level,
-                    parameter: feat.parameter(),
-                    file: String::new(),
+                    parameter: profile.parameter_text(slot, &feat),
+                    file: Text::default(),
                     line: None,
-                    location: String::new(),
+                    location: Text::default(),
                 };
                 if let Mode::Check { out, .. } = &mut self.mode {
                     out.push(finding);
@@ -340,6 +405,7 @@ impl<'a, 'p> Cx<'a, 'p> {
     pub fn set_tool(&mut self, index: usize, name: &'a str) {
         self.tool_index = index;
         self.tool_name = name;
+        self.tool_text = None;
     }
 
     /// The JSON Pointer of `at` (for rules that need it in a message).
@@ -349,11 +415,12 @@ impl<'a, 'p> Cx<'a, 'p> {
 }
 
 fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
-    let (frame, key, index) = match at {
+    let (frame, key, index, member) = match at {
         At::Tool => return String::new(),
-        At::Node(f) => (f, None, None),
-        At::Key(f, k) => (f, Some(k), None),
-        At::KeyIndex(f, k, i) => (f, Some(k), Some(i)),
+        At::Node(f) => (f, None, None, None),
+        At::Key(f, k) => (f, Some(k), None, None),
+        At::KeyIndex(f, k, i) => (f, Some(k), Some(i), None),
+        At::Member(f, k, name) => (f, Some(k), None, Some(name)),
     };
     // Walk up to the root, then write the tokens root first.
     let mut chain: [u32; 48] = [0; 48];
@@ -389,6 +456,9 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
     }
     if let Some(n) = index {
         push_index(&mut p, n);
+    }
+    if let Some(name) = member {
+        push(&mut p, name);
     }
     p
 }
@@ -459,6 +529,7 @@ fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
     let hooks = rules::hooks();
     cx.tool_index = 0;
     cx.tool_name = "";
+    cx.tool_text = None;
     for rule in &hooks.request {
         cx.rule = rule;
         (rule.hooks.request.expect("listed as a request hook"))(cx, tools);
@@ -466,6 +537,7 @@ fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
     for tool in tools {
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
+        cx.tool_text = None;
         cx.frames.clear();
         cx.frames.push(Frame {
             parent: 0,
@@ -544,6 +616,8 @@ fn walk<'a>(
             nullable: None,
             defs: false,
             definitions: false,
+            has_if: false,
+            has_const: false,
         };
         children.clear();
         match map {
@@ -553,7 +627,10 @@ fn walk<'a>(
             }
             None => stats.add_value(value),
         }
-        if crate::schema::is_object_schema(value) {
+        // What `crate::schema::is_object_schema` says, from the keys already read.
+        if node.properties.is_some()
+            || matches!(node.ty, Ty::One(t) if t.eq_ignore_ascii_case("object"))
+        {
             node.object_depth = parent_depth + 1;
         }
         if node.object_depth > stats.max_object_depth {
@@ -566,7 +643,11 @@ fn walk<'a>(
             stats.max_enum = e.len();
             stats.max_enum_frame = frame;
         }
+        let facts = facts(&node);
         for rule in node_rules {
+            if rule.hooks.node_when & facts == 0 && !every_hook() {
+                continue;
+            }
             cx.rule = rule;
             (rule.hooks.node.expect("listed as a node hook"))(cx, &node);
         }
@@ -599,6 +680,49 @@ fn walk<'a>(
         }
         stack[first..].reverse();
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set this to call every node hook on every subschema, to hold the facts to it.
+    static EVERY_HOOK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn every_hook() -> bool {
+    EVERY_HOOK.with(|c| c.get())
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn every_hook() -> bool {
+    false
+}
+
+/// The [`rules::when`] facts of a subschema, from the keys the walk read.
+fn facts(n: &Node<'_>) -> u32 {
+    use rules::when::*;
+    let mut f = 0;
+    for (present, fact) in [
+        (!matches!(n.ty, Ty::Absent), TYPE),
+        (n.items.is_some(), ITEMS),
+        (n.properties.is_some(), PROPERTIES),
+        (n.required.is_some(), REQUIRED),
+        (n.enum_.is_some(), ENUM),
+        (n.reference.is_some(), REF),
+        (n.defs || n.definitions, DEFS),
+        (n.any_of.is_some(), ANY_OF),
+        (n.format.is_some(), FORMAT),
+        (n.nullable.is_some(), NULLABLE),
+        (n.is_root(), ROOT),
+        (n.map.is_none(), NOT_OBJECT),
+    ] {
+        if present {
+            f |= fact;
+        }
+    }
+    // Hooks that run on every subschema.
+    f | (1 << 31)
 }
 
 /// Reads the keywords the rules ask about and lists the subschemas below `map`.
@@ -637,6 +761,7 @@ fn read_keys<'a>(
                 }
             }
             "required" => node.required = Some(v),
+            "const" => node.has_const = true,
             "enum" => node.enum_ = Some(v),
             "$ref" => node.reference = Some(v),
             "anyOf" => {
@@ -689,7 +814,10 @@ fn read_keys<'a>(
             }
             "propertyNames" => children.push((v, Child::Key("propertyNames"), Via::PropertyNames)),
             "contains" => children.push((v, Child::Key("contains"), Via::Contains)),
-            "if" => children.push((v, Child::Key("if"), Via::If)),
+            "if" => {
+                node.has_if = true;
+                children.push((v, Child::Key("if"), Via::If))
+            }
             "then" => children.push((v, Child::Key("then"), Via::Then)),
             "else" => children.push((v, Child::Key("else"), Via::Else)),
             _ => {}
@@ -979,6 +1107,55 @@ mod tests {
             if !v.to_string().contains('\\') {
                 assert_eq!(stats.compact_bytes, exact, "{v}");
             }
+        }
+    }
+
+    #[test]
+    fn skipping_hooks_by_facts_changes_no_finding() {
+        // Every case of the catalog, plus shapes the catalog has few of.
+        let catalog = crate::case::Catalog::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/cases"
+        )))
+        .unwrap();
+        let extra = [
+            json!(null),
+            json!(true),
+            json!("x"),
+            json!({"type":"object","properties":{"a":true,"b":7,"c":{"anyOf":[{"type":"null"},{"type":"string"}],"nullable":true}},"required":["a","z"],"$defs":{"d":{"$ref":"#/$defs/d"}}}),
+            json!({"anyOf":[{"type":"object"}],"enum":[1],"const":1,"not":{}}),
+        ];
+        let mut tools: Vec<Vec<ToolRef<'_>>> = catalog
+            .cases
+            .iter()
+            .map(|c| {
+                c.tools
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| ToolRef {
+                        name: Some(&t.name),
+                        description: t.description.as_deref(),
+                        parameters: t.parameters.as_ref(),
+                        index: i,
+                    })
+                    .collect()
+            })
+            .collect();
+        tools.extend(extra.iter().map(|v| {
+            vec![ToolRef {
+                name: Some("t"),
+                description: None,
+                parameters: Some(v),
+                index: 0,
+            }]
+        }));
+        assert!(tools.len() > 100);
+        for request in &tools {
+            let skipping = collect(request);
+            EVERY_HOOK.with(|c| c.set(true));
+            let all = collect(request);
+            EVERY_HOOK.with(|c| c.set(false));
+            assert_eq!(skipping, all, "{:?}", request[0].parameters);
         }
     }
 

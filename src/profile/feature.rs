@@ -187,6 +187,39 @@ impl fmt::Display for Feat<'_> {
     }
 }
 
+impl Kind {
+    /// The parameter family this kind is spelled with (`keyword-allowed` for both keyword
+    /// kinds).
+    pub fn family(self) -> &'static str {
+        use family::*;
+        match self {
+            Kind::Keyword | Kind::KeywordForm => KEYWORD,
+            Kind::TypeSpelling => TYPE_SPELLING,
+            Kind::TypeList => TYPE_LIST,
+            Kind::TypeMissing => TYPE_MISSING,
+            Kind::Format => FORMAT,
+            Kind::Structure => STRUCTURE,
+            Kind::RootShape => ROOT_SHAPE,
+            Kind::NameChars => NAME_CHARS,
+            Kind::NameUnique => NAME_UNIQUE,
+            Kind::Description => DESCRIPTION,
+            Kind::Control => CONTROL,
+        }
+    }
+}
+
+impl fmt::Display for Param {
+    /// The parameter in the spelling [`Feat`]'s `Display` gives (`family: value`, or the
+    /// family alone when it takes no value).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Param::Keyed(kind, v) if v.is_empty() => f.write_str(kind.family()),
+            Param::Keyed(kind, v) => write!(f, "{}: {v}", kind.family()),
+            Param::Limit(l, n) => write!(f, "{}: {n}", l.family()),
+        }
+    }
+}
+
 /// A case parameter, parsed.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Param {
@@ -354,6 +387,8 @@ mod tests {
             let p = parse_parameter(&feat.parameter()).unwrap();
             let (kind, value) = feat.lookup_key().unwrap();
             assert_eq!(p, Param::Keyed(kind, value.into_owned()), "{feat}");
+            // The profile's findings quote the parsed spelling: it must be the feature's.
+            assert_eq!(p.to_string(), feat.parameter(), "{feat}");
         }
         assert_eq!(
             parse_parameter("depth-limit: 11"),

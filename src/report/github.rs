@@ -66,6 +66,7 @@ fn escape_property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Text;
 
     fn finding() -> Finding {
         Finding {
@@ -78,9 +79,9 @@ mod tests {
             repairable: true,
             level: Level::Error,
             parameter: "keyword-allowed: const".into(),
-            file: String::new(),
+            file: Text::default(),
             line: None,
-            location: String::new(),
+            location: Text::default(),
         }
     }
 
@@ -103,7 +104,7 @@ mod tests {
     fn unknown_places_are_left_out() {
         let mut f = finding();
         f.pointer.clear();
-        f.fix.clear();
+        f.fix = Text::default();
         let mut w = f.clone();
         w.level = Level::Warning;
         let out = render(&[f, w], |_| Site::default());

@@ -31,14 +31,14 @@ pub struct Site {
 pub fn file_sites(findings: &[Finding]) -> impl Fn(&Finding) -> Site + use<> {
     let mut texts: HashMap<String, Option<String>> = HashMap::new();
     for f in findings {
-        texts.entry(f.file.clone()).or_insert_with(|| {
-            let path = std::path::Path::new(&f.file);
+        texts.entry(f.file.to_string()).or_insert_with(|| {
+            let path = std::path::Path::new(f.file.as_str());
             crate::json::read_capped(path, crate::input::LIMITS)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
         });
     }
-    move |f: &Finding| site_in(f, texts.get(&f.file).and_then(|t| t.as_deref()))
+    move |f: &Finding| site_in(f, texts.get(f.file.as_str()).and_then(|t| t.as_deref()))
 }
 
 /// The site of `f` given its file's text (or `None` when the text is not at hand).
@@ -53,7 +53,7 @@ pub fn site_in(f: &Finding, text: Option<&str>) -> Site {
         (None, l) => (l, None),
     };
     Site {
-        file: f.file.clone(),
+        file: f.file.to_string(),
         line,
         column,
     }
@@ -320,11 +320,12 @@ fn read_string_end(bytes: &[u8], pos: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Text;
 
     pub(crate) fn finding(rule: &str, tool: &str, pointer: &str) -> Finding {
         Finding {
-            rule: rule.into(),
-            tool: tool.into(),
+            rule: rule.to_string().into(),
+            tool: tool.to_string().into(),
             tool_index: 0,
             pointer: pointer.into(),
             message: "array without `items`.".into(),
@@ -332,9 +333,9 @@ mod tests {
             repairable: false,
             level: Level::Error,
             parameter: "structure: array-without-items".into(),
-            file: String::new(),
+            file: Text::default(),
             line: None,
-            location: String::new(),
+            location: Text::default(),
         }
     }
 
@@ -374,9 +375,9 @@ mod tests {
         let path = dir.path().join("t.json");
         std::fs::write(&path, "{\"properties\": {\n  \"a\": {}}}").unwrap();
         let mut f = finding("r", "t", "/properties/a");
-        f.file = path.display().to_string();
+        f.file = path.display().to_string().into();
         let mut missing = f.clone();
-        missing.file = dir.path().join("nope.json").display().to_string();
+        missing.file = dir.path().join("nope.json").display().to_string().into();
         let sites = file_sites(&[f.clone(), missing.clone()]);
         assert_eq!(sites(&f).line, Some(2));
         assert_eq!(sites(&missing).line, None);

@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::ENUM,
         ..Hooks::NONE
     },
 };

@@ -14,6 +14,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::ITEMS,
         ..Hooks::NONE
     },
 };

@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::ITEMS,
         ..Hooks::NONE
     },
 };
@@ -22,14 +23,16 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if n.items.is_some() && n.ty.excludes("array") {
-        cx.feature(
-            At::Key(n.frame, "items"),
-            Feat::Structure(value::ITEMS_ON_NON_ARRAY),
-            n.placement,
-            || "`items` on a schema that is not an array".into(),
-        );
-    }
+    let present = n.items.is_some();
+    keyword_on_other_type(
+        cx,
+        n,
+        "items",
+        present,
+        "array",
+        "an array",
+        value::ITEMS_ON_NON_ARRAY,
+    );
 }
 
 #[cfg(test)]

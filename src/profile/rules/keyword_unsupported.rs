@@ -46,10 +46,20 @@ fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::Keyword | Kind::KeywordForm, _))
 }
 
-/// Keys other rules report.
+/// Keys other rules report (the match in [`node`] spells them out; the tests hold it to
+/// these lists).
+#[cfg(test)]
 const ELSEWHERE: &[&str] = &["type", "format", "$ref", "$defs", "definitions", "nullable"];
 /// Keys root-combinator and root-not-object report at the root.
+#[cfg(test)]
 const ROOT_ELSEWHERE: &[&str] = &["anyOf", "oneOf", "allOf", "not", "enum", "const"];
+
+/// Whether the match in [`node`] skips `k` (at the root when `root`) before looking at its
+/// value: exactly the keys of [`ELSEWHERE`] and, at the root, of [`ROOT_ELSEWHERE`].
+#[cfg(test)]
+fn skipped_by_name(k: &str, root: bool) -> bool {
+    ELSEWHERE.contains(&k) || (root && ROOT_ELSEWHERE.contains(&k))
+}
 
 /// `maxLength` from this value on is judged by the `maxLength (large)` case (100,000 there):
 /// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
@@ -103,13 +113,15 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     use serde_json::Value;
     let Some(map) = n.map else { return };
     let root = n.is_root();
-    let has_if = map.contains_key("if");
+    let has_if = n.has_if;
     for (k, v) in map {
         let k = k.as_str();
-        if ELSEWHERE.contains(&k) || (root && ROOT_ELSEWHERE.contains(&k)) {
-            continue;
-        }
+        // One match per key: keys other rules report (ELSEWHERE, and ROOT_ELSEWHERE at the
+        // root), then keys this rule leaves alone in some forms.
         let skip = match k {
+            "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => true,
+            "oneOf" | "allOf" | "not" | "const" if root => true,
+            "anyOf" | "enum" if root => true,
             "items" | "properties" => !v.is_object(),
             "required" => {
                 !matches!(v, Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string))
@@ -134,10 +146,67 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 None => Feat::Keyword(k),
             }
         };
-        cx.feature(At::Key(n.frame, k), feat, n.placement, || match feat {
-            Feat::KeywordForm(_, form) => format!("keyword `{k}` ({form})"),
-            _ => format!("keyword `{k}`"),
-        });
+        cx.feature_written(
+            At::Key(n.frame, k),
+            feat,
+            n.placement,
+            |m| {
+                m.push_str("keyword `");
+                m.push_str(k);
+                m.push('`');
+                if let Feat::KeywordForm(_, form) = feat {
+                    m.push_str(" (");
+                    m.push_str(form);
+                    m.push(')');
+                }
+            },
+            || Some(fix_for(k, &feat)),
+        );
+    }
+}
+
+/// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`
+/// uses (drop what only annotates; say a dropped constraint in the description).
+pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
+    let form = match feat {
+        Feat::KeywordForm(_, f) => Some(*f),
+        _ => None,
+    };
+    if k.starts_with("x-") {
+        return format!("Remove `{k}`: a vendor key only annotates, so no argument changes.");
+    }
+    if STRUCTURAL.contains(&k) {
+        return format!(
+            "`{k}` declares which arguments are valid, so it cannot just be dropped: restructure \
+             the schema without it (e.g. one object with optional properties instead of \
+             alternatives), or use a profile whose targets accept it."
+        );
+    }
+    match (k, form) {
+        ("additionalProperties", Some(value::BOOL_TRUE)) => {
+            "Remove `additionalProperties: true`: it is the default.".into()
+        }
+        ("additionalProperties", Some(value::BOOL_FALSE)) => "Remove \
+             `additionalProperties: false` and say in the description that no other keys are \
+             accepted (strict targets get it back from `toolwire compile`)."
+            .into(),
+        ("additionalProperties", _) => "`additionalProperties` with a schema describes \
+             free-form members: declare them under `properties`, or take them as a JSON string."
+            .into(),
+        ("const", _) => "Write `const` as a one-value `enum` (a string `const`), or remove it \
+             and say the value in the description."
+            .into(),
+        ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => format!(
+            "Write `{k}` as the bound itself (a number, as in draft 2020-12), or remove it and \
+             say the bound in the description."
+        ),
+        _ if super::ANNOTATIONS.contains(&k) => {
+            format!("Remove `{k}`: it only annotates, so no argument changes.")
+        }
+        _ => format!(
+            "Remove `{k}` and say what it required in the description (e.g. \"at least 1\"); \
+             `toolwire args` can still check arguments against the original schema."
+        ),
     }
 }
 
@@ -178,6 +247,52 @@ mod tests {
         );
         // A property literally named `type` is a name, never the keyword.
         assert!(!found.iter().any(|(p, _)| p == "/properties/type"));
+    }
+
+    #[test]
+    fn the_one_match_skips_the_listed_keys() {
+        use super::*;
+        let map = json!({"type":"x","format":"x","$ref":"x","$defs":{},"definitions":{},"nullable":true,
+            "anyOf":[],"oneOf":[],"allOf":[],"not":{},"enum":["a"],"const":1,"title":"t"});
+        for root in [true, false] {
+            let found = seen(
+                "keyword-unsupported",
+                if root {
+                    map.clone()
+                } else {
+                    json!({"type":"object","properties":{"p": map.clone()}})
+                },
+            );
+            for k in map.as_object().unwrap().keys() {
+                let reported = found.iter().any(|(p, _)| p.ends_with(&format!("/{k}")));
+                if skipped_by_name(k, root) {
+                    assert!(!reported, "{k} at root={root}: {found:?}");
+                }
+            }
+            assert!(
+                found.iter().any(|(p, _)| p.ends_with("/title")),
+                "{found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fix_names_the_keyword() {
+        use super::*;
+        assert_eq!(
+            fix_for("minimum", &Feat::Keyword("minimum")),
+            "Remove `minimum` and say what it required in the description (e.g. \"at least 1\"); `toolwire args` can still check arguments against the original schema."
+        );
+        assert!(fix_for("title", &Feat::Keyword("title")).starts_with("Remove `title`: it only"));
+        assert!(fix_for("x-order", &Feat::Keyword(value::VENDOR_KEY)).contains("`x-order`"));
+        assert!(fix_for("anyOf", &Feat::Keyword("anyOf")).starts_with("`anyOf` declares"));
+        assert!(
+            fix_for(
+                "additionalProperties",
+                &Feat::KeywordForm("additionalProperties", value::BOOL_FALSE)
+            )
+            .contains("`additionalProperties: false`")
+        );
     }
 
     #[test]

@@ -62,6 +62,10 @@ pub type RequestHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>]);
 #[derive(Clone, Copy)]
 pub struct Hooks {
     pub node: Option<NodeHook>,
+    /// The subschemas the node hook is called for: those with any of these [`when`] facts.
+    /// A rule that can report only when a keyword is present says so here, and the walk
+    /// skips the call on every other subschema.
+    pub node_when: u32,
     pub tool: Option<ToolHook>,
     pub after: Option<AfterHook>,
     pub request: Option<RequestHook>,
@@ -70,10 +74,33 @@ pub struct Hooks {
 impl Hooks {
     pub const NONE: Hooks = Hooks {
         node: None,
+        node_when: when::ALWAYS,
         tool: None,
         after: None,
         request: None,
     };
+}
+
+/// Facts about a subschema that decide which node hooks run (see [`Hooks::node_when`]).
+pub mod when {
+    pub const ALWAYS: u32 = u32::MAX;
+    /// A `type` key.
+    pub const TYPE: u32 = 1;
+    pub const ITEMS: u32 = 1 << 1;
+    pub const PROPERTIES: u32 = 1 << 2;
+    pub const REQUIRED: u32 = 1 << 3;
+    pub const ENUM: u32 = 1 << 4;
+    /// A `$ref` key.
+    pub const REF: u32 = 1 << 5;
+    /// A `$defs` or `definitions` key.
+    pub const DEFS: u32 = 1 << 6;
+    pub const ANY_OF: u32 = 1 << 7;
+    pub const FORMAT: u32 = 1 << 8;
+    pub const NULLABLE: u32 = 1 << 9;
+    /// The parameters schema itself.
+    pub const ROOT: u32 = 1 << 10;
+    /// A subschema that is not a JSON object (a boolean schema, or not a schema at all).
+    pub const NOT_OBJECT: u32 = 1 << 11;
 }
 
 /// One rule.
@@ -203,6 +230,28 @@ pub fn hooks() -> &'static HookLists {
             .filter(|r| r.hooks.request.is_some())
             .collect(),
     })
+}
+
+/// The logic `items-on-non-array` and `properties-on-non-object` share: `keyword` is present
+/// on a schema whose `type` is given and excludes `ty` (see [`Ty::excludes`]); `a_ty` names the
+/// type in the message ("an array").
+pub fn keyword_on_other_type(
+    cx: &mut Cx<'_, '_>,
+    n: &Node<'_>,
+    keyword: &'static str,
+    present: bool,
+    ty: &str,
+    a_ty: &'static str,
+    feature: &'static str,
+) {
+    if present && n.ty.excludes(ty) {
+        cx.feature(
+            At::Key(n.frame, keyword),
+            Feat::Structure(feature),
+            n.placement,
+            || format!("`{keyword}` on a schema that is not {a_ty}"),
+        );
+    }
 }
 
 /// Keys of a schema that only annotate (they never change which instances are valid).

@@ -97,13 +97,23 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
         return;
     }
     for kind in kinds(name) {
-        cx.feature(At::Tool, Feat::NameChars(kind), Placement::Tool, || {
-            if kind == value::NAME_EMPTY {
-                "the tool name is empty".into()
-            } else {
-                format!("tool name `{name}` has {kind} characters")
-            }
-        });
+        cx.feature_written(
+            At::Tool,
+            Feat::NameChars(kind),
+            Placement::Tool,
+            |m| {
+                if kind == value::NAME_EMPTY {
+                    m.push_str("the tool name is empty");
+                } else {
+                    m.push_str("tool name `");
+                    m.push_str(name);
+                    m.push_str("` has ");
+                    m.push_str(kind);
+                    m.push_str(" characters");
+                }
+            },
+            || None,
+        );
     }
 }
 

@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::PROPERTIES,
         ..Hooks::NONE
     },
 };
@@ -22,14 +23,16 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if n.properties.is_some() && n.ty.excludes("object") {
-        cx.feature(
-            At::Key(n.frame, "properties"),
-            Feat::Structure(value::PROPERTIES_ON_NON_OBJECT),
-            n.placement,
-            || "`properties` on a schema that is not an object".into(),
-        );
-    }
+    let present = n.properties.is_some();
+    keyword_on_other_type(
+        cx,
+        n,
+        "properties",
+        present,
+        "object",
+        "an object",
+        value::PROPERTIES_ON_NON_OBJECT,
+    );
 }
 
 #[cfg(test)]

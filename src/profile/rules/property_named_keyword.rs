@@ -15,22 +15,26 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::PROPERTIES,
         ..Hooks::NONE
     },
 };
 
-/// The names the catalog has a case for, and the case's spelling.
-const NAMES: &[(&str, &str)] = &[
-    ("type", "property-named-type"),
-    ("default", "property-named-default"),
-    ("description", "property-named-description"),
-    ("enum", "property-named-enum"),
-    ("format", "property-named-format"),
-    ("items", "property-named-items"),
-    ("properties", "property-named-properties"),
-    ("required", "property-named-required"),
-    ("$ref", "property-named-ref"),
-];
+/// The case for a property named `name`, if the catalog has one.
+fn case_for(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "type" => "property-named-type",
+        "default" => "property-named-default",
+        "description" => "property-named-description",
+        "enum" => "property-named-enum",
+        "format" => "property-named-format",
+        "items" => "property-named-items",
+        "properties" => "property-named-properties",
+        "required" => "property-named-required",
+        "$ref" => "property-named-ref",
+        _ => return None,
+    })
+}
 
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::Structure, v) if v.starts_with(value::PROPERTY_NAMED))
@@ -44,10 +48,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         Placement::Root => Placement::Nested,
         p => p,
     };
-    for (name, feature) in NAMES {
-        if props.contains_key(*name) {
+    // One pass over the names, in document order (no lookup per keyword).
+    for name in props.keys() {
+        if let Some(feature) = case_for(name) {
             cx.feature(
-                At::Key(n.frame, "properties"),
+                At::Member(n.frame, "properties", name),
                 Feat::Structure(feature),
                 placement,
                 || format!("a property named `{name}`"),
@@ -70,8 +75,8 @@ mod tests {
                 json!({"type":"object","properties":{"type":{"type":"string"},"$ref":{"type":"string"},"kind":{"type":"string"}}})
             ),
             pairs(&[
-                ("/properties", "structure: property-named-type"),
-                ("/properties", "structure: property-named-ref"),
+                ("/properties/type", "structure: property-named-type"),
+                ("/properties/$ref", "structure: property-named-ref"),
             ])
         );
     }

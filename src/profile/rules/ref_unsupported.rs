@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::REF | when::DEFS,
         ..Hooks::NONE
     },
 };
@@ -54,22 +55,11 @@ fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
 /// loops without reaching a schema, `recursive` when the target contains a reference back to
 /// itself (or to a schema around it), otherwise `local $defs`.
 pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
-    let (mut node, mut ptr) = target(root, reference)?;
-    let mut seen = vec![ptr.clone()];
-    for _ in 0..MAX_HOPS {
-        let Some(next) = node.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some((n, p)) = target(root, next) else {
-            return Some(value::REF_LOCAL);
-        };
-        if seen.contains(&p) {
-            return Some(value::REF_SELF);
-        }
-        seen.push(p.clone());
-        node = n;
-        ptr = p;
-    }
+    let (node, ptr) = match follow(root, reference)? {
+        Followed::Schema(node, ptr) => (node, ptr),
+        Followed::Dangling => return Some(value::REF_LOCAL),
+        Followed::Cycle(_) => return Some(value::REF_SELF),
+    };
     if here == ptr || here.starts_with(&format!("{ptr}/")) {
         return Some(value::REF_RECURSIVE);
     }
@@ -98,6 +88,69 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
     Some(value::REF_LOCAL)
 }
 
+/// Where following a chain of bare `$ref`s from a reference ends.
+enum Followed<'v> {
+    /// At a schema that is not itself a bare reference, with its JSON Pointer.
+    Schema(&'v Value, String),
+    /// At a reference that resolves to nothing.
+    Dangling,
+    /// Back at a place already passed: the pointers of the loop, in order, its first repeated
+    /// at the end.
+    Cycle(Vec<String>),
+}
+
+/// Follows `reference` and the `$ref`s of what it reaches (at most [`MAX_HOPS`]); `None` when
+/// `reference` itself does not resolve.
+fn follow<'v>(root: &'v Value, reference: &str) -> Option<Followed<'v>> {
+    let (mut node, mut ptr) = target(root, reference)?;
+    let mut seen = vec![ptr.clone()];
+    for _ in 0..MAX_HOPS {
+        let Some(next) = node.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some((n, p)) = target(root, next) else {
+            return Some(Followed::Dangling);
+        };
+        if let Some(start) = seen.iter().position(|s| *s == p) {
+            let mut cycle = seen.split_off(start);
+            cycle.push(p);
+            return Some(Followed::Cycle(cycle));
+        }
+        seen.push(p.clone());
+        node = n;
+        ptr = p;
+    }
+    Some(Followed::Schema(node, ptr))
+}
+
+/// What a `$ref` to `text` whose chain loops is, in words: a reference to itself, or a cycle
+/// through the definitions it names.
+fn cycle_message(root: &Value, text: &str) -> String {
+    let Some(Followed::Cycle(c)) = follow(root, text) else {
+        return format!("`$ref` to `{text}` (self-reference)");
+    };
+    let starts_here = c
+        .first()
+        .is_some_and(|p| text.strip_prefix('#') == Some(p.as_str()));
+    match (c.len(), starts_here) {
+        (2, true) => format!(
+            "`$ref` to `{text}` refers to itself and never reaches a schema (self-reference)"
+        ),
+        (2, false) => format!(
+            "`$ref` to `{text}` leads to `#{}`, which refers to itself and never reaches a schema (self-reference)",
+            c[0]
+        ),
+        _ => {
+            let names: Vec<String> = c.iter().map(|p| format!("`#{p}`")).collect();
+            format!(
+                "`$ref` to `{text}` {} a cycle of references through {} that never reaches a schema (self-reference)",
+                if starts_here { "is" } else { "leads into" },
+                names.join(" → ")
+            )
+        }
+    }
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(r) = n.reference {
         let text = r.as_str().unwrap_or("");
@@ -109,7 +162,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     At::Key(n.frame, "$ref"),
                     Feat::KeywordForm("$ref", f),
                     n.placement,
-                    || format!("`$ref` to `{text}` ({f})"),
+                    || match root {
+                        Some(root) if f == value::REF_SELF => cycle_message(root, text),
+                        _ => format!("`$ref` to `{text}` ({f})"),
+                    },
                 ),
                 None => cx.feature(
                     At::Key(n.frame, "$ref"),
@@ -147,6 +203,26 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    #[test]
+    fn cycles_name_the_definitions_they_pass_through() {
+        let s = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"},"c":{"$ref":"#/$defs/c"}}});
+        assert_eq!(
+            super::cycle_message(&s, "#/$defs/a"),
+            "`$ref` to `#/$defs/a` is a cycle of references through `#/$defs/a` → `#/$defs/b` → `#/$defs/a` that never reaches a schema (self-reference)"
+        );
+        assert_eq!(
+            super::cycle_message(
+                &json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/b"}}}),
+                "#/$defs/a"
+            ),
+            "`$ref` to `#/$defs/a` leads to `#/$defs/b`, which refers to itself and never reaches a schema (self-reference)"
+        );
+        assert_eq!(
+            super::cycle_message(&s, "#/$defs/c"),
+            "`$ref` to `#/$defs/c` refers to itself and never reaches a schema (self-reference)"
+        );
+    }
 
     #[test]
     fn local_references() {

@@ -16,6 +16,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::REQUIRED,
         ..Hooks::NONE
     },
 };
@@ -51,7 +52,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     };
     for (i, name) in names.iter().enumerate() {
         let Some(name) = name.as_str() else { continue };
-        if props.contains_key(name) {
+        if declares(props, name) {
             continue;
         }
         cx.feature(
@@ -60,6 +61,16 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             n.placement,
             || format!("`required` names `{name}`, which `properties` does not declare"),
         );
+    }
+}
+
+/// Whether `props` has `name`. Most `properties` maps are small: comparing the names costs
+/// less than hashing one (serde_json's map hashes with SipHash).
+fn declares(props: &serde_json::Map<String, serde_json::Value>, name: &str) -> bool {
+    if props.len() <= 8 {
+        props.keys().any(|k| k == name)
+    } else {
+        props.contains_key(name)
     }
 }
 

@@ -14,6 +14,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::ROOT,
         ..Hooks::NONE
     },
 };
@@ -33,17 +34,18 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    let (true, Some(map)) = (n.is_root(), n.map) else {
+    if !n.is_root() || n.map.is_none() {
         return;
-    };
+    }
     let typed = !matches!(n.ty, Ty::Absent);
-    for (kw, bare, with_type) in [
-        ("anyOf", "anyOf", "anyOf-with-type"),
-        ("oneOf", "oneOf", "oneOf-with-type"),
-        ("allOf", "allOf", "allOf-with-type"),
-        ("not", "not", "not"),
+    // The walk has read which combinators are present (no lookup per keyword).
+    for (present, kw, bare, with_type) in [
+        (n.any_of.is_some(), "anyOf", "anyOf", "anyOf-with-type"),
+        (n.one_of, "oneOf", "oneOf", "oneOf-with-type"),
+        (n.all_of, "allOf", "allOf", "allOf-with-type"),
+        (n.not, "not", "not", "not"),
     ] {
-        if map.contains_key(kw) {
+        if present {
             let shape = if typed { with_type } else { bare };
             cx.feature(
                 At::Key(n.frame, kw),

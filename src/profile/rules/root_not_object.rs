@@ -15,6 +15,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::ROOT,
         ..Hooks::NONE
     },
 };
@@ -149,8 +150,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         });
         return;
     }
-    for key in ["enum", "const"] {
-        if map.contains_key(key) {
+    for (present, key) in [(n.enum_.is_some(), "enum"), (n.has_const, "const")] {
+        if present {
             cx.feature(
                 At::Key(n.frame, key),
                 Feat::RootShape(key),

@@ -15,6 +15,7 @@ pub const RULE: Rule = Rule {
     owns,
     hooks: Hooks {
         node: Some(node),
+        node_when: when::TYPE,
         ..Hooks::NONE
     },
 };

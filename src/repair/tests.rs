@@ -390,3 +390,26 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
     );
     assert!(r.changes[0].lost.is_none());
 }
+
+#[test]
+fn required_names_that_are_not_properties_are_dropped() {
+    // The finding points into `required` (`/required/1`), not at a schema object.
+    let p = profile(&["structure: required-undeclared"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"},
+            "o":{"type":"object","properties":{"x":{"type":"string"}},"required":["y"]}},
+            "required":["a","zz"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"},
+            "o":{"type":"object","properties":{"x":{"type":"string"}}}},
+            "required":["a"]})
+    );
+    let got: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(got, ["/required", "/properties/o/required"]);
+    assert!(r.changes[0].action.contains("\"zz\""));
+}

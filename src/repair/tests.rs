@@ -413,3 +413,30 @@ fn required_names_that_are_not_properties_are_dropped() {
     assert_eq!(got, ["/required", "/properties/o/required"]);
     assert!(r.changes[0].action.contains("\"zz\""));
 }
+
+#[test]
+fn gemini_type_spellings_are_all_lower_cased_together() {
+    // Only OBJECT and STRING are rejected; INTEGER, ARRAY and NULL have no evidence either
+    // way, and are still written in lower case so no schema mixes the two spellings.
+    let p = profile(&["type-spelling: OBJECT", "type-spelling: STRING"]);
+    let t = tool(
+        "f",
+        json!({"type":"OBJECT","properties":{
+            "type":{"type":"STRING"},
+            "n":{"type":"INTEGER"},
+            "v":{"type":["NUMBER","NULL"]},
+            "xs":{"type":"ARRAY","items":{"type":"BOOLEAN"}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "type":{"type":"string"},
+            "n":{"type":"integer"},
+            "v":{"type":["number","null"]},
+            "xs":{"type":"array","items":{"type":"boolean"}}}})
+    );
+    assert_eq!(r.changes.len(), 7);
+    assert!(r.changes.iter().all(|c| c.lost.is_none()));
+}

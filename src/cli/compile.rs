@@ -136,7 +136,12 @@ fn human(c: &Compilation) -> String {
             ));
             for e in explanations {
                 let tool = e.tool.as_deref().unwrap_or("?");
-                let at = e.pointer.as_deref().unwrap_or("?");
+                // `""` is the whole schema; printed bare it would read as a missing place.
+                let at = match e.pointer.as_deref() {
+                    Some("") => "(whole schema)",
+                    Some(p) => p,
+                    None => "?",
+                };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
                 s.push_str(&format!("  tool `{tool}` at {at}: {rule}\n"));
                 if let Some(fix) = &e.fix {

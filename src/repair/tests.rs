@@ -440,3 +440,49 @@ fn gemini_type_spellings_are_all_lower_cased_together() {
     assert_eq!(r.changes.len(), 7);
     assert!(r.changes.iter().all(|c| c.lost.is_none()));
 }
+
+#[test]
+fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
+    let p = profile(&[
+        "keyword-allowed: minimum",
+        "keyword-allowed: maxLength",
+        "keyword-allowed: minLength",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string",
+            "minimum":"1","maxLength":-1,"minLength":2}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string",
+            "description":"At least 2 characters."}}})
+    );
+    let said: Vec<(&str, &str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/a/minimum",
+                "dropped `minimum: \"1\"`, which is not a valid bound (JSON Schema wants a number)",
+                false
+            ),
+            (
+                "/properties/a/maxLength",
+                "dropped `maxLength: -1`, which is not a valid bound (JSON Schema wants a non-negative integer)",
+                false
+            ),
+            (
+                "/properties/a/minLength",
+                "dropped `minLength: 2`, said in the description as \"at least 2 characters\"",
+                true
+            ),
+        ]
+    );
+}

@@ -10,6 +10,7 @@
 //! ([`write_atomically`]). Exit 0 when every tool is clean or repaired, 1 when a tool was
 //! refused, 2 on bad input.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -270,6 +271,25 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
             "left out"
         }
     ));
+    // `check` marks these "(repairable)"; say why repair left them.
+    let warned: BTreeSet<&str> = all
+        .iter()
+        .filter(|r| r.outcome != Outcome::Refused)
+        .flat_map(|r| r.left_as_written.iter().map(String::as_str))
+        .collect();
+    if !warned.is_empty() {
+        let list: Vec<&str> = warned.iter().copied().take(6).collect();
+        let more = warned.len().saturating_sub(list.len());
+        s.push_str(&format!(
+            "left as written: {}{} (`check` warnings: no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
+            list.join("; "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     s
 }
 

@@ -486,3 +486,32 @@ fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
         ]
     );
 }
+
+#[test]
+fn repairable_warnings_are_left_as_written_and_listed() {
+    // No evidence either way for the null branch: repair leaves it and says so.
+    let p = profile(&[]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"when":{"anyOf":[{"type":"string"},{"type":"null"}]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Unchanged);
+    assert_eq!(r.tool, t);
+    assert!(
+        r.left_as_written
+            .iter()
+            .any(|p| p == "keyword-allowed: anyOf (null branch)"),
+        "{:?}",
+        r.left_as_written
+    );
+    assert!(r.left_as_written.iter().all(|p| r.unverified.contains(p)));
+    // Where a target rejects it, the same branch is repaired.
+    let p = profile(&["keyword-allowed: anyOf (null branch)"]);
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"when":{"type":"string"}}})
+    );
+}

@@ -107,15 +107,33 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
             )));
         }
     }
-    for (target, n) in per_target::<usize>(&args.concurrency, "--concurrency")? {
-        if n == 0 {
+    let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
+    for (target, n) in &concurrency {
+        if *n == 0 {
             return Err(Error::Usage(format!(
                 "--concurrency {}0: expected at least 1 probe in flight",
-                target.map(|t| format!("{t}=")).unwrap_or_default()
+                target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
             )));
         }
     }
-    per_target::<f64>(&args.rate, "--rate")?;
+    let rate = per_target::<f64>(&args.rate, "--rate")?;
+    let named = concurrency
+        .iter()
+        .filter_map(|(t, _)| t.as_ref().map(|t| ("--concurrency", t)))
+        .chain(
+            rate.iter()
+                .filter_map(|(t, _)| t.as_ref().map(|t| ("--rate", t))),
+        );
+    for (flag, filter) in named {
+        if !crate::target::routes()
+            .iter()
+            .any(|r| id_matches(r.id(), filter))
+        {
+            return Err(Error::Usage(format!(
+                "{flag} {filter}=…: {filter:?} matches no live target"
+            )));
+        }
+    }
     if args.offline {
         let ignored: Vec<&str> = [
             ("--base-url", !args.base_urls.is_empty()),

@@ -132,10 +132,9 @@ fn nothing_written(output: Option<&Path>) -> String {
 }
 
 /// Writes `contents` to `path` through a temporary file in the same directory renamed over
-/// it, so that `path` is either its old self or the whole new text, never a torn or
-/// truncated file (the input itself may be the output). The file keeps an existing file's
-/// permissions; a new file gets the usual ones (0666 less the umask on Unix). (`tempfile`
-/// is only a dev-dependency, so this is the few lines it would be.)
+/// it (the `tempfile` crate), so that `path` is either its old self or the whole new text,
+/// never a torn or truncated file (the input itself may be the output). The file keeps an
+/// existing file's permissions; a new one gets the usual ones (0666 less the umask on Unix).
 ///
 /// Errors: [`Error::Io`] naming `path` when the directory is not writable or the rename
 /// fails; the temporary file is removed then.
@@ -145,47 +144,23 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let base = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let (tmp, mut file) = {
-        let mut tries = 0;
-        loop {
-            let candidate = dir.join(format!(
-                ".{base}.toolwire-{}-{:08x}.tmp",
-                std::process::id(),
-                fastrand::u32(..)
-            ));
-            // `create_new`: never write through a file (or link) that is already there.
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&candidate)
-            {
-                Ok(f) => break (candidate, f),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 16 => {
-                    tries += 1;
-                }
-                Err(e) => return Err(Error::io(path, e)),
-            }
-        }
-    };
-    let written = file
-        .write_all(contents.as_bytes())
-        .and_then(|()| match std::fs::metadata(path) {
-            Ok(m) => file.set_permissions(m.permissions()),
-            Err(_) => Ok(()),
-        })
-        .and_then(|()| file.sync_all())
-        .and_then(|()| {
-            drop(file);
-            std::fs::rename(&tmp, path)
-        });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
+    let existing = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let mut builder = tempfile::Builder::new();
+    // A new file gets the usual mode (0666 less the umask), not a temporary file's 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
+    let mut file = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
+    file.write_all(contents.as_bytes())
+        .and_then(|()| match existing {
+            Some(p) => file.as_file().set_permissions(p),
+            None => Ok(()),
+        })
+        .and_then(|()| file.as_file().sync_all())
+        .map_err(|e| Error::io(path, e))?;
+    file.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }
 

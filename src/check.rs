@@ -663,9 +663,12 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
             let mut flagged = std::collections::BTreeSet::new();
             let mut erred = std::collections::BTreeSet::new();
             for f in &findings {
-                flagged.insert(f.tool_index);
-                if f.level == Level::Error {
-                    erred.insert(f.tool_index);
+                // A request-level finding is about no tool in particular.
+                if !f.request {
+                    flagged.insert(f.tool_index);
+                    if f.level == Level::Error {
+                        erred.insert(f.tool_index);
+                    }
                 }
                 let e = per_rule
                     .entry(f.rule.to_string())

@@ -322,14 +322,11 @@ pub fn check_bytes(
     })?;
     let summary = FileSummary {
         file: name,
-        format: match inner {
-            Some(i) => format!("{format} of {i}"),
-            None => format.to_string(),
-        },
+        format: crate::input::format_label(format, &inner),
         tools,
         clean: tools - flagged,
         without_errors: tools - erred,
-        detected: Some((format, inner)),
+        detected: Some(format),
     };
     Ok((summary, findings))
 }
@@ -378,9 +375,9 @@ pub struct FileSummary {
     /// Tools with no error finding (only warnings, or none).
     #[serde(skip)]
     pub without_errors: usize,
-    /// The detected format (and the lines' format for JSON Lines).
+    /// The detected format (`jsonl` for JSON Lines; `format` names the lines' formats).
     #[serde(skip)]
-    pub detected: Option<(crate::input::Format, Option<crate::input::Format>)>,
+    pub detected: Option<crate::input::Format>,
 }
 
 impl Report {
@@ -432,14 +429,11 @@ impl Report {
             let erred = distinct_tools(&f, |x| x.level == Level::Error, &mut scratch);
             files.push(FileSummary {
                 file: set.file.display().to_string(),
-                format: match set.line_format {
-                    Some(inner) => format!("{} of {}", set.format, inner),
-                    None => set.format.to_string(),
-                },
+                format: set.format_label(),
                 tools: set.tools.len(),
                 clean: set.tools.len() - flagged,
                 without_errors: set.tools.len() - erred,
-                detected: Some((set.format, set.line_format)),
+                detected: Some(set.format),
             });
             findings.extend(f);
         }

@@ -144,6 +144,10 @@ pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
 pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) -> Result<Value> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let bytes = text.as_bytes();
+    if text.trim().is_empty() {
+        // serde_json would say "EOF while parsing a value" at column 0.
+        return Err(Error::input(file, Place::File, "empty file"));
+    }
     if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
         let (line, column) = line_column(bytes, at);
         return Err(Error::input(

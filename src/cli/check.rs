@@ -77,15 +77,10 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
     }
 }
 
-fn show_format(
-    file: &std::path::Path,
-    format: &crate::input::Format,
-    inner: Option<crate::input::Format>,
-    tools: usize,
-) {
-    let inner = inner.map(|f| format!(" of {f}")).unwrap_or_default();
+/// `label` names the format as [`crate::input::format_label`] does.
+fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str, tools: usize) {
     eprintln!(
-        "{}: {format}{inner} ({}), {}",
+        "{}: {label} ({}), {}",
         file.display(),
         format.describe(),
         crate::check::count(tools, "tool")
@@ -143,7 +138,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
                 }
             };
             if args.show_format {
-                show_format(file, &tools.format, tools.line_format, tools.tools.len());
+                show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
             note_if_empty(file, tools.tools.len());
             sets.push(tools);
@@ -170,9 +165,9 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
                 }
             };
             if args.show_format
-                && let Some((format, inner)) = &summary.detected
+                && let Some(format) = summary.detected
             {
-                show_format(file, format, *inner, summary.tools);
+                show_format(file, format, &summary.format, summary.tools);
             }
             note_if_empty(file, summary.tools);
             checked.push((summary, findings));

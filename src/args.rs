@@ -176,14 +176,18 @@ const MAX_ROUNDS: usize = 64;
 
 impl ArgsSchema {
     /// Compiles `schema`. Remote `$ref`s are not fetched (the crate is built without HTTP or
-    /// file resolution), so they are an error here.
+    /// file resolution), so they are an error here: the problem names the `$ref` by its JSON
+    /// Pointer ("remote $ref not followed: URL", "$ref to a missing definition: POINTER").
+    /// Any other compile failure says "not valid JSON Schema" with the validator's reason.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
         let validator = jsonschema::options()
             .should_validate_formats(true)
             .build(schema)
-            .map_err(|e| SchemaProblem {
-                pointer: e.instance_path().as_str().to_string(),
-                message: e.to_string(),
+            .map_err(|e| {
+                unresolvable_ref(schema).unwrap_or_else(|| SchemaProblem {
+                    pointer: e.instance_path().as_str().to_string(),
+                    message: format!("the schema is not valid JSON Schema: {e}"),
+                })
             })?;
         Ok(ArgsSchema {
             declared: schema.clone(),
@@ -332,6 +336,66 @@ impl ArgsSchema {
 struct Plan {
     nulls: Vec<String>,
     coercions: Vec<(String, Value, CoercionKind, String)>,
+}
+
+/// The first `$ref` in `schema` that cannot be resolved without fetching: one that is not a
+/// fragment of this document (remote or relative to another file), or a fragment pointing at
+/// nothing. Only consulted after compilation failed, so an `$id`-based reference the
+/// validator resolved is never blamed.
+fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
+    for node in crate::schema::walk(schema).nodes {
+        let Some(target) = node
+            .object()
+            .and_then(|o| o.get("$ref"))
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        let pointer = format!("{}/$ref", node.pointer);
+        match target.strip_prefix('#') {
+            None => {
+                return Some(SchemaProblem {
+                    pointer,
+                    message: format!("remote $ref not followed: {target}"),
+                });
+            }
+            Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => {
+                if schema.pointer(&percent_decode(fragment)).is_none() {
+                    return Some(SchemaProblem {
+                        pointer,
+                        message: format!("$ref to a missing definition: {target}"),
+                    });
+                }
+            }
+            // A plain-name anchor (`#foo`): left to the validator's message.
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// Undoes URI percent-encoding in a `$ref` fragment (`%25` → `%`, `%22` → `"`), leaving
+/// malformed escapes as they are.
+fn percent_decode(fragment: &str) -> String {
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Checks `arguments` against `schema` in one go (compiles the schema each time; use
@@ -1043,6 +1107,34 @@ fn normalisable(e: &ValidationError<'_>, coerce: Coercions) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unresolvable_refs_are_named_by_pointer() {
+        let remote = serde_json::json!({"type":"object","properties":{
+            "a":{"$ref":"https://example.com/s.json"}}});
+        let p = super::ArgsSchema::new(&remote).unwrap_err();
+        assert_eq!(p.pointer, "/properties/a/$ref");
+        assert_eq!(
+            p.message,
+            "remote $ref not followed: https://example.com/s.json"
+        );
+        let dangling = serde_json::json!({"properties":{"a":{"$ref":"#/$defs/No%25pe"}},
+            "$defs":{"No%pe2":{}}});
+        let p = super::ArgsSchema::new(&dangling).unwrap_err();
+        assert_eq!(p.pointer, "/properties/a/$ref");
+        assert_eq!(p.message, "$ref to a missing definition: #/$defs/No%25pe");
+        let fine = serde_json::json!({"properties":{"a":{"$ref":"#/$defs/No%25pe"}},
+            "$defs":{"No%pe":{"type":"string"}}});
+        assert!(super::ArgsSchema::new(&fine).is_ok());
+        let bad = serde_json::json!({"type":"float"});
+        let p = super::ArgsSchema::new(&bad).unwrap_err();
+        assert!(
+            p.message
+                .starts_with("the schema is not valid JSON Schema: "),
+            "{}",
+            p.message
+        );
+    }
+
     use super::*;
     use serde_json::json;
 

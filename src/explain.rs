@@ -174,7 +174,10 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     let mut out: Vec<Explanation> = Vec::new();
     for text in &texts {
         for raw in templates::read(text, family) {
-            let e = templates::resolve(raw, &tools);
+            let mut e = templates::resolve(raw, &tools);
+            if e.fix.as_deref() == Some(STRICT_FIX) {
+                e.fix = Some(strict_fix(target));
+            }
             if !out.contains(&e) {
                 out.push(e);
             }
@@ -296,10 +299,38 @@ pub fn fix_for(rule: &str) -> Option<&'static str> {
     crate::profile::rules::find(rule).map(|r| r.fix)
 }
 
-/// The fix for the strict structured-outputs requirements (every object closed, every
-/// property required), which no portable rule covers: strict targets are reached by
-/// compiling.
-pub const STRICT_FIX: &str = "Compile for the strict target (`toolwire compile --target T`): it closes every object with `additionalProperties: false` and lists every property in `required`, making optional ones nullable.";
+/// Marks, in a template's result, the fix for the strict structured-outputs requirements
+/// (every object closed, every property required), which no portable rule covers; [`explain`]
+/// replaces it with [`strict_fix`] for the target at hand.
+pub(crate) const STRICT_FIX: &str = "strict-fix";
+
+/// The fix for the strict structured-outputs requirements: compile for the strict target.
+/// `target` is the one the request went to: a strict target is named as it is, a non-strict
+/// one by its strict sibling (`openai/chat` → `openai/chat-strict`); unknown means OpenAI
+/// Chat's, with the Responses API's named too.
+pub fn strict_fix(target: Option<&str>) -> String {
+    let spec = target.and_then(crate::target::find);
+    let sibling = spec.as_ref().and_then(|t| {
+        if t.strict {
+            return Some(t.id.to_string());
+        }
+        let strict = format!("{}-strict", t.id);
+        crate::target::find(&strict)
+            .filter(|s| s.strict)
+            .map(|s| s.id.to_string())
+    });
+    let command = match sibling {
+        Some(id) => format!("`toolwire compile --target {id}`"),
+        None => "`toolwire compile --target openai/chat-strict`, or `openai/responses-strict` \
+                 for the Responses API"
+            .to_string(),
+    };
+    format!(
+        "Compile for the strict target ({command}): it closes every object with \
+         `additionalProperties: false` and lists every property in `required`, making optional \
+         ones nullable."
+    )
+}
 
 /// Appends `keyword` to a pointer (escaping it).
 pub(crate) fn at_keyword(pointer: &str, keyword: &str) -> String {

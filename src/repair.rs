@@ -141,6 +141,11 @@ pub struct ToolRepair {
     pub refusals: Vec<Refusal>,
     /// Features left with only a warning (no evidence either way), as profile parameters.
     pub unverified: Vec<String>,
+    /// The part of `unverified` that `check` marks "(repairable)": repair could rewrite it,
+    /// but does not, since no target of the profile has rejecting evidence for it (a
+    /// rewrite could only lose what the provider would have used).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_as_written: Vec<String>,
     /// The repaired tool (for a refused tool: the input, unchanged).
     #[serde(skip)]
     pub tool: Tool,
@@ -389,6 +394,13 @@ pub fn repair_tool(
     if !converged {
         last_check = findings(&current, profile);
     }
+    let left_as_written: Vec<String> = last_check
+        .iter()
+        .filter(|f| f.level == Level::Warning && f.repairable)
+        .map(|f| f.parameter.to_string())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let unverified: Vec<String> = last_check
         .into_iter()
         .filter(|f| f.level == Level::Warning)
@@ -414,6 +426,7 @@ pub fn repair_tool(
         changes,
         refusals,
         unverified,
+        left_as_written,
         tool: if outcome == Outcome::Refused {
             tool.clone()
         } else {

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::args::{ArgsSchema, Coercions, parse_arguments, parse_arguments_from};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Place, Result};
+use crate::input;
 use crate::json::{self, Limits};
 
 #[derive(Debug, clap::Args)]
@@ -15,8 +16,12 @@ pub struct ArgsArgs {
     /// The declared schema: a bare JSON Schema, or one tool definition (OpenAI
     /// `{"type":"function","function":{...}}` or flat, Anthropic `input_schema`, MCP
     /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`).
+    /// Files holding several tools (any shape `check` reads) need `--tool`.
     #[arg(long, value_name = "FILE")]
     pub schema: PathBuf,
+    /// Which tool of `--schema` to check against, by name (needed when it holds several).
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
     /// The call's arguments: JSON text, a JSON string holding the JSON text (OpenAI's
     /// `arguments`), or `@FILE`.
     #[arg(long, value_name = "JSON")]
@@ -32,13 +37,14 @@ pub struct ArgsArgs {
 
 pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
     let coerce = parse_coercions(&args.coerce)?;
-    let doc = json::load_file(&args.schema, Limits::default())?;
-    let (tool, schema) = declared_schema(&doc);
-    let compiled = ArgsSchema::new(schema).map_err(|p| {
+    let declared = declared_schema(&args.schema, args.tool.as_deref())?;
+    let tool = declared.name.as_deref();
+    reject_proto_types(&args.schema, &declared)?;
+    let compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
         Error::input(
             &args.schema,
-            Place::Pointer(p.pointer),
-            format!("the schema is not valid JSON Schema: {}", p.message),
+            Place::Pointer(format!("{}{}", declared.pointer, p.pointer)),
+            p.message,
         )
     })?;
     let call = match args.call.strip_prefix('@') {
@@ -114,45 +120,166 @@ fn read_call_file(path: &Path) -> Result<String> {
     Ok(json::check_utf8(path, &bytes)?.to_string())
 }
 
-/// The tool's name (when the file is a tool definition) and its parameters schema.
-fn declared_schema(doc: &Value) -> (Option<&str>, &Value) {
-    let tool = doc
-        .get("function")
-        .filter(|f| f.get("name").is_some())
-        .unwrap_or(doc);
-    if let Some(name) = tool.get("name").and_then(Value::as_str) {
-        for key in [
-            "parameters",
-            "parametersJsonSchema",
-            "input_schema",
-            "inputSchema",
-        ] {
-            if let Some(schema) = tool.get(key) {
-                return (Some(name), schema);
-            }
+/// The schema a call is checked against, and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+struct Declared {
+    /// The tool's name; `None` for a bare schema.
+    name: Option<String>,
+    /// The parameters schema (a tool declaring none takes no arguments).
+    schema: Value,
+    /// JSON Pointer of `schema` within the file.
+    pointer: String,
+}
+
+/// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, or
+/// the one named by `--tool`. A bare schema is itself the declared schema. Errors (exit 2):
+/// no tools, several tools and no `--tool`, no tool by that name.
+fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
+    let set = match input::read_file(file) {
+        Ok(set) => set,
+        Err(e) => {
+            // `{}` and `true`/`false` are schemas the tool reader has no shape for.
+            return match json::load_file(file, input::LIMITS) {
+                Ok(v) if v.is_boolean() || v.as_object().is_some_and(|m| m.is_empty()) => {
+                    Ok(Declared {
+                        name: None,
+                        schema: v,
+                        pointer: String::new(),
+                    })
+                }
+                _ => Err(e),
+            };
+        }
+    };
+    let names = || {
+        set.tools
+            .iter()
+            .map(|t| t.name.as_deref().unwrap_or("(a bare schema)"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let entry = match (wanted, set.tools.as_slice()) {
+        (_, []) => {
+            return Err(Error::input(file, Place::File, "the file holds no tools"));
+        }
+        (None, [one]) => one,
+        (None, many) => {
+            return Err(Error::input(
+                file,
+                Place::File,
+                format!(
+                    "the file holds {} tools ({}); choose one with --tool NAME",
+                    many.len(),
+                    names()
+                ),
+            ));
+        }
+        (Some(name), all) => all
+            .iter()
+            .find(|t| t.name.as_deref() == Some(name))
+            .ok_or_else(|| {
+                Error::input(
+                    file,
+                    Place::File,
+                    format!("--tool {name:?}: no such tool; the file holds: {}", names()),
+                )
+            })?,
+    };
+    Ok(Declared {
+        name: entry.name.clone(),
+        schema: entry
+            .parameters
+            .clone()
+            .unwrap_or_else(|| json!({"type": "object", "additionalProperties": false})),
+        pointer: entry.schema_pointer.clone(),
+    })
+}
+
+/// Gemini's `parameters` may use the proto type names (`"STRING"`, `"OBJECT"`), which JSON
+/// Schema does not know; validating against them would fail with a confusing message, so they
+/// are a clear input error instead.
+fn reject_proto_types(file: &Path, declared: &Declared) -> Result<()> {
+    const PROTO: [&str; 6] = ["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
+    for node in crate::schema::walk(&declared.schema).nodes {
+        if let Some(t) = node
+            .object()
+            .and_then(|o| o.get("type"))
+            .and_then(Value::as_str)
+            .filter(|t| PROTO.contains(t))
+        {
+            return Err(Error::input(
+                file,
+                Place::Pointer(format!("{}{}/type", declared.pointer, node.pointer)),
+                format!(
+                    "{t:?} is a Gemini proto type name, not JSON Schema; write lower-case types \
+                     ({:?}) or run `toolwire repair` first",
+                    t.to_ascii_lowercase()
+                ),
+            ));
         }
     }
-    (None, doc)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn declared_in(doc: &Value, tool: Option<&str>) -> Result<Declared> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tools.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        declared_schema(&file, tool)
+    }
+
     #[test]
     fn tool_envelopes_are_unwrapped_and_bare_schemas_kept() {
-        let s = json!({"type":"object"});
-        for doc in [
-            json!({"type":"function","function":{"name":"f","parameters":s}}),
-            json!({"name":"f","input_schema":s}),
-            json!({"name":"f","inputSchema":s}),
-            json!({"name":"f","parametersJsonSchema":s}),
+        let s = json!({"type":"object","required":["a"]});
+        for (doc, pointer) in [
+            (
+                json!({"type":"function","function":{"name":"f","parameters":s}}),
+                "/function/parameters",
+            ),
+            (json!({"name":"f","input_schema":s}), "/input_schema"),
+            (json!([{"name":"f","inputSchema":s}]), "/0/inputSchema"),
+            (
+                json!({"tools":[{"type":"function","function":{"name":"f","parameters":s}}]}),
+                "/tools/0/function/parameters",
+            ),
+            (
+                json!({"functionDeclarations":[{"name":"f","parametersJsonSchema":s}]}),
+                "/functionDeclarations/0/parametersJsonSchema",
+            ),
         ] {
-            assert_eq!(declared_schema(&doc), (Some("f"), &s));
+            let d = declared_in(&doc, None).unwrap();
+            assert_eq!(d.name.as_deref(), Some("f"), "{doc}");
+            assert_eq!(d.schema, s, "{doc}");
+            assert_eq!(d.pointer, pointer, "{doc}");
         }
         // A schema with a property called `name` is not a tool.
         let bare = json!({"type":"object","properties":{"name":{"type":"string"}}});
-        assert_eq!(declared_schema(&bare), (None, &bare));
+        let d = declared_in(&bare, None).unwrap();
+        assert_eq!((d.name, d.schema), (None, bare));
+        assert_eq!(declared_in(&json!({}), None).unwrap().schema, json!({}));
+    }
+
+    #[test]
+    fn several_tools_need_a_name() {
+        let doc = json!({"tools":[{"name":"a","input_schema":{"type":"object"}},
+                                  {"name":"b","input_schema":{"required":["x"]}}]});
+        let e = declared_in(&doc, None).unwrap_err().to_string();
+        assert!(
+            e.contains("2 tools (a, b); choose one with --tool NAME"),
+            "{e}"
+        );
+        let d = declared_in(&doc, Some("b")).unwrap();
+        assert_eq!(d.schema, json!({"required":["x"]}));
+        let e = declared_in(&doc, Some("c")).unwrap_err().to_string();
+        assert!(
+            e.contains("--tool \"c\": no such tool; the file holds: a, b"),
+            "{e}"
+        );
+        assert!(declared_in(&json!({"tools":[]}), None).is_err());
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! target's profile and checked by its offline model.
 //!
 //! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one
-//! line per request. A request the model rejects is refused: nothing is written for it. The report (repairs, losses, wire changes, refusals, the model's
+//! line per request. A request the model rejects, or with every tool refused, is refused:
+//! nothing is written for it, and when nothing is left an existing `--output` file is left as
+//! it was (otherwise it is replaced whole, atomically). The report (repairs, losses, wire changes, refusals, the model's
 //! verdict) goes to standard error (to standard output when `--output` is given). Exit 0
 //! when every tool compiled and the model accepts, 1 when a tool was refused or the model
 //! rejects (its own error is shown, explained), 2 on bad input.
@@ -56,8 +58,14 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
         }
         compiled.push(c);
     }
-    // A request the model rejects is refused: its block is not written.
-    let accepted = |c: &&Compilation| !matches!(c.check, ModelCheck::Rejected { .. });
+    // A request the model rejects, or with no tool left, is refused: its block is not
+    // written.
+    let accepted = |c: &&Compilation| {
+        !matches!(
+            c.check,
+            ModelCheck::Rejected { .. } | ModelCheck::NothingToSend
+        )
+    };
     let output = if tools.format == Format::JsonLines {
         compiled
             .iter()
@@ -72,14 +80,24 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
             many => crate::report::to_json_pretty(&many),
         }
     };
-    let report = if args.format == "json" {
+    let mut report = if args.format == "json" {
         crate::report::to_json_pretty(&compiled)
     } else {
         compiled.iter().map(human).collect::<String>()
     };
     match &args.output {
+        // Nothing accepted: an existing file is left as it was, not emptied.
+        Some(path) if output.is_empty() => {
+            if args.format != "json" {
+                report.push_str(&format!(
+                    "nothing written: no request was accepted ({} is left as it was)\n",
+                    path.display()
+                ));
+            }
+            print!("{report}");
+        }
         Some(path) => {
-            std::fs::write(path, &output).map_err(|e| Error::io(path, e))?;
+            crate::cli::repair::write_atomically(path, &output)?;
             print!("{report}");
         }
         None => {
@@ -118,7 +136,12 @@ fn human(c: &Compilation) -> String {
             ));
             for e in explanations {
                 let tool = e.tool.as_deref().unwrap_or("?");
-                let at = e.pointer.as_deref().unwrap_or("?");
+                // `""` is the whole schema; printed bare it would read as a missing place.
+                let at = match e.pointer.as_deref() {
+                    Some("") => "(whole schema)",
+                    Some(p) => p,
+                    None => "?",
+                };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
                 s.push_str(&format!("  tool `{tool}` at {at}: {rule}\n"));
                 if let Some(fix) = &e.fix {

@@ -68,7 +68,10 @@ pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
             );
         }
         println!("base URLs (toolwire probe --base-url TARGET=URL):");
-        for route in crate::target::routes() {
+        for route in crate::target::routes()
+            .iter()
+            .filter(|r| emu.serves(r.service()))
+        {
             println!("  {:40} {}", route.id(), emu.base_url(route.service()));
         }
         use std::io::Write;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
-use crate::error::{Error, Result};
+use crate::error::{Error, Place, Result};
 use crate::explain::{Explanation, explain};
 use crate::json::{self, Limits};
 
@@ -38,13 +38,7 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
         Some(p) => Some(json::load_file(p, Limits::default())?),
         None => None,
     };
-    let path = Path::new(&args.error);
-    let error = if path.is_file() {
-        let bytes = json::read_capped(path, Limits::default())?;
-        json::check_utf8(path, &bytes)?.to_string()
-    } else {
-        args.error.clone()
-    };
+    let error = error_text(&args.error)?;
     let found = explain(request.as_ref(), &error, args.target.as_deref());
     if args.format == "json" {
         println!(
@@ -66,6 +60,38 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The error body: the file `arg` names, else `arg` itself. A directory, or a path-looking
+/// argument (no spaces, and a `/` or a `.json`/`.txt` ending) that does not exist, is an input
+/// error rather than error text, so a typo in a file name is not "explained" as a message.
+fn error_text(arg: &str) -> Result<String> {
+    let path = Path::new(arg);
+    if path.is_dir() {
+        return Err(Error::input(
+            path,
+            Place::File,
+            "a directory, not an error body file; give a file or the error text itself",
+        ));
+    }
+    if path.is_file() {
+        let bytes = json::read_capped(path, Limits::default())?;
+        return Ok(json::check_utf8(path, &bytes)?.to_string());
+    }
+    if looks_like_path(arg) {
+        return Err(Error::input(
+            path,
+            Place::File,
+            "no such file (give an existing error body file, or the error text itself)",
+        ));
+    }
+    Ok(arg.to_string())
+}
+
+fn looks_like_path(arg: &str) -> bool {
+    !arg.is_empty()
+        && !arg.chars().any(char::is_whitespace)
+        && (arg.contains('/') || arg.ends_with(".json") || arg.ends_with(".txt"))
 }
 
 fn print_human(e: &Explanation) {
@@ -93,4 +119,23 @@ fn print_human(e: &Explanation) {
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_looking_arguments_are_not_error_text() {
+        for p in ["err.json", "out/err", "./body.txt", "/tmp/x/none.json"] {
+            assert!(looks_like_path(p), "{p}");
+        }
+        for t in [
+            "Invalid schema for function 'f': In context=('properties', 'x')",
+            "400 Bad Request",
+            "",
+        ] {
+            assert!(!looks_like_path(t), "{t}");
+        }
+    }
 }

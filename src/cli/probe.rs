@@ -47,7 +47,7 @@ pub struct ProbeArgs {
     #[arg(long = "rate", value_name = "[TARGET=]R")]
     pub rate: Vec<String>,
     /// Per-request timeout in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = positive_seconds)]
     pub timeout: f64,
     /// Retries after a transport error, 5xx or 429.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -65,6 +65,98 @@ pub struct ProbeArgs {
     /// Do not regenerate the matrix and other generated files after the run.
     #[arg(long)]
     pub no_regenerate: bool,
+}
+
+/// A timeout in seconds: a finite number above zero (a zero timeout would make every probe
+/// fail without sending anything).
+fn positive_seconds(v: &str) -> std::result::Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Ok(_) => Err("expected a number of seconds above 0".into()),
+        Err(e) => Err(format!("expected a number of seconds: {e}")),
+    }
+}
+
+/// Checks the flags that name live targets before anything runs, so a typo is an error
+/// rather than a flag silently ignored: `--base-url`/`--model` need `TARGET=VALUE` with a live
+/// target, `--base-url` an http(s) URL, `--concurrency` at least 1; none of them mean anything
+/// with `--offline`.
+fn check_flags(args: &ProbeArgs) -> Result<()> {
+    let base_urls = pairs(&args.base_urls, "--base-url")?;
+    let models = pairs(&args.models, "--model")?;
+    for (flag, (id, _)) in base_urls
+        .iter()
+        .map(|p| ("--base-url", p))
+        .chain(models.iter().map(|p| ("--model", p)))
+    {
+        if crate::target::route(id).is_none() {
+            return Err(Error::Usage(format!(
+                "{flag}: {id:?} is not a live target (see the registry: {})",
+                crate::target::routes()
+                    .iter()
+                    .map(|r| r.id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    for (id, url) in &base_urls {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(Error::Usage(format!(
+                "--base-url {id}={url}: expected an http:// or https:// URL"
+            )));
+        }
+    }
+    let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
+    for (target, n) in &concurrency {
+        if *n == 0 {
+            return Err(Error::Usage(format!(
+                "--concurrency {}0: expected at least 1 probe in flight",
+                target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
+            )));
+        }
+    }
+    let rate = per_target::<f64>(&args.rate, "--rate")?;
+    let named = concurrency
+        .iter()
+        .filter_map(|(t, _)| t.as_ref().map(|t| ("--concurrency", t)))
+        .chain(
+            rate.iter()
+                .filter_map(|(t, _)| t.as_ref().map(|t| ("--rate", t))),
+        );
+    for (flag, filter) in named {
+        if !crate::target::routes()
+            .iter()
+            .any(|r| id_matches(r.id(), filter))
+        {
+            return Err(Error::Usage(format!(
+                "{flag} {filter}=…: {filter:?} matches no live target"
+            )));
+        }
+    }
+    if args.offline {
+        let ignored: Vec<&str> = [
+            ("--base-url", !args.base_urls.is_empty()),
+            ("--model", !args.models.is_empty()),
+            ("--concurrency", !args.concurrency.is_empty()),
+            ("--rate", !args.rate.is_empty()),
+        ]
+        .iter()
+        .filter_map(|(f, given)| given.then_some(*f))
+        .collect();
+        if !ignored.is_empty() {
+            let verb = if ignored.len() == 1 {
+                "applies"
+            } else {
+                "apply"
+            };
+            return Err(Error::Usage(format!(
+                "{} {verb} only to live targets, and --offline probes only the in-process engines",
+                ignored.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
@@ -122,23 +214,12 @@ pub fn live_targets(
     client: &reqwest::Client,
     budget: &Arc<Budget>,
 ) -> Result<LiveTargets> {
+    check_flags(args)?;
     let base_urls: HashMap<String, String> =
         pairs(&args.base_urls, "--base-url")?.into_iter().collect();
     let models: HashMap<String, String> = pairs(&args.models, "--model")?.into_iter().collect();
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
-    for id in base_urls.keys().chain(models.keys()) {
-        if crate::target::route(id).is_none() {
-            return Err(Error::Usage(format!(
-                "{id:?} is not a live target (see the registry: {})",
-                crate::target::routes()
-                    .iter()
-                    .map(|r| r.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-    }
     let mut targets = Vec::new();
     let mut secrets = Vec::new();
     let mut overridden = Vec::new();
@@ -181,6 +262,7 @@ pub fn live_targets(
 }
 
 pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
+    check_flags(&args)?;
     let project = paths.project();
     let catalog = project.catalog()?;
     for f in &args.case_filters {
@@ -229,6 +311,19 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         targets.extend(live.into_iter().map(|t| t as Arc<dyn ProbeTarget>));
     }
     if !args.targets.is_empty() {
+        if args.offline
+            && let Some(f) = args.targets.iter().find(|f| {
+                !targets.iter().any(|t| id_matches(&t.record().id, f))
+                    && crate::target::routes()
+                        .iter()
+                        .any(|r| id_matches(r.id(), f))
+            })
+        {
+            return Err(Error::Usage(format!(
+                "--target {f:?} names live targets, and --offline probes only the in-process \
+                 engines (engine/*); drop --offline to probe it"
+            )));
+        }
         targets.retain(|t| args.targets.iter().any(|f| id_matches(&t.record().id, f)));
         if targets.is_empty() {
             return Err(Error::Usage(format!(
@@ -345,7 +440,16 @@ pub fn summary_table(s: &RunSummary) -> String {
     }
     let mut table = b.build();
     table.with(tabled::settings::Style::sharp());
-    table.to_string()
+    let mut out = table.to_string();
+    for (id, t) in &s.targets {
+        if let Some((why, n)) = t.why_all_inconclusive() {
+            let total: usize = t.counts.values().sum();
+            out.push_str(&format!(
+                "\n{id}: every answer was inconclusive; most common reason ({n} of {total}): {why}"
+            ));
+        }
+    }
+    out
 }
 
 fn print_summary(s: &RunSummary) {

@@ -4,12 +4,16 @@
 //! The repaired tools go to standard output (or `--output FILE`) in the input's own envelope
 //! ([`crate::repair::envelope`]): OpenAI tools in, OpenAI tools out, with every other field
 //! kept; JSON Lines stay JSON Lines; a bare schema stays a bare schema. The report goes to
-//! standard error (to standard output when `--output` is given). Exit 0 when every tool is clean or repaired, 1
-//! when a tool was refused, 2 on bad input.
+//! standard error (to standard output when `--output` is given). When every tool is
+//! refused (and not kept) nothing is written, not even `[]`, and the report says so: `--output`
+//! may name the input itself. An `--output` file is replaced whole or not at all
+//! ([`write_atomically`]). Exit 0 when every tool is clean or repaired, 1 when a tool was
+//! refused, 2 on bad input.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
@@ -74,7 +78,16 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
             results.push((entry.request, r));
         }
     }
-    let output = render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?;
+    // Every tool refused and left out: there is nothing to write, and a stand-in (`[]`, an
+    // empty envelope) would be in another shape than the input, or overwrite it.
+    let nothing_left = !args.keep_unrepairable
+        && !results.is_empty()
+        && results.iter().all(|(_, r)| r.outcome == Outcome::Refused);
+    let output = if nothing_left {
+        None
+    } else {
+        render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?
+    };
     let report = if args.format == "json" {
         let body: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
         crate::report::to_json_pretty(&json!({
@@ -82,18 +95,24 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
             "profile": profile.name,
             "targets": profile.targets,
             "summary": repair::summary(&body.iter().map(|r| (*r).clone()).collect::<Vec<_>>()),
+            "written": output.is_some(),
             "tools": body,
         }))
     } else {
-        human_report(&results, &profile.name, args.keep_unrepairable)
+        let mut s = human_report(&results, &profile.name, args.keep_unrepairable);
+        if output.is_none() {
+            s.push_str(&nothing_written(args.output.as_deref()));
+        }
+        s
     };
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, &output).map_err(|e| Error::io(path, e))?;
+    match (&args.output, output) {
+        (Some(path), Some(output)) => {
+            write_atomically(path, &output)?;
             print!("{report}");
         }
-        None => {
-            print!("{output}");
+        (Some(_), None) => print!("{report}"),
+        (None, output) => {
+            print!("{}", output.unwrap_or_default());
             eprint!("{report}");
         }
     }
@@ -101,14 +120,84 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     Ok(if refused { EXIT_FINDINGS } else { EXIT_OK })
 }
 
-/// The repaired tools written back into the input document(s) (see the module documentation).
+/// The report's line when no tool is left to write.
+fn nothing_written(output: Option<&Path>) -> String {
+    let place = match output {
+        Some(p) => format!("{} is left as it was", p.display()),
+        None => "standard output is left empty".into(),
+    };
+    format!(
+        "nothing written: every tool was refused ({place}; `--keep-unrepairable` keeps them unchanged)\n"
+    )
+}
+
+/// Writes `contents` to `path` through a temporary file in the same directory renamed over
+/// it, so that `path` is either its old self or the whole new text, never a torn or
+/// truncated file (the input itself may be the output). The file keeps an existing file's
+/// permissions; a new file gets the usual ones (0666 less the umask on Unix). (`tempfile`
+/// is only a dev-dependency, so this is the few lines it would be.)
+///
+/// Errors: [`Error::Io`] naming `path` when the directory is not writable or the rename
+/// fails; the temporary file is removed then.
+pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let base = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (tmp, mut file) = {
+        let mut tries = 0;
+        loop {
+            let candidate = dir.join(format!(
+                ".{base}.toolwire-{}-{:08x}.tmp",
+                std::process::id(),
+                fastrand::u32(..)
+            ));
+            // `create_new`: never write through a file (or link) that is already there.
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&candidate)
+            {
+                Ok(f) => break (candidate, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 16 => {
+                    tries += 1;
+                }
+                Err(e) => return Err(Error::io(path, e)),
+            }
+        }
+    };
+    let written = file
+        .write_all(contents.as_bytes())
+        .and_then(|()| match std::fs::metadata(path) {
+            Ok(m) => file.set_permissions(m.permissions()),
+            Err(_) => Ok(()),
+        })
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            std::fs::rename(&tmp, path)
+        });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// The repaired tools written back into the input document(s) (see the module
+/// documentation); `None` when the document itself is left out (its only tool was refused).
 fn render_tools(
     file: &Path,
     bytes: &[u8],
     set: &ToolSet,
     results: &[(usize, ToolRepair)],
     keep: bool,
-) -> Result<String> {
+) -> Result<Option<String>> {
     let text = crate::json::check_utf8(file, bytes)?;
     // The reader keeps tools in file order, one result per tool.
     let placed: Vec<(Option<usize>, Placed<'_>)> = set
@@ -128,11 +217,9 @@ fn render_tools(
     if set.format != Format::JsonLines {
         let doc = crate::json::parse_str(file, text, crate::input::LIMITS, 0)?;
         let tools: Vec<Placed<'_>> = placed.iter().map(|(_, p)| *p).collect();
-        return Ok(match envelope::write_back(doc, &tools, keep) {
-            Some(doc) => crate::report::to_json_pretty(&doc),
-            // The only tool was left out: an empty list says so in the input's terms.
-            None => crate::report::to_json_pretty(&Value::Array(Vec::new())),
-        });
+        return Ok(
+            envelope::write_back(doc, &tools, keep).map(|d| crate::report::to_json_pretty(&d))
+        );
     }
     let mut out = String::new();
     let mut rest = placed.as_slice();
@@ -152,7 +239,7 @@ fn render_tools(
             out.push('\n');
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> String {
@@ -184,5 +271,57 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
             "left out"
         }
     ));
+    // `check` marks these "(repairable)"; say why repair left them.
+    let warned: BTreeSet<&str> = all
+        .iter()
+        .filter(|r| r.outcome != Outcome::Refused)
+        .flat_map(|r| r.left_as_written.iter().map(String::as_str))
+        .collect();
+    if !warned.is_empty() {
+        let list: Vec<&str> = warned.iter().copied().take(6).collect();
+        let more = warned.len().saturating_sub(list.len());
+        s.push_str(&format!(
+            "left as written: {}{} (`check` warnings: no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
+            list.join("; "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_atomic_write_replaces_the_whole_file_and_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old text that is longer than the new one").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        write_atomically(&path, "[]\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[]\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o640, "the file keeps its permissions");
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["out.json"], "no temporary file is left");
+        let missing = dir.path().join("no-such-dir").join("x.json");
+        let err = write_atomically(&missing, "x").unwrap_err().to_string();
+        assert!(err.contains("x.json"), "{err}");
+    }
 }

@@ -15,7 +15,19 @@ pub struct RulesArgs {
 }
 
 /// Regenerates reports/matrix.json, MATRIX.md, profile.json and RULES.md.
+/// The reports folder must exist: the generated files are made from the run logs and
+/// documented evidence inside it, so a mistyped `--reports` would otherwise compare against
+/// (or write) reports with no evidence at all, and `--check` would call them all stale.
 pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
+    let dir = &paths.reports_dir;
+    if !dir.is_dir() {
+        let problem = if dir.exists() {
+            "--reports must name a folder (runs/, documented/ and the generated files), not a file"
+        } else {
+            "--reports: no such folder (it holds runs/, documented/ and the generated files)"
+        };
+        return Err(Error::input(dir, crate::error::Place::File, problem));
+    }
     let project = paths.project();
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let changed = project.regenerate(mode)?;

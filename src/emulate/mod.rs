@@ -279,6 +279,16 @@ impl Emulator {
         self.state.requests.load(Ordering::Acquire)
     }
 
+    /// True when the service `slug` is mounted (all are, unless `only` names another; the
+    /// others then answer 404).
+    pub fn serves(&self, slug: &str) -> bool {
+        self.state
+            .opts
+            .only
+            .as_deref()
+            .is_none_or(|only| only == slug)
+    }
+
     /// The base URL standing in for a provider's host: `http://ADDR/<slug>`.
     pub fn base_url(&self, slug: &str) -> String {
         if self.state.opts.only.as_deref() == Some(slug) {

@@ -218,6 +218,11 @@ struct History {
 impl History {
     fn add_probe(&mut self, o: &Observation) {
         let date = day(o);
+        // A request that never reached the target (no network, DNS, TLS) says nothing about
+        // it; only answers from the target are shown as the cell's last attempt.
+        if !o.verdict.is_decisive() && o.stage == Stage::Transport {
+            return;
+        }
         if !o.verdict.is_decisive() {
             self.last_attempt = Some((
                 date.clone(),
@@ -626,6 +631,20 @@ mod tests {
         assert_eq!(
             cell.last_attempt.as_deref(),
             Some("inconclusive on 2026-11-01 (run r1)")
+        );
+    }
+
+    #[test]
+    fn a_request_that_never_reached_the_target_leaves_the_cell_alone() {
+        let mut runs = vec![run("r1", "2026-11-01", &[(C, T, Verdict::Rejected)])];
+        let before = build(&catalog(), &targets(), &runs, &[]);
+        let mut offline = run("r2", "2026-11-08", &[(C, T, Verdict::Inconclusive)]);
+        offline.observations[0].stage = Stage::Transport;
+        runs.push(offline);
+        let after = build(&catalog(), &targets(), &runs, &[]);
+        assert_eq!(
+            serde_json::to_value(before.cell(C, T)).unwrap(),
+            serde_json::to_value(after.cell(C, T)).unwrap()
         );
     }
 

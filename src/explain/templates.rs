@@ -202,7 +202,7 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 
 static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?tools(?:\[(\d+)\])?\.function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
+        r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?(?:tools(?:\[(\d+)\])?\.)?function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
     )
 });
 static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,7 +214,7 @@ static G_INVALID_VALUE: LazyLock<Regex> =
     LazyLock::new(|| re(r"Invalid value at '([^']*)' \(([^)]*)\), ([^\n]*)"));
 static G_VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)(?:GenerateContentRequest\.)?(tools(?:\[\d+\])?\.function_declarations(?:\[\d+\])?(?:\.[A-Za-z_]+(?:\[[^\]\n]*\])?)*): (?:\[FIELD_INVALID\] )?([^\n]+)",
+        r"(?m)(?:GenerateContentRequest\.)?((?:tools(?:\[\d+\])?\.)?\bfunction_declarations(?:\[\d+\])?(?:\.[A-Za-z_]+(?:\[[^\]\n]*\])?)*): (?:\[FIELD_INVALID\] )?([^\n]+)",
     )
 });
 static G_DEPTH: LazyLock<Regex> = LazyLock::new(|| {

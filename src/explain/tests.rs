@@ -128,7 +128,23 @@ fn openai_context_and_param_name_the_tool_and_place() {
     assert_eq!(e.tool.as_deref(), Some("json_edit_tool"));
     assert_eq!(e.pointer.as_deref(), Some("/properties/value"));
     assert_eq!(e.rule, None, "no portable rule covers strict mode");
-    assert_eq!(e.fix.as_deref(), Some(STRICT_FIX));
+    assert_eq!(e.fix, Some(strict_fix(Some("openai/chat-strict"))));
+    let fix = e.fix.as_deref().unwrap();
+    assert!(
+        fix.contains("`toolwire compile --target openai/chat-strict`"),
+        "{fix}"
+    );
+    // Sent to the non-strict target, the strict sibling is named.
+    let e = &explain(None, body, Some("openai/chat"))[0];
+    assert_eq!(e.fix, Some(strict_fix(Some("openai/chat-strict"))));
+    // No target: both OpenAI strict targets are named, no placeholder is left.
+    let e = &explain(None, body, None)[0];
+    let fix = e.fix.as_deref().unwrap();
+    assert!(
+        fix.contains("--target openai/chat-strict`, or `openai/responses-strict`"),
+        "{fix}"
+    );
+    assert!(!fix.contains("--target T"), "{fix}");
     // The same body read as Anthropic's explains nothing.
     assert!(explain(None, body, Some("anthropic/messages")).is_empty());
 }
@@ -218,4 +234,14 @@ fn fixes_come_from_the_registry() {
         assert!(fix_for(rule).is_some(), "{rule}");
     }
     assert_eq!(fix_for("no-such-rule"), None);
+}
+
+#[test]
+fn google_paths_without_the_tools_prefix_are_read() {
+    // The README's own example, as a user would paste it.
+    let text = "function_declarations[15].parameters.properties[deliverables].items: missing field";
+    let e = &explain(None, text, None)[0];
+    assert_eq!(e.tool_index, Some(15));
+    assert_eq!(e.pointer.as_deref(), Some("/properties/deliverables"));
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
 }

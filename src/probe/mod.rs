@@ -121,6 +121,72 @@ pub struct TargetSummary {
     pub wall: Duration,
     /// Why the target was skipped, if it was.
     pub skipped: Option<String>,
+    /// Inconclusive and unreachable answers by their reason (see [`reason`]), redacted.
+    pub inconclusive_reasons: BTreeMap<String, usize>,
+}
+
+impl TargetSummary {
+    /// Inconclusive and unreachable answers together.
+    pub fn inconclusive(&self) -> usize {
+        [Verdict::Inconclusive, Verdict::Unreachable]
+            .iter()
+            .filter_map(|v| self.counts.get(v))
+            .sum()
+    }
+
+    /// The most common reason for inconclusive answers and how often it was seen, when every
+    /// answer of the target was inconclusive (otherwise the run log tells case by case).
+    /// Ties go to the reason that sorts first, so the line is the same run to run.
+    pub fn why_all_inconclusive(&self) -> Option<(&str, usize)> {
+        let total: usize = self.counts.values().sum();
+        if total == 0 || self.inconclusive() != total {
+            return None;
+        }
+        self.inconclusive_reasons
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+            .map(|(r, n)| (r.as_str(), *n))
+    }
+
+    fn count(&mut self, verdict: Verdict, answer: &Answer, redactor: &Redactor) {
+        *self.counts.entry(verdict).or_default() += 1;
+        if matches!(verdict, Verdict::Inconclusive | Verdict::Unreachable) {
+            let why = redactor.redact(&reason(answer)).into_owned();
+            *self.inconclusive_reasons.entry(why).or_default() += 1;
+        }
+    }
+}
+
+/// Characters kept from each end of a long error in a reason: the start says what failed
+/// (an HTTP body's message), the end why (a transport error's root cause comes last).
+const REASON_END_CHARS: usize = 80;
+
+/// Why an answer did not decide anything, in one line: stage, HTTP status when there was one,
+/// and the first line of the error (else the note); a long line keeps its first and last
+/// [`REASON_END_CHARS`] characters around a `…`.
+pub fn reason(a: &Answer) -> String {
+    let text = a
+        .error
+        .as_deref()
+        .or(a.note.as_deref())
+        .unwrap_or("no detail");
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let chars: Vec<char> = line.chars().collect();
+    let cut: String = if chars.len() > 2 * REASON_END_CHARS + 1 {
+        let head: String = chars[..REASON_END_CHARS].iter().collect();
+        let tail: String = chars[chars.len() - REASON_END_CHARS..].iter().collect();
+        format!("{head}…{tail}")
+    } else {
+        line.to_string()
+    };
+    match a.status {
+        Some(code) => format!("{}: {code} {cut}", a.stage.as_str()),
+        None => format!("{}: {cut}", a.stage.as_str()),
+    }
 }
 
 /// What a run did.
@@ -172,6 +238,7 @@ pub async fn run(
         let selected = &selected;
         let previous = &opts.previous;
         let run_id = &run_id;
+        let redactor = &opts.redactor;
         async move {
             let mut summary = TargetSummary {
                 skipped: rec.skipped.clone(),
@@ -199,7 +266,7 @@ pub async fn run(
             );
             let _ = tx.send(o);
             bar.inc(1);
-            *summary.counts.entry(control_answer.verdict).or_default() += 1;
+            summary.count(control_answer.verdict, &control_answer, redactor);
             if !control_answer.verdict.is_accepting() {
                 // A failed control confounds every result; nothing more is sent.
                 let verdict = if control_answer.verdict == Verdict::Rejected {
@@ -217,8 +284,8 @@ pub async fn run(
                         request_body: bytes::Bytes::new(),
                         ..control_answer.clone()
                     };
+                    summary.count(verdict, &skipped, redactor);
                     emit(case, skipped, verdict, note);
-                    *summary.counts.entry(verdict).or_default() += 1;
                     bar.inc(1);
                 }
                 summary.wall = clock.elapsed();
@@ -251,7 +318,7 @@ pub async fn run(
             while let Some((case, mut answer, ms, extra)) = answers.next().await {
                 summary.requests += answer.requests;
                 let verdict = answer.verdict;
-                *summary.counts.entry(verdict).or_default() += 1;
+                summary.count(verdict, &answer, redactor);
                 let note = answer.note.take();
                 let _ = tx.send(observation(run_id, rec, case, answer, verdict, note, ms));
                 if let Some((again, ms2, was)) = extra {
@@ -369,6 +436,65 @@ pub fn runs_dir(reports: &Path) -> PathBuf {
 mod tests {
     use super::*;
     use crate::case::{Placement, baseline};
+
+    fn answer(verdict: Verdict, stage: Stage, status: Option<u16>, error: &str) -> Answer {
+        Answer {
+            verdict,
+            stage,
+            status,
+            error: Some(error.to_string()),
+            path: None,
+            note: None,
+            model: None,
+            request_body: bytes::Bytes::new(),
+            requests: 1,
+        }
+    }
+
+    #[test]
+    fn an_all_inconclusive_target_says_why() {
+        let redactor = Redactor::new(vec!["sk-secret-123".into()]);
+        let mut t = TargetSummary::default();
+        let auth = answer(
+            Verdict::Inconclusive,
+            Stage::Auth,
+            Some(401),
+            "Incorrect API key provided: sk-secret-123\nmore",
+        );
+        let long = format!(
+            "error sending request: {}dns error: no such host",
+            "x".repeat(200)
+        );
+        let dns = answer(Verdict::Unreachable, Stage::Transport, None, &long);
+        t.count(Verdict::Inconclusive, &auth, &redactor);
+        t.count(Verdict::Unreachable, &dns, &redactor);
+        t.count(Verdict::Inconclusive, &auth, &redactor);
+        let (why, n) = t.why_all_inconclusive().unwrap();
+        assert_eq!(n, 2);
+        assert!(
+            why.starts_with("auth: 401 Incorrect API key provided: "),
+            "{why}"
+        );
+        assert!(!why.contains("sk-secret-123"), "redacted: {why}");
+        assert!(!why.contains("more"), "first line only: {why}");
+        let transport = t
+            .inconclusive_reasons
+            .keys()
+            .find(|k| k.starts_with("transport: "))
+            .unwrap();
+        assert!(
+            transport.ends_with("dns error: no such host"),
+            "{transport}"
+        );
+        assert!(transport.chars().count() < 200, "{transport}");
+        // One decisive answer: the run log tells case by case.
+        t.count(
+            Verdict::Accepted,
+            &answer(Verdict::Accepted, Stage::Validate, Some(200), ""),
+            &redactor,
+        );
+        assert_eq!(t.why_all_inconclusive(), None);
+    }
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A target that answers from a table and counts probes.

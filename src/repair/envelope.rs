@@ -200,6 +200,7 @@ mod tests {
             changes: vec![],
             refusals: vec![],
             unverified: vec![],
+            left_as_written: vec![],
             tool: Tool {
                 name: Some(name.into()),
                 description: description.map(str::to_string),

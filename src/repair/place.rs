@@ -67,6 +67,21 @@ pub fn keyword_owner(pointer: &str, keyword: &str) -> Option<String> {
     }
 }
 
+/// When `pointer` names keyword `keyword` of a subschema or a place inside its value
+/// (`/required/1`: the second name in `required`), that subschema's pointer.
+pub fn keyword_value_owner(pointer: &str, keyword: &str) -> Option<String> {
+    match steps(pointer).last() {
+        Some(Step::Keyword(k, rest)) if k == keyword => {
+            let suffix: usize = std::iter::once(k)
+                .chain(rest)
+                .map(|t| escaped(t).len() + 1)
+                .sum();
+            Some(pointer[..pointer.len() - suffix].to_string())
+        }
+        _ => None,
+    }
+}
+
 /// When `pointer` ends in a keyword (whatever it is), that keyword and its subschema's pointer.
 pub fn split_keyword(pointer: &str) -> Option<(String, String)> {
     match steps(pointer).last() {
@@ -137,5 +152,14 @@ mod tests {
         );
         assert_eq!(split_keyword("/properties/x"), None);
         assert_eq!(split_keyword("/required/0"), None);
+        assert_eq!(
+            keyword_value_owner("/properties/a~1b/required/1", "required").as_deref(),
+            Some("/properties/a~1b")
+        );
+        assert_eq!(
+            keyword_value_owner("/required", "required").as_deref(),
+            Some("")
+        );
+        assert_eq!(keyword_value_owner("/required/0", "type"), None);
     }
 }

@@ -390,3 +390,128 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
     );
     assert!(r.changes[0].lost.is_none());
 }
+
+#[test]
+fn required_names_that_are_not_properties_are_dropped() {
+    // The finding points into `required` (`/required/1`), not at a schema object.
+    let p = profile(&["structure: required-undeclared"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"},
+            "o":{"type":"object","properties":{"x":{"type":"string"}},"required":["y"]}},
+            "required":["a","zz"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"},
+            "o":{"type":"object","properties":{"x":{"type":"string"}}}},
+            "required":["a"]})
+    );
+    let got: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(got, ["/required", "/properties/o/required"]);
+    assert!(r.changes[0].action.contains("\"zz\""));
+}
+
+#[test]
+fn gemini_type_spellings_are_all_lower_cased_together() {
+    // Only OBJECT and STRING are rejected; INTEGER, ARRAY and NULL have no evidence either
+    // way, and are still written in lower case so no schema mixes the two spellings.
+    let p = profile(&["type-spelling: OBJECT", "type-spelling: STRING"]);
+    let t = tool(
+        "f",
+        json!({"type":"OBJECT","properties":{
+            "type":{"type":"STRING"},
+            "n":{"type":"INTEGER"},
+            "v":{"type":["NUMBER","NULL"]},
+            "xs":{"type":"ARRAY","items":{"type":"BOOLEAN"}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "type":{"type":"string"},
+            "n":{"type":"integer"},
+            "v":{"type":["number","null"]},
+            "xs":{"type":"array","items":{"type":"boolean"}}}})
+    );
+    assert_eq!(r.changes.len(), 7);
+    assert!(r.changes.iter().all(|c| c.lost.is_none()));
+}
+
+#[test]
+fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
+    let p = profile(&[
+        "keyword-allowed: minimum",
+        "keyword-allowed: maxLength",
+        "keyword-allowed: minLength",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string",
+            "minimum":"1","maxLength":-1,"minLength":2}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string",
+            "description":"At least 2 characters."}}})
+    );
+    let said: Vec<(&str, &str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/a/minimum",
+                "dropped `minimum: \"1\"`, which is not a valid bound (JSON Schema wants a number)",
+                false
+            ),
+            (
+                "/properties/a/maxLength",
+                "dropped `maxLength: -1`, which is not a valid bound (JSON Schema wants a non-negative integer)",
+                false
+            ),
+            (
+                "/properties/a/minLength",
+                "dropped `minLength: 2`, said in the description as \"at least 2 characters\"",
+                true
+            ),
+        ]
+    );
+}
+
+#[test]
+fn repairable_warnings_are_left_as_written_and_listed() {
+    // No evidence either way for the null branch: repair leaves it and says so.
+    let p = profile(&[]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"when":{"anyOf":[{"type":"string"},{"type":"null"}]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Unchanged);
+    assert_eq!(r.tool, t);
+    assert!(
+        r.left_as_written
+            .iter()
+            .any(|p| p == "keyword-allowed: anyOf (null branch)"),
+        "{:?}",
+        r.left_as_written
+    );
+    assert!(r.left_as_written.iter().all(|p| r.unverified.contains(p)));
+    // Where a target rejects it, the same branch is repaired.
+    let p = profile(&["keyword-allowed: anyOf (null branch)"]);
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"when":{"type":"string"}}})
+    );
+}

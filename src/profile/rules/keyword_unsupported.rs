@@ -133,7 +133,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => true,
             "oneOf" | "allOf" | "not" | "const" if root => true,
             "anyOf" | "enum" if root => true,
-            "items" | "properties" => !v.is_object(),
+            // An `items` schema is judged with its array: the `type-spelling: array` case is
+            // the host that carries it (type-invalid reports that case's verdict).
+            "items" => true,
+            "properties" => !v.is_object(),
             "required" => {
                 !matches!(v, Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string))
             }
@@ -332,6 +335,27 @@ mod tests {
                 &Feat::KeywordForm("additionalProperties", value::BOOL_FALSE)
             )
             .contains("`additionalProperties: false`")
+        );
+    }
+
+    #[test]
+    fn an_items_schema_is_judged_with_its_array_not_as_a_keyword() {
+        let found = seen(
+            "keyword-unsupported",
+            json!({"type":"object","properties":{
+                "tags":{"type":"array","items":{"type":"string","title":"t"}}
+            }}),
+        );
+        assert!(
+            !found.iter().any(|(p, _)| p.ends_with("/items")),
+            "{found:?}"
+        );
+        // Inside it, keywords are still judged.
+        assert!(
+            found
+                .iter()
+                .any(|(p, _)| p == "/properties/tags/items/title"),
+            "{found:?}"
         );
     }
 

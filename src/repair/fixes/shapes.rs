@@ -7,8 +7,9 @@ use super::*;
 
 pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
     let rule = f.rule.as_str();
+    // A finding may point at the keyword or into its value (`/required/1`).
     let node_of =
-        |k: &str| place::keyword_owner(&f.pointer, k).unwrap_or_else(|| f.pointer.clone());
+        |k: &str| place::keyword_value_owner(&f.pointer, k).unwrap_or_else(|| f.pointer.clone());
     match s {
         value::ARRAY_WITHOUT_ITEMS => {
             Err("an array without `items`: its elements cannot be declared without guessing".into())

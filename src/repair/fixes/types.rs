@@ -56,6 +56,10 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
     if std == written {
         return Err(format!("`type: {written}` is already standard"));
     }
+    let mut out = Vec::new();
+    if PROTO_TYPES.contains(&written.as_str()) {
+        out.extend(lower_proto_types(tool, &f.rule));
+    }
     let mut t = tool.clone();
     let m = schema_mut(&mut t, &node)?;
     match index {
@@ -68,13 +72,70 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
             m.insert("type".into(), json!(std));
         }
     }
-    Ok(vec![Candidate::one(
+    out.push(Candidate::one(
         t,
         &f_at(&node, "type"),
         &f.rule,
         format!("wrote the type `{written}` as `{std}`"),
         lost.map(|l| format!("`{written}` also said {l}")),
-    )])
+    ));
+    Ok(out)
+}
+
+/// Gemini's (Protocol Buffers `Type` enum) spellings of JSON Schema's types.
+const PROTO_TYPES: &[&str] = &[
+    "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL",
+];
+
+/// Every Gemini spelling of a type in the schema written in JSON Schema's lower case: when
+/// the profile rejects one of them, the others (which may have no evidence either way) would
+/// otherwise stay upper case next to it. `NULL` becomes `null`, which later rounds treat like
+/// any other null (optional argument, or `nullable` where the profile prefers it). `None`
+/// when there is no such spelling.
+fn lower_proto_types(tool: &Tool, rule: &str) -> Option<Candidate> {
+    let schema = tool.parameters.as_ref()?;
+    let pointers: Vec<String> = crate::schema::walk(schema)
+        .nodes
+        .iter()
+        .filter(|n| {
+            let names: Vec<&Value> = match n.object().and_then(|o| o.get("type")) {
+                Some(Value::Array(a)) => a.iter().collect(),
+                Some(v) => vec![v],
+                None => Vec::new(),
+            };
+            names
+                .iter()
+                .any(|v| v.as_str().is_some_and(|s| PROTO_TYPES.contains(&s)))
+        })
+        .map(|n| n.pointer.clone())
+        .collect();
+    let mut t = tool.clone();
+    let mut changes = Vec::new();
+    for p in &pointers {
+        let Ok(m) = schema_mut(&mut t, p) else {
+            continue;
+        };
+        let Some(ty) = m.get_mut("type") else {
+            continue;
+        };
+        let names: Vec<&mut Value> = match ty {
+            Value::Array(a) => a.iter_mut().collect(),
+            v => vec![v],
+        };
+        for v in names {
+            if let Some(s) = v.as_str().filter(|s| PROTO_TYPES.contains(s)) {
+                let lower = s.to_ascii_lowercase();
+                changes.push(change(
+                    &f_at(p, "type"),
+                    rule,
+                    format!("wrote the type `{s}` as `{lower}`"),
+                    None,
+                ));
+                *v = Value::String(lower);
+            }
+        }
+    }
+    (!changes.is_empty()).then(|| Candidate::many(t, changes))
 }
 
 pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {

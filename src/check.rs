@@ -198,8 +198,13 @@ pub struct Finding {
     pub rule: Text,
     /// The tool's name as given.
     pub tool: Text,
-    /// The tool's position in the input (0-based).
+    /// The tool's position in the input (0-based); for a request-level finding, the position
+    /// of the request's first tool.
     pub tool_index: usize,
+    /// True when the finding is about the request as a whole (e.g. `too-many-tools`), not
+    /// about one tool; `tool` is then empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub request: bool,
     /// JSON Pointer into the tool's parameters schema.
     pub pointer: String,
     /// What is wrong, in one sentence.
@@ -267,6 +272,10 @@ impl Places {
                 continue;
             };
             f.line = t.line;
+            if f.request {
+                // About the request, not inside the first tool's schema.
+                continue;
+            }
             let location = match &self.last {
                 Some((i, text)) if *i == t.index => text.clone(),
                 _ => {
@@ -292,6 +301,7 @@ pub fn check_bytes(
     let text = Text::from(name.clone());
     let mut findings = Vec::new();
     let mut flagged = 0usize;
+    let mut erred = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
     let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
@@ -306,24 +316,38 @@ pub fn check_bytes(
             let first = request.first().map_or(0, |t| t.index);
             let new = &mut checker.findings()[start..];
             places.fill(&text, request, first, new);
-            indexes.clear();
-            indexes.extend(new.iter().map(|f| f.tool_index));
-            indexes.sort_unstable();
-            indexes.dedup();
-            flagged += indexes.len();
+            flagged += distinct_tools(new, |_| true, &mut indexes);
+            erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
         }
     })?;
     let summary = FileSummary {
         file: name,
-        format: match inner {
-            Some(i) => format!("{format} of {i}"),
-            None => format.to_string(),
-        },
+        format: crate::input::format_label(format, &inner),
         tools,
         clean: tools - flagged,
-        detected: Some((format, inner)),
+        without_errors: tools - erred,
+        detected: Some(format),
     };
     Ok((summary, findings))
+}
+
+/// How many distinct tools `findings` that pass `keep` are about (request-level findings are
+/// about no tool). `scratch` is a reused buffer.
+fn distinct_tools(
+    findings: &[Finding],
+    keep: impl Fn(&Finding) -> bool,
+    scratch: &mut Vec<usize>,
+) -> usize {
+    scratch.clear();
+    scratch.extend(
+        findings
+            .iter()
+            .filter(|f| !f.request && keep(f))
+            .map(|f| f.tool_index),
+    );
+    scratch.sort_unstable();
+    scratch.dedup();
+    scratch.len()
 }
 
 /// The result of checking some files against one profile.
@@ -334,6 +358,9 @@ pub struct Report {
     pub targets: Vec<String>,
     pub files: Vec<FileSummary>,
     pub findings: Vec<Finding>,
+    /// True after [`Report::errors_only`]: warnings are left out and `clean` counts tools
+    /// without errors.
+    pub errors_only: bool,
 }
 
 /// One file of a [`Report`].
@@ -343,31 +370,70 @@ pub struct FileSummary {
     /// The input format detected (see [`crate::input::Format`]).
     pub format: String,
     pub tools: usize,
-    /// Tools with no finding.
+    /// Tools with no finding (with no error finding after [`Report::errors_only`]).
     pub clean: usize,
-    /// The detected format (and the lines' format for JSON Lines).
+    /// Tools with no error finding (only warnings, or none).
     #[serde(skip)]
-    pub detected: Option<(crate::input::Format, Option<crate::input::Format>)>,
+    pub without_errors: usize,
+    /// The detected format (`jsonl` for JSON Lines; `format` names the lines' formats).
+    #[serde(skip)]
+    pub detected: Option<crate::input::Format>,
 }
 
 impl Report {
     /// Checks every tool set and collects the findings.
     pub fn new(sets: &[ToolSet], profile: &CompiledProfile) -> Report {
+        let per_set = sets.iter().map(|set| check_set(set, profile)).collect();
+        Report::of_sets(sets, per_set, profile)
+    }
+
+    /// Checks all tools of all sets as one request (`--one-request`): request-level rules see
+    /// every tool; findings keep their file and per-file tool number, and a request-level
+    /// finding goes to the first file.
+    pub fn one_request(sets: &[ToolSet], profile: &CompiledProfile) -> Report {
+        let mut offsets = Vec::with_capacity(sets.len());
+        let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        for set in sets {
+            let offset = refs.len();
+            offsets.push(offset);
+            refs.extend(set.tools.iter().map(|t| {
+                let mut r = t.as_ref();
+                r.index += offset;
+                r
+            }));
+        }
+        let mut all = Vec::new();
+        detect::check_request(&refs, profile, &mut all);
+        let mut per_set: Vec<Vec<Finding>> = vec![Vec::new(); sets.len()];
+        for mut f in all {
+            // The last set starting at or before the tool (empty sets share an offset).
+            let s = offsets
+                .partition_point(|&o| o <= f.tool_index)
+                .saturating_sub(1);
+            f.tool_index -= offsets[s];
+            per_set[s].push(f);
+        }
+        for (set, findings) in sets.iter().zip(&mut per_set) {
+            let file = Text::from(set.file.display().to_string());
+            Places::default().fill(&file, &set.tools, 0, findings);
+        }
+        Report::of_sets(sets, per_set, profile)
+    }
+
+    fn of_sets(sets: &[ToolSet], per_set: Vec<Vec<Finding>>, profile: &CompiledProfile) -> Report {
         let mut files = Vec::new();
         let mut findings = Vec::new();
-        for set in sets {
-            let f = check_set(set, profile);
-            let flagged: std::collections::BTreeSet<usize> =
-                f.iter().map(|x| x.tool_index).collect();
+        let mut scratch = Vec::new();
+        for (set, f) in sets.iter().zip(per_set) {
+            let flagged = distinct_tools(&f, |_| true, &mut scratch);
+            let erred = distinct_tools(&f, |x| x.level == Level::Error, &mut scratch);
             files.push(FileSummary {
                 file: set.file.display().to_string(),
-                format: match set.line_format {
-                    Some(inner) => format!("{} of {}", set.format, inner),
-                    None => set.format.to_string(),
-                },
+                format: set.format_label(),
                 tools: set.tools.len(),
-                clean: set.tools.len() - flagged.len(),
-                detected: Some((set.format, set.line_format)),
+                clean: set.tools.len() - flagged,
+                without_errors: set.tools.len() - erred,
+                detected: Some(set.format),
             });
             findings.extend(f);
         }
@@ -376,6 +442,7 @@ impl Report {
             targets: profile.targets.clone(),
             files,
             findings,
+            errors_only: false,
         }
     }
 
@@ -395,12 +462,18 @@ impl Report {
             targets: profile.targets.clone(),
             files: summaries,
             findings,
+            errors_only: false,
         }
     }
 
-    /// Keeps only `error` findings (a target rejects the feature).
+    /// Keeps only `error` findings (a target rejects the feature); a tool then counts as clean
+    /// when it has no error.
     pub fn errors_only(&mut self) {
         self.findings.retain(|f| f.level == Level::Error);
+        for f in &mut self.files {
+            f.clean = f.without_errors;
+        }
+        self.errors_only = true;
     }
 
     /// Human output: findings grouped by file and tool, then counts per rule.
@@ -424,21 +497,15 @@ impl Report {
             );
             let mut last_tool = None;
             for f in fs {
-                if last_tool != Some(f.tool_index) {
-                    last_tool = Some(f.tool_index);
-                    let name = if f.tool.is_empty() {
-                        "(unnamed)"
-                    } else {
-                        f.tool.as_str()
-                    };
-                    let place = match f.line {
-                        Some(l) => format!("line {l}"),
-                        None => format!("tool {}", f.tool_index),
-                    };
-                    let _ = writeln!(s, "  {name} [{place}]");
+                if last_tool != Some((f.request, f.tool_index)) {
+                    last_tool = Some((f.request, f.tool_index));
+                    let _ = writeln!(s, "  {}", group_header(f));
                 }
-                let pointer = if f.pointer.is_empty() {
-                    "/"
+                // RFC 6901's `/` is the property named "", so the root gets a word.
+                let pointer = if f.request {
+                    "(request)"
+                } else if f.pointer.is_empty() {
+                    ROOT
                 } else {
                     f.pointer.as_str()
                 };
@@ -467,16 +534,27 @@ impl Report {
             .iter()
             .filter(|f| f.level == Level::Error)
             .count();
-        let _ = writeln!(
-            s,
-            "{} ({}, {}); {clean} of {} clean under `{}` ({})",
-            count(self.findings.len(), "finding"),
-            count(errors, "error"),
-            count(self.findings.len() - errors, "warning"),
-            count(tools, "tool"),
-            self.profile,
-            self.targets.join(", ")
-        );
+        if self.errors_only {
+            let _ = writeln!(
+                s,
+                "{} (warnings not shown: --errors-only); {clean} of {} without errors under `{}` ({})",
+                count(errors, "error"),
+                count(tools, "tool"),
+                self.profile,
+                self.targets.join(", ")
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "{} ({}, {}); {clean} of {} clean under `{}` ({})",
+                count(self.findings.len(), "finding"),
+                count(errors, "error"),
+                count(self.findings.len() - errors, "warning"),
+                count(tools, "tool"),
+                self.profile,
+                self.targets.join(", ")
+            );
+        }
         s
     }
 
@@ -486,12 +564,35 @@ impl Report {
         let v = serde_json::json!({
             "profile": self.profile,
             "targets": self.targets,
+            "errors_only": self.errors_only,
             "files": self.files,
             "counts": counts,
             "findings": self.findings,
         });
         crate::report::to_json_pretty(&v)
     }
+}
+
+/// How human output shows the empty JSON Pointer (the whole schema or tool).
+const ROOT: &str = "(root)";
+
+/// The line heading a finding's group in human output: the tool (name and place), or the
+/// request for a request-level finding.
+fn group_header(f: &Finding) -> String {
+    let place = match f.line {
+        Some(l) => format!("line {l}"),
+        None if f.request => format!("from tool {}", f.tool_index),
+        None => format!("tool {}", f.tool_index),
+    };
+    if f.request {
+        return format!("(request) [{place}]");
+    }
+    let name = if f.tool.is_empty() {
+        "(unnamed)"
+    } else {
+        f.tool.as_str()
+    };
+    format!("{name} [{place}]")
 }
 
 /// `n` and `noun`, with an `s` unless `n` is 1: "1 error", "2 errors", "0 warnings".
@@ -556,9 +657,12 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
             let mut flagged = std::collections::BTreeSet::new();
             let mut erred = std::collections::BTreeSet::new();
             for f in &findings {
-                flagged.insert(f.tool_index);
-                if f.level == Level::Error {
-                    erred.insert(f.tool_index);
+                // A request-level finding is about no tool in particular.
+                if !f.request {
+                    flagged.insert(f.tool_index);
+                    if f.level == Level::Error {
+                        erred.insert(f.tool_index);
+                    }
                 }
                 let e = per_rule
                     .entry(f.rule.to_string())
@@ -618,6 +722,39 @@ fn percent(a: usize, b: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn request_findings_get_a_request_header_and_roots_a_word() {
+        let f = |tool: &str, request: bool, line: Option<usize>| super::Finding {
+            rule: "too-many-tools".into(),
+            tool: tool.to_string().into(),
+            tool_index: 3,
+            request,
+            pointer: String::new(),
+            message: "m".into(),
+            fix: "f".into(),
+            repairable: false,
+            level: super::Level::Warning,
+            parameter: super::Text::default(),
+            file: super::Text::default(),
+            line,
+            location: super::Text::default(),
+        };
+        assert_eq!(
+            super::group_header(&f("", true, None)),
+            "(request) [from tool 3]"
+        );
+        assert_eq!(
+            super::group_header(&f("", true, Some(4))),
+            "(request) [line 4]"
+        );
+        assert_eq!(super::group_header(&f("a", false, None)), "a [tool 3]");
+        assert_eq!(
+            super::group_header(&f("", false, None)),
+            "(unnamed) [tool 3]"
+        );
+        assert_ne!(super::ROOT, "/");
+    }
+
     #[test]
     fn counts_are_pluralized() {
         assert_eq!(super::count(1, "error"), "1 error");

@@ -120,12 +120,30 @@ impl ToolEntry {
 pub struct ToolSet {
     pub file: PathBuf,
     pub format: Format,
-    /// For JSON Lines: the shape of the lines (the first line's).
-    pub line_format: Option<Format>,
+    /// For JSON Lines: the shapes of the lines, each once, in the order met (empty otherwise).
+    pub line_formats: Vec<Format>,
     pub tools: Vec<ToolEntry>,
 }
 
+/// How a file's format is named in output: `anthropic`, `jsonl of anthropic`, or for JSON
+/// Lines whose lines differ in shape `jsonl (mixed: anthropic, openai-chat)`.
+pub fn format_label(format: Format, line_formats: &[Format]) -> String {
+    match line_formats {
+        [] => format.to_string(),
+        [one] => format!("{format} of {one}"),
+        many => {
+            let names: Vec<&str> = many.iter().map(|f| f.as_str()).collect();
+            format!("{format} (mixed: {})", names.join(", "))
+        }
+    }
+}
+
 impl ToolSet {
+    /// The file's format as [`format_label`] names it.
+    pub fn format_label(&self) -> String {
+        format_label(self.format, &self.line_formats)
+    }
+
     /// The tools grouped by request, in order.
     pub fn requests(&self) -> impl Iterator<Item = &[ToolEntry]> {
         self.tools.chunk_by(|a, b| a.request == b.request)
@@ -178,13 +196,13 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
-    let line_format = json_lines_each(file, text, &mut |batch| {
+    let line_formats = json_lines_each(file, text, &mut |batch| {
         tools.append(batch);
     })?;
     Ok(ToolSet {
         file: file.to_path_buf(),
         format: Format::JsonLines,
-        line_format,
+        line_formats,
         tools,
     })
 }
@@ -195,13 +213,13 @@ const BATCH_LINES: usize = 64;
 
 /// Reads JSON Lines, handing the tools of up to [`BATCH_LINES`] lines (requests) at a time to
 /// `each`, which may take them; a line's tools share their `request` (the line number) and
-/// tool indexes count across lines. Returns the first line's format.
+/// tool indexes count across lines. Returns the lines' formats, each once, in the order met.
 fn json_lines_each(
     file: &Path,
     text: &str,
     each: &mut dyn FnMut(&mut Vec<ToolEntry>),
-) -> Result<Option<Format>> {
-    let mut line_format = None;
+) -> Result<Vec<Format>> {
+    let mut line_formats = Vec::new();
     let mut tools = Vec::new();
     let mut next_index = 0;
     let mut lines = 0;
@@ -229,7 +247,9 @@ fn json_lines_each(
             )
         })?;
         next_index = reader.next_index;
-        line_format.get_or_insert(format);
+        if !line_formats.contains(&format) {
+            line_formats.push(format);
+        }
         lines += 1;
         if lines == BATCH_LINES {
             each(&mut tools);
@@ -240,18 +260,18 @@ fn json_lines_each(
     if !tools.is_empty() {
         each(&mut tools);
     }
-    Ok(line_format)
+    Ok(line_formats)
 }
 
 /// Reads a tool file a few requests at a time, handing their tools to `each` (grouped by
 /// request, in order: see [`ToolSet::requests`]) and dropping them afterwards, so that a large
 /// JSON Lines corpus is checked in bounded memory. Returns the file's format (and for JSON
-/// Lines the lines' format) and the number of tools.
+/// Lines the lines' formats, as [`ToolSet::line_formats`]) and the number of tools.
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
     each: &mut dyn FnMut(&[ToolEntry]),
-) -> Result<(Format, Option<Format>, usize)> {
+) -> Result<(Format, Vec<Format>, usize)> {
     let text = json::check_utf8(file, bytes)?;
     let by_name = file
         .extension()
@@ -266,7 +286,7 @@ pub fn for_each_request(
     }
     let set = from_bytes(file, bytes)?;
     each(&set.tools);
-    Ok((set.format, set.line_format, set.tools.len()))
+    Ok((set.format, set.line_formats, set.tools.len()))
 }
 
 /// Parses one JSON Lines line. A line with no more brackets than the nesting cap cannot nest
@@ -316,9 +336,18 @@ pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
     Ok(ToolSet {
         file: file.to_path_buf(),
         format,
-        line_format: None,
+        line_formats: Vec::new(),
         tools,
     })
+}
+
+/// The problem with an object that is no known shape, naming its first keys.
+fn unknown_shape(map: &Map<String, Value>) -> String {
+    if map.is_empty() {
+        return "an empty JSON object: no tools, schema or known envelope".into();
+    }
+    let keys: Vec<&str> = map.keys().take(6).map(String::as_str).collect();
+    format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", "))
 }
 
 /// A problem at a JSON Pointer.
@@ -442,11 +471,7 @@ impl Reader<'_, '_> {
             self.push(None, None, Some(Value::Object(map)), at.to_string());
             return Ok(Format::Schema);
         }
-        let keys: Vec<&str> = map.keys().take(6).map(String::as_str).collect();
-        Err((
-            at.to_string(),
-            format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", ")),
-        ))
+        Err((at.to_string(), unknown_shape(&map)))
     }
 
     fn list_value(&mut self, v: Value, at: &str) -> std::result::Result<Format, Problem> {
@@ -471,19 +496,7 @@ impl Reader<'_, '_> {
             {
                 Format::Gemini
             }
-            Value::Object(m) => classify(m).ok_or_else(|| {
-                (
-                    format!("{at}/0"),
-                    format!(
-                        "unknown shape (keys: {}); {EXPECTED}",
-                        m.keys()
-                            .take(6)
-                            .map(String::as_str)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?,
+            Value::Object(m) => classify(m).ok_or_else(|| (format!("{at}/0"), unknown_shape(m)))?,
             other => {
                 return Err((
                     format!("{at}/0"),

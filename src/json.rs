@@ -90,11 +90,19 @@ pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
     Ok(text.strip_prefix(BOM).unwrap_or(text))
 }
 
-/// 1-based line and column of byte `offset`.
+/// 1-based line and column of byte `offset`; the column counts Unicode code points (what SARIF
+/// `columnKind: unicodeCodePoints` and editors mean), not bytes.
 pub fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    // Code points, not bytes: UTF-8 continuation bytes (0b10xx_xxxx) do not start a character.
+    let column = before
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .filter(|&&b| b & 0xC0 != 0x80)
+        .count()
+        + 1;
     (line, column)
 }
 
@@ -136,6 +144,10 @@ pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
 pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) -> Result<Value> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let bytes = text.as_bytes();
+    if text.trim().is_empty() {
+        // serde_json would say "EOF while parsing a value" at column 0.
+        return Err(Error::input(file, Place::File, "empty file"));
+    }
     if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
         let (line, column) = line_column(bytes, at);
         return Err(Error::input(

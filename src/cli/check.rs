@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::check::Report;
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::profile::{CompiledProfile, PORTABLE, ProfileSet};
 
@@ -41,7 +41,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub show_format: bool,
     /// Treat all tools of all files as one request (for too-many-tools and name-duplicate);
-    /// by default each file is one request and each JSON Lines line is its own.
+    /// by default each file is one request and each JSON Lines line is its own. Tool numbers
+    /// stay per file.
     #[arg(long)]
     pub one_request: bool,
     /// Report only errors (features a target has rejecting evidence for), not unknowns.
@@ -76,19 +77,34 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
     }
 }
 
-fn show_format(
-    file: &std::path::Path,
-    format: &crate::input::Format,
-    inner: Option<crate::input::Format>,
-    tools: usize,
-) {
-    let inner = inner.map(|f| format!(" of {f}")).unwrap_or_default();
+/// `label` names the format as [`crate::input::format_label`] does.
+fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str, tools: usize) {
     eprintln!(
-        "{}: {format}{inner} ({}), {}",
+        "{}: {label} ({}), {}",
         file.display(),
         format.describe(),
         crate::check::count(tools, "tool")
     );
+}
+
+/// A file with no tools (`[]`, blank JSON Lines) is not an error, but a CI glob that matched
+/// the wrong files should not pass silently.
+fn note_if_empty(file: &std::path::Path, tools: usize) {
+    if tools == 0 {
+        eprintln!("{}: no tools found", file.display());
+    }
+}
+
+/// Writes the report to standard output; a reader that went away (`| head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::Other(format!("writing standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
@@ -97,39 +113,63 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         None => crate::profile::embedded()?,
     };
     let profile = select(&set, &args.profile, args.target.as_deref())?;
-    if args.one_request && args.files.len() > 1 {
-        return Err(Error::Usage(
-            "--one-request takes one file (concatenate the tools into one file)".into(),
-        ));
-    }
+    // A bad file is reported and skipped, so that the other files still get their findings;
+    // the run then ends with exit 2.
+    let mut bad_input = false;
+    let mut skip = |e: Error| -> Result<()> {
+        match e {
+            Error::Input { .. } => {
+                eprintln!("toolwire: {e}");
+                bad_input = true;
+                Ok(())
+            }
+            other => Err(other),
+        }
+    };
     let mut report = if args.one_request || args.corpus_report.is_some() {
         // These need every tool of a file at once.
         let mut sets = Vec::with_capacity(args.files.len());
         for file in &args.files {
-            let mut tools = crate::input::read_file(file)?;
+            let tools = match crate::input::read_file(file) {
+                Ok(t) => t,
+                Err(e) => {
+                    skip(e)?;
+                    continue;
+                }
+            };
             if args.show_format {
-                show_format(file, &tools.format, tools.line_format, tools.tools.len());
+                show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
-            if args.one_request {
-                tools.merge_requests();
-            }
+            note_if_empty(file, tools.tools.len());
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
             let md = crate::check::corpus_markdown(&sets, &set);
             std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
         }
-        Report::new(&sets, &profile)
+        if args.one_request {
+            Report::one_request(&sets, &profile)
+        } else {
+            Report::new(&sets, &profile)
+        }
     } else {
         let mut checked = Vec::with_capacity(args.files.len());
         for file in &args.files {
-            let bytes = crate::json::read_capped(file, crate::input::LIMITS)?;
-            let (summary, findings) = crate::check::check_bytes(file, &bytes, &profile)?;
+            let checked_file = crate::json::read_capped(file, crate::input::LIMITS)
+                .and_then(|bytes| crate::check::check_bytes(file, &bytes, &profile));
+            let (summary, findings) = match checked_file {
+                Ok(c) => c,
+                Err(e) => {
+                    skip(e)?;
+                    continue;
+                }
+            };
             if args.show_format
-                && let Some((format, inner)) = &summary.detected
+                && let Some(format) = summary.detected
             {
-                show_format(file, format, *inner, summary.tools);
+                show_format(file, format, &summary.format, summary.tools);
             }
+            note_if_empty(file, summary.tools);
             checked.push((summary, findings));
         }
         Report::from_checked(&profile, checked)
@@ -137,24 +177,31 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     if args.errors_only {
         report.errors_only();
     }
+    if bad_input && report.files.is_empty() {
+        // No file could be read: the errors on standard error are the whole answer.
+        return Ok(EXIT_BAD_INPUT);
+    }
     match args.format {
-        OutputFormat::Human => print!("{}", report.human()),
-        OutputFormat::Json => print!("{}", report.json()),
+        OutputFormat::Human => emit(&report.human())?,
+        OutputFormat::Json => emit(&report.json())?,
         OutputFormat::Sarif => {
             let sites = crate::report::sarif::file_sites(&report.findings);
             let rule_text =
                 |id: &str| crate::profile::rules::find(id).map(|r| r.checks.to_string());
-            print!(
-                "{}",
-                crate::report::sarif::render(&report.findings, sites, rule_text)
-            );
+            emit(&crate::report::sarif::render(
+                &report.findings,
+                sites,
+                rule_text,
+            ))?;
         }
         OutputFormat::Github => {
             let sites = crate::report::sarif::file_sites(&report.findings);
-            print!("{}", crate::report::github::render(&report.findings, sites));
+            emit(&crate::report::github::render(&report.findings, sites))?;
         }
     }
-    Ok(if report.findings.is_empty() {
+    Ok(if bad_input {
+        EXIT_BAD_INPUT
+    } else if report.findings.is_empty() {
         EXIT_OK
     } else {
         EXIT_FINDINGS

@@ -250,6 +250,8 @@ pub struct Cx<'a, 'p> {
     /// `tool_name` as findings share it, made at the tool's first finding.
     tool_text: Option<Text>,
     tool_index: usize,
+    /// True while a request-level rule reports about the request as a whole (no tool).
+    request: bool,
     rule: &'static Rule,
 }
 
@@ -276,6 +278,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             tool_name: "",
             tool_text: None,
             tool_index: 0,
+            request: false,
             rule: &rules::REGISTRY[0],
         }
     }
@@ -367,6 +370,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                     rule: Text::Static(self.rule.id),
                     tool,
                     tool_index: self.tool_index,
+                    request: self.request,
                     pointer,
                     message,
                     fix: fix().map_or(Text::Static(self.rule.fix), Text::from),
@@ -406,6 +410,7 @@ impl<'a, 'p> Cx<'a, 'p> {
         self.tool_index = index;
         self.tool_name = name;
         self.tool_text = None;
+        self.request = false;
     }
 
     /// The JSON Pointer of `at` (for rules that need it in a message).
@@ -527,13 +532,17 @@ pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
 
 fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
     let hooks = rules::hooks();
-    cx.tool_index = 0;
-    cx.tool_name = "";
-    cx.tool_text = None;
     for rule in &hooks.request {
+        // Each request rule starts about the request as a whole (numbered by its first tool,
+        // so that a JSON Lines request gets its line); `set_tool` narrows it to one tool.
+        cx.tool_index = tools.first().map_or(0, |t| t.index);
+        cx.tool_name = "";
+        cx.tool_text = None;
+        cx.request = true;
         cx.rule = rule;
         (rule.hooks.request.expect("listed as a request hook"))(cx, tools);
     }
+    cx.request = false;
     for tool in tools {
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");

@@ -41,7 +41,20 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
     } else {
         format!(" at {}", f.pointer)
     };
-    let mut message = format!("tool `{}`{place}: {}", f.tool, f.message);
+    let subject = if f.request {
+        "request".to_string()
+    } else if f.tool.is_empty() {
+        // A bare schema has no tool name; the place alone says where.
+        String::new()
+    } else {
+        format!("tool `{}`", f.tool)
+    };
+    let mut message = format!("{subject}{place}: {}", f.message);
+    if let Some(rest) = message.strip_prefix(" at ") {
+        message = format!("at {rest}");
+    } else if let Some(rest) = message.strip_prefix(": ") {
+        message = rest.to_string();
+    }
     if !f.fix.is_empty() {
         message.push_str("\nFix: ");
         message.push_str(&f.fix);
@@ -73,6 +86,7 @@ mod tests {
             rule: "keyword-unsupported".into(),
             tool: "search".into(),
             tool_index: 2,
+            request: false,
             pointer: "/properties/q/const".into(),
             message: "`const` is not accepted by gemini/v1beta/parameters (100% sure)".into(),
             fix: "Use a one-value `enum`.\nOr run `toolwire repair`.".into(),
@@ -98,6 +112,20 @@ mod tests {
              tool `search` at /properties/q/const: `const` is not accepted by \
              gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`."
         );
+    }
+
+    #[test]
+    fn nameless_tools_and_requests_are_not_called_tool() {
+        let mut f = finding();
+        f.tool = Text::default();
+        let bare = annotation(&f, &Site::default());
+        assert!(bare.contains("::at /properties/q/const: `const`"), "{bare}");
+        f.pointer.clear();
+        let root = annotation(&f, &Site::default());
+        assert!(root.contains("::`const` is not"), "{root}");
+        f.request = true;
+        let request = annotation(&f, &Site::default());
+        assert!(request.contains("::request: `const`"), "{request}");
     }
 
     #[test]

@@ -113,11 +113,16 @@ pub fn to_value(
             if let Some(c) = site.column {
                 region.insert("startColumn".into(), json!(c));
             }
-            let text = if f.fix.is_empty() {
-                format!("{}: {}", f.tool, f.message)
-            } else {
-                format!("{}: {} Fix: {}", f.tool, f.message, f.fix)
+            let mut text = match (f.request, f.tool.is_empty()) {
+                (true, _) => format!("request: {}", f.message),
+                // A bare schema has no tool name to lead with.
+                (false, true) => f.message.clone(),
+                (false, false) => format!("{}: {}", f.tool, f.message),
             };
+            if !f.fix.is_empty() {
+                text.push_str(" Fix: ");
+                text.push_str(&f.fix);
+            }
             json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_index[f.rule.as_str()],
@@ -155,6 +160,8 @@ pub fn to_value(
                 "rules": rules,
             }},
             "results": results,
+            // Columns count Unicode code points (SARIF's default is UTF-16 code units).
+            "columnKind": "unicodeCodePoints",
         }],
     })
 }
@@ -327,6 +334,7 @@ mod tests {
             rule: rule.to_string().into(),
             tool: tool.to_string().into(),
             tool_index: 0,
+            request: false,
             pointer: pointer.into(),
             message: "array without `items`.".into(),
             fix: "Add `items`.".into(),
@@ -404,6 +412,31 @@ mod tests {
         for p in ["/a/1/b/2/c", "/a/0", "/e", "/a/1/b/3", "/e/x", "/a/x"] {
             assert_eq!(locate(text, p).is_some(), v.pointer(p).is_some(), "{p}");
         }
+    }
+
+    #[test]
+    fn columns_count_code_points_not_bytes() {
+        // "é" is 2 bytes, "😀" 4 bytes (2 UTF-16 units); each is one code point.
+        let text = r#"{"d": "é😀", "x": 1}"#;
+        assert_eq!(locate(text, "/x"), Some((1, 13)));
+        let sarif = to_value(&[finding("r", "t", "")], |_| Site::default(), |_| None);
+        assert_eq!(sarif["runs"][0]["columnKind"], "unicodeCodePoints");
+    }
+
+    #[test]
+    fn messages_lead_with_the_tool_only_when_it_has_a_name() {
+        let text = |f: &Finding| {
+            let v = to_value(std::slice::from_ref(f), |_| Site::default(), |_| None);
+            v["runs"][0]["results"][0]["message"]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert!(text(&finding("r", "t", "")).starts_with("t: array"));
+        assert!(text(&finding("r", "", "")).starts_with("array"));
+        let mut request = finding("r", "", "");
+        request.request = true;
+        assert!(text(&request).starts_with("request: array"));
     }
 
     #[test]

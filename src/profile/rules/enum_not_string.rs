@@ -51,7 +51,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             At::Key(n.frame, "enum"),
             Feat::KeywordForm("enum", f),
             n.placement,
-            || format!("`enum` with {f} members"),
+            || {
+                match f {
+                    value::ENUM_NULL => "`enum` with a `null` member (null member)",
+                    value::ENUM_NUMBERS => "`enum` of numbers only (numbers)",
+                    _ => "`enum` mixing members of different kinds (mixed)",
+                }
+                .to_string()
+            },
         );
     }
 }
@@ -60,6 +67,24 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    #[test]
+    fn messages_name_the_kind_of_members() {
+        let m = messages(
+            "enum-not-string",
+            json!({"type":"object","properties":{
+                "a":{"enum":[1,2]}, "b":{"enum":["x",1]}, "c":{"enum":["x",null]}}}),
+        );
+        let starts: Vec<&str> = m.iter().map(|m| m.split(':').next().unwrap()).collect();
+        assert_eq!(
+            starts,
+            [
+                "`enum` of numbers only (numbers)",
+                "`enum` mixing members of different kinds (mixed)",
+                "`enum` with a `null` member (null member)",
+            ]
+        );
+    }
 
     #[test]
     fn enum_member_kinds() {

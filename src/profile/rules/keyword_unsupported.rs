@@ -102,6 +102,17 @@ pub fn pattern_form(p: &str) -> Option<&'static str> {
     }
 }
 
+/// Which anchor an unanchored pattern lacks: the `unanchored` form covers every pattern not
+/// anchored at both ends, because the evidence behind it (llama.cpp: "Pattern must start with
+/// '^' and end with '$'") needs both.
+fn anchoring(p: &str) -> &'static str {
+    match (p.starts_with('^'), p.ends_with('$')) {
+        (true, _) => "anchored at the start only, no `$` at the end",
+        (false, true) => "anchored at the end only, no `^` at the start",
+        (false, false) => "neither `^` at the start nor `$` at the end",
+    }
+}
+
 /// A loose RFC 3986 URI-reference test: no spaces, quotes, angle brackets, braces, pipes,
 /// backslashes, carets or backticks.
 fn is_uri_reference(s: &str) -> bool {
@@ -160,6 +171,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 if let Feat::KeywordForm(_, form) = feat {
                     m.push_str(" (");
                     m.push_str(form);
+                    if form == value::PATTERN_UNANCHORED
+                        && let Value::String(p) = v
+                    {
+                        m.push_str(": ");
+                        m.push_str(anchoring(p));
+                    }
                     m.push(')');
                 }
             },
@@ -217,6 +234,29 @@ pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    #[test]
+    fn unanchored_patterns_say_which_anchor_is_missing() {
+        let m = messages(
+            "keyword-unsupported",
+            json!({"type":"object","properties":{
+                "a":{"type":"string","pattern":"^x"}, "b":{"type":"string","pattern":"x$"},
+                "c":{"type":"string","pattern":"x"}}}),
+        );
+        let patterns: Vec<&str> = m
+            .iter()
+            .filter(|m| m.starts_with("keyword `pattern`"))
+            .map(|m| m.split("):").next().unwrap())
+            .collect();
+        assert_eq!(
+            patterns,
+            [
+                "keyword `pattern` (unanchored: anchored at the start only, no `$` at the end",
+                "keyword `pattern` (unanchored: anchored at the end only, no `^` at the start",
+                "keyword `pattern` (unanchored: neither `^` at the start nor `$` at the end",
+            ]
+        );
+    }
 
     #[test]
     fn keywords_and_forms() {

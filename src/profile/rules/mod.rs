@@ -331,6 +331,25 @@ pub mod testing {
             .collect()
     }
 
+    /// The messages of `rule`'s findings for one tool with `parameters` under the built-in
+    /// `portable` profile (for wording; which features fire is tested with [`seen`]).
+    pub fn messages(rule: &str, parameters: Value) -> Vec<String> {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let portable = set.get(crate::profile::PORTABLE).expect("portable profile");
+        let profile = crate::profile::CompiledProfile::new(portable);
+        let tool = ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| f.message)
+            .collect()
+    }
+
     /// Shorthand for expected (pointer, parameter) pairs.
     pub fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
         p.iter()

@@ -7,7 +7,8 @@ use serde_json::Value;
 pub const RULE: Rule = Rule {
     id: "ref-unsupported",
     checks: "A local `$ref` (`#/...`), told apart by form: plain (`local $defs`), recursive \
-             (the target refers back to itself through its subschemas), a self-reference (a \
+             (the target refers back to itself through its subschemas, directly or via other \
+             references), a self-reference (a \
              chain of bare `$ref`s that never reaches a schema), with sibling keywords, or \
              resolving to nothing; and the `$defs`/`definitions` containers.",
     features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
@@ -63,21 +64,43 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
     if here == ptr || here.starts_with(&format!("{ptr}/")) {
         return Some(value::REF_RECURSIVE);
     }
-    // Does anything inside the target refer to the target or to a schema around it?
+    // Does anything inside the target refer, directly or through other references (a → b →
+    // a), to the target or to a schema around it? Then inlining never ends, which is why
+    // `repair` refuses it.
+    let mut path = vec![ptr];
+    let mut explored = std::collections::HashSet::new();
+    let mut budget = MAX_SCAN;
+    if loops_back(root, node, &mut path, &mut explored, &mut budget) {
+        return Some(value::REF_RECURSIVE);
+    }
+    Some(value::REF_LOCAL)
+}
+
+/// Whether a `$ref` inside `node` (the target of the last reference on `path`), or inside
+/// what such references reach in turn, points at a schema on `path` or around one. `path` holds
+/// the JSON Pointers of the targets being expanded; `explored` the targets already searched
+/// (each is searched once); at most `budget` values are scanned in all and at most
+/// [`MAX_HOPS`] references followed in a row, beyond which the reference counts as plain.
+fn loops_back<'v>(
+    root: &'v Value,
+    node: &'v Value,
+    path: &mut Vec<String>,
+    explored: &mut std::collections::HashSet<String>,
+    budget: &mut usize,
+) -> bool {
+    let mut refs: Vec<&str> = Vec::new();
     let mut stack = vec![node];
-    let mut scanned = 0;
     while let Some(v) = stack.pop() {
-        scanned += 1;
-        if scanned > MAX_SCAN {
-            break;
+        if *budget == 0 {
+            return false;
         }
+        *budget -= 1;
         match v {
             Value::Object(m) => {
                 if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                    && let Some(frag) = r.strip_prefix('#')
-                    && (frag.is_empty() || ptr == frag || ptr.starts_with(&format!("{frag}/")))
+                    && r.starts_with('#')
                 {
-                    return Some(value::REF_RECURSIVE);
+                    refs.push(r);
                 }
                 stack.extend(m.values());
             }
@@ -85,7 +108,30 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
             _ => {}
         }
     }
-    Some(value::REF_LOCAL)
+    for r in refs {
+        let frag = &r[1..];
+        let around =
+            |p: &String| frag.is_empty() || p == frag || p.starts_with(&format!("{frag}/"));
+        if path.iter().any(around) {
+            return true;
+        }
+        if path.len() >= MAX_HOPS {
+            continue;
+        }
+        let Some((next, p)) = target(root, r) else {
+            continue;
+        };
+        if !explored.insert(p.clone()) {
+            continue;
+        }
+        path.push(p);
+        let found = loops_back(root, next, path, explored, budget);
+        path.pop();
+        if found {
+            return true;
+        }
+    }
+    false
 }
 
 /// Where following a chain of bare `$ref`s from a reference ends.
@@ -163,6 +209,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     Feat::KeywordForm("$ref", f),
                     n.placement,
                     || match root {
+                        _ if !r.is_string() => format!("`$ref` is not a string but {r}"),
                         Some(root) if f == value::REF_SELF => cycle_message(root, text),
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
@@ -171,7 +218,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     At::Key(n.frame, "$ref"),
                     Feat::Structure(value::REF_UNRESOLVED),
                     n.placement,
-                    || format!("`$ref` to `{text}`, which is not in the schema"),
+                    || {
+                        if r.is_string() {
+                            format!("`$ref` to `{text}`, which is not in the schema")
+                        } else {
+                            format!("`$ref` is not a string but {r}")
+                        }
+                    },
                 ),
             }
         }
@@ -221,6 +274,34 @@ mod tests {
         assert_eq!(
             super::cycle_message(&s, "#/$defs/c"),
             "`$ref` to `#/$defs/c` refers to itself and never reaches a schema (self-reference)"
+        );
+    }
+
+    #[test]
+    fn references_that_come_back_through_another_definition_are_recursive() {
+        // a → b → a with each reference under `properties`: inlining never ends.
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},
+            "$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},
+                     "B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}},
+                     "C":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}},
+                     "D":{"type":"object","properties":{"s":{"$ref":"#/$defs/S"}}},
+                     "S":{"type":"string"}}});
+        for r in ["#/$defs/A", "#/$defs/B", "#/$defs/C"] {
+            assert_eq!(super::form(&s, r, ""), Some("recursive"), "{r}");
+        }
+        // A chain that ends (D → S) stays plain.
+        assert_eq!(super::form(&s, "#/$defs/D", ""), Some("local $defs"));
+    }
+
+    #[test]
+    fn a_ref_that_is_not_a_string_says_so() {
+        let s = json!({"type":"object","properties":{"a":{"$ref":5}}});
+        let messages = messages("ref-unsupported", s);
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("`$ref` is not a string but 5")),
+            "{messages:?}"
         );
     }
 

@@ -211,7 +211,10 @@ pub struct Finding {
     pub message: String,
     /// How to fix it.
     pub fix: Text,
-    /// Whether `toolwire repair` can fix it without changing which arguments are accepted.
+    /// Whether a repair exists for this feature that does not change which arguments are
+    /// accepted. `toolwire repair` applies it only to errors (a target rejects the feature);
+    /// a warning (no evidence either way) is left as written, so human output marks only
+    /// errors "(repairable)".
     pub repairable: bool,
     /// `error` (a target rejects it) or `warning` (no evidence either way for some target).
     #[serde(default = "default_level")]
@@ -515,7 +518,11 @@ impl Report {
                     s,
                     "            fix: {}{}",
                     f.fix,
-                    if f.repairable { " (repairable)" } else { "" }
+                    if f.repairable && f.level == Level::Error {
+                        " (repairable)"
+                    } else {
+                        ""
+                    }
                 );
             }
             s.push('\n');

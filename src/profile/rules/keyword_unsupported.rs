@@ -224,9 +224,26 @@ pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
             format!("Remove `{k}`: it only annotates, so no argument changes.")
         }
         _ => format!(
-            "Remove `{k}` and say what it required in the description (e.g. \"at least 1\"); \
-             `toolwire args` can still check arguments against the original schema."
+            "Remove `{k}` and say what it required in the description (e.g. {}); `toolwire \
+             args` can still check arguments against the original schema.",
+            said_as(k)
         ),
+    }
+}
+
+/// How a dropped narrowing keyword reads in a description, for the fix's example.
+fn said_as(k: &str) -> &'static str {
+    match k {
+        "minimum" | "exclusiveMinimum" => "\"at least 1\"",
+        "maximum" | "exclusiveMaximum" => "\"at most 100\"",
+        "minLength" => "\"at least 1 character\"",
+        "maxLength" => "\"at most 64 characters\"",
+        "minItems" => "\"at least 1 item\"",
+        "maxItems" => "\"at most 20 items\"",
+        "pattern" => "\"matches ^[a-z]+$\"",
+        "multipleOf" => "\"a multiple of 5\"",
+        "uniqueItems" => "\"no duplicates\"",
+        _ => "\"at least 1\" for a `minimum`",
     }
 }
 

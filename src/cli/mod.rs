@@ -79,8 +79,38 @@ pub enum Command {
     Emulate(emulate::EmulateArgs),
 }
 
+/// The exit status a shell reports for a process ended by SIGPIPE (128 + 13).
+const BROKEN_PIPE_EXIT: i32 = 141;
+
+/// `EPIPE` (Linux, macOS and the BSDs), as std's print panic message names it.
+const EPIPE: i32 = 32;
+
+/// A reader that goes away (`toolwire … | head`) ends the output quietly, as SIGPIPE ends
+/// other Unix tools. Rust ignores SIGPIPE, so std's print macros panic on EPIPE instead; that
+/// one panic becomes an exit with status 141. SIGPIPE itself stays ignored because the prober
+/// and the emulator write to sockets, where a peer that went away must be an error the code
+/// handles, not a kill.
+fn end_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std")
+            && message.contains(&format!("(os error {EPIPE})"))
+        {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default(info);
+    }));
+}
+
 /// Parses the command line, runs it and maps errors to exit codes.
 pub fn main() -> ExitCode {
+    end_quietly_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Probe(a) => probe::run(a, &cli.paths),

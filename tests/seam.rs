@@ -414,3 +414,60 @@ mod round_trip {
         }
     }
 }
+
+/// `check`'s "(repairable)" promise, held over every case of the catalog under every core
+/// target's profile: an error marked repairable is never among repair's refusals (same rule,
+/// same feature).
+#[test]
+fn an_error_check_marks_repairable_is_never_refused_by_repair() {
+    use toolwire::check::Level;
+    use toolwire::repair::{Options, Tool, repair_tool};
+    let catalog = toolwire::case::Catalog::load(Path::new("cases")).expect("the catalog");
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    let mut broken = Vec::new();
+    let mut held = 0;
+    for name in [
+        "portable",
+        "gemini/v1beta/parameters",
+        "openai/chat",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+    ] {
+        let profile = toolwire::profile::CompiledProfile::new(set.get(name).expect("profile"));
+        for case in &catalog.cases {
+            for (i, t) in case.tools.iter().enumerate() {
+                let refs = [toolwire::profile::detect::ToolRef {
+                    name: Some(t.name.as_str()),
+                    description: t.description.as_deref(),
+                    parameters: t.parameters.as_ref(),
+                    index: 0,
+                }];
+                let promised: Vec<_> = toolwire::check::check_tools(&refs, &profile)
+                    .into_iter()
+                    .filter(|f| f.level == Level::Error && f.repairable && !f.request)
+                    .collect();
+                if promised.is_empty() {
+                    continue;
+                }
+                let r = repair_tool(&Tool::from(t), i, &profile, &Options::default());
+                for f in &promised {
+                    held += 1;
+                    if let Some(x) = r
+                        .refusals
+                        .iter()
+                        .find(|x| x.rule == f.rule.as_str() && x.parameter == f.parameter.as_str())
+                    {
+                        broken.push(format!(
+                            "{name} {}: {} {} at {:?} marked repairable, refused: {}",
+                            case.id, f.rule, f.parameter, f.pointer, x.reason
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("(repairable) held for {held} errors");
+    assert!(held > 50, "only {held} repairable errors seen");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: <keyword>`, `keyword-allowed: <keyword> (<form>)`",
     example: r#"{"type": "object", "properties": {"mode": {"const": "fast"}}, "additionalProperties": false}"#,
     fix: "Remove the keyword; if it constrained the value, say so in the description (e.g. \"at least 1\"). `const` can be written as a one-value `enum`.",
-    repair: "partly: keywords that only annotate or narrow are dropped (and reported); `anyOf`/`oneOf`/`allOf`, `patternProperties`, `additionalProperties` schemas, `items`, `properties` and `prefixItems` cannot be",
+    repair: "partly: keywords that only annotate or narrow are dropped (and reported), an `additionalProperties` schema among them; `oneOf` becomes `anyOf` when its branches have different types (so at most one matches); other `anyOf`/`oneOf`/`allOf`, `patternProperties`, `items`, `properties` and `prefixItems` cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -32,12 +32,17 @@ const STRUCTURAL: &[&str] = &[
     "properties",
     "prefixItems",
     "dependentSchemas",
+    "dependencies",
 ];
 
 fn repairable(f: &Feat<'_>) -> bool {
     match f {
         Feat::Keyword(k) => !STRUCTURAL.contains(k),
-        Feat::KeywordForm(k, form) => !(STRUCTURAL.contains(k) || *form == value::SCHEMA),
+        // An `additionalProperties` schema only narrows what extra members may hold: repair
+        // drops it (and reports the loss) like any narrowing keyword.
+        Feat::KeywordForm(k, form) => {
+            !(STRUCTURAL.contains(k) || (*form == value::SCHEMA && *k != "additionalProperties"))
+        }
         _ => false,
     }
 }

@@ -131,6 +131,16 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
     }
 }
 
+/// Leaving the schema out first, then `otherwise`; only `otherwise` for a bare schema (a tool
+/// without a name), which is the whole document: left out, nothing would be written.
+fn leave_out_first(tool: &Tool, leave_out: Candidate, otherwise: Candidate) -> Vec<Candidate> {
+    if tool.name.is_some() {
+        vec![leave_out, otherwise]
+    } else {
+        vec![otherwise]
+    }
+}
+
 pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     let rule = f.rule.as_str();
     let empty = json!({"type": "object", "properties": {}});
@@ -145,17 +155,19 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             "declared an empty argument object",
             None,
         )]),
-        value::ROOT_NULL | value::ROOT_NO_ARGUMENTS => Ok(vec![
+        value::ROOT_NULL | value::ROOT_NO_ARGUMENTS => Ok(leave_out_first(
+            tool,
             with(
                 None,
                 "left the parameters schema out (the tool takes no arguments)",
                 None,
             ),
             with(Some(empty), "declared an empty argument object", None),
-        ]),
+        )),
         value::ROOT_OBJECT_WITHOUT_PROPERTIES | value::ROOT_EMPTY => {
             let lost = "the schema accepted any arguments; it is now read as taking none";
-            Ok(vec![
+            Ok(leave_out_first(
+                tool,
                 with(
                     None,
                     "left the parameters schema out (it declares no arguments)",
@@ -166,7 +178,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
                     "declared an empty argument object (it declared no arguments)",
                     Some(lost),
                 ),
-            ])
+            ))
         }
         value::ROOT_NO_TYPE => {
             let mut t = tool.clone();

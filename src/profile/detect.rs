@@ -1022,39 +1022,8 @@ pub fn resolves(root: &Value, reference: &str) -> bool {
         // A plain-name fragment (`#foo`) names an `$anchor`; not resolved here, not flagged.
         return true;
     }
-    let decoded = percent_decode(fragment);
-    root.pointer(&decoded).is_some()
-}
-
-fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_string();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
-        {
-            out.push(h * 16 + l);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+    root.pointer(&crate::schema::percent_decode(fragment))
+        .is_some()
 }
 
 #[cfg(test)]

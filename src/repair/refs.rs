@@ -135,7 +135,7 @@ impl Cx<'_> {
                 "`$ref` to the anchor `{text}` (only JSON Pointer references are inlined)"
             )));
         }
-        let decoded = percent_decode(fragment);
+        let decoded = crate::schema::percent_decode(fragment).into_owned();
         if self.stack.contains(&decoded) {
             return Err(refuse(format!(
                 "`$ref` to `{text}` is recursive; a recursive schema cannot be written out"
@@ -183,26 +183,6 @@ impl Cx<'_> {
         }
         Ok(expanded)
     }
-}
-
-/// `%25` → `%` etc. in a URI fragment (JSON Pointer fragments are percent-encoded).
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
-        {
-            out.push(b);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
 #[cfg(test)]

@@ -171,6 +171,32 @@ pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
     Walk { nodes, truncated }
 }
 
+/// A URI fragment's JSON Pointer with its percent-escapes decoded (RFC 6901 section 6:
+/// `#/$defs/x%20y` names the member `x y`). An escape that is not two hex digits, or bytes
+/// that do not decode to UTF-8, leave the text as written.
+pub fn percent_decode(fragment: &str) -> std::borrow::Cow<'_, str> {
+    if !fragment.contains('%') {
+        return fragment.into();
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(b) = fragment
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_or(fragment.into(), Into::into)
+}
+
 /// Resolves an RFC 6901 pointer (`""` is the root). Returns `None` when a step is missing.
 pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     root.pointer(pointer)
@@ -202,6 +228,17 @@ pub fn is_object_schema(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_escapes_in_a_fragment_are_decoded() {
+        assert_eq!(percent_decode("/$defs/x%20y"), "/$defs/x y");
+        assert_eq!(percent_decode("/a%7E1b"), "/a~1b");
+        assert_eq!(percent_decode("/plain"), "/plain");
+        // Not an escape: kept as written.
+        assert_eq!(percent_decode("/100%"), "/100%");
+        assert_eq!(percent_decode("/%zz"), "/%zz");
+        assert_eq!(percent_decode("/%ff"), "/%ff");
+    }
     use serde_json::json;
 
     #[test]

@@ -49,7 +49,8 @@ fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
         // An anchor: resolved by name elsewhere; treat the root as the target.
         return Some((root, String::new()));
     }
-    root.pointer(fragment).map(|v| (v, fragment.to_string()))
+    let pointer = crate::schema::percent_decode(fragment);
+    root.pointer(&pointer).map(|v| (v, pointer.into_owned()))
 }
 
 /// How a resolvable local reference behaves: `self-reference` when following bare `$ref`s
@@ -302,6 +303,24 @@ mod tests {
                 .iter()
                 .any(|m| m.starts_with("`$ref` is not a string but 5")),
             "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn a_percent_escaped_reference_resolves() {
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/x%20y"}},
+            "$defs":{"x y":{"type":"string"}}});
+        let found = seen("ref-unsupported", s);
+        assert!(
+            found.contains(&(
+                "/properties/a/$ref".to_string(),
+                "keyword-allowed: $ref (local $defs)".to_string()
+            )),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|(_, f)| f.contains("unresolved")),
+            "{found:?}"
         );
     }
 

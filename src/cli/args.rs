@@ -199,20 +199,33 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
 /// Schema does not know; validating against them would fail with a confusing message, so they
 /// are a clear input error instead.
 fn reject_proto_types(file: &Path, declared: &Declared) -> Result<()> {
-    const PROTO: [&str; 6] = ["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
+    const TYPES: [&str; 7] = [
+        "string", "number", "integer", "boolean", "array", "object", "null",
+    ];
     for node in crate::schema::walk(&declared.schema).nodes {
+        // JSON Schema's type names are lower-case; any other casing of one of them (Gemini's
+        // proto `STRING`, or `Integer`) is the same mistake with the same fix.
         if let Some(t) = node
             .object()
             .and_then(|o| o.get("type"))
             .and_then(Value::as_str)
-            .filter(|t| PROTO.contains(t))
+            .filter(|t| !TYPES.contains(t) && TYPES.iter().any(|x| x.eq_ignore_ascii_case(t)))
         {
+            // Repair lower-cases the proto names (Gemini rejects them elsewhere); other
+            // casings have no evidence behind them, so repair leaves them as written.
+            let (kind, or_repair) = if t.bytes().all(|b| b.is_ascii_uppercase()) {
+                (
+                    "a Gemini proto type name",
+                    " or run `toolwire repair` first",
+                )
+            } else {
+                ("a type name in the wrong case", "")
+            };
             return Err(Error::input(
                 file,
                 Place::Pointer(format!("{}{}/type", declared.pointer, node.pointer)),
                 format!(
-                    "{t:?} is a Gemini proto type name, not JSON Schema; write lower-case types \
-                     ({:?}) or run `toolwire repair` first",
+                    "{t:?} is {kind}, not JSON Schema; write lower-case types ({:?}){or_repair}",
                     t.to_ascii_lowercase()
                 ),
             ));

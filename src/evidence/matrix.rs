@@ -575,25 +575,21 @@ mod tests {
         assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
     }
 
-    fn parse_accepted_twice(target: &str) -> Vec<RunLog> {
-        ["r1", "r2"]
+    /// The cell after a 2025 report rejected at `stage` and two 2026 parse-stage acceptances.
+    fn parse_acceptances_after_a_rejection_at(stage: Stage) -> Cell {
+        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
+        report.item.stage = Some(stage);
+        let runs: Vec<RunLog> = [("r1", "2026-11-01"), ("r2", "2026-11-08")]
             .iter()
-            .zip(["2026-11-01", "2026-11-08"])
-            .map(|(id, date)| run(id, date, &[(C, target, Verdict::Accepted)]))
-            .collect()
+            .map(|(id, date)| run(id, date, &[(C, "openai/chat", Verdict::Accepted)]))
+            .collect();
+        let m = build(&catalog(), &targets(), &runs, &[report]);
+        m.cell(C, "openai/chat").unwrap().clone()
     }
 
     #[test]
     fn a_parse_stage_acceptance_does_not_overturn_a_validator_rejection() {
-        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
-        report.item.stage = Some(Stage::Validate);
-        let m = build(
-            &catalog(),
-            &targets(),
-            &parse_accepted_twice("openai/chat"),
-            &[report],
-        );
-        let cell = m.cell(C, "openai/chat").unwrap();
+        let cell = parse_acceptances_after_a_rejection_at(Stage::Validate);
         assert_eq!(cell.verdict, Some(Verdict::Rejected));
         assert!(cell.conflict, "both pieces of evidence stay visible");
         assert_eq!(cell.evidence.len(), 2);
@@ -601,15 +597,7 @@ mod tests {
 
     #[test]
     fn a_parse_stage_acceptance_overturns_an_older_parse_stage_rejection() {
-        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
-        report.item.stage = Some(Stage::Parse);
-        let m = build(
-            &catalog(),
-            &targets(),
-            &parse_accepted_twice("openai/chat"),
-            &[report],
-        );
-        let cell = m.cell(C, "openai/chat").unwrap();
+        let cell = parse_acceptances_after_a_rejection_at(Stage::Parse);
         assert_eq!(cell.verdict, Some(Verdict::Accepted));
         assert_eq!(cell.kind, Some(EvidenceKind::Probe));
     }

@@ -108,10 +108,7 @@ fn emit(text: &str) -> Result<()> {
 }
 
 pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
-    let set = match &args.profiles {
-        Some(p) => ProfileSet::load(p)?,
-        None => crate::profile::embedded()?,
-    };
+    let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let profile = select(&set, &args.profile, args.target.as_deref())?;
     // A bad file is reported and skipped, so that the other files still get their findings;
     // the run then ends with exit 2.

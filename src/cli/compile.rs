@@ -33,21 +33,15 @@ pub struct CompileArgs {
     /// Report format: `human` or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
-    /// Read profiles from this file instead of the ones built into the binary.
-    #[arg(long, value_name = "FILE")]
-    pub profiles: Option<PathBuf>,
-    /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
-    #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES)]
-    pub max_inline_nodes: usize,
+    #[command(flatten)]
+    pub rewrite: crate::cli::repair::RewriteArgs,
 }
 
 pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
-    let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
+    let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
     let tools = crate::input::read_file(&args.file)?;
-    let opts = repair::Options {
-        max_inline_nodes: args.max_inline_nodes,
-    };
+    let opts = args.rewrite.options();
     let mut compiled: Vec<Compilation> = Vec::new();
     for request in tools.requests() {
         let input: Vec<Tool> = request.iter().map(Tool::from).collect();

@@ -43,12 +43,28 @@ pub struct RepairArgs {
     /// Report format: `human` (changed and refused tools, then counts) or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
+    #[command(flatten)]
+    pub rewrite: RewriteArgs,
+}
+
+/// The options `repair` and `compile` share.
+#[derive(Debug, clap::Args)]
+pub struct RewriteArgs {
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<PathBuf>,
     /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
     #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES)]
     pub max_inline_nodes: usize,
+}
+
+impl RewriteArgs {
+    /// The repair options these flags give.
+    pub fn options(&self) -> Options {
+        Options {
+            max_inline_nodes: self.max_inline_nodes,
+        }
+    }
 }
 
 /// The profile set: `--profiles FILE` or the one built into the binary.
@@ -60,13 +76,11 @@ pub(crate) fn profiles(path: Option<&PathBuf>) -> Result<ProfileSet> {
 }
 
 pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
-    let set = profiles(args.profiles.as_ref())?;
+    let set = profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
     let tools = crate::input::from_bytes(&args.file, &bytes)?;
-    let opts = Options {
-        max_inline_nodes: args.max_inline_nodes,
-    };
+    let opts = args.rewrite.options();
     let mut results: Vec<(usize, ToolRepair)> = Vec::new();
     for request in tools.requests() {
         let input: Vec<Tool> = request.iter().map(Tool::from).collect();

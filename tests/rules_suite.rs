@@ -42,25 +42,12 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ),
 ];
 
-fn tool_refs(case: &Case) -> Vec<ToolRef<'_>> {
-    case.tools
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ToolRef {
-            name: Some(&t.name),
-            description: t.description.as_deref(),
-            parameters: t.parameters.as_ref(),
-            index: i,
-        })
-        .collect()
-}
-
 fn normalize(p: &str) -> String {
     p.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn detect_case(case: &Case) -> Result<(), Failed> {
-    let seen = detect::collect(&tool_refs(case));
+    let seen = detect::collect(&ToolRef::all(&case.tools));
     for s in &seen {
         let owner = rules::owner(&s.parameter).map(|r| r.id);
         if owner != Some(s.rule) {
@@ -108,7 +95,7 @@ fn no_false_pass(
 ) -> Result<(), Failed> {
     let want = normalize(&case.parameter);
     let owner = rules::owner(&want).map(|r| r.id);
-    let findings = toolwire::check::check_tools(&tool_refs(case), profile);
+    let findings = toolwire::check::check_tools(&ToolRef::all(&case.tools), profile);
     let own: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.parameter == want && Some(f.rule.as_str()) == owner)

@@ -437,12 +437,7 @@ fn an_error_check_marks_repairable_is_never_refused_by_repair() {
         let profile = toolwire::profile::CompiledProfile::new(set.get(name).expect("profile"));
         for case in &catalog.cases {
             for (i, t) in case.tools.iter().enumerate() {
-                let refs = [toolwire::profile::detect::ToolRef {
-                    name: Some(t.name.as_str()),
-                    description: t.description.as_deref(),
-                    parameters: t.parameters.as_ref(),
-                    index: 0,
-                }];
+                let refs = toolwire::profile::detect::ToolRef::all(std::slice::from_ref(t));
                 let promised: Vec<_> = toolwire::check::check_tools(&refs, &profile)
                     .into_iter()
                     .filter(|f| f.level == Level::Error && f.repairable && !f.request)

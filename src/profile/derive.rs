@@ -57,22 +57,9 @@ pub struct Index<'m> {
     control: Option<String>,
 }
 
-fn tool_refs(case: &Case) -> Vec<ToolRef<'_>> {
-    case.tools
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ToolRef {
-            name: Some(&t.name),
-            description: t.description.as_deref(),
-            parameters: t.parameters.as_ref(),
-            index: i,
-        })
-        .collect()
-}
-
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
 pub fn case_features(case: &Case) -> BTreeSet<(String, Placement)> {
-    detect::collect(&tool_refs(case))
+    detect::collect(&ToolRef::all(&case.tools))
         .into_iter()
         .filter(|s| !s.limit)
         .map(|s| (s.parameter, s.placement))

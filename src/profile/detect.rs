@@ -26,6 +26,22 @@ pub struct ToolRef<'a> {
     pub index: usize,
 }
 
+impl<'a> ToolRef<'a> {
+    /// Every tool of a list (a case's tools, a request), numbered by position.
+    pub fn all(tools: &'a [crate::tool::ToolDef]) -> Vec<ToolRef<'a>> {
+        tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ToolRef {
+                name: Some(&t.name),
+                description: t.description.as_deref(),
+                parameters: t.parameters.as_ref(),
+                index: i,
+            })
+            .collect()
+    }
+}
+
 impl ToolRef<'_> {
     /// Whether the tool came with an envelope (name, description) rather than as a bare schema.
     pub fn has_envelope(&self) -> bool {
@@ -1106,18 +1122,7 @@ mod tests {
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog
             .cases
             .iter()
-            .map(|c| {
-                c.tools
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| ToolRef {
-                        name: Some(&t.name),
-                        description: t.description.as_deref(),
-                        parameters: t.parameters.as_ref(),
-                        index: i,
-                    })
-                    .collect()
-            })
+            .map(|c| ToolRef::all(&c.tools))
             .collect();
         tools.extend(extra.iter().map(|v| {
             vec![ToolRef {

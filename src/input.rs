@@ -413,7 +413,7 @@ impl Reader<'_, '_> {
                 String::new(),
                 format!(
                     "a JSON {} is not a tool definition; {EXPECTED}",
-                    kind(&other)
+                    json::kind(&other)
                 ),
             )),
         }
@@ -481,7 +481,10 @@ impl Reader<'_, '_> {
             Value::Object(map) => self.object(map, at),
             other => Err((
                 at.to_string(),
-                format!("expected a list of tools, found a JSON {}", kind(&other)),
+                format!(
+                    "expected a list of tools, found a JSON {}",
+                    json::kind(&other)
+                ),
             )),
         }
     }
@@ -500,7 +503,7 @@ impl Reader<'_, '_> {
             other => {
                 return Err((
                     format!("{at}/0"),
-                    format!("expected a tool object, found a JSON {}", kind(other)),
+                    format!("expected a tool object, found a JSON {}", json::kind(other)),
                 ));
             }
         };
@@ -529,7 +532,7 @@ impl Reader<'_, '_> {
             let Value::Object(m) = item else {
                 return Err((
                     here,
-                    format!("expected a tool object, found a JSON {}", kind(&item)),
+                    format!("expected a tool object, found a JSON {}", json::kind(&item)),
                 ));
             };
             let f = classify(&m).unwrap_or(format);
@@ -663,7 +666,7 @@ fn name_and_description_of(
                 format!("{at}/name"),
                 format!(
                     "the tool name must be a string, found a JSON {}",
-                    kind(&other)
+                    json::kind(&other)
                 ),
             ));
         }
@@ -677,7 +680,7 @@ fn name_and_description_of(
                 format!("{at}/description"),
                 format!(
                     "the description must be a string, found a JSON {}",
-                    kind(&other)
+                    json::kind(&other)
                 ),
             ));
         }
@@ -718,17 +721,6 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
         return Some(Format::Functions);
     }
     None
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 #[cfg(test)]

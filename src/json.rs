@@ -229,6 +229,19 @@ pub fn value_depth(value: &Value) -> usize {
     max
 }
 
+/// The JSON type of a value, as JSON Schema names it (`null`, `boolean`, `number`, `string`,
+/// `array`, `object`), for messages.
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -275,18 +275,7 @@ pub fn standard_type(t: &str) -> Option<&'static str> {
         .find(|s| s.eq_ignore_ascii_case(t))
 }
 
-/// The kind of a JSON value, for messages.
-pub fn json_kind(v: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
+pub use crate::json::kind as json_kind;
 
 #[cfg(test)]
 pub mod testing {

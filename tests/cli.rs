@@ -33,3 +33,39 @@ fn a_closed_standard_output_ends_quietly() {
         assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
     }
 }
+
+/// Output that cannot be written (a full device) is one line naming the failure and exit
+/// status 2, never a panic. Needs `/dev/full` to be the Linux device: some sandboxes replace
+/// device nodes by regular files, and there the test says so instead of asserting.
+#[test]
+fn an_unwritable_standard_output_is_a_clear_error() {
+    use std::os::unix::fs::FileTypeExt;
+    use std::process::{Command, Stdio};
+    let is_device = std::fs::metadata("/dev/full").is_ok_and(|m| m.file_type().is_char_device());
+    if !is_device {
+        eprintln!("not run: /dev/full is not the full device on this machine");
+        return;
+    }
+    for args in [
+        &["rule", "--list"][..],
+        &["repair", "tests/cli/repair/gemini-types.json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .stdout(Stdio::from(full))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("toolwire runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("toolwire: cannot write to stdout: "),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

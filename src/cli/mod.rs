@@ -85,12 +85,18 @@ const BROKEN_PIPE_EXIT: i32 = 141;
 /// `EPIPE` (Linux, macOS and the BSDs), as std's print panic message names it.
 const EPIPE: i32 = 32;
 
+/// Exit status for bad input and I/O failures (as for every [`crate::error::Error`]).
+const IO_EXIT: i32 = 2;
+
 /// A reader that goes away (`toolwire … | head`) ends the output quietly, as SIGPIPE ends
 /// other Unix tools. Rust ignores SIGPIPE, so std's print macros panic on EPIPE instead; that
-/// one panic becomes an exit with status 141. SIGPIPE itself stays ignored because the prober
-/// and the emulator write to sockets, where a peer that went away must be an error the code
-/// handles, not a kill.
-fn end_quietly_on_broken_pipe() {
+/// one panic becomes an exit with status 141. Any other failure to print (a full disk,
+/// `> /dev/full`) becomes one line naming it and exit status 2, as other I/O errors do, not a
+/// panic with a backtrace. SIGPIPE itself stays ignored because the prober and the emulator
+/// write to sockets, where a peer that went away must be an error the code handles, not a
+/// kill.
+fn end_quietly_on_output_errors() {
+    use std::io::Write;
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
@@ -99,10 +105,13 @@ fn end_quietly_on_broken_pipe() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to std")
-            && message.contains(&format!("(os error {EPIPE})"))
-        {
-            std::process::exit(BROKEN_PIPE_EXIT);
+        if let Some(stream) = message.strip_prefix("failed printing to ") {
+            if message.contains(&format!("(os error {EPIPE})")) {
+                std::process::exit(BROKEN_PIPE_EXIT);
+            }
+            // `stream` reads "stdout: <the OS error>".
+            let _ = writeln!(std::io::stderr(), "toolwire: cannot write to {stream}");
+            std::process::exit(IO_EXIT);
         }
         default(info);
     }));
@@ -110,7 +119,7 @@ fn end_quietly_on_broken_pipe() {
 
 /// Parses the command line, runs it and maps errors to exit codes.
 pub fn main() -> ExitCode {
-    end_quietly_on_broken_pipe();
+    end_quietly_on_output_errors();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Probe(a) => probe::run(a, &cli.paths),

@@ -154,6 +154,22 @@ fn nothing_written(output: Option<&Path>) -> String {
 /// fails; the temporary file is removed then.
 pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
     use std::io::Write;
+    // A symbolic link stays a link: the file it points to is replaced.
+    let resolved = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?
+        }
+        _ => path.to_path_buf(),
+    };
+    let path = resolved.as_path();
+    // A device or a pipe (`/dev/stdout`, a FIFO) is written to, never replaced by a file.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(contents.as_bytes()))
+            .map_err(|e| Error::io(path, e));
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -312,5 +328,41 @@ mod tests {
         let missing = dir.path().join("no-such-dir").join("x.json");
         let err = write_atomically(&missing, "x").unwrap_err().to_string();
         assert!(err.contains("x.json"), "{err}");
+    }
+
+    /// `-o link` replaces the file the link points to and leaves the link a link; `-o` to a
+    /// pipe writes into it instead of replacing it by a file.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_or_a_pipe_is_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        let link = dir.path().join("link.json");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, "new\n").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new\n");
+
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("not run: mkfifo is not available");
+            return;
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        write_atomically(&fifo, "through the pipe\n").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe\n");
+        use std::os::unix::fs::FileTypeExt;
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "the pipe is still a pipe");
     }
 }

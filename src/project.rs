@@ -45,6 +45,18 @@ impl Project {
             .collect())
     }
 
+    /// Run logs of `runs/` that were cut short (no footer: an interrupted probe), with how
+    /// many observations each holds. They are folded in like the others (every observation in
+    /// them was made); callers say so, so that a partial run is never folded unnoticed.
+    pub fn cut_short_runs(&self) -> Result<Vec<(PathBuf, usize)>> {
+        Ok(self
+            .runs()?
+            .into_iter()
+            .filter(|r| r.footer.is_none())
+            .map(|r| (r.path, r.observations.len()))
+            .collect())
+    }
+
     /// Documented and reported evidence (`reports/documented/*.yaml`) mapped to cells of
     /// the catalog at `self.cases`.
     pub fn documented(&self) -> Result<Vec<Documented>> {
@@ -115,4 +127,31 @@ pub fn read_matrix(path: &Path) -> Result<Matrix> {
     )?;
     serde_json::from_value(value)
         .map_err(|e| crate::error::Error::input(path, crate::error::Place::File, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A committed run log without its footer line (as an interrupted probe leaves it) is
+    /// named with its observations; the finished ones are not.
+    #[test]
+    fn a_run_without_its_footer_is_named_as_cut_short() {
+        let committed = Project::new("cases", "reports");
+        let finished = committed.runs().expect("the committed run logs read");
+        let source = finished.first().expect("a committed run log");
+        let text = std::fs::read_to_string(&source.path).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines[..lines.len() - 1].join("\n") + "\n";
+        let cut_path = project.runs_dir().join("cut.jsonl");
+        std::fs::write(&cut_path, cut).unwrap();
+        std::fs::write(project.runs_dir().join("whole.jsonl"), &text).unwrap();
+        assert_eq!(
+            project.cut_short_runs().unwrap(),
+            vec![(cut_path, source.observations.len())]
+        );
+    }
 }

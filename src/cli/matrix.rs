@@ -1,8 +1,9 @@
-//! `toolwire matrix`: rebuild reports/matrix.json and reports/MATRIX.md.
+//! `toolwire matrix`: the same as `toolwire rules` (the matrix, the profiles and the rule table
+//! are made together from the same evidence, so rebuilding one rebuilds all).
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::Paths;
+use crate::cli::rules::RulesArgs;
 use crate::error::Result;
-use crate::report::Mode;
 
 #[derive(Debug, clap::Args)]
 pub struct MatrixArgs {
@@ -12,19 +13,5 @@ pub struct MatrixArgs {
 }
 
 pub fn run(args: MatrixArgs, paths: &Paths) -> Result<u8> {
-    let project = paths.project();
-    let mode = if args.check { Mode::Check } else { Mode::Write };
-    let changed = project.regenerate(mode)?;
-    for p in &changed {
-        if args.check {
-            println!("stale: {}", p.display());
-        } else {
-            println!("wrote {}", p.display());
-        }
-    }
-    Ok(if args.check && !changed.is_empty() {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    })
+    crate::cli::rules::run(RulesArgs { check: args.check }, paths)
 }

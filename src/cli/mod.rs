@@ -59,7 +59,7 @@ pub struct Paths {
 pub enum Command {
     /// Probe every case against every selected target, write a run log, regenerate the matrix.
     Probe(probe::ProbeArgs),
-    /// Rebuild reports/matrix.json and reports/MATRIX.md from all run logs and documented evidence.
+    /// The same as `rules`: rebuild the matrix (with the profiles and rule table made from it).
     Matrix(matrix::MatrixArgs),
     /// Regenerate the matrix, profiles and rule table (`--check`: exit 1 naming stale files).
     Rules(rules::RulesArgs),

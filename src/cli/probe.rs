@@ -365,6 +365,17 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
     };
     let summary = runtime.block_on(probe::run(&catalog, &cases, targets, opts))?;
     print_summary(&summary);
+    if !summary.reached_any() {
+        // Every target was skipped or never answered: the log would hold no observation of
+        // any target, only that nothing was observed, and folding it would change the matrix
+        // (a new run, new dates) on no evidence.
+        std::fs::remove_file(&summary.log).map_err(|e| Error::io(&summary.log, e))?;
+        println!(
+            "no request reached a target (every one skipped or unreachable): the run log was \
+             removed and the matrix was not regenerated"
+        );
+        return Ok(EXIT_OK);
+    }
     if emulated {
         println!(
             "emulated run (toolwire emulate answered): not evidence; the matrix was not regenerated"

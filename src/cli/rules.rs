@@ -29,6 +29,12 @@ pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
         return Err(Error::input(dir, crate::error::Place::File, problem));
     }
     let project = paths.project();
+    for (log, n) in project.cut_short_runs()? {
+        eprintln!(
+            "note: {} was cut short (no footer); its {n} observations are folded in",
+            log.display()
+        );
+    }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let changed = project.regenerate(mode)?;
     for p in &changed {

@@ -125,6 +125,18 @@ pub struct TargetSummary {
     pub inconclusive_reasons: BTreeMap<String, usize>,
 }
 
+impl RunSummary {
+    /// Whether any request reached its target: some observation is neither `skipped` nor
+    /// `unreachable` (an in-process engine always counts).
+    pub fn reached_any(&self) -> bool {
+        self.targets.values().any(|t| {
+            t.counts
+                .iter()
+                .any(|(v, n)| *n > 0 && !matches!(v, Verdict::Skipped | Verdict::Unreachable))
+        })
+    }
+}
+
 impl TargetSummary {
     /// Inconclusive and unreachable answers together.
     pub fn inconclusive(&self) -> usize {

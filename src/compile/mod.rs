@@ -244,6 +244,7 @@ const RELATED: &[&[&str]] = &[
     ],
     &[
         "keyword-unsupported",
+        "keyword-value-invalid",
         "format-unsupported",
         "enum-not-string",
         "ref-unsupported",

@@ -293,6 +293,8 @@ pub mod value {
     pub const REQUIRED_NULL: &str = "required-null";
     pub const REQUIRED_BOOLEAN: &str = "required-boolean";
     pub const REQUIRED_EMPTY: &str = "required-empty";
+    /// `required` naming one property twice (2020-12 wants its items unique).
+    pub const REQUIRED_DUPLICATES: &str = "required-duplicates";
     pub const REQUIRED_WITHOUT_PROPERTIES: &str = "required-without-properties";
     pub const SCHEMA_NOT_OBJECT: &str = "property-schema-string";
     pub const BOOLEAN_SCHEMA_TRUE: &str = "property-schema-true";
@@ -335,6 +337,23 @@ pub mod value {
     pub const SCHEMA_DRAFT_07: &str = "draft-07";
     pub const SCHEMA_OTHER_DRAFT: &str = "other draft";
     pub const ID_NOT_URI: &str = "not a uri-reference";
+    // keyword forms for values the keyword does not take (keyword-value-invalid)
+    /// A numeric keyword given as a JSON string (`minimum: "1"`).
+    pub const VALUE_STRING: &str = "string";
+    /// A numeric keyword given as null, a boolean, a list or an object.
+    pub const VALUE_NOT_A_NUMBER: &str = "not a number";
+    /// A count below 0, or a negative `multipleOf`.
+    pub const VALUE_NEGATIVE: &str = "negative";
+    /// A count with a fractional part (`minItems: 1.5`).
+    pub const VALUE_NOT_AN_INTEGER: &str = "not an integer";
+    /// `multipleOf: 0`.
+    pub const VALUE_ZERO: &str = "zero";
+    /// A string-valued keyword (`pattern`, `description`, ...) given as another JSON kind.
+    pub const VALUE_NOT_A_STRING: &str = "not a string";
+    /// A `pattern` that does not compile.
+    pub const VALUE_INVALID_REGEX: &str = "invalid regex";
+    /// `additionalProperties` that is neither a schema object nor a boolean.
+    pub const VALUE_NOT_A_SCHEMA: &str = "not a schema";
     /// Every `x-` key is judged by this case.
     pub const VENDOR_KEY: &str = "x-vendor";
     // name-chars

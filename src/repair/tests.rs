@@ -444,8 +444,8 @@ fn gemini_type_spellings_are_all_lower_cased_together() {
 #[test]
 fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
     let p = profile(&[
-        "keyword-allowed: minimum",
-        "keyword-allowed: maxLength",
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: maxLength (negative)",
         "keyword-allowed: minLength",
     ]);
     let t = tool(

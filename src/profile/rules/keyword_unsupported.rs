@@ -10,7 +10,8 @@ pub const RULE: Rule = Rule {
              `additionalProperties` false/true/schema, draft-4 boolean `exclusiveMinimum` and \
              `exclusiveMaximum`. Every `x-` key is judged by the vendor-key case. Keywords \
              with a rule of their own (`type`, `format`, `enum` forms, `$ref`, `nullable`, \
-             root combinators, ...) are left to it.",
+             root combinators, `required` that is not a list of distinct names, values a \
+             keyword does not take, ...) are left to it.",
     features: "`keyword-allowed: <keyword>`, `keyword-allowed: <keyword> (<form>)`",
     example: r#"{"type": "object", "properties": {"mode": {"const": "fast"}}, "additionalProperties": false}"#,
     fix: "Remove the keyword; if it constrained the value, say so in the description (e.g. \"at least 1\"). `const` can be written as a one-value `enum`.",
@@ -134,26 +135,26 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         let k = k.as_str();
         // One match per key: keys other rules report (ELSEWHERE, and ROOT_ELSEWHERE at the
         // root), then keys this rule leaves alone in some forms.
-        let skip = match k {
-            "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => true,
-            "oneOf" | "allOf" | "not" | "const" if root => true,
-            "anyOf" | "enum" if root => true,
-            // An `items` schema is judged with its array: the `type-spelling: array` case is
-            // the host that carries it (type-invalid reports that case's verdict).
-            "items" => true,
-            "properties" => !v.is_object(),
-            "required" => {
-                !matches!(v, Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string))
-            }
-            "enum" => super::enum_not_string::form(v).is_some(),
-            "anyOf" => {
-                super::anyof_with_siblings::has_siblings(n)
-                    || super::nullable_spelling::has_null_branch(n)
-            }
-            // `then`/`else` belong to the `if` construct.
-            "then" | "else" => has_if,
-            _ => false,
-        };
+        // A value the keyword does not take is keyword-value-invalid's, whatever the key.
+        let skip = super::keyword_value_invalid::form(k, v).is_some()
+            || match k {
+                "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => true,
+                "oneOf" | "allOf" | "not" | "const" if root => true,
+                "anyOf" | "enum" if root => true,
+                // An `items` schema is judged with its array: the `type-spelling: array` case is
+                // the host that carries it (type-invalid reports that case's verdict).
+                "items" => true,
+                "properties" => !v.is_object(),
+                "required" => !super::required_invalid::is_list_of_names(v),
+                "enum" => super::enum_not_string::form(v).is_some(),
+                "anyOf" => {
+                    super::anyof_with_siblings::has_siblings(n)
+                        || super::nullable_spelling::has_null_branch(n)
+                }
+                // `then`/`else` belong to the `if` construct.
+                "then" | "else" => has_if,
+                _ => false,
+            };
         if skip {
             continue;
         }

@@ -27,6 +27,7 @@ pub mod format_unsupported;
 pub mod items_not_schema;
 pub mod items_on_non_array;
 pub mod keyword_unsupported;
+pub mod keyword_value_invalid;
 pub mod name_duplicate;
 pub mod name_invalid;
 pub mod name_too_long;
@@ -159,7 +160,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 34] = [
+pub static REGISTRY: [Rule; 35] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -184,6 +185,7 @@ pub static REGISTRY: [Rule; 34] = [
     nullable_spelling::RULE,
     ref_unsupported::RULE,
     ref_remote::RULE,
+    keyword_value_invalid::RULE,
     keyword_unsupported::RULE,
     depth_exceeded::RULE,
     size_exceeded::RULE,

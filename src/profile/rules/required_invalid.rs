@@ -1,12 +1,13 @@
-//! `required-invalid`: `required` that is not a non-empty list of names.
+//! `required-invalid`: `required` that is not a non-empty list of distinct names.
 
 use super::*;
 
 pub const RULE: Rule = Rule {
     id: "required-invalid",
     checks: "`required` is not an array of strings (`null`, draft-3's per-property `true`, a \
-             single string, a list holding non-strings) or is an empty list.",
-    features: "`structure: required-null`, `structure: required-boolean`, `structure: required-not-array`, `structure: required-empty`",
+             single string, a list holding non-strings), is an empty list, or names one property \
+             twice (2020-12 wants its items unique).",
+    features: "`structure: required-null`, `structure: required-boolean`, `structure: required-not-array`, `structure: required-empty`, `structure: required-duplicates`",
     example: r#"{"type": "object", "properties": {"city": {"type": "string"}}, "required": null}"#,
     fix: "Write `required` as a list of property names, or leave it out when nothing is required.",
     repair: "yes",
@@ -28,6 +29,7 @@ fn owns(p: &Param) -> bool {
             value::REQUIRED_NULL,
             value::REQUIRED_BOOLEAN,
             value::REQUIRED_EMPTY,
+            value::REQUIRED_DUPLICATES,
         ],
     )
 }
@@ -52,6 +54,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         n.placement,
                         || format!("`required` lists a JSON {kind}, not a property name"),
                     );
+                } else if names[..i].contains(v) {
+                    cx.feature(
+                        At::KeyIndex(n.frame, "required", i),
+                        Feat::Structure(value::REQUIRED_DUPLICATES),
+                        n.placement,
+                        || format!("`required` names {v} a second time"),
+                    );
                 }
             }
         }
@@ -72,6 +81,18 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
 }
 
+/// Whether `required` is what 2020-12 asks for and this rule leaves alone: a non-empty list
+/// of distinct strings.
+pub fn is_list_of_names(required: &serde_json::Value) -> bool {
+    required.as_array().is_some_and(|names| {
+        !names.is_empty()
+            && names
+                .iter()
+                .enumerate()
+                .all(|(i, v)| v.is_string() && !names[..i].contains(v))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
@@ -84,7 +105,8 @@ mod tests {
             "a":{"type":"string","required":true},
             "b":{"type":"object","properties":{"c":{}},"required":"c"},
             "d":{"type":"object","properties":{"e":{}},"required":["e",1]},
-            "f":{"type":"object","properties":{"g":{}},"required":[]}}});
+            "f":{"type":"object","properties":{"g":{}},"required":[]},
+            "h":{"type":"object","properties":{"i":{},"j":{}},"required":["i","j","i","i"]}}});
         assert_eq!(
             seen(r, s),
             pairs(&[
@@ -93,7 +115,31 @@ mod tests {
                 ("/properties/b/required", "structure: required-not-array"),
                 ("/properties/d/required/1", "structure: required-not-array"),
                 ("/properties/f/required", "structure: required-empty"),
+                ("/properties/h/required/2", "structure: required-duplicates"),
+                ("/properties/h/required/3", "structure: required-duplicates"),
             ])
+        );
+    }
+
+    #[test]
+    fn a_list_of_distinct_names_is_left_to_keyword_unsupported() {
+        use super::is_list_of_names;
+        assert!(is_list_of_names(&json!(["a", "b"])));
+        for v in [
+            json!([]),
+            json!(["a", "a"]),
+            json!(["a", 1]),
+            json!("a"),
+            json!(null),
+        ] {
+            assert!(!is_list_of_names(&v), "{v}");
+        }
+        let s = json!({"type":"object","properties":{"a":{}},"required":["a","a"]});
+        assert!(
+            seen("keyword-unsupported", s)
+                .iter()
+                .all(|(p, _)| p != "/required"),
+            "a `required` with duplicates is judged by its own case"
         );
     }
 }

@@ -19,6 +19,7 @@ use crate::check::Finding;
 use crate::profile::CompiledProfile;
 use crate::profile::compiled::Slot;
 use crate::profile::feature::{Feat, Kind, Limit, Param, parse_parameter, value};
+use crate::profile::rules::keyword_value_invalid;
 
 /// One rewrite of the tool and what it changed.
 pub(super) struct Candidate {
@@ -344,28 +345,6 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
     })
 }
 
-/// Why `v` is not a valid value of bound keyword `k`, when it is not: JSON Schema (2020-12
-/// validation vocabulary, sections 6.2-6.5) wants a number for `minimum`/`maximum` and the
-/// exclusive bounds (draft 4: a boolean, handled by its own repair), a number above 0 for
-/// `multipleOf`, and a non-negative integer for the length and count bounds.
-fn invalid_bound(k: &str, v: &Value) -> Option<&'static str> {
-    let count = |v: &Value| v.as_f64().is_some_and(|n| n >= 0.0 && n.fract() == 0.0);
-    match k {
-        "minimum" | "maximum" if !v.is_number() => Some("a number"),
-        "exclusiveMinimum" | "exclusiveMaximum" if !v.is_number() && !v.is_boolean() => {
-            Some("a number")
-        }
-        "multipleOf" if !v.as_f64().is_some_and(|n| n > 0.0) => Some("a number greater than 0"),
-        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties"
-        | "minContains" | "maxContains"
-            if !count(v) =>
-        {
-            Some("a non-negative integer")
-        }
-        _ => None,
-    }
-}
-
 /// Appends `sentence` (a phrase, capitalised and ended with a period) to `node`'s
 /// description.
 fn note(node: &mut Map<String, Value>, phrase: &str) {
@@ -399,9 +378,14 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         .ok_or_else(|| format!("no `{k}` at {node:?}"))?
         .clone();
     let at = crate::json::push_token(node, k);
-    if let Some(need) = invalid_bound(k, &v) {
-        // Not a bound at all: nothing to say in the description, and nothing is lost that a
-        // validator would have enforced.
+    if let Some(need) = keyword_value_invalid::wanted(k, &v) {
+        // Not a value the keyword takes: nothing to say in the description, and nothing is
+        // lost that a validator would have enforced.
+        let what = if keyword_value_invalid::is_bound(k) {
+            "bound"
+        } else {
+            "value"
+        };
         let t = edited(tool, node, |m| {
             m.shift_remove(k);
         })?;
@@ -410,7 +394,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
             &at,
             rule,
             format!(
-                "dropped `{k}: {}`, which is not a valid bound (JSON Schema wants {need})",
+                "dropped `{k}: {}`, which is not a valid {what} (JSON Schema wants {need})",
                 show(&v)
             ),
             None,

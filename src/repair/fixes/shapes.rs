@@ -112,6 +112,30 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 lost,
             )])
         }
+        value::REQUIRED_DUPLICATES => {
+            // Naming a property twice requires nothing more than naming it once.
+            let node = node_of("required");
+            let map = schema_at(tool, &node)?;
+            let names = map
+                .get("required")
+                .and_then(Value::as_array)
+                .ok_or("no `required` list where the finding points")?;
+            let mut kept: Vec<Value> = Vec::with_capacity(names.len());
+            for v in names {
+                if !kept.contains(v) {
+                    kept.push(v.clone());
+                }
+            }
+            let mut t = tool.clone();
+            schema_mut(&mut t, &node)?.insert("required".into(), Value::Array(kept));
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                "dropped the repeated names from `required` (each stays required)",
+                None,
+            )])
+        }
         value::BOOLEAN_SCHEMA_TRUE => {
             Err("a `true` schema accepts any value; no portable schema says that".into())
         }

@@ -253,8 +253,7 @@ pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
         refs.extend(request.iter().map(|e| e.as_ref()));
         let start = checker.findings().len();
         checker.request(&refs);
-        let first = request.first().map_or(0, |t| t.index);
-        places.fill(&file, request, first, &mut checker.findings()[start..]);
+        places.fill(&file, request, &mut checker.findings()[start..]);
     }
     drop(checker);
     out
@@ -267,11 +266,16 @@ struct Places {
 }
 
 impl Places {
-    /// `request` are the tools the findings are about; `first` is the index of its first tool.
-    fn fill(&mut self, file: &Text, request: &[ToolEntry], first: usize, findings: &mut [Finding]) {
+    /// `request` are the tools the findings are about.
+    fn fill(&mut self, file: &Text, request: &[ToolEntry], findings: &mut [Finding]) {
         for f in findings {
             f.file = file.clone();
-            let Some(t) = f.tool_index.checked_sub(first).and_then(|i| request.get(i)) else {
+            // Numbers skip built-in tools (see `input::is_builtin`), so look the number up.
+            let Some(t) = request
+                .binary_search_by_key(&f.tool_index, |t| t.index)
+                .ok()
+                .map(|i| &request[i])
+            else {
                 continue;
             };
             f.line = t.line;
@@ -316,9 +320,8 @@ pub fn check_bytes(
             refs.extend(request.iter().map(|e| e.as_ref()));
             let start = checker.findings().len();
             checker.request(&refs);
-            let first = request.first().map_or(0, |t| t.index);
             let new = &mut checker.findings()[start..];
-            places.fill(&text, request, first, new);
+            places.fill(&text, request, new);
             flagged += distinct_tools(new, |_| true, &mut indexes);
             erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
         }
@@ -396,14 +399,16 @@ impl Report {
     pub fn one_request(sets: &[ToolSet], profile: &CompiledProfile) -> Report {
         let mut offsets = Vec::with_capacity(sets.len());
         let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        let mut offset = 0;
         for set in sets {
-            let offset = refs.len();
             offsets.push(offset);
             refs.extend(set.tools.iter().map(|t| {
                 let mut r = t.as_ref();
                 r.index += offset;
                 r
             }));
+            // Past the set's last number (numbers may skip built-in tools).
+            offset += set.tools.last().map_or(0, |t| t.index + 1);
         }
         let mut all = Vec::new();
         detect::check_request(&refs, profile, &mut all);
@@ -418,7 +423,7 @@ impl Report {
         }
         for (set, findings) in sets.iter().zip(&mut per_set) {
             let file = Text::from(set.file.display().to_string());
-            Places::default().fill(&file, &set.tools, 0, findings);
+            Places::default().fill(&file, &set.tools, findings);
         }
         Report::of_sets(sets, per_set, profile)
     }

@@ -490,19 +490,27 @@ impl Reader<'_, '_> {
     }
 
     fn list(&mut self, list: Vec<Value>, at: &str) -> std::result::Result<Format, Problem> {
-        let Some(first) = list.first() else {
+        // The list's format is that of its first tool with a schema: a provider's built-in
+        // tools (web search, code execution) carry none and are skipped.
+        let first = list
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !v.as_object().is_some_and(is_builtin));
+        let Some((position, first)) = first else {
+            self.next_index += list.len();
             return Ok(Format::Functions);
         };
+        let at_first = format!("{at}/{position}");
         let format = match first {
             Value::Object(m)
                 if has(m, "functionDeclarations") || has(m, "function_declarations") =>
             {
                 Format::Gemini
             }
-            Value::Object(m) => classify(m).ok_or_else(|| (format!("{at}/0"), unknown_shape(m)))?,
+            Value::Object(m) => classify(m).ok_or_else(|| (at_first, unknown_shape(m)))?,
             other => {
                 return Err((
-                    format!("{at}/0"),
+                    at_first,
                     format!("expected a tool object, found a JSON {}", json::kind(other)),
                 ));
             }
@@ -513,6 +521,9 @@ impl Reader<'_, '_> {
                 let Value::Object(m) = item else {
                     return Err((here, "expected a Gemini Tool object".into()));
                 };
+                if is_builtin(&m) {
+                    continue;
+                }
                 self.object(m, &here)?;
             }
             return Ok(Format::Gemini);
@@ -535,6 +546,11 @@ impl Reader<'_, '_> {
                     format!("expected a tool object, found a JSON {}", json::kind(&item)),
                 ));
             };
+            if is_builtin(&m) {
+                // Keeps every later tool's number its position in the request.
+                self.next_index += 1;
+                continue;
+            }
             let f = classify(&m).unwrap_or(format);
             self.tool(m, &here, f)?;
         }
@@ -688,6 +704,70 @@ fn name_and_description_of(
     Ok((name, description))
 }
 
+/// OpenAI's built-in tools, by `type` (platform.openai.com/docs/guides/tools: web search, file
+/// search, code interpreter, computer use, image generation, remote MCP, local shell).
+const OPENAI_BUILTIN: &[&str] = &[
+    "web_search",
+    "web_search_preview",
+    "web_search_preview_2025_03_11",
+    "file_search",
+    "code_interpreter",
+    "computer_use_preview",
+    "image_generation",
+    "mcp",
+    "local_shell",
+];
+
+/// Keys of Gemini's built-in tools in a `tools` entry (ai.google.dev/api/caching#Tool), in both
+/// spellings the front end takes.
+const GEMINI_BUILTIN: &[&str] = &[
+    "googleSearch",
+    "google_search",
+    "googleSearchRetrieval",
+    "google_search_retrieval",
+    "codeExecution",
+    "code_execution",
+    "urlContext",
+    "url_context",
+    "retrieval",
+    "computerUse",
+    "computer_use",
+    "fileSearch",
+    "file_search",
+    "googleMaps",
+    "google_maps",
+    "enterpriseWebSearch",
+    "enterprise_web_search",
+];
+
+/// Whether a tool object is one of a provider's built-in (server) tools, which carry no JSON
+/// Schema to check: Anthropic's versioned tools (`{"type": "web_search_20250305", "name":
+/// "web_search"}`: a `type` ending in an 8-digit date), OpenAI's [`OPENAI_BUILTIN`] types and
+/// its free-form `custom` tools (a `type: "custom"` without a schema), and Gemini `tools`
+/// entries holding only [`GEMINI_BUILTIN`] keys. Only these known shapes are skipped: any other
+/// object still has to be a tool or fails with its place, so a misspelled tool is never
+/// dropped unnoticed.
+fn is_builtin(m: &Map<String, Value>) -> bool {
+    const SCHEMA_KEYS: [&str; 6] = [
+        "parameters",
+        "input_schema",
+        "inputSchema",
+        "function",
+        "toolSpec",
+        "functionDeclarations",
+    ];
+    if SCHEMA_KEYS.iter().any(|k| has(m, k)) || has(m, "function_declarations") {
+        return false;
+    }
+    if let Some(t) = get(m, "type").and_then(Value::as_str) {
+        let dated = t
+            .rsplit_once('_')
+            .is_some_and(|(_, d)| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()));
+        return dated || t == "custom" || OPENAI_BUILTIN.contains(&t);
+    }
+    !m.is_empty() && m.keys().all(|k| GEMINI_BUILTIN.contains(&k.as_str()))
+}
+
 /// The shape of one tool object, if it is one.
 fn classify(m: &Map<String, Value>) -> Option<Format> {
     if get(m, "type").and_then(Value::as_str) == Some("function") {
@@ -730,6 +810,58 @@ mod tests {
 
     fn read(v: Value) -> ToolSet {
         from_value(Path::new("t.json"), v).unwrap()
+    }
+
+    /// A provider's built-in tools carry no schema: they are skipped, every other tool keeps
+    /// its position as its number, and an unknown `type` is still an error with its place.
+    #[test]
+    fn built_in_tools_are_skipped_and_numbers_keep_positions() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let anthropic = read(json!({"tools":[
+            {"type":"web_search_20250305","name":"web_search","max_uses":3},
+            {"name":"f","input_schema":schema},
+            {"type":"bash_20250124","name":"bash"},
+            {"name":"g","input_schema":schema},
+        ]}));
+        let numbers: Vec<(usize, &str)> = anthropic
+            .tools
+            .iter()
+            .map(|t| (t.index, t.name.as_deref().unwrap()))
+            .collect();
+        assert_eq!(numbers, [(1, "f"), (3, "g")]);
+        assert_eq!(anthropic.format, Format::Anthropic);
+        assert_eq!(anthropic.tools[0].schema_pointer, "/tools/1/input_schema");
+
+        let openai = read(json!({"tools":[
+            {"type":"code_interpreter","container":{"type":"auto"}},
+            {"type":"custom","name":"sql","format":{"type":"grammar"}},
+            {"type":"function","name":"f","parameters":schema},
+        ]}));
+        assert_eq!(openai.format, Format::OpenaiResponses);
+        assert_eq!(openai.tools.len(), 1);
+        assert_eq!(openai.tools[0].index, 2);
+
+        let gemini = read(json!({"tools":[
+            {"googleSearch":{}},
+            {"functionDeclarations":[{"name":"f","parameters":schema}]},
+            {"code_execution":{}},
+        ]}));
+        assert_eq!(gemini.format, Format::Gemini);
+        assert_eq!(gemini.tools.len(), 1);
+
+        let only_builtin = read(json!({"tools":[{"type":"web_search"}]}));
+        assert!(only_builtin.tools.is_empty());
+
+        let misspelled = read(json!({"tools":[{"type":"fucntion","function":{"name":"f"}}]}));
+        assert_eq!(
+            misspelled.tools.len(),
+            1,
+            "a misspelled tool is not skipped"
+        );
+        let err = from_value(Path::new("t.json"), json!({"tools":[{"type":"websearch"}]}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/tools/0"), "{err}");
     }
 
     #[test]

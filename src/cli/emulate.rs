@@ -16,8 +16,8 @@ pub struct EmulateArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub fault: Option<Fault>,
     /// The fault hits request 1 and every N-th request after it.
-    #[arg(long = "fault-every", value_name = "N", default_value_t = 1)]
-    pub fault_every: usize,
+    #[arg(long = "fault-every", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub fault_every: u64,
     /// Delay of the `slow` fault, in milliseconds.
     #[arg(long = "slow-ms", value_name = "MS", default_value_t = 5000)]
     pub slow_ms: u64,
@@ -48,7 +48,7 @@ pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
         .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
     let opts = Options {
         fault: args.fault,
-        fault_every: args.fault_every.max(1),
+        fault_every: usize::try_from(args.fault_every).unwrap_or(usize::MAX),
         slow: Duration::from_millis(args.slow_ms),
         retry_after: args.retry_after,
         only: args.only.clone(),
@@ -64,7 +64,7 @@ pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
         if let Some(f) = args.fault {
             println!(
                 "fault: {f:?} on request 1 and every {} after",
-                args.fault_every.max(1)
+                args.fault_every
             );
         }
         println!("base URLs (toolwire probe --base-url TARGET=URL):");

@@ -11,7 +11,8 @@ use crate::json::{self, Limits};
 
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
-    /// The error: a file holding the body (or a client's printout of it), or the text itself.
+    /// The error: a file holding the body (or a client's printout of it), `-` for standard
+    /// input, or the text itself.
     #[arg(value_name = "ERROR")]
     pub error: String,
     /// The request that was sent (JSON). Needed to turn Google's positional indices into
@@ -31,7 +32,12 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
         && crate::target::find(t).is_none()
     {
         return Err(Error::Usage(format!(
-            "--target {t:?} is not a known target (see `toolwire probe --help`)"
+            "--target {t:?} is not a known target (known: {})",
+            crate::target::routes()
+                .iter()
+                .map(|r| r.id())
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     let request = match &args.request {
@@ -74,9 +80,33 @@ fn error_text(arg: &str) -> Result<String> {
             "a directory, not an error body file; give a file or the error text itself",
         ));
     }
-    if path.is_file() {
+    let text = if arg == "-" {
+        let stdin = Path::new("(standard input)");
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .map_err(|e| Error::io(stdin, e))?;
+        Some((stdin, json::check_utf8(stdin, &bytes)?.to_string()))
+    } else if path.is_file() {
         let bytes = json::read_capped(path, Limits::default())?;
-        return Ok(json::check_utf8(path, &bytes)?.to_string());
+        Some((path, json::check_utf8(path, &bytes)?.to_string()))
+    } else {
+        None
+    };
+    if let Some((from, text)) = text {
+        if text.trim().is_empty() {
+            return Err(Error::input(
+                from,
+                Place::File,
+                "empty: no error text to explain",
+            ));
+        }
+        return Ok(text);
+    }
+    if arg.trim().is_empty() {
+        return Err(Error::Usage(
+            "ERROR is empty: give the error text, a file holding it, or - for standard input"
+                .into(),
+        ));
     }
     if looks_like_path(arg) {
         return Err(Error::input(

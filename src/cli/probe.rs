@@ -117,6 +117,12 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
         }
     }
     let rate = per_target::<f64>(&args.rate, "--rate")?;
+    if let Some((target, r)) = rate.iter().find(|(_, r)| !(r.is_finite() && *r > 0.0)) {
+        return Err(Error::Usage(format!(
+            "--rate {}{r}: expected a positive number of requests per second",
+            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
+        )));
+    }
     let named = concurrency
         .iter()
         .filter_map(|(t, _)| t.as_ref().map(|t| ("--concurrency", t)))
@@ -220,6 +226,12 @@ pub fn live_targets(
     let models: HashMap<String, String> = pairs(&args.models, "--model")?.into_iter().collect();
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
+    if let Some((target, r)) = rate.iter().find(|(_, r)| !(r.is_finite() && *r > 0.0)) {
+        return Err(Error::Usage(format!(
+            "--rate {}{r}: expected a positive number of requests per second",
+            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
+        )));
+    }
     let mut targets = Vec::new();
     let mut secrets = Vec::new();
     let mut overridden = Vec::new();

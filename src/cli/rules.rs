@@ -100,11 +100,25 @@ pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// The text up to the first sentence end: ". " outside parentheses and not closing "e.g." or
+/// "i.e.", so that "(for instance …)" and "e.g. …" stay whole.
 fn first_sentence(s: &str) -> &str {
-    match s.find(". ") {
-        Some(i) => &s[..=i],
-        None => s,
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '.' if depth == 0
+                && s[i + 1..].starts_with(' ')
+                && !s[..i].ends_with("e.g")
+                && !s[..i].ends_with("i.e") =>
+            {
+                return &s[..=i];
+            }
+            _ => {}
+        }
     }
+    s
 }
 
 fn shares_word(a: &str, b: &str) -> bool {

@@ -349,20 +349,22 @@ pub fn census(names: &[&str], rule: &NameRule) -> Vec<NameOutcome> {
         .map(|i| {
             let group = &groups[sanitized[i].as_str()];
             if group.len() > 1 {
+                // Others are named, not numbered: callers number tools in their own ways
+                // (per request, per file, skipping built-in tools).
                 let others: Vec<String> = group
                     .iter()
                     .filter(|j| **j != i)
-                    .map(|j| format!("#{j} `{}`", names[*j]))
+                    .map(|j| format!("`{}`", names[*j]))
                     .collect();
                 let reason = if group.iter().all(|j| names[*j] == names[i]) {
                     format!(
-                        "the name `{}` is also used by tool {}; all of them are left out",
+                        "the name `{}` is used by {} tools of the request; all of them are left out",
                         names[i],
-                        others.join(", ")
+                        group.len()
                     )
                 } else {
                     format!(
-                        "`{}` becomes `{}` under the {} name rule, the same as tool {}; all of them are left out",
+                        "`{}` becomes `{}` under the {} name rule, the same as {}; all of them are left out",
                         names[i],
                         sanitized[i],
                         rule.scope,
@@ -500,14 +502,14 @@ mod tests {
         let p = portable();
         let out = census(&["math.sum", "math_sum", "ok", "dup", "dup", "a.b"], &p);
         assert!(
-            matches!(&out[0], NameOutcome::Refused { reason } if reason.contains("#1 `math_sum`"))
+            matches!(&out[0], NameOutcome::Refused { reason } if reason.contains("the same as `math_sum`"))
         );
         assert!(
-            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("#0 `math.sum`"))
+            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("the same as `math.sum`"))
         );
         assert_eq!(out[2], NameOutcome::Kept);
         assert!(
-            matches!(&out[3], NameOutcome::Refused { reason } if reason.contains("also used by tool #4"))
+            matches!(&out[3], NameOutcome::Refused { reason } if reason.contains("`dup` is used by 2 tools"))
         );
         assert!(matches!(&out[4], NameOutcome::Refused { .. }));
         assert_eq!(out[5], NameOutcome::Renamed { to: "a_b".into() });

@@ -202,7 +202,7 @@ pub fn repair_request(
                 pointer: String::new(),
                 rule: "name-duplicate".into(),
                 parameter: "name-unique".into(),
-                reason: reason.replace(" tool #", " output tool #"),
+                reason: format!("after repair, {reason}"),
             });
             r.tool = tools[*i].clone();
         }

@@ -168,3 +168,58 @@ fn a_description_past_the_limit_the_model_states_is_cut_to_it() {
     assert_eq!(d.chars().count(), 1024);
     assert!(c.tools[0].changes[0].lost.as_ref().unwrap().contains("477"));
 }
+
+/// A `$ref` left for a target that takes references must lead somewhere: a dangling, remote
+/// or endlessly chained reference refuses the tool (models do not resolve references), while
+/// a sound or recursive one compiles.
+#[test]
+fn a_broken_ref_refuses_the_tool() {
+    let p = profile(&[]);
+    let tools = [
+        tool(
+            "dangling",
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}),
+        ),
+        tool(
+            "remote",
+            json!({"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}),
+        ),
+        tool(
+            "chain",
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},
+                   "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}),
+        ),
+        tool(
+            "sound",
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/x%20y"}},
+                   "$defs":{"x y":{"type":"string"}}}),
+        ),
+        tool(
+            "recursive",
+            json!({"type":"object","properties":{"child":{"$ref":"#"}}}),
+        ),
+    ];
+    let c = compile(
+        &tools,
+        "anthropic/messages",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    let reasons: Vec<String> = c
+        .tools
+        .iter()
+        .map(|t| {
+            t.refusals
+                .iter()
+                .map(|r| r.reason.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .collect();
+    assert!(reasons[0].contains("points to nothing"), "{reasons:?}");
+    assert!(reasons[1].contains("remote `$ref`"), "{reasons:?}");
+    assert!(reasons[2].contains("never reach a schema"), "{reasons:?}");
+    assert_eq!(reasons[3], "", "{reasons:?}");
+    assert_eq!(reasons[4], "", "{reasons:?}");
+}

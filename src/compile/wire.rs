@@ -150,6 +150,18 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
         if !o.contains_key("properties") {
             o.insert("properties".into(), json!({}));
         }
+        // A closed object can never carry a member no property declares.
+        for ghost in required.iter().filter(|r| !names.contains(r)) {
+            changes.push(change(
+                &push_token(at, "required"),
+                format!(
+                    "dropped `{ghost}` from `required`: no property declares it, and a closed object cannot have it"
+                ),
+                Some(format!(
+                    "the original schema accepts only calls that carry a `{ghost}` member; calls without it are accepted now"
+                )),
+            ));
+        }
         let optional: Vec<String> = names
             .iter()
             .filter(|n| !required.contains(n))
@@ -364,6 +376,27 @@ mod tests {
             },"required":["q","n","mode","any","sub"],"additionalProperties":false})
         );
         assert!(changes.iter().any(|c| c.pointer == "/properties/n"));
+    }
+
+    /// A `required` name no property declares cannot survive closing: it is dropped, and the
+    /// change says what was lost instead of happening silently.
+    #[test]
+    fn strict_reports_an_undeclared_required_name_it_drops() {
+        let mut s =
+            json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]});
+        let changes = apply(Form::Strict, &mut s).unwrap();
+        assert_eq!(s["required"], json!(["a"]));
+        let dropped = changes
+            .iter()
+            .find(|c| c.pointer == "/required")
+            .expect("the drop is reported");
+        assert!(dropped.action.contains("`ghost`"), "{}", dropped.action);
+        assert!(
+            dropped
+                .lost
+                .as_deref()
+                .is_some_and(|l| l.contains("`ghost`"))
+        );
     }
 
     #[test]

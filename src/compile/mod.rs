@@ -193,6 +193,23 @@ pub fn compile(
                         Err(reason) => refuse(r, reason),
                     }
                 }
+            } else if results[i].outcome != Outcome::Refused {
+                // Nothing repairs what the model named: that tool is left out (with the
+                // model's own words), and the others are sent again.
+                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                let at = if pointer.is_empty() { "/" } else { pointer };
+                refuse(
+                    &mut results[i],
+                    format!(
+                        "{at}: the offline model of {target} rejects it ({rule}): {}{}",
+                        e.message,
+                        e.fix
+                            .as_deref()
+                            .map(|f| format!(" Fix: {f}"))
+                            .unwrap_or_default()
+                    ),
+                );
+                progress = true;
             }
         }
         if !progress {

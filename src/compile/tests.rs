@@ -96,28 +96,37 @@ fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
     );
 }
 
+/// A rejection no repair answers refuses the tool the model named, with the model's own
+/// error; the other tools are sent again and compile.
 #[test]
-fn a_rejection_no_repair_answers_comes_back_with_the_models_own_error_explained() {
+fn a_rejection_no_repair_answers_refuses_that_tool_with_the_models_own_error() {
     let p = profile(&[]);
     let t = tool(
         "tags",
         json!({"type":"object","properties":{"t":{"type":"array"}}}),
     );
-    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
-    let ModelCheck::Rejected {
-        error,
-        explanations,
-        ..
-    } = &c.check
-    else {
-        panic!("{:#?}", c.check);
-    };
-    assert!(error.contains("array schema missing items"), "{error}");
-    let e = &explanations[0];
-    assert_eq!(e.tool.as_deref(), Some("tags"), "{e:#?}");
-    assert_eq!(e.pointer.as_deref(), Some("/properties/t"));
-    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
-    assert!(!c.is_ok());
+    let c = compile(
+        &[t, plain()],
+        "openai/chat",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused);
+    let reason = &c.tools[0].refusals[0].reason;
+    assert!(
+        reason.starts_with(
+            "/properties/t: the offline model of openai/chat rejects it (array-items-missing)"
+        ) && reason.contains("array schema missing items"),
+        "{reason}"
+    );
+    assert_ne!(c.tools[1].outcome, Outcome::Refused);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
+    assert!(!c.is_ok(), "a refused tool is not a clean compile");
 }
 
 #[test]

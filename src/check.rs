@@ -214,7 +214,8 @@ pub struct Finding {
     /// Whether a repair exists for this feature that does not change which arguments are
     /// accepted. `toolwire repair` applies it only to errors (a target rejects the feature);
     /// a warning (no evidence either way) is left as written, so human output marks only
-    /// errors "(repairable)".
+    /// errors "(repairable)". (One exception: a standard type written in another case is
+    /// repaired at any level; see [`crate::repair`].)
     pub repairable: bool,
     /// `error` (a target rejects it) or `warning` (no evidence either way for some target).
     #[serde(default = "default_level")]

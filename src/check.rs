@@ -577,6 +577,9 @@ impl Report {
                 self.targets.join(", ")
             );
         }
+        if let Some(note) = strict_note(&self.profile) {
+            let _ = writeln!(s, "{note}");
+        }
         s
     }
 
@@ -593,6 +596,16 @@ impl Report {
         });
         crate::report::to_json_pretty(&v)
     }
+}
+
+/// For a strict target's profile, the line that ends human output: check judges the canonical
+/// schema, and the target's strict wire requirements are added by `compile`, so a clean
+/// check does not mean the schema as written is what that target must be sent.
+fn strict_note(profile: &str) -> Option<String> {
+    let requirements = crate::compile::wire::Form::of(profile).requirements()?;
+    Some(format!(
+        "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; check judges the canonical schema"
+    ))
 }
 
 /// How human output shows the empty JSON Pointer (the whole schema or tool).

@@ -214,7 +214,8 @@ pub struct Finding {
     /// Whether a repair exists for this feature that does not change which arguments are
     /// accepted. `toolwire repair` applies it only to errors (a target rejects the feature);
     /// a warning (no evidence either way) is left as written, so human output marks only
-    /// errors "(repairable)".
+    /// errors "(repairable)". (One exception: a standard type written in another case is
+    /// repaired at any level; see [`crate::repair`].)
     pub repairable: bool,
     /// `error` (a target rejects it) or `warning` (no evidence either way for some target).
     #[serde(default = "default_level")]
@@ -410,14 +411,28 @@ impl Report {
             // Past the set's last number (numbers may skip built-in tools).
             offset += set.tools.last().map_or(0, |t| t.index + 1);
         }
+        // The set a tool of the joined request came from: the last set starting at or before
+        // it (empty sets share an offset).
+        let set_of = |index: usize| offsets.partition_point(|&o| o <= index).saturating_sub(1);
+        // Another tool is named as every finding is placed: by its per-file number (and its
+        // line in JSON Lines), and by its file when that is not the finding's file.
+        let name_other = |this: usize, other: usize| {
+            let s = set_of(other);
+            let local = other - offsets[s];
+            let mut words = format!("tool {local}");
+            if let Some(line) = sets[s].tools.get(local).and_then(|t| t.line) {
+                words.push_str(&format!(" (line {line})"));
+            }
+            if set_of(this) != s {
+                words.push_str(&format!(" of {}", sets[s].file.display()));
+            }
+            words
+        };
         let mut all = Vec::new();
-        detect::check_request(&refs, profile, &mut all);
+        detect::check_request_naming(&refs, profile, &mut all, &name_other);
         let mut per_set: Vec<Vec<Finding>> = vec![Vec::new(); sets.len()];
         for mut f in all {
-            // The last set starting at or before the tool (empty sets share an offset).
-            let s = offsets
-                .partition_point(|&o| o <= f.tool_index)
-                .saturating_sub(1);
+            let s = set_of(f.tool_index);
             f.tool_index -= offsets[s];
             per_set[s].push(f);
         }
@@ -567,6 +582,9 @@ impl Report {
                 self.targets.join(", ")
             );
         }
+        if let Some(note) = strict_note(&self.profile) {
+            let _ = writeln!(s, "{note}");
+        }
         s
     }
 
@@ -583,6 +601,16 @@ impl Report {
         });
         crate::report::to_json_pretty(&v)
     }
+}
+
+/// For a strict target's profile, the line that ends human output: check judges the canonical
+/// schema, and the target's strict wire requirements are added by `compile`, so a clean
+/// check does not mean the schema as written is what that target must be sent.
+fn strict_note(profile: &str) -> Option<String> {
+    let requirements = crate::compile::wire::Form::of(profile).requirements()?;
+    Some(format!(
+        "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; check judges the canonical schema"
+    ))
 }
 
 /// How human output shows the empty JSON Pointer (the whole schema or tool).
@@ -765,6 +793,79 @@ mod tests {
             "(unnamed) [tool 3]"
         );
         assert_ne!(super::ROOT, "/");
+    }
+
+    /// `--one-request` numbers tools across files; a duplicate name must still be traced to
+    /// the other tool's own file, per-file number and (for JSON Lines) line.
+    #[test]
+    fn one_request_names_the_other_tool_by_its_file_and_number() {
+        use crate::input::{Format, ToolEntry, ToolSet};
+        let entry = |index: usize, line: Option<usize>| ToolEntry {
+            name: Some("search".into()),
+            description: Some("Searches.".into()),
+            parameters: Some(serde_json::json!({"type": "object", "properties": {}})),
+            index,
+            request: line.unwrap_or(0),
+            line,
+            schema_pointer: String::new(),
+        };
+        let set = |file: &str, format, tools| ToolSet {
+            file: file.into(),
+            format,
+            line_formats: Vec::new(),
+            tools,
+        };
+        let sets = [
+            set("a.json", Format::Anthropic, vec![entry(0, None)]),
+            set(
+                "b.jsonl",
+                Format::JsonLines,
+                vec![entry(0, Some(1)), entry(1, Some(2))],
+            ),
+        ];
+        let profiles = crate::profile::embedded().expect("built-in profiles load");
+        let portable = profiles.get(crate::profile::PORTABLE).expect("portable");
+        let report = super::Report::one_request(&sets, &super::CompiledProfile::new(portable));
+        let said: Vec<(&str, usize, &str)> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == "name-duplicate")
+            .map(|f| {
+                let other = f.message.split(": ").next().unwrap_or_default();
+                (f.file.as_str(), f.tool_index, other)
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "b.jsonl",
+                    0,
+                    "tool name `search` is also used by tool 0 of a.json"
+                ),
+                (
+                    "b.jsonl",
+                    1,
+                    "tool name `search` is also used by tool 0 of a.json"
+                ),
+            ]
+        );
+        // The other way round, the earlier tool is in the same file: no file named, its line is.
+        let sets = [sets[1].clone(), sets[0].clone()];
+        let report = super::Report::one_request(&sets, &super::CompiledProfile::new(portable));
+        let messages: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == "name-duplicate")
+            .map(|f| f.message.split(": ").next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "tool name `search` is also used by tool 0 (line 1)",
+                "tool name `search` is also used by tool 0 (line 1) of b.jsonl",
+            ]
+        );
     }
 
     #[test]

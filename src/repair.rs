@@ -9,7 +9,10 @@
 //! parameters (allowed keywords, types, formats, limits, name characters) all come from the
 //! profile, and the output passes `check --errors-only` for the same profile by
 //! construction. Findings that are only warnings (a target has no evidence either way) are
-//! left as they are and listed as unverified.
+//! left as they are and listed as unverified, with one exception: a standard type written in
+//! another case (`Integer`, `STRING`) that the profile does not allow as written is always
+//! written in lower case, since it names that type for every target that accepts it (so no
+//! accepted argument changes) and the lowercase name is what the profile judges.
 //!
 //! What a rewrite may do: drop a keyword that only annotates or narrows (saying what it
 //! narrowed in the description, e.g. "At least 1."), inline local `$ref`s (cycle guard,
@@ -38,7 +41,7 @@ use serde_json::Value;
 use crate::check::{Finding, Level};
 use crate::profile::CompiledProfile;
 use crate::profile::detect::ToolRef;
-use crate::profile::feature::{Param, parse_parameter};
+use crate::profile::feature::{Kind, Param, parse_parameter};
 
 pub use fixes::{max_allowed, name_rule};
 
@@ -215,9 +218,25 @@ fn findings(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
     crate::check::check_tools(&[tool.as_ref(0)], profile)
 }
 
-/// Whether a finding is an error of the tool's own (not the request's).
+/// Whether repair must remove a finding: an error of the tool's own (not the request's), or
+/// a standard type written in another case that the profile does not allow as written, at any
+/// level (see [`is_type_case_variant`]).
 fn is_own_error(f: &Finding) -> bool {
-    f.level == Level::Error && !REQUEST_RULES.contains(&f.rule.as_str())
+    (f.level == Level::Error && !REQUEST_RULES.contains(&f.rule.as_str()))
+        || is_type_case_variant(f)
+}
+
+/// Whether `f` is a standard type written in another case (`Integer`, `STRING`). Such a
+/// spelling is repaired even when no target rejects it (a warning): every target that accepts
+/// it reads it as the lowercase type, so the rewrite changes no accepted argument and loses
+/// nothing, while leaving it would leave a finding that the lowercase name does not have.
+fn is_type_case_variant(f: &Finding) -> bool {
+    f.rule == crate::profile::rules::type_invalid::RULE.id
+        && matches!(
+            parse_parameter(&f.parameter),
+            Some(Param::Keyed(Kind::TypeSpelling, t))
+                if crate::profile::feature::case_variant_of_standard_type(&t).is_some()
+        )
 }
 
 /// The error findings of `tool` that are its own (not the request's).
@@ -346,7 +365,11 @@ pub fn repair_tool(
                         fixed = true;
                         break;
                     }
-                    if gone && second.is_none() && new_kinds.iter().all(|k| !repaired.contains(*k))
+                    // A warning is never traded for another error.
+                    if gone
+                        && f.level == Level::Error
+                        && second.is_none()
+                        && new_kinds.iter().all(|k| !repaired.contains(*k))
                     {
                         second = Some((c, new_kinds[0].clone()));
                         continue;
@@ -375,6 +398,11 @@ pub fn repair_tool(
         }
         if !fixed {
             stuck.insert(target);
+            if f.level == Level::Warning {
+                // A case variant no target rejects: left as written (listed as unverified),
+                // never a reason to refuse the tool.
+                continue;
+            }
             refusals.push(Refusal {
                 pointer: f.pointer.clone(),
                 rule: f.rule.to_string(),

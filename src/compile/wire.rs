@@ -39,6 +39,22 @@ impl Form {
     }
 }
 
+impl Form {
+    /// What the form adds to the canonical schema, in words (`None` for [`Form::Plain`]).
+    pub fn requirements(self) -> Option<&'static str> {
+        match self {
+            Form::Plain => None,
+            Form::Strict => {
+                Some("every object closed, every property required, optional ones nullable")
+            }
+            Form::DeepSeekStrict => Some(
+                "every object closed, every property required, optional ones nullable, no length bounds, only DeepSeek's formats",
+            ),
+            Form::CohereStrict => Some("at least one required property per object"),
+        }
+    }
+}
+
 /// DeepSeek's strict formats (PROVIDERS.md §13).
 const DEEPSEEK_FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
 const LENGTH_BOUNDS: &[&str] = &["minLength", "maxLength", "minItems", "maxItems"];

@@ -269,7 +269,17 @@ pub struct Cx<'a, 'p> {
     /// True while a request-level rule reports about the request as a whole (no tool).
     request: bool,
     rule: &'static Rule,
+    /// How a finding names another tool of the request (see [`NameOther`]); `None`: by its
+    /// index, `tool N`.
+    name_other: Option<NameOther<'p>>,
 }
+
+/// How a finding about one tool names another tool of the same request: called with the
+/// index of the tool the finding is about and the index of the other tool (both
+/// [`ToolRef::index`]), it returns the words, e.g. `tool 0 of a.json`. A request built from
+/// several files (`check --one-request`) numbers its tools across files, so the plain
+/// `tool N` would not say which file's tool is meant.
+pub type NameOther<'p> = &'p dyn Fn(usize, usize) -> String;
 
 /// Where in the tool a feature sits: a subschema, optionally with a keyword (and an array
 /// index) below it, or the tool itself.
@@ -296,6 +306,16 @@ impl<'a, 'p> Cx<'a, 'p> {
             tool_index: 0,
             request: false,
             rule: &rules::REGISTRY[0],
+            name_other: None,
+        }
+    }
+
+    /// How a finding about the current tool names tool `other` of the same request: `tool N`
+    /// unless the caller gave a [`NameOther`].
+    pub fn other_tool(&self, other: usize) -> String {
+        match self.name_other {
+            Some(name) => name(self.tool_index, other),
+            None => format!("tool {other}"),
         }
     }
 
@@ -508,6 +528,18 @@ fn push_index(p: &mut String, n: usize) {
 /// Checks one request's tools against `profile`, appending findings to `out`.
 pub fn check_request(tools: &[ToolRef<'_>], profile: &CompiledProfile, out: &mut Vec<Finding>) {
     let mut cx = Cx::new(Mode::Check { profile, out });
+    run(tools, &mut cx);
+}
+
+/// [`check_request`] whose findings name other tools of the request with `name_other`.
+pub fn check_request_naming(
+    tools: &[ToolRef<'_>],
+    profile: &CompiledProfile,
+    out: &mut Vec<Finding>,
+    name_other: NameOther<'_>,
+) {
+    let mut cx = Cx::new(Mode::Check { profile, out });
+    cx.name_other = Some(name_other);
     run(tools, &mut cx);
 }
 

@@ -384,6 +384,21 @@ pub const STANDARD_TYPES: &[&str] = &[
     "string", "number", "integer", "boolean", "array", "object", "null",
 ];
 
+/// The standard type `spelling` writes in another case (`Integer`, `STRING` → `integer`,
+/// `string`), or `None` when it is a standard name as written or no standard name at all.
+/// Every target that accepts such a spelling reads it as that type (Gemini's upper-case
+/// names are its Protocol Buffers `Type` enum), so writing it in lower case changes no
+/// accepted argument.
+pub fn case_variant_of_standard_type(spelling: &str) -> Option<&'static str> {
+    if STANDARD_TYPES.contains(&spelling) {
+        return None;
+    }
+    STANDARD_TYPES
+        .iter()
+        .copied()
+        .find(|t| t.eq_ignore_ascii_case(spelling))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

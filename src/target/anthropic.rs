@@ -207,6 +207,12 @@ impl Service for AnthropicService {
         "anthropic"
     }
     fn answer(&self, req: &Incoming) -> Reply {
+        const LAYOUT: super::envelope::Layout = super::envelope::Layout {
+            conversation: "/messages",
+            tools: "/tools",
+            name: "/name",
+            is_function: super::envelope::every_tool,
+        };
         let count = match req.path.as_str() {
             "/v1/messages/count_tokens" => true,
             "/v1/messages" => false,
@@ -220,9 +226,12 @@ impl Service for AnthropicService {
             Cred::Invalid => return err(401, "authentication_error", "invalid x-api-key"),
             Cred::Valid => {}
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &LAYOUT) {
             Ok(b) => b,
-            Err(e) => {
+            Err(super::envelope::Refused::Envelope(m)) => {
+                return err(400, "invalid_request_error", &m.message());
+            }
+            Err(super::envelope::Refused::Syntax(e)) => {
                 return err(
                     400,
                     "invalid_request_error",

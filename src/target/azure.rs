@@ -88,10 +88,13 @@ impl Service for AzureService {
         if Cred::of(req.header("api-key").or(req.bearer())) != Cred::Valid {
             return Reply::json(401, &access_denied());
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
             Err(e) => {
-                return Reply::json(400, &openai::error(&e, "invalid_request_error", None, None));
+                return Reply::json(
+                    400,
+                    &openai::error(&e.message(), "invalid_request_error", None, None),
+                );
             }
         };
         for (i, t) in body

@@ -300,6 +300,26 @@ fn dangling_ref(schema: &Value) -> Option<String> {
     })
 }
 
+/// Converse's envelope: a tool is a `toolSpec` (named) or a `cachePoint`.
+const CONVERSE_LAYOUT: super::envelope::Layout = super::envelope::Layout {
+    conversation: "/messages",
+    tools: "/toolConfig/tools",
+    name: "/toolSpec/name",
+    is_function: not_cache_point,
+};
+
+/// CountTokens wraps a Converse request in `input.converse`.
+const COUNT_LAYOUT: super::envelope::Layout = super::envelope::Layout {
+    conversation: "/input/converse/messages",
+    tools: "/input/converse/toolConfig/tools",
+    name: "/toolSpec/name",
+    is_function: not_cache_point,
+};
+
+fn not_cache_point(t: &Value) -> bool {
+    t.get("cachePoint").is_none()
+}
+
 /// The offline model of Bedrock runtime.
 pub struct BedrockService;
 
@@ -334,9 +354,11 @@ impl Service for BedrockService {
             }
             Cred::Valid => {}
         }
-        let body = match parse_body(&req.body) {
+        let layout = if count { COUNT_LAYOUT } else { CONVERSE_LAYOUT };
+        let body = match super::envelope::parse(&req.body, &layout) {
             Ok(b) => b,
-            Err(_) => {
+            Err(super::envelope::Refused::Envelope(m)) => return validation(&m.message()),
+            Err(super::envelope::Refused::Syntax(_)) => {
                 return Reply::json(
                     400,
                     &json!({"message": "Unable to parse the request body."}),

@@ -143,11 +143,12 @@ impl Service for CohereService {
             Cred::Invalid => return Reply::json(401, &json!({"message": "invalid api token"})),
             Cred::Valid => {}
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => {
+            Err(super::envelope::Refused::Syntax(e)) => {
                 return Reply::json(400, &json!({"message": format!("invalid request: {e}")}));
             }
+            Err(e) => return Reply::json(400, &json!({"message": e.message()})),
         };
         let tools: Vec<&Value> = body
             .get("tools")

@@ -165,9 +165,9 @@ impl Service for DeepSeekService {
             }
             Cred::Valid => {}
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => return invalid(e),
+            Err(e) => return invalid(e.message()),
         };
         let mut views = chat_views(&body);
         if !req.path.starts_with("/beta/") {

@@ -112,10 +112,13 @@ impl Service for FireworksService {
                 &json!({"error": {"object": "error", "type": "invalid_request_error", "message": "The API key you provided is invalid."}}),
             );
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
             Err(e) => {
-                return Reply::json(400, &openai::error(&e, "invalid_request_error", None, None));
+                return Reply::json(
+                    400,
+                    &openai::error(&e.message(), "invalid_request_error", None, None),
+                );
             }
         };
         for t in chat_views(&body) {

@@ -138,6 +138,15 @@ impl Service for GeminiService {
                 .or_else(|| body.get("generate_content_request")),
             _ => Some(&body),
         };
+        // A request with nothing to count or answer (text inferred: see `envelope`).
+        if gcr.unwrap_or(&body).get("contents").is_none() {
+            let field = match (root, gcr) {
+                (Msg::CountTokensRequest, Some(_)) => "generateContentRequest.contents",
+                _ => "contents",
+            };
+            let m = super::envelope::Malformed::Missing(field.into());
+            return Reply::json(400, &google::invalid_argument(&m.message()));
+        }
         if let Some(gcr) = gcr {
             let problems = validate(gcr);
             if !problems.is_empty() {

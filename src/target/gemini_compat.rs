@@ -90,6 +90,10 @@ pub fn answer(req: &Incoming) -> Reply {
     if let Some((status, refusal)) = google::devapi_caller(req.bearer()) {
         return wrapped(status, refusal);
     }
+    // The OpenAI envelope (text inferred: see `envelope`).
+    if let Err(m) = super::envelope::check(&body, &super::envelope::Layout::CHAT) {
+        return wrapped(400, google::invalid_argument(&m.message()));
+    }
     let functions: Vec<&Value> = body
         .get("tools")
         .and_then(Value::as_array)

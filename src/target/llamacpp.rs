@@ -164,12 +164,12 @@ impl Service for LlamaCppService {
                 &json!({"error": {"code": 401, "message": "Invalid API Key", "type": "authentication_error"}}),
             );
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
             Err(e) => {
                 return Reply::json(
                     400,
-                    &json!({"error": {"code": 400, "message": e, "type": "invalid_request_error"}}),
+                    &json!({"error": {"code": 400, "message": e.message(), "type": "invalid_request_error"}}),
                 );
             }
         };

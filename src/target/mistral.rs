@@ -116,9 +116,9 @@ impl Service for MistralService {
         if Cred::of(req.bearer()) != Cred::Valid {
             return Reply::json(401, &json!({"detail": "Unauthorized"}));
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => {
+            Err(super::envelope::Refused::Syntax(e)) => {
                 return detail(
                     vec![json!("body")],
                     "json_invalid",
@@ -126,6 +126,8 @@ impl Service for MistralService {
                     &Value::Null,
                 );
             }
+            // Pydantic's shape; the type and text are the emulator's (see envelope's docs).
+            Err(e) => return detail(vec![json!("body")], "emulated", &e.message(), &Value::Null),
         };
         if let Some(tools) = body.get("tools").and_then(Value::as_array) {
             for (i, t) in tools.iter().enumerate() {

@@ -7,6 +7,11 @@
 //! read — from the body, not the status) and a [`Service`], the offline model of the provider
 //! (a function from a wire request to the status and body the provider answers, with its
 //! exact message templates). Engines live in `src/engine/`.
+//!
+//! Every model first checks the request's envelope ([`envelope`]: a JSON object, the
+//! conversation present, the tool list an array of named tools) and refuses a malformed body
+//! with the provider's malformed-request error shape. The *text* of those refusals is inferred
+//! (no provider documents it): it is a generic message marked `emulated:`.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +21,7 @@ pub mod bedrock;
 pub mod cohere;
 pub mod compact;
 pub mod deepseek;
+pub mod envelope;
 pub mod fireworks;
 pub mod gemini;
 pub mod gemini_compat;
@@ -35,6 +41,9 @@ pub mod vertex;
 pub mod vllm;
 pub mod wire;
 pub mod xai;
+
+#[cfg(test)]
+mod malformed_tests;
 
 pub use secret::{Credential, Secret};
 pub use wire::{

@@ -145,12 +145,12 @@ impl Service for MoonshotService {
                 &json!({"error": {"message": "Invalid Authentication", "type": "invalid_authentication_error"}}),
             );
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
             Err(e) => {
                 return Reply::json(
                     400,
-                    &json!({"error": {"message": e, "type": "invalid_request_error"}}),
+                    &json!({"error": {"message": e.message(), "type": "invalid_request_error"}}),
                 );
             }
         };

@@ -223,6 +223,25 @@ impl Service for OllamaService {
             Ok(b) => b,
             Err(e) => return Reply::json(400, &json!({"error": e})),
         };
+        // Go's decoder refuses any other JSON value for the request struct (its wording, inferred:
+        // not observed).
+        // Ollama needs neither `messages` (an empty chat loads the model, per its API docs) nor
+        // a tool name (a missing one decodes to ""), so nothing more is checked here.
+        if !body.is_object() {
+            let kind = match &body {
+                Value::Array(_) => "array",
+                Value::String(_) => "string",
+                Value::Number(_) => "number",
+                Value::Bool(_) => "bool",
+                _ => "null",
+            };
+            if !body.is_null() {
+                return Reply::json(
+                    400,
+                    &json!({"error": format!("json: cannot unmarshal {kind} into Go value of type api.ChatRequest")}),
+                );
+            }
+        }
         if let Some(tools) = body.get("tools")
             && let Some(e) = decode(tools, Go::Slice("[]api.Tool", TOOL), "tools", 0)
         {

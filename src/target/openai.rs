@@ -975,6 +975,15 @@ pub fn bearer_check(req: &Incoming) -> Option<Reply> {
     }
 }
 
+/// The Responses API's envelope: the conversation is `input`, tools are flat and only
+/// function tools carry a name.
+const RESPONSES_LAYOUT: super::envelope::Layout = super::envelope::Layout {
+    conversation: "/input",
+    tools: "/tools",
+    name: "/name",
+    is_function: super::envelope::typed_function,
+};
+
 /// The offline model of `api.openai.com`.
 pub struct OpenAiService;
 
@@ -1001,9 +1010,20 @@ impl Service for OpenAiService {
         if let Some(r) = bearer_check(req) {
             return r;
         }
-        let body = match parse_body(&req.body) {
+        let layout = if responses {
+            RESPONSES_LAYOUT
+        } else {
+            super::envelope::Layout::CHAT
+        };
+        let body = match super::envelope::parse(&req.body, &layout) {
             Ok(b) => b,
-            Err(_) => {
+            Err(super::envelope::Refused::Envelope(m)) => {
+                return Reply::json(
+                    400,
+                    &error(&m.message(), "invalid_request_error", m.param(), None),
+                );
+            }
+            Err(super::envelope::Refused::Syntax(_)) => {
                 return Reply::json(
                     400,
                     &error(

@@ -159,9 +159,14 @@ impl Service for OpenRouterService {
             }
             Cred::Valid => {}
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => return Reply::json(400, &json!({"error": {"message": e, "code": 400}})),
+            Err(e) => {
+                return Reply::json(
+                    400,
+                    &json!({"error": {"message": e.message(), "code": 400}}),
+                );
+            }
         };
         let upstream = body
             .pointer("/provider/only/0")

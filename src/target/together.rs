@@ -69,12 +69,15 @@ impl Service for TogetherService {
                 ),
             );
         }
-        match parse_body(&req.body) {
+        match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => Reply::json(
                 200,
                 &chat_ok(b.get("model").and_then(Value::as_str).unwrap_or("")),
             ),
-            Err(e) => Reply::json(400, &openai::error(&e, "invalid_request_error", None, None)),
+            Err(e) => Reply::json(
+                400,
+                &openai::error(&e.message(), "invalid_request_error", None, None),
+            ),
         }
     }
 }

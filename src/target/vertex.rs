@@ -171,6 +171,11 @@ impl Service for VertexService {
             Ok(v) => v,
             Err(refusal) => return Reply::json(400, &refusal),
         };
+        // Nothing to count or answer (text inferred: see `envelope`).
+        if body.get("contents").is_none() {
+            let m = super::envelope::Malformed::Missing("contents".into());
+            return Reply::json(400, &google::invalid_argument(&m.message()));
+        }
         if let Some(message) = validate(&body) {
             return Reply::json(400, &google::invalid_argument(&message));
         }

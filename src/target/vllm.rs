@@ -150,9 +150,9 @@ impl Service for ServerService {
                 &json!({"object": "error", "message": m, "type": "BadRequestError", "param": null, "code": 400}),
             )
         };
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => return err(e),
+            Err(e) => return err(e.message()),
         };
         let constrained = matches!(body.get("tool_choice"), Some(Value::String(s)) if s == "required")
             || matches!(body.get("tool_choice"), Some(Value::Object(_)));

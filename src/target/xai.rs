@@ -112,9 +112,9 @@ impl Service for XaiService {
                 &json!({"code": CODE, "error": format!("Incorrect API key provided: {shown}***..")}),
             );
         }
-        let body = match parse_body(&req.body) {
+        let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => return Reply::json(400, &json!({"code": CODE, "error": e})),
+            Err(e) => return Reply::json(400, &json!({"code": CODE, "error": e.message()})),
         };
         for t in chat_views(&body) {
             if let Some(p) = t.parameters

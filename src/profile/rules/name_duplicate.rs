@@ -32,8 +32,9 @@ fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>]) {
         match first.get(name) {
             Some(&earlier) => {
                 cx.set_tool(t.index, name);
+                let other = cx.other_tool(earlier);
                 cx.feature(At::Tool, Feat::NameUnique, Placement::Request, || {
-                    format!("tool name `{name}` is also used by tool {earlier}")
+                    format!("tool name `{name}` is also used by {other}")
                 });
             }
             None => {

@@ -174,6 +174,23 @@ impl std::fmt::Debug for ArgsSchema {
 /// real calls need a handful.
 const MAX_ROUNDS: usize = 64;
 
+/// Without `$schema` a schema is read as draft 2020-12, where `items` is one schema; draft-07's
+/// list form (a tuple) is the usual reason such a schema fails to compile, so say so.
+fn draft07_hint(schema: &Value) -> &'static str {
+    let tuple = crate::schema::walk(schema).nodes.iter().any(|n| {
+        n.object()
+            .and_then(|o| o.get("items"))
+            .is_some_and(Value::is_array)
+    });
+    if tuple && schema.get("$schema").is_none() {
+        " (`items` as a list is draft-07's tuple form: without `$schema` the schema is read as \
+         draft 2020-12; declare \"$schema\": \"http://json-schema.org/draft-07/schema#\" or use \
+         `prefixItems`)"
+    } else {
+        ""
+    }
+}
+
 impl ArgsSchema {
     /// Compiles `schema`. Remote `$ref`s are not fetched (the crate is built without HTTP or
     /// file resolution), so they are an error here: the problem names the `$ref` by its JSON
@@ -186,7 +203,10 @@ impl ArgsSchema {
             .map_err(|e| {
                 unresolvable_ref(schema).unwrap_or_else(|| SchemaProblem {
                     pointer: e.instance_path().as_str().to_string(),
-                    message: format!("the schema is not valid JSON Schema: {e}"),
+                    message: format!(
+                        "the schema is not valid JSON Schema: {e}{}",
+                        draft07_hint(schema)
+                    ),
                 })
             })?;
         Ok(ArgsSchema {
@@ -1133,6 +1153,15 @@ mod tests {
             "{}",
             p.message
         );
+        assert!(!p.message.contains("draft-07"), "{}", p.message);
+        // Draft-07's tuple `items` without `$schema` gets the reason and the way out.
+        let tuple = serde_json::json!({"type":"object","properties":{
+            "p":{"type":"array","items":[{"type":"number"},{"type":"number"}]}}});
+        let p = super::ArgsSchema::new(&tuple).unwrap_err();
+        assert!(p.message.contains("draft-07's tuple form"), "{}", p.message);
+        let mut declared = tuple.clone();
+        declared["$schema"] = "http://json-schema.org/draft-07/schema#".into();
+        assert!(super::ArgsSchema::new(&declared).is_ok());
     }
 
     use super::*;

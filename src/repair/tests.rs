@@ -607,3 +607,24 @@ fn a_type_in_another_case_that_cannot_be_lower_cased_is_left_not_refused() {
     assert_eq!(r.tool, t);
     assert!(r.unverified.iter().any(|u| u == "type-spelling: Integer"));
 }
+
+/// `required: "d"` naming a declared property becomes `["d"]` (nothing lost); one that names
+/// nothing declared is dropped with the loss said.
+#[test]
+fn a_required_string_becomes_a_list_when_it_names_a_property() {
+    let p = profile(&["structure: required-not-array"]);
+    let named = tool(
+        "f",
+        json!({"type":"object","properties":{"d":{"type":"string"}},"required":"d"}),
+    );
+    let r = repair_one(&named, &p);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["d"]));
+    assert!(r.changes[0].lost.is_none(), "{:?}", r.changes);
+    let unnamed = tool(
+        "g",
+        json!({"type":"object","properties":{"d":{"type":"string"}},"required":"x"}),
+    );
+    let r = repair_one(&unnamed, &p);
+    assert!(r.tool.parameters.unwrap().get("required").is_none());
+    assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
+}

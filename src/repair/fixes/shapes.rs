@@ -88,6 +88,31 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 )),
             )])
         }
+        value::REQUIRED_NOT_ARRAY
+            if schema_at(tool, &node_of("required"))
+                .ok()
+                .and_then(|m| Some((m.get("required")?.as_str()?, m.get("properties")?)))
+                .is_some_and(|(name, props)| props.get(name).is_some()) =>
+        {
+            // `required: "d"` naming a declared property means the list `["d"]` (what
+            // draft-04 and later say `required` is, and how Gemini's front end reads it).
+            let node = node_of("required");
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, &node)?;
+            let name = m.get("required").cloned().unwrap_or(Value::Null);
+            m.insert("required".into(), Value::Array(vec![name.clone()]));
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                format!(
+                    "wrote `required: {}` as the list `[{}]`",
+                    show(&name),
+                    show(&name)
+                ),
+                None,
+            )])
+        }
         value::REQUIRED_EMPTY
         | value::REQUIRED_NOT_ARRAY
         | value::REQUIRED_NULL
@@ -96,12 +121,21 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             let node = node_of("required");
             let map = schema_at(tool, &node)?;
             let v = map.get("required").cloned().unwrap_or(Value::Null);
-            let lost = (s == value::REQUIRED_WITHOUT_PROPERTIES).then(|| {
-                format!(
+            let lost = match s {
+                value::REQUIRED_WITHOUT_PROPERTIES => Some(format!(
                     "`required: {}` named members the schema does not declare",
                     show(&v)
-                )
-            });
+                )),
+                value::REQUIRED_BOOLEAN if v == Value::Bool(true) => Some(
+                    "draft-03's `required: true` made this argument required; it is optional now"
+                        .to_string(),
+                ),
+                value::REQUIRED_NOT_ARRAY => Some(format!(
+                    "`required: {}` is not a list of property names; whatever it meant is no longer said",
+                    show(&v)
+                )),
+                _ => None,
+            };
             let mut t = tool.clone();
             schema_mut(&mut t, &node)?.shift_remove("required");
             Ok(vec![Candidate::one(

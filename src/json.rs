@@ -28,7 +28,18 @@ impl Default for Limits {
 }
 
 /// Reads a file into memory, refusing it before reading when it exceeds `limits.max_bytes`.
+/// The path `-` reads standard input (to the same cap).
 pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
+    use std::io::Read;
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(limits.max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+        return capped(path, bytes, limits);
+    }
     let meta =
         std::fs::metadata(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
     if meta.is_dir() {
@@ -49,7 +60,6 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
             ),
         ));
     }
-    use std::io::Read;
     let file =
         std::fs::File::open(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -57,6 +67,11 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
     file.take(limits.max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    capped(path, bytes, limits)
+}
+
+/// `bytes` read with one byte past the cap allowed: an error when that byte was read.
+fn capped(path: &Path, bytes: Vec<u8>, limits: Limits) -> Result<Vec<u8>> {
     if bytes.len() as u64 > limits.max_bytes {
         return Err(Error::input(
             path,

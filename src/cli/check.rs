@@ -25,7 +25,7 @@ pub enum OutputFormat {
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Tool definition files: OpenAI, Anthropic, MCP tools/list, Gemini, Bedrock, function
-    /// declarations, a bare JSON Schema, or JSON Lines of any of these.
+    /// declarations, a bare JSON Schema, or JSON Lines of any of these (`-`: standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The profile to check against.

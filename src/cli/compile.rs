@@ -21,7 +21,7 @@ use crate::repair::{self, Outcome, Tool};
 
 #[derive(Debug, clap::Args)]
 pub struct CompileArgs {
-    /// The tool definitions (any format `check` reads; tools need names).
+    /// The tool definitions (any format `check` reads; tools need names; `-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The target to compile for (e.g. `openai/chat-strict`, `gemini/v1beta/parameters`).

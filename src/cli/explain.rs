@@ -80,13 +80,7 @@ fn error_text(arg: &str) -> Result<String> {
             "a directory, not an error body file; give a file or the error text itself",
         ));
     }
-    let text = if arg == "-" {
-        let stdin = Path::new("(standard input)");
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-            .map_err(|e| Error::io(stdin, e))?;
-        Some((stdin, json::check_utf8(stdin, &bytes)?.to_string()))
-    } else if path.is_file() {
+    let text = if arg == "-" || path.is_file() {
         let bytes = json::read_capped(path, Limits::default())?;
         Some((path, json::check_utf8(path, &bytes)?.to_string()))
     } else {

@@ -24,7 +24,7 @@ use crate::repair::{self, Options, Outcome, Tool, ToolRepair};
 
 #[derive(Debug, clap::Args)]
 pub struct RepairArgs {
-    /// The tool definitions (any format `check` reads).
+    /// The tool definitions (any format `check` reads; `-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The profile to repair for.

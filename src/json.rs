@@ -179,13 +179,20 @@ pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) ->
     de.disable_recursion_limit();
     let value = serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
     value.map_err(|e| {
+        let yaml = file
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"));
+        let mut problem = strip_position(&e.to_string());
+        if yaml {
+            problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
+        }
         Error::input(
             file,
             Place::LineColumn {
                 line: e.line() + line_offset,
                 column: e.column(),
             },
-            strip_position(&e.to_string()),
+            problem,
         )
     })
 }

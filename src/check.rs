@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::input::{ToolEntry, ToolSet};
 use crate::profile::CompiledProfile;
 use crate::profile::detect::{self, ToolRef};
+pub use crate::profile::findings::Findings;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -241,22 +242,33 @@ fn default_level() -> Level {
 /// Checks every request of a tool set. Findings are in input order (tool, then place), with
 /// the file, line and schema location filled in.
 pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
-    // Growing a large vector of findings step by step makes the allocator consolidate its
-    // free lists over and over (it showed in profiles); start near the usual size.
-    let mut out = Vec::with_capacity(set.tools.len() * 4);
-    let file = Text::from(set.file.display().to_string());
+    render_set(set, profile, &check_set_findings(set, profile))
+}
+
+/// [`check_set`] without rendering: the findings as the check records them (see
+/// [`Findings`]); [`render_set`] makes them [`Finding`]s.
+pub fn check_set_findings(set: &ToolSet, profile: &CompiledProfile) -> Findings {
+    // Growing a large vector step by step makes the allocator consolidate its free lists over
+    // and over (it showed in profiles); start near the usual size.
+    let mut out = Findings::with_capacity(set.tools.len() * 4);
     let mut checker = detect::Checker::new(profile, &mut out);
     let mut refs: Vec<ToolRef<'_>> = Vec::new();
-    let mut places = Places::default();
     for request in set.requests() {
         refs.clear();
         refs.extend(request.iter().map(|e| e.as_ref()));
-        let start = checker.findings().len();
         checker.request(&refs);
-        let first = request.first().map_or(0, |t| t.index);
-        places.fill(&file, request, first, &mut checker.findings()[start..]);
     }
     drop(checker);
+    out
+}
+
+/// The findings [`check_set_findings`] made for `set` against `profile`, rendered, with file,
+/// line and schema location filled in.
+pub fn render_set(set: &ToolSet, profile: &CompiledProfile, findings: &Findings) -> Vec<Finding> {
+    let mut out = findings.render(profile);
+    let file = Text::from(set.file.display().to_string());
+    // Tool numbers are positions in the set (a request-level finding has its first tool's).
+    Places::default().fill(&file, &set.tools, 0, &mut out);
     out
 }
 
@@ -309,15 +321,18 @@ pub fn check_bytes(
     let mut indexes: Vec<usize> = Vec::new();
     let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
         // One checker per batch of requests: its buffers serve every request in it.
-        let mut checker = detect::Checker::new(profile, &mut findings);
+        let mut made = Findings::default();
+        let mut checker = detect::Checker::new(profile, &mut made);
         let mut refs: Vec<ToolRef<'_>> = Vec::new();
         for request in batch.chunk_by(|a, b| a.request == b.request) {
             refs.clear();
             refs.extend(request.iter().map(|e| e.as_ref()));
-            let start = checker.findings().len();
+            checker.findings().clear();
             checker.request(&refs);
+            let start = findings.len();
+            checker.findings().render_into(profile, &mut findings);
             let first = request.first().map_or(0, |t| t.index);
-            let new = &mut checker.findings()[start..];
+            let new = &mut findings[start..];
             places.fill(&text, request, first, new);
             flagged += distinct_tools(new, |_| true, &mut indexes);
             erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);

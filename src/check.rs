@@ -248,18 +248,24 @@ pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
 /// [`check_set`] without rendering: the findings as the check records them (see
 /// [`Findings`]); [`render_set`] makes them [`Finding`]s.
 pub fn check_set_findings(set: &ToolSet, profile: &CompiledProfile) -> Findings {
-    // Growing a large vector step by step makes the allocator consolidate its free lists over
+    // Growing a large buffer step by step makes the allocator consolidate its free lists over
     // and over (it showed in profiles); start near the usual size.
     let mut out = Findings::with_capacity(set.tools.len() * 4);
-    let mut checker = detect::Checker::new(profile, &mut out);
+    check_set_into(set, profile, &mut out);
+    out
+}
+
+/// [`check_set_findings`] into a buffer the caller keeps (cleared first), so that checking
+/// many sets reuses its memory instead of touching fresh pages for each.
+pub fn check_set_into(set: &ToolSet, profile: &CompiledProfile, out: &mut Findings) {
+    out.clear();
+    let mut checker = detect::Checker::new(profile, out);
     let mut refs: Vec<ToolRef<'_>> = Vec::new();
     for request in set.requests() {
         refs.clear();
         refs.extend(request.iter().map(|e| e.as_ref()));
         checker.request(&refs);
     }
-    drop(checker);
-    out
 }
 
 /// The findings [`check_set_findings`] made for `set` against `profile`, rendered, with file,

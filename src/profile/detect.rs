@@ -327,18 +327,26 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce() -> String,
         fix: impl FnOnce() -> Option<String>,
     ) {
+        let fix = |m: &mut String| match fix() {
+            Some(f) => {
+                m.push_str(&f);
+                true
+            }
+            None => false,
+        };
         self.report(at, feat, placement, |m| m.push_str(&what()), fix)
     }
 
-    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message into the
-    /// findings' shared text instead of returning a string of its own.
+    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
+    /// `fix` a fix of its own (returning `false` when it writes none: the rule's own `fix`),
+    /// into the findings' shared text instead of returning strings of their own.
     pub fn feature_written(
         &mut self,
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
         what: impl FnOnce(&mut String),
-        fix: impl FnOnce() -> Option<String>,
+        fix: impl FnOnce(&mut String) -> bool,
     ) {
         self.report(at, feat, placement, what, fix)
     }
@@ -351,7 +359,7 @@ impl<'a, 'p> Cx<'a, 'p> {
         feat: Feat<'_>,
         placement: Placement,
         what: impl FnOnce(&mut String),
-        fix: impl FnOnce() -> Option<String>,
+        fix: impl FnOnce(&mut String) -> bool,
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
@@ -374,7 +382,9 @@ impl<'a, 'p> Cx<'a, 'p> {
                         let _ = write!(t, "{feat}");
                     })
                 });
-                let fix = fix().map(|f| text.write(|t| t.push_str(&f)));
+                let mut written = false;
+                let fix = text.write(|t| written = fix(t));
+                let fix = written.then_some(fix);
                 out.records.push(Record {
                     rule: self.rule,
                     tool_index: self.tool_index,

@@ -285,9 +285,10 @@ impl CompiledProfile {
                 .and_then(|(_, slots)| slots[slot_index(placement)])
                 .unwrap_or(Slot::Unknown(NO_CASE));
         }
+        // By reference: copying the slot arrays out showed in profiles.
         let by_position = match *feat {
-            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i]),
-            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i]),
+            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i].as_ref()),
+            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i].as_ref()),
             _ => None,
         };
         if let Some(slots) = by_position {

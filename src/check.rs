@@ -784,6 +784,31 @@ mod tests {
     }
 
     #[test]
+    fn a_reused_findings_buffer_renders_as_a_fresh_one() {
+        let set = |text: &str| {
+            crate::input::from_bytes(std::path::Path::new("t.jsonl"), text.as_bytes()).unwrap()
+        };
+        let a = set(concat!(
+            r#"{"name":"Get-Thing","parameters":{"type":"dict","properties":{"type":{"type":"str"}},"x-a":1}}"#,
+            "\n",
+            r#"{"name":"b","parameters":{"type":"object","properties":{"v":{"type":"string","pattern":"[a-z]"}}}}"#,
+            "\n"
+        ));
+        let b = set(r#"{"name":"other","parameters":{"type":"float","minimum":1}}"#);
+        let profiles = crate::profile::embedded().unwrap();
+        let portable =
+            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let mut reused = super::Findings::default();
+        super::check_set_into(&a, &portable, &mut reused);
+        assert!(reused.len() >= 4, "{}", reused.len());
+        super::check_set_into(&b, &portable, &mut reused);
+        let fresh = super::check_set(&b, &portable);
+        assert!(!fresh.is_empty());
+        assert_eq!(super::render_set(&b, &portable, &reused), fresh);
+        assert!(fresh.iter().all(|f| f.tool == "other" && f.line == Some(1)));
+    }
+
+    #[test]
     fn counts_are_pluralized() {
         assert_eq!(super::count(1, "error"), "1 error");
         assert_eq!(super::count(0, "warning"), "0 warnings");

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use serde_json::Value;
-use toolwire::check::check_set;
+use toolwire::check::{Findings, check_set_findings, check_set_into, render_set};
 use toolwire::input::{self, ToolSet};
 use toolwire::profile::{self, CompiledProfile};
 
@@ -59,8 +59,27 @@ fn load(dir: &Path) -> Option<Corpora> {
     Some(Corpora { files, sets, tools })
 }
 
-fn check_parsed(c: &Corpora, p: &CompiledProfile) -> usize {
-    c.sets.iter().map(|s| check_set(s, p).len()).sum()
+/// `check` as the comparison measures it: findings recorded, not rendered (jsonschema's
+/// errors also render their messages only when displayed), into one buffer reused from set
+/// to set (as `iter_errors(..).count()` reuses the memory of the errors it drops).
+fn check_parsed(c: &Corpora, p: &CompiledProfile, buf: &mut Findings) -> usize {
+    c.sets
+        .iter()
+        .map(|s| {
+            check_set_into(s, p, buf);
+            buf.len()
+        })
+        .sum()
+}
+
+/// Rendering alone: every finding of `check_parsed` made an owned `Finding` (message with
+/// its evidence sentence, pointer, shared texts, file, line, location), as every output does.
+fn render_parsed(c: &Corpora, p: &CompiledProfile, made: &[Findings]) -> usize {
+    c.sets
+        .iter()
+        .zip(made)
+        .map(|(s, f)| render_set(s, p, f).len())
+        .sum()
 }
 
 fn meta_parsed(c: &Corpora, meta: &jsonschema::meta::MetaValidator<'_>) -> usize {
@@ -137,6 +156,12 @@ fn main() {
     let portable = CompiledProfile::new(set.get(profile::PORTABLE).expect("a portable profile"));
     let meta = jsonschema::draft202012::meta::validator();
     let n = corpora.tools as u64;
+    let buf = std::cell::RefCell::new(Findings::default());
+    let made: Vec<Findings> = corpora
+        .sets
+        .iter()
+        .map(|s| check_set_findings(s, &portable))
+        .collect();
 
     // For profilers (perf, callgrind): run one workload N times and nothing else.
     if let Some(which) = std::env::var_os("TOOLWIRE_BENCH_LOOP") {
@@ -147,12 +172,15 @@ fn main() {
         let mut sink = 0;
         for _ in 0..times {
             sink += match which.to_str() {
-                Some("check") => check_parsed(&corpora, &portable),
+                Some("check") => check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
+                Some("render") => render_parsed(&corpora, &portable, &made),
                 Some("meta") => meta_parsed(&corpora, &meta),
                 Some("bytes") => check_bytes(&corpora, &portable),
                 Some("parse") => parse_bytes(&corpora),
                 Some("read") => read_bytes(&corpora),
-                _ => panic!("TOOLWIRE_BENCH_LOOP is one of check, meta, bytes, read, parse"),
+                _ => {
+                    panic!("TOOLWIRE_BENCH_LOOP is one of check, render, meta, bytes, read, parse")
+                }
             };
         }
         println!("{sink}");
@@ -168,7 +196,7 @@ fn main() {
         let mut g = c.benchmark_group("parsed");
         g.throughput(Throughput::Elements(n));
         g.bench_function("toolwire-check", |b| {
-            b.iter(|| check_parsed(&corpora, &portable))
+            b.iter(|| check_parsed(&corpora, &portable, &mut buf.borrow_mut()))
         });
         g.bench_function("jsonschema-meta-iter_errors", |b| {
             b.iter(|| meta_parsed(&corpora, &meta))
@@ -187,14 +215,15 @@ fn main() {
     c.final_summary();
 
     let runs = 21;
-    let [ours, theirs, read, parse, read_only] = medians(
+    let [ours, theirs, read, parse, read_only, render] = medians(
         runs,
         [
-            &|| check_parsed(&corpora, &portable),
+            &|| check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
             &|| meta_parsed(&corpora, &meta),
             &|| check_bytes(&corpora, &portable),
             &|| parse_bytes(&corpora),
             &|| read_bytes(&corpora),
+            &|| render_parsed(&corpora, &portable, &made),
         ],
     );
     let rate = |d: Duration| n as f64 / d.as_secs_f64();
@@ -207,6 +236,14 @@ fn main() {
         rate(ours),
         rate(theirs),
         theirs.as_secs_f64() / ours.as_secs_f64()
+    );
+    let per_tool = |d: Duration| d.as_secs_f64() * 1e6 / n as f64;
+    println!(
+        "          check {:.2} us/tool, meta iter_errors {:.2} us/tool; rendering every finding as an owned Finding adds {:.2} us/tool (check + render is {:.2}x faster than meta)",
+        per_tool(ours),
+        per_tool(theirs),
+        per_tool(render),
+        theirs.as_secs_f64() / (ours + render).as_secs_f64()
     );
     println!(
         "  bytes:  read + check     {:>10.0} tools/s; serde_json parse alone    {:>10.0} tools/s; read + check takes {:.2}x the parse (goal <= 1.5x)",

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::input::{ToolEntry, ToolSet};
 use crate::profile::CompiledProfile;
 use crate::profile::detect::{self, ToolRef};
+pub use crate::profile::findings::Findings;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -242,21 +243,39 @@ fn default_level() -> Level {
 /// Checks every request of a tool set. Findings are in input order (tool, then place), with
 /// the file, line and schema location filled in.
 pub fn check_set(set: &ToolSet, profile: &CompiledProfile) -> Vec<Finding> {
-    // Growing a large vector of findings step by step makes the allocator consolidate its
-    // free lists over and over (it showed in profiles); start near the usual size.
-    let mut out = Vec::with_capacity(set.tools.len() * 4);
-    let file = Text::from(set.file.display().to_string());
-    let mut checker = detect::Checker::new(profile, &mut out);
+    render_set(set, profile, &check_set_findings(set, profile))
+}
+
+/// [`check_set`] without rendering: the findings as the check records them (see
+/// [`Findings`]); [`render_set`] makes them [`Finding`]s.
+pub fn check_set_findings(set: &ToolSet, profile: &CompiledProfile) -> Findings {
+    // Growing a large buffer step by step makes the allocator consolidate its free lists over
+    // and over (it showed in profiles); start near the usual size.
+    let mut out = Findings::with_capacity(set.tools.len() * 4);
+    check_set_into(set, profile, &mut out);
+    out
+}
+
+/// [`check_set_findings`] into a buffer the caller keeps (cleared first), so that checking
+/// many sets reuses its memory instead of touching fresh pages for each.
+pub fn check_set_into(set: &ToolSet, profile: &CompiledProfile, out: &mut Findings) {
+    out.clear();
+    let mut checker = detect::Checker::new(profile, out);
     let mut refs: Vec<ToolRef<'_>> = Vec::new();
-    let mut places = Places::default();
     for request in set.requests() {
         refs.clear();
         refs.extend(request.iter().map(|e| e.as_ref()));
-        let start = checker.findings().len();
         checker.request(&refs);
-        places.fill(&file, request, &mut checker.findings()[start..]);
     }
-    drop(checker);
+}
+
+/// The findings [`check_set_findings`] made for `set` against `profile`, rendered, with file,
+/// line and schema location filled in.
+pub fn render_set(set: &ToolSet, profile: &CompiledProfile, findings: &Findings) -> Vec<Finding> {
+    let mut out = findings.render(profile);
+    let file = Text::from(set.file.display().to_string());
+    // A request-level finding has its first tool's number.
+    Places::default().fill(&file, &set.tools, &mut out);
     out
 }
 
@@ -314,14 +333,17 @@ pub fn check_bytes(
     let mut indexes: Vec<usize> = Vec::new();
     let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
         // One checker per batch of requests: its buffers serve every request in it.
-        let mut checker = detect::Checker::new(profile, &mut findings);
+        let mut made = Findings::default();
+        let mut checker = detect::Checker::new(profile, &mut made);
         let mut refs: Vec<ToolRef<'_>> = Vec::new();
         for request in batch.chunk_by(|a, b| a.request == b.request) {
             refs.clear();
             refs.extend(request.iter().map(|e| e.as_ref()));
-            let start = checker.findings().len();
+            checker.findings().clear();
             checker.request(&refs);
-            let new = &mut checker.findings()[start..];
+            let start = findings.len();
+            checker.findings().render_into(profile, &mut findings);
+            let new = &mut findings[start..];
             places.fill(&text, request, new);
             flagged += distinct_tools(new, |_| true, &mut indexes);
             erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
@@ -866,6 +888,31 @@ mod tests {
                 "tool name `search` is also used by tool 0 (line 1) of b.jsonl",
             ]
         );
+    }
+
+    #[test]
+    fn a_reused_findings_buffer_renders_as_a_fresh_one() {
+        let set = |text: &str| {
+            crate::input::from_bytes(std::path::Path::new("t.jsonl"), text.as_bytes()).unwrap()
+        };
+        let a = set(concat!(
+            r#"{"name":"Get-Thing","parameters":{"type":"dict","properties":{"type":{"type":"str"}},"x-a":1}}"#,
+            "\n",
+            r#"{"name":"b","parameters":{"type":"object","properties":{"v":{"type":"string","pattern":"[a-z]"}}}}"#,
+            "\n"
+        ));
+        let b = set(r#"{"name":"other","parameters":{"type":"float","minimum":1}}"#);
+        let profiles = crate::profile::embedded().unwrap();
+        let portable =
+            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let mut reused = super::Findings::default();
+        super::check_set_into(&a, &portable, &mut reused);
+        assert!(reused.len() >= 4, "{}", reused.len());
+        super::check_set_into(&b, &portable, &mut reused);
+        let fresh = super::check_set(&b, &portable);
+        assert!(!fresh.is_empty());
+        assert_eq!(super::render_set(&b, &portable, &reused), fresh);
+        assert!(fresh.iter().all(|f| f.tool == "other" && f.line == Some(1)));
     }
 
     #[test]

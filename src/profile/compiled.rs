@@ -68,7 +68,7 @@ type Slots = [Option<Slot>; PLACEMENTS];
 type Forms = Vec<(Box<str>, Slots)>;
 
 /// Index of the "no case covers it" detail.
-const NO_CASE: u32 = u32::MAX;
+pub(crate) const NO_CASE: u32 = u32::MAX;
 
 /// Why a feature is not allowed.
 #[derive(Debug, Clone)]
@@ -285,9 +285,10 @@ impl CompiledProfile {
                 .and_then(|(_, slots)| slots[slot_index(placement)])
                 .unwrap_or(Slot::Unknown(NO_CASE));
         }
+        // By reference: copying the slot arrays out showed in profiles.
         let by_position = match *feat {
-            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i]),
-            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i]),
+            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i].as_ref()),
+            Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i].as_ref()),
             _ => None,
         };
         if let Some(slots) = by_position {
@@ -324,6 +325,18 @@ impl CompiledProfile {
 
     /// Like [`CompiledProfile::explain`], appending the sentence to `out`.
     pub fn explain_into(&self, slot: Slot, feat: &Feat<'_>, out: &mut String) -> Level {
+        self.explain_with(slot, feat, matches!(feat, Feat::Limit(..)), out)
+    }
+
+    /// [`CompiledProfile::explain_into`] for a feature already spelled out: `parameter` is
+    /// its case parameter (used only when no case covers it), `limit` whether it is a limit.
+    pub fn explain_with(
+        &self,
+        slot: Slot,
+        parameter: &dyn std::fmt::Display,
+        limit: bool,
+        out: &mut String,
+    ) -> Level {
         use std::fmt::Write;
         let (level, index) = match slot {
             Slot::Allowed => return Level::Warning,
@@ -333,14 +346,14 @@ impl CompiledProfile {
         if index == NO_CASE {
             let _ = write!(
                 out,
-                "no case covers `{feat}`, so no target of `{}` has evidence for it",
+                "no case covers `{parameter}`, so no target of `{}` has evidence for it",
                 self.name
             );
             return level;
         }
         let d = &self.details[index as usize];
         out.push_str(&d.because);
-        if let Feat::Limit(..) = feat {
+        if limit {
             out.push_str(" (case `");
             out.push_str(&d.parameter);
             out.push_str("`)");

@@ -8,11 +8,12 @@
 
 use serde_json::{Map, Value};
 
-use super::compiled::{CompiledProfile, Slot};
+use super::compiled::{CompiledProfile, NO_CASE, Slot};
 use super::feature::{Feat, Limit};
+use super::findings::{Findings, Record, Span};
 use super::rules::{self, Rule};
 use crate::case::Placement;
-use crate::check::{Finding, Text};
+use crate::check::Finding;
 
 /// One tool as the rules see it, borrowed from wherever it was read.
 #[derive(Debug, Clone, Copy)]
@@ -237,7 +238,7 @@ pub enum Mode<'p> {
     /// Look features up in a profile; append findings for those not allowed.
     Check {
         profile: &'p CompiledProfile,
-        out: &'p mut Vec<Finding>,
+        out: &'p mut Findings,
     },
     /// Record every feature met (rule, parameter, placement, pointer).
     Collect { out: &'p mut Vec<Seen> },
@@ -263,8 +264,8 @@ pub struct Cx<'a, 'p> {
     children: Vec<(&'a Value, Child<'a>, Via)>,
     root: Option<&'a Value>,
     tool_name: &'a str,
-    /// `tool_name` as findings share it, made at the tool's first finding.
-    tool_text: Option<Text>,
+    /// `tool_name` in the findings' text, written at the tool's first finding.
+    tool_text: Option<Span>,
     tool_index: usize,
     /// True while a request-level rule reports about the request as a whole (no tool).
     request: bool,
@@ -346,80 +347,77 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce() -> String,
         fix: impl FnOnce() -> Option<String>,
     ) {
-        let message = |extra: usize| {
-            let mut m = what();
-            m.reserve_exact(extra);
-            m
+        let fix = |m: &mut String| match fix() {
+            Some(f) => {
+                m.push_str(&f);
+                true
+            }
+            None => false,
         };
-        self.report(at, feat, placement, message, fix)
+        self.report(at, feat, placement, |m| m.push_str(&what()), fix)
     }
 
-    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message into the
-    /// finding's own buffer, sized once for the evidence sentence that follows it, instead of
-    /// returning a string of its own.
+    /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
+    /// `fix` a fix of its own (returning `false` when it writes none: the rule's own `fix`),
+    /// into the findings' shared text instead of returning strings of their own.
     pub fn feature_written(
         &mut self,
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
         what: impl FnOnce(&mut String),
-        fix: impl FnOnce() -> Option<String>,
+        fix: impl FnOnce(&mut String) -> bool,
     ) {
-        let message = |extra: usize| {
-            let mut m = String::with_capacity(48 + extra);
-            what(&mut m);
-            m
-        };
-        self.report(at, feat, placement, message, fix)
+        self.report(at, feat, placement, what, fix)
     }
 
-    /// The one place findings are made. `message(extra)` gives what was found, with room for
-    /// `extra` more bytes (the evidence sentence).
+    /// The one place findings are made. `what` writes what was found (the start of the
+    /// message; the evidence sentence is added when the finding is rendered).
     fn report(
         &mut self,
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
-        message: impl FnOnce(usize) -> String,
-        fix: impl FnOnce() -> Option<String>,
+        what: impl FnOnce(&mut String),
+        fix: impl FnOnce(&mut String) -> bool,
     ) {
         match &mut self.mode {
-            Mode::Check { profile, .. } => {
+            Mode::Check { profile, out } => {
                 let slot = profile.lookup(&feat, placement);
-                if matches!(slot, Slot::Allowed) {
+                let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
-                }
-                let profile: &CompiledProfile = profile;
-                let pointer = pointer_of(&self.frames, at);
-                let mut message = message(2 + profile.explanation_len(slot));
-                message.push_str(": ");
-                let level = profile.explain_into(slot, &feat, &mut message);
-                let tool = match &self.tool_text {
-                    Some(t) => t.clone(),
-                    None => {
-                        let t = Text::from(self.tool_name.to_string());
-                        self.tool_text = Some(t.clone());
-                        t
-                    }
                 };
-                let finding = Finding {
-                    rule: Text::Static(self.rule.id),
-                    tool,
+                let text = &mut out.text;
+                let pointer = text.write(|t| write_pointer(t, &self.frames, at));
+                let what = text.write(what);
+                let tool = *self
+                    .tool_text
+                    .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
+                // The detail's shared parameter text serves unless no case covers the feature
+                // or the feature is a limit (which carries the measured value).
+                let limit = matches!(feat, Feat::Limit(..));
+                let parameter = (detail == NO_CASE || limit).then(|| {
+                    text.write(|t| {
+                        use std::fmt::Write;
+                        let _ = write!(t, "{feat}");
+                    })
+                });
+                let mut written = false;
+                let fix = text.write(|t| written = fix(t));
+                let fix = written.then_some(fix);
+                out.records.push(Record {
+                    rule: self.rule,
                     tool_index: self.tool_index,
                     request: self.request,
+                    tool,
                     pointer,
-                    message,
-                    fix: fix().map_or(Text::Static(self.rule.fix), Text::from),
+                    what,
+                    parameter,
+                    fix,
+                    slot,
+                    limit,
                     repairable: (self.rule.repairable)(&feat),
-                    level,
-                    parameter: profile.parameter_text(slot, &feat),
-                    file: Text::default(),
-                    line: None,
-                    location: Text::default(),
-                };
-                if let Mode::Check { out, .. } = &mut self.mode {
-                    out.push(finding);
-                }
+                });
             }
             Mode::Collect { out } => out.push(Seen {
                 rule: self.rule.id,
@@ -456,8 +454,15 @@ impl<'a, 'p> Cx<'a, 'p> {
 }
 
 fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
+    let mut p = String::with_capacity(32);
+    write_pointer(&mut p, frames, at);
+    p
+}
+
+/// Appends the JSON Pointer of `at` to `p`.
+fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
     let (frame, key, index, member) = match at {
-        At::Tool => return String::new(),
+        At::Tool => return,
         At::Node(f) => (f, None, None, None),
         At::Key(f, k) => (f, Some(k), None, None),
         At::KeyIndex(f, k, i) => (f, Some(k), Some(i), None),
@@ -480,34 +485,33 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
         }
         i = fr.parent as usize;
     }
-    let mut p = String::with_capacity(32);
     for &f in deep.iter().rev().chain(chain[..len].iter().rev()) {
         match frames[f as usize].tok {
             Tok::Root => {}
-            Tok::Key(k) => push(&mut p, k),
-            Tok::Index(n) => push_index(&mut p, n as usize),
+            Tok::Key(k) => push(p, k),
+            Tok::Index(n) => push_index(p, n as usize),
             Tok::Pair(kw, name) => {
-                push(&mut p, kw);
-                push(&mut p, name);
+                push(p, kw);
+                push(p, name);
             }
         }
     }
     if let Some(k) = key {
-        push(&mut p, k);
+        push(p, k);
     }
     if let Some(n) = index {
-        push_index(&mut p, n);
+        push_index(p, n);
     }
     if let Some(name) = member {
-        push(&mut p, name);
+        push(p, name);
     }
-    p
 }
 
 /// Appends `/token`, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
 fn push(p: &mut String, token: &str) {
     p.push('/');
-    if token.contains(['~', '/']) {
+    // Bytes, not chars: both are ASCII, and a char-set search showed in profiles.
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
         for c in token.chars() {
             match c {
                 '~' => p.push_str("~0"),
@@ -527,8 +531,7 @@ fn push_index(p: &mut String, n: usize) {
 
 /// Checks one request's tools against `profile`, appending findings to `out`.
 pub fn check_request(tools: &[ToolRef<'_>], profile: &CompiledProfile, out: &mut Vec<Finding>) {
-    let mut cx = Cx::new(Mode::Check { profile, out });
-    run(tools, &mut cx);
+    check(tools, profile, out, None);
 }
 
 /// [`check_request`] whose findings name other tools of the request with `name_other`.
@@ -538,9 +541,24 @@ pub fn check_request_naming(
     out: &mut Vec<Finding>,
     name_other: NameOther<'_>,
 ) {
-    let mut cx = Cx::new(Mode::Check { profile, out });
-    cx.name_other = Some(name_other);
+    check(tools, profile, out, Some(name_other));
+}
+
+fn check(
+    tools: &[ToolRef<'_>],
+    profile: &CompiledProfile,
+    out: &mut Vec<Finding>,
+    name_other: Option<NameOther<'_>>,
+) {
+    let mut findings = Findings::default();
+    let mut cx = Cx::new(Mode::Check {
+        profile,
+        out: &mut findings,
+    });
+    cx.name_other = name_other;
     run(tools, &mut cx);
+    drop(cx);
+    findings.render_into(profile, out);
 }
 
 /// Checks many requests whose tools all live as long as `'a`, reusing the walk's buffers.
@@ -549,7 +567,7 @@ pub struct Checker<'a, 'p> {
 }
 
 impl<'a, 'p> Checker<'a, 'p> {
-    pub fn new(profile: &'p CompiledProfile, out: &'p mut Vec<Finding>) -> Self {
+    pub fn new(profile: &'p CompiledProfile, out: &'p mut Findings) -> Self {
         Checker {
             cx: Cx::new(Mode::Check { profile, out }),
         }
@@ -561,7 +579,7 @@ impl<'a, 'p> Checker<'a, 'p> {
     }
 
     /// Findings made so far.
-    pub fn findings(&mut self) -> &mut Vec<Finding> {
+    pub fn findings(&mut self) -> &mut Findings {
         match &mut self.cx.mode {
             Mode::Check { out, .. } => out,
             Mode::Collect { .. } => unreachable!("a Checker checks"),

@@ -15,6 +15,7 @@ pub mod compiled;
 pub mod derive;
 pub mod detect;
 pub mod feature;
+pub mod findings;
 pub mod rules;
 pub mod table;
 

@@ -186,7 +186,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     m.push(')');
                 }
             },
-            || Some(fix_for(k, &feat)),
+            |m| {
+                write_fix(k, &feat, m);
+                true
+            },
         );
     }
 }
@@ -194,47 +197,69 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`
 /// uses (drop what only annotates; say a dropped constraint in the description).
 pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
+    let mut s = String::new();
+    write_fix(k, feat, &mut s);
+    s
+}
+
+/// [`fix_for`] appended to `out` (the check writes it into the findings' shared text).
+pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
+    use std::fmt::Write;
     let form = match feat {
         Feat::KeywordForm(_, f) => Some(*f),
         _ => None,
     };
     if k.starts_with("x-") {
-        return format!("Remove `{k}`: a vendor key only annotates, so no argument changes.");
+        let _ = write!(
+            out,
+            "Remove `{k}`: a vendor key only annotates, so no argument changes."
+        );
+        return;
     }
     if STRUCTURAL.contains(&k) {
-        return format!(
+        let _ = write!(
+            out,
             "`{k}` declares which arguments are valid, so it cannot just be dropped: restructure \
              the schema without it (e.g. one object with optional properties instead of \
              alternatives), or use a profile whose targets accept it."
         );
+        return;
     }
-    match (k, form) {
+    let _ = match (k, form) {
         ("additionalProperties", Some(value::BOOL_TRUE)) => {
-            "Remove `additionalProperties: true`: it is the default.".into()
+            out.write_str("Remove `additionalProperties: true`: it is the default.")
         }
-        ("additionalProperties", Some(value::BOOL_FALSE)) => "Remove \
+        ("additionalProperties", Some(value::BOOL_FALSE)) => out.write_str(
+            "Remove \
              `additionalProperties: false` and say in the description that no other keys are \
-             accepted (strict targets get it back from `toolwire compile`)."
-            .into(),
-        ("additionalProperties", _) => "`additionalProperties` with a schema describes \
-             free-form members: declare them under `properties`, or take them as a JSON string."
-            .into(),
-        ("const", _) => "Write `const` as a one-value `enum` (a string `const`), or remove it \
-             and say the value in the description."
-            .into(),
-        ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => format!(
+             accepted (strict targets get it back from `toolwire compile`).",
+        ),
+        ("additionalProperties", _) => out.write_str(
+            "`additionalProperties` with a schema describes \
+             free-form members: declare them under `properties`, or take them as a JSON string.",
+        ),
+        ("const", _) => out.write_str(
+            "Write `const` as a one-value `enum` (a string `const`), or remove it \
+             and say the value in the description.",
+        ),
+        ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => write!(
+            out,
             "Write `{k}` as the bound itself (a number, as in draft 2020-12), or remove it and \
              say the bound in the description."
         ),
         _ if super::ANNOTATIONS.contains(&k) => {
-            format!("Remove `{k}`: it only annotates, so no argument changes.")
+            write!(
+                out,
+                "Remove `{k}`: it only annotates, so no argument changes."
+            )
         }
-        _ => format!(
+        _ => write!(
+            out,
             "Remove `{k}` and say what it required in the description (e.g. {}); `toolwire \
              args` can still check arguments against the original schema.",
             said_as(k)
         ),
-    }
+    };
 }
 
 /// How a dropped narrowing keyword reads in a description, for the fix's example.

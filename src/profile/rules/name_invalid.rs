@@ -80,18 +80,30 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
         && !name.starts_with(|c: char| c.is_ascii_digit() || c == '_')
         && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
     {
-        cx.feature(
+        // Most real tool names: written in place.
+        let what = |kind: &'static str| {
+            move |m: &mut String| {
+                m.push_str("tool name `");
+                m.push_str(name);
+                m.push_str("` has ");
+                m.push_str(kind);
+                m.push_str(" characters");
+            }
+        };
+        cx.feature_written(
             At::Tool,
             Feat::NameChars(value::NAME_LOWER),
             Placement::Tool,
-            || format!("tool name `{name}` has lowercase characters"),
+            what("lowercase"),
+            |_| false,
         );
         if name.contains('_') {
-            cx.feature(
+            cx.feature_written(
                 At::Tool,
                 Feat::NameChars(value::NAME_UNDERSCORE),
                 Placement::Tool,
-                || format!("tool name `{name}` has underscore characters"),
+                what("underscore"),
+                |_| false,
             );
         }
         return;
@@ -112,7 +124,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                     m.push_str(" characters");
                 }
             },
-            || None,
+            |_| false,
         );
     }
 }

@@ -51,7 +51,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         m.push_str(" is not one of JSON Schema's types");
                     }
                 },
-                || None,
+                |_| false,
             )
         }
         // `type: null` at the root is root-not-object's `root-shape: type-null`.

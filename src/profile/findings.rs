@@ -1,0 +1,153 @@
+//! Findings as the check makes them: compact records whose texts (pointer, what was found,
+//! the tool's name) sit in one shared buffer, rendered into owned [`Finding`]s only when
+//! output needs them.
+//!
+//! Making a [`Finding`] costs several allocations (pointer, message with the evidence
+//! sentence appended) and reference-count updates (shared texts); most findings of a corpus
+//! are warnings nobody reads one by one, and the evidence sentence is the same for every
+//! finding of a profile slot. So the walk records what varies per finding and nothing else;
+//! [`Findings::render_into`] adds the profile's sentence and shared texts afterwards.
+
+use super::compiled::{CompiledProfile, NO_CASE, Slot};
+use super::rules::Rule;
+use crate::check::{Finding, Text};
+
+/// A range of bytes in [`Findings`]' text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    end: u32,
+}
+
+/// The text findings' records point into: one growing string.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct TextBuf(String);
+
+impl TextBuf {
+    /// Appends what `f` writes and returns where it went.
+    pub(crate) fn write(&mut self, f: impl FnOnce(&mut String)) -> Span {
+        let start = self.0.len() as u32;
+        f(&mut self.0);
+        Span {
+            start,
+            end: self.0.len() as u32,
+        }
+    }
+
+    fn get(&self, s: Span) -> &str {
+        &self.0[s.start as usize..s.end as usize]
+    }
+}
+
+/// One finding as recorded by the walk; see [`Findings`].
+#[derive(Clone, Copy)]
+pub(crate) struct Record {
+    pub(crate) rule: &'static Rule,
+    pub(crate) tool_index: usize,
+    pub(crate) request: bool,
+    pub(crate) tool: Span,
+    pub(crate) pointer: Span,
+    /// What was found: the message before the evidence sentence.
+    pub(crate) what: Span,
+    /// The feature's parameter spelled out, when the profile's detail does not give it (no
+    /// case covers the feature, or a limit with its measured value).
+    pub(crate) parameter: Option<Span>,
+    /// A fix written for this finding; `None`: the rule's own.
+    pub(crate) fix: Option<Span>,
+    /// Never [`Slot::Allowed`].
+    pub(crate) slot: Slot,
+    pub(crate) limit: bool,
+    pub(crate) repairable: bool,
+}
+
+/// The findings of one or more checked requests against one profile, in the order made
+/// (tool, then place). Rendered with [`Findings::render_into`] (by the profile they were
+/// made with); [`Findings::clear`] keeps the buffers for the next requests.
+#[derive(Default, Clone)]
+pub struct Findings {
+    pub(crate) records: Vec<Record>,
+    pub(crate) text: TextBuf,
+}
+
+impl Findings {
+    /// An empty collection with room for `n` findings.
+    pub fn with_capacity(n: usize) -> Findings {
+        Findings {
+            records: Vec::with_capacity(n),
+            text: TextBuf(String::with_capacity(n * 48)),
+        }
+    }
+
+    /// How many findings were made.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Forgets every finding, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.text.0.clear();
+    }
+
+    /// Appends every finding, as an owned [`Finding`], to `out`: the message is what was found
+    /// followed by what `profile`'s evidence says. `profile` must be the one they were made
+    /// with. File, line and location are left empty (the caller knows them).
+    pub fn render_into(&self, profile: &CompiledProfile, out: &mut Vec<Finding>) {
+        out.reserve(self.records.len());
+        // Consecutive findings are mostly about the same tool: share its name.
+        let mut last_tool: Option<(Span, Text)> = None;
+        for r in &self.records {
+            let tool = match &last_tool {
+                Some((span, text)) if *span == r.tool => text.clone(),
+                _ => {
+                    let text = Text::from(self.text.get(r.tool).to_string());
+                    last_tool = Some((r.tool, text.clone()));
+                    text
+                }
+            };
+            let parameter = r.parameter.map(|s| self.text.get(s));
+            let what = self.text.get(r.what);
+            let mut message =
+                String::with_capacity(what.len() + 2 + profile.explanation_len(r.slot));
+            message.push_str(what);
+            message.push_str(": ");
+            let level =
+                profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, &mut message);
+            let parameter = match (parameter, r.slot) {
+                (Some(p), _) => Text::from(p.to_string()),
+                (None, Slot::Rejected(i) | Slot::Unknown(i)) if i != NO_CASE => {
+                    profile.details()[i as usize].text.clone()
+                }
+                (None, _) => Text::default(),
+            };
+            out.push(Finding {
+                rule: Text::Static(r.rule.id),
+                tool,
+                tool_index: r.tool_index,
+                request: r.request,
+                pointer: self.text.get(r.pointer).to_string(),
+                message,
+                fix: r.fix.map_or(Text::Static(r.rule.fix), |f| {
+                    Text::from(self.text.get(f).to_string())
+                }),
+                repairable: r.repairable,
+                level,
+                parameter,
+                file: Text::default(),
+                line: None,
+                location: Text::default(),
+            });
+        }
+    }
+
+    /// Every finding as an owned [`Finding`] (see [`Findings::render_into`]).
+    pub fn render(&self, profile: &CompiledProfile) -> Vec<Finding> {
+        let mut out = Vec::new();
+        self.render_into(profile, &mut out);
+        out
+    }
+}

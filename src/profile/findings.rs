@@ -9,8 +9,12 @@
 //! [`Findings::render_into`] adds the profile's sentence and shared texts afterwards.
 
 use super::compiled::{CompiledProfile, NO_CASE, Slot};
+
+/// The fix of a warning about a case's missing evidence: no target of the profile rejects
+/// the feature, some have no evidence either way.
+pub const UNVERIFIED_FIX: &str = "Nothing to fix yet: no target of the profile is known to reject this, but some have no evidence either way. `toolwire probe` (or the scheduled probe workflow) records what they do; `check --errors-only` shows only known rejections.";
 use super::rules::Rule;
-use crate::check::{Finding, Text};
+use crate::check::{Finding, Level, Text};
 
 /// A range of bytes in [`Findings`]' text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,9 +135,16 @@ impl Findings {
                 request: r.request,
                 pointer: self.text.get(r.pointer).to_string(),
                 message,
-                fix: r.fix.map_or(Text::Static(r.rule.fix), |f| {
-                    Text::from(self.text.get(f).to_string())
-                }),
+                // A rule's fix says how to remove a feature a target rejects. A warning about
+                // a case's missing evidence (a plain `integer` no one has probed yet) is not
+                // answered by removing it; a feature no case covers keeps the rule's fix.
+                fix: match (level, r.slot, r.fix) {
+                    (Level::Warning, Slot::Unknown(i), _) if i != NO_CASE => {
+                        Text::Static(UNVERIFIED_FIX)
+                    }
+                    (_, _, Some(f)) => Text::from(self.text.get(f).to_string()),
+                    (_, _, None) => Text::Static(r.rule.fix),
+                },
                 repairable: r.repairable,
                 level,
                 parameter,

@@ -481,10 +481,10 @@ pub fn summary(results: &[ToolRepair]) -> BTreeMap<&'static str, usize> {
 pub fn human(r: &ToolRepair) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let name = if r.name.is_empty() {
-        "(bare schema)".to_string()
-    } else {
-        format!("`{}`", r.name)
+    let name = match (r.name.is_empty(), r.tool.name.is_some()) {
+        (false, _) => format!("`{}`", r.name),
+        (true, true) => "(empty name)".to_string(),
+        (true, false) => "(bare schema)".to_string(),
     };
     let what = match r.outcome {
         Outcome::Unchanged => "unchanged",

@@ -375,7 +375,22 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         redactor,
         emulated,
     };
-    let summary = runtime.block_on(probe::run(&catalog, &cases, targets, opts))?;
+    let summary = runtime.block_on(async {
+        tokio::select! {
+            summary = probe::run(&catalog, &cases, targets, opts) => summary.map(Some),
+            _ = tokio::signal::ctrl_c() => Ok(None),
+        }
+    })?;
+    let Some(summary) = summary else {
+        // The log was streamed as answers came: what is in it was observed, only its footer
+        // is missing. Say so, and what `rules` will do with it.
+        eprintln!(
+            "toolwire: interrupted: the newest run log in {} has no footer; `toolwire rules` \
+             folds the observations it holds (and says so), or delete it",
+            runs_dir.display()
+        );
+        return Ok(INTERRUPTED_EXIT);
+    };
     print_summary(&summary);
     if !summary.reached_any() {
         // Every target was skipped or never answered: the log would hold no observation of
@@ -399,6 +414,9 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
     }
     Ok(EXIT_OK)
 }
+
+/// Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
+const INTERRUPTED_EXIT: u8 = 130;
 
 /// The async runtime of a probe run. Probing is I/O-bound; one thread runs the HTTP work
 /// with no cross-thread wake-ups (a second core stays free for the servers and engines). With

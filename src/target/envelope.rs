@@ -8,6 +8,7 @@
 //! message of [`Malformed::message`] in its provider's documented error shape. The message
 //! says it is the emulator's (`emulated:`) so that nobody mistakes it for a provider's words.
 
+use crate::json::kind;
 use serde_json::Value;
 
 /// Where one request format keeps what [`check`] looks at.
@@ -91,18 +92,6 @@ impl Malformed {
 /// `/a/b` as `a.b`.
 fn dotted(pointer: &str) -> String {
     pointer.trim_start_matches('/').replace('/', ".")
-}
-
-/// The kind of a JSON value, as messages name it.
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// The first thing wrong with `body`'s envelope under `layout`, if any. A body without a tool

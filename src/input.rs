@@ -441,6 +441,13 @@ impl Reader<'_, '_> {
         if let Some(tools) = take(&mut map, "tools") {
             return self.list_value(tools, &format!("{at}/tools"));
         }
+        // OpenAI's legacy `functions` (before `tools`): a list of bare function objects.
+        if let Some(Value::Array(list)) = get(&map, "functions")
+            && list.iter().all(|f| f.get("name").is_some())
+            && let Some(functions) = take(&mut map, "functions")
+        {
+            return self.list_value(functions, &format!("{at}/functions"));
+        }
         for key in ["functionDeclarations", "function_declarations"] {
             if let Some(decls) = take(&mut map, key) {
                 let here = format!("{at}/{key}");
@@ -742,11 +749,11 @@ const GEMINI_BUILTIN: &[&str] = &[
 
 /// Whether a tool object is one of a provider's built-in (server) tools, which carry no JSON
 /// Schema to check: Anthropic's versioned tools (`{"type": "web_search_20250305", "name":
-/// "web_search"}`: a `type` ending in an 8-digit date), OpenAI's [`OPENAI_BUILTIN`] types and
-/// its free-form `custom` tools (a `type: "custom"` without a schema), and Gemini `tools`
-/// entries holding only [`GEMINI_BUILTIN`] keys. Only these known shapes are skipped: any other
-/// object still has to be a tool or fails with its place, so a misspelled tool is never
-/// dropped unnoticed.
+/// "web_search"}`: a `type` ending in an 8-digit date, and `mcp_toolset`), OpenAI's
+/// [`OPENAI_BUILTIN`] types and its free-form `custom` tools (only `type`, `name`,
+/// `description`, `format`), Gemini `tools` entries holding only [`GEMINI_BUILTIN`] keys, and
+/// Bedrock's `cachePoint` marker. Only these known shapes are skipped: any other object still
+/// has to be a tool or fails with its place, so a misspelled tool is never dropped unnoticed.
 fn is_builtin(m: &Map<String, Value>) -> bool {
     const SCHEMA_KEYS: [&str; 6] = [
         "parameters",
@@ -763,9 +770,17 @@ fn is_builtin(m: &Map<String, Value>) -> bool {
         let dated = t
             .rsplit_once('_')
             .is_some_and(|(_, d)| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()));
-        return dated || t == "custom" || OPENAI_BUILTIN.contains(&t);
+        // Anthropic's own tools are `type: "custom"` too: only OpenAI's shape (no schema
+        // key, misspelled or not) counts, so `input_shema` is read as a tool and flagged.
+        let openai_custom = t == "custom"
+            && m.keys()
+                .all(|k| ["type", "name", "description", "format"].contains(&k.as_str()));
+        return dated || openai_custom || OPENAI_BUILTIN.contains(&t) || t == "mcp_toolset";
     }
-    !m.is_empty() && m.keys().all(|k| GEMINI_BUILTIN.contains(&k.as_str()))
+    // Bedrock's `cachePoint` marker sits among its tools.
+    !m.is_empty()
+        && m.keys()
+            .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")
 }
 
 /// The shape of one tool object, if it is one.
@@ -851,6 +866,23 @@ mod tests {
 
         let only_builtin = read(json!({"tools":[{"type":"web_search"}]}));
         assert!(only_builtin.tools.is_empty());
+
+        // Anthropic's `type: "custom"` with a misspelled schema key is a tool, not OpenAI's
+        // free-form custom tool; Bedrock's cachePoint and Anthropic's MCP toolset are skipped.
+        let typo = read(json!({"tools":[{"type":"custom","name":"f","input_shema":schema}]}));
+        assert_eq!(typo.tools.len(), 1);
+        let bedrock = read(json!({"toolConfig":{"tools":[
+            {"toolSpec":{"name":"f","inputSchema":{"json":schema}}},
+            {"cachePoint":{"type":"default"}},
+        ]}}));
+        assert_eq!(bedrock.tools.len(), 1);
+        let mcp = read(json!({"tools":[
+            {"type":"mcp_toolset","mcp_server_name":"x"},
+            {"name":"f","input_schema":schema},
+        ]}));
+        assert_eq!(mcp.tools[0].index, 1);
+        let legacy = read(json!({"model":"m","functions":[{"name":"f","parameters":schema}]}));
+        assert_eq!(legacy.tools[0].schema_pointer, "/functions/0/parameters");
 
         let misspelled = read(json!({"tools":[{"type":"fucntion","function":{"name":"f"}}]}));
         assert_eq!(

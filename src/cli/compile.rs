@@ -38,9 +38,36 @@ pub struct CompileArgs {
 }
 
 pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
+    if let Some(out) = crate::cli::repair::output_file(args.output.as_ref())
+        && crate::cli::repair::same_file(out, &args.file)
+    {
+        return Err(Error::Usage(format!(
+            "-o {} is the input: compile writes a tool block, not the document it read; write \
+             it elsewhere",
+            out.display()
+        )));
+    }
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
     let tools = crate::input::read_file(&args.file)?;
+    if tools.tools.is_empty() {
+        // Only built-in tools (or none): the compiled tool block is empty, and says so.
+        let note = format!(
+            "{}: no tool with a schema to compile (built-in tools are not compiled)\n",
+            args.file.display()
+        );
+        match crate::cli::repair::output_file(args.output.as_ref()) {
+            Some(path) => {
+                crate::cli::repair::write_atomically(path, "[]\n")?;
+                print!("{note}");
+            }
+            None => {
+                println!("[]");
+                eprint!("{note}");
+            }
+        }
+        return Ok(EXIT_OK);
+    }
     let opts = args.rewrite.options();
     let mut compiled: Vec<Compilation> = Vec::new();
     for request in tools.requests() {
@@ -79,7 +106,7 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     } else {
         compiled.iter().map(human).collect::<String>()
     };
-    match &args.output {
+    match crate::cli::repair::output_file(args.output.as_ref()) {
         // Nothing accepted: an existing file is left as it was, not emptied.
         Some(path) if output.is_empty() => {
             if args.format != "json" {

@@ -115,11 +115,29 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     } else {
         let mut s = human_report(&results, &profile.name, args.keep_unrepairable);
         if output.is_none() {
-            s.push_str(&nothing_written(args.output.as_deref()));
+            s.push_str(&nothing_written(output_file(args.output.as_ref())));
         }
         s
     };
-    match (&args.output, output) {
+    let out_file = output_file(args.output.as_ref());
+    let left_out = results
+        .iter()
+        .filter(|(_, r)| r.outcome == Outcome::Refused)
+        .count();
+    let mut report = report;
+    if let Some(path) = out_file
+        && output.is_some()
+        && !args.keep_unrepairable
+        && left_out > 0
+        && same_file(path, &args.file)
+    {
+        report.push_str(&format!(
+            "note: {} left out of {}, which was the input (`--keep-unrepairable` keeps them)\n",
+            crate::check::count(left_out, "refused tool"),
+            path.display()
+        ));
+    }
+    match (out_file, output) {
         (Some(path), Some(output)) => {
             write_atomically(path, &output)?;
             print!("{report}");
@@ -132,6 +150,21 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     }
     let refused = results.iter().any(|(_, r)| r.outcome == Outcome::Refused);
     Ok(if refused { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// `-o`'s file: `None` for standard output (no `-o`, or `-o -`).
+pub(crate) fn output_file(output: Option<&PathBuf>) -> Option<&Path> {
+    output
+        .map(PathBuf::as_path)
+        .filter(|p| *p != Path::new("-"))
+}
+
+/// Whether `a` and `b` name the same existing file (through links and relative paths).
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The report's line when no tool is left to write.
@@ -156,9 +189,14 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
     use std::io::Write;
     // A symbolic link stays a link: the file it points to is replaced.
     let resolved = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?
-        }
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
+            Ok(p) => p,
+            // A link to a file not made yet: the file it names.
+            Err(_) => {
+                let target = std::fs::read_link(path).map_err(|e| Error::io(path, e))?;
+                path.parent().unwrap_or(Path::new(".")).join(target)
+            }
+        },
         _ => path.to_path_buf(),
     };
     let path = resolved.as_path();
@@ -182,7 +220,17 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut file = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
+    // tempfile's error names its temporary file; the user named `path`.
+    let mut file = builder.tempfile_in(dir).map_err(|e| {
+        let bare = match e.kind() {
+            std::io::ErrorKind::NotFound => std::io::Error::new(
+                e.kind(),
+                format!("the folder {} does not exist", dir.display()),
+            ),
+            kind => kind.into(),
+        };
+        Error::io(path, bare)
+    })?;
     file.write_all(contents.as_bytes())
         .and_then(|()| match existing {
             Some(p) => file.as_file().set_permissions(p),
@@ -348,6 +396,11 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new\n");
+        let dangling = dir.path().join("dangling.json");
+        std::os::unix::fs::symlink("made-later.json", &dangling).unwrap();
+        write_atomically(&dangling, "made\n").unwrap();
+        let made = dir.path().join("made-later.json");
+        assert_eq!(std::fs::read_to_string(made).unwrap(), "made\n");
 
         let fifo = dir.path().join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();

@@ -62,6 +62,7 @@ const LENGTH_BOUNDS: &[&str] = &["minLength", "maxLength", "minItems", "maxItems
 /// Rewrites `schema` into `form`. Returns the changes, or why it cannot be done.
 pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, String> {
     let mut changes = Vec::new();
+    required_lists(schema, "", &mut changes, 0)?;
     match form {
         Form::Plain => {}
         Form::Strict => close(schema, "", &mut changes, 0)?,
@@ -72,6 +73,40 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, String> {
         Form::CohereStrict => one_required(schema, "", &mut changes, 0),
     }
     Ok(changes)
+}
+
+/// Every form: `required: "d"` naming a declared property is the list `["d"]` (what draft-04
+/// and later say `required` is; lossless, so done even where no evidence asks for it, as a
+/// target's parser may not read a string there).
+fn required_lists(
+    v: &mut Value,
+    at: &str,
+    changes: &mut Vec<Change>,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err("the schema nests too deep to compile".into());
+    }
+    let Value::Object(o) = v else {
+        return Ok(());
+    };
+    let declared = match (o.get("required"), o.get("properties")) {
+        (Some(Value::String(name)), Some(Value::Object(props))) if props.contains_key(name) => {
+            Some(name.clone())
+        }
+        _ => None,
+    };
+    if let Some(name) = declared {
+        o.insert("required".into(), json!([name.clone()]));
+        changes.push(change(
+            &push_token(at, "required"),
+            format!("wrote `required: \"{name}\"` as the list `[\"{name}\"]`"),
+            None,
+        ));
+    }
+    children(o, at, |sub, here| {
+        required_lists(sub, here, changes, depth + 1)
+    })
 }
 
 fn change(pointer: &str, action: String, lost: Option<String>) -> Change {
@@ -392,6 +427,24 @@ mod tests {
             },"required":["q","n","mode","any","sub"],"additionalProperties":false})
         );
         assert!(changes.iter().any(|c| c.pointer == "/properties/n"));
+    }
+
+    #[test]
+    fn every_form_writes_a_required_string_as_a_list() {
+        for form in [Form::Plain, Form::Strict, Form::CohereStrict] {
+            let mut s = json!({"type":"object","properties":{
+                "q":{"type":"string"},
+                "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":"x"}},
+                "required":"q"});
+            let changes = apply(form, &mut s).unwrap();
+            assert_eq!(s["required"][0], json!("q"), "{form:?}");
+            assert_eq!(
+                s["properties"]["sub"]["required"][0],
+                json!("x"),
+                "{form:?}"
+            );
+            assert!(changes.iter().any(|c| c.pointer == "/required"), "{form:?}");
+        }
     }
 
     /// A `required` name no property declares cannot survive closing: it is dropped, and the

@@ -23,7 +23,7 @@ pub struct ArgsArgs {
     #[arg(long, value_name = "NAME")]
     pub tool: Option<String>,
     /// The call's arguments: JSON text, a JSON string holding the JSON text (OpenAI's
-    /// `arguments`), or `@FILE`.
+    /// `arguments`), `@FILE`, or `-` (or `@-`) for standard input.
     #[arg(long, value_name = "JSON")]
     pub call: String,
     /// Allowed coercions: `json` (JSON text to array/object), `boolean` (true/false/yes/no/
@@ -47,7 +47,11 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             p.message,
         )
     })?;
-    let call = match args.call.strip_prefix('@') {
+    let call = match args
+        .call
+        .strip_prefix('@')
+        .or((args.call == "-").then_some("-"))
+    {
         Some(path) => {
             let text = read_call_file(Path::new(path))?;
             parse_arguments_from(Path::new(path), &text)?
@@ -171,6 +175,22 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                     "the file holds {} tools ({}); choose one with --tool NAME",
                     many.len(),
                     names()
+                ),
+            ));
+        }
+        (Some(name), all)
+            if all
+                .iter()
+                .filter(|t| t.name.as_deref() == Some(name))
+                .nth(1)
+                .is_some() =>
+        {
+            return Err(Error::input(
+                file,
+                Place::File,
+                format!(
+                    "--tool {name:?}: more than one tool has that name, so which schema a call \
+                     to it meets is ambiguous; rename one"
                 ),
             ));
         }

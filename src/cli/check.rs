@@ -60,10 +60,17 @@ pub struct CheckArgs {
 /// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
 pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
     let name = target.unwrap_or(profile);
-    match set.get(name) {
+    // `portable` is a profile over several targets, not a target.
+    let is_candidate = |n: &str| target.is_none() || n != PORTABLE;
+    match set.get(name).filter(|p| is_candidate(&p.name)) {
         Some(p) => Ok(CompiledProfile::new(p)),
         None => {
-            let names: Vec<&str> = set.profiles.iter().map(|p| p.name.as_str()).collect();
+            let names: Vec<&str> = set
+                .profiles
+                .iter()
+                .map(|p| p.name.as_str())
+                .filter(|n| is_candidate(n))
+                .collect();
             let what = if target.is_some() {
                 "target"
             } else {

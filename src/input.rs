@@ -713,7 +713,7 @@ fn name_and_description_of(
 
 /// OpenAI's built-in tools, by `type` (platform.openai.com/docs/guides/tools: web search, file
 /// search, code interpreter, computer use, image generation, remote MCP, local shell).
-const OPENAI_BUILTIN: &[&str] = &[
+pub(crate) const OPENAI_BUILTIN: &[&str] = &[
     "web_search",
     "web_search_preview",
     "web_search_preview_2025_03_11",
@@ -727,7 +727,7 @@ const OPENAI_BUILTIN: &[&str] = &[
 
 /// Keys of Gemini's built-in tools in a `tools` entry (ai.google.dev/api/caching#Tool), in both
 /// spellings the front end takes.
-const GEMINI_BUILTIN: &[&str] = &[
+pub(crate) const GEMINI_BUILTIN: &[&str] = &[
     "googleSearch",
     "google_search",
     "googleSearchRetrieval",
@@ -747,37 +747,79 @@ const GEMINI_BUILTIN: &[&str] = &[
     "enterprise_web_search",
 ];
 
-/// Whether a tool object is one of a provider's built-in (server) tools, which carry no JSON
-/// Schema to check: Anthropic's versioned tools (`{"type": "web_search_20250305", "name":
-/// "web_search"}`: a `type` ending in an 8-digit date, and `mcp_toolset`), OpenAI's
-/// [`OPENAI_BUILTIN`] types and its free-form `custom` tools (only `type`, `name`,
-/// `description`, `format`), Gemini `tools` entries holding only [`GEMINI_BUILTIN`] keys, and
-/// Bedrock's `cachePoint` marker. Only these known shapes are skipped: any other object still
-/// has to be a tool or fails with its place, so a misspelled tool is never dropped unnoticed.
-fn is_builtin(m: &Map<String, Value>) -> bool {
-    const SCHEMA_KEYS: [&str; 6] = [
+/// Whether a tool object carries a schema (or a function wrapper) under any key a function
+/// tool uses: such an object is never a built-in tool, whatever its `type` says.
+fn carries_schema(m: &Map<String, Value>) -> bool {
+    const SCHEMA_KEYS: [&str; 7] = [
         "parameters",
         "input_schema",
         "inputSchema",
         "function",
         "toolSpec",
         "functionDeclarations",
+        "function_declarations",
     ];
-    if SCHEMA_KEYS.iter().any(|k| has(m, k)) || has(m, "function_declarations") {
+    SCHEMA_KEYS.iter().any(|k| has(m, k))
+}
+
+/// The `type` of a tool object, when it is a string.
+fn tool_type(m: &Map<String, Value>) -> Option<&str> {
+    get(m, "type").and_then(Value::as_str)
+}
+
+/// Whether a tool object is one of Anthropic's built-in tools (docs.anthropic.com tool use:
+/// server and client tools such as `{"type": "web_search_20250305", "name": "web_search"}`,
+/// `text_editor_20250728`, `bash_20250124`): a `type` ending in an 8-digit date, or the MCP
+/// connector's `mcp_toolset`, and no schema key.
+pub(crate) fn anthropic_builtin(m: &Map<String, Value>) -> bool {
+    if carries_schema(m) {
         return false;
     }
-    if let Some(t) = get(m, "type").and_then(Value::as_str) {
+    tool_type(m).is_some_and(|t| {
         let dated = t
             .rsplit_once('_')
             .is_some_and(|(_, d)| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()));
-        // Anthropic's own tools are `type: "custom"` too: only OpenAI's shape (no schema
-        // key, misspelled or not) counts, so `input_shema` is read as a tool and flagged.
-        let openai_custom = t == "custom"
-            && m.keys()
-                .all(|k| ["type", "name", "description", "format"].contains(&k.as_str()));
-        return dated || openai_custom || OPENAI_BUILTIN.contains(&t) || t == "mcp_toolset";
+        dated || t == "mcp_toolset"
+    })
+}
+
+/// Whether a tool object is one of OpenAI's built-in tools ([`OPENAI_BUILTIN`] types) or its
+/// free-form `custom` tool, flat in the Responses API (`{"type": "custom", "name", ..}`) or
+/// wrapped in Chat Completions (`{"type": "custom", "custom": {"name", ..}}`), with no schema
+/// key.
+pub(crate) fn openai_builtin(m: &Map<String, Value>) -> bool {
+    if carries_schema(m) {
+        return false;
     }
-    // Bedrock's `cachePoint` marker sits among its tools.
+    let Some(t) = tool_type(m) else {
+        return false;
+    };
+    // Anthropic's own tools are `type: "custom"` too: only OpenAI's shape (no schema key,
+    // misspelled or not) counts, so `input_shema` is read as a tool and flagged.
+    let openai_custom = t == "custom"
+        && m.keys()
+            .all(|k| ["type", "name", "description", "format", "custom"].contains(&k.as_str()));
+    openai_custom || OPENAI_BUILTIN.contains(&t)
+}
+
+/// Whether a tool object is Bedrock Converse's `cachePoint` marker (`{"cachePoint": {"type":
+/// "default"}}`), which sits among its tools.
+pub(crate) fn bedrock_cache_point(m: &Map<String, Value>) -> bool {
+    has(m, "cachePoint") && !carries_schema(m)
+}
+
+/// Whether a tool object is one of a provider's built-in (server) tools, which carry no JSON
+/// Schema to check: [`anthropic_builtin`], [`openai_builtin`], Gemini `tools` entries holding
+/// only [`GEMINI_BUILTIN`] keys, and Bedrock's `cachePoint` marker. Only these known shapes are
+/// skipped: any other object still has to be a tool or fails with its place, so a misspelled
+/// tool is never dropped unnoticed.
+fn is_builtin(m: &Map<String, Value>) -> bool {
+    if carries_schema(m) {
+        return false;
+    }
+    if tool_type(m).is_some() {
+        return anthropic_builtin(m) || openai_builtin(m);
+    }
     !m.is_empty()
         && m.keys()
             .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")

@@ -774,3 +774,34 @@ fn a_key_never_goes_over_plain_http_to_a_remote_host() {
     assert!(text.contains("refusing to send OPENAI_API_KEY"), "{text}");
     assert!(!text.contains(CANARY), "{text}");
 }
+
+/// `toolwire emulate` over HTTP takes Anthropic's built-in tools beside a function tool, as
+/// `api.anthropic.com` does (the models' own table test covers every target that takes them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_emulator_accepts_built_in_tools_over_http() {
+    let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), Options::default())
+        .await
+        .unwrap();
+    let http = client(Duration::from_secs(5)).unwrap();
+    let tools = |schema: serde_json::Value| {
+        json!({"model": "claude", "max_tokens": 1, "messages": [{"role": "user", "content": "hi"}],
+               "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+                         {"name": "get_weather", "input_schema": schema}]})
+    };
+    let post = |body: serde_json::Value| {
+        http.post(format!("{}/v1/messages", emu.base_url("anthropic")))
+            .header("x-api-key", "tw-loopback-key")
+            .header("anthropic-version", "2023-06-01")
+            .json(&body)
+            .send()
+    };
+    let ok = post(tools(json!({"type": "object"}))).await.unwrap();
+    assert_eq!(ok.status().as_u16(), 200);
+    let bad = post(tools(json!({"type": "object", "properties": null})))
+        .await
+        .unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    let text = bad.text().await.unwrap();
+    assert!(text.contains("tools.1.custom.input_schema"), "{text}");
+    emu.stop().await;
+}

@@ -15,6 +15,12 @@
 //! (anth-input-schema-field-missing, text truncated in the report: modelled as pydantic's
 //! `Field required`). A root `type` other than `object` is not refused (kirocc PR#93:
 //! Anthropic's own API does not impose it). Strict tools (`strict: true`) are not modelled.
+//!
+//! Built-in tools (server and client tools with a dated `type` such as
+//! `{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}`, `bash_20250124`,
+//! `text_editor_20250728`, and `mcp_toolset`; [`is_builtin`]) carry no `input_schema` and are
+//! accepted without checks. That acceptance is from Anthropic's tool-use documentation, not
+//! probed: what the service says about a malformed built-in tool is not modelled.
 
 use serde_json::{Value, json};
 
@@ -151,9 +157,24 @@ fn err(status: u16, kind: &str, message: &str) -> Reply {
 /// Name rule (anth-name-pattern-128, 2025-08-14).
 pub const NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{1,128}$";
 
-/// The first problem of an Anthropic `tools` array, as `message`.
+/// Whether a tool is one of Anthropic's built-in tools (`web_search_20250305`, `bash_20250124`,
+/// `mcp_toolset`, ..: see [`crate::input::anthropic_builtin`]), which carries no `input_schema`.
+pub fn is_builtin(t: &Value) -> bool {
+    t.as_object().is_some_and(crate::input::anthropic_builtin)
+}
+
+/// [`super::envelope::Layout::is_function`]: every tool but a built-in one must be named.
+fn is_function_tool(t: &Value) -> bool {
+    !is_builtin(t)
+}
+
+/// The first problem of an Anthropic `tools` array, as `message`. Built-in tools
+/// ([`is_builtin`]) are skipped but keep their place, so `tools.N` is the request's index.
 pub fn check_tools(tools: &[Value]) -> Option<String> {
     for (i, t) in tools.iter().enumerate() {
+        if is_builtin(t) {
+            continue;
+        }
         let name = t.get("name").and_then(Value::as_str).unwrap_or("");
         if name.chars().count() > 128 {
             return Some(format!(
@@ -211,7 +232,7 @@ impl Service for AnthropicService {
             conversation: "/messages",
             tools: "/tools",
             name: "/name",
-            is_function: super::envelope::every_tool,
+            is_function: is_function_tool,
         };
         let count = match req.path.as_str() {
             "/v1/messages/count_tokens" => true,

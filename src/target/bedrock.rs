@@ -20,6 +20,11 @@
 //! `toolConfig.tools.N.member.toolSpec.name` but quotes no text: the wording is AWS's general
 //! `N validation error(s) detected` template, whose list indexes start at 1 — both inferred).
 //! Errors are 400 `{"message": …}` with `x-amzn-ErrorType: ValidationException`.
+//!
+//! A `cachePoint` entry among the tools ([`is_cache_point`]: the Converse API reference's
+//! Tool union holds a `toolSpec` or a `cachePoint`) is accepted unchecked and keeps its place
+//! in `toolConfig.tools.N`. That acceptance is from the providers' tool documentation, not
+//! probed. No other built-in tool shape is modelled for Converse.
 
 use serde_json::{Value, json};
 
@@ -190,6 +195,9 @@ fn validation(message: &str) -> Reply {
 pub fn check_tool_config(tools: &[Value]) -> Option<String> {
     let mut coral = Vec::new();
     for (i, t) in tools.iter().enumerate() {
+        if is_cache_point(t) {
+            continue;
+        }
         let name = t
             .pointer("/toolSpec/name")
             .and_then(Value::as_str)
@@ -221,6 +229,9 @@ pub fn check_tool_config(tools: &[Value]) -> Option<String> {
         ));
     }
     for (i, t) in tools.iter().enumerate() {
+        if is_cache_point(t) {
+            continue;
+        }
         let schema = t.pointer("/toolSpec/inputSchema/json");
         let Some(schema) = schema else {
             return Some(format!(
@@ -317,7 +328,13 @@ const COUNT_LAYOUT: super::envelope::Layout = super::envelope::Layout {
 };
 
 fn not_cache_point(t: &Value) -> bool {
-    t.get("cachePoint").is_none()
+    !is_cache_point(t)
+}
+
+/// Whether a tool is Converse's `cachePoint` marker (`{"cachePoint": {"type": "default"}}`;
+/// see [`crate::input::bedrock_cache_point`]), which is no tool to check.
+pub fn is_cache_point(t: &Value) -> bool {
+    t.as_object().is_some_and(crate::input::bedrock_cache_point)
 }
 
 /// The offline model of Bedrock runtime.

@@ -43,6 +43,8 @@ pub mod wire;
 pub mod xai;
 
 #[cfg(test)]
+mod builtin_tests;
+#[cfg(test)]
 mod malformed_tests;
 
 pub use secret::{Credential, Secret};

@@ -30,6 +30,16 @@
 //!   ("A max of 128 functions are supported"). The wording of the too-long name and too-many
 //!   tools errors is inferred from the description error's template.
 //!   Not modelled: the 120,000-character and 15,000-character string budgets.
+//!
+//! Built-in tools ([`is_builtin`]: `web_search`, `web_search_preview`, `file_search`,
+//! `code_interpreter`, `image_generation`, `mcp`, `local_shell`, `computer_use_preview` and
+//! the free-form `custom` tool in the Responses API; `{"type": "custom", "custom": {..}}` in
+//! Chat Completions) carry no JSON Schema and are accepted without checks; their place still
+//! counts in `tools[i]`. That acceptance is from OpenAI's tools documentation
+//! (platform.openai.com/docs/guides/tools), not probed: what the service says about a
+//! malformed built-in tool is not modelled. Azure, OpenRouter and the other OpenAI-compatible
+//! models keep refusing them (their envelope wants `function.name`): none of their documents
+//! in the evidence says they take OpenAI's built-in tools.
 
 use serde_json::{Value, json};
 
@@ -469,6 +479,22 @@ pub struct ToolView<'a> {
     pub description: Option<&'a Value>,
     pub parameters: Option<&'a Value>,
     pub strict: bool,
+    /// One of OpenAI's built-in tools ([`is_builtin`]): [`check_tools`] neither checks nor
+    /// counts it, but it keeps its place in the list, so `tools[i]` stays the request's index.
+    pub builtin: bool,
+}
+
+/// Whether a tool is one of OpenAI's built-in tools (`web_search`, `code_interpreter`, `mcp`,
+/// .., or a free-form `custom` tool; see [`crate::input::openai_builtin`]), which carries no
+/// JSON Schema.
+pub fn is_builtin(t: &Value) -> bool {
+    t.as_object().is_some_and(crate::input::openai_builtin)
+}
+
+/// Whether a Chat Completions tool is OpenAI's custom tool (`{"type": "custom", "custom":
+/// {"name": ..}}`), the only tool besides `function` that Chat Completions takes.
+pub fn is_chat_custom(t: &Value) -> bool {
+    t.get("type").and_then(Value::as_str) == Some("custom") && is_builtin(t)
 }
 
 /// Reads Chat Completions tools (`tools[i].function`).
@@ -484,6 +510,7 @@ pub fn chat_views(body: &Value) -> Vec<ToolView<'_>> {
                         description: f.get("description"),
                         parameters: f.get("parameters").filter(|p| !p.is_null()),
                         strict: f.get("strict").and_then(Value::as_bool).unwrap_or(false),
+                        builtin: is_chat_custom(t),
                     }
                 })
                 .collect()
@@ -524,9 +551,11 @@ fn name_matches(name: &str, pattern: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (dot && c == '.'))
 }
 
-/// The first problem of a tool list under OpenAI's rules (Azure shares them).
+/// The first problem of a tool list under OpenAI's rules (Azure shares them). Built-in tools
+/// are skipped: the 128 limit is on functions ("A max of 128 functions are supported"), and
+/// the message gives the whole array's length, as it speaks of the array.
 pub fn check_tools(views: &[ToolView<'_>], rules: Rules) -> Option<ToolError> {
-    if views.len() > 128 {
+    if views.iter().filter(|t| !t.builtin).count() > 128 {
         return Some(ToolError {
             message: format!(
                 "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length {} instead.",
@@ -537,6 +566,9 @@ pub fn check_tools(views: &[ToolView<'_>], rules: Rules) -> Option<ToolError> {
         });
     }
     for (i, t) in views.iter().enumerate() {
+        if t.builtin {
+            continue;
+        }
         let field = if rules.responses {
             format!("tools[{i}]")
         } else {
@@ -984,6 +1016,17 @@ const RESPONSES_LAYOUT: super::envelope::Layout = super::envelope::Layout {
     is_function: super::envelope::typed_function,
 };
 
+/// Chat Completions' envelope as OpenAI itself takes it: a `custom` tool names itself under
+/// `custom`, not `function`.
+const CHAT_LAYOUT: super::envelope::Layout = super::envelope::Layout {
+    is_function: not_chat_custom,
+    ..super::envelope::Layout::CHAT
+};
+
+fn not_chat_custom(t: &Value) -> bool {
+    !is_chat_custom(t)
+}
+
 /// The offline model of `api.openai.com`.
 pub struct OpenAiService;
 
@@ -1013,7 +1056,7 @@ impl Service for OpenAiService {
         let layout = if responses {
             RESPONSES_LAYOUT
         } else {
-            super::envelope::Layout::CHAT
+            CHAT_LAYOUT
         };
         let body = match super::envelope::parse(&req.body, &layout) {
             Ok(b) => b,
@@ -1093,6 +1136,7 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
                     description: t.get("description"),
                     parameters: t.get("parameters").filter(|p| !p.is_null()),
                     strict: t.get("strict").and_then(Value::as_bool).unwrap_or(true),
+                    builtin: is_builtin(t),
                 })
                 .collect()
         })
@@ -1344,6 +1388,7 @@ mod tests {
             description: Some(&long),
             parameters: Some(&params),
             strict: false,
+            builtin: false,
         }];
         let e = check_tools(&views, OPENAI_RULES).unwrap();
         assert_eq!(
@@ -1356,6 +1401,7 @@ mod tests {
             description: None,
             parameters: None,
             strict: false,
+            builtin: false,
         }];
         let e = check_tools(&views, OPENAI_RULES).unwrap();
         assert_eq!(

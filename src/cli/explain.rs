@@ -33,11 +33,7 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
     {
         return Err(Error::Usage(format!(
             "--target {t:?} is not a known target (known: {})",
-            crate::target::routes()
-                .iter()
-                .map(|r| r.id())
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::target::route_ids()
         )));
     }
     let request = match &args.request {

@@ -92,11 +92,7 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
         if crate::target::route(id).is_none() {
             return Err(Error::Usage(format!(
                 "{flag}: {id:?} is not a live target (see the registry: {})",
-                crate::target::routes()
-                    .iter()
-                    .map(|r| r.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                crate::target::route_ids()
             )));
         }
     }

@@ -303,6 +303,15 @@ pub fn registry() -> Vec<TargetSpec> {
 }
 
 /// Every live route, in registry order (one per non-engine registry id).
+/// Every live target id, comma-separated, for messages that list the known ones.
+pub fn route_ids() -> String {
+    routes()
+        .iter()
+        .map(|r| r.id())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub fn routes() -> Vec<Box<dyn Route>> {
     use gemini::{Field, Gemini};
     vec![

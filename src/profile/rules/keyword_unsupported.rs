@@ -133,38 +133,34 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let has_if = n.has_if;
     for (k, v) in map {
         let k = k.as_str();
-        // One match per key: keys other rules report (ELSEWHERE, and ROOT_ELSEWHERE at the
-        // root), then keys this rule leaves alone in some forms.
         // A value the keyword does not take is keyword-value-invalid's, whatever the key.
-        let skip = super::keyword_value_invalid::form(k, v).is_some()
-            || match k {
-                "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => true,
-                "oneOf" | "allOf" | "not" | "const" if root => true,
-                "anyOf" | "enum" if root => true,
-                // An `items` schema is judged with its array: the `type-spelling: array` case is
-                // the host that carries it (type-invalid reports that case's verdict).
-                "items" => true,
-                "properties" => !v.is_object(),
-                "required" => !super::required_invalid::is_list_of_names(v),
-                "enum" => super::enum_not_string::form(v).is_some(),
-                "anyOf" => {
-                    super::anyof_with_siblings::has_siblings(n)
-                        || super::nullable_spelling::has_null_branch(n)
-                }
-                // `then`/`else` belong to the `if` construct.
-                "then" | "else" => has_if,
-                _ => false,
-            };
-        if skip {
+        if super::keyword_value_invalid::form(k, v).is_some() {
             continue;
         }
-        let feat = if k.starts_with("x-") {
-            Feat::Keyword(value::VENDOR_KEY)
-        } else {
-            match form(k, v) {
+        // One match per key: keys other rules report (ELSEWHERE, and ROOT_ELSEWHERE at the
+        // root), keys this rule leaves alone in some forms, and the feature of the others.
+        let feat = match k {
+            "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => continue,
+            "oneOf" | "allOf" | "not" | "const" | "anyOf" | "enum" if root => continue,
+            // An `items` schema is judged with its array: the `type-spelling: array` case is
+            // the host that carries it (type-invalid reports that case's verdict).
+            "items" => continue,
+            "properties" if !v.is_object() => continue,
+            "required" if !super::required_invalid::is_list_of_names(v) => continue,
+            "enum" if super::enum_not_string::form(v).is_some() => continue,
+            "anyOf"
+                if super::anyof_with_siblings::has_siblings(n)
+                    || super::nullable_spelling::has_null_branch(n) =>
+            {
+                continue;
+            }
+            // `then`/`else` belong to the `if` construct.
+            "then" | "else" if has_if => continue,
+            _ if k.starts_with("x-") => Feat::Keyword(value::VENDOR_KEY),
+            _ => match form(k, v) {
                 Some(f) => Feat::KeywordForm(k, f),
                 None => Feat::Keyword(k),
-            }
+            },
         };
         cx.feature_written(
             At::Key(n.frame, k),

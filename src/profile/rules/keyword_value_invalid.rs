@@ -25,37 +25,34 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// Keywords whose value is a number (draft 2020-12 validation §6.2).
-const NUMBERS: &[&str] = &[
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-];
+/// What kind of value a keyword this rule knows takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// A number (draft 2020-12 validation §6.2).
+    Number,
+    /// A non-negative integer (validation §6.3, §6.4, §6.5).
+    Count,
+    /// A string (core §8, validation §6.3.3, §8, §9).
+    Text,
+    /// A schema or a boolean (core §10.3.2.3).
+    Schema,
+}
 
-/// Keywords whose value is a non-negative integer (validation §6.3, §6.4, §6.5).
-const COUNTS: &[&str] = &[
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minContains",
-    "maxContains",
-    "minProperties",
-    "maxProperties",
-];
-
-/// Keywords whose value is a string (core §8, validation §6.3.3, §8, §9).
-const STRINGS: &[&str] = &[
-    "pattern",
-    "description",
-    "title",
-    "$comment",
-    "$anchor",
-    "contentEncoding",
-    "contentMediaType",
-];
+/// The kind of value keyword `k` takes, `None` for keywords this rule does not judge. One
+/// match, not a search of lists: this runs for every key of every subschema.
+fn takes(k: &str) -> Option<Takes> {
+    Some(match k {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            Takes::Number
+        }
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minContains" | "maxContains"
+        | "minProperties" | "maxProperties" => Takes::Count,
+        "pattern" | "description" | "title" | "$comment" | "$anchor" | "contentEncoding"
+        | "contentMediaType" => Takes::Text,
+        "additionalProperties" => Takes::Schema,
+        _ => return None,
+    })
+}
 
 /// The forms this rule reports.
 const FORMS: &[&str] = &[
@@ -89,44 +86,45 @@ fn repairable(f: &Feat<'_>) -> bool {
 /// keyword takes (or `k` is not a keyword this rule knows). A draft-4 boolean
 /// `exclusiveMinimum`/`exclusiveMaximum` is a form of its own (keyword-unsupported's).
 pub fn form(k: &str, v: &Value) -> Option<&'static str> {
-    if NUMBERS.contains(&k) || COUNTS.contains(&k) {
-        let n = match v {
-            Value::Number(n) => n,
-            Value::String(_) => return Some(value::VALUE_STRING),
-            Value::Bool(_) if matches!(k, "exclusiveMinimum" | "exclusiveMaximum") => return None,
-            _ => return Some(value::VALUE_NOT_A_NUMBER),
-        };
-        let x = n.as_f64().unwrap_or(0.0);
-        return if k == "multipleOf" {
-            if x == 0.0 {
-                Some(value::VALUE_ZERO)
+    match takes(k)? {
+        kind @ (Takes::Number | Takes::Count) => {
+            let n = match v {
+                Value::Number(n) => n,
+                Value::String(_) => return Some(value::VALUE_STRING),
+                Value::Bool(_) if matches!(k, "exclusiveMinimum" | "exclusiveMaximum") => {
+                    return None;
+                }
+                _ => return Some(value::VALUE_NOT_A_NUMBER),
+            };
+            let x = n.as_f64().unwrap_or(0.0);
+            if k == "multipleOf" {
+                if x == 0.0 {
+                    Some(value::VALUE_ZERO)
+                } else if x < 0.0 {
+                    Some(value::VALUE_NEGATIVE)
+                } else {
+                    None
+                }
+            } else if kind != Takes::Count {
+                None
             } else if x < 0.0 {
                 Some(value::VALUE_NEGATIVE)
+            } else if x.fract() != 0.0 {
+                // 2020-12 counts an integer by value: `1.0` is an integer, `1.5` is not.
+                Some(value::VALUE_NOT_AN_INTEGER)
             } else {
                 None
             }
-        } else if !COUNTS.contains(&k) {
-            None
-        } else if x < 0.0 {
-            Some(value::VALUE_NEGATIVE)
-        } else if x.fract() != 0.0 {
-            // 2020-12 counts an integer by value: `1.0` is an integer, `1.5` is not.
-            Some(value::VALUE_NOT_AN_INTEGER)
-        } else {
-            None
-        };
-    }
-    if STRINGS.contains(&k) {
-        return match v {
+        }
+        Takes::Text => match v {
             Value::String(p) if k == "pattern" && !compiles(p) => Some(value::VALUE_INVALID_REGEX),
             Value::String(_) => None,
             _ => Some(value::VALUE_NOT_A_STRING),
-        };
+        },
+        Takes::Schema => {
+            (!matches!(v, Value::Object(_) | Value::Bool(_))).then_some(value::VALUE_NOT_A_SCHEMA)
+        }
     }
-    if k == "additionalProperties" && !matches!(v, Value::Object(_) | Value::Bool(_)) {
-        return Some(value::VALUE_NOT_A_SCHEMA);
-    }
-    None
 }
 
 /// What keyword `k` takes, for messages and repairs, when its value `v` is one it does not
@@ -138,15 +136,15 @@ pub fn wanted(k: &str, v: &Value) -> Option<&'static str> {
         "multipleOf" => "a number greater than 0",
         "pattern" if f == value::VALUE_INVALID_REGEX => "an ECMA-262 regular expression",
         "additionalProperties" => "a schema or a boolean",
-        _ if NUMBERS.contains(&k) => "a number",
-        _ if COUNTS.contains(&k) => "a non-negative integer",
+        _ if takes(k) == Some(Takes::Number) => "a number",
+        _ if takes(k) == Some(Takes::Count) => "a non-negative integer",
         _ => "a string",
     })
 }
 
 /// Whether `k` is a bound (a numeric or count keyword), for wording.
 pub fn is_bound(k: &str) -> bool {
-    NUMBERS.contains(&k) || COUNTS.contains(&k)
+    matches!(takes(k), Some(Takes::Number | Takes::Count))
 }
 
 /// Whether `pattern` compiles as the `jsonschema` crate compiles it (ECMA-262 syntax

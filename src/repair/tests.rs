@@ -628,3 +628,31 @@ fn a_required_string_becomes_a_list_when_it_names_a_property() {
     assert!(r.tool.parameters.unwrap().get("required").is_none());
     assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
 }
+
+/// `required` holding a non-string keeps the names it does give and reports what it dropped.
+#[test]
+fn required_keeps_its_names_when_it_also_lists_non_strings() {
+    let p = profile(&["structure: required-not-array"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+            "required":[1,"a",true,"b"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["a", "b"]));
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert_eq!(r.changes[0].pointer, "/required");
+    assert!(r.changes[0].action.contains("1, true"), "{:?}", r.changes);
+    let lost = r.changes[0].lost.as_deref().unwrap_or_default();
+    assert!(lost.contains("1, true"), "{lost}");
+    // Nothing but non-strings: nothing is left to require.
+    let only = tool(
+        "g",
+        json!({"type":"object","properties":{"a":{"type":"string"}},"required":[1]}),
+    );
+    let r = repair_one(&only, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert!(r.tool.parameters.unwrap().get("required").is_none());
+    assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
+}

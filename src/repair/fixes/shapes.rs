@@ -113,6 +113,41 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 None,
             )])
         }
+        value::REQUIRED_NOT_ARRAY
+            if schema_at(tool, &node_of("required"))
+                .ok()
+                .and_then(|m| m.get("required"))
+                .is_some_and(Value::is_array) =>
+        {
+            // A list holding non-strings (`[1, "a"]`): the names it does give still say what
+            // is required, so only the items that are not names go.
+            let node = node_of("required");
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, &node)?;
+            let (kept, gone): (Vec<Value>, Vec<Value>) = m
+                .get("required")
+                .and_then(Value::as_array)
+                .ok_or("no `required` list where the finding points")?
+                .iter()
+                .cloned()
+                .partition(Value::is_string);
+            if kept.is_empty() {
+                m.shift_remove("required");
+            } else {
+                m.insert("required".into(), Value::Array(kept));
+            }
+            let items: Vec<String> = gone.iter().map(show).collect();
+            let items = items.join(", ");
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                format!("dropped {items} from `required` (only strings name properties)"),
+                Some(format!(
+                    "`required` also listed {items}; whatever that meant is no longer said"
+                )),
+            )])
+        }
         value::REQUIRED_EMPTY
         | value::REQUIRED_NOT_ARRAY
         | value::REQUIRED_NULL

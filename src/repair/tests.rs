@@ -656,3 +656,37 @@ fn required_keeps_its_names_when_it_also_lists_non_strings() {
     assert!(r.tool.parameters.unwrap().get("required").is_none());
     assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
 }
+
+/// A `required` name that only a `patternProperties` pattern declares is dropped as that
+/// pattern's member, not as an undeclared name; other names keep the old reason.
+#[test]
+fn required_names_declared_by_a_pattern_are_named_as_its_members() {
+    let p = profile(&[
+        "structure: required-undeclared",
+        "structure: required-without-properties",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"}},
+            "patternProperties":{"^x_":{"type":"integer"}},"required":["a","x_id","zz"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["a"]));
+    assert_eq!(
+        r.changes[0].action,
+        "dropped \"x_id\", \"zz\" from `required` (\"x_id\": a member of the `patternProperties` \
+         pattern `^x_`, not of `properties`; \"zz\": not declared in `properties`)"
+    );
+    let only = tool(
+        "g",
+        json!({"type":"object","patternProperties":{"^x_":{"type":"integer"}},"required":["x_id"]}),
+    );
+    let r = repair_one(&only, &p);
+    assert_eq!(
+        r.changes[0].lost.as_deref(),
+        Some(
+            "calls without \"x_id\" are no longer refused (a member of the `patternProperties` \
+             pattern `^x_`, not of `properties`)"
+        )
+    );
+}

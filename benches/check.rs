@@ -108,7 +108,7 @@ fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
 fn read_bytes(c: &Corpora) -> usize {
     let mut n = 0;
     for (path, bytes) in &c.files {
-        input::for_each_request(path, bytes, &mut |tools| n += tools.len()).expect("parses");
+        input::for_each_request(path, bytes, &mut |tools, _| n += tools.len()).expect("parses");
     }
     n
 }

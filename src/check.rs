@@ -265,7 +265,7 @@ pub fn check_set_into(set: &ToolSet, profile: &CompiledProfile, out: &mut Findin
     for request in set.requests() {
         refs.clear();
         refs.extend(request.iter().map(|e| e.as_ref()));
-        checker.request(&refs);
+        checker.request(&refs, set.builtins_of(request[0].request));
     }
 }
 
@@ -331,24 +331,25 @@ pub fn check_bytes(
     let mut erred = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
-    let (format, inner, tools) = crate::input::for_each_request(file, bytes, &mut |batch| {
-        // One checker per batch of requests: its buffers serve every request in it.
-        let mut made = Findings::default();
-        let mut checker = detect::Checker::new(profile, &mut made);
-        let mut refs: Vec<ToolRef<'_>> = Vec::new();
-        for request in batch.chunk_by(|a, b| a.request == b.request) {
-            refs.clear();
-            refs.extend(request.iter().map(|e| e.as_ref()));
-            checker.findings().clear();
-            checker.request(&refs);
-            let start = findings.len();
-            checker.findings().render_into(profile, &mut findings);
-            let new = &mut findings[start..];
-            places.fill(&text, request, new);
-            flagged += distinct_tools(new, |_| true, &mut indexes);
-            erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
-        }
-    })?;
+    let (format, inner, tools) =
+        crate::input::for_each_request(file, bytes, &mut |batch, named| {
+            // One checker per batch of requests: its buffers serve every request in it.
+            let mut made = Findings::default();
+            let mut checker = detect::Checker::new(profile, &mut made);
+            let mut refs: Vec<ToolRef<'_>> = Vec::new();
+            for request in batch.chunk_by(|a, b| a.request == b.request) {
+                refs.clear();
+                refs.extend(request.iter().map(|e| e.as_ref()));
+                checker.findings().clear();
+                checker.request(&refs, crate::input::builtins_of(named, request[0].request));
+                let start = findings.len();
+                checker.findings().render_into(profile, &mut findings);
+                let new = &mut findings[start..];
+                places.fill(&text, request, new);
+                flagged += distinct_tools(new, |_| true, &mut indexes);
+                erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
+            }
+        })?;
     let summary = FileSummary {
         file: name,
         format: crate::input::format_label(format, &inner),
@@ -422,6 +423,7 @@ impl Report {
     pub fn one_request(sets: &[ToolSet], profile: &CompiledProfile) -> Report {
         let mut offsets = Vec::with_capacity(sets.len());
         let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        let mut builtins = Vec::new();
         let mut offset = 0;
         for set in sets {
             offsets.push(offset);
@@ -430,8 +432,15 @@ impl Report {
                 r.index += offset;
                 r
             }));
-            // Past the set's last number (numbers may skip built-in tools).
-            offset += set.tools.last().map_or(0, |t| t.index + 1);
+            builtins.extend(set.builtins.iter().map(|b| crate::input::BuiltinTool {
+                index: b.index + offset,
+                request: 0,
+                ..b.clone()
+            }));
+            // Past the set's last number, a function tool's or a built-in tool's.
+            let last_tool = set.tools.last().map_or(0, |t| t.index + 1);
+            let last_builtin = set.builtins.last().map_or(0, |b| b.index + 1);
+            offset += last_tool.max(last_builtin);
         }
         // The set a tool of the joined request came from: the last set starting at or before
         // it (empty sets share an offset).
@@ -442,7 +451,9 @@ impl Report {
             let s = set_of(other);
             let local = other - offsets[s];
             let mut words = format!("tool {local}");
-            if let Some(line) = sets[s].tools.get(local).and_then(|t| t.line) {
+            // Numbers skip built-in tools: look the number up.
+            let tool = sets[s].tools.iter().find(|t| t.index == local);
+            if let Some(line) = tool.and_then(|t| t.line) {
                 words.push_str(&format!(" (line {line})"));
             }
             if set_of(this) != s {
@@ -451,7 +462,7 @@ impl Report {
             words
         };
         let mut all = Vec::new();
-        detect::check_request_naming(&refs, profile, &mut all, &name_other);
+        detect::check_request_naming(&refs, &builtins, profile, &mut all, &name_other);
         let mut per_set: Vec<Vec<Finding>> = vec![Vec::new(); sets.len()];
         for mut f in all {
             let s = set_of(f.tool_index);
@@ -836,6 +847,7 @@ mod tests {
             format,
             line_formats: Vec::new(),
             tools,
+            builtins: Vec::new(),
         };
         let sets = [
             set("a.json", Format::Anthropic, vec![entry(0, None)]),

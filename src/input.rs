@@ -115,6 +115,23 @@ impl ToolEntry {
     }
 }
 
+/// A provider's built-in tool that has a name, e.g. Anthropic's `{"type":
+/// "web_search_20250305", "name": "web_search"}` or OpenAI's free-form `custom` tool (see
+/// [`anthropic_builtin`], [`openai_builtin`]). It carries no JSON Schema, so it is no
+/// [`ToolEntry`] and nothing checks it; it is kept only because its name shares the request's
+/// tool names with the function tools. Built-ins without a name (OpenAI's `web_search`,
+/// Gemini's `googleSearch`, Bedrock's `cachePoint`) are not kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltinTool {
+    pub name: String,
+    /// Its `type`, e.g. `web_search_20250305` or `custom`.
+    pub kind: String,
+    /// Its position among all tools of the file (0-based), as a [`ToolEntry::index`].
+    pub index: usize,
+    /// Which request of the file it belongs to, as [`ToolEntry::request`].
+    pub request: usize,
+}
+
 /// The tools of one file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSet {
@@ -123,6 +140,8 @@ pub struct ToolSet {
     /// For JSON Lines: the shapes of the lines, each once, in the order met (empty otherwise).
     pub line_formats: Vec<Format>,
     pub tools: Vec<ToolEntry>,
+    /// The named built-in tools, in input order (not among `tools`).
+    pub builtins: Vec<BuiltinTool>,
 }
 
 /// How a file's format is named in output: `anthropic`, `jsonl of anthropic`, or for JSON
@@ -149,12 +168,27 @@ impl ToolSet {
         self.tools.chunk_by(|a, b| a.request == b.request)
     }
 
+    /// The named built-in tools of request `request` (a [`ToolEntry::request`]).
+    pub fn builtins_of(&self, request: usize) -> &[BuiltinTool] {
+        builtins_of(&self.builtins, request)
+    }
+
     /// Treats every tool as part of one request (`--one-request`).
     pub fn merge_requests(&mut self) {
         for t in &mut self.tools {
             t.request = 0;
         }
+        for b in &mut self.builtins {
+            b.request = 0;
+        }
     }
+}
+
+/// The part of `builtins` (in input order) that belongs to request `request`.
+pub fn builtins_of(builtins: &[BuiltinTool], request: usize) -> &[BuiltinTool] {
+    let start = builtins.partition_point(|b| b.request < request);
+    let end = builtins.partition_point(|b| b.request <= request);
+    &builtins[start..end]
 }
 
 /// Reads and parses a tool file with the caps of [`LIMITS`].
@@ -196,14 +230,17 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
-    let line_formats = json_lines_each(file, text, &mut |batch| {
+    let mut builtins = Vec::new();
+    let line_formats = json_lines_each(file, text, &mut |batch, named| {
         tools.append(batch);
+        builtins.append(named);
     })?;
     Ok(ToolSet {
         file: file.to_path_buf(),
         format: Format::JsonLines,
         line_formats,
         tools,
+        builtins,
     })
 }
 
@@ -212,15 +249,17 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
 const BATCH_LINES: usize = 64;
 
 /// Reads JSON Lines, handing the tools of up to [`BATCH_LINES`] lines (requests) at a time to
-/// `each`, which may take them; a line's tools share their `request` (the line number) and
-/// tool indexes count across lines. Returns the lines' formats, each once, in the order met.
+/// `each`, which may take them (with the lines' named built-in tools); a line's tools share
+/// their `request` (the line number) and tool indexes count across lines. Returns the lines'
+/// formats, each once, in the order met.
 fn json_lines_each(
     file: &Path,
     text: &str,
-    each: &mut dyn FnMut(&mut Vec<ToolEntry>),
+    each: &mut dyn FnMut(&mut Vec<ToolEntry>, &mut Vec<BuiltinTool>),
 ) -> Result<Vec<Format>> {
     let mut line_formats = Vec::new();
     let mut tools = Vec::new();
+    let mut builtins = Vec::new();
     let mut next_index = 0;
     let mut lines = 0;
     for (i, line) in text.lines().enumerate() {
@@ -233,6 +272,7 @@ fn json_lines_each(
             file,
             line: Some(number),
             tools: &mut tools,
+            builtins: &mut builtins,
             request: number,
             next_index,
         };
@@ -252,25 +292,27 @@ fn json_lines_each(
         }
         lines += 1;
         if lines == BATCH_LINES {
-            each(&mut tools);
+            each(&mut tools, &mut builtins);
             tools.clear();
+            builtins.clear();
             lines = 0;
         }
     }
-    if !tools.is_empty() {
-        each(&mut tools);
+    if !tools.is_empty() || !builtins.is_empty() {
+        each(&mut tools, &mut builtins);
     }
     Ok(line_formats)
 }
 
 /// Reads a tool file a few requests at a time, handing their tools to `each` (grouped by
-/// request, in order: see [`ToolSet::requests`]) and dropping them afterwards, so that a large
-/// JSON Lines corpus is checked in bounded memory. Returns the file's format (and for JSON
-/// Lines the lines' formats, as [`ToolSet::line_formats`]) and the number of tools.
+/// request, in order: see [`ToolSet::requests`]), with the same requests' named built-in tools
+/// ([`ToolSet::builtins`]), and dropping them afterwards, so that a large JSON Lines corpus is
+/// checked in bounded memory. Returns the file's format (and for JSON Lines the lines'
+/// formats, as [`ToolSet::line_formats`]) and the number of tools.
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
-    each: &mut dyn FnMut(&[ToolEntry]),
+    each: &mut dyn FnMut(&[ToolEntry], &[BuiltinTool]),
 ) -> Result<(Format, Vec<Format>, usize)> {
     let text = json::check_utf8(file, bytes)?;
     let by_name = file
@@ -278,14 +320,14 @@ pub fn for_each_request(
         .is_some_and(|e| e == "jsonl" || e == "ndjson");
     let mut count = 0;
     if by_name {
-        let inner = json_lines_each(file, text, &mut |tools| {
+        let inner = json_lines_each(file, text, &mut |tools, builtins| {
             count += tools.len();
-            each(tools);
+            each(tools, builtins);
         })?;
         return Ok((Format::JsonLines, inner, count));
     }
     let set = from_bytes(file, bytes)?;
-    each(&set.tools);
+    each(&set.tools, &set.builtins);
     Ok((set.format, set.line_formats, set.tools.len()))
 }
 
@@ -323,10 +365,12 @@ pub fn opening_brackets(bytes: &[u8]) -> usize {
 /// Reads tool definitions from a parsed document.
 pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
     let mut tools = Vec::new();
+    let mut builtins = Vec::new();
     let mut reader = Reader {
         file,
         line: None,
         tools: &mut tools,
+        builtins: &mut builtins,
         request: 0,
         next_index: 0,
     };
@@ -338,6 +382,7 @@ pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
         format,
         line_formats: Vec::new(),
         tools,
+        builtins,
     })
 }
 
@@ -360,6 +405,7 @@ struct Reader<'f, 't> {
     file: &'f Path,
     line: Option<usize>,
     tools: &'t mut Vec<ToolEntry>,
+    builtins: &'t mut Vec<BuiltinTool>,
     request: usize,
     next_index: usize,
 }
@@ -504,7 +550,11 @@ impl Reader<'_, '_> {
             .enumerate()
             .find(|(_, v)| !v.as_object().is_some_and(is_builtin));
         let Some((position, first)) = first else {
-            self.next_index += list.len();
+            for item in &list {
+                if let Value::Object(m) = item {
+                    self.builtin(m);
+                }
+            }
             return Ok(Format::Functions);
         };
         let at_first = format!("{at}/{position}");
@@ -555,7 +605,7 @@ impl Reader<'_, '_> {
             };
             if is_builtin(&m) {
                 // Keeps every later tool's number its position in the request.
-                self.next_index += 1;
+                self.builtin(&m);
                 continue;
             }
             let f = classify(&m).unwrap_or(format);
@@ -635,6 +685,24 @@ impl Reader<'_, '_> {
             format!("{at}/{schema_key}"),
         );
         Ok(())
+    }
+
+    /// Skips one built-in tool of a tool list, which takes a number like any tool, and keeps
+    /// it as a [`BuiltinTool`] when it has a name (`name`, or Chat's `custom.name`).
+    fn builtin(&mut self, m: &Map<String, Value>) {
+        let index = self.next_index;
+        self.next_index += 1;
+        let name = get(m, "name")
+            .or_else(|| get(m, "custom").and_then(|c| c.get("name")))
+            .and_then(Value::as_str);
+        if let Some(name) = name {
+            self.builtins.push(BuiltinTool {
+                name: name.to_string(),
+                kind: tool_type(m).unwrap_or_default().to_string(),
+                index,
+                request: self.request,
+            });
+        }
     }
 
     fn push(
@@ -867,6 +935,47 @@ mod tests {
 
     fn read(v: Value) -> ToolSet {
         from_value(Path::new("t.json"), v).unwrap()
+    }
+
+    /// Named built-in tools are kept apart from the tools, numbered by position, for the name
+    /// census; unnamed ones (OpenAI's `web_search`, Gemini's `googleSearch`) are not kept.
+    #[test]
+    fn named_built_in_tools_are_kept_apart_with_their_numbers() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let kept = |set: &ToolSet| -> Vec<(usize, String, String)> {
+            let b = set.builtins.iter();
+            b.map(|b| (b.index, b.name.clone(), b.kind.clone()))
+                .collect()
+        };
+        let anthropic = read(json!({"tools":[
+            {"type":"web_search_20250305","name":"web_search"},
+            {"name":"web_search","input_schema":schema},
+        ]}));
+        assert_eq!(anthropic.tools.len(), 1);
+        assert_eq!(
+            kept(&anthropic),
+            [(0, "web_search".into(), "web_search_20250305".into())]
+        );
+        let chat = read(json!({"tools":[
+            {"type":"web_search"},
+            {"type":"custom","custom":{"name":"sql"}},
+            {"type":"function","function":{"name":"sql","parameters":schema}},
+        ]}));
+        assert_eq!(kept(&chat), [(1, "sql".into(), "custom".into())]);
+        assert_eq!(chat.tools[0].index, 2);
+        // A list of built-ins only.
+        let only = read(json!([{"type":"bash_20250124","name":"bash"}]));
+        assert!(only.tools.is_empty());
+        assert_eq!(kept(&only), [(0, "bash".into(), "bash_20250124".into())]);
+        // JSON Lines: each line's built-ins belong to its request.
+        let text = format!(
+            "{}\n{}\n",
+            json!({"tools":[{"type":"bash_20250124","name":"bash"},{"name":"f","input_schema":schema}]}),
+            json!({"tools":[{"name":"bash","input_schema":schema}]})
+        );
+        let lines = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
+        assert_eq!(lines.builtins_of(1).len(), 1);
+        assert!(lines.builtins_of(2).is_empty());
     }
 
     /// A provider's built-in tools carry no schema: they are skipped, every other tool keeps

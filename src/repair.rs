@@ -43,7 +43,7 @@ use crate::profile::CompiledProfile;
 use crate::profile::detect::ToolRef;
 use crate::profile::feature::{Kind, Param, parse_parameter};
 
-pub use fixes::{max_allowed, name_rule};
+pub use fixes::{is_standard_keyword, max_allowed, name_rule, only_annotates};
 
 /// One tool as repair sees it: a bare schema has no name.
 #[derive(Debug, Clone, PartialEq, Serialize)]

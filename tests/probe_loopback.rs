@@ -805,3 +805,92 @@ async fn the_emulator_accepts_built_in_tools_over_http() {
     assert!(text.contains("tools.1.custom.input_schema"), "{text}");
     emu.stop().await;
 }
+
+/// The emulator's own answers, a body over its size cap (413) and a method other than POST on
+/// a route (405, with `allow: POST`), are JSON in each target's error shape: the same
+/// top-level keys as that target's answer to an unparsable body. A path that is no route
+/// still gets the target's 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_emulators_own_errors_are_json_in_each_targets_shape() {
+    let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), Options::default())
+        .await
+        .unwrap();
+    let http = client(Duration::from_secs(30)).unwrap();
+    let env = env_with(VALID_KEY);
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for route in target::routes() {
+        let service = route.service();
+        if !seen.insert(service) {
+            continue;
+        }
+        let mut cfg = route.configure(&env);
+        cfg.base_url = emu.base_url(service);
+        cfg.base_overridden = true;
+        let req = route.request(&cfg, &[baseline()], &WireOptions::default());
+        let url = format!("{}{}", cfg.base_url, req.path);
+        let send = |method: reqwest::Method, body: Vec<u8>| {
+            let mut b = http.request(method, &url).body(body);
+            for (k, v) in &req.headers {
+                b = b.header(k, v);
+            }
+            for (k, v) in req.auth_headers(&url, cfg.credential.as_ref(), chrono::Utc::now()) {
+                b = b.header(k, v.expose());
+            }
+            b.send()
+        };
+        let json_of = |r: reqwest::Response| async move {
+            let status = r.status().as_u16();
+            let allow = r
+                .headers()
+                .get("allow")
+                .map(|v| v.to_str().unwrap().to_string());
+            let text = r.text().await.unwrap();
+            let body: serde_json::Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{service}: not JSON ({e}): {text}"));
+            (status, allow, body)
+        };
+        let (status, _, broken) =
+            json_of(send(reqwest::Method::POST, b"{".to_vec()).await.unwrap()).await;
+        assert!((400..500).contains(&status), "{service}: {status} {broken}");
+
+        let (status, allow, body) =
+            json_of(send(reqwest::Method::GET, req.body.to_vec()).await.unwrap()).await;
+        assert_eq!(
+            (status, allow.as_deref()),
+            (405, Some("POST")),
+            "{service}: {body}"
+        );
+        assert_eq!(keys(&body), keys(&broken), "{service}: {body} vs {broken}");
+        assert!(
+            body.to_string().contains("Method Not Allowed"),
+            "{service}: {body}"
+        );
+
+        let big = vec![b' '; toolwire::emulate::MAX_REQUEST + 1];
+        let (status, _, body) = json_of(send(reqwest::Method::POST, big).await.unwrap()).await;
+        assert_eq!(status, 413, "{service}: {body}");
+        assert_eq!(keys(&body), keys(&broken), "{service}: {body} vs {broken}");
+
+        // The route still answers a POST, and a path that is no route stays a 404.
+        let (status, _, body) = json_of(
+            send(reqwest::Method::POST, req.body.to_vec())
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_ne!(status, 405, "{service}: {body}");
+        let nowhere = http
+            .get(format!("{}/no/such/route", cfg.base_url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(nowhere.status().as_u16(), 404, "{service}");
+    }
+    assert!(seen.len() > 10, "{seen:?}");
+    emu.stop().await;
+}

@@ -232,3 +232,51 @@ fn a_broken_ref_refuses_the_tool() {
     assert_eq!(reasons[3], "", "{reasons:?}");
     assert_eq!(reasons[4], "", "{reasons:?}");
 }
+
+/// A `required` name that only a `patternProperties` pattern declares is named as that
+/// pattern's member when compiling drops it, for Gemini (repair) and strict forms (closing).
+#[test]
+fn a_required_pattern_member_is_named_by_its_pattern_when_dropped() {
+    let t = tool(
+        "lookup",
+        json!({"type":"object","properties":{"id":{"type":"string"}},
+            "patternProperties":{"^x_":{"type":"integer"}},"required":["id","x_tag","ghost"]}),
+    );
+    let p = profile(&[
+        "keyword-allowed: patternProperties",
+        "structure: required-undeclared",
+    ]);
+    for target in ["gemini/v1beta/parameters", "openai/chat-strict"] {
+        let c = compile(
+            std::slice::from_ref(&t),
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        let dropped: Vec<&str> = c.tools[0]
+            .changes
+            .iter()
+            .filter(|c| c.pointer == "/required")
+            .map(|c| c.action.as_str())
+            .collect();
+        let said = dropped.join("\n");
+        assert!(
+            said.contains("`patternProperties` pattern `^x_`") && said.contains("x_tag"),
+            "{target}: {said}"
+        );
+        // A name no pattern matches is still said to be undeclared.
+        assert!(
+            dropped
+                .iter()
+                .any(|a| a.contains("ghost") && !a.contains("ghost\": a member")),
+            "{target}: {said}"
+        );
+        assert!(
+            c.wire.to_string().contains("\"required\":[\"id\"]"),
+            "{target}: {}",
+            c.wire
+        );
+    }
+}

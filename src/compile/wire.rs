@@ -201,12 +201,19 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
         if !o.contains_key("properties") {
             o.insert("properties".into(), json!({}));
         }
-        // A closed object can never carry a member no property declares.
+        // A closed object can never carry a member no property declares (a
+        // `patternProperties` pattern's member included: strict forms take no patterns).
         for ghost in required.iter().filter(|r| !names.contains(r)) {
+            let why = match crate::schema::pattern_declaring(o, ghost) {
+                Some(p) => format!(
+                    "only the `patternProperties` pattern `{p}` declares it, which a strict form cannot carry"
+                ),
+                None => "no property declares it".to_string(),
+            };
             changes.push(change(
                 &push_token(at, "required"),
                 format!(
-                    "dropped `{ghost}` from `required`: no property declares it, and a closed object cannot have it"
+                    "dropped `{ghost}` from `required`: {why}, and a closed object cannot have it"
                 ),
                 Some(format!(
                     "the original schema accepts only calls that carry a `{ghost}` member; calls without it are accepted now"

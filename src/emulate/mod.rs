@@ -11,6 +11,10 @@
 //! no-credentials answer (Gemini: the pre-auth front end), the key `invalid` → the
 //! invalid-key answer, anything else → valid, so the validator runs.
 //!
+//! What the emulator answers itself is JSON in the model's error shape
+//! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413) and a method other than POST
+//! on a route (405 with `allow: POST`).
+//!
 //! Every answer carries `x-toolwire-emulator: <version>`, and `GET /__toolwire/emulator`
 //! describes the server: the prober notes emulated answers on every observation and
 //! `toolwire probe` keeps runs against the emulator out of `reports/runs` (emulated answers
@@ -392,14 +396,6 @@ async fn handle(
             )
         })
         .collect();
-    let body = match axum::body::to_bytes(req.into_body(), MAX_REQUEST).await {
-        Ok(b) => b.to_vec(),
-        Err(_) => {
-            let mut r = to_response(Reply::text(413, "request body too large"));
-            r.headers_mut().insert(EMULATOR_HEADER, version);
-            return r;
-        }
-    };
     let Some(service) = st.services.get(slug) else {
         let mut r = to_response(Reply::json(
             404,
@@ -407,6 +403,14 @@ async fn handle(
         ));
         r.headers_mut().insert(EMULATOR_HEADER, version);
         return r;
+    };
+    let body = match axum::body::to_bytes(req.into_body(), MAX_REQUEST).await {
+        Ok(b) => b.to_vec(),
+        Err(_) => {
+            let mut r = to_response(service.error_reply(413, &too_large()));
+            r.headers_mut().insert(EMULATOR_HEADER, version);
+            return r;
+        }
     };
     if fault == Some(Fault::Reset) {
         peer.ctl.killed.store(true, Ordering::Release);
@@ -421,7 +425,7 @@ async fn handle(
         tokio::time::sleep(st.opts.slow).await;
     }
     let incoming = Incoming::new(&method, &format!("{rest}{query}"), headers, body);
-    let reply = service.answer(&incoming);
+    let reply = answer_by_method(service.as_ref(), incoming);
     if fault == Some(Fault::Truncated) {
         let full = reply.body.len();
         let half = reply.body[..full / 2].to_vec();
@@ -446,6 +450,33 @@ async fn handle(
     let mut r = to_response(reply);
     r.headers_mut().insert(EMULATOR_HEADER, version);
     r
+}
+
+/// The 413's message (toolwire's words: the providers' caps and texts are not known).
+fn too_large() -> String {
+    format!("Request body too large: toolwire emulate reads at most {MAX_REQUEST} bytes")
+}
+
+/// The model's answer to a POST; to any other method on a route the model serves (every
+/// emulated route is a POST), a 405 `Method Not Allowed` with `allow: POST`, in the model's
+/// error shape (Anthropic documents 405 `invalid_request_error` "Method Not Allowed",
+/// `evidence/PROVIDERS.md` §8; for the others the wording is the HTTP reason phrase). Whether
+/// the path is a route is the model's to say: asked as a POST, a path it does not serve gets
+/// its 404, and then the request is answered as sent (a 404 may name the method).
+fn answer_by_method(service: &dyn Service, incoming: Incoming) -> Reply {
+    if incoming.method == "POST" {
+        return service.answer(&incoming);
+    }
+    let as_post = Incoming {
+        method: "POST".into(),
+        ..incoming.clone()
+    };
+    if service.answer(&as_post).status == 404 {
+        return service.answer(&incoming);
+    }
+    service
+        .error_reply(405, "Method Not Allowed")
+        .with_header("allow", "POST")
 }
 
 /// Asks `base`'s origin whether it is `toolwire emulate` (GET `/__toolwire/emulator`).

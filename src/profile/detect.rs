@@ -14,6 +14,7 @@ use super::findings::{Findings, Record, Span};
 use super::rules::{self, Rule};
 use crate::case::Placement;
 use crate::check::Finding;
+use crate::input::BuiltinTool;
 
 /// One tool as the rules see it, borrowed from wherever it was read.
 #[derive(Debug, Clone, Copy)]
@@ -529,23 +530,27 @@ fn push_index(p: &mut String, n: usize) {
     let _ = write!(p, "/{n}");
 }
 
-/// Checks one request's tools against `profile`, appending findings to `out`.
+/// Checks one request's tools (no built-in tools among them) against `profile`, appending
+/// findings to `out`.
 pub fn check_request(tools: &[ToolRef<'_>], profile: &CompiledProfile, out: &mut Vec<Finding>) {
-    check(tools, profile, out, None);
+    check(tools, &[], profile, out, None);
 }
 
-/// [`check_request`] whose findings name other tools of the request with `name_other`.
+/// [`check_request`] for a request that also holds the named built-in tools `builtins`
+/// (numbered like `tools`), whose findings name other tools of the request with `name_other`.
 pub fn check_request_naming(
     tools: &[ToolRef<'_>],
+    builtins: &[BuiltinTool],
     profile: &CompiledProfile,
     out: &mut Vec<Finding>,
     name_other: NameOther<'_>,
 ) {
-    check(tools, profile, out, Some(name_other));
+    check(tools, builtins, profile, out, Some(name_other));
 }
 
 fn check(
     tools: &[ToolRef<'_>],
+    builtins: &[BuiltinTool],
     profile: &CompiledProfile,
     out: &mut Vec<Finding>,
     name_other: Option<NameOther<'_>>,
@@ -556,7 +561,7 @@ fn check(
         out: &mut findings,
     });
     cx.name_other = name_other;
-    run(tools, &mut cx);
+    run(tools, builtins, &mut cx);
     drop(cx);
     findings.render_into(profile, out);
 }
@@ -573,9 +578,10 @@ impl<'a, 'p> Checker<'a, 'p> {
         }
     }
 
-    /// Checks one request, appending to the output given to [`Checker::new`].
-    pub fn request(&mut self, tools: &[ToolRef<'a>]) {
-        run(tools, &mut self.cx);
+    /// Checks one request, appending to the output given to [`Checker::new`]: its function
+    /// tools and its named built-in tools (which only request rules see).
+    pub fn request(&mut self, tools: &[ToolRef<'a>], builtins: &[BuiltinTool]) {
+        run(tools, builtins, &mut self.cx);
     }
 
     /// Findings made so far.
@@ -591,12 +597,12 @@ impl<'a, 'p> Checker<'a, 'p> {
 pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
     let mut out = Vec::new();
     let mut cx = Cx::new(Mode::Collect { out: &mut out });
-    run(tools, &mut cx);
+    run(tools, &[], &mut cx);
     drop(cx);
     out
 }
 
-fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
+fn run<'a>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, '_>) {
     let hooks = rules::hooks();
     for rule in &hooks.request {
         // Each request rule starts about the request as a whole (numbered by its first tool,
@@ -606,7 +612,7 @@ fn run<'a>(tools: &[ToolRef<'a>], cx: &mut Cx<'a, '_>) {
         cx.tool_text = None;
         cx.request = true;
         cx.rule = rule;
-        (rule.hooks.request.expect("listed as a request hook"))(cx, tools);
+        (rule.hooks.request.expect("listed as a request hook"))(cx, tools, builtins);
     }
     cx.request = false;
     for tool in tools {

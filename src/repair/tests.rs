@@ -628,3 +628,65 @@ fn a_required_string_becomes_a_list_when_it_names_a_property() {
     assert!(r.tool.parameters.unwrap().get("required").is_none());
     assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
 }
+
+/// `required` holding a non-string keeps the names it does give and reports what it dropped.
+#[test]
+fn required_keeps_its_names_when_it_also_lists_non_strings() {
+    let p = profile(&["structure: required-not-array"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+            "required":[1,"a",true,"b"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["a", "b"]));
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert_eq!(r.changes[0].pointer, "/required");
+    assert!(r.changes[0].action.contains("1, true"), "{:?}", r.changes);
+    let lost = r.changes[0].lost.as_deref().unwrap_or_default();
+    assert!(lost.contains("1, true"), "{lost}");
+    // Nothing but non-strings: nothing is left to require.
+    let only = tool(
+        "g",
+        json!({"type":"object","properties":{"a":{"type":"string"}},"required":[1]}),
+    );
+    let r = repair_one(&only, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert!(r.tool.parameters.unwrap().get("required").is_none());
+    assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
+}
+
+/// A `required` name that only a `patternProperties` pattern declares is dropped as that
+/// pattern's member, not as an undeclared name; other names keep the old reason.
+#[test]
+fn required_names_declared_by_a_pattern_are_named_as_its_members() {
+    let p = profile(&[
+        "structure: required-undeclared",
+        "structure: required-without-properties",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":"string"}},
+            "patternProperties":{"^x_":{"type":"integer"}},"required":["a","x_id","zz"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["a"]));
+    assert_eq!(
+        r.changes[0].action,
+        "dropped \"x_id\", \"zz\" from `required` (\"x_id\": a member of the `patternProperties` \
+         pattern `^x_`, not of `properties`; \"zz\": not declared in `properties`)"
+    );
+    let only = tool(
+        "g",
+        json!({"type":"object","patternProperties":{"^x_":{"type":"integer"}},"required":["x_id"]}),
+    );
+    let r = repair_one(&only, &p);
+    assert_eq!(
+        r.changes[0].lost.as_deref(),
+        Some(
+            "calls without \"x_id\" are no longer refused (a member of the `patternProperties` \
+             pattern `^x_`, not of `properties`)"
+        )
+    );
+}

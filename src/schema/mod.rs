@@ -225,9 +225,32 @@ pub fn is_object_schema(v: &Value) -> bool {
             .is_some_and(|t| t.eq_ignore_ascii_case("object"))
 }
 
+/// The first `patternProperties` pattern of object schema `o` that matches member name
+/// `name`, if any: such a member is declared by that pattern even though `properties` does not
+/// name it. Patterns are read with the `regex` crate; one it cannot compile (e.g. with a
+/// lookahead, which ECMA-262 has) matches nothing here.
+pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'o str> {
+    let patterns = o.get("patternProperties")?.as_object()?;
+    patterns.keys().map(String::as_str).find(|p| {
+        regex::Regex::new(p)
+            .map(|re| re.is_match(name))
+            .unwrap_or(false)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_is_declared_by_the_first_pattern_that_matches_it() {
+        let o = serde_json::json!({"patternProperties":{"(?=x)":{},"^y_":{},"^x_":{},"_id$":{}}});
+        let o = o.as_object().unwrap();
+        assert_eq!(pattern_declaring(o, "x_id"), Some("^x_"));
+        assert_eq!(pattern_declaring(o, "y_a"), Some("^y_"));
+        assert_eq!(pattern_declaring(o, "z"), None);
+        assert_eq!(pattern_declaring(&Map::new(), "x_id"), None);
+    }
 
     #[test]
     fn percent_escapes_in_a_fragment_are_decoded() {

@@ -227,6 +227,9 @@ impl Service for AnthropicService {
     fn slug(&self) -> &'static str {
         "anthropic"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        err(status, "invalid_request_error", message)
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         const LAYOUT: super::envelope::Layout = super::envelope::Layout {
             conversation: "/messages",

@@ -75,6 +75,12 @@ impl Service for AzureService {
     fn slug(&self) -> &'static str {
         "azure-openai"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &openai::error(message, "invalid_request_error", None, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         let v1 = req.path == "/openai/v1/chat/completions";
         let legacy =

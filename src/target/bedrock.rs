@@ -344,6 +344,9 @@ impl Service for BedrockService {
     fn slug(&self) -> &'static str {
         "bedrock"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({"message": message}))
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         let converse = req.path.starts_with("/model/") && req.path.ends_with("/converse");
         let count = req.path.starts_with("/model/") && req.path.ends_with("/count-tokens");

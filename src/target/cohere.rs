@@ -134,6 +134,9 @@ impl Service for CohereService {
     fn slug(&self) -> &'static str {
         "cohere"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({"message": message}))
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v2/chat" {
             return Reply::json(404, &json!({"message": "Not Found"}));

@@ -66,10 +66,15 @@ impl Route for DeepSeek {
 pub const FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
 
 fn invalid(message: String) -> Reply {
+    invalid_with(400, &message)
+}
+
+/// DeepSeek's request error shape: OpenAI's, with `code` repeating the type.
+fn invalid_with(status: u16, message: &str) -> Reply {
     Reply::json(
-        400,
+        status,
         &openai::error(
-            &message,
+            message,
             "invalid_request_error",
             None,
             Some("invalid_request_error"),
@@ -132,6 +137,9 @@ pub struct DeepSeekService;
 impl Service for DeepSeekService {
     fn slug(&self) -> &'static str {
         "deepseek"
+    }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        invalid_with(status, message)
     }
     fn answer(&self, req: &Incoming) -> Reply {
         if !matches!(

@@ -99,6 +99,12 @@ impl Service for FireworksService {
     fn slug(&self) -> &'static str {
         "fireworks"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &openai::error(message, "invalid_request_error", None, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/inference/v1/chat/completions" {
             return Reply::json(

@@ -104,6 +104,12 @@ impl Service for GeminiService {
     fn slug(&self) -> &'static str {
         "gemini"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &google::error_body(status, "INVALID_ARGUMENT", message, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path == "/v1beta/openai/chat/completions" {
             return super::gemini_compat::answer(req);

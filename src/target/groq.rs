@@ -96,6 +96,12 @@ impl Service for GroqService {
     fn slug(&self) -> &'static str {
         "groq"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &openai::error(message, "invalid_request_error", None, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/openai/v1/chat/completions" {
             return Reply::json(

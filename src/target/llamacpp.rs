@@ -151,6 +151,12 @@ impl Service for LlamaCppService {
     fn slug(&self) -> &'static str {
         "llama.cpp"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &json!({"error": {"code": status, "message": message, "type": "invalid_request_error"}}),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" && req.path != "/chat/completions" {
             return Reply::json(
@@ -166,12 +172,7 @@ impl Service for LlamaCppService {
         }
         let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    &json!({"error": {"code": 400, "message": e.message(), "type": "invalid_request_error"}}),
-                );
-            }
+            Err(e) => return self.error_reply(400, &e.message()),
         };
         let mut errors = Vec::new();
         for t in chat_views(&body) {

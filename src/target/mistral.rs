@@ -109,6 +109,12 @@ impl Service for MistralService {
     fn slug(&self) -> &'static str {
         "mistral"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &json!({"object": "error", "message": message, "type": "invalid_request_error", "param": null, "code": null}),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" {
             return Reply::json(404, &json!({"detail": "Not Found"}));

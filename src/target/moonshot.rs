@@ -132,6 +132,12 @@ impl Service for MoonshotService {
     fn slug(&self) -> &'static str {
         "moonshot"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &json!({"error": {"message": message, "type": "invalid_request_error"}}),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" {
             return Reply::json(
@@ -147,12 +153,7 @@ impl Service for MoonshotService {
         }
         let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    &json!({"error": {"message": e.message(), "type": "invalid_request_error"}}),
-                );
-            }
+            Err(e) => return self.error_reply(400, &e.message()),
         };
         for t in chat_views(&body) {
             if let Some(p) = t.parameters

@@ -215,6 +215,9 @@ impl Service for OllamaService {
     fn slug(&self) -> &'static str {
         "ollama"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({"error": message}))
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/api/chat" {
             return Reply::text(404, "404 page not found");

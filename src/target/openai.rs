@@ -1034,6 +1034,9 @@ impl Service for OpenAiService {
     fn slug(&self) -> &'static str {
         "openai"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(status, &error(message, "invalid_request_error", None, None))
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         let responses = match req.path.as_str() {
             "/v1/chat/completions" => false,

@@ -137,6 +137,12 @@ impl Service for OpenRouterService {
     fn slug(&self) -> &'static str {
         "openrouter"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &json!({"error": {"message": message, "code": status}}),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/api/v1/chat/completions" {
             return Reply::json(
@@ -161,12 +167,7 @@ impl Service for OpenRouterService {
         }
         let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    &json!({"error": {"message": e.message(), "code": 400}}),
-                );
-            }
+            Err(e) => return self.error_reply(400, &e.message()),
         };
         let upstream = body
             .pointer("/provider/only/0")

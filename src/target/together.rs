@@ -51,6 +51,12 @@ impl Service for TogetherService {
     fn slug(&self) -> &'static str {
         "together"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &openai::error(message, "invalid_request_error", None, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" {
             return Reply::json(

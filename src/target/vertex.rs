@@ -147,6 +147,12 @@ impl Service for VertexService {
     fn slug(&self) -> &'static str {
         "vertex"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &google::error_body(status, "INVALID_ARGUMENT", message, None),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         let method = req.path.rsplit_once(':').map(|(_, m)| m).unwrap_or("");
         let known = req.path.starts_with("/v1/")

@@ -137,6 +137,12 @@ impl Service for ServerService {
     fn slug(&self) -> &'static str {
         self.0.service()
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(
+            status,
+            &json!({"object": "error", "message": message, "type": "BadRequestError", "param": null, "code": status}),
+        )
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" {
             return Reply::json(404, &json!({"detail": "Not Found"}));
@@ -144,12 +150,7 @@ impl Service for ServerService {
         if Cred::of(req.bearer()) == Cred::Invalid {
             return Reply::json(401, &json!({"error": "Unauthorized"}));
         }
-        let err = |m: String| {
-            Reply::json(
-                400,
-                &json!({"object": "error", "message": m, "type": "BadRequestError", "param": null, "code": 400}),
-            )
-        };
+        let err = |m: String| self.error_reply(400, &m);
         let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
             Err(e) => return err(e.message()),

@@ -798,6 +798,12 @@ pub trait Service: Send + Sync {
     fn slug(&self) -> &'static str;
     /// Answers one request.
     fn answer(&self, req: &Incoming) -> Reply;
+    /// An error answer with HTTP `status` saying `message`, in the JSON shape this model gives
+    /// its request errors (its 400s). The emulator answers with it what no model is asked
+    /// about: a body over its size cap (413) and a method a route does not take (405). Only
+    /// the shape is the provider's; the status word or type inside it is the one the model
+    /// uses for its 400s.
+    fn error_reply(&self, status: u16, message: &str) -> Reply;
 }
 
 /// The default configuration: base URL from `base_env`, model from `model_env`, key from the

@@ -101,6 +101,9 @@ impl Service for XaiService {
     fn slug(&self) -> &'static str {
         "xai"
     }
+    fn error_reply(&self, status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({"code": CODE, "error": message}))
+    }
     fn answer(&self, req: &Incoming) -> Reply {
         if req.path != "/v1/chat/completions" {
             return Reply::json(404, &json!({"code": "Not found", "error": "Not found"}));
@@ -114,7 +117,7 @@ impl Service for XaiService {
         }
         let body = match super::envelope::parse(&req.body, &super::envelope::Layout::CHAT) {
             Ok(b) => b,
-            Err(e) => return Reply::json(400, &json!({"code": CODE, "error": e.message()})),
+            Err(e) => return self.error_reply(400, &e.message()),
         };
         for t in chat_views(&body) {
             if let Some(p) = t.parameters

@@ -243,12 +243,27 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
             "Write `{k}` as the bound itself (a number, as in draft 2020-12), or remove it and \
              say the bound in the description."
         ),
-        _ if super::ANNOTATIONS.contains(&k) => {
+        // `optional: true` (pre-draft-04) is no keyword any validator reads.
+        ("optional", _) => out.write_str(
+            "Remove `optional`: it is not a JSON Schema keyword, so no argument changes. An \
+             argument is optional when its name is left out of the parent object's `required`.",
+        ),
+        ("not", _) => out.write_str(
+            "Remove `not` and say in the description what it excludes: no other keyword \
+             expresses an exclusion, so the provider will no longer enforce it; `toolwire \
+             args` can still check arguments against the original schema.",
+        ),
+        // The lists are repair's, so the fix says what `toolwire repair` does.
+        _ if crate::repair::only_annotates(k) => {
             write!(
                 out,
                 "Remove `{k}`: it only annotates, so no argument changes."
             )
         }
+        _ if !crate::repair::is_standard_keyword(k) => write!(
+            out,
+            "Remove `{k}`: it is not a JSON Schema keyword, so no argument changes."
+        ),
         _ => write!(
             out,
             "Remove `{k}` and say what it required in the description (e.g. {}); `toolwire \
@@ -379,6 +394,66 @@ mod tests {
                 &Feat::KeywordForm("additionalProperties", value::BOOL_FALSE)
             )
             .contains("`additionalProperties: false`")
+        );
+    }
+
+    /// `optional`, `$schema` and `not` each get the fix `toolwire repair` carries out: drop
+    /// a non-keyword with nothing lost, drop an annotation, drop an exclusion with its loss.
+    #[test]
+    fn the_fix_says_what_repair_does_for_optional_schema_and_not() {
+        use super::*;
+        use crate::repair::{Options, Tool, repair_tool, tests::profile};
+        let repaired = |k: &str, v: serde_json::Value| {
+            let p = profile(&[&format!("keyword-allowed: {k}")]);
+            let t = Tool {
+                name: Some("f".into()),
+                description: Some("Does it.".into()),
+                parameters: Some(json!({"type":"object","properties":{
+                    "a":{"type":"string", k: v}}})),
+            };
+            let r = repair_tool(&t, 0, &p, &Options::default());
+            assert_eq!(r.changes.len(), 1, "{k}: {:#?}", r);
+            r.changes[0].clone()
+        };
+
+        let fix = fix_for("optional", &Feat::Keyword("optional"));
+        assert!(
+            fix.starts_with("Remove `optional`: it is not a JSON Schema keyword"),
+            "{fix}"
+        );
+        assert!(
+            fix.contains("left out of the parent object's `required`"),
+            "{fix}"
+        );
+        let c = repaired("optional", json!(true));
+        assert!(c.action.contains("not a JSON Schema keyword"), "{c:?}");
+        assert_eq!(c.lost, None);
+
+        let draft = Feat::KeywordForm("$schema", value::SCHEMA_DRAFT_07);
+        for feat in [Feat::Keyword("$schema"), draft] {
+            let fix = fix_for("$schema", &feat);
+            assert_eq!(
+                fix,
+                "Remove `$schema`: it only annotates, so no argument changes."
+            );
+        }
+        let c = repaired(
+            "$schema",
+            json!("https://json-schema.org/draft/2020-12/schema"),
+        );
+        assert!(c.lost.unwrap().starts_with("the annotation `$schema"));
+
+        let fix = fix_for("not", &Feat::Keyword("not"));
+        assert!(fix.starts_with("Remove `not` and say in the description what it excludes"));
+        assert!(fix.contains("no longer enforce"), "{fix}");
+        let c = repaired("not", json!({"enum":["x"]}));
+        assert!(c.lost.unwrap().contains("no longer enforces `not"));
+
+        // Any other key that is no keyword is dropped the same way as `optional`.
+        let fix = fix_for("widget", &Feat::Keyword("widget"));
+        assert_eq!(
+            fix,
+            "Remove `widget`: it is not a JSON Schema keyword, so no argument changes."
         );
     }
 

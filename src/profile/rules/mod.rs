@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 pub use super::detect::{At, Cx, Node, Stats, ToolRef, Ty, Via};
 pub use super::feature::{Feat, Kind, Limit, Param, value};
 pub use crate::case::Placement;
+pub use crate::input::BuiltinTool;
 
 pub mod anyof_with_siblings;
 pub mod array_items_missing;
@@ -56,8 +57,9 @@ pub type NodeHook = for<'a, 'p, 'n> fn(&mut Cx<'a, 'p>, &Node<'n>);
 pub type ToolHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &ToolRef<'a>);
 /// A hook run once per tool after its schema was walked, with the walk's measurements.
 pub type AfterHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &ToolRef<'a>, &Stats);
-/// A hook run once per request with all its tools.
-pub type RequestHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>]);
+/// A hook run once per request with all its function tools and its named built-in tools
+/// (which have no schema and are no [`ToolRef`]: only their names and numbers matter).
+pub type RequestHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>], &[BuiltinTool]);
 
 /// Where a rule's logic runs.
 #[derive(Clone, Copy)]

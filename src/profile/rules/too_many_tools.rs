@@ -23,7 +23,9 @@ fn owns(p: &Param) -> bool {
     matches!(p, Param::Limit(Limit::ToolCount, _))
 }
 
-fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>]) {
+/// Counts the function tools only: no evidence says how a provider counts built-in tools
+/// against its limit.
+fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], _builtins: &[BuiltinTool]) {
     if tools.len() > 1 {
         super::super::detect::report_limit(
             cx,

@@ -181,6 +181,18 @@ const STANDARD: &[&str] = &[
     "contentSchema",
 ];
 
+/// Whether `k` is a JSON Schema keyword (any draft's spelling) or OpenAPI's `nullable`: a key
+/// that is not carries no validation meaning, and repair drops it with nothing lost.
+pub fn is_standard_keyword(k: &str) -> bool {
+    STANDARD.contains(&k)
+}
+
+/// Whether keyword `k` only annotates (`title`, `$schema`, `$id`, `default`, ...): repair
+/// drops it and reports the annotation as the only loss.
+pub fn only_annotates(k: &str) -> bool {
+    ANNOTATIONS.contains(&k)
+}
+
 type Found = Result<Vec<Candidate>, String>;
 
 /// The candidate rewrites for finding `f` of `tool`, best first, or why none exists.

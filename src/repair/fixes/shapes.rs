@@ -1,7 +1,9 @@
 //! Repairs of the schema's and the tool's shape: structure, the root, the name, the
 //! description.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+
+use crate::schema::pattern_declaring;
 
 use super::*;
 
@@ -74,14 +76,12 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 m.insert("required".into(), Value::Array(kept));
             }
             let names: Vec<String> = gone.iter().map(show).collect();
+            let why = undeclared_why(map, &gone);
             Ok(vec![Candidate::one(
                 t,
                 &f_at(&node, "required"),
                 rule,
-                format!(
-                    "dropped {} from `required` (not declared in `properties`)",
-                    names.join(", ")
-                ),
+                format!("dropped {} from `required` ({why})", names.join(", ")),
                 Some(format!(
                     "calls without {} are no longer refused for it",
                     names.join(", ")
@@ -113,6 +113,41 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 None,
             )])
         }
+        value::REQUIRED_NOT_ARRAY
+            if schema_at(tool, &node_of("required"))
+                .ok()
+                .and_then(|m| m.get("required"))
+                .is_some_and(Value::is_array) =>
+        {
+            // A list holding non-strings (`[1, "a"]`): the names it does give still say what
+            // is required, so only the items that are not names go.
+            let node = node_of("required");
+            let mut t = tool.clone();
+            let m = schema_mut(&mut t, &node)?;
+            let (kept, gone): (Vec<Value>, Vec<Value>) = m
+                .get("required")
+                .and_then(Value::as_array)
+                .ok_or("no `required` list where the finding points")?
+                .iter()
+                .cloned()
+                .partition(Value::is_string);
+            if kept.is_empty() {
+                m.shift_remove("required");
+            } else {
+                m.insert("required".into(), Value::Array(kept));
+            }
+            let items: Vec<String> = gone.iter().map(show).collect();
+            let items = items.join(", ");
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "required"),
+                rule,
+                format!("dropped {items} from `required` (only strings name properties)"),
+                Some(format!(
+                    "`required` also listed {items}; whatever that meant is no longer said"
+                )),
+            )])
+        }
         value::REQUIRED_EMPTY
         | value::REQUIRED_NOT_ARRAY
         | value::REQUIRED_NULL
@@ -122,10 +157,26 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             let map = schema_at(tool, &node)?;
             let v = map.get("required").cloned().unwrap_or(Value::Null);
             let lost = match s {
-                value::REQUIRED_WITHOUT_PROPERTIES => Some(format!(
-                    "`required: {}` named members the schema does not declare",
-                    show(&v)
-                )),
+                value::REQUIRED_WITHOUT_PROPERTIES => {
+                    let names = v.as_array().map(Vec::as_slice).unwrap_or_default();
+                    let patterned = names.iter().any(|n| {
+                        n.as_str()
+                            .is_some_and(|n| pattern_declaring(map, n).is_some())
+                    });
+                    Some(if patterned {
+                        let shown: Vec<String> = names.iter().map(show).collect();
+                        format!(
+                            "calls without {} are no longer refused ({})",
+                            shown.join(", "),
+                            undeclared_why(map, names)
+                        )
+                    } else {
+                        format!(
+                            "`required: {}` named members the schema does not declare",
+                            show(&v)
+                        )
+                    })
+                }
                 value::REQUIRED_BOOLEAN if v == Value::Bool(true) => Some(
                     "draft-03's `required: true` made this argument required; it is optional now"
                         .to_string(),
@@ -186,6 +237,32 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             Err("a property named like a keyword: renaming it would change the arguments".into())
         }
         s => Err(format!("no conservative repair for `structure: {s}`")),
+    }
+}
+
+/// Why `required` names `gone` of object schema `o` are not its properties: "not declared in
+/// `properties`", unless a `patternProperties` pattern declares them, which is said per name
+/// (a pattern's member is declared, just not by name).
+fn undeclared_why(o: &Map<String, Value>, gone: &[Value]) -> String {
+    let by_pattern: Vec<Option<&str>> = gone
+        .iter()
+        .map(|n| n.as_str().and_then(|n| pattern_declaring(o, n)))
+        .collect();
+    let why = |p: &Option<&str>| match p {
+        Some(p) => {
+            format!("a member of the `patternProperties` pattern `{p}`, not of `properties`")
+        }
+        None => "not declared in `properties`".to_string(),
+    };
+    match by_pattern.as_slice() {
+        [one] => why(one),
+        many if many.iter().all(Option::is_none) => why(&None),
+        many => gone
+            .iter()
+            .zip(many)
+            .map(|(n, p)| format!("{}: {}", show(n), why(p)))
+            .collect::<Vec<_>>()
+            .join("; "),
     }
 }
 

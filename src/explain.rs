@@ -71,6 +71,14 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
     };
     let mut out = Vec::new();
     for (group, entry) in list.iter().enumerate() {
+        // Gemini's built-in tools (`googleSearch`, ...) are not function declarations: numbered
+        // over declarations, as `check` numbers them.
+        if entry
+            .as_object()
+            .is_some_and(crate::input::is_gemini_builtin_entry)
+        {
+            continue;
+        }
         let decls = entry
             .get("functionDeclarations")
             .or_else(|| entry.get("function_declarations"))

@@ -893,6 +893,13 @@ fn is_builtin(m: &Map<String, Value>) -> bool {
             .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")
 }
 
+/// Whether `m` is a Gemini `tools[]` entry holding only built-in tools ([`GEMINI_BUILTIN`]
+/// keys, no `functionDeclarations`). Such an entry takes no tool number: a Gemini request's
+/// tools are numbered over its function declarations, in order.
+pub(crate) fn is_gemini_builtin_entry(m: &Map<String, Value>) -> bool {
+    !m.is_empty() && m.keys().all(|k| GEMINI_BUILTIN.contains(&k.as_str()))
+}
+
 /// The shape of one tool object, if it is one.
 fn classify(m: &Map<String, Value>) -> Option<Format> {
     if get(m, "type").and_then(Value::as_str) == Some("function") {

@@ -20,6 +20,28 @@ fn gemini_request() -> Value {
 }
 
 #[test]
+fn gemini_built_in_entries_take_no_tool_number_as_in_check() {
+    let r = json!({"tools":[
+        {"googleSearch":{}},
+        {"functionDeclarations":[
+            {"name":"a","parameters":{"type":"object","properties":{"x":{"type":"string"}}}},
+            {"name":"b","parameters":{"type":"object","properties":{"deliverables":{"type":"array"}}}}
+        ]}
+    ]});
+    let text = "* GenerateContentRequest.tools[1].function_declarations[1].parameters.properties[deliverables].items: missing field.";
+    let e = &explain(Some(&r), text, None)[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (Some(1), Some("b")));
+    // `check` numbers the same request's tools the same way.
+    let set = crate::input::from_value(std::path::Path::new("r.json"), r.clone()).unwrap();
+    let b = set
+        .tools
+        .iter()
+        .find(|t| t.name.as_deref() == Some("b"))
+        .unwrap();
+    assert_eq!(b.index, 1);
+}
+
+#[test]
 fn request_tools_flatten_gemini_groups_in_order() {
     let r = gemini_request();
     let tools = request_tools(&r);

@@ -557,14 +557,7 @@ impl Report {
                     last_tool = Some((f.request, f.tool_index));
                     let _ = writeln!(s, "  {}", group_header(f));
                 }
-                // RFC 6901's `/` is the property named "", so the root gets a word.
-                let pointer = if f.request {
-                    "(request)"
-                } else if f.pointer.is_empty() {
-                    ROOT
-                } else {
-                    f.pointer.as_str()
-                };
+                let pointer = place_label(f);
                 let _ = writeln!(s, "    {:<7} {:<26} {pointer}", f.level.as_str(), f.rule);
                 let _ = writeln!(s, "            {}", f.message);
                 let _ = writeln!(
@@ -587,6 +580,17 @@ impl Report {
                 let _ = writeln!(s, "  {rule:<28} {n}");
             }
         }
+        let _ = writeln!(s, "{}", self.summary());
+        if let Some(note) = strict_note(&self.profile) {
+            let _ = writeln!(s, "{note}");
+        }
+        s
+    }
+
+    /// The sentence that ends every output for people: findings by level, and how many tools
+    /// are clean under which profile, e.g. `3 findings (1 error, 2 warnings); 4 of 5 tools
+    /// clean under `portable` (gemini/v1beta/parameters, openai/chat)`.
+    pub fn summary(&self) -> String {
         let tools: usize = self.files.iter().map(|f| f.tools).sum();
         let clean: usize = self.files.iter().map(|f| f.clean).sum();
         let errors = self
@@ -595,17 +599,15 @@ impl Report {
             .filter(|f| f.level == Level::Error)
             .count();
         if self.errors_only {
-            let _ = writeln!(
-                s,
+            format!(
                 "{} (warnings not shown: --errors-only); {clean} of {} without errors under `{}` ({})",
                 count(errors, "error"),
                 count(tools, "tool"),
                 self.profile,
                 self.targets.join(", ")
-            );
+            )
         } else {
-            let _ = writeln!(
-                s,
+            format!(
                 "{} ({}, {}); {clean} of {} clean under `{}` ({})",
                 count(self.findings.len(), "finding"),
                 count(errors, "error"),
@@ -613,12 +615,8 @@ impl Report {
                 count(tools, "tool"),
                 self.profile,
                 self.targets.join(", ")
-            );
+            )
         }
-        if let Some(note) = strict_note(&self.profile) {
-            let _ = writeln!(s, "{note}");
-        }
-        s
     }
 
     /// JSON output: the report with counts per rule.
@@ -639,7 +637,7 @@ impl Report {
 /// For a strict target's profile, the line that ends human output: check judges the canonical
 /// schema, and the target's strict wire requirements are added by `compile`, so a clean
 /// check does not mean the schema as written is what that target must be sent.
-fn strict_note(profile: &str) -> Option<String> {
+pub(crate) fn strict_note(profile: &str) -> Option<String> {
     let requirements = crate::compile::wire::Form::of(profile).requirements()?;
     Some(format!(
         "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; check judges the canonical schema"
@@ -649,9 +647,21 @@ fn strict_note(profile: &str) -> Option<String> {
 /// How human output shows the empty JSON Pointer (the whole schema or tool).
 const ROOT: &str = "(root)";
 
+/// Where a finding is, as output for people shows it: its JSON Pointer, `(root)` for the empty
+/// pointer (RFC 6901's `/` is the property named "", so the root gets a word), or `(request)`.
+pub(crate) fn place_label(f: &Finding) -> &str {
+    if f.request {
+        "(request)"
+    } else if f.pointer.is_empty() {
+        ROOT
+    } else {
+        f.pointer.as_str()
+    }
+}
+
 /// The line heading a finding's group in human output: the tool (name and place), or the
 /// request for a request-level finding.
-fn group_header(f: &Finding) -> String {
+pub(crate) fn group_header(f: &Finding) -> String {
     let place = match f.line {
         Some(l) => format!("line {l}"),
         None if f.request => format!("from tool {}", f.tool_index),

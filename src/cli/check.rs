@@ -20,6 +20,9 @@ pub enum OutputFormat {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=…,line=…::…`): pull request annotations.
     Github,
+    /// One self-contained HTML page (summary, counts per rule, findings by tool), e.g. a CI
+    /// artifact.
+    Html,
 }
 
 #[derive(Debug, clap::Args)]
@@ -202,6 +205,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
             let sites = crate::report::sarif::file_sites(&report.findings);
             emit(&crate::report::github::render(&report.findings, sites))?;
         }
+        OutputFormat::Html => emit(&crate::report::html::render(&report))?,
     }
     Ok(if bad_input {
         EXIT_BAD_INPUT

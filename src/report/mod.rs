@@ -1,6 +1,7 @@
 //! Writing generated files, with a check mode that reports staleness instead of writing.
 
 pub mod github;
+pub mod html;
 pub mod sarif;
 
 use std::path::{Path, PathBuf};

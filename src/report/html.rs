@@ -1,0 +1,149 @@
+//! `check --format html`: one self-contained page (no script, no external resource) for a
+//! person reading a CI artifact: the summary, counts per rule, then each file's findings
+//! grouped by tool. Every text from the input (tool names, pointers, messages) is escaped by
+//! `maud`, so a tool named `<script>` is shown, never run.
+
+use maud::{DOCTYPE, Markup, html};
+
+use crate::check::{Finding, Level, Report, count, counts, group_header, place_label, strict_note};
+
+const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#1b1b1b}\
+table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em}\
+th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}\
+th{background:#f4f4f4}code{font-size:13px}\
+.error{color:#b00020;font-weight:600}.warning{color:#8a5a00}\
+.tool td{background:#fafafa;font-weight:600}.fix{color:#444}";
+
+/// The page for `report`, as one HTML5 document (UTF-8, ending in a newline).
+pub fn render(report: &Report) -> String {
+    let title = format!("toolwire check: {}", report.profile);
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (title) }
+                style { (STYLE) }
+            }
+            body {
+                h1 { (title) }
+                p { (report.summary()) }
+                @if let Some(note) = strict_note(&report.profile) { p { (note) } }
+                (rule_counts(&report.findings))
+                @for file in &report.files {
+                    h2 { code { (file.file) } }
+                    p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
+                    (file_findings(report.findings.iter().filter(|f| f.file.as_str() == file.file)))
+                }
+            }
+        }
+    };
+    let mut s = page.into_string();
+    s.push('\n');
+    s
+}
+
+fn rule_counts(findings: &[Finding]) -> Markup {
+    let counts = counts(findings);
+    html! {
+        @if !counts.is_empty() {
+            h2 { "Findings per rule" }
+            table {
+                tr { th { "rule" } th { "findings" } th { "what it checks" } }
+                @for (rule, n) in &counts {
+                    tr {
+                        td { code { (rule) } }
+                        td { (n) }
+                        td { (crate::profile::rules::find(rule).map_or("", |r| r.checks)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn file_findings<'a>(findings: impl Iterator<Item = &'a Finding>) -> Markup {
+    let mut rows = Vec::new();
+    let mut last_tool = None;
+    for f in findings {
+        if last_tool != Some((f.request, f.tool_index)) {
+            last_tool = Some((f.request, f.tool_index));
+            rows.push(html! { tr.tool { td colspan="4" { (group_header(f)) } } });
+        }
+        let level = f.level.as_str();
+        let repairable = f.repairable && f.level == Level::Error;
+        rows.push(html! {
+            tr {
+                td class=(level) { (level) }
+                td { code { (f.rule) } }
+                td { code { (place_label(f)) } }
+                td {
+                    (f.message)
+                    br;
+                    span.fix { "fix: " (f.fix) @if repairable { " (repairable)" } }
+                }
+            }
+        });
+    }
+    html! {
+        @if rows.is_empty() {
+            p { "No findings." }
+        } @else {
+            table {
+                tr { th { "level" } th { "rule" } th { "where" } th { "message and fix" } }
+                @for row in rows { (row) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{self, CompiledProfile};
+
+    fn report(tools: serde_json::Value) -> Report {
+        let set = crate::input::from_value(std::path::Path::new("t.json"), tools).unwrap();
+        let profiles = profile::embedded().unwrap();
+        let p = CompiledProfile::new(profiles.get(profile::PORTABLE).unwrap());
+        Report::new(&[set], &p)
+    }
+
+    #[test]
+    fn input_text_is_escaped_never_markup() {
+        let r = report(serde_json::json!([{
+            "name": "<script>alert(1)</script>",
+            "description": "d",
+            "input_schema": {"type":"object","properties":{"<b>x":{"type":"array"}}}
+        }]));
+        let page = render(&r);
+        assert!(!page.contains("<script>"), "{page}");
+        assert!(!page.contains("<b>"), "{page}");
+        assert!(
+            page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{page}"
+        );
+        assert!(page.contains("/properties/&lt;b&gt;x"), "{page}");
+    }
+
+    #[test]
+    fn the_page_has_the_summary_every_rule_counted_and_every_finding() {
+        let r = report(serde_json::json!([{
+            "name": "f", "description": "d",
+            "input_schema": {"type":"object","properties":{"a":{"type":"array"},"b":{"const":"x"}}}
+        }]));
+        assert!(!r.findings.is_empty());
+        let page = render(&r);
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains(&maud::html! { (r.summary()) }.into_string()));
+        for (rule, n) in counts(&r.findings) {
+            assert!(
+                page.contains(&format!("<td><code>{rule}</code></td><td>{n}</td>")),
+                "{rule}: {page}"
+            );
+        }
+        // One row per finding, plus one heading row per tool.
+        assert_eq!(page.matches("<td class=\"").count(), r.findings.len());
+        assert_eq!(page.matches("<tr class=\"tool\">").count(), 1);
+    }
+}

@@ -541,9 +541,12 @@ impl Report {
             by_file.entry(f.file.as_str()).or_default().push(f);
         }
         for file in &self.files {
-            let Some(fs) = by_file.get(file.file.as_str()) else {
+            let Some(fs) = by_file.get_mut(file.file.as_str()) else {
                 continue;
             };
+            // One group per tool: request rules (name-duplicate) report on a tool before the
+            // tool rules run, so their findings come first. A request's own findings lead.
+            fs.sort_by_key(|f| (f.tool_index, !f.request));
             let _ = writeln!(
                 s,
                 "{} ({}, {})",

@@ -396,6 +396,18 @@ pub fn repair_tool(
         if fixed {
             repaired.insert(target.clone());
         }
+        if !fixed
+            && matches!(
+                f.rule.as_str(),
+                "object-properties-missing" | "parameters-missing"
+            )
+            && takes_no_arguments(&current)
+        {
+            why = "a tool without arguments has no form every target of the profile accepts \
+                   (`parameters` left out, or an object with no properties); `toolwire compile \
+                   --target T` writes the form each target takes"
+                .into();
+        }
         if !fixed {
             stuck.insert(target);
             if f.level == Level::Warning {
@@ -515,6 +527,22 @@ pub fn human(r: &ToolRepair) -> String {
         );
     }
     s
+}
+
+/// Whether `tool` declares no arguments: no parameters schema, or an object schema with an
+/// empty `properties` that says nothing of other members (`{"type":"object"}` alone is a
+/// free-form object, not this).
+fn takes_no_arguments(tool: &Tool) -> bool {
+    let Some(p) = &tool.parameters else {
+        return true;
+    };
+    let Some(m) = p.as_object() else {
+        return false;
+    };
+    m.get("properties")
+        .is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty()))
+        && !m.contains_key("additionalProperties")
+        && !m.contains_key("patternProperties")
 }
 
 #[cfg(test)]

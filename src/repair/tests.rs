@@ -329,9 +329,30 @@ fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired);
     assert_eq!(r.tool.parameters, None);
-    // Where leaving it out is rejected too, the tool is refused.
+    // Where leaving it out is rejected too, the tool is refused, pointing at compile (which
+    // writes each target's own form), whichever form it came in.
     let p = profile(&["root-shape: no-arguments", "root-shape: parameters-absent"]);
-    assert_eq!(repair_one(&t, &p).outcome, Outcome::Refused);
+    let absent = Tool {
+        parameters: None,
+        ..t.clone()
+    };
+    for t in [&t, &absent] {
+        let r = repair_one(t, &p);
+        assert_eq!(r.outcome, Outcome::Refused);
+        assert!(
+            r.refusals[0]
+                .reason
+                .starts_with("a tool without arguments has no form")
+                && r.refusals[0].reason.contains("toolwire compile --target"),
+            "{:?}",
+            r.refusals
+        );
+    }
+    // A free-form object is not a tool without arguments.
+    assert!(!super::takes_no_arguments(&tool(
+        "f",
+        json!({"type":"object"})
+    )));
 }
 
 #[test]

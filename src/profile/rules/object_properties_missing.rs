@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              map (at the root: a tool that takes no arguments).",
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
-    fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that.",
+    fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
     repair: "no",
     repairable: never,
     owns,

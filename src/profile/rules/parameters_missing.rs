@@ -7,7 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "The tool has no parameters (input) schema at all.",
     features: "`root-shape: parameters-absent`",
     example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
-    fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}.",
+    fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}. Where the profile rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep it and let `toolwire compile --target T` write the form each target takes.",
     repair: "yes",
     repairable: always,
     owns,

@@ -379,12 +379,20 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
     })?;
     let Some(summary) = summary else {
         // The log was streamed as answers came: what is in it was observed, only its footer
-        // is missing. Say so, and what `rules` will do with it.
-        eprintln!(
-            "toolwire: interrupted: the newest run log in {} has no footer; `toolwire rules` \
-             folds the observations it holds (and says so), or delete it",
-            runs_dir.display()
-        );
+        // is missing. Say so, and what `rules` will do with it (nothing, when emulated).
+        if emulated {
+            eprintln!(
+                "toolwire: interrupted: the newest run log in {} has no footer; it holds emulated \
+                 answers, which are never evidence",
+                runs_dir.display()
+            );
+        } else {
+            eprintln!(
+                "toolwire: interrupted: the newest run log in {} has no footer; `toolwire rules` \
+                 folds the observations it holds (and says so), or delete it",
+                runs_dir.display()
+            );
+        }
         return Ok(INTERRUPTED_EXIT);
     };
     print_summary(&summary);

@@ -118,6 +118,12 @@ fn emit(text: &str) -> Result<()> {
 }
 
 pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
+    crate::cli::stdin_once(
+        args.files
+            .iter()
+            .map(|f| ("FILE", f.as_os_str()))
+            .chain(args.profiles.iter().map(|p| ("--profiles", p.as_os_str()))),
+    )?;
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let profile = select(&set, &args.profile, args.target.as_deref())?;
     // A bad file is reported and skipped, so that the other files still get their findings;

@@ -142,29 +142,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::ffi::OsStr;
-
-    #[test]
-    fn standard_input_is_read_from_one_place_only() {
-        let dash = OsStr::new("-");
-        let file = OsStr::new("a.json");
-        assert!(stdin_once([("FILE", dash), ("FILE", file), ("--profiles", file)]).is_ok());
-        assert!(stdin_once([]).is_ok());
-        let e = stdin_once([("FILE", dash), ("--profiles", dash)]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "standard input (`-`) can be read only once, but it is given as FILE and --profiles"
-        );
-        assert!(matches!(e, Error::Usage(_)));
-        let e = stdin_once([("FILE", dash), ("FILE", file), ("FILE", dash)]).unwrap_err();
-        assert!(e.to_string().ends_with("given as FILE twice"), "{e}");
-        assert_eq!(exit_code(&e), EXIT_BAD_INPUT);
-    }
-}
-
 impl Paths {
     /// The project these paths point at.
     pub fn project(&self) -> crate::project::Project {
@@ -208,4 +185,27 @@ pub fn stdin_once<'a>(
 /// The exit code for an error: always 2 (bad input, usage, or a failure to write).
 pub fn exit_code(_e: &Error) -> u8 {
     EXIT_BAD_INPUT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn standard_input_is_read_from_one_place_only() {
+        let dash = OsStr::new("-");
+        let file = OsStr::new("a.json");
+        assert!(stdin_once([("FILE", dash), ("FILE", file), ("--profiles", file)]).is_ok());
+        assert!(stdin_once([]).is_ok());
+        let e = stdin_once([("FILE", dash), ("--profiles", dash)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "standard input (`-`) can be read only once, but it is given as FILE and --profiles"
+        );
+        assert!(matches!(e, Error::Usage(_)));
+        let e = stdin_once([("FILE", dash), ("FILE", file), ("FILE", dash)]).unwrap_err();
+        assert!(e.to_string().ends_with("given as FILE twice"), "{e}");
+        assert_eq!(exit_code(&e), EXIT_BAD_INPUT);
+    }
 }

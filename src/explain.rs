@@ -177,12 +177,27 @@ impl Explanation {
 /// Returns one explanation per problem found; an empty list means no template matched.
 pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
     let tools = request.map(request_tools).unwrap_or_default();
+    let shape = request.and_then(request_family);
     let texts = error_texts(error);
     let family = target.map(family_of);
     let mut out: Vec<Explanation> = Vec::new();
     for text in &texts {
         for raw in templates::read(text, family) {
-            let mut e = templates::resolve(raw, &tools);
+            let mut e = match shape.filter(|s| other_provider(s, raw.provider)) {
+                // Another provider's request: its tools are not the ones the error numbers,
+                // so none is claimed (the error's own words are still explained).
+                Some(s) => {
+                    let provider = raw.provider;
+                    let mut e = templates::resolve(raw, &[]);
+                    e.tool_index = None;
+                    e.notes.push(format!(
+                        "the request is in {s}'s shape, but the error is {provider}'s: it is \
+                         not about this request's tools, so none is named"
+                    ));
+                    e
+                }
+                None => templates::resolve(raw, &tools),
+            };
             if e.fix.as_deref() == Some(STRICT_FIX) {
                 e.fix = Some(strict_fix(target));
             }
@@ -195,6 +210,55 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
         }
     }
     out
+}
+
+/// The provider family whose request shape `request` is in, as [`family_of`] names them:
+/// `google` (Gemini `functionDeclarations`, `contents`), `bedrock` (`toolConfig`,
+/// `toolSpec`), `anthropic` (`input_schema`) or `openai` (`{"type":"function"}` tools, Chat or
+/// Responses); `None` when it says none of these (a bare list of schemas, MCP).
+pub fn request_family(request: &Value) -> Option<&'static str> {
+    let mut root = request;
+    for wrapper in ["generateContentRequest", "request"] {
+        if let Some(inner) = root.get(wrapper).filter(|v| v.is_object()) {
+            root = inner;
+        }
+    }
+    if root.get("contents").is_some() {
+        return Some("google");
+    }
+    if root.get("toolConfig").is_some() || root.pointer("/input/converse").is_some() {
+        return Some("bedrock");
+    }
+    let tools = root
+        .get("tools")
+        .and_then(Value::as_array)
+        .or(root.as_array())?;
+    tools.iter().find_map(|t| {
+        if t.get("functionDeclarations").is_some() || t.get("function_declarations").is_some() {
+            Some("google")
+        } else if t.get("toolSpec").is_some() {
+            Some("bedrock")
+        } else if t.get("input_schema").is_some() {
+            Some("anthropic")
+        } else if t.get("type").and_then(Value::as_str) == Some("function") {
+            Some("openai")
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether an error read by the `error` template family cannot be the answer to a request in
+/// `shape` (a [`request_family`]). Only the four shapes are told apart: the OpenAI-compatible
+/// providers (xAI, Groq, Mistral, ...) take OpenAI's shape, so only Google's, Anthropic's and
+/// Bedrock's errors name a shape of their own.
+fn other_provider(shape: &str, error: &str) -> bool {
+    let own_shape = matches!(error, "google" | "anthropic" | "bedrock");
+    if own_shape {
+        shape != error
+    } else {
+        error == "openai" && shape != "openai"
+    }
 }
 
 /// The template family of a target id.

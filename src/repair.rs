@@ -43,7 +43,10 @@ use crate::profile::CompiledProfile;
 use crate::profile::detect::ToolRef;
 use crate::profile::feature::{Kind, Param, parse_parameter};
 
-pub use fixes::{is_standard_keyword, max_allowed, name_rule, only_annotates};
+pub use fixes::{
+    declares_members, is_standard_keyword, max_allowed, name_rule, one_of_repairable,
+    only_annotates, type_said_by,
+};
 
 /// One tool as repair sees it: a bare schema has no name.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -69,3 +69,33 @@ fn an_unwritable_standard_output_is_a_clear_error() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// `check --corpus-report FILE` naming one of the checked files (through another spelling of
+/// its path, too) is refused before anything is written, as `compile -o` naming its input is:
+/// exit 2, the input left as it was.
+#[test]
+fn a_corpus_report_never_overwrites_an_input() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let tools = dir.path().join("tools.jsonl");
+    let text = "{\"name\":\"a\",\"parameters\":{\"type\":\"object\"}}\n";
+    std::fs::write(&tools, text).expect("tools written");
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, "{\"type\":\"object\"}").expect("schema written");
+    let respelled = dir.path().join(".").join("tools.jsonl");
+    for report in [&tools, &respelled] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .arg("check")
+            .arg("--corpus-report")
+            .arg(report)
+            .arg(&other)
+            .arg(&tools)
+            .output()
+            .expect("toolwire runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("is the input"), "{stderr}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(std::fs::read_to_string(&tools).expect("tools kept"), text);
+    }
+}

@@ -415,54 +415,197 @@ mod round_trip {
     }
 }
 
-/// `check`'s "(repairable)" promise, held over every case of the catalog under every core
-/// target's profile: an error marked repairable is never among repair's refusals (same rule,
-/// same feature).
+/// `check`'s "(repairable)" mark says what repair does, both ways: an error marked
+/// repairable is never among repair's refusals, and an error not marked is (same rule, same
+/// feature), or, when repair takes it away on the way, the tool is refused all the same.
+/// Held over every case of the catalog under every core target's profile, and over
+/// hand-made tools whose repair depends on the profile (a non-standard `type` spelling, a root
+/// without `type`, no parameters, `null`, `{}` or an object without `properties` as the
+/// schema) under hand-made profiles that reject one, the other or both ways of taking no
+/// arguments.
 #[test]
-fn an_error_check_marks_repairable_is_never_refused_by_repair() {
+fn check_marks_repairable_exactly_the_errors_repair_fixes() {
+    use toolwire::case::Placement;
     use toolwire::check::Level;
-    use toolwire::repair::{Options, Tool, repair_tool};
+    use toolwire::profile::{CompiledProfile, FeatureEntry, Profile, Status};
+    use toolwire::repair::{Options, Outcome, Tool, repair_tool};
     let catalog = toolwire::case::Catalog::load(Path::new("cases")).expect("the catalog");
     let set = toolwire::profile::embedded().expect("embedded profiles");
-    let mut broken = Vec::new();
-    let mut held = 0;
-    for name in [
+    let mut profiles: Vec<(String, CompiledProfile)> = [
         "portable",
         "gemini/v1beta/parameters",
         "openai/chat",
         "anthropic/messages",
         "bedrock/converse",
         "mistral/chat",
+    ]
+    .iter()
+    .map(|name| {
+        let p = CompiledProfile::new(set.get(name).expect("profile"));
+        (name.to_string(), p)
+    })
+    .collect();
+    // Hand-made: every shape below rejected, and the ways of taking no arguments each
+    // rejected or not.
+    let shapes = [
+        "type-spelling: dict",
+        "type-spelling: float",
+        "root-shape: no-type",
+        "root-shape: parameters-null",
+        "root-shape: empty-schema",
+        "root-shape: object-without-properties",
+        "keyword-allowed: oneOf",
+        "keyword-allowed: patternProperties",
+        "keyword-allowed: additionalProperties (not a schema)",
+        "keyword-allowed: enum (null member)",
+        "keyword-allowed: enum (numbers)",
+        "structure: items-without-type",
+        "type-missing",
+    ];
+    for (name, no_args) in [
+        (
+            "rejects-both",
+            &["root-shape: parameters-absent", "root-shape: no-arguments"][..],
+        ),
+        ("rejects-absent", &["root-shape: parameters-absent"][..]),
+        ("rejects-no-arguments", &["root-shape: no-arguments"][..]),
     ] {
-        let profile = toolwire::profile::CompiledProfile::new(set.get(name).expect("profile"));
-        for case in &catalog.cases {
-            for (i, t) in case.tools.iter().enumerate() {
-                let refs = toolwire::profile::detect::ToolRef::all(std::slice::from_ref(t));
-                let promised: Vec<_> = toolwire::check::check_tools(&refs, &profile)
+        let features = shapes
+            .iter()
+            .chain(no_args)
+            .flat_map(|p| {
+                [Placement::Root, Placement::Nested, Placement::Items].map(|placement| {
+                    FeatureEntry {
+                        parameter: p.to_string(),
+                        placement,
+                        status: Status::Rejected,
+                        rejected_by: Vec::new(),
+                        unknown_for: Vec::new(),
+                    }
+                })
+            })
+            .collect();
+        let profile = CompiledProfile::new(&Profile {
+            name: name.into(),
+            targets: vec!["test/target".into()],
+            control: Status::Allowed,
+            features,
+            summary: Default::default(),
+        });
+        profiles.push((name.to_string(), profile));
+    }
+    // Every tool as the reader gives it (a bare schema has no name).
+    let entry = |i: usize, t: &toolwire::tool::ToolDef| toolwire::input::ToolEntry {
+        name: Some(t.name.clone()),
+        description: t.description.clone(),
+        parameters: t.parameters.clone(),
+        index: i,
+        request: 0,
+        line: None,
+        schema_pointer: String::new(),
+    };
+    let made: Vec<(String, Vec<toolwire::input::ToolEntry>)> = [
+        json!({"type":"dict","properties":{"w":{"type":"float"},"a":{"type":"any"}}}),
+        json!({"properties":{"a":{"type":"string"}}}),
+        json!({"required":["a"]}),
+        json!(null),
+        json!({}),
+        json!({"type":"object"}),
+        json!({"type":"object","properties":{}}),
+    ]
+    .into_iter()
+    // Repaired or not by what is around them: one property per tool, so that a refusal names
+    // only its own finding's kind.
+    .chain(
+        [
+            json!({"oneOf":[{"type":"string"},{"type":"integer"}]}),
+            json!({"oneOf":[{"type":"string"},{"type":"string","minLength":2}]}),
+            json!({"type":"object","patternProperties":{"^x":{"type":"string"}}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "patternProperties":{"^x":{"type":"string"}}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "additionalProperties":"no"}),
+            json!({"type":"object","additionalProperties":"no"}),
+            json!({"type":["integer","null"],"enum":[1,2,null]}),
+            json!({"type":"array","items":{"type":["string","null"],"enum":["a",null]}}),
+            json!({"enum":["a","b"]}),
+            json!({"description":"Anything."}),
+            json!({"items":{"type":"string"}}),
+        ]
+        .map(|p| json!({"type":"object","properties":{"p":p}})),
+    )
+    .map(Some)
+    .chain([None])
+    .flat_map(|schema| {
+        let tool = |name: Option<&str>| toolwire::input::ToolEntry {
+            name: name.map(str::to_string),
+            description: name.map(|n| format!("Does {n}.")),
+            parameters: schema.clone(),
+            index: 0,
+            request: 0,
+            line: None,
+            schema_pointer: String::new(),
+        };
+        // A bare schema is its parameters: it cannot leave them out.
+        let bare = schema.is_some().then(|| tool(None));
+        [Some(tool(Some("f"))), bare]
+    })
+    .flatten()
+    .map(|t| (format!("made {:?} {:?}", t.name, t.parameters), vec![t]))
+    .collect();
+    let mut broken = Vec::new();
+    let (mut marked, mut unmarked) = (0, 0);
+    for (name, profile) in &profiles {
+        let cases = catalog
+            .cases
+            .iter()
+            .map(|c| {
+                let tools = c.tools.iter().enumerate().map(|(i, t)| entry(i, t));
+                (c.id.clone(), tools.collect::<Vec<_>>())
+            })
+            .chain(made.iter().cloned());
+        for (id, tools) in cases {
+            for (i, t) in tools.iter().enumerate() {
+                let errors: Vec<_> = toolwire::check::check_tools(&[t.as_ref()], profile)
                     .into_iter()
-                    .filter(|f| f.level == Level::Error && f.repairable && !f.request)
+                    .filter(|f| f.level == Level::Error && !f.request)
                     .collect();
-                if promised.is_empty() {
+                if errors.is_empty() {
                     continue;
                 }
-                let r = repair_tool(&Tool::from(t), i, &profile, &Options::default());
-                for f in &promised {
-                    held += 1;
-                    if let Some(x) = r
+                let r = repair_tool(&Tool::from(t), i, profile, &Options::default());
+                for f in &errors {
+                    let refusal = r
                         .refusals
                         .iter()
-                        .find(|x| x.rule == f.rule.as_str() && x.parameter == f.parameter.as_str())
-                    {
-                        broken.push(format!(
-                            "{name} {}: {} {} at {:?} marked repairable, refused: {}",
-                            case.id, f.rule, f.parameter, f.pointer, x.reason
-                        ));
+                        .find(|x| x.rule == f.rule.as_str() && x.parameter == f.parameter.as_str());
+                    match (f.repairable, refusal) {
+                        (true, Some(x)) => broken.push(format!(
+                            "{name} {id}: {} {} at {:?} marked repairable, refused: {}",
+                            f.rule, f.parameter, f.pointer, x.reason
+                        )),
+                        // Repair may take it away on the way to refusing the tool for what
+                        // the rewrite brought in (both ways of writing it are rejected).
+                        (false, None) if r.outcome != Outcome::Refused => broken.push(format!(
+                            "{name} {id}: {} {} at {:?} not marked repairable, repaired: {}",
+                            f.rule,
+                            f.parameter,
+                            f.pointer,
+                            r.changes
+                                .iter()
+                                .map(|c| format!("{} ({})", c.action, c.rule))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        )),
+                        (true, None) => marked += 1,
+                        (false, _) => unmarked += 1,
                     }
                 }
             }
         }
     }
-    println!("(repairable) held for {held} errors");
-    assert!(held > 50, "only {held} repairable errors seen");
+    println!("(repairable) held for {marked} errors, its absence for {unmarked}");
+    assert!(marked > 50, "only {marked} repairable errors seen");
+    assert!(unmarked > 50, "only {unmarked} unrepairable errors seen");
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }

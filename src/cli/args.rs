@@ -36,6 +36,11 @@ pub struct ArgsArgs {
 }
 
 pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
+    let call_file = args.call.strip_prefix('@').unwrap_or(&args.call);
+    crate::cli::stdin_once([
+        ("--schema", args.schema.as_os_str()),
+        ("--call", std::ffi::OsStr::new(call_file)),
+    ])?;
     let coerce = parse_coercions(&args.coerce)?;
     let declared = declared_schema(&args.schema, args.tool.as_deref())?;
     let tool = declared.name.as_deref();
@@ -139,11 +144,15 @@ struct Declared {
 /// the one named by `--tool`. A bare schema is itself the declared schema. Errors (exit 2):
 /// no tools, several tools and no `--tool`, no tool by that name.
 fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
-    let set = match input::read_file(file) {
+    // Read once: `--schema -` is standard input, which a second read would find empty.
+    let bytes = json::read_capped(file, input::LIMITS)?;
+    let set = match input::from_bytes(file, &bytes) {
         Ok(set) => set,
         Err(e) => {
             // `{}` and `true`/`false` are schemas the tool reader has no shape for.
-            return match json::load_file(file, input::LIMITS) {
+            let value = json::check_utf8(file, &bytes)
+                .and_then(|text| json::parse_str(file, text, input::LIMITS, 0));
+            return match value {
                 Ok(v) if v.is_boolean() || v.as_object().is_some_and(|m| m.is_empty()) => {
                     Ok(Declared {
                         name: None,

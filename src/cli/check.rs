@@ -118,6 +118,27 @@ fn emit(text: &str) -> Result<()> {
 }
 
 pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
+    crate::cli::stdin_once(
+        args.files
+            .iter()
+            .map(|f| ("FILE", f.as_os_str()))
+            .chain(args.profiles.iter().map(|p| ("--profiles", p.as_os_str()))),
+    )?;
+    if let Some(out) = &args.corpus_report
+        && let Some(input) = args
+            .files
+            .iter()
+            .chain(&args.profiles)
+            .find(|f| crate::cli::repair::same_file(out, f))
+    {
+        // As compile refuses `-o` naming its input: the markdown would replace what was read.
+        return Err(Error::Usage(format!(
+            "--corpus-report {} is the input {}: the report would overwrite it; write it \
+             elsewhere",
+            out.display(),
+            input.display()
+        )));
+    }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let profile = select(&set, &args.profile, args.target.as_deref())?;
     // A bad file is reported and skipped, so that the other files still get their findings;

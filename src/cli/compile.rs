@@ -38,6 +38,7 @@ pub struct CompileArgs {
 }
 
 pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
+    args.rewrite.stdin_once(&args.file)?;
     if let Some(out) = crate::cli::repair::output_file(args.output.as_ref())
         && crate::cli::repair::same_file(out, &args.file)
     {

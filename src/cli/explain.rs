@@ -28,6 +28,12 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
+    crate::cli::stdin_once(
+        args.request
+            .iter()
+            .map(|r| ("--request", r.as_os_str()))
+            .chain([("ERROR", std::ffi::OsStr::new(&args.error))]),
+    )?;
     if let Some(t) = &args.target
         && crate::target::find(t).is_none()
     {

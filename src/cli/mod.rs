@@ -149,7 +149,63 @@ impl Paths {
     }
 }
 
+/// Refuses a command line that names standard input (`-`) in more than one place: the first
+/// reader would take all of it and the next would see an empty file (or an unknown shape).
+/// `inputs` are (where it was given, e.g. `FILE` or `--call`; the argument as given) for every
+/// argument the command reads from; an argument of `-` is standard input. Error:
+/// [`Error::Usage`] (exit 2) naming the places.
+pub fn stdin_once<'a>(
+    inputs: impl IntoIterator<Item = (&'a str, &'a std::ffi::OsStr)>,
+) -> Result<(), Error> {
+    // Each place once, with how often `-` was given there (`FILE twice`).
+    let mut places: Vec<(&str, usize)> = Vec::new();
+    for (place, _) in inputs.into_iter().filter(|(_, arg)| *arg == "-") {
+        match places.iter_mut().find(|(p, _)| *p == place) {
+            Some((_, n)) => *n += 1,
+            None => places.push((place, 1)),
+        }
+    }
+    if places.iter().map(|(_, n)| n).sum::<usize>() < 2 {
+        return Ok(());
+    }
+    let named: Vec<String> = places
+        .iter()
+        .map(|(place, n)| match n {
+            1 => place.to_string(),
+            2 => format!("{place} twice"),
+            n => format!("{place} {n} times"),
+        })
+        .collect();
+    Err(Error::Usage(format!(
+        "standard input (`-`) can be read only once, but it is given as {}",
+        named.join(" and ")
+    )))
+}
+
 /// The exit code for an error: always 2 (bad input, usage, or a failure to write).
 pub fn exit_code(_e: &Error) -> u8 {
     EXIT_BAD_INPUT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn standard_input_is_read_from_one_place_only() {
+        let dash = OsStr::new("-");
+        let file = OsStr::new("a.json");
+        assert!(stdin_once([("FILE", dash), ("FILE", file), ("--profiles", file)]).is_ok());
+        assert!(stdin_once([]).is_ok());
+        let e = stdin_once([("FILE", dash), ("--profiles", dash)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "standard input (`-`) can be read only once, but it is given as FILE and --profiles"
+        );
+        assert!(matches!(e, Error::Usage(_)));
+        let e = stdin_once([("FILE", dash), ("FILE", file), ("FILE", dash)]).unwrap_err();
+        assert!(e.to_string().ends_with("given as FILE twice"), "{e}");
+        assert_eq!(exit_code(&e), EXIT_BAD_INPUT);
+    }
 }

@@ -59,6 +59,14 @@ pub struct RewriteArgs {
 }
 
 impl RewriteArgs {
+    /// Refuses `-` as both the tool `file` and `--profiles` (see [`crate::cli::stdin_once`]).
+    pub fn stdin_once(&self, file: &Path) -> Result<()> {
+        crate::cli::stdin_once(
+            std::iter::once(("FILE", file.as_os_str()))
+                .chain(self.profiles.iter().map(|p| ("--profiles", p.as_os_str()))),
+        )
+    }
+
     /// The repair options these flags give.
     pub fn options(&self) -> Options {
         Options {
@@ -76,6 +84,7 @@ pub(crate) fn profiles(path: Option<&PathBuf>) -> Result<ProfileSet> {
 }
 
 pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
+    args.rewrite.stdin_once(&args.file)?;
     let set = profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;

@@ -1378,6 +1378,9 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
                         _ => pointer = Some(full),
                     }
                 }
+                // A request without the tool has no key order to resolve against; the note
+                // that it has no such tool says so already.
+                Err(_) if have_request && schema.is_none() => {}
                 Err(why) => notes.push(why),
             }
         }
@@ -1419,7 +1422,11 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
             }
         }
     }
-    let tool_index = tool.map(|t| t.index).or(index_from_error);
+    // The error's own number is the answer only without a request: a request that has no tool
+    // there (noted above) shows the error is not about this request's tools.
+    let tool_index = tool
+        .map(|t| t.index)
+        .or(index_from_error.filter(|_| !have_request));
     let tool_name = tool
         .and_then(|t| t.name.map(str::to_string))
         .or(name_from_error);

@@ -267,3 +267,80 @@ fn google_paths_without_the_tools_prefix_are_read() {
     assert_eq!(e.pointer.as_deref(), Some("/properties/deliverables"));
     assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
 }
+
+#[test]
+fn an_error_that_does_not_fit_the_request_names_no_tool_of_it() {
+    let text = "* GenerateContentRequest.tools[0].function_declarations[15].parameters.properties[deliverables].items: missing field.";
+    // Without a request the error's own number is all there is.
+    let alone = &explain(None, text, None)[0];
+    assert_eq!(alone.tool_index, Some(15));
+    // A Gemini request with no declaration there: noted, and tool #15 is not claimed.
+    let e = &explain(Some(&gemini_request()), text, None)[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (None, None));
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("no function declaration at tools[0].function_declarations[15]")),
+        "{:?}",
+        e.notes
+    );
+    // Positional indices need the missing tool's key order: no "give the request" advice.
+    let positional = "Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[15].parameters.properties[0].value': Cannot find field.";
+    let e = &explain(Some(&gemini_request()), positional, None)[0];
+    assert_eq!(e.tool_index, None);
+    assert!(
+        !e.notes.iter().any(|n| n.contains("give the request")),
+        "{:?}",
+        e.notes
+    );
+    // An OpenAI request, even one with a tool at the error's index, is not what a Gemini
+    // error answers.
+    let openai = json!({"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{
+        "name":"make_report","parameters":{"type":"object","properties":{"deliverables":{"type":"array"}}}}}]});
+    for at in [15, 0] {
+        let text = text.replace("[15]", &format!("[{at}]"));
+        let e = &explain(Some(&openai), &text, None)[0];
+        assert_eq!((e.tool_index, e.tool.as_deref()), (None, None), "{at}");
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains("the request is in openai's shape, but the error is google's")),
+            "{:?}",
+            e.notes
+        );
+    }
+}
+
+#[test]
+fn request_shapes_are_told_apart() {
+    let cases = [
+        (gemini_request(), Some("google")),
+        (json!({"contents":[],"tools":[]}), Some("google")),
+        (
+            json!({"tools":[{"type":"function","function":{"name":"f"}}]}),
+            Some("openai"),
+        ),
+        (
+            json!({"tools":[{"type":"function","name":"f","parameters":{}}]}),
+            Some("openai"),
+        ),
+        (
+            json!({"tools":[{"name":"f","input_schema":{}}]}),
+            Some("anthropic"),
+        ),
+        (
+            json!({"toolConfig":{"tools":[{"toolSpec":{"name":"f"}}]}}),
+            Some("bedrock"),
+        ),
+        (json!([{"name":"f","inputSchema":{}}]), None),
+    ];
+    for (request, family) in cases {
+        assert_eq!(request_family(&request), family, "{request}");
+    }
+    // OpenAI-compatible providers' errors fit an OpenAI request.
+    assert!(!other_provider("openai", "xai"));
+    assert!(!other_provider("openai", "openai"));
+    assert!(other_provider("google", "openai"));
+    assert!(other_provider("openai", "anthropic"));
+}

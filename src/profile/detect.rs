@@ -265,6 +265,8 @@ pub struct Cx<'a, 'p> {
     children: Vec<(&'a Value, Child<'a>, Via)>,
     root: Option<&'a Value>,
     tool_name: &'a str,
+    /// Whether the tool being walked has an envelope (see [`ToolRef::has_envelope`]).
+    named: bool,
     /// `tool_name` in the findings' text, written at the tool's first finding.
     tool_text: Option<Span>,
     tool_index: usize,
@@ -304,6 +306,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             children: Vec::new(),
             root: None,
             tool_name: "",
+            named: false,
             tool_text: None,
             tool_index: 0,
             request: false,
@@ -417,7 +420,15 @@ impl<'a, 'p> Cx<'a, 'p> {
                     fix,
                     slot,
                     limit,
-                    repairable: (self.rule.repairable)(&feat),
+                    repairable: (self.rule.repairable)(
+                        &feat,
+                        &rules::Repairing {
+                            profile,
+                            root: self.root,
+                            named: self.named,
+                            node_pointer: &|| pointer_of(&self.frames, node_of(at)),
+                        },
+                    ),
                 });
             }
             Mode::Collect { out } => out.push(Seen {
@@ -451,6 +462,14 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// The JSON Pointer of `at` (for rules that need it in a message).
     pub fn pointer(&self, at: At<'_>) -> String {
         pointer_of(&self.frames, at)
+    }
+}
+
+/// The subschema `at` is in (itself for a node).
+fn node_of(at: At<'_>) -> At<'_> {
+    match at {
+        At::Key(f, _) | At::KeyIndex(f, _, _) | At::Member(f, _, _) => At::Node(f),
+        other => other,
     }
 }
 
@@ -618,6 +637,7 @@ fn run<'a>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, '_>)
     for tool in tools {
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
+        cx.named = tool.has_envelope();
         cx.tool_text = None;
         cx.frames.clear();
         cx.frames.push(Frame {

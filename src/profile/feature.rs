@@ -399,6 +399,27 @@ pub fn case_variant_of_standard_type(spelling: &str) -> Option<&'static str> {
         .find(|t| t.eq_ignore_ascii_case(spelling))
 }
 
+/// The JSON Schema type a `type` spelling means (any case; `dict` → `object`, `float` →
+/// `number`, `str` → `string`, ...), with what the spelling said that the type does not
+/// (`tuple`: "a fixed-length tuple"), or `None` when it names no JSON type (`any`). The
+/// table `toolwire repair` rewrites spellings by (see `repair::fixes::types`), and so what
+/// `type-invalid` marks repairable. The spellings are those met in real tool definitions.
+pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static str>)> {
+    Some(match spelling.to_ascii_lowercase().as_str() {
+        "object" | "dict" | "map" | "hashmap" | "record" | "struct" => ("object", None),
+        "number" | "float" | "double" | "decimal" | "numeric" | "real" => ("number", None),
+        "integer" | "int" | "long" | "short" | "int32" | "int64" | "bigint" => ("integer", None),
+        "string" | "str" | "text" => ("string", None),
+        "char" | "character" => ("string", Some("a single character")),
+        "array" | "list" | "arraylist" | "sequence" => ("array", None),
+        "tuple" => ("array", Some("a fixed-length tuple")),
+        "set" => ("array", Some("items without repeats")),
+        "boolean" | "bool" => ("boolean", None),
+        "null" | "none" => ("null", None),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

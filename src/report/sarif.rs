@@ -185,7 +185,10 @@ fn uri(file: &str) -> String {
 /// The 1-based line and column where the value at RFC 6901 `pointer` starts in the JSON
 /// `text`, or `None` when the text has no such value or is not JSON. For a member of an
 /// object the position is that of its key, which is where an editor should jump. One pass,
-/// no allocation per value; nesting is walked without recursion.
+/// no allocation per value; nesting is walked without recursion. A leading byte order mark is
+/// skipped as the readers skip it ([`crate::json::check_utf8`]), so the pointer is looked up
+/// in the text it was found in; it takes no column (editors do not show it), so positions
+/// match those of the same file without it.
 pub fn locate(text: &str, pointer: &str) -> Option<(usize, usize)> {
     Locator::new(text.to_string()).locate(pointer)
 }
@@ -207,7 +210,11 @@ pub struct Locator {
 }
 
 impl Locator {
-    pub fn new(text: String) -> Locator {
+    /// A leading byte order mark is dropped (see [`locate`]).
+    pub fn new(mut text: String) -> Locator {
+        if text.starts_with(crate::json::BOM) {
+            text.drain(..crate::json::BOM.len());
+        }
         let line_starts = std::iter::once(0)
             .chain(offsets_of(text.as_bytes(), b'\n').map(|i| i + 1))
             .collect();
@@ -525,6 +532,27 @@ mod tests {
         assert_eq!(locate(text, "/nope"), None);
         assert_eq!(locate("{\"a\": \"}\\\"]\", \"b\": 2}", "/b"), Some((1, 15)));
         assert_eq!(locate("not json", "/a"), None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_keeps_lines_and_columns() {
+        // Readers skip a leading BOM (json::check_utf8); sites must too, on JSON and on the
+        // first line of JSON Lines, and take it as no column.
+        let bom = crate::json::BOM;
+        let json = "{\"properties\": {\n  \"a\": {}}}";
+        let mut f = finding("r", "t", "/properties/a");
+        f.file = "bom.json".into();
+        let plain = site_in(&f, Some(json));
+        assert_eq!((plain.line, plain.column), (Some(2), Some(3)));
+        assert_eq!(site_in(&f, Some(&format!("{bom}{json}"))), plain);
+        assert_eq!(locate(&format!("{bom}{json}"), ""), Some((1, 1)));
+        f.line = Some(1);
+        f.location = "/parameters".into();
+        let line = "{\"name\":\"t\",\"parameters\":{\"properties\":{\"a\":{}}}}";
+        let jsonl = format!("{bom}{line}\n{line}");
+        assert_eq!(site_in(&f, Some(&jsonl)).column, Some(41));
+        f.line = Some(2);
+        assert_eq!(site_in(&f, Some(&jsonl)).column, Some(41));
     }
 
     #[test]

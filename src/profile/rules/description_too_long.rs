@@ -9,14 +9,20 @@ pub const RULE: Rule = Rule {
     features: "`description-length-limit: N`",
     example: r#"{"name": "list_issues", "description": "<1,103 characters of usage notes>", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Shorten the description; move long usage notes into parameter descriptions or documentation.",
-    repair: "no",
-    repairable: never,
+    repair: "yes: cut to the longest length the profile allows, ending in `…` (the cut text is reported as lost)",
+    repairable,
     owns,
     hooks: Hooks {
         tool: Some(tool),
         ..Hooks::NONE
     },
 };
+
+/// Repair cuts the description to the longest length the profile does not reject, which
+/// needs room for a character and the `…`.
+fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    crate::repair::max_allowed(r.profile, Limit::DescriptionLength).is_some_and(|max| max >= 2)
+}
 
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Limit(Limit::DescriptionLength, _))

@@ -8,8 +8,8 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: enum (numbers)`, `keyword-allowed: enum (mixed)`, `keyword-allowed: enum (null member)`",
     example: r#"{"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}}"#,
     fix: "Use string members (\"1\", \"2\", ...) with `type: string`, or `minimum`/`maximum` for numbers; express null by leaving the property optional.",
-    repair: "no",
-    repairable: never,
+    repair: "partly: an `enum` of numbers or of mixed kinds is dropped and its values said in the description (reported as lost); a `null` member is removed and the property made optional (a schema that is no property is left)",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -19,6 +19,18 @@ pub const RULE: Rule = Rule {
 };
 
 const FORMS: &[&str] = &[value::ENUM_NUMBERS, value::ENUM_MIXED, value::ENUM_NULL];
+
+/// Repair drops an `enum` of numbers or mixed kinds, saying its values in the description,
+/// and takes a `null` member out of a property's `enum`, making the property optional.
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    match f {
+        Feat::KeywordForm(_, value::ENUM_NUMBERS | value::ENUM_MIXED) => true,
+        Feat::KeywordForm(_, value::ENUM_NULL) => {
+            crate::repair::place::property_of(&(r.node_pointer)()).is_some()
+        }
+        _ => false,
+    }
+}
 
 fn owns(p: &Param) -> bool {
     keyword_form_of(p, "enum").is_some_and(|f| FORMS.contains(&f.as_str()))

@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: <keyword>`, `keyword-allowed: <keyword> (<form>)`",
     example: r#"{"type": "object", "properties": {"mode": {"const": "fast"}}, "additionalProperties": false}"#,
     fix: "Remove the keyword; if it constrained the value, say so in the description (e.g. \"at least 1\"). `const` can be written as a one-value `enum`.",
-    repair: "partly: keywords that only annotate or narrow are dropped (and reported), an `additionalProperties` schema among them; `oneOf` becomes `anyOf` when its branches have different types (so at most one matches); other `anyOf`/`oneOf`/`allOf`, `patternProperties`, `items`, `properties` and `prefixItems` cannot be",
+    repair: "partly: keywords that only annotate or narrow are dropped (and reported), `additionalProperties` and `patternProperties` among them where a non-empty `properties` declares the members (alone they are the only description of the members, and stay); `oneOf` becomes `anyOf` when its branches have different types (so at most one matches) or loses its null branch (the argument made optional, or `nullable`); other `anyOf`/`oneOf`/`allOf`, `items`, `properties` and `prefixItems` cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -36,14 +36,21 @@ const STRUCTURAL: &[&str] = &[
     "dependencies",
 ];
 
-fn repairable(f: &Feat<'_>) -> bool {
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
-        Feat::Keyword(k) => !STRUCTURAL.contains(k),
-        // An `additionalProperties` schema only narrows what extra members may hold: repair
-        // drops it (and reports the loss) like any narrowing keyword.
-        Feat::KeywordForm(k, form) => {
-            !(STRUCTURAL.contains(k) || (*form == value::SCHEMA && *k != "additionalProperties"))
+        // Next to a non-empty `properties` these only narrow what extra members may hold:
+        // repair drops them (and reports the loss); alone they describe the members.
+        Feat::Keyword("additionalProperties" | "patternProperties")
+        | Feat::KeywordForm("additionalProperties" | "patternProperties", _) => {
+            matches!(f, Feat::KeywordForm(_, value::BOOL_TRUE))
+                || r.node().is_some_and(crate::repair::declares_members)
         }
+        // A null branch, or branches of different types, which `anyOf` says as well.
+        Feat::Keyword("oneOf") | Feat::KeywordForm("oneOf", _) => {
+            r.node().is_some_and(crate::repair::one_of_repairable)
+        }
+        Feat::Keyword(k) => !STRUCTURAL.contains(k),
+        Feat::KeywordForm(k, form) => !(STRUCTURAL.contains(k) || *form == value::SCHEMA),
         _ => false,
     }
 }

@@ -78,8 +78,9 @@ fn owns(p: &Param) -> bool {
 /// `toolwire repair` drops the keyword (a narrowing keyword's loss is reported); an
 /// `additionalProperties` that is not a schema is the only description of the members of an
 /// object without `properties`, where repair refuses.
-fn repairable(f: &Feat<'_>) -> bool {
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     !matches!(f, Feat::KeywordForm("additionalProperties", _))
+        || r.node().is_some_and(crate::repair::declares_members)
 }
 
 /// The invalid-value form of keyword `k` with value `v`, or `None` when the value is one the

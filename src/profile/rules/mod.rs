@@ -120,9 +120,10 @@ pub struct Rule {
     pub fix: &'static str,
     /// `yes`, `no` or `partly: ...`, for tables.
     pub repair: &'static str,
-    /// Whether `toolwire repair` can fix this feature without changing which arguments are
-    /// accepted.
-    pub repairable: fn(&Feat<'_>) -> bool,
+    /// Whether `toolwire repair` fixes this feature (as an error) in this tool under this
+    /// profile: what `check` marks "(repairable)". It must say what `crate::repair` does;
+    /// `tests/seam.rs` holds the two to each other.
+    pub repairable: fn(&Feat<'_>, &Repairing<'_>) -> bool,
     /// Whether a case parameter is one this rule reports.
     pub owns: fn(&Param) -> bool,
     pub hooks: Hooks,
@@ -134,13 +135,52 @@ impl std::fmt::Debug for Rule {
     }
 }
 
+/// What a rule's `repairable` may look at besides the feature: repair's choices for a root
+/// shape depend on what the profile rejects and on whether the tool has an envelope (a bare
+/// schema cannot be left out).
+pub struct Repairing<'x> {
+    /// The profile the finding is made under.
+    pub profile: &'x super::compiled::CompiledProfile,
+    /// The tool's parameters schema (`None`: the tool declares none).
+    pub root: Option<&'x serde_json::Value>,
+    /// Whether the tool has an envelope (a name), rather than being a bare schema.
+    pub named: bool,
+    /// The JSON Pointer of the subschema the finding sits in, made only when asked for.
+    pub node_pointer: &'x dyn Fn() -> String,
+}
+
+impl<'x> Repairing<'x> {
+    /// The subschema (object) the finding sits in: the one holding the keyword it is about.
+    pub fn node(&self) -> Option<&'x serde_json::Map<String, serde_json::Value>> {
+        self.root?.pointer(&(self.node_pointer)())?.as_object()
+    }
+
+    /// Whether the profile rejects the root shape `shape` (a `value::ROOT_*`): a repair that
+    /// writes it brings in an error, which repair does not keep.
+    pub fn rejects_root(&self, shape: &'static str) -> bool {
+        matches!(
+            self.profile
+                .lookup(&Feat::RootShape(shape), Placement::Root),
+            super::compiled::Slot::Rejected(_)
+        )
+    }
+
+    /// Whether repair can make the tool take no arguments in a way the profile does not
+    /// reject: by leaving the schema out (a named tool only) or by declaring an empty
+    /// argument object (`repair::fixes::shapes::root_shape`'s two candidates).
+    pub fn can_take_no_arguments(&self) -> bool {
+        (self.named && !self.rejects_root(value::ROOT_ABSENT))
+            || !self.rejects_root(value::ROOT_NO_ARGUMENTS)
+    }
+}
+
 /// `repairable` for rules that never have a repair.
-pub fn never(_: &Feat<'_>) -> bool {
+pub fn never(_: &Feat<'_>, _: &Repairing<'_>) -> bool {
     false
 }
 
 /// `repairable` for rules whose every finding can be repaired.
-pub fn always(_: &Feat<'_>) -> bool {
+pub fn always(_: &Feat<'_>, _: &Repairing<'_>) -> bool {
     true
 }
 

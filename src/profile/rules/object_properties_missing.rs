@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
-    repair: "no",
-    repairable: never,
+    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject; nested objects are left to their author",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -18,6 +18,16 @@ pub const RULE: Rule = Rule {
         ..Hooks::NONE
     },
 };
+
+/// What `repair::fixes::shapes::root_shape` repairs: only the root, by taking no arguments
+/// another way (an empty `properties` map can only be left out, which a bare schema cannot).
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    match f {
+        Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES) => r.can_take_no_arguments(),
+        Feat::RootShape(value::ROOT_NO_ARGUMENTS) => r.named && !r.rejects_root(value::ROOT_ABSENT),
+        _ => false,
+    }
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(

@@ -8,14 +8,20 @@ pub const RULE: Rule = Rule {
     features: "`root-shape: parameters-absent`",
     example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
     fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}. Where the profile rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep it and let `toolwire compile --target T` write the form each target takes.",
-    repair: "yes",
-    repairable: always,
+    repair: "yes, unless the profile rejects an empty `properties` map at the root (`root-shape: no-arguments`) too",
+    repairable,
     owns,
     hooks: Hooks {
         tool: Some(tool),
         ..Hooks::NONE
     },
 };
+
+/// Repair declares an empty argument object, which is no repair where the profile rejects
+/// that as well (it then refuses: the profile rejects both ways of taking no arguments).
+fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    !r.rejects_root(value::ROOT_NO_ARGUMENTS)
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, &[value::ROOT_ABSENT])

@@ -24,7 +24,7 @@ pub const RULE: Rule = Rule {
     },
 };
 
-fn repairable(f: &Feat<'_>) -> bool {
+fn repairable(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
     matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
         || matches!(f, Feat::Keyword(_))
 }

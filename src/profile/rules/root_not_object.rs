@@ -10,8 +10,8 @@ pub const RULE: Rule = Rule {
     features: "`root-shape: parameters-null`, `true-schema`, `empty-schema`, `instance-not-schema`, `no-type`, `type-null`, `string`, `array`, `enum`, `const`",
     example: r#"{"type": "string", "description": "The query."}"#,
     fix: "Make the root {\"type\":\"object\",\"properties\":{...}} and move a scalar argument into a named property.",
-    repair: "no",
-    repairable: never,
+    repair: "partly: a root with `properties` but no `type` gets `type: object`; `null` and `{}` are left out (a named tool) or become an empty argument object, whichever the profile does not reject; the other shapes would change the arguments",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -38,6 +38,20 @@ const SHAPES: &[&str] = &[
     "array",
     "null",
 ];
+
+/// What `repair::fixes::shapes::root_shape` repairs: `type: object` added to a root that
+/// declares `properties`; `null` and `{}` replaced by no arguments where the profile allows
+/// that.
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    match f {
+        Feat::RootShape(value::ROOT_NO_TYPE) => r
+            .root
+            .and_then(serde_json::Value::as_object)
+            .is_some_and(|m| m.contains_key("properties")),
+        Feat::RootShape(value::ROOT_NULL | value::ROOT_EMPTY) => r.can_take_no_arguments(),
+        _ => false,
+    }
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, SHAPES)

@@ -11,8 +11,8 @@ pub const RULE: Rule = Rule {
     features: "`type-spelling: <spelling>`",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
     fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
-    repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`) is rewritten only when a target rejects it; `any` has no portable meaning",
-    repairable: case_variant,
+    repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`, `str`, `tuple`, ...) is rewritten only when a target rejects it; `any`, `\"\"` and a `type` that is no string have no portable meaning",
+    repairable: known_spelling,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -21,9 +21,11 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// Repairable: a standard type written in another case, which repair writes in lower case.
-fn case_variant(f: &Feat<'_>) -> bool {
-    matches!(f, Feat::TypeSpelling(t) if super::super::feature::case_variant_of_standard_type(t).is_some())
+/// Repairable: a spelling that means a JSON type (a standard type in another case, `dict`,
+/// `float`, ...), which repair writes as that type.
+fn known_spelling(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
+    matches!(f, Feat::TypeSpelling(t)
+        if super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
 }
 
 fn owns(p: &Param) -> bool {

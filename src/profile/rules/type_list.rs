@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
     },
 };
 
-fn repairable(f: &Feat<'_>) -> bool {
+fn repairable(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
     matches!(f, Feat::TypeList(v) if *v == value::LIST_WITH_NULL || *v == value::LIST_OF_ONE)
 }
 

@@ -10,14 +10,19 @@ pub const RULE: Rule = Rule {
     features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
     example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
     fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`).",
-    repair: "no",
-    repairable: never,
+    repair: "partly: the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
         ..Hooks::NONE
     },
 };
+
+/// What repair writes for a missing `type`: only a type the schema's other keywords say.
+fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    r.node().and_then(crate::repair::type_said_by).is_some()
+}
 
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::TypeMissing, _))

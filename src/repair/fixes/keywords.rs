@@ -40,10 +40,7 @@ pub(super) fn keyword(
             "`{k}` declares the arguments themselves; it cannot be dropped"
         )),
         ("additionalProperties" | "patternProperties", f) => {
-            let declared = map
-                .get("properties")
-                .and_then(Value::as_object)
-                .is_some_and(|p| !p.is_empty());
+            let declared = declares_members(map);
             if f == Some(value::BOOL_TRUE) {
                 let t = edited(tool, &node, |m| {
                     m.shift_remove(k);
@@ -270,6 +267,40 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
     )])
 }
 
+/// Whether an object schema names its members in a non-empty `properties`: then
+/// `additionalProperties`/`patternProperties` only narrow what extra members may hold, and
+/// repair may drop them; otherwise they are the only description of the members.
+pub fn declares_members(map: &Map<String, Value>) -> bool {
+    map.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
+}
+
+/// Whether at most one of `branches` can match any value: each has one `type`, all different
+/// (`integer` overlaps `number`). Such a `oneOf` means the same as `anyOf`, which repair
+/// writes instead.
+pub fn branches_exclusive(branches: &[Value]) -> bool {
+    let types: Vec<Option<&str>> = branches
+        .iter()
+        .map(|b| b.get("type").and_then(Value::as_str))
+        .collect();
+    types.iter().all(Option::is_some)
+        && types.iter().enumerate().all(|(i, t)| {
+            let overlaps_number = t == &Some("integer") && types.contains(&Some("number"));
+            !(types[..i].contains(t) || overlaps_number)
+        })
+}
+
+/// Whether `oneOf` in `map` is one repair rewrites: a null branch (made optional or
+/// `nullable`) or [`branches_exclusive`].
+pub fn one_of_repairable(map: &Map<String, Value>) -> bool {
+    has_null_branch(map, "oneOf")
+        || map
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .is_some_and(|b| branches_exclusive(b))
+}
+
 /// `oneOf` whose branches each have one `type`, all different: exactly one branch can match,
 /// so it means the same as `anyOf`.
 fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
@@ -278,16 +309,7 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
         .get("oneOf")
         .and_then(Value::as_array)
         .ok_or_else(|| not_a_list("oneOf"))?;
-    let types: Vec<Option<&str>> = branches
-        .iter()
-        .map(|b| b.get("type").and_then(Value::as_str))
-        .collect();
-    let distinct = types.iter().all(Option::is_some)
-        && types.iter().enumerate().all(|(i, t)| {
-            let overlaps_number = t == &Some("integer") && types.contains(&Some("number"));
-            !(types[..i].contains(t) || overlaps_number)
-        });
-    if !distinct {
+    if !branches_exclusive(branches) {
         return Err(
             "`oneOf` whose branches may overlap: no single schema says \"exactly one\"".into(),
         );

@@ -4,24 +4,6 @@ use serde_json::{Value, json};
 
 use super::*;
 
-/// The JSON Schema type a non-standard spelling means, with what the spelling said that the
-/// type does not.
-fn standard_type(t: &str) -> Option<(&'static str, Option<&'static str>)> {
-    Some(match t.to_ascii_lowercase().as_str() {
-        "object" | "dict" | "map" | "hashmap" | "record" | "struct" => ("object", None),
-        "number" | "float" | "double" | "decimal" | "numeric" | "real" => ("number", None),
-        "integer" | "int" | "long" | "short" | "int32" | "int64" | "bigint" => ("integer", None),
-        "string" | "str" | "text" => ("string", None),
-        "char" | "character" => ("string", Some("a single character")),
-        "array" | "list" | "arraylist" | "sequence" => ("array", None),
-        "tuple" => ("array", Some("a fixed-length tuple")),
-        "set" => ("array", Some("items without repeats")),
-        "boolean" | "bool" => ("boolean", None),
-        "null" | "none" => ("null", None),
-        _ => return None,
-    })
-}
-
 pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
     let steps = place::steps(&f.pointer);
     let (node, index) = match steps.last() {
@@ -48,7 +30,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         }
         _ => return Err("`type` is not a name".into()),
     };
-    let Some((std, lost)) = standard_type(&written) else {
+    let Some((std, lost)) = crate::profile::feature::type_meant_by(&written) else {
         return Err(format!(
             "`type: {written:?}` names no JSON type (\"any\" accepts every value; no schema says that portably)"
         ));
@@ -214,21 +196,31 @@ fn type_of_values(values: &[Value]) -> Option<&'static str> {
         .then_some(first)
 }
 
-pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
-    let node = place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone());
-    let map = schema_at(tool, &node)?;
+/// The `type` an untyped schema says by its other keywords, with why and whether writing it
+/// narrows what the schema accepted: the one type of every `enum`/`const` value, else `object`
+/// for `properties`, else `array` for `items`; `None` when nothing says (what repair writes
+/// for a missing `type`, and so what `type-missing` marks repairable).
+pub fn type_said_by(map: &Map<String, Value>) -> Option<(&'static str, &'static str, bool)> {
     let values: Option<Vec<Value>> = map
         .get("enum")
         .and_then(Value::as_array)
         .cloned()
         .or_else(|| map.get("const").map(|c| vec![c.clone()]));
-    let (ty, why, narrows) = if let Some(t) = values.as_deref().and_then(type_of_values) {
-        (t, "every value of its `enum`/`const` is one", false)
+    if let Some(t) = values.as_deref().and_then(type_of_values) {
+        Some((t, "every value of its `enum`/`const` is one", false))
     } else if map.contains_key("properties") {
-        ("object", "it declares `properties`", true)
+        Some(("object", "it declares `properties`", true))
     } else if map.contains_key("items") {
-        ("array", "it declares `items`", true)
+        Some(("array", "it declares `items`", true))
     } else {
+        None
+    }
+}
+
+pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
+    let node = place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone());
+    let map = schema_at(tool, &node)?;
+    let Some((ty, why, narrows)) = type_said_by(map) else {
         return Err(
             "no `type`, and nothing says which: it accepts any value, which no portable schema says"
                 .into(),

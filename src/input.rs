@@ -102,6 +102,10 @@ pub struct ToolEntry {
     pub line: Option<usize>,
     /// JSON Pointer, within the document (or the line), of the tool's parameters schema.
     pub schema_pointer: String,
+    /// OpenAI's `strict` flag as written (Chat Completions' `function.strict`, a Responses
+    /// tool's `strict`); `None` when absent, not a boolean, or the tool is in another
+    /// provider's shape (whose strict modes toolwire does not model).
+    pub strict: Option<bool>,
 }
 
 impl ToolEntry {
@@ -521,7 +525,7 @@ impl Reader<'_, '_> {
             return Ok(f);
         }
         if is_schema_like(&map) {
-            self.push(None, None, Some(Value::Object(map)), at.to_string());
+            self.push(None, None, Some(Value::Object(map)), at.to_string(), None);
             return Ok(Format::Schema);
         }
         Err((at.to_string(), unknown_shape(&map)))
@@ -622,6 +626,7 @@ impl Reader<'_, '_> {
         format: Format,
     ) -> std::result::Result<(), Problem> {
         let mut at = std::borrow::Cow::Borrowed(at);
+        let mut strict = None;
         match format {
             Format::OpenaiChat => {
                 let [inner] = take_all(m, ["function"]);
@@ -630,7 +635,9 @@ impl Reader<'_, '_> {
                     return Err((at.into_owned(), "`function` must be an object".into()));
                 };
                 m = f;
+                strict = get(&m, "strict").and_then(Value::as_bool);
             }
+            Format::OpenaiResponses => strict = get(&m, "strict").and_then(Value::as_bool),
             Format::Bedrock => {
                 at.to_mut().push_str("/toolSpec");
                 let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {
@@ -643,7 +650,7 @@ impl Reader<'_, '_> {
                     Some(other) => Some(other),
                     None => None,
                 };
-                self.push(Some(name), description, parameters, schema_at);
+                self.push(Some(name), description, parameters, schema_at, None);
                 return Ok(());
             }
             _ => {}
@@ -683,6 +690,7 @@ impl Reader<'_, '_> {
             description,
             parameters,
             format!("{at}/{schema_key}"),
+            strict,
         );
         Ok(())
     }
@@ -711,6 +719,7 @@ impl Reader<'_, '_> {
         description: Option<String>,
         parameters: Option<Value>,
         schema_pointer: String,
+        strict: Option<bool>,
     ) {
         let index = self.next_index;
         self.next_index += 1;
@@ -722,6 +731,7 @@ impl Reader<'_, '_> {
             request: self.request,
             line: self.line,
             schema_pointer,
+            strict,
         });
     }
 }

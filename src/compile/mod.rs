@@ -26,7 +26,7 @@ use crate::evidence::Verdict;
 use crate::explain::Explanation;
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Outcome, Tool, ToolRepair};
-use crate::target::{Credential, Secret, WireOptions};
+use crate::target::{Classified, Credential, Reply, Secret, WireOptions};
 use crate::tool::ToolDef;
 
 /// What the target's offline model said about the compiled request.
@@ -105,12 +105,14 @@ pub fn compile(
     profile: &CompiledProfile,
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
-    let route = crate::target::route(target).ok_or_else(|| CompileError::NoRoute(target.into()))?;
+    if crate::target::route(target).is_none() {
+        return Err(CompileError::NoRoute(target.into()));
+    }
     if let Some(i) = tools.iter().position(|t| t.name.is_none()) {
         return Err(CompileError::Unnamed(i));
     }
     let form = wire::Form::of(target);
-    let mut results = repair::repair_request(tools, profile, opts);
+    let mut results = repair::repair_schemas(tools, profile, opts);
     for r in &mut results {
         if r.outcome == Outcome::Refused {
             continue;
@@ -131,17 +133,11 @@ pub fn compile(
             }
         }
     }
-    let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
-    let wire_opts = WireOptions {
-        raw: true,
-        ..WireOptions::default()
-    };
-    let credential = Credential::Key(Secret::new(MODEL_KEY));
     // The profile only knows what the evidence says. When the model rejects a feature the
     // profile has no evidence for, the finding the model's error points at is repaired too,
     // and the model asked again.
     let mut rounds = 0;
-    let (body, reply, sent) = loop {
+    let (body, reply, classified, sent) = loop {
         let sent: Vec<usize> = (0..results.len())
             .filter(|i| results[*i].outcome != Outcome::Refused)
             .collect();
@@ -156,16 +152,14 @@ pub fn compile(
                 }
             })
             .collect();
-        let (request, reply) =
-            crate::target::model(target, &cfg, &defs, &wire_opts, Some(&credential))
-                .ok_or_else(|| CompileError::NoRoute(target.into()))?;
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let ModelAnswer {
+            body,
+            reply,
+            classified,
+        } = ask_model(target, &defs).ok_or_else(|| CompileError::NoRoute(target.into()))?;
         rounds += 1;
-        if defs.is_empty()
-            || rounds > MAX_MODEL_ROUNDS
-            || route.classify(&cfg, &reply, false).verdict != Verdict::Rejected
-        {
-            break (body, reply, sent);
+        if defs.is_empty() || rounds > MAX_MODEL_ROUNDS || classified.verdict != Verdict::Rejected {
+            break (body, reply, classified, sent);
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
         let mut progress = false;
@@ -213,13 +207,13 @@ pub fn compile(
             }
         }
         if !progress {
-            break (body, reply, sent);
+            break (body, reply, classified, sent);
         }
     };
     let check = if sent.is_empty() {
         ModelCheck::NothingToSend
     } else {
-        let c = route.classify(&cfg, &reply, false);
+        let c = classified;
         match c.verdict {
             Verdict::Accepted | Verdict::AcceptedIgnored => ModelCheck::Accepted {
                 stage: c.stage.as_str().to_string(),
@@ -251,6 +245,38 @@ pub fn compile(
         request: body,
         tools: results,
         check,
+    })
+}
+
+/// What a target's offline model said about one request.
+pub struct ModelAnswer {
+    /// The request body the model was given.
+    pub body: Value,
+    pub reply: Reply,
+    /// The reply read as the target's route reads a live answer.
+    pub classified: Classified,
+}
+
+/// Sends `tools` exactly as given (no wire baseline: `raw`), in `target`'s envelope, to
+/// `target`'s offline model with a stand-in valid key ([`MODEL_KEY`]), so its validator stage
+/// runs. `None` when `target` has no route (an engine or an unknown id). Nothing leaves the
+/// process.
+pub fn ask_model(target: &str, tools: &[ToolDef]) -> Option<ModelAnswer> {
+    let route = crate::target::route(target)?;
+    let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
+    let wire_opts = WireOptions {
+        raw: true,
+        ..WireOptions::default()
+    };
+    let credential = Credential::Key(Secret::new(MODEL_KEY));
+    let (request, reply) =
+        crate::target::model(target, &cfg, tools, &wire_opts, Some(&credential))?;
+    let body = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let classified = route.classify(&cfg, &reply, false);
+    Some(ModelAnswer {
+        body,
+        reply,
+        classified,
     })
 }
 

@@ -10,6 +10,7 @@ fn tool(name: &str, params: Value) -> Tool {
         name: Some(name.into()),
         description: Some("Looks a record up.".into()),
         parameters: Some(params),
+        strict: None,
     }
 }
 
@@ -159,6 +160,7 @@ fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
         name: None,
         description: None,
         parameters: Some(json!({"type":"object"})),
+        strict: None,
     };
     assert_eq!(
         compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),

@@ -8,7 +8,8 @@
 //!    require every property and make the optional ones nullable; DeepSeek strict also drops
 //!    length bounds and unknown formats; Cohere strict requires one property per object;
 //!    every target gets its envelope from the prober's own request builder (the route), so the
-//!    tool block is exactly what `toolwire probe` would send;
+//!    tool block is exactly what `toolwire probe` would send; a tool's OpenAI `strict: true`
+//!    is not sent to a target of the plain form, and the report says so;
 //! 3. the request goes through the target's offline model ([`crate::target::model`]) with a
 //!    stand-in valid key, so its validator stage runs; a rejection is returned with the
 //!    model's own error, explained ([`crate::explain`]).
@@ -116,6 +117,9 @@ pub fn compile(
     for r in &mut results {
         if r.outcome == Outcome::Refused {
             continue;
+        }
+        if form == wire::Form::Plain {
+            leave_strict_out(r, target);
         }
         if let Some(reason) = r.tool.parameters.as_ref().and_then(broken_ref) {
             refuse(r, reason);
@@ -278,6 +282,34 @@ pub fn ask_model(target: &str, tools: &[ToolDef]) -> Option<ModelAnswer> {
         reply,
         classified,
     })
+}
+
+/// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent
+/// OpenAI's `strict: true` (its request builder writes no `strict`): the tool's flag is taken
+/// out and the change says so, with what compiles the strict form (DESIGN.md: strict modes
+/// are reached by compiling for a strict target).
+fn leave_strict_out(r: &mut ToolRepair, target: &str) {
+    if r.tool.strict != Some(true) {
+        return;
+    }
+    r.tool.strict = None;
+    r.changes.push(repair::Change {
+        pointer: String::new(),
+        rule: "compile".into(),
+        action: format!(
+            "left out `strict: true`: {target} gets the canonical schema, not strict mode's form \
+             (`toolwire compile --target openai/chat-strict` or `openai/responses-strict` writes \
+             that)"
+        ),
+        lost: Some(
+            "strict mode: the provider does not hold the model's arguments to the schema \
+             (`toolwire args` still checks them)"
+                .into(),
+        ),
+    });
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
 }
 
 /// Rules that name the same kind of problem from different sides.

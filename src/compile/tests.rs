@@ -282,3 +282,36 @@ fn a_required_pattern_member_is_named_by_its_pattern_when_dropped() {
         );
     }
 }
+
+/// The user's `strict: true` reaches a strict target as its wire form; a plain target gets
+/// the canonical schema without it, and the report says so.
+#[test]
+fn a_strict_flag_is_left_out_for_a_plain_target_and_said() {
+    let p = profile(&[]);
+    let mut t = tool(
+        "get_weather",
+        json!({"type":"object","properties":{"city":{"type":"string"}},
+            "required":["city"],"additionalProperties":false}),
+    );
+    t.strict = Some(true);
+    let said = |c: &Compilation| {
+        c.tools[0]
+            .changes
+            .iter()
+            .filter(|x| x.action.starts_with("left out `strict: true`"))
+            .count()
+    };
+    let chat = compile(&[t.clone()], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert!(chat.is_ok(), "{:#?}", chat.check);
+    assert_eq!(chat.tools[0].outcome, Outcome::Repaired);
+    assert_eq!(said(&chat), 1, "{:#?}", chat.tools[0].changes);
+    assert!(chat.wire[0]["function"].get("strict").is_none());
+    let strict = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
+    assert!(strict.is_ok(), "{:#?}", strict.check);
+    assert_eq!(said(&strict), 0);
+    assert_eq!(strict.tools[0].outcome, Outcome::Unchanged);
+    assert_eq!(strict.wire[0]["function"]["strict"], json!(true));
+    // Without the flag there is nothing to say.
+    let none = compile(&[plain()], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert_eq!(said(&none), 0);
+}

@@ -854,6 +854,7 @@ mod tests {
             request: line.unwrap_or(0),
             line,
             schema_pointer: String::new(),
+            strict: None,
         };
         let set = |file: &str, format, tools| ToolSet {
             file: file.into(),

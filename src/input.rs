@@ -102,6 +102,10 @@ pub struct ToolEntry {
     pub line: Option<usize>,
     /// JSON Pointer, within the document (or the line), of the tool's parameters schema.
     pub schema_pointer: String,
+    /// OpenAI's `strict` flag as written (Chat Completions' `function.strict`, a Responses
+    /// tool's `strict`); `None` when absent, not a boolean, or the tool is in another
+    /// provider's shape (whose strict modes toolwire does not model).
+    pub strict: Option<bool>,
 }
 
 impl ToolEntry {
@@ -115,21 +119,25 @@ impl ToolEntry {
     }
 }
 
-/// A provider's built-in tool that has a name, e.g. Anthropic's `{"type":
-/// "web_search_20250305", "name": "web_search"}` or OpenAI's free-form `custom` tool (see
-/// [`anthropic_builtin`], [`openai_builtin`]). It carries no JSON Schema, so it is no
-/// [`ToolEntry`] and nothing checks it; it is kept only because its name shares the request's
-/// tool names with the function tools. Built-ins without a name (OpenAI's `web_search`,
-/// Gemini's `googleSearch`, Bedrock's `cachePoint`) are not kept.
+/// A provider's built-in tool in a request's tool list, e.g. Anthropic's `{"type":
+/// "web_search_20250305", "name": "web_search"}`, OpenAI's `{"type": "web_search"}` or its
+/// free-form `custom` tool, Bedrock's `cachePoint` (see [`anthropic_builtin`],
+/// [`openai_builtin`], [`bedrock_cache_point`]). It carries no JSON Schema, so it is no
+/// [`ToolEntry`] and nothing checks it; it is kept because a named one shares the request's
+/// tool names with the function tools, and so that `compile` can pass it through as written.
+/// Gemini's built-in entries (`googleSearch`) take no tool number and are not kept.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuiltinTool {
-    pub name: String,
+    /// Its `name` (or Chat's `custom.name`); `None` for one without (`web_search`).
+    pub name: Option<String>,
     /// Its `type`, e.g. `web_search_20250305` or `custom`.
     pub kind: String,
     /// Its position among all tools of the file (0-based), as a [`ToolEntry::index`].
     pub index: usize,
     /// Which request of the file it belongs to, as [`ToolEntry::request`].
     pub request: usize,
+    /// The tool object as written.
+    pub value: Value,
 }
 
 /// The tools of one file.
@@ -140,7 +148,7 @@ pub struct ToolSet {
     /// For JSON Lines: the shapes of the lines, each once, in the order met (empty otherwise).
     pub line_formats: Vec<Format>,
     pub tools: Vec<ToolEntry>,
-    /// The named built-in tools, in input order (not among `tools`).
+    /// The built-in tools, in input order (not among `tools`).
     pub builtins: Vec<BuiltinTool>,
 }
 
@@ -168,7 +176,7 @@ impl ToolSet {
         self.tools.chunk_by(|a, b| a.request == b.request)
     }
 
-    /// The named built-in tools of request `request` (a [`ToolEntry::request`]).
+    /// The built-in tools of request `request` (a [`ToolEntry::request`]).
     pub fn builtins_of(&self, request: usize) -> &[BuiltinTool] {
         builtins_of(&self.builtins, request)
     }
@@ -249,7 +257,7 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
 const BATCH_LINES: usize = 64;
 
 /// Reads JSON Lines, handing the tools of up to [`BATCH_LINES`] lines (requests) at a time to
-/// `each`, which may take them (with the lines' named built-in tools); a line's tools share
+/// `each`, which may take them (with the lines' built-in tools); a line's tools share
 /// their `request` (the line number) and tool indexes count across lines. Returns the lines'
 /// formats, each once, in the order met.
 fn json_lines_each(
@@ -305,7 +313,7 @@ fn json_lines_each(
 }
 
 /// Reads a tool file a few requests at a time, handing their tools to `each` (grouped by
-/// request, in order: see [`ToolSet::requests`]), with the same requests' named built-in tools
+/// request, in order: see [`ToolSet::requests`]), with the same requests' built-in tools
 /// ([`ToolSet::builtins`]), and dropping them afterwards, so that a large JSON Lines corpus is
 /// checked in bounded memory. Returns the file's format (and for JSON Lines the lines'
 /// formats, as [`ToolSet::line_formats`]) and the number of tools.
@@ -521,7 +529,7 @@ impl Reader<'_, '_> {
             return Ok(f);
         }
         if is_schema_like(&map) {
-            self.push(None, None, Some(Value::Object(map)), at.to_string());
+            self.push(None, None, Some(Value::Object(map)), at.to_string(), None);
             return Ok(Format::Schema);
         }
         Err((at.to_string(), unknown_shape(&map)))
@@ -622,6 +630,7 @@ impl Reader<'_, '_> {
         format: Format,
     ) -> std::result::Result<(), Problem> {
         let mut at = std::borrow::Cow::Borrowed(at);
+        let mut strict = None;
         match format {
             Format::OpenaiChat => {
                 let [inner] = take_all(m, ["function"]);
@@ -630,7 +639,9 @@ impl Reader<'_, '_> {
                     return Err((at.into_owned(), "`function` must be an object".into()));
                 };
                 m = f;
+                strict = get(&m, "strict").and_then(Value::as_bool);
             }
+            Format::OpenaiResponses => strict = get(&m, "strict").and_then(Value::as_bool),
             Format::Bedrock => {
                 at.to_mut().push_str("/toolSpec");
                 let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {
@@ -643,7 +654,7 @@ impl Reader<'_, '_> {
                     Some(other) => Some(other),
                     None => None,
                 };
-                self.push(Some(name), description, parameters, schema_at);
+                self.push(Some(name), description, parameters, schema_at, None);
                 return Ok(());
             }
             _ => {}
@@ -683,26 +694,26 @@ impl Reader<'_, '_> {
             description,
             parameters,
             format!("{at}/{schema_key}"),
+            strict,
         );
         Ok(())
     }
 
-    /// Skips one built-in tool of a tool list, which takes a number like any tool, and keeps
-    /// it as a [`BuiltinTool`] when it has a name (`name`, or Chat's `custom.name`).
+    /// Keeps one built-in tool of a tool list as a [`BuiltinTool`]; it takes a number like
+    /// any tool.
     fn builtin(&mut self, m: &Map<String, Value>) {
         let index = self.next_index;
         self.next_index += 1;
         let name = get(m, "name")
             .or_else(|| get(m, "custom").and_then(|c| c.get("name")))
             .and_then(Value::as_str);
-        if let Some(name) = name {
-            self.builtins.push(BuiltinTool {
-                name: name.to_string(),
-                kind: tool_type(m).unwrap_or_default().to_string(),
-                index,
-                request: self.request,
-            });
-        }
+        self.builtins.push(BuiltinTool {
+            name: name.map(str::to_string),
+            kind: tool_type(m).unwrap_or_default().to_string(),
+            index,
+            request: self.request,
+            value: Value::Object(m.clone()),
+        });
     }
 
     fn push(
@@ -711,6 +722,7 @@ impl Reader<'_, '_> {
         description: Option<String>,
         parameters: Option<Value>,
         schema_pointer: String,
+        strict: Option<bool>,
     ) {
         let index = self.next_index;
         self.next_index += 1;
@@ -722,6 +734,7 @@ impl Reader<'_, '_> {
             request: self.request,
             line: self.line,
             schema_pointer,
+            strict,
         });
     }
 }
@@ -872,7 +885,7 @@ pub(crate) fn openai_builtin(m: &Map<String, Value>) -> bool {
 
 /// Whether a tool object is Bedrock Converse's `cachePoint` marker (`{"cachePoint": {"type":
 /// "default"}}`), which sits among its tools.
-pub(crate) fn bedrock_cache_point(m: &Map<String, Value>) -> bool {
+pub fn bedrock_cache_point(m: &Map<String, Value>) -> bool {
     has(m, "cachePoint") && !carries_schema(m)
 }
 
@@ -944,14 +957,15 @@ mod tests {
         from_value(Path::new("t.json"), v).unwrap()
     }
 
-    /// Named built-in tools are kept apart from the tools, numbered by position, for the name
-    /// census; unnamed ones (OpenAI's `web_search`, Gemini's `googleSearch`) are not kept.
+    /// Built-in tools are kept apart from the tools, numbered by position, as written (the
+    /// named ones for the name census); Gemini's `googleSearch` entries take no number and are
+    /// not kept.
     #[test]
-    fn named_built_in_tools_are_kept_apart_with_their_numbers() {
+    fn built_in_tools_are_kept_apart_with_their_numbers() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
         let kept = |set: &ToolSet| -> Vec<(usize, String, String)> {
-            let b = set.builtins.iter();
-            b.map(|b| (b.index, b.name.clone(), b.kind.clone()))
+            let b = set.builtins.iter().filter(|b| b.name.is_some());
+            b.map(|b| (b.index, b.name.clone().unwrap(), b.kind.clone()))
                 .collect()
         };
         let anthropic = read(json!({"tools":[
@@ -970,6 +984,12 @@ mod tests {
         ]}));
         assert_eq!(kept(&chat), [(1, "sql".into(), "custom".into())]);
         assert_eq!(chat.tools[0].index, 2);
+        let unnamed = &chat.builtins[0];
+        assert_eq!((unnamed.index, unnamed.name.as_deref()), (0, None));
+        assert_eq!(unnamed.value, json!({"type":"web_search"}));
+        let gemini = read(json!({"tools":[{"googleSearch":{}},
+            {"functionDeclarations":[{"name":"f","parameters":schema}]}]}));
+        assert!(gemini.builtins.is_empty());
         // A list of built-ins only.
         let only = read(json!([{"type":"bash_20250124","name":"bash"}]));
         assert!(only.tools.is_empty());

@@ -25,6 +25,10 @@
 //! property named like a keyword (`default`, `type`, `properties`) is always a name: every
 //! pointer is read with schema semantics ([`place`]).
 //!
+//! A repaired tool that says OpenAI's `strict: true` keeps it only while the offline model of
+//! `openai/chat-strict` accepts the repaired schema; otherwise the flag is written `false` and
+//! the change reported ([`strict`]): repair never emits a strict tool its own model rejects.
+//!
 //! Repair is idempotent: its output has no error finding left, so a second run changes
 //! nothing.
 
@@ -32,6 +36,7 @@ pub mod envelope;
 mod fixes;
 pub mod place;
 pub mod refs;
+pub mod strict;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -57,6 +62,11 @@ pub struct Tool {
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Value>,
+    /// OpenAI's `strict` flag as the input wrote it ([`crate::input::ToolEntry::strict`]);
+    /// repair sets it to `false` when strict mode rejects the repaired schema
+    /// ([`strict::settle`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
 }
 
 impl Tool {
@@ -84,6 +94,7 @@ impl From<&crate::input::ToolEntry> for Tool {
             name: e.name.clone(),
             description: e.description.clone(),
             parameters: e.parameters.clone(),
+            strict: e.strict,
         }
     }
 }
@@ -94,6 +105,7 @@ impl From<&crate::tool::ToolDef> for Tool {
             name: Some(t.name.clone()),
             description: t.description.clone(),
             parameters: t.parameters.clone(),
+            strict: None,
         }
     }
 }
@@ -180,8 +192,23 @@ const REQUEST_RULES: &[&str] = &["name-duplicate", "too-many-tools"];
 const MAX_ROUNDS: usize = 400;
 
 /// Repairs the tools of one request against `profile`, then takes a census of the names:
-/// tools whose names collide (after renaming, or as given) are all refused.
+/// tools whose names collide (after renaming, or as given) are all refused. A repaired tool
+/// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
+/// schema ([`strict::settle`]).
 pub fn repair_request(
+    tools: &[Tool],
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Vec<ToolRepair> {
+    let mut out = repair_schemas(tools, profile, opts);
+    for r in &mut out {
+        strict::settle(r);
+    }
+    out
+}
+
+/// [`repair_request`] without [`strict::settle`]: `compile` decides `strict` by its target.
+pub(crate) fn repair_schemas(
     tools: &[Tool],
     profile: &CompiledProfile,
     opts: &Options,

@@ -394,7 +394,7 @@ mod round_trip {
                 features: vec![],
                 summary: Default::default(),
             });
-            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()) };
+            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()), strict: None };
             for target in TARGETS {
                 let c = compile(std::slice::from_ref(&tool), target, &profile, &Options::default()).expect("compiles");
                 prop_assert!(c.tools[0].outcome != Outcome::Refused, "{target}: {:#?}", c.tools[0]);

@@ -2,10 +2,12 @@
 //! target's profile and checked by its offline model.
 //!
 //! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one
-//! line per request. A request the model rejects, or with every tool refused, is refused:
-//! nothing is written for it, and when nothing is left an existing `--output` file is left as
-//! it was (otherwise it is replaced whole, atomically). The report (repairs, losses, wire changes, refusals, the model's
-//! verdict) goes to standard error (to standard output when `--output` is given). Exit 0
+//! line per request. Built-in tools the target takes are in it as written, in their place;
+//! the others are left out, one report line each ([`crate::compile::compile_request`]). A
+//! request the model rejects, or with every tool refused, is refused: nothing is written for
+//! it, and when nothing is left an existing `--output` file is left as it was (otherwise it
+//! is replaced whole, atomically). The report (repairs, losses, wire changes, refusals,
+//! left-out built-ins, the model's verdict) goes to standard error (to standard output when `--output` is given). Exit 0
 //! when every tool compiled and the model accepts, 1 when a tool was refused or the model
 //! rejects (its own error is shown, explained), 2 on bad input.
 
@@ -14,9 +16,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
-use crate::compile::{Compilation, ModelCheck, compile};
+use crate::compile::{BuiltinOutcome, Compilation, ModelCheck, compile_request};
 use crate::error::{Error, Result};
-use crate::input::Format;
+use crate::input::{BuiltinTool, Format, ToolEntry, ToolSet};
 use crate::repair::{self, Outcome, Tool};
 
 #[derive(Debug, clap::Args)]
@@ -51,12 +53,17 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
     let tools = crate::input::read_file(&args.file)?;
-    if tools.tools.is_empty() {
-        // Only built-in tools (or none): the compiled tool block is empty, and says so.
-        let note = format!(
+    let taken = |b: &BuiltinTool| crate::target::takes_builtin(&args.target, &b.value);
+    if tools.tools.is_empty() && !tools.builtins.iter().any(taken) {
+        // No tool with a schema, and no built-in the target takes: the compiled tool block is
+        // empty, and says so.
+        let mut note = format!(
             "{}: no tool with a schema to compile (built-in tools are not compiled)\n",
             args.file.display()
         );
+        for b in &tools.builtins {
+            note.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
+        }
         match crate::cli::repair::output_file(args.output.as_ref()) {
             Some(path) => {
                 crate::cli::repair::write_atomically(path, "[]\n")?;
@@ -71,9 +78,28 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     }
     let opts = args.rewrite.options();
     let mut compiled: Vec<Compilation> = Vec::new();
-    for request in tools.requests() {
+    // A request of built-ins only, none of which the target takes, has nothing to compile:
+    // it is not a request the model refuses, only its built-ins are named.
+    let mut passed_over = String::new();
+    for (request, builtins) in requests(&tools) {
+        if request.is_empty() && !builtins.iter().any(taken) {
+            for b in builtins {
+                passed_over.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
+            }
+            continue;
+        }
         let input: Vec<Tool> = request.iter().map(Tool::from).collect();
-        let mut c = compile(&input, &args.target, &profile, &opts)
+        // A request's tools and built-ins are numbered in one run: its place in the request is
+        // the number less the request's first.
+        let first = request
+            .iter()
+            .map(|t| t.index)
+            .chain(builtins.iter().map(|b| b.index))
+            .min()
+            .unwrap_or(0);
+        let placed: Vec<(usize, &BuiltinTool)> =
+            builtins.iter().map(|b| (b.index - first, b)).collect();
+        let mut c = compile_request(&input, &placed, &args.target, &profile, &opts)
             .map_err(|e| Error::Usage(format!("{}: {e}", args.file.display())))?;
         for (entry, r) in request.iter().zip(c.tools.iter_mut()) {
             r.index = entry.index;
@@ -105,7 +131,7 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     let mut report = if args.format == "json" {
         crate::report::to_json_pretty(&compiled)
     } else {
-        compiled.iter().map(human).collect::<String>()
+        passed_over + &compiled.iter().map(human).collect::<String>()
     };
     match crate::cli::repair::output_file(args.output.as_ref()) {
         // Nothing accepted: an existing file is left as it was, not emptied.
@@ -134,12 +160,53 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     })
 }
 
+/// Every request of the file (in order) with its function tools and its built-in tools; a
+/// request of built-ins only has no function tools.
+fn requests(set: &ToolSet) -> Vec<(&[ToolEntry], &[BuiltinTool])> {
+    let mut ids: Vec<usize> = set
+        .tools
+        .iter()
+        .map(|t| t.request)
+        .chain(set.builtins.iter().map(|b| b.request))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            let start = set.tools.partition_point(|t| t.request < id);
+            let end = set.tools.partition_point(|t| t.request <= id);
+            (&set.tools[start..end], set.builtins_of(id))
+        })
+        .collect()
+}
+
+/// The report's line for a built-in tool left out (nothing for one passed through).
+fn builtin_line(b: &BuiltinOutcome) -> String {
+    let Some(why) = &b.left_out else {
+        return String::new();
+    };
+    let name = b
+        .name
+        .as_deref()
+        .map(|n| format!(" `{n}`"))
+        .unwrap_or_default();
+    let kind = if b.kind.is_empty() {
+        String::new()
+    } else {
+        format!(" (type `{}`)", b.kind)
+    };
+    format!("built-in tool #{}{name}{kind}: left out: {why}\n", b.index)
+}
+
 fn human(c: &Compilation) -> String {
     let mut s = String::new();
     for r in &c.tools {
         if r.outcome != Outcome::Unchanged {
             s.push_str(&repair::human(r));
         }
+    }
+    for b in &c.builtins {
+        s.push_str(&builtin_line(b));
     }
     match &c.check {
         ModelCheck::Accepted { stage } => s.push_str(&format!(

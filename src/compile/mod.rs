@@ -8,7 +8,8 @@
 //!    require every property and make the optional ones nullable; DeepSeek strict also drops
 //!    length bounds and unknown formats; Cohere strict requires one property per object;
 //!    every target gets its envelope from the prober's own request builder (the route), so the
-//!    tool block is exactly what `toolwire probe` would send;
+//!    tool block is exactly what `toolwire probe` would send; a tool's OpenAI `strict: true`
+//!    is not sent to a target of the plain form, and the report says so;
 //! 3. the request goes through the target's offline model ([`crate::target::model`]) with a
 //!    stand-in valid key, so its validator stage runs; a rejection is returned with the
 //!    model's own error, explained ([`crate::explain`]).
@@ -24,9 +25,10 @@ use serde_json::Value;
 
 use crate::evidence::Verdict;
 use crate::explain::Explanation;
+use crate::input::BuiltinTool;
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Outcome, Tool, ToolRepair};
-use crate::target::{Credential, Secret, WireOptions};
+use crate::target::{Classified, Credential, Reply, Secret, WireOptions};
 use crate::tool::ToolDef;
 
 /// What the target's offline model said about the compiled request.
@@ -54,8 +56,12 @@ pub struct Compilation {
     /// Per input tool: the repairs for the target's profile and the wire changes, or the
     /// refusal.
     pub tools: Vec<ToolRepair>,
+    /// The request's built-in tools, each passed through or left out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub builtins: Vec<BuiltinOutcome>,
     /// The target's tool block: the value the target's request carries its tools in
-    /// (`tools` for most, Bedrock's `toolConfig`), with the tools that were not refused.
+    /// (`tools` for most, Bedrock's `toolConfig`), with the tools that were not refused and
+    /// the built-ins passed through, in input order.
     pub wire: Value,
     /// The whole request body the offline model was given.
     pub request: Value,
@@ -105,15 +111,37 @@ pub fn compile(
     profile: &CompiledProfile,
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
-    let route = crate::target::route(target).ok_or_else(|| CompileError::NoRoute(target.into()))?;
+    compile_request(tools, &[], target, profile, opts)
+}
+
+/// [`compile`] for a request that also holds built-in tools: `builtins` are the request's
+/// built-in tools, each with its position in the request's tool list (0-based, function
+/// tools and built-ins counted together; `tools` fill the other positions in order). A
+/// built-in the target takes ([`crate::target::takes_builtin`]: one of the target's own
+/// provider) is passed through as written, in its place among the compiled tools, and the
+/// offline model sees it there; any other is left out ([`BuiltinOutcome::left_out`] says
+/// why).
+pub fn compile_request(
+    tools: &[Tool],
+    builtins: &[(usize, &BuiltinTool)],
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> Result<Compilation, CompileError> {
+    if crate::target::route(target).is_none() {
+        return Err(CompileError::NoRoute(target.into()));
+    }
     if let Some(i) = tools.iter().position(|t| t.name.is_none()) {
         return Err(CompileError::Unnamed(i));
     }
     let form = wire::Form::of(target);
-    let mut results = repair::repair_request(tools, profile, opts);
+    let mut results = repair::repair_schemas(tools, profile, opts);
     for r in &mut results {
         if r.outcome == Outcome::Refused {
             continue;
+        }
+        if form == wire::Form::Plain {
+            leave_strict_out(r, target);
         }
         if let Some(reason) = r.tool.parameters.as_ref().and_then(broken_ref) {
             refuse(r, reason);
@@ -131,41 +159,49 @@ pub fn compile(
             }
         }
     }
-    let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
-    let wire_opts = WireOptions {
-        raw: true,
-        ..WireOptions::default()
-    };
-    let credential = Credential::Key(Secret::new(MODEL_KEY));
     // The profile only knows what the evidence says. When the model rejects a feature the
     // profile has no evidence for, the finding the model's error points at is repaired too,
     // and the model asked again.
+    let outcomes: Vec<BuiltinOutcome> = builtins
+        .iter()
+        .map(|(_, b)| BuiltinOutcome::of(b, target))
+        .collect();
+    let slots = request_order(tools.len(), builtins);
     let mut rounds = 0;
-    let (body, reply, sent) = loop {
-        let sent: Vec<usize> = (0..results.len())
-            .filter(|i| results[*i].outcome != Outcome::Refused)
-            .collect();
-        let defs: Vec<ToolDef> = sent
+    let (body, reply, classified, sent) = loop {
+        // The request as sent, in input order: the tools not refused, the built-ins taken.
+        let sent: Vec<Slot> = slots
             .iter()
-            .map(|i| {
-                let t = &results[*i].tool;
-                ToolDef {
-                    name: t.name.clone().unwrap_or_default(),
-                    description: t.description.clone(),
-                    parameters: t.parameters.clone(),
-                }
+            .copied()
+            .filter(|s| match *s {
+                Slot::Tool(i) => results[i].outcome != Outcome::Refused,
+                Slot::Builtin(j) => outcomes[j].left_out.is_none(),
             })
             .collect();
-        let (request, reply) =
-            crate::target::model(target, &cfg, &defs, &wire_opts, Some(&credential))
-                .ok_or_else(|| CompileError::NoRoute(target.into()))?;
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let mut defs: Vec<ToolDef> = Vec::new();
+        let mut passed: Vec<(usize, &Value)> = Vec::new();
+        for (position, slot) in sent.iter().enumerate() {
+            match *slot {
+                Slot::Tool(i) => {
+                    let t = &results[i].tool;
+                    defs.push(ToolDef {
+                        name: t.name.clone().unwrap_or_default(),
+                        description: t.description.clone(),
+                        parameters: t.parameters.clone(),
+                    });
+                }
+                Slot::Builtin(j) => passed.push((position, &builtins[j].1.value)),
+            }
+        }
+        let ModelAnswer {
+            body,
+            reply,
+            classified,
+        } = ask_model_with_builtins(target, &defs, &passed)
+            .ok_or_else(|| CompileError::NoRoute(target.into()))?;
         rounds += 1;
-        if defs.is_empty()
-            || rounds > MAX_MODEL_ROUNDS
-            || route.classify(&cfg, &reply, false).verdict != Verdict::Rejected
-        {
-            break (body, reply, sent);
+        if defs.is_empty() || rounds > MAX_MODEL_ROUNDS || classified.verdict != Verdict::Rejected {
+            break (body, reply, classified, sent);
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
         let mut progress = false;
@@ -173,7 +209,10 @@ pub fn compile(
             let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
                 continue;
             };
-            let Some(&i) = sent.get(w) else { continue };
+            // The model numbers the whole list, built-ins included.
+            let Some(&Slot::Tool(i)) = sent.get(w) else {
+                continue;
+            };
             if e.rule.as_deref() == Some("description-too-long")
                 && let Some(max) = stated_max_length(&e.message)
                 && cut_description(&mut results[i], max)
@@ -213,13 +252,13 @@ pub fn compile(
             }
         }
         if !progress {
-            break (body, reply, sent);
+            break (body, reply, classified, sent);
         }
     };
     let check = if sent.is_empty() {
         ModelCheck::NothingToSend
     } else {
-        let c = route.classify(&cfg, &reply, false);
+        let c = classified;
         match c.verdict {
             Verdict::Accepted | Verdict::AcceptedIgnored => ModelCheck::Accepted {
                 stage: c.stage.as_str().to_string(),
@@ -250,8 +289,149 @@ pub fn compile(
         wire: tool_block(&body),
         request: body,
         tools: results,
+        builtins: outcomes,
         check,
     })
+}
+
+/// One place of a request's tool list: a function tool (its index among the tools) or a
+/// built-in tool (its index among the built-ins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Tool(usize),
+    Builtin(usize),
+}
+
+/// The request's tool list in input order: each built-in at its position, the `tools`
+/// (in order) in the other places; a position past the end puts its built-in after them.
+fn request_order(tools: usize, builtins: &[(usize, &BuiltinTool)]) -> Vec<Slot> {
+    let mut by_position: Vec<usize> = (0..builtins.len()).collect();
+    by_position.sort_by_key(|&j| builtins[j].0);
+    let mut out = Vec::with_capacity(tools + builtins.len());
+    let (mut next_tool, mut next_builtin) = (0, 0);
+    while next_tool < tools || next_builtin < by_position.len() {
+        let j = by_position.get(next_builtin).copied();
+        match j {
+            Some(j) if builtins[j].0 <= out.len() || next_tool == tools => {
+                out.push(Slot::Builtin(j));
+                next_builtin += 1;
+            }
+            _ => {
+                out.push(Slot::Tool(next_tool));
+                next_tool += 1;
+            }
+        }
+    }
+    out
+}
+
+/// What compile did with one built-in tool of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BuiltinOutcome {
+    /// Its number in the input, as a tool's ([`crate::input::BuiltinTool::index`]).
+    pub index: usize,
+    /// Its `type` (e.g. `web_search_20250305`; empty for Bedrock's `cachePoint`).
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Why it is not in the compiled request; `None`: passed through as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<String>,
+}
+
+impl BuiltinOutcome {
+    /// What compile does with `b` for `target`.
+    pub fn of(b: &BuiltinTool, target: &str) -> BuiltinOutcome {
+        let left_out = (!crate::target::takes_builtin(target, &b.value)).then(|| {
+            format!(
+                "{target} does not take this built-in tool (built-ins carry no schema to \
+                 compile, and pass through only to a target of their own provider whose API \
+                 takes them)"
+            )
+        });
+        BuiltinOutcome {
+            index: b.index,
+            kind: b.kind.clone(),
+            name: b.name.clone(),
+            left_out,
+        }
+    }
+}
+
+/// What a target's offline model said about one request.
+pub struct ModelAnswer {
+    /// The request body the model was given.
+    pub body: Value,
+    pub reply: Reply,
+    /// The reply read as the target's route reads a live answer.
+    pub classified: Classified,
+}
+
+/// Sends `tools` exactly as given (no wire baseline: `raw`), in `target`'s envelope, to
+/// `target`'s offline model with a stand-in valid key ([`MODEL_KEY`]), so its validator stage
+/// runs. `None` when `target` has no route (an engine or an unknown id). Nothing leaves the
+/// process.
+pub fn ask_model(target: &str, tools: &[ToolDef]) -> Option<ModelAnswer> {
+    ask_model_with_builtins(target, tools, &[])
+}
+
+/// [`ask_model`] with built-in tools as written inserted into the request's tool list, each
+/// at its position ([`crate::target::model_with_builtins`]).
+pub fn ask_model_with_builtins(
+    target: &str,
+    tools: &[ToolDef],
+    builtins: &[(usize, &Value)],
+) -> Option<ModelAnswer> {
+    let route = crate::target::route(target)?;
+    let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
+    let wire_opts = WireOptions {
+        raw: true,
+        ..WireOptions::default()
+    };
+    let credential = Credential::Key(Secret::new(MODEL_KEY));
+    let (request, reply) = crate::target::model_with_builtins(
+        target,
+        &cfg,
+        tools,
+        builtins,
+        &wire_opts,
+        Some(&credential),
+    )?;
+    let body = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let classified = route.classify(&cfg, &reply, false);
+    Some(ModelAnswer {
+        body,
+        reply,
+        classified,
+    })
+}
+
+/// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent
+/// OpenAI's `strict: true` (its request builder writes no `strict`): the tool's flag is taken
+/// out and the change says so, with what compiles the strict form (DESIGN.md: strict modes
+/// are reached by compiling for a strict target).
+fn leave_strict_out(r: &mut ToolRepair, target: &str) {
+    if r.tool.strict != Some(true) {
+        return;
+    }
+    r.tool.strict = None;
+    r.changes.push(repair::Change {
+        pointer: String::new(),
+        rule: "compile".into(),
+        action: format!(
+            "left out `strict: true`: {target} gets the canonical schema, not strict mode's form \
+             (`toolwire compile --target openai/chat-strict` or `openai/responses-strict` writes \
+             that)"
+        ),
+        lost: Some(
+            "strict mode: the provider does not hold the model's arguments to the schema \
+             (`toolwire args` still checks them)"
+                .into(),
+        ),
+    });
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
 }
 
 /// Rules that name the same kind of problem from different sides.

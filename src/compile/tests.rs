@@ -10,6 +10,7 @@ fn tool(name: &str, params: Value) -> Tool {
         name: Some(name.into()),
         description: Some("Looks a record up.".into()),
         parameters: Some(params),
+        strict: None,
     }
 }
 
@@ -159,6 +160,7 @@ fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
         name: None,
         description: None,
         parameters: Some(json!({"type":"object"})),
+        strict: None,
     };
     assert_eq!(
         compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),
@@ -279,4 +281,153 @@ fn a_required_pattern_member_is_named_by_its_pattern_when_dropped() {
             c.wire
         );
     }
+}
+
+/// The user's `strict: true` reaches a strict target as its wire form; a plain target gets
+/// the canonical schema without it, and the report says so.
+#[test]
+fn a_strict_flag_is_left_out_for_a_plain_target_and_said() {
+    let p = profile(&[]);
+    let mut t = tool(
+        "get_weather",
+        json!({"type":"object","properties":{"city":{"type":"string"}},
+            "required":["city"],"additionalProperties":false}),
+    );
+    t.strict = Some(true);
+    let said = |c: &Compilation| {
+        c.tools[0]
+            .changes
+            .iter()
+            .filter(|x| x.action.starts_with("left out `strict: true`"))
+            .count()
+    };
+    let chat = compile(&[t.clone()], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert!(chat.is_ok(), "{:#?}", chat.check);
+    assert_eq!(chat.tools[0].outcome, Outcome::Repaired);
+    assert_eq!(said(&chat), 1, "{:#?}", chat.tools[0].changes);
+    assert!(chat.wire[0]["function"].get("strict").is_none());
+    let strict = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
+    assert!(strict.is_ok(), "{:#?}", strict.check);
+    assert_eq!(said(&strict), 0);
+    assert_eq!(strict.tools[0].outcome, Outcome::Unchanged);
+    assert_eq!(strict.wire[0]["function"]["strict"], json!(true));
+    // Without the flag there is nothing to say.
+    let none = compile(&[plain()], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert_eq!(said(&none), 0);
+}
+
+fn builtin(index: usize, value: Value) -> crate::input::BuiltinTool {
+    crate::input::BuiltinTool {
+        name: value["name"].as_str().map(str::to_string),
+        kind: value["type"].as_str().unwrap_or_default().to_string(),
+        index,
+        request: 0,
+        value,
+    }
+}
+
+#[test]
+fn built_ins_keep_their_places_among_the_tools() {
+    let b = builtin(0, json!({"type": "web_search"}));
+    let order = |tools, places: &[usize]| {
+        let placed: Vec<(usize, &crate::input::BuiltinTool)> =
+            places.iter().map(|p| (*p, &b)).collect();
+        request_order(tools, &placed)
+    };
+    use Slot::{Builtin as B, Tool as T};
+    assert_eq!(order(2, &[1]), [T(0), B(0), T(1)]);
+    assert_eq!(order(2, &[0, 3]), [B(0), T(0), T(1), B(1)]);
+    assert_eq!(order(0, &[0, 1]), [B(0), B(1)]);
+    // A place past the end (an inconsistent input) puts the built-in last.
+    assert_eq!(order(1, &[5]), [T(0), B(0)]);
+}
+
+/// A built-in of the target's own provider passes through as written, in its place, and the
+/// model sees it there (a broken tool after it is named at its index in the whole list); a
+/// built-in of another provider is left out, with the reason.
+#[test]
+fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
+    let p = profile(&[]);
+    let search = builtin(
+        1,
+        json!({"type": "web_search_20250305", "name": "web_search"}),
+    );
+    let placed = [(1, &search)];
+    let tools = [
+        plain(),
+        tool("other", json!({"type":"object","properties":{}})),
+    ];
+    let c = compile_request(
+        &tools,
+        &placed,
+        "anthropic/messages",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let names: Vec<&str> = c
+        .wire
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["lookup", "web_search", "other"]);
+    assert_eq!(c.wire[1], search.value);
+    assert_eq!(c.builtins[0].left_out, None);
+    for target in [
+        "openai/chat",
+        "openai/responses-strict",
+        "gemini/v1beta/parameters",
+    ] {
+        let c = compile_request(&tools, &placed, target, &p, &repair::Options::default()).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        assert_eq!(c.builtins[0].index, 1);
+        let why = c.builtins[0].left_out.as_deref().unwrap_or_default();
+        assert!(why.starts_with(&format!("{target} does not take")), "{why}");
+        assert!(!c.request.to_string().contains("web_search"), "{target}");
+    }
+    // OpenAI's built-in goes to the Responses API, not to Chat Completions.
+    let web = builtin(0, json!({"type": "web_search"}));
+    let placed = [(0, &web)];
+    let c = compile_request(
+        &[plain()],
+        &placed,
+        "openai/responses-strict",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.wire[0], json!({"type": "web_search"}));
+    assert_eq!(c.wire[1]["name"], json!("lookup"));
+    let c = compile_request(
+        &[plain()],
+        &placed,
+        "openai/chat",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.builtins[0].left_out.is_some());
+    // The model numbers the whole list: a tool it refuses after a built-in is still mapped
+    // back to that tool (and refused), not to its neighbour.
+    let broken = tool("broken", json!({"type":"object","properties":null}));
+    let placed = [(0, &search)];
+    let c = compile_request(
+        &[broken, plain()],
+        &placed,
+        "anthropic/messages",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_ne!(c.tools[0].outcome, Outcome::Unchanged, "{:#?}", c.tools);
+    assert_eq!(c.tools[1].outcome, Outcome::Unchanged, "{:#?}", c.tools);
+    assert!(
+        c.is_ok() || c.tools[0].outcome == Outcome::Refused,
+        "{:#?}",
+        c.check
+    );
+    assert!(c.wire.to_string().contains("\"lookup\""), "{}", c.wire);
 }

@@ -5,10 +5,11 @@
 //! wrapping), Gemini keeps `functionDeclarations`, Bedrock keeps `toolSpec.inputSchema.json`,
 //! a JSON Lines line stays a line of the same shape, and a bare schema stays a bare schema.
 //!
-//! Only what repair changed is written: the tool's `name`, its `description` and its
+//! Only what repair changed is written: the tool's `name`, its `description`, its
 //! parameters schema, each at the key it was read from ([`crate::input::ToolEntry`]'s
-//! `schema_pointer` says where). Every other field (`strict`, `annotations`, `cache_control`,
-//! a request's `model`...) is left as it was. A tool left out (refused) is removed from its
+//! `schema_pointer` says where), and OpenAI's `strict` when repair wrote it `false`
+//! ([`super::strict`]). Every other field (`annotations`, `cache_control`, a request's
+//! `model`...) is left as it was. A tool left out (refused) is removed from its
 //! list; a document whose only tool is left out (a bare schema, one tool object, a corpus
 //! line) is left out as a whole.
 
@@ -83,6 +84,13 @@ pub fn write_back(mut doc: Value, tools: &[Placed<'_>], keep: bool) -> Option<Va
                         o.insert("description".into(), value);
                     }
                 }
+            }
+            // Only ever `true` → `false` ([`super::strict::settle`]), in the object that holds
+            // `strict` (Chat's `function`, a Responses tool).
+            if let Some(strict) = tool.strict
+                && o.get("strict").and_then(Value::as_bool) != Some(strict)
+            {
+                o.insert("strict".into(), Value::Bool(strict));
             }
             match &tool.parameters {
                 Some(p) => set_path(o, &schema_path, p.clone()),
@@ -205,6 +213,7 @@ mod tests {
                 name: Some(name.into()),
                 description: description.map(str::to_string),
                 parameters: Some(json!({"type": "object"})),
+                strict: None,
             },
         }
     }

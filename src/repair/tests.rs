@@ -38,6 +38,7 @@ fn tool(name: &str, params: Value) -> Tool {
         name: Some(name.into()),
         description: Some("Does it.".into()),
         parameters: Some(params),
+        strict: None,
     }
 }
 

@@ -411,11 +411,67 @@ pub fn model(
     opts: &WireOptions,
     credential: Option<&Credential>,
 ) -> Option<(WireRequest, Reply)> {
+    model_with_builtins(id, cfg, tools, &[], opts, credential)
+}
+
+/// [`model`] for a request that also holds built-in tools as written: each `(position,
+/// tool)` is inserted into the request's tool list (`tools`, Converse's `toolConfig.tools`)
+/// at `position`, in order (positions count the whole list, built-ins included).
+pub fn model_with_builtins(
+    id: &str,
+    cfg: &RouteConfig,
+    tools: &[crate::tool::ToolDef],
+    builtins: &[(usize, &serde_json::Value)],
+    opts: &WireOptions,
+    credential: Option<&Credential>,
+) -> Option<(WireRequest, Reply)> {
     let route = route(id)?;
     let svc = service(route.service())?;
-    let req = route.request(cfg, tools, opts);
+    let mut req = route.request(cfg, tools, opts);
+    if !builtins.is_empty()
+        && let Ok(mut body) = serde_json::from_slice::<serde_json::Value>(&req.body)
+        && let Some(list) = tool_list_mut(&mut body)
+    {
+        for (position, tool) in builtins {
+            list.insert((*position).min(list.len()), (*tool).clone());
+        }
+        req.body = body.to_string().into_bytes().into();
+    }
     let reply = svc.answer(&req.to_incoming(credential));
     Some((req, reply))
+}
+
+/// A request body's tool list: `tools`, or Converse's `toolConfig.tools`.
+fn tool_list_mut(body: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Value>> {
+    if body
+        .pointer("/tools")
+        .is_some_and(serde_json::Value::is_array)
+    {
+        return body
+            .pointer_mut("/tools")
+            .and_then(serde_json::Value::as_array_mut);
+    }
+    body.pointer_mut("/toolConfig/tools")
+        .and_then(serde_json::Value::as_array_mut)
+}
+
+/// Whether `target`'s offline model takes `tool`, a provider's built-in tool as written, as
+/// a built-in (unchecked, in its place in the list): Anthropic's built-ins on
+/// `anthropic/messages` ([`anthropic::is_builtin`]), OpenAI's on `openai/responses-strict`
+/// ([`openai::is_builtin`]), OpenAI's `custom` tool, the only tool besides `function` that
+/// Chat Completions takes, on `openai/chat` and `openai/chat-strict`
+/// ([`openai::is_chat_custom`]), and Bedrock's `cachePoint` on `bedrock/converse`. Each
+/// model's documentation gives its source; a built-in of another provider cannot be sent.
+pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
+    match target {
+        "anthropic/messages" => anthropic::is_builtin(tool),
+        "openai/responses-strict" => openai::is_builtin(tool),
+        "openai/chat" | "openai/chat-strict" => openai::is_chat_custom(tool),
+        "bedrock/converse" => tool
+            .as_object()
+            .is_some_and(crate::input::bedrock_cache_point),
+        _ => false,
+    }
 }
 
 /// Looks a target up by id.

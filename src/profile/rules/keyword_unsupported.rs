@@ -417,6 +417,7 @@ mod tests {
                 description: Some("Does it.".into()),
                 parameters: Some(json!({"type":"object","properties":{
                     "a":{"type":"string", k: v}}})),
+                strict: None,
             };
             let r = repair_tool(&t, 0, &p, &Options::default());
             assert_eq!(r.changes.len(), 1, "{k}: {:#?}", r);

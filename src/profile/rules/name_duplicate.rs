@@ -29,7 +29,7 @@ fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], builtins: &[BuiltinTo
     // the function tool; both share one name space in the request.
     for t in tools {
         let Some(name) = t.name else { continue };
-        if let Some(b) = builtins.iter().find(|b| b.name == name) {
+        if let Some(b) = builtins.iter().find(|b| b.name.as_deref() == Some(name)) {
             cx.set_tool(t.index, name);
             let other = cx.other_tool(b.index);
             cx.feature(At::Tool, Feat::NameUnique, Placement::Request, || {

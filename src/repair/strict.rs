@@ -1,0 +1,197 @@
+//! OpenAI's `strict: true` on a tool that repair changed.
+//!
+//! Repair writes the canonical schema for a profile, and strict targets are not in a profile
+//! repair serves (DESIGN.md: strict modes are reached by `compile --target
+//! openai/chat-strict`, never by shrinking `portable` to fit them). So a repair can take out
+//! what strict mode requires: `portable` drops `additionalProperties: false`, which OpenAI's
+//! strict mode needs on every object ("'additionalProperties' is required to be supplied and
+//! to be false", PROVIDERS.md §5). A tool that kept `strict: true` over such a schema would
+//! be refused by the provider. The smallest honest answer: when repair changed a tool that
+//! says `strict: true` and the offline model of [`STRICT_TARGET`] rejects the repaired tool,
+//! the flag is written `false` (not removed: a Responses tool without `strict` is strict by
+//! default, PROVIDERS.md §6) and the change says why and what produces the strict form. A
+//! tool repair left unchanged keeps its flag as written: judging the input is `check --target
+//! openai/chat-strict`'s job, not repair's.
+
+use super::{Change, Outcome, ToolRepair};
+use crate::evidence::Verdict;
+use crate::tool::ToolDef;
+
+/// The target whose offline model judges a repaired tool that says `strict: true`. OpenAI's
+/// Chat Completions and Responses validators read a strict schema the same way
+/// ([`crate::target::openai::schema_problem`] with `strict`).
+pub const STRICT_TARGET: &str = "openai/chat-strict";
+
+/// The rule a [`settle`] change names.
+pub const RULE: &str = "strict-mode";
+
+/// If repair changed `r`'s tool, the tool says `strict: true`, and the offline model of
+/// [`STRICT_TARGET`] rejects the repaired tool sent strict, sets the tool's `strict` to
+/// `false` and records the change, with the model's own message. Returns whether it did.
+pub fn settle(r: &mut ToolRepair) -> bool {
+    if r.outcome != Outcome::Repaired || r.tool.strict != Some(true) {
+        return false;
+    }
+    let def = ToolDef {
+        name: r.tool.name.clone().unwrap_or_default(),
+        description: r.tool.description.clone(),
+        parameters: r.tool.parameters.clone(),
+    };
+    let Some(answer) = crate::compile::ask_model(STRICT_TARGET, &[def]) else {
+        return false;
+    };
+    if answer.classified.verdict != Verdict::Rejected {
+        return false;
+    }
+    let error = answer
+        .classified
+        .error
+        .unwrap_or_else(|| answer.reply.text_body());
+    r.tool.strict = Some(false);
+    r.changes.push(Change {
+        pointer: String::new(),
+        rule: RULE.into(),
+        action: format!(
+            "wrote `strict: true` as `false`: the offline model of {STRICT_TARGET} rejects the \
+             repaired schema in strict mode ({}); `toolwire compile --target {STRICT_TARGET}` \
+             writes the strict form",
+            error.split_whitespace().collect::<Vec<_>>().join(" ")
+        ),
+        lost: Some(
+            "strict mode: the provider no longer holds the model's arguments to the schema \
+             (`toolwire args` still checks them)"
+                .into(),
+        ),
+    });
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::repair::envelope::{Placed, write_back};
+    use crate::repair::tests::profile;
+    use crate::repair::{Options, Tool, repair_request};
+    use crate::target::{Credential, Secret, WireOptions};
+
+    /// The user's tool: strict, closed, every property required (OpenAI accepts it).
+    fn weather() -> Value {
+        json!({"tools": [{"type": "function", "function": {
+            "name": "get_weather", "description": "Get weather", "strict": true,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                "required": ["city"], "additionalProperties": false}}}]})
+    }
+
+    /// Reads `doc` and repairs it against a profile rejecting `rejected`; returns the results
+    /// and the document as `toolwire repair` writes it.
+    fn repair_doc(doc: Value, rejected: &[&str]) -> (Vec<ToolRepair>, Value) {
+        let set = crate::input::from_value(std::path::Path::new("t.json"), doc.clone()).unwrap();
+        let tools: Vec<Tool> = set.tools.iter().map(Tool::from).collect();
+        let out = repair_request(&tools, &profile(rejected), &Options::default());
+        let placed: Vec<Placed<'_>> = set
+            .tools
+            .iter()
+            .zip(&out)
+            .map(|(e, r)| Placed {
+                schema_pointer: &e.schema_pointer,
+                repair: r,
+            })
+            .collect();
+        let written = write_back(doc, &placed, false).unwrap();
+        (out, written)
+    }
+
+    /// The verdict of the offline model of `openai/chat` on a Chat Completions `tools` list
+    /// sent exactly as written (each tool's own `strict`), and its error.
+    fn openai_chat(tools: &Value) -> (Verdict, Option<String>) {
+        let route = crate::target::route("openai/chat").unwrap();
+        let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
+        let raw = WireOptions {
+            raw: true,
+            ..WireOptions::default()
+        };
+        let mut incoming = route
+            .request(&cfg, &[], &raw)
+            .to_incoming(Some(&Credential::Key(Secret::new("tw-strict-test"))));
+        let mut body: Value = serde_json::from_slice(&incoming.body).unwrap();
+        body["tools"] = tools.clone();
+        incoming.body = body.to_string().into_bytes();
+        let reply = crate::target::service(route.service())
+            .unwrap()
+            .answer(&incoming);
+        let c = route.classify(&cfg, &reply, false);
+        (c.verdict, c.error)
+    }
+
+    #[test]
+    fn a_repair_strict_mode_forbids_turns_strict_off_and_openai_accepts_the_output() {
+        // As sent by the user, the offline model accepts the tool.
+        assert_eq!(openai_chat(&weather()["tools"]).0, Verdict::Accepted);
+        let (out, written) = repair_doc(
+            weather(),
+            &["keyword-allowed: additionalProperties (false)"],
+        );
+        let r = &out[0];
+        assert_eq!(r.outcome, Outcome::Repaired);
+        assert_eq!(r.tool.strict, Some(false));
+        let last = r.changes.last().unwrap();
+        assert_eq!((last.pointer.as_str(), last.rule.as_str()), ("", RULE));
+        assert!(
+            last.action
+                .contains("'additionalProperties' is required to be supplied and to be false")
+                && last
+                    .action
+                    .contains("`toolwire compile --target openai/chat-strict`"),
+            "{}",
+            last.action
+        );
+        assert!(last.lost.as_deref().unwrap().starts_with("strict mode"));
+        let f = &written["tools"][0]["function"];
+        assert_eq!(f["strict"], json!(false));
+        assert!(f["parameters"].get("additionalProperties").is_none());
+        assert_eq!(openai_chat(&written["tools"]), (Verdict::Accepted, None));
+        // The same output with `strict: true` kept is what the user got: refused.
+        let mut kept = written.clone();
+        kept["tools"][0]["function"]["strict"] = json!(true);
+        assert_eq!(openai_chat(&kept["tools"]).0, Verdict::Rejected);
+        // Idempotent: the written output needs no repair.
+        let (again, rewritten) = repair_doc(
+            written.clone(),
+            &["keyword-allowed: additionalProperties (false)"],
+        );
+        assert_eq!(again[0].outcome, Outcome::Unchanged);
+        assert_eq!(rewritten, written);
+    }
+
+    #[test]
+    fn strict_stays_when_strict_mode_accepts_the_repair_or_nothing_changed() {
+        // `minimum` only narrows; strict mode takes the schema without it.
+        let mut doc = weather();
+        doc["tools"][0]["function"]["parameters"]["properties"]["days"] =
+            json!({"type": "integer", "minimum": 1});
+        doc["tools"][0]["function"]["parameters"]["required"] = json!(["city", "days"]);
+        let (out, written) = repair_doc(doc, &["keyword-allowed: minimum"]);
+        assert_eq!(out[0].outcome, Outcome::Repaired);
+        assert_eq!(out[0].tool.strict, Some(true));
+        assert!(out[0].changes.iter().all(|c| c.rule != RULE));
+        assert_eq!(written["tools"][0]["function"]["strict"], json!(true));
+        assert_eq!(openai_chat(&written["tools"]), (Verdict::Accepted, None));
+        // Nothing to repair: the flag is the input's.
+        let (out, written) = repair_doc(weather(), &[]);
+        assert_eq!(out[0].outcome, Outcome::Unchanged);
+        assert_eq!(written, weather());
+    }
+
+    #[test]
+    fn a_responses_tool_is_written_strict_false_where_absence_would_mean_strict() {
+        let doc = json!({"tools": [{"type": "function", "name": "get_weather",
+            "description": "Get weather", "strict": true,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                "required": ["city"], "additionalProperties": false}}]});
+        let (out, written) = repair_doc(doc, &["keyword-allowed: additionalProperties (false)"]);
+        assert_eq!(out[0].tool.strict, Some(false));
+        assert_eq!(written["tools"][0]["strict"], json!(false));
+    }
+}

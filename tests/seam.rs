@@ -503,6 +503,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         request: 0,
         line: None,
         schema_pointer: String::new(),
+        strict: None,
     };
     let made: Vec<(String, Vec<toolwire::input::ToolEntry>)> = [
         json!({"type":"dict","properties":{"w":{"type":"float"},"a":{"type":"any"}}}),
@@ -545,6 +546,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             request: 0,
             line: None,
             schema_pointer: String::new(),
+            strict: None,
         };
         // A bare schema is its parameters: it cannot leave them out.
         let bare = schema.is_some().then(|| tool(None));

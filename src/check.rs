@@ -329,6 +329,7 @@ pub fn check_bytes(
     let mut findings = Vec::new();
     let mut flagged = 0usize;
     let mut erred = 0usize;
+    let mut strict = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
     let (format, inner, tools) =
@@ -337,6 +338,7 @@ pub fn check_bytes(
             let mut made = Findings::default();
             let mut checker = detect::Checker::new(profile, &mut made);
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
+            strict += batch.iter().filter(|t| t.strict == Some(true)).count();
             for request in batch.chunk_by(|a, b| a.request == b.request) {
                 refs.clear();
                 refs.extend(request.iter().map(|e| e.as_ref()));
@@ -357,6 +359,7 @@ pub fn check_bytes(
         clean: tools - flagged,
         without_errors: tools - erred,
         detected: Some(format),
+        strict,
     };
     Ok((summary, findings))
 }
@@ -408,6 +411,9 @@ pub struct FileSummary {
     /// The detected format (`jsonl` for JSON Lines; `format` names the lines' formats).
     #[serde(skip)]
     pub detected: Option<crate::input::Format>,
+    /// Tools that say OpenAI's `strict: true` (see [`crate::input::ToolEntry::strict`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub strict: usize,
 }
 
 impl Report {
@@ -490,6 +496,7 @@ impl Report {
                 clean: set.tools.len() - flagged,
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
+                strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
             });
             findings.extend(f);
         }
@@ -586,8 +593,28 @@ impl Report {
         let _ = writeln!(s, "{}", self.summary());
         if let Some(note) = strict_note(&self.profile) {
             let _ = writeln!(s, "{note}");
+        } else if let Some(note) = self.strict_tools_note() {
+            let _ = writeln!(s, "{note}");
         }
         s
+    }
+
+    /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
+    /// OpenAI's strict mode are judged by OpenAI in that mode, which this profile does not
+    /// check; `None` when no tool asks for it.
+    pub fn strict_tools_note(&self) -> Option<String> {
+        let n: usize = self.files.iter().map(|f| f.strict).sum();
+        (n > 0).then(|| {
+            let who = if n == 1 {
+                "1 tool says".to_string()
+            } else {
+                format!("{n} tools say")
+            };
+            format!(
+                "note: {who} `strict: true`: OpenAI judges {} in strict mode (every object closed, every property required), which check does not judge (it judges the canonical schema); `toolwire compile --target openai/chat-strict` writes that form and checks it with its offline model",
+                if n == 1 { "it" } else { "them" },
+            )
+        })
     }
 
     /// The sentence that ends every output for people: findings by level, and how many tools
@@ -679,6 +706,10 @@ pub(crate) fn group_header(f: &Finding) -> String {
         f.tool.as_str()
     };
     format!("{name} [{place}]")
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// `n` and `noun`, with an `s` unless `n` is 1: "1 error", "2 errors", "0 warnings".
@@ -946,5 +977,33 @@ mod tests {
         assert_eq!(super::count(1, "error"), "1 error");
         assert_eq!(super::count(0, "warning"), "0 warnings");
         assert_eq!(super::count(2, "finding"), "2 findings");
+    }
+
+    #[test]
+    fn tools_asking_for_strict_mode_get_a_note_under_a_plain_profile_only() {
+        let file = |strict| FileSummary {
+            file: "t.json".into(),
+            format: "openai-chat".into(),
+            tools: 3,
+            clean: 3,
+            without_errors: 3,
+            detected: None,
+            strict,
+        };
+        let report = |profile: &str, files| Report {
+            profile: profile.into(),
+            targets: Vec::new(),
+            files,
+            findings: Vec::new(),
+            errors_only: false,
+        };
+        assert_eq!(report("portable", vec![file(0)]).strict_tools_note(), None);
+        let two = report("portable", vec![file(1), file(1)]);
+        let note = two.strict_tools_note().unwrap();
+        assert!(note.starts_with("note: 2 tools say `strict: true`: OpenAI judges them"));
+        assert!(two.human().ends_with(&format!("{note}\n")));
+        // A strict target's own note says it already; the two are never both printed.
+        let strict = report("openai/chat-strict", vec![file(1)]);
+        assert_eq!(strict.human().matches("note:").count(), 1);
     }
 }

@@ -981,7 +981,7 @@ mod tests {
 
     #[test]
     fn tools_asking_for_strict_mode_get_a_note_under_a_plain_profile_only() {
-        let file = |strict| FileSummary {
+        let file = |strict| super::FileSummary {
             file: "t.json".into(),
             format: "openai-chat".into(),
             tools: 3,
@@ -990,7 +990,7 @@ mod tests {
             detected: None,
             strict,
         };
-        let report = |profile: &str, files| Report {
+        let report = |profile: &str, files| super::Report {
             profile: profile.into(),
             targets: Vec::new(),
             files,

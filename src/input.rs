@@ -102,9 +102,10 @@ pub struct ToolEntry {
     pub line: Option<usize>,
     /// JSON Pointer, within the document (or the line), of the tool's parameters schema.
     pub schema_pointer: String,
-    /// OpenAI's `strict` flag as written (Chat Completions' `function.strict`, a Responses
-    /// tool's `strict`); `None` when absent, not a boolean, or the tool is in another
-    /// provider's shape (whose strict modes toolwire does not model).
+    /// OpenAI's `strict` flag (Chat Completions' `function.strict`, a Responses tool's
+    /// `strict`, which is `true` when absent: its documented default); `None` when Chat's is
+    /// absent, it is not a boolean, or the tool is in another provider's shape (whose strict
+    /// modes toolwire does not model).
     pub strict: Option<bool>,
 }
 
@@ -641,7 +642,15 @@ impl Reader<'_, '_> {
                 m = f;
                 strict = get(&m, "strict").and_then(Value::as_bool);
             }
-            Format::OpenaiResponses => strict = get(&m, "strict").and_then(Value::as_bool),
+            // Responses tools are strict unless they say otherwise ("Whether to enforce strict
+            // parameter validation. Default `true`", openai-python and openai-node types;
+            // evidence/PROVIDERS.md §6).
+            Format::OpenaiResponses => {
+                strict = match get(&m, "strict") {
+                    None => Some(true),
+                    Some(v) => v.as_bool(),
+                }
+            }
             Format::Bedrock => {
                 at.to_mut().push_str("/toolSpec");
                 let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {

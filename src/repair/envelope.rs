@@ -87,10 +87,10 @@ pub fn write_back(mut doc: Value, tools: &[Placed<'_>], keep: bool) -> Option<Va
             }
             // Only ever `true` → `false` ([`super::strict::settle`]), in the object that holds
             // `strict` (Chat's `function`, a Responses tool).
-            if let Some(strict) = tool.strict
-                && o.get("strict").and_then(Value::as_bool) != Some(strict)
+            // (A Responses tool strict by default has no key to rewrite: `false` is added.)
+            if tool.strict == Some(false) && o.get("strict").and_then(Value::as_bool) != Some(false)
             {
-                o.insert("strict".into(), Value::Bool(strict));
+                o.insert("strict".into(), Value::Bool(false));
             }
             match &tool.parameters {
                 Some(p) => set_path(o, &schema_path, p.clone()),

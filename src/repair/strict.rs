@@ -194,4 +194,23 @@ mod tests {
         assert_eq!(out[0].tool.strict, Some(false));
         assert_eq!(written["tools"][0]["strict"], json!(false));
     }
+
+    /// A Responses tool without `strict` is strict (the documented default): the same repair
+    /// adds `strict: false`, and a tool repair leaves alone gets no key it did not have.
+    #[test]
+    fn a_responses_tool_without_strict_is_strict_by_default() {
+        let tool = || {
+            json!({"tools": [{"type": "function", "name": "get_weather",
+                "description": "Get weather",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": false}}]})
+        };
+        let rejected = ["keyword-allowed: additionalProperties (false)"];
+        let (out, written) = repair_doc(tool(), &rejected);
+        assert_eq!(out[0].outcome, Outcome::Repaired);
+        assert_eq!(written["tools"][0]["strict"], json!(false));
+        let (out, written) = repair_doc(tool(), &[]);
+        assert_eq!(out[0].outcome, Outcome::Unchanged);
+        assert_eq!(written["tools"][0].get("strict"), None);
+    }
 }

@@ -243,6 +243,17 @@ pub(crate) fn repair_schemas(
     out
 }
 
+/// Findings about a request as a whole that repair leaves to its caller (it cannot split a
+/// request, and the name census already settles duplicates): the errors of `too-many-tools`
+/// over `tools`, the tools of one request as they will be written.
+pub fn request_findings(tools: &[&Tool], profile: &CompiledProfile) -> Vec<Finding> {
+    let refs: Vec<ToolRef<'_>> = tools.iter().enumerate().map(|(i, t)| t.as_ref(i)).collect();
+    crate::check::check_tools(&refs, profile)
+        .into_iter()
+        .filter(|f| f.request && f.level == Level::Error && f.rule != "name-duplicate")
+        .collect()
+}
+
 /// Every finding of `tool` alone.
 fn findings(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
     crate::check::check_tools(&[tool.as_ref(0)], profile)

@@ -128,12 +128,17 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
         }
         s
     };
+    let mut report = report;
+    if args.format != "json" {
+        for note in request_notes(&results, args.keep_unrepairable, &profile) {
+            report.push_str(&note);
+        }
+    }
     let out_file = output_file(args.output.as_ref());
     let left_out = results
         .iter()
         .filter(|(_, r)| r.outcome == Outcome::Refused)
         .count();
-    let mut report = report;
     if let Some(path) = out_file
         && output.is_some()
         && !args.keep_unrepairable
@@ -159,6 +164,30 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     }
     let refused = results.iter().any(|(_, r)| r.outcome == Outcome::Refused);
     Ok(if refused { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// One line per finding about a request as a whole over the tools written
+/// ([`repair::request_findings`]), e.g. too many tools: repair cannot change that.
+fn request_notes(
+    results: &[(usize, ToolRepair)],
+    keep: bool,
+    profile: &crate::profile::CompiledProfile,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    for request in results.chunk_by(|a, b| a.0 == b.0) {
+        let written: Vec<&Tool> = request
+            .iter()
+            .filter(|(_, r)| keep || r.outcome != Outcome::Refused)
+            .map(|(_, r)| &r.tool)
+            .collect();
+        for f in repair::request_findings(&written, profile) {
+            notes.push(format!(
+                "note: {} ({}): repair cannot change this; {}\n",
+                f.message, f.rule, f.fix
+            ));
+        }
+    }
+    notes
 }
 
 /// `-o`'s file: `None` for standard output (no `-o`, or `-o -`).

@@ -24,8 +24,11 @@ pub const RULE: Rule = Rule {
 /// Repairable: a spelling that means a JSON type (a standard type in another case, `dict`,
 /// `float`, ...), which repair writes as that type.
 fn known_spelling(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
+    // JSON Schema's own names first: most findings of real tools are about them (no evidence
+    // yet), and they need no lowercased copy to say they are not rewritten.
     matches!(f, Feat::TypeSpelling(t)
-        if super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
+        if !super::super::feature::STANDARD_TYPES.contains(t)
+            && super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
 }
 
 fn owns(p: &Param) -> bool {

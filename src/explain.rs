@@ -253,6 +253,12 @@ pub fn request_family(request: &Value) -> Option<&'static str> {
 /// providers (xAI, Groq, Mistral, ...) take OpenAI's shape, so only Google's, Anthropic's and
 /// Bedrock's errors name a shape of their own.
 fn other_provider(shape: &str, error: &str) -> bool {
+    // Bedrock relays the model's own validator: Claude's errors come back inside Bedrock's
+    // ("The model returned the following errors: tools.1.custom: ...", the offline model in
+    // `target::bedrock`), numbering the same `toolConfig.tools` list.
+    if shape == "bedrock" && error == "anthropic" {
+        return false;
+    }
     let own_shape = matches!(error, "google" | "anthropic" | "bedrock");
     if own_shape {
         shape != error

@@ -312,6 +312,29 @@ fn an_error_that_does_not_fit_the_request_names_no_tool_of_it() {
     }
 }
 
+/// Bedrock relays Claude's validator errors: they number Bedrock's own tool list.
+#[test]
+fn a_claude_error_relayed_by_bedrock_names_the_bedrock_tool() {
+    let request = json!({"messages":[],"toolConfig":{"tools":[
+        {"toolSpec":{"name":"a","inputSchema":{"json":{"type":"object","properties":{}}}}},
+        {"toolSpec":{"name":"b","inputSchema":{"json":{"type":"object","properties":{
+            "x":{"$ref":"#/$defs/Nope"}}}}}}]}});
+    let text = "The model returned the following errors: tools.1.custom: Invalid schema: Reference to non-existent definition: #/$defs/Nope";
+    for target in [None, Some("bedrock/converse")] {
+        let e = &explain(Some(&request), text, target)[0];
+        assert_eq!(
+            (e.tool_index, e.tool.as_deref()),
+            (Some(1), Some("b")),
+            "{target:?}"
+        );
+        assert!(
+            !e.notes.iter().any(|n| n.contains("shape")),
+            "{:?}",
+            e.notes
+        );
+    }
+}
+
 #[test]
 fn request_shapes_are_told_apart() {
     let cases = [

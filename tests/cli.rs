@@ -83,7 +83,10 @@ fn a_corpus_report_never_overwrites_an_input() {
     let other = dir.path().join("other.json");
     std::fs::write(&other, "{\"type\":\"object\"}").expect("schema written");
     let respelled = dir.path().join(".").join("tools.jsonl");
-    for report in [&tools, &respelled] {
+    // A hard link is another name for the same file.
+    let linked = dir.path().join("linked.jsonl");
+    std::fs::hard_link(&tools, &linked).expect("hard link made");
+    for report in [&tools, &respelled, &linked] {
         let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
             .arg("check")
             .arg("--corpus-report")

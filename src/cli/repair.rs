@@ -199,6 +199,18 @@ pub(crate) fn output_file(output: Option<&PathBuf>) -> Option<&Path> {
 
 /// Whether `a` and `b` name the same existing file (through links and relative paths).
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    // One file under two names (a hard link) has one device and inode. (Only regular files:
+    // a terminal read as /dev/stdin and written as /dev/stdout is one device too.)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b))
+            && x.is_file()
+            && y.is_file()
+        {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,

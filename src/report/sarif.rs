@@ -204,6 +204,8 @@ pub struct Locator {
     line_starts: Vec<usize>,
     /// Pointer (as written, escaped) → (where an editor should jump, where its value starts).
     seen: RefCell<HashMap<String, (usize, usize)>>,
+    /// Per array (by pointer): the furthest element reached and where it starts.
+    furthest: RefCell<HashMap<String, (usize, usize)>>,
     /// The last position a column was counted for (byte offset, column), so that columns on
     /// one long line (minified JSON) are counted onwards rather than from the line start.
     last_column: Cell<(usize, usize)>,
@@ -222,6 +224,7 @@ impl Locator {
             text,
             line_starts,
             seen: RefCell::new(HashMap::new()),
+            furthest: RefCell::new(HashMap::new()),
             last_column: Cell::new((0, 1)),
         }
     }
@@ -260,6 +263,7 @@ impl Locator {
         }
         let key = |prefix: &str| format!("{scope}{prefix}");
         let mut seen = self.seen.borrow_mut();
+        let mut furthest = self.furthest.borrow_mut();
         // Resume from the longest prefix already found.
         let (mut done, mut at, mut pos) = (0, start, skip_ws(bytes, start));
         for k in (1..=ends.len()).rev() {
@@ -303,17 +307,18 @@ impl Locator {
                 b'[' => {
                     let index: usize = token.parse().ok()?;
                     let parent = &pointer[..if k == 0 { 0 } else { ends[k - 1] }];
-                    // Resume from the nearest element already passed, when there is one.
+                    // Every element passed is remembered, so an element before the furthest
+                    // one reached is found at once; a later one resumes from the furthest.
                     let mut i = 0;
                     pos = skip_ws(bytes, pos + 1);
-                    for j in (1..=index).rev() {
-                        if let Some(&(_, p)) = seen.get(&key(&format!("{parent}/{j}"))) {
+                    let array = key(parent);
+                    if index > 0 {
+                        if let Some(&(_, p)) = seen.get(&key(&format!("{parent}/{index}"))) {
+                            (i, pos) = (index, p);
+                        } else if let Some(&(j, p)) = furthest.get(&array)
+                            && j < index
+                        {
                             (i, pos) = (j, p);
-                            break;
-                        }
-                        // Only look back a little: a miss costs a lookup per element.
-                        if index - j >= 8 {
-                            break;
                         }
                     }
                     while i < index {
@@ -324,6 +329,9 @@ impl Locator {
                         }
                         i += 1;
                         seen.insert(key(&format!("{parent}/{i}")), (pos, pos));
+                    }
+                    if furthest.get(&array).is_none_or(|&(j, _)| j < i) {
+                        furthest.insert(array, (i, pos));
                     }
                     if *bytes.get(pos)? == b']' {
                         return None;

@@ -60,6 +60,27 @@ pub struct CheckArgs {
     pub corpus_report: Option<PathBuf>,
 }
 
+/// `files` with each file once: findings name their file, so a file given twice (under the
+/// same or another name for it) would list every finding twice. A repeat is said on standard
+/// error.
+fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
+    let mut out: Vec<&PathBuf> = Vec::with_capacity(files.len());
+    for f in files {
+        if out
+            .iter()
+            .any(|g| *g == f || crate::cli::repair::same_file(g, f))
+        {
+            eprintln!(
+                "toolwire: {} is given more than once: checked once",
+                f.display()
+            );
+        } else {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
 pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
     let name = target.unwrap_or(profile);
@@ -141,6 +162,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let profile = select(&set, &args.profile, args.target.as_deref())?;
+    let files = distinct_files(&args.files);
     // A bad file is reported and skipped, so that the other files still get their findings;
     // the run then ends with exit 2.
     let mut bad_input = false;
@@ -156,8 +178,8 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     };
     let mut report = if args.one_request || args.corpus_report.is_some() {
         // These need every tool of a file at once.
-        let mut sets = Vec::with_capacity(args.files.len());
-        for file in &args.files {
+        let mut sets = Vec::with_capacity(files.len());
+        for file in &files {
             let tools = match crate::input::read_file(file) {
                 Ok(t) => t,
                 Err(e) => {
@@ -181,8 +203,8 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
             Report::new(&sets, &profile)
         }
     } else {
-        let mut checked = Vec::with_capacity(args.files.len());
-        for file in &args.files {
+        let mut checked = Vec::with_capacity(files.len());
+        for file in &files {
             let checked_file = crate::json::read_capped(file, crate::input::LIMITS)
                 .and_then(|bytes| crate::check::check_bytes(file, &bytes, &profile));
             let (summary, findings) = match checked_file {

@@ -28,7 +28,9 @@ pub fn render(report: &Report) -> String {
             body {
                 h1 { (title) }
                 p { (report.summary()) }
-                @if let Some(note) = strict_note(&report.profile) { p { (note) } }
+                @if let Some(note) = strict_note(&report.profile).or_else(|| report.strict_tools_note()) {
+                    p { (note) }
+                }
                 (rule_counts(&report.findings))
                 @for file in &report.files {
                     h2 { code { (file.file) } }
@@ -145,5 +147,14 @@ mod tests {
         // One row per finding, plus one heading row per tool.
         assert_eq!(page.matches("<td class=\"").count(), r.findings.len());
         assert_eq!(page.matches("<tr class=\"tool\">").count(), 1);
+    }
+
+    #[test]
+    fn tools_asking_for_strict_mode_get_their_note() {
+        let r = report(serde_json::json!({"tools":[{"type":"function","function":{
+            "name":"f","description":"d","strict":true,
+            "parameters":{"type":"object","properties":{"a":{"type":"array"}}}}}]}));
+        let page = render(&r);
+        assert!(page.contains("1 tool says `strict: true`"), "{page}");
     }
 }

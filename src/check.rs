@@ -605,14 +605,13 @@ impl Report {
     pub fn strict_tools_note(&self) -> Option<String> {
         let n: usize = self.files.iter().map(|f| f.strict).sum();
         (n > 0).then(|| {
-            let who = if n == 1 {
-                "1 tool says".to_string()
+            let (who, them) = if n == 1 {
+                ("1 tool asks".to_string(), "it")
             } else {
-                format!("{n} tools say")
+                (format!("{n} tools ask"), "them")
             };
             format!(
-                "note: {who} `strict: true`: OpenAI judges {} in strict mode (every object closed, every property required), which check does not judge (it judges the canonical schema); `toolwire compile --target openai/chat-strict` writes that form and checks it with its offline model",
-                if n == 1 { "it" } else { "them" },
+                "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode (every object closed, every property required), which check does not judge (it judges the canonical schema); `toolwire compile --target openai/chat-strict` (or `openai/responses-strict`) writes that form and checks it with its offline model"
             )
         })
     }
@@ -1000,7 +999,8 @@ mod tests {
         assert_eq!(report("portable", vec![file(0)]).strict_tools_note(), None);
         let two = report("portable", vec![file(1), file(1)]);
         let note = two.strict_tools_note().unwrap();
-        assert!(note.starts_with("note: 2 tools say `strict: true`: OpenAI judges them"));
+        assert!(note.starts_with("note: 2 tools ask for OpenAI's strict mode"));
+        assert!(note.contains("OpenAI judges them"));
         assert!(two.human().ends_with(&format!("{note}\n")));
         // A strict target's own note says it already; the two are never both printed.
         let strict = report("openai/chat-strict", vec![file(1)]);

@@ -52,7 +52,7 @@ pub fn settle(r: &mut ToolRepair) -> bool {
         pointer: String::new(),
         rule: RULE.into(),
         action: format!(
-            "wrote `strict: true` as `false`: the offline model of {STRICT_TARGET} rejects the \
+            "wrote `strict: false` (strict mode was on): the offline model of {STRICT_TARGET} rejects the \
              repaired schema in strict mode ({}); `toolwire compile --target {STRICT_TARGET}` \
              writes the strict form",
             error.split_whitespace().collect::<Vec<_>>().join(" ")

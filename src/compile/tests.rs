@@ -342,6 +342,31 @@ fn built_ins_keep_their_places_among_the_tools() {
     assert_eq!(order(1, &[5]), [T(0), B(0)]);
 }
 
+/// OpenAI's custom tool has one shape per API (Chat nests it under `custom`, Responses is
+/// flat): each passes only to its own API, never into the other's request.
+#[test]
+fn custom_tools_pass_only_to_the_api_whose_shape_they_are_in() {
+    let p = profile(&[]);
+    let chat = builtin(1, json!({"type": "custom", "custom": {"name": "run_sql"}}));
+    let flat = builtin(1, json!({"type": "custom", "name": "run_sql"}));
+    for (b, own, other) in [
+        (&chat, "openai/chat", "openai/responses-strict"),
+        (&flat, "openai/responses-strict", "openai/chat"),
+    ] {
+        let placed = [(1, b)];
+        let compile = |target| {
+            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap()
+        };
+        let c = compile(own);
+        assert!(c.is_ok(), "{own}: {:#?}", c.check);
+        assert_eq!(c.builtins[0].left_out, None, "{own}");
+        let c = compile(other);
+        assert!(c.is_ok(), "{other}: {:#?}", c.check);
+        assert!(c.builtins[0].left_out.is_some(), "{other}");
+        assert!(!c.request.to_string().contains("run_sql"), "{other}");
+    }
+}
+
 /// A built-in of the target's own provider passes through as written, in its place, and the
 /// model sees it there (a broken tool after it is named at its index in the whole list); a
 /// built-in of another provider is left out, with the reason.

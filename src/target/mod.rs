@@ -465,7 +465,7 @@ fn tool_list_mut(body: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Va
 pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
     match target {
         "anthropic/messages" => anthropic::is_builtin(tool),
-        "openai/responses-strict" => openai::is_builtin(tool),
+        "openai/responses-strict" => openai::is_responses_builtin(tool),
         "openai/chat" | "openai/chat-strict" => openai::is_chat_custom(tool),
         "bedrock/converse" => tool
             .as_object()

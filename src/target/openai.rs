@@ -494,7 +494,16 @@ pub fn is_builtin(t: &Value) -> bool {
 /// Whether a Chat Completions tool is OpenAI's custom tool (`{"type": "custom", "custom":
 /// {"name": ..}}`), the only tool besides `function` that Chat Completions takes.
 pub fn is_chat_custom(t: &Value) -> bool {
-    t.get("type").and_then(Value::as_str) == Some("custom") && is_builtin(t)
+    t.get("type").and_then(Value::as_str) == Some("custom")
+        && t.get("custom").is_some_and(Value::is_object)
+        && is_builtin(t)
+}
+
+/// Whether a tool is one of OpenAI's built-in tools as the Responses API takes them: the
+/// flat shape (a custom tool is `{"type": "custom", "name": ..}` there, not Chat's nested
+/// `custom` object).
+pub fn is_responses_builtin(t: &Value) -> bool {
+    is_builtin(t) && !is_chat_custom(t)
 }
 
 /// Reads Chat Completions tools (`tools[i].function`).
@@ -1139,7 +1148,7 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
                     description: t.get("description"),
                     parameters: t.get("parameters").filter(|p| !p.is_null()),
                     strict: t.get("strict").and_then(Value::as_bool).unwrap_or(true),
-                    builtin: is_builtin(t),
+                    builtin: is_responses_builtin(t),
                 })
                 .collect()
         })

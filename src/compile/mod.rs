@@ -168,6 +168,8 @@ pub fn compile_request(
         .collect();
     let slots = request_order(tools.len(), builtins);
     let mut rounds = 0;
+    let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
+        std::collections::HashSet::new();
     let (body, reply, classified, sent) = loop {
         // The request as sent, in input order: the tools not refused, the built-ins taken.
         let sent: Vec<Slot> = slots
@@ -220,7 +222,17 @@ pub fn compile_request(
                 progress = true;
                 continue;
             }
-            if fix_what_the_model_named(&mut results[i], pointer, e.rule.as_deref(), profile, opts)
+            // The same place and rule named again means the repair and the wire form undo
+            // each other (an optional `any` made nullable, the list split again): refused.
+            let first_time = tried.insert((i, pointer.to_string(), e.rule.clone()));
+            if first_time
+                && fix_what_the_model_named(
+                    &mut results[i],
+                    pointer,
+                    e.rule.as_deref(),
+                    profile,
+                    opts,
+                )
             {
                 progress = true;
                 // The repair may have made the wire form apply where it did not (a `dict`

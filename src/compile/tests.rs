@@ -67,6 +67,51 @@ fn strict_targets_get_closed_objects_with_every_property_required() {
     assert_eq!(c.wire[0]["parameters"]["required"], json!(["id", "limit"]));
 }
 
+/// An optional property with a non-standard type: strict mode makes it nullable, and a list
+/// is judged name by name. A spelling that means a standard type is written as that type; one
+/// that means none is refused (the model's rejection and the repair would undo each other
+/// forever), and the other tools still compile.
+#[test]
+fn optional_non_standard_types_in_strict_mode_settle_in_one_pass() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let with = |t: &str| {
+        tool(
+            "f",
+            json!({"type":"object","properties":{"n":{"type":t},"m":{"type":"string"}},"required":["m"]}),
+        )
+    };
+    let c = compile(&[with("float"), plain()], "openai/chat-strict", &p, &opts).unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire[0]["function"]["parameters"]["properties"]["n"],
+        json!({"type":["number","null"]})
+    );
+    assert!(
+        c.tools[0]
+            .changes
+            .iter()
+            .any(|ch| ch.action.contains("`float` written as `number`")),
+        "{:#?}",
+        c.tools[0].changes
+    );
+    let c = compile(&[with("any"), plain()], "openai/chat-strict", &p, &opts).unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused);
+    assert!(
+        c.tools[0].refusals[0]
+            .reason
+            .contains("offline model of openai/chat-strict rejects it"),
+        "{:#?}",
+        c.tools[0].refusals
+    );
+    assert_ne!(c.tools[1].outcome, Outcome::Refused);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
+}
+
 #[test]
 fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
     // A profile with no evidence against `const` keeps it; Gemini's model rejects it at

@@ -143,6 +143,7 @@ pub fn compile_request(
         if form == wire::Form::Plain {
             leave_strict_out(r, target);
         }
+        declare_no_arguments(r, target);
         if let Some(reason) = r.tool.parameters.as_ref().and_then(broken_ref) {
             refuse(r, reason);
             continue;
@@ -440,6 +441,28 @@ fn leave_strict_out(r: &mut ToolRepair, target: &str) {
              (`toolwire args` still checks them)"
                 .into(),
         ),
+    });
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
+}
+
+/// Bedrock Converse has no way to leave a tool's schema out: `toolSpec.inputSchema.json` must
+/// be an object schema ("The value at toolConfig.tools.N.toolSpec.inputSchema.json.type must
+/// be one of the following: object", the offline model in [`crate::target::bedrock`]). A tool
+/// without one gets the empty argument object, which says the same thing.
+fn declare_no_arguments(r: &mut ToolRepair, target: &str) {
+    if !target.starts_with("bedrock/") || r.tool.parameters.is_some() {
+        return;
+    }
+    r.tool.parameters = Some(serde_json::json!({"type": "object", "properties": {}}));
+    r.changes.push(repair::Change {
+        pointer: String::new(),
+        rule: "compile".into(),
+        action: format!(
+            "wrote the empty argument object: {target} takes no tool without an input schema"
+        ),
+        lost: None,
     });
     if r.outcome == Outcome::Unchanged {
         r.outcome = Outcome::Repaired;

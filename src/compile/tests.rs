@@ -67,6 +67,21 @@ fn strict_targets_get_closed_objects_with_every_property_required() {
     assert_eq!(c.wire[0]["parameters"]["required"], json!(["id", "limit"]));
 }
 
+/// Bedrock cannot leave a tool's schema out: a tool without one compiles with the empty
+/// argument object (it was refused).
+#[test]
+fn a_tool_without_a_schema_compiles_for_bedrock() {
+    let p = profile(&[]);
+    let mut t = tool("ping", json!({}));
+    t.parameters = None;
+    let c = compile(&[t], "bedrock/converse", &p, &repair::Options::default()).unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire["tools"][0]["toolSpec"]["inputSchema"]["json"],
+        json!({"type":"object","properties":{}})
+    );
+}
+
 /// An optional property with a non-standard type: strict mode makes it nullable, and a list
 /// is judged name by name. A spelling that means a standard type is written as that type; one
 /// that means none is refused (the model's rejection and the repair would undo each other

@@ -64,12 +64,17 @@ pub struct CheckArgs {
 /// same or another name for it) would list every finding twice. A repeat is said on standard
 /// error.
 fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
+    // Each file's identity once (a `stat` per file, not per pair).
+    let mut seen: std::collections::HashSet<crate::cli::repair::FileId> =
+        std::collections::HashSet::new();
     let mut out: Vec<&PathBuf> = Vec::with_capacity(files.len());
     for f in files {
-        if out
-            .iter()
-            .any(|g| *g == f || crate::cli::repair::same_file(g, f))
-        {
+        let again = match crate::cli::repair::file_id(f) {
+            Some(id) => !seen.insert(id),
+            // Not there (reported when read): only the same spelling is a repeat.
+            None => out.contains(&f),
+        };
+        if again {
             eprintln!(
                 "toolwire: {} is given more than once: checked once",
                 f.display()

@@ -197,24 +197,33 @@ pub(crate) fn output_file(output: Option<&PathBuf>) -> Option<&Path> {
         .filter(|p| *p != Path::new("-"))
 }
 
-/// Whether `a` and `b` name the same existing file (through links and relative paths).
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    // One file under two names (a hard link) has one device and inode. (Only regular files:
-    // a terminal read as /dev/stdin and written as /dev/stdout is one device too.)
+/// What names one existing file whichever path reaches it (links, relative paths).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum FileId {
+    /// A regular file's device and inode: one file under two names (a hard link) has one.
+    Inode(u64, u64),
+    /// Anything else by its canonical path (a terminal read as /dev/stdin and written as
+    /// /dev/stdout is one device, but not one file).
+    Path(PathBuf),
+}
+
+/// The [`FileId`] of `p`, or `None` when it does not exist (or cannot be reached).
+pub(crate) fn file_id(p: &Path) -> Option<FileId> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b))
-            && x.is_file()
-            && y.is_file()
+        if let Ok(m) = std::fs::metadata(p)
+            && m.is_file()
         {
-            return x.dev() == y.dev() && x.ino() == y.ino();
+            return Some(FileId::Inode(m.dev(), m.ino()));
         }
     }
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    std::fs::canonicalize(p).ok().map(FileId::Path)
+}
+
+/// Whether `a` and `b` name the same existing file (through links and relative paths).
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// The report's line when no tool is left to write.

@@ -126,14 +126,15 @@ impl ToolEntry {
 /// [`openai_builtin`], [`bedrock_cache_point`]). It carries no JSON Schema, so it is no
 /// [`ToolEntry`] and nothing checks it; it is kept because a named one shares the request's
 /// tool names with the function tools, and so that `compile` can pass it through as written.
-/// Gemini's built-in entries (`googleSearch`) take no tool number and are not kept.
+/// Gemini's built-in entries (`googleSearch`) are kept too, but take no tool number.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuiltinTool {
     /// Its `name` (or Chat's `custom.name`); `None` for one without (`web_search`).
     pub name: Option<String>,
     /// Its `type`, e.g. `web_search_20250305` or `custom`.
     pub kind: String,
-    /// Its position among all tools of the file (0-based), as a [`ToolEntry::index`].
+    /// Its position among all tools of the file (0-based), as a [`ToolEntry::index`]; a
+    /// Gemini entry, which takes no number, has the next function declaration's.
     pub index: usize,
     /// Which request of the file it belongs to, as [`ToolEntry::request`].
     pub request: usize,
@@ -588,6 +589,7 @@ impl Reader<'_, '_> {
                     return Err((here, "expected a Gemini Tool object".into()));
                 };
                 if is_builtin(&m) {
+                    self.gemini_builtin(m);
                     continue;
                 }
                 self.object(m, &here)?;
@@ -718,10 +720,23 @@ impl Reader<'_, '_> {
             .and_then(Value::as_str);
         self.builtins.push(BuiltinTool {
             name: name.map(str::to_string),
-            kind: tool_type(m).unwrap_or_default().to_string(),
+            kind: builtin_kind(m),
             index,
             request: self.request,
             value: Value::Object(m.clone()),
+        });
+    }
+
+    /// Keeps a Gemini `tools` entry of built-in tools (`{"googleSearch": {}}`) as a
+    /// [`BuiltinTool`]. It takes no number (Gemini numbers a request's function declarations
+    /// only): its index is the next declaration's, or one past the last.
+    fn gemini_builtin(&mut self, m: Map<String, Value>) {
+        self.builtins.push(BuiltinTool {
+            name: None,
+            kind: builtin_kind(&m),
+            index: self.next_index,
+            request: self.request,
+            value: Value::Object(m),
         });
     }
 
@@ -915,6 +930,18 @@ fn is_builtin(m: &Map<String, Value>) -> bool {
             .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")
 }
 
+/// A built-in tool's kind: its `type`, or for a Gemini entry its keys (`googleSearch`), or
+/// empty (Bedrock's `cachePoint`).
+fn builtin_kind(m: &Map<String, Value>) -> String {
+    match tool_type(m) {
+        Some(t) => t.to_string(),
+        None if is_gemini_builtin_entry(m) => {
+            m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
+        }
+        None => String::new(),
+    }
+}
+
 /// Whether `m` is a Gemini `tools[]` entry holding only built-in tools ([`GEMINI_BUILTIN`]
 /// keys, no `functionDeclarations`). Such an entry takes no tool number: a Gemini request's
 /// tools are numbered over its function declarations, in order.
@@ -967,8 +994,8 @@ mod tests {
     }
 
     /// Built-in tools are kept apart from the tools, numbered by position, as written (the
-    /// named ones for the name census); Gemini's `googleSearch` entries take no number and are
-    /// not kept.
+    /// named ones for the name census); Gemini's `googleSearch` entries are kept as written
+    /// but take no number (the declarations keep theirs).
     #[test]
     fn built_in_tools_are_kept_apart_with_their_numbers() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
@@ -997,8 +1024,25 @@ mod tests {
         assert_eq!((unnamed.index, unnamed.name.as_deref()), (0, None));
         assert_eq!(unnamed.value, json!({"type":"web_search"}));
         let gemini = read(json!({"tools":[{"googleSearch":{}},
-            {"functionDeclarations":[{"name":"f","parameters":schema}]}]}));
-        assert!(gemini.builtins.is_empty());
+            {"functionDeclarations":[{"name":"f","parameters":schema}]},
+            {"codeExecution":{}, "urlContext":{}}]}));
+        assert_eq!(gemini.tools[0].index, 0);
+        let entries: Vec<(usize, &str, &Value)> = gemini
+            .builtins
+            .iter()
+            .map(|b| (b.index, b.kind.as_str(), &b.value))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                (0, "googleSearch", &json!({"googleSearch":{}})),
+                (
+                    1,
+                    "codeExecution, urlContext",
+                    &json!({"codeExecution":{}, "urlContext":{}})
+                ),
+            ]
+        );
         // A list of built-ins only.
         let only = read(json!([{"type":"bash_20250124","name":"bash"}]));
         assert!(only.tools.is_empty());

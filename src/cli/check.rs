@@ -150,6 +150,14 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
             .map(|f| ("FILE", f.as_os_str()))
             .chain(args.profiles.iter().map(|p| ("--profiles", p.as_os_str()))),
     )?;
+    if args.corpus_report.as_deref() == Some(std::path::Path::new("-")) {
+        // Standard output carries the findings; a file named `-` is never what was meant.
+        return Err(Error::Usage(
+            "--corpus-report -: the findings are written to standard output; give the report \
+             a file path"
+                .into(),
+        ));
+    }
     if let Some(out) = &args.corpus_report
         && let Some(input) = args
             .files

@@ -195,7 +195,10 @@ fn builtin_line(b: &BuiltinOutcome) -> String {
     } else {
         format!(" (type `{}`)", b.kind)
     };
-    format!("built-in tool #{}{name}{kind}: left out: {why}\n", b.index)
+    match b.index {
+        Some(n) => format!("built-in tool #{n}{name}{kind}: left out: {why}\n"),
+        None => format!("Gemini built-in tool entry `{}`: left out: {why}\n", b.kind),
+    }
 }
 
 fn human(c: &Compilation) -> String {

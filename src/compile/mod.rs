@@ -167,7 +167,21 @@ pub fn compile_request(
         .iter()
         .map(|(_, b)| BuiltinOutcome::of(b, target))
         .collect();
-    let slots = request_order(tools.len(), builtins);
+    // A Gemini entry takes no number: it goes after the declarations, which keep theirs.
+    let builtins: Vec<(usize, &BuiltinTool)> = builtins
+        .iter()
+        .map(|&(position, b)| {
+            (
+                if gemini_entry(b) {
+                    usize::MAX
+                } else {
+                    position
+                },
+                b,
+            )
+        })
+        .collect();
+    let slots = request_order(tools.len(), &builtins);
     let mut rounds = 0;
     let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
         std::collections::HashSet::new();
@@ -338,11 +352,20 @@ fn request_order(tools: usize, builtins: &[(usize, &BuiltinTool)]) -> Vec<Slot> 
     out
 }
 
+/// Whether `b` is a Gemini `tools` entry of built-in tools (`{"googleSearch": {}}`).
+fn gemini_entry(b: &BuiltinTool) -> bool {
+    b.value
+        .as_object()
+        .is_some_and(crate::input::is_gemini_builtin_entry)
+}
+
 /// What compile did with one built-in tool of the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BuiltinOutcome {
-    /// Its number in the input, as a tool's ([`crate::input::BuiltinTool::index`]).
-    pub index: usize,
+    /// Its number in the input, as a tool's ([`crate::input::BuiltinTool::index`]); `None`
+    /// for a Gemini `tools` entry, which takes no number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
     /// Its `type` (e.g. `web_search_20250305`; empty for Bedrock's `cachePoint`).
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -363,7 +386,7 @@ impl BuiltinOutcome {
             )
         });
         BuiltinOutcome {
-            index: b.index,
+            index: (!gemini_entry(b)).then_some(b.index),
             kind: b.kind.clone(),
             name: b.name.clone(),
             left_out,

@@ -468,7 +468,7 @@ fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
     ] {
         let c = compile_request(&tools, &placed, target, &p, &repair::Options::default()).unwrap();
         assert!(c.is_ok(), "{target}: {:#?}", c.check);
-        assert_eq!(c.builtins[0].index, 1);
+        assert_eq!(c.builtins[0].index, Some(1));
         let why = c.builtins[0].left_out.as_deref().unwrap_or_default();
         assert!(why.starts_with(&format!("{target} does not take")), "{why}");
         assert!(!c.request.to_string().contains("web_search"), "{target}");
@@ -515,4 +515,66 @@ fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
         c.check
     );
     assert!(c.wire.to_string().contains("\"lookup\""), "{}", c.wire);
+}
+
+/// Gemini's built-in entries (`googleSearch`) take no number: compiled for a Gemini route
+/// they follow the function declarations (which keep their numbers, so a declaration the
+/// model rejects is still mapped to its own tool); for any other target they are left out
+/// by name, with no number.
+#[test]
+fn gemini_built_in_entries_follow_the_declarations() {
+    let p = profile(&[]);
+    let search = builtin(0, json!({"googleSearch": {}}));
+    let placed = [(0, &search)];
+    let broken = tool(
+        "broken",
+        json!({"type":"object","properties":{"x":{"type":"object"}}}),
+    );
+    for target in ["gemini/v1beta/parameters", "vertex/v1/parameters"] {
+        let c = compile_request(
+            &[plain(), broken.clone()],
+            &placed,
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert_eq!(c.builtins[0].left_out, None, "{target}");
+        assert_eq!(c.builtins[0].index, None, "{target}");
+        let wire = c.wire.as_array().unwrap();
+        assert_eq!(wire.last(), Some(&search.value), "{target}: {}", c.wire);
+        let names: Vec<&str> = wire[0]["functionDeclarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap())
+            .collect();
+        // `broken` (an object without properties, which Gemini's model rejects) is the one
+        // acted on, not the tool before it.
+        assert_eq!(
+            c.tools[0].outcome,
+            Outcome::Unchanged,
+            "{target}: {:#?}",
+            c.tools
+        );
+        if target.starts_with("gemini") {
+            assert_ne!(c.tools[1].outcome, Outcome::Unchanged, "{:#?}", c.tools);
+        }
+        assert!(names.contains(&"lookup"), "{target}: {names:?}");
+        assert!(
+            c.is_ok() || c.tools[1].outcome == Outcome::Refused,
+            "{:#?}",
+            c.check
+        );
+    }
+    let c = compile_request(
+        &[plain()],
+        &placed,
+        "openai/chat",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.builtins[0].left_out.is_some());
+    assert!(!c.request.to_string().contains("googleSearch"));
 }

@@ -441,17 +441,18 @@ pub fn model_with_builtins(
     Some((req, reply))
 }
 
-/// A request body's tool list: `tools`, or Converse's `toolConfig.tools`.
+/// A request body's tool list: `tools`, Gemini countTokens' `generateContentRequest.tools`,
+/// Vertex's `request.tools`, or Converse's `toolConfig.tools`.
 fn tool_list_mut(body: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Value>> {
-    if body
-        .pointer("/tools")
-        .is_some_and(serde_json::Value::is_array)
-    {
-        return body
-            .pointer_mut("/tools")
-            .and_then(serde_json::Value::as_array_mut);
-    }
-    body.pointer_mut("/toolConfig/tools")
+    let at = [
+        "/tools",
+        "/generateContentRequest/tools",
+        "/request/tools",
+        "/toolConfig/tools",
+    ]
+    .into_iter()
+    .find(|p| body.pointer(p).is_some_and(serde_json::Value::is_array))?;
+    body.pointer_mut(at)
         .and_then(serde_json::Value::as_array_mut)
 }
 
@@ -460,7 +461,9 @@ fn tool_list_mut(body: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Va
 /// `anthropic/messages` ([`anthropic::is_builtin`]), OpenAI's on `openai/responses-strict`
 /// ([`openai::is_builtin`]), OpenAI's `custom` tool, the only tool besides `function` that
 /// Chat Completions takes, on `openai/chat` and `openai/chat-strict`
-/// ([`openai::is_chat_custom`]), and Bedrock's `cachePoint` on `bedrock/converse`. Each
+/// ([`openai::is_chat_custom`]), Bedrock's `cachePoint` on `bedrock/converse`, and Gemini's
+/// built-in `tools` entries (`googleSearch`, `codeExecution`, ...: the `Tool` fields of
+/// ai.google.dev/api/caching#Tool) on the Gemini and Vertex parameters routes. Each
 /// model's documentation gives its source; a built-in of another provider cannot be sent.
 pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
     match target {
@@ -470,6 +473,11 @@ pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
         "bedrock/converse" => tool
             .as_object()
             .is_some_and(crate::input::bedrock_cache_point),
+        "gemini/v1beta/parameters"
+        | "gemini/v1beta/parameters-json-schema"
+        | "vertex/v1/parameters" => tool
+            .as_object()
+            .is_some_and(crate::input::is_gemini_builtin_entry),
         _ => false,
     }
 }

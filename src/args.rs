@@ -195,7 +195,9 @@ impl ArgsSchema {
     /// Compiles `schema`. Remote `$ref`s are not fetched (the crate is built without HTTP or
     /// file resolution), so they are an error here: the problem names the `$ref` by its JSON
     /// Pointer ("remote $ref not followed: URL", "$ref to a missing definition: POINTER").
-    /// Any other compile failure says "not valid JSON Schema" with the validator's reason.
+    /// A `$ref` chain that never reaches a schema (`A → B → A`, or one naming itself) is an
+    /// error too ([`crate::schema::broken_ref`]): a validator accepts anything there. Any
+    /// other compile failure says "not valid JSON Schema" with the validator's reason.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
         let validator = jsonschema::options()
             .should_validate_formats(true)
@@ -209,6 +211,13 @@ impl ArgsSchema {
                     ),
                 })
             })?;
+        // The validator accepts any value at a `$ref` loop: a schema that says nothing there.
+        if let Some((pointer, problem)) = crate::schema::broken_ref(schema) {
+            return Err(SchemaProblem {
+                pointer,
+                message: problem,
+            });
+        }
         Ok(ArgsSchema {
             declared: schema.clone(),
             validator,
@@ -435,21 +444,61 @@ pub fn check_arguments(
     })
 }
 
+/// Tool-call arguments as read from a call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent {
+    /// The arguments value (an object, or whatever else was sent).
+    Value(Value),
+    /// OpenAI's form, a JSON string whose text starts like an object but is not JSON (a call
+    /// cut short at the model's output limit, or with a syntax error). `error` is the
+    /// parser's words, with the line and column in `text`.
+    NotJson { text: String, error: String },
+}
+
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
-/// string whose text is the object. Errors name the place in `text`.
-pub fn parse_arguments(text: &str) -> Result<Value, String> {
+/// string whose text is the object. Errors name the place in `text`; text inside the string
+/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call.
+pub fn parse_arguments(text: &str) -> Result<Sent, String> {
     parse_arguments_from(std::path::Path::new("arguments"), text).map_err(|e| e.to_string())
 }
 
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
-pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Value> {
+pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Sent> {
     let limits = Limits::default();
     let value = crate::json::parse_str(file, text, limits, 0)?;
-    match value {
+    Ok(match value {
         Value::String(inner) if inner.trim_start().starts_with('{') => {
-            crate::json::parse_str(file, &inner, limits, 0)
+            let inner_file = std::path::Path::new("the arguments text");
+            match crate::json::parse_str(inner_file, &inner, limits, 0) {
+                Ok(v) => Sent::Value(v),
+                Err(e) => Sent::NotJson {
+                    error: e.to_string(),
+                    text: inner,
+                },
+            }
         }
-        v => Ok(v),
+        v => Sent::Value(v),
+    })
+}
+
+impl ArgsReport<'static> {
+    /// The report for [`Sent::NotJson`]: one problem at the root (keyword `json`), so that
+    /// the model is told to send the whole object again; the arguments are the text as sent.
+    pub fn not_json(text: &str, error: &str) -> ArgsReport<'static> {
+        ArgsReport {
+            arguments: Cow::Owned(Value::String(text.to_string())),
+            problems: vec![Problem {
+                pointer: String::new(),
+                keyword: Cow::Borrowed("json"),
+                expected: Cow::Borrowed("one complete JSON object"),
+                message: format!(
+                    "(the arguments object): the arguments are not valid JSON ({error}); send \
+                     them again as one complete JSON object."
+                ),
+            }],
+            coercions: Vec::new(),
+            absent_nulls: Vec::new(),
+        }
     }
 }
 
@@ -1137,6 +1186,18 @@ mod tests {
             p.message,
             "remote $ref not followed: https://example.com/s.json"
         );
+        // A loop of references, or one naming itself, says nothing: refused, not "any value".
+        for looped in [
+            serde_json::json!({"properties":{"a":{"$ref":"#/$defs/A"}},
+                "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}),
+            serde_json::json!({"properties":{"a":{"$ref":"#/properties/a"}}}),
+        ] {
+            let Err(p) = super::ArgsSchema::new(&looped) else {
+                panic!("a loop is refused");
+            };
+            assert_eq!(p.pointer, "/properties/a");
+            assert!(p.message.contains("never reach a schema"), "{}", p.message);
+        }
         let dangling = serde_json::json!({"properties":{"a":{"$ref":"#/$defs/No%25pe"}},
             "$defs":{"No%pe2":{}}});
         let p = super::ArgsSchema::new(&dangling).unwrap_err();
@@ -1382,8 +1443,34 @@ mod tests {
 
     #[test]
     fn arguments_as_a_json_string_are_unwrapped() {
-        assert_eq!(parse_arguments(r#""{\"a\":1}""#).unwrap(), json!({"a":1}));
-        assert_eq!(parse_arguments(r#"{"a":1}"#).unwrap(), json!({"a":1}));
+        let value = |v| Sent::Value(v);
+        assert_eq!(
+            parse_arguments(r#""{\"a\":1}""#).unwrap(),
+            value(json!({"a":1}))
+        );
+        assert_eq!(
+            parse_arguments(r#"{"a":1}"#).unwrap(),
+            value(json!({"a":1}))
+        );
         assert!(parse_arguments("{").unwrap_err().contains("line 1"));
+        // OpenAI's arguments string cut short: a problem of the call, not an error.
+        let Sent::NotJson { text, error } = parse_arguments(r#""{\"city\": \"Par""#).unwrap()
+        else {
+            panic!("the cut text is not JSON");
+        };
+        assert_eq!(text, r#"{"city": "Par"#);
+        assert!(
+            error.starts_with("the arguments text: line 1, column 13"),
+            "{error}"
+        );
+        let report = ArgsReport::not_json(&text, &error);
+        assert!(!report.is_valid());
+        assert_eq!(report.problems[0].keyword, "json");
+        let said = report.retry_message(Some("get_weather"));
+        assert!(
+            said.contains("not valid JSON (the arguments text: line 1, column 13"),
+            "{said}"
+        );
+        assert!(said.contains("one complete JSON object"), "{said}");
     }
 }

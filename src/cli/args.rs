@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{ArgsSchema, Coercions, parse_arguments, parse_arguments_from};
+use crate::args::{ArgsReport, ArgsSchema, Coercions, Sent, parse_arguments, parse_arguments_from};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Place, Result};
 use crate::input;
@@ -15,7 +15,9 @@ use crate::json::{self, Limits};
 pub struct ArgsArgs {
     /// The declared schema: a bare JSON Schema, or one tool definition (OpenAI
     /// `{"type":"function","function":{...}}` or flat, Anthropic `input_schema`, MCP
-    /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`).
+    /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). Gemini's proto type names
+    /// (`OBJECT`, `STRING`) are not JSON Schema: such a schema is refused, pointing at
+    /// `toolwire repair`, which writes them as JSON Schema's names.
     /// Files holding several tools (any shape `check` reads) need `--tool`.
     #[arg(long, value_name = "FILE")]
     pub schema: PathBuf,
@@ -52,7 +54,7 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             p.message,
         )
     })?;
-    let call = match args
+    let sent = match args
         .call
         .strip_prefix('@')
         .or((args.call == "-").then_some("-"))
@@ -64,7 +66,10 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
         None => parse_arguments(&args.call)
             .map_err(|e| Error::Usage(format!("--call is not JSON: {e}")))?,
     };
-    let report = compiled.check(&call, coerce);
+    let report = match &sent {
+        Sent::Value(call) => compiled.check(call, coerce),
+        Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
+    };
     if args.format == "json" {
         let out = json!({
             "tool": tool,

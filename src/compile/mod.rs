@@ -144,7 +144,13 @@ pub fn compile_request(
             leave_strict_out(r, target);
         }
         declare_no_arguments(r, target);
-        if let Some(reason) = r.tool.parameters.as_ref().and_then(broken_ref) {
+        if let Some(reason) = r
+            .tool
+            .parameters
+            .as_ref()
+            .and_then(crate::schema::broken_ref)
+            .map(|(at, problem)| format!("{}: {problem}", if at.is_empty() { "/" } else { &at }))
+        {
             refuse(r, reason);
             continue;
         }
@@ -581,63 +587,6 @@ fn fix_what_the_model_named(
 }
 
 /// Marks a tool refused because its wire form cannot be written.
-/// How many `$ref`s in a row may point at another bare `$ref` before the chain counts as a
-/// loop.
-const MAX_REF_HOPS: usize = 64;
-
-/// Why a `$ref` left in the schema (a target whose profile accepts `$ref`) cannot work, if
-/// one cannot: a local reference to nothing, a chain of references that never reaches a
-/// schema, or a remote reference (toolwire does not fetch, so what the target would see
-/// cannot be checked). Offline models do not resolve references, so without this a broken
-/// one would compile "accepted".
-fn broken_ref(root: &Value) -> Option<String> {
-    let walk = crate::schema::walk(root);
-    for node in &walk.nodes {
-        let Some(Value::String(reference)) = node.object().and_then(|o| o.get("$ref")) else {
-            continue;
-        };
-        let at = if node.pointer.is_empty() {
-            "/"
-        } else {
-            &node.pointer
-        };
-        let mut current = reference.as_str();
-        let mut reached = false;
-        for _ in 0..MAX_REF_HOPS {
-            let Some(fragment) = current.strip_prefix('#') else {
-                return Some(format!(
-                    "{at}: remote `$ref` {current:?}: toolwire does not fetch it, so what the target would see cannot be checked; inline it"
-                ));
-            };
-            let target = crate::schema::resolve(root, &crate::schema::percent_decode(fragment));
-            match target {
-                None => {
-                    return Some(format!(
-                        "{at}: `$ref` {current:?} points to nothing in the schema"
-                    ));
-                }
-                Some(Value::Object(o)) if o.len() == 1 => match o.get("$ref") {
-                    Some(Value::String(next)) => current = next,
-                    _ => {
-                        reached = true;
-                        break;
-                    }
-                },
-                Some(_) => {
-                    reached = true;
-                    break;
-                }
-            }
-        }
-        if !reached {
-            return Some(format!(
-                "{at}: `$ref` {reference:?} leads through references that never reach a schema"
-            ));
-        }
-    }
-    None
-}
-
 fn refuse(r: &mut ToolRepair, reason: String) {
     r.outcome = Outcome::Refused;
     r.changes.clear();

@@ -37,23 +37,34 @@ impl Project {
     }
 
     /// Run logs folded into the matrix: every log in `runs/` except runs against the emulator
-    /// (their answers are never evidence).
+    /// (their answers are never evidence) and logs cut short before their first observation
+    /// (a probe killed at its start: nothing was observed, and folding one would date the
+    /// matrix anew on no evidence).
     pub fn runs(&self) -> Result<Vec<RunLog>> {
-        Ok(runlog::read_all(&self.runs_dir())?
+        Ok(self
+            .evidence_logs()?
             .into_iter()
-            .filter(|r| !r.header.emulated)
+            .filter(|r| !observed_nothing(r))
             .collect())
     }
 
     /// Run logs of `runs/` that were cut short (no footer: an interrupted probe), with how
-    /// many observations each holds. They are folded in like the others (every observation in
-    /// them was made); callers say so, so that a partial run is never folded unnoticed.
+    /// many observations each holds. Those with observations are folded in like the others
+    /// (every observation in them was made); those without are not ([`Project::runs`]).
+    /// Callers say so, so that a partial run is never folded, or passed over, unnoticed.
     pub fn cut_short_runs(&self) -> Result<Vec<(PathBuf, usize)>> {
         Ok(self
-            .runs()?
+            .evidence_logs()?
             .into_iter()
             .filter(|r| r.footer.is_none())
             .map(|r| (r.path, r.observations.len()))
+            .collect())
+    }
+
+    fn evidence_logs(&self) -> Result<Vec<RunLog>> {
+        Ok(runlog::read_all(&self.runs_dir())?
+            .into_iter()
+            .filter(|r| !r.header.emulated)
             .collect())
     }
 
@@ -129,6 +140,11 @@ pub fn read_matrix(path: &Path) -> Result<Matrix> {
         .map_err(|e| crate::error::Error::input(path, crate::error::Place::File, e.to_string()))
 }
 
+/// A log cut short before its first observation.
+fn observed_nothing(r: &RunLog) -> bool {
+    r.footer.is_none() && r.observations.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,7 +167,21 @@ mod tests {
         std::fs::write(project.runs_dir().join("whole.jsonl"), &text).unwrap();
         assert_eq!(
             project.cut_short_runs().unwrap(),
-            vec![(cut_path, source.observations.len())]
+            vec![(cut_path.clone(), source.observations.len())]
         );
+        // Killed before its first answer: named, but not folded in.
+        let header_only = project.runs_dir().join("header-only.jsonl");
+        std::fs::write(&header_only, format!("{}\n", lines[0])).unwrap();
+        assert_eq!(
+            project.cut_short_runs().unwrap(),
+            vec![(cut_path, source.observations.len()), (header_only, 0)]
+        );
+        let folded: Vec<String> = project
+            .runs()
+            .unwrap()
+            .iter()
+            .map(|r| r.path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(folded, ["cut.jsonl", "whole.jsonl"]);
     }
 }

@@ -102,3 +102,55 @@ fn a_corpus_report_never_overwrites_an_input() {
         assert_eq!(std::fs::read_to_string(&tools).expect("tools kept"), text);
     }
 }
+
+/// Ctrl-C during an engines-only probe (in-process work, no network to wait on) ends the run
+/// between cases with the interrupted status, leaving a log of what was observed and no
+/// footer; it used to be noticed only after the last case.
+#[test]
+fn ctrl_c_stops_an_engines_only_probe() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let runs = tempfile::tempdir().expect("temporary directory");
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["probe", "--offline", "--no-progress", "--runs-dir"])
+        .arg(runs.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolwire starts");
+    let lines = || -> usize {
+        std::fs::read_dir(runs.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                std::fs::read_to_string(e.path())
+                    .unwrap_or_default()
+                    .lines()
+                    .count()
+            })
+            .sum()
+    };
+    // Signal once observations are being written (the handler is in place by then).
+    let start = Instant::now();
+    while lines() < 3 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let out = child.wait_with_output().expect("toolwire ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let log = std::fs::read_dir(runs.path())
+        .expect("the runs folder")
+        .flatten()
+        .next()
+        .expect("a run log");
+    let text = std::fs::read_to_string(log.path()).expect("the log reads");
+    assert!(text.lines().count() >= 3);
+    assert!(!text.contains("\"type\":\"footer\""), "{text}");
+}

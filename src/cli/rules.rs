@@ -30,10 +30,18 @@ pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
     }
     let project = paths.project();
     for (log, n) in project.cut_short_runs()? {
-        eprintln!(
-            "note: {} was cut short (no footer); its {n} observations are folded in",
-            log.display()
-        );
+        if n == 0 {
+            eprintln!(
+                "note: {} was cut short before its first observation: it holds nothing observed \
+                 and is not folded in (delete it)",
+                log.display()
+            );
+        } else {
+            eprintln!(
+                "note: {} was cut short (no footer); its {n} observations are folded in",
+                log.display()
+            );
+        }
     }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let changed = project.regenerate(mode)?;

@@ -81,6 +81,9 @@ impl ProbeTarget for EngineTarget {
     }
     fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
         Box::pin(async move {
+            // The check runs on this thread without awaiting anything: yield first, so that
+            // an engines-only run still notices Ctrl-C between cases.
+            tokio::task::yield_now().await;
             let a = self.0.check(&case.tools, &case.instances);
             Answer {
                 verdict: a.verdict,

@@ -341,46 +341,74 @@ pub enum NameOutcome {
 /// ever routed to the wrong tool.
 pub fn census(names: &[&str], rule: &NameRule) -> Vec<NameOutcome> {
     let sanitized: Vec<String> = names.iter().map(|n| rule.sanitize(n)).collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&sanitized)
+        .map(|(n, s)| (*n, s.as_str()))
+        .collect();
+    census_of(&pairs, &rule.scope)
+}
+
+/// [`census`] of names already decided: each pair is a tool's name as given and the name it
+/// is sent under (the same when it is not renamed), in input order. Only the names sent are
+/// compared: a name that is not renamed collides only with a tool sent under that very name.
+/// `scope` names the rule the renames were made under, for the reason.
+pub fn census_of(pairs: &[(&str, &str)], scope: &str) -> Vec<NameOutcome> {
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, s) in sanitized.iter().enumerate() {
-        groups.entry(s.as_str()).or_default().push(i);
+    for (i, (_, sent)) in pairs.iter().enumerate() {
+        groups.entry(sent).or_default().push(i);
     }
-    (0..names.len())
-        .map(|i| {
-            let group = &groups[sanitized[i].as_str()];
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &(given, sent))| {
+            let group = &groups[sent];
             if group.len() > 1 {
-                // Others are named, not numbered: callers number tools in their own ways
-                // (per request, per file, skipping built-in tools).
-                let others: Vec<String> = group
-                    .iter()
-                    .filter(|j| **j != i)
-                    .map(|j| format!("`{}`", names[*j]))
-                    .collect();
-                let reason = if group.iter().all(|j| names[*j] == names[i]) {
-                    format!(
-                        "the name `{}` is used by {} tools of the request; all of them are left out",
-                        names[i],
-                        group.len()
-                    )
-                } else {
-                    format!(
-                        "`{}` becomes `{}` under the {} name rule, the same as {}; all of them are left out",
-                        names[i],
-                        sanitized[i],
-                        rule.scope,
-                        others.join(", ")
-                    )
-                };
-                NameOutcome::Refused { reason }
-            } else if sanitized[i] == names[i] {
+                NameOutcome::Refused {
+                    reason: collision(pairs, group, i, scope),
+                }
+            } else if sent == given {
                 NameOutcome::Kept
             } else {
                 NameOutcome::Renamed {
-                    to: sanitized[i].clone(),
+                    to: sent.to_string(),
                 }
             }
         })
         .collect()
+}
+
+/// Why tool `i` of `group` (tools sent under one name) is refused.
+fn collision(pairs: &[(&str, &str)], group: &[usize], i: usize, scope: &str) -> String {
+    let (given, sent) = pairs[i];
+    if group.iter().all(|j| pairs[*j].0 == given) {
+        return format!(
+            "the name `{given}` is used by {} tools of the request; all of them are left out",
+            group.len()
+        );
+    }
+    // Others are named, not numbered: callers number tools in their own ways (per request,
+    // per file, skipping built-in tools).
+    let named = |keep: &dyn Fn(usize) -> bool| -> String {
+        let names: Vec<String> = group
+            .iter()
+            .filter(|j| keep(**j))
+            .map(|j| format!("`{}`", pairs[*j].0))
+            .collect();
+        names.join(", ")
+    };
+    if given == sent {
+        // Not renamed itself: others were renamed onto its name.
+        format!(
+            "{} becomes `{sent}` under the {scope} name rule, the name of this tool; all of them are left out",
+            named(&|j| pairs[j].0 != sent)
+        )
+    } else {
+        format!(
+            "`{given}` becomes `{sent}` under the {scope} name rule, the same as {}; all of them are left out",
+            named(&|j| j != i)
+        )
+    }
 }
 
 #[cfg(test)]
@@ -505,7 +533,7 @@ mod tests {
             matches!(&out[0], NameOutcome::Refused { reason } if reason.contains("the same as `math_sum`"))
         );
         assert!(
-            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("the same as `math.sum`"))
+            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("`math.sum` becomes `math_sum`") && reason.contains("the name of this tool"))
         );
         assert_eq!(out[2], NameOutcome::Kept);
         assert!(
@@ -513,5 +541,37 @@ mod tests {
         );
         assert!(matches!(&out[4], NameOutcome::Refused { .. }));
         assert_eq!(out[5], NameOutcome::Renamed { to: "a_b".into() });
+    }
+
+    #[test]
+    fn census_of_decided_names_compares_only_the_names_sent() {
+        // Not renamed: `a.b` and `a_b` are two names.
+        assert_eq!(
+            census_of(&[("a.b", "a.b"), ("a_b", "a_b")], "x"),
+            [NameOutcome::Kept, NameOutcome::Kept]
+        );
+        // Renamed onto another tool's name: both refused, each told who.
+        let out = census_of(&[("a.b", "a_b"), ("a_b", "a_b"), ("c", "c")], "x");
+        assert_eq!(
+            out[0],
+            NameOutcome::Refused {
+                reason: "`a.b` becomes `a_b` under the x name rule, the same as `a_b`; all of \
+                         them are left out"
+                    .into()
+            }
+        );
+        assert_eq!(
+            out[1],
+            NameOutcome::Refused {
+                reason: "`a.b` becomes `a_b` under the x name rule, the name of this tool; all \
+                         of them are left out"
+                    .into()
+            }
+        );
+        assert_eq!(out[2], NameOutcome::Kept);
+        assert_eq!(
+            census_of(&[("a b", "a_b")], "x"),
+            [NameOutcome::Renamed { to: "a_b".into() }]
+        );
     }
 }

@@ -218,16 +218,21 @@ pub(crate) fn repair_schemas(
         .enumerate()
         .map(|(i, t)| repair_tool(t, i, profile, opts))
         .collect();
-    let named: Vec<(usize, String)> = out
+    // Each tool's name as given and as repair left it: repair renamed exactly the names the
+    // profile rejects, so only the names sent are compared (a name the profile's rule would
+    // sanitize but no evidence rejects is sent as written, and collides with nothing).
+    let named: Vec<(usize, &str, String)> = out
         .iter()
         .enumerate()
         .filter(|(_, r)| r.outcome != Outcome::Refused)
-        .filter_map(|(i, r)| r.tool.name.clone().map(|n| (i, n)))
+        .filter_map(|(i, r)| Some((i, tools[i].name.as_deref()?, r.tool.name.clone()?)))
         .collect();
-    let names: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
-    // The output names are already accepted, so the census only finds collisions.
-    let census = crate::names::census(&names, &name_rule(profile));
-    for ((i, _), outcome) in named.iter().zip(census) {
+    let pairs: Vec<(&str, &str)> = named
+        .iter()
+        .map(|(_, given, sent)| (*given, sent.as_str()))
+        .collect();
+    let census = crate::names::census_of(&pairs, &profile.name);
+    for ((i, _, _), outcome) in named.iter().zip(census) {
         if let crate::names::NameOutcome::Refused { reason } = outcome {
             let r = &mut out[*i];
             r.outcome = Outcome::Refused;

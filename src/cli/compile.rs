@@ -180,10 +180,13 @@ fn requests(set: &ToolSet) -> Vec<(&[ToolEntry], &[BuiltinTool])> {
         .collect()
 }
 
-/// The report's line for a built-in tool left out (nothing for one passed through).
+/// The report's line for a built-in tool left out or converted (nothing for one passed
+/// through as written).
 fn builtin_line(b: &BuiltinOutcome) -> String {
-    let Some(why) = &b.left_out else {
-        return String::new();
+    let (what, why) = match (&b.left_out, &b.changed) {
+        (Some(why), _) => ("left out", why),
+        (None, Some(change)) => ("changed", change),
+        (None, None) => return String::new(),
     };
     let name = b
         .name
@@ -196,8 +199,8 @@ fn builtin_line(b: &BuiltinOutcome) -> String {
         format!(" (type `{}`)", b.kind)
     };
     match b.index {
-        Some(n) => format!("built-in tool #{n}{name}{kind}: left out: {why}\n"),
-        None => format!("Gemini built-in tool entry `{}`: left out: {why}\n", b.kind),
+        Some(n) => format!("built-in tool #{n}{name}{kind}: {what}: {why}\n"),
+        None => format!("Gemini built-in tool entry `{}`: {what}: {why}\n", b.kind),
     }
 }
 

@@ -119,8 +119,9 @@ pub fn compile(
 /// tools and built-ins counted together; `tools` fill the other positions in order). A
 /// built-in the target takes ([`crate::target::takes_builtin`]: one of the target's own
 /// provider) is passed through as written, in its place among the compiled tools, and the
-/// offline model sees it there; any other is left out ([`BuiltinOutcome::left_out`] says
-/// why).
+/// offline model sees it there (an OpenAI custom tool in the other OpenAI API's shape is
+/// converted to the target's, [`BuiltinOutcome::changed`]); any other is left out
+/// ([`BuiltinOutcome::left_out`] says why).
 pub fn compile_request(
     tools: &[Tool],
     builtins: &[(usize, &BuiltinTool)],
@@ -173,17 +174,24 @@ pub fn compile_request(
         .iter()
         .map(|(_, b)| BuiltinOutcome::of(b, target))
         .collect();
+    // A built-in converted to the target API's shape is sent (and shown to the model) so.
+    let converted: Vec<BuiltinTool> = builtins
+        .iter()
+        .zip(&outcomes)
+        .map(|(&(_, b), o)| o.as_sent(b))
+        .collect();
     // A Gemini entry takes no number: it goes after the declarations, which keep theirs.
     let builtins: Vec<(usize, &BuiltinTool)> = builtins
         .iter()
-        .map(|&(position, b)| {
+        .zip(&converted)
+        .map(|(&(position, b), sent)| {
             (
                 if gemini_entry(b) {
                     usize::MAX
                 } else {
                     position
                 },
-                b,
+                sent,
             )
         })
         .collect();
@@ -376,26 +384,57 @@ pub struct BuiltinOutcome {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Why it is not in the compiled request; `None`: passed through as written.
+    /// How it was rewritten to fit the target's API (an OpenAI custom tool between Chat
+    /// Completions' and the Responses API's shapes, [`crate::target::BuiltinFit::Converted`]);
+    /// `None`: as written, or left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed: Option<String>,
+    /// Why it is not in the compiled request; `None`: passed through (as written unless
+    /// `changed` says otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_out: Option<String>,
+    /// The tool as sent when `changed`.
+    #[serde(skip)]
+    converted: Option<Value>,
 }
 
 impl BuiltinOutcome {
     /// What compile does with `b` for `target`.
     pub fn of(b: &BuiltinTool, target: &str) -> BuiltinOutcome {
-        let left_out = (!crate::target::takes_builtin(target, &b.value)).then(|| {
-            format!(
-                "{target} does not take this built-in tool (built-ins carry no schema to \
-                 compile, and pass through only to a target of their own provider whose API \
-                 takes them)"
-            )
-        });
+        use crate::target::BuiltinFit;
+        let (changed, converted, left_out) = match crate::target::fit_builtin(target, &b.value) {
+            BuiltinFit::AsWritten => (None, None, None),
+            BuiltinFit::Converted { tool, change } => (Some(change), Some(tool), None),
+            BuiltinFit::Unplaceable(why) => (
+                None,
+                None,
+                Some(format!("{target} cannot take this built-in tool: {why}")),
+            ),
+            BuiltinFit::NotTaken => (
+                None,
+                None,
+                Some(format!(
+                    "{target} does not take this built-in tool (built-ins carry no schema to \
+                     compile, and pass through only to a target of their own provider whose \
+                     API takes them)"
+                )),
+            ),
+        };
         BuiltinOutcome {
             index: (!gemini_entry(b)).then_some(b.index),
             kind: b.kind.clone(),
             name: b.name.clone(),
+            changed,
             left_out,
+            converted,
+        }
+    }
+
+    /// `b` as it is sent: converted when [`BuiltinOutcome::changed`], else as written.
+    fn as_sent(&self, b: &BuiltinTool) -> BuiltinTool {
+        BuiltinTool {
+            value: self.converted.clone().unwrap_or_else(|| b.value.clone()),
+            ..b.clone()
         }
     }
 }

@@ -403,27 +403,98 @@ fn built_ins_keep_their_places_among_the_tools() {
 }
 
 /// OpenAI's custom tool has one shape per API (Chat nests it under `custom`, Responses is
-/// flat): each passes only to its own API, never into the other's request.
+/// flat): each passes as written to its own API and is converted to the other's shape (said
+/// as a change), in its place; the offline model, which rejects a custom tool in the other
+/// API's shape, accepts the converted request.
 #[test]
-fn custom_tools_pass_only_to_the_api_whose_shape_they_are_in() {
+fn custom_tools_are_converted_to_the_shape_of_the_api_they_go_to() {
     let p = profile(&[]);
-    let chat = builtin(1, json!({"type": "custom", "custom": {"name": "run_sql"}}));
-    let flat = builtin(1, json!({"type": "custom", "name": "run_sql"}));
-    for (b, own, other) in [
-        (&chat, "openai/chat", "openai/responses-strict"),
-        (&flat, "openai/responses-strict", "openai/chat"),
+    let format = json!({"type": "grammar", "syntax": "lark", "definition": "start: /SELECT .+/"});
+    let chat = builtin(
+        1,
+        json!({"type": "custom", "custom": {"name": "run_sql", "description": "Runs SQL.", "format": format}}),
+    );
+    let flat = builtin(
+        1,
+        json!({"type": "custom", "name": "run_sql", "description": "Runs SQL.", "format": format}),
+    );
+    for (given, sent, target) in [
+        (&chat, &flat, "openai/responses-strict"),
+        (&flat, &chat, "openai/chat"),
+        (&flat, &chat, "openai/chat-strict"),
+        (&chat, &chat, "openai/chat"),
+        (&flat, &flat, "openai/responses-strict"),
     ] {
-        let placed = [(1, b)];
-        let compile = |target| {
-            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap()
-        };
-        let c = compile(own);
-        assert!(c.is_ok(), "{own}: {:#?}", c.check);
-        assert_eq!(c.builtins[0].left_out, None, "{own}");
-        let c = compile(other);
-        assert!(c.is_ok(), "{other}: {:#?}", c.check);
-        assert!(c.builtins[0].left_out.is_some(), "{other}");
-        assert!(!c.request.to_string().contains("run_sql"), "{other}");
+        let placed = [(1, given)];
+        let c =
+            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        let b = &c.builtins[0];
+        assert_eq!(b.left_out, None, "{target}");
+        assert_eq!(c.wire[1], sent.value, "{target}");
+        assert_eq!(c.wire.as_array().unwrap().len(), 2, "{target}");
+        if given.value == sent.value {
+            assert_eq!(b.changed, None, "{target}");
+        } else {
+            let change = b.changed.as_deref().unwrap_or_default();
+            assert!(change.contains("converted from"), "{target}: {change}");
+        }
+        // Unconverted, the other shape is refused by the same model: the acceptance above
+        // is the conversion's.
+        if given.value != sent.value {
+            let def = ToolDef {
+                name: "lookup".into(),
+                description: None,
+                parameters: plain().parameters,
+            };
+            let answer = ask_model_with_builtins(target, &[def], &[(1, &given.value)]).unwrap();
+            assert_eq!(
+                answer.classified.verdict,
+                Verdict::Rejected,
+                "{target}: {}",
+                answer.reply.text_body()
+            );
+        }
+    }
+}
+
+/// A custom tool with a field the other API's shape has no place for is left out of that
+/// API's request, with the field named; other built-ins of OpenAI stay out of Chat.
+#[test]
+fn custom_tools_with_a_field_the_other_shape_lacks_are_left_out() {
+    let p = profile(&[]);
+    let cases = [
+        (
+            json!({"type": "custom", "custom": {"name": "run_sql", "grammar": "x"}}),
+            "openai/responses-strict",
+            "`grammar`",
+        ),
+        (
+            json!({"type": "custom", "name": "run_sql", "custom": {"name": "run_sql"}}),
+            "openai/responses-strict",
+            "`name` is written both inside",
+        ),
+        (
+            json!({"type": "custom", "name": "run_sql", "custom": null}),
+            "openai/chat",
+            "`custom`",
+        ),
+        (
+            json!({"type": "web_search"}),
+            "openai/chat",
+            "does not take this built-in",
+        ),
+    ];
+    for (value, target, said) in cases {
+        let b = builtin(1, value);
+        let placed = [(1, &b)];
+        let c =
+            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        let why = c.builtins[0].left_out.as_deref().unwrap_or_default();
+        assert!(why.contains(said), "{target}: {why}");
+        assert_eq!(c.builtins[0].changed, None);
+        assert_eq!(c.wire.as_array().unwrap().len(), 1, "{target}");
     }
 }
 

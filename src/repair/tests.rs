@@ -257,6 +257,65 @@ fn names_are_sanitized_and_collisions_refuse_every_tool_involved() {
     );
 }
 
+/// The census counts only the renames repair makes: a name the profile's documented rule
+/// would sanitize but no evidence rejects is sent as written and collides with nothing, while
+/// a rename onto another tool's name still refuses both.
+#[test]
+fn only_a_rename_repair_makes_can_collide() {
+    let params = json!({"type":"object","properties":{"city":{"type":"string"}}});
+    let tools = [
+        tool("get.weather", params.clone()),
+        tool("get_weather", params.clone()),
+    ];
+    let sent = |p: &CompiledProfile| -> Vec<(Outcome, Option<String>)> {
+        repair_request(&tools, p, &Options::default())
+            .into_iter()
+            .map(|r| (r.outcome, r.tool.name))
+            .collect()
+    };
+    // mistral/chat documents no rule (the portable one, without dots, stands in).
+    let assumed = profile_for(&["mistral/chat"], &[]);
+    assert!(!name_rule(&assumed).accepts("get.weather"));
+    assert_eq!(
+        sent(&assumed),
+        [
+            (Outcome::Unchanged, Some("get.weather".into())),
+            (Outcome::Unchanged, Some("get_weather".into()))
+        ]
+    );
+    // The same pair where the evidence rejects dots: the rename collides.
+    let rejecting = profile_for(&["mistral/chat"], &["name-chars: dot"]);
+    let out = repair_request(&tools, &rejecting, &Options::default());
+    assert_eq!(
+        out.iter().map(|r| r.outcome).collect::<Vec<_>>(),
+        [Outcome::Refused, Outcome::Refused]
+    );
+    assert_eq!(out[0].tool.name.as_deref(), Some("get.weather"));
+    let reasons: Vec<&str> = out
+        .iter()
+        .map(|r| r.refusals.last().unwrap().reason.as_str())
+        .collect();
+    assert!(
+        reasons[0].contains("`get.weather` becomes `get_weather`")
+            && reasons[0].contains("the same as `get_weather`"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].contains("`get.weather` becomes `get_weather`")
+            && reasons[1].contains("the name of this tool"),
+        "{reasons:?}"
+    );
+    // Gemini documents dots: nothing is renamed, both are kept.
+    let gemini = profile_for(&["gemini/v1beta/parameters"], &[]);
+    assert_eq!(
+        sent(&gemini),
+        [
+            (Outcome::Unchanged, Some("get.weather".into())),
+            (Outcome::Unchanged, Some("get_weather".into()))
+        ]
+    );
+}
+
 #[test]
 fn descriptions_are_written_when_missing_and_cut_when_too_long() {
     let p = profile(&["description: missing", "description-length-limit: 1025"]);

@@ -456,17 +456,38 @@ fn tool_list_mut(body: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Va
         .and_then(serde_json::Value::as_array_mut)
 }
 
-/// Whether `target`'s offline model takes `tool`, a provider's built-in tool as written, as
-/// a built-in (unchecked, in its place in the list): Anthropic's built-ins on
+/// How a target takes one built-in tool ([`fit_builtin`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuiltinFit {
+    /// Sent as written.
+    AsWritten,
+    /// Sent in the shape the target's API writes it in: the tool so rewritten, and a
+    /// sentence saying what changed (an OpenAI `custom` tool between Chat Completions' nested
+    /// shape and the Responses API's flat one, [`openai::custom_in_shape`]).
+    Converted {
+        tool: serde_json::Value,
+        change: String,
+    },
+    /// Its kind is one the target takes, but this tool has a field the target's shape has no
+    /// place for: the reason.
+    Unplaceable(String),
+    /// The target does not take this kind of built-in tool.
+    NotTaken,
+}
+
+/// How `target`'s offline model takes `tool`, a provider's built-in tool as written, as a
+/// built-in (unchecked, in its place in the list): Anthropic's built-ins on
 /// `anthropic/messages` ([`anthropic::is_builtin`]), OpenAI's on `openai/responses-strict`
 /// ([`openai::is_builtin`]), OpenAI's `custom` tool, the only tool besides `function` that
 /// Chat Completions takes, on `openai/chat` and `openai/chat-strict`
-/// ([`openai::is_chat_custom`]), Bedrock's `cachePoint` on `bedrock/converse`, and Gemini's
-/// built-in `tools` entries (`googleSearch`, `codeExecution`, ...: the `Tool` fields of
-/// ai.google.dev/api/caching#Tool) on the Gemini and Vertex parameters routes. Each
-/// model's documentation gives its source; a built-in of another provider cannot be sent.
-pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
-    match target {
+/// ([`openai::is_chat_custom`]; both APIs take it, each in its own shape, so one in the
+/// other API's shape is [`BuiltinFit::Converted`]), Bedrock's `cachePoint` on
+/// `bedrock/converse`, and Gemini's built-in `tools` entries (`googleSearch`,
+/// `codeExecution`, ...: the `Tool` fields of ai.google.dev/api/caching#Tool) on the Gemini
+/// and Vertex parameters routes. Each model's documentation gives its source; a built-in of
+/// another provider cannot be sent.
+pub fn fit_builtin(target: &str, tool: &serde_json::Value) -> BuiltinFit {
+    let taken = match target {
         "anthropic/messages" => anthropic::is_builtin(tool),
         "openai/responses-strict" => openai::is_responses_builtin(tool),
         "openai/chat" | "openai/chat-strict" => openai::is_chat_custom(tool),
@@ -479,7 +500,42 @@ pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
             .as_object()
             .is_some_and(crate::input::is_gemini_builtin_entry),
         _ => false,
+    };
+    if taken {
+        return BuiltinFit::AsWritten;
     }
+    let (responses, from, to) = match target {
+        "openai/responses-strict" => (
+            true,
+            "Chat Completions' nested shape (`custom: {name, ..}`)",
+            "the Responses API's flat shape (`name`, .. beside `type`)",
+        ),
+        "openai/chat" | "openai/chat-strict" => (
+            false,
+            "the Responses API's flat shape (`name`, .. beside `type`)",
+            "Chat Completions' nested shape (`custom: {name, ..}`)",
+        ),
+        _ => return BuiltinFit::NotTaken,
+    };
+    match openai::custom_in_shape(tool, responses) {
+        Some(Ok(tool)) => BuiltinFit::Converted {
+            tool,
+            change: format!("OpenAI custom tool converted from {from} to {to}"),
+        },
+        Some(Err(why)) => {
+            BuiltinFit::Unplaceable(format!("it is an OpenAI custom tool in {from}, and {why}"))
+        }
+        None => BuiltinFit::NotTaken,
+    }
+}
+
+/// Whether `target` takes `tool`, a provider's built-in tool, as written or converted to its
+/// API's shape ([`fit_builtin`]).
+pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
+    matches!(
+        fit_builtin(target, tool),
+        BuiltinFit::AsWritten | BuiltinFit::Converted { .. }
+    )
 }
 
 /// Looks a target up by id.

@@ -506,6 +506,72 @@ pub fn is_responses_builtin(t: &Value) -> bool {
     is_builtin(t) && !is_chat_custom(t)
 }
 
+/// The fields of OpenAI's custom tool besides `type`, the same in both APIs: Chat Completions
+/// nests them in a `custom` object (`{"type": "custom", "custom": {"name", "description",
+/// "format"}}`), the Responses API writes them beside `type` (`{"type": "custom", "name",
+/// "description", "format"}`). Source: OpenAI's API reference (platform.openai.com/docs/
+/// api-reference, Chat Completions `tools[].custom` and Responses `tools[]` custom tool).
+const CUSTOM_FIELDS: [&str; 3] = ["name", "description", "format"];
+
+/// Whether a tool is OpenAI's custom tool in the Responses API's flat shape.
+fn is_flat_custom(t: &Value) -> bool {
+    t.get("type").and_then(Value::as_str) == Some("custom") && is_builtin(t) && !is_chat_custom(t)
+}
+
+/// OpenAI's custom tool `t` in the shape of the API it is sent to: the Responses API's flat
+/// shape when `responses`, else Chat Completions' nested one ([`CUSTOM_FIELDS`] move between
+/// the `custom` object and the tool; every other field stays as written, in its place).
+/// `None` when `t` is not a custom tool or is already in that shape; `Some(Err)` names a
+/// field the other shape has no place for (a `custom` field outside [`CUSTOM_FIELDS`], a
+/// field written both inside `custom` and beside it, a flat tool's non-object `custom`).
+pub fn custom_in_shape(t: &Value, responses: bool) -> Option<Result<Value, String>> {
+    let m = t.as_object()?;
+    if responses && is_chat_custom(t) {
+        let inner = m.get("custom").and_then(Value::as_object)?;
+        let mut out = serde_json::Map::new();
+        for (k, v) in m {
+            if k != "custom" {
+                out.insert(k.clone(), v.clone());
+                continue;
+            }
+            for (ik, iv) in inner {
+                if !CUSTOM_FIELDS.contains(&ik.as_str()) {
+                    return Some(Err(format!(
+                        "its `custom` object's `{ik}` has no place in the Responses API's \
+                         custom tool (`type`, `name`, `description`, `format`)"
+                    )));
+                }
+                if m.contains_key(ik) {
+                    return Some(Err(format!(
+                        "`{ik}` is written both inside its `custom` object and beside it"
+                    )));
+                }
+                out.insert(ik.clone(), iv.clone());
+            }
+        }
+        return Some(Ok(Value::Object(out)));
+    }
+    if !responses && is_flat_custom(t) {
+        let mut custom = serde_json::Map::new();
+        let mut out = serde_json::Map::new();
+        for (k, v) in m {
+            if k == "type" {
+                out.insert(k.clone(), v.clone());
+            } else if CUSTOM_FIELDS.contains(&k.as_str()) {
+                custom.insert(k.clone(), v.clone());
+            } else {
+                return Some(Err(format!(
+                    "its `{k}` has no place in Chat Completions' custom tool (`type` and a \
+                     `custom` object of `name`, `description`, `format`)"
+                )));
+            }
+        }
+        out.insert("custom".into(), Value::Object(custom));
+        return Some(Ok(Value::Object(out)));
+    }
+    None
+}
+
 /// Reads Chat Completions tools (`tools[i].function`).
 pub fn chat_views(body: &Value) -> Vec<ToolView<'_>> {
     body.get("tools")
@@ -1158,6 +1224,31 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn custom_tools_move_their_fields_between_the_two_shapes_in_place() {
+        let format = json!({"type": "text"});
+        let chat = json!({"type": "custom", "custom": {"name": "sql", "description": "Runs SQL.", "format": format}});
+        let flat =
+            json!({"type": "custom", "name": "sql", "description": "Runs SQL.", "format": format});
+        assert_eq!(custom_in_shape(&chat, true), Some(Ok(flat.clone())));
+        assert_eq!(custom_in_shape(&flat, false), Some(Ok(chat.clone())));
+        // Already in the target's shape, or not a custom tool: nothing to convert.
+        assert_eq!(custom_in_shape(&chat, false), None);
+        assert_eq!(custom_in_shape(&flat, true), None);
+        assert_eq!(custom_in_shape(&json!({"type": "web_search"}), false), None);
+        // A field beside `custom` stays as written, where it was.
+        let beside =
+            json!({"type": "custom", "description": "Runs SQL.", "custom": {"name": "sql"}});
+        let Some(Ok(v)) = custom_in_shape(&beside, true) else {
+            panic!("converted")
+        };
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["type", "description", "name"]);
+        // A field the other shape has no place for is named.
+        let extra = json!({"type": "custom", "custom": {"name": "sql", "grammar": "x"}});
+        assert!(matches!(custom_in_shape(&extra, true), Some(Err(e)) if e.contains("`grammar`")));
+    }
 
     /// The strict baseline as a copy edited in place: the reference [`Closed`] must match.
     fn close_in_place(v: &mut Value, feature: Option<&str>, depth: usize) {

@@ -122,8 +122,8 @@ impl ToolEntry {
 
 /// A provider's built-in tool in a request's tool list, e.g. Anthropic's `{"type":
 /// "web_search_20250305", "name": "web_search"}`, OpenAI's `{"type": "web_search"}` or its
-/// free-form `custom` tool, Bedrock's `cachePoint` (see [`anthropic_builtin`],
-/// [`openai_builtin`], [`bedrock_cache_point`]). It carries no JSON Schema, so it is no
+/// free-form `custom` tool, Bedrock's `cachePoint` (see `anthropic_builtin`,
+/// `openai_builtin`, [`bedrock_cache_point`]). It carries no JSON Schema, so it is no
 /// [`ToolEntry`] and nothing checks it; it is kept because a named one shares the request's
 /// tool names with the function tools, and so that `compile` can pass it through as written.
 /// Gemini's built-in entries (`googleSearch`) are kept too, but take no tool number.

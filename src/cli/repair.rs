@@ -7,7 +7,7 @@
 //! standard error (to standard output when `--output` is given). When every tool is
 //! refused (and not kept) nothing is written, not even `[]`, and the report says so: `--output`
 //! may name the input itself. An `--output` file is replaced whole or not at all
-//! ([`write_atomically`]). Exit 0 when every tool is clean or repaired, 1 when a tool was
+//! (`write_atomically`). Exit 0 when every tool is clean or repaired, 1 when a tool was
 //! refused, 2 on bad input.
 
 use std::collections::BTreeSet;

@@ -449,7 +449,7 @@ pub struct ModelAnswer {
 }
 
 /// Sends `tools` exactly as given (no wire baseline: `raw`), in `target`'s envelope, to
-/// `target`'s offline model with a stand-in valid key ([`MODEL_KEY`]), so its validator stage
+/// `target`'s offline model with a stand-in valid key (`MODEL_KEY`), so its validator stage
 /// runs. `None` when `target` has no route (an engine or an unknown id). Nothing leaves the
 /// process.
 pub fn ask_model(target: &str, tools: &[ToolDef]) -> Option<ModelAnswer> {

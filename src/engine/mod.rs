@@ -9,7 +9,7 @@
 //!   `.../parameters-json-schema`, a strict proto3-JSON parse of the request body against a
 //!   snapshot of Gemini v1beta's published field list (not Gemini itself).
 //!
-//! Every check runs through [`guard::run`], which bounds nesting depth, stack and time, so
+//! Every check runs through `guard::run`, which bounds nesting depth, stack and time, so
 //! that no input can hang or crash a probe run; what a guard stops is reported as
 //! `inconclusive` with the reason, never as a guessed verdict.
 

@@ -1,6 +1,6 @@
 //! Observations, evidence and the matrix.
 //!
-//! Vocabulary (see DESIGN.md): an [`Observation`] is what one probe saw; [`Evidence`] is an
+//! Vocabulary (see DESIGN.md): an [`Observation`] is what one probe saw; *evidence* ([`EvidenceKind`]) is an
 //! observation (`probe`), a documented fact (`doc`) or a public report (`report`); the matrix
 //! folds all evidence into one cell per (case, target).
 
@@ -119,7 +119,7 @@ impl EvidenceKind {
 
 /// What one probe of one case against one target saw. One line of a run log.
 ///
-/// Invariant: no field ever holds a credential; [`runlog::redact`] is applied to every
+/// Invariant: no field ever holds a credential; `runlog::redact` is applied to every
 /// string before it is written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Observation {

@@ -178,7 +178,7 @@ const REASON_END_CHARS: usize = 80;
 
 /// Why an answer did not decide anything, in one line: stage, HTTP status when there was one,
 /// and the first line of the error (else the note); a long line keeps its first and last
-/// [`REASON_END_CHARS`] characters around a `…`.
+/// `REASON_END_CHARS` characters around a `…`.
 pub fn reason(a: &Answer) -> String {
     let text = a
         .error

@@ -1,7 +1,7 @@
 //! Profiles derived from the matrix, and the rule registry that applies them.
 //!
 //! A *profile* is the schema subset a declared set of targets all accept (DESIGN.md). It is
-//! derived from the matrix alone ([`derive`]): a feature (a case's `parameter` at a
+//! derived from the matrix alone ([`mod@derive`]): a feature (a case's `parameter` at a
 //! placement) is in a profile only when every target of the profile has accepting evidence
 //! for it; a rejection by any target keeps it out and is listed with its evidence; a target
 //! with no evidence makes it *unknown*, which is also out. `portable` spans the core
@@ -225,7 +225,7 @@ pub struct Profile {
     pub summary: Summary,
 }
 
-/// Every profile. Written to `reports/profile.json` in a compact form ([`file::FileForm`]):
+/// Every profile. Written to `reports/profile.json` in a compact form (`file::FileForm`):
 /// one shared, deduplicated evidence table, and per profile the allowed, rejected and unknown
 /// features as `parameter @ placement` strings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

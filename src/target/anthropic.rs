@@ -158,7 +158,7 @@ fn err(status: u16, kind: &str, message: &str) -> Reply {
 pub const NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{1,128}$";
 
 /// Whether a tool is one of Anthropic's built-in tools (`web_search_20250305`, `bash_20250124`,
-/// `mcp_toolset`, ..: see [`crate::input::anthropic_builtin`]), which carries no `input_schema`.
+/// `mcp_toolset`, ..: see `crate::input::anthropic_builtin`), which carries no `input_schema`.
 pub fn is_builtin(t: &Value) -> bool {
     t.as_object().is_some_and(crate::input::anthropic_builtin)
 }

@@ -485,7 +485,7 @@ pub struct ToolView<'a> {
 }
 
 /// Whether a tool is one of OpenAI's built-in tools (`web_search`, `code_interpreter`, `mcp`,
-/// .., or a free-form `custom` tool; see [`crate::input::openai_builtin`]), which carries no
+/// .., or a free-form `custom` tool; see `crate::input::openai_builtin`), which carries no
 /// JSON Schema.
 pub fn is_builtin(t: &Value) -> bool {
     t.as_object().is_some_and(crate::input::openai_builtin)
@@ -519,10 +519,10 @@ fn is_flat_custom(t: &Value) -> bool {
 }
 
 /// OpenAI's custom tool `t` in the shape of the API it is sent to: the Responses API's flat
-/// shape when `responses`, else Chat Completions' nested one ([`CUSTOM_FIELDS`] move between
+/// shape when `responses`, else Chat Completions' nested one (`CUSTOM_FIELDS` move between
 /// the `custom` object and the tool; every other field stays as written, in its place).
 /// `None` when `t` is not a custom tool or is already in that shape; `Some(Err)` names a
-/// field the other shape has no place for (a `custom` field outside [`CUSTOM_FIELDS`], a
+/// field the other shape has no place for (a `custom` field outside `CUSTOM_FIELDS`, a
 /// field written both inside `custom` and beside it, a flat tool's non-object `custom`).
 pub fn custom_in_shape(t: &Value, responses: bool) -> Option<Result<Value, String>> {
     let m = t.as_object()?;

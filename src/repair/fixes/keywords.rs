@@ -292,7 +292,7 @@ pub fn branches_exclusive(branches: &[Value]) -> bool {
 }
 
 /// Whether `oneOf` in `map` is one repair rewrites: a null branch (made optional or
-/// `nullable`) or [`branches_exclusive`].
+/// `nullable`) or `branches_exclusive`.
 pub fn one_of_repairable(map: &Map<String, Value>) -> bool {
     has_null_branch(map, "oneOf")
         || map

@@ -78,6 +78,15 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
         a
     } else if let Some(a) = root.get("tools").and_then(Value::as_array) {
         a
+    } else if let Some(a) = root.get("functions").and_then(Value::as_array) {
+        // OpenAI's legacy `functions`: bare function objects.
+        a
+    } else if let Some(one) = root
+        .get("tool")
+        .filter(|_| root.get("source").is_some() && root.get("license").is_some())
+    {
+        // The corpora line shape.
+        std::slice::from_ref(one)
     } else if let Some(one) = root.get("tools").filter(|t| t.is_object()) {
         // Gemini's front end also takes `tools` as one Tool object.
         std::slice::from_ref(one)
@@ -125,7 +134,8 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
             .get("function")
             .or_else(|| entry.get("toolSpec"))
             .unwrap_or(entry);
-        let bare_schema = std::ptr::eq(entry, root)
+        let bare_schema = list.len() == 1
+            && std::ptr::eq(entry, root)
             && ["name", "function", "toolSpec"]
                 .iter()
                 .all(|k| entry.get(*k).is_none());

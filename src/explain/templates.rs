@@ -208,7 +208,7 @@ static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"Unknown name "([^"]*)"(?:\s+at\s+'([^']*)')?(?::\s*(Cannot find field|Proto field is not repeating, cannot start list))?"#,
+        r#"(?:Invalid JSON payload received\. )?Unknown name "([^"]*)"(?:\s+at\s+'([^']*)')?(?::\s*(Cannot find field|Proto field is not repeating, cannot start list))?"#,
     )
 });
 static G_INVALID_VALUE: LazyLock<Regex> =

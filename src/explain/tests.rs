@@ -641,11 +641,15 @@ fn request_tools_read_what_check_reads() {
     let gemini_tool = json!({"functionDeclarations":[{"name":"g","parameters":schema}]});
     let mcp =
         json!({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"m","inputSchema":schema}]}});
+    let legacy = json!({"model":"m","functions":[{"name":"l","parameters":schema}]});
+    let corpus_line = json!({"source":"s","license":"MIT","tool":{"name":"c","parameters":schema}});
     for (request, name) in [
         (&schema, None),
         (&one, Some("f")),
         (&gemini_tool, Some("g")),
         (&mcp, Some("m")),
+        (&legacy, Some("l")),
+        (&corpus_line, Some("c")),
     ] {
         let tools = request_tools(request);
         assert_eq!(tools.len(), 1, "{request}");
@@ -659,4 +663,14 @@ fn request_tools_read_what_check_reads() {
         assert_eq!(set.tools[0].name.as_deref(), name);
         assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema));
     }
+}
+
+#[test]
+fn a_pasted_google_line_keeps_its_preamble() {
+    // Given as plain text (no envelope), the message starts where the template matches: for
+    // Google's parse errors that includes the preamble.
+    let line = "Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value': Cannot find field.";
+    assert_eq!(explain(None, line, None)[0].message, line);
+    let prefixed = format!("Error: 400 {line}");
+    assert_eq!(explain(None, &prefixed, None)[0].message, line);
 }

@@ -19,6 +19,7 @@
 //!   meta-schema errors) by validating the tool's schema against the draft 2020-12
 //!   meta-schema.
 
+mod envelope;
 mod templates;
 
 use serde::Serialize;
@@ -39,13 +40,18 @@ pub struct RequestTool<'a> {
     pub name: Option<&'a str>,
     /// The parameters (input) schema, when the tool has one.
     pub schema: Option<&'a Value>,
+    /// Whether it is a function tool: false for OpenAI's built-in and custom tools (an entry
+    /// whose `type` is not `function`: `web_search`, `custom`, ...), which a relay to another
+    /// provider does not send as function declarations (see [`relayed_tools`]).
+    pub function: bool,
 }
 
 /// The tools of a wire request: Gemini (`tools[].functionDeclarations[]`, also inside
 /// `generateContentRequest` or `request`), OpenAI chat (`tools[].function`), OpenAI
 /// Responses (flat `tools[]`), Anthropic (`input_schema`), MCP (`inputSchema`), Bedrock
-/// (`toolConfig.tools[].toolSpec.inputSchema.json`, also under `input.converse`), or a bare
-/// array of tools.
+/// (`toolConfig.tools[].toolSpec.inputSchema.json`, also under `input.converse`), a bare
+/// array of tools, one tool, one Gemini Tool object, or a bare JSON Schema (one unnamed
+/// tool), as [`crate::input`] reads them.
 pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
     let mut root = request;
     for wrapper in ["generateContentRequest", "request"] {
@@ -55,6 +61,12 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
     }
     if let Some(conv) = root.get("input").and_then(|i| i.get("converse")) {
         root = conv;
+    }
+    // An MCP `tools/list` answer in its JSON-RPC envelope.
+    if root.get("jsonrpc").is_some()
+        && let Some(result) = root.get("result").filter(|r| r.is_object())
+    {
+        root = result;
     }
     let list = if let Some(a) = root.as_array() {
         a
@@ -66,6 +78,22 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
         a
     } else if let Some(a) = root.get("tools").and_then(Value::as_array) {
         a
+    } else if let Some(a) = root.get("functions").and_then(Value::as_array) {
+        // OpenAI's legacy `functions`: bare function objects.
+        a
+    } else if let Some(one) = root
+        .get("tool")
+        .filter(|_| root.get("source").is_some() && root.get("license").is_some())
+    {
+        // The corpora line shape.
+        std::slice::from_ref(one)
+    } else if let Some(one) = root.get("tools").filter(|t| t.is_object()) {
+        // Gemini's front end also takes `tools` as one Tool object.
+        std::slice::from_ref(one)
+    } else if root.is_object() && root.get("tools").is_none() {
+        // One Gemini Tool object, one tool, or a bare JSON Schema (the parameters of one
+        // unnamed tool), as `check` reads them.
+        std::slice::from_ref(root)
     } else {
         return Vec::new();
     };
@@ -97,6 +125,7 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
                     ]
                     .iter()
                     .find_map(|k| d.get(*k)),
+                    function: true,
                 });
             }
             continue;
@@ -105,6 +134,11 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
             .get("function")
             .or_else(|| entry.get("toolSpec"))
             .unwrap_or(entry);
+        let bare_schema = list.len() == 1
+            && std::ptr::eq(entry, root)
+            && ["name", "function", "toolSpec"]
+                .iter()
+                .all(|k| entry.get(*k).is_none());
         let schema = tool
             .get("parameters")
             .or_else(|| tool.get("input_schema"))
@@ -113,7 +147,8 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
                 s.get("json")
                     .filter(|_| entry.get("toolSpec").is_some())
                     .unwrap_or(s)
-            });
+            })
+            .or(Some(entry).filter(|_| bare_schema));
         let index = out.len();
         out.push(RequestTool {
             index,
@@ -121,6 +156,10 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
             position: index,
             name: tool.get("name").and_then(Value::as_str),
             schema,
+            function: entry
+                .get("type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "function"),
         });
     }
     out
@@ -175,28 +214,63 @@ impl Explanation {
 /// Explains `error` (a body or a client's printout) for `request` (the request sent, if
 /// known). `target` (a target id) limits the templates to that provider's; `None` tries all.
 /// Returns one explanation per problem found; an empty list means no template matched.
+///
+/// A tool is named only when it is in the request (without a request, the one the error
+/// names). An error in another provider's words than the request's shape names no tool
+/// (it is not about this request's tools), unless `target` relays the request to that
+/// provider (see [`relays`]): then the provider's tool numbers are read against the tools
+/// the relay sends ([`relayed_tools`]).
 pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
+    // A request is an object or a list; anything else (`null` for a body that could not be
+    // read back, e.g. one nested past serde_json's recursion limit) is none.
+    let request = request.filter(|r| r.is_object() || r.is_array());
     let tools = request.map(request_tools).unwrap_or_default();
+    let relayed = relayed_tools(&tools);
     let shape = request.and_then(request_family);
-    let texts = error_texts(error);
+    let texts = envelope::error_texts(error);
     let family = target.map(family_of);
     let mut out: Vec<Explanation> = Vec::new();
     for text in &texts {
-        for raw in templates::read(text, family) {
-            let mut e = match shape.filter(|s| other_provider(s, raw.provider)) {
-                // Another provider's request: its tools are not the ones the error numbers,
-                // so none is claimed (the error's own words are still explained).
-                Some(s) => {
-                    let provider = raw.provider;
-                    let mut e = templates::resolve(raw, &[]);
-                    e.tool_index = None;
+        for mut raw in templates::read(&text.text, family) {
+            raw.message = envelope::statement(text, &raw.message);
+            let provider = raw.provider;
+            let relay = shape == Some("openai") && target.is_some_and(|t| relays(t, provider));
+            let foreign = shape.filter(|s| !relay && other_provider(s, provider));
+            let mut e = if relay {
+                let numbered = matches!(
+                    raw.tool,
+                    templates::ToolLoc::Google { .. }
+                        | templates::ToolLoc::Index(_)
+                        | templates::ToolLoc::IndexName(..)
+                );
+                let mut e = templates::resolve(raw, Against::Tools(&relayed));
+                if numbered {
                     e.notes.push(format!(
-                        "the request is in {s}'s shape, but the error is {provider}'s: it is \
-                         not about this request's tools, so none is named"
+                        "{} relays the request to {provider}, which numbers the request's \
+                         function tools in order",
+                        target.unwrap_or_default()
                     ));
-                    e
                 }
-                None => templates::resolve(raw, &tools),
+                e
+            } else if let Some(s) = foreign {
+                // Another provider's request: its tools are not the ones the error numbers or
+                // names, so none is claimed (the error's own words are still explained).
+                let mut e = templates::resolve(raw, Against::Foreign);
+                e.tool_index = None;
+                e.tool = None;
+                e.notes.push(format!(
+                    "the request is in {s}'s shape, but the error is {provider}'s: it is \
+                     not about this request's tools, so none is named"
+                ));
+                e
+            } else {
+                templates::resolve(
+                    raw,
+                    match request {
+                        Some(_) => Against::Tools(&tools),
+                        None => Against::Nothing,
+                    },
+                )
             };
             if e.fix.as_deref() == Some(STRICT_FIX) {
                 e.fix = Some(strict_fix(target));
@@ -210,6 +284,48 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
         }
     }
     out
+}
+
+/// What a provider's error is read against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Against<'r, 'a> {
+    /// No request was given: the error's own tool numbers and names are all there is.
+    Nothing,
+    /// A request in another provider's shape: its tools are not the error's, and nothing is
+    /// said of them.
+    Foreign,
+    /// The tools the error numbers, in its order.
+    Tools(&'r [RequestTool<'a>]),
+}
+
+/// Whether `target` relays an OpenAI-shaped request to a provider whose errors are read by
+/// the `error` template family, numbering the request's function tools in order: Gemini's
+/// OpenAI-compatible endpoint converts the tools into Google function declarations (its
+/// errors come back as `GenerateContentRequest.tools[0].function_declarations[i]`, mcp-obsidian#21
+/// in `target::gemini_compat`); OpenRouter hands back the upstream's own body in
+/// `metadata.raw` (`target::openrouter`), Google's or Anthropic's for those upstreams.
+pub fn relays(target: &str, error: &str) -> bool {
+    match target {
+        "gemini/openai-compat" => error == "google",
+        "openrouter" => matches!(error, "google" | "anthropic"),
+        _ => false,
+    }
+}
+
+/// The tools a relay sends on (see [`relays`]): the request's function tools, numbered in
+/// order as one list of function declarations (`position`); `index` stays the tool's place in
+/// the request.
+pub fn relayed_tools<'a>(tools: &[RequestTool<'a>]) -> Vec<RequestTool<'a>> {
+    tools
+        .iter()
+        .filter(|t| t.function)
+        .enumerate()
+        .map(|(position, t)| RequestTool {
+            group: 0,
+            position,
+            ..t.clone()
+        })
+        .collect()
 }
 
 /// The provider family whose request shape `request` is in, as [`family_of`] names them:
@@ -267,10 +383,14 @@ fn other_provider(shape: &str, error: &str) -> bool {
     }
 }
 
-/// The template family of a target id.
+/// The template family of a target id (`gemini-openai-compat` reads Google's and OpenAI's:
+/// that endpoint answers in both providers' words, see `target::gemini_compat`).
 pub fn family_of(target: &str) -> &'static str {
     if target.starts_with("engine/gemini-proto-snapshot") {
         return "google";
+    }
+    if target == "gemini/openai-compat" {
+        return "gemini-openai-compat";
     }
     let head = target.split('/').next().unwrap_or(target);
     match head {
@@ -286,89 +406,6 @@ pub fn family_of(target: &str) -> &'static str {
         "ollama" => "ollama",
         "llama.cpp" | "vllm" | "sglang" => "llama.cpp",
         _ => "any",
-    }
-}
-
-/// The texts to read in `error`, most specific first: messages pulled out of a JSON envelope
-/// (OpenRouter's `metadata.raw` unwrapped, Google's array wrapper, Anthropic's, Mistral's
-/// `detail`, Bedrock's `message`), then the raw text with JSON string escapes undone.
-fn error_texts(error: &str) -> Vec<String> {
-    let mut texts = Vec::new();
-    let mut envelopes = Vec::new();
-    if let Ok(v) = serde_json::from_str::<Value>(error.trim()) {
-        envelopes.push(v);
-    } else if let Some(start) = error.find(['{', '[']) {
-        // "Error: 400 {...}" and similar prefixes; the JSON may be followed by more text.
-        let mut stream = serde_json::Deserializer::from_str(&error[start..]).into_iter::<Value>();
-        if let Some(Ok(v)) = stream.next() {
-            envelopes.push(v);
-        }
-    }
-    while let Some(v) = envelopes.pop() {
-        collect_messages(&v, &mut texts, &mut envelopes, 0);
-    }
-    let unescaped = error
-        .replace("\\\\n", "\n")
-        .replace("\\n", "\n")
-        .replace("\\\"", "\"")
-        .replace("\\'", "'")
-        .replace("\\u003c", "<")
-        .replace("\\u003e", ">");
-    texts.push(unescaped);
-    texts
-}
-
-fn collect_messages(v: &Value, texts: &mut Vec<String>, more: &mut Vec<Value>, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    match v {
-        Value::Array(a) => {
-            for x in a {
-                collect_messages(x, texts, more, depth + 1);
-            }
-        }
-        Value::Object(o) => {
-            if let Some(raw) = o
-                .get("metadata")
-                .and_then(|m| m.get("raw"))
-                .and_then(Value::as_str)
-                && let Ok(inner) = serde_json::from_str::<Value>(raw)
-            {
-                more.push(inner);
-            }
-            let mut own = String::new();
-            for key in ["message", "error", "detail", "msg"] {
-                match o.get(key) {
-                    Some(Value::String(s)) => {
-                        if !own.is_empty() {
-                            own.push('\n');
-                        }
-                        own.push_str(s);
-                    }
-                    Some(inner @ (Value::Object(_) | Value::Array(_))) => {
-                        collect_messages(inner, texts, more, depth + 1)
-                    }
-                    _ => {}
-                }
-            }
-            // OpenAI's `param` says which tool; keep it with the message.
-            if let Some(param) = o.get("param").and_then(Value::as_str) {
-                own.push_str(&format!("\nparam: {param}"));
-            }
-            // Mistral/pydantic `loc`.
-            if let Some(loc) = o.get("loc").and_then(Value::as_array) {
-                let parts: Vec<String> = loc
-                    .iter()
-                    .map(|p| p.as_str().map_or_else(|| p.to_string(), str::to_string))
-                    .collect();
-                own.push_str(&format!("\nloc: {}", parts.join(".")));
-            }
-            if !own.trim().is_empty() && !texts.contains(&own) {
-                texts.push(own);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -43,7 +43,7 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
         )));
     }
     let request = match &args.request {
-        Some(p) => Some(json::load_file(p, Limits::default())?),
+        Some(p) => Some(read_request(p)?),
         None => None,
     };
     let error = error_text(&args.error)?;
@@ -68,6 +68,17 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The request file, read as JSON and checked with the reader `check` uses
+/// ([`crate::input`]), so that a file holding no tools in any known shape is an input error
+/// naming the file and the place, as it is for `check`.
+fn read_request(path: &Path) -> Result<serde_json::Value> {
+    let bytes = json::read_capped(path, crate::input::LIMITS)?;
+    let text = json::check_utf8(path, &bytes)?;
+    let value = json::parse_str(path, text, crate::input::LIMITS, 0)?;
+    crate::input::from_value(path, value.clone())?;
+    Ok(value)
 }
 
 /// The error body: the file `arg` names, else `arg` itself. A directory, or a path-looking

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 use serde_json::Value;
 
-use super::{Explanation, Located, RequestTool, at_keyword, fix_for};
+use super::{Against, Explanation, Located, RequestTool, at_keyword, fix_for};
 use crate::json::push_token;
 use crate::schema::walk;
 
@@ -185,6 +185,7 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
             // Bedrock relays Anthropic's messages; Groq and Azure relay OpenAI's.
             Some("bedrock") => name == "bedrock" || name == "anthropic",
             Some("groq") => name == "groq" || name == "openai",
+            Some("gemini-openai-compat") => name == "google" || name == "openai",
             Some(f) => f == name,
         };
         if wanted {
@@ -207,7 +208,7 @@ static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"Unknown name "([^"]*)"(?:\s+at\s+'([^']*)')?(?::\s*(Cannot find field|Proto field is not repeating, cannot start list))?"#,
+        r#"(?:Invalid JSON payload received\. )?Unknown name "([^"]*)"(?:\s+at\s+'([^']*)')?(?::\s*(Cannot find field|Proto field is not repeating, cannot start list))?"#,
     )
 });
 static G_INVALID_VALUE: LazyLock<Regex> =
@@ -243,6 +244,11 @@ static G_SDK_PATH: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Google's validator messages that name their rule by a phrase alone.
 const G_VALIDATOR_RULES: &[(&str, &str)] = &[
+    // An empty `enum` on a string (kibana-enum-format-empty-gemini3 in reports.yaml).
+    (
+        "should be non-empty for STRING type with enum format",
+        "enum-invalid",
+    ),
     (
         "should be non-empty for OBJECT type",
         "object-properties-missing",
@@ -1106,35 +1112,8 @@ fn parse_echo(text: &str) -> Option<Value> {
     if let Some(v) = first(text) {
         return Some(v);
     }
-    // Python repr: single quotes, True/False/None. Good enough for the small subschemas
-    // these messages echo.
-    let mut json = String::with_capacity(text.len());
-    let mut in_str = false;
-    let mut chars = text.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\'' => {
-                json.push('"');
-                in_str = !in_str;
-            }
-            '"' if in_str => json.push_str("\\\""),
-            c if !in_str && c.is_ascii_alphabetic() => {
-                let mut word = String::from(c);
-                while let Some(n) = chars.peek().filter(|n| n.is_ascii_alphabetic()) {
-                    word.push(*n);
-                    chars.next();
-                }
-                json.push_str(match word.as_str() {
-                    "True" => "true",
-                    "False" => "false",
-                    "None" => "null",
-                    w => w,
-                });
-            }
-            c => json.push(c),
-        }
-    }
-    first(&json)
+    // Python's repr (Fireworks echoes the instance that way).
+    crate::target::pyrepr::parse_prefix(text).map(|(v, _)| v)
 }
 
 fn echo_rule(v: &Value) -> &'static str {
@@ -1229,7 +1208,9 @@ const MISSING_RULES: &[(&str, &str)] = &[
     ("object-properties-missing", "properties"),
 ];
 
-pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
+/// Resolves a raw problem against the request's tools (see [`Against`]): which tool, which
+/// place, the rule's fix, and notes on what could not be found.
+pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
     let Raw {
         provider,
         message,
@@ -1239,7 +1220,10 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
         fix,
         mut notes,
     } = raw;
-    let have_request = !tools.is_empty();
+    let (tools, have_request): (&[RequestTool<'_>], bool) = match against {
+        Against::Tools(t) => (t, true),
+        Against::Nothing | Against::Foreign => (&[], false),
+    };
     let mut tool: Option<&RequestTool<'_>> = None;
     let mut index_from_error: Option<usize> = None;
     let mut name_from_error: Option<String> = None;
@@ -1271,13 +1255,11 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
                 .iter()
                 .filter(|t| t.name == Some(n.as_str()))
                 .collect();
-            if matching.len() == 1 {
-                tool = Some(matching[0]);
-            } else if have_request {
-                notes.push(format!(
-                    "{} tools in the request are named `{n}`",
-                    matching.len()
-                ));
+            match matching.len() {
+                1 => tool = Some(matching[0]),
+                _ if !have_request => {}
+                0 => notes.push(format!("no tool in the request is named `{n}`")),
+                k => notes.push(format!("{k} tools in the request are named `{n}`")),
             }
         }
         ToolLoc::IndexName(i, n) => {
@@ -1381,6 +1363,8 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
                 // A request without the tool has no key order to resolve against; the note
                 // that it has no such tool says so already.
                 Err(_) if have_request && schema.is_none() => {}
+                // Nothing is said of another provider's request.
+                Err(_) if matches!(against, Against::Foreign) => {}
                 Err(why) => notes.push(why),
             }
         }
@@ -1393,12 +1377,12 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
                     .find(|n| *n.value == v)
                     .map(|n| n.pointer.clone())
             });
-            (tool, pointer) = pick(tool, found, &mut notes, "the echoed subschema");
+            (tool, pointer) = pick(tool, found, &mut notes, "the echoed subschema", against);
         }
         Place::Meta => {
             located = Located::MetaSchema;
             let found = find_in(&candidates, meta_violation);
-            (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation");
+            (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
             if rule.is_none() {
                 rule = pointer.as_deref().map(meta_rule);
             }
@@ -1418,7 +1402,7 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
                 }
             } else {
                 let found = find_in(&candidates, |s| search(s, &cond));
-                (tool, pointer) = pick(tool, found, &mut notes, "the place it describes");
+                (tool, pointer) = pick(tool, found, &mut notes, "the place it describes", against);
             }
         }
     }
@@ -1427,9 +1411,11 @@ pub(super) fn resolve(raw: Raw, tools: &[RequestTool<'_>]) -> Explanation {
     let tool_index = tool
         .map(|t| t.index)
         .or(index_from_error.filter(|_| !have_request));
+    // Likewise its name: a tool named must be in the request.
     let tool_name = tool
         .and_then(|t| t.name.map(str::to_string))
-        .or(name_from_error);
+        .or(name_from_error
+            .filter(|n| !have_request || tools.iter().any(|t| t.name == Some(n.as_str()))));
     if tool_loc == ToolLoc::NotATool {
         pointer = None;
         located = Located::Unknown;
@@ -1478,16 +1464,26 @@ fn find_in<'a, 'b>(
         .collect()
 }
 
+/// The one (tool, pointer) hit of a search for `what`, noting none or several. Without a
+/// request nothing was searched: the note says so instead (nothing is said of another
+/// provider's request).
 fn pick<'a, 'b>(
     tool: Option<&'b RequestTool<'a>>,
     found: Vec<(&'b RequestTool<'a>, String)>,
     notes: &mut Vec<String>,
     what: &str,
+    against: Against<'_, '_>,
 ) -> (Option<&'b RequestTool<'a>>, Option<String>) {
     match found.len() {
         1 => (Some(found[0].0), Some(found[0].1.clone())),
         0 => {
-            notes.push(format!("{what} was not found in the request"));
+            match against {
+                Against::Tools(_) => notes.push(format!("{what} was not found in the request")),
+                Against::Nothing => notes.push(format!(
+                    "the message does not say where; give the request to find {what} in its tools"
+                )),
+                Against::Foreign => {}
+            }
             (tool, None)
         }
         n => {

@@ -367,3 +367,310 @@ fn request_shapes_are_told_apart() {
     assert!(other_provider("google", "openai"));
     assert!(other_provider("openai", "anthropic"));
 }
+
+/// An OpenAI Chat request with a built-in tool between two function tools: Google numbers
+/// only the function tools.
+fn openai_request_for_relay() -> Value {
+    json!({"model":"m","messages":[],"tools":[
+        {"type":"function","function":{"name":"a","parameters":{"type":"object","properties":{"x":{"type":"string"}}}}},
+        {"type":"web_search_preview"},
+        {"type":"function","function":{"name":"b","parameters":{"type":"object","properties":{}}}}
+    ]})
+}
+
+const GOOGLE_EMPTY_OBJECT: &str = "GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type";
+
+#[test]
+fn a_relay_to_google_numbers_the_function_tools_in_order() {
+    let r = openai_request_for_relay();
+    let e = &explain(Some(&r), GOOGLE_EMPTY_OBJECT, Some("gemini/openai-compat"))[0];
+    // function_declarations[1] is the second function tool, `b`, at index 2 of the request.
+    assert_eq!(
+        (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
+        (Some(2), Some("b"), Some(""))
+    );
+    assert_eq!(e.rule.as_deref(), Some("object-properties-missing"));
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("gemini/openai-compat relays the request to google")),
+        "{:?}",
+        e.notes
+    );
+    // OpenRouter hands back Google's body in `metadata.raw`: read the same way.
+    let raw = json!({"error":{"code":400,"message":format!("* {GOOGLE_EMPTY_OBJECT}\n"),"status":"INVALID_ARGUMENT"}});
+    let body = json!({"error":{"message":"Provider returned error","code":400,
+        "metadata":{"raw":serde_json::to_string_pretty(&raw).unwrap(),"provider_name":"Google AI Studio"}}})
+    .to_string();
+    let e = &explain(Some(&r), &body, Some("openrouter"))[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (Some(2), Some("b")));
+    assert_eq!(e.message, GOOGLE_EMPTY_OBJECT);
+    // So does Anthropic's, relayed by OpenRouter: `tools.1` is the second function tool.
+    let raw = r#"{"type":"error","error":{"type":"invalid_request_error","message":"tools.1.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"}}"#;
+    let body = json!({"error":{"message":"Provider returned error","code":400,
+        "metadata":{"raw":raw,"provider_name":"Anthropic"}}})
+    .to_string();
+    let e = &explain(Some(&r), &body, Some("openrouter"))[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (Some(2), Some("b")));
+    // A function declaration past the function tools names none.
+    let past = GOOGLE_EMPTY_OBJECT.replace("[1]", "[2]");
+    let e = &explain(Some(&r), &past, Some("gemini/openai-compat"))[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (None, None));
+    // Without a relaying target, today's caution: the error is not about this request.
+    for target in [None, Some("openai/chat")] {
+        let got = explain(Some(&r), GOOGLE_EMPTY_OBJECT, target);
+        if let Some(e) = got.first() {
+            assert_eq!(
+                (e.tool_index, e.tool.as_deref()),
+                (None, None),
+                "{target:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_compat_endpoint_is_read_in_both_providers_words() {
+    // The compat layer's own JSON-Schema check speaks OpenAI's words
+    // (cbdb-openai-compat-properties-list in reports.yaml).
+    let r = openai_request_for_relay();
+    let text = "Invalid schema for function 'b': [] is not of type 'object'";
+    let got = explain(Some(&r), text, Some("gemini/openai-compat"));
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(
+        (got[0].tool_index, got[0].tool.as_deref()),
+        (Some(2), Some("b"))
+    );
+}
+
+#[test]
+fn compile_for_the_compat_endpoint_repairs_or_refuses_the_tool_google_names() {
+    use crate::repair::{Options, Outcome, Tool};
+    let request = json!({"tools":[
+        {"type":"function","function":{"name":"a","parameters":{"type":"object","properties":{"x":{"type":"string"}}}}},
+        {"type":"function","function":{"name":"b","parameters":{"type":"object","properties":{}}}}
+    ]});
+    let set = crate::input::from_value(std::path::Path::new("r.json"), request).unwrap();
+    let tools: Vec<Tool> = set.tools.iter().map(Tool::from).collect();
+    let profiles = crate::profile::embedded().unwrap();
+    let target = "gemini/openai-compat";
+    let profile = crate::profile::CompiledProfile::new(profiles.get(target).unwrap());
+    let c = crate::compile::compile(&tools, target, &profile, &Options::default()).unwrap();
+    let outcome = |name: &str| {
+        c.tools
+            .iter()
+            .find(|t| t.tool.name.as_deref() == Some(name))
+            .map(|t| t.outcome)
+    };
+    assert!(
+        matches!(outcome("b"), Some(Outcome::Repaired | Outcome::Refused)),
+        "{:?}",
+        outcome("b")
+    );
+    assert_ne!(outcome("a"), Some(Outcome::Refused));
+    assert!(
+        matches!(c.check, crate::compile::ModelCheck::Accepted { .. }),
+        "{:?}",
+        c.check
+    );
+}
+
+#[test]
+fn a_named_tool_is_in_the_request() {
+    // An OpenAI error with an Anthropic request: another provider's, so nothing is named.
+    let anthropic = json!({"model":"m","messages":[],"tools":[
+        {"name":"t13","input_schema":{"type":"object","properties":{"q":{"type":"dict"}}}}]});
+    let openai_error = r#"{"error":{"message":"Invalid schema for function 't13': 'dict' is not valid under any of the given schemas.","type":"invalid_request_error","param":"tools[0].function.parameters","code":"invalid_function_parameters"}}"#;
+    // Vertex's error with an OpenAI request.
+    let openai = json!({"model":"m","messages":[],"tools":[{"type":"function","function":{
+        "name":"create-field","parameters":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"type":"string"}}}}}]});
+    let vertex_error = "Unable to submit request because `create-field` functionDeclaration `parameters.a` schema specified other fields alongside any_of. When using any_of, it must be the only field set.";
+    for (request, error) in [(&anthropic, openai_error), (&openai, vertex_error)] {
+        let got = explain(Some(request), error, None);
+        assert!(!got.is_empty());
+        for e in &got {
+            assert_eq!((e.tool_index, e.tool.as_deref()), (None, None), "{e:#?}");
+            assert!(e.notes.iter().any(|n| n.contains("so none is named")));
+            // Nothing else is claimed about that request.
+            assert!(
+                !e.notes
+                    .iter()
+                    .any(|n| n.contains("not found") || n.contains("give the request")),
+                "{:?}",
+                e.notes
+            );
+        }
+    }
+    // The request's own shape, but no tool of that name: the name is not claimed.
+    let other = json!({"model":"m","messages":[],"tools":[{"type":"function","function":{
+        "name":"list_issues","parameters":{"type":"object","properties":{}}}}]});
+    let text = "Invalid schema for function 'create_merge_request_thread': In context=('properties', 'position'), schema must have a 'type' key.";
+    let e = &explain(Some(&other), text, None)[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (None, None), "{e:#?}");
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("no tool in the request is named `create_merge_request_thread`")),
+        "{:?}",
+        e.notes
+    );
+    // Without a request, the error's own name is all there is.
+    let e = &explain(None, text, None)[0];
+    assert_eq!(e.tool.as_deref(), Some("create_merge_request_thread"));
+}
+
+#[test]
+fn the_provider_message_is_quoted_exactly() {
+    // A pattern in quotes (the template stops at the quote).
+    let anthropic = "tools.7.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'";
+    let body = json!({"type":"error","error":{"type":"invalid_request_error","message":anthropic}})
+        .to_string();
+    for error in [anthropic.to_string(), body] {
+        let e = &explain(None, &error, None)[0];
+        assert_eq!(e.message, anthropic);
+        assert_eq!(e.rule.as_deref(), Some("name-invalid"));
+    }
+    // OpenAI's Python SDK prints the body as a Python dict; `param` still names the tool.
+    let message = "Invalid schema for function 'CalculatorTool_calculate': 'Parameters Schema' is not a 'uri-reference'.";
+    let printout = format!(
+        "Error code: 400 - {{'error': {{'message': \"{message}\", 'type': 'invalid_request_error', 'param': 'tools[0].function.parameters', 'code': 'invalid_function_parameters'}}}}"
+    );
+    let e = &explain(None, &printout, None)[0];
+    assert_eq!(e.message, message);
+    assert_eq!(
+        (e.tool_index, e.tool.as_deref()),
+        (Some(0), Some("CalculatorTool_calculate"))
+    );
+    // A relay that encodes Google's body once more, inside its own message or as a whole.
+    let google = "* GenerateContentRequest.tools[0].function_declarations[1].parameters.required[0]: property is not defined\n";
+    let inner =
+        json!({"error":{"code":400,"message":google,"status":"INVALID_ARGUMENT"}}).to_string();
+    let statement = google.trim().trim_start_matches("* ");
+    for error in [
+        json!({"error":{"message":inner}}).to_string(),
+        json!(inner).to_string(),
+        format!("Google API returned error: 400 INVALID_ARGUMENT {inner}"),
+    ] {
+        let got = explain(None, &error, None);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert_eq!(got[0].message, statement, "{error}");
+        assert_eq!(got[0].rule.as_deref(), Some("required-undeclared"));
+    }
+    // Google's parse errors: the whole line, with its preamble and period.
+    let line = "Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value': Cannot find field.";
+    let body = json!({"error":{"code":400,"message":format!("{line}\n{line}"),"status":"INVALID_ARGUMENT"}}).to_string();
+    assert_eq!(explain(None, &body, None)[0].message, line);
+}
+
+#[test]
+fn an_empty_enum_with_the_enum_format_is_enum_invalid() {
+    // kibana-enum-format-empty-gemini3 in reports.yaml, with the property named.
+    let text = "INVALID_ARGUMENT: GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[query].enum: should be non-empty for STRING type with enum format";
+    let schema =
+        json!({"type":"object","properties":{"query":{"type":"string","format":"enum","enum":[]}}});
+    let gemini = json!({"contents":[],"tools":[{"functionDeclarations":[{"name":"search","parameters":schema}]}]});
+    for request in [&gemini, &schema] {
+        let e = &explain(Some(request), text, None)[0];
+        assert_eq!(
+            (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+            (
+                Some(0),
+                Some("/properties/query/enum"),
+                Some("enum-invalid")
+            )
+        );
+    }
+    // `check` finds the same rule at the same place.
+    let set = crate::input::from_value(std::path::Path::new("s.json"), schema).unwrap();
+    let profiles = crate::profile::embedded().unwrap();
+    let profile = crate::profile::CompiledProfile::new(profiles.get("portable").unwrap());
+    let findings = crate::check::check_set(&set, &profile);
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.rule.as_str() == "enum-invalid"
+                && f.pointer.as_str() == "/properties/query/enum"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn without_a_request_nothing_is_said_of_one() {
+    for (text, place) in [
+        // A meta-schema violation.
+        (
+            "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).",
+            "a meta-schema violation",
+        ),
+        // A place described, not named.
+        (
+            "JSON schema conversion failed:\nPattern must start with '^' and end with '$'",
+            "the place it describes",
+        ),
+    ] {
+        let e = &explain(None, text, None)[0];
+        assert!(
+            !e.notes.iter().any(|n| n.contains("in the request")),
+            "{:?}",
+            e.notes
+        );
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains("give the request") && n.contains(place)),
+            "{:?}",
+            e.notes
+        );
+    }
+}
+
+#[test]
+fn a_request_that_is_not_an_object_or_list_counts_as_none() {
+    // compile passes `null` for a body it could not read back.
+    let text =
+        "FunctionDeclaration 'deep' in the request exceeds the maximum allowed nesting depth.";
+    let e = &explain(Some(&Value::Null), text, None)[0];
+    assert_eq!(e.tool.as_deref(), Some("deep"));
+    assert_eq!(e.message, text);
+}
+
+#[test]
+fn request_tools_read_what_check_reads() {
+    let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+    let one = json!({"name":"f","parameters":schema});
+    let gemini_tool = json!({"functionDeclarations":[{"name":"g","parameters":schema}]});
+    let mcp =
+        json!({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"m","inputSchema":schema}]}});
+    let legacy = json!({"model":"m","functions":[{"name":"l","parameters":schema}]});
+    let corpus_line = json!({"source":"s","license":"MIT","tool":{"name":"c","parameters":schema}});
+    for (request, name) in [
+        (&schema, None),
+        (&one, Some("f")),
+        (&gemini_tool, Some("g")),
+        (&mcp, Some("m")),
+        (&legacy, Some("l")),
+        (&corpus_line, Some("c")),
+    ] {
+        let tools = request_tools(request);
+        assert_eq!(tools.len(), 1, "{request}");
+        assert_eq!(
+            (tools[0].name, tools[0].schema),
+            (name, Some(&schema)),
+            "{request}"
+        );
+        let set =
+            crate::input::from_value(std::path::Path::new("r.json"), request.clone()).unwrap();
+        assert_eq!(set.tools[0].name.as_deref(), name);
+        assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema));
+    }
+}
+
+#[test]
+fn a_pasted_google_line_keeps_its_preamble() {
+    // Given as plain text (no envelope), the message starts where the template matches: for
+    // Google's parse errors that includes the preamble.
+    let line = "Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[1].parameters.properties[1].value': Cannot find field.";
+    assert_eq!(explain(None, line, None)[0].message, line);
+    let prefixed = format!("Error: 400 {line}");
+    assert_eq!(explain(None, &prefixed, None)[0].message, line);
+}

@@ -4,7 +4,8 @@
 //! OpenAI's `[] is not of type 'object', 'boolean'` and `None is not of type 'array'`
 //! (OpenManus#1162, YoMo report in reports.yaml), Fireworks' ``could not understand the
 //! instance `{'items': {'type': 'string'}}` `` (reports.yaml fireworks-*). Models reproduce
-//! that text exactly.
+//! that text exactly. [`parse_prefix`] reads such a printout back (OpenAI's Python SDK prints
+//! the error body as `Error code: 400 - {'error': {'message': ...}}`).
 
 use serde_json::Value;
 
@@ -76,6 +77,143 @@ fn write(v: &Value, out: &mut String) {
     }
 }
 
+/// Reads the Python literal (dict, list, tuple, str, int, float, `True`, `False`, `None`) at
+/// the start of `text`, after any whitespace, as the JSON value it prints: a tuple becomes a
+/// list, a dict's keys must be strings. Returns the value and the bytes read; `None` when the
+/// text does not start with such a literal (or nests deeper than 128 levels).
+pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
+    let mut p = Parser { text, at: 0 };
+    let v = p.value(0)?;
+    Some((v, p.at))
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn rest(&self) -> &str {
+        &self.text[self.at..]
+    }
+    fn skip_space(&mut self) {
+        let rest = self.rest();
+        self.at += rest.len() - rest.trim_start().len();
+    }
+    fn eat(&mut self, token: &str) -> bool {
+        self.skip_space();
+        let hit = self.rest().starts_with(token);
+        if hit {
+            self.at += token.len();
+        }
+        hit
+    }
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > 128 {
+            return None;
+        }
+        self.skip_space();
+        let first = self.rest().chars().next()?;
+        match first {
+            '{' => {
+                self.at += 1;
+                let mut map = serde_json::Map::new();
+                while !self.eat("}") {
+                    self.skip_space();
+                    let Value::String(key) = self.string()? else {
+                        return None;
+                    };
+                    if !self.eat(":") {
+                        return None;
+                    }
+                    map.insert(key, self.value(depth + 1)?);
+                    if !self.eat(",") && !self.rest().trim_start().starts_with('}') {
+                        return None;
+                    }
+                }
+                Some(Value::Object(map))
+            }
+            '[' | '(' => {
+                let close = if first == '[' { "]" } else { ")" };
+                self.at += 1;
+                let mut list = Vec::new();
+                while !self.eat(close) {
+                    list.push(self.value(depth + 1)?);
+                    if !self.eat(",") && !self.rest().trim_start().starts_with(close) {
+                        return None;
+                    }
+                }
+                Some(Value::Array(list))
+            }
+            '\'' | '"' => self.string(),
+            _ => self.scalar(),
+        }
+    }
+    /// A quoted string (`'...'` or `"..."`) with Python's escapes.
+    fn string(&mut self) -> Option<Value> {
+        let mut chars = self.rest().char_indices();
+        let (_, quote) = chars.next().filter(|(_, q)| *q == '\'' || *q == '"')?;
+        let mut out = String::new();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                c if c == quote => {
+                    self.at += i + 1;
+                    return Some(Value::String(out));
+                }
+                '\\' => {
+                    let (_, e) = chars.next()?;
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        '0' => out.push('\0'),
+                        'x' | 'u' | 'U' => {
+                            let width = match e {
+                                'x' => 2,
+                                'u' => 4,
+                                _ => 8,
+                            };
+                            let hex: String = (0..width)
+                                .filter_map(|_| chars.next())
+                                .map(|(_, h)| h)
+                                .collect();
+                            let code = u32::from_str_radix(&hex, 16).ok()?;
+                            out.push(char::from_u32(code)?);
+                        }
+                        '\n' => {}
+                        // `\\`, `\'`, `\"`; an unknown escape keeps its backslash, as in Python.
+                        '\\' | '\'' | '"' => out.push(e),
+                        other => {
+                            out.push('\\');
+                            out.push(other);
+                        }
+                    }
+                }
+                '\n' => return None,
+                c => out.push(c),
+            }
+        }
+        None
+    }
+    fn scalar(&mut self) -> Option<Value> {
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_')))
+            .unwrap_or(rest.len());
+        let word = &rest[..len];
+        let v = match word {
+            "True" => Value::Bool(true),
+            "False" => Value::Bool(false),
+            "None" => Value::Null,
+            w => serde_json::from_str::<serde_json::Number>(w)
+                .ok()
+                .map(Value::Number)?,
+        };
+        self.at += len;
+        Some(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +234,25 @@ mod tests {
         );
         assert_eq!(repr(&json!([true, 1.5, 2])), "[True, 1.5, 2]");
         assert_eq!(repr(&json!("it's")), "\"it's\"");
+    }
+
+    #[test]
+    fn printouts_are_read_back() {
+        for v in [
+            json!({"error": {"message": "Invalid schema for function 'f': 'x' is not a 'uri'.", "param": "tools[0]", "code": null}}),
+            json!([true, 1.5, -2, "it's", "say \"hi\"", {"a": []}]),
+            json!("back\\slash\nnew line"),
+        ] {
+            let text = repr(&v);
+            assert_eq!(parse_prefix(&text), Some((v, text.len())), "{text}");
+        }
+        // Trailing text is left; a tuple is a list.
+        assert_eq!(
+            parse_prefix(" (1, 'a') and more"),
+            Some((json!([1, "a"]), 9))
+        );
+        for bad in ["", "{'a' 1}", "{1: 2}", "'open", "[1 2]", "nope", "{'a': 1"] {
+            assert_eq!(parse_prefix(bad), None, "{bad}");
+        }
     }
 }

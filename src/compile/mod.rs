@@ -1,7 +1,9 @@
 //! `toolwire compile --target T`: the canonical tool definitions → that target's wire form,
 //! checked by the target's offline model before it is returned.
 //!
-//! Three steps:
+//! Three steps, after every known non-standard `type` spelling (`dict`, `float`, ...) is
+//! written as the JSON Schema type it means ([`canonical`]: compile writes the canonical
+//! schema, for every target):
 //! 1. [`crate::repair`] against the target's own profile (so nothing the evidence says the
 //!    target rejects is sent; what cannot be repaired is refused with the reason);
 //! 2. the target's wire form ([`wire::Form`]): strict structured outputs close every object,
@@ -18,6 +20,7 @@
 //! wire schema once absent optional ones are sent as null ([`wire::to_wire_arguments`]), and
 //! a null the model sends for an optional argument maps back to absent (`toolwire args`).
 
+pub mod canonical;
 pub mod wire;
 
 use serde::Serialize;
@@ -66,6 +69,19 @@ pub struct Compilation {
     /// The whole request body the offline model was given.
     pub request: Value,
     pub check: ModelCheck,
+    /// Per place of the request's tool list as last sent (the numbers the model's errors
+    /// use): the index in `tools` of the function tool there, `None` for a built-in. Refused
+    /// tools are not sent, so a place may differ from the tool's number in the input.
+    #[serde(skip)]
+    pub sent: Vec<Option<usize>>,
+}
+
+impl Compilation {
+    /// The input tool at place `position` of the request as sent (see [`Compilation::sent`]).
+    pub fn sent_tool(&self, position: usize) -> Option<&ToolRepair> {
+        let i = (*self.sent.get(position)?)?;
+        self.tools.get(i)
+    }
 }
 
 impl Compilation {
@@ -135,10 +151,27 @@ pub fn compile_request(
         return Err(CompileError::Unnamed(i));
     }
     let form = wire::Form::of(target);
-    let mut results = repair::repair_schemas(tools, profile, opts);
-    for r in &mut results {
+    // The canonical schema first: every known type spelling as the type it means.
+    let mut canonical: Vec<Tool> = tools.to_vec();
+    let written: Vec<Vec<repair::Change>> = canonical
+        .iter_mut()
+        .map(|t| {
+            t.parameters
+                .as_mut()
+                .map(canonical::write_type_names)
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut results = repair::repair_schemas(&canonical, profile, opts);
+    for (r, written) in results.iter_mut().zip(written) {
         if r.outcome == Outcome::Refused {
             continue;
+        }
+        if !written.is_empty() {
+            r.changes.splice(0..0, written);
+            if r.outcome == Outcome::Unchanged {
+                r.outcome = Outcome::Repaired;
+            }
         }
         if form == wire::Form::Plain {
             leave_strict_out(r, target);
@@ -318,6 +351,13 @@ pub fn compile_request(
         tools: results,
         builtins: outcomes,
         check,
+        sent: sent
+            .iter()
+            .map(|s| match *s {
+                Slot::Tool(i) => Some(i),
+                Slot::Builtin(_) => None,
+            })
+            .collect(),
     })
 }
 

@@ -605,20 +605,68 @@ fn fix_what_the_model_named(
     for f in ranked {
         if let Ok((tool, changes)) = repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
         {
-            r.tool = tool;
-            r.changes.extend(changes.into_iter().map(|mut c| {
-                c.action
-                    .push_str(" (the target's offline model rejects it)");
-                c
-            }));
-            if r.outcome == Outcome::Unchanged {
-                r.outcome = Outcome::Repaired;
-            }
+            take_model_repair(r, tool, changes);
+            fix_the_same_feature_elsewhere(r, f, profile, opts);
             return true;
         }
     }
     false
 }
+
+/// Records a repair made because the target's offline model rejects what it changed.
+fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change>) {
+    r.tool = tool;
+    r.changes.extend(changes.into_iter().map(|mut c| {
+        c.action
+            .push_str(" (the target's offline model rejects it)");
+        c
+    }));
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
+}
+
+/// A model names the first place of a feature it rejects (OpenAI: one `'default' is not
+/// permitted` per answer), so a tool with that feature at many places would take one round
+/// each, past [`MAX_MODEL_ROUNDS`]. The model rejects the feature, not the place: its other
+/// places in the tool (the same rule and profile parameter) are repaired too, without asking
+/// again. A place no repair removes is left as it is (the model, asked again, names it).
+fn fix_the_same_feature_elsewhere(
+    r: &mut ToolRepair,
+    named: &crate::check::Finding,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) {
+    if named.parameter.is_empty() {
+        return;
+    }
+    let mut failed: Vec<String> = Vec::new();
+    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
+        let t = &r.tool;
+        let findings = crate::check::check_tools(
+            &[crate::profile::detect::ToolRef {
+                name: t.name.as_deref(),
+                description: t.description.as_deref(),
+                parameters: t.parameters.as_ref(),
+                index: 0,
+            }],
+            profile,
+        );
+        let Some(next) = findings.iter().find(|f| {
+            f.rule == named.rule && f.parameter == named.parameter && !failed.contains(&f.pointer)
+        }) else {
+            return;
+        };
+        match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
+            Ok((tool, changes)) => take_model_repair(r, tool, changes),
+            Err(_) => failed.push(next.pointer.clone()),
+        }
+    }
+}
+
+/// Cap on the other places of one rejected feature repaired at once (see
+/// [`fix_the_same_feature_elsewhere`]); the largest corpus tool has fewer.
+const MAX_SAME_FEATURE_REPAIRS: usize = 400;
 
 /// Marks a tool refused because its wire form cannot be written.
 /// How many `$ref`s in a row may point at another bare `$ref` before the chain counts as a

@@ -297,6 +297,44 @@ fn responses_field_errors_are_repaired_like_chats() {
     }
 }
 
+/// A model names one place of a feature it rejects per answer (OpenAI strict: `'default' is
+/// not permitted`); a tool with more such places than model rounds compiles, since the model's
+/// rejection repairs the feature at every place of the tool.
+#[test]
+fn a_feature_the_model_rejects_is_repaired_at_every_place_of_the_tool() {
+    let p = profile(&[]);
+    let n = MAX_MODEL_ROUNDS + 4;
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type":"integer","default": i})))
+        .collect();
+    let t = tool(
+        "many_defaults",
+        json!({"type":"object","properties": props}),
+    );
+    let c = compile(
+        &[t],
+        "openai/responses-strict",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let schema = &c.wire[0]["parameters"];
+    for i in 0..n {
+        assert_eq!(
+            schema["properties"][format!("p{i}")].get("default"),
+            None,
+            "{schema}"
+        );
+    }
+    let by_model = c.tools[0]
+        .changes
+        .iter()
+        .filter(|ch| ch.rule == "keyword-unsupported" && ch.action.contains("offline model"))
+        .count();
+    assert_eq!(by_model, n, "{:#?}", c.tools[0].changes);
+}
+
 /// A known non-standard type spelling is written as the type it means for every target,
 /// before the profile or the model is asked (some models reject `dict` with an error that
 /// names no type, one accepts it while Cohere strict's form skips the object it does not

@@ -255,6 +255,9 @@ pub fn compile_request(
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
         let mut progress = false;
+        // Places repaired in this round, per tool: an answer may name several places of one
+        // feature, which the first repair already answered at every place.
+        let mut repaired: Vec<(usize, String)> = Vec::new();
         for e in &explained {
             let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
                 continue;
@@ -263,6 +266,11 @@ pub fn compile_request(
             let Some(&Slot::Tool(i)) = sent.get(w) else {
                 continue;
             };
+            if repaired.iter().any(|(t, p)| {
+                *t == i && (p == pointer || one_step(p, pointer) || one_step(pointer, p))
+            }) {
+                continue;
+            }
             if e.rule.as_deref() == Some("description-too-long")
                 && let Some(max) = stated_max_length(&e.message)
                 && cut_description(&mut results[i], max)
@@ -273,6 +281,7 @@ pub fn compile_request(
             // The same place and rule named again means the repair and the wire form undo
             // each other (an optional `any` made nullable, the list split again): refused.
             let first_time = tried.insert((i, pointer.to_string(), e.rule.clone()));
+            let mut places = Vec::new();
             if first_time
                 && fix_what_the_model_named(
                     &mut results[i],
@@ -280,9 +289,11 @@ pub fn compile_request(
                     e.rule.as_deref(),
                     profile,
                     opts,
+                    &mut places,
                 )
             {
                 progress = true;
+                repaired.extend(places.into_iter().map(|p| (i, p)));
                 // The repair may have made the wire form apply where it did not (a `dict`
                 // that is now an object): apply it again (it leaves a done form alone).
                 let r = &mut results[i];
@@ -562,13 +573,16 @@ const RELATED: &[&[&str]] = &[
 const MAX_MODEL_ROUNDS: usize = 16;
 
 /// Repairs, in `r`'s tool, the finding at `pointer` (preferring one of rule `rule`) that the
-/// model's error named. Returns whether anything changed.
+/// model's error named, and the same feature's other places
+/// ([`fix_the_same_feature_elsewhere`]). Returns whether anything changed; the places of the
+/// findings repaired are added to `places`.
 fn fix_what_the_model_named(
     r: &mut ToolRepair,
     pointer: &str,
     rule: Option<&str>,
     profile: &CompiledProfile,
     opts: &repair::Options,
+    places: &mut Vec<String>,
 ) -> bool {
     let t = &r.tool;
     let findings = crate::check::check_tools(
@@ -584,10 +598,6 @@ fn fix_what_the_model_named(
     // message may name the schema or its keyword); without a rule, nothing is guessed.
     let Some(rule) = rule else {
         return false;
-    };
-    let one_step = |a: &str, b: &str| {
-        a.strip_prefix(b)
-            .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
     };
     // Providers name a problem by what they check, the detector by what it sees: a root
     // `type: dict` is `root-not-object` to Bedrock and `type-invalid` here.
@@ -606,11 +616,19 @@ fn fix_what_the_model_named(
         if let Ok((tool, changes)) = repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
         {
             take_model_repair(r, tool, changes);
-            fix_the_same_feature_elsewhere(r, f, profile, opts);
+            places.push(f.pointer.clone());
+            fix_the_same_feature_elsewhere(r, f, profile, opts, places);
             return true;
         }
     }
     false
+}
+
+/// Whether place `a` is one keyword below place `b` (a message may name a schema or its
+/// keyword).
+fn one_step(a: &str, b: &str) -> bool {
+    a.strip_prefix(b)
+        .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
 }
 
 /// Records a repair made because the target's offline model rejects what it changed.
@@ -630,12 +648,14 @@ fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change
 /// permitted` per answer), so a tool with that feature at many places would take one round
 /// each, past [`MAX_MODEL_ROUNDS`]. The model rejects the feature, not the place: its other
 /// places in the tool (the same rule and profile parameter) are repaired too, without asking
-/// again. A place no repair removes is left as it is (the model, asked again, names it).
+/// again. A place no repair removes is left as it is (the model, asked again, names it). The
+/// places repaired are added to `places`.
 fn fix_the_same_feature_elsewhere(
     r: &mut ToolRepair,
     named: &crate::check::Finding,
     profile: &CompiledProfile,
     opts: &repair::Options,
+    places: &mut Vec<String>,
 ) {
     if named.parameter.is_empty() {
         return;
@@ -658,7 +678,10 @@ fn fix_the_same_feature_elsewhere(
             return;
         };
         match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
-            Ok((tool, changes)) => take_model_repair(r, tool, changes),
+            Ok((tool, changes)) => {
+                places.push(next.pointer.clone());
+                take_model_repair(r, tool, changes);
+            }
             Err(_) => failed.push(next.pointer.clone()),
         }
     }

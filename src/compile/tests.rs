@@ -335,6 +335,35 @@ fn a_feature_the_model_rejects_is_repaired_at_every_place_of_the_tool() {
     assert_eq!(by_model, n, "{:#?}", c.tools[0].changes);
 }
 
+/// Google's answers name every place of a rejected field at once; the first repair already
+/// answers the others, which are then not refused as unrepairable.
+#[test]
+fn places_one_answer_names_that_a_repair_already_answered_are_not_refused() {
+    let p = profile(&[]);
+    let t = tool(
+        "pick",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","const":"x"},
+            "b":{"anyOf":[{"type":"string","const":"y"},{"type":"string","const":"z"}]}}}),
+    );
+    for target in ["gemini/v1beta/parameters", "vertex/v1/parameters"] {
+        let c = compile(
+            std::slice::from_ref(&t),
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert!(c.is_ok(), "{target}: {:#?} {:#?}", c.check, c.tools[0]);
+        let consts = c.tools[0]
+            .changes
+            .iter()
+            .filter(|ch| ch.action.contains("as a one-value `enum`"))
+            .count();
+        assert_eq!(consts, 3, "{target}: {:#?}", c.tools[0].changes);
+    }
+}
+
 /// A known non-standard type spelling is written as the type it means for every target,
 /// before the profile or the model is asked (some models reject `dict` with an error that
 /// names no type, one accepts it while Cohere strict's form skips the object it does not

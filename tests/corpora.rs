@@ -16,7 +16,12 @@ use toolwire::input::ToolSet;
 
 const CORPORA_ENV: &str = "TOOLWIRE_CORPORA";
 
-/// The core targets compile is run for, one test each so the harness spreads them over cores.
+/// The targets compile is run for, one test each so the harness spreads them over cores: the
+/// core ones, and those whose offline models rejected whole requests of these corpora before
+/// compile wrote the canonical type names (moonshot, llama.cpp, Cohere strict: BFCL's `dict`)
+/// and read the Responses API's field errors (`openai/responses-strict`). For each, the
+/// offline model accepts every request compile writes (a tool may still be refused, with its
+/// reason).
 const COMPILE_TARGETS: &[&str] = &[
     "gemini/v1beta/parameters",
     "openai/chat",
@@ -24,6 +29,10 @@ const COMPILE_TARGETS: &[&str] = &[
     "anthropic/messages",
     "bedrock/converse",
     "mistral/chat",
+    "openai/responses-strict",
+    "moonshot/chat",
+    "llama.cpp/server",
+    "cohere/v2-strict",
 ];
 
 /// The corpora folder, or why there is none.
@@ -184,6 +193,7 @@ fn compile_over_the_corpora(sets: &[ToolSet], target: &str) {
     let set = toolwire::profile::embedded().expect("embedded profiles");
     let profile = toolwire::profile::CompiledProfile::new(set.get(target).expect("profile"));
     let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    let mut rejections: Vec<String> = Vec::new();
     for tools in sets {
         for request in tools.requests() {
             let input: Vec<Tool> = request.iter().map(Tool::from).collect();
@@ -205,6 +215,7 @@ fn compile_over_the_corpora(sets: &[ToolSet], target: &str) {
                 } => {
                     *counts.entry("model-rejected").or_default() += 1;
                     assert!(!error.is_empty());
+                    rejections.push(error.clone());
                     assert!(
                         !explanations.is_empty(),
                         "{target}: the model's error is not explained: {error}"
@@ -217,6 +228,12 @@ fn compile_over_the_corpora(sets: &[ToolSet], target: &str) {
         }
     }
     println!("compile for {target} over the corpora: {counts:?}");
+    assert_eq!(
+        counts.get("model-rejected"),
+        None,
+        "{target}: the offline model rejects requests compile wrote, e.g. {:?}",
+        &rejections[..rejections.len().min(3)]
+    );
 }
 
 /// One corpus test, given the corpora.

@@ -230,6 +230,12 @@ fn human(c: &Compilation) -> String {
                 error.split_whitespace().collect::<Vec<_>>().join(" ")
             ));
             for e in explanations {
+                // The model numbers the request as sent; the report numbers the input.
+                let number = e
+                    .tool_index
+                    .and_then(|w| c.sent_tool(w))
+                    .map(|r| format!("#{} ", r.index))
+                    .unwrap_or_default();
                 let tool = e.tool.as_deref().unwrap_or("?");
                 // `""` is the whole schema; printed bare it would read as a missing place.
                 let at = match e.pointer.as_deref() {
@@ -238,7 +244,7 @@ fn human(c: &Compilation) -> String {
                     None => "?",
                 };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
-                s.push_str(&format!("  tool `{tool}` at {at}: {rule}\n"));
+                s.push_str(&format!("  tool {number}`{tool}` at {at}: {rule}\n"));
                 if let Some(fix) = &e.fix {
                     s.push_str(&format!("    fix: {fix}\n"));
                 }

@@ -1,7 +1,9 @@
 //! `toolwire compile --target T`: the canonical tool definitions → that target's wire form,
 //! checked by the target's offline model before it is returned.
 //!
-//! Three steps:
+//! Three steps, after every known non-standard `type` spelling (`dict`, `float`, ...) is
+//! written as the JSON Schema type it means ([`canonical`]: compile writes the canonical
+//! schema, for every target):
 //! 1. [`crate::repair`] against the target's own profile (so nothing the evidence says the
 //!    target rejects is sent; what cannot be repaired is refused with the reason);
 //! 2. the target's wire form ([`wire::Form`]): strict structured outputs close every object,
@@ -18,6 +20,7 @@
 //! wire schema once absent optional ones are sent as null ([`wire::to_wire_arguments`]), and
 //! a null the model sends for an optional argument maps back to absent (`toolwire args`).
 
+pub mod canonical;
 pub mod wire;
 
 use serde::Serialize;
@@ -66,6 +69,19 @@ pub struct Compilation {
     /// The whole request body the offline model was given.
     pub request: Value,
     pub check: ModelCheck,
+    /// Per place of the request's tool list as last sent (the numbers the model's errors
+    /// use): the index in `tools` of the function tool there, `None` for a built-in. Refused
+    /// tools are not sent, so a place may differ from the tool's number in the input.
+    #[serde(skip)]
+    pub sent: Vec<Option<usize>>,
+}
+
+impl Compilation {
+    /// The input tool at place `position` of the request as sent (see [`Compilation::sent`]).
+    pub fn sent_tool(&self, position: usize) -> Option<&ToolRepair> {
+        let i = (*self.sent.get(position)?)?;
+        self.tools.get(i)
+    }
 }
 
 impl Compilation {
@@ -136,10 +152,27 @@ pub fn compile_request(
         return Err(CompileError::Unnamed(i));
     }
     let form = wire::Form::of(target);
-    let mut results = repair::repair_schemas(tools, profile, opts);
-    for r in &mut results {
+    // The canonical schema first: every known type spelling as the type it means.
+    let mut canonical: Vec<Tool> = tools.to_vec();
+    let written: Vec<Vec<repair::Change>> = canonical
+        .iter_mut()
+        .map(|t| {
+            t.parameters
+                .as_mut()
+                .map(canonical::write_type_names)
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut results = repair::repair_schemas(&canonical, profile, opts);
+    for (r, written) in results.iter_mut().zip(written) {
         if r.outcome == Outcome::Refused {
             continue;
+        }
+        if !written.is_empty() {
+            r.changes.splice(0..0, written);
+            if r.outcome == Outcome::Unchanged {
+                r.outcome = Outcome::Repaired;
+            }
         }
         if form == wire::Form::Plain {
             leave_strict_out(r, target);
@@ -236,6 +269,9 @@ pub fn compile_request(
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
         let mut progress = false;
+        // Places repaired in this round, per tool: an answer may name several places of one
+        // feature, which the first repair already answered at every place.
+        let mut repaired: Vec<(usize, String)> = Vec::new();
         for e in &explained {
             let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
                 continue;
@@ -244,6 +280,11 @@ pub fn compile_request(
             let Some(&Slot::Tool(i)) = sent.get(w) else {
                 continue;
             };
+            if repaired.iter().any(|(t, p)| {
+                *t == i && (p == pointer || one_step(p, pointer) || one_step(pointer, p))
+            }) {
+                continue;
+            }
             if e.rule.as_deref() == Some("description-too-long")
                 && let Some(max) = stated_max_length(&e.message)
                 && cut_description(&mut results[i], max)
@@ -254,6 +295,7 @@ pub fn compile_request(
             // The same place and rule named again means the repair and the wire form undo
             // each other (an optional `any` made nullable, the list split again): refused.
             let first_time = tried.insert((i, pointer.to_string(), e.rule.clone()));
+            let mut places = Vec::new();
             if first_time
                 && fix_what_the_model_named(
                     &mut results[i],
@@ -261,9 +303,11 @@ pub fn compile_request(
                     e.rule.as_deref(),
                     profile,
                     opts,
+                    &mut places,
                 )
             {
                 progress = true;
+                repaired.extend(places.into_iter().map(|p| (i, p)));
                 // The repair may have made the wire form apply where it did not (a `dict`
                 // that is now an object): apply it again (it leaves a done form alone).
                 let r = &mut results[i];
@@ -332,6 +376,13 @@ pub fn compile_request(
         tools: results,
         builtins: outcomes,
         check,
+        sent: sent
+            .iter()
+            .map(|s| match *s {
+                Slot::Tool(i) => Some(i),
+                Slot::Builtin(_) => None,
+            })
+            .collect(),
     })
 }
 
@@ -567,13 +618,16 @@ const RELATED: &[&[&str]] = &[
 const MAX_MODEL_ROUNDS: usize = 16;
 
 /// Repairs, in `r`'s tool, the finding at `pointer` (preferring one of rule `rule`) that the
-/// model's error named. Returns whether anything changed.
+/// model's error named, and the same feature's other places
+/// ([`fix_the_same_feature_elsewhere`]). Returns whether anything changed; the places of the
+/// findings repaired are added to `places`.
 fn fix_what_the_model_named(
     r: &mut ToolRepair,
     pointer: &str,
     rule: Option<&str>,
     profile: &CompiledProfile,
     opts: &repair::Options,
+    places: &mut Vec<String>,
 ) -> bool {
     let t = &r.tool;
     let findings = crate::check::check_tools(
@@ -589,10 +643,6 @@ fn fix_what_the_model_named(
     // message may name the schema or its keyword); without a rule, nothing is guessed.
     let Some(rule) = rule else {
         return false;
-    };
-    let one_step = |a: &str, b: &str| {
-        a.strip_prefix(b)
-            .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
     };
     // Providers name a problem by what they check, the detector by what it sees: a root
     // `type: dict` is `root-not-object` to Bedrock and `type-invalid` here.
@@ -610,20 +660,81 @@ fn fix_what_the_model_named(
     for f in ranked {
         if let Ok((tool, changes)) = repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
         {
-            r.tool = tool;
-            r.changes.extend(changes.into_iter().map(|mut c| {
-                c.action
-                    .push_str(" (the target's offline model rejects it)");
-                c
-            }));
-            if r.outcome == Outcome::Unchanged {
-                r.outcome = Outcome::Repaired;
-            }
+            take_model_repair(r, tool, changes);
+            places.push(f.pointer.clone());
+            fix_the_same_feature_elsewhere(r, f, profile, opts, places);
             return true;
         }
     }
     false
 }
+
+/// Whether place `a` is one keyword below place `b` (a message may name a schema or its
+/// keyword).
+fn one_step(a: &str, b: &str) -> bool {
+    a.strip_prefix(b)
+        .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
+}
+
+/// Records a repair made because the target's offline model rejects what it changed.
+fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change>) {
+    r.tool = tool;
+    r.changes.extend(changes.into_iter().map(|mut c| {
+        c.action
+            .push_str(" (the target's offline model rejects it)");
+        c
+    }));
+    if r.outcome == Outcome::Unchanged {
+        r.outcome = Outcome::Repaired;
+    }
+}
+
+/// A model names the first place of a feature it rejects (OpenAI: one `'default' is not
+/// permitted` per answer), so a tool with that feature at many places would take one round
+/// each, past [`MAX_MODEL_ROUNDS`]. The model rejects the feature, not the place: its other
+/// places in the tool (the same rule and profile parameter) are repaired too, without asking
+/// again. A place no repair removes is left as it is (the model, asked again, names it). The
+/// places repaired are added to `places`.
+fn fix_the_same_feature_elsewhere(
+    r: &mut ToolRepair,
+    named: &crate::check::Finding,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+    places: &mut Vec<String>,
+) {
+    if named.parameter.is_empty() {
+        return;
+    }
+    let mut failed: Vec<String> = Vec::new();
+    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
+        let t = &r.tool;
+        let findings = crate::check::check_tools(
+            &[crate::profile::detect::ToolRef {
+                name: t.name.as_deref(),
+                description: t.description.as_deref(),
+                parameters: t.parameters.as_ref(),
+                index: 0,
+            }],
+            profile,
+        );
+        let Some(next) = findings.iter().find(|f| {
+            f.rule == named.rule && f.parameter == named.parameter && !failed.contains(&f.pointer)
+        }) else {
+            return;
+        };
+        match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
+            Ok((tool, changes)) => {
+                places.push(next.pointer.clone());
+                take_model_repair(r, tool, changes);
+            }
+            Err(_) => failed.push(next.pointer.clone()),
+        }
+    }
+}
+
+/// Cap on the other places of one rejected feature repaired at once (see
+/// [`fix_the_same_feature_elsewhere`]); the largest corpus tool has fewer.
+const MAX_SAME_FEATURE_REPAIRS: usize = 400;
 
 /// Marks a tool refused because its wire form cannot be written.
 fn refuse(r: &mut ToolRepair, reason: String) {

@@ -83,7 +83,8 @@ fn a_tool_without_a_schema_compiles_for_bedrock() {
 }
 
 /// An optional property with a non-standard type: strict mode makes it nullable, and a list
-/// is judged name by name. A spelling that means a standard type is written as that type; one
+/// is judged name by name. A spelling that means a standard type is written as that type
+/// (compile's canonical schema, before the wire form); one
 /// that means none is refused (the model's rejection and the repair would undo each other
 /// forever), and the other tools still compile.
 #[test]
@@ -106,7 +107,7 @@ fn optional_non_standard_types_in_strict_mode_settle_in_one_pass() {
         c.tools[0]
             .changes
             .iter()
-            .any(|ch| ch.action.contains("`float` written as `number`")),
+            .any(|ch| ch.action.starts_with("wrote the type `float` as `number`")),
         "{:#?}",
         c.tools[0].changes
     );
@@ -238,6 +239,229 @@ fn a_description_past_the_limit_the_model_states_is_cut_to_it() {
     let d = c.wire[0]["function"]["description"].as_str().unwrap();
     assert_eq!(d.chars().count(), 1024);
     assert!(c.tools[0].changes[0].lost.as_ref().unwrap().contains("477"));
+}
+
+/// The Responses API names a tool's fields without `.function` (`tools[N].description`,
+/// `tools[N].name`): compile reads them as it reads Chat's, so the description is cut and the
+/// name repaired for `openai/responses-strict` as for `openai/chat-strict`, whose profile has
+/// no more evidence about them than an empty one. A tool refused before moves the others up a
+/// place: the model's place maps back to the input tool.
+#[test]
+fn responses_field_errors_are_repaired_like_chats() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let unknown_ref = tool(
+        "broken",
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/none"}}}),
+    );
+    let mut long = plain();
+    long.description = Some("d".repeat(1115));
+    let mut slash = plain();
+    slash.name = Some("get_/whoami".into());
+    let tools = [unknown_ref, long, slash];
+    for target in ["openai/chat-strict", "openai/responses-strict"] {
+        let c = compile(&tools, target, &p, &opts).unwrap();
+        assert!(
+            matches!(c.check, ModelCheck::Accepted { .. }),
+            "{target}: {:#?}",
+            c.check
+        );
+        assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target}");
+        let sent = |i: usize| c.wire[i].get("function").unwrap_or(&c.wire[i]).clone();
+        let d = sent(0)["description"].as_str().unwrap().to_string();
+        assert_eq!(d.chars().count(), 1024, "{target}");
+        assert_eq!(sent(1)["name"], json!("get__whoami"), "{target}");
+        assert_eq!(c.sent_tool(0).map(|r| r.name.as_str()), Some("lookup"));
+        assert_eq!(c.sent, vec![Some(1), Some(2)], "{target}");
+    }
+    // explain reads both spellings of the place, with the place the model gives.
+    for (message, rule) in [
+        (
+            "Invalid 'tools[81].description': string too long. Expected a string with maximum length 1024, but got a string with length 1115 instead.",
+            "description-too-long",
+        ),
+        (
+            "Invalid 'tools[81].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_\\.-]+$'.",
+            "name-invalid",
+        ),
+        (
+            "Invalid 'tools[81].function.name': string too long. Expected a string with maximum length 64, but got a string with length 70 instead.",
+            "name-too-long",
+        ),
+    ] {
+        let body = json!({"error": {"message": message, "type": "invalid_request_error"}});
+        let e = crate::explain::explain(None, &body.to_string(), Some("openai/responses-strict"));
+        assert_eq!(e.len(), 1, "{message}: {e:#?}");
+        assert_eq!(e[0].tool_index, Some(81), "{message}");
+        assert_eq!(e[0].rule.as_deref(), Some(rule), "{message}");
+    }
+}
+
+/// A model names one place of a feature it rejects per answer (OpenAI strict: `'default' is
+/// not permitted`); a tool with more such places than model rounds compiles, since the model's
+/// rejection repairs the feature at every place of the tool.
+#[test]
+fn a_feature_the_model_rejects_is_repaired_at_every_place_of_the_tool() {
+    let p = profile(&[]);
+    let n = MAX_MODEL_ROUNDS + 4;
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type":"integer","default": i})))
+        .collect();
+    let t = tool(
+        "many_defaults",
+        json!({"type":"object","properties": props}),
+    );
+    let c = compile(
+        &[t],
+        "openai/responses-strict",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let schema = &c.wire[0]["parameters"];
+    for i in 0..n {
+        assert_eq!(
+            schema["properties"][format!("p{i}")].get("default"),
+            None,
+            "{schema}"
+        );
+    }
+    let by_model = c.tools[0]
+        .changes
+        .iter()
+        .filter(|ch| ch.rule == "keyword-unsupported" && ch.action.contains("offline model"))
+        .count();
+    assert_eq!(by_model, n, "{:#?}", c.tools[0].changes);
+}
+
+/// Google's answers name every place of a rejected field at once; the first repair already
+/// answers the others, which are then not refused as unrepairable.
+#[test]
+fn places_one_answer_names_that_a_repair_already_answered_are_not_refused() {
+    let p = profile(&[]);
+    let t = tool(
+        "pick",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","const":"x"},
+            "b":{"anyOf":[{"type":"string","const":"y"},{"type":"string","const":"z"}]}}}),
+    );
+    for target in ["gemini/v1beta/parameters", "vertex/v1/parameters"] {
+        let c = compile(
+            std::slice::from_ref(&t),
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert!(c.is_ok(), "{target}: {:#?} {:#?}", c.check, c.tools[0]);
+        let consts = c.tools[0]
+            .changes
+            .iter()
+            .filter(|ch| ch.action.contains("as a one-value `enum`"))
+            .count();
+        assert_eq!(consts, 3, "{target}: {:#?}", c.tools[0].changes);
+    }
+}
+
+/// A known non-standard type spelling is written as the type it means for every target,
+/// before the profile or the model is asked (some models reject `dict` with an error that
+/// names no type, one accepts it while Cohere strict's form skips the object it does not
+/// recognise); the change says why. `repair` keeps its evidence-based policy.
+#[test]
+fn known_type_spellings_are_written_canonically_for_every_target() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let bmi = tool(
+        "bmi",
+        json!({"type":"dict","properties":{
+            "weight":{"type":"float"},
+            "height":{"type":["Integer","int","null"]},
+            "tags":{"type":"tuple","items":{"type":"str"}}}}),
+    );
+    for route in crate::target::routes() {
+        let target = route.id();
+        let c = compile(std::slice::from_ref(&bmi), target, &p, &opts).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}\n{}", c.check, c.request);
+        let said: Vec<(&str, &str)> = c.tools[0]
+            .changes
+            .iter()
+            .filter(|ch| ch.action.contains("compile writes the canonical schema"))
+            .map(|ch| (ch.pointer.as_str(), ch.action.as_str()))
+            .collect();
+        assert_eq!(
+            said.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+            [
+                "/type",
+                "/properties/weight/type",
+                "/properties/height/type/0",
+                "/properties/height/type/1",
+                "/properties/tags/type",
+                "/properties/tags/items/type",
+            ],
+            "{target}: {:#?}",
+            c.tools[0].changes
+        );
+        assert!(
+            said[0].1.starts_with("wrote the type `dict` as `object`"),
+            "{said:?}"
+        );
+        let tuple = c.tools[0]
+            .changes
+            .iter()
+            .find(|ch| ch.pointer == "/properties/tags/type")
+            .unwrap();
+        assert_eq!(
+            tuple.lost.as_deref(),
+            Some("`tuple` also said a fixed-length tuple")
+        );
+    }
+    // Cohere strict's form now sees the object: it requires one property.
+    let c = compile(std::slice::from_ref(&bmi), "cohere/v2-strict", &p, &opts).unwrap();
+    assert_eq!(
+        c.wire[0]["function"]["parameters"]["required"],
+        json!(["weight"]),
+        "{}",
+        c.wire
+    );
+    // repair, without rejecting evidence, leaves the spelling as written.
+    let r = repair::repair_request(std::slice::from_ref(&bmi), &p, &opts);
+    assert_eq!(
+        r[0].tool.parameters.as_ref().unwrap()["type"],
+        json!("dict")
+    );
+}
+
+/// Spellings with no portable meaning are left for the profile and the model to judge; a
+/// list that names one type twice once rewritten keeps it once.
+#[test]
+fn only_spellings_that_mean_a_type_are_rewritten() {
+    for ty in [
+        json!("any"),
+        json!(""),
+        json!(5),
+        json!("string"),
+        json!(["any", "null"]),
+    ] {
+        let mut s = json!({"type": ty.clone()});
+        assert!(canonical::write_type_names(&mut s).is_empty(), "{ty}");
+        assert_eq!(s, json!({"type": ty}));
+    }
+    let mut s = json!({"type":"object","properties":{"type":{"type":["int","integer","none"]}}});
+    let changes = canonical::write_type_names(&mut s);
+    assert_eq!(s["properties"]["type"]["type"], json!(["integer", "null"]));
+    assert_eq!(
+        changes
+            .iter()
+            .map(|c| c.pointer.as_str())
+            .collect::<Vec<_>>(),
+        ["/properties/type/type/0", "/properties/type/type/2"]
+    );
+    assert!(
+        changes
+            .iter()
+            .all(|c| c.rule == "type-invalid" && c.lost.is_none())
+    );
 }
 
 /// A `$ref` left for a target that takes references must lead somewhere: a dangling, remote

@@ -228,16 +228,10 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
         if let Some(Value::Object(props)) = o.get_mut("properties") {
             for name in &optional {
                 if let Some(p) = props.get_mut(name) {
-                    let spelled = p.get("type").and_then(Value::as_str).and_then(|t| {
-                        standard_spelling(t).map(|std| format!("; `{t}` written as `{std}`"))
-                    });
                     make_nullable(p);
                     changes.push(change(
                         &push_token(&push_token(at, "properties"), name),
-                        format!(
-                            "made the optional argument required and nullable (a null maps back to absent){}",
-                            spelled.unwrap_or_default()
-                        ),
+                        "made the optional argument required and nullable (a null maps back to absent)".into(),
                         None,
                     ));
                 }
@@ -251,18 +245,10 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
     children(o, at, |sub, here| close(sub, here, changes, depth + 1))
 }
 
-/// The JSON Schema type a non-standard spelling means when the rewrite loses nothing (`float`
-/// → `number`, `Integer` → `integer`, the table `toolwire repair` uses:
-/// [`crate::profile::feature::type_meant_by`]); `None` for a standard name or an unknown one.
-pub fn standard_spelling(t: &str) -> Option<&'static str> {
-    match crate::profile::feature::type_meant_by(t) {
-        Some((std, None)) if std != t => Some(std),
-        _ => None,
-    }
-}
-
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
-/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`.
+/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`. A known non-standard
+/// type spelling is already JSON Schema's name here: compile writes the canonical schema
+/// first ([`super::canonical`]); a list holding an unknown one is judged by the target.
 pub fn make_nullable(schema: &mut Value) {
     let Value::Object(o) = schema else {
         *schema = json!({"anyOf": [schema.clone(), {"type": "null"}]});
@@ -270,10 +256,7 @@ pub fn make_nullable(schema: &mut Value) {
     };
     match o.get_mut("type") {
         Some(Value::String(t)) if t != "null" => {
-            // A list of types is judged name by name: a spelling only some targets read
-            // alone (`float`, `Integer`) is written as the type it means (see
-            // [`standard_spelling`]), losing nothing.
-            let t = standard_spelling(t).map_or_else(|| t.clone(), str::to_string);
+            let t = t.clone();
             o.insert("type".into(), json!([t, "null"]));
         }
         Some(Value::Array(list)) => {

@@ -657,8 +657,10 @@ static O_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
 static O_BARE_CONTEXT: LazyLock<Regex> =
     LazyLock::new(|| re(r"In context=\(([^)]*)\),\s*([^\n]+)"));
 static O_PARAM: LazyLock<Regex> = LazyLock::new(|| re(r"param: (?:tool \S+, )?tools\[(\d+)\]"));
+/// A tool's name or description: `tools[N].function.name` in Chat Completions,
+/// `tools[N].name` in the Responses API (flat tools; `openai::check_tools`).
 static O_FIELD: LazyLock<Regex> =
-    LazyLock::new(|| re(r"Invalid 'tools\[(\d+)\]\.function\.(name|description)': ([^\n]+)"));
+    LazyLock::new(|| re(r"Invalid 'tools\[(\d+)\](?:\.function)?\.(name|description)': ([^\n]+)"));
 static O_PARAMS_REQUIRED: LazyLock<Regex> =
     LazyLock::new(|| re(r"'parameters' is a required property - 'tools\.(\d+)\.function'"));
 

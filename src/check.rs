@@ -6,7 +6,7 @@
 //! rejects it but some target has no evidence (DESIGN.md: no evidence counts as not
 //! accepted).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -394,6 +394,9 @@ pub struct Report {
     /// True after [`Report::errors_only`]: warnings are left out and `clean` counts tools
     /// without errors.
     pub errors_only: bool,
+    /// Rule ids whose findings were left out ([`Report::ignore`]), in the order given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 /// One file of a [`Report`].
@@ -506,6 +509,7 @@ impl Report {
             files,
             findings,
             errors_only: false,
+            ignored: Vec::new(),
         }
     }
 
@@ -526,7 +530,31 @@ impl Report {
             files: summaries,
             findings,
             errors_only: false,
+            ignored: Vec::new(),
         }
+    }
+
+    /// Leaves out the findings of the rules `ids` (a team's decision to accept them, e.g.
+    /// `object-properties-missing` for a tool without arguments that no portable form fits):
+    /// each file's clean counts are taken again from the findings kept.
+    pub fn ignore(&mut self, ids: &[String]) {
+        self.findings
+            .retain(|f| !ids.iter().any(|id| id == f.rule.as_str()));
+        // Per file, the tools (by number) still with a finding, and with an error.
+        let mut flagged: BTreeMap<&str, (BTreeSet<usize>, BTreeSet<usize>)> = BTreeMap::new();
+        for f in self.findings.iter().filter(|f| !f.request) {
+            let (any, errors) = flagged.entry(f.file.as_str()).or_default();
+            any.insert(f.tool_index);
+            if f.level == Level::Error {
+                errors.insert(f.tool_index);
+            }
+        }
+        for file in &mut self.files {
+            let (any, errors) = flagged.remove(file.file.as_str()).unwrap_or_default();
+            file.clean = file.tools - any.len();
+            file.without_errors = file.tools - errors.len();
+        }
+        self.ignored.extend(ids.iter().cloned());
     }
 
     /// Keeps only `error` findings (a target rejects the feature); a tool then counts as clean
@@ -627,7 +655,7 @@ impl Report {
             .iter()
             .filter(|f| f.level == Level::Error)
             .count();
-        if self.errors_only {
+        let mut out = if self.errors_only {
             format!(
                 "{} (warnings not shown: --errors-only); {clean} of {} without errors under `{}` ({})",
                 count(errors, "error"),
@@ -645,7 +673,14 @@ impl Report {
                 self.profile,
                 self.targets.join(", ")
             )
+        };
+        if !self.ignored.is_empty() {
+            out.push_str(&format!(
+                "; findings of {} not shown (--ignore)",
+                self.ignored.join(", ")
+            ));
         }
+        out
     }
 
     /// JSON output: the report with counts per rule.
@@ -655,6 +690,7 @@ impl Report {
             "profile": self.profile,
             "targets": self.targets,
             "errors_only": self.errors_only,
+            "ignored": self.ignored,
             "files": self.files,
             "counts": counts,
             "findings": self.findings,
@@ -995,6 +1031,7 @@ mod tests {
             files,
             findings: Vec::new(),
             errors_only: false,
+            ignored: Vec::new(),
         };
         assert_eq!(report("portable", vec![file(0)]).strict_tools_note(), None);
         let two = report("portable", vec![file(1), file(1)]);

@@ -51,6 +51,10 @@ pub struct CheckArgs {
     /// Report only errors (features a target has rejecting evidence for), not unknowns.
     #[arg(long)]
     pub errors_only: bool,
+    /// Leave out the findings of these rules (ids as `toolwire rule` lists them;
+    /// comma-separated or repeated): a decision to accept what they report.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub ignore: Vec<String>,
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<PathBuf>,
@@ -173,6 +177,15 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
             input.display()
         )));
     }
+    if let Some(unknown) = args
+        .ignore
+        .iter()
+        .find(|id| crate::profile::rules::find(id).is_none())
+    {
+        return Err(Error::Usage(format!(
+            "--ignore {unknown:?}: no such rule (`toolwire rule` lists them)"
+        )));
+    }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let profile = select(&set, &args.profile, args.target.as_deref())?;
     let files = distinct_files(&args.files);
@@ -237,6 +250,9 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         }
         Report::from_checked(&profile, checked)
     };
+    if !args.ignore.is_empty() {
+        report.ignore(&args.ignore);
+    }
     if args.errors_only {
         report.errors_only();
     }

@@ -361,6 +361,14 @@ pub fn fix_finding_among(
     Err("no repair tried removes it".into())
 }
 
+/// Whether `f` is one of the two rules about how a tool without arguments is written.
+fn no_arguments_rule(f: &Finding) -> bool {
+    matches!(
+        f.rule.as_str(),
+        "object-properties-missing" | "parameters-missing"
+    )
+}
+
 /// Repairs one tool (see the module documentation for the loop).
 pub fn repair_tool(
     tool: &Tool,
@@ -442,17 +450,22 @@ pub fn repair_tool(
         if fixed {
             repaired.insert(target.clone());
         }
-        if !fixed
-            && matches!(
-                f.rule.as_str(),
-                "object-properties-missing" | "parameters-missing"
-            )
-            && takes_no_arguments(&current)
-        {
+        let mut about = f;
+        let first_seen;
+        if !fixed && no_arguments_rule(f) && takes_no_arguments(&current) {
             why = "a tool without arguments has no form every target of the profile accepts \
                    (`parameters` left out, or an object with no properties); `toolwire compile \
                    --target T` writes the form each target takes"
                 .into();
+            // Earlier rounds may have tried the other form (`properties: {}` left out): the
+            // refusal names the tool's form as written, where `check` puts the finding.
+            first_seen = findings(tool, profile);
+            if let Some(original) = first_seen
+                .iter()
+                .find(|o| is_own_error(o) && no_arguments_rule(o))
+            {
+                about = original;
+            }
         }
         if !fixed {
             stuck.insert(target);
@@ -462,9 +475,9 @@ pub fn repair_tool(
                 continue;
             }
             refusals.push(Refusal {
-                pointer: f.pointer.clone(),
-                rule: f.rule.to_string(),
-                parameter: f.parameter.to_string(),
+                pointer: about.pointer.clone(),
+                rule: about.rule.to_string(),
+                parameter: about.parameter.to_string(),
                 reason: why,
             });
         }

@@ -187,11 +187,27 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
+/// What a finding is about: a place in the tool's parameters schema, or a part of the tool
+/// itself. It decides where the finding is located in the file ([`Finding::location`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Subject {
+    /// A place in the parameters schema (`Finding::pointer`).
+    #[default]
+    Schema,
+    /// The tool's name (`name-invalid`, `name-too-long`, `name-duplicate`).
+    Name,
+    /// The tool's description (`description-missing`, `description-too-long`,
+    /// `description-content`).
+    Description,
+    /// The tool as a whole (`parameters-missing`), or the request (`too-many-tools`).
+    Tool,
+}
+
 /// One finding: a rule that fires at one place in one tool.
 ///
 /// `pointer` is an RFC 6901 JSON Pointer into the tool's parameters schema (`""` is the
 /// schema root); findings about the tool itself (name, description, count) use `""` and say
-/// so in `message`. Text that many findings share (rule id, tool name, fix, parameter, file,
+/// so in `message`, and their [`Finding::subject`] says which part of the tool they are about. Text that many findings share (rule id, tool name, fix, parameter, file,
 /// location) is a [`Text`], made once and shared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
@@ -230,10 +246,17 @@ pub struct Finding {
     /// 1-based line of the tool in a JSON Lines file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
-    /// JSON Pointer of the tool's parameters schema within the file (or the line), so that
-    /// `location + pointer` points into the file.
+    /// JSON Pointer within the file (or the JSON Lines line), so that `location + pointer`
+    /// points at the finding: the tool's parameters schema for a finding in it; for one about
+    /// the tool ([`Finding::subject`]) its `name` key, its `description` key (the tool object
+    /// when it has none), or the tool object. Empty for a request-level finding; a bare
+    /// schema, which has no envelope, gives its own place (the document root) for every
+    /// finding.
     #[serde(default, skip_serializing_if = "Text::is_empty")]
     pub location: Text,
+    /// What the finding is about (not serialized: `location` carries where it is).
+    #[serde(skip)]
+    pub subject: Subject,
 }
 
 fn default_level() -> Level {
@@ -303,15 +326,30 @@ impl Places {
                 // About the request, not inside the first tool's schema.
                 continue;
             }
-            let location = match &self.last {
-                Some((i, text)) if *i == t.index => text.clone(),
-                _ => {
-                    let text = Text::from(t.schema_pointer.clone());
-                    self.last = Some((t.index, text.clone()));
-                    text
-                }
+            // A bare schema has no envelope: everything about it is located at the schema.
+            let about_tool = match f.subject {
+                Subject::Schema => None,
+                Subject::Name => t.name_pointer(),
+                Subject::Description => t.description_pointer(),
+                Subject::Tool => t.tool_pointer.clone(),
             };
-            f.location = location;
+            f.location = match about_tool {
+                Some(pointer) => Text::from(pointer),
+                None => self.schema_location(t),
+            };
+        }
+    }
+
+    /// The location text of `t`'s parameters schema, made once per tool: most findings of a
+    /// tool are in its schema, and consecutive.
+    fn schema_location(&mut self, t: &ToolEntry) -> Text {
+        match &self.last {
+            Some((i, text)) if *i == t.index => text.clone(),
+            _ => {
+                let text = Text::from(t.schema_pointer.clone());
+                self.last = Some((t.index, text.clone()));
+                text
+            }
         }
     }
 }
@@ -890,6 +928,7 @@ mod tests {
             file: super::Text::default(),
             line,
             location: super::Text::default(),
+            subject: super::Subject::Tool,
         };
         assert_eq!(
             super::group_header(&f("", true, None)),
@@ -920,6 +959,7 @@ mod tests {
             request: line.unwrap_or(0),
             line,
             schema_pointer: String::new(),
+            tool_pointer: None,
             strict: None,
         };
         let set = |file: &str, format, tools| ToolSet {
@@ -1005,6 +1045,71 @@ mod tests {
         assert!(!fresh.is_empty());
         assert_eq!(super::render_set(&b, &portable, &reused), fresh);
         assert!(fresh.iter().all(|f| f.tool == "other" && f.line == Some(1)));
+    }
+
+    /// A finding about the tool rather than a place in its schema is located at the tool's
+    /// `name` key (name rules), its `description` key (the tool object when it has none) or
+    /// the tool object; schema findings stay at the schema. Bedrock nests the tool object in
+    /// `toolSpec`; a bare schema has no envelope and keeps the schema's place.
+    #[test]
+    fn tool_findings_are_located_at_the_name_the_description_or_the_tool() {
+        use serde_json::json;
+        let long = format!("a.{}", "x".repeat(80));
+        let described = format!("\u{e9}{}", "d".repeat(20_000));
+        let doc = json!({"toolConfig":{"tools":[
+            {"toolSpec":{"name":long,"description":described,
+                "inputSchema":{"json":{"type":"object","properties":{"q":{"type":"string","const":"a"}}}}}},
+            {"toolSpec":{"name":"b"}},
+            {"toolSpec":{"name":"b","inputSchema":{"json":{"type":"object"}}}},
+        ]}});
+        let set = crate::input::from_value(std::path::Path::new("t.json"), doc).unwrap();
+        let profiles = crate::profile::embedded().expect("built-in profiles load");
+        let portable = profiles.get(crate::profile::PORTABLE).expect("portable");
+        let findings = super::check_set(&set, &super::CompiledProfile::new(portable));
+        let tool = |i: usize| format!("/toolConfig/tools/{i}/toolSpec");
+        let expected = |f: &super::Finding| -> String {
+            let tool = tool(f.tool_index);
+            match f.rule.as_str() {
+                "name-invalid" | "name-too-long" | "name-duplicate" => format!("{tool}/name"),
+                "description-too-long" | "description-content" => format!("{tool}/description"),
+                "description-missing" | "parameters-missing" => tool,
+                _ => format!("{tool}/inputSchema/json"),
+            }
+        };
+        let mut rules: Vec<&str> = Vec::new();
+        for f in &findings {
+            if f.request {
+                // About the request as a whole: no tool's place.
+                assert!(f.location.is_empty(), "{f:?}");
+                continue;
+            }
+            assert_eq!(f.location, expected(f), "{f:?}");
+            rules.push(f.rule.as_str());
+        }
+        for rule in [
+            "name-invalid",
+            "name-too-long",
+            "name-duplicate",
+            "description-too-long",
+            "description-content",
+            "description-missing",
+            "parameters-missing",
+            "keyword-unsupported",
+        ] {
+            assert!(rules.contains(&rule), "{rule} not made: {rules:?}");
+        }
+        // A bare schema has no name or description to point at: its place is the root.
+        let bare = crate::input::from_value(
+            std::path::Path::new("t.json"),
+            json!({"type":"object","properties":{"q":{"const":"a"}}}),
+        )
+        .unwrap();
+        let findings = super::check_set(&bare, &super::CompiledProfile::new(portable));
+        assert!(!findings.is_empty());
+        assert!(
+            findings.iter().all(|f| f.location.is_empty()),
+            "{findings:?}"
+        );
     }
 
     #[test]

@@ -100,8 +100,15 @@ pub struct ToolEntry {
     pub request: usize,
     /// 1-based line for JSON Lines input.
     pub line: Option<usize>,
-    /// JSON Pointer, within the document (or the line), of the tool's parameters schema.
+    /// JSON Pointer, within the document (or the line), of the tool's parameters schema
+    /// (where it is, or would be when the tool declares none).
     pub schema_pointer: String,
+    /// JSON Pointer, within the document (or the line), of the tool object that holds its
+    /// `name`: Chat's `tools[i].function`, Bedrock's `toolSpec`, the declaration itself in the
+    /// other shapes. `None` for a bare schema, which has no envelope. Findings about the tool
+    /// rather than a place in its schema are located from it ([`ToolEntry::name_pointer`],
+    /// [`ToolEntry::description_pointer`]).
+    pub tool_pointer: Option<String>,
     /// OpenAI's `strict` flag (Chat Completions' `function.strict`, a Responses tool's
     /// `strict`, which is `true` when absent: its documented default); `None` when Chat's is
     /// absent, it is not a boolean, or the tool is in another provider's shape (whose strict
@@ -117,6 +124,21 @@ impl ToolEntry {
             parameters: self.parameters.as_ref(),
             index: self.index,
         }
+    }
+
+    /// JSON Pointer of the tool's `name` key; `None` for a bare schema.
+    pub fn name_pointer(&self) -> Option<String> {
+        Some(format!("{}/name", self.tool_pointer.as_deref()?))
+    }
+
+    /// JSON Pointer of the tool's `description` key, or of the tool object when it has no
+    /// description (nor a null one); `None` for a bare schema.
+    pub fn description_pointer(&self) -> Option<String> {
+        let tool = self.tool_pointer.as_deref()?;
+        Some(match self.description {
+            Some(_) => format!("{tool}/description"),
+            None => tool.to_string(),
+        })
     }
 }
 
@@ -531,7 +553,14 @@ impl Reader<'_, '_> {
             return Ok(f);
         }
         if is_schema_like(&map) {
-            self.push(None, None, Some(Value::Object(map)), at.to_string(), None);
+            self.push(
+                None,
+                None,
+                Some(Value::Object(map)),
+                at.to_string(),
+                None,
+                None,
+            );
             return Ok(Format::Schema);
         }
         Err((at.to_string(), unknown_shape(&map)))
@@ -665,7 +694,15 @@ impl Reader<'_, '_> {
                     Some(other) => Some(other),
                     None => None,
                 };
-                self.push(Some(name), description, parameters, schema_at, None);
+                let tool_at = Some(at.into_owned());
+                self.push(
+                    Some(name),
+                    description,
+                    parameters,
+                    schema_at,
+                    tool_at,
+                    None,
+                );
                 return Ok(());
             }
             _ => {}
@@ -705,6 +742,7 @@ impl Reader<'_, '_> {
             description,
             parameters,
             format!("{at}/{schema_key}"),
+            Some(at.into_owned()),
             strict,
         );
         Ok(())
@@ -746,6 +784,7 @@ impl Reader<'_, '_> {
         description: Option<String>,
         parameters: Option<Value>,
         schema_pointer: String,
+        tool_pointer: Option<String>,
         strict: Option<bool>,
     ) {
         let index = self.next_index;
@@ -758,6 +797,7 @@ impl Reader<'_, '_> {
             request: self.request,
             line: self.line,
             schema_pointer,
+            tool_pointer,
             strict,
         });
     }
@@ -1195,6 +1235,114 @@ mod tests {
             assert_eq!(set.tools[0].schema_pointer, pointer, "{doc}");
             assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema), "{doc}");
         }
+    }
+
+    /// Every shape `check` reads records where each tool object is: its pointer leads, in the
+    /// parsed file (or JSON Lines line), to an object holding the tool's `name`, and the name
+    /// and description pointers lead to those values (the tool object when there is no
+    /// description). A bare schema has no tool object.
+    #[test]
+    fn tool_pointers_lead_to_the_tool_object_in_every_shape() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let s = &schema;
+        let documents = [
+            json!([{"type":"function","function":{"name":"f","description":"d","parameters":s}},
+                {"type":"function","function":{"name":"g"}}]),
+            json!({"model":"m","tools":[{"type":"web_search"},
+                {"type":"function","function":{"name":"f","parameters":s}}]}),
+            json!([{"type":"function","name":"f","description":"d","parameters":s},
+                {"type":"function","name":"g","parameters":s}]),
+            json!({"tools":[{"type":"bash_20250124","name":"bash"},
+                {"name":"f","description":"d","input_schema":s},{"name":"g","input_schema":s}]}),
+            json!({"tools":[{"name":"f","inputSchema":s},{"name":"g","description":"d"}]}),
+            json!({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"f","inputSchema":s},
+                {"name":"g","description":"d","inputSchema":s}]}}),
+            json!({"functionDeclarations":[{"name":"f","parameters":s},{"name":"g"}]}),
+            json!([{"functionDeclarations":[{"name":"f","parametersJsonSchema":s}]},
+                {"googleSearch":{}},
+                {"functionDeclarations":[{"name":"g","description":"d"},{"name":"h"}]}]),
+            json!({"generateContentRequest":{"tools":[{"functionDeclarations":[{"name":"f"}]},
+                {"functionDeclarations":[{"name":"g","description":"d","parameters":s}]}]}}),
+            json!({"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":s}}},
+                {"cachePoint":{"type":"default"}},
+                {"toolSpec":{"name":"g","description":"d"}}]}}),
+            json!({"model":"m","functions":[{"name":"f","parameters":s},{"name":"g"}]}),
+            json!([{"name":"f","description":"d","parameters":s},{"name":"g"}]),
+            json!({"name":"f","description":"d","parameters":s}),
+            json!({"source":"s","license":"MIT","tool":{"name":"f","description":"d","parameters":s}}),
+            json!({"source":"s","license":"MIT","tool":{"type":"function","function":{"name":"f"}}}),
+        ];
+        let resolves = |doc: &Value, t: &ToolEntry| {
+            let name = t.name.as_deref().unwrap();
+            let tool = t.tool_pointer.as_deref().unwrap();
+            let object = doc.pointer(tool).and_then(Value::as_object);
+            assert_eq!(
+                object.and_then(|o| o.get("name")),
+                Some(&json!(name)),
+                "{tool} in {doc}"
+            );
+            let at_name = doc.pointer(&t.name_pointer().unwrap());
+            assert_eq!(at_name, Some(&json!(name)), "{doc}");
+            let at_description = doc.pointer(&t.description_pointer().unwrap());
+            match &t.description {
+                Some(d) => assert_eq!(at_description, Some(&json!(d)), "{doc}"),
+                None => assert_eq!(at_description, doc.pointer(tool), "{doc}"),
+            }
+        };
+        let mut lines = String::new();
+        for doc in &documents {
+            let set = read(doc.clone());
+            assert!(!set.tools.is_empty(), "{doc}");
+            for t in &set.tools {
+                resolves(doc, t);
+            }
+            lines.push_str(&format!("{doc}\n\n"));
+        }
+        // The same documents as JSON Lines: each pointer is within its own line.
+        let set = from_bytes(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
+        let parsed: Vec<Value> = lines
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
+            .collect();
+        assert!(set.tools.len() > documents.len());
+        for t in &set.tools {
+            resolves(&parsed[t.line.unwrap() - 1], t);
+        }
+        // A few exactly, where the tool object is not the list entry.
+        let chat = read(documents[1].clone());
+        assert_eq!(
+            chat.tools[0].tool_pointer.as_deref(),
+            Some("/tools/1/function")
+        );
+        let bedrock = read(documents[9].clone());
+        let at: Vec<_> = bedrock
+            .tools
+            .iter()
+            .map(|t| t.tool_pointer.as_deref())
+            .collect();
+        assert_eq!(
+            at,
+            [
+                Some("/toolConfig/tools/0/toolSpec"),
+                Some("/toolConfig/tools/2/toolSpec")
+            ]
+        );
+        let gemini = read(documents[7].clone());
+        assert_eq!(
+            gemini.tools[2].tool_pointer.as_deref(),
+            Some("/2/functionDeclarations/1")
+        );
+        let corpus = read(documents[13].clone());
+        assert_eq!(corpus.tools[0].tool_pointer.as_deref(), Some("/tool"));
+        assert_eq!(
+            read(documents[12].clone()).tools[0].tool_pointer.as_deref(),
+            Some("")
+        );
+        // A bare schema has no envelope.
+        let bare = read(schema.clone());
+        assert_eq!(bare.tools[0].tool_pointer, None);
+        assert_eq!(bare.tools[0].name_pointer(), None);
+        assert_eq!(bare.tools[0].description_pointer(), None);
     }
 
     #[test]

@@ -503,6 +503,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         request: 0,
         line: None,
         schema_pointer: String::new(),
+        tool_pointer: Some(String::new()),
         strict: None,
     };
     let made: Vec<(String, Vec<toolwire::input::ToolEntry>)> = [
@@ -546,6 +547,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             request: 0,
             line: None,
             schema_pointer: String::new(),
+            tool_pointer: name.map(|_| String::new()),
             strict: None,
         };
         // A bare schema is its parameters: it cannot leave them out.

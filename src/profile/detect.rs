@@ -13,7 +13,7 @@ use super::feature::{Feat, Limit};
 use super::findings::{Findings, Record, Span};
 use super::rules::{self, Rule};
 use crate::case::Placement;
-use crate::check::Finding;
+use crate::check::{Finding, Subject};
 use crate::input::BuiltinTool;
 
 /// One tool as the rules see it, borrowed from wherever it was read.
@@ -400,6 +400,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 // The detail's shared parameter text serves unless no case covers the feature
                 // or the feature is a limit (which carries the measured value).
                 let limit = matches!(feat, Feat::Limit(..));
+                let subject = subject_of(at, &feat);
                 let parameter = (detail == NO_CASE || limit).then(|| {
                     text.write(|t| {
                         use std::fmt::Write;
@@ -420,6 +421,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                     fix,
                     slot,
                     limit,
+                    subject,
                     repairable: (self.rule.repairable)(
                         &feat,
                         &rules::Repairing {
@@ -462,6 +464,19 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// The JSON Pointer of `at` (for rules that need it in a message).
     pub fn pointer(&self, at: At<'_>) -> String {
         pointer_of(&self.frames, at)
+    }
+}
+
+/// What a feature found at `at` is about: a feature of the tool itself is about its name,
+/// its description, or the whole tool (a missing schema, the request's tool count).
+fn subject_of(at: At<'_>, feat: &Feat<'_>) -> Subject {
+    if !matches!(at, At::Tool) {
+        return Subject::Schema;
+    }
+    match feat {
+        Feat::NameChars(_) | Feat::NameUnique | Feat::Limit(Limit::NameLength, _) => Subject::Name,
+        Feat::Description(_) | Feat::Limit(Limit::DescriptionLength, _) => Subject::Description,
+        _ => Subject::Tool,
     }
 }
 

@@ -14,7 +14,7 @@ use super::compiled::{CompiledProfile, NO_CASE, Slot};
 /// the feature, some have no evidence either way.
 pub const UNVERIFIED_FIX: &str = "Nothing to fix yet: no target of the profile is known to reject this, but some have no evidence either way. `toolwire probe` (or the scheduled probe workflow) records what they do; `check --errors-only` shows only known rejections.";
 use super::rules::Rule;
-use crate::check::{Finding, Level, Text};
+use crate::check::{Finding, Level, Subject, Text};
 
 /// A range of bytes in [`Findings`]' text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +62,8 @@ pub(crate) struct Record {
     pub(crate) slot: Slot,
     pub(crate) limit: bool,
     pub(crate) repairable: bool,
+    /// What it is about, which decides where it is located.
+    pub(crate) subject: Subject,
 }
 
 /// The findings of one or more checked requests against one profile, in the order made
@@ -151,6 +153,7 @@ impl Findings {
                 file: Text::default(),
                 line: None,
                 location: Text::default(),
+                subject: r.subject,
             });
         }
     }

@@ -96,6 +96,7 @@ mod tests {
             file: Text::default(),
             line: None,
             location: Text::default(),
+            subject: crate::check::Subject::Schema,
         }
     }
 

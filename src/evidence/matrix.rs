@@ -10,7 +10,11 @@
 //!   or repeated within one); until then the cell shows it as `pending`;
 //! - evidence that disagrees is kept and the cell is marked `conflict`, never resolved
 //!   silently;
-//! - a cell with no decisive evidence has no verdict ("no evidence").
+//! - a cell with no decisive evidence has no verdict ("no evidence");
+//! - a cell names two items of its history by index: the one that decides its verdict
+//!   (`decided_by`, whose kind and last date are the cell's `kind` and `last_seen`) and the one
+//!   its verdict dates from (`since_from`, whose first date is `since`), so that whoever shows
+//!   a kind, a date and a link shows them from one item.
 //!
 //! The output is deterministic: the same inputs give the same bytes.
 

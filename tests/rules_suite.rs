@@ -231,6 +231,87 @@ fn rejects_at(e: &Entry, target: &str) -> bool {
         })
 }
 
+/// Every (kind, date, link) a profile cites for a rejection, the newest and the one the verdict
+/// dates from, is one piece of evidence as written: a documented entry with that kind, URL and
+/// date (its own or a cell's), or an observation of that case and target, rejected on that
+/// day, in the run log with that id. This is what keeps `check`, `toolwire rule` and RULES.md
+/// from showing one item's kind and link with another item's date.
+fn cited_evidence_exists(
+    set: &ProfileSet,
+    runs: &[toolwire::evidence::runlog::RunLog],
+    docs: &Documents,
+) -> Result<(), Failed> {
+    use toolwire::evidence::EvidenceKind;
+    let documented: BTreeSet<(EvidenceKind, &str, &str)> = docs
+        .entries()
+        .flat_map(|e| {
+            std::iter::once(e.date.as_str())
+                .chain(e.cells.iter().filter_map(|c| c.date.as_deref()))
+                .map(move |d| (e.kind, e.url.as_str(), d))
+        })
+        .collect();
+    let observed: BTreeSet<(&str, &str, &str, String)> = runs
+        .iter()
+        .flat_map(|r| &r.observations)
+        .filter(|o| o.verdict == Verdict::Rejected)
+        .map(|o| {
+            (
+                o.run.as_str(),
+                o.case.as_str(),
+                o.target.as_str(),
+                o.time.format("%Y-%m-%d").to_string(),
+            )
+        })
+        .collect();
+    let mut checked = 0usize;
+    let mut missing = Vec::new();
+    for p in &set.profiles {
+        for f in &p.features {
+            for e in &f.rejected_by {
+                for c in [&e.latest, &e.since] {
+                    checked += 1;
+                    let found = match c.kind {
+                        EvidenceKind::Probe => observed.contains(&(
+                            c.source.as_str(),
+                            e.case.as_str(),
+                            e.target.as_str(),
+                            c.date.clone(),
+                        )),
+                        kind => documented.contains(&(kind, c.source.as_str(), c.date.as_str())),
+                    };
+                    if !found {
+                        missing.push(format!(
+                            "{} {} @ {} by {}: {} {} {}",
+                            p.name,
+                            f.parameter,
+                            f.placement,
+                            e.target,
+                            c.kind.as_str(),
+                            c.date_text(),
+                            c.source
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if checked == 0 {
+        return Err("no profile cites any evidence: nothing was checked".into());
+    }
+    missing.sort();
+    missing.dedup();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} citations match no single piece of evidence, e.g.:\n{}",
+            missing.len(),
+            missing[..missing.len().min(10)].join("\n")
+        )
+        .into())
+    }
+}
+
 /// A trial that honours [`EXPECTED_FAILURES`]: a listed test passes when it fails, and fails
 /// (naming the stale entry) when it passes.
 fn trial(name: String, f: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
@@ -287,6 +368,14 @@ fn main() {
             } else {
                 Err("profile.json does not read back to the same profiles".into())
             }
+        }));
+    }
+    {
+        let runs = project.runs().expect("the run logs read");
+        let docs = Documents::load(&project.documented_dir()).expect("documented evidence loads");
+        let set = set.clone();
+        trials.push(trial("profiles::cited-evidence-exists".into(), move || {
+            cited_evidence_exists(&set, &runs, &docs)
         }));
     }
     for p in &set.profiles {

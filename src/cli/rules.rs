@@ -135,7 +135,9 @@ fn shares_word(a: &str, b: &str) -> bool {
 }
 
 /// A rule's documentation: what it checks, why (generated from the profiles: which targets
-/// reject its features, since when, with links), example, fix, repair.
+/// reject its features, since when, with links), example, fix, repair. "Since" gives the
+/// evidence the verdict dates from and "newest" the one that decides it, each with its own
+/// kind, date and link.
 pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     use std::fmt::Write;
     let mut s = String::new();
@@ -145,23 +147,23 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     let _ = writeln!(s, "Why (from the evidence):");
     let mut lines = Vec::new();
     for (f, e) in crate::profile::table::rejections(set, rule) {
-        let since = if e.since.is_empty() {
-            "undated"
-        } else {
-            &e.since
-        };
-        lines.push(format!(
-            "  {} rejects `{}` ({}) since {since}: {} evidence, {}",
+        let mut line = format!(
+            "  {} rejects `{}` ({}) since {}: {}",
             e.target,
             f.parameter,
             f.placement,
-            e.kind.as_str(),
-            if e.source.is_empty() {
-                "(no source)"
-            } else {
-                &e.source
-            }
-        ));
+            e.since.date_text(),
+            cited(&e.since)
+        );
+        if e.latest != e.since {
+            let _ = write!(
+                line,
+                "; newest {}: {}",
+                e.latest.date_text(),
+                cited(&e.latest)
+            );
+        }
+        lines.push(line);
     }
     lines.sort();
     lines.dedup();
@@ -188,6 +190,16 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     let _ = writeln!(s, "Repair: {}", rule.repair);
     let _ = writeln!(s, "\nEvidence links: reports/RULES.md#{}", rule.id);
     s
+}
+
+/// "doc evidence, URL" (a probe names its run log): one item's kind and link.
+fn cited(c: &crate::profile::Cited) -> String {
+    let source = match c.kind {
+        _ if c.source.is_empty() => "(no source)".to_string(),
+        crate::evidence::EvidenceKind::Probe => format!("run {}", c.source),
+        _ => c.source.clone(),
+    };
+    format!("{} evidence, {source}", c.kind.as_str())
 }
 
 fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {

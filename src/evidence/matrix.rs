@@ -10,7 +10,11 @@
 //!   or repeated within one); until then the cell shows it as `pending`;
 //! - evidence that disagrees is kept and the cell is marked `conflict`, never resolved
 //!   silently;
-//! - a cell with no decisive evidence has no verdict ("no evidence").
+//! - a cell with no decisive evidence has no verdict ("no evidence");
+//! - a cell names two items of its history by index: the one that decides its verdict
+//!   (`decided_by`, whose kind and last date are the cell's `kind` and `last_seen`) and the one
+//!   its verdict dates from (`since_from`, whose first date is `since`), so that whoever shows
+//!   a kind, a date and a link shows them from one item.
 //!
 //! The output is deterministic: the same inputs give the same bytes.
 
@@ -68,15 +72,26 @@ pub struct Cell {
     pub target: String,
     /// The current verdict; `None` when there is no decisive evidence.
     pub verdict: Option<Verdict>,
-    /// The kind of the evidence that decided it.
+    /// The kind of the evidence that decided it (the item at `decided_by`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<EvidenceKind>,
-    /// The date the current verdict was first seen.
+    /// The date the current verdict was first seen: the `first_seen` of the item at
+    /// `since_from`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
-    /// The date of the newest evidence for the current verdict.
+    /// The date of the newest evidence for the current verdict: the `last_seen` of the item at
+    /// `decided_by`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_seen: Option<String>,
+    /// Index into `evidence` of the item that decides the current verdict: the newest one
+    /// believed. MATRIX.md shows its kind and date, and `check` quotes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<usize>,
+    /// Index into `evidence` of the item the current verdict dates from: among the items of
+    /// the current verdict since it last changed, the one first seen earliest (a dated item
+    /// before an undated one). RULES.md and `toolwire rule` give its date as "since".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_from: Option<usize>,
     /// A newer probe verdict seen only once, not yet believed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Verdict>,
@@ -111,6 +126,18 @@ pub struct Matrix {
     pub runs: Vec<String>,
     /// Cells with any evidence, ordered by case then target column.
     pub cells: Vec<Cell>,
+}
+
+impl Cell {
+    /// The item that decides the current verdict (see [`Cell::decided_by`]).
+    pub fn deciding_item(&self) -> Option<&EvidenceItem> {
+        self.decided_by.and_then(|i| self.evidence.get(i))
+    }
+
+    /// The item the current verdict dates from (see [`Cell::since_from`]).
+    pub fn since_item(&self) -> Option<&EvidenceItem> {
+        self.since_from.and_then(|i| self.evidence.get(i))
+    }
 }
 
 impl Matrix {
@@ -279,13 +306,14 @@ impl History {
         items.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
         let conflict = items.iter().any(|i| i.verdict != items[0].verdict);
         let mut verdict = None;
-        let mut kind = None;
-        let mut since = None;
-        let mut last_seen = None;
+        let mut decided_by: Option<usize> = None;
+        let mut since_from: Option<usize> = None;
         let mut pending = None;
         let mut probe_verdict: Option<Verdict> = None;
         let mut decided_by_stage: Option<Stage> = None;
-        for it in &items {
+        // Earlier first, and any date before none: "since" is the earliest *known* date.
+        let since_key = |it: &EvidenceItem| (it.first_seen.is_empty(), it.first_seen.clone());
+        for (i, it) in items.iter().enumerate() {
             // A body that parsed says nothing about the validator behind the parser (Gemini's
             // keyless pre-auth probe answers 403 once the body parses), so a parse-stage
             // acceptance never overturns a rejection from the validator or of unknown stage.
@@ -305,21 +333,27 @@ impl History {
                 }
             }
             pending = pending.filter(|p| *p != it.verdict && it.kind != EvidenceKind::Probe);
-            if verdict != Some(it.verdict) {
-                since = Some(it.first_seen.clone());
+            // Items are ordered by `last_seen`, so a later item of the same verdict can have
+            // been first seen earlier (a probe entry folding many runs).
+            if verdict != Some(it.verdict)
+                || since_from.is_none_or(|s| since_key(it) < since_key(&items[s]))
+            {
+                since_from = Some(i);
             }
             verdict = Some(it.verdict);
             decided_by_stage = it.stage;
-            kind = Some(it.kind);
-            last_seen = Some(it.last_seen.clone());
+            decided_by = Some(i);
         }
+        let decided = decided_by.map(|i| &items[i]);
         Cell {
             case: case.to_string(),
             target: target.to_string(),
             verdict,
-            kind,
-            since,
-            last_seen,
+            kind: decided.map(|it| it.kind),
+            since: since_from.map(|i| items[i].first_seen.clone()),
+            last_seen: decided.map(|it| it.last_seen.clone()),
+            decided_by,
+            since_from,
             pending,
             conflict,
             last_attempt: self.last_attempt.map(|(_, t)| t),
@@ -573,6 +607,56 @@ mod tests {
         assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
         let md = to_markdown(&m);
         assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+    }
+
+    #[test]
+    fn the_deciding_item_and_the_since_item_are_each_one_item() {
+        let docs = [
+            doc(EvidenceKind::Report, "2025-11-24", Verdict::Rejected),
+            doc(EvidenceKind::Doc, "2026-11-30", Verdict::Rejected),
+            doc(EvidenceKind::Report, "", Verdict::Rejected),
+        ];
+        let m = build(&catalog(), &targets(), &[], &docs);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        let newest = cell.deciding_item().unwrap();
+        assert_eq!(
+            (
+                newest.kind,
+                newest.last_seen.as_str(),
+                newest.source.as_str()
+            ),
+            (
+                EvidenceKind::Doc,
+                "2026-11-30",
+                "https://example.org/2026-11-30"
+            )
+        );
+        assert_eq!(cell.kind, Some(newest.kind));
+        assert_eq!(cell.last_seen.as_deref(), Some("2026-11-30"));
+        // The undated report sorts first but knows no date: the dated report is the earliest.
+        let since = cell.since_item().unwrap();
+        assert_eq!(
+            (since.kind, since.first_seen.as_str(), since.source.as_str()),
+            (
+                EvidenceKind::Report,
+                "2025-11-24",
+                "https://example.org/2025-11-24"
+            )
+        );
+        assert_eq!(cell.since.as_deref(), Some("2025-11-24"));
+    }
+
+    #[test]
+    fn since_starts_again_when_the_verdict_changes() {
+        let docs = [
+            doc(EvidenceKind::Report, "2024-03-01", Verdict::Rejected),
+            doc(EvidenceKind::Doc, "2025-02-01", Verdict::Accepted),
+            doc(EvidenceKind::Report, "2026-02-01", Verdict::Rejected),
+        ];
+        let m = build(&catalog(), &targets(), &[], &docs);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.since_item().unwrap().first_seen, "2026-02-01");
+        assert_eq!(cell.since_from, cell.decided_by);
     }
 
     /// The cell after a 2025 report rejected at `stage` and two 2026 parse-stage acceptances.

@@ -389,20 +389,19 @@ impl CompiledProfile {
     }
 }
 
-/// "rejected by T (kind date), ...; no evidence for U, ...".
+/// "rejected by T (kind date), ...; no evidence for U, ...": each target with the kind and
+/// date of the evidence that decides its verdict (the newest, as MATRIX.md shows it).
 fn because(rejected_by: &[TargetEvidence], unknown_for: &[String]) -> String {
     let mut parts = Vec::new();
     if !rejected_by.is_empty() {
         parts.push(format!(
             "rejected by {}",
-            list(rejected_by.iter().map(|e| {
-                let date = if e.since.is_empty() {
-                    "undated".to_string()
-                } else {
-                    e.since.clone()
-                };
-                format!("{} ({} {date})", e.target, e.kind.as_str())
-            }))
+            list(rejected_by.iter().map(|e| format!(
+                "{} ({} {})",
+                e.target,
+                e.latest.kind.as_str(),
+                e.latest.date_text()
+            )))
         ));
     }
     if !unknown_for.is_empty() {
@@ -427,7 +426,7 @@ fn list(items: impl Iterator<Item = String>) -> String {
 mod tests {
     use super::*;
     use crate::evidence::EvidenceKind;
-    use crate::profile::{FeatureEntry, Summary};
+    use crate::profile::{Cited, FeatureEntry, Summary};
 
     fn entry(p: &str, place: Placement, status: Status) -> FeatureEntry {
         FeatureEntry {
@@ -438,9 +437,16 @@ mod tests {
                 vec![TargetEvidence {
                     target: "openai/chat".into(),
                     case: "c".into(),
-                    kind: EvidenceKind::Report,
-                    since: String::new(),
-                    source: "https://example.com".into(),
+                    latest: Cited {
+                        kind: EvidenceKind::Report,
+                        date: String::new(),
+                        source: "https://example.com".into(),
+                    },
+                    since: Cited {
+                        kind: EvidenceKind::Report,
+                        date: String::new(),
+                        source: "https://example.com".into(),
+                    },
                 }]
             } else {
                 Vec::new()

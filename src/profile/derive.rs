@@ -20,11 +20,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::detect::{self, ToolRef};
 use super::feature::{Kind, Param, parse_parameter};
 use super::{
-    FamilySummary, FeatureEntry, LimitSummary, Profile, ProfileSet, ProfileSpec, Status, Summary,
-    TargetEvidence,
+    Cited, FamilySummary, FeatureEntry, LimitSummary, Profile, ProfileSet, ProfileSpec, Status,
+    Summary, TargetEvidence,
 };
 use crate::case::{Case, Catalog, Placement};
-use crate::evidence::matrix::{Cell, Matrix};
+use crate::evidence::matrix::{Cell, EvidenceItem, Matrix};
 use crate::evidence::{EvidenceKind, Verdict};
 
 /// Placements tried after the exact one, nearest first.
@@ -115,7 +115,11 @@ impl<'m> Index<'m> {
                 continue;
             };
             match cell.verdict {
-                Some(Verdict::Rejected) => return Some(TargetStatus::Rejected(evidence(cell))),
+                Some(Verdict::Rejected) => {
+                    return Some(
+                        evidence(cell).map_or(TargetStatus::Unknown, TargetStatus::Rejected),
+                    );
+                }
                 Some(v) if v.is_accepting() => accepted = true,
                 _ => {}
             }
@@ -210,7 +214,9 @@ impl<'m> Index<'m> {
             .and_then(|c| c.verdict.map(|v| (c, v)))
         {
             Some((_, v)) if v.is_accepting() => TargetStatus::Accepted,
-            Some((c, Verdict::Rejected)) => TargetStatus::Rejected(evidence(c)),
+            Some((c, Verdict::Rejected)) => {
+                evidence(c).map_or(TargetStatus::Unknown, TargetStatus::Rejected)
+            }
             _ => TargetStatus::Unknown,
         }
     }
@@ -221,21 +227,43 @@ pub fn normalize(parameter: &str) -> String {
     parameter.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn evidence(cell: &Cell) -> TargetEvidence {
-    let newest = cell
-        .evidence
-        .iter()
-        .rev()
-        .find(|e| Some(e.verdict) == cell.verdict);
-    TargetEvidence {
+/// The rejecting cell's evidence as the profile cites it. `None` when the cell does not name
+/// the items behind its verdict (a matrix read from an older `matrix.json`).
+fn evidence(cell: &Cell) -> Option<TargetEvidence> {
+    Some(TargetEvidence {
         target: cell.target.clone(),
         case: cell.case.clone(),
-        kind: cell
-            .kind
-            .or(newest.map(|e| e.kind))
-            .unwrap_or(EvidenceKind::Doc),
-        since: cell.since.clone().unwrap_or_default(),
-        source: newest.map(|e| e.source.clone()).unwrap_or_default(),
+        latest: cite(cell.deciding_item()?, Sighting::Last),
+        since: cite(cell.since_item()?, Sighting::First),
+    })
+}
+
+/// Which end of a probe entry (it folds consecutive observations) a citation names.
+#[derive(Clone, Copy)]
+enum Sighting {
+    First,
+    Last,
+}
+
+/// One item's kind, date and link. A probe entry's source is `first-run .. last-run`: the
+/// citation takes the run whose observation carries the date it gives.
+fn cite(item: &EvidenceItem, end: Sighting) -> Cited {
+    let (date, source) = match (item.kind, end) {
+        (EvidenceKind::Probe, Sighting::First) => (
+            &item.first_seen,
+            item.source.split(" .. ").next().unwrap_or(&item.source),
+        ),
+        (EvidenceKind::Probe, Sighting::Last) => (
+            &item.last_seen,
+            item.source.rsplit(" .. ").next().unwrap_or(&item.source),
+        ),
+        (_, Sighting::First) => (&item.first_seen, item.source.as_str()),
+        (_, Sighting::Last) => (&item.last_seen, item.source.as_str()),
+    };
+    Cited {
+        kind: item.kind,
+        date: date.clone(),
+        source: source.to_string(),
     }
 }
 

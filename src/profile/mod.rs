@@ -158,17 +158,42 @@ impl Status {
     }
 }
 
-/// The evidence behind one target's rejection of a feature: the matrix cell that decided it.
+/// One piece of evidence as the profile cites it: kind, date and link all copied from the same
+/// item of a matrix cell's history, never mixed from two.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Cited {
+    pub kind: EvidenceKind,
+    /// `YYYY-MM-DD` (or the partial date the source gives); empty when undated. A probe
+    /// entry's date is that of the observation `source` names.
+    pub date: String,
+    /// URL (doc, report) or the id of the run whose log holds the observation (probe).
+    pub source: String,
+}
+
+impl Cited {
+    /// The date as shown to readers: `undated` when there is none.
+    pub fn date_text(&self) -> &str {
+        if self.date.is_empty() {
+            "undated"
+        } else {
+            &self.date
+        }
+    }
+}
+
+/// The evidence behind one target's rejection of a feature: the matrix cell that decided it,
+/// and two items of its history.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TargetEvidence {
     pub target: String,
     /// The case whose cell decided it.
     pub case: String,
-    pub kind: EvidenceKind,
-    /// The date the current verdict was first seen (empty when the evidence is undated).
-    pub since: String,
-    /// URL (doc, report) or run id (probe) of the newest evidence for the verdict.
-    pub source: String,
+    /// The newest evidence for the verdict, the one that decides it (the matrix cell's
+    /// `decided_by`, dated by its last sighting): what MATRIX.md shows and `check` quotes.
+    pub latest: Cited,
+    /// The evidence the verdict dates from (the cell's `since_from`, dated by its first
+    /// sighting): the earliest evidence of the current verdict since it last changed.
+    pub since: Cited,
 }
 
 /// One feature of a profile: a case parameter at a placement, and whether it is in.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use super::rules::{self, REGISTRY, Rule};
-use super::{PORTABLE, Profile, ProfileSet, Status, TargetEvidence};
+use super::{Cited, PORTABLE, Profile, ProfileSet, Status, TargetEvidence};
 use crate::evidence::EvidenceKind;
 use crate::evidence::matrix::Matrix;
 
@@ -31,21 +31,27 @@ fn table(head: &[&str], rows: Vec<Vec<String>>) -> String {
 }
 
 /// A markdown link to one piece of evidence: `[report 2025-07-03](url)`; probe evidence links
-/// to its run log under `reports/runs/`.
-pub fn evidence_link(e: &TargetEvidence) -> String {
-    let date = if e.since.is_empty() {
-        "undated".to_string()
-    } else {
-        e.since.clone()
-    };
-    let label = format!("{} {date}", e.kind.as_str());
+/// to the run log under `reports/runs/` that holds the observation of that date.
+pub fn evidence_link(e: &Cited) -> String {
+    let label = format!("{} {}", e.kind.as_str(), e.date_text());
     match e.kind {
-        EvidenceKind::Probe => {
-            let run = e.source.rsplit(" .. ").next().unwrap_or(&e.source);
-            format!("[{label}](runs/{run}.jsonl)")
-        }
+        EvidenceKind::Probe => format!("[{label}](runs/{}.jsonl)", e.source),
         _ if e.source.starts_with("http") => format!("[{label}]({})", e.source),
         _ => label,
+    }
+}
+
+/// The evidence of one rejection: the newest (deciding) item, then, when an older item is
+/// where the verdict dates from, `since` that one, each with its own kind, date and link.
+pub fn evidence_links(e: &TargetEvidence) -> String {
+    if e.since == e.latest {
+        evidence_link(&e.latest)
+    } else {
+        format!(
+            "{}, since {}",
+            evidence_link(&e.latest),
+            evidence_link(&e.since)
+        )
     }
 }
 
@@ -73,7 +79,9 @@ fn rejecting(set: &ProfileSet, rule: &Rule) -> BTreeMap<String, TargetEvidence> 
                 continue;
             }
             for e in &f.rejected_by {
-                let keep = out.get(&e.target).is_none_or(|old| e.since > old.since);
+                let keep = out
+                    .get(&e.target)
+                    .is_none_or(|old| e.latest.date > old.latest.date);
                 if keep {
                     out.insert(e.target.clone(), e.clone());
                 }
@@ -142,7 +150,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (provider documentation, read on the date given), `report` (a public bug report, dated as reported). Only `probe` evidence is ever called observed.\n"
+        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (provider documentation, read on the date given), `report` (a public bug report, dated as reported). Only `probe` evidence is ever called observed. Each piece of evidence is shown with its own kind, date and link: first the newest, which decides the verdict (as in MATRIX.md and `check`), then, when an older piece is where the verdict dates from, `since` that one.\n"
     );
     if let Some(p) = portable {
         let _ = writeln!(
@@ -164,7 +172,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
             "none with evidence yet".to_string()
         } else {
             rej.iter()
-                .map(|(t, e)| format!("{} ({})", code(t), evidence_link(e)))
+                .map(|(t, e)| format!("{} ({})", code(t), evidence_link(&e.latest)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -325,7 +333,7 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
             code(&f.parameter),
             f.placement.to_string(),
             code(&e.target),
-            evidence_link(e),
+            evidence_links(e),
             code(&e.case),
         ]);
     }

@@ -1,7 +1,12 @@
 //! The places of a request body that name one of its tools, outside the tool list: OpenAI
 //! Chat's `tool_choice.function.name`, a Responses or Anthropic `tool_choice.name`, Gemini's
 //! `toolConfig.functionCallingConfig.allowedFunctionNames` entries and Bedrock's
-//! `toolConfig.toolChoice.tool.name` (each API's request reference, PROVIDERS.md).
+//! `toolConfig.toolChoice.tool.name`. The shapes are those of each API's request reference:
+//! OpenAI's and Anthropic's `tool_choice`; Google's `FunctionCallingConfig`, whose names
+//! "should match \[FunctionDeclaration.name\]"
+//! (<https://cloud.google.com/vertex-ai/docs/reference/rest/v1/ToolConfig>); Bedrock's
+//! `SpecificToolChoice`, `{"tool": {"name": ..}}`
+//! (<https://docs.aws.amazon.com/sdk-for-python/v1/reference/clients/bedrock-runtime/structures/SpecificToolChoice/>).
 //!
 //! When repair renames a tool, a reference to its old name would name no tool, so it is
 //! rewritten to the new name ([`follow_renames`]) and said as a change of that tool. A

@@ -549,18 +549,32 @@ mod tests {
             r#"{"tools": [{"name": "ok", "description": "D.", "input_schema": {"type": "object"}}]}"#,
             "\n",
             r#"{"tools": [{"name": "a.b", "description": "D.", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "a.b"}}"#,
+            "\n",
+            // `x.y` would be renamed onto `x_y`, which keeps its name: `x.y` is left out.
+            r#"{"tools": [{"name": "x.y", "description": "D.", "input_schema": {"type": "object"}}, {"name": "x_y", "description": "D.", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "x.y"}}"#,
             "\n"
         );
         let r = rendered("t.jsonl", text);
+        let out = r.text.unwrap();
         assert!(
-            r.text
-                .unwrap()
-                .contains(r#""tool_choice":{"type":"tool","name":"a_b"}"#),
-            "the choice follows the rename"
+            out.contains(r#""tool_choice":{"type":"tool","name":"a_b"}"#),
+            "the choice follows the rename: {out}"
         );
+        assert!(out.contains(r#""tool_choice":{"type":"tool","name":"x.y"}"#));
         assert_eq!(r.changes.len(), 1);
         assert_eq!(r.changes[0].0, 1);
-        assert!(r.dangling.is_empty());
+        let notes: Vec<String> = r
+            .dangling
+            .iter()
+            .map(|(line, d)| dangling_note(*line, d))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "note: line 3, /tool_choice/name names `x.y`, which is left out; the reference is \
+              left as written\n"
+            ]
+        );
     }
 
     #[test]

@@ -336,9 +336,10 @@ pub enum NameOutcome {
 }
 
 /// Decides every tool's name under `rule`, in input order: accepted names are kept, others
-/// sanitized, and when two or more tools end up with the same name (including names that
-/// were identical to begin with) all of them are refused with the reason, so that no call is
-/// ever routed to the wrong tool.
+/// sanitized. When two or more tools end up with the same name, a tool that had that name to
+/// begin with (and is the only one) keeps it and the tools renamed onto it are refused; when
+/// no tool had it (two renames collide) or two had it as given, all of them are refused. So
+/// no call is ever routed to the wrong tool, and a valid name is never lost to a rename.
 pub fn census(names: &[&str], rule: &NameRule) -> Vec<NameOutcome> {
     let sanitized: Vec<String> = names.iter().map(|n| rule.sanitize(n)).collect();
     let pairs: Vec<(&str, &str)> = names
@@ -351,8 +352,9 @@ pub fn census(names: &[&str], rule: &NameRule) -> Vec<NameOutcome> {
 
 /// [`census`] of names already decided: each pair is a tool's name as given and the name it
 /// is sent under (the same when it is not renamed), in input order. Only the names sent are
-/// compared: a name that is not renamed collides only with a tool sent under that very name.
-/// `scope` names the rule the renames were made under, for the reason.
+/// compared: a name that is not renamed collides only with a tool sent under that very name,
+/// and then keeps it while the renamed tools are refused. `scope` names the rule the renames
+/// were made under, for the reason.
 pub fn census_of(pairs: &[(&str, &str)], scope: &str) -> Vec<NameOutcome> {
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, (_, sent)) in pairs.iter().enumerate() {
@@ -363,9 +365,10 @@ pub fn census_of(pairs: &[(&str, &str)], scope: &str) -> Vec<NameOutcome> {
         .enumerate()
         .map(|(i, &(given, sent))| {
             let group = &groups[sent];
-            if group.len() > 1 {
+            let owner = sole_owner(pairs, group);
+            if group.len() > 1 && owner != Some(i) {
                 NameOutcome::Refused {
-                    reason: collision(pairs, group, i, scope),
+                    reason: collision(pairs, group, owner, i, scope),
                 }
             } else if sent == given {
                 NameOutcome::Kept
@@ -378,9 +381,33 @@ pub fn census_of(pairs: &[(&str, &str)], scope: &str) -> Vec<NameOutcome> {
         .collect()
 }
 
-/// Why tool `i` of `group` (tools sent under one name) is refused.
-fn collision(pairs: &[(&str, &str)], group: &[usize], i: usize, scope: &str) -> String {
+/// The one tool of `group` (tools sent under one name) that is not renamed, when exactly one
+/// is: it keeps the name.
+fn sole_owner(pairs: &[(&str, &str)], group: &[usize]) -> Option<usize> {
+    let mut unchanged = group.iter().filter(|j| pairs[**j].0 == pairs[**j].1);
+    match (unchanged.next(), unchanged.next()) {
+        (Some(j), None) => Some(*j),
+        _ => None,
+    }
+}
+
+/// Why tool `i` of `group` (tools sent under one name, `owner` the one that keeps it) is
+/// refused.
+fn collision(
+    pairs: &[(&str, &str)],
+    group: &[usize],
+    owner: Option<usize>,
+    i: usize,
+    scope: &str,
+) -> String {
     let (given, sent) = pairs[i];
+    if let Some(o) = owner {
+        return format!(
+            "`{given}` becomes `{sent}` under the {scope} name rule, the name of the tool `{}`, \
+             which keeps it; `{given}` is left out",
+            pairs[o].0
+        );
+    }
     if group.iter().all(|j| pairs[*j].0 == given) {
         return format!(
             "the name `{given}` is used by {} tools of the request; all of them are left out",
@@ -398,7 +425,8 @@ fn collision(pairs: &[(&str, &str)], group: &[usize], i: usize, scope: &str) -> 
         names.join(", ")
     };
     if given == sent {
-        // Not renamed itself: others were renamed onto its name.
+        // Not renamed itself, but shared with another tool of that very name: others were
+        // renamed onto it too.
         format!(
             "{} becomes `{sent}` under the {scope} name rule, the name of this tool; all of them are left out",
             named(&|j| pairs[j].0 != sent)
@@ -526,15 +554,18 @@ mod tests {
     }
 
     #[test]
-    fn census_refuses_every_tool_of_a_collision() {
+    fn census_keeps_the_name_of_the_tool_that_had_it_and_refuses_the_renames() {
         let p = portable();
         let out = census(&["math.sum", "math_sum", "ok", "dup", "dup", "a.b"], &p);
-        assert!(
-            matches!(&out[0], NameOutcome::Refused { reason } if reason.contains("the same as `math_sum`"))
+        assert_eq!(
+            out[0],
+            NameOutcome::Refused {
+                reason: "`math.sum` becomes `math_sum` under the portable name rule, the name of \
+                         the tool `math_sum`, which keeps it; `math.sum` is left out"
+                    .into()
+            }
         );
-        assert!(
-            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("`math.sum` becomes `math_sum`") && reason.contains("the name of this tool"))
-        );
+        assert_eq!(out[1], NameOutcome::Kept);
         assert_eq!(out[2], NameOutcome::Kept);
         assert!(
             matches!(&out[3], NameOutcome::Refused { reason } if reason.contains("`dup` is used by 2 tools"))
@@ -550,25 +581,44 @@ mod tests {
             census_of(&[("a.b", "a.b"), ("a_b", "a_b")], "x"),
             [NameOutcome::Kept, NameOutcome::Kept]
         );
-        // Renamed onto another tool's name: both refused, each told who.
-        let out = census_of(&[("a.b", "a_b"), ("a_b", "a_b"), ("c", "c")], "x");
+        // Two renamed onto a third tool's name: that tool keeps it, each rename is refused.
+        let out = census_of(
+            &[("a.b", "a_b"), ("a_b", "a_b"), ("a b", "a_b"), ("c", "c")],
+            "x",
+        );
+        assert_eq!(
+            out,
+            [
+                NameOutcome::Refused {
+                    reason: "`a.b` becomes `a_b` under the x name rule, the name of the tool \
+                             `a_b`, which keeps it; `a.b` is left out"
+                        .into()
+                },
+                NameOutcome::Kept,
+                NameOutcome::Refused {
+                    reason: "`a b` becomes `a_b` under the x name rule, the name of the tool \
+                             `a_b`, which keeps it; `a b` is left out"
+                        .into()
+                },
+                NameOutcome::Kept,
+            ]
+        );
+        // Two renames onto one name no tool had: both refused, each told who.
+        let out = census_of(&[("a.b", "a_b"), ("a b", "a_b")], "x");
         assert_eq!(
             out[0],
             NameOutcome::Refused {
-                reason: "`a.b` becomes `a_b` under the x name rule, the same as `a_b`; all of \
+                reason: "`a.b` becomes `a_b` under the x name rule, the same as `a b`; all of \
                          them are left out"
                     .into()
             }
         );
-        assert_eq!(
-            out[1],
-            NameOutcome::Refused {
-                reason: "`a.b` becomes `a_b` under the x name rule, the name of this tool; all \
-                         of them are left out"
-                    .into()
-            }
+        assert!(
+            matches!(&out[1], NameOutcome::Refused { reason } if reason.contains("the same as `a.b`"))
         );
-        assert_eq!(out[2], NameOutcome::Kept);
+        // Two tools of one name as given and a rename onto it: no tool keeps it.
+        let out = census_of(&[("a_b", "a_b"), ("a_b", "a_b"), ("a.b", "a_b")], "x");
+        assert!(out.iter().all(|o| matches!(o, NameOutcome::Refused { .. })));
         assert_eq!(
             census_of(&[("a b", "a_b")], "x"),
             [NameOutcome::Renamed { to: "a_b".into() }]

@@ -34,9 +34,11 @@
 
 pub mod envelope;
 mod fixes;
+pub mod layout;
 pub mod place;
 pub mod refs;
 pub mod strict;
+pub mod tool_choice;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -191,8 +193,10 @@ const REQUEST_RULES: &[&str] = &["name-duplicate", "too-many-tools"];
 /// Enough for the largest corpus schema; a tool that needs more is refused as not converging.
 const MAX_ROUNDS: usize = 400;
 
-/// Repairs the tools of one request against `profile`, then takes a census of the names:
-/// tools whose names collide (after renaming, or as given) are all refused. A repaired tool
+/// Repairs the tools of one request against `profile`, then takes a census of the names
+/// ([`crate::names::census_of`]): a tool renamed onto the name of a tool that keeps it is
+/// refused, and tools whose names collide otherwise (two renames, or as given) are all
+/// refused. A repaired tool
 /// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
 /// schema ([`strict::settle`]).
 pub fn repair_request(

@@ -3,7 +3,10 @@
 //!
 //! The repaired tools go to standard output (or `--output FILE`) in the input's own envelope
 //! ([`crate::repair::envelope`]): OpenAI tools in, OpenAI tools out, with every other field
-//! kept; JSON Lines stay JSON Lines; a bare schema stays a bare schema. The report goes to
+//! kept; JSON Lines stay JSON Lines; a bare schema stays a bare schema. What repair did not
+//! change keeps its bytes, and what it changed keeps the input's layout ([`layout`]). A
+//! request's references to a renamed tool follow the rename; one to a tool left out is
+//! reported and left as written ([`tool_choice`]). The report goes to
 //! standard error (to standard output when `--output` is given). When every tool is
 //! refused (and not kept) nothing is written, not even `[]`, and the report says so: `--output`
 //! may name the input itself. An `--output` file is replaced whole or not at all
@@ -20,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::input::{Format, ToolSet};
 use crate::profile::{PORTABLE, ProfileSet};
 use crate::repair::envelope::{self, Placed};
-use crate::repair::{self, Options, Outcome, Tool, ToolRepair};
+use crate::repair::{self, Options, Outcome, Tool, ToolRepair, layout, tool_choice};
 
 #[derive(Debug, clap::Args)]
 pub struct RepairArgs {
@@ -106,21 +109,33 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     let nothing_left = !args.keep_unrepairable
         && !results.is_empty()
         && results.iter().all(|(_, r)| r.outcome == Outcome::Refused);
-    let output = if nothing_left {
-        None
+    let (output, dangling) = if nothing_left {
+        (None, Vec::new())
     } else {
-        render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?
+        let rendered = render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?;
+        for (i, change) in rendered.changes {
+            results[i].1.changes.push(change);
+        }
+        (rendered.text, rendered.dangling)
     };
     let report = if args.format == "json" {
         let body: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
-        crate::report::to_json_pretty(&json!({
+        let mut report = json!({
             "file": args.file.display().to_string(),
             "profile": profile.name,
             "targets": profile.targets,
             "summary": repair::summary(&body.iter().map(|r| (*r).clone()).collect::<Vec<_>>()),
             "written": output.is_some(),
             "tools": body,
-        }))
+        });
+        // References to tools left out, left as written (only when there are some).
+        if !dangling.is_empty() {
+            report["dangling_references"] = dangling
+                .iter()
+                .map(|(line, d)| json!({"line": line, "pointer": d.pointer, "tool": d.tool}))
+                .collect();
+        }
+        crate::report::to_json_pretty(&report)
     } else {
         let mut s = human_report(&results, &profile.name, args.keep_unrepairable);
         if output.is_none() {
@@ -132,6 +147,9 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     if args.format != "json" {
         for note in request_notes(&results, args.keep_unrepairable, &profile) {
             report.push_str(&note);
+        }
+        for (line, d) in &dangling {
+            report.push_str(&dangling_note(*line, d));
         }
     }
     let out_file = output_file(args.output.as_ref());
@@ -188,6 +206,19 @@ fn request_notes(
         }
     }
     notes
+}
+
+/// The report's line for a reference to a tool left out: it is left as written, since any
+/// other choice would be repair deciding what the request asks for.
+fn dangling_note(line: Option<usize>, d: &tool_choice::Dangling) -> String {
+    let place = match line {
+        Some(n) => format!("line {n}, {}", d.pointer),
+        None => d.pointer.clone(),
+    };
+    format!(
+        "note: {place} names `{}`, which is left out; the reference is left as written\n",
+        d.tool
+    )
 }
 
 /// `-o`'s file: `None` for standard output (no `-o`, or `-o -`).
@@ -301,16 +332,35 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
     Ok(())
 }
 
+/// What [`render_tools`] wrote and found.
+struct Rendered {
+    /// The output text; `None` when the document itself is left out (its only tool was
+    /// refused).
+    text: Option<String>,
+    /// References to renamed tools rewritten ([`tool_choice::follow_renames`]): the index in
+    /// `results` of the tool each one names, and the change.
+    changes: Vec<(usize, repair::Change)>,
+    /// References to tools left out, each with its JSON Lines line (`None`: the document).
+    dangling: Vec<(Option<usize>, tool_choice::Dangling)>,
+}
+
 /// The repaired tools written back into the input document(s) (see the module
-/// documentation); `None` when the document itself is left out (its only tool was refused).
+/// documentation), with the references to renamed tools following them, in the input's own
+/// layout ([`repair::layout`]): a document or JSON Lines line repair did not change is
+/// written as it was read, blank lines and line endings included.
 fn render_tools(
     file: &Path,
     bytes: &[u8],
     set: &ToolSet,
     results: &[(usize, ToolRepair)],
     keep: bool,
-) -> Result<Option<String>> {
+) -> Result<Rendered> {
     let text = crate::json::check_utf8(file, bytes)?;
+    let bom = if bytes.starts_with(crate::json::BOM.as_bytes()) {
+        crate::json::BOM
+    } else {
+        ""
+    };
     // The reader keeps tools in file order, one result per tool.
     let placed: Vec<(Option<usize>, Placed<'_>)> = set
         .tools
@@ -326,32 +376,62 @@ fn render_tools(
             )
         })
         .collect();
+    let mut rendered = Rendered {
+        text: None,
+        changes: Vec::new(),
+        dangling: Vec::new(),
+    };
+    // One document (or line) written back: its text, or `None` when it is left out.
+    let mut one = |source: &str, line: Option<usize>, first: usize, tools: &[Placed<'_>]| {
+        let offset = line.map_or(0, |n| n - 1);
+        let original = crate::json::parse_str(file, source, crate::input::LIMITS, offset)?;
+        let Some(mut doc) = envelope::write_back(original.clone(), tools, keep) else {
+            return Ok(None);
+        };
+        let followed = tool_choice::follow_renames(&mut doc, tools, keep);
+        rendered
+            .changes
+            .extend(followed.changes.into_iter().map(|(i, c)| (first + i, c)));
+        rendered
+            .dangling
+            .extend(followed.dangling.into_iter().map(|d| (line, d)));
+        Ok::<_, Error>(Some(if line.is_none() {
+            layout::document(source, &original, &doc)
+        } else if original == doc {
+            source.to_string()
+        } else {
+            doc.to_string()
+        }))
+    };
     if set.format != Format::JsonLines {
-        let doc = crate::json::parse_str(file, text, crate::input::LIMITS, 0)?;
         let tools: Vec<Placed<'_>> = placed.iter().map(|(_, p)| *p).collect();
-        return Ok(
-            envelope::write_back(doc, &tools, keep).map(|d| crate::report::to_json_pretty(&d))
-        );
+        let text = one(text, None, 0, &tools)?;
+        rendered.text = text.map(|t| format!("{bom}{t}"));
+        return Ok(rendered);
     }
-    let mut out = String::new();
+    let mut out = String::from(bom);
     let mut rest = placed.as_slice();
-    for (i, line) in text.lines().enumerate() {
+    let mut first = 0;
+    for (i, piece) in text.split_inclusive('\n').enumerate() {
+        let ending = layout::ending_of_line(piece);
+        let line = &piece[..piece.len() - ending.len()];
         if line.trim().is_empty() {
+            out.push_str(piece);
             continue;
         }
-        let number = i + 1;
-        let doc = crate::json::parse_str(file, line, crate::input::LIMITS, i)?;
         // Tools come in line order: this line's are the next ones.
-        let n = rest.iter().take_while(|(l, _)| *l == Some(number)).count();
+        let n = rest.iter().take_while(|(l, _)| *l == Some(i + 1)).count();
         let (here, after) = rest.split_at(n);
         rest = after;
         let tools: Vec<Placed<'_>> = here.iter().map(|(_, p)| *p).collect();
-        if let Some(doc) = envelope::write_back(doc, &tools, keep) {
-            out.push_str(&doc.to_string());
-            out.push('\n');
+        if let Some(written) = one(line, Some(i + 1), first, &tools)? {
+            out.push_str(&written);
+            out.push_str(ending);
         }
+        first += n;
     }
-    Ok(Some(out))
+    rendered.text = Some(out);
+    Ok(rendered)
 }
 
 fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> String {
@@ -408,6 +488,94 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `repair` writes for `text` read as `file`, under a profile that rejects dots in
+    /// names (so `a.b` is renamed `a_b`).
+    fn rendered(file: &str, text: &str) -> Rendered {
+        let profile = crate::repair::tests::profile(&["name-chars: dot"]);
+        let set = crate::input::from_bytes(Path::new(file), text.as_bytes()).unwrap();
+        let mut results = Vec::new();
+        for request in set.requests() {
+            let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+            let out = repair::repair_request(&input, &profile, &Options::default());
+            results.extend(request.iter().map(|e| e.request).zip(out));
+        }
+        render_tools(Path::new(file), text.as_bytes(), &set, &results, false).unwrap()
+    }
+
+    #[test]
+    fn json_lines_keep_their_line_endings_blank_lines_and_unchanged_bytes() {
+        let same = r#"{"name": "ok",  "description": "D.", "parameters": {"type": "object"}}"#;
+        let renamed = r#"{"name": "a.b", "description": "D.", "parameters": {"type": "object"}}"#;
+        let text = format!("{same}\r\n\r\n{renamed}\r\n  \r\n");
+        let out = rendered("t.jsonl", &text).text.unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "{same}\r\n\r\n{}\r\n  \r\n",
+                r#"{"name":"a_b","description":"D.","parameters":{"type":"object"}}"#
+            )
+        );
+        // LF endings stay LF; a last line without one gets none.
+        let out = rendered("t.jsonl", &format!("{renamed}\n{same}"))
+            .text
+            .unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "{}\n{same}",
+                r#"{"name":"a_b","description":"D.","parameters":{"type":"object"}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn a_document_is_written_back_as_read_or_in_its_own_indentation() {
+        let unchanged = "[\r\n    {\"name\": \"ok\", \"description\": \"D.\", \"parameters\": {\"type\": \"object\"}}\r\n]\r\n";
+        assert_eq!(rendered("t.json", unchanged).text.unwrap(), unchanged);
+        let changed = unchanged.replace("\"ok\"", "\"a.b\"");
+        assert_eq!(
+            rendered("t.json", &changed).text.unwrap(),
+            "[\r\n    {\r\n        \"name\": \"a_b\",\r\n        \"description\": \"D.\",\r\n        \
+             \"parameters\": {\r\n            \"type\": \"object\"\r\n        }\r\n    }\r\n]\r\n"
+        );
+    }
+
+    /// A reference to a renamed tool is rewritten and said as a change of that tool, at its
+    /// index among all the results (here the second line's tool).
+    #[test]
+    fn references_follow_renames_line_by_line() {
+        let text = concat!(
+            r#"{"tools": [{"name": "ok", "description": "D.", "input_schema": {"type": "object"}}]}"#,
+            "\n",
+            r#"{"tools": [{"name": "a.b", "description": "D.", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "a.b"}}"#,
+            "\n",
+            // `x.y` would be renamed onto `x_y`, which keeps its name: `x.y` is left out.
+            r#"{"tools": [{"name": "x.y", "description": "D.", "input_schema": {"type": "object"}}, {"name": "x_y", "description": "D.", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "x.y"}}"#,
+            "\n"
+        );
+        let r = rendered("t.jsonl", text);
+        let out = r.text.unwrap();
+        assert!(
+            out.contains(r#""tool_choice":{"type":"tool","name":"a_b"}"#),
+            "the choice follows the rename: {out}"
+        );
+        assert!(out.contains(r#""tool_choice":{"type":"tool","name":"x.y"}"#));
+        assert_eq!(r.changes.len(), 1);
+        assert_eq!(r.changes[0].0, 1);
+        let notes: Vec<String> = r
+            .dangling
+            .iter()
+            .map(|(line, d)| dangling_note(*line, d))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "note: line 3, /tool_choice/name names `x.y`, which is left out; the reference is \
+              left as written\n"
+            ]
+        );
+    }
 
     #[test]
     fn an_atomic_write_replaces_the_whole_file_and_leaves_nothing_behind() {

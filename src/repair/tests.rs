@@ -101,6 +101,39 @@ fn type_with_null_becomes_an_optional_argument() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("null"));
 }
 
+/// Where the repaired schema no longer accepts null, its `enum` no longer lists it either
+/// (said in the same change); an `enum` of null alone is left to the other rules.
+#[test]
+fn an_enum_loses_its_null_with_the_type_list() {
+    let p = profile(&["type-list: string,null"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"s":{"type":["string","null"],
+            "enum":["open","closed",null]}},"required":["s"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"s":{"type":"string","enum":["open","closed"]}}})
+    );
+    assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+    assert_eq!(
+        r.changes[0].action,
+        "wrote `[string, null]` as `string` and made the argument optional, and dropped `null` \
+         from its `enum`"
+    );
+    // Without a null in the enum the action says nothing of it.
+    let plain = tool(
+        "f",
+        json!({"type":"object","properties":{"s":{"type":["string","null"],"enum":["a"]}}}),
+    );
+    let r = repair_one(&plain, &p);
+    assert_eq!(
+        r.changes[0].action,
+        "wrote `[string, null]` as `string` and made the argument optional"
+    );
+}
+
 #[test]
 fn what_cannot_be_repaired_is_refused_with_the_reason_and_left_unchanged() {
     let p = profile(&[
@@ -228,14 +261,19 @@ fn expansion_past_the_cap_is_refused() {
     );
 }
 
+/// A valid name keeps its tool: only the tools renamed onto it are refused (each naming the
+/// tool that keeps it); two renames onto a name no tool had refuse both.
 #[test]
-fn names_are_sanitized_and_collisions_refuse_every_tool_involved() {
+fn names_are_sanitized_and_only_the_renames_that_collide_are_refused() {
     let p = profile(&["name-chars: dot", "name-chars: space"]);
     let params = json!({"type":"object","properties":{"x":{"type":"string"}}});
     let tools = [
-        tool("math.sum", params.clone()),
-        tool("math_sum", params.clone()),
+        tool("lookup.user", params.clone()),
+        tool("lookup_user", params.clone()),
+        tool("lookup user", params.clone()),
         tool("geo.dist", params.clone()),
+        tool("math.sum", params.clone()),
+        tool("math sum", params.clone()),
     ];
     let out = repair_request(&tools, &p, &Options::default());
     let got: Vec<(Outcome, Option<&str>)> = out
@@ -245,15 +283,25 @@ fn names_are_sanitized_and_collisions_refuse_every_tool_involved() {
     assert_eq!(
         got,
         [
+            (Outcome::Refused, Some("lookup.user")),
+            (Outcome::Unchanged, Some("lookup_user")),
+            (Outcome::Refused, Some("lookup user")),
+            (Outcome::Repaired, Some("geo_dist")),
             (Outcome::Refused, Some("math.sum")),
-            (Outcome::Refused, Some("math_sum")),
-            (Outcome::Repaired, Some("geo_dist"))
+            (Outcome::Refused, Some("math sum")),
         ]
     );
+    let reason = |i: usize| out[i].refusals.last().unwrap().reason.as_str();
     assert!(
-        out[0].refusals[0].reason.contains("math_sum"),
-        "{:?}",
-        out[0].refusals
+        reason(0).contains("the name of the tool `lookup_user`, which keeps it"),
+        "{}",
+        reason(0)
+    );
+    assert!(reason(2).contains("`lookup user` becomes `lookup_user`"));
+    assert!(
+        reason(4).contains("the same as `math sum`; all of them are left out"),
+        "{}",
+        reason(4)
     );
 }
 
@@ -283,28 +331,21 @@ fn only_a_rename_repair_makes_can_collide() {
             (Outcome::Unchanged, Some("get_weather".into()))
         ]
     );
-    // The same pair where the evidence rejects dots: the rename collides.
+    // The same pair where the evidence rejects dots: the rename collides, and the tool that
+    // had the name keeps it.
     let rejecting = profile_for(&["mistral/chat"], &["name-chars: dot"]);
     let out = repair_request(&tools, &rejecting, &Options::default());
     assert_eq!(
         out.iter().map(|r| r.outcome).collect::<Vec<_>>(),
-        [Outcome::Refused, Outcome::Refused]
+        [Outcome::Refused, Outcome::Unchanged]
     );
     assert_eq!(out[0].tool.name.as_deref(), Some("get.weather"));
-    let reasons: Vec<&str> = out
-        .iter()
-        .map(|r| r.refusals.last().unwrap().reason.as_str())
-        .collect();
-    assert!(
-        reasons[0].contains("`get.weather` becomes `get_weather`")
-            && reasons[0].contains("the same as `get_weather`"),
-        "{reasons:?}"
+    assert_eq!(
+        out[0].refusals.last().unwrap().reason,
+        "after repair, `get.weather` becomes `get_weather` under the test name rule, the name \
+         of the tool `get_weather`, which keeps it; `get.weather` is left out"
     );
-    assert!(
-        reasons[1].contains("`get.weather` becomes `get_weather`")
-            && reasons[1].contains("the name of this tool"),
-        "{reasons:?}"
-    );
+    assert!(out[1].refusals.is_empty());
     // Gemini documents dots: nothing is renamed, both are kept.
     let gemini = profile_for(&["gemini/v1beta/parameters"], &[]);
     assert_eq!(
@@ -467,12 +508,24 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
         rejected_by: Vec::new(),
         unknown_for: Vec::new(),
     });
-    let r = repair_one(&t, &make(features));
+    let r = repair_one(&t, &make(features.clone()));
     assert_eq!(
         r.tool.parameters.unwrap(),
         json!({"type":"object","properties":{"a":{"type":"string","nullable":true}},"required":["a"]})
     );
     assert!(r.changes[0].lost.is_none());
+    // `nullable: true` still accepts null, so the enum keeps it.
+    let with_enum = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["string","null"],
+            "enum":["open","closed",null]}}}),
+    );
+    let r = repair_one(&with_enum, &make(features));
+    assert_eq!(
+        r.tool.parameters.unwrap()["properties"]["a"],
+        json!({"type":"string","enum":["open","closed",null],"nullable":true})
+    );
+    assert!(!r.changes[0].action.contains("enum"), "{:?}", r.changes);
 }
 
 #[test]

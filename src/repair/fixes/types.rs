@@ -157,11 +157,21 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     let mut out = Vec::new();
     let mut optional = base.clone();
     if make_optional(&mut optional, &node) {
+        // The schema no longer accepts null, so neither does its `enum` (a null left there
+        // would name a value the type refuses); `nullable: true` below keeps it.
+        let dropped = drop_null_from_enum(schema_mut(&mut optional, &node)?);
         out.push(Candidate::one(
             optional,
             &f_at(&node, "type"),
             &f.rule,
-            format!("wrote `[{one}, null]` as `{one}` and made the argument optional"),
+            format!(
+                "wrote `[{one}, null]` as `{one}` and made the argument optional{}",
+                if dropped {
+                    ", and dropped `null` from its `enum`"
+                } else {
+                    ""
+                }
+            ),
             Some(OPTIONAL_LOSS.into()),
         ));
     }
@@ -178,6 +188,20 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
         .nullable(),
     );
     Ok(out)
+}
+
+/// Drops `null` from the `enum` of `schema` when it lists one beside other values (an `enum`
+/// of null alone is left: dropping it would leave a schema that accepts nothing). Returns
+/// whether it did.
+fn drop_null_from_enum(schema: &mut Map<String, Value>) -> bool {
+    let Some(Value::Array(values)) = schema.get_mut("enum") else {
+        return false;
+    };
+    if !values.iter().any(Value::is_null) || values.iter().all(Value::is_null) {
+        return false;
+    }
+    values.retain(|v| !v.is_null());
+    true
 }
 
 /// The type every value of an `enum`/`const` has, when they agree.

@@ -3,9 +3,13 @@
 //! An error arrives in an envelope: a provider's JSON body (`{"error":{"message":..}}`,
 //! Google's array wrapper, Mistral's `detail`, Bedrock's `message`), OpenRouter's
 //! `metadata.raw` holding the upstream's body as a string, a relay that JSON-encodes the body
-//! once more, a client's prefix (`Error: 400 {...}`), or OpenAI's Python SDK printing the
-//! body as a Python dict (`Error code: 400 - {'error': {'message': "..."}}`). Each envelope is
-//! decoded once, so the message quoted back is the provider's text exactly.
+//! once more, a client's prefix (`Error: 400 {...}`), OpenAI's Python SDK printing the
+//! body as a Python dict (`Error code: 400 - {'error': {'message': "..."}}`), the Anthropic
+//! Java SDK printing it as a Java map (`{type=error, error={..., message=...}}`), or the AWS
+//! Rust SDK's `Debug` printout (`ValidationException { message: Some("..."), ... }`); clients
+//! also wrap long lines inside the body's strings. Each envelope is decoded once, so the
+//! message quoted back is the provider's text exactly, without the envelope around it or the
+//! trailers relays append.
 
 use std::sync::LazyLock;
 

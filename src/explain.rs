@@ -22,6 +22,8 @@
 mod envelope;
 mod templates;
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -216,7 +218,9 @@ impl Explanation {
 /// Returns one explanation per problem found; an empty list means no template matched.
 ///
 /// A tool is named only when it is in the request (without a request, the one the error
-/// names). An error in another provider's words than the request's shape names no tool
+/// names). Given a request and a target, where `check --target T` reports an error at the
+/// place an explanation names under another rule, that rule is named (see
+/// [`agree_with_check`]), so that explain and check name one rule for one problem. An error in another provider's words than the request's shape names no tool
 /// (it is not about this request's tools), unless `target` relays the request to that
 /// provider (see [`relays`]): then the provider's tool numbers are read against the tools
 /// the relay sends ([`relayed_tools`]).
@@ -236,33 +240,37 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
             let provider = raw.provider;
             let relay = shape == Some("openai") && target.is_some_and(|t| relays(t, provider));
             let foreign = shape.filter(|s| !relay && other_provider(s, provider));
-            let mut e = if relay {
+            let resolved = if relay {
                 let numbered = matches!(
                     raw.tool,
                     templates::ToolLoc::Google { .. }
                         | templates::ToolLoc::Index(_)
                         | templates::ToolLoc::IndexName(..)
                 );
-                let mut e = templates::resolve(raw, Against::Tools(&relayed));
+                let mut all = templates::resolve(raw, Against::Tools(&relayed));
                 if numbered {
-                    e.notes.push(format!(
-                        "{} relays the request to {provider}, which numbers the request's \
-                         function tools in order",
-                        target.unwrap_or_default()
-                    ));
+                    for e in &mut all {
+                        e.notes.push(format!(
+                            "{} relays the request to {provider}, which numbers the request's \
+                             function tools in order",
+                            target.unwrap_or_default()
+                        ));
+                    }
                 }
-                e
+                all
             } else if let Some(s) = foreign {
                 // Another provider's request: its tools are not the ones the error numbers or
                 // names, so none is claimed (the error's own words are still explained).
-                let mut e = templates::resolve(raw, Against::Foreign);
-                e.tool_index = None;
-                e.tool = None;
-                e.notes.push(format!(
-                    "the request is in {s}'s shape, but the error is {provider}'s: it is \
-                     not about this request's tools, so none is named"
-                ));
-                e
+                let mut all = templates::resolve(raw, Against::Foreign);
+                for e in &mut all {
+                    e.tool_index = None;
+                    e.tool = None;
+                    e.notes.push(format!(
+                        "the request is in {s}'s shape, but the error is {provider}'s: it is \
+                         not about this request's tools, so none is named"
+                    ));
+                }
+                all
             } else {
                 templates::resolve(
                     raw,
@@ -272,18 +280,86 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
                     },
                 )
             };
-            if e.fix.as_deref() == Some(STRICT_FIX) {
-                e.fix = Some(strict_fix(target));
-            }
-            if !out.contains(&e) {
-                out.push(e);
+            for mut e in resolved {
+                if e.fix.as_deref() == Some(STRICT_FIX) {
+                    e.fix = Some(strict_fix(target));
+                }
+                if !out.contains(&e) {
+                    out.push(e);
+                }
             }
         }
         if !out.is_empty() {
             break;
         }
     }
+    if let (Some(request), Some(target)) = (request, target) {
+        agree_with_check(&mut out, request, target);
+    }
     out
+}
+
+/// The built-in profiles (`reports/profile.json`), the ones `check --target T` uses, read
+/// once.
+static PROFILES: LazyLock<Option<crate::profile::ProfileSet>> =
+    LazyLock::new(|| crate::profile::embedded().ok());
+
+/// Names, for each explanation of a tool at a place, the rule `check --target {target}`
+/// reports there as an error (same tool, same JSON Pointer) when the template's own reading
+/// is another rule or none: one problem, one rule, whichever command is asked. Several rules
+/// there leave the template's; a strict structured-outputs requirement (a fix, no rule) is a
+/// target's form, which check does not judge, and is left as it is. Nothing changes when the
+/// target has no built-in profile or the request cannot be read as check reads it.
+pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) {
+    let placed = |e: &Explanation| e.tool_index.is_some() && e.pointer.is_some();
+    if !out.iter().any(placed) {
+        return;
+    }
+    let Some(profile) = PROFILES.as_ref().and_then(|set| set.get(target)) else {
+        return;
+    };
+    let Ok(set) = crate::input::from_value(std::path::Path::new("request"), request.clone()) else {
+        return;
+    };
+    let findings = crate::check::check_set(&set, &crate::profile::CompiledProfile::new(profile));
+    for e in out.iter_mut() {
+        let (Some(index), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
+            continue;
+        };
+        if e.rule.is_none() && e.fix.is_some() {
+            continue;
+        }
+        let mut rules: Vec<&str> = Vec::new();
+        for f in &findings {
+            let same_tool = f.tool_index == index
+                && !f.request
+                && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n);
+            if same_tool
+                && f.level == crate::check::Level::Error
+                && f.pointer == pointer
+                && !rules.contains(&f.rule.as_str())
+            {
+                rules.push(f.rule.as_str());
+            }
+        }
+        let [rule] = rules.as_slice() else {
+            continue;
+        };
+        if e.rule.as_deref() == Some(*rule) {
+            continue;
+        }
+        e.notes.push(match &e.rule {
+            Some(own) => format!(
+                "`check --target {target}` reports `{rule}` here; the message alone reads as \
+                 `{own}`"
+            ),
+            None => format!(
+                "`check --target {target}` reports `{rule}` here; the message alone names no rule"
+            ),
+        });
+        e.rule = Some(rule.to_string());
+        e.fix = fix_for(rule).map(str::to_string);
+    }
 }
 
 /// What a provider's error is read against.

@@ -164,7 +164,22 @@ fn build_request(
     }
 }
 
-/// Whether explain's first answer for the report is the expected one; `Err` says what it gave.
+/// What shows that a message was quoted with part of its envelope: more closing brackets
+/// than opening ones (a JSON or Python body's `}}`, a Java map's `}}`, a Rust printout's
+/// `")`), or an odd number of double quotes (the closing quote of the string it was in).
+/// A message that echoes a schema (`Unrecognized schema: {...}`) balances its own.
+fn envelope_residue(message: &str) -> Option<String> {
+    for (open, close) in [('{', '}'), ('[', ']'), ('(', ')')] {
+        let count = |c: char| message.chars().filter(|&m| m == c).count();
+        if count(close) > count(open) {
+            return Some(format!("an unopened `{close}`"));
+        }
+    }
+    (message.chars().filter(|&c| c == '"').count() % 2 == 1).then(|| "an unpaired `\"`".to_string())
+}
+
+/// Whether explain's first answer for the report is the expected one (and quotes the
+/// provider's message without envelope residue); `Err` says what it gave.
 fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
     let kind = exp.request.as_deref().ok_or("no request kind")?;
     let schema = first_json(&report.schema);
@@ -186,6 +201,13 @@ fn check_one(report: &Report, exp: &Expected) -> Result<(), String> {
     }
     let first = all.first().ok_or("no explanation")?;
     let show = || format!("{first:?}");
+    // The message quoted back is the provider's own: nothing of the envelope it came in.
+    if let Some(why) = envelope_residue(&first.message) {
+        return Err(format!(
+            "the message carries envelope residue ({why}): {}",
+            show()
+        ));
+    }
     if exp.not_a_tool {
         return (first.rule.as_deref() == exp.rule.as_deref() && first.pointer.is_none())
             .then_some(())

@@ -1,6 +1,8 @@
 //! `toolwire explain [--request REQ.json] ERROR`: which tool, which place in its schema, which
 //! rule, and the fix, for a provider's rejection. Exit 0 when at least one problem was
-//! explained with a rule, 1 when the error could not be explained, 2 on bad input.
+//! explained with a rule or a fix (the strict structured-outputs requirements have a fix, the
+//! strict form `compile` writes, but no rule: `check` judges the canonical schema), 1 when the
+//! error could not be explained, 2 on bad input.
 
 use std::path::{Path, PathBuf};
 
@@ -63,11 +65,13 @@ pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
             print_human(e);
         }
     }
-    Ok(if found.iter().any(|e| e.rule.is_some()) {
-        EXIT_OK
-    } else {
-        EXIT_FINDINGS
-    })
+    Ok(
+        if found.iter().any(|e| e.rule.is_some() || e.fix.is_some()) {
+            EXIT_OK
+        } else {
+            EXIT_FINDINGS
+        },
+    )
 }
 
 /// The request file, read as JSON and checked with the reader `check` uses
@@ -144,7 +148,14 @@ fn print_human(e: &Explanation) {
         None => String::new(),
     };
     println!("{tool}{place}");
-    println!("  rule: {}", e.rule.as_deref().unwrap_or("(unknown)"));
+    match (&e.rule, &e.fix) {
+        (Some(rule), _) => println!("  rule: {rule}"),
+        // The strict structured-outputs requirements: a target's form, not a rule of a profile.
+        (None, Some(_)) => {
+            println!("  rule: none (no rule of the profile covers it; the fix does)")
+        }
+        (None, None) => println!("  rule: (unknown)"),
+    }
     if let Some(fix) = &e.fix {
         println!("  fix: {fix}");
     }

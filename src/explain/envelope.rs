@@ -3,10 +3,17 @@
 //! An error arrives in an envelope: a provider's JSON body (`{"error":{"message":..}}`,
 //! Google's array wrapper, Mistral's `detail`, Bedrock's `message`), OpenRouter's
 //! `metadata.raw` holding the upstream's body as a string, a relay that JSON-encodes the body
-//! once more, a client's prefix (`Error: 400 {...}`), or OpenAI's Python SDK printing the
-//! body as a Python dict (`Error code: 400 - {'error': {'message': "..."}}`). Each envelope is
-//! decoded once, so the message quoted back is the provider's text exactly.
+//! once more, a client's prefix (`Error: 400 {...}`), OpenAI's Python SDK printing the
+//! body as a Python dict (`Error code: 400 - {'error': {'message': "..."}}`), the Anthropic
+//! Java SDK printing it as a Java map (`{type=error, error={..., message=...}}`), or the AWS
+//! Rust SDK's `Debug` printout (`ValidationException { message: Some("..."), ... }`); clients
+//! also wrap long lines inside the body's strings. Each envelope is decoded once, so the
+//! message quoted back is the provider's text exactly, without the envelope around it or the
+//! trailers relays append.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_json::Value;
 
 use crate::target::pyrepr;
@@ -74,16 +81,158 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         };
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
-        let rest = &s[start..];
-        let json = serde_json::Deserializer::from_str(rest)
-            .into_iter::<Value>()
-            .next()
-            .and_then(Result::ok);
-        let found = json
-            .or_else(|| pyrepr::parse_prefix(rest).map(|(v, _)| v))
-            .and_then(|v| from(&v));
+        let found = envelope_at(&s[start..]).and_then(|v| from(&v));
         if found.is_some() {
             return found;
+        }
+    }
+    debug_message(s).map(|text| {
+        vec![Text {
+            text,
+            decoded: true,
+        }]
+    })
+}
+
+/// The `message` field of a Rust `Debug` printout (the AWS SDK's `ValidationException {
+/// message: Some("..."), ... }`, bedrock-type-object-goose in reports.yaml): its string
+/// literal, decoded. Such a printout is often cut short (`...`), so only the field is read.
+fn debug_message(s: &str) -> Option<String> {
+    let at = s
+        .find("message: Some(\"")
+        .map(|i| i + "message: Some(".len())?;
+    let literal = &s[at..];
+    let read = |t: &str| {
+        serde_json::Deserializer::from_str(t)
+            .into_iter::<String>()
+            .next()
+            .and_then(Result::ok)
+    };
+    read(literal)
+        .or_else(|| escape_line_breaks(literal, &['"']).and_then(|t| read(&t)))
+        .filter(|m| !m.trim().is_empty())
+}
+
+/// The envelope `rest` starts with: JSON, a Python printout, or a Java `Map` printout (each
+/// also when a client wrapped a long line inside one of its strings, which leaves a raw line
+/// break there that neither JSON nor Python allows: it is read as the `\n` it shows).
+fn envelope_at(rest: &str) -> Option<Value> {
+    let json = |t: &str| {
+        serde_json::Deserializer::from_str(t)
+            .into_iter::<Value>()
+            .next()
+            .and_then(Result::ok)
+    };
+    let python = |t: &str| pyrepr::parse_prefix(t).map(|(v, _)| v);
+    json(rest)
+        .or_else(|| escape_line_breaks(rest, &['"']).and_then(|t| json(&t)))
+        .or_else(|| python(rest))
+        .or_else(|| escape_line_breaks(rest, &['\'', '"']).and_then(|t| python(&t)))
+        .or_else(|| java_map(rest, 0).map(|(v, _)| v))
+}
+
+/// `text` with the raw line breaks and tabs inside its string literals (opened and closed by
+/// one of `quotes`, with backslash escapes) written as escapes; `None` when there is none.
+fn escape_line_breaks(text: &str, quotes: &[char]) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    let mut changed = false;
+    for c in text.chars() {
+        match open {
+            Some(q) => {
+                let raw = match c {
+                    _ if escaped => None,
+                    '\n' => Some("\\n"),
+                    '\r' => Some("\\r"),
+                    '\t' => Some("\\t"),
+                    _ => None,
+                };
+                if let Some(e) = raw {
+                    out.push_str(e);
+                    changed = true;
+                    continue;
+                }
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    open = None;
+                }
+            }
+            None if quotes.contains(&c) => open = Some(c),
+            None => {}
+        }
+        out.push(c);
+    }
+    changed.then_some(out)
+}
+
+/// Reads the Java `Map.toString()` printout at the start of `text` (the Anthropic Java SDK
+/// prints an error body so: `{type=error, error={type=invalid_request_error, message=...}}`):
+/// `{key=value, ...}` with identifier keys; a value is a nested map or the text up to the
+/// `, key=` or `}` that ends it (braces inside it balanced, as in a pattern's `{1,64}`).
+/// Values are strings. Returns the value and the bytes read; `None` when `text` does not
+/// start with such a map.
+fn java_map(text: &str, depth: usize) -> Option<(Value, usize)> {
+    if depth > MAX_DEPTH * 4 || !text.starts_with('{') {
+        return None;
+    }
+    let mut map = serde_json::Map::new();
+    let mut at = 1;
+    loop {
+        let rest = &text[at..];
+        if map.is_empty() && rest.starts_with('}') {
+            return None;
+        }
+        let key_len = java_key(rest)?;
+        let key = rest[..key_len].to_string();
+        at += key_len + 1;
+        let rest = &text[at..];
+        let (value, len) = match java_map(rest, depth + 1) {
+            Some(nested) => nested,
+            None => {
+                let len = java_text_len(rest)?;
+                (Value::String(rest[..len].to_string()), len)
+            }
+        };
+        map.insert(key, value);
+        at += len;
+        let rest = &text[at..];
+        if rest.starts_with('}') {
+            return Some((Value::Object(map), at + 1));
+        }
+        at += rest.strip_prefix(", ").map(|_| 2)?;
+    }
+}
+
+/// The length of the identifier key and `=` at the start of `text` (less the `=`).
+fn java_key(text: &str) -> Option<usize> {
+    let len = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|&n| n > 0 && text[n..].starts_with('='))?;
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        .then_some(len)
+}
+
+/// The length of a Java map's text value at the start of `text`: up to the `, key=` or the
+/// `}` that ends it, outside braces it opened itself. `None` when nothing ends it.
+fn java_text_len(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            ',' if depth == 0
+                && text[i..]
+                    .strip_prefix(", ")
+                    .is_some_and(|r| java_key(r).is_some()) =>
+            {
+                return Some(i);
+            }
+            _ => {}
         }
     }
     None
@@ -184,5 +333,23 @@ pub(super) fn statement(text: &Text, found: &str) -> String {
     } else {
         line
     };
-    line.trim().to_string()
+    without_trailers(line).to_string()
+}
+
+/// What relays and clients append to a provider's message, not part of it: one-api's
+/// `(request id: ...)` (oai-subschema-empty-list-relay in reports.yaml), a client's
+/// `(request_id: ...)` (bedrock-type-object-kiro-builtin), the AWS Java SDK's `(Service:
+/// ..., Status Code: ..., Request ID: ...)` (bedrock-strict-ref-nonexistent).
+static TRAILER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s*\((?:request[ _]id:|service:[^)]*request id:)[^)]*\)\s*$")
+        .unwrap_or_else(|e| panic!("trailer regex: {e}"))
+});
+
+/// `line` less the trailers ([`TRAILER`]) at its end, trimmed.
+fn without_trailers(line: &str) -> &str {
+    let mut line = line.trim();
+    while let Some(m) = TRAILER.find(line) {
+        line = line[..m.start()].trim_end();
+    }
+    line
 }

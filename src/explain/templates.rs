@@ -85,6 +85,9 @@ pub(super) enum Cond {
     AnyPattern,
     RequiredUndeclared(Vec<String>),
     RootCombinator,
+    /// Each of these, at its first place: one problem per condition met (a message that lists
+    /// several names, or several possible causes).
+    Each(Vec<Cond>),
 }
 
 /// One problem read from a message, before resolution.
@@ -98,6 +101,10 @@ pub(super) struct Raw {
     /// A fix for problems no rule covers (the strict structured-outputs requirements).
     pub fix: Option<&'static str>,
     pub notes: Vec<String>,
+    /// Whether the rule holds only where the place is found: the message names no place, and
+    /// the rule is the cause its public report found, which a request without that place
+    /// does not have (see [`Raw::only_where_found`]).
+    pub rule_needs_place: bool,
 }
 
 impl Raw {
@@ -110,7 +117,14 @@ impl Raw {
             rule: None,
             fix: None,
             notes: Vec::new(),
+            rule_needs_place: false,
         }
+    }
+    /// The rule is said only where the search finds the place: given a request that has none,
+    /// the message is explained without a rule (and a note says why).
+    fn only_where_found(mut self) -> Raw {
+        self.rule_needs_place = true;
+        self
     }
     fn rule(mut self, rule: &'static str) -> Raw {
         self.rule = Some(rule);
@@ -127,9 +141,61 @@ impl Raw {
     }
 }
 
+/// A template's regex. A space in `pattern` (outside a character class) matches any run of
+/// whitespace: clients wrap, indent and pad providers' texts (`String \n    should match
+/// pattern`, anth-name-pattern-128 in reports.yaml), so a template must not depend on single
+/// spaces.
 fn re(pattern: &str) -> Regex {
+    let pattern = spaces_as_runs(pattern);
     // Patterns are literals in this file; a bad one is caught by the unit tests.
-    Regex::new(pattern).unwrap_or_else(|e| panic!("template regex {pattern:?}: {e}"))
+    Regex::new(&pattern).unwrap_or_else(|e| panic!("template regex {pattern:?}: {e}"))
+}
+
+/// `pattern` with each run of literal spaces outside a character class written `\s+`
+/// (grouped when a quantifier follows it, so the quantifier applies to the whole run).
+fn spaces_as_runs(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push(c);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            ' ' if !in_class => {
+                while chars.peek() == Some(&' ') {
+                    chars.next();
+                }
+                if chars
+                    .peek()
+                    .is_some_and(|n| matches!(n, '?' | '*' | '+' | '{'))
+                {
+                    out.push_str("(?:\\s+)");
+                } else {
+                    out.push_str("\\s+");
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` with each run of whitespace made one space: what a template's fixed phrases are
+/// looked for in (see [`re`]).
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The whole text a template matched.
@@ -329,7 +395,8 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(google_path_raw(msg, path, None, expect).rule(rule));
     }
     for c in G_VALIDATOR.captures_iter(text) {
-        let (path, what) = (&c[1], c[2].trim());
+        let what = words(&c[2]);
+        let (path, what) = (&c[1], what.as_str());
         let msg = matched(&c);
         // The parse templates above quote their paths; skip those here.
         if what.starts_with("Cannot find field") {
@@ -386,7 +453,7 @@ fn google(text: &str) -> Vec<Raw> {
     for c in G_UNABLE.captures_iter(text) {
         let msg = matched(&c);
         let name = c[1].to_string();
-        let what = c.get(3).map_or("", |m| m.as_str());
+        let what = words(c.get(3).map_or("", |m| m.as_str()));
         let (place, rule) = match c.get(2).map(|m| m.as_str()) {
             None if what.contains("should be of type OBJECT") => {
                 (Place::Root, Some("root-not-object"))
@@ -412,12 +479,17 @@ fn google(text: &str) -> Vec<Raw> {
             .map(|n| n.trim().trim_matches(['\'', '"']).to_string())
             .filter(|n| !n.is_empty())
             .collect();
+        // Every name listed is one problem, each at its own `required` entry.
+        let each = names
+            .into_iter()
+            .map(|n| Cond::RequiredUndeclared(vec![n]))
+            .collect();
         out.push(
             Raw::new(
                 "google",
                 matched(&c),
                 ToolLoc::Unknown,
-                Place::Search(Cond::RequiredUndeclared(names)),
+                Place::Search(Cond::Each(each)),
             )
             .rule("required-undeclared"),
         );
@@ -460,7 +532,7 @@ fn google(text: &str) -> Vec<Raw> {
             }),
         );
     }
-    if out.is_empty() && text.contains("Proto field is not repeating, cannot start list") {
+    if out.is_empty() && words(text).contains("Proto field is not repeating, cannot start list") {
         out.push(
             Raw::new(
                 "google",
@@ -506,7 +578,7 @@ fn google(text: &str) -> Vec<Raw> {
             "this message comes from the google-genai SDK's own check, before any request is sent",
         ).with_rule(rule));
     }
-    if text.contains("produces a constraint that has too many states") {
+    if words(text).contains("produces a constraint that has too many states") {
         out.push(
             Raw::new(
                 "google",
@@ -685,7 +757,7 @@ fn openai(text: &str) -> Vec<Raw> {
             Some(i) => ToolLoc::IndexName(i, name),
             None => ToolLoc::Name(name),
         };
-        let what = c[3].trim().trim_end_matches('.').to_string();
+        let what = words(&c[3]).trim_end_matches('.').to_string();
         let msg = matched(&c);
         let node = c.get(2).map(|m| context_pointer(m.as_str()));
         let at = |kw: &str| Place::Pointer(at_keyword(node.as_deref().unwrap_or(""), kw));
@@ -740,8 +812,8 @@ fn openai(text: &str) -> Vec<Raw> {
     }
     for c in O_FIELD.captures_iter(text) {
         let i = index_at(&c, 1);
-        let what = &c[3];
-        let rule = match (&c[2], what) {
+        let what = words(&c[3]);
+        let rule = match (&c[2], what.as_str()) {
             ("name", w) if w.contains("too long") => "name-too-long",
             ("name", _) => "name-invalid",
             (_, _) => "description-too-long",
@@ -782,9 +854,15 @@ static GROQ: LazyLock<Regex> = LazyLock::new(|| {
 fn groq(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in GROQ.captures_iter(text) {
-        let what = c[3].to_string();
+        let what = words(&c[3]);
+        // `required` names properties that are not declared (there are none): the rule
+        // `check` reports at `/required`, and the one whose evidence is this message
+        // (groq-required-without-properties, usestrix/strix#1088).
         let (place, rule) = if what.contains("'required' present but 'properties' is missing") {
-            (Place::Root, Some("object-properties-missing"))
+            (
+                Place::Pointer(at_keyword("", "required")),
+                Some("required-undeclared"),
+            )
         } else {
             (Place::Meta, None)
         };
@@ -798,7 +876,7 @@ fn groq(text: &str) -> Vec<Raw> {
             .with_rule(rule),
         );
     }
-    if text.contains("Tool call validation failed") {
+    if words(text).contains("Tool call validation failed") {
         out.push(
             Raw::new(
                 "groq",
@@ -828,7 +906,7 @@ fn anthropic(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in A_INPUT_SCHEMA.captures_iter(text) {
         let i = index_at(&c, 1);
-        let what = c[2].to_string();
+        let what = words(&c[2]);
         let msg = matched(&c);
         let (place, rule) =
             if what.contains("does not support oneOf, allOf, or anyOf at the top level") {
@@ -949,7 +1027,7 @@ static X_VIOLATION: LazyLock<Regex> =
 fn xai(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in X_VIOLATION.captures_iter(text) {
-        let what = &c[3];
+        let what = words(&c[3]);
         let rule = if what.contains("property schema 'false'") || what.contains("'true'") {
             Some("boolean-schema")
         } else if what.contains("not supported") {
@@ -970,7 +1048,14 @@ fn xai(text: &str) -> Vec<Raw> {
     out
 }
 
-static M_AT_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)At\s+path\s+'([^']*)':\s*(.*?)>"));
+/// Moonshot's `[Invalid request: ]tools.function.parameters is not a valid moonshot flavored
+/// json schema, details: <At path '...': ...>`: the preamble belongs to the one statement
+/// (moonshot-* in reports.yaml, where clients wrap it over several lines).
+static M_AT_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?s)(?:(?:Invalid request: )?tools\.function\.parameters is not a valid moonshot flavored json schema, details: <)?At path '([^']*)':\s*(.*?)>",
+    )
+});
 
 const M_RULES: &[(&str, &str)] = &[
     (
@@ -988,7 +1073,7 @@ fn moonshot(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in M_AT_PATH.captures_iter(text) {
         let path: String = c[1].split_whitespace().collect();
-        let what: String = c[2].split_whitespace().collect::<Vec<_>>().join(" ");
+        let what = words(&c[2]);
         let pointer = pointer_from(path.split('.').filter(|t| !t.is_empty()));
         let rule = rule_by_phrase(&what, M_RULES);
         out.push(
@@ -1013,7 +1098,7 @@ static C_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
 fn cohere(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in C_FUNCTION.captures_iter(text) {
-        let what = &c[2];
+        let what = words(&c[2]);
         let (place, rule) = if what.contains("pattern must be a valid regex") {
             (Place::Search(Cond::AnyPattern), Some("keyword-unsupported"))
         } else {
@@ -1029,7 +1114,8 @@ fn cohere(text: &str) -> Vec<Raw> {
             .with_rule(rule),
         );
     }
-    if text.contains("is not a valid field") && text.contains("unknown field: parameter") {
+    let flat = words(text);
+    if flat.contains("is not a valid field") && flat.contains("unknown field: parameter") {
         out.push(
             Raw::new("cohere", text.lines().find(|l| l.contains("unknown field")).unwrap_or(text), ToolLoc::NotATool, Place::None)
                 .note("a field of the request or of the tool envelope that Cohere does not know; not a schema problem"),
@@ -1040,9 +1126,40 @@ fn cohere(text: &str) -> Vec<Raw> {
 
 static MISTRAL_LOC: LazyLock<Regex> =
     LazyLock::new(|| re(r"loc: body\.tools\.(\d+)\.function\.(\w+)"));
+/// Mistral's grammar compiler refusing a schema (mistral-id-schema-grammar in reports.yaml,
+/// BerriAI/litellm#13389: `Grammar error: at 3(11): failed to compile JSON schema`).
+static MISTRAL_GRAMMAR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Grammar error: at [^:\n]*: failed to compile JSON schema"));
+
+/// What Mistral's grammar error was traced to in its one public report
+/// (mistral-id-schema-grammar: "their API stopped accepting $id and $schema fields"), the
+/// report `check --target mistral/chat` cites for both keywords.
+const MISTRAL_GRAMMAR_CAUSES: &[&str] = &["$schema", "$id"];
 
 fn mistral(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
+    for c in MISTRAL_GRAMMAR.captures_iter(text) {
+        let causes = MISTRAL_GRAMMAR_CAUSES
+            .iter()
+            .map(|k| Cond::HasKeyword(k.to_string()))
+            .collect();
+        out.push(
+            Raw::new(
+                "mistral",
+                matched(&c),
+                ToolLoc::Unknown,
+                Place::Search(Cond::Each(causes)),
+            )
+            .rule("keyword-unsupported")
+            .only_where_found()
+            .note(
+                "the grammar compiler failed on the schema; the message names no tool or place \
+                 (its `at` is a position in the compiled grammar, not in the request). Its one \
+                 public report (mistral-id-schema-grammar, https://github.com/BerriAI/litellm/pull/13389) \
+                 traced it to `$id` and `$schema`, which are looked for",
+            ),
+        );
+    }
     for c in MISTRAL_LOC.captures_iter(text) {
         out.push(
             Raw::new(
@@ -1088,7 +1205,7 @@ fn llama_cpp(text: &str) -> Vec<Raw> {
         let rule = echo_rule(&value);
         out.push(Raw::new(provider, matched(&c), ToolLoc::Unknown, Place::Echo(value)).rule(rule));
     }
-    if text.contains("Pattern must start with '^' and end with '$'") {
+    if words(text).contains("Pattern must start with '^' and end with '$'") {
         out.push(
             Raw::new(
                 "llama.cpp",
@@ -1211,8 +1328,9 @@ const MISSING_RULES: &[(&str, &str)] = &[
 ];
 
 /// Resolves a raw problem against the request's tools (see [`Against`]): which tool, which
-/// place, the rule's fix, and notes on what could not be found.
-pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
+/// place, the rule's fix, and notes on what could not be found. One explanation per place:
+/// several when a search for [`Cond::Each`] finds more than one in the tool.
+pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
     let Raw {
         provider,
         message,
@@ -1221,7 +1339,10 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
         mut rule,
         fix,
         mut notes,
+        rule_needs_place,
     } = raw;
+    // Further places of the same problem (a [`Cond::Each`] search).
+    let mut more: Vec<String> = Vec::new();
     let (tools, have_request): (&[RequestTool<'_>], bool) = match against {
         Against::Tools(t) => (t, true),
         Against::Nothing | Against::Foreign => (&[], false),
@@ -1403,10 +1524,31 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
                     }
                 }
             } else {
-                let found = find_in(&candidates, |s| search(s, &cond));
+                let hits = find_in(&candidates, |s| {
+                    Some(search_all(s, &cond)).filter(|h| !h.is_empty())
+                });
+                let found = hits.iter().map(|(t, h)| (*t, h[0].clone())).collect();
                 (tool, pointer) = pick(tool, found, &mut notes, "the place it describes", against);
+                if let [(_, h)] = hits.as_slice()
+                    && pointer.is_some()
+                {
+                    more = h[1..].to_vec();
+                }
             }
         }
+    }
+    if rule == Some("object-properties-missing")
+        && let (Some(schema), Some(p)) = (tool.and_then(|t| t.schema), pointer.as_mut())
+    {
+        *p = properties_missing_place(schema, p);
+    }
+    if rule_needs_place && have_request && pointer.is_none() {
+        rule = None;
+        notes.push(
+            "the cause its public report found is not in this request, and the message says \
+             nothing else: no rule is named"
+                .into(),
+        );
     }
     // The error's own number is the answer only without a request: a request that has no tool
     // there (noted above) shows the error is not about this request's tools.
@@ -1422,7 +1564,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
         pointer = None;
         located = Located::Unknown;
     }
-    Explanation {
+    let first = Explanation {
         provider,
         message,
         tool_index,
@@ -1432,7 +1574,15 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Explanation {
         fix: fix.or(rule.and_then(fix_for)).map(str::to_string),
         rule: rule.map(str::to_string),
         notes,
-    }
+    };
+    let others: Vec<Explanation> = more
+        .into_iter()
+        .map(|p| Explanation {
+            pointer: Some(p),
+            ..first.clone()
+        })
+        .collect();
+    std::iter::once(first).chain(others).collect()
 }
 
 fn unique<'a, 'b>(
@@ -1455,11 +1605,11 @@ fn unique<'a, 'b>(
     }
 }
 
-/// Searches each candidate tool's schema with `f`; returns the (tool, pointer) hits.
-fn find_in<'a, 'b>(
+/// Searches each candidate tool's schema with `f`; returns the (tool, hit) pairs.
+fn find_in<'a, 'b, T>(
     candidates: &[&'b RequestTool<'a>],
-    f: impl Fn(&Value) -> Option<String>,
-) -> Vec<(&'b RequestTool<'a>, String)> {
+    f: impl Fn(&Value) -> Option<T>,
+) -> Vec<(&'b RequestTool<'a>, T)> {
     candidates
         .iter()
         .filter_map(|t| t.schema.and_then(&f).map(|p| (*t, p)))
@@ -1494,6 +1644,23 @@ fn pick<'a, 'b>(
             ));
             (tool, None)
         }
+    }
+}
+
+/// Where `check` reports `object-properties-missing` for the object schema at `pointer`: at
+/// its `properties` when that map is there but empty, at the object when it has none
+/// (`profile::rules::object_properties_missing`). Google's and OpenAI's messages cannot
+/// tell the two apart (a proto map is empty either way); the request can.
+fn properties_missing_place(schema: &Value, pointer: &str) -> String {
+    let empty_map = schema
+        .pointer(pointer)
+        .and_then(|n| n.get("properties"))
+        .and_then(Value::as_object)
+        .is_some_and(serde_json::Map::is_empty);
+    if empty_map {
+        at_keyword(pointer, "properties")
+    } else {
+        pointer.to_string()
     }
 }
 
@@ -1595,7 +1762,27 @@ static META: LazyLock<Option<jsonschema::Validator>> = LazyLock::new(|| {
         .ok()
 });
 
+/// Every place `cond` describes in `schema`: for [`Cond::Each`], each condition's first place
+/// (in its order, each place once); otherwise the first place.
+fn search_all(schema: &Value, cond: &Cond) -> Vec<String> {
+    let Cond::Each(conds) = cond else {
+        return search(schema, cond).into_iter().collect();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for p in conds.iter().filter_map(|c| search(schema, c)) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The first place `cond` describes in `schema` (for [`Cond::Each`]: the first of
+/// [`search_all`]).
 fn search(schema: &Value, cond: &Cond) -> Option<String> {
+    if let Cond::Each(_) = cond {
+        return search_all(schema, cond).into_iter().next();
+    }
     if let Cond::RootCombinator = cond {
         return ["oneOf", "anyOf", "allOf", "enum", "not"]
             .iter()
@@ -1646,7 +1833,7 @@ fn search(schema: &Value, cond: &Cond) -> Option<String> {
                     })
                 })
             }
-            Cond::RootCombinator => None,
+            Cond::RootCombinator | Cond::Each(_) => None,
         };
         if hit.is_some() {
             return hit;
@@ -1692,6 +1879,7 @@ mod tests {
             &M_AT_PATH,
             &C_FUNCTION,
             &MISTRAL_LOC,
+            &MISTRAL_GRAMMAR,
             &L_UNRECOGNIZED,
             &F_INSTANCE,
             &OLLAMA,

@@ -384,10 +384,11 @@ const GOOGLE_EMPTY_OBJECT: &str = "GenerateContentRequest.tools[0].function_decl
 fn a_relay_to_google_numbers_the_function_tools_in_order() {
     let r = openai_request_for_relay();
     let e = &explain(Some(&r), GOOGLE_EMPTY_OBJECT, Some("gemini/openai-compat"))[0];
-    // function_declarations[1] is the second function tool, `b`, at index 2 of the request.
+    // function_declarations[1] is the second function tool, `b`, at index 2 of the request;
+    // its `properties` map is there but empty, which is where `check` reports it.
     assert_eq!(
         (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
-        (Some(2), Some("b"), Some(""))
+        (Some(2), Some("b"), Some("/properties"))
     );
     assert_eq!(e.rule.as_deref(), Some("object-properties-missing"));
     assert!(
@@ -673,4 +674,219 @@ fn a_pasted_google_line_keeps_its_preamble() {
     assert_eq!(explain(None, line, None)[0].message, line);
     let prefixed = format!("Error: 400 {line}");
     assert_eq!(explain(None, &prefixed, None)[0].message, line);
+}
+
+/// mistral-id-schema-grammar in reports.yaml (BerriAI/litellm#13389), verbatim.
+const MISTRAL_GRAMMAR: &str = "Grammar error: at 3(11): failed to compile JSON schema";
+
+#[test]
+fn mistral_grammar_errors_are_mapped_as_their_report_found_them() {
+    let schema = json!({"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://example.com/tool.json","type":"object","properties":{"q":{"type":"string"}}});
+    let request = json!({"model":"m","messages":[],"tools":[
+        {"type":"function","function":{"name":"other","parameters":{"type":"object","properties":{"x":{"type":"string"}}}}},
+        {"type":"function","function":{"name":"search","parameters":schema}}
+    ]});
+    let got = explain(Some(&request), MISTRAL_GRAMMAR, Some("mistral/chat"));
+    let places: Vec<(Option<usize>, Option<&str>, Option<&str>)> = got
+        .iter()
+        .map(|e| (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    // Both keywords the report traced it to, each where `check --target mistral/chat` puts it.
+    assert_eq!(
+        places,
+        [
+            (Some(1), Some("/$schema"), Some("keyword-unsupported")),
+            (Some(1), Some("/$id"), Some("keyword-unsupported"))
+        ],
+        "{got:#?}"
+    );
+    assert_eq!(got[0].message, MISTRAL_GRAMMAR);
+    assert!(
+        got[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("names no tool or place"))
+    );
+    // A request without them: the report's cause is not there, so no rule is claimed.
+    let plain = json!({"type":"object","properties":{"q":{"type":"string"}}});
+    let e = &explain(Some(&plain), MISTRAL_GRAMMAR, Some("mistral/chat"))[0];
+    assert_eq!((e.pointer.as_deref(), e.rule.as_deref()), (None, None));
+    assert!(
+        e.notes.iter().any(|n| n.contains("no rule is named")),
+        "{:?}",
+        e.notes
+    );
+    // Without a request: the rule of the report, and where to look.
+    let e = &explain(None, MISTRAL_GRAMMAR, Some("mistral/chat"))[0];
+    assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
+    assert!(
+        e.notes.iter().any(|n| n.contains("give the request")),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn runs_of_whitespace_in_a_message_match_its_template() {
+    let one = "tools.16.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'";
+    for text in [
+        one.to_string(),
+        one.replace("String ", "String      "),
+        // anth-name-pattern-128 in reports.yaml: a client wrapped the line inside the JSON
+        // string, leaving a raw line break that JSON does not allow.
+        format!(
+            "API Error: 400 {{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":\"{}\"}}}}",
+            one.replace("String ", "String \n    ")
+        ),
+    ] {
+        let got = explain(None, &text, Some("anthropic/messages"));
+        assert_eq!(got.len(), 1, "{text}: {got:#?}");
+        assert_eq!(
+            (got[0].tool_index, got[0].rule.as_deref()),
+            (Some(16), Some("name-invalid")),
+            "{text}"
+        );
+        assert!(
+            got[0].message.starts_with("tools.16.custom.name: String"),
+            "{got:?}"
+        );
+        assert!(got[0].message.ends_with("{1,128}$'"), "{got:?}");
+    }
+    // Fixed phrases too: Groq's, wrapped after the colon (groq-livekit-two-errors).
+    let groq = "invalid JSON schema for tool t, tools[0].function.parameters: \n'required'  present but 'properties' is missing";
+    assert_eq!(
+        explain(None, groq, Some("groq/chat"))[0].rule.as_deref(),
+        Some("required-undeclared")
+    );
+}
+
+#[test]
+fn quoted_messages_carry_nothing_of_their_envelope() {
+    // Verbatim from reports.yaml: a Python printout wrapped inside its string
+    // (moonshot-ref-expansion-conflict), a JSON body wrapped inside its string
+    // (llamacpp-boolean-true-schema), the Anthropic Java SDK's map printout
+    // (anth-2020-12-property-values-strings), a Rust printout cut short
+    // (bedrock-type-object-goose), and a relay's request ids (oai-subschema-empty-list-relay).
+    let cases = [
+        (
+            "LLM provider error: Error code: 400 - {'error': {'message': \"tools.function.parameters is not a valid moonshot flavored json schema, details: <At path 'properti\nes.assetRef': conflicting keywords found after $ref expansion: description>\", 'type': 'invalid_request_error'}}",
+            "tools.function.parameters is not a valid moonshot flavored json schema, details: <At path 'properti\nes.assetRef': conflicting keywords found after $ref expansion: description>",
+        ),
+        (
+            "{\n    \"error\": {\n        \"code\": 400,\n        \"message\": \"Unable to generate parser for this template. Automatic parser generation failed: JSON schema conversion\n    failed:\\nUnrecognized schema: true\",\n        \"type\": \"invalid_request_error\"\n    }\n}",
+            "Unrecognized schema: true",
+        ),
+        (
+            "{type=error, error={type=invalid_request_error, message=tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.anthropic.com/en/docs/tool-use.}}",
+            "tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.anthropic.com/en/docs/tool-use.",
+        ),
+        (
+            "ValidationException(ValidationException { message: Some(\"The value at\ntoolConfig.tools.3.toolSpec.inputSchema.json.type must be one of the\nfollowing: object.\"), ...",
+            "The value at\ntoolConfig.tools.3.toolSpec.inputSchema.json.type must be one of the\nfollowing: object.",
+        ),
+        (
+            "Invalid schema for function 'f': [] is not of type 'object', 'boolean'. (request id: 20250611110758283206479dq0R9awt) (request id: 2025061111075832763207s5RDjPXL)",
+            "Invalid schema for function 'f': [] is not of type 'object', 'boolean'.",
+        ),
+    ];
+    for (error, message) in cases {
+        let got = explain(None, error, None);
+        assert_eq!(
+            got.first().map(|e| e.message.as_str()),
+            Some(message),
+            "{got:#?}"
+        );
+    }
+    // A pattern's braces inside a Java map value are the message's own.
+    let java = "{type=error, error={type=invalid_request_error, message=tools.7.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'}}";
+    assert_eq!(
+        explain(None, java, None)[0].message,
+        "tools.7.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"
+    );
+}
+
+#[test]
+fn every_required_name_listed_is_explained() {
+    // openrouter-vertex-required-not-defined in reports.yaml, verbatim.
+    let text = "Unable to submit request because required fields ['position', 'args'] are not defined in the schema properties.";
+    let schema = json!({"type":"object","properties":{"text":{"type":"string"}},"required":["text","position","args"]});
+    let got = explain(Some(&schema), text, None);
+    let pointers: Vec<Option<&str>> = got.iter().map(|e| e.pointer.as_deref()).collect();
+    assert_eq!(
+        pointers,
+        [Some("/required/1"), Some("/required/2")],
+        "{got:#?}"
+    );
+    assert!(
+        got.iter()
+            .all(|e| e.rule.as_deref() == Some("required-undeclared"))
+    );
+}
+
+#[test]
+fn explain_names_the_rule_and_place_check_reports() {
+    // groq-required-without-properties (usestrix/strix#1088): `check --target groq/chat`
+    // reports `required-undeclared` at `/required`.
+    let groq = json!({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"t","parameters":{"type":"object","required":["a"]}}}]});
+    let text = "invalid JSON schema for tool t, tools[0].function.parameters: 'required' present but 'properties' is missing";
+    let e = &explain(Some(&groq), text, Some("groq/chat"))[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (Some("/required"), Some("required-undeclared"))
+    );
+    let check = check_findings(&groq, "groq/chat");
+    assert!(
+        check.contains(&(0, "/required".into(), "required-undeclared".into())),
+        "{check:?}"
+    );
+    // Gemini's empty `properties`: check reports the map, and so does explain.
+    let gemini = json!({"contents":[],"tools":[{"functionDeclarations":[{"name":"t","parameters":{"type":"object","properties":{}}}]}]});
+    let text = "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties: should be non-empty for OBJECT type";
+    let e = &explain(Some(&gemini), text, None)[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (Some("/properties"), Some("object-properties-missing"))
+    );
+    let check = check_findings(&gemini, "gemini/v1beta/parameters");
+    assert!(
+        check.contains(&(0, "/properties".into(), "object-properties-missing".into())),
+        "{check:?}"
+    );
+    // Without `properties` at all, check reports the object, and so does explain.
+    let bare = json!({"contents":[],"tools":[{"functionDeclarations":[{"name":"t","parameters":{"type":"object"}}]}]});
+    assert_eq!(
+        explain(Some(&bare), text, None)[0].pointer.as_deref(),
+        Some("")
+    );
+    // A message whose wording no template knows, at a place check rejects: check's rule.
+    let openai = json!({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"tags":{"type":"array"}}}}}]});
+    let text = "Invalid schema for function 'f': In context=('properties', 'tags'), a wording no template knows.";
+    assert_eq!(explain(Some(&openai), text, None)[0].rule, None);
+    let check = check_findings(&openai, "openai/chat");
+    assert!(
+        check.contains(&(0, "/properties/tags".into(), "array-items-missing".into())),
+        "{check:?}"
+    );
+    let e = &explain(Some(&openai), text, Some("openai/chat"))[0];
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    assert_eq!(e.fix.as_deref(), fix_for("array-items-missing"));
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("`check --target openai/chat` reports")),
+        "{:?}",
+        e.notes
+    );
+}
+
+/// The errors `check --target {target}` reports for `request`: (tool, pointer, rule).
+fn check_findings(request: &Value, target: &str) -> Vec<(usize, String, String)> {
+    let set = crate::input::from_value(std::path::Path::new("r.json"), request.clone()).unwrap();
+    let profiles = crate::profile::embedded().unwrap();
+    let profile = crate::profile::CompiledProfile::new(profiles.get(target).unwrap());
+    crate::check::check_set(&set, &profile)
+        .into_iter()
+        .filter(|f| f.level == crate::check::Level::Error)
+        .map(|f| (f.tool_index, f.pointer, f.rule.to_string()))
+        .collect()
 }

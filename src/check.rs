@@ -207,8 +207,9 @@ pub enum Subject {
 ///
 /// `pointer` is an RFC 6901 JSON Pointer into the tool's parameters schema (`""` is the
 /// schema root); findings about the tool itself (name, description, count) use `""` and say
-/// so in `message`, and their [`Finding::subject`] says which part of the tool they are about. Text that many findings share (rule id, tool name, fix, parameter, file,
-/// location) is a [`Text`], made once and shared.
+/// so in `message`, and their [`Finding::subject`] says which part of the tool they are
+/// about. Text that many findings share (rule id, tool name, fix, parameter, file, location)
+/// is a [`Text`], made once and shared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// The rule id, kebab-case (e.g. `array-items-missing`).

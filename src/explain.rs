@@ -217,13 +217,13 @@ impl Explanation {
 /// known). `target` (a target id) limits the templates to that provider's; `None` tries all.
 /// Returns one explanation per problem found; an empty list means no template matched.
 ///
-/// A tool is named only when it is in the request (without a request, the one the error
-/// names). Given a request and a target, where `check --target T` reports an error at the
-/// place an explanation names under another rule, that rule is named (see
-/// [`agree_with_check`]), so that explain and check name one rule for one problem. An error in another provider's words than the request's shape names no tool
-/// (it is not about this request's tools), unless `target` relays the request to that
-/// provider (see [`relays`]): then the provider's tool numbers are read against the tools
-/// the relay sends ([`relayed_tools`]).
+/// A tool is named only when it is in the request (without a request, the one the error names).
+/// Given a request and a target, where `check --target T` reports an error at the place an
+/// explanation names under another rule, that rule is named (see [`agree_with_check`]), so that
+/// explain and check name one rule for one problem. An error in another provider's words than
+/// the request's shape names no tool (it is not about this request's tools), unless `target`
+/// relays the request to that provider (see [`relays`]): then the provider's tool numbers are
+/// read against the tools the relay sends ([`relayed_tools`]).
 pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
     // A request is an object or a list; anything else (`null` for a body that could not be
     // read back, e.g. one nested past serde_json's recursion limit) is none.

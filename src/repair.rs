@@ -2,17 +2,17 @@
 //! them, with every repair and every loss reported, and a refusal (with the reason) for what
 //! cannot be repaired.
 //!
-//! Repair is driven by `check` itself: it checks the tool against the profile, takes the
-//! first *error* finding (a feature some target of the profile has rejecting evidence for),
-//! tries that finding's candidate rewrites in order (the `fixes` submodule) and keeps the first after
+//! Repair is driven by `check` itself: it checks the tool against the profile, takes the first
+//! *error* finding (a feature some target of the profile has rejecting evidence for), tries
+//! that finding's candidate rewrites in order (the `fixes` submodule) and keeps the first after
 //! which the finding is gone and no new kind of error appears; then checks again. So the
 //! parameters (allowed keywords, types, formats, limits, name characters) all come from the
-//! profile, and the output passes `check --errors-only` for the same profile by
-//! construction. Findings that are only warnings (a target has no evidence either way) are
-//! left as they are and listed as unverified, with one exception: a standard type written in
-//! another case (`Integer`, `STRING`) that the profile does not allow as written is always
-//! written in lower case, since it names that type for every target that accepts it (so no
-//! accepted argument changes) and the lowercase name is what the profile judges.
+//! profile, and the output passes `check --errors-only` for the same profile by construction.
+//! Findings that are only warnings (a target has no evidence either way) are left as they are
+//! and listed as unverified, with one exception: a standard type written in another case
+//! (`Integer`, `STRING`) that the profile does not allow as written is always written in lower
+//! case, since it names that type for every target that accepts it (so no accepted argument
+//! changes) and the lowercase name is what the profile judges.
 //!
 //! What a rewrite may do: drop a keyword that only annotates or narrows (saying what it
 //! narrowed in the description, e.g. "At least 1."), inline local `$ref`s (cycle guard,

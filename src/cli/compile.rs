@@ -1,15 +1,15 @@
 //! `toolwire compile FILE --target T`: the tools in the target's wire form, repaired for the
 //! target's profile and checked by its offline model.
 //!
-//! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one
-//! line per request. Built-in tools the target takes are in it as written, in their place;
-//! the others are left out, one report line each ([`crate::compile::compile_request`]). A
-//! request the model rejects, or with every tool refused, is refused: nothing is written for
-//! it, and when nothing is left an existing `--output` file is left as it was (otherwise it
-//! is replaced whole, atomically). The report (repairs, losses, wire changes, refusals,
-//! left-out built-ins, the model's verdict) goes to standard error (to standard output when `--output` is given). Exit 0
-//! when every tool compiled and the model accepts, 1 when a tool was refused or the model
-//! rejects (its own error is shown, explained), 2 on bad input.
+//! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one line
+//! per request. Built-in tools the target takes are in it as written, in their place; the
+//! others are left out, one report line each ([`crate::compile::compile_request`]). A request
+//! the model rejects, or with every tool refused, is refused: nothing is written for it, and
+//! when nothing is left an existing `--output` file is left as it was (otherwise it is replaced
+//! whole, atomically). The report (repairs, losses, wire changes, refusals, left-out built-ins,
+//! the model's verdict) goes to standard error (to standard output when `--output` is given).
+//! Exit 0 when every tool compiled and the model accepts, 1 when a tool was refused or the
+//! model rejects (its own error is shown, explained), 2 on bad input.
 
 use std::path::PathBuf;
 

@@ -3,10 +3,10 @@
 //!
 //! Probe: `POST /model/{modelId}/converse` with `inferenceConfig.maxTokens: 1` (billed, about
 //! one output token). CountTokens is free but only some models support it and whether it
-//! validates `inputSchema` is unknown (PROVIDERS.md §9), so Converse is used.
-//! Auth: SigV4 from `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` (and `AWS_SESSION_TOKEN` if set), or a
-//! Bedrock API key `AWS_BEARER_TOKEN_BEDROCK` (`Authorization: Bearer`); region `AWS_REGION`
-//! (default `us-east-1`).
+//! validates `inputSchema` is unknown (PROVIDERS.md §9), so Converse is used. Auth: SigV4 from
+//! `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` (and `AWS_SESSION_TOKEN` if set), or a Bedrock
+//! API key `AWS_BEARER_TOKEN_BEDROCK` (`Authorization: Bearer`); region `AWS_REGION` (default
+//! `us-east-1`).
 //!
 //! Rules and texts: `The value at toolConfig.tools.N.toolSpec.inputSchema.json.type must be
 //! one of the following: object.` for a missing or non-object root type (goose#5064, kirocc,

@@ -5,7 +5,9 @@
 //!   `toolwire repair` writes for `type: [T, "null"]`): "allows sending a null value for the
 //!   defined schema" (OpenAPI 3.0.0, Schema Object, `nullable`). Written as `null` added to
 //!   `type`, to `enum` (and `const`, as an `enum`) and as a `{"type":"null"}` branch of `anyOf`,
-//!   so that a `null` passes every keyword of that subschema that could refuse it.
+//!   so that a `null` passes every keyword of that subschema that could refuse it. Not
+//!   rewritten (a `null` is still refused there): `nullable` beside `$ref`, `oneOf` or `allOf`,
+//!   which would need the subschema moved into a new branch.
 //! - Draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04 validation §5.1.2,
 //!   §5.1.3: `true` makes `minimum`/`maximum` exclusive): written as draft-06's numeric form
 //!   (`"minimum": 0, "exclusiveMinimum": true` → `"exclusiveMinimum": 0`), unless `$schema`

@@ -18,6 +18,8 @@ use super::{ArgsSchema, Problem, Sentence, expected_for, pointer_to, resolve_poi
 
 /// How many of a branch's problems its description names before "and N more".
 const MAX_PER_BRANCH: usize = 4;
+/// How long a branch problem's expected-text may be inside a description.
+const MAX_INNER_CHARS: usize = 160;
 /// How many `$ref` steps are followed to find a branch's schema.
 const MAX_REF_STEPS: usize = 16;
 
@@ -112,11 +114,11 @@ impl ArgsSchema {
             match p.keyword.as_ref() {
                 "required" => {
                     text.push_str("required (");
-                    text.push_str(&p.expected);
+                    push_cut(&mut text, &p.expected);
                     text.push(')');
                 }
                 "additionalProperties" | "unevaluatedProperties" => text.push_str("not allowed"),
-                _ => text.push_str(&p.expected),
+                _ => push_cut(&mut text, &p.expected),
             }
         }
         if problems.len() > MAX_PER_BRANCH {
@@ -126,6 +128,17 @@ impl ArgsSchema {
         }
         text.push(']');
         text
+    }
+}
+
+/// Appends `expected`, cut to [`MAX_INNER_CHARS`]: nested unions describe their own
+/// branches, and the text of each level must not multiply into the next.
+fn push_cut(text: &mut String, expected: &str) {
+    if expected.chars().count() <= MAX_INNER_CHARS {
+        text.push_str(expected);
+    } else {
+        text.extend(expected.chars().take(MAX_INNER_CHARS - 3));
+        text.push_str("...");
     }
 }
 
@@ -317,6 +330,32 @@ fn in_words(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::in_words;
+
+    #[test]
+    fn nested_unions_do_not_multiply_the_text() {
+        // Five levels of two object branches each: every level cut, the message stays short.
+        let mut schema = serde_json::json!({"type":"string"});
+        for level in 0..5 {
+            let a = format!("a{level}");
+            let b = format!("b{level}");
+            schema = serde_json::json!({"anyOf":[
+                {"type":"object","properties":{"k":{"const":a},"v":schema.clone()},"required":["v"]},
+                {"type":"object","properties":{"k":{"const":b},"v":schema},"required":["v"]}]});
+        }
+        let mut call = serde_json::json!(1);
+        for _ in 0..5 {
+            call = serde_json::json!({"k":"x","v":call});
+        }
+        let s = crate::args::ArgsSchema::new(&schema).unwrap();
+        let r = s.check(&call, crate::args::Coercions::NONE);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        assert_eq!(r.problems[0].keyword, "anyOf");
+        assert!(
+            r.problems[0].message.len() < 1200,
+            "{}",
+            r.problems[0].message
+        );
+    }
 
     #[test]
     fn definition_names_in_words() {

@@ -25,6 +25,9 @@ use serde_json::Value;
 use crate::describe::type_label;
 use crate::json::Limits;
 
+mod compat;
+mod unions;
+
 /// Which text-to-value coercions are allowed. All off by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Coercions {
@@ -157,6 +160,9 @@ pub struct SchemaProblem {
 /// A compiled declared schema, ready to check many calls.
 pub struct ArgsSchema {
     declared: Value,
+    /// The copy compiled when the declared schema uses keywords from outside 2020-12
+    /// (`nullable`, draft-04's boolean bounds; see `compat`). Same places as `declared`.
+    rewritten: Option<Value>,
     validator: Validator,
     /// Expected-texts made from the schema alone, by the schema path of their keyword.
     expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
@@ -198,10 +204,15 @@ impl ArgsSchema {
     /// A `$ref` chain that never reaches a schema (`A → B → A`, or one naming itself) is an
     /// error too ([`crate::schema::broken_ref`]): a validator accepts anything there. Any
     /// other compile failure says "not valid JSON Schema" with the validator's reason.
+    ///
+    /// OpenAPI's `nullable: true` and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum`
+    /// are checked with their own meaning (null accepted there; the bound exclusive), by
+    /// compiling a rewritten copy whose places are those of `schema`.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
+        let rewritten = compat::compiled_form(schema);
         let validator = jsonschema::options()
             .should_validate_formats(true)
-            .build(schema)
+            .build(rewritten.as_ref().unwrap_or(schema))
             .map_err(|e| {
                 unresolvable_ref(schema).unwrap_or_else(|| SchemaProblem {
                     pointer: e.instance_path().as_str().to_string(),
@@ -220,6 +231,7 @@ impl ArgsSchema {
         }
         Ok(ArgsSchema {
             declared: schema.clone(),
+            rewritten,
             validator,
             expected_memo: Default::default(),
         })
@@ -698,6 +710,12 @@ impl ArgsSchema {
                 });
                 return;
             }
+            ValidationErrorKind::AnyOf { context } => {
+                return self.union_problems(e, "anyOf", context, out);
+            }
+            ValidationErrorKind::OneOfNotValid { context } => {
+                return self.union_problems(e, "oneOf", context, out);
+            }
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
                 let expected = self.memo(e, "", |owner| {
@@ -850,34 +868,6 @@ impl ArgsSchema {
                 m.value(found).text(" is excluded");
                 ("not", "a value the schema's `not` does not match".into())
             }
-            ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
-                m.value(found).text(" matches none of the alternatives");
-                let kw = if matches!(kind, ValidationErrorKind::AnyOf { .. }) {
-                    "anyOf"
-                } else {
-                    "oneOf"
-                };
-                let expected = self.memo(e, "", |owner| {
-                    let mut seen: Vec<String> = Vec::new();
-                    for b in owner
-                        .and_then(|s| s.get(kw))
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        let d = expected_for(b);
-                        if !seen.contains(&d) {
-                            seen.push(d);
-                        }
-                    }
-                    if seen.is_empty() {
-                        format!("a value matching one of the `{kw}` alternatives")
-                    } else {
-                        format!("one of: {}", seen.join("; "))
-                    }
-                });
-                (kw, expected.into())
-            }
             ValidationErrorKind::OneOfMultipleValid { .. } => {
                 m.value(found).text(" matches more than one alternative");
                 ("oneOf", "a value matching exactly one alternative".into())
@@ -924,7 +914,12 @@ impl ArgsSchema {
 
     /// The schema object holding the error's keyword.
     fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
-        parent_schema(&self.declared, e.schema_path().as_str())
+        parent_schema(self.lookup_root(), e.schema_path().as_str())
+    }
+
+    /// The schema the validator compiled: what the errors' schema paths point into.
+    fn lookup_root(&self) -> &Value {
+        self.rewritten.as_ref().unwrap_or(&self.declared)
     }
 
     /// The expected-text of an error that depends only on where its keyword sits and on
@@ -1407,6 +1402,145 @@ mod tests {
             r.problems[0].expected,
             "one of: exactly \"fast\"; an integer"
         );
+    }
+
+    fn order() -> Value {
+        json!({"type":"object","properties":{
+            "coupon":{"anyOf":[{"type":"string","pattern":"^C-"},{"type":"integer","minimum":100}]},
+            "when":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}]},
+            "attachment":{"oneOf":[{"$ref":"#/$defs/ImageBlock"},{"$ref":"#/$defs/A"}]}},
+            "$defs":{
+                "ImageBlock":{"type":"object",
+                    "properties":{"kind":{"const":"image"},"url":{"type":"string"}},
+                    "required":["kind","url"],"additionalProperties":false},
+                "A":{"type":"object",
+                    "properties":{"kind":{"const":"text"},"body":{"type":"string"}},
+                    "required":["kind","body"],"additionalProperties":false}}})
+    }
+
+    fn triples(r: &ArgsReport<'_>) -> Vec<(String, String, String)> {
+        r.problems
+            .iter()
+            .map(|p| {
+                (
+                    p.pointer.clone(),
+                    p.keyword.to_string(),
+                    p.expected.to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn union_reports_the_problems_of_the_branch_the_value_has_the_type_of() {
+        let s = ArgsSchema::new(&order()).unwrap();
+        let args = json!({"coupon":50,"when":"yesterday"});
+        let r = s.check(&args, Coercions::NONE);
+        let t = |p: &str, k: &str, e: &str| (p.to_string(), k.to_string(), e.to_string());
+        assert_eq!(
+            triples(&r),
+            [
+                t("/coupon", "minimum", "at least 100"),
+                t("/when", "format", "a valid date-time")
+            ]
+        );
+        assert_eq!(
+            r.problems[0].message,
+            "/coupon: 50 is too small; expected at least 100."
+        );
+        // A string coupon is the string branch's problem.
+        let string = json!({"coupon":"X-1"});
+        let r = s.check(&string, Coercions::NONE);
+        assert_eq!(r.problems[0].keyword, "pattern");
+    }
+
+    #[test]
+    fn union_of_objects_follows_the_discriminator() {
+        let s = ArgsSchema::new(&order()).unwrap();
+        let args = json!({"attachment":{"kind":"image","body":"hi"}});
+        let r = s.check(&args, Coercions::NONE);
+        let got = triples(&r);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, "/attachment/url");
+        assert_eq!(got[0].1, "required");
+        assert_eq!(got[0].2, "a string");
+        assert_eq!(got[1].0, "/attachment/body");
+        assert_eq!(got[1].1, "additionalProperties");
+        assert!(got[1].2.contains("`kind`, `url`"), "{}", got[1].2);
+    }
+
+    #[test]
+    fn union_with_no_nearest_branch_names_each_by_what_failed() {
+        let s = ArgsSchema::new(&order()).unwrap();
+        // No discriminator matches: both object branches fit the type.
+        let args = json!({"attachment":{"kind":"video","url":"v.mp4"},"coupon":true});
+        let r = s.check(&args, Coercions::NONE);
+        assert_eq!(r.problems.len(), 2, "{:#?}", r.problems);
+        let of = |kw: &str| r.problems.iter().find(|p| p.keyword == kw).unwrap();
+        assert_eq!(
+            of("anyOf").expected,
+            "one of: a string matching `^C-`; an integer at least 100"
+        );
+        assert_eq!(
+            of("oneOf").expected,
+            "one of: image block (an object) [/attachment/kind: exactly \"image\"]; \
+             A (an object) [/attachment/body: required (a string), /attachment/kind: exactly \
+             \"text\", /attachment/url: not allowed]"
+        );
+        assert!(!r.retry_message(None).contains("a A"));
+        // The same call gives the same text.
+        assert_eq!(s.check(&args, Coercions::NONE).problems, r.problems);
+    }
+
+    #[test]
+    fn nullable_accepts_null_and_keeps_the_declared_places() {
+        let declared = json!({"type":"object","properties":{
+            "stops":{"type":"integer","nullable":true},
+            "via":{"type":"string","enum":["air","sea"],"nullable":true}},
+            "required":["stops","via"]});
+        let s = ArgsSchema::new(&declared).unwrap();
+        assert_eq!(s.schema(), &declared);
+        let args = json!({"stops":null,"via":null});
+        let r = s.check(&args, Coercions::NONE);
+        assert!(r.is_valid(), "{:#?}", r.problems);
+        assert!(r.absent_nulls.is_empty());
+        let bad = json!({"stops":"two","via":"rail"});
+        let r = s.check(&bad, Coercions::NONE);
+        let t = |p: &str, k: &str, e: &str| (p.to_string(), k.to_string(), e.to_string());
+        assert_eq!(
+            triples(&r),
+            [
+                t("/stops", "type", "null or an integer"),
+                t("/via", "enum", "one of \"air\", \"sea\", null")
+            ]
+        );
+    }
+
+    #[test]
+    fn draft04_boolean_bounds_are_exclusive() {
+        let declared = json!({"type":"object","properties":{"t":{"type":"number",
+            "minimum":0,"exclusiveMinimum":true,"maximum":2,"exclusiveMaximum":true}}});
+        let s = ArgsSchema::new(&declared).unwrap();
+        let zero = json!({"t":0});
+        let r = s.check(&zero, Coercions::NONE);
+        assert_eq!(r.problems[0].keyword, "exclusiveMinimum");
+        assert_eq!(
+            r.problems[0].message,
+            "/t: 0 is too small; expected more than 0."
+        );
+        let two = json!({"t":2});
+        let r = s.check(&two, Coercions::NONE);
+        assert_eq!(
+            r.problems[0].message,
+            "/t: 2 is too large; expected less than 2."
+        );
+        assert!(s.check(&json!({"t":1.5}), Coercions::NONE).is_valid());
+        // The same schema declared as draft-04 means the same.
+        let mut d4 = declared.clone();
+        d4["$schema"] = "http://json-schema.org/draft-04/schema#".into();
+        let s = ArgsSchema::new(&d4).unwrap();
+        assert!(!s.check(&json!({"t":0}), Coercions::NONE).is_valid());
+        assert!(s.check(&json!({"t":0.5}), Coercions::NONE).is_valid());
     }
 
     #[test]

@@ -1,0 +1,148 @@
+//! Keywords from outside JSON Schema 2020-12 that real tool schemas use, rewritten into their
+//! 2020-12 meaning in the copy `args` compiles (the declared schema is left as it is).
+//!
+//! - `nullable: true` (OpenAPI 3.0 Schema Object; Gemini's `parameters` form, which
+//!   `toolwire repair` writes for `type: [T, "null"]`): "allows sending a null value for the
+//!   defined schema" (OpenAPI 3.0.0, Schema Object, `nullable`). Written as `null` added to
+//!   `type`, to `enum` (and `const`, as an `enum`) and as a `{"type":"null"}` branch of `anyOf`,
+//!   so that a `null` passes every keyword of that subschema that could refuse it. Not
+//!   rewritten (a `null` is still refused there): `nullable` beside `$ref`, `oneOf` or `allOf`,
+//!   which would need the subschema moved into a new branch.
+//! - Draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04 validation §5.1.2,
+//!   §5.1.3: `true` makes `minimum`/`maximum` exclusive): written as draft-06's numeric form
+//!   (`"minimum": 0, "exclusiveMinimum": true` → `"exclusiveMinimum": 0`), unless `$schema`
+//!   declares draft-04, which the validator then reads natively.
+//!
+//! Only keywords are changed or added, never subschemas moved, so every schema path of the
+//! copy names the same place in the declared schema.
+
+use serde_json::{Value, json};
+
+/// The schema to compile for `declared`: `None` when nothing needs rewriting (the common
+/// case, so the declared schema is compiled without a copy).
+pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
+    let draft04 = declared
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.contains("draft-04") || s.contains("draft-03"));
+    let places: Vec<String> = crate::schema::walk(declared)
+        .nodes
+        .into_iter()
+        .filter(|n| n.object().is_some_and(|o| needs_rewrite(o, draft04)))
+        .map(|n| n.pointer)
+        .collect();
+    if places.is_empty() {
+        return None;
+    }
+    let mut copy = declared.clone();
+    for pointer in places {
+        if let Some(Value::Object(node)) = copy.pointer_mut(&pointer) {
+            if node.get("nullable") == Some(&Value::Bool(true)) {
+                accept_null(node);
+            }
+            if !draft04 {
+                numeric_exclusive(node, "exclusiveMinimum", "minimum");
+                numeric_exclusive(node, "exclusiveMaximum", "maximum");
+            }
+        }
+    }
+    Some(copy)
+}
+
+fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
+    node.get("nullable") == Some(&Value::Bool(true))
+        || (!draft04
+            && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
+                || node.get("exclusiveMaximum").is_some_and(Value::is_boolean)))
+}
+
+/// Makes every keyword of `node` that could refuse `null` accept it.
+fn accept_null(node: &mut serde_json::Map<String, Value>) {
+    match node.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = std::mem::take(t);
+            node.insert("type".into(), json!([t, "null"]));
+        }
+        Some(Value::Array(types)) if !types.iter().any(|t| t == "null") => {
+            types.push("null".into());
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(options)) = node.get_mut("enum")
+        && !options.iter().any(Value::is_null)
+    {
+        options.push(Value::Null);
+    }
+    if let Some(c) = node.get("const")
+        && !c.is_null()
+    {
+        let c = node.remove("const").unwrap_or_default();
+        node.insert("enum".into(), json!([c, null]));
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        branches.push(json!({"type":"null"}));
+    }
+}
+
+/// Draft-04's `exclusive: true` next to `bound` becomes draft-06's `exclusive: <bound>`;
+/// `exclusive: false`, or `true` without a numeric bound, says nothing and is dropped.
+fn numeric_exclusive(node: &mut serde_json::Map<String, Value>, exclusive: &str, bound: &str) {
+    let Some(Value::Bool(on)) = node.get(exclusive) else {
+        return;
+    };
+    let on = *on;
+    node.remove(exclusive);
+    if on && node.get(bound).is_some_and(Value::is_number) {
+        let limit = node.remove(bound).unwrap_or_default();
+        node.insert(exclusive.into(), limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_to_rewrite_gives_no_copy() {
+        let s = json!({"type":"object","properties":{"nullable":{"type":"boolean"},
+            "n":{"type":"number","exclusiveMinimum":0}}});
+        assert_eq!(compiled_form(&s), None);
+    }
+
+    #[test]
+    fn nullable_adds_null_to_type_enum_const_and_anyof() {
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"integer","nullable":true},
+            "b":{"type":["string"],"enum":["x"],"nullable":true},
+            "c":{"const":"k","nullable":true},
+            "d":{"anyOf":[{"type":"string"}],"nullable":true},
+            "e":{"type":"integer","nullable":false}}});
+        let c = compiled_form(&s).unwrap();
+        let p = &c["properties"];
+        assert_eq!(p["a"]["type"], json!(["integer", "null"]));
+        assert_eq!(p["b"]["type"], json!(["string", "null"]));
+        assert_eq!(p["b"]["enum"], json!(["x", null]));
+        assert_eq!(p["c"]["enum"], json!(["k", null]));
+        assert!(p["c"].get("const").is_none());
+        assert_eq!(p["d"]["anyOf"][1], json!({"type":"null"}));
+        assert_eq!(p["e"], s["properties"]["e"]);
+    }
+
+    #[test]
+    fn boolean_exclusive_bounds_become_numeric() {
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"number","minimum":0,"exclusiveMinimum":true,
+                 "maximum":10,"exclusiveMaximum":false},
+            "b":{"type":"number","exclusiveMaximum":true}}});
+        let c = compiled_form(&s).unwrap();
+        assert_eq!(
+            c["properties"]["a"],
+            json!({"type":"number","exclusiveMinimum":0,"maximum":10})
+        );
+        assert_eq!(c["properties"]["b"], json!({"type":"number"}));
+        // Declared draft-04: the validator reads the boolean form itself.
+        let mut d4 = s.clone();
+        d4["$schema"] = "http://json-schema.org/draft-04/schema#".into();
+        assert_eq!(compiled_form(&d4), None);
+    }
+}

@@ -1,0 +1,369 @@
+//! Problems for an `anyOf`/`oneOf` none of whose alternatives (branches) the value matches.
+//!
+//! The validator reports, for each branch, the errors the value met in it. When one branch is
+//! clearly the one the model meant, its own problems are reported, at their own pointers: the
+//! only branch whose type the value has (`50` against a string or an integer branch is meant
+//! as the integer), or for an object the only such branch whose discriminator (a property
+//! with `const`/`enum`, MCP's `"kind": "image"`) the value matches. Otherwise one problem
+//! lists every branch with what failed in it for this value. Branches are named by their
+//! `title`, or for a `$ref` by the referenced definition's name, in words.
+
+use std::borrow::Cow;
+
+use jsonschema::ValidationError;
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
+
+use super::{ArgsSchema, Problem, Sentence, expected_for, pointer_to, resolve_pointer};
+
+/// How many of a branch's problems its description names before "and N more".
+const MAX_PER_BRANCH: usize = 4;
+/// How long a branch problem's expected-text may be inside a description.
+const MAX_INNER_CHARS: usize = 160;
+/// How many `$ref` steps are followed to find a branch's schema.
+const MAX_REF_STEPS: usize = 16;
+
+impl ArgsSchema {
+    /// Appends the problems of `e`, an `anyOf` (`keyword`) or `oneOf` error whose branches
+    /// failed with `branches` (in branch order).
+    pub(super) fn union_problems(
+        &self,
+        e: &ValidationError<'_>,
+        keyword: &'static str,
+        branches: &[Vec<ValidationError<'static>>],
+        out: &mut Vec<Problem>,
+    ) {
+        let here = e.instance_path().as_str();
+        let value = e.instance().as_ref();
+        let schemas: Vec<Option<(&Value, Option<&str>)>> = {
+            let listed = self
+                .keyword_owner(e)
+                .and_then(|owner| owner.get(keyword))
+                .and_then(Value::as_array);
+            (0..branches.len())
+                .map(|i| {
+                    listed
+                        .and_then(|l| l.get(i))
+                        .map(|b| resolve_refs(self.lookup_root(), b))
+                })
+                .collect()
+        };
+        if let Some(i) = nearest(here, value, branches, &schemas) {
+            let before = out.len();
+            for be in &branches[i] {
+                self.problems_for(be, out);
+            }
+            if out.len() > before {
+                return;
+            }
+        }
+        let mut described: Vec<String> = Vec::with_capacity(branches.len());
+        for (errors, schema) in branches.iter().zip(&schemas) {
+            let d = self.describe_branch(here, errors, *schema);
+            if !described.contains(&d) {
+                described.push(d);
+            }
+        }
+        let expected = if described.is_empty() {
+            format!("a value matching one of the `{keyword}` alternatives")
+        } else {
+            format!("one of: {}", described.join("; "))
+        };
+        let mut m = Sentence::at(here);
+        m.value(value).text(" matches none of the alternatives");
+        out.push(Problem {
+            message: m.expected(&expected),
+            pointer: here.to_string(),
+            keyword: Cow::Borrowed(keyword),
+            expected: Cow::Owned(expected),
+        });
+    }
+
+    /// A branch in a few words: its name or type, then, when the value has the branch's type,
+    /// what failed in it (`an object [/url: required (a string), /body: not allowed]`).
+    fn describe_branch(
+        &self,
+        here: &str,
+        errors: &[ValidationError<'static>],
+        schema: Option<(&Value, Option<&str>)>,
+    ) -> String {
+        let mut text = match schema {
+            Some((s, name)) => label(s, name),
+            None => "another alternative".to_string(),
+        };
+        if mismatched(here, errors) {
+            if let Some((s, _)) = schema {
+                push_bounds(&mut text, s);
+            }
+            return text;
+        }
+        let mut problems = Vec::new();
+        for be in errors {
+            self.problems_for(be, &mut problems);
+        }
+        if problems.is_empty() {
+            return text;
+        }
+        text.push_str(" [");
+        for (i, p) in problems.iter().take(MAX_PER_BRANCH).enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(super::place(&p.pointer));
+            text.push_str(": ");
+            match p.keyword.as_ref() {
+                "required" => {
+                    text.push_str("required (");
+                    push_cut(&mut text, &p.expected);
+                    text.push(')');
+                }
+                "additionalProperties" | "unevaluatedProperties" => text.push_str("not allowed"),
+                _ => push_cut(&mut text, &p.expected),
+            }
+        }
+        if problems.len() > MAX_PER_BRANCH {
+            text.push_str(" and ");
+            super::push_u64(&mut text, (problems.len() - MAX_PER_BRANCH) as u64);
+            text.push_str(" more");
+        }
+        text.push(']');
+        text
+    }
+}
+
+/// Appends `expected`, cut to [`MAX_INNER_CHARS`]: nested unions describe their own
+/// branches, and the text of each level must not multiply into the next.
+fn push_cut(text: &mut String, expected: &str) {
+    if expected.chars().count() <= MAX_INNER_CHARS {
+        text.push_str(expected);
+    } else {
+        text.extend(expected.chars().take(MAX_INNER_CHARS - 3));
+        text.push_str("...");
+    }
+}
+
+/// The branch the value was clearly meant for, if one is: the only one whose type the value
+/// has (and, for an object, whose discriminators the value does not contradict), or among
+/// those, the only object branch whose discriminator the value matches.
+fn nearest(
+    here: &str,
+    value: &Value,
+    branches: &[Vec<ValidationError<'static>>],
+    schemas: &[Option<(&Value, Option<&str>)>],
+) -> Option<usize> {
+    let mut fitting = Vec::new();
+    let mut discriminated = Vec::new();
+    for (i, errors) in branches.iter().enumerate() {
+        if mismatched(here, errors) {
+            continue;
+        }
+        let (matched, contradicted) = match (value.as_object(), schemas.get(i)) {
+            (Some(members), Some(Some((schema, _)))) => {
+                discriminators(here, members, schema, errors)
+            }
+            _ => (false, false),
+        };
+        if contradicted {
+            continue;
+        }
+        fitting.push(i);
+        if matched {
+            discriminated.push(i);
+        }
+    }
+    match (discriminated.as_slice(), fitting.as_slice()) {
+        ([one], _) | ([], [one]) => Some(*one),
+        _ => None,
+    }
+}
+
+/// True when the branch refuses the value at `here` for what it is (its type, or it is not
+/// the branch's `const`/`enum`, or the branch is `false`), rather than for its content.
+fn mismatched(here: &str, errors: &[ValidationError<'static>]) -> bool {
+    errors.iter().any(|e| {
+        e.instance_path().as_str() == here
+            && match e.kind() {
+                ValidationErrorKind::Type { .. }
+                | ValidationErrorKind::Constant { .. }
+                | ValidationErrorKind::Enum { .. }
+                | ValidationErrorKind::FalseSchema => true,
+                ValidationErrorKind::AnyOf { context }
+                | ValidationErrorKind::OneOfNotValid { context } => {
+                    context.iter().all(|branch| mismatched(here, branch))
+                }
+                _ => false,
+            }
+    })
+}
+
+/// Appends the scalar bounds a branch sets (" matching `^C-`", " at least 100"), so that a
+/// value of another type learns the whole of what the branch accepts.
+fn push_bounds(text: &mut String, schema: &Value) {
+    const BOUNDS: &[(&str, &str, &str)] = &[
+        ("pattern", "matching `", "`"),
+        ("format", "in ", " format"),
+        ("minimum", "at least ", ""),
+        ("exclusiveMinimum", "more than ", ""),
+        ("maximum", "at most ", ""),
+        ("exclusiveMaximum", "less than ", ""),
+        ("minLength", "of at least ", " characters"),
+        ("maxLength", "of at most ", " characters"),
+    ];
+    let mut first = true;
+    for (keyword, head, tail) in BOUNDS {
+        let Some(v) = schema.get(*keyword) else {
+            continue;
+        };
+        text.push_str(if first { " " } else { ", " });
+        first = false;
+        text.push_str(head);
+        match v {
+            Value::String(t) => text.push_str(t),
+            other => super::push_short_value(text, other),
+        }
+        text.push_str(tail);
+    }
+}
+
+/// For an object value and an object branch: whether some discriminator (a declared property
+/// with `const` or `enum`) the value sends matches, and whether one it sends does not.
+fn discriminators(
+    here: &str,
+    members: &serde_json::Map<String, Value>,
+    schema: &Value,
+    errors: &[ValidationError<'static>],
+) -> (bool, bool) {
+    let (mut matched, mut contradicted) = (false, false);
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return (false, false);
+    };
+    for (name, property) in properties {
+        if !members.contains_key(name)
+            || !(property.get("const").is_some() || property.get("enum").is_some())
+        {
+            continue;
+        }
+        let at = pointer_to(here, name);
+        if errors.iter().any(|e| e.instance_path().as_str() == at) {
+            contradicted = true;
+        } else {
+            matched = true;
+        }
+    }
+    (matched, contradicted)
+}
+
+/// Follows local `$ref`s from `branch` to the schema they name; also gives the name of the
+/// last definition reached (`#/$defs/ImageBlock` → `ImageBlock`). A `$ref` that cannot be
+/// followed leaves the branch as it is.
+fn resolve_refs<'s>(root: &'s Value, branch: &'s Value) -> (&'s Value, Option<&'s str>) {
+    let mut schema = branch;
+    let mut name = None;
+    for _ in 0..MAX_REF_STEPS {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some(fragment) = target.strip_prefix('#') else {
+            break;
+        };
+        let decoded = super::percent_decode(fragment);
+        let Some(next) = resolve_pointer(root, &decoded) else {
+            break;
+        };
+        // The name as written in the schema (a borrowed key), not the decoded copy.
+        name = fragment.rsplit('/').next().filter(|n| !n.is_empty());
+        schema = next;
+    }
+    (schema, name)
+}
+
+/// A branch's name and what it is: "image block (an object)", "Payment card (an object)", or
+/// just what it is ("an integer") when it has no `title` and is not a named definition.
+fn label(schema: &Value, definition: Option<&str>) -> String {
+    let what = expected_for(schema);
+    let name = match schema.get("title").and_then(Value::as_str) {
+        Some(t) if !t.trim().is_empty() => t.trim().to_string(),
+        _ => match definition {
+            Some(d) => in_words(d),
+            None => return what,
+        },
+    };
+    format!("{name} ({what})")
+}
+
+/// A definition name in words: `ImageBlock`, `image_block` and `image-block` become
+/// "image block"; all-capital words (`URL`, `A`) keep their case.
+fn in_words(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == ' ' || c == '.' {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.push(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|w| {
+            if w.chars().skip(1).any(char::is_uppercase) || w.chars().count() == 1 {
+                w
+            } else {
+                w.to_lowercase()
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_words;
+
+    #[test]
+    fn nested_unions_do_not_multiply_the_text() {
+        // Five levels of two object branches each: every level cut, the message stays short.
+        let mut schema = serde_json::json!({"type":"string"});
+        for level in 0..5 {
+            let a = format!("a{level}");
+            let b = format!("b{level}");
+            schema = serde_json::json!({"anyOf":[
+                {"type":"object","properties":{"k":{"const":a},"v":schema.clone()},"required":["v"]},
+                {"type":"object","properties":{"k":{"const":b},"v":schema},"required":["v"]}]});
+        }
+        let mut call = serde_json::json!(1);
+        for _ in 0..5 {
+            call = serde_json::json!({"k":"x","v":call});
+        }
+        let s = crate::args::ArgsSchema::new(&schema).unwrap();
+        let r = s.check(&call, crate::args::Coercions::NONE);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        assert_eq!(r.problems[0].keyword, "anyOf");
+        assert!(
+            r.problems[0].message.len() < 1200,
+            "{}",
+            r.problems[0].message
+        );
+    }
+
+    #[test]
+    fn definition_names_in_words() {
+        assert_eq!(in_words("ImageBlock"), "image block");
+        assert_eq!(in_words("image_block"), "image block");
+        assert_eq!(in_words("text-content"), "text content");
+        assert_eq!(in_words("URL"), "URL");
+        assert_eq!(in_words("A"), "A");
+        assert_eq!(in_words("Point3d"), "point3d");
+    }
+}

@@ -307,6 +307,8 @@ pub fn render_set(set: &ToolSet, profile: &CompiledProfile, findings: &Findings)
 #[derive(Default)]
 struct Places {
     last: Option<(usize, Text)>,
+    /// Where a tool-level finding's location is written before it becomes a [`Text`].
+    buf: String,
 }
 
 impl Places {
@@ -330,12 +332,18 @@ impl Places {
             // A bare schema has no envelope: everything about it is located at the schema.
             let about_tool = match f.subject {
                 Subject::Schema => None,
-                Subject::Name => t.name_pointer(),
-                Subject::Description => t.description_pointer(),
-                Subject::Tool => t.tool_pointer.clone(),
+                Subject::Name => t.name_place(),
+                Subject::Description => t.description_place(),
+                Subject::Tool => t.tool_pointer.as_deref().map(|p| (p, "")),
             };
             f.location = match about_tool {
-                Some(pointer) => Text::from(pointer),
+                Some((tool, key)) => {
+                    // One allocation (the shared text), not a `String` and then its copy.
+                    self.buf.clear();
+                    self.buf.push_str(tool);
+                    self.buf.push_str(key);
+                    Text::Shared(std::sync::Arc::from(self.buf.as_str()))
+                }
                 None => self.schema_location(t),
             };
         }

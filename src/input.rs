@@ -128,17 +128,31 @@ impl ToolEntry {
 
     /// JSON Pointer of the tool's `name` key; `None` for a bare schema.
     pub fn name_pointer(&self) -> Option<String> {
-        Some(format!("{}/name", self.tool_pointer.as_deref()?))
+        self.name_place().map(|(tool, key)| format!("{tool}{key}"))
     }
 
     /// JSON Pointer of the tool's `description` key, or of the tool object when it has no
     /// description (nor a null one); `None` for a bare schema.
     pub fn description_pointer(&self) -> Option<String> {
-        let tool = self.tool_pointer.as_deref()?;
-        Some(match self.description {
-            Some(_) => format!("{tool}/description"),
-            None => tool.to_string(),
-        })
+        self.description_place()
+            .map(|(tool, key)| format!("{tool}{key}"))
+    }
+
+    /// [`ToolEntry::name_pointer`] in two parts (the tool object's pointer, `/name`), for a
+    /// caller that writes it into its own buffer.
+    pub fn name_place(&self) -> Option<(&str, &'static str)> {
+        Some((self.tool_pointer.as_deref()?, "/name"))
+    }
+
+    /// [`ToolEntry::description_pointer`] in two parts (the tool object's pointer, then
+    /// `/description`, or nothing when the tool has no description).
+    pub fn description_place(&self) -> Option<(&str, &'static str)> {
+        let key = if self.description.is_some() {
+            "/description"
+        } else {
+            ""
+        };
+        Some((self.tool_pointer.as_deref()?, key))
     }
 }
 

@@ -72,7 +72,8 @@ pub struct Tool {
 }
 
 impl Tool {
-    fn as_ref(&self, index: usize) -> ToolRef<'_> {
+    /// The tool as the checker sees it, numbered `index`.
+    pub(crate) fn as_ref(&self, index: usize) -> ToolRef<'_> {
         ToolRef {
             name: self.name.as_deref(),
             description: self.description.as_deref(),

@@ -630,15 +630,7 @@ fn fix_what_the_model_named(
     places: &mut Vec<String>,
 ) -> bool {
     let t = &r.tool;
-    let findings = crate::check::check_tools(
-        &[crate::profile::detect::ToolRef {
-            name: t.name.as_deref(),
-            description: t.description.as_deref(),
-            parameters: t.parameters.as_ref(),
-            index: 0,
-        }],
-        profile,
-    );
+    let findings = crate::check::check_tools(&[t.as_ref(0)], profile);
     // The finding of the named rule at the named place, or one keyword away from it (a
     // message may name the schema or its keyword); without a rule, nothing is guessed.
     let Some(rule) = rule else {
@@ -708,15 +700,7 @@ fn fix_the_same_feature_elsewhere(
     let mut failed: Vec<String> = Vec::new();
     for _ in 0..MAX_SAME_FEATURE_REPAIRS {
         let t = &r.tool;
-        let findings = crate::check::check_tools(
-            &[crate::profile::detect::ToolRef {
-                name: t.name.as_deref(),
-                description: t.description.as_deref(),
-                parameters: t.parameters.as_ref(),
-                index: 0,
-            }],
-            profile,
-        );
+        let findings = crate::check::check_tools(&[t.as_ref(0)], profile);
         let Some(next) = findings.iter().find(|f| {
             f.rule == named.rule && f.parameter == named.parameter && !failed.contains(&f.pointer)
         }) else {

@@ -106,8 +106,8 @@ pub struct ToolEntry {
     /// JSON Pointer, within the document (or the line), of the tool object that holds its
     /// `name`: Chat's `tools[i].function`, Bedrock's `toolSpec`, the declaration itself in the
     /// other shapes. `None` for a bare schema, which has no envelope. Findings about the tool
-    /// rather than a place in its schema are located from it ([`ToolEntry::name_pointer`],
-    /// [`ToolEntry::description_pointer`]).
+    /// rather than a place in its schema are located from it ([`ToolEntry::name_place`],
+    /// [`ToolEntry::description_place`]).
     pub tool_pointer: Option<String>,
     /// OpenAI's `strict` flag (Chat Completions' `function.strict`, a Responses tool's
     /// `strict`, which is `true` when absent: its documented default); `None` when Chat's is
@@ -126,26 +126,15 @@ impl ToolEntry {
         }
     }
 
-    /// JSON Pointer of the tool's `name` key; `None` for a bare schema.
-    pub fn name_pointer(&self) -> Option<String> {
-        self.name_place().map(|(tool, key)| format!("{tool}{key}"))
-    }
-
-    /// JSON Pointer of the tool's `description` key, or of the tool object when it has no
-    /// description (nor a null one); `None` for a bare schema.
-    pub fn description_pointer(&self) -> Option<String> {
-        self.description_place()
-            .map(|(tool, key)| format!("{tool}{key}"))
-    }
-
-    /// [`ToolEntry::name_pointer`] in two parts (the tool object's pointer, `/name`), for a
-    /// caller that writes it into its own buffer.
+    /// The JSON Pointer of the tool's `name` key in two parts (the tool object's pointer,
+    /// `/name`), for a caller that writes it into its own buffer; `None` for a bare schema.
     pub fn name_place(&self) -> Option<(&str, &'static str)> {
         Some((self.tool_pointer.as_deref()?, "/name"))
     }
 
-    /// [`ToolEntry::description_pointer`] in two parts (the tool object's pointer, then
-    /// `/description`, or nothing when the tool has no description).
+    /// The JSON Pointer of the tool's `description` key in two parts (the tool object's
+    /// pointer, then `/description`, or nothing when the tool has no description: the tool
+    /// object itself); `None` for a bare schema.
     pub fn description_place(&self) -> Option<(&str, &'static str)> {
         let key = if self.description.is_some() {
             "/description"
@@ -1286,6 +1275,7 @@ mod tests {
             json!({"source":"s","license":"MIT","tool":{"name":"f","description":"d","parameters":s}}),
             json!({"source":"s","license":"MIT","tool":{"type":"function","function":{"name":"f"}}}),
         ];
+        let joined = |place: Option<(&str, &str)>| place.map(|(tool, key)| format!("{tool}{key}"));
         let resolves = |doc: &Value, t: &ToolEntry| {
             let name = t.name.as_deref().unwrap();
             let tool = t.tool_pointer.as_deref().unwrap();
@@ -1295,9 +1285,9 @@ mod tests {
                 Some(&json!(name)),
                 "{tool} in {doc}"
             );
-            let at_name = doc.pointer(&t.name_pointer().unwrap());
+            let at_name = doc.pointer(&joined(t.name_place()).unwrap());
             assert_eq!(at_name, Some(&json!(name)), "{doc}");
-            let at_description = doc.pointer(&t.description_pointer().unwrap());
+            let at_description = doc.pointer(&joined(t.description_place()).unwrap());
             match &t.description {
                 Some(d) => assert_eq!(at_description, Some(&json!(d)), "{doc}"),
                 None => assert_eq!(at_description, doc.pointer(tool), "{doc}"),
@@ -1355,8 +1345,8 @@ mod tests {
         // A bare schema has no envelope.
         let bare = read(schema.clone());
         assert_eq!(bare.tools[0].tool_pointer, None);
-        assert_eq!(bare.tools[0].name_pointer(), None);
-        assert_eq!(bare.tools[0].description_pointer(), None);
+        assert_eq!(bare.tools[0].name_place(), None);
+        assert_eq!(bare.tools[0].description_place(), None);
     }
 
     #[test]

@@ -600,6 +600,16 @@ fn a_strict_flag_is_left_out_for_a_plain_target_and_said() {
     assert_eq!(said(&none), 0);
 }
 
+/// [`compile_request`] with default options, for the built-in tests.
+fn with_builtins(
+    tools: &[Tool],
+    placed: &[(usize, &crate::input::BuiltinTool)],
+    target: &str,
+    p: &CompiledProfile,
+) -> Compilation {
+    compile_request(tools, placed, target, p, &repair::Options::default()).unwrap()
+}
+
 fn builtin(index: usize, value: Value) -> crate::input::BuiltinTool {
     crate::input::BuiltinTool {
         name: value["name"].as_str().map(str::to_string),
@@ -650,8 +660,7 @@ fn custom_tools_are_converted_to_the_shape_of_the_api_they_go_to() {
         (&flat, &flat, "openai/responses-strict"),
     ] {
         let placed = [(1, given)];
-        let c =
-            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap();
+        let c = with_builtins(&[plain()], &placed, target, &p);
         assert!(c.is_ok(), "{target}: {:#?}", c.check);
         let b = &c.builtins[0];
         assert_eq!(b.left_out, None, "{target}");
@@ -712,8 +721,7 @@ fn custom_tools_with_a_field_the_other_shape_lacks_are_left_out() {
     for (value, target, said) in cases {
         let b = builtin(1, value);
         let placed = [(1, &b)];
-        let c =
-            compile_request(&[plain()], &placed, target, &p, &repair::Options::default()).unwrap();
+        let c = with_builtins(&[plain()], &placed, target, &p);
         assert!(c.is_ok(), "{target}: {:#?}", c.check);
         let why = c.builtins[0].left_out.as_deref().unwrap_or_default();
         assert!(why.contains(said), "{target}: {why}");
@@ -737,14 +745,7 @@ fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
         plain(),
         tool("other", json!({"type":"object","properties":{}})),
     ];
-    let c = compile_request(
-        &tools,
-        &placed,
-        "anthropic/messages",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = with_builtins(&tools, &placed, "anthropic/messages", &p);
     assert!(c.is_ok(), "{:#?}", c.check);
     let names: Vec<&str> = c
         .wire
@@ -761,7 +762,7 @@ fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
         "openai/responses-strict",
         "gemini/v1beta/parameters",
     ] {
-        let c = compile_request(&tools, &placed, target, &p, &repair::Options::default()).unwrap();
+        let c = with_builtins(&tools, &placed, target, &p);
         assert!(c.is_ok(), "{target}: {:#?}", c.check);
         assert_eq!(c.builtins[0].index, Some(1));
         let why = c.builtins[0].left_out.as_deref().unwrap_or_default();
@@ -771,37 +772,16 @@ fn built_ins_pass_to_their_own_provider_and_are_left_out_elsewhere() {
     // OpenAI's built-in goes to the Responses API, not to Chat Completions.
     let web = builtin(0, json!({"type": "web_search"}));
     let placed = [(0, &web)];
-    let c = compile_request(
-        &[plain()],
-        &placed,
-        "openai/responses-strict",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = with_builtins(&[plain()], &placed, "openai/responses-strict", &p);
     assert_eq!(c.wire[0], json!({"type": "web_search"}));
     assert_eq!(c.wire[1]["name"], json!("lookup"));
-    let c = compile_request(
-        &[plain()],
-        &placed,
-        "openai/chat",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = with_builtins(&[plain()], &placed, "openai/chat", &p);
     assert!(c.builtins[0].left_out.is_some());
     // The model numbers the whole list: a tool it refuses after a built-in is still mapped
     // back to that tool (and refused), not to its neighbour.
     let broken = tool("broken", json!({"type":"object","properties":null}));
     let placed = [(0, &search)];
-    let c = compile_request(
-        &[broken, plain()],
-        &placed,
-        "anthropic/messages",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = with_builtins(&[broken, plain()], &placed, "anthropic/messages", &p);
     assert_ne!(c.tools[0].outcome, Outcome::Unchanged, "{:#?}", c.tools);
     assert_eq!(c.tools[1].outcome, Outcome::Unchanged, "{:#?}", c.tools);
     assert!(
@@ -826,14 +806,7 @@ fn gemini_built_in_entries_follow_the_declarations() {
         json!({"type":"object","properties":{"x":{"type":"object"}}}),
     );
     for target in ["gemini/v1beta/parameters", "vertex/v1/parameters"] {
-        let c = compile_request(
-            &[plain(), broken.clone()],
-            &placed,
-            target,
-            &p,
-            &repair::Options::default(),
-        )
-        .unwrap();
+        let c = with_builtins(&[plain(), broken.clone()], &placed, target, &p);
         assert_eq!(c.builtins[0].left_out, None, "{target}");
         assert_eq!(c.builtins[0].index, None, "{target}");
         let wire = c.wire.as_array().unwrap();
@@ -862,14 +835,7 @@ fn gemini_built_in_entries_follow_the_declarations() {
             c.check
         );
     }
-    let c = compile_request(
-        &[plain()],
-        &placed,
-        "openai/chat",
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = with_builtins(&[plain()], &placed, "openai/chat", &p);
     assert!(c.builtins[0].left_out.is_some());
     assert!(!c.request.to_string().contains("googleSearch"));
 }

@@ -2,6 +2,7 @@
 //! with the inputs a workflow would give: the step scripts are taken from the file itself,
 //! so what is tested is what a workflow runs.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,13 +27,20 @@ fn step(name: &str) -> String {
         .to_string()
 }
 
-/// Runs `script` with bash in `cwd` with `env`; returns its status and what it wrote to
-/// `$GITHUB_OUTPUT`.
+/// Runs `script` in `cwd` with `env` the way GitHub runs a `shell: bash` step: written to a
+/// file and run as `bash --noprofile --norc -eo pipefail FILE` (GitHub's documented command
+/// for `shell: bash`). Under plain `bash -c` a failing command does not end the script, which
+/// hid that toolwire's exit 1 (findings) ended the step before its outputs were written.
+/// Returns its status, what it wrote to `$GITHUB_OUTPUT`, and its standard output.
 fn run(script: &str, cwd: &Path, env: &[(&str, &str)]) -> (i32, String, String) {
     let out_file = tempfile::NamedTempFile::new().expect("output file");
+    let mut script_file = tempfile::NamedTempFile::new().expect("script file");
+    script_file
+        .write_all(script.as_bytes())
+        .expect("script written");
     let out = Command::new("bash")
-        .arg("-c")
-        .arg(script)
+        .args(["--noprofile", "--norc", "-eo", "pipefail"])
+        .arg(script_file.path())
         .current_dir(cwd)
         .env("GITHUB_OUTPUT", out_file.path())
         .envs(env.iter().copied())
@@ -43,7 +51,8 @@ fn run(script: &str, cwd: &Path, env: &[(&str, &str)]) -> (i32, String, String) 
     (out.status.code().unwrap_or(-1), outputs, stdout)
 }
 
-/// A workspace with a clean tool file and one with an error, in a subfolder.
+/// A workspace with a clean tool file, one with an error in a subfolder, and one that is not
+/// JSON.
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("workspace");
     std::fs::create_dir_all(dir.path().join("tools/more")).unwrap();
@@ -51,25 +60,60 @@ fn workspace() -> tempfile::TempDir {
     let broken = r#"{"type":"object","properties":{"a":{"type":"array"}}}"#;
     std::fs::write(dir.path().join("tools/clean.json"), clean).unwrap();
     std::fs::write(dir.path().join("tools/more/broken.json"), broken).unwrap();
+    std::fs::write(dir.path().join("bad.json"), r#"{"type":"#).unwrap();
     dir
 }
 
-fn check_step(ws: &Path, files: &str, ignore: &str) -> (i32, String, String) {
+/// The inputs of the check step that the tests vary; the rest are the action's defaults
+/// (`target` set to one route so the findings do not depend on the portable profile).
+struct Inputs<'a> {
+    files: &'a str,
+    ignore: &'a str,
+    sarif: &'a str,
+    fail: &'a str,
+}
+
+impl Default for Inputs<'_> {
+    fn default() -> Self {
+        Inputs {
+            files: "tools/**",
+            ignore: "",
+            sarif: "",
+            fail: "true",
+        }
+    }
+}
+
+fn check(ws: &Path, i: Inputs) -> (i32, String, String) {
     run(
         &step("Check the tool definitions"),
         ws,
         &[
             ("TOOLWIRE", env!("CARGO_BIN_EXE_toolwire")),
-            ("INPUT_FILES", files),
+            ("INPUT_FILES", i.files),
             ("INPUT_PROFILE", "portable"),
             ("INPUT_TARGET", "openai/chat"),
-            ("INPUT_SARIF", ""),
+            ("INPUT_SARIF", i.sarif),
             ("INPUT_ERRORS_ONLY", "true"),
-            ("INPUT_IGNORE", ignore),
-            ("INPUT_FAIL", "true"),
+            ("INPUT_IGNORE", i.ignore),
+            ("INPUT_FAIL", i.fail),
         ],
     )
 }
+
+fn check_step(ws: &Path, files: &str, ignore: &str) -> (i32, String, String) {
+    check(
+        ws,
+        Inputs {
+            files,
+            ignore,
+            ..Inputs::default()
+        },
+    )
+}
+
+/// The annotation of the broken file's finding, as `--format github` writes it.
+const BROKEN_ANNOTATION: &str = "::error file=tools/more/broken.json";
 
 /// `files:` written as a YAML block (one file per line) checks every line's files; it read
 /// only the first line, so a broken file on a later line passed.
@@ -106,6 +150,181 @@ fn ignored_rules_let_the_job_pass() {
     let (status, outputs, stdout) = check_step(ws.path(), "tools/**", "array-items-missing");
     assert_eq!(status, 0, "{stdout}");
     assert!(outputs.contains("findings=false"), "{outputs}");
+}
+
+/// Findings fail the step only with `fail-on-findings: true`; either way the annotations are
+/// printed and both outputs written. Under GitHub's `bash -eo pipefail`, toolwire's exit 1
+/// ended the script at the toolwire call: `false` failed the job all the same and no output
+/// was set.
+#[test]
+fn findings_fail_the_step_only_when_asked() {
+    let ws = workspace();
+    for (fail, want) in [("true", 1), ("false", 0)] {
+        let (status, outputs, stdout) = check(
+            ws.path(),
+            Inputs {
+                fail,
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, want, "fail-on-findings: {fail}\n{stdout}");
+        assert_eq!(
+            outputs, "sarif-file=\nfindings=true\n",
+            "fail-on-findings: {fail}"
+        );
+        assert!(stdout.contains(BROKEN_ANNOTATION), "{stdout}");
+    }
+}
+
+/// With `sarif` set the SARIF file is written (valid JSON holding the finding), the
+/// annotations are still printed, and `sarif-file` names the file, whether or not findings
+/// fail the step.
+#[test]
+fn sarif_is_written_beside_the_annotations() {
+    let ws = workspace();
+    for (fail, want) in [("true", 1), ("false", 0)] {
+        let sarif = format!("findings-{fail}.sarif");
+        let (status, outputs, stdout) = check(
+            ws.path(),
+            Inputs {
+                sarif: &sarif,
+                fail,
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, want, "fail-on-findings: {fail}\n{stdout}");
+        assert_eq!(outputs, format!("sarif-file={sarif}\nfindings=true\n"));
+        assert!(stdout.contains(BROKEN_ANNOTATION), "{stdout}");
+        let text = std::fs::read_to_string(ws.path().join(&sarif)).expect("the SARIF file");
+        let log: Value = serde_json::from_str(&text).expect("the SARIF file is JSON");
+        assert_eq!(log["version"], "2.1.0");
+        let results = log["runs"][0]["results"].as_array().expect("results");
+        let uris: Vec<&str> = results
+            .iter()
+            .filter(|r| r["ruleId"] == "array-items-missing")
+            .filter_map(|r| {
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str()
+            })
+            .collect();
+        assert_eq!(uris, ["tools/more/broken.json"], "{text}");
+    }
+}
+
+/// Clean input passes with `findings=false`, with or without SARIF (then with no result).
+#[test]
+fn clean_input_passes() {
+    let ws = workspace();
+    for sarif in ["", "clean.sarif"] {
+        let (status, outputs, stdout) = check(
+            ws.path(),
+            Inputs {
+                files: "tools/clean.json",
+                sarif,
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, 0, "{stdout}");
+        assert_eq!(outputs, format!("sarif-file={sarif}\nfindings=false\n"));
+        assert!(!stdout.contains("::error"), "{stdout}");
+        if !sarif.is_empty() {
+            let text = std::fs::read_to_string(ws.path().join(sarif)).expect("the SARIF file");
+            let log: Value = serde_json::from_str(&text).expect("the SARIF file is JSON");
+            assert_eq!(log["runs"][0]["results"], Value::Array(vec![]), "{text}");
+        }
+    }
+}
+
+/// Bad input (a file that is not JSON) fails the step with toolwire's 2 even when findings
+/// do not fail it, says so in an annotation, and sets no output: nothing was checked.
+#[test]
+fn bad_input_always_fails() {
+    let ws = workspace();
+    for sarif in ["", "bad.sarif"] {
+        for fail in ["true", "false"] {
+            let (status, outputs, stdout) = check(
+                ws.path(),
+                Inputs {
+                    files: "tools/clean.json bad.json",
+                    sarif,
+                    fail,
+                    ..Inputs::default()
+                },
+            );
+            assert_eq!(
+                status, 2,
+                "sarif {sarif:?}, fail-on-findings: {fail}\n{stdout}"
+            );
+            assert_eq!(outputs, "", "sarif {sarif:?}, fail-on-findings: {fail}");
+            assert!(
+                stdout.contains("::error title=toolwire::toolwire check exited 2"),
+                "{stdout}"
+            );
+        }
+    }
+}
+
+/// `ignore:` is split on commas and whitespace and never globbed: `*` reaches toolwire as
+/// itself (an unknown rule, exit 2) instead of the names of the files in the workspace.
+#[test]
+fn ignore_is_not_globbed() {
+    let ws = workspace();
+    let (status, outputs, stdout) = check(
+        ws.path(),
+        Inputs {
+            ignore: "array-items-missing, *",
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 2, "{stdout}");
+    assert_eq!(outputs, "");
+}
+
+/// Every step's script passes shellcheck (actionlint, which .ci/run runs, lints the workflows'
+/// scripts but not an action's). Without shellcheck on PATH or in `target/ci-tools/bin`
+/// (where .ci/run installs it) the test says so and passes, except under CI (`CI` set), which
+/// must not skip it silently.
+#[test]
+fn step_scripts_pass_shellcheck() {
+    let local = repo().join("target/ci-tools/bin/shellcheck");
+    let shellcheck = if local.is_file() {
+        local
+    } else {
+        PathBuf::from("shellcheck")
+    };
+    if Command::new(&shellcheck).arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "shellcheck not found under CI (.ci/run installs it into target/ci-tools)"
+        );
+        eprintln!("shellcheck not found: the action's scripts were not linted");
+        return;
+    }
+    let text = std::fs::read_to_string(repo().join(".github/actions/check/action.yml"))
+        .expect("action.yml reads");
+    let action: Value = serde_saphyr::from_str(&text).expect("action.yml is YAML");
+    let steps = action["runs"]["steps"].as_array().expect("steps");
+    let mut linted = 0;
+    for s in steps {
+        let Some(script) = s["run"].as_str() else {
+            continue;
+        };
+        assert_eq!(s["shell"], "bash", "step {}", s["name"]);
+        let mut file = tempfile::NamedTempFile::new().expect("script file");
+        file.write_all(script.as_bytes()).expect("script written");
+        let out = Command::new(&shellcheck)
+            .args(["--shell=bash", "--format=gcc"])
+            .arg(file.path())
+            .output()
+            .expect("shellcheck runs");
+        assert!(
+            out.status.success(),
+            "step {}: {}",
+            s["name"],
+            String::from_utf8_lossy(&out.stdout)
+        );
+        linted += 1;
+    }
+    assert_eq!(linted, 3, "the action has three shell steps");
 }
 
 /// The binary's cache key is a digest of the action's source, which a downloaded action

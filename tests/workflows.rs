@@ -1,0 +1,171 @@
+//! The GitHub workflows (`.github/workflows/*.yml`) and the composite action, read as data:
+//! what actionlint cannot know about this project (which variables the live targets read,
+//! how steps must run, how actions are pinned).
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use toolwire::target::{Env, routes};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(repo().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn yaml(path: &str) -> Value {
+    serde_saphyr::from_str(&read(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// An environment that records every variable asked for; it answers `Some` for the names in
+/// `set` (all names when `invert`, except those in `set`).
+struct Recorder<'a> {
+    set: &'a BTreeSet<String>,
+    invert: bool,
+    asked: RefCell<BTreeSet<String>>,
+}
+
+impl Env for Recorder<'_> {
+    fn var(&self, name: &str) -> Option<String> {
+        self.asked.borrow_mut().insert(name.to_string());
+        (self.set.contains(name) != self.invert).then(|| "value".to_string())
+    }
+}
+
+/// Every variable some route's `configure` reads. A route reads some only when others are
+/// set or unset (Bedrock's `AWS_SESSION_TOKEN` only with access keys and no bearer token), so
+/// each variable found is tried alone set and alone unset until no new one turns up.
+fn variables_read() -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for route in routes() {
+        let mut known: BTreeSet<String> = BTreeSet::new();
+        let mut tried: BTreeSet<(Option<String>, bool)> = BTreeSet::new();
+        loop {
+            let mut settings: Vec<(Option<String>, bool)> = vec![(None, false), (None, true)];
+            for n in &known {
+                settings.push((Some(n.clone()), false));
+                settings.push((Some(n.clone()), true));
+            }
+            let before = known.len();
+            for (name, invert) in settings {
+                if !tried.insert((name.clone(), invert)) {
+                    continue;
+                }
+                let set: BTreeSet<String> = name.into_iter().collect();
+                let env = Recorder {
+                    set: &set,
+                    invert,
+                    asked: RefCell::new(BTreeSet::new()),
+                };
+                route.configure(&env);
+                known.extend(env.asked.into_inner());
+            }
+            if known.len() == before {
+                break;
+            }
+        }
+        found.extend(known);
+    }
+    found
+}
+
+/// probe.yml passes every variable a live target reads, each from the secret of the same
+/// name (settings that are not secret may also come from a repository variable): the job
+/// passed neither `OPENROUTER_MODEL` nor `AWS_SESSION_TOKEN`, so those targets could not be
+/// configured in CI. `VERTEX_ACCESS_TOKEN` is minted by a step from the service-account key.
+#[test]
+fn the_probe_job_passes_every_variable_a_target_reads() {
+    let read = variables_read();
+    // The discovery itself: these are read by routes' own `configure`, not their settings.
+    for n in [
+        "AWS_SESSION_TOKEN",
+        "OPENROUTER_MODEL",
+        "GOOGLE_CLOUD_PROJECT",
+    ] {
+        assert!(read.contains(n), "{n} not found among {read:?}");
+    }
+    let workflow = yaml(".github/workflows/probe.yml");
+    let env = workflow["jobs"]["probe"]["env"]
+        .as_object()
+        .expect("the probe job's env");
+    let minted = "VERTEX_ACCESS_TOKEN";
+    assert!(
+        read.contains(minted)
+            && read_text_has(&format!("echo \"{minted}=$token\" >> \"$GITHUB_ENV\"")),
+        "{minted} is minted into $GITHUB_ENV"
+    );
+    let missing: Vec<&String> = read
+        .iter()
+        .filter(|n| *n != minted && !env.contains_key(*n))
+        .collect();
+    assert!(missing.is_empty(), "probe.yml does not pass {missing:?}");
+    for n in read.iter().filter(|n| *n != minted) {
+        let value = env[n].as_str().unwrap_or_default();
+        let secret = format!("${{{{ secrets.{n} }}}}");
+        let either = format!("${{{{ secrets.{n} || vars.{n} }}}}");
+        assert!(value == secret || value == either, "{n}: {value}");
+    }
+}
+
+fn read_text_has(needle: &str) -> bool {
+    read(".github/workflows/probe.yml").contains(needle)
+}
+
+/// Every `run:` step of every workflow runs with `shell: bash` (GitHub then runs
+/// `bash --noprofile --norc -eo pipefail`), set on the step or as the workflow's default:
+/// without it a step is `bash -e` with no pipefail, and `toolwire probe | tee` never failed.
+#[test]
+fn every_run_step_has_pipefail() {
+    for file in ["ci.yml", "probe.yml"] {
+        let w = yaml(&format!(".github/workflows/{file}"));
+        let default = w["defaults"]["run"]["shell"].as_str();
+        let jobs = w["jobs"].as_object().expect("jobs");
+        let mut runs = 0;
+        for (id, job) in jobs {
+            let job_default = job["defaults"]["run"]["shell"].as_str().or(default);
+            for step in job["steps"].as_array().expect("steps") {
+                if step.get("run").is_none() {
+                    continue;
+                }
+                runs += 1;
+                let shell = step["shell"].as_str().or(job_default);
+                assert_eq!(shell, Some("bash"), "{file}: job {id}, step {step}");
+            }
+        }
+        assert!(runs > 0, "{file} has run: steps");
+    }
+}
+
+/// Every action used (workflows and the composite action) is pinned to a full commit SHA
+/// with its version in a comment, so a moved tag cannot change what runs.
+#[test]
+fn actions_are_pinned_to_commits() {
+    let mut uses = 0;
+    for file in [
+        ".github/workflows/ci.yml",
+        ".github/workflows/probe.yml",
+        ".github/actions/check/action.yml",
+    ] {
+        for line in read(file).lines() {
+            let Some((_, rest)) = line.split_once("uses: ") else {
+                continue;
+            };
+            if rest.starts_with("./") {
+                continue;
+            }
+            uses += 1;
+            let (action, comment) = rest.split_once(" # ").unwrap_or((rest, ""));
+            let sha = action.rsplit_once('@').map(|(_, r)| r).unwrap_or("");
+            assert!(
+                sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{file}: {line}"
+            );
+            assert!(comment.starts_with('v'), "{file}: {line}: no `# vX.Y.Z`");
+        }
+    }
+    assert!(uses >= 5, "{uses} uses: lines found");
+}

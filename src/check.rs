@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::{ToolEntry, ToolSet};
 use crate::profile::CompiledProfile;
-use crate::profile::detect::{self, ToolRef};
+use crate::profile::detect;
+/// A tool as [`check_tools`] reads it (re-exported from [`crate::profile::detect`]).
+pub use crate::profile::detect::ToolRef;
 pub use crate::profile::findings::Findings;
 
 /// How serious a finding is.

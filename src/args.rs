@@ -570,9 +570,10 @@ pub enum Sent {
 
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
 /// string whose text is the object. Errors name the place in `text`; text inside the string
-/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call.
-pub fn parse_arguments(text: &str) -> Result<Sent, String> {
-    parse_arguments_from(std::path::Path::new("arguments"), text).map_err(|e| e.to_string())
+/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call. The error is
+/// an [`crate::Error::Input`] whose file is `arguments` (`arguments: line 1, column 2: ...`).
+pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
+    parse_arguments_from(std::path::Path::new("arguments"), text)
 }
 
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
@@ -1687,7 +1688,12 @@ mod tests {
             parse_arguments(r#"{"a":1}"#).unwrap(),
             value(json!({"a":1}))
         );
-        assert!(parse_arguments("{").unwrap_err().contains("line 1"));
+        assert!(
+            parse_arguments("{")
+                .unwrap_err()
+                .to_string()
+                .contains("line 1")
+        );
         // OpenAI's arguments string cut short: a problem of the call, not an error.
         let Sent::NotJson { text, error } = parse_arguments(r#""{\"city\": \"Par""#).unwrap()
         else {

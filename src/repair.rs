@@ -277,7 +277,7 @@ pub fn request_findings(tools: &[&Tool], profile: &CompiledProfile) -> Vec<Findi
 
 /// Every finding of `tool` alone.
 fn findings(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
-    crate::check::check_tools(&[tool.as_ref(0)], profile)
+    crate::check::check_tools_within_cap(&[tool.as_ref(0)], profile)
 }
 
 /// Whether repair must remove a finding: an error of the tool's own (not the request's), or

@@ -133,6 +133,12 @@ fn errors_are_std_errors_with_the_clis_words() {
         boxed(p.clone()).to_string(),
         format!("at {}: {}", p.pointer, p.message)
     );
+    let e = toolwire::args::parse_arguments("{").unwrap_err();
+    assert!(
+        boxed(e)
+            .to_string()
+            .starts_with("arguments: line 1, column 1: ")
+    );
     let root = SchemaProblem {
         pointer: String::new(),
         message: "m".into(),
@@ -162,4 +168,35 @@ fn the_embedded_profiles_are_parsed_once() {
     let b = toolwire::profile::embedded_set().unwrap();
     assert!(std::ptr::eq(a, b));
     assert_eq!(&toolwire::profile::embedded().unwrap(), a);
+}
+
+#[test]
+fn check_tools_reports_a_schema_past_the_cap_and_checks_the_rest() {
+    let profiles = toolwire::profile::embedded_set().unwrap();
+    let portable = CompiledProfile::new(profiles.get(PORTABLE).unwrap());
+    let (deep, _) = nested(CAP);
+    let fine = json!({"type": "object", "properties": {"a": {"type": "array"}}});
+    let tools = [
+        toolwire::check::ToolRef {
+            name: Some("fine"),
+            description: Some("d"),
+            parameters: Some(&fine),
+            index: 0,
+        },
+        toolwire::check::ToolRef {
+            name: Some("deep"),
+            description: Some("d"),
+            parameters: Some(&deep),
+            index: 1,
+        },
+    ];
+    let findings = toolwire::check::check_tools(&tools, &portable);
+    let deep_ones: Vec<_> = findings.iter().filter(|f| f.tool_index == 1).collect();
+    assert_eq!(deep_ones.len(), 1);
+    assert_eq!(deep_ones[0].rule.as_str(), "nesting-too-deep");
+    assert_eq!(deep_ones[0].pointer, "/items".repeat(CAP));
+    assert!(
+        findings.iter().any(|f| f.tool_index == 0),
+        "the other tool is checked"
+    );
 }

@@ -167,9 +167,10 @@ pub const MAX_DEPTH: usize = crate::input::LIMITS.max_depth;
 
 /// Nesting past which the `jsonschema` crate's compile and validation run on a thread of
 /// their own with a [`DEEP_STACK`] stack. Its recursion costs up to ~14 KB per level in a
-/// debug build (measured on a 2 MiB thread, dependencies unoptimised: `unevaluatedProperties`
-/// nested 150 levels overflows, `additionalProperties` 212, `items` 345, `not` 400), so the
-/// caller's stack (tokio's workers have 2 MiB) holds a few dozen levels, not [`MAX_DEPTH`].
+/// debug build: on a 2 MiB thread (tokio's worker default), with dependencies unoptimised as
+/// an embedder's debug build has them, compiling overflowed past about 150 levels of
+/// `unevaluatedProperties`, 215 of `additionalProperties`, 350 of `items` and 400 of `not`
+/// (measured by bisection), well short of [`MAX_DEPTH`]; a few dozen levels fit any stack.
 const SHALLOW: usize = 32;
 
 /// 64 MiB: [`MAX_DEPTH`] levels at four times the worst cost measured. Reserved, not

@@ -64,8 +64,12 @@ fn every_step_survives_the_nesting_cap_on_a_2_mib_thread() {
             let (_, deep_args) = nested(CAP - 1);
             let report = check_arguments(&recursive, &deep_args, Coercions::ALL).unwrap();
             assert_eq!(report.problems.len(), 1, "the string at the bottom is no array");
-            let request = json!({"tools": [{"type": "function", "function": tools[0].to_value()}]});
-            toolwire::explain::explain(Some(&request), "{}", Some(target));
+            // `{"tools": [{"function": {"parameters": ...}}]}` takes four brackets.
+            let (schema, _) = nested(CAP - 5);
+            let request = json!({"tools": [{"type": "function", "function": {
+                "name": "deep", "description": "d", "parameters": schema}}]});
+            let error = r#"{"error": {"message": "Invalid schema for function 'deep': In context=(), 'required' is required to be supplied and to be an array including every key in properties.", "type": "invalid_request_error", "param": "tools[0].function.parameters"}}"#;
+            toolwire::explain::explain(Some(&request), error, Some("openai/chat-strict"));
 
             // One bracket past the cap.
             let (schema, _) = nested(CAP - 2);

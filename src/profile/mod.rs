@@ -266,7 +266,8 @@ impl ProfileSet {
         self.profiles.iter().find(|p| p.name == name)
     }
 
-    /// Parses `reports/profile.json` text.
+    /// Parses `reports/profile.json` text. `file` only names the source in errors
+    /// (`{file}: {place}: {problem}`); for text held in memory any label works.
     pub fn from_json(file: &Path, text: &str) -> Result<ProfileSet> {
         let limits = crate::json::Limits {
             max_bytes: 64 * 1024 * 1024,

@@ -149,17 +149,65 @@ impl ArgsReport<'_> {
     }
 }
 
-/// A problem with the schema itself (it does not compile as JSON Schema).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A problem with the schema itself (it does not compile as JSON Schema, or nests deeper than
+/// [`MAX_DEPTH`]). Displayed as the CLI places it after the schema file's name:
+/// `at POINTER: MESSAGE` (`at the document root: MESSAGE` for the empty pointer).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", crate::error::Place::Pointer(.pointer.clone()))]
 pub struct SchemaProblem {
     /// JSON Pointer into the schema.
     pub pointer: String,
     pub message: String,
 }
 
+/// Deepest nesting (brackets counted, as files are: [`crate::json::nesting_exceeds`]) of a
+/// declared schema [`ArgsSchema::new`] compiles and of the arguments [`ArgsSchema::check`]
+/// checks: the cap files are read with.
+pub const MAX_DEPTH: usize = crate::input::LIMITS.max_depth;
+
+/// Nesting past which the `jsonschema` crate's compile and validation run on a thread of
+/// their own with a [`DEEP_STACK`] stack. Its recursion costs up to ~14 KB per level in a
+/// debug build: on a 2 MiB thread (tokio's worker default), with dependencies unoptimised as
+/// an embedder's debug build has them, compiling overflowed past about 150 levels of
+/// `unevaluatedProperties`, 215 of `additionalProperties`, 350 of `items` and 400 of `not`
+/// (measured by bisection), well short of [`MAX_DEPTH`]; a few dozen levels fit any stack.
+const SHALLOW: usize = 32;
+
+/// 64 MiB: [`MAX_DEPTH`] levels at four times the worst cost measured. Reserved, not
+/// committed: only the pages used are touched.
+const DEEP_STACK: usize = 64 << 20;
+
+/// Runs `f` on the caller's stack, or when `deep` on a scoped thread with a [`DEEP_STACK`]
+/// stack (inline again when no thread can be started).
+fn on_deep_stack<T: Send>(deep: bool, f: impl FnOnce() -> T + Send) -> T {
+    if !deep {
+        return f();
+    }
+    let mut f = Some(f);
+    let out = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("toolwire-args".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, || f.take().map(|f| f()));
+        match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        }
+    });
+    match (out, f) {
+        (Some(out), _) => out,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the thread ran `f` and returned its value"),
+    }
+}
+
 /// A compiled declared schema, ready to check many calls.
 pub struct ArgsSchema {
     declared: Value,
+    /// The declared schema's nesting ([`crate::json::value_depth`]).
+    depth: usize,
     /// The copy compiled when the declared schema uses keywords from outside 2020-12
     /// (`nullable`, draft-04's boolean bounds; see `compat`). Same places as `declared`.
     rewritten: Option<Value>,
@@ -208,7 +256,20 @@ impl ArgsSchema {
     /// OpenAPI's `nullable: true` and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum`
     /// are checked with their own meaning (null accepted there; the bound exclusive), by
     /// compiling a rewritten copy whose places are those of `schema`.
+    ///
+    /// A schema nesting deeper than [`MAX_DEPTH`] is a problem at the first place past it.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
+        let depth = crate::json::value_depth(schema);
+        if depth > MAX_DEPTH {
+            return Err(SchemaProblem {
+                pointer: crate::json::first_too_deep(schema, MAX_DEPTH).unwrap_or_default(),
+                message: crate::json::too_deep_problem(MAX_DEPTH),
+            });
+        }
+        on_deep_stack(depth > SHALLOW, || Self::build(schema, depth))
+    }
+
+    fn build(schema: &Value, depth: usize) -> Result<Self, SchemaProblem> {
         let rewritten = compat::compiled_form(schema);
         let validator = jsonschema::options()
             .should_validate_formats(true)
@@ -230,6 +291,7 @@ impl ArgsSchema {
             });
         }
         Ok(ArgsSchema {
+            depth,
             declared: schema.clone(),
             rewritten,
             validator,
@@ -247,8 +309,37 @@ impl ArgsSchema {
         &self.validator
     }
 
-    /// Checks `arguments`, reporting every problem at once.
+    /// Checks `arguments`, reporting every problem at once. Arguments nesting deeper than
+    /// [`MAX_DEPTH`] are not validated: the report has one problem (keyword `depth`) at the
+    /// first place past the cap.
     pub fn check<'a>(&self, arguments: &'a Value, coerce: Coercions) -> ArgsReport<'a> {
+        let depth = crate::json::value_depth(arguments);
+        if depth > MAX_DEPTH {
+            let pointer = crate::json::first_too_deep(arguments, MAX_DEPTH).unwrap_or_default();
+            let message = format!(
+                "{}: the arguments nest deeper than {MAX_DEPTH} levels; send them again with \
+                 less nesting.",
+                place(&pointer)
+            );
+            return ArgsReport {
+                arguments: Cow::Borrowed(arguments),
+                problems: vec![Problem {
+                    pointer,
+                    keyword: Cow::Borrowed("depth"),
+                    expected: Cow::Owned(format!("at most {MAX_DEPTH} levels of nesting")),
+                    message,
+                }],
+                coercions: Vec::new(),
+                absent_nulls: Vec::new(),
+            };
+        }
+        on_deep_stack(self.depth.max(depth) > SHALLOW, || {
+            self.check_here(arguments, coerce)
+        })
+    }
+
+    /// [`ArgsSchema::check`] on the current stack, for arguments within [`MAX_DEPTH`].
+    fn check_here<'a>(&self, arguments: &'a Value, coerce: Coercions) -> ArgsReport<'a> {
         if self.validator.is_valid(arguments) {
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
@@ -440,7 +531,9 @@ fn percent_decode(fragment: &str) -> String {
 }
 
 /// Checks `arguments` against `schema` in one go (compiles the schema each time; use
-/// [`ArgsSchema`] for many calls).
+/// [`ArgsSchema`] for many calls). Both are held to [`MAX_DEPTH`]: a deeper schema is a
+/// [`SchemaProblem`], deeper arguments a report whose one problem has keyword `depth` (and
+/// whose `arguments` are `null`: they are not copied).
 pub fn check_arguments(
     schema: &Value,
     arguments: &Value,
@@ -448,8 +541,17 @@ pub fn check_arguments(
 ) -> Result<ArgsReport<'static>, SchemaProblem> {
     let compiled = ArgsSchema::new(schema)?;
     let report = compiled.check(arguments, coerce);
+    let too_deep = report
+        .problems
+        .first()
+        .is_some_and(|p| p.keyword == "depth");
     Ok(ArgsReport {
-        arguments: Cow::Owned(report.arguments.into_owned()),
+        // A copy recurses once per level: arguments refused for their depth are not copied.
+        arguments: Cow::Owned(if too_deep {
+            Value::Null
+        } else {
+            report.arguments.into_owned()
+        }),
         problems: report.problems,
         coercions: report.coercions,
         absent_nulls: report.absent_nulls,
@@ -469,9 +571,10 @@ pub enum Sent {
 
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
 /// string whose text is the object. Errors name the place in `text`; text inside the string
-/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call.
-pub fn parse_arguments(text: &str) -> Result<Sent, String> {
-    parse_arguments_from(std::path::Path::new("arguments"), text).map_err(|e| e.to_string())
+/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call. The error is
+/// an [`crate::Error::Input`] whose file is `arguments` (`arguments: line 1, column 2: ...`).
+pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
+    parse_arguments_from(std::path::Path::new("arguments"), text)
 }
 
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
@@ -1586,7 +1689,12 @@ mod tests {
             parse_arguments(r#"{"a":1}"#).unwrap(),
             value(json!({"a":1}))
         );
-        assert!(parse_arguments("{").unwrap_err().contains("line 1"));
+        assert!(
+            parse_arguments("{")
+                .unwrap_err()
+                .to_string()
+                .contains("line 1")
+        );
         // OpenAI's arguments string cut short: a problem of the call, not an error.
         let Sent::NotJson { text, error } = parse_arguments(r#""{\"city\": \"Par""#).unwrap()
         else {

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::{ToolEntry, ToolSet};
 use crate::profile::CompiledProfile;
-use crate::profile::detect::{self, ToolRef};
+use crate::profile::detect;
+/// A tool as [`check_tools`] reads it (re-exported from [`crate::profile::detect`]).
+pub use crate::profile::detect::ToolRef;
 pub use crate::profile::findings::Findings;
 
 /// How serious a finding is.
@@ -803,8 +805,65 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// Checks tools given directly (one request).
+/// Checks tools given directly (one request). A tool whose parameters nest deeper than
+/// [`crate::input::LIMITS`] allows (brackets counted, as in a file) is not checked: it gets
+/// one error, rule `nesting-too-deep`, at the first place past the cap (the rules recurse once
+/// per level). [`check_set`] takes a [`ToolSet`], whose reading ([`crate::input::from_value`],
+/// [`crate::input::read_file`]) already holds it to that cap.
 pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Finding> {
+    let max = crate::input::LIMITS.max_depth;
+    let too_deep = |t: &ToolRef<'_>| {
+        t.parameters
+            .and_then(|p| crate::json::first_too_deep(p, max))
+    };
+    if !tools.iter().any(|t| too_deep(t).is_some()) {
+        return check_tools_within_cap(tools, profile);
+    }
+    let mut deep = Vec::new();
+    let within: Vec<ToolRef<'_>> = tools
+        .iter()
+        .filter(|t| match too_deep(t) {
+            Some(pointer) => {
+                deep.push(Finding {
+                    rule: Text::Static("nesting-too-deep"),
+                    tool: Text::Shared(t.name.unwrap_or_default().into()),
+                    tool_index: t.index,
+                    request: false,
+                    pointer,
+                    message: format!(
+                        "{}; the tool is not checked",
+                        crate::json::too_deep_problem(max)
+                    ),
+                    fix: Text::Static(
+                        "Flatten the schema, or accept a JSON string for the deep part.",
+                    ),
+                    repairable: false,
+                    level: Level::Error,
+                    parameter: Text::default(),
+                    file: Text::default(),
+                    line: None,
+                    location: Text::default(),
+                    subject: Subject::Schema,
+                });
+                false
+            }
+            None => true,
+        })
+        .copied()
+        .collect();
+    let mut out = check_tools_within_cap(&within, profile);
+    out.extend(deep);
+    // Input order, as the rules give it: by tool (a stable sort keeps each tool's order).
+    out.sort_by_key(|f| f.tool_index);
+    out
+}
+
+/// [`check_tools`] for tools known to be within the nesting cap (repair's own, checked at its
+/// entry): no walk to measure them.
+pub(crate) fn check_tools_within_cap(
+    tools: &[ToolRef<'_>],
+    profile: &CompiledProfile,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     detect::check_request(tools, profile, &mut out);
     out

@@ -22,8 +22,6 @@
 mod envelope;
 mod templates;
 
-use std::sync::LazyLock;
-
 use serde::Serialize;
 use serde_json::Value;
 
@@ -224,7 +222,12 @@ impl Explanation {
 /// the request's shape names no tool (it is not about this request's tools), unless `target`
 /// relays the request to that provider (see [`relays`]): then the provider's tool numbers are
 /// read against the tools the relay sends ([`relayed_tools`]).
+///
+/// A `request` nesting deeper than [`crate::input::LIMITS`] allows (brackets counted) is not
+/// read (as if `None`): the walks over it recurse once per level.
 pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
+    let max = crate::input::LIMITS.max_depth;
+    let request = request.filter(|r| crate::json::first_too_deep(r, max).is_none());
     // A request is an object or a list; anything else (`null` for a body that could not be
     // read back, e.g. one nested past serde_json's recursion limit) is none.
     let request = request.filter(|r| r.is_object() || r.is_array());
@@ -299,11 +302,6 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     out
 }
 
-/// The built-in profiles (`reports/profile.json`), the ones `check --target T` uses, read
-/// once.
-static PROFILES: LazyLock<Option<crate::profile::ProfileSet>> =
-    LazyLock::new(|| crate::profile::embedded().ok());
-
 /// Names, for each explanation of a tool at a place, the rule `check --target {target}`
 /// reports there as an error (same tool, same JSON Pointer) when the template's own reading
 /// is another rule or none: one problem, one rule, whichever command is asked. Several rules
@@ -315,7 +313,11 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
     if !out.iter().any(placed) {
         return;
     }
-    let Some(profile) = PROFILES.as_ref().and_then(|set| set.get(target)) else {
+    // The built-in profiles, the ones `check --target T` uses.
+    let Some(profile) = crate::profile::embedded_set()
+        .ok()
+        .and_then(|set| set.get(target))
+    else {
         return;
     };
     let Ok(set) = crate::input::from_value(std::path::Path::new("request"), request.clone()) else {

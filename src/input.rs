@@ -244,7 +244,7 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
         return json_lines(file, text);
     }
     match json::parse_str(file, text, LIMITS, 0) {
-        Ok(value) => from_value(file, value),
+        Ok(value) => read_value(file, value),
         Err(e) => {
             if looks_like_json_lines(file, text) {
                 json_lines(file, text)
@@ -397,8 +397,28 @@ pub fn opening_brackets(bytes: &[u8]) -> usize {
         .sum()
 }
 
-/// Reads tool definitions from a parsed document.
+/// Reads tool definitions from a document already in memory (built in code, or parsed by the
+/// caller), in any shape [`from_bytes`] reads. `file` only labels the source in errors
+/// (`{file}: at {pointer}: {problem}`); for in-memory data any label works (`Path::new("tools")`).
+///
+/// The value is held to the nesting cap files are ([`LIMITS`]`.max_depth`, brackets
+/// counted): deeper, it is an [`Error::Input`] at the JSON Pointer of the first array or
+/// object past the cap, "nesting deeper than 512 levels", so that no later step (check,
+/// repair, compile) recurses past what a 2 MiB thread holds.
 pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
+    if let Some(pointer) = json::first_too_deep(&value, LIMITS.max_depth) {
+        json::drop_deep(value);
+        return Err(Error::input(
+            file,
+            Place::Pointer(pointer),
+            json::too_deep_problem(LIMITS.max_depth),
+        ));
+    }
+    read_value(file, value)
+}
+
+/// [`from_value`] for a value whose depth is already capped (parsed with [`LIMITS`]).
+fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut reader = Reader {

@@ -171,7 +171,7 @@ pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) ->
                 line: line + line_offset,
                 column,
             },
-            format!("nesting deeper than {} levels", limits.max_depth),
+            too_deep_problem(limits.max_depth),
         ));
     }
     let mut de = serde_json::Deserializer::from_str(text);
@@ -230,6 +230,81 @@ pub fn push_token(pointer: &str, token: &str) -> String {
     p
 }
 
+/// The JSON Pointer of the first array or object (in document order) that nests deeper than
+/// `max_depth`, counting brackets as [`nesting_exceeds`] does (`{}` is 1 level, `[{}]` 2), or
+/// `None` when `value` is within the cap. Iterative: safe on a value of any depth, so every
+/// entry point that takes a caller's [`Value`] measures it with this before any recursive step.
+pub fn first_too_deep(value: &Value, max_depth: usize) -> Option<String> {
+    enum Children<'a> {
+        Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    enum Token<'a> {
+        Index(usize),
+        Key(&'a str),
+    }
+    fn children(v: &Value) -> Option<Children<'_>> {
+        match v {
+            Value::Array(a) => Some(Children::Array(a.iter().enumerate())),
+            Value::Object(o) => Some(Children::Object(o.iter())),
+            _ => None,
+        }
+    }
+    let root = children(value)?;
+    if max_depth == 0 {
+        return Some(String::new());
+    }
+    // `path[i]` is the token of the container open at `stack[i + 1]` (the root has none).
+    let mut stack = vec![root];
+    let mut path: Vec<Token<'_>> = Vec::new();
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Children::Array(it) => it.next().map(|(i, c)| (Token::Index(i), c)),
+            Children::Object(it) => it.next().map(|(k, c)| (Token::Key(k.as_str()), c)),
+        };
+        let Some((token, child)) = next else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        let Some(grandchildren) = children(child) else {
+            continue;
+        };
+        path.push(token);
+        if stack.len() + 1 > max_depth {
+            let mut pointer = String::new();
+            for t in &path {
+                pointer = match t {
+                    Token::Index(i) => push_token(&pointer, &i.to_string()),
+                    Token::Key(k) => push_token(&pointer, k),
+                };
+            }
+            return Some(pointer);
+        }
+        stack.push(grandchildren);
+    }
+    None
+}
+
+/// The problem text for a value that nests deeper than `max_depth` (the words a file's
+/// nesting error uses, [`parse_str`]).
+pub fn too_deep_problem(max_depth: usize) -> String {
+    format!("nesting deeper than {max_depth} levels")
+}
+
+/// Drops `value` without recursion: serde_json's own drop recurses once per level, so a
+/// value refused for its depth is taken apart here instead of overflowing the stack.
+pub fn drop_deep(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.into_iter().map(|(_, c)| c)),
+            _ => {}
+        }
+    }
+}
+
 /// Depth of nesting of a parsed value (a scalar is 0, `{}` is 1).
 pub fn value_depth(value: &Value) -> usize {
     // Iterative so that it is safe on any value we ever built.
@@ -267,6 +342,36 @@ pub fn kind(v: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_too_deep_counts_brackets_as_the_file_cap_does() {
+        for (text, cap) in [
+            ("[[1]]", 1),
+            ("[[1]]", 2),
+            ("{\"a\": [{}, {\"b\": [[]]}]}", 3),
+            ("{\"a\": [{}, {\"b\": [[]]}]}", 4),
+            ("{\"a/b\": {\"~\": {}}}", 2),
+            ("1", 0),
+            ("{}", 0),
+        ] {
+            let v: Value = serde_json::from_str(text).unwrap();
+            let found = first_too_deep(&v, cap);
+            assert_eq!(
+                found.is_some(),
+                nesting_exceeds(text.as_bytes(), cap).is_some()
+            );
+            if let Some(p) = &found {
+                // The pointer names the first container past the cap.
+                let at = v.pointer(p).unwrap();
+                assert!(at.is_array() || at.is_object(), "{text} {p}");
+            }
+        }
+        let v: Value = serde_json::from_str("{\"a/b\": {\"~\": {}}}").unwrap();
+        assert_eq!(first_too_deep(&v, 2).as_deref(), Some("/a~1b/~0"));
+        let v: Value = serde_json::from_str("[1, [2, [3]]]").unwrap();
+        assert_eq!(first_too_deep(&v, 2).as_deref(), Some("/1/1"));
+        drop_deep(v);
+    }
 
     #[test]
     fn deep_nesting_is_an_error_with_a_place() {

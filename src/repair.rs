@@ -72,13 +72,24 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// The tool as the checker sees it, numbered `index`.
-    pub(crate) fn as_ref(&self, index: usize) -> ToolRef<'_> {
+    /// The tool as the checker sees it, numbered `index` (its position in the request):
+    /// re-check a repaired tool with [`crate::check::check_tools`]`(&[t.as_ref(0)], profile)`.
+    pub fn as_ref(&self, index: usize) -> ToolRef<'_> {
         ToolRef {
             name: self.name.as_deref(),
             description: self.description.as_deref(),
             parameters: self.parameters.as_ref(),
             index,
+        }
+    }
+
+    /// The tool without its schema (a copy that never recurses into `parameters`).
+    fn clone_shallow(&self) -> Tool {
+        Tool {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            parameters: None,
+            strict: self.strict,
         }
     }
 
@@ -266,7 +277,7 @@ pub fn request_findings(tools: &[&Tool], profile: &CompiledProfile) -> Vec<Findi
 
 /// Every finding of `tool` alone.
 fn findings(tool: &Tool, profile: &CompiledProfile) -> Vec<Finding> {
-    crate::check::check_tools(&[tool.as_ref(0)], profile)
+    crate::check::check_tools_within_cap(&[tool.as_ref(0)], profile)
 }
 
 /// Whether repair must remove a finding: an error of the tool's own (not the request's), or
@@ -374,13 +385,41 @@ fn no_arguments_rule(f: &Finding) -> bool {
     )
 }
 
-/// Repairs one tool (see the module documentation for the loop).
+/// Repairs one tool (see the module documentation for the loop). A schema nesting deeper than
+/// [`crate::input::LIMITS`] allows (brackets counted, as in a file) is refused (rule
+/// `nesting-too-deep`, at the first place past the cap) before any step recurses into it; its
+/// [`ToolRepair::tool`] then has no `parameters` (a copy would recurse as deep).
 pub fn repair_tool(
     tool: &Tool,
     index: usize,
     profile: &CompiledProfile,
     opts: &Options,
 ) -> ToolRepair {
+    let max = crate::input::LIMITS.max_depth;
+    if let Some(pointer) = tool
+        .parameters
+        .as_ref()
+        .and_then(|p| crate::json::first_too_deep(p, max))
+    {
+        return ToolRepair {
+            index,
+            name: tool.name.clone().unwrap_or_default(),
+            outcome: Outcome::Refused,
+            changes: Vec::new(),
+            refusals: vec![Refusal {
+                pointer,
+                rule: "nesting-too-deep".into(),
+                parameter: format!("nesting: at most {max} levels"),
+                reason: crate::json::too_deep_problem(max),
+            }],
+            unverified: Vec::new(),
+            left_as_written: Vec::new(),
+            tool: Tool {
+                parameters: None,
+                ..tool.clone_shallow()
+            },
+        };
+    }
     let mut current = tool.clone();
     let mut changes = Vec::new();
     let mut refusals: Vec<Refusal> = Vec::new();

@@ -408,16 +408,17 @@ mod round_trip {
             let args = instance(&s, &mut rng);
             let canonical = ArgsSchema::new(&s).expect("generated schemas compile");
             prop_assert!(canonical.check(&args, Coercions::NONE).is_valid());
-            // No evidence against anything: the wire form alone is under test.
-            let profile = toolwire::profile::CompiledProfile::new(&toolwire::profile::Profile {
-                name: "none".into(),
-                targets: vec![],
-                control: toolwire::profile::Status::Allowed,
-                features: vec![],
-                summary: Default::default(),
-            });
             let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()), strict: None };
             for target in TARGETS {
+                // The target's own profile with no evidence against anything: the wire form
+                // alone is under test.
+                let profile = toolwire::profile::CompiledProfile::new(&toolwire::profile::Profile {
+                    name: target.to_string(),
+                    targets: vec![target.to_string()],
+                    control: toolwire::profile::Status::Allowed,
+                    features: vec![],
+                    summary: Default::default(),
+                });
                 let c = compile(std::slice::from_ref(&tool), target, &profile, &Options::default()).expect("compiles");
                 prop_assert!(c.tools[0].outcome != Outcome::Refused, "{target}: {:#?}", c.tools[0]);
                 prop_assert!(matches!(c.check, ModelCheck::Accepted { .. }), "{target}: {:#?}\n{}", c.check, c.request);

@@ -93,34 +93,39 @@ impl Compilation {
 }
 
 /// Why compile cannot start.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
     /// The target has no wire form (an in-process engine) or is unknown.
+    #[error("{0} has no wire form to compile to (engines and unknown ids have no request)")]
     NoRoute(String),
     /// A bare schema has no name; a wire form needs one.
+    #[error("tool #{0} is a bare schema without a name; a wire form needs a tool name")]
     Unnamed(usize),
-}
-
-impl std::fmt::Display for CompileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CompileError::NoRoute(t) => write!(
-                f,
-                "{t} has no wire form to compile to (engines and unknown ids have no request)"
-            ),
-            CompileError::Unnamed(i) => write!(
-                f,
-                "tool #{i} is a bare schema without a name; a wire form needs a tool name"
-            ),
-        }
-    }
+    /// The profile given is not the target's own: compile repairs against the target's own
+    /// profile (the one named for it, as `toolwire compile --target T` picks it), and another
+    /// target's (or `portable`) would repair for the wrong provider.
+    #[error(
+        "the profile {profile:?} is not {target}'s own; compile for {target} with the profile \
+         named {target:?}"
+    )]
+    WrongProfile { target: String, profile: String },
+    /// Tool `tool`'s schema nests deeper than [`crate::input::LIMITS`]' `max_depth` (brackets
+    /// counted); `pointer` is the first place past the cap.
+    #[error("tool #{tool}: at {pointer}: {}", crate::json::too_deep_problem(*.max))]
+    TooDeep {
+        tool: usize,
+        pointer: String,
+        max: usize,
+    },
 }
 
 /// The stand-in key the offline model is called with: the models treat any key other than
 /// `invalid` as valid, so the validator stage runs. Never sent anywhere.
 const MODEL_KEY: &str = "toolwire-compile-offline-check";
 
-/// Compiles one request's `tools` for `target`, whose profile is `profile`.
+/// Compiles one request's `tools` for `target`, whose profile is `profile`: the target's own
+/// (`profiles.get(target)`, [`CompiledProfile::is_own`]), else [`CompileError::WrongProfile`].
+/// A schema nesting deeper than [`crate::input::LIMITS`] allows is [`CompileError::TooDeep`].
 pub fn compile(
     tools: &[Tool],
     target: &str,
@@ -147,6 +152,22 @@ pub fn compile_request(
 ) -> Result<Compilation, CompileError> {
     if crate::target::route(target).is_none() {
         return Err(CompileError::NoRoute(target.into()));
+    }
+    if !profile.is_own(target) {
+        return Err(CompileError::WrongProfile {
+            target: target.into(),
+            profile: profile.name.clone(),
+        });
+    }
+    let max = crate::input::LIMITS.max_depth;
+    for (tool, t) in tools.iter().enumerate() {
+        if let Some(pointer) = t
+            .parameters
+            .as_ref()
+            .and_then(|p| crate::json::first_too_deep(p, max))
+        {
+            return Err(CompileError::TooDeep { tool, pointer, max });
+        }
     }
     if let Some(i) = tools.iter().position(|t| t.name.is_none()) {
         return Err(CompileError::Unnamed(i));

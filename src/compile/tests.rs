@@ -5,6 +5,78 @@ use serde_json::json;
 use super::*;
 use crate::repair::tests::profile;
 
+/// [`super::compile`] with the hand-made profile `p` standing for `target`'s own.
+fn compile(
+    tools: &[Tool],
+    target: &str,
+    p: &CompiledProfile,
+    opts: &repair::Options,
+) -> Result<Compilation, CompileError> {
+    super::compile(tools, target, &own(p, target), opts)
+}
+
+/// `p` as `target`'s own profile ([`CompiledProfile::is_own`]).
+fn own(p: &CompiledProfile, target: &str) -> CompiledProfile {
+    let mut p = p.clone();
+    p.targets = vec![target.to_string()];
+    p
+}
+
+#[test]
+fn another_targets_profile_is_refused() {
+    let theirs = crate::repair::tests::profile_for(&["openai/chat"], &[]);
+    let e = super::compile(
+        &[plain()],
+        "gemini/v1beta/parameters",
+        &theirs,
+        &repair::Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        CompileError::WrongProfile {
+            target: "gemini/v1beta/parameters".into(),
+            profile: "test".into()
+        }
+    );
+    assert!(
+        e.to_string().contains("not gemini/v1beta/parameters's own"),
+        "{e}"
+    );
+    assert!(super::compile(&[plain()], "openai/chat", &theirs, &Default::default()).is_ok());
+    // A profile over several targets (portable's shape) is no one target's own.
+    let several = crate::repair::tests::profile_for(&["openai/chat", "anthropic/messages"], &[]);
+    assert!(super::compile(&[plain()], "openai/chat", &several, &Default::default()).is_err());
+}
+
+#[test]
+fn a_schema_past_the_nesting_cap_is_refused_before_any_step() {
+    let mut deep = json!({"type": "string"});
+    for _ in 0..600 {
+        deep = json!({"type": "array", "items": deep});
+    }
+    let e = compile(
+        &[plain(), tool("deep", deep)],
+        "openai/chat",
+        &profile(&[]),
+        &repair::Options::default(),
+    )
+    .unwrap_err();
+    let CompileError::TooDeep { tool, pointer, max } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!((*tool, *max), (1, 512));
+    assert_eq!(pointer.matches("/items").count(), 512);
+    assert!(
+        e.to_string().starts_with("tool #1: at /items/items/"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().ends_with(": nesting deeper than 512 levels"),
+        "{e}"
+    );
+}
+
 fn tool(name: &str, params: Value) -> Tool {
     Tool {
         name: Some(name.into()),
@@ -607,7 +679,14 @@ fn with_builtins(
     target: &str,
     p: &CompiledProfile,
 ) -> Compilation {
-    compile_request(tools, placed, target, p, &repair::Options::default()).unwrap()
+    compile_request(
+        tools,
+        placed,
+        target,
+        &own(p, target),
+        &repair::Options::default(),
+    )
+    .unwrap()
 }
 
 fn builtin(index: usize, value: Value) -> crate::input::BuiltinTool {

@@ -163,6 +163,13 @@ fn standard_type(t: &str) -> Option<usize> {
 }
 
 impl CompiledProfile {
+    /// True when this is `target`'s own profile: named for it (as the embedded profiles and
+    /// `toolwire profile` name a target's), or spanning that one target alone (a hand-made
+    /// profile). `portable` and every other target's profile are not.
+    pub fn is_own(&self, target: &str) -> bool {
+        self.name == target || (self.targets.len() == 1 && self.targets[0] == target)
+    }
+
     /// Compiles a derived profile.
     pub fn new(profile: &Profile) -> CompiledProfile {
         let mut maps: Vec<Map<[Option<Slot>; PLACEMENTS]>> =

@@ -266,7 +266,8 @@ impl ProfileSet {
         self.profiles.iter().find(|p| p.name == name)
     }
 
-    /// Parses `reports/profile.json` text.
+    /// Parses `reports/profile.json` text. `file` only names the source in errors
+    /// (`{file}: {place}: {problem}`); for text held in memory any label works.
     pub fn from_json(file: &Path, text: &str) -> Result<ProfileSet> {
         let limits = crate::json::Limits {
             max_bytes: 64 * 1024 * 1024,
@@ -476,12 +477,28 @@ mod file {
     }
 }
 
-/// The profiles committed in `reports/profile.json` when this binary was built.
+/// The profiles committed in `reports/profile.json` when this crate was built, parsed on the
+/// first call and shared after it (the file is about 1 MB). Pick one with
+/// [`ProfileSet::get`]: [`PORTABLE`], or a target's own by its id (`openai/chat`). The error
+/// (a crate built with a broken `reports/profile.json`) is [`Error::Other`] with the parser's
+/// words, on every call.
+pub fn embedded_set() -> Result<&'static ProfileSet> {
+    static SET: std::sync::OnceLock<std::result::Result<ProfileSet, String>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        ProfileSet::from_json(
+            Path::new("(embedded reports/profile.json)"),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json")),
+        )
+        .map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(|e| Error::Other(e.clone()))
+}
+
+/// An owned copy of [`embedded_set`] (for callers that change it; reading needs no copy).
 pub fn embedded() -> Result<ProfileSet> {
-    ProfileSet::from_json(
-        Path::new("(embedded reports/profile.json)"),
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json")),
-    )
+    embedded_set().cloned()
 }
 
 #[cfg(test)]

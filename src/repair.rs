@@ -188,12 +188,16 @@ pub struct ToolRepair {
 pub struct Options {
     /// Cap on the schema nodes `$ref` inlining may produce.
     pub max_inline_nodes: usize,
+    /// Refused tools are written unchanged (`repair --keep-unrepairable`), so their names are
+    /// still sent and take part in the name census: a rename onto one is refused.
+    pub keep_unrepairable: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             max_inline_nodes: refs::MAX_INLINE_NODES,
+            keep_unrepairable: false,
         }
     }
 }
@@ -237,10 +241,12 @@ pub(crate) fn repair_schemas(
     // Each tool's name as given and as repair left it: repair renamed exactly the names the
     // profile rejects, so only the names sent are compared (a name the profile's rule would
     // sanitize but no evidence rejects is sent as written, and collides with nothing).
+    // A refused tool is sent only when it is kept, and then under its name as given (its
+    // `tool` is the input).
     let named: Vec<(usize, &str, String)> = out
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.outcome != Outcome::Refused)
+        .filter(|(_, r)| opts.keep_unrepairable || r.outcome != Outcome::Refused)
         .filter_map(|(i, r)| Some((i, tools[i].name.as_deref()?, r.tool.name.clone()?)))
         .collect();
     let pairs: Vec<(&str, &str)> = named
@@ -258,6 +264,8 @@ pub(crate) fn repair_schemas(
                 parameter: "name-unique".into(),
                 reason: format!("after repair, {reason}"),
             });
+            // Left out or kept unchanged: none of its repairs (its rename included) happen.
+            r.changes.clear();
             r.tool = tools[*i].clone();
         }
     }

@@ -74,6 +74,7 @@ impl RewriteArgs {
     pub fn options(&self) -> Options {
         Options {
             max_inline_nodes: self.max_inline_nodes,
+            ..Options::default()
         }
     }
 }
@@ -92,7 +93,10 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
     let tools = crate::input::from_bytes(&args.file, &bytes)?;
-    let opts = args.rewrite.options();
+    let opts = Options {
+        keep_unrepairable: args.keep_unrepairable,
+        ..args.rewrite.options()
+    };
     let mut results: Vec<(usize, ToolRepair)> = Vec::new();
     for request in tools.requests() {
         let input: Vec<Tool> = request.iter().map(Tool::from).collect();

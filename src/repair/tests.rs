@@ -249,6 +249,7 @@ fn expansion_past_the_cap_is_refused() {
         &p,
         &Options {
             max_inline_nodes: 1_000,
+            ..Options::default()
         },
     );
     assert_eq!(r.outcome, Outcome::Refused);
@@ -291,6 +292,10 @@ fn names_are_sanitized_and_only_the_renames_that_collide_are_refused() {
             (Outcome::Refused, Some("math sum")),
         ]
     );
+    // A tool the census refuses is left out or kept as given: its rename is not said.
+    for i in [0, 2, 4, 5] {
+        assert!(out[i].changes.is_empty(), "{:#?}", out[i].changes);
+    }
     let reason = |i: usize| out[i].refusals.last().unwrap().reason.as_str();
     assert!(
         reason(0).contains("the name of the tool `lookup_user`, which keeps it"),
@@ -302,6 +307,48 @@ fn names_are_sanitized_and_only_the_renames_that_collide_are_refused() {
         reason(4).contains("the same as `math sum`; all of them are left out"),
         "{}",
         reason(4)
+    );
+}
+
+/// A tool refused for its schema is sent as given under `keep_unrepairable`, so a rename onto
+/// its name would write two tools of one name: the rename is refused instead. Without the
+/// option the refused tool is left out and the rename goes ahead.
+#[test]
+fn a_kept_refused_tool_keeps_its_name_in_the_census() {
+    let p = profile(&["name-chars: dot", "structure: array-without-items"]);
+    let tools = [
+        tool(
+            "lookup_user",
+            json!({"type":"object","properties":{"tags":{"type":"array"}}}),
+        ),
+        tool(
+            "lookup.user",
+            json!({"type":"object","properties":{"x":{"type":"string"}}}),
+        ),
+    ];
+    let sent = |keep_unrepairable: bool| -> Vec<(Outcome, Option<String>)> {
+        let opts = Options {
+            keep_unrepairable,
+            ..Options::default()
+        };
+        repair_request(&tools, &p, &opts)
+            .into_iter()
+            .map(|r| (r.outcome, r.tool.name))
+            .collect()
+    };
+    assert_eq!(
+        sent(false),
+        [
+            (Outcome::Refused, Some("lookup_user".into())),
+            (Outcome::Repaired, Some("lookup_user".into())),
+        ]
+    );
+    assert_eq!(
+        sent(true),
+        [
+            (Outcome::Refused, Some("lookup_user".into())),
+            (Outcome::Refused, Some("lookup.user".into())),
+        ]
     );
 }
 

@@ -1371,7 +1371,8 @@ mod tests {
     fn custom_grammar_formats_are_converted_between_the_two_shapes() {
         // The shapes of openai-python's generated types (see `custom_format_in_shape`).
         let nested = json!({"type": "grammar", "grammar": {"definition": "start: /SELECT [^;]+/", "syntax": "lark"}});
-        let flat = json!({"type": "grammar", "definition": "start: /SELECT [^;]+/", "syntax": "lark"});
+        let flat =
+            json!({"type": "grammar", "definition": "start: /SELECT [^;]+/", "syntax": "lark"});
         assert_eq!(custom_format_in_shape(&nested, true), Ok(flat.clone()));
         assert_eq!(custom_format_in_shape(&flat, false), Ok(nested.clone()));
         // Already in the target's shape, text, or another type: as written.

@@ -173,7 +173,11 @@ fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
             v.split_once('=')
                 .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
                 .filter(|(k, v)| !k.is_empty() && !v.is_empty())
-                .ok_or_else(|| Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE")))
+                .ok_or_else(|| {
+                    // A URL given without its target may carry credentials: masked.
+                    let v = crate::evidence::runlog::redact_userinfo(v);
+                    Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE"))
+                })
         })
         .collect()
 }

@@ -1190,6 +1190,61 @@ mod tests {
         assert!(err.contains("/tools/0"), "{err}");
     }
 
+    /// README's "Inputs are detected" list names every shape [`Format`] has, each by its
+    /// `--show-format` name, and no other: the list cannot fall behind the detector again
+    /// (it once lacked Bedrock's `toolSpec` and the Responses API's flat tools).
+    #[test]
+    fn the_readme_lists_exactly_the_detected_shapes() {
+        let readme = include_str!("../README.md");
+        let start = readme
+            .find("Inputs are detected")
+            .expect("README has the list");
+        let end = start
+            + readme[start..]
+                .find("A provider's built-in tools")
+                .expect("the list ends before the built-ins");
+        let list = &readme[start..end];
+        let all = [
+            Format::OpenaiChat,
+            Format::OpenaiResponses,
+            Format::Anthropic,
+            Format::McpToolsList,
+            Format::Gemini,
+            Format::Bedrock,
+            Format::Functions,
+            Format::Schema,
+            Format::JsonLines,
+        ];
+        // A new variant stops this match compiling until it is added to `all` and the README.
+        for f in all {
+            match f {
+                Format::OpenaiChat
+                | Format::OpenaiResponses
+                | Format::Anthropic
+                | Format::McpToolsList
+                | Format::Gemini
+                | Format::Bedrock
+                | Format::Functions
+                | Format::Schema
+                | Format::JsonLines => {}
+            }
+        }
+        // Each shape's name closes its parentheses: "(... ; `name`)" or "(`name`)".
+        let list = list.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut named: Vec<&str> = list
+            .split("`)")
+            .filter_map(|before| {
+                let (lead, name) = before.rsplit_once('`')?;
+                (lead.ends_with("; ") || lead.ends_with('(')).then_some(name)
+            })
+            .collect();
+        named.sort_unstable();
+        let mut expected: Vec<&str> = all.iter().map(|f| f.as_str()).collect();
+        expected.sort_unstable();
+        assert_eq!(named, expected, "README's list: {list}");
+        assert!(list.contains("`toolSpec`") && list.contains("toolConfig.tools[].toolSpec"));
+    }
+
     #[test]
     fn every_shape_is_detected() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});

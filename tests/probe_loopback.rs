@@ -775,6 +775,139 @@ fn a_key_never_goes_over_plain_http_to_a_remote_host() {
     assert!(!text.contains(CANARY), "{text}");
 }
 
+/// A library caller that builds a target itself gets the same refusal for a base URL with
+/// userinfo as the CLI: nothing is sent, and the error shows neither the user nor the
+/// password.
+#[test]
+fn a_base_url_with_userinfo_is_refused_without_showing_it() {
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
+    let route = target::route("openai/chat").unwrap();
+    let mut cfg = route.configure(&env);
+    cfg.base_url = format!("http://{USERINFO_USER}:{USERINFO_PASSWORD}@127.0.0.1:9");
+    let err = HttpTarget::new(
+        route,
+        cfg,
+        client(Duration::from_secs(1)).unwrap(),
+        HttpOptions::loopback(),
+        Budget::new(None),
+    )
+    .err()
+    .expect("refused");
+    let text = format!("{err} {err:?}");
+    assert!(text.contains("http://***@127.0.0.1:9"), "{text}");
+    assert!(text.contains("OPENAI_API_KEY"), "{text}");
+    for secret in [USERINFO_USER, USERINFO_PASSWORD, CANARY] {
+        assert!(!text.contains(secret), "{text}");
+    }
+}
+
+const USERINFO_USER: &str = "tw-user-5150";
+const USERINFO_PASSWORD: &str = "tw-pass-8086";
+
+/// `toolwire probe` with credentials written into a base URL, by `OPENAI_BASE_URL` or by
+/// `--base-url`, pointed at the emulator on loopback: the run is refused before any request
+/// (exit 2, the variable to use named), no run log is written, and neither the user, the
+/// password nor the key is printed. A run that does not probe that target leaves it out and
+/// writes neither in its run log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_probe_with_credentials_in_a_base_url_sends_and_records_nothing() {
+    let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), Options::default())
+        .await
+        .unwrap();
+    let base = emu.base_url("openai");
+    let with_userinfo = base.replacen(
+        "http://",
+        &format!("http://{USERINFO_USER}:{USERINFO_PASSWORD}@"),
+        1,
+    );
+    let probe = |env: &[(&str, &str)], args: &[&str], runs: &std::path::Path| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("OPENAI_API_KEY", CANARY)
+            .args([
+                "probe",
+                "--no-progress",
+                "--no-regenerate",
+                "--case",
+                "control",
+            ])
+            .arg("--runs-dir")
+            .arg(runs)
+            .args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("toolwire runs")
+    };
+    let v1 = format!("{with_userinfo}/v1");
+    let flag = format!("openai/chat={with_userinfo}");
+    // Per run: the environment added, the arguments added, and how the refusal names it.
+    type Refused<'a> = (&'a [(&'a str, &'a str)], Vec<&'a str>, &'a str);
+    let refused: [Refused<'_>; 2] = [
+        (
+            &[("OPENAI_BASE_URL", v1.as_str())],
+            vec!["--target", "openai/chat"],
+            "OPENAI_BASE_URL=http://***@127.0.0.1",
+        ),
+        (
+            &[],
+            vec!["--target", "openai/chat", "--base-url", flag.as_str()],
+            "--base-url openai/chat=http://***@127.0.0.1",
+        ),
+    ];
+    for (env, args, named) in refused {
+        let runs = tempfile::tempdir().unwrap();
+        let out = tokio::task::block_in_place(|| probe(env, &args, runs.path()));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(named), "{stderr}");
+        assert!(stderr.contains("put the key in OPENAI_API_KEY"), "{stderr}");
+        for secret in [USERINFO_USER, USERINFO_PASSWORD, CANARY] {
+            assert!(
+                !stdout.contains(secret) && !stderr.contains(secret),
+                "{stdout}{stderr}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_dir(runs.path()).unwrap().count(),
+            0,
+            "no run log"
+        );
+    }
+    assert_eq!(emu.requests(), 0, "nothing was sent");
+    // The variable set for another program does not stop a run of other targets.
+    let runs = tempfile::tempdir().unwrap();
+    let out = tokio::task::block_in_place(|| {
+        probe(
+            &[("OPENAI_BASE_URL", v1.as_str())],
+            &["--target", "engine/jsonschema-2020-12"],
+            runs.path(),
+        )
+    });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let logs: Vec<_> = std::fs::read_dir(runs.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(logs.len(), 1, "{stdout}{stderr}");
+    let log = std::fs::read_to_string(&logs[0]).unwrap();
+    for secret in [USERINFO_USER, USERINFO_PASSWORD, CANARY] {
+        assert!(!log.contains(secret), "{log}");
+        assert!(
+            !stdout.contains(secret) && !stderr.contains(secret),
+            "{stdout}{stderr}"
+        );
+    }
+    assert!(!log.contains("openai/chat"), "left out: {log}");
+    assert_eq!(emu.requests(), 0, "nothing was sent");
+    emu.stop().await;
+}
+
 /// `toolwire emulate` over HTTP takes Anthropic's built-in tools beside a function tool, as
 /// `api.anthropic.com` does (the models' own table test covers every target that takes them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -99,9 +99,14 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     for (id, url) in &base_urls {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(Error::Usage(format!(
-                "--base-url {id}={url}: expected an http:// or https:// URL"
+                "--base-url {id}={}: expected an http:// or https:// URL",
+                crate::evidence::runlog::redact_userinfo(url)
             )));
         }
+        let vars = crate::target::route(id)
+            .map(|r| http::key_hint(r.as_ref()))
+            .unwrap_or_default();
+        http::check_no_userinfo(&format!("--base-url {id}="), url, &vars)?;
     }
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     for (target, n) in &concurrency {
@@ -168,7 +173,11 @@ fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
             v.split_once('=')
                 .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
                 .filter(|(k, v)| !k.is_empty() && !v.is_empty())
-                .ok_or_else(|| Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE")))
+                .ok_or_else(|| {
+                    // A URL given without its target may carry credentials: masked.
+                    let v = crate::evidence::runlog::redact_userinfo(v);
+                    Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE"))
+                })
         })
         .collect()
 }
@@ -238,6 +247,22 @@ pub fn live_targets(
             cfg.base_url = url.trim_end_matches('/').to_string();
             cfg.base_overridden = true;
             overridden.push(id.clone());
+        } else if crate::evidence::runlog::has_userinfo(&cfg.base_url) {
+            // A base-URL variable with credentials in it: refused when the run probes this
+            // target, named by the variable; otherwise the target is left out, as `--target`
+            // would leave it out, so that a variable meant for another program does not stop
+            // an unrelated run.
+            let selected =
+                args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
+            if !selected {
+                continue;
+            }
+            let settings = route.settings();
+            let (place, url) = match settings.base_env.and_then(|v| Some((v, env.var(v)?))) {
+                Some((var, value)) => (format!("{id}: {var}="), value),
+                None => (format!("{id}: base URL "), cfg.base_url.clone()),
+            };
+            http::check_no_userinfo(&place, &url, &http::key_hint(route.as_ref()))?;
         }
         if let Some(m) = models.get(&id) {
             cfg.model = m.clone();

@@ -722,14 +722,18 @@ fn built_ins_keep_their_places_among_the_tools() {
 #[test]
 fn custom_tools_are_converted_to_the_shape_of_the_api_they_go_to() {
     let p = profile(&[]);
-    let format = json!({"type": "grammar", "syntax": "lark", "definition": "start: /SELECT .+/"});
+    // Each API's own grammar `format` (`target::openai::custom_format_in_shape`): Chat nests
+    // `syntax` and `definition` in a `grammar` object, Responses writes them beside `type`.
+    let chat_format = json!({"type": "grammar", "grammar": {"syntax": "lark", "definition": "start: /SELECT .+/"}});
+    let flat_format =
+        json!({"type": "grammar", "syntax": "lark", "definition": "start: /SELECT .+/"});
     let chat = builtin(
         1,
-        json!({"type": "custom", "custom": {"name": "run_sql", "description": "Runs SQL.", "format": format}}),
+        json!({"type": "custom", "custom": {"name": "run_sql", "description": "Runs SQL.", "format": chat_format}}),
     );
     let flat = builtin(
         1,
-        json!({"type": "custom", "name": "run_sql", "description": "Runs SQL.", "format": format}),
+        json!({"type": "custom", "name": "run_sql", "description": "Runs SQL.", "format": flat_format}),
     );
     for (given, sent, target) in [
         (&chat, &flat, "openai/responses-strict"),
@@ -795,6 +799,17 @@ fn custom_tools_with_a_field_the_other_shape_lacks_are_left_out() {
             json!({"type": "web_search"}),
             "openai/chat",
             "does not take this built-in",
+        ),
+        // A grammar `format` field the other API's grammar has no place for.
+        (
+            json!({"type": "custom", "name": "run_sql", "format": {"type": "grammar", "syntax": "lark", "definition": "start: x", "flags": "i"}}),
+            "openai/chat",
+            "grammar `format`'s `flags`",
+        ),
+        (
+            json!({"type": "custom", "custom": {"name": "run_sql", "format": {"type": "grammar", "grammar": {"syntax": "lark", "definition": "start: x", "flags": "i"}}}}),
+            "openai/responses-strict",
+            "`grammar` object's `flags`",
         ),
     ];
     for (value, target, said) in cases {

@@ -175,12 +175,13 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
                     if at.is_empty() { "/" } else { at }
                 ));
             }
-            _ => {
+            open => {
+                let lost = closing_loses(open, o, at);
                 o.insert("additionalProperties".into(), json!(false));
                 changes.push(change(
                     at,
                     "closed the object (`additionalProperties: false`)".into(),
-                    None,
+                    lost,
                 ));
             }
         }
@@ -243,6 +244,37 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
         );
     }
     children(o, at, |sub, here| close(sub, here, changes, depth + 1))
+}
+
+/// What closing the object `o` at `at` (whose `additionalProperties` is `open`: absent,
+/// `true`, or a value that is neither a boolean nor a schema) takes from the tool, as the
+/// loss line of the change: members the author let in explicitly (`additionalProperties:
+/// true`) or the whole content of a nested free-form object (one that declares no property,
+/// so every member it takes is undeclared). `None` for an object that declares properties
+/// and says nothing about others (closing it is strict mode's documented baseline, README
+/// *Wire baseline*, and every declared argument still arrives), and for a root that declares
+/// none without `additionalProperties: true`: a tool that takes no arguments, as the rule
+/// `object-properties-missing` reads it.
+fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Option<String> {
+    let declares = o
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if !declares && !at.is_empty() {
+        return Some(
+            "every member of this free-form object (it declares no properties): the model can \
+             send it only as `{}`"
+                .into(),
+        );
+    }
+    if open == Some(&Value::Bool(true)) {
+        return Some(
+            "members beyond the declared properties (`additionalProperties: true`): the model \
+             can no longer send them"
+                .into(),
+        );
+    }
+    None
 }
 
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
@@ -475,6 +507,75 @@ mod tests {
                 .as_deref()
                 .is_some_and(|l| l.contains("`ghost`"))
         );
+    }
+
+    /// Closing an object the author left open on purpose (`additionalProperties: true`) or a
+    /// nested free-form object takes members from the tool: each such change carries a loss,
+    /// at its pointer, in every strict form; the documented baseline (an object that
+    /// declares its properties and says nothing about others) and a root that takes no
+    /// arguments carry none.
+    #[test]
+    fn closing_an_open_or_free_form_object_is_reported_as_a_loss() {
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let mut s = json!({"type":"object","properties":{
+                "id":{"type":"string"},
+                "meta":{"type":"object"},
+                "tags":{"type":"object","properties":{}},
+                "extra":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true},
+                "plain":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},
+                "list":{"type":"array","items":{"type":"object","additionalProperties":true}}
+            },"required":["id","meta","tags","extra","plain","list"],"additionalProperties":true});
+            let changes = apply(form, &mut s).unwrap();
+            let closed: Vec<(&str, Option<&str>)> = changes
+                .iter()
+                .filter(|c| c.action.starts_with("closed the object"))
+                .map(|c| (c.pointer.as_str(), c.lost.as_deref()))
+                .collect();
+            let lost = |at: &str| -> &str {
+                closed
+                    .iter()
+                    .find(|(p, _)| *p == at)
+                    .unwrap_or_else(|| panic!("{form:?}: {at} closed: {closed:?}"))
+                    .1
+                    .unwrap_or_else(|| panic!("{form:?}: {at} has a loss: {closed:?}"))
+            };
+            assert!(
+                lost("").contains("`additionalProperties: true`"),
+                "{form:?}"
+            );
+            assert!(
+                lost("/properties/extra").contains("additionalProperties: true"),
+                "{form:?}"
+            );
+            assert!(
+                lost("/properties/meta").contains("free-form object"),
+                "{form:?}"
+            );
+            assert!(
+                lost("/properties/tags").contains("free-form object"),
+                "{form:?}"
+            );
+            assert!(
+                lost("/properties/list/items").contains("free-form object"),
+                "{form:?}"
+            );
+            let plain = closed.iter().find(|(p, _)| *p == "/properties/plain");
+            assert_eq!(plain, Some(&("/properties/plain", None)), "{form:?}");
+            assert_eq!(
+                s["properties"]["meta"]["additionalProperties"],
+                json!(false)
+            );
+        }
+        // A root that declares no properties is a tool without arguments: no loss.
+        for root in [
+            json!({"type":"object"}),
+            json!({"type":"object","properties":{}}),
+        ] {
+            let mut s = root.clone();
+            let changes = apply(Form::Strict, &mut s).unwrap();
+            let close = changes.iter().find(|c| c.pointer.is_empty()).unwrap();
+            assert_eq!(close.lost, None, "{root}");
+        }
     }
 
     #[test]

@@ -83,11 +83,37 @@ pub fn new_run_id(started: DateTime<Utc>) -> String {
     )
 }
 
+/// A URL's userinfo: `scheme://` then everything up to the last `@` before the host's end
+/// (`/`, `?`, `#`, whitespace, or a quote or backslash that ends a JSON string), so that a
+/// password holding an unescaped `@` is taken whole. Group 1 is the scheme, kept.
+static USERINFO: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r#"(?i)\b([a-z][a-z0-9+.\-]*://)[^/?#\s"\\<>]*@"#).expect("static pattern")
+});
+
+/// The text written for a URL's userinfo.
+pub const USERINFO_MASK: &str = "***";
+
+/// `text` with the userinfo of every URL in it (`http://user:password@host/...`, RFC 3986
+/// §3.2.1, a credential) written as `http://***@host/...`; borrowed when there is none.
+/// Everything else of the URL is kept, so an endpoint stays recognisable.
+pub fn redact_userinfo(text: &str) -> Cow<'_, str> {
+    if !text.contains('@') {
+        return Cow::Borrowed(text);
+    }
+    USERINFO.replace_all(text, format!("${{1}}{USERINFO_MASK}@").as_str())
+}
+
+/// Whether `url` (or any URL in the text) carries userinfo (`user:password@` before the host).
+pub fn has_userinfo(url: &str) -> bool {
+    url.contains('@') && USERINFO.is_match(url)
+}
+
 /// Removes credentials from text before it is written anywhere.
 ///
 /// It replaces every exact secret it was given (the keys read from the environment) and
 /// anything shaped like a known key format (OpenAI `sk-…`, Google `AIza…`, AWS `AKIA…`,
-/// `Bearer …`, `x-api-key`/`key=` values) with `[REDACTED]`.
+/// `Bearer …`, `x-api-key`/`key=` values) with `[REDACTED]`, and a URL's userinfo
+/// (`http://user:password@host`) with `***` ([`redact_userinfo`]).
 #[derive(Debug, Clone)]
 pub struct Redactor {
     secrets: Vec<String>,
@@ -147,14 +173,18 @@ impl Redactor {
         }
     }
 
-    /// `text` with every secret and key-shaped token replaced by `[REDACTED]` (borrowed when
-    /// there is nothing to replace, as for nearly every run-log line).
+    /// `text` with every secret and key-shaped token replaced by `[REDACTED]` and every URL's
+    /// userinfo by `***` (borrowed when there is nothing to replace, as for nearly every
+    /// run-log line).
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);
         for s in &self.secrets {
             if out.contains(s.as_str()) {
                 out = Cow::Owned(out.replace(s.as_str(), "[REDACTED]"));
             }
+        }
+        if has_userinfo(&out) {
+            out = Cow::Owned(redact_userinfo(&out).into_owned());
         }
         if !self.any_pattern.is_match(&out) {
             return out;
@@ -392,6 +422,83 @@ mod tests {
         );
         let plain = r#"{"case":"keywords/additional-properties-false","error":"Invalid schema"}"#;
         assert_eq!(r.redact(plain), plain);
+        // A URL's userinfo is a credential: masked, the rest of the URL kept.
+        assert_eq!(
+            r.redact(r#"{"endpoint":"http://tw-user:tw-pass@127.0.0.1:9/v1/chat/completions"}"#),
+            r#"{"endpoint":"http://***@127.0.0.1:9/v1/chat/completions"}"#
+        );
+        assert_eq!(
+            r.redact("error sending request for url (HTTPS://tw-user@api.example.com/v1)"),
+            "error sending request for url (HTTPS://***@api.example.com/v1)"
+        );
+        // A password with an unescaped `@` goes whole; an `@` after the host is kept.
+        assert_eq!(
+            r.redact("http://u:p@ss@host.example/x?to=a@b.example"),
+            "http://***@host.example/x?to=a@b.example"
+        );
+        for kept in [
+            "https://host.example/a@b",
+            "https://host.example?q=a@b",
+            "mail me at a@b.example",
+            r#"{"url":"https://host.example","mail":"a@b"}"#,
+        ] {
+            assert_eq!(r.redact(kept), kept);
+        }
+    }
+
+    /// A base URL given with userinfo (`OPENAI_BASE_URL=http://user:pw@host/v1`) reaches the
+    /// writer only through the endpoint fields and any error quoting the URL: neither the
+    /// user nor the password is written, with or without secrets to redact.
+    #[test]
+    fn a_base_urls_userinfo_never_reaches_the_file() {
+        let (user, password) = ("tw-user-3141", "tw-pass-2718");
+        let endpoint = format!("http://{user}:{password}@127.0.0.1:9/v1/chat/completions");
+        assert!(has_userinfo(&endpoint));
+        assert!(!has_userinfo("http://127.0.0.1:9/v1/chat/completions"));
+        let dir = tempfile::tempdir().unwrap();
+        let header = RunHeader {
+            record: "header".into(),
+            run: "r2".into(),
+            toolwire_version: "0".into(),
+            started: "2026-11-30T00:00:00Z".parse().unwrap(),
+            targets: vec![TargetRecord {
+                id: "openai/chat".into(),
+                endpoint: endpoint.clone(),
+                model: Some("gpt-test".into()),
+                api_version: None,
+                auth: "key".into(),
+                skipped: None,
+            }],
+            cases: 1,
+            emulated: false,
+        };
+        let mut w = RunLogWriter::create(dir.path(), &header, Redactor::default()).unwrap();
+        let mut o = obs(&format!("error sending request for url ({endpoint})"));
+        o.endpoint = endpoint.clone();
+        w.observation(&o).unwrap();
+        let path = w
+            .finish(&RunFooter {
+                record: "footer".into(),
+                run: "r2".into(),
+                ended: "2026-11-30T00:00:01Z".parse().unwrap(),
+                counts: BTreeMap::new(),
+                requests: 1,
+            })
+            .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains(user), "{text}");
+        assert!(!text.contains(password), "{text}");
+        let log = read(&path).unwrap();
+        let masked = "http://***@127.0.0.1:9/v1/chat/completions";
+        assert_eq!(log.header.targets[0].endpoint, masked);
+        assert_eq!(log.observations[0].endpoint, masked);
+        assert!(
+            log.observations[0]
+                .error
+                .as_deref()
+                .unwrap()
+                .contains(masked)
+        );
     }
 
     #[test]

@@ -12,7 +12,10 @@
 //! - keys: only attached to requests for the configured base URL, which must be https unless it
 //!   is a loopback address ([`check_key_destination`]); they never appear in an [`Answer`]
 //!   (headers are built from [`crate::target::Secret`] at the last moment and marked
-//!   sensitive).
+//!   sensitive);
+//! - credentials written into a base URL (`http://user:password@host`) are refused, never
+//!   sent (reqwest would send them as Basic auth beside the route's own key) nor recorded
+//!   ([`check_no_userinfo`]).
 //!
 //! An answer from `toolwire emulate` carries the `x-toolwire-emulator` header; such answers
 //! are noted as emulated on every observation (they are never evidence).
@@ -25,7 +28,7 @@ use reqwest::header::HeaderName;
 
 use crate::case::Case;
 use crate::error::{Error, Result};
-use crate::evidence::runlog::TargetRecord;
+use crate::evidence::runlog::{TargetRecord, has_userinfo, redact_userinfo};
 use crate::evidence::{Stage, Verdict};
 use crate::target::wire::{AuthPlacement, Classified, Keyless, Reply, Retry, Route, RouteConfig};
 use crate::target::{Credential, WireOptions, WireRequest};
@@ -214,18 +217,54 @@ pub fn is_loopback(base: &str) -> bool {
 }
 
 /// Refuses a credential for a base URL that is not https (loopback excepted). `vars` names
-/// the variables the key came from, for the error message (the key itself never appears).
+/// the variables the key came from, for the error message (the key itself never appears,
+/// nor the URL's userinfo: [`redact_userinfo`]).
 pub fn check_key_destination(id: &str, base: &str, vars: &str) -> Result<()> {
+    let shown = redact_userinfo(base);
     let Some((scheme, _)) = scheme_host(base) else {
         return Err(Error::Usage(format!(
-            "{id}: base URL {base:?} is not an absolute URL"
+            "{id}: base URL {shown:?} is not an absolute URL"
         )));
     };
     if scheme == "https" || (scheme == "http" && is_loopback(base)) {
         return Ok(());
     }
     Err(Error::Usage(format!(
-        "{id}: refusing to send {vars} to {base}: keys are only sent over https (or to a loopback address)"
+        "{id}: refusing to send {vars} to {shown}: keys are only sent over https (or to a loopback address)"
+    )))
+}
+
+/// Why a base URL that carries userinfo (`http://user:password@host/v1`) is refused, after
+/// the place that named it: toolwire takes a target's credential only from its key
+/// variables (`vars`, [`key_hint`]; empty for a route that takes none), never from a URL.
+/// Refusing is the less surprising choice: the routes' credentials are API keys sent as
+/// their own header (`authorization: Bearer`, `x-api-key`, ...), so the userinfo could only
+/// go as HTTP Basic auth (what reqwest does with it) beside or instead of that key, which no
+/// target documents. The URL in the message is masked ([`redact_userinfo`]).
+pub fn userinfo_problem(vars: &str) -> String {
+    let fix = if vars.is_empty() {
+        "remove them from the URL (this target takes no key)".to_string()
+    } else {
+        format!("put the key in {vars} and remove them from the URL")
+    };
+    format!(
+        "the URL carries credentials (`user:password@` before the host), which toolwire \
+         neither sends nor records: {fix}"
+    )
+}
+
+/// Refuses `base` when it carries userinfo ([`userinfo_problem`]): a usage error that
+/// starts with `place`, the text before the (masked) URL saying where it was set (e.g.
+/// `openai/chat: OPENAI_BASE_URL=`, `--base-url openai/chat=`); `vars` are the route's key
+/// variables.
+pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
+    if !has_userinfo(base) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{place}{}: {}",
+        redact_userinfo(base),
+        userinfo_problem(vars)
     )))
 }
 
@@ -256,7 +295,7 @@ pub struct HttpTarget {
 
 impl HttpTarget {
     /// A target for `route` with `cfg`. Errors when a credential would go over plain http to a
-    /// non-loopback host.
+    /// non-loopback host, or when the base URL carries userinfo ([`check_no_userinfo`]).
     pub fn new(
         route: Box<dyn Route>,
         cfg: RouteConfig,
@@ -264,17 +303,24 @@ impl HttpTarget {
         opts: HttpOptions,
         budget: Arc<Budget>,
     ) -> Result<Self> {
+        check_no_userinfo(
+            &format!("{}: base URL ", route.id()),
+            &cfg.base_url,
+            &key_hint(route.as_ref()),
+        )?;
         if cfg.credential.is_some() && !cfg.base_url.is_empty() {
             check_key_destination(route.id(), &cfg.base_url, &key_hint(route.as_ref()))?;
         }
         let probe_path = route
             .request(&cfg, &[crate::case::baseline()], &WireOptions::default())
             .path;
-        let endpoint = format!(
+        // Masked although such a URL is refused above: the endpoint is written to run logs.
+        let endpoint = redact_userinfo(&format!(
             "{}{}",
             cfg.base_url,
             probe_path.split('?').next().unwrap_or("")
-        );
+        ))
+        .into_owned();
         Ok(HttpTarget {
             limiter: Limiter::new(opts.rate),
             route,
@@ -653,6 +699,40 @@ mod tests {
         assert!(e.contains("refusing to send OPENAI_API_KEY"), "{e}");
         assert!(check_key_destination("t", "http://127.0.0.1.evil.com", "K").is_err());
         assert!(check_key_destination("t", "http://user@evil.com", "K").is_err());
+        // The refusal quotes the URL without its userinfo.
+        let e = check_key_destination("t", "http://tw-user:tw-pass@api.example.com", "K")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("to http://***@api.example.com"), "{e}");
+        assert!(!e.contains("tw-user") && !e.contains("tw-pass"), "{e}");
+    }
+
+    #[test]
+    fn a_base_url_with_userinfo_is_refused_and_masked() {
+        assert!(check_no_userinfo("x: ", "https://api.example.com/v1", "K").is_ok());
+        assert!(check_no_userinfo("x: ", "http://127.0.0.1:9/a@b", "K").is_ok());
+        for url in [
+            "http://tw-user:tw-pass@127.0.0.1:9/v1",
+            "https://tw-user@api.example.com",
+            "http://tw-user:tw-p@ss@api.example.com",
+        ] {
+            let e = check_no_userinfo("openai/chat: OPENAI_BASE_URL=", url, "OPENAI_API_KEY")
+                .unwrap_err();
+            assert!(matches!(e, Error::Usage(_)), "{e:?}");
+            let e = e.to_string();
+            assert!(e.starts_with("openai/chat: OPENAI_BASE_URL=http"), "{e}");
+            assert!(e.contains("://***@"), "{e}");
+            assert!(e.contains("put the key in OPENAI_API_KEY"), "{e}");
+            assert!(!e.contains("tw-user") && !e.contains("tw-p"), "{e}");
+        }
+        let e = check_no_userinfo(
+            "ollama/chat: OLLAMA_HOST=",
+            "http://u:p@localhost:11434",
+            "",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("this target takes no key"), "{e}");
     }
 
     #[test]

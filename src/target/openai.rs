@@ -509,9 +509,111 @@ pub fn is_responses_builtin(t: &Value) -> bool {
 /// The fields of OpenAI's custom tool besides `type`, the same in both APIs: Chat Completions
 /// nests them in a `custom` object (`{"type": "custom", "custom": {"name", "description",
 /// "format"}}`), the Responses API writes them beside `type` (`{"type": "custom", "name",
-/// "description", "format"}`). Source: OpenAI's API reference (platform.openai.com/docs/
-/// api-reference, Chat Completions `tools[].custom` and Responses `tools[]` custom tool).
+/// "description", "format"}`). A grammar `format` differs too ([`custom_format_in_shape`]).
+/// Source: OpenAI's API reference (platform.openai.com/docs/api-reference, Chat Completions
+/// `tools[].custom` and Responses `tools[]` custom tool), as the types openai-python
+/// generates from OpenAI's OpenAPI spec: `ChatCompletionCustomToolParam`
+/// (<https://github.com/openai/openai-python/blob/main/src/openai/types/chat/chat_completion_custom_tool_param.py>)
+/// and `CustomToolParam`
+/// (<https://github.com/openai/openai-python/blob/main/src/openai/types/responses/custom_tool_param.py>).
 const CUSTOM_FIELDS: [&str; 3] = ["name", "description", "format"];
+
+/// The fields of a grammar `format` that Chat Completions nests in its `grammar` object and
+/// the Responses API writes beside `type` (see [`custom_format_in_shape`]).
+const GRAMMAR_FIELDS: [&str; 2] = ["definition", "syntax"];
+
+/// A custom tool's `format` in the shape of the API it is sent to. The unconstrained
+/// `{"type": "text"}` is the same in both; a grammar differs:
+///
+/// - Chat Completions: `{"type": "grammar", "grammar": {"definition": "..", "syntax":
+///   "lark" | "regex"}}`;
+/// - Responses API: `{"type": "grammar", "syntax": "lark" | "regex", "definition": ".."}`.
+///
+/// Sources: openai-python's types generated from OpenAI's OpenAPI spec, Chat Completions'
+/// `CustomFormatGrammar` / `CustomFormatGrammarGrammar`
+/// (<https://github.com/openai/openai-python/blob/main/src/openai/types/chat/chat_completion_custom_tool_param.py>;
+/// also <https://www.rubydoc.info/gems/openai/OpenAI/Models/Chat/ChatCompletionCustomTool/Custom/Format/Grammar>)
+/// and the Responses API's `CustomToolInputFormat.Grammar`
+/// (<https://github.com/openai/openai-python/blob/main/src/openai/types/shared_params/custom_tool_input_format.py>;
+/// also <https://docs.rs/crate/openai-client-base/latest/source/docs/CustomGrammarFormatParam.md>);
+/// guide: <https://developers.openai.com/api/docs/guides/function-calling#custom-tools>.
+///
+/// The grammar's fields move between the `grammar` object and the format, taking the
+/// `grammar` object's place (nested: the place of the first of them), in the order written.
+/// A format already in the target's shape, of another `type`, or not an object is returned
+/// as written (the API judges it). `Err` names a field the other shape has no place for
+/// (besides `type`, Chat's format has only `grammar` and the Responses API's only `syntax`
+/// and `definition`), one written both inside `grammar` and beside it, or a `grammar` that
+/// is not an object.
+pub fn custom_format_in_shape(format: &Value, responses: bool) -> Result<Value, String> {
+    let Some(m) = format.as_object() else {
+        return Ok(format.clone());
+    };
+    if m.get("type").and_then(Value::as_str) != Some("grammar") {
+        return Ok(format.clone());
+    }
+    if responses {
+        let Some(grammar) = m.get("grammar") else {
+            return Ok(format.clone());
+        };
+        let Some(inner) = grammar.as_object() else {
+            return Err("its grammar `format`'s `grammar` is not an object".into());
+        };
+        if let Some(k) = inner.keys().find(|k| m.contains_key(*k)) {
+            return Err(format!(
+                "its grammar `format` writes `{k}` both inside its `grammar` object and beside it"
+            ));
+        }
+        let mut out = serde_json::Map::new();
+        for (k, v) in m {
+            if k == "type" {
+                out.insert(k.clone(), v.clone());
+            } else if k == "grammar" {
+                for (ik, iv) in inner {
+                    if !GRAMMAR_FIELDS.contains(&ik.as_str()) {
+                        return Err(format!(
+                            "its grammar `format`'s `grammar` object's `{ik}` has no place in \
+                             the Responses API's grammar format (`type`, `syntax`, `definition`)"
+                        ));
+                    }
+                    out.insert(ik.clone(), iv.clone());
+                }
+            } else {
+                return Err(format!(
+                    "its grammar `format`'s `{k}` has no place in the Responses API's grammar \
+                     format (`type`, `syntax`, `definition`)"
+                ));
+            }
+        }
+        return Ok(Value::Object(out));
+    }
+    if m.contains_key("grammar") {
+        return Ok(format.clone());
+    }
+    let mut grammar = serde_json::Map::new();
+    let mut out = serde_json::Map::new();
+    for (k, v) in m {
+        if k == "type" {
+            out.insert(k.clone(), v.clone());
+        } else if GRAMMAR_FIELDS.contains(&k.as_str()) {
+            if grammar.is_empty() {
+                // Holds the nested object's place; filled below.
+                out.insert("grammar".into(), Value::Null);
+            }
+            grammar.insert(k.clone(), v.clone());
+        } else {
+            return Err(format!(
+                "its grammar `format`'s `{k}` has no place in Chat Completions' grammar format \
+                 (`type` and a `grammar` object of `definition`, `syntax`)"
+            ));
+        }
+    }
+    if grammar.is_empty() {
+        return Ok(format.clone());
+    }
+    out.insert("grammar".into(), Value::Object(grammar));
+    Ok(Value::Object(out))
+}
 
 /// Whether a tool is OpenAI's custom tool in the Responses API's flat shape.
 fn is_flat_custom(t: &Value) -> bool {
@@ -520,10 +622,12 @@ fn is_flat_custom(t: &Value) -> bool {
 
 /// OpenAI's custom tool `t` in the shape of the API it is sent to: the Responses API's flat
 /// shape when `responses`, else Chat Completions' nested one (`CUSTOM_FIELDS` move between
-/// the `custom` object and the tool; every other field stays as written, in its place).
+/// the `custom` object and the tool, and a grammar `format` is rewritten in that API's shape
+/// by [`custom_format_in_shape`]; every other field stays as written, in its place).
 /// `None` when `t` is not a custom tool or is already in that shape; `Some(Err)` names a
 /// field the other shape has no place for (a `custom` field outside `CUSTOM_FIELDS`, a
-/// field written both inside `custom` and beside it, a flat tool's non-object `custom`).
+/// field written both inside `custom` and beside it, a flat tool's non-object `custom`, a
+/// grammar `format` field [`custom_format_in_shape`] cannot place).
 pub fn custom_in_shape(t: &Value, responses: bool) -> Option<Result<Value, String>> {
     let m = t.as_object()?;
     if responses && is_chat_custom(t) {
@@ -546,7 +650,15 @@ pub fn custom_in_shape(t: &Value, responses: bool) -> Option<Result<Value, Strin
                         "`{ik}` is written both inside its `custom` object and beside it"
                     )));
                 }
-                out.insert(ik.clone(), iv.clone());
+                let iv = if ik == "format" {
+                    match custom_format_in_shape(iv, true) {
+                        Ok(f) => f,
+                        Err(why) => return Some(Err(why)),
+                    }
+                } else {
+                    iv.clone()
+                };
+                out.insert(ik.clone(), iv);
             }
         }
         return Some(Ok(Value::Object(out)));
@@ -557,6 +669,11 @@ pub fn custom_in_shape(t: &Value, responses: bool) -> Option<Result<Value, Strin
         for (k, v) in m {
             if k == "type" {
                 out.insert(k.clone(), v.clone());
+            } else if k == "format" {
+                match custom_format_in_shape(v, false) {
+                    Ok(f) => custom.insert(k.clone(), f),
+                    Err(why) => return Some(Err(why)),
+                };
             } else if CUSTOM_FIELDS.contains(&k.as_str()) {
                 custom.insert(k.clone(), v.clone());
             } else {
@@ -1248,6 +1365,58 @@ mod tests {
         // A field the other shape has no place for is named.
         let extra = json!({"type": "custom", "custom": {"name": "sql", "grammar": "x"}});
         assert!(matches!(custom_in_shape(&extra, true), Some(Err(e)) if e.contains("`grammar`")));
+    }
+
+    #[test]
+    fn custom_grammar_formats_are_converted_between_the_two_shapes() {
+        // The shapes of openai-python's generated types (see `custom_format_in_shape`).
+        let nested = json!({"type": "grammar", "grammar": {"definition": "start: /SELECT [^;]+/", "syntax": "lark"}});
+        let flat =
+            json!({"type": "grammar", "definition": "start: /SELECT [^;]+/", "syntax": "lark"});
+        assert_eq!(custom_format_in_shape(&nested, true), Ok(flat.clone()));
+        assert_eq!(custom_format_in_shape(&flat, false), Ok(nested.clone()));
+        // Already in the target's shape, text, or another type: as written.
+        assert_eq!(custom_format_in_shape(&nested, false), Ok(nested.clone()));
+        assert_eq!(custom_format_in_shape(&flat, true), Ok(flat.clone()));
+        let text = json!({"type": "text"});
+        assert_eq!(custom_format_in_shape(&text, true), Ok(text.clone()));
+        assert_eq!(custom_format_in_shape(&text, false), Ok(text.clone()));
+        // A regex grammar, written with `syntax` first: the order is kept.
+        let regex_flat = json!({"type": "grammar", "syntax": "regex", "definition": "^\\d+$"});
+        let Ok(regex_nested) = custom_format_in_shape(&regex_flat, false) else {
+            panic!("converted")
+        };
+        assert_eq!(
+            regex_nested,
+            json!({"type": "grammar", "grammar": {"syntax": "regex", "definition": "^\\d+$"}})
+        );
+        let keys: Vec<&str> = regex_nested["grammar"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["syntax", "definition"]);
+        // Fields the other shape has no place for are named.
+        let extra = json!({"type": "grammar", "grammar": {"definition": "x", "syntax": "lark", "flags": "i"}});
+        assert!(matches!(custom_format_in_shape(&extra, true), Err(e) if e.contains("`flags`")));
+        let beside = json!({"type": "grammar", "syntax": "lark", "grammar": {"definition": "x", "syntax": "lark"}});
+        assert!(
+            matches!(custom_format_in_shape(&beside, true), Err(e) if e.contains("both inside"))
+        );
+        let stray = json!({"type": "grammar", "definition": "x", "syntax": "lark", "flags": "i"});
+        assert!(matches!(custom_format_in_shape(&stray, false), Err(e) if e.contains("`flags`")));
+        let not_object = json!({"type": "grammar", "grammar": "start: x"});
+        assert!(custom_format_in_shape(&not_object, true).is_err());
+
+        // The whole tool, both ways, format included.
+        let chat = json!({"type": "custom", "custom": {"name": "sql", "description": "Runs SQL.", "format": nested}});
+        let responses =
+            json!({"type": "custom", "name": "sql", "description": "Runs SQL.", "format": flat});
+        assert_eq!(custom_in_shape(&chat, true), Some(Ok(responses.clone())));
+        assert_eq!(custom_in_shape(&responses, false), Some(Ok(chat)));
+        let bad = json!({"type": "custom", "name": "sql", "format": stray});
+        assert!(matches!(custom_in_shape(&bad, false), Some(Err(e)) if e.contains("`flags`")));
     }
 
     /// The strict baseline as a copy edited in place: the reference [`Closed`] must match.

@@ -10,7 +10,11 @@
 //! (mistralai/client-python#91). `parameters` is a free-form object; how far its content is
 //! validated is unknown. The one documented refusal: `$id`/`$schema` since August 2025, `Grammar
 //! error: at 3(11): failed to compile JSON schema` (mistral-id-schema-grammar; the position is
-//! copied from that report and is not modelled). Everything else is accepted.
+//! copied from that report and is not modelled). A function name outside `^[a-zA-Z0-9_-]{1,64}$`
+//! is refused with 400 `Function name was NAME but must be a-z, A-Z, 0-9, or contain underscores
+//! and dashes, with a maximum length of 64.` (mistral-function-name-pattern: the text as LiteLLM
+//! relayed it, `MistralException - ...`; the JSON envelope around it is the emulator's).
+//! Everything else is accepted.
 
 use serde_json::{Value, json};
 
@@ -51,7 +55,7 @@ impl Route for Mistral {
 }
 
 /// Reads a Mistral answer: pydantic `detail` entries located in `tools` are parse-stage
-/// rejections; `Grammar error` texts are validate-stage rejections.
+/// rejections; `Grammar error` and `Function name was ...` texts are validate-stage rejections.
 pub fn classify(reply: &Reply) -> Classified {
     let body = reply.json_body();
     if let Some(b) = &body
@@ -84,6 +88,9 @@ pub fn classify(reply: &Reply) -> Classified {
             if m.contains("failed to compile JSON schema") || m.starts_with("Grammar error") {
                 return Classified::rejected(Stage::Validate, m, None);
             }
+            if m.starts_with("Function name was ") {
+                return Classified::rejected(Stage::Validate, m, None);
+            }
             if b.get("type").and_then(Value::as_str) == Some("rate_limited") {
                 return Classified::inconclusive(Stage::Quota, Some(m.into()), "rate limited")
                     .retry(retry_after(reply).unwrap_or(Retry::Backoff));
@@ -92,6 +99,14 @@ pub fn classify(reply: &Reply) -> Classified {
         }
     }
     openai::classify(reply, &["choices"])
+}
+
+/// `^[a-zA-Z0-9_-]{1,64}$`, the rule Mistral's own refusal states (mistral-function-name-pattern).
+fn is_valid_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 fn detail(loc: Vec<Value>, kind: &str, msg: &str, input: &Value) -> Reply {
@@ -155,6 +170,14 @@ impl Service for MistralService {
                             v,
                         );
                     }
+                }
+                if let Some(name) = f.get("name").and_then(Value::as_str)
+                    && !is_valid_name(name)
+                {
+                    return Reply::json(
+                        400,
+                        &json!({"object": "error", "message": format!("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64."), "type": "invalid_request_error", "param": null, "code": null}),
+                    );
                 }
                 if let Some(p) = f.get("parameters") {
                     if !p.is_object() {

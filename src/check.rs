@@ -407,7 +407,8 @@ impl Places {
 
 /// Checks a file from its bytes, request by request (a JSON Lines corpus is never held in
 /// memory whole). Returns the file's summary and its findings, with file, line and location
-/// filled in. Errors are bad input ([`crate::error::Error::Input`]).
+/// filled in. Errors are bad input ([`crate::error::Error::Input`]), among them a file with no
+/// tool at all ([`crate::input::no_tools`]).
 pub fn check_bytes(
     file: &std::path::Path,
     bytes: &[u8],

@@ -418,6 +418,36 @@ pub fn kind(v: &Value) -> &'static str {
 mod tests {
     use super::*;
 
+    /// Numbers are found with their pointers through objects, arrays, keys that need
+    /// escaping and strings holding digits, brackets, commas and escaped quotes.
+    #[test]
+    fn number_tokens_come_with_their_pointers() {
+        let text = r#"{"a": [1, -2.5e3, {"b\"c": 3}], "s": "4, [5]: {\"6\"}", "d/e~": {"f": [[7], 8]}, "g": 9E+2}"#;
+        let found = number_tokens(text);
+        let expected = [
+            ("/a/0", "1"),
+            ("/a/1", "-2.5e3"),
+            ("/a/2/b\"c", "3"),
+            ("/d~1e~0/f/0/0", "7"),
+            ("/d~1e~0/f/1", "8"),
+            ("/g", "9E+2"),
+        ];
+        let found: Vec<(&str, &str)> = found.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+        assert_eq!(found, expected);
+        // Every pointer resolves to the number it names.
+        let value: Value = serde_json::from_str(text).unwrap();
+        for (p, n) in expected {
+            assert_eq!(
+                value.pointer(p),
+                Some(&serde_json::from_str::<Value>(n).unwrap()),
+                "{p}"
+            );
+        }
+        assert_eq!(number_tokens("12"), [(String::new(), "12")]);
+        // Cut short: no panic, what was read is kept.
+        assert_eq!(number_tokens(r#"{"a": 1, "b": "\"#).len(), 1);
+    }
+
     #[test]
     fn first_too_deep_counts_brackets_as_the_file_cap_does() {
         for (text, cap) in [

@@ -88,7 +88,8 @@ pub struct Problem {
     /// argument the place it would be.
     pub pointer: String,
     /// The schema keyword that failed (`type`, `required`, `enum`, ... ; `false` for a
-    /// `false` schema).
+    /// `false` schema); for arguments that could not be read, `json` (not JSON) or
+    /// `number-range` (a number past a 64-bit float's range).
     pub keyword: Cow<'static, str>,
     /// What the schema expects there, in words ("a string", "at least 1", ...).
     pub expected: Cow<'static, str>,
@@ -567,11 +568,119 @@ pub enum Sent {
     /// cut short at the model's output limit, or with a syntax error). `error` is the
     /// parser's words, with the line and column in `text`.
     NotJson { text: String, error: String },
+    /// JSON whose number at `pointer` (in the arguments object) is past what a 64-bit float
+    /// holds (`1e400`): valid JSON text (RFC 8259 sets no range), but no JSON parser that reads
+    /// numbers as doubles (JavaScript's, Python's `json` gives `inf`, serde_json refuses it)
+    /// reads it as sent, so it is a problem of the call, as [`Sent::NotJson`] is. `number`
+    /// is the token as sent, `text` the arguments text.
+    NumberOutOfRange {
+        text: String,
+        pointer: String,
+        number: String,
+    },
+}
+
+/// serde_json's words for a number past the `f64` range.
+const OUT_OF_RANGE: &str = "number out of range";
+
+/// The [`Sent`] for arguments text that failed to parse with `error`: a number past the
+/// `f64` range is [`Sent::NumberOutOfRange`]; anything else is `None` (the caller decides).
+fn out_of_range(text: &str, error: &crate::Error) -> Option<Sent> {
+    match error {
+        crate::Error::Input { problem, .. } if problem == OUT_OF_RANGE => {}
+        _ => return None,
+    }
+    let (pointer, number) = crate::json::number_tokens(text)
+        .into_iter()
+        .find(|(_, n)| n.parse::<f64>().is_ok_and(f64::is_infinite))?;
+    Some(Sent::NumberOutOfRange {
+        text: text.to_string(),
+        pointer,
+        number: number.to_string(),
+    })
+}
+
+/// A number of the arguments that is not checked as sent: serde_json reads it into an `f64`
+/// that is not its value (an integer past 2^64 or 2^53, more significant digits than 17,
+/// an underflow to 0). The check sees `checked_as`; a tool that parses the arguments into
+/// doubles gets the same value, one with big integers gets `sent`. (serde_json's
+/// `arbitrary_precision` feature would keep the digits, but it changes every `Value` number
+/// of the crate and its dependencies, so toolwire does not turn it on.)
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InexactNumber {
+    /// JSON Pointer of the number in the arguments object.
+    pub pointer: String,
+    /// The number as sent.
+    pub sent: String,
+    /// The value the check saw.
+    pub checked_as: Value,
+}
+
+/// The numbers of the arguments text `text` (as [`parse_arguments`] takes it: the object, or
+/// OpenAI's string holding it) that are checked as another value ([`InexactNumber`]), in
+/// order. Empty when `text` is not JSON.
+pub fn inexact_numbers(text: &str) -> Vec<InexactNumber> {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    let (text, value) = match value {
+        Value::String(inner) => match serde_json::from_str::<Value>(&inner) {
+            Ok(v) => return inexact_in(&inner, &v),
+            Err(_) => return Vec::new(),
+        },
+        v => (text, v),
+    };
+    inexact_in(text, &value)
+}
+
+fn inexact_in(text: &str, value: &Value) -> Vec<InexactNumber> {
+    let mut out = Vec::new();
+    for (pointer, token) in crate::json::number_tokens(text) {
+        let Some(Value::Number(n)) = value.pointer(&pointer) else {
+            continue;
+        };
+        // Integers serde_json keeps (i64, u64) are exact; only its `f64`s can differ.
+        if n.is_f64() && decimal(token) != decimal(&n.to_string()) {
+            out.push(InexactNumber {
+                pointer,
+                sent: token.to_string(),
+                checked_as: Value::Number(n.clone()),
+            });
+        }
+    }
+    out
+}
+
+/// A JSON number token as (negative, significant digits, exponent) with the value
+/// 0.DIGITS × 10^exponent, so that two spellings of one value compare equal (`1e2`, `100`,
+/// `100.0`); zero is `(false, "", 0)` whatever its sign.
+fn decimal(token: &str) -> (bool, String, i64) {
+    let (negative, rest) = match token.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, token),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (rest, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let leading = digits.len() - digits.trim_start_matches('0').len();
+    let significant = digits
+        .trim_start_matches('0')
+        .trim_end_matches('0')
+        .to_string();
+    if significant.is_empty() {
+        return (false, String::new(), 0);
+    }
+    let point = int.len() as i64 - leading as i64 + exponent;
+    (negative, significant, point)
 }
 
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
 /// string whose text is the object. Errors name the place in `text`; text inside the string
-/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call. The error is
+/// that is not JSON is no error but [`Sent::NotJson`], a problem of the call, and a number
+/// past the `f64` range, in either form, is [`Sent::NumberOutOfRange`]. The error is
 /// an [`crate::Error::Input`] whose file is `arguments` (`arguments: line 1, column 2: ...`).
 pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
     parse_arguments_from(std::path::Path::new("arguments"), text)
@@ -580,16 +689,19 @@ pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
 pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Sent> {
     let limits = Limits::default();
-    let value = crate::json::parse_str(file, text, limits, 0)?;
+    let value = match crate::json::parse_str(file, text, limits, 0) {
+        Ok(v) => v,
+        Err(e) => return out_of_range(text, &e).ok_or(e),
+    };
     Ok(match value {
         Value::String(inner) if inner.trim_start().starts_with('{') => {
             let inner_file = std::path::Path::new("the arguments text");
             match crate::json::parse_str(inner_file, &inner, limits, 0) {
                 Ok(v) => Sent::Value(v),
-                Err(e) => Sent::NotJson {
+                Err(e) => out_of_range(&inner, &e).unwrap_or_else(|| Sent::NotJson {
                     error: e.to_string(),
                     text: inner,
-                },
+                }),
             }
         }
         v => Sent::Value(v),
@@ -600,16 +712,53 @@ impl ArgsReport<'static> {
     /// The report for [`Sent::NotJson`]: one problem at the root (keyword `json`), so that
     /// the model is told to send the whole object again; the arguments are the text as sent.
     pub fn not_json(text: &str, error: &str) -> ArgsReport<'static> {
+        Self::whole(
+            text,
+            String::new(),
+            "json",
+            "one complete JSON object",
+            format!(
+                "(the arguments object): the arguments are not valid JSON ({error}); send \
+                 them again as one complete JSON object."
+            ),
+        )
+    }
+
+    /// The report for [`Sent::NumberOutOfRange`]: one problem at the number (keyword
+    /// `number-range`); the arguments are the text as sent.
+    pub fn number_out_of_range(text: &str, pointer: &str, number: &str) -> ArgsReport<'static> {
+        let place = if pointer.is_empty() {
+            "(the arguments object)"
+        } else {
+            pointer
+        };
+        Self::whole(
+            text,
+            pointer.to_string(),
+            "number-range",
+            "a number within a 64-bit float's range (magnitude below about 1.8e308)",
+            format!(
+                "{place}: the number {number} is too large for a 64-bit float (the largest is \
+                 about 1.8e308), so it cannot be read as sent; send a number within that range."
+            ),
+        )
+    }
+
+    /// A report of one problem whose arguments are `text` as sent (they could not be read).
+    fn whole(
+        text: &str,
+        pointer: String,
+        keyword: &'static str,
+        expected: &'static str,
+        message: String,
+    ) -> ArgsReport<'static> {
         ArgsReport {
             arguments: Cow::Owned(Value::String(text.to_string())),
             problems: vec![Problem {
-                pointer: String::new(),
-                keyword: Cow::Borrowed("json"),
-                expected: Cow::Borrowed("one complete JSON object"),
-                message: format!(
-                    "(the arguments object): the arguments are not valid JSON ({error}); send \
-                     them again as one complete JSON object."
-                ),
+                pointer,
+                keyword: Cow::Borrowed(keyword),
+                expected: Cow::Borrowed(expected),
+                message,
             }],
             coercions: Vec::new(),
             absent_nulls: Vec::new(),
@@ -1714,5 +1863,72 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("one complete JSON object"), "{said}");
+    }
+
+    /// A number past the `f64` range is a problem of the call at its place, in both forms;
+    /// the model is told to send one within range (not that the JSON is broken).
+    #[test]
+    fn numbers_past_the_float_range_are_a_problem_of_the_call() {
+        for (text, pointer, number) in [
+            (r#"{"n": 1e400}"#, "/n", "1e400"),
+            (r#"{"a": [1, {"b~/": -2E+999}]}"#, "/a/1/b~0~1", "-2E+999"),
+            (r#""{\"n\": 1e400}""#, "/n", "1e400"),
+            ("1e400", "", "1e400"),
+        ] {
+            let sent = parse_arguments(text).unwrap();
+            let Sent::NumberOutOfRange {
+                pointer: p,
+                number: n,
+                ..
+            } = &sent
+            else {
+                panic!("{text}: {sent:?}");
+            };
+            assert_eq!((p.as_str(), n.as_str()), (pointer, number), "{text}");
+            let report = ArgsReport::number_out_of_range("t", p, n);
+            assert!(!report.is_valid());
+            assert_eq!(report.problems[0].keyword, "number-range");
+            let said = report.retry_message(Some("f"));
+            assert!(
+                said.contains(&format!("the number {number} is too large")),
+                "{said}"
+            );
+        }
+        // Other errors stay what they were.
+        assert!(parse_arguments(r#"{"n": 1,}"#).is_err());
+    }
+
+    /// Numbers serde_json reads into another `f64` than the one written are listed; other
+    /// spellings of the same value and exact integers are not.
+    #[test]
+    fn numbers_checked_as_another_value_are_listed() {
+        let found = inexact_numbers(
+            r#"{"big": 12345678901234567890123, "long": 1.0000000000000000001, "tiny": 1e-400,
+                "same": [1e2, 100.0, 0.1, -0, 18446744073709551615, -9223372036854775808, 2.5E-3]}"#,
+        );
+        let said: Vec<(&str, &str)> = found
+            .iter()
+            .map(|n| (n.pointer.as_str(), n.sent.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                ("/big", "12345678901234567890123"),
+                ("/long", "1.0000000000000000001"),
+                ("/tiny", "1e-400")
+            ]
+        );
+        assert_eq!(
+            found[0].checked_as,
+            serde_json::json!(1.2345678901234568e22)
+        );
+        // OpenAI's string form is read inside; text that is not JSON has none.
+        let inner = inexact_numbers(r#""{\"x\": [99999999999999999999]}""#);
+        assert_eq!(inner.len(), 1);
+        assert_eq!(inner[0].pointer, "/x/0");
+        assert!(inexact_numbers("{").is_empty());
+        assert_eq!(decimal("1e2"), decimal("100.0"));
+        assert_eq!(decimal("-0.0"), decimal("0"));
+        assert_ne!(decimal("1.5"), decimal("15"));
     }
 }

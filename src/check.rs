@@ -212,14 +212,20 @@ pub enum Subject {
 /// so in `message`, and their [`Finding::subject`] says which part of the tool they are
 /// about. Text that many findings share (rule id, tool name, fix, parameter, file, location)
 /// is a [`Text`], made once and shared.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Serialized (`check --format json`) with every field below except `subject`; a
+/// request-level finding (`"request": true`) is about no tool, so it has no `tool` and no
+/// `tool_index`, and its `location` is the tool list's.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Finding {
     /// The rule id, kebab-case (e.g. `array-items-missing`).
     pub rule: Text,
     /// The tool's name as given.
+    #[serde(default)]
     pub tool: Text,
     /// The tool's position in the input (0-based); for a request-level finding, the position
-    /// of the request's first tool.
+    /// of the request's first tool (which gives its JSON Lines line; not serialized).
+    #[serde(default)]
     pub tool_index: usize,
     /// True when the finding is about the request as a whole (e.g. `too-many-tools`), not
     /// about one tool; `tool` is then empty.
@@ -249,13 +255,16 @@ pub struct Finding {
     /// 1-based line of the tool in a JSON Lines file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
-    /// JSON Pointer within the file (or the JSON Lines line), so that `location + pointer`
-    /// points at the finding: the tool's parameters schema for a finding in it; for one about
-    /// the tool ([`Finding::subject`]) its `name` key, its `description` key (the tool object
-    /// when it has none), or the tool object. Empty for a request-level finding; a bare
-    /// schema, which has no envelope, gives its own place (the document root) for every
-    /// finding.
-    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    /// RFC 6901 JSON Pointer within the file (or the JSON Lines line), so that
+    /// `location + pointer` points at the finding: the tool's parameters schema for a finding
+    /// in it; for one about the tool ([`Finding::subject`]) its `name` key, its `description`
+    /// key (the tool object when it has none), or the tool object; for a request-level
+    /// finding the request's tool list (`/tools`; see
+    /// [`crate::input::ToolEntry::list_pointer`]). A bare schema, which has no envelope, gives
+    /// its own place for every finding. `""` is the document root (a flat tool, a bare schema),
+    /// and is written out as `""`, never left out. Empty too when checked from memory
+    /// ([`check_tools`]), where there is no file.
+    #[serde(default)]
     pub location: Text,
     /// What the finding is about (not serialized: `location` carries where it is).
     #[serde(skip)]
@@ -264,6 +273,36 @@ pub struct Finding {
 
 fn default_level() -> Level {
     Level::Error
+}
+
+impl Serialize for Finding {
+    /// The fields in declaration order; `tool` and `tool_index` only for a finding about a tool
+    /// (see [`Finding`]), `request` only when true, `file` and `line` only when known.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("rule", &self.rule)?;
+        if self.request {
+            m.serialize_entry("request", &true)?;
+        } else {
+            m.serialize_entry("tool", &self.tool)?;
+            m.serialize_entry("tool_index", &self.tool_index)?;
+        }
+        m.serialize_entry("pointer", &self.pointer)?;
+        m.serialize_entry("message", &self.message)?;
+        m.serialize_entry("fix", &self.fix)?;
+        m.serialize_entry("repairable", &self.repairable)?;
+        m.serialize_entry("level", &self.level)?;
+        m.serialize_entry("parameter", &self.parameter)?;
+        if !self.file.is_empty() {
+            m.serialize_entry("file", &self.file)?;
+        }
+        if let Some(line) = self.line {
+            m.serialize_entry("line", &line)?;
+        }
+        m.serialize_entry("location", &self.location)?;
+        m.end()
+    }
 }
 
 /// Checks every request of a tool set. Findings are in input order (tool, then place), with
@@ -328,7 +367,8 @@ impl Places {
             };
             f.line = t.line;
             if f.request {
-                // About the request, not inside the first tool's schema.
+                // About the request: its tool list, not the first tool's schema.
+                f.location = Text::from(t.list_pointer().to_string());
                 continue;
             }
             // A bare schema has no envelope: everything about it is located at the schema.
@@ -367,7 +407,8 @@ impl Places {
 
 /// Checks a file from its bytes, request by request (a JSON Lines corpus is never held in
 /// memory whole). Returns the file's summary and its findings, with file, line and location
-/// filled in. Errors are bad input ([`crate::error::Error::Input`]).
+/// filled in. Errors are bad input ([`crate::error::Error::Input`]), among them a file with no
+/// tool at all ([`crate::input::no_tools`]).
 pub fn check_bytes(
     file: &std::path::Path,
     bytes: &[u8],
@@ -618,6 +659,7 @@ impl Report {
 
     /// Human output: findings grouped by file and tool, then counts per rule.
     pub fn human(&self) -> String {
+        use crate::report::escape_inline;
         use std::fmt::Write;
         let mut s = String::new();
         let mut by_file: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
@@ -634,7 +676,7 @@ impl Report {
             let _ = writeln!(
                 s,
                 "{} ({}, {})",
-                file.file,
+                escape_inline(&file.file),
                 file.format,
                 count(file.tools, "tool")
             );
@@ -642,11 +684,12 @@ impl Report {
             for f in fs {
                 if last_tool != Some((f.request, f.tool_index)) {
                     last_tool = Some((f.request, f.tool_index));
-                    let _ = writeln!(s, "  {}", group_header(f));
+                    let _ = writeln!(s, "  {}", escape_inline(&group_header(f)));
                 }
-                let pointer = place_label(f);
+                // Names, pointers and messages carry the file's text: one line each, escaped.
+                let pointer = escape_inline(place_label(f));
                 let _ = writeln!(s, "    {:<7} {:<26} {pointer}", f.level.as_str(), f.rule);
-                let _ = writeln!(s, "            {}", f.message);
+                let _ = writeln!(s, "            {}", escape_inline(&f.message));
                 let _ = writeln!(
                     s,
                     "            fix: {}{}",
@@ -778,7 +821,9 @@ pub(crate) fn place_label(f: &Finding) -> &str {
 pub(crate) fn group_header(f: &Finding) -> String {
     let place = match f.line {
         Some(l) => format!("line {l}"),
-        None if f.request => format!("from tool {}", f.tool_index),
+        // The tool list itself, not its first tool.
+        None if f.request && f.location.is_empty() => "the tool list".to_string(),
+        None if f.request => format!("tool list {}", f.location),
         None => format!("tool {}", f.tool_index),
     };
     if f.request {
@@ -998,10 +1043,14 @@ mod tests {
             location: super::Text::default(),
             subject: super::Subject::Tool,
         };
+        // A request is its tool list, never its first tool.
         assert_eq!(
             super::group_header(&f("", true, None)),
-            "(request) [from tool 3]"
+            "(request) [the tool list]"
         );
+        let mut listed = f("", true, None);
+        listed.location = "/tools".into();
+        assert_eq!(super::group_header(&listed), "(request) [tool list /tools]");
         assert_eq!(
             super::group_header(&f("", true, Some(4))),
             "(request) [line 4]"
@@ -1147,8 +1196,8 @@ mod tests {
         let mut rules: Vec<&str> = Vec::new();
         for f in &findings {
             if f.request {
-                // About the request as a whole: no tool's place.
-                assert!(f.location.is_empty(), "{f:?}");
+                // About the request as a whole: the tool list's place.
+                assert_eq!(f.location, "/toolConfig/tools", "{f:?}");
                 continue;
             }
             assert_eq!(f.location, expected(f), "{f:?}");
@@ -1178,6 +1227,56 @@ mod tests {
             findings.iter().all(|f| f.location.is_empty()),
             "{findings:?}"
         );
+    }
+
+    /// `location` is always written, `""` for the document root (a bare schema, a flat
+    /// tool); a request-level finding names no tool and is located at the tool list.
+    #[test]
+    fn json_findings_always_have_a_location_and_requests_no_tool() {
+        use serde_json::json;
+        let profiles = crate::profile::embedded().expect("built-in profiles load");
+        let portable =
+            super::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).expect("portable"));
+        let json_of = |doc: serde_json::Value| -> Vec<serde_json::Value> {
+            let set = crate::input::from_value(std::path::Path::new("t.json"), doc).unwrap();
+            let findings = super::check_set(&set, &portable);
+            assert!(!findings.is_empty());
+            serde_json::to_value(&findings)
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .clone()
+        };
+        let bare = json_of(json!({"type":"object","properties":{"q":{"const":"a"}}}));
+        assert!(bare.iter().all(|f| f["location"] == ""), "{bare:?}");
+        let flat = json_of(
+            json!({"name":"f","parameters":{"type":"object","properties":{"q":{"const":"a"}}}}),
+        );
+        let locations: Vec<&str> = flat
+            .iter()
+            .map(|f| f["location"].as_str().unwrap())
+            .collect();
+        assert!(locations.contains(&""), "{locations:?}");
+        assert!(locations.contains(&"/parameters"), "{locations:?}");
+        let tool = |name: &str| json!({"name": name, "input_schema": {"type":"object"}});
+        let many: Vec<serde_json::Value> = (0..200).map(|i| tool(&format!("t{i}"))).collect();
+        let findings = json_of(json!({ "tools": many }));
+        let request: Vec<&serde_json::Value> =
+            findings.iter().filter(|f| f["request"] == true).collect();
+        assert!(
+            !request.is_empty(),
+            "no request-level finding: {findings:?}"
+        );
+        for f in request {
+            assert_eq!(f["location"], "/tools", "{f}");
+            assert!(
+                f.get("tool").is_none() && f.get("tool_index").is_none(),
+                "{f}"
+            );
+            // What is written reads back.
+            let back: super::Finding = serde_json::from_value(f.clone()).unwrap();
+            assert!(back.request && back.tool.is_empty());
+        }
     }
 
     #[test]

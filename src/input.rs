@@ -132,6 +132,42 @@ impl ToolEntry {
         Some((self.tool_pointer.as_deref()?, "/name"))
     }
 
+    /// The JSON Pointer, within the document (or the JSON Lines line), of the tool list the
+    /// tool is in: where a finding about the request as a whole (too many tools) is located.
+    /// `/tools` for OpenAI, Anthropic, MCP (`/result/tools`) and Gemini (whose request's
+    /// declarations are spread over the `tools` entries' `functionDeclarations`),
+    /// `/toolConfig/tools` for Bedrock, `""` for a top-level list; a tool that stands alone (a
+    /// flat tool, a corpus line's `tool`) is its own list, and a bare schema is at the root.
+    /// Derived from [`ToolEntry::tool_pointer`], whose segments are the reader's own (list
+    /// positions and envelope keys, never a name from the file).
+    pub fn list_pointer(&self) -> &str {
+        let Some(tool) = self.tool_pointer.as_deref() else {
+            return "";
+        };
+        // Chat's `function` and Bedrock's `toolSpec` wrap the tool object in the list's item.
+        let item = tool
+            .strip_suffix("/function")
+            .or_else(|| tool.strip_suffix("/toolSpec"))
+            .unwrap_or(tool);
+        let numbered = |p: &str| -> Option<usize> {
+            let (list, last) = p.rsplit_once('/')?;
+            (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit())).then_some(list.len())
+        };
+        let Some(end) = numbered(item) else {
+            return item;
+        };
+        let list = &item[..end];
+        // A Gemini `Tool` of a `tools` list holds declarations: the request's list is `tools`.
+        for key in ["/functionDeclarations", "/function_declarations"] {
+            if let Some(gemini_tool) = list.strip_suffix(key)
+                && let Some(end) = numbered(gemini_tool)
+            {
+                return &gemini_tool[..end];
+            }
+        }
+        list
+    }
+
     /// The JSON Pointer of the tool's `description` key in two parts (the tool object's
     /// pointer, then `/description`, or nothing when the tool has no description: the tool
     /// object itself); `None` for a bare schema.
@@ -343,7 +379,8 @@ fn json_lines_each(
 /// request, in order: see [`ToolSet::requests`]), with the same requests' built-in tools
 /// ([`ToolSet::builtins`]), and dropping them afterwards, so that a large JSON Lines corpus is
 /// checked in bounded memory. Returns the file's format (and for JSON Lines the lines'
-/// formats, as [`ToolSet::line_formats`]) and the number of tools.
+/// formats, as [`ToolSet::line_formats`]) and the number of tools. A file that holds no tool
+/// at all, function or built-in, is an error ([`no_tools`]), as it is for [`require_tools`].
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
@@ -355,15 +392,40 @@ pub fn for_each_request(
         .is_some_and(|e| e == "jsonl" || e == "ndjson");
     let mut count = 0;
     if by_name {
+        let mut builtins_seen = false;
         let inner = json_lines_each(file, text, &mut |tools, builtins| {
             count += tools.len();
+            builtins_seen |= !builtins.is_empty();
             each(tools, builtins);
         })?;
+        if count == 0 && !builtins_seen {
+            return Err(no_tools(file));
+        }
         return Ok((Format::JsonLines, inner, count));
     }
     let set = from_bytes(file, bytes)?;
+    require_tools(&set)?;
     each(&set.tools, &set.builtins);
     Ok((set.format, set.line_formats, set.tools.len()))
+}
+
+/// The error for a file that holds no tool at all: an empty tool list (`[]`, `{"tools": []}`,
+/// an MCP `tools/list` result with none), or JSON Lines whose every line has an empty list.
+/// Bad input (exit 2), as an empty file or `{}` is: a command that was given tools to check,
+/// repair or compile and found none was most likely given the wrong file (a CI glob that
+/// matched the wrong files), and must not pass as if every tool were clean. A file of
+/// built-in tools only (`[{"type": "web_search"}]`) is not this: those are tools, which
+/// carry no schema.
+pub fn no_tools(file: &Path) -> Error {
+    Error::input(file, Place::File, "no tools found (the tool list is empty)")
+}
+
+/// `Ok` when `set` holds a tool, function or built-in; else [`no_tools`].
+pub fn require_tools(set: &ToolSet) -> Result<()> {
+    if set.tools.is_empty() && set.builtins.is_empty() {
+        return Err(no_tools(&set.file));
+    }
+    Ok(())
 }
 
 /// Parses one JSON Lines line. A line with no more brackets than the nesting cap cannot nest
@@ -1422,6 +1484,91 @@ mod tests {
         assert_eq!(bare.tools[0].tool_pointer, None);
         assert_eq!(bare.tools[0].name_place(), None);
         assert_eq!(bare.tools[0].description_place(), None);
+    }
+
+    /// A request-level finding is located at the request's tool list, which every tool of the
+    /// request names alike; in Gemini's shape that is `tools`, not one entry's declarations.
+    #[test]
+    fn list_pointers_lead_to_the_request_tool_list_in_every_shape() {
+        let s = json!({"type":"object"});
+        for (doc, list) in [
+            (
+                json!({"tools":[{"type":"web_search"},{"type":"function","function":{"name":"f","parameters":s}},
+                    {"type":"function","function":{"name":"g"}}]}),
+                "/tools",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"f","inputSchema":s},{"name":"g"}]}}),
+                "/result/tools",
+            ),
+            (
+                json!({"toolConfig":{"tools":[{"toolSpec":{"name":"f"}},{"toolSpec":{"name":"g"}}]}}),
+                "/toolConfig/tools",
+            ),
+            (
+                json!({"generateContentRequest":{"tools":[{"functionDeclarations":[{"name":"f"}]},
+                    {"googleSearch":{}},{"function_declarations":[{"name":"g"},{"name":"h"}]}]}}),
+                "/generateContentRequest/tools",
+            ),
+            (
+                json!({"functionDeclarations":[{"name":"f"},{"name":"g"}]}),
+                "/functionDeclarations",
+            ),
+            (json!([{"functionDeclarations":[{"name":"f"}]}]), ""),
+            (
+                json!({"functions":[{"name":"f"},{"name":"g"}]}),
+                "/functions",
+            ),
+            (json!([{"name":"f"},{"name":"g"}]), ""),
+            (json!({"name":"f","parameters":s}), ""),
+            (json!({"type":"function","function":{"name":"f"}}), ""),
+            (
+                json!({"source":"s","license":"MIT","tool":{"name":"f"}}),
+                "/tool",
+            ),
+            (json!({"type":"object","properties":{}}), ""),
+        ] {
+            let set = read(doc.clone());
+            assert!(!set.tools.is_empty(), "{doc}");
+            for t in &set.tools {
+                assert_eq!(t.list_pointer(), list, "{doc}");
+                assert!(doc.pointer(list).is_some(), "{doc}");
+            }
+        }
+    }
+
+    /// A file with no tool at all is bad input for every reader that checks, repairs or
+    /// compiles; one of built-in tools only is not.
+    #[test]
+    fn a_file_with_no_tool_at_all_is_refused() {
+        for text in [
+            "[]",
+            r#"{"tools":[]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+            r#"{"functionDeclarations":[]}"#,
+        ] {
+            let set = from_bytes(Path::new("t.json"), text.as_bytes()).unwrap();
+            let e = require_tools(&set).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                "t.json: (whole file): no tools found (the tool list is empty)"
+            );
+            let e =
+                for_each_request(Path::new("t.json"), text.as_bytes(), &mut |_, _| {}).unwrap_err();
+            assert!(matches!(e, Error::Input { .. }), "{e}");
+        }
+        let e = for_each_request(
+            Path::new("t.jsonl"),
+            b"{\"tools\":[]}\n[]\n",
+            &mut |_, _| {},
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("no tools found"), "{e}");
+        let builtins_only = br#"[{"type":"web_search"}]"#;
+        let set = from_bytes(Path::new("t.json"), builtins_only).unwrap();
+        assert!(require_tools(&set).is_ok());
+        let read = for_each_request(Path::new("t.json"), builtins_only, &mut |_, _| {});
+        assert_eq!(read.unwrap().2, 0);
     }
 
     #[test]

@@ -212,6 +212,81 @@ fn strip_position(message: &str) -> String {
     }
 }
 
+/// Every number token of the JSON text `text`, in order, as (the RFC 6901 JSON Pointer of the
+/// value, the token as written). For what serde_json reads into an `f64` and so cannot show
+/// as written: a number past the `f64` range (`1e400`, which it refuses) or past its
+/// precision (`12345678901234567890123`, which it rounds). A scan, not a parse: `text` is
+/// taken to be JSON (or JSON up to a number serde_json refused); past a syntax error the
+/// pointers mean nothing. No recursion (a stack of open brackets), so any depth is safe.
+pub fn number_tokens(text: &str) -> Vec<(String, &str)> {
+    enum Open {
+        /// An object, with the key of the member being read (`None` before its key).
+        Object(Option<String>),
+        /// An array, with the position of the element being read.
+        Array(usize),
+    }
+    let pointer = |open: &[Open]| {
+        let mut p = String::new();
+        for o in open {
+            match o {
+                Open::Object(Some(k)) => {
+                    p.push('/');
+                    p.push_str(&escape_token(k));
+                }
+                Open::Object(None) => {}
+                Open::Array(i) => {
+                    p.push('/');
+                    p.push_str(&i.to_string());
+                }
+            }
+        }
+        p
+    };
+    let bytes = text.as_bytes();
+    let mut open: Vec<Open> = Vec::new();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => open.push(Open::Object(None)),
+            b'[' => open.push(Open::Array(0)),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b',' => match open.last_mut() {
+                Some(Open::Array(n)) => *n += 1,
+                Some(Open::Object(key)) => *key = None,
+                None => {}
+            },
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = (i + 1).min(bytes.len());
+                if let Some(Open::Object(key @ None)) = open.last_mut() {
+                    // A string where a member starts is its key.
+                    let raw = &text[start..end];
+                    *key = Some(serde_json::from_str(raw).unwrap_or_else(|_| raw.to_string()));
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i + 1 < bytes.len()
+                    && matches!(bytes[i + 1], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                out.push((pointer(&open), &text[start..=i]));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Escapes one reference token for an RFC 6901 JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
     if token.contains(['~', '/']) {
@@ -342,6 +417,36 @@ pub fn kind(v: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Numbers are found with their pointers through objects, arrays, keys that need
+    /// escaping and strings holding digits, brackets, commas and escaped quotes.
+    #[test]
+    fn number_tokens_come_with_their_pointers() {
+        let text = r#"{"a": [1, -2.5e3, {"b\"c": 3}], "s": "4, [5]: {\"6\"}", "d/e~": {"f": [[7], 8]}, "g": 9E+2}"#;
+        let found = number_tokens(text);
+        let expected = [
+            ("/a/0", "1"),
+            ("/a/1", "-2.5e3"),
+            ("/a/2/b\"c", "3"),
+            ("/d~1e~0/f/0/0", "7"),
+            ("/d~1e~0/f/1", "8"),
+            ("/g", "9E+2"),
+        ];
+        let found: Vec<(&str, &str)> = found.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+        assert_eq!(found, expected);
+        // Every pointer resolves to the number it names.
+        let value: Value = serde_json::from_str(text).unwrap();
+        for (p, n) in expected {
+            assert_eq!(
+                value.pointer(p),
+                Some(&serde_json::from_str::<Value>(n).unwrap()),
+                "{p}"
+            );
+        }
+        assert_eq!(number_tokens("12"), [(String::new(), "12")]);
+        // Cut short: no panic, what was read is kept.
+        assert_eq!(number_tokens(r#"{"a": 1, "b": "\"#).len(), 1);
+    }
 
     #[test]
     fn first_too_deep_counts_brackets_as_the_file_cap_does() {

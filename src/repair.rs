@@ -600,12 +600,15 @@ pub fn summary(results: &[ToolRepair]) -> BTreeMap<&'static str, usize> {
     m
 }
 
-/// The human report for one tool's repair.
+/// The human report for one tool's repair. The tool's name and the pointers (property names)
+/// are the file's text, each kept on its line with its control characters escaped
+/// ([`crate::report::escape_inline`]).
 pub fn human(r: &ToolRepair) -> String {
+    use crate::report::escape_inline;
     use std::fmt::Write;
     let mut s = String::new();
     let name = match (r.name.is_empty(), r.tool.name.is_some()) {
-        (false, _) => format!("`{}`", r.name),
+        (false, _) => format!("`{}`", escape_inline(&r.name)),
         (true, true) => "(empty name)".to_string(),
         (true, false) => "(bare schema)".to_string(),
     };
@@ -619,7 +622,7 @@ pub fn human(r: &ToolRepair) -> String {
         if p.is_empty() {
             "/".to_string()
         } else {
-            p.to_string()
+            escape_inline(p).into_owned()
         }
     };
     for c in &r.changes {

@@ -154,3 +154,100 @@ fn ctrl_c_stops_an_engines_only_probe() {
     assert!(text.lines().count() >= 3);
     assert!(!text.contains("\"type\":\"footer\""), "{text}");
 }
+
+/// Output for people shows a control character from the file as `\u{1b}` (trycmd's cases
+/// cannot show the backslash: it reads `\` as a Windows path separator), and no control or
+/// bidi character reaches the terminal, in every command that quotes the file: check, repair,
+/// args, explain, and the error lines.
+#[test]
+fn control_characters_from_input_are_escaped_in_output_for_people() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .output()
+            .expect("toolwire runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let raw = |c: char| {
+            (c.is_control() && c != '\n')
+                || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        };
+        assert!(!text.chars().any(raw), "{args:?}: {text:?}");
+        text
+    };
+    let check = run(&["check", "tests/cli/check/control-chars.json"]);
+    assert!(
+        check.contains(r"  \u{1b}[2J\u{1b}]0;owned\u{7}red\u{9b}31m\u{202e}gnp.exe [tool 0]"),
+        "{check}"
+    );
+    assert!(
+        check.contains(r"/properties/a\u{1b}[31m\nb/const"),
+        "{check}"
+    );
+    let github = run(&[
+        "check",
+        "--format",
+        "github",
+        "tests/cli/check/control-chars.json",
+    ]);
+    assert!(
+        github.contains(r"at /properties/a\u{1b}[31m%0Ab/const"),
+        "{github}"
+    );
+    let repair = run(&["repair", "tests/cli/repair/control-chars.json"]);
+    assert!(
+        repair.contains(r"tool #0 `\u{1b}[2Jwipe`: repaired"),
+        "{repair}"
+    );
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let schema = dir.path().join("s.json");
+    std::fs::write(
+        &schema,
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
+    )
+    .unwrap();
+    let call = r#"{"\u001b]8;;http://x\u0007b": 1}"#;
+    let args = run(&["args", "--schema", schema.to_str().unwrap(), "--call", call]);
+    assert!(args.contains(r"\u{1b}]8;;http://x\u{7}b"), "{args}");
+    let explain = run(&[
+        "explain",
+        "Invalid schema for function 'f\u{1b}[31m': In context=('properties', 'x')",
+    ]);
+    assert!(explain.contains(r"f\u{1b}[31m"), "{explain}");
+    let unknown = dir.path().join("u.json");
+    std::fs::write(&unknown, r#"{"\u001b[31mkey": 1}"#).unwrap();
+    let error = run(&["check", unknown.to_str().unwrap()]);
+    assert!(error.contains(r"(keys: \u{1b}[31mkey)"), "{error}");
+}
+
+/// A SARIF artifact URI is a relative reference that decodes back to the file's path: `#`,
+/// `:` and spaces percent-encoded.
+#[test]
+fn sarif_artifact_uris_round_trip_reserved_characters() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let name = "a#b:c d\u{e9}.json";
+    std::fs::write(
+        dir.path().join(name),
+        r#"{"type":"object","properties":{"q":{"const":"x"}}}"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["check", "--format", "sarif", name])
+        .current_dir(dir.path())
+        .output()
+        .expect("toolwire runs");
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert_eq!(uri, "a%23b%3Ac%20d%C3%A9.json");
+    }
+}

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{ArgsReport, ArgsSchema, Coercions, Sent, parse_arguments, parse_arguments_from};
+use crate::args::{
+    ArgsReport, ArgsSchema, Coercions, Sent, inexact_numbers, parse_arguments, parse_arguments_from,
+};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Place, Result};
 use crate::input;
@@ -54,6 +56,8 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             p.message,
         )
     })?;
+    // The text of `@FILE` or `-`, kept for `inexact_numbers`.
+    let mut call_text: Option<String> = None;
     let sent = match args
         .call
         .strip_prefix('@')
@@ -61,7 +65,9 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
     {
         Some(path) => {
             let text = read_call_file(Path::new(path))?;
-            parse_arguments_from(Path::new(path), &text)?
+            let sent = parse_arguments_from(Path::new(path), &text)?;
+            call_text = Some(text);
+            sent
         }
         None => parse_arguments(&args.call)
             .map_err(|e| Error::Usage(format!("--call is not JSON: {e}")))?,
@@ -69,9 +75,19 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
     let report = match &sent {
         Sent::Value(call) => compiled.check(call, coerce),
         Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
+        Sent::NumberOutOfRange {
+            text,
+            pointer,
+            number,
+        } => ArgsReport::number_out_of_range(text, pointer, number),
+    };
+    // Numbers checked as another value than sent (big integers): said, never silent.
+    let inexact = match &sent {
+        Sent::Value(_) => inexact_numbers(call_text.as_deref().unwrap_or(&args.call)),
+        _ => Vec::new(),
     };
     if args.format == "json" {
-        let out = json!({
+        let mut out = json!({
             "tool": tool,
             "valid": report.is_valid(),
             "arguments": report.arguments,
@@ -80,15 +96,23 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             "absent_nulls": report.absent_nulls,
             "message": report.retry_message(tool),
         });
+        if !inexact.is_empty() {
+            out["inexact_numbers"] = json!(inexact);
+        }
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
+        // The arguments are a model's output and the names the schema's: escaped for a
+        // terminal (`report::escape_output`). `out` is the text to print.
+        let mut out = String::new();
+        use std::fmt::Write;
         if report.is_valid() {
-            println!("ok: the arguments match the schema");
+            out.push_str("ok: the arguments match the schema\n");
         } else {
-            println!("{}", report.retry_message(tool));
+            let _ = writeln!(out, "{}", report.retry_message(tool));
         }
         for c in &report.coercions {
-            println!(
+            let _ = writeln!(
+                out,
                 "coerced {}: {} -> {} ({})",
                 c.pointer,
                 Value::String(c.from.clone()),
@@ -101,8 +125,22 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             );
         }
         for p in &report.absent_nulls {
-            println!("null treated as absent: {p}");
+            let _ = writeln!(out, "null treated as absent: {p}");
         }
+        for n in &inexact {
+            let _ = writeln!(
+                out,
+                "note: {}: {} is checked as {}, the nearest 64-bit float",
+                if n.pointer.is_empty() {
+                    "(the arguments)"
+                } else {
+                    &n.pointer
+                },
+                n.sent,
+                n.checked_as
+            );
+        }
+        print!("{}", crate::report::escape_output(&out));
     }
     Ok(if report.is_valid() {
         EXIT_OK
@@ -170,11 +208,12 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
         }
     };
     let names = || {
-        set.tools
+        let all: Vec<&str> = set
+            .tools
             .iter()
             .map(|t| t.name.as_deref().unwrap_or("(a bare schema)"))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        listed(&all)
     };
     let entry = match (wanted, set.tools.as_slice()) {
         (_, []) => {
@@ -215,7 +254,13 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                 Error::input(
                     file,
                     Place::File,
-                    format!("--tool {name:?}: no such tool; the file holds: {}", names()),
+                    format!(
+                        "--tool {name:?}: no such tool{}; the file holds: {}",
+                        did_you_mean(name, all.iter().filter_map(|t| t.name.as_deref()))
+                            .map(|n| format!(" (did you mean {n:?}?)"))
+                            .unwrap_or_default(),
+                        names()
+                    ),
                 )
             })?,
     };
@@ -227,6 +272,40 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
             .unwrap_or_else(|| json!({"type": "object", "additionalProperties": false})),
         pointer: entry.schema_pointer.clone(),
     })
+}
+
+/// How many tool names an error lists before it says how many more there are: a file of 500
+/// tools must not turn one error into a screenful.
+const NAMES_LISTED: usize = 20;
+
+/// `names` joined by commas, the first [`NAMES_LISTED`] of them and then "and N more".
+fn listed(names: &[&str]) -> String {
+    let shown = names[..names.len().min(NAMES_LISTED)].join(", ");
+    match names.len().saturating_sub(NAMES_LISTED) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// The name of `names` closest to `wanted` when it is close enough to be a slip: the same
+/// name in another case, or within a third of its length in edits (Levenshtein; so a name
+/// of one or two characters is only matched in another case). Ties go to the first in file
+/// order.
+fn did_you_mean<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted_lower = wanted.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for name in names {
+        let distance = if name.to_lowercase() == wanted_lower {
+            0
+        } else {
+            strsim::levenshtein(wanted, name)
+        };
+        let close = distance <= wanted.chars().count() / 3;
+        if close && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, name));
+        }
+    }
+    best.map(|(_, n)| n)
 }
 
 /// Gemini's `parameters` may use the proto type names (`"STRING"`, `"OBJECT"`), which JSON
@@ -327,6 +406,39 @@ mod tests {
             "{e}"
         );
         assert!(declared_in(&json!({"tools":[]}), None).is_err());
+    }
+
+    /// A file of many tools: the error names the closest tool first and lists at most
+    /// [`NAMES_LISTED`] names, then how many more.
+    #[test]
+    fn unknown_tool_names_the_closest_and_caps_the_list() {
+        let tools: Vec<Value> = (0..45)
+            .map(|i| json!({"name": format!("tool_{i:02}"), "input_schema": {"type":"object"}}))
+            .chain([json!({"name": "get_weather", "input_schema": {"type":"object"}})])
+            .collect();
+        let doc = json!({ "tools": tools });
+        let e = declared_in(&doc, Some("get_wether"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(r#"--tool "get_wether": no such tool (did you mean "get_weather"?); the file holds: tool_00, tool_01,"#),
+            "{e}"
+        );
+        assert!(e.ends_with("tool_18, tool_19 and 26 more"), "{e}");
+        assert!(!e.contains("tool_20"), "{e}");
+        let e = declared_in(&doc, None).unwrap_err().to_string();
+        assert!(e.contains("the file holds 46 tools (tool_00,"), "{e}");
+        assert!(e.contains("tool_19 and 26 more); choose one"), "{e}");
+        // Nothing close: no guess.
+        let e = declared_in(&doc, Some("send_email"))
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("did you mean"), "{e}");
+        assert_eq!(
+            did_you_mean("GET_WEATHER", ["a", "get_weather"].into_iter()),
+            Some("get_weather")
+        );
+        assert_eq!(did_you_mean("ab", ["xy"].into_iter()), None);
     }
 
     #[test]

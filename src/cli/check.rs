@@ -81,7 +81,7 @@ fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
         if again {
             eprintln!(
                 "toolwire: {} is given more than once: checked once",
-                f.display()
+                shown(f)
             );
         } else {
             out.push(f);
@@ -121,18 +121,26 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
 fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str, tools: usize) {
     eprintln!(
         "{}: {label} ({}), {}",
-        file.display(),
+        shown(file),
         format.describe(),
         crate::check::count(tools, "tool")
     );
 }
 
-/// A file with no tools (`[]`, blank JSON Lines) is not an error, but a CI glob that matched
-/// the wrong files should not pass silently.
+/// A file of built-in tools only (`[{"type": "web_search"}]`) has nothing to check, and says
+/// so; a file with no tool at all is an error ([`crate::input::no_tools`]).
 fn note_if_empty(file: &std::path::Path, tools: usize) {
     if tools == 0 {
-        eprintln!("{}: no tools found", file.display());
+        eprintln!(
+            "{}: only built-in tools, which carry no schema: nothing to check",
+            shown(file)
+        );
     }
+}
+
+/// A path as output for people shows it ([`crate::report::escape_inline`]).
+fn shown(file: &std::path::Path) -> String {
+    crate::report::escape_inline(&file.display().to_string()).into_owned()
 }
 
 /// Writes the report to standard output; a reader that went away (`| head`) is not an error.
@@ -195,7 +203,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     let mut skip = |e: Error| -> Result<()> {
         match e {
             Error::Input { .. } => {
-                eprintln!("toolwire: {e}");
+                eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
                 bad_input = true;
                 Ok(())
             }
@@ -206,7 +214,9 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         // These need every tool of a file at once.
         let mut sets = Vec::with_capacity(files.len());
         for file in &files {
-            let tools = match crate::input::read_file(file) {
+            let read = crate::input::read_file(file)
+                .and_then(|t| crate::input::require_tools(&t).map(|()| t));
+            let tools = match read {
                 Ok(t) => t,
                 Err(e) => {
                     skip(e)?;
@@ -261,7 +271,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         return Ok(EXIT_BAD_INPUT);
     }
     match args.format {
-        OutputFormat::Human => emit(&report.human())?,
+        OutputFormat::Human => emit(&crate::report::escape_output(&report.human()))?,
         OutputFormat::Json => emit(&report.json())?,
         OutputFormat::Sarif => {
             let sites = crate::report::sarif::file_sites(&report.findings);
@@ -275,6 +285,7 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
         }
         OutputFormat::Github => {
             let sites = crate::report::sarif::file_sites(&report.findings);
+            // The workflow commands escape what they carry (see `report::github`).
             emit(&crate::report::github::render(&report.findings, sites))?;
         }
         OutputFormat::Html => emit(&crate::report::html::render(&report))?,

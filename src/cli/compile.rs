@@ -53,6 +53,8 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
     let tools = crate::input::read_file(&args.file)?;
+    // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.
+    crate::input::require_tools(&tools)?;
     let taken = |b: &BuiltinTool| crate::target::takes_builtin(&args.target, &b.value);
     if tools.tools.is_empty() && !tools.builtins.iter().any(taken) {
         // No tool with a schema, and no built-in the target takes: the compiled tool block is
@@ -67,11 +69,11 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
         match crate::cli::repair::output_file(args.output.as_ref()) {
             Some(path) => {
                 crate::cli::repair::write_atomically(path, "[]\n")?;
-                print!("{note}");
+                print!("{}", crate::report::escape_output(&note));
             }
             None => {
                 println!("[]");
-                eprint!("{note}");
+                eprint!("{}", crate::report::escape_output(&note));
             }
         }
         return Ok(EXIT_OK);
@@ -142,15 +144,15 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
                     path.display()
                 ));
             }
-            print!("{report}");
+            print!("{}", shown(&args.format, &report));
         }
         Some(path) => {
             crate::cli::repair::write_atomically(path, &output)?;
-            print!("{report}");
+            print!("{}", shown(&args.format, &report));
         }
         None => {
             print!("{output}");
-            eprint!("{report}");
+            eprint!("{}", shown(&args.format, &report));
         }
     }
     Ok(if compiled.iter().all(Compilation::is_ok) {
@@ -158,6 +160,16 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The report as written: for people, with the file's text escaped
+/// ([`crate::report::escape_output`]); JSON as serde wrote it.
+fn shown<'a>(format: &str, report: &'a str) -> std::borrow::Cow<'a, str> {
+    if format == "json" {
+        std::borrow::Cow::Borrowed(report)
+    } else {
+        crate::report::escape_output(report)
+    }
 }
 
 /// Every request of the file (in order) with its function tools and its built-in tools; a

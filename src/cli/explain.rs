@@ -135,7 +135,15 @@ fn looks_like_path(arg: &str) -> bool {
         && (arg.contains('/') || arg.ends_with(".json") || arg.ends_with(".txt"))
 }
 
+/// One explanation for people: the provider's message and the request's names are quoted, so
+/// the text is escaped for a terminal ([`crate::report::escape_output`]).
 fn print_human(e: &Explanation) {
+    print!("{}", crate::report::escape_output(&human(e)));
+}
+
+fn human(e: &Explanation) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     let tool = match (e.tool_index, e.tool.as_deref()) {
         (Some(i), Some(n)) => format!("tool #{i} `{n}`"),
         (Some(i), None) => format!("tool #{i}"),
@@ -147,22 +155,30 @@ fn print_human(e: &Explanation) {
         Some(p) => format!(" at {p}"),
         None => String::new(),
     };
-    println!("{tool}{place}");
+    let _ = writeln!(out, "{tool}{place}");
     match (&e.rule, &e.fix) {
-        (Some(rule), _) => println!("  rule: {rule}"),
+        (Some(rule), _) => {
+            let _ = writeln!(out, "  rule: {rule}");
+        }
         // The strict structured-outputs requirements: a target's form, not a rule of a profile.
         (None, Some(_)) => {
-            println!("  rule: none (no rule of the profile covers it; the fix does)")
+            let _ = writeln!(
+                out,
+                "  rule: none (no rule of the profile covers it; the fix does)"
+            );
         }
-        (None, None) => println!("  rule: (unknown)"),
+        (None, None) => {
+            let _ = writeln!(out, "  rule: (unknown)");
+        }
     }
     if let Some(fix) = &e.fix {
-        println!("  fix: {fix}");
+        let _ = writeln!(out, "  fix: {fix}");
     }
-    println!("  {} said: {}", e.provider, one_line(&e.message));
+    let _ = writeln!(out, "  {} said: {}", e.provider, one_line(&e.message));
     for n in &e.notes {
-        println!("  note: {n}");
+        let _ = writeln!(out, "  note: {n}");
     }
+    out
 }
 
 fn one_line(s: &str) -> String {

@@ -136,7 +136,8 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("toolwire: {e}");
+            // Errors quote the input (keys, names): escaped like all output for people.
+            eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
             ExitCode::from(exit_code(&e))
         }
     }

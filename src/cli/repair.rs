@@ -93,6 +93,9 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
     let tools = crate::input::from_bytes(&args.file, &bytes)?;
+    // Nothing to repair is a wrong input, as for check (an empty list written back would
+    // pass a pipeline that was handed the wrong file).
+    crate::input::require_tools(&tools)?;
     let opts = Options {
         keep_unrepairable: args.keep_unrepairable,
         ..args.rewrite.options()
@@ -172,6 +175,10 @@ pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
             crate::check::count(left_out, "refused tool"),
             path.display()
         ));
+    }
+    if args.format != "json" {
+        // Tool names and pointers in it are the file's text (JSON is escaped by serde).
+        report = crate::report::escape_output(&report).into_owned();
     }
     match (out_file, output) {
         (Some(path), Some(output)) => {

@@ -3,7 +3,7 @@
 //!
 //! Escaping follows the Actions runner (`actions/toolkit` `command.ts`): in the message `%`,
 //! `\r` and `\n` become `%25`, `%0D`, `%0A`; property values additionally escape `:` and `,`
-//! as `%3A` and `%2C`.
+//! as `%3A` and `%2C`. Other control characters (ESC) and bidi controls are written as `\u{1b}`.
 
 use crate::check::{Finding, Level};
 use crate::report::sarif::Site;
@@ -66,10 +66,15 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
     format!("::{command} {}::{}", props.join(","), escape_data(&message))
 }
 
+/// The runner's escaping, then every other control character and bidi control written as
+/// `\u{1b}` ([`crate::report::escape_output`]): the runner unescapes `%0A`, but prints an ESC
+/// from a tool name raw into the log, where it drives the log viewer's terminal emulation.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    crate::report::escape_output(&s).into_owned()
 }
 
 fn escape_property(s: &str) -> String {
@@ -112,6 +117,24 @@ mod tests {
             "::error file=tools/a%2Cb%3Ac.json,line=12,col=9,title=toolwire keyword-unsupported::\
              tool `search` at /properties/q/const: `const` is not accepted by \
              gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`."
+        );
+    }
+
+    /// A name from the file cannot drive the log viewer's terminal (ESC, C1 CSI, a bidi
+    /// override) nor start a workflow command of its own (a line break).
+    #[test]
+    fn control_characters_from_the_file_are_escaped() {
+        let mut f = finding();
+        f.tool = "x\u{1b}]0;owned\u{7}\u{9b}2J\u{202e}gnp.exe\n::error::fake".into();
+        f.pointer = "/properties/a\u{1b}[31m".into();
+        let line = annotation(&f, &Site::default());
+        assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+        assert!(!line.contains('\u{202e}'), "{line:?}");
+        assert!(
+            line.contains(
+                "tool `x\\u{1b}]0;owned\\u{7}\\u{9b}2J\\u{202e}gnp.exe%0A::error::fake` at /properties/a\\u{1b}[31m"
+            ),
+            "{line}"
         );
     }
 

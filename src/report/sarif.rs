@@ -122,6 +122,27 @@ pub fn to_value(
             if let Some(c) = site.column {
                 region.insert("startColumn".into(), json!(c));
             }
+            // A request-level finding is about the tool list (at `location`), not about a tool.
+            let logical = if f.request {
+                json!({"name": "(request)", "fullyQualifiedName": f.location, "kind": "array"})
+            } else {
+                json!({
+                    "name": f.tool,
+                    "fullyQualifiedName": format!("{}#{}", f.tool, f.pointer),
+                    "kind": "member",
+                })
+            };
+            let mut properties = serde_json::Map::new();
+            if f.request {
+                properties.insert("request".into(), json!(true));
+            } else {
+                properties.insert("tool".into(), json!(f.tool));
+                properties.insert("toolIndex".into(), json!(f.tool_index));
+            }
+            properties.insert("pointer".into(), json!(f.pointer));
+            properties.insert("fix".into(), json!(f.fix));
+            properties.insert("repairable".into(), json!(f.repairable));
+            properties.insert("parameter".into(), json!(f.parameter));
             let mut text = match (f.request, f.tool.is_empty()) {
                 (true, _) => format!("request: {}", f.message),
                 // A bare schema has no tool name to lead with.
@@ -142,20 +163,9 @@ pub fn to_value(
                         "artifactLocation": {"uri": uri(&site.file)},
                         "region": region,
                     },
-                    "logicalLocations": [{
-                        "name": f.tool,
-                        "fullyQualifiedName": format!("{}#{}", f.tool, f.pointer),
-                        "kind": "member",
-                    }],
+                    "logicalLocations": [logical],
                 }],
-                "properties": {
-                    "tool": f.tool,
-                    "toolIndex": f.tool_index,
-                    "pointer": f.pointer,
-                    "fix": f.fix,
-                    "repairable": f.repairable,
-                    "parameter": f.parameter,
-                },
+                "properties": properties,
             })
         })
         .collect();
@@ -175,11 +185,24 @@ pub fn to_value(
     })
 }
 
-/// A file path as a SARIF artifact URI: forward slashes, spaces and `%` escaped.
-fn uri(file: &str) -> String {
-    file.replace('\\', "/")
-        .replace('%', "%25")
-        .replace(' ', "%20")
+/// What a path segment keeps unescaped in an artifact URI: RFC 3986's unreserved characters
+/// (`A-Z a-z 0-9 - . _ ~`) and the segment separator `/`. Everything else is percent-encoded
+/// as UTF-8 bytes: `%`, `#` and `?` (which would end the path), `:` (which in a first segment
+/// would read as a scheme), spaces, the other reserved characters, controls and non-ASCII.
+const URI_ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/');
+
+/// A file path as a SARIF artifact URI (SARIF 2.1.0 §3.4.3: a URI reference, RFC 3986):
+/// backslashes become `/`, and every byte but unreserved characters and `/` is
+/// percent-encoded ([`URI_ESCAPED`]), so a relative path stays a relative reference that
+/// decodes back to the path (`a#b:c.json` → `a%23b%3Ac.json`).
+pub fn uri(file: &str) -> String {
+    let file = file.replace('\\', "/");
+    percent_encoding::utf8_percent_encode(&file, URI_ESCAPED).to_string()
 }
 
 /// The 1-based line and column where the value at RFC 6901 `pointer` starts in the JSON
@@ -682,6 +705,55 @@ mod tests {
             r[0]["message"]["text"],
             "search: array without `items`. Fix: Add `items`."
         );
+    }
+
+    /// An artifact URI is a relative reference whose path decodes back to the file name:
+    /// `#` would start a fragment, `?` a query, `:` in a first segment a scheme.
+    #[test]
+    fn artifact_uris_percent_encode_everything_a_path_segment_cannot_hold() {
+        for (file, want) in [
+            ("a#b:c.json", "a%23b%3Ac.json"),
+            ("dir/my tools.json", "dir/my%20tools.json"),
+            ("100%?.json", "100%25%3F.json"),
+            (
+                "x[1]@y!$&'()*+,;=.json",
+                "x%5B1%5D%40y%21%24%26%27%28%29%2A%2B%2C%3B%3D.json",
+            ),
+            ("outils/\u{e9}t\u{e9}.json", "outils/%C3%A9t%C3%A9.json"),
+            ("a-b_c~d.json", "a-b_c~d.json"),
+        ] {
+            let u = uri(file);
+            assert_eq!(u, want);
+            assert!(
+                u.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._~/%".contains(&b)),
+                "{u}"
+            );
+            let back = percent_encoding::percent_decode_str(&u)
+                .decode_utf8()
+                .unwrap();
+            assert_eq!(back, file);
+        }
+        // Windows separators become `/`; the drive's colon is escaped like any other.
+        assert_eq!(uri("tools\\a.json"), "tools/a.json");
+    }
+
+    /// A finding about the request is about its tool list: no tool, no tool number, the
+    /// list's pointer as its logical place.
+    #[test]
+    fn request_findings_are_about_the_tool_list_not_a_tool() {
+        let mut request = finding("too-many-tools", "", "");
+        request.request = true;
+        request.tool_index = 3;
+        request.location = "/tools".into();
+        let v = to_value(&[request], |_| Site::default(), |_| None);
+        let result = &v["runs"][0]["results"][0];
+        let logical = &result["locations"][0]["logicalLocations"][0];
+        assert_eq!(logical["fullyQualifiedName"], "/tools");
+        assert_eq!(logical["kind"], "array");
+        assert_eq!(result["properties"]["request"], true);
+        assert!(result["properties"].get("toolIndex").is_none());
+        assert!(result["properties"].get("tool").is_none());
     }
 
     #[test]

@@ -341,6 +341,47 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_ref_is_named_at_its_ref_in_the_shared_words() {
+        let broken = |s: Value| broken_ref(&s).unwrap();
+        let long = {
+            let mut defs = Map::new();
+            for i in 0..refs::MAX_REF_HOPS {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+                );
+            }
+            defs.insert(format!("D{}", refs::MAX_REF_HOPS), json!({"type":"string"}));
+            json!({"properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+        };
+        assert_eq!(
+            broken(long.clone()),
+            ("/properties/a/$ref".into(), refs::too_long("#/$defs/D0"))
+        );
+        // One hop fewer (start one step further down the same chain) reaches the schema.
+        let mut under = long;
+        under["properties"]["a"]["$ref"] = json!("#/$defs/D1");
+        under["$defs"].as_object_mut().unwrap().shift_remove("D0");
+        assert_eq!(broken_ref(&under), None);
+        assert_eq!(
+            broken(json!({"properties":{"a":{"$ref":"#/properties/a"}}})),
+            (
+                "/properties/a/$ref".into(),
+                "`$ref` to `#/properties/a` refers to itself and never reaches a schema".into()
+            )
+        );
+        assert_eq!(
+            broken(json!({"properties":{"a":{"$ref":"#/$defs/none"}}})).1,
+            "`$ref` \"#/$defs/none\" points to nothing in the schema"
+        );
+        assert!(
+            broken(json!({"properties":{"a":{"$ref":"https://e.org/s.json"}}}))
+                .1
+                .starts_with("remote `$ref` \"https://e.org/s.json\"")
+        );
+    }
+
+    #[test]
     fn object_depth_counts_nested_objects() {
         let s = json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}});
         assert_eq!(object_depth(&s), 2);

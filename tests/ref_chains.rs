@@ -150,9 +150,13 @@ fn a_chain_within_the_hop_limit_is_followed_by_every_command() {
 fn references_nested_1500_deep_are_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "nested.json", &chain_tool(1_500, true));
-    let (code, _, _) = outcome(&["check", &file]);
-    assert_eq!(code, 1);
     let words = too_long_nested("#/$defs/D0");
+    let (code, stdout, _) = outcome(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("/properties/a/$ref") && stdout.contains(&words),
+        "{stdout}"
+    );
     let (code, stdout, stderr) = outcome(&["repair", &file]);
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(

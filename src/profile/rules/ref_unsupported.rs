@@ -11,7 +11,8 @@ pub const RULE: Rule = Rule {
              (the target refers back to itself through its subschemas, directly or via other \
              references), a self-reference (a \
              chain of bare `$ref`s that never reaches a schema), a chain of more than 64 \
-             `$ref`s in a row (`chain too long`: toolwire follows no further), with sibling \
+             `$ref`s in a row or nested in each other's targets (`chain too long`: toolwire \
+             follows no further), with sibling \
              keywords, or resolving to nothing; and the `$defs`/`definitions` containers.",
     features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
@@ -51,8 +52,10 @@ fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
 
 /// How a resolvable local reference behaves: `self-reference` when following bare `$ref`s
 /// loops without reaching a schema, `chain too long` when it takes more than
-/// [`refs::MAX_REF_HOPS`] hops ([`refs::follow`]), `recursive` when the target contains a
-/// reference back to itself (or to a schema around it), otherwise `local $defs`.
+/// [`refs::MAX_REF_HOPS`] hops ([`refs::follow`]) or when references nest, each in the
+/// target of the one before, more than that deep (where inlining stops), `recursive` when the
+/// target contains a reference back to itself (or to a schema around it), otherwise
+/// `local $defs`.
 pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
     target(root, reference)?;
     let (node, ptr) = match refs::follow(root, reference) {
@@ -77,26 +80,41 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
     let mut path = vec![ptr];
     let mut explored = std::collections::HashSet::new();
     let mut budget = MAX_SCAN;
-    if loops_back(root, node, &mut path, &mut explored, &mut budget) {
+    let mut too_deep = false;
+    if loops_back(
+        root,
+        node,
+        &mut path,
+        &mut explored,
+        &mut budget,
+        &mut too_deep,
+    ) {
         return Some(value::REF_RECURSIVE);
     }
-    Some(value::REF_LOCAL)
+    // References nested each in the target of the one before, past the limit: inlining
+    // stops there (`repair::refs`), so the chain is too long, not plain.
+    Some(if too_deep {
+        value::REF_CHAIN_TOO_LONG
+    } else {
+        value::REF_LOCAL
+    })
 }
 
 /// Whether a `$ref` inside `node` (the target of the last reference on `path`), or inside
 /// what such references reach in turn, points at a schema on `path` or around one. `path` holds
 /// the JSON Pointers of the targets being expanded; `explored` the targets already searched
 /// (each is searched once); at most `budget` values are scanned in all and at most
-/// [`refs::MAX_REF_HOPS`] references followed in a row, beyond which the reference counts as
-/// plain.
+/// [`refs::MAX_REF_HOPS`] references followed nested in one another, beyond which the search
+/// stops and sets `too_deep` (a loop found elsewhere still counts).
 fn loops_back<'v>(
     root: &'v Value,
     node: &'v Value,
     path: &mut Vec<String>,
     explored: &mut std::collections::HashSet<String>,
     budget: &mut usize,
+    too_deep: &mut bool,
 ) -> bool {
-    let mut refs: Vec<&str> = Vec::new();
+    let mut inner: Vec<&str> = Vec::new();
     let mut stack = vec![node];
     while let Some(v) = stack.pop() {
         if *budget == 0 {
@@ -108,7 +126,7 @@ fn loops_back<'v>(
                 if let Some(r) = m.get("$ref").and_then(Value::as_str)
                     && r.starts_with('#')
                 {
-                    refs.push(r);
+                    inner.push(r);
                 }
                 stack.extend(m.values());
             }
@@ -116,7 +134,7 @@ fn loops_back<'v>(
             _ => {}
         }
     }
-    for r in refs {
+    for r in inner {
         let frag = &r[1..];
         let around =
             |p: &String| frag.is_empty() || p == frag || p.starts_with(&format!("{frag}/"));
@@ -124,6 +142,7 @@ fn loops_back<'v>(
             return true;
         }
         if path.len() >= refs::MAX_REF_HOPS {
+            *too_deep = true;
             continue;
         }
         let Some((next, p)) = target(root, r) else {
@@ -133,7 +152,7 @@ fn loops_back<'v>(
             continue;
         }
         path.push(p);
-        let found = loops_back(root, next, path, explored, budget);
+        let found = loops_back(root, next, path, explored, budget, too_deep);
         path.pop();
         if found {
             return true;
@@ -165,7 +184,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     || match root {
                         _ if !r.is_string() => format!("`$ref` is not a string but {r}"),
                         Some(root) if f == value::REF_SELF => cycle_message(root, text),
-                        _ if f == value::REF_CHAIN_TOO_LONG => refs::too_long(text),
+                        Some(root) if f == value::REF_CHAIN_TOO_LONG => {
+                            match refs::follow(root, text) {
+                                refs::Chain::TooLong => refs::too_long(text),
+                                _ => refs::too_long_nested(text),
+                            }
+                        }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
                 ),
@@ -275,6 +299,37 @@ mod tests {
                 "{messages:?}"
             );
         }
+        // References nested each in the target of the one before: the same limit, as
+        // inlining applies it (`repair::refs`).
+        let nested = |n: usize| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"type":"object","properties":{"x":{"$ref": format!("#/$defs/D{}", i + 1)}}}),
+                );
+            }
+            defs.insert(format!("D{n}"), json!({"type":"string"}));
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+        };
+        assert_eq!(
+            super::form(&nested(hops - 1), "#/$defs/D0", "/properties/a"),
+            Some("local $defs")
+        );
+        for n in [hops, 1_500] {
+            assert_eq!(
+                super::form(&nested(n), "#/$defs/D0", "/properties/a"),
+                Some("chain too long")
+            );
+        }
+        let words = crate::schema::refs::too_long_nested("#/$defs/D0");
+        let messages = messages("ref-unsupported", nested(1_500));
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with(&format!("{words}: "))),
+            "{messages:?}"
+        );
         // The rule's documentation states the limit the code applies.
         assert!(super::RULE.checks.contains(&format!("more than {hops} ")));
         assert!(super::RULE.repair.contains(&format!("at most {hops} ")));

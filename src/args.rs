@@ -167,40 +167,20 @@ pub struct SchemaProblem {
 pub const MAX_DEPTH: usize = crate::input::LIMITS.max_depth;
 
 /// Nesting past which the `jsonschema` crate's compile and validation run on a thread of
-/// their own with a [`DEEP_STACK`] stack. Its recursion costs up to ~14 KB per level in a
+/// their own with a [`crate::json::DEEP_STACK`] stack. Its recursion costs up to ~14 KB per level in a
 /// debug build: on a 2 MiB thread (tokio's worker default), with dependencies unoptimised as
 /// an embedder's debug build has them, compiling overflowed past about 150 levels of
 /// `unevaluatedProperties`, 215 of `additionalProperties`, 350 of `items` and 400 of `not`
 /// (measured by bisection), well short of [`MAX_DEPTH`]; a few dozen levels fit any stack.
 const SHALLOW: usize = 32;
 
-/// 64 MiB: [`MAX_DEPTH`] levels at four times the worst cost measured. Reserved, not
-/// committed: only the pages used are touched.
-const DEEP_STACK: usize = 64 << 20;
-
-/// Runs `f` on the caller's stack, or when `deep` on a scoped thread with a [`DEEP_STACK`]
-/// stack (inline again when no thread can be started).
+/// Runs `f` on the caller's stack, or when `deep` on a thread with a
+/// [`crate::json::DEEP_STACK`] stack ([`crate::json::on_deep_stack`]).
 fn on_deep_stack<T: Send>(deep: bool, f: impl FnOnce() -> T + Send) -> T {
-    if !deep {
-        return f();
-    }
-    let mut f = Some(f);
-    let out = std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("toolwire-args".into())
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, || f.take().map(|f| f()));
-        match spawned {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => None,
-        }
-    });
-    match (out, f) {
-        (Some(out), _) => out,
-        (None, Some(f)) => f(),
-        (None, None) => unreachable!("the thread ran `f` and returned its value"),
+    if deep {
+        crate::json::on_deep_stack(f)
+    } else {
+        f()
     }
 }
 
@@ -485,50 +465,17 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
             continue;
         };
         let pointer = format!("{}/$ref", node.pointer);
-        match target.strip_prefix('#') {
-            None => {
-                return Some(SchemaProblem {
-                    pointer,
-                    message: format!("remote $ref not followed: {target}"),
-                });
-            }
-            Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => {
-                if schema.pointer(&percent_decode(fragment)).is_none() {
-                    return Some(SchemaProblem {
-                        pointer,
-                        message: format!("$ref to a missing definition: {target}"),
-                    });
-                }
+        let message = match crate::schema::refs::step(schema, target) {
+            crate::schema::refs::Step::Remote => format!("remote $ref not followed: {target}"),
+            crate::schema::refs::Step::Missing => {
+                format!("$ref to a missing definition: {target}")
             }
             // A plain-name anchor (`#foo`): left to the validator's message.
-            Some(_) => {}
-        }
+            crate::schema::refs::Step::Anchor | crate::schema::refs::Step::Local(..) => continue,
+        };
+        return Some(SchemaProblem { pointer, message });
     }
     None
-}
-
-/// Undoes URI percent-encoding in a `$ref` fragment (`%25` → `%`, `%22` → `"`), leaving
-/// malformed escapes as they are.
-fn percent_decode(fragment: &str) -> String {
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).copied().and_then(hex),
-                bytes.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Checks `arguments` against `schema` in one go (compiles the schema each time; use
@@ -1442,8 +1389,39 @@ mod tests {
             let Err(p) = super::ArgsSchema::new(&looped) else {
                 panic!("a loop is refused");
             };
-            assert_eq!(p.pointer, "/properties/a");
-            assert!(p.message.contains("never reach a schema"), "{}", p.message);
+            assert_eq!(p.pointer, "/properties/a/$ref");
+            assert!(
+                p.message.contains("never reaches a schema"),
+                "{}",
+                p.message
+            );
+            assert!(
+                p.message.contains("a cycle") || p.message.contains("refers to itself"),
+                "{}",
+                p.message
+            );
+        }
+        // A chain of `MAX_REF_HOPS` references is followed; one more is refused as past the
+        // limit (the words and limit `check`, `repair` and `compile` use), not as a loop.
+        let chain = |n: usize| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+                );
+            }
+            defs.insert(format!("D{n}"), json!({"type":"string"}));
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+        };
+        let hops = crate::schema::refs::MAX_REF_HOPS;
+        let under = super::ArgsSchema::new(&chain(hops - 1)).unwrap();
+        assert!(under.check(&json!({"a":"x"}), Coercions::NONE).is_valid());
+        assert!(!under.check(&json!({"a":1}), Coercions::NONE).is_valid());
+        for n in [hops, 1_500] {
+            let p = super::ArgsSchema::new(&chain(n)).unwrap_err();
+            assert_eq!(p.pointer, "/properties/a/$ref");
+            assert_eq!(p.message, crate::schema::refs::too_long("#/$defs/D0"));
         }
         let dangling = serde_json::json!({"properties":{"a":{"$ref":"#/$defs/No%25pe"}},
             "$defs":{"No%pe2":{}}});

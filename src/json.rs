@@ -380,6 +380,37 @@ pub fn drop_deep(value: Value) {
     }
 }
 
+/// 64 MiB: a stack for work whose recursion follows a value's nesting up to the cap
+/// [`crate::input::LIMITS`] sets (512 levels), at four times the worst cost measured per
+/// level (the `jsonschema` crate's ~14 KB in a debug build, see `crate::args`). Reserved, not
+/// committed: only the pages used are touched.
+pub const DEEP_STACK: usize = 64 << 20;
+
+/// Runs `f` on a scoped thread with a [`DEEP_STACK`] stack, so that recursion bounded by the
+/// nesting cap fits whatever stack the caller has (a spawned thread's or tokio worker's
+/// 2 MiB, where a debug build overflows at a few hundred levels). Runs `f` on the caller's
+/// stack when no thread can be started; a panic in `f` is resumed in the caller.
+pub fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let out = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("toolwire-deep".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, || f.take().map(|f| f()));
+        match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        }
+    });
+    match (out, f) {
+        (Some(out), _) => out,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the thread ran `f` and returned its value"),
+    }
+}
+
 /// Depth of nesting of a parsed value (a scalar is 0, `{}` is 1).
 pub fn value_depth(value: &Value) -> usize {
     // Iterative so that it is safe on any value we ever built.

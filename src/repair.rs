@@ -16,7 +16,8 @@
 //!
 //! What a rewrite may do: drop a keyword that only annotates or narrows (saying what it
 //! narrowed in the description, e.g. "At least 1."), inline local `$ref`s (cycle guard,
-//! expansion cap [`refs::MAX_INLINE_NODES`]), write a string `const` as a one-value `enum`,
+//! expansion cap [`refs::MAX_INLINE_NODES`], the nesting cap, and the hop limit every command
+//! shares, [`crate::schema::refs::MAX_REF_HOPS`]), write a string `const` as a one-value `enum`,
 //! write `[T, "null"]` as `T` with the property made optional, drop `required` names that are
 //! not properties, normalise non-standard type spellings (`dict` → `object`), rename a tool
 //! to the profile's name characters, write a missing description. What it never does: guess

@@ -14,14 +14,12 @@ use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
-use super::{ArgsSchema, Problem, Sentence, expected_for, pointer_to, resolve_pointer};
+use super::{ArgsSchema, Problem, Sentence, expected_for, pointer_to};
 
 /// How many of a branch's problems its description names before "and N more".
 const MAX_PER_BRANCH: usize = 4;
 /// How long a branch problem's expected-text may be inside a description.
 const MAX_INNER_CHARS: usize = 160;
-/// How many `$ref` steps are followed to find a branch's schema.
-const MAX_REF_STEPS: usize = 16;
 
 impl ArgsSchema {
     /// Appends the problems of `e`, an `anyOf` (`keyword`) or `oneOf` error whose branches
@@ -253,28 +251,25 @@ fn discriminators(
     (matched, contradicted)
 }
 
-/// Follows local `$ref`s from `branch` to the schema they name; also gives the name of the
-/// last definition reached (`#/$defs/ImageBlock` → `ImageBlock`). A `$ref` that cannot be
-/// followed leaves the branch as it is.
+/// Follows local `$ref`s from `branch` to the schema they name, with the resolver every
+/// command shares ([`crate::schema::refs::follow`]); also gives the name of the last
+/// definition reached (`#/$defs/ImageBlock` → `ImageBlock`). A chain that cannot be followed
+/// to a schema leaves the branch as it is.
 fn resolve_refs<'s>(root: &'s Value, branch: &'s Value) -> (&'s Value, Option<&'s str>) {
-    let mut schema = branch;
-    let mut name = None;
-    for _ in 0..MAX_REF_STEPS {
-        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some(fragment) = target.strip_prefix('#') else {
-            break;
-        };
-        let decoded = super::percent_decode(fragment);
-        let Some(next) = resolve_pointer(root, &decoded) else {
-            break;
-        };
-        // The name as written in the schema (a borrowed key), not the decoded copy.
-        name = fragment.rsplit('/').next().filter(|n| !n.is_empty());
-        schema = next;
+    let Some(reference) = branch.get("$ref").and_then(Value::as_str) else {
+        return (branch, None);
+    };
+    match crate::schema::refs::follow(root, reference) {
+        crate::schema::refs::Chain::Reaches { schema, last, .. } => {
+            // The name as written in the schema (a borrowed key), not the decoded copy.
+            let name = last
+                .strip_prefix('#')
+                .and_then(|f| f.rsplit('/').next())
+                .filter(|n| !n.is_empty());
+            (schema, name)
+        }
+        _ => (branch, None),
     }
-    (schema, name)
 }
 
 /// A branch's name and what it is: "image block (an object)", "Payment card (an object)", or

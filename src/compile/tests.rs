@@ -537,7 +537,7 @@ fn only_spellings_that_mean_a_type_are_rewritten() {
 }
 
 /// A `$ref` left for a target that takes references must lead somewhere: a dangling, remote
-/// or endlessly chained reference refuses the tool (models do not resolve references), while
+/// or looping reference refuses the tool (models do not resolve references), while
 /// a sound or recursive one compiles.
 #[test]
 fn a_broken_ref_refuses_the_tool() {
@@ -586,9 +586,68 @@ fn a_broken_ref_refuses_the_tool() {
         .collect();
     assert!(reasons[0].contains("points to nothing"), "{reasons:?}");
     assert!(reasons[1].contains("remote `$ref`"), "{reasons:?}");
-    assert!(reasons[2].contains("never reach a schema"), "{reasons:?}");
+    assert!(
+        reasons[2].contains("is a cycle of references")
+            && reasons[2].contains("/properties/a/$ref"),
+        "{reasons:?}"
+    );
     assert_eq!(reasons[3], "", "{reasons:?}");
     assert_eq!(reasons[4], "", "{reasons:?}");
+}
+
+/// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string): each `Di` a bare `$ref` to the
+/// next, or (`nested`) an object whose property `x` is one.
+fn ref_chain(n: usize, nested: bool) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+        let def = if nested {
+            json!({"type":"object","properties":{"x": next}})
+        } else {
+            next
+        };
+        defs.insert(format!("D{i}"), def);
+    }
+    defs.insert(format!("D{n}"), json!({"type":"string"}));
+    json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+}
+
+/// One hop limit whether the target keeps references (checked, not inlined) or has them
+/// inlined by repair: a chain of `MAX_REF_HOPS` hops compiles, one more hop (or 1,500) is
+/// refused in the shared words, never a stack overflow; references nested past the limit are
+/// refused when they must be inlined.
+#[test]
+fn a_ref_chain_is_held_to_the_shared_hop_limit_for_every_target() {
+    use crate::schema::refs::{MAX_REF_HOPS, too_long, too_long_nested};
+    let keeps = profile(&[]);
+    let inlines = profile(&["keyword-allowed: $ref (local $defs)"]);
+    let reasons = |schema: Value, p: &CompiledProfile| {
+        let c = compile(
+            &[tool("t", schema)],
+            "anthropic/messages",
+            p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        c.tools[0]
+            .refusals
+            .iter()
+            .map(|r| r.reason.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    for p in [&keeps, &inlines] {
+        assert_eq!(reasons(ref_chain(MAX_REF_HOPS - 1, false), p), "");
+        for n in [MAX_REF_HOPS, 1_500] {
+            let r = reasons(ref_chain(n, false), p);
+            assert!(r.contains(&too_long("#/$defs/D0")), "{r}");
+            assert!(r.contains("/properties/a/$ref"), "{r}");
+        }
+    }
+    assert_eq!(reasons(ref_chain(1_500, true), &keeps), "");
+    assert_eq!(reasons(ref_chain(MAX_REF_HOPS - 1, true), &inlines), "");
+    let r = reasons(ref_chain(1_500, true), &inlines);
+    assert!(r.contains(&too_long_nested("#/$defs/D0")), "{r}");
 }
 
 /// A `required` name that only a `patternProperties` pattern declares is named as that

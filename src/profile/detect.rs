@@ -1117,20 +1117,14 @@ pub fn report_limit(
     });
 }
 
-/// Whether a local `$ref` (`#...`) points at something in `root`.
+/// Whether a local `$ref` (`#...`) points at something in `root`, by the resolver every
+/// command shares ([`crate::schema::refs::step`]). A plain-name fragment (`#foo`) names an
+/// `$anchor`: not resolved here, not flagged.
 pub fn resolves(root: &Value, reference: &str) -> bool {
-    let Some(fragment) = reference.strip_prefix('#') else {
-        return false;
-    };
-    if fragment.is_empty() {
-        return true;
-    }
-    if !fragment.starts_with('/') {
-        // A plain-name fragment (`#foo`) names an `$anchor`; not resolved here, not flagged.
-        return true;
-    }
-    root.pointer(&crate::schema::percent_decode(fragment))
-        .is_some()
+    matches!(
+        crate::schema::refs::step(root, reference),
+        crate::schema::refs::Step::Local(..) | crate::schema::refs::Step::Anchor
+    )
 }
 
 #[cfg(test)]

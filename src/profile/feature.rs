@@ -320,6 +320,8 @@ pub mod value {
     pub const REF_LOCAL: &str = "local $defs";
     pub const REF_RECURSIVE: &str = "recursive";
     pub const REF_SELF: &str = "self-reference";
+    /// A chain of `$ref`s longer than [`crate::schema::refs::MAX_REF_HOPS`] hops.
+    pub const REF_CHAIN_TOO_LONG: &str = "chain too long";
     pub const REF_REMOTE: &str = "remote";
     pub const WITH_SIBLINGS: &str = "with siblings";
     pub const ITEMS_LIST: &str = "list";

@@ -1,10 +1,17 @@
 //! Inlining local `$ref`s: every `{"$ref": "#/..."}` in a schema position is replaced by a
-//! copy of its target (itself inlined), with a cycle guard and an expansion cap, and the
-//! `$defs`/`definitions` containers are dropped. Remote and recursive references are refused.
+//! copy of its target (itself inlined), and the `$defs`/`definitions` containers are dropped.
+//! Remote and recursive references are refused. Inlining is bounded three ways, so that no
+//! schema read within the input caps makes it recurse deep or grow without end: each chain is
+//! followed with the shared resolver ([`crate::schema::refs::follow`]: a cycle or a chain
+//! longer than [`MAX_REF_HOPS`] is refused in the words every command uses), at most
+//! [`MAX_REF_HOPS`] references are expanded inside one another, the result nests no deeper
+//! than [`crate::input::LIMITS`] allows, and it has at most `max_nodes` schema nodes (the
+//! expansion cap).
 
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
+use crate::schema::refs::{self as shared, MAX_REF_HOPS};
 use crate::schema::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA};
 
 /// Default cap on the schema nodes an inlined schema may have (each object or array counted
@@ -32,16 +39,24 @@ pub struct Inlined {
 }
 
 /// Inlines every local `$ref` of `root`. Returns the new schema and the references
-/// inlined, or the first reason it cannot be done.
+/// inlined, or the first reason it cannot be done: a remote, anchor, missing or recursive
+/// reference, a cycle or a chain longer than [`MAX_REF_HOPS`] hops (followed in a row, or
+/// nested each in the target of the one before), a result nesting deeper than
+/// [`crate::input::LIMITS`]`.max_depth`, or more than `max_nodes` schema nodes. The recursion
+/// is at most one level per level of the result plus two per reference being expanded, so
+/// it stays within a few hundred frames whatever `root` holds; it runs on a thread with a
+/// stack of its own ([`crate::json::on_deep_stack`]), so it fits a caller on a small stack.
 pub fn inline(root: &Value, max_nodes: usize) -> Result<(Value, Vec<Inlined>), Refusal> {
     let mut cx = Cx {
         root,
         budget: max_nodes,
         max_nodes,
+        max_depth: crate::input::LIMITS.max_depth,
         stack: Vec::new(),
         done: Vec::new(),
     };
-    let out = cx.expand(root, "", true)?;
+    // A few hundred frames of a few KB each in a debug build: more than a 2 MiB thread has.
+    let out = crate::json::on_deep_stack(|| cx.expand(root, "", true, 1))?;
     Ok((out, cx.done))
 }
 
@@ -49,9 +64,18 @@ struct Cx<'a> {
     root: &'a Value,
     budget: usize,
     max_nodes: usize,
-    /// Targets being expanded (the cycle guard).
-    stack: Vec<String>,
+    /// Deepest nesting of the result (brackets counted, as files are).
+    max_depth: usize,
+    /// The references being expanded, outermost first (the cycle guard and the nesting
+    /// limit): the decoded pointer of the target, where the `$ref` is and its text.
+    stack: Vec<Expanding>,
     done: Vec<Inlined>,
+}
+
+struct Expanding {
+    target: String,
+    at: String,
+    text: String,
 }
 
 impl Cx<'_> {
@@ -70,14 +94,31 @@ impl Cx<'_> {
     }
 
     /// Expands the subschema `node` found at `at` in the input (`at` names places in errors
-    /// and in the report; a copy of a target keeps the `$ref`'s pointer).
-    fn expand(&mut self, node: &Value, at: &str, is_root: bool) -> Result<Value, Refusal> {
+    /// and in the report; a copy of a target keeps the `$ref`'s pointer), which sits `depth`
+    /// levels deep in the result (the root object is 1).
+    fn expand(
+        &mut self,
+        node: &Value,
+        at: &str,
+        is_root: bool,
+        depth: usize,
+    ) -> Result<Value, Refusal> {
         let Value::Object(map) = node else {
             return Ok(node.clone());
         };
+        if depth > self.max_depth {
+            return Err(Refusal {
+                pointer: at.to_string(),
+                reason: format!(
+                    "inlining the `$ref`s would nest the schema deeper than {} levels (the \
+                     nesting cap)",
+                    self.max_depth
+                ),
+            });
+        }
         self.spend(at)?;
         if let Some(r) = map.get("$ref") {
-            return self.resolve(map, r, at);
+            return self.resolve(map, r, at, depth);
         }
         let mut out = Map::new();
         for (k, v) in map {
@@ -90,16 +131,17 @@ impl Cx<'_> {
                 for (name, sub) in v.as_object().into_iter().flatten() {
                     m.insert(
                         name.clone(),
-                        self.expand(sub, &push_token(&here, name), false)?,
+                        self.expand(sub, &push_token(&here, name), false, depth + 2)?,
                     );
                 }
                 Value::Object(m)
             } else if (ONE_SCHEMA.contains(&k.as_str()) || k == "items") && v.is_object() {
-                self.expand(v, &here, false)?
+                self.expand(v, &here, false, depth + 1)?
             } else if (LIST_OF_SCHEMAS.contains(&k.as_str()) || k == "items") && v.is_array() {
                 let mut list = Vec::new();
                 for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
-                    list.push(self.expand(sub, &push_token(&here, &i.to_string()), false)?);
+                    let place = push_token(&here, &i.to_string());
+                    list.push(self.expand(sub, &place, false, depth + 2)?);
                 }
                 Value::Array(list)
             } else {
@@ -116,6 +158,7 @@ impl Cx<'_> {
         map: &Map<String, Value>,
         reference: &Value,
         at: &str,
+        depth: usize,
     ) -> Result<Value, Refusal> {
         let here = push_token(at, "$ref");
         let refuse = |reason: String| Refusal {
@@ -135,8 +178,15 @@ impl Cx<'_> {
                 "`$ref` to the anchor `{text}` (only JSON Pointer references are inlined)"
             )));
         }
+        // The whole chain from here first, with the resolver every command shares: a cycle or
+        // an over-long chain is refused in the same words as `check`, `compile` and `args`
+        // use, before any recursion.
+        let chain = shared::follow(self.root, text);
+        if let Some(problem) = shared::chain_problem(text, &chain) {
+            return Err(refuse(problem));
+        }
         let decoded = crate::schema::percent_decode(fragment).into_owned();
-        if self.stack.contains(&decoded) {
+        if self.stack.iter().any(|e| e.target == decoded) {
             return Err(refuse(format!(
                 "`$ref` to `{text}` is recursive; a recursive schema cannot be written out"
             )));
@@ -146,8 +196,19 @@ impl Cx<'_> {
                 "`$ref` to `{text}`, which is not in the schema"
             )));
         };
-        self.stack.push(decoded);
-        let expanded = self.expand(target, at, false);
+        if self.stack.len() >= MAX_REF_HOPS {
+            let outer = &self.stack[0];
+            return Err(Refusal {
+                pointer: outer.at.clone(),
+                reason: shared::too_long_nested(&outer.text),
+            });
+        }
+        self.stack.push(Expanding {
+            target: decoded,
+            at: here.clone(),
+            text: text.to_string(),
+        });
+        let expanded = self.expand(target, at, false, depth);
         self.stack.pop();
         let mut expanded = expanded?;
         self.done.push(Inlined {
@@ -173,7 +234,7 @@ impl Cx<'_> {
                 _ => {
                     let nv = if (ONE_SCHEMA.contains(&k.as_str()) || k == "items") && v.is_object()
                     {
-                        self.expand(v, &push_token(at, k), false)?
+                        self.expand(v, &push_token(at, k), false, depth + 1)?
                     } else {
                         v.clone()
                     };
@@ -258,6 +319,128 @@ mod tests {
         let mut small = s.clone();
         small["properties"]["root"]["$ref"] = json!("#/$defs/D27");
         assert!(inline(&small, MAX_INLINE_NODES).is_ok());
+    }
+
+    /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string): each `Di` is a bare `$ref` to
+    /// the next, or (`nested`) an object whose property `x` is one.
+    fn chain(n: usize, nested: bool) -> Value {
+        let mut defs = Map::new();
+        for i in 0..n {
+            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            let def = if nested {
+                json!({"type":"object","properties":{"x": next}})
+            } else {
+                next
+            };
+            defs.insert(format!("D{i}"), def);
+        }
+        defs.insert(format!("D{n}"), json!({"type":"string"}));
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+    }
+
+    #[test]
+    fn a_chain_past_the_hop_limit_is_refused_in_the_shared_words() {
+        let (out, done) = inline(&chain(MAX_REF_HOPS - 1, false), MAX_INLINE_NODES).unwrap();
+        assert_eq!(
+            out,
+            json!({"type":"object","properties":{"a":{"type":"string"}}})
+        );
+        assert_eq!(done.len(), MAX_REF_HOPS);
+        for n in [MAX_REF_HOPS, 1_500, 20_000] {
+            let e = inline(&chain(n, false), usize::MAX).unwrap_err();
+            assert_eq!(
+                e,
+                Refusal {
+                    pointer: "/properties/a/$ref".into(),
+                    reason: shared::too_long("#/$defs/D0"),
+                }
+            );
+        }
+        // A cycle is still called a cycle.
+        let cycle = json!({"properties":{"a":{"$ref":"#/$defs/A"}},
+            "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}});
+        let e = inline(&cycle, MAX_INLINE_NODES).unwrap_err();
+        assert!(e.reason.contains("is a cycle of references"), "{e:?}");
+    }
+
+    #[test]
+    fn references_nested_past_the_hop_limit_are_refused() {
+        let (out, done) = inline(&chain(MAX_REF_HOPS - 1, true), MAX_INLINE_NODES).unwrap();
+        assert_eq!(done.len(), MAX_REF_HOPS);
+        assert_eq!(crate::json::value_depth(&out), 2 * MAX_REF_HOPS + 1);
+        for n in [MAX_REF_HOPS, 1_500] {
+            let e = inline(&chain(n, true), usize::MAX).unwrap_err();
+            assert_eq!(
+                e,
+                Refusal {
+                    pointer: "/properties/a/$ref".into(),
+                    reason: shared::too_long_nested("#/$defs/D0"),
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn an_inlined_schema_is_held_to_the_nesting_cap() {
+        // Few references, each target nesting ten levels: the result would pass the cap.
+        let mut defs = Map::new();
+        for i in 0..60 {
+            let mut def = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            for _ in 0..5 {
+                def = json!({"type":"object","properties":{"x": def}});
+            }
+            defs.insert(format!("D{i}"), def);
+        }
+        defs.insert("D60".into(), json!({"type":"string"}));
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs});
+        let e = inline(&s, usize::MAX).unwrap_err();
+        let max = crate::input::LIMITS.max_depth;
+        assert_eq!(
+            e.reason,
+            format!(
+                "inlining the `$ref`s would nest the schema deeper than {max} levels (the nesting \
+                 cap)"
+            )
+        );
+        assert!(
+            e.pointer.starts_with("/properties/a/properties/x/"),
+            "{e:?}"
+        );
+    }
+
+    /// The worst schema within the input caps (nesting to the cap, with the longest chains of
+    /// references allowed along the way) is inlined or refused on a 2 MiB stack, the default
+    /// of a spawned thread and of tokio's workers, in a debug build.
+    #[test]
+    fn inlining_fits_a_small_stack() {
+        let max = crate::input::LIMITS.max_depth;
+        // 60 hops in a row, then a schema nesting `not` to just under the cap.
+        let mut defs = Map::new();
+        for i in 0..60 {
+            defs.insert(
+                format!("D{i}"),
+                json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+            );
+        }
+        let mut deep = json!({"type":"string"});
+        for _ in 0..(max - 4) {
+            deep = json!({"not": deep});
+        }
+        defs.insert("D60".into(), deep);
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs});
+        let nested = chain(1_500, true);
+        let outcome = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let deep = inline(&s, usize::MAX).map(|(v, _)| crate::json::value_depth(&v));
+                let nested = inline(&nested, usize::MAX).map(|_| ());
+                (deep, nested)
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        assert_eq!(outcome.0, Ok(max - 1));
+        assert!(outcome.1.is_err());
     }
 
     #[test]

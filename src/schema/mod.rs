@@ -9,6 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
+pub mod refs;
+
 /// Keywords whose value is a map from names to subschemas.
 pub const MAP_OF_SCHEMAS: &[&str] = &[
     "properties",
@@ -238,61 +240,36 @@ pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'
     })
 }
 
-/// How many `$ref`s in a row may point at another bare `$ref` before the chain counts as a
-/// loop.
-const MAX_REF_HOPS: usize = 64;
-
-/// The first `$ref` of `root` that cannot work, as (JSON Pointer of the subschema holding it,
-/// the problem in words): a local reference to nothing, a chain of references that never
-/// reaches a schema (`A → B → A`, or one pointing at itself), or a remote reference (toolwire
-/// does not fetch, so what it names cannot be checked). A validator accepts any value at a
+/// The first `$ref` of `root` that cannot work, as (JSON Pointer of the `$ref`, the problem in
+/// words): a local reference to nothing, a chain of references that loops (`A → B → A`, or
+/// one pointing at itself) or is longer than [`refs::MAX_REF_HOPS`] (worded by
+/// [`refs::chain_problem`], as every command words it), or a remote reference (toolwire does
+/// not fetch, so what it names cannot be checked). A validator accepts any value at a
 /// reference loop and offline models do not resolve references, so without this a broken
-/// one would pass as valid. `None` when every `$ref` reaches a schema.
+/// one would pass as valid. `None` when every `$ref` reaches a schema within the limit.
 pub fn broken_ref(root: &Value) -> Option<(String, String)> {
     let walk = walk(root);
     for node in &walk.nodes {
         let Some(Value::String(reference)) = node.object().and_then(|o| o.get("$ref")) else {
             continue;
         };
-        let at = || node.pointer.clone();
-        let mut current = reference.as_str();
-        let mut reached = false;
-        for _ in 0..MAX_REF_HOPS {
-            let Some(fragment) = current.strip_prefix('#') else {
-                return Some((
-                    at(),
-                    format!(
-                        "remote `$ref` {current:?}: toolwire does not fetch it, so what the \
-                         target would see cannot be checked; inline it"
-                    ),
-                ));
-            };
-            match resolve(root, &percent_decode(fragment)) {
-                None => {
-                    return Some((
-                        at(),
-                        format!("`$ref` {current:?} points to nothing in the schema"),
-                    ));
-                }
-                Some(Value::Object(o)) if o.len() == 1 => match o.get("$ref") {
-                    Some(Value::String(next)) => current = next,
-                    _ => {
-                        reached = true;
-                        break;
-                    }
-                },
-                Some(_) => {
-                    reached = true;
-                    break;
-                }
+        let chain = refs::follow(root, reference);
+        let problem = match &chain {
+            refs::Chain::Reaches { .. } => continue,
+            refs::Chain::Stops {
+                last,
+                step: refs::Step::Remote,
+            } => format!(
+                "remote `$ref` {last:?}: toolwire does not fetch it, so what the target would \
+                 see cannot be checked; inline it"
+            ),
+            // An `$anchor` name is not looked up: offline models do not resolve one either.
+            refs::Chain::Stops { last, .. } => {
+                format!("`$ref` {last:?} points to nothing in the schema")
             }
-        }
-        if !reached {
-            return Some((
-                at(),
-                format!("`$ref` {reference:?} leads through references that never reach a schema"),
-            ));
-        }
+            _ => refs::chain_problem(reference, &chain)?,
+        };
+        return Some((push_token(&node.pointer, "$ref"), problem));
     }
     None
 }
@@ -361,6 +338,47 @@ mod tests {
         let w = walk(&s);
         assert!(w.truncated);
         assert_eq!(w.nodes.len(), MAX_NODES);
+    }
+
+    #[test]
+    fn a_broken_ref_is_named_at_its_ref_in_the_shared_words() {
+        let broken = |s: Value| broken_ref(&s).unwrap();
+        let long = {
+            let mut defs = Map::new();
+            for i in 0..refs::MAX_REF_HOPS {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+                );
+            }
+            defs.insert(format!("D{}", refs::MAX_REF_HOPS), json!({"type":"string"}));
+            json!({"properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+        };
+        assert_eq!(
+            broken(long.clone()),
+            ("/properties/a/$ref".into(), refs::too_long("#/$defs/D0"))
+        );
+        // One hop fewer (start one step further down the same chain) reaches the schema.
+        let mut under = long;
+        under["properties"]["a"]["$ref"] = json!("#/$defs/D1");
+        under["$defs"].as_object_mut().unwrap().shift_remove("D0");
+        assert_eq!(broken_ref(&under), None);
+        assert_eq!(
+            broken(json!({"properties":{"a":{"$ref":"#/properties/a"}}})),
+            (
+                "/properties/a/$ref".into(),
+                "`$ref` to `#/properties/a` refers to itself and never reaches a schema".into()
+            )
+        );
+        assert_eq!(
+            broken(json!({"properties":{"a":{"$ref":"#/$defs/none"}}})).1,
+            "`$ref` \"#/$defs/none\" points to nothing in the schema"
+        );
+        assert!(
+            broken(json!({"properties":{"a":{"$ref":"https://e.org/s.json"}}}))
+                .1
+                .starts_with("remote `$ref` \"https://e.org/s.json\"")
+        );
     }
 
     #[test]

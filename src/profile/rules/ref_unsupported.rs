@@ -2,6 +2,7 @@
 //! dangling), or the `$defs`/`definitions` it points into.
 
 use super::*;
+use crate::schema::refs;
 use serde_json::Value;
 
 pub const RULE: Rule = Rule {
@@ -9,12 +10,14 @@ pub const RULE: Rule = Rule {
     checks: "A local `$ref` (`#/...`), told apart by form: plain (`local $defs`), recursive \
              (the target refers back to itself through its subschemas, directly or via other \
              references), a self-reference (a \
-             chain of bare `$ref`s that never reaches a schema), with sibling keywords, or \
-             resolving to nothing; and the `$defs`/`definitions` containers.",
-    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
+             chain of bare `$ref`s that never reaches a schema), a chain of more than 64 \
+             `$ref`s in a row or nested in each other's targets (`chain too long`: toolwire \
+             follows no further), with sibling \
+             keywords, or resolving to nothing; and the `$defs`/`definitions` containers.",
+    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
     fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
-    repair: "partly: plain local references are inlined (with a cycle guard and a size cap); recursive, self-referencing and dangling ones cannot be",
+    repair: "partly: plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -35,32 +38,38 @@ fn owns(p: &Param) -> bool {
         || keyed_in(p, Kind::Structure, &[value::REF_UNRESOLVED])
 }
 
-/// Steps followed through chains of references before giving up.
-const MAX_HOPS: usize = 64;
 /// Subschemas of a target scanned for a reference back to it.
 const MAX_SCAN: usize = 10_000;
 
 fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
-    if !super::super::detect::resolves(root, reference) {
-        return None;
-    }
-    let fragment = reference.strip_prefix('#').unwrap_or("");
-    if !fragment.is_empty() && !fragment.starts_with('/') {
+    match refs::step(root, reference) {
+        refs::Step::Local(v, pointer) => Some((v, pointer)),
         // An anchor: resolved by name elsewhere; treat the root as the target.
-        return Some((root, String::new()));
+        refs::Step::Anchor => Some((root, String::new())),
+        refs::Step::Remote | refs::Step::Missing => None,
     }
-    let pointer = crate::schema::percent_decode(fragment);
-    root.pointer(&pointer).map(|v| (v, pointer.into_owned()))
 }
 
 /// How a resolvable local reference behaves: `self-reference` when following bare `$ref`s
-/// loops without reaching a schema, `recursive` when the target contains a reference back to
-/// itself (or to a schema around it), otherwise `local $defs`.
+/// loops without reaching a schema, `chain too long` when it takes more than
+/// [`refs::MAX_REF_HOPS`] hops ([`refs::follow`]) or when references nest, each in the
+/// target of the one before, more than that deep (where inlining stops), `recursive` when the
+/// target contains a reference back to itself (or to a schema around it), otherwise
+/// `local $defs`.
 pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
-    let (node, ptr) = match follow(root, reference)? {
-        Followed::Schema(node, ptr) => (node, ptr),
-        Followed::Dangling => return Some(value::REF_LOCAL),
-        Followed::Cycle(_) => return Some(value::REF_SELF),
+    target(root, reference)?;
+    let (node, ptr) = match refs::follow(root, reference) {
+        refs::Chain::Reaches {
+            schema, pointer, ..
+        } => (schema, pointer),
+        refs::Chain::Stops {
+            step: refs::Step::Anchor,
+            ..
+        } => (root, String::new()),
+        // Dangling further on: the reference written here is plain.
+        refs::Chain::Stops { .. } => return Some(value::REF_LOCAL),
+        refs::Chain::Cycle(_) => return Some(value::REF_SELF),
+        refs::Chain::TooLong => return Some(value::REF_CHAIN_TOO_LONG),
     };
     if here == ptr || here.starts_with(&format!("{ptr}/")) {
         return Some(value::REF_RECURSIVE);
@@ -71,25 +80,41 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
     let mut path = vec![ptr];
     let mut explored = std::collections::HashSet::new();
     let mut budget = MAX_SCAN;
-    if loops_back(root, node, &mut path, &mut explored, &mut budget) {
+    let mut too_deep = false;
+    if loops_back(
+        root,
+        node,
+        &mut path,
+        &mut explored,
+        &mut budget,
+        &mut too_deep,
+    ) {
         return Some(value::REF_RECURSIVE);
     }
-    Some(value::REF_LOCAL)
+    // References nested each in the target of the one before, past the limit: inlining
+    // stops there (`repair::refs`), so the chain is too long, not plain.
+    Some(if too_deep {
+        value::REF_CHAIN_TOO_LONG
+    } else {
+        value::REF_LOCAL
+    })
 }
 
 /// Whether a `$ref` inside `node` (the target of the last reference on `path`), or inside
 /// what such references reach in turn, points at a schema on `path` or around one. `path` holds
 /// the JSON Pointers of the targets being expanded; `explored` the targets already searched
 /// (each is searched once); at most `budget` values are scanned in all and at most
-/// [`MAX_HOPS`] references followed in a row, beyond which the reference counts as plain.
+/// [`refs::MAX_REF_HOPS`] references followed nested in one another, beyond which the search
+/// stops and sets `too_deep` (a loop found elsewhere still counts).
 fn loops_back<'v>(
     root: &'v Value,
     node: &'v Value,
     path: &mut Vec<String>,
     explored: &mut std::collections::HashSet<String>,
     budget: &mut usize,
+    too_deep: &mut bool,
 ) -> bool {
-    let mut refs: Vec<&str> = Vec::new();
+    let mut inner: Vec<&str> = Vec::new();
     let mut stack = vec![node];
     while let Some(v) = stack.pop() {
         if *budget == 0 {
@@ -101,7 +126,7 @@ fn loops_back<'v>(
                 if let Some(r) = m.get("$ref").and_then(Value::as_str)
                     && r.starts_with('#')
                 {
-                    refs.push(r);
+                    inner.push(r);
                 }
                 stack.extend(m.values());
             }
@@ -109,14 +134,15 @@ fn loops_back<'v>(
             _ => {}
         }
     }
-    for r in refs {
+    for r in inner {
         let frag = &r[1..];
         let around =
             |p: &String| frag.is_empty() || p == frag || p.starts_with(&format!("{frag}/"));
         if path.iter().any(around) {
             return true;
         }
-        if path.len() >= MAX_HOPS {
+        if path.len() >= refs::MAX_REF_HOPS {
+            *too_deep = true;
             continue;
         }
         let Some((next, p)) = target(root, r) else {
@@ -126,7 +152,7 @@ fn loops_back<'v>(
             continue;
         }
         path.push(p);
-        let found = loops_back(root, next, path, explored, budget);
+        let found = loops_back(root, next, path, explored, budget, too_deep);
         path.pop();
         if found {
             return true;
@@ -135,66 +161,12 @@ fn loops_back<'v>(
     false
 }
 
-/// Where following a chain of bare `$ref`s from a reference ends.
-enum Followed<'v> {
-    /// At a schema that is not itself a bare reference, with its JSON Pointer.
-    Schema(&'v Value, String),
-    /// At a reference that resolves to nothing.
-    Dangling,
-    /// Back at a place already passed: the pointers of the loop, in order, its first repeated
-    /// at the end.
-    Cycle(Vec<String>),
-}
-
-/// Follows `reference` and the `$ref`s of what it reaches (at most [`MAX_HOPS`]); `None` when
-/// `reference` itself does not resolve.
-fn follow<'v>(root: &'v Value, reference: &str) -> Option<Followed<'v>> {
-    let (mut node, mut ptr) = target(root, reference)?;
-    let mut seen = vec![ptr.clone()];
-    for _ in 0..MAX_HOPS {
-        let Some(next) = node.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some((n, p)) = target(root, next) else {
-            return Some(Followed::Dangling);
-        };
-        if let Some(start) = seen.iter().position(|s| *s == p) {
-            let mut cycle = seen.split_off(start);
-            cycle.push(p);
-            return Some(Followed::Cycle(cycle));
-        }
-        seen.push(p.clone());
-        node = n;
-        ptr = p;
-    }
-    Some(Followed::Schema(node, ptr))
-}
-
-/// What a `$ref` to `text` whose chain loops is, in words: a reference to itself, or a cycle
-/// through the definitions it names.
+/// What a `$ref` to `text` whose chain loops is, in words ([`refs::cycle`], as every command
+/// words it), with the form's name.
 fn cycle_message(root: &Value, text: &str) -> String {
-    let Some(Followed::Cycle(c)) = follow(root, text) else {
-        return format!("`$ref` to `{text}` (self-reference)");
-    };
-    let starts_here = c
-        .first()
-        .is_some_and(|p| text.strip_prefix('#') == Some(p.as_str()));
-    match (c.len(), starts_here) {
-        (2, true) => format!(
-            "`$ref` to `{text}` refers to itself and never reaches a schema (self-reference)"
-        ),
-        (2, false) => format!(
-            "`$ref` to `{text}` leads to `#{}`, which refers to itself and never reaches a schema (self-reference)",
-            c[0]
-        ),
-        _ => {
-            let names: Vec<String> = c.iter().map(|p| format!("`#{p}`")).collect();
-            format!(
-                "`$ref` to `{text}` {} a cycle of references through {} that never reaches a schema (self-reference)",
-                if starts_here { "is" } else { "leads into" },
-                names.join(" → ")
-            )
-        }
+    match refs::follow(root, text) {
+        refs::Chain::Cycle(c) => format!("{} (self-reference)", refs::cycle(text, &c)),
+        _ => format!("`$ref` to `{text}` (self-reference)"),
     }
 }
 
@@ -212,6 +184,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     || match root {
                         _ if !r.is_string() => format!("`$ref` is not a string but {r}"),
                         Some(root) if f == value::REF_SELF => cycle_message(root, text),
+                        Some(root) if f == value::REF_CHAIN_TOO_LONG => {
+                            match refs::follow(root, text) {
+                                refs::Chain::TooLong => refs::too_long(text),
+                                _ => refs::too_long_nested(text),
+                            }
+                        }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
                 ),
@@ -276,6 +254,85 @@ mod tests {
             super::cycle_message(&s, "#/$defs/c"),
             "`$ref` to `#/$defs/c` refers to itself and never reaches a schema (self-reference)"
         );
+    }
+
+    /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string), each `Di` a bare `$ref`.
+    fn chain(n: usize) -> serde_json::Value {
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            defs.insert(
+                format!("D{i}"),
+                json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+            );
+        }
+        defs.insert(format!("D{n}"), json!({"type":"string"}));
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+    }
+
+    #[test]
+    fn a_chain_past_the_shared_hop_limit_is_too_long_not_plain_nor_a_cycle() {
+        let hops = crate::schema::refs::MAX_REF_HOPS;
+        assert_eq!(
+            super::form(&chain(hops - 1), "#/$defs/D0", "/properties/a"),
+            Some("local $defs")
+        );
+        for n in [hops, 1_500] {
+            let s = chain(n);
+            assert_eq!(
+                super::form(&s, "#/$defs/D0", "/properties/a"),
+                Some("chain too long")
+            );
+            let found = seen("ref-unsupported", s.clone());
+            assert!(
+                found.contains(&(
+                    "/properties/a/$ref".to_string(),
+                    "keyword-allowed: $ref (chain too long)".to_string()
+                )),
+                "{found:?}"
+            );
+            let messages = messages("ref-unsupported", s);
+            let words = crate::schema::refs::too_long("#/$defs/D0");
+            assert!(
+                messages
+                    .iter()
+                    .any(|m| m.starts_with(&format!("{words}: "))),
+                "{messages:?}"
+            );
+        }
+        // References nested each in the target of the one before: the same limit, as
+        // inlining applies it (`repair::refs`).
+        let nested = |n: usize| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"type":"object","properties":{"x":{"$ref": format!("#/$defs/D{}", i + 1)}}}),
+                );
+            }
+            defs.insert(format!("D{n}"), json!({"type":"string"}));
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+        };
+        assert_eq!(
+            super::form(&nested(hops - 1), "#/$defs/D0", "/properties/a"),
+            Some("local $defs")
+        );
+        for n in [hops, 1_500] {
+            assert_eq!(
+                super::form(&nested(n), "#/$defs/D0", "/properties/a"),
+                Some("chain too long")
+            );
+        }
+        let words = crate::schema::refs::too_long_nested("#/$defs/D0");
+        let messages = messages("ref-unsupported", nested(1_500));
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with(&format!("{words}: "))),
+            "{messages:?}"
+        );
+        // The rule's documentation states the limit the code applies.
+        assert!(super::RULE.checks.contains(&format!("more than {hops} ")));
+        assert!(super::RULE.repair.contains(&format!("at most {hops} ")));
     }
 
     #[test]

@@ -19,9 +19,19 @@ pub(super) fn keyword(
     let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
     match (k, form) {
-        ("$ref", Some(value::REF_RECURSIVE | value::REF_SELF)) => Err(
+        ("$ref", Some(value::REF_RECURSIVE)) => Err(
             "a recursive `$ref` cannot be written out: the schema would never end".into(),
         ),
+        // A cycle is called a cycle and an over-long chain names the limit, in the words every
+        // command uses for them (`crate::schema::refs`).
+        ("$ref", Some(value::REF_SELF | value::REF_CHAIN_TOO_LONG)) => {
+            let text = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
+            let root = tool.parameters.as_ref().ok_or("no schema")?;
+            let chain = crate::schema::refs::follow(root, text);
+            Err(crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
+                format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
+            }))
+        }
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
         }

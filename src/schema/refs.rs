@@ -1,0 +1,264 @@
+//! Following local `$ref`s: the one resolver and the one hop limit that `check`, `repair`,
+//! `compile` and `args` share, so a chain is judged (and worded) the same by every command.
+//!
+//! A *hop* is one `$ref` followed. A chain continues while the schema reached holds a `$ref`
+//! (with or without keywords beside it: a validator follows it either way), so a chain of
+//! [`MAX_REF_HOPS`] references reaches its schema and one more is refused as too long. A chain
+//! that comes back to a place it passed is a *cycle*, whatever its length.
+
+use serde_json::Value;
+
+use super::percent_decode;
+
+/// Most `$ref`s followed one after another: in a chain of schemas that are each a `$ref` to
+/// the next, and, when `repair` inlines, in references nested in the targets of others. A
+/// limit, not a guess at a loop: a longer chain is refused as longer than the limit (a cycle
+/// is found as a cycle within it). 64 is far past anything in the corpora (their longest
+/// chain is a handful of hops) and keeps every follower's work and recursion small.
+pub const MAX_REF_HOPS: usize = 64;
+
+/// One `$ref` resolved in `root`, without following what it reaches.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step<'v> {
+    /// A JSON Pointer fragment (`#`, `#/$defs/A`, percent-escapes decoded) that names a value:
+    /// the value and the decoded pointer.
+    Local(&'v Value, String),
+    /// A plain-name fragment (`#foo`), which names an `$anchor`: not resolved here.
+    Anchor,
+    /// Not a fragment of this document: toolwire never fetches it.
+    Remote,
+    /// A JSON Pointer fragment that names nothing in `root`.
+    Missing,
+}
+
+/// Resolves `reference` (the text of a `$ref`) in `root`.
+pub fn step<'v>(root: &'v Value, reference: &str) -> Step<'v> {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return Step::Remote;
+    };
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return Step::Anchor;
+    }
+    let pointer = percent_decode(fragment);
+    match root.pointer(&pointer) {
+        Some(v) => Step::Local(v, pointer.into_owned()),
+        None => Step::Missing,
+    }
+}
+
+/// Where following a `$ref` and the `$ref`s of what it reaches ends ([`follow`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Chain<'v> {
+    /// At a value that holds no string `$ref` (a schema, or whatever a broken schema put
+    /// there): the value, its decoded JSON Pointer, and the last reference followed, as
+    /// written.
+    Reaches {
+        schema: &'v Value,
+        pointer: String,
+        last: &'v str,
+    },
+    /// At a reference the chain cannot follow: `last` is its text, `step` what it is
+    /// ([`Step::Anchor`], [`Step::Remote`] or [`Step::Missing`]).
+    Stops { last: &'v str, step: Step<'v> },
+    /// Back at a place already passed: the decoded pointers of the loop in order, its first
+    /// repeated at the end (`[A, B, A]`; `[A, A]` for a schema that refers to itself).
+    Cycle(Vec<String>),
+    /// More than [`MAX_REF_HOPS`] references in a row without reaching a schema.
+    TooLong,
+}
+
+/// Follows `reference` in `root`, then the `$ref` of each value reached, for at most
+/// [`MAX_REF_HOPS`] hops in all. Iterative, and each step costs one pointer lookup.
+pub fn follow<'v>(root: &'v Value, reference: &'v str) -> Chain<'v> {
+    let mut last = reference;
+    let mut seen: Vec<String> = Vec::new();
+    let mut hops = 0;
+    loop {
+        hops += 1;
+        let (node, pointer) = match step(root, last) {
+            Step::Local(node, pointer) => (node, pointer),
+            other => return Chain::Stops { last, step: other },
+        };
+        if let Some(start) = seen.iter().position(|s| *s == pointer) {
+            let mut cycle = seen.split_off(start);
+            cycle.push(pointer);
+            return Chain::Cycle(cycle);
+        }
+        let Some(next) = node.get("$ref").and_then(Value::as_str) else {
+            return Chain::Reaches {
+                schema: node,
+                pointer,
+                last,
+            };
+        };
+        if hops == MAX_REF_HOPS {
+            return Chain::TooLong;
+        }
+        seen.push(pointer);
+        last = next;
+    }
+}
+
+/// The problem with a chain that reaches no schema, in the words every command uses:
+/// [`cycle`] for a [`Chain::Cycle`], [`too_long`] for a [`Chain::TooLong`]; `None` otherwise.
+/// `reference` is the `$ref` the chain started from.
+pub fn chain_problem(reference: &str, chain: &Chain<'_>) -> Option<String> {
+    match chain {
+        Chain::Cycle(c) => Some(cycle(reference, c)),
+        Chain::TooLong => Some(too_long(reference)),
+        _ => None,
+    }
+}
+
+/// "`$ref` to `X` starts a `$ref` chain longer than 64 hops (...)": a chain toolwire stops
+/// following at [`MAX_REF_HOPS`], which may still reach a schema further on.
+pub fn too_long(reference: &str) -> String {
+    format!(
+        "`$ref` to `{reference}` starts a `$ref` chain longer than {MAX_REF_HOPS} hops \
+         (toolwire follows at most {MAX_REF_HOPS} references in a row; shorten the chain)"
+    )
+}
+
+/// The same limit met while inlining: the references nest, each inside the target of the one
+/// before, more than [`MAX_REF_HOPS`] deep from the `$ref` to `reference`.
+pub fn too_long_nested(reference: &str) -> String {
+    format!(
+        "`$ref` to `{reference}` starts a `$ref` chain longer than {MAX_REF_HOPS} hops \
+         (each target holds the next `$ref`; inlining follows at most {MAX_REF_HOPS} nested \
+         references)"
+    )
+}
+
+/// A chain from `reference` that loops (`c` as in [`Chain::Cycle`]), in words: a reference
+/// to itself, one leading to a schema that refers to itself, or a cycle through the
+/// definitions it names; each "never reaches a schema".
+pub fn cycle(reference: &str, c: &[String]) -> String {
+    let starts_here = c
+        .first()
+        .is_some_and(|p| reference.strip_prefix('#') == Some(p.as_str()));
+    match (c.len(), starts_here) {
+        (2, true) => {
+            format!("`$ref` to `{reference}` refers to itself and never reaches a schema")
+        }
+        (2, false) => format!(
+            "`$ref` to `{reference}` leads to `#{}`, which refers to itself and never reaches a \
+             schema",
+            c[0]
+        ),
+        _ => {
+            let names: Vec<String> = c.iter().map(|p| format!("`#{p}`")).collect();
+            format!(
+                "`$ref` to `{reference}` {} a cycle of references through {} that never reaches \
+                 a schema",
+                if starts_here { "is" } else { "leads into" },
+                names.join(" → ")
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Map, json};
+
+    /// `{"properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":{D0 → D1 → ... → Dn: string}}`:
+    /// following `#/$defs/D0` takes `n + 1` hops.
+    fn chain(n: usize) -> Value {
+        let mut defs = Map::new();
+        for i in 0..n {
+            defs.insert(
+                format!("D{i}"),
+                json!({"$ref": format!("#/$defs/D{}", i + 1)}),
+            );
+        }
+        defs.insert(format!("D{n}"), json!({"type":"string"}));
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+    }
+
+    #[test]
+    fn a_chain_of_the_limit_reaches_its_schema_and_one_more_hop_is_too_long() {
+        let under = chain(MAX_REF_HOPS - 1);
+        match follow(&under, "#/$defs/D0") {
+            Chain::Reaches {
+                schema,
+                pointer,
+                last,
+            } => {
+                assert_eq!(schema, &json!({"type":"string"}));
+                assert_eq!(pointer, format!("/$defs/D{}", MAX_REF_HOPS - 1));
+                assert_eq!(last, format!("#/$defs/D{}", MAX_REF_HOPS - 1));
+            }
+            other => panic!("{other:?}"),
+        }
+        let over = chain(MAX_REF_HOPS);
+        assert_eq!(follow(&over, "#/$defs/D0"), Chain::TooLong);
+        let long = chain(1_500);
+        assert_eq!(follow(&long, "#/$defs/D0"), Chain::TooLong);
+        assert_eq!(
+            chain_problem("#/$defs/D0", &Chain::TooLong).unwrap(),
+            format!(
+                "`$ref` to `#/$defs/D0` starts a `$ref` chain longer than {MAX_REF_HOPS} hops \
+                 (toolwire follows at most {MAX_REF_HOPS} references in a row; shorten the chain)"
+            )
+        );
+    }
+
+    #[test]
+    fn a_cycle_is_a_cycle_at_any_length() {
+        let s = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"},"c":{"$ref":"#/$defs/c"}}});
+        let c = follow(&s, "#/$defs/a");
+        assert_eq!(
+            c,
+            Chain::Cycle(vec![
+                "/$defs/a".into(),
+                "/$defs/b".into(),
+                "/$defs/a".into()
+            ])
+        );
+        assert_eq!(
+            chain_problem("#/$defs/a", &c).unwrap(),
+            "`$ref` to `#/$defs/a` is a cycle of references through `#/$defs/a` → `#/$defs/b` → `#/$defs/a` that never reaches a schema"
+        );
+        assert_eq!(
+            chain_problem("#/$defs/c", &follow(&s, "#/$defs/c")).unwrap(),
+            "`$ref` to `#/$defs/c` refers to itself and never reaches a schema"
+        );
+        // A loop that closes within the limit is a cycle however far its run-up started.
+        let mut long = chain(200);
+        long["$defs"]["D200"] = json!({"$ref":"#/$defs/D170"});
+        assert!(matches!(follow(&long, "#/$defs/D160"), Chain::Cycle(c) if c.len() == 32));
+        assert_eq!(follow(&long, "#/$defs/D0"), Chain::TooLong);
+        // Keywords beside a `$ref` do not end the chain: the validator follows it too.
+        let sib = json!({"$defs":{"a":{"$ref":"#/$defs/a","description":"x"}}});
+        assert!(matches!(follow(&sib, "#/$defs/a"), Chain::Cycle(_)));
+    }
+
+    #[test]
+    fn what_cannot_be_followed_stops_the_chain() {
+        let s = json!({"$defs":{"a":{"$ref":"#/$defs/x%20y"},"x y":{"$ref":"https://e.org/s"},
+            "m":{"$ref":"#/$defs/none"},"n":{"$ref":"#anchor"}}});
+        assert_eq!(
+            follow(&s, "#/$defs/a"),
+            Chain::Stops {
+                last: "https://e.org/s",
+                step: Step::Remote
+            }
+        );
+        assert_eq!(
+            follow(&s, "#/$defs/m"),
+            Chain::Stops {
+                last: "#/$defs/none",
+                step: Step::Missing
+            }
+        );
+        assert_eq!(
+            follow(&s, "#/$defs/n"),
+            Chain::Stops {
+                last: "#anchor",
+                step: Step::Anchor
+            }
+        );
+        assert!(matches!(step(&s, "#"), Step::Local(v, p) if v == &s && p.is_empty()));
+    }
+}

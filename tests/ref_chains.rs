@@ -1,0 +1,211 @@
+//! Long and looping `$ref` chains through every command that reads schemas (`check`,
+//! `repair`, `compile`, `args`), run as the binary: never a crash (a stack overflow aborts
+//! the process), always the same hop limit and the same words for it, a cycle still called a
+//! cycle. The inputs are generated (a 1,500-hop chain is too big to keep as a trycmd fixture).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{Map, Value, json};
+use toolwire::schema::refs::{MAX_REF_HOPS, too_long, too_long_nested};
+
+/// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string), as one OpenAI tool: each `Di` a
+/// bare `$ref` to the next, or (`nested`) an object whose property `x` is one. Following
+/// `#/$defs/D0` takes `n + 1` hops.
+fn chain_tool(n: usize, nested: bool) -> Value {
+    let mut defs = Map::new();
+    for i in 0..n {
+        let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+        let def = if nested {
+            json!({"type":"object","properties":{"x": next}})
+        } else {
+            next
+        };
+        defs.insert(format!("D{i}"), def);
+    }
+    defs.insert(format!("D{n}"), json!({"type":"string"}));
+    tool(json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs}))
+}
+
+fn tool(parameters: Value) -> Value {
+    json!([{"type":"function","function":{"name":"f","description":"Looks a thing up.",
+        "parameters": parameters}}])
+}
+
+fn write(dir: &Path, name: &str, v: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(v).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(args)
+        .output()
+        .expect("toolwire runs")
+}
+
+/// The command's exit code and its two streams, asserting it ended by itself: no panic, no
+/// abort (a stack overflow is SIGABRT, so no exit code at all).
+fn outcome(args: &[&str]) -> (i32, String, String) {
+    let out = run(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{args:?} was killed ({:?}): {stderr}", out.status));
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("overflow"), "{args:?}: {stderr}");
+    (code, stdout, stderr)
+}
+
+const GEMINI: &str = "gemini/v1beta/parameters";
+const STRICT: &str = "openai/chat-strict";
+
+#[test]
+fn a_chain_past_the_hop_limit_is_refused_alike_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let words = too_long("#/$defs/D0");
+    for n in [MAX_REF_HOPS, 1_500] {
+        let file = write(d, &format!("bare{n}.json"), &chain_tool(n, false));
+        let (code, stdout, _) = outcome(&["check", &file]);
+        assert_eq!(code, 1, "check {n}");
+        assert!(
+            stdout.contains("/properties/a/$ref") && stdout.contains(&words),
+            "check {n}: {stdout}"
+        );
+        // Refused with the place and the words, nothing written; exit 1 as any refusal.
+        let (code, stdout, stderr) = outcome(&["repair", &file]);
+        assert_eq!((code, stdout.as_str()), (1, ""), "repair {n}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{words} (at /properties/a/$ref)")),
+            "repair {n}: {stderr}"
+        );
+        // A target that gets the references inlined, and one that keeps them.
+        for target in [GEMINI, STRICT] {
+            let (code, stdout, stderr) = outcome(&["compile", "--target", target, &file]);
+            assert_eq!(
+                (code, stdout.as_str()),
+                (1, ""),
+                "compile {target} {n}: {stderr}"
+            );
+            assert!(
+                stderr.contains("/properties/a/$ref") && stderr.contains(&words),
+                "compile {target} {n}: {stderr}"
+            );
+            assert!(stderr.contains("no tool left to send"), "{stderr}");
+        }
+        // A schema toolwire cannot check against is a usage error naming file and place.
+        let (code, stdout, stderr) =
+            outcome(&["args", "--schema", &file, "--call", r#"{"a":"x"}"#]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "args {n}");
+        assert_eq!(
+            stderr,
+            format!("toolwire: {file}: at /0/function/parameters/properties/a/$ref: {words}\n")
+        );
+    }
+}
+
+#[test]
+fn a_chain_within_the_hop_limit_is_followed_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "under.json",
+        &chain_tool(MAX_REF_HOPS - 1, false),
+    );
+    let (_, stdout, _) = outcome(&["check", &file]);
+    assert!(!stdout.contains("chain longer than"), "{stdout}");
+    assert!(
+        stdout.contains("`$ref` to `#/$defs/D0` (local $defs)"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = outcome(&["repair", &file]);
+    assert_eq!(code, 0, "{stderr}");
+    let repaired: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        repaired[0]["function"]["parameters"],
+        json!({"type":"object","properties":{"a":{"type":"string"}}})
+    );
+    for target in [GEMINI, STRICT] {
+        let (code, _, stderr) = outcome(&["compile", "--target", target, &file]);
+        assert_eq!(code, 0, "compile {target}: {stderr}");
+        assert!(stderr.contains("the offline model accepts"), "{stderr}");
+    }
+    let (code, stdout, _) = outcome(&["args", "--schema", &file, "--call", r#"{"a":"x"}"#]);
+    assert_eq!(
+        (code, stdout.trim()),
+        (0, "ok: the arguments match the schema")
+    );
+    let (code, stdout, _) = outcome(&["args", "--schema", &file, "--call", r#"{"a":1}"#]);
+    assert_eq!(code, 1, "{stdout}");
+}
+
+/// 1,500 definitions each holding the next under `properties`: no command overflows; inlining
+/// stops at the hop limit with the place and the words, a target that keeps references
+/// compiles it, and `args` validates through it.
+#[test]
+fn references_nested_1500_deep_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "nested.json", &chain_tool(1_500, true));
+    let words = too_long_nested("#/$defs/D0");
+    let (code, stdout, _) = outcome(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("/properties/a/$ref") && stdout.contains(&words),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = outcome(&["repair", &file]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(
+        stderr.contains(&format!("{words} (at /properties/a/$ref)")),
+        "{stderr}"
+    );
+    let (code, _, stderr) = outcome(&["compile", "--target", GEMINI, &file]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains(&words), "{stderr}");
+    let (code, stdout, _) = outcome(&["compile", "--target", "anthropic/messages", &file]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("\"D1499\""),
+        "the definitions are sent as written"
+    );
+    let call = r#"{"a":{"x":{"x":{"x":5}}}}"#;
+    let (code, stdout, _) = outcome(&["args", "--schema", &file, "--call", call]);
+    assert_eq!(code, 1, "a number where an object is declared: {stdout}");
+    assert!(stdout.contains("/a/x/x/x"), "{stdout}");
+}
+
+#[test]
+fn a_cycle_is_still_called_a_cycle_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "cycle.json",
+        &tool(
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},
+            "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}),
+        ),
+    );
+    let words = "`$ref` to `#/$defs/A` is a cycle of references through `#/$defs/A` → \
+                 `#/$defs/B` → `#/$defs/A` that never reaches a schema";
+    let (_, stdout, _) = outcome(&["check", &file]);
+    assert!(
+        stdout.contains(&format!("{words} (self-reference)")),
+        "{stdout}"
+    );
+    let (code, _, stderr) = outcome(&["repair", &file]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains(words), "{stderr}");
+    for target in [GEMINI, STRICT] {
+        let (code, _, stderr) = outcome(&["compile", "--target", target, &file]);
+        assert_eq!(code, 1);
+        assert!(stderr.contains(words), "compile {target}: {stderr}");
+    }
+    let (code, _, stderr) = outcome(&["args", "--schema", &file, "--call", r#"{"a":1}"#]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains(words), "{stderr}");
+    assert!(!stderr.contains("hops"), "{stderr}");
+}

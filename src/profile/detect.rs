@@ -194,8 +194,14 @@ impl Node<'_> {
 /// Per-tool measurements gathered by the walk, for the limit rules.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Stats {
+    /// Object schemas on the deepest inline path (`$defs` counted below the schema that holds
+    /// them); [`crate::schema::depth::nesting`] is the measure when `refers` is set.
     pub max_object_depth: u32,
     pub deepest_frame: u32,
+    /// Some subschema holds a `$ref`, `$defs` or `definitions`: nesting then follows
+    /// references, which the walk does not, so the depth rule measures it with
+    /// [`crate::schema::depth::nesting`] (the walk's count is that measure otherwise).
+    pub refers: bool,
     pub max_enum: usize,
     pub max_enum_frame: u32,
     pub property_count: usize,
@@ -295,6 +301,9 @@ pub enum At<'x> {
     KeyIndex(u32, &'x str, usize),
     /// A member of a map keyword below the subschema: `/properties/name`.
     Member(u32, &'x str, &'x str),
+    /// A subschema given by its JSON Pointer from the tool's schema (for a measure made
+    /// apart from the walk, e.g. nesting through `$ref`s).
+    Pointer(&'x str),
 }
 
 impl<'a, 'p> Cx<'a, 'p> {
@@ -498,6 +507,10 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
 fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
     let (frame, key, index, member) = match at {
         At::Tool => return,
+        At::Pointer(pointer) => {
+            p.push_str(pointer);
+            return;
+        }
         At::Node(f) => (f, None, None, None),
         At::Key(f, k) => (f, Some(k), None, None),
         At::KeyIndex(f, k, i) => (f, Some(k), Some(i), None),
@@ -749,6 +762,7 @@ fn walk<'a>(
         {
             node.object_depth = parent_depth + 1;
         }
+        stats.refers |= node.reference.is_some() || node.defs || node.definitions;
         if node.object_depth > stats.max_object_depth {
             stats.max_object_depth = node.object_depth;
             stats.deepest_frame = frame;

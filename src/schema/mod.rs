@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
+pub mod depth;
 pub mod refs;
 
 /// Keywords whose value is a map from names to subschemas.
@@ -204,19 +205,12 @@ pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     root.pointer(pointer)
 }
 
-/// The deepest nesting of *object* schemas reached through `properties`/`items`/combinators,
-/// counting the root object as 1. This is the quantity providers' depth limits speak of.
+/// The deepest nesting of *object* schemas, counting the root object as 1 and following local
+/// `$ref`s: [`depth::nesting`]'s levels (its docs say what is counted and how recursion is).
+/// This is the quantity providers' depth limits speak of, and the one `check` and the
+/// offline models share.
 pub fn object_depth(root: &Value) -> usize {
-    let walk = walk(root);
-    // depth of a node in objects = number of object-typed ancestors including itself.
-    // Approximated by subschema depth + 1 for object nodes, which is exact for the
-    // properties/items chains that depth cases build.
-    walk.nodes
-        .iter()
-        .filter(|n| is_object_schema(n.value))
-        .map(|n| n.depth + 1)
-        .max()
-        .unwrap_or(0)
+    depth::nesting(root).levels
 }
 
 /// True for a schema that describes an object: `type: "object"` (any case) or `properties`.

@@ -208,20 +208,19 @@ pub fn validate(gcr: &Value) -> Vec<Problem> {
                     text: google::NAME_RULE.into(),
                 });
             }
-            // gitlab-mcp-nesting-depth-named (the newer of the two wordings). The depth reports
-            // came from gemini-cli, which sent MCP schemas as parametersJsonSchema at the time
-            // (toolsformcp-ref-avoids-depth): both fields are held to the limit.
+            // gitlab-mcp-nesting-depth-named (the newer of the two wordings). Every depth
+            // report came from gemini-cli, which sent MCP schemas as `parametersJsonSchema` at
+            // the time (toolsformcp-ref-avoids-depth): the limit is held to that field only.
+            // No evidence shows the typed `parameters` field refused for depth, so refusing it
+            // there would be a guess `check` cannot back (its `depth-limit` cells are empty).
             let too_deep = |schema: &Value| {
-                (google::nesting(schema) > google::MAX_NESTING).then(|| {
+                (crate::schema::object_depth(schema) > google::MAX_NESTING).then(|| {
                     vec![Problem::Bare(format!(
                         "FunctionDeclaration '{name}' in the request exceeds the maximum allowed nesting depth."
                     ))]
                 })
             };
             if let Some(schema) = google::get(d, "parameters", "parameters") {
-                if let Some(refusal) = too_deep(schema) {
-                    return refusal;
-                }
                 for f in google::schema_findings(schema, &format!("{base}.parameters")) {
                     let (suffix, text) = google::devapi_text(&f.finding);
                     if text.is_empty() {
@@ -353,6 +352,43 @@ mod tests {
             (invalid.verdict, invalid.stage),
             (Verdict::Inconclusive, Stage::Auth)
         );
+    }
+
+    /// `n` object levels, the root counted: `{"type":"object","properties":{"a": ...}}`.
+    fn objects(n: usize) -> Value {
+        let mut s = json!({"type":"string"});
+        for _ in 0..n {
+            s = json!({"type":"object","properties":{"a": s}});
+        }
+        s
+    }
+
+    fn too_deep(field: &str, schema: Value) -> bool {
+        let gcr = json!({"tools":[{"functionDeclarations":[{"name":"f","description":"d",field: schema}]}]});
+        validate(&gcr).iter().any(|p| {
+            matches!(p, Problem::Bare(t) if t.contains("exceeds the maximum allowed nesting depth"))
+        })
+    }
+
+    #[test]
+    fn nesting_is_refused_past_three_object_levels_of_a_json_schema_only() {
+        // The reports' boundary: 4 objects refused (gitlab-mcp-nesting-depth-named).
+        assert!(!too_deep("parametersJsonSchema", objects(3)));
+        assert!(too_deep("parametersJsonSchema", objects(4)));
+        // The reported Notion schema: 5 objects and 2 arrays.
+        let notion = json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"array","items":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"array","items":{"type":"object","properties":{"e":{"type":"string"}}}}}}}}}}}}});
+        assert!(too_deep("parametersJsonSchema", notion));
+        // Arrays are no levels: no report shows one counted.
+        let arrays = json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"array","items":{"type":"array","items":{"type":"string"}}}}}});
+        assert!(!too_deep("parametersJsonSchema", arrays));
+        let mixed = json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"type":"array","items":{"type":"object"}}}}}}});
+        assert!(!too_deep("parametersJsonSchema", mixed));
+        // Through `$ref`s, as check counts.
+        let via_ref = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object"}}}}}}});
+        assert!(too_deep("parametersJsonSchema", via_ref));
+        // No report shows the typed `parameters` field refused for depth.
+        assert!(!too_deep("parameters", objects(4)));
+        assert!(!too_deep("parameters", objects(12)));
     }
 
     #[test]

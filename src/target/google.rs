@@ -691,39 +691,14 @@ pub struct NodeFinding {
     pub dotted: String,
 }
 
-/// Nesting depth of OBJECT/ARRAY levels (the root counts 1) above which a declaration is
-/// refused. The limit is not documented; 3 is the largest value consistent with both reports
+/// Object levels (the root counts 1; [`crate::schema::depth::nesting`]: arrays are not levels,
+/// local `$ref`s are followed) above which a `parametersJsonSchema` is refused. The limit is
+/// not documented; 3 is the largest value consistent with both tool reports
 /// (gitlab-mcp-nesting-depth-named: 4 object levels refused; gemini-cli-nesting-depth-notion:
-/// 7 refused) and with toolsformcp-ref-avoids-depth (3 levels accepted).
+/// 5 object levels refused), which toolwire maps to `depth-limit: 4` and up on
+/// `gemini/v1beta/parameters-json-schema`. Neither shows an array counted as a level (Portkey's
+/// assumption of 4 OBJECT/ARRAY levels is for `responseSchema`, not tools), so arrays are not.
 pub const MAX_NESTING: usize = 3;
-
-/// Nesting depth of OBJECT and ARRAY schemas in a `Schema` tree (the root counts 1).
-pub fn nesting(schema: &Value) -> usize {
-    fn go(v: &Value, budget: usize) -> usize {
-        let Some(o) = v.as_object() else { return 0 };
-        if budget == 0 {
-            return 0;
-        }
-        let t = type_of(o);
-        let own = usize::from(matches!(t.as_deref(), Some("OBJECT") | Some("ARRAY")));
-        let mut deepest = 0;
-        if let Some(Value::Object(p)) = get(o, "properties", "properties") {
-            for c in p.values() {
-                deepest = deepest.max(go(c, budget - 1));
-            }
-        }
-        if let Some(i) = get(o, "items", "items") {
-            deepest = deepest.max(go(i, budget - 1));
-        }
-        if let Some(Value::Array(a)) = get(o, "any_of", "anyOf") {
-            for c in a {
-                deepest = deepest.max(go(c, budget - 1));
-            }
-        }
-        own + deepest
-    }
-    go(schema, 256)
-}
 
 /// The upper-cased `type` of a schema node, if set.
 pub fn type_of(o: &Map<String, Value>) -> Option<String> {
@@ -1393,11 +1368,5 @@ mod tests {
             classify(&ok, false, &["totalTokens"]).verdict,
             crate::evidence::Verdict::Accepted
         );
-    }
-
-    #[test]
-    fn nesting_counts_object_and_array_levels() {
-        let s = json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"type":"string"}}}}}});
-        assert_eq!(nesting(&s), 3);
     }
 }

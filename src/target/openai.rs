@@ -1018,7 +1018,9 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
 
 /// Strict mode's documented size limits (structured-outputs "Supported schemas": at most 10
 /// nesting levels, 5000 object properties, 1000 enum values). The refusal texts are not
-/// documented; these are inferred.
+/// documented; these are inferred. Levels are [`crate::schema::object_depth`]'s, the measure
+/// `check`'s `depth-exceeded` uses: objects only, through local `$ref`s, a recursive
+/// definition (which the same page documents as supported) counted once.
 pub fn strict_size_problem(schema: &Value) -> Option<String> {
     let levels = crate::schema::object_depth(schema);
     if levels > 10 {
@@ -1341,6 +1343,39 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `n` definitions `D0 → D1 → ...`, each an object whose property refers to the next,
+    /// below a root object: `n + 1` object levels.
+    fn ref_chain(n: usize) -> Value {
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            let next = if i + 1 < n {
+                json!({"$ref": format!("#/$defs/D{}", i + 1)})
+            } else {
+                json!({"type":"string"})
+            };
+            defs.insert(format!("D{i}"), json!({"type":"object","properties":{"next": next}}));
+        }
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+    }
+
+    #[test]
+    fn strict_depth_counts_objects_through_references() {
+        assert_eq!(strict_size_problem(&ref_chain(9)), None);
+        assert_eq!(
+            strict_size_problem(&ref_chain(10)).as_deref(),
+            Some("In context=(), the schema nests 11 object levels; at most 10 are allowed.")
+        );
+        // Arrays between objects are no levels of their own.
+        let mut s = json!({"type":"string"});
+        for _ in 0..10 {
+            s = json!({"type":"object","properties":{"a":{"type":"array","items": s}}});
+        }
+        assert_eq!(strict_size_problem(&s), None);
+        // A recursive definition is counted once through its cycle.
+        let tree = json!({"type":"object","properties":{"t":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","properties":{"c":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}});
+        assert_eq!(strict_size_problem(&tree), None);
+    }
 
     #[test]
     fn custom_tools_move_their_fields_between_the_two_shapes_in_place() {

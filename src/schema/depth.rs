@@ -1,0 +1,295 @@
+//! Object nesting depth: the one measure that `check` (`depth-exceeded`) and the offline
+//! models of `compile` (OpenAI strict's 10 levels, Gemini's nesting refusal) share, so that a
+//! schema one of them refuses for depth the other refuses too.
+//!
+//! **What is counted.** The object schemas (`type: "object"` in any case, or `properties`;
+//! [`super::is_object_schema`]) on one path of subschemas from the root, the root counted when
+//! it is one; the depth is the largest count over all paths. Arrays, combinators and the other
+//! applicators are steps of a path but not levels: the `depth-limit: N` cases nest `N` objects
+//! (cases/README.md, `nested-depth`), OpenAI documents "nesting levels" of objects, and the
+//! Gemini reports' smallest refused schema is 4 objects with no array
+//! (gitlab-mcp-nesting-depth-named); no evidence says an array is a level of its own.
+//!
+//! **References.** A path goes on through a local `$ref` into the schema it reaches (followed
+//! with the shared resolver, [`super::refs::follow`], within its hop limit), because an
+//! argument nests as deep as the definitions it is made of: a chain `D0 → D1 → ...` of
+//! definitions, each an object whose property refers to the next, is as deep as the same
+//! objects written inline. `$defs` and `definitions` are not walked by themselves: a
+//! definition nests where it is referred to. A reference that cannot be followed (remote, to
+//! nothing, an `$anchor`, a cycle of bare references) adds nothing; other rules report it.
+//!
+//! **Recursion.** A reference back to a schema already on the path (a recursive definition,
+//! `Node → children → items → Node`) allows arguments of any depth. It is counted once: the
+//! path ends where it would enter that schema a second time, and [`Nesting::recursive`] says
+//! so. Whether a target takes recursion at all is the `keyword-allowed: $ref (recursive)` case
+//! (rule `ref-unsupported`), with its own evidence; counting the unrolled cycle as "too deep"
+//! would report the same fact twice under a rule with no evidence for it.
+//!
+//! **Bounds.** At most [`MAX_STEPS`] subschema steps on one path (the measure is then a lower
+//! bound, far above every known limit), at most [`super::MAX_NODES`] subschemas visited in
+//! all, and at most [`super::refs::MAX_REF_HOPS`] references open on one path. A definition's
+//! depth is computed once and reused, so a schema that refers to one definition many times
+//! costs one walk of it.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::refs::{self, Chain};
+use super::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA, is_object_schema};
+use crate::json::push_token;
+
+/// Most subschema steps followed on one path (inline and through references together).
+pub const MAX_STEPS: usize = 512;
+
+/// The object nesting of a schema ([module docs](self)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nesting {
+    /// Object schemas on the deepest path (0 when there is none).
+    pub levels: usize,
+    /// JSON Pointer, in the schema's own document, of the deepest object schema of that path
+    /// (inside `$defs` when the path ends in a definition). `""` is the root.
+    pub pointer: String,
+    /// The deepest path goes through at least one `$ref`.
+    pub through_ref: bool,
+    /// Some path came back to a schema already on it through a `$ref` (recursion), and was
+    /// counted once through the cycle.
+    pub recursive: bool,
+}
+
+/// The object nesting of `root` ([module docs](self)). Never fails; bounded on any input.
+pub fn nesting(root: &Value) -> Nesting {
+    let mut m = Measure {
+        root,
+        open: Vec::new(),
+        memo: HashMap::new(),
+        visits: 0,
+        cuts: 0,
+    };
+    let r = m.go(root, String::new(), 0);
+    Nesting {
+        levels: r.levels,
+        pointer: r.pointer,
+        through_ref: r.through_ref,
+        recursive: m.cuts > 0,
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Below {
+    levels: usize,
+    pointer: String,
+    through_ref: bool,
+}
+
+struct Measure<'v> {
+    root: &'v Value,
+    /// Decoded pointers of the reference targets open on the current path.
+    open: Vec<String>,
+    /// Depth of a reference target, once computed without meeting recursion.
+    memo: HashMap<String, Below>,
+    visits: usize,
+    /// References not followed because their target was open (recursion met).
+    cuts: usize,
+}
+
+impl<'v> Measure<'v> {
+    fn go(&mut self, v: &'v Value, pointer: String, steps: usize) -> Below {
+        self.visits += 1;
+        let own = usize::from(is_object_schema(v));
+        let mut best = Below {
+            levels: 0,
+            pointer: String::new(),
+            through_ref: false,
+        };
+        if let Some(o) = v.as_object()
+            && steps < MAX_STEPS
+            && self.visits <= super::MAX_NODES
+        {
+            for (k, c) in o {
+                let k = k.as_str();
+                let mut consider = |m: &mut Self, sub: &'v Value, at: String| {
+                    let r = m.go(sub, at, steps + 1);
+                    if r.levels > best.levels {
+                        best = r;
+                    }
+                };
+                if MAP_OF_SCHEMAS.contains(&k) {
+                    if k == "$defs" || k == "definitions" {
+                        continue;
+                    }
+                    if let Some(map) = c.as_object() {
+                        let here = push_token(&pointer, k);
+                        for (name, sub) in map {
+                            consider(self, sub, push_token(&here, name));
+                        }
+                    }
+                } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
+                    consider(self, c, push_token(&pointer, k));
+                } else if LIST_OF_SCHEMAS.contains(&k) || k == "items" {
+                    if let Some(list) = c.as_array() {
+                        let here = push_token(&pointer, k);
+                        for (i, sub) in list.iter().enumerate() {
+                            consider(self, sub, push_token(&here, &i.to_string()));
+                        }
+                    }
+                }
+            }
+            if let Some(Value::String(r)) = o.get("$ref")
+                && let Some(mut r) = self.through(r, steps)
+            {
+                r.through_ref = true;
+                if r.levels > best.levels {
+                    best = r;
+                }
+            }
+        }
+        if best.levels == 0 {
+            best.pointer = pointer;
+            best.through_ref = false;
+        }
+        best.levels += own;
+        best
+    }
+
+    /// The depth below a `$ref` to `reference`, or `None` when it adds nothing (not followed,
+    /// or a target already open on this path).
+    fn through(&mut self, reference: &'v str, steps: usize) -> Option<Below> {
+        let Chain::Reaches {
+            schema, pointer, ..
+        } = refs::follow(self.root, reference)
+        else {
+            return None;
+        };
+        if self.open.contains(&pointer) {
+            self.cuts += 1;
+            return None;
+        }
+        if let Some(known) = self.memo.get(&pointer) {
+            return Some(known.clone());
+        }
+        if self.open.len() >= refs::MAX_REF_HOPS {
+            return None;
+        }
+        let cuts = self.cuts;
+        self.open.push(pointer.clone());
+        let r = self.go(schema, pointer.clone(), steps + 1);
+        self.open.pop();
+        // A result cut short by recursion depends on the path it was reached by.
+        if self.cuts == cuts {
+            self.memo.insert(pointer, r.clone());
+        }
+        Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Map, json};
+
+    /// `n` definitions `D0 → D1 → ...`, each an object whose property `next` refers to the
+    /// next (the last has a string), and a root object whose property refers to `D0`.
+    fn chain(n: usize) -> Value {
+        let mut defs = Map::new();
+        for i in 0..n {
+            let next = if i + 1 < n {
+                json!({"$ref": format!("#/$defs/D{}", i + 1)})
+            } else {
+                json!({"type":"string"})
+            };
+            defs.insert(
+                format!("D{i}"),
+                json!({"type":"object","properties":{"next": next}}),
+            );
+        }
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
+    }
+
+    /// The same `n + 1` objects written inline.
+    fn inline(n: usize) -> Value {
+        let mut s = json!({"type":"string"});
+        for _ in 0..n {
+            s = json!({"type":"object","properties":{"next": s}});
+        }
+        json!({"type":"object","properties":{"a": s}})
+    }
+
+    #[test]
+    fn a_chain_of_definitions_is_as_deep_as_the_same_objects_inline() {
+        for n in [1, 3, 11, 15] {
+            let (r, i) = (nesting(&chain(n)), nesting(&inline(n)));
+            assert_eq!(r.levels, n + 1, "n={n}");
+            assert_eq!(i.levels, n + 1, "n={n}");
+            assert!(r.through_ref && !i.through_ref);
+            assert!(!r.recursive);
+        }
+        assert_eq!(nesting(&chain(15)).pointer, "/$defs/D14");
+    }
+
+    #[test]
+    fn arrays_and_combinators_are_steps_not_levels() {
+        let s = json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"array","items":{"type":"array","items":{"type":"string"}}}}}});
+        assert_eq!(nesting(&s).levels, 1);
+        let s = json!({"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[{"type":"null"},{"type":"object","properties":{"b":{"type":"object"}}}]}}}});
+        let n = nesting(&s);
+        assert_eq!(n.levels, 3);
+        assert_eq!(n.pointer, "/properties/a/items/anyOf/1/properties/b");
+    }
+
+    #[test]
+    fn definitions_count_where_they_are_referred_to_only() {
+        let unused = json!({"type":"object","$defs":{"X":{"type":"object","properties":{"y":{"type":"object"}}}}});
+        assert_eq!(nesting(&unused).levels, 1);
+        let used_twice = json!({"type":"object","properties":{"p":{"$ref":"#/$defs/X"},"q":{"type":"object","properties":{"r":{"$ref":"#/$defs/X"}}}},"$defs":{"X":{"type":"object","properties":{"y":{"type":"object"}}}}});
+        let n = nesting(&used_twice);
+        assert_eq!(n.levels, 4);
+        assert_eq!(n.pointer, "/$defs/X/properties/y");
+    }
+
+    #[test]
+    fn recursion_is_counted_once_and_flagged() {
+        let s = json!({"$defs":{"Node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}},"$ref":"#/$defs/Node"});
+        let n = nesting(&s);
+        assert_eq!(n.levels, 1);
+        assert!(n.recursive);
+        let root_recursion = json!({"type":"object","properties":{"sub":{"$ref":"#"}}});
+        let n = nesting(&root_recursion);
+        // The root is not opened by a reference, so `#` is entered once more before the cut.
+        assert_eq!(n.levels, 2);
+        assert!(n.recursive);
+        // Mutual recursion through two definitions, and a broken or bare cycle, end.
+        let mutual = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},"B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}}});
+        assert_eq!(nesting(&mutual).levels, 3);
+        let bare = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/A"}}});
+        assert_eq!(nesting(&bare).levels, 1);
+        let missing = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/none"}}});
+        assert_eq!(nesting(&missing).levels, 1);
+    }
+
+    #[test]
+    fn a_wide_graph_of_definitions_is_measured_once_per_definition() {
+        // Each of 40 definitions refers to the next one twice: 2^40 paths, 40 walks.
+        let mut defs = Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            defs.insert(
+                format!("D{i}"),
+                json!({"type":"object","properties":{"x": next.clone(), "y": next}}),
+            );
+        }
+        defs.insert("D40".into(), json!({"type":"string"}));
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs});
+        assert_eq!(nesting(&s).levels, 41);
+    }
+
+    #[test]
+    fn a_path_longer_than_the_step_cap_stops() {
+        let mut s = json!({"type":"string"});
+        for _ in 0..400 {
+            s = json!({"type":"object","properties":{"v": s}});
+        }
+        let levels = nesting(&s).levels;
+        assert!((MAX_STEPS / 2..=400).contains(&levels), "{levels}");
+    }
+}

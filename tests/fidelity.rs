@@ -273,9 +273,12 @@ fn target_of(
         | "litellm-vertex-sdk-unknown-field"
         | "epam-sdk-side-type-list" => "vertex/v1/parameters",
         "cbdb-openai-compat-properties-list" => "gemini/openai-compat",
-        "gemini-cli-ref-undefined-schema" | "opencode-ref-with-siblings" => {
-            "gemini/v1beta/parameters-json-schema"
-        }
+        // gemini-cli sent MCP schemas as `parametersJsonSchema` when it met these (the depth
+        // reports' cells in reports/documented/reports.yaml say so too).
+        "gemini-cli-ref-undefined-schema"
+        | "opencode-ref-with-siblings"
+        | "gemini-cli-nesting-depth-notion"
+        | "gitlab-mcp-nesting-depth-named" => "gemini/v1beta/parameters-json-schema",
         "moltis-openrouter-required-undefined" => {
             extra.insert("upstream", "google-ai-studio");
             "openrouter"

@@ -126,12 +126,12 @@ impl<'v> Measure<'v> {
                     }
                 } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
                     consider(self, c, push_token(&pointer, k));
-                } else if LIST_OF_SCHEMAS.contains(&k) || k == "items" {
-                    if let Some(list) = c.as_array() {
-                        let here = push_token(&pointer, k);
-                        for (i, sub) in list.iter().enumerate() {
-                            consider(self, sub, push_token(&here, &i.to_string()));
-                        }
+                } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items")
+                    && let Some(list) = c.as_array()
+                {
+                    let here = push_token(&pointer, k);
+                    for (i, sub) in list.iter().enumerate() {
+                        consider(self, sub, push_token(&here, &i.to_string()));
                     }
                 }
             }

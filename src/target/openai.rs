@@ -1354,7 +1354,10 @@ mod tests {
             } else {
                 json!({"type":"string"})
             };
-            defs.insert(format!("D{i}"), json!({"type":"object","properties":{"next": next}}));
+            defs.insert(
+                format!("D{i}"),
+                json!({"type":"object","properties":{"next": next}}),
+            );
         }
         json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
     }

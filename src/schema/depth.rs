@@ -23,7 +23,10 @@
 //! path ends where it would enter that schema a second time, and [`Nesting::recursive`] says
 //! so. Whether a target takes recursion at all is the `keyword-allowed: $ref (recursive)` case
 //! (rule `ref-unsupported`), with its own evidence; counting the unrolled cycle as "too deep"
-//! would report the same fact twice under a rule with no evidence for it.
+//! would report the same fact twice under a rule with no evidence for it. (gemini-cli treats
+//! an error containing "maximum schema depth exceeded" as a likely cyclic schema and does not
+//! retry it, `packages/core/src/core/geminiChat.ts`, 2025; no public report ties that text, or
+//! the "maximum allowed nesting depth" one, to a recursive tool schema with its words.)
 //!
 //! **Bounds.** At most [`MAX_STEPS`] subschema steps on one path (the measure is then a lower
 //! bound, far above every known limit), at most [`super::MAX_NODES`] subschemas visited in

@@ -1323,6 +1323,28 @@ pub(super) fn meta_rule(pointer: &str) -> &'static str {
     }
 }
 
+/// [`meta_rule`], told by the value at `pointer` when the request has it: a value
+/// `keyword-value-invalid` does not judge a wrong kind (draft-04's boolean `exclusiveMinimum`,
+/// a form of its own) is `keyword-unsupported`'s, as `check` reports it.
+pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static str {
+    let rule = meta_rule(pointer);
+    let keyword = pointer
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .replace("~1", "/")
+        .replace("~0", "~");
+    match value {
+        Some(v)
+            if rule == "keyword-value-invalid"
+                && crate::profile::rules::keyword_value_invalid::form(&keyword, v).is_none() =>
+        {
+            "keyword-unsupported"
+        }
+        _ => rule,
+    }
+}
+
 /// The rule `check` reports for keyword `k` given a value of a kind it does not take (a list
 /// where the provider's parser wants one value or a map, or a meta-schema violation at the
 /// keyword): the keyword's own rule (`properties-invalid` for a map written as a list, as PHP
@@ -1555,7 +1577,8 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             let found = find_in(&candidates, meta_violation);
             (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
             if rule.is_none() {
-                rule = pointer.as_deref().map(meta_rule);
+                let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
+                rule = pointer.as_deref().map(|p| meta_rule_for(p, value(p)));
             }
         }
         Place::Search(cond) => {

@@ -944,6 +944,15 @@ fn a_meta_schema_violation_at_a_keyword_names_the_rule_check_reports() {
     assert_eq!(meta_rule("/properties/a/type"), "type-invalid");
     assert_eq!(meta_rule("/properties/a/enum"), "enum-invalid");
     assert_eq!(meta_rule("/properties/a"), "schema-invalid");
+    // Draft-04's boolean bound is a form of its own, keyword-unsupported's in check.
+    use super::templates::meta_rule_for;
+    let at = "/properties/a/exclusiveMinimum";
+    assert_eq!(meta_rule_for(at, Some(&json!(true))), "keyword-unsupported");
+    assert_eq!(
+        meta_rule_for(at, Some(&json!("1"))),
+        "keyword-value-invalid"
+    );
+    assert_eq!(meta_rule_for(at, None), "keyword-value-invalid");
     assert_eq!(
         meta_rule("/properties/a/uniqueItems"),
         "keyword-unsupported"

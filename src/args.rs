@@ -26,6 +26,7 @@ use crate::describe::type_label;
 use crate::json::Limits;
 
 mod compat;
+pub use compat::TypeSpelling;
 mod unions;
 
 /// Which text-to-value coercions are allowed. All off by default.
@@ -235,8 +236,9 @@ impl ArgsSchema {
     /// other compile failure says "not valid JSON Schema" with the validator's reason.
     ///
     /// OpenAPI's `nullable: true` and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum`
-    /// are checked with their own meaning (null accepted there; the bound exclusive), by
-    /// compiling a rewritten copy whose places are those of `schema`.
+    /// are checked with their own meaning (null accepted there; the bound exclusive), and a
+    /// known non-standard `type` spelling as the type it means ([`ArgsSchema::type_spellings`]),
+    /// by compiling a rewritten copy whose places are those of `schema`.
     ///
     /// A schema nesting deeper than [`MAX_DEPTH`] is a problem at the first place past it.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
@@ -283,6 +285,16 @@ impl ArgsSchema {
     /// The declared schema.
     pub fn schema(&self) -> &Value {
         &self.declared
+    }
+
+    /// The `type` spellings that name no JSON Schema type but one `repair` and `compile` read
+    /// (`str`, `dict`, `Integer`, Gemini's proto `STRING`, ...), each checked as the type it
+    /// means (see the `compat` module); empty for a schema in JSON Schema's own types.
+    pub fn type_spellings(&self) -> Vec<TypeSpelling> {
+        if self.rewritten.is_none() {
+            return Vec::new();
+        }
+        compat::type_spellings(&self.declared)
     }
 
     /// The compiled validator (for comparisons and benchmarks).
@@ -897,7 +909,10 @@ impl ArgsSchema {
                     owner
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
-                        .map_or_else(|| "a value".to_string(), expected_for)
+                        .map_or_else(
+                            || "a value".to_string(),
+                            |p| unions::described(self.lookup_root(), p),
+                        )
                 });
                 let mut m = Sentence::at(&pointer);
                 m.text("required argument is missing");
@@ -951,7 +966,12 @@ impl ArgsSchema {
         let mut m = Sentence::at(at);
         let (keyword, expected): (&'static str, Cow<'static, str>) = match kind {
             ValidationErrorKind::Type { kind: types } => {
-                m.value(found).text(" is ").text(kind_of(found));
+                if found.is_null() {
+                    // "null is null" says nothing: the value is there, of no allowed type.
+                    m.text("null is not allowed here");
+                } else {
+                    m.value(found).text(" is ").text(kind_of(found));
+                }
                 let expected = match types {
                     TypeKind::Single(t) => Cow::Borrowed(type_with_article(*t)),
                     TypeKind::Multiple(ts) => {
@@ -1431,7 +1451,8 @@ mod tests {
         let fine = serde_json::json!({"properties":{"a":{"$ref":"#/$defs/No%25pe"}},
             "$defs":{"No%pe":{"type":"string"}}});
         assert!(super::ArgsSchema::new(&fine).is_ok());
-        let bad = serde_json::json!({"type":"float"});
+        // A `type` naming no type (`float` is read as `number`, see `type_spellings`).
+        let bad = serde_json::json!({"type":"any"});
         let p = super::ArgsSchema::new(&bad).unwrap_err();
         assert!(
             p.message
@@ -1526,7 +1547,7 @@ mod tests {
         assert_eq!(r.problems[0].keyword, "type");
         assert_eq!(
             r.problems[0].message,
-            "/city: null is null; expected a string."
+            "/city: null is not allowed here; expected a string."
         );
     }
 
@@ -1632,6 +1653,83 @@ mod tests {
             r.problems[0].expected,
             "one of: exactly \"fast\"; an integer"
         );
+    }
+
+    /// README: for an `anyOf` the problems reported are those of the only alternative of the
+    /// value's type, also when that alternative refuses the value by its `const`.
+    #[test]
+    fn union_with_a_typed_const_branch_reports_that_branch() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "kind":{"anyOf":[{"type":"string","const":"x"},{"type":"integer"}]}}}))
+        .unwrap();
+        let args = json!({"kind":"y"});
+        let r = s.check(&args, Coercions::NONE);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        assert_eq!(r.problems[0].keyword, "const");
+        assert_eq!(
+            r.problems[0].message,
+            "/kind: \"y\" is not the one allowed value; expected exactly \"x\"."
+        );
+    }
+
+    /// A missing `$ref` argument is named by its definition and what it is ("R (an object)"),
+    /// never as a type ("a R"); a null where a type is wanted is not "null is null".
+    #[test]
+    fn missing_ref_arguments_and_nulls_read_as_english() {
+        let s = ArgsSchema::new(&json!({"type":"object",
+            "properties":{"r":{"$ref":"#/$defs/R"},"n":{"type":"integer"}},
+            "required":["r","n"],"$defs":{"R":{"type":"object"}}}))
+        .unwrap();
+        let args = json!({"n":null});
+        let r = s.check(&args, Coercions::NONE);
+        let messages: Vec<&str> = r.problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "/r: required argument is missing; expected R (an object).",
+                "/n: null is not allowed here; expected an integer."
+            ]
+        );
+    }
+
+    /// Known non-standard `type` spellings are checked as the type they mean, and listed.
+    #[test]
+    fn non_standard_type_spellings_are_checked_as_what_they_mean() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "a":{"type":"str"},"b":{"type":["Integer","null"]},"c":{"type":"string"}}}))
+        .unwrap();
+        let ok = json!({"a":"x","b":null,"c":"y"});
+        assert!(s.check(&ok, Coercions::NONE).is_valid());
+        let bad = json!({"a":1,"b":"2"});
+        let r = s.check(&bad, Coercions::NONE);
+        let got: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
+            .collect();
+        assert_eq!(got, [("/a", "a string"), ("/b", "null or an integer")]);
+        let spelled: Vec<(String, String, &str)> = s
+            .type_spellings()
+            .into_iter()
+            .map(|t| (t.pointer, t.written, t.read_as))
+            .collect();
+        assert_eq!(
+            spelled,
+            [
+                (
+                    "/properties/a/type".to_string(),
+                    "str".to_string(),
+                    "string"
+                ),
+                (
+                    "/properties/b/type/0".to_string(),
+                    "Integer".to_string(),
+                    "integer"
+                )
+            ]
+        );
+        // A spelling that names no type is still not a schema.
+        assert!(ArgsSchema::new(&json!({"type":"any"})).is_err());
     }
 
     fn order() -> Value {
@@ -1800,7 +1898,7 @@ mod tests {
 
     #[test]
     fn invalid_schema_is_a_schema_problem_with_a_pointer() {
-        let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"dict"}}}))
+        let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"any"}}}))
             .unwrap_err();
         assert_eq!(err.pointer, "/properties/a/type");
     }

@@ -304,8 +304,10 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 
 /// Names, for each explanation of a tool at a place, the rule `check --target {target}`
 /// reports there as an error (same tool, same JSON Pointer) when the template's own reading
-/// is another rule or none: one problem, one rule, whichever command is asked. Several rules
-/// there leave the template's; a strict structured-outputs requirement (a fix, no rule) is a
+/// is another rule or none: one problem, one rule, whichever command is asked. Where check
+/// has no error there (the target's rejecting evidence is not in the profile yet), the rule
+/// of its warning about the schema there is named the same way. Several rules there leave
+/// the template's; a strict structured-outputs requirement (a fix, no rule) is a
 /// target's form, which check does not judge, and is left as it is. Nothing changes when the
 /// target has no built-in profile or the request cannot be read as check reads it.
 pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) {
@@ -331,19 +333,38 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         if e.rule.is_none() && e.fix.is_some() {
             continue;
         }
-        let mut rules: Vec<&str> = Vec::new();
-        for f in &findings {
-            let same_tool = f.tool_index == index
-                && !f.request
-                && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n);
-            if same_tool
-                && f.level == crate::check::Level::Error
-                && f.pointer == pointer
-                && !rules.contains(&f.rule.as_str())
-            {
-                rules.push(f.rule.as_str());
+        let here: Vec<&crate::check::Finding> = findings
+            .iter()
+            .filter(|f| {
+                f.tool_index == index
+                    && !f.request
+                    && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
+                    && f.pointer == pointer
+            })
+            .collect();
+        // The errors there; else (the target has no evidence yet for what it just rejected,
+        // so check only warns) the warnings about the schema there: a warning about the tool's
+        // name or description (also at `""`) is not what a schema error is about.
+        let rules_at = |error: bool| {
+            let mut rules: Vec<&str> = Vec::new();
+            for f in &here {
+                let counts = if error {
+                    f.level == crate::check::Level::Error
+                } else {
+                    f.subject == crate::check::Subject::Schema
+                };
+                if counts && !rules.contains(&f.rule.as_str()) {
+                    rules.push(f.rule.as_str());
+                }
             }
-        }
+            rules
+        };
+        let errors = rules_at(true);
+        let rules = if errors.is_empty() {
+            rules_at(false)
+        } else {
+            errors
+        };
         let [rule] = rules.as_slice() else {
             continue;
         };

@@ -218,6 +218,15 @@ fn control_characters_from_input_are_escaped_in_output_for_people() {
         "Invalid schema for function 'f\u{1b}[31m': In context=('properties', 'x')",
     ]);
     assert!(explain.contains(r"f\u{1b}[31m"), "{explain}");
+    // Google's words, quoted with the place they name.
+    let google = run(&[
+        "explain",
+        "Unable to submit request because function_declarations[0].parameters.properties[x\u{1b}[2J].items: missing field",
+    ]);
+    assert!(
+        google.contains(r"google said: Unable to submit request because function_declarations[0].parameters.properties[x\u{1b}[2J].items"),
+        "{google}"
+    );
     let unknown = dir.path().join("u.json");
     std::fs::write(&unknown, r#"{"\u001b[31mkey": 1}"#).unwrap();
     let error = run(&["check", unknown.to_str().unwrap()]);

@@ -146,7 +146,8 @@ fn args_reports_every_missing_required_argument(sets: &[ToolSet]) {
                 continue;
             };
             let Ok(s) = ArgsSchema::new(schema) else {
-                // Not JSON Schema (BFCL's `dict`, `float`...): args says so, never panics.
+                // Not JSON Schema (a `type` naming no type, such as `any`; BFCL's `dict` and
+                // `float` are read as what they mean): args says so, never panics.
                 invalid += 1;
                 continue;
             };

@@ -13,6 +13,14 @@
 //!   (`"minimum": 0, "exclusiveMinimum": true` → `"exclusiveMinimum": 0`), unless `$schema`
 //!   declares draft-04, which the validator then reads natively.
 //!
+//! - A `type` spelled as no JSON Schema type but as one `toolwire repair` and `compile` read
+//!   ([`crate::profile::feature::type_meant_by`]: `str`, `dict`, `float`, `Integer`, Gemini's
+//!   proto `STRING`, ...; also inside a `type` list): written as the type it means, so that
+//!   the schema `repair` and `compile` promise `args` checks ("`toolwire args` still checks it
+//!   against the original schema") is checked as they read it. Each is listed
+//!   ([`type_spellings`]) for the command to say so. A spelling that names no type (`any`,
+//!   `""`) is left, and the schema does not compile.
+//!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
 //! copy names the same place in the declared schema.
 
@@ -37,6 +45,21 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
     let mut copy = declared.clone();
     for pointer in places {
         if let Some(Value::Object(node)) = copy.pointer_mut(&pointer) {
+            match node.get_mut("type") {
+                Some(Value::String(t)) => {
+                    if let Some(meant) = meant(t) {
+                        *t = meant.to_string();
+                    }
+                }
+                Some(Value::Array(types)) => {
+                    for t in types {
+                        if let Some(meant) = t.as_str().and_then(meant) {
+                            *t = Value::from(meant);
+                        }
+                    }
+                }
+                _ => {}
+            }
             if node.get("nullable") == Some(&Value::Bool(true)) {
                 accept_null(node);
             }
@@ -49,8 +72,76 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
     Some(copy)
 }
 
+/// One `type` spelling read as the JSON Schema type it means (see
+/// [`crate::args::ArgsSchema::type_spellings`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TypeSpelling {
+    /// JSON Pointer to the `type` keyword (to the list member for a `type` list) in the
+    /// declared schema.
+    pub pointer: String,
+    /// The spelling as written (`str`, `STRING`).
+    pub written: String,
+    /// The JSON Schema type it is checked as (`string`).
+    pub read_as: &'static str,
+    /// What the spelling says that the type does not, and so is not checked (`tuple`: "a
+    /// fixed-length tuple"), from [`crate::profile::feature::type_meant_by`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<&'static str>,
+}
+
+/// The JSON type a non-standard spelling `t` means, `None` for a standard type (`string`) or
+/// a spelling that names none (`any`).
+fn meant(t: &str) -> Option<&'static str> {
+    crate::profile::feature::type_meant_by(t)
+        .map(|(m, _)| m)
+        .filter(|m| *m != t)
+}
+
+/// Every `type` spelling of `declared` that [`compiled_form`] reads as another type, in
+/// schema order.
+pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
+    let mut out = Vec::new();
+    for n in crate::schema::walk(declared).nodes {
+        let Some(node) = n.object() else { continue };
+        let mut one = |pointer: String, t: &str| {
+            if let Some((read_as, unchecked)) =
+                crate::profile::feature::type_meant_by(t).filter(|(m, _)| *m != t)
+            {
+                out.push(TypeSpelling {
+                    pointer,
+                    written: t.to_string(),
+                    read_as,
+                    unchecked,
+                });
+            }
+        };
+        let at = crate::json::push_token(&n.pointer, "type");
+        match node.get("type") {
+            Some(Value::String(t)) => one(at, t),
+            Some(Value::Array(types)) => {
+                for (i, t) in types.iter().enumerate() {
+                    if let Some(t) = t.as_str() {
+                        one(format!("{at}/{i}"), t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
-    node.get("nullable") == Some(&Value::Bool(true))
+    let spelled = match node.get("type") {
+        Some(Value::String(t)) => meant(t).is_some(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|t| meant(t).is_some()),
+        _ => false,
+    };
+    spelled
+        || node.get("nullable") == Some(&Value::Bool(true))
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
                 || node.get("exclusiveMaximum").is_some_and(Value::is_boolean)))

@@ -141,7 +141,7 @@ fn push_cut(text: &mut String, expected: &str) {
 }
 
 /// The branch the value was clearly meant for, if one is: the only one whose type the value
-/// has (and, for an object, whose discriminators the value does not contradict), or among
+/// has (the `type` it declares, whatever else it refuses; see [`refuses_type`]) (and, for an object, whose discriminators the value does not contradict), or among
 /// those, the only object branch whose discriminator the value matches.
 fn nearest(
     here: &str,
@@ -152,7 +152,15 @@ fn nearest(
     let mut fitting = Vec::new();
     let mut discriminated = Vec::new();
     for (i, errors) in branches.iter().enumerate() {
-        if mismatched(here, errors) {
+        // A branch with a `type` is the value's when the value has that type; one without is
+        // judged by what it refuses (a `const`/`enum` alone says no type).
+        let typed = matches!(schemas.get(i), Some(Some((s, _))) if s.get("type").is_some());
+        let refused = if typed {
+            refuses_type(here, errors)
+        } else {
+            mismatched(here, errors)
+        };
+        if refused {
             continue;
         }
         let (matched, contradicted) = match (value.as_object(), schemas.get(i)) {
@@ -188,6 +196,24 @@ fn mismatched(here: &str, errors: &[ValidationError<'static>]) -> bool {
                 ValidationErrorKind::AnyOf { context }
                 | ValidationErrorKind::OneOfNotValid { context } => {
                     context.iter().all(|branch| mismatched(here, branch))
+                }
+                _ => false,
+            }
+    })
+}
+
+/// True when the branch refuses the value at `here` for its type (or is `false`). For a
+/// branch that declares a `type`, this and not [`mismatched`] decides whether it is the
+/// value's type's alternative: `"y"` against `{"type": "string", "const": "x"}` has the
+/// branch's type, and its problem ("not the one allowed value") is the one to report.
+fn refuses_type(here: &str, errors: &[ValidationError<'static>]) -> bool {
+    errors.iter().any(|e| {
+        e.instance_path().as_str() == here
+            && match e.kind() {
+                ValidationErrorKind::Type { .. } | ValidationErrorKind::FalseSchema => true,
+                ValidationErrorKind::AnyOf { context }
+                | ValidationErrorKind::OneOfNotValid { context } => {
+                    context.iter().all(|branch| refuses_type(here, branch))
                 }
                 _ => false,
             }
@@ -269,6 +295,16 @@ fn resolve_refs<'s>(root: &'s Value, branch: &'s Value) -> (&'s Value, Option<&'
             (schema, name)
         }
         _ => (branch, None),
+    }
+}
+
+/// What `schema` (an argument's declared schema, maybe a `$ref`) expects, in words: for a
+/// `$ref` to a definition, the definition's name and what it is ("R (an object)"), never the
+/// bare name as if it were a type ("a R").
+pub(super) fn described(root: &Value, schema: &Value) -> String {
+    match resolve_refs(root, schema) {
+        (target, Some(name)) => label(target, Some(name)),
+        _ => expected_for(schema),
     }
 }
 

@@ -48,7 +48,6 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
     let coerce = parse_coercions(&args.coerce)?;
     let declared = declared_schema(&args.schema, args.tool.as_deref())?;
     let tool = declared.name.as_deref();
-    reject_proto_types(&args.schema, &declared)?;
     let compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
         Error::input(
             &args.schema,
@@ -81,6 +80,16 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
             number,
         } => ArgsReport::number_out_of_range(text, pointer, number),
     };
+    // Types written in another spelling (`str`, `STRING`), checked as the type they mean, as
+    // `repair` and `compile` read them: said, never silent. Pointers are into the file.
+    let spellings: Vec<crate::args::TypeSpelling> = compiled
+        .type_spellings()
+        .into_iter()
+        .map(|mut t| {
+            t.pointer = format!("{}{}", declared.pointer, t.pointer);
+            t
+        })
+        .collect();
     // Numbers checked as another value than sent (big integers): said, never silent.
     let inexact = match &sent {
         Sent::Value(_) => inexact_numbers(call_text.as_deref().unwrap_or(&args.call)),
@@ -98,6 +107,9 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
         });
         if !inexact.is_empty() {
             out["inexact_numbers"] = json!(inexact);
+        }
+        if !spellings.is_empty() {
+            out["type_spellings"] = json!(spellings);
         }
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
@@ -139,6 +151,20 @@ pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
                 n.sent,
                 n.checked_as
             );
+        }
+        for t in &spellings {
+            let _ = write!(
+                out,
+                "note: {}: the type {:?} is not JSON Schema's; checked as {:?}, as `repair` and \
+                 `compile` read it",
+                t.pointer, t.written, t.read_as
+            );
+            match t.unchecked {
+                Some(u) => {
+                    let _ = writeln!(out, " ({u} is not checked)");
+                }
+                None => out.push('\n'),
+            }
         }
         print!("{}", crate::report::escape_output(&out));
     }
@@ -306,45 +332,6 @@ fn did_you_mean<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Optio
         }
     }
     best.map(|(_, n)| n)
-}
-
-/// Gemini's `parameters` may use the proto type names (`"STRING"`, `"OBJECT"`), which JSON
-/// Schema does not know; validating against them would fail with a confusing message, so they
-/// are a clear input error instead.
-fn reject_proto_types(file: &Path, declared: &Declared) -> Result<()> {
-    const TYPES: [&str; 7] = [
-        "string", "number", "integer", "boolean", "array", "object", "null",
-    ];
-    for node in crate::schema::walk(&declared.schema).nodes {
-        // JSON Schema's type names are lower-case; any other casing of one of them (Gemini's
-        // proto `STRING`, or `Integer`) is the same mistake with the same fix.
-        if let Some(t) = node
-            .object()
-            .and_then(|o| o.get("type"))
-            .and_then(Value::as_str)
-            .filter(|t| !TYPES.contains(t) && TYPES.iter().any(|x| x.eq_ignore_ascii_case(t)))
-        {
-            // Repair lower-cases the proto names (Gemini rejects them elsewhere); other
-            // casings have no evidence behind them, so repair leaves them as written.
-            let (kind, or_repair) = if t.bytes().all(|b| b.is_ascii_uppercase()) {
-                (
-                    "a Gemini proto type name",
-                    " or run `toolwire repair` first",
-                )
-            } else {
-                ("a type name in the wrong case", "")
-            };
-            return Err(Error::input(
-                file,
-                Place::Pointer(format!("{}{}/type", declared.pointer, node.pointer)),
-                format!(
-                    "{t:?} is {kind}, not JSON Schema; write lower-case types ({:?}){or_repair}",
-                    t.to_ascii_lowercase()
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -52,8 +52,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub errors_only: bool,
     /// Leave out the findings of these rules (ids as `toolwire rule` lists them;
-    /// comma-separated or repeated): a decision to accept what they report.
-    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    /// comma-separated or repeated, spaces around an id and empty items ignored): a decision
+    /// to accept what they report.
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = trimmed)]
     pub ignore: Vec<String>,
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
@@ -155,7 +156,7 @@ fn emit(text: &str) -> Result<()> {
     }
 }
 
-pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(mut args: CheckArgs, _paths: &Paths) -> Result<u8> {
     crate::cli::stdin_once(
         args.files
             .iter()
@@ -185,6 +186,8 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
             input.display()
         )));
     }
+    // `--ignore 'a, b,'`: the items as trimmed, less the empty ones.
+    args.ignore.retain(|id| !id.is_empty());
     if let Some(unknown) = args
         .ignore
         .iter()
@@ -297,4 +300,10 @@ pub fn run(args: CheckArgs, _paths: &Paths) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// An `--ignore` item with the whitespace around it removed (`'a, b'` is `a` and `b`); an
+/// empty item is kept here and dropped before use, as clap would refuse an empty value.
+fn trimmed(item: &str) -> std::result::Result<String, std::convert::Infallible> {
+    Ok(item.trim().to_string())
 }

@@ -63,7 +63,7 @@ pub enum Command {
     Matrix(matrix::MatrixArgs),
     /// Regenerate the matrix, profiles and rule table (`--check`: exit 1 naming stale files).
     Rules(rules::RulesArgs),
-    /// Print one rule's documentation.
+    /// Print one rule's documentation (without an ID: every rule id with what it checks).
     Rule(rules::RuleArgs),
     /// Check tool definitions against a profile or a target.
     Check(check::CheckArgs),

@@ -64,20 +64,20 @@ pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
 
 #[derive(Debug, clap::Args)]
 pub struct RuleArgs {
-    /// The rule id, e.g. `array-items-missing`.
-    #[arg(required_unless_present = "list")]
+    /// The rule id, e.g. `array-items-missing`; without one, every rule is listed.
     pub id: Option<String>,
-    /// List every rule id with what it checks.
-    #[arg(long)]
+    /// List every rule id with what it checks (what `toolwire rule` with no ID does).
+    #[arg(long, conflicts_with = "id")]
     pub list: bool,
     /// Read profiles from this file instead of the ones built into the binary.
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<std::path::PathBuf>,
 }
 
-/// Prints one rule's documentation (or the list of rules). An unknown id is a usage error.
+/// Prints one rule's documentation, or the list of rules (`--list`, or no id). An unknown id
+/// is a usage error.
 pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
-    if args.list {
+    if args.list || args.id.is_none() {
         for r in REGISTRY.iter() {
             println!("{:<28} {}", r.id, first_sentence(r.checks));
         }
@@ -96,7 +96,7 @@ pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
             format!(" (did you mean {}?)", near.join(", "))
         };
         return Err(Error::Usage(format!(
-            "unknown rule {id:?}{hint}; `toolwire rule --list` lists the {} rules",
+            "unknown rule {id:?}{hint}; `toolwire rule` lists the {} rules",
             REGISTRY.len()
         )));
     };

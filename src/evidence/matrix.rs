@@ -196,6 +196,13 @@ pub fn build(
             ) else {
                 continue;
             };
+            // A request that never reached the target says nothing (see `add_probe`), so it
+            // makes no cell either: a run without network would otherwise add an empty cell
+            // (no verdict, no evidence) for every case of every route it tried, and the
+            // regenerated matrix would differ from the committed one by more than the run.
+            if History::says_nothing(o) {
+                continue;
+            }
             hist.entry((ci, ti)).or_default().add_probe(o);
         }
     }
@@ -243,11 +250,15 @@ struct History {
 }
 
 impl History {
+    /// A request that never reached the target (no network, DNS, TLS) says nothing about
+    /// it; only answers from the target are shown as a cell's last attempt.
+    fn says_nothing(o: &Observation) -> bool {
+        !o.verdict.is_decisive() && o.stage == Stage::Transport
+    }
+
     fn add_probe(&mut self, o: &Observation) {
         let date = day(o);
-        // A request that never reached the target (no network, DNS, TLS) says nothing about
-        // it; only answers from the target are shown as the cell's last attempt.
-        if !o.verdict.is_decisive() && o.stage == Stage::Transport {
+        if Self::says_nothing(o) {
             return;
         }
         if !o.verdict.is_decisive() {
@@ -718,6 +729,18 @@ mod tests {
             serde_json::to_value(before.cell(C, T)).unwrap(),
             serde_json::to_value(after.cell(C, T)).unwrap()
         );
+    }
+
+    /// A run without network (every live route `unreachable` at the transport stage) adds
+    /// no cell: the regenerated matrix differs from the committed one by the run alone, not
+    /// by an empty cell (no verdict, no evidence) per case of every route it tried.
+    #[test]
+    fn a_request_that_never_reached_the_target_makes_no_cell() {
+        let mut offline = run("r1", "2026-11-08", &[(C, T, Verdict::Unreachable)]);
+        offline.observations[0].stage = Stage::Transport;
+        let m = build(&catalog(), &targets(), &[offline], &[]);
+        assert!(m.cell(C, T).is_none(), "{:?}", m.cells);
+        assert!(m.cells.is_empty());
     }
 
     #[test]

@@ -324,7 +324,20 @@ pub(super) fn statement(text: &Text, found: &str) -> String {
         return found.to_string();
     };
     let line_start = t[..at].rfind('\n').map_or(0, |i| i + 1);
-    let start = if text.decoded { line_start } else { at };
+    let start = if text.decoded {
+        line_start
+    } else {
+        // Text given as is may carry a client's prefix before the message, so the statement
+        // starts where the template matched, or earlier at a provider's own lead-in.
+        LEAD_INS
+            .iter()
+            .find_map(|l| {
+                t[line_start..at]
+                    .strip_suffix(l)
+                    .map(|b| line_start + b.len())
+            })
+            .unwrap_or(at)
+    };
     let last = t[at..at + found.len()].trim_end().len();
     let end = t[at + last..].find('\n').map_or(t.len(), |i| at + last + i);
     let line = t[start..end].trim();
@@ -335,6 +348,12 @@ pub(super) fn statement(text: &Text, found: &str) -> String {
     };
     without_trailers(line).to_string()
 }
+
+/// Words a provider writes before the part of its message a template matches: Vertex's and
+/// Gemini's validator start a statement with "Unable to submit request because " (then the
+/// function's name, or the fields; vercel-ai-vertex-anyof-only-field and
+/// openrouter-vertex-required-not-defined in reports.yaml), so the quote keeps them.
+const LEAD_INS: &[&str] = &["Unable to submit request because "];
 
 /// What relays and clients append to a provider's message, not part of it: one-api's
 /// `(request id: ...)` (oai-subschema-empty-list-relay in reports.yaml), a client's

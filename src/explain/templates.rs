@@ -211,6 +211,14 @@ fn index_at(c: &Captures<'_>, i: usize) -> usize {
         .unwrap_or(usize::MAX)
 }
 
+/// The first number in `message` too large to read as a `usize` (a tool index past any
+/// request's), as written.
+fn unparsed_index(message: &str) -> Option<&str> {
+    message
+        .split(|c: char| !c.is_ascii_digit())
+        .find(|d| !d.is_empty() && d.parse::<usize>().is_err())
+}
+
 /// A JSON Pointer from reference tokens as the provider wrote them (unescaped).
 fn pointer_from<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
     tokens
@@ -338,8 +346,7 @@ fn google(text: &str) -> Vec<Raw> {
             || (c.get(2).is_none() && line_rest.contains("cannot start list"));
         let rule = match (keyword.as_str(), list) {
             ("type", true) => "type-list",
-            ("items", true) => "items-not-schema",
-            (_, true) => "keyword-unsupported",
+            (k, true) => wrong_kind_rule(k),
             ("$ref" | "$defs" | "definitions", _) => "ref-unsupported",
             _ => "keyword-unsupported",
         };
@@ -1310,12 +1317,54 @@ pub(super) fn meta_rule(pointer: &str) -> &'static str {
         return "schema-invalid";
     }
     match last_keyword.unwrap_or("") {
-        "required" => "required-invalid",
         "type" => "type-invalid",
+        "" => "schema-invalid",
+        k => wrong_kind_rule(k),
+    }
+}
+
+/// [`meta_rule`], told by the value at `pointer` when the request has it: a value
+/// `keyword-value-invalid` does not judge a wrong kind (draft-04's boolean `exclusiveMinimum`,
+/// a form of its own) is `keyword-unsupported`'s, as `check` reports it.
+pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static str {
+    let rule = meta_rule(pointer);
+    let keyword = pointer
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .replace("~1", "/")
+        .replace("~0", "~");
+    match value {
+        Some(v)
+            if rule == "keyword-value-invalid"
+                && crate::profile::rules::keyword_value_invalid::form(&keyword, v).is_none() =>
+        {
+            "keyword-unsupported"
+        }
+        _ => rule,
+    }
+}
+
+/// The rule `check` reports for keyword `k` given a value of a kind it does not take (a list
+/// where the provider's parser wants one value or a map, or a meta-schema violation at the
+/// keyword): the keyword's own rule (`properties-invalid` for a map written as a list, as PHP
+/// and some serializers write an empty map), `keyword-value-invalid` for the keywords that
+/// rule judges by kind, and `keyword-unsupported` only for the rest. `type` is left to the
+/// callers: a list there is `type-list`, another bad value `type-invalid`.
+pub(super) fn wrong_kind_rule(k: &str) -> &'static str {
+    use crate::profile::rules::keyword_value_invalid;
+    match k {
+        "required" => "required-invalid",
         "enum" => "enum-invalid",
         "items" => "items-not-schema",
         "properties" => "properties-invalid",
-        "" => "schema-invalid",
+        // OpenAPI's flag written as a list of names is that rule's form.
+        "nullable" => "nullable-spelling",
+        // A list is no value of the kinds that rule judges (a number, a count, a string, a
+        // schema or boolean): asking it about one says whether it judges `k` at all.
+        _ if keyword_value_invalid::form(k, &Value::Array(Vec::new())).is_some() => {
+            "keyword-value-invalid"
+        }
         _ => "keyword-unsupported",
     }
 }
@@ -1350,7 +1399,28 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
     let mut tool: Option<&RequestTool<'_>> = None;
     let mut index_from_error: Option<usize> = None;
     let mut name_from_error: Option<String> = None;
+    // An index past `usize` (read as `usize::MAX` by `index_at`) names no tool of any request:
+    // said once, with the digits as the provider wrote them, never as the number it was read as.
+    let past_any = match &tool_loc {
+        ToolLoc::Google { group, position } => {
+            *position == usize::MAX || *group == Some(usize::MAX)
+        }
+        ToolLoc::Index(i) | ToolLoc::IndexName(i, _) => *i == usize::MAX,
+        _ => false,
+    };
+    if past_any {
+        let written = unparsed_index(&message).unwrap_or("given");
+        notes.push(format!(
+            "the error's tool index {written} is past any index a request can have: it names no \
+             tool"
+        ));
+    }
     match &tool_loc {
+        ToolLoc::Google { .. } | ToolLoc::Index(_) if past_any => {}
+        ToolLoc::IndexName(_, n) if past_any => {
+            name_from_error = Some(n.clone());
+            tool = tools.iter().find(|t| t.name == Some(n.as_str()));
+        }
         ToolLoc::Google { group, position } => {
             tool = tools
                 .iter()
@@ -1507,7 +1577,8 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             let found = find_in(&candidates, meta_violation);
             (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
             if rule.is_none() {
-                rule = pointer.as_deref().map(meta_rule);
+                let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
+                rule = pointer.as_deref().map(|p| meta_rule_for(p, value(p)));
             }
         }
         Place::Search(cond) => {

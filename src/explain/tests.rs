@@ -890,3 +890,133 @@ fn check_findings(request: &Value, target: &str) -> Vec<(usize, String, String)>
         .map(|f| (f.tool_index, f.pointer, f.rule.to_string()))
         .collect()
 }
+
+/// A map keyword written as a list (`properties: []`, as PHP and some serializers write an
+/// empty map) is `properties-invalid`, the rule `check` reports there, with or without the
+/// request; and other list-valued keywords are read as their own rules, not all as
+/// `keyword-unsupported`.
+#[test]
+fn a_list_where_google_wants_one_value_is_the_keywords_own_rule() {
+    let request = json!({"tools":[{"functionDeclarations":[
+        {"name":"t","parameters":{"type":"object","properties":[]}}
+    ]}]});
+    let error = "Invalid JSON payload received. Unknown name \"properties\" at \
+                 'tools[0].function_declarations[0].parameters': Proto field is not repeating, \
+                 cannot start list.";
+    for (req, target) in [
+        (None, None),
+        (Some(&request), None),
+        (Some(&request), Some("gemini/v1beta/parameters")),
+    ] {
+        let got = explain(req, error, target);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert_eq!(got[0].rule.as_deref(), Some("properties-invalid"));
+        assert_eq!(got[0].pointer.as_deref(), Some("/properties"));
+        assert_eq!(got[0].fix.as_deref(), fix_for("properties-invalid"));
+    }
+    for (keyword, rule) in [
+        ("type", "type-list"),
+        ("items", "items-not-schema"),
+        ("properties", "properties-invalid"),
+        ("nullable", "nullable-spelling"),
+        ("minimum", "keyword-value-invalid"),
+        ("description", "keyword-value-invalid"),
+        ("format", "keyword-unsupported"),
+    ] {
+        let error = format!(
+            "Invalid JSON payload received. Unknown name \"{keyword}\" at \
+             'tools[0].function_declarations[0].parameters.properties[0].value': Proto field is \
+             not repeating, cannot start list."
+        );
+        let got = explain(None, &error, None);
+        assert_eq!(got[0].rule.as_deref(), Some(rule), "{keyword}");
+    }
+}
+
+/// A meta-schema violation at a keyword that `keyword-value-invalid` judges by kind is that
+/// rule, as `check` reports it; an unknown keyword's is `keyword-unsupported`.
+#[test]
+fn a_meta_schema_violation_at_a_keyword_names_the_rule_check_reports() {
+    use super::templates::meta_rule;
+    assert_eq!(meta_rule("/properties/a/minimum"), "keyword-value-invalid");
+    assert_eq!(meta_rule("/properties/a/pattern"), "keyword-value-invalid");
+    assert_eq!(meta_rule("/properties/a/properties"), "properties-invalid");
+    assert_eq!(meta_rule("/properties/a/type"), "type-invalid");
+    assert_eq!(meta_rule("/properties/a/enum"), "enum-invalid");
+    assert_eq!(meta_rule("/properties/a"), "schema-invalid");
+    // Draft-04's boolean bound is a form of its own, keyword-unsupported's in check.
+    use super::templates::meta_rule_for;
+    let at = "/properties/a/exclusiveMinimum";
+    assert_eq!(meta_rule_for(at, Some(&json!(true))), "keyword-unsupported");
+    assert_eq!(
+        meta_rule_for(at, Some(&json!("1"))),
+        "keyword-value-invalid"
+    );
+    assert_eq!(meta_rule_for(at, None), "keyword-value-invalid");
+    assert_eq!(
+        meta_rule("/properties/a/uniqueItems"),
+        "keyword-unsupported"
+    );
+}
+
+/// Where `check --target` has no error at the place (the target's evidence is not in yet, so
+/// it only warns), the rule it warns about there is named: one rule for one problem.
+#[test]
+fn explain_names_the_rule_check_warns_about_when_it_has_no_error_there() {
+    let request = json!({"tools":[{"functionDeclarations":[
+        {"name":"t","parameters":{"type":"object","properties":[]}}
+    ]}]});
+    let mut out = vec![Explanation {
+        provider: "google",
+        message: "m".into(),
+        tool_index: Some(0),
+        tool: Some("t".into()),
+        pointer: Some("/properties".into()),
+        located: Located::Path,
+        rule: Some("keyword-unsupported".into()),
+        fix: fix_for("keyword-unsupported").map(str::to_string),
+        notes: Vec::new(),
+    }];
+    agree_with_check(&mut out, &request, "gemini/v1beta/parameters");
+    assert_eq!(out[0].rule.as_deref(), Some("properties-invalid"));
+    assert_eq!(out[0].fix.as_deref(), fix_for("properties-invalid"));
+    assert!(
+        out[0].notes[0].contains("reports `properties-invalid` here"),
+        "{:?}",
+        out[0].notes
+    );
+}
+
+/// Vertex's and Gemini's lead-in "Unable to submit request because" is the provider's own
+/// text: quoted with the rest, also in text given as is (not decoded from an envelope).
+#[test]
+fn the_providers_lead_in_is_quoted() {
+    let error = "Unable to submit request because function_declarations[0].parameters.properties[x].items: missing field";
+    let got = explain(None, error, None);
+    assert_eq!(got[0].message, error);
+    // A client's prefix is not the provider's.
+    let got = explain(None, &format!("Error: {error}"), None);
+    assert_eq!(got[0].message, error);
+}
+
+/// An index past `usize` names no tool: the explanation names none, and the note quotes the
+/// index as the provider wrote it (never as the number it saturated to).
+#[test]
+fn a_tool_index_past_any_request_names_no_tool() {
+    let error = "function_declarations[99999999999999999999999].parameters.properties[x].items: missing field";
+    let request = json!({"tools":[{"functionDeclarations":[
+        {"name":"t","parameters":{"type":"object","properties":{"x":{"type":"array"}}}}
+    ]}]});
+    for req in [None, Some(&request)] {
+        let got = explain(req, error, None);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert_eq!(got[0].tool_index, None);
+        assert_eq!(got[0].tool, None);
+        let notes = got[0].notes.join("\n");
+        assert!(
+            notes.contains("index 99999999999999999999999 is past any"),
+            "{notes}"
+        );
+        assert!(!notes.contains(&usize::MAX.to_string()), "{notes}");
+    }
+}

@@ -198,7 +198,7 @@ const URI_ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUM
 
 /// A file path as a SARIF artifact URI (SARIF 2.1.0 §3.4.3: a URI reference, RFC 3986):
 /// backslashes become `/`, and every byte but unreserved characters and `/` is
-/// percent-encoded ([`URI_ESCAPED`]), so a relative path stays a relative reference that
+/// percent-encoded (`URI_ESCAPED`), so a relative path stays a relative reference that
 /// decodes back to the path (`a#b:c.json` → `a%23b%3Ac.json`).
 pub fn uri(file: &str) -> String {
     let file = file.replace('\\', "/");

@@ -99,8 +99,9 @@ fn form(k: &str, v: &serde_json::Value) -> Option<&'static str> {
     })
 }
 
-/// Lookaheads and lookbehinds, named groups, and patterns not anchored at both ends are
-/// told apart (in that order); a plain anchored pattern has no form.
+/// Lookarounds (lookaheads and lookbehinds, one form: see [`lookbehind_only`]), named groups,
+/// and patterns not anchored at both ends are told apart (in that order); a plain anchored
+/// pattern has no form.
 pub fn pattern_form(p: &str) -> Option<&'static str> {
     if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|s| p.contains(s)) {
         Some(value::PATTERN_LOOKAHEAD)
@@ -113,6 +114,14 @@ pub fn pattern_form(p: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Whether a pattern's lookarounds are all lookbehinds (`(?<=`, `(?<!`). The catalog has one
+/// case for lookarounds, `keywords/pattern-lookahead-nested` (a lookahead): a lookbehind,
+/// outside the regular languages grammar engines compile just as a lookahead is, is judged by
+/// its evidence under the same feature (`lookahead`), and the message says which it is.
+pub fn lookbehind_only(p: &str) -> bool {
+    !p.contains("(?=") && !p.contains("(?!") && (p.contains("(?<=") || p.contains("(?<!"))
 }
 
 /// Which anchor an unanchored pattern lacks: the `unanchored` form covers every pattern not
@@ -179,7 +188,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 m.push('`');
                 if let Feat::KeywordForm(_, form) = feat {
                     m.push_str(" (");
-                    m.push_str(form);
+                    match v {
+                        Value::String(p)
+                            if form == value::PATTERN_LOOKAHEAD && lookbehind_only(p) =>
+                        {
+                            m.push_str("lookbehind, judged by the lookahead case");
+                        }
+                        _ => m.push_str(form),
+                    }
                     if form == value::PATTERN_UNANCHORED
                         && let Value::String(p) = v
                     {
@@ -321,6 +337,36 @@ mod tests {
                 "keyword `pattern` (unanchored: anchored at the end only, no `^` at the start",
                 "keyword `pattern` (unanchored: neither `^` at the start nor `$` at the end",
             ]
+        );
+    }
+
+    /// A lookbehind is not called a lookahead: it shares the lookahead case's feature (the
+    /// one lookaround case) and the message says it is a lookbehind judged by that case.
+    #[test]
+    fn lookbehind_patterns_are_labelled_as_lookbehinds() {
+        let m = messages(
+            "keyword-unsupported",
+            json!({"type":"object","properties":{
+                "a":{"type":"string","pattern":"^(?<=a)b$"},
+                "b":{"type":"string","pattern":"^(?<!a)b$"},
+                "c":{"type":"string","pattern":"^(?=a)a$"}}}),
+        );
+        let patterns: Vec<&str> = m
+            .iter()
+            .filter(|m| m.starts_with("keyword `pattern`"))
+            .map(|m| m.split("):").next().unwrap())
+            .collect();
+        assert_eq!(
+            patterns,
+            [
+                "keyword `pattern` (lookbehind, judged by the lookahead case",
+                "keyword `pattern` (lookbehind, judged by the lookahead case",
+                "keyword `pattern` (lookahead",
+            ]
+        );
+        assert_eq!(
+            super::pattern_form("(?<=a)b"),
+            Some(crate::profile::feature::value::PATTERN_LOOKAHEAD)
         );
     }
 

@@ -61,6 +61,16 @@ impl Project {
             .collect())
     }
 
+    /// Run logs of `runs/` whose last line was cut short mid-write and left out, with that
+    /// line's number ([`runlog::RunLog::cut_line`]). Callers warn about them.
+    pub fn cut_lines(&self) -> Result<Vec<(PathBuf, usize)>> {
+        Ok(self
+            .evidence_logs()?
+            .into_iter()
+            .filter_map(|r| r.cut_line.map(|n| (r.path, n)))
+            .collect())
+    }
+
     fn evidence_logs(&self) -> Result<Vec<RunLog>> {
         Ok(runlog::read_all(&self.runs_dir())?
             .into_iter()

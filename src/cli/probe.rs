@@ -96,17 +96,26 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
             )));
         }
     }
-    for (id, url) in &base_urls {
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(Error::Usage(format!(
-                "--base-url {id}={}: expected an http:// or https:// URL",
-                crate::evidence::runlog::redact_userinfo(url)
-            )));
+    // Given twice, one value would silently win: which one the user meant is not known.
+    for (flag, list) in [("--base-url", &base_urls), ("--model", &models)] {
+        for (i, (id, _)) in list.iter().enumerate() {
+            if list[..i].iter().any(|(other, _)| other == id) {
+                return Err(Error::Usage(format!(
+                    "{flag} {id}=…: given more than once for {id}; give it once"
+                )));
+            }
         }
+    }
+    for (id, url) in &base_urls {
         let vars = crate::target::route(id)
             .map(|r| http::key_hint(r.as_ref()))
             .unwrap_or_default();
-        http::check_no_userinfo(&format!("--base-url {id}="), url, &vars)?;
+        let place = format!("--base-url {id}=");
+        http::check_no_userinfo(&place, url, &vars)?;
+        http::check_base_url(&place, url)?;
+    }
+    for (id, model) in &models {
+        http::check_model(&format!("--model {id}="), model)?;
     }
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     for (target, n) in &concurrency {
@@ -267,6 +276,10 @@ pub fn live_targets(
         if let Some(m) = models.get(&id) {
             cfg.model = m.clone();
         }
+        let selected = args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
+        if selected {
+            check_env(route.as_ref(), &cfg, env, models.contains_key(&id), base_urls.contains_key(&id))?;
+        }
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
         }
@@ -292,6 +305,64 @@ pub fn live_targets(
         secrets,
         overridden,
     })
+}
+
+/// Checks what a selected target read from the environment before anything is sent, each
+/// error naming the variable (values that are not secret are quoted; keys never are):
+/// every key variable set ([`http::check_key`]), the base-URL variable
+/// ([`http::check_base_url`]), the model variable ([`http::check_model`]), and the settings
+/// pasted into host names or paths (`GOOGLE_CLOUD_LOCATION`, `AWS_REGION`/`AWS_DEFAULT_REGION`:
+/// [`http::check_region`]; `GOOGLE_CLOUD_PROJECT`: [`http::check_project`]). `model_flag`
+/// and `base_flag` say that `--model`/`--base-url` replaced the variable (checked with the
+/// flags).
+fn check_env(
+    route: &dyn crate::target::wire::Route,
+    cfg: &crate::target::wire::RouteConfig,
+    env: &dyn Env,
+    model_flag: bool,
+    base_flag: bool,
+) -> Result<()> {
+    let id = route.id();
+    let place = format!("{id}: ");
+    let s = route.settings();
+    let mut key_vars: Vec<&str> = s.key_env.to_vec();
+    if id == "bedrock/converse" {
+        key_vars.extend(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]);
+    }
+    for var in key_vars {
+        if let Some(value) = env.var(var) {
+            http::check_key(&place, var, &value)?;
+        }
+    }
+    if !base_flag
+        && let Some(var) = s.base_env
+        && env.var(var).is_some()
+    {
+        http::check_base_url(&format!("{id}: {var}="), &cfg.base_url)?;
+    }
+    if !model_flag
+        && let Some(var) = s.model_env
+        && let Some(model) = env.var(var)
+    {
+        http::check_model(&format!("{id}: {var}="), &model)?;
+    }
+    let pasted: &[(&str, fn(&str, &str) -> Result<()>)] = match id {
+        "vertex/v1/parameters" => &[
+            ("GOOGLE_CLOUD_LOCATION", http::check_region),
+            ("GOOGLE_CLOUD_PROJECT", http::check_project),
+        ],
+        "bedrock/converse" => &[
+            ("AWS_REGION", http::check_region),
+            ("AWS_DEFAULT_REGION", http::check_region),
+        ],
+        _ => &[],
+    };
+    for (var, check) in pasted {
+        if let Some(value) = env.var(var) {
+            check(&format!("{id}: {var}="), &value)?;
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
@@ -427,11 +498,12 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         // (a new run, new dates) on no evidence.
         std::fs::remove_file(&summary.log).map_err(|e| Error::io(&summary.log, e))?;
         println!(
-            "no request reached a target (every one skipped or unreachable): the run log was \
-             removed and the matrix was not regenerated"
+            "no request reached a target (every one skipped or unreachable): no run log was \
+             kept and the matrix was not regenerated"
         );
         return Ok(EXIT_OK);
     }
+    println!("run log: {}", summary.log.display());
     if emulated {
         println!(
             "emulated run (toolwire emulate answered): not evidence; the matrix was not regenerated"
@@ -484,6 +556,7 @@ pub fn summary_table(s: &RunSummary) -> String {
         "rejected",
         "confounded",
         "inconclusive",
+        "unreachable",
         "skipped",
         "requests",
         "wall",
@@ -502,9 +575,8 @@ pub fn summary_table(s: &RunSummary) -> String {
             n(Verdict::AcceptedIgnored),
             n(Verdict::Rejected),
             n(Verdict::Confounded),
-            (t.counts.get(&Verdict::Inconclusive).copied().unwrap_or(0)
-                + t.counts.get(&Verdict::Unreachable).copied().unwrap_or(0))
-            .to_string(),
+            n(Verdict::Inconclusive),
+            n(Verdict::Unreachable),
             skipped,
             t.requests.to_string(),
             format!("{:.2}s", t.wall.as_secs_f64()),
@@ -516,8 +588,17 @@ pub fn summary_table(s: &RunSummary) -> String {
     for (id, t) in &s.targets {
         if let Some((why, n)) = t.why_all_inconclusive() {
             let total: usize = t.counts.values().sum();
+            // The words the log uses: inconclusive and unreachable are different verdicts.
+            let words = match (
+                t.counts.get(&Verdict::Inconclusive).copied().unwrap_or(0),
+                t.counts.get(&Verdict::Unreachable).copied().unwrap_or(0),
+            ) {
+                (_, 0) => "inconclusive",
+                (0, _) => "unreachable",
+                _ => "inconclusive or unreachable",
+            };
             out.push_str(&format!(
-                "\n{id}: every answer was inconclusive; most common reason ({n} of {total}): {why}"
+                "\n{id}: every answer was {words}; most common reason ({n} of {total}): {why}"
             ));
         }
     }
@@ -528,5 +609,4 @@ fn print_summary(s: &RunSummary) {
     println!("{}", summary_table(s));
     let sent: usize = s.targets.values().map(|t| t.requests).sum();
     println!("requests sent: {sent}");
-    println!("run log: {}", s.log.display());
 }

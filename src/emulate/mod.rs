@@ -295,12 +295,22 @@ impl Emulator {
 
     /// The base URL standing in for a provider's host: `http://ADDR/<slug>`.
     pub fn base_url(&self, slug: &str) -> String {
+        let addr = self.client_addr();
         if self.state.opts.only.as_deref() == Some(slug) {
-            format!("http://{}", self.addr)
+            format!("http://{addr}")
         } else {
-            format!("http://{}/{slug}", self.addr)
+            format!("http://{addr}/{slug}")
         }
     }
+
+    /// The address a client on this machine connects to: the listening address, with an
+    /// unspecified IP (`0.0.0.0`, `::`) replaced by the loopback address of its family, since
+    /// `0.0.0.0` is not a destination (and `probe` sends keys over plain http only to
+    /// loopback addresses).
+    pub fn client_addr(&self) -> SocketAddr {
+        client_addr(self.addr)
+    }
+
 
     /// Stops serving (open connections are closed).
     pub async fn stop(mut self) {
@@ -490,5 +500,31 @@ pub async fn is_emulator(client: &reqwest::Client, base: &str) -> bool {
     match tokio::time::timeout(Duration::from_secs(3), fut).await {
         Ok(Ok(resp)) => resp.headers().contains_key(EMULATOR_HEADER),
         _ => false,
+    }
+}
+
+/// `addr` with an unspecified IP (`0.0.0.0`, `::`) replaced by the loopback address of its
+/// family ([`Emulator::client_addr`]).
+pub fn client_addr(addr: SocketAddr) -> SocketAddr {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port()),
+        _ => addr,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unspecified_listen_address_is_shown_as_loopback() {
+        let a: SocketAddr = "0.0.0.0:8089".parse().unwrap();
+        assert_eq!(client_addr(a).to_string(), "127.0.0.1:8089");
+        let a: SocketAddr = "[::]:8089".parse().unwrap();
+        assert_eq!(client_addr(a).to_string(), "[::1]:8089");
+        let a: SocketAddr = "192.168.1.2:8089".parse().unwrap();
+        assert_eq!(client_addr(a), a);
     }
 }

@@ -523,6 +523,7 @@ mod tests {
                 })
                 .collect(),
             footer: None,
+            cut_line: None,
         }
     }
 

@@ -278,7 +278,13 @@ pub fn live_targets(
         }
         let selected = args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
         if selected {
-            check_env(route.as_ref(), &cfg, env, models.contains_key(&id), base_urls.contains_key(&id))?;
+            check_env(
+                route.as_ref(),
+                &cfg,
+                env,
+                models.contains_key(&id),
+                base_urls.contains_key(&id),
+            )?;
         }
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
@@ -307,6 +313,9 @@ pub fn live_targets(
     })
 }
 
+/// A check of one setting: `(place, value)`, as [`http::check_region`].
+type SettingCheck = fn(&str, &str) -> Result<()>;
+
 /// Checks what a selected target read from the environment before anything is sent, each
 /// error naming the variable (values that are not secret are quoted; keys never are):
 /// every key variable set ([`http::check_key`]), the base-URL variable
@@ -327,7 +336,11 @@ fn check_env(
     let s = route.settings();
     let mut key_vars: Vec<&str> = s.key_env.to_vec();
     if id == "bedrock/converse" {
-        key_vars.extend(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]);
+        key_vars.extend([
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN",
+        ]);
     }
     for var in key_vars {
         if let Some(value) = env.var(var) {
@@ -346,7 +359,7 @@ fn check_env(
     {
         http::check_model(&format!("{id}: {var}="), &model)?;
     }
-    let pasted: &[(&str, fn(&str, &str) -> Result<()>)] = match id {
+    let pasted: &[(&str, SettingCheck)] = match id {
         "vertex/v1/parameters" => &[
             ("GOOGLE_CLOUD_LOCATION", http::check_region),
             ("GOOGLE_CLOUD_PROJECT", http::check_project),

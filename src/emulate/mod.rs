@@ -311,7 +311,6 @@ impl Emulator {
         client_addr(self.addr)
     }
 
-
     /// Stops serving (open connections are closed).
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
@@ -508,8 +507,12 @@ pub async fn is_emulator(client: &reqwest::Client, base: &str) -> bool {
 pub fn client_addr(addr: SocketAddr) -> SocketAddr {
     use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
     match addr.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()),
-        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port()),
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port())
+        }
         _ => addr,
     }
 }

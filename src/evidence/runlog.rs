@@ -281,8 +281,7 @@ impl Redactor {
         for form in secret_forms(secret) {
             if !self.secrets.contains(&form) {
                 let json = serde_json::to_string(&form).unwrap_or_default();
-                self.escaped
-                    .push(json.trim_matches('"').to_string());
+                self.escaped.push(json.trim_matches('"').to_string());
                 self.secrets.push(form);
             }
         }
@@ -415,7 +414,8 @@ impl RunLogWriter {
         if self.redactor.may_hold_secret(text) {
             // Redacted as a record, field by field, then serialized again: the line stays
             // valid JSON of the same shape whatever the secret is.
-            let mut value = serde_json::to_value(record).map_err(|e| Error::Other(e.to_string()))?;
+            let mut value =
+                serde_json::to_value(record).map_err(|e| Error::Other(e.to_string()))?;
             self.redactor.redact_record(&mut value);
             self.text.clear();
             serde_json::to_writer(&mut self.text, &value)
@@ -830,7 +830,10 @@ mod tests {
         // Cut inside the last observation (and inside a multi-byte character).
         for cut in [
             format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..40]),
-            format!("{}\n{}\n{{\"type\":\"observation\",\"note\":\"caf\u{e9}", lines[0], lines[1]),
+            format!(
+                "{}\n{}\n{{\"type\":\"observation\",\"note\":\"caf\u{e9}",
+                lines[0], lines[1]
+            ),
         ] {
             let mut bytes = cut.into_bytes();
             if bytes.ends_with(&[0xc3, 0xa9]) {

@@ -324,7 +324,9 @@ pub fn check_base_url(place: &str, base: &str) -> Result<()> {
         return bad("expected an http:// or https:// URL");
     }
     if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return bad("expected an http:// or https:// URL (it holds whitespace or a control character)");
+        return bad(
+            "expected an http:// or https:// URL (it holds whitespace or a control character)",
+        );
     }
     let url = match reqwest::Url::parse(base) {
         Ok(u) => u,
@@ -334,7 +336,9 @@ pub fn check_base_url(place: &str, base: &str) -> Result<()> {
         return bad("expected an http:// or https:// URL with a host");
     }
     if url.query().is_some() || url.fragment().is_some() || base.contains(['?', '#']) {
-        return bad("a base URL may not hold a query or fragment (`?`, `#`): the route's path is appended to it");
+        return bad(
+            "a base URL may not hold a query or fragment (`?`, `#`): the route's path is appended to it",
+        );
     }
     Ok(())
 }
@@ -468,7 +472,9 @@ impl HttpTarget {
         // then go out without it and its answer be recorded (the CLI names the variable
         // earlier: `check_key`).
         if let Some(c) = &cfg.credential
-            && c.secrets().iter().any(|k| !k.chars().all(|c| c.is_ascii_graphic()))
+            && c.secrets()
+                .iter()
+                .any(|k| !k.chars().all(|c| c.is_ascii_graphic()))
         {
             return Err(Error::Usage(format!(
                 "{}: {} holds a character that cannot go in an HTTP header; nothing was sent",
@@ -949,7 +955,10 @@ mod tests {
             let e = check_base_url("ollama/chat: OLLAMA_HOST=", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));
             let e = e.to_string();
-            assert!(e.starts_with(&format!("ollama/chat: OLLAMA_HOST={bad}: ")), "{e}");
+            assert!(
+                e.starts_with(&format!("ollama/chat: OLLAMA_HOST={bad}: ")),
+                "{e}"
+            );
             assert!(e.contains(why), "{bad}: {e}");
         }
     }
@@ -982,7 +991,8 @@ mod tests {
             let e = check_model("--model gemini/v1beta/parameters=", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));
             assert!(
-                e.to_string().starts_with("--model gemini/v1beta/parameters="),
+                e.to_string()
+                    .starts_with("--model gemini/v1beta/parameters="),
                 "{e}"
             );
         }
@@ -993,7 +1003,14 @@ mod tests {
         for ok in ["us-central1", "global", "europe-west4", "us-east-1"] {
             assert!(check_region("v=", ok).is_ok(), "{ok}");
         }
-        for bad in ["localhost:18391/x?", "us-central1.evil.com", "US", "", "a/b", "x@y"] {
+        for bad in [
+            "localhost:18391/x?",
+            "us-central1.evil.com",
+            "US",
+            "",
+            "a/b",
+            "x@y",
+        ] {
             let e = check_region("vertex/v1/parameters: GOOGLE_CLOUD_LOCATION=", bad)
                 .unwrap_err()
                 .to_string();
@@ -1005,7 +1022,14 @@ mod tests {
         for ok in ["my-project-123", "-", "example.com:my-project"] {
             assert!(check_project("p=", ok).is_ok(), "{ok}");
         }
-        for bad in ["p", "My-Project", "proj/../x", "project-", "1project", "a?b=c"] {
+        for bad in [
+            "p",
+            "My-Project",
+            "proj/../x",
+            "project-",
+            "1project",
+            "a?b=c",
+        ] {
             assert!(check_project("p=", bad).is_err(), "{bad}");
         }
     }
@@ -1014,18 +1038,29 @@ mod tests {
     fn keys_must_be_header_safe_and_credible_and_are_never_shown() {
         assert!(check_key("t: ", "K", "tw-valid-key-0123456789").is_ok());
         assert!(check_key("t: ", "K", "token-abc123").is_ok());
-        for bad in ["tw-abc\ndef-0123", "tw-abc def-0123", "tw-abc\tdef", "tw-\u{e9}-0123456"] {
+        for bad in [
+            "tw-abc\ndef-0123",
+            "tw-abc def-0123",
+            "tw-abc\tdef",
+            "tw-\u{e9}-0123456",
+        ] {
             let e = check_key("openai/chat: ", "OPENAI_API_KEY", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));
             let e = e.to_string();
-            assert!(e.starts_with("openai/chat: OPENAI_API_KEY holds a character"), "{e}");
+            assert!(
+                e.starts_with("openai/chat: OPENAI_API_KEY holds a character"),
+                "{e}"
+            );
             assert!(!e.contains("tw-abc") && !e.contains("0123"), "{e}");
         }
         for weak in ["accepted", "invalid", "abc123", "Rejected"] {
             let e = check_key("vllm/chat: ", "VLLM_API_KEY", weak)
                 .unwrap_err()
                 .to_string();
-            assert!(e.contains("VLLM_API_KEY is too short or a plain word"), "{e}");
+            assert!(
+                e.contains("VLLM_API_KEY is too short or a plain word"),
+                "{e}"
+            );
             assert!(!e.contains(&format!("{weak} ")), "{e}");
         }
     }

@@ -79,8 +79,10 @@ fn positive_seconds(v: &str) -> std::result::Result<f64, String> {
 
 /// Checks the flags that name live targets before anything runs, so a typo is an error
 /// rather than a flag silently ignored: `--base-url`/`--model` need `TARGET=VALUE` with a live
-/// target, `--base-url` an http(s) URL, `--concurrency` at least 1; none of them mean anything
-/// with `--offline`.
+/// target, at most once per target, `--base-url` an http(s) URL with a host and no userinfo,
+/// query or fragment ([`http::check_base_url`]), `--model` a model id
+/// ([`http::check_model`]), `--concurrency` at least 1; none of them mean anything with
+/// `--offline`.
 fn check_flags(args: &ProbeArgs) -> Result<()> {
     let base_urls = pairs(&args.base_urls, "--base-url")?;
     let models = pairs(&args.models, "--model")?;
@@ -227,7 +229,8 @@ pub struct LiveTargets {
     pub overridden: Vec<String>,
 }
 
-/// Builds the live targets from the environment and the flags.
+/// Builds the live targets the run probes (`--target`; all when none is given) from the
+/// environment and the flags, after checking them ([`check_flags`], [`check_env`]).
 pub fn live_targets(
     args: &ProbeArgs,
     env: &dyn Env,
@@ -251,21 +254,20 @@ pub fn live_targets(
     let mut overridden = Vec::new();
     for route in crate::target::routes() {
         let id = route.id().to_string();
+        // A target the run does not probe (`--target`) is left out before its variables are
+        // read: a variable meant for another program (a base URL with credentials in it, a
+        // key that is a word) does not stop an unrelated run, and nothing is sent to its
+        // host (not even the emulator check).
+        if !(args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f))) {
+            continue;
+        }
         let mut cfg = route.configure(env);
         if let Some(url) = base_urls.get(&id) {
             cfg.base_url = url.trim_end_matches('/').to_string();
             cfg.base_overridden = true;
             overridden.push(id.clone());
         } else if crate::evidence::runlog::has_userinfo(&cfg.base_url) {
-            // A base-URL variable with credentials in it: refused when the run probes this
-            // target, named by the variable; otherwise the target is left out, as `--target`
-            // would leave it out, so that a variable meant for another program does not stop
-            // an unrelated run.
-            let selected =
-                args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
-            if !selected {
-                continue;
-            }
+            // A base-URL variable with credentials in it, named by the variable.
             let settings = route.settings();
             let (place, url) = match settings.base_env.and_then(|v| Some((v, env.var(v)?))) {
                 Some((var, value)) => (format!("{id}: {var}="), value),
@@ -276,16 +278,13 @@ pub fn live_targets(
         if let Some(m) = models.get(&id) {
             cfg.model = m.clone();
         }
-        let selected = args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
-        if selected {
-            check_env(
-                route.as_ref(),
-                &cfg,
-                env,
-                models.contains_key(&id),
-                base_urls.contains_key(&id),
-            )?;
-        }
+        check_env(
+            route.as_ref(),
+            &cfg,
+            env,
+            models.contains_key(&id),
+            base_urls.contains_key(&id),
+        )?;
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
         }

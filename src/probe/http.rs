@@ -13,6 +13,12 @@
 //!   is a loopback address ([`check_key_destination`]); they never appear in an [`Answer`]
 //!   (headers are built from [`crate::target::Secret`] at the last moment and marked
 //!   sensitive);
+//! - proxies: only an https proxy, only for https requests to non-loopback hosts (a tunnel
+//!   the proxy cannot read); plain http (loopback only when keyed) always goes direct
+//!   ([`client`]);
+//! - settings pasted into URLs (base URLs, model ids, regions, project ids) and keys are
+//!   checked before anything is sent ([`check_base_url`], [`check_model`], [`check_region`],
+//!   [`check_project`], [`check_key`]);
 //! - credentials written into a base URL (`http://user:password@host`) are refused, never
 //!   sent (reqwest would send them as Basic auth beside the route's own key) nor recorded
 //!   ([`check_no_userinfo`]).

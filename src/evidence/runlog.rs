@@ -151,8 +151,10 @@ const MIN_SECRET: usize = 6;
 
 /// Fields of run-log records that are enumerations, ids, digests, times or numbers: never
 /// rewritten by the redactor (a key equal to `accepted` must not turn a verdict into
-/// `[REDACTED]`). Every other string value is free text and redacted. `counts` holds target
-/// ids and verdicts only.
+/// `[REDACTED]`). Their values come from toolwire itself (the case catalog, the target
+/// registry, the run's clock and digests), never from a provider's answer or a user's
+/// setting, so no credential can be in them. Every other string value is free text and
+/// redacted. `counts` holds target ids and verdicts only.
 const STRUCTURAL_FIELDS: [&str; 16] = [
     "type",
     "run",

@@ -217,6 +217,12 @@ pub fn client_with_env(
         .iter()
         .find_map(|v| env(v))
     {
+        // As curl and reqwest read it, a proxy without a scheme is an http proxy.
+        let proxy = if proxy.contains("://") {
+            proxy
+        } else {
+            format!("http://{proxy}")
+        };
         let proxy = reqwest::Url::parse(&proxy).map_err(|e| {
             Error::Usage(format!(
                 "the https proxy variable ({}) is not a URL: {e}",

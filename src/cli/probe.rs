@@ -230,7 +230,7 @@ pub struct LiveTargets {
 }
 
 /// Builds the live targets the run probes (`--target`; all when none is given) from the
-/// environment and the flags, after checking them ([`check_flags`], [`check_env`]).
+/// environment and the flags, after checking them (the flags, then each target's variables).
 pub fn live_targets(
     args: &ProbeArgs,
     env: &dyn Env,

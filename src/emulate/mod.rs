@@ -8,8 +8,9 @@
 //! provider's host. With `only` one service is mounted at the root instead.
 //!
 //! Credentials are judged as the real service would see them (see each model): none → the
-//! no-credentials answer (Gemini: the pre-auth front end), the key `invalid` → the
-//! invalid-key answer, anything else → valid, so the validator runs.
+//! no-credentials answer (Gemini: the pre-auth front end), a key starting `tw-invalid` (e.g.
+//! `tw-invalid-key-1`, credible to `probe`) or the literal `invalid` → the invalid-key
+//! answer ([`crate::target::wire::Cred`]), anything else → valid, so the validator runs.
 //!
 //! What the emulator answers itself is JSON in the model's error shape
 //! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413) and a method other than POST

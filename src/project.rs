@@ -61,6 +61,16 @@ impl Project {
             .collect())
     }
 
+    /// Run logs of `runs/` whose last line was cut short mid-write and left out, with that
+    /// line's number ([`runlog::RunLog::cut_line`]). Callers warn about them.
+    pub fn cut_lines(&self) -> Result<Vec<(PathBuf, usize)>> {
+        Ok(self
+            .evidence_logs()?
+            .into_iter()
+            .filter_map(|r| r.cut_line.map(|n| (r.path, n)))
+            .collect())
+    }
+
     fn evidence_logs(&self) -> Result<Vec<RunLog>> {
         Ok(runlog::read_all(&self.runs_dir())?
             .into_iter()
@@ -183,5 +193,33 @@ mod tests {
             .map(|r| r.path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(folded, ["cut.jsonl", "whole.jsonl"]);
+    }
+
+    /// A log whose last line was cut mid-write (a probe killed while writing) is read with
+    /// that line left out and named; its whole observations are folded in.
+    #[test]
+    fn a_last_line_cut_mid_write_is_named_and_left_out() {
+        let committed = Project::new("cases", "reports");
+        let source = committed.runs().expect("the committed run logs read");
+        let source = source
+            .iter()
+            .find(|r| r.observations.len() >= 2)
+            .expect("a committed run log with observations");
+        let text = std::fs::read_to_string(&source.path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let cut = format!(
+            "{}\n{}\n{}",
+            lines[0],
+            lines[1],
+            &lines[2][..lines[2].len() / 2]
+        );
+        let cut_path = project.runs_dir().join("cut.jsonl");
+        std::fs::write(&cut_path, cut).unwrap();
+        assert_eq!(project.cut_lines().unwrap(), vec![(cut_path.clone(), 3)]);
+        assert_eq!(project.cut_short_runs().unwrap(), vec![(cut_path, 1)]);
+        assert_eq!(project.runs().unwrap()[0].observations.len(), 1);
     }
 }

@@ -260,3 +260,66 @@ fn sarif_artifact_uris_round_trip_reserved_characters() {
         assert_eq!(uri, "a%23b%3Ac%20d%C3%A9.json");
     }
 }
+
+/// A run log whose last line was cut mid-write (a probe killed while writing) does not stop
+/// `rules`: the line is named in a warning and left out, the rest folded in. Corruption
+/// anywhere else still stops it (exit 2, naming the file and line).
+#[test]
+fn rules_tolerates_only_a_cut_short_last_line() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reports = dir.path().join("reports");
+    std::fs::create_dir_all(reports.join("runs")).unwrap();
+    let copy = |from: &std::path::Path, to: &std::path::Path| {
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_file() {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    };
+    copy(std::path::Path::new("reports"), &reports);
+    std::fs::create_dir_all(reports.join("documented")).unwrap();
+    copy(
+        std::path::Path::new("reports/documented"),
+        &reports.join("documented"),
+    );
+    copy(std::path::Path::new("reports/runs"), &reports.join("runs"));
+    // The newest committed log, with a copy sorted after every other whose last line is cut.
+    let mut logs: Vec<_> = std::fs::read_dir("reports/runs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    logs.sort();
+    let text = std::fs::read_to_string(logs.last().expect("a committed run log")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 3);
+    let cut = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]);
+    let cut_path = reports.join("runs/99991231T000000Z-cut0.jsonl");
+    std::fs::write(&cut_path, cut).unwrap();
+    let rules = || {
+        Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .arg("rules")
+            .arg("--reports")
+            .arg(&reports)
+            .output()
+            .expect("toolwire runs")
+    };
+    let out = rules();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("99991231T000000Z-cut0.jsonl: line 3 was cut short mid-write"),
+        "{stderr}"
+    );
+    // The same cut in the middle of the file is corruption.
+    let bad = format!("{}\n{}\n{}\n", lines[0], &lines[1][..20], lines[2]);
+    std::fs::write(&cut_path, bad).unwrap();
+    let out = rules();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("99991231T000000Z-cut0.jsonl: line 2"),
+        "{stderr}"
+    );
+}

@@ -1027,3 +1027,147 @@ async fn the_emulators_own_errors_are_json_in_each_targets_shape() {
     assert!(seen.len() > 10, "{seen:?}");
     emu.stop().await;
 }
+
+/// The proxy variables never carry a plain-http request (and its key) to a proxy: `toolwire
+/// probe` with `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` all pointing at a listener sends a
+/// loopback target's requests straight to the target (the emulator), and the listener sees
+/// nothing. An https request to a remote host does go through the https proxy, as a CONNECT
+/// tunnel (the proxy sees the host, never the request or its key).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_variables_never_see_a_loopback_request() {
+    let (_echo, thief, stolen) = hostile_servers().await;
+    let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), Options::default())
+        .await
+        .unwrap();
+    let proxy = format!("http://{thief}");
+    let runs = tempfile::tempdir().unwrap();
+    let out = tokio::task::block_in_place(|| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HTTP_PROXY", &proxy)
+            .env("http_proxy", &proxy)
+            .env("HTTPS_PROXY", &proxy)
+            .env("ALL_PROXY", &proxy)
+            .env("VLLM_BASE_URL", emu.base_url("vllm"))
+            .env("VLLM_API_KEY", CANARY)
+            .args([
+                "probe",
+                "--no-progress",
+                "--no-regenerate",
+                "--case",
+                "control",
+            ])
+            .args(["--target", "vllm/chat", "--runs-dir"])
+            .arg(runs.path())
+            .output()
+            .expect("toolwire runs")
+    });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("emulated run"), "{stdout}");
+    assert!(emu.requests() >= 1, "the target itself answered");
+    assert_eq!(
+        stolen.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the proxy saw nothing"
+    );
+    assert!(!stdout.contains(CANARY) && !stderr.contains(CANARY));
+    emu.stop().await;
+
+    // The library's client, with the same variables: an https request to a remote host
+    // asks the proxy for a tunnel (it fails here: the listener is no proxy), and never
+    // resolves or contacts the host itself.
+    let env = |name: &str| {
+        ["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY"]
+            .contains(&name)
+            .then(|| proxy.clone())
+    };
+    let http = toolwire::probe::http::client_with_env(Duration::from_secs(5), &env).unwrap();
+    let before = stolen.load(std::sync::atomic::Ordering::SeqCst);
+    let remote = http.get("https://api.example.com/v1/models").send().await;
+    assert!(remote.is_err());
+    assert_eq!(
+        stolen.load(std::sync::atomic::Ordering::SeqCst),
+        before + 1,
+        "the https request went to the proxy as a tunnel"
+    );
+}
+
+/// A key equal to ordinary text (`invalid`, a word of several case ids and of providers'
+/// answers) is redacted from free text only: every observation keeps its case id, target
+/// and verdict, and the log reads back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_equal_to_ordinary_text_leaves_the_log_readable() {
+    let s = Scenario::start(Keys::Invalid).await;
+    let (_summary, log, _dir) = s.run(ALL_CASES, &["invalid"]).await;
+    let ids: Vec<&str> = s.cat.cases.iter().map(|c| c.id.as_str()).collect();
+    assert!(!log.observations.is_empty());
+    for o in &log.observations {
+        assert!(ids.contains(&o.case.as_str()), "{o:?}");
+        assert!(s.routes.contains_key(&o.target), "{o:?}");
+        assert!(
+            o.request_digest.is_empty() || o.request_digest.starts_with("sha256:"),
+            "{o:?}"
+        );
+    }
+    // The key was echoed in some answers' text (OpenAI's `Incorrect API key provided`),
+    // and only there was it removed.
+    assert!(
+        log.observations
+            .iter()
+            .any(|o| o.error.as_deref().is_some_and(|e| e.contains("[REDACTED]"))),
+        "{:#?}",
+        log.observations
+    );
+    s.stop().await;
+}
+
+/// The emulator answers a key starting `tw-invalid` (which `probe` takes as a credible key)
+/// as an invalid key, as it does `invalid`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_distinctive_invalid_key_is_refused_by_the_emulator() {
+    let key = "tw-invalid-key-1";
+    let s = Scenario::with(
+        Options::default(),
+        &env_with(key),
+        |_| {},
+        Some(&["openai/chat", "groq/chat", "anthropic/messages"]),
+    )
+    .await;
+    let (_summary, log, _dir) = s.run(ALL_CASES, &[key]).await;
+    for id in ["openai/chat", "groq/chat", "anthropic/messages"] {
+        let control = obs(&log, id, "control/baseline");
+        assert_eq!(
+            (control.verdict, control.stage),
+            (Verdict::Inconclusive, Stage::Auth),
+            "{id}: {control:?}"
+        );
+    }
+    s.stop().await;
+}
+
+/// A key that cannot be a header value is refused when a library caller builds the target,
+/// rather than dropped from every request; the error does not show it.
+#[test]
+fn a_key_that_cannot_be_a_header_is_refused() {
+    let key = format!("{CANARY}\nmore");
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), key)].into();
+    let route = target::route("openai/chat").unwrap();
+    let mut cfg = route.configure(&env);
+    cfg.base_url = "http://127.0.0.1:9".into();
+    let err = HttpTarget::new(
+        route,
+        cfg,
+        client(Duration::from_secs(1)).unwrap(),
+        HttpOptions::loopback(),
+        Budget::new(None),
+    )
+    .err()
+    .expect("refused");
+    let text = format!("{err} {err:?}");
+    assert!(text.contains("OPENAI_API_KEY holds a character"), "{text}");
+    assert!(!text.contains(CANARY), "{text}");
+}

@@ -61,6 +61,15 @@ pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
             "toolwire emulate: listening on http://{} (answers are never evidence)",
             emu.addr()
         );
+        if emu.addr().ip().is_unspecified() {
+            println!(
+                "note: {} listens on every interface; from this machine use {} (the base URLs \
+                 below), which probe sends keys to over plain http (it sends them over http to \
+                 loopback addresses only)",
+                emu.addr(),
+                emu.client_addr()
+            );
+        }
         if let Some(f) = args.fault {
             println!(
                 "fault: {f:?} on request 1 and every {} after",

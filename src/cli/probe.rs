@@ -79,8 +79,10 @@ fn positive_seconds(v: &str) -> std::result::Result<f64, String> {
 
 /// Checks the flags that name live targets before anything runs, so a typo is an error
 /// rather than a flag silently ignored: `--base-url`/`--model` need `TARGET=VALUE` with a live
-/// target, `--base-url` an http(s) URL, `--concurrency` at least 1; none of them mean anything
-/// with `--offline`.
+/// target, at most once per target, `--base-url` an http(s) URL with a host and no userinfo,
+/// query or fragment ([`http::check_base_url`]), `--model` a model id
+/// ([`http::check_model`]), `--concurrency` at least 1; none of them mean anything with
+/// `--offline`.
 fn check_flags(args: &ProbeArgs) -> Result<()> {
     let base_urls = pairs(&args.base_urls, "--base-url")?;
     let models = pairs(&args.models, "--model")?;
@@ -96,17 +98,26 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
             )));
         }
     }
-    for (id, url) in &base_urls {
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(Error::Usage(format!(
-                "--base-url {id}={}: expected an http:// or https:// URL",
-                crate::evidence::runlog::redact_userinfo(url)
-            )));
+    // Given twice, one value would silently win: which one the user meant is not known.
+    for (flag, list) in [("--base-url", &base_urls), ("--model", &models)] {
+        for (i, (id, _)) in list.iter().enumerate() {
+            if list[..i].iter().any(|(other, _)| other == id) {
+                return Err(Error::Usage(format!(
+                    "{flag} {id}=…: given more than once for {id}; give it once"
+                )));
+            }
         }
+    }
+    for (id, url) in &base_urls {
         let vars = crate::target::route(id)
             .map(|r| http::key_hint(r.as_ref()))
             .unwrap_or_default();
-        http::check_no_userinfo(&format!("--base-url {id}="), url, &vars)?;
+        let place = format!("--base-url {id}=");
+        http::check_no_userinfo(&place, url, &vars)?;
+        http::check_base_url(&place, url)?;
+    }
+    for (id, model) in &models {
+        http::check_model(&format!("--model {id}="), model)?;
     }
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     for (target, n) in &concurrency {
@@ -218,7 +229,8 @@ pub struct LiveTargets {
     pub overridden: Vec<String>,
 }
 
-/// Builds the live targets from the environment and the flags.
+/// Builds the live targets the run probes (`--target`; all when none is given) from the
+/// environment and the flags, after checking them (the flags, then each target's variables).
 pub fn live_targets(
     args: &ProbeArgs,
     env: &dyn Env,
@@ -242,21 +254,20 @@ pub fn live_targets(
     let mut overridden = Vec::new();
     for route in crate::target::routes() {
         let id = route.id().to_string();
+        // A target the run does not probe (`--target`) is left out before its variables are
+        // read: a variable meant for another program (a base URL with credentials in it, a
+        // key that is a word) does not stop an unrelated run, and nothing is sent to its
+        // host (not even the emulator check).
+        if !(args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f))) {
+            continue;
+        }
         let mut cfg = route.configure(env);
         if let Some(url) = base_urls.get(&id) {
             cfg.base_url = url.trim_end_matches('/').to_string();
             cfg.base_overridden = true;
             overridden.push(id.clone());
         } else if crate::evidence::runlog::has_userinfo(&cfg.base_url) {
-            // A base-URL variable with credentials in it: refused when the run probes this
-            // target, named by the variable; otherwise the target is left out, as `--target`
-            // would leave it out, so that a variable meant for another program does not stop
-            // an unrelated run.
-            let selected =
-                args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f));
-            if !selected {
-                continue;
-            }
+            // A base-URL variable with credentials in it, named by the variable.
             let settings = route.settings();
             let (place, url) = match settings.base_env.and_then(|v| Some((v, env.var(v)?))) {
                 Some((var, value)) => (format!("{id}: {var}="), value),
@@ -267,6 +278,13 @@ pub fn live_targets(
         if let Some(m) = models.get(&id) {
             cfg.model = m.clone();
         }
+        check_env(
+            route.as_ref(),
+            &cfg,
+            env,
+            models.contains_key(&id),
+            base_urls.contains_key(&id),
+        )?;
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
         }
@@ -292,6 +310,71 @@ pub fn live_targets(
         secrets,
         overridden,
     })
+}
+
+/// A check of one setting: `(place, value)`, as [`http::check_region`].
+type SettingCheck = fn(&str, &str) -> Result<()>;
+
+/// Checks what a selected target read from the environment before anything is sent, each
+/// error naming the variable (values that are not secret are quoted; keys never are):
+/// every key variable set ([`http::check_key`]), the base-URL variable
+/// ([`http::check_base_url`]), the model variable ([`http::check_model`]), and the settings
+/// pasted into host names or paths (`GOOGLE_CLOUD_LOCATION`, `AWS_REGION`/`AWS_DEFAULT_REGION`:
+/// [`http::check_region`]; `GOOGLE_CLOUD_PROJECT`: [`http::check_project`]). `model_flag`
+/// and `base_flag` say that `--model`/`--base-url` replaced the variable (checked with the
+/// flags).
+fn check_env(
+    route: &dyn crate::target::wire::Route,
+    cfg: &crate::target::wire::RouteConfig,
+    env: &dyn Env,
+    model_flag: bool,
+    base_flag: bool,
+) -> Result<()> {
+    let id = route.id();
+    let place = format!("{id}: ");
+    let s = route.settings();
+    let mut key_vars: Vec<&str> = s.key_env.to_vec();
+    if id == "bedrock/converse" {
+        key_vars.extend([
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN",
+        ]);
+    }
+    for var in key_vars {
+        if let Some(value) = env.var(var) {
+            http::check_key(&place, var, &value)?;
+        }
+    }
+    if !base_flag
+        && let Some(var) = s.base_env
+        && env.var(var).is_some()
+    {
+        http::check_base_url(&format!("{id}: {var}="), &cfg.base_url)?;
+    }
+    if !model_flag
+        && let Some(var) = s.model_env
+        && let Some(model) = env.var(var)
+    {
+        http::check_model(&format!("{id}: {var}="), &model)?;
+    }
+    let pasted: &[(&str, SettingCheck)] = match id {
+        "vertex/v1/parameters" => &[
+            ("GOOGLE_CLOUD_LOCATION", http::check_region),
+            ("GOOGLE_CLOUD_PROJECT", http::check_project),
+        ],
+        "bedrock/converse" => &[
+            ("AWS_REGION", http::check_region),
+            ("AWS_DEFAULT_REGION", http::check_region),
+        ],
+        _ => &[],
+    };
+    for (var, check) in pasted {
+        if let Some(value) = env.var(var) {
+            check(&format!("{id}: {var}="), &value)?;
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
@@ -427,11 +510,12 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         // (a new run, new dates) on no evidence.
         std::fs::remove_file(&summary.log).map_err(|e| Error::io(&summary.log, e))?;
         println!(
-            "no request reached a target (every one skipped or unreachable): the run log was \
-             removed and the matrix was not regenerated"
+            "no request reached a target (every one skipped or unreachable): no run log was \
+             kept and the matrix was not regenerated"
         );
         return Ok(EXIT_OK);
     }
+    println!("run log: {}", summary.log.display());
     if emulated {
         println!(
             "emulated run (toolwire emulate answered): not evidence; the matrix was not regenerated"
@@ -484,6 +568,7 @@ pub fn summary_table(s: &RunSummary) -> String {
         "rejected",
         "confounded",
         "inconclusive",
+        "unreachable",
         "skipped",
         "requests",
         "wall",
@@ -502,9 +587,8 @@ pub fn summary_table(s: &RunSummary) -> String {
             n(Verdict::AcceptedIgnored),
             n(Verdict::Rejected),
             n(Verdict::Confounded),
-            (t.counts.get(&Verdict::Inconclusive).copied().unwrap_or(0)
-                + t.counts.get(&Verdict::Unreachable).copied().unwrap_or(0))
-            .to_string(),
+            n(Verdict::Inconclusive),
+            n(Verdict::Unreachable),
             skipped,
             t.requests.to_string(),
             format!("{:.2}s", t.wall.as_secs_f64()),
@@ -516,8 +600,17 @@ pub fn summary_table(s: &RunSummary) -> String {
     for (id, t) in &s.targets {
         if let Some((why, n)) = t.why_all_inconclusive() {
             let total: usize = t.counts.values().sum();
+            // The words the log uses: inconclusive and unreachable are different verdicts.
+            let words = match (
+                t.counts.get(&Verdict::Inconclusive).copied().unwrap_or(0),
+                t.counts.get(&Verdict::Unreachable).copied().unwrap_or(0),
+            ) {
+                (_, 0) => "inconclusive",
+                (0, _) => "unreachable",
+                _ => "inconclusive or unreachable",
+            };
             out.push_str(&format!(
-                "\n{id}: every answer was inconclusive; most common reason ({n} of {total}): {why}"
+                "\n{id}: every answer was {words}; most common reason ({n} of {total}): {why}"
             ));
         }
     }
@@ -528,5 +621,4 @@ fn print_summary(s: &RunSummary) {
     println!("{}", summary_table(s));
     let sent: usize = s.targets.values().map(|t| t.requests).sum();
     println!("requests sent: {sent}");
-    println!("run log: {}", s.log.display());
 }

@@ -29,6 +29,13 @@ pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
         return Err(Error::input(dir, crate::error::Place::File, problem));
     }
     let project = paths.project();
+    for (log, line) in project.cut_lines()? {
+        eprintln!(
+            "warning: {}: line {line} was cut short mid-write (an interrupted probe); that line \
+             is ignored",
+            log.display()
+        );
+    }
     for (log, n) in project.cut_short_runs()? {
         if n == 0 {
             eprintln!(

@@ -8,8 +8,9 @@
 //! provider's host. With `only` one service is mounted at the root instead.
 //!
 //! Credentials are judged as the real service would see them (see each model): none → the
-//! no-credentials answer (Gemini: the pre-auth front end), the key `invalid` → the
-//! invalid-key answer, anything else → valid, so the validator runs.
+//! no-credentials answer (Gemini: the pre-auth front end), a key starting `tw-invalid` (e.g.
+//! `tw-invalid-key-1`, credible to `probe`) or the literal `invalid` → the invalid-key
+//! answer ([`crate::target::wire::Cred`]), anything else → valid, so the validator runs.
 //!
 //! What the emulator answers itself is JSON in the model's error shape
 //! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413) and a method other than POST
@@ -295,11 +296,20 @@ impl Emulator {
 
     /// The base URL standing in for a provider's host: `http://ADDR/<slug>`.
     pub fn base_url(&self, slug: &str) -> String {
+        let addr = self.client_addr();
         if self.state.opts.only.as_deref() == Some(slug) {
-            format!("http://{}", self.addr)
+            format!("http://{addr}")
         } else {
-            format!("http://{}/{slug}", self.addr)
+            format!("http://{addr}/{slug}")
         }
+    }
+
+    /// The address a client on this machine connects to: the listening address, with an
+    /// unspecified IP (`0.0.0.0`, `::`) replaced by the loopback address of its family, since
+    /// `0.0.0.0` is not a destination (and `probe` sends keys over plain http only to
+    /// loopback addresses).
+    pub fn client_addr(&self) -> SocketAddr {
+        client_addr(self.addr)
     }
 
     /// Stops serving (open connections are closed).
@@ -490,5 +500,35 @@ pub async fn is_emulator(client: &reqwest::Client, base: &str) -> bool {
     match tokio::time::timeout(Duration::from_secs(3), fut).await {
         Ok(Ok(resp)) => resp.headers().contains_key(EMULATOR_HEADER),
         _ => false,
+    }
+}
+
+/// `addr` with an unspecified IP (`0.0.0.0`, `::`) replaced by the loopback address of its
+/// family ([`Emulator::client_addr`]).
+pub fn client_addr(addr: SocketAddr) -> SocketAddr {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port())
+        }
+        _ => addr,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unspecified_listen_address_is_shown_as_loopback() {
+        let a: SocketAddr = "0.0.0.0:8089".parse().unwrap();
+        assert_eq!(client_addr(a).to_string(), "127.0.0.1:8089");
+        let a: SocketAddr = "[::]:8089".parse().unwrap();
+        assert_eq!(client_addr(a).to_string(), "[::1]:8089");
+        let a: SocketAddr = "192.168.1.2:8089".parse().unwrap();
+        assert_eq!(client_addr(a), a);
     }
 }

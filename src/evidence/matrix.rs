@@ -534,6 +534,7 @@ mod tests {
                 })
                 .collect(),
             footer: None,
+            cut_line: None,
         }
     }
 

@@ -1,8 +1,12 @@
 //! Run logs: JSON Lines, one file per run under `reports/runs/`, append-only.
 //!
 //! Line 1 is a [`RunHeader`], then one [`Observation`] per line, then a [`RunFooter`].
-//! Every line passes through [`Redactor::redact`] before it is written, so a credential can
-//! never reach a run log even if an error message echoes it back.
+//! Every line passes through [`Redactor::redact_record`] before it is written, so a
+//! credential can never reach a run log even if an error message echoes it back. Redaction
+//! is structural: it rewrites the string values of free-text fields (answers' error texts,
+//! notes, paths, endpoints, models, skip reasons), never an enumeration or id (verdict,
+//! stage, case, target, run, digest, time), and never the serialized line, so a key that
+//! happens to equal ordinary text can neither corrupt the JSON nor the log's meaning.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -72,6 +76,10 @@ pub struct RunLog {
     pub observations: Vec<Observation>,
     /// `None` when the run was cut short (the log is still usable).
     pub footer: Option<RunFooter>,
+    /// The 1-based number of a last line that was cut short mid-write (a probe killed while
+    /// writing: no newline after it and not a whole record), which was left out; callers
+    /// warn about it ([`read`]).
+    pub cut_line: Option<usize>,
 }
 
 /// A new run id from the start time: `20261130T044112Z` plus 4 random hex digits.
@@ -110,13 +118,18 @@ pub fn has_userinfo(url: &str) -> bool {
 
 /// Removes credentials from text before it is written anywhere.
 ///
-/// It replaces every exact secret it was given (the keys read from the environment) and
+/// It replaces every exact secret it was given (the keys read from the environment), in the
+/// forms a provider may echo it (as given, percent-encoded, base64 and base64url), and
 /// anything shaped like a known key format (OpenAI `sk-…`, Google `AIza…`, AWS `AKIA…`,
 /// `Bearer …`, `x-api-key`/`key=` values) with `[REDACTED]`, and a URL's userinfo
 /// (`http://user:password@host`) with `***` ([`redact_userinfo`]).
 #[derive(Debug, Clone)]
 pub struct Redactor {
+    /// Every form of every secret, longest first.
     secrets: Vec<String>,
+    /// The same forms as they appear inside a JSON string (escaped), for the quick check of
+    /// a serialized line ([`Redactor::may_hold_secret`]).
+    escaped: Vec<String>,
     patterns: Vec<Regex>,
     /// The same patterns as one alternation: a line none of them matches (nearly every line)
     /// is scanned once instead of once per pattern (measured 0.15 µs against 0.5 µs for a
@@ -133,10 +146,105 @@ const KEY_PATTERNS: [&str; 5] = [
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|key)\s*[=:]\s*)[A-Za-z0-9._\-]{8,}",
 ];
 
+/// Shortest secret form redacted: shorter strings would redact ordinary text.
+const MIN_SECRET: usize = 6;
+
+/// Fields of run-log records that are enumerations, ids, digests, times or numbers: never
+/// rewritten by the redactor (a key equal to `accepted` must not turn a verdict into
+/// `[REDACTED]`). Their values come from toolwire itself (the case catalog, the target
+/// registry, the run's clock and digests), never from a provider's answer or a user's
+/// setting, so no credential can be in them. Every other string value is free text and
+/// redacted. `counts` holds target ids and verdicts only.
+const STRUCTURAL_FIELDS: [&str; 16] = [
+    "type",
+    "run",
+    "case",
+    "target",
+    "id",
+    "verdict",
+    "stage",
+    "request_digest",
+    "time",
+    "started",
+    "ended",
+    "toolwire_version",
+    "auth",
+    "counts",
+    "cases",
+    "requests",
+];
+
 impl Default for Redactor {
     fn default() -> Self {
         Self::new(Vec::new())
     }
+}
+
+/// `bytes` in base64 (RFC 4648 §4, `url`: §5), with `=` padding.
+fn base64(bytes: &[u8], url: bool) -> String {
+    let alphabet: &[u8; 64] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The forms in which a provider may echo `secret`: as given, percent-encoded (only what
+/// must be, and every non-alphanumeric byte, in upper- and lower-case hex), base64 and
+/// base64url (with and without padding).
+fn secret_forms(secret: &str) -> Vec<String> {
+    use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+    const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    let mut forms = vec![secret.to_string()];
+    for set in [UNRESERVED, NON_ALPHANUMERIC] {
+        let encoded = utf8_percent_encode(secret, set).to_string();
+        // The same with lower-case hex digits after each `%`, the key's own letters kept.
+        let mut lower = String::with_capacity(encoded.len());
+        let mut hex_left = 0;
+        for c in encoded.chars() {
+            if c == '%' {
+                hex_left = 2;
+                lower.push(c);
+            } else if hex_left > 0 {
+                hex_left -= 1;
+                lower.push(c.to_ascii_lowercase());
+            } else {
+                lower.push(c);
+            }
+        }
+        forms.push(encoded);
+        forms.push(lower);
+    }
+    for url in [false, true] {
+        let b = base64(secret.as_bytes(), url);
+        forms.push(b.trim_end_matches('=').to_string());
+        forms.push(b);
+    }
+    forms.retain(|f| f.len() >= MIN_SECRET);
+    forms.sort();
+    forms.dedup();
+    forms
 }
 
 impl Redactor {
@@ -155,22 +263,32 @@ impl Redactor {
                 .join("|"),
         )
         .expect("static patterns");
-        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 6).collect();
-        // Longest first, so that a key that contains another is removed whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        Redactor {
-            secrets,
+        let mut r = Redactor {
+            secrets: Vec::new(),
+            escaped: Vec::new(),
             patterns,
             any_pattern,
+        };
+        for s in secrets {
+            r.add_secret(&s);
         }
+        r
     }
 
-    /// Adds one exact secret.
+    /// Adds one exact secret (and its encoded forms).
     pub fn add_secret(&mut self, secret: &str) {
-        if secret.len() >= 6 && !self.secrets.iter().any(|s| s == secret) {
-            self.secrets.push(secret.to_string());
-            self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        if secret.len() < MIN_SECRET {
+            return;
         }
+        for form in secret_forms(secret) {
+            if !self.secrets.contains(&form) {
+                let json = serde_json::to_string(&form).unwrap_or_default();
+                self.escaped.push(json.trim_matches('"').to_string());
+                self.secrets.push(form);
+            }
+        }
+        // Longest first, so that a key that contains another is removed whole.
+        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     }
 
     /// `text` with every secret and key-shaped token replaced by `[REDACTED]` and every URL's
@@ -200,6 +318,38 @@ impl Redactor {
             }
         }
         Cow::Owned(out)
+    }
+
+    /// Whether a serialized line may hold something [`Redactor::redact_record`] would
+    /// change (a secret in any form, escaped as JSON writes it; a URL's userinfo; a
+    /// key-shaped token). False for nearly every line, which is then written as it is.
+    pub fn may_hold_secret(&self, line: &str) -> bool {
+        self.escaped.iter().any(|s| line.contains(s.as_str()))
+            || has_userinfo(line)
+            || self.any_pattern.is_match(line)
+    }
+
+    /// Redacts a run-log record in place: every string value ([`Redactor::redact`]) except
+    /// those of the structural fields (ids, enumerations, digests, times: see the module
+    /// doc), at any depth. Object keys are kept. The result is still the same record shape.
+    pub fn redact_record(&self, value: &mut serde_json::Value) {
+        use serde_json::Value;
+        match value {
+            Value::String(s) => {
+                if let Cow::Owned(r) = self.redact(s) {
+                    *s = r;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_record(v)),
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if !STRUCTURAL_FIELDS.contains(&k.as_str()) {
+                        self.redact_record(v);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -263,9 +413,18 @@ impl RunLogWriter {
         self.text.clear();
         serde_json::to_writer(&mut self.text, record).map_err(|e| Error::Other(e.to_string()))?;
         let text = std::str::from_utf8(&self.text).map_err(|e| Error::Other(e.to_string()))?;
-        let text = self.redactor.redact(text);
+        if self.redactor.may_hold_secret(text) {
+            // Redacted as a record, field by field, then serialized again: the line stays
+            // valid JSON of the same shape whatever the secret is.
+            let mut value =
+                serde_json::to_value(record).map_err(|e| Error::Other(e.to_string()))?;
+            self.redactor.redact_record(&mut value);
+            self.text.clear();
+            serde_json::to_writer(&mut self.text, &value)
+                .map_err(|e| Error::Other(e.to_string()))?;
+        }
         self.file
-            .write_all(text.as_bytes())
+            .write_all(&self.text)
             .and_then(|()| self.file.write_all(b"\n"))
             .map_err(|e| Error::io(&self.path, e))
     }
@@ -278,10 +437,19 @@ pub fn read(path: &Path) -> Result<RunLog> {
         max_depth: 64,
     };
     let bytes = crate::json::read_capped(path, limits)?;
-    let text = crate::json::check_utf8(path, &bytes)?;
+    // A writer killed mid-line leaves a last line without its newline, possibly ending
+    // inside a UTF-8 sequence: the incomplete sequence is dropped with the line below.
+    let complete = bytes.ends_with(b"\n");
+    let bytes = match std::str::from_utf8(&bytes) {
+        Err(e) if !complete && e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => &bytes[..],
+    };
+    let text = crate::json::check_utf8(path, bytes)?;
     let mut header = None;
     let mut observations = Vec::new();
     let mut footer = None;
+    let mut cut_line = None;
+    let last = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -291,6 +459,16 @@ pub fn read(path: &Path) -> Result<RunLog> {
             line: lineno,
             column: 1,
         };
+        // Only the last line, only without a newline after it, and only when it is JSON
+        // that ended early: corruption anywhere else is still an error.
+        if lineno == last
+            && !complete
+            && header.is_some()
+            && serde_json::from_str::<serde::de::IgnoredAny>(line).is_err_and(|e| e.is_eof())
+        {
+            cut_line = Some(lineno);
+            break;
+        }
         let value = crate::json::parse_str(path, line, limits, i)?;
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
@@ -322,6 +500,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
         header,
         observations,
         footer,
+        cut_line,
     })
 }
 
@@ -519,5 +698,168 @@ mod tests {
             err.contains("x.jsonl: line 1, column 1: unexpected record type \"observation\""),
             "{err}"
         );
+    }
+
+    fn header(run: &str) -> RunHeader {
+        RunHeader {
+            record: "header".into(),
+            run: run.into(),
+            toolwire_version: "0".into(),
+            started: "2026-11-30T00:00:00Z".parse().unwrap(),
+            targets: vec![TargetRecord {
+                id: "groq/chat".into(),
+                endpoint: "http://127.0.0.1:9/groq".into(),
+                model: Some("llama-test".into()),
+                api_version: None,
+                auth: "key".into(),
+                skipped: None,
+            }],
+            cases: 1,
+            emulated: false,
+        }
+    }
+
+    fn footer(run: &str) -> RunFooter {
+        RunFooter {
+            record: "footer".into(),
+            run: run.into(),
+            ended: "2026-11-30T00:00:01Z".parse().unwrap(),
+            counts: BTreeMap::from([(
+                "groq/chat".to_string(),
+                BTreeMap::from([(Verdict::Accepted, 1)]),
+            )]),
+            requests: 1,
+        }
+    }
+
+    /// A key equal to ordinary text (a verdict, a word of a case id, a provider's wording)
+    /// is removed from free text only: the ids and enumerations stay, and the log reads back.
+    #[test]
+    fn a_key_equal_to_ordinary_text_never_corrupts_the_log() {
+        for key in [
+            "accepted",
+            "invalid",
+            "pattern-invalid-regex",
+            "groq/chat",
+            "observation",
+            r#"tw"quote\back-1"#,
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut w =
+                RunLogWriter::create(dir.path(), &header("r3"), Redactor::new(vec![key.into()]))
+                    .unwrap();
+            let mut o = obs(&format!("JSON schema is invalid; accepted: {key}"));
+            o.case = "keywords/pattern-invalid-regex-nested".into();
+            o.target = "groq/chat".into();
+            o.run = "r3".into();
+            o.verdict = Verdict::Accepted;
+            o.note = Some(format!("echoed {key}"));
+            w.observation(&o).unwrap();
+            let path = w.finish(&footer("r3")).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let log = read(&path).unwrap_or_else(|e| panic!("{key}: {e}\n{text}"));
+            let got = &log.observations[0];
+            assert_eq!(got.verdict, Verdict::Accepted, "{key}");
+            assert_eq!(got.case, "keywords/pattern-invalid-regex-nested", "{key}");
+            assert_eq!(got.target, "groq/chat", "{key}");
+            assert_eq!(got.record, "observation", "{key}");
+            assert_eq!(log.header.targets[0].id, "groq/chat", "{key}");
+            let footer = log.footer.expect("footer");
+            assert_eq!(footer.counts["groq/chat"][&Verdict::Accepted], 1, "{key}");
+            assert_eq!(got.note.as_deref(), Some("echoed [REDACTED]"), "{key}");
+            let error = got.error.as_deref().unwrap();
+            assert!(error.ends_with(": [REDACTED]"), "{key}: {error}");
+            assert!(!error.contains(key), "{key}: {error}");
+        }
+    }
+
+    /// A provider may echo a key percent-encoded (a query string, a URL in an error) or in
+    /// base64 (Basic auth): those forms are removed too.
+    #[test]
+    fn a_keys_encoded_forms_are_redacted() {
+        let key = "tw-key/plus+eq=0123";
+        let r = Redactor::new(vec![key.into()]);
+        for echoed in [
+            "tw-key%2Fplus%2Beq%3D0123",
+            "tw-key%2fplus%2beq%3d0123",
+            "tw%2Dkey%2Fplus%2Beq%3D0123",
+            "tw%2dkey%2fplus%2beq%3d0123",
+            &base64(key.as_bytes(), false),
+            base64(key.as_bytes(), false).trim_end_matches('='),
+            &base64(key.as_bytes(), true),
+        ] {
+            let text = format!("bad key ({echoed}) given");
+            assert_eq!(r.redact(&text), "bad key ([REDACTED]) given", "{echoed}");
+        }
+    }
+
+    #[test]
+    fn base64_matches_rfc_4648_test_vectors() {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(plain.as_bytes(), false), encoded);
+        }
+        assert_eq!(base64(&[0xfb, 0xff], false), "+/8=");
+        assert_eq!(base64(&[0xfb, 0xff], true), "-_8=");
+    }
+
+    /// A probe killed mid-write leaves a last line without its newline: that line is left
+    /// out and named; a bad line anywhere else is still an error.
+    #[test]
+    fn only_a_cut_short_last_line_is_tolerated() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RunLogWriter::create(dir.path(), &header("r4"), Redactor::default()).unwrap();
+        w.observation(&obs("x")).unwrap();
+        w.observation(&obs("y")).unwrap();
+        w.flush().unwrap();
+        let path = w.path().to_path_buf();
+        drop(w);
+        let whole = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = whole.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let write = |text: &str| {
+            let p = dir.path().join("t.jsonl");
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        // Cut inside the last observation (and inside a multi-byte character).
+        for cut in [
+            format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..40]),
+            format!(
+                "{}\n{}\n{{\"type\":\"observation\",\"note\":\"caf\u{e9}",
+                lines[0], lines[1]
+            ),
+        ] {
+            let mut bytes = cut.into_bytes();
+            if bytes.ends_with(&[0xc3, 0xa9]) {
+                bytes.pop();
+            }
+            let p = dir.path().join("t.jsonl");
+            std::fs::write(&p, &bytes).unwrap();
+            let log = read(&p).unwrap();
+            assert_eq!(log.observations.len(), 1);
+            assert_eq!(log.cut_line, Some(3));
+            assert!(log.footer.is_none());
+        }
+        // Whole logs name nothing.
+        assert_eq!(read(&path).unwrap().cut_line, None);
+        // A cut line that is not the last, a bad last line followed by a newline, and a last
+        // line that is not JSON cut short are corruption.
+        for bad in [
+            format!("{}\n{}\n{}\n", lines[0], &lines[1][..40], lines[2]),
+            format!("{}\n{}\n{}\n", lines[0], lines[1], &lines[2][..40]),
+            format!("{}\n{}\n{}x", lines[0], lines[1], lines[2]),
+        ] {
+            let p = write(&bad);
+            let e = read(&p).unwrap_err().to_string();
+            assert!(e.contains("t.jsonl: line"), "{e}");
+        }
     }
 }

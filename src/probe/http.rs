@@ -13,6 +13,12 @@
 //!   is a loopback address ([`check_key_destination`]); they never appear in an [`Answer`]
 //!   (headers are built from [`crate::target::Secret`] at the last moment and marked
 //!   sensitive);
+//! - proxies: only an https proxy, only for https requests to non-loopback hosts (a tunnel
+//!   the proxy cannot read); plain http (loopback only when keyed) always goes direct
+//!   ([`client`]);
+//! - settings pasted into URLs (base URLs, model ids, regions, project ids) and keys are
+//!   checked before anything is sent ([`check_base_url`], [`check_model`], [`check_region`],
+//!   [`check_project`], [`check_key`]);
 //! - credentials written into a base URL (`http://user:password@host`) are refused, never
 //!   sent (reqwest would send them as Basic auth beside the route's own key) nor recorded
 //!   ([`check_no_userinfo`]).
@@ -180,16 +186,65 @@ impl Limiter {
 /// retries of its own: every retry is the prober's, counted against the budget and spaced by
 /// its backoff (reqwest's default would silently resend on HTTP/2 refusals, cloning every
 /// request's headers in case it has to).
+///
+/// Proxies ([`proxy_for`]): the proxy variables are read from the process environment, but
+/// only an https proxy setting (`HTTPS_PROXY`, `https_proxy`, `ALL_PROXY`, `all_proxy`, with
+/// `NO_PROXY`) is used, and only for https requests to non-loopback hosts, where the proxy
+/// sees a `CONNECT` tunnel and never the request or its key. `HTTP_PROXY` is ignored: a
+/// plain-http request (allowed only to loopback hosts when it carries a key) always goes
+/// direct, so a key never reaches a proxy in clear text, and a loopback target is never
+/// answered by something else.
 pub fn client(timeout: Duration) -> Result<reqwest::Client> {
-    reqwest::Client::builder()
+    client_with_env(timeout, &|name| {
+        std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+    })
+}
+
+/// [`client`] with the proxy variables read from `env` (tests pass a map).
+pub fn client_with_env(
+    timeout: Duration,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<reqwest::Client> {
+    let mut b = reqwest::Client::builder()
+        .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .retry(reqwest::retry::never().max_retries_per_request(0))
         .timeout(timeout)
         .connect_timeout(timeout.min(Duration::from_secs(10)))
         .tcp_nodelay(true)
-        .user_agent(concat!("toolwire/", env!("CARGO_PKG_VERSION")))
-        .build()
+        .user_agent(concat!("toolwire/", env!("CARGO_PKG_VERSION")));
+    if let Some(proxy) = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+        .iter()
+        .find_map(|v| env(v))
+    {
+        // As curl and reqwest read it, a proxy without a scheme is an http proxy.
+        let proxy = if proxy.contains("://") {
+            proxy
+        } else {
+            format!("http://{proxy}")
+        };
+        let proxy = reqwest::Url::parse(&proxy).map_err(|e| {
+            Error::Usage(format!(
+                "the https proxy variable ({}) is not a URL: {e}",
+                redact_userinfo(&proxy)
+            ))
+        })?;
+        let no_proxy = env("NO_PROXY")
+            .or_else(|| env("no_proxy"))
+            .and_then(|v| reqwest::NoProxy::from_string(&v));
+        b = b.proxy(
+            reqwest::Proxy::custom(move |url| proxy_for(url).then(|| proxy.clone()))
+                .no_proxy(no_proxy),
+        );
+    }
+    b.build()
         .map_err(|e| Error::Other(format!("cannot build the HTTP client: {e}")))
+}
+
+/// Whether a request to `url` may go through the configured https proxy: only https to a
+/// host that is not loopback (the proxy then relays a TLS tunnel it cannot read).
+pub fn proxy_for(url: &reqwest::Url) -> bool {
+    url.scheme() == "https" && !is_loopback(url.as_str())
 }
 
 /// Scheme and host of a base URL (lower-cased host, without port).
@@ -268,6 +323,120 @@ pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
     )))
 }
 
+/// Checks a base URL before anything is sent: an absolute `http://` or `https://` URL with a
+/// host, and no query or fragment (the route's path is appended to it). The error starts
+/// with `place`, the text before the (masked) URL saying where it was set (e.g.
+/// `openai/chat: OPENAI_BASE_URL=`, `--base-url openai/chat=`), the same form for a flag
+/// and a variable.
+pub fn check_base_url(place: &str, base: &str) -> Result<()> {
+    let shown = redact_userinfo(base);
+    let bad = |why: &str| Err(Error::Usage(format!("{place}{shown}: {why}")));
+    let lower = base.to_ascii_lowercase();
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return bad("expected an http:// or https:// URL");
+    }
+    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return bad(
+            "expected an http:// or https:// URL (it holds whitespace or a control character)",
+        );
+    }
+    let url = match reqwest::Url::parse(base) {
+        Ok(u) => u,
+        Err(e) => return bad(&format!("expected an http:// or https:// URL ({e})")),
+    };
+    if url.host_str().is_none_or(str::is_empty) {
+        return bad("expected an http:// or https:// URL with a host");
+    }
+    if url.query().is_some() || url.fragment().is_some() || base.contains(['?', '#']) {
+        return bad(
+            "a base URL may not hold a query or fragment (`?`, `#`): the route's path is appended to it",
+        );
+    }
+    Ok(())
+}
+
+/// Checks a model id (or deployment name) before it goes into a request: 1 to 256 of the
+/// characters providers' model ids use (ASCII letters and digits, `.`, `_`, `-`, `:`, `/`,
+/// `@`, `+`), starting with a letter or digit, and no `..` (which would climb out of the
+/// route's path: `gemini` and `vertex` put the model in the URL path). `place` names where
+/// it was set (e.g. `--model gemini/v1beta/parameters=`).
+pub fn check_model(place: &str, model: &str) -> Result<()> {
+    let ok_char =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | ':' | '/' | '@' | '+');
+    let ok = !model.is_empty()
+        && model.len() <= 256
+        && model.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && model.chars().all(ok_char)
+        && !model.contains("..")
+        && !model.contains("//");
+    if ok {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{place}{model:?}: not a model id (expected letters, digits and `._-:/@+`, starting with \
+         a letter or digit, without `..`, `//`, `?`, `#`, whitespace or control characters)"
+    )))
+}
+
+/// Checks a setting pasted into a host name or path segment (Vertex's location, Bedrock's
+/// region): lower-case letters, digits and `-`, 1 to 63 characters (a DNS label), so that
+/// it can only name a region of the provider's own domain.
+pub fn check_region(place: &str, value: &str) -> Result<()> {
+    let ok = !value.is_empty()
+        && value.len() <= 63
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if ok {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{place}{value:?}: expected a region name (lower-case letters, digits and `-`, e.g. `us-central1`)"
+    )))
+}
+
+/// Checks a Google Cloud project id pasted into Vertex's path: Google's pattern (6 to 30
+/// lower-case letters, digits and hyphens, starting with a letter, not ending with a hyphen;
+/// cloud.google.com/resource-manager/docs/creating-managing-projects), optionally after a
+/// domain prefix (`example.com:`), or the wildcard `-`.
+pub fn check_project(place: &str, value: &str) -> Result<()> {
+    static PROJECT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^(?:[a-z0-9][a-z0-9.\-]{0,61}[a-z0-9]:)?[a-z][a-z0-9\-]{4,28}[a-z0-9]$")
+            .expect("static pattern")
+    });
+    if value == "-" || PROJECT.is_match(value) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{place}{value:?}: not a Google Cloud project id (6 to 30 lower-case letters, digits \
+         and hyphens, starting with a letter)"
+    )))
+}
+
+/// Checks a credential read from `var` before it is used: it must be able to go in an HTTP
+/// header as it is (visible ASCII, no whitespace or control characters: a key with a newline
+/// would otherwise be dropped and the request sent without it), and be credible as a secret
+/// (at least 8 characters, and not a plain word: the run log's redactor removes the key
+/// wherever it appears in a provider's text, so a key such as `invalid` would blank ordinary
+/// words out of the evidence). The key itself is never shown.
+pub fn check_key(place: &str, var: &str, key: &str) -> Result<()> {
+    if !key.chars().all(|c| c.is_ascii_graphic()) {
+        return Err(Error::Usage(format!(
+            "{place}{var} holds a character that cannot go in an HTTP header (whitespace such \
+             as a newline, a control or a non-ASCII character): fix the variable; nothing was sent"
+        )));
+    }
+    let plain_word = key.chars().all(|c| c.is_ascii_alphabetic());
+    if key.len() < 8 || plain_word {
+        return Err(Error::Usage(format!(
+            "{place}{var} is too short or a plain word to be a credible key (at least 8 \
+             characters, not only letters): the run log's redactor would blank it out of \
+             ordinary text; use a distinctive key (for toolwire emulate, e.g. `tw-emulator-key-1`)"
+        )));
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone)]
 enum Discovery {
     /// The front end parsed before it authenticated: probe pre-auth.
@@ -310,6 +479,20 @@ impl HttpTarget {
         )?;
         if cfg.credential.is_some() && !cfg.base_url.is_empty() {
             check_key_destination(route.id(), &cfg.base_url, &key_hint(route.as_ref()))?;
+        }
+        // A key that cannot be a header value would be dropped from the request, which would
+        // then go out without it and its answer be recorded (the CLI names the variable
+        // earlier: `check_key`).
+        if let Some(c) = &cfg.credential
+            && c.secrets()
+                .iter()
+                .any(|k| !k.chars().all(|c| c.is_ascii_graphic()))
+        {
+            return Err(Error::Usage(format!(
+                "{}: {} holds a character that cannot go in an HTTP header; nothing was sent",
+                route.id(),
+                key_hint(route.as_ref())
+            )));
         }
         let probe_path = route
             .request(&cfg, &[crate::case::baseline()], &WireOptions::default())
@@ -501,10 +684,16 @@ impl HttpTarget {
             for (name, value) in
                 req.auth_headers(url, self.cfg.credential.as_ref(), chrono::Utc::now())
             {
-                if let Ok(mut hv) = reqwest::header::HeaderValue::from_str(value.expose()) {
-                    hv.set_sensitive(true);
-                    rb = rb.header(name.as_str(), hv);
-                }
+                // Keys are checked to be header-safe when the target is built; a value that
+                // still is not ends the request rather than sending it without the key.
+                // (reqwest then fails the request as a builder error, naming no value).
+                rb = match reqwest::header::HeaderValue::from_str(value.expose()) {
+                    Ok(mut hv) => {
+                        hv.set_sensitive(true);
+                        rb.header(name.as_str(), hv)
+                    }
+                    Err(_) => rb.header(name.as_str(), value.expose()),
+                };
             }
         }
         let mut resp = rb.body(req.body.clone()).send().await?;
@@ -754,5 +943,147 @@ mod tests {
                 .min(o.backoff_cap);
             assert!(d >= step / 2 && d <= step, "{attempt}: {d:?}");
         }
+    }
+
+    #[test]
+    fn base_urls_are_checked_in_one_form() {
+        for ok in [
+            "https://api.openai.com/v1",
+            "http://127.0.0.1:8089/openai",
+            "http://[::1]:9",
+            "HTTPS://Example.COM",
+        ] {
+            assert!(check_base_url("x=", ok).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("not a url", "expected an http:// or https:// URL"),
+            ("127.0.0.1:9", "expected an http:// or https:// URL"),
+            ("http://:18390", "expected an http:// or https:// URL"),
+            ("http://", "expected an http:// or https:// URL"),
+            ("http://host/v1?x=1", "query or fragment"),
+            ("http://host/v1#f", "query or fragment"),
+            ("http://host/a b", "whitespace"),
+        ] {
+            let e = check_base_url("ollama/chat: OLLAMA_HOST=", bad).unwrap_err();
+            assert!(matches!(e, Error::Usage(_)));
+            let e = e.to_string();
+            assert!(
+                e.starts_with(&format!("ollama/chat: OLLAMA_HOST={bad}: ")),
+                "{e}"
+            );
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn model_ids_cannot_leave_the_routes_path() {
+        for ok in [
+            "gemini-2.5-flash",
+            "openai/gpt-4.1-mini",
+            "anthropic.claude-3-5-haiku-20241022-v1:0",
+            "claude-3-5-sonnet@20240620",
+            "hf.co/org/repo:Q4_K_M",
+            "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.model-v1:0",
+        ] {
+            assert!(check_model("--model t=", ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "../../../../admin",
+            "gemini/../admin",
+            "m?x=1",
+            "m#frag",
+            "m x",
+            "m\nx",
+            "m\u{7f}",
+            "/abs",
+            "a//b",
+            "m%2e%2e",
+            "",
+        ] {
+            let e = check_model("--model gemini/v1beta/parameters=", bad).unwrap_err();
+            assert!(matches!(e, Error::Usage(_)));
+            assert!(
+                e.to_string()
+                    .starts_with("--model gemini/v1beta/parameters="),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn host_and_path_settings_are_strict() {
+        for ok in ["us-central1", "global", "europe-west4", "us-east-1"] {
+            assert!(check_region("v=", ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "localhost:18391/x?",
+            "us-central1.evil.com",
+            "US",
+            "",
+            "a/b",
+            "x@y",
+        ] {
+            let e = check_region("vertex/v1/parameters: GOOGLE_CLOUD_LOCATION=", bad)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("vertex/v1/parameters: GOOGLE_CLOUD_LOCATION="),
+                "{e}"
+            );
+        }
+        for ok in ["my-project-123", "-", "example.com:my-project"] {
+            assert!(check_project("p=", ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "p",
+            "My-Project",
+            "proj/../x",
+            "project-",
+            "1project",
+            "a?b=c",
+        ] {
+            assert!(check_project("p=", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_must_be_header_safe_and_credible_and_are_never_shown() {
+        assert!(check_key("t: ", "K", "tw-valid-key-0123456789").is_ok());
+        assert!(check_key("t: ", "K", "token-abc123").is_ok());
+        for bad in [
+            "tw-abc\ndef-0123",
+            "tw-abc def-0123",
+            "tw-abc\tdef",
+            "tw-\u{e9}-0123456",
+        ] {
+            let e = check_key("openai/chat: ", "OPENAI_API_KEY", bad).unwrap_err();
+            assert!(matches!(e, Error::Usage(_)));
+            let e = e.to_string();
+            assert!(
+                e.starts_with("openai/chat: OPENAI_API_KEY holds a character"),
+                "{e}"
+            );
+            assert!(!e.contains("tw-abc") && !e.contains("0123"), "{e}");
+        }
+        for weak in ["accepted", "invalid", "abc123", "Rejected"] {
+            let e = check_key("vllm/chat: ", "VLLM_API_KEY", weak)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("VLLM_API_KEY is too short or a plain word"),
+                "{e}"
+            );
+            assert!(!e.contains(&format!("{weak} ")), "{e}");
+        }
+    }
+
+    #[test]
+    fn only_https_to_remote_hosts_may_use_a_proxy() {
+        let url = |u: &str| reqwest::Url::parse(u).unwrap();
+        assert!(proxy_for(&url("https://api.openai.com/v1")));
+        assert!(!proxy_for(&url("http://api.example.com/v1")));
+        assert!(!proxy_for(&url("http://127.0.0.1:18399/v1")));
+        assert!(!proxy_for(&url("https://localhost:8443/v1")));
+        assert!(!proxy_for(&url("http://[::1]:9/v1")));
     }
 }

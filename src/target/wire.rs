@@ -443,8 +443,13 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Start of the keys the emulator answers as invalid ([`Cred`]).
+pub const INVALID_KEY_PREFIX: &str = "tw-invalid";
+
 /// What the emulator makes of the credential a request carries, the convention every model
-/// follows: none, the literal key `invalid`, or anything else (taken as valid).
+/// follows: none, an invalid key (one starting `tw-invalid`, e.g. `tw-invalid-key-1`, which
+/// `probe` accepts as a credible key; or the literal `invalid`, for library callers: `probe`
+/// refuses plain words as keys), or anything else (taken as valid).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cred {
     Missing,
@@ -457,7 +462,7 @@ impl Cred {
     pub fn of(value: Option<&str>) -> Cred {
         match value.map(str::trim) {
             None | Some("") => Cred::Missing,
-            Some("invalid") => Cred::Invalid,
+            Some(k) if k == "invalid" || k.starts_with(INVALID_KEY_PREFIX) => Cred::Invalid,
             Some(_) => Cred::Valid,
         }
     }
@@ -904,6 +909,8 @@ mod tests {
         assert_eq!(i.bearer(), Some("tok"));
         assert_eq!(Cred::of(i.bearer()), Cred::Valid);
         assert_eq!(Cred::of(Some("invalid")), Cred::Invalid);
+        assert_eq!(Cred::of(Some("tw-invalid-key-1")), Cred::Invalid);
+        assert_eq!(Cred::of(Some("tw-valid-key-1")), Cred::Valid);
         assert_eq!(Cred::of(None), Cred::Missing);
     }
 }

@@ -514,6 +514,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             control: Status::Allowed,
             features,
             summary: Default::default(),
+            meta_schema: Vec::new(),
         });
         profiles.push((name.to_string(), profile));
     }

@@ -295,6 +295,9 @@ pub enum At<'x> {
     KeyIndex(u32, &'x str, usize),
     /// A member of a map keyword below the subschema: `/properties/name`.
     Member(u32, &'x str, &'x str),
+    /// A JSON Pointer into the tool's parameters schema, already escaped (RFC 6901), for a
+    /// place found without the walk (the meta-schema's instance paths).
+    Pointer(&'x str),
 }
 
 impl<'a, 'p> Cx<'a, 'p> {
@@ -358,7 +361,29 @@ impl<'a, 'p> Cx<'a, 'p> {
             }
             None => false,
         };
-        self.report(at, feat, placement, |m| m.push_str(&what()), fix)
+        self.report(
+            at,
+            feat,
+            placement,
+            None,
+            None,
+            |m| m.push_str(&what()),
+            fix,
+        )
+    }
+
+    /// Reports `feat` at `at` under `slot`, a verdict the profile carries outside its
+    /// features (the meta-schema requirement, [`Cx::meta_schema`]), instead of looking the
+    /// feature up.
+    pub fn feature_under(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        slot: Slot,
+        what: impl FnOnce(&mut String),
+    ) {
+        self.report(at, feat, placement, Some(slot), None, what, |_| false)
     }
 
     /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
@@ -372,7 +397,31 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
-        self.report(at, feat, placement, what, fix)
+        self.report(at, feat, placement, None, None, what, fix)
+    }
+
+    /// [`Cx::feature`] for a feature judged by a case that stands for it: `shown` is the
+    /// parameter as the tool has it (`type-list: integer,null`, judged by the case
+    /// `type-list: string,null`), which the finding quotes, its message naming the case, as a
+    /// limit quotes its measured value. Collect mode records the case's parameter.
+    pub fn feature_shown(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        shown: &str,
+        what: impl FnOnce() -> String,
+    ) {
+        let shown = (shown != feat.parameter()).then_some(shown);
+        self.report(
+            at,
+            feat,
+            placement,
+            None,
+            shown,
+            |m| m.push_str(&what()),
+            |_| false,
+        )
     }
 
     /// The one place findings are made. `what` writes what was found (the start of the
@@ -382,12 +431,14 @@ impl<'a, 'p> Cx<'a, 'p> {
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
+        given: Option<Slot>,
+        shown: Option<&str>,
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
-                let slot = profile.lookup(&feat, placement);
+                let slot = given.unwrap_or_else(|| profile.lookup(&feat, placement));
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
                 };
@@ -399,12 +450,17 @@ impl<'a, 'p> Cx<'a, 'p> {
                     .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
                 // The detail's shared parameter text serves unless no case covers the feature
                 // or the feature is a limit (which carries the measured value).
-                let limit = matches!(feat, Feat::Limit(..));
+                // A feature shown with its own value names the case that judged it, as a limit
+                // does.
+                let limit = matches!(feat, Feat::Limit(..)) || shown.is_some();
                 let subject = subject_of(at, &feat);
                 let parameter = (detail == NO_CASE || limit).then(|| {
-                    text.write(|t| {
-                        use std::fmt::Write;
-                        let _ = write!(t, "{feat}");
+                    text.write(|t| match shown {
+                        Some(s) if detail != NO_CASE => t.push_str(s),
+                        _ => {
+                            use std::fmt::Write;
+                            let _ = write!(t, "{feat}");
+                        }
                     })
                 });
                 let mut written = false;
@@ -465,6 +521,70 @@ impl<'a, 'p> Cx<'a, 'p> {
     pub fn pointer(&self, at: At<'_>) -> String {
         pointer_of(&self.frames, at)
     }
+
+    /// In check mode, the profile's rejection of schemas the JSON Schema 2020-12 meta-schema
+    /// refuses ([`CompiledProfile::meta_schema`]); `None` in collect mode, which records the
+    /// features of cases, and the meta-schema requirement is no case's feature.
+    pub fn meta_schema(&self) -> Option<Slot> {
+        match &self.mode {
+            Mode::Check { profile, .. } => profile.meta_schema(),
+            Mode::Collect { .. } => None,
+        }
+    }
+
+    /// Settles the findings the walk already made about the current tool's schema at or
+    /// around `pointer` (the same place, a place inside it, or the subschema or keyword it
+    /// is inside, the root excepted) against a rejection `slot` that covers that place too:
+    /// returns true when one of them already is an error (nothing more to report), and turns
+    /// every warning among them into an error under `slot` whose message gains `why` (the
+    /// place is rejected, whatever the missing evidence for the feature itself). Returns
+    /// false, changing nothing, when the walk reported nothing there, and in collect mode.
+    pub fn settle_at(&mut self, pointer: &str, slot: Slot, why: &str) -> bool {
+        let Mode::Check { profile, out } = &mut self.mode else {
+            return false;
+        };
+        let mut covered = false;
+        let Findings { records, text } = &mut **out;
+        // The current tool's findings are the last ones recorded (request rules ran first).
+        for r in records.iter_mut().rev() {
+            if r.tool_index != self.tool_index || r.request {
+                break;
+            }
+            if r.subject != Subject::Schema || !related(text.get(r.pointer), pointer) {
+                continue;
+            }
+            covered = true;
+            if let Slot::Unknown(i) = r.slot {
+                if r.parameter.is_none() && i != NO_CASE {
+                    // The detail's shared parameter text goes with the old slot: keep it.
+                    let parameter = profile.details()[i as usize].parameter.clone();
+                    r.parameter = Some(text.write(|t| t.push_str(&parameter)));
+                }
+                let what = text.get(r.what).to_string();
+                r.what = text.write(|t| {
+                    t.push_str(&what);
+                    t.push_str(" (");
+                    t.push_str(why);
+                    t.push(')');
+                });
+                r.slot = slot;
+            }
+        }
+        covered
+    }
+}
+
+/// Whether two JSON Pointers into one schema name the same place or one lies inside the
+/// other (token-wise); the root contains everything but is related only to itself, so that
+/// a finding about the whole schema does not hide one about a keyword deep inside it.
+fn related(a: &str, b: &str) -> bool {
+    fn inside(inner: &str, outer: &str) -> bool {
+        !outer.is_empty()
+            && inner.len() > outer.len()
+            && inner.starts_with(outer)
+            && inner.as_bytes()[outer.len()] == b'/'
+    }
+    a == b || inside(a, b) || inside(b, a)
 }
 
 /// What a feature found at `at` is about: a feature of the tool itself is about its name,
@@ -498,6 +618,10 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
 fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
     let (frame, key, index, member) = match at {
         At::Tool => return,
+        At::Pointer(ptr) => {
+            p.push_str(ptr);
+            return;
+        }
         At::Node(f) => (f, None, None, None),
         At::Key(f, k) => (f, Some(k), None, None),
         At::KeyIndex(f, k, i) => (f, Some(k), Some(i), None),

@@ -43,10 +43,18 @@ pub fn representative(list: &[serde_json::Value]) -> &'static str {
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Ty::List(list) = n.ty {
         let rep = representative(list);
-        cx.feature(
+        // The finding quotes the list the tool has (`type-list: integer,null`), not only the
+        // case that judges it (`type-list: string,null`): repair and compile list it by name.
+        let members: Vec<String> = list
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        let shown = format!("type-list: {}", members.join(","));
+        cx.feature_shown(
             At::Key(n.frame, "type"),
             Feat::TypeList(rep),
             n.placement,
+            &shown,
             || {
                 let names: Vec<String> = list.iter().map(|v| v.to_string()).collect();
                 format!("`type` is a list ([{}])", names.join(", "))

@@ -365,8 +365,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             at,
             feat,
             placement,
-            None,
-            None,
+            Given::NONE,
             |m| m.push_str(&what()),
             fix,
         )
@@ -383,7 +382,17 @@ impl<'a, 'p> Cx<'a, 'p> {
         slot: Slot,
         what: impl FnOnce(&mut String),
     ) {
-        self.report(at, feat, placement, Some(slot), None, what, |_| false)
+        self.report(
+            at,
+            feat,
+            placement,
+            Given {
+                slot: Some(slot),
+                shown: None,
+            },
+            what,
+            |_| false,
+        )
     }
 
     /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
@@ -397,7 +406,7 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
-        self.report(at, feat, placement, None, None, what, fix)
+        self.report(at, feat, placement, Given::NONE, what, fix)
     }
 
     /// [`Cx::feature`] for a feature judged by a case that stands for it: `shown` is the
@@ -417,8 +426,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             at,
             feat,
             placement,
-            None,
-            shown,
+            Given { slot: None, shown },
             |m| m.push_str(&what()),
             |_| false,
         )
@@ -431,14 +439,14 @@ impl<'a, 'p> Cx<'a, 'p> {
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
-        given: Option<Slot>,
-        shown: Option<&str>,
+        given: Given<'_>,
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
-                let slot = given.unwrap_or_else(|| profile.lookup(&feat, placement));
+                let Given { slot, shown } = given;
+                let slot = slot.unwrap_or_else(|| profile.lookup(&feat, placement));
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
                 };
@@ -533,8 +541,8 @@ impl<'a, 'p> Cx<'a, 'p> {
     }
 
     /// Settles the findings the walk already made about the current tool's schema at or
-    /// around `pointer` (the same place, a place inside it, or the subschema or keyword it
-    /// is inside, the root excepted) against a rejection `slot` that covers that place too:
+    /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
+    /// [`related`]) against a rejection `slot` that covers that place too:
     /// returns true when one of them already is an error (nothing more to report), and turns
     /// every warning among them into an error under `slot` whose message gains `why` (the
     /// place is rejected, whatever the missing evidence for the feature itself). Returns
@@ -574,17 +582,51 @@ impl<'a, 'p> Cx<'a, 'p> {
     }
 }
 
-/// Whether two JSON Pointers into one schema name the same place or one lies inside the
-/// other (token-wise); the root contains everything but is related only to itself, so that
-/// a finding about the whole schema does not hide one about a keyword deep inside it.
-fn related(a: &str, b: &str) -> bool {
+/// What a rule gives [`Cx::report`] besides the feature: a verdict the profile carries
+/// outside its features, and the parameter as the tool has it (see [`Cx::feature_shown`]).
+#[derive(Clone, Copy)]
+struct Given<'s> {
+    slot: Option<Slot>,
+    shown: Option<&'s str>,
+}
+
+impl Given<'_> {
+    const NONE: Given<'static> = Given {
+        slot: None,
+        shown: None,
+    };
+}
+
+/// Whether a finding at `found` speaks to the place `meta` (JSON Pointers into one schema):
+/// the same place, a place inside it (the walk pinpoints deeper), or a keyword that holds it
+/// (`/dependentRequired` for `/dependentRequired/p`). A subschema or a property holding it
+/// does not: a finding about a property's name or a schema's missing `type` says nothing of
+/// a bad value inside it, nor does the root.
+fn related(found: &str, meta: &str) -> bool {
     fn inside(inner: &str, outer: &str) -> bool {
         !outer.is_empty()
             && inner.len() > outer.len()
             && inner.starts_with(outer)
             && inner.as_bytes()[outer.len()] == b'/'
     }
-    a == b || inside(a, b) || inside(b, a)
+    found == meta || inside(found, meta) || (inside(meta, found) && names_keyword(found))
+}
+
+/// Whether the last token of `pointer` is a keyword of a schema rather than a list index or
+/// a member of a map keyword (`/properties/type` is the property `type`). A heuristic over the
+/// tokens: the schema is not at hand.
+fn names_keyword(pointer: &str) -> bool {
+    const MAPS: [&str; 5] = [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+    ];
+    let mut tokens = pointer.rsplit('/');
+    let last = tokens.next().unwrap_or("");
+    let before = tokens.next().unwrap_or("");
+    !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) && !MAPS.contains(&before)
 }
 
 /// What a feature found at `at` is about: a feature of the tool itself is about its name,

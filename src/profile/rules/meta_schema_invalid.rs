@@ -126,5 +126,51 @@ mod tests {
         assert_eq!(at[0].rule, "type-invalid");
         assert_eq!(at[0].level, crate::check::Level::Error);
         assert!(at[0].message.contains("meta-schema"), "{}", at[0].message);
+        // A keyword holding the bad place is settled too (`/dependentRequired` for
+        // `/dependentRequired/p`); a property holding it is not: its name is not the problem.
+        let f = check(json!({"type": "object",
+            "properties": {"type": {"type": "string", "format": 5}},
+            "dependentRequired": {"p": "q"}}));
+        let named: Vec<_> = f
+            .iter()
+            .filter(|f| f.rule == "property-named-keyword")
+            .collect();
+        assert!(
+            named
+                .iter()
+                .all(|f| f.level == crate::check::Level::Warning),
+            "{named:?}"
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "meta-schema-invalid" && f.pointer == "/properties/type/format"),
+            "{f:?}"
+        );
+        let held: Vec<_> = f
+            .iter()
+            .filter(|f| f.pointer.starts_with("/dependentRequired"))
+            .collect();
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert_eq!(held[0].level, crate::check::Level::Error);
+        // Where the profile carries no meta-schema requirement, nothing is validated.
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let openai = crate::profile::CompiledProfile::new(set.get("openai/chat").unwrap());
+        assert!(openai.meta_schema().is_none());
+        // The requirement is derived from the evidence: Anthropic's documented rule, and the
+        // engine whose definition it is.
+        let targets = |name: &str| -> Vec<String> {
+            set.get(name)
+                .unwrap()
+                .meta_schema
+                .iter()
+                .map(|e| e.target.clone())
+                .collect()
+        };
+        assert_eq!(targets(crate::profile::PORTABLE), ["anthropic/messages"]);
+        assert_eq!(
+            targets("engine/jsonschema-2020-12"),
+            ["engine/jsonschema-2020-12"]
+        );
+        assert!(targets("gemini/v1beta/parameters").is_empty());
     }
 }

@@ -69,6 +69,33 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn findings_quote_the_list_as_written() {
+        // Judged by the case `type-list: string,null`, quoted as the tool has it, with the case
+        // named in the message (what `repair` and `compile` list as unverified).
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+        let parameters =
+            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == "type-list")
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].parameter, "type-list: integer,null");
+        assert!(
+            f[0].message.contains("(case `type-list: string,null`)"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
     fn lists_map_to_their_representative_case() {
         let r = "type-list";
         let s = json!({"type":"object","properties":{

@@ -540,6 +540,19 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// Whether the walk already made an error finding about the current tool (its schema, name
+    /// or description); always false in collect mode.
+    pub fn tool_has_error(&self) -> bool {
+        let Mode::Check { out, .. } = &self.mode else {
+            return false;
+        };
+        out.records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == self.tool_index && !r.request)
+            .any(|r| matches!(r.slot, Slot::Rejected(_)))
+    }
+
     /// Settles the findings the walk already made about the current tool's schema at or
     /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
     /// [`related`]) against a rejection `slot` that covers that place too:

@@ -17,9 +17,10 @@ pub const RULE: Rule = Rule {
     checks: "The parameters schema is valid against the JSON Schema draft 2020-12 meta-schema \
              (`type: \"strin\"`, `type: []`, `anyOf: []`, `format: 5`, `$ref: 5`, \
              `uniqueItems: \"yes\"`, `dependentRequired: {\"p\": \"q\"}`, a negative \
-             `minLength`...), for the profiles whose targets reject schemas it refuses. Each \
-             meta-schema error is one finding at the place it names; where another rule already \
-             reported an error there it adds none, and a warning there becomes an error.",
+             `minLength`...), for the profiles whose targets reject schemas it refuses, in tools \
+             without another error. Each meta-schema error is one finding at the place it names; \
+             where another rule already reported an error there it adds none, and a warning \
+             there becomes an error.",
     features: "`structure: meta-schema-invalid`",
     example: r#"{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": "yes"}}}"#,
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
@@ -46,6 +47,13 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, _: &Stats) {
     // Only a profile with a target known to reject such schemas pays for the meta-schema:
     // elsewhere the schema's features are judged by their own cases.
     let Some(slot) = cx.meta_schema() else { return };
+    // A tool the walk already rejects is rejected whatever the meta-schema says, and `repair`
+    // checks again after its repairs, so what it sends is still judged: the meta-schema is not
+    // paid for here (most tools of some corpora, `type: "dict"` and the like, are invalid, and
+    // listing their errors would cost more than the rest of the check).
+    if cx.tool_has_error() {
+        return;
+    }
     let meta = jsonschema::draft202012::meta::validator();
     // Most schemas are valid: the cheap answer first, the errors only when invalid.
     if meta.is_valid(root) {
@@ -129,8 +137,7 @@ mod tests {
         // A keyword holding the bad place is settled too (`/dependentRequired` for
         // `/dependentRequired/p`); a property holding it is not: its name is not the problem.
         let f = check(json!({"type": "object",
-            "properties": {"type": {"type": "string", "format": 5}},
-            "dependentRequired": {"p": "q"}}));
+            "properties": {"type": {"type": "string", "format": 5}}}));
         let named: Vec<_> = f
             .iter()
             .filter(|f| f.rule == "property-named-keyword")
@@ -146,12 +153,24 @@ mod tests {
                 .any(|f| f.rule == "meta-schema-invalid" && f.pointer == "/properties/type/format"),
             "{f:?}"
         );
+        let f = check(json!({"type": "object",
+            "properties": {"p": {"type": "string"}},
+            "dependentRequired": {"p": "q"}}));
         let held: Vec<_> = f
             .iter()
             .filter(|f| f.pointer.starts_with("/dependentRequired"))
             .collect();
         assert_eq!(held.len(), 1, "{held:?}");
         assert_eq!(held[0].level, crate::check::Level::Error);
+        // A tool the walk already rejects is not validated again (repair checks what it sends).
+        let f = check(json!({"type": "object", "properties": {
+            "a": {"type": "array"}, "b": {"type": "string", "format": 5}}}));
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "array-items-missing" && f.level == crate::check::Level::Error),
+            "{f:?}"
+        );
+        assert!(!f.iter().any(|f| f.rule == "meta-schema-invalid"), "{f:?}");
         // Where the profile carries no meta-schema requirement, nothing is validated.
         let set = crate::profile::embedded().expect("built-in profiles load");
         let openai = crate::profile::CompiledProfile::new(set.get("openai/chat").unwrap());

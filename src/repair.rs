@@ -213,7 +213,9 @@ const MAX_ROUNDS: usize = 400;
 /// Repairs the tools of one request against `profile`, then takes a census of the names
 /// ([`crate::names::census_of`]): a tool renamed onto the name of a tool that keeps it is
 /// refused, and tools whose names collide otherwise (two renames, or as given) are all
-/// refused. A repaired tool
+/// refused, except tools sharing a name as given under a profile none of whose targets is
+/// known to reject that (`name-unique` not rejected): those are kept, with `name-unique`
+/// listed as unverified. A repaired tool
 /// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
 /// schema ([`strict::settle`]).
 pub fn repair_request(
@@ -255,7 +257,38 @@ pub(crate) fn repair_schemas(
         .map(|(_, given, sent)| (*given, sent.as_str()))
         .collect();
     let census = crate::names::census_of(&pairs, &profile.name);
-    for ((i, _, _), outcome) in named.iter().zip(census) {
+    // Tools that share a name as given, none renamed onto it, are refused only where a target
+    // of the profile rejects two tools of one name (`name-unique`, as `check` makes it an
+    // error); elsewhere they are kept, as `check` only warns. A rename that collides is
+    // repair's own doing and is always refused.
+    let duplicates_rejected = matches!(
+        profile.lookup(
+            &crate::profile::feature::Feat::NameUnique,
+            crate::case::Placement::Request
+        ),
+        crate::profile::compiled::Slot::Rejected(_)
+    );
+    let as_given = |i: usize| {
+        let (given, sent) = pairs[i];
+        given == sent
+            && pairs
+                .iter()
+                .filter(|(_, s)| *s == sent)
+                .all(|(g, s)| g == s)
+    };
+    for (k, ((i, _, _), outcome)) in named.iter().zip(census).enumerate() {
+        if !duplicates_rejected
+            && matches!(outcome, crate::names::NameOutcome::Refused { .. })
+            && as_given(k)
+        {
+            // Kept, and listed as `check` lists it: a warning no evidence backs.
+            let r = &mut out[*i];
+            if !r.unverified.iter().any(|u| u == "name-unique") {
+                r.unverified.push("name-unique".into());
+                r.unverified.sort();
+            }
+            continue;
+        }
         if let crate::names::NameOutcome::Refused { reason } = outcome {
             let r = &mut out[*i];
             r.outcome = Outcome::Refused;

@@ -489,6 +489,7 @@ fn the_catalog_covers_every_feature_of_issue_2() {
         "hyphen",
         "leading-digit",
         "space",
+        "other-punctuation",
         "non-ascii",
         "empty",
     ] {

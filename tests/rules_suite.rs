@@ -164,7 +164,7 @@ fn report_tool(e: &Entry) -> Option<ToolDef> {
 }
 
 /// Every rejection a report maps to `target` is flagged by `check --target`: at least one
-/// error finding for one of the rejected features (for limits: by the limit's rule).
+/// error finding for one of the rejected features (for limits and type lists: by their rule).
 fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<(), Failed> {
     let tool = report_tool(e).ok_or("the entry's tool does not read as a tool")?;
     let refs = [ToolRef {
@@ -184,10 +184,18 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
         if c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == target) {
             for f in &c.features {
                 let f = normalize(f);
+                // Limits and type lists are quoted with the tool's own value (`depth-limit: 14`,
+                // `type-list: integer,null`), not the case's: matched by their rule.
                 if let Some(r) = rules::owner(&f)
                     && matches!(
                         toolwire::profile::feature::parse_parameter(&f),
-                        Some(toolwire::profile::feature::Param::Limit(..))
+                        Some(
+                            toolwire::profile::feature::Param::Limit(..)
+                                | toolwire::profile::feature::Param::Keyed(
+                                    toolwire::profile::feature::Kind::TypeList,
+                                    _
+                                )
+                        )
                     )
                 {
                     wanted_rules.insert(r.id);

@@ -418,6 +418,7 @@ mod round_trip {
                     control: toolwire::profile::Status::Allowed,
                     features: vec![],
                     summary: Default::default(),
+                    meta_schema: vec![],
                 });
                 let c = compile(std::slice::from_ref(&tool), target, &profile, &Options::default()).expect("compiles");
                 prop_assert!(c.tools[0].outcome != Outcome::Refused, "{target}: {:#?}", c.tools[0]);
@@ -514,6 +515,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             control: Status::Allowed,
             features,
             summary: Default::default(),
+            meta_schema: Vec::new(),
         });
         profiles.push((name.to_string(), profile));
     }

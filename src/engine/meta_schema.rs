@@ -29,13 +29,16 @@ use crate::tool::ToolDef;
 /// Most distinct meta-schema errors quoted in one answer (the rest are counted).
 const MAX_QUOTED_ERRORS: usize = 10;
 
+/// The target id of [`JsonSchema2020`].
+pub const TARGET: &str = "engine/jsonschema-2020-12";
+
 /// The JSON Schema draft 2020-12 engine (`jsonschema` crate, no default features: no HTTP).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JsonSchema2020;
 
 impl Engine for JsonSchema2020 {
     fn id(&self) -> &'static str {
-        "engine/jsonschema-2020-12"
+        TARGET
     }
 
     fn endpoint(&self) -> String {

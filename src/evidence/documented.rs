@@ -422,6 +422,12 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
     out
 }
 
+/// The reason a `meta-schema: 2020-12` statement gives for each case it rejects (the end of
+/// the matrix item's note, `<entry id>: <reason>`): how the profile finds the targets whose
+/// evidence carries the rule (`profile::derive`).
+pub const META_SCHEMA_REASON: &str =
+    "the schema is not valid against the JSON Schema 2020-12 meta-schema";
+
 /// What a documented statement says about one case, with the reason, or `None` when it does
 /// not speak to it.
 pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
@@ -530,13 +536,7 @@ pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
                 .iter()
                 .filter_map(|t| t.parameters.as_ref())
                 .find(|p| !jsonschema::draft202012::meta::is_valid(p));
-            invalid.map(|_| {
-                (
-                    Verdict::Rejected,
-                    "the schema is not valid against the JSON Schema 2020-12 meta-schema"
-                        .to_string(),
-                )
-            })
+            invalid.map(|_| (Verdict::Rejected, META_SCHEMA_REASON.to_string()))
         }
     }
 }

@@ -113,6 +113,9 @@ pub struct CompiledProfile {
     /// are met on nearly every subschema, and a `match` on the name costs less than hashing it.
     common: [Option<Slots>; COMMON_KEYWORDS.len()],
     types: [Option<Slots>; STANDARD_TYPES.len()],
+    /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
+    /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
+    meta_schema: Option<Slot>,
 }
 
 /// Keywords looked up by position (see [`CompiledProfile::lookup`]); any other keyword is
@@ -256,6 +259,17 @@ impl CompiledProfile {
                 *s = acc;
             }
         }
+        let meta_schema = (!profile.meta_schema.is_empty()).then(|| {
+            let parameter = Feat::Structure(super::feature::value::META_SCHEMA_INVALID).parameter();
+            details.push(Detail {
+                text: Text::from(parameter.clone()),
+                parameter,
+                because: because(&profile.meta_schema, &[]),
+                rejected_by: profile.meta_schema.clone(),
+                unknown_for: Vec::new(),
+            });
+            Slot::Rejected((details.len() - 1) as u32)
+        });
         let keywords = &maps[Kind::Keyword.index()];
         let common = COMMON_KEYWORDS.map(|k| keywords.get(k).copied());
         let spellings = &maps[Kind::TypeSpelling.index()];
@@ -272,7 +286,15 @@ impl CompiledProfile {
             details,
             common,
             types,
+            meta_schema,
         }
+    }
+
+    /// The slot of a schema the JSON Schema 2020-12 meta-schema refuses: `Some` (a rejection
+    /// citing the targets' evidence) when a target of the profile rejects every such schema,
+    /// `None` when none is known to (then `check` does not run the meta-schema at all).
+    pub fn meta_schema(&self) -> Option<Slot> {
+        self.meta_schema
     }
 
     /// The status of `feat` at `placement`. A feature no case covers is unknown.
@@ -473,6 +495,7 @@ mod tests {
             control: Status::Allowed,
             features,
             summary: Summary::default(),
+            meta_schema: Vec::new(),
         })
     }
 

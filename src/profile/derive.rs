@@ -55,6 +55,8 @@ pub struct Index<'m> {
     keys: BTreeSet<(String, Placement)>,
     cells: BTreeMap<(&'m str, &'m str), &'m Cell>,
     control: Option<String>,
+    /// The cases whose parameters schemas the JSON Schema 2020-12 meta-schema refuses.
+    meta_invalid: BTreeSet<String>,
 }
 
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
@@ -72,7 +74,16 @@ impl<'m> Index<'m> {
         let mut seen_in: BTreeMap<(String, Placement), Vec<String>> = BTreeMap::new();
         let mut keys = BTreeSet::new();
         let mut control = None;
+        let mut meta_invalid = BTreeSet::new();
         for case in &catalog.cases {
+            if case
+                .tools
+                .iter()
+                .filter_map(|t| t.parameters.as_ref())
+                .any(|p| !jsonschema::draft202012::meta::is_valid(p))
+            {
+                meta_invalid.insert(case.id.clone());
+            }
             if case.is_control() {
                 control = Some(case.id.clone());
             } else if parse_parameter(&case.parameter).is_some() {
@@ -99,7 +110,46 @@ impl<'m> Index<'m> {
             keys,
             cells,
             control,
+            meta_invalid,
         }
+    }
+
+    /// The evidence that `target` rejects every parameters schema the JSON Schema 2020-12
+    /// meta-schema refuses: the first matrix item (in case order) a documented
+    /// `meta-schema: 2020-12` statement made for it, or, for `engine/jsonschema-2020-12`
+    /// (whose definition is that check), its newest probe rejection of a case the meta-schema
+    /// refuses. `None` for every other target: a target rejecting some such cases for reasons
+    /// of its own says nothing about the rest.
+    fn meta_schema(&self, target: &str) -> Option<TargetEvidence> {
+        let cells = || self.cells.values().filter(move |c| c.target == target);
+        for cell in cells() {
+            let stated = cell.evidence.iter().find(|e| {
+                e.verdict == Verdict::Rejected
+                    && e.kind != EvidenceKind::Probe
+                    && e.note.as_deref().is_some_and(|n| {
+                        n.ends_with(crate::evidence::documented::META_SCHEMA_REASON)
+                    })
+            });
+            if let Some(item) = stated {
+                return Some(TargetEvidence {
+                    target: target.to_string(),
+                    case: cell.case.clone(),
+                    latest: cite(item, Sighting::Last),
+                    since: cite(item, Sighting::First),
+                });
+            }
+        }
+        if target != crate::engine::meta_schema::TARGET {
+            return None;
+        }
+        cells()
+            .filter(|c| {
+                self.meta_invalid.contains(&c.case)
+                    && c.verdict == Some(Verdict::Rejected)
+                    && c.kind == Some(EvidenceKind::Probe)
+            })
+            .max_by(|a, b| a.last_seen.cmp(&b.last_seen))
+            .and_then(|c| evidence(c))
     }
 
     fn cell(&self, case: &str, target: &str) -> Option<&'m Cell> {
@@ -335,6 +385,11 @@ fn derive_one(index: &Index<'_>, spec: &ProfileSpec) -> Profile {
         control,
         features,
         summary,
+        meta_schema: spec
+            .targets
+            .iter()
+            .filter_map(|t| index.meta_schema(t))
+            .collect(),
     }
 }
 

@@ -301,8 +301,9 @@ pub enum At<'x> {
     KeyIndex(u32, &'x str, usize),
     /// A member of a map keyword below the subschema: `/properties/name`.
     Member(u32, &'x str, &'x str),
-    /// A subschema given by its JSON Pointer from the tool's schema (for a measure made
-    /// apart from the walk, e.g. nesting through `$ref`s).
+    /// A JSON Pointer into the tool's parameters schema, already escaped (RFC 6901), for a
+    /// place found without the walk (nesting measured through `$ref`s, the meta-schema's
+    /// instance paths).
     Pointer(&'x str),
 }
 
@@ -367,7 +368,38 @@ impl<'a, 'p> Cx<'a, 'p> {
             }
             None => false,
         };
-        self.report(at, feat, placement, |m| m.push_str(&what()), fix)
+        self.report(
+            at,
+            feat,
+            placement,
+            Given::NONE,
+            |m| m.push_str(&what()),
+            fix,
+        )
+    }
+
+    /// Reports `feat` at `at` under `slot`, a verdict the profile carries outside its
+    /// features (the meta-schema requirement, [`Cx::meta_schema`]), instead of looking the
+    /// feature up.
+    pub fn feature_under(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        slot: Slot,
+        what: impl FnOnce(&mut String),
+    ) {
+        self.report(
+            at,
+            feat,
+            placement,
+            Given {
+                slot: Some(slot),
+                shown: None,
+            },
+            what,
+            |_| false,
+        )
     }
 
     /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
@@ -381,7 +413,30 @@ impl<'a, 'p> Cx<'a, 'p> {
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
-        self.report(at, feat, placement, what, fix)
+        self.report(at, feat, placement, Given::NONE, what, fix)
+    }
+
+    /// [`Cx::feature`] for a feature judged by a case that stands for it: `shown` is the
+    /// parameter as the tool has it (`type-list: integer,null`, judged by the case
+    /// `type-list: string,null`), which the finding quotes, its message naming the case, as a
+    /// limit quotes its measured value. Collect mode records the case's parameter.
+    pub fn feature_shown(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        shown: &str,
+        what: impl FnOnce() -> String,
+    ) {
+        let shown = (shown != feat.parameter()).then_some(shown);
+        self.report(
+            at,
+            feat,
+            placement,
+            Given { slot: None, shown },
+            |m| m.push_str(&what()),
+            |_| false,
+        )
     }
 
     /// The one place findings are made. `what` writes what was found (the start of the
@@ -391,12 +446,14 @@ impl<'a, 'p> Cx<'a, 'p> {
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
+        given: Given<'_>,
         what: impl FnOnce(&mut String),
         fix: impl FnOnce(&mut String) -> bool,
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
-                let slot = profile.lookup(&feat, placement);
+                let Given { slot, shown } = given;
+                let slot = slot.unwrap_or_else(|| profile.lookup(&feat, placement));
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
                 };
@@ -408,12 +465,17 @@ impl<'a, 'p> Cx<'a, 'p> {
                     .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
                 // The detail's shared parameter text serves unless no case covers the feature
                 // or the feature is a limit (which carries the measured value).
-                let limit = matches!(feat, Feat::Limit(..));
+                // A feature shown with its own value names the case that judged it, as a limit
+                // does.
+                let limit = matches!(feat, Feat::Limit(..)) || shown.is_some();
                 let subject = subject_of(at, &feat);
                 let parameter = (detail == NO_CASE || limit).then(|| {
-                    text.write(|t| {
-                        use std::fmt::Write;
-                        let _ = write!(t, "{feat}");
+                    text.write(|t| match shown {
+                        Some(s) if detail != NO_CASE => t.push_str(s),
+                        _ => {
+                            use std::fmt::Write;
+                            let _ = write!(t, "{feat}");
+                        }
                     })
                 });
                 let mut written = false;
@@ -474,6 +536,117 @@ impl<'a, 'p> Cx<'a, 'p> {
     pub fn pointer(&self, at: At<'_>) -> String {
         pointer_of(&self.frames, at)
     }
+
+    /// In check mode, the profile's rejection of schemas the JSON Schema 2020-12 meta-schema
+    /// refuses ([`CompiledProfile::meta_schema`]); `None` in collect mode, which records the
+    /// features of cases, and the meta-schema requirement is no case's feature.
+    pub fn meta_schema(&self) -> Option<Slot> {
+        match &self.mode {
+            Mode::Check { profile, .. } => profile.meta_schema(),
+            Mode::Collect { .. } => None,
+        }
+    }
+
+    /// Whether the walk already made an error finding about the current tool (its schema, name
+    /// or description); always false in collect mode.
+    pub fn tool_has_error(&self) -> bool {
+        let Mode::Check { out, .. } = &self.mode else {
+            return false;
+        };
+        out.records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == self.tool_index && !r.request)
+            .any(|r| matches!(r.slot, Slot::Rejected(_)))
+    }
+
+    /// Settles the findings the walk already made about the current tool's schema at or
+    /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
+    /// [`related`]) against a rejection `slot` that covers that place too:
+    /// returns true when one of them already is an error (nothing more to report), and turns
+    /// every warning among them into an error under `slot` whose message gains `why` (the
+    /// place is rejected, whatever the missing evidence for the feature itself). Returns
+    /// false, changing nothing, when the walk reported nothing there, and in collect mode.
+    pub fn settle_at(&mut self, pointer: &str, slot: Slot, why: &str) -> bool {
+        let Mode::Check { profile, out } = &mut self.mode else {
+            return false;
+        };
+        let mut covered = false;
+        let Findings { records, text } = &mut **out;
+        // The current tool's findings are the last ones recorded (request rules ran first).
+        for r in records.iter_mut().rev() {
+            if r.tool_index != self.tool_index || r.request {
+                break;
+            }
+            if r.subject != Subject::Schema || !related(text.get(r.pointer), pointer) {
+                continue;
+            }
+            covered = true;
+            if let Slot::Unknown(i) = r.slot {
+                if r.parameter.is_none() && i != NO_CASE {
+                    // The detail's shared parameter text goes with the old slot: keep it.
+                    let parameter = profile.details()[i as usize].parameter.clone();
+                    r.parameter = Some(text.write(|t| t.push_str(&parameter)));
+                }
+                let what = text.get(r.what).to_string();
+                r.what = text.write(|t| {
+                    t.push_str(&what);
+                    t.push_str(" (");
+                    t.push_str(why);
+                    t.push(')');
+                });
+                r.slot = slot;
+            }
+        }
+        covered
+    }
+}
+
+/// What a rule gives [`Cx::report`] besides the feature: a verdict the profile carries
+/// outside its features, and the parameter as the tool has it (see [`Cx::feature_shown`]).
+#[derive(Clone, Copy)]
+struct Given<'s> {
+    slot: Option<Slot>,
+    shown: Option<&'s str>,
+}
+
+impl Given<'_> {
+    const NONE: Given<'static> = Given {
+        slot: None,
+        shown: None,
+    };
+}
+
+/// Whether a finding at `found` speaks to the place `meta` (JSON Pointers into one schema):
+/// the same place, a place inside it (the walk pinpoints deeper), or a keyword that holds it
+/// (`/dependentRequired` for `/dependentRequired/p`). A subschema or a property holding it
+/// does not: a finding about a property's name or a schema's missing `type` says nothing of
+/// a bad value inside it, nor does the root.
+fn related(found: &str, meta: &str) -> bool {
+    fn inside(inner: &str, outer: &str) -> bool {
+        !outer.is_empty()
+            && inner.len() > outer.len()
+            && inner.starts_with(outer)
+            && inner.as_bytes()[outer.len()] == b'/'
+    }
+    found == meta || inside(found, meta) || (inside(meta, found) && names_keyword(found))
+}
+
+/// Whether the last token of `pointer` is a keyword of a schema rather than a list index or
+/// a member of a map keyword (`/properties/type` is the property `type`). A heuristic over the
+/// tokens: the schema is not at hand.
+fn names_keyword(pointer: &str) -> bool {
+    const MAPS: [&str; 5] = [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+    ];
+    let mut tokens = pointer.rsplit('/');
+    let last = tokens.next().unwrap_or("");
+    let before = tokens.next().unwrap_or("");
+    !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) && !MAPS.contains(&before)
 }
 
 /// What a feature found at `at` is about: a feature of the tool itself is about its name,

@@ -300,6 +300,9 @@ pub mod value {
     pub const BOOLEAN_SCHEMA_TRUE: &str = "property-schema-true";
     pub const BOOLEAN_SCHEMA_FALSE: &str = "property-schema-false";
     pub const REF_UNRESOLVED: &str = "ref-unresolved";
+    /// A parameters schema the JSON Schema 2020-12 meta-schema refuses, at a place no other
+    /// feature of the walk explains (`meta-schema-invalid`).
+    pub const META_SCHEMA_INVALID: &str = "meta-schema-invalid";
     /// `property-named-<keyword>` for a property named like a keyword.
     pub const PROPERTY_NAMED: &str = "property-named-";
     // type spellings that are not written as themselves

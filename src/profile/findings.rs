@@ -38,7 +38,7 @@ impl TextBuf {
         }
     }
 
-    fn get(&self, s: Span) -> &str {
+    pub(crate) fn get(&self, s: Span) -> &str {
         &self.0[s.start as usize..s.end as usize]
     }
 }

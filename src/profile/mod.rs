@@ -248,6 +248,13 @@ pub struct Profile {
     pub control: Status,
     pub features: Vec<FeatureEntry>,
     pub summary: Summary,
+    /// The targets of the profile that reject every parameters schema the JSON Schema draft
+    /// 2020-12 meta-schema refuses, each with one piece of evidence for it: a documented
+    /// `meta-schema: 2020-12` rule (`anthropic-input-schema-2020-12`), or for
+    /// `engine/jsonschema-2020-12`, whose definition is that check, its newest probe rejection
+    /// of a case the meta-schema refuses. `check` validates schemas against the meta-schema
+    /// only when this is not empty (rule `meta-schema-invalid`).
+    pub meta_schema: Vec<TargetEvidence>,
 }
 
 /// Every profile. Written to `reports/profile.json` in a compact form (`file::FileForm`):
@@ -319,6 +326,10 @@ mod file {
         rejected: Vec<Rejected>,
         unknown: Vec<Unknown>,
         summary: Summary,
+        /// Indexes into `evidence`: the targets that reject schemas the 2020-12 meta-schema
+        /// refuses (`Profile::meta_schema`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        meta_schema: Vec<usize>,
     }
 
     #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -362,6 +373,10 @@ mod file {
                         index.entry(e.clone()).or_insert(n);
                     }
                 }
+                for e in &p.meta_schema {
+                    let n = index.len();
+                    index.entry(e.clone()).or_insert(n);
+                }
             }
             // Number the evidence in sorted order so the file does not depend on profile order.
             let evidence: Vec<TargetEvidence> = index.keys().cloned().collect();
@@ -398,6 +413,7 @@ mod file {
                         rejected,
                         unknown,
                         summary: p.summary,
+                        meta_schema: p.meta_schema.iter().map(|e| position[e]).collect(),
                     }
                 })
                 .collect();
@@ -466,6 +482,11 @@ mod file {
                         control: p.control,
                         features,
                         summary: p.summary,
+                        meta_schema: p
+                            .meta_schema
+                            .iter()
+                            .filter_map(|i| f.evidence.get(*i).cloned())
+                            .collect(),
                     }
                 })
                 .collect();

@@ -87,9 +87,17 @@ fn rejecting(set: &ProfileSet, rule: &Rule) -> BTreeMap<String, TargetEvidence> 
                 }
             }
         }
+        if rule.id == META_SCHEMA_RULE {
+            for e in &p.meta_schema {
+                out.entry(e.target.clone()).or_insert_with(|| e.clone());
+            }
+        }
     }
     out
 }
+
+/// The rule whose evidence is the profiles' meta-schema requirement, not a feature's.
+const META_SCHEMA_RULE: &str = "meta-schema-invalid";
 
 /// What `profile` allows for the features of `rule`, in a few words.
 fn parameters(profile: &Profile, rule: &Rule) -> String {
@@ -336,6 +344,19 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
             evidence_links(e),
             code(&e.case),
         ]);
+    }
+    if rule.id == META_SCHEMA_RULE {
+        // A class of schemas, carried by the profiles: the case column names the case whose
+        // evidence states or shows it.
+        for e in set.profiles.iter().flat_map(|p| &p.meta_schema) {
+            rows.push(vec![
+                "any schema the 2020-12 meta-schema refuses".to_string(),
+                "any".to_string(),
+                code(&e.target),
+                evidence_links(e),
+                code(&e.case),
+            ]);
+        }
     }
     if rows.is_empty() {
         let _ = writeln!(

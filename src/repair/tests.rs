@@ -30,6 +30,7 @@ pub(crate) fn profile_for(targets: &[&str], rejected: &[&str]) -> CompiledProfil
         control: Status::Allowed,
         features,
         summary: Default::default(),
+        meta_schema: Vec::new(),
     })
 }
 
@@ -542,6 +543,7 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
             control: Status::Allowed,
             features,
             summary: Default::default(),
+            meta_schema: Vec::new(),
         })
     };
     // Without evidence for `nullable`, the argument is made optional.
@@ -721,6 +723,7 @@ fn profile_allowing(allowed: &[&str], rejected: &[&str]) -> CompiledProfile {
         control: Status::Allowed,
         features,
         summary: Default::default(),
+        meta_schema: Vec::new(),
     })
 }
 

@@ -116,7 +116,10 @@ pub fn classify(reply: &Reply) -> Classified {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        if kind == "invalid_request_error" && message.starts_with("tools.") {
+        // `tools.N…` names one tool; `tools: …` the list (anthropic-tool-names-unique).
+        if kind == "invalid_request_error"
+            && (message.starts_with("tools.") || message.starts_with("tools: "))
+        {
             let path = path_in_message(&message);
             return Classified::rejected(Stage::Validate, message, path);
         }
@@ -196,6 +199,18 @@ pub fn check_tools(tools: &[Value]) -> Option<String> {
         if let Some(problem) = schema_problem(schema) {
             return Some(format!("tools.{i}.custom.input_schema: {problem}"));
         }
+    }
+    // anthropic-tool-names-unique (2025-08-04, with claude-code#10687): two tools of one
+    // request, built-in ones included (LibreChat#13162: a built-in `web_search` beside an MCP
+    // tool of that name), may not share a name. Checked after every tool's own fields, whose
+    // errors name a tool; this one names only `tools`.
+    let mut seen = std::collections::HashSet::new();
+    if tools
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .any(|n| !seen.insert(n))
+    {
+        return Some("tools: Tool names must be unique.".into());
     }
     None
 }

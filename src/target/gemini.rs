@@ -242,7 +242,35 @@ pub fn validate(gcr: &Value) -> Vec<Problem> {
             }
         }
     }
+    if out.is_empty()
+        && let Some(name) = duplicate_declaration(tools)
+    {
+        // gemini-duplicate-function-declaration (2026-07-04): a bare INVALID_ARGUMENT naming
+        // the function. Which check runs first when a request has other problems too is not
+        // known: the model reports the duplicate only when nothing else is wrong.
+        out.push(Problem::Bare(format!(
+            "Duplicate function declaration found: {name}"
+        )));
+    }
     out
+}
+
+/// The first function name declared twice across every tool's declarations, if any.
+fn duplicate_declaration(tools: &[Value]) -> Option<&str> {
+    let mut seen = std::collections::HashSet::new();
+    tools
+        .iter()
+        .filter_map(|tool| {
+            google::get(
+                tool.as_object()?,
+                "function_declarations",
+                "functionDeclarations",
+            )?
+            .as_array()
+        })
+        .flatten()
+        .filter_map(|d| d.get("name")?.as_str())
+        .find(|n| !seen.insert(*n))
 }
 
 /// What the backend says about a `parametersJsonSchema`. Only two rules are documented:

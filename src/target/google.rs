@@ -1091,6 +1091,7 @@ pub fn is_validator_message(msg: &str) -> bool {
         || (m.starts_with("$ref '") && m.contains("was set alongside unsupported fields"))
         || m.starts_with("reference to undefined schema at ")
         || m.starts_with("Invalid schema for function '")
+        || m.starts_with("Duplicate function declaration found: ")
 }
 
 /// Reads a Google answer. `keyless`: sent without a credential on purpose, so the refusal of

@@ -25,8 +25,12 @@
 //!   `strict` is false (oai-responses-oneof-nonstrict). Other keywords strict mode documents as
 //!   unsupported are refused with the same `'kw' is not permitted.` wording, which is
 //!   inferred, not seen;
-//! - names: the pattern `^[a-zA-Z0-9_\.-]+$` (oai-name-pattern-with-dot-variant, 2025-06) and
-//!   64 characters; descriptions: 1024 characters (oai-description-too-long-sentry); 128 tools
+//! - names: the pattern `^[a-zA-Z0-9_-]+$` and 64 characters, as OpenAI documents the name
+//!   ("a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64",
+//!   openai-chat-function-name-and-count, read 2026-11-30), which is newer than the one report
+//!   of a pattern admitting dots (oai-name-pattern-with-dot-variant, 2025-06) and decides the
+//!   matrix, so the model agrees with `check`; the message is the template that report shows,
+//!   with the pattern of the same template in deepseek-name-pattern (2026-05-04); descriptions: 1024 characters (oai-description-too-long-sentry); 128 tools
 //!   ("A max of 128 functions are supported"). The wording of the too-long name and too-many
 //!   tools errors is inferred from the description error's template.
 //!   Not modelled: the 120,000-character and 15,000-character string budgets.
@@ -728,10 +732,10 @@ pub struct Rules {
     pub max_name: usize,
 }
 
-/// OpenAI's rules.
+/// OpenAI's rules. The name pattern follows the documentation (see the module notes): no dots.
 pub const OPENAI_RULES: Rules = Rules {
     responses: false,
-    name_pattern: "^[a-zA-Z0-9_\\.-]+$",
+    name_pattern: "^[a-zA-Z0-9_-]+$",
     max_name: 64,
 };
 
@@ -1716,7 +1720,18 @@ mod tests {
         let e = check_tools(&views, OPENAI_RULES).unwrap();
         assert_eq!(
             e.message,
-            "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_\\.-]+$'."
+            "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
         );
+        // A dotted name is refused too: the documented rule has no dot.
+        let dotted = json!("math.sum");
+        let views = [ToolView {
+            name: Some(&dotted),
+            description: None,
+            parameters: None,
+            strict: false,
+            builtin: false,
+        }];
+        let e = check_tools(&views, OPENAI_RULES).unwrap();
+        assert_eq!(e.param.as_deref(), Some("tools[0].function.name"));
     }
 }

@@ -10,6 +10,7 @@
 
 use std::sync::OnceLock;
 
+pub use super::compiled::Slot;
 pub use super::detect::{At, Cx, Node, Stats, ToolRef, Ty, Via};
 pub use super::feature::{Feat, Kind, Limit, Param, value};
 pub use crate::case::Placement;
@@ -29,6 +30,7 @@ pub mod items_not_schema;
 pub mod items_on_non_array;
 pub mod keyword_unsupported;
 pub mod keyword_value_invalid;
+pub mod meta_schema_invalid;
 pub mod name_duplicate;
 pub mod name_invalid;
 pub mod name_too_long;
@@ -202,7 +204,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 35] = [
+pub static REGISTRY: [Rule; 36] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -229,6 +231,7 @@ pub static REGISTRY: [Rule; 35] = [
     ref_remote::RULE,
     keyword_value_invalid::RULE,
     keyword_unsupported::RULE,
+    meta_schema_invalid::RULE,
     depth_exceeded::RULE,
     size_exceeded::RULE,
     too_many_tools::RULE,

@@ -43,10 +43,18 @@ pub fn representative(list: &[serde_json::Value]) -> &'static str {
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Ty::List(list) = n.ty {
         let rep = representative(list);
-        cx.feature(
+        // The finding quotes the list the tool has (`type-list: integer,null`), not only the
+        // case that judges it (`type-list: string,null`): repair and compile list it by name.
+        let members: Vec<String> = list
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        let shown = format!("type-list: {}", members.join(","));
+        cx.feature_shown(
             At::Key(n.frame, "type"),
             Feat::TypeList(rep),
             n.placement,
+            &shown,
             || {
                 let names: Vec<String> = list.iter().map(|v| v.to_string()).collect();
                 format!("`type` is a list ([{}])", names.join(", "))
@@ -59,6 +67,33 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    #[test]
+    fn findings_quote_the_list_as_written() {
+        // Judged by the case `type-list: string,null`, quoted as the tool has it, with the case
+        // named in the message (what `repair` and `compile` list as unverified).
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+        let parameters =
+            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == "type-list")
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].parameter, "type-list: integer,null");
+        assert!(
+            f[0].message.contains("(case `type-list: string,null`)"),
+            "{}",
+            f[0].message
+        );
+    }
 
     #[test]
     fn lists_map_to_their_representative_case() {

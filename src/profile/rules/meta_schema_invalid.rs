@@ -1,0 +1,195 @@
+//! `meta-schema-invalid`: a parameters schema the JSON Schema draft 2020-12 meta-schema
+//! refuses, where no other rule has already said so.
+//!
+//! Anthropic documents (by its API's error text) that `input_schema` "must match JSON Schema
+//! draft 2020-12" (`anthropic-input-schema-2020-12` in `reports/documented/providers.yaml`,
+//! a `meta-schema: 2020-12` rule), and `engine/jsonschema-2020-12` is that check itself. The
+//! profile carries the targets with that evidence (`Profile::meta_schema`, derived from the
+//! matrix items the rule made and the engine's probes), so the targets, kind, date and link a
+//! finding cites come from the evidence. The requirement is a class, not one case's feature:
+//! each meta-schema error is reported at the place it names, after the walk, and where the
+//! walk's own findings already cover that place they are settled instead.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "meta-schema-invalid",
+    checks: "The parameters schema is valid against the JSON Schema draft 2020-12 meta-schema \
+             (`type: \"strin\"`, `type: []`, `anyOf: []`, `format: 5`, `$ref: 5`, \
+             `uniqueItems: \"yes\"`, `dependentRequired: {\"p\": \"q\"}`, a negative \
+             `minLength`...), for the profiles whose targets reject schemas it refuses, in tools \
+             without another error. Each meta-schema error is one finding at the place it names; \
+             where another rule already reported an error there it adds none, and a warning \
+             there becomes an error.",
+    features: "`structure: meta-schema-invalid`",
+    example: r#"{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": "yes"}}}"#,
+    fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
+    repair: "no: the value's intent cannot be known; `keyword-value-invalid` drops the values it knows",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        after: Some(after),
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(p, Kind::Structure, &[value::META_SCHEMA_INVALID])
+}
+
+const FEAT: Feat<'static> = Feat::Structure(value::META_SCHEMA_INVALID);
+
+/// Words added to a warning the meta-schema turns into an error.
+const WHY: &str = "and the schema is not valid against the JSON Schema 2020-12 meta-schema there";
+
+fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, _: &Stats) {
+    let Some(root) = t.parameters else { return };
+    // Only a profile with a target known to reject such schemas pays for the meta-schema:
+    // elsewhere the schema's features are judged by their own cases.
+    let Some(slot) = cx.meta_schema() else { return };
+    // A tool the walk already rejects is rejected whatever the meta-schema says, and `repair`
+    // checks again after its repairs, so what it sends is still judged: the meta-schema is not
+    // paid for here (most tools of some corpora, `type: "dict"` and the like, are invalid, and
+    // listing their errors would cost more than the rest of the check).
+    if cx.tool_has_error() {
+        return;
+    }
+    let meta = jsonschema::draft202012::meta::validator();
+    // Most schemas are valid: the cheap answer first, the errors only when invalid.
+    if meta.is_valid(root) {
+        return;
+    }
+    let mut places: Vec<(String, String)> = Vec::new();
+    for e in meta.iter_errors(root) {
+        let pointer = e.instance_path().as_str().to_string();
+        if !places.iter().any(|(p, _)| *p == pointer) {
+            places.push((pointer, e.to_string()));
+        }
+    }
+    for (pointer, error) in &places {
+        if cx.settle_at(pointer, slot, WHY) {
+            continue;
+        }
+        let placement = if pointer.is_empty() {
+            Placement::Root
+        } else {
+            Placement::Nested
+        };
+        cx.feature_under(At::Pointer(pointer), FEAT, placement, slot, |m| {
+            m.push_str("the schema is not valid against the JSON Schema 2020-12 meta-schema: ");
+            m.push_str(error);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn no_case_feature() {
+        // The requirement is the profile's, not a feature of any case: collecting records nothing.
+        let r = "meta-schema-invalid";
+        assert!(
+            seen(
+                r,
+                json!({"type": "object", "properties": {"a": {"anyOf": []}}})
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn portable_reports_an_error_and_settles_the_walks_warning() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile =
+            crate::profile::CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let check = |parameters: serde_json::Value| {
+            let tool = crate::profile::detect::ToolRef {
+                name: Some("probe_tool"),
+                description: Some("Looks up a record by its identifier."),
+                parameters: Some(&parameters),
+                index: 0,
+            };
+            crate::check::check_tools(&[tool], &profile)
+        };
+        let f = check(json!({"type": "object", "properties": {
+            "a": {"type": "string", "format": 5}}}));
+        let meta: Vec<_> = f
+            .iter()
+            .filter(|f| f.rule == "meta-schema-invalid")
+            .collect();
+        assert_eq!(meta.len(), 1, "{f:?}");
+        assert_eq!(meta[0].pointer, "/properties/a/format");
+        assert_eq!(meta[0].level, crate::check::Level::Error);
+        assert!(!meta[0].repairable);
+        // The walk's "no case covers" warning at the same place becomes the one error there.
+        let f = check(json!({"type": "object", "properties": {"a": {"type": "strin"}}}));
+        let at: Vec<_> = f
+            .iter()
+            .filter(|f| f.pointer == "/properties/a/type")
+            .collect();
+        assert_eq!(at.len(), 1, "{f:?}");
+        assert_eq!(at[0].rule, "type-invalid");
+        assert_eq!(at[0].level, crate::check::Level::Error);
+        assert!(at[0].message.contains("meta-schema"), "{}", at[0].message);
+        // A keyword holding the bad place is settled too (`/dependentRequired` for
+        // `/dependentRequired/p`); a property holding it is not: its name is not the problem.
+        let f = check(json!({"type": "object",
+            "properties": {"type": {"type": "string", "format": 5}}}));
+        let named: Vec<_> = f
+            .iter()
+            .filter(|f| f.rule == "property-named-keyword")
+            .collect();
+        assert!(
+            named
+                .iter()
+                .all(|f| f.level == crate::check::Level::Warning),
+            "{named:?}"
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "meta-schema-invalid" && f.pointer == "/properties/type/format"),
+            "{f:?}"
+        );
+        let f = check(json!({"type": "object",
+            "properties": {"p": {"type": "string"}},
+            "dependentRequired": {"p": "q"}}));
+        let held: Vec<_> = f
+            .iter()
+            .filter(|f| f.pointer.starts_with("/dependentRequired"))
+            .collect();
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert_eq!(held[0].level, crate::check::Level::Error);
+        // A tool the walk already rejects is not validated again (repair checks what it sends).
+        let f = check(json!({"type": "object", "properties": {
+            "a": {"type": "array"}, "b": {"type": "string", "format": 5}}}));
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "array-items-missing" && f.level == crate::check::Level::Error),
+            "{f:?}"
+        );
+        assert!(!f.iter().any(|f| f.rule == "meta-schema-invalid"), "{f:?}");
+        // Where the profile carries no meta-schema requirement, nothing is validated.
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let openai = crate::profile::CompiledProfile::new(set.get("openai/chat").unwrap());
+        assert!(openai.meta_schema().is_none());
+        // The requirement is derived from the evidence: Anthropic's documented rule, and the
+        // engine whose definition it is.
+        let targets = |name: &str| -> Vec<String> {
+            set.get(name)
+                .unwrap()
+                .meta_schema
+                .iter()
+                .map(|e| e.target.clone())
+                .collect()
+        };
+        assert_eq!(targets(crate::profile::PORTABLE), ["anthropic/messages"]);
+        assert_eq!(
+            targets("engine/jsonschema-2020-12"),
+            ["engine/jsonschema-2020-12"]
+        );
+        assert!(targets("gemini/v1beta/parameters").is_empty());
+    }
+}

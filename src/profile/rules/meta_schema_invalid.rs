@@ -14,7 +14,7 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "meta-schema-invalid",
-    checks: "The parameters schema is valid against the JSON Schema draft 2020-12 meta-schema \
+    checks: "The parameters schema is not valid against the JSON Schema draft 2020-12 meta-schema \
              (`type: \"strin\"`, `type: []`, `anyOf: []`, `format: 5`, `$ref: 5`, \
              `uniqueItems: \"yes\"`, `dependentRequired: {\"p\": \"q\"}`, a negative \
              `minLength`...), for the profiles whose targets reject schemas it refuses, in tools \

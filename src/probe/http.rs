@@ -329,7 +329,7 @@ pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
 /// `openai/chat: OPENAI_BASE_URL=`, `--base-url openai/chat=`), the same form for a flag
 /// and a variable.
 pub fn check_base_url(place: &str, base: &str) -> Result<()> {
-    let shown = redact_userinfo(base);
+    let shown = shown_base_url(base);
     let bad = |why: &str| Err(Error::Usage(format!("{place}{shown}: {why}")));
     let lower = base.to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
@@ -353,6 +353,23 @@ pub fn check_base_url(place: &str, base: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A base URL as an error may show it: userinfo masked, key-shaped strings redacted, and
+/// nothing from the first `?`, `#`, whitespace or control character on (a query such as
+/// Google's `?key=` is where a user pastes a key; what follows a space is not the URL's).
+fn shown_base_url(base: &str) -> String {
+    let end = base
+        .find(|c: char| c == '?' || c == '#' || c.is_whitespace() || c.is_control())
+        .unwrap_or(base.len());
+    let head = crate::evidence::runlog::Redactor::new(Vec::new())
+        .redact(&redact_userinfo(&base[..end]))
+        .into_owned();
+    if end < base.len() {
+        format!("{head}… (the rest not shown)")
+    } else {
+        head
+    }
 }
 
 /// Checks a model id (or deployment name) before it goes into a request: 1 to 256 of the
@@ -874,6 +891,26 @@ impl ProbeTarget for HttpTarget {
 
 #[cfg(test)]
 mod tests {
+    /// A key pasted into a base URL's query or fragment, or after a space, never reaches the
+    /// error text; key-shaped strings in its path are redacted.
+    #[test]
+    fn base_url_errors_show_no_query_fragment_or_key() {
+        let key = "AIzaSyAbCdEfGhIjKlMnOpQrStUvWxYz0123456";
+        for base in [
+            format!("http://127.0.0.1:18089/gemini?key={key}"),
+            format!("http://127.0.0.1:18089/gemini#{key}"),
+            format!("http://127.0.0.1:18089/gemini {key}"),
+            format!("http://127.0.0.1:18089/{key}/x y"),
+            "http://127.0.0.1/openai?tw-azure-secret-value".to_string(),
+        ] {
+            let e = super::check_base_url("OPENAI_BASE_URL=", &base)
+                .unwrap_err()
+                .to_string();
+            assert!(!e.contains(key) && !e.contains("tw-azure-secret"), "{e}");
+            assert!(e.contains("http://127.0.0.1"), "{e}");
+        }
+    }
+
     use super::*;
 
     #[test]
@@ -967,8 +1004,10 @@ mod tests {
             let e = check_base_url("ollama/chat: OLLAMA_HOST=", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));
             let e = e.to_string();
+            // Shown up to its first `?`, `#` or space (see `shown_base_url`).
+            let shown = bad.split(['?', '#', ' ']).next().unwrap_or(bad);
             assert!(
-                e.starts_with(&format!("ollama/chat: OLLAMA_HOST={bad}: ")),
+                e.starts_with(&format!("ollama/chat: OLLAMA_HOST={shown}")),
                 "{e}"
             );
             assert!(e.contains(why), "{bad}: {e}");

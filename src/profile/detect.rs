@@ -618,10 +618,12 @@ impl Given<'_> {
 }
 
 /// Whether a finding at `found` speaks to the place `meta` (JSON Pointers into one schema):
-/// the same place, a place inside it (the walk pinpoints deeper), or a keyword that holds it
-/// (`/dependentRequired` for `/dependentRequired/p`). A subschema or a property holding it
-/// does not: a finding about a property's name or a schema's missing `type` says nothing of
-/// a bad value inside it, nor does the root.
+/// the same place, a place inside it (the walk pinpoints deeper), or a keyword whose value
+/// directly holds it (`/dependentRequired` for `/dependentRequired/p`). A subschema or a
+/// property holding it does not: a finding about a property's name or a schema's missing
+/// `type` says nothing of a bad value inside it, nor does the root; nor does a keyword that
+/// holds subschemas (`$defs`, `anyOf`, ...): a bad value in one of its schemas says nothing
+/// of whether a target takes the keyword.
 fn related(found: &str, meta: &str) -> bool {
     fn inside(inner: &str, outer: &str) -> bool {
         !outer.is_empty()
@@ -629,7 +631,40 @@ fn related(found: &str, meta: &str) -> bool {
             && inner.starts_with(outer)
             && inner.as_bytes()[outer.len()] == b'/'
     }
-    found == meta || inside(found, meta) || (inside(meta, found) && names_keyword(found))
+    found == meta
+        || inside(found, meta)
+        || (inside(meta, found)
+            && !meta[found.len() + 1..].contains('/')
+            && names_keyword(found)
+            && !holds_schemas(found.rsplit('/').next().unwrap_or("")))
+}
+
+/// Whether keyword `k` (2020-12 core applicators, and draft-07's `definitions` and `items`
+/// list) takes subschemas in its value.
+fn holds_schemas(k: &str) -> bool {
+    matches!(
+        k,
+        "$defs"
+            | "definitions"
+            | "properties"
+            | "patternProperties"
+            | "dependentSchemas"
+            | "anyOf"
+            | "allOf"
+            | "oneOf"
+            | "prefixItems"
+            | "items"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "additionalProperties"
+            | "additionalItems"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+    )
 }
 
 /// Whether the last token of `pointer` is a keyword of a schema rather than a list index or
@@ -1318,6 +1353,24 @@ pub fn resolves(root: &Value, reference: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A meta-schema error settles a finding at its place, inside it, or on a keyword whose
+    /// value holds it directly; never one on a keyword of subschemas (`$defs`, `anyOf`) nor on
+    /// anything further up.
+    #[test]
+    fn meta_places_relate_only_to_their_own_keyword() {
+        assert!(related("/properties/a/format", "/properties/a/format"));
+        assert!(related("/dependentRequired", "/dependentRequired/p"));
+        assert!(related("/properties/v/anyOf", "/properties/v/anyOf"));
+        assert!(!related("/$defs", "/$defs/node/properties/label/maxLength"));
+        assert!(!related(
+            "/properties/v/anyOf",
+            "/properties/v/anyOf/0/minLength"
+        ));
+        assert!(!related("/properties/v/anyOf", "/properties/v/anyOf/0"));
+        assert!(!related("/properties/type", "/properties/type/format"));
+        assert!(!related("", "/type"));
+    }
 
     #[test]
     fn compact_len_matches_serde() {

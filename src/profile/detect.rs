@@ -562,7 +562,7 @@ impl<'a, 'p> Cx<'a, 'p> {
 
     /// Settles the findings the walk already made about the current tool's schema at or
     /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
-    /// [`related`]) against a rejection `slot` that covers that place too:
+    /// `related`) against a rejection `slot` that covers that place too:
     /// returns true when one of them already is an error (nothing more to report), and turns
     /// every warning among them into an error under `slot` whose message gains `why` (the
     /// place is rejected, whatever the missing evidence for the feature itself). Returns

@@ -138,10 +138,14 @@ pub struct Redactor {
 }
 
 /// Key-shaped tokens; a capture group 1, when present, is a prefix kept in the output.
-const KEY_PATTERNS: [&str; 5] = [
+const KEY_PATTERNS: [&str; 7] = [
     r"sk-[A-Za-z0-9_\-]{16,}",
     r"AIza[0-9A-Za-z_\-]{30,}",
     r"AKIA[0-9A-Z]{16}",
+    // GitHub tokens (`ghp_`, `gho_`, ...: a model id or base URL is where one gets pasted)
+    // and Groq keys.
+    r"\bgh[pousr]_[A-Za-z0-9]{30,}",
+    r"\bgsk_[A-Za-z0-9]{20,}",
     r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/]{8,}=*",
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|key)\s*[=:]\s*)[A-Za-z0-9._\-]{8,}",
 ];
@@ -592,12 +596,14 @@ mod tests {
         // Key-shaped fakes, built at run time so no key-shaped literal is tracked.
         let google = format!("AIza{}", "x".repeat(35));
         let aws = format!("AKIA{}", "ABCDEFGHIJKLMNOP");
+        let github = format!("ghp_{}", "Ab1".repeat(12));
+        let groq = format!("gsk_{}", "Xy9".repeat(10));
         let line = format!(
-            "k1 {google} k2 {aws} x-goog-api-key: abcdefgh123 API_KEY=zyxwvuts987 BEARER tok.en-12345"
+            "k1 {google} k2 {aws} x-goog-api-key: abcdefgh123 API_KEY=zyxwvuts987 BEARER tok.en-12345 m={github} g {groq}"
         );
         assert_eq!(
             r.redact(&line),
-            "k1 [REDACTED] k2 [REDACTED] x-goog-api-key: [REDACTED] API_KEY=[REDACTED] BEARER [REDACTED]"
+            "k1 [REDACTED] k2 [REDACTED] x-goog-api-key: [REDACTED] API_KEY=[REDACTED] BEARER [REDACTED] m=[REDACTED] g [REDACTED]"
         );
         let plain = r#"{"case":"keywords/additional-properties-false","error":"Invalid schema"}"#;
         assert_eq!(r.redact(plain), plain);

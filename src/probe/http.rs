@@ -229,6 +229,15 @@ pub fn client_with_env(
                 redact_userinfo(&proxy)
             ))
         })?;
+        // Without the client's SOCKS support another scheme would fail every request later,
+        // each as an unreachable target: refuse it before anything is sent.
+        if !matches!(proxy.scheme(), "http" | "https") {
+            return Err(Error::Usage(format!(
+                "the https proxy variable ({}) has scheme `{}`: only http:// and https:// proxies are supported",
+                redact_userinfo(proxy.as_str()),
+                proxy.scheme()
+            )));
+        }
         let no_proxy = env("NO_PROXY")
             .or_else(|| env("no_proxy"))
             .and_then(|v| reqwest::NoProxy::from_string(&v));
@@ -891,6 +900,20 @@ impl ProbeTarget for HttpTarget {
 
 #[cfg(test)]
 mod tests {
+    /// A proxy the client cannot speak (SOCKS, ftp) is refused when the client is built.
+    #[test]
+    fn proxies_other_than_http_are_refused_up_front() {
+        for proxy in ["socks5://127.0.0.1:1080", "ftp://127.0.0.1:21"] {
+            let env = |name: &str| (name == "ALL_PROXY").then(|| proxy.to_string());
+            let e = super::client_with_env(std::time::Duration::from_secs(1), &env)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("only http:// and https:// proxies"), "{e}");
+        }
+        let env = |name: &str| (name == "HTTPS_PROXY").then(|| "127.0.0.1:3128".to_string());
+        assert!(super::client_with_env(std::time::Duration::from_secs(1), &env).is_ok());
+    }
+
     /// A key pasted into a base URL's query or fragment, or after a space, never reaches the
     /// error text; key-shaped strings in its path are redacted.
     #[test]

@@ -4,7 +4,7 @@
 use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::profile::rules::{self, REGISTRY, Rule};
-use crate::profile::{PORTABLE, ProfileSet, Status};
+use crate::profile::{PORTABLE, ProfileSet, Status, table};
 use crate::report::Mode;
 
 #[derive(Debug, clap::Args)]
@@ -153,7 +153,7 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     let _ = writeln!(s, "Features (case parameters): {}\n", rule.features);
     let _ = writeln!(s, "Why (from the evidence):");
     let mut lines = Vec::new();
-    for (f, e) in crate::profile::table::rejections(set, rule) {
+    for (f, e) in table::rejections(set, rule) {
         let mut line = format!(
             "  {} rejects `{}` ({}) since {}: {}",
             e.target,
@@ -171,6 +171,28 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
             );
         }
         lines.push(line);
+    }
+    if rule.id == table::META_SCHEMA_RULE {
+        // The rule has no case: its evidence is the profiles' meta-schema requirement, the
+        // same items `check` cites for its findings.
+        for e in table::meta_schema_evidence(set) {
+            let mut line = format!(
+                "  {} rejects {} (any placement) since {}: {}",
+                e.target,
+                table::META_SCHEMA_FEATURE,
+                e.since.date_text(),
+                cited(&e.since)
+            );
+            if e.latest != e.since {
+                let _ = write!(
+                    line,
+                    "; newest {}: {}",
+                    e.latest.date_text(),
+                    cited(&e.latest)
+                );
+            }
+            lines.push(line);
+        }
     }
     lines.sort();
     lines.dedup();
@@ -210,6 +232,21 @@ fn cited(c: &crate::profile::Cited) -> String {
 }
 
 fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {
+    if rule.id == table::META_SCHEMA_RULE {
+        // No case to count: the profile itself says whether such schemas are rejected.
+        let mut targets: Vec<&str> = p.meta_schema.iter().map(|e| e.target.as_str()).collect();
+        targets.sort();
+        targets.dedup();
+        return if targets.is_empty() {
+            "no case of its own; no target rejects by the meta-schema".to_string()
+        } else {
+            format!(
+                "rejected: {}, by {} (the profile's meta-schema requirement, no case of its own)",
+                table::META_SCHEMA_FEATURE,
+                targets.join(", ")
+            )
+        };
+    }
     let mut allowed = Vec::new();
     let mut rejected = Vec::new();
     let mut unknown = Vec::new();
@@ -235,4 +272,43 @@ fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {
             format!(" (allowed: {})", allowed.join(", "))
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_schema_rule_cites_the_profiles_requirement() {
+        // The rule has no case: its evidence is `Profile::meta_schema`, which `check` cites.
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let rule = rules::find("meta-schema-invalid").unwrap();
+        let doc = rule_doc(rule, &set);
+        assert!(!doc.contains("No target has rejecting evidence"), "{doc}");
+        for e in table::meta_schema_evidence(&set) {
+            let line = format!(
+                "  {} rejects {} (any placement) since {}: {}",
+                e.target,
+                table::META_SCHEMA_FEATURE,
+                e.since.date_text(),
+                cited(&e.since)
+            );
+            assert!(doc.contains(&line), "{line:?} not in {doc}");
+        }
+        let portable = set.get(PORTABLE).unwrap();
+        assert!(!portable.meta_schema.is_empty());
+        let line = portable_line(portable, rule);
+        assert!(line.starts_with("rejected: "), "{line}");
+        for e in &portable.meta_schema {
+            assert!(line.contains(&e.target), "{line}");
+        }
+        // A profile without the requirement says so instead of counting cases.
+        let openai = set.get("openai/chat").unwrap();
+        assert!(openai.meta_schema.is_empty());
+        assert!(
+            portable_line(openai, rule).starts_with("no case of its own"),
+            "{}",
+            portable_line(openai, rule)
+        );
+    }
 }

@@ -87,17 +87,53 @@ fn rejecting(set: &ProfileSet, rule: &Rule) -> BTreeMap<String, TargetEvidence> 
                 }
             }
         }
-        if rule.id == META_SCHEMA_RULE {
-            for e in &p.meta_schema {
-                out.entry(e.target.clone()).or_insert_with(|| e.clone());
-            }
+    }
+    if rule.id == META_SCHEMA_RULE {
+        for e in meta_schema_evidence(set) {
+            out.entry(e.target.clone()).or_insert_with(|| e.clone());
         }
     }
     out
 }
 
 /// The rule whose evidence is the profiles' meta-schema requirement, not a feature's.
-const META_SCHEMA_RULE: &str = "meta-schema-invalid";
+pub const META_SCHEMA_RULE: &str = "meta-schema-invalid";
+
+/// What the meta-schema requirement covers, in the words RULES.md and `toolwire rule` use
+/// where a feature's parameter would stand: it is a class of schemas, not a case's feature.
+pub const META_SCHEMA_FEATURE: &str = "any schema the 2020-12 meta-schema refuses";
+
+/// The evidence of every target rejecting the schemas the 2020-12 meta-schema refuses
+/// ([`Profile::meta_schema`]), over the per-target profiles as [`rejections`] reads them, so
+/// `toolwire rule meta-schema-invalid` and RULES.md cite what `check` cites. Each item's
+/// `case` is the case its matrix cell belongs to, not a case of `meta-schema-invalid`
+/// (which has none).
+pub fn meta_schema_evidence(set: &ProfileSet) -> impl Iterator<Item = &TargetEvidence> {
+    set.profiles
+        .iter()
+        .filter(|p| p.targets.len() == 1 && p.name == p.targets[0])
+        .flat_map(|p| &p.meta_schema)
+}
+
+/// The `portable` cell of the meta-schema rule: the requirement is carried by the profile,
+/// not by a case, so it names the targets it comes from and says there is no case.
+fn meta_schema_parameters(profile: &Profile) -> String {
+    if profile.meta_schema.is_empty() {
+        return "(no case of its own; no target rejects by the meta-schema)".to_string();
+    }
+    let mut targets: Vec<String> = profile
+        .meta_schema
+        .iter()
+        .map(|e| code(&e.target))
+        .collect();
+    targets.sort();
+    targets.dedup();
+    format!(
+        "not allowed: {META_SCHEMA_FEATURE}, by {} (the profile's meta-schema requirement, no \
+         case of its own)",
+        targets.join(", ")
+    )
+}
 
 /// What `profile` allows for the features of `rule`, in a few words.
 fn parameters(profile: &Profile, rule: &Rule) -> String {
@@ -188,7 +224,13 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
             format!("[{}](#{})", code(rule.id), rule.id),
             cell(rule.checks),
             portable
-                .map(|p| cell(&parameters(p, rule)))
+                .map(|p| {
+                    cell(&if rule.id == META_SCHEMA_RULE {
+                        meta_schema_parameters(p)
+                    } else {
+                        parameters(p, rule)
+                    })
+                })
                 .unwrap_or_default(),
             cell(&rejected),
             cell(rule.repair),
@@ -346,15 +388,15 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
         ]);
     }
     if rule.id == META_SCHEMA_RULE {
-        // A class of schemas, carried by the profiles: the case column names the case whose
-        // evidence states or shows it.
-        for e in set.profiles.iter().flat_map(|p| &p.meta_schema) {
+        // A class of schemas, carried by the profiles, with no case of its own: the case
+        // column names the case whose evidence states or shows it, and says so.
+        for e in meta_schema_evidence(set) {
             rows.push(vec![
-                "any schema the 2020-12 meta-schema refuses".to_string(),
+                META_SCHEMA_FEATURE.to_string(),
                 "any".to_string(),
                 code(&e.target),
                 evidence_links(e),
-                code(&e.case),
+                format!("none of its own; evidence from {}", code(&e.case)),
             ]);
         }
     }

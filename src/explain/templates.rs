@@ -2,7 +2,8 @@
 //! the request's tools. Templates and their sources: `evidence/PROVIDERS.md` (Google T1–T10 and
 //! validator messages; OpenAI, Anthropic, Bedrock, Mistral, Cohere, xAI, DeepSeek, Groq,
 //! OpenRouter, Ollama envelopes) and the verbatim errors in `evidence/reports.yaml`
-//! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request").
+//! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request") and
+//! `reports/documented/requests.yaml` (two tools of one name, Anthropic's and Gemini's words).
 
 use std::sync::LazyLock;
 
@@ -31,6 +32,10 @@ pub(super) enum ToolLoc {
     Unknown,
     /// The problem is not about one tool (tool count, a request field).
     NotATool,
+    /// Two or more tools share a name: the one given (Gemini names it) or, when `None`, any
+    /// name the request repeats (Anthropic names none). Resolved to each later tool sharing
+    /// the name, where `check` reports `name-duplicate`.
+    SharedName(Option<String>),
 }
 
 /// What a Google positional path must find to be trusted.
@@ -311,6 +316,11 @@ static G_REF_SIBLINGS: LazyLock<Regex> =
 static G_FIELD_FOR_SCHEMA: LazyLock<Regex> =
     LazyLock::new(|| re(r"Unknown field for Schema: (\w+)"));
 static G_CANNOT_FIND_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"Cannot find field: ([\w$]+)"));
+/// Two function declarations of one name: `Duplicate function declaration found: NAME`
+/// (gemini-duplicate-function-declaration in reports/documented/requests.yaml,
+/// <https://github.com/tridz-dev/huf/pull/341>).
+static G_DUPLICATE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Duplicate function declaration found: ([^\s\x22',]+)"));
 /// google-genai's pydantic path: `tools.0.Tool.function_declarations.0.parameters.a.b`.
 static G_SDK_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(r"tools\.(\d+)\.Tool\.function_declarations\.(\d+)\.parameters((?:\.[\w$-]+)*)")
@@ -584,6 +594,17 @@ fn google(text: &str) -> Vec<Raw> {
         .note(
             "this message comes from the google-genai SDK's own check, before any request is sent",
         ).with_rule(rule));
+    }
+    for c in G_DUPLICATE.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "google",
+                matched(&c),
+                ToolLoc::SharedName(Some(c[1].to_string())),
+                Place::Tool,
+            )
+            .rule("name-duplicate"),
+        );
     }
     if words(text).contains("produces a constraint that has too many states") {
         out.push(
@@ -906,6 +927,10 @@ static A_NAME: LazyLock<Regex> =
     LazyLock::new(|| re(r"tools\.(\d+)\.[A-Za-z]+\.name: String should ([^\n'\x22]+)"));
 static A_FIELD_REQUIRED: LazyLock<Regex> =
     LazyLock::new(|| re(r"tools\.(\d+)\.input_schema: Field required"));
+/// Two tools of one name; the message names neither (anthropic-tool-names-unique in
+/// reports/documented/requests.yaml, <https://github.com/eclipse-theia/theia/issues/16122>;
+/// the same words in anthropics/claude-code#10687).
+static A_UNIQUE: LazyLock<Regex> = LazyLock::new(|| re(r"tools: Tool names must be unique\.?"));
 static A_NONEXISTENT: LazyLock<Regex> =
     LazyLock::new(|| re(r"Reference to non-existent definition: (\S+)"));
 
@@ -955,6 +980,17 @@ fn anthropic(text: &str) -> Vec<Raw> {
                 Place::Tool,
             )
             .rule("parameters-missing"),
+        );
+    }
+    for c in A_UNIQUE.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "anthropic",
+                matched(&c),
+                ToolLoc::SharedName(None),
+                Place::Tool,
+            )
+            .rule("name-duplicate"),
         );
     }
     out
@@ -1380,6 +1416,10 @@ const MISSING_RULES: &[(&str, &str)] = &[
 /// place, the rule's fix, and notes on what could not be found. One explanation per place:
 /// several when a search for [`Cond::Each`] finds more than one in the tool.
 pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
+    if let ToolLoc::SharedName(name) = &raw.tool {
+        let name = name.clone();
+        return resolve_shared(raw, name.as_deref(), against);
+    }
     let Raw {
         provider,
         message,
@@ -1471,7 +1511,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 None => {}
             }
         }
-        ToolLoc::Unknown | ToolLoc::NotATool => {}
+        ToolLoc::Unknown | ToolLoc::NotATool | ToolLoc::SharedName(_) => {}
     }
 
     let mut located = Located::Unknown;
@@ -1654,6 +1694,79 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         })
         .collect();
     std::iter::once(first).chain(others).collect()
+}
+
+/// Resolves a message about tools sharing a name (`name`, or any when `None`): one
+/// explanation per later tool of a repeated name, where `check` reports `name-duplicate`
+/// (the first of each name is kept as it is), noting the earlier one. Without a request, or
+/// when the request repeats no such name, one explanation naming only what the message names.
+fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec<Explanation> {
+    let base = Explanation {
+        provider: raw.provider,
+        message: raw.message,
+        tool_index: None,
+        tool: None,
+        pointer: None,
+        located: Located::Unknown,
+        fix: raw.rule.and_then(fix_for).map(str::to_string),
+        rule: raw.rule.map(str::to_string),
+        notes: raw.notes,
+    };
+    let tools = match against {
+        Against::Tools(t) => t,
+        Against::Nothing | Against::Foreign => {
+            let mut e = base;
+            match name {
+                Some(n) => {
+                    e.tool = Some(n.to_string());
+                    e.pointer = Some(String::new());
+                    e.located = Located::Tool;
+                }
+                None if matches!(against, Against::Nothing) => e.notes.push(
+                    "the message does not say which name; give the request to find the tools \
+                     sharing one"
+                        .into(),
+                ),
+                None => {}
+            }
+            return vec![e];
+        }
+    };
+    let mut out = Vec::new();
+    for (k, t) in tools.iter().enumerate() {
+        let Some(n) = t.name.filter(|n| name.is_none_or(|w| w == *n)) else {
+            continue;
+        };
+        let Some(first) = tools[..k].iter().find(|u| u.name == Some(n)) else {
+            continue;
+        };
+        let mut e = base.clone();
+        e.tool_index = Some(t.index);
+        e.tool = Some(n.to_string());
+        e.pointer = Some(String::new());
+        e.located = Located::Tool;
+        e.notes
+            .push(format!("tool #{} is also named `{n}`", first.index));
+        out.push(e);
+    }
+    if out.is_empty() {
+        let mut e = base;
+        e.notes.push(match name {
+            Some(n) => format!("the request has no two tools named `{n}`"),
+            None => "no two tools of the request share a name".to_string(),
+        });
+        if let Some(n) = name {
+            let named: Vec<_> = tools.iter().filter(|t| t.name == Some(n)).collect();
+            e.tool = Some(n.to_string()).filter(|_| !named.is_empty());
+            e.tool_index = named.first().map(|t| t.index).filter(|_| named.len() == 1);
+            e.pointer = e.tool.as_ref().map(|_| String::new());
+            if e.pointer.is_some() {
+                e.located = Located::Tool;
+            }
+        }
+        out.push(e);
+    }
+    out
 }
 
 fn unique<'a, 'b>(

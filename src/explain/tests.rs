@@ -1020,3 +1020,80 @@ fn a_tool_index_past_any_request_names_no_tool() {
         assert!(!notes.contains(&usize::MAX.to_string()), "{notes}");
     }
 }
+
+#[test]
+fn anthropic_unique_names_finds_the_repeated_name_in_the_request() {
+    // anthropic-tool-names-unique (reports/documented/requests.yaml): the message names no tool.
+    let body = r#"Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"tools: Tool names must be unique."}}"#;
+    let r = json!({"model":"m","messages":[],"tools":[
+        {"name":"x","input_schema":{"type":"object","properties":{}}},
+        {"name":"y","input_schema":{"type":"object","properties":{}}},
+        {"name":"x","input_schema":{"type":"object","properties":{}}}
+    ]});
+    let found = explain(Some(&r), body, Some("anthropic/messages"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    let e = &found[0];
+    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    assert_eq!((e.tool_index, e.tool.as_deref()), (Some(2), Some("x")));
+    assert_eq!(e.pointer.as_deref(), Some(""));
+    assert!(
+        e.notes.iter().any(|n| n.contains("tool #0")),
+        "{:?}",
+        e.notes
+    );
+    // Without the request: the rule, no tool, and a note asking for the request.
+    let e = &explain(None, body, None)[0];
+    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    assert_eq!((e.tool_index, e.tool.as_deref()), (None, None));
+    assert!(e.notes.iter().any(|n| n.contains("give the request")));
+    // Check's warning about the later tool's schema (no `properties`) is another problem: with
+    // the target, the message's own rule is kept.
+    let bare = json!({"tools":[
+        {"name":"x","input_schema":{"type":"object","properties":{}}},
+        {"name":"x","input_schema":{"type":"object"}}
+    ]});
+    let e = &explain(Some(&bare), body, Some("anthropic/messages"))[0];
+    assert_eq!(
+        (e.rule.as_deref(), e.tool_index),
+        (Some("name-duplicate"), Some(1))
+    );
+    // A request repeating no name: the rule stays (the message says it), the note says so.
+    let distinct = json!({"tools":[{"name":"a","input_schema":{"type":"object"}}]});
+    let e = &explain(Some(&distinct), body, None)[0];
+    assert_eq!(
+        (e.rule.as_deref(), e.tool_index),
+        (Some("name-duplicate"), None)
+    );
+    assert!(e.notes.iter().any(|n| n.contains("no two tools")));
+}
+
+#[test]
+fn gemini_duplicate_declaration_names_the_later_tool_of_that_name() {
+    // gemini-duplicate-function-declaration (reports/documented/requests.yaml).
+    let body = r#"litellm.BadRequestError: GeminiException BadRequestError - {"error": {"code": 400, "message": "Duplicate function declaration found: load_conversation_data", "status": "INVALID_ARGUMENT"}}"#;
+    let e = &explain(None, body, Some("gemini/v1beta/parameters"))[0];
+    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    assert_eq!(e.tool.as_deref(), Some("load_conversation_data"));
+    assert_eq!(e.tool_index, None);
+    let decl = json!({"name":"load_conversation_data","parameters":{"type":"object","properties":{"id":{"type":"string"}}}});
+    let r = json!({"contents":[],"tools":[
+        {"functionDeclarations":[decl.clone(), {"name":"other","parameters":{"type":"object","properties":{}}}]},
+        {"functionDeclarations":[decl]}
+    ]});
+    let found = explain(Some(&r), body, Some("gemini/v1beta/parameters"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    let e = &found[0];
+    assert_eq!(
+        (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
+        (Some(2), Some("load_conversation_data"), Some(""))
+    );
+    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    // Another repeated name of the request is not what this message is about.
+    let r = json!({"contents":[],"tools":[{"functionDeclarations":[
+        {"name":"a","parameters":{"type":"object","properties":{}}},
+        {"name":"a","parameters":{"type":"object","properties":{}}}
+    ]}]});
+    let e = &explain(Some(&r), body, None)[0];
+    assert_eq!((e.tool_index, e.tool.as_deref()), (None, None));
+    assert!(e.notes.iter().any(|n| n.contains("no two tools named")));
+}

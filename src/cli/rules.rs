@@ -90,7 +90,8 @@ pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
         }
         return Ok(EXIT_OK);
     }
-    let id = args.id.unwrap_or_default();
+    // Trimmed as `--ignore` trims its ids (a pasted id often carries a space).
+    let id = args.id.unwrap_or_default().trim().to_string();
     let Some(rule) = rules::find(&id) else {
         let near: Vec<&str> = REGISTRY
             .iter()

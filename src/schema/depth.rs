@@ -186,14 +186,16 @@ impl<'v> Measure<'v> {
     }
 }
 
+/// Schemas shared by the tests of the places that measure nesting (this module, the
+/// `depth-exceeded` rule, OpenAI strict's model).
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::{Map, json};
+pub(crate) mod fixtures {
+    use serde_json::{Map, Value, json};
 
     /// `n` definitions `D0 → D1 → ...`, each an object whose property `next` refers to the
-    /// next (the last has a string), and a root object whose property refers to `D0`.
-    fn chain(n: usize) -> Value {
+    /// next (the last has a string), and a root object whose property refers to `D0`: `n + 1`
+    /// object levels.
+    pub(crate) fn chain(n: usize) -> Value {
         let mut defs = Map::new();
         for i in 0..n {
             let next = if i + 1 < n {
@@ -208,6 +210,13 @@ mod tests {
         }
         json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::chain;
+    use super::*;
+    use serde_json::{Map, json};
 
     /// The same `n + 1` objects written inline.
     fn inline(n: usize) -> Value {

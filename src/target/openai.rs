@@ -1348,29 +1348,14 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
 mod tests {
     use super::*;
 
-    /// `n` definitions `D0 → D1 → ...`, each an object whose property refers to the next,
-    /// below a root object: `n + 1` object levels.
-    fn ref_chain(n: usize) -> Value {
-        let mut defs = serde_json::Map::new();
-        for i in 0..n {
-            let next = if i + 1 < n {
-                json!({"$ref": format!("#/$defs/D{}", i + 1)})
-            } else {
-                json!({"type":"string"})
-            };
-            defs.insert(
-                format!("D{i}"),
-                json!({"type":"object","properties":{"next": next}}),
-            );
-        }
-        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-    }
-
     #[test]
     fn strict_depth_counts_objects_through_references() {
-        assert_eq!(strict_size_problem(&ref_chain(9)), None);
         assert_eq!(
-            strict_size_problem(&ref_chain(10)).as_deref(),
+            strict_size_problem(&crate::schema::depth::fixtures::chain(9)),
+            None
+        );
+        assert_eq!(
+            strict_size_problem(&crate::schema::depth::fixtures::chain(10)).as_deref(),
             Some("In context=(), the schema nests 11 object levels; at most 10 are allowed.")
         );
         // Arrays between objects are no levels of their own.

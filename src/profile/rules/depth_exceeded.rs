@@ -80,28 +80,11 @@ mod tests {
         );
     }
 
-    /// `n` definitions `D0 → D1 → ...`, each an object whose property refers to the next.
-    fn chain(n: usize) -> serde_json::Value {
-        let mut defs = serde_json::Map::new();
-        for i in 0..n {
-            let next = if i + 1 < n {
-                json!({"$ref": format!("#/$defs/D{}", i + 1)})
-            } else {
-                json!({"type":"string"})
-            };
-            defs.insert(
-                format!("D{i}"),
-                json!({"type":"object","properties":{"next": next}}),
-            );
-        }
-        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-    }
-
     #[test]
     fn depth_follows_references_into_definitions() {
         // 16 definitions below the root object: 17 levels, at the last definition.
         assert_eq!(
-            seen("depth-exceeded", chain(16)),
+            seen("depth-exceeded", crate::schema::depth::fixtures::chain(16)),
             pairs(&[("/$defs/D15", "depth-limit: 17")])
         );
     }

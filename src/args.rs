@@ -1423,17 +1423,7 @@ mod tests {
         }
         // A chain of `MAX_REF_HOPS` references is followed; one more is refused as past the
         // limit (the words and limit `check`, `repair` and `compile` use), not as a loop.
-        let chain = |n: usize| {
-            let mut defs = serde_json::Map::new();
-            for i in 0..n {
-                defs.insert(
-                    format!("D{i}"),
-                    json!({"$ref": format!("#/$defs/D{}", i + 1)}),
-                );
-            }
-            defs.insert(format!("D{n}"), json!({"type":"string"}));
-            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-        };
+        let chain = |n: usize| crate::schema::refs::fixtures::chain(n, false);
         let hops = crate::schema::refs::MAX_REF_HOPS;
         let under = super::ArgsSchema::new(&chain(hops - 1)).unwrap();
         assert!(under.check(&json!({"a":"x"}), Coercions::NONE).is_valid());

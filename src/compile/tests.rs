@@ -595,23 +595,6 @@ fn a_broken_ref_refuses_the_tool() {
     assert_eq!(reasons[4], "", "{reasons:?}");
 }
 
-/// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string): each `Di` a bare `$ref` to the
-/// next, or (`nested`) an object whose property `x` is one.
-fn ref_chain(n: usize, nested: bool) -> Value {
-    let mut defs = serde_json::Map::new();
-    for i in 0..n {
-        let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
-        let def = if nested {
-            json!({"type":"object","properties":{"x": next}})
-        } else {
-            next
-        };
-        defs.insert(format!("D{i}"), def);
-    }
-    defs.insert(format!("D{n}"), json!({"type":"string"}));
-    json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-}
-
 /// One hop limit whether the target keeps references (checked, not inlined) or has them
 /// inlined by repair: a chain of `MAX_REF_HOPS` hops compiles, one more hop (or 1,500) is
 /// refused in the shared words, never a stack overflow; references nested past the limit are
@@ -637,16 +620,31 @@ fn a_ref_chain_is_held_to_the_shared_hop_limit_for_every_target() {
             .join("; ")
     };
     for p in [&keeps, &inlines] {
-        assert_eq!(reasons(ref_chain(MAX_REF_HOPS - 1, false), p), "");
+        assert_eq!(
+            reasons(
+                crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, false),
+                p
+            ),
+            ""
+        );
         for n in [MAX_REF_HOPS, 1_500] {
-            let r = reasons(ref_chain(n, false), p);
+            let r = reasons(crate::schema::refs::fixtures::chain(n, false), p);
             assert!(r.contains(&too_long("#/$defs/D0")), "{r}");
             assert!(r.contains("/properties/a/$ref"), "{r}");
         }
     }
-    assert_eq!(reasons(ref_chain(1_500, true), &keeps), "");
-    assert_eq!(reasons(ref_chain(MAX_REF_HOPS - 1, true), &inlines), "");
-    let r = reasons(ref_chain(1_500, true), &inlines);
+    assert_eq!(
+        reasons(crate::schema::refs::fixtures::chain(1_500, true), &keeps),
+        ""
+    );
+    assert_eq!(
+        reasons(
+            crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, true),
+            &inlines
+        ),
+        ""
+    );
+    let r = reasons(crate::schema::refs::fixtures::chain(1_500, true), &inlines);
     assert!(r.contains(&too_long_nested("#/$defs/D0")), "{r}");
 }
 

@@ -321,33 +321,21 @@ mod tests {
         assert!(inline(&small, MAX_INLINE_NODES).is_ok());
     }
 
-    /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string): each `Di` is a bare `$ref` to
-    /// the next, or (`nested`) an object whose property `x` is one.
-    fn chain(n: usize, nested: bool) -> Value {
-        let mut defs = Map::new();
-        for i in 0..n {
-            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
-            let def = if nested {
-                json!({"type":"object","properties":{"x": next}})
-            } else {
-                next
-            };
-            defs.insert(format!("D{i}"), def);
-        }
-        defs.insert(format!("D{n}"), json!({"type":"string"}));
-        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-    }
-
     #[test]
     fn a_chain_past_the_hop_limit_is_refused_in_the_shared_words() {
-        let (out, done) = inline(&chain(MAX_REF_HOPS - 1, false), MAX_INLINE_NODES).unwrap();
+        let (out, done) = inline(
+            &crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, false),
+            MAX_INLINE_NODES,
+        )
+        .unwrap();
         assert_eq!(
             out,
             json!({"type":"object","properties":{"a":{"type":"string"}}})
         );
         assert_eq!(done.len(), MAX_REF_HOPS);
         for n in [MAX_REF_HOPS, 1_500, 20_000] {
-            let e = inline(&chain(n, false), usize::MAX).unwrap_err();
+            let e =
+                inline(&crate::schema::refs::fixtures::chain(n, false), usize::MAX).unwrap_err();
             assert_eq!(
                 e,
                 Refusal {
@@ -365,11 +353,15 @@ mod tests {
 
     #[test]
     fn references_nested_past_the_hop_limit_are_refused() {
-        let (out, done) = inline(&chain(MAX_REF_HOPS - 1, true), MAX_INLINE_NODES).unwrap();
+        let (out, done) = inline(
+            &crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, true),
+            MAX_INLINE_NODES,
+        )
+        .unwrap();
         assert_eq!(done.len(), MAX_REF_HOPS);
         assert_eq!(crate::json::value_depth(&out), 2 * MAX_REF_HOPS + 1);
         for n in [MAX_REF_HOPS, 1_500] {
-            let e = inline(&chain(n, true), usize::MAX).unwrap_err();
+            let e = inline(&crate::schema::refs::fixtures::chain(n, true), usize::MAX).unwrap_err();
             assert_eq!(
                 e,
                 Refusal {
@@ -428,7 +420,7 @@ mod tests {
         }
         defs.insert("D60".into(), deep);
         let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs});
-        let nested = chain(1_500, true);
+        let nested = crate::schema::refs::fixtures::chain(1_500, true);
         let outcome = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {

@@ -157,28 +157,39 @@ pub fn cycle(reference: &str, c: &[String]) -> String {
     }
 }
 
+/// Schemas shared by the tests of every command that follows `$ref` chains.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::{Map, json};
+pub(crate) mod fixtures {
+    use serde_json::{Map, Value, json};
 
-    /// `{"properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":{D0 → D1 → ... → Dn: string}}`:
-    /// following `#/$defs/D0` takes `n + 1` hops.
-    fn chain(n: usize) -> Value {
+    /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string): each `Di` a bare `$ref` to the
+    /// next, or (`nested`) an object whose property `x` is one. Following `#/$defs/D0` takes
+    /// `n + 1` hops.
+    pub(crate) fn chain(n: usize, nested: bool) -> Value {
         let mut defs = Map::new();
         for i in 0..n {
-            defs.insert(
-                format!("D{i}"),
-                json!({"$ref": format!("#/$defs/D{}", i + 1)}),
-            );
+            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            let def = if nested {
+                json!({"type":"object","properties":{"x": next}})
+            } else {
+                next
+            };
+            defs.insert(format!("D{i}"), def);
         }
         defs.insert(format!("D{n}"), json!({"type":"string"}));
         json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::chain;
+    use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_chain_of_the_limit_reaches_its_schema_and_one_more_hop_is_too_long() {
-        let under = chain(MAX_REF_HOPS - 1);
+        let under = chain(MAX_REF_HOPS - 1, false);
         match follow(&under, "#/$defs/D0") {
             Chain::Reaches {
                 schema,
@@ -191,9 +202,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let over = chain(MAX_REF_HOPS);
+        let over = chain(MAX_REF_HOPS, false);
         assert_eq!(follow(&over, "#/$defs/D0"), Chain::TooLong);
-        let long = chain(1_500);
+        let long = chain(1_500, false);
         assert_eq!(follow(&long, "#/$defs/D0"), Chain::TooLong);
         assert_eq!(
             chain_problem("#/$defs/D0", &Chain::TooLong).unwrap(),
@@ -225,7 +236,7 @@ mod tests {
             "`$ref` to `#/$defs/c` refers to itself and never reaches a schema"
         );
         // A loop that closes within the limit is a cycle however far its run-up started.
-        let mut long = chain(200);
+        let mut long = chain(200, false);
         long["$defs"]["D200"] = json!({"$ref":"#/$defs/D170"});
         assert!(matches!(follow(&long, "#/$defs/D160"), Chain::Cycle(c) if c.len() == 32));
         assert_eq!(follow(&long, "#/$defs/D0"), Chain::TooLong);

@@ -256,28 +256,19 @@ mod tests {
         );
     }
 
-    /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string), each `Di` a bare `$ref`.
-    fn chain(n: usize) -> serde_json::Value {
-        let mut defs = serde_json::Map::new();
-        for i in 0..n {
-            defs.insert(
-                format!("D{i}"),
-                json!({"$ref": format!("#/$defs/D{}", i + 1)}),
-            );
-        }
-        defs.insert(format!("D{n}"), json!({"type":"string"}));
-        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
-    }
-
     #[test]
     fn a_chain_past_the_shared_hop_limit_is_too_long_not_plain_nor_a_cycle() {
         let hops = crate::schema::refs::MAX_REF_HOPS;
         assert_eq!(
-            super::form(&chain(hops - 1), "#/$defs/D0", "/properties/a"),
+            super::form(
+                &crate::schema::refs::fixtures::chain(hops - 1, false),
+                "#/$defs/D0",
+                "/properties/a"
+            ),
             Some("local $defs")
         );
         for n in [hops, 1_500] {
-            let s = chain(n);
+            let s = crate::schema::refs::fixtures::chain(n, false);
             assert_eq!(
                 super::form(&s, "#/$defs/D0", "/properties/a"),
                 Some("chain too long")

@@ -153,13 +153,10 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     let _ = writeln!(s, "What it checks:\n  {}\n", rule.checks);
     let _ = writeln!(s, "Features (case parameters): {}\n", rule.features);
     let _ = writeln!(s, "Why (from the evidence):");
-    let mut lines = Vec::new();
-    for (f, e) in table::rejections(set, rule) {
+    // One line per piece of rejecting evidence: since when, and the newest when it differs.
+    let line_of = |target: &str, what: &str, e: &crate::profile::TargetEvidence| {
         let mut line = format!(
-            "  {} rejects `{}` ({}) since {}: {}",
-            e.target,
-            f.parameter,
-            f.placement,
+            "  {target} rejects {what} since {}: {}",
             e.since.date_text(),
             cited(&e.since)
         );
@@ -171,28 +168,19 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
                 cited(&e.latest)
             );
         }
-        lines.push(line);
+        line
+    };
+    let mut lines = Vec::new();
+    for (f, e) in table::rejections(set, rule) {
+        let what = format!("`{}` ({})", f.parameter, f.placement);
+        lines.push(line_of(&e.target, &what, e));
     }
     if rule.id == table::META_SCHEMA_RULE {
         // The rule has no case: its evidence is the profiles' meta-schema requirement, the
         // same items `check` cites for its findings.
+        let what = format!("{} (any placement)", table::META_SCHEMA_FEATURE);
         for e in table::meta_schema_evidence(set) {
-            let mut line = format!(
-                "  {} rejects {} (any placement) since {}: {}",
-                e.target,
-                table::META_SCHEMA_FEATURE,
-                e.since.date_text(),
-                cited(&e.since)
-            );
-            if e.latest != e.since {
-                let _ = write!(
-                    line,
-                    "; newest {}: {}",
-                    e.latest.date_text(),
-                    cited(&e.latest)
-                );
-            }
-            lines.push(line);
+            lines.push(line_of(&e.target, &what, e));
         }
     }
     lines.sort();

@@ -317,6 +317,15 @@ mod tests {
     use super::super::testing::*;
     use serde_json::json;
 
+    /// Each `pattern` message up to its evidence sentence (what the rule says of the pattern).
+    fn pattern_heads(messages: &[String]) -> Vec<&str> {
+        messages
+            .iter()
+            .filter(|m| m.starts_with("keyword `pattern`"))
+            .map(|m| m.split("):").next().unwrap())
+            .collect()
+    }
+
     #[test]
     fn unanchored_patterns_say_which_anchor_is_missing() {
         let m = messages(
@@ -325,11 +334,7 @@ mod tests {
                 "a":{"type":"string","pattern":"^x"}, "b":{"type":"string","pattern":"x$"},
                 "c":{"type":"string","pattern":"x"}}}),
         );
-        let patterns: Vec<&str> = m
-            .iter()
-            .filter(|m| m.starts_with("keyword `pattern`"))
-            .map(|m| m.split("):").next().unwrap())
-            .collect();
+        let patterns = pattern_heads(&m);
         assert_eq!(
             patterns,
             [
@@ -351,11 +356,7 @@ mod tests {
                 "b":{"type":"string","pattern":"^(?<!a)b$"},
                 "c":{"type":"string","pattern":"^(?=a)a$"}}}),
         );
-        let patterns: Vec<&str> = m
-            .iter()
-            .filter(|m| m.starts_with("keyword `pattern`"))
-            .map(|m| m.split("):").next().unwrap())
-            .collect();
+        let patterns = pattern_heads(&m);
         assert_eq!(
             patterns,
             [

@@ -755,22 +755,28 @@ async fn an_echoed_key_is_redacted_and_redirects_are_not_followed() {
     );
 }
 
-#[test]
-fn a_key_never_goes_over_plain_http_to_a_remote_host() {
-    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
+/// The error (`Display` and `Debug`) of building an openai/chat target with `key` in
+/// `OPENAI_API_KEY` and base URL `base_url`, which must be refused.
+fn refusal(key: impl Into<String>, base_url: &str, opts: HttpOptions) -> String {
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), key.into())].into();
     let route = target::route("openai/chat").unwrap();
     let mut cfg = route.configure(&env);
-    cfg.base_url = "http://api.example.com".into();
+    cfg.base_url = base_url.into();
     let err = HttpTarget::new(
         route,
         cfg,
         client(Duration::from_secs(1)).unwrap(),
-        HttpOptions::remote(),
+        opts,
         Budget::new(None),
     )
     .err()
     .expect("refused");
-    let text = format!("{err} {err:?}");
+    format!("{err} {err:?}")
+}
+
+#[test]
+fn a_key_never_goes_over_plain_http_to_a_remote_host() {
+    let text = refusal(CANARY, "http://api.example.com", HttpOptions::remote());
     assert!(text.contains("refusing to send OPENAI_API_KEY"), "{text}");
     assert!(!text.contains(CANARY), "{text}");
 }
@@ -780,20 +786,11 @@ fn a_key_never_goes_over_plain_http_to_a_remote_host() {
 /// password.
 #[test]
 fn a_base_url_with_userinfo_is_refused_without_showing_it() {
-    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
-    let route = target::route("openai/chat").unwrap();
-    let mut cfg = route.configure(&env);
-    cfg.base_url = format!("http://{USERINFO_USER}:{USERINFO_PASSWORD}@127.0.0.1:9");
-    let err = HttpTarget::new(
-        route,
-        cfg,
-        client(Duration::from_secs(1)).unwrap(),
+    let text = refusal(
+        CANARY,
+        &format!("http://{USERINFO_USER}:{USERINFO_PASSWORD}@127.0.0.1:9"),
         HttpOptions::loopback(),
-        Budget::new(None),
-    )
-    .err()
-    .expect("refused");
-    let text = format!("{err} {err:?}");
+    );
     assert!(text.contains("http://***@127.0.0.1:9"), "{text}");
     assert!(text.contains("OPENAI_API_KEY"), "{text}");
     for secret in [USERINFO_USER, USERINFO_PASSWORD, CANARY] {
@@ -1154,20 +1151,7 @@ async fn a_distinctive_invalid_key_is_refused_by_the_emulator() {
 #[test]
 fn a_key_that_cannot_be_a_header_is_refused() {
     let key = format!("{CANARY}\nmore");
-    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), key)].into();
-    let route = target::route("openai/chat").unwrap();
-    let mut cfg = route.configure(&env);
-    cfg.base_url = "http://127.0.0.1:9".into();
-    let err = HttpTarget::new(
-        route,
-        cfg,
-        client(Duration::from_secs(1)).unwrap(),
-        HttpOptions::loopback(),
-        Budget::new(None),
-    )
-    .err()
-    .expect("refused");
-    let text = format!("{err} {err:?}");
+    let text = refusal(key, "http://127.0.0.1:9", HttpOptions::loopback());
     assert!(text.contains("OPENAI_API_KEY holds a character"), "{text}");
     assert!(!text.contains(CANARY), "{text}");
 }

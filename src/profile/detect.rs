@@ -15,6 +15,7 @@ use super::rules::{self, Rule};
 use crate::case::Placement;
 use crate::check::{Finding, Subject};
 use crate::input::BuiltinTool;
+use crate::schema::meta_shape;
 
 /// One tool as the rules see it, borrowed from wherever it was read.
 #[derive(Debug, Clone, Copy)]
@@ -214,6 +215,10 @@ pub struct Stats {
     pub string_bytes: usize,
     /// The walk stopped at [`crate::schema::MAX_NODES`].
     pub truncated: bool,
+    /// Some keyword or subschema met is one [`crate::schema::meta_shape`] cannot prove valid
+    /// against the draft 2020-12 meta-schema (or the walk was truncated): only then does
+    /// `meta-schema-invalid` ask the `jsonschema` crate.
+    pub meta_unproven: bool,
 }
 
 impl Stats {
@@ -848,6 +853,28 @@ impl<'a, 'p> Checker<'a, 'p> {
     }
 }
 
+/// Whether the walk proves `schema` valid against the JSON Schema draft 2020-12 meta-schema,
+/// keyword by keyword ([`Stats::meta_unproven`]). `false` proves nothing: ask the
+/// meta-schema.
+pub fn meta_proven(schema: &Value) -> bool {
+    let mut seen = Vec::new();
+    let mut cx = Cx::new(Mode::Collect { out: &mut seen });
+    cx.frames.push(Frame {
+        parent: 0,
+        tok: Tok::Root,
+    });
+    let mut stats = Stats::default();
+    walk(
+        schema,
+        &mut cx,
+        &[],
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut stats,
+    );
+    !stats.meta_unproven
+}
+
 /// Every feature the tools of one request use, in the order met.
 pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
     let mut out = Vec::new();
@@ -928,6 +955,7 @@ fn walk<'a>(
         visited += 1;
         if visited > crate::schema::MAX_NODES {
             stats.truncated = true;
+            stats.meta_unproven = true;
             break;
         }
         let map = value.as_object();
@@ -962,7 +990,10 @@ fn walk<'a>(
                 stats.compact_bytes += 2 + map.len().saturating_sub(1);
                 read_keys(map, &mut node, children, stats);
             }
-            None => stats.add_value(value),
+            None => {
+                stats.meta_unproven |= !meta_shape::schema_position(value);
+                stats.add_value(value)
+            }
         }
         // What `crate::schema::is_object_schema` says, from the keys already read.
         if node.properties.is_some()
@@ -1074,8 +1105,10 @@ fn read_keys<'a>(
         stats.add_str(k);
         stats.compact_bytes += 1;
         let before = children.len();
+        let mut proven = true;
         match k.as_str() {
             "type" => {
+                proven &= meta_shape::keyword("type", v);
                 node.ty = match v {
                     Value::String(s) => Ty::One(s),
                     Value::Array(a) => Ty::List(a),
@@ -1083,6 +1116,7 @@ fn read_keys<'a>(
                 }
             }
             "properties" => {
+                proven &= meta_shape::keyword("properties", v);
                 node.properties = Some(v);
                 if let Some(m) = v.as_object() {
                     stats.property_count += m.len();
@@ -1092,29 +1126,43 @@ fn read_keys<'a>(
                 }
             }
             "items" => {
+                proven &= meta_shape::keyword("items", v);
                 node.items = Some(v);
                 match v {
                     Value::Array(_) => push_list(children, v, "items", Via::ItemsElement),
                     _ => children.push((v, Child::Key("items"), Via::Items)),
                 }
             }
-            "required" => node.required = Some(v),
+            "required" => {
+                node.required = Some(v);
+                proven &= meta_shape::keyword("required", v);
+            }
             "const" => node.has_const = true,
-            "enum" => node.enum_ = Some(v),
-            "$ref" => node.reference = Some(v),
+            "enum" => {
+                node.enum_ = Some(v);
+                proven &= meta_shape::keyword("enum", v);
+            }
+            "$ref" => {
+                node.reference = Some(v);
+                proven &= meta_shape::keyword("$ref", v);
+            }
             "anyOf" => {
+                proven &= meta_shape::keyword("anyOf", v);
                 node.any_of = Some(v);
                 push_list(children, v, "anyOf", Via::AnyOf);
             }
             "oneOf" => {
+                proven &= meta_shape::keyword("oneOf", v);
                 node.one_of = true;
                 push_list(children, v, "oneOf", Via::OneOf);
             }
             "allOf" => {
+                proven &= meta_shape::keyword("allOf", v);
                 node.all_of = true;
                 push_list(children, v, "allOf", Via::AllOf);
             }
             "prefixItems" => {
+                proven &= meta_shape::keyword("prefixItems", v);
                 node.prefix_items = true;
                 push_list(children, v, "prefixItems", Via::PrefixItems);
             }
@@ -1122,18 +1170,29 @@ fn read_keys<'a>(
                 node.not = true;
                 children.push((v, Child::Key("not"), Via::Not));
             }
-            "format" => node.format = Some(v),
+            "format" => {
+                node.format = Some(v);
+                proven &= meta_shape::keyword("format", v);
+            }
             "nullable" => node.nullable = Some(v),
             "$defs" => {
+                proven &= meta_shape::keyword("$defs", v);
                 node.defs = true;
                 push_map(children, v, "$defs", Via::DefsMember)
             }
             "definitions" => {
+                proven &= meta_shape::keyword("definitions", v);
                 node.definitions = true;
                 push_map(children, v, "definitions", Via::DefsMember)
             }
-            "patternProperties" => push_map(children, v, "patternProperties", Via::PatternProperty),
-            "dependentSchemas" => push_map(children, v, "dependentSchemas", Via::DependentSchema),
+            "patternProperties" => {
+                proven &= meta_shape::keyword("patternProperties", v);
+                push_map(children, v, "patternProperties", Via::PatternProperty)
+            }
+            "dependentSchemas" => {
+                proven &= meta_shape::keyword("dependentSchemas", v);
+                push_map(children, v, "dependentSchemas", Via::DependentSchema)
+            }
             "additionalProperties" if v.is_object() => children.push((
                 v,
                 Child::Key("additionalProperties"),
@@ -1158,8 +1217,16 @@ fn read_keys<'a>(
             }
             "then" => children.push((v, Child::Key("then"), Via::Then)),
             "else" => children.push((v, Child::Key("else"), Via::Else)),
-            _ => {}
+            // The keys met most often besides those above, one arm each so that the
+            // meta-schema's test folds to the one it needs. The arms above leave out the
+            // keywords the meta-schema takes any value of (`const`, `not`, ...) or that it
+            // does not know (`nullable`).
+            "description" => proven &= meta_shape::keyword("description", v),
+            "title" => proven &= meta_shape::keyword("title", v),
+            "default" => proven &= meta_shape::keyword("default", v),
+            _ => proven &= meta_shape::keyword(k, v),
         }
+        stats.meta_unproven |= !proven;
         // The value's own bytes: the walk counts the subschemas it visits (each adds its
         // own size); here the containers around them, or the whole value when none.
         match (children.get(before), v) {

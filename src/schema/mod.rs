@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::json::push_token;
 
 pub mod depth;
+pub mod meta_shape;
 pub mod refs;
 
 /// Keywords whose value is a map from names to subschemas.

@@ -42,7 +42,7 @@ const FEAT: Feat<'static> = Feat::Structure(value::META_SCHEMA_INVALID);
 /// Words added to a warning the meta-schema turns into an error.
 const WHY: &str = "and the schema is not valid against the JSON Schema 2020-12 meta-schema there";
 
-fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, _: &Stats) {
+fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     let Some(root) = t.parameters else { return };
     // Only a profile with a target known to reject such schemas pays for the meta-schema:
     // elsewhere the schema's features are judged by their own cases.
@@ -54,8 +54,13 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, _: &Stats) {
     if cx.tool_has_error() {
         return;
     }
+    // Most schemas are valid, and the walk has proven most of those valid shape by shape
+    // (`crate::schema::meta_shape`); the crate's answer only for the rest, its errors only
+    // when invalid.
+    if !stats.meta_unproven {
+        return;
+    }
     let meta = jsonschema::draft202012::meta::validator();
-    // Most schemas are valid: the cheap answer first, the errors only when invalid.
     if meta.is_valid(root) {
         return;
     }

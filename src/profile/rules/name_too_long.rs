@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
     features: "`name-length-limit: N`",
     example: r#"{"name": "mcp__github_enterprise_server__list_pull_request_review_comments_for_repo", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Shorten the name (drop server prefixes, abbreviate), keeping names unique.",
-    repair: "yes",
-    repairable: always,
+    repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",
+    repairable: unless_rename_clashes,
     owns,
     hooks: Hooks {
         tool: Some(tool),

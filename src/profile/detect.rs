@@ -292,7 +292,8 @@ pub struct Cx<'a, 'p> {
 struct RequestNames<'a> {
     /// Each named tool's index ([`ToolRef::index`]) and name as written, in request order.
     given: Vec<(usize, &'a str)>,
-    /// The profile's name rule ([`crate::repair::name_rule`]), made once per walk.
+    /// The profile's name rule ([`crate::repair::name_rule`]), made at the first rename asked
+    /// about and kept: the profile a walker checks against never changes.
     rule: std::cell::OnceCell<crate::names::NameRule>,
     /// The name each of `given` is sent under ([`crate::repair::rename::sent_name`]).
     sent: std::cell::OnceCell<Vec<String>>,

@@ -884,13 +884,18 @@ fn check_marks_a_rename_repairable_only_when_repair_makes_it() {
         "name-chars: dot",
         "name-chars: other-punctuation",
         "name-chars: space",
+        "name-length-limit: 65",
     ]);
     let params = json!({"type":"object","properties":{"x":{"type":"string"}}});
-    let requests: [&[&str]; 4] = [
+    // A name too long, and a tool already named what repair would cut it to.
+    let long = "n".repeat(70);
+    let cut = rename::new_name(&long, &name_rule(&p));
+    let requests: [&[&str]; 5] = [
         &["a!b", "a.b"],
         &["a!b", "a_b", "c.d"],
         &["lookup.user", "lookup user", "geo.dist", "geo_dist2"],
         &["x.y", "x:y"],
+        &[&long, &cut],
     ];
     let mut compared = 0;
     for names in requests {
@@ -902,7 +907,9 @@ fn check_marks_a_rename_repairable_only_when_repair_makes_it() {
             let named: Vec<_> = findings
                 .iter()
                 .filter(|f| {
-                    f.tool_index == i && f.rule == "name-invalid" && f.level == Level::Error
+                    f.tool_index == i
+                        && ["name-invalid", "name-too-long"].contains(&f.rule.as_str())
+                        && f.level == Level::Error
                 })
                 .collect();
             for f in &named {
@@ -923,8 +930,9 @@ fn check_marks_a_rename_repairable_only_when_repair_makes_it() {
             }
         }
     }
-    // a!b, a.b; a!b, c.d; lookup.user, lookup user, geo.dist (x:y has no rejected kind).
-    assert_eq!(compared, 8);
+    // a!b, a.b; a!b, c.d; lookup.user, lookup user, geo.dist (x:y has no rejected kind); the
+    // long name.
+    assert_eq!(compared, 9);
 }
 
 /// A refusal says what is wrong and that repair does not guess: a `type` that is neither a

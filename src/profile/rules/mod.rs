@@ -186,6 +186,15 @@ pub fn unless_rename_clashes(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
     (r.name_clash)().is_none()
 }
 
+/// The fix of a name finding whose rename repair would refuse (`clash`, the reason
+/// [`Cx::name_clash`] gives): the rename is no fix, so it is for the author to make.
+pub fn rename_clash_fix(clash: &str) -> String {
+    format!(
+        "Rename it by hand to a name the profile accepts that no other tool of the request has. \
+         `toolwire repair` cannot: {clash}."
+    )
+}
+
 /// `repairable` for rules that never have a repair.
 pub fn never(_: &Feat<'_>, _: &Repairing<'_>) -> bool {
     false

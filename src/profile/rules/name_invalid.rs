@@ -130,12 +130,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
             },
             |m| {
                 let Some(clash) = clash else { return false };
-                m.push_str(
-                    "Rename it by hand to a name of letters, digits, underscores and hyphens \
-                     that no other tool of the request has. `toolwire repair` cannot: ",
-                );
-                m.push_str(clash);
-                m.push('.');
+                m.push_str(&rename_clash_fix(clash));
                 true
             },
         );

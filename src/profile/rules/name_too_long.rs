@@ -29,7 +29,18 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
             return;
         }
         let n = name.chars().count();
-        super::super::detect::report_limit(cx, At::Tool, Limit::NameLength, n, Placement::Tool);
+        if n == 0 {
+            return;
+        }
+        // As for `name-invalid`: a cut that lands on another tool's name is no fix.
+        let clash = cx.name_clash();
+        cx.feature_with_fix(
+            At::Tool,
+            Feat::Limit(Limit::NameLength, n),
+            Placement::Tool,
+            || format!("{n} {}", Limit::NameLength.unit()),
+            || clash.as_deref().map(rename_clash_fix),
+        );
     }
 }
 

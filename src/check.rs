@@ -1106,22 +1106,28 @@ mod tests {
                 (f.file.as_str(), f.tool_index, other)
             })
             .collect();
+        // Every tool of the name is reported, naming the others.
         assert_eq!(
             said,
             [
                 (
+                    "a.json",
+                    0,
+                    "tool name `search` is also used by tool 0 (line 1) of b.jsonl, tool 1 (line 2) of b.jsonl"
+                ),
+                (
                     "b.jsonl",
                     0,
-                    "tool name `search` is also used by tool 0 of a.json"
+                    "tool name `search` is also used by tool 0 of a.json, tool 1 (line 2)"
                 ),
                 (
                     "b.jsonl",
                     1,
-                    "tool name `search` is also used by tool 0 of a.json"
+                    "tool name `search` is also used by tool 0 of a.json, tool 0 (line 1)"
                 ),
             ]
         );
-        // The other way round, the earlier tool is in the same file: no file named, its line is.
+        // The other way round: a tool of the same file is named by its line, not its file.
         let sets = [sets[1].clone(), sets[0].clone()];
         let report = super::Report::one_request(&sets, &super::CompiledProfile::new(portable));
         let messages: Vec<&str> = report
@@ -1133,8 +1139,9 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "tool name `search` is also used by tool 0 (line 1)",
-                "tool name `search` is also used by tool 0 (line 1) of b.jsonl",
+                "tool name `search` is also used by tool 1 (line 2), tool 0 of a.json",
+                "tool name `search` is also used by tool 0 (line 1), tool 0 of a.json",
+                "tool name `search` is also used by tool 0 (line 1) of b.jsonl, tool 1 (line 2) of b.jsonl",
             ]
         );
     }

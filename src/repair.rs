@@ -38,6 +38,7 @@ mod fixes;
 pub mod layout;
 pub mod place;
 pub mod refs;
+pub mod rename;
 pub mod strict;
 pub mod tool_choice;
 

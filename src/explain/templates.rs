@@ -33,8 +33,8 @@ pub(super) enum ToolLoc {
     /// The problem is not about one tool (tool count, a request field).
     NotATool,
     /// Two or more tools share a name: the one given (Gemini names it) or, when `None`, any
-    /// name the request repeats (Anthropic names none). Resolved to each later tool sharing
-    /// the name, where `check` reports `name-duplicate`.
+    /// name the request repeats (Anthropic names none). Resolved to each tool sharing the
+    /// name, where `check` reports `name-duplicate`.
     SharedName(Option<String>),
 }
 
@@ -1697,9 +1697,10 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
 }
 
 /// Resolves a message about tools sharing a name (`name`, or any when `None`): one
-/// explanation per later tool of a repeated name, where `check` reports `name-duplicate`
-/// (the first of each name is kept as it is), noting the earlier one. Without a request, or
-/// when the request repeats no such name, one explanation naming only what the message names.
+/// explanation per tool of a repeated name, where `check` reports `name-duplicate` (no one of
+/// them is the original: the request is refused whichever came first), noting the others.
+/// Without a request, or when the request repeats no such name, one explanation naming only
+/// what the message names.
 fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec<Explanation> {
     let base = Explanation {
         provider: raw.provider,
@@ -1737,16 +1738,22 @@ fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec
         let Some(n) = t.name.filter(|n| name.is_none_or(|w| w == *n)) else {
             continue;
         };
-        let Some(first) = tools[..k].iter().find(|u| u.name == Some(n)) else {
+        let others: Vec<String> = tools
+            .iter()
+            .enumerate()
+            .filter(|(j, u)| *j != k && u.name == Some(n))
+            .map(|(_, u)| format!("tool #{}", u.index))
+            .collect();
+        if others.is_empty() {
             continue;
-        };
+        }
         let mut e = base.clone();
         e.tool_index = Some(t.index);
         e.tool = Some(n.to_string());
         e.pointer = Some(String::new());
         e.located = Located::Tool;
         e.notes
-            .push(format!("tool #{} is also named `{n}`", first.index));
+            .push(format!("also named `{n}`: {}", others.join(", ")));
         out.push(e);
     }
     if out.is_empty() {

@@ -1030,17 +1030,21 @@ fn anthropic_unique_names_finds_the_repeated_name_in_the_request() {
         {"name":"y","input_schema":{"type":"object","properties":{}}},
         {"name":"x","input_schema":{"type":"object","properties":{}}}
     ]});
+    // Both tools named `x`, each noting the other, as `check` reports each of them.
     let found = explain(Some(&r), body, Some("anthropic/messages"));
-    assert_eq!(found.len(), 1, "{found:?}");
-    let e = &found[0];
-    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
-    assert_eq!((e.tool_index, e.tool.as_deref()), (Some(2), Some("x")));
-    assert_eq!(e.pointer.as_deref(), Some(""));
-    assert!(
-        e.notes.iter().any(|n| n.contains("tool #0")),
-        "{:?}",
-        e.notes
-    );
+    assert_eq!(found.len(), 2, "{found:?}");
+    for (e, (index, other)) in found.iter().zip([(0, "tool #2"), (2, "tool #0")]) {
+        assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+        assert_eq!((e.tool_index, e.tool.as_deref()), (Some(index), Some("x")));
+        assert_eq!(e.pointer.as_deref(), Some(""));
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n == &format!("also named `x`: {other}")),
+            "{:?}",
+            e.notes
+        );
+    }
     // Without the request: the rule, no tool, and a note asking for the request.
     let e = &explain(None, body, None)[0];
     assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
@@ -1052,11 +1056,12 @@ fn anthropic_unique_names_finds_the_repeated_name_in_the_request() {
         {"name":"x","input_schema":{"type":"object","properties":{}}},
         {"name":"x","input_schema":{"type":"object"}}
     ]});
-    let e = &explain(Some(&bare), body, Some("anthropic/messages"))[0];
-    assert_eq!(
-        (e.rule.as_deref(), e.tool_index),
-        (Some("name-duplicate"), Some(1))
-    );
+    let found: Vec<_> = explain(Some(&bare), body, Some("anthropic/messages"))
+        .into_iter()
+        .map(|e| (e.rule, e.tool_index))
+        .collect();
+    let duplicate = || Some("name-duplicate".to_string());
+    assert_eq!(found, [(duplicate(), Some(0)), (duplicate(), Some(1))]);
     // A request repeating no name: the rule stays (the message says it), the note says so.
     let distinct = json!({"tools":[{"name":"a","input_schema":{"type":"object"}}]});
     let e = &explain(Some(&distinct), body, None)[0];
@@ -1068,7 +1073,7 @@ fn anthropic_unique_names_finds_the_repeated_name_in_the_request() {
 }
 
 #[test]
-fn gemini_duplicate_declaration_names_the_later_tool_of_that_name() {
+fn gemini_duplicate_declaration_names_every_tool_of_that_name() {
     // gemini-duplicate-function-declaration (reports/documented/requests.yaml).
     let body = r#"litellm.BadRequestError: GeminiException BadRequestError - {"error": {"code": 400, "message": "Duplicate function declaration found: load_conversation_data", "status": "INVALID_ARGUMENT"}}"#;
     let e = &explain(None, body, Some("gemini/v1beta/parameters"))[0];
@@ -1081,13 +1086,14 @@ fn gemini_duplicate_declaration_names_the_later_tool_of_that_name() {
         {"functionDeclarations":[decl]}
     ]});
     let found = explain(Some(&r), body, Some("gemini/v1beta/parameters"));
-    assert_eq!(found.len(), 1, "{found:?}");
-    let e = &found[0];
-    assert_eq!(
-        (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
-        (Some(2), Some("load_conversation_data"), Some(""))
-    );
-    assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    assert_eq!(found.len(), 2, "{found:?}");
+    for (e, index) in found.iter().zip([0, 2]) {
+        assert_eq!(
+            (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
+            (Some(index), Some("load_conversation_data"), Some(""))
+        );
+        assert_eq!(e.rule.as_deref(), Some("name-duplicate"));
+    }
     // Another repeated name of the request is not what this message is about.
     let r = json!({"contents":[],"tools":[{"functionDeclarations":[
         {"name":"a","parameters":{"type":"object","properties":{}}},

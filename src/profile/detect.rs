@@ -287,6 +287,53 @@ pub struct Cx<'a, 'p> {
     /// How a finding names another tool of the request (see [`NameOther`]); `None`: by its
     /// index, `tool N`.
     name_other: Option<NameOther<'p>>,
+    /// The request's tool names, for whether repair's rename of one would clash.
+    names: RequestNames<'a>,
+}
+
+/// The named tools of the request being walked, and (made at the first rename asked about)
+/// the names repair sends them under: what [`Cx::name_clash`] compares a rename with.
+#[derive(Default)]
+struct RequestNames<'a> {
+    /// Each named tool's index ([`ToolRef::index`]) and name as written, in request order.
+    given: Vec<(usize, &'a str)>,
+    /// The profile's name rule ([`crate::repair::name_rule`]), made at the first rename asked
+    /// about and kept: the profile a walker checks against never changes.
+    rule: std::cell::OnceCell<crate::names::NameRule>,
+    /// The name each of `given` is sent under ([`crate::repair::rename::sent_name`]).
+    sent: std::cell::OnceCell<Vec<String>>,
+}
+
+impl<'a> RequestNames<'a> {
+    /// Starts on a new request.
+    fn reset(&mut self, tools: &[ToolRef<'a>]) {
+        self.given.clear();
+        self.given
+            .extend(tools.iter().filter_map(|t| Some((t.index, t.name?))));
+        self.sent.take();
+    }
+
+    /// Why repair's rename of tool `index` (named `name`) would be refused for landing on a
+    /// name another tool of the request is sent under; `None` when it would not, or the name
+    /// needs no rename.
+    fn clash(&self, profile: &CompiledProfile, index: usize, name: &str) -> Option<String> {
+        use crate::repair::rename;
+        let rule = self.rule.get_or_init(|| crate::repair::name_rule(profile));
+        let to = rename::new_name(name, rule);
+        if to == name {
+            return None;
+        }
+        let at = self.given.iter().position(|(i, _)| *i == index)?;
+        let sent = self.sent.get_or_init(|| {
+            self.given
+                .iter()
+                .map(|(_, n)| rename::sent_name(n, profile, rule).into_owned())
+                .collect()
+        });
+        let given: Vec<&str> = self.given.iter().map(|(_, n)| *n).collect();
+        let sent: Vec<&str> = sent.iter().map(String::as_str).collect();
+        rename::clash(&given, &sent, at, &to, &profile.name)
+    }
 }
 
 /// How a finding about one tool names another tool of the same request: called with the
@@ -327,6 +374,20 @@ impl<'a, 'p> Cx<'a, 'p> {
             request: false,
             rule: &rules::REGISTRY[0],
             name_other: None,
+            names: RequestNames::default(),
+        }
+    }
+
+    /// In check mode, why `toolwire repair` would refuse the current tool rather than rename
+    /// it: the name it would give the tool is one another tool of the request is sent under
+    /// (repair's name census). `None` when the rename would stand, the name needs none, or in
+    /// collect mode.
+    pub fn name_clash(&self) -> Option<String> {
+        match &self.mode {
+            Mode::Check { profile, .. } if self.named => {
+                self.names.clash(profile, self.tool_index, self.tool_name)
+            }
+            _ => None,
         }
     }
 
@@ -505,6 +566,14 @@ impl<'a, 'p> Cx<'a, 'p> {
                             root: self.root,
                             named: self.named,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),
+                            name_clash: &|| {
+                                let named = self.named && !self.request;
+                                named
+                                    .then(|| {
+                                        self.names.clash(profile, self.tool_index, self.tool_name)
+                                    })
+                                    .flatten()
+                            },
                         },
                     ),
                 });
@@ -886,6 +955,9 @@ pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
 
 fn run<'a>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, '_>) {
     let hooks = rules::hooks();
+    if matches!(cx.mode, Mode::Check { .. }) {
+        cx.names.reset(tools);
+    }
     for rule in &hooks.request {
         // Each request rule starts about the request as a whole (numbered by its first tool,
         // so that a JSON Lines request gets its line); `set_tool` narrows it to one tool.

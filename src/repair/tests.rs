@@ -874,3 +874,102 @@ fn required_names_declared_by_a_pattern_are_named_as_its_members() {
         )
     );
 }
+
+/// `check` marks a name finding repairable exactly when repair renames the tool: a rename
+/// onto a name another tool of the request is sent under (two renames alike, or the name of
+/// a tool that keeps it) is no repair, and its fix says which tool it collides with.
+#[test]
+fn check_marks_a_rename_repairable_only_when_repair_makes_it() {
+    let p = profile(&[
+        "name-chars: dot",
+        "name-chars: other-punctuation",
+        "name-chars: space",
+        "name-length-limit: 65",
+    ]);
+    let params = json!({"type":"object","properties":{"x":{"type":"string"}}});
+    // A name too long, and a tool already named what repair would cut it to.
+    let long = "n".repeat(70);
+    let cut = rename::new_name(&long, &name_rule(&p));
+    let requests: [&[&str]; 5] = [
+        &["a!b", "a.b"],
+        &["a!b", "a_b", "c.d"],
+        &["lookup.user", "lookup user", "geo.dist", "geo_dist2"],
+        &["x.y", "x:y"],
+        &[&long, &cut],
+    ];
+    let mut compared = 0;
+    for names in requests {
+        let tools: Vec<Tool> = names.iter().map(|n| tool(n, params.clone())).collect();
+        let refs: Vec<_> = tools.iter().enumerate().map(|(i, t)| t.as_ref(i)).collect();
+        let findings = crate::check::check_tools(&refs, &p);
+        let repaired = repair_request(&tools, &p, &Options::default());
+        for (i, r) in repaired.iter().enumerate() {
+            let named: Vec<_> = findings
+                .iter()
+                .filter(|f| {
+                    f.tool_index == i
+                        && ["name-invalid", "name-too-long"].contains(&f.rule.as_str())
+                        && f.level == Level::Error
+                })
+                .collect();
+            for f in &named {
+                compared += 1;
+                let refused = r.outcome == Outcome::Refused;
+                assert_eq!(
+                    f.repairable, !refused,
+                    "{names:?} {}: {f:#?} {r:#?}",
+                    r.name
+                );
+                if refused {
+                    let why = &r.refusals[0].reason;
+                    assert_eq!(r.refusals[0].rule, "name-duplicate");
+                    // The fix quotes the census reason repair gives.
+                    let reason = why.trim_start_matches("after repair, ");
+                    assert!(f.fix.contains(reason), "{} / {why}", f.fix);
+                }
+            }
+        }
+    }
+    // a!b, a.b; a!b, c.d; lookup.user, lookup user, geo.dist (x:y has no rejected kind); the
+    // long name.
+    assert_eq!(compared, 9);
+}
+
+/// A refusal says what is wrong and that repair does not guess: a `type` that is neither a
+/// JSON Schema type nor a known spelling of one (`any` told apart), a `$ref` that is not a
+/// string, and one to a definition the schema does not have.
+#[test]
+fn refusals_of_what_cannot_be_read_say_what_is_wrong() {
+    let p = profile(&[
+        "type-spelling: strin",
+        "type-spelling: any",
+        "structure: ref-unresolved",
+    ]);
+    let reason = |property: Value| -> String {
+        let t = tool("f", json!({"type":"object","properties":{"a": property}}));
+        let r = repair_tool(&t, 0, &p, &Options::default());
+        assert_eq!(r.outcome, Outcome::Refused, "{r:#?}");
+        r.refusals[0].reason.clone()
+    };
+    assert_eq!(
+        reason(json!({"type":"strin"})),
+        "`type: \"strin\"` is not a JSON Schema type (string, number, integer, boolean, array, \
+         object, null) nor a known other spelling of one (such as `str` or `dict`); repair does \
+         not guess which type was meant"
+    );
+    let any = reason(json!({"type":"any"}));
+    assert!(
+        any.starts_with("`type: \"any\"` means any value, but JSON Schema has no such type"),
+        "{any}"
+    );
+    assert_eq!(
+        reason(json!({"$ref": 5})),
+        "`$ref` is 5 (a number), not a reference (a `$ref` is a string such as \
+         \"#/$defs/Item\"); repair does not guess which schema was meant"
+    );
+    assert_eq!(
+        reason(json!({"$ref": "#/$defs/Gone"})),
+        "`$ref` points to `#/$defs/Gone`, which is not in the schema, so there is nothing to \
+         inline; repair does not guess which schema was meant"
+    );
+}

@@ -149,6 +149,10 @@ pub struct Repairing<'x> {
     pub named: bool,
     /// The JSON Pointer of the subschema the finding sits in, made only when asked for.
     pub node_pointer: &'x dyn Fn() -> String,
+    /// Why `toolwire repair` would refuse to rename the tool (the new name is one another
+    /// tool of the request is sent under: repair's name census), made only when asked for;
+    /// `None` when a rename would stand or none is needed.
+    pub name_clash: &'x dyn Fn() -> Option<String>,
 }
 
 impl<'x> Repairing<'x> {
@@ -174,6 +178,21 @@ impl<'x> Repairing<'x> {
         (self.named && !self.rejects_root(value::ROOT_ABSENT))
             || !self.rejects_root(value::ROOT_NO_ARGUMENTS)
     }
+}
+
+/// `repairable` for the name rules: repair renames the tool unless the new name is one
+/// another tool of the request is sent under ([`Repairing::name_clash`]).
+pub fn unless_rename_clashes(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    (r.name_clash)().is_none()
+}
+
+/// The fix of a name finding whose rename repair would refuse (`clash`, the reason
+/// [`Cx::name_clash`] gives): the rename is no fix, so it is for the author to make.
+pub fn rename_clash_fix(clash: &str) -> String {
+    format!(
+        "Rename it by hand to a name the profile accepts that no other tool of the request has. \
+         `toolwire repair` cannot: {clash}."
+    )
 }
 
 /// `repairable` for rules that never have a repair.

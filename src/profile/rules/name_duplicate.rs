@@ -5,9 +5,10 @@ use super::*;
 
 pub const RULE: Rule = Rule {
     id: "name-duplicate",
-    checks: "A tool has the same name as an earlier tool of the same request (reported on the \
-             later one), or as one of the request's named built-in tools (Anthropic's server \
-             tools, OpenAI's `custom` tools; reported on the function tool).",
+    checks: "A tool has the same name as another tool of the same request (reported on each \
+             of them, naming the others: the provider rejects the whole request, and no one of \
+             them is the original), or as one of the request's named built-in tools \
+             (Anthropic's server tools, OpenAI's `custom` tools; reported on the function tool).",
     features: "`name-unique`",
     example: r#"[{"name": "search", "parameters": {"type": "object", "properties": {}}}, {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]"#,
     fix: "Give every tool of a request its own name (e.g. prefix the server or namespace): a call names its tool, so with two of one name it may reach either. Where a target of the profile rejects it, `toolwire repair` and `compile` leave every tool of such a name out (and say so) rather than guess.",
@@ -43,21 +44,30 @@ fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], builtins: &[BuiltinTo
     if tools.len() < 2 {
         return;
     }
-    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // Every tool of a shared name is at fault alike (Anthropic: "Tool names must be unique",
+    // Gemini: "Duplicate function declaration found": the request is refused, whichever came
+    // first), and repair leaves every one of them out: each is reported, naming the others.
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for t in tools {
+        if let Some(name) = t.name {
+            by_name.entry(name).or_default().push(t.index);
+        }
+    }
     for t in tools {
         let Some(name) = t.name else { continue };
-        match first.get(name) {
-            Some(&earlier) => {
-                cx.set_tool(t.index, name);
-                let other = cx.other_tool(earlier);
-                cx.feature(At::Tool, Feat::NameUnique, Placement::Request, || {
-                    format!("tool name `{name}` is also used by {other}")
-                });
-            }
-            None => {
-                first.insert(name, t.index);
-            }
+        let sharing = &by_name[name];
+        if sharing.len() < 2 {
+            continue;
         }
+        cx.set_tool(t.index, name);
+        let others: Vec<String> = sharing
+            .iter()
+            .filter(|i| **i != t.index)
+            .map(|i| cx.other_tool(*i))
+            .collect();
+        cx.feature(At::Tool, Feat::NameUnique, Placement::Request, || {
+            format!("tool name `{name}` is also used by {}", others.join(", "))
+        });
     }
 }
 
@@ -65,17 +75,61 @@ fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], builtins: &[BuiltinTo
 mod tests {
     use super::super::testing::*;
 
+    /// Each tool of a shared name is reported, not only the later ones.
     #[test]
-    fn later_duplicates_are_reported() {
+    fn every_tool_of_a_shared_name_is_reported() {
+        use crate::profile::detect::{ToolRef, collect};
+        let tools: Vec<ToolRef<'_>> = ["a", "b", "a", "a"]
+            .iter()
+            .enumerate()
+            .map(|(index, n)| ToolRef {
+                name: Some(n),
+                description: None,
+                parameters: None,
+                index,
+            })
+            .collect();
+        let reported: Vec<usize> = collect(&tools)
+            .into_iter()
+            .filter(|s| s.rule == "name-duplicate")
+            .map(|s| s.tool_index)
+            .collect();
+        assert_eq!(reported, [0, 2, 3]);
         let found = seen_tools(
             "name-duplicate",
-            &[
-                (Some("a"), None, None),
-                (Some("b"), None, None),
-                (Some("a"), None, None),
-            ],
+            &[(Some("a"), None, None), (Some("b"), None, None)],
         );
-        assert_eq!(found, pairs(&[("", "name-unique")]));
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// Under a profile that rejects two tools of one name, each of them is an error that names
+    /// the others, as repair refuses each of them.
+    #[test]
+    fn each_finding_names_the_other_tools_of_the_name() {
+        use crate::check::{Level, check_set};
+        use crate::repair::tests::profile;
+        use serde_json::json;
+        let schema = json!({"type":"object","properties":{"q":{"type":"string"}}});
+        let tool = |n: &str| json!({"name":n,"description":"Searches.","input_schema":schema});
+        let request = json!({"tools":[tool("x"), tool("y"), tool("x"), tool("x")]});
+        let set = crate::input::from_value(std::path::Path::new("t.json"), request).unwrap();
+        let mut found = check_set(&set, &profile(&["name-unique"]));
+        found.retain(|f| f.rule == "name-duplicate");
+        let got: Vec<(usize, Level, &str)> = found
+            .iter()
+            .map(|f| (f.tool_index, f.level, f.message.as_str()))
+            .collect();
+        let says = |i: usize, others: &str| {
+            got.iter().any(|(t, l, m)| {
+                *t == i
+                    && *l == Level::Error
+                    && m.starts_with(&format!("tool name `x` is also used by {others}:"))
+            })
+        };
+        assert_eq!(got.len(), 3, "{got:#?}");
+        assert!(says(0, "tool 2, tool 3"), "{got:#?}");
+        assert!(says(2, "tool 0, tool 3"), "{got:#?}");
+        assert!(says(3, "tool 0, tool 2"), "{got:#?}");
     }
 
     /// A function tool named like a built-in tool of its request is reported (on the function

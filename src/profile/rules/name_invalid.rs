@@ -10,8 +10,8 @@ pub const RULE: Rule = Rule {
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",
-    repair: "yes",
-    repairable: always,
+    repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",
+    repairable: unless_rename_clashes,
     owns,
     hooks: Hooks {
         tool: Some(tool),
@@ -108,7 +108,11 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
         }
         return;
     }
+    // The fix says so when repair's rename would land on another tool's name (and so is no
+    // fix): that tool is not marked repairable either.
+    let clash = cx.name_clash();
     for kind in kinds(name) {
+        let clash = clash.as_deref();
         cx.feature_written(
             At::Tool,
             Feat::NameChars(kind),
@@ -124,7 +128,11 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                     m.push_str(" characters");
                 }
             },
-            |_| false,
+            |m| {
+                let Some(clash) = clash else { return false };
+                m.push_str(&rename_clash_fix(clash));
+                true
+            },
         );
     }
 }

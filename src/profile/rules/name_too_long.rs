@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
     features: "`name-length-limit: N`",
     example: r#"{"name": "mcp__github_enterprise_server__list_pull_request_review_comments_for_repo", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Shorten the name (drop server prefixes, abbreviate), keeping names unique.",
-    repair: "yes",
-    repairable: always,
+    repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",
+    repairable: unless_rename_clashes,
     owns,
     hooks: Hooks {
         tool: Some(tool),
@@ -29,7 +29,18 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
             return;
         }
         let n = name.chars().count();
-        super::super::detect::report_limit(cx, At::Tool, Limit::NameLength, n, Placement::Tool);
+        if n == 0 {
+            return;
+        }
+        // As for `name-invalid`: a cut that lands on another tool's name is no fix.
+        let clash = cx.name_clash();
+        cx.feature_with_fix(
+            At::Tool,
+            Feat::Limit(Limit::NameLength, n),
+            Placement::Tool,
+            || format!("{n} {}", Limit::NameLength.unit()),
+            || clash.as_deref().map(rename_clash_fix),
+        );
     }
 }
 

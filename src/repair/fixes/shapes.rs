@@ -231,7 +231,7 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             "a property whose schema is not a schema (e.g. \"number\"): its meaning is a guess"
                 .into(),
         ),
-        value::REF_UNRESOLVED => Err("a `$ref` to a definition that is not in the schema".into()),
+        value::REF_UNRESOLVED => Err(unresolved_ref(tool, &node_of("$ref"))),
         value::ITEMS_EMPTY_LIST => Err("`items: []` declares no element type".into()),
         s if s.starts_with(value::PROPERTY_NAMED) => {
             Err("a property named like a keyword: renaming it would change the arguments".into())
@@ -336,9 +336,29 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     }
 }
 
+/// Why a `$ref` that leads to no schema (in the subschema at `node`) is refused: what it
+/// holds, and that nothing says which schema was meant.
+fn unresolved_ref(tool: &Tool, node: &str) -> String {
+    match schema_at(tool, node).ok().and_then(|m| m.get("$ref")) {
+        Some(Value::String(r)) => format!(
+            "`$ref` points to `{r}`, which is not in the schema, so there is nothing to inline; \
+             repair does not guess which schema was meant"
+        ),
+        Some(other) => format!(
+            "`$ref` is {} (a {}), not a reference (a `$ref` is a string such as \
+             \"#/$defs/Item\"); repair does not guess which schema was meant",
+            show(other),
+            crate::json::kind(other)
+        ),
+        None => {
+            "a `$ref` that leads to no schema; repair does not guess which schema was meant".into()
+        }
+    }
+}
+
 pub(super) fn rename(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
     let name = tool.name.as_deref().ok_or("a bare schema has no name")?;
-    let new = name_rule(profile).sanitize(name);
+    let new = crate::repair::rename::new_name(name, &name_rule(profile));
     if new == name {
         return Err(format!(
             "no name the profile accepts can be made from `{name}`"

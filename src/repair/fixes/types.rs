@@ -31,9 +31,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         _ => return Err("`type` is not a name".into()),
     };
     let Some((std, lost)) = crate::profile::feature::type_meant_by(&written) else {
-        return Err(format!(
-            "`type: {written:?}` names no JSON type (\"any\" accepts every value; no schema says that portably)"
-        ));
+        return Err(unknown_type(&written));
     };
     if std == written {
         return Err(format!("`type: {written}` is already standard"));
@@ -62,6 +60,24 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         lost.map(|l| format!("`{written}` also said {l}")),
     ));
     Ok(out)
+}
+
+/// Why a `type` spelling repair has no reading for (`strin`, `any`) is refused: it is none of
+/// JSON Schema's types nor a known other spelling of one, so the type meant is a guess. `any`
+/// is a spelling of its own: it means every value, which no one type says.
+fn unknown_type(written: &str) -> String {
+    if written.eq_ignore_ascii_case("any") {
+        return format!(
+            "`type: {written:?}` means any value, but JSON Schema has no such type and no one \
+             type accepts every value; repair does not guess which to write (by hand: leave \
+             `type` out where the targets accept that)"
+        );
+    }
+    format!(
+        "`type: {written:?}` is not a JSON Schema type ({}) nor a known other spelling of one \
+         (such as `str` or `dict`); repair does not guess which type was meant",
+        crate::profile::feature::STANDARD_TYPES.join(", ")
+    )
 }
 
 /// Gemini's (Protocol Buffers `Type` enum) spellings of JSON Schema's types.

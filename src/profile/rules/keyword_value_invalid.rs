@@ -89,9 +89,9 @@ const FORMS: &[&str] = &[
 /// (empty)` is enum-invalid's: `enum` is no keyword of this rule).
 fn owns(p: &Param) -> bool {
     match p {
-        Param::Keyed(Kind::KeywordForm, v) => v.split_once(" (").is_some_and(|(k, f)| {
-            takes(k).is_some() && FORMS.contains(&f.trim_end_matches(')'))
-        }),
+        Param::Keyed(Kind::KeywordForm, v) => v
+            .split_once(" (")
+            .is_some_and(|(k, f)| takes(k).is_some() && FORMS.contains(&f.trim_end_matches(')'))),
         _ => false,
     }
 }
@@ -272,7 +272,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 let _ = if f == value::VALUE_INVALID_REGEX {
                     write!(m, "`pattern` {v} does not compile; it must be {need}")
                 } else {
-                    write!(m, "`{k}` is {v} (a JSON {}); it must be {need}", json_kind(v))
+                    write!(
+                        m,
+                        "`{k}` is {v} (a JSON {}); it must be {need}",
+                        json_kind(v)
+                    )
                 };
                 if keyword_rejected {
                     m.push_str(", and the keyword itself is not accepted");
@@ -387,6 +391,202 @@ mod tests {
                 "`maxLength` is -1 (a JSON number); it must be a non-negative integer"
             ),
             "{m:?}"
+        );
+    }
+
+    #[test]
+    fn booleans_uris_lists_and_formats_of_the_wrong_kind() {
+        let r = "keyword-value-invalid";
+        let s = json!({"$schema":5,"type":"object","anyOf":[],"properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"},
+            "b":{"type":"string","format":5,"deprecated":"no","readOnly":1},
+            "c":{"anyOf":[]},
+            "d":{"type":"string","oneOf":{"type":"string"}},
+            "e":{"type":"string","anyOf":[],"$id":7}}});
+        let found = seen(r, s.clone());
+        assert_eq!(
+            found,
+            pairs(&[
+                ("/$schema", "keyword-allowed: $schema (not a string)"),
+                ("/anyOf", "keyword-allowed: anyOf (empty)"),
+                (
+                    "/properties/a/uniqueItems",
+                    "keyword-allowed: uniqueItems (not a boolean)"
+                ),
+                (
+                    "/properties/b/format",
+                    "keyword-allowed: format (not a string)"
+                ),
+                (
+                    "/properties/b/deprecated",
+                    "keyword-allowed: deprecated (not a boolean)"
+                ),
+                (
+                    "/properties/b/readOnly",
+                    "keyword-allowed: readOnly (not a boolean)"
+                ),
+                ("/properties/c/anyOf", "keyword-allowed: anyOf (empty)"),
+                (
+                    "/properties/d/oneOf",
+                    "keyword-allowed: oneOf (not an array)"
+                ),
+                ("/properties/e/anyOf", "keyword-allowed: anyOf (empty)"),
+                ("/properties/e/$id", "keyword-allowed: $id (not a string)"),
+            ])
+        );
+        // No other rule reports those places: the value is the problem, not the keyword, a
+        // combinator at the root, an `anyOf` with siblings or the `format` named.
+        for other in [
+            "keyword-unsupported",
+            "root-combinator",
+            "anyof-with-siblings",
+            "format-unsupported",
+        ] {
+            let theirs = seen(other, s.clone());
+            assert!(
+                !theirs
+                    .iter()
+                    .any(|(p, _)| found.iter().any(|(q, _)| p == q)),
+                "{other}: {theirs:?}"
+            );
+        }
+        // Valid values of the same keywords are left alone.
+        let ok = json!({"$schema":"https://json-schema.org/draft/2020-12/schema",
+            "type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":true},
+            "b":{"type":"string","format":"date","deprecated":false},
+            "c":{"anyOf":[{"type":"string"},{"type":"integer"}]}}});
+        assert_eq!(seen(r, ok), pairs(&[]));
+    }
+
+    #[test]
+    fn the_message_and_fix_say_what_to_write() {
+        let check = |s: serde_json::Value| {
+            let m = messages("keyword-value-invalid", s.clone());
+            let set = crate::profile::embedded().expect("built-in profiles load");
+            let p = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+            let tool = crate::profile::detect::ToolRef {
+                name: Some("probe_tool"),
+                description: Some("Looks up a record by its identifier."),
+                parameters: Some(&s),
+                index: 0,
+            };
+            let fixes: Vec<String> = crate::check::check_tools(&[tool], &p)
+                .into_iter()
+                .filter(|f| f.rule == "keyword-value-invalid")
+                .map(|f| f.fix.to_string())
+                .collect();
+            (m, fixes)
+        };
+        let (m, fix) = check(json!({"type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"}}}));
+        assert!(
+            m[0].starts_with("`uniqueItems` is \"yes\" (a JSON string); it must be a boolean"),
+            "{m:?}"
+        );
+        assert_eq!(
+            fix,
+            ["Write `uniqueItems: true` (a boolean), or remove it."]
+        );
+        let (m, fix) = check(json!({"type":"object","properties":{"a":{"anyOf":[]}}}));
+        assert!(
+            m[0].starts_with(
+                "`anyOf` is [] (a JSON array); it must be a non-empty list of schemas"
+            ),
+            "{m:?}"
+        );
+        assert!(
+            fix[0].starts_with("Give `anyOf` at least one schema"),
+            "{fix:?}"
+        );
+        let (_, fix) = check(json!({"$schema":5,"type":"object","properties":{}}));
+        assert!(
+            fix[0].contains("\"https://json-schema.org/draft/2020-12/schema\""),
+            "{fix:?}"
+        );
+        let (_, fix) = check(json!({"type":"object","properties":{
+            "a":{"type":"integer","minimum":"1"}}}));
+        assert_eq!(fix, ["Write `minimum: 1` (a number), or remove it."]);
+    }
+
+    /// The verdict is the evidence's: the form's own, or, where no target is known to accept
+    /// the form, the keyword's rejection (named as the case that judged it); evidence that
+    /// the form is accepted is never overridden.
+    #[test]
+    fn a_rejected_keyword_decides_only_where_its_value_has_no_accepting_evidence() {
+        use crate::case::Placement;
+        use crate::check::Level;
+        use crate::profile::{CompiledProfile, FeatureEntry, Profile, Status};
+        let entry = |parameter: &str, status| FeatureEntry {
+            parameter: parameter.into(),
+            placement: Placement::Nested,
+            status,
+            rejected_by: Vec::new(),
+            unknown_for: Vec::new(),
+        };
+        let profile = CompiledProfile::new(&Profile {
+            name: "test".into(),
+            targets: vec!["test/target".into()],
+            control: Status::Allowed,
+            features: vec![
+                entry("keyword-allowed: uniqueItems", Status::Rejected),
+                entry("keyword-allowed: minimum", Status::Rejected),
+                entry("keyword-allowed: minimum (string)", Status::Allowed),
+                entry("keyword-allowed: maxLength", Status::Allowed),
+                entry("keyword-allowed: maxLength (negative)", Status::Rejected),
+            ],
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        });
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"},
+            "b":{"type":"integer","minimum":"1"},
+            "c":{"type":"string","maxLength":-1},
+            "d":{"type":"string","title":5}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&s),
+            index: 0,
+        };
+        let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == "keyword-value-invalid")
+            .collect();
+        let at = |p: &str| f.iter().find(|f| f.pointer == p);
+        let unique = at("/properties/a/uniqueItems").expect("reported");
+        assert_eq!(unique.level, Level::Error);
+        assert_eq!(
+            unique.parameter.as_str(),
+            "keyword-allowed: uniqueItems (not a boolean)"
+        );
+        assert!(
+            unique
+                .message
+                .contains("and the keyword itself is not accepted")
+                && unique
+                    .message
+                    .ends_with("(case `keyword-allowed: uniqueItems`)"),
+            "{}",
+            unique.message
+        );
+        assert!(
+            unique.fix.starts_with("`uniqueItems` takes a boolean, but"),
+            "{}",
+            unique.fix
+        );
+        assert!(at("/properties/b/minimum").is_none(), "{f:?}");
+        let negative = at("/properties/c/maxLength").expect("reported");
+        assert_eq!(negative.level, Level::Error);
+        assert!(!negative.message.contains("itself"), "{}", negative.message);
+        let title = at("/properties/d/title").expect("reported");
+        assert_eq!(title.level, Level::Warning);
+        assert!(
+            title
+                .message
+                .contains("no case covers `keyword-allowed: title (not a string)`"),
+            "{}",
+            title.message
         );
     }
 }

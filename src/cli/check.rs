@@ -53,7 +53,8 @@ pub struct CheckArgs {
     pub errors_only: bool,
     /// Leave out the findings of these rules (ids as `toolwire rule` lists them;
     /// comma-separated or repeated, spaces around an id and empty items ignored): a decision
-    /// to accept what they report.
+    /// to accept what they report. An ignored rule is not run, so it hides nothing another
+    /// rule reports (a meta-schema error it would have covered is reported on its own).
     #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = trimmed)]
     pub ignore: Vec<String>,
     /// Read profiles from this file instead of the ones built into the binary.

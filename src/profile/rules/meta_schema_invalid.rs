@@ -22,7 +22,7 @@ pub const RULE: Rule = Rule {
              where another rule already reported an error there it adds none, and a warning \
              there becomes an error.",
     features: "`structure: meta-schema-invalid`",
-    example: r#"{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": "yes"}}}"#,
+    example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": "q"}}"#,
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
     repair: "no: the value's intent cannot be known; `keyword-value-invalid` drops the values it knows",
     repairable: never,

@@ -626,7 +626,10 @@ impl Report {
 
     /// Leaves out the findings of the rules `ids` (a team's decision to accept them, e.g.
     /// `object-properties-missing` for a tool without arguments that no portable form fits):
-    /// each file's clean counts are taken again from the findings kept.
+    /// each file's clean counts are taken again from the findings kept. Leaving findings out
+    /// afterwards cannot bring back what they covered (a meta-schema error settled into one):
+    /// turn the rules off on the profile before checking ([`CompiledProfile::turn_off`]), as
+    /// `check --ignore` does, and call this to record them.
     pub fn ignore(&mut self, ids: &[String]) {
         self.findings
             .retain(|f| !ids.iter().any(|id| id == f.rule.as_str()));

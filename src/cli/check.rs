@@ -53,7 +53,8 @@ pub struct CheckArgs {
     pub errors_only: bool,
     /// Leave out the findings of these rules (ids as `toolwire rule` lists them;
     /// comma-separated or repeated, spaces around an id and empty items ignored): a decision
-    /// to accept what they report.
+    /// to accept what they report. An ignored rule is not run, so it hides nothing another
+    /// rule reports (a meta-schema error it would have covered is reported on its own).
     #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = trimmed)]
     pub ignore: Vec<String>,
     /// Read profiles from this file instead of the ones built into the binary.
@@ -198,7 +199,11 @@ pub fn run(mut args: CheckArgs, _paths: &Paths) -> Result<u8> {
         )));
     }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
-    let profile = select(&set, &args.profile, args.target.as_deref())?;
+    let mut profile = select(&set, &args.profile, args.target.as_deref())?;
+    // An ignored rule is not run, so that it cannot hide what another rule would say at the
+    // same place (a meta-schema error it would have settled); `Report::ignore` below still
+    // records which rules were ignored.
+    profile.turn_off(&args.ignore);
     let files = distinct_files(&args.files);
     // A bad file is reported and skipped, so that the other files still get their findings;
     // the run then ends with exit 2.

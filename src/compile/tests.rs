@@ -990,3 +990,47 @@ fn gemini_built_in_entries_follow_the_declarations() {
     assert!(c.builtins[0].left_out.is_some());
     assert!(!c.request.to_string().contains("googleSearch"));
 }
+
+/// What compile for Gemini's parameters route refuses at parse (a number where the string
+/// field `format` belongs) check for that target reports too, at the same place and as the
+/// same rule: a value the keyword does not take (`keyword-allowed: format (not a string)`).
+#[test]
+fn check_reports_the_non_string_format_that_compile_for_gemini_repairs() {
+    let target = "gemini/v1beta/parameters";
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    let params = json!({"type":"object","properties":{"a":{"type":"string","format":5}}});
+    let c = super::compile(
+        &[tool("pick", params.clone())],
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let change = &c.tools[0].changes[0];
+    assert_eq!(change.pointer, "/properties/a/format");
+    assert_eq!(change.rule, "keyword-value-invalid");
+    assert!(
+        c.wire[0]["functionDeclarations"][0]["parameters"]["properties"]["a"]
+            .get("format")
+            .is_none(),
+        "{}",
+        c.wire
+    );
+    let found = crate::check::check_tools(
+        &[crate::profile::detect::ToolRef {
+            name: Some("pick"),
+            description: Some("Does it."),
+            parameters: Some(&params),
+            index: 0,
+        }],
+        &p,
+    );
+    assert!(
+        found
+            .iter()
+            .any(|f| f.rule == "keyword-value-invalid" && f.pointer == "/properties/a/format"),
+        "{found:#?}"
+    );
+}

@@ -1396,8 +1396,9 @@ pub(super) fn wrong_kind_rule(k: &str) -> &'static str {
         "properties" => "properties-invalid",
         // OpenAPI's flag written as a list of names is that rule's form.
         "nullable" => "nullable-spelling",
-        // A list is no value of the kinds that rule judges (a number, a count, a string, a
-        // schema or boolean): asking it about one says whether it judges `k` at all.
+        // An empty list is no value any keyword of that rule takes (a number, a count, a
+        // string, a schema or boolean, a boolean, a non-empty list of schemas): asking it
+        // about one says whether it judges `k` at all.
         _ if keyword_value_invalid::form(k, &Value::Array(Vec::new())).is_some() => {
             "keyword-value-invalid"
         }

@@ -921,7 +921,8 @@ fn a_list_where_google_wants_one_value_is_the_keywords_own_rule() {
         ("nullable", "nullable-spelling"),
         ("minimum", "keyword-value-invalid"),
         ("description", "keyword-value-invalid"),
-        ("format", "keyword-unsupported"),
+        ("format", "keyword-value-invalid"),
+        ("const", "keyword-unsupported"),
     ] {
         let error = format!(
             "Invalid JSON payload received. Unknown name \"{keyword}\" at \
@@ -953,8 +954,14 @@ fn a_meta_schema_violation_at_a_keyword_names_the_rule_check_reports() {
         "keyword-value-invalid"
     );
     assert_eq!(meta_rule_for(at, None), "keyword-value-invalid");
+    // A boolean keyword given another kind is a bad value, as check reports it; a keyword
+    // that rule does not judge is keyword-unsupported's.
     assert_eq!(
         meta_rule("/properties/a/uniqueItems"),
+        "keyword-value-invalid"
+    );
+    assert_eq!(
+        meta_rule("/properties/a/dependentRequired"),
         "keyword-unsupported"
     );
 }

@@ -6,6 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::derive::FALLBACK;
 use super::feature::{Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter};
+use super::rules::HookLists;
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
 use crate::check::{Level, Text};
@@ -116,6 +117,9 @@ pub struct CompiledProfile {
     /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
     /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
     meta_schema: Option<Slot>,
+    /// The rules a check under this profile runs: all of them, unless some were turned off
+    /// ([`CompiledProfile::turn_off`]).
+    hooks: Option<std::sync::Arc<HookLists>>,
 }
 
 /// Keywords looked up by position (see [`CompiledProfile::lookup`]); any other keyword is
@@ -287,7 +291,25 @@ impl CompiledProfile {
             common,
             types,
             meta_schema,
+            hooks: None,
         }
+    }
+
+    /// Turns the rules `ids` off for checks under this profile (`check --ignore`): they are
+    /// not run at all, so they neither report nor stand in for another rule's finding (a
+    /// meta-schema error at a place only an ignored rule reported is then reported on its
+    /// own, and a tool only an ignored rule rejects is still validated against the
+    /// meta-schema).
+    pub fn turn_off(&mut self, ids: &[impl AsRef<str>]) {
+        let ids: Vec<&str> = ids.iter().map(AsRef::as_ref).collect();
+        self.hooks = (!ids.is_empty()).then(|| std::sync::Arc::new(HookLists::without(&ids)));
+    }
+
+    /// The rules a check under this profile runs, grouped by hook.
+    pub fn hooks(&self) -> &HookLists {
+        self.hooks
+            .as_deref()
+            .unwrap_or_else(|| super::rules::hooks())
     }
 
     /// The slot of a schema the JSON Schema 2020-12 meta-schema refuses: `Some` (a rejection

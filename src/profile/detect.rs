@@ -482,6 +482,57 @@ impl<'a, 'p> Cx<'a, 'p> {
         self.report(at, feat, placement, Given::NONE, what, fix)
     }
 
+    /// [`Cx::feature_written`] for `keyword-allowed: K (form)`, a value keyword `K` does not
+    /// take: judged by that form's evidence, unless the profile has no evidence that a target
+    /// accepts the form (the slot is unknown) and rejects the keyword itself
+    /// (`keyword-allowed: K`, whatever its value): then that rejection decides, the finding
+    /// quotes the form and names the keyword's case (as [`Cx::feature_shown`] does), and
+    /// `what` and `fix` are told so (their `bool`). Evidence that the form is accepted is
+    /// never overridden. Collect mode records the form.
+    pub fn keyword_value(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        what: impl FnOnce(&mut String, bool),
+        fix: impl FnOnce(&mut String, bool) -> bool,
+    ) {
+        let keyword = match (&self.mode, feat) {
+            (Mode::Check { profile, .. }, Feat::KeywordForm(k, _)) => {
+                match (
+                    profile.lookup(&feat, placement),
+                    profile.lookup(&Feat::Keyword(k), placement),
+                ) {
+                    (Slot::Unknown(_), slot @ Slot::Rejected(_)) => Some(slot),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(slot) = keyword else {
+            return self.report(
+                at,
+                feat,
+                placement,
+                Given::NONE,
+                |m| what(m, false),
+                |m| fix(m, false),
+            );
+        };
+        let shown = feat.parameter();
+        self.report(
+            at,
+            feat,
+            placement,
+            Given {
+                slot: Some(slot),
+                shown: Some(&shown),
+            },
+            |m| what(m, true),
+            |m| fix(m, true),
+        )
+    }
+
     /// [`Cx::feature`] for a feature judged by a case that stands for it: `shown` is the
     /// parameter as the tool has it (`type-list: integer,null`, judged by the case
     /// `type-list: string,null`), which the finding quotes, its message naming the case, as a
@@ -953,8 +1004,15 @@ pub fn collect(tools: &[ToolRef<'_>]) -> Vec<Seen> {
     out
 }
 
-fn run<'a>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, '_>) {
-    let hooks = rules::hooks();
+fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 'p>) {
+    // A check runs the rules its profile has on; collecting runs every rule.
+    let hooks: &'p rules::HookLists = match &cx.mode {
+        Mode::Check { profile, .. } => {
+            let profile: &'p CompiledProfile = profile;
+            profile.hooks()
+        }
+        Mode::Collect { .. } => rules::hooks(),
+    };
     if matches!(cx.mode, Mode::Check { .. }) {
         cx.names.reset(tools);
     }

@@ -359,6 +359,12 @@ pub mod value {
     pub const VALUE_INVALID_REGEX: &str = "invalid regex";
     /// `additionalProperties` that is neither a schema object nor a boolean.
     pub const VALUE_NOT_A_SCHEMA: &str = "not a schema";
+    /// A boolean keyword (`uniqueItems`, `deprecated`, ...) given as another JSON kind.
+    pub const VALUE_NOT_A_BOOLEAN: &str = "not a boolean";
+    /// A keyword that takes a non-empty list of schemas (`anyOf`, ...) given an empty list.
+    pub const VALUE_EMPTY_LIST: &str = "empty";
+    /// A keyword that takes a list of schemas given another JSON kind.
+    pub const VALUE_NOT_A_LIST: &str = "not an array";
     /// Every `x-` key is judged by this case.
     pub const VENDOR_KEY: &str = "x-vendor";
     // name-chars

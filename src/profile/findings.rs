@@ -16,6 +16,13 @@ pub const UNVERIFIED_FIX: &str = "Nothing to fix yet: no target of the profile i
 use super::rules::Rule;
 use crate::check::{Finding, Level, Subject, Text};
 
+/// Whether what `rule` finds is wrong whatever a target does with it: a value its keyword
+/// does not take is no JSON Schema (the meta-schema refuses it), so the rule's fix (what value
+/// to write) holds even where no target is known to reject it.
+fn wrong_without_evidence(rule: &Rule) -> bool {
+    rule.id == super::rules::keyword_value_invalid::RULE.id
+}
+
 /// A range of bytes in [`Findings`]' text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
@@ -141,7 +148,9 @@ impl Findings {
                 // a case's missing evidence (a plain `integer` no one has probed yet) is not
                 // answered by removing it; a feature no case covers keeps the rule's fix.
                 fix: match (level, r.slot, r.fix) {
-                    (Level::Warning, Slot::Unknown(i), _) if i != NO_CASE => {
+                    (Level::Warning, Slot::Unknown(i), _)
+                        if i != NO_CASE && !wrong_without_evidence(r.rule) =>
+                    {
                         Text::Static(UNVERIFIED_FIX)
                     }
                     (_, _, Some(f)) => Text::from(self.text.get(f).to_string()),

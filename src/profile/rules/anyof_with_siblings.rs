@@ -33,7 +33,12 @@ pub fn has_siblings(n: &Node<'_>) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if n.is_root() || n.any_of.is_none() || !has_siblings(n) {
+    let Some(any_of) = n.any_of else { return };
+    // An `anyOf` that is no list of schemas (`anyOf: []`) is keyword-value-invalid's.
+    if n.is_root()
+        || !has_siblings(n)
+        || super::keyword_value_invalid::form("anyOf", any_of).is_some()
+    {
         return;
     }
     cx.feature(

@@ -1,5 +1,11 @@
 //! `keyword-value-invalid`: a keyword whose value the JSON Schema 2020-12 meta-schema refuses
 //! (or, for `pattern`, a regular expression that does not compile).
+//!
+//! The keyword is fine and its value is wrong, so the finding says what value to write. Its
+//! verdict is the evidence for that form of the keyword (`keyword-allowed: uniqueItems (not a
+//! boolean)`); where that form has no evidence of acceptance and the profile rejects the
+//! keyword itself, whatever its value (`keyword-allowed: uniqueItems`), that rejection decides
+//! instead, and the finding names the case that judged it (see [`Cx::keyword_value`]).
 
 use serde_json::Value;
 
@@ -10,13 +16,17 @@ pub const RULE: Rule = Rule {
     checks: "A keyword's value has the wrong kind or range: a numeric keyword given as a string \
              (`minimum: \"1\"`) or as another non-number, a count (`maxLength`, `minItems`, ...) \
              that is negative or not whole, `multipleOf` that is zero or negative, a \
-             string-valued keyword (`pattern`, `description`, `title`, ...) given as another \
-             kind, a `pattern` that does not compile as a regular expression, \
-             `additionalProperties` that is neither a schema nor a boolean.",
-    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `additionalProperties (not a schema)`",
+             string-valued keyword (`pattern`, `format`, `description`, `title`, `$schema`, \
+             ...) given as another kind, a `pattern` that does not compile as a regular \
+             expression, `additionalProperties` that is neither a schema nor a boolean, a \
+             boolean keyword (`uniqueItems`, `deprecated`, ...) given as another kind, \
+             `anyOf`/`oneOf`/`allOf`/`prefixItems` that is not a non-empty list. Where no case \
+             covers that value and the profile rejects the keyword itself, the keyword's \
+             evidence decides.",
+    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
     example: r#"{"type": "object", "properties": {"count": {"type": "integer", "minimum": "1"}}}"#,
-    fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength`, a number above 0 for `multipleOf`, a string for `pattern` and `description`, a schema or a boolean for `additionalProperties`), or remove the keyword.",
-    repair: "partly: the keyword is dropped (a value the keyword does not take constrains nothing a validator enforces, so nothing is lost); `additionalProperties` that is not a schema only where `properties` declares the members",
+    fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength`, a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
+    repair: "partly: the keyword is dropped (a value the keyword does not take constrains nothing a validator enforces, so nothing is lost); `additionalProperties` that is not a schema only where `properties` declares the members; not `anyOf`, `oneOf`, `allOf` or `prefixItems` that is not a non-empty list (what the alternatives were meant to be cannot be known)",
     repairable,
     owns,
     hooks: Hooks {
@@ -32,10 +42,14 @@ enum Takes {
     Number,
     /// A non-negative integer (validation §6.3, §6.4, §6.5).
     Count,
-    /// A string (core §8, validation §6.3.3, §8, §9).
+    /// A string (core §8, validation §6.3.3, §7, §8, §9).
     Text,
     /// A schema or a boolean (core §10.3.2.3).
     Schema,
+    /// A boolean (validation §6.4.3, §9.3, §9.4).
+    Boolean,
+    /// A non-empty array of schemas (core §10.2.1, §10.3.1.1).
+    SchemaList,
 }
 
 /// The kind of value keyword `k` takes, `None` for keywords this rule does not judge. One
@@ -47,9 +61,11 @@ fn takes(k: &str) -> Option<Takes> {
         }
         "minLength" | "maxLength" | "minItems" | "maxItems" | "minContains" | "maxContains"
         | "minProperties" | "maxProperties" => Takes::Count,
-        "pattern" | "description" | "title" | "$comment" | "$anchor" | "contentEncoding"
-        | "contentMediaType" => Takes::Text,
+        "pattern" | "format" | "description" | "title" | "$comment" | "$anchor" | "$schema"
+        | "$id" | "contentEncoding" | "contentMediaType" => Takes::Text,
         "additionalProperties" => Takes::Schema,
+        "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => Takes::Boolean,
+        "anyOf" | "oneOf" | "allOf" | "prefixItems" => Takes::SchemaList,
         _ => return None,
     })
 }
@@ -64,23 +80,34 @@ const FORMS: &[&str] = &[
     value::VALUE_NOT_A_STRING,
     value::VALUE_INVALID_REGEX,
     value::VALUE_NOT_A_SCHEMA,
+    value::VALUE_NOT_A_BOOLEAN,
+    value::VALUE_EMPTY_LIST,
+    value::VALUE_NOT_A_LIST,
 ];
 
+/// `keyword-allowed: K (form)` for a keyword this rule judges and one of its forms (`enum
+/// (empty)` is enum-invalid's: `enum` is no keyword of this rule).
 fn owns(p: &Param) -> bool {
     match p {
         Param::Keyed(Kind::KeywordForm, v) => v
             .split_once(" (")
-            .is_some_and(|(_, f)| FORMS.contains(&f.trim_end_matches(')'))),
+            .is_some_and(|(k, f)| takes(k).is_some() && FORMS.contains(&f.trim_end_matches(')'))),
         _ => false,
     }
 }
 
 /// `toolwire repair` drops the keyword (a narrowing keyword's loss is reported); an
 /// `additionalProperties` that is not a schema is the only description of the members of an
-/// object without `properties`, where repair refuses.
+/// object without `properties`, where repair refuses, and a list of alternatives that is not
+/// one is never dropped: what it was meant to allow cannot be known.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
-    !matches!(f, Feat::KeywordForm("additionalProperties", _))
-        || r.node().is_some_and(crate::repair::declares_members)
+    match f {
+        Feat::KeywordForm("additionalProperties", _) => {
+            r.node().is_some_and(crate::repair::declares_members)
+        }
+        Feat::KeywordForm(k, _) => takes(k) != Some(Takes::SchemaList),
+        _ => true,
+    }
 }
 
 /// The invalid-value form of keyword `k` with value `v`, or `None` when the value is one the
@@ -125,21 +152,33 @@ pub fn form(k: &str, v: &Value) -> Option<&'static str> {
         Takes::Schema => {
             (!matches!(v, Value::Object(_) | Value::Bool(_))).then_some(value::VALUE_NOT_A_SCHEMA)
         }
+        Takes::Boolean => (!v.is_boolean()).then_some(value::VALUE_NOT_A_BOOLEAN),
+        Takes::SchemaList => match v {
+            Value::Array(a) if a.is_empty() => Some(value::VALUE_EMPTY_LIST),
+            Value::Array(_) => None,
+            _ => Some(value::VALUE_NOT_A_LIST),
+        },
     }
 }
 
 /// What keyword `k` takes, for messages and repairs, when its value `v` is one it does not
 /// take (`None` otherwise): "a number", "a non-negative integer", "a string", ...
-/// (draft 2020-12 validation §6.2–6.5, §9; core §8, §10.3.2.3).
+/// (draft 2020-12 validation §6.2–6.5, §7, §9; core §8, §10.2.1, §10.3.2.3).
 pub fn wanted(k: &str, v: &Value) -> Option<&'static str> {
     let f = form(k, v)?;
     Some(match k {
         "multipleOf" => "a number greater than 0",
         "pattern" if f == value::VALUE_INVALID_REGEX => "an ECMA-262 regular expression",
         "additionalProperties" => "a schema or a boolean",
-        _ if takes(k) == Some(Takes::Number) => "a number",
-        _ if takes(k) == Some(Takes::Count) => "a non-negative integer",
-        _ => "a string",
+        "$schema" => "a URI string",
+        "$id" => "a URI-reference string",
+        _ => match takes(k) {
+            Some(Takes::Number) => "a number",
+            Some(Takes::Count) => "a non-negative integer",
+            Some(Takes::Boolean) => "a boolean",
+            Some(Takes::SchemaList) => "a non-empty list of schemas",
+            _ => "a string",
+        },
     })
 }
 
@@ -157,22 +196,95 @@ fn compiles(pattern: &str) -> bool {
         .is_ok()
 }
 
+/// The value to write instead of `v` for keyword `k`, when the value says which one it
+/// meant: the number a numeric string holds (`"1"` → `1`), the boolean a yes/no word names.
+fn meant(k: &str, v: &Value) -> Option<String> {
+    let s = v.as_str()?.trim();
+    match takes(k)? {
+        Takes::Number | Takes::Count => {
+            let n: serde_json::Number = serde_json::from_str(s).ok()?;
+            (form(k, &Value::Number(n.clone())).is_none()).then(|| n.to_string())
+        }
+        Takes::Boolean => match s.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "1" => Some("true".into()),
+            "false" | "no" | "0" => Some("false".into()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The fix for keyword `k` holding `v`, a value it does not take (form `f`): what to write
+/// instead. When the profile rejects the keyword itself (`keyword_rejected`), writing a good
+/// value is not enough, and the fix says so.
+pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut String) {
+    use std::fmt::Write;
+    let need = wanted(k, v).unwrap_or("another value");
+    if keyword_rejected {
+        let _ = write!(
+            out,
+            "`{k}` takes {need}, but a target of the profile rejects the keyword whatever its \
+             value: remove it (if it was meant to constrain the value, say so in the description)."
+        );
+        return;
+    }
+    let _ = match (k, takes(k)) {
+        ("$schema", _) => out.write_str(
+            "Write `$schema` as the URI of the draft the schema follows \
+             (\"https://json-schema.org/draft/2020-12/schema\"), or remove it: it only annotates.",
+        ),
+        (_, Some(Takes::SchemaList)) if f == value::VALUE_EMPTY_LIST => write!(
+            out,
+            "Give `{k}` at least one schema, or remove it: an empty list is no JSON Schema \
+             (2020-12 wants {need})."
+        ),
+        (_, Some(Takes::SchemaList)) => write!(
+            out,
+            "Write `{k}` as a list of schemas (`[{{\"type\": \"string\"}}, ...]`), or remove it."
+        ),
+        ("pattern", _) if f == value::VALUE_INVALID_REGEX => out.write_str(
+            "Write `pattern` as a regular expression that compiles (ECMA-262: escape `(`, `[`, \
+             `{` and `\\` meant literally), or remove it.",
+        ),
+        ("additionalProperties", _) => out.write_str(
+            "Write `additionalProperties` as a schema (`{\"type\": \"string\"}`) or a boolean \
+             (`false` for no other members), or remove it.",
+        ),
+        _ => match meant(k, v) {
+            Some(m) => write!(out, "Write `{k}: {m}` ({need}), or remove it."),
+            None => write!(out, "Write `{k}` as {need}, or remove it."),
+        },
+    };
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(map) = n.map else { return };
     for (k, v) in map {
         let Some(f) = form(k, v) else { continue };
         let k = k.as_str();
-        cx.feature(
+        cx.keyword_value(
             At::Key(n.frame, k),
             Feat::KeywordForm(k, f),
             n.placement,
-            || {
+            |m, keyword_rejected| {
+                use std::fmt::Write;
                 let need = wanted(k, v).unwrap_or("another value");
-                if f == value::VALUE_INVALID_REGEX {
-                    format!("`pattern` {v} does not compile; it must be {need}")
+                let _ = if f == value::VALUE_INVALID_REGEX {
+                    write!(m, "`pattern` {v} does not compile; it must be {need}")
                 } else {
-                    format!("`{k}` is {v} (a JSON {}); it must be {need}", json_kind(v))
+                    write!(
+                        m,
+                        "`{k}` is {v} (a JSON {}); it must be {need}",
+                        json_kind(v)
+                    )
+                };
+                if keyword_rejected {
+                    m.push_str(", and the keyword itself is not accepted");
                 }
+            },
+            |m, keyword_rejected| {
+                write_fix(k, v, f, keyword_rejected, m);
+                true
             },
         );
     }
@@ -279,6 +391,202 @@ mod tests {
                 "`maxLength` is -1 (a JSON number); it must be a non-negative integer"
             ),
             "{m:?}"
+        );
+    }
+
+    #[test]
+    fn booleans_uris_lists_and_formats_of_the_wrong_kind() {
+        let r = "keyword-value-invalid";
+        let s = json!({"$schema":5,"type":"object","anyOf":[],"properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"},
+            "b":{"type":"string","format":5,"deprecated":"no","readOnly":1},
+            "c":{"anyOf":[]},
+            "d":{"type":"string","oneOf":{"type":"string"}},
+            "e":{"type":"string","anyOf":[],"$id":7}}});
+        let found = seen(r, s.clone());
+        assert_eq!(
+            found,
+            pairs(&[
+                ("/$schema", "keyword-allowed: $schema (not a string)"),
+                ("/anyOf", "keyword-allowed: anyOf (empty)"),
+                (
+                    "/properties/a/uniqueItems",
+                    "keyword-allowed: uniqueItems (not a boolean)"
+                ),
+                (
+                    "/properties/b/format",
+                    "keyword-allowed: format (not a string)"
+                ),
+                (
+                    "/properties/b/deprecated",
+                    "keyword-allowed: deprecated (not a boolean)"
+                ),
+                (
+                    "/properties/b/readOnly",
+                    "keyword-allowed: readOnly (not a boolean)"
+                ),
+                ("/properties/c/anyOf", "keyword-allowed: anyOf (empty)"),
+                (
+                    "/properties/d/oneOf",
+                    "keyword-allowed: oneOf (not an array)"
+                ),
+                ("/properties/e/anyOf", "keyword-allowed: anyOf (empty)"),
+                ("/properties/e/$id", "keyword-allowed: $id (not a string)"),
+            ])
+        );
+        // No other rule reports those places: the value is the problem, not the keyword, a
+        // combinator at the root, an `anyOf` with siblings or the `format` named.
+        for other in [
+            "keyword-unsupported",
+            "root-combinator",
+            "anyof-with-siblings",
+            "format-unsupported",
+        ] {
+            let theirs = seen(other, s.clone());
+            assert!(
+                !theirs
+                    .iter()
+                    .any(|(p, _)| found.iter().any(|(q, _)| p == q)),
+                "{other}: {theirs:?}"
+            );
+        }
+        // Valid values of the same keywords are left alone.
+        let ok = json!({"$schema":"https://json-schema.org/draft/2020-12/schema",
+            "type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":true},
+            "b":{"type":"string","format":"date","deprecated":false},
+            "c":{"anyOf":[{"type":"string"},{"type":"integer"}]}}});
+        assert_eq!(seen(r, ok), pairs(&[]));
+    }
+
+    #[test]
+    fn the_message_and_fix_say_what_to_write() {
+        let check = |s: serde_json::Value| {
+            let m = messages("keyword-value-invalid", s.clone());
+            let set = crate::profile::embedded().expect("built-in profiles load");
+            let p = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+            let tool = crate::profile::detect::ToolRef {
+                name: Some("probe_tool"),
+                description: Some("Looks up a record by its identifier."),
+                parameters: Some(&s),
+                index: 0,
+            };
+            let fixes: Vec<String> = crate::check::check_tools(&[tool], &p)
+                .into_iter()
+                .filter(|f| f.rule == "keyword-value-invalid")
+                .map(|f| f.fix.to_string())
+                .collect();
+            (m, fixes)
+        };
+        let (m, fix) = check(json!({"type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"}}}));
+        assert!(
+            m[0].starts_with("`uniqueItems` is \"yes\" (a JSON string); it must be a boolean"),
+            "{m:?}"
+        );
+        assert_eq!(
+            fix,
+            ["Write `uniqueItems: true` (a boolean), or remove it."]
+        );
+        let (m, fix) = check(json!({"type":"object","properties":{"a":{"anyOf":[]}}}));
+        assert!(
+            m[0].starts_with(
+                "`anyOf` is [] (a JSON array); it must be a non-empty list of schemas"
+            ),
+            "{m:?}"
+        );
+        assert!(
+            fix[0].starts_with("Give `anyOf` at least one schema"),
+            "{fix:?}"
+        );
+        let (_, fix) = check(json!({"$schema":5,"type":"object","properties":{}}));
+        assert!(
+            fix[0].contains("\"https://json-schema.org/draft/2020-12/schema\""),
+            "{fix:?}"
+        );
+        let (_, fix) = check(json!({"type":"object","properties":{
+            "a":{"type":"integer","minimum":"1"}}}));
+        assert_eq!(fix, ["Write `minimum: 1` (a number), or remove it."]);
+    }
+
+    /// The verdict is the evidence's: the form's own, or, where no target is known to accept
+    /// the form, the keyword's rejection (named as the case that judged it); evidence that
+    /// the form is accepted is never overridden.
+    #[test]
+    fn a_rejected_keyword_decides_only_where_its_value_has_no_accepting_evidence() {
+        use crate::case::Placement;
+        use crate::check::Level;
+        use crate::profile::{CompiledProfile, FeatureEntry, Profile, Status};
+        let entry = |parameter: &str, status| FeatureEntry {
+            parameter: parameter.into(),
+            placement: Placement::Nested,
+            status,
+            rejected_by: Vec::new(),
+            unknown_for: Vec::new(),
+        };
+        let profile = CompiledProfile::new(&Profile {
+            name: "test".into(),
+            targets: vec!["test/target".into()],
+            control: Status::Allowed,
+            features: vec![
+                entry("keyword-allowed: uniqueItems", Status::Rejected),
+                entry("keyword-allowed: minimum", Status::Rejected),
+                entry("keyword-allowed: minimum (string)", Status::Allowed),
+                entry("keyword-allowed: maxLength", Status::Allowed),
+                entry("keyword-allowed: maxLength (negative)", Status::Rejected),
+            ],
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        });
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"},
+            "b":{"type":"integer","minimum":"1"},
+            "c":{"type":"string","maxLength":-1},
+            "d":{"type":"string","title":5}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&s),
+            index: 0,
+        };
+        let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == "keyword-value-invalid")
+            .collect();
+        let at = |p: &str| f.iter().find(|f| f.pointer == p);
+        let unique = at("/properties/a/uniqueItems").expect("reported");
+        assert_eq!(unique.level, Level::Error);
+        assert_eq!(
+            unique.parameter.as_str(),
+            "keyword-allowed: uniqueItems (not a boolean)"
+        );
+        assert!(
+            unique
+                .message
+                .contains("and the keyword itself is not accepted")
+                && unique
+                    .message
+                    .ends_with("(case `keyword-allowed: uniqueItems`)"),
+            "{}",
+            unique.message
+        );
+        assert!(
+            unique.fix.starts_with("`uniqueItems` takes a boolean, but"),
+            "{}",
+            unique.fix
+        );
+        assert!(at("/properties/b/minimum").is_none(), "{f:?}");
+        let negative = at("/properties/c/maxLength").expect("reported");
+        assert_eq!(negative.level, Level::Error);
+        assert!(!negative.message.contains("itself"), "{}", negative.message);
+        let title = at("/properties/d/title").expect("reported");
+        assert_eq!(title.level, Level::Warning);
+        assert!(
+            title
+                .message
+                .contains("no case covers `keyword-allowed: title (not a string)`"),
+            "{}",
+            title.message
         );
     }
 }

@@ -22,7 +22,7 @@ pub const RULE: Rule = Rule {
              where another rule already reported an error there it adds none, and a warning \
              there becomes an error.",
     features: "`structure: meta-schema-invalid`",
-    example: r#"{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": "yes"}}}"#,
+    example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": "q"}}"#,
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
     repair: "no: the value's intent cannot be known; `keyword-value-invalid` drops the values it knows",
     repairable: never,
@@ -110,17 +110,24 @@ mod tests {
         let set = crate::profile::embedded().expect("built-in profiles load");
         let profile =
             crate::profile::CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
-        let check = |parameters: serde_json::Value| {
+        let check_under = |profile: &crate::profile::CompiledProfile,
+                           parameters: serde_json::Value| {
             let tool = crate::profile::detect::ToolRef {
                 name: Some("probe_tool"),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&parameters),
                 index: 0,
             };
-            crate::check::check_tools(&[tool], &profile)
+            crate::check::check_tools(&[tool], profile)
         };
-        let f = check(json!({"type": "object", "properties": {
-            "a": {"type": "string", "format": 5}}}));
+        let check = |parameters: serde_json::Value| check_under(&profile, parameters);
+        // Where no rule of the walk reports the place (here: the one that would is off, as
+        // `check --ignore` turns it off), the meta-schema error is a finding of its own.
+        let mut without_values = profile.clone();
+        without_values.turn_off(&["keyword-value-invalid"]);
+        let format_5 = json!({"type": "object", "properties": {
+            "a": {"type": "string", "format": 5}}});
+        let f = check_under(&without_values, format_5.clone());
         let meta: Vec<_> = f
             .iter()
             .filter(|f| f.rule == "meta-schema-invalid")
@@ -129,6 +136,16 @@ mod tests {
         assert_eq!(meta[0].pointer, "/properties/a/format");
         assert_eq!(meta[0].level, crate::check::Level::Error);
         assert!(!meta[0].repairable);
+        // With every rule on, the walk's finding there names the bad value (an error by its
+        // own case's evidence), and the meta-schema adds none.
+        let f = check(format_5);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].rule, "keyword-value-invalid");
+        assert_eq!(f[0].level, crate::check::Level::Error);
+        assert_eq!(
+            f[0].parameter.as_str(),
+            "keyword-allowed: format (not a string)"
+        );
         // The walk's "no case covers" warning at the same place becomes the one error there.
         let f = check(json!({"type": "object", "properties": {"a": {"type": "strin"}}}));
         let at: Vec<_> = f
@@ -141,8 +158,11 @@ mod tests {
         assert!(at[0].message.contains("meta-schema"), "{}", at[0].message);
         // A keyword holding the bad place is settled too (`/dependentRequired` for
         // `/dependentRequired/p`); a property holding it is not: its name is not the problem.
-        let f = check(json!({"type": "object",
-            "properties": {"type": {"type": "string", "format": 5}}}));
+        let f = check_under(
+            &without_values,
+            json!({"type": "object",
+                "properties": {"type": {"type": "string", "format": 5}}}),
+        );
         let named: Vec<_> = f
             .iter()
             .filter(|f| f.rule == "property-named-keyword")
@@ -176,6 +196,24 @@ mod tests {
             "{f:?}"
         );
         assert!(!f.iter().any(|f| f.rule == "meta-schema-invalid"), "{f:?}");
+        // Unless the rule that rejects it is off (`check --ignore`): then the meta-schema
+        // judges the tool, and the walk's warning at a bad place becomes an error.
+        let both = json!({"type": "object", "properties": {
+            "a": {"type": "array"}, "b": {"type": "strin"}}});
+        let level_at_b = |f: &[crate::check::Finding]| {
+            f.iter()
+                .find(|f| f.pointer == "/properties/b/type")
+                .map(|f| f.level)
+        };
+        assert_eq!(
+            level_at_b(&check(both.clone())),
+            Some(crate::check::Level::Warning)
+        );
+        let mut without_items = profile.clone();
+        without_items.turn_off(&["array-items-missing"]);
+        let f = check_under(&without_items, both);
+        assert!(!f.iter().any(|f| f.rule == "array-items-missing"), "{f:?}");
+        assert_eq!(level_at_b(&f), Some(crate::check::Level::Error), "{f:?}");
         // Where the profile carries no meta-schema requirement, nothing is validated.
         let set = crate::profile::embedded().expect("built-in profiles load");
         let openai = crate::profile::CompiledProfile::new(set.get("openai/chat").unwrap());

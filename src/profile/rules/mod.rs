@@ -275,6 +275,7 @@ pub fn owner(parameter: &str) -> Option<&'static Rule> {
 }
 
 /// The rules grouped by where they run, computed once.
+#[derive(Debug, Clone)]
 pub struct HookLists {
     pub node: Vec<&'static Rule>,
     pub tool: Vec<&'static Rule>,
@@ -284,18 +285,20 @@ pub struct HookLists {
 
 pub fn hooks() -> &'static HookLists {
     static LISTS: OnceLock<HookLists> = OnceLock::new();
-    LISTS.get_or_init(|| HookLists {
-        node: REGISTRY.iter().filter(|r| r.hooks.node.is_some()).collect(),
-        tool: REGISTRY.iter().filter(|r| r.hooks.tool.is_some()).collect(),
-        after: REGISTRY
-            .iter()
-            .filter(|r| r.hooks.after.is_some())
-            .collect(),
-        request: REGISTRY
-            .iter()
-            .filter(|r| r.hooks.request.is_some())
-            .collect(),
-    })
+    LISTS.get_or_init(|| HookLists::without(&[]))
+}
+
+impl HookLists {
+    /// Every rule's hooks but those of the rules `off` (ids).
+    pub fn without(off: &[&str]) -> HookLists {
+        let on = || REGISTRY.iter().filter(|r| !off.contains(&r.id));
+        HookLists {
+            node: on().filter(|r| r.hooks.node.is_some()).collect(),
+            tool: on().filter(|r| r.hooks.tool.is_some()).collect(),
+            after: on().filter(|r| r.hooks.after.is_some()).collect(),
+            request: on().filter(|r| r.hooks.request.is_some()).collect(),
+        }
+    }
 }
 
 /// The logic `items-on-non-array` and `properties-on-non-object` share: `keyword` is present

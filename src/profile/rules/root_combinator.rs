@@ -34,10 +34,16 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if !n.is_root() || n.map.is_none() {
+    let Some(map) = n.map.filter(|_| n.is_root()) else {
         return;
-    }
+    };
     let typed = !matches!(n.ty, Ty::Absent);
+    // A combinator whose value is no list of schemas (`anyOf: []`) is keyword-value-invalid's:
+    // the value is the problem, whatever the profile says of combinators at the root.
+    let listed = |kw: &str| {
+        map.get(kw)
+            .is_some_and(|v| super::keyword_value_invalid::form(kw, v).is_none())
+    };
     // The walk has read which combinators are present (no lookup per keyword).
     for (present, kw, bare, with_type) in [
         (n.any_of.is_some(), "anyOf", "anyOf", "anyOf-with-type"),
@@ -45,7 +51,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         (n.all_of, "allOf", "allOf", "allOf-with-type"),
         (n.not, "not", "not", "not"),
     ] {
-        if present {
+        if present && (kw == "not" || listed(kw)) {
             let shape = if typed { with_type } else { bare };
             cx.feature(
                 At::Key(n.frame, kw),

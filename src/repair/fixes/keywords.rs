@@ -19,6 +19,14 @@ pub(super) fn keyword(
     let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
     match (k, form) {
+        // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
+        // and what its schemas were meant to be cannot be known.
+        (
+            "anyOf" | "oneOf" | "allOf" | "prefixItems",
+            Some(value::VALUE_EMPTY_LIST | value::VALUE_NOT_A_LIST),
+        ) => Err(format!(
+            "`{k}` is not a non-empty list of schemas, and what it was meant to hold cannot be known"
+        )),
         ("$ref", Some(value::REF_RECURSIVE)) => Err(
             "a recursive `$ref` cannot be written out: the schema would never end".into(),
         ),

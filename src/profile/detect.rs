@@ -318,6 +318,11 @@ impl<'a> RequestNames<'a> {
     /// needs no rename.
     fn clash(&self, profile: &CompiledProfile, index: usize, name: &str) -> Option<String> {
         use crate::repair::rename;
+        // A rename can only land on the name of another tool: a tool alone in its request
+        // (each line of a JSON Lines corpus) never pays for the name rule.
+        if self.given.len() < 2 {
+            return None;
+        }
         let rule = self.rule.get_or_init(|| crate::repair::name_rule(profile));
         let to = rename::new_name(name, rule);
         if to == name {

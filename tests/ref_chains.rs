@@ -223,8 +223,10 @@ fn bomb_tool(n: usize) -> Value {
             json!({"type":"object","properties":{"a": prev.clone(), "b": prev}}),
         );
     }
-    tool(json!({"type":"object","properties":{"x":{"$ref": format!("#/$defs/D{}", n - 1)}},
-        "$defs": defs}))
+    tool(
+        json!({"type":"object","properties":{"x":{"$ref": format!("#/$defs/D{}", n - 1)}},
+        "$defs": defs}),
+    )
 }
 
 /// `check --target T`'s `ref-unsupported` errors for `tool` (an OpenAI tool list), each as
@@ -237,7 +239,9 @@ fn check_and_repair(tools: &Value, target: &str) -> (Vec<(bool, String)>, Option
     let findings = toolwire::check::check_set(&set, &profile);
     let errors = findings
         .iter()
-        .filter(|f| f.rule.as_str() == "ref-unsupported" && f.level == toolwire::check::Level::Error)
+        .filter(|f| {
+            f.rule.as_str() == "ref-unsupported" && f.level == toolwire::check::Level::Error
+        })
         .map(|f| (f.repairable, f.fix.as_str().to_string()))
         .collect();
     let repair_tools: Vec<toolwire::repair::Tool> = set.tools.iter().map(Into::into).collect();
@@ -267,13 +271,19 @@ fn check_marks_references_repairable_exactly_when_repair_inlines_them() {
         ("a bomb of 5 definitions", bomb_tool(5), None),
     ] {
         let (errors, refused) = check_and_repair(&tools, GEMINI);
-        assert!(!errors.is_empty(), "{what}: check reports local $refs to {GEMINI}");
+        assert!(
+            !errors.is_empty(),
+            "{what}: check reports local $refs to {GEMINI}"
+        );
         match refusal {
             Some(words) => {
                 let refused = refused.unwrap_or_else(|| panic!("{what}: repair refuses it"));
                 assert!(refused.contains(&words), "{what}: {refused}");
                 for (repairable, fix) in &errors {
-                    assert!(!repairable, "{what}: marked repairable, repair refuses: {fix}");
+                    assert!(
+                        !repairable,
+                        "{what}: marked repairable, repair refuses: {fix}"
+                    );
                     assert!(
                         fix.contains("`toolwire repair` cannot inline it") && fix.contains(&words),
                         "{what}: the fix gives repair's reason: {fix}"

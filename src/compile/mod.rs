@@ -769,8 +769,10 @@ fn model_basis(tool: &Tool, rule: Option<&str>, profile: &CompiledProfile, targe
         String::new()
     } else {
         format!(
-            "; the offline model's assumption, not evidence: no doc, report or probe says {target} \
-             rejects this, so `check --target {target}` reports no error for it"
+            "; the offline model's assumption, not evidence: the profile `{}` (made from the \
+             docs, reports and probes) does not say {target} rejects this, so `check --target \
+             {target}` reports no error for it",
+            profile.name
         )
     }
 }

@@ -32,9 +32,8 @@ pub const RULE: Rule = Rule {
 /// past the hop limit further on, a `$ref` "bomb" past the expansion cap): repair's own
 /// decision ([`inline_refusal`]) says which.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
-    let inlined_by_repair =
-        matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
-            || matches!(f, Feat::Keyword(_));
+    let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
+        || matches!(f, Feat::Keyword(_));
     inlined_by_repair && r.root.is_some_and(|root| inline_refusal(root).is_none())
 }
 
@@ -215,11 +214,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
-                    || {
-                        (f == value::REF_LOCAL)
-                            .then(|| refused_fix(root))
-                            .flatten()
-                    },
+                    || (f == value::REF_LOCAL).then(|| refused_fix(root)).flatten(),
                 ),
                 None => cx.feature(
                     At::Key(n.frame, "$ref"),

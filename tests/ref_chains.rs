@@ -229,7 +229,11 @@ fn bomb_tool(n: usize) -> Value {
     )
 }
 
-/// `check --target T`'s `ref-unsupported` errors for `tool` (an OpenAI tool list), each as
+fn read_json(path: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("the fixture reads")).expect("JSON")
+}
+
+/// `check --target T`'s `ref-unsupported` errors for `tools` (any input shape), each as
 /// (repairable, fix), and whether `repair --target T` refuses the tool, with its words.
 fn check_and_repair(tools: &Value, target: &str) -> (Vec<(bool, String)>, Option<String>) {
     use toolwire::profile::{CompiledProfile, embedded_set};
@@ -265,6 +269,17 @@ fn check_marks_references_repairable_exactly_when_repair_inlines_them() {
         (
             "a $ref bomb of 40 definitions",
             bomb_tool(40),
+            Some("would grow the schema past 10000 nodes".to_string()),
+        ),
+        // The trial's own inputs, as written (a bare schema, an Anthropic tool).
+        (
+            "tests/data/refs/chain-100.json",
+            read_json("tests/data/refs/chain-100.json"),
+            Some(format!("longer than {MAX_REF_HOPS} hops")),
+        ),
+        (
+            "tests/data/refs/bomb-40.json",
+            read_json("tests/data/refs/bomb-40.json"),
             Some("would grow the schema past 10000 nodes".to_string()),
         ),
         ("a 10-hop chain", chain_tool(10, false), None),

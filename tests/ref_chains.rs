@@ -209,3 +209,109 @@ fn a_cycle_is_still_called_a_cycle_by_every_command() {
     assert!(stderr.contains(words), "{stderr}");
     assert!(!stderr.contains("hops"), "{stderr}");
 }
+
+/// Forty definitions, each an object whose two properties both refer to the one before
+/// (`D0` a string): inlining `#/$defs/D39` would copy `D0` 2^39 times, so repair stops at its
+/// expansion cap although every reference is plain, acyclic and short.
+fn bomb_tool(n: usize) -> Value {
+    let mut defs = Map::new();
+    defs.insert("D0".into(), json!({"type":"string"}));
+    for i in 1..n {
+        let prev = json!({"$ref": format!("#/$defs/D{}", i - 1)});
+        defs.insert(
+            format!("D{i}"),
+            json!({"type":"object","properties":{"a": prev.clone(), "b": prev}}),
+        );
+    }
+    tool(
+        json!({"type":"object","properties":{"x":{"$ref": format!("#/$defs/D{}", n - 1)}},
+        "$defs": defs}),
+    )
+}
+
+fn read_json(path: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("the fixture reads")).expect("JSON")
+}
+
+/// `check --target T`'s `ref-unsupported` errors for `tools` (any input shape), each as
+/// (repairable, fix), and whether `repair --target T` refuses the tool, with its words.
+fn check_and_repair(tools: &Value, target: &str) -> (Vec<(bool, String)>, Option<String>) {
+    use toolwire::profile::{CompiledProfile, embedded_set};
+    let profiles = embedded_set().expect("the built-in profiles");
+    let profile = CompiledProfile::new(profiles.get(target).expect("a target's profile"));
+    let set = toolwire::input::from_value(Path::new("tools"), tools.clone()).expect("tools");
+    let findings = toolwire::check::check_set(&set, &profile);
+    let errors = findings
+        .iter()
+        .filter(|f| {
+            f.rule.as_str() == "ref-unsupported" && f.level == toolwire::check::Level::Error
+        })
+        .map(|f| (f.repairable, f.fix.as_str().to_string()))
+        .collect();
+    let repair_tools: Vec<toolwire::repair::Tool> = set.tools.iter().map(Into::into).collect();
+    let r = toolwire::repair::repair_request(&repair_tools, &profile, &Default::default());
+    let refused = (r[0].outcome == toolwire::repair::Outcome::Refused)
+        .then(|| toolwire::repair::human(&r[0]));
+    (errors, refused)
+}
+
+/// check's "(repairable)" on `ref-unsupported` is repair's own decision: where repair refuses
+/// to inline (a chain past the hop limit further on, a `$ref` bomb past the expansion cap), no
+/// finding is marked repairable and the fix gives repair's reason; where it inlines, they are.
+#[test]
+fn check_marks_references_repairable_exactly_when_repair_inlines_them() {
+    for (what, tools, refusal) in [
+        (
+            "a 100-hop chain",
+            chain_tool(100, false),
+            Some(format!("longer than {MAX_REF_HOPS} hops")),
+        ),
+        (
+            "a $ref bomb of 40 definitions",
+            bomb_tool(40),
+            Some("would grow the schema past 10000 nodes".to_string()),
+        ),
+        // The trial's own inputs, as written (a bare schema, an Anthropic tool).
+        (
+            "tests/data/refs/chain-100.json",
+            read_json("tests/data/refs/chain-100.json"),
+            Some(format!("longer than {MAX_REF_HOPS} hops")),
+        ),
+        (
+            "tests/data/refs/bomb-40.json",
+            read_json("tests/data/refs/bomb-40.json"),
+            Some("would grow the schema past 10000 nodes".to_string()),
+        ),
+        ("a 10-hop chain", chain_tool(10, false), None),
+        ("a bomb of 5 definitions", bomb_tool(5), None),
+    ] {
+        let (errors, refused) = check_and_repair(&tools, GEMINI);
+        assert!(
+            !errors.is_empty(),
+            "{what}: check reports local $refs to {GEMINI}"
+        );
+        match refusal {
+            Some(words) => {
+                let refused = refused.unwrap_or_else(|| panic!("{what}: repair refuses it"));
+                assert!(refused.contains(&words), "{what}: {refused}");
+                for (repairable, fix) in &errors {
+                    assert!(
+                        !repairable,
+                        "{what}: marked repairable, repair refuses: {fix}"
+                    );
+                    assert!(
+                        fix.contains("`toolwire repair` cannot inline it") && fix.contains(&words),
+                        "{what}: the fix gives repair's reason: {fix}"
+                    );
+                }
+            }
+            None => {
+                assert!(refused.is_none(), "{what}: repair inlines it: {refused:?}");
+                assert!(
+                    errors.iter().all(|(r, _)| *r),
+                    "{what}: every reference is repairable: {errors:?}"
+                );
+            }
+        }
+    }
+}

@@ -343,10 +343,11 @@ pub fn compile_request(
                 // model's own words), and the others are sent again.
                 let rule = e.rule.as_deref().unwrap_or("unknown rule");
                 let at = if pointer.is_empty() { "/" } else { pointer };
+                let basis = model_basis(&results[i].tool, e.rule.as_deref(), profile, target);
                 refuse(
                     &mut results[i],
                     format!(
-                        "{at}: the offline model of {target} rejects it ({rule}): {}{}",
+                        "{at}: the offline model of {target} rejects it ({rule}{basis}): {}{}",
                         e.message,
                         e.fix
                             .as_deref()
@@ -751,6 +752,29 @@ fn refuse(r: &mut ToolRepair, reason: String) {
         parameter: String::new(),
         reason,
     });
+}
+
+/// What a refusal by the offline model rests on, as words to add after its rule: nothing when
+/// `check --target` (the target's own profile, made from the evidence) reports an error of
+/// that rule for the tool, else a note that the rejection is the model's assumption. The
+/// models are calibrated to the evidence but also refuse what the evidence does not speak to
+/// (a JSON Schema meta-schema pass, strict mode's documented subset applied to every form);
+/// a user must be able to tell such a refusal from a known rejection, which `check` reports.
+fn model_basis(tool: &Tool, rule: Option<&str>, profile: &CompiledProfile, target: &str) -> String {
+    let findings = crate::check::check_tools_within_cap(&[tool.as_ref(0)], profile);
+    let known = findings.iter().any(|f| {
+        f.level == crate::check::Level::Error && rule.is_none_or(|r| f.rule.as_str() == r)
+    });
+    if known {
+        String::new()
+    } else {
+        format!(
+            "; the offline model's assumption, not evidence: the profile `{}` (made from the \
+             docs, reports and probes) does not say {target} rejects this, so `check --target \
+             {target}` reports no error for it",
+            profile.name
+        )
+    }
 }
 
 /// The limit a message states: "maximum length 1024" (OpenAI's template).

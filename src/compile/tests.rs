@@ -250,7 +250,8 @@ fn a_rejection_no_repair_answers_refuses_that_tool_with_the_models_own_error() {
     let reason = &c.tools[0].refusals[0].reason;
     assert!(
         reason.starts_with(
-            "/properties/t: the offline model of openai/chat rejects it (array-items-missing)"
+            "/properties/t: the offline model of openai/chat rejects it (array-items-missing; \
+             the offline model's assumption, not evidence: the profile `test`"
         ) && reason.contains("array schema missing items"),
         "{reason}"
     );

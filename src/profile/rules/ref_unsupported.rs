@@ -27,9 +27,31 @@ pub const RULE: Rule = Rule {
     },
 };
 
-fn repairable(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
-    matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
-        || matches!(f, Feat::Keyword(_))
+/// A plain reference (or one with siblings) and the containers are repaired by inlining the
+/// whole schema, which repair refuses for some schemas whose every reference is plain (a chain
+/// past the hop limit further on, a `$ref` "bomb" past the expansion cap): repair's own
+/// decision ([`inline_refusal`]) says which.
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
+        || matches!(f, Feat::Keyword(_));
+    inlined_by_repair && r.root.is_some_and(|root| inline_refusal(root).is_none())
+}
+
+/// Why `toolwire repair` refuses to inline `root`'s references: the decision repair itself
+/// makes ([`crate::repair::refs::refusal`]), shared so that check's "(repairable)" and fix
+/// text agree with it.
+fn inline_refusal(root: &Value) -> Option<crate::repair::refs::Refusal> {
+    crate::repair::refs::refusal(root)
+}
+
+/// The fix for a reference repair would inline were it not refused: repair's own reason.
+fn refused_fix(root: Option<&Value>) -> Option<String> {
+    let r = inline_refusal(root?)?;
+    Some(format!(
+        "`toolwire repair` cannot inline it: {}. Flatten the schema by hand (shorter \
+         chains, fewer repeated references), or take a JSON string for that part.",
+        crate::repair::refs::refusal_text(&r)
+    ))
 }
 
 fn owns(p: &Param) -> bool {
@@ -177,7 +199,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             let root = cx.root();
             let here = cx.pointer(At::Node(n.frame));
             match root.and_then(|root| form(root, text, &here)) {
-                Some(f) => cx.feature(
+                Some(f) => cx.feature_with_fix(
                     At::Key(n.frame, "$ref"),
                     Feat::KeywordForm("$ref", f),
                     n.placement,
@@ -192,6 +214,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
+                    || (f == value::REF_LOCAL).then(|| refused_fix(root)).flatten(),
                 ),
                 None => cx.feature(
                     At::Key(n.frame, "$ref"),
@@ -208,11 +231,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             }
         }
         if n.map.is_some_and(|m| m.len() > 1) {
-            cx.feature(
+            let root = cx.root();
+            cx.feature_with_fix(
                 At::Key(n.frame, "$ref"),
                 Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
                 n.placement,
                 || "`$ref` next to other keywords".into(),
+                || refused_fix(root),
             );
         }
     }
@@ -224,9 +249,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     };
     for (has, kw) in [(n.defs, "$defs"), (n.definitions, "definitions")] {
         if has {
-            cx.feature(At::Key(n.frame, kw), Feat::Keyword(kw), placement, || {
-                format!("`{kw}` (definitions for `$ref`)")
-            });
+            let root = cx.root();
+            cx.feature_with_fix(
+                At::Key(n.frame, kw),
+                Feat::Keyword(kw),
+                placement,
+                || format!("`{kw}` (definitions for `$ref`)"),
+                || refused_fix(root),
+            );
         }
     }
 }

@@ -153,7 +153,7 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
             }
             Ok(vec![Candidate::many(t, changes)])
         }
-        Err(r) => Err(format!("{} (at {})", r.reason, r.pointer)),
+        Err(r) => Err(crate::repair::refs::refusal_text(&r)),
     }
 }
 

@@ -27,6 +27,7 @@ use crate::json::Limits;
 
 mod compat;
 pub use compat::TypeSpelling;
+mod undecided;
 mod unions;
 
 /// Which text-to-value coercions are allowed. All off by default.
@@ -194,6 +195,8 @@ pub struct ArgsSchema {
     /// (`nullable`, draft-04's boolean bounds; see `compat`). Same places as `declared`.
     rewritten: Option<Value>,
     validator: Validator,
+    /// The patterns the regex engine may give up on, to list the places it did.
+    fancy: undecided::FancyPatterns,
     /// Expected-texts made from the schema alone, by the schema path of their keyword.
     expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
 }
@@ -273,11 +276,13 @@ impl ArgsSchema {
                 message: problem,
             });
         }
+        let fancy = undecided::FancyPatterns::of(rewritten.as_ref().unwrap_or(schema));
         Ok(ArgsSchema {
             depth,
             declared: schema.clone(),
             rewritten,
             validator,
+            fancy,
             expected_memo: Default::default(),
         })
     }
@@ -352,6 +357,7 @@ impl ArgsSchema {
             self.problems_for(&e, &mut problems);
         }
         if !normalise {
+            self.undecided_problems(arguments, &mut problems);
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
                 problems,
@@ -412,6 +418,7 @@ impl ArgsSchema {
         for e in self.validator.iter_errors(&args) {
             self.problems_for(&e, &mut problems);
         }
+        self.undecided_problems(&args, &mut problems);
         ArgsReport {
             arguments: Cow::Owned(args),
             problems,
@@ -1052,6 +1059,15 @@ impl ArgsSchema {
                     with_count("at most ", *limit, "member").into(),
                 )
             }
+            ValidationErrorKind::BacktrackLimitExceeded { .. }
+            | ValidationErrorKind::RegexEngineFailure { .. } => {
+                let pattern = self
+                    .keyword_owner(e)
+                    .and_then(|owner| owner.get("pattern"))
+                    .and_then(Value::as_str);
+                out.push(gave_up(at, found, pattern));
+                return;
+            }
             ValidationErrorKind::Pattern { pattern } => {
                 m.value(found).text(" does not match");
                 let mut expected = String::from("text matching the regular expression `");
@@ -1131,6 +1147,25 @@ impl ArgsSchema {
         });
     }
 
+    /// Adds a problem for every place where a string meets a `pattern` the regex engine gave
+    /// up on and no problem names it yet: the crate leaves such a match out when the call has
+    /// other problems (see the `undecided` module).
+    fn undecided_problems(&self, arguments: &Value, problems: &mut Vec<Problem>) {
+        if self.fancy.is_empty() {
+            return;
+        }
+        for u in self.fancy.undecided(self.lookup_root(), arguments) {
+            if problems
+                .iter()
+                .any(|p| p.pointer == u.pointer && p.keyword == "pattern")
+            {
+                continue;
+            }
+            let found = arguments.pointer(&u.pointer).unwrap_or(&Value::Null);
+            problems.push(gave_up(&u.pointer, found, Some(&u.pattern)));
+        }
+    }
+
     /// The schema object holding the error's keyword.
     fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
         parent_schema(self.lookup_root(), e.schema_path().as_str())
@@ -1167,6 +1202,33 @@ impl ArgsSchema {
         let text = make(self.keyword_owner(e));
         memo.insert(key.into_boxed_str(), text.clone());
         text
+    }
+}
+
+/// The problem for a `pattern` match the regex engine gave up on (its backtracking limit): the
+/// value is neither said to match nor to fail, and the pattern is named when known.
+fn gave_up(pointer: &str, found: &Value, pattern: Option<&str>) -> Problem {
+    let mut m = Sentence::at(pointer);
+    m.text("the regular expression engine gave up on ")
+        .value(found)
+        .text(" (it reached its backtracking limit), so whether it matches is unknown");
+    let expected = match pattern {
+        Some(p) => {
+            let mut e = String::from("text matching the regular expression `");
+            e.push_str(p);
+            e.push('`');
+            e
+        }
+        None => "text matching the schema's regular expression".to_string(),
+    };
+    let mut message = m.expected(&expected);
+    message.pop();
+    message.push_str(" (a shorter or simpler value may let the engine decide).");
+    Problem {
+        message,
+        pointer: pointer.to_string(),
+        keyword: Cow::Borrowed("pattern"),
+        expected: Cow::Owned(expected),
     }
 }
 
@@ -1996,5 +2058,82 @@ mod tests {
         assert_eq!(decimal("1e2"), decimal("100.0"));
         assert_eq!(decimal("-0.0"), decimal("0"));
         assert_ne!(decimal("1.5"), decimal("15"));
+    }
+}
+
+#[cfg(test)]
+mod undecided_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn backtracking() -> ArgsSchema {
+        ArgsSchema::new(&json!({"type":"object","properties":{
+            "c":{"type":"string","pattern":"^(a|a)*\\1$"},
+            "t":{"type":"string"}}}))
+        .unwrap()
+    }
+
+    /// A value the engine gives up on (30 `a`s then `!`: fancy-regex's backtracking limit).
+    fn too_hard() -> String {
+        format!("{}!", "a".repeat(30))
+    }
+
+    /// The crate keeps only the errors every outcome of an unfinished match shares, so with
+    /// another problem present the undecided `pattern` used to vanish from the report.
+    #[test]
+    fn a_pattern_the_engine_gives_up_on_is_listed_beside_other_problems() {
+        let s = backtracking();
+        let call = json!({"c": too_hard(), "t": 5});
+        let r = s.check(&call, Coercions::NONE);
+        let places: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect();
+        assert_eq!(places, [("/t", "type"), ("/c", "pattern")]);
+        let c = &r.problems[1];
+        assert!(c.message.contains("gave up"), "{}", c.message);
+        assert!(c.message.contains("backtracking limit"), "{}", c.message);
+        assert!(!c.message.contains("does not match"), "{}", c.message);
+        assert_eq!(
+            c.expected,
+            "text matching the regular expression `^(a|a)*\\1$`"
+        );
+    }
+
+    /// Alone, the crate reports the engine's failure itself: named with the pattern, not as
+    /// "fails `pattern`", and listed once.
+    #[test]
+    fn a_pattern_the_engine_gives_up_on_alone_names_the_regex() {
+        let s = backtracking();
+        let call = json!({"c": too_hard()});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        let c = &r.problems[0];
+        assert_eq!((c.pointer.as_str(), c.keyword.as_ref()), ("/c", "pattern"));
+        assert!(c.message.contains("`^(a|a)*\\1$`"), "{}", c.message);
+        assert!(c.message.contains("gave up"), "{}", c.message);
+        assert!(!c.message.contains("fails `pattern`"), "{}", c.message);
+    }
+
+    /// A decided mismatch is still a plain mismatch, and an undecided match is found after
+    /// normalisation too (an optional null dropped).
+    #[test]
+    fn decided_mismatches_and_normalised_calls_read_as_before() {
+        let s = backtracking();
+        let call = json!({"c":"zz","t":5});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(r.problems.len(), 2);
+        assert!(r.problems[0].message.contains("does not match"));
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "c":{"type":"string","pattern":"^(a|a)*\\1$"},
+            "n":{"type":"integer"},
+            "t":{"type":"string"}}}))
+        .unwrap();
+        let call = json!({"c": too_hard(), "n": null, "t": 5});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(r.absent_nulls, ["/n"]);
+        let pointers: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/t", "/c"]);
     }
 }

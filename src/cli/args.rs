@@ -8,13 +8,15 @@ use serde_json::{Value, json};
 use crate::args::{
     ArgsReport, ArgsSchema, Coercions, Sent, inexact_numbers, parse_arguments, parse_arguments_from,
 };
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
 use crate::input;
 use crate::json::{self, Limits};
 
 #[derive(Debug, clap::Args)]
 pub struct ArgsArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// The declared schema: a bare JSON Schema, or one tool definition (OpenAI
     /// `{"type":"function","function":{...}}` or flat, Anthropic `input_schema`, MCP
     /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). Gemini's proto type names
@@ -39,7 +41,9 @@ pub struct ArgsArgs {
     pub format: String,
 }
 
-pub fn run(args: ArgsArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(args: ArgsArgs) -> Result<u8> {
+    args.no_project
+        .refuse("args", "the schema and the call it is given")?;
     let call_file = args.call.strip_prefix('@').unwrap_or(&args.call);
     crate::cli::stdin_once([
         ("--schema", args.schema.as_os_str()),

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::check::Report;
-use crate::cli::{EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::profile::{CompiledProfile, PORTABLE, ProfileSet};
 
@@ -27,6 +27,8 @@ pub enum OutputFormat {
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// Tool definition files: OpenAI, Anthropic, MCP tools/list, Gemini, Bedrock, function
     /// declarations, a bare JSON Schema, or JSON Lines of any of these (`-`: standard input).
     #[arg(required = true, value_name = "FILE")]
@@ -157,7 +159,11 @@ fn emit(text: &str) -> Result<()> {
     }
 }
 
-pub fn run(mut args: CheckArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(mut args: CheckArgs) -> Result<u8> {
+    args.no_project.refuse(
+        "check",
+        "the files it is given and the profiles built into the binary (or `--profiles FILE`)",
+    )?;
     crate::cli::stdin_once(
         args.files
             .iter()

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::compile::{BuiltinOutcome, Compilation, ModelCheck, compile_request};
 use crate::error::{Error, Result};
 use crate::input::{BuiltinTool, Format, ToolEntry, ToolSet};
@@ -23,6 +23,8 @@ use crate::repair::{self, Outcome, Tool};
 
 #[derive(Debug, clap::Args)]
 pub struct CompileArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; tools need names; `-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -39,7 +41,11 @@ pub struct CompileArgs {
     pub rewrite: crate::cli::repair::RewriteArgs,
 }
 
-pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(args: CompileArgs) -> Result<u8> {
+    args.no_project.refuse(
+        "compile",
+        "the files it is given and the profiles built into the binary (or `--profiles FILE`)",
+    )?;
     args.rewrite.stdin_once(&args.file)?;
     if let Some(out) = crate::cli::repair::output_file(args.output.as_ref())
         && crate::cli::repair::same_file(out, &args.file)

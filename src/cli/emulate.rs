@@ -3,12 +3,14 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::cli::{EXIT_OK, Paths};
+use crate::cli::EXIT_OK;
 use crate::emulate::{Emulator, Fault, Options};
 use crate::error::{Error, Result};
 
 #[derive(Debug, clap::Args)]
 pub struct EmulateArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8089")]
     pub listen: SocketAddr,
@@ -32,7 +34,11 @@ pub struct EmulateArgs {
     pub exit_after: Option<f64>,
 }
 
-pub fn run(args: EmulateArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(args: EmulateArgs) -> Result<u8> {
+    args.no_project.refuse(
+        "emulate",
+        "nothing from disk (it serves the offline target models)",
+    )?;
     if let Some(only) = &args.only
         && !crate::emulate::slugs().contains(&only.as_str())
     {

@@ -6,13 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
 use crate::explain::{Explanation, explain};
 use crate::json::{self, Limits};
 
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// The error: a file holding the body (or a client's printout of it), `-` for standard
     /// input, or the text itself.
     #[arg(value_name = "ERROR")]
@@ -29,7 +31,9 @@ pub struct ExplainArgs {
     pub format: String,
 }
 
-pub fn run(args: ExplainArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(args: ExplainArgs) -> Result<u8> {
+    args.no_project
+        .refuse("explain", "the error and request it is given")?;
     crate::cli::stdin_once(
         args.request
             .iter()

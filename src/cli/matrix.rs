@@ -10,8 +10,13 @@ pub struct MatrixArgs {
     /// Compare instead of writing; exit 1 naming every stale file.
     #[arg(long)]
     pub check: bool,
+    #[command(flatten)]
+    pub paths: Paths,
 }
 
-pub fn run(args: MatrixArgs, paths: &Paths) -> Result<u8> {
-    crate::cli::rules::run(RulesArgs { check: args.check }, paths)
+pub fn run(args: MatrixArgs) -> Result<u8> {
+    crate::cli::rules::run(RulesArgs {
+        check: args.check,
+        paths: args.paths,
+    })
 }

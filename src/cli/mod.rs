@@ -28,31 +28,59 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "toolwire", version, about, long_about = None)]
 pub struct Cli {
-    #[command(flatten)]
-    pub paths: Paths,
     #[command(subcommand)]
     pub command: Command,
 }
 
-/// Where the project's data lives.
+/// Where the project's data lives: `--cases` and `--reports`, options of the commands that
+/// read the catalog or the evidence (`probe`, `rules`, `matrix`) and of no other. The others
+/// read only the files they are given (and the profiles built into the binary, or
+/// `--profiles FILE`), so clap refuses these options there (exit 2) rather than accept a
+/// folder they would never read.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Paths {
     /// The case catalog.
-    #[arg(
-        long = "cases",
-        global = true,
-        default_value = "cases",
-        value_name = "DIR"
-    )]
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
     pub cases_dir: PathBuf,
     /// Reports: runs/, documented/, matrix, profiles, rule table.
-    #[arg(
-        long = "reports",
-        global = true,
-        default_value = "reports",
-        value_name = "DIR"
-    )]
+    #[arg(long = "reports", default_value = "reports", value_name = "DIR")]
     pub reports_dir: PathBuf,
+}
+
+/// `--cases` and `--reports` on a command that reads neither: accepted by the parser only to
+/// be refused with a message naming the commands that do read them (a plain "unexpected
+/// argument" would suggest passing the flag as a value). Hidden from `--help`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct NoProject {
+    #[arg(long = "cases", value_name = "DIR", hide = true)]
+    cases: Option<PathBuf>,
+    #[arg(long = "reports", value_name = "DIR", hide = true)]
+    reports: Option<PathBuf>,
+}
+
+impl NoProject {
+    /// [`Error::Usage`] (exit 2) when `--cases` or `--reports` was given to `command`.
+    pub fn refuse(&self, command: &str, reads: &str) -> Result<(), Error> {
+        let given: Vec<&str> = [
+            self.cases.as_ref().map(|_| "--cases"),
+            self.reports.as_ref().map(|_| "--reports"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if given.is_empty() {
+            return Ok(());
+        }
+        let (what, verb) = if given.len() == 1 {
+            (given[0].to_string(), "does")
+        } else {
+            (given.join(" and "), "do")
+        };
+        Err(Error::Usage(format!(
+            "{what} {verb} not apply to `toolwire {command}`, which reads {reads}; only `probe`, \
+             `rules` and `matrix` read the case catalog and the reports folder"
+        )))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -122,16 +150,16 @@ pub fn main() -> ExitCode {
     end_quietly_on_output_errors();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Probe(a) => probe::run(a, &cli.paths),
-        Command::Matrix(a) => matrix::run(a, &cli.paths),
-        Command::Rules(a) => rules::run(a, &cli.paths),
-        Command::Rule(a) => rules::run_rule(a, &cli.paths),
-        Command::Check(a) => check::run(a, &cli.paths),
-        Command::Repair(a) => repair::run(a, &cli.paths),
-        Command::Compile(a) => compile::run(a, &cli.paths),
-        Command::Args(a) => args::run(a, &cli.paths),
-        Command::Explain(a) => explain::run(a, &cli.paths),
-        Command::Emulate(a) => emulate::run(a, &cli.paths),
+        Command::Probe(a) => probe::run(a),
+        Command::Matrix(a) => matrix::run(a),
+        Command::Rules(a) => rules::run(a),
+        Command::Rule(a) => rules::run_rule(a),
+        Command::Check(a) => check::run(a),
+        Command::Repair(a) => repair::run(a),
+        Command::Compile(a) => compile::run(a),
+        Command::Args(a) => args::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Emulate(a) => emulate::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -147,6 +175,22 @@ impl Paths {
     /// The project these paths point at.
     pub fn project(&self) -> crate::project::Project {
         crate::project::Project::new(&self.cases_dir, &self.reports_dir)
+    }
+
+    /// Refuses a `--reports` that is not a folder (exit 2): the generated files are made from
+    /// the run logs and documented evidence inside it, so a mistyped folder would otherwise
+    /// be read as a project with no evidence at all (and written to, created on the way).
+    pub fn require_reports(&self) -> Result<(), Error> {
+        let dir = &self.reports_dir;
+        if dir.is_dir() {
+            return Ok(());
+        }
+        let problem = if dir.exists() {
+            "--reports must name a folder (runs/, documented/ and the generated files), not a file"
+        } else {
+            "--reports: no such folder (it holds runs/, documented/ and the generated files)"
+        };
+        Err(Error::input(dir, crate::error::Place::File, problem))
     }
 }
 
@@ -192,6 +236,40 @@ pub fn exit_code(_e: &Error) -> u8 {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn project_paths_are_refused_where_no_command_reads_them() {
+        use clap::Parser;
+        let cli = Cli::try_parse_from(["toolwire", "check", "--reports", "r", "a.json"]).unwrap();
+        let Command::Check(a) = cli.command else {
+            panic!("parsed as check")
+        };
+        let e = a.no_project.refuse("check", "its files").unwrap_err();
+        assert!(matches!(e, Error::Usage(_)));
+        assert!(
+            e.to_string()
+                .starts_with("--reports does not apply to `toolwire check`"),
+            "{e}"
+        );
+        let cli = Cli::try_parse_from(["toolwire", "check", "a.json"]).unwrap();
+        let Command::Check(a) = cli.command else {
+            panic!("parsed as check")
+        };
+        assert!(a.no_project.refuse("check", "its files").is_ok());
+        // The commands that read them keep them as their own options.
+        let cli =
+            Cli::try_parse_from(["toolwire", "rules", "--cases", "c", "--reports", "r"]).unwrap();
+        let Command::Rules(a) = cli.command else {
+            panic!("parsed as rules")
+        };
+        assert_eq!(a.paths.reports_dir, PathBuf::from("r"));
+        assert_eq!(a.paths.cases_dir, PathBuf::from("c"));
+        let missing = Paths {
+            cases_dir: "cases".into(),
+            reports_dir: "tests/cli/no-such-reports".into(),
+        };
+        assert!(missing.require_reports().is_err());
+    }
 
     #[test]
     fn standard_input_is_read_from_one_place_only() {

@@ -23,6 +23,8 @@ use crate::target::{Env, ProcessEnv};
 
 #[derive(Debug, clap::Args)]
 pub struct ProbeArgs {
+    #[command(flatten)]
+    pub paths: Paths,
     /// Only these targets (an id, a prefix such as `engine/`, or a glob ending in `*`). Repeatable.
     #[arg(long = "target", value_name = "TARGET")]
     pub targets: Vec<String>,
@@ -377,7 +379,8 @@ fn check_env(
     Ok(())
 }
 
-pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
+pub fn run(args: ProbeArgs) -> Result<u8> {
+    let paths = &args.paths;
     check_flags(&args)?;
     let project = paths.project();
     let catalog = project.catalog()?;
@@ -452,6 +455,11 @@ pub fn run(args: ProbeArgs, paths: &Paths) -> Result<u8> {
         if let Some(why) = t.skip_reason() {
             println!("{}: skipped: {why}", t.record().id);
         }
+    }
+    // A real run reads the matrix in the reports folder and writes its log and the generated
+    // files there; an emulated one never touches it.
+    if !emulated {
+        paths.require_reports()?;
     }
     let runs_dir = match (&args.runs_dir, emulated) {
         (Some(d), true) if same_dir(d, &project.runs_dir()) => {

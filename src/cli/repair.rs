@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, Paths};
+use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::input::{Format, ToolSet};
 use crate::profile::{PORTABLE, ProfileSet};
@@ -27,6 +27,8 @@ use crate::repair::{self, Options, Outcome, Tool, ToolRepair, layout, tool_choic
 
 #[derive(Debug, clap::Args)]
 pub struct RepairArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; `-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -87,7 +89,11 @@ pub(crate) fn profiles(path: Option<&PathBuf>) -> Result<ProfileSet> {
     }
 }
 
-pub fn run(args: RepairArgs, _paths: &Paths) -> Result<u8> {
+pub fn run(args: RepairArgs) -> Result<u8> {
+    args.no_project.refuse(
+        "repair",
+        "the files it is given and the profiles built into the binary (or `--profiles FILE`)",
+    )?;
     args.rewrite.stdin_once(&args.file)?;
     let set = profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;

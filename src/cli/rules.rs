@@ -12,22 +12,17 @@ pub struct RulesArgs {
     /// Compare instead of writing; exit 1 naming every stale file.
     #[arg(long)]
     pub check: bool,
+    #[command(flatten)]
+    pub paths: Paths,
 }
 
 /// Regenerates reports/matrix.json, MATRIX.md, profile.json and RULES.md.
 /// The reports folder must exist: the generated files are made from the run logs and
 /// documented evidence inside it, so a mistyped `--reports` would otherwise compare against
 /// (or write) reports with no evidence at all, and `--check` would call them all stale.
-pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
-    let dir = &paths.reports_dir;
-    if !dir.is_dir() {
-        let problem = if dir.exists() {
-            "--reports must name a folder (runs/, documented/ and the generated files), not a file"
-        } else {
-            "--reports: no such folder (it holds runs/, documented/ and the generated files)"
-        };
-        return Err(Error::input(dir, crate::error::Place::File, problem));
-    }
+pub fn run(args: RulesArgs) -> Result<u8> {
+    let paths = &args.paths;
+    paths.require_reports()?;
     let project = paths.project();
     for (log, line) in project.cut_lines()? {
         eprintln!(
@@ -71,6 +66,8 @@ pub fn run(args: RulesArgs, paths: &Paths) -> Result<u8> {
 
 #[derive(Debug, clap::Args)]
 pub struct RuleArgs {
+    #[command(flatten)]
+    pub no_project: crate::cli::NoProject,
     /// The rule id, e.g. `array-items-missing`; without one, every rule is listed.
     pub id: Option<String>,
     /// List every rule id with what it checks (what `toolwire rule` with no ID does).
@@ -83,7 +80,11 @@ pub struct RuleArgs {
 
 /// Prints one rule's documentation, or the list of rules (`--list`, or no id). An unknown id
 /// is a usage error.
-pub fn run_rule(args: RuleArgs, _paths: &Paths) -> Result<u8> {
+pub fn run_rule(args: RuleArgs) -> Result<u8> {
+    args.no_project.refuse(
+        "rule",
+        "the rule registry built into the binary (and `--profiles FILE`)",
+    )?;
     if args.list || args.id.is_none() {
         for r in REGISTRY.iter() {
             println!("{:<28} {}", r.id, first_sentence(r.checks));

@@ -33,6 +33,7 @@ use crate::profile::CompiledProfile;
 use crate::repair::{self, Outcome, Tool, ToolRepair};
 use crate::target::{Classified, Credential, Reply, Secret, WireOptions};
 use crate::tool::ToolDef;
+use wire::Unwirable;
 
 /// What the target's offline model said about the compiled request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -199,14 +200,13 @@ pub fn compile_request(
             leave_strict_out(r, target);
         }
         declare_no_arguments(r, target);
-        if let Some(reason) = r
+        if let Some((at, problem)) = r
             .tool
             .parameters
             .as_ref()
             .and_then(crate::schema::broken_ref)
-            .map(|(at, problem)| format!("{}: {problem}", if at.is_empty() { "/" } else { &at }))
         {
-            refuse(r, reason);
+            refuse(r, at, problem);
             continue;
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
@@ -217,7 +217,7 @@ pub fn compile_request(
                     }
                     r.changes.extend(changes);
                 }
-                Err(reason) => refuse(r, reason),
+                Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
             }
         }
     }
@@ -335,19 +335,21 @@ pub fn compile_request(
                 if let Some(schema) = r.tool.parameters.as_mut() {
                     match wire::apply(form, schema) {
                         Ok(more) => r.changes.extend(more),
-                        Err(reason) => refuse(r, reason),
+                        Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
                     }
                 }
             } else if results[i].outcome != Outcome::Refused {
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
                 let rule = e.rule.as_deref().unwrap_or("unknown rule");
-                let at = if pointer.is_empty() { "/" } else { pointer };
                 let basis = model_basis(&results[i].tool, e.rule.as_deref(), profile, target);
+                // The place is the one the model's error names (its path into the schema, as
+                // the explanation read it), not the tool's root.
                 refuse(
                     &mut results[i],
+                    pointer.to_string(),
                     format!(
-                        "{at}: the offline model of {target} rejects it ({rule}{basis}): {}{}",
+                        "the offline model of {target} rejects the schema at this place ({rule}{basis}): {}{}",
                         e.message,
                         e.fix
                             .as_deref()
@@ -742,12 +744,13 @@ fn fix_the_same_feature_elsewhere(
 /// [`fix_the_same_feature_elsewhere`]); the largest corpus tool has fewer.
 const MAX_SAME_FEATURE_REPAIRS: usize = 400;
 
-/// Marks a tool refused because its wire form cannot be written.
-fn refuse(r: &mut ToolRepair, reason: String) {
+/// Marks a tool refused, at `pointer` (the most precise place known: into its parameters
+/// schema, `""` its root), for `reason` (which does not repeat the place).
+fn refuse(r: &mut ToolRepair, pointer: String, reason: String) {
     r.outcome = Outcome::Refused;
     r.changes.clear();
     r.refusals.push(repair::Refusal {
-        pointer: String::new(),
+        pointer,
         rule: "compile".into(),
         parameter: String::new(),
         reason,

@@ -188,7 +188,7 @@ fn optional_non_standard_types_in_strict_mode_settle_in_one_pass() {
     assert!(
         c.tools[0].refusals[0]
             .reason
-            .contains("offline model of openai/chat-strict rejects it"),
+            .contains("offline model of openai/chat-strict rejects the schema at this place"),
         "{:#?}",
         c.tools[0].refusals
     );
@@ -247,13 +247,15 @@ fn a_rejection_no_repair_answers_refuses_that_tool_with_the_models_own_error() {
     )
     .unwrap();
     assert_eq!(c.tools[0].outcome, Outcome::Refused);
-    let reason = &c.tools[0].refusals[0].reason;
+    let refusal = &c.tools[0].refusals[0];
+    assert_eq!(refusal.pointer, "/properties/t");
     assert!(
-        reason.starts_with(
-            "/properties/t: the offline model of openai/chat rejects it (array-items-missing; \
+        refusal.reason.starts_with(
+            "the offline model of openai/chat rejects the schema at this place (array-items-missing; \
              the offline model's assumption, not evidence: the profile `test`"
-        ) && reason.contains("array schema missing items"),
-        "{reason}"
+        ) && refusal.reason.contains("array schema missing items"),
+        "{}",
+        refusal.reason
     );
     assert_ne!(c.tools[1].outcome, Outcome::Refused);
     assert!(
@@ -580,7 +582,7 @@ fn a_broken_ref_refuses_the_tool() {
         .map(|t| {
             t.refusals
                 .iter()
-                .map(|r| r.reason.clone())
+                .map(|r| format!("{}: {}", r.pointer, r.reason))
                 .collect::<Vec<_>>()
                 .join("; ")
         })
@@ -616,7 +618,7 @@ fn a_ref_chain_is_held_to_the_shared_hop_limit_for_every_target() {
         c.tools[0]
             .refusals
             .iter()
-            .map(|r| r.reason.clone())
+            .map(|r| format!("{}: {}", r.pointer, r.reason))
             .collect::<Vec<_>>()
             .join("; ")
     };
@@ -1033,5 +1035,39 @@ fn check_reports_the_non_string_format_that_compile_for_gemini_repairs() {
             .iter()
             .any(|f| f.rule == "keyword-value-invalid" && f.pointer == "/properties/a/format"),
         "{found:#?}"
+    );
+}
+
+/// A refusal is placed where the model's error puts the problem (the path it names into the
+/// schema), not at the tool's root with the place only inside the message.
+#[test]
+fn a_refusal_is_placed_at_the_pointer_the_models_error_names() {
+    let p = profile(&[]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"o":{"type":"any"}}}),
+    );
+    let c = compile(&[t], "openai/chat", &p, &repair::Options::default()).unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused);
+    let refusal = &c.tools[0].refusals[0];
+    assert_eq!(refusal.pointer, "/properties/o/type", "{refusal:?}");
+    assert!(
+        !refusal.reason.starts_with('/'),
+        "the place is not repeated in the reason: {}",
+        refusal.reason
+    );
+}
+
+/// A schema the strict wire form cannot close is refused at the object that cannot be closed.
+#[test]
+fn a_schema_strict_mode_cannot_close_is_refused_at_that_object() {
+    let mut schema = json!({"type":"object","properties":{"m":{"type":"object",
+        "additionalProperties":{"type":"string"}}}});
+    let e = wire::apply(wire::Form::Strict, &mut schema).unwrap_err();
+    assert_eq!(e.pointer, "/properties/m");
+    assert!(
+        e.reason.starts_with("an object whose extra members"),
+        "{}",
+        e.reason
     );
 }

@@ -59,8 +59,26 @@ impl Form {
 const DEEPSEEK_FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
 const LENGTH_BOUNDS: &[&str] = &["minLength", "maxLength", "minItems", "maxItems"];
 
-/// Rewrites `schema` into `form`. Returns the changes, or why it cannot be done.
-pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, String> {
+/// Why a schema cannot be put in a wire form, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unwirable {
+    /// JSON Pointer into the schema: the place that cannot be rewritten.
+    pub pointer: String,
+    /// Why, without the place.
+    pub reason: String,
+}
+
+impl Unwirable {
+    fn at(pointer: &str, reason: impl Into<String>) -> Self {
+        Unwirable {
+            pointer: pointer.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Rewrites `schema` into `form`. Returns the changes, or why it cannot be done and where.
+pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Unwirable> {
     let mut changes = Vec::new();
     required_lists(schema, "", &mut changes, 0)?;
     match form {
@@ -83,9 +101,9 @@ fn required_lists(
     at: &str,
     changes: &mut Vec<Change>,
     depth: usize,
-) -> Result<(), String> {
+) -> Result<(), Unwirable> {
     if depth > MAX_DEPTH {
-        return Err("the schema nests too deep to compile".into());
+        return Err(Unwirable::at(at, "the schema nests too deep to compile"));
     }
     let Value::Object(o) = v else {
         return Ok(());
@@ -130,8 +148,8 @@ fn is_object_schema(o: &Map<String, Value>) -> bool {
 fn children(
     node: &mut Map<String, Value>,
     at: &str,
-    mut f: impl FnMut(&mut Value, &str) -> Result<(), String>,
-) -> Result<(), String> {
+    mut f: impl FnMut(&mut Value, &str) -> Result<(), Unwirable>,
+) -> Result<(), Unwirable> {
     for (k, v) in node.iter_mut() {
         let here = push_token(at, k);
         match k.as_str() {
@@ -159,9 +177,14 @@ fn children(
 const MAX_DEPTH: usize = 512;
 
 /// Closes every object schema and makes every property required, optional ones nullable.
-fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Result<(), String> {
+fn close(
+    v: &mut Value,
+    at: &str,
+    changes: &mut Vec<Change>,
+    depth: usize,
+) -> Result<(), Unwirable> {
     if depth > MAX_DEPTH {
-        return Err("the schema nests too deep to compile".into());
+        return Err(Unwirable::at(at, "the schema nests too deep to compile"));
     }
     let Value::Object(o) = v else {
         return Ok(());
@@ -170,9 +193,9 @@ fn close(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) -> Re
         match o.get("additionalProperties") {
             Some(Value::Bool(false)) => {}
             Some(Value::Object(_)) => {
-                return Err(format!(
-                    "{}: an object whose extra members have a schema (a map) cannot be closed for strict mode",
-                    if at.is_empty() { "/" } else { at }
+                return Err(Unwirable::at(
+                    at,
+                    "an object whose extra members have a schema (a map) cannot be closed for strict mode",
                 ));
             }
             open => {
@@ -581,10 +604,9 @@ mod tests {
     #[test]
     fn a_map_cannot_be_strict() {
         let mut s = json!({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}});
-        assert!(
-            apply(Form::Strict, &mut s)
-                .unwrap_err()
-                .contains("/properties/m")
+        assert_eq!(
+            apply(Form::Strict, &mut s).unwrap_err().pointer,
+            "/properties/m"
         );
     }
 

@@ -1,7 +1,8 @@
 //! Benchmarks for the seam: `args` next to the jsonschema crate's bare `iter_errors` on the
-//! same call (goal: within 1.5×), and `repair` and `compile` throughput over the corpora
+//! same call (goal: within 1.5×), `repair` and `compile` throughput over the corpora
 //! (tools/s; skipped with a message when the corpora are not at hand: they are licensed and
-//! kept outside the repository; set `TOOLWIRE_CORPORA`).
+//! kept outside the repository; set `TOOLWIRE_CORPORA`), and `compile` on one generated
+//! 5,000-property tool (`large-schema`, built in memory).
 //!
 //! Run: `cargo bench --bench seam`. For instruction counts of the `args` hot path (fixed work,
 //! comparable before and after a change): `SEAM_ARGS_DRIVER=invalid:2000 valgrind
@@ -157,7 +158,58 @@ fn bench_repair_and_compile(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_args, bench_repair_and_compile);
+/// A tool of `n` properties, each a small schema with a description, every other one
+/// required: the shape of a generated API wrapper, and the size at which a cost that grows
+/// faster than the schema shows (a pairwise search over `properties` or `required`).
+fn large_tool(n: usize) -> toolwire::repair::Tool {
+    let kinds = ["string", "integer", "number", "boolean"];
+    let properties: serde_json::Map<String, Value> = (0..n)
+        .map(|i| {
+            (
+                format!("field_{i:05}"),
+                json!({"type": kinds[i % 4], "description": format!("Property {i} of a generated tool.")}),
+            )
+        })
+        .collect();
+    let required: Vec<Value> = (0..n)
+        .step_by(2)
+        .map(|i| Value::String(format!("field_{i:05}")))
+        .collect();
+    toolwire::repair::Tool {
+        name: Some("large_tool".into()),
+        description: Some("A tool with many properties.".into()),
+        parameters: Some(json!({"type": "object", "properties": properties, "required": required})),
+        strict: None,
+    }
+}
+
+/// `compile` on one generated 5,000-property tool (no files needed): its time should grow
+/// with the schema, not with its square.
+fn bench_large_schema(c: &mut Criterion) {
+    let tools = vec![large_tool(5_000)];
+    let set = toolwire::profile::embedded().expect("embedded profiles");
+    let opts = toolwire::repair::Options::default();
+    let mut g = c.benchmark_group("large-schema/5000-properties");
+    g.sample_size(10);
+    for target in [
+        "openai/chat-strict",
+        "gemini/v1beta/parameters",
+        "anthropic/messages",
+    ] {
+        let profile = toolwire::profile::CompiledProfile::new(set.get(target).expect("profile"));
+        g.bench_function(format!("compile/{target}"), |b| {
+            b.iter(|| black_box(toolwire::compile::compile(&tools, target, &profile, &opts).ok()))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_args,
+    bench_repair_and_compile,
+    bench_large_schema
+);
 
 /// `SEAM_ARGS_DRIVER=valid|invalid[:N]` runs `args` N times (default 1000) on that call and
 /// exits, for `valgrind --tool=callgrind` (fixed work, so instruction counts compare before

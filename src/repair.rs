@@ -621,8 +621,10 @@ pub fn repair_tool(
     }
 }
 
-/// Counts per outcome.
-pub fn summary(results: &[ToolRepair]) -> BTreeMap<&'static str, usize> {
+/// Counts per outcome (of a slice of results, or of references to them: no copy needed).
+pub fn summary<'a>(
+    results: impl IntoIterator<Item = &'a ToolRepair>,
+) -> BTreeMap<&'static str, usize> {
     let mut m = BTreeMap::new();
     for r in results {
         let k = match r.outcome {

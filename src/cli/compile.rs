@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
-use crate::compile::{BuiltinOutcome, Compilation, ModelCheck, compile_request};
+use crate::compile::{BuiltinOutcome, Compilation, ModelCheck, compile_owned};
 use crate::error::{Error, Result};
 use crate::input::{BuiltinTool, Format, ToolEntry, ToolSet};
 use crate::repair::{self, Outcome, Tool};
@@ -58,7 +58,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     }
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
-    let tools = crate::input::read_file(&args.file)?;
+    let mut tools = crate::input::read_file(&args.file)?;
     // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.
     crate::input::require_tools(&tools)?;
     let taken = |b: &BuiltinTool| crate::target::takes_builtin(&args.target, &b.value);
@@ -85,18 +85,32 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         return Ok(EXIT_OK);
     }
     let opts = args.rewrite.options();
+    // Each tool's schema is handed to compile, not copied: the file's entries are read
+    // below only for their numbers, and a schema may be megabytes.
+    let mut schemas: Vec<Option<Value>> = tools
+        .tools
+        .iter_mut()
+        .map(|t| t.parameters.take())
+        .collect();
     let mut compiled: Vec<Compilation> = Vec::new();
     // A request of built-ins only, none of which the target takes, has nothing to compile:
     // it is not a request the model refuses, only its built-ins are named.
     let mut passed_over = String::new();
-    for (request, builtins) in requests(&tools) {
+    for (first_entry, request, builtins) in requests(&tools) {
         if request.is_empty() && !builtins.iter().any(taken) {
             for b in builtins {
                 passed_over.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
             }
             continue;
         }
-        let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+        let input: Vec<Tool> = request
+            .iter()
+            .zip(&mut schemas[first_entry..])
+            .map(|(entry, schema)| Tool {
+                parameters: schema.take(),
+                ..Tool::from(entry)
+            })
+            .collect();
         // A request's tools and built-ins are numbered in one run: its place in the request is
         // the number less the request's first.
         let first = request
@@ -107,7 +121,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             .unwrap_or(0);
         let placed: Vec<(usize, &BuiltinTool)> =
             builtins.iter().map(|b| (b.index - first, b)).collect();
-        let mut c = compile_request(&input, &placed, &args.target, &profile, &opts)
+        let mut c = compile_owned(input, &placed, &args.target, &profile, &opts)
             .map_err(|e| Error::Usage(format!("{}: {e}", args.file.display())))?;
         for (entry, r) in request.iter().zip(c.tools.iter_mut()) {
             r.index = entry.index;
@@ -178,9 +192,9 @@ fn shown<'a>(format: &str, report: &'a str) -> std::borrow::Cow<'a, str> {
     }
 }
 
-/// Every request of the file (in order) with its function tools and its built-in tools; a
-/// request of built-ins only has no function tools.
-fn requests(set: &ToolSet) -> Vec<(&[ToolEntry], &[BuiltinTool])> {
+/// Every request of the file (in order) with its function tools (and the place of the first
+/// in `set.tools`) and its built-in tools; a request of built-ins only has no function tools.
+fn requests(set: &ToolSet) -> Vec<(usize, &[ToolEntry], &[BuiltinTool])> {
     let mut ids: Vec<usize> = set
         .tools
         .iter()
@@ -193,7 +207,7 @@ fn requests(set: &ToolSet) -> Vec<(&[ToolEntry], &[BuiltinTool])> {
         .map(|id| {
             let start = set.tools.partition_point(|t| t.request < id);
             let end = set.tools.partition_point(|t| t.request <= id);
-            (&set.tools[start..end], set.builtins_of(id))
+            (start, &set.tools[start..end], set.builtins_of(id))
         })
         .collect()
 }

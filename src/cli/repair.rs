@@ -98,7 +98,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     let set = profiles(args.rewrite.profiles.as_ref())?;
     let profile = crate::cli::check::select(&set, &args.profile, args.target.as_deref())?;
     let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
-    let tools = crate::input::from_bytes(&args.file, &bytes)?;
+    let mut tools = crate::input::from_bytes(&args.file, &bytes)?;
     // Nothing to repair is a wrong input, as for check (an empty list written back would
     // pass a pipeline that was handed the wrong file).
     crate::input::require_tools(&tools)?;
@@ -107,8 +107,26 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         ..args.rewrite.options()
     };
     let mut results: Vec<(usize, ToolRepair)> = Vec::new();
+    // Each tool's schema is handed to repair, not copied (a schema may be megabytes): the
+    // entries are read below only for their numbers and places, and the document is written
+    // back from its own text.
+    let mut schemas: Vec<Option<serde_json::Value>> = tools
+        .tools
+        .iter_mut()
+        .map(|t| t.parameters.take())
+        .collect();
+    let mut unread = schemas.as_mut_slice();
     for request in tools.requests() {
-        let input: Vec<Tool> = request.iter().map(Tool::from).collect();
+        let (these, rest) = std::mem::take(&mut unread).split_at_mut(request.len());
+        unread = rest;
+        let input: Vec<Tool> = request
+            .iter()
+            .zip(these)
+            .map(|(entry, schema)| Tool {
+                parameters: schema.take(),
+                ..Tool::from(entry)
+            })
+            .collect();
         for (entry, mut r) in request
             .iter()
             .zip(repair::repair_request(&input, &profile, &opts))
@@ -137,7 +155,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
             "file": args.file.display().to_string(),
             "profile": profile.name,
             "targets": profile.targets,
-            "summary": repair::summary(&body.iter().map(|r| (*r).clone()).collect::<Vec<_>>()),
+            "summary": repair::summary(body.iter().copied()),
             "written": output.is_some(),
             "tools": body,
         });
@@ -458,8 +476,9 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
             s.push_str(&repair::human(r));
         }
     }
-    let all: Vec<ToolRepair> = results.iter().map(|(_, r)| r.clone()).collect();
-    let counts = repair::summary(&all);
+    // References, not copies: a result holds its whole repaired schema.
+    let all: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
+    let counts = repair::summary(all.iter().copied());
     let n = |k: &str| counts.get(k).copied().unwrap_or(0);
     let losses: usize = all
         .iter()

@@ -151,6 +151,28 @@ pub fn compile_request(
     profile: &CompiledProfile,
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
+    // Admitted before the copy: a schema past the nesting cap is never copied (a copy
+    // recurses as deep as the schema nests).
+    admit(tools, target, profile)?;
+    compile_admitted(tools.to_vec(), builtins, target, profile, opts)
+}
+
+/// [`compile_request`] for a caller that gives its tools up: they become the canonical
+/// schemas in place, so a large schema is held once less than [`compile_request`] holds it.
+pub fn compile_owned(
+    tools: Vec<Tool>,
+    builtins: &[(usize, &BuiltinTool)],
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> Result<Compilation, CompileError> {
+    admit(&tools, target, profile)?;
+    compile_admitted(tools, builtins, target, profile, opts)
+}
+
+/// Why compile cannot start on `tools` for `target`, if it cannot (the errors of
+/// [`compile_request`]).
+fn admit(tools: &[Tool], target: &str, profile: &CompiledProfile) -> Result<(), CompileError> {
     if crate::target::route(target).is_none() {
         return Err(CompileError::NoRoute(target.into()));
     }
@@ -173,9 +195,21 @@ pub fn compile_request(
     if let Some(i) = tools.iter().position(|t| t.name.is_none()) {
         return Err(CompileError::Unnamed(i));
     }
+    Ok(())
+}
+
+/// [`compile_request`] on tools [`admit`] let through, owned.
+fn compile_admitted(
+    tools: Vec<Tool>,
+    builtins: &[(usize, &BuiltinTool)],
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> Result<Compilation, CompileError> {
     let form = wire::Form::of(target);
     // The canonical schema first: every known type spelling as the type it means.
-    let mut canonical: Vec<Tool> = tools.to_vec();
+    let tool_count = tools.len();
+    let mut canonical: Vec<Tool> = tools;
     let written: Vec<Vec<repair::Change>> = canonical
         .iter_mut()
         .map(|t| {
@@ -186,6 +220,8 @@ pub fn compile_request(
         })
         .collect();
     let mut results = repair::repair_schemas(&canonical, profile, opts);
+    // Each result holds its own tool: the canonical copies are not needed past repair.
+    drop(canonical);
     for (r, written) in results.iter_mut().zip(written) {
         if r.outcome == Outcome::Refused {
             continue;
@@ -249,7 +285,7 @@ pub fn compile_request(
             )
         })
         .collect();
-    let slots = request_order(tools.len(), &builtins);
+    let slots = request_order(tool_count, &builtins);
     let mut rounds = 0;
     let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
         std::collections::HashSet::new();
@@ -268,24 +304,34 @@ pub fn compile_request(
         for (position, slot) in sent.iter().enumerate() {
             match *slot {
                 Slot::Tool(i) => {
-                    let t = &results[i].tool;
+                    // Lent to the request, not copied (a schema may be megabytes): it goes
+                    // back to its tool once the model has answered.
+                    let t = &mut results[i].tool;
                     defs.push(ToolDef {
                         name: t.name.clone().unwrap_or_default(),
                         description: t.description.clone(),
-                        parameters: t.parameters.clone(),
+                        parameters: t.parameters.take(),
                     });
                 }
                 Slot::Builtin(j) => passed.push((position, &builtins[j].1.value)),
             }
         }
+        let answer = ask_model_with_builtins(target, &defs, &passed);
+        let none_sent = defs.is_empty();
+        let lent = sent.iter().filter_map(|s| match *s {
+            Slot::Tool(i) => Some(i),
+            Slot::Builtin(_) => None,
+        });
+        for (i, def) in lent.zip(defs) {
+            results[i].tool.parameters = def.parameters;
+        }
         let ModelAnswer {
             body,
             reply,
             classified,
-        } = ask_model_with_builtins(target, &defs, &passed)
-            .ok_or_else(|| CompileError::NoRoute(target.into()))?;
+        } = answer.ok_or_else(|| CompileError::NoRoute(target.into()))?;
         rounds += 1;
-        if defs.is_empty() || rounds > MAX_MODEL_ROUNDS || classified.verdict != Verdict::Rejected {
+        if none_sent || rounds > MAX_MODEL_ROUNDS || classified.verdict != Verdict::Rejected {
             break (body, reply, classified, sent);
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));

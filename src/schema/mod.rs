@@ -222,6 +222,28 @@ pub fn is_object_schema(v: &Value) -> bool {
             .is_some_and(|t| t.eq_ignore_ascii_case("object"))
 }
 
+/// Per item of `names` (a `required` list): whether it is a string an earlier item already
+/// is, the test `names[..i].contains(&names[i])` makes for a string item (a non-string is
+/// never a repeat here: callers report it as not a name). A long list is read once with a set
+/// rather than compared pairwise, so a 30,000-name list costs linear time; a short one (the
+/// usual) is compared in place, with no set to build.
+pub fn repeated_names(names: &[Value]) -> impl Iterator<Item = bool> + '_ {
+    let mut seen: Option<std::collections::HashSet<&str>> =
+        (names.len() > SHORT_LIST).then(std::collections::HashSet::new);
+    names.iter().enumerate().map(move |(i, v)| {
+        let Some(name) = v.as_str() else {
+            return false;
+        };
+        match &mut seen {
+            Some(seen) => !seen.insert(name),
+            None => names[..i].contains(v),
+        }
+    })
+}
+
+/// Lists up to this long are searched pairwise ([`repeated_names`]): cheaper than a set.
+const SHORT_LIST: usize = 16;
+
 /// The first `patternProperties` pattern of object schema `o` that matches member name
 /// `name`, if any: such a member is declared by that pattern even though `properties` does not
 /// name it. Patterns are read with the `regex` crate; one it cannot compile (e.g. with a
@@ -272,6 +294,29 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The set a long list is read with finds exactly the repeats the pairwise test finds,
+    /// on both sides of the length where it takes over (non-strings are never repeats).
+    #[test]
+    fn repeated_names_are_the_pairwise_repeats_at_any_length() {
+        for len in [0, 1, 5, SHORT_LIST, SHORT_LIST + 1, 100] {
+            let names: Vec<Value> = (0..len)
+                .map(|i| match i % 7 {
+                    3 => serde_json::json!(1),
+                    6 => serde_json::json!(null),
+                    _ => Value::String(format!("n{}", i % 5)),
+                })
+                .collect();
+            let pairwise: Vec<bool> = names
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.is_string() && names[..i].contains(v))
+                .collect();
+            let found: Vec<bool> = repeated_names(&names).collect();
+            assert_eq!(found, pairwise, "length {len}");
+            assert_eq!(len > 5, found.contains(&true), "length {len}");
+        }
+    }
 
     #[test]
     fn a_member_is_declared_by_the_first_pattern_that_matches_it() {

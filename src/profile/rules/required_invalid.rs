@@ -45,7 +45,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             || "`required` is an empty list".into(),
         ),
         Value::Array(names) => {
-            for (i, v) in names.iter().enumerate() {
+            let repeated = crate::schema::repeated_names(names);
+            for ((i, v), repeated) in names.iter().enumerate().zip(repeated) {
                 if !v.is_string() {
                     let kind = json_kind(v);
                     cx.feature(
@@ -54,7 +55,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         n.placement,
                         || format!("`required` lists a JSON {kind}, not a property name"),
                     );
-                } else if names[..i].contains(v) {
+                } else if repeated {
                     cx.feature(
                         At::KeyIndex(n.frame, "required", i),
                         Feat::Structure(value::REQUIRED_DUPLICATES),
@@ -88,8 +89,8 @@ pub fn is_list_of_names(required: &serde_json::Value) -> bool {
         !names.is_empty()
             && names
                 .iter()
-                .enumerate()
-                .all(|(i, v)| v.is_string() && !names[..i].contains(v))
+                .zip(crate::schema::repeated_names(names))
+                .all(|(v, repeated)| v.is_string() && !repeated)
     })
 }
 

@@ -323,3 +323,70 @@ fn rules_tolerates_only_a_cut_short_last_line() {
         "{stderr}"
     );
 }
+
+/// A provider's answer that quotes a key (OpenAI's `Incorrect API key provided: …`) is
+/// redacted in every format `explain` writes, whether the key is one read from the
+/// environment or only key-shaped; so is an error line that quotes one.
+#[test]
+fn explain_never_prints_a_key() {
+    use std::process::Command;
+    // Key-shaped fakes, built at run time so no key-shaped literal is tracked.
+    let alnum: String = ('A'..='Z').chain('0'..='5').collect();
+    let shaped = format!("sk-{}-{alnum}", "proj");
+    let env_only = format!("tw-canary-{}", "e7d1c0ffee42");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let error = dir.path().join("keyerr.json");
+    let message = format!(
+        "Incorrect API key provided: {shaped}. Also {env_only}. Invalid schema for function \
+         'get_weather': In context=(), array schema missing items."
+    );
+    std::fs::write(
+        &error,
+        serde_json::json!({"error": {"message": message}}).to_string(),
+    )
+    .unwrap();
+    let request = dir.path().join("openai.json");
+    std::fs::write(
+        &request,
+        r#"[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"tags":{"type":"array"}}}}}]"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .env("OPENAI_API_KEY", &shaped)
+            .env("ANTHROPIC_API_KEY", &env_only)
+            .output()
+            .expect("toolwire runs");
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let (req, err) = (request.to_str().unwrap(), error.to_str().unwrap());
+    for format in ["human", "json"] {
+        let text = run(&["explain", "--format", format, "--request", req, err]);
+        assert!(!text.contains(&shaped), "{format}: {text}");
+        assert!(!text.contains(&alnum), "{format}: {text}");
+        assert!(!text.contains(&env_only), "{format}: {text}");
+        assert!(
+            text.contains("Incorrect API key provided: [REDACTED]"),
+            "{format}: {text}"
+        );
+        assert!(text.contains("array-items-missing"), "{format}: {text}");
+    }
+    // Only key-shaped (not in the environment of this run): still redacted.
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["explain", "--request", req, err])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("toolwire runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(&alnum), "{text}");
+    // An error line quoting the argument.
+    let missing = format!("{}/{shaped}.json", dir.path().display());
+    let text = run(&["explain", &missing]);
+    assert!(text.contains("toolwire: "), "{text}");
+    assert!(!text.contains(&alnum), "{text}");
+}

@@ -136,8 +136,13 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            // Errors quote the input (keys, names): escaped like all output for people.
-            eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
+            // Errors quote the input (keys, names) and sometimes a provider's answer: redacted
+            // as run logs are, and escaped like all output for people.
+            let redactor = crate::evidence::runlog::Redactor::from_env();
+            eprintln!(
+                "toolwire: {}",
+                crate::report::escape_output(&redactor.redact(&e.to_string()))
+            );
             ExitCode::from(exit_code(&e))
         }
     }

@@ -198,6 +198,48 @@ fn control_characters_from_input_are_escaped_in_output_for_people() {
         github.contains(r"at /properties/a\u{1b}[31m%0Ab/const"),
         "{github}"
     );
+    // SARIF viewers show `message.text` (and logical locations) as text: escaped there too
+    // (JSON escaping alone keeps a bidi override raw); `properties` keep the data as it is.
+    let sarif = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "check",
+            "--format",
+            "sarif",
+            "tests/cli/check/name-control-bidi.json",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let v: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    let location = &v["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0];
+    assert_eq!(location["name"], r"t\u{7}\u{202e}é…");
+    assert_eq!(
+        v["runs"][0]["results"][0]["properties"]["tool"],
+        "t\u{7}\u{202e}é…"
+    );
+    let texts: Vec<&str> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"]["text"].as_str().unwrap())
+        .collect();
+    assert!(!texts.is_empty());
+    for t in &texts {
+        assert!(
+            !t.chars().any(|c| c.is_control() || c == '\u{202e}'),
+            "{t:?}"
+        );
+        assert!(t.starts_with(r"t\u{7}\u{202e}é…: "), "{t:?}");
+    }
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("has control characters (U+0007)"))
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("bidi control characters (U+202E)"))
+    );
     let repair = run(&["repair", "tests/cli/repair/control-chars.json"]);
     assert!(
         repair.contains(r"tool #0 `\u{1b}[2Jwipe`: repaired"),

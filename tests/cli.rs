@@ -432,3 +432,31 @@ fn explain_never_prints_a_key() {
     assert!(text.contains("toolwire: "), "{text}");
     assert!(!text.contains(&alnum), "{text}");
 }
+
+/// A folder that is there but refuses a new file (`/proc` on Linux) gets the OS's error, not
+/// "does not exist". Needs Linux's /proc; elsewhere the test says so instead of asserting.
+#[test]
+fn a_refusing_output_folder_gets_the_os_error() {
+    use std::process::Command;
+    if !std::path::Path::new("/proc/version").is_file() {
+        eprintln!("not run: no /proc/version on this machine");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "repair",
+            "tests/cli/repair/gemini-types.json",
+            "-o",
+            "/proc/version",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("toolwire: /proc/version: cannot create a file in the folder /proc: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(os error "), "{stderr}");
+    assert!(!stderr.contains("does not exist"), "{stderr}");
+}

@@ -140,8 +140,8 @@ pub fn run(args: CompileArgs, _paths: &Paths) -> Result<u8> {
         Some(path) if output.is_empty() => {
             if args.format != "json" {
                 report.push_str(&format!(
-                    "nothing written: no request was accepted ({} is left as it was)\n",
-                    path.display()
+                    "nothing written: no request was accepted ({})\n",
+                    crate::cli::repair::left_as_it_was(path)
                 ));
             }
             print!("{}", shown(&args.format, &report));

@@ -268,14 +268,20 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// What became of the output file `path` when nothing was written to it: an existing file
+/// "is left as it was"; a path to nothing "was not created" (`repair` and `compile`).
+pub(crate) fn left_as_it_was(path: &Path) -> String {
+    if std::fs::symlink_metadata(path).is_ok() {
+        format!("{} is left as it was", path.display())
+    } else {
+        format!("{} was not created", path.display())
+    }
+}
+
 /// The report's line when no tool is left to write.
 fn nothing_written(output: Option<&Path>) -> String {
-    // Only a file that is there is "left as it was": a path to nothing was not created.
     let place = match output {
-        Some(p) if std::fs::symlink_metadata(p).is_ok() => {
-            format!("{} is left as it was", p.display())
-        }
-        Some(p) => format!("{} was not created", p.display()),
+        Some(p) => left_as_it_was(p),
         None => "standard output is left empty".into(),
     };
     format!(

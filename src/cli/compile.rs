@@ -24,13 +24,13 @@ use crate::repair::{self, Outcome, Tool};
 #[derive(Debug, clap::Args)]
 pub struct CompileArgs {
     /// The tool definitions (any format `check` reads; tools need names; `-`: standard input).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub file: PathBuf,
     /// The target to compile for (e.g. `openai/chat-strict`, `gemini/v1beta/parameters`).
     #[arg(long, value_name = "TARGET")]
     pub target: String,
     /// Write the tool block here instead of standard output.
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub output: Option<PathBuf>,
     /// Report format: `human` or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]

@@ -20,7 +20,7 @@ pub struct ExplainArgs {
     pub error: String,
     /// The request that was sent (JSON). Needed to turn Google's positional indices into
     /// property names and to find a tool the error does not name.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub request: Option<PathBuf>,
     /// The target the request went to (limits the message templates to its provider's).
     #[arg(long, value_name = "TARGET")]

@@ -155,6 +155,21 @@ impl Paths {
     }
 }
 
+/// The parser of a file argument: any path but the empty one, refused with words that say
+/// so (clap's own parser for paths calls an empty value missing: "a value is required ...
+/// but none was supplied", which reads as if nothing was typed, when `''` or an unset shell
+/// variable was). Clap reports it as an invalid value of the argument it names, exit 2.
+pub fn file_arg(value: &str) -> Result<PathBuf, String> {
+    if value.is_empty() {
+        return Err(
+            "the file name is empty (an unset shell variable?): give a file's path, or - for \
+             standard input"
+                .into(),
+        );
+    }
+    Ok(PathBuf::from(value))
+}
+
 /// Refuses a command line that names standard input (`-`) in more than one place: the first
 /// reader would take all of it and the next would see an empty file (or an unknown shape).
 /// `inputs` are (where it was given, e.g. `FILE` or `--call`; the argument as given) for every
@@ -197,6 +212,20 @@ pub fn exit_code(_e: &Error) -> u8 {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn an_empty_file_name_is_refused_in_words_about_it() {
+        let e = file_arg("").unwrap_err();
+        assert!(e.starts_with("the file name is empty"), "{e}");
+        assert_eq!(file_arg("-").unwrap(), PathBuf::from("-"));
+        assert_eq!(file_arg(" a.json").unwrap(), PathBuf::from(" a.json"));
+        // Through clap, naming the argument, as a usage error (exit 2).
+        let err = Cli::try_parse_from(["toolwire", "check", "a.json", ""]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        let text = err.to_string();
+        assert!(text.contains("invalid value '' for '<FILE>...'"), "{text}");
+        assert!(text.contains("the file name is empty"), "{text}");
+    }
 
     #[test]
     fn standard_input_is_read_from_one_place_only() {

@@ -460,3 +460,36 @@ fn a_refusing_output_folder_gets_the_os_error() {
     assert!(stderr.contains("(os error "), "{stderr}");
     assert!(!stderr.contains("does not exist"), "{stderr}");
 }
+
+/// `args` quotes the model's values in its problems and retry message: a key-shaped value is
+/// redacted there (human and JSON), and the `arguments` data in JSON is kept as sent.
+#[test]
+fn args_messages_never_print_a_key() {
+    use std::process::Command;
+    // Built at run time so no key-shaped literal is tracked.
+    let key = format!("sk-{}", "abc1".repeat(6));
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let schema = dir.path().join("s.json");
+    std::fs::write(
+        &schema,
+        r#"{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false}"#,
+    )
+    .unwrap();
+    let call = serde_json::json!({"a": key}).to_string();
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(["args", "--format", format, "--schema"])
+            .arg(&schema)
+            .args(["--call", &call])
+            .output()
+            .expect("toolwire runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let human = run("human");
+    assert!(!human.contains(&key), "{human}");
+    assert!(human.contains("\"[REDACTED]\" is a string"), "{human}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert!(!json["message"].to_string().contains(&key), "{json}");
+    assert!(!json["problems"].to_string().contains(&key), "{json}");
+    assert_eq!(json["arguments"]["a"], key.as_str());
+}

@@ -98,12 +98,15 @@ fn code_points(chars: impl Iterator<Item = char>) -> String {
         .join(", ")
 }
 
+/// A group of characters called by their own name in a message, and which are in it.
+type Special = (&'static str, fn(char) -> bool);
+
 /// What the characters of `kind` in `name` are, in words for the message: the kind's name,
 /// except that control and bidi characters (which the other-punctuation and non-ASCII kinds
 /// hold, and judge) are called what they are, with their code points, because they do not
 /// show in the name as printed.
 pub fn label(kind: &'static str, name: &str) -> String {
-    let (members, special): (Vec<char>, Vec<(&str, fn(char) -> bool)>) = match kind {
+    let (members, special): (Vec<char>, Vec<Special>) = match kind {
         value::NAME_OTHER => (
             name.chars()
                 .filter(|c| c.is_ascii() && !c.is_ascii_alphanumeric())

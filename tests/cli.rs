@@ -198,6 +198,48 @@ fn control_characters_from_input_are_escaped_in_output_for_people() {
         github.contains(r"at /properties/a\u{1b}[31m%0Ab/const"),
         "{github}"
     );
+    // SARIF viewers show `message.text` (and logical locations) as text: escaped there too
+    // (JSON escaping alone keeps a bidi override raw); `properties` keep the data as it is.
+    let sarif = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "check",
+            "--format",
+            "sarif",
+            "tests/cli/check/name-control-bidi.json",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let v: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    let location = &v["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0];
+    assert_eq!(location["name"], r"t\u{7}\u{202e}é…");
+    assert_eq!(
+        v["runs"][0]["results"][0]["properties"]["tool"],
+        "t\u{7}\u{202e}é…"
+    );
+    let texts: Vec<&str> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"]["text"].as_str().unwrap())
+        .collect();
+    assert!(!texts.is_empty());
+    for t in &texts {
+        assert!(
+            !t.chars().any(|c| c.is_control() || c == '\u{202e}'),
+            "{t:?}"
+        );
+        assert!(t.starts_with(r"t\u{7}\u{202e}é…: "), "{t:?}");
+    }
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("has control characters (U+0007)"))
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("bidi control characters (U+202E)"))
+    );
     let repair = run(&["repair", "tests/cli/repair/control-chars.json"]);
     assert!(
         repair.contains(r"tool #0 `\u{1b}[2Jwipe`: repaired"),
@@ -322,4 +364,132 @@ fn rules_tolerates_only_a_cut_short_last_line() {
         stderr.contains("99991231T000000Z-cut0.jsonl: line 2"),
         "{stderr}"
     );
+}
+
+/// A provider's answer that quotes a key (OpenAI's `Incorrect API key provided: …`) is
+/// redacted in every format `explain` writes, whether the key is one read from the
+/// environment or only key-shaped; so is an error line that quotes one.
+#[test]
+fn explain_never_prints_a_key() {
+    use std::process::Command;
+    // Key-shaped fakes, built at run time so no key-shaped literal is tracked.
+    let alnum: String = ('A'..='Z').chain('0'..='5').collect();
+    let shaped = format!("sk-{}-{alnum}", "proj");
+    let env_only = format!("tw-canary-{}", "e7d1c0ffee42");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let error = dir.path().join("keyerr.json");
+    let message = format!(
+        "Incorrect API key provided: {shaped}. Also {env_only}. Invalid schema for function \
+         'get_weather': In context=(), array schema missing items."
+    );
+    std::fs::write(
+        &error,
+        serde_json::json!({"error": {"message": message}}).to_string(),
+    )
+    .unwrap();
+    let request = dir.path().join("openai.json");
+    std::fs::write(
+        &request,
+        r#"[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"tags":{"type":"array"}}}}}]"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .env("OPENAI_API_KEY", &shaped)
+            .env("ANTHROPIC_API_KEY", &env_only)
+            .output()
+            .expect("toolwire runs");
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let (req, err) = (request.to_str().unwrap(), error.to_str().unwrap());
+    for format in ["human", "json"] {
+        let text = run(&["explain", "--format", format, "--request", req, err]);
+        assert!(!text.contains(&shaped), "{format}: {text}");
+        assert!(!text.contains(&alnum), "{format}: {text}");
+        assert!(!text.contains(&env_only), "{format}: {text}");
+        assert!(
+            text.contains("Incorrect API key provided: [REDACTED]"),
+            "{format}: {text}"
+        );
+        assert!(text.contains("array-items-missing"), "{format}: {text}");
+    }
+    // Only key-shaped (not in the environment of this run): still redacted.
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["explain", "--request", req, err])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("toolwire runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(&alnum), "{text}");
+    // An error line quoting the argument.
+    let missing = format!("{}/{shaped}.json", dir.path().display());
+    let text = run(&["explain", &missing]);
+    assert!(text.contains("toolwire: "), "{text}");
+    assert!(!text.contains(&alnum), "{text}");
+}
+
+/// A folder that is there but refuses a new file (`/proc` on Linux) gets the OS's error, not
+/// "does not exist". Needs Linux's /proc; elsewhere the test says so instead of asserting.
+#[test]
+fn a_refusing_output_folder_gets_the_os_error() {
+    use std::process::Command;
+    if !std::path::Path::new("/proc/version").is_file() {
+        eprintln!("not run: no /proc/version on this machine");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "repair",
+            "tests/cli/repair/gemini-types.json",
+            "-o",
+            "/proc/version",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("toolwire: /proc/version: cannot create a file in the folder /proc: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(os error "), "{stderr}");
+    assert!(!stderr.contains("does not exist"), "{stderr}");
+}
+
+/// `args` quotes the model's values in its problems and retry message: a key-shaped value is
+/// redacted there (human and JSON), and the `arguments` data in JSON is kept as sent.
+#[test]
+fn args_messages_never_print_a_key() {
+    use std::process::Command;
+    // Built at run time so no key-shaped literal is tracked.
+    let key = format!("sk-{}", "abc1".repeat(6));
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let schema = dir.path().join("s.json");
+    std::fs::write(
+        &schema,
+        r#"{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false}"#,
+    )
+    .unwrap();
+    let call = serde_json::json!({"a": key}).to_string();
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(["args", "--format", format, "--schema"])
+            .arg(&schema)
+            .args(["--call", &call])
+            .output()
+            .expect("toolwire runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let human = run("human");
+    assert!(!human.contains(&key), "{human}");
+    assert!(human.contains("\"[REDACTED]\" is a string"), "{human}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert!(!json["message"].to_string().contains(&key), "{json}");
+    assert!(!json["problems"].to_string().contains(&key), "{json}");
+    assert_eq!(json["arguments"]["a"], key.as_str());
 }

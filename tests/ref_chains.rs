@@ -193,9 +193,13 @@ fn a_cycle_is_still_called_a_cycle_by_every_command() {
                  `#/$defs/B` → `#/$defs/A` that never reaches a schema";
     let (_, stdout, _) = outcome(&["check", &file]);
     assert!(
-        stdout.contains(&format!("{words} (self-reference)")),
+        stdout.contains(&format!(
+            "{words} (a cycle of 2 definitions, judged by the `$ref (self-reference)` case)"
+        )),
         "{stdout}"
     );
+    // Only a definition that refers to itself is called a self-reference.
+    assert!(!stdout.contains("schema (self-reference)"), "{stdout}");
     let (code, _, stderr) = outcome(&["repair", &file]);
     assert_eq!(code, 1);
     assert!(stderr.contains(words), "{stderr}");

@@ -115,6 +115,14 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         if !spellings.is_empty() {
             out["type_spellings"] = json!(spellings);
         }
+        // The problems and the retry message quote the model's values: redacted as run logs
+        // are (a key the model was led to write out). `arguments` is the data, kept as is.
+        let redactor = crate::evidence::runlog::Redactor::from_env();
+        for field in ["problems", "message"] {
+            if let Some(v) = out.get_mut(field) {
+                redactor.redact_json(v);
+            }
+        }
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         // The arguments are a model's output and the names the schema's: escaped for a
@@ -170,7 +178,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 None => out.push('\n'),
             }
         }
-        print!("{}", crate::report::escape_output(&out));
+        // Redacted as run logs are: the values quoted are a model's output.
+        let redactor = crate::evidence::runlog::Redactor::from_env();
+        print!("{}", crate::report::escape_output(&redactor.redact(&out)));
     }
     Ok(if report.is_valid() {
         EXIT_OK

@@ -26,13 +26,13 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; tools need names; `-`: standard input).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub file: PathBuf,
     /// The target to compile for (e.g. `openai/chat-strict`, `gemini/v1beta/parameters`).
     #[arg(long, value_name = "TARGET")]
     pub target: String,
     /// Write the tool block here instead of standard output.
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub output: Option<PathBuf>,
     /// Report format: `human` or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
@@ -160,8 +160,8 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         Some(path) if output.is_empty() => {
             if args.format != "json" {
                 report.push_str(&format!(
-                    "nothing written: no request was accepted ({} is left as it was)\n",
-                    path.display()
+                    "nothing written: no request was accepted ({})\n",
+                    crate::cli::repair::left_as_it_was(path)
                 ));
             }
             print!("{}", shown(&args.format, &report));

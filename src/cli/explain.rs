@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
+use crate::evidence::runlog::Redactor;
 use crate::explain::{Explanation, explain};
 use crate::json::{self, Limits};
 
@@ -21,7 +22,7 @@ pub struct ExplainArgs {
     pub error: String,
     /// The request that was sent (JSON). Needed to turn Google's positional indices into
     /// property names and to find a tool the error does not name.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub request: Option<PathBuf>,
     /// The target the request went to (limits the message templates to its provider's).
     #[arg(long, value_name = "TARGET")]
@@ -54,10 +55,15 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
     };
     let error = error_text(&args.error)?;
     let found = explain(request.as_ref(), &error, args.target.as_deref());
+    // The provider's words may quote the key the request was sent with ("Incorrect API key
+    // provided: …"): every format is redacted as run logs are, after the templates read it.
+    let redactor = Redactor::from_env();
     if args.format == "json" {
+        let mut value = serde_json::to_value(&found).unwrap_or_default();
+        redactor.redact_json(&mut value);
         println!(
             "{}",
-            serde_json::to_string_pretty(&found).unwrap_or_default()
+            serde_json::to_string_pretty(&value).unwrap_or_default()
         );
     } else if found.is_empty() {
         println!("no known message template matches this error");
@@ -66,7 +72,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             if i > 0 {
                 println!();
             }
-            print_human(e);
+            print_human(e, &redactor);
         }
     }
     Ok(
@@ -140,9 +146,13 @@ fn looks_like_path(arg: &str) -> bool {
 }
 
 /// One explanation for people: the provider's message and the request's names are quoted, so
-/// the text is escaped for a terminal ([`crate::report::escape_output`]).
-fn print_human(e: &Explanation) {
-    print!("{}", crate::report::escape_output(&human(e)));
+/// the text is redacted (credentials) and escaped for a terminal
+/// ([`crate::report::escape_output`]).
+fn print_human(e: &Explanation, redactor: &Redactor) {
+    print!(
+        "{}",
+        crate::report::escape_output(&redactor.redact(&human(e)))
+    );
 }
 
 fn human(e: &Explanation) -> String {

@@ -164,8 +164,13 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            // Errors quote the input (keys, names): escaped like all output for people.
-            eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
+            // Errors quote the input (keys, names) and sometimes a provider's answer: redacted
+            // as run logs are, and escaped like all output for people.
+            let redactor = crate::evidence::runlog::Redactor::from_env();
+            eprintln!(
+                "toolwire: {}",
+                crate::report::escape_output(&redactor.redact(&e.to_string()))
+            );
             ExitCode::from(exit_code(&e))
         }
     }
@@ -192,6 +197,21 @@ impl Paths {
         };
         Err(Error::input(dir, crate::error::Place::File, problem))
     }
+}
+
+/// The parser of a file argument: any path but the empty one, refused with words that say
+/// so (clap's own parser for paths calls an empty value missing: "a value is required ...
+/// but none was supplied", which reads as if nothing was typed, when `''` or an unset shell
+/// variable was). Clap reports it as an invalid value of the argument it names, exit 2.
+pub fn file_arg(value: &str) -> Result<PathBuf, String> {
+    if value.is_empty() {
+        return Err(
+            "the file name is empty (an unset shell variable?): give a file's path, or - for \
+             standard input"
+                .into(),
+        );
+    }
+    Ok(PathBuf::from(value))
 }
 
 /// Refuses a command line that names standard input (`-`) in more than one place: the first
@@ -269,6 +289,20 @@ mod tests {
             reports_dir: "tests/cli/no-such-reports".into(),
         };
         assert!(missing.require_reports().is_err());
+    }
+
+    #[test]
+    fn an_empty_file_name_is_refused_in_words_about_it() {
+        let e = file_arg("").unwrap_err();
+        assert!(e.starts_with("the file name is empty"), "{e}");
+        assert_eq!(file_arg("-").unwrap(), PathBuf::from("-"));
+        assert_eq!(file_arg(" a.json").unwrap(), PathBuf::from(" a.json"));
+        // Through clap, naming the argument, as a usage error (exit 2).
+        let err = Cli::try_parse_from(["toolwire", "check", "a.json", ""]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        let text = err.to_string();
+        assert!(text.contains("invalid value '' for '<FILE>...'"), "{text}");
+        assert!(text.contains("the file name is empty"), "{text}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub struct RepairArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; `-`: standard input).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub file: PathBuf,
     /// The profile to repair for.
     #[arg(long, value_name = "NAME", default_value = PORTABLE, conflicts_with = "target")]
@@ -43,7 +43,7 @@ pub struct RepairArgs {
     #[arg(long)]
     pub keep_unrepairable: bool,
     /// Write the repaired tools here instead of standard output.
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub output: Option<PathBuf>,
     /// Report format: `human` (changed and refused tools, then counts) or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
@@ -56,7 +56,7 @@ pub struct RepairArgs {
 #[derive(Debug, clap::Args)]
 pub struct RewriteArgs {
     /// Read profiles from this file instead of the ones built into the binary.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub profiles: Option<PathBuf>,
     /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
     #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES)]
@@ -292,10 +292,20 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// What became of the output file `path` when nothing was written to it: an existing file
+/// "is left as it was"; a path to nothing "was not created" (`repair` and `compile`).
+pub(crate) fn left_as_it_was(path: &Path) -> String {
+    if std::fs::symlink_metadata(path).is_ok() {
+        format!("{} is left as it was", path.display())
+    } else {
+        format!("{} was not created", path.display())
+    }
+}
+
 /// The report's line when no tool is left to write.
 fn nothing_written(output: Option<&Path>) -> String {
     let place = match output {
-        Some(p) => format!("{} is left as it was", p.display()),
+        Some(p) => left_as_it_was(p),
         None => "standard output is left empty".into(),
     };
     format!(
@@ -346,16 +356,9 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     // tempfile's error names its temporary file; the user named `path`.
-    let mut file = builder.tempfile_in(dir).map_err(|e| {
-        let bare = match e.kind() {
-            std::io::ErrorKind::NotFound => std::io::Error::new(
-                e.kind(),
-                format!("the folder {} does not exist", dir.display()),
-            ),
-            kind => kind.into(),
-        };
-        Error::io(path, bare)
-    })?;
+    let mut file = builder
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, temp_file_error(dir, &e)))?;
     file.write_all(contents.as_bytes())
         .and_then(|()| match existing {
             Some(p) => file.as_file().set_permissions(p),
@@ -365,6 +368,31 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         .map_err(|e| Error::io(path, e))?;
     file.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+/// Why no temporary file could be made in `dir`, in words about `dir` (tempfile's own error
+/// names the temporary file, which the user never named): "does not exist" only when the
+/// folder is not there; otherwise the OS's error, since a folder that is there may still
+/// refuse a new file (`/proc`, a read-only mount, no permission).
+fn temp_file_error(dir: &Path, e: &std::io::Error) -> std::io::Error {
+    // tempfile's error reads "<the OS error> at path \"<its file>\"" and hides the OS error
+    // itself (its `source` skips it): the words before " at path " are the OS's.
+    let os = match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+        None => {
+            let text = e.to_string();
+            match text.split_once(" at path ") {
+                Some((os, _)) => os.to_string(),
+                None => text,
+            }
+        }
+    };
+    let text = match std::fs::metadata(dir) {
+        Err(_) => format!("the folder {} does not exist", dir.display()),
+        Ok(m) if !m.is_dir() => format!("{} is not a folder", dir.display()),
+        Ok(_) => format!("cannot create a file in the folder {}: {os}", dir.display()),
+    };
+    std::io::Error::new(e.kind(), text)
 }
 
 /// What [`render_tools`] wrote and found.
@@ -524,6 +552,44 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_write_error_names_the_folder_only_when_it_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        // tempfile's shape: the OS error, then the temporary file's path.
+        let refused = std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "Permission denied (os error 13) at path \"/x/.tmpAbc\"",
+        );
+        let text = temp_file_error(dir.path(), &refused).to_string();
+        assert_eq!(
+            text,
+            format!(
+                "cannot create a file in the folder {}: Permission denied (os error 13)",
+                dir.path().display()
+            )
+        );
+        let missing = dir.path().join("no/such");
+        let text = temp_file_error(&missing, &refused).to_string();
+        assert!(text.ends_with("does not exist"), "{text}");
+        let file = dir.path().join("f");
+        std::fs::write(&file, "").unwrap();
+        let text = temp_file_error(&file, &refused).to_string();
+        assert!(text.ends_with("is not a folder"), "{text}");
+    }
+
+    #[test]
+    fn nothing_written_says_a_missing_output_was_not_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let there = dir.path().join("there.json");
+        std::fs::write(&there, "[]").unwrap();
+        assert!(nothing_written(Some(&there)).contains("there.json is left as it was"));
+        let absent = dir.path().join("absent/out.json");
+        let text = nothing_written(Some(&absent));
+        assert!(text.contains("out.json was not created"), "{text}");
+        assert!(!text.contains("left as it was"), "{text}");
+        assert!(nothing_written(None).contains("standard output is left empty"));
+    }
 
     /// What `repair` writes for `text` read as `file`, under a profile that rejects dots in
     /// names (so `a.b` is renamed `a_b`).

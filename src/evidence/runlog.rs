@@ -279,6 +279,37 @@ impl Redactor {
         r
     }
 
+    /// A redactor for every credential set in the process environment under a variable a
+    /// target reads its key from ([`crate::target::secret::known_secrets`]), for output that
+    /// may quote a provider's answer (`explain`) or an error: the same redaction run logs get.
+    pub fn from_env() -> Self {
+        Self::new(crate::target::secret::known_secrets(
+            &crate::target::wire::ProcessEnv,
+        ))
+    }
+
+    /// Redacts every string of a JSON document in place, object keys included ([`Redactor::redact`]),
+    /// for output that is not a run log (no field is structural there).
+    pub fn redact_json(&self, value: &mut serde_json::Value) {
+        use serde_json::Value;
+        match value {
+            Value::String(s) => {
+                if let Cow::Owned(r) = self.redact(s) {
+                    *s = r;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json(v)),
+            Value::Object(map) => {
+                let old = std::mem::take(map);
+                for (k, mut v) in old {
+                    self.redact_json(&mut v);
+                    map.insert(self.redact(&k).into_owned(), v);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Adds one exact secret (and its encoded forms).
     pub fn add_secret(&mut self, secret: &str) {
         if secret.len() < MIN_SECRET {
@@ -588,6 +619,25 @@ mod tests {
         let log = read(&path).unwrap();
         assert_eq!(log.observations.len(), 1);
         assert!(log.footer.is_some());
+    }
+
+    #[test]
+    fn redact_json_rewrites_every_string_and_key() {
+        let canary = "tw-canary-0a1b2c3d4e";
+        // Built at run time so no key-shaped literal is tracked.
+        let shaped = format!("sk-{}", "q".repeat(20));
+        let r = Redactor::new(vec![canary.into()]);
+        let mut v = serde_json::json!({
+            "type": format!("said {canary}"),
+            "notes": [format!("key {shaped}"), "plain"],
+            canary: 1,
+        });
+        r.redact_json(&mut v);
+        let text = v.to_string();
+        assert!(!text.contains(canary) && !text.contains(&shaped), "{text}");
+        assert_eq!(v["type"], "said [REDACTED]");
+        assert_eq!(v["notes"][1], "plain");
+        assert_eq!(v["[REDACTED]"], 1);
     }
 
     #[test]

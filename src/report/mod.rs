@@ -77,8 +77,9 @@ fn escape_with(text: &str, keep_layout: bool) -> std::borrow::Cow<'_, str> {
 /// Text for a terminal or a CI log, made safe whole: every control character and bidi control
 /// escaped (`ESC` → `\u{1b}`), except the line breaks and tabs of the output's own layout.
 /// Every command's output for people, and every error line, goes through it before it is
-/// written (see [`escape_inline`] for one value inside a line). JSON and SARIF output need
-/// neither: serde_json escapes every control character in strings.
+/// written (see [`escape_inline`] for one value inside a line), and so does SARIF's
+/// `message.text` (viewers show it as text; serde_json escapes C0 controls but keeps a bidi
+/// override or C1 control raw). JSON output keeps the values as they are: it is data.
 pub fn escape_output(text: &str) -> std::borrow::Cow<'_, str> {
     escape_with(text, true)
 }

@@ -126,9 +126,10 @@ pub fn to_value(
             let logical = if f.request {
                 json!({"name": "(request)", "fullyQualifiedName": f.location, "kind": "array"})
             } else {
+                // Shown by viewers as text, as the message is: escaped the same way.
                 json!({
-                    "name": f.tool,
-                    "fullyQualifiedName": format!("{}#{}", f.tool, f.pointer),
+                    "name": super::escape_output(&f.tool),
+                    "fullyQualifiedName": super::escape_output(&format!("{}#{}", f.tool, f.pointer)),
                     "kind": "member",
                 })
             };
@@ -153,6 +154,10 @@ pub fn to_value(
                 text.push_str(" Fix: ");
                 text.push_str(&f.fix);
             }
+            // Viewers show the message as text: a control character or bidi override from
+            // the input is escaped as in output for people (JSON escaping alone keeps U+202E
+            // raw, and a viewer then shows the text reordered).
+            let text = super::escape_output(&text).into_owned();
             json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_index[f.rule.as_str()],
@@ -652,6 +657,19 @@ mod tests {
         let mut request = finding("r", "", "");
         request.request = true;
         assert!(text(&request).starts_with("request: array"));
+        // A control character or bidi override from the input is escaped in the message
+        // (and kept as it is in the machine-read properties).
+        let tricky = finding("r", "t\u{7}\u{202e}x", "");
+        assert!(
+            text(&tricky).starts_with("t\\u{7}\\u{202e}x: array"),
+            "{}",
+            text(&tricky)
+        );
+        let v = to_value(&[tricky], |_| Site::default(), |_| None);
+        assert_eq!(
+            v["runs"][0]["results"][0]["properties"]["tool"],
+            "t\u{7}\u{202e}x"
+        );
     }
 
     #[test]

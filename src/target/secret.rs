@@ -73,6 +73,31 @@ impl Credential {
     }
 }
 
+/// Variables that hold AWS credentials (SigV4), besides the routes' key variables.
+const AWS_KEY_VARS: [&str; 3] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
+/// Every credential value set in `env` under a variable some target reads its key from
+/// (each route's key variables and the AWS ones), whether or not a command sends it: a
+/// provider's answer pasted into `explain`, or an error, may echo any of them, and output
+/// redacts them ([`crate::evidence::runlog::Redactor::from_env`]).
+pub fn known_secrets(env: &dyn crate::target::wire::Env) -> Vec<String> {
+    let mut vars: Vec<&'static str> = crate::target::routes()
+        .iter()
+        .flat_map(|r| r.settings().key_env.to_vec())
+        .chain(AWS_KEY_VARS)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    vars.iter()
+        .filter_map(|v| env.var(v))
+        .map(|k| Secret::new(k).expose().to_string())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +116,29 @@ mod tests {
         let dbg = format!("{c:?}");
         assert!(!dbg.contains("canary") && !dbg.contains("AKID"), "{dbg}");
         assert_eq!(c.secrets().len(), 2);
+    }
+
+    #[test]
+    fn known_secrets_are_every_key_variable_set() {
+        let env: std::collections::BTreeMap<String, String> = [
+            ("OPENAI_API_KEY", "tw-canary-openai-1\n"),
+            ("AWS_SECRET_ACCESS_KEY", "tw-canary-aws-2"),
+            ("CO_API_KEY", "tw-canary-cohere-3"),
+            ("HOME", "/home/someone"),
+            ("GROQ_API_KEY", "  "),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut got = known_secrets(&env);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                "tw-canary-aws-2",
+                "tw-canary-cohere-3",
+                "tw-canary-openai-1"
+            ]
+        );
     }
 }

@@ -6,7 +6,9 @@ pub const RULE: Rule = Rule {
     id: "name-invalid",
     checks: "Each kind of character in the tool name (lowercase, uppercase, digit, underscore, \
              hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit or \
-             underscore, and the empty name, each judged by its `name-chars` case.",
+             underscore, and the empty name, each judged by its `name-chars` case. A control \
+             character is named as one, and judged by the other-punctuation case (ASCII) or \
+             the non-ASCII one; so is a bidi control (U+202A-U+202E, U+2066-U+2069, marks).",
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",
@@ -73,6 +75,74 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
     out
 }
 
+/// Bidirectional formatting characters (Unicode UAX #9: embeddings, overrides, isolates and
+/// the marks): they reorder how the name shows, so a name can look like another.
+fn is_bidi(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// `chars` as `U+0007, U+202E`, each once, in order of appearance.
+fn code_points(chars: impl Iterator<Item = char>) -> String {
+    let mut seen: Vec<char> = Vec::new();
+    for c in chars {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.iter()
+        .map(|c| format!("U+{:04X}", u32::from(*c)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A group of characters called by their own name in a message, and which are in it.
+type Special = (&'static str, fn(char) -> bool);
+
+/// What the characters of `kind` in `name` are, in words for the message: the kind's name,
+/// except that control and bidi characters (which the other-punctuation and non-ASCII kinds
+/// hold, and judge) are called what they are, with their code points, because they do not
+/// show in the name as printed.
+pub fn label(kind: &'static str, name: &str) -> String {
+    let (members, special): (Vec<char>, Vec<Special>) = match kind {
+        value::NAME_OTHER => (
+            name.chars()
+                .filter(|c| c.is_ascii() && !c.is_ascii_alphanumeric())
+                .filter(|c| !matches!(c, '_' | '-' | '.' | ':' | '/' | ' '))
+                .collect(),
+            vec![("control", |c: char| c.is_control())],
+        ),
+        value::NAME_NON_ASCII => (
+            name.chars().filter(|c| !c.is_ascii()).collect(),
+            vec![
+                ("control", |c: char| c.is_control()),
+                ("bidi control", is_bidi),
+            ],
+        ),
+        _ => return format!("{kind} characters"),
+    };
+    let groups: Vec<String> = special
+        .iter()
+        .filter(|(_, is)| members.iter().any(|c| is(*c)))
+        .map(|(what, is)| {
+            format!(
+                "{what} characters ({})",
+                code_points(members.iter().copied().filter(|c| is(*c)))
+            )
+        })
+        .collect();
+    let rest = members
+        .iter()
+        .any(|c| special.iter().all(|(_, is)| !is(*c)));
+    match (groups.is_empty(), rest) {
+        (true, _) => format!("{kind} characters"),
+        (false, false) => groups.join(" and "),
+        (false, true) => format!("{kind} characters and {}", groups.join(" and ")),
+    }
+}
+
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     let Some(name) = t.name else { return };
     // The common case, a snake_case name, needs no list.
@@ -124,8 +194,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                     m.push_str("tool name `");
                     m.push_str(name);
                     m.push_str("` has ");
-                    m.push_str(kind);
-                    m.push_str(" characters");
+                    m.push_str(&label(kind, name));
                 }
             },
             |m| {
@@ -159,6 +228,38 @@ mod tests {
         assert_eq!(
             seen_tools(r, &[(Some(""), None, None)]),
             pairs(&[("", "name-chars: empty")])
+        );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_called_so() {
+        use super::label;
+        use crate::profile::feature::value::{NAME_NON_ASCII, NAME_OTHER};
+        let name = "t\u{7}\u{202e}\u{e9}\u{2026}";
+        assert_eq!(label(NAME_OTHER, name), "control characters (U+0007)");
+        assert_eq!(
+            label(NAME_NON_ASCII, name),
+            "non-ascii characters and bidi control characters (U+202E)"
+        );
+        assert_eq!(
+            label(NAME_OTHER, "a!b\u{1b}"),
+            "other-punctuation characters and control characters (U+001B)"
+        );
+        assert_eq!(label(NAME_OTHER, "a!b"), "other-punctuation characters");
+        assert_eq!(
+            label(NAME_NON_ASCII, "x\u{9b}\u{2067}"),
+            "control characters (U+009B) and bidi control characters (U+2067)"
+        );
+        assert_eq!(label(NAME_NON_ASCII, "caf\u{e9}"), "non-ascii characters");
+        // The kinds judged are unchanged: the evidence is that of these cases.
+        let r = "name-invalid";
+        assert_eq!(
+            seen_tools(r, &[(Some(name), None, None)]),
+            pairs(&[
+                ("", "name-chars: lowercase"),
+                ("", "name-chars: other-punctuation"),
+                ("", "name-chars: non-ascii"),
+            ])
         );
     }
 }

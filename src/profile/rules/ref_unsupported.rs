@@ -184,9 +184,17 @@ fn loops_back<'v>(
 }
 
 /// What a `$ref` to `text` whose chain loops is, in words ([`refs::cycle`], as every command
-/// words it), with the form's name.
+/// words it), with the form's name. Only a definition that refers to itself is called a
+/// self-reference; a cycle through several (A → B → A) is called a cycle, with its size, and
+/// is judged by the same case (it never reaches a schema either).
 fn cycle_message(root: &Value, text: &str) -> String {
     match refs::follow(root, text) {
+        // `c` lists the cycle's members with the first repeated at its end.
+        refs::Chain::Cycle(c) if c.len() > 2 => format!(
+            "{} (a cycle of {} definitions, judged by the `$ref (self-reference)` case)",
+            refs::cycle(text, &c),
+            c.len() - 1
+        ),
         refs::Chain::Cycle(c) => format!("{} (self-reference)", refs::cycle(text, &c)),
         _ => format!("`$ref` to `{text}` (self-reference)"),
     }
@@ -271,8 +279,17 @@ mod tests {
         let s = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"},"c":{"$ref":"#/$defs/c"}}});
         assert_eq!(
             super::cycle_message(&s, "#/$defs/a"),
-            "`$ref` to `#/$defs/a` is a cycle of references through `#/$defs/a` → `#/$defs/b` → `#/$defs/a` that never reaches a schema (self-reference)"
+            "`$ref` to `#/$defs/a` is a cycle of references through `#/$defs/a` → `#/$defs/b` → `#/$defs/a` that never reaches a schema (a cycle of 2 definitions, judged by the `$ref (self-reference)` case)"
         );
+        let three = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/c"},"c":{"$ref":"#/$defs/b"}}});
+        let m = super::cycle_message(&three, "#/$defs/a");
+        assert!(
+            m.contains(
+                "leads into a cycle of references through `#/$defs/b` → `#/$defs/c` → `#/$defs/b`"
+            ),
+            "{m}"
+        );
+        assert!(!m.contains("schema (self-reference)"), "{m}");
         assert_eq!(
             super::cycle_message(
                 &json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/b"}}}),

@@ -610,7 +610,7 @@ mod tests {
             .unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains(canary), "{text}");
-        assert!(!text.contains("sk-abcdefghijklmnop"), "{text}");
+        assert!(!text.contains(&shaped[..19]), "{text}");
         assert!(!text.contains("abcdefghijk\""), "{text}");
         assert!(
             text.contains("Incorrect API key provided: [REDACTED]"),

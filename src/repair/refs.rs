@@ -85,8 +85,41 @@ pub fn inline(root: &Value, max_nodes: usize) -> Result<(Value, Vec<Inlined>), R
         done: Vec::new(),
     };
     // A few hundred frames of a few KB each in a debug build: more than a 2 MiB thread has.
-    let out = crate::json::on_deep_stack(|| cx.expand(root, "", true, 1))?;
+    // A schema that cannot recurse that deep is expanded in place: a thread of its own costs
+    // more than the whole expansion of a usual schema (`check` asks this of every tool with a
+    // `$ref` finding).
+    let out = if frames_at_most(root) <= IN_PLACE_FRAMES {
+        cx.expand(root, "", true, 1)
+    } else {
+        crate::json::on_deep_stack(|| cx.expand(root, "", true, 1))
+    }?;
     Ok((out, cx.done))
+}
+
+/// Most frames of [`inline`]'s recursion run on the caller's stack (a few KB each in a debug
+/// build, well within the 2 MiB of a test thread).
+const IN_PLACE_FRAMES: usize = 64;
+
+/// A bound on the frames [`inline`] recurses through for `root`: one per level of the result
+/// plus two per reference being expanded. With `d` the nesting of `root` and `r` its `$ref`s,
+/// the result nests at most `d` levels per reference stacked on the way (`d * (r + 1)`), and
+/// at most `r` references are ever being expanded at once.
+fn frames_at_most(root: &Value) -> usize {
+    let mut refs = 0usize;
+    let mut depth = 0usize;
+    let mut stack = vec![(root, 1usize)];
+    while let Some((v, d)) = stack.pop() {
+        depth = depth.max(d);
+        match v {
+            Value::Object(m) => {
+                refs += usize::from(m.contains_key("$ref"));
+                stack.extend(m.values().map(|x| (x, d + 1)));
+            }
+            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    depth.saturating_mul(refs + 1).saturating_add(2 * refs)
 }
 
 struct Cx<'a> {
@@ -481,5 +514,22 @@ mod tests {
         let (out, done) = inline(&s, 100).unwrap();
         assert_eq!(out, s);
         assert!(done.is_empty());
+    }
+
+    #[test]
+    fn only_a_schema_that_may_recurse_deep_gets_a_thread() {
+        let usual = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"type": "string"}}});
+        assert!(super::frames_at_most(&usual) <= super::IN_PLACE_FRAMES);
+        // Deep chains and deep nesting are bounded above the limit, so they get the thread.
+        let chain = crate::schema::refs::fixtures::chain(40, false);
+        assert!(super::frames_at_most(&chain) > super::IN_PLACE_FRAMES);
+        let mut deep = json!({"type": "string"});
+        for _ in 0..70 {
+            deep = json!({"type": "object", "properties": {"a": deep}});
+        }
+        assert!(super::frames_at_most(&deep) > super::IN_PLACE_FRAMES);
+        // Both ways give the same expansion.
+        assert!(inline(&usual, MAX_INLINE_NODES).is_ok());
     }
 }

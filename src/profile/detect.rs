@@ -179,9 +179,26 @@ pub struct Node<'a> {
     /// An `if` key is present (its `then`/`else` belong to it).
     pub has_if: bool,
     pub has_const: bool,
+    /// Bit `i` is set when the map's `i`-th key (of the first 64) may hold a value its
+    /// keyword does not take: read with [`Node::value_form`].
+    pub bad_values: u64,
 }
 
 impl Node<'_> {
+    /// [`keyword_value_invalid::form`](super::rules::keyword_value_invalid::form) of the
+    /// map's `i`-th key `k` and its value `v`, computed once by the walk for the first 64 keys
+    /// (two rules ask it of every key).
+    pub fn value_form(&self, i: usize, k: &str, v: &Value) -> Option<&'static str> {
+        if i < 64 && self.bad_values & (1 << i) == 0 {
+            debug_assert!(
+                rules::keyword_value_invalid::form(k, v).is_none(),
+                "{k}: {v}"
+            );
+            return None;
+        }
+        rules::keyword_value_invalid::form(k, v)
+    }
+
     pub fn is_root(&self) -> bool {
         matches!(self.via, Via::Root)
     }
@@ -467,6 +484,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             Given {
                 slot: Some(slot),
                 shown: None,
+                memo: false,
             },
             what,
             |_| false,
@@ -485,6 +503,25 @@ impl<'a, 'p> Cx<'a, 'p> {
         fix: impl FnOnce(&mut String) -> bool,
     ) {
         self.report(at, feat, placement, Given::NONE, what, fix)
+    }
+
+    /// [`Cx::feature_written`] that, when `memo` says the rule's `what` and `fix` depend on
+    /// nothing but the feature (`Keyword`, `KeywordForm` or `TypeSpelling`), lets a repeat of
+    /// the feature share the texts written for an earlier one instead of writing them again.
+    pub fn feature_memo(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        memo: bool,
+        what: impl FnOnce(&mut String),
+        fix: impl FnOnce(&mut String) -> bool,
+    ) {
+        let given = Given {
+            memo,
+            ..Given::NONE
+        };
+        self.report(at, feat, placement, given, what, fix)
     }
 
     /// [`Cx::feature_written`] for `keyword-allowed: K (form)`, a value keyword `K` does not
@@ -532,6 +569,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             Given {
                 slot: Some(slot),
                 shown: Some(&shown),
+                memo: false,
             },
             |m| what(m, true),
             |m| fix(m, true),
@@ -555,7 +593,11 @@ impl<'a, 'p> Cx<'a, 'p> {
             at,
             feat,
             placement,
-            Given { slot: None, shown },
+            Given {
+                slot: None,
+                shown,
+                memo: false,
+            },
             |m| m.push_str(&what()),
             |_| false,
         )
@@ -574,14 +616,15 @@ impl<'a, 'p> Cx<'a, 'p> {
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
-                let Given { slot, shown } = given;
+                let Given { slot, shown, .. } = given;
                 let slot = slot.unwrap_or_else(|| profile.lookup(&feat, placement));
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
                 };
+                let memo_key = given.memo.then(|| memo_key(&feat)).flatten();
+                let memo = memo_key.and_then(|(tag, key)| out.memo(self.rule, tag, key));
                 let text = &mut out.text;
                 let pointer = text.write(|t| write_pointer(t, &self.frames, at));
-                let what = text.write(what);
                 let tool = *self
                     .tool_text
                     .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
@@ -600,9 +643,19 @@ impl<'a, 'p> Cx<'a, 'p> {
                         }
                     })
                 });
-                let mut written = false;
-                let fix = text.write(|t| written = fix(t));
-                let fix = written.then_some(fix);
+                let (what, fix) = match memo {
+                    Some(m) => (m.what, m.fix),
+                    None => {
+                        let what = text.write(what);
+                        let mut written = false;
+                        let fix = text.write(|t| written = fix(t));
+                        let fix = written.then_some(fix);
+                        if let Some((tag, key)) = memo_key {
+                            out.remember(self.rule, tag, key, what, fix);
+                        }
+                        (what, fix)
+                    }
+                };
                 out.records.push(Record {
                     rule: self.rule,
                     tool_index: self.tool_index,
@@ -702,7 +755,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             return false;
         };
         let mut covered = false;
-        let Findings { records, text } = &mut **out;
+        let Findings { records, text, .. } = &mut **out;
         // The current tool's findings are the last ones recorded (request rules ran first).
         for r in records.iter_mut().rev() {
             if r.tool_index != self.tool_index || r.request {
@@ -738,13 +791,28 @@ impl<'a, 'p> Cx<'a, 'p> {
 struct Given<'s> {
     slot: Option<Slot>,
     shown: Option<&'s str>,
+    /// The finding's `what` and `fix` depend on nothing but the rule and the feature, so a
+    /// repeat may share an earlier finding's texts ([`Findings::memo`]).
+    memo: bool,
 }
 
 impl Given<'_> {
     const NONE: Given<'static> = Given {
         slot: None,
         shown: None,
+        memo: false,
     };
+}
+
+/// The key a finding's texts are shared under when its rule says they depend on the feature
+/// alone ([`Given::memo`]): the feature's kind, its form and its string.
+fn memo_key<'f>(feat: &Feat<'f>) -> Option<((u8, &'static str), &'f str)> {
+    match *feat {
+        Feat::Keyword(k) => Some(((0, ""), k)),
+        Feat::KeywordForm(k, form) => Some(((1, form), k)),
+        Feat::TypeSpelling(t) => Some(((2, ""), t)),
+        _ => None,
+    }
 }
 
 /// Whether a finding at `found` speaks to the place `meta` (JSON Pointers into one schema):
@@ -895,9 +963,9 @@ fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
 
 /// Appends `/token`, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
 fn push(p: &mut String, token: &str) {
+    p.reserve(1 + token.len());
     p.push('/');
-    // Bytes, not chars: both are ASCII, and a char-set search showed in profiles.
-    if token.bytes().any(|b| b == b'~' || b == b'/') {
+    if needs_escape(token.as_bytes()) {
         for c in token.chars() {
             match c {
                 '~' => p.push_str("~0"),
@@ -910,9 +978,33 @@ fn push(p: &mut String, token: &str) {
     }
 }
 
+/// Whether `bytes` holds a `~` or a `/`, eight bytes at a time (a per-byte search showed in
+/// profiles: every finding's pointer is escaped token by token).
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let has = |x: u64, b: u8| {
+        let y = x ^ (ONES * u64::from(b));
+        y.wrapping_sub(ONES) & !y & HIGHS != 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        if has(x, b'~') || has(x, b'/') {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b == b'~' || b == b'/')
+}
+
 fn push_index(p: &mut String, n: usize) {
-    use std::fmt::Write;
-    let _ = write!(p, "/{n}");
+    p.push('/');
+    if n < 10 {
+        p.push(char::from(b'0' + n as u8));
+    } else {
+        use std::fmt::Write;
+        let _ = write!(p, "{n}");
+    }
 }
 
 /// Checks one request's tools (no built-in tools among them) against `profile`, appending
@@ -1118,6 +1210,7 @@ fn walk<'a>(
             definitions: false,
             has_if: false,
             has_const: false,
+            bad_values: 0,
         };
         children.clear();
         match map {
@@ -1236,11 +1329,14 @@ fn read_keys<'a>(
     children: &mut Vec<(&'a Value, Child<'a>, Via)>,
     stats: &mut Stats,
 ) {
-    for (k, v) in map {
+    for (i, (k, v)) in map.iter().enumerate() {
         stats.add_str(k);
         stats.compact_bytes += 1;
         let before = children.len();
         let mut proven = true;
+        // Whether the value may be one its keyword does not take (see `Node::value_form`):
+        // the arms below know their keyword's answer; the rest ask.
+        let mut bad = false;
         match k.as_str() {
             "type" => {
                 proven &= meta_shape::keyword("type", v);
@@ -1283,21 +1379,25 @@ fn read_keys<'a>(
             }
             "anyOf" => {
                 proven &= meta_shape::keyword("anyOf", v);
+                bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.any_of = Some(v);
                 push_list(children, v, "anyOf", Via::AnyOf);
             }
             "oneOf" => {
                 proven &= meta_shape::keyword("oneOf", v);
+                bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.one_of = true;
                 push_list(children, v, "oneOf", Via::OneOf);
             }
             "allOf" => {
                 proven &= meta_shape::keyword("allOf", v);
+                bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.all_of = true;
                 push_list(children, v, "allOf", Via::AllOf);
             }
             "prefixItems" => {
                 proven &= meta_shape::keyword("prefixItems", v);
+                bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.prefix_items = true;
                 push_list(children, v, "prefixItems", Via::PrefixItems);
             }
@@ -1308,6 +1408,7 @@ fn read_keys<'a>(
             "format" => {
                 node.format = Some(v);
                 proven &= meta_shape::keyword("format", v);
+                bad = !v.is_string();
             }
             "nullable" => node.nullable = Some(v),
             "$defs" => {
@@ -1356,10 +1457,22 @@ fn read_keys<'a>(
             // meta-schema's test folds to the one it needs. The arms above leave out the
             // keywords the meta-schema takes any value of (`const`, `not`, ...) or that it
             // does not know (`nullable`).
-            "description" => proven &= meta_shape::keyword("description", v),
-            "title" => proven &= meta_shape::keyword("title", v),
+            "description" => {
+                proven &= meta_shape::keyword("description", v);
+                bad = !v.is_string();
+            }
+            "title" => {
+                proven &= meta_shape::keyword("title", v);
+                bad = !v.is_string();
+            }
             "default" => proven &= meta_shape::keyword("default", v),
-            _ => proven &= meta_shape::keyword(k, v),
+            _ => {
+                proven &= meta_shape::keyword(k, v);
+                bad = rules::keyword_value_invalid::form(k, v).is_some();
+            }
+        }
+        if bad && i < 64 {
+            node.bad_values |= 1 << i;
         }
         stats.meta_unproven |= !proven;
         // The value's own bytes: the walk counts the subschemas it visits (each adds its
@@ -1575,6 +1688,28 @@ mod tests {
     }
 
     #[test]
+    fn needs_escape_finds_tilde_and_slash_anywhere() {
+        for len in 0..20 {
+            let plain = "a".repeat(len);
+            assert!(!needs_escape(plain.as_bytes()), "{plain}");
+            for at in 0..len {
+                for c in ['~', '/'] {
+                    let mut s = plain.clone();
+                    s.replace_range(at..=at, &c.to_string());
+                    assert!(needs_escape(s.as_bytes()), "{s}");
+                }
+            }
+        }
+        // Bytes one off either character, and UTF-8 continuation bytes, are no match.
+        assert!(!needs_escape("}.0\u{7f}éü名前xx".as_bytes()));
+        let mut p = String::new();
+        push(&mut p, "a/b~c");
+        push_index(&mut p, 7);
+        push_index(&mut p, 12);
+        assert_eq!(p, "/a~1b~0c/7/12");
+    }
+
+    #[test]
     fn compact_len_matches_serde() {
         for v in [
             json!({"a":[1,-2,3.5,null,true,false],"b\"\n\u{1}":"x\\y","c":{}, "d":[], "e":"é"}),
@@ -1629,6 +1764,48 @@ mod tests {
                 assert_eq!(stats.compact_bytes, exact, "{v}");
             }
         }
+    }
+
+    #[test]
+    fn shared_texts_belong_to_their_own_feature() {
+        // 150 made-up keywords and type spellings, each twice and in turn, more than the
+        // memo table has slots: every finding must still name its own keyword or spelling.
+        let mut props = serde_json::Map::new();
+        for round in 0..2 {
+            for i in 0..150 {
+                props.insert(
+                    format!("p{round}_{i}"),
+                    json!({"type": format!("t{i}"), format!("x{i}"): 1}),
+                );
+            }
+        }
+        let schema = json!({"type": "object", "properties": props});
+        let tool = [ToolRef {
+            name: Some("t"),
+            description: None,
+            parameters: Some(&schema),
+            index: 0,
+        }];
+        let set = crate::profile::embedded().unwrap();
+        let portable = CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let mut out = Vec::new();
+        check_request(&tool, &portable, &mut out);
+        let mut seen = 0;
+        // Findings about the tool itself (no description, ...) are not the test's.
+        for f in out.iter().filter(|f| f.pointer.starts_with("/properties/")) {
+            let (prop, key) = f.pointer.rsplit_once('/').unwrap();
+            let i = prop.rsplit_once('_').unwrap().1;
+            match key {
+                "type" => assert!(f.message.starts_with(&format!("`type: \"t{i}\"`")), "{f:?}"),
+                _ => {
+                    assert_eq!(key, format!("x{i}"));
+                    assert!(f.message.starts_with(&format!("keyword `x{i}`")), "{f:?}");
+                    assert!(f.fix.contains(&format!("`x{i}`")), "{f:?}");
+                }
+            }
+            seen += 1;
+        }
+        assert_eq!(seen, 600, "a type and a keyword finding per property");
     }
 
     #[test]

@@ -23,6 +23,16 @@ fn wrong_without_evidence(rule: &Rule) -> bool {
     rule.id == super::rules::keyword_value_invalid::RULE.id
 }
 
+/// The memo table slot of a (rule, feature): FNV-1a over the key, its kind and the rule's
+/// address (a different form of the same key shares the slot; the entry is compared whole).
+fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
+    let mut h: u32 = 0x811c_9dc5 ^ (rule as *const Rule as usize as u32) ^ u32::from(tag.0);
+    for &b in key.as_bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    (h ^ (h >> 16)) as usize % MEMO_SLOTS
+}
+
 /// A range of bytes in [`Findings`]' text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
@@ -76,11 +86,39 @@ pub(crate) struct Record {
 /// The findings of one or more checked requests against one profile, in the order made
 /// (tool, then place). Rendered with [`Findings::render_into`] (by the profile they were
 /// made with); [`Findings::clear`] keeps the buffers for the next requests.
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct Findings {
     pub(crate) records: Vec<Record>,
     pub(crate) text: TextBuf,
+    /// Texts already written for a (rule, feature) whose texts depend on nothing else: see
+    /// [`Findings::memo`].
+    memo: Vec<Memo>,
+    /// `memo` index + 1 by the key's hash (`0`: empty).
+    memo_slots: [u32; MEMO_SLOTS],
 }
+
+impl Default for Findings {
+    fn default() -> Findings {
+        Findings::with_capacity(0)
+    }
+}
+
+/// Where the texts of an earlier finding of the same rule and feature went, so that a
+/// repeat shares them instead of writing them again (real tool definitions repeat a few
+/// findings, `type: "float"` or `default`, thousands of times).
+#[derive(Clone, Copy)]
+pub(crate) struct Memo {
+    rule: &'static Rule,
+    /// The feature's kind tag and form, and its string (in the text buffer).
+    tag: (u8, &'static str),
+    key: Span,
+    pub(crate) what: Span,
+    pub(crate) fix: Option<Span>,
+}
+
+/// Slots of [`Findings`]' memo table: a direct-mapped cache, so a lookup hashes the key and
+/// compares one entry (a scan of even a few entries cost more than writing a short text).
+const MEMO_SLOTS: usize = 64;
 
 impl Findings {
     /// An empty collection with room for `n` findings.
@@ -88,6 +126,8 @@ impl Findings {
         Findings {
             records: Vec::with_capacity(n),
             text: TextBuf(String::with_capacity(n * 48)),
+            memo: Vec::new(),
+            memo_slots: [0; MEMO_SLOTS],
         }
     }
 
@@ -104,6 +144,40 @@ impl Findings {
     pub fn clear(&mut self) {
         self.records.clear();
         self.text.0.clear();
+        if !self.memo.is_empty() {
+            self.memo.clear();
+            self.memo_slots = [0; MEMO_SLOTS];
+        }
+    }
+
+    /// The texts an earlier finding of `rule` about the feature `(tag, key)` wrote, if it is
+    /// still in the memo table.
+    pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
+        let i = self.memo_slots[memo_slot(rule, tag, key)].checked_sub(1)?;
+        let m = self.memo[i as usize];
+        (std::ptr::eq(m.rule, rule) && m.tag == tag && self.text.get(m.key) == key).then_some(m)
+    }
+
+    /// Remembers the texts a finding of `rule` about `(tag, key)` wrote (see [`Findings::memo`]),
+    /// in place of whatever shared its slot.
+    pub(crate) fn remember(
+        &mut self,
+        rule: &'static Rule,
+        tag: (u8, &'static str),
+        key: &str,
+        what: Span,
+        fix: Option<Span>,
+    ) {
+        let slot = memo_slot(rule, tag, key);
+        let key = self.text.write(|t| t.push_str(key));
+        self.memo.push(Memo {
+            rule,
+            tag,
+            key,
+            what,
+            fix,
+        });
+        self.memo_slots[slot] = self.memo.len() as u32;
     }
 
     /// Appends every finding, as an owned [`Finding`], to `out`: the message is what was found

@@ -147,10 +147,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(map) = n.map else { return };
     let root = n.is_root();
     let has_if = n.has_if;
-    for (k, v) in map {
+    for (i, (k, v)) in map.iter().enumerate() {
         let k = k.as_str();
         // A value the keyword does not take is keyword-value-invalid's, whatever the key.
-        if super::keyword_value_invalid::form(k, v).is_some() {
+        if n.value_form(i, k, v).is_some() {
             continue;
         }
         // One match per key: keys other rules report (ELSEWHERE, and ROOT_ELSEWHERE at the
@@ -178,10 +178,17 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 None => Feat::Keyword(k),
             },
         };
-        cx.feature_written(
+        // The message quotes the pattern's own anchoring and lookarounds; every other
+        // finding's texts follow from the feature alone.
+        let by_value = matches!(
+            feat,
+            Feat::KeywordForm(_, value::PATTERN_LOOKAHEAD | value::PATTERN_UNANCHORED)
+        );
+        cx.feature_memo(
             At::Key(n.frame, k),
             feat,
             n.placement,
+            !by_value,
             |m| {
                 m.push_str("keyword `");
                 m.push_str(k);

@@ -259,8 +259,13 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(map) = n.map else { return };
-    for (k, v) in map {
-        let Some(f) = form(k, v) else { continue };
+    if n.bad_values == 0 && map.len() <= 64 {
+        return;
+    }
+    for (i, (k, v)) in map.iter().enumerate() {
+        let Some(f) = n.value_form(i, k, v) else {
+            continue;
+        };
         let k = k.as_str();
         cx.keyword_value(
             At::Key(n.frame, k),

@@ -43,11 +43,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             } else {
                 t
             };
-            // The most frequent finding in real tool definitions: written in place.
-            cx.feature_written(
+            // The most frequent finding in real tool definitions: written once per spelling.
+            cx.feature_memo(
                 At::Key(n.frame, "type"),
                 Feat::TypeSpelling(spelling),
                 n.placement,
+                true,
                 |m| {
                     m.push_str("`type: \"");
                     m.push_str(t);

@@ -104,7 +104,7 @@ fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
 }
 
 /// Reading alone as `check_bytes` reads (UTF-8 and nesting checks, JSON Lines parse, format
-/// detection, a few requests at a time), without the check: for the breakdown of `bytes`.
+/// detection, a request at a time), without the check: for the breakdown of `bytes`.
 fn read_bytes(c: &Corpora) -> usize {
     let mut n = 0;
     for (path, bytes) in &c.files {

@@ -16,6 +16,7 @@ use crate::profile::detect;
 /// A tool as [`check_tools`] reads it (re-exported from [`crate::profile::detect`]).
 pub use crate::profile::detect::ToolRef;
 pub use crate::profile::findings::Findings;
+use crate::profile::findings::Rendered;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -233,8 +234,8 @@ pub struct Finding {
     pub request: bool,
     /// JSON Pointer into the tool's parameters schema.
     pub pointer: String,
-    /// What is wrong, in one sentence.
-    pub message: String,
+    /// What is wrong, in one sentence (shared between findings that say the same).
+    pub message: Text,
     /// How to fix it.
     pub fix: Text,
     /// Whether a repair exists for this feature that does not change which arguments are
@@ -397,7 +398,7 @@ impl Places {
         match &self.last {
             Some((i, text)) if *i == t.index => text.clone(),
             _ => {
-                let text = Text::from(t.schema_pointer.clone());
+                let text = Text::Shared(std::sync::Arc::from(t.schema_pointer.as_str()));
                 self.last = Some((t.index, text.clone()));
                 text
             }
@@ -422,20 +423,31 @@ pub fn check_bytes(
     let mut strict = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
+    // The findings' texts are kept from request to request (only the records go), so that
+    // repeated findings share their texts across the file; up to a bound on their size.
+    let mut made = Findings::default();
+    let mut rendered = Rendered::default();
     let (format, inner, tools) =
         crate::input::for_each_request(file, bytes, &mut |batch, named| {
-            // One checker per batch of requests: its buffers serve every request in it.
-            let mut made = Findings::default();
+            if made.text_len() > SHARED_TEXT_CAP {
+                made.clear();
+                rendered = Rendered::default();
+            } else {
+                made.forget_records();
+            }
+            // One checker per batch (a JSON Lines line, or the whole document).
             let mut checker = detect::Checker::new(profile, &mut made);
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
             for request in batch.chunk_by(|a, b| a.request == b.request) {
                 refs.clear();
                 refs.extend(request.iter().map(|e| e.as_ref()));
-                checker.findings().clear();
+                let from = checker.findings().len();
                 checker.request(&refs, crate::input::builtins_of(named, request[0].request));
                 let start = findings.len();
-                checker.findings().render_into(profile, &mut findings);
+                checker
+                    .findings()
+                    .render_from(from, profile, &mut findings, &mut rendered);
                 let new = &mut findings[start..];
                 places.fill(&text, request, new);
                 flagged += distinct_tools(new, |_| true, &mut indexes);
@@ -453,6 +465,9 @@ pub fn check_bytes(
     };
     Ok((summary, findings))
 }
+
+/// Bytes of findings' text [`check_bytes`] keeps for sharing before it starts afresh.
+const SHARED_TEXT_CAP: usize = 1 << 22;
 
 /// How many distinct tools `findings` that pass `keep` are about (request-level findings are
 /// about no tool). `scratch` is a reused buffer.
@@ -878,10 +893,10 @@ pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Find
                     tool_index: t.index,
                     request: false,
                     pointer,
-                    message: format!(
+                    message: Text::from(format!(
                         "{}; the tool is not checked",
                         crate::json::too_deep_problem(max)
-                    ),
+                    )),
                     fix: Text::Static(
                         "Flatten the schema, or accept a JSON string for the deep part.",
                     ),

@@ -8,6 +8,8 @@
 //! finding of a profile slot. So the walk records what varies per finding and nothing else;
 //! [`Findings::render_into`] adds the profile's sentence and shared texts afterwards.
 
+use std::sync::Arc;
+
 use super::compiled::{CompiledProfile, NO_CASE, Slot};
 
 /// The fix of a warning about a case's missing evidence: no target of the profile rejects
@@ -32,6 +34,25 @@ fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
     }
     (h ^ (h >> 16)) as usize % MEMO_SLOTS
 }
+
+/// Slots of the caches of rendered messages and fixes in [`Findings::render_into`], by the
+/// start of the text they were made from.
+const SHARED_SLOTS: usize = 64;
+
+/// Texts already rendered from one [`Findings`]: findings whose texts are shared (see
+/// [`Findings::memo`]) and whose verdict is the same say the same, so they share one message
+/// and one fix instead of a copy each. Both caches are direct-mapped by the start of the text
+/// they were made from; empty until the first finding.
+#[derive(Default)]
+pub(crate) struct Rendered {
+    messages: Vec<Option<(MessageKey, Text, Level)>>,
+    fixes: Vec<Option<(Span, Text)>>,
+    scratch: String,
+}
+
+/// What a rendered message follows from: what was found, the verdict, the parameter text and
+/// whether it is a limit.
+type MessageKey = (Span, Slot, Option<Span>, bool);
 
 /// A range of bytes in [`Findings`]' text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +171,18 @@ impl Findings {
         }
     }
 
+    /// Forgets every finding but keeps the texts they wrote, which later findings of the
+    /// same rule and feature share ([`Findings::memo`]); spans of the forgotten findings stay
+    /// valid for a [`Rendered`] made from these findings.
+    pub(crate) fn forget_records(&mut self) {
+        self.records.clear();
+    }
+
+    /// Bytes of text written so far (what [`Findings::clear`] gives back).
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.0.len()
+    }
+
     /// The texts an earlier finding of `rule` about the feature `(tag, key)` wrote, if it is
     /// still in the memo table.
     pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
@@ -184,28 +217,59 @@ impl Findings {
     /// followed by what `profile`'s evidence says. `profile` must be the one they were made
     /// with. File, line and location are left empty (the caller knows them).
     pub fn render_into(&self, profile: &CompiledProfile, out: &mut Vec<Finding>) {
-        out.reserve(self.records.len());
+        self.render_from(0, profile, out, &mut Rendered::default());
+    }
+
+    /// [`Findings::render_into`] for the findings from the `from`-th on, sharing texts with
+    /// those `rendered` already made from these findings (for a caller that renders the
+    /// findings of each request as it is checked).
+    pub(crate) fn render_from(
+        &self,
+        from: usize,
+        profile: &CompiledProfile,
+        out: &mut Vec<Finding>,
+        rendered: &mut Rendered,
+    ) {
+        let records = &self.records[from..];
+        out.reserve(records.len());
+        if rendered.messages.is_empty() && !records.is_empty() {
+            rendered.messages.resize(SHARED_SLOTS, None);
+            rendered.fixes.resize(SHARED_SLOTS, None);
+        }
+        let Rendered {
+            messages,
+            fixes,
+            scratch,
+        } = rendered;
         // Consecutive findings are mostly about the same tool: share its name.
         let mut last_tool: Option<(Span, Text)> = None;
-        for r in &self.records {
+        for r in records {
             let tool = match &last_tool {
                 Some((span, text)) if *span == r.tool => text.clone(),
                 _ => {
-                    let text = Text::from(self.text.get(r.tool).to_string());
+                    let text = Text::Shared(Arc::from(self.text.get(r.tool)));
                     last_tool = Some((r.tool, text.clone()));
                     text
                 }
             };
             let parameter = r.parameter.map(|s| self.text.get(s));
-            let what = self.text.get(r.what);
-            let mut message =
-                String::with_capacity(what.len() + 2 + profile.explanation_len(r.slot));
-            message.push_str(what);
-            message.push_str(": ");
-            let level =
-                profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, &mut message);
+            let key = (r.what, r.slot, r.parameter, r.limit);
+            let (message, level) = match &messages[r.what.start as usize % SHARED_SLOTS] {
+                Some((k, message, level)) if *k == key => (message.clone(), *level),
+                _ => {
+                    scratch.clear();
+                    scratch.push_str(self.text.get(r.what));
+                    scratch.push_str(": ");
+                    let level =
+                        profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, scratch);
+                    let message = Text::Shared(Arc::from(scratch.as_str()));
+                    messages[r.what.start as usize % SHARED_SLOTS] =
+                        Some((key, message.clone(), level));
+                    (message, level)
+                }
+            };
             let parameter = match (parameter, r.slot) {
-                (Some(p), _) => Text::from(p.to_string()),
+                (Some(p), _) => Text::Shared(Arc::from(p)),
                 (None, Slot::Rejected(i) | Slot::Unknown(i)) if i != NO_CASE => {
                     profile.details()[i as usize].text.clone()
                 }
@@ -227,7 +291,14 @@ impl Findings {
                     {
                         Text::Static(UNVERIFIED_FIX)
                     }
-                    (_, _, Some(f)) => Text::from(self.text.get(f).to_string()),
+                    (_, _, Some(f)) => match &fixes[f.start as usize % SHARED_SLOTS] {
+                        Some((k, fix)) if *k == f => fix.clone(),
+                        _ => {
+                            let fix = Text::Shared(Arc::from(self.text.get(f)));
+                            fixes[f.start as usize % SHARED_SLOTS] = Some((f, fix.clone()));
+                            fix
+                        }
+                    },
                     (_, _, None) => Text::Static(r.rule.fix),
                 },
                 repairable: r.repairable,

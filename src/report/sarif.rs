@@ -147,7 +147,7 @@ pub fn to_value(
             let mut text = match (f.request, f.tool.is_empty()) {
                 (true, _) => format!("request: {}", f.message),
                 // A bare schema has no tool name to lead with.
-                (false, true) => f.message.clone(),
+                (false, true) => f.message.to_string(),
                 (false, false) => format!("{}: {}", f.tool, f.message),
             };
             if !f.fix.is_empty() {

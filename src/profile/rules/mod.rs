@@ -404,7 +404,7 @@ pub mod testing {
         crate::check::check_tools(&[tool], &profile)
             .into_iter()
             .filter(|f| f.rule == rule)
-            .map(|f| f.message)
+            .map(|f| f.message.to_string())
             .collect()
     }
 

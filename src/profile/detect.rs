@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::compiled::{CompiledProfile, NO_CASE, Slot};
 use super::feature::{Feat, Limit};
-use super::findings::{Findings, Record, Span};
+use super::findings::{Findings, Record, Span, TextBuf};
 use super::rules::{self, Rule};
 use crate::case::Placement;
 use crate::check::{Finding, Subject};
@@ -306,6 +306,10 @@ pub struct Cx<'a, 'p> {
     name_other: Option<NameOther<'p>>,
     /// The request's tool names, for whether repair's rename of one would clash.
     names: RequestNames<'a>,
+    /// The frame whose JSON Pointer the last finding of this tool wrote, and where (in the
+    /// findings' text): the next finding at the same subschema copies it instead of walking
+    /// the frames again.
+    node_pointer: Option<(u32, Span)>,
 }
 
 /// The named tools of the request being walked, and (made at the first rename asked about)
@@ -397,6 +401,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             rule: &rules::REGISTRY[0],
             name_other: None,
             names: RequestNames::default(),
+            node_pointer: None,
         }
     }
 
@@ -624,7 +629,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 let memo_key = given.memo.then(|| memo_key(&feat)).flatten();
                 let memo = memo_key.and_then(|(tag, key)| out.memo(self.rule, tag, key));
                 let text = &mut out.text;
-                let pointer = text.write(|t| write_pointer(t, &self.frames, at));
+                let pointer = write_pointer_at(text, &self.frames, at, &mut self.node_pointer);
                 let tool = *self
                     .tool_text
                     .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
@@ -909,6 +914,41 @@ fn pointer_of(frames: &[Frame<'_>], at: At<'_>) -> String {
     p
 }
 
+/// Writes the JSON Pointer of `at` into `text`, copying the subschema's part from where
+/// `last` says the previous finding wrote it when it is the same subschema, and remembering
+/// where this one's went.
+fn write_pointer_at(
+    text: &mut TextBuf,
+    frames: &[Frame<'_>],
+    at: At<'_>,
+    last: &mut Option<(u32, Span)>,
+) -> Span {
+    let (frame, rest) = match at {
+        At::Node(f) => (f, None),
+        At::Key(f, k) => (f, Some((k, None, None))),
+        At::KeyIndex(f, k, i) => (f, Some((k, Some(i), None))),
+        At::Member(f, k, name) => (f, Some((k, None, Some(name)))),
+        At::Tool | At::Pointer(_) => return text.write(|t| write_pointer(t, frames, at)),
+    };
+    let node = match *last {
+        Some((f, span)) if f == frame => text.copy(span),
+        _ => text.write(|t| write_pointer(t, frames, At::Node(frame))),
+    };
+    *last = Some((frame, node));
+    let tail = text.write(|t| {
+        if let Some((k, index, member)) = rest {
+            push(t, k);
+            if let Some(n) = index {
+                push_index(t, n);
+            }
+            if let Some(name) = member {
+                push(t, name);
+            }
+        }
+    });
+    node.join(tail)
+}
+
 /// Appends the JSON Pointer of `at` to `p`.
 fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
     let (frame, key, index, member) = match at {
@@ -1129,6 +1169,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.tool_name = tool.name.unwrap_or("");
         cx.named = tool.has_envelope();
         cx.tool_text = None;
+        cx.node_pointer = None;
         cx.frames.clear();
         cx.frames.push(Frame {
             parent: 0,

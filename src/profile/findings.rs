@@ -25,14 +25,24 @@ fn wrong_without_evidence(rule: &Rule) -> bool {
     rule.id == super::rules::keyword_value_invalid::RULE.id
 }
 
-/// The memo table slot of a (rule, feature): FNV-1a over the key, its kind and the rule's
-/// address (a different form of the same key shares the slot; the entry is compared whole).
+/// The memo table slot of a (rule, feature): a multiplicative hash of the rule's address,
+/// the kind, and the key's length and first and last eight bytes (a hash over every byte
+/// cost more than the texts it saves; the entry is compared whole).
 fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
-    let mut h: u32 = 0x811c_9dc5 ^ (rule as *const Rule as usize as u32) ^ u32::from(tag.0);
-    for &b in key.as_bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    (h ^ (h >> 16)) as usize % MEMO_SLOTS
+    let b = key.as_bytes();
+    let word = |bytes: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..bytes.len()].copy_from_slice(bytes);
+        u64::from_le_bytes(w)
+    };
+    let head = word(&b[..b.len().min(8)]);
+    let tail = word(&b[b.len().saturating_sub(8)..]);
+    let h = (rule as *const Rule as usize as u64)
+        ^ u64::from(tag.0) << 56
+        ^ (b.len() as u64) << 48
+        ^ head
+        ^ tail.rotate_left(29);
+    (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % MEMO_SLOTS
 }
 
 /// Slots of the caches of rendered messages and fixes in [`Findings::render_into`], by the
@@ -61,6 +71,17 @@ pub(crate) struct Span {
     end: u32,
 }
 
+impl Span {
+    /// The span from the start of `self` to the end of `next`, which follows it directly.
+    pub(crate) fn join(self, next: Span) -> Span {
+        debug_assert_eq!(self.end, next.start);
+        Span {
+            start: self.start,
+            end: next.end,
+        }
+    }
+}
+
 /// The text findings' records point into: one growing string.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct TextBuf(String);
@@ -70,6 +91,16 @@ impl TextBuf {
     pub(crate) fn write(&mut self, f: impl FnOnce(&mut String)) -> Span {
         let start = self.0.len() as u32;
         f(&mut self.0);
+        Span {
+            start,
+            end: self.0.len() as u32,
+        }
+    }
+
+    /// Appends a copy of the text at `s` and returns where it went.
+    pub(crate) fn copy(&mut self, s: Span) -> Span {
+        let start = self.0.len() as u32;
+        self.0.extend_from_within(s.start as usize..s.end as usize);
         Span {
             start,
             end: self.0.len() as u32,

@@ -923,45 +923,46 @@ fn write_pointer_at(
     at: At<'_>,
     last: &mut Option<(u32, Span)>,
 ) -> Span {
-    let (frame, rest) = match at {
-        At::Node(f) => (f, None),
-        At::Key(f, k) => (f, Some((k, None, None))),
-        At::KeyIndex(f, k, i) => (f, Some((k, Some(i), None))),
-        At::Member(f, k, name) => (f, Some((k, None, Some(name)))),
-        At::Tool | At::Pointer(_) => return text.write(|t| write_pointer(t, frames, at)),
+    let Some((frame, below)) = in_subschema(at) else {
+        return text.write(|t| write_pointer(t, frames, at));
     };
     let node = match *last {
         Some((f, span)) if f == frame => text.copy(span),
-        _ => text.write(|t| write_pointer(t, frames, At::Node(frame))),
+        _ => text.write(|t| write_frames(t, frames, frame)),
     };
     *last = Some((frame, node));
-    let tail = text.write(|t| {
-        if let Some((k, index, member)) = rest {
-            push(t, k);
-            if let Some(n) = index {
-                push_index(t, n);
-            }
-            if let Some(name) = member {
-                push(t, name);
-            }
-        }
-    });
-    node.join(tail)
+    node.join(text.write(|t| write_below(t, below)))
+}
+
+/// What lies below a subschema's frame in a place: a key, an index in it, a member of it.
+type Below<'x> = (Option<&'x str>, Option<usize>, Option<&'x str>);
+
+/// The subschema's frame `at` is in, and what lies below it; `None` for a place that is not
+/// in a subschema the walk met (the tool, a pointer given whole).
+fn in_subschema(at: At<'_>) -> Option<(u32, Below<'_>)> {
+    Some(match at {
+        At::Tool | At::Pointer(_) => return None,
+        At::Node(f) => (f, (None, None, None)),
+        At::Key(f, k) => (f, (Some(k), None, None)),
+        At::KeyIndex(f, k, i) => (f, (Some(k), Some(i), None)),
+        At::Member(f, k, name) => (f, (Some(k), None, Some(name))),
+    })
 }
 
 /// Appends the JSON Pointer of `at` to `p`.
 fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
-    let (frame, key, index, member) = match at {
-        At::Tool => return,
-        At::Pointer(pointer) => {
-            p.push_str(pointer);
-            return;
+    match (at, in_subschema(at)) {
+        (At::Pointer(pointer), _) => p.push_str(pointer),
+        (_, Some((frame, below))) => {
+            write_frames(p, frames, frame);
+            write_below(p, below);
         }
-        At::Node(f) => (f, None, None, None),
-        At::Key(f, k) => (f, Some(k), None, None),
-        At::KeyIndex(f, k, i) => (f, Some(k), Some(i), None),
-        At::Member(f, k, name) => (f, Some(k), None, Some(name)),
-    };
+        (_, None) => {}
+    }
+}
+
+/// Appends the JSON Pointer of the subschema at `frame`.
+fn write_frames(p: &mut String, frames: &[Frame<'_>], frame: u32) {
     // Walk up to the root, then write the tokens root first.
     let mut chain: [u32; 48] = [0; 48];
     let mut len = 0;
@@ -990,6 +991,9 @@ fn write_pointer(p: &mut String, frames: &[Frame<'_>], at: At<'_>) {
             }
         }
     }
+}
+
+fn write_below(p: &mut String, (key, index, member): Below<'_>) {
     if let Some(k) = key {
         push(p, k);
     }

@@ -178,8 +178,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 None => Feat::Keyword(k),
             },
         };
-        // The message quotes the pattern's own anchoring and lookarounds; every other
-        // finding's texts follow from the feature alone.
+        // The texts name the key as written (one vendor-key feature covers every `x-` key)
+        // and its form; a pattern's also quote its own anchoring and lookarounds.
         let by_value = matches!(
             feat,
             Feat::KeywordForm(_, value::PATTERN_LOOKAHEAD | value::PATTERN_UNANCHORED)
@@ -188,7 +188,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             At::Key(n.frame, k),
             feat,
             n.placement,
-            !by_value,
+            (!by_value).then_some(k),
             |m| {
                 m.push_str("keyword `");
                 m.push_str(k);

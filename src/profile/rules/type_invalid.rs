@@ -48,7 +48,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 At::Key(n.frame, "type"),
                 Feat::TypeSpelling(spelling),
                 n.placement,
-                true,
+                Some(t),
                 |m| {
                     m.push_str("`type: \"");
                     m.push_str(t);

@@ -72,6 +72,11 @@ pub(crate) struct Span {
 }
 
 impl Span {
+    /// The slot of the text at this span in [`Rendered`]'s caches.
+    fn slot(self) -> usize {
+        self.start as usize % SHARED_SLOTS
+    }
+
     /// The span from the start of `self` to the end of `next`, which follows it directly.
     pub(crate) fn join(self, next: Span) -> Span {
         debug_assert_eq!(self.end, next.start);
@@ -142,11 +147,9 @@ pub(crate) struct Record {
 pub struct Findings {
     pub(crate) records: Vec<Record>,
     pub(crate) text: TextBuf,
-    /// Texts already written for a (rule, feature) whose texts depend on nothing else: see
-    /// [`Findings::memo`].
-    memo: Vec<Memo>,
-    /// `memo` index + 1 by the key's hash (`0`: empty).
-    memo_slots: [u32; MEMO_SLOTS],
+    /// Texts already written by findings that share them, by [`memo_slot`] (see
+    /// [`Findings::memo`]); empty until the first one.
+    memo: Vec<Option<Memo>>,
 }
 
 impl Default for Findings {
@@ -155,13 +158,13 @@ impl Default for Findings {
     }
 }
 
-/// Where the texts of an earlier finding of the same rule and feature went, so that a
-/// repeat shares them instead of writing them again (real tool definitions repeat a few
-/// findings, `type: "float"` or `default`, thousands of times).
+/// Where the texts of an earlier finding of the same rule, feature kind and form, and key as
+/// written went, so that a repeat shares them instead of writing them again (real tool
+/// definitions repeat a few findings, `type: "float"` or `default`, thousands of times).
 #[derive(Clone, Copy)]
 pub(crate) struct Memo {
     rule: &'static Rule,
-    /// The feature's kind tag and form, and its string (in the text buffer).
+    /// The feature's kind tag and form, and the key as written (in the text buffer).
     tag: (u8, &'static str),
     key: Span,
     pub(crate) what: Span,
@@ -179,7 +182,6 @@ impl Findings {
             records: Vec::with_capacity(n),
             text: TextBuf(String::with_capacity(n * 48)),
             memo: Vec::new(),
-            memo_slots: [0; MEMO_SLOTS],
         }
     }
 
@@ -196,10 +198,7 @@ impl Findings {
     pub fn clear(&mut self) {
         self.records.clear();
         self.text.0.clear();
-        if !self.memo.is_empty() {
-            self.memo.clear();
-            self.memo_slots = [0; MEMO_SLOTS];
-        }
+        self.memo.clear();
     }
 
     /// Forgets every finding but keeps the texts they wrote, which later findings of the
@@ -217,8 +216,7 @@ impl Findings {
     /// The texts an earlier finding of `rule` about the feature `(tag, key)` wrote, if it is
     /// still in the memo table.
     pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
-        let i = self.memo_slots[memo_slot(rule, tag, key)].checked_sub(1)?;
-        let m = self.memo[i as usize];
+        let m = (*self.memo.get(memo_slot(rule, tag, key))?)?;
         (std::ptr::eq(m.rule, rule) && m.tag == tag && self.text.get(m.key) == key).then_some(m)
     }
 
@@ -234,14 +232,16 @@ impl Findings {
     ) {
         let slot = memo_slot(rule, tag, key);
         let key = self.text.write(|t| t.push_str(key));
-        self.memo.push(Memo {
+        if self.memo.is_empty() {
+            self.memo.resize(MEMO_SLOTS, None);
+        }
+        self.memo[slot] = Some(Memo {
             rule,
             tag,
             key,
             what,
             fix,
         });
-        self.memo_slots[slot] = self.memo.len() as u32;
     }
 
     /// Appends every finding, as an owned [`Finding`], to `out`: the message is what was found
@@ -285,7 +285,7 @@ impl Findings {
             };
             let parameter = r.parameter.map(|s| self.text.get(s));
             let key = (r.what, r.slot, r.parameter, r.limit);
-            let (message, level) = match &messages[r.what.start as usize % SHARED_SLOTS] {
+            let (message, level) = match &messages[r.what.slot()] {
                 Some((k, message, level)) if *k == key => (message.clone(), *level),
                 _ => {
                     scratch.clear();
@@ -294,8 +294,7 @@ impl Findings {
                     let level =
                         profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, scratch);
                     let message = Text::Shared(Arc::from(scratch.as_str()));
-                    messages[r.what.start as usize % SHARED_SLOTS] =
-                        Some((key, message.clone(), level));
+                    messages[r.what.slot()] = Some((key, message.clone(), level));
                     (message, level)
                 }
             };
@@ -322,11 +321,11 @@ impl Findings {
                     {
                         Text::Static(UNVERIFIED_FIX)
                     }
-                    (_, _, Some(f)) => match &fixes[f.start as usize % SHARED_SLOTS] {
+                    (_, _, Some(f)) => match &fixes[f.slot()] {
                         Some((k, fix)) if *k == f => fix.clone(),
                         _ => {
                             let fix = Text::Shared(Arc::from(self.text.get(f)));
-                            fixes[f.start as usize % SHARED_SLOTS] = Some((f, fix.clone()));
+                            fixes[f.slot()] = Some((f, fix.clone()));
                             fix
                         }
                     },

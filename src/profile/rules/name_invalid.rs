@@ -194,14 +194,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                     m.push_str("tool name `");
                     m.push_str(name);
                     m.push_str("` has ");
-                    match kind {
-                        value::NAME_OTHER | value::NAME_NON_ASCII => m.push_str(&label(kind, name)),
-                        // What `label` says of these, without its allocation.
-                        _ => {
-                            m.push_str(kind);
-                            m.push_str(" characters");
-                        }
-                    }
+                    m.push_str(&label(kind, name));
                 }
             },
             |m| {

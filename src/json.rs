@@ -432,6 +432,23 @@ pub fn value_depth(value: &Value) -> usize {
     max
 }
 
+/// How many JSON values `value` holds, itself included (`{"a": [1]}` holds 3): the measure
+/// of a schema's size that repair's work cap counts in.
+pub fn value_count(value: &Value) -> usize {
+    // Iterative so that it is safe on any value we ever built.
+    let mut n = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    n
+}
+
 /// The JSON type of a value, as JSON Schema names it (`null`, `boolean`, `number`, `string`,
 /// `array`, `object`), for messages.
 pub fn kind(v: &Value) -> &'static str {

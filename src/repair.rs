@@ -5,7 +5,10 @@
 //! Repair is driven by `check` itself: it checks the tool against the profile, takes the first
 //! *error* finding (a feature some target of the profile has rejecting evidence for), tries
 //! that finding's candidate rewrites in order (the `fixes` submodule) and keeps the first after
-//! which the finding is gone and no new kind of error appears; then checks again. So the
+//! which the finding is gone and no new kind of error appears; then checks again. The same
+//! rewrite is first tried at every other error of that kind, all at once and checked once, so
+//! a kind found at a thousand places takes one round; a tool that would take more work than
+//! [`MAX_WORK`] allows is refused at once with the reason, so time stays bounded. So the
 //! parameters (allowed keywords, types, formats, limits, name characters) all come from the
 //! profile, and the output passes `check --errors-only` for the same profile by construction.
 //! Findings that are only warnings (a target has no evidence either way) are left as they are
@@ -210,6 +213,13 @@ const REQUEST_RULES: &[&str] = &["name-duplicate", "too-many-tools"];
 
 /// Enough for the largest corpus schema; a tool that needs more is refused as not converging.
 const MAX_ROUNDS: usize = 400;
+
+/// Schema values that repair may copy or read for one tool before it gives up (each check
+/// reads the whole schema, each candidate rewrite copies it). It bounds the time a tool with
+/// thousands of errors takes (about 4 s here for this many) instead of letting it grow with
+/// errors × size; it lets through every corpus tool, and 2,000 misspelt types among 2,000
+/// properties.
+pub const MAX_WORK: usize = 50_000_000;
 
 /// Repairs the tools of one request against `profile`, then takes a census of the names
 /// ([`crate::names::census_of`]): a tool renamed onto the name of a tool that keeps it is
@@ -420,6 +430,52 @@ pub fn fix_finding_among(
     Err("no repair tried removes it".into())
 }
 
+/// Applies the `nth` candidate rewrite, the one that removed the first of them cleanly, to
+/// every finding in `all` (the errors of one kind, in document order), so that a kind found
+/// at a thousand places takes one round, not a thousand. They are rewritten last first: an
+/// edit then never moves the pointer of one still to be rewritten (removing an array member
+/// shifts only the members after it). `None` unless each of them has that candidate, more
+/// than one is fixed, no two rewrites change the same place, and together they remove every
+/// one of them without bringing in a new kind of error; the caller then keeps the single
+/// rewrite.
+fn fix_all_of_kind(
+    tool: &Tool,
+    all: &[&Finding],
+    nth: usize,
+    before: &Kinds,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> Option<(Tool, Vec<Change>)> {
+    let [first, _, ..] = all else {
+        return None;
+    };
+    let target = kind(first);
+    let mut current: Option<Tool> = None;
+    let mut made: Vec<Vec<Change>> = Vec::with_capacity(all.len());
+    for f in all.iter().rev() {
+        let on = current.as_ref().unwrap_or(tool);
+        let c = fixes::candidates(on, f, profile, opts.max_inline_nodes)
+            .ok()?
+            .into_iter()
+            .nth(nth)?;
+        current = Some(c.tool);
+        made.push(c.changes);
+    }
+    // Two rewrites at one place (several members of one `required`) mean the first already
+    // fixed what the second was for, whose change then says nothing true.
+    let mut places: Vec<&str> = made.iter().flatten().map(|c| c.pointer.as_str()).collect();
+    places.sort_unstable();
+    if places.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    let current = current?;
+    let after = kinds(&errors(&current, profile));
+    let left = after.get(&target).copied().unwrap_or(0);
+    let had = before.get(&target).copied().unwrap_or(0);
+    let clean = left + all.len() <= had && after.keys().all(|k| before.contains_key(k));
+    clean.then(|| (current, made.into_iter().rev().flatten().collect()))
+}
+
 /// Whether `f` is one of the two rules about how a tool without arguments is written.
 fn no_arguments_rule(f: &Finding) -> bool {
     matches!(
@@ -471,7 +527,21 @@ pub fn repair_tool(
     let mut converged = false;
     // The last check of `current`, kept so that the warnings need no check of their own.
     let mut last_check = Vec::new();
-    for _ in 0..MAX_ROUNDS {
+    let mut work = 0;
+    let mut gave_up = None;
+    'rounds: for _ in 0..MAX_ROUNDS {
+        let size = current
+            .parameters
+            .as_ref()
+            .map_or(1, crate::json::value_count);
+        if work > MAX_WORK {
+            gave_up = Some(format!(
+                "repair gave up after reading and copying {work} schema values (at most \
+                 {MAX_WORK}); the schema has {size} values, and errors are left"
+            ));
+            break;
+        }
+        work += size;
         last_check = findings(&current, profile);
         let errs: Vec<Finding> = last_check
             .iter()
@@ -485,6 +555,9 @@ pub fn repair_tool(
         let before = kinds(&errs);
         let target = kind(f);
         let tried = fixes::candidates(&current, f, profile, opts.max_inline_nodes);
+        let tried_len = tried.as_ref().map_or(0, Vec::len);
+        // Built (copied) and each checked.
+        work += 2 * size * tried_len;
         let mut fixed = false;
         let mut why = String::new();
         match tried {
@@ -494,15 +567,36 @@ pub fn repair_tool(
                 // before (so two repairs cannot undo each other forever), and they are
                 // repaired or refused in later rounds.
                 let mut second: Option<(fixes::Candidate, (String, String))> = None;
-                for c in list {
+                for (nth, c) in list.into_iter().enumerate() {
                     let after = kinds(&errors(&c.tool, profile));
                     let gone = after.get(&target).copied().unwrap_or(0)
                         < before.get(&target).copied().unwrap_or(0);
                     let new_kinds: Vec<&(String, String)> =
                         after.keys().filter(|k| !before.contains_key(*k)).collect();
                     if gone && new_kinds.is_empty() {
-                        current = c.tool;
-                        changes.extend(c.changes);
+                        let all: Vec<&Finding> =
+                            errs.iter().filter(|g| kind(g) == target).collect();
+                        // Each of them builds its candidates (copies) and one check follows;
+                        // fixing them a round each instead would cost more, so past the cap
+                        // repair stops here.
+                        let cost = size * (all.len() * tried_len + 1);
+                        if work + cost > MAX_WORK {
+                            gave_up = Some(format!(
+                                "{} errors of `{}` ({}) in a schema of {size} values: repairing \
+                                 them would read and copy about {cost} values, more than \
+                                 repair does for one tool ({MAX_WORK})",
+                                all.len(),
+                                target.0,
+                                target.1
+                            ));
+                            break 'rounds;
+                        }
+                        work += cost;
+                        let (tool, made) =
+                            fix_all_of_kind(&current, &all, nth, &before, profile, opts)
+                                .unwrap_or((c.tool, c.changes));
+                        current = tool;
+                        changes.extend(made);
                         fixed = true;
                         break;
                     }
@@ -574,7 +668,8 @@ pub fn repair_tool(
             pointer: String::new(),
             rule: String::new(),
             parameter: String::new(),
-            reason: format!("repair did not settle within {MAX_ROUNDS} rounds"),
+            reason: gave_up
+                .unwrap_or_else(|| format!("repair did not settle within {MAX_ROUNDS} rounds")),
         });
     }
     if !converged {
@@ -669,12 +764,17 @@ pub fn human(r: &ToolRepair) -> String {
         }
     }
     for x in &r.refusals {
+        // A refusal of the tool as a whole (repair gave up) has no rule.
+        let rule = if x.rule.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", x.rule)
+        };
         let _ = writeln!(
             s,
-            "  {}  cannot repair: {} [{}]",
+            "  {}  cannot repair: {}{rule}",
             place(&x.pointer),
-            x.reason,
-            x.rule
+            x.reason
         );
     }
     s

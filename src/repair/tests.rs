@@ -973,3 +973,96 @@ fn refusals_of_what_cannot_be_read_say_what_is_wrong() {
          inline; repair does not guess which schema was meant"
     );
 }
+
+fn floats(n: usize) -> Tool {
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type": "float"})))
+        .collect();
+    tool("wide", json!({"type": "object", "properties": props}))
+}
+
+/// Errors of one kind are repaired together, in one round: a tool with more of them than
+/// repair has rounds is repaired, not refused as not settling (as it was before).
+#[test]
+fn many_errors_of_one_kind_are_repaired_in_one_round() {
+    let p = profile(&["type-spelling: float"]);
+    let n = MAX_ROUNDS + 50;
+    let r = repair_one(&floats(n), &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let props = r.tool.parameters.as_ref().unwrap()["properties"]
+        .as_object()
+        .unwrap();
+    assert_eq!(props.len(), n);
+    assert!(props.values().all(|v| v == &json!({"type": "number"})));
+    // Listed in document order, as one round at a time would have listed them.
+    let pointers: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+    let want: Vec<String> = (0..n).map(|i| format!("/properties/p{i}/type")).collect();
+    assert_eq!(pointers, want);
+}
+
+/// A rewrite that also edits outside its own subschema (a nullable argument made optional
+/// takes its name out of the parent's `required`) gives, done together, what it gives done
+/// one at a time.
+#[test]
+fn rewrites_done_together_agree_with_one_at_a_time() {
+    let p = profile(&["type-list: string,null"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"type":["string","null"]},"b":{"type":"string"},
+            "c":{"type":["string","null"]},"d":{"type":["string","null"]}},
+            "required":["a","b","c","d"]}),
+    );
+    let together = repair_one(&t, &p);
+    assert_eq!(
+        together.tool.parameters.as_ref().unwrap(),
+        &json!({"type":"object","properties":{
+            "a":{"type":"string"},"b":{"type":"string"},
+            "c":{"type":"string"},"d":{"type":"string"}},"required":["b"]})
+    );
+    let mut one_at_a_time = t.clone();
+    loop {
+        let all = findings(&one_at_a_time, &p);
+        let Some(f) = all.iter().find(|f| is_own_error(f)) else {
+            break;
+        };
+        (one_at_a_time, _) = fix_finding_among(&one_at_a_time, &all, f, &p, &Options::default())
+            .expect("each is repairable alone");
+    }
+    assert_eq!(together.tool, one_at_a_time);
+    let pointers: Vec<&str> = together
+        .changes
+        .iter()
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/properties/a/type",
+            "/properties/c/type",
+            "/properties/d/type"
+        ]
+    );
+}
+
+/// Past the work cap repair stops at once and says why, instead of taking minutes (before
+/// the cap, 5,000 misspelt types among 5,000 described properties took 9.6 s here, and
+/// 30,000 were refused only after 400 rounds).
+#[test]
+fn a_tool_past_the_work_cap_is_refused_at_once_with_the_reason() {
+    let p = profile(&["type-spelling: float"]);
+    let r = repair_one(&floats(6000), &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let [refusal] = r.refusals.as_slice() else {
+        panic!("one refusal: {:#?}", r.refusals);
+    };
+    let said = "6000 errors of `type-invalid` (type-spelling: float) in a schema of 12003 values: \
+                repairing them would read and copy about 72030003 values, more than repair \
+                does for one tool (50000000)";
+    assert_eq!(refusal.reason, said);
+    let human = human(&r);
+    assert!(
+        human.contains(&format!("/  cannot repair: {said}\n")),
+        "{human}"
+    );
+}

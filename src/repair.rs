@@ -7,8 +7,9 @@
 //! that finding's candidate rewrites in order (the `fixes` submodule) and keeps the first after
 //! which the finding is gone and no new kind of error appears; then checks again. The same
 //! rewrite is first tried at every other error of that kind, all at once and checked once, so
-//! a kind found at a thousand places takes one round; a tool that would take more work than
-//! [`MAX_WORK`] allows is refused at once with the reason, so time stays bounded. So the
+//! a kind found at a thousand places takes one round; rewrites copy only the subschemas they
+//! edit, and a tool that would take more work than [`MAX_WORK`] allows is refused with the
+//! reason, so time stays bounded. So the
 //! parameters (allowed keywords, types, formats, limits, name characters) all come from the
 //! profile, and the output passes `check --errors-only` for the same profile by construction.
 //! Findings that are only warnings (a target has no evidence either way) are left as they are
@@ -196,6 +197,8 @@ pub struct Options {
     /// Refused tools are written unchanged (`repair --keep-unrepairable`), so their names are
     /// still sent and take part in the name census: a rename onto one is refused.
     pub keep_unrepairable: bool,
+    /// Cap on the schema values repair may copy and read for one tool ([`MAX_WORK`]).
+    pub max_work: usize,
 }
 
 impl Default for Options {
@@ -203,6 +206,7 @@ impl Default for Options {
         Options {
             max_inline_nodes: refs::MAX_INLINE_NODES,
             keep_unrepairable: false,
+            max_work: MAX_WORK,
         }
     }
 }
@@ -211,14 +215,15 @@ impl Default for Options {
 /// and the tool count is the caller's to change.
 const REQUEST_RULES: &[&str] = &["name-duplicate", "too-many-tools"];
 
-/// Enough for the largest corpus schema; a tool that needs more is refused as not converging.
+/// Rounds that change the tool, at most: each rewrites every error of one kind, so this is
+/// far more than any tool needs; it stops two rewrites that would undo each other forever.
+/// Rounds that change nothing (a kind with no repair) do not count: there is one per kind.
 const MAX_ROUNDS: usize = 400;
 
 /// Schema values that repair may copy or read for one tool before it gives up (each check
-/// reads the whole schema, each candidate rewrite copies it). It bounds the time a tool with
-/// thousands of errors takes (about 4 s here for this many) instead of letting it grow with
-/// errors × size; it lets through every corpus tool, and 2,000 misspelt types among 2,000
-/// properties.
+/// reads the whole schema; a rewrite copies what it edits, or the whole tool). It bounds the
+/// time of the largest inputs whatever their rewrites, and lets through every corpus tool
+/// and 30,000 misspelt types among 30,000 properties (0.5 s here).
 pub const MAX_WORK: usize = 50_000_000;
 
 /// Repairs the tools of one request against `profile`, then takes a census of the names
@@ -419,12 +424,13 @@ pub fn fix_finding_among(
     let (before_all, before_errors) = kinds_all_and_errors(all);
     let target = kind(finding);
     for c in fixes::candidates(tool, finding, profile, opts.max_inline_nodes)? {
-        let (after_all, after_errors) = kinds_all_and_errors(&findings(&c.tool, profile));
+        let rewritten = c.rewrite.applied_to(tool)?;
+        let (after_all, after_errors) = kinds_all_and_errors(&findings(&rewritten, profile));
         let gone = after_all.get(&target).copied().unwrap_or(0)
             < before_all.get(&target).copied().unwrap_or(0);
         let new_error = after_errors.keys().any(|k| !before_errors.contains_key(k));
         if gone && !new_error {
-            return Ok((c.tool, c.changes));
+            return Ok((rewritten, c.changes));
         }
     }
     Err("no repair tried removes it".into())
@@ -437,7 +443,8 @@ pub fn fix_finding_among(
 /// shifts only the members after it). `None` unless each of them has that candidate, more
 /// than one is fixed, no two rewrites change the same place, and together they remove every
 /// one of them without bringing in a new kind of error; the caller then keeps the single
-/// rewrite.
+/// rewrite. Rewrites of one subschema are made in place: the tool is copied once, not once
+/// each. `work` counts the values copied and read; past `opts.max_work`, `None`.
 fn fix_all_of_kind(
     tool: &Tool,
     all: &[&Finding],
@@ -445,20 +452,24 @@ fn fix_all_of_kind(
     before: &Kinds,
     profile: &CompiledProfile,
     opts: &Options,
+    work: &mut usize,
 ) -> Option<(Tool, Vec<Change>)> {
     let [first, _, ..] = all else {
         return None;
     };
     let target = kind(first);
-    let mut current: Option<Tool> = None;
+    let size = tool.parameters.as_ref().map_or(1, crate::json::value_count);
+    let mut current = tool.clone();
+    *work += size;
     let mut made: Vec<Vec<Change>> = Vec::with_capacity(all.len());
     for f in all.iter().rev() {
-        let on = current.as_ref().unwrap_or(tool);
-        let c = fixes::candidates(on, f, profile, opts.max_inline_nodes)
-            .ok()?
-            .into_iter()
-            .nth(nth)?;
-        current = Some(c.tool);
+        let list = fixes::candidates(&current, f, profile, opts.max_inline_nodes).ok()?;
+        *work += list.iter().map(|c| c.rewrite.copied()).sum::<usize>();
+        if *work > opts.max_work {
+            return None;
+        }
+        let c = list.into_iter().nth(nth)?;
+        c.rewrite.apply(&mut current).ok()?;
         made.push(c.changes);
     }
     // Two rewrites at one place (several members of one `required`) mean the first already
@@ -468,12 +479,29 @@ fn fix_all_of_kind(
     if places.windows(2).any(|w| w[0] == w[1]) {
         return None;
     }
-    let current = current?;
+    *work += size;
     let after = kinds(&errors(&current, profile));
     let left = after.get(&target).copied().unwrap_or(0);
     let had = before.get(&target).copied().unwrap_or(0);
     let clean = left + all.len() <= had && after.keys().all(|k| before.contains_key(k));
     clean.then(|| (current, made.into_iter().rev().flatten().collect()))
+}
+
+/// Why repair gave up on a tool past the work cap: how much work was done, how large the
+/// schema is, and the errors it was rewriting together, if it was.
+fn gave_up_reason(
+    work: usize,
+    cap: usize,
+    size: usize,
+    during: Option<(usize, &(String, String))>,
+) -> String {
+    let during = during.map_or(String::new(), |(n, (rule, feature))| {
+        format!(" while rewriting {n} errors of `{rule}` ({feature})")
+    });
+    format!(
+        "repair gave up after copying and reading {work} schema values{during}, more than it \
+         does for one tool ({cap}); the schema has {size} values"
+    )
 }
 
 /// Whether `f` is one of the two rules about how a tool without arguments is written.
@@ -529,35 +557,44 @@ pub fn repair_tool(
     let mut last_check = Vec::new();
     let mut work = 0;
     let mut gave_up = None;
-    'rounds: for _ in 0..MAX_ROUNDS {
-        let size = current
-            .parameters
-            .as_ref()
-            .map_or(1, crate::json::value_count);
-        if work > MAX_WORK {
-            gave_up = Some(format!(
-                "repair gave up after reading and copying {work} schema values (at most \
-                 {MAX_WORK}); the schema has {size} values, and errors are left"
-            ));
-            break;
+    let mut rounds = 0;
+    let mut changed = true;
+    let mut size = 0;
+    let mut errs: Vec<Finding> = Vec::new();
+    let mut before = Kinds::new();
+    'rounds: loop {
+        if changed {
+            if rounds == MAX_ROUNDS {
+                break;
+            }
+            rounds += 1;
+            size = current
+                .parameters
+                .as_ref()
+                .map_or(1, crate::json::value_count);
+            if work > opts.max_work {
+                gave_up = Some(gave_up_reason(work, opts.max_work, size, None));
+                break;
+            }
+            work += size;
+            last_check = findings(&current, profile);
+            errs = last_check
+                .iter()
+                .filter(|f| is_own_error(f))
+                .cloned()
+                .collect();
+            before = kinds(&errs);
         }
-        work += size;
-        last_check = findings(&current, profile);
-        let errs: Vec<Finding> = last_check
-            .iter()
-            .filter(|f| is_own_error(f))
-            .cloned()
-            .collect();
         let Some(f) = errs.iter().find(|f| !stuck.contains(&kind(f))) else {
             converged = true;
             break;
         };
-        let before = kinds(&errs);
         let target = kind(f);
         let tried = fixes::candidates(&current, f, profile, opts.max_inline_nodes);
-        let tried_len = tried.as_ref().map_or(0, Vec::len);
-        // Built (copied) and each checked.
-        work += 2 * size * tried_len;
+        // Each is built (copied), then applied to a copy of the tool and checked.
+        work += tried
+            .as_ref()
+            .map_or(0, |l| l.iter().map(|c| c.rewrite.copied() + 2 * size).sum());
         let mut fixed = false;
         let mut why = String::new();
         match tried {
@@ -566,9 +603,16 @@ pub fn repair_tool(
                 // wins; failing that, one whose new kinds were never repaired in this tool
                 // before (so two repairs cannot undo each other forever), and they are
                 // repaired or refused in later rounds.
-                let mut second: Option<(fixes::Candidate, (String, String))> = None;
+                let mut second: Option<(Tool, Vec<Change>)> = None;
                 for (nth, c) in list.into_iter().enumerate() {
-                    let after = kinds(&errors(&c.tool, profile));
+                    let rewritten = match c.rewrite.applied_to(&current) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            why = e;
+                            continue;
+                        }
+                    };
+                    let after = kinds(&errors(&rewritten, profile));
                     let gone = after.get(&target).copied().unwrap_or(0)
                         < before.get(&target).copied().unwrap_or(0);
                     let new_kinds: Vec<&(String, String)> =
@@ -576,25 +620,15 @@ pub fn repair_tool(
                     if gone && new_kinds.is_empty() {
                         let all: Vec<&Finding> =
                             errs.iter().filter(|g| kind(g) == target).collect();
-                        // Each of them builds its candidates (copies) and one check follows;
-                        // fixing them a round each instead would cost more, so past the cap
-                        // repair stops here.
-                        let cost = size * (all.len() * tried_len + 1);
-                        if work + cost > MAX_WORK {
-                            gave_up = Some(format!(
-                                "{} errors of `{}` ({}) in a schema of {size} values: repairing \
-                                 them would read and copy about {cost} values, more than \
-                                 repair does for one tool ({MAX_WORK})",
-                                all.len(),
-                                target.0,
-                                target.1
-                            ));
+                        let together =
+                            fix_all_of_kind(&current, &all, nth, &before, profile, opts, &mut work);
+                        if work > opts.max_work {
+                            // One at a time would take more work still.
+                            let during = Some((all.len(), &target));
+                            gave_up = Some(gave_up_reason(work, opts.max_work, size, during));
                             break 'rounds;
                         }
-                        work += cost;
-                        let (tool, made) =
-                            fix_all_of_kind(&current, &all, nth, &before, profile, opts)
-                                .unwrap_or((c.tool, c.changes));
+                        let (tool, made) = together.unwrap_or((rewritten, c.changes));
                         current = tool;
                         changes.extend(made);
                         fixed = true;
@@ -606,7 +640,7 @@ pub fn repair_tool(
                         && second.is_none()
                         && new_kinds.iter().all(|k| !repaired.contains(*k))
                     {
-                        second = Some((c, new_kinds[0].clone()));
+                        second = Some((rewritten, c.changes));
                         continue;
                     }
                     why = match new_kinds.first() {
@@ -620,9 +654,9 @@ pub fn repair_tool(
                         None => "no repair tried removes it".into(),
                     };
                 }
-                if !fixed && let Some((c, _)) = second {
-                    current = c.tool;
-                    changes.extend(c.changes);
+                if !fixed && let Some((tool, made)) = second {
+                    current = tool;
+                    changes.extend(made);
                     fixed = true;
                 }
             }
@@ -631,6 +665,7 @@ pub fn repair_tool(
         if fixed {
             repaired.insert(target.clone());
         }
+        changed = fixed;
         let mut about = f;
         let first_seen;
         if !fixed && no_arguments_rule(f) && takes_no_arguments(&current) {

@@ -82,8 +82,8 @@ pub(super) fn keyword(
             let v = map.get("const").cloned().unwrap_or(Value::Null);
             let mut out = Vec::new();
             if v.is_string() {
-                let mut t = tool.clone();
-                let m = schema_mut(&mut t, &node)?;
+                let mut t = Draft::of(tool);
+                let m = t.schema(&node)?;
                 m.shift_remove("const");
                 m.insert("enum".into(), json!([v.clone()]));
                 if !m.contains_key("type") {
@@ -215,8 +215,8 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
         }
     }
     let mut out = Vec::new();
-    let mut optional = tool.clone();
-    *schema_mut(&mut optional, node)? = merged.clone();
+    let mut optional = Draft::of(tool);
+    *optional.schema(node)? = merged.clone();
     if make_optional(&mut optional, node) {
         out.push(Candidate::one(
             optional,
@@ -226,10 +226,10 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
             Some(OPTIONAL_LOSS.into()),
         ));
     }
-    let mut nullable = tool.clone();
+    let mut nullable = Draft::of(tool);
     let mut with = merged;
     with.insert("nullable".into(), json!(true));
-    *schema_mut(&mut nullable, node)? = with;
+    *nullable.schema(node)? = with;
     out.push(
         Candidate::one(
             nullable,
@@ -274,8 +274,8 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
         }
     }
     keep.insert("anyOf".into(), Value::Array(branches));
-    let mut t = tool.clone();
-    *schema_mut(&mut t, node)? = keep;
+    let mut t = Draft::of(tool);
+    *t.schema(node)? = keep;
     Ok(vec![Candidate::one(
         t,
         &f_at(node, "anyOf"),
@@ -332,8 +332,8 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
             "`oneOf` whose branches may overlap: no single schema says \"exactly one\"".into(),
         );
     }
-    let mut t = tool.clone();
-    let m = schema_mut(&mut t, node)?;
+    let mut t = Draft::of(tool);
+    let m = t.schema(node)?;
     let v = m.shift_remove("oneOf").unwrap_or(Value::Null);
     m.insert("anyOf".into(), v);
     Ok(vec![Candidate::one(
@@ -372,8 +372,8 @@ fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
             }
         }
     }
-    let mut t = tool.clone();
-    *schema_mut(&mut t, node)? = merged;
+    let mut t = Draft::of(tool);
+    *t.schema(node)? = merged;
     Ok(vec![Candidate::one(
         t,
         &f_at(node, "allOf"),
@@ -386,8 +386,8 @@ fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
 fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
     let map = schema_at(tool, node)?;
     let v = map.get("nullable").cloned().unwrap_or(Value::Null);
-    let mut t = tool.clone();
-    schema_mut(&mut t, node)?.shift_remove("nullable");
+    let mut t = Draft::of(tool);
+    t.schema(node)?.shift_remove("nullable");
     if v == json!(true) {
         if !make_optional(&mut t, node) {
             return Err("`nullable: true` on a schema that is not a property: null cannot be expressed without it".into());
@@ -410,8 +410,8 @@ fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
 }
 
 fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
-    let mut t = tool.clone();
-    let m = schema_mut(&mut t, node)?;
+    let mut t = Draft::of(tool);
+    let m = t.schema(node)?;
     if let Some(Value::Array(e)) = m.get_mut("enum") {
         e.retain(|v| !v.is_null());
     }

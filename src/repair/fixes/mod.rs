@@ -3,6 +3,7 @@
 //! A finding with no repair gets a refusal reason instead. Keyword repairs are in
 //! [`keywords`], type repairs in [`types`], the schema's and the tool's shape in [`shapes`].
 
+mod draft;
 mod keywords;
 mod shapes;
 mod types;
@@ -13,6 +14,7 @@ use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::type_said_by;
 use types::{type_list, type_missing, type_spelling};
 
+use draft::Draft;
 use serde_json::{Map, Value, json};
 
 use super::place::{self, Step};
@@ -23,9 +25,79 @@ use crate::profile::compiled::Slot;
 use crate::profile::feature::{Feat, Kind, Limit, Param, parse_parameter, value};
 use crate::profile::rules::keyword_value_invalid;
 
+/// What a candidate rewrite writes: a whole new tool, or (most rewrites) edits of a few
+/// subschemas ([`Draft`]), which repair can then make in place without copying the tool.
+pub(super) enum Rewrite {
+    Tool(Tool),
+    /// The subschema objects at these pointers replaced (none lies inside another), then
+    /// members set (`Some`) or removed (`None`) as `(pointer, key, value)`; the rest stays.
+    Edits {
+        schemas: Vec<(String, Map<String, Value>)>,
+        members: Vec<(String, String, Option<Value>)>,
+    },
+}
+
+impl From<Tool> for Rewrite {
+    fn from(t: Tool) -> Rewrite {
+        Rewrite::Tool(t)
+    }
+}
+
+impl Rewrite {
+    /// Rewrites `tool`, the tool the candidate was made from, in place. Errors when it has no
+    /// subschema object at the pointer (then it is not the tool the candidate was made from).
+    pub fn apply(self, tool: &mut Tool) -> Result<(), String> {
+        match self {
+            Rewrite::Tool(t) => *tool = t,
+            Rewrite::Edits { schemas, members } => {
+                for (pointer, schema) in schemas {
+                    *schema_mut(tool, &pointer)? = schema;
+                }
+                for (pointer, key, value) in members {
+                    let m = schema_mut(tool, &pointer)?;
+                    match value {
+                        Some(v) => {
+                            m.insert(key, v);
+                        }
+                        None => {
+                            m.shift_remove(&key);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The rewritten copy of `base`, the tool the candidate was made from.
+    pub fn applied_to(self, base: &Tool) -> Result<Tool, String> {
+        match self {
+            Rewrite::Tool(t) => Ok(t),
+            schema => {
+                let mut t = base.clone();
+                schema.apply(&mut t)?;
+                Ok(t)
+            }
+        }
+    }
+
+    /// How many schema values making it copied (repair's work cap counts them).
+    pub fn copied(&self) -> usize {
+        let count = crate::json::value_count;
+        match self {
+            Rewrite::Tool(t) => t.parameters.as_ref().map_or(1, count),
+            Rewrite::Edits { schemas, members } => {
+                let copied = schemas.iter().flat_map(|(_, m)| m.values()).map(count);
+                let set = members.iter().filter_map(|(_, _, v)| v.as_ref()).map(count);
+                schemas.len() + copied.sum::<usize>() + set.sum::<usize>()
+            }
+        }
+    }
+}
+
 /// One rewrite of the tool and what it changed.
 pub(super) struct Candidate {
-    pub tool: Tool,
+    pub rewrite: Rewrite,
     pub changes: Vec<Change>,
     /// Writes null as `nullable: true` (preferred, being lossless, where the profile allows
     /// that spelling; otherwise the argument is made optional first).
@@ -35,19 +107,19 @@ pub(super) struct Candidate {
 impl Candidate {
     /// A rewrite that made one change: `action` at `pointer` (what was `lost`, if anything).
     fn one(
-        tool: Tool,
+        rewrite: impl Into<Rewrite>,
         pointer: &str,
         rule: &str,
         action: impl Into<String>,
         lost: Option<String>,
     ) -> Candidate {
-        Candidate::many(tool, vec![change(pointer, rule, action.into(), lost)])
+        Candidate::many(rewrite, vec![change(pointer, rule, action.into(), lost)])
     }
 
     /// A rewrite that made several changes.
-    fn many(tool: Tool, changes: Vec<Change>) -> Candidate {
+    fn many(rewrite: impl Into<Rewrite>, changes: Vec<Change>) -> Candidate {
         Candidate {
-            tool,
+            rewrite: rewrite.into(),
             changes,
             uses_nullable: false,
         }
@@ -289,15 +361,15 @@ fn schema_at<'a>(tool: &'a Tool, pointer: &str) -> Result<&'a Map<String, Value>
         .ok_or_else(|| no_schema(pointer))
 }
 
-/// A copy of `tool` with the subschema object at `pointer` changed by `edit`.
-fn edited(
-    tool: &Tool,
+/// The subschema object of `tool` at `pointer`, copied and changed by `edit`.
+fn edited<'t>(
+    tool: &'t Tool,
     pointer: &str,
     edit: impl FnOnce(&mut Map<String, Value>),
-) -> Result<Tool, String> {
-    let mut t = tool.clone();
-    edit(schema_mut(&mut t, pointer)?);
-    Ok(t)
+) -> Result<Draft<'t>, String> {
+    let mut d = Draft::of(tool);
+    edit(d.schema(pointer)?);
+    Ok(d)
 }
 
 fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Change {
@@ -429,10 +501,10 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     };
     let mut out = Vec::new();
     if describe && let Some(said) = said {
-        let mut t = tool.clone();
-        let m = schema_mut(&mut t, node)?;
-        m.shift_remove(k);
-        note(m, &said);
+        let t = edited(tool, node, |m| {
+            m.shift_remove(k);
+            note(m, &said);
+        })?;
         out.push(Candidate::one(
             t,
             &at,
@@ -463,17 +535,22 @@ fn f_at(node: &str, k: &str) -> String {
 
 /// Makes the property at `pointer` optional (drops it from its object's `required`).
 /// Returns false when `pointer` is not a property.
-fn make_optional(t: &mut Tool, pointer: &str) -> bool {
+fn make_optional(t: &mut Draft<'_>, pointer: &str) -> bool {
     let Some((parent, name)) = place::property_of(pointer) else {
         return false;
     };
-    let Ok(obj) = schema_mut(t, &parent) else {
+    let Ok(obj) = t.view(&parent) else {
         return false;
     };
-    if let Some(Value::Array(req)) = obj.get_mut("required") {
-        req.retain(|r| r.as_str() != Some(name.as_str()));
-        if req.is_empty() {
-            obj.shift_remove("required");
+    if let Some(Value::Array(req)) = obj.get("required") {
+        let kept: Vec<Value> = req
+            .iter()
+            .filter(|r| r.as_str() != Some(name.as_str()))
+            .cloned()
+            .collect();
+        let kept = (!kept.is_empty()).then_some(Value::Array(kept));
+        if t.set_member(&parent, "required", kept).is_err() {
+            return false;
         }
     }
     true

@@ -27,8 +27,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 ("properties", &["required", "additionalProperties"])
             };
             let node = node_of(k);
-            let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node)?;
+            let mut t = Draft::of(tool);
+            let m = t.schema(&node)?;
             m.shift_remove(k);
             for a in also {
                 m.shift_remove(*a);
@@ -43,8 +43,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
         }
         value::ITEMS_WITHOUT_TYPE => {
             let node = node_of("items");
-            let mut t = tool.clone();
-            schema_mut(&mut t, &node)?.insert("type".into(), json!("array"));
+            let mut t = Draft::of(tool);
+            t.schema(&node)?.insert("type".into(), json!("array"));
             Ok(vec![Candidate::one(
                 t,
                 &node,
@@ -68,8 +68,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 r.as_str()
                     .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
             });
-            let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node)?;
+            let mut t = Draft::of(tool);
+            let m = t.schema(&node)?;
             if kept.is_empty() {
                 m.shift_remove("required");
             } else {
@@ -97,8 +97,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             // `required: "d"` naming a declared property means the list `["d"]` (what
             // draft-04 and later say `required` is, and how Gemini's front end reads it).
             let node = node_of("required");
-            let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node)?;
+            let mut t = Draft::of(tool);
+            let m = t.schema(&node)?;
             let name = m.get("required").cloned().unwrap_or(Value::Null);
             m.insert("required".into(), Value::Array(vec![name.clone()]));
             Ok(vec![Candidate::one(
@@ -122,8 +122,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
             // A list holding non-strings (`[1, "a"]`): the names it does give still say what
             // is required, so only the items that are not names go.
             let node = node_of("required");
-            let mut t = tool.clone();
-            let m = schema_mut(&mut t, &node)?;
+            let mut t = Draft::of(tool);
+            let m = t.schema(&node)?;
             let (kept, gone): (Vec<Value>, Vec<Value>) = m
                 .get("required")
                 .and_then(Value::as_array)
@@ -187,8 +187,8 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 )),
                 _ => None,
             };
-            let mut t = tool.clone();
-            schema_mut(&mut t, &node)?.shift_remove("required");
+            let mut t = Draft::of(tool);
+            t.schema(&node)?.shift_remove("required");
             Ok(vec![Candidate::one(
                 t,
                 &f_at(&node, "required"),
@@ -211,8 +211,9 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                     kept.push(v.clone());
                 }
             }
-            let mut t = tool.clone();
-            schema_mut(&mut t, &node)?.insert("required".into(), Value::Array(kept));
+            let mut t = Draft::of(tool);
+            t.schema(&node)?
+                .insert("required".into(), Value::Array(kept));
             Ok(vec![Candidate::one(
                 t,
                 &f_at(&node, "required"),
@@ -316,8 +317,8 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             ))
         }
         value::ROOT_NO_TYPE => {
-            let mut t = tool.clone();
-            let m = schema_mut(&mut t, "")?;
+            let mut t = Draft::of(tool);
+            let m = t.schema("")?;
             if !m.contains_key("properties") {
                 return Err("a root with no `type` and no `properties`".into());
             }

@@ -40,9 +40,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
     if PROTO_TYPES.contains(&written.as_str()) {
         out.extend(lower_proto_types(tool, &f.rule));
     }
-    let mut t = tool.clone();
-    let m = schema_mut(&mut t, &node)?;
-    match index {
+    let t = edited(tool, &node, |m| match index {
         Some(i) => {
             if let Some(Value::Array(a)) = m.get_mut("type") {
                 a[i] = json!(std);
@@ -51,7 +49,7 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
         None => {
             m.insert("type".into(), json!(std));
         }
-    }
+    })?;
     out.push(Candidate::one(
         t,
         &f_at(&node, "type"),
@@ -107,10 +105,10 @@ fn lower_proto_types(tool: &Tool, rule: &str) -> Option<Candidate> {
         })
         .map(|n| n.pointer.clone())
         .collect();
-    let mut t = tool.clone();
+    let mut t = Draft::of(tool);
     let mut changes = Vec::new();
     for p in &pointers {
-        let Ok(m) = schema_mut(&mut t, p) else {
+        let Ok(m) = t.schema(p) else {
             continue;
         };
         let Some(ty) = m.get_mut("type") else {
@@ -159,8 +157,8 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
         ));
     };
     let one = (*one).to_string();
-    let mut base = tool.clone();
-    schema_mut(&mut base, &node)?.insert("type".into(), json!(one));
+    let mut base = Draft::of(tool);
+    base.schema(&node)?.insert("type".into(), json!(one));
     if !had_null {
         return Ok(vec![Candidate::one(
             base,
@@ -175,7 +173,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     if make_optional(&mut optional, &node) {
         // The schema no longer accepts null, so neither does its `enum` (a null left there
         // would name a value the type refuses); `nullable: true` below keeps it.
-        let dropped = drop_null_from_enum(schema_mut(&mut optional, &node)?);
+        let dropped = drop_null_from_enum(optional.schema(&node)?);
         out.push(Candidate::one(
             optional,
             &f_at(&node, "type"),
@@ -192,7 +190,9 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
         ));
     }
     let mut nullable = base;
-    schema_mut(&mut nullable, &node)?.insert("nullable".into(), json!(true));
+    nullable
+        .schema(&node)?
+        .insert("nullable".into(), json!(true));
     out.push(
         Candidate::one(
             nullable,
@@ -266,8 +266,8 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
                 .into(),
         );
     };
-    let mut t = tool.clone();
-    schema_mut(&mut t, &node)?.insert("type".into(), json!(ty));
+    let mut t = Draft::of(tool);
+    t.schema(&node)?.insert("type".into(), json!(ty));
     Ok(vec![Candidate::one(
         t,
         &node,

@@ -4,13 +4,12 @@
 
 use serde_json::{Map, Value};
 
-use super::{Rewrite, Tool, no_schema, schema_at};
+use super::{Rewrite, Tool, no_schema, schema_at, schema_mut};
 use crate::repair::place;
 
-/// The edits of one candidate rewrite of `base`, read and written like the tool itself.
-#[derive(Clone)]
-pub(in crate::repair) struct Draft<'a> {
-    base: &'a Tool,
+/// Edits of a few subschemas of a tool.
+#[derive(Clone, Default)]
+pub(in crate::repair) struct Edits {
     /// Edited copies of subschema objects, by pointer; none lies inside another.
     schemas: Vec<(String, Map<String, Value>)>,
     /// Members set (`Some`) or removed (`None`) in a subschema object that is not copied:
@@ -18,12 +17,55 @@ pub(in crate::repair) struct Draft<'a> {
     members: Vec<(String, String, Option<Value>)>,
 }
 
+impl Edits {
+    /// Makes the edits in `tool`. Errors when it has no subschema object at a pointer.
+    pub fn apply(self, tool: &mut Tool) -> Result<(), String> {
+        for (pointer, schema) in self.schemas {
+            *schema_mut(tool, &pointer)? = schema;
+        }
+        for (pointer, key, value) in self.members {
+            set(schema_mut(tool, &pointer)?, key, value);
+        }
+        Ok(())
+    }
+
+    /// How many schema values the edits hold (repair's work cap counts them).
+    pub fn copied(&self) -> usize {
+        let count = crate::json::value_count;
+        let copied = self.schemas.iter().flat_map(|(_, m)| m.values()).map(count);
+        let set = self
+            .members
+            .iter()
+            .filter_map(|(_, _, v)| v.as_ref())
+            .map(count);
+        self.schemas.len() + copied.sum::<usize>() + set.sum::<usize>()
+    }
+}
+
+/// Sets member `key` of `m` to `value`, or removes it (`None`).
+fn set(m: &mut Map<String, Value>, key: String, value: Option<Value>) {
+    match value {
+        Some(v) => {
+            m.insert(key, v);
+        }
+        None => {
+            m.shift_remove(&key);
+        }
+    }
+}
+
+/// The edits of one candidate rewrite of `base`, read and written like the tool itself.
+#[derive(Clone)]
+pub(in crate::repair) struct Draft<'a> {
+    base: &'a Tool,
+    edits: Edits,
+}
+
 impl<'a> Draft<'a> {
     pub fn of(base: &'a Tool) -> Draft<'a> {
         Draft {
             base,
-            schemas: Vec::new(),
-            members: Vec::new(),
+            edits: Edits::default(),
         }
     }
 
@@ -31,16 +73,16 @@ impl<'a> Draft<'a> {
     /// pointer) when there is no such object.
     pub fn schema(&mut self, pointer: &str) -> Result<&mut Map<String, Value>, String> {
         if let Some(i) = self.covering(pointer) {
-            let (at, schema) = &mut self.schemas[i];
+            let (at, schema) = &mut self.edits.schemas[i];
             let rel = &pointer[at.len()..];
             return within_mut(schema, rel).ok_or_else(|| no_schema(pointer));
         }
         let mut copy = schema_at(self.base, pointer)?.clone();
         // Copies already made below it move into the new copy, so that none is lost.
         let mut i = 0;
-        while i < self.schemas.len() {
-            if is_below(&self.schemas[i].0, pointer) {
-                let (at, schema) = self.schemas.swap_remove(i);
+        while i < self.edits.schemas.len() {
+            if is_below(&self.edits.schemas[i].0, pointer) {
+                let (at, schema) = self.edits.schemas.swap_remove(i);
                 let slot =
                     within_mut(&mut copy, &at[pointer.len()..]).ok_or_else(|| no_schema(&at))?;
                 *slot = schema;
@@ -48,16 +90,16 @@ impl<'a> Draft<'a> {
                 i += 1;
             }
         }
-        self.schemas.push((pointer.to_string(), copy));
-        let last = self.schemas.len() - 1;
-        Ok(&mut self.schemas[last].1)
+        self.edits.schemas.push((pointer.to_string(), copy));
+        let last = self.edits.schemas.len() - 1;
+        Ok(&mut self.edits.schemas[last].1)
     }
 
     /// The subschema object at `pointer` as this draft has it, to read.
     pub fn view(&self, pointer: &str) -> Result<&Map<String, Value>, String> {
         match self.covering(pointer) {
             Some(i) => {
-                let (at, schema) = &self.schemas[i];
+                let (at, schema) = &self.edits.schemas[i];
                 within(schema, &pointer[at.len()..]).ok_or_else(|| no_schema(pointer))
             }
             None => schema_at(self.base, pointer),
@@ -74,25 +116,18 @@ impl<'a> Draft<'a> {
     ) -> Result<(), String> {
         if self.covering(pointer).is_none() {
             schema_at(self.base, pointer)?;
-            self.members
-                .push((pointer.to_string(), key.to_string(), value));
+            let member = (pointer.to_string(), key.to_string(), value);
+            self.edits.members.push(member);
             return Ok(());
         }
-        let m = self.schema(pointer)?;
-        match value {
-            Some(v) => {
-                m.insert(key.to_string(), v);
-            }
-            None => {
-                m.shift_remove(key);
-            }
-        }
+        set(self.schema(pointer)?, key.to_string(), value);
         Ok(())
     }
 
     /// The copy at or above `pointer`, if one was made.
     fn covering(&self, pointer: &str) -> Option<usize> {
-        self.schemas
+        self.edits
+            .schemas
             .iter()
             .position(|(at, _)| at == pointer || is_below(pointer, at))
     }
@@ -100,10 +135,7 @@ impl<'a> Draft<'a> {
 
 impl From<Draft<'_>> for Rewrite {
     fn from(d: Draft<'_>) -> Rewrite {
-        Rewrite::Edits {
-            schemas: d.schemas,
-            members: d.members,
-        }
+        Rewrite::Edits(d.edits)
     }
 }
 

@@ -14,7 +14,7 @@ use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::type_said_by;
 use types::{type_list, type_missing, type_spelling};
 
-use draft::Draft;
+use draft::{Draft, Edits};
 use serde_json::{Map, Value, json};
 
 use super::place::{self, Step};
@@ -29,12 +29,7 @@ use crate::profile::rules::keyword_value_invalid;
 /// subschemas ([`Draft`]), which repair can then make in place without copying the tool.
 pub(super) enum Rewrite {
     Tool(Tool),
-    /// The subschema objects at these pointers replaced (none lies inside another), then
-    /// members set (`Some`) or removed (`None`) as `(pointer, key, value)`; the rest stays.
-    Edits {
-        schemas: Vec<(String, Map<String, Value>)>,
-        members: Vec<(String, String, Option<Value>)>,
-    },
+    Edits(Edits),
 }
 
 impl From<Tool> for Rewrite {
@@ -45,26 +40,12 @@ impl From<Tool> for Rewrite {
 
 impl Rewrite {
     /// Rewrites `tool`, the tool the candidate was made from, in place. Errors when it has no
-    /// subschema object at the pointer (then it is not the tool the candidate was made from).
+    /// subschema object at an edit's pointer (then it is not the tool the candidate was made
+    /// from).
     pub fn apply(self, tool: &mut Tool) -> Result<(), String> {
         match self {
             Rewrite::Tool(t) => *tool = t,
-            Rewrite::Edits { schemas, members } => {
-                for (pointer, schema) in schemas {
-                    *schema_mut(tool, &pointer)? = schema;
-                }
-                for (pointer, key, value) in members {
-                    let m = schema_mut(tool, &pointer)?;
-                    match value {
-                        Some(v) => {
-                            m.insert(key, v);
-                        }
-                        None => {
-                            m.shift_remove(&key);
-                        }
-                    }
-                }
-            }
+            Rewrite::Edits(e) => e.apply(tool)?,
         }
         Ok(())
     }
@@ -73,9 +54,9 @@ impl Rewrite {
     pub fn applied_to(self, base: &Tool) -> Result<Tool, String> {
         match self {
             Rewrite::Tool(t) => Ok(t),
-            schema => {
+            edits => {
                 let mut t = base.clone();
-                schema.apply(&mut t)?;
+                edits.apply(&mut t)?;
                 Ok(t)
             }
         }
@@ -83,14 +64,9 @@ impl Rewrite {
 
     /// How many schema values making it copied (repair's work cap counts them).
     pub fn copied(&self) -> usize {
-        let count = crate::json::value_count;
         match self {
-            Rewrite::Tool(t) => t.parameters.as_ref().map_or(1, count),
-            Rewrite::Edits { schemas, members } => {
-                let copied = schemas.iter().flat_map(|(_, m)| m.values()).map(count);
-                let set = members.iter().filter_map(|(_, _, v)| v.as_ref()).map(count);
-                schemas.len() + copied.sum::<usize>() + set.sum::<usize>()
-            }
+            Rewrite::Tool(t) => t.parameters.as_ref().map_or(1, crate::json::value_count),
+            Rewrite::Edits(e) => e.copied(),
         }
     }
 }

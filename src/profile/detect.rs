@@ -310,6 +310,26 @@ pub struct Cx<'a, 'p> {
     /// findings' text): the next finding at the same subschema copies it instead of walking
     /// the frames again.
     node_pointer: Option<(u32, Span)>,
+    /// Why repair would refuse to inline the tool's references ([`Cx::inline_refusal`]).
+    inline_refusal: InlineRefusal<'a>,
+}
+
+/// Why `toolwire repair` would refuse to inline the references of one tool's schema
+/// ([`crate::repair::refs::refusal`]), found when first asked (a fix made only for a finding)
+/// and then kept: it expands the whole schema, so once per tool, however many findings ask.
+#[derive(Clone, Default)]
+pub struct InlineRefusal<'a> {
+    root: Option<&'a Value>,
+    found: std::rc::Rc<std::cell::OnceCell<Option<crate::repair::refs::Refusal>>>,
+}
+
+impl InlineRefusal<'_> {
+    /// The refusal; `None` when repair would inline every reference, or there is no schema.
+    pub fn get(&self) -> Option<&crate::repair::refs::Refusal> {
+        self.found
+            .get_or_init(|| self.root.and_then(crate::repair::refs::refusal))
+            .as_ref()
+    }
 }
 
 /// The named tools of the request being walked, and (made at the first rename asked about)
@@ -400,6 +420,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             request: false,
             rule: &rules::REGISTRY[0],
             name_other: None,
+            inline_refusal: InlineRefusal::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -430,6 +451,12 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// The parameters schema of the tool being walked.
     pub fn root(&self) -> Option<&'a Value> {
         self.root
+    }
+
+    /// Why `toolwire repair` would refuse to inline the references of the tool being walked,
+    /// to ask when needed ([`InlineRefusal::get`]).
+    pub fn inline_refusal(&self) -> InlineRefusal<'a> {
+        self.inline_refusal.clone()
     }
 
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
@@ -680,6 +707,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                         &rules::Repairing {
                             profile,
                             root: self.root,
+                            inline_refusal: &|| self.inline_refusal.get(),
                             named: self.named,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),
                             name_clash: &|| {
@@ -1183,6 +1211,10 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             tok: Tok::Root,
         });
         cx.root = tool.parameters;
+        cx.inline_refusal = InlineRefusal {
+            root: tool.parameters,
+            ..InlineRefusal::default()
+        };
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

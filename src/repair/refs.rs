@@ -43,23 +43,8 @@ pub struct Inlined {
 /// both `repair` and `check`'s "(repairable)" mark for `ref-unsupported` rest on, so they
 /// cannot disagree: a chain past the hop limit or a `$ref` "bomb" anywhere in the schema
 /// leaves every reference of it unrepaired, since repair inlines the whole schema or nothing.
-/// The last answer is kept (per thread): check asks once per finding, and a schema with many
-/// references would otherwise be expanded once for each.
 pub fn refusal(root: &Value) -> Option<Refusal> {
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(Value, Option<Refusal>)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    if let Some(hit) = LAST.with(|l| {
-        l.borrow()
-            .as_ref()
-            .and_then(|(v, r)| (v == root).then(|| r.clone()))
-    }) {
-        return hit;
-    }
-    let answer = inline(root, MAX_INLINE_NODES).err();
-    LAST.with(|l| *l.borrow_mut() = Some((root.clone(), answer.clone())));
-    answer
+    inline(root, MAX_INLINE_NODES).err()
 }
 
 /// The words of a [`Refusal`] as `repair` reports them: the reason and where it arose.

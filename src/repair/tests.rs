@@ -1108,3 +1108,55 @@ fn kinds_without_a_repair_are_each_refused_however_many() {
             .all(|x| x.rule == "type-invalid" && x.reason.contains("is not a JSON Schema type"))
     );
 }
+
+/// References are inlined all at once, so the other references of the schema have nothing
+/// left to inline: each is reported once, and (rewritten together) none is tried again on
+/// the inlined schema, which cost a whole expansion per reference.
+#[test]
+fn many_references_are_inlined_once_and_reported_once_each() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+    ]);
+    let props: serde_json::Map<String, Value> = (0..5)
+        .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/S"})))
+        .collect();
+    let t = tool(
+        "f",
+        json!({"type":"object","properties": props,"$defs":{"S":{"type":"string"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    let got: Vec<(&str, &str)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str()))
+        .collect();
+    let mut want: Vec<(String, String)> = (0..5)
+        .map(|i| {
+            (
+                format!("/properties/p{i}/$ref"),
+                "inlined `$ref: #/$defs/S`".to_string(),
+            )
+        })
+        .collect();
+    want.push((
+        "/$defs".into(),
+        "dropped `$defs` (every reference to it is inlined)".into(),
+    ));
+    let want: Vec<(&str, &str)> = want.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(got, want);
+    let with_no_refs = tool(
+        "g",
+        json!({"type":"object","properties":{"a":{"type":"string"}}}),
+    );
+    let f = Finding {
+        pointer: "/properties/a/$ref".into(),
+        ..findings(&t, &p)
+            .into_iter()
+            .find(|f| f.pointer.ends_with("/$ref"))
+            .expect("a `$ref` finding")
+    };
+    let e = fixes::candidates(&with_no_refs, &f, &p, refs::MAX_INLINE_NODES).err();
+    assert_eq!(e.as_deref(), Some("no `$ref` or `$defs` left to inline"));
+}

@@ -234,6 +234,8 @@ pub struct Locator {
     seen: RefCell<HashMap<String, (usize, usize)>>,
     /// Per array (by pointer): the furthest element reached and where it starts.
     furthest: RefCell<HashMap<String, (usize, usize)>>,
+    /// Per object (by pointer): where the first member not yet passed starts (or its `}`).
+    resume: RefCell<HashMap<String, usize>>,
     /// The last position a column was counted for (byte offset, column), so that columns on
     /// one long line (minified JSON) are counted onwards rather than from the line start.
     last_column: Cell<(usize, usize)>,
@@ -253,6 +255,7 @@ impl Locator {
             line_starts,
             seen: RefCell::new(HashMap::new()),
             furthest: RefCell::new(HashMap::new()),
+            resume: RefCell::new(HashMap::new()),
             last_column: Cell::new((0, 1)),
         }
     }
@@ -292,6 +295,7 @@ impl Locator {
         let key = |prefix: &str| format!("{scope}{prefix}");
         let mut seen = self.seen.borrow_mut();
         let mut furthest = self.furthest.borrow_mut();
+        let mut resume = self.resume.borrow_mut();
         // Resume from the longest prefix already found.
         let (mut done, mut at, mut pos) = (0, start, skip_ws(bytes, start));
         for k in (1..=ends.len()).rev() {
@@ -308,10 +312,15 @@ impl Locator {
                 .replace("~0", "~");
             match bytes.get(pos)? {
                 b'{' => {
-                    pos += 1;
+                    // Every member passed is remembered, so a member before the furthest one
+                    // reached is found at once (above); a later one resumes from there.
+                    let parent = &pointer[..if k == 0 { 0 } else { ends[k - 1] }];
+                    let object = key(parent);
+                    pos = resume.get(&object).copied().unwrap_or(pos + 1);
                     loop {
                         pos = skip_ws(bytes, pos);
                         if *bytes.get(pos)? != b'"' {
+                            resume.insert(object, pos);
                             return None;
                         }
                         let key_start = pos;
@@ -321,7 +330,11 @@ impl Locator {
                             return None;
                         }
                         pos = skip_ws(bytes, pos + 1);
+                        let member = format!("{parent}/{}", crate::json::escape_token(&name));
+                        // The first of duplicate keys, as a search from the start finds it.
+                        seen.entry(key(&member)).or_insert((key_start, pos));
                         if name == token {
+                            resume.insert(object, key_start);
                             at = key_start;
                             break;
                         }
@@ -599,6 +612,39 @@ mod tests {
         for p in ["/a/1/b/2/c", "/a/0", "/e", "/a/1/b/3", "/e/x", "/a/x"] {
             assert_eq!(locate(text, p).is_some(), v.pointer(p).is_some(), "{p}");
         }
+    }
+
+    /// Members of a wide object, asked in any order (and ones it lacks, and a key written
+    /// twice), are found where a fresh search finds them: the search resumes after the
+    /// members already passed instead of reading the object from its start each time.
+    #[test]
+    fn members_of_a_wide_object_are_found_in_any_order() {
+        let members: Vec<String> = (0..60)
+            .map(|i| format!("\"m{i}\": {{\"x\": [{i}]}}"))
+            .collect();
+        let text = format!(
+            "{{\"o\": {{{}, \"m7\": 1, \"a~b/c\": 2}}, \"z\": 3}}",
+            members.join(",\n ")
+        );
+        let mut pointers: Vec<String> = Vec::new();
+        for i in [30, 0, 59, 31, 7, 58, 60, 1, 29, 45] {
+            pointers.push(format!("/o/m{i}"));
+            pointers.push(format!("/o/m{i}/x/0"));
+        }
+        pointers.extend([
+            "/o/a~0b~1c".into(),
+            "/o/nope".into(),
+            "/z".into(),
+            "/o/m3".into(),
+        ]);
+        let shared = Locator::new(text.clone());
+        for p in &pointers {
+            let fresh = Locator::new(text.clone()).locate(p);
+            assert_eq!(shared.locate(p), fresh, "{p}");
+        }
+        assert_eq!(shared.locate("/o/m60"), None);
+        assert_eq!(shared.locate("/o/m7"), locate(&text, "/o/m7"));
+        assert!(shared.locate("/o/m7").is_some_and(|(line, _)| line == 8));
     }
 
     /// What one [`Locator`] remembers between pointers (places passed, the last column) never

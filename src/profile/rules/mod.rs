@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 pub use super::compiled::Slot;
-pub use super::detect::{At, Cx, Node, Stats, ToolRef, Ty, Via};
+pub use super::detect::{At, Cx, InlineRefusal, Node, Stats, ToolRef, Ty, Via};
 pub use super::feature::{Feat, Kind, Limit, Param, value};
 pub use crate::case::Placement;
 pub use crate::input::BuiltinTool;
@@ -145,6 +145,8 @@ pub struct Repairing<'x> {
     pub profile: &'x super::compiled::CompiledProfile,
     /// The tool's parameters schema (`None`: the tool declares none).
     pub root: Option<&'x serde_json::Value>,
+    /// Why repair would refuse to inline the schema's references ([`InlineRefusal::get`]).
+    pub inline_refusal: &'x dyn Fn() -> Option<&'x crate::repair::refs::Refusal>,
     /// Whether the tool has an envelope (a name), rather than being a bare schema.
     pub named: bool,
     /// The JSON Pointer of the subschema the finding sits in, made only when asked for.

@@ -30,27 +30,21 @@ pub const RULE: Rule = Rule {
 /// A plain reference (or one with siblings) and the containers are repaired by inlining the
 /// whole schema, which repair refuses for some schemas whose every reference is plain (a chain
 /// past the hop limit further on, a `$ref` "bomb" past the expansion cap): repair's own
-/// decision ([`inline_refusal`]) says which.
+/// decision ([`crate::repair::refs::refusal`]) says which, so that check's "(repairable)"
+/// and fix text agree with it.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
         || matches!(f, Feat::Keyword(_));
-    inlined_by_repair && r.root.is_some_and(|root| inline_refusal(root).is_none())
-}
-
-/// Why `toolwire repair` refuses to inline `root`'s references: the decision repair itself
-/// makes ([`crate::repair::refs::refusal`]), shared so that check's "(repairable)" and fix
-/// text agree with it.
-fn inline_refusal(root: &Value) -> Option<crate::repair::refs::Refusal> {
-    crate::repair::refs::refusal(root)
+    inlined_by_repair && r.root.is_some() && (r.inline_refusal)().is_none()
 }
 
 /// The fix for a reference repair would inline were it not refused: repair's own reason.
-fn refused_fix(root: Option<&Value>) -> Option<String> {
-    let r = inline_refusal(root?)?;
+fn refused_fix(refusal: &InlineRefusal<'_>) -> Option<String> {
+    let r = refusal.get()?;
     Some(format!(
         "`toolwire repair` cannot inline it: {}. Flatten the schema by hand (shorter \
          chains, fewer repeated references), or take a JSON string for that part.",
-        crate::repair::refs::refusal_text(&r)
+        crate::repair::refs::refusal_text(r)
     ))
 }
 
@@ -205,6 +199,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         let text = r.as_str().unwrap_or("");
         if text.starts_with('#') || !r.is_string() {
             let root = cx.root();
+            let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
             match root.and_then(|root| form(root, text, &here)) {
                 Some(f) => cx.feature_with_fix(
@@ -222,7 +217,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
-                    || (f == value::REF_LOCAL).then(|| refused_fix(root)).flatten(),
+                    || {
+                        (f == value::REF_LOCAL)
+                            .then(|| refused_fix(&refusal))
+                            .flatten()
+                    },
                 ),
                 None => cx.feature(
                     At::Key(n.frame, "$ref"),
@@ -239,13 +238,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             }
         }
         if n.map.is_some_and(|m| m.len() > 1) {
-            let root = cx.root();
+            let refusal = cx.inline_refusal();
             cx.feature_with_fix(
                 At::Key(n.frame, "$ref"),
                 Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
                 n.placement,
                 || "`$ref` next to other keywords".into(),
-                || refused_fix(root),
+                || refused_fix(&refusal),
             );
         }
     }
@@ -257,13 +256,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     };
     for (has, kw) in [(n.defs, "$defs"), (n.definitions, "definitions")] {
         if has {
-            let root = cx.root();
+            let refusal = cx.inline_refusal();
             cx.feature_with_fix(
                 At::Key(n.frame, kw),
                 Feat::Keyword(kw),
                 placement,
                 || format!("`{kw}` (definitions for `$ref`)"),
-                || refused_fix(root),
+                || refused_fix(&refusal),
             );
         }
     }

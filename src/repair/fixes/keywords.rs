@@ -151,6 +151,10 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
                     ));
                 }
             }
+            if changes.is_empty() {
+                // Inlined already (by the rewrite of another of its references).
+                return Err("no `$ref` or `$defs` left to inline".into());
+            }
             Ok(vec![Candidate::many(t, changes)])
         }
         Err(r) => Err(crate::repair::refs::refusal_text(&r)),

@@ -199,6 +199,11 @@ pub struct Options {
     pub keep_unrepairable: bool,
     /// Cap on the schema values repair may copy and read for one tool ([`MAX_WORK`]).
     pub max_work: usize,
+    /// Levels of the document above the schemas (the containers of their place, e.g. 4 for
+    /// `/tools/0/function/parameters`), so that a repaired schema (its `$ref`s inlined) is
+    /// refused when the file written would nest past [`crate::input::LIMITS`], which every
+    /// command reads; 0 for a bare schema.
+    pub envelope_depth: usize,
 }
 
 impl Default for Options {
@@ -207,6 +212,7 @@ impl Default for Options {
             max_inline_nodes: refs::MAX_INLINE_NODES,
             keep_unrepairable: false,
             max_work: MAX_WORK,
+            envelope_depth: 0,
         }
     }
 }
@@ -724,6 +730,25 @@ pub fn repair_tool(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    if refusals.is_empty() && !changes.is_empty() {
+        let depth = current
+            .parameters
+            .as_ref()
+            .map_or(0, crate::json::value_depth);
+        if depth + opts.envelope_depth > max {
+            refusals.push(Refusal {
+                pointer: String::new(),
+                rule: "nesting-too-deep".into(),
+                parameter: format!("nesting: at most {max} levels"),
+                reason: format!(
+                    "repaired, the schema would nest {depth} levels, {} in the file with the \
+                     {} above it: past the {max} levels every command reads",
+                    depth + opts.envelope_depth,
+                    opts.envelope_depth
+                ),
+            });
+        }
+    }
     let outcome = if !refusals.is_empty() {
         Outcome::Refused
     } else if changes.is_empty() {

@@ -493,3 +493,57 @@ fn args_messages_never_print_a_key() {
     assert!(!json["problems"].to_string().contains(&key), "{json}");
     assert_eq!(json["arguments"]["a"], key.as_str());
 }
+
+/// `repair` never writes a file it cannot read back: a schema whose inlined `$ref` nests 509
+/// levels is repaired as a bare schema, but refused inside OpenAI's envelope, which adds 4
+/// levels (`/tools/0/function/parameters`) and would put the file past the 512-level cap.
+#[test]
+fn repair_counts_the_envelope_against_the_nesting_cap() {
+    use serde_json::{Value, json};
+    use std::process::Command;
+    fn chain(levels: usize, leaf: Value) -> Value {
+        (0..levels).fold(
+            leaf,
+            |v, _| json!({"type": "object", "properties": {"n": v}}),
+        )
+    }
+    // Inlined: root and `properties` (2), 126 objects of 2 levels each, then the 127 of `D`
+    // and its leaf: 2 + 252 + 254 + 1 = 509 levels.
+    let schema = json!({"type": "object",
+        "properties": {"n": chain(126, json!({"$ref": "#/$defs/D"}))},
+        "$defs": {"D": chain(127, json!({"type": "string"}))}});
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let bare = dir.path().join("bare.json");
+    let wrapped = dir.path().join("tools.json");
+    let tool = json!({"type": "function", "function": {"name": "deep", "description": "d",
+        "parameters": schema}});
+    std::fs::write(&bare, schema.to_string()).expect("written");
+    std::fs::write(&wrapped, json!({"tools": [tool]}).to_string()).expect("written");
+    let run = |args: &[&std::path::Path]| {
+        Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .output()
+            .expect("toolwire runs")
+    };
+    let out_bare = dir.path().join("bare.out.json");
+    let repaired = run(&["repair".as_ref(), &bare, "-o".as_ref(), &out_bare]);
+    let stderr = String::from_utf8_lossy(&repaired.stderr);
+    assert_eq!(repaired.status.code(), Some(0), "{stderr}");
+    let read_back = run(&["check".as_ref(), &out_bare]);
+    assert_ne!(
+        read_back.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&read_back.stderr)
+    );
+    let out_wrapped = dir.path().join("tools.out.json");
+    let refused = run(&["repair".as_ref(), &wrapped, "-o".as_ref(), &out_wrapped]);
+    // With `-o FILE` the report is on standard output.
+    let report = String::from_utf8_lossy(&refused.stdout);
+    assert_eq!(refused.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("cannot repair: repaired, the schema would nest 509 levels, 513 in the file with the 4 above it: past the 512 levels every command reads [nesting-too-deep]"),
+        "{report}"
+    );
+    assert!(!out_wrapped.exists());
+}

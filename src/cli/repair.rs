@@ -119,6 +119,14 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     for request in tools.requests() {
         let (these, rest) = std::mem::take(&mut unread).split_at_mut(request.len());
         unread = rest;
+        let opts = Options {
+            envelope_depth: request
+                .iter()
+                .map(|e| e.schema_pointer.matches('/').count())
+                .max()
+                .unwrap_or(0),
+            ..opts
+        };
         let input: Vec<Tool> = request
             .iter()
             .zip(these)

@@ -1160,3 +1160,44 @@ fn many_references_are_inlined_once_and_reported_once_each() {
     let e = fixes::candidates(&with_no_refs, &f, &p, refs::MAX_INLINE_NODES).err();
     assert_eq!(e.as_deref(), Some("no `$ref` or `$defs` left to inline"));
 }
+
+/// A repaired schema that, with the levels of the file above it, would nest past the cap
+/// every command reads is refused: repair never writes a file it cannot read back (inlining
+/// a `$ref` makes a schema deeper).
+#[test]
+fn a_repair_that_would_nest_past_the_cap_in_its_file_is_refused() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D"}},
+               "$defs":{"D":{"type":"object","properties":{"b":{"type":"string"}}}}}),
+    );
+    let max = crate::input::LIMITS.max_depth;
+    // Inlined: the root, its `properties`, `a`, its `properties`, `b`: five levels.
+    let at = |envelope_depth| {
+        let opts = Options {
+            envelope_depth,
+            ..Options::default()
+        };
+        repair_tool(&t, 0, &p, &opts)
+    };
+    assert_eq!(at(max - 5).outcome, Outcome::Repaired);
+    let r = at(max - 4);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let [refusal] = r.refusals.as_slice() else {
+        panic!("one refusal: {:#?}", r.refusals);
+    };
+    assert_eq!(refusal.rule, "nesting-too-deep");
+    assert_eq!(
+        refusal.reason,
+        format!(
+            "repaired, the schema would nest 5 levels, {} in the file with the {} above it: \
+             past the {max} levels every command reads",
+            max + 1,
+            max - 4
+        )
+    );
+}

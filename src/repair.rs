@@ -690,18 +690,24 @@ pub fn repair_tool(
             }
         }
         if !fixed {
-            stuck.insert(target);
+            stuck.insert(target.clone());
             if f.level == Level::Warning {
                 // A case variant no target rejects: left as written (listed as unverified),
                 // never a reason to refuse the tool.
                 continue;
             }
-            refusals.push(Refusal {
-                pointer: about.pointer.clone(),
-                rule: about.rule.to_string(),
-                parameter: about.parameter.to_string(),
-                reason: why,
+            // Every place of the kind is refused for the same reason, as check lists each.
+            let others = errs.iter().filter(|g| {
+                !std::ptr::eq(*g, f) && kind(g) == target && g.pointer != about.pointer
             });
+            for g in std::iter::once(about).chain(others) {
+                refusals.push(Refusal {
+                    pointer: g.pointer.clone(),
+                    rule: g.rule.to_string(),
+                    parameter: g.parameter.to_string(),
+                    reason: why.clone(),
+                });
+            }
         }
     }
     if !converged {

@@ -1201,3 +1201,23 @@ fn a_repair_that_would_nest_past_the_cap_in_its_file_is_refused() {
         )
     );
 }
+
+/// A kind with no repair is refused at every place it is found, as check lists each, not
+/// only at the first.
+#[test]
+fn a_kind_without_a_repair_is_refused_at_every_place() {
+    let p = profile(&["type-spelling: anything"]);
+    let props: serde_json::Map<String, Value> = (0..4)
+        .map(|i| (format!("p{i}"), json!({"type": "anything"})))
+        .collect();
+    let r = repair_one(&tool("t", json!({"type":"object","properties": props})), &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let places: Vec<&str> = r.refusals.iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(
+        places,
+        (0..4)
+            .map(|i| format!("/properties/p{i}/type"))
+            .collect::<Vec<_>>()
+    );
+    assert!(r.refusals.iter().all(|x| x.reason == r.refusals[0].reason));
+}

@@ -95,7 +95,10 @@ pub enum Command {
     Rule(rules::RuleArgs),
     /// Check tool definitions against a profile or a target.
     Check(check::CheckArgs),
-    /// Repair tool definitions without changing which arguments they accept.
+    /// Rewrite tool definitions so that a profile accepts them, reporting each change and loss.
+    ///
+    /// The report is on standard error (standard output with `-o FILE`). Exit 0: every tool
+    /// unchanged or repaired; 1: a tool was refused; 2: bad input.
     Repair(repair::RepairArgs),
     /// Compile tool definitions to one target's wire form.
     Compile(compile::CompileArgs),

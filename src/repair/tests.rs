@@ -666,7 +666,7 @@ fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
             ),
             (
                 "/properties/a/minLength",
-                "dropped `minLength: 2`, said in the description as \"at least 2 characters\"",
+                "dropped `minLength: 2`, said in the description as \"At least 2 characters.\"",
                 true
             ),
         ]
@@ -1220,4 +1220,28 @@ fn a_kind_without_a_repair_is_refused_at_every_place() {
             .collect::<Vec<_>>()
     );
     assert!(r.refusals.iter().all(|x| x.reason == r.refusals[0].reason));
+}
+
+/// What a dropped keyword says in the description is reported as written there, and is not
+/// written twice when the description says it already.
+#[test]
+fn a_dropped_keyword_is_said_once_and_reported_as_written() {
+    let p = profile(&["format-allowed: uuid"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","format":"uuid"},
+            "b":{"type":"string","format":"uuid","description":"An id. Format: uuid."}}}),
+    );
+    let r = repair_one(&t, &p);
+    let props = &r.tool.parameters.as_ref().unwrap()["properties"];
+    assert_eq!(props["a"]["description"], "Format: uuid.");
+    assert_eq!(props["b"]["description"], "An id. Format: uuid.");
+    assert!(
+        r.changes[0]
+            .action
+            .ends_with("said in the description as \"Format: uuid.\""),
+        "{:?}",
+        r.changes[0].action
+    );
 }

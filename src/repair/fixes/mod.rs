@@ -407,17 +407,13 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
     })
 }
 
-/// Appends `sentence` (a phrase, capitalised and ended with a period) to `node`'s
-/// description.
+/// Appends `phrase` as a sentence ([`sentence`]) to `node`'s description, unless the
+/// description says it already.
 fn note(node: &mut Map<String, Value>, phrase: &str) {
-    let mut sentence: String = phrase
-        .chars()
-        .take(1)
-        .flat_map(char::to_uppercase)
-        .collect();
-    sentence.extend(phrase.chars().skip(1));
-    sentence.push('.');
+    let sentence = sentence(phrase);
     let new = match node.get("description").and_then(Value::as_str) {
+        // Said already (a schema repaired before, or written so): not said twice.
+        Some(d) if d.contains(&sentence) => return,
         Some(d) if !d.trim().is_empty() => {
             let d = d.trim_end();
             if d.ends_with(['.', '!', '?']) {
@@ -429,6 +425,18 @@ fn note(node: &mut Map<String, Value>, phrase: &str) {
         _ => sentence,
     };
     node.insert("description".into(), Value::String(new));
+}
+
+/// `phrase` as the sentence [`note`] writes: capitalised, with a full stop.
+fn sentence(phrase: &str) -> String {
+    let mut sentence: String = phrase
+        .chars()
+        .take(1)
+        .flat_map(char::to_uppercase)
+        .collect();
+    sentence.extend(phrase.chars().skip(1));
+    sentence.push('.');
+    sentence
 }
 
 /// Dropping keyword `k` at `node`: with its meaning moved into the description (when
@@ -486,8 +494,9 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
             &at,
             rule,
             format!(
-                "dropped `{k}: {}`, said in the description as \"{said}\"",
-                show(&v)
+                "dropped `{k}: {}`, said in the description as \"{}\"",
+                show(&v),
+                sentence(&said)
             ),
             lost.clone()
                 .map(|l| l.replace("the annotation", "nothing but the wording of")),

@@ -736,6 +736,10 @@ pub fn repair_tool(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // Two kinds refused at one place for one reason (a `$ref` both plain and with siblings)
+    // are one refusal to the reader.
+    let mut said = BTreeSet::new();
+    refusals.retain(|r| said.insert((r.pointer.clone(), r.rule.clone(), r.reason.clone())));
     if refusals.is_empty() && !changes.is_empty() {
         let depth = current
             .parameters

@@ -1245,3 +1245,33 @@ fn a_dropped_keyword_is_said_once_and_reported_as_written() {
         r.changes[0].action
     );
 }
+
+/// A place refused for one reason under two kinds (a `$ref` that is plain and has siblings)
+/// is listed once.
+#[test]
+fn one_place_refused_for_one_reason_is_listed_once() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $ref (with siblings)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/N","type":"string"}},
+               "$defs":{"N":{"type":"integer"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let listed: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.reason.as_str()))
+        .collect();
+    let mut once = listed.clone();
+    once.dedup();
+    assert_eq!(listed, once, "{:#?}", r.refusals);
+    assert!(
+        listed.iter().any(|(p, _)| *p == "/properties/x/$ref"),
+        "{listed:?}"
+    );
+}

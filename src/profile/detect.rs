@@ -310,8 +310,9 @@ pub struct Cx<'a, 'p> {
     /// findings' text): the next finding at the same subschema copies it instead of walking
     /// the frames again.
     node_pointer: Option<(u32, Span)>,
-    /// Why repair would refuse to inline the tool's references ([`Cx::inline_refusal`]).
-    inline_refusal: InlineRefusal<'a>,
+    /// Why repair would refuse to inline the tool's references ([`Cx::inline_refusal`]);
+    /// made at the first reference of a tool (most tools have none).
+    inline_refusal: Option<InlineRefusal<'a>>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -420,7 +421,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             request: false,
             rule: &rules::REGISTRY[0],
             name_other: None,
-            inline_refusal: InlineRefusal::default(),
+            inline_refusal: None,
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -455,8 +456,14 @@ impl<'a, 'p> Cx<'a, 'p> {
 
     /// Why `toolwire repair` would refuse to inline the references of the tool being walked,
     /// to ask when needed ([`InlineRefusal::get`]).
-    pub fn inline_refusal(&self) -> InlineRefusal<'a> {
-        self.inline_refusal.clone()
+    pub fn inline_refusal(&mut self) -> InlineRefusal<'a> {
+        let root = self.root;
+        self.inline_refusal
+            .get_or_insert_with(|| InlineRefusal {
+                root,
+                ..InlineRefusal::default()
+            })
+            .clone()
     }
 
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
@@ -707,7 +714,10 @@ impl<'a, 'p> Cx<'a, 'p> {
                         &rules::Repairing {
                             profile,
                             root: self.root,
-                            inline_refusal: &|| self.inline_refusal.get(),
+                            inline_refused: &|| match &self.inline_refusal {
+                                Some(r) => r.get().is_some(),
+                                None => self.root.and_then(crate::repair::refs::refusal).is_some(),
+                            },
                             named: self.named,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),
                             name_clash: &|| {
@@ -1211,10 +1221,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             tok: Tok::Root,
         });
         cx.root = tool.parameters;
-        cx.inline_refusal = InlineRefusal {
-            root: tool.parameters,
-            ..InlineRefusal::default()
-        };
+        cx.inline_refusal = None;
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

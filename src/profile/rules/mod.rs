@@ -145,8 +145,8 @@ pub struct Repairing<'x> {
     pub profile: &'x super::compiled::CompiledProfile,
     /// The tool's parameters schema (`None`: the tool declares none).
     pub root: Option<&'x serde_json::Value>,
-    /// Why repair would refuse to inline the schema's references ([`InlineRefusal::get`]).
-    pub inline_refusal: &'x dyn Fn() -> Option<&'x crate::repair::refs::Refusal>,
+    /// Whether repair would refuse to inline the schema's references ([`InlineRefusal`]).
+    pub inline_refused: &'x dyn Fn() -> bool,
     /// Whether the tool has an envelope (a name), rather than being a bare schema.
     pub named: bool,
     /// The JSON Pointer of the subschema the finding sits in, made only when asked for.

@@ -35,7 +35,7 @@ pub const RULE: Rule = Rule {
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
         || matches!(f, Feat::Keyword(_));
-    inlined_by_repair && r.root.is_some() && (r.inline_refusal)().is_none()
+    inlined_by_repair && r.root.is_some() && !(r.inline_refused)()
 }
 
 /// The fix for a reference repair would inline were it not refused: repair's own reason.

@@ -539,6 +539,8 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         json!({}),
         json!({"type":"object"}),
         json!({"type":"object","properties":{}}),
+        json!({"type":"dict"}),
+        json!({"type":"dict","properties":{}}),
     ]
     .into_iter()
     // Repaired or not by what is around them: one property per tool, so that a refusal names
@@ -558,6 +560,9 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             json!({"enum":["a","b"]}),
             json!({"description":"Anything."}),
             json!({"items":{"type":"string"}}),
+            // Respelled, these are still a free-form object and an array of anything.
+            json!({"type":"dict"}),
+            json!({"type":"list"}),
         ]
         .map(|p| json!({"type":"object","properties":{"p":p}})),
     )
@@ -603,6 +608,18 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
                     continue;
                 }
                 let r = repair_tool(&Tool::from(t), i, profile, &Options::default());
+                // Every error marked repairable promises a repaired tool: a refusal for what
+                // check did not report (or marked repairable) breaks that promise.
+                if errors.iter().all(|f| f.repairable) && r.outcome == Outcome::Refused {
+                    broken.push(format!(
+                        "{name} {id}: every error marked repairable, refused: {}",
+                        r.refusals
+                            .iter()
+                            .map(|x| format!("{} {} at {:?}", x.rule, x.parameter, x.pointer))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ));
+                }
                 for f in &errors {
                     let refusal = r
                         .refusals

@@ -122,14 +122,19 @@ pub enum Ty<'a> {
 }
 
 impl Ty<'_> {
-    /// Whether the type names `t` (ASCII case-insensitively, so Gemini's `OBJECT` counts), alone
-    /// or in a list.
+    /// Whether the type names `t`, alone or in a list: ASCII case-insensitively (Gemini's
+    /// `OBJECT` counts), and by any spelling [`type_meant_by`](super::feature::type_meant_by)
+    /// reads as `t` (`dict` is an object). So the rules of `t` apply to what `repair` would
+    /// write: a `dict` without `properties` is an object without properties, which respelling
+    /// alone does not mend.
     pub fn names(&self, t: &str) -> bool {
+        let means = |s: &str| {
+            s.eq_ignore_ascii_case(t)
+                || super::feature::type_meant_by(s).is_some_and(|(meant, _)| meant == t)
+        };
         match self {
-            Ty::One(s) => s.eq_ignore_ascii_case(t),
-            Ty::List(l) => l
-                .iter()
-                .any(|v| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case(t))),
+            Ty::One(s) => means(s),
+            Ty::List(l) => l.iter().any(|v| v.as_str().is_some_and(means)),
             _ => false,
         }
     }

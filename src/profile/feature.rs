@@ -416,7 +416,12 @@ pub fn case_variant_of_standard_type(spelling: &str) -> Option<&'static str> {
 /// table `toolwire repair` rewrites spellings by (see `repair::fixes::types`), and so what
 /// `type-invalid` marks repairable. The spellings are those met in real tool definitions.
 pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static str>)> {
-    Some(match spelling.to_ascii_lowercase().as_str() {
+    // Lower-cased on the stack: the check walk asks this of every `type` it reads.
+    let mut buf = [0u8; 12];
+    let lower = buf.get_mut(..spelling.len())?;
+    lower.copy_from_slice(spelling.as_bytes());
+    lower.make_ascii_lowercase();
+    Some(match std::str::from_utf8(lower).ok()? {
         "object" | "dict" | "map" | "hashmap" | "record" | "struct" => ("object", None),
         "number" | "float" | "double" | "decimal" | "numeric" | "real" => ("number", None),
         "integer" | "int" | "long" | "short" | "int32" | "int64" | "bigint" => ("integer", None),

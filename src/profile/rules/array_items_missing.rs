@@ -52,4 +52,20 @@ mod tests {
             ])
         );
     }
+
+    /// A spelling of `array` (`list`, `tuple`) without `items` stays an array without items
+    /// once `repair` respells it, so check says so next to `type-invalid`.
+    #[test]
+    fn spellings_of_array_need_items_too() {
+        assert_eq!(
+            seen(
+                "array-items-missing",
+                json!({"type":"object","properties":{"a":{"type":"list"},"b":{"type":["TUPLE","null"]},"c":{"type":"list","items":{"type":"str"}},"d":{"type":"listing"}}})
+            ),
+            pairs(&[
+                ("/properties/a", "structure: array-without-items"),
+                ("/properties/b", "structure: array-without-items"),
+            ])
+        );
+    }
 }

@@ -100,4 +100,22 @@ mod tests {
             ])
         );
     }
+
+    /// BFCL writes objects as `dict`: one without `properties` is still a free-form object
+    /// after `repair` respells it, so check reports that too (repair refuses such a tool).
+    #[test]
+    fn spellings_of_object_need_properties_too() {
+        let r = "object-properties-missing";
+        assert_eq!(
+            seen(r, json!({"type":"dict","properties":{}})),
+            pairs(&[("/properties", "root-shape: no-arguments")])
+        );
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"dict","properties":{"a":{"type":"dict"},"b":{"type":"Map","properties":{"c":{"type":"str"}}},"c":{"type":"dictionary"}}})
+            ),
+            pairs(&[("/properties/a", "structure: object-without-properties")])
+        );
+    }
 }

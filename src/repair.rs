@@ -172,6 +172,10 @@ pub enum Outcome {
 pub struct ToolRepair {
     /// Position in the input (0-based).
     pub index: usize,
+    /// The JSON Lines line the tool was read from (1-based; `None` for a JSON document, and
+    /// when repair is called on tools rather than a file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// The name as given (empty for a bare schema).
     pub name: String,
     pub outcome: Outcome,
@@ -536,6 +540,7 @@ pub fn repair_tool(
     {
         return ToolRepair {
             index,
+            line: None,
             name: tool.name.clone().unwrap_or_default(),
             outcome: Outcome::Refused,
             changes: Vec::new(),
@@ -772,6 +777,7 @@ pub fn repair_tool(
     }
     ToolRepair {
         index,
+        line: None,
         name: tool.name.clone().unwrap_or_default(),
         outcome,
         changes,
@@ -819,7 +825,8 @@ pub fn human(r: &ToolRepair) -> String {
         Outcome::Repaired => "repaired",
         Outcome::Refused => "refused",
     };
-    let _ = writeln!(s, "tool #{} {name}: {what}", r.index);
+    let line = r.line.map(|n| format!(" [line {n}]")).unwrap_or_default();
+    let _ = writeln!(s, "tool #{} {name}{line}: {what}", r.index);
     let place = |p: &str| {
         if p.is_empty() {
             "/".to_string()

@@ -140,6 +140,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
             .zip(repair::repair_request(&input, &profile, &opts))
         {
             r.index = entry.index;
+            r.line = entry.line;
             results.push((entry.request, r));
         }
     }

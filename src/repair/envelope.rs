@@ -203,6 +203,7 @@ mod tests {
     fn result(outcome: Outcome, name: &str, description: Option<&str>) -> ToolRepair {
         ToolRepair {
             index: 0,
+            line: None,
             name: name.into(),
             outcome,
             changes: vec![],

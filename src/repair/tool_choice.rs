@@ -154,6 +154,7 @@ mod tests {
     fn result(outcome: Outcome, given: &str, sent: &str) -> ToolRepair {
         ToolRepair {
             index: 0,
+            line: None,
             name: given.into(),
             outcome,
             changes: vec![],

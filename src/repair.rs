@@ -56,9 +56,10 @@ use crate::profile::CompiledProfile;
 use crate::profile::detect::ToolRef;
 use crate::profile::feature::{Kind, Param, parse_parameter};
 
+pub use fixes::TypeListReading;
 pub use fixes::{
     declares_members, is_standard_keyword, max_allowed, name_rule, one_of_repairable,
-    only_annotates, type_said_by,
+    only_annotates, type_list_reading, type_said_by,
 };
 
 /// One tool as repair sees it: a bare schema has no name.

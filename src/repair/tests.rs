@@ -135,6 +135,109 @@ fn an_enum_loses_its_null_with_the_type_list() {
     );
 }
 
+/// `integer` beside `number` adds nothing (every integer is a number): the list is written
+/// as `number`, with or without `null`, and check marks it repairable.
+#[test]
+fn integer_beside_number_is_folded_into_number() {
+    let p = profile(&["type-list: string,null", "type-list: string,integer"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"type":["integer","number"]},
+            "b":{"type":["number","null","integer"]}},"required":["a","b"]}),
+    );
+    assert!(
+        errors(&t, &p).iter().all(|f| f.repairable),
+        "{:#?}",
+        errors(&t, &p)
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},
+            "required":["a"]})
+    );
+    let actions: Vec<&str> = r.changes.iter().map(|c| c.action.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "wrote `[integer, number]` as `type: number` (every integer is a number)",
+            "wrote `[number, null, integer]` as `number` and made the argument optional",
+        ]
+    );
+}
+
+/// A schema whose only value is null (`type: ["null"]`, `const: null` with no type or beside
+/// `[T, null]`) says the argument carries no value: no type but `null` says that, and `T`
+/// made optional would accept every `T` instead, so repair refuses it, with why, and check
+/// does not mark it repairable. Untyped `enum`s of several kinds are refused naming them.
+#[test]
+fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
+    let p = profile(&[
+        "type-list: string",
+        "type-list: string,null",
+        "type-list: string,integer",
+        "type-missing",
+    ]);
+    for (schema, reason) in [
+        (
+            json!({"type":["null"]}),
+            "`type: [null]` accepts only null: the argument carries no value, which no type \
+             but `null` says (leave the property out)",
+        ),
+        (
+            json!({"type":["string","null"],"const":null}),
+            "its only value is null (`const: null`): written as `string`, it would accept any \
+             string instead (leave the property out)",
+        ),
+        (
+            json!({"type":["integer","null"],"enum":[null]}),
+            "its only value is null (`enum: [null]`): written as `integer`, it would accept \
+             any integer instead (leave the property out)",
+        ),
+        (
+            json!({"const":null}),
+            "no `type`, and its only value is null (`const: null`): the argument carries no \
+             value, which no type but `null` says (leave the property out)",
+        ),
+        (
+            json!({"enum":["a",1,null]}),
+            "no `type`, and the values of its `enum` are of different kinds (string, number, \
+             null): no single type accepts them all",
+        ),
+        (
+            json!({"enum":[{"a":1}]}),
+            "no `type`, and the values of its `enum` are objects: repair writes a type only \
+             for string, number or boolean values",
+        ),
+        (
+            json!({}),
+            "no `type`, and nothing says which: it accepts any value, which no portable schema \
+             says",
+        ),
+    ] {
+        let t = tool("f", json!({"type":"object","properties":{"a":schema}}));
+        assert!(
+            errors(&t, &p).iter().any(|f| !f.repairable),
+            "{schema}: {:#?}",
+            errors(&t, &p)
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{schema}");
+        let reasons: Vec<&str> = r.refusals.iter().map(|x| x.reason.as_str()).collect();
+        assert_eq!(reasons, [reason], "{schema}");
+    }
+    // Integers and other numbers in one untyped `enum` are numbers.
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"enum":[1,2.5]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"enum":[1,2.5],"type":"number"}}})
+    );
+}
+
 #[test]
 fn what_cannot_be_repaired_is_refused_with_the_reason_and_left_unchanged() {
     let p = profile(&[

@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
     features: "`type-list: string`, `type-list: string,null`, `type-list: string,integer`",
     example: r#"{"type": "object", "properties": {"note": {"type": ["string", "null"]}}}"#,
     fix: "For `[T, \"null\"]`: use `T` and leave the property out of `required` (or `nullable: true` where the profile allows it). For a real union: `anyOf` with one branch per type, where allowed.",
-    repair: "partly: `[T, \"null\"]` becomes `T` made optional; other unions cannot be repaired",
+    repair: "partly: `[T, \"null\"]` becomes `T` made optional, `[T]` becomes `T`, and `integer` beside `number` is dropped (every integer is a number); other unions, `[\"null\"]` and a schema whose only value is null cannot be repaired",
     repairable,
     owns,
     hooks: Hooks {
@@ -20,8 +20,10 @@ pub const RULE: Rule = Rule {
     },
 };
 
-fn repairable(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
-    matches!(f, Feat::TypeList(v) if *v == value::LIST_WITH_NULL || *v == value::LIST_OF_ONE)
+/// What `repair::fixes::types::type_list` rewrites: a list that says one type besides `null`.
+fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    r.node()
+        .is_some_and(|m| crate::repair::type_list_reading(m).is_ok())
 }
 
 fn owns(p: &Param) -> bool {

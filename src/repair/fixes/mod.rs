@@ -11,7 +11,7 @@ mod types;
 use keywords::keyword;
 pub use keywords::{declares_members, one_of_repairable};
 use shapes::{cut_description, description, rename, root_shape, structure};
-pub use types::type_said_by;
+pub use types::{TypeListReading, type_list_reading, type_said_by};
 use types::{type_list, type_missing, type_spelling};
 
 use draft::{Draft, Edits};

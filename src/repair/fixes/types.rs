@@ -134,10 +134,27 @@ fn lower_proto_types(tool: &Tool, rule: &str) -> Option<Candidate> {
     (!changes.is_empty()).then(|| Candidate::many(t, changes))
 }
 
-pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
-    let node = owner(f, "type").ok_or("no `type` where the finding points")?;
-    let map = schema_at(tool, &node)?;
-    let list = map
+/// What a `type` list says, read the way repair rewrites it: the one type left besides
+/// `null` (with `integer` folded into a `number` beside it: every integer is a number), and
+/// whether `null` was listed.
+#[derive(Debug)]
+pub struct TypeListReading<'a> {
+    /// The names as written, each once, in order.
+    pub names: Vec<&'a str>,
+    /// The one type the list says besides `null`.
+    pub one: &'a str,
+    /// `null` was listed.
+    pub null: bool,
+    /// `integer` was dropped for the `number` beside it.
+    pub folded: bool,
+}
+
+/// Reads the `type` list of `schema` as [`TypeListReading`], or says why no single type says
+/// what it does: a real union (`[string, integer]`), only `null`, or a schema whose only
+/// value is null (`const: null`), which as an optional argument of the other type would
+/// accept every value of that type instead. What `type-list` marks repairable.
+pub fn type_list_reading(schema: &Map<String, Value>) -> Result<TypeListReading<'_>, String> {
+    let list = schema
         .get("type")
         .and_then(Value::as_array)
         .ok_or("`type` is not a list")?;
@@ -148,15 +165,60 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             names.push(s);
         }
     }
-    let had_null = names.contains(&"null");
-    let rest: Vec<&str> = names.iter().copied().filter(|n| *n != "null").collect();
-    let [one] = rest.as_slice() else {
-        return Err(format!(
-            "a union of types ({}): no single type accepts the same arguments",
-            names.join(", ")
-        ));
+    let null = names.contains(&"null");
+    let mut rest: Vec<&str> = names.iter().copied().filter(|n| *n != "null").collect();
+    let folded = rest.contains(&"number") && rest.contains(&"integer");
+    if folded {
+        rest.retain(|n| *n != "integer");
+    }
+    let one = match rest.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(format!(
+                "`type: [{}]` accepts only null: the argument carries no value, which no type \
+                 but `null` says (leave the property out)",
+                names.join(", ")
+            ));
+        }
+        _ => {
+            return Err(format!(
+                "a union of types ({}): no single type accepts the same arguments",
+                names.join(", ")
+            ));
+        }
     };
-    let one = (*one).to_string();
+    let values: Option<Vec<&Value>> = match (schema.get("const"), schema.get("enum")) {
+        (Some(c), _) => Some(vec![c]),
+        (None, Some(Value::Array(e))) => Some(e.iter().collect()),
+        _ => None,
+    };
+    if null && values.is_some_and(|v| !v.is_empty() && v.iter().all(|v| v.is_null())) {
+        return Err(format!(
+            "its only value is null ({}): written as `{one}`, it would accept any {one} \
+             instead (leave the property out)",
+            only_values(schema)
+        ));
+    }
+    Ok(TypeListReading {
+        names,
+        one,
+        null,
+        folded,
+    })
+}
+
+pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
+    let node = owner(f, "type").ok_or("no `type` where the finding points")?;
+    let map = schema_at(tool, &node)?;
+    let reading = type_list_reading(map)?;
+    let one = reading.one.to_string();
+    let had_null = reading.null;
+    // As written, when `integer` was folded in; else as before (`[T, null]`).
+    let written = if reading.folded {
+        reading.names.join(", ")
+    } else {
+        format!("{one}, null")
+    };
     let mut base = Draft::of(tool);
     base.schema(&node)?.insert("type".into(), json!(one));
     if !had_null {
@@ -164,7 +226,11 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             base,
             &f_at(&node, "type"),
             &f.rule,
-            format!("wrote the one-type list as `type: {one}`"),
+            if reading.folded {
+                format!("wrote `[{written}]` as `type: {one}` (every integer is a number)")
+            } else {
+                format!("wrote the one-type list as `type: {one}`")
+            },
             None,
         )]);
     }
@@ -179,7 +245,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             &f_at(&node, "type"),
             &f.rule,
             format!(
-                "wrote `[{one}, null]` as `{one}` and made the argument optional{}",
+                "wrote `[{written}]` as `{one}` and made the argument optional{}",
                 if dropped {
                     ", and dropped `null` from its `enum`"
                 } else {
@@ -198,7 +264,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             nullable,
             &f_at(&node, "type"),
             &f.rule,
-            format!("wrote `[{one}, null]` as `{one}` with `nullable: true`"),
+            format!("wrote `[{written}]` as `{one}` with `nullable: true`"),
             None,
         )
         .nullable(),
@@ -220,7 +286,66 @@ fn drop_null_from_enum(schema: &mut Map<String, Value>) -> bool {
     true
 }
 
-/// The type every value of an `enum`/`const` has, when they agree.
+/// The `const` (else `enum`) of `schema` as written, quoted: `` `const: null` ``.
+fn only_values(schema: &Map<String, Value>) -> String {
+    match schema
+        .get_key_value("const")
+        .or_else(|| schema.get_key_value("enum"))
+    {
+        Some((k, v)) => format!("`{k}: {v}`"),
+        None => String::new(),
+    }
+}
+
+/// Why no `type` can be written for an untyped schema ([`type_said_by`] found none): what its
+/// `enum`/`const` holds, or that nothing restricts it.
+fn untyped(map: &Map<String, Value>) -> String {
+    let values: Vec<&Value> = match (map.get("const"), map.get("enum")) {
+        (Some(c), _) => vec![c],
+        (None, Some(Value::Array(e))) => e.iter().collect(),
+        _ => Vec::new(),
+    };
+    let keyword = if map.contains_key("const") {
+        "const"
+    } else {
+        "enum"
+    };
+    if values.is_empty() {
+        return "no `type`, and nothing says which: it accepts any value, which no portable \
+                schema says"
+            .into();
+    }
+    if values.iter().all(|v| v.is_null()) {
+        return format!(
+            "no `type`, and its only value is null ({}): the argument carries no value, \
+             which no type but `null` says (leave the property out)",
+            only_values(map)
+        );
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for v in &values {
+        let k = crate::json::kind(v);
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    if kinds.len() > 1 {
+        format!(
+            "no `type`, and the values of its `{keyword}` are of different kinds ({}): no \
+             single type accepts them all",
+            kinds.join(", ")
+        )
+    } else {
+        format!(
+            "no `type`, and the values of its `{keyword}` are {}s: repair writes a type only \
+             for string, number or boolean values",
+            kinds[0]
+        )
+    }
+}
+
+/// The type every value of an `enum`/`const` has, when they agree (integers among numbers
+/// are numbers).
 fn type_of_values(values: &[Value]) -> Option<&'static str> {
     let kind = |v: &Value| match v {
         Value::String(_) => Some("string"),
@@ -230,10 +355,15 @@ fn type_of_values(values: &[Value]) -> Option<&'static str> {
         _ => None,
     };
     let first = kind(values.first()?)?;
-    values
-        .iter()
-        .all(|v| kind(v) == Some(first))
-        .then_some(first)
+    let mut said = first;
+    for v in values {
+        match (said, kind(v)?) {
+            (a, b) if a == b => {}
+            ("integer" | "number", "integer" | "number") => said = "number",
+            _ => return None,
+        }
+    }
+    Some(said)
 }
 
 /// The `type` an untyped schema says by its other keywords, with why and whether writing it
@@ -261,10 +391,7 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
     let node = place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone());
     let map = schema_at(tool, &node)?;
     let Some((ty, why, narrows)) = type_said_by(map) else {
-        return Err(
-            "no `type`, and nothing says which: it accepts any value, which no portable schema says"
-                .into(),
-        );
+        return Err(untyped(map));
     };
     let mut t = Draft::of(tool);
     t.schema(&node)?.insert("type".into(), json!(ty));

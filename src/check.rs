@@ -795,17 +795,40 @@ impl Report {
 
     /// JSON output: the report with counts per rule.
     pub fn json(&self) -> String {
-        let counts = counts(&self.findings);
-        let v = serde_json::json!({
-            "profile": self.profile,
-            "targets": self.targets,
-            "errors_only": self.errors_only,
-            "ignored": self.ignored,
-            "files": self.files,
-            "counts": counts,
-            "findings": self.findings,
-        });
-        crate::report::to_json_pretty(&v)
+        let mut out = Vec::new();
+        // Writing into memory fails only if serialization does, which a report cannot.
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Report::json`] written to `w`, serialized straight from the findings (no JSON value
+    /// of the whole report is built: that took about 4 kB per finding). Errors are `w`'s.
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        use std::io::Write as _;
+        /// The report as output: every field, `ignored` too when empty.
+        #[derive(Serialize)]
+        struct Out<'a> {
+            profile: &'a str,
+            targets: &'a [String],
+            errors_only: bool,
+            ignored: &'a [String],
+            files: &'a [FileSummary],
+            counts: BTreeMap<&'a str, usize>,
+            findings: &'a [Finding],
+        }
+        let mut w = std::io::BufWriter::new(w);
+        let out = Out {
+            profile: &self.profile,
+            targets: &self.targets,
+            errors_only: self.errors_only,
+            ignored: &self.ignored,
+            files: &self.files,
+            counts: counts(&self.findings),
+            findings: &self.findings,
+        };
+        serde_json::to_writer_pretty(&mut w, &out)?;
+        w.write_all(b"\n")?;
+        w.flush()
     }
 }
 

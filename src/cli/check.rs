@@ -149,9 +149,15 @@ fn shown(file: &std::path::Path) -> String {
 
 /// Writes the report to standard output; a reader that went away (`| head`) is not an error.
 fn emit(text: &str) -> Result<()> {
+    emit_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Runs `write` on standard output, flushed; a reader that went away (a closed pipe) is no
+/// error.
+fn emit_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(Error::Other(format!("writing standard output: {e}")))
         }
@@ -286,16 +292,13 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     }
     match args.format {
         OutputFormat::Human => emit(&crate::report::escape_output(&report.human()))?,
-        OutputFormat::Json => emit(&report.json())?,
+        // Streamed: their text is several times the size of the findings.
+        OutputFormat::Json => emit_with(|out| report.write_json(out))?,
         OutputFormat::Sarif => {
             let sites = crate::report::sarif::file_sites(&report.findings);
             let rule_text =
                 |id: &str| crate::profile::rules::find(id).map(|r| r.checks.to_string());
-            emit(&crate::report::sarif::render(
-                &report.findings,
-                sites,
-                rule_text,
-            ))?;
+            emit_with(|out| crate::report::sarif::write(out, &report.findings, sites, rule_text))?;
         }
         OutputFormat::Github => {
             let sites = crate::report::sarif::file_sites(&report.findings);

@@ -84,10 +84,26 @@ pub fn render(
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<String>,
 ) -> String {
-    let mut s =
-        serde_json::to_string_pretty(&to_value(findings, locate, rule_text)).unwrap_or_default();
-    s.push('\n');
-    s
+    let mut out = Vec::new();
+    // Writing into memory fails only if serialization does, which these values cannot.
+    let _ = write(&mut out, findings, locate, rule_text);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`render`] written to `w` (pretty JSON and a final newline), one result at a time: only
+/// one result's JSON value is alive at once, so memory follows the findings, not the output
+/// (which is about 1.6 kB per finding). Errors are `w`'s.
+pub fn write(
+    w: &mut dyn std::io::Write,
+    findings: &[Finding],
+    locate: impl Fn(&Finding) -> Site,
+    rule_text: impl Fn(&str) -> Option<String>,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut w = std::io::BufWriter::new(w);
+    serde_json::to_writer_pretty(&mut w, &log(findings, locate, rule_text))?;
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 /// [`render`] as a JSON value.
@@ -96,6 +112,44 @@ pub fn to_value(
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<String>,
 ) -> Value {
+    serde_json::to_value(log(findings, locate, rule_text)).unwrap_or_default()
+}
+
+/// The SARIF log, its results made as they are serialized.
+#[derive(serde::Serialize)]
+struct Log<R> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<R>; 1],
+}
+
+#[derive(serde::Serialize)]
+struct Run<R> {
+    tool: Value,
+    results: R,
+    /// Columns count Unicode code points (SARIF's default is UTF-16 code units).
+    #[serde(rename = "columnKind")]
+    column_kind: &'static str,
+}
+
+/// The results, each made from its finding when the serializer reaches it.
+struct Results<'a, F> {
+    findings: &'a [Finding],
+    make: F,
+}
+
+impl<F: Fn(&Finding) -> Value> serde::Serialize for Results<'_, F> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.findings.iter().map(&self.make))
+    }
+}
+
+fn log<'a>(
+    findings: &'a [Finding],
+    locate: impl Fn(&Finding) -> Site,
+    rule_text: impl Fn(&str) -> Option<String>,
+) -> Log<Results<'a, impl Fn(&Finding) -> Value>> {
     let mut rule_index: BTreeMap<&str, usize> = BTreeMap::new();
     for f in findings {
         let next = rule_index.len();
@@ -113,81 +167,77 @@ pub fn to_value(
             r
         })
         .collect();
-    let results: Vec<Value> = findings
-        .iter()
-        .map(|f| {
-            let site = locate(f);
-            let mut region = serde_json::Map::new();
-            region.insert("startLine".into(), json!(site.line.unwrap_or(1)));
-            if let Some(c) = site.column {
-                region.insert("startColumn".into(), json!(c));
-            }
-            // A request-level finding is about the tool list (at `location`), not about a tool.
-            let logical = if f.request {
-                json!({"name": "(request)", "fullyQualifiedName": f.location, "kind": "array"})
-            } else {
-                // Shown by viewers as text, as the message is: escaped the same way.
-                json!({
-                    "name": super::escape_output(&f.tool),
-                    "fullyQualifiedName": super::escape_output(&format!("{}#{}", f.tool, f.pointer)),
-                    "kind": "member",
-                })
-            };
-            let mut properties = serde_json::Map::new();
-            if f.request {
-                properties.insert("request".into(), json!(true));
-            } else {
-                properties.insert("tool".into(), json!(f.tool));
-                properties.insert("toolIndex".into(), json!(f.tool_index));
-            }
-            properties.insert("pointer".into(), json!(f.pointer));
-            properties.insert("fix".into(), json!(f.fix));
-            properties.insert("repairable".into(), json!(f.repairable));
-            properties.insert("parameter".into(), json!(f.parameter));
-            let mut text = match (f.request, f.tool.is_empty()) {
-                (true, _) => format!("request: {}", f.message),
-                // A bare schema has no tool name to lead with.
-                (false, true) => f.message.to_string(),
-                (false, false) => format!("{}: {}", f.tool, f.message),
-            };
-            if !f.fix.is_empty() {
-                text.push_str(" Fix: ");
-                text.push_str(&f.fix);
-            }
-            // Viewers show the message as text: a control character or bidi override from
-            // the input is escaped as in output for people (JSON escaping alone keeps U+202E
-            // raw, and a viewer then shows the text reordered).
-            let text = super::escape_output(&text).into_owned();
+    let make = move |f: &Finding| {
+        let site = locate(f);
+        let mut region = serde_json::Map::new();
+        region.insert("startLine".into(), json!(site.line.unwrap_or(1)));
+        if let Some(c) = site.column {
+            region.insert("startColumn".into(), json!(c));
+        }
+        // A request-level finding is about the tool list (at `location`), not about a tool.
+        let logical = if f.request {
+            json!({"name": "(request)", "fullyQualifiedName": f.location, "kind": "array"})
+        } else {
+            // Shown by viewers as text, as the message is: escaped the same way.
             json!({
-                "ruleId": f.rule,
-                "ruleIndex": rule_index[f.rule.as_str()],
-                "level": level(f),
-                "message": {"text": text},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&site.file)},
-                        "region": region,
-                    },
-                    "logicalLocations": [logical],
-                }],
-                "properties": properties,
+                "name": super::escape_output(&f.tool),
+                "fullyQualifiedName": super::escape_output(&format!("{}#{}", f.tool, f.pointer)),
+                "kind": "member",
             })
+        };
+        let mut properties = serde_json::Map::new();
+        if f.request {
+            properties.insert("request".into(), json!(true));
+        } else {
+            properties.insert("tool".into(), json!(f.tool));
+            properties.insert("toolIndex".into(), json!(f.tool_index));
+        }
+        properties.insert("pointer".into(), json!(f.pointer));
+        properties.insert("fix".into(), json!(f.fix));
+        properties.insert("repairable".into(), json!(f.repairable));
+        properties.insert("parameter".into(), json!(f.parameter));
+        let mut text = match (f.request, f.tool.is_empty()) {
+            (true, _) => format!("request: {}", f.message),
+            // A bare schema has no tool name to lead with.
+            (false, true) => f.message.to_string(),
+            (false, false) => format!("{}: {}", f.tool, f.message),
+        };
+        if !f.fix.is_empty() {
+            text.push_str(" Fix: ");
+            text.push_str(&f.fix);
+        }
+        // Viewers show the message as text: a control character or bidi override from
+        // the input is escaped as in output for people (JSON escaping alone keeps U+202E
+        // raw, and a viewer then shows the text reordered).
+        let text = super::escape_output(&text).into_owned();
+        json!({
+            "ruleId": f.rule,
+            "ruleIndex": rule_index[f.rule.as_str()],
+            "level": level(f),
+            "message": {"text": text},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri(&site.file)},
+                    "region": region,
+                },
+                "logicalLocations": [logical],
+            }],
+            "properties": properties,
         })
-        .collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    };
+    Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: [Run {
+            tool: json!({"driver": {
                 "name": "toolwire",
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
-            }},
-            "results": results,
-            // Columns count Unicode code points (SARIF's default is UTF-16 code units).
-            "columnKind": "unicodeCodePoints",
+            }}),
+            results: Results { findings, make },
+            column_kind: "unicodeCodePoints",
         }],
-    })
+    }
 }
 
 /// What a path segment keeps unescaped in an artifact URI: RFC 3986's unreserved characters

@@ -565,7 +565,8 @@ pub fn repair_tool(
     let mut stuck: BTreeSet<(String, String)> = BTreeSet::new();
     let mut repaired: BTreeSet<(String, String)> = BTreeSet::new();
     let mut converged = false;
-    // The last check of `current`, kept so that the warnings need no check of their own.
+    // The warnings of the last check of `current`, kept so that they need no check of their
+    // own.
     let mut last_check = Vec::new();
     let mut work = 0;
     let mut gave_up = None;
@@ -589,12 +590,20 @@ pub fn repair_tool(
                 break;
             }
             work += size;
-            last_check = findings(&current, profile);
-            errs = last_check
-                .iter()
-                .filter(|f| is_own_error(f))
-                .cloned()
-                .collect();
+            // Split, not copied: a tool may have hundreds of thousands of findings.
+            errs.clear();
+            last_check.clear();
+            for f in findings(&current, profile) {
+                match (f.level == Level::Warning, is_own_error(&f)) {
+                    (true, true) => {
+                        errs.push(f.clone());
+                        last_check.push(f);
+                    }
+                    (true, false) => last_check.push(f),
+                    (false, true) => errs.push(f),
+                    (false, false) => {}
+                }
+            }
             before = kinds(&errs);
         }
         let Some(f) = errs.iter().find(|f| !stuck.contains(&kind(f))) else {

@@ -427,41 +427,42 @@ pub fn check_bytes(
     // repeated findings share their texts across the file; up to a bound on their size.
     let mut made = Findings::default();
     let mut rendered = Rendered::default();
-    let (format, inner, tools) =
-        crate::input::for_each_request(file, bytes, &mut |batch, named| {
-            if made.text_len() > SHARED_TEXT_CAP {
-                made.clear();
-                rendered = Rendered::default();
-            } else {
-                made.forget_records();
-            }
-            // One checker per batch (a JSON Lines line, or the whole document).
-            let mut checker = detect::Checker::new(profile, &mut made);
-            let mut refs: Vec<ToolRef<'_>> = Vec::new();
-            strict += batch.iter().filter(|t| t.strict == Some(true)).count();
-            for request in batch.chunk_by(|a, b| a.request == b.request) {
-                refs.clear();
-                refs.extend(request.iter().map(|e| e.as_ref()));
-                let from = checker.findings().len();
-                checker.request(&refs, crate::input::builtins_of(named, request[0].request));
-                let start = findings.len();
-                checker
-                    .findings()
-                    .render_from(from, profile, &mut findings, &mut rendered);
-                let new = &mut findings[start..];
-                places.fill(&text, request, new);
-                flagged += distinct_tools(new, |_| true, &mut indexes);
-                erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
-            }
-        })?;
+    let read = crate::input::for_each_request(file, bytes, &mut |batch, named| {
+        if made.text_len() > SHARED_TEXT_CAP {
+            made.clear();
+            rendered = Rendered::default();
+        } else {
+            made.forget_records();
+        }
+        // One checker per batch (a JSON Lines line, or the whole document).
+        let mut checker = detect::Checker::new(profile, &mut made);
+        let mut refs: Vec<ToolRef<'_>> = Vec::new();
+        strict += batch.iter().filter(|t| t.strict == Some(true)).count();
+        for request in batch.chunk_by(|a, b| a.request == b.request) {
+            refs.clear();
+            refs.extend(request.iter().map(|e| e.as_ref()));
+            let from = checker.findings().len();
+            checker.request(&refs, crate::input::builtins_of(named, request[0].request));
+            let start = findings.len();
+            checker
+                .findings()
+                .render_from(from, profile, &mut findings, &mut rendered);
+            let new = &mut findings[start..];
+            places.fill(&text, request, new);
+            flagged += distinct_tools(new, |_| true, &mut indexes);
+            erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
+        }
+    })?;
+    let tools = read.tools;
     let summary = FileSummary {
         file: name,
-        format: crate::input::format_label(format, &inner),
+        format: crate::input::format_label(read.format, &read.line_formats),
         tools,
         clean: tools - flagged,
         without_errors: tools - erred,
-        detected: Some(format),
+        detected: Some(read.format),
         strict,
+        empty_lines: read.empty_lines,
     };
     Ok((summary, findings))
 }
@@ -522,6 +523,9 @@ pub struct FileSummary {
     /// Tools that say OpenAI's `strict: true` (see [`crate::input::ToolEntry::strict`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub strict: usize,
+    /// JSON Lines lines that hold no tool ([`crate::input::ToolSet::empty_lines`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty_lines: Vec<usize>,
 }
 
 impl Report {
@@ -605,6 +609,7 @@ impl Report {
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
+                empty_lines: set.empty_lines.clone(),
             });
             findings.extend(f);
         }
@@ -1126,6 +1131,7 @@ mod tests {
             line_formats: Vec::new(),
             tools,
             builtins: Vec::new(),
+            empty_lines: Vec::new(),
         };
         let sets = [
             set("a.json", Format::Anthropic, vec![entry(0, None)]),
@@ -1344,6 +1350,7 @@ mod tests {
             without_errors: 3,
             detected: None,
             strict,
+            empty_lines: Vec::new(),
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

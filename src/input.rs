@@ -213,6 +213,9 @@ pub struct ToolSet {
     pub tools: Vec<ToolEntry>,
     /// The built-in tools, in input order (not among `tools`).
     pub builtins: Vec<BuiltinTool>,
+    /// For JSON Lines: the lines (1-based) whose document holds no tool at all (`[]`,
+    /// `{"tools": []}`), which commands say they passed over.
+    pub empty_lines: Vec<usize>,
 }
 
 /// How a file's format is named in output: `anthropic`, `jsonl of anthropic`, or for JSON
@@ -302,31 +305,55 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
-    let line_formats = json_lines_each(file, text, &mut |batch, named| {
+    let lines = json_lines_each(file, text, &mut |batch, named| {
         tools.append(batch);
         builtins.append(named);
     })?;
     Ok(ToolSet {
         file: file.to_path_buf(),
         format: Format::JsonLines,
-        line_formats,
+        line_formats: lines.formats,
         tools,
         builtins,
+        empty_lines: lines.empty,
     })
+}
+
+/// What reading JSON Lines finds besides the tools.
+struct LinesRead {
+    /// The lines' formats, each once, in the order met.
+    formats: Vec<Format>,
+    /// Lines (1-based) whose document holds no tool.
+    empty: Vec<usize>,
+}
+
+/// What [`for_each_request`] read besides the tools it handed over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The file's format.
+    pub format: Format,
+    /// For JSON Lines, the lines' formats, as [`ToolSet::line_formats`].
+    pub line_formats: Vec<Format>,
+    /// The function tools read (built-in tools not counted).
+    pub tools: usize,
+    /// For JSON Lines, the lines that hold no tool, as [`ToolSet::empty_lines`].
+    pub empty_lines: Vec<usize>,
 }
 
 /// Reads JSON Lines, handing each line's tools (one request) to `each` as soon as the line is
 /// read, which may take them (with the line's built-in tools); a line's tools share their
 /// `request` (the line number) and tool indexes count across lines. Returns the lines'
-/// formats, each once, in the order met. One line at a time, not a batch: a line's values
+/// formats, each once, in the order met, and the lines that hold no tool. One line at a
+/// time, not a batch: a line's values
 /// are then dropped before the next line is parsed, so the allocator hands the same memory
 /// out again (batches of 64 lines cost reading 10% more, by callgrind over the corpora).
 fn json_lines_each(
     file: &Path,
     text: &str,
     each: &mut dyn FnMut(&mut Vec<ToolEntry>, &mut Vec<BuiltinTool>),
-) -> Result<Vec<Format>> {
+) -> Result<LinesRead> {
     let mut line_formats = Vec::new();
+    let mut empty = Vec::new();
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut next_index = 0;
@@ -362,9 +389,14 @@ fn json_lines_each(
             each(&mut tools, &mut builtins);
             tools.clear();
             builtins.clear();
+        } else {
+            empty.push(number);
         }
     }
-    Ok(line_formats)
+    Ok(LinesRead {
+        formats: line_formats,
+        empty,
+    })
 }
 
 /// Reads a tool file a request at a time, handing its tools to `each` (grouped by
@@ -377,7 +409,7 @@ pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
     each: &mut dyn FnMut(&[ToolEntry], &[BuiltinTool]),
-) -> Result<(Format, Vec<Format>, usize)> {
+) -> Result<Read> {
     let text = json::check_utf8(file, bytes)?;
     let by_name = file
         .extension()
@@ -393,12 +425,22 @@ pub fn for_each_request(
         if count == 0 && !builtins_seen {
             return Err(no_tools(file));
         }
-        return Ok((Format::JsonLines, inner, count));
+        return Ok(Read {
+            format: Format::JsonLines,
+            line_formats: inner.formats,
+            tools: count,
+            empty_lines: inner.empty,
+        });
     }
     let set = from_bytes(file, bytes)?;
     require_tools(&set)?;
     each(&set.tools, &set.builtins);
-    Ok((set.format, set.line_formats, set.tools.len()))
+    Ok(Read {
+        format: set.format,
+        line_formats: set.line_formats,
+        tools: set.tools.len(),
+        empty_lines: set.empty_lines,
+    })
 }
 
 /// The error for a file that holds no tool at all: an empty tool list (`[]`, `{"tools": []}`,
@@ -492,6 +534,7 @@ fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
         line_formats: Vec::new(),
         tools,
         builtins,
+        empty_lines: Vec::new(),
     })
 }
 
@@ -1556,11 +1599,17 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no tools found"), "{e}");
+        // Lines with no tool beside lines with some are passed over, and listed.
+        let text = "[]\n\n{\"name\":\"a\"}\n{\"tools\":[]}\n";
+        let set = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
+        assert_eq!((set.tools.len(), set.empty_lines), (1, vec![1, 4]));
+        let read = for_each_request(Path::new("t.jsonl"), text.as_bytes(), &mut |_, _| {});
+        assert_eq!(read.unwrap().empty_lines, [1, 4]);
         let builtins_only = br#"[{"type":"web_search"}]"#;
         let set = from_bytes(Path::new("t.json"), builtins_only).unwrap();
         assert!(require_tools(&set).is_ok());
         let read = for_each_request(Path::new("t.json"), builtins_only, &mut |_, _| {});
-        assert_eq!(read.unwrap().2, 0);
+        assert_eq!(read.unwrap().tools, 0);
     }
 
     #[test]

@@ -133,13 +133,41 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
 
 /// A file of built-in tools only (`[{"type": "web_search"}]`) has nothing to check, and says
 /// so; a file with no tool at all is an error ([`crate::input::no_tools`]).
-fn note_if_empty(file: &std::path::Path, tools: usize) {
+fn note_if_empty(file: &std::path::Path, tools: usize, empty_lines: &[usize]) {
     if tools == 0 {
         eprintln!(
             "{}: only built-in tools, which carry no schema: nothing to check",
             shown(file)
         );
     }
+    if let Some(note) = empty_lines_note(empty_lines, "nothing there to check") {
+        eprintln!("{}: {note}", shown(file));
+    }
+}
+
+/// What commands say of JSON Lines lines that hold no tool (`[]`, `{"tools": []}`): passed
+/// over, so said rather than passed in silence; `then` says what the command did with them.
+/// `None` when there are none.
+pub(crate) fn empty_lines_note(lines: &[usize], then: &str) -> Option<String> {
+    let (first, rest) = lines.split_first()?;
+    const SHOWN: usize = 10;
+    let mut list: Vec<String> = std::iter::once(first)
+        .chain(rest)
+        .take(SHOWN)
+        .map(usize::to_string)
+        .collect();
+    if lines.len() > SHOWN {
+        list.push(format!("and {} more", lines.len() - SHOWN));
+    }
+    Some(format!(
+        "{} {} no tools (an empty tool list): {then}",
+        if rest.is_empty() { "line" } else { "lines" },
+        if rest.is_empty() {
+            format!("{first} holds")
+        } else {
+            format!("{} hold", list.join(", "))
+        }
+    ))
 }
 
 /// A path as output for people shows it ([`crate::report::escape_inline`]).
@@ -246,7 +274,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             if args.show_format {
                 show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
-            note_if_empty(file, tools.tools.len());
+            note_if_empty(file, tools.tools.len(), &tools.empty_lines);
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
@@ -275,7 +303,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             {
                 show_format(file, format, &summary.format, summary.tools);
             }
-            note_if_empty(file, summary.tools);
+            note_if_empty(file, summary.tools, &summary.empty_lines);
             checked.push((summary, findings));
         }
         Report::from_checked(&profile, checked)
@@ -320,4 +348,23 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
 /// empty item is kept here and dropped before use, as clap would refuse an empty value.
 fn trimmed(item: &str) -> std::result::Result<String, std::convert::Infallible> {
     Ok(item.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::empty_lines_note;
+
+    #[test]
+    fn empty_lines_are_listed_up_to_ten() {
+        assert_eq!(empty_lines_note(&[], "x"), None);
+        assert_eq!(
+            empty_lines_note(&[4], "x").unwrap(),
+            "line 4 holds no tools (an empty tool list): x"
+        );
+        let many: Vec<usize> = (1..=12).collect();
+        assert_eq!(
+            empty_lines_note(&many, "x").unwrap(),
+            "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 2 more hold no tools (an empty tool list): x"
+        );
+    }
 }

@@ -168,6 +168,9 @@ pub fn run(args: RepairArgs) -> Result<u8> {
             "written": output.is_some(),
             "tools": body,
         });
+        if !tools.empty_lines.is_empty() {
+            report["empty_lines"] = json!(tools.empty_lines);
+        }
         // References to tools left out, left as written (only when there are some).
         if !dangling.is_empty() {
             report["dangling_references"] = dangling
@@ -190,6 +193,10 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
         for (line, d) in &dangling {
             report.push_str(&dangling_note(*line, d));
+        }
+        let then = "nothing there to repair; written back as it was";
+        if let Some(note) = crate::cli::check::empty_lines_note(&tools.empty_lines, then) {
+            report.push_str(&format!("note: {note}\n"));
         }
     }
     let out_file = output_file(args.output.as_ref());

@@ -515,6 +515,19 @@ fn gave_up_reason(
     )
 }
 
+/// Whether `f` is a root shape whose repair writes the schema anew ([`Repairing::
+/// replaces_schema`](crate::profile::rules::Repairing::replaces_schema) is check's side):
+/// an object that declares no arguments.
+fn replaces_schema(f: &Finding) -> bool {
+    use crate::profile::feature::value;
+    f.rule == crate::profile::rules::object_properties_missing::RULE.id
+        && matches!(
+            parse_parameter(&f.parameter),
+            Some(Param::Keyed(Kind::RootShape, v))
+                if v == value::ROOT_NO_ARGUMENTS || v == value::ROOT_OBJECT_WITHOUT_PROPERTIES
+        )
+}
+
 /// Whether `f` is one of the two rules about how a tool without arguments is written.
 fn no_arguments_rule(f: &Finding) -> bool {
     matches!(
@@ -606,7 +619,12 @@ pub fn repair_tool(
             }
             before = kinds(&errs);
         }
-        let Some(f) = errs.iter().find(|f| !stuck.contains(&kind(f))) else {
+        // A rewrite of the whole schema (a tool that takes no arguments, written another way)
+        // comes first: every other error of the schema goes with it.
+        let open = |f: &&Finding| !stuck.contains(&kind(f));
+        let Some(f) = (errs.iter().filter(open).find(|f| replaces_schema(f)))
+            .or_else(|| errs.iter().find(open))
+        else {
             converged = true;
             break;
         };

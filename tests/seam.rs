@@ -541,6 +541,12 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         json!({"type":"object","properties":{}}),
         json!({"type":"dict"}),
         json!({"type":"dict","properties":{}}),
+        // Taking no arguments, with more that repair's rewrite of the whole schema takes
+        // away: each finding in it is as repairable as that rewrite.
+        json!({"type":"object","properties":{},"additionalProperties":false}),
+        json!({"additionalProperties":false,"type":"object"}),
+        json!({"type":"object","properties":{},"oneOf":[{"required":["a"]},{"required":["b"]}]}),
+        json!({"type":"object","properties":{},"$defs":{"a":{"type":"array"}},"patternProperties":{"^x":{}}}),
     ]
     .into_iter()
     // Repaired or not by what is around them: one property per tool, so that a refusal names

@@ -714,9 +714,8 @@ impl<'a, 'p> Cx<'a, 'p> {
                     slot,
                     limit,
                     subject,
-                    repairable: (self.rule.repairable)(
-                        &feat,
-                        &rules::Repairing {
+                    repairable: {
+                        let r = rules::Repairing {
                             profile,
                             root: self.root,
                             inline_refused: &|| match &self.inline_refusal {
@@ -733,8 +732,10 @@ impl<'a, 'p> Cx<'a, 'p> {
                                     })
                                     .flatten()
                             },
-                        },
-                    ),
+                        };
+                        (self.rule.repairable)(&feat, &r)
+                            || (subject == Subject::Schema && r.replaces_schema())
+                    },
                 });
             }
             Mode::Collect { out } => out.push(Seen {

@@ -173,6 +173,35 @@ impl<'x> Repairing<'x> {
         )
     }
 
+    /// Whether repair writes the whole schema anew, so that every finding in it goes: the
+    /// root is an object that declares no arguments (`properties` absent or empty), the
+    /// profile rejects that shape, and repair can write the tool without arguments another
+    /// way (what `object-properties-missing` marks repairable at the root). Repair takes that
+    /// error first (`repair::replaces_schema`).
+    pub fn replaces_schema(&self) -> bool {
+        let Some(root) = self.root.and_then(serde_json::Value::as_object) else {
+            return false;
+        };
+        let ty = match root.get("type") {
+            Some(serde_json::Value::String(t)) => Ty::One(t),
+            Some(serde_json::Value::Array(l)) => Ty::List(l),
+            _ => return false,
+        };
+        if !ty.names("object") {
+            return false;
+        }
+        let shape = match root.get("properties") {
+            None => value::ROOT_OBJECT_WITHOUT_PROPERTIES,
+            Some(serde_json::Value::Object(m)) if m.is_empty() => value::ROOT_NO_ARGUMENTS,
+            Some(_) => return false,
+        };
+        self.rejects_root(shape)
+            && match shape {
+                value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),
+                _ => self.can_take_no_arguments(),
+            }
+    }
+
     /// Whether repair can make the tool take no arguments in a way the profile does not
     /// reject: by leaving the schema out (a named tool only) or by declaring an empty
     /// argument object (`repair::fixes::shapes::root_shape`'s two candidates).

@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
-    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject; nested objects are left to their author",
+    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); nested objects are left to their author",
     repairable,
     owns,
     hooks: Hooks {

@@ -463,6 +463,7 @@ pub fn check_bytes(
         detected: Some(read.format),
         strict,
         empty_lines: read.empty_lines,
+        duplicate_keys: read.duplicate_keys,
     };
     Ok((summary, findings))
 }
@@ -526,6 +527,10 @@ pub struct FileSummary {
     /// JSON Lines lines that hold no tool ([`crate::input::ToolSet::empty_lines`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub empty_lines: Vec<usize>,
+    /// Object keys written twice, of which only the last value was checked
+    /// ([`crate::input::ToolSet::duplicate_keys`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duplicate_keys: Vec<crate::json::duplicates::DuplicateKey>,
 }
 
 impl Report {
@@ -610,6 +615,7 @@ impl Report {
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
                 empty_lines: set.empty_lines.clone(),
+                duplicate_keys: set.duplicate_keys.clone(),
             });
             findings.extend(f);
         }
@@ -1132,6 +1138,7 @@ mod tests {
             tools,
             builtins: Vec::new(),
             empty_lines: Vec::new(),
+            duplicate_keys: Vec::new(),
         };
         let sets = [
             set("a.json", Format::Anthropic, vec![entry(0, None)]),
@@ -1351,6 +1358,7 @@ mod tests {
             detected: None,
             strict,
             empty_lines: Vec::new(),
+            duplicate_keys: Vec::new(),
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Place, Result};
+use crate::json::duplicates::DuplicateKey;
 use crate::json::{self, Limits};
 use crate::profile::detect::ToolRef;
 
@@ -216,6 +217,8 @@ pub struct ToolSet {
     /// For JSON Lines: the lines (1-based) whose document holds no tool at all (`[]`,
     /// `{"tools": []}`), which commands say they passed over.
     pub empty_lines: Vec<usize>,
+    /// Object keys written twice, of which only the last value was read.
+    pub duplicate_keys: Vec<DuplicateKey>,
 }
 
 /// How a file's format is named in output: `anthropic`, `jsonl of anthropic`, or for JSON
@@ -282,8 +285,14 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
     if by_name {
         return json_lines(file, text);
     }
-    match json::parse_str(file, text, LIMITS, 0) {
-        Ok(value) => read_value(file, value),
+    match json::parse_str_counting(file, text, LIMITS, 0) {
+        Ok((value, twice)) => {
+            let mut set = read_value(file, value)?;
+            if twice > 0 {
+                set.duplicate_keys = json::duplicates::locate(text);
+            }
+            Ok(set)
+        }
         Err(e) => {
             if looks_like_json_lines(file, text) {
                 json_lines(file, text)
@@ -316,6 +325,7 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
         tools,
         builtins,
         empty_lines: lines.empty,
+        duplicate_keys: lines.duplicate_keys,
     })
 }
 
@@ -325,6 +335,8 @@ struct LinesRead {
     formats: Vec<Format>,
     /// Lines (1-based) whose document holds no tool.
     empty: Vec<usize>,
+    /// Keys written twice, with their lines.
+    duplicate_keys: Vec<DuplicateKey>,
 }
 
 /// What [`for_each_request`] read besides the tools it handed over.
@@ -338,6 +350,8 @@ pub struct Read {
     pub tools: usize,
     /// For JSON Lines, the lines that hold no tool, as [`ToolSet::empty_lines`].
     pub empty_lines: Vec<usize>,
+    /// Keys written twice, as [`ToolSet::duplicate_keys`].
+    pub duplicate_keys: Vec<DuplicateKey>,
 }
 
 /// Reads JSON Lines, handing each line's tools (one request) to `each` as soon as the line is
@@ -354,6 +368,7 @@ fn json_lines_each(
 ) -> Result<LinesRead> {
     let mut line_formats = Vec::new();
     let mut empty = Vec::new();
+    let mut duplicate_keys = Vec::new();
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut next_index = 0;
@@ -362,7 +377,15 @@ fn json_lines_each(
             continue;
         }
         let number = i + 1;
-        let value = parse_line(file, line, i)?;
+        let (value, twice) = parse_line(file, line, i)?;
+        if twice > 0 {
+            duplicate_keys.extend(json::duplicates::locate(line).into_iter().map(|d| {
+                DuplicateKey {
+                    line: Some(number),
+                    ..d
+                }
+            }));
+        }
         let mut reader = Reader {
             file,
             line: Some(number),
@@ -396,6 +419,7 @@ fn json_lines_each(
     Ok(LinesRead {
         formats: line_formats,
         empty,
+        duplicate_keys,
     })
 }
 
@@ -430,6 +454,7 @@ pub fn for_each_request(
             line_formats: inner.formats,
             tools: count,
             empty_lines: inner.empty,
+            duplicate_keys: inner.duplicate_keys,
         });
     }
     let set = from_bytes(file, bytes)?;
@@ -440,6 +465,7 @@ pub fn for_each_request(
         line_formats: set.line_formats,
         tools: set.tools.len(),
         empty_lines: set.empty_lines,
+        duplicate_keys: set.duplicate_keys,
     })
 }
 
@@ -466,17 +492,19 @@ pub fn require_tools(set: &ToolSet) -> Result<()> {
 /// past it, so the bracket scan of [`json::parse_str`] is skipped (counting bytes is cheaper
 /// than tracking strings); anything else, and every error, goes through `parse_str` so that
 /// the caps and the messages are the same.
-fn parse_line(file: &Path, line: &str, offset: usize) -> Result<Value> {
+fn parse_line(file: &Path, line: &str, offset: usize) -> Result<(Value, usize)> {
     if opening_brackets(line.as_bytes()) <= LIMITS.max_depth {
         let mut de = serde_json::Deserializer::from_str(line);
         de.disable_recursion_limit();
+        let twice = std::cell::Cell::new(0);
         let parsed =
-            serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
+            serde::de::DeserializeSeed::deserialize(json::duplicates::Counting(&twice), &mut de)
+                .and_then(|v: Value| de.end().map(|()| v));
         if let Ok(v) = parsed {
-            return Ok(v);
+            return Ok((v, twice.get()));
         }
     }
-    json::parse_str(file, line, LIMITS, offset)
+    json::parse_str_counting(file, line, LIMITS, offset)
 }
 
 /// How many `[` and `{` bytes `bytes` holds (inside strings too: an upper bound on nesting).
@@ -535,6 +563,7 @@ fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
         tools,
         builtins,
         empty_lines: Vec::new(),
+        duplicate_keys: Vec::new(),
     })
 }
 
@@ -1599,6 +1628,35 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no tools found"), "{e}");
+        // Keys written twice are found with their lines and places, in a document too.
+        let text = "{\"name\":\"a\",\"name\":\"b\"}\n{\"name\":\"c\",\"parameters\":{\"type\":\"object\",\"type\":\"object\"}}\n";
+        let set = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
+        let found: Vec<(Option<usize>, &str, &str)> = set
+            .duplicate_keys
+            .iter()
+            .map(|d| (d.line, d.pointer.as_str(), d.key.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(Some(1), "", "name"), (Some(2), "/parameters", "type")]
+        );
+        assert_eq!(
+            set.tools[0].name.as_deref(),
+            Some("b"),
+            "the last value is read"
+        );
+        let read = for_each_request(Path::new("t.jsonl"), text.as_bytes(), &mut |_, _| {});
+        assert_eq!(read.unwrap().duplicate_keys, set.duplicate_keys);
+        let doc = "\u{feff}[{\"name\":\"a\",\"description\":\"x\",\"description\":\"y\"}]";
+        let set = from_bytes(Path::new("t.json"), doc.as_bytes()).unwrap();
+        assert_eq!(set.duplicate_keys.len(), 1);
+        assert_eq!(
+            (
+                set.duplicate_keys[0].line,
+                set.duplicate_keys[0].pointer.as_str()
+            ),
+            (None, "/0")
+        );
         // Lines with no tool beside lines with some are passed over, and listed.
         let text = "[]\n\n{\"name\":\"a\"}\n{\"tools\":[]}\n";
         let set = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();

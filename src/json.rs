@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Place, Result};
 
+pub mod duplicates;
+
 /// Caps applied to every document we read.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -157,6 +159,17 @@ pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
 /// `file` is only used to name the source in errors; `line_offset` shifts reported lines
 /// (for one line of a JSON Lines file).
 pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) -> Result<Value> {
+    parse_str_counting(file, text, limits, line_offset).map(|(v, _)| v)
+}
+
+/// [`parse_str`], with the number of object keys written twice (serde_json keeps the last
+/// value; [`duplicates::locate`] says where they are).
+pub fn parse_str_counting(
+    file: &Path,
+    text: &str,
+    limits: Limits,
+    line_offset: usize,
+) -> Result<(Value, usize)> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let bytes = text.as_bytes();
     if text.trim().is_empty() {
@@ -177,7 +190,9 @@ pub fn parse_str(file: &Path, text: &str, limits: Limits, line_offset: usize) ->
     let mut de = serde_json::Deserializer::from_str(text);
     // Depth is already bounded above; serde_json's own limit (128) is lower than real schemas.
     de.disable_recursion_limit();
-    let value = serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
+    let twice = std::cell::Cell::new(0);
+    let value = serde::de::DeserializeSeed::deserialize(duplicates::Counting(&twice), &mut de)
+        .and_then(|v: Value| de.end().map(|()| (v, twice.get())));
     value.map_err(|e| {
         let yaml = file
             .extension()

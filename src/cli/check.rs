@@ -133,7 +133,12 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
 
 /// A file of built-in tools only (`[{"type": "web_search"}]`) has nothing to check, and says
 /// so; a file with no tool at all is an error ([`crate::input::no_tools`]).
-fn note_if_empty(file: &std::path::Path, tools: usize, empty_lines: &[usize]) {
+fn note_if_empty(
+    file: &std::path::Path,
+    tools: usize,
+    empty_lines: &[usize],
+    duplicate_keys: &[crate::json::duplicates::DuplicateKey],
+) {
     if tools == 0 {
         eprintln!(
             "{}: only built-in tools, which carry no schema: nothing to check",
@@ -143,6 +148,35 @@ fn note_if_empty(file: &std::path::Path, tools: usize, empty_lines: &[usize]) {
     if let Some(note) = empty_lines_note(empty_lines, "nothing there to check") {
         eprintln!("{}: {note}", shown(file));
     }
+    for note in duplicate_key_notes(duplicate_keys, "checked") {
+        eprintln!("{}: {note}", shown(file));
+    }
+}
+
+/// What commands say of each object key written twice: only the last value was `done`
+/// (checked, repaired), and a provider may read the other or refuse the request. Control
+/// characters in keys are escaped ([`crate::report::escape_inline`]).
+pub(crate) fn duplicate_key_notes(
+    keys: &[crate::json::duplicates::DuplicateKey],
+    done: &str,
+) -> Vec<String> {
+    keys.iter()
+        .map(|d| {
+            let at = match (d.line, d.pointer.is_empty()) {
+                (Some(n), true) => format!("line {n}, at the document root"),
+                (Some(n), false) => format!("line {n}, at {}", d.pointer),
+                (None, true) => "at the document root".to_string(),
+                (None, false) => format!("at {}", d.pointer),
+            };
+            let text = format!(
+                "{at}: the key `{}` is written more than once; only its last value was {done} \
+                 (most JSON parsers keep the last, but a provider's may keep the first or \
+                 refuse the request): write it once",
+                d.key
+            );
+            crate::report::escape_inline(&text).into_owned()
+        })
+        .collect()
 }
 
 /// What commands say of JSON Lines lines that hold no tool (`[]`, `{"tools": []}`): passed
@@ -274,7 +308,12 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             if args.show_format {
                 show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
-            note_if_empty(file, tools.tools.len(), &tools.empty_lines);
+            note_if_empty(
+                file,
+                tools.tools.len(),
+                &tools.empty_lines,
+                &tools.duplicate_keys,
+            );
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
@@ -303,7 +342,12 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             {
                 show_format(file, format, &summary.format, summary.tools);
             }
-            note_if_empty(file, summary.tools, &summary.empty_lines);
+            note_if_empty(
+                file,
+                summary.tools,
+                &summary.empty_lines,
+                &summary.duplicate_keys,
+            );
             checked.push((summary, findings));
         }
         Report::from_checked(&profile, checked)

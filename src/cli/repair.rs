@@ -171,6 +171,9 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         if !tools.empty_lines.is_empty() {
             report["empty_lines"] = json!(tools.empty_lines);
         }
+        if !tools.duplicate_keys.is_empty() {
+            report["duplicate_keys"] = json!(tools.duplicate_keys);
+        }
         // References to tools left out, left as written (only when there are some).
         if !dangling.is_empty() {
             report["dangling_references"] = dangling
@@ -196,6 +199,9 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
         let then = "nothing there to repair; written back as it was";
         if let Some(note) = crate::cli::check::empty_lines_note(&tools.empty_lines, then) {
+            report.push_str(&format!("note: {note}\n"));
+        }
+        for note in crate::cli::check::duplicate_key_notes(&tools.duplicate_keys, "read") {
             report.push_str(&format!("note: {note}\n"));
         }
     }

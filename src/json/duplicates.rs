@@ -1,0 +1,211 @@
+//! Object keys written twice in one JSON object. serde_json keeps the last value silently,
+//! and so every command read only that one; a provider's parser may keep the first or refuse
+//! the request. The parse counts them at no extra cost (`Counting`); only a document that
+//! has some is parsed again ([`locate`]) to say where they are.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
+use serde_json::{Map, Number, Value};
+
+/// One key written twice (or more) in one object.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DuplicateKey {
+    /// The JSON Lines line (1-based) of the document; `None` for a file of one document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// RFC 6901 JSON Pointer of the object, in its document (a JSON Lines line's document).
+    pub pointer: String,
+    /// The key, as written.
+    pub key: String,
+}
+
+/// Deserializes a [`Value`] exactly as serde_json's own `Deserialize` does (same numbers,
+/// same key order), adding 1 to the counter for every key an object already had.
+pub(crate) struct Counting<'a>(pub(crate) &'a Cell<usize>);
+
+impl<'de> DeserializeSeed<'de> for Counting<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Build {
+            on_duplicate: &|_: &str| self.0.set(self.0.get() + 1),
+            path: None,
+        })
+    }
+}
+
+/// Where the duplicate keys of `text` (one JSON document that parses) are, in document
+/// order. Empty when it has none (or does not parse: the caller's parse says why).
+pub fn locate(text: &str) -> Vec<DuplicateKey> {
+    let text = text.strip_prefix(super::BOM).unwrap_or(text);
+    let found = RefCell::new(Vec::new());
+    let path = RefCell::new(Vec::new());
+    let on_duplicate = |key: &str| {
+        let pointer: String = path
+            .borrow()
+            .iter()
+            .map(|t: &String| format!("/{}", super::escape_token(t)))
+            .collect();
+        found.borrow_mut().push(DuplicateKey {
+            line: None,
+            pointer,
+            key: key.to_string(),
+        });
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let parsed = de.deserialize_any(Build {
+        on_duplicate: &on_duplicate,
+        path: Some(&path),
+    });
+    if parsed.is_err() {
+        return Vec::new();
+    }
+    found.into_inner()
+}
+
+/// The visitor both use: `path`, when given, holds the tokens down to the value being built.
+#[derive(Clone, Copy)]
+struct Build<'a> {
+    on_duplicate: &'a dyn Fn(&str),
+    path: Option<&'a RefCell<Vec<String>>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Build<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl Build<'_> {
+    /// Builds the value under `token`, with the path (if kept) one token deeper meanwhile.
+    fn under<T>(self, token: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T {
+        let Some(path) = self.path else {
+            return build();
+        };
+        path.borrow_mut().push(token());
+        let built = build();
+        path.borrow_mut().pop();
+        built
+    }
+}
+
+impl<'de> Visitor<'de> for Build<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            let i = out.len();
+            match self.under(|| i.to_string(), || seq.next_element_seed(self))? {
+                Some(v) => out.push(v),
+                None => return Ok(Value::Array(out)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = self.under(|| key.clone(), || map.next_value_seed(self))?;
+            // The last value is kept in the first one's place, as `Map::insert` does. Reported
+            // at the object, after the value (whose own duplicates come first).
+            match out.entry(key) {
+                Entry::Vacant(e) => {
+                    e.insert(value);
+                }
+                Entry::Occupied(mut e) => {
+                    (self.on_duplicate)(e.key());
+                    e.insert(value);
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(text: &str) -> (Value, usize) {
+        let n = Cell::new(0);
+        let mut de = serde_json::Deserializer::from_str(text);
+        let v = Counting(&n).deserialize(&mut de).unwrap();
+        (v, n.get())
+    }
+
+    /// The same value serde_json builds (numbers, nulls, key order, last value kept), and the
+    /// duplicates counted and placed.
+    #[test]
+    fn values_are_serde_jsons_and_duplicates_are_found() {
+        let text = r#"{"b":1,"a":[1.5,-2,18446744073709551615,null,true,"s",{"x":{},"x":[]}],
+            "b":{"c~/":0,"c~/":1},"e":"\u00e9"}"#;
+        let (v, n) = counted(text);
+        assert_eq!(v, serde_json::from_str::<Value>(text).unwrap());
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            serde_json::to_string(&serde_json::from_str::<Value>(text).unwrap()).unwrap()
+        );
+        assert_eq!(n, 3);
+        let at: Vec<(String, String)> = locate(text)
+            .into_iter()
+            .map(|d| (d.pointer, d.key))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("/a/6".to_string(), "x".to_string()),
+                ("/b".to_string(), "c~/".to_string()),
+                (String::new(), "b".to_string()),
+            ]
+        );
+        assert_eq!(counted(r#"{"a":{"a":1},"b":[{"a":2}]}"#).1, 0);
+        assert!(locate("{").is_empty());
+    }
+}

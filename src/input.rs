@@ -496,12 +496,11 @@ fn parse_line(file: &Path, line: &str, offset: usize) -> Result<(Value, usize)> 
     if opening_brackets(line.as_bytes()) <= LIMITS.max_depth {
         let mut de = serde_json::Deserializer::from_str(line);
         de.disable_recursion_limit();
-        let twice = std::cell::Cell::new(0);
-        let parsed =
-            serde::de::DeserializeSeed::deserialize(json::duplicates::Counting(&twice), &mut de)
-                .and_then(|v: Value| de.end().map(|()| v));
+        json::duplicates::Counting::take();
+        let parsed = serde::de::DeserializeSeed::deserialize(json::duplicates::Counting, &mut de)
+            .and_then(|v: Value| de.end().map(|()| v));
         if let Ok(v) = parsed {
-            return Ok((v, twice.get()));
+            return Ok((v, json::duplicates::Counting::take()));
         }
     }
     json::parse_str_counting(file, line, LIMITS, offset)

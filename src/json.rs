@@ -190,9 +190,9 @@ pub fn parse_str_counting(
     let mut de = serde_json::Deserializer::from_str(text);
     // Depth is already bounded above; serde_json's own limit (128) is lower than real schemas.
     de.disable_recursion_limit();
-    let twice = std::cell::Cell::new(0);
-    let value = serde::de::DeserializeSeed::deserialize(duplicates::Counting(&twice), &mut de)
-        .and_then(|v: Value| de.end().map(|()| (v, twice.get())));
+    duplicates::Counting::take();
+    let value = serde::de::DeserializeSeed::deserialize(duplicates::Counting, &mut de)
+        .and_then(|v: Value| de.end().map(|()| (v, duplicates::Counting::take())));
     value.map_err(|e| {
         let yaml = file
             .extension()

@@ -1,13 +1,12 @@
 //! Object keys written twice in one JSON object. serde_json keeps the last value silently,
 //! and so every command read only that one; a provider's parser may keep the first or refuse
-//! the request. The parse counts them at no extra cost (`Counting`); only a document that
-//! has some is parsed again ([`locate`]) to say where they are.
+//! the request. The parse counts them as it builds the value (`Counting`); only a document
+//! that has some is parsed again ([`locate`]) to say where they are.
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// One key written twice (or more) in one object.
@@ -23,17 +22,27 @@ pub struct DuplicateKey {
 }
 
 /// Deserializes a [`Value`] exactly as serde_json's own `Deserialize` does (same numbers,
-/// same key order), adding 1 to the counter for every key an object already had.
-pub(crate) struct Counting<'a>(pub(crate) &'a Cell<usize>);
+/// same key order), counting every key an object already had; [`Counting::take`] reads the
+/// count. A zero-sized visitor, as serde_json's is: the count lives in a thread-local, touched
+/// only at a duplicate.
+pub(crate) struct Counting;
 
-impl<'de> DeserializeSeed<'de> for Counting<'_> {
+thread_local! {
+    static TWICE: Cell<usize> = const { Cell::new(0) };
+}
+
+impl Counting {
+    /// The keys counted on this thread since the last call.
+    pub(crate) fn take() -> usize {
+        TWICE.with(|n| n.replace(0))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Counting {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(Build {
-            on_duplicate: &|_: &str| self.0.set(self.0.get() + 1),
-            path: None,
-        })
+        d.deserialize_any(Build(Count))
     }
 }
 
@@ -41,40 +50,78 @@ impl<'de> DeserializeSeed<'de> for Counting<'_> {
 /// order. Empty when it has none (or does not parse: the caller's parse says why).
 pub fn locate(text: &str) -> Vec<DuplicateKey> {
     let text = text.strip_prefix(super::BOM).unwrap_or(text);
-    let found = RefCell::new(Vec::new());
-    let path = RefCell::new(Vec::new());
-    let on_duplicate = |key: &str| {
-        let pointer: String = path
+    let place = Place {
+        path: &RefCell::new(Vec::new()),
+        found: &RefCell::new(Vec::new()),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    if de.deserialize_any(Build(place)).is_err() {
+        return Vec::new();
+    }
+    place.found.take()
+}
+
+/// What the visitor does besides building: count duplicates, or place them.
+trait Track: Copy {
+    /// Whether [`Track::duplicate`] is told the key (which then is copied before it is
+    /// stored: counting needs no copy).
+    const NAMES_KEYS: bool;
+    /// Builds the value under `token` (one token deeper in the path, if one is kept).
+    fn under<T>(self, token: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T;
+    fn duplicate(self, key: &str);
+}
+
+#[derive(Clone, Copy)]
+struct Count;
+
+impl Track for Count {
+    const NAMES_KEYS: bool = false;
+    fn under<T>(self, _: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T {
+        build()
+    }
+
+    fn duplicate(self, _: &str) {
+        TWICE.with(|n| n.set(n.get() + 1));
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    /// The tokens down to the value being built.
+    path: &'a RefCell<Vec<String>>,
+    found: &'a RefCell<Vec<DuplicateKey>>,
+}
+
+impl Track for Place<'_> {
+    const NAMES_KEYS: bool = true;
+    fn under<T>(self, token: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T {
+        self.path.borrow_mut().push(token());
+        let built = build();
+        self.path.borrow_mut().pop();
+        built
+    }
+
+    fn duplicate(self, key: &str) {
+        let pointer = self
+            .path
             .borrow()
             .iter()
-            .map(|t: &String| format!("/{}", super::escape_token(t)))
+            .map(|t| format!("/{}", super::escape_token(t)))
             .collect();
-        found.borrow_mut().push(DuplicateKey {
+        self.found.borrow_mut().push(DuplicateKey {
             line: None,
             pointer,
             key: key.to_string(),
         });
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let parsed = de.deserialize_any(Build {
-        on_duplicate: &on_duplicate,
-        path: Some(&path),
-    });
-    if parsed.is_err() {
-        return Vec::new();
     }
-    found.into_inner()
 }
 
-/// The visitor both use: `path`, when given, holds the tokens down to the value being built.
+/// The visitor both use.
 #[derive(Clone, Copy)]
-struct Build<'a> {
-    on_duplicate: &'a dyn Fn(&str),
-    path: Option<&'a RefCell<Vec<String>>>,
-}
+struct Build<T>(T);
 
-impl<'de> DeserializeSeed<'de> for Build<'_> {
+impl<'de, T: Track> DeserializeSeed<'de> for Build<T> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
@@ -82,20 +129,7 @@ impl<'de> DeserializeSeed<'de> for Build<'_> {
     }
 }
 
-impl Build<'_> {
-    /// Builds the value under `token`, with the path (if kept) one token deeper meanwhile.
-    fn under<T>(self, token: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T {
-        let Some(path) = self.path else {
-            return build();
-        };
-        path.borrow_mut().push(token());
-        let built = build();
-        path.borrow_mut().pop();
-        built
-    }
-}
-
-impl<'de> Visitor<'de> for Build<'_> {
+impl<'de, T: Track> Visitor<'de> for Build<T> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -142,7 +176,10 @@ impl<'de> Visitor<'de> for Build<'_> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
             let i = out.len();
-            match self.under(|| i.to_string(), || seq.next_element_seed(self))? {
+            match self
+                .0
+                .under(|| i.to_string(), || seq.next_element_seed(self))?
+            {
                 Some(v) => out.push(v),
                 None => return Ok(Value::Array(out)),
             }
@@ -152,17 +189,12 @@ impl<'de> Visitor<'de> for Build<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = self.under(|| key.clone(), || map.next_value_seed(self))?;
+            let value = self.0.under(|| key.clone(), || map.next_value_seed(self))?;
             // The last value is kept in the first one's place, as `Map::insert` does. Reported
             // at the object, after the value (whose own duplicates come first).
-            match out.entry(key) {
-                Entry::Vacant(e) => {
-                    e.insert(value);
-                }
-                Entry::Occupied(mut e) => {
-                    (self.on_duplicate)(e.key());
-                    e.insert(value);
-                }
+            let named = T::NAMES_KEYS.then(|| key.clone());
+            if out.insert(key, value).is_some() {
+                self.0.duplicate(named.as_deref().unwrap_or_default());
             }
         }
         Ok(Value::Object(out))
@@ -174,10 +206,9 @@ mod tests {
     use super::*;
 
     fn counted(text: &str) -> (Value, usize) {
-        let n = Cell::new(0);
         let mut de = serde_json::Deserializer::from_str(text);
-        let v = Counting(&n).deserialize(&mut de).unwrap();
-        (v, n.get())
+        let v = Counting.deserialize(&mut de).unwrap();
+        (v, Counting::take())
     }
 
     /// The same value serde_json builds (numbers, nulls, key order, last value kept), and the

@@ -361,7 +361,8 @@ fn compile_admitted(
             }
             // The same place and rule named again means the repair and the wire form undo
             // each other (an optional `any` made nullable, the list split again): refused.
-            let first_time = tried.insert((i, pointer.to_string(), e.rule.clone()));
+            let key = (i, pointer.to_string(), e.rule.clone());
+            let first_time = !tried.contains(&key);
             let mut places = Vec::new();
             if first_time
                 && fix_what_the_model_named(
@@ -373,6 +374,7 @@ fn compile_admitted(
                     &mut places,
                 )
             {
+                tried.insert(key);
                 progress = true;
                 repaired.extend(places.into_iter().map(|p| (i, p)));
                 // The repair may have made the wire form apply where it did not (a `dict`
@@ -384,7 +386,13 @@ fn compile_admitted(
                         Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
                     }
                 }
+            } else if first_time && repaired.iter().any(|(t, _)| *t == i) {
+                // An answer names every problem of the request it was given: a repair made
+                // this round may have changed what this one is about (the `$defs` dropped
+                // with the last reference inlined), so the model is asked again first.
+                continue;
             } else if results[i].outcome != Outcome::Refused {
+                tried.insert(key);
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
                 let rule = e.rule.as_deref().unwrap_or("unknown rule");
@@ -728,7 +736,50 @@ fn fix_what_the_model_named(
             return true;
         }
     }
+    // A model that reads no `$ref` names the `$defs` it does not know (Vertex), or what it
+    // misses where a reference stands (Gemini's OpenAI-compatible route: that property's
+    // `type`); `$defs` goes only once nothing refers into it.
+    let at_reference = findings
+        .iter()
+        .any(|f| f.rule == REF_RULE && (f.pointer == pointer || one_step(&f.pointer, pointer)));
+    if rule == REF_RULE || at_reference {
+        return inline_references(r, profile, opts, places);
+    }
     false
+}
+
+const REF_RULE: &str = "ref-unsupported";
+
+/// Inlines every `$ref` of the tool, then drops the definitions nothing refers to any more,
+/// as `repair` does where a profile rejects them; whether anything changed.
+fn inline_references(
+    r: &mut ToolRepair,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+    places: &mut Vec<String>,
+) -> bool {
+    let mut failed: Vec<String> = Vec::new();
+    let mut any = false;
+    // Each step removes one reference or one definitions keyword (or fails at it).
+    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
+        let findings = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+        let open = |f: &&crate::check::Finding| f.rule == REF_RULE && !failed.contains(&f.pointer);
+        let reference = |f: &&crate::check::Finding| f.pointer.ends_with("/$ref");
+        let Some(next) =
+            (findings.iter().filter(open).find(reference)).or_else(|| findings.iter().find(open))
+        else {
+            break;
+        };
+        match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
+            Ok((tool, changes)) => {
+                places.push(next.pointer.clone());
+                take_model_repair(r, tool, changes);
+                any = true;
+            }
+            Err(_) => failed.push(next.pointer.clone()),
+        }
+    }
+    any
 }
 
 /// Whether place `a` is one keyword below place `b` (a message may name a schema or its

@@ -1071,3 +1071,44 @@ fn a_schema_strict_mode_cannot_close_is_refused_at_that_object() {
         e.reason
     );
 }
+
+/// A `$ref` to `$defs` is inlined for the routes whose offline models read neither, though
+/// their profiles have no evidence against it: Vertex names the `$defs` it does not know
+/// (after the reference is inlined in the same round, the model is asked again rather than
+/// the tool refused), Gemini's OpenAI-compatible route the `type` it misses where the
+/// reference stands.
+#[test]
+fn references_are_inlined_where_the_offline_model_reads_none() {
+    let t = tool(
+        "s",
+        json!({"type":"object","properties":{"o":{"$ref":"#/$defs/O"}},
+            "$defs":{"O":{"type":"string"}}}),
+    );
+    for target in ["vertex/v1/parameters", "gemini/openai-compat"] {
+        let c = compile(
+            std::slice::from_ref(&t),
+            target,
+            &profile(&[]),
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            c.tools[0].outcome,
+            Outcome::Repaired,
+            "{target}: {:#?}",
+            c.tools[0]
+        );
+        assert!(
+            matches!(c.check, ModelCheck::Accepted { .. }),
+            "{target}: {:#?}",
+            c.check
+        );
+        let schema = c.tools[0].tool.parameters.as_ref().unwrap();
+        assert_eq!(
+            schema["properties"]["o"]["type"],
+            json!("string"),
+            "{target}"
+        );
+        assert!(schema.get("$defs").is_none(), "{target}: {schema}");
+    }
+}

@@ -441,7 +441,8 @@ pub fn request_family(request: &Value) -> Option<&'static str> {
     if root.get("contents").is_some() {
         return Some("google");
     }
-    if root.get("toolConfig").is_some() || root.pointer("/input/converse").is_some() {
+    // Gemini's `toolConfig` holds a `functionCallingConfig`; Bedrock's holds the tools.
+    if root.pointer("/toolConfig/tools").is_some() || root.pointer("/input/converse").is_some() {
         return Some("bedrock");
     }
     let tools = root

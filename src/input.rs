@@ -717,8 +717,22 @@ impl Reader<'_, '_> {
     fn list_value(&mut self, v: Value, at: &str) -> std::result::Result<Format, Problem> {
         match v {
             Value::Array(list) => self.list(list, at),
-            // Gemini's front end also takes `tools` as one object.
-            Value::Object(map) => self.object(map, at),
+            // Gemini's front end also takes `tools` as one object (one Tool); no other
+            // provider does, so another tool there is most likely a list left out.
+            Value::Object(map)
+                if has(&map, "functionDeclarations")
+                    || has(&map, "function_declarations")
+                    || is_builtin(&map) =>
+            {
+                self.object(map, at)
+            }
+            Value::Object(_) => Err((
+                at.to_string(),
+                "expected a list of tools, found one tool object: only Gemini takes `tools` as \
+                 one object (a Tool holding `functionDeclarations`); write the tool in a list \
+                 (`[...]`)"
+                    .into(),
+            )),
             other => Err((
                 at.to_string(),
                 format!(
@@ -1662,6 +1676,20 @@ mod tests {
         assert_eq!((set.tools.len(), set.empty_lines), (1, vec![1, 4]));
         let read = for_each_request(Path::new("t.jsonl"), text.as_bytes(), &mut |_, _| {});
         assert_eq!(read.unwrap().empty_lines, [1, 4]);
+        // `tools` as one object: Gemini's Tool only.
+        let one = br#"{"tools":{"type":"function","function":{"name":"a"}}}"#;
+        let e = from_bytes(Path::new("t.json"), one)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.json: at /tools: expected a list of tools, found one tool object"),
+            "{e}"
+        );
+        let gemini = br#"{"tools":{"functionDeclarations":[{"name":"a"}]}}"#;
+        assert_eq!(
+            from_bytes(Path::new("t.json"), gemini).unwrap().tools.len(),
+            1
+        );
         let builtins_only = br#"[{"type":"web_search"}]"#;
         let set = from_bytes(Path::new("t.json"), builtins_only).unwrap();
         assert!(require_tools(&set).is_ok());

@@ -357,6 +357,12 @@ fn request_shapes_are_told_apart() {
             Some("bedrock"),
         ),
         (json!([{"name":"f","inputSchema":{}}]), None),
+        // Gemini's own `toolConfig` (its function calling mode), with no `contents`.
+        (
+            json!({"tools":[{"functionDeclarations":[{"name":"f"}]}],
+                "toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}),
+            Some("google"),
+        ),
     ];
     for (request, family) in cases {
         assert_eq!(request_family(&request), family, "{request}");

@@ -485,6 +485,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         "keyword-allowed: enum (numbers)",
         "structure: items-without-type",
         "type-missing",
+        "keyword-allowed: anyOf (with siblings)",
     ];
     for (name, no_args) in [
         (
@@ -566,6 +567,12 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             json!({"enum":["a","b"]}),
             json!({"description":"Anything."}),
             json!({"items":{"type":"string"}}),
+            // Siblings of `anyOf` that move into its branches, and one a branch contradicts.
+            json!({"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}),
+            json!({"type":"string","anyOf":[{"type":"integer"},{"minLength":1}]}),
+            // Kinds beside a null member.
+            json!({"type":"string","enum":["x",1,null]}),
+            json!({"enum":[1,2,null]}),
             // Respelled, these are still a free-form object and an array of anything.
             json!({"type":"dict"}),
             json!({"type":"list"}),

@@ -10,8 +10,8 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: anyOf (with siblings)`",
     example: r#"{"type": "object", "properties": {"skill": {"type": "string", "anyOf": [{"const": "a"}, {"type": "array", "items": {"type": "string"}}]}}}"#,
     fix: "Move the sibling keywords into every `anyOf` branch, leaving `anyOf` alone (with at most a description).",
-    repair: "no",
-    repairable: never,
+    repair: "partly: the sibling keywords move into every branch (`description` and `title` stay); not when a branch is no object schema or says a sibling keyword otherwise",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -19,6 +19,12 @@ pub const RULE: Rule = Rule {
         ..Hooks::NONE
     },
 };
+
+/// What `repair::fixes::keywords::push_siblings` rewrites.
+fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    r.node()
+        .is_some_and(|m| crate::repair::any_of_siblings_movable(m).is_ok())
+}
 
 fn owns(p: &Param) -> bool {
     keyword_form_of(p, "anyOf").is_some_and(|f| f == value::WITH_SIBLINGS)

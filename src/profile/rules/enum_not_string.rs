@@ -56,9 +56,26 @@ pub fn form(v: &serde_json::Value) -> Option<&'static str> {
     Some(value::ENUM_MIXED)
 }
 
+/// What the members other than `null` are, for an `enum` with a `null` member: a `null` says
+/// nothing of them, and a target that rejects numbers or mixed kinds rejects them with it.
+fn besides_null(v: &serde_json::Value) -> Option<&'static str> {
+    let rest = || v.as_array().into_iter().flatten().filter(|m| !m.is_null());
+    if rest().all(serde_json::Value::is_string) {
+        None
+    } else if rest().all(serde_json::Value::is_number) {
+        Some(value::ENUM_NUMBERS)
+    } else {
+        Some(value::ENUM_MIXED)
+    }
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(e) = n.enum_ else { return };
-    if let Some(f) = form(e).filter(|f| FORMS.contains(f)) {
+    let form = form(e).filter(|f| FORMS.contains(f));
+    let also = form
+        .filter(|f| *f == value::ENUM_NULL)
+        .and_then(|_| besides_null(e));
+    for f in form.into_iter().chain(also) {
         cx.feature(
             At::Key(n.frame, "enum"),
             Feat::KeywordForm("enum", f),
@@ -95,6 +112,28 @@ mod tests {
                 "`enum` mixing members of different kinds (mixed)",
                 "`enum` with a `null` member (null member)",
             ]
+        );
+    }
+
+    /// A `null` member says nothing of the others: numbers or mixed kinds beside it are
+    /// reported too (Gemini rejects a mixed `enum` with a `null` in it as without).
+    #[test]
+    fn a_null_member_does_not_hide_the_others_kinds() {
+        let r = "enum-not-string";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{"a":{"enum":["x",1,null]},
+                    "b":{"enum":[1,null]},"c":{"enum":["x",null]},"d":{"enum":[null]}}})
+            ),
+            pairs(&[
+                ("/properties/a/enum", "keyword-allowed: enum (null member)"),
+                ("/properties/a/enum", "keyword-allowed: enum (mixed)"),
+                ("/properties/b/enum", "keyword-allowed: enum (null member)"),
+                ("/properties/b/enum", "keyword-allowed: enum (numbers)"),
+                ("/properties/c/enum", "keyword-allowed: enum (null member)"),
+                ("/properties/d/enum", "keyword-allowed: enum (null member)"),
+            ])
         );
     }
 

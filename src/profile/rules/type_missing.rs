@@ -19,9 +19,45 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// What repair writes for a missing `type`: only a type the schema's other keywords say.
+/// What repair writes for a missing `type`: only a type the schema's other keywords say, or,
+/// in a branch of an `anyOf`, the `type` beside it that repair moves into every branch.
 fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
-    r.node().and_then(crate::repair::type_said_by).is_some()
+    r.node().and_then(crate::repair::type_said_by).is_some() || typed_by_moved_siblings(r)
+}
+
+/// Whether the schema is a branch of an `anyOf` whose sibling `type` repair moves into the
+/// branches (`anyof-with-siblings` is rejected where that `anyOf` is, and its siblings can
+/// move): that repair comes first, as check reports the `anyOf` before its branches.
+fn typed_by_moved_siblings(r: &Repairing<'_>) -> bool {
+    let pointer = (r.node_pointer)();
+    let Some((parent, index)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let Some(owner) = parent.strip_suffix("/anyOf") else {
+        return false;
+    };
+    let Some(map) = r
+        .root
+        .and_then(|root| root.pointer(owner))
+        .and_then(|v| v.as_object())
+    else {
+        return false;
+    };
+    let placement = if owner.ends_with("/items") {
+        Placement::Items
+    } else {
+        Placement::Nested
+    };
+    // At the root an `anyOf` is root-combinator's, which has no such repair.
+    !owner.is_empty()
+        && index.parse::<usize>().is_ok()
+        && map.contains_key("type")
+        && matches!(
+            r.profile
+                .lookup(&Feat::KeywordForm("anyOf", value::WITH_SIBLINGS), placement),
+            crate::profile::compiled::Slot::Rejected(_)
+        )
+        && crate::repair::any_of_siblings_movable(map).is_ok()
 }
 
 fn owns(p: &Param) -> bool {

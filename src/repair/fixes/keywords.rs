@@ -247,9 +247,39 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     Ok(out)
 }
 
+/// Keys that stay beside `anyOf` when its siblings move into the branches.
+const STAY_BESIDE_ANY_OF: &[&str] = &["anyOf", "description", "title"];
+
+/// Whether the siblings of `anyOf` in `map` can move into every branch without changing the
+/// arguments, or why not: a branch that is no object schema, or a sibling a branch says
+/// otherwise. What `anyof-with-siblings` marks repairable.
+pub fn any_of_siblings_movable(map: &Map<String, Value>) -> Result<(), String> {
+    let branches = map
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .ok_or_else(|| not_a_list("anyOf"))?;
+    let siblings = map
+        .iter()
+        .filter(|(k, _)| !STAY_BESIDE_ANY_OF.contains(&k.as_str()));
+    for (k, v) in siblings {
+        for b in branches {
+            let Some(o) = b.as_object() else {
+                return Err("a branch of `anyOf` is not an object schema".into());
+            };
+            if o.get(k).is_some_and(|existing| existing != v) {
+                return Err(format!(
+                    "`{k}` next to `anyOf` contradicts a branch's own `{k}`; moving it in would change the arguments"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `anyOf` with siblings: the siblings (other than annotations) move into every branch.
 fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
     let map = schema_at(tool, node)?;
+    any_of_siblings_movable(map)?;
     let mut branches = map
         .get("anyOf")
         .and_then(Value::as_array)
@@ -257,24 +287,12 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
         .ok_or_else(|| not_a_list("anyOf"))?;
     let mut keep = Map::new();
     for (k, v) in map {
-        if k == "anyOf" || ["description", "title"].contains(&k.as_str()) {
+        if STAY_BESIDE_ANY_OF.contains(&k.as_str()) {
             keep.insert(k.clone(), v.clone());
             continue;
         }
-        for b in &mut branches {
-            let Some(o) = b.as_object_mut() else {
-                return Err("a branch of `anyOf` is not an object schema".into());
-            };
-            match o.get(k) {
-                Some(existing) if existing != v => {
-                    return Err(format!(
-                        "`{k}` next to `anyOf` contradicts a branch's own `{k}`; moving it in would change the arguments"
-                    ));
-                }
-                _ => {
-                    o.insert(k.clone(), v.clone());
-                }
-            }
+        for o in branches.iter_mut().filter_map(Value::as_object_mut) {
+            o.insert(k.clone(), v.clone());
         }
     }
     keep.insert("anyOf".into(), Value::Array(branches));

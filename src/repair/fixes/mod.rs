@@ -9,7 +9,7 @@ mod shapes;
 mod types;
 
 use keywords::keyword;
-pub use keywords::{declares_members, one_of_repairable};
+pub use keywords::{any_of_siblings_movable, declares_members, one_of_repairable};
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::{TypeListReading, type_list_reading, type_said_by};
 use types::{type_list, type_missing, type_spelling};

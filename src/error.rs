@@ -60,8 +60,14 @@ pub enum Error {
 impl Error {
     /// An input error at `place` in `file`.
     pub fn input(file: impl AsRef<Path>, place: Place, problem: impl Into<String>) -> Self {
+        let file = file.as_ref();
         Error::Input {
-            file: file.as_ref().display().to_string(),
+            // Commands read `-` as standard input; no file of that name was read.
+            file: if file == Path::new("-") {
+                "standard input".to_string()
+            } else {
+                file.display().to_string()
+            },
             place,
             problem: problem.into(),
         }

@@ -357,6 +357,12 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         _ => path.to_path_buf(),
     };
     let path = resolved.as_path();
+    if path.is_dir() {
+        return Err(Error::io(
+            path,
+            std::io::Error::other("the output is a folder; give the name of a file to write"),
+        ));
+    }
     // A device or a pipe (`/dev/stdout`, a FIFO) is written to, never replaced by a file.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return std::fs::OpenOptions::new()
@@ -727,6 +733,11 @@ mod tests {
         let missing = dir.path().join("no-such-dir").join("x.json");
         let err = write_atomically(&missing, "x").unwrap_err().to_string();
         assert!(err.contains("x.json"), "{err}");
+        let err = write_atomically(dir.path(), "x").unwrap_err().to_string();
+        assert!(
+            err.ends_with(": the output is a folder; give the name of a file to write"),
+            "{err}"
+        );
     }
 
     /// `-o link` replaces the file the link points to and leaves the link a link; `-o` to a

@@ -130,7 +130,9 @@ impl Ty<'_> {
     pub fn names(&self, t: &str) -> bool {
         let means = |s: &str| {
             s.eq_ignore_ascii_case(t)
-                || super::feature::type_meant_by(s).is_some_and(|(meant, _)| meant == t)
+                // Nearly every `type` is written in JSON Schema's own lowercase: no reading.
+                || (!super::feature::STANDARD_TYPES.contains(&s)
+                    && super::feature::type_meant_by(s).is_some_and(|(meant, _)| meant == t))
         };
         match self {
             Ty::One(s) => means(s),
@@ -318,6 +320,9 @@ pub struct Cx<'a, 'p> {
     /// Why repair would refuse to inline the tool's references ([`Cx::inline_refusal`]);
     /// made at the first reference of a tool (most tools have none).
     inline_refusal: Option<InlineRefusal<'a>>,
+    /// [`rules::Repairing::replaces_schema`] for this tool, once asked (it reads the root and
+    /// the profile, for every finding not otherwise repairable).
+    replaces_schema: std::cell::Cell<Option<bool>>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -427,6 +432,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             rule: &rules::REGISTRY[0],
             name_other: None,
             inline_refusal: None,
+            replaces_schema: std::cell::Cell::new(None),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -734,7 +740,15 @@ impl<'a, 'p> Cx<'a, 'p> {
                             },
                         };
                         (self.rule.repairable)(&feat, &r)
-                            || (subject == Subject::Schema && r.replaces_schema())
+                            || (subject == Subject::Schema
+                                && match self.replaces_schema.get() {
+                                    Some(known) => known,
+                                    None => {
+                                        let known = r.replaces_schema();
+                                        self.replaces_schema.set(Some(known));
+                                        known
+                                    }
+                                })
                     },
                 });
             }
@@ -1228,6 +1242,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         });
         cx.root = tool.parameters;
         cx.inline_refusal = None;
+        cx.replaces_schema.set(None);
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

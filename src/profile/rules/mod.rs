@@ -182,7 +182,22 @@ impl<'x> Repairing<'x> {
         let Some(root) = self.root.and_then(serde_json::Value::as_object) else {
             return false;
         };
-        let ty = match root.get("type") {
+        // A root has a few keys: a scan costs less than hashing two (this is asked of most
+        // tools with a finding, and most declare properties).
+        let (mut ty, mut properties) = (None, None);
+        for (k, v) in root {
+            match k.as_str() {
+                "type" => ty = Some(v),
+                "properties" => properties = Some(v),
+                _ => {}
+            }
+        }
+        let shape = match properties {
+            None => value::ROOT_OBJECT_WITHOUT_PROPERTIES,
+            Some(serde_json::Value::Object(m)) if m.is_empty() => value::ROOT_NO_ARGUMENTS,
+            Some(_) => return false,
+        };
+        let ty = match ty {
             Some(serde_json::Value::String(t)) => Ty::One(t),
             Some(serde_json::Value::Array(l)) => Ty::List(l),
             _ => return false,
@@ -190,11 +205,6 @@ impl<'x> Repairing<'x> {
         if !ty.names("object") {
             return false;
         }
-        let shape = match root.get("properties") {
-            None => value::ROOT_OBJECT_WITHOUT_PROPERTIES,
-            Some(serde_json::Value::Object(m)) if m.is_empty() => value::ROOT_NO_ARGUMENTS,
-            Some(_) => return false,
-        };
         self.rejects_root(shape)
             && match shape {
                 value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),

@@ -205,11 +205,18 @@ impl<'x> Repairing<'x> {
         if !ty.names("object") {
             return false;
         }
-        self.rejects_root(shape)
-            && match shape {
-                value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),
-                _ => self.can_take_no_arguments(),
-            }
+        self.rejects_root(shape) && self.rewrites_no_arguments(shape)
+    }
+
+    /// Whether repair writes a tool whose root has `shape` (it takes no arguments) another
+    /// way the profile does not reject (`repair::fixes::shapes::root_shape`): an empty
+    /// `properties` only by leaving the schema out, an object without `properties` either way.
+    pub fn rewrites_no_arguments(&self, shape: &str) -> bool {
+        match shape {
+            value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),
+            value::ROOT_OBJECT_WITHOUT_PROPERTIES => self.can_take_no_arguments(),
+            _ => false,
+        }
     }
 
     /// Whether repair can make the tool take no arguments in a way the profile does not

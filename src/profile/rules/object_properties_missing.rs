@@ -23,8 +23,7 @@ pub const RULE: Rule = Rule {
 /// another way (an empty `properties` map can only be left out, which a bare schema cannot).
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
-        Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES) => r.can_take_no_arguments(),
-        Feat::RootShape(value::ROOT_NO_ARGUMENTS) => r.named && !r.rejects_root(value::ROOT_ABSENT),
+        Feat::RootShape(shape) => r.rewrites_no_arguments(shape),
         _ => false,
     }
 }

@@ -758,28 +758,39 @@ fn inline_references(
     opts: &repair::Options,
     places: &mut Vec<String>,
 ) -> bool {
-    let mut failed: Vec<String> = Vec::new();
-    let mut any = false;
-    // Each step removes one reference or one definitions keyword (or fails at it).
-    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
-        let findings = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+    let before = places.len();
+    repair_each(r, profile, opts, places, |findings, failed| {
         let open = |f: &&crate::check::Finding| f.rule == REF_RULE && !failed.contains(&f.pointer);
         let reference = |f: &&crate::check::Finding| f.pointer.ends_with("/$ref");
-        let Some(next) =
-            (findings.iter().filter(open).find(reference)).or_else(|| findings.iter().find(open))
-        else {
-            break;
+        (findings.iter().filter(open).find(reference)).or_else(|| findings.iter().find(open))
+    });
+    places.len() > before
+}
+
+/// Repairs, one at a time, the findings `next` picks from the tool's findings as they stand
+/// (given the places whose repair failed, which it must not pick again), until it picks none
+/// or [`MAX_SAME_FEATURE_REPAIRS`] were tried. The places repaired are added to `places`.
+fn repair_each(
+    r: &mut ToolRepair,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+    places: &mut Vec<String>,
+    next: impl for<'f> Fn(&'f [crate::check::Finding], &[String]) -> Option<&'f crate::check::Finding>,
+) {
+    let mut failed: Vec<String> = Vec::new();
+    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
+        let findings = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+        let Some(f) = next(&findings, &failed) else {
+            return;
         };
-        match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
+        match repair::fix_finding_among(&r.tool, &findings, f, profile, opts) {
             Ok((tool, changes)) => {
-                places.push(next.pointer.clone());
+                places.push(f.pointer.clone());
                 take_model_repair(r, tool, changes);
-                any = true;
             }
-            Err(_) => failed.push(next.pointer.clone()),
+            Err(_) => failed.push(f.pointer.clone()),
         }
     }
-    any
 }
 
 /// Whether place `a` is one keyword below place `b` (a message may name a schema or its
@@ -818,23 +829,11 @@ fn fix_the_same_feature_elsewhere(
     if named.parameter.is_empty() {
         return;
     }
-    let mut failed: Vec<String> = Vec::new();
-    for _ in 0..MAX_SAME_FEATURE_REPAIRS {
-        let t = &r.tool;
-        let findings = crate::check::check_tools(&[t.as_ref(0)], profile);
-        let Some(next) = findings.iter().find(|f| {
+    repair_each(r, profile, opts, places, |findings, failed| {
+        findings.iter().find(|f| {
             f.rule == named.rule && f.parameter == named.parameter && !failed.contains(&f.pointer)
-        }) else {
-            return;
-        };
-        match repair::fix_finding_among(&r.tool, &findings, next, profile, opts) {
-            Ok((tool, changes)) => {
-                places.push(next.pointer.clone());
-                take_model_repair(r, tool, changes);
-            }
-            Err(_) => failed.push(next.pointer.clone()),
-        }
-    }
+        })
+    });
 }
 
 /// Cap on the other places of one rejected feature repaired at once (see

@@ -187,12 +187,8 @@ pub fn type_list_reading(schema: &Map<String, Value>) -> Result<TypeListReading<
             ));
         }
     };
-    let values: Option<Vec<&Value>> = match (schema.get("const"), schema.get("enum")) {
-        (Some(c), _) => Some(vec![c]),
-        (None, Some(Value::Array(e))) => Some(e.iter().collect()),
-        _ => None,
-    };
-    if null && values.is_some_and(|v| !v.is_empty() && v.iter().all(|v| v.is_null())) {
+    let values = allowed_values(schema);
+    if null && !values.is_empty() && values.iter().all(|v| v.is_null()) {
         return Err(format!(
             "its only value is null ({}): written as `{one}`, it would accept any {one} \
              instead (leave the property out)",
@@ -286,6 +282,15 @@ fn drop_null_from_enum(schema: &mut Map<String, Value>) -> bool {
     true
 }
 
+/// The values the `const` (else the `enum`) of `schema` allows; empty when it has neither.
+fn allowed_values(schema: &Map<String, Value>) -> Vec<&Value> {
+    match (schema.get("const"), schema.get("enum")) {
+        (Some(c), _) => vec![c],
+        (None, Some(Value::Array(e))) => e.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The `const` (else `enum`) of `schema` as written, quoted: `` `const: null` ``.
 fn only_values(schema: &Map<String, Value>) -> String {
     match schema
@@ -300,11 +305,7 @@ fn only_values(schema: &Map<String, Value>) -> String {
 /// Why no `type` can be written for an untyped schema ([`type_said_by`] found none): what its
 /// `enum`/`const` holds, or that nothing restricts it.
 fn untyped(map: &Map<String, Value>) -> String {
-    let values: Vec<&Value> = match (map.get("const"), map.get("enum")) {
-        (Some(c), _) => vec![c],
-        (None, Some(Value::Array(e))) => e.iter().collect(),
-        _ => Vec::new(),
-    };
+    let values = allowed_values(map);
     let keyword = if map.contains_key("const") {
         "const"
     } else {

@@ -131,9 +131,10 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
     );
 }
 
-/// A file of built-in tools only (`[{"type": "web_search"}]`) has nothing to check, and says
-/// so; a file with no tool at all is an error ([`crate::input::no_tools`]).
-fn note_if_empty(
+/// What reading a file found that its findings do not say: only built-in tools
+/// (`[{"type": "web_search"}]`: nothing to check; a file with no tool at all is an error,
+/// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice.
+fn notes_on_reading(
     file: &std::path::Path,
     tools: usize,
     empty_lines: &[usize],
@@ -183,25 +184,19 @@ pub(crate) fn duplicate_key_notes(
 /// over, so said rather than passed in silence; `then` says what the command did with them.
 /// `None` when there are none.
 pub(crate) fn empty_lines_note(lines: &[usize], then: &str) -> Option<String> {
-    let (first, rest) = lines.split_first()?;
     const SHOWN: usize = 10;
-    let mut list: Vec<String> = std::iter::once(first)
-        .chain(rest)
-        .take(SHOWN)
-        .map(usize::to_string)
-        .collect();
-    if lines.len() > SHOWN {
-        list.push(format!("and {} more", lines.len() - SHOWN));
-    }
-    Some(format!(
-        "{} {} no tools (an empty tool list): {then}",
-        if rest.is_empty() { "line" } else { "lines" },
-        if rest.is_empty() {
-            format!("{first} holds")
-        } else {
-            format!("{} hold", list.join(", "))
+    let which = match lines {
+        [] => return None,
+        [one] => format!("line {one} holds"),
+        many => {
+            let mut list: Vec<String> = many.iter().take(SHOWN).map(usize::to_string).collect();
+            if many.len() > SHOWN {
+                list.push(format!("and {} more", many.len() - SHOWN));
+            }
+            format!("lines {} hold", list.join(", "))
         }
-    ))
+    };
+    Some(format!("{which} no tools (an empty tool list): {then}"))
 }
 
 /// A path as output for people shows it ([`crate::report::escape_inline`]).
@@ -308,7 +303,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             if args.show_format {
                 show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
-            note_if_empty(
+            notes_on_reading(
                 file,
                 tools.tools.len(),
                 &tools.empty_lines,
@@ -342,7 +337,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             {
                 show_format(file, format, &summary.format, summary.tools);
             }
-            note_if_empty(
+            notes_on_reading(
                 file,
                 summary.tools,
                 &summary.empty_lines,

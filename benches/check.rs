@@ -7,6 +7,10 @@
 //!   parse, format detection) and checking, next to `serde_json` parsing the same lines alone
 //!   (goal: within 1.5× of the parse).
 //!
+//! Beside them, the run times **visiting** every value and key of the parsed schemas and
+//! nothing else: the floor under any check that looks at every keyword of a `serde_json::Value`
+//! tree, against which the parsed goal's budget can be read.
+//!
 //! Criterion reports each as `elem/s` (tools per second); after it, the harness prints the
 //! ratios from its own medians of repeated runs of the same four workloads (taking turns, so
 //! that load from other processes falls on all four alike), on this machine, in this run. `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next
@@ -94,6 +98,32 @@ fn meta_parsed(c: &Corpora, meta: &jsonschema::meta::MetaValidator<'_>) -> usize
     errors
 }
 
+/// The floor of any check on parsed schemas: visiting every value of every parameters schema
+/// and reading every object key's bytes, as a check that looks at each keyword must, and
+/// nothing else. It bounds what a walk over `serde_json::Value` trees can reach.
+fn visit_parsed(c: &Corpora) -> usize {
+    let mut sum = 0usize;
+    let mut stack: Vec<&Value> = Vec::new();
+    for set in &c.sets {
+        for t in &set.tools {
+            stack.extend(t.parameters.as_ref());
+            while let Some(v) = stack.pop() {
+                match v {
+                    Value::Object(m) => {
+                        for (k, x) in m {
+                            sum += k.bytes().fold(0usize, |a, b| a + usize::from(b));
+                            stack.push(x);
+                        }
+                    }
+                    Value::Array(a) => stack.extend(a),
+                    _ => sum += 1,
+                }
+            }
+        }
+    }
+    sum
+}
+
 fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
     let mut n = 0;
     for (path, bytes) in &c.files {
@@ -175,11 +205,14 @@ fn main() {
                 Some("check") => check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
                 Some("render") => render_parsed(&corpora, &portable, &made),
                 Some("meta") => meta_parsed(&corpora, &meta),
+                Some("visit") => visit_parsed(&corpora),
                 Some("bytes") => check_bytes(&corpora, &portable),
                 Some("parse") => parse_bytes(&corpora),
                 Some("read") => read_bytes(&corpora),
                 _ => {
-                    panic!("TOOLWIRE_BENCH_LOOP is one of check, render, meta, bytes, read, parse")
+                    panic!(
+                        "TOOLWIRE_BENCH_LOOP is one of check, render, meta, visit, bytes, read, parse"
+                    )
                 }
             };
         }
@@ -215,7 +248,7 @@ fn main() {
     c.final_summary();
 
     let runs = 21;
-    let [ours, theirs, read, parse, read_only, render] = medians(
+    let [ours, theirs, read, parse, read_only, render, visit] = medians(
         runs,
         [
             &|| check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
@@ -224,6 +257,7 @@ fn main() {
             &|| parse_bytes(&corpora),
             &|| read_bytes(&corpora),
             &|| render_parsed(&corpora, &portable, &made),
+            &|| visit_parsed(&corpora),
         ],
     );
     let rate = |d: Duration| n as f64 / d.as_secs_f64();
@@ -244,6 +278,11 @@ fn main() {
         per_tool(theirs),
         per_tool(render),
         theirs.as_secs_f64() / (ours + render).as_secs_f64()
+    );
+    println!(
+        "          visiting every value and key of the parsed schemas alone (the floor of any walk) takes {:.2} us/tool, {:.2}x faster than meta",
+        per_tool(visit),
+        theirs.as_secs_f64() / visit.as_secs_f64()
     );
     println!(
         "  bytes:  read + check     {:>10.0} tools/s; serde_json parse alone    {:>10.0} tools/s; read + check takes {:.2}x the parse (goal <= 1.5x)",

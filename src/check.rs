@@ -908,6 +908,7 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
 /// per level). [`check_set`] takes a [`ToolSet`], whose reading ([`crate::input::from_value`],
 /// [`crate::input::read_file`]) already holds it to that cap.
 pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Finding> {
+    use crate::profile::rules::nesting_too_deep::RULE as NESTING;
     let max = crate::input::LIMITS.max_depth;
     let too_deep = |t: &ToolRef<'_>| {
         t.parameters
@@ -922,7 +923,7 @@ pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Find
         .filter(|t| match too_deep(t) {
             Some(pointer) => {
                 deep.push(Finding {
-                    rule: Text::Static("nesting-too-deep"),
+                    rule: Text::Static(NESTING.id),
                     tool: Text::Shared(t.name.unwrap_or_default().into()),
                     tool_index: t.index,
                     request: false,
@@ -931,9 +932,7 @@ pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Find
                         "{}; the tool is not checked",
                         crate::json::too_deep_problem(max)
                     )),
-                    fix: Text::Static(
-                        "Flatten the schema, or accept a JSON string for the deep part.",
-                    ),
+                    fix: Text::Static(NESTING.fix),
                     repairable: false,
                     level: Level::Error,
                     parameter: Text::default(),

@@ -560,7 +560,7 @@ pub fn repair_tool(
             changes: Vec::new(),
             refusals: vec![Refusal {
                 pointer,
-                rule: "nesting-too-deep".into(),
+                rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
                 parameter: format!("nesting: at most {max} levels"),
                 reason: crate::json::too_deep_problem(max),
             }],
@@ -781,7 +781,7 @@ pub fn repair_tool(
         if depth + opts.envelope_depth > max {
             refusals.push(Refusal {
                 pointer: String::new(),
-                rule: "nesting-too-deep".into(),
+                rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
                 parameter: format!("nesting: at most {max} levels"),
                 reason: format!(
                     "repaired, the schema would nest {depth} levels, {} in the file with the \

@@ -198,6 +198,9 @@ fn check_tools_reports_a_schema_past_the_cap_and_checks_the_rest() {
     let deep_ones: Vec<_> = findings.iter().filter(|f| f.tool_index == 1).collect();
     assert_eq!(deep_ones.len(), 1);
     assert_eq!(deep_ones[0].rule.as_str(), "nesting-too-deep");
+    // Its id is a registry rule, so `toolwire rule nesting-too-deep` documents it.
+    let rule = toolwire::profile::rules::find(deep_ones[0].rule.as_str()).expect("a rule");
+    assert_eq!(deep_ones[0].fix.as_str(), rule.fix);
     assert_eq!(deep_ones[0].pointer, "/items".repeat(CAP));
     assert!(
         findings.iter().any(|f| f.tool_index == 0),

@@ -267,6 +267,13 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             "--ignore {unknown:?}: no such rule (`toolwire rule` lists them)"
         )));
     }
+    let nesting = crate::profile::rules::nesting_too_deep::RULE.id;
+    if args.ignore.iter().any(|id| id == nesting) {
+        return Err(Error::Usage(format!(
+            "--ignore {nesting}: toolwire's own nesting cap cannot be ignored (a file nested \
+             past it is bad input, which no command reads)"
+        )));
+    }
     let set = crate::cli::repair::profiles(args.profiles.as_ref())?;
     let mut profile = select(&set, &args.profile, args.target.as_deref())?;
     // An ignored rule is not run, so that it cannot hide what another rule would say at the

@@ -186,7 +186,9 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     }
     lines.sort();
     lines.dedup();
-    if lines.is_empty() {
+    if rule.id == table::OWN_CAP_RULE {
+        let _ = writeln!(s, "  None: {}.", table::OWN_CAP);
+    } else if lines.is_empty() {
         let _ = writeln!(
             s,
             "  No target has rejecting evidence for these features yet."

@@ -96,6 +96,12 @@ fn rejecting(set: &ProfileSet, rule: &Rule) -> BTreeMap<String, TargetEvidence> 
     out
 }
 
+/// The rule that reports toolwire's own nesting cap rather than any target's verdict.
+pub const OWN_CAP_RULE: &str = super::rules::nesting_too_deep::RULE.id;
+
+/// What RULES.md says of [`OWN_CAP_RULE`] where the rejecting targets would stand.
+pub const OWN_CAP: &str = "toolwire's own cap, not a provider's, so no target's evidence applies";
+
 /// The rule whose evidence is the profiles' meta-schema requirement, not a feature's.
 pub const META_SCHEMA_RULE: &str = "meta-schema-invalid";
 
@@ -212,7 +218,9 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     let mut rows = Vec::new();
     for rule in REGISTRY.iter() {
         let rej = rejecting(set, rule);
-        let rejected = if rej.is_empty() {
+        let rejected = if rule.id == OWN_CAP_RULE {
+            format!("none: {OWN_CAP}")
+        } else if rej.is_empty() {
             "none with evidence yet".to_string()
         } else {
             rej.iter()
@@ -400,7 +408,9 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
             ]);
         }
     }
-    if rows.is_empty() {
+    if rule.id == OWN_CAP_RULE {
+        let _ = writeln!(out, "None: {OWN_CAP}.\n");
+    } else if rows.is_empty() {
         let _ = writeln!(
             out,
             "No target has rejecting evidence for these features yet.\n"

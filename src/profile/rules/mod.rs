@@ -34,6 +34,7 @@ pub mod meta_schema_invalid;
 pub mod name_duplicate;
 pub mod name_invalid;
 pub mod name_too_long;
+pub mod nesting_too_deep;
 pub mod nullable_spelling;
 pub mod object_properties_missing;
 pub mod parameters_missing;
@@ -271,7 +272,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 36] = [
+pub static REGISTRY: [Rule; 37] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -300,6 +301,7 @@ pub static REGISTRY: [Rule; 36] = [
     keyword_unsupported::RULE,
     meta_schema_invalid::RULE,
     depth_exceeded::RULE,
+    nesting_too_deep::RULE,
     size_exceeded::RULE,
     too_many_tools::RULE,
     name_invalid::RULE,

@@ -28,34 +28,48 @@ pub const RULE: &str = "strict-mode";
 /// If repair changed `r`'s tool, the tool says `strict: true`, and the offline model of
 /// [`STRICT_TARGET`] rejects the repaired tool sent strict, sets the tool's `strict` to
 /// `false` and records the change, with the model's own message. Returns whether it did.
+///
+/// Before giving strict mode up, a rewrite that loses nothing is tried: every `type` written
+/// in a known other spelling of a JSON Schema type (`float`, `str`, `Integer`: see
+/// [`crate::profile::feature::type_meant_by`]) written as that type. When the model then
+/// accepts the tool, the rewrites are kept (each a change naming the model's message) and
+/// `strict: true` stays: a profile may have no evidence against `float`, but strict mode
+/// reads only JSON Schema's names, and dropping the flag would lose more than the spelling.
 pub fn settle(r: &mut ToolRepair) -> bool {
     if r.outcome != Outcome::Repaired || r.tool.strict != Some(true) {
         return false;
     }
-    let def = ToolDef {
-        name: r.tool.name.clone().unwrap_or_default(),
-        description: r.tool.description.clone(),
-        parameters: r.tool.parameters.clone(),
-    };
-    let Some(answer) = crate::compile::ask_model(STRICT_TARGET, &[def]) else {
+    let Some(error) = strict_rejection(&r.tool) else {
         return false;
     };
-    if answer.classified.verdict != Verdict::Rejected {
-        return false;
+    let error = error.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((schema, respelled)) = r.tool.parameters.as_ref().and_then(standard_spellings) {
+        let mut tool = r.tool.clone();
+        tool.parameters = Some(schema);
+        if strict_rejection(&tool).is_none() {
+            r.tool = tool;
+            r.changes
+                .extend(respelled.into_iter().map(|(pointer, written, std)| Change {
+                    pointer,
+                    rule: "type-invalid".into(),
+                    action: format!(
+                        "wrote the type `{written}` as `{std}`, keeping strict mode: the \
+                         offline model of {STRICT_TARGET} rejects the tool in strict mode \
+                         as it was ({error})"
+                    ),
+                    lost: None,
+                }));
+            return false;
+        }
     }
-    let error = answer
-        .classified
-        .error
-        .unwrap_or_else(|| answer.reply.text_body());
     r.tool.strict = Some(false);
     r.changes.push(Change {
         pointer: String::new(),
         rule: RULE.into(),
         action: format!(
             "wrote `strict: false` (strict mode was on): the offline model of {STRICT_TARGET} rejects the \
-             repaired schema in strict mode ({}); `toolwire compile --target {STRICT_TARGET}` \
-             writes the strict form",
-            error.split_whitespace().collect::<Vec<_>>().join(" ")
+             repaired schema in strict mode ({error}); `toolwire compile --target {STRICT_TARGET}` \
+             writes the strict form"
         ),
         lost: Some(
             "strict mode: the provider no longer holds the model's arguments to the schema \
@@ -64,6 +78,66 @@ pub fn settle(r: &mut ToolRepair) -> bool {
         ),
     });
     true
+}
+
+/// The offline model of [`STRICT_TARGET`]'s error for `tool` sent strict, `None` when it
+/// accepts the tool (or has no model).
+fn strict_rejection(tool: &super::Tool) -> Option<String> {
+    let def = ToolDef {
+        name: tool.name.clone().unwrap_or_default(),
+        description: tool.description.clone(),
+        parameters: tool.parameters.clone(),
+    };
+    let answer = crate::compile::ask_model(STRICT_TARGET, &[def])?;
+    (answer.classified.verdict == Verdict::Rejected).then(|| {
+        answer
+            .classified
+            .error
+            .unwrap_or_else(|| answer.reply.text_body())
+    })
+}
+
+/// A `type` rewritten by [`standard_spellings`]: its JSON Pointer, the spelling, the type.
+type Respelled = (String, String, &'static str);
+
+/// `schema` with every `type` (or member of a `type` list) that is a known other spelling of
+/// a JSON Schema type, meaning nothing more, written as that type; with the places rewritten.
+/// `None` when there is none.
+fn standard_spellings(
+    schema: &serde_json::Value,
+) -> Option<(serde_json::Value, Vec<Respelled>)> {
+    use serde_json::Value;
+    let standard = |t: &str| match crate::profile::feature::type_meant_by(t) {
+        Some((std, None)) if std != t => Some(std),
+        _ => None,
+    };
+    let mut places = Vec::new();
+    for node in crate::schema::walk(schema).nodes {
+        let at = format!("{}/type", node.pointer);
+        match node.object().and_then(|m| m.get("type")) {
+            Some(Value::String(t)) => {
+                places.extend(standard(t).map(|std| (at, t.clone(), std)));
+            }
+            Some(Value::Array(list)) => {
+                for (i, t) in list.iter().enumerate() {
+                    if let Some((t, std)) = t.as_str().and_then(|t| Some((t, standard(t)?))) {
+                        places.push((format!("{at}/{i}"), t.to_string(), std));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let mut out = schema.clone();
+    for (pointer, _, std) in &places {
+        if let Some(v) = out.pointer_mut(pointer) {
+            *v = Value::from(*std);
+        }
+    }
+    Some((out, places))
 }
 
 #[cfg(test)]
@@ -182,6 +256,43 @@ mod tests {
         let (out, written) = repair_doc(weather(), &[]);
         assert_eq!(out[0].outcome, Outcome::Unchanged);
         assert_eq!(written, weather());
+    }
+
+    #[test]
+    fn a_spelling_strict_mode_rejects_is_rewritten_instead_of_giving_strict_up() {
+        // Strict mode reads only JSON Schema's type names; the profile has no evidence
+        // against `float`, so repair left it until strict mode was at stake.
+        let mut doc = weather();
+        let f = &mut doc["tools"][0]["function"];
+        f["name"] = json!("get.weather");
+        f["parameters"]["properties"]["temp"] = json!({"type": ["Float", "null"]});
+        f["parameters"]["required"] = json!(["city", "temp"]);
+        assert_eq!(openai_chat(&doc["tools"]).0, Verdict::Rejected);
+        let (out, written) = repair_doc(doc, &["name-chars: dot"]);
+        let r = &out[0];
+        assert_eq!(r.outcome, Outcome::Repaired);
+        assert_eq!(r.tool.strict, Some(true));
+        let respelled: Vec<_> = r
+            .changes
+            .iter()
+            .filter(|c| c.rule == "type-invalid")
+            .collect();
+        assert_eq!(respelled.len(), 1, "{:?}", r.changes);
+        assert_eq!(respelled[0].pointer, "/properties/temp/type/0");
+        assert!(
+            respelled[0]
+                .action
+                .contains("`Float` as `number`, keeping strict mode")
+        );
+        assert!(respelled[0].lost.is_none());
+        assert!(r.changes.iter().all(|c| c.rule != RULE));
+        let f = &written["tools"][0]["function"];
+        assert_eq!(f["strict"], json!(true));
+        assert_eq!(
+            f["parameters"]["properties"]["temp"]["type"],
+            json!(["number", "null"])
+        );
+        assert_eq!(openai_chat(&written["tools"]), (Verdict::Accepted, None));
     }
 
     #[test]

@@ -489,8 +489,7 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
             crate::schema::refs::Step::Missing => {
                 format!("$ref to a missing definition: {target}")
             }
-            // A plain-name anchor (`#foo`): left to the validator's message.
-            crate::schema::refs::Step::Anchor | crate::schema::refs::Step::Local(..) => continue,
+            crate::schema::refs::Step::Local(..) => continue,
         };
         return Some(SchemaProblem { pointer, message });
     }

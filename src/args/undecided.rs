@@ -178,10 +178,8 @@ impl Walk<'_> {
         }
         if let Some(Value::String(r)) = s.get("$ref")
             && hops < MAX_REF_HOPS
-            && let Some(target) = r
-                .strip_prefix('#')
-                .filter(|p| p.is_empty() || p.starts_with('/'))
-                .and_then(|p| self.root.pointer(p))
+            && let crate::schema::refs::Step::Local(target, _) =
+                crate::schema::refs::step(self.root, r)
         {
             self.visit(target, instance, at, hops + 1, depth + 1);
         }

@@ -1762,13 +1762,12 @@ pub fn report_limit(
     });
 }
 
-/// Whether a local `$ref` (`#...`) points at something in `root`, by the resolver every
-/// command shares ([`crate::schema::refs::step`]). A plain-name fragment (`#foo`) names an
-/// `$anchor`: not resolved here, not flagged.
+/// Whether a `$ref` points at something in `root`, by the resolver every command shares
+/// ([`crate::schema::refs::step`]: JSON Pointer fragments, `$anchor` names, the root's `$id`).
 pub fn resolves(root: &Value, reference: &str) -> bool {
     matches!(
         crate::schema::refs::step(root, reference),
-        crate::schema::refs::Step::Local(..) | crate::schema::refs::Step::Anchor
+        crate::schema::refs::Step::Local(..)
     )
 }
 

@@ -36,6 +36,9 @@ pub struct Inlined {
     /// Where the `$ref` was (in the input).
     pub pointer: String,
     pub reference: String,
+    /// The annotations of the target (`description`, `title`, ...) that a keyword beside the
+    /// `$ref` replaced, with the target's values: what the provider no longer sees there.
+    pub replaced: Vec<(String, Value)>,
 }
 
 /// Why `toolwire repair` (with its default expansion cap, [`MAX_INLINE_NODES`]) refuses to
@@ -215,14 +218,9 @@ impl Cx<'_> {
         let Some(text) = reference.as_str() else {
             return Err(refuse("`$ref` is not a string".into()));
         };
-        let Some(fragment) = text.strip_prefix('#') else {
+        if shared::fragment(self.root, text).is_none() {
             return Err(refuse(format!(
                 "`$ref` to `{text}` is remote; toolwire never fetches schemas"
-            )));
-        };
-        if !(fragment.is_empty() || fragment.starts_with('/')) {
-            return Err(refuse(format!(
-                "`$ref` to the anchor `{text}` (only JSON Pointer references are inlined)"
             )));
         }
         // The whole chain from here first, with the resolver every command shares: a cycle or
@@ -232,17 +230,16 @@ impl Cx<'_> {
         if let Some(problem) = shared::chain_problem(text, &chain) {
             return Err(refuse(problem));
         }
-        let decoded = crate::schema::percent_decode(fragment).into_owned();
+        let shared::Step::Local(target, decoded) = shared::step(self.root, text) else {
+            return Err(refuse(format!(
+                "`$ref` to `{text}`, which is not in the schema"
+            )));
+        };
         if self.stack.iter().any(|e| e.target == decoded) {
             return Err(refuse(format!(
                 "`$ref` to `{text}` is recursive; a recursive schema cannot be written out"
             )));
         }
-        let Some(target) = self.root.pointer(&decoded) else {
-            return Err(refuse(format!(
-                "`$ref` to `{text}`, which is not in the schema"
-            )));
-        };
         if self.stack.len() >= MAX_REF_HOPS {
             let outer = &self.stack[0];
             return Err(Refusal {
@@ -258,10 +255,16 @@ impl Cx<'_> {
         let expanded = self.expand(target, at, false, depth);
         self.stack.pop();
         let mut expanded = expanded?;
+        // The copy is not the schema that declared the anchor: two schemas may not declare one.
+        if let Value::Object(obj) = &mut expanded {
+            obj.shift_remove("$anchor");
+        }
         self.done.push(Inlined {
             pointer: here.clone(),
             reference: text.to_string(),
+            replaced: Vec::new(),
         });
+        let done = self.done.len() - 1;
         let siblings: Vec<(&String, &Value)> = map.iter().filter(|(k, _)| *k != "$ref").collect();
         if siblings.is_empty() {
             return Ok(expanded);
@@ -277,6 +280,10 @@ impl Cx<'_> {
                     return Err(refuse(format!(
                         "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
                     )));
+                }
+                Some(existing) if existing != v => {
+                    self.done[done].replaced.push((k.clone(), existing.clone()));
+                    obj.insert(k.clone(), v.clone());
                 }
                 _ => {
                     let nv = if (ONE_SCHEMA.contains(&k.as_str()) || k == "items") && v.is_object()

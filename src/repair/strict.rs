@@ -103,9 +103,7 @@ type Respelled = (String, String, &'static str);
 /// `schema` with every `type` (or member of a `type` list) that is a known other spelling of
 /// a JSON Schema type, meaning nothing more, written as that type; with the places rewritten.
 /// `None` when there is none.
-fn standard_spellings(
-    schema: &serde_json::Value,
-) -> Option<(serde_json::Value, Vec<Respelled>)> {
+fn standard_spellings(schema: &serde_json::Value) -> Option<(serde_json::Value, Vec<Respelled>)> {
     use serde_json::Value;
     let standard = |t: &str| match crate::profile::feature::type_meant_by(t) {
         Some((std, None)) if std != t => Some(std),

@@ -329,6 +329,65 @@ fn local_refs_are_inlined_and_recursive_ones_refused() {
 }
 
 #[test]
+fn anchors_and_references_by_the_root_id_are_inlined_as_check_marks_them() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+        "keyword-allowed: $id",
+    ]);
+    let t = tool(
+        "f",
+        json!({"$id":"https://ex.com/s","type":"object","properties":{
+                 "a":{"$ref":"#foo"},"b":{"$ref":"#foo","description":"the b"},
+                 "c":{"$ref":"https://ex.com/s#/$defs/C"}},
+               "$defs":{"f":{"$anchor":"foo","type":"string","description":"a name"},
+                        "C":{"type":"integer"}}}),
+    );
+    // check marks every error repairable...
+    assert!(
+        errors(&t, &p)
+            .iter()
+            .all(|f| f.level != Level::Error || f.repairable),
+        "{:#?}",
+        errors(&t, &p)
+    );
+    // ...and repair does it: each copy of the anchored schema leaves its `$anchor` behind (two
+    // schemas may not declare one), and a description beside a `$ref` that replaces the
+    // definition's is a loss.
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "a":{"type":"string","description":"a name"},
+            "b":{"type":"string","description":"the b"},
+            "c":{"type":"integer"}}})
+    );
+    let lost: Vec<_> = r.changes.iter().filter_map(|c| c.lost.as_deref()).collect();
+    assert!(
+        lost.contains(
+            &"the definition's `description: \"a name\"`, replaced by the one beside the `$ref`"
+        ),
+        "{lost:?}"
+    );
+    // Where only the `$id` goes, a reference that named the schema by it is first written as
+    // a reference into the schema, which it would otherwise no longer be.
+    let r = repair_one(&t, &profile(&["keyword-allowed: $id"]));
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let params = r.tool.parameters.unwrap();
+    assert_eq!(params.get("$id"), None);
+    assert_eq!(params["properties"]["c"], json!({"$ref":"#/$defs/C"}));
+    assert_eq!(params["properties"]["a"], json!({"$ref":"#foo"}));
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.pointer == "/$id" && c.action.contains("first writing the `$ref`")),
+        "{:#?}",
+        r.changes
+    );
+}
+
+#[test]
 fn expansion_past_the_cap_is_refused() {
     let p = profile(&[
         "keyword-allowed: $ref (local $defs)",

@@ -20,30 +20,57 @@ pub const MAX_REF_HOPS: usize = 64;
 /// One `$ref` resolved in `root`, without following what it reaches.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step<'v> {
-    /// A JSON Pointer fragment (`#`, `#/$defs/A`, percent-escapes decoded) that names a value:
-    /// the value and the decoded pointer.
+    /// A reference into this document that names a value: a JSON Pointer fragment (`#`,
+    /// `#/$defs/A`, percent-escapes decoded) or a plain name (`#foo`) some subschema declares
+    /// as its `$anchor`. The value and its decoded JSON Pointer.
     Local(&'v Value, String),
-    /// A plain-name fragment (`#foo`), which names an `$anchor`: not resolved here.
-    Anchor,
-    /// Not a fragment of this document: toolwire never fetches it.
+    /// Not a reference into this document ([`fragment`]): toolwire never fetches it.
     Remote,
-    /// A JSON Pointer fragment that names nothing in `root`.
+    /// A reference into this document that names nothing in `root`.
     Missing,
+}
+
+/// The fragment of `reference` (the text of a `$ref`) when it refers into the document
+/// `root` is: the part after `#` of `#...`; `""` for the empty reference, which RFC 3986 §4.4
+/// makes the document itself; and the fragment of a reference whose part before `#` is the
+/// root's own `$id` (`https://ex.com/s#/$defs/A` in a schema with that `$id`). `None` for any
+/// other document, which toolwire never fetches. (An `$id` below the root, which changes the
+/// base of the references under it, is not followed: such references count as remote.)
+pub fn fragment<'r>(root: &Value, reference: &'r str) -> Option<&'r str> {
+    let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    if base.is_empty() {
+        return Some(fragment);
+    }
+    let id = root.get("$id").and_then(Value::as_str)?;
+    (id.trim_end_matches('#') == base).then_some(fragment)
 }
 
 /// Resolves `reference` (the text of a `$ref`) in `root`.
 pub fn step<'v>(root: &'v Value, reference: &str) -> Step<'v> {
-    let Some(fragment) = reference.strip_prefix('#') else {
+    let Some(fragment) = fragment(root, reference) else {
         return Step::Remote;
     };
     if !fragment.is_empty() && !fragment.starts_with('/') {
-        return Step::Anchor;
+        return match anchor(root, fragment) {
+            Some((v, pointer)) => Step::Local(v, pointer),
+            None => Step::Missing,
+        };
     }
     let pointer = percent_decode(fragment);
     match root.pointer(&pointer) {
         Some(v) => Step::Local(v, pointer.into_owned()),
         None => Step::Missing,
     }
+}
+
+/// The subschema of `root` that declares `$anchor: name` (draft 2020-12 §8.2.2), the first
+/// in document order, and its JSON Pointer.
+fn anchor<'v>(root: &'v Value, name: &str) -> Option<(&'v Value, String)> {
+    super::walk(root)
+        .nodes
+        .into_iter()
+        .find(|n| n.object().and_then(|o| o.get("$anchor")) == Some(&Value::from(name)))
+        .map(|n| (n.value, n.pointer))
 }
 
 /// Where following a `$ref` and the `$ref`s of what it reaches ends ([`follow`]).
@@ -58,7 +85,7 @@ pub enum Chain<'v> {
         last: &'v str,
     },
     /// At a reference the chain cannot follow: `last` is its text, `step` what it is
-    /// ([`Step::Anchor`], [`Step::Remote`] or [`Step::Missing`]).
+    /// ([`Step::Remote`] or [`Step::Missing`]).
     Stops { last: &'v str, step: Step<'v> },
     /// Back at a place already passed: the decoded pointers of the loop in order, its first
     /// repeated at the end (`[A, B, A]`; `[A, A]` for a schema that refers to itself).
@@ -267,9 +294,30 @@ mod tests {
             follow(&s, "#/$defs/n"),
             Chain::Stops {
                 last: "#anchor",
-                step: Step::Anchor
+                step: Step::Missing
             }
         );
         assert!(matches!(step(&s, "#"), Step::Local(v, p) if v == &s && p.is_empty()));
+    }
+
+    #[test]
+    fn the_document_itself_its_id_and_anchors_are_local() {
+        let s = json!({"$id": "https://ex.com/root", "properties": {"a": {"$ref": "#foo"}},
+            "$defs": {"f": {"$anchor": "foo", "type": "string"}}});
+        // The empty reference is the document itself (RFC 3986 §4.4), as `#` is.
+        assert!(matches!(step(&s, ""), Step::Local(v, p) if v == &s && p.is_empty()));
+        assert_eq!(
+            step(&s, "#foo"),
+            Step::Local(&s["$defs"]["f"], "/$defs/f".into())
+        );
+        assert_eq!(
+            step(&s, "https://ex.com/root#/$defs/f"),
+            Step::Local(&s["$defs"]["f"], "/$defs/f".into())
+        );
+        assert!(matches!(step(&s, "https://ex.com/root"), Step::Local(_, p) if p.is_empty()));
+        assert_eq!(step(&s, "https://ex.com/other#/$defs/f"), Step::Remote);
+        assert_eq!(step(&s, "#bar"), Step::Missing);
+        // Without an `$id`, a URL is another document.
+        assert_eq!(step(&json!({}), "https://ex.com/root#/x"), Step::Remote);
     }
 }

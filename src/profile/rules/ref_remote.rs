@@ -25,7 +25,9 @@ fn owns(p: &Param) -> bool {
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(serde_json::Value::String(r)) = n.reference
-        && !r.starts_with('#')
+        && cx
+            .root()
+            .is_some_and(|root| crate::schema::refs::fragment(root, r).is_none())
     {
         cx.feature(
             At::Key(n.frame, "$ref"),

@@ -60,8 +60,6 @@ const MAX_SCAN: usize = 10_000;
 fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
     match refs::step(root, reference) {
         refs::Step::Local(v, pointer) => Some((v, pointer)),
-        // An anchor: resolved by name elsewhere; treat the root as the target.
-        refs::Step::Anchor => Some((root, String::new())),
         refs::Step::Remote | refs::Step::Missing => None,
     }
 }
@@ -78,10 +76,6 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
         refs::Chain::Reaches {
             schema, pointer, ..
         } => (schema, pointer),
-        refs::Chain::Stops {
-            step: refs::Step::Anchor,
-            ..
-        } => (root, String::new()),
         // Dangling further on: the reference written here is plain.
         refs::Chain::Stops { .. } => return Some(value::REF_LOCAL),
         refs::Chain::Cycle(_) => return Some(value::REF_SELF),
@@ -139,9 +133,7 @@ fn loops_back<'v>(
         *budget -= 1;
         match v {
             Value::Object(m) => {
-                if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                    && r.starts_with('#')
-                {
+                if let Some(r) = m.get("$ref").and_then(Value::as_str) {
                     inner.push(r);
                 }
                 stack.extend(m.values());
@@ -151,9 +143,10 @@ fn loops_back<'v>(
         }
     }
     for r in inner {
-        let frag = &r[1..];
-        let around =
-            |p: &String| frag.is_empty() || p == frag || p.starts_with(&format!("{frag}/"));
+        let Some((next, p)) = target(root, r) else {
+            continue;
+        };
+        let around = |q: &String| p.is_empty() || *q == p || q.starts_with(&format!("{p}/"));
         if path.iter().any(around) {
             return true;
         }
@@ -161,9 +154,6 @@ fn loops_back<'v>(
             *too_deep = true;
             continue;
         }
-        let Some((next, p)) = target(root, r) else {
-            continue;
-        };
         if !explored.insert(p.clone()) {
             continue;
         }
@@ -197,17 +187,20 @@ fn cycle_message(root: &Value, text: &str) -> String {
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(r) = n.reference {
         let text = r.as_str().unwrap_or("");
-        if text.starts_with('#') || !r.is_string() {
-            let root = cx.root();
+        let root = cx.root();
+        if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
             let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
-            match root.and_then(|root| form(root, text, &here)) {
+            // A `$ref` that is no string refers to nothing (not to the document, as `""` does).
+            match root
+                .filter(|_| r.is_string())
+                .and_then(|root| form(root, text, &here))
+            {
                 Some(f) => cx.feature_with_fix(
                     At::Key(n.frame, "$ref"),
                     Feat::KeywordForm("$ref", f),
                     n.placement,
                     || match root {
-                        _ if !r.is_string() => format!("`$ref` is not a string but {r}"),
                         Some(root) if f == value::REF_SELF => cycle_message(root, text),
                         Some(root) if f == value::REF_CHAIN_TOO_LONG => {
                             match refs::follow(root, text) {
@@ -416,6 +409,29 @@ mod tests {
             !found.iter().any(|(_, f)| f.contains("unresolved")),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn anchors_the_empty_reference_and_the_root_id_are_followed() {
+        let r = "ref-unsupported";
+        let s = json!({"$id":"https://ex.com/s","type":"object","properties":{
+            "a":{"$ref":"#foo"}, "b":{"$ref":"https://ex.com/s#/$defs/B"}, "c":{"$ref":""},
+            "d":{"$ref":"#nothing"}},
+            "$defs":{"f":{"$anchor":"foo","type":"string"},"B":{"type":"integer"}}});
+        let found = seen(r, s.clone());
+        for (at, feature) in [
+            ("/properties/a/$ref", "keyword-allowed: $ref (local $defs)"),
+            ("/properties/b/$ref", "keyword-allowed: $ref (local $defs)"),
+            // The empty reference is the whole document, around the place it is written.
+            ("/properties/c/$ref", "keyword-allowed: $ref (recursive)"),
+            ("/properties/d/$ref", "structure: ref-unresolved"),
+        ] {
+            assert!(
+                found.contains(&(at.to_string(), feature.to_string())),
+                "{at}: {found:?}"
+            );
+        }
+        assert!(seen("ref-remote", s).is_empty());
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub(super) fn keyword(
     let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
     match (k, form) {
+        ("$id", _) if node.is_empty() => drop_root_id(tool, rule),
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (
@@ -124,6 +125,48 @@ pub(super) fn keyword(
     }
 }
 
+/// Drops the root's `$id`. A `$ref` that names the schema by that `$id`
+/// (`https://ex.com/s#/$defs/A`) is written as the same reference into this schema
+/// (`#/$defs/A`) first: without the `$id` it would name another document.
+fn drop_root_id(tool: &Tool, rule: &str) -> Found {
+    let root = tool.parameters.as_ref().ok_or("no schema")?;
+    let named: Vec<(String, String)> = crate::schema::walk(root)
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let r = n.object()?.get("$ref")?.as_str()?;
+            let fragment = crate::schema::refs::fragment(root, r)?;
+            (!r.is_empty() && !r.starts_with('#'))
+                .then(|| (n.pointer.clone(), format!("#{fragment}")))
+        })
+        .collect();
+    if named.is_empty() {
+        return drop_keyword(tool, rule, "", "$id", true);
+    }
+    let id = show(root.get("$id").unwrap_or(&Value::Null));
+    let mut d = Draft::of(tool);
+    for (at, reference) in &named {
+        d.schema(at)?.insert("$ref".into(), json!(reference));
+    }
+    d.schema("")?.shift_remove("$id");
+    Ok(vec![Candidate::one(
+        d,
+        "/$id",
+        rule,
+        match named.len() {
+            1 => format!(
+                "dropped `$id: {id}`, first writing the `$ref` that named the schema by it as a \
+                 reference into the schema (`#...`)"
+            ),
+            n => format!(
+                "dropped `$id: {id}`, first writing the {n} `$ref`s that named the schema by it \
+                 as references into the schema (`#...`)"
+            ),
+        },
+        Some(format!("the annotation `$id: {id}`")),
+    )])
+}
+
 fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
     let schema = tool.parameters.as_ref().ok_or("no schema")?;
     match crate::repair::refs::inline(schema, max_nodes) {
@@ -133,11 +176,22 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
             let mut changes: Vec<Change> = done
                 .iter()
                 .map(|d| {
+                    let lost = (!d.replaced.is_empty()).then(|| {
+                        let said: Vec<String> = d
+                            .replaced
+                            .iter()
+                            .map(|(k, v)| format!("`{k}: {}`", show(v)))
+                            .collect();
+                        format!(
+                            "the definition's {}, replaced by the one beside the `$ref`",
+                            said.join(", ")
+                        )
+                    });
                     change(
                         &d.pointer,
                         rule,
                         format!("inlined `$ref: {}`", d.reference),
-                        None,
+                        lost,
                     )
                 })
                 .collect();

@@ -1617,9 +1617,28 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             located = Located::MetaSchema;
             let found = find_in(&candidates, meta_violation);
             (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
+            let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
             if rule.is_none() {
-                let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
                 rule = pointer.as_deref().map(|p| meta_rule_for(p, value(p)));
+            }
+            // The provider names none of the places, so each must be fixed before it accepts
+            // the tool: the others are said, not left for the next rejection.
+            if let (Some(here), Some(schema)) = (&pointer, tool.and_then(|t| t.schema)) {
+                let others: Vec<String> = meta_violations(schema)
+                    .into_iter()
+                    .filter(|p| p != here)
+                    .map(|p| {
+                        let shown = if p.is_empty() { "(root)" } else { p.as_str() };
+                        format!("`{shown}` ({})", meta_rule_for(&p, value(&p)))
+                    })
+                    .collect();
+                if !others.is_empty() {
+                    notes.push(format!(
+                        "the meta-schema also refuses this tool's schema at {}: fix every \
+                         place, or the provider rejects the tool again",
+                        others.join(", ")
+                    ));
+                }
             }
         }
         Place::Search(cond) => {
@@ -1926,20 +1945,37 @@ fn expectation_holds(
     }
 }
 
-/// The first draft 2020-12 meta-schema violation in `schema`, as a pointer into it.
+/// The first draft 2020-12 meta-schema violation in `schema`, as a pointer into it: the
+/// first of the deepest places (the most precise).
 fn meta_violation(schema: &Value) -> Option<String> {
-    let validator = META.as_ref()?;
+    let depth = |p: &String| p.matches('/').count();
     let mut best: Option<String> = None;
-    for e in validator.iter_errors(schema) {
-        let p = e.instance_path().as_str();
-        if best
-            .as_ref()
-            .is_none_or(|b| p.matches('/').count() > b.matches('/').count())
-        {
-            best = Some(p.to_string());
+    for p in meta_violations(schema) {
+        if best.as_ref().is_none_or(|b| depth(&p) > depth(b)) {
+            best = Some(p);
         }
     }
     best
+}
+
+/// Every place in `schema` the draft 2020-12 meta-schema refuses, as JSON Pointers in
+/// document order, each once, leaving out a place around another (the error there is the
+/// one inside it, seen from further out).
+fn meta_violations(schema: &Value) -> Vec<String> {
+    let Some(validator) = META.as_ref() else {
+        return Vec::new();
+    };
+    let mut places: Vec<String> = Vec::new();
+    for e in validator.iter_errors(schema) {
+        let p = e.instance_path().as_str().to_string();
+        if !places.contains(&p) {
+            places.push(p);
+        }
+    }
+    let around = |outer: &str, inner: &str| inner.starts_with(&format!("{outer}/"));
+    let all = places.clone();
+    places.retain(|p| !all.iter().any(|q| around(p, q)));
+    places
 }
 
 /// The draft 2020-12 meta-schema with `format` asserted (so `$id: "not a uri"` is found).

@@ -198,6 +198,33 @@ fn anthropic_invalid_schema_is_located_by_the_meta_schema() {
     assert_eq!(e.pointer.as_deref(), Some("/properties/bad/type"));
     assert_eq!(e.located, Located::MetaSchema);
     assert_eq!(e.rule.as_deref(), Some("type-invalid"));
+    assert!(
+        !e.notes.iter().any(|n| n.contains("also refuses")),
+        "{:?}",
+        e.notes
+    );
+}
+
+/// Anthropic names no place, so every place the meta-schema refuses must be fixed before the
+/// tool is taken: the ones besides the place explained are said too.
+#[test]
+fn every_place_the_meta_schema_refuses_is_named() {
+    let request = json!({"tools": [{"name": "ok", "input_schema": {"type": "object"}},
+        {"name": "bad", "input_schema": {"type": "object", "properties": {
+            "a": "string", "b": {"type": "integer", "minimum": "3"}}}}]});
+    let text = "tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref()),
+        (Some(1), Some("/properties/b/minimum"))
+    );
+    assert!(
+        e.notes.iter().any(|n| n
+            == "the meta-schema also refuses this tool's schema at `/properties/a` \
+                (schema-invalid): fix every place, or the provider rejects the tool again"),
+        "{:?}",
+        e.notes
+    );
 }
 
 #[test]

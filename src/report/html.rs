@@ -1,7 +1,9 @@
 //! `check --format html`: one self-contained page (no script, no external resource) for a
 //! person reading a CI artifact: the summary, counts per rule, then each file's findings
 //! grouped by tool. Every text from the input (tool names, pointers, messages) is escaped by
-//! `maud`, so a tool named `<script>` is shown, never run.
+//! `maud`, so a tool named `<script>` is shown, never run; and its control characters and
+//! bidi controls are shown escaped (`\u{202e}`), as in every other output for people
+//! ([`super::escape_output`]), so that a browser does not reorder the text around them.
 
 use maud::{DOCTYPE, Markup, html};
 
@@ -40,7 +42,7 @@ pub fn render(report: &Report) -> String {
             }
         }
     };
-    let mut s = page.into_string();
+    let mut s = super::escape_output(&page.into_string()).into_owned();
     s.push('\n');
     s
 }
@@ -126,6 +128,23 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("/properties/&lt;b&gt;x"), "{page}");
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_shown_escaped() {
+        let r = report(serde_json::json!([{
+            "name": "a\u{202e}b\u{1b}[2J\u{0}",
+            "description": "d",
+            "input_schema": {"type":"object","properties":{"x\u{2066}":{"type":"array"}}}
+        }]));
+        let page = render(&r);
+        assert!(
+            !page.chars().any(|c| c.is_control() && c != '\n'
+                || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')),
+            "{page:?}"
+        );
+        assert!(page.contains(r"a\u{202e}b\u{1b}[2J\u{0}"), "{page}");
+        assert!(page.contains(r"/properties/x\u{2066}"), "{page}");
     }
 
     #[test]

@@ -96,8 +96,9 @@ fn read_request(path: &Path) -> Result<serde_json::Value> {
 }
 
 /// The error body: the file `arg` names, else `arg` itself. A directory, or a path-looking
-/// argument (no spaces, and a `/` or a `.json`/`.txt` ending) that does not exist, is an input
-/// error rather than error text, so a typo in a file name is not "explained" as a message.
+/// argument (no spaces, and a `.json`/`.txt` ending or a `/` after an existing folder) that
+/// does not exist, is an input error rather than error text, so a typo in a file name is not
+/// "explained" as a message; `n/a`, a whole provider message in reports.yaml, is text.
 fn error_text(arg: &str) -> Result<String> {
     let path = Path::new(arg);
     if path.is_dir() {
@@ -140,9 +141,13 @@ fn error_text(arg: &str) -> Result<String> {
 }
 
 fn looks_like_path(arg: &str) -> bool {
+    let in_a_folder = || {
+        arg.rsplit_once('/')
+            .is_some_and(|(folder, _)| folder.is_empty() || Path::new(folder).is_dir())
+    };
     !arg.is_empty()
         && !arg.chars().any(char::is_whitespace)
-        && (arg.contains('/') || arg.ends_with(".json") || arg.ends_with(".txt"))
+        && (arg.ends_with(".json") || arg.ends_with(".txt") || in_a_folder())
 }
 
 /// One explanation for people: the provider's message and the request's names are quoted, so

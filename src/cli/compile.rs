@@ -125,7 +125,9 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             .map_err(|e| Error::Usage(format!("{}: {e}", args.file.display())))?;
         for (entry, r) in request.iter().zip(c.tools.iter_mut()) {
             r.index = entry.index;
+            r.line = entry.line;
         }
+        c.line = request.first().and_then(|e| e.line);
         compiled.push(c);
     }
     // A request the model rejects, or with no tool left, is refused: its block is not
@@ -238,6 +240,11 @@ fn builtin_line(b: &BuiltinOutcome) -> String {
 
 fn human(c: &Compilation) -> String {
     let mut s = String::new();
+    // A JSON Lines request's verdict names its line, as its tools' lines do.
+    let target = match c.line {
+        Some(n) => format!("{} [line {n}]", c.target),
+        None => c.target.clone(),
+    };
     for r in &c.tools {
         if r.outcome != Outcome::Unchanged {
             s.push_str(&repair::human(r));
@@ -249,7 +256,7 @@ fn human(c: &Compilation) -> String {
     match &c.check {
         ModelCheck::Accepted { stage } => s.push_str(&format!(
             "{}: the offline model accepts the request (stage {stage})\n",
-            c.target
+            target
         )),
         ModelCheck::Rejected {
             status,
@@ -258,7 +265,7 @@ fn human(c: &Compilation) -> String {
         } => {
             s.push_str(&format!(
                 "{}: the offline model rejects the request ({status}): {}\n",
-                c.target,
+                target,
                 error.split_whitespace().collect::<Vec<_>>().join(" ")
             ));
             for e in explanations {
@@ -284,9 +291,9 @@ fn human(c: &Compilation) -> String {
         }
         ModelCheck::Inconclusive { status, note } => s.push_str(&format!(
             "{}: the offline model's answer ({status}) is inconclusive: {note}\n",
-            c.target
+            target
         )),
-        ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", c.target)),
+        ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", target)),
     }
     s
 }

@@ -57,6 +57,10 @@ pub enum ModelCheck {
 #[derive(Debug, Clone, Serialize)]
 pub struct Compilation {
     pub target: String,
+    /// The JSON Lines line (1-based) the request was read from; `None` for other files, and
+    /// as the library returns it (the caller knows where the tools came from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// Per input tool: the repairs for the target's profile and the wire changes, or the
     /// refusal.
     pub tools: Vec<ToolRepair>,
@@ -449,6 +453,7 @@ fn compile_admitted(
     };
     Ok(Compilation {
         target: target.to_string(),
+        line: None,
         wire: tool_block(&body),
         request: body,
         tools: results,

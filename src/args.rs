@@ -651,6 +651,22 @@ pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
     parse_arguments_from(std::path::Path::new("arguments"), text)
 }
 
+/// The keys written twice in one object of the arguments `text` (as [`parse_arguments`] reads
+/// it: inside the JSON string when the arguments are one, as OpenAI sends them). The check
+/// reads the last value, as serde_json does; a provider's or a tool's parser may keep the
+/// first, so the two may not be checking the same arguments. Empty when there is none or the
+/// text does not parse.
+pub fn duplicate_keys(text: &str) -> Vec<crate::json::duplicates::DuplicateKey> {
+    let outer = crate::json::duplicates::locate(text);
+    if !outer.is_empty() {
+        return outer;
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(inner)) => crate::json::duplicates::locate(&inner),
+        _ => Vec::new(),
+    }
+}
+
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
 pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Sent> {
     let limits = Limits::default();

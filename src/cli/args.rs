@@ -94,10 +94,14 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             t
         })
         .collect();
-    // Numbers checked as another value than sent (big integers): said, never silent.
-    let inexact = match &sent {
-        Sent::Value(_) => inexact_numbers(call_text.as_deref().unwrap_or(&args.call)),
-        _ => Vec::new(),
+    // Numbers checked as another value than sent (big integers), and keys written twice
+    // (checked with their last value): said, never silent.
+    let (inexact, twice) = match &sent {
+        Sent::Value(_) => {
+            let text = call_text.as_deref().unwrap_or(&args.call);
+            (inexact_numbers(text), crate::args::duplicate_keys(text))
+        }
+        _ => (Vec::new(), Vec::new()),
     };
     if args.format == "json" {
         let mut out = json!({
@@ -114,6 +118,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         if !spellings.is_empty() {
             out["type_spellings"] = json!(spellings);
+        }
+        if !twice.is_empty() {
+            out["duplicate_keys"] = json!(twice);
         }
         // The problems and the retry message quote the model's values: redacted as run logs
         // are (a key the model was led to write out). `arguments` is the data, kept as is.
@@ -162,6 +169,19 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 },
                 n.sent,
                 n.checked_as
+            );
+        }
+        for d in &twice {
+            let _ = writeln!(
+                out,
+                "note: {}: the key {:?} is written twice; checked with its last value, as \
+                 serde_json reads it (a provider's or a tool's parser may keep the first)",
+                if d.pointer.is_empty() {
+                    "(the arguments)"
+                } else {
+                    &d.pointer
+                },
+                d.key
             );
         }
         for t in &spellings {

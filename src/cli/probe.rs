@@ -443,11 +443,25 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
                  engines (engine/*); drop --offline to probe it"
             )));
         }
+        // Every target a filter may name (live ones are read only when they match one).
+        let known: Vec<String> = crate::engine::engines()
+            .iter()
+            .map(|e| e.id().to_string())
+            .chain(
+                (!args.offline)
+                    .then(crate::target::routes)
+                    .into_iter()
+                    .flatten()
+                    .map(|r| r.id().to_string()),
+            )
+            .collect();
         targets.retain(|t| args.targets.iter().any(|f| id_matches(&t.record().id, f)));
         if targets.is_empty() {
             return Err(Error::Usage(format!(
-                "--target {:?} matches no target",
-                args.targets
+                "--target {} matches no target{} (the targets: {})",
+                args.targets.join(", --target "),
+                if args.offline { " probed offline" } else { "" },
+                known.join(", ")
             )));
         }
     }

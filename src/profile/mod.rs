@@ -281,7 +281,16 @@ impl ProfileSet {
             max_depth: 32,
         };
         let value = crate::json::parse_str(file, text, limits, 0)?;
-        serde_json::from_value(value).map_err(|e| Error::input(file, Place::File, e.to_string()))
+        serde_json::from_value(value).map_err(|e| {
+            Error::input(
+                file,
+                Place::File,
+                format!(
+                    "not a profiles file (the shape `toolwire rules` writes to \
+                     reports/profile.json): {e}"
+                ),
+            )
+        })
     }
 
     /// Reads a profile file from disk.

@@ -7,7 +7,9 @@
 //!   feature whenever a target of the profile rejects the case in the matrix (as an error),
 //!   and does not flag it when every target accepts it;
 //! - `report::<id>`: every public report in `reports/documented/` that has a tool and a
-//!   rejection mapped to a target is flagged by `check --target` for that target.
+//!   rejection mapped to a target is flagged by `check --target` for that target;
+//! - `example::<rule>`: each rule's documented example (RULES.md, `toolwire rule ID`), read
+//!   as `check` reads a file, is reported by that rule under at least one target's profile.
 //!
 //! Known gaps are expected failures in [`EXPECTED_FAILURES`], each with its reason.
 
@@ -28,6 +30,22 @@ use toolwire::tool::ToolDef;
 /// Tests expected to fail, with the reason. A listed test that passes is an error too, so the
 /// list stays true.
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
+    (
+        "example::nesting-too-deep",
+        "the example sketches 513 levels with `...`: toolwire's own cap, which no file can show in a line",
+    ),
+    (
+        "example::size-exceeded",
+        "the example sketches an enum of 1,001 values with `...`",
+    ),
+    (
+        "example::too-many-tools",
+        "the example sketches 513 tools with `...`",
+    ),
+    (
+        "example::description-too-long",
+        "the example sketches a description of 1,103 characters as `<...>`",
+    ),
     (
         "report::cohere-strict-tools-requires-required::cohere/v2-strict",
         "the reported tool has no `required` at all; the catalog's case for all-optional arguments writes `required: []`, and no case covers an absent `required`",
@@ -441,5 +459,36 @@ fn main() {
             }));
         }
     }
+    for rule in rules::REGISTRY.iter() {
+        let profiles = by_name.clone();
+        trials.push(trial(format!("example::{}", rule.id), move || {
+            example_reported(rule, &profiles)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// `rule`'s example, read as a file is (a bare schema, a tool, a list of tools), gets a
+/// finding of `rule` under some target's profile: the docs show what the rule reports.
+fn example_reported(
+    rule: &rules::Rule,
+    profiles: &BTreeMap<String, Arc<CompiledProfile>>,
+) -> Result<(), Failed> {
+    let value: serde_json::Value = serde_json::from_str(rule.example)
+        .map_err(|e| format!("the example is not JSON ({e}): {}", rule.example))?;
+    let set = toolwire::input::from_value(std::path::Path::new("example"), value)
+        .map_err(|e| format!("the example is not a tool file: {e}"))?;
+    if profiles.values().any(|p| {
+        toolwire::check::check_set(&set, p)
+            .iter()
+            .any(|f| f.rule.as_str() == rule.id)
+    }) {
+        Ok(())
+    } else {
+        Err(format!(
+            "no profile reports `{}` for its example {}",
+            rule.id, rule.example
+        )
+        .into())
+    }
 }

@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
              the path are not levels; a local `$ref` is followed into its definition (a \
              recursive one counted once through the cycle).",
     features: "`depth-limit: N`",
-    example: r#"{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "string"}}}}}}}"#,
+    example: r#"{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "object", "properties": {"d": {"type": "string"}}}}}}}}}"#,
     fix: "Flatten the schema: lift nested objects into top-level properties or accept a JSON string for the deep part.",
     repair: "no",
     repairable: never,

@@ -63,14 +63,30 @@ pub fn step<'v>(root: &'v Value, reference: &str) -> Step<'v> {
     }
 }
 
-/// The subschema of `root` that declares `$anchor: name` (draft 2020-12 §8.2.2), the first
-/// in document order, and its JSON Pointer.
+/// Definitions (`$defs` and `definitions` members together) searched for an `$anchor`. A
+/// schema may hold a `$ref` at each of [`super::MAX_NODES`] places, so the search is bounded
+/// for every lookup to stay cheap; tool schemas declare anchors on their definitions.
+pub const MAX_ANCHOR_DEFINITIONS: usize = 256;
+
+/// The schema that declares `$anchor: name` (draft 2020-12 §8.2.2) and its JSON Pointer: the
+/// root, or one of its first [`MAX_ANCHOR_DEFINITIONS`] definitions in document order. An
+/// anchor declared anywhere else is not found (the reference then names nothing toolwire
+/// follows).
 fn anchor<'v>(root: &'v Value, name: &str) -> Option<(&'v Value, String)> {
-    super::walk(root)
-        .nodes
-        .into_iter()
-        .find(|n| n.object().and_then(|o| o.get("$anchor")) == Some(&Value::from(name)))
-        .map(|n| (n.value, n.pointer))
+    let declares = |v: &Value| v.get("$anchor").and_then(Value::as_str) == Some(name);
+    if declares(root) {
+        return Some((root, String::new()));
+    }
+    ["$defs", "definitions"]
+        .iter()
+        .filter_map(|k| Some((*k, root.get(*k)?.as_object()?)))
+        .flat_map(|(k, defs)| defs.iter().map(move |(member, v)| (k, member, v)))
+        .take(MAX_ANCHOR_DEFINITIONS)
+        .find(|(_, _, v)| declares(v))
+        .map(|(k, member, v)| {
+            let at = crate::json::push_token(&crate::json::push_token("", k), member);
+            (v, at)
+        })
 }
 
 /// Where following a `$ref` and the `$ref`s of what it reaches ends ([`follow`]).
@@ -319,5 +335,27 @@ mod tests {
         assert_eq!(step(&s, "#bar"), Step::Missing);
         // Without an `$id`, a URL is another document.
         assert_eq!(step(&json!({}), "https://ex.com/root#/x"), Step::Remote);
+    }
+
+    /// Anchors are looked for on the root and its first definitions only, so a schema of many
+    /// references costs each of them a bounded search.
+    #[test]
+    fn anchors_are_found_on_the_root_and_the_first_definitions() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..=MAX_ANCHOR_DEFINITIONS {
+            defs.insert(format!("D{i}"), json!({"$anchor": format!("a{i}")}));
+        }
+        let s = json!({"$anchor": "top", "$defs": defs,
+            "properties": {"p": {"$anchor": "inside", "type": "string"}}});
+        assert!(matches!(step(&s, "#top"), Step::Local(_, p) if p.is_empty()));
+        let last = MAX_ANCHOR_DEFINITIONS - 1;
+        assert!(
+            matches!(step(&s, &format!("#a{last}")), Step::Local(_, p) if p == format!("/$defs/D{last}"))
+        );
+        assert_eq!(
+            step(&s, &format!("#a{MAX_ANCHOR_DEFINITIONS}")),
+            Step::Missing
+        );
+        assert_eq!(step(&s, "#inside"), Step::Missing);
     }
 }

@@ -210,12 +210,22 @@ mod tests {
 
     #[test]
     fn path_looking_arguments_are_not_error_text() {
-        for p in ["err.json", "out/err", "./body.txt", "/tmp/x/none.json"] {
+        // Unit tests run in the crate's folder, which has `src/`.
+        for p in [
+            "err.json",
+            "src/err",
+            "./body",
+            "/none",
+            "./body.txt",
+            "/tmp/x/none.json",
+        ] {
             assert!(looks_like_path(p), "{p}");
         }
         for t in [
             "Invalid schema for function 'f': In context=('properties', 'x')",
             "400 Bad Request",
+            "n/a",
+            "no-such-folder/err",
             "",
         ] {
             assert!(!looks_like_path(t), "{t}");

@@ -346,3 +346,40 @@ fn the_cache_key_is_a_digest_of_the_source() {
     assert_eq!(rev.len(), 32, "{rev}");
     assert!(rev.bytes().all(|b| b.is_ascii_hexdigit()), "{rev}");
 }
+
+/// Every source file counts, `src/target/` (the provider modules) among them; only the build
+/// folder `target/` and `.git` at the top do not.
+#[test]
+fn the_cache_key_covers_every_source_folder_and_not_the_build() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    let write = |path: &str, text: &str| {
+        let p = root.path().join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("folders");
+        std::fs::write(p, text).expect("written");
+    };
+    write(".github/actions/check/action.yml", "name: check\n");
+    write("src/target/openai.rs", "// v1\n");
+    write("target/release/toolwire", "binary v1");
+    write(".git/HEAD", "ref: main\n");
+    let action_path = root.path().join(".github/actions/check");
+    let action_path = action_path.to_str().expect("a UTF-8 path");
+    let rev = || {
+        let (status, outputs, err) = run(
+            &step("Locate toolwire's source"),
+            root.path(),
+            &[("GITHUB_ACTION_PATH", action_path)],
+        );
+        assert_eq!(status, 0, "{err}");
+        outputs
+            .lines()
+            .find_map(|l| l.strip_prefix("rev="))
+            .expect("a rev output")
+            .to_string()
+    };
+    let first = rev();
+    write("target/release/toolwire", "binary v2");
+    write(".git/HEAD", "ref: other\n");
+    assert_eq!(rev(), first, "the build and .git are not source");
+    write("src/target/openai.rs", "// v2\n");
+    assert_ne!(rev(), first, "a provider module is source");
+}

@@ -71,11 +71,20 @@ impl Project {
             .collect())
     }
 
+    /// The run logs of `runs/`. An emulated run there (copied in by hand: `probe` never
+    /// writes one there) is refused, naming it: its answers are never evidence, and skipping
+    /// it silently would leave it to be committed as if it were.
     fn evidence_logs(&self) -> Result<Vec<RunLog>> {
-        Ok(runlog::read_all(&self.runs_dir())?
-            .into_iter()
-            .filter(|r| !r.header.emulated)
-            .collect())
+        let logs = runlog::read_all(&self.runs_dir())?;
+        if let Some(r) = logs.iter().find(|r| r.header.emulated) {
+            return Err(crate::Error::input(
+                &r.path,
+                crate::error::Place::File,
+                "an emulated run (toolwire emulate or a stand-in answered): its answers are \
+                 never evidence, so it may not be in the run logs; remove it",
+            ));
+        }
+        Ok(logs)
     }
 
     /// Documented and reported evidence (`reports/documented/*.yaml`) mapped to cells of
@@ -193,6 +202,27 @@ mod tests {
             .map(|r| r.path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(folded, ["cut.jsonl", "whole.jsonl"]);
+    }
+
+    /// An emulated run log put into `runs/` by hand is refused by name, never skipped.
+    #[test]
+    fn an_emulated_run_in_the_run_logs_is_refused() {
+        let committed = Project::new("cases", "reports");
+        let source = committed.runs().expect("the committed run logs read");
+        let text = std::fs::read_to_string(&source[0].path).unwrap();
+        let (header, rest) = text.split_once('\n').unwrap();
+        let mut header: serde_json::Value = serde_json::from_str(header).unwrap();
+        header["emulated"] = serde_json::Value::Bool(true);
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let path = project.runs_dir().join("emulated.jsonl");
+        std::fs::write(&path, format!("{header}\n{rest}")).unwrap();
+        let e = project.runs().unwrap_err().to_string();
+        assert!(
+            e.contains("emulated.jsonl") && e.contains("an emulated run"),
+            "{e}"
+        );
     }
 
     /// A log whose last line was cut mid-write (a probe killed while writing) is read with

@@ -169,3 +169,41 @@ fn actions_are_pinned_to_commits() {
     }
     assert!(uses >= 5, "{uses} uses: lines found");
 }
+
+/// The MSRV job builds with the toolchain Cargo.toml's `rust-version` names, read by its own
+/// script (so the two cannot drift), which is the version the README promises.
+#[test]
+fn the_msrv_job_builds_with_the_promised_toolchain() {
+    let w = yaml(".github/workflows/ci.yml");
+    let steps = w["jobs"]["msrv"]["steps"].as_array().expect("an msrv job");
+    let script = steps
+        .iter()
+        .find_map(|s| s["run"].as_str().filter(|r| r.contains("rust-version")))
+        .expect("a step that reads rust-version");
+    let sed = script
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("version=\"$(")
+                .and_then(|r| r.strip_suffix(")\""))
+        })
+        .expect("the line that reads the version");
+    let out = std::process::Command::new("bash")
+        .args(["-c", sed])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("bash runs");
+    let version = String::from_utf8(out.stdout).expect("UTF-8");
+    let version = version.trim();
+    assert!(!version.is_empty(), "no version read");
+    assert!(
+        read("README.md").contains(&format!("Rust toolchain ({version} or newer)")),
+        "the README promises another version than {version}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s["run"].as_str() == Some("cargo check --locked --all-targets")),
+        "the job builds every target"
+    );
+}

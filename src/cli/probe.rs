@@ -229,6 +229,10 @@ pub struct LiveTargets {
     pub secrets: Vec<String>,
     /// Ids whose base URL `--base-url` replaced.
     pub overridden: Vec<String>,
+    /// Hosted targets (not the local servers that need no credential) whose base URL was
+    /// replaced by a loopback one, with it: whatever answers there (a mock, a relay, the
+    /// emulator with its marker stripped) is a stand-in, not the provider.
+    pub stand_ins: Vec<(String, String)>,
 }
 
 /// Builds the live targets the run probes (`--target`; all when none is given) from the
@@ -254,6 +258,7 @@ pub fn live_targets(
     let mut targets = Vec::new();
     let mut secrets = Vec::new();
     let mut overridden = Vec::new();
+    let mut stand_ins = Vec::new();
     for route in crate::target::routes() {
         let id = route.id().to_string();
         // A target the run does not probe (`--target`) is left out before its variables are
@@ -290,6 +295,14 @@ pub fn live_targets(
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
         }
+        // A local server (it needs no credential) is probed on this machine by design.
+        let hosted = !matches!(route.settings().keyless, crate::target::wire::Keyless::Open);
+        if hosted && cfg.base_overridden && http::is_loopback(&cfg.base_url) {
+            stand_ins.push((
+                id.clone(),
+                crate::evidence::runlog::redact_userinfo(&cfg.base_url).into_owned(),
+            ));
+        }
         let mut opts = HttpOptions::for_base(&cfg.base_url);
         opts.timeout = Duration::from_secs_f64(args.timeout.max(0.05));
         opts.retries = args.retries;
@@ -311,6 +324,7 @@ pub fn live_targets(
         targets,
         secrets,
         overridden,
+        stand_ins,
     })
 }
 
@@ -402,11 +416,14 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     }
     let mut redactor = Redactor::default();
     let mut emulated = false;
+    // Why a run is not evidence, for its messages.
+    let mut why_emulated = String::from("toolwire emulate answered");
     if !args.offline {
         let LiveTargets {
             targets: live,
             secrets,
             overridden,
+            stand_ins,
         } = live_targets(&args, &ProcessEnv, &client, &budget)?;
         for s in &secrets {
             redactor.add_secret(s);
@@ -427,6 +444,17 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             }
             false
         });
+        // A hosted provider answering from this machine is a stand-in, marker or not.
+        let probed = |id: &str| {
+            live.iter()
+                .any(|t| t.record().id == id && t.skip_reason().is_none())
+        };
+        if !emulated && let Some((id, base)) = stand_ins.iter().find(|(id, _)| probed(id)) {
+            emulated = true;
+            why_emulated = format!(
+                "{id} answered from the loopback address {base}, a stand-in for the provider"
+            );
+        }
         targets.extend(live.into_iter().map(|t| t as Arc<dyn ProbeTarget>));
     }
     if !args.targets.is_empty() {
@@ -478,12 +506,18 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     let runs_dir = match (&args.runs_dir, emulated) {
         (Some(d), true) if same_dir(d, &project.runs_dir()) => {
             return Err(Error::Usage(format!(
-                "this run is against toolwire emulate; its answers are not evidence and may not go to {}",
+                "this run is emulated ({why_emulated}); its answers are not evidence and may not go to {}",
                 d.display()
             )));
         }
         (Some(d), _) => d.clone(),
-        (None, true) => std::env::temp_dir().join("toolwire-emulated-runs"),
+        // A folder of its own, readable by this user only (not one shared path in the
+        // system's temp folder, which another user could have made or read).
+        (None, true) => tempfile::Builder::new()
+            .prefix("toolwire-emulated-run-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?
+            .keep(),
         (None, false) => project.runs_dir(),
     };
     let previous = if emulated {
@@ -539,9 +573,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     }
     println!("run log: {}", summary.log.display());
     if emulated {
-        println!(
-            "emulated run (toolwire emulate answered): not evidence; the matrix was not regenerated"
-        );
+        println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
     } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
         for p in project.regenerate(Mode::Write)? {
             println!("wrote {}", p.display());
@@ -643,4 +675,59 @@ fn print_summary(s: &RunSummary) {
     println!("{}", summary_table(s));
     let sent: usize = s.targets.values().map(|t| t.requests).sum();
     println!("requests sent: {sent}");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use clap::Parser;
+
+    use super::*;
+
+    fn args(flags: &[&str]) -> ProbeArgs {
+        let mut argv = vec!["toolwire", "probe"];
+        argv.extend_from_slice(flags);
+        match crate::cli::Cli::try_parse_from(argv)
+            .expect("the flags parse")
+            .command
+        {
+            crate::cli::Command::Probe(a) => a,
+            _ => unreachable!("a probe command"),
+        }
+    }
+
+    /// A hosted provider's base URL replaced by a loopback one makes whatever answers there a
+    /// stand-in (its answers are not evidence); a self-hosted engine's own loopback URL, and a
+    /// remote gateway, are not.
+    #[test]
+    fn a_hosted_target_sent_to_loopback_is_a_stand_in() {
+        let env: BTreeMap<String, String> = [
+            ("OPENAI_API_KEY", "tw-stand-in-test"),
+            ("MISTRAL_API_KEY", "tw-stand-in-test"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let a = args(&[
+            "--target",
+            "openai/chat",
+            "--target",
+            "mistral/chat",
+            "--target",
+            "ollama/chat",
+            "--base-url",
+            "openai/chat=http://127.0.0.1:9",
+            "--base-url",
+            "mistral/chat=https://gateway.example.com",
+            "--base-url",
+            "ollama/chat=http://localhost:11500",
+        ]);
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let live = live_targets(&a, &env, &client, &Budget::new(Some(1))).expect("targets");
+        assert_eq!(
+            live.stand_ins,
+            vec![("openai/chat".to_string(), "http://127.0.0.1:9".to_string())]
+        );
+    }
 }

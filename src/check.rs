@@ -3,7 +3,7 @@
 //! Rule *logic* is in [`crate::profile::rules`]; which features are allowed comes from a
 //! profile derived from the evidence ([`crate::profile`]). A finding is an `error` when a
 //! target of the profile has rejecting evidence for the feature, a `warning` when no target
-//! rejects it but some target has no evidence (DESIGN.md: no evidence counts as not
+//! rejects it but some target has no evidence (no evidence counts as not
 //! accepted).
 
 use std::collections::{BTreeMap, BTreeSet};

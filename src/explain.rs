@@ -3,7 +3,7 @@
 //!
 //! Input: the error body (JSON in any provider's envelope, or the text a client printed) and,
 //! when available, the request that was sent. Each provider's message templates (see
-//! `evidence/PROVIDERS.md` and the public reports in `evidence/reports.yaml`) are read by
+//! `evidence/PROVIDERS.md` and the public reports in `reports/documented/reports.yaml`) are read by
 //! the `templates` submodule; each problem found becomes one [`Explanation`].
 //!
 //! Places are turned into JSON Pointers against the request's own tools:

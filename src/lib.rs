@@ -1,7 +1,7 @@
 //! toolwire: a conformance suite and prober for the JSON Schemas that LLM tool calling sends
 //! to model providers.
 //!
-//! Pipeline (see DESIGN.md): [`case`] files → [`probe`] against every [`target`] (in-process
+//! Pipeline: [`case`] files → [`probe`] against every [`target`] (in-process
 //! [`engine`]s and live providers) → run logs and the [`evidence`] matrix → [`profile`]s and
 //! rules → [`check`], [`repair`], [`compile`], [`args`], [`explain`].
 //!
@@ -14,6 +14,12 @@
 //! compile's check is the target's offline model. Every error type implements
 //! [`std::error::Error`]. Values nesting deeper than 512 levels (arrays and objects counted,
 //! as in a file) are refused at the entry points, so no step overflows a 2 MiB thread.
+//! A value holding no tool at all reads as an empty set, whose check is clean: call
+//! [`input::require_tools`] to refuse it, as every command does.
+//!
+//! Comments cite provider facts by their source: a URL, a report's id, a probe run, or
+//! `PROVIDERS.md §N`, the project's research notes, whose facts are kept with their URLs and
+//! dates in `reports/documented/providers.yaml`.
 //!
 //! ```
 //! use serde_json::json;
@@ -32,6 +38,7 @@
 //!         "parameters": {"type": "object", "required": ["city"], "properties": {
 //!             "city": {"type": "string", "format": "hostname"},
 //!             "days": {"type": "integer"}}}}}]}))?;
+//! toolwire::input::require_tools(&set)?;
 //!
 //! // Check against what every core target accepts.
 //! for f in toolwire::check::check_set(&set, &portable) {
@@ -58,12 +65,14 @@
 //! let report = check_arguments(schema, &json!({"city": "oslo", "days": "3"}), Coercions::ALL)?;
 //! assert!(report.is_valid(), "{}", report.retry_message(Some("get_weather")));
 //!
-//! // A provider's rejection, explained against the request sent.
-//! let error = r#"{"error": {"code": 400, "status": "INVALID_ARGUMENT", "message":
-//!     "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[1].value.type: must be specified\n"}}"#;
-//! for e in toolwire::explain::explain(Some(&compiled.request), error, Some(target)) {
-//!     println!("{:?} {:?} {:?}: {}", e.tool, e.pointer, e.rule, e.message);
-//! }
+//! // A provider's rejection, explained against the request sent: the tool, the place in its
+//! // schema, the rule and its fix.
+//! let request = json!({"tools": [{"functionDeclarations": [{"name": "tag", "parameters":
+//!     {"type": "object", "properties": {"tags": {"type": "array"}}}}]}]});
+//! let error = "function_declarations[0].parameters.properties[tags].items: missing field";
+//! let e = &toolwire::explain::explain(Some(&request), error, Some(target))[0];
+//! assert_eq!((e.pointer.as_deref(), e.rule.as_deref()), (Some("/properties/tags"), Some("array-items-missing")));
+//! println!("{:?}: {:?}", e.tool, e.fix);
 //! # Ok(())
 //! # }
 //! ```

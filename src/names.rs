@@ -3,7 +3,7 @@
 //! collide after sanitizing.
 //!
 //! Every rule cites where it comes from (`evidence/PROVIDERS.md` and public reports in
-//! `evidence/reports.yaml`); where two sources disagree the newer one decides. A target with
+//! `reports/documented/reports.yaml`); where two sources disagree the newer one decides. A target with
 //! no documented rule gets the portable rule, marked [`NameRule::assumed`].
 
 use std::collections::BTreeMap;
@@ -233,7 +233,7 @@ fn short_hash(name: &str) -> String {
     digest[..4].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The targets the portable rule is taken over (DESIGN.md's core non-strict targets).
+/// The targets the portable rule is taken over (the core non-strict targets of `portable`).
 pub const CORE_TARGETS: &[&str] = &[
     "gemini/v1beta/parameters",
     "openai/chat",

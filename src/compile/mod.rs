@@ -623,7 +623,7 @@ pub fn ask_model_with_builtins(
 
 /// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent
 /// OpenAI's `strict: true` (its request builder writes no `strict`): the tool's flag is taken
-/// out and the change says so, with what compiles the strict form (DESIGN.md: strict modes
+/// out and the change says so, with what compiles the strict form (strict modes
 /// are reached by compiling for a strict target).
 fn leave_strict_out(r: &mut ToolRepair, target: &str) {
     if r.tool.strict != Some(true) {

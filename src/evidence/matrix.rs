@@ -1,7 +1,7 @@
 //! The accept/reject matrix: case × target → cell, folded from every run log and every piece
 //! of documented evidence.
 //!
-//! Rules of the fold (DESIGN.md):
+//! Rules of the fold:
 //! - each cell keeps a history: consecutive probe observations with one verdict collapse into
 //!   one entry with first/last date and a count; documented and reported facts stay one entry
 //!   each with their URL and date;

@@ -1,6 +1,6 @@
 //! Observations, evidence and the matrix.
 //!
-//! Vocabulary (see DESIGN.md): an [`Observation`] is what one probe saw; *evidence*
+//! Vocabulary: an [`Observation`] is what one probe saw; *evidence*
 //! ([`EvidenceKind`]) is an observation (`probe`), a documented fact (`doc`) or a public report
 //! (`report`); the matrix folds all evidence into one cell per (case, target).
 

@@ -1,7 +1,7 @@
 //! Each provider's message templates, read into raw problems, and their resolution against
 //! the request's tools. Templates and their sources: `evidence/PROVIDERS.md` (Google T1–T10 and
 //! validator messages; OpenAI, Anthropic, Bedrock, Mistral, Cohere, xAI, DeepSeek, Groq,
-//! OpenRouter, Ollama envelopes) and the verbatim errors in `evidence/reports.yaml`
+//! OpenRouter, Ollama envelopes) and the verbatim errors in `reports/documented/reports.yaml`
 //! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request") and
 //! `reports/documented/requests.yaml` (two tools of one name, Anthropic's and Gemini's words).
 
@@ -43,6 +43,8 @@ pub(super) enum ToolLoc {
 pub(super) enum Expect {
     /// The node has this key.
     Keyword(String),
+    /// The node lacks this key (a message that says it is missing).
+    Absent(&'static str),
     /// The node's `type` is a list.
     TypeList,
     /// The value at the pointer, as JSON text, is this (a Google "Invalid value" echo).
@@ -424,7 +426,9 @@ fn google(text: &str) -> Vec<Raw> {
         } else if what.starts_with("missing field") {
             Some("array-items-missing")
         } else if (what.contains("field predicate failed") && what.contains("Type.ARRAY"))
-            || what.contains("must be specified when not using one_of")
+            // The full wording ends "...when not using one_of, any_of or all_of fields"; some
+            // relays and SDKs pass only its start on.
+            || (what.starts_with("must be specified") && path.ends_with(".type"))
         {
             Some("type-missing")
         } else if what.contains("only allowed for OBJECT type") {
@@ -438,10 +442,18 @@ fn google(text: &str) -> Vec<Raw> {
         // predicate failed: $type == Type.ARRAY" the `items` of a schema not typed as an array:
         // both point at the schema that needs the fix.
         let mut path = path;
+        // A keyword the message says is missing must be missing from the schema it names.
+        let mut expect = Expect::Nothing;
         if let Some(r) = rule {
             for (missing_rule, kw) in MISSING_RULES {
-                if r == *missing_rule {
-                    path = path.strip_suffix(&format!(".{kw}")).unwrap_or(path);
+                if r == *missing_rule
+                    && let Some(parent) = path.strip_suffix(&format!(".{kw}"))
+                {
+                    path = parent;
+                    // `properties` is "missing" when it is there but empty, too.
+                    if *kw != "properties" {
+                        expect = Expect::Absent(kw);
+                    }
                 }
             }
             if r == "type-missing" && what.contains("field predicate failed") {
@@ -451,7 +463,7 @@ fn google(text: &str) -> Vec<Raw> {
         let raw = if rule == Some("too-many-tools") {
             Raw::new("google", msg, ToolLoc::NotATool, Place::None)
         } else {
-            google_path_raw(msg, path, None, Expect::Nothing)
+            google_path_raw(msg, path, None, expect)
         };
         out.push(raw.with_rule(rule));
     }
@@ -1920,6 +1932,10 @@ fn expectation_holds(
             .get(k)
             .map(|_| ())
             .ok_or_else(|| format!("that schema has no `{k}`")),
+        Expect::Absent(k) => match n.get(*k) {
+            None => Ok(()),
+            Some(_) => Err(format!("that schema has a `{k}`")),
+        },
         Expect::TypeList => n
             .get("type")
             .filter(|t| t.is_array())

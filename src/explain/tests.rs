@@ -1143,3 +1143,30 @@ fn gemini_duplicate_declaration_names_every_tool_of_that_name() {
     assert_eq!((e.tool_index, e.tool.as_deref()), (None, None));
     assert!(e.notes.iter().any(|n| n.contains("no two tools named")));
 }
+
+/// Gemini's "type: must be specified" reaches users cut after its first words; read either way
+/// as `type-missing` at the schema, and a positional index is trusted only where that schema
+/// really has no `type`.
+#[test]
+fn a_type_must_be_specified_cut_short_is_type_missing_where_type_is_absent() {
+    let text = "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[1].value.type: must be specified";
+    let request = |days: Value| {
+        json!({"tools": [{"functionDeclarations": [{"name": "w", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}, "days": days}}}]}]})
+    };
+    let e = &explain(Some(&request(json!({"description": "d"}))), text, None)[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (Some("/properties/days"), Some("type-missing"))
+    );
+    let e = &explain(Some(&request(json!({"type": "integer"}))), text, None)[0];
+    assert_eq!(e.pointer, None);
+    assert_eq!(e.rule.as_deref(), Some("type-missing"));
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("that schema has a `type`; not trusted")),
+        "{:?}",
+        e.notes
+    );
+}

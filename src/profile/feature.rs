@@ -1,6 +1,6 @@
 //! The feature vocabulary: what a case's `parameter` names, and what `check` finds in a tool.
 //!
-//! A case informs one *feature* (DESIGN.md): `keyword-allowed: const`, `depth-limit: 11`,
+//! A case informs one *feature*: `keyword-allowed: const`, `depth-limit: 11`,
 //! `type-spelling: dict`. The same strings are what the detector reports when it sees that
 //! feature in a real tool, so a profile derived from the cases can be applied to any tool.
 //! The families and their spellings follow `cases/README.md`; this module is the only place

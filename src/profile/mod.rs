@@ -1,12 +1,12 @@
 //! Profiles derived from the matrix, and the rule registry that applies them.
 //!
-//! A *profile* is the schema subset a declared set of targets all accept (DESIGN.md). It is
+//! A *profile* is the schema subset a declared set of targets all accept. It is
 //! derived from the matrix alone ([`mod@derive`]): a feature (a case's `parameter` at a
 //! placement) is in a profile only when every target of the profile has accepting evidence
 //! for it; a rejection by any target keeps it out and is listed with its evidence; a target
 //! with no evidence makes it *unknown*, which is also out. `portable` spans the core
 //! (non-strict) targets; every target also gets its own profile; strict targets are never in
-//! `portable` (they are reached by compiling, see DESIGN.md).
+//! `portable` (they are reached by compiling: `compile --target`).
 //!
 //! The derived set is written to `reports/profile.json` and embedded in the binary
 //! ([`embedded`]) so that `toolwire check` works outside this repository.

@@ -1,7 +1,7 @@
 //! OpenAI's `strict: true` on a tool that repair changed.
 //!
 //! Repair writes the canonical schema for a profile, and strict targets are not in a profile
-//! repair serves (DESIGN.md: strict modes are reached by `compile --target
+//! repair serves (strict modes are reached by `compile --target
 //! openai/chat-strict`, never by shrinking `portable` to fit them). So a repair can take out
 //! what strict mode requires: `portable` drops `additionalProperties: false`, which OpenAI's
 //! strict mode needs on every object ("'additionalProperties' is required to be supplied and

@@ -143,34 +143,41 @@ fn meta_schema_parameters(profile: &Profile) -> String {
 
 /// What `profile` allows for the features of `rule`, in a few words.
 fn parameters(profile: &Profile, rule: &Rule) -> String {
-    let mut allowed = BTreeSet::new();
-    let mut not = BTreeSet::new();
+    // A value is listed once: allowed when it is at some placement, else rejected when a
+    // target rejects it at some placement, else without evidence.
+    let mut by_status: [BTreeSet<String>; 3] = Default::default();
     for f in &profile.features {
         if rules::owner(&f.parameter).map(|r| r.id) != Some(rule.id) {
             continue;
         }
-        let v = short(&f.parameter);
-        if f.status == Status::Allowed {
-            allowed.insert(v);
-        } else {
-            not.insert(v);
-        }
+        let slot = match f.status {
+            Status::Allowed => 0,
+            Status::Rejected => 1,
+            Status::Unknown => 2,
+        };
+        by_status[slot].insert(short(&f.parameter));
     }
-    let not: BTreeSet<String> = not.difference(&allowed).cloned().collect();
-    let mut s = String::new();
-    if !allowed.is_empty() {
-        let _ = write!(s, "allowed: {}", list(&allowed, 12));
+    let [allowed, rejected, unknown] = by_status;
+    let rejected: BTreeSet<String> = rejected.difference(&allowed).cloned().collect();
+    let unknown: BTreeSet<String> = unknown
+        .iter()
+        .filter(|v| !allowed.contains(*v) && !rejected.contains(*v))
+        .cloned()
+        .collect();
+    let parts: Vec<String> = [
+        ("allowed", &allowed),
+        ("rejected", &rejected),
+        ("no evidence", &unknown),
+    ]
+    .into_iter()
+    .filter(|(_, set)| !set.is_empty())
+    .map(|(label, set)| format!("{label}: {}", list(set, 12)))
+    .collect();
+    if parts.is_empty() {
+        "(no case)".to_string()
+    } else {
+        parts.join("; ")
     }
-    if !not.is_empty() {
-        if !s.is_empty() {
-            s.push_str("; ");
-        }
-        let _ = write!(s, "not allowed: {}", list(&not, 12));
-    }
-    if s.is_empty() {
-        s.push_str("(no case)");
-    }
-    s
 }
 
 fn short(parameter: &str) -> String {

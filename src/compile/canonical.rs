@@ -26,6 +26,12 @@ const WHY: &str = "compile writes the canonical schema: JSON Schema's own type n
 /// (`tuple`: a fixed-length tuple) as the loss. A list that names one type twice once
 /// rewritten (`["int", "integer"]`) keeps it once.
 pub fn write_type_names(schema: &mut Value) -> Vec<Change> {
+    write_type_names_because(schema, WHY)
+}
+
+/// [`write_type_names`] with another reason in each change's action (`why`, in parentheses
+/// after "wrote the type `float` as `number`"): `repair` uses it to keep strict mode.
+pub fn write_type_names_because(schema: &mut Value, why: &str) -> Vec<Change> {
     let nodes: Vec<String> = crate::schema::walk(schema)
         .nodes
         .iter()
@@ -48,14 +54,15 @@ pub fn write_type_names(schema: &mut Value) -> Vec<Change> {
         let at = crate::json::push_token(&node, "type");
         match ty {
             Value::String(s) => {
-                if let Some(c) = rewrite(s, &at) {
+                if let Some(c) = rewrite(s, &at, why) {
                     changes.push(c);
                 }
             }
             Value::Array(list) => {
                 for (i, v) in list.iter_mut().enumerate() {
                     if let Value::String(s) = v
-                        && let Some(c) = rewrite(s, &crate::json::push_token(&at, &i.to_string()))
+                        && let Some(c) =
+                            rewrite(s, &crate::json::push_token(&at, &i.to_string()), why)
                     {
                         changes.push(c);
                     }
@@ -89,15 +96,15 @@ fn names_known_spelling(ty: &Value) -> bool {
     }
 }
 
-/// Writes `spelling` (at `at`) as the type it means; the change, or `None` when it is
-/// standard or unknown.
-fn rewrite(spelling: &mut String, at: &str) -> Option<Change> {
+/// Writes `spelling` (at `at`) as the type it means; the change (saying `why`), or `None`
+/// when it is standard or unknown.
+fn rewrite(spelling: &mut String, at: &str, why: &str) -> Option<Change> {
     let (std, lost) = meant(spelling)?;
     let written = std::mem::replace(spelling, std.to_string());
     Some(Change {
         pointer: at.to_string(),
         rule: crate::profile::rules::type_invalid::RULE.id.into(),
-        action: format!("wrote the type `{written}` as `{std}` ({WHY})"),
+        action: format!("wrote the type `{written}` as `{std}` ({why})"),
         lost: lost.map(|l| format!("`{written}` also said {l}")),
     })
 }

@@ -29,12 +29,13 @@ pub const RULE: &str = "strict-mode";
 /// [`STRICT_TARGET`] rejects the repaired tool sent strict, sets the tool's `strict` to
 /// `false` and records the change, with the model's own message. Returns whether it did.
 ///
-/// Before giving strict mode up, a rewrite that loses nothing is tried: every `type` written
-/// in a known other spelling of a JSON Schema type (`float`, `str`, `Integer`: see
-/// [`crate::profile::feature::type_meant_by`]) written as that type. When the model then
-/// accepts the tool, the rewrites are kept (each a change naming the model's message) and
-/// `strict: true` stays: a profile may have no evidence against `float`, but strict mode
-/// reads only JSON Schema's names, and dropping the flag would lose more than the spelling.
+/// Before giving strict mode up, compile's canonical type names are tried
+/// ([`crate::compile::canonical::write_type_names_because`]): every `type` written in a known
+/// other spelling of a JSON Schema type (`float`, `str`, `Integer`, `tuple`) written as that
+/// type. When the model then accepts the tool, the rewrites are kept (each a change naming
+/// the model's message, and what a spelling such as `tuple` said as its loss) and `strict:
+/// true` stays: a profile may have no evidence against `float`, but strict mode reads only
+/// JSON Schema's names, and dropping the flag would lose more than the spelling.
 pub fn settle(r: &mut ToolRepair) -> bool {
     if r.outcome != Outcome::Repaired || r.tool.strict != Some(true) {
         return false;
@@ -43,22 +44,18 @@ pub fn settle(r: &mut ToolRepair) -> bool {
         return false;
     };
     let error = error.split_whitespace().collect::<Vec<_>>().join(" ");
-    if let Some((schema, respelled)) = r.tool.parameters.as_ref().and_then(standard_spellings) {
+    if let Some(schema) = &r.tool.parameters {
+        let mut respelled = schema.clone();
+        let why = format!(
+            "keeping strict mode: the offline model of {STRICT_TARGET} rejects the tool in \
+             strict mode as it was ({error})"
+        );
+        let changes = crate::compile::canonical::write_type_names_because(&mut respelled, &why);
         let mut tool = r.tool.clone();
-        tool.parameters = Some(schema);
-        if strict_rejection(&tool).is_none() {
+        tool.parameters = Some(respelled);
+        if !changes.is_empty() && strict_rejection(&tool).is_none() {
             r.tool = tool;
-            r.changes
-                .extend(respelled.into_iter().map(|(pointer, written, std)| Change {
-                    pointer,
-                    rule: "type-invalid".into(),
-                    action: format!(
-                        "wrote the type `{written}` as `{std}`, keeping strict mode: the \
-                         offline model of {STRICT_TARGET} rejects the tool in strict mode \
-                         as it was ({error})"
-                    ),
-                    lost: None,
-                }));
+            r.changes.extend(changes);
             return false;
         }
     }
@@ -95,47 +92,6 @@ fn strict_rejection(tool: &super::Tool) -> Option<String> {
             .error
             .unwrap_or_else(|| answer.reply.text_body())
     })
-}
-
-/// A `type` rewritten by [`standard_spellings`]: its JSON Pointer, the spelling, the type.
-type Respelled = (String, String, &'static str);
-
-/// `schema` with every `type` (or member of a `type` list) that is a known other spelling of
-/// a JSON Schema type, meaning nothing more, written as that type; with the places rewritten.
-/// `None` when there is none.
-fn standard_spellings(schema: &serde_json::Value) -> Option<(serde_json::Value, Vec<Respelled>)> {
-    use serde_json::Value;
-    let standard = |t: &str| match crate::profile::feature::type_meant_by(t) {
-        Some((std, None)) if std != t => Some(std),
-        _ => None,
-    };
-    let mut places = Vec::new();
-    for node in crate::schema::walk(schema).nodes {
-        let at = format!("{}/type", node.pointer);
-        match node.object().and_then(|m| m.get("type")) {
-            Some(Value::String(t)) => {
-                places.extend(standard(t).map(|std| (at, t.clone(), std)));
-            }
-            Some(Value::Array(list)) => {
-                for (i, t) in list.iter().enumerate() {
-                    if let Some((t, std)) = t.as_str().and_then(|t| Some((t, standard(t)?))) {
-                        places.push((format!("{at}/{i}"), t.to_string(), std));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if places.is_empty() {
-        return None;
-    }
-    let mut out = schema.clone();
-    for (pointer, _, std) in &places {
-        if let Some(v) = out.pointer_mut(pointer) {
-            *v = Value::from(*std);
-        }
-    }
-    Some((out, places))
 }
 
 #[cfg(test)]
@@ -280,7 +236,7 @@ mod tests {
         assert!(
             respelled[0]
                 .action
-                .contains("`Float` as `number`, keeping strict mode")
+                .contains("`Float` as `number` (keeping strict mode")
         );
         assert!(respelled[0].lost.is_none());
         assert!(r.changes.iter().all(|c| c.rule != RULE));

@@ -354,7 +354,7 @@ impl ArgsSchema {
                 normalise = true;
                 break;
             }
-            self.problems_for(&e, &mut problems);
+            self.problems_for(&e, coerce, &mut problems);
         }
         if !normalise {
             self.undecided_problems(arguments, &mut problems);
@@ -416,7 +416,7 @@ impl ArgsSchema {
         }
         let mut problems = Vec::new();
         for e in self.validator.iter_errors(&args) {
-            self.problems_for(&e, &mut problems);
+            self.problems_for(&e, coerce, &mut problems);
         }
         self.undecided_problems(&args, &mut problems);
         ArgsReport {
@@ -821,6 +821,25 @@ fn coerce_text(
     None
 }
 
+/// Why numeric coercion left `text` a string where a number or integer is declared: `""`
+/// when neither is declared (the plain "is a string" says it all).
+fn uncoerced_number(text: &str, declared: jsonschema::JsonTypeSet) -> &'static str {
+    if !(declared.contains(JsonType::Number) || declared.contains(JsonType::Integer)) {
+        return "";
+    }
+    let Ok(n) = serde_json::from_str::<serde_json::Number>(text.trim()) else {
+        return " that is not numeric text";
+    };
+    if parse_number(text.trim(), declared).is_some() {
+        // It was read; what failed is another keyword of another alternative.
+        return "";
+    }
+    match n.as_f64() {
+        Some(f) if f.fract() != 0.0 => " holding a number that is not a whole number",
+        _ => " holding a whole number too large to read exactly",
+    }
+}
+
 fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
     // Only plain JSON number syntax: no "NaN", "0x10", "+1" or empty text.
     let n: serde_json::Number = serde_json::from_str(t).ok()?;
@@ -917,7 +936,11 @@ fn with_count(head: &str, n: u64, unit: &str) -> String {
 impl ArgsSchema {
     /// Appends our problem(s) for one crate error. `required` and `additionalProperties`
     /// errors name one argument each, so one error can give several problems.
-    fn problems_for(&self, e: &ValidationError<'_>, out: &mut Vec<Problem>) {
+    ///
+    /// `coerce` is what the caller allowed: a string left unconverted under numeric coercion
+    /// says why (not numeric text, or not a whole number), so the model is not told only
+    /// "is a string" about text the host would have read.
+    fn problems_for(&self, e: &ValidationError<'_>, coerce: Coercions, out: &mut Vec<Problem>) {
         let at = e.instance_path().as_str();
         let found = e.instance().as_ref();
         let kind = e.kind();
@@ -947,10 +970,10 @@ impl ArgsSchema {
                 return;
             }
             ValidationErrorKind::AnyOf { context } => {
-                return self.union_problems(e, "anyOf", context, out);
+                return self.union_problems(e, "anyOf", context, coerce, out);
             }
             ValidationErrorKind::OneOfNotValid { context } => {
-                return self.union_problems(e, "oneOf", context, out);
+                return self.union_problems(e, "oneOf", context, coerce, out);
             }
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
@@ -993,6 +1016,11 @@ impl ArgsSchema {
                     m.text("null is not allowed here");
                 } else {
                     m.value(found).text(" is ").text(kind_of(found));
+                    if let Value::String(text) = found
+                        && coerce.numeric_text
+                    {
+                        m.text(uncoerced_number(text, declared_types(e)));
+                    }
                 }
                 let expected = match types {
                     TypeKind::Single(t) => Cow::Borrowed(type_with_article(*t)),
@@ -1671,6 +1699,34 @@ mod tests {
         let r = s.check(&args, Coercions::ALL);
         assert!(r.coercions.is_empty(), "{:#?}", r.coercions);
         assert_eq!(r.problems.len(), 3);
+    }
+
+    #[test]
+    fn text_left_a_string_under_numeric_coercion_says_why() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "n":{"type":"integer"},"big":{"type":"integer"},"x":{"type":"number"},
+            "u":{"anyOf":[{"type":"integer"},{"type":"boolean"}]}}}))
+        .unwrap();
+        let args = json!({"n":"5.5","big":"1e300","x":"abc","u":"2.5"});
+        let messages = |coerce| -> Vec<String> {
+            let r = s.check(&args, coerce);
+            r.problems.iter().map(|p| p.message.clone()).collect()
+        };
+        assert_eq!(
+            messages(Coercions::ALL),
+            [
+                "/n: \"5.5\" is a string holding a number that is not a whole number; expected an integer.",
+                "/big: \"1e300\" is a string holding a whole number too large to read exactly; expected an integer.",
+                "/x: \"abc\" is a string that is not numeric text; expected a number.",
+                // A union names its alternatives instead.
+                "/u: \"2.5\" matches none of the alternatives; expected one of: an integer; a boolean.",
+            ]
+        );
+        // Without numeric coercion the host reads no text as a number: nothing to explain.
+        assert_eq!(
+            messages(Coercions::NONE)[0],
+            "/n: \"5.5\" is a string; expected an integer."
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
-use super::{ArgsSchema, Problem, Sentence, expected_for, pointer_to};
+use super::{ArgsSchema, Coercions, Problem, Sentence, expected_for, pointer_to};
 
 /// How many of a branch's problems its description names before "and N more".
 const MAX_PER_BRANCH: usize = 4;
@@ -29,6 +29,7 @@ impl ArgsSchema {
         e: &ValidationError<'_>,
         keyword: &'static str,
         branches: &[Vec<ValidationError<'static>>],
+        coerce: Coercions,
         out: &mut Vec<Problem>,
     ) {
         let here = e.instance_path().as_str();
@@ -49,7 +50,7 @@ impl ArgsSchema {
         if let Some(i) = nearest(here, value, branches, &schemas) {
             let before = out.len();
             for be in &branches[i] {
-                self.problems_for(be, out);
+                self.problems_for(be, coerce, out);
             }
             if out.len() > before {
                 return;
@@ -57,7 +58,7 @@ impl ArgsSchema {
         }
         let mut described: Vec<String> = Vec::with_capacity(branches.len());
         for (errors, schema) in branches.iter().zip(&schemas) {
-            let d = self.describe_branch(here, errors, *schema);
+            let d = self.describe_branch(here, errors, *schema, coerce);
             if !described.contains(&d) {
                 described.push(d);
             }
@@ -84,6 +85,7 @@ impl ArgsSchema {
         here: &str,
         errors: &[ValidationError<'static>],
         schema: Option<(&Value, Option<&str>)>,
+        coerce: Coercions,
     ) -> String {
         let mut text = match schema {
             Some((s, name)) => label(s, name),
@@ -97,7 +99,7 @@ impl ArgsSchema {
         }
         let mut problems = Vec::new();
         for be in errors {
-            self.problems_for(be, &mut problems);
+            self.problems_for(be, coerce, &mut problems);
         }
         if problems.is_empty() {
             return text;

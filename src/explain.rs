@@ -306,7 +306,10 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 /// reports there as an error (same tool, same JSON Pointer) when the template's own reading
 /// is another rule or none: one problem, one rule, whichever command is asked. Where check
 /// has no error there (the target's rejecting evidence is not in the profile yet), the rule
-/// of its warning about the schema there is named the same way. Several rules there leave
+/// of its warning about the schema there is named the same way; where it has nothing there
+/// but one rule's errors at the place's keywords (`/anyOf` of a root that is a bare
+/// `anyOf`), that rule and its place. Where check has nothing at the place or its keywords,
+/// a note says so (the newest evidence accepts what the message rejected). Several rules there leave
 /// the template's; a strict structured-outputs requirement (a fix, no rule) is a
 /// target's form, which check does not judge, and is left as it is. Nothing changes when the
 /// target has no built-in profile or the request cannot be read as check reads it.
@@ -333,38 +336,72 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         if e.rule.is_none() && e.fix.is_some() {
             continue;
         }
-        let here: Vec<&crate::check::Finding> = findings
-            .iter()
-            .filter(|f| {
-                f.tool_index == index
-                    && !f.request
-                    && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
-                    && f.pointer == pointer
-            })
-            .collect();
+        let of_tool = |f: &&crate::check::Finding| {
+            f.tool_index == index
+                && !f.request
+                && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
+        };
         // The errors there; else (the target has no evidence yet for what it just rejected,
         // so check only warns) the warnings about the schema there: a warning about the tool's
         // name or description (also at `""`) is not what a schema error is about.
-        let rules_at = |error: bool| {
-            let mut rules: Vec<&str> = Vec::new();
-            for f in &here {
-                let counts = if error {
-                    f.level == crate::check::Level::Error
-                } else {
-                    f.subject == crate::check::Subject::Schema
-                };
-                if counts && !rules.contains(&f.rule.as_str()) {
-                    rules.push(f.rule.as_str());
+        let rules_at = |at: &dyn Fn(&str) -> bool, warnings: bool| {
+            let here: Vec<&crate::check::Finding> = findings
+                .iter()
+                .filter(of_tool)
+                .filter(|f| at(&f.pointer))
+                .collect();
+            let of_level = |error: bool| {
+                let mut rules: Vec<&str> = Vec::new();
+                for f in &here {
+                    let counts = if error {
+                        f.level == crate::check::Level::Error
+                    } else {
+                        f.subject == crate::check::Subject::Schema
+                    };
+                    if counts && !rules.contains(&f.rule.as_str()) {
+                        rules.push(f.rule.as_str());
+                    }
                 }
+                rules
+            };
+            let errors = of_level(true);
+            if errors.is_empty() && warnings {
+                of_level(false)
+            } else {
+                errors
             }
-            rules
         };
-        let errors = rules_at(true);
-        let rules = if errors.is_empty() {
-            rules_at(false)
-        } else {
-            errors
+        // At the place itself; else at one of its keywords (a message about a schema whose
+        // `anyOf` check names at `/anyOf`).
+        let keyword_of = |p: &str| {
+            p.strip_prefix(pointer)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .is_some_and(|token| !token.contains('/'))
         };
+        let mut rules = rules_at(&|p| p == pointer, true);
+        let mut moved_to = None;
+        if rules.is_empty() {
+            // Errors only: a "no evidence" warning about a keyword of the place is no reason
+            // to read the message otherwise.
+            rules = rules_at(&keyword_of, false);
+            if let [rule] = rules.as_slice() {
+                moved_to = findings
+                    .iter()
+                    .filter(of_tool)
+                    .find(|f| f.rule == *rule && keyword_of(&f.pointer))
+                    .map(|f| f.pointer.clone());
+            }
+        }
+        if rules.is_empty() {
+            if let Some(own) = &e.rule {
+                e.notes.push(format!(
+                    "`check --target {target}` reports nothing here: the evidence its profile \
+                     is derived from (the newest decides) does not reject `{own}` here; the \
+                     message predates that evidence, or its cause is not what it reads as"
+                ));
+            }
+            continue;
+        }
         let [rule] = rules.as_slice() else {
             continue;
         };
@@ -382,6 +419,9 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         });
         e.rule = Some(rule.to_string());
         e.fix = fix_for(rule).map(str::to_string);
+        if moved_to.is_some() {
+            e.pointer = moved_to;
+        }
     }
 }
 

@@ -1027,6 +1027,47 @@ fn explain_names_the_rule_check_warns_about_when_it_has_no_error_there() {
     );
 }
 
+/// OpenAI's "got 'type: \"None\"'" at a root that is a bare `anyOf` is what check reports as
+/// `root-combinator` at `/anyOf` (oai-type-none-root-anyof-twenty in reports.yaml): explain,
+/// told the target, names that rule and place. Where check reports nothing at the place
+/// (newer evidence accepts it), a note says so instead of leaving the two to disagree.
+#[test]
+fn explain_follows_check_to_a_keyword_of_the_place_and_says_when_check_finds_nothing() {
+    let request = json!({"tools":[{"type":"function","function":{"name":"navigate_app","description":"d","parameters":{"anyOf":[
+        {"type":"object","properties":{"type":{"const":"a"}}},
+        {"type":"object","properties":{"type":{"const":"b"}}}]}}}]});
+    let text = "Invalid schema for function 'navigate_app': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'.";
+    let alone = &explain(Some(&request), text, None)[0];
+    assert_eq!(
+        (alone.pointer.as_deref(), alone.rule.as_deref()),
+        (Some(""), Some("root-not-object"))
+    );
+    let e = &explain(Some(&request), text, Some("openai/chat"))[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (Some("/anyOf"), Some("root-combinator"))
+    );
+    assert!(check_findings(&request, "openai/chat").contains(&(
+        0,
+        "/anyOf".into(),
+        "root-combinator".into()
+    )));
+    // ollama-type-array: a report from before the documentation that accepts `type` lists.
+    let ollama = json!({"tools":[{"type":"function","function":{"name":"t","description":"d","parameters":
+        {"type":"object","properties":{"limit":{"type":["integer","null"]}}}}}]});
+    let text = "json: cannot unmarshal array into Go struct field .tools.function.parameters.properties.type of type string";
+    let e = &explain(Some(&ollama), text, Some("ollama/chat"))[0];
+    assert_eq!(e.rule.as_deref(), Some("type-list"));
+    assert!(check_findings(&ollama, "ollama/chat").is_empty());
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.starts_with("`check --target ollama/chat` reports nothing here")),
+        "{:?}",
+        e.notes
+    );
+}
+
 /// Vertex's and Gemini's lead-in "Unable to submit request because" is the provider's own
 /// text: quoted with the rest, also in text given as is (not decoded from an envelope).
 #[test]

@@ -22,6 +22,11 @@ pub const MAX_INLINE_NODES: usize = 10_000;
 /// Sibling keywords a `$ref` may carry that only annotate; they override the target's.
 const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "$comment"];
 
+/// The root's containers of definitions, dropped once every reference into them is inlined.
+fn is_definitions(k: &str) -> bool {
+    k == "$defs" || k == "definitions"
+}
+
 /// Why a schema's references cannot be inlined.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -168,39 +173,44 @@ impl Cx<'_> {
         }
         self.spend(at)?;
         if let Some(r) = map.get("$ref") {
-            return self.resolve(map, r, at, depth);
+            return self.resolve(map, r, at, is_root, depth);
         }
         let mut out = Map::new();
         for (k, v) in map {
-            let here = push_token(at, k);
-            if is_root && (k == "$defs" || k == "definitions") {
+            if is_root && is_definitions(k) {
                 continue;
             }
-            let nv = if MAP_OF_SCHEMAS.contains(&k.as_str()) && v.is_object() {
-                let mut m = Map::new();
-                for (name, sub) in v.as_object().into_iter().flatten() {
-                    m.insert(
-                        name.clone(),
-                        self.expand(sub, &push_token(&here, name), false, depth + 2)?,
-                    );
-                }
-                Value::Object(m)
-            } else if (ONE_SCHEMA.contains(&k.as_str()) || k == "items") && v.is_object() {
-                self.expand(v, &here, false, depth + 1)?
-            } else if (LIST_OF_SCHEMAS.contains(&k.as_str()) || k == "items") && v.is_array() {
-                let mut list = Vec::new();
-                for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
-                    let place = push_token(&here, &i.to_string());
-                    list.push(self.expand(sub, &place, false, depth + 2)?);
-                }
-                Value::Array(list)
-            } else {
-                // A keyword whose value is data (`enum`, `const`, `default`, `required`...).
-                v.clone()
-            };
-            out.insert(k.clone(), nv);
+            out.insert(k.clone(), self.keyword(k, v, at, depth)?);
         }
         Ok(Value::Object(out))
+    }
+
+    /// The value of keyword `k` of the subschema at `at` (`depth` levels deep), with the
+    /// subschemas it holds expanded.
+    fn keyword(&mut self, k: &str, v: &Value, at: &str, depth: usize) -> Result<Value, Refusal> {
+        let here = push_token(at, k);
+        Ok(if MAP_OF_SCHEMAS.contains(&k) && v.is_object() {
+            let mut m = Map::new();
+            for (name, sub) in v.as_object().into_iter().flatten() {
+                m.insert(
+                    name.clone(),
+                    self.expand(sub, &push_token(&here, name), false, depth + 2)?,
+                );
+            }
+            Value::Object(m)
+        } else if (ONE_SCHEMA.contains(&k) || k == "items") && v.is_object() {
+            self.expand(v, &here, false, depth + 1)?
+        } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items") && v.is_array() {
+            let mut list = Vec::new();
+            for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
+                let place = push_token(&here, &i.to_string());
+                list.push(self.expand(sub, &place, false, depth + 2)?);
+            }
+            Value::Array(list)
+        } else {
+            // A keyword whose value is data (`enum`, `const`, `default`, `required`...).
+            v.clone()
+        })
     }
 
     fn resolve(
@@ -208,6 +218,7 @@ impl Cx<'_> {
         map: &Map<String, Value>,
         reference: &Value,
         at: &str,
+        is_root: bool,
         depth: usize,
     ) -> Result<Value, Refusal> {
         let here = push_token(at, "$ref");
@@ -265,7 +276,12 @@ impl Cx<'_> {
             replaced: Vec::new(),
         });
         let done = self.done.len() - 1;
-        let siblings: Vec<(&String, &Value)> = map.iter().filter(|(k, _)| *k != "$ref").collect();
+        // The root's definitions go with every reference to them, as where the root has no
+        // `$ref`.
+        let siblings: Vec<(&String, &Value)> = map
+            .iter()
+            .filter(|(k, _)| *k != "$ref" && !(is_root && is_definitions(k)))
+            .collect();
         if siblings.is_empty() {
             return Ok(expanded);
         }
@@ -286,12 +302,7 @@ impl Cx<'_> {
                     obj.insert(k.clone(), v.clone());
                 }
                 _ => {
-                    let nv = if (ONE_SCHEMA.contains(&k.as_str()) || k == "items") && v.is_object()
-                    {
-                        self.expand(v, &push_token(at, k), false, depth + 1)?
-                    } else {
-                        v.clone()
-                    };
+                    let nv = self.keyword(k, v, at, depth)?;
                     obj.insert(k.clone(), nv);
                 }
             }
@@ -331,6 +342,23 @@ mod tests {
                 "/properties/list/items/$ref"
             ]
         );
+    }
+
+    /// A root that is a `$ref` loses its definitions too, and the subschemas of the keywords
+    /// beside that `$ref` are inlined as anywhere else (found by a fresh-user trial: the root's
+    /// `$defs` stayed while the report said it was dropped).
+    #[test]
+    fn a_root_ref_takes_its_definitions_and_its_siblings_refs_with_it() {
+        let s = json!({"$ref":"#/$defs/R","properties":{"y":{"$ref":"#/definitions/S"}},
+            "$defs":{"R":{"type":"object","additionalProperties":{"$ref":"#/$defs/T"}},"T":{"type":"string"}},
+            "definitions":{"S":{"type":"integer"}}});
+        let (out, done) = inline(&s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(
+            out,
+            json!({"type":"object","additionalProperties":{"type":"string"},
+                "properties":{"y":{"type":"integer"}}})
+        );
+        assert_eq!(done.len(), 3);
     }
 
     #[test]

@@ -139,6 +139,21 @@ fn strict_targets_get_closed_objects_with_every_property_required() {
     assert_eq!(c.wire[0]["parameters"]["required"], json!(["id", "limit"]));
 }
 
+/// An optional property whose `type` is the empty list allows no value: strict mode does
+/// not make it null-only, and the offline model's refusal refuses the tool.
+#[test]
+fn an_empty_type_list_is_refused_in_strict_mode_not_made_null_only() {
+    let p = profile(&[]);
+    let t = tool("f", json!({"type":"object","properties":{"c":{"type":[]}}}));
+    let c = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools);
+    assert!(
+        !c.request.to_string().contains("[\"null\"]"),
+        "{}",
+        c.request
+    );
+}
+
 /// Bedrock cannot leave a tool's schema out: a tool without one compiles with the empty
 /// argument object (it was refused).
 #[test]

@@ -319,6 +319,9 @@ pub fn make_nullable(schema: &mut Value) {
             let t = t.clone();
             o.insert("type".into(), json!([t, "null"]));
         }
+        // An empty list allows no value; with `null` added it would allow only null, a
+        // meaning nobody wrote. It is left for the target's profile and model to refuse.
+        Some(Value::Array(list)) if list.is_empty() => {}
         Some(Value::Array(list)) => {
             if !list.iter().any(|v| v == "null") {
                 list.push(json!("null"));
@@ -474,6 +477,18 @@ pub fn nullable_as_json_schema(schema: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `type: []` allows nothing; adding `null` would make it allow only null (found by a
+    /// fresh-user trial: strict compile sent `["null"]` and reported no loss).
+    #[test]
+    fn an_empty_type_list_is_not_made_null_only() {
+        let mut s = json!({"type": []});
+        make_nullable(&mut s);
+        assert_eq!(s, json!({"type": []}));
+        let mut s = json!({"type": ["integer"]});
+        make_nullable(&mut s);
+        assert_eq!(s, json!({"type": ["integer", "null"]}));
+    }
 
     #[test]
     fn strict_closes_objects_and_makes_optional_nullable() {

@@ -1450,7 +1450,9 @@ fn read_keys<'a>(
                 proven &= meta_shape::keyword("type", v);
                 node.ty = match v {
                     Value::String(s) => Ty::One(s),
-                    Value::Array(a) => Ty::List(a),
+                    // An empty list names no type at all (the meta-schema wants at least one):
+                    // no list of types a `type-list` case speaks for.
+                    Value::Array(a) if !a.is_empty() => Ty::List(a),
                     other => Ty::Invalid(other),
                 }
             }

@@ -7,7 +7,8 @@ pub const RULE: Rule = Rule {
     checks: "A `type` value, judged by its exact spelling: JSON Schema's seven types, and the \
              non-standard spellings found in real tool definitions (`dict`, `float`, `int`, \
              `str`, `any`, `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is \
-             neither a string nor a list is spelled `not-a-string`.",
+             neither a string nor a list of types (an empty list among them) is spelled \
+             `not-a-string`.",
     features: "`type-spelling: <spelling>`",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
     fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
@@ -73,7 +74,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 At::Key(n.frame, "type"),
                 Feat::TypeSpelling(spelling),
                 n.placement,
-                || format!("`type` is a JSON {kind}, not a type name"),
+                || match v {
+                    serde_json::Value::Array(_) => {
+                        "`type` is an empty list, which allows no value".to_string()
+                    }
+                    _ => format!("`type` is a JSON {kind}, not a type name"),
+                },
             )
         }
         _ => {}
@@ -90,7 +96,7 @@ mod tests {
         let r = "type-invalid";
         let s = json!({"type":"dict","properties":{
             "w":{"type":"float"}, "n":{"type":7}, "l":{"type":["string","null"]},
-            "e":{"type":""}, "z":{"type":null}}});
+            "e":{"type":""}, "z":{"type":null}, "none":{"type":[]}}});
         assert_eq!(
             seen(r, s),
             pairs(&[
@@ -99,6 +105,7 @@ mod tests {
                 ("/properties/n/type", "type-spelling: not-a-string"),
                 ("/properties/e/type", "type-spelling: \"\""),
                 ("/properties/z/type", "type-spelling: null (JSON null)"),
+                ("/properties/none/type", "type-spelling: not-a-string"),
             ])
         );
         // Root `type: null` is root-not-object's.

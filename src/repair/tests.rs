@@ -238,6 +238,21 @@ fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
     );
 }
 
+/// `type: []` is refused as allowing nothing, under the feature check reports it by.
+#[test]
+fn an_empty_type_list_is_refused_as_allowing_no_value() {
+    let p = profile(&["type-spelling: not-a-string"]);
+    let t = tool("f", json!({"type":"object","properties":{"c":{"type":[]}}}));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert_eq!(r.refusals.len(), 1, "{:#?}", r.refusals);
+    assert_eq!(
+        (r.refusals[0].pointer.as_str(), r.refusals[0].rule.as_str()),
+        ("/properties/c/type", "type-invalid")
+    );
+    assert!(r.refusals[0].reason.contains("`type: []` allows no value"));
+}
+
 #[test]
 fn what_cannot_be_repaired_is_refused_with_the_reason_and_left_unchanged() {
     let p = profile(&[

@@ -22,6 +22,13 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
             .and_then(Value::as_str)
             .ok_or("not a type name")?
             .to_string(),
+        (Some(Value::Array(a)), None) if a.is_empty() => {
+            return Err(
+                "`type: []` allows no value, so what the property takes cannot be \
+                        known"
+                    .into(),
+            );
+        }
         (Some(Value::Array(a)), None) => {
             return Err(format!(
                 "a list of types: {}",

@@ -1,5 +1,5 @@
 //! The canonical schema compile starts from: every `type` written with JSON Schema's own
-//! names.
+//! names, and no definition that no `$ref` reaches.
 //!
 //! A known non-standard spelling (`dict`, `float`, `str`, `Integer`, `tuple`, ...: the table
 //! of [`crate::profile::feature::type_meant_by`], the one `toolwire repair` rewrites by)
@@ -107,4 +107,109 @@ fn rewrite(spelling: &mut String, at: &str, why: &str) -> Option<Change> {
         action: format!("wrote the type `{written}` as `{std}` ({why})"),
         lost: lost.map(|l| format!("`{written}` also said {l}")),
     })
+}
+
+/// Drops the root's definitions (`$defs`, `definitions` members) that no reference reaches,
+/// from outside them or from a definition that is reached: they constrain nothing, and a
+/// target that validates the whole schema would refuse the tool for one of them. Returns one
+/// change per definition dropped. Nothing is dropped when a reference is not a local JSON
+/// Pointer into the document (an `$anchor`, the document itself, a remote or dangling one, a
+/// `$ref` that is no string) or names a container as a whole (`#/$defs`): what it reaches is
+/// not followed here, and the profile and the target judge the schema as written.
+pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
+    let Some(root) = schema.as_object() else {
+        return Vec::new();
+    };
+    let containers = ["$defs", "definitions"];
+    if !containers
+        .iter()
+        .any(|c| root.get(*c).is_some_and(Value::is_object))
+    {
+        return Vec::new();
+    }
+    // (container, name) of the definition a pointer lies in; `None` outside the definitions.
+    let definition_of = |pointer: &str| -> Option<(String, String)> {
+        let mut tokens = pointer.strip_prefix('/')?.splitn(3, '/');
+        let container = tokens.next()?;
+        let name = tokens.next()?;
+        containers
+            .contains(&container)
+            .then(|| (container.to_string(), unescape(name)))
+    };
+    let mut reached: Vec<(String, String)> = Vec::new();
+    // References, each with the definition it sits in.
+    let mut refs: Vec<(Option<(String, String)>, String)> = Vec::new();
+    for node in crate::schema::walk(schema).nodes {
+        let Some(r) = node.object().and_then(|o| o.get("$ref")) else {
+            continue;
+        };
+        let Some(text) = r.as_str() else {
+            return Vec::new();
+        };
+        let crate::schema::refs::Step::Local(_, target) = crate::schema::refs::step(schema, text)
+        else {
+            return Vec::new();
+        };
+        // Only `#/...` pointers are followed here: an anchor names its schema by declaration.
+        if !crate::schema::refs::fragment(schema, text).is_some_and(|f| f.starts_with('/')) {
+            return Vec::new();
+        }
+        if containers
+            .iter()
+            .any(|c| target.strip_prefix('/') == Some(c))
+        {
+            return Vec::new();
+        }
+        refs.push((definition_of(&node.pointer), target));
+    }
+    // From the references outside the definitions, then from each definition reached.
+    let mut frontier: Vec<Option<(String, String)>> = vec![None];
+    while let Some(from) = frontier.pop() {
+        for (within, target) in &refs {
+            if *within != from {
+                continue;
+            }
+            if let Some(def) = definition_of(target)
+                && !reached.contains(&def)
+            {
+                reached.push(def.clone());
+                frontier.push(Some(def));
+            }
+        }
+    }
+    let mut changes = Vec::new();
+    let Some(root) = schema.as_object_mut() else {
+        return changes;
+    };
+    for container in containers {
+        let Some(Value::Object(defs)) = root.get_mut(container) else {
+            continue;
+        };
+        let unreached: Vec<String> = defs
+            .keys()
+            .filter(|name| !reached.contains(&(container.to_string(), (*name).clone())))
+            .cloned()
+            .collect();
+        for name in unreached {
+            defs.shift_remove(&name);
+            changes.push(Change {
+                pointer: crate::json::push_token(&crate::json::push_token("", container), &name),
+                rule: "compile".into(),
+                action: format!(
+                    "dropped the definition `{name}`, which no `$ref` reaches (it constrains \
+                     nothing)"
+                ),
+                lost: None,
+            });
+        }
+        if defs.is_empty() {
+            root.shift_remove(container);
+        }
+    }
+    changes
+}
+
+/// An RFC 6901 reference token as the key it names.
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }

@@ -211,7 +211,8 @@ fn compile_admitted(
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
     let form = wire::Form::of(target);
-    // The canonical schema first: every known type spelling as the type it means.
+    // The canonical schema first: no definition nothing reaches, every known type spelling
+    // as the type it means.
     let tool_count = tools.len();
     let mut canonical: Vec<Tool> = tools;
     let written: Vec<Vec<repair::Change>> = canonical
@@ -219,7 +220,11 @@ fn compile_admitted(
         .map(|t| {
             t.parameters
                 .as_mut()
-                .map(canonical::write_type_names)
+                .map(|s| {
+                    let mut changes = canonical::drop_unreferenced_definitions(s);
+                    changes.extend(canonical::write_type_names(s));
+                    changes
+                })
                 .unwrap_or_default()
         })
         .collect();

@@ -1127,3 +1127,44 @@ fn references_are_inlined_where_the_offline_model_reads_none() {
         assert!(schema.get("$defs").is_none(), "{target}: {schema}");
     }
 }
+
+/// Definitions no `$ref` reaches are dropped (a strict target validating the whole schema
+/// refused a tool for an unused one, found by a fresh-user trial); those reached, also
+/// through other definitions and under escaped names, stay; a reference compile does not
+/// follow (an anchor, a whole container) leaves every definition.
+#[test]
+fn definitions_no_reference_reaches_are_dropped() {
+    let mut s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"},"b":{"$ref":"#/definitions/x~1y"}},
+        "$defs":{"A":{"type":"object","properties":{"c":{"$ref":"#/$defs/C"}}},"C":{"type":"string"},
+                 "Unused":{"type":"strange","properties":{"d":{"$ref":"#/$defs/Dead"}}},"Dead":{"type":"string"}},
+        "definitions":{"x/y":{"type":"integer"},"Old":{"type":"boolean"}}});
+    let changes = canonical::drop_unreferenced_definitions(&mut s);
+    let dropped: Vec<&str> = changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(
+        dropped,
+        ["/$defs/Unused", "/$defs/Dead", "/definitions/Old"]
+    );
+    assert!(changes.iter().all(|c| c.lost.is_none()));
+    assert_eq!(
+        s["$defs"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["A", "C"]
+    );
+    assert_eq!(s["definitions"], json!({"x/y":{"type":"integer"}}));
+    // Nothing left in a container: the container goes too.
+    let mut s = json!({"type":"object","$defs":{"U":{"type":"string"}}});
+    assert_eq!(canonical::drop_unreferenced_definitions(&mut s).len(), 1);
+    assert_eq!(s, json!({"type":"object"}));
+    for kept in [
+        json!({"properties":{"a":{"$ref":"#here"}},"$defs":{"A":{"$anchor":"here"},"U":{}}}),
+        json!({"properties":{"a":{"$ref":"#/$defs"}},"$defs":{"U":{}}}),
+        json!({"properties":{"a":{"$ref":"other.json#/$defs/U"}},"$defs":{"U":{}}}),
+        json!({"properties":{"a":{"$ref":"#/$defs/Missing"}},"$defs":{"U":{}}}),
+    ] {
+        let mut s = kept.clone();
+        assert!(
+            canonical::drop_unreferenced_definitions(&mut s).is_empty(),
+            "{kept}"
+        );
+        assert_eq!(s, kept);
+    }
+}

@@ -21,6 +21,10 @@
 //!   ([`type_spellings`]) for the command to say so. A spelling that names no type (`any`,
 //!   `""`) is left, and the schema does not compile.
 //!
+//! - `$ref: ""` (the document itself, as `check`, `repair` and `compile` read it): written as
+//!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
+//!   accepted any value.
+//!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
 //! copy names the same place in the declared schema.
 
@@ -59,6 +63,9 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
                     }
                 }
                 _ => {}
+            }
+            if is_document_ref(node) {
+                node.insert("$ref".into(), Value::from("#"));
             }
             if node.get("nullable") == Some(&Value::Bool(true)) {
                 accept_null(node);
@@ -141,10 +148,17 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
         _ => false,
     };
     spelled
+        || is_document_ref(node)
         || node.get("nullable") == Some(&Value::Bool(true))
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
                 || node.get("exclusiveMaximum").is_some_and(Value::is_boolean)))
+}
+
+/// `$ref: ""`: the document itself (RFC 3986 §4.4, a same-document reference), as every
+/// other command reads it; the validator resolved it to nothing and accepted any value there.
+fn is_document_ref(node: &serde_json::Map<String, Value>) -> bool {
+    node.get("$ref").and_then(Value::as_str) == Some("")
 }
 
 /// Makes every keyword of `node` that could refuse `null` accept it.

@@ -200,6 +200,90 @@ pub fn cycle(reference: &str, c: &[String]) -> String {
     }
 }
 
+/// How many subschemas `root` holds with every local `$ref` counted as a copy of its target
+/// (a reference back into a target being counted counts nothing more: a validator recurses
+/// there only as deep as the instance), capped: any count above `cap` is `cap + 1`.
+///
+/// A schema whose definitions each reference the next twice ("billion laughs") is small as
+/// written and exponential expanded; a validator that compiles references eagerly (the
+/// `jsonschema` crate `args` uses) spends time and memory in proportion to this count. Each
+/// distinct target is walked once (memoised), and the references between targets are
+/// followed with an explicit stack, so a chain of 100,000 definitions costs no recursion.
+/// Remote and dangling references count nothing: they are reported where they are met.
+pub fn expanded_size(root: &Value, cap: usize) -> usize {
+    /// A target's own subschemas and the targets its references name.
+    struct Target {
+        own: usize,
+        refs: Vec<usize>,
+    }
+    let mut pointers: Vec<String> = vec![String::new()];
+    let mut index: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::from([(String::new(), 0)]);
+    let mut targets: Vec<Target> = Vec::new();
+    // Walk each target once, numbering the targets met in order.
+    while targets.len() < pointers.len() {
+        let at = pointers[targets.len()].clone();
+        let Some(value) = root.pointer(&at) else {
+            targets.push(Target {
+                own: 0,
+                refs: Vec::new(),
+            });
+            continue;
+        };
+        let mut nodes = super::walk(value).nodes;
+        if at.is_empty() {
+            // The root's definitions count where they are referenced, not as written.
+            nodes.retain(|n| {
+                !(n.pointer.starts_with("/$defs/") || n.pointer.starts_with("/definitions/"))
+            });
+        }
+        let mut refs = Vec::new();
+        for node in &nodes {
+            let Some(text) = node
+                .object()
+                .and_then(|o| o.get("$ref"))
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            if let Step::Local(_, pointer) = step(root, text) {
+                let next = pointers.len();
+                let i = *index.entry(pointer.clone()).or_insert_with(|| {
+                    pointers.push(pointer);
+                    next
+                });
+                refs.push(i);
+            }
+        }
+        targets.push(Target {
+            own: nodes.len(),
+            refs,
+        });
+    }
+    // Sizes in post-order; a target still open when met again is a recursion (counts 0).
+    let mut size: Vec<Option<usize>> = vec![None; targets.len()];
+    let mut open = vec![false; targets.len()];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    open[0] = true;
+    while let Some(&mut (t, ref mut next)) = stack.last_mut() {
+        if let Some(&r) = targets[t].refs.get(*next) {
+            *next += 1;
+            if size[r].is_none() && !open[r] {
+                open[r] = true;
+                stack.push((r, 0));
+            }
+            continue;
+        }
+        let total = targets[t].refs.iter().fold(targets[t].own, |sum, &r| {
+            sum.saturating_add(size[r].unwrap_or(0)).min(cap + 1)
+        });
+        size[t] = Some(total);
+        open[t] = false;
+        stack.pop();
+    }
+    size[0].unwrap_or(0).min(cap + 1)
+}
+
 /// Schemas shared by the tests of every command that follows `$ref` chains.
 #[cfg(test)]
 pub(crate) mod fixtures {
@@ -228,6 +312,32 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::chain;
     use super::*;
+
+    #[test]
+    fn expanded_size_counts_each_reference_as_its_target_and_stays_capped() {
+        // Root, a, b, and a copy of S for each (the definitions as written count nothing).
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/S"},"b":{"$ref":"#/$defs/S"}},
+            "$defs":{"S":{"type":"string"}}});
+        assert_eq!(expanded_size(&s, 1000), 5);
+        // Each definition referencing the next twice: 2^levels, cut at the cap.
+        let laughs = |levels: usize| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..levels {
+                let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+                defs.insert(format!("d{i}"), json!({"anyOf": [next.clone(), next]}));
+            }
+            defs.insert(format!("d{levels}"), json!({"type":"string"}));
+            json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs})
+        };
+        let small = expanded_size(&laughs(4), 1_000_000);
+        assert!(small > 2usize.pow(4) && small < 2usize.pow(7), "{small}");
+        assert_eq!(expanded_size(&laughs(40), 100_000), 100_001);
+        // A recursive schema counts its recursion once; a long chain needs no deep stack.
+        let rec = json!({"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},
+            "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}});
+        assert!(expanded_size(&rec, 1000) < 20);
+        assert!(expanded_size(&chain(20_000, true), usize::MAX - 1) < 100_000);
+    }
     use serde_json::json;
 
     #[test]

@@ -21,6 +21,9 @@ pub const RULE: Rule = Rule {
     },
 };
 
+/// How many of the other tools sharing a name each finding names.
+const MAX_NAMED: usize = 5;
+
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::NameUnique, _))
 }
@@ -60,11 +63,18 @@ fn request<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], builtins: &[BuiltinTo
             continue;
         }
         cx.set_tool(t.index, name);
-        let others: Vec<String> = sharing
+        // A few others by name: naming all of N tools on each of them made the output grow
+        // as N² (8,000 copies of one name gave 700 MB).
+        let mut others: Vec<String> = sharing
             .iter()
             .filter(|i| **i != t.index)
+            .take(MAX_NAMED)
             .map(|i| cx.other_tool(*i))
             .collect();
+        let unnamed = sharing.len() - 1 - others.len();
+        if unnamed > 0 {
+            others.push(format!("{unnamed} more"));
+        }
         cx.feature(At::Tool, Feat::NameUnique, Placement::Request, || {
             format!("tool name `{name}` is also used by {}", others.join(", "))
         });
@@ -130,6 +140,21 @@ mod tests {
         assert!(says(0, "tool 2, tool 3"), "{got:#?}");
         assert!(says(2, "tool 0, tool 3"), "{got:#?}");
         assert!(says(3, "tool 0, tool 2"), "{got:#?}");
+        // Many of one name: each names a few, then counts the rest (not all N on each).
+        let request = json!({"tools": (0..10).map(|_| tool("x")).collect::<Vec<_>>()});
+        let set = crate::input::from_value(std::path::Path::new("t.json"), request).unwrap();
+        let found = check_set(&set, &profile(&["name-unique"]));
+        let first = found
+            .iter()
+            .find(|f| f.rule == "name-duplicate" && f.tool_index == 0)
+            .unwrap();
+        assert!(
+            first.message.starts_with(
+                "tool name `x` is also used by tool 1, tool 2, tool 3, tool 4, tool 5, 4 more:"
+            ),
+            "{}",
+            first.message
+        );
     }
 
     /// A function tool named like a built-in tool of its request is reported (on the function

@@ -25,9 +25,11 @@ impl fmt::Display for Place {
             Place::File => f.write_str("(whole file)"),
             Place::LineColumn { line, column } => write!(f, "line {line}, column {column}"),
             Place::Pointer(p) if p.is_empty() => f.write_str("at the document root"),
-            Place::Pointer(p) => write!(f, "at {p}"),
+            Place::Pointer(p) => write!(f, "at {}", inline(p)),
             Place::LinePointer { line, pointer } if pointer.is_empty() => write!(f, "line {line}"),
-            Place::LinePointer { line, pointer } => write!(f, "line {line}, at {pointer}"),
+            Place::LinePointer { line, pointer } => {
+                write!(f, "line {line}, at {}", inline(pointer))
+            }
         }
     }
 }
@@ -66,7 +68,7 @@ impl Error {
             file: if file == Path::new("-") {
                 "standard input".to_string()
             } else {
-                file.display().to_string()
+                inline(&file.display().to_string()).into_owned()
             },
             place,
             problem: problem.into(),
@@ -76,11 +78,40 @@ impl Error {
     /// An I/O error on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
-            path: path.as_ref().display().to_string(),
+            path: inline(&path.as_ref().display().to_string()).into_owned(),
             source,
         }
     }
 }
 
+/// A path or JSON Pointer inside an error line, line breaks escaped: a file named
+/// `a\n::error file=...` must not start a line a CI log reads as a workflow command (the
+/// whole line is escaped again when printed, keeping only its own layout).
+fn inline(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::report::escape_inline(text)
+}
+
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line break in a file name or a pointer cannot start a line of its own in an error
+    /// (GitHub Actions reads a line starting `::error` as a workflow command).
+    #[test]
+    fn line_breaks_in_paths_and_pointers_are_escaped() {
+        let e = Error::input(
+            "a\n::error file=README.md::x.json",
+            Place::Pointer("/properties/b\nc".into()),
+            "expected value",
+        );
+        assert_eq!(
+            e.to_string(),
+            "a\\n::error file=README.md::x.json: at /properties/b\\nc: expected value"
+        );
+        let e = Error::io("o\nut", std::io::Error::other("denied"));
+        assert!(!e.to_string().contains('\n'), "{e}");
+    }
+}

@@ -738,7 +738,7 @@ pub fn repair_tool(
                     pointer: g.pointer.clone(),
                     rule: g.rule.to_string(),
                     parameter: g.parameter.to_string(),
-                    reason: why.clone(),
+                    reason: fixes::own_reason(&current, g).unwrap_or_else(|| why.clone()),
                 });
             }
         }

@@ -1141,13 +1141,28 @@ fn refusals_of_what_cannot_be_read_say_what_is_wrong() {
     );
     assert_eq!(
         reason(json!({"$ref": 5})),
-        "`$ref` is 5 (a number), not a reference (a `$ref` is a string such as \
+        "`$ref` is 5 (a JSON number), not a reference (a `$ref` is a string such as \
          \"#/$defs/Item\"); repair does not guess which schema was meant"
     );
     assert_eq!(
         reason(json!({"$ref": "#/$defs/Gone"})),
         "`$ref` points to `#/$defs/Gone`, which is not in the schema, so there is nothing to \
          inline; repair does not guess which schema was meant"
+    );
+    // Each place of the kind names its own `$ref`, not the first one's.
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"$ref":{"x":1}},"b":{"$ref":5}}}),
+    );
+    let r = repair_tool(&t, 0, &p, &Options::default());
+    let reasons: Vec<(&str, bool)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.reason.starts_with("`$ref` is 5 ")))
+        .collect();
+    assert_eq!(
+        reasons,
+        [("/properties/a/$ref", false), ("/properties/b/$ref", true)]
     );
 }
 

@@ -337,6 +337,20 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     }
 }
 
+/// The reason a refusal at `f`'s own place gives when it names that place's value (another
+/// place of the same kind holds another `$ref`); `None` when the kind's reason is the same
+/// everywhere.
+pub(crate) fn own_reason(tool: &Tool, f: &Finding) -> Option<String> {
+    let Param::Keyed(Kind::Structure, s) = parse_parameter(&f.parameter)? else {
+        return None;
+    };
+    (s == value::REF_UNRESOLVED).then(|| {
+        let node =
+            place::keyword_value_owner(&f.pointer, "$ref").unwrap_or_else(|| f.pointer.clone());
+        unresolved_ref(tool, &node)
+    })
+}
+
 /// Why a `$ref` that leads to no schema (in the subschema at `node`) is refused: what it
 /// holds, and that nothing says which schema was meant.
 fn unresolved_ref(tool: &Tool, node: &str) -> String {
@@ -346,7 +360,7 @@ fn unresolved_ref(tool: &Tool, node: &str) -> String {
              repair does not guess which schema was meant"
         ),
         Some(other) => format!(
-            "`$ref` is {} (a {}), not a reference (a `$ref` is a string such as \
+            "`$ref` is {} (a JSON {}), not a reference (a `$ref` is a string such as \
              \"#/$defs/Item\"); repair does not guess which schema was meant",
             show(other),
             crate::json::kind(other)

@@ -309,8 +309,8 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 /// of its warning about the schema there is named the same way; where it has nothing there
 /// but one rule's errors at the place's keywords (`/anyOf` of a root that is a bare
 /// `anyOf`), that rule and its place. Where check has nothing at the place or its keywords,
-/// a note says so (the newest evidence accepts what the message rejected). Several rules there leave
-/// the template's; a strict structured-outputs requirement (a fix, no rule) is a
+/// a note says so (the newest evidence accepts what the message rejected). Several rules
+/// there leave the template's; a strict structured-outputs requirement (a fix, no rule) is a
 /// target's form, which check does not judge, and is left as it is. Nothing changes when the
 /// target has no built-in profile or the request cannot be read as check reads it.
 pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) {

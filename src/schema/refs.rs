@@ -312,6 +312,7 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::chain;
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn expanded_size_counts_each_reference_as_its_target_and_stays_capped() {
@@ -338,7 +339,6 @@ mod tests {
         assert!(expanded_size(&rec, 1000) < 20);
         assert!(expanded_size(&chain(20_000, true), usize::MAX - 1) < 100_000);
     }
-    use serde_json::json;
 
     #[test]
     fn a_chain_of_the_limit_reaches_its_schema_and_one_more_hop_is_too_long() {

@@ -136,9 +136,11 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
             .contains(&container)
             .then(|| (container.to_string(), unescape(name)))
     };
-    let mut reached: Vec<(String, String)> = Vec::new();
-    // References, each with the definition it sits in.
-    let mut refs: Vec<(Option<(String, String)>, String)> = Vec::new();
+    type Def = (String, String);
+    let mut reached: std::collections::HashSet<Def> = std::collections::HashSet::new();
+    // The definitions each definition's references reach (`None`: from outside them).
+    let mut refs: std::collections::HashMap<Option<Def>, Vec<Def>> =
+        std::collections::HashMap::new();
     for node in crate::schema::walk(schema).nodes {
         let Some(r) = node.object().and_then(|o| o.get("$ref")) else {
             continue;
@@ -160,20 +162,18 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
         {
             return Vec::new();
         }
-        refs.push((definition_of(&node.pointer), target));
+        if let Some(def) = definition_of(&target) {
+            refs.entry(definition_of(&node.pointer))
+                .or_default()
+                .push(def);
+        }
     }
     // From the references outside the definitions, then from each definition reached.
-    let mut frontier: Vec<Option<(String, String)>> = vec![None];
+    let mut frontier: Vec<Option<Def>> = vec![None];
     while let Some(from) = frontier.pop() {
-        for (within, target) in &refs {
-            if *within != from {
-                continue;
-            }
-            if let Some(def) = definition_of(target)
-                && !reached.contains(&def)
-            {
-                reached.push(def.clone());
-                frontier.push(Some(def));
+        for def in refs.get(&from).into_iter().flatten() {
+            if reached.insert(def.clone()) {
+                frontier.push(Some(def.clone()));
             }
         }
     }

@@ -258,8 +258,8 @@ pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'
 }
 
 /// The first `$ref` of `root` that cannot work, as (JSON Pointer of the `$ref`, the problem in
-/// words): a local reference to nothing, a chain of references that loops (`A → B → A`, or
-/// one pointing at itself) or is longer than [`refs::MAX_REF_HOPS`] (worded by
+/// words): a local reference to nothing or to a value that is no schema (`#/required`), a
+/// chain of references that loops (`A → B → A`, or one pointing at itself) or is longer than [`refs::MAX_REF_HOPS`] (worded by
 /// [`refs::chain_problem`], as every command words it), or a remote reference (toolwire does
 /// not fetch, so what it names cannot be checked). A validator accepts any value at a
 /// reference loop and offline models do not resolve references, so without this a broken
@@ -272,6 +272,14 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
         };
         let chain = refs::follow(root, reference);
         let problem = match &chain {
+            refs::Chain::Reaches { schema, last, .. }
+                if !(schema.is_object() || schema.is_boolean()) =>
+            {
+                format!(
+                    "`$ref` {last:?} points to a JSON {} (keyword data, not a schema)",
+                    crate::json::kind(schema)
+                )
+            }
             refs::Chain::Reaches { .. } => continue,
             refs::Chain::Stops {
                 last,
@@ -294,6 +302,18 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reference to keyword data (`#/required`) cannot work: compile would send it.
+    #[test]
+    fn a_ref_to_a_value_that_is_no_schema_is_broken() {
+        let s = serde_json::json!({"type":"object","properties":{"x":{"$ref":"#/required"},
+            "y":{"$ref":"#/properties/z"},"z":true},"required":["x"]});
+        let (at, problem) = broken_ref(&s).unwrap();
+        assert_eq!(at, "/properties/x/$ref");
+        assert!(problem.contains("points to a JSON array"), "{problem}");
+        let fine = serde_json::json!({"properties":{"y":{"$ref":"#/properties/z"},"z":true}});
+        assert_eq!(broken_ref(&fine), None);
+    }
 
     /// The set a long list is read with finds exactly the repeats the pairwise test finds,
     /// on both sides of the length where it takes over (non-strings are never repeats).

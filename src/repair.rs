@@ -515,6 +515,22 @@ fn gave_up_reason(
     )
 }
 
+/// Why repair gave up on a tool whose errors of one kind could not be rewritten together,
+/// when rewriting them one a round would pass the work cap.
+fn one_at_a_time_reason(
+    work: usize,
+    cap: usize,
+    size: usize,
+    (n, (rule, feature)): (usize, &(String, String)),
+) -> String {
+    format!(
+        "repair gave up after copying and reading {work} schema values while rewriting {n} \
+         errors of `{rule}` ({feature}): rewritten together they bring in another error, and \
+         one at a time would take more than it does for one tool ({cap}); the schema has \
+         {size} values"
+    )
+}
+
 /// Whether `f` is a root shape whose repair writes the schema anew ([`Repairing::
 /// replaces_schema`](crate::profile::rules::Repairing::replaces_schema) is check's side):
 /// an object that declares no arguments.
@@ -665,6 +681,24 @@ pub fn repair_tool(
                             // One at a time would take more work still.
                             let during = Some((all.len(), &target));
                             gave_up = Some(gave_up_reason(work, opts.max_work, size, during));
+                            break 'rounds;
+                        }
+                        // Rewritten together they brought in another error (one the check
+                        // could not see while they were there), so each takes a round of its
+                        // own, and every round checks the whole schema: give up now rather
+                        // than after rounds that cannot finish within the cap.
+                        let rounds_left = all.len().saturating_sub(1);
+                        if together.is_none()
+                            && rounds_left > 0
+                            && work.saturating_add(rounds_left.saturating_mul(3 * size))
+                                > opts.max_work
+                        {
+                            gave_up = Some(one_at_a_time_reason(
+                                work,
+                                opts.max_work,
+                                size,
+                                (all.len(), &target),
+                            ));
                             break 'rounds;
                         }
                         let (tool, made) = together.unwrap_or((rewritten, c.changes));

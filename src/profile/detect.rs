@@ -6,6 +6,8 @@
 //! feature up in a compiled profile and turn the ones not allowed into findings) and
 //! *collect* (record every feature seen, used to derive profiles and to test the rules).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::compiled::{CompiledProfile, NO_CASE, Slot};
@@ -815,17 +817,23 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// every warning among them into an error under `slot` whose message gains `why` (the
     /// place is rejected, whatever the missing evidence for the feature itself). Returns
     /// false, changing nothing, when the walk reported nothing there, and in collect mode.
-    pub fn settle_at(&mut self, pointer: &str, slot: Slot, why: &str) -> bool {
+    pub fn settle_at(
+        &mut self,
+        index: &mut SettleIndex,
+        pointer: &str,
+        slot: Slot,
+        why: &str,
+    ) -> bool {
         let Mode::Check { profile, out } = &mut self.mode else {
             return false;
         };
         let mut covered = false;
         let Findings { records, text, .. } = &mut **out;
-        // The current tool's findings are the last ones recorded (request rules ran first).
-        for r in records.iter_mut().rev() {
-            if r.tool_index != self.tool_index || r.request {
-                break;
-            }
+        index.refresh(records, text, self.tool_index);
+        for i in index.candidates(pointer) {
+            #[cfg(test)]
+            SETTLE_VISITS.with(|v| v.set(v.get() + 1));
+            let r = &mut records[i];
             if r.subject != Subject::Schema || !related(text.get(r.pointer), pointer) {
                 continue;
             }
@@ -847,6 +855,76 @@ impl<'a, 'p> Cx<'a, 'p> {
             }
         }
         covered
+    }
+}
+
+/// The current tool's schema findings by place, for [`Cx::settle_at`]: a meta-schema error
+/// at each of 200,000 properties would otherwise scan every finding of the tool once per
+/// error (quadratic). Places are hashed, so a lookup gives a superset of the findings that
+/// `related` accepts, which it then decides exactly.
+#[derive(Default)]
+pub struct SettleIndex {
+    /// The first record not yet indexed; `None` until the first lookup.
+    seen: Option<usize>,
+    /// Findings by the hash of their place.
+    at: HashMap<u64, Vec<u32>>,
+    /// Findings by the hash of each place that holds theirs (a proper, non-empty prefix
+    /// ending before a `/`).
+    inside: HashMap<u64, Vec<u32>>,
+    hasher: std::hash::RandomState,
+}
+
+impl SettleIndex {
+    fn key(&self, place: &str) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.hasher, place)
+    }
+
+    /// Indexes the records made since the last lookup. The findings that count are the last
+    /// ones of the current tool (request rules ran first), as far back as the first record
+    /// that is another tool's or the request's.
+    fn refresh(&mut self, records: &[Record], text: &TextBuf, tool_index: usize) {
+        let ours = |r: &Record| r.tool_index == tool_index && !r.request;
+        let from = match self.seen {
+            Some(n) => n,
+            None => records.len() - records.iter().rev().take_while(|r| ours(r)).count(),
+        };
+        for (i, r) in records.iter().enumerate().skip(from) {
+            if !ours(r) {
+                self.at.clear();
+                self.inside.clear();
+                continue;
+            }
+            if r.subject != Subject::Schema {
+                continue;
+            }
+            let place = text.get(r.pointer);
+            let n = i as u32;
+            self.at.entry(self.key(place)).or_default().push(n);
+            for (cut, _) in place.match_indices('/').filter(|(cut, _)| *cut > 0) {
+                let k = self.key(&place[..cut]);
+                self.inside.entry(k).or_default().push(n);
+            }
+        }
+        self.seen = Some(records.len());
+    }
+
+    /// Every finding that may be `related` to `meta`, latest first (the order the findings
+    /// were once scanned in): at it, inside it, or at the place directly holding it.
+    fn candidates(&self, meta: &str) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        let mut add = |m: &HashMap<u64, Vec<u32>>, place: &str| {
+            if let Some(v) = m.get(&self.key(place)) {
+                out.extend(v.iter().map(|&i| i as usize));
+            }
+        };
+        add(&self.at, meta);
+        add(&self.inside, meta);
+        if let Some(cut) = meta.rfind('/') {
+            add(&self.at, &meta[..cut]);
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out.dedup();
+        out
     }
 }
 
@@ -1385,6 +1463,12 @@ fn walk<'a>(
         }
         stack[first..].reverse();
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Findings [`Cx::settle_at`] looked at: the tests keep this linear in the findings.
+    pub(crate) static SETTLE_VISITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]

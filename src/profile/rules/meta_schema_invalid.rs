@@ -10,6 +10,8 @@
 //! each meta-schema error is reported at the place it names, after the walk, and where the
 //! walk's own findings already cover that place they are settled instead.
 
+use std::collections::HashSet;
+
 use super::*;
 
 pub const RULE: Rule = Rule {
@@ -64,15 +66,19 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     if meta.is_valid(root) {
         return;
     }
+    // The first error at each place, in the crate's order; a set, as a schema may have an
+    // error at each of hundreds of thousands of places.
     let mut places: Vec<(String, String)> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for e in meta.iter_errors(root) {
         let pointer = e.instance_path().as_str().to_string();
-        if !places.iter().any(|(p, _)| *p == pointer) {
+        if seen.insert(pointer.clone()) {
             places.push((pointer, e.to_string()));
         }
     }
+    let mut index = SettleIndex::default();
     for (pointer, error) in &places {
-        if cx.settle_at(pointer, slot, WHY) {
+        if cx.settle_at(&mut index, pointer, slot, WHY) {
             continue;
         }
         let placement = if pointer.is_empty() {
@@ -102,6 +108,43 @@ mod tests {
                 json!({"type": "object", "properties": {"a": {"anyOf": []}}})
             )
             .is_empty()
+        );
+    }
+
+    /// A meta-schema error at each of thousands of places settles the walk's warning at each
+    /// without scanning every finding of the tool once per error (it was quadratic: 240,000
+    /// misspelt types took minutes).
+    #[test]
+    fn settling_many_places_looks_at_each_finding_a_few_times() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile =
+            crate::profile::CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let n = 3000;
+        let props: serde_json::Map<String, serde_json::Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "strin"})))
+            .collect();
+        let parameters = json!({"type": "object", "properties": props});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        crate::profile::detect::SETTLE_VISITS.with(|v| v.set(0));
+        let f = crate::check::check_tools(&[tool], &profile);
+        let visits = crate::profile::detect::SETTLE_VISITS.with(|v| v.get());
+        let settled = f
+            .iter()
+            .filter(|f| {
+                f.rule == "type-invalid"
+                    && f.level == crate::check::Level::Error
+                    && f.message.contains("meta-schema")
+            })
+            .count();
+        assert_eq!(settled, n, "{:?}", f.first());
+        assert!(
+            visits <= 2 * n,
+            "{visits} findings looked at for {n} places"
         );
     }
 

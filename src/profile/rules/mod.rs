@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 pub use super::compiled::Slot;
-pub use super::detect::{At, Cx, InlineRefusal, Node, Stats, ToolRef, Ty, Via};
+pub use super::detect::{At, Cx, InlineRefusal, Node, SettleIndex, Stats, ToolRef, Ty, Via};
 pub use super::feature::{Feat, Kind, Limit, Param, value};
 pub use crate::case::Placement;
 pub use crate::input::BuiltinTool;

@@ -1525,15 +1525,7 @@ mod tests {
     /// them (it took 6 s and 1.5 GB at 20 levels); a schema under the cap compiles.
     #[test]
     fn a_schema_that_expands_past_the_cap_is_refused_before_compiling() {
-        let laughs = |levels: usize| {
-            let mut defs = serde_json::Map::new();
-            for i in 0..levels {
-                let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
-                defs.insert(format!("d{i}"), json!({"anyOf": [next.clone(), next]}));
-            }
-            defs.insert(format!("d{levels}"), json!({"type":"string"}));
-            json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs})
-        };
+        use crate::schema::refs::fixtures::laughs;
         let p = ArgsSchema::new(&laughs(40)).unwrap_err();
         assert!(
             p.message.contains("expands to more than 100000 subschemas"),

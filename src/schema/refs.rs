@@ -306,11 +306,23 @@ pub(crate) mod fixtures {
         defs.insert(format!("D{n}"), json!({"type":"string"}));
         json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":defs})
     }
+
+    /// "Billion laughs": `properties.x` → `d0`, each `di` an `anyOf` referencing `d(i+1)`
+    /// twice, `d{levels}` a string: small as written, 2^levels subschemas expanded.
+    pub(crate) fn laughs(levels: usize) -> Value {
+        let mut defs = Map::new();
+        for i in 0..levels {
+            let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+            defs.insert(format!("d{i}"), json!({"anyOf": [next.clone(), next]}));
+        }
+        defs.insert(format!("d{levels}"), json!({"type":"string"}));
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs})
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::fixtures::chain;
+    use super::fixtures::{chain, laughs};
     use super::*;
     use serde_json::json;
 
@@ -321,15 +333,6 @@ mod tests {
             "$defs":{"S":{"type":"string"}}});
         assert_eq!(expanded_size(&s, 1000), 5);
         // Each definition referencing the next twice: 2^levels, cut at the cap.
-        let laughs = |levels: usize| {
-            let mut defs = serde_json::Map::new();
-            for i in 0..levels {
-                let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
-                defs.insert(format!("d{i}"), json!({"anyOf": [next.clone(), next]}));
-            }
-            defs.insert(format!("d{levels}"), json!({"type":"string"}));
-            json!({"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":defs})
-        };
         let small = expanded_size(&laughs(4), 1_000_000);
         assert!(small > 2usize.pow(4) && small < 2usize.pow(7), "{small}");
         assert_eq!(expanded_size(&laughs(40), 100_000), 100_001);

@@ -22,6 +22,8 @@
 mod envelope;
 mod templates;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -166,7 +168,7 @@ pub fn request_tools(request: &Value) -> Vec<RequestTool<'_>> {
 }
 
 /// How the pointer of an [`Explanation`] was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Located {
     /// The error names the place by names (keys, keywords), converted directly.
@@ -185,7 +187,7 @@ pub enum Located {
 }
 
 /// One problem a provider reported, explained.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Explanation {
     /// The template family that read it (`google`, `openai`, `anthropic`, `bedrock`, ...).
     pub provider: &'static str,
@@ -210,6 +212,11 @@ impl Explanation {
         self.tool_index.is_some() && self.pointer.is_some() && self.rule.is_some()
     }
 }
+
+/// How many distinct problems [`explain`] reads from one error. Past this the output would
+/// be too long to act on (an error file may hold up to 16 MiB of text), and the first problems
+/// are the ones to fix first; the last explanation notes that the rest were not read.
+pub const MAX_PROBLEMS: usize = 1000;
 
 /// Explains `error` (a body or a client's printout) for `request` (the request sent, if
 /// known). `target` (a target id) limits the templates to that provider's; `None` tries all.
@@ -237,9 +244,23 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     let texts = envelope::error_texts(error);
     let family = target.map(family_of);
     let mut out: Vec<Explanation> = Vec::new();
-    for text in &texts {
-        for mut raw in templates::read(&text.text, family) {
-            raw.message = envelope::statement(text, &raw.message);
+    // An error repeating one problem many times over (a client's retry loop in a log) is read
+    // as that problem once: each problem is resolved once, and kept once.
+    let mut read_before = HashSet::new();
+    let mut kept: HashSet<Explanation> = HashSet::new();
+    let mut cut_short = false;
+    'texts: for text in &texts {
+        let raws = templates::read(&text.text, family);
+        let stretches = templates::stretches(&raws, text.text.len());
+        for (mut raw, within) in raws.into_iter().zip(stretches) {
+            raw.message = envelope::statement(text, &raw.message, raw.at, within).into();
+            if !read_before.insert(raw.key()) {
+                continue;
+            }
+            if out.len() >= MAX_PROBLEMS {
+                cut_short = true;
+                break 'texts;
+            }
             let provider = raw.provider;
             let relay = shape == Some("openai") && target.is_some_and(|t| relays(t, provider));
             let foreign = shape.filter(|s| !relay && other_provider(s, provider));
@@ -287,13 +308,23 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
                 if e.fix.as_deref() == Some(STRICT_FIX) {
                     e.fix = Some(strict_fix(target));
                 }
-                if !out.contains(&e) {
+                if !kept.contains(&e) {
+                    kept.insert(e.clone());
                     out.push(e);
                 }
             }
         }
         if !out.is_empty() {
             break;
+        }
+    }
+    if cut_short {
+        out.truncate(MAX_PROBLEMS);
+        if let Some(last) = out.last_mut() {
+            last.notes.push(format!(
+                "the error states more problems than the first {MAX_PROBLEMS} read here; the \
+                 rest were not read"
+            ));
         }
     }
     if let (Some(request), Some(target)) = (request, target) {

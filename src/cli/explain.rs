@@ -99,17 +99,38 @@ fn read_request(path: &Path) -> Result<serde_json::Value> {
 /// argument (no spaces, and a `.json`/`.txt` ending or a `/` after an existing folder) that
 /// does not exist, is an input error rather than error text, so a typo in a file name is not
 /// "explained" as a message; `n/a`, a whole provider message in reports.yaml, is text.
+///
+/// Any other path that exists is read, as `check` reads its files: a FIFO or a device (a shell's
+/// `<(...)` is a pipe) too, and when that fails the error says it is not a regular file and
+/// why the read failed (too large, could not read) rather than that it does not exist.
 fn error_text(arg: &str) -> Result<String> {
     let path = Path::new(arg);
-    if path.is_dir() {
+    let stat = (arg != "-").then(|| std::fs::metadata(path));
+    let meta = stat.as_ref().and_then(|m| m.as_ref().ok());
+    if meta.is_some_and(std::fs::Metadata::is_dir) {
         return Err(Error::input(
             path,
             Place::File,
             "a directory, not an error body file; give a file or the error text itself",
         ));
     }
-    let text = if arg == "-" || path.is_file() {
-        let bytes = json::read_capped(path, Limits::default())?;
+    let text = if arg == "-" || meta.is_some() {
+        let special = meta.and_then(special_kind);
+        let bytes = json::read_capped(path, Limits::default()).map_err(|e| match (e, special) {
+            (
+                Error::Input {
+                    file,
+                    place,
+                    problem,
+                },
+                Some(kind),
+            ) => Error::Input {
+                file,
+                place,
+                problem: format!("not a regular file ({kind}): {problem}"),
+            },
+            (e, _) => e,
+        })?;
         Some((path, json::check_utf8(path, &bytes)?.to_string()))
     } else {
         None
@@ -131,13 +152,43 @@ fn error_text(arg: &str) -> Result<String> {
         ));
     }
     if looks_like_path(arg) {
-        return Err(Error::input(
-            path,
-            Place::File,
-            "no such file (give an existing error body file, or the error text itself)",
-        ));
+        // A path that may exist but could not be looked at (a folder on the way not
+        // searchable) is not said to be missing.
+        let problem = match stat {
+            Some(Err(e)) if e.kind() != std::io::ErrorKind::NotFound => {
+                format!("could not read it: {e}")
+            }
+            _ => "no such file (give an existing error body file, or the error text itself)"
+                .to_string(),
+        };
+        return Err(Error::input(path, Place::File, problem));
     }
     Ok(arg.to_string())
+}
+
+/// What a path that is neither a regular file nor a directory is, in words.
+fn special_kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    if meta.is_file() || meta.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("a special file")
 }
 
 fn looks_like_path(arg: &str) -> bool {
@@ -207,6 +258,52 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_read_not_called_missing() {
+        let dir =
+            std::env::temp_dir().join(format!("toolwire-explain-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("err.txt");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("mkfifo is not available; skipped");
+            return;
+        }
+        let body = "tools.0.custom.input_schema: JSON schema is invalid";
+        let writer = {
+            let fifo = fifo.clone();
+            // Opening a FIFO for writing waits for its reader.
+            std::thread::spawn(move || std::fs::write(&fifo, body))
+        };
+        let read = error_text(fifo.to_str().unwrap());
+        writer.join().unwrap().unwrap();
+        assert_eq!(read.unwrap(), body);
+        // No writer and nothing to read: empty, said of the FIFO.
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, ""))
+        };
+        let err = error_text(fifo.to_str().unwrap()).unwrap_err().to_string();
+        writer.join().unwrap().unwrap();
+        assert!(err.contains("err.txt") && err.contains("empty"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_past_the_cap_is_said_to_be_one() {
+        let err = error_text("/dev/zero").unwrap_err().to_string();
+        assert!(
+            err.starts_with("/dev/zero: ")
+                && err.contains("not a regular file (a character device)")
+                && err.contains("larger than the limit"),
+            "{err}"
+        );
+        assert!(!err.contains("no such file"), "{err}");
+    }
 
     #[test]
     fn path_looking_arguments_are_not_error_text() {

@@ -85,6 +85,12 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
         "rule",
         "the rule registry built into the binary (and `--profiles FILE`)",
     )?;
+    // Read whenever given, even where nothing is printed from it (the list): a wrong
+    // `--profiles` is an error whatever else was asked.
+    let given = match &args.profiles {
+        Some(p) => Some(ProfileSet::load(p)?),
+        None => None,
+    };
     if args.list || args.id.is_none() {
         for r in REGISTRY.iter() {
             println!("{:<28} {}", r.id, first_sentence(r.checks));
@@ -109,8 +115,8 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
             REGISTRY.len()
         )));
     };
-    let set = match &args.profiles {
-        Some(p) => ProfileSet::load(p)?,
+    let set = match given {
+        Some(set) => set,
         None => crate::profile::embedded()?,
     };
     print!("{}", rule_doc(rule, &set));

@@ -11,11 +11,13 @@
 //! message quoted back is the provider's text exactly, without the envelope around it or the
 //! trailers relays append.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::Value;
 
+use super::templates::{LINE_READ, ceil_boundary, floor_boundary};
 use crate::target::pyrepr;
 
 /// A text to read.
@@ -312,18 +314,57 @@ fn push_all(texts: &mut Vec<Text>, more: Vec<Text>) {
     }
 }
 
-/// The provider's whole statement of a problem a template found as `found` in `text`: from
-/// there to the end of its line (a template may stop short of the end, at a quote or a
-/// period), and in a decoded message from the start of the line (less Google's `* ` list
-/// marker: each line of its list is one problem). Lines past the last one `found` reaches are
-/// other problems, or the envelope fields (`param: ...`) kept with the message. `found` is
-/// returned as it is when it is not in `text` (a template's fixed wording).
-pub(super) fn statement(text: &Text, found: &str) -> String {
+/// The provider's whole statement of a problem a template found as `found` at byte `at` of
+/// `text` (`None`: looked up): from there to the end of its line (a template may stop short of
+/// the end, at a quote or a period), and in a decoded message from the start of the line (less
+/// Google's `* ` list marker: each line of its list is one problem). Lines past the last one
+/// `found` reaches are other problems, or the envelope fields (`param: ...`) kept with the
+/// message; so are the parts of its own line outside `within` (where the problems before and
+/// after it were found: a text joined into one line states each problem in its own stretch).
+/// `found` is returned as it is when it is not in `text` (a template's fixed wording).
+///
+/// A line is read at most [`LINE_READ`] bytes either side of `found`; one that runs on past
+/// that is not one statement, so `found` alone is. This bounds the work per problem (a scan to
+/// the line's ends was quadratic on a text of one long line) and what is quoted.
+pub(super) fn statement(
+    text: &Text,
+    found: &str,
+    at: Option<usize>,
+    within: Range<usize>,
+) -> String {
+    clipped(&whole_statement(text, found, at, within))
+}
+
+fn whole_statement(text: &Text, found: &str, at: Option<usize>, within: Range<usize>) -> String {
     let t = text.text.as_str();
-    let Some(at) = t.find(found).filter(|_| !found.trim().is_empty()) else {
+    let at = at
+        .filter(|&a| t.get(a..a + found.len()) == Some(found))
+        .or_else(|| t.find(found));
+    let Some(at) = at.filter(|_| !found.trim().is_empty()) else {
         return found.to_string();
     };
-    let line_start = t[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end_of_found = at + found.len();
+    let first = within.start.min(at);
+    let from = ceil_boundary(t, at.saturating_sub(LINE_READ).max(first));
+    let before = &t[from..at];
+    let line_start = match before.rfind('\n') {
+        Some(i) => Some(from + i + 1),
+        None if from == first => Some(first),
+        None => None,
+    };
+    let last = t[at..end_of_found].trim_end().len();
+    let rest = at + last;
+    let stop = within.end.clamp(rest, t.len());
+    let to = floor_boundary(t, rest.saturating_add(LINE_READ).min(stop));
+    let end = match t[rest..to].find('\n') {
+        Some(i) => Some(rest + i),
+        None if to == stop => Some(stop.max(end_of_found)),
+        None => None,
+    };
+    let (Some(line_start), Some(end)) = (line_start, end) else {
+        // The line runs on past what is read: not one statement.
+        return without_trailers(found).to_string();
+    };
     let start = if text.decoded {
         line_start
     } else {
@@ -338,8 +379,6 @@ pub(super) fn statement(text: &Text, found: &str) -> String {
             })
             .unwrap_or(at)
     };
-    let last = t[at..at + found.len()].trim_end().len();
-    let end = t[at + last..].find('\n').map_or(t.len(), |i| at + last + i);
     let line = t[start..end].trim();
     let line = if text.decoded {
         line.strip_prefix("* ").unwrap_or(line)
@@ -347,6 +386,17 @@ pub(super) fn statement(text: &Text, found: &str) -> String {
         line
     };
     without_trailers(line).to_string()
+}
+
+/// `s`, less what is past its first [`LINE_READ`] bytes: a template reading to the end of a
+/// line (`[^\n]+`) takes all of a text that is one huge line, which quoted whole would make the
+/// output as large as the input.
+fn clipped(s: &str) -> String {
+    if s.len() <= LINE_READ {
+        return s.to_string();
+    }
+    let kept = &s[..floor_boundary(s, LINE_READ)];
+    format!("{kept} [...]")
 }
 
 /// Words a provider writes before the part of its message a template matches: Vertex's and

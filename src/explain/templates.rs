@@ -5,6 +5,7 @@
 //! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request") and
 //! `reports/documented/requests.yaml` (two tools of one name, Anthropic's and Gemini's words).
 
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
@@ -101,7 +102,9 @@ pub(super) enum Cond {
 #[derive(Debug, Clone)]
 pub(super) struct Raw {
     pub provider: &'static str,
-    pub message: String,
+    /// Shared: a template may read several problems out of one statement (a list of places
+    /// after one Bedrock preamble, Mistral's message for every `loc`), each quoting all of it.
+    pub message: Rc<str>,
     pub tool: ToolLoc,
     pub place: Place,
     pub rule: Option<&'static str>,
@@ -112,20 +115,51 @@ pub(super) struct Raw {
     /// the rule is the cause its public report found, which a request without that place
     /// does not have (see [`Raw::only_where_found`]).
     pub rule_needs_place: bool,
+    /// Where `message` starts in the text read (set by [`read`]); `None` for a template's
+    /// fixed wording that is not in it.
+    pub at: Option<usize>,
+    /// The address `message` was taken from. Templates take their messages as slices of the
+    /// text, so [`read`] finds each one's offset from this in O(1): looking a message up in
+    /// the text instead costs a scan per problem, quadratic on an error listing thousands.
+    origin: usize,
 }
 
 impl Raw {
     fn new(provider: &'static str, message: &str, tool: ToolLoc, place: Place) -> Raw {
+        let message = message.trim();
+        // Past twice what a statement quotes (see `envelope::statement`), a message is kept
+        // only as far as it is quoted, with enough beyond to show it was cut: a text that is one
+        // huge line would otherwise be copied once per problem on it.
+        let message = &message[..floor_boundary(message, 2 * LINE_READ)];
         Raw {
             provider,
-            message: message.trim().to_string(),
+            message: Rc::from(message),
             tool,
             place,
             rule: None,
             fix: None,
             notes: Vec::new(),
             rule_needs_place: false,
+            at: None,
+            origin: message.as_ptr() as usize,
         }
+    }
+    /// What tells one problem from another: everything but where the text states it, so a
+    /// problem stated again reads as the same one.
+    pub(super) fn key(&self) -> (Rc<str>, String) {
+        let rest = format!(
+            "{:?}",
+            (
+                self.provider,
+                &self.tool,
+                &self.place,
+                self.rule,
+                self.fix,
+                &self.notes,
+                self.rule_needs_place,
+            )
+        );
+        (self.message.clone(), rest)
     }
     /// The rule is said only where the search finds the place: given a request that has none,
     /// the message is explained without a rule (and a note says why).
@@ -205,6 +239,37 @@ fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The longest line [`line_after`] reads: a template's words are on one line, and a text
+/// that is one huge line (a log joined on spaces) must not be read to its end once per
+/// problem on it.
+pub(super) const LINE_READ: usize = 4096;
+
+/// The largest char boundary of `s` at or below `i` (`str::floor_char_boundary`, newer than
+/// the crate's minimum Rust).
+pub(super) fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest char boundary of `s` at or above `i`.
+pub(super) fn ceil_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The rest of the line of `text` from byte `at`, at most [`LINE_READ`] bytes of it.
+fn line_after(text: &str, at: usize) -> &str {
+    let rest = &text[at..];
+    let rest = &rest[..floor_boundary(rest, LINE_READ)];
+    rest.split('\n').next().unwrap_or(rest)
+}
+
 /// The whole text a template matched.
 fn matched<'t>(c: &Captures<'t>) -> &'t str {
     c.get(0).map_or("", |m| m.as_str())
@@ -241,6 +306,47 @@ fn rule_by_phrase(what: &str, phrases: &[(&str, &'static str)]) -> Option<&'stat
         .map(|(_, rule)| *rule)
 }
 
+/// For each of `raws` (as [`read`] orders them), the stretch of the text no other problem
+/// was found in around it: from the end of the furthest-reaching problem found before it to
+/// the start of the next one found after it (problems found at one place do not bound each
+/// other). What a statement may quote of its line (see `envelope::statement`).
+pub(super) fn stretches(raws: &[Raw], len: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = vec![0..len; raws.len()];
+    // Ends of the problems before the current place, and the furthest of them.
+    let mut reach = 0;
+    let mut i = 0;
+    while i < raws.len() {
+        let Some(at) = raws[i].at else { break };
+        let same = raws[i..].iter().take_while(|r| r.at == Some(at)).count();
+        for r in &mut out[i..i + same] {
+            r.start = reach;
+        }
+        for r in &raws[i..i + same] {
+            reach = reach.max(at + r.message.len());
+        }
+        i += same;
+    }
+    let mut next = len;
+    let mut j = raws.len();
+    while j > 0 {
+        let Some(at) = raws[j - 1].at else {
+            j -= 1;
+            continue;
+        };
+        let same = raws[..j]
+            .iter()
+            .rev()
+            .take_while(|r| r.at == Some(at))
+            .count();
+        for r in &mut out[j - same..j] {
+            r.end = next;
+        }
+        next = at;
+        j -= same;
+    }
+    out
+}
+
 /// One provider's template reader.
 type Reader = fn(&str) -> Vec<Raw>;
 
@@ -270,9 +376,20 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
             Some(f) => f == name,
         };
         if wanted {
-            // Problems in the order the message lists them.
             let mut found = read(text);
-            found.sort_by_key(|r| text.find(r.message.as_str()).unwrap_or(usize::MAX));
+            let base = text.as_ptr() as usize;
+            for r in &mut found {
+                // A message that is a slice of `text` lies within its bytes; any other string
+                // (a template's fixed wording, a copy) is a separate allocation, so outside.
+                r.at = r
+                    .origin
+                    .checked_sub(base)
+                    .filter(|&at| at + r.message.len() <= text.len())
+                    .filter(|&at| text.get(at..at + r.message.len()) == Some(&*r.message))
+                    .or_else(|| text.find(&*r.message));
+            }
+            // Problems in the order the message lists them.
+            found.sort_by_key(|r| r.at.unwrap_or(usize::MAX));
             out.extend(found);
         }
     }
@@ -350,10 +467,7 @@ fn google(text: &str) -> Vec<Raw> {
     for c in G_UNKNOWN.captures_iter(text) {
         let keyword = c[1].to_string();
         let msg = matched(&c);
-        let line_rest = text[c.get(0).map_or(0, |m| m.end())..]
-            .lines()
-            .next()
-            .unwrap_or("");
+        let line_rest = line_after(text, c.get(0).map_or(0, |m| m.end()));
         let list = c.get(3).is_some_and(|m| m.as_str().contains("repeating"))
             || (c.get(2).is_none() && line_rest.contains("cannot start list"));
         let rule = match (keyword.as_str(), list) {
@@ -584,9 +698,16 @@ fn google(text: &str) -> Vec<Raw> {
             .rule("keyword-unsupported"),
         );
     }
-    for c in G_SDK_PATH.captures_iter(text) {
+    let sdk: Vec<Captures<'_>> = G_SDK_PATH.captures_iter(text).collect();
+    for (k, c) in sdk.iter().enumerate() {
+        // Pydantic prints what is wrong (`input_type=list`) under the path, before the next
+        // path: that stretch is this problem's (reading to the end of the text instead is a
+        // scan per problem, and takes a later problem's words for this one's).
+        let end = sdk
+            .get(k + 1)
+            .map_or(text.len(), |n| n.get(0).map_or(0, |m| m.start()));
         let pointer = pointer_from(c[3].split('.').filter(|t| !t.is_empty()));
-        let what = &text[c.get(0).map_or(0, |m| m.end())..];
+        let what = &text[c.get(0).map_or(0, |m| m.end())..end];
         let rule = if what.contains("input_type=list") && pointer.ends_with("/type") {
             Some("type-list")
         } else if pointer.ends_with("/type") {
@@ -596,10 +717,10 @@ fn google(text: &str) -> Vec<Raw> {
         };
         out.push(Raw::new(
             "google",
-            matched(&c),
+            matched(c),
             ToolLoc::Google {
                 group: c[1].parse().ok(),
-                position: index_at(&c, 2),
+                position: index_at(c, 2),
             },
             Place::Pointer(pointer),
         )
@@ -1041,18 +1162,23 @@ fn bedrock(text: &str) -> Vec<Raw> {
         out.push(Raw::new("bedrock", matched(&c), ToolLoc::Index(i), place).with_rule(rule));
     }
     for c in B_DEFINITION.captures_iter(text) {
-        let i = index_at(&c, 1);
+        let statement = Raw::new(
+            "bedrock",
+            matched(&c),
+            ToolLoc::Index(index_at(&c, 1)),
+            Place::None,
+        );
+        // The list may name one place many times; its statement is long, and each problem
+        // quotes all of it.
+        let mut seen = std::collections::HashSet::new();
         for p in B_JSONPATH.captures_iter(&c[2]) {
             let pointer = jsonpath_pointer(&p[1]);
-            out.push(
-                Raw::new(
-                    "bedrock",
-                    matched(&c),
-                    ToolLoc::Index(i),
-                    Place::Pointer(pointer.clone()),
-                )
-                .rule(meta_rule(&pointer)),
-            );
+            if !seen.insert(pointer.clone()) {
+                continue;
+            }
+            let mut raw = statement.clone().rule(meta_rule(&pointer));
+            raw.place = Place::Pointer(pointer);
+            out.push(raw);
         }
     }
     out
@@ -1215,19 +1341,19 @@ fn mistral(text: &str) -> Vec<Raw> {
             ),
         );
     }
+    let statement = Raw::new(
+        "mistral",
+        text.lines().next().unwrap_or(text),
+        ToolLoc::Unknown,
+        Place::Tool,
+    );
     for c in MISTRAL_LOC.captures_iter(text) {
-        out.push(
-            Raw::new(
-                "mistral",
-                text.lines().next().unwrap_or(text),
-                ToolLoc::Index(index_at(&c, 1)),
-                Place::Tool,
-            )
-            .note(format!(
-                "`function.{}` is not a field of the tool envelope (it belongs in `parameters`)",
-                &c[2]
-            )),
-        );
+        let mut raw = statement.clone();
+        raw.tool = ToolLoc::Index(index_at(&c, 1));
+        out.push(raw.note(format!(
+            "`function.{}` is not a field of the tool envelope (it belongs in `parameters`)",
+            &c[2]
+        )));
     }
     out
 }
@@ -1442,6 +1568,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         fix,
         mut notes,
         rule_needs_place,
+        ..
     } = raw;
     // Further places of the same problem (a [`Cond::Each`] search).
     let mut more: Vec<String> = Vec::new();
@@ -1709,7 +1836,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
     }
     let first = Explanation {
         provider,
-        message,
+        message: message.to_string(),
         tool_index,
         tool: tool_name,
         pointer,
@@ -1736,7 +1863,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
 fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec<Explanation> {
     let base = Explanation {
         provider: raw.provider,
-        message: raw.message,
+        message: raw.message.to_string(),
         tool_index: None,
         tool: None,
         pointer: None,

@@ -1211,3 +1211,122 @@ fn a_type_must_be_specified_cut_short_is_type_missing_where_type_is_absent() {
         e.notes
     );
 }
+
+#[test]
+fn a_problem_repeated_on_one_long_line_is_one_problem_quoted_once() {
+    // A log that joined a repeated Bedrock message into one line: each statement used to run
+    // to the end of the line (quoting the rest of the text in every problem, and scanning it
+    // once per problem). Each now runs to where the next problem is found.
+    let line = "The value at toolConfig.tools.0.toolSpec.inputSchema.json.a.b must be one of the \
+                following: ";
+    for n in [10, 5_000] {
+        let found = explain(None, &line.repeat(n), None);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.len() <= 2 * line.len(),
+            "{}",
+            found[0].message
+        );
+        assert_eq!(found[0].pointer.as_deref(), Some("/a/b"));
+    }
+}
+
+#[test]
+fn each_problem_is_read_at_its_own_place_in_the_text() {
+    // The same words twice, each line going on differently: each is quoted from its own line
+    // (looking the words up found the first line for both, and lost the second).
+    let text = "The value at toolConfig.tools.0.toolSpec.inputSchema.json.a must be one of the \
+                following: object. Got: string\n\
+                The value at toolConfig.tools.0.toolSpec.inputSchema.json.a must be one of the \
+                following: object. Got: array\n";
+    let raws = templates::read(text, None);
+    let ats: Vec<Option<usize>> = raws.iter().map(|r| r.at).collect();
+    assert_eq!(ats, [Some(0), text.find("\nThe").map(|i| i + 1)]);
+    let found = explain(None, text, None);
+    let said: Vec<&str> = found.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(found.len(), 2, "{said:?}");
+    assert!(said[0].ends_with("Got: string") && said[1].ends_with("Got: array"));
+}
+
+#[test]
+fn problems_read_from_one_statement_share_its_words() {
+    // Mistral's message is quoted for every `loc`; one copy of it, however many there are
+    // (a copy each made a one-line text of many `loc`s quadratic in memory).
+    let text = format!(
+        "Extra inputs are not permitted {}",
+        (0..2_000)
+            .map(|i| format!("loc: body.tools.{i}.function.foo "))
+            .collect::<String>()
+    );
+    let raws: Vec<_> = templates::read(&text, Some("mistral"));
+    assert_eq!(raws.len(), 2_000);
+    assert!(
+        raws.iter()
+            .all(|r| std::rc::Rc::ptr_eq(&r.message, &raws[0].message))
+    );
+    assert!(raws[0].message.len() <= 2 * templates::LINE_READ);
+}
+
+#[test]
+fn at_most_max_problems_are_read_and_the_last_says_so() {
+    let text: String = (0..MAX_PROBLEMS + 500)
+        .map(|i| {
+            format!(
+                "* GenerateContentRequest.tools[0].function_declarations[{i}].parameters.properties[x].items: missing field\n"
+            )
+        })
+        .collect();
+    let found = explain(None, &text, None);
+    assert_eq!(found.len(), MAX_PROBLEMS);
+    assert_eq!(found[0].tool_index, Some(0));
+    let last = found.last().unwrap();
+    assert_eq!(last.tool_index, Some(MAX_PROBLEMS - 1));
+    assert!(
+        last.notes
+            .iter()
+            .any(|n| n.contains("the rest were not read")),
+        "{:?}",
+        last.notes
+    );
+    // The same problem over and over is one problem, and no note.
+    let once = "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[x].items: missing field\n";
+    let found = explain(None, &once.repeat(MAX_PROBLEMS + 500), None);
+    assert_eq!(found.len(), 1);
+    assert!(found[0].notes.iter().all(|n| !n.contains("not read")));
+}
+
+#[test]
+fn an_sdk_path_reads_only_its_own_input_type() {
+    // google-genai prints what is wrong under each path: `input_type=list` under a later path
+    // is not this one's (the rest of the text was read for every path).
+    let text = "2 validation errors for Tool\n\
+                tools.0.Tool.function_declarations.0.parameters.properties.a.type\n  \
+                Input should be 'STRING' [type=enum, input_value='strin', input_type=str]\n\
+                tools.0.Tool.function_declarations.0.parameters.properties.b.type\n  \
+                Input should be 'STRING' [type=enum, input_value=['string', 'null'], input_type=list]\n";
+    let found = explain(None, text, None);
+    let got: Vec<(Option<&str>, Option<&str>)> = found
+        .iter()
+        .map(|e| (e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Some("/properties/a/type"), Some("type-invalid")),
+            (Some("/properties/b/type"), Some("type-list"))
+        ]
+    );
+}
+
+#[test]
+fn long_statements_are_cut_at_a_character_boundary() {
+    // Three-byte characters: no cut of the statement may fall inside one.
+    let text = format!(
+        "tools.0.custom.input_schema: JSON schema is invalid {}",
+        "€".repeat(5_000)
+    );
+    let found = explain(None, &text, None);
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.ends_with("[...]"), "{}", found[0].message);
+    assert!(found[0].message.len() < templates::LINE_READ + 16);
+}

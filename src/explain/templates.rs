@@ -1755,7 +1755,13 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         }
         Place::Meta => {
             located = Located::MetaSchema;
-            let found = find_in(&candidates, meta_violation);
+            // Each candidate's places are found once: the deepest locates the error, the
+            // others are named (validating a large schema twice was half of compile's time).
+            let all = find_in(&candidates, |s| Some(meta_violations(s)));
+            let found = all
+                .iter()
+                .filter_map(|(t, places)| Some((*t, deepest(places)?.clone())))
+                .collect();
             (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
             let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
             if rule.is_none() {
@@ -1763,13 +1769,15 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             }
             // The provider names none of the places, so each must be fixed before it accepts
             // the tool: the others are said, not left for the next rejection.
-            if let (Some(here), Some(schema)) = (&pointer, tool.and_then(|t| t.schema)) {
-                let others: Vec<String> = meta_violations(schema)
-                    .into_iter()
-                    .filter(|p| p != here)
+            if let (Some(here), Some(t)) = (&pointer, tool) {
+                let others: Vec<String> = all
+                    .iter()
+                    .filter(|(c, _)| c.index == t.index)
+                    .flat_map(|(_, places)| places)
+                    .filter(|p| *p != here)
                     .map(|p| {
                         let shown = if p.is_empty() { "(root)" } else { p.as_str() };
-                        format!("`{shown}` ({})", meta_rule_for(&p, value(&p)))
+                        format!("`{shown}` ({})", meta_rule_for(p, value(p)))
                     })
                     .collect();
                 if !others.is_empty() {
@@ -2089,13 +2097,12 @@ fn expectation_holds(
     }
 }
 
-/// The first draft 2020-12 meta-schema violation in `schema`, as a pointer into it: the
-/// first of the deepest places (the most precise).
-fn meta_violation(schema: &Value) -> Option<String> {
+/// The first of the deepest of `places` (the most precise place of a meta-schema violation).
+fn deepest(places: &[String]) -> Option<&String> {
     let depth = |p: &String| p.matches('/').count();
-    let mut best: Option<String> = None;
-    for p in meta_violations(schema) {
-        if best.as_ref().is_none_or(|b| depth(&p) > depth(b)) {
+    let mut best: Option<&String> = None;
+    for p in places {
+        if best.is_none_or(|b| depth(p) > depth(b)) {
             best = Some(p);
         }
     }
@@ -2109,6 +2116,8 @@ fn meta_violations(schema: &Value) -> Vec<String> {
     let Some(validator) = META.as_ref() else {
         return Vec::new();
     };
+    #[cfg(test)]
+    META_RUNS.with(|c| c.set(c.get() + 1));
     innermost(
         validator
             .iter_errors(schema)
@@ -2152,6 +2161,8 @@ fn innermost(places: impl Iterator<Item = String>) -> Vec<String> {
 thread_local! {
     /// Set operations [`innermost`] made: the tests keep this linear in the places.
     static PLACE_PROBES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Schemas [`meta_violations`] validated against the meta-schema.
+    static META_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn count_place_probe() {
@@ -2372,6 +2383,28 @@ mod tests {
         assert!(
             probes <= 11 * n,
             "{probes} set operations for {n} properties"
+        );
+    }
+
+    /// The tool a rejection without a place is about is validated once: its deepest place is
+    /// the one explained and the others are named from the same list (it was validated
+    /// twice, half of `compile`'s time on a tool with thousands of refused properties).
+    #[test]
+    fn a_meta_schema_rejection_validates_each_tool_once() {
+        let request = json!({"tools": [{"name": "ok", "input_schema": {"type": "object"}},
+            {"name": "bad", "input_schema": {"type": "object", "properties": {
+                "a": "string", "b": {"type": "integer", "minimum": "3"}}}}]});
+        let text = "tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+        META_RUNS.with(|c| c.set(0));
+        let e = &crate::explain::explain(Some(&request), text, None)[0];
+        assert_eq!(META_RUNS.with(|c| c.get()), 1);
+        assert_eq!(e.pointer.as_deref(), Some("/properties/b/minimum"));
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains("also refuses this tool's schema at `/properties/a`")),
+            "{:?}",
+            e.notes
         );
     }
 

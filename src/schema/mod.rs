@@ -206,6 +206,16 @@ pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     root.pointer(pointer)
 }
 
+/// Whether the JSON Pointer `pointer` is `outer` or a place inside it (`/a/b` is inside `/a`,
+/// `/ab` is not; every pointer is inside the root `""`). Compared in place: the reference
+/// rules ask this for every pair of places on a path of up to [`refs::MAX_REF_HOPS`] targets,
+/// once per `$ref`, and a `format!` per question was most of `check`'s time on long chains.
+pub fn at_or_inside(pointer: &str, outer: &str) -> bool {
+    pointer
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// The deepest nesting of *object* schemas, counting the root object as 1 and following local
 /// `$ref`s: [`depth::nesting`]'s levels (its docs say what is counted and how recursion is).
 /// This is the quantity providers' depth limits speak of, and the one `check` and the
@@ -313,6 +323,17 @@ mod tests {
         assert!(problem.contains("points to a JSON array"), "{problem}");
         let fine = serde_json::json!({"properties":{"y":{"$ref":"#/properties/z"},"z":true}});
         assert_eq!(broken_ref(&fine), None);
+    }
+
+    #[test]
+    fn a_place_is_inside_the_pointers_it_extends_by_whole_tokens() {
+        assert!(at_or_inside("/a/b", "/a"));
+        assert!(at_or_inside("/a", "/a"));
+        assert!(at_or_inside("/a", ""));
+        assert!(at_or_inside("", ""));
+        assert!(!at_or_inside("/ab", "/a"));
+        assert!(!at_or_inside("/a", "/a/b"));
+        assert!(!at_or_inside("", "/a"));
     }
 
     /// The set a long list is read with finds exactly the repeats the pairwise test finds,

@@ -81,7 +81,7 @@ pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
         refs::Chain::Cycle(_) => return Some(value::REF_SELF),
         refs::Chain::TooLong => return Some(value::REF_CHAIN_TOO_LONG),
     };
-    if here == ptr || here.starts_with(&format!("{ptr}/")) {
+    if crate::schema::at_or_inside(here, &ptr) {
         return Some(value::REF_RECURSIVE);
     }
     // Does anything inside the target refer, directly or through other references (a → b →
@@ -146,8 +146,7 @@ fn loops_back<'v>(
         let Some((next, p)) = target(root, r) else {
             continue;
         };
-        let around = |q: &String| p.is_empty() || *q == p || q.starts_with(&format!("{p}/"));
-        if path.iter().any(around) {
+        if path.iter().any(|q| crate::schema::at_or_inside(q, &p)) {
             return true;
         }
         if path.len() >= refs::MAX_REF_HOPS {

@@ -400,6 +400,9 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 // ---------------------------------------------------------------------------------------
 // Google (Gemini, Vertex, the OpenAI-compatible endpoint)
 
+/// Most places besides the one explained that a meta-schema note names (the rest are counted).
+const MAX_OTHER_PLACES: usize = 20;
+
 static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?(?:tools(?:\[(\d+)\])?\.)?function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
@@ -1769,22 +1772,33 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             }
             // The provider names none of the places, so each must be fixed before it accepts
             // the tool: the others are said, not left for the next rejection.
+            // Past `MAX_OTHER_PLACES` they are counted, not named: a note naming 300,000
+            // places is no help, and `check` lists every one.
             if let (Some(here), Some(t)) = (&pointer, tool) {
-                let others: Vec<String> = all
+                let mut others = all
                     .iter()
                     .filter(|(c, _)| c.index == t.index)
                     .flat_map(|(_, places)| places)
-                    .filter(|p| *p != here)
+                    .filter(|p| *p != here);
+                let mut named: Vec<String> = others
+                    .by_ref()
+                    .take(MAX_OTHER_PLACES)
                     .map(|p| {
                         let shown = if p.is_empty() { "(root)" } else { p.as_str() };
                         format!("`{shown}` ({})", meta_rule_for(p, value(p)))
                     })
                     .collect();
-                if !others.is_empty() {
+                let unnamed = others.count();
+                if unnamed > 0 {
+                    named.push(format!(
+                        "and {unnamed} more places (`toolwire check` lists every one)"
+                    ));
+                }
+                if !named.is_empty() {
                     notes.push(format!(
                         "the meta-schema also refuses this tool's schema at {}: fix every \
                          place, or the provider rejects the tool again",
-                        others.join(", ")
+                        named.join(", ")
                     ));
                 }
             }

@@ -1330,3 +1330,28 @@ fn long_statements_are_cut_at_a_character_boundary() {
     assert!(found[0].message.ends_with("[...]"), "{}", found[0].message);
     assert!(found[0].message.len() < templates::LINE_READ + 16);
 }
+
+/// A schema the meta-schema refuses at thousands of places gets a note naming the first
+/// `MAX_OTHER_PLACES` and counting the rest, not one naming them all.
+#[test]
+fn the_other_meta_schema_places_are_named_up_to_a_cap() {
+    let properties: serde_json::Map<String, serde_json::Value> = (0..50)
+        .map(|i| (format!("p{i:02}"), json!("string")))
+        .collect();
+    let request = json!({"tools": [{"name": "bad", "input_schema": {
+        "type": "object", "properties": properties}}]});
+    let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/p00"));
+    let note = e
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the meta-schema also refuses"))
+        .expect("a note on the other places");
+    assert_eq!(note.matches("(schema-invalid)").count(), 20, "{note}");
+    assert!(
+        note.contains("`/properties/p20` (schema-invalid), and 29 more places"),
+        "{note}"
+    );
+    assert!(!note.contains("/properties/p21"), "{note}");
+}

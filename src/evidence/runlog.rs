@@ -523,7 +523,12 @@ impl RunLogWriter {
     }
 }
 
-/// Reads one run log. Errors name the file and line.
+/// The redaction applied to every run log read: key shapes and URL userinfo only, so that
+/// what a log reads as does not depend on the keys of the environment reading it.
+static KEY_SHAPES: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(Redactor::default);
+
+/// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and
+/// URL userinfo). Errors name the file and line.
 pub fn read(path: &Path) -> Result<RunLog> {
     let limits = crate::json::Limits {
         max_bytes: 256 * 1024 * 1024,
@@ -562,7 +567,13 @@ pub fn read(path: &Path) -> Result<RunLog> {
             cut_line = Some(lineno);
             break;
         }
-        let value = crate::json::parse_str(path, line, limits, i)?;
+        let mut value = crate::json::parse_str(path, line, limits, i)?;
+        // A log written by hand, by an older toolwire or on another machine (whose keys this
+        // one does not know) may hold key-shaped text: redacted as it is read, so that it
+        // reaches no generated file and no output.
+        if KEY_SHAPES.may_hold_secret(line) {
+            KEY_SHAPES.redact_record(&mut value);
+        }
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
         match kind {
@@ -869,6 +880,53 @@ mod tests {
             )]),
             requests: 1,
         }
+    }
+
+    /// A run log that holds key-shaped text (written by hand, or by a toolwire that did not
+    /// redact it) reads back redacted in every free-text field, so nothing made from it
+    /// (the matrix, the profiles, RULES.md, any output) can show the key.
+    #[test]
+    fn key_shaped_text_in_a_log_read_back_is_redacted() {
+        // Fakes built at run time, so that no key-shaped literal is tracked.
+        let openai = format!("sk-{}", "z".repeat(30));
+        let google = format!("AIza{}", "q".repeat(35));
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = header("r5");
+        h.targets[0].model = Some(google.clone());
+        let mut o = obs(&format!(
+            "bad key {openai} via http://tw-user:tw-pw@h.example/x"
+        ));
+        o.run = "r5".into();
+        o.model = Some(google.clone());
+        o.endpoint = format!("in-process:{openai}");
+        o.note = Some(format!("echoed {google}"));
+        let lines = [
+            serde_json::to_string(&h).unwrap(),
+            serde_json::to_string(&o).unwrap(),
+            serde_json::to_string(&footer("r5")).unwrap(),
+        ];
+        let path = dir.path().join("r5.jsonl");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let log = read(&path).unwrap();
+        let text = format!(
+            "{}{}",
+            serde_json::to_string(&log.header).unwrap(),
+            serde_json::to_string(&log.observations).unwrap()
+        );
+        for secret in [&openai[..12], &google[..12], "tw-user", "tw-pw"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        let got = &log.observations[0];
+        assert_eq!(
+            got.error.as_deref(),
+            Some("bad key [REDACTED] via http://***@h.example/x")
+        );
+        assert_eq!(got.note.as_deref(), Some("echoed [REDACTED]"));
+        assert_eq!(got.model.as_deref(), Some("[REDACTED]"));
+        assert_eq!(log.header.targets[0].model.as_deref(), Some("[REDACTED]"));
+        // The ids and enumerations are kept.
+        assert_eq!(got.case, "control/baseline");
+        assert_eq!(got.target, "openai/chat");
     }
 
     /// A key equal to ordinary text (a verdict, a word of a case id, a provider's wording)

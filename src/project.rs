@@ -179,7 +179,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let project = Project::new("cases", dir.path());
         std::fs::create_dir(project.runs_dir()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        // The cut copy is a run of its own: one run in two files is refused.
+        let renamed = text.replace(&source.header.run, "cut-copy");
+        let lines: Vec<&str> = renamed.lines().collect();
         let cut = lines[..lines.len() - 1].join("\n") + "\n";
         let cut_path = project.runs_dir().join("cut.jsonl");
         std::fs::write(&cut_path, cut).unwrap();
@@ -190,7 +192,11 @@ mod tests {
         );
         // Killed before its first answer: named, but not folded in.
         let header_only = project.runs_dir().join("header-only.jsonl");
-        std::fs::write(&header_only, format!("{}\n", lines[0])).unwrap();
+        std::fs::write(
+            &header_only,
+            format!("{}\n", lines[0].replace("cut-copy", "header-only")),
+        )
+        .unwrap();
         assert_eq!(
             project.cut_short_runs().unwrap(),
             vec![(cut_path, source.observations.len()), (header_only, 0)]

@@ -547,6 +547,8 @@ pub fn read(path: &Path) -> Result<RunLog> {
     let mut observations = Vec::new();
     let mut footer = None;
     let mut cut_line = None;
+    let mut seen: std::collections::HashMap<(String, String, DateTime<Utc>), usize> =
+        std::collections::HashMap::new();
     let last = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -576,15 +578,42 @@ pub fn read(path: &Path) -> Result<RunLog> {
         }
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
+        // Lines of another run pasted in would be folded as this run's.
+        let same_run = |run: &str| match &header {
+            Some(RunHeader { run: own, .. }) if own != run => Err(Error::input(
+                path,
+                place(),
+                format!("record of run {run:?} in the log of run {own:?}"),
+            )),
+            _ => Ok(()),
+        };
         match kind {
             "header" if header.is_none() && lineno == 1 => {
                 header = Some(serde_json::from_value(value).map_err(bad)?)
             }
             "observation" if header.is_some() && footer.is_none() => {
-                observations.push(serde_json::from_value(value).map_err(bad)?)
+                let o: Observation = serde_json::from_value(value).map_err(bad)?;
+                same_run(&o.run)?;
+                // One probe is one observation: the same line twice (a bad merge, a paste)
+                // would count as the second sighting that confirms a changed verdict.
+                if let Some(first) = seen.insert((o.case.clone(), o.target.clone(), o.time), lineno)
+                {
+                    return Err(Error::input(
+                        path,
+                        place(),
+                        format!(
+                            "observation of {} on {} at {} repeats line {first} (one probe is \
+                             one observation)",
+                            o.case, o.target, o.time
+                        ),
+                    ));
+                }
+                observations.push(o)
             }
             "footer" if header.is_some() && footer.is_none() => {
-                footer = Some(serde_json::from_value(value).map_err(bad)?)
+                let f: RunFooter = serde_json::from_value(value).map_err(bad)?;
+                same_run(&f.run)?;
+                footer = Some(f)
             }
             other => {
                 return Err(Error::input(
@@ -608,7 +637,9 @@ pub fn read(path: &Path) -> Result<RunLog> {
     })
 }
 
-/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time).
+/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one
+/// run (a copy) are an error naming both: folded twice, the run would count every
+/// observation twice and confirm its own changed verdicts.
 pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(entries) => entries
@@ -619,7 +650,23 @@ pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
         Err(e) => return Err(Error::io(dir, e)),
     };
     files.sort();
-    files.iter().map(|p| read(p)).collect()
+    let logs = files.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
+    let mut by_run: BTreeMap<&str, &Path> = BTreeMap::new();
+    for log in &logs {
+        if let Some(first) = by_run.insert(&log.header.run, &log.path) {
+            return Err(Error::input(
+                &log.path,
+                Place::LineColumn { line: 1, column: 1 },
+                format!(
+                    "run {:?} is also the run of {} (a copy of a run log would be folded twice); \
+                     remove one",
+                    log.header.run,
+                    first.display()
+                ),
+            ));
+        }
+    }
+    Ok(logs)
 }
 
 #[cfg(test)]
@@ -803,6 +850,7 @@ mod tests {
         };
         let mut w = RunLogWriter::create(dir.path(), &header, Redactor::default()).unwrap();
         let mut o = obs(&format!("error sending request for url ({endpoint})"));
+        o.run = "r2".into();
         o.endpoint = endpoint.clone();
         w.observation(&o).unwrap();
         let path = w
@@ -929,6 +977,90 @@ mod tests {
         assert_eq!(got.target, "openai/chat");
     }
 
+    /// A log of `lines` (JSON records, one a line) at `dir/name`.
+    fn log_file(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    }
+
+    fn line<T: Serialize>(record: &T) -> String {
+        serde_json::to_string(record).unwrap()
+    }
+
+    /// Every observation is of one probe of this run: a line repeated (a bad merge, a paste)
+    /// or a line of another run would otherwise be counted as a sighting of this run.
+    #[test]
+    fn a_repeated_observation_or_another_runs_record_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r6".into();
+        let mut later = o.clone();
+        later.time += chrono::Duration::seconds(1);
+        let (h, f) = (line(&header("r6")), line(&footer("r6")));
+        // A probe repeated (a changed verdict is probed again) is two observations.
+        let ok = log_file(
+            dir.path(),
+            "ok.jsonl",
+            &[h.clone(), line(&o), line(&later), f.clone()],
+        );
+        assert_eq!(read(&ok).unwrap().observations.len(), 2);
+        let twice = log_file(
+            dir.path(),
+            "twice.jsonl",
+            &[h.clone(), line(&o), line(&o), f.clone()],
+        );
+        let e = read(&twice).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "twice.jsonl: line 3, column 1: observation of control/baseline on openai/chat"
+            ) && e.contains("repeats line 2"),
+            "{e}"
+        );
+        let mut other = later.clone();
+        other.run = "r7".into();
+        let foreign = log_file(
+            dir.path(),
+            "foreign.jsonl",
+            &[h.clone(), line(&o), line(&other), f],
+        );
+        let e = read(&foreign).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "foreign.jsonl: line 3, column 1: record of run \"r7\" in the log of run \"r6\""
+            ),
+            "{e}"
+        );
+        let foreign_footer = log_file(
+            dir.path(),
+            "footer.jsonl",
+            &[h, line(&o), line(&footer("r7"))],
+        );
+        let e = read(&foreign_footer).unwrap_err().to_string();
+        assert!(
+            e.contains("footer.jsonl: line 3, column 1: record of run \"r7\""),
+            "{e}"
+        );
+    }
+
+    /// A copy of a run log under another name is one run folded twice: an error naming both.
+    #[test]
+    fn one_run_in_two_files_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r8".into();
+        let lines = [line(&header("r8")), line(&o), line(&footer("r8"))];
+        log_file(dir.path(), "r8.jsonl", &lines);
+        assert_eq!(read_all(dir.path()).unwrap().len(), 1);
+        log_file(dir.path(), "r8-copy.jsonl", &lines);
+        let e = read_all(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("r8.jsonl: line 1, column 1: run \"r8\" is also the run of ")
+                && e.contains("r8-copy.jsonl"),
+            "{e}"
+        );
+    }
+
     /// A key equal to ordinary text (a verdict, a word of a case id, a provider's wording)
     /// is removed from free text only: the ids and enumerations stay, and the log reads back.
     #[test]
@@ -1013,8 +1145,12 @@ mod tests {
     fn only_a_cut_short_last_line_is_tolerated() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = RunLogWriter::create(dir.path(), &header("r4"), Redactor::default()).unwrap();
-        w.observation(&obs("x")).unwrap();
-        w.observation(&obs("y")).unwrap();
+        let mut x = obs("x");
+        x.run = "r4".into();
+        let mut y = x.clone();
+        y.time += chrono::Duration::seconds(1);
+        w.observation(&x).unwrap();
+        w.observation(&y).unwrap();
         w.flush().unwrap();
         let path = w.path().to_path_buf();
         drop(w);

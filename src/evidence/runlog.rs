@@ -547,6 +547,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
     let mut observations = Vec::new();
     let mut footer = None;
     let mut cut_line = None;
+    let now = Utc::now();
     let mut seen: std::collections::HashMap<(String, String, DateTime<Utc>), usize> =
         std::collections::HashMap::new();
     let last = text.lines().count();
@@ -578,6 +579,19 @@ pub fn read(path: &Path) -> Result<RunLog> {
         }
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
+        // Evidence is dated by these times: one not yet come (a wrong clock, an edit) would
+        // make the cell the newest evidence until that date.
+        let not_future = |field: &str, t: DateTime<Utc>| {
+            if t > now + chrono::Duration::days(1) {
+                Err(Error::input(
+                    path,
+                    place(),
+                    format!("{field} {t} is in the future (the clock that wrote it was wrong?)"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
         // Lines of another run pasted in would be folded as this run's.
         let same_run = |run: &str| match &header {
             Some(RunHeader { run: own, .. }) if own != run => Err(Error::input(
@@ -589,11 +603,14 @@ pub fn read(path: &Path) -> Result<RunLog> {
         };
         match kind {
             "header" if header.is_none() && lineno == 1 => {
-                header = Some(serde_json::from_value(value).map_err(bad)?)
+                let h: RunHeader = serde_json::from_value(value).map_err(bad)?;
+                not_future("started", h.started)?;
+                header = Some(h)
             }
             "observation" if header.is_some() && footer.is_none() => {
                 let o: Observation = serde_json::from_value(value).map_err(bad)?;
                 same_run(&o.run)?;
+                not_future("time", o.time)?;
                 // One probe is one observation: the same line twice (a bad merge, a paste)
                 // would count as the second sighting that confirms a changed verdict.
                 if let Some(first) = seen.insert((o.case.clone(), o.target.clone(), o.time), lineno)
@@ -613,6 +630,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
             "footer" if header.is_some() && footer.is_none() => {
                 let f: RunFooter = serde_json::from_value(value).map_err(bad)?;
                 same_run(&f.run)?;
+                not_future("ended", f.ended)?;
                 footer = Some(f)
             }
             other => {
@@ -1041,6 +1059,47 @@ mod tests {
             e.contains("footer.jsonl: line 3, column 1: record of run \"r7\""),
             "{e}"
         );
+    }
+
+    /// A time more than a day ahead of the clock (a wrong clock, an edit) would date a cell's
+    /// evidence in the future: the line is named. A day of skew is tolerated.
+    #[test]
+    fn a_time_in_the_future_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r9".into();
+        let (h, f) = (header("r9"), footer("r9"));
+        let soon = Utc::now() + chrono::Duration::hours(12);
+        let later = Utc::now() + chrono::Duration::days(2);
+        let mut ok = o.clone();
+        ok.time = soon;
+        let path = log_file(dir.path(), "ok.jsonl", &[line(&h), line(&ok), line(&f)]);
+        assert_eq!(read(&path).unwrap().observations[0].time, soon);
+        let mut future = o.clone();
+        future.time = later;
+        let path = log_file(
+            dir.path(),
+            "obs.jsonl",
+            &[line(&h), line(&future), line(&f)],
+        );
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("obs.jsonl: line 2, column 1: time ") && e.contains("is in the future"),
+            "{e}"
+        );
+        let mut h2 = h.clone();
+        h2.started = later;
+        let path = log_file(dir.path(), "header.jsonl", &[line(&h2), line(&o), line(&f)]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("header.jsonl: line 1, column 1: started "),
+            "{e}"
+        );
+        let mut f2 = f.clone();
+        f2.ended = later;
+        let path = log_file(dir.path(), "footer.jsonl", &[line(&h), line(&o), line(&f2)]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("footer.jsonl: line 3, column 1: ended "), "{e}");
     }
 
     /// A copy of a run log under another name is one run folded twice: an error naming both.

@@ -182,6 +182,20 @@ impl Documents {
             };
             let bytes = crate::json::read_capped(&path, limits)?;
             let text = crate::json::check_utf8(&path, &bytes)?;
+            // Quotes are folded verbatim into the matrix and the profiles: a key pasted with
+            // a report's error text would be published with them.
+            let shapes = super::runlog::Redactor::default();
+            if let Some(i) = text.lines().position(|l| shapes.may_hold_secret(l)) {
+                return Err(Error::input(
+                    &path,
+                    Place::LineColumn {
+                        line: i + 1,
+                        column: 1,
+                    },
+                    "key-shaped text (an API key, a token, or a URL's user:password@): write \
+                     it as [REDACTED]",
+                ));
+            }
             let entries: Vec<Entry> =
                 serde_saphyr::from_str(text).map_err(|e| yaml_error(&path, &e))?;
             for (i, entry) in entries.iter().enumerate() {
@@ -753,6 +767,34 @@ mod tests {
         write(&format!(
             "{base}  date: ''\n  date_note: not shown\n  unmapped: x\n"
         ));
+        assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+    }
+
+    /// A key pasted with a report's error text would reach the matrix and the profiles
+    /// verbatim: the file is refused at that line.
+    #[test]
+    fn key_shaped_text_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.yaml");
+        // Built at run time, so that no key-shaped literal is tracked.
+        let shaped = format!("sk-{}", "z".repeat(30));
+        let base = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-07-01'\n";
+        std::fs::write(
+            &path,
+            format!("{base}  quote: 'Incorrect API key provided: {shaped}'\n  unmapped: x\n"),
+        )
+        .unwrap();
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("a.yaml: line 5, column 1: key-shaped text"),
+            "{err}"
+        );
+        assert!(!err.contains(&shaped[..12]), "{err}");
+        std::fs::write(
+            &path,
+            format!("{base}  quote: 'Incorrect API key provided: [REDACTED]'\n  unmapped: x\n"),
+        )
+        .unwrap();
         assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
     }
 

@@ -180,6 +180,7 @@ impl Documents {
                 max_bytes: MAX_FILE_BYTES,
                 max_depth: 64,
             };
+            crate::project::refuse_special_file(&path)?;
             let bytes = crate::json::read_capped(&path, limits)?;
             let text = crate::json::check_utf8(&path, &bytes)?;
             // Quotes are folded verbatim into the matrix and the profiles: a key pasted with

@@ -534,6 +534,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
         max_bytes: 256 * 1024 * 1024,
         max_depth: 64,
     };
+    crate::project::refuse_special_file(path)?;
     let bytes = crate::json::read_capped(path, limits)?;
     // A writer killed mid-line leaves a last line without its newline, possibly ending
     // inside a UTF-8 sequence: the incomplete sequence is dropped with the line below.

@@ -578,7 +578,29 @@ pub fn read(path: &Path) -> Result<RunLog> {
         if KEY_SHAPES.may_hold_secret(line) {
             KEY_SHAPES.redact_record(&mut value);
         }
+        if !value.is_object() {
+            return Err(Error::input(
+                path,
+                place(),
+                "not a JSON object (each line of a run log is one record)",
+            ));
+        }
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
+        // serde's message for a bad time ("input is out of range") names no field.
+        for field in ["started", "time", "ended"] {
+            if let Some(serde_json::Value::String(t)) = value.get(field)
+                && let Err(e) = DateTime::parse_from_rfc3339(t)
+            {
+                return Err(Error::input(
+                    path,
+                    Place::LinePointer {
+                        line: lineno,
+                        pointer: format!("/{field}"),
+                    },
+                    format!("{t:?} is not an RFC 3339 date-time: {e}"),
+                ));
+            }
+        }
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
         // Evidence is dated by these times: one not yet come (a wrong clock, an edit) would
         // make the cell the newest evidence until that date.
@@ -1058,6 +1080,35 @@ mod tests {
         let e = read(&foreign_footer).unwrap_err().to_string();
         assert!(
             e.contains("footer.jsonl: line 3, column 1: record of run \"r7\""),
+            "{e}"
+        );
+    }
+
+    /// A line that is no record, or a time that is no date-time, is named with the line and
+    /// the field.
+    #[test]
+    fn a_line_that_is_no_record_or_a_bad_time_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r10".into();
+        let (h, f) = (line(&header("r10")), line(&footer("r10")));
+        let path = log_file(
+            dir.path(),
+            "s.jsonl",
+            &[h.clone(), "\"abc\"".into(), f.clone()],
+        );
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("s.jsonl: line 2, column 1: not a JSON object"),
+            "{e}"
+        );
+        let bad_time = line(&o).replace("2026-11-30T00:00:00Z", "2026-13-41T00:00:00Z");
+        let path = log_file(dir.path(), "t.jsonl", &[h, bad_time, f]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "t.jsonl: line 2, at /time: \"2026-13-41T00:00:00Z\" is not an RFC 3339 date-time"
+            ),
             "{e}"
         );
     }

@@ -328,6 +328,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         max_bytes: MAX_CASE_BYTES,
         max_depth: MAX_CASE_DEPTH,
     };
+    crate::project::refuse_special_file(path)?;
     let bytes = json::read_capped(path, limits)?;
     let text = json::check_utf8(path, &bytes)?;
     let file: CaseFile = serde_saphyr::from_str_with_options(text, yaml_options())

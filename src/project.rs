@@ -159,6 +159,22 @@ pub fn read_matrix(path: &Path) -> Result<Matrix> {
         .map_err(|e| crate::error::Error::input(path, crate::error::Place::File, e.to_string()))
 }
 
+/// Refuses a path of a project folder (a case, a run log, a documented-evidence file) that
+/// is neither a file nor a folder (a FIFO, a socket, a device): opening one blocks until
+/// something writes to it, so `rules`, `probe` and `cargo test` would hang, and toolwire
+/// writes none. Symbolic links are followed; a path that cannot be read is left to the read
+/// that follows, which names the problem.
+pub(crate) fn refuse_special_file(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(crate::Error::input(
+            path,
+            crate::error::Place::File,
+            "not a regular file (a FIFO, socket or device); only files are read here",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A log cut short before its first observation.
 fn observed_nothing(r: &RunLog) -> bool {
     r.footer.is_none() && r.observations.is_empty()
@@ -179,7 +195,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let project = Project::new("cases", dir.path());
         std::fs::create_dir(project.runs_dir()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        // The cut copy is a run of its own: one run in two files is refused.
+        let renamed = text.replace(&source.header.run, "cut-copy");
+        let lines: Vec<&str> = renamed.lines().collect();
         let cut = lines[..lines.len() - 1].join("\n") + "\n";
         let cut_path = project.runs_dir().join("cut.jsonl");
         std::fs::write(&cut_path, cut).unwrap();
@@ -190,7 +208,11 @@ mod tests {
         );
         // Killed before its first answer: named, but not folded in.
         let header_only = project.runs_dir().join("header-only.jsonl");
-        std::fs::write(&header_only, format!("{}\n", lines[0])).unwrap();
+        std::fs::write(
+            &header_only,
+            format!("{}\n", lines[0].replace("cut-copy", "header-only")),
+        )
+        .unwrap();
         assert_eq!(
             project.cut_short_runs().unwrap(),
             vec![(cut_path, source.observations.len()), (header_only, 0)]
@@ -223,6 +245,42 @@ mod tests {
             e.contains("emulated.jsonl") && e.contains("an emulated run"),
             "{e}"
         );
+    }
+
+    /// A FIFO named like a case, a run log or a documented-evidence file is refused by name
+    /// instead of blocking the load forever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_among_the_project_files_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = |path: &Path| {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(made.unwrap().success(), "mkfifo {}", path.display());
+        };
+        let cases = dir.path().join("cases");
+        fifo(&cases.join("keywords/f-nested.yaml"));
+        let project = Project::new(&cases, dir.path().join("reports"));
+        fifo(&project.runs_dir().join("f.jsonl"));
+        fifo(&project.documented_dir().join("f.yaml"));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let errors = [
+                project.catalog().map(|_| ()),
+                project.runs().map(|_| ()),
+                crate::evidence::documented::Documents::load(&project.documented_dir()).map(|_| ()),
+            ];
+            let _ = tx.send(errors.map(|r| r.unwrap_err().to_string()));
+        });
+        let errors = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the loads end instead of waiting on the FIFOs");
+        for (e, name) in errors.iter().zip(["f-nested.yaml", "f.jsonl", "f.yaml"]) {
+            assert!(
+                e.contains(name) && e.contains("not a regular file (a FIFO"),
+                "{e}"
+            );
+        }
     }
 
     /// A log whose last line was cut mid-write (a probe killed while writing) is read with

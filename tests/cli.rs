@@ -303,16 +303,11 @@ fn sarif_artifact_uris_round_trip_reserved_characters() {
     }
 }
 
-/// A run log whose last line was cut mid-write (a probe killed while writing) does not stop
-/// `rules`: the line is named in a warning and left out, the rest folded in. Corruption
-/// anywhere else still stops it (exit 2, naming the file and line).
-#[test]
-fn rules_tolerates_only_a_cut_short_last_line() {
-    use std::process::Command;
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let reports = dir.path().join("reports");
-    std::fs::create_dir_all(reports.join("runs")).unwrap();
-    let copy = |from: &std::path::Path, to: &std::path::Path| {
+/// A copy of the committed `reports/` (its files, `documented/` and `runs/`) in `dir`.
+fn copy_reports(dir: &std::path::Path) -> std::path::PathBuf {
+    let reports = dir.join("reports");
+    let copy = |from: &str, to: &std::path::Path| {
+        std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap() {
             let e = e.unwrap();
             if e.file_type().unwrap().is_file() {
@@ -320,20 +315,65 @@ fn rules_tolerates_only_a_cut_short_last_line() {
             }
         }
     };
-    copy(std::path::Path::new("reports"), &reports);
-    std::fs::create_dir_all(reports.join("documented")).unwrap();
-    copy(
-        std::path::Path::new("reports/documented"),
-        &reports.join("documented"),
+    copy("reports", &reports);
+    copy("reports/documented", &reports.join("documented"));
+    copy("reports/runs", &reports.join("runs"));
+    reports
+}
+
+/// Evidence that cannot be read stops `probe` before its first request (exit 2, naming the
+/// file and line), not after the run has spent its requests and written its log.
+#[test]
+fn probe_refuses_unreadable_evidence_before_probing() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reports = copy_reports(dir.path());
+    let runs = reports.join("runs");
+    std::fs::write(
+        runs.join("20200101T000000Z-0bad.jsonl"),
+        "{\"type\":\"header\"}\n",
+    )
+    .unwrap();
+    let before = std::fs::read_dir(&runs).unwrap().count();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["probe", "--offline", "--no-progress", "--case", "control"])
+        .arg("--reports")
+        .arg(&reports)
+        .output()
+        .expect("toolwire runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("20200101T000000Z-0bad.jsonl: line 1, column 1: missing field `run`"),
+        "{stderr}"
     );
-    copy(std::path::Path::new("reports/runs"), &reports.join("runs"));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(std::fs::read_dir(&runs).unwrap().count(), before);
+}
+
+/// A run log whose last line was cut mid-write (a probe killed while writing) does not stop
+/// `rules`: the line is named in a warning and left out, the rest folded in. Corruption
+/// anywhere else still stops it (exit 2, naming the file and line).
+#[test]
+fn rules_tolerates_only_a_cut_short_last_line() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reports = copy_reports(dir.path());
     // The newest committed log, with a copy sorted after every other whose last line is cut.
     let mut logs: Vec<_> = std::fs::read_dir("reports/runs")
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     logs.sort();
-    let text = std::fs::read_to_string(logs.last().expect("a committed run log")).unwrap();
+    let newest = logs.last().expect("a committed run log");
+    let run = newest.file_stem().unwrap().to_string_lossy().into_owned();
+    // A run of its own: one run in two files is refused.
+    let text = std::fs::read_to_string(newest)
+        .unwrap()
+        .replace(&run, "99991231T000000Z-cut0");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() >= 3);
     let cut = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]);

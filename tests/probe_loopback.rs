@@ -461,6 +461,7 @@ async fn every_fault_mode_ends_inconclusive_with_bounded_requests() {
                 slow: Duration::from_millis(600),
                 retry_after: 0,
                 only: None,
+                ..Options::default()
             },
             &env_for(Keys::Valid),
             |o| {
@@ -517,6 +518,7 @@ async fn a_fault_then_success_retries_and_honours_retry_after() {
                     slow: Duration::from_millis(600),
                     retry_after: 1,
                     only: None,
+                    ..Options::default()
                 },
                 &env_for(Keys::Valid),
                 |o| {

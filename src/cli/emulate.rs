@@ -58,6 +58,7 @@ pub fn run(args: EmulateArgs) -> Result<u8> {
         slow: Duration::from_millis(args.slow_ms),
         retry_after: args.retry_after,
         only: args.only.clone(),
+        ..Options::default()
     };
     runtime.block_on(async move {
         let emu = Emulator::start(args.listen, opts)

@@ -520,13 +520,13 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             .keep(),
         (None, false) => project.runs_dir(),
     };
+    // Read before any request: evidence that cannot be read (a corrupt run log) would
+    // otherwise surface only after the run had spent its requests, and without the matrix
+    // no verdict that differs from it is probed again.
     let previous = if emulated {
         HashMap::new()
     } else {
-        project
-            .matrix(&catalog)
-            .map(|m| m.verdicts())
-            .unwrap_or_default()
+        project.matrix(&catalog)?.verdicts()
     };
     let opts = RunOptions {
         runs_dir: runs_dir.clone(),

@@ -13,8 +13,9 @@
 //! answer ([`crate::target::wire::Cred`]), anything else → valid, so the validator runs.
 //!
 //! What the emulator answers itself is JSON in the model's error shape
-//! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413) and a method other than POST
-//! on a route (405 with `allow: POST`).
+//! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413), a body not all sent within
+//! [`Options::body_timeout`] (408) and a method other than POST on a route (405 with
+//! `allow: POST`).
 //!
 //! Every answer carries `x-toolwire-emulator: <version>`, and `GET /__toolwire/emulator`
 //! describes the server: the prober notes emulated answers on every observation and
@@ -96,6 +97,9 @@ pub struct Options {
     pub retry_after: u64,
     /// Mount only this service, at the root.
     pub only: Option<String>,
+    /// Longest wait for a request's body: a client that stops sending mid-body is answered
+    /// 408 instead of holding its connection (and up to [`MAX_REQUEST`] bytes) forever.
+    pub body_timeout: Duration,
 }
 
 impl Default for Options {
@@ -106,6 +110,7 @@ impl Default for Options {
             slow: Duration::from_secs(5),
             retry_after: 1,
             only: None,
+            body_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -414,11 +419,24 @@ async fn handle(
         r.headers_mut().insert(EMULATOR_HEADER, version);
         return r;
     };
-    let body = match axum::body::to_bytes(req.into_body(), MAX_REQUEST).await {
-        Ok(b) => b.to_vec(),
-        Err(_) => {
+    let read = axum::body::to_bytes(req.into_body(), MAX_REQUEST);
+    let body = match tokio::time::timeout(st.opts.body_timeout, read).await {
+        Ok(Ok(b)) => b.to_vec(),
+        Ok(Err(_)) => {
             let mut r = to_response(service.error_reply(413, &too_large()));
             r.headers_mut().insert(EMULATOR_HEADER, version);
+            return r;
+        }
+        Err(_) => {
+            let message = format!(
+                "Request timeout: toolwire emulate waits at most {:.1}s for a request body",
+                st.opts.body_timeout.as_secs_f64()
+            );
+            let mut r = to_response(service.error_reply(408, &message));
+            r.headers_mut().insert(EMULATOR_HEADER, version);
+            // The rest of the body may still arrive: the connection is not reused.
+            r.headers_mut()
+                .insert("connection", HeaderValue::from_static("close"));
             return r;
         }
     };
@@ -521,6 +539,45 @@ pub fn client_addr(addr: SocketAddr) -> SocketAddr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A client that stops sending mid-body gets a 408 once the body timeout is over, and
+    /// the emulator goes on answering others.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stalled_body_is_answered_408_not_waited_for_forever() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let opts = Options {
+            body_timeout: Duration::from_millis(200),
+            ..Options::default()
+        };
+        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+            .await
+            .unwrap();
+        let mut stalled = TcpStream::connect(emu.addr()).await.unwrap();
+        stalled
+            .write_all(
+                b"POST /openai/v1/chat/completions HTTP/1.1\r\nHost: x\r\n\
+                  Content-Length: 1000\r\n\r\n{\"mo",
+            )
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), stalled.read_to_end(&mut answer))
+            .await
+            .expect("answered before the test's own timeout")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("waits at most 0.2s"), "{answer}");
+        assert!(answer.contains(EMULATOR_HEADER), "{answer}");
+        let served = reqwest::Client::new()
+            .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(served.status(), 401);
+        emu.stop().await;
+    }
 
     #[test]
     fn an_unspecified_listen_address_is_shown_as_loopback() {

@@ -180,8 +180,23 @@ impl Documents {
                 max_bytes: MAX_FILE_BYTES,
                 max_depth: 64,
             };
+            crate::project::refuse_special_file(&path)?;
             let bytes = crate::json::read_capped(&path, limits)?;
             let text = crate::json::check_utf8(&path, &bytes)?;
+            // Quotes are folded verbatim into the matrix and the profiles: a key pasted with
+            // a report's error text would be published with them.
+            let shapes = super::runlog::Redactor::default();
+            if let Some(i) = text.lines().position(|l| shapes.may_hold_secret(l)) {
+                return Err(Error::input(
+                    &path,
+                    Place::LineColumn {
+                        line: i + 1,
+                        column: 1,
+                    },
+                    "key-shaped text (an API key, a token, or a URL's user:password@): write \
+                     it as [REDACTED]",
+                ));
+            }
             let entries: Vec<Entry> =
                 serde_saphyr::from_str(text).map_err(|e| yaml_error(&path, &e))?;
             for (i, entry) in entries.iter().enumerate() {
@@ -223,9 +238,33 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     Error::input(path, place, problem.trim().to_string())
 }
 
-fn is_date(s: &str) -> bool {
+/// The first day `s` can mean (`2025` → 2025-01-01, `2025-07` → 2025-07-01), when it is a
+/// calendar date in one of the allowed forms (`2025-02-30` is not).
+fn first_day(s: &str) -> Option<chrono::NaiveDate> {
     let re = |p: &str| Regex::new(p).map(|r| r.is_match(s)).unwrap_or(false);
-    re(r"^\d{4}-\d{2}-\d{2}$") || re(r"^\d{4}-\d{2}$") || re(r"^\d{4}$")
+    let full = if re(r"^\d{4}-\d{2}-\d{2}$") {
+        s.to_string()
+    } else if re(r"^\d{4}-\d{2}$") {
+        format!("{s}-01")
+    } else if re(r"^\d{4}$") {
+        format!("{s}-01-01")
+    } else {
+        return None;
+    };
+    chrono::NaiveDate::parse_from_str(&full, "%Y-%m-%d").ok()
+}
+
+/// Why `date` (non-empty) cannot date evidence: not a date in an allowed form, or a day not
+/// yet come (which would make the entry the newest evidence of its cells until then; a day
+/// of time-zone skew is tolerated).
+fn date_problem(date: &str) -> Option<&'static str> {
+    match first_day(date) {
+        None => Some("is not a date written YYYY-MM-DD, YYYY-MM, YYYY or ''"),
+        Some(d) if d > chrono::Utc::now().date_naive() + chrono::Days::new(1) => {
+            Some("is in the future")
+        }
+        Some(_) => None,
+    }
 }
 
 fn validate(e: &Entry) -> std::result::Result<(), String> {
@@ -235,11 +274,10 @@ fn validate(e: &Entry) -> std::result::Result<(), String> {
     if e.url.trim().is_empty() {
         return Err(format!("{}: no url", e.id));
     }
-    if !e.date.is_empty() && !is_date(&e.date) {
-        return Err(format!(
-            "{}: date {:?} is not YYYY-MM-DD, YYYY-MM, YYYY or ''",
-            e.id, e.date
-        ));
+    if !e.date.is_empty()
+        && let Some(problem) = date_problem(&e.date)
+    {
+        return Err(format!("{}: date {:?} {problem}", e.id, e.date));
     }
     if (e.date.len() != 10) && e.date_note.trim().is_empty() {
         return Err(format!(
@@ -260,9 +298,9 @@ fn validate(e: &Entry) -> std::result::Result<(), String> {
             return Err(format!("{}: unknown target {t:?}", e.id));
         }
         if let Some(d) = &c.date
-            && !is_date(d)
+            && let Some(problem) = date_problem(d)
         {
-            return Err(format!("{}: cell date {d:?} is not a date", e.id));
+            return Err(format!("{}: cell date {d:?} {problem}", e.id));
         }
         for f in &c.features {
             if crate::profile::feature::parse_parameter(f).is_none() {
@@ -731,5 +769,74 @@ mod tests {
             "{base}  date: ''\n  date_note: not shown\n  unmapped: x\n"
         ));
         assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+    }
+
+    /// A key pasted with a report's error text would reach the matrix and the profiles
+    /// verbatim: the file is refused at that line.
+    #[test]
+    fn key_shaped_text_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.yaml");
+        // Built at run time, so that no key-shaped literal is tracked.
+        let shaped = format!("sk-{}", "z".repeat(30));
+        let base = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-07-01'\n";
+        std::fs::write(
+            &path,
+            format!("{base}  quote: 'Incorrect API key provided: {shaped}'\n  unmapped: x\n"),
+        )
+        .unwrap();
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("a.yaml: line 5, column 1: key-shaped text"),
+            "{err}"
+        );
+        assert!(!err.contains(&shaped[..12]), "{err}");
+        std::fs::write(
+            &path,
+            format!("{base}  quote: 'Incorrect API key provided: [REDACTED]'\n  unmapped: x\n"),
+        )
+        .unwrap();
+        assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+    }
+
+    /// A date that is no calendar day, or one not yet come, cannot date evidence: the entry
+    /// would sort wrongly, or decide its cells until that day.
+    #[test]
+    fn dates_are_real_days_not_in_the_future() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let base = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date_note: n\n";
+        let next_year = chrono::Utc::now()
+            .format("%Y")
+            .to_string()
+            .parse::<i32>()
+            .unwrap()
+            + 1;
+        for (date, problem) in [
+            ("2025-02-30".to_string(), "is not a date written"),
+            ("2025-13".to_string(), "is not a date written"),
+            ("2025-00-10".to_string(), "is not a date written"),
+            (format!("{next_year}"), "is in the future"),
+            (format!("{next_year}-01-01"), "is in the future"),
+        ] {
+            write(&format!("{base}  date: '{date}'\n  unmapped: x\n"));
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("at /0: r1: date {date:?} {problem}")),
+                "{date}: {err}"
+            );
+            write(&format!(
+                "{base}  date: '2025-07-01'\n  cells:\n  - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n    verdict: rejected\n    date: '{date}'\n"
+            ));
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("r1: cell date {date:?} {problem}")),
+                "{date}: {err}"
+            );
+        }
+        for date in ["2024-02-29", "2025-07", "2025"] {
+            write(&format!("{base}  date: '{date}'\n  unmapped: x\n"));
+            assert!(Documents::load(dir.path()).is_ok(), "{date}");
+        }
     }
 }

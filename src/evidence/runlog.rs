@@ -523,12 +523,18 @@ impl RunLogWriter {
     }
 }
 
-/// Reads one run log. Errors name the file and line.
+/// The redaction applied to every run log read: key shapes and URL userinfo only, so that
+/// what a log reads as does not depend on the keys of the environment reading it.
+static KEY_SHAPES: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(Redactor::default);
+
+/// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and
+/// URL userinfo). Errors name the file and line.
 pub fn read(path: &Path) -> Result<RunLog> {
     let limits = crate::json::Limits {
         max_bytes: 256 * 1024 * 1024,
         max_depth: 64,
     };
+    crate::project::refuse_special_file(path)?;
     let bytes = crate::json::read_capped(path, limits)?;
     // A writer killed mid-line leaves a last line without its newline, possibly ending
     // inside a UTF-8 sequence: the incomplete sequence is dropped with the line below.
@@ -542,6 +548,9 @@ pub fn read(path: &Path) -> Result<RunLog> {
     let mut observations = Vec::new();
     let mut footer = None;
     let mut cut_line = None;
+    let now = Utc::now();
+    let mut seen: std::collections::HashMap<(String, String, DateTime<Utc>), usize> =
+        std::collections::HashMap::new();
     let last = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -562,18 +571,90 @@ pub fn read(path: &Path) -> Result<RunLog> {
             cut_line = Some(lineno);
             break;
         }
-        let value = crate::json::parse_str(path, line, limits, i)?;
+        let mut value = crate::json::parse_str(path, line, limits, i)?;
+        // A log written by hand, by an older toolwire or on another machine (whose keys this
+        // one does not know) may hold key-shaped text: redacted as it is read, so that it
+        // reaches no generated file and no output.
+        if KEY_SHAPES.may_hold_secret(line) {
+            KEY_SHAPES.redact_record(&mut value);
+        }
+        if !value.is_object() {
+            return Err(Error::input(
+                path,
+                place(),
+                "not a JSON object (each line of a run log is one record)",
+            ));
+        }
         let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
+        // serde's message for a bad time ("input is out of range") names no field.
+        for field in ["started", "time", "ended"] {
+            if let Some(serde_json::Value::String(t)) = value.get(field)
+                && let Err(e) = DateTime::parse_from_rfc3339(t)
+            {
+                return Err(Error::input(
+                    path,
+                    Place::LinePointer {
+                        line: lineno,
+                        pointer: format!("/{field}"),
+                    },
+                    format!("{t:?} is not an RFC 3339 date-time: {e}"),
+                ));
+            }
+        }
         let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
+        // Evidence is dated by these times: one not yet come (a wrong clock, an edit) would
+        // make the cell the newest evidence until that date.
+        let not_future = |field: &str, t: DateTime<Utc>| {
+            if t > now + chrono::Duration::days(1) {
+                Err(Error::input(
+                    path,
+                    place(),
+                    format!("{field} {t} is in the future (the clock that wrote it was wrong?)"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        // Lines of another run pasted in would be folded as this run's.
+        let same_run = |run: &str| match &header {
+            Some(RunHeader { run: own, .. }) if own != run => Err(Error::input(
+                path,
+                place(),
+                format!("record of run {run:?} in the log of run {own:?}"),
+            )),
+            _ => Ok(()),
+        };
         match kind {
             "header" if header.is_none() && lineno == 1 => {
-                header = Some(serde_json::from_value(value).map_err(bad)?)
+                let h: RunHeader = serde_json::from_value(value).map_err(bad)?;
+                not_future("started", h.started)?;
+                header = Some(h)
             }
             "observation" if header.is_some() && footer.is_none() => {
-                observations.push(serde_json::from_value(value).map_err(bad)?)
+                let o: Observation = serde_json::from_value(value).map_err(bad)?;
+                same_run(&o.run)?;
+                not_future("time", o.time)?;
+                // One probe is one observation: the same line twice (a bad merge, a paste)
+                // would count as the second sighting that confirms a changed verdict.
+                if let Some(first) = seen.insert((o.case.clone(), o.target.clone(), o.time), lineno)
+                {
+                    return Err(Error::input(
+                        path,
+                        place(),
+                        format!(
+                            "observation of {} on {} at {} repeats line {first} (one probe is \
+                             one observation)",
+                            o.case, o.target, o.time
+                        ),
+                    ));
+                }
+                observations.push(o)
             }
             "footer" if header.is_some() && footer.is_none() => {
-                footer = Some(serde_json::from_value(value).map_err(bad)?)
+                let f: RunFooter = serde_json::from_value(value).map_err(bad)?;
+                same_run(&f.run)?;
+                not_future("ended", f.ended)?;
+                footer = Some(f)
             }
             other => {
                 return Err(Error::input(
@@ -597,7 +678,9 @@ pub fn read(path: &Path) -> Result<RunLog> {
     })
 }
 
-/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time).
+/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one
+/// run (a copy) are an error naming both: folded twice, the run would count every
+/// observation twice and confirm its own changed verdicts.
 pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(entries) => entries
@@ -608,7 +691,23 @@ pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
         Err(e) => return Err(Error::io(dir, e)),
     };
     files.sort();
-    files.iter().map(|p| read(p)).collect()
+    let logs = files.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
+    let mut by_run: BTreeMap<&str, &Path> = BTreeMap::new();
+    for log in &logs {
+        if let Some(first) = by_run.insert(&log.header.run, &log.path) {
+            return Err(Error::input(
+                &log.path,
+                Place::LineColumn { line: 1, column: 1 },
+                format!(
+                    "run {:?} is also the run of {} (a copy of a run log would be folded twice); \
+                     remove one",
+                    log.header.run,
+                    first.display()
+                ),
+            ));
+        }
+    }
+    Ok(logs)
 }
 
 #[cfg(test)]
@@ -792,6 +891,7 @@ mod tests {
         };
         let mut w = RunLogWriter::create(dir.path(), &header, Redactor::default()).unwrap();
         let mut o = obs(&format!("error sending request for url ({endpoint})"));
+        o.run = "r2".into();
         o.endpoint = endpoint.clone();
         w.observation(&o).unwrap();
         let path = w
@@ -869,6 +969,207 @@ mod tests {
             )]),
             requests: 1,
         }
+    }
+
+    /// A run log that holds key-shaped text (written by hand, or by a toolwire that did not
+    /// redact it) reads back redacted in every free-text field, so nothing made from it
+    /// (the matrix, the profiles, RULES.md, any output) can show the key.
+    #[test]
+    fn key_shaped_text_in_a_log_read_back_is_redacted() {
+        // Fakes built at run time, so that no key-shaped literal is tracked.
+        let openai = format!("sk-{}", "z".repeat(30));
+        let google = format!("AIza{}", "q".repeat(35));
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = header("r5");
+        h.targets[0].model = Some(google.clone());
+        let mut o = obs(&format!(
+            "bad key {openai} via http://tw-user:tw-pw@h.example/x"
+        ));
+        o.run = "r5".into();
+        o.model = Some(google.clone());
+        o.endpoint = format!("in-process:{openai}");
+        o.note = Some(format!("echoed {google}"));
+        let lines = [
+            serde_json::to_string(&h).unwrap(),
+            serde_json::to_string(&o).unwrap(),
+            serde_json::to_string(&footer("r5")).unwrap(),
+        ];
+        let path = dir.path().join("r5.jsonl");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let log = read(&path).unwrap();
+        let text = format!(
+            "{}{}",
+            serde_json::to_string(&log.header).unwrap(),
+            serde_json::to_string(&log.observations).unwrap()
+        );
+        for secret in [&openai[..12], &google[..12], "tw-user", "tw-pw"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        let got = &log.observations[0];
+        assert_eq!(
+            got.error.as_deref(),
+            Some("bad key [REDACTED] via http://***@h.example/x")
+        );
+        assert_eq!(got.note.as_deref(), Some("echoed [REDACTED]"));
+        assert_eq!(got.model.as_deref(), Some("[REDACTED]"));
+        assert_eq!(log.header.targets[0].model.as_deref(), Some("[REDACTED]"));
+        // The ids and enumerations are kept.
+        assert_eq!(got.case, "control/baseline");
+        assert_eq!(got.target, "openai/chat");
+    }
+
+    /// A log of `lines` (JSON records, one a line) at `dir/name`.
+    fn log_file(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    }
+
+    fn line<T: Serialize>(record: &T) -> String {
+        serde_json::to_string(record).unwrap()
+    }
+
+    /// Every observation is of one probe of this run: a line repeated (a bad merge, a paste)
+    /// or a line of another run would otherwise be counted as a sighting of this run.
+    #[test]
+    fn a_repeated_observation_or_another_runs_record_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r6".into();
+        let mut later = o.clone();
+        later.time += chrono::Duration::seconds(1);
+        let (h, f) = (line(&header("r6")), line(&footer("r6")));
+        // A probe repeated (a changed verdict is probed again) is two observations.
+        let ok = log_file(
+            dir.path(),
+            "ok.jsonl",
+            &[h.clone(), line(&o), line(&later), f.clone()],
+        );
+        assert_eq!(read(&ok).unwrap().observations.len(), 2);
+        let twice = log_file(
+            dir.path(),
+            "twice.jsonl",
+            &[h.clone(), line(&o), line(&o), f.clone()],
+        );
+        let e = read(&twice).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "twice.jsonl: line 3, column 1: observation of control/baseline on openai/chat"
+            ) && e.contains("repeats line 2"),
+            "{e}"
+        );
+        let mut other = later.clone();
+        other.run = "r7".into();
+        let foreign = log_file(
+            dir.path(),
+            "foreign.jsonl",
+            &[h.clone(), line(&o), line(&other), f],
+        );
+        let e = read(&foreign).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "foreign.jsonl: line 3, column 1: record of run \"r7\" in the log of run \"r6\""
+            ),
+            "{e}"
+        );
+        let foreign_footer = log_file(
+            dir.path(),
+            "footer.jsonl",
+            &[h, line(&o), line(&footer("r7"))],
+        );
+        let e = read(&foreign_footer).unwrap_err().to_string();
+        assert!(
+            e.contains("footer.jsonl: line 3, column 1: record of run \"r7\""),
+            "{e}"
+        );
+    }
+
+    /// A line that is no record, or a time that is no date-time, is named with the line and
+    /// the field.
+    #[test]
+    fn a_line_that_is_no_record_or_a_bad_time_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r10".into();
+        let (h, f) = (line(&header("r10")), line(&footer("r10")));
+        let path = log_file(
+            dir.path(),
+            "s.jsonl",
+            &[h.clone(), "\"abc\"".into(), f.clone()],
+        );
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("s.jsonl: line 2, column 1: not a JSON object"),
+            "{e}"
+        );
+        let bad_time = line(&o).replace("2026-11-30T00:00:00Z", "2026-13-41T00:00:00Z");
+        let path = log_file(dir.path(), "t.jsonl", &[h, bad_time, f]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "t.jsonl: line 2, at /time: \"2026-13-41T00:00:00Z\" is not an RFC 3339 date-time"
+            ),
+            "{e}"
+        );
+    }
+
+    /// A time more than a day ahead of the clock (a wrong clock, an edit) would date a cell's
+    /// evidence in the future: the line is named. A day of skew is tolerated.
+    #[test]
+    fn a_time_in_the_future_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r9".into();
+        let (h, f) = (header("r9"), footer("r9"));
+        let soon = Utc::now() + chrono::Duration::hours(12);
+        let later = Utc::now() + chrono::Duration::days(2);
+        let mut ok = o.clone();
+        ok.time = soon;
+        let path = log_file(dir.path(), "ok.jsonl", &[line(&h), line(&ok), line(&f)]);
+        assert_eq!(read(&path).unwrap().observations[0].time, soon);
+        let mut future = o.clone();
+        future.time = later;
+        let path = log_file(
+            dir.path(),
+            "obs.jsonl",
+            &[line(&h), line(&future), line(&f)],
+        );
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("obs.jsonl: line 2, column 1: time ") && e.contains("is in the future"),
+            "{e}"
+        );
+        let mut h2 = h.clone();
+        h2.started = later;
+        let path = log_file(dir.path(), "header.jsonl", &[line(&h2), line(&o), line(&f)]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("header.jsonl: line 1, column 1: started "),
+            "{e}"
+        );
+        let mut f2 = f.clone();
+        f2.ended = later;
+        let path = log_file(dir.path(), "footer.jsonl", &[line(&h), line(&o), line(&f2)]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("footer.jsonl: line 3, column 1: ended "), "{e}");
+    }
+
+    /// A copy of a run log under another name is one run folded twice: an error naming both.
+    #[test]
+    fn one_run_in_two_files_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r8".into();
+        let lines = [line(&header("r8")), line(&o), line(&footer("r8"))];
+        log_file(dir.path(), "r8.jsonl", &lines);
+        assert_eq!(read_all(dir.path()).unwrap().len(), 1);
+        log_file(dir.path(), "r8-copy.jsonl", &lines);
+        let e = read_all(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("r8.jsonl: line 1, column 1: run \"r8\" is also the run of ")
+                && e.contains("r8-copy.jsonl"),
+            "{e}"
+        );
     }
 
     /// A key equal to ordinary text (a verdict, a word of a case id, a provider's wording)
@@ -955,8 +1256,12 @@ mod tests {
     fn only_a_cut_short_last_line_is_tolerated() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = RunLogWriter::create(dir.path(), &header("r4"), Redactor::default()).unwrap();
-        w.observation(&obs("x")).unwrap();
-        w.observation(&obs("y")).unwrap();
+        let mut x = obs("x");
+        x.run = "r4".into();
+        let mut y = x.clone();
+        y.time += chrono::Duration::seconds(1);
+        w.observation(&x).unwrap();
+        w.observation(&y).unwrap();
         w.flush().unwrap();
         let path = w.path().to_path_buf();
         drop(w);

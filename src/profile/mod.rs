@@ -281,7 +281,7 @@ impl ProfileSet {
             max_depth: 32,
         };
         let value = crate::json::parse_str(file, text, limits, 0)?;
-        serde_json::from_value(value).map_err(|e| {
+        let form: file::FileForm = serde_json::from_value(value).map_err(|e| {
             Error::input(
                 file,
                 Place::File,
@@ -290,7 +290,26 @@ impl ProfileSet {
                      reports/profile.json): {e}"
                 ),
             )
-        })
+        })?;
+        // A file edited by hand or cut short in another way than its JSON would otherwise be
+        // read into profiles that cite no evidence, or name targets that do not exist.
+        form.validate()
+            .map_err(|(pointer, problem)| Error::input(file, Place::Pointer(pointer), problem))?;
+        // Evidence sources are printed by `check` and `rule`: a key pasted into one would be
+        // published with every finding that cites it.
+        let shapes = crate::evidence::runlog::Redactor::default();
+        if let Some(i) = text.lines().position(|l| shapes.may_hold_secret(l)) {
+            return Err(Error::input(
+                file,
+                Place::LineColumn {
+                    line: i + 1,
+                    column: 1,
+                },
+                "key-shaped text (an API key, a token, or a URL's user:password@): write it as \
+                 [REDACTED]",
+            ));
+        }
+        Ok(ProfileSet::from(form))
     }
 
     /// Reads a profile file from disk.
@@ -318,7 +337,7 @@ mod file {
     use crate::case::Placement;
 
     #[derive(Debug, Clone, Serialize, Deserialize)]
-    pub struct FileForm {
+    pub(super) struct FileForm {
         about: String,
         /// Every piece of evidence a rejection refers to, once.
         evidence: Vec<TargetEvidence>,
@@ -359,6 +378,101 @@ mod file {
             feature: String,
             unknown_for: Vec<String>,
         },
+    }
+
+    impl FileForm {
+        /// What serde cannot see: every evidence index in range, every target known, every
+        /// feature written `parameter @ placement`, one profile per name and a `portable`
+        /// one. The error is the JSON Pointer of the first problem and the problem.
+        pub(super) fn validate(&self) -> Result<(), (String, String)> {
+            let known = |t: &str| crate::target::find(t).is_some();
+            for (i, e) in self.evidence.iter().enumerate() {
+                if !known(&e.target) {
+                    return Err((
+                        format!("/evidence/{i}/target"),
+                        format!("unknown target {:?}", e.target),
+                    ));
+                }
+            }
+            let in_range = |at: String, index: usize| {
+                if index < self.evidence.len() {
+                    Ok(())
+                } else {
+                    Err((
+                        at,
+                        format!(
+                            "evidence index {index} is past the {} entries of `evidence`",
+                            self.evidence.len()
+                        ),
+                    ))
+                }
+            };
+            let feature = |at: String, key: &str| match key.rsplit_once(" @ ") {
+                Some((p, place))
+                    if !p.is_empty()
+                        && serde_json::from_value::<Placement>(serde_json::Value::String(
+                            place.to_string(),
+                        ))
+                        .is_ok() =>
+                {
+                    Ok(())
+                }
+                _ => Err((
+                    at,
+                    format!("{key:?} is not a feature written `parameter @ placement`"),
+                )),
+            };
+            let targets = |at: String, list: &[String]| match list.iter().position(|t| !known(t)) {
+                Some(j) => Err((format!("{at}/{j}"), format!("unknown target {:?}", list[j]))),
+                None => Ok(()),
+            };
+            let mut names = std::collections::HashSet::new();
+            for (i, p) in self.profiles.iter().enumerate() {
+                let at = format!("/profiles/{i}");
+                if !names.insert(p.name.as_str()) {
+                    return Err((
+                        format!("{at}/name"),
+                        format!("a second profile named {:?}", p.name),
+                    ));
+                }
+                if p.targets.is_empty() {
+                    return Err((format!("{at}/targets"), "a profile with no target".into()));
+                }
+                targets(format!("{at}/targets"), &p.targets)?;
+                for (j, a) in p.allowed.iter().enumerate() {
+                    feature(format!("{at}/allowed/{j}"), a)?;
+                }
+                for (j, r) in p.rejected.iter().enumerate() {
+                    feature(format!("{at}/rejected/{j}/feature"), &r.feature)?;
+                    for (k, &e) in r.by.iter().enumerate() {
+                        in_range(format!("{at}/rejected/{j}/by/{k}"), e)?;
+                    }
+                    targets(format!("{at}/rejected/{j}/unknown_for"), &r.unknown_for)?;
+                }
+                for (j, u) in p.unknown.iter().enumerate() {
+                    match u {
+                        Unknown::Single(key) => feature(format!("{at}/unknown/{j}"), key)?,
+                        Unknown::Many {
+                            feature: key,
+                            unknown_for,
+                        } => {
+                            feature(format!("{at}/unknown/{j}/feature"), key)?;
+                            targets(format!("{at}/unknown/{j}/unknown_for"), unknown_for)?;
+                        }
+                    }
+                }
+                for (k, &e) in p.meta_schema.iter().enumerate() {
+                    in_range(format!("{at}/meta_schema/{k}"), e)?;
+                }
+            }
+            if !names.contains(super::PORTABLE) {
+                return Err((
+                    "/profiles".into(),
+                    format!("no profile named `{}`", super::PORTABLE),
+                ));
+            }
+            Ok(())
+        }
     }
 
     fn key(f: &FeatureEntry) -> String {
@@ -565,5 +679,90 @@ mod tests {
         .unwrap();
         let err = super::specs(dir.path()).unwrap_err().to_string();
         assert!(err.contains("is a strict target"), "{err}");
+    }
+
+    /// A profiles file edited by hand is read whole or refused at its first problem: before,
+    /// an evidence index out of range was dropped (`rule` then said no target rejects), and an
+    /// unknown target, a malformed feature, a second profile of one name or a missing
+    /// `portable` were read as if valid.
+    #[test]
+    fn a_profiles_file_that_does_not_hold_together_is_refused_where_it_breaks() {
+        let text = include_str!("../../reports/profile.json");
+        let committed: serde_json::Value = serde_json::from_str(text).unwrap();
+        type Case = (&'static str, fn(&mut serde_json::Value), &'static str);
+        let cases: [Case; 7] = [
+            (
+                "by",
+                |v| v["profiles"][0]["rejected"][0]["by"][0] = 1_000_000_000_000u64.into(),
+                "at /profiles/0/rejected/0/by/0: evidence index 1000000000000 is past the",
+            ),
+            (
+                "meta",
+                |v| v["profiles"][0]["meta_schema"] = serde_json::json!([1_000_000_000]),
+                "at /profiles/0/meta_schema/0: evidence index 1000000000 is past the",
+            ),
+            (
+                "target",
+                |v| v["profiles"][0]["targets"][0] = "nope/x".into(),
+                "at /profiles/0/targets/0: unknown target \"nope/x\"",
+            ),
+            (
+                "evidence target",
+                |v| v["evidence"][0]["target"] = "nope/x".into(),
+                "at /evidence/0/target: unknown target \"nope/x\"",
+            ),
+            (
+                "feature",
+                |v| v["profiles"][0]["allowed"][0] = "keyword-allowed: x @ nowhere".into(),
+                "at /profiles/0/allowed/0: \"keyword-allowed: x @ nowhere\" is not a feature",
+            ),
+            (
+                "duplicate",
+                |v| {
+                    let first = v["profiles"][0].clone();
+                    v["profiles"].as_array_mut().unwrap().push(first);
+                },
+                "a second profile named \"portable\"",
+            ),
+            (
+                "no portable",
+                |v| {
+                    v["profiles"]
+                        .as_array_mut()
+                        .unwrap()
+                        .retain(|p| p["name"] != PORTABLE)
+                },
+                "at /profiles: no profile named `portable`",
+            ),
+        ];
+        for (what, edit, expected) in cases {
+            let mut v = committed.clone();
+            edit(&mut v);
+            let err = ProfileSet::from_json(Path::new("p.json"), &v.to_string())
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("p.json: "), "{what}: {err}");
+            assert!(err.contains(expected), "{what}: {err}");
+        }
+        let read = ProfileSet::from_json(Path::new("p.json"), text).unwrap();
+        assert!(read.get(PORTABLE).is_some());
+    }
+
+    /// Evidence sources are printed with findings: a key-shaped one is refused at its line,
+    /// and the error does not repeat it.
+    #[test]
+    fn key_shaped_text_in_a_profiles_file_is_refused() {
+        let mut v: serde_json::Value =
+            serde_json::from_str(include_str!("../../reports/profile.json")).unwrap();
+        // Built at run time, so that no key-shaped literal is tracked.
+        let shaped = format!("sk-{}", "z".repeat(30));
+        v["evidence"][0]["latest"]["source"] = format!("https://example.com/?key={shaped}").into();
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let err = ProfileSet::from_json(Path::new("p.json"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("key-shaped text"), "{err}");
+        assert!(err.contains("line "), "{err}");
+        assert!(!err.contains(&shaped[..12]), "{err}");
     }
 }

@@ -650,11 +650,34 @@ impl Reader<'_, '_> {
         mut map: Map<String, Value>,
         at: &str,
     ) -> std::result::Result<Format, Problem> {
-        // Envelopes around a list of tools.
-        if has(&map, "jsonrpc")
-            && let Some(Value::Object(result)) = take(&mut map, "result")
-        {
-            return self.object(result, &format!("{at}/result"));
+        // Envelopes around a list of tools. A JSON-RPC response that failed, or whose
+        // `result` is no object, holds no tools: an MCP server's author passing on what
+        // `tools/list` answered is told so, not shown the envelope's keys.
+        if has(&map, "jsonrpc") {
+            match take(&mut map, "result") {
+                Some(Value::Object(result)) => {
+                    return self.object(result, &format!("{at}/result"));
+                }
+                Some(other) => {
+                    return Err((
+                        format!("{at}/result"),
+                        format!(
+                            "a JSON-RPC `result` must be an object (an MCP tools/list result), \
+                             found a JSON {}",
+                            json::kind(&other)
+                        ),
+                    ));
+                }
+                None if has(&map, "error") => {
+                    return Err((
+                        format!("{at}/error"),
+                        "a JSON-RPC error response holds no tools (the request failed; an MCP \
+                         tools/list result is in `result`)"
+                            .into(),
+                    ));
+                }
+                None => {}
+            }
         }
         if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
             return self.object(req, &format!("{at}/generateContentRequest"));
@@ -1180,7 +1203,9 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
     }
     let name_is_text = get(m, "name").is_some_and(Value::is_string);
     let schema_keys = has(m, "type") && has(m, "properties");
-    if name_is_text && !schema_keys {
+    // A declaration whose `name` is no string still is one when it holds `parameters`, so
+    // that the error names its `name` rather than calling the shape unknown.
+    if (name_is_text || has(m, "parameters")) && !schema_keys {
         return Some(Format::Functions);
     }
     None
@@ -1801,6 +1826,32 @@ mod tests {
             format!(
                 "x.json: at the document root: a JSON number is not a tool definition; {EXPECTED}"
             )
+        );
+        // A declaration's name that is no string is named as such, in a plain list too.
+        assert_eq!(
+            err(
+                "[{\"name\":1,\"description\":\"d\",\"parameters\":{}}]",
+                "x.json"
+            ),
+            "x.json: at /0/name: the tool name must be a string, found a JSON number"
+        );
+        assert_eq!(
+            err("[{\"name\":null,\"parameters\":{}}]", "x.json"),
+            "x.json: at /0/name: the tool name must be a string, found a JSON null"
+        );
+        // What an MCP server's tools/list answered when it failed.
+        assert_eq!(
+            err(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"m\"}}",
+                "x.json"
+            ),
+            "x.json: at /error: a JSON-RPC error response holds no tools (the request failed; an \
+             MCP tools/list result is in `result`)"
+        );
+        assert_eq!(
+            err("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}", "x.json"),
+            "x.json: at /result: a JSON-RPC `result` must be an object (an MCP tools/list \
+             result), found a JSON null"
         );
     }
 }

@@ -66,8 +66,11 @@ impl Coercions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CoercionKind {
+    /// [`Coercions::json_text`].
     JsonText,
+    /// [`Coercions::boolean_text`].
     BooleanText,
+    /// [`Coercions::numeric_text`].
     NumericText,
 }
 
@@ -76,6 +79,7 @@ pub enum CoercionKind {
 pub struct Coercion {
     /// JSON Pointer into the arguments.
     pub pointer: String,
+    /// Which coercion.
     pub kind: CoercionKind,
     /// The text that was sent.
     pub from: String,
@@ -160,6 +164,7 @@ impl ArgsReport<'_> {
 pub struct SchemaProblem {
     /// JSON Pointer into the schema.
     pub pointer: String,
+    /// What is wrong there, in words.
     pub message: String,
 }
 
@@ -520,6 +525,40 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
 /// [`ArgsSchema`] for many calls). Both are held to [`MAX_DEPTH`]: a deeper schema is a
 /// [`SchemaProblem`], deeper arguments a report whose one problem has keyword `depth` (and
 /// whose `arguments` are `null`: they are not copied).
+///
+/// Coercions are off unless asked for: text where a number is declared is a problem, and
+/// with [`Coercions::numeric_text`] it is read as the number, the report saying so. An
+/// optional argument sent as `null` is treated as absent ([`ArgsReport::absent_nulls`]).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::args::{CoercionKind, Coercions, check_arguments};
+///
+/// let schema = json!({"type": "object", "required": ["city"], "properties": {
+///     "city": {"type": "string"}, "days": {"type": "integer"}}});
+/// let call = json!({"city": "Oslo", "days": "3"});
+///
+/// let strict = check_arguments(&schema, &call, Coercions::NONE)?;
+/// assert_eq!(strict.problems[0].pointer, "/days");
+/// assert_eq!(strict.problems[0].keyword, "type");
+/// // What to send back to the model.
+/// println!("{}", strict.retry_message(Some("get_weather")));
+///
+/// let coerced = check_arguments(&schema, &call, Coercions::ALL)?;
+/// assert!(coerced.is_valid());
+/// assert_eq!(*coerced.arguments, json!({"city": "Oslo", "days": 3}));
+/// assert_eq!(coerced.coercions[0].kind, CoercionKind::NumericText);
+///
+/// let nulls = check_arguments(&schema, &json!({"city": "Oslo", "days": null}), Coercions::NONE)?;
+/// assert!(nulls.is_valid());
+/// assert_eq!(nulls.absent_nulls, ["/days"]);
+///
+/// // A schema that cannot be compiled is a `SchemaProblem`, not a panic.
+/// let bad = check_arguments(&json!({"type": "object", "properties": {"a": {"$ref": "#/x"}}}),
+///     &json!({}), Coercions::NONE);
+/// assert_eq!(bad.unwrap_err().pointer, "/properties/a/$ref");
+/// # Ok::<(), toolwire::args::SchemaProblem>(())
+/// ```
 pub fn check_arguments(
     schema: &Value,
     arguments: &Value,

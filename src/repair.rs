@@ -150,9 +150,11 @@ pub struct Change {
 pub struct Refusal {
     /// JSON Pointer into the tool's schema (as it stood when repair gave up).
     pub pointer: String,
+    /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
     pub rule: String,
     /// The profile feature, e.g. `structure: array-without-items`.
     pub parameter: String,
+    /// Why no repair applies, in words.
     pub reason: String,
 }
 
@@ -179,8 +181,11 @@ pub struct ToolRepair {
     pub line: Option<usize>,
     /// The name as given (empty for a bare schema).
     pub name: String,
+    /// Unchanged, repaired or refused.
     pub outcome: Outcome,
+    /// Every rewrite made, each with what it lost.
     pub changes: Vec<Change>,
+    /// Why the tool was refused (empty unless [`Outcome::Refused`]).
     pub refusals: Vec<Refusal>,
     /// Features left with only a warning (no evidence either way), as profile parameters.
     pub unverified: Vec<String>,

@@ -127,11 +127,19 @@ impl ArgsReport<'_> {
     /// One message listing every problem, written for the model that made the call so it can
     /// fix all of them in a single retry. `tool` names the tool when known. Empty when valid.
     pub fn retry_message(&self, tool: Option<&str>) -> String {
+        self.retry_message_within(tool, usize::MAX)
+    }
+
+    /// [`ArgsReport::retry_message`] listing at most `max` problems (at least one), then how
+    /// many more there are. Every problem is listed otherwise, so arguments with 100,000
+    /// wrong members make a message of megabytes, past what a model's context takes back.
+    pub fn retry_message_within(&self, tool: Option<&str>, max: usize) -> String {
         if self.problems.is_empty() {
             return String::new();
         }
         let n = self.problems.len();
-        let size: usize = self.problems.iter().map(|p| p.message.len() + 6).sum();
+        let listed = &self.problems[..n.min(max.max(1))];
+        let size: usize = listed.iter().map(|p| p.message.len() + 6).sum();
         let mut out = String::with_capacity(128 + size);
         out.push_str("The arguments for ");
         match tool {
@@ -146,11 +154,16 @@ impl ArgsReport<'_> {
         push_u64(&mut out, n as u64);
         out.push_str(if n == 1 { " problem" } else { " problems" });
         out.push_str("). Fix every one and call it again:");
-        for (i, p) in self.problems.iter().enumerate() {
+        for (i, p) in listed.iter().enumerate() {
             out.push('\n');
             push_u64(&mut out, i as u64 + 1);
             out.push_str(". ");
             out.push_str(&p.message);
+        }
+        if listed.len() < n {
+            out.push_str("\n... and ");
+            push_u64(&mut out, (n - listed.len()) as u64);
+            out.push_str(" more, not listed here.");
         }
         out
     }
@@ -1733,6 +1746,13 @@ mod tests {
             msg.contains("\n3. /days: 30 is too large; expected at most 14."),
             "{msg}"
         );
+        // A capped message lists the first problems, as the full one does, and counts the rest.
+        let capped = r.retry_message_within(Some("get_weather"), 2);
+        let (head, rest) = msg.split_at(msg.find("\n3. ").unwrap());
+        assert_eq!(capped, format!("{head}\n... and 4 more, not listed here."));
+        assert!(rest.contains("\n6. "));
+        assert_eq!(r.retry_message_within(None, 0).lines().count(), 3);
+        assert_eq!(r.retry_message_within(None, 6), r.retry_message(None));
     }
 
     #[test]

@@ -912,6 +912,25 @@ fn uncoerced_number(text: &str, declared: jsonschema::JsonTypeSet) -> &'static s
     }
 }
 
+/// Why JSON-text coercion left `text` a string where an array or object is declared: `""`
+/// when neither is declared, or the text was read (another keyword failed).
+fn uncoerced_json(text: &str, declared: jsonschema::JsonTypeSet) -> &'static str {
+    if !(declared.contains(JsonType::Array) || declared.contains(JsonType::Object)) {
+        return "";
+    }
+    let t = text.trim();
+    if !(t.starts_with('[') || t.starts_with('{')) {
+        return "";
+    }
+    match crate::json::parse_str(std::path::Path::new("argument"), t, Limits::default(), 0) {
+        Err(crate::Error::Input { problem, .. }) if problem.contains("nesting deeper") => {
+            " holding JSON nested deeper than 512 levels"
+        }
+        Err(_) => " that is not valid JSON text",
+        Ok(_) => "",
+    }
+}
+
 fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
     // Only plain JSON number syntax: no "NaN", "0x10", "+1" or empty text.
     let n: serde_json::Number = serde_json::from_str(t).ok()?;
@@ -1094,10 +1113,14 @@ impl ArgsSchema {
                     m.text("null is not allowed here");
                 } else {
                     m.value(found).text(" is ").text(kind_of(found));
-                    if let Value::String(text) = found
-                        && coerce.numeric_text
-                    {
-                        m.text(uncoerced_number(text, declared_types(e)));
+                    if let Value::String(text) = found {
+                        let declared = declared_types(e);
+                        if coerce.numeric_text {
+                            m.text(uncoerced_number(text, declared));
+                        }
+                        if coerce.json_text {
+                            m.text(uncoerced_json(text, declared));
+                        }
                     }
                 }
                 let expected = match types {
@@ -1834,6 +1857,38 @@ mod tests {
         let r = s.check(&args, Coercions::ALL);
         assert!(r.coercions.is_empty(), "{:#?}", r.coercions);
         assert_eq!(r.problems.len(), 3);
+    }
+
+    /// JSON text that could not be read was reported as a plain string, as if no coercion
+    /// had been tried.
+    #[test]
+    fn text_left_a_string_under_json_coercion_says_why() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "a":{"type":"array"},"o":{"type":"object"},"w":{"type":"array"}}}))
+        .unwrap();
+        let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
+        let args = json!({"a": deep, "o": "{\"k\": 1,}", "w": "words"});
+        let messages = |coerce| -> Vec<String> {
+            let r = s.check(&args, coerce);
+            r.problems.iter().map(|p| p.message.clone()).collect()
+        };
+        let all = messages(Coercions::ALL);
+        assert!(
+            all[0].ends_with(
+                " is a string holding JSON nested deeper than 512 levels; expected an array."
+            ),
+            "{}",
+            all[0]
+        );
+        assert_eq!(
+            all[1..],
+            [
+                "/o: \"{\\\"k\\\": 1,}\" is a string that is not valid JSON text; expected an object.",
+                // Text that does not look like JSON needs no explanation.
+                "/w: \"words\" is a string; expected an array.",
+            ]
+        );
+        assert!(messages(Coercions::NONE)[1].ends_with("\" is a string; expected an object."));
     }
 
     #[test]

@@ -66,8 +66,11 @@ impl Coercions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CoercionKind {
+    /// [`Coercions::json_text`].
     JsonText,
+    /// [`Coercions::boolean_text`].
     BooleanText,
+    /// [`Coercions::numeric_text`].
     NumericText,
 }
 
@@ -76,6 +79,7 @@ pub enum CoercionKind {
 pub struct Coercion {
     /// JSON Pointer into the arguments.
     pub pointer: String,
+    /// Which coercion.
     pub kind: CoercionKind,
     /// The text that was sent.
     pub from: String,
@@ -123,11 +127,19 @@ impl ArgsReport<'_> {
     /// One message listing every problem, written for the model that made the call so it can
     /// fix all of them in a single retry. `tool` names the tool when known. Empty when valid.
     pub fn retry_message(&self, tool: Option<&str>) -> String {
+        self.retry_message_within(tool, usize::MAX)
+    }
+
+    /// [`ArgsReport::retry_message`] listing at most `max` problems (at least one), then how
+    /// many more there are. Every problem is listed otherwise, so arguments with 100,000
+    /// wrong members make a message of megabytes, past what a model's context takes back.
+    pub fn retry_message_within(&self, tool: Option<&str>, max: usize) -> String {
         if self.problems.is_empty() {
             return String::new();
         }
         let n = self.problems.len();
-        let size: usize = self.problems.iter().map(|p| p.message.len() + 6).sum();
+        let listed = &self.problems[..n.min(max.max(1))];
+        let size: usize = listed.iter().map(|p| p.message.len() + 6).sum();
         let mut out = String::with_capacity(128 + size);
         out.push_str("The arguments for ");
         match tool {
@@ -142,11 +154,16 @@ impl ArgsReport<'_> {
         push_u64(&mut out, n as u64);
         out.push_str(if n == 1 { " problem" } else { " problems" });
         out.push_str("). Fix every one and call it again:");
-        for (i, p) in self.problems.iter().enumerate() {
+        for (i, p) in listed.iter().enumerate() {
             out.push('\n');
             push_u64(&mut out, i as u64 + 1);
             out.push_str(". ");
             out.push_str(&p.message);
+        }
+        if listed.len() < n {
+            out.push_str("\n... and ");
+            push_u64(&mut out, (n - listed.len()) as u64);
+            out.push_str(" more, not listed here.");
         }
         out
     }
@@ -160,6 +177,7 @@ impl ArgsReport<'_> {
 pub struct SchemaProblem {
     /// JSON Pointer into the schema.
     pub pointer: String,
+    /// What is wrong there, in words.
     pub message: String,
 }
 
@@ -520,6 +538,40 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
 /// [`ArgsSchema`] for many calls). Both are held to [`MAX_DEPTH`]: a deeper schema is a
 /// [`SchemaProblem`], deeper arguments a report whose one problem has keyword `depth` (and
 /// whose `arguments` are `null`: they are not copied).
+///
+/// Coercions are off unless asked for: text where a number is declared is a problem, and
+/// with [`Coercions::numeric_text`] it is read as the number, the report saying so. An
+/// optional argument sent as `null` is treated as absent ([`ArgsReport::absent_nulls`]).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::args::{CoercionKind, Coercions, check_arguments};
+///
+/// let schema = json!({"type": "object", "required": ["city"], "properties": {
+///     "city": {"type": "string"}, "days": {"type": "integer"}}});
+/// let call = json!({"city": "Oslo", "days": "3"});
+///
+/// let strict = check_arguments(&schema, &call, Coercions::NONE)?;
+/// assert_eq!(strict.problems[0].pointer, "/days");
+/// assert_eq!(strict.problems[0].keyword, "type");
+/// // What to send back to the model.
+/// println!("{}", strict.retry_message(Some("get_weather")));
+///
+/// let coerced = check_arguments(&schema, &call, Coercions::ALL)?;
+/// assert!(coerced.is_valid());
+/// assert_eq!(*coerced.arguments, json!({"city": "Oslo", "days": 3}));
+/// assert_eq!(coerced.coercions[0].kind, CoercionKind::NumericText);
+///
+/// let nulls = check_arguments(&schema, &json!({"city": "Oslo", "days": null}), Coercions::NONE)?;
+/// assert!(nulls.is_valid());
+/// assert_eq!(nulls.absent_nulls, ["/days"]);
+///
+/// // A schema that cannot be compiled is a `SchemaProblem`, not a panic.
+/// let bad = check_arguments(&json!({"type": "object", "properties": {"a": {"$ref": "#/x"}}}),
+///     &json!({}), Coercions::NONE);
+/// assert_eq!(bad.unwrap_err().pointer, "/properties/a/$ref");
+/// # Ok::<(), toolwire::args::SchemaProblem>(())
+/// ```
 pub fn check_arguments(
     schema: &Value,
     arguments: &Value,
@@ -860,6 +912,25 @@ fn uncoerced_number(text: &str, declared: jsonschema::JsonTypeSet) -> &'static s
     }
 }
 
+/// Why JSON-text coercion left `text` a string where an array or object is declared: `""`
+/// when neither is declared, or the text was read (another keyword failed).
+fn uncoerced_json(text: &str, declared: jsonschema::JsonTypeSet) -> &'static str {
+    if !(declared.contains(JsonType::Array) || declared.contains(JsonType::Object)) {
+        return "";
+    }
+    let t = text.trim();
+    if !(t.starts_with('[') || t.starts_with('{')) {
+        return "";
+    }
+    match crate::json::parse_str(std::path::Path::new("argument"), t, Limits::default(), 0) {
+        Err(crate::Error::Input { problem, .. }) if problem.contains("nesting deeper") => {
+            " holding JSON nested deeper than 512 levels"
+        }
+        Err(_) => " that is not valid JSON text",
+        Ok(_) => "",
+    }
+}
+
 fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
     // Only plain JSON number syntax: no "NaN", "0x10", "+1" or empty text.
     let n: serde_json::Number = serde_json::from_str(t).ok()?;
@@ -1042,10 +1113,14 @@ impl ArgsSchema {
                     m.text("null is not allowed here");
                 } else {
                     m.value(found).text(" is ").text(kind_of(found));
-                    if let Value::String(text) = found
-                        && coerce.numeric_text
-                    {
-                        m.text(uncoerced_number(text, declared_types(e)));
+                    if let Value::String(text) = found {
+                        let declared = declared_types(e);
+                        if coerce.numeric_text {
+                            m.text(uncoerced_number(text, declared));
+                        }
+                        if coerce.json_text {
+                            m.text(uncoerced_json(text, declared));
+                        }
                     }
                 }
                 let expected = match types {
@@ -1694,6 +1769,13 @@ mod tests {
             msg.contains("\n3. /days: 30 is too large; expected at most 14."),
             "{msg}"
         );
+        // A capped message lists the first problems, as the full one does, and counts the rest.
+        let capped = r.retry_message_within(Some("get_weather"), 2);
+        let (head, rest) = msg.split_at(msg.find("\n3. ").unwrap());
+        assert_eq!(capped, format!("{head}\n... and 4 more, not listed here."));
+        assert!(rest.contains("\n6. "));
+        assert_eq!(r.retry_message_within(None, 0).lines().count(), 3);
+        assert_eq!(r.retry_message_within(None, 6), r.retry_message(None));
     }
 
     #[test]
@@ -1775,6 +1857,38 @@ mod tests {
         let r = s.check(&args, Coercions::ALL);
         assert!(r.coercions.is_empty(), "{:#?}", r.coercions);
         assert_eq!(r.problems.len(), 3);
+    }
+
+    /// JSON text that could not be read was reported as a plain string, as if no coercion
+    /// had been tried.
+    #[test]
+    fn text_left_a_string_under_json_coercion_says_why() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "a":{"type":"array"},"o":{"type":"object"},"w":{"type":"array"}}}))
+        .unwrap();
+        let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
+        let args = json!({"a": deep, "o": "{\"k\": 1,}", "w": "words"});
+        let messages = |coerce| -> Vec<String> {
+            let r = s.check(&args, coerce);
+            r.problems.iter().map(|p| p.message.clone()).collect()
+        };
+        let all = messages(Coercions::ALL);
+        assert!(
+            all[0].ends_with(
+                " is a string holding JSON nested deeper than 512 levels; expected an array."
+            ),
+            "{}",
+            all[0]
+        );
+        assert_eq!(
+            all[1..],
+            [
+                "/o: \"{\\\"k\\\": 1,}\" is a string that is not valid JSON text; expected an object.",
+                // Text that does not look like JSON needs no explanation.
+                "/w: \"words\" is a string; expected an array.",
+            ]
+        );
+        assert!(messages(Coercions::NONE)[1].ends_with("\" is a string; expected an object."));
     }
 
     #[test]

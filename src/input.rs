@@ -33,14 +33,23 @@ pub const LIMITS: Limits = Limits {
 /// The shape a file was read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
+    /// OpenAI Chat Completions `tools`: `{"type": "function", "function": {..}}`.
     OpenaiChat,
+    /// OpenAI Responses API tools: flat `{"type": "function", "name", "parameters", ..}`.
     OpenaiResponses,
+    /// Anthropic Messages `tools`: `{"name", "description", "input_schema"}`.
     Anthropic,
+    /// An MCP `tools/list` result (`inputSchema`), bare or in its JSON-RPC response.
     McpToolsList,
+    /// Gemini `functionDeclarations` (`parameters` or `parametersJsonSchema`).
     Gemini,
+    /// Bedrock Converse `toolConfig.tools[].toolSpec`.
     Bedrock,
+    /// A list of `{"name", "description", "parameters"}` (OpenAI's legacy `functions` too).
     Functions,
+    /// A bare JSON Schema: one nameless tool's parameters.
     Schema,
+    /// JSON Lines, one request per line ([`ToolSet::line_formats`] names their shapes).
     JsonLines,
 }
 
@@ -93,7 +102,10 @@ impl fmt::Display for Format {
 pub struct ToolEntry {
     /// `None` for a bare schema.
     pub name: Option<String>,
+    /// The tool's description; `None` when it has none (or it is `null`).
     pub description: Option<String>,
+    /// The parameters schema as written, whatever its JSON type (a `true`, a string or a
+    /// list is kept for `check` to report); `None` when the tool declares none.
     pub parameters: Option<Value>,
     /// Position among all tools of the file (0-based).
     pub index: usize,
@@ -118,6 +130,7 @@ pub struct ToolEntry {
 }
 
 impl ToolEntry {
+    /// The borrowed form [`crate::check::check_tools`] takes.
     pub fn as_ref(&self) -> ToolRef<'_> {
         ToolRef {
             name: self.name.as_deref(),
@@ -207,10 +220,15 @@ pub struct BuiltinTool {
 /// The tools of one file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSet {
+    /// The label given to the reader (a path, or any label for an in-memory value): errors
+    /// and findings name it.
     pub file: PathBuf,
+    /// The shape detected.
     pub format: Format,
     /// For JSON Lines: the shapes of the lines, each once, in the order met (empty otherwise).
     pub line_formats: Vec<Format>,
+    /// The function tools, in input order; empty when the input holds none
+    /// ([`require_tools`] refuses that).
     pub tools: Vec<ToolEntry>,
     /// The built-in tools, in input order (not among `tools`).
     pub builtins: Vec<BuiltinTool>,
@@ -528,6 +546,37 @@ pub fn opening_brackets(bytes: &[u8]) -> usize {
 /// counted): deeper, it is an [`Error::Input`] at the JSON Pointer of the first array or
 /// object past the cap, "nesting deeper than 512 levels", so that no later step (check,
 /// repair, compile) recurses past what a 2 MiB thread holds.
+///
+/// Every shape of [`Format`] reads into the same [`ToolEntry`]s:
+///
+/// ```
+/// use serde_json::json;
+/// use std::path::Path;
+/// use toolwire::input::{Format, from_value};
+///
+/// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+/// for (doc, format) in [
+///     (json!({"tools": [{"type": "function",
+///         "function": {"name": "search", "parameters": schema}}]}), Format::OpenaiChat),
+///     (json!([{"name": "search", "input_schema": schema}]), Format::Anthropic),
+///     (json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+///         {"name": "search", "inputSchema": schema}]}}), Format::McpToolsList),
+///     (json!({"functionDeclarations": [{"name": "search", "parameters": schema}]}),
+///         Format::Gemini),
+/// ] {
+///     let set = from_value(Path::new("tools"), doc)?;
+///     assert_eq!(set.format, format);
+///     assert_eq!(set.tools[0].name.as_deref(), Some("search"));
+///     assert_eq!(set.tools[0].parameters.as_ref(), Some(&schema));
+/// }
+/// // Bad input is an error naming the label, the place and the problem.
+/// let e = from_value(Path::new("tools"), json!({"tools": [{"name": 7, "parameters": {}}]}));
+/// assert_eq!(
+///     e.unwrap_err().to_string(),
+///     "tools: at /tools/0/name: the tool name must be a string, found a JSON number"
+/// );
+/// # Ok::<(), toolwire::Error>(())
+/// ```
 pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
     if let Some(pointer) = json::first_too_deep(&value, LIMITS.max_depth) {
         json::drop_deep(value);
@@ -650,11 +699,34 @@ impl Reader<'_, '_> {
         mut map: Map<String, Value>,
         at: &str,
     ) -> std::result::Result<Format, Problem> {
-        // Envelopes around a list of tools.
-        if has(&map, "jsonrpc")
-            && let Some(Value::Object(result)) = take(&mut map, "result")
-        {
-            return self.object(result, &format!("{at}/result"));
+        // Envelopes around a list of tools. A JSON-RPC response that failed, or whose
+        // `result` is no object, holds no tools: an MCP server's author passing on what
+        // `tools/list` answered is told so, not shown the envelope's keys.
+        if has(&map, "jsonrpc") {
+            match take(&mut map, "result") {
+                Some(Value::Object(result)) => {
+                    return self.object(result, &format!("{at}/result"));
+                }
+                Some(other) => {
+                    return Err((
+                        format!("{at}/result"),
+                        format!(
+                            "a JSON-RPC `result` must be an object (an MCP tools/list result), \
+                             found a JSON {}",
+                            json::kind(&other)
+                        ),
+                    ));
+                }
+                None if has(&map, "error") => {
+                    return Err((
+                        format!("{at}/error"),
+                        "a JSON-RPC error response holds no tools (the request failed; an MCP \
+                         tools/list result is in `result`)"
+                            .into(),
+                    ));
+                }
+                None => {}
+            }
         }
         if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
             return self.object(req, &format!("{at}/generateContentRequest"));
@@ -1180,7 +1252,9 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
     }
     let name_is_text = get(m, "name").is_some_and(Value::is_string);
     let schema_keys = has(m, "type") && has(m, "properties");
-    if name_is_text && !schema_keys {
+    // A declaration whose `name` is no string still is one when it holds `parameters`, so
+    // that the error names its `name` rather than calling the shape unknown.
+    if (name_is_text || has(m, "parameters")) && !schema_keys {
         return Some(Format::Functions);
     }
     None
@@ -1801,6 +1875,32 @@ mod tests {
             format!(
                 "x.json: at the document root: a JSON number is not a tool definition; {EXPECTED}"
             )
+        );
+        // A declaration's name that is no string is named as such, in a plain list too.
+        assert_eq!(
+            err(
+                "[{\"name\":1,\"description\":\"d\",\"parameters\":{}}]",
+                "x.json"
+            ),
+            "x.json: at /0/name: the tool name must be a string, found a JSON number"
+        );
+        assert_eq!(
+            err("[{\"name\":null,\"parameters\":{}}]", "x.json"),
+            "x.json: at /0/name: the tool name must be a string, found a JSON null"
+        );
+        // What an MCP server's tools/list answered when it failed.
+        assert_eq!(
+            err(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"m\"}}",
+                "x.json"
+            ),
+            "x.json: at /error: a JSON-RPC error response holds no tools (the request failed; an \
+             MCP tools/list result is in `result`)"
+        );
+        assert_eq!(
+            err("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}", "x.json"),
+            "x.json: at /result: a JSON-RPC `result` must be an object (an MCP tools/list \
+             result), found a JSON null"
         );
     }
 }

@@ -150,9 +150,11 @@ pub struct Change {
 pub struct Refusal {
     /// JSON Pointer into the tool's schema (as it stood when repair gave up).
     pub pointer: String,
+    /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
     pub rule: String,
     /// The profile feature, e.g. `structure: array-without-items`.
     pub parameter: String,
+    /// Why no repair applies, in words.
     pub reason: String,
 }
 
@@ -179,8 +181,11 @@ pub struct ToolRepair {
     pub line: Option<usize>,
     /// The name as given (empty for a bare schema).
     pub name: String,
+    /// Unchanged, repaired or refused.
     pub outcome: Outcome,
+    /// Every rewrite made, each with what it lost.
     pub changes: Vec<Change>,
+    /// Why the tool was refused (empty unless [`Outcome::Refused`]).
     pub refusals: Vec<Refusal>,
     /// Features left with only a warning (no evidence either way), as profile parameters.
     pub unverified: Vec<String>,
@@ -245,6 +250,34 @@ pub const MAX_WORK: usize = 50_000_000;
 /// listed as unverified. A repaired tool
 /// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
 /// schema ([`strict::settle`]).
+///
+/// One [`ToolRepair`] per tool, in order; nothing is an error, a tool that cannot be
+/// repaired is [`Outcome::Refused`] with its [`Refusal`]s:
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::profile::{CompiledProfile, PORTABLE};
+/// use toolwire::repair::{Outcome, Tool, repair_request};
+///
+/// let profiles = toolwire::profile::embedded_set()?;
+/// let portable = CompiledProfile::new(profiles.get(PORTABLE).expect("built in"));
+/// let tool = |name: &str, parameters| Tool {
+///     name: Some(name.into()),
+///     description: Some("d".into()),
+///     parameters: Some(parameters),
+///     strict: None,
+/// };
+/// let tools = [
+///     tool("fine", json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+///     // A `$ref` to nothing: no repair can know what was meant.
+///     tool("broken", json!({"type": "object", "properties": {"q": {"$ref": "#/$defs/gone"}}})),
+/// ];
+/// let repaired = repair_request(&tools, &portable, &Default::default());
+/// assert_eq!(repaired[0].outcome, Outcome::Unchanged);
+/// assert_eq!(repaired[1].outcome, Outcome::Refused);
+/// println!("{}", toolwire::repair::human(&repaired[1]));
+/// # Ok::<(), toolwire::Error>(())
+/// ```
 pub fn repair_request(
     tools: &[Tool],
     profile: &CompiledProfile,

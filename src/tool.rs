@@ -9,7 +9,9 @@ use serde_json::Value;
 /// `parameters`, key order preserved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolDef {
+    /// The function name the model calls the tool by.
     pub name: String,
+    /// What the model reads to decide when to call the tool; `None` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `None` when the tool declares no parameters at all (a distinct case from `{}`).

@@ -89,9 +89,9 @@ fn the_probe_job_passes_every_variable_a_target_reads() {
         assert!(read.contains(n), "{n} not found among {read:?}");
     }
     let workflow = yaml(".github/workflows/probe.yml");
-    let env = workflow["jobs"]["probe"]["env"]
+    let env = probe_step(&workflow)["env"]
         .as_object()
-        .expect("the probe job's env");
+        .expect("the Probe step's env");
     let minted = "VERTEX_ACCESS_TOKEN";
     assert!(
         read.contains(minted)
@@ -109,6 +109,46 @@ fn the_probe_job_passes_every_variable_a_target_reads() {
         let either = format!("${{{{ secrets.{n} || vars.{n} }}}}");
         assert!(value == secret || value == either, "{n}: {value}");
     }
+}
+
+/// The step of probe.yml that runs `toolwire probe`.
+fn probe_step(workflow: &Value) -> &Value {
+    let steps = workflow["jobs"]["probe"]["steps"]
+        .as_array()
+        .expect("steps");
+    steps
+        .iter()
+        .find(|s| s["name"].as_str() == Some("Probe"))
+        .expect("a step named Probe")
+}
+
+/// Keys reach the Probe step alone: the job's env (which every step inherits) held them all,
+/// so `cargo build` ran every dependency's build script and proc macro with every provider
+/// key in its environment, and so did the upload, regeneration and pull-request steps.
+#[test]
+fn secrets_reach_only_the_steps_that_use_them() {
+    let workflow = yaml(".github/workflows/probe.yml");
+    let job = &workflow["jobs"]["probe"];
+    let text = |v: &Value| serde_json::to_string(v).unwrap();
+    assert!(
+        !text(&job["env"]).contains("secrets."),
+        "the probe job's env passes secrets to every step: {}",
+        text(&job["env"])
+    );
+    let steps = job["steps"].as_array().expect("steps");
+    let building: Vec<&Value> = steps
+        .iter()
+        .filter(|s| s["run"].as_str().is_some_and(|r| r.contains("cargo ")))
+        .collect();
+    assert!(!building.is_empty(), "a step builds toolwire");
+    for s in building {
+        assert!(
+            !text(s).contains("secrets."),
+            "a cargo step sees a secret: {}",
+            text(s)
+        );
+    }
+    assert!(text(probe_step(&workflow)).contains("secrets.OPENAI_API_KEY"));
 }
 
 fn read_text_has(needle: &str) -> bool {

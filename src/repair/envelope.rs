@@ -21,7 +21,9 @@ use super::{Outcome, ToolRepair};
 /// document, as the reader recorded it) and what repair made of it.
 #[derive(Debug, Clone, Copy)]
 pub struct Placed<'a> {
+    /// [`crate::input::ToolEntry::schema_pointer`].
     pub schema_pointer: &'a str,
+    /// What repair made of the tool.
     pub repair: &'a ToolRepair,
 }
 

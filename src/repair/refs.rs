@@ -32,6 +32,7 @@ fn is_definitions(k: &str) -> bool {
 pub struct Refusal {
     /// JSON Pointer of the `$ref` (or of the schema, for the cap).
     pub pointer: String,
+    /// Why, in words (a cycle, a missing or remote target, a chain or expansion past a cap).
     pub reason: String,
 }
 
@@ -40,6 +41,7 @@ pub struct Refusal {
 pub struct Inlined {
     /// Where the `$ref` was (in the input).
     pub pointer: String,
+    /// The reference as written (`#/$defs/A`).
     pub reference: String,
     /// The annotations of the target (`description`, `title`, ...) that a keyword beside the
     /// `$ref` replaced, with the target's values: what the provider no longer sees there.

@@ -2133,6 +2133,32 @@ mod tests {
         assert_eq!(s.check(&args, Coercions::NONE).problems, r.problems);
     }
 
+    /// A union of 2,000 alternatives describes 16 and counts the rest: before, every one was
+    /// described, and one problem's message was 59 kB.
+    #[test]
+    fn a_union_describes_at_most_sixteen_alternatives() {
+        let options: Vec<Value> = (0..2000)
+            .map(|i| json!({"title": format!("Option {i}"), "type": "string"}))
+            .collect();
+        let declared = json!({"type": "object", "properties": {"x": {"anyOf": options}}});
+        let s = ArgsSchema::new(&declared).unwrap();
+        let args = json!({"x": 5});
+        let r = s.check(&args, Coercions::NONE);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        let expected = &r.problems[0].expected;
+        assert!(expected.contains("Option 15"), "{expected}");
+        assert!(!expected.contains("Option 16"), "{expected}");
+        assert!(
+            expected.ends_with("; or one of 1984 more alternatives"),
+            "{expected}"
+        );
+        assert!(
+            r.retry_message(None).len() < 2000,
+            "{}",
+            r.retry_message(None)
+        );
+    }
+
     #[test]
     fn nullable_accepts_null_and_keeps_the_declared_places() {
         let declared = json!({"type":"object","properties":{

@@ -18,6 +18,9 @@ use super::{ArgsSchema, Coercions, Problem, Sentence, expected_for, pointer_to};
 
 /// How many of a branch's problems its description names before "and N more".
 const MAX_PER_BRANCH: usize = 4;
+/// How many distinct alternatives a union's problem describes before it counts the rest: the
+/// message is read by a model, and 2,000 alternatives made one of 59 kB.
+const MAX_BRANCHES: usize = 16;
 /// How long a branch problem's expected-text may be inside a description.
 const MAX_INNER_CHARS: usize = 160;
 
@@ -56,15 +59,26 @@ impl ArgsSchema {
                 return;
             }
         }
-        let mut described: Vec<String> = Vec::with_capacity(branches.len());
-        for (errors, schema) in branches.iter().zip(&schemas) {
+        let mut described: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut pairs = branches.iter().zip(&schemas);
+        for (errors, schema) in pairs.by_ref() {
             let d = self.describe_branch(here, errors, *schema, coerce);
-            if !described.contains(&d) {
+            if seen.insert(d.clone()) {
                 described.push(d);
+                if described.len() == MAX_BRANCHES {
+                    break;
+                }
             }
         }
+        let unread = pairs.count();
         let expected = if described.is_empty() {
             format!("a value matching one of the `{keyword}` alternatives")
+        } else if unread > 0 {
+            format!(
+                "one of: {}; or one of {unread} more alternatives",
+                described.join("; ")
+            )
         } else {
             format!("one of: {}", described.join("; "))
         };

@@ -113,8 +113,15 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
             } else {
                 "profile"
             };
+            // Only a `--profiles` file can leave out a real target: calling it unknown would
+            // send the user looking for a typo.
+            let problem = if target.is_some() && crate::target::find(name).is_some() {
+                format!("the profiles read have no profile for target {name:?}")
+            } else {
+                format!("unknown {what} {name:?}")
+            };
             Err(Error::Usage(format!(
-                "unknown {what} {name:?}; known: {}",
+                "{problem}; known: {}",
                 names.join(", ")
             )))
         }
@@ -399,6 +406,26 @@ fn trimmed(item: &str) -> std::result::Result<String, std::convert::Infallible> 
 #[cfg(test)]
 mod tests {
     use super::empty_lines_note;
+
+    /// A `--profiles` file without a target's profile was reported as if the target did not
+    /// exist.
+    #[test]
+    fn a_real_target_missing_from_the_profiles_is_not_called_unknown() {
+        let mut set = crate::profile::embedded_set().unwrap().clone();
+        set.profiles.retain(|p| p.name != "openai/chat-strict");
+        let err = |t| super::select(&set, "", Some(t)).err().unwrap().to_string();
+        let missing = err("openai/chat-strict");
+        assert!(
+            missing.contains("no profile for target \"openai/chat-strict\""),
+            "{missing}"
+        );
+        assert!(!missing.contains("unknown"), "{missing}");
+        let typo = err("openai/chat-strikt");
+        assert!(
+            typo.contains("unknown target \"openai/chat-strikt\""),
+            "{typo}"
+        );
+    }
 
     #[test]
     fn empty_lines_are_listed_up_to_ten() {

@@ -240,7 +240,7 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
 
 /// The first day `s` can mean (`2025` → 2025-01-01, `2025-07` → 2025-07-01), when it is a
 /// calendar date in one of the allowed forms (`2025-02-30` is not).
-fn first_day(s: &str) -> Option<chrono::NaiveDate> {
+pub(crate) fn first_day(s: &str) -> Option<chrono::NaiveDate> {
     let re = |p: &str| Regex::new(p).map(|r| r.is_match(s)).unwrap_or(false);
     let full = if re(r"^\d{4}-\d{2}-\d{2}$") {
         s.to_string()

@@ -142,7 +142,10 @@ pub struct Redactor {
 
 /// Key-shaped tokens; a capture group 1, when present, is a prefix kept in the output.
 const KEY_PATTERNS: [&str; 7] = [
-    r"sk-[A-Za-z0-9_\-]{16,}",
+    // Not after a lower-case letter: `desk-assistant-mcp-server` or `task-management-server`
+    // in a report's URL is no key (documented evidence holding one would be refused), while
+    // `%22sk-…` or `=sk-…` still is.
+    r"(^|[^a-z])sk-[A-Za-z0-9_\-]{16,}",
     r"AIza[0-9A-Za-z_\-]{30,}",
     r"AKIA[0-9A-Z]{16}",
     // GitHub tokens (`ghp_`, `gho_`, ...: a model id or base URL is where one gets pasted)
@@ -853,13 +856,23 @@ mod tests {
             r.redact("http://u:p@ss@host.example/x?to=a@b.example"),
             "http://***@host.example/x?to=a@b.example"
         );
+        // `sk-` inside a word is no key prefix: such names were redacted, and a report's URL
+        // holding one refused as key-shaped.
+        let openai = format!("sk-{}", "Ab1".repeat(8));
+        assert_eq!(
+            r.redact(&format!("{openai} %22{openai} ={openai}")),
+            "[REDACTED] %22[REDACTED] =[REDACTED]"
+        );
         for kept in [
+            "https://github.com/acme/desk-assistant-mcp-server/issues/1",
+            "via task-management-server-v2",
             "https://host.example/a@b",
             "https://host.example?q=a@b",
             "mail me at a@b.example",
             r#"{"url":"https://host.example","mail":"a@b"}"#,
         ] {
             assert_eq!(r.redact(kept), kept);
+            assert!(!r.may_hold_secret(kept), "{kept}");
         }
     }
 

@@ -1791,7 +1791,8 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 let unnamed = others.count();
                 if unnamed > 0 {
                     named.push(format!(
-                        "and {unnamed} more places (`toolwire check` lists every one)"
+                        "and {} (`toolwire check` lists every one)",
+                        crate::check::count(unnamed, "more place")
                     ));
                 }
                 if !named.is_empty() {

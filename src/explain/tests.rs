@@ -1354,4 +1354,21 @@ fn the_other_meta_schema_places_are_named_up_to_a_cap() {
         "{note}"
     );
     assert!(!note.contains("/properties/p21"), "{note}");
+    // One past the cap is "1 more place", not "1 more places".
+    let request = json!({"tools": [{"name": "bad", "input_schema": {
+        "type": "object", "properties": {
+            "p00": "s", "p01": "s", "p02": "s", "p03": "s", "p04": "s", "p05": "s", "p06": "s",
+            "p07": "s", "p08": "s", "p09": "s", "p10": "s", "p11": "s", "p12": "s", "p13": "s",
+            "p14": "s", "p15": "s", "p16": "s", "p17": "s", "p18": "s", "p19": "s", "p20": "s",
+            "p21": "s"}}}]});
+    let e = &explain(Some(&request), text, None)[0];
+    let note = e
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the meta-schema also refuses"))
+        .expect("a note on the other places");
+    assert!(
+        note.contains("(schema-invalid), and 1 more place (`toolwire check`"),
+        "{note}"
+    );
 }

@@ -461,6 +461,11 @@ fn because(rejected_by: &[TargetEvidence], unknown_for: &[String]) -> String {
             list(unknown_for.iter().cloned())
         ));
     }
+    if parts.is_empty() {
+        // A hand-made profile (`--profiles`) may reject a feature without citing anything;
+        // the finding says so rather than end in an empty citation.
+        return "rejected by the profile, which cites no evidence".into();
+    }
     parts.join("; ")
 }
 
@@ -476,8 +481,20 @@ fn list(items: impl Iterator<Item = String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::evidence::EvidenceKind;
     use crate::profile::{Cited, FeatureEntry, Summary};
+
+    /// A rejection without evidence (a hand-made profile) was explained by an empty text, so
+    /// `check` printed `... is not one of JSON Schema's types: ` and nothing after it.
+    #[test]
+    fn a_rejection_citing_nothing_says_so() {
+        assert_eq!(
+            super::because(&[], &[]),
+            "rejected by the profile, which cites no evidence"
+        );
+        assert_eq!(super::because(&[], &["x/y".into()]), "no evidence for x/y");
+    }
 
     fn entry(p: &str, place: Placement, status: Status) -> FeatureEntry {
         FeatureEntry {

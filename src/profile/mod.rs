@@ -280,14 +280,22 @@ impl ProfileSet {
             max_bytes: 64 * 1024 * 1024,
             max_depth: 32,
         };
-        let value = crate::json::parse_str(file, text, limits, 0)?;
-        let form: file::FileForm = serde_json::from_value(value).map_err(|e| {
+        crate::json::parse_str(file, text, limits, 0)?;
+        // Read from the text (now known to be within the limits), not from the parsed value,
+        // so that a wrong shape is named at its line and column rather than the whole file.
+        let body = text.strip_prefix(crate::json::BOM).unwrap_or(text);
+        let form: file::FileForm = serde_json::from_str(body).map_err(|e| {
+            let (line, column) = (e.line(), e.column());
+            let text = e.to_string();
+            let problem = text
+                .strip_suffix(&format!(" at line {line} column {column}"))
+                .unwrap_or(&text);
             Error::input(
                 file,
-                Place::File,
+                Place::LineColumn { line, column },
                 format!(
                     "not a profiles file (the shape `toolwire rules` writes to \
-                     reports/profile.json): {e}"
+                     reports/profile.json): {problem}"
                 ),
             )
         })?;
@@ -387,6 +395,24 @@ mod file {
         /// file may name a gateway of its own (the CLI tests name `test/target`). The error is
         /// the JSON Pointer of the first problem and the problem.
         pub(super) fn validate(&self) -> Result<(), (String, String)> {
+            for (i, e) in self.evidence.iter().enumerate() {
+                // `check` prints the date as it is: one that is no day would be quoted. Not
+                // refused for being in the future, unlike documented evidence: the built-in
+                // profiles go through here, and a machine whose clock is behind must still run.
+                for (field, cited) in [("latest", &e.latest), ("since", &e.since)] {
+                    if !cited.date.is_empty()
+                        && crate::evidence::documented::first_day(&cited.date).is_none()
+                    {
+                        return Err((
+                            format!("/evidence/{i}/{field}/date"),
+                            format!(
+                                "date {:?} is not a date written YYYY-MM-DD, YYYY-MM or YYYY",
+                                cited.date
+                            ),
+                        ));
+                    }
+                }
+            }
             let in_range = |at: String, index: usize| {
                 if index < self.evidence.len() {
                     Ok(())
@@ -667,13 +693,14 @@ mod tests {
     /// A profiles file edited by hand is read whole or refused at its first problem: before,
     /// an evidence index out of range was dropped (`rule` then said no target rejects), and a
     /// profile without targets, a malformed feature, a second profile of one name or a missing
-    /// `portable` were read as if valid.
+    /// `portable` were read as if valid; a date that is no day was quoted by `check` as it was
+    /// (`report 2025-13-45`), and a wrong shape was named only as `(whole file)`.
     #[test]
     fn a_profiles_file_that_does_not_hold_together_is_refused_where_it_breaks() {
         let text = include_str!("../../reports/profile.json");
         let committed: serde_json::Value = serde_json::from_str(text).unwrap();
         type Case = (&'static str, fn(&mut serde_json::Value), &'static str);
-        let cases: [Case; 6] = [
+        let cases: [Case; 9] = [
             (
                 "by",
                 |v| v["profiles"][0]["rejected"][0]["by"][0] = 1_000_000_000_000u64.into(),
@@ -688,6 +715,21 @@ mod tests {
                 "no target",
                 |v| v["profiles"][0]["targets"] = serde_json::json!([]),
                 "at /profiles/0/targets: a profile with no target",
+            ),
+            (
+                "no day",
+                |v| v["evidence"][0]["latest"]["date"] = "2025-13-45".into(),
+                "at /evidence/0/latest/date: date \"2025-13-45\" is not a date",
+            ),
+            (
+                "no month",
+                |v| v["evidence"][0]["since"]["date"] = "2025-00".into(),
+                "at /evidence/0/since/date: date \"2025-00\" is not a date",
+            ),
+            (
+                "shape",
+                |v| v["profiles"][0]["rejected"][0]["by"][0] = (-1).into(),
+                "line 1, column ",
             ),
             (
                 "feature",
@@ -721,9 +763,16 @@ mod tests {
                 .to_string();
             assert!(err.starts_with("p.json: "), "{what}: {err}");
             assert!(err.contains(expected), "{what}: {err}");
+            // The place is said once, not again in serde's words.
+            assert!(!err.contains(" at line "), "{what}: {err}");
         }
         let read = ProfileSet::from_json(Path::new("p.json"), text).unwrap();
         assert!(read.get(PORTABLE).is_some());
+        // A date still to come is read: the built-in profiles must work on a machine whose
+        // clock is behind the evidence.
+        let mut v = committed.clone();
+        v["evidence"][0]["latest"]["date"] = "2999-01-01".into();
+        ProfileSet::from_json(Path::new("p.json"), &v.to_string()).unwrap();
     }
 
     /// Evidence sources are printed with findings: a key-shaped one is refused at its line,

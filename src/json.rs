@@ -220,7 +220,7 @@ pub fn load_file(path: &Path, limits: Limits) -> Result<Value> {
 }
 
 /// serde_json appends " at line L column C"; we report the place separately.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

@@ -185,18 +185,7 @@ impl Documents {
             let text = crate::json::check_utf8(&path, &bytes)?;
             // Quotes are folded verbatim into the matrix and the profiles: a key pasted with
             // a report's error text would be published with them.
-            let shapes = super::runlog::Redactor::default();
-            if let Some(i) = text.lines().position(|l| shapes.may_hold_secret(l)) {
-                return Err(Error::input(
-                    &path,
-                    Place::LineColumn {
-                        line: i + 1,
-                        column: 1,
-                    },
-                    "key-shaped text (an API key, a token, or a URL's user:password@): write \
-                     it as [REDACTED]",
-                ));
-            }
+            super::runlog::refuse_key_shaped(&path, text)?;
             let entries: Vec<Entry> =
                 serde_saphyr::from_str(text).map_err(|e| yaml_error(&path, &e))?;
             for (i, entry) in entries.iter().enumerate() {

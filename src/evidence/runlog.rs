@@ -530,6 +530,29 @@ impl RunLogWriter {
 /// what a log reads as does not depend on the keys of the environment reading it.
 static KEY_SHAPES: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(Redactor::default);
 
+/// Refuses `text`, the contents of `path`, at its first line holding key-shaped text (an API
+/// key, a token, a URL's userinfo), for files whose text is published as it is (documented
+/// evidence, a profiles file). The error does not repeat the key. The whole text is scanned
+/// once first: nearly every file holds none, and the built-in profiles (1 MB) are read by
+/// every command.
+pub(crate) fn refuse_key_shaped(path: &Path, text: &str) -> Result<()> {
+    if !KEY_SHAPES.may_hold_secret(text) {
+        return Ok(());
+    }
+    match text.lines().position(|l| KEY_SHAPES.may_hold_secret(l)) {
+        Some(i) => Err(Error::input(
+            path,
+            Place::LineColumn {
+                line: i + 1,
+                column: 1,
+            },
+            "key-shaped text (an API key, a token, or a URL's user:password@): write it as \
+             [REDACTED]",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and
 /// URL userinfo). Errors name the file and line.
 pub fn read(path: &Path) -> Result<RunLog> {

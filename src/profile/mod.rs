@@ -280,43 +280,37 @@ impl ProfileSet {
             max_bytes: 64 * 1024 * 1024,
             max_depth: 32,
         };
-        crate::json::parse_str(file, text, limits, 0)?;
-        // Read from the text (now known to be within the limits), not from the parsed value,
-        // so that a wrong shape is named at its line and column rather than the whole file.
+        // Read once, from the text, so that a wrong shape is named at its line and column.
+        // Only when that fails, or the text nests too deep, is it read as any JSON file is,
+        // whose error (empty, too deep, not JSON) then comes first, worded as for every file.
         let body = text.strip_prefix(crate::json::BOM).unwrap_or(text);
-        let form: file::FileForm = serde_json::from_str(body).map_err(|e| {
-            let (line, column) = (e.line(), e.column());
-            let text = e.to_string();
-            let problem = text
-                .strip_suffix(&format!(" at line {line} column {column}"))
-                .unwrap_or(&text);
+        let read = serde_json::from_str::<file::FileForm>(body);
+        if read.is_err()
+            || crate::json::nesting_exceeds(body.as_bytes(), limits.max_depth).is_some()
+        {
+            crate::json::parse_str(file, text, limits, 0)?;
+        }
+        let form = read.map_err(|e| {
             Error::input(
                 file,
-                Place::LineColumn { line, column },
+                Place::LineColumn {
+                    line: e.line(),
+                    column: e.column(),
+                },
                 format!(
                     "not a profiles file (the shape `toolwire rules` writes to \
-                     reports/profile.json): {problem}"
+                     reports/profile.json): {}",
+                    crate::json::strip_position(&e.to_string())
                 ),
             )
         })?;
         // A file edited by hand or cut short in another way than its JSON would otherwise be
-        // read into profiles that cite no evidence, or name targets that do not exist.
+        // read into profiles that cite no evidence.
         form.validate()
             .map_err(|(pointer, problem)| Error::input(file, Place::Pointer(pointer), problem))?;
         // Evidence sources are printed by `check` and `rule`: a key pasted into one would be
         // published with every finding that cites it.
-        let shapes = crate::evidence::runlog::Redactor::default();
-        if let Some(i) = text.lines().position(|l| shapes.may_hold_secret(l)) {
-            return Err(Error::input(
-                file,
-                Place::LineColumn {
-                    line: i + 1,
-                    column: 1,
-                },
-                "key-shaped text (an API key, a token, or a URL's user:password@): write it as \
-                 [REDACTED]",
-            ));
-        }
+        crate::evidence::runlog::refuse_key_shaped(file, text)?;
         Ok(ProfileSet::from(form))
     }
 
@@ -427,15 +421,7 @@ mod file {
                 }
             };
             let feature = |at: String, key: &str| match key.rsplit_once(" @ ") {
-                Some((p, place))
-                    if !p.is_empty()
-                        && serde_json::from_value::<Placement>(serde_json::Value::String(
-                            place.to_string(),
-                        ))
-                        .is_ok() =>
-                {
-                    Ok(())
-                }
+                Some((p, place)) if !p.is_empty() && placement(place).is_some() => Ok(()),
                 _ => Err((
                     at,
                     format!("{key:?} is not a feature written `parameter @ placement`"),
@@ -488,11 +474,14 @@ mod file {
         format!("{} @ {}", f.parameter, f.placement)
     }
 
+    /// The placement written `place` (`root`, `nested`, ...), as serde names it.
+    fn placement(place: &str) -> Option<Placement> {
+        serde_json::from_value(serde_json::Value::String(place.to_string())).ok()
+    }
+
     fn split(key: &str) -> (String, Placement) {
         let (p, place) = key.rsplit_once(" @ ").unwrap_or((key, "nested"));
-        let placement = serde_json::from_value(serde_json::Value::String(place.to_string()))
-            .unwrap_or(Placement::Nested);
-        (p.to_string(), placement)
+        (p.to_string(), placement(place).unwrap_or(Placement::Nested))
     }
 
     impl From<ProfileSet> for FileForm {

@@ -247,3 +247,36 @@ fn the_msrv_job_builds_with_the_promised_toolchain() {
         "the job builds every target"
     );
 }
+
+/// The rail's cache key names the toolchain its install step installs: with a key of
+/// `Cargo.lock` alone, a new toolchain restored a `target/` built by the old one (rebuilt in
+/// full on every run) and, the key being hit, never saved a fresh one.
+#[test]
+fn the_rail_cache_key_names_the_toolchain() {
+    let w = yaml(".github/workflows/ci.yml");
+    let rail = &w["jobs"]["rail"];
+    let toolchain = rail["env"]["RUST_TOOLCHAIN"]
+        .as_str()
+        .expect("the rail names its toolchain in env.RUST_TOOLCHAIN");
+    assert!(!toolchain.is_empty());
+    let steps = rail["steps"].as_array().expect("steps");
+    let install = steps
+        .iter()
+        .find_map(|s| {
+            s["run"]
+                .as_str()
+                .filter(|r| r.contains("rustup toolchain install"))
+        })
+        .expect("a toolchain step");
+    assert!(
+        install.contains("install \"$RUST_TOOLCHAIN\"")
+            && install.contains("default \"$RUST_TOOLCHAIN\""),
+        "the install step uses env.RUST_TOOLCHAIN: {install}"
+    );
+    let key = steps
+        .iter()
+        .find_map(|s| s["with"]["key"].as_str())
+        .expect("a cache step with a key");
+    assert!(key.contains("${{ env.RUST_TOOLCHAIN }}"), "cache key {key}");
+    assert!(key.contains("hashFiles('Cargo.lock')"), "cache key {key}");
+}

@@ -117,6 +117,12 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
             // send the user looking for a typo.
             let problem = if target.is_some() && crate::target::find(name).is_some() {
                 format!("the profiles read have no profile for target {name:?}")
+            } else if target.is_none() && name == PORTABLE {
+                // The default profile: a hand-written `--profiles` file may hold only the
+                // targets it is for.
+                format!(
+                    "the profiles read have no {PORTABLE:?} profile (the default): name one with --profile NAME or --target T"
+                )
             } else {
                 format!("unknown {what} {name:?}")
             };
@@ -405,7 +411,7 @@ fn trimmed(item: &str) -> std::result::Result<String, std::convert::Infallible> 
 
 #[cfg(test)]
 mod tests {
-    use super::empty_lines_note;
+    use super::{PORTABLE, empty_lines_note};
 
     /// A `--profiles` file without a target's profile was reported as if the target did not
     /// exist.
@@ -421,6 +427,18 @@ mod tests {
         );
         assert!(!missing.contains("unknown"), "{missing}");
         let typo = err("openai/chat-strikt");
+        // A file of one target's profile is read; only the default then asks for `portable`.
+        set.profiles.retain(|p| p.name == "openai/chat");
+        assert!(super::select(&set, PORTABLE, Some("openai/chat")).is_ok());
+        let default = super::select(&set, PORTABLE, None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            default.contains("no \"portable\" profile (the default)")
+                && default.contains("known: openai/chat"),
+            "{default}"
+        );
         assert!(
             typo.contains("unknown target \"openai/chat-strikt\""),
             "{typo}"

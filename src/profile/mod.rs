@@ -384,10 +384,11 @@ mod file {
 
     impl FileForm {
         /// What serde cannot see: every evidence index in range, every feature written
-        /// `parameter @ placement`, targets in every profile, one profile per name and a
-        /// `portable` one. Target ids are not checked against the registry: a hand-written
-        /// file may name a gateway of its own (the CLI tests name `test/target`). The error is
-        /// the JSON Pointer of the first problem and the problem.
+        /// `parameter @ placement`, targets in every profile and one profile per name. Neither
+        /// a `portable` profile is required (a file for `compile --target T` needs only T's;
+        /// the command that asks for a missing one says so) nor are target ids checked against
+        /// the registry: a hand-written file may name a gateway of its own (the CLI tests name
+        /// `test/target`). The error is the JSON Pointer of the first problem and the problem.
         pub(super) fn validate(&self) -> Result<(), (String, String)> {
             for (i, e) in self.evidence.iter().enumerate() {
                 // `check` prints the date as it is: one that is no day would be quoted. Not
@@ -459,12 +460,6 @@ mod file {
                 for (k, &e) in p.meta_schema.iter().enumerate() {
                     in_range(format!("{at}/meta_schema/{k}"), e)?;
                 }
-            }
-            if !names.contains(super::PORTABLE) {
-                return Err((
-                    "/profiles".into(),
-                    format!("no profile named `{}`", super::PORTABLE),
-                ));
             }
             Ok(())
         }
@@ -681,15 +676,15 @@ mod tests {
 
     /// A profiles file edited by hand is read whole or refused at its first problem: before,
     /// an evidence index out of range was dropped (`rule` then said no target rejects), and a
-    /// profile without targets, a malformed feature, a second profile of one name or a missing
-    /// `portable` were read as if valid; a date that is no day was quoted by `check` as it was
+    /// profile without targets, a malformed feature or a second profile of one name were read
+    /// as if valid; a date that is no day was quoted by `check` as it was
     /// (`report 2025-13-45`), and a wrong shape was named only as `(whole file)`.
     #[test]
     fn a_profiles_file_that_does_not_hold_together_is_refused_where_it_breaks() {
         let text = include_str!("../../reports/profile.json");
         let committed: serde_json::Value = serde_json::from_str(text).unwrap();
         type Case = (&'static str, fn(&mut serde_json::Value), &'static str);
-        let cases: [Case; 9] = [
+        let cases: [Case; 8] = [
             (
                 "by",
                 |v| v["profiles"][0]["rejected"][0]["by"][0] = 1_000_000_000_000u64.into(),
@@ -733,16 +728,6 @@ mod tests {
                 },
                 "a second profile named \"portable\"",
             ),
-            (
-                "no portable",
-                |v| {
-                    v["profiles"]
-                        .as_array_mut()
-                        .unwrap()
-                        .retain(|p| p["name"] != PORTABLE)
-                },
-                "at /profiles: no profile named `portable`",
-            ),
         ];
         for (what, edit, expected) in cases {
             let mut v = committed.clone();
@@ -757,6 +742,12 @@ mod tests {
         }
         let read = ProfileSet::from_json(Path::new("p.json"), text).unwrap();
         assert!(read.get(PORTABLE).is_some());
+        // Without `portable` a file still reads: `compile --target T` needs only T's profile.
+        let mut v = committed.clone();
+        let profiles = v["profiles"].as_array_mut().unwrap();
+        profiles.retain(|p| p["name"] != PORTABLE);
+        let read = ProfileSet::from_json(Path::new("p.json"), &v.to_string()).unwrap();
+        assert!(read.get(PORTABLE).is_none() && read.get("openai/chat").is_some());
         // A date still to come is read: the built-in profiles must work on a machine whose
         // clock is behind the evidence.
         let mut v = committed.clone();

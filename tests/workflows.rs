@@ -76,7 +76,9 @@ fn variables_read() -> BTreeSet<String> {
 /// probe.yml passes every variable a live target reads, each from the secret of the same
 /// name (settings that are not secret may also come from a repository variable): the job
 /// passed neither `OPENROUTER_MODEL` nor `AWS_SESSION_TOKEN`, so those targets could not be
-/// configured in CI. `VERTEX_ACCESS_TOKEN` is minted by a step from the service-account key.
+/// configured in CI. `VERTEX_ACCESS_TOKEN` is minted in the Probe step itself from the
+/// service-account key: written to `$GITHUB_ENV` by a step of its own, it stayed in every
+/// later step's environment (upload, regeneration, pull request).
 #[test]
 fn the_probe_job_passes_every_variable_a_target_reads() {
     let read = variables_read();
@@ -93,11 +95,25 @@ fn the_probe_job_passes_every_variable_a_target_reads() {
         .as_object()
         .expect("the Probe step's env");
     let minted = "VERTEX_ACCESS_TOKEN";
+    let script = probe_step(&workflow)["run"]
+        .as_str()
+        .expect("the Probe script");
     assert!(
         read.contains(minted)
-            && read_text_has(&format!("echo \"{minted}=$token\" >> \"$GITHUB_ENV\"")),
-        "{minted} is minted into $GITHUB_ENV"
+            && script.contains(&format!("{minted}=\"$(gcloud auth print-access-token)\""))
+            && script.contains(&format!("export {minted}"))
+            && env["GCP_SERVICE_ACCOUNT_KEY"] == "${{ secrets.GCP_SERVICE_ACCOUNT_KEY }}",
+        "{minted} is minted in the Probe step"
     );
+    assert!(
+        !read_text_has("GITHUB_ENV"),
+        "no step hands a value to later steps through $GITHUB_ENV"
+    );
+    // The key itself is gone before toolwire starts.
+    let unset = script
+        .find("unset GCP_SERVICE_ACCOUNT_KEY")
+        .expect("the key is unset");
+    assert!(unset < script.find("toolwire probe").expect("the probe"));
     let missing: Vec<&String> = read
         .iter()
         .filter(|n| *n != minted && !env.contains_key(*n))

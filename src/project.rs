@@ -93,11 +93,16 @@ impl Project {
         self.documented_for(&self.catalog()?)
     }
 
-    /// Documented and reported evidence mapped to cells of `catalog`. Evidence for a feature
-    /// no case of the catalog has is left out (the rules suite lists it).
+    /// Documented and reported evidence mapped to cells of `catalog`. A feature no case of
+    /// the catalog has is an error naming its file and place: left out, its evidence would
+    /// vanish from every generated file while `rules` and `rules --check` passed.
     pub fn documented_for(&self, catalog: &Catalog) -> Result<Vec<Documented>> {
         let docs = crate::evidence::documented::Documents::load(&self.documented_dir())?;
-        Ok(crate::evidence::documented::resolve(&docs, catalog).documented)
+        let resolved = crate::evidence::documented::resolve(&docs, catalog);
+        match resolved.unmatched.first() {
+            Some(u) => Err(u.error()),
+            None => Ok(resolved.documented),
+        }
     }
 
     /// The profile definitions (`portable` plus one per target).
@@ -183,6 +188,38 @@ fn observed_nothing(r: &RunLog) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Documented evidence for a feature no case has (a typo) vanished from every generated
+    /// file while `rules` exited 0: it is an error naming the file and the feature's place.
+    #[test]
+    fn documented_evidence_for_no_case_is_refused_where_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        let catalog = project.catalog().expect("the committed cases load");
+        std::fs::create_dir_all(project.documented_dir()).unwrap();
+        let file = project.documented_dir().join("scratch.yaml");
+        let write = |features: &str| {
+            std::fs::write(
+                &file,
+                format!(
+                    "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-07-01'\n  cells:\n  - targets: [mistral/chat]\n    features: [{features}]\n    placement: nested\n    verdict: rejected\n"
+                ),
+            )
+            .unwrap()
+        };
+        write("'keyword-allowed: minLength', 'keyword-allowed: minLenght'");
+        let err = project.documented_for(&catalog).unwrap_err().to_string();
+        assert!(
+            err.contains("scratch.yaml: at /0/cells/0/features/1: r1: feature \"keyword-allowed: minLenght\" at placement nested matches no case"),
+            "{err}"
+        );
+        write("'keyword-allowed: minLength'");
+        let found = project
+            .documented_for(&catalog)
+            .expect("a feature with a case");
+        assert!(!found.is_empty());
+        assert!(found.iter().all(|d| d.target == "mistral/chat"));
+    }
 
     /// A committed run log without its footer line (as an interrupted probe leaves it) is
     /// named with its observations; the finished ones are not.

@@ -439,7 +439,11 @@ fn main() {
     }
     // Documented evidence: loads, and every feature it names has a case.
     let docs = Documents::load(&project.documented_dir()).expect("documented evidence loads");
-    let unmatched: Vec<(String, String)> = documented::resolve(&docs, &catalog).unmatched;
+    let unmatched: Vec<String> = documented::resolve(&docs, &catalog)
+        .unmatched
+        .iter()
+        .map(|u| u.error().to_string())
+        .collect();
     trials.push(trial(
         "documented::every-feature-has-a-case".into(),
         move || {

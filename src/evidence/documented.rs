@@ -323,8 +323,47 @@ fn validate(e: &Entry) -> std::result::Result<(), String> {
 #[derive(Debug, Clone, Default)]
 pub struct Resolved {
     pub documented: Vec<Documented>,
-    /// (entry id, feature) pairs that matched no case of the catalog.
-    pub unmatched: Vec<(String, String)>,
+    /// Features of entries' cells that matched no case of the catalog.
+    pub unmatched: Vec<Unmatched>,
+}
+
+/// A feature of a documented cell that no case has (at its placement, when the cell names
+/// one): a typo, or a feature that needs a case of its own. Its evidence reaches no cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unmatched {
+    /// The documented-evidence file.
+    pub file: PathBuf,
+    /// JSON Pointer of the feature in the file: `/entry/cells/cell/features/feature`.
+    pub pointer: String,
+    /// The entry's id.
+    pub id: String,
+    pub feature: String,
+    pub placement: Option<Placement>,
+}
+
+impl Unmatched {
+    /// The error naming the file, the place and the problem.
+    pub fn error(&self) -> Error {
+        let at = match self.placement {
+            Some(p) => format!(
+                " at placement {}",
+                serde_json::to_value(p)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            ),
+            None => String::new(),
+        };
+        Error::input(
+            &self.file,
+            Place::Pointer(self.pointer.clone()),
+            format!(
+                "{}: feature {:?}{at} matches no case under cases/ (a typo, or a feature that \
+                 needs a case of its own): its evidence would reach no cell of the matrix",
+                self.id, self.feature
+            ),
+        )
+    }
 }
 
 fn normalize(p: &str) -> String {
@@ -387,9 +426,13 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
         by_param.entry(normalize(&c.parameter)).or_default().push(c);
     }
     let mut out = Resolved::default();
-    for e in docs.entries() {
-        for cell in &e.cells {
-            for feature in &cell.features {
+    let located = docs
+        .files
+        .iter()
+        .flat_map(|(file, entries)| entries.iter().enumerate().map(move |(i, e)| (file, i, e)));
+    for (file, i, e) in located {
+        for (j, cell) in e.cells.iter().enumerate() {
+            for (k, feature) in cell.features.iter().enumerate() {
                 let cases: Vec<&&Case> = by_param
                     .get(&normalize(feature))
                     .map(|v| {
@@ -399,7 +442,13 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                     })
                     .unwrap_or_default();
                 if cases.is_empty() {
-                    out.unmatched.push((e.id.clone(), feature.clone()));
+                    out.unmatched.push(Unmatched {
+                        file: file.clone(),
+                        pointer: format!("/{i}/cells/{j}/features/{k}"),
+                        id: e.id.clone(),
+                        feature: feature.clone(),
+                        placement: cell.placement,
+                    });
                 }
                 for case in cases {
                     for target in &cell.targets {

@@ -84,6 +84,34 @@ impl Project {
                  never evidence, so it may not be in the run logs; remove it",
             ));
         }
+        // A hosted provider is never on this machine: such an answer came from a stand-in,
+        // even when the log's `emulated` marker was removed.
+        for r in &logs {
+            let hosted = |id: &str| {
+                crate::target::find(id).is_some_and(|t| {
+                    !matches!(
+                        t.auth,
+                        crate::target::AuthMode::None | crate::target::AuthMode::InProcess
+                    )
+                })
+            };
+            if let Some(o) = r
+                .observations
+                .iter()
+                .find(|o| hosted(&o.target) && crate::probe::http::is_loopback(&o.endpoint))
+            {
+                return Err(crate::Error::input(
+                    &r.path,
+                    crate::error::Place::File,
+                    format!(
+                        "{} answered at {} on this machine: a stand-in, not the provider, and \
+                         its answers are never evidence; remove this run log",
+                        o.target,
+                        crate::evidence::runlog::redact_userinfo(&o.endpoint)
+                    ),
+                ));
+            }
+        }
         Ok(logs)
     }
 
@@ -282,6 +310,46 @@ mod tests {
             e.contains("emulated.jsonl") && e.contains("an emulated run"),
             "{e}"
         );
+    }
+
+    /// A run log whose `emulated` marker was removed by hand still shows where a hosted
+    /// target answered: a loopback address is a stand-in, and the log is refused.
+    #[test]
+    fn a_hosted_target_answering_on_loopback_is_refused_without_the_marker() {
+        let committed = Project::new("cases", "reports");
+        let source = committed.runs().expect("the committed run logs read");
+        let text = std::fs::read_to_string(&source[0].path).unwrap();
+        let engine = "engine/jsonschema-2020-12";
+        assert!(text.contains(engine));
+        let endpoint = source[0]
+            .observations
+            .iter()
+            .find(|o| o.target == engine)
+            .map(|o| o.endpoint.clone())
+            .expect("an engine observation");
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let path = project.runs_dir().join("unmarked.jsonl");
+        let write = |address: &str| {
+            let moved = text
+                .replace(engine, "mistral/chat")
+                .replace(&endpoint, &format!("http://{address}/v1/chat/completions"));
+            std::fs::write(&path, moved).unwrap();
+        };
+        for address in ["127.0.0.1:45115", "localhost:8080", "[::1]:9"] {
+            write(address);
+            let e = project.runs().unwrap_err().to_string();
+            assert!(
+                e.contains("unmarked.jsonl")
+                    && e.contains("mistral/chat answered at http://")
+                    && e.contains("a stand-in"),
+                "{address}: {e}"
+            );
+        }
+        // The provider's own host is evidence as before.
+        write("api.mistral.ai");
+        assert_eq!(project.runs().unwrap().len(), 1);
     }
 
     /// A FIFO named like a case, a run log or a documented-evidence file is refused by name

@@ -1213,22 +1213,36 @@ fn xai(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in X_VIOLATION.captures_iter(text) {
         let what = words(&c[3]);
-        let rule = if what.contains("property schema 'false'") || what.contains("'true'") {
+        let pointer = &c[2];
+        // `additionalProperties: false` and `items: false` are keyword forms, which `check`
+        // reports as the keyword (boolean-schema is a boolean property, branch or element).
+        let keyword_form =
+            pointer.ends_with("/additionalProperties") || pointer.ends_with("/items");
+        let boolean = what.contains("property schema 'false'") || what.contains("'true'");
+        let rule = if boolean && !keyword_form {
             Some("boolean-schema")
-        } else if what.contains("not supported") {
+        } else if boolean || what.contains("not supported") {
             Some("keyword-unsupported")
         } else {
             None
         };
-        out.push(
-            Raw::new(
-                "xai",
-                matched(&c),
-                ToolLoc::Unknown,
-                Place::Pointer(c[2].to_string()),
-            )
-            .with_rule(rule),
-        );
+        let mut raw = Raw::new(
+            "xai",
+            matched(&c),
+            ToolLoc::Unknown,
+            Place::Pointer(pointer.to_string()),
+        )
+        .with_rule(rule);
+        if keyword_form && pointer.contains("/properties/properties/") {
+            raw = raw.note(
+                "xAI was reported to refuse `additionalProperties: false` only in a tool with a \
+                 property literally named `properties` (xai-additionalproperties-false, \
+                 https://github.com/vercel/ai/issues/15283), and to accept it since 2026-09 \
+                 (https://github.com/vercel/ai/pull/20760): renaming the property (rule \
+                 property-named-keyword) also avoids it",
+            );
+        }
+        out.push(raw);
     }
     out
 }
@@ -1341,7 +1355,7 @@ fn mistral(text: &str) -> Vec<Raw> {
                 "the grammar compiler failed on the schema; the message names no tool or place \
                  (its `at` is a position in the compiled grammar, not in the request). Its one \
                  public report (mistral-id-schema-grammar, https://github.com/BerriAI/litellm/pull/13389) \
-                 traced it to `$id` and `$schema`, which are looked for",
+                 traced it to `$id` and `$schema`, so the request is searched for those two",
             ),
         );
     }
@@ -1679,11 +1693,20 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         Place::Pointer(p) => {
             located = Located::Path;
             if tool.is_none() && !candidates.is_empty() {
-                let fits: Vec<_> = candidates
-                    .iter()
-                    .filter(|t| t.schema.is_some_and(|s| resolves_or_parent(s, &p)))
-                    .copied()
-                    .collect();
+                // The place itself first: its parent exists in every tool with a
+                // `properties` map. The parent alone counts only when no tool has the place
+                // (an error naming a keyword that is missing, such as `items`).
+                let fits_by = |fits: &dyn Fn(&Value) -> bool| -> Vec<&RequestTool<'_>> {
+                    candidates
+                        .iter()
+                        .filter(|t| t.schema.is_some_and(fits))
+                        .copied()
+                        .collect()
+                };
+                let mut fits = fits_by(&|s| s.pointer(&p).is_some());
+                if fits.is_empty() {
+                    fits = fits_by(&|s| resolves_or_parent(s, &p));
+                }
                 tool = unique(&fits, &mut notes, &p);
             }
             pointer = Some(p);

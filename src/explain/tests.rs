@@ -249,7 +249,38 @@ fn bedrock_and_xai_paths() {
         e.pointer.as_deref(),
         Some("/properties/a/additionalProperties")
     );
+    // `additionalProperties: false` is a keyword form: check reports the keyword.
+    assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
+    let e = &explain(
+        None,
+        "Schema validation failed: [standard_violation] /properties/a: property schema 'false' is not supported",
+        Some("xai/chat"),
+    )[0];
     assert_eq!(e.rule.as_deref(), Some("boolean-schema"));
+}
+
+/// Moonshot names a path but no tool: every tool with a `properties` map has the path's
+/// parent, so the tool holding the path itself is the one meant.
+#[test]
+fn a_path_held_by_one_tool_names_it_though_others_hold_its_parent() {
+    let tool = |name: &str, properties: Value| json!({"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}});
+    let request = json!({"tools": [
+        tool("filler_0", json!({"q": {"type": "string"}})),
+        tool("read_source", json!({"source": {"description": "file path or URL"}})),
+        tool("filler_2", json!({"q": {"type": "string"}})),
+    ]});
+    let text = "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path 'properties.source': type is not defined>";
+    let e = &explain(Some(&request), text, Some("moonshot/chat"))[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+        (Some(1), Some("/properties/source"), Some("type-missing")),
+        "{:?}",
+        e.notes
+    );
+    // A place no tool holds falls back to its parent, which must then be unique.
+    let text = "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path 'properties.source.items': type is not defined>";
+    let e = &explain(Some(&request), text, Some("moonshot/chat"))[0];
+    assert_eq!(e.tool_index, Some(1), "{:?}", e.notes);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `toolwire args --schema FILE --call JSON`: check one tool call's arguments against the
-//! tool's declared schema. Exit 0 valid, 1 problems, 2 bad input.
+//! tool's declared schema. Exit 0 valid, 1 problems (arguments that are not JSON too), 2 bad
+//! input.
 
 use std::path::{Path, PathBuf};
 
@@ -19,9 +20,9 @@ pub struct ArgsArgs {
     pub no_project: crate::cli::NoProject,
     /// The declared schema: a bare JSON Schema, or one tool definition (OpenAI
     /// `{"type":"function","function":{...}}` or flat, Anthropic `input_schema`, MCP
-    /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). Gemini's proto type names
-    /// (`OBJECT`, `STRING`) are not JSON Schema: such a schema is refused, pointing at
-    /// `toolwire repair`, which writes them as JSON Schema's names.
+    /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). A known non-standard type
+    /// spelling (Gemini's `OBJECT`, `STRING`; `dict`, `float`) is checked as the JSON Schema
+    /// type it means, as `repair` and `compile` read it, with a note.
     /// Files holding several tools (any shape `check` reads) need `--tool`.
     #[arg(long, value_name = "FILE")]
     pub schema: PathBuf,
@@ -29,14 +30,17 @@ pub struct ArgsArgs {
     #[arg(long, value_name = "NAME")]
     pub tool: Option<String>,
     /// The call's arguments: JSON text, a JSON string holding the JSON text (OpenAI's
-    /// `arguments`), `@FILE`, or `-` (or `@-`) for standard input.
+    /// `arguments`), `@FILE`, or `-` (or `@-`) for standard input. Text that is not JSON is
+    /// the model's to fix: a retry message, exit 1.
     #[arg(long, value_name = "JSON")]
     pub call: String,
     /// Allowed coercions: `json` (JSON text to array/object), `boolean` (true/false/yes/no/
     /// on/off/1/0), `number` (numeric text), or `all`. Comma-separated or repeated.
     #[arg(long, value_name = "KINDS", value_delimiter = ',')]
     pub coerce: Vec<String>,
-    /// Output: `human` (the retry message for the model) or `json` (the full report).
+    /// Output: `human` (the retry message for the model on standard output; notes on
+    /// coercions and on how numbers and types were read on standard error) or `json` (the
+    /// full report).
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
 }
@@ -68,12 +72,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     {
         Some(path) => {
             let text = read_call_file(Path::new(path))?;
-            let sent = parse_arguments_from(Path::new(path), &text)?;
+            let sent =
+                parse_arguments_from(Path::new(path), &text).unwrap_or_else(|_| malformed(&text));
             call_text = Some(text);
             sent
         }
-        None => parse_arguments(&args.call)
-            .map_err(|e| Error::Usage(format!("--call is not JSON: {e}")))?,
+        None => parse_arguments(&args.call).unwrap_or_else(|_| malformed(&args.call)),
     };
     let report = match &sent {
         Sent::Value(call) => compiled.check(call, coerce),
@@ -133,8 +137,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         // The arguments are a model's output and the names the schema's: escaped for a
-        // terminal (`report::escape_output`). `out` is the text to print.
+        // terminal (`report::escape_output`). `out` is standard output: the retry message, as
+        // it goes to the model. `notes` are for whoever runs the check (coercions made, how
+        // numbers and types were read): standard error, so they never reach the model.
         let mut out = String::new();
+        let mut notes = String::new();
         use std::fmt::Write;
         if report.is_valid() {
             out.push_str("ok: the arguments match the schema\n");
@@ -143,7 +150,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         for c in &report.coercions {
             let _ = writeln!(
-                out,
+                notes,
                 "coerced {}: {} -> {} ({})",
                 c.pointer,
                 Value::String(c.from.clone()),
@@ -156,11 +163,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             );
         }
         for p in &report.absent_nulls {
-            let _ = writeln!(out, "null treated as absent: {p}");
+            let _ = writeln!(notes, "null treated as absent: {p}");
         }
         for n in &inexact {
             let _ = writeln!(
-                out,
+                notes,
                 "note: {}: {} is checked as {}, the nearest 64-bit float",
                 if n.pointer.is_empty() {
                     "(the arguments)"
@@ -173,7 +180,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         for d in &twice {
             let _ = writeln!(
-                out,
+                notes,
                 "note: {}: the key {:?} is written twice; checked with its last value, as \
                  serde_json reads it (a provider's or a tool's parser may keep the first)",
                 if d.pointer.is_empty() {
@@ -186,27 +193,50 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         for t in &spellings {
             let _ = write!(
-                out,
+                notes,
                 "note: {}: the type {:?} is not JSON Schema's; checked as {:?}, as `repair` and \
                  `compile` read it",
                 t.pointer, t.written, t.read_as
             );
             match t.unchecked {
                 Some(u) => {
-                    let _ = writeln!(out, " ({u} is not checked)");
+                    let _ = writeln!(notes, " ({u} is not checked)");
                 }
-                None => out.push('\n'),
+                None => notes.push('\n'),
             }
         }
         // Redacted as run logs are: the values quoted are a model's output.
         let redactor = crate::evidence::runlog::Redactor::from_env();
         print!("{}", crate::report::escape_output(&redactor.redact(&out)));
+        for line in notes.lines() {
+            eprintln!(
+                "toolwire: {}",
+                crate::report::escape_output(&redactor.redact(line))
+            );
+        }
     }
     Ok(if report.is_valid() {
         EXIT_OK
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// Arguments text that is not JSON at all: the call is the model's output, so this is the
+/// most common problem a retry message answers (exit 1), not bad input. The parser's words
+/// name no file: the retry message goes to the model.
+fn malformed(text: &str) -> Sent {
+    let error = match parse_arguments(text) {
+        Err(Error::Input { place, problem, .. }) => {
+            format!("the arguments text: {place}: {problem}")
+        }
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    Sent::NotJson {
+        text: text.to_string(),
+        error,
+    }
 }
 
 fn parse_coercions(kinds: &[String]) -> Result<Coercions> {

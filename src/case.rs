@@ -396,7 +396,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             ));
         }
     }
-    let instances = file
+    let instances: Vec<Instance> = file
         .instances
         .into_iter()
         .map(|i| Instance {
@@ -404,6 +404,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             valid: i.valid,
         })
         .collect();
+    check_instances(&tools, &instances).map_err(|(pointer, problem)| at(&pointer, problem))?;
     Ok(Case {
         id: file.id,
         title: file.title,
@@ -416,6 +417,49 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         links: file.links,
         path: path.to_path_buf(),
     })
+}
+
+/// Each instance's `valid` is what JSON Schema 2020-12 (the jsonschema crate, the reference
+/// engine) says of it under the first tool's parameters. The prober judges enforcement by
+/// these claims: a wrong one made the reference engine itself "accepted, not enforced" in
+/// the run log. The error is the instance's JSON Pointer in the case file and the problem.
+fn check_instances(
+    tools: &[ToolDef],
+    instances: &[Instance],
+) -> std::result::Result<(), (String, String)> {
+    if instances.is_empty() {
+        return Ok(());
+    }
+    let schema = tools
+        .first()
+        .and_then(|t| t.parameters.clone())
+        .unwrap_or(Value::Bool(true));
+    let validator = jsonschema::draft202012::options()
+        .build(&schema)
+        .map_err(|e| {
+            (
+                "/instances".to_string(),
+                format!(
+                    "instances need a schema valid under JSON Schema 2020-12 to be judged by, \
+                     and this one is not: {e}"
+                ),
+            )
+        })?;
+    for (i, inst) in instances.iter().enumerate() {
+        let valid = validator.is_valid(&inst.args);
+        if valid != inst.valid {
+            let word = |v: bool| if v { "valid" } else { "invalid" };
+            return Err((
+                format!("/instances/{i}/valid"),
+                format!(
+                    "the instance is {} under JSON Schema 2020-12, not {} as claimed",
+                    word(valid),
+                    word(inst.valid)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 // The `parameter` vocabulary of `cases/README.md`: `<kind>` or `<kind>: <value>`.

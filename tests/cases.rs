@@ -711,6 +711,37 @@ fn an_unknown_field_is_named_with_the_fields_allowed() {
     );
 }
 
+/// An instance whose claimed validity JSON Schema 2020-12 contradicts is refused when the
+/// case loads: `probe` judged enforcement by it and recorded the reference engine itself as
+/// "accepted, not enforced".
+#[test]
+fn an_instance_claimed_wrongly_is_refused_at_load() {
+    let schema =
+        "{type: object, properties: {value: {type: array, items: {type: string, minLength: 3}}}}";
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!(
+            "{}instances:\n  - {{args: {{value: [abcd]}}, valid: true}}\n  - {{args: {{value: [abcd]}}, valid: false}}\n",
+            with_schema(schema)
+        ),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /instances/1/valid: the instance is valid under JSON Schema 2020-12, not invalid as claimed"
+    );
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!(
+            "{}instances:\n  - {{args: {{value: [ab]}}, valid: false}}\n",
+            with_schema(schema)
+        ),
+    );
+    let loaded = Catalog::load(&s.root).expect("a rightly claimed instance loads");
+    assert!(loaded.cases.iter().any(|c| c.id == "keywords/bad"));
+}
+
 #[test]
 fn a_wrong_id_or_family_is_named() {
     let s = Scratch::new();

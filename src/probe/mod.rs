@@ -294,9 +294,14 @@ pub async fn run(
                         "not sent: the control was {}",
                         control_answer.verdict
                     ));
+                    // Nothing was sent, so nothing was answered: no status, error or path of
+                    // its own (the control's are in the control's observation).
                     let skipped = Answer {
                         requests: 0,
                         request_body: bytes::Bytes::new(),
+                        status: None,
+                        error: None,
+                        path: None,
                         ..control_answer.clone()
                     };
                     summary.count(verdict, &skipped, redactor);
@@ -538,12 +543,15 @@ mod tests {
                 self.cases
             };
             Box::pin(async move {
+                // The control's answer has a status, an error and a path, so that the
+                // tests can tell them from what a case not sent records.
+                let control = case.is_control();
                 Answer {
                     verdict,
                     stage: Stage::Parse,
-                    status: None,
-                    error: None,
-                    path: None,
+                    status: control.then_some(400),
+                    error: control.then(|| "bad".to_string()),
+                    path: control.then(|| "/x".to_string()),
                     note: None,
                     model: None,
                     request_body: bytes::Bytes::from_static(b"{}"),
@@ -623,6 +631,20 @@ mod tests {
             2
         );
         assert_eq!(log.footer.unwrap().requests, 1);
+        // Not sent, so nothing answered: only the control has a status, error and path.
+        let answered: Vec<(Option<u16>, bool, bool)> = log
+            .observations
+            .iter()
+            .map(|o| (o.status, o.error.is_some(), o.path.is_some()))
+            .collect();
+        assert_eq!(
+            answered,
+            [
+                (Some(400), true, true),
+                (None, false, false),
+                (None, false, false)
+            ]
+        );
     }
 
     #[test]

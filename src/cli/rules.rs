@@ -49,10 +49,7 @@ pub fn run(args: RulesArgs) -> Result<u8> {
     let changed = project.regenerate(mode)?;
     for p in &changed {
         if args.check {
-            println!(
-                "stale: {} (run `toolwire rules` and commit it)",
-                p.display()
-            );
+            println!("{}", check_line(p));
         } else {
             println!("wrote {}", p.display());
         }
@@ -62,6 +59,16 @@ pub fn run(args: RulesArgs) -> Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// What `rules --check` says of a generated file that differs from what the evidence gives:
+/// `stale`, or `missing` when there is no file (deleted, or a new one never written).
+fn check_line(path: &std::path::Path) -> String {
+    format!(
+        "{}: {} (run `toolwire rules` and commit it)",
+        if path.exists() { "stale" } else { "missing" },
+        path.display()
+    )
 }
 
 #[derive(Debug, clap::Args)]
@@ -275,6 +282,17 @@ fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A generated file that is not there was called stale.
+    #[test]
+    fn a_deleted_generated_file_is_missing_not_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let there = dir.path().join("MATRIX.md");
+        std::fs::write(&there, "old").unwrap();
+        assert!(super::check_line(&there).starts_with("stale: "));
+        let gone = dir.path().join("RULES.md");
+        assert!(super::check_line(&gone).starts_with("missing: "));
+    }
 
     #[test]
     fn meta_schema_rule_cites_the_profiles_requirement() {

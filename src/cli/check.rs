@@ -96,9 +96,26 @@ fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
 
 /// Picks the profile: `--target T` (a target's own), else `--profile NAME`.
 pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<CompiledProfile> {
+    select_among(set, profile, target, |_| true)
+}
+
+/// [`select`] among the targets `takes` keeps (`compile` takes none of the engines, which
+/// have no request); the error lists those only, and says why a real target left out is.
+pub fn select_among(
+    set: &ProfileSet,
+    profile: &str,
+    target: Option<&str>,
+    takes: impl Fn(&str) -> bool,
+) -> Result<CompiledProfile> {
     let name = target.unwrap_or(profile);
     // `portable` is a profile over several targets, not a target.
-    let is_candidate = |n: &str| target.is_none() || n != PORTABLE;
+    let is_candidate = |n: &str| target.is_none() || (n != PORTABLE && takes(n));
+    if target.is_some() && crate::target::find(name).is_some() && !takes(name) {
+        return Err(Error::Usage(format!(
+            "{name} runs in this process and takes no request: there is nothing to compile \
+             it to; `check --target {name}` judges a tool by it"
+        )));
+    }
     match set.get(name).filter(|p| is_candidate(&p.name)) {
         Some(p) => Ok(CompiledProfile::new(p)),
         None => {
@@ -117,6 +134,8 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
             // send the user looking for a typo.
             let problem = if target.is_some() && crate::target::find(name).is_some() {
                 format!("the profiles read have no profile for target {name:?}")
+            } else if target.is_some() && name == PORTABLE {
+                format!("{PORTABLE:?} is a profile over several targets, not a target")
             } else if target.is_none() && name == PORTABLE {
                 // The default profile: a hand-written `--profiles` file may hold only the
                 // targets it is for.
@@ -427,6 +446,26 @@ mod tests {
         );
         assert!(!missing.contains("unknown"), "{missing}");
         let typo = err("openai/chat-strikt");
+        assert!(
+            err(PORTABLE).starts_with("\"portable\" is a profile over several targets"),
+            "{}",
+            err(PORTABLE)
+        );
+        // compile takes no engine: named as such, and left out of the known targets.
+        let no_engine = |t: &str| !crate::target::is_engine(t);
+        let engine = super::select_among(&set, "", Some("engine/llguidance"), no_engine)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(engine.contains("takes no request"), "{engine}");
+        let known = super::select_among(&set, "", Some("nowhere/chat"), no_engine)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            !known.contains("engine/") && known.contains("openai/chat"),
+            "{known}"
+        );
         // A file of one target's profile is read; only the default then asks for `portable`.
         set.profiles.retain(|p| p.name == "openai/chat");
         assert!(super::select(&set, PORTABLE, Some("openai/chat")).is_ok());

@@ -57,7 +57,9 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         )));
     }
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
-    let profile = crate::cli::check::select(&set, "", Some(&args.target))?;
+    let profile = crate::cli::check::select_among(&set, "", Some(&args.target), |t| {
+        !crate::target::is_engine(t)
+    })?;
     let mut tools = crate::input::read_file(&args.file)?;
     // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.
     crate::input::require_tools(&tools)?;

@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{
-    ArgsReport, ArgsSchema, Coercions, Sent, inexact_numbers, parse_arguments, parse_arguments_from,
-};
+use crate::args::{ArgsReport, ArgsSchema, Coercions, Sent, inexact_numbers, parse_arguments};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
 use crate::input;
@@ -72,12 +70,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     {
         Some(path) => {
             let text = read_call_file(Path::new(path))?;
-            let sent =
-                parse_arguments_from(Path::new(path), &text).unwrap_or_else(|_| malformed(&text));
+            let sent = sent_or_malformed(&text);
             call_text = Some(text);
             sent
         }
-        None => parse_arguments(&args.call).unwrap_or_else(|_| malformed(&args.call)),
+        None => sent_or_malformed(&args.call),
     };
     let report = match &sent {
         Sent::Value(call) => compiled.check(call, coerce),
@@ -222,16 +219,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     })
 }
 
-/// Arguments text that is not JSON at all: the call is the model's output, so this is the
-/// most common problem a retry message answers (exit 1), not bad input. The parser's words
-/// name no file: the retry message goes to the model.
-fn malformed(text: &str) -> Sent {
+/// The arguments as sent. Text that is not JSON at all is the model's output too, and the
+/// most common problem a retry message answers (exit 1), not bad input; the parser's words
+/// name no file, since the retry message goes to the model.
+fn sent_or_malformed(text: &str) -> Sent {
     let error = match parse_arguments(text) {
+        Ok(sent) => return sent,
         Err(Error::Input { place, problem, .. }) => {
             format!("the arguments text: {place}: {problem}")
         }
         Err(e) => e.to_string(),
-        Ok(_) => String::new(),
     };
     Sent::NotJson {
         text: text.to_string(),

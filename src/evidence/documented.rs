@@ -344,16 +344,10 @@ pub struct Unmatched {
 impl Unmatched {
     /// The error naming the file, the place and the problem.
     pub fn error(&self) -> Error {
-        let at = match self.placement {
-            Some(p) => format!(
-                " at placement {}",
-                serde_json::to_value(p)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            ),
-            None => String::new(),
-        };
+        let at = self
+            .placement
+            .map(|p| format!(" at placement {p}"))
+            .unwrap_or_default();
         Error::input(
             &self.file,
             Place::Pointer(self.pointer.clone()),

@@ -100,7 +100,7 @@ pub fn select(set: &ProfileSet, profile: &str, target: Option<&str>) -> Result<C
 }
 
 /// [`select`] among the targets `takes` keeps (`compile` takes none of the engines, which
-/// have no request); the error lists those only, and says why a real target left out is.
+/// have no request): the error's list of known targets names those only.
 pub fn select_among(
     set: &ProfileSet,
     profile: &str,
@@ -110,12 +110,6 @@ pub fn select_among(
     let name = target.unwrap_or(profile);
     // `portable` is a profile over several targets, not a target.
     let is_candidate = |n: &str| target.is_none() || (n != PORTABLE && takes(n));
-    if target.is_some() && crate::target::find(name).is_some() && !takes(name) {
-        return Err(Error::Usage(format!(
-            "{name} runs in this process and takes no request: there is nothing to compile \
-             it to; `check --target {name}` judges a tool by it"
-        )));
-    }
     match set.get(name).filter(|p| is_candidate(&p.name)) {
         Some(p) => Ok(CompiledProfile::new(p)),
         None => {
@@ -451,13 +445,8 @@ mod tests {
             "{}",
             err(PORTABLE)
         );
-        // compile takes no engine: named as such, and left out of the known targets.
+        // compile takes no engine: left out of the known targets.
         let no_engine = |t: &str| !crate::target::is_engine(t);
-        let engine = super::select_among(&set, "", Some("engine/llguidance"), no_engine)
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(engine.contains("takes no request"), "{engine}");
         let known = super::select_among(&set, "", Some("nowhere/chat"), no_engine)
             .err()
             .unwrap()

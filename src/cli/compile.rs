@@ -57,9 +57,15 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         )));
     }
     let set = crate::cli::repair::profiles(args.rewrite.profiles.as_ref())?;
-    let profile = crate::cli::check::select_among(&set, "", Some(&args.target), |t| {
-        !crate::target::is_engine(t)
-    })?;
+    let engine = crate::target::is_engine;
+    if engine(&args.target) && crate::target::find(&args.target).is_some() {
+        return Err(Error::Usage(format!(
+            "{0} runs in this process and takes no request: there is nothing to compile it \
+             to; `check --target {0}` judges a tool by it",
+            args.target
+        )));
+    }
+    let profile = crate::cli::check::select_among(&set, "", Some(&args.target), |t| !engine(t))?;
     let mut tools = crate::input::read_file(&args.file)?;
     // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.
     crate::input::require_tools(&tools)?;

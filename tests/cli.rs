@@ -70,6 +70,53 @@ fn an_unwritable_standard_output_is_a_clear_error() {
     }
 }
 
+/// A standard output closed by the caller (`toolwire check x.json >&-`) is refused with exit
+/// status 2 and a line saying so: the result would be lost while the status says all is well.
+/// A `/dev/null` opened for reading and writing (as std reopens a closed fd 1, and as Python's
+/// `subprocess.DEVNULL` gives it) is a chosen destination: output discarded, exit 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_standard_output_is_refused_not_silently_lost() {
+    use std::process::{Command, Stdio};
+    let args = [
+        "check",
+        "--profiles",
+        "tests/cli/check/profiles.json",
+        "tests/cli/check/clean.json",
+    ];
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            r#"exec "$0" "$@" >&-"#,
+            env!("CARGO_BIN_EXE_toolwire"),
+        ])
+        .args(args)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("toolwire: cannot write to stdout: it is closed"),
+        "{stderr}"
+    );
+
+    let devnull = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .expect("/dev/null opens");
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(args)
+        .stdout(Stdio::from(devnull))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("toolwire runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
 /// `check --corpus-report FILE` naming one of the checked files (through another spelling of
 /// its path, too) is refused before anything is written, as `compile -o` naming its input is:
 /// exit 2, the input left as it was.

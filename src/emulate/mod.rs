@@ -15,7 +15,9 @@
 //! What the emulator answers itself is JSON in the model's error shape
 //! ([`Service::error_reply`]): a body over [`MAX_REQUEST`] (413), a body not all sent within
 //! [`Options::body_timeout`] (408) and a method other than POST on a route (405 with
-//! `allow: POST`).
+//! `allow: POST`). A connection whose request head is not all sent within
+//! [`Options::header_timeout`] (or that stays idle that long after an answer) is closed
+//! without one, and at most [`Options::max_connections`] are served at once.
 //!
 //! Every answer carries `x-toolwire-emulator: <version>`, and `GET /__toolwire/emulator`
 //! describes the server: the prober notes emulated answers on every observation and
@@ -100,6 +102,14 @@ pub struct Options {
     /// Longest wait for a request's body: a client that stops sending mid-body is answered
     /// 408 instead of holding its connection (and up to [`MAX_REQUEST`] bytes) forever.
     pub body_timeout: Duration,
+    /// Longest wait for a request's head (request line and headers), from the connection's
+    /// opening or the end of its previous answer: a client that sends half a request, or
+    /// nothing, is disconnected instead of holding its connection and task forever (hyper
+    /// has no such timer unless one is given).
+    pub header_timeout: Duration,
+    /// Connections served at once; past it the emulator accepts no more until one closes,
+    /// so a crowd of clients cannot take every file descriptor.
+    pub max_connections: usize,
 }
 
 impl Default for Options {
@@ -111,6 +121,8 @@ impl Default for Options {
             retry_after: 1,
             only: None,
             body_timeout: Duration::from_secs(30),
+            header_timeout: Duration::from_secs(30),
+            max_connections: 1024,
         }
     }
 }
@@ -177,49 +189,6 @@ impl AsyncWrite for FaultIo {
     }
 }
 
-/// A TCP listener whose connections can be reset by a handler.
-pub struct FaultListener(TcpListener);
-
-impl axum::serve::Listener for FaultListener {
-    type Io = FaultIo;
-    type Addr = Peer;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.0.accept().await {
-                Ok((stream, addr)) => {
-                    let _ = stream.set_nodelay(true);
-                    let ctl = Arc::new(ConnCtl::default());
-                    return (
-                        FaultIo {
-                            inner: stream,
-                            ctl: ctl.clone(),
-                        },
-                        Peer { addr, ctl },
-                    );
-                }
-                // Out of file descriptors and similar: wait and go on, as axum's own listener does.
-                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> io::Result<Self::Addr> {
-        Ok(Peer {
-            addr: self.0.local_addr()?,
-            ctl: Arc::new(ConnCtl::default()),
-        })
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, FaultListener>>
-    for Peer
-{
-    fn connect_info(stream: axum::serve::IncomingStream<'_, FaultListener>) -> Self {
-        stream.remote_addr().clone()
-    }
-}
-
 struct AppState {
     services: HashMap<&'static str, Box<dyn Service>>,
     opts: Options,
@@ -261,16 +230,9 @@ impl Emulator {
         });
         let app = axum::Router::new()
             .fallback(handle)
-            .with_state(state.clone())
-            .into_make_service_with_connect_info::<Peer>();
+            .with_state(state.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(FaultListener(listener), app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
+        let task = tokio::spawn(serve(listener, app, state.clone(), rx));
         Ok(Emulator {
             addr,
             state,
@@ -324,6 +286,72 @@ impl Emulator {
         }
         self.task.abort();
         let _ = (&mut self.task).await;
+    }
+}
+
+/// The accept loop: `axum::serve` sets no header-read timer, so each connection is served by
+/// hyper's HTTP/1 builder with one. Connections still open at `shutdown` finish their
+/// current answer and close.
+async fn serve(
+    listener: TcpListener,
+    app: axum::Router,
+    state: Arc<AppState>,
+    shutdown: tokio::sync::oneshot::Receiver<()>,
+) {
+    // Each connection watches this; dropping it (shutdown, or the task aborted) closes them.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
+    let slots = Arc::new(tokio::sync::Semaphore::new(
+        state.opts.max_connections.max(1),
+    ));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(state.opts.header_timeout);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, addr, slot) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = accept(&listener, &slots) => accepted,
+        };
+        let _ = stream.set_nodelay(true);
+        let ctl = Arc::new(ConnCtl::default());
+        let io = hyper_util::rt::TokioIo::new(FaultIo {
+            inner: stream,
+            ctl: ctl.clone(),
+        });
+        let peer = axum::Extension(ConnectInfo(Peer { addr, ctl }));
+        let service = hyper_util::service::TowerToHyperService::new(app.clone().layer(peer));
+        let conn = http.serve_connection(io, service);
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            // Declared first, dropped last: the slot frees once the socket is closed.
+            let _slot = slot;
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = stop.changed() => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        });
+    }
+    drop(stop_tx);
+}
+
+/// The next connection, once a slot is free.
+async fn accept(
+    listener: &TcpListener,
+    slots: &Arc<tokio::sync::Semaphore>,
+) -> (TcpStream, SocketAddr, tokio::sync::OwnedSemaphorePermit) {
+    let Ok(slot) = slots.clone().acquire_owned().await else {
+        // The semaphore is never closed.
+        return std::future::pending().await;
+    };
+    loop {
+        match listener.accept().await {
+            Ok((stream, addr)) => return (stream, addr, slot),
+            // Out of file descriptors and similar: wait and go on, as axum's own listener does.
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
     }
 }
 
@@ -576,6 +604,89 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(served.status(), 401);
+        emu.stop().await;
+    }
+
+    /// A client that sends half a request head, or goes quiet after an answer on a kept-alive
+    /// connection, is disconnected once the header timeout is over, while another connection
+    /// is served meanwhile.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stalled_request_head_is_disconnected_not_waited_for_forever() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let opts = Options {
+            header_timeout: Duration::from_millis(200),
+            ..Options::default()
+        };
+        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+            .await
+            .unwrap();
+        let mut stalled = TcpStream::connect(emu.addr()).await.unwrap();
+        stalled
+            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        let served = reqwest::Client::new()
+            .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(served.status(), 401);
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), stalled.read_to_end(&mut answer))
+            .await
+            .expect("disconnected before the test's own timeout")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(
+            answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+            "{answer}"
+        );
+
+        let mut idle = TcpStream::connect(emu.addr()).await.unwrap();
+        idle.write_all(b"GET /__toolwire/emulator HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), idle.read_to_end(&mut answer))
+            .await
+            .expect("an idle kept-alive connection is closed before the test's own timeout")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("never evidence"), "{answer}");
+        emu.stop().await;
+    }
+
+    /// Past `max_connections` the next client waits for a slot: with one slot held by a silent
+    /// client, another request is answered only once that client has been disconnected.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn connections_past_the_cap_wait_for_a_slot() {
+        use std::io::Read;
+        let opts = Options {
+            header_timeout: Duration::from_millis(200),
+            max_connections: 1,
+            ..Options::default()
+        };
+        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+            .await
+            .unwrap();
+        let mut silent = std::net::TcpStream::connect(emu.addr()).unwrap();
+        let served = tokio::time::timeout(
+            Duration::from_secs(10),
+            reqwest::Client::new()
+                .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
+                .body("{}")
+                .send(),
+        )
+        .await
+        .expect("served before the test's own timeout")
+        .unwrap();
+        assert_eq!(served.status(), 401);
+        silent.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 64];
+        // 0: the emulator had closed it (a still-open connection would block: WouldBlock).
+        assert_eq!(silent.read(&mut buf).unwrap(), 0);
         emu.stop().await;
     }
 

@@ -398,7 +398,8 @@ pub fn to_markdown(m: &Matrix) -> String {
         out,
         "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees · ⏳ a newer probe verdict seen once, not yet believed. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it. \
-`engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself.\n"
+`engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
+Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
     );
     let _ = writeln!(out, "Runs folded in: {}.\n", m.runs.len());
     let mut live_seen: BTreeMap<&str, usize> = BTreeMap::new();

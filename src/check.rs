@@ -16,7 +16,7 @@ use crate::profile::detect;
 /// A tool as [`check_tools`] reads it (re-exported from [`crate::profile::detect`]).
 pub use crate::profile::detect::ToolRef;
 pub use crate::profile::findings::Findings;
-use crate::profile::findings::Rendered;
+use crate::profile::findings::{Rendered, UNVERIFIED_FIX};
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -691,6 +691,7 @@ impl Report {
         use crate::report::escape_inline;
         use std::fmt::Write;
         let mut s = String::new();
+        let mut notes = FixNotes::new(&self.findings);
         let mut by_file: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
         for f in &self.findings {
             by_file.entry(f.file.as_str()).or_default().push(f);
@@ -722,7 +723,7 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "            fix: {}{}",
-                    f.fix,
+                    notes.fix_line(&f.fix),
                     if f.repairable && f.level == Level::Error {
                         " (repairable)"
                     } else {
@@ -737,6 +738,12 @@ impl Report {
             let _ = writeln!(s, "Findings per rule:");
             for (rule, n) in &counts {
                 let _ = writeln!(s, "  {rule:<28} {n}");
+            }
+        }
+        if !notes.texts().is_empty() {
+            let _ = writeln!(s, "Notes:");
+            for (i, text) in notes.texts().iter().enumerate() {
+                let _ = writeln!(s, "  [{}] {text}", i + 1);
             }
         }
         let _ = writeln!(s, "{}", self.summary());
@@ -851,6 +858,77 @@ pub(crate) fn strict_note(profile: &str) -> Option<String> {
     Some(format!(
         "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; check judges the canonical schema"
     ))
+}
+
+/// Fixes shorter than this many characters are always printed in full: a reference to a note
+/// would save little and cost the reader a look down.
+const NOTE_MIN_CHARS: usize = 120;
+
+/// How many shown findings must share a long fix before it is printed once as a note.
+const NOTE_MIN_FINDINGS: usize = 5;
+
+/// The fixes output for people prints once, as numbered notes after the counts, instead of on
+/// every finding: the missing-evidence text ([`UNVERIFIED_FIX`], which is no fix a reader can
+/// apply) whenever it is shown, and any other long fix many findings share (a corpus repeats
+/// `type-invalid`'s spelling table thousands of times, drowning the errors to act on).
+/// Numbered in order of first reference, so the notes read in the order the findings do.
+/// Machine formats (JSON, SARIF, annotations) keep every fix whole on every finding.
+pub(crate) struct FixNotes<'a> {
+    /// The long fixes shared by enough findings to become notes.
+    shared: BTreeSet<&'a str>,
+    /// The notes referred to so far, in order of first reference.
+    texts: Vec<&'a str>,
+}
+
+impl<'a> FixNotes<'a> {
+    /// The notes for output that shows `findings`.
+    pub(crate) fn new(findings: &'a [Finding]) -> FixNotes<'a> {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in findings {
+            // Bytes first: most fixes are short, and a text has no more characters than bytes.
+            let long = f.fix.len() >= NOTE_MIN_CHARS && f.fix.chars().count() >= NOTE_MIN_CHARS;
+            if long || f.fix == UNVERIFIED_FIX {
+                *seen.entry(f.fix.as_str()).or_default() += 1;
+            }
+        }
+        let shared = seen
+            .into_iter()
+            .filter(|&(fix, n)| n >= NOTE_MIN_FINDINGS || fix == UNVERIFIED_FIX)
+            .map(|(fix, _)| fix)
+            .collect();
+        FixNotes {
+            shared,
+            texts: Vec::new(),
+        }
+    }
+
+    /// The number (from 1) of the note that holds `fix`, if it is one.
+    pub(crate) fn refer(&mut self, fix: &'a str) -> Option<usize> {
+        let fix = *self.shared.get(fix)?;
+        Some(match self.texts.iter().position(|t| *t == fix) {
+            Some(i) => i + 1,
+            None => {
+                self.texts.push(fix);
+                self.texts.len()
+            }
+        })
+    }
+
+    /// What a finding's fix line says: `fix` itself, or a reference to its note.
+    pub(crate) fn fix_line(&mut self, fix: &'a str) -> std::borrow::Cow<'a, str> {
+        match self.refer(fix) {
+            Some(n) if fix == UNVERIFIED_FIX => {
+                format!("none yet (no evidence either way; see note [{n}] below)").into()
+            }
+            Some(n) => format!("see note [{n}] below").into(),
+            None => fix.into(),
+        }
+    }
+
+    /// The notes referred to so far, note 1 first.
+    pub(crate) fn texts(&self) -> &[&'a str] {
+        &self.texts
+    }
 }
 
 /// How human output shows the empty JSON Pointer (the whole schema or tool).
@@ -1344,6 +1422,140 @@ mod tests {
         assert_eq!(super::count(1, "error"), "1 error");
         assert_eq!(super::count(0, "warning"), "0 warnings");
         assert_eq!(super::count(2, "finding"), "2 findings");
+    }
+
+    /// A report of `findings` (each `(level, fix)`, on one tool of `t.json`).
+    fn report_of(findings: &[(super::Level, &str)]) -> super::Report {
+        let findings = findings
+            .iter()
+            .enumerate()
+            .map(|(i, &(level, fix))| super::Finding {
+                rule: "keyword-unsupported".into(),
+                tool: "search".into(),
+                tool_index: 0,
+                request: false,
+                pointer: format!("/properties/p{i}/minimum"),
+                message: format!("message {i}").into(),
+                fix: fix.to_string().into(),
+                repairable: true,
+                level,
+                parameter: super::Text::default(),
+                file: "t.json".into(),
+                line: None,
+                location: super::Text::default(),
+                subject: super::Subject::Schema,
+            })
+            .collect();
+        super::Report {
+            profile: "portable".into(),
+            targets: vec!["openai/chat".into()],
+            files: vec![super::FileSummary {
+                file: "t.json".into(),
+                format: "anthropic".into(),
+                tools: 1,
+                clean: 0,
+                without_errors: 0,
+                detected: None,
+                strict: 0,
+                empty_lines: Vec::new(),
+                duplicate_keys: Vec::new(),
+            }],
+            findings,
+            errors_only: false,
+            ignored: Vec::new(),
+        }
+    }
+
+    /// The fix lines of human output, without their indentation.
+    fn fix_lines(human: &str) -> Vec<&str> {
+        human
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("fix: "))
+            .collect()
+    }
+
+    /// The missing-evidence text is no fix: each warning refers to it, and it is printed once,
+    /// after the counts; machines still get it on every finding.
+    #[test]
+    fn the_missing_evidence_text_is_printed_once_as_a_note() {
+        use super::{Level, UNVERIFIED_FIX};
+        let add_items = "Say what the array holds, e.g. \"items\": {\"type\": \"string\"}.";
+        let report = report_of(&[
+            (Level::Warning, UNVERIFIED_FIX),
+            (Level::Error, add_items),
+            (Level::Warning, UNVERIFIED_FIX),
+        ]);
+        let human = report.human();
+        assert_eq!(human.matches(UNVERIFIED_FIX).count(), 1, "{human}");
+        let short = "none yet (no evidence either way; see note [1] below)";
+        assert_eq!(
+            fix_lines(&human),
+            [short, &format!("{add_items} (repairable)"), short]
+        );
+        let counts = human.find("Findings per rule:").unwrap();
+        let note = human
+            .find(&format!("Notes:\n  [1] {UNVERIFIED_FIX}\n"))
+            .unwrap();
+        assert!(counts < note, "{human}");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&report.json()).unwrap()["findings"][2]["fix"],
+            UNVERIFIED_FIX
+        );
+        let annotations = crate::report::github::render(&report.findings, |_| {
+            crate::report::sarif::Site::default()
+        });
+        assert_eq!(annotations.matches("Nothing to fix yet").count(), 2);
+    }
+
+    /// With no missing-evidence warning shown (`--errors-only`, or none made) there is no note.
+    #[test]
+    fn no_note_is_printed_for_findings_not_shown() {
+        use super::{Level, UNVERIFIED_FIX};
+        let mut report = report_of(&[
+            (Level::Warning, UNVERIFIED_FIX),
+            (Level::Error, "Add `items`."),
+        ]);
+        report.errors_only();
+        let human = report.human();
+        assert_eq!(fix_lines(&human), ["Add `items`. (repairable)"]);
+        assert!(!human.contains("Notes:"), "{human}");
+        assert!(!human.contains("note [1]"), "{human}");
+        assert!(!human.contains(UNVERIFIED_FIX), "{human}");
+    }
+
+    /// Another long fix becomes a note only when enough findings share it; short ones, and
+    /// long ones said once or twice, stay in place. Notes are numbered as first referred to.
+    #[test]
+    fn long_fixes_many_findings_share_become_notes() {
+        use super::{Level, NOTE_MIN_CHARS, NOTE_MIN_FINDINGS, UNVERIFIED_FIX};
+        let (long, rare) = (
+            "Use a type every target accepts. ".repeat(4),
+            "Remove it and say it in the description. ".repeat(3),
+        );
+        let (long, rare) = (long.as_str(), rare.as_str());
+        assert!(long.chars().count() >= NOTE_MIN_CHARS && rare.len() >= NOTE_MIN_CHARS);
+        let mut findings = vec![(Level::Error, long); NOTE_MIN_FINDINGS];
+        findings.extend([(Level::Error, rare); NOTE_MIN_FINDINGS - 1]);
+        findings.extend([(Level::Error, "Add `items`."); 10]);
+        findings.push((Level::Warning, UNVERIFIED_FIX));
+        let human = report_of(&findings).human();
+        assert_eq!(human.matches(long).count(), 1, "{human}");
+        assert_eq!(human.matches(rare).count(), NOTE_MIN_FINDINGS - 1);
+        let lines = fix_lines(&human);
+        assert_eq!(lines[0], "see note [1] below (repairable)");
+        assert_eq!(
+            lines.last().unwrap(),
+            &"none yet (no evidence either way; see note [2] below)"
+        );
+        assert!(human.contains(&format!("Notes:\n  [1] {long}\n  [2] {UNVERIFIED_FIX}\n")));
+        let mut fewer = findings.clone();
+        fewer.remove(0);
+        let human = report_of(&fewer).human();
+        assert_eq!(
+            human.matches(long).count(),
+            NOTE_MIN_FINDINGS - 1,
+            "{human}"
+        );
     }
 
     #[test]

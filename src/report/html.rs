@@ -7,7 +7,10 @@
 
 use maud::{DOCTYPE, Markup, html};
 
-use crate::check::{Finding, Level, Report, count, counts, group_header, place_label, strict_note};
+use crate::check::{
+    Finding, FixNotes, Level, Report, count, counts, group_header, place_label, strict_note,
+};
+use crate::profile::findings::UNVERIFIED_FIX;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#1b1b1b}\
 table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em}\
@@ -19,6 +22,23 @@ th{background:#f4f4f4}code{font-size:13px}\
 /// The page for `report`, as one HTML5 document (UTF-8, ending in a newline).
 pub fn render(report: &Report) -> String {
     let title = format!("toolwire check: {}", report.profile);
+    // The files first, so that the notes their fixes refer to are known for the top.
+    let mut notes = FixNotes::new(&report.findings);
+    let sections: Vec<Markup> = report
+        .files
+        .iter()
+        .map(|file| {
+            let findings = report
+                .findings
+                .iter()
+                .filter(|f| f.file.as_str() == file.file);
+            html! {
+                h2 { code { (file.file) } }
+                p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
+                (file_findings(findings, &mut notes))
+            }
+        })
+        .collect();
     let page = html! {
         (DOCTYPE)
         html lang="en" {
@@ -34,11 +54,13 @@ pub fn render(report: &Report) -> String {
                     p { (note) }
                 }
                 (rule_counts(&report.findings))
-                @for file in &report.files {
-                    h2 { code { (file.file) } }
-                    p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
-                    (file_findings(report.findings.iter().filter(|f| f.file.as_str() == file.file)))
+                @if !notes.texts().is_empty() {
+                    h2 { "Notes" }
+                    @for (i, text) in notes.texts().iter().enumerate() {
+                        p id=(format!("note-{}", i + 1)) { "[" (i + 1) "] " (text) }
+                    }
                 }
+                @for section in sections { (section) }
             }
         }
     };
@@ -66,7 +88,10 @@ fn rule_counts(findings: &[Finding]) -> Markup {
     }
 }
 
-fn file_findings<'a>(findings: impl Iterator<Item = &'a Finding>) -> Markup {
+fn file_findings<'a>(
+    findings: impl Iterator<Item = &'a Finding>,
+    notes: &mut FixNotes<'a>,
+) -> Markup {
     let mut rows = Vec::new();
     let mut last_tool = None;
     for f in findings {
@@ -84,7 +109,7 @@ fn file_findings<'a>(findings: impl Iterator<Item = &'a Finding>) -> Markup {
                 td {
                     (f.message)
                     br;
-                    span.fix { "fix: " (f.fix) @if repairable { " (repairable)" } }
+                    span.fix { "fix: " (fix_cell(f, notes)) @if repairable { " (repairable)" } }
                 }
             }
         });
@@ -98,6 +123,21 @@ fn file_findings<'a>(findings: impl Iterator<Item = &'a Finding>) -> Markup {
                 @for row in rows { (row) }
             }
         }
+    }
+}
+
+/// A finding's fix, or a link to the note that holds it (see [`FixNotes`]).
+fn fix_cell<'a>(f: &'a Finding, notes: &mut FixNotes<'a>) -> Markup {
+    match notes.refer(&f.fix) {
+        Some(n) => {
+            let link = html! { a href=(format!("#note-{n}")) { "note [" (n) "]" } };
+            if f.fix == UNVERIFIED_FIX {
+                html! { "none yet (no evidence either way; see " (link) ")" }
+            } else {
+                html! { "see " (link) }
+            }
+        }
+        None => html! { (f.fix) },
     }
 }
 
@@ -166,6 +206,49 @@ mod tests {
         // One row per finding, plus one heading row per tool.
         assert_eq!(page.matches("<td class=\"").count(), r.findings.len());
         assert_eq!(page.matches("<tr class=\"tool\">").count(), 1);
+    }
+
+    /// As in text output, the missing-evidence text is one note the warnings link to.
+    #[test]
+    fn the_missing_evidence_text_is_one_linked_note() {
+        let mut r = report(serde_json::json!([{
+            "name": "f", "description": "d",
+            "input_schema": {"type":"object","properties":{"a":{"type":"array"}}}
+        }]));
+        let warning = |pointer: &str| crate::check::Finding {
+            pointer: pointer.into(),
+            fix: UNVERIFIED_FIX.into(),
+            level: Level::Warning,
+            ..r.findings[0].clone()
+        };
+        let (a, b) = (
+            warning("/properties/a/minimum"),
+            warning("/properties/b/minimum"),
+        );
+        r.findings.extend([a, b]);
+        let unverified = r
+            .findings
+            .iter()
+            .filter(|f| f.fix == UNVERIFIED_FIX)
+            .count();
+        assert!(unverified >= 2);
+        let page = render(&r);
+        assert_eq!(page.matches(UNVERIFIED_FIX).count(), 1, "{page}");
+        assert_eq!(
+            page.matches(r##"see <a href="#note-1">note [1]</a>"##)
+                .count(),
+            unverified
+        );
+        assert!(
+            page.contains(r#"<p id="note-1">[1] Nothing to fix yet"#),
+            "{page}"
+        );
+        r.errors_only();
+        let page = render(&r);
+        assert!(
+            !page.contains("note-1") && !page.contains("Nothing to fix"),
+            "{page}"
+        );
     }
 
     #[test]

@@ -359,7 +359,23 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
     let Ok(set) = crate::input::from_value(std::path::Path::new("request"), request.clone()) else {
         return;
     };
-    let findings = crate::check::check_set(&set, &crate::profile::CompiledProfile::new(profile));
+    let profile = crate::profile::CompiledProfile::new(profile);
+    // Only the findings that can be read below are rendered: those of an explained tool at an
+    // explained place or at one of its keywords. A schema with hundreds of thousands of
+    // places has as many findings, and rendering them all was most of `compile`'s peak memory.
+    let places: HashSet<(usize, &str)> = out
+        .iter()
+        .filter_map(|e| Some((e.tool_index?, e.pointer.as_deref()?)))
+        .collect();
+    let findings = crate::check::check_set_findings(&set, &profile).render_where(
+        &profile,
+        |tool, request, pointer| {
+            let parent = pointer.rfind('/').map(|slash| &pointer[..slash]);
+            !request
+                && (places.contains(&(tool, pointer))
+                    || parent.is_some_and(|p| places.contains(&(tool, p))))
+        },
+    );
     for e in out.iter_mut() {
         let (Some(index), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
             continue;

@@ -1403,3 +1403,51 @@ fn the_other_meta_schema_places_are_named_up_to_a_cap() {
         "{note}"
     );
 }
+
+/// Agreeing with check on a schema with thousands of places renders only the findings at the
+/// place explained and its keywords: it rendered every finding of the check (3 GB at 700,000
+/// properties in `compile --target openai/chat-strict`).
+#[test]
+fn agreeing_with_check_renders_only_the_findings_at_the_places_explained() {
+    let n = 3000;
+    let properties: serde_json::Map<String, Value> =
+        (0..n).map(|i| (format!("p{i}"), json!({}))).collect();
+    let request = json!({"tools":[{"type":"function","function":{"name":"t","description":"d",
+        "strict":true,"parameters":{"type":"object","properties":properties}}}]});
+    let target = "openai/chat-strict";
+    let profile = crate::profile::embedded_set().unwrap();
+    let profile = crate::profile::CompiledProfile::new(profile.get(target).unwrap());
+    let set = crate::input::from_value(std::path::Path::new("request"), request.clone()).unwrap();
+    let all = crate::check::check_set(&set, &profile);
+    let at = "/properties/p7";
+    // One rule there (a warning: no evidence yet), which explain then names.
+    let here: Vec<&str> = all
+        .iter()
+        .filter(|f| f.pointer == at)
+        .map(|f| f.rule.as_str())
+        .collect();
+    assert!(all.len() >= n, "{} findings", all.len());
+    let [rule] = here.as_slice() else {
+        panic!("check reports {here:?} at {at}");
+    };
+    let mut out = vec![Explanation {
+        provider: "openai",
+        message: "m".into(),
+        tool_index: Some(0),
+        tool: Some("t".into()),
+        pointer: Some(at.into()),
+        located: Located::Path,
+        rule: None,
+        fix: None,
+        notes: Vec::new(),
+    }];
+    crate::profile::findings::RENDERED.with(|c| c.set(0));
+    agree_with_check(&mut out, &request, target);
+    let rendered = crate::profile::findings::RENDERED.with(|c| c.get());
+    assert_eq!(out[0].rule.as_deref(), Some(*rule));
+    assert!(
+        rendered <= 4,
+        "{rendered} findings rendered of {}",
+        all.len()
+    );
+}

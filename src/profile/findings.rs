@@ -45,6 +45,13 @@ fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
     (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % MEMO_SLOTS
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Findings rendered into owned [`Finding`]s: the tests keep callers that read a few
+    /// places from rendering every finding.
+    pub(crate) static RENDERED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Slots of the caches of rendered messages and fixes in [`Findings::render_into`], by the
 /// start of the text they were made from.
 const SHARED_SLOTS: usize = 64;
@@ -261,8 +268,37 @@ impl Findings {
         out: &mut Vec<Finding>,
         rendered: &mut Rendered,
     ) {
+        out.reserve(self.records.len() - from);
+        self.render_kept(from, profile, out, rendered, |_| true);
+    }
+
+    /// The findings `keep` lets through, given each one's tool number, whether it is about
+    /// the request as a whole, and its JSON Pointer; rendered as [`Findings::render_into`]
+    /// renders them. For a caller that reads the findings at a few places: a schema with
+    /// hundreds of thousands of places has as many findings, and rendering each into an owned
+    /// [`Finding`] held them all at once.
+    pub fn render_where(
+        &self,
+        profile: &CompiledProfile,
+        keep: impl Fn(usize, bool, &str) -> bool,
+    ) -> Vec<Finding> {
+        let mut out = Vec::new();
+        self.render_kept(0, profile, &mut out, &mut Rendered::default(), |r| {
+            keep(r.tool_index, r.request, self.text.get(r.pointer))
+        });
+        out
+    }
+
+    /// [`Findings::render_from`] for the records `keep` lets through.
+    fn render_kept(
+        &self,
+        from: usize,
+        profile: &CompiledProfile,
+        out: &mut Vec<Finding>,
+        rendered: &mut Rendered,
+        keep: impl Fn(&Record) -> bool,
+    ) {
         let records = &self.records[from..];
-        out.reserve(records.len());
         if rendered.messages.is_empty() && !records.is_empty() {
             rendered.messages.resize(SHARED_SLOTS, None);
             rendered.fixes.resize(SHARED_SLOTS, None);
@@ -274,7 +310,9 @@ impl Findings {
         } = rendered;
         // Consecutive findings are mostly about the same tool: share its name.
         let mut last_tool: Option<(Span, Text)> = None;
-        for r in records {
+        for r in records.iter().filter(|r| keep(r)) {
+            #[cfg(test)]
+            RENDERED.with(|c| c.set(c.get() + 1));
             let tool = match &last_tool {
                 Some((span, text)) if *span == r.tool => text.clone(),
                 _ => {

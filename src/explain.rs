@@ -367,13 +367,24 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         .iter()
         .filter_map(|e| Some((e.tool_index?, e.pointer.as_deref()?)))
         .collect();
+    let parents: HashSet<(usize, &str)> = places
+        .iter()
+        .filter_map(|&(tool, p)| Some((tool, parent_of(p)?)))
+        .collect();
+    // A rule the message reads as may be reported elsewhere in its tool (a depth limit
+    // that check places at the deepest object).
+    let own: HashSet<(usize, &str)> = out
+        .iter()
+        .filter_map(|e| Some((e.tool_index?, e.rule.as_deref()?)))
+        .collect();
     let findings = crate::check::check_set_findings(&set, &profile).render_where(
         &profile,
-        |tool, request, pointer| {
-            let parent = pointer.rfind('/').map(|slash| &pointer[..slash]);
+        |tool, request, rule, pointer| {
             !request
                 && (places.contains(&(tool, pointer))
-                    || parent.is_some_and(|p| places.contains(&(tool, p))))
+                    || parent_of(pointer).is_some_and(|p| places.contains(&(tool, p)))
+                    || parents.contains(&(tool, pointer))
+                    || own.contains(&(tool, rule)))
         },
     );
     for e in out.iter_mut() {
@@ -388,58 +399,71 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
                 && !f.request
                 && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
         };
-        // The errors there; else (the target has no evidence yet for what it just rejected,
-        // so check only warns) the warnings about the schema there: a warning about the tool's
-        // name or description (also at `""`) is not what a schema error is about.
-        let rules_at = |at: &dyn Fn(&str) -> bool, warnings: bool| {
-            let here: Vec<&crate::check::Finding> = findings
-                .iter()
-                .filter(of_tool)
-                .filter(|f| at(&f.pointer))
-                .collect();
-            let of_level = |error: bool| {
-                let mut rules: Vec<&str> = Vec::new();
-                for f in &here {
-                    let counts = if error {
-                        f.level == crate::check::Level::Error
-                    } else {
-                        f.subject == crate::check::Subject::Schema
-                    };
-                    if counts && !rules.contains(&f.rule.as_str()) {
-                        rules.push(f.rule.as_str());
-                    }
+        // The rules of check's findings at the places `at` accepts: its errors, or (`warnings`)
+        // its warnings too; about the schema only when `schema` (a finding about the tool's
+        // name or description, also at `""`, is not what a schema error is about).
+        let rules_at = |at: &dyn Fn(&str) -> bool, warnings: bool, schema: bool| {
+            let mut rules: Vec<&str> = Vec::new();
+            for f in findings.iter().filter(of_tool).filter(|f| at(&f.pointer)) {
+                let counts = (warnings || f.level == crate::check::Level::Error)
+                    && (!schema || f.subject == crate::check::Subject::Schema);
+                if counts && !rules.contains(&f.rule.as_str()) {
+                    rules.push(f.rule.as_str());
                 }
-                rules
-            };
-            let errors = of_level(true);
-            if errors.is_empty() && warnings {
-                of_level(false)
-            } else {
-                errors
             }
+            rules
         };
-        // At the place itself; else at one of its keywords (a message about a schema whose
-        // `anyOf` check names at `/anyOf`).
         let keyword_of = |p: &str| {
             p.strip_prefix(pointer)
                 .and_then(|rest| rest.strip_prefix('/'))
                 .is_some_and(|token| !token.contains('/'))
         };
-        let mut rules = rules_at(&|p| p == pointer, true);
+        let parent = parent_of(pointer);
+        let is_parent = |p: &str| parent == Some(p);
+        // Check's errors at the place itself; else at one of its keywords (a message about a
+        // schema whose `anyOf` check names at `/anyOf`); else at its parent (a branch of a
+        // combinator check rejects as a whole); else, when the target has no evidence yet for
+        // what it just rejected (check only warns), the warnings there. A "no evidence"
+        // warning elsewhere is no reason to read the message otherwise.
+        let mut rules = rules_at(&|p| p == pointer, false, false);
         let mut moved_to = None;
-        if rules.is_empty() {
-            // Errors only: a "no evidence" warning about a keyword of the place is no reason
-            // to read the message otherwise.
-            rules = rules_at(&keyword_of, false);
+        for at in [&keyword_of as &dyn Fn(&str) -> bool, &is_parent] {
+            if !rules.is_empty() {
+                break;
+            }
+            rules = rules_at(at, false, true);
             if let [rule] = rules.as_slice() {
                 moved_to = findings
                     .iter()
                     .filter(of_tool)
-                    .find(|f| f.rule == *rule && keyword_of(&f.pointer))
+                    .find(|f| f.rule == *rule && at(&f.pointer))
                     .map(|f| f.pointer.clone());
             }
         }
         if rules.is_empty() {
+            rules = rules_at(&|p| p == pointer, true, true);
+        }
+        if rules.is_empty() {
+            // The rule the message reads as, reported at another place of the tool.
+            let elsewhere = e.rule.as_deref().and_then(|own| {
+                findings
+                    .iter()
+                    .filter(of_tool)
+                    .find(|f| f.rule == own && f.subject == crate::check::Subject::Schema)
+            });
+            if let Some(f) = elsewhere {
+                e.notes.push(format!(
+                    "`check --target {target}` reports `{}` at {}",
+                    f.rule,
+                    if f.pointer.is_empty() {
+                        "the schema's root"
+                    } else {
+                        &f.pointer
+                    }
+                ));
+                e.pointer = Some(f.pointer.clone());
+                continue;
+            }
             if let Some(own) = &e.rule {
                 e.notes.push(format!(
                     "`check --target {target}` reports nothing here: the evidence its profile \
@@ -470,6 +494,11 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
             e.pointer = moved_to;
         }
     }
+}
+
+/// The JSON Pointer one level up, `None` for the root.
+fn parent_of(pointer: &str) -> Option<&str> {
+    pointer.rfind('/').map(|slash| &pointer[..slash])
 }
 
 /// What a provider's error is read against.

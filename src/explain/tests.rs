@@ -1451,3 +1451,57 @@ fn agreeing_with_check_renders_only_the_findings_at_the_places_explained() {
         all.len()
     );
 }
+
+/// Where check reports the problem one level up (a branch of a root `anyOf` it rejects as a
+/// whole) or elsewhere in the tool (a depth limit at the deepest object), explain says so and
+/// names that place: it had kept a "no evidence" warning at the branch, or said check reports
+/// nothing.
+#[test]
+fn check_s_place_one_level_up_or_elsewhere_in_the_tool_is_named() {
+    let tool = |name: &str, parameters: Value| json!({"tools": [{"type": "function", "function": {"name": name, "description": "d", "parameters": parameters}}]});
+    // fireworks-required-only-instance (reports.yaml).
+    let request = tool(
+        "t",
+        json!({"type": "object", "properties": {"criteria": {"type": "string"}, "query": {"type": "string"}},
+               "anyOf": [{"required": ["criteria"]}, {"required": ["query"]}]}),
+    );
+    let text = r#"{"error":{"type":"invalid_request_error","message":"JSON Schema not supported: could not understand the instance `{'required': ['criteria']}`."},"type":"error"}"#;
+    let e = &explain(Some(&request), text, Some("fireworks/chat"))[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (Some("/anyOf"), Some("root-combinator")),
+        "{:?}",
+        e.notes
+    );
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("check --target fireworks/chat` reports `root-combinator`")),
+        "{:?}",
+        e.notes
+    );
+    // gitlab-mcp-nesting-depth-named (reports.yaml).
+    let request = json!({"contents": [], "tools": [{"functionDeclarations": [{
+        "name": "create_merge_request_thread", "description": "d",
+        "parametersJsonSchema": {"type": "object", "properties": {"position": {"type": "object", "properties": {
+            "line_range": {"type": "object", "properties": {"start": {"type": "object", "properties": {
+                "line_code": {"type": "string"}}}}}}}}}}]}]});
+    let text = "FunctionDeclaration 'create_merge_request_thread' in the request exceeds the maximum allowed nesting depth.";
+    let target = "gemini/v1beta/parameters-json-schema";
+    let e = &explain(Some(&request), text, Some(target))[0];
+    assert_eq!(e.rule.as_deref(), Some("depth-exceeded"), "{:?}", e.notes);
+    assert!(
+        !e.notes.iter().any(|n| n.contains("reports nothing here")),
+        "{:?}",
+        e.notes
+    );
+    let said = format!("check --target {target}` reports `depth-exceeded` at /properties/");
+    assert!(e.notes.iter().any(|n| n.contains(&said)), "{:?}", e.notes);
+    assert!(
+        e.pointer
+            .as_deref()
+            .is_some_and(|p| p.starts_with("/properties/position")),
+        "{:?}",
+        e.pointer
+    );
+}

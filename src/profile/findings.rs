@@ -273,18 +273,18 @@ impl Findings {
     }
 
     /// The findings `keep` lets through, given each one's tool number, whether it is about
-    /// the request as a whole, and its JSON Pointer; rendered as [`Findings::render_into`]
-    /// renders them. For a caller that reads the findings at a few places: a schema with
+    /// the request as a whole, its rule id and its JSON Pointer; rendered as
+    /// [`Findings::render_into`] renders them. For a caller that reads the findings at a few places: a schema with
     /// hundreds of thousands of places has as many findings, and rendering each into an owned
     /// [`Finding`] held them all at once.
     pub fn render_where(
         &self,
         profile: &CompiledProfile,
-        keep: impl Fn(usize, bool, &str) -> bool,
+        keep: impl Fn(usize, bool, &str, &str) -> bool,
     ) -> Vec<Finding> {
         let mut out = Vec::new();
         self.render_kept(0, profile, &mut out, &mut Rendered::default(), |r| {
-            keep(r.tool_index, r.request, self.text.get(r.pointer))
+            keep(r.tool_index, r.request, r.rule.id, self.text.get(r.pointer))
         });
         out
     }

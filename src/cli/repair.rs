@@ -39,7 +39,7 @@ pub struct RepairArgs {
     #[arg(long, value_name = "TARGET")]
     pub target: Option<String>,
     /// Keep tools that cannot be repaired, unchanged, in the output (they are left out by
-    /// default).
+    /// default, except when `-o` names the input: repairing a file in place keeps them).
     #[arg(long)]
     pub keep_unrepairable: bool,
     /// Write the repaired tools here instead of standard output.
@@ -102,8 +102,12 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     // Nothing to repair is a wrong input, as for check (an empty list written back would
     // pass a pipeline that was handed the wrong file).
     crate::input::require_tools(&tools)?;
+    // Repairing a file in place keeps the tools it refuses: leaving them out would delete
+    // the user's own definitions from the file they asked to have repaired.
+    let in_place = output_file(args.output.as_ref()).is_some_and(|out| same_file(out, &args.file));
+    let keep_unrepairable = args.keep_unrepairable || in_place;
     let opts = Options {
-        keep_unrepairable: args.keep_unrepairable,
+        keep_unrepairable,
         ..args.rewrite.options()
     };
     let mut results: Vec<(usize, ToolRepair)> = Vec::new();
@@ -146,13 +150,13 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     }
     // Every tool refused and left out: there is nothing to write, and a stand-in (`[]`, an
     // empty envelope) would be in another shape than the input, or overwrite it.
-    let nothing_left = !args.keep_unrepairable
+    let nothing_left = !keep_unrepairable
         && !results.is_empty()
         && results.iter().all(|(_, r)| r.outcome == Outcome::Refused);
     let (output, dangling) = if nothing_left {
         (None, Vec::new())
     } else {
-        let rendered = render_tools(&args.file, &bytes, &tools, &results, args.keep_unrepairable)?;
+        let rendered = render_tools(&args.file, &bytes, &tools, &results, keep_unrepairable)?;
         for (i, change) in rendered.changes {
             results[i].1.changes.push(change);
         }
@@ -183,7 +187,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
         crate::report::to_json_pretty(&report)
     } else {
-        let mut s = human_report(&results, &profile.name, args.keep_unrepairable);
+        let mut s = human_report(&results, &profile.name, keep_unrepairable);
         if output.is_none() {
             s.push_str(&nothing_written(output_file(args.output.as_ref())));
         }
@@ -191,7 +195,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     };
     let mut report = report;
     if args.format != "json" {
-        for note in request_notes(&results, args.keep_unrepairable, &profile) {
+        for note in request_notes(&results, keep_unrepairable, &profile) {
             report.push_str(&note);
         }
         for (line, d) in &dangling {
@@ -206,20 +210,15 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
     }
     let out_file = output_file(args.output.as_ref());
-    let left_out = results
+    let refused_count = results
         .iter()
         .filter(|(_, r)| r.outcome == Outcome::Refused)
         .count();
-    if let Some(path) = out_file
-        && output.is_some()
-        && !args.keep_unrepairable
-        && left_out > 0
-        && same_file(path, &args.file)
-    {
+    if in_place && !args.keep_unrepairable && refused_count > 0 && args.format != "json" {
         report.push_str(&format!(
-            "note: {} left out of {}, which was the input (`--keep-unrepairable` keeps them)\n",
-            crate::check::count(left_out, "refused tool"),
-            path.display()
+            "note: {} kept unchanged in {}, which was the input (as with `--keep-unrepairable`)\n",
+            crate::check::count(refused_count, "refused tool"),
+            args.file.display()
         ));
     }
     if args.format != "json" {

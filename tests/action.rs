@@ -143,6 +143,69 @@ fn a_glob_passes_over_directories() {
     assert!(stdout.contains("no file matches"), "{stdout}");
 }
 
+/// Files in hidden folders (`.mcp/`, where MCP configurations live) are matched by `**`, and
+/// a pattern that matches only folders says so instead of "no file matches".
+#[test]
+fn hidden_folders_are_globbed_and_folders_alone_are_named() {
+    let ws = workspace();
+    let hidden = ws.path().join(".mcp");
+    std::fs::create_dir_all(&hidden).unwrap();
+    std::fs::copy(
+        ws.path().join("tools/more/broken.json"),
+        hidden.join("tools.json"),
+    )
+    .unwrap();
+    let (status, _, stdout) = check_step(ws.path(), "**/tools.json", "");
+    assert_eq!(status, 1, "{stdout}");
+    assert!(stdout.contains("::error file=.mcp/tools.json"), "{stdout}");
+    let (status, _, stdout) = check_step(ws.path(), "tools", "");
+    assert_eq!(status, 2, "{stdout}");
+    assert!(
+        stdout.contains(
+            "'tools' matches only folders; name the files in them (e.g. 'tools/**/*.json')"
+        ),
+        "{stdout}"
+    );
+}
+
+/// A SARIF path in a folder that does not exist yet is written there (the redirect failed
+/// with status 1, read as findings: the step passed naming a file never written); one that
+/// cannot be written fails the step.
+#[test]
+fn the_sarif_file_is_written_or_the_step_fails() {
+    let ws = workspace();
+    let (status, outputs, stdout) = check(
+        ws.path(),
+        Inputs {
+            files: "tools/clean.json",
+            sarif: "reports/new/out.sarif",
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 0, "{stdout}");
+    assert_eq!(
+        outputs,
+        "sarif-file=reports/new/out.sarif\nfindings=false\n"
+    );
+    let text = std::fs::read_to_string(ws.path().join("reports/new/out.sarif")).unwrap();
+    assert!(text.contains("\"version\": \"2.1.0\""), "{text}");
+    std::fs::create_dir_all(ws.path().join("taken.sarif")).unwrap();
+    let (status, outputs, stdout) = check(
+        ws.path(),
+        Inputs {
+            files: "tools/clean.json",
+            sarif: "taken.sarif",
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 2, "{stdout}");
+    assert_eq!(outputs, "");
+    assert!(
+        stdout.contains("::error title=toolwire::cannot write the SARIF file 'taken.sarif'"),
+        "{stdout}"
+    );
+}
+
 /// `ignore:` leaves out the named rules' findings: the job passes.
 #[test]
 fn ignored_rules_let_the_job_pass() {

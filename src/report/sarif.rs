@@ -169,10 +169,15 @@ fn log<'a>(
         .collect();
     let make = move |f: &Finding| {
         let site = locate(f);
-        let mut region = serde_json::Map::new();
-        region.insert("startLine".into(), json!(site.line.unwrap_or(1)));
-        if let Some(c) = site.column {
-            region.insert("startColumn".into(), json!(c));
+        let mut physical = json!({"artifactLocation": {"uri": uri(&site.file)}});
+        // A line not known (standard input, a file gone since it was read) is left out, not
+        // stated as line 1: a region is optional, and a wrong one points at the wrong text.
+        if let Some(line) = site.line {
+            let mut region = json!({"startLine": line});
+            if let Some(c) = site.column {
+                region["startColumn"] = json!(c);
+            }
+            physical["region"] = region;
         }
         // A request-level finding is about the tool list (at `location`), not about a tool.
         let logical = if f.request {
@@ -216,10 +221,7 @@ fn log<'a>(
             "level": level(f),
             "message": {"text": text},
             "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": uri(&site.file)},
-                    "region": region,
-                },
+                "physicalLocation": physical,
                 "logicalLocations": [logical],
             }],
             "properties": properties,
@@ -807,9 +809,11 @@ mod tests {
             "my%20tools.json"
         );
         assert_eq!(loc["physicalLocation"]["region"]["startLine"], 7);
-        assert_eq!(
-            r[2]["locations"][0]["physicalLocation"]["region"]["startLine"],
-            1
+        // No line known: no region (it was stated as line 1).
+        assert!(
+            r[2]["locations"][0]["physicalLocation"]
+                .get("region")
+                .is_none()
         );
         assert_eq!(
             loc["logicalLocations"][0]["fullyQualifiedName"],

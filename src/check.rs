@@ -1080,7 +1080,7 @@ pub fn corpus_markdown(sets: &[ToolSet], profiles: &crate::profile::ProfileSet) 
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_else(|| set.file.display().to_string());
         let _ = writeln!(s, "## `{file}`\n");
-        let _ = writeln!(s, "{} tools ({}).\n", set.tools.len(), set.format);
+        let _ = writeln!(s, "{} ({}).\n", count(set.tools.len(), "tool"), set.format);
         let mut b = tabled::builder::Builder::default();
         b.push_record(["profile", "clean", "no error", "errors", "warnings"].map(String::from));
         let mut per_rule: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
@@ -1422,6 +1422,20 @@ mod tests {
         assert_eq!(super::count(1, "error"), "1 error");
         assert_eq!(super::count(0, "warning"), "0 warnings");
         assert_eq!(super::count(2, "finding"), "2 findings");
+    }
+
+    /// The corpus report counts a file's tools in words that agree with the number.
+    #[test]
+    fn the_corpus_report_says_1_tool_not_1_tools() {
+        let one = crate::input::from_value(
+            std::path::Path::new("one.json"),
+            serde_json::json!([{"name": "a", "description": "d",
+                "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}]),
+        )
+        .unwrap();
+        let profiles = crate::profile::embedded().unwrap();
+        let md = super::corpus_markdown(&[one], &profiles);
+        assert!(md.contains("\n1 tool (functions).\n"), "{md}");
     }
 
     /// A report of `findings` (each `(level, fix)`, on one tool of `t.json`).

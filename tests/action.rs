@@ -71,6 +71,8 @@ struct Inputs<'a> {
     ignore: &'a str,
     sarif: &'a str,
     fail: &'a str,
+    /// `$GITHUB_STEP_SUMMARY` (unset when empty).
+    summary: &'a str,
 }
 
 impl Default for Inputs<'_> {
@@ -80,6 +82,7 @@ impl Default for Inputs<'_> {
             ignore: "",
             sarif: "",
             fail: "true",
+            summary: "",
         }
     }
 }
@@ -97,6 +100,7 @@ fn check(ws: &Path, i: Inputs) -> (i32, String, String) {
             ("INPUT_ERRORS_ONLY", "true"),
             ("INPUT_IGNORE", i.ignore),
             ("INPUT_FAIL", i.fail),
+            ("GITHUB_STEP_SUMMARY", i.summary),
         ],
     )
 }
@@ -166,6 +170,48 @@ fn hidden_folders_are_globbed_and_folders_alone_are_named() {
         ),
         "{stdout}"
     );
+}
+
+/// The counts go to the log and to the job's summary page: a clean run printed nothing, and
+/// a failing one only annotations, of which GitHub shows a few per step.
+#[test]
+fn the_counts_reach_the_log_and_the_step_summary() {
+    let ws = workspace();
+    let summary = ws.path().join("summary.md");
+    let path = summary.to_str().unwrap();
+    let (status, _, stdout) = check(
+        ws.path(),
+        Inputs {
+            summary: path,
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 1, "{stdout}");
+    assert!(stdout.contains("Findings per rule:"), "{stdout}");
+    let page = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        page.starts_with(
+            "### toolwire check\n\n```text\nFindings per rule:\n  array-items-missing"
+        ),
+        "{page}"
+    );
+    std::fs::remove_file(&summary).unwrap();
+    let (status, _, stdout) = check(
+        ws.path(),
+        Inputs {
+            files: "tools/clean.json",
+            summary: path,
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 0, "{stdout}");
+    let page = std::fs::read_to_string(&summary).unwrap();
+    let line = page.lines().nth(3).unwrap_or_default();
+    assert!(
+        !line.is_empty() && stdout.contains(line),
+        "{page}\n{stdout}"
+    );
+    assert!(!page.contains("Findings per rule"), "{page}");
 }
 
 /// A SARIF path in a folder that does not exist yet is written there (the redirect failed

@@ -476,7 +476,18 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         let [rule] = rules.as_slice() else {
             continue;
         };
+        // Check's own fix for the finding, which names the keyword or value found (the rule's
+        // fix is written for any of them); a warning's says only that there is nothing to fix.
+        let at = moved_to.as_deref().unwrap_or(pointer);
+        let own_fix = findings
+            .iter()
+            .filter(of_tool)
+            .find(|f| f.rule == *rule && f.pointer == at && f.level == crate::check::Level::Error)
+            .map(|f| f.fix.to_string());
         if e.rule.as_deref() == Some(*rule) {
+            if own_fix.is_some() && e.fix.as_deref() == fix_for(rule) {
+                e.fix = own_fix;
+            }
             continue;
         }
         e.notes.push(match &e.rule {
@@ -489,7 +500,7 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
             ),
         });
         e.rule = Some(rule.to_string());
-        e.fix = fix_for(rule).map(str::to_string);
+        e.fix = own_fix.or_else(|| fix_for(rule).map(str::to_string));
         if moved_to.is_some() {
             e.pointer = moved_to;
         }

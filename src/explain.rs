@@ -286,12 +286,26 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
                 // Another provider's request: its tools are not the ones the error numbers or
                 // names, so none is claimed (the error's own words are still explained).
                 let mut all = templates::resolve(raw, Against::Foreign);
+                // A relay (LiteLLM, an AI SDK, a compatible endpoint) sends OpenAI-shaped
+                // tools on in order: the targets that read them so are named.
+                let relaying: Vec<&str> = ["gemini/openai-compat", "openrouter"]
+                    .into_iter()
+                    .filter(|t| s == "openai" && relays(t, provider) && Some(*t) != target)
+                    .collect();
+                let hint = match relaying.as_slice() {
+                    [] => String::new(),
+                    [first, ..] => format!(
+                        "; if a relay sent it on (LiteLLM, an AI SDK, a compatible endpoint), \
+                         `--target {first}` reads the request's function tools in the order it \
+                         sends them"
+                    ),
+                };
                 for e in &mut all {
                     e.tool_index = None;
                     e.tool = None;
                     e.notes.push(format!(
                         "the request is in {s}'s shape, but the error is {provider}'s: it is \
-                         not about this request's tools, so none is named"
+                         not about this request's tools, so none is named{hint}"
                     ));
                 }
                 all

@@ -367,6 +367,14 @@ fn an_error_that_does_not_fit_the_request_names_no_tool_of_it() {
             "{:?}",
             e.notes
         );
+        // The target that reads a relayed request is named.
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains("if a relay sent it on (LiteLLM, an AI SDK, a compatible endpoint), `--target gemini/openai-compat`")),
+            "{:?}",
+            e.notes
+        );
     }
 }
 

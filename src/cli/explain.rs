@@ -67,6 +67,22 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
         );
     } else if found.is_empty() {
         println!("no known message template matches this error");
+        // Templates are chosen by the target's provider: a mistyped `--target` reads another
+        // provider's error as nothing at all.
+        if let Some(t) = &args.target {
+            let mut providers: Vec<&str> = Vec::new();
+            for e in explain(request.as_ref(), &error, None) {
+                if !providers.contains(&e.provider) {
+                    providers.push(e.provider);
+                }
+            }
+            if !providers.is_empty() {
+                println!(
+                    "note: it reads as {}'s, not as what {t} answers: is --target right? (without it, every provider's templates are tried)",
+                    providers.join("'s or ")
+                );
+            }
+        }
     } else {
         for (i, e) in found.iter().enumerate() {
             if i > 0 {

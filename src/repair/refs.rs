@@ -59,7 +59,12 @@ pub fn refusal(root: &Value) -> Option<Refusal> {
 
 /// The words of a [`Refusal`] as `repair` reports them: the reason and where it arose.
 pub fn refusal_text(r: &Refusal) -> String {
-    format!("{} (at {})", r.reason, r.pointer)
+    let at = if r.pointer.is_empty() {
+        "the schema's root"
+    } else {
+        &r.pointer
+    };
+    format!("{} (at {at})", r.reason)
 }
 
 /// Inlines every local `$ref` of `root`. Returns the new schema and the references
@@ -316,6 +321,20 @@ impl Cx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cap is about the whole schema, at the empty pointer: said as its root, not `(at )`.
+    #[test]
+    fn a_refusal_at_the_root_names_the_root() {
+        let schema = serde_json::json!({"$defs": {"a": {"type": "string"}},
+            "properties": {"x": {"$ref": "#/$defs/a"}}});
+        let r = inline(&schema, 0).unwrap_err();
+        assert_eq!(r.pointer, "");
+        assert!(
+            refusal_text(&r).ends_with("(at the schema's root)"),
+            "{}",
+            refusal_text(&r)
+        );
+    }
     use serde_json::json;
 
     #[test]

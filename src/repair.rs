@@ -891,7 +891,8 @@ pub fn repair_tool(
 pub fn summary<'a>(
     results: impl IntoIterator<Item = &'a ToolRepair>,
 ) -> BTreeMap<&'static str, usize> {
-    let mut m = BTreeMap::new();
+    // Every outcome, zero counts too: a consumer reads `summary.refused` without a default.
+    let mut m = BTreeMap::from([("unchanged", 0), ("repaired", 0), ("refused", 0)]);
     for r in results {
         let k = match r.outcome {
             Outcome::Unchanged => "unchanged",

@@ -634,3 +634,38 @@ fn repair_counts_the_envelope_against_the_nesting_cap() {
     );
     assert!(!out_wrapped.exists());
 }
+
+/// `repair --format json` carries what the human report says: every outcome's count (zeros
+/// too: they were left out) and the notes on what no repair changes (a request of too many
+/// tools, said only in the human report).
+#[test]
+fn the_repair_json_report_carries_zero_counts_and_request_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools: Vec<serde_json::Value> = (0..129)
+        .map(|i| {
+            serde_json::json!({"type": "function", "function": {"name": format!("t{i}"),
+                "description": "d", "parameters": {"type": "object",
+                "properties": {"a": {"type": "string"}}}}})
+        })
+        .collect();
+    let file = dir.path().join("tools.json");
+    std::fs::write(&file, serde_json::to_string(&tools).unwrap()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["repair", "--format", "json", "-o"])
+        .arg(dir.path().join("out.json"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"unchanged": 129, "repaired": 0, "refused": 0})
+    );
+    let notes = report["request_notes"].as_array().expect("request notes");
+    assert!(
+        notes[0].as_str().is_some_and(
+            |n| n.starts_with("129 tools in one request") && n.contains("(too-many-tools)")
+        ),
+        "{notes:?}"
+    );
+}

@@ -172,6 +172,15 @@ pub fn run(args: RepairArgs) -> Result<u8> {
             "written": output.is_some(),
             "tools": body,
         });
+        // What no repair can change about a request (too many tools): human output says it
+        // in a note, JSON in this list.
+        let notes: Vec<String> = request_notes(&results, keep_unrepairable, &profile)
+            .iter()
+            .map(|n| n.trim_start_matches("note: ").trim_end().to_string())
+            .collect();
+        if !notes.is_empty() {
+            report["request_notes"] = json!(notes);
+        }
         if !tools.empty_lines.is_empty() {
             report["empty_lines"] = json!(tools.empty_lines);
         }

@@ -423,10 +423,12 @@ fn json_lines_each(
             )
         })?;
         next_index = reader.next_index;
-        if !line_formats.contains(&format) {
-            line_formats.push(format);
-        }
         if !tools.is_empty() || !builtins.is_empty() {
+            // A line with no tool (`{"tools": []}`) has no shape to name: read as one, it
+            // made a file of one shape "mixed".
+            if !line_formats.contains(&format) {
+                line_formats.push(format);
+            }
             each(&mut tools, &mut builtins);
             tools.clear();
             builtins.clear();
@@ -1263,6 +1265,20 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line with no tool names no shape: the file is JSON Lines of its other lines' shape.
+    #[test]
+    fn an_empty_line_does_not_make_a_file_mixed() {
+        let text = concat!(
+            r#"{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {}}}]}"#,
+            "\n",
+            r#"{"tools": []}"#,
+            "\n"
+        );
+        let set = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
+        assert_eq!(set.empty_lines, [2]);
+        assert_eq!(set.format_label(), "jsonl of mcp-tools-list");
+    }
     use serde_json::json;
 
     fn read(v: Value) -> ToolSet {

@@ -568,6 +568,28 @@ pub fn client_addr(addr: SocketAddr) -> SocketAddr {
 mod tests {
     use super::*;
 
+    /// An emulator on a free loopback port.
+    async fn started(opts: Options) -> Emulator {
+        Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
+            .await
+            .unwrap()
+    }
+
+    /// The status of a chat request from a well-behaved client, on a connection of its own
+    /// (401: no key given).
+    async fn served_status(emu: &Emulator) -> u16 {
+        let send = reqwest::Client::new()
+            .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
+            .body("{}")
+            .send();
+        tokio::time::timeout(Duration::from_secs(10), send)
+            .await
+            .expect("served before the test's own timeout")
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+
     /// A client that stops sending mid-body gets a 408 once the body timeout is over, and
     /// the emulator goes on answering others.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -577,9 +599,7 @@ mod tests {
             body_timeout: Duration::from_millis(200),
             ..Options::default()
         };
-        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
-            .await
-            .unwrap();
+        let emu = started(opts).await;
         let mut stalled = TcpStream::connect(emu.addr()).await.unwrap();
         stalled
             .write_all(
@@ -597,13 +617,7 @@ mod tests {
         assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
         assert!(answer.contains("waits at most 0.2s"), "{answer}");
         assert!(answer.contains(EMULATOR_HEADER), "{answer}");
-        let served = reqwest::Client::new()
-            .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
-            .body("{}")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(served.status(), 401);
+        assert_eq!(served_status(&emu).await, 401);
         emu.stop().await;
     }
 
@@ -617,21 +631,13 @@ mod tests {
             header_timeout: Duration::from_millis(200),
             ..Options::default()
         };
-        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
-            .await
-            .unwrap();
+        let emu = started(opts).await;
         let mut stalled = TcpStream::connect(emu.addr()).await.unwrap();
         stalled
             .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
             .await
             .unwrap();
-        let served = reqwest::Client::new()
-            .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
-            .body("{}")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(served.status(), 401);
+        assert_eq!(served_status(&emu).await, 401);
         let mut answer = Vec::new();
         tokio::time::timeout(Duration::from_secs(10), stalled.read_to_end(&mut answer))
             .await
@@ -668,21 +674,9 @@ mod tests {
             max_connections: 1,
             ..Options::default()
         };
-        let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), opts)
-            .await
-            .unwrap();
+        let emu = started(opts).await;
         let mut silent = std::net::TcpStream::connect(emu.addr()).unwrap();
-        let served = tokio::time::timeout(
-            Duration::from_secs(10),
-            reqwest::Client::new()
-                .post(format!("http://{}/openai/v1/chat/completions", emu.addr()))
-                .body("{}")
-                .send(),
-        )
-        .await
-        .expect("served before the test's own timeout")
-        .unwrap();
-        assert_eq!(served.status(), 401);
+        assert_eq!(served_status(&emu).await, 401);
         silent.set_nonblocking(true).unwrap();
         let mut buf = [0u8; 64];
         // 0: the emulator had closed it (a still-open connection would block: WouldBlock).

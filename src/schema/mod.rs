@@ -37,6 +37,81 @@ pub const ONE_SCHEMA: &[&str] = &[
 /// Keywords whose value is a list of subschemas.
 pub const LIST_OF_SCHEMAS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
+/// Every keyword of JSON Schema 2020-12 and of earlier drafts (`definitions`, `dependencies`,
+/// `additionalItems`, `$recursiveRef`, `$recursiveAnchor`) plus OpenAPI 3.0's `nullable` and
+/// `example`: a key outside this list is not a keyword and carries no validation meaning.
+pub const KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "patternProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$defs",
+    "definitions",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "dependentSchemas",
+    "dependencies",
+    "nullable",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+];
+
+/// Whether `k` is in [`KEYWORDS`].
+pub fn is_keyword(k: &str) -> bool {
+    KEYWORDS.contains(&k)
+}
+
 /// How a subschema was reached from its parent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Via {

@@ -290,7 +290,7 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
                 "Remove `{k}`: it only annotates, so no argument changes."
             )
         }
-        _ if !crate::repair::is_standard_keyword(k) => write!(
+        _ if !crate::schema::is_keyword(k) => write!(
             out,
             "Remove `{k}`: it is not a JSON Schema keyword, so no argument changes."
         ),

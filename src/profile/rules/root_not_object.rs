@@ -57,74 +57,6 @@ fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, SHAPES)
 }
 
-/// Every keyword of JSON Schema 2020-12, draft-07 and OpenAPI 3.0's Schema Object: a root
-/// object with none of them is an instance, not a schema.
-const SCHEMA_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$defs",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$comment",
-    "$vocabulary",
-    "definitions",
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "example",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "nullable",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "propertyOrdering",
-];
-
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if !n.is_root() {
         return;
@@ -155,9 +87,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         );
         return;
     }
+    // `propertyOrdering` is Gemini's own keyword, `x-` the OpenAPI extension prefix: a root
+    // holding only those is still a schema, not an instance.
     if !map
         .keys()
-        .any(|k| SCHEMA_KEYWORDS.contains(&k.as_str()) || k.starts_with("x-"))
+        .any(|k| crate::schema::is_keyword(k) || k == "propertyOrdering" || k.starts_with("x-"))
     {
         cx.feature(at, Feat::RootShape(value::ROOT_INSTANCE), Placement::Root, || {
             "the parameters schema has no schema keyword at all: it looks like an example of the arguments, not a schema".into()

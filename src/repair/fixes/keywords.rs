@@ -118,7 +118,7 @@ pub(super) fn keyword(
             }
             drop_keyword(tool, rule, &node, k, true)
         }
-        _ if ANNOTATIONS.contains(&k) || NARROWING.contains(&k) || !STANDARD.contains(&k) => {
+        _ if ANNOTATIONS.contains(&k) || NARROWING.contains(&k) || !crate::schema::is_keyword(k) => {
             drop_keyword(tool, rule, &node, k, true)
         }
         _ => Err(format!("no conservative repair for `{k}`")),

@@ -163,81 +163,6 @@ const NARROWING: &[&str] = &[
     "enum",
 ];
 
-/// Every JSON Schema keyword (draft 2020-12 and earlier drafts' spellings) plus OpenAPI's
-/// `nullable`: a key outside this list is not a keyword and carries no validation meaning.
-const STANDARD: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "items",
-    "prefixItems",
-    "additionalProperties",
-    "patternProperties",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "$ref",
-    "$defs",
-    "definitions",
-    "$dynamicRef",
-    "$recursiveRef",
-    "$recursiveAnchor",
-    "dependentSchemas",
-    "dependencies",
-    "nullable",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-    "dependentRequired",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "example",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$schema",
-    "$id",
-    "$comment",
-    "$anchor",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
-];
-
-/// Whether `k` is a JSON Schema keyword (any draft's spelling) or OpenAPI's `nullable`: a key
-/// that is not carries no validation meaning, and repair drops it with nothing lost.
-pub fn is_standard_keyword(k: &str) -> bool {
-    STANDARD.contains(&k)
-}
-
 /// Whether keyword `k` only annotates (`title`, `$schema`, `$id`, `default`, ...): repair
 /// drops it and reports the annotation as the only loss.
 pub fn only_annotates(k: &str) -> bool {
@@ -472,7 +397,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         )]);
     }
     let annotation = ANNOTATIONS.contains(&k);
-    let standard = STANDARD.contains(&k);
+    let standard = crate::schema::is_keyword(k);
     let said = phrase(k, &v, map);
     let lost = if !standard {
         None

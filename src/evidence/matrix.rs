@@ -396,7 +396,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees · ⏳ a newer probe verdict seen once, not yet believed. \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it. \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
@@ -451,8 +451,63 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
         let mut table = builder.build();
         table.with(tabled::settings::Style::markdown());
         let _ = writeln!(out, "{table}\n");
+        let disagreeing: Vec<&Cell> = m
+            .cases
+            .iter()
+            .filter(|c| c.family == family)
+            .flat_map(|case| {
+                m.targets
+                    .iter()
+                    .filter_map(|t| cells.get(&(case.id.as_str(), t.as_str())).copied())
+            })
+            .filter(|c| c.conflict)
+            .collect();
+        if !disagreeing.is_empty() {
+            let _ = writeln!(
+                out,
+                "Where the evidence disagrees (⚠), every piece of it, oldest first; the one in bold decides:\n"
+            );
+            for c in disagreeing {
+                let _ = writeln!(out, "- {}", disagreement(c));
+            }
+            out.push('\n');
+        }
     }
     out
+}
+
+/// One ⚠ cell's whole history on one line: `` `case` on `target`: ✗ [doc 2024-05-01](url),
+/// **✓ [report 2025-11-30](url)** ``, each item with its own verdict, kind, date and link, so
+/// that the matrix shows both sides of a disagreement and which one decides.
+fn disagreement(c: &Cell) -> String {
+    let items: Vec<String> = c
+        .evidence
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            // A folded probe entry names its first and last run; its last date is the last's.
+            let source = match it.kind {
+                EvidenceKind::Probe => it.source.rsplit(" .. ").next().unwrap_or_default(),
+                _ => it.source.as_str(),
+            };
+            let cited = crate::profile::Cited {
+                kind: it.kind,
+                date: it.last_seen.clone(),
+                source: source.to_string(),
+            };
+            let text = format!(
+                "{} {}",
+                glyph(Some(it.verdict)),
+                crate::profile::table::evidence_link(&cited)
+            );
+            if c.decided_by == Some(i) {
+                format!("**{text}**")
+            } else {
+                text
+            }
+        })
+        .collect();
+    format!("`{}` on `{}`: {}", c.case, c.target, items.join(", "))
 }
 
 fn cell_text(c: &Cell) -> String {
@@ -620,6 +675,29 @@ mod tests {
         assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
         let md = to_markdown(&m);
         assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+        // Both sides, each with its date and link, under the table; the newer in bold.
+        assert!(
+            md.contains(
+                "- `keywords/not-nested` on `openai/chat`: ✗ [report 2024-03-01](https://example.org/2024-03-01), **✓ [doc 2026-02-01](https://example.org/2026-02-01)**\n"
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_listed_disagreement_marks_the_item_that_decides_even_when_older() {
+        let cell = parse_acceptances_after_a_rejection_at(Stage::Validate);
+        assert_eq!(
+            disagreement(&cell),
+            "`keywords/not-nested` on `openai/chat`: **✗ [report 2025-03-01](https://example.org/2025-03-01)**, ✓ [probe 2026-11-08](runs/r2.jsonl)"
+        );
+    }
+
+    #[test]
+    fn a_cell_without_disagreement_is_not_listed() {
+        let docs = [doc(EvidenceKind::Report, "2024-03-01", Verdict::Rejected)];
+        let md = to_markdown(&build(&catalog(), &targets(), &[], &docs));
+        assert!(!md.contains("Where the evidence disagrees"), "{md}");
     }
 
     #[test]

@@ -198,7 +198,9 @@ impl Documents {
                         prev.display()
                     )));
                 }
-                validate(entry).map_err(at)?;
+                validate(entry).map_err(|(below, problem)| {
+                    Error::input(&path, Place::Pointer(format!("/{i}{below}")), problem)
+                })?;
             }
             files.push((path, entries));
         }
@@ -256,64 +258,118 @@ fn date_problem(date: &str) -> Option<&'static str> {
     }
 }
 
-fn validate(e: &Entry) -> std::result::Result<(), String> {
+/// Checks one entry; the error is the JSON Pointer below the entry (`/kind`, `/cells/0/date`)
+/// and the problem.
+fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
+    let bad = |at: String, problem: String| Err((at, format!("{}: {problem}", e.id)));
     if e.id.trim().is_empty() {
-        return Err("empty id".into());
+        return Err(("/id".into(), "empty id".into()));
+    }
+    // Only toolwire's own run logs are `probe` evidence: a file of documented facts that
+    // called itself observed would publish a transcript nobody saw.
+    if !matches!(e.kind, EvidenceKind::Doc | EvidenceKind::Report) {
+        return bad(
+            "/kind".into(),
+            format!(
+                "kind {:?}: documented evidence is `doc` or `report`; `probe` evidence comes only from toolwire's own run logs",
+                e.kind.as_str()
+            ),
+        );
     }
     if e.url.trim().is_empty() {
-        return Err(format!("{}: no url", e.id));
+        return bad("/url".into(), "no url".into());
+    }
+    if !(e.url.starts_with("https://") || e.url.starts_with("http://")) {
+        return bad(
+            "/url".into(),
+            format!("url {:?} is not an http(s) address", e.url),
+        );
     }
     if !e.date.is_empty()
         && let Some(problem) = date_problem(&e.date)
     {
-        return Err(format!("{}: date {:?} {problem}", e.id, e.date));
+        return bad("/date".into(), format!("date {:?} {problem}", e.date));
     }
     if (e.date.len() != 10) && e.date_note.trim().is_empty() {
-        return Err(format!(
-            "{}: a partial or empty date needs a date_note",
-            e.id
-        ));
+        return bad(
+            "/date_note".into(),
+            "a partial or empty date needs a date_note".into(),
+        );
+    }
+    if let Some(tool) = &e.tool
+        && !tool.is_object()
+    {
+        return bad(
+            "/tool".into(),
+            "tool is not an object (`name`, `description`, `parameters`)".into(),
+        );
     }
     let mapped = !e.cells.is_empty() || !e.rules.is_empty();
     if mapped != e.unmapped.is_empty() {
-        return Err(format!(
-            "{}: give either cells/rules or an `unmapped` reason (not both, not neither)",
-            e.id
-        ));
+        return bad(
+            String::new(),
+            "give either cells/rules or an `unmapped` reason (not both, not neither)".into(),
+        );
     }
     let known = |t: &String| crate::target::find(t).is_some();
-    for c in &e.cells {
-        if let Some(t) = c.targets.iter().find(|t| !known(t)) {
-            return Err(format!("{}: unknown target {t:?}", e.id));
+    for (j, c) in e.cells.iter().enumerate() {
+        if let Some((k, t)) = c.targets.iter().enumerate().find(|(_, t)| !known(t)) {
+            return bad(
+                format!("/cells/{j}/targets/{k}"),
+                format!("unknown target {t:?}"),
+            );
+        }
+        if !matches!(
+            c.verdict,
+            Verdict::Accepted | Verdict::Rejected | Verdict::AcceptedIgnored
+        ) {
+            return bad(
+                format!("/cells/{j}/verdict"),
+                format!(
+                    "verdict {:?} decides nothing: documented evidence says accepted, rejected or accepted-ignored",
+                    c.verdict.as_str()
+                ),
+            );
         }
         if let Some(d) = &c.date
             && let Some(problem) = date_problem(d)
         {
-            return Err(format!("{}: cell date {d:?} {problem}", e.id));
+            return bad(
+                format!("/cells/{j}/date"),
+                format!("cell date {d:?} {problem}"),
+            );
         }
-        for f in &c.features {
+        for (k, f) in c.features.iter().enumerate() {
             if crate::profile::feature::parse_parameter(f).is_none() {
-                return Err(format!(
-                    "{}: feature {f:?} is outside the case vocabulary",
-                    e.id
-                ));
+                return bad(
+                    format!("/cells/{j}/features/{k}"),
+                    format!("feature {f:?} is outside the case vocabulary"),
+                );
             }
         }
     }
-    for r in &e.rules {
-        if let Some(t) = r.targets.iter().find(|t| !known(t)) {
-            return Err(format!("{}: unknown target {t:?}", e.id));
+    for (j, r) in e.rules.iter().enumerate() {
+        if let Some((k, t)) = r.targets.iter().enumerate().find(|(_, t)| !known(t)) {
+            return bad(
+                format!("/rules/{j}/targets/{k}"),
+                format!("unknown target {t:?}"),
+            );
         }
-        if let Statement::NamePattern(p) = &r.statement {
-            Regex::new(p).map_err(|err| format!("{}: name-pattern: {err}", e.id))?;
+        if let Statement::NamePattern(p) = &r.statement
+            && let Err(err) = Regex::new(p)
+        {
+            return bad(
+                format!("/rules/{j}/name-pattern"),
+                format!("name-pattern: {err}"),
+            );
         }
         if let Statement::Limit { feature, .. } = &r.statement
             && crate::profile::feature::Limit::from_family(feature).is_none()
         {
-            return Err(format!(
-                "{}: limit feature {feature:?} is not a limit family",
-                e.id
-            ));
+            return bad(
+                format!("/rules/{j}"),
+                format!("limit feature {feature:?} is not a limit family"),
+            );
         }
     }
     Ok(())
@@ -773,7 +829,7 @@ mod tests {
         write(&format!("{base}  date: '2025-07'\n  unmapped: x\n"));
         let err = Documents::load(dir.path()).unwrap_err().to_string();
         assert!(
-            err.ends_with("at /0: r1: a partial or empty date needs a date_note"),
+            err.ends_with("at /0/date_note: r1: a partial or empty date needs a date_note"),
             "{err}"
         );
         write(&format!("{base}  date: '2025-07-01'\n"));
@@ -786,12 +842,20 @@ mod tests {
             "{base}  date: '2025-07-01'\n  cells:\n  - targets: [nowhere/chat]\n    features: ['keyword-allowed: const']\n    verdict: rejected\n"
         ));
         let err = Documents::load(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("unknown target \"nowhere/chat\""), "{err}");
+        assert!(
+            err.contains("at /0/cells/0/targets/0: r1: unknown target \"nowhere/chat\""),
+            "{err}"
+        );
         write(&format!(
             "{base}  date: '2025-07-01'\n  cells:\n  - targets: [openai/chat]\n    features: ['keyword-allowd: const']\n    verdict: rejected\n"
         ));
         let err = Documents::load(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("outside the case vocabulary"), "{err}");
+        assert!(
+            err.contains(
+                "at /0/cells/0/features/0: r1: feature \"keyword-allowd: const\" is outside"
+            ),
+            "{err}"
+        );
         write(&format!(
             "{base}  date: '2025-07-01'\n  colour: red\n  unmapped: x\n"
         ));
@@ -801,6 +865,60 @@ mod tests {
             "{base}  date: ''\n  date_note: not shown\n  unmapped: x\n"
         ));
         assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+    }
+
+    /// Documented evidence is `doc` or `report`, from an http(s) page, with a verdict that
+    /// decides: an entry calling itself `probe` would pass off a transcript nobody observed
+    /// as toolwire's own (it was folded in as probe evidence, linked as a run log).
+    #[test]
+    fn only_doc_and_report_evidence_with_a_web_source_and_a_verdict_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let cell =
+            "  cells:\n  - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n";
+        let entry = |kind: &str, url: &str, verdict: &str| {
+            format!(
+                "- id: r1\n  kind: {kind}\n  url: '{url}'\n  date: '2025-07-01'\n{cell}    verdict: {verdict}\n"
+            )
+        };
+        for (text, place, problem) in [
+            (
+                entry("probe", "https://example.com/1", "rejected"),
+                "/0/kind",
+                "kind \"probe\": documented evidence is `doc` or `report`",
+            ),
+            (
+                entry("report", "javascript:alert(1)", "rejected"),
+                "/0/url",
+                "url \"javascript:alert(1)\" is not an http(s) address",
+            ),
+            (
+                entry("doc", "https://example.com/1", "inconclusive"),
+                "/0/cells/0/verdict",
+                "verdict \"inconclusive\" decides nothing",
+            ),
+            (
+                entry("doc", "https://example.com/1", "skipped"),
+                "/0/cells/0/verdict",
+                "verdict \"skipped\" decides nothing",
+            ),
+            (
+                format!(
+                    "{}  tool: 5\n",
+                    entry("report", "https://example.com/1", "rejected")
+                ),
+                "/0/tool",
+                "tool is not an object",
+            ),
+        ] {
+            write(&text);
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(err.contains(&format!("at {place}: r1: {problem}")), "{err}");
+        }
+        for kind in ["doc", "report"] {
+            write(&entry(kind, "http://example.com/1", "accepted-ignored"));
+            assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
+        }
     }
 
     /// A key pasted with a report's error text would reach the matrix and the profiles
@@ -854,7 +972,7 @@ mod tests {
             write(&format!("{base}  date: '{date}'\n  unmapped: x\n"));
             let err = Documents::load(dir.path()).unwrap_err().to_string();
             assert!(
-                err.contains(&format!("at /0: r1: date {date:?} {problem}")),
+                err.contains(&format!("at /0/date: r1: date {date:?} {problem}")),
                 "{date}: {err}"
             );
             write(&format!(
@@ -862,7 +980,9 @@ mod tests {
             ));
             let err = Documents::load(dir.path()).unwrap_err().to_string();
             assert!(
-                err.contains(&format!("r1: cell date {date:?} {problem}")),
+                err.contains(&format!(
+                    "at /0/cells/0/date: r1: cell date {date:?} {problem}"
+                )),
                 "{date}: {err}"
             );
         }

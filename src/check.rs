@@ -276,6 +276,14 @@ fn default_level() -> Level {
     Level::Error
 }
 
+impl Finding {
+    /// Whether output marks the finding "(repairable)": only an error, since `repair` leaves
+    /// a warning's feature as written (see [`Finding::repairable`]).
+    pub fn marked_repairable(&self) -> bool {
+        self.repairable && self.level == Level::Error
+    }
+}
+
 impl Serialize for Finding {
     /// The fields in declaration order; `tool` and `tool_index` only for a finding about a tool
     /// (see [`Finding`]), `request` only when true, `file` and `line` only when known.
@@ -724,7 +732,7 @@ impl Report {
                     s,
                     "            fix: {}{}",
                     notes.fix_line(&f.fix),
-                    if f.repairable && f.level == Level::Error {
+                    if f.marked_repairable() {
                         " (repairable)"
                     } else {
                         ""

@@ -851,11 +851,11 @@ pub fn id_matches(id: &str, filter: &str) -> bool {
 
 fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::input(
-            dir,
-            Place::File,
-            format!("cannot read the case folder: {e}"),
-        )
+        let problem = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such case folder".to_string(),
+            _ => format!("cannot read the case folder: {e}"),
+        };
+        Error::input(dir, Place::Path, problem)
     })?;
     for entry in entries {
         let entry = entry.map_err(|e| Error::input(dir, Place::File, e.to_string()))?;

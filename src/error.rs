@@ -11,6 +11,9 @@ use std::path::Path;
 pub enum Place {
     /// The file as a whole (too large, unreadable, not UTF-8 at the start).
     File,
+    /// The path itself, of which nothing was read (no such file, a folder where a file
+    /// belongs): "(whole file)" would say there is a file with something wrong in it.
+    Path,
     /// 1-based line and column in the file's text.
     LineColumn { line: usize, column: usize },
     /// An RFC 6901 JSON Pointer into the parsed document.
@@ -23,6 +26,7 @@ impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Place::File => f.write_str("(whole file)"),
+            Place::Path => f.write_str("(the path)"),
             Place::LineColumn { line, column } => write!(f, "line {line}, column {column}"),
             Place::Pointer(p) if p.is_empty() => f.write_str("at the document root"),
             Place::Pointer(p) => write!(f, "at {}", inline(p)),
@@ -38,7 +42,7 @@ impl fmt::Display for Place {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad input: the file, the place and what is wrong. Exit code 2.
-    #[error("{file}: {place}: {problem}")]
+    #[error("{file}: {}{problem}", place_prefix(.place))]
     Input {
         file: String,
         place: Place,
@@ -81,6 +85,15 @@ impl Error {
             path: inline(&path.as_ref().display().to_string()).into_owned(),
             source,
         }
+    }
+}
+
+/// The place as it leads an error's problem: none for [`Place::Path`], whose problem is about
+/// the file name just printed ("t.json: no such file").
+fn place_prefix(place: &Place) -> String {
+    match place {
+        Place::Path => String::new(),
+        place => format!("{place}: "),
     }
 }
 

@@ -42,14 +42,9 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
             .map_err(|e| Error::input(path, Place::File, e.to_string()))?;
         return capped(path, bytes, limits);
     }
-    let meta =
-        std::fs::metadata(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    let meta = std::fs::metadata(path).map_err(|e| path_error(path, &e))?;
     if meta.is_dir() {
-        return Err(Error::input(
-            path,
-            Place::File,
-            "is a directory, not a file",
-        ));
+        return Err(Error::input(path, Place::Path, "is a folder, not a file"));
     }
     if meta.len() > limits.max_bytes {
         return Err(Error::input(
@@ -62,14 +57,24 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let file =
-        std::fs::File::open(path).map_err(|e| Error::input(path, Place::File, e.to_string()))?;
+    let file = std::fs::File::open(path).map_err(|e| path_error(path, &e))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // The file may grow between stat and read; never read past the cap.
     file.take(limits.max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::input(path, Place::File, e.to_string()))?;
     capped(path, bytes, limits)
+}
+
+/// A path that could not be opened or looked at: nothing of it was read, so the error is
+/// about the path ("no such file" rather than the OS's "No such file or directory (os error
+/// 2)").
+pub(crate) fn path_error(path: &Path, e: &std::io::Error) -> Error {
+    let problem = match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        _ => e.to_string(),
+    };
+    Error::input(path, Place::Path, problem)
 }
 
 /// `bytes` read with one byte past the cap allowed: an error when that byte was read.

@@ -154,8 +154,8 @@ impl Project {
 
     /// Regenerates (or in check mode, compares) every generated file: the matrix
     /// (`matrix.json`, `MATRIX.md`), the profiles (`profile.json`) and the rule table
-    /// (`RULES.md`). Returns the files that changed (or are stale).
-    pub fn regenerate(&self, mode: Mode) -> Result<Vec<PathBuf>> {
+    /// (`RULES.md`). Returns how many there are and which changed (or are stale).
+    pub fn regenerate(&self, mode: Mode) -> Result<Regenerated> {
         let catalog = self.catalog()?;
         let m = self.matrix(&catalog)?;
         let profiles = crate::profile::derive::derive(&m, &catalog, &self.profile_specs()?);
@@ -172,11 +172,24 @@ impl Project {
                 crate::profile::table::rules_md(&profiles, &m),
             ),
         ];
+        let count = files.len();
         for (path, content) in files {
             changed.extend(report::write_generated(&path, &content, mode)?);
         }
-        Ok(changed)
+        Ok(Regenerated {
+            files: count,
+            changed,
+        })
     }
+}
+
+/// What [`Project::regenerate`] did.
+#[derive(Debug)]
+pub struct Regenerated {
+    /// How many generated files were compared (or written when they changed).
+    pub files: usize,
+    /// The files that changed (or, in check mode, are stale or missing).
+    pub changed: Vec<PathBuf>,
 }
 
 /// Reads `reports/matrix.json` as committed (for the suite and the re-probe rule).

@@ -345,7 +345,8 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
-            let md = crate::check::corpus_markdown(&sets, &set);
+            let md =
+                crate::check::corpus_markdown(&sets, &set, args.profiles.as_deref(), &args.ignore);
             std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
         }
         if args.one_request {

@@ -126,8 +126,8 @@ fn error_text(arg: &str) -> Result<String> {
     if meta.is_some_and(std::fs::Metadata::is_dir) {
         return Err(Error::input(
             path,
-            Place::File,
-            "a directory, not an error body file; give a file or the error text itself",
+            Place::Path,
+            "a folder, not an error body file; give a file or the error text itself",
         ));
     }
     let text = if arg == "-" || meta.is_some() {
@@ -177,7 +177,7 @@ fn error_text(arg: &str) -> Result<String> {
             _ => "no such file (give an existing error body file, or the error text itself)"
                 .to_string(),
         };
-        return Err(Error::input(path, Place::File, problem));
+        return Err(Error::input(path, Place::Path, problem));
     }
     Ok(arg.to_string())
 }

@@ -198,7 +198,7 @@ impl Paths {
         } else {
             "--reports: no such folder (it holds runs/, documented/ and the generated files)"
         };
-        Err(Error::input(dir, crate::error::Place::File, problem))
+        Err(Error::input(dir, crate::error::Place::Path, problem))
     }
 }
 

@@ -575,7 +575,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     if emulated {
         println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
     } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
-        for p in project.regenerate(Mode::Write)? {
+        for p in project.regenerate(Mode::Write)?.changed {
             println!("wrote {}", p.display());
         }
     }

@@ -46,13 +46,18 @@ pub fn run(args: RulesArgs) -> Result<u8> {
         }
     }
     let mode = if args.check { Mode::Check } else { Mode::Write };
-    let changed = project.regenerate(mode)?;
+    let done = project.regenerate(mode)?;
+    let changed = done.changed;
     for p in &changed {
         if args.check {
             println!("{}", check_line(p));
         } else {
             println!("wrote {}", p.display());
         }
+    }
+    // Said also when nothing is stale, so that a CI log shows the check ran.
+    if args.check && changed.is_empty() {
+        println!("{}", fresh_line(done.files, &paths.reports_dir));
     }
     Ok(if args.check && !changed.is_empty() {
         EXIT_FINDINGS
@@ -68,6 +73,14 @@ fn check_line(path: &std::path::Path) -> String {
         "{}: {} (run `toolwire rules` and commit it)",
         if path.exists() { "stale" } else { "missing" },
         path.display()
+    )
+}
+
+/// What `rules --check` says when every generated file is what the evidence gives.
+fn fresh_line(files: usize, reports: &std::path::Path) -> String {
+    format!(
+        "fresh: all {files} generated files in {} match the evidence",
+        reports.display()
     )
 }
 

@@ -58,6 +58,11 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
     if !f.fix.is_empty() {
         message.push_str("\nFix: ");
         message.push_str(&f.fix);
+        // As output for people marks it: a reader of the annotation learns that `toolwire
+        // repair` would fix it.
+        if f.marked_repairable() {
+            message.push_str(" (repairable)");
+        }
     }
     let command = match f.level {
         Level::Error => "error",
@@ -116,8 +121,27 @@ mod tests {
             annotation(&finding(), &site),
             "::error file=tools/a%2Cb%3Ac.json,line=12,col=9,title=toolwire keyword-unsupported::\
              tool `search` at /properties/q/const: `const` is not accepted by \
-             gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`."
+             gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`. (repairable)"
         );
+    }
+
+    /// Marked "(repairable)" where output for people marks it: an error `repair` rewrites,
+    /// never a warning (left as written) nor a finding repair has no rewrite for.
+    #[test]
+    fn repairable_errors_are_marked_as_for_people() {
+        let error = annotation(&finding(), &Site::default());
+        assert!(
+            error.ends_with("`toolwire repair`. (repairable)"),
+            "{error}"
+        );
+        let mut w = finding();
+        w.level = Level::Warning;
+        let warning = annotation(&w, &Site::default());
+        assert!(warning.ends_with("`toolwire repair`."), "{warning}");
+        let mut no = finding();
+        no.repairable = false;
+        let unrepairable = annotation(&no, &Site::default());
+        assert!(!unrepairable.contains("(repairable)"), "{unrepairable}");
     }
 
     /// A name from the file cannot drive the log viewer's terminal (ESC, C1 CSI, a bidi

@@ -8,7 +8,7 @@
 use maud::{DOCTYPE, Markup, html};
 
 use crate::check::{
-    Finding, FixNotes, Level, Report, count, counts, group_header, place_label, strict_note,
+    Finding, FixNotes, Report, count, counts, group_header, place_label, strict_note,
 };
 use crate::profile::findings::UNVERIFIED_FIX;
 
@@ -100,7 +100,7 @@ fn file_findings<'a>(
             rows.push(html! { tr.tool { td colspan="4" { (group_header(f)) } } });
         }
         let level = f.level.as_str();
-        let repairable = f.repairable && f.level == Level::Error;
+        let repairable = f.marked_repairable();
         rows.push(html! {
             tr {
                 td class=(level) { (level) }
@@ -144,6 +144,7 @@ fn fix_cell<'a>(f: &'a Finding, notes: &mut FixNotes<'a>) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Level;
     use crate::profile::{self, CompiledProfile};
 
     fn report(tools: serde_json::Value) -> Report {

@@ -128,8 +128,9 @@ pub enum Statement {
     /// whose schemas use a key outside the list (rejected), and to `keyword-allowed: K` cases
     /// (no form) whose keys are all in it (accepted).
     Fields(Vec<String>),
-    /// The type names accepted (ASCII case-insensitively); `unknown` lists names the source
-    /// does not settle; every other `type-spelling` case is rejected.
+    /// The type names accepted, each spelling exactly as a source gives it (an enum documented
+    /// as `STRING` says nothing of `String`); `unknown` lists spellings the source does not
+    /// settle; every other `type-spelling` case is rejected.
     Types {
         accepted: Vec<String>,
         #[serde(default)]
@@ -600,10 +601,10 @@ pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
                 return None;
             };
             let plain = spelling.as_str();
-            if unknown.iter().any(|u| u.eq_ignore_ascii_case(plain)) {
+            if unknown.iter().any(|u| u == plain) {
                 return None;
             }
-            if accepted.iter().any(|a| a.eq_ignore_ascii_case(plain)) {
+            if accepted.iter().any(|a| a == plain) {
                 Some((
                     Verdict::Accepted,
                     format!("`{plain}` names a documented type"),
@@ -786,6 +787,25 @@ mod tests {
         assert_eq!(
             judge(&limit, &case("enum-size-limit: 11", "a", base.clone())),
             None
+        );
+
+        let types = Statement::Types {
+            accepted: vec!["STRING".into(), "string".into()],
+            unknown: vec!["String".into()],
+        };
+        let typed = |t: &str| json!({"type":"object","properties":{"v":{"type":t}}});
+        assert_eq!(
+            judge(&types, &case("type-spelling: STRING", "a", typed("STRING"))).map(|v| v.0),
+            Some(Verdict::Accepted)
+        );
+        // A spelling no source gives is not accepted by likeness to one that is.
+        assert_eq!(
+            judge(&types, &case("type-spelling: String", "a", typed("String"))),
+            None
+        );
+        assert_eq!(
+            judge(&types, &case("type-spelling: sTrInG", "a", typed("sTrInG"))).map(|v| v.0),
+            Some(Verdict::Rejected)
         );
 
         let meta = Statement::MetaSchema("2020-12".into());

@@ -250,7 +250,7 @@ pub struct Profile {
     pub summary: Summary,
     /// The targets of the profile that reject every parameters schema the JSON Schema draft
     /// 2020-12 meta-schema refuses, each with one piece of evidence for it: a documented
-    /// `meta-schema: 2020-12` rule (`anthropic-input-schema-2020-12`), or for
+    /// `meta-schema: 2020-12` rule (`anth-2020-12-property-values-strings`), or for
     /// `engine/jsonschema-2020-12`, whose definition is that check, its newest probe rejection
     /// of a case the meta-schema refuses. `check` validates schemas against the meta-schema
     /// only when this is not empty (rule `meta-schema-invalid`).

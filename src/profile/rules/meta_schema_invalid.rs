@@ -2,8 +2,8 @@
 //! refuses, where no other rule has already said so.
 //!
 //! Anthropic documents (by its API's error text) that `input_schema` "must match JSON Schema
-//! draft 2020-12" (`anthropic-input-schema-2020-12` in `reports/documented/providers.yaml`,
-//! a `meta-schema: 2020-12` rule), and `engine/jsonschema-2020-12` is that check itself. The
+//! draft 2020-12" (`anth-2020-12-property-values-strings` and `anth-2020-12-docs-url-change`
+//! in `reports/documented/reports.yaml`, each a `meta-schema: 2020-12` rule), and `engine/jsonschema-2020-12` is that check itself. The
 //! profile carries the targets with that evidence (`Profile::meta_schema`, derived from the
 //! matrix items the rule made and the engine's probes), so the targets, kind, date and link a
 //! finding cites come from the evidence. The requirement is a class, not one case's feature:

@@ -589,6 +589,32 @@ async fn a_retry_after_longer_than_allowed_is_not_waited_for() {
     s.stop().await;
 }
 
+/// A library caller's retry count past `MAX_RETRIES` is held to it: 100,000 retries against
+/// a server that keeps failing would never end the probe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_are_capped_whatever_the_options_say() {
+    let s = Scenario::with(
+        Options {
+            fault: Some(Fault::ServerError),
+            ..Options::default()
+        },
+        &env_for(Keys::Valid),
+        |o| {
+            o.retries = 100_000;
+            o.backoff_base = Duration::from_millis(1);
+            o.backoff_cap = Duration::from_millis(1);
+        },
+        Some(&["anthropic/messages"]),
+    )
+    .await;
+    let (summary, log, _dir) = s.run(&["control/baseline"], &[]).await;
+    let o = obs(&log, "anthropic/messages", "control/baseline");
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{o:?}");
+    let max = toolwire::probe::http::MAX_RETRIES as usize;
+    assert_eq!(summary.targets["anthropic/messages"].requests, max + 1);
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_request_budget_stops_the_run() {
     let mut s = Scenario::with(

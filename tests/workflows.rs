@@ -167,6 +167,48 @@ fn secrets_reach_only_the_steps_that_use_them() {
     assert!(text(probe_step(&workflow)).contains("secrets.OPENAI_API_KEY"));
 }
 
+/// No checkout leaves a token in `.git/config` (actions/checkout persists it by default),
+/// where the build steps' dependency scripts could read it; the push token reaches the
+/// pull-request step alone.
+#[test]
+fn no_token_outlives_the_step_that_uses_it() {
+    for file in ["ci.yml", "probe.yml"] {
+        let w = yaml(&format!(".github/workflows/{file}"));
+        let mut checkouts = 0;
+        for (id, job) in w["jobs"].as_object().expect("jobs") {
+            for step in job["steps"].as_array().expect("steps") {
+                if !step["uses"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("actions/checkout@"))
+                {
+                    continue;
+                }
+                checkouts += 1;
+                assert_eq!(
+                    step["with"]["persist-credentials"],
+                    Value::Bool(false),
+                    "{file}: job {id}: {step}"
+                );
+                assert!(step["with"].get("token").is_none(), "{file}: {step}");
+            }
+        }
+        assert!(checkouts > 0, "{file} checks out the repository");
+    }
+    let workflow = yaml(".github/workflows/probe.yml");
+    let steps = workflow["jobs"]["probe"]["steps"]
+        .as_array()
+        .expect("steps");
+    let with_token: Vec<&str> = steps
+        .iter()
+        .filter(|s| {
+            let t = serde_json::to_string(s).unwrap();
+            t.contains("PROBE_PR_TOKEN") || t.contains("github.token")
+        })
+        .map(|s| s["name"].as_str().unwrap_or("(unnamed)"))
+        .collect();
+    assert_eq!(with_token, ["Open a pull request when a verdict changed"]);
+}
+
 fn read_text_has(needle: &str) -> bool {
     read(".github/workflows/probe.yml").contains(needle)
 }

@@ -378,7 +378,10 @@ fn listed(names: &[&str]) -> String {
 /// name in another case, or within a third of its length in edits (Levenshtein; so a name
 /// of one or two characters is only matched in another case). Ties go to the first in file
 /// order.
-fn did_you_mean<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(
+    wanted: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let wanted_lower = wanted.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for name in names {

@@ -29,9 +29,21 @@ pub struct EmulateArgs {
     /// Serve only this provider, at the root (e.g. `openai`), instead of under `/<provider>`.
     #[arg(long, value_name = "PROVIDER")]
     pub only: Option<String>,
-    /// Exit after this many seconds (for scripts and tests).
-    #[arg(long = "exit-after", value_name = "SECS")]
+    /// Exit after this many seconds (for scripts and tests; at most a day).
+    #[arg(long = "exit-after", value_name = "SECS", value_parser = exit_after_seconds)]
     pub exit_after: Option<f64>,
+}
+
+/// `--exit-after`: a finite number of seconds from 0 to a day (a `Duration` cannot hold
+/// `1e20` or `inf`, and NaN is no time).
+fn exit_after_seconds(v: &str) -> std::result::Result<f64, String> {
+    const DAY: f64 = 86_400.0;
+    match v.trim().parse::<f64>() {
+        Ok(s) if (0.0..=DAY).contains(&s) => Ok(s),
+        Ok(s) if s > DAY => Err(format!("at most {DAY} seconds (a day)")),
+        Ok(_) => Err("expected a number of seconds from 0".into()),
+        Err(e) => Err(format!("expected a number of seconds: {e}")),
+    }
 }
 
 pub fn run(args: EmulateArgs) -> Result<u8> {
@@ -93,7 +105,7 @@ pub fn run(args: EmulateArgs) -> Result<u8> {
         use std::io::Write;
         let _ = std::io::stdout().flush();
         match args.exit_after {
-            Some(secs) => tokio::time::sleep(Duration::from_secs_f64(secs.max(0.0))).await,
+            Some(secs) => tokio::time::sleep(Duration::from_secs_f64(secs)).await,
             None => {
                 let _ = tokio::signal::ctrl_c().await;
             }

@@ -48,11 +48,12 @@ pub struct ProbeArgs {
     /// Default: 2 for remote hosts, unlimited for loopback.
     #[arg(long = "rate", value_name = "[TARGET=]R")]
     pub rate: Vec<String>,
-    /// Per-request timeout in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = positive_seconds)]
+    /// Per-request timeout in seconds (at most 600).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = timeout_seconds)]
     pub timeout: f64,
-    /// Retries after a transport error, 5xx or 429.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    /// Retries after a transport error, 5xx or 429 (at most 10).
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(http::MAX_RETRIES)))]
     pub retries: u32,
     /// Largest number of HTTP requests this run may send, all targets together.
     #[arg(long = "max-requests", value_name = "N", default_value_t = 8000)]
@@ -69,14 +70,31 @@ pub struct ProbeArgs {
     pub no_regenerate: bool,
 }
 
+/// The longest `--timeout`: a provider that has not answered a one-token request in ten
+/// minutes will not; a longer wait only stalls the run (and past `u64::MAX` seconds a
+/// `Duration` cannot hold it).
+pub const MAX_TIMEOUT_SECS: f64 = 600.0;
+
 /// A timeout in seconds: a finite number above zero (a zero timeout would make every probe
-/// fail without sending anything).
-fn positive_seconds(v: &str) -> std::result::Result<f64, String> {
+/// fail without sending anything) and at most [`MAX_TIMEOUT_SECS`].
+fn timeout_seconds(v: &str) -> std::result::Result<f64, String> {
     match v.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECS => Ok(s),
+        Ok(s) if s > MAX_TIMEOUT_SECS => Err(format!("at most {MAX_TIMEOUT_SECS} seconds")),
         Ok(_) => Err("expected a number of seconds above 0".into()),
         Err(e) => Err(format!("expected a number of seconds: {e}")),
     }
+}
+
+/// The lowest `--rate` other than 0 (unlimited): one request every 100 s. Below it the
+/// interval between requests outgrows what a `Duration` holds (`1e-300`).
+const MIN_RATE: f64 = 0.01;
+
+/// Why a `--rate` value is refused: it is 0 (unlimited) or a finite number from
+/// [`MIN_RATE`] up.
+fn bad_rate(r: f64) -> Option<&'static str> {
+    (!(r == 0.0 || (r.is_finite() && r >= MIN_RATE)))
+        .then_some("expected 0 (unlimited) or at least 0.01 requests per second")
 }
 
 /// Checks the flags that name live targets before anything runs, so a typo is an error
@@ -131,11 +149,13 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
         }
     }
     let rate = per_target::<f64>(&args.rate, "--rate")?;
-    if let Some((target, r)) = rate.iter().find(|(_, r)| !(r.is_finite() && *r > 0.0)) {
-        return Err(Error::Usage(format!(
-            "--rate {}{r}: expected a positive number of requests per second",
-            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
-        )));
+    for (target, r) in &rate {
+        if let Some(why) = bad_rate(*r) {
+            return Err(Error::Usage(format!(
+                "--rate {}{r:?}: {why}",
+                target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
+            )));
+        }
     }
     let named = concurrency
         .iter()
@@ -227,11 +247,16 @@ pub struct LiveTargets {
     pub targets: Vec<Arc<HttpTarget>>,
     /// Every credential read, for the redactor.
     pub secrets: Vec<String>,
+    /// Settings of the probed targets that may be private, as (variable, value): the base-URL
+    /// variables (`OPENAI_BASE_URL`, `AZURE_OPENAI_ENDPOINT`, `OLLAMA_HOST`, ...) and
+    /// `GOOGLE_CLOUD_PROJECT`, for the redactor ([`Redactor::add_setting`]).
+    pub settings: Vec<(String, String)>,
     /// Ids whose base URL `--base-url` replaced.
     pub overridden: Vec<String>,
-    /// Hosted targets (not the local servers that need no credential) whose base URL was
-    /// replaced by a loopback one, with it: whatever answers there (a mock, a relay, the
-    /// emulator with its marker stripped) is a stand-in, not the provider.
+    /// Hosted targets (not the local servers that need no credential) whose base URL is not
+    /// the provider's own ([`http::is_providers_own`]), with it: whatever answers there (a
+    /// mock, a relay, a proxy or gateway, the emulator with its marker stripped) is a
+    /// stand-in, not the provider.
     pub stand_ins: Vec<(String, String)>,
 }
 
@@ -249,14 +274,9 @@ pub fn live_targets(
     let models: HashMap<String, String> = pairs(&args.models, "--model")?.into_iter().collect();
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
-    if let Some((target, r)) = rate.iter().find(|(_, r)| !(r.is_finite() && *r > 0.0)) {
-        return Err(Error::Usage(format!(
-            "--rate {}{r}: expected a positive number of requests per second",
-            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
-        )));
-    }
     let mut targets = Vec::new();
     let mut secrets = Vec::new();
+    let mut settings = Vec::new();
     let mut overridden = Vec::new();
     let mut stand_ins = Vec::new();
     for route in crate::target::routes() {
@@ -270,7 +290,7 @@ pub fn live_targets(
         }
         let mut cfg = route.configure(env);
         if let Some(url) = base_urls.get(&id) {
-            cfg.base_url = url.trim_end_matches('/').to_string();
+            cfg.base_url = route.base_url(url.trim_end_matches('/'));
             cfg.base_overridden = true;
             overridden.push(id.clone());
         } else if crate::evidence::runlog::has_userinfo(&cfg.base_url) {
@@ -295,9 +315,23 @@ pub fn live_targets(
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
         }
+        let private = route
+            .settings()
+            .base_env
+            .into_iter()
+            .chain((id == "vertex/v1/parameters").then_some("GOOGLE_CLOUD_PROJECT"));
+        for var in private {
+            if let Some(value) = env.var(var) {
+                settings.push((var.to_string(), value));
+            }
+        }
         // A local server (it needs no credential) is probed on this machine by design.
         let hosted = !matches!(route.settings().keyless, crate::target::wire::Keyless::Open);
-        if hosted && cfg.base_overridden && http::is_loopback(&cfg.base_url) {
+        if hosted
+            && cfg.base_overridden
+            && !cfg.base_url.is_empty()
+            && !http::is_providers_own(route.as_ref(), &cfg.base_url)
+        {
             stand_ins.push((
                 id.clone(),
                 crate::evidence::runlog::redact_userinfo(&cfg.base_url).into_owned(),
@@ -323,6 +357,7 @@ pub fn live_targets(
     Ok(LiveTargets {
         targets,
         secrets,
+        settings,
         overridden,
         stand_ins,
     })
@@ -396,6 +431,7 @@ fn check_env(
 pub fn run(args: ProbeArgs) -> Result<u8> {
     let paths = &args.paths;
     check_flags(&args)?;
+    check_target_filters(&args)?;
     let project = paths.project();
     let catalog = project.catalog()?;
     for f in &args.case_filters {
@@ -422,11 +458,15 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         let LiveTargets {
             targets: live,
             secrets,
+            settings,
             overridden,
             stand_ins,
         } = live_targets(&args, &ProcessEnv, &client, &budget)?;
         for s in &secrets {
             redactor.add_secret(s);
+        }
+        for (var, value) in &settings {
+            redactor.add_setting(var, value);
         }
         // A run is emulated when any replaced base URL (by --base-url or a base-URL variable)
         // is served by `toolwire emulate`.
@@ -444,7 +484,8 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             }
             false
         });
-        // A hosted provider answering from this machine is a stand-in, marker or not.
+        // A hosted provider answering from anywhere but its own host is a stand-in, marker
+        // or not.
         let probed = |id: &str| {
             live.iter()
                 .any(|t| t.record().id == id && t.skip_reason().is_none())
@@ -452,46 +493,14 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         if !emulated && let Some((id, base)) = stand_ins.iter().find(|(id, _)| probed(id)) {
             emulated = true;
             why_emulated = format!(
-                "{id} answered from the loopback address {base}, a stand-in for the provider"
+                "{id} answered from {base}, not the provider's own host: a stand-in for the \
+                 provider"
             );
         }
         targets.extend(live.into_iter().map(|t| t as Arc<dyn ProbeTarget>));
     }
     if !args.targets.is_empty() {
-        if args.offline
-            && let Some(f) = args.targets.iter().find(|f| {
-                !targets.iter().any(|t| id_matches(&t.record().id, f))
-                    && crate::target::routes()
-                        .iter()
-                        .any(|r| id_matches(r.id(), f))
-            })
-        {
-            return Err(Error::Usage(format!(
-                "--target {f:?} names live targets, and --offline probes only the in-process \
-                 engines (engine/*); drop --offline to probe it"
-            )));
-        }
-        // Every target a filter may name (live ones are read only when they match one).
-        let known: Vec<String> = crate::engine::engines()
-            .iter()
-            .map(|e| e.id().to_string())
-            .chain(
-                (!args.offline)
-                    .then(crate::target::routes)
-                    .into_iter()
-                    .flatten()
-                    .map(|r| r.id().to_string()),
-            )
-            .collect();
         targets.retain(|t| args.targets.iter().any(|f| id_matches(&t.record().id, f)));
-        if targets.is_empty() {
-            return Err(Error::Usage(format!(
-                "--target {} matches no target{} (the targets: {})",
-                args.targets.join(", --target "),
-                if args.offline { " probed offline" } else { "" },
-                known.join(", ")
-            )));
-        }
     }
     for t in &targets {
         if let Some(why) = t.skip_reason() {
@@ -502,6 +511,9 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     // files there; an emulated one never touches it.
     if !emulated {
         paths.require_reports()?;
+        // The regeneration after the run reads it: a mistake found then would come after
+        // every request was spent and the run log written.
+        project.profile_specs()?;
     }
     let runs_dir = match (&args.runs_dir, emulated) {
         (Some(d), true) if same_dir(d, &project.runs_dir()) => {
@@ -582,6 +594,47 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// Refuses a `--target` filter that matches no target before anything is sent: beside a
+/// filter that does match, a mistyped one would otherwise leave its target out unnoticed (a
+/// scheduled run would silently stop probing it). Offline, only the engines count.
+fn check_target_filters(args: &ProbeArgs) -> Result<()> {
+    let known: Vec<&str> = crate::engine::engines()
+        .iter()
+        .map(|e| e.id())
+        .chain(
+            (!args.offline)
+                .then(crate::target::routes)
+                .into_iter()
+                .flatten()
+                .map(|r| r.id()),
+        )
+        .collect();
+    for f in &args.targets {
+        if args.offline
+            && !known.iter().any(|id| id_matches(id, f))
+            && crate::target::routes()
+                .iter()
+                .any(|r| id_matches(r.id(), f))
+        {
+            return Err(Error::Usage(format!(
+                "--target {f:?} names live targets, and --offline probes only the in-process \
+                 engines (engine/*); drop --offline to probe it"
+            )));
+        }
+        if !known.iter().any(|id| id_matches(id, f)) {
+            let hint = crate::cli::args::did_you_mean(f, known.iter().copied())
+                .map(|n| format!(" (did you mean {n:?}?)"))
+                .unwrap_or_default();
+            return Err(Error::Usage(format!(
+                "--target {f} matches no target{}{hint} (the targets: {})",
+                if args.offline { " probed offline" } else { "" },
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
 const INTERRUPTED_EXIT: u8 = 130;
 
@@ -653,7 +706,7 @@ pub fn summary_table(s: &RunSummary) -> String {
     let mut out = table.to_string();
     for (id, t) in &s.targets {
         if let Some((why, n)) = t.why_all_inconclusive() {
-            let total: usize = t.counts.values().sum();
+            let sent = t.counts.values().sum::<usize>() - t.not_sent;
             // The words the log uses: inconclusive and unreachable are different verdicts.
             let words = match (
                 t.counts.get(&Verdict::Inconclusive).copied().unwrap_or(0),
@@ -664,8 +717,14 @@ pub fn summary_table(s: &RunSummary) -> String {
                 _ => "inconclusive or unreachable",
             };
             out.push_str(&format!(
-                "\n{id}: every answer was {words}; most common reason ({n} of {total}): {why}"
+                "\n{id}: every answer was {words}; most common reason ({n} of {sent} sent): {why}"
             ));
+            if t.not_sent > 0 {
+                out.push_str(&format!(
+                    "; {} more not sent (the control was not accepted)",
+                    t.not_sent
+                ));
+            }
         }
     }
     out
@@ -697,14 +756,19 @@ mod tests {
         }
     }
 
-    /// A hosted provider's base URL replaced by a loopback one makes whatever answers there a
-    /// stand-in (its answers are not evidence); a self-hosted engine's own loopback URL, and a
-    /// remote gateway, are not.
+    /// A hosted provider's base URL replaced by one that is not the provider's own (a
+    /// loopback mock, a remote gateway) makes whatever answers there a stand-in (its answers
+    /// are not evidence); a self-hosted engine's own URL, an Azure resource's endpoint and a
+    /// provider's default host are not.
     #[test]
-    fn a_hosted_target_sent_to_loopback_is_a_stand_in() {
+    fn a_hosted_target_sent_elsewhere_is_a_stand_in() {
         let env: BTreeMap<String, String> = [
             ("OPENAI_API_KEY", "tw-stand-in-test"),
             ("MISTRAL_API_KEY", "tw-stand-in-test"),
+            ("ANTHROPIC_API_KEY", "tw-stand-in-test"),
+            ("AZURE_OPENAI_API_KEY", "tw-stand-in-test"),
+            ("AZURE_OPENAI_ENDPOINT", "https://myres.openai.azure.com"),
+            ("AZURE_OPENAI_DEPLOYMENT", "gpt-4o"),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -716,18 +780,113 @@ mod tests {
             "mistral/chat",
             "--target",
             "ollama/chat",
+            "--target",
+            "anthropic/messages",
+            "--target",
+            "azure-openai/chat",
             "--base-url",
             "openai/chat=http://127.0.0.1:9",
             "--base-url",
             "mistral/chat=https://gateway.example.com",
             "--base-url",
-            "ollama/chat=http://localhost:11500",
+            "ollama/chat=http://192.0.2.2:11500",
         ]);
         let client = http::client(Duration::from_secs(1)).expect("a client");
         let live = live_targets(&a, &env, &client, &Budget::new(Some(1))).expect("targets");
         assert_eq!(
             live.stand_ins,
-            vec![("openai/chat".to_string(), "http://127.0.0.1:9".to_string())]
+            vec![
+                ("openai/chat".to_string(), "http://127.0.0.1:9".to_string()),
+                (
+                    "mistral/chat".to_string(),
+                    "https://gateway.example.com".to_string()
+                )
+            ]
         );
+    }
+
+    /// The probed targets' settings that may be private reach the redactor, named by their
+    /// variables; an unprobed target's do not.
+    #[test]
+    fn private_settings_of_probed_targets_are_collected() {
+        let env: BTreeMap<String, String> = [
+            ("GOOGLE_CLOUD_PROJECT", "my-proj-123"),
+            ("AZURE_OPENAI_ENDPOINT", "https://myres.openai.azure.com"),
+            ("OLLAMA_HOST", "http://10.0.0.5:11434"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let a = args(&[
+            "--target",
+            "vertex/v1/parameters",
+            "--target",
+            "azure-openai/chat",
+        ]);
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let live = live_targets(&a, &env, &client, &Budget::new(Some(1))).expect("targets");
+        let vars: Vec<&str> = live.settings.iter().map(|(v, _)| v.as_str()).collect();
+        assert_eq!(vars, ["GOOGLE_CLOUD_PROJECT", "AZURE_OPENAI_ENDPOINT"]);
+    }
+
+    /// A hosted target is reached over https even without a key: Gemini's pre-auth probe
+    /// went over plain http to 192.0.2.2 and was folded in as `probe` evidence.
+    #[test]
+    fn plain_http_to_a_remote_stand_in_is_refused_without_a_key() {
+        let a = args(&[
+            "--target",
+            "gemini/v1beta/parameters",
+            "--base-url",
+            "gemini/v1beta/parameters=http://192.0.2.2:18093",
+        ]);
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let env: BTreeMap<String, String> = BTreeMap::new();
+        let err = live_targets(&a, &env, &client, &Budget::new(Some(1)))
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("gemini/v1beta/parameters: refusing plain http to http://192.0.2.2:18093"),
+            "{err}"
+        );
+    }
+
+    /// A base URL ending in `/v1` means the same from `--base-url` as from the variable: the
+    /// flag's was kept whole, and requests went to `…/v1/v1/chat/completions` (404s).
+    #[test]
+    fn a_base_url_flag_is_read_as_its_variable_is() {
+        let written = "https://gateway.example.com/openai/v1";
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let base = |env: &[(&str, &str)], flags: &[&str]| {
+            let env: BTreeMap<String, String> = env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let mut all = vec!["--target", "openai/chat", "--target", "vllm/chat"];
+            all.extend_from_slice(flags);
+            let live =
+                live_targets(&args(&all), &env, &client, &Budget::new(Some(1))).expect("targets");
+            live.targets
+                .iter()
+                .map(|t| t.config().base_url.clone())
+                .collect::<Vec<_>>()
+        };
+        let key = ("OPENAI_API_KEY", "tw-base-url-test");
+        let from_env = base(
+            &[
+                key,
+                ("OPENAI_BASE_URL", written),
+                ("VLLM_BASE_URL", written),
+            ],
+            &[],
+        );
+        let openai_flag = format!("openai/chat={written}/");
+        let vllm_flag = format!("vllm/chat={written}");
+        let from_flag = base(
+            &[key],
+            &["--base-url", &openai_flag, "--base-url", &vllm_flag],
+        );
+        assert_eq!(from_env, ["https://gateway.example.com/openai"; 2]);
+        assert_eq!(from_flag, from_env);
     }
 }

@@ -133,6 +133,10 @@ pub struct Redactor {
     /// The secrets long enough to be echoed in part ([`PARTIAL_FROM`]): a provider's "key
     /// provided: sk-test-cana..." shows the start of the key, which is key material too.
     partial: Vec<String>,
+    /// Settings that are no keys but may be private (a Google project id, an Azure resource
+    /// endpoint, a base URL), longest first, each with the placeholder naming its variable
+    /// (`{GOOGLE_CLOUD_PROJECT}`): a scheduled run's log is published in a pull request.
+    settings: Vec<(String, String)>,
     patterns: Vec<Regex>,
     /// The same patterns as one alternation: a line none of them matches (nearly every line)
     /// is scanned once instead of once per pattern (measured 0.15 µs against 0.5 µs for a
@@ -287,6 +291,7 @@ impl Redactor {
             secrets: Vec::new(),
             escaped: Vec::new(),
             partial: Vec::new(),
+            settings: Vec::new(),
             patterns,
             any_pattern,
         };
@@ -349,6 +354,22 @@ impl Redactor {
         }
     }
 
+    /// Adds a setting read from the variable `var`: its value, without a trailing `/` (a
+    /// base URL is written without it, and the `/` that follows it is kept), is written as
+    /// `{VAR}`. Values shorter than a key's minimum are left alone: they would replace
+    /// ordinary text.
+    pub fn add_setting(&mut self, var: &str, value: &str) {
+        let form = value.trim().trim_end_matches('/');
+        if form.len() < MIN_SECRET || self.settings.iter().any(|(v, _)| v == form) {
+            return;
+        }
+        let json = serde_json::to_string(form).unwrap_or_default();
+        self.escaped.push(json.trim_matches('"').to_string());
+        self.settings.push((form.to_string(), format!("{{{var}}}")));
+        self.settings
+            .sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
+    }
+
     /// `text` with every run of [`PARTIAL_MIN`] or more characters that a secret of
     /// `self.partial` starts with replaced by `[REDACTED]` (each run as long as it matches).
     fn redact_partial<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
@@ -393,6 +414,11 @@ impl Redactor {
             }
         }
         out = self.redact_partial(out);
+        for (value, placeholder) in &self.settings {
+            if out.contains(value.as_str()) {
+                out = Cow::Owned(out.replace(value.as_str(), placeholder));
+            }
+        }
         if has_userinfo(&out) {
             out = Cow::Owned(redact_userinfo(&out).into_owned());
         }
@@ -738,6 +764,40 @@ pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
 
 #[cfg(test)]
 mod tests {
+    /// A setting that may be private is written as its variable's name, in every free-text
+    /// field (endpoint, error, note), never in ids: a scheduled run published
+    /// `…/projects/my-proj-123/…` and `https://myres.openai.azure.com/…`.
+    #[test]
+    fn settings_are_written_as_their_variables() {
+        let mut r = super::Redactor::default();
+        r.add_setting("GOOGLE_CLOUD_PROJECT", "my-proj-123");
+        r.add_setting("AZURE_OPENAI_ENDPOINT", "https://myres.openai.azure.com/");
+        let mut record = serde_json::json!({
+            "target": "vertex/v1/parameters",
+            "endpoint": "https://us-central1-aiplatform.googleapis.com/v1/projects/my-proj-123/locations/us-central1",
+            "error": "error sending request for url (https://myres.openai.azure.com/openai/v1/chat/completions)",
+            "note": "project my-proj-123",
+        });
+        let line = record.to_string();
+        assert!(r.may_hold_secret(&line));
+        r.redact_record(&mut record);
+        let out = record.to_string();
+        assert!(
+            !out.contains("my-proj-123") && !out.contains("myres"),
+            "{out}"
+        );
+        assert_eq!(
+            record["endpoint"],
+            "https://us-central1-aiplatform.googleapis.com/v1/projects/{GOOGLE_CLOUD_PROJECT}/locations/us-central1"
+        );
+        assert_eq!(
+            record["error"],
+            "error sending request for url ({AZURE_OPENAI_ENDPOINT}/openai/v1/chat/completions)"
+        );
+        assert_eq!(record["note"], "project {GOOGLE_CLOUD_PROJECT}");
+        assert!(!r.may_hold_secret(r#"{"verdict":"accepted"}"#));
+    }
+
     use super::*;
     use crate::evidence::{Stage, digest};
 

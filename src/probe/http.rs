@@ -280,6 +280,38 @@ pub fn is_loopback(base: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// Whether `base` is the provider's own endpoint for `route`: https to the route's default
+/// host, or to one of the provider's per-resource or per-region hosts (an Azure resource, a
+/// Vertex location, a Bedrock region). Anything else (a proxy, a gateway, a mock, a relay)
+/// answers in the provider's stead, and its answers are not the provider's.
+pub fn is_providers_own(route: &dyn Route, base: &str) -> bool {
+    let Some((scheme, host)) = scheme_host(base) else {
+        return false;
+    };
+    if scheme != "https" {
+        return false;
+    }
+    if scheme_host(route.settings().base_url).is_some_and(|(_, h)| h == host) {
+        return true;
+    }
+    match route.id() {
+        "azure-openai/chat" => [
+            ".openai.azure.com",
+            ".cognitiveservices.azure.com",
+            ".services.ai.azure.com",
+        ]
+        .iter()
+        .any(|s| host.ends_with(s)),
+        "vertex/v1/parameters" => {
+            host == "aiplatform.googleapis.com" || host.ends_with("-aiplatform.googleapis.com")
+        }
+        "bedrock/converse" => {
+            host.starts_with("bedrock-runtime.") && host.ends_with(".amazonaws.com")
+        }
+        _ => false,
+    }
+}
+
 /// Refuses a credential for a base URL that is not https (loopback excepted). `vars` names
 /// the variables the key came from, for the error message (the key itself never appears,
 /// nor the URL's userinfo: [`redact_userinfo`]).
@@ -506,6 +538,20 @@ impl HttpTarget {
         if cfg.credential.is_some() && !cfg.base_url.is_empty() {
             check_key_destination(route.id(), &cfg.base_url, &key_hint(route.as_ref()))?;
         }
+        // A hosted provider is reached over https even without a key (Gemini's pre-auth
+        // probe): plain http to another host could be read or answered by anything on the
+        // way. Loopback is a stand-in on this machine; the local servers are exempt.
+        if !matches!(route.settings().keyless, Keyless::Open)
+            && scheme_host(&cfg.base_url).is_some_and(|(s, _)| s == "http")
+            && !is_loopback(&cfg.base_url)
+        {
+            return Err(Error::Usage(format!(
+                "{}: refusing plain http to {}: a hosted provider is reached over https (plain \
+                 http only to a loopback address)",
+                route.id(),
+                redact_userinfo(&cfg.base_url)
+            )));
+        }
         // A key that cannot be a header value would be dropped from the request, which would
         // then go out without it and its answer be recorded (the CLI names the variable
         // earlier: `check_key`).
@@ -675,7 +721,7 @@ impl HttpTarget {
                 }
                 Retry::After(d) => d + jitter(d / 10),
             };
-            if attempt >= self.opts.retries {
+            if attempt >= self.opts.retries.min(MAX_RETRIES) {
                 let note = format!(
                     "{} (gave up after {} attempts)",
                     c.note.clone().unwrap_or_default(),
@@ -762,6 +808,11 @@ pub fn key_hint(route: &dyn Route) -> String {
     }
     vars.join(" or ")
 }
+
+/// The most retries one request gets, whatever [`HttpOptions::retries`] says: with the
+/// backoff cap this bounds the wait between one probe's attempts (about 2.5 minutes with the
+/// defaults), where 100,000 retries against an unreachable host would never end.
+pub const MAX_RETRIES: u32 = 10;
 
 fn backoff(opts: &HttpOptions, attempt: u32) -> Duration {
     let step = opts
@@ -1005,6 +1056,21 @@ mod tests {
                 .min(o.backoff_cap);
             assert!(d >= step / 2 && d <= step, "{attempt}: {d:?}");
         }
+    }
+
+    /// With the defaults, the waits between one probe's attempts add up to minutes at most,
+    /// however many retries are asked for.
+    #[test]
+    fn the_backoff_of_one_probe_is_bounded() {
+        let o = HttpOptions::remote();
+        let worst: Duration = (0..MAX_RETRIES)
+            .map(|a| {
+                o.backoff_base
+                    .saturating_mul(2u32.saturating_pow(a))
+                    .min(o.backoff_cap)
+            })
+            .sum();
+        assert!(worst <= Duration::from_secs(160), "{worst:?}");
     }
 
     #[test]

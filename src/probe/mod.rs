@@ -124,8 +124,11 @@ pub struct TargetSummary {
     pub wall: Duration,
     /// Why the target was skipped, if it was.
     pub skipped: Option<String>,
-    /// Inconclusive and unreachable answers by their reason (see [`reason`]), redacted.
+    /// Inconclusive and unreachable answers by their reason (see [`reason`]), redacted; the
+    /// cases not sent after a failed control are left out (they have no answer of their own).
     pub inconclusive_reasons: BTreeMap<String, usize>,
+    /// Cases not sent because the control failed (in `counts` under the verdict they got).
+    pub not_sent: usize,
 }
 
 impl RunSummary {
@@ -163,6 +166,13 @@ impl TargetSummary {
             .map(|(r, n)| (r.as_str(), *n))
     }
 
+    /// Counts a case that was not sent (the control failed): its verdict, never a reason,
+    /// since the control's reason is not this case's.
+    fn count_not_sent(&mut self, verdict: Verdict) {
+        *self.counts.entry(verdict).or_default() += 1;
+        self.not_sent += 1;
+    }
+
     fn count(&mut self, verdict: Verdict, answer: &Answer, redactor: &Redactor) {
         *self.counts.entry(verdict).or_default() += 1;
         if matches!(verdict, Verdict::Inconclusive | Verdict::Unreachable) {
@@ -175,6 +185,34 @@ impl TargetSummary {
 /// Characters kept from each end of a long error in a reason: the start says what failed
 /// (an HTTP body's message), the end why (a transport error's root cause comes last).
 const REASON_END_CHARS: usize = 80;
+
+/// How far a cut moves back (or on) to fall between words; a longer word (a URL, a run of
+/// one character) is cut where the count ends.
+const REASON_WORD_SLACK: usize = 20;
+
+/// The first and last [`REASON_END_CHARS`] characters of `chars` (longer than both), each cut
+/// between words when a space is near.
+fn ends(chars: &[char]) -> (String, String) {
+    let mut head = REASON_END_CHARS;
+    if !chars[head].is_whitespace()
+        && let Some(space) = chars[head - REASON_WORD_SLACK..head]
+            .iter()
+            .rposition(|c| c.is_whitespace())
+    {
+        head = head - REASON_WORD_SLACK + space;
+    }
+    let mut tail = chars.len() - REASON_END_CHARS;
+    if !chars[tail - 1].is_whitespace()
+        && let Some(space) = chars[tail..tail + REASON_WORD_SLACK]
+            .iter()
+            .position(|c| c.is_whitespace())
+    {
+        tail += space + 1;
+    }
+    let head: String = chars[..head].iter().collect();
+    let tail: String = chars[tail..].iter().collect();
+    (head.trim_end().to_string(), tail.trim_start().to_string())
+}
 
 /// Why an answer did not decide anything, in one line: stage, HTTP status when there was one,
 /// and the first line of the error (else the note); a long line keeps its first and last
@@ -192,9 +230,8 @@ pub fn reason(a: &Answer) -> String {
         .trim();
     let chars: Vec<char> = line.chars().collect();
     let cut: String = if chars.len() > 2 * REASON_END_CHARS + 1 {
-        let head: String = chars[..REASON_END_CHARS].iter().collect();
-        let tail: String = chars[chars.len() - REASON_END_CHARS..].iter().collect();
-        format!("{head}…{tail}")
+        let (head, tail) = ends(&chars);
+        format!("{head} … {tail}")
     } else {
         line.to_string()
     };
@@ -304,7 +341,7 @@ pub async fn run(
                         path: None,
                         ..control_answer.clone()
                     };
-                    summary.count(verdict, &skipped, redactor);
+                    summary.count_not_sent(verdict);
                     emit(case, skipped, verdict, note);
                     bar.inc(1);
                 }
@@ -507,6 +544,20 @@ mod tests {
             "{transport}"
         );
         assert!(transport.chars().count() < 200, "{transport}");
+        // Cut between words where a space is near, never mid-word.
+        let words = "no connection could be made because the target machine actively refused it";
+        let cut = reason(&answer(
+            Verdict::Unreachable,
+            Stage::Transport,
+            None,
+            &format!("{words} {words} {words}"),
+        ));
+        let (head, tail) = cut.split_once(" … ").expect("cut");
+        for part in [head.trim_start_matches("transport: "), tail] {
+            for w in part.split(' ') {
+                assert!(words.split(' ').any(|x| x == w), "{w:?} in {cut}");
+            }
+        }
         // One decisive answer: the run log tells case by case.
         t.count(
             Verdict::Accepted,
@@ -602,6 +653,22 @@ mod tests {
             .unwrap();
         let log = runlog::read(&summary.log).unwrap();
         (summary, log)
+    }
+
+    /// An unreachable control's reason is its own: the cases not sent after it are counted
+    /// apart (the summary said "3 of 3: …" of a reason only the control met).
+    #[test]
+    fn cases_not_sent_after_a_failed_control_do_not_repeat_its_reason() {
+        let fake = Arc::new(Fake {
+            control: Verdict::Unreachable,
+            cases: Verdict::Accepted,
+            sent: AtomicUsize::new(0),
+        });
+        let (summary, _log) = go(fake, HashMap::new());
+        let t = &summary.targets["fake/target"];
+        assert_eq!(t.counts[&Verdict::Unreachable], 3);
+        assert_eq!(t.not_sent, 2);
+        assert_eq!(t.why_all_inconclusive(), Some(("parse: 400 bad", 1)));
     }
 
     #[test]

@@ -59,6 +59,26 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
         }]
     };
     for spec in &specs {
+        if spec.targets.is_empty() {
+            return Err(Error::input(
+                &config,
+                Place::Pointer(format!("/{}", spec.name)),
+                "a profile spans at least one target",
+            ));
+        }
+        // A profile named like a target would replace that target's own profile, which
+        // `check --target` and the rule table read as that target's evidence.
+        if crate::target::find(&spec.name).is_some() && spec.targets != [spec.name.clone()] {
+            return Err(Error::input(
+                &config,
+                Place::Pointer(format!("/{}", spec.name)),
+                format!(
+                    "{:?} is a target's own profile; it spans that target alone ([{}]); name \
+                     this profile otherwise",
+                    spec.name, spec.name
+                ),
+            ));
+        }
         for t in &spec.targets {
             if crate::target::find(t).is_none() {
                 return Err(Error::input(
@@ -93,7 +113,11 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
 fn read_config(path: &Path) -> Result<Vec<ProfileSpec>> {
     let bytes = crate::json::read_capped(path, crate::json::Limits::default())?;
     let text = crate::json::check_utf8(path, &bytes)?;
-    let map: indexmap_like::Ordered = serde_saphyr::from_str(text)
+    // Duplicates reach the visitor, which names them; the library's own error would print
+    // the key as [REDACTED] and suggest a setting of its own API.
+    let mut options = serde_saphyr::Options::default();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    let map: indexmap_like::Ordered = serde_saphyr::from_str_with_options(text, options)
         .map_err(|e| Error::input(path, Place::File, e.without_snippet().to_string()))?;
     if !map.0.iter().any(|(n, _)| n == PORTABLE) {
         return Err(Error::input(
@@ -126,6 +150,11 @@ mod indexmap_like {
                 fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
                     let mut out = Vec::new();
                     while let Some((k, v)) = m.next_entry::<String, Vec<String>>()? {
+                        if out.iter().any(|(n, _)| *n == k) {
+                            return Err(serde::de::Error::custom(format!(
+                                "the profile {k:?} is defined twice; define it once"
+                            )));
+                        }
                         out.push((k, v));
                     }
                     Ok(Ordered(out))
@@ -672,6 +701,43 @@ mod tests {
         .unwrap();
         let err = super::specs(dir.path()).unwrap_err().to_string();
         assert!(err.contains("is a strict target"), "{err}");
+    }
+
+    /// What a profiles file may not say: an empty profile (RULES.md then said "`portable`
+    /// spans  (the core targets)"), a profile named like a target that spans anything else
+    /// (it replaced that target's own), and a profile defined twice (the YAML library's error
+    /// showed the key as [REDACTED]).
+    #[test]
+    fn a_profiles_config_is_refused_naming_the_profile() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("profiles.yaml");
+        for (text, expected) in [
+            (
+                "portable: []\n",
+                "/portable: a profile spans at least one target",
+            ),
+            (
+                "portable: [openai/chat]\nmistral/chat: [openai/chat]\n",
+                "/mistral/chat: \"mistral/chat\" is a target's own profile",
+            ),
+            (
+                "portable: [openai/chat]\nportable: [anthropic/messages]\n",
+                "the profile \"portable\" is defined twice",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = super::specs(dir.path()).unwrap_err().to_string();
+            assert!(err.contains(expected), "{text}: {err}");
+            assert!(err.contains("profiles.yaml"), "{err}");
+            assert!(!err.contains("REDACTED"), "{err}");
+        }
+        // A target's own name spanning that target alone says what the default says.
+        std::fs::write(
+            &path,
+            "portable: [openai/chat]\nmistral/chat: [mistral/chat]\n",
+        )
+        .unwrap();
+        assert!(super::specs(dir.path()).is_ok());
     }
 
     /// A profiles file edited by hand is read whole or refused at its first problem: before,

@@ -291,11 +291,12 @@ impl Route for OpenAi {
     }
     fn configure(&self, env: &dyn Env) -> RouteConfig {
         let mut cfg = default_config(&self.settings(), env);
-        // OPENAI_BASE_URL conventionally ends in /v1; paths here carry it.
-        if let Some(b) = cfg.base_url.strip_suffix("/v1") {
-            cfg.base_url = b.to_string();
-        }
+        cfg.base_url = self.base_url(&cfg.base_url);
         cfg
+    }
+    /// A base URL conventionally ends in `/v1`, which the paths here carry.
+    fn base_url(&self, written: &str) -> String {
+        written.strip_suffix("/v1").unwrap_or(written).to_string()
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest {
         let auth = AuthPlacement::Header {

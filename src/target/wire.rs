@@ -660,14 +660,19 @@ pub fn retry_after(reply: &Reply) -> Option<Retry> {
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|ms| ms.is_finite() && *ms >= 0.0)
     {
-        return Some(Retry::After(Duration::from_secs_f64(ms / 1000.0).min(CAP)));
+        // Capped before the conversion, which panics past u64::MAX seconds (`1e20`).
+        return Some(Retry::After(Duration::from_secs_f64(
+            (ms / 1000.0).min(CAP.as_secs_f64()),
+        )));
     }
     let v = reply.header("retry-after")?.trim();
     if let Ok(secs) = v.parse::<f64>()
         && secs.is_finite()
         && secs >= 0.0
     {
-        return Some(Retry::After(Duration::from_secs_f64(secs).min(CAP)));
+        return Some(Retry::After(Duration::from_secs_f64(
+            secs.min(CAP.as_secs_f64()),
+        )));
     }
     let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
     let wait = (when.with_timezone(&chrono::Utc) - chrono::Utc::now())
@@ -785,6 +790,13 @@ pub trait Route: Send + Sync {
     fn configure(&self, env: &dyn Env) -> RouteConfig {
         default_config(&self.settings(), env)
     }
+    /// The base URL requests go to, from one as written in the base-URL variable or in
+    /// `--base-url`: both are read here, so that one value means one thing wherever it was
+    /// given (`OPENAI_BASE_URL=…/v1` and `--base-url openai/chat=…/v1` both end before the
+    /// `/v1` the route's paths carry).
+    fn base_url(&self, written: &str) -> String {
+        written.to_string()
+    }
     /// The request that makes the target validate `tools`, and nothing more.
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], opts: &WireOptions) -> WireRequest;
     /// Reads an answer. `keyless` is true when the request was sent without a credential on
@@ -881,6 +893,15 @@ mod tests {
             retry_after(&r),
             Some(Retry::After(Duration::from_secs(600)))
         );
+        // Past what a Duration holds: capped, never a panic.
+        for (header, value) in [("retry-after", "1e20"), ("retry-after-ms", "1e300")] {
+            let r = Reply::text(429, "").with_header(header, value);
+            assert_eq!(
+                retry_after(&r),
+                Some(Retry::After(Duration::from_secs(600))),
+                "{header}: {value}"
+            );
+        }
         assert_eq!(retry_after(&Reply::text(429, "")), None);
     }
 

@@ -361,6 +361,20 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         }
     }
     check_parameter(&file.parameter).map_err(|p| at("/parameter", p))?;
+    // The family's rules read only their own family's cases: a kind filed in another folder
+    // would inform rules that never look at it.
+    if let Some(owner) = parameter_family(&file.parameter)
+        && owner != file.family
+    {
+        return Err(at(
+            "/parameter",
+            format!(
+                "parameter {:?} belongs to the family {owner:?}, not {:?} (see cases/README.md \
+                 for the vocabulary of each family)",
+                file.parameter, file.family
+            ),
+        ));
+    }
     let given = [
         file.tool.is_some(),
         file.tools.is_some(),
@@ -404,6 +418,12 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             valid: i.valid,
         })
         .collect();
+    if let Some(i) = instances.iter().position(|i| !i.args.is_object()) {
+        return Err(at(
+            &format!("/instances/{i}/args"),
+            "an instance must be an object (a tool call's arguments are always an object)".into(),
+        ));
+    }
     check_instances(&tools, &instances).map_err(|(pointer, problem)| at(&pointer, problem))?;
     Ok(Case {
         id: file.id,
@@ -539,6 +559,28 @@ pub fn check_parameter(parameter: &str) -> std::result::Result<(), String> {
         }
         _ => bad("unknown kind (see cases/README.md for the vocabulary)"),
     }
+}
+
+/// The family (folder) a parameter's kind belongs to, per the vocabulary table of
+/// `cases/README.md`; `None` for a kind outside it (which [`check_parameter`] refuses).
+pub fn parameter_family(parameter: &str) -> Option<&'static str> {
+    let kind = parameter.split_once(": ").map_or(parameter, |(k, _)| k);
+    Some(match kind {
+        "control" => "control",
+        "root-shape" => "root",
+        "type-spelling" | "type-list" | "type-missing" => "types",
+        "keyword-allowed" => "keywords",
+        "format-allowed" => "formats",
+        "structure" => "structure",
+        "depth-limit"
+        | "enum-size-limit"
+        | "property-count-limit"
+        | "schema-bytes-limit"
+        | "tool-count-limit" => "limits",
+        "name-length-limit" | "name-chars" | "name-unique" => "names",
+        "description" | "description-length-limit" => "descriptions",
+        _ => return None,
+    })
 }
 
 /// An optional ` (<form>)` suffix: empty, or a space, a parenthesised non-empty text.
@@ -791,6 +833,7 @@ impl Catalog {
         files.sort();
         let mut cases = Vec::with_capacity(files.len());
         let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+        let mut features: BTreeMap<(String, Placement), PathBuf> = BTreeMap::new();
         for f in &files {
             let case = load_case(root, f)?;
             if let Some(prev) = seen.insert(case.id.clone(), f.clone()) {
@@ -798,6 +841,26 @@ impl Catalog {
                     f,
                     Place::Pointer("/id".into()),
                     format!("id {:?} is also used by {}", case.id, prev.display()),
+                ));
+            }
+            // cases/README.md: the parameter and placement together identify what a case
+            // informs, so a second case for them is most often a copy whose feature was never
+            // changed.
+            let feature = (
+                crate::profile::derive::normalize(&case.parameter),
+                case.placement,
+            );
+            if let Some(prev) = features.insert(feature, f.clone()) {
+                return Err(Error::input(
+                    f,
+                    Place::Pointer("/parameter".into()),
+                    format!(
+                        "parameter {:?} at placement {} is also the feature of {}: one case \
+                         per parameter and placement",
+                        case.parameter,
+                        case.placement,
+                        prev.display()
+                    ),
                 ));
             }
             cases.push(case);
@@ -1062,7 +1125,7 @@ mod tests {
     #[test]
     fn json_key_order_is_kept_from_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/order\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/order\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters:\n    zeta: 1\n    $id: x\n    \
                     alpha: {b: 1, a: 2}\n";
         let path = write_case(dir.path(), "keywords/order", body);
@@ -1076,7 +1139,7 @@ mod tests {
     #[test]
     fn only_true_and_false_are_booleans() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {enum: [yes, no, on, off, n, true, false]}\n";
         let path = write_case(dir.path(), "keywords/b", body);
         let case = load_case(dir.path(), &path).unwrap();
@@ -1089,7 +1152,7 @@ mod tests {
     #[test]
     fn core_tags_that_keep_a_json_value_are_allowed() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {a: !!str 12, b: !!int 3}\n";
         let path = write_case(dir.path(), "keywords/t", body);
         let case = load_case(dir.path(), &path).unwrap();

@@ -241,6 +241,12 @@ mod tests {
             err.contains("scratch.yaml: at /0/cells/0/features/1: r1: feature \"keyword-allowed: minLenght\" at placement nested matches no case"),
             "{err}"
         );
+        // The cause may be a case edited under cases/, not this file: the error says where
+        // features are looked up.
+        assert!(
+            err.contains("looked up among the cases' `parameter` and `placement`"),
+            "{err}"
+        );
         write("'keyword-allowed: minLength'");
         let found = project
             .documented_for(&catalog)

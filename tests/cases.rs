@@ -865,6 +865,66 @@ fn a_parameter_outside_the_vocabulary_is_named() {
     );
 }
 
+/// cases/README.md gives each parameter kind one family; filed in another folder, the case
+/// would inform rules that never read it.
+#[test]
+fn a_parameter_of_another_family_is_named() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        with_schema("{}").replace("keyword-allowed: enum", "depth-limit: 3"),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /parameter: parameter \"depth-limit: 3\" belongs to the family \"limits\", not \"keywords\" (see cases/README.md for the vocabulary of each family)"
+    );
+}
+
+/// A tool call's arguments are always an object, so an instance that is not one claims
+/// something no target is ever sent.
+#[test]
+fn an_instance_that_is_not_an_object_is_named() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!(
+            "{}instances:\n  - {{args: {{value: a}}, valid: true}}\n  - {{args: 5, valid: false}}\n",
+            with_schema("{type: object}")
+        ),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /instances/1/args: an instance must be an object (a tool call's arguments are always an object)"
+    );
+}
+
+/// The parameter and placement identify what a case informs: a second case for them (a copy
+/// whose feature was not changed) is refused naming both files.
+#[test]
+fn two_cases_for_one_feature_are_refused_naming_both() {
+    let s = Scratch::new();
+    s.write("keywords/bad.yaml", with_schema("{}"));
+    s.write(
+        "keywords/copy.yaml",
+        with_schema("{}").replace("id: keywords/bad", "id: keywords/copy"),
+    );
+    let err = s.error();
+    assert!(
+        err.starts_with(
+            "keywords/copy.yaml: at /parameter: parameter \"keyword-allowed: enum\" at placement nested is also the feature of "
+        ) && err.ends_with("keywords/bad.yaml: one case per parameter and placement"),
+        "{err}"
+    );
+    // The same parameter at another placement is another feature.
+    s.write(
+        "keywords/copy.yaml",
+        with_schema("{}")
+            .replace("id: keywords/bad", "id: keywords/copy")
+            .replace("placement: nested", "placement: root"),
+    );
+    assert_eq!(Catalog::load(&s.root).unwrap().cases.len(), 3);
+}
+
 #[test]
 fn invalid_utf8_is_named_with_its_place() {
     let s = Scratch::new();

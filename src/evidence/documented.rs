@@ -353,7 +353,9 @@ impl Unmatched {
             Place::Pointer(self.pointer.clone()),
             format!(
                 "{}: feature {:?}{at} matches no case under cases/ (a typo, or a feature that \
-                 needs a case of its own): its evidence would reach no cell of the matrix",
+                 needs a case of its own): its evidence would reach no cell of the matrix. \
+                 Features are looked up among the cases' `parameter` and `placement`: if a \
+                 case file was just edited, its `parameter` or `placement` may be what changed",
                 self.id, self.feature
             ),
         )

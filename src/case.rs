@@ -331,8 +331,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
     crate::project::refuse_special_file(path)?;
     let bytes = json::read_capped(path, limits)?;
     let text = json::check_utf8(path, &bytes)?;
-    let file: CaseFile = serde_saphyr::from_str_with_options(text, yaml_options())
-        .map_err(|e| yaml_error(path, &e))?;
+    let file: CaseFile = from_yaml(path, text, yaml_options, case_field)?;
     let at = |pointer: &str, problem: String| {
         Error::input(path, Place::Pointer(pointer.into()), problem)
     };
@@ -610,7 +609,66 @@ fn yaml_options() -> serde_saphyr::Options {
     options
 }
 
-fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+/// Reads `text`, the contents of `path`, as YAML into `T`. An error names the line and
+/// column, and, when it is about a field (a wrong type, a bad value), the field's JSON Pointer
+/// too: serde's own message names only the type it expected, which a file with many fields
+/// of that type leaves the reader to guess. Read on a deep stack: the path tracking adds
+/// frames to every level, and the 64 levels the reader allows overflowed a test thread's
+/// 2 MiB stack in a debug build.
+/// `field_of` turns the pointer serde tracked into the field's pointer in the file.
+pub(crate) fn from_yaml<T: de::DeserializeOwned + Send>(
+    path: &Path,
+    text: &str,
+    options: fn() -> serde_saphyr::Options,
+    field_of: fn(String) -> String,
+) -> Result<T> {
+    json::on_deep_stack(|| {
+        let mut field = None;
+        serde_saphyr::with_deserializer_from_str_with_options(text, options(), |d| {
+            serde_path_to_error::deserialize(d).map_err(|e| {
+                field = Some(field_of(pointer_of(e.path())));
+                e.into_inner()
+            })
+        })
+        .map_err(|e| yaml_error(path, &e, field.as_deref().unwrap_or_default()))
+    })
+}
+
+/// The pointer of a case file's field, cut at the start of a free JSON value (`tool`, a
+/// member of `tools`, an instance's `args`): inside one, serde's path also steps through the
+/// tag check's wrapper of every value ([`JsonValue`]), and the line and column already say
+/// where in the value the problem is.
+fn case_field(pointer: String) -> String {
+    let steps: Vec<&str> = pointer.split('/').collect();
+    let keep = match steps.as_slice() {
+        ["", "tool", _, ..] => 2,
+        ["", "tools", _, _, ..] => 3,
+        ["", "instances", _, "args", _, ..] => 4,
+        _ => return pointer,
+    };
+    steps[..keep].join("/")
+}
+
+/// The RFC 6901 JSON Pointer of a serde path (`instances[0].args` → `/instances/0/args`); an
+/// untracked step ends it where it was lost.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer = json::push_token(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = json::push_token(&pointer, key),
+            Segment::Enum { variant } => pointer = json::push_token(&pointer, variant),
+            Segment::Unknown => break,
+        }
+    }
+    pointer
+}
+
+/// The error for a YAML file that could not be read into its type: the place is the line and
+/// column; `field`, the JSON Pointer of the field being read (empty at the top level), goes
+/// before the problem.
+fn yaml_error(path: &Path, e: &serde_saphyr::Error, field: &str) -> Error {
     let place = match e.location() {
         Some(loc) if loc.line() > 0 => Place::LineColumn {
             line: loc.line() as usize,
@@ -640,6 +698,19 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
         };
         return Error::input(path, place, problem);
     }
+    // The library's own wording points at its options, which the user of a case file has none
+    // of.
+    if let serde_saphyr::Error::DuplicateMappingKey { key, .. } = inner {
+        let key = key
+            .as_deref()
+            .map(|k| format!(" {k:?}"))
+            .unwrap_or_default();
+        return Error::input(
+            path,
+            place,
+            format!("duplicate key{key}: a mapping may give each key once"),
+        );
+    }
     let text = inner.to_string();
     // The library appends its own position; we report the place separately.
     let problem = match text.find(" at line ") {
@@ -652,7 +723,12 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     } else {
         problem
     };
-    Error::input(path, place, problem.trim().to_string())
+    let problem = problem.trim();
+    if field.is_empty() {
+        Error::input(path, place, problem.to_string())
+    } else {
+        Error::input(path, place, format!("at {field}: {problem}"))
+    }
 }
 
 /// Turns a case's `tool` value into a [`ToolDef`]. Only `name`, `description` and

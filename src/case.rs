@@ -331,8 +331,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
     crate::project::refuse_special_file(path)?;
     let bytes = json::read_capped(path, limits)?;
     let text = json::check_utf8(path, &bytes)?;
-    let file: CaseFile = serde_saphyr::from_str_with_options(text, yaml_options())
-        .map_err(|e| yaml_error(path, &e))?;
+    let file: CaseFile = from_yaml(path, text, yaml_options, case_field)?;
     let at = |pointer: &str, problem: String| {
         Error::input(path, Place::Pointer(pointer.into()), problem)
     };
@@ -361,6 +360,20 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         }
     }
     check_parameter(&file.parameter).map_err(|p| at("/parameter", p))?;
+    // The family's rules read only their own family's cases: a kind filed in another folder
+    // would inform rules that never look at it.
+    if let Some(owner) = parameter_family(&file.parameter)
+        && owner != file.family
+    {
+        return Err(at(
+            "/parameter",
+            format!(
+                "parameter {:?} belongs to the family {owner:?}, not {:?} (see cases/README.md \
+                 for the vocabulary of each family)",
+                file.parameter, file.family
+            ),
+        ));
+    }
     let given = [
         file.tool.is_some(),
         file.tools.is_some(),
@@ -404,6 +417,12 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             valid: i.valid,
         })
         .collect();
+    if let Some(i) = instances.iter().position(|i| !i.args.is_object()) {
+        return Err(at(
+            &format!("/instances/{i}/args"),
+            "an instance must be an object (a tool call's arguments are always an object)".into(),
+        ));
+    }
     check_instances(&tools, &instances).map_err(|(pointer, problem)| at(&pointer, problem))?;
     Ok(Case {
         id: file.id,
@@ -541,6 +560,28 @@ pub fn check_parameter(parameter: &str) -> std::result::Result<(), String> {
     }
 }
 
+/// The family (folder) a parameter's kind belongs to, per the vocabulary table of
+/// `cases/README.md`; `None` for a kind outside it (which [`check_parameter`] refuses).
+pub fn parameter_family(parameter: &str) -> Option<&'static str> {
+    let kind = parameter.split_once(": ").map_or(parameter, |(k, _)| k);
+    Some(match kind {
+        "control" => "control",
+        "root-shape" => "root",
+        "type-spelling" | "type-list" | "type-missing" => "types",
+        "keyword-allowed" => "keywords",
+        "format-allowed" => "formats",
+        "structure" => "structure",
+        "depth-limit"
+        | "enum-size-limit"
+        | "property-count-limit"
+        | "schema-bytes-limit"
+        | "tool-count-limit" => "limits",
+        "name-length-limit" | "name-chars" | "name-unique" => "names",
+        "description" | "description-length-limit" => "descriptions",
+        _ => return None,
+    })
+}
+
 /// An optional ` (<form>)` suffix: empty, or a space, a parenthesised non-empty text.
 fn check_form(form: &str) -> std::result::Result<(), String> {
     if form.is_empty() {
@@ -568,7 +609,66 @@ fn yaml_options() -> serde_saphyr::Options {
     options
 }
 
-fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+/// Reads `text`, the contents of `path`, as YAML into `T`. An error names the line and
+/// column, and, when it is about a field (a wrong type, a bad value), the field's JSON Pointer
+/// too: serde's own message names only the type it expected, which a file with many fields
+/// of that type leaves the reader to guess. Read on a deep stack: the path tracking adds
+/// frames to every level, and the 64 levels the reader allows overflowed a test thread's
+/// 2 MiB stack in a debug build.
+/// `field_of` turns the pointer serde tracked into the field's pointer in the file.
+pub(crate) fn from_yaml<T: de::DeserializeOwned + Send>(
+    path: &Path,
+    text: &str,
+    options: fn() -> serde_saphyr::Options,
+    field_of: fn(String) -> String,
+) -> Result<T> {
+    json::on_deep_stack(|| {
+        let mut field = None;
+        serde_saphyr::with_deserializer_from_str_with_options(text, options(), |d| {
+            serde_path_to_error::deserialize(d).map_err(|e| {
+                field = Some(field_of(pointer_of(e.path())));
+                e.into_inner()
+            })
+        })
+        .map_err(|e| yaml_error(path, &e, field.as_deref().unwrap_or_default()))
+    })
+}
+
+/// The pointer of a case file's field, cut at the start of a free JSON value (`tool`, a
+/// member of `tools`, an instance's `args`): inside one, serde's path also steps through the
+/// tag check's wrapper of every value ([`JsonValue`]), and the line and column already say
+/// where in the value the problem is.
+fn case_field(pointer: String) -> String {
+    let steps: Vec<&str> = pointer.split('/').collect();
+    let keep = match steps.as_slice() {
+        ["", "tool", _, ..] => 2,
+        ["", "tools", _, _, ..] => 3,
+        ["", "instances", _, "args", _, ..] => 4,
+        _ => return pointer,
+    };
+    steps[..keep].join("/")
+}
+
+/// The RFC 6901 JSON Pointer of a serde path (`instances[0].args` → `/instances/0/args`); an
+/// untracked step ends it where it was lost.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer = json::push_token(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = json::push_token(&pointer, key),
+            Segment::Enum { variant } => pointer = json::push_token(&pointer, variant),
+            Segment::Unknown => break,
+        }
+    }
+    pointer
+}
+
+/// The error for a YAML file that could not be read into its type: the place is the line and
+/// column; `field`, the JSON Pointer of the field being read (empty at the top level), goes
+/// before the problem.
+fn yaml_error(path: &Path, e: &serde_saphyr::Error, field: &str) -> Error {
     let place = match e.location() {
         Some(loc) if loc.line() > 0 => Place::LineColumn {
             line: loc.line() as usize,
@@ -598,6 +698,19 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
         };
         return Error::input(path, place, problem);
     }
+    // The library's own wording points at its options, which the user of a case file has none
+    // of.
+    if let serde_saphyr::Error::DuplicateMappingKey { key, .. } = inner {
+        let key = key
+            .as_deref()
+            .map(|k| format!(" {k:?}"))
+            .unwrap_or_default();
+        return Error::input(
+            path,
+            place,
+            format!("duplicate key{key}: a mapping may give each key once"),
+        );
+    }
     let text = inner.to_string();
     // The library appends its own position; we report the place separately.
     let problem = match text.find(" at line ") {
@@ -610,7 +723,12 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     } else {
         problem
     };
-    Error::input(path, place, problem.trim().to_string())
+    let problem = problem.trim();
+    if field.is_empty() {
+        Error::input(path, place, problem.to_string())
+    } else {
+        Error::input(path, place, format!("at {field}: {problem}"))
+    }
 }
 
 /// Turns a case's `tool` value into a [`ToolDef`]. Only `name`, `description` and
@@ -791,6 +909,7 @@ impl Catalog {
         files.sort();
         let mut cases = Vec::with_capacity(files.len());
         let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+        let mut features: BTreeMap<(String, Placement), PathBuf> = BTreeMap::new();
         for f in &files {
             let case = load_case(root, f)?;
             if let Some(prev) = seen.insert(case.id.clone(), f.clone()) {
@@ -798,6 +917,26 @@ impl Catalog {
                     f,
                     Place::Pointer("/id".into()),
                     format!("id {:?} is also used by {}", case.id, prev.display()),
+                ));
+            }
+            // cases/README.md: the parameter and placement together identify what a case
+            // informs, so a second case for them is most often a copy whose feature was never
+            // changed.
+            let feature = (
+                crate::profile::derive::normalize(&case.parameter),
+                case.placement,
+            );
+            if let Some(prev) = features.insert(feature, f.clone()) {
+                return Err(Error::input(
+                    f,
+                    Place::Pointer("/parameter".into()),
+                    format!(
+                        "parameter {:?} at placement {} is also the feature of {}: one case \
+                         per parameter and placement",
+                        case.parameter,
+                        case.placement,
+                        prev.display()
+                    ),
                 ));
             }
             cases.push(case);
@@ -1062,7 +1201,7 @@ mod tests {
     #[test]
     fn json_key_order_is_kept_from_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/order\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/order\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters:\n    zeta: 1\n    $id: x\n    \
                     alpha: {b: 1, a: 2}\n";
         let path = write_case(dir.path(), "keywords/order", body);
@@ -1076,7 +1215,7 @@ mod tests {
     #[test]
     fn only_true_and_false_are_booleans() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {enum: [yes, no, on, off, n, true, false]}\n";
         let path = write_case(dir.path(), "keywords/b", body);
         let case = load_case(dir.path(), &path).unwrap();
@@ -1089,7 +1228,7 @@ mod tests {
     #[test]
     fn core_tags_that_keep_a_json_value_are_allowed() {
         let dir = tempfile::tempdir().unwrap();
-        let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: control\n\
+        let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {a: !!str 12, b: !!int 3}\n";
         let path = write_case(dir.path(), "keywords/t", body);
         let case = load_case(dir.path(), &path).unwrap();

@@ -71,6 +71,34 @@ impl Project {
             .collect())
     }
 
+    /// Observations of the folded run logs that name a case not in `catalog` or a target not
+    /// in the registry, as (log, line, problem). A case renamed or deleted after its run
+    /// leaves such lines in every older log, which must still load, so they are left out of
+    /// the matrix; callers warn, so that a mistyped id is not left out unnoticed.
+    pub fn unknown_observations(&self, catalog: &Catalog) -> Result<Vec<(PathBuf, usize, String)>> {
+        let mut out = Vec::new();
+        for log in self.runs()? {
+            for (o, line) in log.observations.iter().zip(&log.lines) {
+                let problem = if catalog.get(&o.case).is_none() {
+                    format!(
+                        "case {:?} is not in the catalog (renamed or deleted since the run?)",
+                        o.case
+                    )
+                } else if crate::target::find(&o.target).is_none() {
+                    format!("target {:?} is not a known target", o.target)
+                } else {
+                    continue;
+                };
+                out.push((
+                    log.path.clone(),
+                    *line,
+                    format!("{problem}; this observation is not folded in"),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
     /// The run logs of `runs/`. An emulated run there (copied in by hand: `probe` never
     /// writes one there) is refused, naming it: its answers are never evidence, and skipping
     /// it silently would leave it to be committed as if it were.
@@ -254,6 +282,12 @@ mod tests {
             err.contains("scratch.yaml: at /0/cells/0/features/1: r1: feature \"keyword-allowed: minLenght\" at placement nested matches no case"),
             "{err}"
         );
+        // The cause may be a case edited under cases/, not this file: the error says where
+        // features are looked up.
+        assert!(
+            err.contains("looked up among the cases' `parameter` and `placement`"),
+            "{err}"
+        );
         write("'keyword-allowed: minLength'");
         let found = project
             .documented_for(&catalog)
@@ -302,6 +336,54 @@ mod tests {
             .map(|r| r.path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(folded, ["cut.jsonl", "whole.jsonl"]);
+    }
+
+    /// A case renamed or deleted after its run leaves observations of it in older logs:
+    /// they still load, and each such line is named (as one of an unknown target is) for
+    /// the caller to warn about.
+    #[test]
+    fn observations_of_an_unknown_case_or_target_are_named() {
+        let committed = Project::new("cases", "reports");
+        let source = committed.runs().expect("the committed run logs read");
+        let text = std::fs::read_to_string(&source[0].path).unwrap();
+        let mut lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(lines.len() > 3 && lines[2]["type"] == "observation");
+        lines[1]["case"] = "keywords/nope".into();
+        lines[2]["target"] = "nope/x".into();
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project::new("cases", dir.path());
+        std::fs::create_dir(project.runs_dir()).unwrap();
+        let path = project.runs_dir().join("renamed.jsonl");
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, body).unwrap();
+        let named = project
+            .unknown_observations(&project.catalog().unwrap())
+            .expect("an old log still loads");
+        let places: Vec<(PathBuf, usize)> = named.iter().map(|(p, l, _)| (p.clone(), *l)).collect();
+        assert_eq!(places, [(path.clone(), 2), (path, 3)]);
+        assert!(
+            named[0]
+                .2
+                .starts_with("case \"keywords/nope\" is not in the catalog"),
+            "{}",
+            named[0].2
+        );
+        assert!(
+            named[1]
+                .2
+                .starts_with("target \"nope/x\" is not a known target"),
+            "{}",
+            named[1].2
+        );
+        assert!(
+            committed
+                .unknown_observations(&committed.catalog().unwrap())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     /// An emulated run log put into `runs/` by hand is refused by name, never skipped.

@@ -595,7 +595,7 @@ fn malformed_yaml_names_the_line_and_column() {
     );
     assert_eq!(
         s.error(),
-        "keywords/bad.yaml: line 8, column 15: unclosed bracket '{'"
+        "keywords/bad.yaml: line 8, column 15: at /tool: unclosed bracket '{'"
     );
 }
 
@@ -604,27 +604,27 @@ fn a_schema_that_is_not_json_compatible_is_refused() {
     for (schema, expected) in [
         (
             "{minimum: .nan}",
-            "line 8, column 25: non-finite float `.nan` rejected by the configured policy",
+            "line 8, column 25: at /tool: non-finite float `.nan` rejected by the configured policy",
         ),
         (
             "{maximum: -.inf}",
-            "line 8, column 25: non-finite float `-.inf` rejected by the configured policy",
+            "line 8, column 25: at /tool: non-finite float `-.inf` rejected by the configured policy",
         ),
         (
             "{1: a}",
-            "line 8, column 16: mapping key 1 is not a string (quote it)",
+            "line 8, column 16: at /tool: mapping key 1 is not a string (quote it)",
         ),
         (
             "{default: !!binary aGVsbG8=}",
-            "line 8, column 34: YAML tag \"tag:yaml.org,2002:binary\" has no JSON form (only plain JSON values are allowed)",
+            "line 8, column 34: at /tool: YAML tag \"tag:yaml.org,2002:binary\" has no JSON form (only plain JSON values are allowed)",
         ),
         (
             "{enum: !!set {a, b}}",
-            "line 8, column 28: YAML tag \"tag:yaml.org,2002:set\" has no JSON form (only plain JSON values are allowed)",
+            "line 8, column 28: at /tool: YAML tag \"tag:yaml.org,2002:set\" has no JSON form (only plain JSON values are allowed)",
         ),
         (
             "{type: object, type: string}",
-            "line 8, column 30: duplicate mapping key: type, set DuplicateKeyPolicy in Options if acceptable",
+            "line 8, column 30: duplicate key \"type\": a mapping may give each key once",
         ),
     ] {
         let s = Scratch::new();
@@ -648,7 +648,27 @@ fn a_duplicate_key_in_block_style_names_the_second_key() {
     );
     assert_eq!(
         s.error(),
-        "keywords/bad.yaml: line 10, column 5: duplicate mapping key: type, set DuplicateKeyPolicy in Options if acceptable"
+        "keywords/bad.yaml: line 10, column 5: duplicate key \"type\": a mapping may give each key once"
+    );
+}
+
+/// serde's message names the type it expected, not the field: the error names the field's
+/// pointer too.
+#[test]
+fn a_field_of_the_wrong_type_is_named_by_its_pointer() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!(
+            "{}instances:\n  - {{args: {{}}, valid: 5}}\n",
+            with_schema("{type: object}")
+        ),
+    );
+    let err = s.error();
+    assert!(
+        err.starts_with("keywords/bad.yaml: line 10, column ")
+            && err.contains(": at /instances/0/valid: invalid boolean"),
+        "{err}"
     );
 }
 
@@ -707,7 +727,7 @@ fn an_unknown_field_is_named_with_the_fields_allowed() {
     );
     assert_eq!(
         s.error(),
-        "keywords/bad.yaml: line 9, column 1: unknown field `flavour`, expected one of id, title, family, parameter, placement, tool, tools, generate, instances, notes, links"
+        "keywords/bad.yaml: line 9, column 1: at /flavour: unknown field `flavour`, expected one of id, title, family, parameter, placement, tool, tools, generate, instances, notes, links"
     );
 }
 
@@ -863,6 +883,66 @@ fn a_parameter_outside_the_vocabulary_is_named() {
         s.error(),
         "keywords/bad.yaml: at /parameter: parameter \"keyword-alowed: enum\": unknown kind (see cases/README.md for the vocabulary)"
     );
+}
+
+/// cases/README.md gives each parameter kind one family; filed in another folder, the case
+/// would inform rules that never read it.
+#[test]
+fn a_parameter_of_another_family_is_named() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        with_schema("{}").replace("keyword-allowed: enum", "depth-limit: 3"),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /parameter: parameter \"depth-limit: 3\" belongs to the family \"limits\", not \"keywords\" (see cases/README.md for the vocabulary of each family)"
+    );
+}
+
+/// A tool call's arguments are always an object, so an instance that is not one claims
+/// something no target is ever sent.
+#[test]
+fn an_instance_that_is_not_an_object_is_named() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!(
+            "{}instances:\n  - {{args: {{value: a}}, valid: true}}\n  - {{args: 5, valid: false}}\n",
+            with_schema("{type: object}")
+        ),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /instances/1/args: an instance must be an object (a tool call's arguments are always an object)"
+    );
+}
+
+/// The parameter and placement identify what a case informs: a second case for them (a copy
+/// whose feature was not changed) is refused naming both files.
+#[test]
+fn two_cases_for_one_feature_are_refused_naming_both() {
+    let s = Scratch::new();
+    s.write("keywords/bad.yaml", with_schema("{}"));
+    s.write(
+        "keywords/copy.yaml",
+        with_schema("{}").replace("id: keywords/bad", "id: keywords/copy"),
+    );
+    let err = s.error();
+    assert!(
+        err.starts_with(
+            "keywords/copy.yaml: at /parameter: parameter \"keyword-allowed: enum\" at placement nested is also the feature of "
+        ) && err.ends_with("keywords/bad.yaml: one case per parameter and placement"),
+        "{err}"
+    );
+    // The same parameter at another placement is another feature.
+    s.write(
+        "keywords/copy.yaml",
+        with_schema("{}")
+            .replace("id: keywords/bad", "id: keywords/copy")
+            .replace("placement: nested", "placement: root"),
+    );
+    assert_eq!(Catalog::load(&s.root).unwrap().cases.len(), 3);
 }
 
 #[test]

@@ -45,6 +45,9 @@ pub fn run(args: RulesArgs) -> Result<u8> {
             );
         }
     }
+    for (log, line, problem) in project.unknown_observations(&project.catalog()?)? {
+        eprintln!("warning: {}: line {line}: {problem}", log.display());
+    }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let done = project.regenerate(mode)?;
     let changed = done.changed;

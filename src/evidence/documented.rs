@@ -187,8 +187,12 @@ impl Documents {
             // Quotes are folded verbatim into the matrix and the profiles: a key pasted with
             // a report's error text would be published with them.
             super::runlog::refuse_key_shaped(&path, text)?;
-            let entries: Vec<Entry> =
-                serde_saphyr::from_str(text).map_err(|e| yaml_error(&path, &e))?;
+            let entries: Vec<Entry> = crate::case::from_yaml(
+                &path,
+                text,
+                serde_saphyr::Options::default,
+                std::convert::identity,
+            )?;
             for (i, entry) in entries.iter().enumerate() {
                 let at =
                     |problem: String| Error::input(&path, Place::Pointer(format!("/{i}")), problem);
@@ -212,22 +216,6 @@ impl Documents {
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.files.iter().flat_map(|(_, e)| e.iter())
     }
-}
-
-fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
-    let place = match e.location() {
-        Some(loc) if loc.line() > 0 => Place::LineColumn {
-            line: loc.line() as usize,
-            column: loc.column() as usize,
-        },
-        _ => Place::File,
-    };
-    let text = e.without_snippet().to_string();
-    let problem = match text.find(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    };
-    Error::input(path, place, problem.trim().to_string())
 }
 
 /// The first day `s` can mean (`2025` → 2025-01-01, `2025-07` → 2025-07-01), when it is a
@@ -410,7 +398,9 @@ impl Unmatched {
             Place::Pointer(self.pointer.clone()),
             format!(
                 "{}: feature {:?}{at} matches no case under cases/ (a typo, or a feature that \
-                 needs a case of its own): its evidence would reach no cell of the matrix",
+                 needs a case of its own): its evidence would reach no cell of the matrix. \
+                 Features are looked up among the cases' `parameter` and `placement`: if a \
+                 case file was just edited, its `parameter` or `placement` may be what changed",
                 self.id, self.feature
             ),
         )
@@ -939,6 +929,32 @@ mod tests {
             write(&entry(kind, "http://example.com/1", "accepted-ignored"));
             assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
         }
+    }
+
+    /// serde's message names the type it expected, not the field: in a file of many entries
+    /// with many lists, the error names the field's pointer too; a key given twice is named
+    /// in our words.
+    #[test]
+    fn a_field_of_the_wrong_type_or_a_key_twice_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let base = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-07-01'\n";
+        write(&format!(
+            "{base}  cells:\n  - targets: openai/chat\n    features: ['keyword-allowed: const']\n    verdict: rejected\n"
+        ));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("a.yaml: line 6, column ")
+                && err.contains(": at /0/cells/0/targets: expected sequence"),
+            "{err}"
+        );
+        write(&format!("{base}  unmapped: x\n  unmapped: y\n"));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("duplicate key \"unmapped\": a mapping may give each key once"),
+            "{err}"
+        );
+        assert!(!err.contains("DuplicateKeyPolicy"), "{err}");
     }
 
     /// A key pasted with a report's error text would reach the matrix and the profiles

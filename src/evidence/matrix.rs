@@ -589,6 +589,7 @@ mod tests {
                     note: None,
                 })
                 .collect(),
+            lines: (2..).take(verdicts.len()).collect(),
             footer: None,
             cut_line: None,
         }

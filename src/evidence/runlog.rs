@@ -74,6 +74,9 @@ pub struct RunLog {
     pub path: PathBuf,
     pub header: RunHeader,
     pub observations: Vec<Observation>,
+    /// The 1-based line of each observation, in the order of `observations`: where a
+    /// warning about one points.
+    pub lines: Vec<usize>,
     /// `None` when the run was cut short (the log is still usable).
     pub footer: Option<RunFooter>,
     /// The 1-based number of a last line that was cut short mid-write (a probe killed while
@@ -598,6 +601,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
     let text = crate::json::check_utf8(path, bytes)?;
     let mut header = None;
     let mut observations = Vec::new();
+    let mut lines = Vec::new();
     let mut footer = None;
     let mut cut_line = None;
     let now = Utc::now();
@@ -653,7 +657,19 @@ pub fn read(path: &Path) -> Result<RunLog> {
                 ));
             }
         }
-        let bad = |e: serde_json::Error| Error::input(path, place(), e.to_string());
+        // A field's error names the field's pointer too: serde's message names only the type
+        // it expected.
+        let bad = |(pointer, e): (String, serde_json::Error)| {
+            let at = if pointer.is_empty() {
+                place()
+            } else {
+                Place::LinePointer {
+                    line: lineno,
+                    pointer,
+                }
+            };
+            Error::input(path, at, e.to_string())
+        };
         // Evidence is dated by these times: one not yet come (a wrong clock, an edit) would
         // make the cell the newest evidence until that date.
         let not_future = |field: &str, t: DateTime<Utc>| {
@@ -678,12 +694,12 @@ pub fn read(path: &Path) -> Result<RunLog> {
         };
         match kind {
             "header" if header.is_none() && lineno == 1 => {
-                let h: RunHeader = serde_json::from_value(value).map_err(bad)?;
+                let h: RunHeader = record(value).map_err(bad)?;
                 not_future("started", h.started)?;
                 header = Some(h)
             }
             "observation" if header.is_some() && footer.is_none() => {
-                let o: Observation = serde_json::from_value(value).map_err(bad)?;
+                let o: Observation = record(value).map_err(bad)?;
                 same_run(&o.run)?;
                 not_future("time", o.time)?;
                 // One probe is one observation: the same line twice (a bad merge, a paste)
@@ -700,10 +716,11 @@ pub fn read(path: &Path) -> Result<RunLog> {
                         ),
                     ));
                 }
-                observations.push(o)
+                observations.push(o);
+                lines.push(lineno)
             }
             "footer" if header.is_some() && footer.is_none() => {
-                let f: RunFooter = serde_json::from_value(value).map_err(bad)?;
+                let f: RunFooter = record(value).map_err(bad)?;
                 same_run(&f.run)?;
                 not_future("ended", f.ended)?;
                 footer = Some(f)
@@ -725,9 +742,19 @@ pub fn read(path: &Path) -> Result<RunLog> {
         path: path.to_path_buf(),
         header,
         observations,
+        lines,
         footer,
         cut_line,
     })
+}
+
+/// One record of a log line read into its type; an error comes with the JSON Pointer of the
+/// field it is about (empty at the record's top level).
+fn record<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> std::result::Result<T, (String, serde_json::Error)> {
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| (crate::case::pointer_of(e.path()), e.into_inner()))
 }
 
 /// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one
@@ -1204,6 +1231,26 @@ mod tests {
         assert!(
             e.contains(
                 "t.jsonl: line 2, at /time: \"2026-13-41T00:00:00Z\" is not an RFC 3339 date-time"
+            ),
+            "{e}"
+        );
+    }
+
+    /// serde's message names the type it expected, not the field: the error names the
+    /// field's pointer in the line too.
+    #[test]
+    fn a_field_of_the_wrong_type_is_named_by_its_pointer() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = obs("x");
+        o.run = "r11".into();
+        let (h, f) = (line(&header("r11")), line(&footer("r11")));
+        let slow = line(&o).replace("\"latency_ms\":1.5", "\"latency_ms\":\"slow\"");
+        assert!(slow.contains("\"slow\""), "{slow}");
+        let path = log_file(dir.path(), "u.jsonl", &[h, slow, f]);
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "u.jsonl: line 2, at /latency_ms: invalid type: string \"slow\", expected f64"
             ),
             "{e}"
         );

@@ -71,34 +71,6 @@ impl Project {
             .collect())
     }
 
-    /// Observations of the folded run logs that name a case not in `catalog` or a target not
-    /// in the registry, as (log, line, problem). A case renamed or deleted after its run
-    /// leaves such lines in every older log, which must still load, so they are left out of
-    /// the matrix; callers warn, so that a mistyped id is not left out unnoticed.
-    pub fn unknown_observations(&self, catalog: &Catalog) -> Result<Vec<(PathBuf, usize, String)>> {
-        let mut out = Vec::new();
-        for log in self.runs()? {
-            for (o, line) in log.observations.iter().zip(&log.lines) {
-                let problem = if catalog.get(&o.case).is_none() {
-                    format!(
-                        "case {:?} is not in the catalog (renamed or deleted since the run?)",
-                        o.case
-                    )
-                } else if crate::target::find(&o.target).is_none() {
-                    format!("target {:?} is not a known target", o.target)
-                } else {
-                    continue;
-                };
-                out.push((
-                    log.path.clone(),
-                    *line,
-                    format!("{problem}; this observation is not folded in"),
-                ));
-            }
-        }
-        Ok(out)
-    }
-
     /// The run logs of `runs/`. An emulated run there (copied in by hand: `probe` never
     /// writes one there) is refused, naming it: its answers are never evidence, and skipping
     /// it silently would leave it to be committed as if it were.
@@ -168,6 +140,10 @@ impl Project {
 
     /// Builds the matrix from everything on disk, with the registry's target order.
     pub fn matrix(&self, catalog: &Catalog) -> Result<Matrix> {
+        self.matrix_of(catalog, &self.runs()?)
+    }
+
+    fn matrix_of(&self, catalog: &Catalog, runs: &[RunLog]) -> Result<Matrix> {
         let targets: Vec<String> = crate::target::registry()
             .iter()
             .map(|t| t.id.to_string())
@@ -175,7 +151,7 @@ impl Project {
         Ok(matrix::build(
             catalog,
             &targets,
-            &self.runs()?,
+            runs,
             &self.documented_for(catalog)?,
         ))
     }
@@ -185,7 +161,8 @@ impl Project {
     /// (`RULES.md`). Returns how many there are and which changed (or are stale).
     pub fn regenerate(&self, mode: Mode) -> Result<Regenerated> {
         let catalog = self.catalog()?;
-        let m = self.matrix(&catalog)?;
+        let runs = self.runs()?;
+        let m = self.matrix_of(&catalog, &runs)?;
         let profiles = crate::profile::derive::derive(&m, &catalog, &self.profile_specs()?);
         let mut changed = Vec::new();
         let files = [
@@ -207,8 +184,37 @@ impl Project {
         Ok(Regenerated {
             files: count,
             changed,
+            unknown_observations: unknown_observations(&runs, &catalog),
         })
     }
+}
+
+/// Observations of `runs` that name a case not in `catalog` or a target not in the
+/// registry, as (log, line, problem). A case renamed or deleted after its run leaves such
+/// lines in every older log, which must still load, so they are left out of the matrix;
+/// callers warn, so that a mistyped id is not left out unnoticed.
+pub fn unknown_observations(runs: &[RunLog], catalog: &Catalog) -> Vec<(PathBuf, usize, String)> {
+    let mut out = Vec::new();
+    for log in runs {
+        for (o, line) in log.observations.iter().zip(&log.lines) {
+            let problem = if catalog.get(&o.case).is_none() {
+                format!(
+                    "case {:?} is not in the catalog (renamed or deleted since the run?)",
+                    o.case
+                )
+            } else if crate::target::find(&o.target).is_none() {
+                format!("target {:?} is not a known target", o.target)
+            } else {
+                continue;
+            };
+            out.push((
+                log.path.clone(),
+                *line,
+                format!("{problem}; this observation is not folded in"),
+            ));
+        }
+    }
+    out
 }
 
 /// What [`Project::regenerate`] did.
@@ -218,6 +224,9 @@ pub struct Regenerated {
     pub files: usize,
     /// The files that changed (or, in check mode, are stale or missing).
     pub changed: Vec<PathBuf>,
+    /// Observations left out for naming an unknown case or target
+    /// ([`unknown_observations`]), for the caller to warn about.
+    pub unknown_observations: Vec<(PathBuf, usize, String)>,
 }
 
 /// Reads `reports/matrix.json` as committed (for the suite and the re-probe rule).
@@ -359,9 +368,10 @@ mod tests {
         let path = project.runs_dir().join("renamed.jsonl");
         let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
         std::fs::write(&path, body).unwrap();
-        let named = project
-            .unknown_observations(&project.catalog().unwrap())
-            .expect("an old log still loads");
+        let named = unknown_observations(
+            &project.runs().expect("an old log still loads"),
+            &project.catalog().unwrap(),
+        );
         let places: Vec<(PathBuf, usize)> = named.iter().map(|(p, l, _)| (p.clone(), *l)).collect();
         assert_eq!(places, [(path.clone(), 2), (path, 3)]);
         assert!(
@@ -379,9 +389,7 @@ mod tests {
             named[1].2
         );
         assert!(
-            committed
-                .unknown_observations(&committed.catalog().unwrap())
-                .unwrap()
+            unknown_observations(&committed.runs().unwrap(), &committed.catalog().unwrap())
                 .is_empty()
         );
     }

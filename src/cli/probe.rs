@@ -319,7 +319,7 @@ pub fn live_targets(
             .settings()
             .base_env
             .into_iter()
-            .chain((id == "vertex/v1/parameters").then_some("GOOGLE_CLOUD_PROJECT"));
+            .chain(route.private_env().iter().copied());
         for var in private {
             if let Some(value) = env.var(var) {
                 settings.push((var.to_string(), value));
@@ -610,8 +610,10 @@ fn check_target_filters(args: &ProbeArgs) -> Result<()> {
         )
         .collect();
     for f in &args.targets {
+        if known.iter().any(|id| id_matches(id, f)) {
+            continue;
+        }
         if args.offline
-            && !known.iter().any(|id| id_matches(id, f))
             && crate::target::routes()
                 .iter()
                 .any(|r| id_matches(r.id(), f))
@@ -621,16 +623,14 @@ fn check_target_filters(args: &ProbeArgs) -> Result<()> {
                  engines (engine/*); drop --offline to probe it"
             )));
         }
-        if !known.iter().any(|id| id_matches(id, f)) {
-            let hint = crate::cli::args::did_you_mean(f, known.iter().copied())
-                .map(|n| format!(" (did you mean {n:?}?)"))
-                .unwrap_or_default();
-            return Err(Error::Usage(format!(
-                "--target {f} matches no target{}{hint} (the targets: {})",
-                if args.offline { " probed offline" } else { "" },
-                known.join(", ")
-            )));
-        }
+        let hint = crate::cli::args::did_you_mean(f, known.iter().copied())
+            .map(|n| format!(" (did you mean {n:?}?)"))
+            .unwrap_or_default();
+        return Err(Error::Usage(format!(
+            "--target {f} matches no target{}{hint} (the targets: {})",
+            if args.offline { " probed offline" } else { "" },
+            known.join(", ")
+        )));
     }
     Ok(())
 }

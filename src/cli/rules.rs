@@ -45,11 +45,11 @@ pub fn run(args: RulesArgs) -> Result<u8> {
             );
         }
     }
-    for (log, line, problem) in project.unknown_observations(&project.catalog()?)? {
-        eprintln!("warning: {}: line {line}: {problem}", log.display());
-    }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let done = project.regenerate(mode)?;
+    for (log, line, problem) in &done.unknown_observations {
+        eprintln!("warning: {}: line {line}: {problem}", log.display());
+    }
     let changed = done.changed;
     for p in &changed {
         if args.check {

@@ -54,6 +54,9 @@ impl Route for Vertex {
             cost: "free: countTokens has no charge (3000 RPM)",
         }
     }
+    fn private_env(&self) -> &'static [&'static str] {
+        &["GOOGLE_CLOUD_PROJECT"]
+    }
     fn configure(&self, env: &dyn Env) -> RouteConfig {
         let mut cfg = default_config(&self.settings(), env);
         let location = env

@@ -790,6 +790,11 @@ pub trait Route: Send + Sync {
     fn configure(&self, env: &dyn Env) -> RouteConfig {
         default_config(&self.settings(), env)
     }
+    /// Variables besides the base-URL one whose values may be private and are written in
+    /// requests (Vertex's project id in its path): the run log names them, not their values.
+    fn private_env(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The base URL requests go to, from one as written in the base-URL variable or in
     /// `--base-url`: both are read here, so that one value means one thing wherever it was
     /// given (`OPENAI_BASE_URL=…/v1` and `--base-url openai/chat=…/v1` both end before the

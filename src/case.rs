@@ -626,7 +626,7 @@ pub(crate) fn from_yaml<T: de::DeserializeOwned + Send>(
         let mut field = None;
         serde_saphyr::with_deserializer_from_str_with_options(text, options(), |d| {
             serde_path_to_error::deserialize(d).map_err(|e| {
-                field = Some(field_of(pointer_of(e.path())));
+                field = Some(field_of(json::pointer_of(e.path())));
                 e.into_inner()
             })
         })
@@ -647,22 +647,6 @@ fn case_field(pointer: String) -> String {
         _ => return pointer,
     };
     steps[..keep].join("/")
-}
-
-/// The RFC 6901 JSON Pointer of a serde path (`instances[0].args` → `/instances/0/args`); an
-/// untracked step ends it where it was lost.
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => pointer = json::push_token(&pointer, &index.to_string()),
-            Segment::Map { key } => pointer = json::push_token(&pointer, key),
-            Segment::Enum { variant } => pointer = json::push_token(&pointer, variant),
-            Segment::Unknown => break,
-        }
-    }
-    pointer
 }
 
 /// The error for a YAML file that could not be read into its type: the place is the line and

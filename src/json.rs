@@ -482,6 +482,22 @@ pub fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// The RFC 6901 JSON Pointer of a serde path (`instances[0].args` → `/instances/0/args`); an
+/// untracked step ends it where it was lost.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer = push_token(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = push_token(&pointer, key),
+            Segment::Enum { variant } => pointer = push_token(&pointer, variant),
+            Segment::Unknown => break,
+        }
+    }
+    pointer
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

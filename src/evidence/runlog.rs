@@ -754,7 +754,7 @@ fn record<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
 ) -> std::result::Result<T, (String, serde_json::Error)> {
     serde_path_to_error::deserialize(value)
-        .map_err(|e| (crate::case::pointer_of(e.path()), e.into_inner()))
+        .map_err(|e| (crate::json::pointer_of(e.path()), e.into_inner()))
 }
 
 /// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one

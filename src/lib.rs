@@ -10,8 +10,10 @@
 //! The profiles the crate was built with ([`profile::embedded_set`], parsed once) say what each
 //! target accepts; [`profile::PORTABLE`] is what every core target accepts, and a target's own
 //! profile has its id. Tools come from a [`serde_json::Value`] in any shape [`input`] reads
-//! (or from a file: [`input::read_file`]). Nothing here touches the network or the disk:
-//! compile's check is the target's offline model. Every error type implements
+//! (or from a file: [`input::read_file`]). Checking, repairing, compiling and validating
+//! arguments touch neither the network nor the disk (compile's check is the target's offline
+//! model); reading files ([`input::read_file`]), the project's evidence ([`project`],
+//! [`evidence`]), [`probe`] and [`emulate`] do. Every error type implements
 //! [`std::error::Error`]. Values nesting deeper than 512 levels (arrays and objects counted,
 //! as in a file) are refused at the entry points, so no step overflows a 2 MiB thread.
 //! A value holding no tool at all reads as an empty set, whose check is clean: call

@@ -397,7 +397,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     let _ = writeln!(
         out,
         "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
-Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it. \
+Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, a doc or report to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
     );
@@ -430,6 +430,7 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
         .iter()
         .map(|c| ((c.case.as_str(), c.target.as_str()), c))
         .collect();
+    let mut refs = References::default();
     let mut families: Vec<&str> = m.cases.iter().map(|c| c.family.as_str()).collect();
     families.dedup();
     for family in families {
@@ -442,7 +443,7 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
             let mut row = vec![format!("`{}`", case.id), case.parameter.clone()];
             for t in &m.targets {
                 row.push(match cells.get(&(case.id.as_str(), t.as_str())) {
-                    Some(c) => cell_text(c),
+                    Some(c) => cell_text(c, &mut refs),
                     None => "·".into(),
                 });
             }
@@ -473,6 +474,7 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
             out.push('\n');
         }
     }
+    refs.write_definitions(&mut out);
     out
 }
 
@@ -485,21 +487,7 @@ fn disagreement(c: &Cell) -> String {
         .iter()
         .enumerate()
         .map(|(i, it)| {
-            // A folded probe entry names its first and last run; its last date is the last's.
-            let source = match it.kind {
-                EvidenceKind::Probe => it.source.rsplit(" .. ").next().unwrap_or_default(),
-                _ => it.source.as_str(),
-            };
-            let cited = crate::profile::Cited {
-                kind: it.kind,
-                date: it.last_seen.clone(),
-                source: source.to_string(),
-            };
-            let text = format!(
-                "{} {}",
-                glyph(Some(it.verdict)),
-                crate::profile::table::evidence_link(&cited)
-            );
+            let text = format!("{} {}", glyph(Some(it.verdict)), item_link(it));
             if c.decided_by == Some(i) {
                 format!("**{text}**")
             } else {
@@ -510,12 +498,66 @@ fn disagreement(c: &Cell) -> String {
     format!("`{}` on `{}`: {}", c.case, c.target, items.join(", "))
 }
 
-fn cell_text(c: &Cell) -> String {
-    let mut s = match (c.verdict, c.kind, &c.last_seen) {
-        (Some(v), Some(k), Some(d)) => {
-            let d = if d.is_empty() { "undated" } else { d.as_str() };
-            format!("{} {} {}", glyph(Some(v)), k.as_str(), d)
+/// One piece of evidence as cited, dated by its newest sighting: a folded probe entry names
+/// its first and last run, and is cited by the last's log.
+fn cited(it: &EvidenceItem) -> crate::profile::Cited {
+    let source = match it.kind {
+        EvidenceKind::Probe => it.source.rsplit(" .. ").next().unwrap_or_default(),
+        _ => it.source.as_str(),
+    };
+    crate::profile::Cited {
+        kind: it.kind,
+        date: it.last_seen.clone(),
+        source: source.to_string(),
+    }
+}
+
+/// One piece of evidence as an inline markdown link, `[report 2025-07-03](url)`.
+fn item_link(it: &EvidenceItem) -> String {
+    crate::profile::table::evidence_link(&cited(it))
+}
+
+/// The link targets of the table cells, numbered in order of first use: a cell cites
+/// `[doc 2026-11-30][3]` and the page ends with `[3]: url`. Inline links would pad every cell
+/// of a column to its longest URL (MATRIX.md grew from 0.2 to 0.44 MB).
+#[derive(Default)]
+struct References {
+    numbers: BTreeMap<String, usize>,
+    order: Vec<String>,
+}
+
+impl References {
+    /// `[label][n]` for evidence with a link (a run log, a page), the bare label otherwise.
+    fn cite(&mut self, it: &EvidenceItem) -> String {
+        let c = cited(it);
+        let label = format!("{} {}", c.kind.as_str(), c.date_text());
+        let target = match c.kind {
+            EvidenceKind::Probe => format!("runs/{}.jsonl", c.source),
+            _ if c.source.starts_with("http") => c.source,
+            _ => return label,
+        };
+        let next = self.order.len() + 1;
+        let n = *self.numbers.entry(target.clone()).or_insert_with(|| {
+            self.order.push(target);
+            next
+        });
+        format!("[{label}][{n}]")
+    }
+
+    fn write_definitions(&self, out: &mut String) {
+        use std::fmt::Write;
+        for (i, target) in self.order.iter().enumerate() {
+            let _ = writeln!(out, "[{}]: {target}", i + 1);
         }
+    }
+}
+
+/// A cell's verdict and its deciding evidence, linked (to the run log for a probe, to the page
+/// for a doc or report), so that why a feature is accepted is one click away, as a rejection
+/// is in RULES.md.
+fn cell_text(c: &Cell, refs: &mut References) -> String {
+    let mut s = match (c.verdict, c.deciding_item()) {
+        (Some(v), Some(it)) => format!("{} {}", glyph(Some(v)), refs.cite(it)),
         _ => "·".to_string(),
     };
     if c.conflict {
@@ -675,7 +717,11 @@ mod tests {
         assert_eq!(cell.evidence.len(), 2);
         assert_eq!(cell.evidence[0].first_seen, "2024-03-01");
         let md = to_markdown(&m);
-        assert!(md.contains("✓ doc 2026-02-01 ⚠"), "{md}");
+        assert!(md.contains("✓ [doc 2026-02-01][1] ⚠"), "{md}");
+        assert!(
+            md.contains("\n[1]: https://example.org/2026-02-01\n"),
+            "{md}"
+        );
         // Both sides, each with its date and link, under the table; the newer in bold.
         assert!(
             md.contains(
@@ -783,7 +829,7 @@ mod tests {
         let docs = [doc(EvidenceKind::Report, "", Verdict::Rejected)];
         let m = build(&catalog(), &targets(), &[], &docs);
         let md = to_markdown(&m);
-        assert!(md.contains("✗ report undated"), "{md}");
+        assert!(md.contains("✗ [report undated][1]"), "{md}");
     }
 
     #[test]
@@ -855,10 +901,12 @@ mod tests {
                 "",
                 "`keywords/not-nested`",
                 "keyword-allowed: not",
-                "✓ probe 2026-11-01",
+                "✓ [probe 2026-11-01][1]",
                 "·",
                 ""
             ]
         );
+        // The probe cites its run log, defined once at the end.
+        assert!(md.ends_with("\n[1]: runs/r1.jsonl\n"), "{md}");
     }
 }

@@ -40,8 +40,8 @@ pub struct ProbeArgs {
     /// Probe MODEL on TARGET instead of the default model. Repeatable.
     #[arg(long = "model", value_name = "TARGET=MODEL")]
     pub models: Vec<String>,
-    /// Probes in flight per target: `N` for every live target or `TARGET=N`. Repeatable.
-    /// Default: 2 for remote hosts, 4 for loopback.
+    /// Probes in flight per target: `N` for every live target or `TARGET=N` (1 to 64).
+    /// Repeatable. Default: 2 for remote hosts, 4 for loopback.
     #[arg(long = "concurrency", value_name = "[TARGET=]N")]
     pub concurrency: Vec<String>,
     /// Requests per second per target: `R` or `TARGET=R` (0: unlimited). Repeatable.
@@ -101,8 +101,8 @@ fn bad_rate(r: f64) -> Option<&'static str> {
 /// rather than a flag silently ignored: `--base-url`/`--model` need `TARGET=VALUE` with a live
 /// target, at most once per target, `--base-url` an http(s) URL with a host and no userinfo,
 /// query or fragment ([`http::check_base_url`]), `--model` a model id
-/// ([`http::check_model`]), `--concurrency` at least 1; none of them mean anything with
-/// `--offline`.
+/// ([`http::check_model`]), `--concurrency` from 1 to [`http::MAX_CONCURRENCY`]; none of
+/// them mean anything with `--offline`.
 fn check_flags(args: &ProbeArgs) -> Result<()> {
     let base_urls = pairs(&args.base_urls, "--base-url")?;
     let models = pairs(&args.models, "--model")?;
@@ -141,12 +141,18 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     }
     let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
     for (target, n) in &concurrency {
-        if *n == 0 {
-            return Err(Error::Usage(format!(
-                "--concurrency {}0: expected at least 1 probe in flight",
-                target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
-            )));
-        }
+        let why = match *n {
+            0 => "expected at least 1 probe in flight".to_string(),
+            n if n > http::MAX_CONCURRENCY => format!(
+                "at most {} probes in flight per target",
+                http::MAX_CONCURRENCY
+            ),
+            _ => continue,
+        };
+        return Err(Error::Usage(format!(
+            "--concurrency {}{n}: {why}",
+            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
+        )));
     }
     let rate = per_target::<f64>(&args.rate, "--rate")?;
     for (target, r) in &rate {

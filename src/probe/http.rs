@@ -69,7 +69,7 @@ pub struct HttpOptions {
     pub backoff_cap: Duration,
     /// Longest `Retry-After` honoured; a longer one ends the probe inconclusive.
     pub max_wait: Duration,
-    /// Probes in flight at once.
+    /// Probes in flight at once (1 to [`MAX_CONCURRENCY`]; a value outside is clamped).
     pub concurrency: usize,
     /// Request starts per second (`None`: unlimited).
     pub rate: Option<f64>,
@@ -809,6 +809,11 @@ pub fn key_hint(route: &dyn Route) -> String {
     vars.join(" or ")
 }
 
+/// The most probes of one target in flight at once, whatever [`HttpOptions::concurrency`]
+/// says: far above what any provider's rate limit lets through (the default is 2 remote, 4 on
+/// loopback), and `--concurrency 100000` would open that many connections to one host at once.
+pub const MAX_CONCURRENCY: usize = 64;
+
 /// The most retries one request gets, whatever [`HttpOptions::retries`] says: with the
 /// backoff cap this bounds the wait between one probe's attempts (about 2.5 minutes with the
 /// defaults), where 100,000 retries against an unreachable host would never end.
@@ -908,7 +913,7 @@ impl ProbeTarget for HttpTarget {
     }
 
     fn concurrency(&self) -> usize {
-        self.opts.concurrency.max(1)
+        self.opts.concurrency.clamp(1, MAX_CONCURRENCY)
     }
 
     fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {

@@ -669,3 +669,152 @@ fn the_repair_json_report_carries_zero_counts_and_request_notes() {
         "{notes:?}"
     );
 }
+
+/// `toolwire emulate` on a free loopback port (it ends by itself after two minutes, should a
+/// test fail before it is killed), with its address.
+fn emulator() -> (std::process::Child, String) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["emulate", "--listen", "127.0.0.1:0", "--exit-after", "120"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the emulator starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("its output"));
+    let mut first = String::new();
+    out.read_line(&mut first)
+        .expect("the emulator says where it listens");
+    // Drained to its end: with the pipe closed, its next line would end it.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    (child, addr)
+}
+
+/// `toolwire probe` of the control against the emulator at `addr` for each of `targets`
+/// (id, emulator service), with only `env` set. Returns the status, standard output and the
+/// run logs written.
+fn probe_emulated(
+    addr: &str,
+    targets: &[(&str, &str)],
+    env: &[(&str, &str)],
+) -> (Option<i32>, String, usize) {
+    let runs = tempfile::tempdir().expect("temporary directory");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"));
+    cmd.args([
+        "probe",
+        "--no-progress",
+        "--case",
+        "control",
+        "--retries",
+        "0",
+    ])
+    .arg("--runs-dir")
+    .arg(runs.path())
+    .env_clear()
+    .envs(env.iter().copied());
+    for (id, service) in targets {
+        cmd.args(["--target", id, "--base-url"])
+            .arg(format!("{id}=http://{addr}/{service}"));
+    }
+    let out = cmd.output().expect("toolwire runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    let logs = std::fs::read_dir(runs.path())
+        .expect("the runs folder")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .count();
+    (out.status.code(), stdout, logs)
+}
+
+/// A target whose key is set but refused (the emulator refuses `tw-invalid…` keys as the
+/// provider refuses a wrong one) fails the run with exit 3, and the summary names each such
+/// target and the variable its key came from; the run log is still written. An expired key
+/// in scheduled CI used to leave the run green.
+#[test]
+fn a_refused_key_is_named_and_fails_the_probe() {
+    let (mut emu, addr) = emulator();
+    let openai_key = "tw-invalid-key-openai-1";
+    let google_key = "tw-invalid-key-google-2";
+    let (status, stdout, logs) = probe_emulated(
+        &addr,
+        &[
+            ("openai/chat", "openai"),
+            ("gemini/v1beta/parameters", "gemini"),
+            ("anthropic/messages", "anthropic"),
+        ],
+        &[
+            ("OPENAI_API_KEY", openai_key),
+            // The second of Gemini's variables: the summary names the one that was set.
+            ("GOOGLE_API_KEY", google_key),
+            ("ANTHROPIC_API_KEY", "tw-emulator-key-1"),
+        ],
+    );
+    emu.kill().ok();
+    emu.wait().ok();
+    assert_eq!(status, Some(3), "{stdout}");
+    let refused: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("its credential was refused"))
+        .collect();
+    assert_eq!(refused.len(), 2, "{stdout}");
+    assert!(
+        refused[0].starts_with("gemini/v1beta/parameters: its credential was refused (auth: ")
+            && refused[0].ends_with("check GOOGLE_API_KEY (expired, revoked or rotated?)"),
+        "{stdout}"
+    );
+    assert!(
+        refused[1].starts_with("openai/chat: its credential was refused (auth: 401 ")
+            && refused[1].ends_with("check OPENAI_API_KEY (expired, revoked or rotated?)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("2 target(s) could not authenticate with the credential set: exit 3"),
+        "{stdout}"
+    );
+    // The valid key's target is not named, and no key is printed.
+    assert!(
+        !stdout.contains("anthropic/messages: its credential"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains(openai_key) && !stdout.contains(google_key),
+        "{stdout}"
+    );
+    assert_eq!(logs, 1, "the run log is kept: {stdout}");
+    assert!(stdout.contains("run log: "), "{stdout}");
+}
+
+/// Without keys nothing is refused: Gemini's pre-auth probe meets its expected 403 and
+/// Vertex's discovery its 401 (no credential was sent), and the run exits 0.
+#[test]
+fn a_keyless_probe_meets_auth_and_exits_0() {
+    let (mut emu, addr) = emulator();
+    let (status, stdout, logs) = probe_emulated(
+        &addr,
+        &[
+            ("gemini/v1beta/parameters", "gemini"),
+            ("vertex/v1/parameters", "vertex"),
+        ],
+        &[("GOOGLE_CLOUD_PROJECT", "tw-test-project")],
+    );
+    emu.kill().ok();
+    emu.wait().ok();
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(!stdout.contains("credential was refused"), "{stdout}");
+    assert!(!stdout.contains("could not authenticate"), "{stdout}");
+    // Both were reached: Vertex's answer is an auth refusal all the same.
+    assert!(
+        stdout.contains("vertex/v1/parameters: every answer was inconclusive")
+            && stdout.contains("auth: 401"),
+        "{stdout}"
+    );
+    assert_eq!(logs, 1, "{stdout}");
+}

@@ -407,6 +407,10 @@ async fn without_keys_gemini_is_probed_preauth_and_keyed_targets_are_skipped() {
             .iter()
             .all(|o| !(o.verdict == Verdict::Rejected && o.stage == Stage::Auth))
     );
+    // No credential was sent, so no auth answer (Vertex's 401 included) is a refused key.
+    for (id, t) in &summary.targets {
+        assert_eq!(t.key_refused, None, "{id}");
+    }
     s.stop().await;
 }
 
@@ -422,8 +426,19 @@ async fn an_invalid_key_is_never_a_rejection() {
             // Local servers started without --api-key ignore keys; vLLM/SGLang/llama.cpp with
             // --api-key refuse `invalid`.
             assert_ne!(control.verdict, Verdict::Rejected, "{id}");
+            assert_eq!(
+                summary.targets[&id].key_refused.is_some(),
+                control.stage == Stage::Auth,
+                "{id}: {control:?}"
+            );
             continue;
         }
+        // The summary says the key was refused, with the control's reason.
+        let refused = summary.targets[&id].key_refused.as_deref();
+        assert!(
+            refused.is_some_and(|r| r.starts_with("auth: ")),
+            "{id}: {refused:?}"
+        );
         assert_eq!(
             (control.verdict, control.stage),
             (Verdict::Inconclusive, Stage::Auth),

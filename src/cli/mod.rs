@@ -23,6 +23,11 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 /// Exit code for bad input or usage.
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code of `probe` when a target that was sent a credential could not authenticate
+/// (its control answered an auth error): distinct from 1 and 2 so that scheduled CI can
+/// still fold the run's evidence and then fail, where a rotated key would otherwise go
+/// unnoticed behind a green run.
+pub const EXIT_KEY_REFUSED: u8 = 3;
 
 /// toolwire: which tool schemas does each model provider accept, today?
 #[derive(Debug, Parser)]
@@ -86,6 +91,7 @@ impl NoProject {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Probe every case against every selected target, write a run log, regenerate the matrix.
+    #[command(after_help = probe::EXIT_STATUS_HELP)]
     Probe(probe::ProbeArgs),
     /// The same as `rules`: rebuild the matrix (with the profiles and rule table made from it).
     Matrix(matrix::MatrixArgs),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::case::id_matches;
-use crate::cli::{EXIT_OK, Paths};
+use crate::cli::{EXIT_KEY_REFUSED, EXIT_OK, Paths};
 use crate::error::{Error, Result};
 use crate::evidence::Verdict;
 use crate::evidence::runlog::Redactor;
@@ -69,6 +69,17 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub no_regenerate: bool,
 }
+
+/// `probe --help`'s exit statuses (the README's exit codes say the same).
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    the run finished (targets without a key are skipped; unreachable or inconclusive
+       answers do not fail it)
+  2    bad input or usage: nothing was sent
+  3    a target whose key was set could not authenticate (its control answered an auth
+       error): the summary names it and the variable to check; the run log and the
+       regenerated reports are still written
+  130  interrupted (Ctrl-C); the run log keeps what was observed";
 
 /// The longest `--timeout`: a provider that has not answered a one-token request in ten
 /// minutes will not; a longer wait only stalls the run (and past `u64::MAX` seconds a
@@ -264,6 +275,9 @@ pub struct LiveTargets {
     /// mock, a relay, a proxy or gateway, the emulator with its marker stripped) is a
     /// stand-in, not the provider.
     pub stand_ins: Vec<(String, String)>,
+    /// Targets sent a credential, with the variable it came from ([`http::key_source`]),
+    /// to name in the summary when the credential is refused.
+    pub key_vars: HashMap<String, String>,
 }
 
 /// Builds the live targets the run probes (`--target`; all when none is given) from the
@@ -285,6 +299,7 @@ pub fn live_targets(
     let mut settings = Vec::new();
     let mut overridden = Vec::new();
     let mut stand_ins = Vec::new();
+    let mut key_vars = HashMap::new();
     for route in crate::target::routes() {
         let id = route.id().to_string();
         // A target the run does not probe (`--target`) is left out before its variables are
@@ -320,6 +335,9 @@ pub fn live_targets(
         )?;
         if let Some(c) = &cfg.credential {
             secrets.extend(c.secrets());
+        }
+        if let Some(var) = http::key_source(route.as_ref(), &cfg, env) {
+            key_vars.insert(id.clone(), var);
         }
         let private = route
             .settings()
@@ -366,6 +384,7 @@ pub fn live_targets(
         settings,
         overridden,
         stand_ins,
+        key_vars,
     })
 }
 
@@ -460,6 +479,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     let mut emulated = false;
     // Why a run is not evidence, for its messages.
     let mut why_emulated = String::from("toolwire emulate answered");
+    let mut key_vars = HashMap::new();
     if !args.offline {
         let LiveTargets {
             targets: live,
@@ -467,7 +487,9 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             settings,
             overridden,
             stand_ins,
+            key_vars: vars,
         } = live_targets(&args, &ProcessEnv, &client, &budget)?;
+        key_vars = vars;
         for s in &secrets {
             redactor.add_secret(s);
         }
@@ -578,6 +600,15 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         return Ok(INTERRUPTED_EXIT);
     };
     print_summary(&summary);
+    // Decided (and printed with the summary) before anything else can end the run: the log
+    // and the regenerated files below are still written, and the status says the keys failed.
+    let status = match refused_keys(&summary, &key_vars) {
+        Some(lines) => {
+            println!("{lines}");
+            EXIT_KEY_REFUSED
+        }
+        None => EXIT_OK,
+    };
     if !summary.reached_any() {
         // Every target was skipped or never answered: the log would hold no observation of
         // any target, only that nothing was observed, and folding it would change the matrix
@@ -587,7 +618,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             "no request reached a target (every one skipped or unreachable): no run log was \
              kept and the matrix was not regenerated"
         );
-        return Ok(EXIT_OK);
+        return Ok(status);
     }
     println!("run log: {}", summary.log.display());
     if emulated {
@@ -597,7 +628,34 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             println!("wrote {}", p.display());
         }
     }
-    Ok(EXIT_OK)
+    Ok(status)
+}
+
+/// The summary's lines for targets that were sent a credential and whose control was refused
+/// at the auth stage, each naming the target, the variable to check and the control's
+/// answer; `None` when there is none. Keyless probes (Gemini's pre-auth 403, Vertex's
+/// discovery) are not among them: no credential was sent, so their auth answer is expected.
+fn refused_keys(summary: &RunSummary, key_vars: &HashMap<String, String>) -> Option<String> {
+    let lines: Vec<String> = summary
+        .targets
+        .iter()
+        .filter_map(|(id, t)| {
+            let why = t.key_refused.as_deref()?;
+            let var = key_vars.get(id).map_or("its key variable", String::as_str);
+            Some(format!(
+                "{id}: its credential was refused ({why}); check {var} (expired, revoked or \
+                 rotated?)"
+            ))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| {
+        format!(
+            "{}\n{} target(s) could not authenticate with the credential set: exit \
+             {EXIT_KEY_REFUSED}",
+            lines.join("\n"),
+            lines.len()
+        )
+    })
 }
 
 /// Refuses a `--target` filter that matches no target before anything is sent: beside a

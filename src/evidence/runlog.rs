@@ -37,6 +37,14 @@ pub struct TargetRecord {
     pub skipped: Option<String>,
 }
 
+impl TargetRecord {
+    /// Whether the target was sent a credential (`key` or `sigv4`): an auth failure then
+    /// means the credential was refused, where a keyless probe's is expected.
+    pub fn sends_credential(&self) -> bool {
+        matches!(self.auth.as_str(), "key" | "sigv4")
+    }
+}
+
 /// First line of a run log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunHeader {

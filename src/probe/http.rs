@@ -809,6 +809,28 @@ pub fn key_hint(route: &dyn Route) -> String {
     vars.join(" or ")
 }
 
+/// The variable (or variables) the credential of `route`, configured as `cfg` from `env`,
+/// was read from: the first of the route's key variables that is set (as
+/// [`crate::target::wire::default_config`] reads it), or the AWS key pair for SigV4. `None`
+/// when no credential was configured. Names a variable to check, never its value.
+pub fn key_source(
+    route: &dyn Route,
+    cfg: &RouteConfig,
+    env: &dyn crate::target::Env,
+) -> Option<String> {
+    match cfg.credential.as_ref()? {
+        Credential::Aws(_) => Some("AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY".into()),
+        Credential::Key(_) => Some(
+            route
+                .settings()
+                .key_env
+                .iter()
+                .find(|v| env.var(v).is_some())
+                .map_or_else(|| key_hint(route), |v| v.to_string()),
+        ),
+    }
+}
+
 /// The most probes of one target in flight at once, whatever [`HttpOptions::concurrency`]
 /// says: far above what any provider's rate limit lets through (the default is 2 remote, 4 on
 /// loopback), and `--concurrency 100000` would open that many connections to one host at once.

@@ -129,6 +129,11 @@ pub struct TargetSummary {
     pub inconclusive_reasons: BTreeMap<String, usize>,
     /// Cases not sent because the control failed (in `counts` under the verdict they got).
     pub not_sent: usize,
+    /// The control's reason when the target was sent a credential and the control was
+    /// refused at the auth stage: the key is wrong, expired or revoked, and nothing of this
+    /// target was learnt. Kept apart from the inconclusive counts because a scheduled run
+    /// must fail on it, where a keyless route's auth answer (Vertex's discovery) is expected.
+    pub key_refused: Option<String>,
 }
 
 impl RunSummary {
@@ -319,6 +324,12 @@ pub async fn run(
             let _ = tx.send(o);
             bar.inc(1);
             summary.count(control_answer.verdict, &control_answer, redactor);
+            if rec.sends_credential()
+                && control_answer.stage == Stage::Auth
+                && !control_answer.verdict.is_accepting()
+            {
+                summary.key_refused = Some(redactor.redact(&reason(&control_answer)).into_owned());
+            }
             if !control_answer.verdict.is_accepting() {
                 // A failed control confounds every result; nothing more is sent.
                 let verdict = if control_answer.verdict == Verdict::Rejected {

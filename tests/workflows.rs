@@ -338,3 +338,267 @@ fn the_rail_cache_key_names_the_toolchain() {
     assert!(key.contains("${{ env.RUST_TOOLCHAIN }}"), "cache key {key}");
     assert!(key.contains("hashFiles('Cargo.lock')"), "cache key {key}");
 }
+
+/// The `run:` script of probe.yml's step named `name`, and the step itself.
+fn probe_yml_step(name: &str) -> (String, Value) {
+    let workflow = yaml(".github/workflows/probe.yml");
+    let step = workflow["jobs"]["probe"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("probe.yml has no step {name:?}"))
+        .clone();
+    let script = step["run"].as_str().expect("a run: step").to_string();
+    (script, step)
+}
+
+/// Runs a step's script in `cwd` as GitHub runs a `shell: bash` step (a file given to
+/// `bash --noprofile --norc -eo pipefail`), with `env` and `bin` first on PATH. Returns its
+/// status, what it wrote to `$GITHUB_OUTPUT`, and its standard output.
+fn run_step(
+    script: &str,
+    cwd: &std::path::Path,
+    bin: Option<&std::path::Path>,
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("step.sh");
+    let output = dir.path().join("github-output");
+    std::fs::write(&file, script).expect("script written");
+    std::fs::write(&output, "").expect("output file");
+    let path = match bin {
+        Some(b) => format!(
+            "{}:{}",
+            b.display(),
+            std::env::var("PATH").unwrap_or_default()
+        ),
+        None => std::env::var("PATH").unwrap_or_default(),
+    };
+    let out = std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail"])
+        .arg(&file)
+        .current_dir(cwd)
+        .env("PATH", path)
+        .env("GITHUB_OUTPUT", &output)
+        .env("RUNNER_TEMP", dir.path())
+        .envs(env.iter().copied())
+        .output()
+        .expect("bash runs");
+    let outputs = std::fs::read_to_string(&output).unwrap_or_default();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code().unwrap_or(-1), outputs, stdout)
+}
+
+/// An executable shell script at `path`.
+fn script_file(path: &std::path::Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder made");
+    std::fs::write(path, text).expect("script written");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("executable");
+}
+
+/// A refused key (`toolwire probe` exit 3) lets the Probe step pass with `key_refused`
+/// set, so that the run log is uploaded and the other targets' evidence regenerated and
+/// proposed, and the job then fails in its last step naming the target; any other failure
+/// still ends the Probe step with toolwire's status. A rotated key left every scheduled run
+/// green.
+#[test]
+fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
+    let (probe, _) = probe_yml_step("Probe");
+    let refused = "openai/chat: its credential was refused (auth: 401 Incorrect API key \
+                   provided); check OPENAI_API_KEY (expired, revoked or rotated?)";
+    let ws = tempfile::tempdir().expect("workspace");
+    script_file(
+        &ws.path().join("target/release/toolwire"),
+        &format!("#!/bin/sh\necho '{refused}'\nexit \"$STUB_STATUS\"\n"),
+    );
+    let env = |status: &'static str| {
+        [
+            ("STUB_STATUS", status),
+            ("MAX_REQUESTS", "10"),
+            ("TARGETS", ""),
+            ("GCP_SERVICE_ACCOUNT_KEY", ""),
+        ]
+    };
+    let (status, outputs, stdout) = run_step(&probe, ws.path(), None, &env("3"));
+    assert_eq!(status, 0, "{stdout}");
+    assert_eq!(outputs.trim(), "key_refused=true");
+    let tee = std::fs::read_to_string(ws.path().join("probe-output.txt")).expect("tee'd");
+    assert!(tee.contains(refused), "{tee}");
+    for (code, expected) in [("0", 0), ("2", 2), ("130", 130)] {
+        let (status, outputs, _) = run_step(&probe, ws.path(), None, &env(code));
+        assert_eq!(status, expected, "toolwire exit {code}");
+        assert_eq!(outputs, "", "toolwire exit {code}");
+    }
+
+    let workflow = yaml(".github/workflows/probe.yml");
+    let names: Vec<&str> = workflow["jobs"]["probe"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(
+        names.last(),
+        Some(&"Fail when a key was refused"),
+        "{names:?}"
+    );
+    let (fail, step) = probe_yml_step("Fail when a key was refused");
+    let condition = step["if"].as_str().expect("an if:");
+    assert!(
+        condition.contains("steps.probe.outputs.key_refused == 'true'")
+            && condition.contains("!cancelled()"),
+        "{condition}"
+    );
+    let (status, _, stdout) = run_step(&fail, ws.path(), None, &[]);
+    assert_eq!(status, 1, "{stdout}");
+    assert!(
+        stdout.contains("::error") && stdout.contains(refused),
+        "{stdout}"
+    );
+}
+
+/// Whether `program` runs here. Under CI (`CI` set) it must: a test skipped there would
+/// pass without testing anything.
+fn available(program: &str) -> bool {
+    if std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{program} not found under CI"
+    );
+    eprintln!("{program} not found: the pull-request step was not run");
+    false
+}
+
+/// One cell of a test matrix: case, target, and (verdict, evidence kind) or `None` for a
+/// cell without a verdict.
+type Cell<'a> = (&'a str, &'a str, Option<(&'a str, &'a str)>);
+
+/// A matrix.json of `cells`.
+fn matrix(cells: &[Cell]) -> String {
+    let cells: Vec<Value> = cells
+        .iter()
+        .map(|(case, target, v)| {
+            serde_json::json!({
+                "case": case,
+                "target": target,
+                "verdict": v.map(|v| v.0),
+                "kind": v.map(|v| v.1),
+            })
+        })
+        .collect();
+    serde_json::json!({ "cells": cells }).to_string()
+}
+
+/// Runs probe.yml's pull-request step in a checkout whose committed matrix is `before` and
+/// whose regenerated one is `after`, with a local bare repository as `origin` and a `gh`
+/// that records the pull request's body. Returns the body, `None` when no pull request was
+/// opened.
+fn pull_request_body(before: &str, after: &str) -> Option<String> {
+    let (script, _) = probe_yml_step("Open a pull request when a verdict changed");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let git = |cwd: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    let origin = dir.path().join("origin.git");
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(work.join("reports")).expect("folders");
+    git(
+        dir.path(),
+        &["init", "-q", "--bare", origin.to_str().unwrap()],
+    );
+    git(&work, &["init", "-q"]);
+    std::fs::write(work.join("reports/matrix.json"), before).expect("written");
+    git(&work, &["add", "reports"]);
+    git(&work, &["commit", "-q", "-m", "before"]);
+    git(
+        &work,
+        &["remote", "add", "origin", origin.to_str().unwrap()],
+    );
+    std::fs::write(work.join("reports/matrix.json"), after).expect("written");
+    std::fs::write(work.join("probe-output.txt"), "requests sent: 0\n").expect("written");
+    let body = dir.path().join("pr-body.md");
+    script_file(
+        &dir.path().join("bin/gh"),
+        &format!(
+            "#!/bin/sh\n[ \"$1 $2\" = 'pr create' ] || exit 0\nwhile [ $# -gt 0 ]; do\n  \
+             if [ \"$1\" = --body-file ]; then cp \"$2\" '{}'; fi\n  shift\ndone\n",
+            body.display()
+        ),
+    );
+    let (status, _, stdout) = run_step(
+        &script,
+        &work,
+        Some(&dir.path().join("bin")),
+        &[
+            ("RUN_ID", "7"),
+            ("RUN_ATTEMPT", "1"),
+            ("BASE", "main"),
+            ("ALWAYS", "false"),
+            ("GH_TOKEN", "unused"),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}");
+    std::fs::read_to_string(&body).ok()
+}
+
+/// The pull request lists every cell whose verdict (or evidence kind) is new or changed,
+/// and every cell that had a verdict and has none now (`OLD → no verdict`); a verdict that
+/// only disappeared opens one too. Only new and changed cells were listed, so a removed case
+/// or dropped evidence went unsaid (or, alone, opened no pull request).
+#[test]
+fn the_pull_request_lists_changed_and_vanished_verdicts() {
+    if !available("jq") {
+        return;
+    }
+    let acc = Some(("accepted", "probe"));
+    let before = matrix(&[
+        ("a/same", "t1", acc),
+        ("a/kind", "t1", Some(("rejected", "doc"))),
+        ("a/removed", "t1", Some(("rejected", "probe"))),
+        ("a/dropped", "t2", acc),
+        ("a/new", "t2", None),
+    ]);
+    let after = matrix(&[
+        ("a/same", "t1", acc),
+        ("a/kind", "t1", Some(("rejected", "probe"))),
+        ("a/dropped", "t2", None),
+        ("a/new", "t2", acc),
+    ]);
+    let body = pull_request_body(&before, &after).expect("a pull request");
+    let listed: Vec<&str> = body.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(
+        listed,
+        [
+            "- `a/kind` × `t1`: rejected (doc) → rejected (probe)",
+            "- `a/new` × `t2`: no verdict → accepted (probe)",
+            "- `a/dropped` × `t2`: accepted (probe) → no verdict",
+            "- `a/removed` × `t1`: rejected (probe) → no verdict",
+        ],
+        "{body}"
+    );
+    assert!(body.contains("Changed verdicts (4):"), "{body}");
+
+    let only_gone = matrix(&[("a/same", "t1", acc)]);
+    let body = pull_request_body(&before, &only_gone).expect("a pull request");
+    assert!(
+        body.contains("- `a/dropped` × `t2`: accepted (probe) → no verdict"),
+        "{body}"
+    );
+    // Run ids, dates and counts aside, nothing changed: no pull request.
+    let same = before.replace("\"cells\"", "\"runs\":[1],\"cells\"");
+    assert_eq!(pull_request_body(&before, &same), None);
+}

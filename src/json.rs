@@ -482,6 +482,15 @@ pub fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// `value` read into `T`; an error comes with the JSON Pointer of the field it is about (empty
+/// at the top level), since serde's message names only the type it expected, which a file
+/// with many fields of that type leaves the reader to guess.
+pub(crate) fn from_value_at<T: serde::de::DeserializeOwned>(
+    value: Value,
+) -> std::result::Result<T, (String, serde_json::Error)> {
+    serde_path_to_error::deserialize(value).map_err(|e| (pointer_of(e.path()), e.into_inner()))
+}
+
 /// The RFC 6901 JSON Pointer of a serde path (`instances[0].args` → `/instances/0/args`); an
 /// untracked step ends it where it was lost.
 pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {

@@ -238,8 +238,14 @@ pub fn read_matrix(path: &Path) -> Result<Matrix> {
             max_depth: 64,
         },
     )?;
-    serde_json::from_value(value)
-        .map_err(|e| crate::error::Error::input(path, crate::error::Place::File, e.to_string()))
+    crate::json::from_value_at(value).map_err(|(pointer, e)| {
+        let place = if pointer.is_empty() {
+            crate::error::Place::File
+        } else {
+            crate::error::Place::Pointer(pointer)
+        };
+        crate::error::Error::input(path, place, e.to_string())
+    })
 }
 
 /// Refuses a path of a project folder (a case, a run log, a documented-evidence file) that
@@ -517,5 +523,55 @@ mod tests {
         assert_eq!(project.cut_lines().unwrap(), vec![(cut_path.clone(), 3)]);
         assert_eq!(project.cut_short_runs().unwrap(), vec![(cut_path, 1)]);
         assert_eq!(project.runs().unwrap()[0].observations.len(), 1);
+    }
+
+    /// A matrix.json edited by hand (or written by another version) is refused naming the
+    /// file and the field: before, serde's message named only the type it expected, placed
+    /// at "(whole file)", which in a file of thousands of cells left the reader to guess.
+    #[test]
+    fn a_bad_matrix_is_refused_naming_the_field() {
+        let cell = serde_json::json!({
+            "case": "control/baseline", "target": "openai/chat", "verdict": "accepted",
+            "evidence": [{"kind": "probe", "verdict": "accepted", "first_seen": "2026-11-30",
+                "last_seen": "2026-12-01", "count": 7, "source": "run-a"}]
+        });
+        let matrix = |cell: serde_json::Value| {
+            serde_json::json!({"targets": ["openai/chat"], "cases": [], "runs": ["run-a"],
+                "cells": [cell.clone(), cell]})
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("matrix.json");
+        let read = |doc: serde_json::Value| {
+            std::fs::write(&path, doc.to_string()).unwrap();
+            read_matrix(&path)
+        };
+        let good = read(matrix(cell.clone())).expect("a well-formed matrix reads");
+        assert_eq!(good.cells.len(), 2);
+        let mut count = cell.clone();
+        count["evidence"][0]["count"] = "7".into();
+        let mut verdict = cell.clone();
+        verdict["verdict"] = "maybe".into();
+        let mut missing = cell.clone();
+        missing.as_object_mut().unwrap().remove("target");
+        for (doc, expected) in [
+            (
+                matrix(count),
+                "at /cells/0/evidence/0/count: invalid type: string \"7\"",
+            ),
+            (
+                matrix(verdict),
+                "at /cells/0/verdict: unknown variant `maybe`",
+            ),
+            (matrix(missing), "at /cells/0: missing field `target`"),
+            (
+                serde_json::json!("cells"),
+                "(whole file): invalid type: string \"cells\"",
+            ),
+        ] {
+            let err = read(doc).unwrap_err().to_string();
+            let file = path.display().to_string();
+            assert!(err.starts_with(&format!("{file}: ")), "{err}");
+            assert!(err.contains(expected), "{expected}: {err}");
+        }
     }
 }

@@ -702,12 +702,12 @@ pub fn read(path: &Path) -> Result<RunLog> {
         };
         match kind {
             "header" if header.is_none() && lineno == 1 => {
-                let h: RunHeader = record(value).map_err(bad)?;
+                let h: RunHeader = crate::json::from_value_at(value).map_err(bad)?;
                 not_future("started", h.started)?;
                 header = Some(h)
             }
             "observation" if header.is_some() && footer.is_none() => {
-                let o: Observation = record(value).map_err(bad)?;
+                let o: Observation = crate::json::from_value_at(value).map_err(bad)?;
                 same_run(&o.run)?;
                 not_future("time", o.time)?;
                 // One probe is one observation: the same line twice (a bad merge, a paste)
@@ -728,7 +728,7 @@ pub fn read(path: &Path) -> Result<RunLog> {
                 lines.push(lineno)
             }
             "footer" if header.is_some() && footer.is_none() => {
-                let f: RunFooter = record(value).map_err(bad)?;
+                let f: RunFooter = crate::json::from_value_at(value).map_err(bad)?;
                 same_run(&f.run)?;
                 not_future("ended", f.ended)?;
                 footer = Some(f)
@@ -754,15 +754,6 @@ pub fn read(path: &Path) -> Result<RunLog> {
         footer,
         cut_line,
     })
-}
-
-/// One record of a log line read into its type; an error comes with the JSON Pointer of the
-/// field it is about (empty at the record's top level).
-fn record<T: serde::de::DeserializeOwned>(
-    value: serde_json::Value,
-) -> std::result::Result<T, (String, serde_json::Error)> {
-    serde_path_to_error::deserialize(value)
-        .map_err(|e| (crate::json::pointer_of(e.path()), e.into_inner()))
 }
 
 /// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one

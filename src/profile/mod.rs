@@ -115,10 +115,15 @@ fn read_config(path: &Path) -> Result<Vec<ProfileSpec>> {
     let text = crate::json::check_utf8(path, &bytes)?;
     // Duplicates reach the visitor, which names them; the library's own error would print
     // the key as [REDACTED] and suggest a setting of its own API.
-    let mut options = serde_saphyr::Options::default();
-    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
-    let map: indexmap_like::Ordered = serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| Error::input(path, Place::File, e.without_snippet().to_string()))?;
+    fn options() -> serde_saphyr::Options {
+        let mut options = serde_saphyr::Options::default();
+        options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+        options
+    }
+    // Read as the case files are, so that an error names the line and the profile (and the
+    // item) it is about, not only the type serde expected.
+    let map: indexmap_like::Ordered =
+        crate::case::from_yaml(path, text, options, std::convert::identity)?;
     if !map.0.iter().any(|(n, _)| n == PORTABLE) {
         return Err(Error::input(
             path,
@@ -738,6 +743,37 @@ mod tests {
         )
         .unwrap();
         assert!(super::specs(dir.path()).is_ok());
+    }
+
+    /// A profiles.yaml of the wrong shape is refused naming the file, the line and the
+    /// profile (and the item) that is wrong: before, the problem came alone, as "(whole
+    /// file)", with no word of which profile.
+    #[test]
+    fn a_profiles_config_of_the_wrong_shape_names_the_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("profiles.yaml");
+        for (text, expected) in [
+            (
+                "portable: [openai/chat]\nmine: openai/chat\n",
+                "line 2, column 7: at /mine: expected sequence start",
+            ),
+            (
+                "portable: [openai/chat, [anthropic/messages]]\n",
+                "line 1, column 25: at /portable/1: expected string scalar",
+            ),
+            (
+                "portable: [openai/chat]\nmine: [{a: b}]\n",
+                "line 2, column 8: at /mine/0: expected string scalar",
+            ),
+            // Not a mapping: no field to name, the place is the line.
+            ("- portable\n", "line 1, column 1: expected mapping start"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = super::specs(dir.path()).unwrap_err().to_string();
+            let file = path.display().to_string();
+            assert!(err.starts_with(&format!("{file}: ")), "{text}: {err}");
+            assert!(err.contains(expected), "{text}: {err}");
+        }
     }
 
     /// A profiles file edited by hand is read whole or refused at its first problem: before,

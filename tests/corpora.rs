@@ -1,5 +1,6 @@
 //! The seam over the real tool definitions of the corpora (licensed, kept outside the
-//! repository): repair then check, args, and compile for each core target, for every tool.
+//! repository): repair then check, args, and compile for each core target, for every tool;
+//! and `reports/corpora.md`, generated from them, is current.
 //!
 //! Where the corpora are: `TOOLWIRE_CORPORA` (a folder of `*.jsonl`; a relative path is read
 //! from the repository root), else `shared/corpora` beside the checkout or beside one of its
@@ -268,6 +269,78 @@ fn compile_over_the_corpora(sets: &[ToolSet], target: &str) {
     );
 }
 
+/// The committed corpus report, relative to the repository root.
+const CORPUS_REPORT: &str = "reports/corpora.md";
+
+/// `reports/corpora.md` is what the README's command writes over these corpora now, byte for
+/// byte: the report is generated but `rules --check` cannot regenerate it (the corpora are
+/// not in the repository), so a rule or profile change once left it stale with every test
+/// passing. The command is run as the README gives it, by the binary, into a temporary file.
+fn corpus_report_is_current(sets: &[ToolSet]) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<&Path> = sets.iter().map(|s| s.file.as_path()).collect();
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let fresh = tmp.path().join("corpora.md");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .current_dir(root)
+        .arg("check")
+        .arg("--corpus-report")
+        .arg(&fresh)
+        .args(&files)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("toolwire runs");
+    // 0: no finding, 1: findings; anything else is a failure to write the report.
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "toolwire check --corpus-report failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh = std::fs::read_to_string(&fresh).expect("the report was written");
+    let committed = std::fs::read_to_string(root.join(CORPUS_REPORT))
+        .unwrap_or_else(|e| panic!("{CORPUS_REPORT}: {e}"));
+    if fresh != committed {
+        let dir = files[0].parent().unwrap_or(Path::new("."));
+        panic!(
+            "{CORPUS_REPORT} is stale: it is not what the corpus report command writes now. \
+             Regenerate it from the repository root with\n\n    cargo run --release -- check \
+             --corpus-report {CORPUS_REPORT} {}/*.jsonl\n\nand commit it. {}",
+            dir.display(),
+            first_differences(&committed, &fresh)
+        );
+    }
+}
+
+/// The first lines where `committed` and `fresh` differ, numbered, for a failure message:
+/// the report's counts sit on lines of their own, so the lines show which counts moved.
+fn first_differences(committed: &str, fresh: &str) -> String {
+    const SHOWN: usize = 6;
+    let (old, new): (Vec<&str>, Vec<&str>) = (committed.lines().collect(), fresh.lines().collect());
+    let mut out = format!(
+        "First differing lines (of {} committed, {} regenerated):\n",
+        old.len(),
+        new.len()
+    );
+    let differing = (0..old.len().max(new.len()))
+        .filter(|&i| old.get(i) != new.get(i))
+        .take(SHOWN);
+    for i in differing {
+        let line = |l: Option<&&str>| l.map_or("(no line)".to_string(), |l| format!("{l:?}"));
+        out += &format!(
+            "  line {}:\n    committed:   {}\n    regenerated: {}\n",
+            i + 1,
+            line(old.get(i)),
+            line(new.get(i))
+        );
+    }
+    if committed.lines().eq(fresh.lines()) {
+        out += "  (the lines are equal: the line endings or the final newline differ)\n";
+    }
+    out
+}
+
 /// One corpus test, given the corpora.
 type CorpusTest = Box<dyn FnOnce(&'static [ToolSet]) + Send>;
 
@@ -293,6 +366,10 @@ fn main() {
         "args_reports_every_missing_required_argument_for_every_corpus_schema".into(),
         Box::new(args_reports_every_missing_required_argument),
     )];
+    trials.push((
+        "reports_corpora_md_is_what_check_corpus_report_writes_now".into(),
+        Box::new(corpus_report_is_current),
+    ));
     for &name in REPAIR_PROFILES {
         trials.push((
             format!("repair_then_check_is_clean_or_refused_with_a_reason_for_every_corpus_tool_under_{name}"),

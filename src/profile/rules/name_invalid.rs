@@ -143,6 +143,17 @@ pub fn label(kind: &'static str, name: &str) -> String {
     }
 }
 
+/// What the name has of `kind`, as the message says it after the name: a kind of character
+/// ("has digit characters"), or where the name starts, which is about one character and not
+/// a kind ("leading-digit characters" read as if digits were wrong anywhere in the name).
+fn what_it_has(kind: &'static str, name: &str) -> String {
+    match kind {
+        value::NAME_LEADING_DIGIT => "starts with a digit".to_string(),
+        value::NAME_LEADING_UNDERSCORE => "starts with an underscore".to_string(),
+        _ => format!("has {}", label(kind, name)),
+    }
+}
+
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     let Some(name) = t.name else { return };
     // The common case, a snake_case name, needs no list.
@@ -193,8 +204,8 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                 } else {
                     m.push_str("tool name `");
                     m.push_str(name);
-                    m.push_str("` has ");
-                    m.push_str(&label(kind, name));
+                    m.push_str("` ");
+                    m.push_str(&what_it_has(kind, name));
                 }
             },
             |m| {
@@ -261,5 +272,62 @@ mod tests {
                 ("", "name-chars: non-ascii"),
             ])
         );
+    }
+
+    /// Where a name starts is said as such under every profile that reports it: "has
+    /// leading-digit characters" read as if digits were wrong anywhere in the name. A name
+    /// of digits after a letter reports no start at all.
+    #[test]
+    fn a_leading_digit_or_underscore_is_said_as_where_the_name_starts() {
+        use crate::profile::detect::ToolRef;
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let parameters = serde_json::json!({"type": "object", "properties": {}});
+        let messages = |name: &'static str, profile: &crate::profile::CompiledProfile| {
+            let tool = ToolRef {
+                name: Some(name),
+                description: Some("Looks up a record by its identifier."),
+                parameters: Some(&parameters),
+                index: 0,
+            };
+            crate::check::check_tools(&[tool], profile)
+                .into_iter()
+                .filter(|f| f.rule == "name-invalid")
+                .map(|f| (f.parameter.to_string(), f.message.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let mut reported = 0;
+        for p in &set.profiles {
+            let profile = crate::profile::CompiledProfile::new(p);
+            for (name, parameter, says) in [
+                (
+                    "2fa_code",
+                    "name-chars: leading-digit",
+                    "starts with a digit",
+                ),
+                (
+                    "_private",
+                    "name-chars: leading-underscore",
+                    "starts with an underscore",
+                ),
+            ] {
+                for (param, message) in messages(name, &profile) {
+                    assert!(!message.contains("leading-"), "{}: {message}", p.name);
+                    if param == parameter {
+                        reported += 1;
+                        let expected = format!("tool name `{name}` {says}: ");
+                        assert!(message.starts_with(&expected), "{}: {message}", p.name);
+                    }
+                }
+            }
+            assert!(
+                messages("sha256", &profile)
+                    .iter()
+                    .all(|(_, m)| !m.contains("starts with")),
+                "{}",
+                p.name
+            );
+        }
+        // Most profiles have evidence against or none for these cases: each reports them.
+        assert!(reported >= set.profiles.len(), "{reported}");
     }
 }

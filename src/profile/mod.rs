@@ -59,11 +59,34 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
         }]
     };
     for spec in &specs {
+        let at = || Place::Pointer(crate::json::push_token("", &spec.name));
+        // Names are given on the command line (`--profile`) and shown in reports: spelled
+        // like the target ids, so that none is empty, blank or hard to type.
+        if !is_profile_name(&spec.name) {
+            return Err(Error::input(
+                &config,
+                at(),
+                format!(
+                    "{:?} is not a profile name: use letters, digits and `-`, `_`, `.`, `/`, \
+                     starting with a letter or digit",
+                    spec.name
+                ),
+            ));
+        }
         if spec.targets.is_empty() {
             return Err(Error::input(
                 &config,
-                Place::Pointer(format!("/{}", spec.name)),
+                at(),
                 "a profile spans at least one target",
+            ));
+        }
+        if let Some((i, t)) =
+            (spec.targets.iter().enumerate()).find(|(i, t)| spec.targets[..*i].contains(t))
+        {
+            return Err(Error::input(
+                &config,
+                Place::Pointer(format!("{}/{i}", crate::json::push_token("", &spec.name))),
+                format!("{t} is listed twice; list each target once"),
             ));
         }
         // A profile named like a target would replace that target's own profile, which
@@ -71,7 +94,7 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
         if crate::target::find(&spec.name).is_some() && spec.targets != [spec.name.clone()] {
             return Err(Error::input(
                 &config,
-                Place::Pointer(format!("/{}", spec.name)),
+                at(),
                 format!(
                     "{:?} is a target's own profile; it spans that target alone ([{}]); name \
                      this profile otherwise",
@@ -81,11 +104,7 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
         }
         for t in &spec.targets {
             if crate::target::find(t).is_none() {
-                return Err(Error::input(
-                    &config,
-                    Place::Pointer(format!("/{}", spec.name)),
-                    format!("unknown target {t:?}"),
-                ));
+                return Err(Error::input(&config, at(), format!("unknown target {t:?}")));
             }
             if crate::target::find(t).is_some_and(|t| t.strict) && spec.name == PORTABLE {
                 return Err(Error::input(
@@ -107,6 +126,15 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
         }
     }
     Ok(specs)
+}
+
+/// Whether `name` may name a profile: ASCII letters, digits, `-`, `_`, `.` and `/`, starting
+/// with a letter or digit (as every target id is spelled).
+fn is_profile_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
 }
 
 /// `reports/profiles.yaml`: a mapping from profile name to its list of target ids.
@@ -723,7 +751,19 @@ mod tests {
             ),
             (
                 "portable: [openai/chat]\nmistral/chat: [openai/chat]\n",
-                "/mistral/chat: \"mistral/chat\" is a target's own profile",
+                "/mistral~1chat: \"mistral/chat\" is a target's own profile",
+            ),
+            (
+                "portable: [openai/chat]\n\"\": [openai/chat]\n",
+                "\"\" is not a profile name",
+            ),
+            (
+                "portable: [openai/chat]\n\"a b/../x\": [anthropic/messages]\n",
+                "/a b~1..~1x: \"a b/../x\" is not a profile name",
+            ),
+            (
+                "portable: [openai/chat, anthropic/messages, openai/chat]\n",
+                "/portable/2: openai/chat is listed twice",
             ),
             (
                 "portable: [openai/chat]\nportable: [anthropic/messages]\n",

@@ -357,7 +357,8 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 /// a note says so (the newest evidence accepts what the message rejected). Several rules
 /// there leave the template's; a strict structured-outputs requirement (a fix, no rule) is a
 /// target's form, which check does not judge, and is left as it is. Nothing changes when the
-/// target has no built-in profile or the request cannot be read as check reads it.
+/// target has no built-in profile or the request cannot be read as check reads it, nor for
+/// a place the request's tool does not have (the error is about another request).
 pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) {
     let placed = |e: &Explanation| e.tool_index.is_some() && e.pointer.is_some();
     if !out.iter().any(placed) {
@@ -401,11 +402,21 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
                     || own.contains(&(tool, rule)))
         },
     );
+    let tools = request_tools(request);
     for e in out.iter_mut() {
         let (Some(index), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
             continue;
         };
         if e.rule.is_none() && e.fix.is_some() {
+            continue;
+        }
+        // A place the request does not have is no place check could judge: the error is
+        // about another request, as the template's note says, not about stale evidence.
+        let schema = tools
+            .iter()
+            .find(|t| t.index == index)
+            .and_then(|t| t.schema);
+        if schema.is_some_and(|s| !templates::in_schema(s, pointer)) {
             continue;
         }
         let of_tool = |f: &&crate::check::Finding| {

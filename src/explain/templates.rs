@@ -403,6 +403,12 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 /// Most places besides the one explained that a meta-schema note names (the rest are counted).
 const MAX_OTHER_PLACES: usize = 20;
 
+/// The note on a place an error names that the request's tool does not have (see
+/// [`in_schema`]): a different request, or an older or newer version of the tool, was sent,
+/// so neither the request nor the evidence is to blame for it.
+const NOT_IN_REQUEST: &str = "is not in this tool's schema in the request given: the error came from another request or another version of \
+     the tool";
+
 static G_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?:request\.)?(?:generate_content_request\.)?(?:GenerateContentRequest\.)?(?:tools(?:\[(\d+)\])?\.)?function_declarations\[(\d+)\]((?:\.[A-Za-z_]+(?:\[[^\]]*\])?)*)$",
@@ -1705,9 +1711,14 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 };
                 let mut fits = fits_by(&|s| s.pointer(&p).is_some());
                 if fits.is_empty() {
-                    fits = fits_by(&|s| resolves_or_parent(s, &p));
+                    fits = fits_by(&|s| in_schema(s, &p));
                 }
                 tool = unique(&fits, &mut notes, &p);
+            } else if tool
+                .and_then(|t| t.schema)
+                .is_some_and(|s| !in_schema(s, &p))
+            {
+                notes.push(format!("{p} {NOT_IN_REQUEST}"));
             }
             pointer = Some(p);
         }
@@ -2061,12 +2072,46 @@ fn properties_missing_place(schema: &Value, pointer: &str) -> String {
     }
 }
 
-fn resolves_or_parent(schema: &Value, pointer: &str) -> bool {
-    schema.pointer(pointer).is_some()
-        || pointer
-            .rsplit_once('/')
-            .is_some_and(|(parent, _)| schema.pointer(parent).is_some())
+/// Whether the place `pointer` names is in `schema`: it is there, or it is a keyword its
+/// schema lacks (an error naming `items` of an array that has none). A property, definition
+/// or list position that is not there is not in it: the error is about another schema.
+pub(super) fn in_schema(schema: &Value, pointer: &str) -> bool {
+    if schema.pointer(pointer).is_some() {
+        return true;
+    }
+    let Some((parent, _)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    // Walks the parent's tokens, knowing at each step whether the value reached is a schema
+    // (its members are keywords) or a map or list of schemas (its members are names or
+    // positions): a keyword may be missing, a name or position must be there.
+    let mut node = schema;
+    let mut is_schema = true;
+    for token in parent.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let next = match node {
+            Value::Object(map) => map.get(&token),
+            Value::Array(list) => token.parse::<usize>().ok().and_then(|i| list.get(i)),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return false;
+        };
+        is_schema = !is_schema || !(SCHEMA_MAPS.contains(&token.as_str()) || next.is_array());
+        node = next;
+    }
+    is_schema && node.is_object()
 }
+
+/// The keywords whose value maps names to schemas.
+const SCHEMA_MAPS: [&str; 6] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
 
 /// Follows property names from the root; a name missing from `properties` is looked for
 /// under `items` (Vertex leaves array steps out of its dotted paths).

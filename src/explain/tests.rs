@@ -1513,3 +1513,67 @@ fn check_s_place_one_level_up_or_elsewhere_in_the_tool_is_named() {
         e.pointer
     );
 }
+
+/// An error naming a property the request's tool does not have came from another request
+/// (or another version of the tool): explain says so and does not blame the evidence, while
+/// the same error for a request that has the place is still read with check.
+#[test]
+fn a_place_the_request_does_not_have_is_said_to_be_from_another_request() {
+    let text = "Invalid schema for function 'get_weather': In context=('properties', 'tags'), \
+                array schema missing items.";
+    let tool = |properties: Value| {
+        json!({"tools":[{"type":"function","function":{"name":"get_weather","description":"d",
+            "parameters":{"type":"object","properties":properties}}}]})
+    };
+    let without = tool(json!({"city":{"type":"string"}}));
+    for target in [None, Some("openai/chat")] {
+        let e = &explain(Some(&without), text, target)[0];
+        assert_eq!(e.pointer.as_deref(), Some("/properties/tags"), "{target:?}");
+        assert!(
+            e.notes.iter().any(|n| n
+                == "/properties/tags is not in this tool's schema in the request given: the \
+                    error came from another request or another version of the tool"),
+            "{target:?}: {:?}",
+            e.notes
+        );
+        assert!(
+            !e.notes.iter().any(|n| n.contains("reports nothing here")),
+            "{target:?}: {:?}",
+            e.notes
+        );
+    }
+    // The place is there: check's reading stands, and no note says it is missing.
+    let with = tool(json!({"tags":{"type":"array"}}));
+    let e = &explain(Some(&with), text, Some("openai/chat"))[0];
+    assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
+    assert!(
+        !e.notes
+            .iter()
+            .any(|n| n.contains("not in this tool's schema")),
+        "{:?}",
+        e.notes
+    );
+}
+
+/// A keyword a schema lacks is in it (the error is about its absence); a property, a
+/// definition or a list position that is not there is not.
+#[test]
+fn a_missing_keyword_is_in_the_schema_a_missing_name_is_not() {
+    use super::templates::in_schema;
+    let s = json!({"type":"object","properties":{"properties":{"type":"object"},
+        "tags":{"type":"array"},"pick":{"anyOf":[{"type":"string"}]}}});
+    for (pointer, expected) in [
+        ("/properties/tags", true),
+        ("/properties/tags/items", true),
+        ("/properties/properties/properties", true),
+        ("/properties/properties/properties/x", false),
+        ("/properties/labels", false),
+        ("/properties/labels/items", false),
+        ("/properties/pick/anyOf/0/type", true),
+        ("/properties/pick/anyOf/1", false),
+        ("/$defs/x", false),
+        ("/additionalProperties", true),
+    ] {
+        assert_eq!(in_schema(&s, pointer), expected, "{pointer}");
+    }
+}

@@ -221,15 +221,17 @@ impl Documents {
 /// The first day `s` can mean (`2025` → 2025-01-01, `2025-07` → 2025-07-01), when it is a
 /// calendar date in one of the allowed forms (`2025-02-30` is not).
 pub(crate) fn first_day(s: &str) -> Option<chrono::NaiveDate> {
-    let re = |p: &str| Regex::new(p).map(|r| r.is_match(s)).unwrap_or(false);
-    let full = if re(r"^\d{4}-\d{2}-\d{2}$") {
-        s.to_string()
-    } else if re(r"^\d{4}-\d{2}$") {
-        format!("{s}-01")
-    } else if re(r"^\d{4}$") {
-        format!("{s}-01-01")
-    } else {
-        return None;
+    // Matched by hand, not by regex: every profile file's evidence dates come through here
+    // (twice 618 for the built-in profiles), and compiling a regex per call was nearly all of
+    // `profile::embedded_set`'s first call in a debug build.
+    let digits =
+        |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = s.split('-').collect();
+    let full = match parts.as_slice() {
+        [y, m, d] if digits(y, 4) && digits(m, 2) && digits(d, 2) => s.to_string(),
+        [y, m] if digits(y, 4) && digits(m, 2) => format!("{s}-01"),
+        [y] if digits(y, 4) => format!("{s}-01-01"),
+        _ => return None,
     };
     chrono::NaiveDate::parse_from_str(&full, "%Y-%m-%d").ok()
 }
@@ -986,6 +988,34 @@ mod tests {
     }
 
     /// A date that is no calendar day, or one not yet come, cannot date evidence: the entry
+    /// The three written forms give their first day; anything else around them (a sign,
+    /// a time, a short part, spaces, non-ASCII digits, a day that is none) gives none.
+    #[test]
+    fn first_day_reads_the_three_forms_only() {
+        let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d);
+        assert_eq!(first_day("2025-07-14"), day(2025, 7, 14));
+        assert_eq!(first_day("2025-07"), day(2025, 7, 1));
+        assert_eq!(first_day("2025"), day(2025, 1, 1));
+        for refused in [
+            "",
+            "25",
+            "2025-7",
+            "2025-07-1",
+            "2025-07-14T00:00",
+            " 2025",
+            "2025-",
+            "-2025",
+            "2025-07-14-01",
+            "+2025",
+            "２０２５",
+            "2025-02-30",
+            "2025-13",
+            "2025/07/14",
+        ] {
+            assert_eq!(first_day(refused), None, "{refused:?}");
+        }
+    }
+
     /// would sort wrongly, or decide its cells until that day.
     #[test]
     fn dates_are_real_days_not_in_the_future() {

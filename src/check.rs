@@ -7,6 +7,7 @@
 //! accepted).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -270,6 +271,19 @@ pub struct Finding {
     /// What the finding is about (not serialized: `location` carries where it is).
     #[serde(skip)]
     pub subject: Subject,
+    /// The evidence that decides a rejection: per rejecting target, its case and the newest
+    /// and earliest evidence (kind, date, and URL or run id), as the profile's detail cites it
+    /// (`rejected_by` in reports/profile.json). Shared with the profile; `None` for a finding
+    /// no cited evidence decides (a warning, a rule that is no case's).
+    #[serde(default, deserialize_with = "evidence_from")]
+    pub evidence: Option<Arc<[crate::profile::TargetEvidence]>>,
+}
+
+/// Reads [`Finding::evidence`] back from the list it is written as.
+fn evidence_from<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Arc<[crate::profile::TargetEvidence]>>, D::Error> {
+    Ok(Option::<Vec<crate::profile::TargetEvidence>>::deserialize(d)?.map(Into::into))
 }
 
 fn default_level() -> Level {
@@ -286,7 +300,8 @@ impl Finding {
 
 impl Serialize for Finding {
     /// The fields in declaration order; `tool` and `tool_index` only for a finding about a tool
-    /// (see [`Finding`]), `request` only when true, `file` and `line` only when known.
+    /// (see [`Finding`]), `request` only when true, `file` and `line` only when known, `evidence`
+    /// only when some evidence decides it.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(None)?;
@@ -310,6 +325,9 @@ impl Serialize for Finding {
             m.serialize_entry("line", &line)?;
         }
         m.serialize_entry("location", &self.location)?;
+        if let Some(evidence) = self.evidence.as_deref().filter(|e| !e.is_empty()) {
+            m.serialize_entry("evidence", evidence)?;
+        }
         m.end()
     }
 }
@@ -1026,6 +1044,7 @@ pub fn check_tools(tools: &[ToolRef<'_>], profile: &CompiledProfile) -> Vec<Find
                     line: None,
                     location: Text::default(),
                     subject: Subject::Schema,
+                    evidence: None,
                 });
                 false
             }
@@ -1216,6 +1235,7 @@ mod tests {
             line,
             location: super::Text::default(),
             subject: super::Subject::Tool,
+            evidence: None,
         };
         // A request is its tool list, never its first tool.
         assert_eq!(
@@ -1536,6 +1556,7 @@ mod tests {
                 line: None,
                 location: super::Text::default(),
                 subject: super::Subject::Schema,
+                evidence: None,
             })
             .collect();
         super::Report {

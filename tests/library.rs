@@ -207,3 +207,68 @@ fn check_tools_reports_a_schema_past_the_cap_and_checks_the_rest() {
         "the other tool is checked"
     );
 }
+
+/// A finding's `evidence` (JSON and SARIF) is the profile's own detail for the feature:
+/// the entries reports/profile.json lists for it, kind, date and link as written there.
+#[test]
+fn a_findings_evidence_is_the_profiles_detail_for_its_feature() {
+    let report: Value =
+        serde_json::from_str(include_str!("../reports/profile.json")).expect("profile.json");
+    let target = "openai/chat";
+    let profile = report["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == target)
+        .expect("the target's profile");
+    let feature = "structure: array-without-items @ nested";
+    let by = profile["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["feature"] == feature)
+        .expect("the feature is rejected")["by"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let expected: Vec<Value> = by
+        .iter()
+        .map(|i| report["evidence"][i.as_u64().unwrap() as usize].clone())
+        .collect();
+    assert!(
+        expected.iter().all(|e| e["latest"]["source"].is_string()),
+        "{expected:?}"
+    );
+
+    let profiles = toolwire::profile::embedded_set().unwrap();
+    let own = CompiledProfile::new(profiles.get(target).unwrap());
+    let doc = json!([{"name": "t", "description": "d",
+        "parameters": {"type": "object", "properties": {"tags": {"type": "array"}}}}]);
+    let set = toolwire::input::from_value(Path::new("tools"), doc).unwrap();
+    let findings = toolwire::check::check_set(&set, &own);
+    let f = findings
+        .iter()
+        .find(|f| f.pointer == "/properties/tags")
+        .expect("a finding at the array");
+    let json = serde_json::to_value(f).unwrap();
+    assert_eq!(json["evidence"], Value::Array(expected.clone()), "{json}");
+    let sarif = toolwire::report::sarif::to_value(
+        std::slice::from_ref(f),
+        |_| Default::default(),
+        |_| None,
+    );
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["properties"]["evidence"],
+        Value::Array(expected)
+    );
+    // A finding no evidence decides (a description no target has evidence about) has none.
+    let warnings = findings
+        .iter()
+        .filter(|f| f.level == toolwire::check::Level::Warning);
+    for w in warnings {
+        assert!(
+            serde_json::to_value(w).unwrap().get("evidence").is_none(),
+            "{w:?}"
+        );
+    }
+}

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use super::derive::FALLBACK;
 use super::feature::{Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter};
@@ -75,7 +76,8 @@ pub(crate) const NO_CASE: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 pub struct Detail {
     pub parameter: String,
-    pub rejected_by: Vec<TargetEvidence>,
+    /// Shared with every finding it decides ([`crate::check::Finding::evidence`]).
+    pub rejected_by: Arc<[TargetEvidence]>,
     pub unknown_for: Vec<String>,
     /// The sentence findings quote, made once.
     pub because: String,
@@ -196,7 +198,7 @@ impl CompiledProfile {
                         ),
                         parameter: f.parameter.clone(),
                         because: because(&f.rejected_by, &f.unknown_for),
-                        rejected_by: f.rejected_by.clone(),
+                        rejected_by: f.rejected_by.as_slice().into(),
                         unknown_for: f.unknown_for.clone(),
                     });
                     let i = (details.len() - 1) as u32;
@@ -269,7 +271,7 @@ impl CompiledProfile {
                 text: Text::from(parameter.clone()),
                 parameter,
                 because: because(&profile.meta_schema, &[]),
-                rejected_by: profile.meta_schema.clone(),
+                rejected_by: profile.meta_schema.as_slice().into(),
                 unknown_for: Vec::new(),
             });
             Slot::Rejected((details.len() - 1) as u32)

@@ -376,6 +376,12 @@ impl Findings {
                 line: None,
                 location: Text::default(),
                 subject: r.subject,
+                evidence: match r.slot {
+                    Slot::Rejected(i) if i != NO_CASE && level == Level::Error => {
+                        Some(profile.details()[i as usize].rejected_by.clone())
+                    }
+                    _ => None,
+                },
             });
         }
     }

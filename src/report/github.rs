@@ -107,6 +107,7 @@ mod tests {
             line: None,
             location: Text::default(),
             subject: crate::check::Subject::Schema,
+            evidence: None,
         }
     }
 

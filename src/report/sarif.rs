@@ -4,7 +4,9 @@
 //! Shape (OASIS SARIF 2.1.0, <https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html>):
 //! one run whose driver is `toolwire` with the rules that fired; one result per finding with
 //! `ruleId`, `level: "error"`, the message (plus the fix), a physical location (file, line,
-//! column) and a logical location (the tool and the JSON Pointer into its schema).
+//! column) and a logical location (the tool and the JSON Pointer into its schema); its
+//! properties carry the finding's fields, with the deciding evidence (kind, date, URL or run
+//! id) under `evidence` when some decides it.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
@@ -201,6 +203,11 @@ fn log<'a>(
         properties.insert("fix".into(), json!(f.fix));
         properties.insert("repairable".into(), json!(f.repairable));
         properties.insert("parameter".into(), json!(f.parameter));
+        // The deciding evidence with its link (a result has no `helpUri`; a rule's would be
+        // one link for findings that different evidence decides).
+        if let Some(evidence) = f.evidence.as_deref().filter(|e| !e.is_empty()) {
+            properties.insert("evidence".into(), json!(evidence));
+        }
         let mut text = match (f.request, f.tool.is_empty()) {
             (true, _) => format!("request: {}", f.message),
             // A bare schema has no tool name to lead with.
@@ -575,6 +582,7 @@ mod tests {
             line: None,
             location: Text::default(),
             subject: crate::check::Subject::Schema,
+            evidence: None,
         }
     }
 

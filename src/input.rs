@@ -857,6 +857,13 @@ impl Reader<'_, '_> {
                     self.gemini_builtin(m);
                     continue;
                 }
+                // Tool objects, or declarations themselves: another provider's tool is
+                // neither.
+                if let Some(shape) = classify(&m)
+                    && !same_list(Format::Gemini, shape, &m)
+                {
+                    return Err((here, mixed_shapes(shape, Format::Gemini)));
+                }
                 self.object(m, &here)?;
             }
             return Ok(Format::Gemini);
@@ -884,7 +891,13 @@ impl Reader<'_, '_> {
                 self.builtin(&m);
                 continue;
             }
-            let f = classify(&m).unwrap_or(format);
+            let f = match classify(&m) {
+                Some(f) if !same_list(format, f, &m) => {
+                    return Err((here, mixed_shapes(f, format)));
+                }
+                Some(f) => f,
+                None => format,
+            };
             self.tool(m, &here, f)?;
         }
         Ok(())
@@ -963,7 +976,14 @@ impl Reader<'_, '_> {
             ],
         );
         let (name, description) = name_and_description_of(name, description, &at)?;
-        // The first key in SCHEMA_KEYS order wins, whatever the order in the object.
+        let given: Vec<&str> = SCHEMA_KEYS
+            .into_iter()
+            .zip(&schemas)
+            .filter_map(|(key, p)| p.is_some().then_some(key))
+            .collect();
+        if let [first, second, ..] = given[..] {
+            return Err((at.into_owned(), two_schemas(first, second, format)));
+        }
         let mut parameters = None;
         let mut schema_key = SCHEMA_KEYS[0];
         for (key, p) in SCHEMA_KEYS.into_iter().zip(schemas) {
@@ -1223,6 +1243,54 @@ fn builtin_kind(m: &Map<String, Value>) -> String {
 /// tools are numbered over its function declarations, in order.
 pub(crate) fn is_gemini_builtin_entry(m: &Map<String, Value>) -> bool {
     !m.is_empty() && m.keys().all(|k| GEMINI_BUILTIN.contains(&k.as_str()))
+}
+
+/// Whether tool `m`, of shape `item`, belongs in a list read as `list`. A Gemini
+/// declaration with `parameters` is the plain function-declaration shape, so those two mix,
+/// and a bare `{"name", "description"}` (no schema: a tool without arguments) has every flat
+/// shape; any other pair is two providers' shapes in one request, which neither provider
+/// takes.
+fn same_list(list: Format, item: Format, m: &Map<String, Value>) -> bool {
+    let declarations = |f| matches!(f, Format::Functions | Format::Gemini);
+    let bare = item == Format::Functions && !has(m, "parameters");
+    list == item || bare || (declarations(list) && declarations(item))
+}
+
+/// The problem with a tool whose shape differs from its list's (the list's is its first
+/// tool's): reading each as its own shape would check, repair and write back a list no
+/// provider accepts.
+fn mixed_shapes(item: Format, list: Format) -> String {
+    format!(
+        "this tool is in the {} shape, but the list is read as {} (the shape of its first \
+         tool): a request's tool list takes one provider's shape; write every tool of the \
+         list in the shape of the API it is sent to, or split the list per provider",
+        item.describe(),
+        list.describe()
+    )
+}
+
+/// The problem with a tool that holds two parameters schemas (`first` and `second`, two of
+/// the schema keys): toolwire would check one and a provider may read the other.
+fn two_schemas(first: &str, second: &str, format: Format) -> String {
+    // Keys come in `SCHEMA_KEYS` order: `parameters` first.
+    if format == Format::Gemini && first == "parameters" && second.starts_with("parameters") {
+        // Gemini's FunctionDeclaration: `parametersJsonSchema` "is mutually exclusive with
+        // `parameters`" (https://ai.google.dev/api/caching#FunctionDeclaration, quoted by
+        // the Geminix v0.2.0 docs of `Geminix.V1beta.FunctionDeclaration`, read 2026-12-02;
+        // evidence/PROVIDERS.md §2).
+        return format!(
+            "the declaration has both `{first}` and `{second}`, which Gemini's \
+             FunctionDeclaration documents as mutually exclusive; keep `{first}` (Gemini's \
+             OpenAPI Schema subset) or `{second}` (JSON Schema), not both"
+        );
+    }
+    format!(
+        "the tool has two parameters schemas, `{first}` and `{second}`, so which one a \
+         provider reads is unknown (the tool is read as {}); keep only the schema key of the \
+         API it is sent to (`parameters` for OpenAI and Gemini, `input_schema` for \
+         Anthropic, `inputSchema` for MCP)",
+        format.describe()
+    )
 }
 
 /// The shape of one tool object, if it is one.
@@ -1851,6 +1919,123 @@ mod tests {
         assert_eq!(set.tools[1].line, Some(3));
         assert_eq!(set.tools[1].parameters, None);
         assert_eq!(set.requests().count(), 2);
+    }
+
+    /// The error for `doc`, read as the file `x.json`.
+    fn refusal(doc: Value) -> String {
+        from_value(Path::new("x.json"), doc)
+            .unwrap_err()
+            .to_string()
+    }
+
+    /// A tool with two parameters schemas is refused at the tool, naming both keys: checking
+    /// one while the provider may read the other would pass a schema nobody checked.
+    #[test]
+    fn a_tool_with_two_parameters_schemas_is_refused() {
+        let object = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let gemini = refusal(json!({"functionDeclarations": [
+            {"name": "ok", "parameters": object},
+            {"name": "f", "parameters": object, "parametersJsonSchema": object}]}));
+        assert!(
+            gemini.starts_with(
+                "x.json: at /functionDeclarations/1: the declaration has both \
+                 `parameters` and `parametersJsonSchema`, which Gemini's FunctionDeclaration \
+                 documents as mutually exclusive"
+            ),
+            "{gemini}"
+        );
+        let snake = refusal(json!([{"name": "f", "parameters": object,
+            "parameters_json_schema": object}]));
+        assert!(
+            snake.contains("both `parameters` and `parameters_json_schema`"),
+            "{snake}"
+        );
+        // Either order in the object: the keys are named the same way.
+        for tool in [
+            json!({"name": "both", "description": "d", "parameters": object,
+                "input_schema": {"type": "string"}}),
+            json!({"input_schema": {"type": "string"}, "name": "both", "parameters": object}),
+        ] {
+            let e = refusal(json!([tool]));
+            assert!(
+                e.starts_with(
+                    "x.json: at /0: the tool has two parameters schemas, \
+                     `parameters` and `input_schema`"
+                ),
+                "{e}"
+            );
+            assert!(e.contains("read as Anthropic tools (input_schema)"), "{e}");
+        }
+        let chat = refusal(json!({"tools": [{"type": "function", "function":
+            {"name": "f", "parameters": object, "inputSchema": object}}]}));
+        assert!(
+            chat.starts_with(
+                "x.json: at /tools/0/function: the tool has two parameters schemas, \
+                 `parameters` and `inputSchema`"
+            ),
+            "{chat}"
+        );
+        // One schema key, whichever, still reads.
+        for key in [
+            "parameters",
+            "input_schema",
+            "inputSchema",
+            "parametersJsonSchema",
+        ] {
+            let set = read(json!([{"name": "f", key: object}]));
+            assert_eq!(set.tools[0].parameters.as_ref(), Some(&object), "{key}");
+        }
+    }
+
+    /// A list whose tools are in two providers' shapes is refused at the first tool whose
+    /// shape differs from the list's (its first tool's), naming both shapes.
+    #[test]
+    fn a_list_mixing_providers_shapes_is_refused_at_the_odd_tool() {
+        let object = json!({"type": "object", "properties": {}});
+        let chat = json!({"type": "function", "function": {"name": "a", "parameters": object}});
+        let anthropic = json!({"name": "b", "input_schema": object});
+        let e = refusal(json!([chat, anthropic]));
+        assert!(
+            e.starts_with(
+                "x.json: at /1: this tool is in the Anthropic tools (input_schema) \
+                 shape, but the list is read as OpenAI Chat Completions tools"
+            ),
+            "{e}"
+        );
+        let e = refusal(json!({"tools": [anthropic, chat]}));
+        assert!(
+            e.starts_with(
+                "x.json: at /tools/1: this tool is in the OpenAI Chat Completions \
+                 tools"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("the list is read as Anthropic tools"), "{e}");
+        let responses = json!({"type": "function", "name": "c", "parameters": object});
+        let e = refusal(json!([chat, chat, responses]));
+        assert!(
+            e.starts_with("x.json: at /2: this tool is in the OpenAI Responses"),
+            "{e}"
+        );
+        // A Gemini request's `tools` holds Tool objects: a Chat tool among them is refused.
+        let e = refusal(json!({"tools": [
+            {"functionDeclarations": [{"name": "a", "parameters": object}]}, chat]}));
+        assert!(
+            e.starts_with("x.json: at /tools/1: this tool is in the OpenAI Chat Completions"),
+            "{e}"
+        );
+        assert!(
+            e.contains("the list is read as Gemini functionDeclarations"),
+            "{e}"
+        );
+        // Gemini's declarations are the plain declaration shape with `parameters`: the two
+        // mix, and built-in tools mix with any shape.
+        let set = read(json!({"functionDeclarations": [
+            {"name": "a", "parameters": object},
+            {"name": "b", "parametersJsonSchema": object}]}));
+        assert_eq!(set.tools.len(), 2);
+        let set = read(json!([chat, {"type": "web_search"}, chat]));
+        assert_eq!((set.format, set.tools.len()), (Format::OpenaiChat, 2));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use crate::repair::Change;
+use crate::repair::{Change, Refusal};
 
 /// Why compile rewrites a spelling, appended to each change.
 const WHY: &str = "compile writes the canonical schema: JSON Schema's own type names";
@@ -212,4 +212,67 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
 /// An RFC 6901 reference token as the key it names.
 fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Writes a root parameters schema that is no schema object the way compile sends it, as
+/// `check` reads it (`root-not-object`): `true` accepts any value, exactly what `{}` accepts,
+/// so it becomes `{}` and goes the way `{}` goes for the target (left out, or an empty
+/// argument object, where the target refuses it: the loss is said there); `null` declares no
+/// schema, so it is left out, as an absent schema is. Without this, a wire form and an
+/// offline model that pass `true` or `null` through would label them compiled (strict mode
+/// included) while no provider documents either. Returns the change made, if any; `Err` with
+/// the refusal for a root no wire form can carry: `false` (no argument object is valid, so
+/// the tool could never be called) or a value that is no schema (a string, number, list).
+pub fn write_root(parameters: &mut Option<Value>) -> Result<Option<Change>, Refusal> {
+    use crate::profile::feature::value;
+    let change = |action: &str| Change {
+        pointer: String::new(),
+        rule: ROOT_RULE.into(),
+        action: action.into(),
+        lost: None,
+    };
+    match parameters {
+        Some(Value::Bool(true)) => {
+            *parameters = Some(Value::Object(serde_json::Map::new()));
+            Ok(Some(change(
+                "wrote the `true` schema as `{}` (the same schema: both accept any arguments)",
+            )))
+        }
+        Some(Value::Null) => {
+            *parameters = None;
+            Ok(Some(change(
+                "left the parameters schema out (`null` declares none: the tool takes no \
+                 arguments)",
+            )))
+        }
+        Some(Value::Bool(false)) => Err(root_refusal(
+            value::ROOT_FALSE,
+            "the parameters schema is `false`: no arguments are valid, so the tool could never \
+             be called; declare the arguments it takes (`{\"type\":\"object\",\"properties\":{}}` \
+             for none)"
+                .into(),
+        )),
+        Some(other @ (Value::String(_) | Value::Number(_) | Value::Array(_))) => Err(root_refusal(
+            value::ROOT_NOT_A_SCHEMA,
+            format!(
+                "the parameters schema is the JSON {} `{other}`, not a schema object; \
+                     compile does not guess the schema meant",
+                crate::json::kind(other)
+            ),
+        )),
+        Some(Value::Object(_)) | None => Ok(None),
+    }
+}
+
+/// The rule a root that is no schema object answers to, as `check` names it.
+const ROOT_RULE: &str = crate::profile::rules::root_not_object::RULE.id;
+
+/// A refusal of the root `shape` (a `root-shape` feature value) for `reason`.
+fn root_refusal(shape: &str, reason: String) -> Refusal {
+    Refusal {
+        pointer: String::new(),
+        rule: ROOT_RULE.into(),
+        parameter: format!("{}: {shape}", crate::profile::feature::family::ROOT_SHAPE),
+        reason,
+    }
 }

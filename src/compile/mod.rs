@@ -215,23 +215,40 @@ fn compile_admitted(
     // as the type it means.
     let tool_count = tools.len();
     let mut canonical: Vec<Tool> = tools;
+    // A root that is no schema object first (`true`, `null`): what it becomes is what the
+    // target's profile and model then judge; one no wire form carries is refused.
+    let mut root_refusals: Vec<Option<repair::Refusal>> = Vec::with_capacity(tool_count);
     let written: Vec<Vec<repair::Change>> = canonical
         .iter_mut()
         .map(|t| {
-            t.parameters
-                .as_mut()
-                .map(|s| {
-                    let mut changes = canonical::drop_unreferenced_definitions(s);
-                    changes.extend(canonical::write_type_names(s));
-                    changes
-                })
-                .unwrap_or_default()
+            let mut changes = Vec::new();
+            match canonical::write_root(&mut t.parameters) {
+                Ok(change) => changes.extend(change),
+                Err(refusal) => {
+                    root_refusals.push(Some(refusal));
+                    return changes;
+                }
+            }
+            root_refusals.push(None);
+            if let Some(s) = t.parameters.as_mut() {
+                changes.extend(canonical::drop_unreferenced_definitions(s));
+                changes.extend(canonical::write_type_names(s));
+            }
+            changes
         })
         .collect();
     let mut results = repair::repair_schemas(&canonical, profile, opts);
     // Each result holds its own tool: the canonical copies are not needed past repair.
     drop(canonical);
-    for (r, written) in results.iter_mut().zip(written) {
+    for ((r, written), root) in results.iter_mut().zip(written).zip(root_refusals) {
+        if let Some(refusal) = root {
+            // Repair may have refused it too, by the profile's word: this reason is the
+            // whole story.
+            r.outcome = Outcome::Refused;
+            r.changes.clear();
+            r.refusals = vec![refusal];
+            continue;
+        }
         if r.outcome == Outcome::Refused {
             continue;
         }

@@ -1168,3 +1168,58 @@ fn definitions_no_reference_reaches_are_dropped() {
         assert_eq!(s, kept);
     }
 }
+
+/// A root that is no schema object is compiled as `check` reads it, never passed through as
+/// written (the offline models take `true` and `null`): `true` is exactly `{}` and goes the
+/// way `{}` goes for the target, `null` is an absent schema, `false` and a non-schema are
+/// refused with the reason.
+#[test]
+fn a_root_that_is_no_schema_object_is_never_sent_as_written() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let with = |params: Value| tool("t", params);
+    let sent = |c: &Compilation| c.tools[0].tool.parameters.clone();
+    for target in [
+        "openai/chat-strict",
+        "anthropic/messages",
+        "bedrock/converse",
+    ] {
+        let empty = compile(&[with(json!({}))], target, &p, &opts).unwrap();
+        let truthy = compile(&[with(json!(true))], target, &p, &opts).unwrap();
+        assert_eq!(sent(&truthy), sent(&empty), "{target}");
+        assert_eq!(truthy.wire, empty.wire, "{target}");
+        let mut absent = with(json!({}));
+        absent.parameters = None;
+        let none = compile(&[absent], target, &p, &opts).unwrap();
+        let null = compile(&[with(Value::Null)], target, &p, &opts).unwrap();
+        assert_eq!(null.wire, none.wire, "{target}");
+        assert_ne!(sent(&null), Some(Value::Null), "{target}");
+        for (params, shape) in [
+            (json!(false), "root-shape: false-schema"),
+            (json!("object"), "root-shape: not-a-schema"),
+        ] {
+            let c = compile(&[with(params.clone()), plain()], target, &p, &opts).unwrap();
+            let r = &c.tools[0];
+            assert_eq!(r.outcome, Outcome::Refused, "{target} {params}");
+            assert_eq!(
+                (r.refusals.len(), r.refusals[0].rule.as_str()),
+                (1, "root-not-object")
+            );
+            assert_eq!(r.refusals[0].parameter, shape);
+            // The other tool still compiles and is sent alone.
+            assert_ne!(c.tools[1].outcome, Outcome::Refused, "{target}");
+            assert_eq!(c.sent, [Some(1)], "{target}");
+        }
+    }
+    // For strict mode, `{}` (and so `true`) is left out, the loss said.
+    let strict = compile(&[with(json!(true))], "openai/chat-strict", &p, &opts).unwrap();
+    assert_eq!(sent(&strict), None);
+    let changes = &strict.tools[0].changes;
+    assert!(
+        changes[0]
+            .action
+            .starts_with("wrote the `true` schema as `{}`"),
+        "{changes:#?}"
+    );
+    assert!(changes.iter().any(|c| c.lost.is_some()), "{changes:#?}");
+}

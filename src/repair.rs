@@ -845,7 +845,10 @@ pub fn repair_tool(
             .parameters
             .as_ref()
             .map_or(0, crate::json::value_depth);
-        if depth + opts.envelope_depth > max {
+        // Saturating: `envelope_depth` is the caller's number, and any sum past the cap is
+        // refused the same way (a wrapped sum would pass as shallow).
+        let in_file = depth.saturating_add(opts.envelope_depth);
+        if in_file > max {
             refusals.push(Refusal {
                 pointer: String::new(),
                 rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
@@ -853,8 +856,7 @@ pub fn repair_tool(
                 reason: format!(
                     "repaired, the schema would nest {depth} levels, {} in the file with the \
                      {} above it: past the {max} levels every command reads",
-                    depth + opts.envelope_depth,
-                    opts.envelope_depth
+                    in_file, opts.envelope_depth
                 ),
             });
         }

@@ -1429,6 +1429,45 @@ fn a_repair_that_would_nest_past_the_cap_in_its_file_is_refused() {
     );
 }
 
+/// An envelope depth no file has (`usize::MAX`, from a caller's arithmetic) refuses the
+/// repaired tool as nesting too deep, in every build: it neither panics on the sum (debug)
+/// nor wraps it into a shallow one (release).
+#[test]
+fn an_envelope_depth_past_any_file_refuses_without_overflow() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/D"}},
+               "$defs":{"D":{"type":"object","properties":{"b":{"type":"string"}}}}}),
+    );
+    let opts = Options {
+        envelope_depth: usize::MAX,
+        ..Options::default()
+    };
+    let r = repair_tool(&t, 0, &p, &opts);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert_eq!(r.refusals[0].rule, "nesting-too-deep");
+    assert!(
+        r.refusals[0]
+            .reason
+            .contains(&format!("{} in the file", usize::MAX)),
+        "{}",
+        r.refusals[0].reason
+    );
+    let own = profile_for(
+        &["openai/chat"],
+        &[
+            "keyword-allowed: $ref (local $defs)",
+            "keyword-allowed: $defs",
+        ],
+    );
+    let compiled = crate::compile::compile(&[t], "openai/chat", &own, &opts).unwrap();
+    assert_eq!(compiled.tools[0].outcome, Outcome::Refused);
+}
+
 /// A kind with no repair is refused at every place it is found, as check lists each, not
 /// only at the first.
 #[test]

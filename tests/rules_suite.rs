@@ -355,6 +355,73 @@ fn cited_evidence_exists(
     }
 }
 
+/// Every piece of evidence `reports/profile.json` cites as a rejection's newest (`latest`) is
+/// the item that decides that (case, target) cell in `reports/matrix.json`, so `check`,
+/// RULES.md and MATRIX.md quote the same evidence. Read over the committed files, not a fresh
+/// derivation: they are what users read. (The meta-schema requirement once cited the older of
+/// two reports in a cell while the matrix was decided by the newer one.)
+fn latest_is_the_deciding_evidence() -> Result<(), Failed> {
+    let read = |p: &str| -> Result<serde_json::Value, Failed> {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("{p}: {e}").into())
+    };
+    let (profiles, matrix) = (read("reports/profile.json")?, read("reports/matrix.json")?);
+    let deciding: BTreeMap<(&str, &str), &serde_json::Value> = matrix["cells"]
+        .as_array()
+        .ok_or("matrix.json has no cells")?
+        .iter()
+        .filter_map(|c| {
+            let item = c["evidence"].get(c["decided_by"].as_u64()? as usize)?;
+            Some(((c["case"].as_str()?, c["target"].as_str()?), item))
+        })
+        .collect();
+    let entries = profiles["evidence"]
+        .as_array()
+        .ok_or("profile.json has no evidence table")?;
+    let mut wrong = Vec::new();
+    for e in entries {
+        let (case, target) = (e["case"].as_str(), e["target"].as_str());
+        let latest = &e["latest"];
+        let Some(item) = case.zip(target).and_then(|k| deciding.get(&k)) else {
+            wrong.push(format!("{e}: no decided cell"));
+            continue;
+        };
+        // A probe item folds runs `first .. last`; its newest citation names the last run.
+        let source = item["source"].as_str().unwrap_or_default();
+        let source = if item["kind"] == "probe" {
+            source.rsplit(" .. ").next().unwrap_or(source)
+        } else {
+            source
+        };
+        let same = latest["kind"] == item["kind"]
+            && latest["date"] == item["last_seen"]
+            && latest["source"].as_str() == Some(source);
+        if !same {
+            wrong.push(format!(
+                "{} x {}: cites {latest}, the matrix is decided by {} {} {source}",
+                case.unwrap_or_default(),
+                target.unwrap_or_default(),
+                item["kind"],
+                item["last_seen"]
+            ));
+        }
+    }
+    if entries.is_empty() {
+        return Err("profile.json cites no evidence: nothing was checked".into());
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} citations are not their cell's deciding evidence:\n{}",
+            wrong.len(),
+            entries.len(),
+            wrong.join("\n")
+        )
+        .into())
+    }
+}
+
 /// A trial that honours [`EXPECTED_FAILURES`]: a listed test passes when it fails, and fails
 /// (naming the stale entry) when it passes.
 fn trial(name: String, f: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
@@ -421,6 +488,10 @@ fn main() {
             cited_evidence_exists(&set, &runs, &docs)
         }));
     }
+    trials.push(trial(
+        "profiles::latest-is-the-deciding-evidence".into(),
+        latest_is_the_deciding_evidence,
+    ));
     for p in &set.profiles {
         let compiled = Arc::new(CompiledProfile::new(p));
         let derived = Arc::new(p.clone());

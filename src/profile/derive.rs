@@ -115,29 +115,28 @@ impl<'m> Index<'m> {
     }
 
     /// The evidence that `target` rejects every parameters schema the JSON Schema 2020-12
-    /// meta-schema refuses: the first matrix item (in case order) a documented
-    /// `meta-schema: 2020-12` statement made for it, or, for `engine/jsonschema-2020-12`
-    /// (whose definition is that check), its newest probe rejection of a case the meta-schema
-    /// refuses. `None` for every other target: a target rejecting some such cases for reasons
-    /// of its own says nothing about the rest.
+    /// meta-schema refuses: the first rejecting cell (in case order) decided by a documented or
+    /// reported `meta-schema: 2020-12` statement made for it, cited as that cell is (its
+    /// deciding item and the item it dates from), or, for `engine/jsonschema-2020-12` (whose
+    /// definition is that check), its newest probe rejection of a case the meta-schema refuses.
+    /// `None` for every other target: a target rejecting some such cases for reasons of its
+    /// own says nothing about the rest. The citation is the cell's, not the first statement
+    /// found in it, because a cell may hold several statements and MATRIX.md, RULES.md and
+    /// `check` must all quote the newest, which decides.
     fn meta_schema(&self, target: &str) -> Option<TargetEvidence> {
         let cells = || self.cells.values().filter(move |c| c.target == target);
-        for cell in cells() {
-            let stated = cell.evidence.iter().find(|e| {
-                e.verdict == Verdict::Rejected
-                    && e.kind != EvidenceKind::Probe
-                    && e.note.as_deref().is_some_and(|n| {
-                        n.ends_with(crate::evidence::documented::META_SCHEMA_REASON)
-                    })
-            });
-            if let Some(item) = stated {
-                return Some(TargetEvidence {
-                    target: target.to_string(),
-                    case: cell.case.clone(),
-                    latest: cite(item, Sighting::Last),
-                    since: cite(item, Sighting::First),
-                });
-            }
+        let stated = cells().find(|c| {
+            c.verdict == Some(Verdict::Rejected)
+                && c.deciding_item().is_some_and(|e| {
+                    e.verdict == Verdict::Rejected
+                        && e.kind != EvidenceKind::Probe
+                        && e.note.as_deref().is_some_and(|n| {
+                            n.ends_with(crate::evidence::documented::META_SCHEMA_REASON)
+                        })
+                })
+        });
+        if let Some(cell) = stated {
+            return evidence(cell);
         }
         if target != crate::engine::meta_schema::TARGET {
             return None;

@@ -84,6 +84,9 @@ pub struct Detail {
     /// The parameter as findings quote it (the spelling [`Feat`]'s `Display` gives), made once
     /// and shared by every finding about it.
     pub text: Text,
+    /// True when [`Detail::because`] names each target's own case (a limit value past several
+    /// cases), so the explanation adds no single `(case ...)` after it.
+    pub cites_cases: bool,
 }
 
 const PLACEMENTS: usize = 6;
@@ -200,6 +203,7 @@ impl CompiledProfile {
                         because: because(&f.rejected_by, &f.unknown_for),
                         rejected_by: f.rejected_by.as_slice().into(),
                         unknown_for: f.unknown_for.clone(),
+                        cites_cases: false,
                     });
                     let i = (details.len() - 1) as u32;
                     if s == Status::Rejected {
@@ -259,11 +263,7 @@ impl CompiledProfile {
         for list in &mut limits {
             list.sort_by_key(|(n, s)| (*n, std::cmp::Reverse(s.rank())));
             list.dedup_by_key(|(n, _)| *n);
-            let mut acc = Slot::Allowed;
-            for (_, s) in list.iter_mut() {
-                acc = acc.worst(*s);
-                *s = acc;
-            }
+            accumulate(list, &mut details);
         }
         let meta_schema = (!profile.meta_schema.is_empty()).then(|| {
             let parameter = Feat::Structure(super::feature::value::META_SCHEMA_INVALID).parameter();
@@ -273,6 +273,7 @@ impl CompiledProfile {
                 because: because(&profile.meta_schema, &[]),
                 rejected_by: profile.meta_schema.as_slice().into(),
                 unknown_for: Vec::new(),
+                cites_cases: false,
             });
             Slot::Rejected((details.len() - 1) as u32)
         });
@@ -406,7 +407,7 @@ impl CompiledProfile {
         }
         let d = &self.details[index as usize];
         out.push_str(&d.because);
-        if limit {
+        if limit && !d.cites_cases {
             out.push_str(" (case `");
             out.push_str(&d.parameter);
             out.push_str("`)");
@@ -440,6 +441,79 @@ impl CompiledProfile {
     pub fn details(&self) -> &[Detail] {
         &self.details
     }
+}
+
+/// Gives each case value of one limit (ascending) the worst status of every case value at or
+/// below it: a measured value past several cases is judged by all of them. When more than one
+/// of those cases rejects, the value's slot points to a detail naming every rejecting target
+/// with its own evidence and case, so no target that rejects a smaller value is left out
+/// because another case's rejection was met first.
+fn accumulate(list: &mut [(usize, Slot)], details: &mut Vec<Detail>) {
+    let mut acc = Slot::Allowed;
+    // Each rejecting target once, from the smallest case value it rejects, with that case.
+    let mut rejecting: Vec<(TargetEvidence, String)> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for (_, s) in list.iter_mut() {
+        if let Slot::Rejected(i) | Slot::Unknown(i) = *s {
+            let d = &details[i as usize];
+            for e in d.rejected_by.iter() {
+                if !rejecting.iter().any(|(r, _)| r.target == e.target) {
+                    rejecting.push((e.clone(), d.parameter.clone()));
+                }
+            }
+            for u in d.unknown_for.iter() {
+                if !unknown.contains(u) {
+                    unknown.push(u.clone());
+                }
+            }
+        }
+        acc = acc.worst(*s);
+        *s = match acc {
+            Slot::Rejected(first)
+                if rejecting.len() > details[first as usize].rejected_by.len() =>
+            {
+                let unknown_for: Vec<String> = unknown
+                    .iter()
+                    .filter(|u| !rejecting.iter().any(|(r, _)| &r.target == *u))
+                    .cloned()
+                    .collect();
+                let first = &details[first as usize];
+                details.push(Detail {
+                    text: first.text.clone(),
+                    parameter: rejecting.last().map(|(_, p)| p.clone()).unwrap_or_default(),
+                    because: because_per_case(&rejecting, &unknown_for),
+                    rejected_by: rejecting.iter().map(|(e, _)| e.clone()).collect(),
+                    unknown_for,
+                    cites_cases: true,
+                });
+                Slot::Rejected((details.len() - 1) as u32)
+            }
+            _ => acc,
+        };
+    }
+}
+
+/// [`because`] for a limit value past several rejecting cases: every target is named (a list
+/// cut short would hide one that rejects), each with its evidence and the case it rejects.
+fn because_per_case(rejecting: &[(TargetEvidence, String)], unknown_for: &[String]) -> String {
+    let mut s = format!(
+        "rejected by {}",
+        rejecting
+            .iter()
+            .map(|(e, case)| format!(
+                "{} ({} {}, case `{case}`)",
+                e.target,
+                e.latest.kind.as_str(),
+                e.latest.date_text()
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !unknown_for.is_empty() {
+        s.push_str("; no evidence for ");
+        s.push_str(&unknown_for.join(", "));
+    }
+    s
 }
 
 /// "rejected by T (kind date), ...; no evidence for U, ...": each target with the kind and
@@ -634,5 +708,49 @@ mod tests {
         assert!(matches!(at(10), Slot::Unknown(_)));
         assert!(matches!(at(12), Slot::Rejected(_)));
         assert!(matches!(at(40), Slot::Rejected(_)));
+    }
+
+    /// A 10,000-character name was said to be rejected by the targets rejecting the 65
+    /// case alone: the target whose rejecting case is 129 was left out, as if it accepted.
+    #[test]
+    fn a_limit_past_several_cases_names_every_rejecting_target_with_its_case() {
+        let by = |target: &str, case: &str| {
+            let mut e = entry(case, Placement::Tool, Status::Rejected);
+            e.rejected_by[0].target = target.into();
+            e.unknown_for = Vec::new();
+            e
+        };
+        let mut below = by("openai/chat", "name-length-limit: 65");
+        below.unknown_for = vec!["mistral/chat".into()];
+        let p = profile(vec![
+            entry("name-length-limit: 64", Placement::Tool, Status::Allowed),
+            below,
+            by("mistral/chat", "name-length-limit: 129"),
+        ]);
+        let why = |v| {
+            let slot = p.lookup(&Feat::Limit(Limit::NameLength, v), Placement::Tool);
+            p.explain(slot, &Feat::Limit(Limit::NameLength, v), Placement::Tool)
+        };
+        // Between the cases: the 65 case alone, cited as before.
+        assert_eq!(
+            why(100),
+            (
+                Level::Error,
+                "rejected by openai/chat (report undated); no evidence for mistral/chat \
+                 (case `name-length-limit: 65`)"
+                    .to_string()
+            )
+        );
+        // Past both: both targets, each with its own case, and mistral/chat is no longer
+        // said to lack evidence.
+        assert_eq!(
+            why(10_000),
+            (
+                Level::Error,
+                "rejected by openai/chat (report undated, case `name-length-limit: 65`), \
+                 mistral/chat (report undated, case `name-length-limit: 129`)"
+                    .to_string()
+            )
+        );
     }
 }

@@ -267,6 +267,13 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 .into(),
         ));
     }
+    if let Some(out) = args.corpus_report.as_deref().filter(|o| o.is_dir()) {
+        // Said before any file is read, in the words `repair -o` uses.
+        return Err(Error::io(
+            out,
+            std::io::Error::other("the output is a folder; give the name of a file to write"),
+        ));
+    }
     if let Some(out) = &args.corpus_report
         && let Some(input) = args
             .files

@@ -122,6 +122,13 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
     }
     // Trimmed as `--ignore` trims its ids (a pasted id often carries a space).
     let id = args.id.unwrap_or_default().trim().to_string();
+    if id.is_empty() {
+        // Every id "contains" the empty one: the hint would list them all.
+        return Err(Error::Usage(format!(
+            "the rule id is empty; `toolwire rule` lists the {} rules",
+            REGISTRY.len()
+        )));
+    }
     let Some(rule) = rules::find(&id) else {
         let near: Vec<&str> = REGISTRY
             .iter()

@@ -976,22 +976,15 @@ impl Reader<'_, '_> {
             ],
         );
         let (name, description) = name_and_description_of(name, description, &at)?;
-        let given: Vec<&str> = SCHEMA_KEYS
+        // One pass over the schema keys finds the schema and a second one, if any (this runs
+        // for every tool read: no list is collected).
+        let mut given = SCHEMA_KEYS
             .into_iter()
-            .zip(&schemas)
-            .filter_map(|(key, p)| p.is_some().then_some(key))
-            .collect();
-        if let [first, second, ..] = given[..] {
-            return Err((at.into_owned(), two_schemas(first, second, format)));
-        }
-        let mut parameters = None;
-        let mut schema_key = SCHEMA_KEYS[0];
-        for (key, p) in SCHEMA_KEYS.into_iter().zip(schemas) {
-            if p.is_some() {
-                schema_key = key;
-                parameters = p;
-                break;
-            }
+            .zip(schemas)
+            .filter(|(_, p)| p.is_some());
+        let (schema_key, parameters) = given.next().unwrap_or((SCHEMA_KEYS[0], None));
+        if let Some((second, _)) = given.next() {
+            return Err((at.into_owned(), two_schemas(schema_key, second, format)));
         }
         self.push(
             Some(name),

@@ -112,6 +112,12 @@ pub fn select_among(
     let is_candidate = |n: &str| target.is_none() || (n != PORTABLE && takes(n));
     match set.get(name).filter(|p| is_candidate(&p.name)) {
         Some(p) => Ok(CompiledProfile::new(p)),
+        // Only a `--profiles` file can hold none: nothing to name, nor any name to fix.
+        None if set.profiles.is_empty() => Err(Error::Usage(
+            "the profiles read hold no profile at all: give --profiles a file `toolwire rules` \
+             wrote (reports/profile.json), or leave --profiles out for the built-in ones"
+                .into(),
+        )),
         None => {
             let names: Vec<&str> = set
                 .profiles
@@ -139,10 +145,19 @@ pub fn select_among(
             } else {
                 format!("unknown {what} {name:?}")
             };
-            Err(Error::Usage(format!(
-                "{problem}; known: {}",
-                names.join(", ")
-            )))
+            let known = if names.is_empty() {
+                // Only a `--target` leaves profiles out of the list: those over several
+                // targets; an empty list after `known:` would read as cut off.
+                let held: Vec<&str> = set.profiles.iter().map(|p| p.name.as_str()).collect();
+                format!(
+                    "the profiles read hold no profile of a target this command takes, only \
+                     {}: give --profiles a file that holds the target's profile",
+                    held.join(", ")
+                )
+            } else {
+                format!("known: {}", names.join(", "))
+            };
+            Err(Error::Usage(format!("{problem}; {known}")))
         }
     }
 }
@@ -479,6 +494,40 @@ mod tests {
             typo.contains("unknown target \"openai/chat-strikt\""),
             "{typo}"
         );
+    }
+
+    /// A `--profiles` file with no profile (or none for a target) ended its error with
+    /// `known: ` and nothing after it.
+    #[test]
+    fn profiles_that_offer_nothing_say_so_not_an_empty_list() {
+        let mut set = crate::profile::embedded_set().unwrap().clone();
+        set.profiles.retain(|p| p.name == PORTABLE);
+        let err = |set: &crate::profile::ProfileSet, profile, target| {
+            super::select(set, profile, target)
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        let no_target = err(&set, PORTABLE, Some("openai/chat"));
+        assert!(
+            no_target.ends_with(
+                "hold no profile of a target this command takes, only portable: give \
+                 --profiles a file that holds the target's profile"
+            ),
+            "{no_target}"
+        );
+        assert!(err(&set, "mine", None).ends_with("known: portable"));
+        set.profiles.clear();
+        for e in [
+            err(&set, PORTABLE, None),
+            err(&set, PORTABLE, Some("openai/chat")),
+        ] {
+            assert!(
+                e.starts_with("the profiles read hold no profile at all: give --profiles"),
+                "{e}"
+            );
+            assert!(!e.contains("known"), "{e}");
+        }
     }
 
     #[test]

@@ -18,13 +18,15 @@ pub struct EmulateArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub fault: Option<Fault>,
     /// The fault hits request 1 and every N-th request after it.
-    #[arg(long = "fault-every", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long = "fault-every", value_name = "N", default_value_t = 1, value_parser = crate::cli::whole_number_arg(1, u64::MAX))]
     pub fault_every: u64,
     /// Delay of the `slow` fault, in milliseconds.
-    #[arg(long = "slow-ms", value_name = "MS", default_value_t = 5000)]
+    #[arg(long = "slow-ms", value_name = "MS", default_value_t = 5000,
+          value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
     pub slow_ms: u64,
     /// Seconds the `429` fault asks clients to wait.
-    #[arg(long = "retry-after", value_name = "SECS", default_value_t = 1)]
+    #[arg(long = "retry-after", value_name = "SECS", default_value_t = 1,
+          value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
     pub retry_after: u64,
     /// Serve only this provider, at the root (e.g. `openai`), instead of under `/<provider>`.
     #[arg(long, value_name = "PROVIDER")]

@@ -223,6 +223,65 @@ pub fn file_arg(value: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(value))
 }
 
+/// Why a whole-number argument was refused ([`whole_number`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Not written as a whole number (`1.5`, `ten`, empty).
+    NotANumber,
+    /// Below the least value allowed (negative numbers included).
+    Below,
+    /// Above the greatest value allowed (numbers past `u64` included).
+    Above,
+}
+
+/// A whole number from `min` to `max`, as the numeric options read it: a value below zero or
+/// past `u64::MAX` is still a number, only out of range, so it is refused as such (Rust's
+/// parser calls `-1` an "invalid digit" and `99999999999999999999` "too large to fit in
+/// target type", which name no bound). Spaces around it and a leading `+` are allowed.
+pub fn whole_number(text: &str, min: u64, max: u64) -> Result<u64, OutOfRange> {
+    let text = text.trim();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(OutOfRange::NotANumber);
+    }
+    // Only digits: a failure to parse is a value past `u64::MAX`.
+    let n = if negative && digits.bytes().any(|b| b != b'0') {
+        return Err(OutOfRange::Below);
+    } else {
+        digits.parse::<u64>().map_err(|_| OutOfRange::Above)?
+    };
+    match n {
+        n if n < min => Err(OutOfRange::Below),
+        n if n > max => Err(OutOfRange::Above),
+        n => Ok(n),
+    }
+}
+
+/// The clap parser of a whole-number option from `min` to `max` ([`whole_number`]), as the
+/// option's own type; clap names the option and the value given, exit 2.
+pub fn whole_number_arg<T>(
+    min: u64,
+    max: T,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64> + Copy + Send + Sync + 'static,
+    u64: TryFrom<T>,
+{
+    let max = u64::try_from(max).unwrap_or(u64::MAX);
+    move |text| {
+        let n = whole_number(text, min, max).map_err(|e| match e {
+            OutOfRange::NotANumber => "expected a whole number".to_string(),
+            OutOfRange::Below => format!("expected at least {min}"),
+            OutOfRange::Above => format!("at most {max}"),
+        })?;
+        // Within `max`, which came from a `T`.
+        T::try_from(n).map_err(|_| format!("at most {max}"))
+    }
+}
+
 /// Refuses a command line that names standard input (`-`) in more than one place: the first
 /// reader would take all of it and the next would see an empty file (or an unknown shape).
 /// `inputs` are (where it was given, e.g. `FILE` or `--call`; the argument as given) for every
@@ -312,6 +371,34 @@ mod tests {
         let text = err.to_string();
         assert!(text.contains("invalid value '' for '<FILE>...'"), "{text}");
         assert!(text.contains("the file name is empty"), "{text}");
+    }
+
+    /// Numbers out of range were called no number (`-1`: "invalid digit found in string";
+    /// past `u64`: "too large to fit in target type" or, for `--concurrency`, "expected a
+    /// number"), naming no bound.
+    #[test]
+    fn a_whole_number_out_of_range_is_said_to_be_out_of_range() {
+        use OutOfRange::*;
+        let n = |t| whole_number(t, 1, 64);
+        assert_eq!(n("64"), Ok(64));
+        assert_eq!(n(" +1 "), Ok(1));
+        assert_eq!(n("99999999999999999999"), Err(Above));
+        assert_eq!(n("65"), Err(Above));
+        assert_eq!(n("0"), Err(Below));
+        assert_eq!(n("-0"), Err(Below));
+        assert_eq!(n("-99999999999999999999"), Err(Below));
+        assert_eq!(whole_number("-0", 0, 3), Ok(0));
+        for not in ["", "-", "1.5", "ten", "1e3", "--1"] {
+            assert_eq!(n(not), Err(NotANumber), "{not:?}");
+        }
+        let err = |args: &[&str]| Cli::try_parse_from(args).unwrap_err();
+        let e = err(&["toolwire", "probe", "--retries", "99999999999999999999"]);
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("'--retries <N>': at most 10"), "{e}");
+        let e = err(&["toolwire", "emulate", "--fault-every", "0"]);
+        assert!(e.to_string().contains("expected at least 1"), "{e}");
+        let e = err(&["toolwire", "emulate", "--slow-ms=-5"]);
+        assert!(e.to_string().contains("expected at least 0"), "{e}");
     }
 
     #[test]

@@ -53,10 +53,11 @@ pub struct ProbeArgs {
     pub timeout: f64,
     /// Retries after a transport error, 5xx or 429 (at most 10).
     #[arg(long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(http::MAX_RETRIES)))]
+          value_parser = crate::cli::whole_number_arg(0, http::MAX_RETRIES))]
     pub retries: u32,
     /// Largest number of HTTP requests this run may send, all targets together.
-    #[arg(long = "max-requests", value_name = "N", default_value_t = 8000)]
+    #[arg(long = "max-requests", value_name = "N", default_value_t = 8000,
+          value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_requests: usize,
     /// Where to write the run log (default: reports/runs; emulated runs default to a folder in
     /// the system temp dir and may never go to reports/runs).
@@ -150,21 +151,7 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     for (id, model) in &models {
         http::check_model(&format!("--model {id}="), model)?;
     }
-    let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
-    for (target, n) in &concurrency {
-        let why = match *n {
-            0 => "expected at least 1 probe in flight".to_string(),
-            n if n > http::MAX_CONCURRENCY => format!(
-                "at most {} probes in flight per target",
-                http::MAX_CONCURRENCY
-            ),
-            _ => continue,
-        };
-        return Err(Error::Usage(format!(
-            "--concurrency {}{n}: {why}",
-            target.as_ref().map(|t| format!("{t}=")).unwrap_or_default()
-        )));
-    }
+    let concurrency = concurrency(&args.concurrency)?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
     for (target, r) in &rate {
         if let Some(why) = bad_rate(*r) {
@@ -240,13 +227,45 @@ fn per_target<T: std::str::FromStr>(
     values
         .iter()
         .map(|v| {
-            let (target, n) = match v.split_once('=') {
-                Some((t, n)) => (Some(t.trim().to_string()), n.trim()),
-                None => (None, v.trim()),
+            let (target, n) = target_and_value(v);
+            n.parse::<T>()
+                .map(|n| (target, n))
+                .map_err(|_| not_a_number(flag, v))
+        })
+        .collect()
+}
+
+/// An `N` or `TARGET=N` setting split, trimmed.
+fn target_and_value(v: &str) -> (Option<String>, &str) {
+    match v.split_once('=') {
+        Some((t, n)) => (Some(t.trim().to_string()), n.trim()),
+        None => (None, v.trim()),
+    }
+}
+
+fn not_a_number(flag: &str, v: &str) -> Error {
+    Error::Usage(format!("{flag} {v:?}: expected a number or TARGET=NUMBER"))
+}
+
+/// `--concurrency` settings, each from 1 to [`http::MAX_CONCURRENCY`]: a value past it (even
+/// past `u64::MAX`) or below 1 (even negative) is refused naming the bound, not as if it were
+/// no number.
+fn concurrency(values: &[String]) -> Result<Vec<(Option<String>, usize)>> {
+    use crate::cli::OutOfRange;
+    const FLAG: &str = "--concurrency";
+    let max = http::MAX_CONCURRENCY;
+    values
+        .iter()
+        .map(|v| {
+            let (target, n) = target_and_value(v);
+            let why = match crate::cli::whole_number(n, 1, max as u64) {
+                Ok(n) => return Ok((target, n as usize)),
+                Err(OutOfRange::NotANumber) => return Err(not_a_number(FLAG, v)),
+                Err(OutOfRange::Below) => "expected at least 1 probe in flight".to_string(),
+                Err(OutOfRange::Above) => format!("at most {max} probes in flight per target"),
             };
-            n.parse::<T>().map(|n| (target, n)).map_err(|_| {
-                Error::Usage(format!("{flag} {v:?}: expected a number or TARGET=NUMBER"))
-            })
+            let target = target.map(|t| format!("{t}=")).unwrap_or_default();
+            Err(Error::Usage(format!("{FLAG} {target}{n}: {why}")))
         })
         .collect()
 }
@@ -292,7 +311,7 @@ pub fn live_targets(
     let base_urls: HashMap<String, String> =
         pairs(&args.base_urls, "--base-url")?.into_iter().collect();
     let models: HashMap<String, String> = pairs(&args.models, "--model")?.into_iter().collect();
-    let concurrency = per_target::<usize>(&args.concurrency, "--concurrency")?;
+    let concurrency = concurrency(&args.concurrency)?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
     let mut targets = Vec::new();
     let mut secrets = Vec::new();

@@ -59,7 +59,8 @@ pub struct RewriteArgs {
     #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub profiles: Option<PathBuf>,
     /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
-    #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES)]
+    #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES,
+          value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_inline_nodes: usize,
 }
 

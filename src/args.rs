@@ -615,16 +615,36 @@ pub enum Sent {
         pointer: String,
         number: String,
     },
+    /// Arguments (in either form) nesting deeper than toolwire reads ([`Limits`]'
+    /// `max_depth`, 512 levels): perhaps valid JSON, but not read, so not checked. `at` is
+    /// where the limit is passed in `text` (`line L, column C`).
+    TooDeep {
+        text: String,
+        at: String,
+        max_depth: usize,
+    },
+    /// No text at all (nothing but whitespace): the arguments were left out of the call.
+    Empty,
 }
 
 /// serde_json's words for a number past the `f64` range.
 const OUT_OF_RANGE: &str = "number out of range";
 
 /// The [`Sent`] for arguments text that failed to parse with `error`: a number past the
-/// `f64` range is [`Sent::NumberOutOfRange`]; anything else is `None` (the caller decides).
-fn out_of_range(text: &str, error: &crate::Error) -> Option<Sent> {
+/// `f64` range is [`Sent::NumberOutOfRange`], nesting past `max_depth` is [`Sent::TooDeep`];
+/// anything else is `None` (the caller decides).
+fn out_of_range(text: &str, error: &crate::Error, max_depth: usize) -> Option<Sent> {
     match error {
         crate::Error::Input { problem, .. } if problem == OUT_OF_RANGE => {}
+        crate::Error::Input { place, problem, .. }
+            if *problem == crate::json::too_deep_problem(max_depth) =>
+        {
+            return Some(Sent::TooDeep {
+                text: text.to_string(),
+                at: place.to_string(),
+                max_depth,
+            });
+        }
         _ => return None,
     }
     let (pointer, number) = crate::json::number_tokens(text)
@@ -717,7 +737,8 @@ fn decimal(token: &str) -> (bool, String, i64) {
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
 /// string whose text is the object. Errors name the place in `text`; text inside the string
 /// that is not JSON is no error but [`Sent::NotJson`], a problem of the call, and a number
-/// past the `f64` range, in either form, is [`Sent::NumberOutOfRange`]. The error is
+/// past the `f64` range, in either form, is [`Sent::NumberOutOfRange`], nesting past the
+/// reader's limit [`Sent::TooDeep`], and text with nothing in it [`Sent::Empty`]. The error is
 /// an [`crate::Error::Input`] whose file is `arguments` (`arguments: line 1, column 2: ...`).
 pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
     parse_arguments_from(std::path::Path::new("arguments"), text)
@@ -742,19 +763,25 @@ pub fn duplicate_keys(text: &str) -> Vec<crate::json::duplicates::DuplicateKey> 
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
 pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Sent> {
     let limits = Limits::default();
+    // The parser's "empty file" would be wrong for a `--call ''` given on the command line.
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Ok(Sent::Empty);
+    }
     let value = match crate::json::parse_str(file, text, limits, 0) {
         Ok(v) => v,
-        Err(e) => return out_of_range(text, &e).ok_or(e),
+        Err(e) => return out_of_range(text, &e, limits.max_depth).ok_or(e),
     };
     Ok(match value {
         Value::String(inner) if inner.trim_start().starts_with('{') => {
             let inner_file = std::path::Path::new("the arguments text");
             match crate::json::parse_str(inner_file, &inner, limits, 0) {
                 Ok(v) => Sent::Value(v),
-                Err(e) => out_of_range(&inner, &e).unwrap_or_else(|| Sent::NotJson {
-                    error: e.to_string(),
-                    text: inner,
-                }),
+                Err(e) => {
+                    out_of_range(&inner, &e, limits.max_depth).unwrap_or_else(|| Sent::NotJson {
+                        error: e.to_string(),
+                        text: inner,
+                    })
+                }
             }
         }
         v => Sent::Value(v),
@@ -797,12 +824,42 @@ impl ArgsReport<'static> {
         )
     }
 
+    /// The report for [`Sent::TooDeep`]: one problem at the root (keyword `nesting`), naming
+    /// the limit; the arguments are the text as sent.
+    pub fn too_deep(text: &str, at: &str, max_depth: usize) -> ArgsReport<'static> {
+        Self::whole(
+            text,
+            String::new(),
+            "nesting",
+            format!("arguments nested at most {max_depth} levels deep"),
+            format!(
+                "(the arguments object): the arguments nest deeper than {max_depth} levels \
+                 ({at}), more than can be read to check them; send them again with less \
+                 nesting."
+            ),
+        )
+    }
+
+    /// The report for [`Sent::Empty`]: one problem at the root (keyword `json`); the
+    /// arguments are the empty text.
+    pub fn empty() -> ArgsReport<'static> {
+        Self::whole(
+            "",
+            String::new(),
+            "json",
+            "one complete JSON object",
+            "(the arguments object): the arguments are empty (no JSON text at all); send them \
+             again as one complete JSON object."
+                .to_string(),
+        )
+    }
+
     /// A report of one problem whose arguments are `text` as sent (they could not be read).
     fn whole(
         text: &str,
         pointer: String,
         keyword: &'static str,
-        expected: &'static str,
+        expected: impl Into<Cow<'static, str>>,
         message: String,
     ) -> ArgsReport<'static> {
         ArgsReport {
@@ -810,7 +867,7 @@ impl ArgsReport<'static> {
             problems: vec![Problem {
                 pointer,
                 keyword: Cow::Borrowed(keyword),
-                expected: Cow::Borrowed(expected),
+                expected: expected.into(),
                 message,
             }],
             coercions: Vec::new(),
@@ -2278,6 +2335,33 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("one complete JSON object"), "{said}");
+    }
+
+    /// Arguments nested past the reader's limit were "not valid JSON", and empty ones
+    /// "(whole file): empty file": each is now said as it is, naming the limit.
+    #[test]
+    fn too_deep_and_empty_arguments_are_said_as_they_are() {
+        let deep = format!("{}1{}", r#"{"a":"#.repeat(600), "}".repeat(600));
+        let quoted = serde_json::to_string(&deep).unwrap();
+        for text in [&deep, &quoted] {
+            let sent = parse_arguments(text).unwrap();
+            let Sent::TooDeep { at, max_depth, .. } = &sent else {
+                panic!("{sent:?}");
+            };
+            assert_eq!((at.as_str(), *max_depth), ("line 1, column 2561", 512));
+            let said = ArgsReport::too_deep(text, at, *max_depth).retry_message(None);
+            assert!(
+                said.contains("nest deeper than 512 levels (line 1, column 2561)"),
+                "{said}"
+            );
+            assert!(!said.contains("not valid JSON"), "{said}");
+        }
+        for text in ["", "  \n", "\u{feff}"] {
+            assert_eq!(parse_arguments(text).unwrap(), Sent::Empty, "{text:?}");
+        }
+        let said = ArgsReport::empty().retry_message(None);
+        assert!(said.contains("the arguments are empty"), "{said}");
+        assert!(!said.contains("file"), "{said}");
     }
 
     /// A number past the `f64` range is a problem of the call at its place, in both forms;

@@ -84,6 +84,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             pointer,
             number,
         } => ArgsReport::number_out_of_range(text, pointer, number),
+        Sent::TooDeep {
+            text,
+            at,
+            max_depth,
+        } => ArgsReport::too_deep(text, at, *max_depth),
+        Sent::Empty => ArgsReport::empty(),
     };
     // Types written in another spelling (`str`, `STRING`), checked as the type they mean, as
     // `repair` and `compile` read them: said, never silent. Pointers are into the file.

@@ -801,6 +801,11 @@ impl Report {
     /// The sentence that ends every output for people: findings by level, and how many tools
     /// are clean under which profile, e.g. `3 findings (1 error, 2 warnings); 4 of 5 tools
     /// clean under `portable` (gemini/v1beta/parameters, openai/chat)`.
+    ///
+    /// Request-level findings (`too-many-tools`) are about no tool, so every tool may be
+    /// clean while the request is not: the tools are then said to be clean "on their own"
+    /// and the request-level findings are counted after, e.g. `...; 129 of 129 tools without
+    /// errors of their own under ...; 1 request-level error (about a request as a whole)`.
     pub fn summary(&self) -> String {
         let tools: usize = self.files.iter().map(|f| f.tools).sum();
         let clean: usize = self.files.iter().map(|f| f.clean).sum();
@@ -809,25 +814,40 @@ impl Report {
             .iter()
             .filter(|f| f.level == Level::Error)
             .count();
+        let request = self.findings.iter().filter(|f| f.request).count();
         let mut out = if self.errors_only {
             format!(
-                "{} (warnings not shown: --errors-only); {clean} of {} without errors under `{}` ({})",
+                "{} (warnings not shown: --errors-only); {clean} of {} without errors{} under `{}` ({})",
                 count(errors, "error"),
                 count(tools, "tool"),
+                if request > 0 { " of their own" } else { "" },
                 self.profile,
                 self.targets.join(", ")
             )
         } else {
             format!(
-                "{} ({}, {}); {clean} of {} clean under `{}` ({})",
+                "{} ({}, {}); {clean} of {} clean{} under `{}` ({})",
                 count(self.findings.len(), "finding"),
                 count(errors, "error"),
                 count(self.findings.len() - errors, "warning"),
                 count(tools, "tool"),
+                if request > 0 { " on their own" } else { "" },
                 self.profile,
                 self.targets.join(", ")
             )
         };
+        if request > 0 {
+            // With --errors-only every finding shown is an error.
+            let noun = if self.errors_only {
+                "request-level error"
+            } else {
+                "request-level finding"
+            };
+            out.push_str(&format!(
+                "; {} (about a request as a whole)",
+                count(request, noun)
+            ));
+        }
         if !self.ignored.is_empty() {
             out.push_str(&format!(
                 "; findings of {} not shown (--ignore)",
@@ -1255,6 +1275,64 @@ mod tests {
             "(unnamed) [tool 3]"
         );
         assert_ne!(super::ROOT, "/");
+    }
+
+    /// A request-level error with every tool clean read as a clean run ("129 of 129 tools
+    /// without errors"): the tools are now clean on their own and the request is counted.
+    #[test]
+    fn the_summary_counts_request_level_findings_apart_from_the_tools() {
+        let finding = |request: bool, level| super::Finding {
+            rule: "too-many-tools".into(),
+            tool: super::Text::default(),
+            tool_index: 0,
+            request,
+            pointer: String::new(),
+            message: "m".into(),
+            fix: "f".into(),
+            repairable: false,
+            level,
+            parameter: super::Text::default(),
+            file: super::Text::default(),
+            line: None,
+            location: super::Text::default(),
+            subject: super::Subject::Tool,
+            evidence: None,
+        };
+        let report = |findings, errors_only| super::Report {
+            profile: "p".into(),
+            targets: vec!["t".into()],
+            files: vec![super::FileSummary {
+                file: "a.json".into(),
+                format: "openai".into(),
+                tools: 3,
+                clean: 3,
+                without_errors: 3,
+                detected: None,
+                strict: 0,
+                empty_lines: Vec::new(),
+                duplicate_keys: Vec::new(),
+            }],
+            findings,
+            errors_only,
+            ignored: Vec::new(),
+        };
+        let error = || finding(true, super::Level::Error);
+        assert_eq!(
+            report(vec![error()], true).summary(),
+            "1 error (warnings not shown: --errors-only); 3 of 3 tools without errors of their \
+             own under `p` (t); 1 request-level error (about a request as a whole)"
+        );
+        let both = vec![error(), finding(true, super::Level::Warning)];
+        assert_eq!(
+            report(both, false).summary(),
+            "2 findings (1 error, 1 warning); 3 of 3 tools clean on their own under `p` (t); \
+             2 request-level findings (about a request as a whole)"
+        );
+        // Without one the sentence is as it was.
+        assert_eq!(
+            report(Vec::new(), false).summary(),
+            "0 findings (0 errors, 0 warnings); 3 of 3 tools clean under `p` (t)"
+        );
     }
 
     /// `--one-request` numbers tools across files; a duplicate name must still be traced to

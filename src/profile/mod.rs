@@ -141,7 +141,7 @@ fn is_profile_name(name: &str) -> bool {
 fn read_config(path: &Path) -> Result<Vec<ProfileSpec>> {
     let bytes = crate::json::read_capped(path, crate::json::Limits::default())?;
     let text = crate::json::check_utf8(path, &bytes)?;
-    // Duplicates reach the visitor, which names them; the library's own error would print
+    // Duplicates are read, then named below; the library's own error would print
     // the key as [REDACTED] and suggest a setting of its own API.
     fn options() -> serde_saphyr::Options {
         let mut options = serde_saphyr::Options::default();
@@ -152,6 +152,33 @@ fn read_config(path: &Path) -> Result<Vec<ProfileSpec>> {
     // item) it is about, not only the type serde expected.
     let map: indexmap_like::Ordered =
         crate::case::from_yaml(path, text, options, std::convert::identity)?;
+    let twice = (map.0.iter().enumerate())
+        .find(|(i, (name, _))| map.0[..*i].iter().any(|(n, _)| n == name))
+        .map(|(_, (name, _))| name);
+    if let Some(name) = twice {
+        // The keys are read again with their places, on this path only: serde_path_to_error
+        // names no key read with its place, and the errors above need it to name the field.
+        let keys = serde_saphyr::from_str_with_options::<indexmap_like::Keys>(text, options());
+        let places: Vec<_> = (keys.map(|k| k.0).unwrap_or_default().into_iter())
+            .filter(|k| k.value == *name)
+            .map(|k| k.referenced)
+            .collect();
+        let (place, first) = match places.as_slice() {
+            [first, second, ..] => (
+                Place::LineColumn {
+                    line: second.line() as usize,
+                    column: second.column() as usize,
+                },
+                format!(" (first on line {})", first.line()),
+            ),
+            _ => (Place::File, String::new()),
+        };
+        return Err(Error::input(
+            path,
+            place,
+            format!("the profile {name:?} is defined twice{first}; define it once"),
+        ));
+    }
     if !map.0.iter().any(|(n, _)| n == PORTABLE) {
         return Err(Error::input(
             path,
@@ -172,6 +199,30 @@ mod indexmap_like {
 
     pub struct Ordered(pub Vec<(String, Vec<String>)>);
 
+    /// The mapping's keys with their places, in file order (the values passed over): where
+    /// a profile defined twice is.
+    pub struct Keys(pub Vec<serde_saphyr::Spanned<String>>);
+
+    impl<'de> serde::Deserialize<'de> for Keys {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a mapping")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Keys, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some((k, serde::de::IgnoredAny)) = m.next_entry()? {
+                        out.push(k);
+                    }
+                    Ok(Keys(out))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+
     impl<'de> serde::Deserialize<'de> for Ordered {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             struct V;
@@ -182,13 +233,8 @@ mod indexmap_like {
                 }
                 fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
                     let mut out = Vec::new();
-                    while let Some((k, v)) = m.next_entry::<String, Vec<String>>()? {
-                        if out.iter().any(|(n, _)| *n == k) {
-                            return Err(serde::de::Error::custom(format!(
-                                "the profile {k:?} is defined twice; define it once"
-                            )));
-                        }
-                        out.push((k, v));
+                    while let Some(entry) = m.next_entry()? {
+                        out.push(entry);
                     }
                     Ok(Ordered(out))
                 }
@@ -766,8 +812,8 @@ mod tests {
                 "/portable/2: openai/chat is listed twice",
             ),
             (
-                "portable: [openai/chat]\nportable: [anthropic/messages]\n",
-                "the profile \"portable\" is defined twice",
+                "portable: [openai/chat]\nmine: [openai/chat]\nportable: [anthropic/messages]\n",
+                "line 3, column 1: the profile \"portable\" is defined twice (first on line 1)",
             ),
         ] {
             std::fs::write(&path, text).unwrap();

@@ -588,8 +588,68 @@ fn no_arguments_rule(f: &Finding) -> bool {
 /// Repairs one tool (see the module documentation for the loop). A schema nesting deeper than
 /// [`crate::input::LIMITS`] allows (brackets counted, as in a file) is refused (rule
 /// `nesting-too-deep`, at the first place past the cap) before any step recurses into it; its
-/// [`ToolRepair::tool`] then has no `parameters` (a copy would recurse as deep).
+/// [`ToolRepair::tool`] then has no `parameters` (a copy would recurse as deep). A parameters
+/// schema that is no schema object is first read as compile reads it
+/// ([`crate::compile::canonical::write_root`]: `true` as `{}`, `null` as no schema, the
+/// reading reported as the first change) or refused with compile's reason (`false`, a
+/// string, number or list).
 pub fn repair_tool(
+    tool: &Tool,
+    index: usize,
+    profile: &CompiledProfile,
+    opts: &Options,
+) -> ToolRepair {
+    // A root that is no schema object (`true`, `null`) is read the way compile reads it
+    // ([`crate::compile::canonical::write_root`]), so the two commands agree on what such a
+    // tool takes; only the roots that helper refuses are refused here.
+    let mut parameters = match &tool.parameters {
+        Some(Value::Object(_)) | None => return repair_schema_object(tool, index, profile, opts),
+        Some(other) => Some(other.clone()),
+    };
+    match crate::compile::canonical::write_root(&mut parameters) {
+        Err(refusal) => refused_outright(tool, index, refusal, tool.clone()),
+        Ok(written) => {
+            let read = Tool {
+                parameters,
+                ..tool.clone_shallow()
+            };
+            let mut r = repair_schema_object(&read, index, profile, opts);
+            if r.outcome == Outcome::Refused {
+                // Passed on as given (or left out), like every refused tool; its refusals
+                // name places of the schema as read, so they say how it was read.
+                r.tool = tool.clone();
+                if let Some(c) = &written {
+                    for x in &mut r.refusals {
+                        x.reason = format!("after repair {}, {}", c.action, x.reason);
+                    }
+                }
+            } else {
+                r.changes.splice(0..0, written);
+                r.outcome = Outcome::Repaired;
+            }
+            r
+        }
+    }
+}
+
+/// The result for a tool refused before any check: `refusal` says why, and `kept` is what
+/// `--keep-unrepairable` writes.
+fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> ToolRepair {
+    ToolRepair {
+        index,
+        line: None,
+        name: tool.name.clone().unwrap_or_default(),
+        outcome: Outcome::Refused,
+        changes: Vec::new(),
+        refusals: vec![refusal],
+        unverified: Vec::new(),
+        left_as_written: Vec::new(),
+        tool: kept,
+    }
+}
+
+/// [`repair_tool`] for a tool whose parameters schema is an object or absent.
+fn repair_schema_object(
     tool: &Tool,
     index: usize,
     profile: &CompiledProfile,
@@ -601,25 +661,17 @@ pub fn repair_tool(
         .as_ref()
         .and_then(|p| crate::json::first_too_deep(p, max))
     {
-        return ToolRepair {
-            index,
-            line: None,
-            name: tool.name.clone().unwrap_or_default(),
-            outcome: Outcome::Refused,
-            changes: Vec::new(),
-            refusals: vec![Refusal {
-                pointer,
-                rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
-                parameter: format!("nesting: at most {max} levels"),
-                reason: crate::json::too_deep_problem(max),
-            }],
-            unverified: Vec::new(),
-            left_as_written: Vec::new(),
-            tool: Tool {
-                parameters: None,
-                ..tool.clone_shallow()
-            },
+        let refusal = Refusal {
+            pointer,
+            rule: crate::profile::rules::nesting_too_deep::RULE.id.into(),
+            parameter: format!("nesting: at most {max} levels"),
+            reason: crate::json::too_deep_problem(max),
         };
+        let kept = Tool {
+            parameters: None,
+            ..tool.clone_shallow()
+        };
+        return refused_outright(tool, index, refusal, kept);
     }
     let mut current = tool.clone();
     let mut changes = Vec::new();

@@ -681,6 +681,73 @@ fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
     )));
 }
 
+/// `true` and `null` as the parameters schema are read as compile reads them (`{}`, and no
+/// schema), and the report says so; `false` and values that are no schema are refused with
+/// compile's reason. Before, repair refused `true` ("wrapping it would change the arguments").
+#[test]
+fn a_root_that_is_no_schema_object_is_read_as_compile_reads_it() {
+    let p = profile(&["root-shape: true-schema", "root-shape: parameters-null"]);
+    let with = |params: Value| tool("t", params);
+    let r = repair_one(&with(json!(true)), &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
+    assert_eq!(r.tool.parameters, Some(json!({})));
+    assert_eq!(r.changes[0].rule, "root-not-object");
+    assert!(
+        r.changes[0]
+            .action
+            .starts_with("wrote the `true` schema as `{}`"),
+        "{:?}",
+        r.changes
+    );
+    let r = repair_one(&with(Value::Null), &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
+    assert_eq!(r.tool.parameters, None);
+    assert!(
+        r.changes[0]
+            .action
+            .starts_with("left the parameters schema out"),
+        "{:?}",
+        r.changes
+    );
+    for (params, shape) in [
+        (json!(false), "root-shape: false-schema"),
+        (json!("object"), "root-shape: not-a-schema"),
+        (json!(3), "root-shape: not-a-schema"),
+        (json!([]), "root-shape: not-a-schema"),
+    ] {
+        let r = repair_one(&with(params.clone()), &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{params}");
+        assert_eq!(r.refusals.len(), 1, "{params}: {:?}", r.refusals);
+        assert_eq!(
+            (
+                r.refusals[0].rule.as_str(),
+                r.refusals[0].parameter.as_str()
+            ),
+            ("root-not-object", shape),
+            "{params}"
+        );
+        assert_eq!(r.tool.parameters, Some(params));
+    }
+    // Read as `{}`, a tool the profile refuses in every form is refused as `{}` would be,
+    // the reading said, and kept as given.
+    let p = profile(&[
+        "root-shape: empty-schema",
+        "root-shape: parameters-absent",
+        "root-shape: no-arguments",
+    ]);
+    let r = repair_one(&with(json!(true)), &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:?}", r.changes);
+    assert!(r.changes.is_empty());
+    assert!(
+        r.refusals[0]
+            .reason
+            .starts_with("after repair wrote the `true` schema as `{}`"),
+        "{:?}",
+        r.refusals
+    );
+    assert_eq!(r.tool.parameters, Some(json!(true)));
+}
+
 #[test]
 fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
     // Gemini's documents allow dots and colons, and a letter or `_` first.

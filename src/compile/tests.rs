@@ -1223,3 +1223,78 @@ fn a_root_that_is_no_schema_object_is_never_sent_as_written() {
     );
     assert!(changes.iter().any(|c| c.lost.is_some()), "{changes:#?}");
 }
+
+/// An optional property whose schema already accepts null is made required as it stands on
+/// every strict target: no second `anyOf` with `{"type":"null"}` around it (before, a
+/// nullable `anyOf` was wrapped in another one). A null the model sends for it is a value the
+/// declared schema accepts, so `args` keeps it rather than reading it as absent.
+#[test]
+fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    // `n` first: Cohere strict makes the first property required when none is.
+    let declared = |n: Value, required: Value| json!({"type":"object","properties":{"n":n,"q":{"type":"string"}},"required":required});
+    let string_or_null = json!({"anyOf":[{"type":"string"},{"type":"null"}]});
+    let object_or_null = json!({"anyOf":[
+        {"type":"object","properties":{"x":{"type":"string"}},"required":["x"]},
+        {"type":"null"}]});
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+    ] {
+        for (n, branches) in [
+            (string_or_null.clone(), Some(2)),
+            (object_or_null.clone(), Some(2)),
+            (json!({"type":["integer","null"]}), None),
+            (
+                json!({"type":["string","null"],"enum":["a","b",null]}),
+                None,
+            ),
+        ] {
+            let required = if target == "cohere/v2-strict" {
+                json!([])
+            } else {
+                json!(["q"])
+            };
+            let schema = declared(n.clone(), required);
+            let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
+            assert!(c.is_ok(), "{target} {n}: {:#?}\n{}", c.check, c.request);
+            let tool_block = &c.wire[0];
+            let params = tool_block
+                .get("function")
+                .map_or(&tool_block["parameters"], |f| &f["parameters"]);
+            let sent = &params["properties"]["n"];
+            assert!(wire::admits_null(sent), "{target} {n}: {sent}");
+            match branches {
+                Some(k) => {
+                    let list = sent["anyOf"].as_array().unwrap();
+                    assert_eq!(list.len(), k, "{target} {n}: {sent}");
+                    assert_eq!(list[k - 1], json!({"type":"null"}), "{target}: {sent}");
+                    assert!(
+                        list.iter().all(|b| b.get("anyOf").is_none()),
+                        "{target}: nested anyOf in {sent}"
+                    );
+                }
+                None => assert_eq!(sent, &n, "{target}"),
+            }
+            let said = c.tools[0]
+                .changes
+                .iter()
+                .find(|ch| ch.pointer == "/properties/n");
+            let said = said.map(|ch| ch.action.as_str()).unwrap_or_default();
+            assert!(said.contains("already accepts null"), "{target}: {said}");
+            // The model's null for it is a value of the declared schema: kept, not absent.
+            let args = crate::args::check_arguments(
+                &schema,
+                &json!({"q":"a","n":null}),
+                crate::args::Coercions::NONE,
+            )
+            .unwrap();
+            assert!(args.problems.is_empty(), "{:?}", args.problems);
+            assert!(args.absent_nulls.is_empty(), "{target}");
+            assert_eq!(args.arguments.as_ref(), &json!({"q":"a","n":null}));
+        }
+    }
+}

@@ -257,12 +257,15 @@ fn close(
             let properties = push_token(at, "properties");
             for name in optional {
                 if let Some(p) = props.get_mut(name) {
+                    let action = if admits_null(p) {
+                        // `args` keeps a null the declared schema accepts: here it cannot
+                        // tell "not given" from null, and null is a valid value.
+                        "made the optional argument required (its schema already accepts null, so a null is passed on as null)"
+                    } else {
+                        "made the optional argument required and nullable (a null maps back to absent)"
+                    };
                     make_nullable(p);
-                    changes.push(change(
-                        &push_token(&properties, name),
-                        "made the optional argument required and nullable (a null maps back to absent)".into(),
-                        None,
-                    ));
+                    changes.push(change(&push_token(&properties, name), action.into(), None));
                 }
             }
         }
@@ -306,10 +309,15 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
 }
 
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
-/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`. A known non-standard
-/// type spelling is already JSON Schema's name here: compile writes the canonical schema
-/// first ([`super::canonical`]); a list holding an unknown one is judged by the target.
+/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`. A schema that already
+/// accepts null ([`admits_null`]) is left as it is: wrapping it again would only nest a
+/// second `anyOf` that says nothing new. A known non-standard type spelling is already JSON
+/// Schema's name here: compile writes the canonical schema first ([`super::canonical`]); a
+/// list holding an unknown one is judged by the target.
 pub fn make_nullable(schema: &mut Value) {
+    if admits_null(schema) {
+        return;
+    }
     let Value::Object(o) = schema else {
         *schema = json!({"anyOf": [schema.clone(), {"type": "null"}]});
         return;
@@ -343,6 +351,36 @@ pub fn make_nullable(schema: &mut Value) {
     {
         e.push(Value::Null);
     }
+}
+
+/// Whether `schema` says in so many words that null is valid: `type` is or lists `"null"`,
+/// `const` is null, `enum` holds null, or an `anyOf`/`oneOf` branch does, and none of these
+/// keywords present excludes null. A schema that admits null only by saying nothing (no
+/// `type` at all) is not counted: strict forms want the null written out.
+pub fn admits_null(schema: &Value) -> bool {
+    let Value::Object(o) = schema else {
+        return false;
+    };
+    let says: [Option<bool>; 5] = [
+        o.get("type").map(|t| match t {
+            Value::String(t) => t == "null",
+            Value::Array(list) => list.iter().any(|v| v == "null"),
+            _ => false,
+        }),
+        o.get("const").map(Value::is_null),
+        o.get("enum")
+            .map(|e| e.as_array().is_some_and(|e| e.iter().any(Value::is_null))),
+        o.get("anyOf").map(some_branch_admits_null),
+        o.get("oneOf").map(some_branch_admits_null),
+    ];
+    says.iter().any(Option::is_some) && says.iter().flatten().all(|&yes| yes)
+}
+
+/// Whether a branch of the `anyOf`/`oneOf` list `branches` admits null ([`admits_null`]).
+fn some_branch_admits_null(branches: &Value) -> bool {
+    branches
+        .as_array()
+        .is_some_and(|list| list.iter().any(admits_null))
 }
 
 fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
@@ -394,13 +432,17 @@ fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize
             .and_then(Value::as_object)
             .and_then(|p| p.keys().next().cloned());
         if none_required && let Some(name) = first {
+            let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
             if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
+                if admits_null(p) {
+                    action = "made the first optional argument required (Cohere strict needs one required property per object; its schema already accepts null, so a null is passed on as null)";
+                }
                 make_nullable(p);
             }
             o.insert("required".into(), json!([name.clone()]));
             changes.push(change(
                 &push_token(&push_token(at, "properties"), &name),
-                "made the first optional argument required and nullable (Cohere strict needs one required property per object)".into(),
+                action.into(),
                 None,
             ));
         }
@@ -488,6 +530,43 @@ mod tests {
         let mut s = json!({"type": ["integer"]});
         make_nullable(&mut s);
         assert_eq!(s, json!({"type": ["integer", "null"]}));
+    }
+
+    /// Each way of saying null is valid is left as written; a keyword beside it that excludes
+    /// null (or none that names null) still gets null added.
+    #[test]
+    fn a_schema_that_already_accepts_null_is_not_made_nullable_again() {
+        for s in [
+            json!({"anyOf":[{"type":"string"},{"type":"null"}]}),
+            json!({"anyOf":[{"type":"object","properties":{}},{"type":"null"}],"description":"d"}),
+            json!({"oneOf":[{"type":"integer"},{"type":"null"}]}),
+            json!({"type":["string","null"]}),
+            json!({"type":"null"}),
+            json!({"const":null}),
+            json!({"enum":["a",null]}),
+        ] {
+            let mut written = s.clone();
+            make_nullable(&mut written);
+            assert_eq!(written, s);
+        }
+        for (s, nullable) in [
+            (
+                json!({"type":"string","enum":["a",null]}),
+                json!({"type":["string","null"],"enum":["a",null]}),
+            ),
+            (
+                json!({"anyOf":[{"type":"string"},{"type":"integer"}]}),
+                json!({"anyOf":[{"anyOf":[{"type":"string"},{"type":"integer"}]},{"type":"null"}]}),
+            ),
+            (
+                json!({"description":"any value"}),
+                json!({"anyOf":[{"description":"any value"},{"type":"null"}],"description":"any value"}),
+            ),
+        ] {
+            let mut written = s.clone();
+            make_nullable(&mut written);
+            assert_eq!(written, nullable, "{s}");
+        }
     }
 
     #[test]

@@ -124,6 +124,12 @@ pub struct Matrix {
     pub cases: Vec<CaseRow>,
     /// Run ids folded in, oldest first.
     pub runs: Vec<String>,
+    /// For each run folded in (by run id), the targets that gave it a decisive verdict
+    /// (accepted, accepted-ignored, rejected), sorted: what the run reached. A run with none
+    /// is listed with an empty list. Empty when read from a `matrix.json` written before it
+    /// was kept.
+    #[serde(default)]
+    pub reached: BTreeMap<String, Vec<String>>,
     /// Cells with any evidence, ordered by case then target column.
     pub cells: Vec<Cell>,
 }
@@ -228,7 +234,77 @@ pub fn build(
         targets: targets.to_vec(),
         cases: catalog.cases.iter().map(case_row).collect(),
         runs: runs_sorted.iter().map(|r| r.header.run.clone()).collect(),
+        reached: runs_sorted.iter().map(|r| reached(r)).collect(),
         cells,
+    }
+}
+
+/// The run id of `run` and the targets it has a decisive verdict from, sorted, once each.
+fn reached(run: &RunLog) -> (String, Vec<String>) {
+    let targets: std::collections::BTreeSet<&str> = run
+        .observations
+        .iter()
+        .filter(|o| o.verdict.is_decisive())
+        .map(|o| o.target.as_str())
+        .collect();
+    (
+        run.header.run.clone(),
+        targets.into_iter().map(str::to_string).collect(),
+    )
+}
+
+impl Matrix {
+    /// How many runs are folded in and which kinds of target they reached (from
+    /// [`Matrix::reached`]: an in-process engine is a target whose id starts with `engine/`,
+    /// [`crate::target::is_engine`]; any other is a provider route), e.g. `7 (all 7 reached
+    /// the in-process engines only; no provider route was probed: every provider verdict is
+    /// doc or report evidence)`. RULES.md and MATRIX.md both say it, so that no reader takes
+    /// the run count for provider probing.
+    pub fn runs_folded(&self) -> String {
+        let n = self.runs.len();
+        let mut engines_only = 0;
+        let mut none = 0;
+        let mut providers = std::collections::BTreeSet::new();
+        for run in &self.runs {
+            let targets = self.reached.get(run).map_or(&[][..], Vec::as_slice);
+            let (engines, routes): (Vec<&String>, Vec<&String>) =
+                targets.iter().partition(|t| crate::target::is_engine(t));
+            match (engines.is_empty(), routes.is_empty()) {
+                (true, true) => none += 1,
+                (false, true) => engines_only += 1,
+                _ => providers.extend(routes),
+            }
+        }
+        let with_routes = n - engines_only - none;
+        if n == 0 {
+            return "0 (no provider route was probed: every provider verdict is doc or report \
+                    evidence)"
+                .into();
+        }
+        let mut parts = Vec::new();
+        if engines_only > 0 {
+            let all = if engines_only == n { "all " } else { "" };
+            parts.push(format!(
+                "{all}{engines_only} reached the in-process engines only"
+            ));
+        }
+        if none > 0 {
+            parts.push(format!("{none} had no decisive verdict"));
+        }
+        if with_routes > 0 {
+            let routes: Vec<String> = providers.iter().map(|t| format!("`{t}`")).collect();
+            parts.push(format!(
+                "{with_routes} reached provider routes: {}",
+                routes.join(", ")
+            ));
+        }
+        let provider_evidence = if with_routes == 0 {
+            "no provider route was probed: every provider verdict is doc or report evidence"
+        } else {
+            "only these routes' cells can hold probe evidence; every other provider verdict is \
+             doc or report evidence"
+        };
+        format!("{n} ({}; {provider_evidence})", parts.join(", "))
     }
 }
 
@@ -401,7 +477,7 @@ Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provi
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
     );
-    let _ = writeln!(out, "Runs folded in: {}.\n", m.runs.len());
+    let _ = writeln!(out, "Runs folded in: {}.\n", m.runs_folded());
     let mut live_seen: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &m.cells {
         if c.verdict.is_some() {
@@ -868,6 +944,54 @@ mod tests {
         let m = build(&catalog(), &targets(), &[offline], &[]);
         assert!(m.cell(C, T).is_none(), "{:?}", m.cells);
         assert!(m.cells.is_empty());
+    }
+
+    /// The run count says which kinds of target the runs reached, from their verdicts:
+    /// engine-only runs say no provider route was probed (the committed reports said only
+    /// "7", read as seven provider probes); once a run has a provider route's verdict, the
+    /// line names that route and no longer says none was probed.
+    #[test]
+    fn the_run_count_says_which_kinds_of_target_the_runs_reached() {
+        let engine_runs = || {
+            vec![
+                run("r1", "2026-11-01", &[(C, T, Verdict::Accepted)]),
+                run("r2", "2026-11-02", &[(C, T, Verdict::Rejected)]),
+            ]
+        };
+        let m = build(&catalog(), &targets(), &engine_runs(), &[]);
+        let engines_only = "2 (all 2 reached the in-process engines only; no provider route \
+                            was probed: every provider verdict is doc or report evidence)";
+        assert_eq!(m.runs_folded(), engines_only);
+        let md = to_markdown(&m);
+        assert!(
+            md.contains(&format!("Runs folded in: {engines_only}.")),
+            "{md}"
+        );
+        let mut runs = engine_runs();
+        runs.push(run(
+            "r3",
+            "2026-11-03",
+            &[
+                (C, "openai/chat", Verdict::Rejected),
+                (C, T, Verdict::Rejected),
+            ],
+        ));
+        runs.push(run(
+            "r4",
+            "2026-11-04",
+            &[(C, "openai/chat", Verdict::Skipped)],
+        ));
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        assert_eq!(
+            m.runs_folded(),
+            "4 (2 reached the in-process engines only, 1 had no decisive verdict, 1 reached \
+             provider routes: `openai/chat`; only these routes' cells can hold probe evidence; \
+             every other provider verdict is doc or report evidence)"
+        );
+        // Read back from matrix.json, the line is the same.
+        let json = serde_json::to_string(&m).unwrap();
+        let back: Matrix = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.runs_folded(), m.runs_folded());
     }
 
     #[test]

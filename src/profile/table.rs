@@ -218,7 +218,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
                 .map(|t| code(t))
                 .collect::<Vec<_>>()
                 .join(", "),
-            matrix.runs.len()
+            matrix.runs_folded()
         );
     }
     let _ = writeln!(out, "## The rules\n");

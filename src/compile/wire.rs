@@ -309,7 +309,9 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
 }
 
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
-/// schema without a `type` becomes `anyOf: [schema, {"type": "null"}]`. A schema that already
+/// schema without a `type`, or with a keyword beside it that would still refuse null
+/// (`anyOf`, `oneOf`, `allOf`, `not`, `const`, `$ref`, `if`), becomes
+/// `anyOf: [schema, {"type": "null"}]`. A schema that already
 /// accepts null ([`admits_null`]) is left as it is: wrapping it again would only nest a
 /// second `anyOf` that says nothing new. A known non-standard type spelling is already JSON
 /// Schema's name here: compile writes the canonical schema first ([`super::canonical`]); a
@@ -322,7 +324,16 @@ pub fn make_nullable(schema: &mut Value) {
         *schema = json!({"anyOf": [schema.clone(), {"type": "null"}]});
         return;
     };
+    // These keywords hold for every value, null included: with `"null"` added to `type` alone
+    // they would still refuse null (`{"type": "string", "anyOf": [{"type": "string"}]}`).
+    let excludes_null_beside_type = ["anyOf", "oneOf", "allOf", "not", "const", "$ref", "if"]
+        .iter()
+        .any(|k| o.contains_key(*k));
     match o.get_mut("type") {
+        Some(_) if excludes_null_beside_type => {
+            wrap_with_null(o);
+            return;
+        }
         Some(Value::String(t)) if t != "null" => {
             let t = t.clone();
             o.insert("type".into(), json!([t, "null"]));
@@ -337,12 +348,7 @@ pub fn make_nullable(schema: &mut Value) {
         }
         Some(_) => {}
         None => {
-            let inner = Value::Object(std::mem::take(o));
-            let description = inner.get("description").cloned();
-            o.insert("anyOf".into(), json!([inner, {"type": "null"}]));
-            if let Some(d) = description {
-                o.insert("description".into(), d);
-            }
+            wrap_with_null(o);
             return;
         }
     }
@@ -350,6 +356,17 @@ pub fn make_nullable(schema: &mut Value) {
         && !e.iter().any(Value::is_null)
     {
         e.push(Value::Null);
+    }
+}
+
+/// Makes `o` into `anyOf: [o, {"type": "null"}]`, keeping its description beside the `anyOf`
+/// (where the model reads it).
+fn wrap_with_null(o: &mut Map<String, Value>) {
+    let inner = Value::Object(std::mem::take(o));
+    let description = inner.get("description").cloned();
+    o.insert("anyOf".into(), json!([inner, {"type": "null"}]));
+    if let Some(d) = description {
+        o.insert("description".into(), d);
     }
 }
 
@@ -567,6 +584,54 @@ mod tests {
             make_nullable(&mut written);
             assert_eq!(written, nullable, "{s}");
         }
+    }
+
+    /// What `make_nullable` writes accepts null, and still accepts (and refuses) every other
+    /// value as the schema did, also when a keyword beside `type` holds for null too (trial
+    /// 2026-12-02: `{"type":"string","anyOf":[…]}` became `type: ["string","null"]` beside an
+    /// `anyOf` that still refused null, so "nullable" arguments could not be null).
+    #[test]
+    fn what_make_nullable_writes_accepts_null_and_nothing_else_new() {
+        let samples = [
+            json!("x"),
+            json!("abcd"),
+            json!(3),
+            json!(true),
+            json!({}),
+            json!([]),
+        ];
+        for s in [
+            json!({"type":"string","anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^x"}]}),
+            json!({"type":"string","oneOf":[{"maxLength":1},{"minLength":3}]}),
+            json!({"type":"string","allOf":[{"maxLength":3}]}),
+            json!({"type":"string","not":{"const":"x"}}),
+            json!({"type":"string","const":"x"}),
+            json!({"type":"integer","if":{"minimum":0},"then":{"maximum":5}}),
+            json!({"type":"string","enum":["x","abcd"]}),
+            json!({"type":"string","maxLength":3}),
+        ] {
+            let mut written = s.clone();
+            make_nullable(&mut written);
+            let before = jsonschema::validator_for(&s).expect("a valid schema");
+            let after = jsonschema::validator_for(&written).expect("a valid schema");
+            assert!(
+                after.is_valid(&Value::Null),
+                "{s} -> {written} refuses null"
+            );
+            for v in &samples {
+                assert_eq!(
+                    before.is_valid(v),
+                    after.is_valid(v),
+                    "{s} -> {written} on {v}"
+                );
+            }
+        }
+        let mut with_ref = json!({"type":"object","$ref":"#/$defs/a","description":"d"});
+        make_nullable(&mut with_ref);
+        assert_eq!(
+            with_ref,
+            json!({"anyOf":[{"type":"object","$ref":"#/$defs/a","description":"d"},{"type":"null"}],"description":"d"})
+        );
     }
 
     #[test]

@@ -602,8 +602,13 @@ pub fn repair_tool(
     // A root that is no schema object (`true`, `null`) is read the way compile reads it
     // ([`crate::compile::canonical::write_root`]), so the two commands agree on what such a
     // tool takes; only the roots that helper refuses are refused here.
+    // A bare `null` document is no tool without arguments: read as absent, it would be
+    // written as `{}`, which takes any.
     let mut parameters = match &tool.parameters {
         Some(Value::Object(_)) | None => return repair_schema_object(tool, index, profile, opts),
+        Some(Value::Null) if tool.name.is_none() => {
+            return repair_schema_object(tool, index, profile, opts);
+        }
         Some(other) => Some(other.clone()),
     };
     match crate::compile::canonical::write_root(&mut parameters) {

@@ -1,12 +1,15 @@
 //! `toolwire compile FILE --target T`: the tools in the target's wire form, repaired for the
 //! target's profile and checked by its offline model.
 //!
-//! The tool block goes to standard output (or `--output FILE`); for JSON Lines input, one line
-//! per request. Built-in tools the target takes are in it as written, in their place; the
-//! others are left out, one report line each ([`crate::compile::compile_request`]). A request
-//! the model rejects, or with every tool refused, is refused: nothing is written for it, and
-//! when nothing is left an existing `--output` file is left as it was (otherwise it is replaced
-//! whole, atomically). The report (repairs, losses, wire changes, refusals, left-out built-ins,
+//! The tool block goes to standard output (or `--output FILE`, replaced whole, atomically); for
+//! JSON Lines input, one line per input line, so that output line N is input line N's block
+//! (a blank line stays blank). Built-in tools the target takes are in it as written, in their
+//! place; the others are left out, one report line each
+//! ([`crate::compile::compile_request`]). A request the model rejects, or with every tool
+//! refused, is refused: the target's empty tool block
+//! ([`crate::compile::empty_tool_block`]) is written in its place, and so is a line with no
+//! tool to compile, so that the file always holds this run's result and the report says what
+//! was written. The report (repairs, losses, wire changes, refusals, left-out built-ins,
 //! the model's verdict) goes to standard error (to standard output when `--output` is given).
 //! Exit 0 when every tool compiled and the model accepts, 1 when a tool was refused or the
 //! model rejects (its own error is shown, explained), 2 on bad input.
@@ -104,11 +107,15 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     // A request of built-ins only, none of which the target takes, has nothing to compile:
     // it is not a request the model refuses, only its built-ins are named.
     let mut passed_over = String::new();
-    for (first_entry, request, builtins) in requests(&tools) {
+    let lines = tools.format == Format::JsonLines;
+    // Per request in order: its compilation's index, or `None` when it was passed over.
+    let mut order: Vec<(usize, Option<usize>)> = Vec::new();
+    for (id, first_entry, request, builtins) in requests(&tools) {
         if request.is_empty() && !builtins.iter().any(taken) {
             for b in builtins {
                 passed_over.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
             }
+            order.push((id, None));
             continue;
         }
         let input: Vec<Tool> = request
@@ -135,47 +142,64 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             r.index = entry.index;
             r.line = entry.line;
         }
-        c.line = request.first().and_then(|e| e.line);
+        // A JSON Lines request is its line (a line of built-ins only has no tool entry).
+        c.line = lines.then_some(id);
+        order.push((id, Some(compiled.len())));
         compiled.push(c);
     }
-    // A request the model rejects, or with no tool left, is refused: its block is not
-    // written.
-    let accepted = |c: &&Compilation| {
-        !matches!(
-            c.check,
-            ModelCheck::Rejected { .. } | ModelCheck::NothingToSend
-        )
+    // A request the model rejects, with no tool left, or passed over is written as the
+    // target's empty tool block: leaving it out would move every later request up one place
+    // (a runtime pairing output line N with input line N would send another request's tools).
+    let empty = crate::compile::empty_tool_block(&args.target);
+    let block = |i: Option<usize>| match i.map(|i| &compiled[i]) {
+        Some(c) if accepted(c) => &c.wire,
+        _ => &empty,
     };
-    let output = if tools.format == Format::JsonLines {
-        compiled
-            .iter()
-            .filter(accepted)
-            .map(|c| format!("{}\n", c.wire))
-            .collect::<String>()
+    let output = if lines {
+        written_lines(&order, &tools.empty_lines, |i| block(i).to_string())
     } else {
-        let blocks: Vec<&Value> = compiled.iter().filter(accepted).map(|c| &c.wire).collect();
+        let blocks: Vec<&Value> = order.iter().map(|&(_, i)| block(i)).collect();
         match blocks.as_slice() {
-            [] => String::new(),
             [one] => crate::report::to_json_pretty(one),
             many => crate::report::to_json_pretty(&many),
         }
     };
-    let mut report = if args.format == "json" {
-        crate::report::to_json_pretty(&compiled)
+    let report = if args.format == "json" {
+        let reported: Vec<Reported<'_>> = compiled
+            .iter()
+            .map(|c| Reported {
+                compilation: c,
+                written: if accepted(c) {
+                    "tools"
+                } else {
+                    "empty tool block"
+                },
+            })
+            .collect();
+        crate::report::to_json_pretty(&reported)
     } else {
-        passed_over + &compiled.iter().map(human).collect::<String>()
-    };
-    match crate::cli::repair::output_file(args.output.as_ref()) {
-        // Nothing accepted: an existing file is left as it was, not emptied.
-        Some(path) if output.is_empty() => {
-            if args.format != "json" {
-                report.push_str(&format!(
-                    "nothing written: no request was accepted ({})\n",
-                    crate::cli::repair::left_as_it_was(path)
+        let empty = empty.to_string();
+        let mut s = passed_over;
+        for c in &compiled {
+            s.push_str(&human(c));
+            if !accepted(c) {
+                s.push_str(&format!(
+                    "  written: an empty tool block (`{empty}`) in its place\n"
                 ));
             }
-            print!("{}", shown(&args.format, &report));
         }
+        if !compiled.iter().any(accepted) {
+            let place = match crate::cli::repair::output_file(args.output.as_ref()) {
+                Some(path) => path.display().to_string(),
+                None => "standard output".into(),
+            };
+            s.push_str(&format!(
+                "no request was accepted: {place} holds only empty tool blocks (`{empty}`)\n"
+            ));
+        }
+        s
+    };
+    match crate::cli::repair::output_file(args.output.as_ref()) {
         Some(path) => {
             crate::cli::repair::write_atomically(path, &output)?;
             print!("{}", shown(&args.format, &report));
@@ -202,9 +226,55 @@ fn shown<'a>(format: &str, report: &'a str) -> std::borrow::Cow<'a, str> {
     }
 }
 
-/// Every request of the file (in order) with its function tools (and the place of the first
-/// in `set.tools`) and its built-in tools; a request of built-ins only has no function tools.
-fn requests(set: &ToolSet) -> Vec<(usize, &[ToolEntry], &[BuiltinTool])> {
+/// Whether a request's tool block is written as compiled: not when the model rejects it or no
+/// tool was left to send (it is refused, and an empty tool block takes its place).
+fn accepted(c: &Compilation) -> bool {
+    !matches!(
+        c.check,
+        ModelCheck::Rejected { .. } | ModelCheck::NothingToSend
+    )
+}
+
+/// A compilation in the JSON report, with what was written for its request: `tools` (its
+/// compiled block) or `empty tool block`.
+#[derive(serde::Serialize)]
+struct Reported<'a> {
+    #[serde(flatten)]
+    compilation: &'a Compilation,
+    written: &'static str,
+}
+
+/// The JSON Lines output: one line per input line, so that output line N is input line N's
+/// tool block. `order` holds each request's line (its id) and compilation; a line that holds
+/// no tool (`empty_lines`) gets `block(None)`, and a blank input line stays blank.
+fn written_lines(
+    order: &[(usize, Option<usize>)],
+    empty_lines: &[usize],
+    block: impl Fn(Option<usize>) -> String,
+) -> String {
+    let last = order
+        .iter()
+        .map(|&(line, _)| line)
+        .chain(empty_lines.iter().copied())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    let mut requests = order.iter().peekable();
+    for line in 1..=last {
+        if let Some(&(_, i)) = requests.next_if(|&&(l, _)| l == line) {
+            out.push_str(&block(i));
+        } else if empty_lines.contains(&line) {
+            out.push_str(&block(None));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Every request of the file (in order) with its id ([`ToolEntry::request`]), its function
+/// tools (and the place of the first in `set.tools`) and its built-in tools; a request of
+/// built-ins only has no function tools.
+fn requests(set: &ToolSet) -> Vec<(usize, usize, &[ToolEntry], &[BuiltinTool])> {
     let mut ids: Vec<usize> = set
         .tools
         .iter()
@@ -217,7 +287,7 @@ fn requests(set: &ToolSet) -> Vec<(usize, &[ToolEntry], &[BuiltinTool])> {
         .map(|id| {
             let start = set.tools.partition_point(|t| t.request < id);
             let end = set.tools.partition_point(|t| t.request <= id);
-            (start, &set.tools[start..end], set.builtins_of(id))
+            (id, start, &set.tools[start..end], set.builtins_of(id))
         })
         .collect()
 }
@@ -304,4 +374,22 @@ fn human(c: &Compilation) -> String {
         ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", target)),
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Output line N is input line N's: a blank line stays blank, and a line passed over
+    /// (`None`) or holding no tool gets the empty block, so the request after it keeps its line.
+    #[test]
+    fn json_lines_output_keeps_every_request_on_its_input_line() {
+        let order = [(1, Some(0)), (3, None), (5, Some(1))];
+        let block = |i: Option<usize>| match i {
+            Some(0) => "a".to_string(),
+            Some(_) => "b".to_string(),
+            None => "[]".to_string(),
+        };
+        assert_eq!(written_lines(&order, &[4], block), "a\n\n[]\n[]\nb\n");
+    }
 }

@@ -944,6 +944,16 @@ fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
 }
 
 /// Where a request body carries its tools.
+/// The target's tool block with no tool in it (OpenAI's `[]`, Bedrock's `{"tools": []}`...):
+/// what a request whose tools were all refused is written as, so that the requests after it
+/// keep their places. Taken from the target's own request builder, not written out per
+/// target; `[]` for a target without a route.
+pub fn empty_tool_block(target: &str) -> Value {
+    ask_model_with_builtins(target, &[], &[])
+        .map(|a| tool_block(&a.body))
+        .unwrap_or_else(|| Value::Array(Vec::new()))
+}
+
 fn tool_block(body: &Value) -> Value {
     for p in [
         "/tools",

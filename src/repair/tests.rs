@@ -1057,6 +1057,31 @@ fn a_required_string_becomes_a_list_when_it_names_a_property() {
     assert!(r.changes[0].lost.is_some(), "{:?}", r.changes);
 }
 
+/// `properties: null` declares no property, as `{}` does: it is written so, nested too, with
+/// nothing lost; a list is no map and stays refused.
+#[test]
+fn properties_null_becomes_an_empty_map() {
+    let p = profile(&["structure: properties-null", "structure: properties-list"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"o":{"type":"object","properties":null}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"o":{"type":"object","properties":{}}}})
+    );
+    let got: Vec<(&str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(got, [("/properties/o/properties", false)]);
+    let list = tool("g", json!({"type":"object","properties":[]}));
+    assert_eq!(repair_one(&list, &p).outcome, Outcome::Refused);
+}
+
 /// `required` holding a non-string keeps the names it does give and reports what it dropped.
 #[test]
 fn required_keeps_its_names_when_it_also_lists_non_strings() {

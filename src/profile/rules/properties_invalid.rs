@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
     features: "`structure: properties-list`, `structure: properties-null`, `structure: properties-not-object`",
     example: r#"{"type": "object", "properties": []}"#,
     fix: "Write `properties` as an object mapping names to schemas (`{}` when there are none).",
-    repair: "no",
-    repairable: never,
+    repair: "partly: `null` is written `{}`",
+    repairable: null_only,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -18,6 +18,12 @@ pub const RULE: Rule = Rule {
         ..Hooks::NONE
     },
 };
+
+/// `null` declares no property, as `{}` does; a list or a scalar says nothing repair could
+/// read as a map without guessing.
+fn null_only(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
+    matches!(f, Feat::Structure(s) if *s == value::PROPERTIES_NULL)
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(

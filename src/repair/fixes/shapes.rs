@@ -41,6 +41,20 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 None,
             )])
         }
+        value::PROPERTIES_NULL => {
+            // `null` and `{}` both declare no property: the same arguments are accepted (the
+            // Bifrost/Bedrock outage, `bedrock-properties-null-bifrost`, was this `null`).
+            let node = node_of("properties");
+            let mut t = Draft::of(tool);
+            t.schema(&node)?.insert("properties".into(), json!({}));
+            Ok(vec![Candidate::one(
+                t,
+                &f_at(&node, "properties"),
+                rule,
+                "wrote `properties: null` as `{}` (both declare no property)",
+                None,
+            )])
+        }
         value::ITEMS_WITHOUT_TYPE => {
             let node = node_of("items");
             let mut t = Draft::of(tool);

@@ -322,6 +322,53 @@ fn control_characters_from_input_are_escaped_in_output_for_people() {
     assert!(error.contains(r"(keys: \u{1b}[31mkey)"), "{error}");
 }
 
+/// Each SARIF rule entry carries the rule's documentation, made by the same code as
+/// `toolwire rule ID` (code scanning shows `help` and `fullDescription` on an alert's page).
+#[test]
+fn sarif_rules_carry_the_rules_documentation() {
+    use std::process::Command;
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "check",
+            "--format",
+            "sarif",
+            "tests/cli/check/findings.json",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    assert!(!rules.is_empty());
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        let doc = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(["rule", id])
+            .output()
+            .expect("toolwire runs");
+        assert_eq!(
+            r["help"]["text"],
+            String::from_utf8_lossy(&doc.stdout).as_ref()
+        );
+        let full = r["fullDescription"]["text"].as_str().unwrap();
+        assert!(
+            doc.stdout
+                .starts_with(format!("{id}\n\nWhat it checks:\n  {full}\n").as_bytes())
+        );
+        let short = r["shortDescription"]["text"].as_str().unwrap();
+        assert!(full.starts_with(short) && short.ends_with('.'), "{short:?}");
+        let markdown = r["help"]["markdown"].as_str().unwrap();
+        for part in [
+            "**What it checks:**",
+            "**Why (from the evidence):**",
+            "**Fix:**",
+        ] {
+            assert!(markdown.contains(part), "{part} not in {markdown}");
+        }
+        assert!(markdown.contains("```\n{"), "{markdown}");
+        assert!(r.get("helpUri").is_none());
+    }
+}
+
 /// A SARIF artifact URI is a relative reference that decodes back to the file's path: `#`,
 /// `:` and spaces percent-encoded.
 #[test]

@@ -419,8 +419,9 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
         OutputFormat::Json => emit_with(|out| report.write_json(out))?,
         OutputFormat::Sarif => {
             let sites = crate::report::sarif::file_sites(&report.findings);
-            let rule_text =
-                |id: &str| crate::profile::rules::find(id).map(|r| r.checks.to_string());
+            let rule_text = |id: &str| {
+                crate::profile::rules::find(id).map(|r| crate::cli::rules::sarif_help(r, &set))
+            };
             emit_with(|out| crate::report::sarif::write(out, &report.findings, sites, rule_text))?;
         }
         OutputFormat::Github => {

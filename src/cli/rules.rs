@@ -182,18 +182,74 @@ fn shares_word(a: &str, b: &str) -> bool {
 /// A rule's documentation: what it checks, why (generated from the profiles: which targets
 /// reject its features, since when, with links), example, fix, repair. "Since" gives the
 /// evidence the verdict dates from and "newest" the one that decides it, each with its own
-/// kind, date and link.
+/// kind, date and link. This is what `toolwire rule ID` prints.
 pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
+    let mut s = format!("{}\n", rule.id);
+    for part in rule_parts(rule, set) {
+        s.push('\n');
+        match part {
+            Part::Inline(label, value) => s.push_str(&format!("{label}: {value}\n")),
+            Part::Lines(label, lines) | Part::Code(label, lines) => {
+                s.push_str(&format!("{label}:\n"));
+                for l in lines {
+                    s.push_str(&format!("  {l}\n"));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// [`rule_doc`] as Markdown (for SARIF's `help.markdown`, which code scanning shows on an
+/// alert's page): the same parts, labels in bold, the evidence as a list, the example as code.
+pub fn rule_doc_markdown(rule: &Rule, set: &ProfileSet) -> String {
+    let mut s = format!("**{}**\n", rule.id);
+    for part in rule_parts(rule, set) {
+        s.push('\n');
+        match part {
+            Part::Inline(label, value) => s.push_str(&format!("**{label}:** {value}\n")),
+            Part::Lines(label, lines) if lines.len() == 1 => {
+                s.push_str(&format!("**{label}:** {}\n", lines[0]));
+            }
+            Part::Lines(label, lines) => {
+                s.push_str(&format!("**{label}:**\n\n"));
+                for l in lines {
+                    s.push_str(&format!("- {l}\n"));
+                }
+            }
+            Part::Code(label, lines) => {
+                s.push_str(&format!("**{label}:**\n\n```\n{}\n```\n", lines.join("\n")));
+            }
+        }
+    }
+    s
+}
+
+/// One part of a rule's documentation, written the same way by [`rule_doc`] and
+/// [`rule_doc_markdown`].
+enum Part {
+    /// `label: value` on one line.
+    Inline(String, String),
+    /// A label and its lines of prose.
+    Lines(String, Vec<String>),
+    /// A label and a schema shown as written.
+    Code(String, Vec<String>),
+}
+
+/// The parts of a rule's documentation, in order (see [`rule_doc`]).
+fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
     use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(s, "{}\n", rule.id);
-    let _ = writeln!(s, "What it checks:\n  {}\n", rule.checks);
-    let _ = writeln!(s, "Features (case parameters): {}\n", rule.features);
-    let _ = writeln!(s, "Why (from the evidence):");
+    let mut parts = vec![
+        Part::Lines("What it checks".into(), vec![rule.checks.to_string()]),
+        Part::Inline(
+            "Features (case parameters)".into(),
+            rule.features.to_string(),
+        ),
+    ];
     // One line per piece of rejecting evidence: since when, and the newest when it differs.
     let line_of = |target: &str, what: &str, e: &crate::profile::TargetEvidence| {
         let mut line = format!(
-            "  {target} rejects {what} since {}: {}",
+            "{target} rejects {what} since {}: {}",
             e.since.date_text(),
             cited(&e.since)
         );
@@ -223,30 +279,38 @@ pub fn rule_doc(rule: &Rule, set: &ProfileSet) -> String {
     lines.sort();
     lines.dedup();
     if rule.id == table::OWN_CAP_RULE {
-        let _ = writeln!(s, "  None: {}.", table::OWN_CAP);
+        lines = vec![format!("None: {}.", table::OWN_CAP)];
     } else if lines.is_empty() {
-        let _ = writeln!(
-            s,
-            "  No target has rejecting evidence for these features yet."
-        );
-    } else {
-        for l in &lines {
-            let _ = writeln!(s, "{l}");
-        }
+        lines = vec!["No target has rejecting evidence for these features yet.".to_string()];
     }
+    parts.push(Part::Lines("Why (from the evidence)".into(), lines));
     if let Some(p) = set.get(PORTABLE) {
-        let _ = writeln!(
-            s,
-            "\nUnder `portable` ({}): {}",
-            p.targets.join(", "),
-            portable_line(p, rule)
-        );
+        parts.push(Part::Inline(
+            format!("Under `portable` ({})", p.targets.join(", ")),
+            portable_line(p, rule),
+        ));
     }
-    let _ = writeln!(s, "\nExample:\n  {}\n", rule.example);
-    let _ = writeln!(s, "Fix:\n  {}\n", rule.fix);
-    let _ = writeln!(s, "Repair: {}", rule.repair);
-    let _ = writeln!(s, "\nEvidence links: reports/RULES.md#{}", rule.id);
-    s
+    parts.extend([
+        Part::Code("Example".into(), vec![rule.example.to_string()]),
+        Part::Lines("Fix".into(), vec![rule.fix.to_string()]),
+        Part::Inline("Repair".into(), rule.repair.to_string()),
+        Part::Inline(
+            "Evidence links".into(),
+            format!("reports/RULES.md#{}", rule.id),
+        ),
+    ]);
+    parts
+}
+
+/// What SARIF says of a rule (see [`crate::report::sarif::RuleHelp`]): its first sentence,
+/// all of what it checks, and its documentation as [`rule_doc`] and [`rule_doc_markdown`].
+pub fn sarif_help(rule: &Rule, set: &ProfileSet) -> crate::report::sarif::RuleHelp {
+    crate::report::sarif::RuleHelp {
+        short: first_sentence(rule.checks).to_string(),
+        full: rule.checks.to_string(),
+        text: rule_doc(rule, set),
+        markdown: rule_doc_markdown(rule, set),
+    }
 }
 
 /// "doc evidence, URL" (a probe names its run log): one item's kind and link.

@@ -70,6 +70,21 @@ fn site_with(f: &Finding, text: Option<&Locator>) -> Site {
     }
 }
 
+/// What a SARIF rule entry (`reportingDescriptor`) says of a rule: code scanning shows
+/// `shortDescription` in alert lists, and `fullDescription` and `help` on an alert's page.
+/// No `helpUri`: the project has no published URL for a rule's page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RuleHelp {
+    /// One sentence: what the rule checks.
+    pub short: String,
+    /// All of what the rule checks.
+    pub full: String,
+    /// The rule's documentation as plain text (what `toolwire rule ID` prints).
+    pub text: String,
+    /// The same documentation as GitHub-flavoured Markdown.
+    pub markdown: String,
+}
+
 /// The SARIF level of a finding.
 fn level(f: &Finding) -> &'static str {
     match f.level {
@@ -79,12 +94,12 @@ fn level(f: &Finding) -> &'static str {
 }
 
 /// The SARIF log for `findings`. `locate` gives each finding's site (see [`file_sites`]);
-/// `rule_text` gives a one-line description of a rule id (or `None`), shown by SARIF viewers
-/// next to the id.
+/// `rule_text` gives what SARIF says of a rule id (or `None`, and the rule entry has only its
+/// id and name).
 pub fn render(
     findings: &[Finding],
     locate: impl Fn(&Finding) -> Site,
-    rule_text: impl Fn(&str) -> Option<String>,
+    rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> String {
     let mut out = Vec::new();
     // Writing into memory fails only if serialization does, which these values cannot.
@@ -99,7 +114,7 @@ pub fn write(
     w: &mut dyn std::io::Write,
     findings: &[Finding],
     locate: impl Fn(&Finding) -> Site,
-    rule_text: impl Fn(&str) -> Option<String>,
+    rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut w = std::io::BufWriter::new(w);
@@ -112,7 +127,7 @@ pub fn write(
 pub fn to_value(
     findings: &[Finding],
     locate: impl Fn(&Finding) -> Site,
-    rule_text: impl Fn(&str) -> Option<String>,
+    rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Value {
     serde_json::to_value(log(findings, locate, rule_text)).unwrap_or_default()
 }
@@ -150,7 +165,7 @@ impl<F: Fn(&Finding) -> Value> serde::Serialize for Results<'_, F> {
 fn log<'a>(
     findings: &'a [Finding],
     locate: impl Fn(&Finding) -> Site,
-    rule_text: impl Fn(&str) -> Option<String>,
+    rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Log<Results<'a, impl Fn(&Finding) -> Value>> {
     let mut rule_index: BTreeMap<&str, usize> = BTreeMap::new();
     for f in findings {
@@ -163,8 +178,10 @@ fn log<'a>(
         .iter()
         .map(|(id, _)| {
             let mut r = json!({"id": id, "name": id});
-            if let Some(text) = rule_text(id) {
-                r["shortDescription"] = json!({"text": text});
+            if let Some(help) = rule_text(id) {
+                r["shortDescription"] = json!({"text": help.short});
+                r["fullDescription"] = json!({"text": help.full});
+                r["help"] = json!({"text": help.text, "markdown": help.markdown});
             }
             r
         })
@@ -794,7 +811,14 @@ mod tests {
                 line: (f.tool == "search").then_some(7),
                 column: Some(3),
             },
-            |id| (id == "array-items-missing").then(|| "Array schema without items".to_string()),
+            |id| {
+                (id == "array-items-missing").then(|| RuleHelp {
+                    short: "Array schema without items.".into(),
+                    full: "Array schema without items. Some targets reject it.".into(),
+                    text: "array-items-missing\n\nFix:\n  Add items.\n".into(),
+                    markdown: "**array-items-missing**\n\n**Fix:** Add items.\n".into(),
+                })
+            },
         );
         assert_eq!(v["version"], "2.1.0");
         let run = &v["runs"][0];
@@ -802,9 +826,25 @@ mod tests {
         assert_eq!(rules.len(), 2);
         assert_eq!(
             rules[0]["shortDescription"]["text"],
-            "Array schema without items"
+            "Array schema without items."
         );
-        assert!(rules[1].get("shortDescription").is_none());
+        assert_eq!(
+            rules[0]["fullDescription"]["text"],
+            "Array schema without items. Some targets reject it."
+        );
+        assert_eq!(
+            rules[0]["help"]["text"],
+            "array-items-missing\n\nFix:\n  Add items.\n"
+        );
+        assert_eq!(
+            rules[0]["help"]["markdown"],
+            "**array-items-missing**\n\n**Fix:** Add items.\n"
+        );
+        // No URL is invented for a rule's page.
+        assert!(rules[0].get("helpUri").is_none());
+        for absent in ["shortDescription", "fullDescription", "help"] {
+            assert!(rules[1].get(absent).is_none(), "{absent}");
+        }
         let r = &run["results"];
         assert_eq!(r.as_array().unwrap().len(), 3);
         assert_eq!(r[2]["ruleIndex"], 0);

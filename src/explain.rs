@@ -353,7 +353,10 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 /// has no error there (the target's rejecting evidence is not in the profile yet), the rule
 /// of its warning about the schema there is named the same way; where it has nothing there
 /// but one rule's errors at the place's keywords (`/anyOf` of a root that is a bare
-/// `anyOf`), that rule and its place. Where check has nothing at the place or its keywords,
+/// `anyOf`), that rule and its place; where it has the message's own rule only below the
+/// place (a depth limit at the deepest object), the closest such place. A place is never
+/// moved to an ancestor's finding of the message's rule, which is about something else there.
+/// Where check has nothing at the place or its keywords,
 /// a note says so (the newest evidence accepts what the message rejected). Several rules
 /// there leave the template's; a strict structured-outputs requirement (a fix, no rule) is a
 /// target's form, which check does not judge, and is left as it is. Nothing changes when the
@@ -469,12 +472,18 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
             rules = rules_at(&|p| p == pointer, true, true);
         }
         if rules.is_empty() {
-            // The rule the message reads as, reported at another place of the tool.
+            // The rule the message reads as, reported below the place (a depth limit that
+            // the message names the tool for and check places at the deepest object): the
+            // closest such finding. Never above it: the place exists, and a finding at an
+            // ancestor is about something else there (a "no evidence" warning about the
+            // root's `properties`, whose fix would remove every argument).
             let elsewhere = e.rule.as_deref().and_then(|own| {
                 findings
                     .iter()
                     .filter(of_tool)
-                    .find(|f| f.rule == own && f.subject == crate::check::Subject::Schema)
+                    .filter(|f| f.rule == own && f.subject == crate::check::Subject::Schema)
+                    .filter(|f| at_or_below(&f.pointer, pointer))
+                    .min_by_key(|f| f.pointer.matches('/').count())
             });
             if let Some(f) = elsewhere {
                 e.notes.push(format!(
@@ -530,6 +539,13 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
             e.pointer = moved_to;
         }
     }
+}
+
+/// Whether JSON Pointer `p` is `place` or inside the value at it (`/a/b` is inside `/a`, not
+/// inside `/ab`).
+fn at_or_below(p: &str, place: &str) -> bool {
+    p.strip_prefix(place)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// The JSON Pointer one level up, `None` for the root.

@@ -1514,6 +1514,40 @@ fn check_s_place_one_level_up_or_elsewhere_in_the_tool_is_named() {
     );
 }
 
+/// A provider's exact place that the request has is explained there: explain moved xAI's
+/// `/properties/properties/additionalProperties` (xai-additionalproperties-false in
+/// reports.yaml) to the root's `/properties`, where check has only a "no evidence" warning of
+/// the same rule, and so told the user to remove every argument. A finding of the message's
+/// rule is looked for at or below the place only, the closest first.
+#[test]
+fn an_exact_place_is_never_moved_to_an_ancestor() {
+    let request = json!({"tools": [{"type": "function", "function": {"name": "t", "parameters":
+        {"type": "object", "properties": {"properties": {"type": "object",
+            "properties": {"city": {"type": "string"}}, "additionalProperties": false}}}}}]});
+    let text = "[xAI] Invalid request content: Schema validation failed: [standard_violation] \
+                /properties/properties/additionalProperties: property schema 'false' is not supported";
+    let place = "/properties/properties/additionalProperties";
+    for target in [None, Some("xai/chat")] {
+        let e = &explain(Some(&request), text, target)[0];
+        assert_eq!(
+            e.pointer.as_deref(),
+            Some(place),
+            "{target:?}: {:?}",
+            e.notes
+        );
+        assert!(
+            !e.notes
+                .iter()
+                .any(|n| n.contains("reports `keyword-unsupported` at /properties")),
+            "{:?}",
+            e.notes
+        );
+    }
+    assert!(at_or_below("/a/b", "/a") && at_or_below("/a", "/a"));
+    assert!(at_or_below("/a", "") && !at_or_below("/ab", "/a"));
+    assert!(!at_or_below("/a", "/a/b"));
+}
+
 /// An error naming a property the request's tool does not have came from another request
 /// (or another version of the tool): explain says so and does not blame the evidence, while
 /// the same error for a request that has the place is still read with check.

@@ -86,9 +86,16 @@ fn a_chain_past_the_hop_limit_is_refused_alike_by_every_command() {
         // A target that gets the references inlined, and one that keeps them.
         for target in [GEMINI, STRICT] {
             let (code, stdout, stderr) = outcome(&["compile", "--target", target, &file]);
+            // The request keeps its place as the target's empty tool block.
+            let empty = if target == GEMINI {
+                json!([{"functionDeclarations": []}])
+            } else {
+                json!([])
+            };
+            let written: Value = serde_json::from_str(&stdout).expect("compile writes JSON");
             assert_eq!(
-                (code, stdout.as_str()),
-                (1, ""),
+                (code, written),
+                (1, empty),
                 "compile {target} {n}: {stderr}"
             );
             assert!(

@@ -20,9 +20,12 @@ pub const RULE: Rule = Rule {
 };
 
 /// `null` declares no property, as `{}` does; a list or a scalar says nothing repair could
-/// read as a map without guessing.
-fn null_only(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
+/// read as a map without guessing. At the root, `{}` leaves a tool that takes no arguments,
+/// which repair keeps only where the profile has a form for that
+/// ([`Repairing::can_take_no_arguments`]).
+fn null_only(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     matches!(f, Feat::Structure(s) if *s == value::PROPERTIES_NULL)
+        && (!(r.node_pointer)().is_empty() || r.can_take_no_arguments())
 }
 
 fn owns(p: &Param) -> bool {

@@ -943,7 +943,6 @@ fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
     true
 }
 
-/// Where a request body carries its tools.
 /// The target's tool block with no tool in it (OpenAI's `[]`, Bedrock's `{"tools": []}`...):
 /// what a request whose tools were all refused is written as, so that the requests after it
 /// keep their places. Taken from the target's own request builder, not written out per
@@ -954,6 +953,7 @@ pub fn empty_tool_block(target: &str) -> Value {
         .unwrap_or_else(|| Value::Array(Vec::new()))
 }
 
+/// Where a request body carries its tools.
 fn tool_block(body: &Value) -> Value {
     for p in [
         "/tools",

@@ -7,7 +7,8 @@
 //! 1. [`crate::repair`] against the target's own profile (so nothing the evidence says the
 //!    target rejects is sent; what cannot be repaired is refused with the reason);
 //! 2. the target's wire form ([`wire::Form`]): strict structured outputs close every object,
-//!    require every property and make the optional ones nullable; DeepSeek strict also drops
+//!    require every property and make the optional ones nullable, after writing OpenAPI's
+//!    `nullable` as JSON Schema (strict forms read JSON Schema only); DeepSeek strict also drops
 //!    length bounds and unknown formats; Cohere strict requires one property per object;
 //!    every target gets its envelope from the prober's own request builder (the route), so the
 //!    tool block is exactly what `toolwire probe` would send; a tool's OpenAI `strict: true`

@@ -83,6 +83,9 @@ impl Unwirable {
 pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Unwirable> {
     let mut changes = Vec::new();
     required_lists(schema, "", &mut changes, 0)?;
+    if form != Form::Plain {
+        write_nullable(schema, "", &mut changes, 0);
+    }
     match form {
         Form::Plain => {}
         Form::Strict => close(schema, "", &mut changes, 0)?,
@@ -504,33 +507,57 @@ fn fill(args: &Value, schema: &Value, depth: usize) -> Value {
 }
 
 /// Gemini's `nullable: true` written as JSON Schema (`type` gains `"null"`), so that the wire
-/// schema can be checked with a JSON Schema validator.
+/// schema can be checked with a JSON Schema validator (as strict forms write it, without the
+/// change lines).
 pub fn nullable_as_json_schema(schema: &Value) -> Value {
     let mut out = schema.clone();
-    fn walk(v: &mut Value, depth: usize) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        if let Value::Object(o) = v {
-            if o.get("nullable") == Some(&json!(true)) {
-                o.shift_remove("nullable");
-                make_nullable(v);
-                if let Value::Object(o) = v {
-                    let _ = children(o, "", |sub, _| {
-                        walk(sub, depth + 1);
-                        Ok(())
-                    });
-                }
-                return;
-            }
-            let _ = children(o, "", |sub, _| {
-                walk(sub, depth + 1);
-                Ok(())
-            });
-        }
-    }
-    walk(&mut out, 0);
+    write_nullable(&mut out, "", &mut Vec::new(), 0);
     out
+}
+
+/// Strict forms: OpenAPI's `nullable` (not a JSON Schema keyword, so a strict form's validator
+/// would ignore it, and a `nullable: true` argument could not be null) written as JSON
+/// Schema. `nullable: true` becomes what [`make_nullable`] writes (`type: [T, "null"]`, or an
+/// `anyOf` with a `{"type": "null"}` branch where `type` cannot say it); `nullable: false` says
+/// nothing and is dropped. The translation keeps the author's meaning, so it needs no
+/// evidence against `nullable` (the strict profiles have none either way). Any other value
+/// (OpenAPI has none; a list of names is a known mistake) is left for the target's profile
+/// and model to judge. Each change is at the `nullable` keyword's place in the schema as
+/// given: what lies below is rewritten first, before wrapping in `anyOf` moves it.
+fn write_nullable(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(o) = v else { return };
+    let mark = changes.len();
+    let _ = children(o, at, |sub, here| {
+        write_nullable(sub, here, changes, depth + 1);
+        Ok(())
+    });
+    let said = match o.get("nullable") {
+        Some(&Value::Bool(said)) => said,
+        _ => return,
+    };
+    o.shift_remove("nullable");
+    let action = if !said {
+        "dropped `nullable: false` (it says nothing: without it null is refused all the same)"
+            .to_string()
+    } else if admits_null(v) {
+        "dropped OpenAPI's `nullable: true` (the schema already accepts null in JSON Schema's \
+         words)"
+            .to_string()
+    } else {
+        make_nullable(v);
+        let written = match v.get("type") {
+            Some(t @ Value::Array(_)) => format!("`type: {t}`"),
+            _ => "an `anyOf` with a `{\"type\": \"null\"}` branch".to_string(),
+        };
+        format!(
+            "wrote OpenAPI's `nullable: true` as {written} (`nullable` is not JSON Schema, \
+             which strict mode reads: left as it was, null would be refused)"
+        )
+    };
+    changes.insert(mark, change(&push_token(at, "nullable"), action, None));
 }
 
 #[cfg(test)]
@@ -801,6 +828,75 @@ mod tests {
             to_wire_arguments(&json!({"l":[{"x":1}]}), &s),
             json!({"l":[{"x":1,"y":null}],"a":null})
         );
+    }
+
+    /// OpenAPI's `nullable` is written as JSON Schema in every strict form (before, it was
+    /// sent as written, so a strict validator, which ignores it, refused null): what is
+    /// written accepts null where `nullable: true` was said, and otherwise accepts and refuses
+    /// every value as the schema without `nullable` did; `nullable: false` is dropped. Each
+    /// change names the keyword's place in the schema as given, also below a schema that is
+    /// wrapped in `anyOf`.
+    #[test]
+    fn openapi_nullable_is_written_as_json_schema_in_strict_forms() {
+        let samples = [
+            json!("x"),
+            json!("abcd"),
+            json!(3),
+            json!(true),
+            json!({}),
+            json!([]),
+            json!({"y": null}),
+            json!({"y": "x"}),
+        ];
+        for (s, said) in [
+            (json!({"type":"string","nullable":true}), true),
+            (json!({"type":"string","enum":["x"],"nullable":true}), true),
+            (
+                json!({"type":"string","nullable":true,"anyOf":[{"pattern":"^x"}]}),
+                true,
+            ),
+            (json!({"nullable":true,"description":"d"}), true),
+            (json!({"type":["string","null"],"nullable":true}), true),
+            (json!({"type":"integer","nullable":false}), false),
+            (
+                json!({"nullable":true,"properties":{"y":{"type":"string","nullable":true}},"required":["y"]}),
+                true,
+            ),
+        ] {
+            let mut without = s.clone();
+            without.as_object_mut().unwrap().shift_remove("nullable");
+            let y_nullable = without.pointer("/properties/y/nullable").is_some();
+            if y_nullable {
+                without["properties"]["y"] = json!({"type":["string","null"]});
+            }
+            for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
+                let mut written =
+                    json!({"type":"object","properties":{"a":s.clone()},"required":["a"]});
+                let changes = apply(form, &mut written).unwrap();
+                let a = &written["properties"]["a"];
+                assert!(!a.to_string().contains("nullable"), "{form:?} {s} -> {a}");
+                let before = jsonschema::validator_for(&without).expect("a valid schema");
+                let after = jsonschema::validator_for(a).expect("a valid schema");
+                assert_eq!(after.is_valid(&Value::Null), said, "{form:?} {s} -> {a}");
+                for v in &samples {
+                    assert_eq!(
+                        before.is_valid(v),
+                        after.is_valid(v),
+                        "{form:?} {s} -> {a} on {v}"
+                    );
+                }
+                let at: Vec<&str> = changes
+                    .iter()
+                    .filter(|c| c.pointer.ends_with("/nullable"))
+                    .map(|c| c.pointer.as_str())
+                    .collect();
+                let mut expected = vec!["/properties/a/nullable"];
+                if y_nullable {
+                    expected.push("/properties/a/properties/y/nullable");
+                }
+                assert_eq!(at, expected, "{form:?} {s}");
+            }
+        }
     }
 
     #[test]

@@ -135,6 +135,10 @@ impl From<&crate::tool::ToolDef> for Tool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
     /// JSON Pointer into the tool's input schema (`""`: the schema root or the tool itself).
+    /// `compile` names a place of the schema as given, the one the user edits, also where it
+    /// moved that place (a schema strict mode wrapped in `anyOf` is named itself, one inlined
+    /// from a `$ref` is named at the definition the reference reaches); `repair` names the
+    /// place as the schema stood when that repair was made.
     pub pointer: String,
     /// The rule whose finding it answers.
     pub rule: String,
@@ -148,7 +152,8 @@ pub struct Change {
 /// Why a tool could not be repaired.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Refusal {
-    /// JSON Pointer into the tool's schema (as it stood when repair gave up).
+    /// JSON Pointer into the tool's schema (as it stood when repair gave up; `compile` names
+    /// the place in the schema as given, as for [`Change::pointer`]).
     pub pointer: String,
     /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
     pub rule: String,

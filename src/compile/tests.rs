@@ -1298,3 +1298,45 @@ fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
         }
     }
 }
+
+/// Every change line and refusal names a place of the schema as given, the one the user
+/// edits (before, the lines after an inlined `$ref` named the copy, `/properties/c/...`, and
+/// those below a schema strict mode wrapped in `anyOf` named `.../anyOf/0`, places the user's
+/// schema does not have).
+#[test]
+fn change_lines_name_places_of_the_schema_as_given() {
+    let p = profile(&["keyword-allowed: $ref (local $defs)"]);
+    let opts = repair::Options::default();
+    let given = json!({"type":"object","properties":{
+            "c":{"$ref":"#/$defs/C"},
+            "d":{"properties":{"y":{"type":"object","properties":{"z":{"type":"string"}}}}}},
+        "$defs":{"C":{"type":"object","properties":{
+            "x":{"type":"string","nullable":true},
+            "w":{"type":"object","properties":{"v":{"type":"string"}}}}}}});
+    for target in ["openai/chat-strict", "deepseek/beta-strict"] {
+        let c = compile(&[tool("t", given.clone())], target, &p, &opts).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        let places: Vec<&str> = c.tools[0]
+            .changes
+            .iter()
+            .map(|ch| ch.pointer.as_str())
+            .collect();
+        for at in &places {
+            assert!(given.pointer(at).is_some(), "{target}: {at} in {places:?}");
+        }
+        for at in [
+            "/$defs/C/properties/x/nullable",
+            "/$defs/C/properties/w/properties/v",
+            "/properties/d/properties/y",
+            "/properties/d",
+        ] {
+            assert!(places.contains(&at), "{target}: {at} in {places:?}");
+        }
+    }
+    // A refusal below a wrapped schema names the schema.
+    let untyped = json!({"type":"object","properties":{"tag":{"description":"any tag"}}});
+    let c = compile(&[tool("t", untyped)], "openai/chat-strict", &p, &opts).unwrap();
+    let refusal = &c.tools[0].refusals;
+    assert_eq!(refusal.len(), 1, "{refusal:?}");
+    assert_eq!(refusal[0].pointer, "/properties/tag");
+}

@@ -2322,8 +2322,10 @@ mod tests {
             panic!("the cut text is not JSON");
         };
         assert_eq!(text, r#"{"city": "Par"#);
+        // The text ends at column 13: more was expected at 14, where a truncated file is
+        // placed too ([`crate::json::error_place`]).
         assert!(
-            error.starts_with("the arguments text: line 1, column 13"),
+            error.starts_with("the arguments text: line 1, column 14"),
             "{error}"
         );
         let report = ArgsReport::not_json(&text, &error);
@@ -2331,7 +2333,7 @@ mod tests {
         assert_eq!(report.problems[0].keyword, "json");
         let said = report.retry_message(Some("get_weather"));
         assert!(
-            said.contains("not valid JSON (the arguments text: line 1, column 13"),
+            said.contains("not valid JSON (the arguments text: line 1, column 14"),
             "{said}"
         );
         assert!(said.contains("one complete JSON object"), "{said}");

@@ -2062,7 +2062,7 @@ mod tests {
         );
         assert_eq!(
             err("{\"name\":\"a\"}\n{\"name\":\n", "x.jsonl"),
-            "x.jsonl: line 2, column 8: EOF while parsing a value"
+            "x.jsonl: line 2, column 9: EOF while parsing a value"
         );
         assert_eq!(
             err("42", "x.json"),

@@ -206,15 +206,30 @@ pub fn parse_str_counting(
         if yaml {
             problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
         }
+        let (line, column) = error_place(text, &e);
         Error::input(
             file,
             Place::LineColumn {
-                line: e.line() + line_offset,
-                column: e.column(),
+                line: line + line_offset,
+                column,
             },
             problem,
         )
     })
+}
+
+/// The 1-based line and column of serde_json's error `e` in `text`, the text it parsed.
+/// serde_json names the character it stopped at, 1-based; at the end of the input there is
+/// none, and it names the last character instead (its column is clamped to the line's
+/// length) or, after a final line break, column 0 of a line past the text. The end is named
+/// here as the place after the last character that is not white space (the column that
+/// character's successor would have), so that a truncated document or line is placed alike
+/// whether or not a line break follows, and at the place where more was expected.
+pub(crate) fn error_place(text: &str, e: &serde_json::Error) -> (usize, usize) {
+    if e.is_eof() {
+        return line_column(text.as_bytes(), text.trim_end().len());
+    }
+    (e.line(), e.column())
 }
 
 /// Reads and parses a JSON file with all caps applied.
@@ -597,6 +612,32 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "x.json: line 2, column 8: expected value");
+    }
+
+    /// serde_json places the end of the input at the last character (`column 11`), or at
+    /// `column 0` of a line past the text after a final line break; both are the place after
+    /// the last character written.
+    #[test]
+    fn the_end_of_the_input_is_placed_after_its_last_character() {
+        let err = |text: &str, offset: usize| {
+            parse_str(Path::new("x.json"), text, Limits::default(), offset)
+                .unwrap_err()
+                .to_string()
+        };
+        let cut = "x.json: line 1, column 12: EOF while parsing a list";
+        assert_eq!(err("{\"tools\": [", 0), cut);
+        assert_eq!(err("{\"tools\": [\n", 0), cut);
+        assert_eq!(err("{\"tools\": [\r\n\n  \n", 0), cut);
+        // Code points, not bytes; and the line of a JSON Lines line is shifted.
+        assert_eq!(
+            err("[\n  \"é\",", 4),
+            "x.json: line 6, column 7: EOF while parsing a value"
+        );
+        // Not at the end: serde_json's own place.
+        assert_eq!(
+            err("[1,\n 2 x]", 0),
+            "x.json: line 2, column 4: expected `,` or `]`"
+        );
     }
 
     #[test]

@@ -137,11 +137,12 @@ fn errors_are_std_errors_with_the_clis_words() {
         boxed(p.clone()).to_string(),
         format!("at {}: {}", p.pointer, p.message)
     );
+    // Cut short: placed after the last character, where more was expected.
     let e = toolwire::args::parse_arguments("{").unwrap_err();
     assert!(
         boxed(e)
             .to_string()
-            .starts_with("arguments: line 1, column 1: ")
+            .starts_with("arguments: line 1, column 2: ")
     );
     let root = SchemaProblem {
         pointer: String::new(),

@@ -225,19 +225,25 @@ pub(crate) fn duplicate_key_notes(
 /// over, so said rather than passed in silence; `then` says what the command did with them.
 /// `None` when there are none.
 pub(crate) fn empty_lines_note(lines: &[usize], then: &str) -> Option<String> {
+    let verb = if lines.len() == 1 { "holds" } else { "hold" };
+    which_lines(lines).map(|which| format!("{which} {verb} no tools (an empty tool list): {then}"))
+}
+
+/// JSON Lines lines as a note names them: `line 3`, or `lines 1, 3` (the first ten, then how
+/// many more); `None` for none.
+pub(crate) fn which_lines(lines: &[usize]) -> Option<String> {
     const SHOWN: usize = 10;
-    let which = match lines {
-        [] => return None,
-        [one] => format!("line {one} holds"),
+    match lines {
+        [] => None,
+        [one] => Some(format!("line {one}")),
         many => {
             let mut list: Vec<String> = many.iter().take(SHOWN).map(usize::to_string).collect();
             if many.len() > SHOWN {
                 list.push(format!("and {} more", many.len() - SHOWN));
             }
-            format!("lines {} hold", list.join(", "))
+            Some(format!("lines {}", list.join(", ")))
         }
-    };
-    Some(format!("{which} no tools (an empty tool list): {then}"))
+    }
 }
 
 /// A path as output for people shows it ([`crate::report::escape_inline`]).

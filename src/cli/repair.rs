@@ -6,7 +6,10 @@
 //! kept; JSON Lines stay JSON Lines; a bare schema stays a bare schema. What repair did not
 //! change keeps its bytes, and what it changed keeps the input's layout ([`layout`]). A
 //! request's references to a renamed tool follow the rename; one to a tool left out is
-//! reported and left as written ([`tool_choice`]). The report goes to
+//! reported and left as written ([`tool_choice`]). A JSON Lines line that is one tool (or a
+//! bare schema) whose tool is refused is written as an empty tool list, `[]`,
+//! so that output line N is always input line N's request; the report names those lines.
+//! The report goes to
 //! standard error (to standard output when `--output` is given). When every tool is
 //! refused (and not kept) nothing is written, not even `[]`, and the report says so: `--output`
 //! may name the input itself. An `--output` file is replaced whole or not at all
@@ -154,14 +157,14 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     let nothing_left = !keep_unrepairable
         && !results.is_empty()
         && results.iter().all(|(_, r)| r.outcome == Outcome::Refused);
-    let (output, dangling) = if nothing_left {
-        (None, Vec::new())
+    let (output, dangling, emptied) = if nothing_left {
+        (None, Vec::new(), Vec::new())
     } else {
         let rendered = render_tools(&args.file, &bytes, &tools, &results, keep_unrepairable)?;
         for (i, change) in rendered.changes {
             results[i].1.changes.push(change);
         }
-        (rendered.text, rendered.dangling)
+        (rendered.text, rendered.dangling, rendered.emptied)
     };
     let report = if args.format == "json" {
         let body: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
@@ -184,6 +187,10 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
         if !tools.empty_lines.is_empty() {
             report["empty_lines"] = json!(tools.empty_lines);
+        }
+        // Lines written as `[]` in the place of their refused tool (only when there are some).
+        if !emptied.is_empty() {
+            report["emptied_lines"] = json!(emptied);
         }
         if !tools.duplicate_keys.is_empty() {
             report["duplicate_keys"] = json!(tools.duplicate_keys);
@@ -211,6 +218,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         for (line, d) in &dangling {
             report.push_str(&dangling_note(*line, d));
         }
+        report.push_str(&emptied_note(&emptied));
         let then = "nothing there to repair; written back as it was";
         if let Some(note) = crate::cli::check::empty_lines_note(&tools.empty_lines, then) {
             report.push_str(&format!("note: {note}\n"));
@@ -284,6 +292,30 @@ fn dangling_note(line: Option<usize>, d: &tool_choice::Dangling) -> String {
     format!(
         "note: {place} names `{}`, which is left out; the reference is left as written\n",
         d.tool
+    )
+}
+
+/// What a JSON Lines line whose document is its one tool (a tool object, a bare schema) is
+/// written as when the tool is refused and left out: the request with no tools, an empty
+/// tool list, which every command reads as a line that holds no tools. Leaving the line out
+/// would move every later line up one (a runtime pairing output line N with input line N
+/// would send another request's tools); a blank line is passed over by readers that count
+/// only the lines with a request.
+const EMPTY_LINE: &str = "[]";
+
+/// The report's line for the JSON Lines lines written as [`EMPTY_LINE`] (nothing for none).
+fn emptied_note(lines: &[usize]) -> String {
+    let Some(which) = crate::cli::check::which_lines(lines) else {
+        return String::new();
+    };
+    let (held, each) = if lines.len() == 1 {
+        ("held one tool", "it is")
+    } else {
+        ("held one tool each", "each is")
+    };
+    format!(
+        "note: {which} {held}, refused and left out: {each} written as an empty tool list \
+         (`{EMPTY_LINE}`), so that output line N stays input line N's\n"
     )
 }
 
@@ -442,6 +474,8 @@ struct Rendered {
     changes: Vec<(usize, repair::Change)>,
     /// References to tools left out, each with its JSON Lines line (`None`: the document).
     dangling: Vec<(Option<usize>, tool_choice::Dangling)>,
+    /// The JSON Lines lines written as [`EMPTY_LINE`], their only tool left out.
+    emptied: Vec<usize>,
 }
 
 /// The repaired tools written back into the input document(s) (see the module
@@ -480,6 +514,7 @@ fn render_tools(
         text: None,
         changes: Vec::new(),
         dangling: Vec::new(),
+        emptied: Vec::new(),
     };
     // One document (or line) written back: its text, or `None` when it is left out.
     let mut one = |source: &str, line: Option<usize>, first: usize, tools: &[Placed<'_>]| {
@@ -510,6 +545,7 @@ fn render_tools(
         return Ok(rendered);
     }
     let mut out = String::from(bom);
+    let mut emptied = Vec::new();
     let mut rest = placed.as_slice();
     let mut first = 0;
     for (i, piece) in text.split_inclusive('\n').enumerate() {
@@ -524,13 +560,18 @@ fn render_tools(
         let (here, after) = rest.split_at(n);
         rest = after;
         let tools: Vec<Placed<'_>> = here.iter().map(|(_, p)| *p).collect();
-        if let Some(written) = one(line, Some(i + 1), first, &tools)? {
-            out.push_str(&written);
-            out.push_str(ending);
+        match one(line, Some(i + 1), first, &tools)? {
+            Some(written) => out.push_str(&written),
+            None => {
+                out.push_str(EMPTY_LINE);
+                emptied.push(i + 1);
+            }
         }
+        out.push_str(ending);
         first += n;
     }
     rendered.text = Some(out);
+    rendered.emptied = emptied;
     Ok(rendered)
 }
 
@@ -629,9 +670,10 @@ mod tests {
     }
 
     /// What `repair` writes for `text` read as `file`, under a profile that rejects dots in
-    /// names (so `a.b` is renamed `a_b`).
+    /// names (so `a.b` is renamed `a_b`) and arrays without `items` (refused).
     fn rendered(file: &str, text: &str) -> Rendered {
-        let profile = crate::repair::tests::profile(&["name-chars: dot"]);
+        let profile =
+            crate::repair::tests::profile(&["name-chars: dot", "structure: array-without-items"]);
         let set = crate::input::from_bytes(Path::new(file), text.as_bytes()).unwrap();
         let mut results = Vec::new();
         for request in set.requests() {
@@ -666,6 +708,43 @@ mod tests {
                 r#"{"name":"a_b","description":"D.","parameters":{"type":"object"}}"#
             )
         );
+    }
+
+    /// A line whose one tool is refused keeps its place as `[]`, so that every later line
+    /// keeps its number; a line of a request keeps the request, less the refused tool.
+    #[test]
+    fn json_lines_keep_every_line_in_place_when_a_tool_is_refused() {
+        let ok = r#"{"name": "ok", "description": "D.", "parameters": {"type": "object"}}"#;
+        let refused = r#"{"name": "no", "description": "D.", "parameters": {"type": "object", "properties": {"l": {"type": "array"}}}}"#;
+        let bare = r#"{"type": "object", "properties": {"l": {"type": "array"}}}"#;
+        let request = format!(r#"{{"tools": [{ok}, {refused}], "model": "m"}}"#);
+        let lines = [ok, refused, "", bare, &request, ok];
+        let text = lines.join("\n") + "\n";
+        let r = rendered("t.jsonl", &text);
+        let out = r.text.unwrap();
+        let written: Vec<&str> = out.lines().collect();
+        assert_eq!(written.len(), lines.len(), "{out}");
+        assert_eq!(
+            written,
+            [
+                ok,
+                "[]",
+                "",
+                "[]",
+                &format!(
+                    r#"{{"tools":[{}],"model":"m"}}"#,
+                    ok.replace(": ", ":").replace(", ", ",")
+                ),
+                ok
+            ]
+        );
+        assert_eq!(r.emptied, [2, 4]);
+        assert_eq!(
+            emptied_note(&r.emptied),
+            "note: lines 2, 4 held one tool each, refused and left out: each is written as an \
+             empty tool list (`[]`), so that output line N stays input line N's\n"
+        );
+        assert_eq!(emptied_note(&[]), "");
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! ([`super::strict`]). Every other field (`annotations`, `cache_control`, a request's
 //! `model`...) is left as it was. A tool left out (refused) is removed from its
 //! list; a document whose only tool is left out (a bare schema, one tool object, a corpus
-//! line) is left out as a whole.
+//! line) is left out as a whole (`toolwire repair` writes an empty tool list in a JSON Lines
+//! line's place, so that the lines keep their numbers).
 
 use serde_json::Value;
 

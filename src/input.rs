@@ -263,6 +263,19 @@ impl ToolSet {
         self.tools.chunk_by(|a, b| a.request == b.request)
     }
 
+    /// The number ([`ToolEntry::index`]) of request `request`'s first tool, function or
+    /// built-in (the two are numbered in one run): a tool's place in its request is its number
+    /// less this. 0 for a request with no tool.
+    pub fn first_index(&self, request: usize) -> usize {
+        let start = self.tools.partition_point(|t| t.request < request);
+        let tool = self.tools.get(start).filter(|t| t.request == request);
+        let builtin = self.builtins_of(request).first();
+        (tool.map(|t| t.index).into_iter())
+            .chain(builtin.map(|b| b.index))
+            .min()
+            .unwrap_or(0)
+    }
+
     /// The built-in tools of request `request` (a [`ToolEntry::request`]).
     pub fn builtins_of(&self, request: usize) -> &[BuiltinTool] {
         builtins_of(&self.builtins, request)

@@ -184,6 +184,12 @@ pub struct ToolRepair {
     /// when repair is called on tools rather than a file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The tool's number in human reports ([`human`]): its place in its request (0-based;
+    /// built-in tools counted, as [`crate::input::ToolEntry::index`] counts them), so that a
+    /// JSON Lines tool is named by its line and its place there, as `check` names it by its
+    /// line; for a JSON document, which is one request, it is `index`.
+    #[serde(skip)]
+    pub number: usize,
     /// The name as given (empty for a bare schema).
     pub name: String,
     /// Unchanged, repaired or refused.
@@ -648,6 +654,7 @@ fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> 
     ToolRepair {
         index,
         line: None,
+        number: index,
         name: tool.name.clone().unwrap_or_default(),
         outcome: Outcome::Refused,
         changes: Vec::new(),
@@ -937,6 +944,7 @@ fn repair_schema_object(
     ToolRepair {
         index,
         line: None,
+        number: index,
         name: tool.name.clone().unwrap_or_default(),
         outcome,
         changes,
@@ -986,7 +994,7 @@ pub fn human(r: &ToolRepair) -> String {
         Outcome::Refused => "refused",
     };
     let line = r.line.map(|n| format!(" [line {n}]")).unwrap_or_default();
-    let _ = writeln!(s, "tool #{} {name}{line}: {what}", r.index);
+    let _ = writeln!(s, "tool #{} {name}{line}: {what}", r.number);
     let place = |p: &str| {
         if p.is_empty() {
             "/".to_string()

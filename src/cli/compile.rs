@@ -126,20 +126,21 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 ..Tool::from(entry)
             })
             .collect();
-        // A request's tools and built-ins are numbered in one run: its place in the request is
-        // the number less the request's first.
-        let first = request
-            .iter()
-            .map(|t| t.index)
-            .chain(builtins.iter().map(|b| b.index))
-            .min()
-            .unwrap_or(0);
+        let first = tools.first_index(id);
         let placed: Vec<(usize, &BuiltinTool)> =
             builtins.iter().map(|b| (b.index - first, b)).collect();
-        let mut c = compile_owned(input, &placed, &args.target, &profile, &opts)
-            .map_err(|e| Error::Usage(format!("{}: {e}", args.file.display())))?;
+        let mut c = compile_owned(input, &placed, &args.target, &profile, &opts).map_err(|e| {
+            // A JSON Lines tool is named by its line, as in the report.
+            let line = if lines {
+                format!("line {id}, ")
+            } else {
+                String::new()
+            };
+            Error::Usage(format!("{}: {line}{e}", args.file.display()))
+        })?;
         for (entry, r) in request.iter().zip(c.tools.iter_mut()) {
             r.index = entry.index;
+            r.number = entry.index - first;
             r.line = entry.line;
         }
         // A JSON Lines request is its line (a line of built-ins only has no tool entry).
@@ -351,7 +352,7 @@ fn human(c: &Compilation) -> String {
                 let number = e
                     .tool_index
                     .and_then(|w| c.sent_tool(w))
-                    .map(|r| format!("#{} ", r.index))
+                    .map(|r| format!("#{} ", r.number))
                     .unwrap_or_default();
                 let tool = e.tool.as_deref().unwrap_or("?");
                 // `""` is the whole schema; printed bare it would read as a missing place.

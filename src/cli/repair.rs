@@ -143,11 +143,13 @@ pub fn run(args: RepairArgs) -> Result<u8> {
                 ..Tool::from(entry)
             })
             .collect();
+        let first = tools.first_index(request[0].request);
         for (entry, mut r) in request
             .iter()
             .zip(repair::repair_request(&input, &profile, &opts))
         {
             r.index = entry.index;
+            r.number = entry.index - first;
             r.line = entry.line;
             results.push((entry.request, r));
         }

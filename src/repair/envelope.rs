@@ -207,6 +207,7 @@ mod tests {
         ToolRepair {
             index: 0,
             line: None,
+            number: 0,
             name: name.into(),
             outcome,
             changes: vec![],

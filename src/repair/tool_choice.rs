@@ -155,6 +155,7 @@ mod tests {
         ToolRepair {
             index: 0,
             line: None,
+            number: 0,
             name: given.into(),
             outcome,
             changes: vec![],

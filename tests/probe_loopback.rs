@@ -411,6 +411,30 @@ async fn without_keys_gemini_is_probed_preauth_and_keyed_targets_are_skipped() {
     for (id, t) in &summary.targets {
         assert_eq!(t.key_refused, None, "{id}");
     }
+    // A body that only parsed is no acceptance: folded into a matrix, the 403s give no
+    // verdict (a feature the validator would refuse must not become allowed), the parse's
+    // rejections stand, and the run's table says how many acceptances only parsed.
+    let targets = ["gemini/v1beta/parameters".to_string()];
+    let m = toolwire::evidence::matrix::build(&s.cat, &targets, std::slice::from_ref(&log), &[]);
+    let verdict = |case: &str| m.cell(case, &targets[0]).and_then(|c| c.verdict);
+    assert_eq!(verdict("control/baseline"), None);
+    assert_eq!(verdict("structure/array-without-items"), None);
+    assert_eq!(
+        verdict("keywords/additional-properties-false"),
+        Some(Verdict::Rejected)
+    );
+    let parsed = summary.targets[&targets[0]].parsed_only;
+    assert_eq!(
+        parsed,
+        summary.targets[&targets[0]].counts[&Verdict::Accepted]
+    );
+    let table = toolwire::cli::probe::summary_table(&summary);
+    assert!(
+        table.contains(&format!(
+            "gemini/v1beta/parameters: {parsed} of the accepted only parsed"
+        )),
+        "{table}"
+    );
     s.stop().await;
 }
 

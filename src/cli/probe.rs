@@ -809,6 +809,14 @@ pub fn summary_table(s: &RunSummary) -> String {
                 ));
             }
         }
+        if t.parsed_only > 0 {
+            out.push_str(&format!(
+                "\n{id}: {} of the accepted only parsed (an HTTP error after the parse stage, as \
+                 without a key: the validator was not reached); the matrix holds them as no \
+                 verdict, not as acceptance",
+                t.parsed_only
+            ));
+        }
     }
     out
 }

@@ -445,6 +445,7 @@ fn item(
         model: (!e.model.is_empty()).then(|| e.model.clone()),
         endpoint,
         note: Some(note),
+        parsed_only: false,
     }
 }
 

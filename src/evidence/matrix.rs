@@ -55,6 +55,13 @@ pub struct EvidenceItem {
     pub endpoint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Probe: accepting answers that took the body only as far as the target's parser
+    /// ([`crate::evidence::parsed_only`]: Gemini's keyless 403). Kept as history, never as
+    /// acceptance: such an item decides no verdict and disagrees with none, and it ends a
+    /// parse-stage rejection older than it (the body parses now; whether the validator takes
+    /// it is unknown).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub parsed_only: bool,
 }
 
 /// A documented fact or public report mapped to one (case, target) cell.
@@ -346,9 +353,11 @@ impl History {
         }
         self.last_attempt = None;
         // Documents are added after all runs, so the last item is the newest probe entry.
+        let parsed_only = o.parsed_only();
         if let Some(last) = self.items.last_mut()
             && last.kind == EvidenceKind::Probe
             && last.verdict == o.verdict
+            && last.parsed_only == parsed_only
         {
             last.last_seen = date;
             last.count += 1;
@@ -384,6 +393,7 @@ impl History {
             model: o.model.clone(),
             endpoint: Some(o.endpoint.clone()),
             note: o.note.clone(),
+            parsed_only,
         });
     }
 
@@ -391,7 +401,13 @@ impl History {
         let mut items = self.items;
         // Oldest first by date; ties keep insertion order (probe history, then documents).
         items.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
-        let conflict = items.iter().any(|i| i.verdict != items[0].verdict);
+        // A parsed-only item is no verdict, so it disagrees with none.
+        let conflict = {
+            let mut verdicts = items.iter().filter(|i| !i.parsed_only).map(|i| i.verdict);
+            verdicts
+                .next()
+                .is_some_and(|first| verdicts.any(|v| v != first))
+        };
         let mut verdict = None;
         let mut decided_by: Option<usize> = None;
         let mut since_from: Option<usize> = None;
@@ -401,6 +417,18 @@ impl History {
         // Earlier first, and any date before none: "since" is the earliest *known* date.
         let since_key = |it: &EvidenceItem| (it.first_seen.is_empty(), it.first_seen.clone());
         for (i, it) in items.iter().enumerate() {
+            if it.parsed_only {
+                // The body parses now: a parse-stage rejection before it no longer holds, and
+                // what the validator behind the parser does is not known.
+                // Seen twice, as any probe verdict that changes the cell must be.
+                if verdict == Some(Verdict::Rejected)
+                    && decided_by_stage == Some(Stage::Parse)
+                    && it.count >= 2
+                {
+                    (verdict, decided_by, since_from, decided_by_stage) = (None, None, None, None);
+                }
+                continue;
+            }
             // A body that parsed says nothing about the validator behind the parser (Gemini's
             // keyless pre-auth probe answers 403 once the body parses), so a parse-stage
             // acceptance never overturns a rejection from the validator or of unknown stage.
@@ -472,7 +500,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, a doc or report to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
@@ -634,7 +662,11 @@ impl References {
 fn cell_text(c: &Cell, refs: &mut References) -> String {
     let mut s = match (c.verdict, c.deciding_item()) {
         (Some(v), Some(it)) => format!("{} {}", glyph(Some(v)), refs.cite(it)),
-        _ => "·".to_string(),
+        // No verdict, but the newest probe got the body past the parser: say so and link it.
+        _ => match c.evidence.iter().rev().find(|it| it.parsed_only) {
+            Some(it) => format!("· parses {}", refs.cite(it)),
+            None => "·".to_string(),
+        },
     };
     if c.conflict {
         s.push_str(" ⚠");
@@ -775,6 +807,7 @@ mod tests {
                 model: None,
                 endpoint: None,
                 note: None,
+                parsed_only: false,
             },
         }
     }
@@ -898,6 +931,82 @@ mod tests {
         let cell = parse_acceptances_after_a_rejection_at(Stage::Parse);
         assert_eq!(cell.verdict, Some(Verdict::Accepted));
         assert_eq!(cell.kind, Some(EvidenceKind::Probe));
+    }
+
+    /// Runs on `target` in which every answer was an acceptance at the parse stage with HTTP
+    /// status `status` (Gemini's keyless 403, or a served 200), two a run.
+    fn parse_stage_runs(dates: &[&str], target: &str, status: u16) -> Vec<RunLog> {
+        dates
+            .iter()
+            .enumerate()
+            .map(|(i, date)| {
+                let mut r = run(
+                    &format!("p{i}"),
+                    date,
+                    &[
+                        (C, target, Verdict::Accepted),
+                        (C, target, Verdict::Accepted),
+                    ],
+                );
+                for o in &mut r.observations {
+                    o.status = Some(status);
+                }
+                r
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_keyless_parse_is_no_acceptance_and_no_disagreement() {
+        let runs = parse_stage_runs(&["2026-11-01", "2026-11-08"], "openai/chat", 403);
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, None, "a parse is not acceptance");
+        assert!(!cell.conflict);
+        assert_eq!(cell.evidence.len(), 1, "kept as history");
+        assert!(cell.evidence[0].parsed_only);
+        assert_eq!(cell.evidence[0].count, 4);
+        let md = to_markdown(&m);
+        assert!(md.contains("· parses [probe 2026-11-08]"), "{md}");
+
+        // After a validator's rejection it changes nothing and disagrees with nothing.
+        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
+        report.item.stage = Some(Stage::Validate);
+        let m = build(&catalog(), &targets(), &runs, std::slice::from_ref(&report));
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert_eq!(cell.kind, Some(EvidenceKind::Report));
+        assert!(!cell.conflict);
+
+        // A parse-stage rejection older than it no longer holds: unknown, not accepted.
+        report.item.stage = Some(Stage::Parse);
+        let m = build(&catalog(), &targets(), &runs, std::slice::from_ref(&report));
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, None);
+        assert_eq!((cell.decided_by, cell.since_from), (None, None));
+    }
+
+    #[test]
+    fn a_keyless_parse_seen_once_leaves_a_parse_stage_rejection_standing() {
+        let mut report = doc(EvidenceKind::Report, "2025-03-01", Verdict::Rejected);
+        report.item.stage = Some(Stage::Parse);
+        let mut runs = parse_stage_runs(&["2026-11-01"], "openai/chat", 403);
+        runs[0].observations.pop();
+        let m = build(&catalog(), &targets(), &runs, &[report]);
+        assert_eq!(
+            m.cell(C, "openai/chat").unwrap().verdict,
+            Some(Verdict::Rejected)
+        );
+    }
+
+    #[test]
+    fn a_served_request_accepted_at_the_parse_stage_is_acceptance() {
+        // Ollama answers 200 once the body decodes: the request was served.
+        let runs = parse_stage_runs(&["2026-11-01"], "openai/chat", 200);
+        let m = build(&catalog(), &targets(), &runs, &[]);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert!(!cell.evidence[0].parsed_only);
     }
 
     #[test]

@@ -95,6 +95,20 @@ impl Stage {
     }
 }
 
+/// Whether an answer took the body only as far as its parser: an accepting verdict at the
+/// parse stage that came with an HTTP status other than 2xx. Gemini's front end parses a body
+/// into protobuf before it checks credentials, so without a key a body that parses answers
+/// 403 `PERMISSION_DENIED` (README, "Without keys"; PROVIDERS.md section 2: such a 403 "is
+/// **not** full acceptance: semantic checks are still unknown"). Such an answer proves that
+/// the body parses, not that the target accepts it: the matrix never counts it as acceptance
+/// (see [`matrix::EvidenceItem::parsed_only`]). An engine's parse (no HTTP status) and a
+/// served request (2xx) are whole answers.
+pub fn parsed_only(verdict: Verdict, stage: Stage, status: Option<u16>) -> bool {
+    verdict.is_accepting()
+        && stage == Stage::Parse
+        && status.is_some_and(|s| !(200..300).contains(&s))
+}
+
 /// The kind of a piece of evidence. Only `Probe` is ever called observed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -154,6 +168,13 @@ pub struct Observation {
     /// Free-form notes (e.g. "instance check: uniqueItems not enforced").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl Observation {
+    /// See [`parsed_only`].
+    pub fn parsed_only(&self) -> bool {
+        parsed_only(self.verdict, self.stage, self.status)
+    }
 }
 
 /// The digest of a request body, as recorded in observations: `sha256:<hex>`.

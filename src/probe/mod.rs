@@ -134,6 +134,10 @@ pub struct TargetSummary {
     /// target was learnt. Kept apart from the inconclusive counts because a scheduled run
     /// must fail on it, where a keyless route's auth answer (Vertex's discovery) is expected.
     pub key_refused: Option<String>,
+    /// Of the accepted answers, those that took the body only past the parser
+    /// ([`crate::evidence::parsed_only`]): counted as accepted, as the run log records them,
+    /// but no acceptance in the matrix.
+    pub parsed_only: usize,
 }
 
 impl RunSummary {
@@ -180,6 +184,9 @@ impl TargetSummary {
 
     fn count(&mut self, verdict: Verdict, answer: &Answer, redactor: &Redactor) {
         *self.counts.entry(verdict).or_default() += 1;
+        if crate::evidence::parsed_only(verdict, answer.stage, answer.status) {
+            self.parsed_only += 1;
+        }
         if matches!(verdict, Verdict::Inconclusive | Verdict::Unreachable) {
             let why = redactor.redact(&reason(answer)).into_owned();
             *self.inconclusive_reasons.entry(why).or_default() += 1;

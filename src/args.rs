@@ -1018,7 +1018,7 @@ impl Sentence {
         let mut s = String::with_capacity(pointer.len().max(22) + 2 + room);
         // Argument names are the model's text: a line break in one must not start a line of
         // the retry message that reads as another numbered problem.
-        s.push_str(&crate::report::escape_inline(place(pointer)));
+        s.push_str(&crate::report::escape_inline(&place(pointer)));
         s.push_str(": ");
         Sentence(s)
     }
@@ -1508,11 +1508,13 @@ fn push_list<T>(out: &mut String, items: &[T], max: usize, push: fn(&mut String,
     }
 }
 
-fn place(pointer: &str) -> &str {
+/// The place a problem's message names: the pointer (a long one shortened by
+/// [`crate::report::short_pointer`]; [`Problem::pointer`] keeps it whole), or words for the root.
+fn place(pointer: &str) -> Cow<'_, str> {
     if pointer.is_empty() {
-        "(the arguments object)"
+        "(the arguments object)".into()
     } else {
-        pointer
+        crate::report::short_pointer(pointer)
     }
 }
 

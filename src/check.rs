@@ -743,7 +743,8 @@ impl Report {
                     let _ = writeln!(s, "  {}", escape_inline(&group_header(f)));
                 }
                 // Names, pointers and messages carry the file's text: one line each, escaped.
-                let pointer = escape_inline(place_label(f));
+                let pointer = place_label(f);
+                let pointer = escape_inline(&pointer);
                 let _ = writeln!(s, "    {:<7} {:<26} {pointer}", f.level.as_str(), f.rule);
                 let _ = writeln!(s, "            {}", escape_inline(&f.message));
                 let _ = writeln!(
@@ -980,15 +981,16 @@ impl<'a> FixNotes<'a> {
 /// How human output shows the empty JSON Pointer (the whole schema or tool).
 const ROOT: &str = "(root)";
 
-/// Where a finding is, as output for people shows it: its JSON Pointer, `(root)` for the empty
-/// pointer (RFC 6901's `/` is the property named "", so the root gets a word), or `(request)`.
-pub(crate) fn place_label(f: &Finding) -> &str {
+/// Where a finding is, as output for people shows it: its JSON Pointer (a long one shortened by
+/// [`crate::report::short_pointer`]), `(root)` for the empty pointer (RFC 6901's `/` is the
+/// property named "", so the root gets a word), or `(request)`.
+pub(crate) fn place_label(f: &Finding) -> std::borrow::Cow<'_, str> {
     if f.request {
-        "(request)"
+        "(request)".into()
     } else if f.pointer.is_empty() {
-        ROOT
+        ROOT.into()
     } else {
-        f.pointer.as_str()
+        crate::report::short_pointer(&f.pointer)
     }
 }
 

@@ -865,3 +865,57 @@ fn a_keyless_probe_meets_auth_and_exits_0() {
     );
     assert_eq!(logs, 1, "{stdout}");
 }
+
+/// A pointer hundreds of levels deep is shortened for people (`…(381 levels)…`, pinned by the
+/// `deep-pointer` cases) and kept whole for machines: check's JSON and SARIF, args' JSON.
+#[test]
+fn output_for_machines_keeps_a_deep_pointer_whole() {
+    use std::process::Command;
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .output()
+            .expect("toolwire runs");
+        serde_json::from_slice(&out.stdout).expect("the output is JSON")
+    };
+    // The 200th object, where the nesting passes the limit.
+    let deep = "/properties/a".repeat(199);
+    let check = json(&[
+        "check",
+        "--format",
+        "json",
+        "tests/cli/check/deep-pointer.json",
+    ]);
+    let pointers: Vec<&str> = check["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["pointer"].as_str())
+        .collect();
+    assert!(pointers.contains(&deep.as_str()), "{pointers:?}");
+    let sarif = json(&[
+        "check",
+        "--format",
+        "sarif",
+        "tests/cli/check/deep-pointer.json",
+    ]);
+    let name = &sarif["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"];
+    assert_eq!(name.as_str(), Some(format!("deep#{deep}").as_str()));
+    // Args' JSON echoes the arguments, deeper than serde_json reads by default: the text is
+    // searched instead.
+    let args = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "args",
+            "--format",
+            "json",
+            "--schema",
+            "tests/cli/args/nest.tool.json",
+            "--call",
+            "@tests/cli/args/deep-pointer-call.json",
+        ])
+        .output()
+        .expect("toolwire runs");
+    let args = String::from_utf8_lossy(&args.stdout);
+    let whole = format!("\"pointer\": \"{}/b\"", "/a".repeat(511));
+    assert!(args.contains(&whole), "{args}");
+}

@@ -123,7 +123,7 @@ impl ArgsSchema {
             if i > 0 {
                 text.push_str(", ");
             }
-            text.push_str(super::place(&p.pointer));
+            text.push_str(&super::place(&p.pointer));
             text.push_str(": ");
             match p.keyword.as_ref() {
                 "required" => {

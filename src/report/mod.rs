@@ -91,9 +91,59 @@ pub fn escape_inline(text: &str) -> std::borrow::Cow<'_, str> {
     escape_with(text, false)
 }
 
+/// The longest JSON Pointer, in characters, that output for people shows whole (see
+/// [`short_pointer`]): about a line and a half of a terminal.
+pub const POINTER_SHOWN: usize = 120;
+
+/// A JSON Pointer as output for people shows it: whole when it has at most [`POINTER_SHOWN`]
+/// characters; longer, its first and last reference tokens (about half the bound each, at least
+/// one each) around `…(N levels)…`, N the tokens left out, one per level of JSON they descend.
+/// A schema or arguments nested hundreds of levels deep otherwise print a place of kilobytes
+/// that no one reads past its start and end. JSON, SARIF and every other output for machines
+/// keep the pointer whole: a tool needs the exact place. Borrowed when it is shown whole.
+pub fn short_pointer(pointer: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if pointer.chars().count() <= POINTER_SHOWN {
+        return Cow::Borrowed(pointer);
+    }
+    // Each part is `/token`; the pointer is non-empty, so it starts with `/`.
+    let parts: Vec<&str> = pointer.split('/').skip(1).collect();
+    // How many parts, taken from one end, fit in half the bound (the first always).
+    let kept = |parts: &mut dyn Iterator<Item = &&str>| {
+        let mut used = 0;
+        parts
+            .take_while(|p| {
+                let first = used == 0;
+                used += p.chars().count() + 1;
+                first || used <= POINTER_SHOWN / 2
+            })
+            .count()
+    };
+    let head_n = kept(&mut parts.iter());
+    let tail_n = kept(&mut parts[head_n..].iter().rev());
+    let left_out = parts.len() - head_n - tail_n;
+    if left_out == 0 {
+        return Cow::Borrowed(pointer);
+    }
+    let mut out = String::with_capacity(POINTER_SHOWN + 24);
+    for p in &parts[..head_n] {
+        out.push('/');
+        out.push_str(p);
+    }
+    out.push_str(&format!(
+        "/…({left_out} level{})…",
+        if left_out == 1 { "" } else { "s" }
+    ));
+    for p in &parts[parts.len() - tail_n..] {
+        out.push('/');
+        out.push_str(p);
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{escape_inline, escape_output};
+    use super::{POINTER_SHOWN, escape_inline, escape_output, short_pointer};
 
     #[test]
     fn controls_and_bidi_overrides_are_escaped_and_layout_kept_only_for_whole_output() {
@@ -113,5 +163,37 @@ mod tests {
             std::borrow::Cow::Borrowed(_)
         ));
         assert_eq!(escape_inline(plain), plain);
+    }
+
+    #[test]
+    fn long_pointers_keep_their_ends_and_count_the_levels_left_out() {
+        let deep = "/properties/a".repeat(200);
+        let short = short_pointer(&deep);
+        assert!(short.chars().count() <= POINTER_SHOWN + 20, "{short}");
+        let (head, rest) = short.split_once("/…(").expect("shortened");
+        let (count, tail) = rest.split_once(" levels)…").expect("a count");
+        assert!(deep.starts_with(head) && deep.ends_with(tail), "{short}");
+        // The levels left out and those shown are every level of the pointer.
+        let shown = head.matches('/').count() + tail.matches('/').count();
+        assert_eq!(count.parse::<usize>().unwrap() + shown, 400, "{short}");
+        // Up to the bound, and where no whole level can be left out, the pointer is whole.
+        let at_bound = "/a".repeat(POINTER_SHOWN / 2);
+        assert!(matches!(
+            short_pointer(&at_bound),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let two_long_names = format!("/{}/{}", "x".repeat(100), "y".repeat(100));
+        assert_eq!(short_pointer(&two_long_names), two_long_names);
+        // A long name is kept whole at either end, never cut inside.
+        let long_ends = format!(
+            "/{}{}/{}",
+            "x".repeat(100),
+            "/a".repeat(50),
+            "y".repeat(100)
+        );
+        assert_eq!(
+            short_pointer(&long_ends),
+            format!("/{}/…(50 levels)…/{}", "x".repeat(100), "y".repeat(100))
+        );
     }
 }

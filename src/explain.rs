@@ -322,6 +322,23 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
                 if e.fix.as_deref() == Some(STRICT_FIX) {
                     e.fix = Some(strict_fix(target));
                 }
+                // A rewritten type list draws one message per part of the rewrite: one
+                // problem, explained once, with the other messages' words noted.
+                let converted =
+                    |x: &Explanation| x.notes.iter().any(|n| n == templates::CONVERTED_TYPE_LIST);
+                if converted(&e)
+                    && let Some(first) = out.iter_mut().find(|k| {
+                        converted(k)
+                            && (k.provider, k.tool_index, &k.pointer, &k.rule)
+                                == (e.provider, e.tool_index, &e.pointer, &e.rule)
+                    })
+                {
+                    let also = format!("{} also said: {}", e.provider, e.message);
+                    if !first.notes.contains(&also) {
+                        first.notes.push(also);
+                    }
+                    continue;
+                }
                 if !kept.contains(&e) {
                     kept.insert(e.clone());
                     out.push(e);

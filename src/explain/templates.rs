@@ -1568,6 +1568,36 @@ pub(super) fn wrong_kind_rule(k: &str) -> &'static str {
     }
 }
 
+/// The rules of Gemini's messages about a schema a client (the AI SDK, a relay) rewrote from
+/// a list-valued `type` before sending: `{"type":["array","null"],"items":…}` arrives as
+/// `any_of:[{type:ARRAY},{type:NULL}]` beside `items`, refused as `items: field predicate
+/// failed: $type == Type.ARRAY` and `any_of[0].items: missing field`
+/// (opencode-nullable-array-predicate in the evidence's reports.yaml).
+const CONVERTED_TYPE_LIST_RULES: &[&str] = &["type-missing", "array-items-missing"];
+
+/// The note of an explanation moved to the list-valued `type` the message's place came from.
+pub(super) const CONVERTED_TYPE_LIST: &str = "the request's `type` here is a list, which a client \
+     rewrote (into `any_of` branches) before sending; the message is about that rewrite, and \
+     the list is what to fix";
+
+/// The place in `schema` of the list-valued `type` that `node` (a place a Gemini message
+/// names) was rewritten from: `node` itself when its `type` is a list, or the nearest schema
+/// above it when `node` and what lies between are not in `schema` (an `any_of` branch the
+/// client made). `None` when the schema at `node` (or the first one above it that exists) has
+/// no list for `type`: the message is then about what the request has.
+fn converted_type_list(schema: &Value, node: &str) -> Option<String> {
+    let mut at = node;
+    loop {
+        if let Some(here) = schema.pointer(at) {
+            return here
+                .get("type")
+                .is_some_and(Value::is_array)
+                .then(|| at.to_string());
+        }
+        at = &at[..at.rfind('/')?];
+    }
+}
+
 /// Rules whose pointer names the schema that lacks something (not the missing keyword).
 const MISSING_RULES: &[(&str, &str)] = &[
     ("type-missing", "type"),
@@ -1745,7 +1775,25 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             expect,
         } => {
             let schema = tool.and_then(|t| t.schema);
+            let listed = schema
+                .zip(google_pointer(&path, schema).ok())
+                .and_then(|(s, (n, _))| {
+                    converted_type_list(s, &n)
+                        .filter(|_| rule.is_some_and(|r| CONVERTED_TYPE_LIST_RULES.contains(&r)))
+                });
             match google_pointer(&path, schema) {
+                // Checked first: the message is about the client's rewrite of the list, which
+                // the request's schema does not have (an `any_of` branch without `items`).
+                Ok((_, positional)) if let Some(at) = listed => {
+                    located = if positional {
+                        Located::PositionalIndex
+                    } else {
+                        Located::Path
+                    };
+                    rule = Some("type-list");
+                    notes.push(CONVERTED_TYPE_LIST.into());
+                    pointer = Some(at);
+                }
                 Ok((node, positional)) => {
                     let full = match &keyword {
                         Some(k) => at_keyword(&node, k),

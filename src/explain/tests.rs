@@ -1611,3 +1611,39 @@ fn a_missing_keyword_is_in_the_schema_a_missing_name_is_not() {
         assert_eq!(in_schema(&s, pointer), expected, "{pointer}");
     }
 }
+
+/// opencode-nullable-array-predicate (reports.yaml), verbatim but for the declaration's index
+/// (9 there, 0 in the one-tool request here): the AI SDK rewrote
+/// `"type":["array","null"]` beside `items` into `any_of` branches, and Gemini refused the
+/// rewrite twice. With the request as written, both messages are the type list's: one
+/// explanation, never an "add `items`" at an `anyOf/0` the request does not have.
+#[test]
+fn a_client_rewritten_type_list_is_explained_once_at_the_list() {
+    let text = "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[languages].items: field predicate failed: $type == Type.ARRAY\n* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[languages].any_of[0].items: missing field.";
+    let listed = json!({"type":"object","properties":{"languages":{"type":["array","null"],"items":{"type":"string"}}}});
+    let request =
+        json!({"tools":[{"functionDeclarations":[{"name":"read_pdf","parameters":listed}]}]});
+    let got = explain(Some(&request), text, Some("gemini/v1beta/parameters"));
+    let places: Vec<_> = got
+        .iter()
+        .map(|e| (e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    assert_eq!(places, [(Some("/properties/languages"), Some("type-list"))]);
+    assert!(
+        got[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("any_of[0].items: missing field")),
+        "{:?}",
+        got[0].notes
+    );
+    // The request as the client sent it (the rewrite itself) is explained as it is.
+    let rewritten = json!({"type":"object","properties":{"languages":{"anyOf":[{"type":"array"},{"type":"null"}],"items":{"type":"string"}}}});
+    let request =
+        json!({"tools":[{"functionDeclarations":[{"name":"read_pdf","parameters":rewritten}]}]});
+    let rules: Vec<_> = explain(Some(&request), text, None)
+        .into_iter()
+        .map(|e| e.rule)
+        .collect();
+    assert!(!rules.contains(&Some("type-list".into())), "{rules:?}");
+}

@@ -1598,6 +1598,18 @@ fn converted_type_list(schema: &Value, node: &str) -> Option<String> {
     }
 }
 
+/// The one tool of `tools` named `name`; `None` when none or several are.
+fn unique_named<'a, 'b>(tools: &'b [RequestTool<'a>], name: &str) -> Option<&'b RequestTool<'a>> {
+    match tools
+        .iter()
+        .filter(|t| t.name == Some(name))
+        .collect::<Vec<_>>()[..]
+    {
+        [t] => Some(t),
+        _ => None,
+    }
+}
+
 /// Rules whose pointer names the schema that lacks something (not the missing keyword).
 const MISSING_RULES: &[(&str, &str)] = &[
     ("type-missing", "type"),
@@ -1701,7 +1713,18 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                     ));
                     tool = tools.iter().find(|t| t.name == Some(n.as_str()));
                 }
-                None if have_request => notes.push(format!("the request has no tool at index {i}")),
+                None if have_request => {
+                    // A request cut down to the tool at fault (or grown since) still has it by
+                    // name: read there, so check's findings for it are looked up as well.
+                    tool = unique_named(tools, n);
+                    notes.push(match tool {
+                        Some(t) => format!(
+                            "the request has no tool at index {i}; its tool #{} named `{n}` is read instead",
+                            t.index
+                        ),
+                        None => format!("the request has no tool at index {i}"),
+                    });
+                }
                 None => {}
             }
         }

@@ -361,7 +361,98 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     if let (Some(request), Some(target)) = (request, target) {
         agree_with_check(&mut out, request, target);
     }
+    if out.is_empty()
+        && let Some(request) = request
+    {
+        out = unrecognized_at_place(request, error, target);
+    }
     out
+}
+
+/// A tool's place as OpenAI-compatible APIs write it in their errors:
+/// `tools[0].function.parameters.properties.x`, the dotted keys of the place in the tool's
+/// parameters.
+static TOOL_PLACE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"tools\[(\d+)\]\.function\.parameters((?:\.[A-Za-z0-9_$-]+)*)")
+        .expect("the tool place pattern compiles")
+});
+
+/// For an error no template reads (cut short, reworded by a client) that still names a place
+/// in a tool of `request` whole (see [`TOOL_PLACE`]; a place the request's tool does not
+/// have may have lost its end, and is not guessed at): one explanation per finding of
+/// `check --target {target}` (`portable` without a target) at or below that place, with the
+/// finding's rule and fix, or one naming the place alone when check finds nothing there. A
+/// note says the message itself was not recognized. Empty when no such place is named.
+fn unrecognized_at_place(request: &Value, error: &str, target: Option<&str>) -> Vec<Explanation> {
+    let tools = request_tools(request);
+    let Some((tool, pointer, named, line)) = TOOL_PLACE.captures_iter(error).find_map(|c| {
+        let index: usize = c[1].parse().ok()?;
+        let tool = tools.iter().find(|t| t.index == index)?;
+        let pointer = c[2]
+            .split('.')
+            .skip(1)
+            .fold(String::new(), |p, k| push_token(&p, k));
+        tool.schema?.pointer(&pointer)?;
+        // The line that names the place is the provider's words shown (a log may be long).
+        let start = error[..c.get(0)?.start()].rfind('\n').map_or(0, |i| i + 1);
+        let end = error[start..].find('\n').map_or(error.len(), |i| start + i);
+        Some((tool, pointer, c[0].to_string(), error[start..end].trim()))
+    }) else {
+        return Vec::new();
+    };
+    let profile_id = target.unwrap_or(crate::profile::PORTABLE);
+    let findings = crate::profile::embedded_set()
+        .ok()
+        .and_then(|set| set.get(profile_id))
+        .zip(crate::input::from_value(std::path::Path::new("request"), request.clone()).ok())
+        .map(|(profile, set)| {
+            let profile = crate::profile::CompiledProfile::new(profile);
+            crate::check::check_set_findings(&set, &profile).render_where(
+                &profile,
+                |index, in_request, _, p| {
+                    index == tool.index && !in_request && crate::schema::at_or_inside(p, &pointer)
+                },
+            )
+        })
+        .unwrap_or_default();
+    let check = match target {
+        Some(t) => format!("`check --target {t}`"),
+        None => "`check` (under `portable`)".to_string(),
+    };
+    let unread = format!(
+        "the message itself was not recognized (cut short or reworded); the place it names, \
+         `{named}`, is in the request"
+    );
+    let base = Explanation {
+        provider: target.map(family_of).unwrap_or("the provider"),
+        message: line.to_string(),
+        tool_index: Some(tool.index),
+        tool: tool.name.map(str::to_string),
+        pointer: Some(pointer.clone()),
+        located: Located::Path,
+        rule: None,
+        fix: None,
+        notes: Vec::new(),
+    };
+    if findings.is_empty() {
+        return vec![Explanation {
+            notes: vec![format!("{unread}, and {check} finds nothing there")],
+            ..base
+        }];
+    }
+    findings
+        .into_iter()
+        .map(|f| Explanation {
+            pointer: Some(f.pointer.clone()),
+            rule: Some(f.rule.to_string()),
+            fix: Some(f.fix.to_string()),
+            notes: vec![format!(
+                "{unread}; {check} reports this there ({})",
+                f.level.as_str()
+            )],
+            ..base.clone()
+        })
+        .collect()
 }
 
 /// Names, for each explanation of a tool at a place, the rule `check --target {target}`

@@ -1647,3 +1647,68 @@ fn a_client_rewritten_type_list_is_explained_once_at_the_list() {
         .collect();
     assert!(!rules.contains(&Some("type-list".into())), "{rules:?}");
 }
+
+/// An error no template reads (cut short, reworded) that names a place whole is explained at
+/// that place with check's findings there; a place the request does not have (its last key
+/// cut short) is not guessed at.
+#[test]
+fn an_unread_error_naming_a_whole_place_lists_checks_findings_there() {
+    let request = json!({"tools":[{"type":"function","function":{"name":"f","description":"d","parameters":
+        {"type":"object","properties":{"x":{"type":"string","const":"a"},"y":{"type":"string"}}}}}]});
+    let got = explain(
+        Some(&request),
+        "Error 400: tools[0].function.parameters.properties.x: 'const' is not sup",
+        None,
+    );
+    let found: Vec<_> = got
+        .iter()
+        .map(|e| (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            Some(0),
+            Some("/properties/x/const"),
+            Some("keyword-unsupported")
+        )]
+    );
+    assert!(
+        got[0].notes[0].contains("not recognized"),
+        "{:?}",
+        got[0].notes
+    );
+    // A clean place: named, with no rule, and a note that check finds nothing there.
+    let clean = explain(
+        Some(&request),
+        "oops: tools[0].function.parameters.properties.y",
+        None,
+    );
+    assert_eq!(
+        (
+            clean.len(),
+            clean[0].pointer.as_deref(),
+            clean[0].rule.as_deref()
+        ),
+        (1, Some("/properties/y"), None)
+    );
+    assert!(
+        clean[0].notes[0].ends_with("finds nothing there"),
+        "{:?}",
+        clean[0].notes
+    );
+    for cut in [
+        "oops: tools[0].function.parameters.properties.z",
+        "oops: tools[3].function.parameters.properties.x",
+    ] {
+        assert!(explain(Some(&request), cut, None).is_empty(), "{cut}");
+    }
+    // Without a request there is no place to look at.
+    assert!(
+        explain(
+            None,
+            "oops: tools[0].function.parameters.properties.x",
+            None
+        )
+        .is_empty()
+    );
+}

@@ -130,6 +130,24 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
             )));
         }
     }
+    // A setting for a target this run does not probe would be silently ignored, and a typo
+    // in its id (`--base-url anthropic/messages=…` meant for the `openai/chat` probed) would
+    // send the probed target's requests, key and all, to the provider itself.
+    if !args.targets.is_empty() {
+        for (flag, (id, _)) in base_urls
+            .iter()
+            .map(|p| ("--base-url", p))
+            .chain(models.iter().map(|p| ("--model", p)))
+        {
+            if !args.targets.iter().any(|f| id_matches(id, f)) {
+                return Err(Error::Usage(format!(
+                    "{flag} {id}=…: {id} is not probed in this run (--target {}); add \
+                     --target {id}, or correct the target's id",
+                    args.targets.join(" --target ")
+                )));
+            }
+        }
+    }
     // Given twice, one value would silently win: which one the user meant is not known.
     for (flag, list) in [("--base-url", &base_urls), ("--model", &models)] {
         for (i, (id, _)) in list.iter().enumerate() {
@@ -940,6 +958,45 @@ mod tests {
             err.contains("gemini/v1beta/parameters: refusing plain http to http://192.0.2.2:18093"),
             "{err}"
         );
+    }
+
+    /// A `--base-url` or `--model` for a target the run does not probe is an error, not a
+    /// flag ignored while the probed target goes to its provider.
+    #[test]
+    fn a_setting_for_a_target_not_probed_is_refused() {
+        let err = check_flags(&args(&[
+            "--target",
+            "openai/chat",
+            "--base-url",
+            "anthropic/messages=http://127.0.0.1:9/anthropic",
+        ]))
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            err.contains("--base-url anthropic/messages=…: anthropic/messages is not probed in this run (--target openai/chat)"),
+            "{err}"
+        );
+        let err = check_flags(&args(&[
+            "--target",
+            "engine/*",
+            "--model",
+            "openai/chat=gpt-4o",
+        ]))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.starts_with("--model openai/chat=…"), "{err}");
+        // A filter that covers the target, and no filter at all, take it.
+        for flags in [
+            &[
+                "--target",
+                "openai/*",
+                "--base-url",
+                "openai/chat=http://127.0.0.1:9",
+            ][..],
+            &["--base-url", "openai/chat=http://127.0.0.1:9"][..],
+        ] {
+            check_flags(&args(flags)).expect("taken");
+        }
     }
 
     /// A base URL ending in `/v1` means the same from `--base-url` as from the variable: the

@@ -1949,6 +1949,12 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 .into(),
         );
     }
+    if rule == Some("name-invalid")
+        && let Some(name) = tool.and_then(|t| t.name)
+        && fails_only_by_length(&message, name)
+    {
+        rule = Some("name-too-long");
+    }
     // The error's own number is the answer only without a request: a request that has no tool
     // there (noted above) shows the error is not about this request's tools.
     let tool_index = tool
@@ -1982,6 +1988,26 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         })
         .collect();
     std::iter::once(first).chain(others).collect()
+}
+
+/// A pattern quoted in a message (`should match pattern '^[a-zA-Z0-9_-]{1,64}$'`).
+static QUOTED_PATTERN: LazyLock<Regex> = LazyLock::new(|| re(r"pattern '([^']+)'"));
+/// A length bound in a pattern: `{1,64}`.
+static LENGTH_BOUND: LazyLock<Regex> = LazyLock::new(|| re(r"\{\d+,\d+\}"));
+
+/// Whether `name` fails the name pattern `message` quotes only by its length: the pattern
+/// refuses it, and the same pattern with its length bounds lifted takes it. A message that
+/// quotes a pattern (Anthropic's and OpenAI's) cannot say which part failed, so a
+/// 70-character name of allowed characters would otherwise be explained as bad characters.
+fn fails_only_by_length(message: &str, name: &str) -> bool {
+    let Some(pattern) = QUOTED_PATTERN.captures(message).map(|c| c[1].to_string()) else {
+        return false;
+    };
+    let unbounded = LENGTH_BOUND.replace_all(&pattern, "*");
+    match (Regex::new(&pattern), Regex::new(&unbounded)) {
+        (Ok(bounded), Ok(unbounded)) => !bounded.is_match(name) && unbounded.is_match(name),
+        _ => false,
+    }
 }
 
 /// Resolves a message about tools sharing a name (`name`, or any when `None`): one

@@ -1712,3 +1712,28 @@ fn an_unread_error_naming_a_whole_place_lists_checks_findings_there() {
         .is_empty()
     );
 }
+
+/// A quoted name pattern fails by characters or by length; with the request at hand, a name
+/// of allowed characters only is explained as too long (apify/actor-mcp-server#11's message,
+/// with the name made 70 letters long).
+#[test]
+fn a_name_pattern_failed_by_length_alone_is_a_name_too_long() {
+    let error = "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'";
+    let rule_for = |name: &str| {
+        let request =
+            json!({"tools":[{"name":name,"input_schema":{"type":"object","properties":{}}}]});
+        explain(Some(&request), error, Some("anthropic/messages"))[0]
+            .rule
+            .clone()
+    };
+    assert_eq!(rule_for(&"a".repeat(70)).as_deref(), Some("name-too-long"));
+    assert_eq!(
+        rule_for("someuser.some-actor").as_deref(),
+        Some("name-invalid")
+    );
+    assert_eq!(
+        rule_for(&format!("{}.b", "a".repeat(70))).as_deref(),
+        Some("name-invalid"),
+        "a bad character is named even when the name is also long"
+    );
+}

@@ -88,7 +88,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             if i > 0 {
                 println!();
             }
-            print_human(e, &redactor);
+            print_human(e, args.target.as_deref(), &redactor);
         }
     }
     Ok(
@@ -220,14 +220,17 @@ fn looks_like_path(arg: &str) -> bool {
 /// One explanation for people: the provider's message and the request's names are quoted, so
 /// the text is redacted (credentials) and escaped for a terminal
 /// ([`crate::report::escape_output`]).
-fn print_human(e: &Explanation, redactor: &Redactor) {
+fn print_human(e: &Explanation, target: Option<&str>, redactor: &Redactor) {
     print!(
         "{}",
-        crate::report::escape_output(&redactor.redact(&human(e)))
+        crate::report::escape_output(&redactor.redact(&human(e, target)))
     );
 }
 
-fn human(e: &Explanation) -> String {
+/// `target` (`--target`) names who answered when the message is in its provider's format:
+/// Azure OpenAI and DeepSeek answer in OpenAI's, so their messages are read by OpenAI's
+/// templates, but it was not OpenAI that said them.
+fn human(e: &Explanation, target: Option<&str>) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let tool = match (e.tool_index, e.tool.as_deref()) {
@@ -260,11 +263,26 @@ fn human(e: &Explanation) -> String {
     if let Some(fix) = &e.fix {
         let _ = writeln!(out, "  fix: {fix}");
     }
-    let _ = writeln!(out, "  {} said: {}", e.provider, one_line(&e.message));
+    let speaker = match target {
+        Some(t) if crate::explain::family_of(t) == e.provider && !own_format(t, e.provider) => {
+            format!("{t} (in {}'s format)", e.provider)
+        }
+        _ => e.provider.to_string(),
+    };
+    let _ = writeln!(out, "  {speaker} said: {}", one_line(&e.message));
     for n in &e.notes {
         let _ = writeln!(out, "  note: {n}");
     }
     out
+}
+
+/// Whether target `t` is the provider whose message format `format` names (Gemini and Vertex
+/// are Google's), rather than a service answering in another's format.
+fn own_format(t: &str, format: &str) -> bool {
+    match format {
+        "google" => t.starts_with("gemini/") || t.starts_with("vertex/"),
+        f => t.starts_with(f),
+    }
 }
 
 fn one_line(s: &str) -> String {
@@ -274,6 +292,27 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_service_answering_in_another_providers_format_is_named() {
+        let error = "Invalid schema for function 'f': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'b'.";
+        let said = |target: &str| {
+            let e = &explain(None, error, Some(target))[0];
+            human(e, Some(target))
+                .lines()
+                .find(|l| l.contains(" said: "))
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(
+            said("azure-openai/chat")
+                .starts_with("  azure-openai/chat (in openai's format) said: "),
+            "{}",
+            said("azure-openai/chat")
+        );
+        assert!(said("deepseek/beta-strict").starts_with("  deepseek/beta-strict (in openai's"));
+        assert!(said("openai/chat").starts_with("  openai said: "));
+    }
 
     #[cfg(unix)]
     #[test]

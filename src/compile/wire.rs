@@ -617,16 +617,21 @@ mod tests {
     /// value as the schema did, also when a keyword beside `type` holds for null too (trial
     /// 2026-12-02: `{"type":"string","anyOf":[…]}` became `type: ["string","null"]` beside an
     /// `anyOf` that still refused null, so "nullable" arguments could not be null).
-    #[test]
-    fn what_make_nullable_writes_accepts_null_and_nothing_else_new() {
-        let samples = [
+    /// Values of every JSON type, for comparing what two schemas accept.
+    fn samples() -> Vec<Value> {
+        vec![
             json!("x"),
             json!("abcd"),
             json!(3),
             json!(true),
             json!({}),
             json!([]),
-        ];
+        ]
+    }
+
+    #[test]
+    fn what_make_nullable_writes_accepts_null_and_nothing_else_new() {
+        let samples = samples();
         for s in [
             json!({"type":"string","anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^x"}]}),
             json!({"type":"string","oneOf":[{"maxLength":1},{"minLength":3}]}),
@@ -838,16 +843,8 @@ mod tests {
     /// wrapped in `anyOf`.
     #[test]
     fn openapi_nullable_is_written_as_json_schema_in_strict_forms() {
-        let samples = [
-            json!("x"),
-            json!("abcd"),
-            json!(3),
-            json!(true),
-            json!({}),
-            json!([]),
-            json!({"y": null}),
-            json!({"y": "x"}),
-        ];
+        let mut samples = samples();
+        samples.extend([json!({"y": null}), json!({"y": "x"})]);
         for (s, said) in [
             (json!({"type":"string","nullable":true}), true),
             (json!({"type":"string","enum":["x"],"nullable":true}), true),

@@ -361,12 +361,45 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     if let (Some(request), Some(target)) = (request, target) {
         agree_with_check(&mut out, request, target);
     }
+    for e in &mut out {
+        keyword_fix(e);
+    }
     if out.is_empty()
         && let Some(request) = request
     {
         out = unrecognized_at_place(request, error, target);
     }
     out
+}
+
+/// For `keyword-unsupported` at a keyword's own place (`/properties/x/pattern`), the fix for
+/// that keyword, as `check` writes it (drop what only annotates, restructure what declares
+/// the arguments: `oneOf` is not removed), instead of the rule's general "Remove the keyword"
+/// that would delete a union's schemas. A fix check already gave is kept.
+fn keyword_fix(e: &mut Explanation) {
+    if e.rule.as_deref() != Some("keyword-unsupported")
+        || e.fix.as_deref() != fix_for("keyword-unsupported")
+    {
+        return;
+    }
+    let mut tokens = e.pointer.as_deref().unwrap_or_default().rsplit('/');
+    let (Some(last), Some(before)) = (tokens.next(), tokens.next()) else {
+        return;
+    };
+    // `/properties/pattern` is a property named `pattern`, not the keyword.
+    const MAPS: [&str; 5] = [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+    ];
+    if crate::schema::is_keyword(last) && !MAPS.contains(&before) {
+        let feat = crate::profile::feature::Feat::Keyword(last);
+        e.fix = Some(crate::profile::rules::keyword_unsupported::fix_for(
+            last, &feat,
+        ));
+    }
 }
 
 /// A tool's place as OpenAI-compatible APIs write it in their errors:

@@ -1737,3 +1737,28 @@ fn a_name_pattern_failed_by_length_alone_is_a_name_too_long() {
         "a bad character is named even when the name is also long"
     );
 }
+
+/// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the
+/// keyword", which would delete a union's schemas (openai/openai-agents-js#1138's message).
+#[test]
+fn a_structural_keyword_is_not_fixed_by_removing_it() {
+    let error = "400 Invalid schema for function 'create_event': In context=('properties', 'recurrence'), 'oneOf' is not permitted.";
+    let request = json!({"tools":[{"type":"function","function":{"name":"create_event","strict":true,
+        "parameters":{"type":"object","properties":{"name":{"type":"string"},
+            "recurrence":{"oneOf":[{"type":"object","properties":{"type":{"const":"once"}}},
+                                   {"type":"object","properties":{"type":{"const":"weekly"}}}]}},
+        "required":["name","recurrence"],"additionalProperties":false}}}]});
+    let e = explain(Some(&request), error, Some("openai/chat-strict"))
+        .into_iter()
+        .find(|e| e.rule.as_deref() == Some("keyword-unsupported"))
+        .expect("read as keyword-unsupported");
+    assert_eq!(e.pointer.as_deref(), Some("/properties/recurrence/oneOf"));
+    let fix = e.fix.as_deref().unwrap_or_default();
+    assert!(fix.contains("cannot just be dropped"), "{fix}");
+    // A property named like the keyword keeps the rule's fix.
+    let mut named = e.clone();
+    named.pointer = Some("/properties/oneOf".into());
+    named.fix = fix_for("keyword-unsupported").map(str::to_string);
+    keyword_fix(&mut named);
+    assert_eq!(named.fix.as_deref(), fix_for("keyword-unsupported"));
+}

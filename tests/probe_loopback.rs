@@ -78,6 +78,8 @@ enum Keys {
 const VALID_KEY: &str = "tw-valid-key-0123456789";
 
 /// Every key variable of every route set to `key`.
+/// Every route's key set to `key`, with the settings a keyed route needs besides it (Vertex's
+/// project: a token without one is skipped).
 fn env_with(key: &str) -> BTreeMap<String, String> {
     let mut env = BTreeMap::new();
     for r in target::routes() {
@@ -85,6 +87,7 @@ fn env_with(key: &str) -> BTreeMap<String, String> {
             env.insert(v.to_string(), key.to_string());
         }
     }
+    env.insert("GOOGLE_CLOUD_PROJECT".into(), "toolwire-emulated".into());
     env
 }
 

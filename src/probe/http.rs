@@ -931,6 +931,12 @@ impl ProbeTarget for HttpTarget {
         if self.cfg.credential.is_none() && s.keyless == Keyless::Skip {
             missing.push(key_hint(self.route.as_ref()));
         }
+        missing.extend(
+            self.route
+                .missing_settings(&self.cfg)
+                .into_iter()
+                .map(String::from),
+        );
         (!missing.is_empty()).then(|| format!("set {}", missing.join(" and ")))
     }
 

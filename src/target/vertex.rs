@@ -70,12 +70,19 @@ impl Route for Vertex {
             };
         }
         cfg.extra.insert("location".into(), location);
-        cfg.extra.insert(
-            "project".into(),
-            env.var("GOOGLE_CLOUD_PROJECT")
-                .unwrap_or_else(|| "-".into()),
-        );
+        if let Some(project) = env.var("GOOGLE_CLOUD_PROJECT") {
+            cfg.extra.insert("project".into(), project);
+        }
         cfg
+    }
+    /// The keyless discovery needs no project (its `projects/-` is never authenticated), a
+    /// token does: a keyed request to `projects/-` names no project the token may use.
+    fn missing_settings(&self, cfg: &RouteConfig) -> Vec<&'static str> {
+        if cfg.credential.is_some() && !cfg.extra.contains_key("project") {
+            vec!["GOOGLE_CLOUD_PROJECT"]
+        } else {
+            Vec::new()
+        }
     }
     fn request(&self, cfg: &RouteConfig, tools: &[ToolDef], _opts: &WireOptions) -> WireRequest {
         let body = Body::new()
@@ -309,6 +316,27 @@ pub fn validate(body: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use crate::evidence::{Stage, Verdict};
+
+    /// A token without a project is skipped (it was sent to `projects/-`); the keyless
+    /// discovery, which authenticates nothing, still runs without one.
+    #[test]
+    fn a_token_needs_a_project() {
+        let env = |vars: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            vars.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let missing =
+            |vars: &[(&str, &str)]| Vertex.missing_settings(&Vertex.configure(&env(vars)));
+        let token = ("VERTEX_ACCESS_TOKEN", "tw-vertex-test");
+        assert_eq!(missing(&[token]), ["GOOGLE_CLOUD_PROJECT"]);
+        assert_eq!(
+            missing(&[token, ("GOOGLE_CLOUD_PROJECT", " ")]),
+            ["GOOGLE_CLOUD_PROJECT"]
+        );
+        assert!(missing(&[token, ("GOOGLE_CLOUD_PROJECT", "my-proj-123")]).is_empty());
+        assert!(missing(&[]).is_empty());
+    }
 
     #[test]
     fn vertex_wording_and_auth_first() {

@@ -795,6 +795,13 @@ pub trait Route: Send + Sync {
     fn private_env(&self) -> &'static [&'static str] {
         &[]
     }
+    /// The variables this route needs besides its key and base URL that `cfg` lacks: the
+    /// target is then skipped (`skipped: set VAR`), as it is without its key, rather than
+    /// sent a request the provider can only refuse or read as someone else's (Vertex's
+    /// project, which a keyed request would otherwise send as `projects/-`).
+    fn missing_settings(&self, _cfg: &RouteConfig) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// The base URL requests go to, from one as written in the base-URL variable or in
     /// `--base-url`: both are read here, so that one value means one thing wherever it was
     /// given (`OPENAI_BASE_URL=…/v1` and `--base-url openai/chat=…/v1` both end before the

@@ -698,6 +698,53 @@ async fn the_request_budget_stops_the_run() {
     s.stop().await;
 }
 
+/// A budget spent mid-run is named at the end of the run, with how many probes it stopped
+/// and the flag to raise: it showed only as `skipped N` in the table (the reason was in the
+/// run log alone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_budget_is_named_at_the_end_of_the_run() {
+    let emu = Emulator::start(SocketAddr::from(([127, 0, 0, 1], 0)), Options::default())
+        .await
+        .unwrap();
+    let runs = tempfile::tempdir().unwrap();
+    let out = tokio::task::block_in_place(|| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("OPENAI_BASE_URL", emu.base_url("openai"))
+            .env("OPENAI_API_KEY", "tw-emulator-key-1")
+            .args(["probe", "--no-progress", "--no-regenerate"])
+            .args(["--max-requests", "2", "--target", "openai/chat"])
+            .args(["--case", "keywords/*", "--runs-dir"])
+            .arg(runs.path())
+            .output()
+            .expect("toolwire runs")
+    });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let log = std::fs::read_dir(runs.path())
+        .unwrap()
+        .map(|e| runlog::read(&e.unwrap().path()).unwrap())
+        .next()
+        .expect("a run log");
+    let skipped = log
+        .observations
+        .iter()
+        .filter(|o| o.verdict == Verdict::Skipped)
+        .count();
+    assert!(skipped > 0, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "\n{skipped} probe(s) skipped: the request budget (--max-requests 2) was spent; \
+             raise --max-requests to probe them\n"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(emu.requests(), 2);
+    emu.stop().await;
+}
+
 const CANARY: &str = "tw-canary-7f3e9a1b5c2d";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -55,7 +55,9 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = crate::cli::whole_number_arg(0, http::MAX_RETRIES))]
     pub retries: u32,
-    /// Largest number of HTTP requests this run may send, all targets together.
+    /// Largest number of HTTP requests this run may send, all targets together; probes past
+    /// it end `skipped` and the run's end counts them. 0 is refused when a live target would
+    /// be probed.
     #[arg(long = "max-requests", value_name = "N", default_value_t = 8000,
           value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_requests: usize,
@@ -572,6 +574,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             println!("{}: skipped: {why}", t.record().id);
         }
     }
+    check_budget_allows(args.max_requests, &targets)?;
     // A real run reads the matrix in the reports folder and writes its log and the generated
     // files there; an emulated one never touches it.
     if !emulated {
@@ -637,6 +640,9 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         return Ok(INTERRUPTED_EXIT);
     };
     print_summary(&summary);
+    if let Some(line) = budget_spent(&summary, &budget, args.max_requests) {
+        println!("{line}");
+    }
     // Decided (and printed with the summary) before anything else can end the run: the log
     // and the regenerated files below are still written, and the status says the keys failed.
     let status = match refused_keys(&summary, &key_vars) {
@@ -666,6 +672,50 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         }
     }
     Ok(status)
+}
+
+/// Refuses `--max-requests 0` when a live target would be probed: every probe of it would
+/// end `skipped` and the run would only say that no request reached a target. Targets
+/// skipped for a missing key, and the in-process engines, send nothing and pass.
+fn check_budget_allows(max_requests: usize, targets: &[Arc<dyn ProbeTarget>]) -> Result<()> {
+    if max_requests > 0 {
+        return Ok(());
+    }
+    let live: Vec<String> = targets
+        .iter()
+        .filter(|t| t.skip_reason().is_none())
+        .map(|t| t.record())
+        .filter(|r| r.auth != "in-process")
+        .map(|r| r.id)
+        .collect();
+    if live.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "--max-requests 0 allows no request, and {} would be probed: raise --max-requests, or \
+         leave them out (--target engine/* or --offline probes the in-process engines only)",
+        live.join(", ")
+    )))
+}
+
+/// The summary's line when the run's request budget stopped probes: how many ended
+/// `skipped` for it and the flag to raise; `None` when the budget refused nothing. On a
+/// target that was probed, the budget is the only cause of a `skipped` verdict (directly, or
+/// through a control or Vertex discovery it stopped), so those are counted.
+fn budget_spent(summary: &RunSummary, budget: &Budget, max_requests: usize) -> Option<String> {
+    if budget.refused() == 0 {
+        return None;
+    }
+    let stopped: usize = summary
+        .targets
+        .values()
+        .filter(|t| t.skipped.is_none())
+        .filter_map(|t| t.counts.get(&Verdict::Skipped))
+        .sum();
+    Some(format!(
+        "{stopped} probe(s) skipped: the request budget (--max-requests {max_requests}) was \
+         spent; raise --max-requests to probe them"
+    ))
 }
 
 /// The summary's lines for targets that were sent a credential and whose control was refused

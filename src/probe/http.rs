@@ -122,6 +122,7 @@ impl HttpOptions {
 pub struct Budget {
     left: AtomicUsize,
     spent: AtomicUsize,
+    refused: AtomicUsize,
 }
 
 impl Budget {
@@ -130,6 +131,7 @@ impl Budget {
         Arc::new(Budget {
             left: AtomicUsize::new(limit.unwrap_or(usize::MAX)),
             spent: AtomicUsize::new(0),
+            refused: AtomicUsize::new(0),
         })
     }
 
@@ -141,6 +143,8 @@ impl Budget {
             .is_ok();
         if ok {
             self.spent.fetch_add(1, Ordering::AcqRel);
+        } else {
+            self.refused.fetch_add(1, Ordering::AcqRel);
         }
         ok
     }
@@ -148,6 +152,13 @@ impl Budget {
     /// Requests taken so far.
     pub fn spent(&self) -> usize {
         self.spent.load(Ordering::Acquire)
+    }
+
+    /// Requests refused so far because the budget was spent: each ends its probe `skipped`
+    /// (a probe asks again only to retry, and a refused retry ends it), so this counts the
+    /// probes the budget stopped, which the run's summary names with the flag to raise.
+    pub fn refused(&self) -> usize {
+        self.refused.load(Ordering::Acquire)
     }
 }
 
@@ -1075,7 +1086,8 @@ mod tests {
         let b = Budget::new(Some(2));
         assert!(b.take() && b.take());
         assert!(!b.take());
-        assert_eq!(b.spent(), 2);
+        assert!(!b.take());
+        assert_eq!((b.spent(), b.refused()), (2, 2));
     }
 
     #[test]

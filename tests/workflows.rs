@@ -403,16 +403,21 @@ fn the_rail_cache_key_names_the_toolchain() {
     assert!(key.contains("hashFiles('Cargo.lock')"), "cache key {key}");
 }
 
-/// The `run:` script of probe.yml's step named `name`, and the step itself.
-fn probe_yml_step(name: &str) -> (String, Value) {
+/// probe.yml's step named `name`.
+fn probe_yml_named(name: &str) -> Value {
     let workflow = yaml(".github/workflows/probe.yml");
-    let step = workflow["jobs"]["probe"]["steps"]
+    workflow["jobs"]["probe"]["steps"]
         .as_array()
         .expect("steps")
         .iter()
         .find(|s| s["name"].as_str() == Some(name))
         .unwrap_or_else(|| panic!("probe.yml has no step {name:?}"))
-        .clone();
+        .clone()
+}
+
+/// The `run:` script of probe.yml's step named `name`, and the step itself.
+fn probe_yml_step(name: &str) -> (String, Value) {
+    let step = probe_yml_named(name);
     let script = step["run"].as_str().expect("a run: step").to_string();
     (script, step)
 }
@@ -521,6 +526,55 @@ fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
         stdout.contains("::error") && stdout.contains(refused),
         "{stdout}"
     );
+}
+
+/// A run answered by a stand-in (`OPENAI_BASE_URL` pointing at a gateway) fails the Probe
+/// step with an annotation naming why, and its log, written to the system temp folder, is
+/// copied where the artifact step uploads it: the job stayed green, uploaded no log of the
+/// run and said nowhere that the weekly run produced no evidence.
+#[test]
+fn a_stand_in_run_fails_the_job_and_keeps_its_log() {
+    let (probe, _) = probe_yml_step("Probe");
+    let ws = tempfile::tempdir().expect("workspace");
+    let temp = tempfile::tempdir().expect("the system temp folder");
+    let log = temp.path().join("20261202T000000Z-abcd.jsonl");
+    std::fs::write(&log, "{\"type\":\"header\"}\n").expect("log written");
+    let why = "openai/chat answered from https://gw.example.com/openai%2F, not the provider's \
+               own host: a stand-in for the provider";
+    script_file(
+        &ws.path().join("target/release/toolwire"),
+        &format!(
+            "#!/bin/sh\necho \"run log: {}\"\necho \"emulated run ({why}): not evidence; the \
+             matrix was not regenerated\"\nexit 0\n",
+            log.display()
+        ),
+    );
+    let env = [
+        ("MAX_REQUESTS", "10"),
+        ("TARGETS", ""),
+        ("GCP_SERVICE_ACCOUNT_KEY", ""),
+    ];
+    let (status, outputs, stdout) = run_step(&probe, ws.path(), None, &env);
+    assert_eq!(status, 1, "{stdout}");
+    assert_eq!(outputs, "");
+    let annotation = stdout
+        .lines()
+        .find(|l| l.starts_with("::error"))
+        .unwrap_or_else(|| panic!("no ::error annotation: {stdout}"));
+    assert!(
+        annotation.contains(&why.replace('%', "%25")) && annotation.contains("stand-in-run/"),
+        "{annotation}"
+    );
+    let kept = std::fs::read_to_string(ws.path().join("stand-in-run/20261202T000000Z-abcd.jsonl"))
+        .expect("the log kept in the workspace");
+    assert_eq!(kept, "{\"type\":\"header\"}\n");
+    let upload = probe_yml_named("Upload the run log");
+    let paths = upload["with"]["path"].as_str().expect("upload paths");
+    assert!(
+        paths.lines().any(|l| l.trim() == "stand-in-run/"),
+        "{paths}"
+    );
+    assert_eq!(upload["if"].as_str(), Some("always()"));
 }
 
 /// Whether `program` runs here. Under CI (`CI` set) it must: a test skipped there would

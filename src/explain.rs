@@ -387,14 +387,7 @@ fn keyword_fix(e: &mut Explanation) {
         return;
     };
     // `/properties/pattern` is a property named `pattern`, not the keyword.
-    const MAPS: [&str; 5] = [
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-    ];
-    if crate::schema::is_keyword(last) && !MAPS.contains(&before) {
+    if crate::schema::is_keyword(last) && !crate::schema::MAP_OF_SCHEMAS.contains(&before) {
         let feat = crate::profile::feature::Feat::Keyword(last);
         e.fix = Some(crate::profile::rules::keyword_unsupported::fix_for(
             last, &feat,

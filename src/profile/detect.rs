@@ -1013,17 +1013,12 @@ fn holds_schemas(k: &str) -> bool {
 /// a member of a map keyword (`/properties/type` is the property `type`). A heuristic over the
 /// tokens: the schema is not at hand.
 fn names_keyword(pointer: &str) -> bool {
-    const MAPS: [&str; 5] = [
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-    ];
     let mut tokens = pointer.rsplit('/');
     let last = tokens.next().unwrap_or("");
     let before = tokens.next().unwrap_or("");
-    !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) && !MAPS.contains(&before)
+    !last.is_empty()
+        && !last.bytes().all(|b| b.is_ascii_digit())
+        && !crate::schema::MAP_OF_SCHEMAS.contains(&before)
 }
 
 /// What a feature found at `at` is about: a feature of the tool itself is about its name,

@@ -919,3 +919,70 @@ fn output_for_machines_keeps_a_deep_pointer_whole() {
     let whole = format!("\"pointer\": \"{}/b\"", "/a".repeat(511));
     assert!(args.contains(&whole), "{args}");
 }
+
+/// `probe --summary-json FILE` says which run log this run wrote (null when none was kept)
+/// and whether a stand-in answered in the provider's stead, also when the stand-in never
+/// answered at all: a scheduled job read both from the printed lines, and a stand-in that
+/// reached nothing printed no `emulated run` line, so the job stayed green on no evidence.
+#[test]
+fn the_summary_json_names_the_run_log_and_a_stand_in() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let runs = dir.path().join("runs");
+    let file = dir.path().join("summary.json");
+    let probe = |targets: &[&str]| -> serde_json::Value {
+        let _ = std::fs::remove_file(&file);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolwire"));
+        cmd.args([
+            "probe",
+            "--no-progress",
+            "--no-regenerate",
+            "--case",
+            "control",
+        ])
+        .args(["--retries", "0", "--runs-dir"])
+        .arg(&runs)
+        .arg("--summary-json")
+        .arg(&file)
+        .env_clear()
+        .env("OPENAI_API_KEY", "tw-emulator-key-1");
+        for t in targets {
+            cmd.args(["--target", t]);
+        }
+        if targets.contains(&"openai/chat") {
+            // A closed loopback port: a stand-in that never answers.
+            cmd.args(["--base-url", "openai/chat=http://127.0.0.1:9"]);
+        }
+        let out = cmd.output().expect("toolwire runs");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = std::fs::read_to_string(&file).expect("the summary is written");
+        serde_json::from_str(&text).expect("the summary is JSON")
+    };
+    let logs = || -> Vec<std::path::PathBuf> {
+        let mut l: Vec<_> = std::fs::read_dir(&runs)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        l.sort();
+        l
+    };
+    let real = probe(&["engine/jsonschema-2020-12"]);
+    assert_eq!(real["emulated"], false, "{real}");
+    assert_eq!(real["emulated_because"], serde_json::Value::Null, "{real}");
+    assert_eq!(logs().len(), 1);
+    assert_eq!(real["run_log"], logs()[0].display().to_string(), "{real}");
+
+    let reached = probe(&["engine/jsonschema-2020-12", "openai/chat"]);
+    assert_eq!(reached["emulated"], true, "{reached}");
+    let because = reached["emulated_because"].as_str().unwrap_or_default();
+    assert!(
+        because.starts_with("openai/chat answered from http://127.0.0.1:9"),
+        "{reached}"
+    );
+    let written = reached["run_log"].as_str().expect("a run log");
+    assert!(logs().iter().any(|l| l.display().to_string() == written));
+
+    let never = probe(&["openai/chat"]);
+    assert_eq!(never["run_log"], serde_json::Value::Null, "{never}");
+    assert_eq!(never["emulated"], true, "{never}");
+    assert_eq!(never["emulated_because"], reached["emulated_because"]);
+}

@@ -71,6 +71,11 @@ pub struct ProbeArgs {
     /// Do not regenerate the matrix and other generated files after the run.
     #[arg(long)]
     pub no_regenerate: bool,
+    /// When the run ends (not when it is refused or interrupted), write what a script needs
+    /// to FILE as JSON: `run_log` (the log this run wrote, or null when none was kept),
+    /// `emulated` and `emulated_because` (why the run is not evidence, or null).
+    #[arg(long = "summary-json", value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
 }
 
 /// `probe --help`'s exit statuses (the README's exit codes say the same).
@@ -170,6 +175,9 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     }
     for (id, model) in &models {
         http::check_model(&format!("--model {id}="), model)?;
+    }
+    if let Some(file) = &args.summary_json {
+        check_summary_folder(file)?;
     }
     let concurrency = concurrency(&args.concurrency)?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
@@ -652,6 +660,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         }
         None => EXIT_OK,
     };
+    let emulated_because = emulated.then_some(why_emulated.as_str());
     if !summary.reached_any() {
         // Every target was skipped or never answered: the log would hold no observation of
         // any target, only that nothing was observed, and folding it would change the matrix
@@ -661,9 +670,16 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             "no request reached a target (every one skipped or unreachable): no run log was \
              kept and the matrix was not regenerated"
         );
+        if let Some(file) = &args.summary_json {
+            write_summary_json(file, None, emulated_because)?;
+        }
         return Ok(status);
     }
     println!("run log: {}", summary.log.display());
+    // Written before the regeneration below, which can fail: the log is kept either way.
+    if let Some(file) = &args.summary_json {
+        write_summary_json(file, Some(&summary.log), emulated_because)?;
+    }
     if emulated {
         println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
     } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
@@ -672,6 +688,39 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         }
     }
     Ok(status)
+}
+
+/// Refuses a `--summary-json` file whose folder does not exist before anything is sent: found
+/// only when the run ends, the mistake would come after every request was spent.
+fn check_summary_folder(file: &std::path::Path) -> Result<()> {
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if folder.is_dir() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "--summary-json {}: there is no folder {} to write it in",
+        file.display(),
+        folder.display()
+    )))
+}
+
+/// Writes `--summary-json`: the run log kept (`None` when no request reached a target and
+/// none was), and why the run is not evidence (`None` for a real run). A scheduled job reads
+/// these rather than the printed lines, whose wording may change.
+fn write_summary_json(
+    file: &std::path::Path,
+    run_log: Option<&std::path::Path>,
+    emulated_because: Option<&str>,
+) -> Result<()> {
+    let json = serde_json::json!({
+        "run_log": run_log.map(|p| p.display().to_string()),
+        "emulated": emulated_because.is_some(),
+        "emulated_because": emulated_because,
+    });
+    std::fs::write(file, format!("{json:#}\n")).map_err(|e| Error::io(file, e))
 }
 
 /// Refuses `--max-requests 0` when a live target would be probed: every probe of it would

@@ -487,6 +487,7 @@ fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
             ("STUB_STATUS", status),
             ("MAX_REQUESTS", "10"),
             ("TARGETS", ""),
+            ("MODELS", ""),
             ("GCP_SERVICE_ACCOUNT_KEY", ""),
         ]
     };
@@ -528,46 +529,75 @@ fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
     );
 }
 
+/// A stub `toolwire` in `ws` that records its arguments (one a line) in `ws/args.txt` and
+/// writes `summary` (a `--summary-json` document) where `--summary-json` says, as the real
+/// one does when a run ends.
+fn summarizing_stub(ws: &std::path::Path, summary: &Value) {
+    std::fs::write(ws.join("summary.json"), summary.to_string()).expect("summary written");
+    script_file(
+        &ws.join("target/release/toolwire"),
+        "#!/bin/sh\nprintf '%s\\n' \"$@\" > args.txt\nwhile [ $# -gt 0 ]; do\n  \
+         if [ \"$1\" = --summary-json ]; then cp summary.json \"$2\"; fi\n  shift\ndone\n\
+         echo 'requests sent: 1'\n",
+    );
+}
+
+/// The Probe step's environment with no dispatch input and no secret.
+const NO_INPUTS: [(&str, &str); 4] = [
+    ("MAX_REQUESTS", "10"),
+    ("TARGETS", ""),
+    ("MODELS", ""),
+    ("GCP_SERVICE_ACCOUNT_KEY", ""),
+];
+
 /// A run answered by a stand-in (`OPENAI_BASE_URL` pointing at a gateway) fails the Probe
 /// step with an annotation naming why, and its log, written to the system temp folder, is
 /// copied where the artifact step uploads it: the job stayed green, uploaded no log of the
-/// run and said nowhere that the weekly run produced no evidence.
+/// run and said nowhere that the weekly run produced no evidence. The step reads
+/// `--summary-json`, not the printed lines: a stand-in that never answered printed no
+/// `emulated run` line, kept no log, and its run stayed green.
 #[test]
 fn a_stand_in_run_fails_the_job_and_keeps_its_log() {
+    if !available("jq") {
+        return;
+    }
     let (probe, _) = probe_yml_step("Probe");
-    let ws = tempfile::tempdir().expect("workspace");
     let temp = tempfile::tempdir().expect("the system temp folder");
     let log = temp.path().join("20261202T000000Z-abcd.jsonl");
     std::fs::write(&log, "{\"type\":\"header\"}\n").expect("log written");
     let why = "openai/chat answered from https://gw.example.com/openai%2F, not the provider's \
                own host: a stand-in for the provider";
-    script_file(
-        &ws.path().join("target/release/toolwire"),
-        &format!(
-            "#!/bin/sh\necho \"run log: {}\"\necho \"emulated run ({why}): not evidence; the \
-             matrix was not regenerated\"\nexit 0\n",
-            log.display()
-        ),
-    );
-    let env = [
-        ("MAX_REQUESTS", "10"),
-        ("TARGETS", ""),
-        ("GCP_SERVICE_ACCOUNT_KEY", ""),
-    ];
-    let (status, outputs, stdout) = run_step(&probe, ws.path(), None, &env);
-    assert_eq!(status, 1, "{stdout}");
-    assert_eq!(outputs, "");
-    let annotation = stdout
-        .lines()
-        .find(|l| l.starts_with("::error"))
-        .unwrap_or_else(|| panic!("no ::error annotation: {stdout}"));
-    assert!(
-        annotation.contains(&why.replace('%', "%25")) && annotation.contains("stand-in-run/"),
-        "{annotation}"
-    );
-    let kept = std::fs::read_to_string(ws.path().join("stand-in-run/20261202T000000Z-abcd.jsonl"))
-        .expect("the log kept in the workspace");
-    assert_eq!(kept, "{\"type\":\"header\"}\n");
+    for kept in [Some(&log), None] {
+        let ws = tempfile::tempdir().expect("workspace");
+        summarizing_stub(
+            ws.path(),
+            &serde_json::json!({
+                "run_log": kept.map(|l| l.display().to_string()),
+                "emulated": true,
+                "emulated_because": why,
+            }),
+        );
+        let (status, outputs, stdout) = run_step(&probe, ws.path(), None, &NO_INPUTS);
+        assert_eq!(status, 1, "{stdout}");
+        assert_eq!(outputs, "");
+        let annotation = stdout
+            .lines()
+            .find(|l| l.starts_with("::error"))
+            .unwrap_or_else(|| panic!("no ::error annotation: {stdout}"));
+        assert!(
+            annotation.contains(&why.replace('%', "%25")) && annotation.contains("stand-in-run/"),
+            "{annotation}"
+        );
+        let copied = ws.path().join("stand-in-run/20261202T000000Z-abcd.jsonl");
+        match kept {
+            Some(_) => assert_eq!(
+                std::fs::read_to_string(copied).expect("the log kept in the workspace"),
+                "{\"type\":\"header\"}\n"
+            ),
+            None => assert!(!copied.exists()),
+        }
+        assert!(!ws.path().join("run-log").exists(), "not a run's evidence");
+    }
     let upload = probe_yml_named("Upload the run log");
     let paths = upload["with"]["path"].as_str().expect("upload paths");
     assert!(
@@ -575,6 +605,108 @@ fn a_stand_in_run_fails_the_job_and_keeps_its_log() {
         "{paths}"
     );
     assert_eq!(upload["if"].as_str(), Some("always()"));
+}
+
+/// The artifact holds this run's log alone, the one `--summary-json` names, beside the
+/// output and the summary: it held every log ever committed in `reports/runs/`, and which
+/// was this run's had to be worked out from the names.
+#[test]
+fn the_artifact_holds_this_runs_log_alone() {
+    if !available("jq") {
+        return;
+    }
+    let (probe, _) = probe_yml_step("Probe");
+    let ws = tempfile::tempdir().expect("workspace");
+    let runs = ws.path().join("reports/runs");
+    std::fs::create_dir_all(&runs).expect("runs folder");
+    std::fs::write(runs.join("20250101T000000Z-old0.jsonl"), "old\n").expect("old log");
+    std::fs::write(runs.join("20261202T000000Z-new0.jsonl"), "new\n").expect("new log");
+    summarizing_stub(
+        ws.path(),
+        &serde_json::json!({
+            "run_log": "reports/runs/20261202T000000Z-new0.jsonl",
+            "emulated": false,
+            "emulated_because": null,
+        }),
+    );
+    let (status, _, stdout) = run_step(&probe, ws.path(), None, &NO_INPUTS);
+    assert_eq!(status, 0, "{stdout}");
+    let uploaded: Vec<String> = std::fs::read_dir(ws.path().join("run-log"))
+        .expect("run-log/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(uploaded, ["20261202T000000Z-new0.jsonl"]);
+    assert!(!ws.path().join("stand-in-run").exists());
+    let upload = probe_yml_named("Upload the run log");
+    let paths: Vec<&str> = upload["with"]["path"]
+        .as_str()
+        .expect("upload paths")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "run-log/",
+            "stand-in-run/",
+            "probe-output.txt",
+            "probe-summary.json"
+        ]
+    );
+}
+
+/// The dispatch's `models` (or, for scheduled runs, the `PROBE_MODELS` repository variable)
+/// becomes one `--model` per `TARGET=MODEL`, passed through `env:` and not expanded against
+/// the checkout's files: the workflow could not choose a model at all.
+#[test]
+fn models_become_model_flags() {
+    if !available("jq") {
+        return;
+    }
+    let workflow = yaml(".github/workflows/probe.yml");
+    let input = &workflow["on"]["workflow_dispatch"]["inputs"]["models"];
+    assert_eq!(input["required"], false, "{input}");
+    let step = probe_step(&workflow);
+    assert_eq!(
+        step["env"]["MODELS"],
+        "${{ inputs.models || vars.PROBE_MODELS }}"
+    );
+    let (probe, _) = probe_yml_step("Probe");
+    assert!(
+        !probe.contains("${{"),
+        "inputs reach the script through env: only"
+    );
+    let ws = tempfile::tempdir().expect("workspace");
+    // A file a glob would match, had the shell expanded `*`.
+    std::fs::write(ws.path().join("openai-x"), "").expect("file");
+    summarizing_stub(
+        ws.path(),
+        &serde_json::json!({"run_log": null, "emulated": false, "emulated_because": null}),
+    );
+    let mut env = NO_INPUTS;
+    env[2] = (
+        "MODELS",
+        " openai/chat=gpt-4.1\n bedrock/converse=anthropic.claude-x-v1:0  openai* ",
+    );
+    let (status, _, stdout) = run_step(&probe, ws.path(), None, &env);
+    assert_eq!(status, 0, "{stdout}");
+    let args = std::fs::read_to_string(ws.path().join("args.txt")).expect("args recorded");
+    let args: Vec<&str> = args.lines().collect();
+    let models: Vec<&[&str]> = args
+        .windows(2)
+        .filter(|w| w[0] == "--model")
+        .map(|w| &w[..])
+        .collect();
+    assert_eq!(
+        models,
+        [
+            &["--model", "openai/chat=gpt-4.1"][..],
+            &["--model", "bedrock/converse=anthropic.claude-x-v1:0"],
+            &["--model", "openai*"],
+        ]
+    );
 }
 
 /// Whether `program` runs here. Under CI (`CI` set) it must: a test skipped there would

@@ -694,17 +694,17 @@ fn models_become_model_flags() {
     assert_eq!(status, 0, "{stdout}");
     let args = std::fs::read_to_string(ws.path().join("args.txt")).expect("args recorded");
     let args: Vec<&str> = args.lines().collect();
-    let models: Vec<&[&str]> = args
+    let models: Vec<&str> = args
         .windows(2)
         .filter(|w| w[0] == "--model")
-        .map(|w| &w[..])
+        .map(|w| w[1])
         .collect();
     assert_eq!(
         models,
         [
-            &["--model", "openai/chat=gpt-4.1"][..],
-            &["--model", "bedrock/converse=anthropic.claude-x-v1:0"],
-            &["--model", "openai*"],
+            "openai/chat=gpt-4.1",
+            "bedrock/converse=anthropic.claude-x-v1:0",
+            "openai*"
         ]
     );
 }

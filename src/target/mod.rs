@@ -538,6 +538,78 @@ pub fn takes_builtin(target: &str, tool: &serde_json::Value) -> bool {
     )
 }
 
+/// The README's table of each live target's defaults (Markdown, one row per [`routes`]
+/// entry, a header first, `\n` after each line): the model probed, what replaces it
+/// (`--model`, the route's model variable), the base URL (or the variable that must give it)
+/// and the route's other defaults (Bedrock's region, Vertex's location, OpenRouter's
+/// upstream) with the variables that replace them. Read from each route's configuration with
+/// no variable set, so it says what a run with nothing set probes.
+pub fn defaults_table() -> String {
+    let none = std::collections::BTreeMap::new();
+    let mut out = String::from(
+        "| target | default model | model from | default base URL | other defaults |\n\
+         |---|---|---|---|---|\n",
+    );
+    for route in routes() {
+        let s = route.settings();
+        let cfg = route.configure(&none);
+        let model_from = std::iter::once("--model")
+            .chain(s.model_env)
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let base = match (cfg.base_url.as_str(), s.base_env) {
+            ("", Some(var)) => format!("none: set `{var}`"),
+            (url, Some(var)) => format!("`{url}` (`{var}`)"),
+            (url, None) => format!("`{url}`"),
+        };
+        let others = cfg
+            .extra
+            .iter()
+            .map(|(k, v)| {
+                let vars = extra_variables(route.as_ref(), k)
+                    .iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("{k} `{v}` ({vars})")
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        out.push_str(&format!(
+            "| `{}` | `{}` | {model_from} | {base} | {others} |\n",
+            route.id(),
+            cfg.model
+        ));
+    }
+    out
+}
+
+/// The variables that set `route`'s route-specific setting `key` ([`RouteConfig::extra`]),
+/// found by setting each variable the route reads alone and seeing which ones land there, so
+/// that the table cannot name a variable the code does not read.
+fn extra_variables(route: &dyn Route, key: &str) -> Vec<String> {
+    struct Asked(std::cell::RefCell<Vec<String>>);
+    impl Env for Asked {
+        fn var(&self, name: &str) -> Option<String> {
+            self.0.borrow_mut().push(name.to_string());
+            None
+        }
+    }
+    let asked = Asked(Default::default());
+    route.configure(&asked);
+    let mut names = asked.0.into_inner();
+    names.dedup();
+    let marker = "tw-setting-marker";
+    names
+        .into_iter()
+        .filter(|name| {
+            let env = std::collections::BTreeMap::from([(name.clone(), marker.to_string())]);
+            route.configure(&env).extra.get(key).map(String::as_str) == Some(marker)
+        })
+        .collect()
+}
+
 /// Looks a target up by id.
 pub fn find(id: &str) -> Option<TargetSpec> {
     registry().into_iter().find(|t| t.id == id)
@@ -546,4 +618,63 @@ pub fn find(id: &str) -> Option<TargetSpec> {
 /// True for targets run inside this process.
 pub fn is_engine(id: &str) -> bool {
     id.starts_with("engine/")
+}
+
+#[cfg(test)]
+mod readme_tests {
+    /// The lines around the README's generated table.
+    const BEGIN: &str = "<!-- generated from the code by toolwire::target::defaults_table(): \
+                         TOOLWIRE_README=overwrite cargo test --lib readme_defaults -->\n";
+    const END: &str = "<!-- end of the generated table -->\n";
+
+    /// The README's "Targets' defaults" table is what the routes configure with nothing set
+    /// (`TOOLWIRE_README=overwrite` rewrites it): the README named no target's model, nor
+    /// Bedrock's region and model.
+    #[test]
+    fn readme_defaults_table_is_the_routes_own() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+        let readme = std::fs::read_to_string(&path).expect("README.md");
+        let start = readme.find(BEGIN).expect("the table's first marker") + BEGIN.len();
+        let end = start + readme[start..].find(END).expect("the table's end marker");
+        let table = super::defaults_table();
+        if std::env::var("TOOLWIRE_README").as_deref() == Ok("overwrite") {
+            let new = format!("{}{table}{}", &readme[..start], &readme[end..]);
+            std::fs::write(&path, new).expect("README.md written");
+            return;
+        }
+        assert_eq!(
+            readme[start..end],
+            table,
+            "README.md's defaults table is stale: run TOOLWIRE_README=overwrite cargo test \
+             --lib readme_defaults and commit it"
+        );
+    }
+
+    /// Bedrock's and Vertex's silent defaults, and the variables that replace them, are in
+    /// the table (they were named nowhere a user would look).
+    #[test]
+    fn the_defaults_table_names_region_and_location() {
+        let table = super::defaults_table();
+        let row = |id: &str| {
+            table
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{id}` |")))
+                .unwrap_or_else(|| panic!("no row for {id}: {table}"))
+                .to_string()
+        };
+        let bedrock = row("bedrock/converse");
+        assert!(
+            bedrock.contains("`anthropic.claude-3-5-haiku-20241022-v1:0`")
+                && bedrock.contains("region `us-east-1` (`AWS_REGION`, `AWS_DEFAULT_REGION`)"),
+            "{bedrock}"
+        );
+        let vertex = row("vertex/v1/parameters");
+        assert!(
+            vertex.contains("location `us-central1` (`GOOGLE_CLOUD_LOCATION`)"),
+            "{vertex}"
+        );
+        assert!(row("azure-openai/chat").contains("none: set `AZURE_OPENAI_ENDPOINT`"));
+        assert!(row("openrouter").contains("`--model`, `OPENROUTER_MODEL`"));
+        assert_eq!(table.lines().count(), super::routes().len() + 2);
+    }
 }

@@ -1013,6 +1013,42 @@ mod tests {
         );
     }
 
+    /// `--model` given once per target sets each target's model and leaves the others at
+    /// their default: probe.yml turns `PROBE_MODELS`' pairs into one flag each.
+    #[test]
+    fn one_model_flag_per_target_sets_each() {
+        let a = args(&[
+            "--target",
+            "openai/*",
+            "--target",
+            "bedrock/converse",
+            "--model",
+            "openai/chat=gpt-4.1",
+            "--model",
+            "bedrock/converse=anthropic.claude-x-v1:0",
+        ]);
+        let client = http::client(Duration::from_secs(1)).expect("a client");
+        let env = BTreeMap::new();
+        let live = live_targets(&a, &env, &client, &Budget::new(Some(1))).expect("targets");
+        let models: Vec<(String, String)> = live
+            .targets
+            .iter()
+            .map(|t| (t.record().id, t.config().model.clone()))
+            .collect();
+        let default = crate::target::route("openai/chat-strict")
+            .expect("a route")
+            .settings()
+            .model;
+        let expected = [
+            ("openai/chat", "gpt-4.1"),
+            ("openai/chat-strict", default),
+            ("openai/responses-strict", default),
+            ("bedrock/converse", "anthropic.claude-x-v1:0"),
+        ]
+        .map(|(id, m)| (id.to_string(), m.to_string()));
+        assert_eq!(models, expected);
+    }
+
     /// The probed targets' settings that may be private reach the redactor, named by their
     /// variables; an unprobed target's do not.
     #[test]

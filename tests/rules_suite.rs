@@ -525,6 +525,13 @@ fn main() {
             }
         },
     ));
+    {
+        let docs = Documents::load(&project.documented_dir()).expect("documented evidence loads");
+        trials.push(trial(
+            "documented::secondary-labelled-as-secondary".into(),
+            move || secondary_labelled(&docs),
+        ));
+    }
     let by_name: BTreeMap<String, Arc<CompiledProfile>> = set
         .profiles
         .iter()
@@ -558,6 +565,53 @@ fn main() {
         }));
     }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Every link a reader follows to a third party's reading (`secondary`) is labelled
+/// `secondary`, never `doc`, in the committed RULES.md (inline links) and MATRIX.md (numbered
+/// references): such words are not the provider's, wherever they are shown. Some link must
+/// exist, or the check would pass on pages that cite no such evidence at all.
+fn secondary_labelled(docs: &Documents) -> Result<(), Failed> {
+    use toolwire::evidence::EvidenceKind;
+    let urls: BTreeSet<&str> = docs
+        .entries()
+        .filter(|e| e.kind == EvidenceKind::Secondary)
+        .map(|e| e.url.as_str())
+        .collect();
+    let read = |f: &str| std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"));
+    let (rules_md, matrix_md) = (read("reports/RULES.md")?, read("reports/MATRIX.md")?);
+    let mut labels: Vec<(String, String)> = Vec::new();
+    let inline = regex::Regex::new(r"\[([^\]]+)\]\((https?://[^)\s]+)\)").unwrap();
+    for c in inline.captures_iter(&rules_md) {
+        labels.push((format!("RULES.md {}", &c[2]), c[1].to_string()));
+    }
+    let defs = regex::Regex::new(r"(?m)^\[(\d+)\]: (\S+)$").unwrap();
+    let numbered: BTreeMap<String, String> = defs
+        .captures_iter(&matrix_md)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    let cites = regex::Regex::new(r"\[([^\]\[]+)\]\[(\d+)\]").unwrap();
+    for c in cites.captures_iter(&matrix_md) {
+        if let Some(url) = numbered.get(&c[2]) {
+            labels.push((format!("MATRIX.md {url}"), c[1].to_string()));
+        }
+    }
+    let to_secondary: Vec<&(String, String)> = labels
+        .iter()
+        .filter(|(at, _)| urls.iter().any(|u| at.ends_with(&format!(" {u}"))))
+        .collect();
+    let wrong: Vec<_> = to_secondary
+        .iter()
+        .filter(|(_, label)| !label.starts_with("secondary "))
+        .collect();
+    if to_secondary.is_empty() {
+        return Err("no link to `secondary` evidence found in RULES.md or MATRIX.md".into());
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("links to `secondary` evidence labelled otherwise: {wrong:?}").into())
+    }
 }
 
 /// `rule`'s example, read as a file is (a bare schema, a tool, a list of tools), gets an error

@@ -1,6 +1,7 @@
-//! Documented evidence: provider documentation (`doc`) and public reports (`report`), kept
-//! in `reports/documented/*.yaml` in the format `reports/documented/README.md` describes, and
-//! mapped to the matrix cells they speak to.
+//! Documented evidence: provider documentation (`doc`), public reports (`report`) and third
+//! parties' readings of a provider (`secondary`), kept in `reports/documented/*.yaml` in the
+//! format `reports/documented/README.md` describes, and mapped to the matrix cells they
+//! speak to.
 //!
 //! An entry says which (feature, target) cells it speaks to in one of two ways:
 //! - `cells`: explicit verdicts for a case parameter (optionally one placement) at targets;
@@ -100,6 +101,13 @@ pub struct CellMap {
     /// The words that speak to these cells, when not the entry's `quote`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
+    /// The stage of the target's pipeline the verdict belongs to (`parse` or `validate`), for
+    /// words that do not name it themselves: a documented field list says a list for `type`
+    /// is refused, not that Gemini's parser refuses it, which its error template would say
+    /// ([`google_stage`]). The stage decides whether a later parse-only acceptance overturns
+    /// the verdict ([`super::parsed_only`]); `note` says why the stage is the one given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<Stage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -258,14 +266,42 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
     }
     // Only toolwire's own run logs are `probe` evidence: a file of documented facts that
     // called itself observed would publish a transcript nobody saw.
-    if !matches!(e.kind, EvidenceKind::Doc | EvidenceKind::Report) {
+    if e.kind == EvidenceKind::Probe {
         return bad(
             "/kind".into(),
             format!(
-                "kind {:?}: documented evidence is `doc` or `report`; `probe` evidence comes only from toolwire's own run logs",
+                "kind {:?}: documented evidence is `doc`, `report` or `secondary`; `probe` evidence comes only from toolwire's own run logs",
                 e.kind.as_str()
             ),
         );
+    }
+    // A third party's reading stands for a provider's statement it does not quote: the note
+    // is where a reader learns which statement, and what the verdict infers from the words.
+    if e.kind == EvidenceKind::Secondary && e.notes.trim().is_empty() {
+        return bad(
+            "/notes".into(),
+            "a `secondary` entry needs `notes`: whose reading it is, which provider statement it stands for and what is inferred from its words".into(),
+        );
+    }
+    let quotes =
+        std::iter::once(("/quote".to_string(), e.quote.as_str()))
+            .chain(
+                e.cells.iter().enumerate().filter_map(|(j, c)| {
+                    c.quote.as_deref().map(|q| (format!("/cells/{j}/quote"), q))
+                }),
+            )
+            .chain(
+                e.rules.iter().enumerate().filter_map(|(j, r)| {
+                    r.quote.as_deref().map(|q| (format!("/rules/{j}/quote"), q))
+                }),
+            );
+    for (at, quote) in quotes {
+        if declares_summary(quote) {
+            return bad(
+                at,
+                "the quote says it is a summary: a quote is the source's own words (a summary belongs in `notes`, and words not the provider's in a `secondary` entry)".into(),
+            );
+        }
     }
     if e.url.trim().is_empty() {
         return bad("/url".into(), "no url".into());
@@ -330,6 +366,17 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
                 format!("cell date {d:?} {problem}"),
             );
         }
+        if let Some(stage) = c.stage
+            && !matches!(stage, Stage::Parse | Stage::Validate)
+        {
+            return bad(
+                format!("/cells/{j}/stage"),
+                format!(
+                    "stage {:?}: a schema verdict belongs to the `parse` or `validate` stage",
+                    stage.as_str()
+                ),
+            );
+        }
         for (k, f) in c.features.iter().enumerate() {
             if crate::profile::feature::parse_parameter(f).is_none() {
                 return bad(
@@ -364,6 +411,14 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
         }
     }
     Ok(())
+}
+
+/// Whether a quote says of itself that it is not the source's words: `(summary, not the
+/// page's words: …)` opened the quotes that once stood in for a page the project had only
+/// read about.
+fn declares_summary(quote: &str) -> bool {
+    let q = quote.to_lowercase();
+    q.contains("summary, not the") || q.contains("not the page's words")
 }
 
 /// Documented evidence resolved against a catalog.
@@ -418,13 +473,14 @@ fn item(
     verdict: Verdict,
     date: Option<&String>,
     quote: Option<&String>,
+    stage: Option<Stage>,
     note: String,
 ) -> EvidenceItem {
     let date = date.cloned().unwrap_or_else(|| e.date.clone());
     let quote = quote
         .cloned()
         .or_else(|| (!e.quote.is_empty()).then(|| e.quote.clone()));
-    let stage = quote.as_deref().and_then(google_stage);
+    let stage = stage.or_else(|| quote.as_deref().and_then(google_stage));
     let endpoint = if !e.route.is_empty() {
         Some(e.route.clone())
     } else if !e.title.is_empty() {
@@ -508,6 +564,7 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                                 cell.verdict,
                                 cell.date.as_ref(),
                                 cell.quote.as_ref(),
+                                cell.stage,
                                 note,
                             ),
                         });
@@ -532,6 +589,7 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                             verdict,
                             rule.date.as_ref(),
                             rule.quote.as_ref(),
+                            None,
                             format!("{}: {why}", e.id),
                         ),
                     });
@@ -898,7 +956,7 @@ mod tests {
             (
                 entry("probe", "https://example.com/1", "rejected"),
                 "/0/kind",
-                "kind \"probe\": documented evidence is `doc` or `report`",
+                "kind \"probe\": documented evidence is `doc`, `report` or `secondary`",
             ),
             (
                 entry("report", "javascript:alert(1)", "rejected"),
@@ -932,6 +990,89 @@ mod tests {
             write(&entry(kind, "http://example.com/1", "accepted-ignored"));
             assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
         }
+    }
+
+    /// A third party's reading is no provider's words: it loads only with `notes` saying
+    /// what it stands for, and keeps its own kind through to the matrix item.
+    #[test]
+    fn a_secondary_entry_needs_notes_and_keeps_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let base = "- id: r1\n  kind: secondary\n  url: https://example.com/lib\n  date: '2026-12-02'\n  quote: names are at most 64 characters\n  unmapped: x\n";
+        write(base);
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("at /0/notes: r1: a `secondary` entry needs `notes`"),
+            "{err}"
+        );
+        write(&format!("{base}  notes: 'a client library''s reading'\n"));
+        let docs = Documents::load(dir.path()).unwrap();
+        let e = docs.entries().next().unwrap();
+        assert_eq!(e.kind, EvidenceKind::Secondary);
+        let it = item(e, Verdict::Rejected, None, None, None, String::new());
+        assert_eq!(it.kind.as_str(), "secondary");
+    }
+
+    /// A quote is the source's own words: one that says it is a summary (as the quotes
+    /// standing in for pages the project had only read about once did) is refused wherever
+    /// it is, the entry's, a cell's or a rule's.
+    #[test]
+    fn a_quote_that_declares_itself_a_summary_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let head = "- id: r1\n  kind: doc\n  url: https://example.com/1\n  date: '2026-11-30'\n";
+        let summary = "'(summary, not the page''s words: a reading) names are short'";
+        let cell = "  - targets: [openai/chat]\n    features: ['keyword-allowed: const']\n    verdict: rejected\n";
+        let rule = "  - targets: [openai/chat]\n    name-pattern: ^a$\n";
+        for (text, place) in [
+            (
+                format!("{head}  quote: {summary}\n  unmapped: x\n"),
+                "/0/quote",
+            ),
+            (
+                format!("{head}  cells:\n{cell}    quote: {summary}\n"),
+                "/0/cells/0/quote",
+            ),
+            (
+                format!("{head}  rules:\n{rule}    quote: {summary}\n"),
+                "/0/rules/0/quote",
+            ),
+        ] {
+            write(&text);
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("at {place}: r1: the quote says it is a summary")),
+                "{err}"
+            );
+        }
+        write(&format!(
+            "{head}  quote: names are short\n  cells:\n{cell}    quote: 'enum?: string[];'\n"
+        ));
+        assert!(Documents::load(dir.path()).is_ok());
+    }
+
+    /// Words that do not name their stage (a field list) can be given one, which the matrix
+    /// item carries; without it only a Google template quote names a stage, and a stage a
+    /// schema verdict cannot have is refused.
+    #[test]
+    fn a_cell_may_name_the_stage_its_words_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let head = "- id: r1\n  kind: doc\n  url: https://example.com/1\n  date: '2026-11-30'\n  cells:\n  - targets: [gemini/v1beta/parameters]\n    features: ['type-list: string']\n    verdict: rejected\n    quote: 'type?: Type;'\n";
+        write(&format!("{head}    stage: quota\n"));
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("at /0/cells/0/stage: r1: stage \"quota\": a schema verdict belongs to"),
+            "{err}"
+        );
+        write(&format!("{head}    stage: parse\n"));
+        let docs = Documents::load(dir.path()).unwrap();
+        let e = docs.entries().next().unwrap();
+        let c = &e.cells[0];
+        let staged = item(e, c.verdict, None, c.quote.as_ref(), c.stage, String::new());
+        assert_eq!(staged.stage, Some(Stage::Parse));
+        let unstaged = item(e, c.verdict, None, c.quote.as_ref(), None, String::new());
+        assert_eq!(unstaged.stage, None);
     }
 
     /// serde's message names the type it expected, not the field: in a file of many entries

@@ -501,7 +501,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     let _ = writeln!(
         out,
         "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
-Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = provider documentation; `report` = public bug report) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, a doc or report to its page). \
+Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the provider's own documentation; `report` = public bug report; `secondary` = a third party's reading of the provider, such as a client library's) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, any other to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
     );

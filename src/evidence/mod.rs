@@ -1,8 +1,9 @@
 //! Observations, evidence and the matrix.
 //!
 //! Vocabulary: an [`Observation`] is what one probe saw; *evidence*
-//! ([`EvidenceKind`]) is an observation (`probe`), a documented fact (`doc`) or a public report
-//! (`report`); the matrix folds all evidence into one cell per (case, target).
+//! ([`EvidenceKind`]) is an observation (`probe`), a provider's documented fact (`doc`), a
+//! public report (`report`) or a third party's reading of a provider (`secondary`); the matrix
+//! folds all evidence into one cell per (case, target).
 
 pub mod documented;
 pub mod matrix;
@@ -115,18 +116,25 @@ pub fn parsed_only(verdict: Verdict, stage: Stage, status: Option<u16>) -> bool 
 pub enum EvidenceKind {
     /// Observed by this tool: run id, date, endpoint, model and the verbatim answer.
     Probe,
-    /// A provider's documentation: URL, date read, quote.
+    /// A provider's own documentation or source: URL, date read, the page's own words.
     Doc,
     /// A public bug report: URL, date, verbatim error.
     Report,
+    /// A third party's published reading of a provider's documentation or behaviour (a client
+    /// library, an SDK wrapper): its URL, the date read and its own words. What it stands for
+    /// is that party's claim, not the provider's words, so it is labelled apart from `doc`
+    /// wherever evidence is shown; like `report`, it may decide a verdict.
+    Secondary,
 }
 
 impl EvidenceKind {
+    /// The name used in files and in every label a reader sees (`secondary 2026-12-02`).
     pub fn as_str(self) -> &'static str {
         match self {
             EvidenceKind::Probe => "probe",
             EvidenceKind::Doc => "doc",
             EvidenceKind::Report => "report",
+            EvidenceKind::Secondary => "secondary",
         }
     }
 }

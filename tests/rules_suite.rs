@@ -71,10 +71,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "report::moonshot-anyof-parent-type-property::moonshot/chat",
         "newer evidence decides: a maintainer measured the official endpoint accepting anyOf beside a parent type on 2026-09-21 (moonshot-acceptance-official-endpoint)",
     ),
-    (
-        "report::ollama-type-array::ollama/chat",
-        "newer evidence decides: Ollama's api/types.go (read 2026-11-30) decodes a property type from a string or an array",
-    ),
 ];
 
 fn normalize(p: &str) -> String {

@@ -109,7 +109,8 @@ pub(super) struct Raw {
     pub tool: ToolLoc,
     pub place: Place,
     pub rule: Option<&'static str>,
-    /// A fix for problems no rule covers (the strict structured-outputs requirements).
+    /// A fix for problems no rule covers (the strict structured-outputs requirements), or
+    /// the message's own narrower one than its rule's (Gemini's siblings of `$ref`).
     pub fix: Option<&'static str>,
     pub notes: Vec<String>,
     /// Whether the rule holds only where the place is found: the message names no place, and
@@ -442,6 +443,11 @@ static G_UNDEFINED_REF: LazyLock<Regex> =
     LazyLock::new(|| re(r"reference to undefined schema at ([\w.$-]+)"));
 static G_REF_SIBLINGS: LazyLock<Regex> =
     LazyLock::new(|| re(r"\$ref '([^']+)' was set alongside unsupported fields"));
+/// The fix for Gemini's "$ref ... was set alongside unsupported fields", whose message goes on
+/// "only description and default can be set alongside it".
+const REF_SIBLINGS_FIX: &str = "Remove the keywords beside the `$ref` other than `description` and \
+     `default` (a `type`, a `title`, ...): the referenced schema says what they would; or inline \
+     the referenced schema.";
 static G_FIELD_FOR_SCHEMA: LazyLock<Regex> =
     LazyLock::new(|| re(r"Unknown field for Schema: (\w+)"));
 static G_CANNOT_FIND_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"Cannot find field: ([\w$]+)"));
@@ -660,15 +666,17 @@ fn google(text: &str) -> Vec<Raw> {
         );
     }
     for c in G_REF_SIBLINGS.captures_iter(text) {
-        out.push(
-            Raw::new(
-                "google",
-                matched(&c),
-                ToolLoc::Unknown,
-                Place::Search(Cond::RefNamedWithSiblings(c[1].to_string())),
-            )
-            .rule("ref-unsupported"),
-        );
+        let mut raw = Raw::new(
+            "google",
+            matched(&c),
+            ToolLoc::Unknown,
+            Place::Search(Cond::RefNamedWithSiblings(c[1].to_string())),
+        )
+        .rule("ref-unsupported");
+        // The message says what to keep (anomalyco/opencode#12295): the `$ref` is allowed,
+        // so inlining it, the rule's general fix, is more than it asks for.
+        raw.fix = Some(REF_SIBLINGS_FIX);
+        out.push(raw);
     }
     for c in G_FIELD_FOR_SCHEMA.captures_iter(text) {
         out.push(

@@ -1766,3 +1766,41 @@ fn a_structural_keyword_is_not_fixed_by_removing_it() {
     keyword_fix(&mut named);
     assert_eq!(named.fix.as_deref(), fix_for("keyword-unsupported"));
 }
+
+/// opencode-ref-with-siblings (reports.yaml, anomalyco/opencode#12295), verbatim: Gemini's
+/// JSON-Schema field refuses a `type` and a `title` beside `$ref`. Under that target check
+/// reports them (not the object's properties, which the `$ref` supplies), and the fix says
+/// to remove them rather than inline a reference the target accepts.
+#[test]
+fn gemini_ref_siblings_name_the_reference_and_what_to_remove() {
+    let request = json!({"functionDeclarations":[{"name":"t","parametersJsonSchema":{
+        "$defs":{"QuestionOption":{"type":"object","properties":{"label":{"type":"string"}}}},
+        "type":"object","properties":{"options":{"type":"array",
+          "items":{"$ref":"#/$defs/QuestionOption","type":"object","title":"Option"}}}}}]});
+    let text = "$ref 'QuestionOption' was set alongside unsupported fields. If a schema node has $ref set, then only description and default can be set alongside it";
+    for target in [Some("gemini/v1beta/parameters-json-schema"), None] {
+        let got = explain(Some(&request), text, target);
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(
+            (e.tool.as_deref(), e.pointer.as_deref(), e.rule.as_deref()),
+            (
+                Some("t"),
+                Some("/properties/options/items"),
+                Some("ref-unsupported")
+            ),
+            "{target:?}: {e:#?}"
+        );
+        let fix = e.fix.as_deref().unwrap_or_default();
+        assert!(
+            fix.starts_with("Remove the keywords beside the `$ref`") && fix.contains("`title`"),
+            "{fix}"
+        );
+        assert!(
+            !e.notes.iter().any(|n| n.contains("reports `")),
+            "{:?}",
+            e.notes
+        );
+    }
+}

@@ -327,6 +327,13 @@ pub mod value {
     pub const REF_CHAIN_TOO_LONG: &str = "chain too long";
     pub const REF_REMOTE: &str = "remote";
     pub const WITH_SIBLINGS: &str = "with siblings";
+    /// `$ref` with a sibling `type` (Gemini's JSON-Schema field allows only `description` and
+    /// `default` beside `$ref`: anomalyco/opencode#12295).
+    pub const REF_WITH_TYPE: &str = "with type";
+    /// `$ref` with a sibling `title`.
+    pub const REF_WITH_TITLE: &str = "with title";
+    /// `$ref` with a sibling `default`.
+    pub const REF_WITH_DEFAULT: &str = "with default";
     pub const ITEMS_LIST: &str = "list";
     pub const BOOL_TRUE: &str = "true";
     pub const BOOL_FALSE: &str = "false";

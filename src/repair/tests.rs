@@ -1633,3 +1633,48 @@ fn one_place_refused_for_one_reason_is_listed_once() {
         "{listed:?}"
     );
 }
+
+/// A target that takes `$ref` but only `description` and `default` beside it (Gemini's
+/// JSON-Schema field, anomalyco/opencode#12295): the other siblings are dropped, the reference
+/// and those two kept; a `type` the target declares too loses nothing, another is reported.
+#[test]
+fn siblings_a_target_refuses_beside_a_reference_are_dropped() {
+    let p = profile(&[
+        "keyword-allowed: $ref (with type)",
+        "keyword-allowed: $ref (with title)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "options":{"type":"array","items":{"$ref":"#/$defs/Option","type":"object","title":"Option","description":"d","default":{}}},
+            "n":{"$ref":"#/$defs/Option","type":"string"}},
+            "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let params = r.tool.parameters.as_ref().unwrap();
+    assert_eq!(
+        params["properties"]["options"]["items"],
+        json!({"$ref":"#/$defs/Option","description":"d","default":{}})
+    );
+    assert_eq!(params["properties"]["n"], json!({"$ref":"#/$defs/Option"}));
+    let lost = |at: &str| {
+        r.changes
+            .iter()
+            .find(|c| c.pointer == at)
+            .map(|c| c.lost.clone())
+            .unwrap_or_else(|| panic!("no change at {at}: {:#?}", r.changes))
+    };
+    assert_eq!(lost("/properties/options/items/type"), None);
+    assert!(
+        lost("/properties/options/items/title").is_some_and(|l| l.contains("annotation")),
+        "{:#?}",
+        r.changes
+    );
+    assert!(
+        lost("/properties/n/type")
+            .is_some_and(|l| l.contains("no longer enforces `type: \"string\"`")),
+        "{:#?}",
+        r.changes
+    );
+}

@@ -44,7 +44,9 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if !n.ty.names("object") {
+    // A `$ref` beside `type: object` supplies the properties (its target is checked where it
+    // is defined): `{"$ref": "#/$defs/Option", "type": "object"}` declares them.
+    if !n.ty.names("object") || n.reference.is_some() {
         return;
     }
     match n.properties {
@@ -97,6 +99,23 @@ mod tests {
                 ("/properties/a", "structure: object-without-properties"),
                 ("/properties/b/properties", "structure: empty-properties"),
             ])
+        );
+    }
+
+    /// The properties of an object typed beside a `$ref` are the reference's
+    /// (anomalyco/opencode#12295's `items`); an object that is its own schema still needs them.
+    #[test]
+    fn a_reference_beside_type_object_supplies_the_properties() {
+        let r = "object-properties-missing";
+        assert_eq!(
+            seen(
+                r,
+                json!({"type":"object","properties":{
+                    "options":{"type":"array","items":{"$ref":"#/$defs/Option","type":"object","title":"Option"}},
+                    "bare":{"type":"object","title":"Option"}},
+                    "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}}}})
+            ),
+            pairs(&[("/properties/bare", "structure: object-without-properties")])
         );
     }
 

@@ -13,11 +13,12 @@ pub const RULE: Rule = Rule {
              chain of bare `$ref`s that never reaches a schema), a chain of more than 64 \
              `$ref`s in a row or nested in each other's targets (`chain too long`: toolwire \
              follows no further), with sibling \
-             keywords, or resolving to nothing; and the `$defs`/`definitions` containers.",
-    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
+             keywords (any, and apart from that a `type`, a `title` or a `default` beside it, \
+             which some targets tell from a `description`), or resolving to nothing; and the `$defs`/`definitions` containers.",
+    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
     fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
-    repair: "partly: plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
+    repair: "partly: a `type`, `title` or `default` beside a `$ref` is dropped (a `type` its target does not declare too is reported lost); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -27,12 +28,34 @@ pub const RULE: Rule = Rule {
     },
 };
 
+/// The siblings of `$ref` told apart by kind, each with its `$ref` form: a target may allow one
+/// sibling and not another (Gemini's JSON-Schema field allows `description` and `default`
+/// only, anomalyco/opencode#12295). Any sibling, these included, is also `$ref (with siblings)`.
+pub const SIBLING_FORMS: [(&str, &str); 3] = [
+    ("type", value::REF_WITH_TYPE),
+    ("title", value::REF_WITH_TITLE),
+    ("default", value::REF_WITH_DEFAULT),
+];
+
+/// The sibling keyword a `$ref` form is about (`with type` → `type`), if it is one of
+/// [`SIBLING_FORMS`].
+pub fn sibling_of(form: &str) -> Option<&'static str> {
+    SIBLING_FORMS
+        .iter()
+        .find(|(_, f)| *f == form)
+        .map(|(k, _)| *k)
+}
+
 /// A plain reference (or one with siblings) and the containers are repaired by inlining the
 /// whole schema, which repair refuses for some schemas whose every reference is plain (a chain
 /// past the hop limit further on, a `$ref` "bomb" past the expansion cap): repair's own
 /// decision ([`crate::repair::refs::refusal`]) says which, so that check's "(repairable)"
 /// and fix text agree with it.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    // `repair::fixes::keywords` drops that sibling, which needs no inlining.
+    if matches!(f, Feat::KeywordForm("$ref", v) if sibling_of(v).is_some()) {
+        return r.root.is_some();
+    }
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
         || matches!(f, Feat::Keyword(_));
     inlined_by_repair && r.root.is_some() && !(r.inline_refused)()
@@ -238,6 +261,23 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 || "`$ref` next to other keywords".into(),
                 || refused_fix(&refusal),
             );
+            for (sibling, form) in SIBLING_FORMS {
+                if n.map.is_some_and(|m| m.contains_key(sibling)) {
+                    cx.feature_with_fix(
+                        At::Key(n.frame, "$ref"),
+                        Feat::KeywordForm("$ref", form),
+                        n.placement,
+                        || format!("`$ref` next to `{sibling}`"),
+                        || {
+                            Some(format!(
+                                "Remove `{sibling}` beside the `$ref` (keep `description` and \
+                                 `default` there, the siblings such targets allow), or inline \
+                                 the referenced schema."
+                            ))
+                        },
+                    );
+                }
+            }
         }
     }
     // The containers sit at the root but serve references below it, so the catalog files
@@ -378,6 +418,42 @@ mod tests {
         }
         // A chain that ends (D → S) stays plain.
         assert_eq!(super::form(&s, "#/$defs/D", ""), Some("local $defs"));
+    }
+
+    /// Siblings told apart by kind (anomalyco/opencode#12295: Gemini's JSON-Schema field allows
+    /// only `description` and `default` beside `$ref`), each also a sibling at all.
+    #[test]
+    fn siblings_of_a_reference_are_told_apart_by_kind() {
+        let s = json!({"type":"object","properties":{
+            "options":{"type":"array","items":{"$ref":"#/$defs/Option","type":"object","title":"Option"}},
+            "d":{"$ref":"#/$defs/Option","description":"d","default":{}}},
+            "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}}}});
+        let siblings: Vec<(String, String)> = seen("ref-unsupported", s)
+            .into_iter()
+            .filter(|(_, f)| f.contains("(with "))
+            .collect();
+        assert_eq!(
+            siblings,
+            pairs(&[
+                (
+                    "/properties/options/items/$ref",
+                    "keyword-allowed: $ref (with siblings)"
+                ),
+                (
+                    "/properties/options/items/$ref",
+                    "keyword-allowed: $ref (with type)"
+                ),
+                (
+                    "/properties/options/items/$ref",
+                    "keyword-allowed: $ref (with title)"
+                ),
+                (
+                    "/properties/d/$ref",
+                    "keyword-allowed: $ref (with siblings)"
+                ),
+                ("/properties/d/$ref", "keyword-allowed: $ref (with default)"),
+            ])
+        );
     }
 
     #[test]

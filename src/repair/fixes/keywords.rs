@@ -44,7 +44,11 @@ pub(super) fn keyword(
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
         }
-        ("$ref" | "$defs" | "definitions", _) => inline_refs(tool, rule, max_nodes),
+        ("$ref", form) => match form.and_then(crate::profile::rules::ref_unsupported::sibling_of) {
+            Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
+            None => inline_refs(tool, rule, max_nodes),
+        },
+        ("$defs" | "definitions", _) => inline_refs(tool, rule, max_nodes),
         ("anyOf" | "oneOf", Some(value::NULL_BRANCH)) => null_branch(tool, rule, &node, k),
         ("anyOf", Some(value::WITH_SIBLINGS)) => push_siblings(tool, rule, &node),
         ("anyOf" | "oneOf", _) if has_null_branch(map, k) => null_branch(tool, rule, &node, k),
@@ -164,6 +168,39 @@ fn drop_root_id(tool: &Tool, rule: &str) -> Found {
             ),
         },
         Some(format!("the annotation `$id: {id}`")),
+    )])
+}
+
+/// A `type`, `title` or `default` beside the `$ref` at `node` dropped, the reference kept (a
+/// target that allows `$ref` may allow only `description` and `default` beside it). A `type`
+/// the reference's target declares too loses nothing; any other is reported as no longer
+/// enforced, as a dropped narrowing keyword is.
+fn drop_ref_sibling(tool: &Tool, rule: &str, node: &str, sibling: &str) -> Found {
+    let map = schema_at(tool, node)?;
+    let v = map
+        .get(sibling)
+        .ok_or_else(|| format!("no `{sibling}` beside the `$ref` at {node:?}"))?
+        .clone();
+    let reference = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
+    let root = tool.parameters.as_ref().ok_or("no schema")?;
+    let declared_by_target = sibling == "type"
+        && matches!(crate::schema::refs::follow(root, reference),
+            crate::schema::refs::Chain::Reaches { schema, .. } if schema.get("type") == Some(&v));
+    if !declared_by_target {
+        return drop_keyword(tool, rule, node, sibling, false);
+    }
+    let t = edited(tool, node, |m| {
+        m.shift_remove(sibling);
+    })?;
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, sibling),
+        rule,
+        format!(
+            "dropped `type: {}` beside `$ref: {reference}`, whose target declares the same type",
+            show(&v)
+        ),
+        None,
     )])
 }
 

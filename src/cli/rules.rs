@@ -313,14 +313,21 @@ pub fn sarif_help(rule: &Rule, set: &ProfileSet) -> crate::report::sarif::RuleHe
     }
 }
 
-/// "doc evidence, URL" (a probe names its run log): one item's kind and link.
+/// "doc evidence, URL" (a probe names its run log): one item's kind and link, and the target
+/// it is inherited from when it is another target's evidence.
 fn cited(c: &crate::profile::Cited) -> String {
     let source = match c.kind {
         _ if c.source.is_empty() => "(no source)".to_string(),
         crate::evidence::EvidenceKind::Probe => format!("run {}", c.source),
         _ => c.source.clone(),
     };
-    format!("{} evidence, {source}", c.kind.as_str())
+    match &c.via {
+        Some(from) => format!(
+            "{} evidence, {source}, inherited from {from}",
+            c.kind.as_str()
+        ),
+        None => format!("{} evidence, {source}", c.kind.as_str()),
+    }
 }
 
 fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {

@@ -502,6 +502,7 @@ fn item(
         endpoint,
         note: Some(note),
         parsed_only: false,
+        via: None,
     }
 }
 

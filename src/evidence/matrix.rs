@@ -62,6 +62,12 @@ pub struct EvidenceItem {
     /// it is unknown).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub parsed_only: bool,
+    /// The target whose cell this item was copied from, by a declared
+    /// [`crate::target::Inheritance`]: another target's rejection, never an observation or a
+    /// statement about this one, shown everywhere as "via" that target. `None` for the cell's
+    /// own evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// A documented fact or public report mapped to one (case, target) cell.
@@ -233,16 +239,63 @@ pub fn build(
         hist.entry((ci, ti)).or_default().items.push(d.item.clone());
     }
 
-    let cells = hist
+    let mut cells: BTreeMap<(usize, usize), Cell> = hist
         .into_iter()
-        .map(|((ci, ti), h)| h.into_cell(&catalog.cases[ci].id, &targets[ti]))
+        .map(|((ci, ti), h)| ((ci, ti), h.into_cell(&catalog.cases[ci].id, &targets[ti])))
         .collect();
+    inherit(&mut cells, &target_index);
     Matrix {
         targets: targets.to_vec(),
         cases: catalog.cases.iter().map(case_row).collect(),
         runs: runs_sorted.iter().map(|r| r.header.run.clone()).collect(),
         reached: runs_sorted.iter().map(|r| reached(r)).collect(),
-        cells,
+        cells: cells.into_values().collect(),
+    }
+}
+
+/// Fills the gaps of every inheriting target's column ([`crate::target::INHERITANCE`]): a
+/// cell with no evidence of its own (none, or only non-decisive attempts) whose source cell
+/// is rejected takes that cell's deciding item and the item its verdict dates from, marked
+/// `via` the source. A cell with any evidence of its own is left to it, and an acceptance is
+/// never inherited (the inheriting target may reject more).
+fn inherit(cells: &mut BTreeMap<(usize, usize), Cell>, target_index: &BTreeMap<&str, usize>) {
+    for rule in crate::target::INHERITANCE {
+        let (Some(&to), Some(&from)) = (target_index.get(rule.target), target_index.get(rule.from))
+        else {
+            continue;
+        };
+        let sources: Vec<(usize, Vec<EvidenceItem>, String)> = cells
+            .iter()
+            .filter(|((_, ti), c)| *ti == from && c.verdict == Some(Verdict::Rejected))
+            .filter_map(|(&(ci, _), c)| {
+                let mut items = vec![c.deciding_item()?.clone()];
+                items.extend(c.since_item().filter(|s| *s != &items[0]).cloned());
+                Some((ci, items, c.case.clone()))
+            })
+            .collect();
+        for (ci, items, case) in sources {
+            let own = cells.get(&(ci, to));
+            if own.is_some_and(|c| !c.evidence.is_empty()) {
+                continue;
+            }
+            let items = items
+                .into_iter()
+                .map(|it| EvidenceItem {
+                    // A source item is a cell's own evidence or was inherited from where the
+                    // source inherited it: the target that holds the evidence is named.
+                    via: Some(it.via.clone().unwrap_or_else(|| rule.from.to_string())),
+                    ..it
+                })
+                .collect();
+            let last_attempt = own.and_then(|c| c.last_attempt.clone());
+            let mut cell = History {
+                items,
+                last_attempt: None,
+            }
+            .into_cell(&case, rule.target);
+            cell.last_attempt = last_attempt;
+            cells.insert((ci, to), cell);
+        }
     }
 }
 
@@ -394,6 +447,7 @@ impl History {
             endpoint: Some(o.endpoint.clone()),
             note: o.note.clone(),
             parsed_only,
+            via: None,
         });
     }
 
@@ -505,6 +559,20 @@ Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the p
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
     );
+    for rule in crate::target::INHERITANCE
+        .iter()
+        .filter(|r| m.targets.iter().any(|t| t == r.target))
+    {
+        let _ = writeln!(
+            out,
+            "Inherited: a `{to}` cell with no evidence of its own takes `{from}`'s rejection, shown \
+             as `{from}`'s evidence \"via {from}\" (never an acceptance, and never evidence \
+             observed on `{to}`), because {because}.\n",
+            to = rule.target,
+            from = rule.from,
+            because = rule.because
+        );
+    }
     let _ = writeln!(out, "Runs folded in: {}.\n", m.runs_folded());
     let mut live_seen: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &m.cells {
@@ -613,6 +681,7 @@ fn cited(it: &EvidenceItem) -> crate::profile::Cited {
         kind: it.kind,
         date: it.last_seen.clone(),
         source: source.to_string(),
+        via: it.via.clone(),
     }
 }
 
@@ -634,7 +703,7 @@ impl References {
     /// `[label][n]` for evidence with a link (a run log, a page), the bare label otherwise.
     fn cite(&mut self, it: &EvidenceItem) -> String {
         let c = cited(it);
-        let label = format!("{} {}", c.kind.as_str(), c.date_text());
+        let label = c.label();
         let target = match c.kind {
             EvidenceKind::Probe => format!("runs/{}.jsonl", c.source),
             _ if c.source.starts_with("http") => c.source,
@@ -808,6 +877,7 @@ mod tests {
                 endpoint: None,
                 note: None,
                 parsed_only: false,
+                via: None,
             },
         }
     }
@@ -1141,5 +1211,108 @@ mod tests {
         );
         // The probe cites its run log, defined once at the end.
         assert!(md.ends_with("\n[1]: runs/r1.jsonl\n"), "{md}");
+    }
+
+    const STRICT: &str = "openai/chat-strict";
+
+    fn openai_targets() -> Vec<String> {
+        ["openai/chat", STRICT, "openai/responses-strict"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn doc_at(target: &str, kind: EvidenceKind, date: &str, verdict: Verdict) -> Documented {
+        Documented {
+            target: target.into(),
+            ..doc(kind, date, verdict)
+        }
+    }
+
+    #[test]
+    fn a_strict_cell_without_evidence_takes_the_rejection_of_openai_chat() {
+        let docs = [
+            doc(EvidenceKind::Report, "2025-01-20", Verdict::Rejected),
+            doc(EvidenceKind::Report, "2026-02-02", Verdict::Rejected),
+        ];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        let cell = m.cell(C, STRICT).expect("the gap is filled");
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        // The source's kind, dates and links, each item marked as openai/chat's.
+        assert_eq!(cell.kind, Some(EvidenceKind::Report));
+        assert_eq!(cell.since.as_deref(), Some("2025-01-20"));
+        assert_eq!(cell.last_seen.as_deref(), Some("2026-02-02"));
+        assert_eq!(
+            cell.deciding_item().unwrap().source,
+            "https://example.org/2026-02-02"
+        );
+        assert!(
+            cell.evidence
+                .iter()
+                .all(|it| it.via.as_deref() == Some("openai/chat")),
+            "{cell:?}"
+        );
+        // openai/chat's own cell is its own evidence; Responses is another endpoint.
+        assert!(m.cell(C, "openai/chat").unwrap().evidence[0].via.is_none());
+        assert!(m.cell(C, "openai/responses-strict").is_none());
+        let md = to_markdown(&m);
+        assert!(
+            md.contains("✗ [report 2026-02-02, via openai/chat][1]"),
+            "{md}"
+        );
+        assert!(
+            md.contains("Inherited: a `openai/chat-strict` cell"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_strict_cell_with_its_own_evidence_is_decided_by_it() {
+        let docs = [
+            doc(EvidenceKind::Report, "2026-02-02", Verdict::Rejected),
+            doc_at(STRICT, EvidenceKind::Doc, "2024-01-01", Verdict::Accepted),
+        ];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        let cell = m.cell(C, STRICT).unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.evidence.len(), 1);
+        assert!(cell.evidence[0].via.is_none());
+    }
+
+    #[test]
+    fn an_acceptance_by_openai_chat_is_not_inherited() {
+        let docs = [doc(EvidenceKind::Doc, "2026-02-02", Verdict::Accepted)];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        assert!(m.cell(C, STRICT).is_none());
+        // A rejection that openai/chat's newer evidence overturned is not inherited either.
+        let docs = [
+            doc(EvidenceKind::Report, "2025-01-01", Verdict::Rejected),
+            doc(EvidenceKind::Doc, "2026-02-02", Verdict::Accepted),
+        ];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        assert!(m.cell(C, STRICT).is_none());
+    }
+
+    #[test]
+    fn an_inherited_probe_is_openai_chats_observation_not_the_strict_targets() {
+        let runs = [
+            run("r1", "2026-11-01", &[(C, "openai/chat", Verdict::Rejected)]),
+            // The strict target's only own answer decided nothing: still a gap.
+            run("r2", "2026-11-02", &[(C, STRICT, Verdict::Inconclusive)]),
+        ];
+        let m = build(&catalog(), &openai_targets(), &runs, &[]);
+        let cell = m.cell(C, STRICT).unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert_eq!(cell.kind, Some(EvidenceKind::Probe));
+        let item = cell.deciding_item().unwrap();
+        assert_eq!(item.via.as_deref(), Some("openai/chat"));
+        assert_eq!(item.source, "r1");
+        assert!(cell.last_attempt.as_deref().unwrap().contains("run r2"));
+        // No run reached the strict target with a verdict.
+        assert_eq!(m.reached["r2"], Vec::<String>::new());
+        let md = to_markdown(&m);
+        assert!(
+            md.contains("✗ [probe 2026-11-01, via openai/chat][1]"),
+            "{md}"
+        );
     }
 }

@@ -500,12 +500,7 @@ fn because_per_case(rejecting: &[(TargetEvidence, String)], unknown_for: &[Strin
         "rejected by {}",
         rejecting
             .iter()
-            .map(|(e, case)| format!(
-                "{} ({} {}, case `{case}`)",
-                e.target,
-                e.latest.kind.as_str(),
-                e.latest.date_text()
-            ))
+            .map(|(e, case)| format!("{} ({}, case `{case}`)", e.target, e.latest.label()))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -523,12 +518,11 @@ fn because(rejected_by: &[TargetEvidence], unknown_for: &[String]) -> String {
     if !rejected_by.is_empty() {
         parts.push(format!(
             "rejected by {}",
-            list(rejected_by.iter().map(|e| format!(
-                "{} ({} {})",
-                e.target,
-                e.latest.kind.as_str(),
-                e.latest.date_text()
-            )))
+            list(
+                rejected_by
+                    .iter()
+                    .map(|e| format!("{} ({})", e.target, e.latest.label()))
+            )
         ));
     }
     if !unknown_for.is_empty() {
@@ -572,6 +566,31 @@ mod tests {
         assert_eq!(super::because(&[], &["x/y".into()]), "no evidence for x/y");
     }
 
+    /// An inherited rejection names the target whose evidence it is, after the kind and date.
+    #[test]
+    fn an_inherited_rejection_says_whose_evidence_it_is() {
+        let cited = Cited {
+            kind: EvidenceKind::Report,
+            date: "2026-02-02".into(),
+            source: "https://example.com".into(),
+            via: Some("openai/chat".into()),
+        };
+        let e = TargetEvidence {
+            target: "openai/chat-strict".into(),
+            case: "c".into(),
+            latest: cited.clone(),
+            since: cited,
+        };
+        assert_eq!(
+            super::because(std::slice::from_ref(&e), &[]),
+            "rejected by openai/chat-strict (report 2026-02-02, via openai/chat)"
+        );
+        assert_eq!(
+            super::because_per_case(&[(e, "c".into())], &[]),
+            "rejected by openai/chat-strict (report 2026-02-02, via openai/chat, case `c`)"
+        );
+    }
+
     fn entry(p: &str, place: Placement, status: Status) -> FeatureEntry {
         FeatureEntry {
             parameter: p.into(),
@@ -585,11 +604,13 @@ mod tests {
                         kind: EvidenceKind::Report,
                         date: String::new(),
                         source: "https://example.com".into(),
+                        via: None,
                     },
                     since: Cited {
                         kind: EvidenceKind::Report,
                         date: String::new(),
                         source: "https://example.com".into(),
+                        via: None,
                     },
                 }]
             } else {

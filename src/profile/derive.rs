@@ -41,7 +41,8 @@ pub const FALLBACK: [Placement; 6] = [
 #[derive(Debug, Clone, PartialEq)]
 enum TargetStatus {
     Accepted,
-    Rejected(TargetEvidence),
+    /// Boxed: the evidence is most of the enum's size, and most statuses carry none.
+    Rejected(Box<TargetEvidence>),
     Unknown,
 }
 
@@ -165,9 +166,9 @@ impl<'m> Index<'m> {
             };
             match cell.verdict {
                 Some(Verdict::Rejected) => {
-                    return Some(
-                        evidence(cell).map_or(TargetStatus::Unknown, TargetStatus::Rejected),
-                    );
+                    return Some(evidence(cell).map_or(TargetStatus::Unknown, |e| {
+                        TargetStatus::Rejected(Box::new(e))
+                    }));
                 }
                 Some(v) if v.is_accepting() => accepted = true,
                 _ => {}
@@ -211,7 +212,7 @@ impl<'m> Index<'m> {
     /// A limit case's verdict from the other cases of its family at this target.
     fn limit_bound(&self, limit: super::feature::Limit, n: usize, target: &str) -> TargetStatus {
         let mut accepted_at_or_above = None;
-        let mut rejected_at_or_below: Option<TargetEvidence> = None;
+        let mut rejected_at_or_below: Option<Box<TargetEvidence>> = None;
         for ((param, placement), _) in self.own.iter() {
             let Some(Param::Limit(l, m)) = parse_parameter(param) else {
                 continue;
@@ -263,9 +264,9 @@ impl<'m> Index<'m> {
             .and_then(|c| c.verdict.map(|v| (c, v)))
         {
             Some((_, v)) if v.is_accepting() => TargetStatus::Accepted,
-            Some((c, Verdict::Rejected)) => {
-                evidence(c).map_or(TargetStatus::Unknown, TargetStatus::Rejected)
-            }
+            Some((c, Verdict::Rejected)) => evidence(c).map_or(TargetStatus::Unknown, |e| {
+                TargetStatus::Rejected(Box::new(e))
+            }),
             _ => TargetStatus::Unknown,
         }
     }
@@ -313,6 +314,7 @@ fn cite(item: &EvidenceItem, end: Sighting) -> Cited {
         kind: item.kind,
         date: date.clone(),
         source: source.to_string(),
+        via: item.via.clone(),
     }
 }
 
@@ -322,7 +324,7 @@ fn combine(statuses: Vec<(String, TargetStatus)>) -> (Status, Vec<TargetEvidence
     for (target, s) in statuses {
         match s {
             TargetStatus::Accepted => {}
-            TargetStatus::Rejected(e) => rejected.push(e),
+            TargetStatus::Rejected(e) => rejected.push(*e),
             TargetStatus::Unknown => unknown.push(target),
         }
     }
@@ -466,4 +468,77 @@ fn summarize(features: &[FeatureEntry]) -> Summary {
         })
         .collect();
     Summary { families, limits }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::matrix::{Documented, build};
+
+    const CASE: &str = "structure/array-without-items-nested";
+
+    /// openai/chat's probe rejection reaches openai/chat-strict's profile as openai/chat's
+    /// probe, "via" it, and every citation of it says so; it is no observation of the strict
+    /// target, and no acceptance comes with it.
+    #[test]
+    fn an_inherited_rejection_is_cited_as_the_source_targets_evidence() {
+        let catalog = Catalog::load(std::path::Path::new("cases")).unwrap();
+        let targets: Vec<String> = ["openai/chat", "openai/chat-strict"]
+            .map(String::from)
+            .into();
+        let item = |verdict| EvidenceItem {
+            kind: EvidenceKind::Probe,
+            verdict,
+            first_seen: "2026-11-01".into(),
+            last_seen: "2026-11-01".into(),
+            count: 1,
+            source: "r1".into(),
+            quote: None,
+            path: None,
+            stage: None,
+            model: None,
+            endpoint: None,
+            note: None,
+            parsed_only: false,
+            via: None,
+        };
+        let control = catalog.cases.iter().find(|c| c.is_control()).unwrap();
+        let documented = [
+            Documented {
+                case: CASE.into(),
+                target: "openai/chat".into(),
+                item: item(Verdict::Rejected),
+            },
+            // openai/chat accepting the whole control tool says nothing of the strict target.
+            Documented {
+                case: control.id.clone(),
+                target: "openai/chat".into(),
+                item: item(Verdict::Accepted),
+            },
+        ];
+        let matrix = build(&catalog, &targets, &[], &documented);
+        let spec = ProfileSpec {
+            name: "openai/chat-strict".into(),
+            targets: vec!["openai/chat-strict".into()],
+        };
+        let set = derive(&matrix, &catalog, &[spec]);
+        let profile = &set.profiles[0];
+        assert_eq!(profile.control, Status::Unknown);
+        let feature = profile
+            .features
+            .iter()
+            .find(|f| f.parameter == "structure: array-without-items")
+            .unwrap();
+        assert_eq!(feature.status, Status::Rejected);
+        let e = &feature.rejected_by[0];
+        assert_eq!(e.target, "openai/chat-strict");
+        assert_eq!(e.latest.kind, EvidenceKind::Probe);
+        assert_eq!(e.latest.via.as_deref(), Some("openai/chat"));
+        assert_eq!(e.since.via.as_deref(), Some("openai/chat"));
+        assert_eq!(e.latest.label(), "probe 2026-11-01, via openai/chat");
+        assert!(
+            !profile.features.iter().any(|f| f.status == Status::Allowed),
+            "nothing is accepted on openai/chat-strict's behalf"
+        );
+    }
 }

@@ -276,6 +276,11 @@ pub struct Cited {
     pub date: String,
     /// URL (doc, report) or the id of the run whose log holds the observation (probe).
     pub source: String,
+    /// The target whose evidence this is, when the cited target inherits its rejections
+    /// ([`crate::target::Inheritance`]): `kind`, `date` and `source` are that target's, never
+    /// evidence about the cited one. `None` for the cited target's own evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 impl Cited {
@@ -286,6 +291,17 @@ impl Cited {
         } else {
             &self.date
         }
+    }
+
+    /// Kind and date as every citation shows them, `report 2025-04-24`, and for another
+    /// target's inherited evidence the target it is from: `report 2025-04-24, via openai/chat`.
+    pub fn label(&self) -> String {
+        let mut label = format!("{} {}", self.kind.as_str(), self.date_text());
+        if let Some(from) = &self.via {
+            label.push_str(", via ");
+            label.push_str(from);
+        }
+        label
     }
 }
 

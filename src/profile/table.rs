@@ -33,7 +33,7 @@ fn table(head: &[&str], rows: Vec<Vec<String>>) -> String {
 /// A markdown link to one piece of evidence: `[report 2025-07-03](url)`; probe evidence links
 /// to the run log under `reports/runs/` that holds the observation of that date.
 pub fn evidence_link(e: &Cited) -> String {
-    let label = format!("{} {}", e.kind.as_str(), e.date_text());
+    let label = e.label();
     match e.kind {
         EvidenceKind::Probe => format!("[{label}](runs/{}.jsonl)", e.source),
         _ if e.source.starts_with("http") => format!("[{label}]({})", e.source),

@@ -302,6 +302,43 @@ pub fn registry() -> Vec<TargetSpec> {
     ]
 }
 
+/// A sourced fact that one target runs every check another target runs, and more: whatever
+/// `from` rejects, `target` rejects too. The matrix uses it to fill only the gaps of
+/// `target`'s column: a cell of `target` with no evidence of its own takes the rejection of
+/// `from`'s cell, citing `from`'s evidence (its kind, date and link, marked "via `from`"),
+/// never `from`'s acceptance (`target` may reject more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inheritance {
+    /// The target that inherits the rejections.
+    pub target: &'static str,
+    /// The target whose rejections it inherits.
+    pub from: &'static str,
+    /// Why: the source's words and the public reports it cites, for MATRIX.md's legend.
+    pub because: &'static str,
+}
+
+/// Every [`Inheritance`]: the one place it is declared.
+///
+/// `openai/responses-strict` is not listed: it is another endpoint, and what is known of it
+/// (PROVIDERS.md section 6: "same envelope", and mysql-mcp#5's `In context=()` message, a
+/// strict-mode check) shows a shared message template, not that Responses runs the checks a
+/// Chat Completions request gets.
+pub const INHERITANCE: &[Inheritance] = &[Inheritance {
+    target: "openai/chat-strict",
+    from: "openai/chat",
+    because: "strict mode adds the Structured-Outputs subset to the checks every Chat \
+              Completions request gets (PROVIDERS.md section 5, read 2026-12-02: \"Even without \
+              strict, basic shape checks run\", citing \
+              https://github.com/github/github-mcp-server/issues/1548 (2025-12-07) and \
+              https://github.com/FoundationAgents/OpenManus/issues/1162 (2025-06-11); \"With \
+              `strict:true` the Structured-Outputs subset applies\")",
+}];
+
+/// The [`Inheritance`] declared for `target`, if any.
+pub fn inheritance(target: &str) -> Option<&'static Inheritance> {
+    INHERITANCE.iter().find(|i| i.target == target)
+}
+
 /// Every live route, in registry order (one per non-engine registry id).
 /// Every live target id, comma-separated, for messages that list the known ones.
 pub fn route_ids() -> String {

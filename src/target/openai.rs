@@ -971,7 +971,9 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
                                 "In context={cc}, 'required' is required to be supplied and to be an array including every key in properties. Missing '{missing}'."
                             ));
                         }
-                    } else if cx.is_empty() && !o.contains_key("properties") {
+                    }
+                    // A basic shape check: strict mode runs it too (target::INHERITANCE).
+                    if cx.is_empty() && !o.contains_key("properties") {
                         return Some(format!(
                             "In context={cc}, object schema missing properties."
                         ));

@@ -907,6 +907,16 @@ static O_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
 });
 static O_BARE_CONTEXT: LazyLock<Regex> =
     LazyLock::new(|| re(r"In context=\(([^)]*)\),\s*([^\n]+)"));
+/// OpenAI's meta-schema message without its `Invalid schema for function 'f': ` prefix, as
+/// clients print it: Python jsonschema's `<repr> is not of type <types>` alone on its line
+/// (`'object' is not of type 'object', 'boolean'`, oai-meta-object-string in reports.yaml,
+/// <https://github.com/promptfoo/promptfoo/pull/5965>). The value must be a Python repr, so
+/// another template's line that ends in the same words (Groq's) is not read twice.
+static O_BARE_TYPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?m)^[ \t]*((?:'[^'\n]*'|"[^"\n]*"|\[[^\n]*\]|\{[^\n]*\}|None|True|False|-?[0-9][0-9.eE+-]*) is not of type '[^'\n]+'(?:, '[^'\n]+')*)\.?[ \t]*(?:\(request id[^\n]*)?$"#,
+    )
+});
 static O_PARAM: LazyLock<Regex> = LazyLock::new(|| re(r"param: (?:tool \S+, )?tools\[(\d+)\]"));
 /// A tool's name or description: `tools[N].function.name` in Chat Completions,
 /// `tools[N].name` in the Responses API (flat tools; `openai::check_tools`).
@@ -924,6 +934,14 @@ const O_SHAPE_RULES: &[(&str, &str)] = &[
     ),
     ("schema must have a 'type' key", "type-missing"),
 ];
+
+/// The rule of a meta-schema message whose place is not found: `X is not of type 'object',
+/// 'boolean'` says a value stands where a subschema belongs, which is `schema-invalid`'s (a
+/// place found names a narrower rule, such as `items-not-schema`, by [`meta_rule_for`]).
+fn meta_type_rule(what: &str) -> Option<&'static str> {
+    what.contains("is not of type 'object', 'boolean'")
+        .then_some("schema-invalid")
+}
 
 fn openai(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
@@ -962,7 +980,7 @@ fn openai(text: &str) -> Vec<Raw> {
                 || what.contains("is not valid under any of the")
                 || what.contains("is not a '")
             {
-                (Place::Meta, None)
+                (Place::Meta, meta_type_rule(&what))
             } else {
                 (node.map_or(Place::None, Place::Pointer), None)
             };
@@ -986,6 +1004,20 @@ fn openai(text: &str) -> Vec<Raw> {
                     Place::Pointer(node),
                 )
                 .with_rule(rule),
+            );
+        }
+    }
+    if out.is_empty() {
+        for c in O_BARE_TYPE.captures_iter(text) {
+            let what = words(&c[1]);
+            out.push(
+                Raw::new(
+                    "openai",
+                    c.get(1).map_or("", |m| m.as_str()),
+                    ToolLoc::Unknown,
+                    Place::Meta,
+                )
+                .with_rule(meta_type_rule(&what)),
             );
         }
     }
@@ -1880,8 +1912,9 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 .collect();
             (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
             let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
-            if rule.is_none() {
-                rule = pointer.as_deref().map(|p| meta_rule_for(p, value(p)));
+            // The place found names the rule; the message's own words only when none is.
+            if let Some(p) = pointer.as_deref() {
+                rule = Some(meta_rule_for(p, value(p)));
             }
             // The provider names none of the places, so each must be fixed before it accepts
             // the tool: the others are said, not left for the next rejection.
@@ -2471,6 +2504,7 @@ mod tests {
             &G_CANNOT_FIND_FIELD,
             &G_SDK_PATH,
             &O_BARE_CONTEXT,
+            &O_BARE_TYPE,
             &O_SCHEMA,
             &O_PARAM,
             &O_FIELD,

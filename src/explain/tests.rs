@@ -171,6 +171,70 @@ fn openai_context_and_param_name_the_tool_and_place() {
     assert!(explain(None, body, Some("anthropic/messages")).is_empty());
 }
 
+/// The tail of OpenAI's meta-schema message, as promptfoo's users saw it without the
+/// `Invalid schema for function` prefix (oai-meta-object-string in reports.yaml,
+/// promptfoo/promptfoo#5965, verbatim): read by the same template, located by the meta-schema.
+#[test]
+fn openai_meta_schema_tail_without_its_prefix_is_read() {
+    let tail = "'object' is not of type 'object', 'boolean'";
+    let request = json!({"tools": [
+        {"type": "function", "function": {"name": "ok", "parameters": {"type": "object"}}},
+        {"type": "function", "function": {"name": "x", "parameters":
+            {"type": "object", "properties": {"a": "object"}}}}]});
+    let found = explain(Some(&request), tail, Some("openai/chat"));
+    let prefixed = explain(
+        Some(&request),
+        &format!("Invalid schema for function 'x': {tail}"),
+        Some("openai/chat"),
+    );
+    let place = |e: &Explanation| {
+        (
+            e.tool_index,
+            e.tool.clone(),
+            e.pointer.clone(),
+            e.rule.clone(),
+            e.located,
+        )
+    };
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].message, tail);
+    assert_eq!(
+        place(&found[0]),
+        (
+            Some(1),
+            Some("x".to_string()),
+            Some("/properties/a".to_string()),
+            Some("schema-invalid".to_string()),
+            Located::MetaSchema
+        )
+    );
+    assert_eq!(place(&found[0]), place(&prefixed[0]));
+    // Found at `items`, the place's own rule is named, not the message's general one.
+    let items = json!({"tools": [{"type": "function", "function": {"name": "x", "parameters":
+        {"type": "object", "properties": {"a": {"type": "array", "items": "object"}}}}}]});
+    let e = &explain(Some(&items), tail, Some("openai/chat"))[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/a/items"));
+    assert_eq!(e.rule.as_deref(), Some("items-not-schema"));
+    // Without a request: the rule the words name, and the place unknown.
+    let e = &explain(None, tail, Some("openai/chat"))[0];
+    assert_eq!((e.tool.as_deref(), e.pointer.as_deref()), (None, None));
+    assert_eq!(e.rule.as_deref(), Some("schema-invalid"));
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.starts_with("the message does not say where")),
+        "{:?}",
+        e.notes
+    );
+    // Groq's message ending in the same words is read once, as Groq's.
+    let groq = format!("invalid JSON schema for tool x, tools[0].function.parameters: {tail}");
+    let read = explain(None, &groq, Some("groq/chat"));
+    assert_eq!(
+        read.iter().map(|e| e.provider).collect::<Vec<_>>(),
+        ["groq"]
+    );
+}
+
 #[test]
 fn openrouter_wraps_the_upstream_body_in_metadata_raw() {
     let raw = r#"{"type":"error","error":{"type":"invalid_request_error","message":"tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"}}"#;

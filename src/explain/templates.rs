@@ -1104,8 +1104,11 @@ fn groq(text: &str) -> Vec<Raw> {
 // ---------------------------------------------------------------------------------------
 // Anthropic (also relayed by Bedrock as `tools.N.custom`)
 
-static A_INPUT_SCHEMA: LazyLock<Regex> =
-    LazyLock::new(|| re(r"tools\.(\d+)\.custom(?:\.input_schema)?:\s*([^\n]+)"));
+/// A tool's schema, by index; some clients print the path without `tools.N.`
+/// (stack-openai-sanitizer-empties-params in reports.yaml: `custom.input_schema: ...`).
+static A_INPUT_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:tools\.(\d+)\.custom(?:\.input_schema)?|\bcustom\.input_schema):\s*([^\n]+)")
+});
 static A_NAME: LazyLock<Regex> =
     LazyLock::new(|| re(r"tools\.(\d+)\.[A-Za-z]+\.name: String should ([^\n'\x22]+)"));
 static A_FIELD_REQUIRED: LazyLock<Regex> =
@@ -1136,7 +1139,8 @@ fn anthropic(text: &str) -> Vec<Raw> {
             } else {
                 (Place::None, None)
             };
-        out.push(Raw::new("anthropic", msg, ToolLoc::Index(i), place).with_rule(rule));
+        let tool = c.get(1).map_or(ToolLoc::Unknown, |_| ToolLoc::Index(i));
+        out.push(Raw::new("anthropic", msg, tool, place).with_rule(rule));
     }
     for c in A_NAME.captures_iter(text) {
         let rule = if c[2].contains("at most") {
@@ -1967,8 +1971,25 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 let hits = find_in(&candidates, |s| {
                     Some(search_all(s, &cond)).filter(|h| !h.is_empty())
                 });
-                let found = hits.iter().map(|(t, h)| (*t, h[0].clone())).collect();
-                (tool, pointer) = pick(tool, found, &mut notes, "the place it describes", against);
+                let found: Vec<_> = hits.iter().map(|(t, h)| (*t, h[0].clone())).collect();
+                if cond == Cond::RootCombinator && found.is_empty() {
+                    // "At the top level" says where: the root of the tool's schema (the
+                    // keyword there, where `check` reports it, is found when the request has
+                    // it). The tool is the one named, or the request's only one.
+                    if have_request {
+                        notes.push("no combinator at the root was found in the request".into());
+                    }
+                    if let (None, ToolLoc::Unknown, [only]) = (tool, &tool_loc, tools) {
+                        tool = Some(only);
+                    }
+                    if tool.is_some() || !have_request {
+                        pointer = Some(String::new());
+                        located = Located::Tool;
+                    }
+                } else {
+                    (tool, pointer) =
+                        pick(tool, found, &mut notes, "the place it describes", against);
+                }
                 if let [(_, h)] = hits.as_slice()
                     && pointer.is_some()
                 {

@@ -253,6 +253,55 @@ fn openrouter_wraps_the_upstream_body_in_metadata_raw() {
     assert_eq!(e.rule.as_deref(), Some("root-combinator"));
 }
 
+/// Anthropic's "at the top level" says where: the root of the tool's `input_schema`.
+#[test]
+fn anthropic_top_level_combinator_is_at_the_root_of_the_tool() {
+    // anth-toplevel-oneof-kimi-tolerates in reports.yaml (MoonshotAI/kimi-code#2328), verbatim.
+    let kimi = r#"provider.api_error: 400 {"type":"error","error":{"type":"invalid_request_error",
+"message":"tools.92.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"},
+"request_id":"req_011CdUrw2Nqi8JkRad2CvumV"}"#;
+    let at = |e: &Explanation| (e.tool_index, e.tool.clone(), e.pointer.clone(), e.located);
+    let e = &explain(None, kimi, Some("anthropic/messages"))[0];
+    assert_eq!(at(e), (Some(92), None, Some(String::new()), Located::Tool));
+    assert_eq!(e.rule.as_deref(), Some("root-combinator"));
+    assert!(
+        !e.notes.iter().any(|n| n.contains("does not say where")),
+        "{:?}",
+        e.notes
+    );
+    // stack-openai-sanitizer-empties-params (bigduu/Bamboo-agent#734), verbatim: no index,
+    // so the request's only tool; its combinator is where `check` reports it.
+    let bare = "custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let with_oneof = json!({"tools": [{"name": "t", "input_schema":
+        {"type": "object", "oneOf": [{"required": ["a"]}]}}]});
+    let e = &explain(Some(&with_oneof), bare, None)[0];
+    assert_eq!(
+        at(e),
+        (
+            Some(0),
+            Some("t".into()),
+            Some("/oneOf".into()),
+            Located::Search
+        )
+    );
+    let plain = json!({"tools": [{"name": "t", "input_schema": {"type": "object"}}]});
+    let e = &explain(Some(&plain), bare, None)[0];
+    assert_eq!(
+        at(e),
+        (
+            Some(0),
+            Some("t".into()),
+            Some(String::new()),
+            Located::Tool
+        )
+    );
+    // Of two tools, neither with a combinator, the message names none.
+    let two = json!({"tools": [{"name": "t", "input_schema": {"type": "object"}},
+        {"name": "u", "input_schema": {"type": "object"}}]});
+    let e = &explain(Some(&two), bare, None)[0];
+    assert_eq!((e.tool_index, e.pointer.as_deref()), (None, None));
+}
+
 #[test]
 fn anthropic_invalid_schema_is_located_by_the_meta_schema() {
     let request = json!({"tools": [{"name": "a", "input_schema": {

@@ -565,7 +565,8 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
     {
         let _ = writeln!(
             out,
-            "Inherited: a `{to}` cell with no evidence of its own takes `{from}`'s rejection, shown \
+            // "each", not an article: "a" or "an" depends on how the target's name is read.
+            "Inherited: each `{to}` cell with no evidence of its own takes `{from}`'s rejection, shown \
              as `{from}`'s evidence \"via {from}\" (never an acceptance, and never evidence \
              observed on `{to}`), because {because}.\n",
             to = rule.target,
@@ -1260,7 +1261,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("Inherited: a `openai/chat-strict` cell"),
+            md.contains("Inherited: each `openai/chat-strict` cell"),
             "{md}"
         );
     }

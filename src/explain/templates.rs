@@ -2312,7 +2312,7 @@ fn expectation_holds(
             .ok_or_else(|| format!("that schema has no `{k}`")),
         Expect::Absent(k) => match n.get(*k) {
             None => Ok(()),
-            Some(_) => Err(format!("that schema has a `{k}`")),
+            Some(_) => Err(format!("that schema does have `{k}`")),
         },
         Expect::TypeList => n
             .get("type")

@@ -1362,7 +1362,7 @@ fn a_type_must_be_specified_cut_short_is_type_missing_where_type_is_absent() {
     assert!(
         e.notes
             .iter()
-            .any(|n| n.contains("that schema has a `type`; not trusted")),
+            .any(|n| n.contains("that schema does have `type`; not trusted")),
         "{:?}",
         e.notes
     );

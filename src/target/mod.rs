@@ -339,7 +339,6 @@ pub fn inheritance(target: &str) -> Option<&'static Inheritance> {
     INHERITANCE.iter().find(|i| i.target == target)
 }
 
-/// Every live route, in registry order (one per non-engine registry id).
 /// Every live target id, comma-separated, for messages that list the known ones.
 pub fn route_ids() -> String {
     routes()
@@ -349,6 +348,7 @@ pub fn route_ids() -> String {
         .join(", ")
 }
 
+/// Every live route, in registry order (one per non-engine registry id).
 pub fn routes() -> Vec<Box<dyn Route>> {
     use gemini::{Field, Gemini};
     vec![

@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              by the `format-allowed` case for that exact value.",
     features: "`format-allowed: <format>`",
     example: r#"{"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}"#,
-    fix: "Remove `format` and say it in the description (\"a URL\"), or use a format the profile allows.",
+    fix: "Remove `format` and say it in the description (for `uri`: \"a URL\"), or use a format the profile allows.",
     repair: "yes",
     repairable: always,
     owns,

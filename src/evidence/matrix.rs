@@ -70,6 +70,34 @@ pub struct EvidenceItem {
     pub via: Option<String>,
 }
 
+#[cfg(test)]
+impl EvidenceItem {
+    /// A test's piece of evidence: seen once on `date`, from `source`, with nothing else.
+    pub(crate) fn seen_once(
+        kind: EvidenceKind,
+        verdict: Verdict,
+        date: &str,
+        source: &str,
+    ) -> Self {
+        EvidenceItem {
+            kind,
+            verdict,
+            first_seen: date.into(),
+            last_seen: date.into(),
+            count: 1,
+            source: source.into(),
+            quote: None,
+            path: None,
+            stage: None,
+            model: None,
+            endpoint: None,
+            note: None,
+            parsed_only: false,
+            via: None,
+        }
+    }
+}
+
 /// A documented fact or public report mapped to one (case, target) cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Documented {
@@ -864,22 +892,12 @@ mod tests {
         Documented {
             case: C.into(),
             target: "openai/chat".into(),
-            item: EvidenceItem {
+            item: EvidenceItem::seen_once(
                 kind,
                 verdict,
-                first_seen: date.into(),
-                last_seen: date.into(),
-                count: 1,
-                source: format!("https://example.org/{date}"),
-                quote: None,
-                path: None,
-                stage: None,
-                model: None,
-                endpoint: None,
-                note: None,
-                parsed_only: false,
-                via: None,
-            },
+                date,
+                &format!("https://example.org/{date}"),
+            ),
         }
     }
 

@@ -486,22 +486,8 @@ mod tests {
         let targets: Vec<String> = ["openai/chat", "openai/chat-strict"]
             .map(String::from)
             .into();
-        let item = |verdict| EvidenceItem {
-            kind: EvidenceKind::Probe,
-            verdict,
-            first_seen: "2026-11-01".into(),
-            last_seen: "2026-11-01".into(),
-            count: 1,
-            source: "r1".into(),
-            quote: None,
-            path: None,
-            stage: None,
-            model: None,
-            endpoint: None,
-            note: None,
-            parsed_only: false,
-            via: None,
-        };
+        let item =
+            |verdict| EvidenceItem::seen_once(EvidenceKind::Probe, verdict, "2026-11-01", "r1");
         let control = catalog.cases.iter().find(|c| c.is_control()).unwrap();
         let documented = [
             Documented {

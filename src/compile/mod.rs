@@ -656,7 +656,13 @@ pub fn ask_model_with_builtins(
         &wire_opts,
         Some(&credential),
     )?;
-    let body = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    // The body nests as deep as the tools in it: past serde_json's default limit of 128
+    // levels (62 object schemas) a plain parse failed, and compile wrote `null`. Input is
+    // capped at 512 levels and the body parse at 1024, so only a request builder's bug fails.
+    let body = crate::target::wire::parse_json(&request.body).unwrap_or_else(|e| {
+        debug_assert!(false, "{target}: the request body does not parse: {e}");
+        Value::Null
+    });
     let classified = route.classify(&cfg, &reply, false);
     Some(ModelAnswer {
         body,

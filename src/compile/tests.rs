@@ -111,6 +111,62 @@ fn every_live_target_compiles_a_plain_tool_and_its_model_accepts_it() {
     }
 }
 
+/// A schema nested past serde_json's default parse limit (128 levels: 62 object schemas)
+/// and inside the input's cap: every target's tool block carries it whole, built-ins keep
+/// their place beside it (before: the request body was re-read with the default limit, and
+/// compile wrote `null` as the tool block with exit 0, and left built-ins out).
+#[test]
+fn a_schema_nested_past_the_default_parse_limit_is_compiled_whole() {
+    let mut deep = json!({"type": "string", "description": "the deepest"});
+    for _ in 0..200 {
+        deep = json!({"type": "object", "properties": {"a": deep}, "required": ["a"]});
+    }
+    let p = profile(&[]);
+    let mut whole = Vec::new();
+    for route in crate::target::routes() {
+        let id = route.id();
+        let c = compile(
+            &[tool("deep", deep.clone())],
+            id,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        // A model with a nesting limit of its own (the strict modes, Gemini's JSON-Schema
+        // field) refuses the tool and writes the empty block, never `null`.
+        assert!(!c.wire.is_null(), "{id}: no tool block");
+        let wire = c.wire.to_string();
+        if c.is_ok() && wire.contains("the deepest") {
+            assert!(wire.matches("\"properties\"").count() >= 200, "{id}");
+            whole.push(id);
+        }
+    }
+    for id in [
+        "gemini/v1beta/parameters",
+        "openai/chat",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+    ] {
+        assert!(
+            whole.contains(&id),
+            "{id} did not compile it whole: {whole:?}"
+        );
+    }
+    let custom =
+        json!({"type": "custom", "custom": {"name": "run_sql", "description": "Runs SQL."}});
+    let b = builtin(1, custom.clone());
+    let c = with_builtins(&[tool("deep", deep)], &[(1, &b)], "openai/chat", &p);
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert_eq!(
+        c.wire.as_array().map(Vec::len),
+        Some(2),
+        "{:#?}",
+        c.builtins
+    );
+    assert_eq!(c.wire[1], custom);
+}
+
 #[test]
 fn strict_targets_get_closed_objects_with_every_property_required() {
     let p = profile(&[]);

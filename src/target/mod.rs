@@ -466,7 +466,7 @@ pub fn model_with_builtins(
     let svc = service(route.service())?;
     let mut req = route.request(cfg, tools, opts);
     if !builtins.is_empty()
-        && let Ok(mut body) = serde_json::from_slice::<serde_json::Value>(&req.body)
+        && let Ok(mut body) = wire::parse_json(&req.body)
         && let Some(list) = tool_list_mut(&mut body)
     {
         for (position, tool) in builtins {

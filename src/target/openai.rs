@@ -81,7 +81,7 @@ pub fn strict_baseline(tools: &[ToolDef], feature: Option<&str>) -> Vec<ToolDef>
             parameters: t.parameters.as_ref().map(|p| {
                 let mut out = Vec::new();
                 Closed::new(p, close).write(&mut out);
-                serde_json::from_slice(&out).unwrap_or_else(|_| p.clone())
+                super::wire::parse_json(&out).unwrap_or_else(|_| p.clone())
             }),
             ..t.clone()
         })

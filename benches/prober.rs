@@ -144,6 +144,7 @@ fn main() {
             // As `toolwire probe` does: every key read is redacted from the run log.
             redactor: Redactor::new(vec!["tw-bench-key".into()]),
             emulated: true,
+            log: Default::default(),
         };
         let (user0, sys0) = cpu_seconds();
         let t0 = Instant::now();

@@ -158,9 +158,13 @@ fn ctrl_c_stops_an_engines_only_probe() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let runs = tempfile::tempdir().expect("temporary directory");
+    let summary = tempfile::tempdir().expect("temporary directory");
+    let summary = summary.path().join("summary.json");
     let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
         .args(["probe", "--offline", "--no-progress", "--runs-dir"])
         .arg(runs.path())
+        .arg("--summary-json")
+        .arg(&summary)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -200,6 +204,23 @@ fn ctrl_c_stops_an_engines_only_probe() {
     let text = std::fs::read_to_string(log.path()).expect("the log reads");
     assert!(text.lines().count() >= 3);
     assert!(!text.contains("\"type\":\"footer\""), "{text}");
+    // The summary names the log and says how the run ended: a scheduled job that was
+    // cancelled had no summary and guessed its log from the files git did not know.
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).expect("the summary is written"))
+            .expect("the summary is JSON");
+    assert_eq!(
+        summary["run_log"],
+        log.path().display().to_string(),
+        "{summary}"
+    );
+    assert_eq!(summary["complete"], false, "{summary}");
+    assert_eq!(summary["exit_status"], 130, "{summary}");
+    assert_eq!(
+        summary["live_targets"],
+        serde_json::Value::Null,
+        "{summary}"
+    );
 }
 
 /// Output for people shows a control character from the file as `\u{1b}` (trycmd's cases
@@ -967,6 +988,13 @@ fn the_summary_json_names_the_run_log_and_a_stand_in() {
     };
     let real = probe(&["engine/jsonschema-2020-12"]);
     assert_eq!(real["emulated"], false, "{real}");
+    assert_eq!(real["complete"], true, "{real}");
+    assert_eq!(real["exit_status"], 0, "{real}");
+    // No live target in the run: nothing for a scheduled job to miss.
+    assert_eq!(
+        real["live_targets"],
+        serde_json::json!({"selected": 0, "skipped": 0, "probed": 0, "observed": 0})
+    );
     assert_eq!(real["emulated_because"], serde_json::Value::Null, "{real}");
     assert_eq!(logs().len(), 1);
     assert_eq!(real["run_log"], logs()[0].display().to_string(), "{real}");
@@ -981,8 +1009,47 @@ fn the_summary_json_names_the_run_log_and_a_stand_in() {
     let written = reached["run_log"].as_str().expect("a run log");
     assert!(logs().iter().any(|l| l.display().to_string() == written));
 
+    // The engines answered; the one live target, probed, did not.
+    assert_eq!(
+        reached["live_targets"],
+        serde_json::json!({"selected": 1, "skipped": 0, "probed": 1, "observed": 0})
+    );
+
     let never = probe(&["openai/chat"]);
     assert_eq!(never["run_log"], serde_json::Value::Null, "{never}");
+    assert_eq!(never["complete"], true, "{never}");
     assert_eq!(never["emulated"], true, "{never}");
     assert_eq!(never["emulated_because"], reached["emulated_because"]);
+
+    // No key: the live target is skipped, and the summary counts it so.
+    let _ = std::fs::remove_file(&file);
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "probe",
+            "--no-progress",
+            "--no-regenerate",
+            "--case",
+            "control",
+        ])
+        .args([
+            "--target",
+            "engine/jsonschema-2020-12",
+            "--target",
+            "openai/chat",
+        ])
+        .arg("--runs-dir")
+        .arg(&runs)
+        .arg("--summary-json")
+        .arg(&file)
+        .env_clear()
+        .output()
+        .expect("toolwire runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let keyless: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("the summary is written"))
+            .expect("the summary is JSON");
+    assert_eq!(
+        keyless["live_targets"],
+        serde_json::json!({"selected": 1, "skipped": 1, "probed": 0, "observed": 0})
+    );
 }

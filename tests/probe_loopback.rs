@@ -111,6 +111,7 @@ fn run_options(dir: &tempfile::TempDir, secrets: &[&str], emulated: bool) -> Run
         previous: Default::default(),
         redactor,
         emulated,
+        log: Default::default(),
     }
 }
 

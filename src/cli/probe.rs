@@ -40,6 +40,11 @@ pub struct ProbeArgs {
     /// Probe MODEL on TARGET instead of the default model. Repeatable.
     #[arg(long = "model", value_name = "TARGET=MODEL")]
     pub models: Vec<String>,
+    /// A `--model` for a target this run does not probe (`--target` leaves it out) is
+    /// ignored, with one note, instead of refused: for a standing list of models (probe.yml's
+    /// `PROBE_MODELS`) beside a narrowed run. Every `--model` is still checked.
+    #[arg(long)]
+    pub ignore_unprobed_models: bool,
     /// Probes in flight per target: `N` for every live target or `TARGET=N` (1 to 64).
     /// Repeatable. Default: 2 for remote hosts, 4 for loopback.
     #[arg(long = "concurrency", value_name = "[TARGET=]N")]
@@ -71,9 +76,12 @@ pub struct ProbeArgs {
     /// Do not regenerate the matrix and other generated files after the run.
     #[arg(long)]
     pub no_regenerate: bool,
-    /// When the run ends (not when it is refused or interrupted), write what a script needs
-    /// to FILE as JSON: `run_log` (the log this run wrote, or null when none was kept),
-    /// `emulated` and `emulated_because` (why the run is not evidence, or null).
+    /// Once the run has begun (its run log was created), write what a script needs to FILE
+    /// as JSON when it ends, also when interrupted or failed: `run_log` (the log this run
+    /// wrote, or null when none was kept), `complete`, `exit_status`, `emulated` and
+    /// `emulated_because` (why the run is not evidence, or null), `live_targets` (`selected`,
+    /// `skipped`, `probed`, `observed`; null unless complete). A run refused before it began
+    /// (exit 2) writes none.
     #[arg(long = "summary-json", value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
 }
@@ -83,11 +91,14 @@ pub const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0    the run finished (targets without a key are skipped; unreachable or inconclusive
        answers do not fail it)
-  2    bad input or usage: nothing was sent
+  2    bad input or usage: nothing was sent, and no --summary-json is written (nothing
+       to summarize); once the run has begun, an error (writing the log or the reports)
+       exits 2 too, and --summary-json says so (`complete`, `exit_status`)
   3    a target whose key was set could not authenticate (its control answered an auth
        error): the summary names it and the variable to check; the run log and the
        regenerated reports are still written
-  130  interrupted (Ctrl-C); the run log keeps what was observed";
+  130  interrupted (Ctrl-C); the run log keeps what was observed, and --summary-json names
+       it (`complete`: false)";
 
 /// The longest `--timeout`: a provider that has not answered a one-token request in ten
 /// minutes will not; a longer wait only stalls the run (and past `u64::MAX` seconds a
@@ -141,12 +152,13 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     // in its id (`--base-url anthropic/messages=…` meant for the `openai/chat` probed) would
     // send the probed target's requests, key and all, to the provider itself.
     if !args.targets.is_empty() {
+        let models = models.iter().filter(|_| !args.ignore_unprobed_models);
         for (flag, (id, _)) in base_urls
             .iter()
             .map(|p| ("--base-url", p))
-            .chain(models.iter().map(|p| ("--model", p)))
+            .chain(models.map(|p| ("--model", p)))
         {
-            if !args.targets.iter().any(|f| id_matches(id, f)) {
+            if !probes(args, id) {
                 return Err(Error::Usage(format!(
                     "{flag} {id}=…: {id} is not probed in this run (--target {}); add \
                      --target {id}, or correct the target's id",
@@ -229,6 +241,20 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether the run probes the live target `id` (`--target` names it, or there is none).
+fn probes(args: &ProbeArgs, id: &str) -> bool {
+    args.targets.is_empty() || args.targets.iter().any(|f| id_matches(id, f))
+}
+
+/// The targets of `--model`s that `--ignore-unprobed-models` lets the run leave out.
+fn unprobed_models(args: &ProbeArgs) -> Result<Vec<String>> {
+    Ok(pairs(&args.models, "--model")?
+        .into_iter()
+        .map(|(id, _)| id)
+        .filter(|id| !probes(args, id))
+        .collect())
 }
 
 fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
@@ -353,7 +379,7 @@ pub fn live_targets(
         // read: a variable meant for another program (a base URL with credentials in it, a
         // key that is a word) does not stop an unrelated run, and nothing is sent to its
         // host (not even the emulator check).
-        if !(args.targets.is_empty() || args.targets.iter().any(|f| id_matches(&id, f))) {
+        if !probes(args, &id) {
             continue;
         }
         let mut cfg = route.configure(env);
@@ -501,9 +527,96 @@ fn check_env(
 }
 
 pub fn run(args: ProbeArgs) -> Result<u8> {
+    let mut ending = Ending::default();
+    let result = probe_and_regenerate(&args, &mut ending);
+    // Nothing to summarize until the run log exists: before it, nothing was sent.
+    let (Some(file), Some(log)) = (&args.summary_json, ending.log.get()) else {
+        return result;
+    };
+    let status = match &result {
+        Ok(status) => *status,
+        Err(e) => crate::cli::exit_code(e),
+    };
+    let run_log = (!ending.log_removed).then_some(log.as_path());
+    let written = write_summary_json(file, run_log, status, &ending);
+    match (result, written) {
+        (Ok(status), Ok(())) => Ok(status),
+        (Ok(_), Err(e)) => Err(e),
+        // The run's own error says what went wrong; the summary's is printed beside it.
+        (Err(e), Err(summary)) => {
+            eprintln!("toolwire: {summary}");
+            Err(e)
+        }
+        (Err(e), Ok(())) => Err(e),
+    }
+}
+
+/// How a run that began ended, for `--summary-json`: filled in as the run goes, so that a
+/// run interrupted or failing after it began is summarized too.
+#[derive(Default)]
+struct Ending {
+    /// The run log's path, set by the runner once it is created; unset, nothing was sent
+    /// and there is nothing to summarize.
+    log: Arc<std::sync::OnceLock<PathBuf>>,
+    /// No request reached a target, and the log was deleted.
+    log_removed: bool,
+    /// The runner finished: the log has its footer (false when interrupted or failed).
+    complete: bool,
+    /// Why the run is not evidence (a stand-in answered), `None` for a real run.
+    emulated_because: Option<String>,
+    /// The live targets' counts, known when the runner finished.
+    live: Option<LiveCounts>,
+}
+
+/// What became of the run's live targets (the in-process engines are left out: they always
+/// answer, and say nothing of any provider). A scheduled job fails on `observed == 0` with
+/// `selected > 0`; a person running `probe` without keys is not told they failed.
+#[derive(Debug, PartialEq, serde::Serialize)]
+struct LiveCounts {
+    /// Live targets the run covers (`--target`; all when none is given).
+    selected: usize,
+    /// Of them, skipped for a missing key or setting (nothing sent).
+    skipped: usize,
+    /// Of them, probed (sent requests).
+    probed: usize,
+    /// Of the probed, those that gave at least one accepted or rejected answer (Gemini's
+    /// keyless parse-only acceptance too); the rest were unreachable or inconclusive only
+    /// (DNS, a firewall, a provider down, a refused key) or stopped by the request budget.
+    observed: usize,
+}
+
+impl LiveCounts {
+    /// The counts of the targets `live` (ids) in `summary`.
+    fn of(summary: &RunSummary, live: &[String]) -> LiveCounts {
+        let targets: Vec<_> = live
+            .iter()
+            .filter_map(|id| summary.targets.get(id))
+            .collect();
+        let skipped = targets.iter().filter(|t| t.skipped.is_some()).count();
+        LiveCounts {
+            selected: targets.len(),
+            skipped,
+            probed: targets.len() - skipped,
+            observed: targets
+                .iter()
+                .filter(|t| t.counts.iter().any(|(v, n)| *n > 0 && v.is_decisive()))
+                .count(),
+        }
+    }
+}
+
+/// The run itself: `run` without the summary file.
+fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     let paths = &args.paths;
-    check_flags(&args)?;
-    check_target_filters(&args)?;
+    check_flags(args)?;
+    check_target_filters(args)?;
+    let unprobed = unprobed_models(args)?;
+    if !unprobed.is_empty() {
+        println!(
+            "--model ignored for {} (not probed in this run; --ignore-unprobed-models)",
+            unprobed.join(", ")
+        );
+    }
     let project = paths.project();
     let catalog = project.catalog()?;
     for f in &args.case_filters {
@@ -535,7 +648,7 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
             overridden,
             stand_ins,
             key_vars: vars,
-        } = live_targets(&args, &ProcessEnv, &client, &budget)?;
+        } = live_targets(args, &ProcessEnv, &client, &budget)?;
         key_vars = vars;
         for s in &secrets {
             redactor.add_secret(s);
@@ -616,12 +729,20 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
     } else {
         project.matrix(&catalog)?.verdicts()
     };
+    let live_ids: Vec<String> = targets
+        .iter()
+        .map(|t| t.record())
+        .filter(|r| r.auth != "in-process")
+        .map(|r| r.id)
+        .collect();
+    ending.emulated_because = emulated.then(|| why_emulated.clone());
     let opts = RunOptions {
         runs_dir: runs_dir.clone(),
         progress: !args.no_progress,
         previous,
         redactor,
         emulated,
+        log: ending.log.clone(),
     };
     let summary = runtime.block_on(async {
         tokio::select! {
@@ -660,26 +781,21 @@ pub fn run(args: ProbeArgs) -> Result<u8> {
         }
         None => EXIT_OK,
     };
-    let emulated_because = emulated.then_some(why_emulated.as_str());
+    ending.complete = true;
+    ending.live = Some(LiveCounts::of(&summary, &live_ids));
     if !summary.reached_any() {
         // Every target was skipped or never answered: the log would hold no observation of
         // any target, only that nothing was observed, and folding it would change the matrix
         // (a new run, new dates) on no evidence.
         std::fs::remove_file(&summary.log).map_err(|e| Error::io(&summary.log, e))?;
+        ending.log_removed = true;
         println!(
             "no request reached a target (every one skipped or unreachable): no run log was \
              kept and the matrix was not regenerated"
         );
-        if let Some(file) = &args.summary_json {
-            write_summary_json(file, None, emulated_because)?;
-        }
         return Ok(status);
     }
     println!("run log: {}", summary.log.display());
-    // Written before the regeneration below, which can fail: the log is kept either way.
-    if let Some(file) = &args.summary_json {
-        write_summary_json(file, Some(&summary.log), emulated_because)?;
-    }
     if emulated {
         println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
     } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
@@ -707,18 +823,25 @@ fn check_summary_folder(file: &std::path::Path) -> Result<()> {
     )))
 }
 
-/// Writes `--summary-json`: the run log kept (`None` when no request reached a target and
-/// none was), and why the run is not evidence (`None` for a real run). A scheduled job reads
-/// these rather than the printed lines, whose wording may change.
+/// Writes `--summary-json` for a run that began: the run log kept (`None` when no request
+/// reached a target and none was), whether the run finished (`complete`; an interrupted or
+/// failed run's log has no footer or was not folded), the exit status, why the run is not
+/// evidence (`None` for a real run) and the live targets' counts (`null` when the run did not
+/// finish). A scheduled job reads these rather than the printed lines, whose wording may
+/// change.
 fn write_summary_json(
     file: &std::path::Path,
     run_log: Option<&std::path::Path>,
-    emulated_because: Option<&str>,
+    exit_status: u8,
+    ending: &Ending,
 ) -> Result<()> {
     let json = serde_json::json!({
         "run_log": run_log.map(|p| p.display().to_string()),
-        "emulated": emulated_because.is_some(),
-        "emulated_because": emulated_because,
+        "complete": ending.complete,
+        "exit_status": exit_status,
+        "emulated": ending.emulated_because.is_some(),
+        "emulated_because": ending.emulated_because,
+        "live_targets": ending.live,
     });
     std::fs::write(file, format!("{json:#}\n")).map_err(|e| Error::io(file, e))
 }
@@ -951,6 +1074,7 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+    use crate::probe::TargetSummary;
 
     fn args(flags: &[&str]) -> ProbeArgs {
         let mut argv = vec!["toolwire", "probe"];
@@ -1093,6 +1217,99 @@ mod tests {
             err.contains("gemini/v1beta/parameters: refusing plain http to http://192.0.2.2:18093"),
             "{err}"
         );
+    }
+
+    /// The live counts leave the engines out and count as observed only a target that gave
+    /// an accepted or rejected answer: a run whose live targets were all skipped or
+    /// unreachable was kept (the engines answered) and looked like any other to a scheduled
+    /// job. Gemini's keyless parse-only acceptance is an observation.
+    #[test]
+    fn live_counts_leave_the_engines_out_and_need_an_answer() {
+        let target = |verdicts: &[(Verdict, usize)], skipped: bool| TargetSummary {
+            counts: verdicts.iter().copied().collect(),
+            skipped: skipped.then(|| "set OPENAI_API_KEY".to_string()),
+            ..Default::default()
+        };
+        let summary = |gemini: Verdict| RunSummary {
+            run: "r".into(),
+            log: PathBuf::from("r.jsonl"),
+            targets: [
+                (
+                    "engine/llguidance",
+                    target(&[(Verdict::Accepted, 3)], false),
+                ),
+                ("gemini/v1beta/parameters", target(&[(gemini, 3)], false)),
+                (
+                    "anthropic/messages",
+                    target(&[(Verdict::Inconclusive, 1), (Verdict::Skipped, 2)], false),
+                ),
+                ("openai/chat", target(&[], true)),
+            ]
+            .into_iter()
+            .map(|(id, t)| (id.to_string(), t))
+            .collect(),
+        };
+        let live = [
+            "gemini/v1beta/parameters",
+            "anthropic/messages",
+            "openai/chat",
+        ]
+        .map(String::from);
+        let counts = |observed| LiveCounts {
+            selected: 3,
+            skipped: 1,
+            probed: 2,
+            observed,
+        };
+        assert_eq!(
+            LiveCounts::of(&summary(Verdict::Accepted), &live),
+            counts(1)
+        );
+        assert_eq!(
+            LiveCounts::of(&summary(Verdict::Rejected), &live),
+            counts(1)
+        );
+        assert_eq!(
+            LiveCounts::of(&summary(Verdict::Unreachable), &live),
+            counts(0)
+        );
+    }
+
+    /// With `--ignore-unprobed-models`, a `--model` for a target `--target` leaves out is
+    /// let through (and named by [`unprobed_models`]), while every pair is still checked:
+    /// probe.yml's standing `PROBE_MODELS` stopped every dispatch narrowed to other targets.
+    #[test]
+    fn unprobed_models_can_be_ignored_but_are_still_checked() {
+        let flags = |extra: &[&'static str]| {
+            let mut all = vec![
+                "--target",
+                "gemini/v1beta/parameters",
+                "--model",
+                "openai/chat=gpt-4.1",
+                "--model",
+                "gemini/v1beta/parameters=gemini-2.5-pro",
+            ];
+            all.extend_from_slice(extra);
+            args(&all)
+        };
+        let err = check_flags(&flags(&[])).expect_err("refused").to_string();
+        assert!(err.starts_with("--model openai/chat=…"), "{err}");
+        let lenient = flags(&["--ignore-unprobed-models"]);
+        check_flags(&lenient).expect("taken");
+        assert_eq!(unprobed_models(&lenient).expect("pairs"), ["openai/chat"]);
+        for (bad, why) in [
+            ("opneai/chat=gpt-4.1", "is not a live target"),
+            ("openai/chat=gpt 4.1", "--model openai/chat="),
+            (
+                "gemini/v1beta/parameters=gemini-2.5-flash",
+                "given more than once",
+            ),
+        ] {
+            let err = check_flags(&flags(&["--ignore-unprobed-models", "--model", bad]))
+                .expect_err("refused")
+                .to_string();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
     }
 
     /// A `--base-url` or `--model` for a target the run does not probe is an error, not a

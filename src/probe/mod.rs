@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -114,6 +114,10 @@ pub struct RunOptions {
     /// The run is against `toolwire emulate`: the header says so and the matrix never folds
     /// it (its answers are not evidence).
     pub emulated: bool,
+    /// Set to the run log's path as soon as the log is created: a caller that stops the run
+    /// (Ctrl-C drops [`run`]'s future) or sees it fail still knows which log holds what was
+    /// observed.
+    pub log: Arc<OnceLock<PathBuf>>,
 }
 
 /// Per-target totals of a run.
@@ -291,6 +295,7 @@ pub async fn run(
         emulated: opts.emulated,
     };
     let mut writer = RunLogWriter::create(&opts.runs_dir, &header, opts.redactor.clone())?;
+    let _ = opts.log.set(writer.path().to_path_buf());
 
     let live = targets.iter().filter(|t| t.skip_reason().is_none()).count();
     let bar = progress_bar(opts.progress, (live * selected.len()) as u64);
@@ -662,6 +667,7 @@ mod tests {
             previous,
             redactor: Redactor::default(),
             emulated: false,
+            log: Default::default(),
         };
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()

@@ -488,6 +488,7 @@ fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
             ("MAX_REQUESTS", "10"),
             ("TARGETS", ""),
             ("MODELS", ""),
+            ("PROBE_MODELS", ""),
             ("GCP_SERVICE_ACCOUNT_KEY", ""),
         ]
     };
@@ -531,24 +532,51 @@ fn a_refused_key_fails_the_job_after_the_evidence_is_proposed() {
 
 /// A stub `toolwire` in `ws` that records its arguments (one a line) in `ws/args.txt` and
 /// writes `summary` (a `--summary-json` document) where `--summary-json` says, as the real
-/// one does when a run ends.
+/// one does when a run that began ends, then exits `$STUB_STATUS` (0 when unset).
 fn summarizing_stub(ws: &std::path::Path, summary: &Value) {
     std::fs::write(ws.join("summary.json"), summary.to_string()).expect("summary written");
     script_file(
         &ws.join("target/release/toolwire"),
         "#!/bin/sh\nprintf '%s\\n' \"$@\" > args.txt\nwhile [ $# -gt 0 ]; do\n  \
          if [ \"$1\" = --summary-json ]; then cp summary.json \"$2\"; fi\n  shift\ndone\n\
-         echo 'requests sent: 1'\n",
+         echo 'requests sent: 1'\nexit \"${STUB_STATUS:-0}\"\n",
     );
 }
 
-/// The Probe step's environment with no dispatch input and no secret.
-const NO_INPUTS: [(&str, &str); 4] = [
+/// The Probe step's environment with no dispatch input, no repository variable and no
+/// secret.
+const NO_INPUTS: [(&str, &str); 5] = [
     ("MAX_REQUESTS", "10"),
     ("TARGETS", ""),
     ("MODELS", ""),
+    ("PROBE_MODELS", ""),
     ("GCP_SERVICE_ACCOUNT_KEY", ""),
 ];
+
+/// Runs probe.yml's Probe step in `ws`, then (as GitHub does however it ended) the step
+/// that collects this run's log for the upload. Returns the Probe step's status, outputs
+/// and standard output.
+fn probe_then_collect(ws: &std::path::Path, env: &[(&str, &str)]) -> (i32, String, String) {
+    let (probe, _) = probe_yml_step("Probe");
+    let ran = run_step(&probe, ws, None, env);
+    let (collect, step) = probe_yml_step("Collect this run's log");
+    assert_eq!(step["if"].as_str(), Some("always()"));
+    let (status, _, stdout) = run_step(&collect, ws, None, &[]);
+    assert_eq!(status, 0, "{stdout}");
+    ran
+}
+
+/// The names of the files in `ws/folder`, sorted; none when it does not exist.
+fn files_in(ws: &std::path::Path, folder: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(ws.join(folder))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
 
 /// A run answered by a stand-in (`OPENAI_BASE_URL` pointing at a gateway) fails the Probe
 /// step with an annotation naming why, and its log, written to the system temp folder, is
@@ -561,7 +589,6 @@ fn a_stand_in_run_fails_the_job_and_keeps_its_log() {
     if !available("jq") {
         return;
     }
-    let (probe, _) = probe_yml_step("Probe");
     let temp = tempfile::tempdir().expect("the system temp folder");
     let log = temp.path().join("20261202T000000Z-abcd.jsonl");
     std::fs::write(&log, "{\"type\":\"header\"}\n").expect("log written");
@@ -577,7 +604,7 @@ fn a_stand_in_run_fails_the_job_and_keeps_its_log() {
                 "emulated_because": why,
             }),
         );
-        let (status, outputs, stdout) = run_step(&probe, ws.path(), None, &NO_INPUTS);
+        let (status, outputs, stdout) = probe_then_collect(ws.path(), &NO_INPUTS);
         assert_eq!(status, 1, "{stdout}");
         assert_eq!(outputs, "");
         let annotation = stdout
@@ -615,7 +642,6 @@ fn the_artifact_holds_this_runs_log_alone() {
     if !available("jq") {
         return;
     }
-    let (probe, _) = probe_yml_step("Probe");
     let ws = tempfile::tempdir().expect("workspace");
     let runs = ws.path().join("reports/runs");
     std::fs::create_dir_all(&runs).expect("runs folder");
@@ -625,18 +651,19 @@ fn the_artifact_holds_this_runs_log_alone() {
         ws.path(),
         &serde_json::json!({
             "run_log": "reports/runs/20261202T000000Z-new0.jsonl",
+            "complete": true,
+            "exit_status": 0,
             "emulated": false,
             "emulated_because": null,
+            "live_targets": {"selected": 20, "skipped": 19, "probed": 1, "observed": 1},
         }),
     );
-    let (status, _, stdout) = run_step(&probe, ws.path(), None, &NO_INPUTS);
+    let (status, _, stdout) = probe_then_collect(ws.path(), &NO_INPUTS);
     assert_eq!(status, 0, "{stdout}");
-    let uploaded: Vec<String> = std::fs::read_dir(ws.path().join("run-log"))
-        .expect("run-log/")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(uploaded, ["20261202T000000Z-new0.jsonl"]);
+    assert_eq!(
+        files_in(ws.path(), "run-log"),
+        ["20261202T000000Z-new0.jsonl"]
+    );
     assert!(!ws.path().join("stand-in-run").exists());
     let upload = probe_yml_named("Upload the run log");
     let paths: Vec<&str> = upload["with"]["path"]
@@ -657,9 +684,140 @@ fn the_artifact_holds_this_runs_log_alone() {
     );
 }
 
+/// A run that observed no live target (every one skipped for its secret, or none gave an
+/// accepted or rejected answer: DNS, a firewall, a provider down) fails the Probe step with
+/// an annotation saying why and what to check, its log still collected: toolwire exits 0
+/// (a person probing without keys has not failed), the engines answer in every run, and the
+/// weekly job stayed green on no evidence of any provider. A keyless run that reached
+/// Gemini's pre-auth front end, and a dispatch narrowed to the engines, pass.
+#[test]
+fn a_run_that_observed_no_live_target_fails_the_job() {
+    if !available("jq") {
+        return;
+    }
+    for (live, fails) in [
+        (
+            serde_json::json!({"selected": 20, "skipped": 20, "probed": 0, "observed": 0}),
+            Some("of 20 live target(s), 20 skipped for a missing secret or setting and 0 probed"),
+        ),
+        (
+            serde_json::json!({"selected": 20, "skipped": 19, "probed": 1, "observed": 0}),
+            Some("19 skipped for a missing secret or setting and 1 probed without"),
+        ),
+        (
+            serde_json::json!({"selected": 20, "skipped": 19, "probed": 1, "observed": 1}),
+            None,
+        ),
+        (
+            serde_json::json!({"selected": 0, "skipped": 0, "probed": 0, "observed": 0}),
+            None,
+        ),
+    ] {
+        let ws = tempfile::tempdir().expect("workspace");
+        let runs = ws.path().join("reports/runs");
+        std::fs::create_dir_all(&runs).expect("runs folder");
+        std::fs::write(runs.join("20261202T000000Z-new0.jsonl"), "new\n").expect("log");
+        summarizing_stub(
+            ws.path(),
+            &serde_json::json!({
+                "run_log": "reports/runs/20261202T000000Z-new0.jsonl",
+                "complete": true,
+                "exit_status": 0,
+                "emulated": false,
+                "emulated_because": null,
+                "live_targets": live,
+            }),
+        );
+        let (status, _, stdout) = probe_then_collect(ws.path(), &NO_INPUTS);
+        let annotation = stdout.lines().find(|l| l.starts_with("::error"));
+        match fails {
+            Some(why) => {
+                assert_eq!(status, 1, "{live}: {stdout}");
+                let annotation = annotation.unwrap_or_else(|| panic!("no annotation: {stdout}"));
+                assert!(
+                    annotation.contains("no live target was observed")
+                        && annotation.contains(why)
+                        && annotation.contains("secrets and variables"),
+                    "{annotation}"
+                );
+            }
+            None => assert!(status == 0 && annotation.is_none(), "{live}: {stdout}"),
+        }
+        assert_eq!(
+            files_in(ws.path(), "run-log"),
+            ["20261202T000000Z-new0.jsonl"],
+            "{live}"
+        );
+    }
+}
+
+/// A run cut short keeps what it observed in the artifact: the step that collects the log
+/// runs however the Probe step ended and finds this run's log itself, from the summary
+/// toolwire writes on Ctrl-C (exit 130), else, toolwire killed before it wrote one (a job
+/// cancelled or timed out), from the logs git does not know, never an earlier run's. The
+/// copy was made by the Probe step, which a cancelled job never finishes.
+#[test]
+fn a_run_cut_short_keeps_its_log() {
+    if !available("jq") || !available("git") {
+        return;
+    }
+    let ws = tempfile::tempdir().expect("workspace");
+    let runs = ws.path().join("reports/runs");
+    std::fs::create_dir_all(&runs).expect("runs folder");
+    std::fs::write(runs.join("20261202T000000Z-cut0.jsonl"), "cut\n").expect("log");
+    summarizing_stub(
+        ws.path(),
+        &serde_json::json!({
+            "run_log": "reports/runs/20261202T000000Z-cut0.jsonl",
+            "complete": false,
+            "exit_status": 130,
+            "emulated": false,
+            "emulated_because": null,
+            "live_targets": null,
+        }),
+    );
+    let mut env = NO_INPUTS.to_vec();
+    env.push(("STUB_STATUS", "130"));
+    let (status, _, stdout) = probe_then_collect(ws.path(), &env);
+    assert_eq!(status, 130, "{stdout}");
+    assert_eq!(
+        files_in(ws.path(), "run-log"),
+        ["20261202T000000Z-cut0.jsonl"]
+    );
+
+    // Killed before any summary: an earlier run's log is committed, this run's is not.
+    let ws = tempfile::tempdir().expect("workspace");
+    let runs = ws.path().join("reports/runs");
+    std::fs::create_dir_all(&runs).expect("runs folder");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(ws.path())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::write(runs.join("20250101T000000Z-old0.jsonl"), "old\n").expect("old log");
+    git(&["add", "reports"]);
+    git(&["commit", "-q", "-m", "earlier runs"]);
+    std::fs::write(runs.join("20261202T000000Z-kill.jsonl"), "killed\n").expect("log");
+    let (collect, _) = probe_yml_step("Collect this run's log");
+    let (status, _, stdout) = run_step(&collect, ws.path(), None, &[]);
+    assert_eq!(status, 0, "{stdout}");
+    assert_eq!(
+        files_in(ws.path(), "run-log"),
+        ["20261202T000000Z-kill.jsonl"]
+    );
+}
+
 /// The dispatch's `models` (or, for scheduled runs, the `PROBE_MODELS` repository variable)
 /// becomes one `--model` per `TARGET=MODEL`, passed through `env:` and not expanded against
-/// the checkout's files: the workflow could not choose a model at all.
+/// the checkout's files: the workflow could not choose a model at all. `PROBE_MODELS`, a
+/// standing default, also passes `--ignore-unprobed-models`, so that a dispatch narrowed to
+/// other targets runs (it stopped with exit 2); the dispatch's own `models` does not: a
+/// target it names that `targets` leaves out is the user's mistake.
 #[test]
 fn models_become_model_flags() {
     if !available("jq") {
@@ -669,44 +827,50 @@ fn models_become_model_flags() {
     let input = &workflow["on"]["workflow_dispatch"]["inputs"]["models"];
     assert_eq!(input["required"], false, "{input}");
     let step = probe_step(&workflow);
-    assert_eq!(
-        step["env"]["MODELS"],
-        "${{ inputs.models || vars.PROBE_MODELS }}"
-    );
+    assert_eq!(step["env"]["MODELS"], "${{ inputs.models }}");
+    assert_eq!(step["env"]["PROBE_MODELS"], "${{ vars.PROBE_MODELS }}");
     let (probe, _) = probe_yml_step("Probe");
     assert!(
         !probe.contains("${{"),
         "inputs reach the script through env: only"
     );
-    let ws = tempfile::tempdir().expect("workspace");
-    // A file a glob would match, had the shell expanded `*`.
-    std::fs::write(ws.path().join("openai-x"), "").expect("file");
-    summarizing_stub(
-        ws.path(),
-        &serde_json::json!({"run_log": null, "emulated": false, "emulated_because": null}),
-    );
-    let mut env = NO_INPUTS;
-    env[2] = (
-        "MODELS",
-        " openai/chat=gpt-4.1\n bedrock/converse=anthropic.claude-x-v1:0  openai* ",
-    );
-    let (status, _, stdout) = run_step(&probe, ws.path(), None, &env);
-    assert_eq!(status, 0, "{stdout}");
-    let args = std::fs::read_to_string(ws.path().join("args.txt")).expect("args recorded");
-    let args: Vec<&str> = args.lines().collect();
-    let models: Vec<&str> = args
-        .windows(2)
-        .filter(|w| w[0] == "--model")
-        .map(|w| w[1])
-        .collect();
-    assert_eq!(
-        models,
-        [
-            "openai/chat=gpt-4.1",
-            "bedrock/converse=anthropic.claude-x-v1:0",
-            "openai*"
-        ]
-    );
+    let pairs = " openai/chat=gpt-4.1\n bedrock/converse=anthropic.claude-x-v1:0  openai* ";
+    let expected = [
+        "openai/chat=gpt-4.1",
+        "bedrock/converse=anthropic.claude-x-v1:0",
+        "openai*",
+    ];
+    for (models, probe_models, flags, lenient) in [
+        (pairs, "", &expected[..], false),
+        ("", pairs, &expected[..], true),
+        ("mistral/chat=m", pairs, &["mistral/chat=m"][..], false),
+    ] {
+        let ws = tempfile::tempdir().expect("workspace");
+        // A file a glob would match, had the shell expanded `*`.
+        std::fs::write(ws.path().join("openai-x"), "").expect("file");
+        summarizing_stub(
+            ws.path(),
+            &serde_json::json!({"run_log": null, "emulated": false, "emulated_because": null}),
+        );
+        let mut env = NO_INPUTS;
+        env[2] = ("MODELS", models);
+        env[3] = ("PROBE_MODELS", probe_models);
+        let (status, _, stdout) = run_step(&probe, ws.path(), None, &env);
+        assert_eq!(status, 0, "{stdout}");
+        let args = std::fs::read_to_string(ws.path().join("args.txt")).expect("args recorded");
+        let args: Vec<&str> = args.lines().collect();
+        let given: Vec<&str> = args
+            .windows(2)
+            .filter(|w| w[0] == "--model")
+            .map(|w| w[1])
+            .collect();
+        assert_eq!(given, flags, "{models:?} {probe_models:?}");
+        assert_eq!(
+            args.contains(&"--ignore-unprobed-models"),
+            lenient,
+            "{models:?} {probe_models:?}: {args:?}"
+        );
+    }
 }
 
 /// Whether `program` runs here. Under CI (`CI` set) it must: a test skipped there would

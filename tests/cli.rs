@@ -214,6 +214,14 @@ fn ctrl_c_stops_an_engines_only_probe() {
         log.path().display().to_string(),
         "{summary}"
     );
+    // The message names the log too (it said "the newest run log in" the folder).
+    assert!(
+        stderr.contains(&format!(
+            "the run log {} has no footer",
+            log.path().display()
+        )),
+        "{stderr}"
+    );
     assert_eq!(summary["complete"], false, "{summary}");
     assert_eq!(summary["exit_status"], 130, "{summary}");
     assert_eq!(

@@ -753,17 +753,20 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     let Some(summary) = summary else {
         // The log was streamed as answers came: what is in it was observed, only its footer
         // is missing. Say so, and what `rules` will do with it (nothing, when emulated).
+        let Some(log) = ending.log.get() else {
+            eprintln!("toolwire: interrupted before the run log was created: nothing was observed");
+            return Ok(INTERRUPTED_EXIT);
+        };
+        let log = format!("the run log {}", log.display());
         if emulated {
             eprintln!(
-                "toolwire: interrupted: the newest run log in {} has no footer; it holds emulated \
-                 answers, which are never evidence",
-                runs_dir.display()
+                "toolwire: interrupted: {log} has no footer; it holds emulated answers, which \
+                 are never evidence"
             );
         } else {
             eprintln!(
-                "toolwire: interrupted: the newest run log in {} has no footer; `toolwire rules` \
-                 folds the observations it holds (and says so), or delete it",
-                runs_dir.display()
+                "toolwire: interrupted: {log} has no footer; `toolwire rules` folds the \
+                 observations it holds (and says so), or delete it"
             );
         }
         return Ok(INTERRUPTED_EXIT);

@@ -295,10 +295,28 @@ pub fn repair_request(
     opts: &Options,
 ) -> Vec<ToolRepair> {
     let mut out = repair_schemas(tools, profile, opts);
-    for r in &mut out {
+    for (r, given) in out.iter_mut().zip(tools) {
         strict::settle(r);
+        name_places_as_given(r, given);
     }
     out
+}
+
+/// Makes every change line and refusal of `r` name its place in the schema as given, the one
+/// the user edits (as compile's do): repair works on a copy where what a local `$ref` reaches
+/// is inlined, so `/properties/channel/oneOf` there is `/$defs/Channel/oneOf` as written.
+fn name_places_as_given(r: &mut ToolRepair, given: &Tool) {
+    let (Some(original), Some(repaired)) = (given.parameters.as_ref(), r.tool.parameters.as_ref())
+    else {
+        return;
+    };
+    if !place::has_ref(original) {
+        return;
+    }
+    let places = r.changes.iter_mut().map(|c| &mut c.pointer);
+    for pointer in places.chain(r.refusals.iter_mut().map(|f| &mut f.pointer)) {
+        *pointer = place::original_place(original, repaired, pointer);
+    }
 }
 
 /// [`repair_request`] without [`strict::settle`]: `compile` decides `strict` by its target.

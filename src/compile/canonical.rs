@@ -210,7 +210,7 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
 }
 
 /// An RFC 6901 reference token as the key it names.
-pub(super) fn unescape(token: &str) -> String {
+fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 

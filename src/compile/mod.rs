@@ -240,18 +240,14 @@ fn compile_admitted(
         .collect();
     let mut results = repair::repair_schemas(&canonical, profile, opts);
     // Each result holds its own tool: a canonical copy is kept only where compile may move
-    // places, for the change lines to name the places the user edits ([`original_place`]):
+    // places, for the change lines to name the places the user edits
+    // ([`repair::place::original_place`]):
     // a strict form wraps schemas in `anyOf`, repair inlines what a `$ref` reaches.
     let originals: Vec<Option<Value>> = canonical
         .into_iter()
         .map(|t| {
-            t.parameters.filter(|p| {
-                form != wire::Form::Plain
-                    || crate::schema::walk(p)
-                        .nodes
-                        .iter()
-                        .any(|n| n.value.get("$ref").is_some())
-            })
+            t.parameters
+                .filter(|p| form != wire::Form::Plain || repair::place::has_ref(p))
         })
         .collect();
     for ((r, written), root) in results.iter_mut().zip(written).zip(root_refusals) {
@@ -462,7 +458,7 @@ fn compile_admitted(
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.as_ref()) {
             let places = r.changes.iter_mut().map(|c| &mut c.pointer);
             for pointer in places.chain(r.refusals.iter_mut().map(|f| &mut f.pointer)) {
-                *pointer = original_place(original, compiled, pointer);
+                *pointer = repair::place::original_place(original, compiled, pointer);
             }
         }
     }
@@ -719,75 +715,6 @@ fn declare_no_arguments(r: &mut ToolRepair, target: &str) {
     if r.outcome == Outcome::Unchanged {
         r.outcome = Outcome::Repaired;
     }
-}
-
-/// The place in `original` (the canonical schema, as the user wrote it but for the type
-/// spellings compile names) of `pointer`, a place in `compiled` (the schema compile made, or
-/// was making when it refused the tool): every change line and refusal names the schema as
-/// given, the one the user edits. Two moves are followed back: a schema strict mode wrapped
-/// in `anyOf: [schema, {"type": "null"}]` (`…/anyOf/0` where the original schema does not
-/// accept null) is that schema, and what repair inlined from a local `$ref` is at the place
-/// the reference reaches (each place where a definition was inlined names the definition).
-/// What has no original place (a keyword compile wrote) is named below the original place of
-/// its schema.
-fn original_place(original: &Value, compiled: &Value, pointer: &str) -> String {
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(canonical::unescape)
-        .collect();
-    fn child<'v>(v: &'v Value, t: &str) -> Option<&'v Value> {
-        match v {
-            Value::Object(o) => o.get(t),
-            Value::Array(a) => t.parse::<usize>().ok().and_then(|i| a.get(i)),
-            _ => None,
-        }
-    }
-    let wrapped = |c: Option<&Value>| {
-        c.and_then(|c| c.get("anyOf"))
-            .and_then(Value::as_array)
-            .is_some_and(|b| b.len() == 2 && b[1] == serde_json::json!({"type": "null"}))
-    };
-    let mut place = String::new();
-    let (mut here, mut there) = (Some(original), Some(compiled));
-    let (mut i, mut hops) = (0, 0);
-    while let Some(t) = tokens.get(i) {
-        let Some(n) = here else {
-            place = crate::json::push_token(&place, t);
-            i += 1;
-            continue;
-        };
-        if t == "anyOf"
-            && tokens.get(i + 1).is_some_and(|z| z == "0")
-            && wrapped(there)
-            && !wire::admits_null(n)
-        {
-            there = there
-                .and_then(|c| child(c, "anyOf"))
-                .and_then(|b| child(b, "0"));
-            i += 2;
-            continue;
-        }
-        if let Some(next) = child(n, t) {
-            (here, there) = (Some(next), there.and_then(|c| child(c, t)));
-            place = crate::json::push_token(&place, t);
-            (i, hops) = (i + 1, 0);
-            continue;
-        }
-        let target = n.get("$ref").and_then(Value::as_str).and_then(|r| {
-            match crate::schema::refs::step(original, r) {
-                crate::schema::refs::Step::Local(v, p) => Some((v, p)),
-                _ => None,
-            }
-        });
-        match target {
-            Some((v, p)) if hops < crate::schema::refs::MAX_REF_HOPS => {
-                (here, place, hops) = (Some(v), p, hops + 1);
-            }
-            _ => here = None,
-        }
-    }
-    place
 }
 
 /// Rules that name the same kind of problem from different sides.

@@ -2,6 +2,8 @@
 //! which are member names (under `properties`, `$defs`, ...), which are indices. A property
 //! literally named `default` or `type` is a member name, never a keyword.
 
+use serde_json::Value;
+
 use crate::schema::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA};
 
 /// One step of a pointer read with schema semantics.
@@ -109,6 +111,80 @@ pub fn property_of(pointer: &str) -> Option<(String, String)> {
 
 fn escaped(token: &str) -> String {
     crate::json::escape_token(token)
+}
+
+/// Whether some subschema of `schema` holds a `$ref`: only then can repair's places (in a
+/// copy with what references reach inlined) differ from the places as written.
+pub fn has_ref(schema: &Value) -> bool {
+    crate::schema::walk(schema)
+        .nodes
+        .iter()
+        .any(|n| n.value.get("$ref").is_some())
+}
+
+/// The place in `original` (the schema as the user wrote it; for compile, the canonical one,
+/// with the type spellings compile names) of `pointer`, a place in `compiled` (the schema
+/// repair or compile made, or was making when it refused the tool): every change line and refusal names the schema as
+/// given, the one the user edits. Two moves are followed back: a schema strict mode wrapped
+/// in `anyOf: [schema, {"type": "null"}]` (`…/anyOf/0` where the original schema does not
+/// accept null) is that schema, and what repair inlined from a local `$ref` is at the place
+/// the reference reaches (each place where a definition was inlined names the definition).
+/// What has no original place (a keyword compile wrote) is named below the original place of
+/// its schema.
+pub fn original_place(original: &Value, compiled: &Value, pointer: &str) -> String {
+    let tokens = tokens(pointer);
+    fn child<'v>(v: &'v Value, t: &str) -> Option<&'v Value> {
+        match v {
+            Value::Object(o) => o.get(t),
+            Value::Array(a) => t.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        }
+    }
+    let wrapped = |c: Option<&Value>| {
+        c.and_then(|c| c.get("anyOf"))
+            .and_then(Value::as_array)
+            .is_some_and(|b| b.len() == 2 && b[1] == serde_json::json!({"type": "null"}))
+    };
+    let mut place = String::new();
+    let (mut here, mut there) = (Some(original), Some(compiled));
+    let (mut i, mut hops) = (0, 0);
+    while let Some(t) = tokens.get(i) {
+        let Some(n) = here else {
+            place = crate::json::push_token(&place, t);
+            i += 1;
+            continue;
+        };
+        if t == "anyOf"
+            && tokens.get(i + 1).is_some_and(|z| z == "0")
+            && wrapped(there)
+            && !crate::compile::wire::admits_null(n)
+        {
+            there = there
+                .and_then(|c| child(c, "anyOf"))
+                .and_then(|b| child(b, "0"));
+            i += 2;
+            continue;
+        }
+        if let Some(next) = child(n, t) {
+            (here, there) = (Some(next), there.and_then(|c| child(c, t)));
+            place = crate::json::push_token(&place, t);
+            (i, hops) = (i + 1, 0);
+            continue;
+        }
+        let target = n.get("$ref").and_then(Value::as_str).and_then(|r| {
+            match crate::schema::refs::step(original, r) {
+                crate::schema::refs::Step::Local(v, p) => Some((v, p)),
+                _ => None,
+            }
+        });
+        match target {
+            Some((v, p)) if hops < crate::schema::refs::MAX_REF_HOPS => {
+                (here, place, hops) = (Some(v), p, hops + 1);
+            }
+            _ => here = None,
+        }
+    }
+    place
 }
 
 #[cfg(test)]

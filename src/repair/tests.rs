@@ -601,6 +601,40 @@ fn descriptions_are_written_when_missing_and_cut_when_too_long() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("1977"));
 }
 
+/// Change lines and refusals name places as written, as compile's do: repair works on a copy
+/// with what a `$ref` reaches inlined (before: `/properties/amount/type`, a place the user's
+/// file does not have, for the definition's `type` at `/$defs/Amount/type`).
+#[test]
+fn places_inside_a_referenced_definition_are_named_where_it_is_written() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+        "type-spelling: float",
+        "type-spelling: any",
+    ]);
+    let given = json!({"type":"object","properties":{"amount":{"$ref":"#/$defs/Amount"}},
+               "$defs":{"Amount":{"type":"float"}}});
+    let r = &repair_request(&[tool("f", given.clone())], &p, &Options::default())[0];
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let places: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert!(places.contains(&"/$defs/Amount/type"), "{places:?}");
+    for place in places {
+        assert!(
+            given.pointer(place).is_some(),
+            "{place} is not in the schema as given"
+        );
+    }
+    let refused = tool(
+        "g",
+        json!({"type":"object","properties":{"v":{"$ref":"#/$defs/V"}},
+               "$defs":{"V":{"type":"any"}}}),
+    );
+    let r = &repair_request(&[refused], &p, &Options::default())[0];
+    assert_eq!(r.outcome, Outcome::Refused);
+    let places: Vec<&str> = r.refusals.iter().map(|f| f.pointer.as_str()).collect();
+    assert_eq!(places, ["/$defs/V/type"], "{:#?}", r.refusals);
+}
+
 #[test]
 fn non_standard_type_spellings_are_normalised() {
     let p = profile(&[

@@ -488,7 +488,8 @@ fn unrecognized_at_place(request: &Value, error: &str, target: Option<&str>) -> 
 /// of its warning about the schema there is named the same way; where it has nothing there
 /// but one rule's errors at the place's keywords (`/anyOf` of a root that is a bare
 /// `anyOf`), that rule and its place; where it has the message's own rule only below the
-/// place (a depth limit at the deepest object), the closest such place. A place is never
+/// place, or the message names only the tool and check has its rule inside it (a depth limit
+/// at the deepest object, beside a size error at the root), the closest such place. A place is never
 /// moved to an ancestor's finding of the message's rule, which is about something else there.
 /// Where check has nothing at the place or its keywords,
 /// a note says so (the newest evidence accepts what the message rejected). Several rules
@@ -605,21 +606,29 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         if rules.is_empty() {
             rules = rules_at(&|p| p == pointer, true, true);
         }
-        if rules.is_empty() {
-            // The rule the message reads as, reported below the place (a depth limit that
-            // the message names the tool for and check places at the deepest object): the
-            // closest such finding. Never above it: the place exists, and a finding at an
-            // ancestor is about something else there (a "no evidence" warning about the
-            // root's `properties`, whose fix would remove every argument).
-            let elsewhere = e.rule.as_deref().and_then(|own| {
+        // The rule the message reads as, reported below the place (a depth limit that the
+        // message names the tool for and check places at the deepest object): the closest
+        // such finding. Never above it: the place exists, and a finding at an ancestor is
+        // about something else there (a "no evidence" warning about the root's `properties`,
+        // whose fix would remove every argument).
+        let below = || {
+            e.rule.as_deref().and_then(|own| {
                 findings
                     .iter()
                     .filter(of_tool)
                     .filter(|f| f.rule == own && f.subject == crate::check::Subject::Schema)
                     .filter(|f| at_or_below(&f.pointer, pointer))
                     .min_by_key(|f| f.pointer.matches('/').count())
-            });
-            if let Some(f) = elsewhere {
+            })
+        };
+        // A message that names only the tool (its place is the root) and a rule check
+        // reports inside it is about that finding, not about another rule check has at the
+        // root: Gemini's "exceeds the maximum allowed nesting depth" is `depth-exceeded` at
+        // the deepest object, though check also finds the root too large.
+        let named_inside =
+            pointer.is_empty() && e.rule.as_deref().is_some_and(|own| !rules.contains(&own));
+        if rules.is_empty() || named_inside {
+            if let Some(f) = below() {
                 e.notes.push(format!(
                     "`check --target {target}` reports `{}` at {}",
                     f.rule,
@@ -632,6 +641,8 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
                 e.pointer = Some(f.pointer.clone());
                 continue;
             }
+        }
+        if rules.is_empty() {
             if let Some(own) = &e.rule {
                 e.notes.push(format!(
                     "`check --target {target}` reports nothing here: the evidence its profile \

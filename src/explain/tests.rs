@@ -1631,6 +1631,45 @@ fn check_s_place_one_level_up_or_elsewhere_in_the_tool_is_named() {
     );
 }
 
+/// A message that names only the tool reads as its own rule where check reports that rule
+/// inside the tool, though check has another finding at the root: 130 nested objects are both
+/// too deep and (no evidence either way) large for Gemini's JSON-Schema field, and explain (so compile's refusal)
+/// named `size-exceeded` with its "move long enums" fix for "exceeds the maximum allowed
+/// nesting depth".
+#[test]
+fn a_tool_wide_message_keeps_its_rule_over_another_finding_at_the_root() {
+    let mut deep = json!({"type": "string"});
+    for _ in 0..130 {
+        deep = json!({"type": "object", "properties": {"a": deep}});
+    }
+    let request = json!({"contents": [], "tools": [{"functionDeclarations": [{
+        "name": "deep", "description": "Nested.", "parametersJsonSchema": deep}]}]});
+    let target = "gemini/v1beta/parameters-json-schema";
+    let set = crate::input::from_value(std::path::Path::new("r"), request.clone()).unwrap();
+    let profile = crate::profile::embedded_set().unwrap().get(target).unwrap();
+    let at_root: Vec<_> =
+        crate::check::check_set(&set, &crate::profile::CompiledProfile::new(profile))
+            .into_iter()
+            .filter(|f| f.pointer.is_empty() && f.subject == crate::check::Subject::Schema)
+            .map(|f| f.rule.to_string())
+            .collect();
+    assert!(
+        !at_root.is_empty() && !at_root.iter().any(|r| r == "depth-exceeded"),
+        "the root holds another finding: {at_root:?}"
+    );
+    let text =
+        "FunctionDeclaration 'deep' in the request exceeds the maximum allowed nesting depth.";
+    let e = &explain(Some(&request), text, Some(target))[0];
+    assert_eq!(e.rule.as_deref(), Some("depth-exceeded"), "{:?}", e.notes);
+    assert!(
+        e.pointer
+            .as_deref()
+            .is_some_and(|p| p.starts_with("/properties/a/")),
+        "{:?}",
+        e.pointer
+    );
+}
+
 /// A provider's exact place that the request has is explained there: explain moved xAI's
 /// `/properties/properties/additionalProperties` (xai-additionalproperties-false in
 /// reports.yaml) to the root's `/properties`, where check has only a "no evidence" warning of

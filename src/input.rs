@@ -305,6 +305,38 @@ pub fn read_file(path: &Path) -> Result<ToolSet> {
     from_bytes(path, &bytes)
 }
 
+/// Refuses `set`, read from `bytes` of `file`, when a tool's schema holds a number serde_json
+/// reads as another value ([`json::refuse_inexact`]), for `command`, which writes every schema
+/// anew (`compile`).
+///
+/// Errors: an [`Error::Input`] naming the first such number and its line (JSON Lines) and
+/// place.
+pub fn refuse_inexact_schemas(
+    file: &Path,
+    bytes: &[u8],
+    set: &ToolSet,
+    command: &str,
+) -> Result<()> {
+    let text = json::check_utf8(file, bytes)?;
+    let schemas = |line: Option<usize>| -> Vec<&str> {
+        set.tools
+            .iter()
+            .filter(|t| t.line == line)
+            .map(|t| t.schema_pointer.as_str())
+            .collect()
+    };
+    if set.format != Format::JsonLines {
+        return json::refuse_inexact(file, None, text, &schemas(None), command);
+    }
+    for (i, line) in text.lines().enumerate() {
+        // Most lines hold no number past 64 bits: the tools are looked up only then.
+        if !json::inexact_numbers(line).is_empty() {
+            json::refuse_inexact(file, Some(i + 1), line, &schemas(Some(i + 1)), command)?;
+        }
+    }
+    Ok(())
+}
+
 /// Parses tool definitions from bytes. `file` names the source in errors. A file ending in
 /// `.jsonl` or `.ndjson` is JSON Lines; otherwise JSON Lines is recognised when the text is not
 /// one JSON document but its first line is.

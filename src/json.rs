@@ -322,6 +322,117 @@ pub fn number_tokens(text: &str) -> Vec<(String, &str)> {
     out
 }
 
+/// A number of a JSON text that serde_json reads as another value than written: into an
+/// `f64` that is not its value (an integer past the 64-bit ones, more significant digits than
+/// 17, an underflow to 0). serde_json's `arbitrary_precision` feature would keep the digits,
+/// but it changes every `Value` number of the crate and of its dependencies (jsonschema's
+/// too), so toolwire does not turn it on: what reads such a number says so, and what would
+/// write it back changed refuses ([`refuse_inexact`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InexactNumber<'t> {
+    /// RFC 6901 JSON Pointer of the number in the text's value.
+    pub pointer: String,
+    /// The number as written.
+    pub written: &'t str,
+    /// The value serde_json reads.
+    pub read_as: serde_json::Number,
+}
+
+/// The numbers of the JSON text `text` that serde_json reads as another value
+/// ([`InexactNumber`]), in order; a number past the `f64` range, which serde_json refuses, is
+/// not one of them. Like [`number_tokens`], a scan: past a syntax error the pointers mean
+/// nothing.
+pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
+    number_tokens(text)
+        .into_iter()
+        .filter_map(|(pointer, written)| {
+            let Ok(Value::Number(read_as)) = serde_json::from_str::<Value>(written) else {
+                return None;
+            };
+            // Integers serde_json keeps (i64, u64) are exact; only its `f64`s can differ.
+            (read_as.is_f64() && decimal(written) != decimal(&read_as.to_string())).then_some(
+                InexactNumber {
+                    pointer,
+                    written,
+                    read_as,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Refuses to write anew the JSON text `text` (of `file`, or of its JSON Lines line `line`)
+/// when it holds, at or under one of the JSON Pointers `written`, a number serde_json reads as
+/// another value ([`inexact_numbers`]): the output would hold the rounded value
+/// (`18446744073709551616` written as `1.8446744073709552e19`). `command` names what would
+/// write it (`repair`, `compile`).
+///
+/// Errors: an [`Error::Input`] at the first such number, naming it and the value it would
+/// become.
+pub fn refuse_inexact(
+    file: &Path,
+    line: Option<usize>,
+    text: &str,
+    written: &[&str],
+    command: &str,
+) -> Result<()> {
+    let under = |p: &str| {
+        written.iter().any(|w| {
+            p.strip_prefix(w)
+                .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+        })
+    };
+    let Some(n) = inexact_numbers(text)
+        .into_iter()
+        .find(|n| under(&n.pointer))
+    else {
+        return Ok(());
+    };
+    let place = match line {
+        Some(line) => Place::LinePointer {
+            line,
+            pointer: n.pointer,
+        },
+        None => Place::Pointer(n.pointer),
+    };
+    Err(Error::input(
+        file,
+        place,
+        format!(
+            "the number {} is read as {} (toolwire reads JSON numbers as 64-bit integers and \
+             floats), and {command} would write it so; nothing was written (an integer from \
+             -2^63 to 2^64-1, or a number of at most 15 significant digits, is read exactly)",
+            n.written, n.read_as
+        ),
+    ))
+}
+
+/// A JSON number token as (negative, significant digits, exponent) with the value
+/// 0.DIGITS × 10^exponent, so that two spellings of one value compare equal (`1e2`, `100`,
+/// `100.0`); zero is `(false, "", 0)` whatever its sign.
+fn decimal(token: &str) -> (bool, String, i64) {
+    let (negative, rest) = match token.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, token),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (rest, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let leading = digits.len() - digits.trim_start_matches('0').len();
+    let significant = digits
+        .trim_start_matches('0')
+        .trim_end_matches('0')
+        .to_string();
+    if significant.is_empty() {
+        return (false, String::new(), 0);
+    }
+    let point = int.len() as i64 - leading as i64 + exponent;
+    (negative, significant, point)
+}
+
 /// Escapes one reference token for an RFC 6901 JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
     if token.contains(['~', '/']) {
@@ -525,6 +636,22 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a number at or under a part written stops the write (`/a/bc` is not under `/a/b`),
+    /// and 64-bit integers and exact floats never do.
+    #[test]
+    fn an_inexact_number_stops_only_the_parts_written() {
+        let text = r#"{"a": {"bc": 123456789012345678901, "b": 1}, "c": [1e2, 9007199254740993]}"#;
+        let file = Path::new("t.json");
+        assert!(refuse_inexact(file, None, text, &["/a/b", "/c"], "compile").is_ok());
+        let err = refuse_inexact(file, Some(3), text, &["/a"], "repair").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("t.json: line 3, at /a/bc: the number 123456789012345678901 is read as 1.2345678901234568e+20"),
+            "{err}"
+        );
+        assert!(refuse_inexact(file, None, text, &[""], "repair").is_err());
+    }
 
     /// Numbers are found with their pointers through objects, arrays, keys that need
     /// escaping and strings holding digits, brackets, commas and escaped quotes.

@@ -69,9 +69,11 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         )));
     }
     let profile = crate::cli::check::select_among(&set, "", Some(&args.target), |t| !engine(t))?;
-    let mut tools = crate::input::read_file(&args.file)?;
+    let bytes = crate::json::read_capped(&args.file, crate::input::LIMITS)?;
+    let mut tools = crate::input::from_bytes(&args.file, &bytes)?;
     // No tool at all is a wrong input, as for check; built-in tools alone are compiled below.
     crate::input::require_tools(&tools)?;
+    crate::input::refuse_inexact_schemas(&args.file, &bytes, &tools, "compile")?;
     let taken = |b: &BuiltinTool| crate::target::takes_builtin(&args.target, &b.value);
     if tools.tools.is_empty() && !tools.builtins.iter().any(taken) {
         // No tool with a schema, and no built-in the target takes: the compiled tool block is

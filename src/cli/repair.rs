@@ -532,6 +532,10 @@ fn render_tools(
         rendered
             .dangling
             .extend(followed.dangling.into_iter().map(|d| (line, d)));
+        // A changed document is written from its value, every number of it included.
+        if original != doc {
+            crate::json::refuse_inexact(file, line, source, &[""], "repair")?;
+        }
         Ok::<_, Error>(Some(if line.is_none() {
             layout::document(source, &original, &doc)
         } else if original == doc {

@@ -3,7 +3,56 @@
 
 #[test]
 fn cli_cases() {
-    trycmd::TestCases::new().case("tests/cli/*/*.toml");
+    // The `probe` cases write their run logs under RUNS (a TOML case cannot name a temporary
+    // folder): removed when the cases end, passed or failed, so that runs do not pile up.
+    // Only this test writes there, and its cases all end before the guard goes.
+    let _runs = RemovedOnDrop(std::path::Path::new(RUNS));
+    trycmd::TestCases::new().case("tests/cli/*/*.toml").run();
+}
+
+/// The folder, relative to the repository root, under which `tests/cli/probe/*.toml` write
+/// their run logs (`--runs-dir target/trycmd-runs/<case>`).
+const RUNS: &str = "target/trycmd-runs";
+
+/// Removes its folder, with everything in it, when dropped (a panic included).
+struct RemovedOnDrop<'a>(&'a std::path::Path);
+
+impl Drop for RemovedOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0);
+    }
+}
+
+/// Every `--runs-dir` of the CLI cases is under [`RUNS`], which `cli_cases` removes: a case
+/// writing its run logs elsewhere would leave a new file behind on every run.
+#[test]
+fn cli_cases_write_run_logs_only_under_the_removed_folder() {
+    let mut seen = 0;
+    for case in std::fs::read_dir("tests/cli/probe").expect("tests/cli/probe") {
+        let path = case.expect("a case").path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a case reads");
+        let words: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace() || c == '[' || c == ']')
+            .map(|w| w.trim_matches(['"', '\'']))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for pair in words.windows(2).filter(|p| p[0] == "--runs-dir") {
+            let dir = pair[1];
+            seen += 1;
+            assert!(
+                dir.starts_with(&format!("{RUNS}/")),
+                "{}: --runs-dir {dir} is not under {RUNS}",
+                path.display()
+            );
+        }
+    }
+    assert!(
+        seen > 0,
+        "no case names a --runs-dir: the scan no longer reads them"
+    );
 }
 
 /// A reader that goes away (`toolwire rule | head -1`) ends the output quietly with the

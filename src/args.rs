@@ -99,8 +99,33 @@ pub struct Problem {
     pub keyword: Cow<'static, str>,
     /// What the schema expects there, in words ("a string", "at least 1", ...).
     pub expected: Cow<'static, str>,
-    /// The whole problem in one sentence.
+    /// The whole problem in one sentence, for the model and for people: a long place is
+    /// shortened ([`crate::report::short_pointer`]); [`Problem::message_whole`] keeps it whole.
     pub message: String,
+}
+
+impl Problem {
+    /// [`Problem::message`] naming the problem's place whole ([`Problem::pointer`]), for
+    /// output read by programs (`args --format json`), which need the exact place. Places
+    /// inside it (those of an `anyOf` alternative's problems) stay as the message has them.
+    pub fn message_whole(&self) -> Cow<'_, str> {
+        let shown = place(&self.pointer);
+        if *shown == *self.pointer {
+            return Cow::Borrowed(&self.message);
+        }
+        let shown = crate::report::escape_inline(&shown);
+        match self
+            .message
+            .strip_prefix(shown.as_ref())
+            .and_then(|rest| rest.strip_prefix(": "))
+        {
+            Some(rest) => Cow::Owned(format!(
+                "{}: {rest}",
+                crate::report::escape_inline(&self.pointer)
+            )),
+            None => Cow::Borrowed(&self.message),
+        }
+    }
 }
 
 /// The result of checking one call's arguments.
@@ -134,6 +159,21 @@ impl ArgsReport<'_> {
     /// many more there are. Every problem is listed otherwise, so arguments with 100,000
     /// wrong members make a message of megabytes, past what a model's context takes back.
     pub fn retry_message_within(&self, tool: Option<&str>, max: usize) -> String {
+        self.retry_message_of(tool, max, |p| Cow::Borrowed(&p.message))
+    }
+
+    /// [`ArgsReport::retry_message`] with each problem's place whole
+    /// ([`Problem::message_whole`]), for output read by programs.
+    pub fn retry_message_whole(&self, tool: Option<&str>) -> String {
+        self.retry_message_of(tool, usize::MAX, Problem::message_whole)
+    }
+
+    fn retry_message_of<'p>(
+        &'p self,
+        tool: Option<&str>,
+        max: usize,
+        message: impl Fn(&'p Problem) -> Cow<'p, str>,
+    ) -> String {
         if self.problems.is_empty() {
             return String::new();
         }
@@ -158,7 +198,7 @@ impl ArgsReport<'_> {
             out.push('\n');
             push_u64(&mut out, i as u64 + 1);
             out.push_str(". ");
-            out.push_str(&p.message);
+            out.push_str(&message(p));
         }
         if listed.len() < n {
             out.push_str("\n... and ");

@@ -118,8 +118,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             "problems": report.problems,
             "coercions": report.coercions,
             "absent_nulls": report.absent_nulls,
-            "message": report.retry_message(tool),
+            // Programs get each place whole; the human output keeps long ones shortened.
+            "message": report.retry_message_whole(tool),
         });
+        for (p, written) in report
+            .problems
+            .iter()
+            .zip(out["problems"].as_array_mut().into_iter().flatten())
+        {
+            written["message"] = json!(p.message_whole());
+        }
         if !inexact.is_empty() {
             out["inexact_numbers"] = json!(inexact);
         }

@@ -104,7 +104,11 @@ pub enum Command {
     /// Rewrite tool definitions so that a profile accepts them, reporting each change and loss.
     ///
     /// The report is on standard error (standard output with `-o FILE`). Exit 0: every tool
-    /// unchanged or repaired; 1: a tool was refused; 2: bad input.
+    /// unchanged or repaired; 1: a tool was refused; 2: bad input. When every tool is refused
+    /// (and not kept: `--keep-unrepairable`, or `-o` naming the input), nothing is written:
+    /// standard output stays empty and an `-o` file is left as it was (or not created); the
+    /// report says so (`nothing written: ...`; `written: false` in JSON), and the exit status
+    /// is 1.
     Repair(repair::RepairArgs),
     /// Compile tool definitions to one target's wire form.
     Compile(compile::CompileArgs),

@@ -154,8 +154,21 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         let mut out = String::new();
         let mut notes = String::new();
         use std::fmt::Write;
-        if report.is_valid() {
+        if report.is_valid() && report.absent_nulls.is_empty() {
             out.push_str("ok: the arguments match the schema\n");
+        } else if report.is_valid() {
+            // A server validating the declared schema (Pydantic, zod) rejects these nulls:
+            // the call is ok only without them, which standard output must say, not a note.
+            let (pronoun, noun) = match report.absent_nulls.len() {
+                1 => ("it", "null"),
+                _ => ("them", "nulls"),
+            };
+            let _ = writeln!(
+                out,
+                "ok after treating {noun} as absent at {}: send the arguments without {pronoun} \
+                 (--format json gives them)",
+                report.absent_nulls.join(", ")
+            );
         } else {
             let _ = writeln!(out, "{}", report.retry_message(tool));
         }
@@ -173,8 +186,11 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 }
             );
         }
-        for p in &report.absent_nulls {
-            let _ = writeln!(notes, "null treated as absent: {p}");
+        // When the call is valid, standard output already said so.
+        if !report.is_valid() {
+            for p in &report.absent_nulls {
+                let _ = writeln!(notes, "null treated as absent: {p}");
+            }
         }
         for n in &inexact {
             let _ = writeln!(

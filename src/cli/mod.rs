@@ -113,6 +113,15 @@ pub enum Command {
     /// Compile tool definitions to one target's wire form.
     Compile(compile::CompileArgs),
     /// Validate tool-call arguments against a tool's schema.
+    ///
+    /// An optional argument sent as `null` where the schema does not allow null is treated as
+    /// absent (strict modes make every optional argument nullable, so models send `null` for
+    /// "not given"); this cannot be turned off. Such a call is valid only without those nulls:
+    /// the human output says "ok after treating null as absent at POINTER", and `--format
+    /// json` lists them in `absent_nulls` and gives the arguments without them in
+    /// `arguments`. Forward those, not the model's: a server validating the declared schema
+    /// (Pydantic, zod) rejects the null. Exit 0: valid; 1: problems (arguments that are not
+    /// JSON too); 2: bad input.
     Args(args::ArgsArgs),
     /// Explain a provider's rejection of a request.
     Explain(explain::ExplainArgs),

@@ -265,7 +265,7 @@ fn close(
                         // tell "not given" from null, and null is a valid value.
                         "made the optional argument required (its schema already accepts null, so a null is passed on as null)"
                     } else {
-                        "made the optional argument required and nullable (a null maps back to absent)"
+                        "made the optional argument required and nullable (the model sends null for \"not given\": `toolwire args` maps it back to absent; a server checking the original schema must treat that null as absent)"
                     };
                     make_nullable(p);
                     changes.push(change(&push_token(&properties, name), action.into(), None));

@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              by the `format-allowed` case for that exact value.",
     features: "`format-allowed: <format>`",
     example: r#"{"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}"#,
-    fix: "Remove `format` and say it in the description (for `uri`: \"a URL\"), or use a format the profile allows.",
+    fix: "Remove `format` and say it in the description in plain words (for `uri`: \"a URL\"), or use a format the profile allows.",
     repair: "yes",
     repairable: always,
     owns,
@@ -25,13 +25,42 @@ fn owns(p: &Param) -> bool {
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(serde_json::Value::String(f)) = n.format {
-        cx.feature(
+        cx.feature_with_fix(
             At::Key(n.frame, "format"),
             Feat::Format(f),
             n.placement,
             || format!("`format: \"{f}\"`"),
+            || Some(fix_for(f)),
         );
     }
+}
+
+/// The fix for `format: f`, with what to write in the description for the formats JSON
+/// Schema 2020-12 defines that tools use most (its section 7.3); other formats get no
+/// example rather than one written for another format.
+fn fix_for(f: &str) -> String {
+    let words = match f {
+        "uri" => "a URL",
+        "uri-reference" => "a URL, or a path relative to one",
+        "email" => "an email address",
+        "uuid" => "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+        "date" => "a date as YYYY-MM-DD",
+        "date-time" => "a date and time as in RFC 3339, e.g. 2024-05-01T13:00:00Z",
+        "time" => "a time of day as HH:MM:SS",
+        "duration" => "a duration as in ISO 8601, e.g. P3D",
+        "hostname" => "a host name",
+        "ipv4" => "an IPv4 address",
+        "ipv6" => "an IPv6 address",
+        _ => {
+            return "Remove `format` and say it in the description, or use a format the \
+                    profile allows."
+                .into();
+        }
+    };
+    format!(
+        "Remove `format` and say it in the description (\"{words}\"), or use a format the \
+         profile allows."
+    )
 }
 
 #[cfg(test)]
@@ -48,6 +77,35 @@ mod tests {
                 json!({"type":"object","properties":{"u":{"type":"string","format":"uri"}}})
             ),
             pairs(&[("/properties/u/format", "format-allowed: uri")])
+        );
+    }
+
+    /// Each finding's fix gives words for its own format (the rule's one fix gave `uri`'s
+    /// "a URL" on every format), and none for a format without common words.
+    #[test]
+    fn each_format_gets_its_own_example() {
+        let fix = |f: &str| {
+            let found = fixes(
+                "format-unsupported",
+                json!({"type":"object","properties":{"a":{"type":"string","format":f}}}),
+            );
+            assert_eq!(found.len(), 1, "{f}: {found:?}");
+            found[0].clone()
+        };
+        for (f, words) in [
+            ("uri", "(\"a URL\")"),
+            ("email", "(\"an email address\")"),
+            ("uuid", "(\"a UUID such as "),
+            ("date", "(\"a date as YYYY-MM-DD\")"),
+        ] {
+            let fix = fix(f);
+            assert!(fix.contains(words), "{f}: {fix}");
+            assert_eq!(fix.contains("URL"), f == "uri", "{f}: {fix}");
+        }
+        let custom = super::fix_for("x-custom");
+        assert!(
+            !custom.contains('(') && custom.starts_with("Remove `format`"),
+            "{custom}"
         );
     }
 }

@@ -243,11 +243,22 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
         return;
     }
     if STRUCTURAL.contains(&k) {
+        // An example only where one shape fits the keyword's meaning.
+        let example = match k {
+            "anyOf" | "oneOf" => {
+                " (e.g. one object with optional properties instead of alternatives)"
+            }
+            "allOf" => " (e.g. one schema that says everything its parts require)",
+            "prefixItems" => {
+                " (e.g. an object with one named property per position instead of a tuple)"
+            }
+            "patternProperties" => " (e.g. a named property for each key you expect)",
+            _ => "",
+        };
         let _ = write!(
             out,
             "`{k}` declares which arguments are valid, so it cannot just be dropped: restructure \
-             the schema without it (e.g. one object with optional properties instead of \
-             alternatives), or use a profile whose targets accept it."
+             the schema without it{example}, or use a profile whose targets accept it."
         );
         return;
     }
@@ -449,6 +460,14 @@ mod tests {
         assert!(fix_for("title", &Feat::Keyword("title")).starts_with("Remove `title`: it only"));
         assert!(fix_for("x-order", &Feat::Keyword(value::VENDOR_KEY)).contains("`x-order`"));
         assert!(fix_for("anyOf", &Feat::Keyword("anyOf")).starts_with("`anyOf` declares"));
+        // Alternatives are `anyOf`'s; a tuple's example speaks of positions.
+        assert!(fix_for("anyOf", &Feat::Keyword("anyOf")).contains("instead of alternatives"));
+        let tuple = fix_for("prefixItems", &Feat::Keyword("prefixItems"));
+        assert!(
+            tuple.contains("one named property per position instead of a tuple")
+                && !tuple.contains("alternatives"),
+            "{tuple}"
+        );
         assert!(
             fix_for(
                 "additionalProperties",

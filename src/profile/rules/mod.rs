@@ -442,6 +442,21 @@ pub mod testing {
     /// The messages of `rule`'s findings for one tool with `parameters` under the built-in
     /// `portable` profile (for wording; which features fire is tested with [`seen`]).
     pub fn messages(rule: &str, parameters: Value) -> Vec<String> {
+        findings(rule, parameters)
+            .into_iter()
+            .map(|f| f.message.to_string())
+            .collect()
+    }
+
+    /// The fixes of `rule`'s findings, as [`messages`] gives their messages.
+    pub fn fixes(rule: &str, parameters: Value) -> Vec<String> {
+        findings(rule, parameters)
+            .into_iter()
+            .map(|f| f.fix.to_string())
+            .collect()
+    }
+
+    fn findings(rule: &str, parameters: Value) -> Vec<crate::check::Finding> {
         let set = crate::profile::embedded().expect("built-in profiles load");
         let portable = set.get(crate::profile::PORTABLE).expect("portable profile");
         let profile = crate::profile::CompiledProfile::new(portable);
@@ -454,7 +469,6 @@ pub mod testing {
         crate::check::check_tools(&[tool], &profile)
             .into_iter()
             .filter(|f| f.rule == rule)
-            .map(|f| f.message.to_string())
             .collect()
     }
 

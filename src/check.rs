@@ -241,9 +241,10 @@ pub struct Finding {
     pub fix: Text,
     /// Whether a repair exists for this feature that does not change which arguments are
     /// accepted. `toolwire repair` applies it only to errors (a target rejects the feature);
-    /// a warning (no evidence either way) is left as written, so human output marks only
-    /// errors "(repairable)". (One exception: a standard type written in another case is
-    /// repaired at any level; see [`crate::repair`].)
+    /// a warning (no evidence either way) is left as written. (One exception: a standard type
+    /// written in another case is repaired at any level; see [`crate::repair`].) Every output
+    /// (human, JSON, SARIF, GitHub, HTML) says [`Finding::marked_repairable`] instead: whether
+    /// `repair` changes it.
     pub repairable: bool,
     /// `error` (a target rejects it) or `warning` (no evidence either way for some target).
     #[serde(default = "default_level")]
@@ -291,10 +292,11 @@ fn default_level() -> Level {
 }
 
 impl Finding {
-    /// Whether output marks the finding "(repairable)": only an error, since `repair` leaves
-    /// a warning's feature as written (see [`Finding::repairable`]).
+    /// Whether output marks the finding repairable: whether `toolwire repair` changes it. An
+    /// error with a repair, or a type written in another case; not another warning, whose
+    /// feature repair leaves as written (see [`Finding::repairable`]).
     pub fn marked_repairable(&self) -> bool {
-        self.repairable && self.level == Level::Error
+        self.repairable && (self.level == Level::Error || crate::repair::is_type_case_variant(self))
     }
 }
 
@@ -315,7 +317,7 @@ impl Serialize for Finding {
         m.serialize_entry("pointer", &self.pointer)?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("fix", &self.fix)?;
-        m.serialize_entry("repairable", &self.repairable)?;
+        m.serialize_entry("repairable", &self.marked_repairable())?;
         m.serialize_entry("level", &self.level)?;
         m.serialize_entry("parameter", &self.parameter)?;
         if !self.file.is_empty() {
@@ -1698,6 +1700,44 @@ mod tests {
             crate::report::sarif::Site::default()
         });
         assert_eq!(annotations.matches("Nothing to fix yet").count(), 2);
+    }
+
+    /// JSON and SARIF say `repairable` as the human output marks it: whether `repair` changes
+    /// the finding. A warning whose feature has a repair is left as written by `repair`, so it
+    /// is not repairable there (before: `true` in JSON and SARIF, unmarked for people).
+    #[test]
+    fn machine_outputs_call_repairable_what_repair_changes() {
+        use super::{Level, UNVERIFIED_FIX};
+        let report = report_of(&[
+            (Level::Warning, UNVERIFIED_FIX),
+            (Level::Error, "Add `items`."),
+        ]);
+        let json: Vec<serde_json::Value> = report
+            .findings
+            .iter()
+            .map(|f| serde_json::to_value(f).unwrap())
+            .collect();
+        assert_eq!(json[0]["repairable"], false);
+        assert_eq!(json[1]["repairable"], true);
+        let sarif = crate::report::sarif::to_value(
+            &report.findings,
+            |_| crate::report::sarif::Site::default(),
+            |_| None,
+        );
+        let repairable: Vec<&serde_json::Value> = sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| &r["properties"]["repairable"])
+            .collect();
+        assert_eq!(repairable, [false, true], "{sarif}");
+        assert_eq!(
+            fix_lines(&report.human()),
+            [
+                "none yet (no evidence either way; see note [1] below)",
+                "Add `items`. (repairable)"
+            ]
+        );
     }
 
     /// With no missing-evidence warning shown (`--errors-only`, or none made) there is no note.

@@ -423,7 +423,7 @@ fn is_own_error(f: &Finding) -> bool {
 /// spelling is repaired even when no target rejects it (a warning): every target that accepts
 /// it reads it as the lowercase type, so the rewrite changes no accepted argument and loses
 /// nothing, while leaving it would leave a finding that the lowercase name does not have.
-fn is_type_case_variant(f: &Finding) -> bool {
+pub(crate) fn is_type_case_variant(f: &Finding) -> bool {
     f.rule == crate::profile::rules::type_invalid::RULE.id
         && matches!(
             parse_parameter(&f.parameter),

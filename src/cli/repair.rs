@@ -611,7 +611,8 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
             "left out"
         }
     ));
-    // `check` marks these "(repairable)"; say why repair left them.
+    // Warnings repair has a fix for but leaves as written (`check` does not mark them
+    // repairable either): say why.
     let warned: BTreeSet<&str> = all
         .iter()
         .filter(|r| r.outcome != Outcome::Refused)

@@ -218,7 +218,7 @@ fn log<'a>(
         }
         properties.insert("pointer".into(), json!(f.pointer));
         properties.insert("fix".into(), json!(f.fix));
-        properties.insert("repairable".into(), json!(f.repairable));
+        properties.insert("repairable".into(), json!(f.marked_repairable()));
         properties.insert("parameter".into(), json!(f.parameter));
         // The deciding evidence with its link (a result has no `helpUri`; a rule's would be
         // one link for findings that different evidence decides).

@@ -179,7 +179,12 @@ pub fn parse_str_counting(
     let bytes = text.as_bytes();
     if text.trim().is_empty() {
         // serde_json would say "EOF while parsing a value" at column 0.
-        return Err(Error::input(file, Place::File, "empty file"));
+        let problem = if text.is_empty() {
+            "empty file"
+        } else {
+            "no JSON in it: only whitespace"
+        };
+        return Err(Error::input(file, Place::File, problem));
     }
     if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
         let (line, column) = line_column(bytes, at);
@@ -202,7 +207,8 @@ pub fn parse_str_counting(
         let yaml = file
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"));
-        let mut problem = strip_position(&e.to_string());
+        let mut problem =
+            lone_surrogate(text, &e).unwrap_or_else(|| strip_position(&e.to_string()));
         if yaml {
             problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
         }
@@ -216,6 +222,43 @@ pub fn parse_str_counting(
             problem,
         )
     })
+}
+
+/// serde_json's error `e` about a string escape of half a UTF-16 surrogate pair, said as what
+/// it is: serde_json says "unexpected end of hex escape" for `"\ud800"` and "lone leading
+/// surrogate in hex escape" for a lone trailing half too. `None` for any other error, or when
+/// no surrogate escape precedes the error on its line.
+fn lone_surrogate(text: &str, e: &serde_json::Error) -> Option<String> {
+    let message = e.to_string();
+    if !(message.starts_with("unexpected end of hex escape")
+        || message.starts_with("lone leading surrogate in hex escape"))
+    {
+        return None;
+    }
+    let line = text.split('\n').nth(e.line().checked_sub(1)?)?;
+    // serde_json's column counts bytes; the escape ends at or before it.
+    let upto = line.get(..e.column().min(line.len())).unwrap_or(line);
+    let escape = upto
+        .match_indices("\\u")
+        .filter(|&(i, _)| {
+            // `\\ud800` is a backslash and then text: an escape starts after an even run.
+            upto.as_bytes()[..=i]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count()
+                % 2
+                == 1
+        })
+        .filter_map(|(i, _)| upto.get(i..i + 6))
+        .filter(|esc| {
+            u16::from_str_radix(&esc[2..], 16).is_ok_and(|u| (0xD800..=0xDFFF).contains(&u))
+        })
+        .last()?;
+    Some(format!(
+        "a lone surrogate `{escape}`: half of a UTF-16 pair, which JSON must write as a \
+         \\uD800-\\uDBFF escape followed by a \\uDC00-\\uDFFF one"
+    ))
 }
 
 /// The 1-based line and column of serde_json's error `e` in `text`, the text it parsed.
@@ -651,6 +694,45 @@ mod tests {
             "{err}"
         );
         assert!(refuse_inexact(file, None, text, &[""], "repair").is_err());
+    }
+
+    fn problem(text: &str) -> String {
+        match parse_str(Path::new("f.json"), text, Limits::default(), 0) {
+            Err(Error::Input { problem, .. }) => problem,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    /// A file of only white space is not called empty; an empty one is.
+    #[test]
+    fn whitespace_only_is_told_from_empty() {
+        assert_eq!(problem(""), "empty file");
+        assert_eq!(problem(" \n\t"), "no JSON in it: only whitespace");
+        assert_eq!(problem("\u{feff}"), "empty file");
+    }
+
+    /// Half a surrogate pair is named as such, whichever of serde_json's two words it comes
+    /// with (before: "unexpected end of hex escape"); other escape errors keep serde_json's.
+    #[test]
+    fn a_lone_surrogate_is_named() {
+        for (text, escape) in [
+            (r#"{"q": "\ud800"}"#, r"\ud800"),
+            (r#"{"q": "\uDBFFx"}"#, r"\uDBFF"),
+            (r#"{"q": "\udc00"}"#, r"\udc00"),
+            (r#"{"q": "é\ud800\u0041"}"#, r"\ud800"),
+            ("{\n\"q\": \"\\ud800\"}", r"\ud800"),
+        ] {
+            let p = problem(text);
+            assert!(
+                p.starts_with(&format!(
+                    "a lone surrogate `{escape}`: half of a UTF-16 pair"
+                )),
+                "{text}: {p}"
+            );
+        }
+        assert_eq!(problem(r#"{"q": "\u12"}"#), "invalid escape");
+        // An escaped backslash before `u` is no escape.
+        assert!(!problem(r#"{"q": "\\ud800\x"}"#).contains("surrogate"));
     }
 
     /// Numbers are found with their pointers through objects, arrays, keys that need

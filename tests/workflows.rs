@@ -308,6 +308,12 @@ fn the_readme_workflow_uploads_sarif_and_passes_actionlint() {
     assert_eq!(steps[upload]["with"]["sarif_file"], sarif);
     let condition = steps[upload]["if"].as_str().unwrap_or("");
     assert!(condition.starts_with("always()"), "{condition:?}");
+    // A fork's pull request gets a token that cannot upload: the step is skipped there.
+    assert!(
+        condition.contains("github.event.pull_request.head.repo.full_name == github.repository"),
+        "{condition:?}"
+    );
+    assert_eq!(parsed["permissions"]["actions"], "read", "{workflow}");
     let local = repo().join("target/ci-tools/bin/actionlint");
     let actionlint = if local.is_file() {
         local.display().to_string()

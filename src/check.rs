@@ -1738,6 +1738,13 @@ mod tests {
                 "Add `items`. (repairable)"
             ]
         );
+        // The one warning repair does change, a standard type in another case, is marked.
+        let mut case = report.findings[0].clone();
+        case.rule = "type-invalid".into();
+        case.parameter = "type-spelling: Integer".into();
+        assert_eq!(serde_json::to_value(&case).unwrap()["repairable"], true);
+        case.parameter = "type-spelling: int".into();
+        assert_eq!(serde_json::to_value(&case).unwrap()["repairable"], false);
     }
 
     /// With no missing-evidence warning shown (`--errors-only`, or none made) there is no note.

@@ -627,20 +627,20 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         // the deepest object, though check also finds the root too large.
         let named_inside =
             pointer.is_empty() && e.rule.as_deref().is_some_and(|own| !rules.contains(&own));
-        if rules.is_empty() || named_inside {
-            if let Some(f) = below() {
-                e.notes.push(format!(
-                    "`check --target {target}` reports `{}` at {}",
-                    f.rule,
-                    if f.pointer.is_empty() {
-                        "the schema's root"
-                    } else {
-                        &f.pointer
-                    }
-                ));
-                e.pointer = Some(f.pointer.clone());
-                continue;
-            }
+        if (rules.is_empty() || named_inside)
+            && let Some(f) = below()
+        {
+            e.notes.push(format!(
+                "`check --target {target}` reports `{}` at {}",
+                f.rule,
+                if f.pointer.is_empty() {
+                    "the schema's root"
+                } else {
+                    &f.pointer
+                }
+            ));
+            e.pointer = Some(f.pointer.clone());
+            continue;
         }
         if rules.is_empty() {
             if let Some(own) = &e.rule {

@@ -7,7 +7,8 @@
 //! - `cells`: explicit verdicts for a case parameter (optionally one placement) at targets;
 //! - `rules`: a documented statement applied mechanically to every case of the catalog it
 //!   covers: a name pattern, a complete keyword field list, a type enum, a numeric limit, a
-//!   required root type, or "must be valid JSON Schema 2020-12" (the meta-schema decides).
+//!   required root type, the keywords allowed beside a `$ref`, or "must be valid JSON Schema
+//!   2020-12" (the meta-schema decides).
 //!
 //! Entries that speak to no cell say why in `unmapped`. Dates are the source's: a report's
 //! date, or for documentation the date it was read. A date may be partial (`2025`, `2025-07`)
@@ -152,6 +153,11 @@ pub enum Statement {
     /// The schema must be valid against the JSON Schema 2020-12 meta-schema: cases whose
     /// schema is not are rejected (valid ones are not thereby accepted).
     MetaSchema(String),
+    /// The only keywords allowed beside a `$ref` (Gemini's JSON-Schema field: "only
+    /// description and default can be set alongside it"). Speaks to every `$ref (with …)`
+    /// case: rejected when a key beside a `$ref` in its schemas is outside the list, accepted
+    /// otherwise.
+    RefSiblings(Vec<String>),
 }
 
 /// The documented evidence files.
@@ -717,6 +723,40 @@ pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
                 .find(|p| !jsonschema::draft202012::meta::is_valid(p));
             invalid.map(|_| (Verdict::Rejected, META_SCHEMA_REASON.to_string()))
         }
+        Statement::RefSiblings(allowed) => {
+            let form = crate::profile::rules::keyword_form_of(&param, "$ref")?;
+            if !form.starts_with("with ") {
+                return None;
+            }
+            let listed = allowed
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let refused = case
+                .tools
+                .iter()
+                .filter_map(|t| t.parameters.as_ref())
+                .flat_map(|p| crate::schema::walk(p).nodes)
+                .filter_map(|n| n.value.as_object().filter(|m| m.contains_key("$ref")))
+                .flat_map(|m| m.keys())
+                .find(|k| *k != "$ref" && !allowed.contains(k))
+                .cloned();
+            Some(match refused {
+                Some(k) => (
+                    Verdict::Rejected,
+                    format!(
+                        "`{k}` beside a `$ref` is not among the siblings allowed there ({listed})"
+                    ),
+                ),
+                None => (
+                    Verdict::Accepted,
+                    format!(
+                        "every key beside the `$ref` is among the siblings allowed there ({listed})"
+                    ),
+                ),
+            })
+        }
     }
 }
 
@@ -870,6 +910,42 @@ mod tests {
             judge(&meta, &case("keyword-allowed: const", "a", base.clone())),
             None
         );
+
+        let siblings = Statement::RefSiblings(vec!["description".into(), "default".into()]);
+        let beside = |k: &str| {
+            json!({"type":"object","properties":{"v":{"$ref":"#/$defs/S", k: "x"}},
+                   "$defs":{"S":{"type":"string"}}})
+        };
+        for (parameter, key, verdict) in [
+            (
+                "keyword-allowed: $ref (with other keywords)",
+                "format",
+                Some(Verdict::Rejected),
+            ),
+            (
+                "keyword-allowed: $ref (with title)",
+                "title",
+                Some(Verdict::Rejected),
+            ),
+            (
+                "keyword-allowed: $ref (with default)",
+                "default",
+                Some(Verdict::Accepted),
+            ),
+            (
+                "keyword-allowed: $ref (with siblings)",
+                "description",
+                Some(Verdict::Accepted),
+            ),
+            // Not a form with siblings: the statement does not speak to it.
+            ("keyword-allowed: $ref (local $defs)", "format", None),
+        ] {
+            assert_eq!(
+                judge(&siblings, &case(parameter, "a", beside(key))).map(|v| v.0),
+                verdict,
+                "{parameter}"
+            );
+        }
 
         let root = Statement::RootType("object".into());
         assert_eq!(

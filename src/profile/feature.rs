@@ -334,6 +334,9 @@ pub mod value {
     pub const REF_WITH_TITLE: &str = "with title";
     /// `$ref` with a sibling `default`.
     pub const REF_WITH_DEFAULT: &str = "with default";
+    /// `$ref` with a sibling that neither has a form of its own nor is `description` (which
+    /// the `with siblings` case has): `enum`, `format`, `items`, `properties`, ...
+    pub const REF_WITH_OTHER: &str = "with other keywords";
     pub const ITEMS_LIST: &str = "list";
     pub const BOOL_TRUE: &str = "true";
     pub const BOOL_FALSE: &str = "false";

@@ -1712,3 +1712,33 @@ fn siblings_a_target_refuses_beside_a_reference_are_dropped() {
         r.changes
     );
 }
+
+/// Every other sibling beside a `$ref` (`enum`, `format`, `minProperties`...) is dropped for a
+/// target that refuses `$ref (with other keywords)`, each loss reported; `description` and
+/// `default`, which the target allows, stay.
+#[test]
+fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
+    let p = profile(&["keyword-allowed: $ref (with other keywords)"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "c":{"$ref":"#/$defs/C","enum":["a"],"format":"uri","description":"d","default":"a"}},
+            "$defs":{"C":{"type":"string"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    assert_eq!(
+        r.tool.parameters.as_ref().unwrap()["properties"]["c"],
+        json!({"$ref":"#/$defs/C","description":"d","default":"a"})
+    );
+    for at in ["/properties/c/enum", "/properties/c/format"] {
+        assert!(
+            r.changes.iter().any(|c| c.pointer == at
+                && c.lost
+                    .as_deref()
+                    .is_some_and(|l| l.contains("no longer enforces"))),
+            "{at}: {:#?}",
+            r.changes
+        );
+    }
+}

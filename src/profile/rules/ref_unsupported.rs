@@ -13,12 +13,14 @@ pub const RULE: Rule = Rule {
              chain of bare `$ref`s that never reaches a schema), a chain of more than 64 \
              `$ref`s in a row or nested in each other's targets (`chain too long`: toolwire \
              follows no further), with sibling \
-             keywords (any, and apart from that a `type`, a `title` or a `default` beside it, \
-             which some targets tell from a `description`), or resolving to nothing; and the `$defs`/`definitions` containers.",
-    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
+             keywords (any, and apart from that a `type`, a `title`, a `default` or any other \
+             keyword but `description` beside it, which some targets tell from a \
+             `description`; the `$defs`/`definitions` beside a root `$ref` are no such \
+             keyword), or resolving to nothing; and the `$defs`/`definitions` containers.",
+    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `$ref (with other keywords)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
     fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
-    repair: "partly: a `type`, `title` or `default` beside a `$ref` is dropped (a `type` its target does not declare too is reported lost); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
+    repair: "partly: a `type`, `title`, `default` or other keyword (but `description`) beside a `$ref` is dropped, and what it narrowed reported lost (a `type` its target declares too loses nothing); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -37,6 +39,18 @@ pub const SIBLING_FORMS: [(&str, &str); 3] = [
     ("default", value::REF_WITH_DEFAULT),
 ];
 
+/// The siblings beside a `$ref` in `map` that [`SIBLING_FORMS`] does not name: those
+/// `$ref (with other keywords)` is about, in the schema's order. Not `description` (the
+/// `$ref (with siblings)` case has one), nor the `$defs`/`definitions` a root `$ref` points
+/// into: they hold schemas, say nothing of the node's value, and Gemini's JSON-Schema field
+/// took a root `$ref` beside `$defs` (NousResearch/hermes-agent#98928).
+pub fn other_siblings(map: &serde_json::Map<String, Value>) -> impl Iterator<Item = &str> {
+    map.keys().map(String::as_str).filter(|k| {
+        !matches!(*k, "$ref" | "description" | "$defs" | "definitions")
+            && !SIBLING_FORMS.iter().any(|(s, _)| s == k)
+    })
+}
+
 /// The sibling keyword a `$ref` form is about (`with type` → `type`), if it is one of
 /// [`SIBLING_FORMS`].
 pub fn sibling_of(form: &str) -> Option<&'static str> {
@@ -53,7 +67,8 @@ pub fn sibling_of(form: &str) -> Option<&'static str> {
 /// and fix text agree with it.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     // `repair::fixes::keywords` drops that sibling, which needs no inlining.
-    if matches!(f, Feat::KeywordForm("$ref", v) if sibling_of(v).is_some()) {
+    if matches!(f, Feat::KeywordForm("$ref", v) if sibling_of(v).is_some() || *v == value::REF_WITH_OTHER)
+    {
         return r.root.is_some();
     }
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
@@ -206,6 +221,14 @@ fn cycle_message(root: &Value, text: &str) -> String {
     }
 }
 
+/// The fix for siblings `named` (in backticks) beside a `$ref`.
+fn remove_fix(named: &str) -> String {
+    format!(
+        "Remove {named} beside the `$ref` (keep `description` and `default` there, the \
+         siblings such targets allow), or inline the referenced schema."
+    )
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(r) = n.reference {
         let text = r.as_str().unwrap_or("");
@@ -268,15 +291,24 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         Feat::KeywordForm("$ref", form),
                         n.placement,
                         || format!("`$ref` next to `{sibling}`"),
-                        || {
-                            Some(format!(
-                                "Remove `{sibling}` beside the `$ref` (keep `description` and \
-                                 `default` there, the siblings such targets allow), or inline \
-                                 the referenced schema."
-                            ))
-                        },
+                        || Some(remove_fix(&format!("`{sibling}`"))),
                     );
                 }
+            }
+            let others: Vec<&str> = n.map.map(other_siblings).into_iter().flatten().collect();
+            if !others.is_empty() {
+                let named = others
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                cx.feature_with_fix(
+                    At::Key(n.frame, "$ref"),
+                    Feat::KeywordForm("$ref", value::REF_WITH_OTHER),
+                    n.placement,
+                    || format!("`$ref` next to {named}"),
+                    || Some(remove_fix(&named)),
+                );
             }
         }
     }
@@ -426,9 +458,10 @@ mod tests {
     fn siblings_of_a_reference_are_told_apart_by_kind() {
         let s = json!({"type":"object","properties":{
             "options":{"type":"array","items":{"$ref":"#/$defs/Option","type":"object","title":"Option"}},
-            "d":{"$ref":"#/$defs/Option","description":"d","default":{}}},
+            "d":{"$ref":"#/$defs/Option","description":"d","default":{}},
+            "e":{"$ref":"#/$defs/Option","format":"uri","description":"e","minProperties":1}},
             "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}}}});
-        let siblings: Vec<(String, String)> = seen("ref-unsupported", s)
+        let siblings: Vec<(String, String)> = seen("ref-unsupported", s.clone())
             .into_iter()
             .filter(|(_, f)| f.contains("(with "))
             .collect();
@@ -452,7 +485,29 @@ mod tests {
                     "keyword-allowed: $ref (with siblings)"
                 ),
                 ("/properties/d/$ref", "keyword-allowed: $ref (with default)"),
+                (
+                    "/properties/e/$ref",
+                    "keyword-allowed: $ref (with siblings)"
+                ),
+                (
+                    "/properties/e/$ref",
+                    "keyword-allowed: $ref (with other keywords)"
+                ),
             ])
+        );
+        // The definitions a root reference points into are no keyword about the value.
+        let root = json!({"$ref":"#/$defs/A","$defs":{"A":{"type":"object"}}});
+        assert!(
+            !seen("ref-unsupported", root)
+                .iter()
+                .any(|(_, f)| f.contains("other keywords"))
+        );
+        // One finding names every such sibling, `description` not among them.
+        let m = messages("ref-unsupported", s);
+        assert!(
+            m.iter()
+                .any(|m| m.starts_with("`$ref` next to `format`, `minProperties`")),
+            "{m:?}"
         );
     }
 

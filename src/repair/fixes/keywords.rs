@@ -44,6 +44,7 @@ pub(super) fn keyword(
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
         }
+        ("$ref", Some(value::REF_WITH_OTHER)) => drop_other_ref_siblings(tool, rule, &node),
         ("$ref", form) => match form.and_then(crate::profile::rules::ref_unsupported::sibling_of) {
             Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
             None => inline_refs(tool, rule, max_nodes),
@@ -202,6 +203,32 @@ fn drop_ref_sibling(tool: &Tool, rule: &str, node: &str, sibling: &str) -> Found
         ),
         None,
     )])
+}
+
+/// Drops every sibling of the `$ref` at `node` that `$ref (with other keywords)` is about
+/// ([`crate::profile::rules::ref_unsupported::other_siblings`]), each as a plain drop reports
+/// it (what it narrowed is lost); `description`, `type`, `title` and `default` are left to
+/// their own findings, so that a target allowing `default` keeps it.
+fn drop_other_ref_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node)?;
+    let others: Vec<String> = crate::profile::rules::ref_unsupported::other_siblings(map)
+        .map(String::from)
+        .collect();
+    if others.is_empty() {
+        return Err(format!("no other keyword beside the `$ref` at {node:?}"));
+    }
+    let mut t = tool.clone();
+    let mut changes = Vec::new();
+    for k in &others {
+        // The plain drop is the last candidate `drop_keyword` offers (without `describe`, the
+        // only one).
+        let c = drop_keyword(&t, rule, node, k, false)?
+            .pop()
+            .ok_or_else(|| format!("`{k}` beside the `$ref` at {node:?} cannot be dropped"))?;
+        t = c.rewrite.applied_to(&t)?;
+        changes.extend(c.changes);
+    }
+    Ok(vec![Candidate::many(t, changes)])
 }
 
 fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {

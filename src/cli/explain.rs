@@ -237,10 +237,13 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
         (Some(i), Some(n)) => format!("tool #{i} `{n}`"),
         (Some(i), None) => format!("tool #{i}"),
         (None, Some(n)) => format!("tool `{n}`"),
-        (None, None) => "no single tool".to_string(),
+        // The message names no tool, or one the request does not have: say so, not "no tool".
+        (None, None) => "an unidentified tool".to_string(),
     };
     let place = match e.pointer.as_deref() {
-        Some("") => " (the schema root or the tool itself)".to_string(),
+        // `""` is where an error about the whole schema, or about the tool's own fields (its
+        // name, a missing `parameters`), is placed.
+        Some("") => " at the root of its parameters schema (or the tool as a whole)".to_string(),
         Some(p) => format!(" at {p}"),
         None => String::new(),
     };

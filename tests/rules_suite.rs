@@ -6,8 +6,10 @@
 //! - `no-false-pass::<profile>::<case>`: for every profile and case, `check` flags the case's
 //!   feature whenever a target of the profile rejects the case in the matrix (as an error),
 //!   and does not flag it when every target accepts it;
-//! - `report::<id>`: every public report in `reports/documented/` that has a tool and a
-//!   rejection mapped to a target is flagged by `check --target` for that target;
+//! - `report::<id>::<target>`: every public report in `reports/documented/` that has a tool
+//!   and a rejection mapped to a target is flagged by `check --target` for that target, and
+//!   (`report::<id>::<heir>::via::<target>`) for each target inheriting that rejection where
+//!   it has no evidence of its own (`target::INHERITANCE`);
 //! - `example::<rule>`: each rule's documented example (RULES.md, `toolwire rule ID`), read
 //!   as `check` reads a file, is reported by that rule as an error under at least one
 //!   target's profile.
@@ -194,9 +196,31 @@ fn report_tool(e: &Entry) -> Option<ToolDef> {
     })
 }
 
-/// Every rejection a report maps to `target` is flagged by `check --target`: at least one
-/// error finding for one of the rejected features (for limits and type lists: by their rule).
-fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<(), Failed> {
+/// Which of a report's rejections at a target a trial holds a profile to.
+struct Wanted {
+    /// The cells' rejected features (`None`: every one).
+    features: Option<BTreeSet<String>>,
+    /// Whether its name rules' rejections are.
+    names: bool,
+}
+
+impl Wanted {
+    const ALL: Wanted = Wanted {
+        features: None,
+        names: true,
+    };
+}
+
+/// Every rejection a report maps to `target` is flagged by `check` under `profile` (the
+/// target's own, or an heir's: [`inherited`]): at least one error finding for one of the
+/// rejected features that `wanted` keeps (for limits and type lists: by their rule; for a
+/// name rule: by the name rules).
+fn report_flagged(
+    e: &Entry,
+    target: &str,
+    profile: &CompiledProfile,
+    wanted_by: &Wanted,
+) -> Result<(), Failed> {
     let tool = report_tool(e).ok_or("the entry's tool does not read as a tool")?;
     let refs = [ToolRef {
         name: Some(&tool.name),
@@ -213,7 +237,13 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
     let mut wanted_rules: BTreeSet<&str> = BTreeSet::new();
     for c in &e.cells {
         if c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == target) {
-            for f in &c.features {
+            let kept = |f: &&String| {
+                wanted_by
+                    .features
+                    .as_ref()
+                    .is_none_or(|w| w.contains(&normalize(f)))
+            };
+            for f in c.features.iter().filter(kept) {
                 let f = normalize(f);
                 // Limits and type lists are quoted with the tool's own value (`depth-limit: 14`,
                 // `type-list: integer,null`), not the case's: matched by their rule.
@@ -236,7 +266,10 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
         }
     }
     for r in &e.rules {
-        if r.targets.iter().any(|t| t == target) {
+        if wanted_by.names
+            && r.targets.iter().any(|t| t == target)
+            && matches!(r.statement, documented::Statement::NamePattern(_))
+        {
             wanted_rules.insert("name-invalid");
             wanted_rules.insert("name-too-long");
         }
@@ -256,6 +289,47 @@ fn report_flagged(e: &Entry, target: &str, profile: &CompiledProfile) -> Result<
         )
         .into())
     }
+}
+
+/// The rejections a report maps to `from` that `heir` inherits ([`INHERITANCE`]): each whose
+/// cases include one whose matrix cell at `heir` holds no evidence of the heir's own (every
+/// item, if any, came "via" `from`). A rejection every case of which the heir has its own
+/// evidence for is the heir's to decide, not the report's. The cases of a cell's feature are
+/// those with that parameter (at its placement, if given); of a name rule, the name cases it
+/// rejects (`documented::judge`). `None` when the heir inherits none of them.
+///
+/// [`INHERITANCE`]: toolwire::target::INHERITANCE
+fn inherited(e: &Entry, from: &str, heir: &str, catalog: &Catalog, m: &Matrix) -> Option<Wanted> {
+    let inherits = |case: &Case| {
+        !m.cell(&case.id, heir)
+            .is_some_and(|c| c.evidence.iter().any(|i| i.via.is_none()))
+    };
+    let features: BTreeSet<String> = e
+        .cells
+        .iter()
+        .filter(|c| c.verdict == Verdict::Rejected && c.targets.iter().any(|t| t == from))
+        .flat_map(|c| c.features.iter().map(move |f| (c, normalize(f))))
+        .filter(|(c, f)| {
+            catalog.cases.iter().any(|k| {
+                normalize(&k.parameter) == *f
+                    && c.placement.is_none_or(|p| p == k.placement)
+                    && inherits(k)
+            })
+        })
+        .map(|(_, f)| f)
+        .collect();
+    let names = e.rules.iter().any(|r| {
+        r.targets.iter().any(|t| t == from)
+            && matches!(r.statement, documented::Statement::NamePattern(_))
+            && catalog.cases.iter().any(|k| {
+                documented::judge(&r.statement, k).is_some_and(|(v, _)| v == Verdict::Rejected)
+                    && inherits(k)
+            })
+    });
+    (!features.is_empty() || names).then_some(Wanted {
+        features: Some(features),
+        names,
+    })
 }
 
 /// Whether the entry maps a rejection (by cells or by a name rule) to `target`.
@@ -550,8 +624,21 @@ fn main() {
             let (entry, target) = (e.clone(), t.clone());
             let prof = by_name[t.as_str()].clone();
             trials.push(trial(format!("report::{}::{}", e.id, t), move || {
-                report_flagged(&entry, &target, &prof)
+                report_flagged(&entry, &target, &prof, &Wanted::ALL)
             }));
+            // A target inheriting `t`'s rejections (`openai/chat-strict` from `openai/chat`)
+            // is held to each it inherits: the matrix shows them in its column.
+            for heir in toolwire::target::INHERITANCE.iter().filter(|i| i.from == t) {
+                let Some(wanted) = inherited(e, t, heir.target, &catalog, &matrix) else {
+                    continue;
+                };
+                let (entry, target) = (e.clone(), t.clone());
+                let prof = by_name[heir.target].clone();
+                trials.push(trial(
+                    format!("report::{}::{}::via::{}", e.id, heir.target, t),
+                    move || report_flagged(&entry, &target, &prof, &wanted),
+                ));
+            }
         }
     }
     for rule in rules::REGISTRY.iter() {

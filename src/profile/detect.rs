@@ -479,6 +479,28 @@ impl<'a, 'p> Cx<'a, 'p> {
             .clone()
     }
 
+    /// In check mode, what a finding about `feat` at `placement` would end with: `Some(None)`
+    /// when the profile allows it (no finding), else `Some(Some((level, sentence)))`, its
+    /// level and evidence sentence. `None` in collect mode, which records every feature: a
+    /// rule may join features whose findings would say the same into one finding, and must
+    /// not in collect mode.
+    pub fn judged(
+        &self,
+        feat: &Feat<'_>,
+        placement: Placement,
+    ) -> Option<Option<(crate::check::Level, String)>> {
+        match &self.mode {
+            Mode::Check { profile, .. } => {
+                let slot = profile.lookup(feat, placement);
+                Some(
+                    (!matches!(slot, Slot::Allowed))
+                        .then(|| profile.explain(slot, feat, placement)),
+                )
+            }
+            Mode::Collect { .. } => None,
+        }
+    }
+
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
     /// profile allows it; otherwise a finding is made, its message `what` followed by what the
     /// evidence says.

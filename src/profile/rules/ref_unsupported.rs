@@ -2,6 +2,7 @@
 //! dangling), or the `$defs`/`definitions` it points into.
 
 use super::*;
+use crate::check::Level;
 use crate::schema::refs;
 use serde_json::Value;
 
@@ -221,12 +222,70 @@ fn cycle_message(root: &Value, text: &str) -> String {
     }
 }
 
-/// The fix for siblings `named` (in backticks) beside a `$ref`.
+/// Sibling forms whose findings say the same: what they say (`None`: not refused, or collect
+/// mode), the first form, and the siblings of every form in backticks.
+struct Group {
+    said: Option<(Level, String)>,
+    form: &'static str,
+    named: Vec<String>,
+}
+
+/// The `$ref (with …)` findings of a node beside whose `$ref` there are siblings: one per
+/// sibling form ([`SIBLING_FORMS`], then `with other keywords`), except that the forms the
+/// profile refuses on the same evidence (level and sentence) are one finding naming every
+/// sibling, under the first form's feature: SARIF and GitHub show one annotation per finding,
+/// and two at one `$ref` saying the same would read as two problems. Forms refused on other
+/// evidence keep findings of their own, so each sibling's evidence is shown.
+fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    let Some(map) = n.map else { return };
+    let mut forms: Vec<(&'static str, String)> = SIBLING_FORMS
+        .iter()
+        .filter(|(s, _)| map.contains_key(*s))
+        .map(|(s, f)| (*f, format!("`{s}`")))
+        .collect();
+    let others: Vec<String> = other_siblings(map).map(|k| format!("`{k}`")).collect();
+    if !others.is_empty() {
+        forms.push((value::REF_WITH_OTHER, others.join(", ")));
+    }
+    // Forms grouped by what their findings would say; in collect mode, each its own group.
+    let mut groups: Vec<Group> = Vec::new();
+    for (form, named) in forms {
+        let said = cx.judged(&Feat::KeywordForm("$ref", form), n.placement);
+        let joined = match &said {
+            Some(Some(s)) => groups.iter_mut().find(|g| g.said.as_ref() == Some(s)),
+            _ => None,
+        };
+        match joined {
+            Some(g) => g.named.push(named),
+            None => groups.push(Group {
+                said: said.flatten(),
+                form,
+                named: vec![named],
+            }),
+        }
+    }
+    for g in groups {
+        let named = g.named.join(", ");
+        cx.feature_with_fix(
+            At::Key(n.frame, "$ref"),
+            Feat::KeywordForm("$ref", g.form),
+            n.placement,
+            || format!("`$ref` next to {named}"),
+            || Some(remove_fix(&named)),
+        );
+    }
+}
+
+/// The fix for siblings `named` (in backticks) beside a `$ref`: the siblings kept are those
+/// targets that refuse others allow (Gemini's JSON-Schema field, anomalyco/opencode#12295),
+/// `default` only when it is not among the refused.
 fn remove_fix(named: &str) -> String {
-    format!(
-        "Remove {named} beside the `$ref` (keep `description` and `default` there, the \
-         siblings such targets allow), or inline the referenced schema."
-    )
+    let keep = if named.contains("`default`") {
+        "`description` may stay"
+    } else {
+        "`description` and `default` may stay"
+    };
+    format!("Remove {named} beside the `$ref` ({keep}), or inline the referenced schema.")
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -284,32 +343,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 || "`$ref` next to other keywords".into(),
                 || refused_fix(&refusal),
             );
-            for (sibling, form) in SIBLING_FORMS {
-                if n.map.is_some_and(|m| m.contains_key(sibling)) {
-                    cx.feature_with_fix(
-                        At::Key(n.frame, "$ref"),
-                        Feat::KeywordForm("$ref", form),
-                        n.placement,
-                        || format!("`$ref` next to `{sibling}`"),
-                        || Some(remove_fix(&format!("`{sibling}`"))),
-                    );
-                }
-            }
-            let others: Vec<&str> = n.map.map(other_siblings).into_iter().flatten().collect();
-            if !others.is_empty() {
-                let named = others
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                cx.feature_with_fix(
-                    At::Key(n.frame, "$ref"),
-                    Feat::KeywordForm("$ref", value::REF_WITH_OTHER),
-                    n.placement,
-                    || format!("`$ref` next to {named}"),
-                    || Some(remove_fix(&named)),
-                );
-            }
+            siblings(cx, n);
         }
     }
     // The containers sit at the root but serve references below it, so the catalog files
@@ -508,6 +542,90 @@ mod tests {
             m.iter()
                 .any(|m| m.starts_with("`$ref` next to `format`, `minProperties`")),
             "{m:?}"
+        );
+    }
+
+    /// The findings' (parameter, message) of `ref-unsupported` at `/properties/a/$ref` under the
+    /// built-in profile `name`.
+    fn at_a(name: &str, a: serde_json::Value) -> Vec<(String, String)> {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get(name).expect("profile"));
+        let schema = json!({"type":"object","properties":{"a":a},
+            "$defs":{"O":{"type":"object","properties":{"l":{"type":"string"}}}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("t"),
+            description: Some("d"),
+            parameters: Some(&schema),
+            index: 0,
+        };
+        crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/a/$ref")
+            .map(|f| (f.parameter.to_string(), f.message.to_string()))
+            .collect()
+    }
+
+    /// Siblings refused on the same evidence are one finding (one annotation at the `$ref`),
+    /// naming each; an allowed one (`default`) is not named.
+    #[test]
+    fn siblings_refused_on_the_same_evidence_are_one_finding() {
+        let found = at_a(
+            "gemini/v1beta/parameters-json-schema",
+            json!({"$ref":"#/$defs/O","type":"object","title":"O","default":{},"enum":[{}]}),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (parameter, message) = &found[0];
+        assert_eq!(parameter, "keyword-allowed: $ref (with type)");
+        assert!(
+            message.starts_with(
+                "`$ref` next to `type`, `title`, `enum`: rejected by gemini/v1beta/parameters-json-schema (report 2026-02-05)"
+            ),
+            "{message}"
+        );
+    }
+
+    /// Siblings whose findings would say different things keep a finding each, so each
+    /// one's evidence is shown: here one is rejected, the other has no evidence.
+    #[test]
+    fn siblings_refused_on_different_evidence_are_a_finding_each() {
+        use crate::case::Placement;
+        use crate::profile::{FeatureEntry, Profile, Status};
+        let entry = |parameter: &str, status| FeatureEntry {
+            parameter: parameter.into(),
+            placement: Placement::Nested,
+            status,
+            rejected_by: Vec::new(),
+            unknown_for: Vec::new(),
+        };
+        let profile = crate::profile::CompiledProfile::new(&Profile {
+            name: "p".into(),
+            targets: vec!["openai/chat".into()],
+            control: Status::Allowed,
+            features: vec![
+                entry("keyword-allowed: $ref (with type)", Status::Rejected),
+                entry("keyword-allowed: $ref (with title)", Status::Unknown),
+            ],
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        });
+        let schema = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/O","type":"object","title":"O"}},
+            "$defs":{"O":{"type":"object"}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("t"),
+            description: None,
+            parameters: Some(&schema),
+            index: 0,
+        };
+        let found: Vec<String> = crate::check::check_tools(&[tool], &profile)
+            .into_iter()
+            .filter(|f| f.parameter.contains("(with ") && !f.parameter.contains("siblings"))
+            .map(|f| f.message.to_string())
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("`$ref` next to `type`: "), "{found:?}");
+        assert!(
+            found[1].starts_with("`$ref` next to `title`: "),
+            "{found:?}"
         );
     }
 

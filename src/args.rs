@@ -1265,17 +1265,13 @@ impl ArgsSchema {
             }
             ValidationErrorKind::BacktrackLimitExceeded { .. }
             | ValidationErrorKind::RegexEngineFailure { .. } => {
-                let pattern = self
-                    .keyword_owner(e)
-                    .and_then(|owner| owner.get("pattern"))
-                    .and_then(Value::as_str);
-                out.push(gave_up(at, found, pattern));
+                out.push(gave_up(at, found, self.declared_pattern(e)));
                 return;
             }
             ValidationErrorKind::Pattern { pattern } => {
                 m.value(found).text(" does not match");
                 let mut expected = String::from("text matching the regular expression `");
-                expected.push_str(pattern);
+                expected.push_str(self.declared_pattern(e).unwrap_or(pattern));
                 expected.push('`');
                 ("pattern", expected.into())
             }
@@ -1373,6 +1369,15 @@ impl ArgsSchema {
     /// The schema object holding the error's keyword.
     fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
         parent_schema(self.lookup_root(), e.schema_path().as_str())
+    }
+
+    /// The `pattern` beside the keyword of `e` as the schema declares it, not as it was
+    /// compiled (`\\0` is compiled as `\\x00`, see [`compat`]): the text the model wrote
+    /// against.
+    fn declared_pattern(&self, e: &ValidationError<'_>) -> Option<&str> {
+        parent_schema(&self.declared, e.schema_path().as_str())?
+            .get("pattern")?
+            .as_str()
     }
 
     /// The schema the validator compiled: what the errors' schema paths point into.
@@ -2132,6 +2137,31 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn ecma_nul_escape_is_checked_as_nul_and_quoted_as_written() {
+        // zod's `.regex(/^[^\0]+$/)`: the validator's engine has no `\0`.
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "glob":{"type":"string","pattern":"^[^\\0]+$"}}}))
+        .unwrap();
+        assert!(
+            s.check(&json!({"glob":"abc"}), Coercions::NONE)
+                .problems
+                .is_empty()
+        );
+        let nul = json!({"glob":"a\0c"});
+        let r = s.check(&nul, Coercions::NONE);
+        let t = |p: &str, k: &str, e: &str| (p.to_string(), k.to_string(), e.to_string());
+        assert_eq!(
+            triples(&r),
+            [t(
+                "/glob",
+                "pattern",
+                "text matching the regular expression `^[^\\0]+$`"
+            )]
+        );
+        assert_eq!(s.schema()["properties"]["glob"]["pattern"], "^[^\\0]+$");
     }
 
     #[test]

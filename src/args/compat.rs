@@ -25,8 +25,14 @@
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
 //!   accepted any value.
 //!
+//! - A `pattern` with an ECMA-262 escape the validator's regex engine spells otherwise
+//!   (`\0`, `[\b]`; [`crate::schema::ecma::rust_pattern`]): written in the engine's spelling,
+//!   so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
+//!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
 //! copy names the same place in the declared schema.
+
+use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
@@ -66,6 +72,11 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             }
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
+            }
+            if let Some(Value::String(p)) = node.get_mut("pattern")
+                && let Cow::Owned(rust) = crate::schema::ecma::rust_pattern(p)
+            {
+                *p = rust;
             }
             if node.get("nullable") == Some(&Value::Bool(true)) {
                 accept_null(node);
@@ -149,6 +160,10 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
     };
     spelled
         || is_document_ref(node)
+        || node
+            .get("pattern")
+            .and_then(Value::as_str)
+            .is_some_and(|p| matches!(crate::schema::ecma::rust_pattern(p), Cow::Owned(_)))
         || node.get("nullable") == Some(&Value::Bool(true))
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)

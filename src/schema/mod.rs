@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::json::push_token;
 
 pub mod depth;
+pub mod ecma;
 pub mod meta_shape;
 pub mod refs;
 
@@ -331,12 +332,13 @@ const SHORT_LIST: usize = 16;
 
 /// The first `patternProperties` pattern of object schema `o` that matches member name
 /// `name`, if any: such a member is declared by that pattern even though `properties` does not
-/// name it. Patterns are read with the `regex` crate; one it cannot compile (e.g. with a
-/// lookahead, which ECMA-262 has) matches nothing here.
+/// name it. Patterns are read with the `regex` crate (ECMA-262's escapes it lacks spelled as
+/// it writes them, [`ecma::rust_pattern`]); one it cannot compile (e.g. with a lookahead,
+/// which ECMA-262 has) matches nothing here.
 pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'o str> {
     let patterns = o.get("patternProperties")?.as_object()?;
     patterns.keys().map(String::as_str).find(|p| {
-        regex::Regex::new(p)
+        regex::Regex::new(&ecma::rust_pattern(p))
             .map(|re| re.is_match(name))
             .unwrap_or(false)
     })

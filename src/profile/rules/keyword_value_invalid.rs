@@ -190,9 +190,11 @@ pub fn is_bound(k: &str) -> bool {
 /// Whether `pattern` compiles as the `jsonschema` crate compiles it (ECMA-262 syntax
 /// translated for `fancy-regex`, its default engine): the same build that
 /// `engine/jsonschema-2020-12` runs, so a lookahead or a named group compiles and `(` does not.
+/// ECMA-262 escapes the crate refuses (`\0`, `[\b]`) are read as ECMA-262 means them
+/// ([`crate::schema::ecma::rust_pattern`]), as `toolwire args` reads them.
 fn compiles(pattern: &str) -> bool {
     jsonschema::draft202012::options()
-        .build(&serde_json::json!({ "pattern": pattern }))
+        .build(&serde_json::json!({ "pattern": crate::schema::ecma::rust_pattern(pattern) }))
         .is_ok()
 }
 
@@ -299,6 +301,22 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    #[test]
+    fn ecma_escapes_rust_spells_otherwise_compile() {
+        let r = "keyword-value-invalid";
+        let s = json!({"type":"object","properties":{
+            "nul":{"type":"string","pattern":"^[^\\0]+$"},
+            "backspace":{"type":"string","pattern":"[\\b]"},
+            "octal":{"type":"string","pattern":"\\01"}}});
+        assert_eq!(
+            seen(r, s),
+            pairs(&[(
+                "/properties/octal/pattern",
+                "keyword-allowed: pattern (invalid regex)"
+            )])
+        );
+    }
 
     #[test]
     fn values_of_the_wrong_kind_or_range() {

@@ -66,14 +66,8 @@ pub enum Error {
 impl Error {
     /// An input error at `place` in `file`.
     pub fn input(file: impl AsRef<Path>, place: Place, problem: impl Into<String>) -> Self {
-        let file = file.as_ref();
         Error::Input {
-            // Commands read `-` as standard input; no file of that name was read.
-            file: if file == Path::new("-") {
-                "standard input".to_string()
-            } else {
-                inline(&file.display().to_string()).into_owned()
-            },
+            file: file_name(file.as_ref()),
             place,
             problem: problem.into(),
         }
@@ -94,6 +88,17 @@ fn place_prefix(place: &Place) -> String {
     match place {
         Place::Path => String::new(),
         place => format!("{place}: "),
+    }
+}
+
+/// `file` as messages about what was read from it name it: `standard input` for `-`
+/// (commands read `-` as standard input; no file of that name was read), else the path with
+/// line breaks escaped.
+pub fn file_name(file: &Path) -> String {
+    if file == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        inline(&file.display().to_string()).into_owned()
     }
 }
 

@@ -181,17 +181,16 @@ fn notes_on_reading(
     empty_lines: &[usize],
     duplicate_keys: &[crate::json::duplicates::DuplicateKey],
 ) {
+    // Named as errors name it, so that every line about one input reads alike.
+    let file = crate::error::file_name(file);
     if tools == 0 {
-        eprintln!(
-            "{}: only built-in tools, which carry no schema: nothing to check",
-            shown(file)
-        );
+        eprintln!("toolwire: {file}: only built-in tools, which carry no schema: nothing to check");
     }
     if let Some(note) = empty_lines_note(empty_lines, "nothing there to check") {
-        eprintln!("{}: {note}", shown(file));
+        eprintln!("toolwire: {file}: {note}");
     }
     for note in duplicate_key_notes(duplicate_keys, "checked") {
-        eprintln!("{}: {note}", shown(file));
+        eprintln!("toolwire: {file}: {note}");
     }
 }
 

@@ -200,6 +200,10 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 "no request was accepted: {place} holds only empty tool blocks (`{empty}`)\n"
             ));
         }
+        // As repair says them: the compiled schema holds only the value that was read.
+        for note in crate::cli::check::duplicate_key_notes(&tools.duplicate_keys, "read") {
+            s.push_str(&format!("note: {note}\n"));
+        }
         s
     };
     match crate::cli::repair::output_file(args.output.as_ref()) {

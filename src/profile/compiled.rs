@@ -72,6 +72,10 @@ type Forms = Vec<(Box<str>, Slots)>;
 /// Index of the "no case covers it" detail.
 pub(crate) const NO_CASE: u32 = u32::MAX;
 
+/// What a finding under [`CompiledProfile::no_schema`] says instead of evidence.
+const NO_SCHEMA: &str =
+    "there is no schema there, whatever a target does with `$ref` (no evidence needed)";
+
 /// Why a feature is not allowed.
 #[derive(Debug, Clone)]
 pub struct Detail {
@@ -122,6 +126,9 @@ pub struct CompiledProfile {
     /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
     /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
     meta_schema: Option<Slot>,
+    /// The verdict on a `$ref` that resolves to nothing where no target's evidence rejects it
+    /// ([`CompiledProfile::no_schema`]).
+    no_schema: Slot,
     /// The rules a check under this profile runs: all of them, unless some were turned off
     /// ([`CompiledProfile::turn_off`]).
     hooks: Option<std::sync::Arc<HookLists>>,
@@ -277,6 +284,16 @@ impl CompiledProfile {
             });
             Slot::Rejected((details.len() - 1) as u32)
         });
+        let parameter = Feat::Structure(super::feature::value::REF_UNRESOLVED).parameter();
+        details.push(Detail {
+            text: Text::from(parameter.clone()),
+            parameter,
+            because: NO_SCHEMA.into(),
+            rejected_by: Arc::from([]),
+            unknown_for: Vec::new(),
+            cites_cases: false,
+        });
+        let no_schema = Slot::Rejected((details.len() - 1) as u32);
         let keywords = &maps[Kind::Keyword.index()];
         let common = COMMON_KEYWORDS.map(|k| keywords.get(k).copied());
         let spellings = &maps[Kind::TypeSpelling.index()];
@@ -294,6 +311,7 @@ impl CompiledProfile {
             common,
             types,
             meta_schema,
+            no_schema,
             hooks: None,
         }
     }
@@ -320,6 +338,14 @@ impl CompiledProfile {
     /// `None` when none is known to (then `check` does not run the meta-schema at all).
     pub fn meta_schema(&self) -> Option<Slot> {
         self.meta_schema
+    }
+
+    /// The verdict on a local `$ref` that resolves to nothing, where the profile's own
+    /// evidence does not reject it: an error all the same, since there is no schema there for
+    /// any target to read, whatever it does with `$ref` (as `compile` and `args` refuse it).
+    /// Its detail says so and cites no evidence.
+    pub fn no_schema(&self) -> Slot {
+        self.no_schema
     }
 
     /// The status of `feat` at `placement`. A feature no case covers is unknown.

@@ -819,6 +819,20 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// The verdict on `feat`, a place that leaves no schema to read, at `placement`: the
+    /// profile's rejection when its evidence has one (the finding cites it), else
+    /// [`CompiledProfile::no_schema`]. `None` in collect mode, which records the feature as
+    /// any other.
+    pub fn no_schema(&self, feat: &Feat<'_>, placement: Placement) -> Option<Slot> {
+        match &self.mode {
+            Mode::Check { profile, .. } => Some(match profile.lookup(feat, placement) {
+                slot @ Slot::Rejected(_) => slot,
+                _ => profile.no_schema(),
+            }),
+            Mode::Collect { .. } => None,
+        }
+    }
+
     /// Whether the walk already made an error finding about the current tool (its schema, name
     /// or description); always false in collect mode.
     pub fn tool_has_error(&self) -> bool {

@@ -41,6 +41,7 @@ pub mod parameters_missing;
 pub mod properties_invalid;
 pub mod properties_on_non_object;
 pub mod property_named_keyword;
+pub mod ref_dangling;
 pub mod ref_remote;
 pub mod ref_unsupported;
 pub mod required_invalid;
@@ -272,7 +273,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 37] = [
+pub static REGISTRY: [Rule; 38] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -296,6 +297,7 @@ pub static REGISTRY: [Rule; 37] = [
     anyof_with_siblings::RULE,
     nullable_spelling::RULE,
     ref_unsupported::RULE,
+    ref_dangling::RULE,
     ref_remote::RULE,
     keyword_value_invalid::RULE,
     keyword_unsupported::RULE,

@@ -1,5 +1,5 @@
-//! `ref-unsupported`: a local `$ref` (plain, recursive, self-referencing, with siblings, or
-//! dangling), or the `$defs`/`definitions` it points into.
+//! `ref-unsupported`: a local `$ref` (plain, recursive, self-referencing, or with siblings),
+//! or the `$defs`/`definitions` it points into. A dangling one is `ref-dangling`'s.
 
 use super::*;
 use crate::check::Level;
@@ -17,11 +17,11 @@ pub const RULE: Rule = Rule {
              keywords (any, and apart from that a `type`, a `title`, a `default` or any other \
              keyword but `description` beside it, which some targets tell from a \
              `description`; the `$defs`/`definitions` beside a root `$ref` are no such \
-             keyword), or resolving to nothing; and the `$defs`/`definitions` containers.",
-    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `$ref (with other keywords)`, `structure: ref-unresolved`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
+             keyword); and the `$defs`/`definitions` containers. One that resolves to nothing is `ref-dangling`'s.",
+    features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `$ref (with other keywords)`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
     fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
-    repair: "partly: a `type`, `title`, `default` or other keyword (but `description`) beside a `$ref` is dropped, and what it narrowed reported lost (a `type` its target declares too loses nothing); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing, too-long and dangling ones cannot be",
+    repair: "partly: a `type`, `title`, `default` or other keyword (but `description`) beside a `$ref` is dropped, and what it narrowed reported lost (a `type` its target declares too loses nothing); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing and too-long ones cannot be",
     repairable,
     owns,
     hooks: Hooks {
@@ -90,7 +90,6 @@ fn refused_fix(refusal: &InlineRefusal<'_>) -> Option<String> {
 fn owns(p: &Param) -> bool {
     matches!(p, Param::Keyed(Kind::Keyword, v) if matches!(v.as_str(), "$ref" | "$defs" | "definitions"))
         || keyword_form_of(p, "$ref").is_some_and(|f| f != value::REF_REMOTE)
-        || keyed_in(p, Kind::Structure, &[value::REF_UNRESOLVED])
 }
 
 /// Subschemas of a target scanned for a reference back to it.
@@ -295,12 +294,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
             let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
-            // A `$ref` that is no string refers to nothing (not to the document, as `""` does).
-            match root
+            // A `$ref` that is no string refers to nothing (not to the document, as `""` does);
+            // a reference to nothing is ref-dangling's.
+            if let Some(f) = root
                 .filter(|_| r.is_string())
                 .and_then(|root| form(root, text, &here))
             {
-                Some(f) => cx.feature_with_fix(
+                cx.feature_with_fix(
                     At::Key(n.frame, "$ref"),
                     Feat::KeywordForm("$ref", f),
                     n.placement,
@@ -319,19 +319,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                             .then(|| refused_fix(&refusal))
                             .flatten()
                     },
-                ),
-                None => cx.feature(
-                    At::Key(n.frame, "$ref"),
-                    Feat::Structure(value::REF_UNRESOLVED),
-                    n.placement,
-                    || {
-                        if r.is_string() {
-                            format!("`$ref` to `{text}`, which is not in the schema")
-                        } else {
-                            format!("`$ref` is not a string but {r}")
-                        }
-                    },
-                ),
+                );
             }
         }
         if n.map.is_some_and(|m| m.len() > 1) {
@@ -630,18 +618,6 @@ mod tests {
     }
 
     #[test]
-    fn a_ref_that_is_not_a_string_says_so() {
-        let s = json!({"type":"object","properties":{"a":{"$ref":5}}});
-        let messages = messages("ref-unsupported", s);
-        assert!(
-            messages
-                .iter()
-                .any(|m| m.starts_with("`$ref` is not a string but 5")),
-            "{messages:?}"
-        );
-    }
-
-    #[test]
     fn a_percent_escaped_reference_resolves() {
         let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/x%20y"}},
             "$defs":{"x y":{"type":"string"}}});
@@ -672,7 +648,6 @@ mod tests {
             ("/properties/b/$ref", "keyword-allowed: $ref (local $defs)"),
             // The empty reference is the whole document, around the place it is written.
             ("/properties/c/$ref", "keyword-allowed: $ref (recursive)"),
-            ("/properties/d/$ref", "structure: ref-unresolved"),
         ] {
             assert!(
                 found.contains(&(at.to_string(), feature.to_string())),
@@ -697,7 +672,6 @@ mod tests {
             pairs(&[
                 ("/$defs", "keyword-allowed: $defs"),
                 ("/properties/a/$ref", "keyword-allowed: $ref (local $defs)"),
-                ("/properties/b/$ref", "structure: ref-unresolved"),
                 ("/properties/d/$ref", "keyword-allowed: $ref (local $defs)"),
                 (
                     "/properties/d/$ref",

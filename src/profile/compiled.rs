@@ -126,8 +126,8 @@ pub struct CompiledProfile {
     /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
     /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
     meta_schema: Option<Slot>,
-    /// The verdict on a `$ref` that resolves to nothing where no target's evidence rejects it
-    /// ([`CompiledProfile::no_schema`]).
+    /// The verdict on a `$ref` that resolves to nothing where the profile has no evidence
+    /// either way ([`CompiledProfile::no_schema`]).
     no_schema: Slot,
     /// The rules a check under this profile runs: all of them, unless some were turned off
     /// ([`CompiledProfile::turn_off`]).
@@ -340,8 +340,8 @@ impl CompiledProfile {
         self.meta_schema
     }
 
-    /// The verdict on a local `$ref` that resolves to nothing, where the profile's own
-    /// evidence does not reject it: an error all the same, since there is no schema there for
+    /// The verdict on a local `$ref` that resolves to nothing, where the profile has no
+    /// evidence either way: an error all the same, since there is no schema there for
     /// any target to read, whatever it does with `$ref` (as `compile` and `args` refuse it).
     /// Its detail says so and cites no evidence.
     pub fn no_schema(&self) -> Slot {

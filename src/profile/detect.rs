@@ -820,14 +820,14 @@ impl<'a, 'p> Cx<'a, 'p> {
     }
 
     /// The verdict on `feat`, a place that leaves no schema to read, at `placement`: the
-    /// profile's rejection when its evidence has one (the finding cites it), else
-    /// [`CompiledProfile::no_schema`]. `None` in collect mode, which records the feature as
-    /// any other.
+    /// profile's own where its evidence decides (a rejection the finding cites; acceptance by
+    /// every target, which is never overridden), else [`CompiledProfile::no_schema`]. `None`
+    /// in collect mode, which records the feature as any other.
     pub fn no_schema(&self, feat: &Feat<'_>, placement: Placement) -> Option<Slot> {
         match &self.mode {
             Mode::Check { profile, .. } => Some(match profile.lookup(feat, placement) {
-                slot @ Slot::Rejected(_) => slot,
-                _ => profile.no_schema(),
+                Slot::Unknown(_) => profile.no_schema(),
+                slot => slot,
             }),
             Mode::Collect { .. } => None,
         }

@@ -1,11 +1,12 @@
 //! `ref-dangling`: a local `$ref` that resolves to nothing in the schema (or a `$ref` that is
 //! no string, which refers to nothing).
 //!
-//! Unlike other rules, its finding is an error even where no target's evidence rejects it:
+//! Unlike other rules, its finding is an error where the profile has no evidence either way:
 //! there is no schema at that place for any target to read, whatever it does with `$ref`, and
 //! `compile` and `args` refuse such a schema ([`crate::schema::broken_ref`]). Where the
-//! profile's evidence does reject it (`structure: ref-unresolved`), that evidence is cited
-//! ([`Cx::no_schema`]).
+//! profile's evidence decides (`structure: ref-unresolved`), it is followed: a rejection is
+//! cited, and acceptance by every target of the profile (an engine that ignores the
+//! reference) is not overridden ([`Cx::no_schema`]).
 
 use super::*;
 use crate::schema::refs;
@@ -14,7 +15,7 @@ pub const RULE: Rule = Rule {
     id: "ref-dangling",
     checks: "A local `$ref` (`#/...`, or the schema's own `$id` then `#...`) names nothing in \
              the schema, e.g. a `$defs` entry lost on the way, or `$ref` is not a string. It \
-             is an error whatever the evidence says: no schema is there to read.",
+             is an error unless every target has evidence of accepting it: no schema is there to read.",
     features: "`structure: ref-unresolved`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}}"##,
     fix: "Add the definition the `$ref` names at the place it names (a `$defs` entry at the \
@@ -95,7 +96,7 @@ mod tests {
         );
     }
 
-    /// An error whatever the profile's evidence: where none rejects it, the finding says no
+    /// An error where the profile has no evidence either way: the finding says no
     /// evidence is needed and gives the rule's fix (not "nothing to fix yet").
     #[test]
     fn an_error_without_evidence() {

@@ -549,6 +549,19 @@ fn summarizing_stub(ws: &std::path::Path, summary: &Value) {
     );
 }
 
+/// The `--summary-json` of a real (not emulated) run that kept the log `log`, ended with
+/// `exit_status` (`complete` when it is not 130), with `live` as its live targets' counts.
+fn real_run_summary(log: &str, exit_status: u8, live: Value) -> Value {
+    serde_json::json!({
+        "run_log": log,
+        "complete": exit_status != 130,
+        "exit_status": exit_status,
+        "emulated": false,
+        "emulated_because": null,
+        "live_targets": live,
+    })
+}
+
 /// The Probe step's environment with no dispatch input, no repository variable and no
 /// secret.
 const NO_INPUTS: [(&str, &str); 5] = [
@@ -655,14 +668,11 @@ fn the_artifact_holds_this_runs_log_alone() {
     std::fs::write(runs.join("20261202T000000Z-new0.jsonl"), "new\n").expect("new log");
     summarizing_stub(
         ws.path(),
-        &serde_json::json!({
-            "run_log": "reports/runs/20261202T000000Z-new0.jsonl",
-            "complete": true,
-            "exit_status": 0,
-            "emulated": false,
-            "emulated_because": null,
-            "live_targets": {"selected": 20, "skipped": 19, "probed": 1, "observed": 1},
-        }),
+        &real_run_summary(
+            "reports/runs/20261202T000000Z-new0.jsonl",
+            0,
+            serde_json::json!({"selected": 20, "skipped": 19, "probed": 1, "observed": 1}),
+        ),
     );
     let (status, _, stdout) = probe_then_collect(ws.path(), &NO_INPUTS);
     assert_eq!(status, 0, "{stdout}");
@@ -725,14 +735,7 @@ fn a_run_that_observed_no_live_target_fails_the_job() {
         std::fs::write(runs.join("20261202T000000Z-new0.jsonl"), "new\n").expect("log");
         summarizing_stub(
             ws.path(),
-            &serde_json::json!({
-                "run_log": "reports/runs/20261202T000000Z-new0.jsonl",
-                "complete": true,
-                "exit_status": 0,
-                "emulated": false,
-                "emulated_because": null,
-                "live_targets": live,
-            }),
+            &real_run_summary("reports/runs/20261202T000000Z-new0.jsonl", 0, live.clone()),
         );
         let (status, _, stdout) = probe_then_collect(ws.path(), &NO_INPUTS);
         let annotation = stdout.lines().find(|l| l.starts_with("::error"));
@@ -773,14 +776,7 @@ fn a_run_cut_short_keeps_its_log() {
     std::fs::write(runs.join("20261202T000000Z-cut0.jsonl"), "cut\n").expect("log");
     summarizing_stub(
         ws.path(),
-        &serde_json::json!({
-            "run_log": "reports/runs/20261202T000000Z-cut0.jsonl",
-            "complete": false,
-            "exit_status": 130,
-            "emulated": false,
-            "emulated_because": null,
-            "live_targets": null,
-        }),
+        &real_run_summary("reports/runs/20261202T000000Z-cut0.jsonl", 130, Value::Null),
     );
     let mut env = NO_INPUTS.to_vec();
     env.push(("STUB_STATUS", "130"));

@@ -312,6 +312,18 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                                 _ => refs::too_long_nested(text),
                             }
                         }
+                        // The case is named for `$defs`; a local pointer elsewhere
+                        // (`#/properties/to/items`) is judged by it but is no definition.
+                        _ if f == value::REF_LOCAL
+                            && !["#/$defs/", "#/definitions/"]
+                                .iter()
+                                .any(|d| text.starts_with(d)) =>
+                        {
+                            format!(
+                                "`$ref` to `{text}` (a local reference, judged by the \
+                                 `$ref ({f})` case)"
+                            )
+                        }
                         _ => format!("`$ref` to `{text}` ({f})"),
                     },
                     || {
@@ -385,6 +397,29 @@ mod tests {
         assert_eq!(
             super::cycle_message(&s, "#/$defs/c"),
             "`$ref` to `#/$defs/c` refers to itself and never reaches a schema (self-reference)"
+        );
+    }
+
+    /// A local pointer outside the definitions is not called one (before: "`$ref` to
+    /// `#/properties/to/items` (local $defs)").
+    #[test]
+    fn a_local_reference_outside_the_definitions_is_not_called_one() {
+        let s = json!({"type":"object","properties":{
+            "to":{"type":"array","items":{"type":"string"}},
+            "cc":{"$ref":"#/properties/to"},
+            "bcc":{"$ref":"#/$defs/Address"}},
+            "$defs":{"Address":{"type":"string"}}});
+        let said = messages("ref-unsupported", s);
+        assert!(
+            said.iter().any(|m| m.starts_with(
+                "`$ref` to `#/properties/to` (a local reference, judged by the `$ref (local $defs)` case)"
+            )),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|m| m.starts_with("`$ref` to `#/$defs/Address` (local $defs)")),
+            "{said:?}"
         );
     }
 

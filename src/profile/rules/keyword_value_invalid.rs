@@ -537,42 +537,24 @@ mod tests {
     /// the form is accepted is never overridden.
     #[test]
     fn a_rejected_keyword_decides_only_where_its_value_has_no_accepting_evidence() {
-        use crate::case::Placement;
         use crate::check::Level;
-        use crate::profile::{CompiledProfile, FeatureEntry, Profile, Status};
-        let entry = |parameter: &str, status| FeatureEntry {
-            parameter: parameter.into(),
-            placement: Placement::Nested,
-            status,
-            rejected_by: Vec::new(),
-            unknown_for: Vec::new(),
-        };
-        let profile = CompiledProfile::new(&Profile {
-            name: "test".into(),
-            targets: vec!["test/target".into()],
-            control: Status::Allowed,
-            features: vec![
-                entry("keyword-allowed: uniqueItems", Status::Rejected),
-                entry("keyword-allowed: minimum", Status::Rejected),
-                entry("keyword-allowed: minimum (string)", Status::Allowed),
-                entry("keyword-allowed: maxLength", Status::Allowed),
-                entry("keyword-allowed: maxLength (negative)", Status::Rejected),
+        use crate::profile::Status;
+        let profile = nested_profile(
+            "test/target",
+            &[
+                ("keyword-allowed: uniqueItems", Status::Rejected),
+                ("keyword-allowed: minimum", Status::Rejected),
+                ("keyword-allowed: minimum (string)", Status::Allowed),
+                ("keyword-allowed: maxLength", Status::Allowed),
+                ("keyword-allowed: maxLength (negative)", Status::Rejected),
             ],
-            summary: Default::default(),
-            meta_schema: Vec::new(),
-        });
+        );
         let s = json!({"type":"object","properties":{
             "a":{"type":"array","items":{"type":"string"},"uniqueItems":"yes"},
             "b":{"type":"integer","minimum":"1"},
             "c":{"type":"string","maxLength":-1},
             "d":{"type":"string","title":5}}});
-        let tool = crate::profile::detect::ToolRef {
-            name: Some("probe_tool"),
-            description: Some("Looks up a record by its identifier."),
-            parameters: Some(&s),
-            index: 0,
-        };
-        let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
+        let f: Vec<_> = check_under(&profile, &s)
             .into_iter()
             .filter(|f| f.rule == "keyword-value-invalid")
             .collect();

@@ -441,6 +441,46 @@ pub mod testing {
             .collect()
     }
 
+    /// A profile of one target, `target`, with `features` (parameter, status) at the nested
+    /// placement, for a rule's test to decide the evidence itself.
+    pub fn nested_profile(
+        target: &str,
+        features: &[(&str, crate::profile::Status)],
+    ) -> crate::profile::CompiledProfile {
+        use crate::profile::{FeatureEntry, Profile, Status};
+        crate::profile::CompiledProfile::new(&Profile {
+            name: "test".into(),
+            targets: vec![target.into()],
+            control: Status::Allowed,
+            features: features
+                .iter()
+                .map(|&(parameter, status)| FeatureEntry {
+                    parameter: parameter.into(),
+                    placement: crate::case::Placement::Nested,
+                    status,
+                    rejected_by: Vec::new(),
+                    unknown_for: Vec::new(),
+                })
+                .collect(),
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        })
+    }
+
+    /// Every finding for one tool with `parameters` under `profile`.
+    pub fn check_under(
+        profile: &crate::profile::CompiledProfile,
+        parameters: &Value,
+    ) -> Vec<crate::check::Finding> {
+        let tool = ToolRef {
+            name: Some("probe_tool"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(parameters),
+            index: 0,
+        };
+        crate::check::check_tools(&[tool], profile)
+    }
+
     /// The messages of `rule`'s findings for one tool with `parameters` under the built-in
     /// `portable` profile (for wording; which features fire is tested with [`seen`]).
     pub fn messages(rule: &str, parameters: Value) -> Vec<String> {

@@ -611,35 +611,17 @@ mod tests {
     /// one's evidence is shown: here one is rejected, the other has no evidence.
     #[test]
     fn siblings_refused_on_different_evidence_are_a_finding_each() {
-        use crate::case::Placement;
-        use crate::profile::{FeatureEntry, Profile, Status};
-        let entry = |parameter: &str, status| FeatureEntry {
-            parameter: parameter.into(),
-            placement: Placement::Nested,
-            status,
-            rejected_by: Vec::new(),
-            unknown_for: Vec::new(),
-        };
-        let profile = crate::profile::CompiledProfile::new(&Profile {
-            name: "p".into(),
-            targets: vec!["openai/chat".into()],
-            control: Status::Allowed,
-            features: vec![
-                entry("keyword-allowed: $ref (with type)", Status::Rejected),
-                entry("keyword-allowed: $ref (with title)", Status::Unknown),
+        use crate::profile::Status;
+        let profile = nested_profile(
+            "openai/chat",
+            &[
+                ("keyword-allowed: $ref (with type)", Status::Rejected),
+                ("keyword-allowed: $ref (with title)", Status::Unknown),
             ],
-            summary: Default::default(),
-            meta_schema: Vec::new(),
-        });
+        );
         let schema = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/O","type":"object","title":"O"}},
             "$defs":{"O":{"type":"object"}}});
-        let tool = crate::profile::detect::ToolRef {
-            name: Some("t"),
-            description: None,
-            parameters: Some(&schema),
-            index: 0,
-        };
-        let found: Vec<String> = crate::check::check_tools(&[tool], &profile)
+        let found: Vec<String> = check_under(&profile, &schema)
             .into_iter()
             .filter(|f| f.parameter.contains("(with ") && !f.parameter.contains("siblings"))
             .map(|f| f.message.to_string())

@@ -132,13 +132,13 @@ impl From<&crate::tool::ToolDef> for Tool {
 }
 
 /// One repair or loss.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Change {
     /// JSON Pointer into the tool's input schema (`""`: the schema root or the tool itself).
     /// `compile` names a place of the schema as given, the one the user edits, also where it
     /// moved that place (a schema strict mode wrapped in `anyOf` is named itself, one inlined
-    /// from a `$ref` is named at the definition the reference reaches); `repair` names the
-    /// place as the schema stood when that repair was made.
+    /// from a `$ref` is named at the definition the reference reaches), and so does `repair`
+    /// ([`place::name_as_given`]).
     pub pointer: String,
     /// The rule whose finding it answers.
     pub rule: String,
@@ -150,10 +150,9 @@ pub struct Change {
 }
 
 /// Why a tool could not be repaired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Refusal {
-    /// JSON Pointer into the tool's schema (as it stood when repair gave up; `compile` names
-    /// the place in the schema as given, as for [`Change::pointer`]).
+    /// JSON Pointer into the tool's schema as given, as for [`Change::pointer`].
     pub pointer: String,
     /// The rule id of the finding left unrepaired (`toolwire rule ID` documents it).
     pub rule: String,
@@ -304,18 +303,16 @@ pub fn repair_request(
 
 /// Makes every change line and refusal of `r` name its place in the schema as given, the one
 /// the user edits (as compile's do): repair works on a copy where what a local `$ref` reaches
-/// is inlined, so `/properties/channel/oneOf` there is `/$defs/Channel/oneOf` as written.
+/// is inlined, so `/properties/channel/oneOf` there is `/$defs/Channel/oneOf` as written
+/// ([`place::name_as_given`]).
 fn name_places_as_given(r: &mut ToolRepair, given: &Tool) {
     let (Some(original), Some(repaired)) = (given.parameters.as_ref(), r.tool.parameters.as_ref())
     else {
         return;
     };
-    if !place::has_ref(original) {
-        return;
-    }
-    let places = r.changes.iter_mut().map(|c| &mut c.pointer);
-    for pointer in places.chain(r.refusals.iter_mut().map(|f| &mut f.pointer)) {
-        *pointer = place::original_place(original, repaired, pointer);
+    if place::has_ref(original) {
+        let repaired = repaired.clone();
+        place::name_as_given(r, original, &repaired);
     }
 }
 

@@ -455,11 +455,8 @@ fn compile_admitted(
         }
     };
     for (r, original) in results.iter_mut().zip(&originals) {
-        if let (Some(original), Some(compiled)) = (original, r.tool.parameters.as_ref()) {
-            let places = r.changes.iter_mut().map(|c| &mut c.pointer);
-            for pointer in places.chain(r.refusals.iter_mut().map(|f| &mut f.pointer)) {
-                *pointer = repair::place::original_place(original, compiled, pointer);
-            }
+        if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
+            repair::place::name_as_given(r, original, &compiled);
         }
     }
     let check = if sent.is_empty() {

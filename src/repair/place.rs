@@ -113,6 +113,21 @@ fn escaped(token: &str) -> String {
     crate::json::escape_token(token)
 }
 
+/// Names every change and refusal of `r` at its place in `original`, the schema as given,
+/// from its place in `made`, the schema repair or compile made ([`original_place`]). A
+/// definition inlined at two places is repaired at each, and both name the one place the user
+/// edits: the same line twice is said once, so the count of losses is the count in the file.
+pub fn name_as_given(r: &mut super::ToolRepair, original: &Value, made: &Value) {
+    let places = r.changes.iter_mut().map(|c| &mut c.pointer);
+    for pointer in places.chain(r.refusals.iter_mut().map(|f| &mut f.pointer)) {
+        *pointer = original_place(original, made, pointer);
+    }
+    let mut said = std::collections::HashSet::new();
+    r.changes.retain(|c| said.insert(c.clone()));
+    let mut said = std::collections::HashSet::new();
+    r.refusals.retain(|f| said.insert(f.clone()));
+}
+
 /// Whether some subschema of `schema` holds a `$ref`: only then can repair's places (in a
 /// copy with what references reach inlined) differ from the places as written.
 pub fn has_ref(schema: &Value) -> bool {

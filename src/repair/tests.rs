@@ -633,6 +633,19 @@ fn places_inside_a_referenced_definition_are_named_where_it_is_written() {
     assert_eq!(r.outcome, Outcome::Refused);
     let places: Vec<&str> = r.refusals.iter().map(|f| f.pointer.as_str()).collect();
     assert_eq!(places, ["/$defs/V/type"], "{:#?}", r.refusals);
+    // A definition used twice is repaired at each place it was inlined; both name one place
+    // as written, said once (before: the same line twice, each loss counted twice).
+    let twice = json!({"type":"object","properties":{
+        "n":{"$ref":"#/$defs/Amount"},"m":{"$ref":"#/$defs/Amount"}},
+        "$defs":{"Amount":{"type":"float"}}});
+    let r = &repair_request(&[tool("h", twice)], &p, &Options::default())[0];
+    let respelled: Vec<&str> = r
+        .changes
+        .iter()
+        .filter(|c| c.pointer == "/$defs/Amount/type")
+        .map(|c| c.action.as_str())
+        .collect();
+    assert_eq!(respelled.len(), 1, "{:#?}", r.changes);
 }
 
 #[test]

@@ -429,7 +429,7 @@ static G_VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
 });
 static G_DEPTH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"FunctionDeclaration(?: '([^']+)')? in the request exceeds the maximum allowed nesting depth",
+        r"(?:A )?FunctionDeclaration(?: '([^']+)')? in the request exceeds the maximum allowed nesting depth",
     )
 });
 static G_UNABLE: LazyLock<Regex> = LazyLock::new(|| {

@@ -810,6 +810,16 @@ fn without_a_request_nothing_is_said_of_one() {
     }
 }
 
+/// Google's unnamed form starts "A FunctionDeclaration" (gemini-cli-nesting-depth-notion in
+/// reports.yaml): quoted whole (before: without its "A ").
+#[test]
+fn the_unnamed_depth_message_is_quoted_whole() {
+    let text = "A FunctionDeclaration in the request exceeds the maximum allowed nesting depth.";
+    let e = &explain(None, text, None)[0];
+    assert_eq!(e.message, text);
+    assert_eq!(e.rule.as_deref(), Some("depth-exceeded"));
+}
+
 #[test]
 fn a_request_that_is_not_an_object_or_list_counts_as_none() {
     // compile passes `null` for a body it could not read back.

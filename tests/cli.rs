@@ -204,6 +204,17 @@ fn a_corpus_report_never_overwrites_an_input() {
 /// footer; it used to be noticed only after the last case.
 #[test]
 fn ctrl_c_stops_an_engines_only_probe() {
+    stop_an_engines_only_probe("-INT", 130, "interrupted");
+}
+
+/// SIGTERM (a timeout, `docker stop`, a CI runner cancelling the job) ends the run as Ctrl-C
+/// does, with 143 (before: the process died with the signal, and no summary was written).
+#[test]
+fn sigterm_stops_an_engines_only_probe_as_ctrl_c_does() {
+    stop_an_engines_only_probe("-TERM", 143, "terminated");
+}
+
+fn stop_an_engines_only_probe(signal: &str, status: i32, said: &str) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let runs = tempfile::tempdir().expect("temporary directory");
@@ -237,14 +248,14 @@ fn ctrl_c_stops_an_engines_only_probe() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let signalled = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(signalled.success());
     let out = child.wait_with_output().expect("toolwire ends");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(out.status.code(), Some(status), "{stderr}");
+    assert!(stderr.contains(said), "{stderr}");
     let log = std::fs::read_dir(runs.path())
         .expect("the runs folder")
         .flatten()
@@ -272,7 +283,7 @@ fn ctrl_c_stops_an_engines_only_probe() {
         "{stderr}"
     );
     assert_eq!(summary["complete"], false, "{summary}");
-    assert_eq!(summary["exit_status"], 130, "{summary}");
+    assert_eq!(summary["exit_status"], status, "{summary}");
     assert_eq!(
         summary["live_targets"],
         serde_json::Value::Null,

@@ -98,7 +98,8 @@ Exit status:
        error): the summary names it and the variable to check; the run log and the
        regenerated reports are still written
   130  interrupted (Ctrl-C); the run log keeps what was observed, and --summary-json names
-       it (`complete`: false)";
+       it (`complete`: false)
+  143  terminated (SIGTERM: a timeout, a stopped container, a cancelled CI job): as 130";
 
 /// The longest `--timeout`: a provider that has not answered a one-token request in ten
 /// minutes will not; a longer wait only stalls the run (and past `u64::MAX` seconds a
@@ -746,30 +747,14 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     };
     let summary = runtime.block_on(async {
         tokio::select! {
-            summary = probe::run(&catalog, &cases, targets, opts) => summary.map(Some),
-            _ = tokio::signal::ctrl_c() => Ok(None),
+            summary = probe::run(&catalog, &cases, targets, opts) => summary.map(Ok),
+            _ = tokio::signal::ctrl_c() => Ok(Err(INTERRUPTED_EXIT)),
+            _ = terminated() => Ok(Err(TERMINATED_EXIT)),
         }
     })?;
-    let Some(summary) = summary else {
-        // The log was streamed as answers came: what is in it was observed, only its footer
-        // is missing. Say so, and what `rules` will do with it (nothing, when emulated).
-        let Some(log) = ending.log.get() else {
-            eprintln!("toolwire: interrupted before the run log was created: nothing was observed");
-            return Ok(INTERRUPTED_EXIT);
-        };
-        let log = format!("the run log {}", log.display());
-        if emulated {
-            eprintln!(
-                "toolwire: interrupted: {log} has no footer; it holds emulated answers, which \
-                 are never evidence"
-            );
-        } else {
-            eprintln!(
-                "toolwire: interrupted: {log} has no footer; `toolwire rules` folds the \
-                 observations it holds (and says so), or delete it"
-            );
-        }
-        return Ok(INTERRUPTED_EXIT);
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(status) => return Ok(stopped(status, ending.log.get(), emulated)),
     };
     print_summary(&summary);
     if let Some(line) = budget_spent(&summary, &budget, args.max_requests) {
@@ -963,6 +948,49 @@ fn check_target_filters(args: &ProbeArgs) -> Result<()> {
 
 /// Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
 const INTERRUPTED_EXIT: u8 = 130;
+/// The exit status of a run stopped by SIGTERM (128 + 15: `timeout`, `docker stop`, a CI
+/// runner cancelling the job), which ends it as Ctrl-C does.
+const TERMINATED_EXIT: u8 = 143;
+
+/// Resolves when the process is sent SIGTERM; never elsewhere (or when the handler cannot be
+/// installed: the signal then ends the process as it would have).
+async fn terminated() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        term.recv().await;
+        return;
+    }
+    std::future::pending::<()>().await
+}
+
+/// Says how a run stopped by a signal left its log (`log`: the run log, if it was created)
+/// and returns `status`. The log was streamed as answers came: what is in it was observed,
+/// only its footer is missing; `rules` folds it (nothing, when emulated).
+fn stopped(status: u8, log: Option<&PathBuf>, emulated: bool) -> u8 {
+    let how = if status == TERMINATED_EXIT {
+        "terminated"
+    } else {
+        "interrupted"
+    };
+    let Some(log) = log else {
+        eprintln!("toolwire: {how} before the run log was created: nothing was observed");
+        return status;
+    };
+    let log = format!("the run log {}", log.display());
+    if emulated {
+        eprintln!(
+            "toolwire: {how}: {log} has no footer; it holds emulated answers, which are never \
+             evidence"
+        );
+    } else {
+        eprintln!(
+            "toolwire: {how}: {log} has no footer; `toolwire rules` folds the observations it \
+             holds (and says so), or delete it"
+        );
+    }
+    status
+}
 
 /// The async runtime of a probe run. Probing is I/O-bound; one thread runs the HTTP work
 /// with no cross-thread wake-ups (a second core stays free for the servers and engines). With

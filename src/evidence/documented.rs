@@ -189,7 +189,7 @@ impl Documents {
         }
         paths.sort();
         let mut files = Vec::new();
-        let mut ids: BTreeMap<String, PathBuf> = BTreeMap::new();
+        let mut ids: BTreeMap<String, (PathBuf, usize)> = BTreeMap::new();
         for path in paths {
             let limits = crate::json::Limits {
                 max_bytes: MAX_FILE_BYTES,
@@ -207,12 +207,21 @@ impl Documents {
                 serde_saphyr::Options::default,
                 std::convert::identity,
             )?;
+            // An emptied file would silently drop every verdict it carried, and the files
+            // regenerated from it would then pass `rules --check`.
+            if entries.is_empty() {
+                return Err(Error::input(
+                    &path,
+                    Place::File,
+                    "holds no entries: an evidence file lists at least one (to drop a file's evidence, delete the file)",
+                ));
+            }
             for (i, entry) in entries.iter().enumerate() {
                 let at =
                     |problem: String| Error::input(&path, Place::Pointer(format!("/{i}")), problem);
-                if let Some(prev) = ids.insert(entry.id.clone(), path.clone()) {
+                if let Some((prev, j)) = ids.insert(entry.id.clone(), (path.clone(), i)) {
                     return Err(at(format!(
-                        "id {:?} is also used in {}",
+                        "id {:?} is also used in {} at /{j}",
                         entry.id,
                         prev.display()
                     )));
@@ -250,11 +259,19 @@ pub(crate) fn first_day(s: &str) -> Option<chrono::NaiveDate> {
     chrono::NaiveDate::parse_from_str(&full, "%Y-%m-%d").ok()
 }
 
+/// Whether `s` has the shape of an allowed date form (`2025-02-30` has; `2025/02` has not).
+fn written_as_date(s: &str) -> bool {
+    let lens: Vec<usize> = s.split('-').map(str::len).collect();
+    s.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+        && matches!(lens.as_slice(), [4] | [4, 2] | [4, 2, 2])
+}
+
 /// Why `date` (non-empty) cannot date evidence: not a date in an allowed form, or a day not
 /// yet come (which would make the entry the newest evidence of its cells until then; a day
 /// of time-zone skew is tolerated).
 fn date_problem(date: &str) -> Option<&'static str> {
     match first_day(date) {
+        None if written_as_date(date) => Some("is not a day of the calendar"),
         None => Some("is not a date written YYYY-MM-DD, YYYY-MM, YYYY or ''"),
         Some(d) if d > chrono::Utc::now().date_naive() + chrono::Days::new(1) => {
             Some("is in the future")
@@ -1248,9 +1265,11 @@ mod tests {
             .unwrap()
             + 1;
         for (date, problem) in [
-            ("2025-02-30".to_string(), "is not a date written"),
-            ("2025-13".to_string(), "is not a date written"),
-            ("2025-00-10".to_string(), "is not a date written"),
+            ("2025-02-30".to_string(), "is not a day of the calendar"),
+            ("2025-13".to_string(), "is not a day of the calendar"),
+            ("2025-00-10".to_string(), "is not a day of the calendar"),
+            ("2025/07/14".to_string(), "is not a date written YYYY-MM-DD"),
+            ("July 2025".to_string(), "is not a date written YYYY-MM-DD"),
             (format!("{next_year}"), "is in the future"),
             (format!("{next_year}-01-01"), "is in the future"),
         ] {
@@ -1275,5 +1294,42 @@ mod tests {
             write(&format!("{base}  date: '{date}'\n  unmapped: x\n"));
             assert!(Documents::load(dir.path()).is_ok(), "{date}");
         }
+    }
+
+    /// An emptied evidence file drops every verdict it carried, and `rules --check` would
+    /// then hold the regenerated files to the loss: loading refuses it instead.
+    #[test]
+    fn a_file_without_entries_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for text in ["", "[]\n", "# only a comment\n"] {
+            std::fs::write(dir.path().join("reports.yaml"), text).unwrap();
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains("reports.yaml") && err.contains("holds no entries"),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    /// A repeated id names where it was first used, so the two entries can be compared.
+    #[test]
+    fn a_repeated_id_names_its_first_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |id: &str| {
+            format!(
+                "- id: {id}\n  kind: report\n  url: https://example.com/1\n  date: '2025-07-01'\n  unmapped: x\n"
+            )
+        };
+        std::fs::write(
+            dir.path().join("a.yaml"),
+            entry("r0") + &entry("r1") + &entry("r2"),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("b.yaml"), entry("r3") + &entry("r1")).unwrap();
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("b.yaml") && err.contains("/1") && err.contains("a.yaml at /1"),
+            "{err}"
+        );
     }
 }

@@ -724,16 +724,6 @@ const MATRIX_DISAGREEMENTS: &[(&str, &str, &str)] = &[
         "the only source with its words is a 2025-04 report (ollama-type-array); the model follows PROVIDERS.md's reading of a later api/types.go, whose property type decodes from a string or an array, but those words were not found to quote (ollama-tool-decoding notes)",
     ),
     (
-        "keywords/default-nested",
-        "vertex/v1/parameters",
-        "2024-25 reports predate the field: later Vertex Schema versions list title, default and example (astra-litellm-vertex-examples-title-default-defs notes); the model accepts",
-    ),
-    (
-        "keywords/title-nested",
-        "vertex/v1/parameters",
-        "a 2024 report; later Vertex Schema versions list title, default and example (astra-litellm-vertex-examples-title-default-defs notes); the model accepts",
-    ),
-    (
         "keywords/max-length-large-nested",
         "llama.cpp/server",
         "known only from an issue title (llamacpp-empty-object-maxlength): no text and no threshold, so not modelled",

@@ -125,11 +125,17 @@ impl Project {
     /// the catalog has is an error naming its file and place: left out, its evidence would
     /// vanish from every generated file while `rules` and `rules --check` passed.
     pub fn documented_for(&self, catalog: &Catalog) -> Result<Vec<Documented>> {
+        Ok(self.resolved_for(catalog)?.documented)
+    }
+
+    /// [`Project::documented_for`], with the features reports show targets accepting as
+    /// part of a whole tool.
+    fn resolved_for(&self, catalog: &Catalog) -> Result<crate::evidence::documented::Resolved> {
         let docs = crate::evidence::documented::Documents::load(&self.documented_dir())?;
         let resolved = crate::evidence::documented::resolve(&docs, catalog);
         match resolved.unmatched.first() {
             Some(u) => Err(u.error()),
-            None => Ok(resolved.documented),
+            None => Ok(resolved),
         }
     }
 
@@ -148,12 +154,10 @@ impl Project {
             .iter()
             .map(|t| t.id.to_string())
             .collect();
-        Ok(matrix::build(
-            catalog,
-            &targets,
-            runs,
-            &self.documented_for(catalog)?,
-        ))
+        let resolved = self.resolved_for(catalog)?;
+        let mut m = matrix::build(catalog, &targets, runs, &resolved.documented);
+        m.shown = resolved.shown;
+        Ok(m)
     }
 
     /// Regenerates (or in check mode, compares) every generated file: the matrix
@@ -309,6 +313,31 @@ mod tests {
             .expect("a feature with a case");
         assert!(!found.is_empty());
         assert!(found.iter().all(|d| d.target == "mistral/chat"));
+    }
+
+    /// Over the committed evidence, an acceptance derived from a report's whole tool decides
+    /// no cell that holds a rejection of its day or later: it fills cells nothing else
+    /// speaks to, or adds to acceptances, and some report's tool does speak.
+    #[test]
+    fn a_whole_tool_acceptance_decides_over_no_rejection_of_its_day_or_later() {
+        let committed = Project::new("cases", "reports");
+        let m = committed
+            .matrix(&committed.catalog().unwrap())
+            .expect("the committed evidence folds");
+        let mut deciding = 0;
+        for cell in &m.cells {
+            let Some(decided) = cell.deciding_item().filter(|it| it.whole_tool) else {
+                continue;
+            };
+            deciding += 1;
+            let overruled = cell.evidence.iter().find(|it| {
+                it.verdict == crate::evidence::Verdict::Rejected
+                    && it.last_seen >= decided.last_seen
+            });
+            assert_eq!(overruled, None, "{} on {}", cell.case, cell.target);
+        }
+        assert!(deciding > 0, "no cell is decided by a whole tool");
+        assert!(!m.shown.is_empty());
     }
 
     /// A committed run log without its footer line (as an interrupted probe leaves it) is

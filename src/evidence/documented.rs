@@ -10,22 +10,26 @@
 //!   required root type, the keywords allowed beside a `$ref`, or "must be valid JSON Schema
 //!   2020-12" (the meta-schema decides).
 //!
+//! A report showing a target accepting its whole `tool` also speaks, by derivation, to every
+//! feature that tool shows at the placement it shows it ([`whole_tool`]).
+//!
 //! Entries that speak to no cell say why in `unmapped`. Dates are the source's: a report's
 //! date, or for documentation the date it was read. A date may be partial (`2025`, `2025-07`)
 //! when that is all the source gives; an undated entry has `date: ''` and a `date_note`, and
 //! sorts before every dated piece of evidence, so any dated evidence overrides it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::matrix::{Documented, EvidenceItem};
+use super::matrix::{Documented, EvidenceItem, Shown};
 use super::{EvidenceKind, Stage, Verdict};
 use crate::case::{Case, Catalog, Placement};
 use crate::error::{Error, Place, Result};
+use crate::profile::detect::ToolRef;
 
 /// One documented fact or public report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -448,6 +452,8 @@ fn declares_summary(quote: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct Resolved {
     pub documented: Vec<Documented>,
+    /// Every feature a report shows a target accepting as part of a whole tool, sorted.
+    pub shown: Vec<Shown>,
     /// Features of entries' cells that matched no case of the catalog.
     pub unmatched: Vec<Unmatched>,
 }
@@ -526,6 +532,7 @@ fn item(
         note: Some(note),
         parsed_only: false,
         via: None,
+        whole_tool: false,
     }
 }
 
@@ -549,12 +556,20 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
     for c in &catalog.cases {
         by_param.entry(normalize(&c.parameter)).or_default().push(c);
     }
+    let mut at_place: BTreeMap<(String, Placement), Vec<&Case>> = BTreeMap::new();
+    for c in catalog.cases.iter().filter(|c| !c.is_control()) {
+        at_place
+            .entry((normalize(&c.parameter), c.placement))
+            .or_default()
+            .push(c);
+    }
     let mut out = Resolved::default();
     let located = docs
         .files
         .iter()
         .flat_map(|(file, entries)| entries.iter().enumerate().map(move |(i, e)| (file, i, e)));
     for (file, i, e) in located {
+        let mapped_before = out.documented.len();
         for (j, cell) in e.cells.iter().enumerate() {
             for (k, feature) in cell.features.iter().enumerate() {
                 let cases: Vec<&&Case> = by_param
@@ -620,8 +635,157 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                 }
             }
         }
+        let mapped: BTreeSet<(String, String)> = out.documented[mapped_before..]
+            .iter()
+            .map(|d| (d.case.clone(), d.target.clone()))
+            .collect();
+        let (cells, shown) = whole_tool(e, &at_place);
+        out.documented.extend(
+            cells
+                .into_iter()
+                .filter(|d| !mapped.contains(&(d.case.clone(), d.target.clone()))),
+        );
+        out.shown.extend(shown);
     }
+    out.shown.sort();
+    out.shown.dedup();
     out
+}
+
+/// What of an entry's `tool` its target received, as its `tool_note` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Received {
+    /// The tool as reported: name, description and parameters are what the target received.
+    Whole,
+    /// Only the parameters: toolwire wrapped the reported schema in a name and description of
+    /// its own, which no target saw.
+    Parameters,
+}
+
+/// What of `e.tool` the target received, read from the forms `tool_note` is written in
+/// (`reports/documented/README.md`): none (a plain copy) or "… as reported" for the whole
+/// tool, "… (name and description added by toolwire)" for its parameters. `None` for no tool,
+/// a tool toolwire constructed or a middleware rewrote, and a note in any other words: what
+/// the target received is then not plain, and an acceptance says nothing of this tool.
+pub fn received(e: &Entry) -> Option<Received> {
+    e.tool.as_ref()?;
+    let note = e.tool_note.to_lowercase();
+    let rewritten = [
+        "constructed",
+        "rewr",
+        "convert",
+        "changed",
+        "modified",
+        "stripped",
+    ];
+    if rewritten.iter().any(|w| note.contains(w)) {
+        None
+    } else if note.contains("added by toolwire") {
+        Some(Received::Parameters)
+    } else if note.is_empty() || note.contains("as reported") {
+        Some(Received::Whole)
+    } else {
+        None
+    }
+}
+
+/// The acceptance a report shows of its whole tool, spread to every feature the tool shows
+/// (the walk's collect mode: each feature with its placement): an item for each case of the
+/// catalog with that feature at that placement, and a [`Shown`] for each feature (limit
+/// measurements aside), at each accepting target, labelled with the entry's kind, URL and
+/// date (that of the target's first accepting cell, with its quote).
+///
+/// A target accepted the tool when the entry is a `report` (what the provider answered; a
+/// doc's or a third party's example tool was never sent), the target received the tool
+/// ([`received`]), a cell of the entry accepts at the target and nothing of it rejects there
+/// (a rejected report's accepted cells are inferences about other schemas, its fix or the
+/// rule its message states), and no statement (`rules`) of the entry is made for the target
+/// (statements are read from the error the tool drew). An accepted-ignored cell counts: the
+/// request was not rejected, and the derived items say `accepted`, which is all the matrix's
+/// acceptance means.
+pub fn whole_tool(
+    e: &Entry,
+    at_place: &BTreeMap<(String, Placement), Vec<&Case>>,
+) -> (Vec<Documented>, Vec<Shown>) {
+    let (mut cells, mut shown) = (Vec::new(), Vec::new());
+    let (Some(received), Some(tool)) = (received(e), e.tool.as_ref()) else {
+        return (cells, shown);
+    };
+    if e.kind != EvidenceKind::Report {
+        return (cells, shown);
+    }
+    let whole = |field: &str| {
+        tool.get(field)
+            .and_then(Value::as_str)
+            .filter(|_| received == Received::Whole)
+    };
+    let tool_ref = ToolRef {
+        name: whole("name"),
+        description: whole("description"),
+        parameters: tool.get("parameters"),
+        index: 0,
+    };
+    let seen = crate::profile::detect::collect(&[tool_ref]);
+    let mut cases: Vec<&Case> = Vec::new();
+    for s in &seen {
+        for case in at_place
+            .get(&(normalize(&s.parameter), s.placement))
+            .into_iter()
+            .flatten()
+        {
+            if !cases.iter().any(|c| c.id == case.id) {
+                cases.push(case);
+            }
+        }
+    }
+    let note = match whole("name") {
+        Some(n) => format!("accepted as part of the tool `{n}` in {}", e.id),
+        None => format!(
+            "accepted as part of the parameters of the tool in {} (its name and description were added by toolwire)",
+            e.id
+        ),
+    };
+    let rejects = |t: &String| {
+        e.rules.iter().any(|r| r.targets.contains(t))
+            || e.cells
+                .iter()
+                .any(|c| c.verdict == Verdict::Rejected && c.targets.contains(t))
+    };
+    let mut done: BTreeSet<&String> = BTreeSet::new();
+    for cell in e.cells.iter().filter(|c| c.verdict.is_accepting()) {
+        for target in &cell.targets {
+            if rejects(target) || !done.insert(target) {
+                continue;
+            }
+            let mut it = item(
+                e,
+                Verdict::Accepted,
+                cell.date.as_ref(),
+                cell.quote.as_ref(),
+                cell.stage,
+                note.clone(),
+            );
+            it.whole_tool = true;
+            for s in seen.iter().filter(|s| !s.limit) {
+                shown.push(Shown {
+                    target: target.clone(),
+                    parameter: normalize(&s.parameter),
+                    placement: s.placement,
+                    date: it.first_seen.clone(),
+                    source: it.source.clone(),
+                    note: note.clone(),
+                });
+            }
+            for case in &cases {
+                cells.push(Documented {
+                    case: case.id.clone(),
+                    target: target.clone(),
+                    item: it.clone(),
+                });
+            }
+        }
+    }
+    (cells, shown)
 }
 
 /// The reason a `meta-schema: 2020-12` statement gives for each case it rejects (the end of
@@ -1331,5 +1495,186 @@ mod tests {
             err.contains("b.yaml") && err.contains("/1") && err.contains("a.yaml at /1"),
             "{err}"
         );
+    }
+}
+
+#[cfg(test)]
+mod whole_tool_tests {
+    use super::*;
+
+    /// A case per feature of the reported tool below, and one it does not show.
+    fn catalog() -> Catalog {
+        let case = |id: &str, parameter: &str, placement| Case {
+            id: id.into(),
+            title: id.into(),
+            family: id.split('/').next().unwrap_or_default().into(),
+            parameter: parameter.into(),
+            placement,
+            tools: vec![crate::case::baseline()],
+            instances: Vec::new(),
+            notes: String::new(),
+            links: Vec::new(),
+            path: PathBuf::new(),
+        };
+        Catalog {
+            root: PathBuf::new(),
+            cases: vec![
+                case(
+                    "types/string-nested",
+                    "type-spelling: string",
+                    Placement::Nested,
+                ),
+                case(
+                    "types/string-root",
+                    "type-spelling: string",
+                    Placement::Root,
+                ),
+                case(
+                    "keywords/const-nested",
+                    "keyword-allowed: const",
+                    Placement::Nested,
+                ),
+                case(
+                    "keywords/enum-nested",
+                    "keyword-allowed: enum (strings)",
+                    Placement::Nested,
+                ),
+                case("names/uppercase", "name-chars: uppercase", Placement::Tool),
+            ],
+        }
+    }
+
+    /// A report of `verdict` at xai/chat for a tool named `Get_city` with a nested string
+    /// `const`, its `tool_note` and its `kind`.
+    fn entry(kind: &str, verdict: &str, tool_note: &str) -> Documents {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "- id: r1\n  kind: {kind}\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
+             quote: ok\n  tool: {{\"name\": \"Get_city\", \"parameters\": {{\"type\": \"object\", \
+             \"properties\": {{\"c\": {{\"type\": \"string\", \"const\": \"x\"}}}}}}}}\n  \
+             tool_note: '{tool_note}'\n  notes: n\n  cells:\n  - targets: [xai/chat]\n    \
+             features: ['keyword-allowed: const']\n    placement: nested\n    verdict: {verdict}\n"
+        );
+        std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        Documents::load(dir.path()).unwrap()
+    }
+
+    /// (case, note) of every item the entry gives xai/chat.
+    fn items(docs: &Documents) -> Vec<(String, String)> {
+        resolve(docs, &catalog())
+            .documented
+            .into_iter()
+            .map(|d| (d.case, d.item.note.unwrap_or_default()))
+            .collect()
+    }
+
+    #[test]
+    fn an_accepted_tool_speaks_to_every_feature_it_shows_at_its_placement() {
+        let resolved = resolve(
+            &entry("report", "accepted", "the tool as reported"),
+            &catalog(),
+        );
+        let cases: Vec<(&str, bool)> = resolved
+            .documented
+            .iter()
+            .map(|d| (d.case.as_str(), d.item.whole_tool))
+            .collect();
+        // The hand-mapped cell stays the entry's one item for its case; the nested string and
+        // the uppercase name are derived; the root string and the enum are not shown.
+        assert_eq!(
+            cases,
+            [
+                ("keywords/const-nested", false),
+                ("names/uppercase", true),
+                ("types/string-nested", true),
+            ]
+        );
+        let derived = &resolved.documented[1].item;
+        assert_eq!(
+            derived.note.as_deref(),
+            Some("accepted as part of the tool `Get_city` in r1")
+        );
+        assert_eq!(
+            (derived.kind, derived.verdict, derived.first_seen.as_str()),
+            (EvidenceKind::Report, Verdict::Accepted, "2026-05-01")
+        );
+        assert_eq!(derived.source, "https://example.com/1");
+        // Features without a case are still shown, for the profiles to infer from.
+        assert!(resolved.shown.iter().any(|s| s.target == "xai/chat"
+            && s.parameter == "keyword-allowed: properties"
+            && s.placement == Placement::Root));
+    }
+
+    #[test]
+    fn an_ignored_feature_still_makes_the_tool_accepted() {
+        let cases: Vec<String> = items(&entry("report", "accepted-ignored", ""))
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(
+            cases,
+            [
+                "keywords/const-nested",
+                "names/uppercase",
+                "types/string-nested"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rejected_tool_speaks_to_nothing_but_its_cells() {
+        let docs = entry("report", "rejected", "the tool as reported");
+        assert_eq!(
+            items(&docs),
+            [("keywords/const-nested".into(), "r1".into())]
+        );
+        assert!(resolve(&docs, &catalog()).shown.is_empty());
+    }
+
+    #[test]
+    fn only_a_reported_tool_the_target_received_speaks() {
+        // A doc's example tool was never sent.
+        assert_eq!(items(&entry("doc", "accepted", "")).len(), 1);
+        assert_eq!(items(&entry("secondary", "accepted", "")).len(), 1);
+        // Rewritten or constructed before it was sent: not what the target received.
+        for note in [
+            "the client input; the converter rewrote it before it was sent",
+            "constructed: the report shows a placeholder",
+            "the second schema of the report",
+        ] {
+            assert_eq!(items(&entry("report", "accepted", note)).len(), 1, "{note}");
+        }
+        // A wrapped schema speaks for its parameters only: toolwire named the tool.
+        let wrapped = items(&entry(
+            "report",
+            "accepted",
+            "the reported schema wrapped in a tool (name and description added by toolwire)",
+        ));
+        assert_eq!(
+            wrapped,
+            [
+                ("keywords/const-nested".to_string(), "r1".to_string()),
+                (
+                    "types/string-nested".into(),
+                    "accepted as part of the parameters of the tool in r1 (its name and description were added by toolwire)".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_schema_without_a_tool_speaks_to_nothing_but_its_cells() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.yaml"),
+            "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
+             schema: '{\"type\":\"object\",\"properties\":{\"c\":{\"type\":\"string\",\"const\":\"x\"}}}'\n  \
+             cells:\n  - targets: [xai/chat]\n    features: ['keyword-allowed: const']\n    \
+             placement: nested\n    verdict: accepted\n",
+        )
+        .unwrap();
+        let docs = Documents::load(dir.path()).unwrap();
+        assert_eq!(items(&docs).len(), 1);
+        assert!(resolve(&docs, &catalog()).shown.is_empty());
     }
 }

@@ -68,6 +68,12 @@ pub struct EvidenceItem {
     /// own evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// Documented: an acceptance derived for a feature a tool showed, from an entry showing
+    /// the target accepting that whole tool ([`super::documented::whole_tool`]), not stated
+    /// about the feature itself. It yields to every other item of its date, so that it
+    /// never overturns a rejection of the same day.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_tool: bool,
 }
 
 #[cfg(test)]
@@ -94,6 +100,7 @@ impl EvidenceItem {
             note: None,
             parsed_only: false,
             via: None,
+            whole_tool: false,
         }
     }
 }
@@ -173,6 +180,27 @@ pub struct Matrix {
     pub reached: BTreeMap<String, Vec<String>>,
     /// Cells with any evidence, ordered by case then target column.
     pub cells: Vec<Cell>,
+    /// Every feature a report shows a target accepting as part of a whole tool, sorted: the
+    /// acceptance the profiles infer for a feature with no case of its own (a lowercase name,
+    /// `properties` at the root), as they do from an accepted control.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shown: Vec<Shown>,
+}
+
+/// A feature a report shows a target accepting as part of a whole tool
+/// ([`super::documented::whole_tool`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Shown {
+    pub target: String,
+    /// The case parameter (`keyword-allowed: required`).
+    pub parameter: String,
+    pub placement: crate::case::Placement,
+    /// The report's date (that of its accepting cell, when dated apart).
+    pub date: String,
+    /// The report's URL.
+    pub source: String,
+    /// "accepted as part of the tool … in <entry id>".
+    pub note: String,
 }
 
 impl Cell {
@@ -278,6 +306,7 @@ pub fn build(
         runs: runs_sorted.iter().map(|r| r.header.run.clone()).collect(),
         reached: runs_sorted.iter().map(|r| reached(r)).collect(),
         cells: cells.into_values().collect(),
+        shown: Vec::new(),
     }
 }
 
@@ -476,13 +505,16 @@ impl History {
             note: o.note.clone(),
             parsed_only,
             via: None,
+            whole_tool: false,
         });
     }
 
     fn into_cell(self, case: &str, target: &str) -> Cell {
         let mut items = self.items;
-        // Oldest first by date; ties keep insertion order (probe history, then documents).
-        items.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
+        // Oldest first by date, an acceptance derived from a whole tool before the other items
+        // of its date (so that they decide); other ties keep insertion order (probe history,
+        // then documents).
+        items.sort_by(|a, b| (&a.last_seen, !a.whole_tool).cmp(&(&b.last_seen, !b.whole_tool)));
         // A parsed-only item is no verdict, so it disagrees with none.
         let conflict = {
             let mut verdicts = items.iter().filter(|i| !i.parsed_only).map(|i| i.verdict);
@@ -926,6 +958,57 @@ mod tests {
                 "- `keywords/not-nested` on `openai/chat`: ✗ [report 2024-03-01](https://example.org/2024-03-01), **✓ [doc 2026-02-01](https://example.org/2026-02-01)**\n"
             ),
             "{md}"
+        );
+    }
+
+    /// An acceptance derived from a whole tool is inferred, not stated: a rejection of the
+    /// feature on its day or later decides over it, whichever sorts first by source or kind;
+    /// only an older rejection is overturned by it, as by any newer evidence (both shown).
+    #[test]
+    fn a_whole_tool_acceptance_never_overturns_a_rejection_of_its_day_or_later() {
+        let derived = |date: &str| {
+            let mut d = doc(EvidenceKind::Report, date, Verdict::Accepted);
+            // Sorts after the rejection's source, which alone would let it decide.
+            d.item.source = "https://z.example/whole-tool".into();
+            d.item.whole_tool = true;
+            d
+        };
+        let rejected = |date: &str| {
+            let mut d = doc(EvidenceKind::Report, date, Verdict::Rejected);
+            d.item.source = "https://a.example/rejection".into();
+            d
+        };
+        let verdict = |runs: &[RunLog], docs: &[Documented]| {
+            let m = build(&catalog(), &targets(), runs, docs);
+            let cell = m.cell(C, "openai/chat").unwrap().clone();
+            (cell.verdict, cell.conflict)
+        };
+        for (accepted, rejected_on) in [("2026-02-01", "2026-02-01"), ("2026-02-01", "2026-03-01")]
+        {
+            assert_eq!(
+                verdict(&[], &[derived(accepted), rejected(rejected_on)]),
+                (Some(Verdict::Rejected), true),
+                "{accepted} vs {rejected_on}"
+            );
+            assert_eq!(
+                verdict(&[], &[rejected(rejected_on), derived(accepted)]),
+                (Some(Verdict::Rejected), true),
+                "{accepted} vs {rejected_on}, the other order"
+            );
+        }
+        // A probe's rejection of the same day is inserted before every document.
+        let probed = [run(
+            "r1",
+            "2026-02-01",
+            &[(C, "openai/chat", Verdict::Rejected)],
+        )];
+        assert_eq!(
+            verdict(&probed, &[derived("2026-02-01")]),
+            (Some(Verdict::Rejected), true)
+        );
+        assert_eq!(
+            verdict(&[], &[rejected("2025-01-01"), derived("2026-02-01")]),
+            (Some(Verdict::Accepted), true)
         );
     }
 

@@ -3,10 +3,11 @@
 //! For a feature (case parameter at a placement) and one target, the verdict comes from, in
 //! order:
 //! 1. the feature's own cases at that placement (a case *is* the baseline plus that feature);
-//! 2. acceptance inferred from a case that contains the feature and was accepted as a whole:
-//!    the control (the bare baseline every target is sent first), or any case whose cell was
-//!    decided by a probe, since a probe sent that exact tool. A documented fact or a report
-//!    speaks only to the feature it is mapped to, so it is never used this way;
+//! 2. acceptance inferred from a tool that contains the feature and was accepted as a whole:
+//!    the control (the bare baseline every target is sent first), any case whose cell was
+//!    decided by a probe, since a probe sent that exact tool, or a report's tool the target
+//!    accepted (the matrix's [`Matrix::shown`]). A documented fact mapped to a case speaks
+//!    only to that case's feature, not to the rest of the case's tool, which no one sent;
 //! 3. the same feature at the nearest other placement (nested, root, items, anyOf branch),
 //!    as decided by steps 1 and 2 there, so that e.g. `const` in an `anyOf` branch is judged
 //!    by the nested case and `properties` on a nested object by the control's root;
@@ -58,6 +59,8 @@ pub struct Index<'m> {
     control: Option<String>,
     /// The cases whose parameters schemas the JSON Schema 2020-12 meta-schema refuses.
     meta_invalid: BTreeSet<String>,
+    /// (parameter, placement, target) a report shows accepted as part of a whole tool.
+    shown: BTreeSet<(String, Placement, &'m str)>,
 }
 
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
@@ -105,6 +108,11 @@ impl<'m> Index<'m> {
             .iter()
             .map(|c| ((c.case.as_str(), c.target.as_str()), c))
             .collect();
+        let shown = matrix
+            .shown
+            .iter()
+            .map(|s| (normalize(&s.parameter), s.placement, s.target.as_str()))
+            .collect();
         Index {
             own,
             seen_in,
@@ -112,6 +120,7 @@ impl<'m> Index<'m> {
             cells,
             control,
             meta_invalid,
+            shown,
         }
     }
 
@@ -177,8 +186,12 @@ impl<'m> Index<'m> {
         accepted.then_some(TargetStatus::Accepted)
     }
 
-    /// Acceptance inferred from a case accepted as a whole that contains the feature.
+    /// Acceptance inferred from a case, or a report's tool, accepted as a whole that contains
+    /// the feature.
     fn inferred(&self, key: &(String, Placement), target: &str) -> bool {
+        if self.shown.contains(&(key.0.clone(), key.1, target)) {
+            return true;
+        }
         let Some(cases) = self.seen_in.get(key) else {
             return false;
         };
@@ -525,6 +538,68 @@ mod tests {
         assert!(
             !profile.features.iter().any(|f| f.status == Status::Allowed),
             "nothing is accepted on openai/chat-strict's behalf"
+        );
+    }
+
+    /// A feature a report shows xai/chat accepting as part of a whole tool is allowed in its
+    /// profile, where no case of the feature decides: `properties` at the root has no case of
+    /// its own, and the shown acceptance decides it as an accepted control would. A rejection
+    /// of the feature's own case still decides that feature, and nothing is said of another
+    /// target.
+    #[test]
+    fn a_feature_shown_in_an_accepted_tool_is_allowed_where_no_case_decides() {
+        use crate::evidence::matrix::Shown;
+        let catalog = Catalog::load(std::path::Path::new("cases")).unwrap();
+        let targets: Vec<String> = ["xai/chat", "moonshot/chat"].map(String::from).into();
+        let rejection = Documented {
+            case: "types/string-nested".into(),
+            target: "xai/chat".into(),
+            item: EvidenceItem::seen_once(
+                EvidenceKind::Report,
+                Verdict::Rejected,
+                "2026-01-01",
+                "https://example.com/r",
+            ),
+        };
+        let mut matrix = build(&catalog, &targets, &[], &[rejection]);
+        let shown = |parameter: &str, placement| Shown {
+            target: "xai/chat".into(),
+            parameter: parameter.into(),
+            placement,
+            date: "2026-05-01".into(),
+            source: "https://example.com/1".into(),
+            note: "accepted as part of the tool `t` in r1".into(),
+        };
+        matrix.shown = vec![
+            shown("keyword-allowed: properties", Placement::Root),
+            shown("type-spelling: string", Placement::Nested),
+        ];
+        let specs: Vec<ProfileSpec> = targets
+            .iter()
+            .map(|t| ProfileSpec {
+                name: t.clone(),
+                targets: vec![t.clone()],
+            })
+            .collect();
+        let set = derive(&matrix, &catalog, &specs);
+        let status = |profile: usize, parameter: &str, placement| {
+            set.profiles[profile]
+                .features
+                .iter()
+                .find(|f| f.parameter == parameter && f.placement == placement)
+                .map(|f| f.status)
+        };
+        assert_eq!(
+            status(0, "keyword-allowed: properties", Placement::Root),
+            Some(Status::Allowed)
+        );
+        assert_eq!(
+            status(0, "type-spelling: string", Placement::Nested),
+            Some(Status::Rejected)
+        );
+        assert_eq!(
+            status(1, "keyword-allowed: properties", Placement::Root),
+            Some(Status::Unknown)
         );
     }
 }

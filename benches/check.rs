@@ -11,10 +11,50 @@
 //! nothing else: the floor under any check that looks at every keyword of a `serde_json::Value`
 //! tree, against which the parsed goal's budget can be read.
 //!
-//! Criterion reports each as `elem/s` (tools per second); after it, the harness prints the
-//! ratios from its own medians of repeated runs of the same four workloads (taking turns, so
-//! that load from other processes falls on all four alike), on this machine, in this run. `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next
-//! to the crate); without them the bench says so and does nothing.
+//! And, to measure what a port of `check` onto its own **arena** document could reach before
+//! anyone makes it (`check/arena.rs`: a flat arena read through serde_json's parser, strings
+//! borrowed, keys classified into keyword ids as read): reading the corpora into it; visiting
+//! its trees; the fused floor (that visit with `detect::read_keys`' per-node work: the keyword
+//! switch, the subschema's fields, frames, the `Stats` byte counts, but no rule); and that
+//! floor from bytes, each line walked as soon as it is read.
+//!
+//! Criterion reports the first four as `elem/s` (tools per second); after it, the harness
+//! prints the ratios from its own medians of repeated runs of every workload (taking turns, so
+//! that load from other processes falls on all alike), on this machine, in this run.
+//! `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next to the crate);
+//! without them the bench says so and does nothing.
+//!
+//! # The budget a borrowed document leaves (measured 2026-12-02)
+//!
+//! Two runs, one core (`taskset -c 1`) of a 2-core AMD EPYC VM shared with other builds (load
+//! average 8 to 10, so absolute times are 2 to 2.7× issue 3's: read the ratios), rustc
+//! 1.95, 4170 corpus tools; µs per tool, run 1 / run 2:
+//!
+//! | workload | run 1 | run 2 |
+//! |---|---|---|
+//! | meta `iter_errors` | 13.04 | 11.80 |
+//! | `check` (parsed) | 8.59 | 7.17 |
+//! | Value visit | 2.69 | 1.83 |
+//! | serde_json parse | 11.68 | 10.74 |
+//! | arena read | 4.93 (0.42× the parse) | 4.48 (0.42×) |
+//! | arena visit | 0.44 | 0.45 |
+//! | fused floor (parsed) | 2.60 | 2.06 |
+//! | fused floor from bytes | 5.66 (0.48× the parse) | 5.26 (0.49×) |
+//!
+//! - (a) parsed, 3× faster than meta: the port's check must take at most meta / 3 = 4.35 /
+//!   3.93 µs, so the rules have **1.74 / 1.87 µs** over the fused floor. Today `check` spends
+//!   5.90 / 5.34 µs beyond the bare Value visit (the walk's own work and the rules): the port
+//!   meets (a) only if the 38 rules, with the meta-schema proof and the value forms the floor
+//!   leaves out, cost about a third of that. The arena alone does not show they would; the
+//!   rules' share of today's `check` is the next thing to measure.
+//! - (b) bytes, within 1.5× the parse: reading into the arena costs 0.42× the parse and the
+//!   fused floor from bytes 0.48–0.49×, which leaves **11.86 / 10.85 µs** for the rules, more
+//!   than all of today's `check` beyond the Value visit: a port looks able to meet (b) with
+//!   rules no faster than today's. (Walked apart from the reading, over trees gone cold, the
+//!   floor costs 1.9 / 1.3 µs more: a port should check each request as it reads it.)
+
+#[path = "check/arena.rs"]
+mod arena;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -155,6 +195,124 @@ fn parse_bytes(c: &Corpora) -> usize {
     n
 }
 
+/// Reading the corpus files into the borrowed arena ([`arena`]), a line at a time into one
+/// arena reused from line to line: the reading a port of `check` onto its own document would
+/// do, next to `parse_bytes` (the same UTF-8 check of each file, the same lines). With `walk`,
+/// each line's parameters schema is walked as [`arena::fused`] walks it, right after the line
+/// is read (while the line and its arena are still in cache), as a port's `check` from bytes
+/// would.
+fn read_arena(c: &Corpora, mut walk: Option<&mut arena::Walk>) -> usize {
+    let mut reader = arena::Reader::default();
+    let mut tree = arena::Tree {
+        nodes: Vec::new(),
+        root: 0,
+    };
+    let mut n = 0;
+    for (_, bytes) in &c.files {
+        let text = std::str::from_utf8(bytes).expect("utf-8");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            tree.root = reader.read(line, &mut tree.nodes).expect("a line reads");
+            n += match walk.as_deref_mut() {
+                None => usize::from(matches!(
+                    tree.nodes[tree.root as usize].value,
+                    arena::Val::Object(..)
+                )),
+                Some(walk) => {
+                    tree.root = parameters(&tree);
+                    walk.tree(&tree).compact_bytes
+                }
+            };
+        }
+    }
+    n
+}
+
+/// The parameters schema of a corpus line read whole (every corpus line is `{"source",
+/// "license", "tool": {"name", "description", "parameters"}}`).
+fn parameters(line: &arena::Tree<'_>) -> u32 {
+    line.get(line.root, "tool")
+        .and_then(|tool| line.get(tool, "parameters"))
+        .expect("a corpus line has tool.parameters")
+}
+
+/// Every corpus line read into an arena of its own, rooted at its tool's parameters schema:
+/// the same schemas, in the same order, as `Corpora::sets` holds.
+fn arena_trees(c: &Corpora) -> Vec<arena::Tree<'_>> {
+    let mut reader = arena::Reader::default();
+    let mut trees = Vec::new();
+    for (_, bytes) in &c.files {
+        let text = std::str::from_utf8(bytes).expect("utf-8");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let mut tree = arena::Tree {
+                nodes: Vec::new(),
+                root: 0,
+            };
+            tree.root = reader.read(line, &mut tree.nodes).expect("a line reads");
+            tree.root = parameters(&tree);
+            trees.push(tree);
+        }
+    }
+    trees
+}
+
+/// Holds the arena workloads to what they stand for before any is timed: each tree is the
+/// parsed schema, the fused walk counts the bytes `detect::compact_len` does (exactly where
+/// nothing is escaped, else within the walk's bound), and the reader borrows unescaped text
+/// and refuses toolwire's nesting cap.
+fn hold_arena(c: &Corpora, trees: &[arena::Tree<'_>]) {
+    let schemas: Vec<&Value> = c
+        .sets
+        .iter()
+        .flat_map(|s| &s.tools)
+        .map(|t| t.parameters.as_ref().expect("a corpus tool has parameters"))
+        .collect();
+    assert_eq!(schemas.len(), trees.len(), "one arena tree per corpus tool");
+    let mut walk = arena::Walk::default();
+    for (t, v) in trees.iter().zip(schemas) {
+        assert_eq!(&arena::to_value(t, t.root), v);
+        let stats = walk.tree(t);
+        let exact = toolwire::profile::detect::compact_len(v);
+        if serde_json::to_string(v).expect("serializes").contains('\\') {
+            assert!(stats.compact_bytes < exact);
+            assert!(exact <= stats.compact_bytes + 5 * stats.string_bytes);
+        } else {
+            assert_eq!(stats.compact_bytes, exact, "{v}");
+        }
+    }
+    let nest = |n: usize| "[".repeat(n) + &"]".repeat(n);
+    let (at_cap, past_cap) = (nest(512), nest(513));
+    let mut reader = arena::Reader::default();
+    let mut nodes = Vec::new();
+    let root = reader
+        .read(r#"{"a": "b", "c\\d": "e\\nf"}"#, &mut nodes)
+        .expect("reads");
+    let members = match nodes[root as usize].value {
+        arena::Val::Object(s, e) => &nodes[s as usize..e as usize],
+        _ => panic!("an object"),
+    };
+    let borrowed: Vec<(bool, bool)> = members
+        .iter()
+        .map(|n| {
+            let arena::Val::Str(v) = &n.value else {
+                panic!("a string")
+            };
+            (
+                matches!(n.key, std::borrow::Cow::Borrowed(_)),
+                matches!(v, std::borrow::Cow::Borrowed(_)),
+            )
+        })
+        .collect();
+    assert_eq!(borrowed, [(true, true), (false, false)]);
+    assert!(reader.read(&at_cap, &mut nodes).is_ok());
+    let deep = reader
+        .read(&past_cap, &mut nodes)
+        .expect_err("past the cap");
+    assert!(
+        deep.to_string().contains("nesting deeper than 512 levels"),
+        "{deep}"
+    );
+}
+
 /// Median wall time of each workload over `runs` rounds. The workloads take turns within a
 /// round, so that a change in the machine's load (other processes) falls on all of them
 /// alike instead of on whichever ran during it.
@@ -193,6 +351,10 @@ fn main() {
         .map(|s| check_set_findings(s, &portable))
         .collect();
 
+    let trees = arena_trees(&corpora);
+    let walk = std::cell::RefCell::new(arena::Walk::default());
+    hold_arena(&corpora, &trees);
+
     // For profilers (perf, callgrind): run one workload N times and nothing else.
     if let Some(which) = std::env::var_os("TOOLWIRE_BENCH_LOOP") {
         let times: usize = std::env::var("TOOLWIRE_BENCH_TIMES")
@@ -209,9 +371,13 @@ fn main() {
                 Some("bytes") => check_bytes(&corpora, &portable),
                 Some("parse") => parse_bytes(&corpora),
                 Some("read") => read_bytes(&corpora),
+                Some("arena-read") => read_arena(&corpora, None),
+                Some("arena-read-fused") => read_arena(&corpora, Some(&mut walk.borrow_mut())),
+                Some("arena-visit") => arena::visit(&trees),
+                Some("arena-fused") => arena::fused(&trees),
                 _ => {
                     panic!(
-                        "TOOLWIRE_BENCH_LOOP is one of check, render, meta, visit, bytes, read, parse"
+                        "TOOLWIRE_BENCH_LOOP is one of check, render, meta, visit, bytes, read, parse, arena-read, arena-visit, arena-fused, arena-read-fused"
                     )
                 }
             };
@@ -248,7 +414,19 @@ fn main() {
     c.final_summary();
 
     let runs = 21;
-    let [ours, theirs, read, parse, read_only, render, visit] = medians(
+    let [
+        ours,
+        theirs,
+        read,
+        parse,
+        read_only,
+        render,
+        visit,
+        arena_read,
+        arena_visit,
+        arena_fused,
+        arena_bytes,
+    ] = medians(
         runs,
         [
             &|| check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
@@ -258,6 +436,10 @@ fn main() {
             &|| read_bytes(&corpora),
             &|| render_parsed(&corpora, &portable, &made),
             &|| visit_parsed(&corpora),
+            &|| read_arena(&corpora, None),
+            &|| arena::visit(&trees),
+            &|| arena::fused(&trees),
+            &|| read_arena(&corpora, Some(&mut walk.borrow_mut())),
         ],
     );
     let rate = |d: Duration| n as f64 / d.as_secs_f64();
@@ -294,5 +476,32 @@ fn main() {
         "          of which reading alone (no check) {:>10.0} tools/s, {:.2}x the parse",
         rate(read_only),
         read_only.as_secs_f64() / parse.as_secs_f64()
+    );
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    println!("  arena:  a borrowed document read from the bytes (benches/check/arena.rs):");
+    println!(
+        "          reading into it {:.2} us/tool, {:.2}x the parse; visiting its trees (every value, every key's keyword id) {:.2} us/tool, {:.2}x faster than the Value visit and {:.2}x faster than meta",
+        per_tool(arena_read),
+        ratio(arena_read, parse),
+        per_tool(arena_visit),
+        ratio(visit, arena_visit),
+        ratio(theirs, arena_visit)
+    );
+    println!(
+        "          fused floor (the visit with read_keys' fields, frames and Stats byte counts) {:.2} us/tool, {:.2}x faster than meta",
+        per_tool(arena_fused),
+        ratio(theirs, arena_fused)
+    );
+    println!(
+        "          from bytes, each line walked as soon as read (the fused floor end to end) {:.2} us/tool, {:.2}x the parse",
+        per_tool(arena_bytes),
+        ratio(arena_bytes, parse)
+    );
+    let us = |d: f64| d * 1e6 / n as f64;
+    println!(
+        "          left for the rules: {:.2} us/tool over the fused floor to be 3x faster than meta, {:.2} us/tool over the end-to-end floor to stay within 1.5x the parse (today's check spends {:.2} us/tool beyond the Value visit)",
+        us(theirs.as_secs_f64() / 3.0 - arena_fused.as_secs_f64()),
+        us(1.5 * parse.as_secs_f64() - arena_bytes.as_secs_f64()),
+        us(ours.as_secs_f64() - visit.as_secs_f64())
     );
 }

@@ -37,7 +37,9 @@ pub struct CompileArgs {
     /// Write the tool block here instead of standard output.
     #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
     pub output: Option<PathBuf>,
-    /// Report format: `human` or `json`.
+    /// Report format: `human` or `json` (a list, one entry per request: its tools' changes
+    /// and refusals, the model's verdict, what was `written`, and `duplicate_keys`, the keys
+    /// its input wrote twice, when any).
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
     #[command(flatten)]
@@ -177,6 +179,12 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 } else {
                     "empty tool block"
                 },
+                // A JSON Lines key is its line's; a document's (no line) is its one request's.
+                duplicate_keys: tools
+                    .duplicate_keys
+                    .iter()
+                    .filter(|d| d.line == c.line)
+                    .collect(),
             })
             .collect();
         crate::report::to_json_pretty(&reported)
@@ -243,12 +251,15 @@ fn accepted(c: &Compilation) -> bool {
 }
 
 /// A compilation in the JSON report, with what was written for its request: `tools` (its
-/// compiled block) or `empty tool block`.
+/// compiled block) or `empty tool block`, and the keys its input wrote twice (the human
+/// report's `note:` lines; absent when none).
 #[derive(serde::Serialize)]
 struct Reported<'a> {
     #[serde(flatten)]
     compilation: &'a Compilation,
     written: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    duplicate_keys: Vec<&'a crate::json::duplicates::DuplicateKey>,
 }
 
 /// The JSON Lines output: one line per input line, so that output line N is input line N's

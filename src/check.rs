@@ -734,7 +734,7 @@ impl Report {
             let _ = writeln!(
                 s,
                 "{} ({}, {})",
-                escape_inline(&file.file),
+                crate::error::file_name(std::path::Path::new(&file.file)),
                 file.format,
                 count(file.tools, "tool")
             );

@@ -14,7 +14,8 @@ use crate::profile::{CompiledProfile, PORTABLE, ProfileSet};
 pub enum OutputFormat {
     /// Grouped by file and tool, then counts per rule.
     Human,
-    /// One JSON document: profile, files, counts per rule, findings.
+    /// One JSON document: profile, files, counts per rule, findings (a file read from
+    /// standard input is `-`, as it was given; the other formats say `standard input`).
     Json,
     /// SARIF 2.1.0 (code scanning), each finding located at its line in the file.
     Sarif,

@@ -23,7 +23,10 @@ pub fn render(findings: &[Finding], locate: impl Fn(&Finding) -> Site) -> String
 /// The workflow command for one finding.
 pub fn annotation(f: &Finding, site: &Site) -> String {
     let mut props = Vec::new();
-    if !site.file.is_empty() {
+    // Standard input is no file of the repository: `file=-` would point the annotation at
+    // one, so it goes without a file and its message names the input as notes do.
+    let stdin = site.file == crate::report::STDIN;
+    if !site.file.is_empty() && !stdin {
         props.push(format!("file={}", escape_property(&site.file)));
         if let Some(line) = site.line {
             props.push(format!("line={line}"));
@@ -54,6 +57,12 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
         message = format!("at {rest}");
     } else if let Some(rest) = message.strip_prefix(": ") {
         message = rest.to_string();
+    }
+    if stdin {
+        message = format!(
+            "{}: {message}",
+            crate::error::file_name(std::path::Path::new(crate::report::STDIN))
+        );
     }
     if !f.fix.is_empty() {
         message.push_str("\nFix: ");
@@ -123,6 +132,24 @@ mod tests {
             "::error file=tools/a%2Cb%3Ac.json,line=12,col=9,title=toolwire keyword-unsupported::\
              tool `search` at /properties/q/const: `const` is not accepted by \
              gemini/v1beta/parameters (100%25 sure)%0AFix: Use a one-value `enum`.%0AOr run `toolwire repair`. (repairable)"
+        );
+    }
+
+    /// Standard input is no file of the repository: `file=-` pointed the annotation at a file
+    /// named `-`.
+    #[test]
+    fn standard_input_is_named_in_the_message_not_as_a_file() {
+        let site = Site {
+            file: crate::report::STDIN.into(),
+            line: Some(3),
+            column: None,
+        };
+        let a = annotation(&finding(), &site);
+        assert!(
+            a.starts_with(
+                "::error title=toolwire keyword-unsupported::standard input: tool `search` at "
+            ),
+            "{a}"
         );
     }
 

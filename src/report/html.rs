@@ -33,7 +33,7 @@ pub fn render(report: &Report) -> String {
                 .iter()
                 .filter(|f| f.file.as_str() == file.file);
             html! {
-                h2 { code { (file.file) } }
+                h2 { code { (crate::error::file_name(std::path::Path::new(&file.file))) } }
                 p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
                 (file_findings(findings, &mut notes))
             }
@@ -152,6 +152,23 @@ mod tests {
         let profiles = profile::embedded().unwrap();
         let p = CompiledProfile::new(profiles.get(profile::PORTABLE).unwrap());
         Report::new(&[set], &p)
+    }
+
+    /// A file read from standard input was headed `-`, a name no file has.
+    #[test]
+    fn standard_input_is_headed_as_notes_name_it() {
+        let set = crate::input::from_value(
+            std::path::Path::new(crate::report::STDIN),
+            serde_json::json!([{"name": "f", "description": "d", "input_schema": {"type": "array"}}]),
+        )
+        .unwrap();
+        let profiles = profile::embedded().unwrap();
+        let p = CompiledProfile::new(profiles.get(profile::PORTABLE).unwrap());
+        let page = render(&Report::new(&[set], &p));
+        assert!(
+            page.contains("<h2><code>standard input</code></h2>"),
+            "{page}"
+        );
     }
 
     #[test]

@@ -91,6 +91,11 @@ pub fn escape_inline(text: &str) -> std::borrow::Cow<'_, str> {
     escape_with(text, false)
 }
 
+/// The file name the commands read as standard input, and that findings of it carry as their
+/// `file` (JSON keeps it so; the other formats name the input as notes do,
+/// [`crate::error::file_name`]).
+pub const STDIN: &str = "-";
+
 /// The longest JSON Pointer, in characters, that output for people shows whole (see
 /// [`short_pointer`]): about a line and a half of a terminal.
 pub const POINTER_SHOWN: usize = 120;

@@ -188,7 +188,14 @@ fn log<'a>(
         .collect();
     let make = move |f: &Finding| {
         let site = locate(f);
-        let mut physical = json!({"artifactLocation": {"uri": uri(&site.file)}});
+        // Standard input has no URI (`-` would be a relative reference to a file of that
+        // name); SARIF 2.1.0 §3.4 lets an artifact location be only its description.
+        let artifact = if site.file == super::STDIN {
+            json!({"description": {"text": crate::error::file_name(std::path::Path::new(super::STDIN))}})
+        } else {
+            json!({"uri": uri(&site.file)})
+        };
+        let mut physical = json!({"artifactLocation": artifact});
         // A line not known (standard input, a file gone since it was read) is left out, not
         // stated as line 1: a region is optional, and a wrong one points at the wrong text.
         if let Some(line) = site.line {
@@ -792,6 +799,22 @@ mod tests {
         assert_eq!(
             v["runs"][0]["results"][0]["properties"]["tool"],
             "t\u{7}\u{202e}x"
+        );
+    }
+
+    /// Standard input has no URI: `-` was written as one, a relative reference to a file
+    /// named `-`.
+    #[test]
+    fn standard_input_is_described_not_given_a_uri() {
+        let fs = [finding("array-items-missing", "search", "/properties/tags")];
+        let stdin = |_: &Finding| Site {
+            file: crate::report::STDIN.into(),
+            ..Site::default()
+        };
+        let v = to_value(&fs, stdin, |_| None);
+        assert_eq!(
+            v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+            json!({"description": {"text": "standard input"}})
         );
     }
 

@@ -401,6 +401,31 @@ fn bad_input_is_annotated_on_its_file() {
     }
 }
 
+/// A note on reading a good file (a key written twice) is a notice on it, not an error: on
+/// standard error it read as `toolwire: FILE: ...` and was annotated as an error when another
+/// file was bad input.
+#[test]
+fn reading_notes_are_notices_also_beside_bad_input() {
+    let ws = tempfile::tempdir().expect("workspace");
+    std::fs::create_dir_all(ws.path().join("tools")).unwrap();
+    let twice = r#"{"type":"object","properties":{"a":{"type":"string","type":"string"}}}"#;
+    std::fs::write(ws.path().join("tools/twice.json"), twice).unwrap();
+    std::fs::write(ws.path().join("tools/bad.json"), r#"{"type":"#).unwrap();
+    let (status, _, stdout) = check(ws.path(), Inputs::default());
+    assert_eq!(status, 2, "{stdout}");
+    assert!(
+        stdout.contains(
+            "::notice file=tools/twice.json,title=toolwire::at /properties/a: the key `type`"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("::error file=tools/twice.json"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("::error file=tools/bad.json"), "{stdout}");
+}
+
 /// The annotation of a place escapes its message (`%`, CR, LF) and reads a line without a
 /// column (serde_json's column 0) as the line alone.
 #[test]

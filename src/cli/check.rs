@@ -175,24 +175,39 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
 
 /// What reading a file found that its findings do not say: only built-in tools
 /// (`[{"type": "web_search"}]`: nothing to check; a file with no tool at all is an error,
-/// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice.
+/// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice. On
+/// standard error, except under `--format github`, where each is a `::notice` among the
+/// findings ([`crate::report::github::notice`]): standard error then carries only errors,
+/// which the check action annotates as errors.
 fn notes_on_reading(
     file: &std::path::Path,
+    format: OutputFormat,
     tools: usize,
     empty_lines: &[usize],
     duplicate_keys: &[crate::json::duplicates::DuplicateKey],
-) {
-    // Named as errors name it, so that every line about one input reads alike.
-    let file = crate::error::file_name(file);
+) -> Result<()> {
+    let mut notes = Vec::new();
     if tools == 0 {
-        eprintln!("toolwire: {file}: only built-in tools, which carry no schema: nothing to check");
+        notes.push("only built-in tools, which carry no schema: nothing to check".to_string());
     }
-    if let Some(note) = empty_lines_note(empty_lines, "nothing there to check") {
-        eprintln!("toolwire: {file}: {note}");
+    notes.extend(empty_lines_note(empty_lines, "nothing there to check"));
+    notes.extend(duplicate_key_notes(duplicate_keys, "checked"));
+    if format == OutputFormat::Github {
+        let file = file.display().to_string();
+        for note in notes {
+            emit(&format!(
+                "{}\n",
+                crate::report::github::notice(&file, &note)
+            ))?;
+        }
+    } else {
+        // Named as errors name it, so that every line about one input reads alike.
+        let file = crate::error::file_name(file);
+        for note in notes {
+            eprintln!("toolwire: {file}: {note}");
+        }
     }
-    for note in duplicate_key_notes(duplicate_keys, "checked") {
-        eprintln!("toolwire: {file}: {note}");
-    }
+    Ok(())
 }
 
 /// What commands say of each object key written twice: only the last value was `done`
@@ -366,10 +381,11 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             }
             notes_on_reading(
                 file,
+                args.format,
                 tools.tools.len(),
                 &tools.empty_lines,
                 &tools.duplicate_keys,
-            );
+            )?;
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
@@ -401,10 +417,11 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             }
             notes_on_reading(
                 file,
+                args.format,
                 summary.tools,
                 &summary.empty_lines,
                 &summary.duplicate_keys,
-            );
+            )?;
             checked.push((summary, findings));
         }
         Report::from_checked(&profile, checked)

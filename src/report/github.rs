@@ -80,6 +80,24 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
     format!("::{command} {}::{}", props.join(","), escape_data(&message))
 }
 
+/// A note on reading `file` (a key written twice, a JSON Lines line with no tool) as a
+/// `::notice` on the file, `note` being the text standard error would carry after
+/// `toolwire: FILE: `. Written beside the findings so that the only `toolwire: FILE:` lines on
+/// standard error are errors: the action annotates those as errors. Standard input goes
+/// without a file, named in the message, as in [`annotation`].
+pub fn notice(file: &str, note: &str) -> String {
+    let (file_prop, message) = if file == crate::report::STDIN {
+        let stdin = crate::error::file_name(std::path::Path::new(file));
+        (String::new(), format!("{stdin}: {note}"))
+    } else {
+        (format!("file={},", escape_property(file)), note.to_string())
+    };
+    format!(
+        "::notice {file_prop}title=toolwire::{}",
+        escape_data(&message)
+    )
+}
+
 /// The runner's escaping, then every other control character and bidi control written as
 /// `\u{1b}` ([`crate::report::escape_output`]): the runner unescapes `%0A`, but prints an ESC
 /// from a tool name raw into the log, where it drives the log viewer's terminal emulation.
@@ -150,6 +168,24 @@ mod tests {
                 "::error title=toolwire keyword-unsupported::standard input: tool `search` at "
             ),
             "{a}"
+        );
+    }
+
+    /// A reading note is a notice on its file (on standard error it read, in the action, as
+    /// an error annotation when another file was bad input).
+    #[test]
+    fn reading_notes_are_notices_on_their_file() {
+        assert_eq!(
+            notice(
+                "a,b.json",
+                "at /x: the key `type` is written more than once; 100%"
+            ),
+            "::notice file=a%2Cb.json,title=toolwire::at /x: the key `type` is written more \
+             than once; 100%25"
+        );
+        assert_eq!(
+            notice(crate::report::STDIN, "line 2 holds no tools"),
+            "::notice title=toolwire::standard input: line 2 holds no tools"
         );
     }
 

@@ -1,7 +1,7 @@
 //! `toolwire args`: tool-call arguments checked against the tool's *declared* schema.
 //!
 //! Every keyword is validated by the `jsonschema` crate (draft from `$schema`, else 2020-12;
-//! `format` is asserted, not just annotated). The messages are ours: each [`Problem`] names the
+//! `format` is asserted, not just annotated, a later draft's format too). The messages are ours: each [`Problem`] names the
 //! JSON Pointer (RFC 6901) into the arguments, the keyword and what was expected, and
 //! [`ArgsReport::retry_message`] puts every problem into one text a model can act on in a
 //! single retry.
@@ -335,9 +335,10 @@ impl ArgsSchema {
 
     fn build(schema: &Value, depth: usize) -> Result<Self, SchemaProblem> {
         let rewritten = compat::compiled_form(schema);
-        let validator = jsonschema::options()
+        let checked = rewritten.as_ref().unwrap_or(schema);
+        let validator = with_later_formats(checked, jsonschema::options())
             .should_validate_formats(true)
-            .build(rewritten.as_ref().unwrap_or(schema))
+            .build(checked)
             .map_err(|e| {
                 unresolvable_ref(schema).unwrap_or_else(|| SchemaProblem {
                     pointer: e.instance_path().as_str().to_string(),
@@ -1661,6 +1662,60 @@ fn normalisable(e: &ValidationError<'_>, coerce: Coercions) -> bool {
     }
 }
 
+/// `options` with a check for each `format` in `schema` that a later draft defines but the
+/// draft its `$schema` names does not (`uuid` and `duration` before 2019-09, `iri` and
+/// `relative-json-pointer` before draft-07, `uri-reference` and `json-pointer` before
+/// draft-06), checked as under 2020-12. The validator leaves a format its draft does not know
+/// unchecked and says nothing, so a draft-07 tool's `uuid` argument was passed as checked
+/// when any text went through; the name means the same to the tool's author whatever the draft.
+fn with_later_formats<'i>(
+    schema: &Value,
+    mut options: jsonschema::ValidationOptions<'i>,
+) -> jsonschema::ValidationOptions<'i> {
+    use jsonschema::Draft;
+    let draft = Draft::Draft202012.detect(schema);
+    let mut names = std::collections::BTreeSet::new();
+    format_names(schema, &mut names);
+    for name in names {
+        if options.is_known_format(draft, name)
+            || !options.is_known_format(Draft::Draft202012, name)
+        {
+            continue;
+        }
+        // The crate's own 2020-12 check of that one format.
+        let Ok(check) = jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(&serde_json::json!({ "format": name }))
+        else {
+            continue;
+        };
+        options = options.with_format(name, move |text: &str| {
+            check.is_valid(&Value::String(text.to_string()))
+        });
+    }
+    options
+}
+
+/// Every string value of a `format` key in `value`, at any depth (a `format` that is a
+/// property's name holds a schema, not a string, and is passed over).
+fn format_names<'a>(value: &'a Value, names: &mut std::collections::BTreeSet<&'a str>) {
+    match value {
+        Value::Object(o) => {
+            for (key, v) in o {
+                match (key.as_str(), v) {
+                    ("format", Value::String(name)) => {
+                        names.insert(name);
+                    }
+                    _ => format_names(v, names),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| format_names(v, names)),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Definitions that each reference the next twice: refused before the validator compiles
@@ -2019,6 +2074,37 @@ mod tests {
                 ("/at", "format", "a valid date-time")
             ]
         );
+    }
+
+    /// A format a later draft defines is checked under a `$schema` of an earlier one: a
+    /// draft-07 `uuid` (and a draft-04 `uri-reference`) let any text through, unsaid. One the
+    /// schema's draft knows keeps that draft's check (draft-04's `hostname`).
+    #[test]
+    fn formats_of_later_drafts_are_checked_under_earlier_ones() {
+        let problems = |draft: &str, format: &str, value: &str| {
+            let s = ArgsSchema::new(&json!({
+                "$schema": draft,
+                "type": "object",
+                "properties": {"v": {"type": "string", "format": format}}
+            }))
+            .unwrap();
+            s.check(&json!({ "v": value }), Coercions::NONE)
+                .problems
+                .iter()
+                .map(|p| p.expected.to_string())
+                .collect::<Vec<_>>()
+        };
+        let draft7 = "http://json-schema.org/draft-07/schema#";
+        let draft4 = "http://json-schema.org/draft-04/schema#";
+        assert_eq!(problems(draft7, "uuid", "nope"), ["a valid uuid"]);
+        assert!(problems(draft7, "uuid", "123e4567-e89b-12d3-a456-426614174000").is_empty());
+        assert_eq!(problems(draft7, "duration", "soon"), ["a valid duration"]);
+        assert_eq!(
+            problems(draft4, "uri-reference", "a b"),
+            ["a valid uri-reference"]
+        );
+        // A name no draft defines stays an annotation.
+        assert!(problems(draft7, "x-mine", "anything").is_empty());
     }
 
     #[test]

@@ -144,6 +144,11 @@ pub struct Change {
     pub rule: String,
     /// What was done.
     pub action: String,
+    /// True when the change leaves an argument the model can send only as `{}`: strict mode
+    /// closing a nested free-form object, which declares no member to keep. The tool still
+    /// compiles, so its report line says so, lest "repaired" read as "fine".
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub emptied: bool,
     /// What the provider no longer sees or enforces, when anything.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lost: Option<String>,
@@ -1009,7 +1014,6 @@ pub fn human(r: &ToolRepair) -> String {
         Outcome::Refused => "refused",
     };
     let line = r.line.map(|n| format!(" [line {n}]")).unwrap_or_default();
-    let _ = writeln!(s, "tool #{} {name}{line}: {what}", r.number);
     let place = |p: &str| {
         if p.is_empty() {
             "/".to_string()
@@ -1017,6 +1021,21 @@ pub fn human(r: &ToolRepair) -> String {
             escape_inline(p).into_owned()
         }
     };
+    let emptied: Vec<String> = r
+        .changes
+        .iter()
+        .filter(|c| c.emptied)
+        .map(|c| place(&c.pointer))
+        .collect();
+    let emptied = if emptied.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", but emptied at {} (the model can send only `{{}}` there)",
+            emptied.join(", ")
+        )
+    };
+    let _ = writeln!(s, "tool #{} {name}{line}: {what}{emptied}", r.number);
     for c in &r.changes {
         let _ = writeln!(s, "  {}  {} [{}]", place(&c.pointer), c.action, c.rule);
         if let Some(l) = &c.lost {

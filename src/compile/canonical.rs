@@ -105,6 +105,7 @@ fn rewrite(spelling: &mut String, at: &str, why: &str) -> Option<Change> {
         pointer: at.to_string(),
         rule: crate::profile::rules::type_invalid::RULE.id.into(),
         action: format!("wrote the type `{written}` as `{std}` ({why})"),
+        emptied: false,
         lost: lost.map(|l| format!("`{written}` also said {l}")),
     })
 }
@@ -199,6 +200,7 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
                     "dropped the definition `{name}`, which no `$ref` reaches (it constrains \
                      nothing)"
                 ),
+                emptied: false,
                 lost: None,
             });
         }
@@ -229,6 +231,7 @@ pub fn write_root(parameters: &mut Option<Value>) -> Result<Option<Change>, Refu
         pointer: String::new(),
         rule: ROOT_RULE.into(),
         action: action.into(),
+        emptied: false,
         lost: None,
     };
     match parameters {

@@ -681,6 +681,7 @@ fn leave_strict_out(r: &mut ToolRepair, target: &str) {
              (`toolwire compile --target openai/chat-strict` or `openai/responses-strict` writes \
              that)"
         ),
+        emptied: false,
         lost: Some(
             "strict mode: the provider does not hold the model's arguments to the schema \
              (`toolwire args` still checks them)"
@@ -707,6 +708,7 @@ fn declare_no_arguments(r: &mut ToolRepair, target: &str) {
         action: format!(
             "wrote the empty argument object: {target} takes no tool without an input schema"
         ),
+        emptied: false,
         lost: None,
     });
     if r.outcome == Outcome::Unchanged {
@@ -953,6 +955,7 @@ fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
         action: format!(
             "cut the description from {len} to {max} characters (the limit the target's offline model states)"
         ),
+        emptied: false,
         lost: Some(format!(
             "the last {} characters of the description",
             len - (max - 1)

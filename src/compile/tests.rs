@@ -195,6 +195,45 @@ fn strict_targets_get_closed_objects_with_every_property_required() {
     assert_eq!(c.wire[0]["parameters"]["required"], json!(["id", "limit"]));
 }
 
+/// A nested free-form object that strict mode closes can be sent only as `{}`: the tool
+/// compiles, and its report line says where it was emptied (it read "repaired" alone, as a
+/// tool that lost nothing does). Closing an object that declares its members empties nothing.
+#[test]
+fn an_argument_strict_mode_empties_is_said_on_the_tools_line() {
+    let p = profile(&[]);
+    let gutted = tool(
+        "pick",
+        json!({"type":"object","properties":{
+            "opts":{"type":"object"},
+            "rows":{"type":"array","items":{"type":"object"}},
+            "kept":{"type":"object","properties":{"a":{"type":"string"}}}}}),
+    );
+    for target in ["openai/chat-strict", "openai/responses-strict"] {
+        let c = compile(
+            std::slice::from_ref(&gutted),
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        assert!(c.is_ok(), "{:#?}", c.check);
+        let emptied: Vec<&str> = c.tools[0]
+            .changes
+            .iter()
+            .filter(|c| c.emptied)
+            .map(|c| c.pointer.as_str())
+            .collect();
+        assert_eq!(emptied, ["/properties/opts", "/properties/rows/items"]);
+        let head = repair::human(&c.tools[0]);
+        let head = head.lines().next().unwrap();
+        assert_eq!(
+            head,
+            "tool #0 `pick`: repaired, but emptied at /properties/opts, /properties/rows/items \
+             (the model can send only `{}` there)"
+        );
+    }
+}
+
 /// An optional property whose `type` is the empty list allows no value: strict mode does
 /// not make it null-only, and the offline model's refusal refuses the tool.
 #[test]

@@ -137,6 +137,7 @@ fn change(pointer: &str, action: String, lost: Option<String>) -> Change {
         pointer: pointer.to_string(),
         rule: "compile".into(),
         action,
+        emptied: false,
         lost,
     }
 }
@@ -204,13 +205,14 @@ fn close(
                 ));
             }
             open => {
-                let lost = closing_loses(open, o, at);
-                o.insert("additionalProperties".into(), json!(false));
-                changes.push(change(
+                let mut closed = change(
                     at,
                     "closed the object (`additionalProperties: false`)".into(),
-                    lost,
-                ));
+                    closing_loses(open, o, at),
+                );
+                closed.emptied = empties(o, at);
+                o.insert("additionalProperties".into(), json!(false));
+                changes.push(closed);
             }
         }
         let names: Vec<String> = o
@@ -290,11 +292,7 @@ fn close(
 /// none without `additionalProperties: true`: a tool that takes no arguments, as the rule
 /// `object-properties-missing` reads it.
 fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Option<String> {
-    let declares = o
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| !p.is_empty());
-    if !declares && !at.is_empty() {
+    if empties(o, at) {
         return Some(
             "every member of this free-form object (it declares no properties): the model can \
              send it only as `{}`"
@@ -309,6 +307,16 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
         );
     }
     None
+}
+
+/// Whether closing the object `o` at `at` leaves it nothing but `{}`: a nested object that
+/// declares no property (at the root, no property is a tool without arguments).
+fn empties(o: &Map<String, Value>, at: &str) -> bool {
+    let declares = o
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    !declares && !at.is_empty()
 }
 
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a

@@ -68,6 +68,7 @@ pub fn settle(r: &mut ToolRepair) -> bool {
              repaired schema in strict mode ({error}); `toolwire compile --target {STRICT_TARGET}` \
              writes the strict form"
         ),
+        emptied: false,
         lost: Some(
             "strict mode: the provider no longer holds the model's arguments to the schema \
              (`toolwire args` still checks them)"

@@ -78,6 +78,7 @@ pub fn follow_renames(doc: &mut Value, tools: &[Placed<'_>], keep: bool) -> Foll
                     pointer: String::new(),
                     rule: rule.to_string(),
                     action: format!("wrote the new name `{new}` for `{name}` at {at}"),
+                    emptied: false,
                     lost: None,
                 },
             ));

@@ -279,6 +279,7 @@ fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Ch
         pointer: pointer.to_string(),
         rule: rule.to_string(),
         action,
+        emptied: false,
         lost,
     }
 }

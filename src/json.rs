@@ -450,6 +450,76 @@ pub fn refuse_inexact(
     ))
 }
 
+/// How a JSON text spells its floats, so that a document written anew from its value keeps
+/// each number as the user wrote it: serde_json reads `-0`, `0.0`, `1e2`, `1E-7` into `f64`s
+/// and writes them back as `-0.0`, `0.0`, `100.0`, `1e-7`. Keyed by the float's bits (so `-0`
+/// and `0.0` stay apart); only numbers read exactly count (an inexact one is refused by
+/// [`refuse_inexact`] before anything is written). A value spelled two ways in the text
+/// (`100.0` and `1e2`) keeps serde_json's spelling: which one was meant cannot be told.
+/// Integers need no entry: serde_json reads and writes them digit for digit.
+pub struct Spellings<'t> {
+    /// Float bits → the one token that reads as them (`None`: spelled more than one way).
+    by_bits: std::collections::HashMap<u64, Option<&'t str>>,
+}
+
+impl<'t> Spellings<'t> {
+    /// The spellings of the floats of the JSON text `text` (a scan, as [`number_tokens`]).
+    pub fn of(text: &'t str) -> Self {
+        let mut by_bits = std::collections::HashMap::new();
+        for (_, token) in number_tokens(text) {
+            let Ok(Value::Number(n)) = serde_json::from_str::<Value>(token) else {
+                continue;
+            };
+            let Some(x) = n.as_f64().filter(|_| n.is_f64()) else {
+                continue;
+            };
+            if decimal(token) != decimal(&n.to_string()) {
+                continue;
+            }
+            by_bits
+                .entry(x.to_bits())
+                .and_modify(|t: &mut Option<&str>| {
+                    if *t != Some(token) {
+                        *t = None;
+                    }
+                })
+                .or_insert(Some(token));
+        }
+        Spellings { by_bits }
+    }
+
+    /// `written`, JSON text serde_json wrote, with each float spelled as in the text these
+    /// spellings were read from, where that text spells its value one way. serde_json writes
+    /// every float with a `.` or an exponent and every integer without, so an integer is never
+    /// taken for a float.
+    pub fn respell(&self, written: &str) -> String {
+        if self.by_bits.is_empty() {
+            return written.to_string();
+        }
+        let mut out = String::with_capacity(written.len());
+        let mut from = 0;
+        for (_, token) in number_tokens(written) {
+            if !token.contains(['.', 'e', 'E']) {
+                continue;
+            }
+            let Some(Some(spelled)) = token
+                .parse::<f64>()
+                .ok()
+                .and_then(|x| self.by_bits.get(&x.to_bits()))
+            else {
+                continue;
+            };
+            // The token is a slice of `written`: its offset is where it starts.
+            let start = token.as_ptr() as usize - written.as_ptr() as usize;
+            out.push_str(&written[from..start]);
+            out.push_str(spelled);
+            from = start + token.len();
+        }
+        out.push_str(&written[from..]);
+        out
+    }
+}
+
 /// A JSON number token as (negative, significant digits, exponent) with the value
 /// 0.DIGITS × 10^exponent, so that two spellings of one value compare equal (`1e2`, `100`,
 /// `100.0`); zero is `(false, "", 0)` whatever its sign.
@@ -694,6 +764,36 @@ mod tests {
             "{err}"
         );
         assert!(refuse_inexact(file, None, text, &[""], "repair").is_err());
+    }
+
+    /// Floats come back as written where the text spells their value one way; integers,
+    /// numbers in strings and a value spelled two ways are left as serde_json writes them.
+    #[test]
+    fn floats_are_written_as_the_text_spells_them() {
+        let text = r#"{"a": -0, "b": 0.0, "c": 1.0, "d": 1e2, "e": 1E-7, "f": 9007199254740993, "g": 2.50}"#;
+        let value: Value = serde_json::from_str(text).unwrap();
+        let spellings = Spellings::of(text);
+        assert_eq!(
+            spellings.respell(&value.to_string()),
+            text.replace(": ", ":").replace(", ", ",")
+        );
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        assert!(
+            spellings.respell(&pretty).contains("\"d\": 1e2,\n"),
+            "{pretty}"
+        );
+        // `100` is an integer, not the float `1e2`; "1.0" in a string is no number.
+        let other = r#"{"x":100,"y":"1.0","z":[-0.0,100.0]}"#;
+        assert_eq!(
+            spellings.respell(other),
+            r#"{"x":100,"y":"1.0","z":[-0,1e2]}"#
+        );
+        let twice = r#"{"a": 1e2, "b": 100.0}"#;
+        let value: Value = serde_json::from_str(twice).unwrap();
+        assert_eq!(
+            Spellings::of(twice).respell(&value.to_string()),
+            r#"{"a":100.0,"b":100.0}"#
+        );
     }
 
     fn problem(text: &str) -> String {

@@ -160,7 +160,10 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         Some(c) if accepted(c) => &c.wire,
         _ => &empty,
     };
-    let output = if lines {
+    let text = crate::json::check_utf8(&args.file, &bytes)?;
+    // Numbers compile left alone are written as the user wrote them (`-0`, `1e2`).
+    let spellings = crate::json::Spellings::of(text);
+    let output = spellings.respell(&if lines {
         written_lines(&order, &tools.empty_lines, |i| block(i).to_string())
     } else {
         let blocks: Vec<&Value> = order.iter().map(|&(_, i)| block(i)).collect();
@@ -168,7 +171,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             [one] => crate::report::to_json_pretty(one),
             many => crate::report::to_json_pretty(&many),
         }
-    };
+    });
     let report = if args.format == "json" {
         let reported: Vec<Reported<'_>> = compiled
             .iter()

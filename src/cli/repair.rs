@@ -536,12 +536,15 @@ fn render_tools(
         if original != doc {
             crate::json::refuse_inexact(file, line, source, &[""], "repair")?;
         }
-        Ok::<_, Error>(Some(if line.is_none() {
-            layout::document(source, &original, &doc)
-        } else if original == doc {
+        Ok::<_, Error>(Some(if original == doc {
             source.to_string()
         } else {
-            doc.to_string()
+            // Numbers repair left alone are written as the user wrote them (`-0`, `1e2`).
+            let written = match line {
+                None => layout::document(source, &original, &doc),
+                Some(_) => doc.to_string(),
+            };
+            crate::json::Spellings::of(source).respell(&written)
         }))
     };
     if set.format != Format::JsonLines {

@@ -481,6 +481,7 @@ pub fn check_bytes(
             erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
         }
     })?;
+    judged_as_read(&mut findings, &read.inexact_numbers);
     let tools = read.tools;
     let summary = FileSummary {
         file: name,
@@ -492,8 +493,36 @@ pub fn check_bytes(
         strict,
         empty_lines: read.empty_lines,
         duplicate_keys: read.duplicate_keys,
+        inexact_numbers: read.inexact_numbers,
     };
     Ok((summary, findings))
+}
+
+/// Says in `findings` (of one file) that they judge its `inexact` numbers as read: a finding
+/// at such a number names it as written (`multipleOf: 1e-400` is judged as 0.0), and no
+/// finding of a document (or JSON Lines line) that holds one is repairable, since `repair`
+/// refuses to write that document changed and `compile` a schema holding it
+/// ([`crate::json::refuse_inexact`]): check, repair and compile tell one story.
+fn judged_as_read(findings: &mut [Finding], inexact: &[crate::json::InexactNumberAt]) {
+    if inexact.is_empty() {
+        return;
+    }
+    for f in findings {
+        let mut here = inexact.iter().filter(|n| n.line == f.line).peekable();
+        if here.peek().is_none() {
+            continue;
+        }
+        f.repairable = false;
+        let at = format!("{}{}", f.location.as_str(), f.pointer);
+        if let Some(n) = here.find(|n| n.pointer == at) {
+            f.message = Text::from(format!(
+                "the number written `{}` is read as {}, and judged so: {}",
+                n.written,
+                n.read_as,
+                f.message.as_str()
+            ));
+        }
+    }
 }
 
 /// Bytes of findings' text [`check_bytes`] keeps for sharing before it starts afresh.
@@ -559,6 +588,10 @@ pub struct FileSummary {
     /// ([`crate::input::ToolSet::duplicate_keys`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub duplicate_keys: Vec<crate::json::duplicates::DuplicateKey>,
+    /// Numbers read as another value than written, which the findings judge as read
+    /// ([`crate::input::ToolSet::inexact_numbers`]; see [`judged_as_read`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inexact_numbers: Vec<crate::json::InexactNumberAt>,
 }
 
 impl Report {
@@ -631,7 +664,8 @@ impl Report {
         let mut files = Vec::new();
         let mut findings = Vec::new();
         let mut scratch = Vec::new();
-        for (set, f) in sets.iter().zip(per_set) {
+        for (set, mut f) in sets.iter().zip(per_set) {
+            judged_as_read(&mut f, &set.inexact_numbers);
             let flagged = distinct_tools(&f, |_| true, &mut scratch);
             let erred = distinct_tools(&f, |x| x.level == Level::Error, &mut scratch);
             files.push(FileSummary {
@@ -644,6 +678,7 @@ impl Report {
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
                 empty_lines: set.empty_lines.clone(),
                 duplicate_keys: set.duplicate_keys.clone(),
+                inexact_numbers: set.inexact_numbers.clone(),
             });
             findings.extend(f);
         }
@@ -1315,6 +1350,7 @@ mod tests {
                 strict: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
+                inexact_numbers: Vec::new(),
             }],
             findings,
             errors_only,
@@ -1363,6 +1399,7 @@ mod tests {
             builtins: Vec::new(),
             empty_lines: Vec::new(),
             duplicate_keys: Vec::new(),
+            inexact_numbers: Vec::new(),
         };
         let sets = [
             set("a.json", Format::Anthropic, vec![entry(0, None)]),
@@ -1447,6 +1484,48 @@ mod tests {
         assert!(!fresh.is_empty());
         assert_eq!(super::render_set(&b, &portable, &reused), fresh);
         assert!(fresh.iter().all(|f| f.tool == "other" && f.line == Some(1)));
+    }
+
+    /// A number read as another value (`1e-400` as 0.0) is named as written in the finding at
+    /// it, and no finding of its document or line is repairable (repair refuses to write it
+    /// rounded), by either reading path; a line without one keeps its repairs.
+    #[test]
+    fn a_number_read_inexactly_is_named_and_repaired_by_nothing() {
+        let text = concat!(
+            r#"{"name":"a","parameters":{"type":"object","properties":{"x":{"type":"number","multipleOf":1e-400},"s":{"type":"string","const":"k"}}}}"#,
+            "\n",
+            r#"{"name":"b","parameters":{"type":"object","properties":{"s":{"type":"string","const":"k"}}}}"#,
+            "\n"
+        );
+        let file = std::path::Path::new("t.jsonl");
+        let profiles = crate::profile::embedded().unwrap();
+        let portable =
+            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let (summary, streamed) = super::check_bytes(file, text.as_bytes(), &portable).unwrap();
+        assert_eq!(summary.inexact_numbers.len(), 1);
+        let set = crate::input::from_bytes(file, text.as_bytes()).unwrap();
+        let whole = super::Report::new(&[set], &portable).findings;
+        for findings in [streamed, whole] {
+            let at = findings
+                .iter()
+                .find(|f| f.pointer == "/properties/x/multipleOf")
+                .expect("multipleOf 0 is a finding");
+            assert!(
+                at.message.as_str().starts_with(
+                    "the number written `1e-400` is read as 0.0, and judged so: `multipleOf` is 0.0"
+                ),
+                "{}",
+                at.message.as_str()
+            );
+            let repairable = |line: usize| {
+                findings
+                    .iter()
+                    .filter(|f| f.line == Some(line))
+                    .any(|f| f.repairable)
+            };
+            assert!(!repairable(1));
+            assert!(repairable(2));
+        }
     }
 
     /// A finding about the tool rather than a place in its schema is located at the tool's
@@ -1654,6 +1733,7 @@ mod tests {
                 strict: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
+                inexact_numbers: Vec::new(),
             }],
             findings,
             errors_only: false,
@@ -1810,6 +1890,7 @@ mod tests {
             strict,
             empty_lines: Vec::new(),
             duplicate_keys: Vec::new(),
+            inexact_numbers: Vec::new(),
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

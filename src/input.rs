@@ -237,6 +237,8 @@ pub struct ToolSet {
     pub empty_lines: Vec<usize>,
     /// Object keys written twice, of which only the last value was read.
     pub duplicate_keys: Vec<DuplicateKey>,
+    /// Numbers read as another value than written ([`json::inexact_numbers`]).
+    pub inexact_numbers: Vec<json::InexactNumberAt>,
 }
 
 /// How a file's format is named in output: `anthropic`, `jsonl of anthropic`, or for JSON
@@ -354,6 +356,7 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
             if twice > 0 {
                 set.duplicate_keys = json::duplicates::locate(text);
             }
+            set.inexact_numbers = json::InexactNumberAt::all_in(text, None);
             Ok(set)
         }
         Err(e) => {
@@ -389,6 +392,7 @@ fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
         builtins,
         empty_lines: lines.empty,
         duplicate_keys: lines.duplicate_keys,
+        inexact_numbers: lines.inexact_numbers,
     })
 }
 
@@ -400,6 +404,8 @@ struct LinesRead {
     empty: Vec<usize>,
     /// Keys written twice, with their lines.
     duplicate_keys: Vec<DuplicateKey>,
+    /// Numbers read as another value, with their lines.
+    inexact_numbers: Vec<json::InexactNumberAt>,
 }
 
 /// What [`for_each_request`] read besides the tools it handed over.
@@ -415,6 +421,8 @@ pub struct Read {
     pub empty_lines: Vec<usize>,
     /// Keys written twice, as [`ToolSet::duplicate_keys`].
     pub duplicate_keys: Vec<DuplicateKey>,
+    /// Numbers read as another value, as [`ToolSet::inexact_numbers`].
+    pub inexact_numbers: Vec<json::InexactNumberAt>,
 }
 
 /// Reads JSON Lines, handing each line's tools (one request) to `each` as soon as the line is
@@ -432,6 +440,7 @@ fn json_lines_each(
     let mut line_formats = Vec::new();
     let mut empty = Vec::new();
     let mut duplicate_keys = Vec::new();
+    let mut inexact_numbers = Vec::new();
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut next_index = 0;
@@ -449,6 +458,7 @@ fn json_lines_each(
                 }
             }));
         }
+        inexact_numbers.extend(json::InexactNumberAt::all_in(line, Some(number)));
         let mut reader = Reader {
             file,
             line: Some(number),
@@ -485,6 +495,7 @@ fn json_lines_each(
         formats: line_formats,
         empty,
         duplicate_keys,
+        inexact_numbers,
     })
 }
 
@@ -520,6 +531,7 @@ pub fn for_each_request(
             tools: count,
             empty_lines: inner.empty,
             duplicate_keys: inner.duplicate_keys,
+            inexact_numbers: inner.inexact_numbers,
         });
     }
     let set = from_bytes(file, bytes)?;
@@ -531,6 +543,7 @@ pub fn for_each_request(
         tools: set.tools.len(),
         empty_lines: set.empty_lines,
         duplicate_keys: set.duplicate_keys,
+        inexact_numbers: set.inexact_numbers,
     })
 }
 
@@ -659,6 +672,7 @@ fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
         builtins,
         empty_lines: Vec::new(),
         duplicate_keys: Vec::new(),
+        inexact_numbers: Vec::new(),
     })
 }
 

@@ -386,6 +386,9 @@ pub struct InexactNumber<'t> {
 /// not one of them. Like [`number_tokens`], a scan: past a syntax error the pointers mean
 /// nothing.
 pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
+    if !may_hold_inexact(text) {
+        return Vec::new();
+    }
     number_tokens(text)
         .into_iter()
         .filter_map(|(pointer, written)| {
@@ -402,6 +405,79 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
             )
         })
         .collect()
+}
+
+/// Whether `text` may hold a number serde_json reads inexactly: one needs at least 16
+/// significant digits (16 digits and points in a row) or an exponent of three digits (an
+/// underflow or overflow). Most tool files have neither, and are then not scanned pointer by
+/// pointer.
+fn may_hold_inexact(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b.is_ascii_digit() || b == b'.' {
+            run += 1;
+            if run >= 16 {
+                return true;
+            }
+            continue;
+        }
+        run = 0;
+        if matches!(b, b'e' | b'E') && i > 0 && bytes[i - 1].is_ascii_digit() {
+            let exponent = bytes[i + 1..]
+                .iter()
+                .skip_while(|&&c| c == b'+' || c == b'-')
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            if exponent >= 3 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// An [`InexactNumber`] of a tool file, kept after its text is gone: what `check` says of it
+/// (a note, and no finding of its document marked repairable, since `repair` and `compile`
+/// refuse to write it rounded).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct InexactNumberAt {
+    /// The JSON Lines line (1-based) of the document; `None` for a file of one document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// RFC 6901 JSON Pointer of the number in its document (a JSON Lines line's document).
+    pub pointer: String,
+    /// The number as written.
+    pub written: String,
+    /// The value serde_json reads, and every rule judges.
+    pub read_as: serde_json::Number,
+}
+
+impl InexactNumberAt {
+    /// The inexact numbers of the JSON text `text` ([`inexact_numbers`]), as read from JSON
+    /// Lines line `line` (`None`: a whole document).
+    pub fn all_in(text: &str, line: Option<usize>) -> Vec<InexactNumberAt> {
+        inexact_numbers(text)
+            .into_iter()
+            .map(|n| InexactNumberAt {
+                line,
+                pointer: n.pointer,
+                written: n.written.to_string(),
+                read_as: n.read_as,
+            })
+            .collect()
+    }
+}
+
+/// Which numbers toolwire reads exactly, for messages about one it does not.
+pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits, is read exactly";
+
+/// How every command says that the number written `written` is read as `read_as`.
+pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
+    format!(
+        "the number {written} is read as {read_as} (toolwire reads JSON numbers as 64-bit \
+         integers and floats)"
+    )
 }
 
 /// Refuses to write anew the JSON text `text` (of `file`, or of its JSON Lines line `line`)
@@ -442,10 +518,8 @@ pub fn refuse_inexact(
         file,
         place,
         format!(
-            "the number {} is read as {} (toolwire reads JSON numbers as 64-bit integers and \
-             floats), and {command} would write it so; nothing was written (an integer from \
-             -2^63 to 2^64-1, or a number of at most 15 significant digits, is read exactly)",
-            n.written, n.read_as
+            "{}, and {command} would write it so; nothing was written ({EXACT_NUMBERS})",
+            read_as_said(n.written, &n.read_as)
         ),
     ))
 }
@@ -793,6 +867,37 @@ mod tests {
         assert_eq!(
             Spellings::of(twice).respell(&value.to_string()),
             r#"{"a":100.0,"b":100.0}"#
+        );
+    }
+
+    /// The pre-scan lets through every number that can be read inexactly (16 significant
+    /// digits, however the point splits them; a three-digit exponent) and passes over text
+    /// without one.
+    #[test]
+    fn only_long_numbers_and_big_exponents_are_scanned() {
+        for text in [
+            "[12345678.123456789]",
+            "[1e-400]",
+            "[1E-400]",
+            "[18446744073709551617]",
+        ] {
+            assert!(may_hold_inexact(text), "{text}");
+            assert_eq!(inexact_numbers(text).len(), 1, "{text}");
+        }
+        for text in [
+            r#"{"e": 1e2, "x": 123456789012345, "type": "number"}"#,
+            "[1.5e-7]",
+        ] {
+            assert!(!may_hold_inexact(text), "{text}");
+        }
+        assert_eq!(
+            InexactNumberAt::all_in(r#"{"m": 1e-400}"#, Some(4)),
+            vec![InexactNumberAt {
+                line: Some(4),
+                pointer: "/m".into(),
+                written: "1e-400".into(),
+                read_as: serde_json::Number::from_f64(0.0).unwrap(),
+            }]
         );
     }
 

@@ -175,16 +175,17 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
 
 /// What reading a file found that its findings do not say: only built-in tools
 /// (`[{"type": "web_search"}]`: nothing to check; a file with no tool at all is an error,
-/// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice. On
-/// standard error, except under `--format github`, where each is a `::notice` among the
-/// findings ([`crate::report::github::notice`]): standard error then carries only errors,
-/// which the check action annotates as errors.
+/// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice, numbers
+/// read as another value than written. On standard error, except under `--format github`,
+/// where each is a `::notice` among the findings ([`crate::report::github::notice`]):
+/// standard error then carries only errors, which the check action annotates as errors.
 fn notes_on_reading(
     file: &std::path::Path,
     format: OutputFormat,
     tools: usize,
     empty_lines: &[usize],
     duplicate_keys: &[crate::json::duplicates::DuplicateKey],
+    inexact: &[crate::json::InexactNumberAt],
 ) -> Result<()> {
     let mut notes = Vec::new();
     if tools == 0 {
@@ -192,6 +193,19 @@ fn notes_on_reading(
     }
     notes.extend(empty_lines_note(empty_lines, "nothing there to check"));
     notes.extend(duplicate_key_notes(duplicate_keys, "checked"));
+    for n in inexact {
+        let at = match n.line {
+            Some(line) => format!("line {line}, at {}", n.pointer),
+            None => format!("at {}", n.pointer),
+        };
+        notes.push(format!(
+            "{at}: {} and checked so; `repair` and `compile` refuse to write it rounded, so no \
+             finding of this {} is marked repairable ({})",
+            crate::json::read_as_said(&n.written, &n.read_as),
+            if n.line.is_some() { "line" } else { "document" },
+            crate::json::EXACT_NUMBERS
+        ));
+    }
     if format == OutputFormat::Github {
         let file = file.display().to_string();
         for note in notes {
@@ -385,6 +399,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 tools.tools.len(),
                 &tools.empty_lines,
                 &tools.duplicate_keys,
+                &tools.inexact_numbers,
             )?;
             sets.push(tools);
         }
@@ -421,6 +436,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 summary.tools,
                 &summary.empty_lines,
                 &summary.duplicate_keys,
+                &summary.inexact_numbers,
             )?;
             checked.push((summary, findings));
         }

@@ -668,15 +668,12 @@ pub enum Sent {
     Empty,
 }
 
-/// serde_json's words for a number past the `f64` range.
-const OUT_OF_RANGE: &str = "number out of range";
-
 /// The [`Sent`] for arguments text that failed to parse with `error`: a number past the
 /// `f64` range is [`Sent::NumberOutOfRange`], nesting past `max_depth` is [`Sent::TooDeep`];
 /// anything else is `None` (the caller decides).
 fn out_of_range(text: &str, error: &crate::Error, max_depth: usize) -> Option<Sent> {
     match error {
-        crate::Error::Input { problem, .. } if problem == OUT_OF_RANGE => {}
+        crate::Error::Input { problem, .. } if problem.ends_with(crate::json::OUT_OF_RANGE) => {}
         crate::Error::Input { place, problem, .. }
             if *problem == crate::json::too_deep_problem(max_depth) =>
         {

@@ -207,8 +207,9 @@ pub fn parse_str_counting(
         let yaml = file
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"));
-        let mut problem =
-            lone_surrogate(text, &e).unwrap_or_else(|| strip_position(&e.to_string()));
+        let mut problem = lone_surrogate(text, &e)
+            .or_else(|| out_of_range(text, &e))
+            .unwrap_or_else(|| strip_position(&e.to_string()));
         if yaml {
             problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
         }
@@ -223,6 +224,23 @@ pub fn parse_str_counting(
         )
     })
 }
+
+/// serde_json's "number out of range" (`e`, in `text`) said as what every command says of a
+/// number past the `f64` range: the number as written and the range. `None` for any other
+/// error.
+fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
+    if !e.to_string().starts_with("number out of range") {
+        return None;
+    }
+    let (_, number) = number_tokens(text)
+        .into_iter()
+        .find(|(_, n)| n.parse::<f64>().is_ok_and(f64::is_infinite))?;
+    Some(format!("the number {number}{OUT_OF_RANGE}"))
+}
+
+/// The end of [`out_of_range`]'s message, by which a caller tells it from other errors.
+pub(crate) const OUT_OF_RANGE: &str = " is past the range of a 64-bit float (toolwire reads \
+    JSON numbers as 64-bit integers and floats; the largest is about 1.8e308)";
 
 /// serde_json's error `e` about a string escape of half a UTF-16 surrogate pair, said as what
 /// it is: serde_json says "unexpected end of hex escape" for `"\ud800"` and "lone leading
@@ -898,6 +916,15 @@ mod tests {
                 written: "1e-400".into(),
                 read_as: serde_json::Number::from_f64(0.0).unwrap(),
             }]
+        );
+    }
+
+    /// A number past the `f64` range is named as written, wherever it is.
+    #[test]
+    fn a_number_out_of_range_is_named() {
+        assert_eq!(
+            problem("{\"a\": [1, -2E+400]}"),
+            format!("the number -2E+400{OUT_OF_RANGE}")
         );
     }
 

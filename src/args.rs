@@ -144,6 +144,33 @@ pub struct ArgsReport<'a> {
 }
 
 impl ArgsReport<'_> {
+    /// Quotes each number a problem starts with as the model sent it in the arguments text
+    /// `text` (as [`parse_arguments`] takes it), not as serde_json reads it: `-0` (read as
+    /// `-0.0`), `1e2` (`100.0`), `18446744073709551617` (`1.8446744073709552e+19`). A model told
+    /// that the number it sent is another cannot tell what to fix.
+    pub fn quote_numbers_as_sent(&mut self, text: &str) {
+        let Some(object) = object_text(text) else {
+            return;
+        };
+        for (pointer, sent) in crate::json::number_tokens(&object) {
+            let Ok(read @ Value::Number(_)) = serde_json::from_str::<Value>(sent) else {
+                continue;
+            };
+            let mut shown = crate::report::escape_inline(&place(&pointer)).into_owned();
+            shown.push_str(": ");
+            let at = shown.len();
+            push_short_value(&mut shown, &read);
+            if shown[at..] == *sent {
+                continue;
+            }
+            for p in self.problems.iter_mut().filter(|p| p.pointer == pointer) {
+                if let Some(rest) = p.message.strip_prefix(shown.as_str()) {
+                    p.message = format!("{}{sent}{rest}", &shown[..at]);
+                }
+            }
+        }
+    }
+
     /// True when the (normalised) arguments satisfy the schema.
     pub fn is_valid(&self) -> bool {
         self.problems.is_empty()
@@ -715,12 +742,18 @@ pub struct InexactNumber {
 /// OpenAI's string holding it) that are checked as another value ([`InexactNumber`]), in
 /// order. Empty when `text` is not JSON.
 pub fn inexact_numbers(text: &str) -> Vec<InexactNumber> {
+    object_text(text).map_or_else(Vec::new, |t| inexact_in(&t))
+}
+
+/// The text of the arguments object in the arguments text `text` (as [`parse_arguments`]
+/// takes it): `text` itself, or the text inside OpenAI's string; `None` when that is not JSON.
+fn object_text(text: &str) -> Option<Cow<'_, str>> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::String(inner)) if serde_json::from_str::<Value>(&inner).is_ok() => {
-            inexact_in(&inner)
+            Some(Cow::Owned(inner))
         }
-        Ok(Value::String(_)) | Err(_) => Vec::new(),
-        Ok(_) => inexact_in(text),
+        Ok(Value::String(_)) | Err(_) => None,
+        Ok(_) => Some(Cow::Borrowed(text)),
     }
 }
 
@@ -2546,6 +2579,42 @@ mod tests {
         assert_eq!(inner.len(), 1);
         assert_eq!(inner[0].pointer, "/x/0");
         assert!(inexact_numbers("{").is_empty());
+    }
+
+    /// A problem names the number the model sent as it sent it, in either form of the
+    /// arguments; a number shown as sent already, or not at the start of a problem, is left.
+    #[test]
+    fn numbers_are_quoted_as_sent() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "z": {"type": "number", "minimum": 1},
+            "n": {"type": "integer", "maximum": 10},
+            "e": {"type": "number", "maximum": 10},
+            "k": {"type": "string"}}});
+        let messages = |text: &str| {
+            let Sent::Value(v) = parse_arguments(text).unwrap() else {
+                panic!("{text}")
+            };
+            let mut report = check_arguments(&schema, &v, Coercions::NONE).unwrap();
+            report.quote_numbers_as_sent(text);
+            report
+                .problems
+                .into_iter()
+                .map(|p| p.message)
+                .collect::<Vec<_>>()
+        };
+        let sent = r#"{"z": -0, "n": 18446744073709551617, "e": 1e2, "k": 5}"#;
+        let said = messages(sent);
+        assert_eq!(
+            said,
+            [
+                "/z: -0 is too small; expected at least 1.",
+                "/n: 18446744073709551617 is too large; expected at most 10.",
+                "/e: 1e2 is too large; expected at most 10.",
+                "/k: 5 is an integer; expected a string.",
+            ]
+        );
+        let quoted = serde_json::to_string(sent).unwrap();
+        assert_eq!(messages(&quoted), said);
     }
 }
 

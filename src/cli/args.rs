@@ -76,7 +76,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         None => sent_or_malformed(&args.call),
     };
-    let report = match &sent {
+    let mut report = match &sent {
         Sent::Value(call) => compiled.check(call, coerce),
         Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
         Sent::NumberOutOfRange {
@@ -106,6 +106,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     let (inexact, twice) = match &sent {
         Sent::Value(_) => {
             let text = call_text.as_deref().unwrap_or(&args.call);
+            report.quote_numbers_as_sent(text);
             (inexact_numbers(text), crate::args::duplicate_keys(text))
         }
         _ => (Vec::new(), Vec::new()),
@@ -195,7 +196,8 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         for n in &inexact {
             let _ = writeln!(
                 notes,
-                "note: {}: {} is checked as {}, the nearest 64-bit float",
+                "note: {0}: {1} is checked as {2}, the nearest 64-bit float: what is said of \
+                 {0} (valid or not) is said of {2}, and may not hold for {1}",
                 if n.pointer.is_empty() {
                     "(the arguments)"
                 } else {

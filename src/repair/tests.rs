@@ -1755,3 +1755,45 @@ fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
         );
     }
 }
+
+/// Siblings beside a `$ref` that check makes one finding of (refused on the same evidence,
+/// under the first one's form) are dropped together, so check's "(repairable)" holds when
+/// another `$ref` of the tool had the other form alone (before: the tool was refused, "the
+/// profile rejects both ways of writing it", for a finding check called repairable).
+#[test]
+fn siblings_check_makes_one_finding_of_are_dropped_together() {
+    let p = profile(&[
+        "keyword-allowed: $ref (with title)",
+        "keyword-allowed: $ref (with other keywords)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"$ref":"#/$defs/C","enum":["red"]},
+            "b":{"$ref":"#/$defs/C","enum":["red"],"title":"B"}},
+            "$defs":{"C":{"type":"string","enum":["red","blue"]}}}),
+    );
+    let found = findings(&t, &p);
+    let at_b: Vec<&Finding> = found
+        .iter()
+        .filter(|f| f.pointer == "/properties/b/$ref" && f.level == Level::Error)
+        .collect();
+    assert_eq!(at_b.len(), 1, "{at_b:#?}");
+    assert!(at_b[0].repairable);
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    assert!(r.refusals.is_empty(), "{:#?}", r.refusals);
+    let params = r.tool.parameters.as_ref().unwrap();
+    for name in ["a", "b"] {
+        assert_eq!(params["properties"][name], json!({"$ref":"#/$defs/C"}));
+    }
+    for at in ["/properties/b/title", "/properties/b/enum"] {
+        assert!(
+            r.changes
+                .iter()
+                .any(|c| c.pointer == at && c.lost.is_some()),
+            "{at}: {:#?}",
+            r.changes
+        );
+    }
+}

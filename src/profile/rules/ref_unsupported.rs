@@ -61,6 +61,12 @@ pub fn sibling_of(form: &str) -> Option<&'static str> {
         .map(|(k, _)| *k)
 }
 
+/// Whether `form` (of `$ref`) is one whose repair drops siblings beside the reference instead
+/// of inlining it: a form of [`SIBLING_FORMS`], or `with other keywords`.
+pub fn drops_siblings(form: &str) -> bool {
+    sibling_of(form).is_some() || form == value::REF_WITH_OTHER
+}
+
 /// A plain reference (or one with siblings) and the containers are repaired by inlining the
 /// whole schema, which repair refuses for some schemas whose every reference is plain (a chain
 /// past the hop limit further on, a `$ref` "bomb" past the expansion cap): repair's own
@@ -68,8 +74,7 @@ pub fn sibling_of(form: &str) -> Option<&'static str> {
 /// and fix text agree with it.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     // `repair::fixes::keywords` drops that sibling, which needs no inlining.
-    if matches!(f, Feat::KeywordForm("$ref", v) if sibling_of(v).is_some() || *v == value::REF_WITH_OTHER)
-    {
+    if matches!(f, Feat::KeywordForm("$ref", v) if drops_siblings(v)) {
         return r.root.is_some();
     }
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)

@@ -24,7 +24,7 @@ use crate::check::Finding;
 use crate::profile::CompiledProfile;
 use crate::profile::compiled::Slot;
 use crate::profile::feature::{Feat, Kind, Limit, Param, parse_parameter, value};
-use crate::profile::rules::keyword_value_invalid;
+use crate::profile::rules::{keyword_value_invalid, ref_unsupported};
 
 /// What a candidate rewrite writes: a whole new tool, or (most rewrites) edits of a few
 /// subschemas ([`Draft`]), which repair can then make in place without copying the tool.
@@ -179,10 +179,68 @@ pub(super) fn candidates(
     max_inline_nodes: usize,
 ) -> Found {
     let mut found = dispatch(tool, f, profile, max_inline_nodes)?;
+    if about_ref_siblings(f) {
+        found = found
+            .into_iter()
+            .map(|c| with_other_refused_siblings(tool, c, f, profile, max_inline_nodes))
+            .collect::<Result<_, _>>()?;
+    }
     if prefers_nullable(profile) {
         found.sort_by_key(|c| !c.uses_nullable);
     }
     Ok(found)
+}
+
+/// Whether `f` is `ref-unsupported`'s about siblings beside a `$ref`, which repair drops.
+fn about_ref_siblings(f: &Finding) -> bool {
+    f.rule == ref_unsupported::RULE.id
+        && parse_parameter(&f.parameter)
+            .and_then(|p| crate::profile::rules::keyword_form_of(&p, "$ref"))
+            .is_some_and(|form| ref_unsupported::drops_siblings(&form))
+}
+
+/// Candidate `c` for `f` (siblings beside a `$ref`), and the siblings beside that `$ref` the
+/// rewritten tool still has errors for dropped too, as their own findings would drop them.
+/// Check makes one finding of the siblings refused on the same evidence, under the first
+/// one's form: dropping only that one would leave the rest under another form, which repair
+/// would take for a new kind of error (and refuse, when that form was repaired elsewhere in the
+/// tool: "rejects both ways of writing it"). A further drop that fails is left out. Errors as
+/// [`Rewrite::applied_to`] does.
+fn with_other_refused_siblings(
+    tool: &Tool,
+    c: Candidate,
+    f: &Finding,
+    profile: &CompiledProfile,
+    max_inline_nodes: usize,
+) -> Result<Candidate, String> {
+    let Candidate {
+        rewrite,
+        mut changes,
+        uses_nullable,
+    } = c;
+    let mut t = rewrite.applied_to(tool)?;
+    // Each round drops one form's siblings; there are no more forms than that.
+    for _ in 0..=ref_unsupported::SIBLING_FORMS.len() {
+        let left = super::errors(&t, profile)
+            .into_iter()
+            .find(|g| g.pointer == f.pointer && about_ref_siblings(g));
+        let Some(next) = left
+            .and_then(|g| dispatch(&t, &g, profile, max_inline_nodes).ok())
+            .and_then(|found| found.into_iter().next())
+        else {
+            break;
+        };
+        let Ok(dropped) = next.rewrite.applied_to(&t) else {
+            break;
+        };
+        t = dropped;
+        changes.extend(next.changes);
+    }
+    Ok(Candidate {
+        rewrite: Rewrite::Tool(t),
+        changes,
+        uses_nullable,
+    })
 }
 
 /// Whether the profile accepts `nullable: true` (Gemini's spelling of "may be null").

@@ -34,6 +34,9 @@ pub struct Refusal {
     pub pointer: String,
     /// Why, in words (a cycle, a missing or remote target, a chain or expansion past a cap).
     pub reason: String,
+    /// Whether `pointer` is a `$ref` that cannot be inlined (a place of its own), not the place
+    /// where the expansion or nesting cap stopped the schema as a whole.
+    pub reference: bool,
 }
 
 /// One `$ref` that was inlined.
@@ -65,6 +68,19 @@ pub fn refusal_text(r: &Refusal) -> String {
         &r.pointer
     };
     format!("{} (at {at})", r.reason)
+}
+
+/// [`refusal_text`] as said of the `$ref` (or `$defs`) at `own`: when the refusal is another
+/// `$ref`'s, it says so, since repair inlines every reference of a schema or none and that one
+/// keeps `own` from being inlined too.
+pub fn refusal_text_for(r: &Refusal, own: &str) -> String {
+    if !r.reference || r.pointer == own {
+        return refusal_text(r);
+    }
+    format!(
+        "repair inlines all of a schema's `$ref`s or none, and cannot inline the one at {}: {}",
+        r.pointer, r.reason
+    )
 }
 
 /// Inlines every local `$ref` of `root`. Returns the new schema and the references
@@ -145,6 +161,7 @@ impl Cx<'_> {
         if self.budget == 0 {
             return Err(Refusal {
                 pointer: at.to_string(),
+                reference: false,
                 reason: format!(
                     "inlining the `$ref`s would grow the schema past {} nodes (the expansion cap)",
                     self.max_nodes
@@ -171,6 +188,7 @@ impl Cx<'_> {
         if depth > self.max_depth {
             return Err(Refusal {
                 pointer: at.to_string(),
+                reference: false,
                 reason: format!(
                     "inlining the `$ref`s would nest the schema deeper than {} levels (the \
                      nesting cap)",
@@ -232,6 +250,7 @@ impl Cx<'_> {
         let refuse = |reason: String| Refusal {
             pointer: here.clone(),
             reason,
+            reference: true,
         };
         let Some(text) = reference.as_str() else {
             return Err(refuse("`$ref` is not a string".into()));
@@ -263,6 +282,7 @@ impl Cx<'_> {
             return Err(Refusal {
                 pointer: outer.at.clone(),
                 reason: shared::too_long_nested(&outer.text),
+                reference: true,
             });
         }
         self.stack.push(Expanding {
@@ -444,6 +464,7 @@ mod tests {
                 Refusal {
                     pointer: "/properties/a/$ref".into(),
                     reason: shared::too_long("#/$defs/D0"),
+                    reference: true,
                 }
             );
         }
@@ -470,6 +491,7 @@ mod tests {
                 Refusal {
                     pointer: "/properties/a/$ref".into(),
                     reason: shared::too_long_nested("#/$defs/D0"),
+                    reference: true,
                 }
             );
         }

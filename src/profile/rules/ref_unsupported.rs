@@ -82,14 +82,23 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     inlined_by_repair && r.root.is_some() && !(r.inline_refused)()
 }
 
-/// The fix for a reference repair would inline were it not refused: repair's own reason.
-fn refused_fix(refusal: &InlineRefusal<'_>) -> Option<String> {
+/// The fix for the reference (or container) at `own` that repair would inline were it not
+/// refused: repair's own reason, said of `own`. The refusal is the whole schema's (repair
+/// inlines every reference or none), so one at another `$ref` is named as that one's, with
+/// that one to fix first, not quoted as if it were this one's.
+fn refused_fix(refusal: &InlineRefusal<'_>, own: &str) -> Option<String> {
     let r = refusal.get()?;
-    Some(format!(
-        "`toolwire repair` cannot inline it: {}. Flatten the schema by hand (shorter \
-         chains, fewer repeated references), or take a JSON string for that part.",
-        crate::repair::refs::refusal_text(r)
-    ))
+    let text = crate::repair::refs::refusal_text_for(r, own);
+    Some(if !r.reference || r.pointer == own {
+        format!(
+            "`toolwire repair` cannot inline it: {text}. Flatten the schema by hand (shorter \
+             chains, fewer repeated references), or take a JSON string for that part."
+        )
+    } else {
+        format!(
+            "`toolwire repair` cannot inline it: {text}. Fix that one first (its own finding says how)."
+        )
+    })
 }
 
 fn owns(p: &Param) -> bool {
@@ -299,6 +308,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
             let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
+            let own = cx.pointer(At::Key(n.frame, "$ref"));
             // A `$ref` that is no string refers to nothing (not to the document, as `""` does);
             // a reference to nothing is ref-dangling's.
             if let Some(f) = root
@@ -333,7 +343,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     },
                     || {
                         (f == value::REF_LOCAL)
-                            .then(|| refused_fix(&refusal))
+                            .then(|| refused_fix(&refusal, &own))
                             .flatten()
                     },
                 );
@@ -341,12 +351,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         }
         if n.map.is_some_and(|m| m.len() > 1) {
             let refusal = cx.inline_refusal();
+            let own = cx.pointer(At::Key(n.frame, "$ref"));
             cx.feature_with_fix(
                 At::Key(n.frame, "$ref"),
                 Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
                 n.placement,
                 || "`$ref` next to other keywords".into(),
-                || refused_fix(&refusal),
+                || refused_fix(&refusal, &own),
             );
             siblings(cx, n);
         }
@@ -360,12 +371,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     for (has, kw) in [(n.defs, "$defs"), (n.definitions, "definitions")] {
         if has {
             let refusal = cx.inline_refusal();
+            let own = cx.pointer(At::Key(n.frame, kw));
             cx.feature_with_fix(
                 At::Key(n.frame, kw),
                 Feat::Keyword(kw),
                 placement,
                 || format!("`{kw}` (definitions for `$ref`)"),
-                || refused_fix(&refusal),
+                || refused_fix(&refusal, &own),
             );
         }
     }
@@ -636,6 +648,49 @@ mod tests {
         assert!(
             found[1].starts_with("`$ref` next to `title`: "),
             "{found:?}"
+        );
+    }
+
+    /// Each finding's fix speaks of its own `$ref`: repair inlines a schema's references all
+    /// together, and a refusal that arose at another one (dangling here) is named as that
+    /// one's (before: the fix at `x` and at `$defs` said "cannot inline it: `$ref` to
+    /// `#/$defs/Missing`, which is not in the schema", as if `x` were that reference).
+    #[test]
+    fn a_fix_names_another_references_refusal_as_that_ones() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(
+            set.get(crate::profile::PORTABLE).expect("portable"),
+        );
+        let fix_at = |s: &serde_json::Value, at: &str, parameter: &str| {
+            check_under(&profile, s)
+                .into_iter()
+                .find(|f| f.pointer == at && f.parameter.ends_with(parameter))
+                .map(|f| f.fix.to_string())
+                .unwrap_or_else(|| panic!("no {parameter} finding at {at}"))
+        };
+        let s = json!({"type":"object","properties":{
+            "x":{"$ref":"#/$defs/X"},"y":{"$ref":"#/$defs/Missing"}},
+            "$defs":{"X":{"type":"string"}}});
+        for (at, parameter) in [("/properties/x/$ref", "(local $defs)"), ("/$defs", "$defs")] {
+            let fix = fix_at(&s, at, parameter);
+            assert_eq!(
+                fix,
+                "`toolwire repair` cannot inline it: repair inlines all of a schema's `$ref`s or \
+                 none, and cannot inline the one at /properties/y/$ref: `$ref` to \
+                 `#/$defs/Missing`, which is not in the schema. Fix that one first (its own \
+                 finding says how)."
+            );
+        }
+        // A refusal at the finding's own `$ref` is said as its own.
+        let own = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/X","type":"integer"}},
+            "$defs":{"X":{"type":"string"}}});
+        let fix = fix_at(&own, "/properties/x/$ref", "(with siblings)");
+        assert!(
+            fix.starts_with(
+                "`toolwire repair` cannot inline it: `$ref` to `#/$defs/X` sits next to `type`, \
+                 which its target also sets differently (at /properties/x/$ref). Flatten"
+            ),
+            "{fix}"
         );
     }
 

@@ -47,9 +47,9 @@ pub(super) fn keyword(
         ("$ref", Some(value::REF_WITH_OTHER)) => drop_other_ref_siblings(tool, rule, &node),
         ("$ref", form) => match form.and_then(crate::profile::rules::ref_unsupported::sibling_of) {
             Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
-            None => inline_refs(tool, rule, max_nodes),
+            None => inline_refs(tool, rule, &f.pointer, max_nodes),
         },
-        ("$defs" | "definitions", _) => inline_refs(tool, rule, max_nodes),
+        ("$defs" | "definitions", _) => inline_refs(tool, rule, &f.pointer, max_nodes),
         ("anyOf" | "oneOf", Some(value::NULL_BRANCH)) => null_branch(tool, rule, &node, k),
         ("anyOf", Some(value::WITH_SIBLINGS)) => push_siblings(tool, rule, &node),
         ("anyOf" | "oneOf", _) if has_null_branch(map, k) => null_branch(tool, rule, &node, k),
@@ -231,7 +231,8 @@ fn drop_other_ref_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
     Ok(vec![Candidate::many(t, changes)])
 }
 
-fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
+/// Every local `$ref` of the tool inlined, or why not, said of the finding's place `own`.
+fn inline_refs(tool: &Tool, rule: &str, own: &str, max_nodes: usize) -> Found {
     let schema = tool.parameters.as_ref().ok_or("no schema")?;
     match crate::repair::refs::inline(schema, max_nodes) {
         Ok((out, done)) => {
@@ -275,7 +276,7 @@ fn inline_refs(tool: &Tool, rule: &str, max_nodes: usize) -> Found {
             }
             Ok(vec![Candidate::many(t, changes)])
         }
-        Err(r) => Err(crate::repair::refs::refusal_text(&r)),
+        Err(r) => Err(crate::repair::refs::refusal_text_for(&r, own)),
     }
 }
 

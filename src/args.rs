@@ -367,12 +367,22 @@ impl ArgsSchema {
             .should_validate_formats(true)
             .build(checked)
             .map_err(|e| {
-                unresolvable_ref(schema).unwrap_or_else(|| SchemaProblem {
-                    pointer: e.instance_path().as_str().to_string(),
-                    message: format!(
-                        "the schema is not valid JSON Schema: {e}{}",
-                        draft07_hint(schema)
-                    ),
+                unresolvable_ref(schema).unwrap_or_else(|| {
+                    let pointer = e.instance_path().as_str().to_string();
+                    // A valid ECMA-262 pattern the engine cannot compile is no fault of the
+                    // schema's: say what the engine lacks.
+                    let beyond = schema
+                        .pointer(&pointer)
+                        .filter(|_| pointer.ends_with("/pattern"))
+                        .and_then(|p| Some((p, crate::schema::ecma::unsupported(p.as_str()?)?)));
+                    let message = match beyond {
+                        Some((pattern, why)) => format!("the pattern {pattern} {why}"),
+                        None => format!(
+                            "the schema is not valid JSON Schema: {e}{}",
+                            draft07_hint(schema)
+                        ),
+                    };
+                    SchemaProblem { pointer, message }
                 })
             })?;
         // The validator accepts any value at a `$ref` loop: a schema that says nothing there.
@@ -1859,6 +1869,21 @@ mod tests {
             p.message
         );
         assert!(!p.message.contains("draft-07"), "{}", p.message);
+        // A valid ECMA-262 pattern the engine lacks is said so, not called invalid.
+        let named = serde_json::json!({"properties":{"s":{"pattern":"(?<a>x)\\k<a>"}}});
+        let p = super::ArgsSchema::new(&named).unwrap_err();
+        assert_eq!(p.pointer, "/properties/s/pattern");
+        assert!(
+            p.message.starts_with(
+                "the pattern \"(?<a>x)\\\\k<a>\" uses a named backreference (`\\k<name>`):"
+            ),
+            "{}",
+            p.message
+        );
+        // Empty classes compile and mean what ECMA-262 says.
+        let any = super::ArgsSchema::new(&serde_json::json!({"pattern":"^a[^]b$|[]"})).unwrap();
+        assert!(any.validator().is_valid(&serde_json::json!("a\nb")));
+        assert!(!any.validator().is_valid(&serde_json::json!("ab")));
         // Draft-07's tuple `items` without `$schema` gets the reason and the way out.
         let tuple = serde_json::json!({"type":"object","properties":{
             "p":{"type":"array","items":[{"type":"number"},{"type":"number"}]}}});

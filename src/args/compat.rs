@@ -25,9 +25,9 @@
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
 //!   accepted any value.
 //!
-//! - A `pattern` with an ECMA-262 escape the validator's regex engine spells otherwise
-//!   (`\0`, `[\b]`; [`crate::schema::ecma::rust_pattern`]): written in the engine's spelling,
-//!   so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
+//! - A `pattern` with an ECMA-262 spelling the validator's regex engine spells otherwise
+//!   (`\0`, `[\b]`, `[^]`, `[]`; [`crate::schema::ecma::rust_pattern`]): written in the
+//!   engine's spelling, so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
 //!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
 //! copy names the same place in the declared schema.

@@ -12,16 +12,27 @@
 //! - `\b` inside a character class (ClassEscape `b`): the backspace character (outside a
 //!   class it is a word boundary, as in Rust).
 //!
+//! - `[^]` (any character, newline included) and `[]` (no character): ECMA-262's empty
+//!   classes (ClassContents may be empty, §22.2.1), common in generated schemas (`[^]*` for "any
+//!   text"). Rust's engines refuse an empty class; `[\s\S]` and `[^\s\S]` mean the same.
+//!
+//! One ECMA-262 construct cannot be spelled for them at all: the named backreference
+//! `\k<name>` (the `jsonschema` crate's translation refuses it, though a numbered `\1` works).
+//! It stays refused, and [`unsupported`] says why.
+//!
 //! `\u{...}` needs no rewriting: Rust reads it as a code point, which is what it means in
 //! Unicode mode (in Annex B's non-Unicode mode it is `u` repeated, a reading no schema means).
 
 use std::borrow::Cow;
 
-/// `pattern` with the ECMA-262 escapes Rust's engines lack written in their Rust spelling
-/// (`\0` → `\x00`, `[\b]` → `[\x08]`); everything else as written, so a pattern that is
-/// invalid stays invalid. Borrowed when nothing is rewritten.
+/// `pattern` with the ECMA-262 spellings Rust's engines lack written in theirs (`\0` →
+/// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`); everything else as
+/// written, so a pattern that is invalid stays invalid. Borrowed when nothing is rewritten.
 pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
-    if !pattern.contains("\\0") && !pattern.contains("\\b") {
+    if !["\\0", "\\b", "[]", "[^]"]
+        .iter()
+        .any(|s| pattern.contains(s))
+    {
         return Cow::Borrowed(pattern);
     }
     let mut out = String::with_capacity(pattern.len() + 4);
@@ -40,7 +51,16 @@ pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
                 }
                 None => out.push('\\'),
             },
-            // ECMA-262 has no nested classes: `[` in a class is literal, `]` always ends it.
+            // ECMA-262 has no nested classes: `[` in a class is literal, `]` always ends it
+            // (so `[]` is a whole class, not one holding `]`).
+            '[' if !in_class && chars.peek() == Some(&']') => {
+                chars.next();
+                out.push_str("[^\\s\\S]");
+            }
+            '[' if !in_class && chars.clone().take(2).eq(['^', ']']) => {
+                chars.nth(1);
+                out.push_str("[\\s\\S]");
+            }
             '[' => {
                 in_class = true;
                 out.push(c);
@@ -59,9 +79,26 @@ pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
     }
 }
 
+/// Why `pattern`, valid ECMA-262, cannot be compiled by the engine toolwire checks patterns
+/// with, as a clause to follow "the pattern ..." (with the numbered spelling that works);
+/// `None` when nothing in it is known to be beyond the engine (it may still be invalid).
+pub fn unsupported(pattern: &str) -> Option<&'static str> {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next() == Some('k') && chars.clone().next() == Some('<') {
+            return Some(
+                "uses a named backreference (`\\k<name>`): valid ECMA-262, but the \
+                 regular-expression engine toolwire checks with cannot compile it (a numbered \
+                 backreference such as `\\1` compiles)",
+            );
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::rust_pattern;
+    use super::{rust_pattern, unsupported};
 
     /// Whether `pattern` compiles as the `jsonschema` crate compiles a `pattern`.
     fn compiles(pattern: &str) -> bool {
@@ -116,5 +153,43 @@ mod tests {
         }
         assert!(matches(r"^\cC$", "\u{3}"));
         assert!(!compiles(&rust_pattern(r"\q")));
+    }
+
+    #[test]
+    fn empty_classes_match_anything_and_nothing() {
+        assert!(!compiles("^[^]$"), "the crate alone refuses it");
+        assert!(!compiles("a[]"), "the crate alone refuses it");
+        assert_eq!(rust_pattern("^[^]*$"), r"^[\s\S]*$");
+        assert_eq!(rust_pattern("a[]|b"), r"a[^\s\S]|b");
+        assert!(matches("^[^]*$", "any\ntext"));
+        assert!(matches("^a[^]c$", "a\nc"));
+        assert!(!matches("^a[^]c$", "ac"));
+        assert!(!matches("a[]", "a"));
+        assert!(matches("a[]|b", "b"));
+    }
+
+    #[test]
+    fn brackets_in_a_class_or_escaped_are_not_empty_classes() {
+        // `[\]]` and `[^\]]` hold `]`; `\[]` is a literal `[` then `]`; `[[]` holds `[`.
+        for p in [r"[\]]", r"[^\]]", r"\[]", r"[[]", r"\[^]"] {
+            assert_eq!(rust_pattern(p), p);
+        }
+        assert!(matches(r"^[\]]$", "]"));
+        assert!(!matches(r"^[^\]]$", "]"));
+        assert!(matches(r"^[^\]][^]$", "a\n"));
+    }
+
+    #[test]
+    fn named_backreferences_are_said_to_be_beyond_the_engine() {
+        assert!(!compiles(r"(?<a>x)\k<a>"));
+        assert!(unsupported(r"^(?<a>x)\k<a>$").is_some_and(|why| why.contains("`\\1`")));
+        assert!(
+            compiles(r"^(x)\1$"),
+            "the numbered spelling the message offers compiles"
+        );
+        assert!(matches(r"^(x)\1$", "xx"));
+        for p in [r"\\k<a>", r"k<a>", r"\k", r"(", r"^[^]$"] {
+            assert_eq!(unsupported(p), None, "{p}");
+        }
     }
 }

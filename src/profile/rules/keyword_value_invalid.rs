@@ -190,8 +190,8 @@ pub fn is_bound(k: &str) -> bool {
 /// Whether `pattern` compiles as the `jsonschema` crate compiles it (ECMA-262 syntax
 /// translated for `fancy-regex`, its default engine): the same build that
 /// `engine/jsonschema-2020-12` runs, so a lookahead or a named group compiles and `(` does not.
-/// ECMA-262 escapes the crate refuses (`\0`, `[\b]`) are read as ECMA-262 means them
-/// ([`crate::schema::ecma::rust_pattern`]), as `toolwire args` reads them.
+/// ECMA-262 spellings the crate refuses (`\0`, `[\b]`, `[^]`, `[]`) are read as ECMA-262
+/// means them ([`crate::schema::ecma::rust_pattern`]), as `toolwire args` reads them.
 fn compiles(pattern: &str) -> bool {
     jsonschema::draft202012::options()
         .build(&serde_json::json!({ "pattern": crate::schema::ecma::rust_pattern(pattern) }))
@@ -244,6 +244,17 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
             out,
             "Write `{k}` as a list of schemas (`[{{\"type\": \"string\"}}, ...]`), or remove it."
         ),
+        ("pattern", _)
+            if f == value::VALUE_INVALID_REGEX
+                && v.as_str()
+                    .and_then(crate::schema::ecma::unsupported)
+                    .is_some() =>
+        {
+            out.write_str(
+                "Write each named backreference `\\k<name>` as the numbered one of its group \
+                 (`\\1` for the first group that opens), or remove `pattern`.",
+            )
+        }
         ("pattern", _) if f == value::VALUE_INVALID_REGEX => out.write_str(
             "Write `pattern` as a regular expression that compiles (ECMA-262: escape `(`, `[`, \
              `{` and `\\` meant literally), or remove it.",
@@ -276,7 +287,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             |m, keyword_rejected| {
                 use std::fmt::Write;
                 let need = wanted(k, v).unwrap_or("another value");
-                let _ = if f == value::VALUE_INVALID_REGEX {
+                let beyond = v.as_str().and_then(crate::schema::ecma::unsupported);
+                let _ = if let (true, Some(why)) = (f == value::VALUE_INVALID_REGEX, beyond) {
+                    write!(m, "`pattern` {v} {why}")
+                } else if f == value::VALUE_INVALID_REGEX {
                     write!(m, "`pattern` {v} does not compile; it must be {need}")
                 } else {
                     write!(
@@ -308,6 +322,8 @@ mod tests {
         let s = json!({"type":"object","properties":{
             "nul":{"type":"string","pattern":"^[^\\0]+$"},
             "backspace":{"type":"string","pattern":"[\\b]"},
+            "any":{"type":"string","pattern":"^[^]*$"},
+            "none":{"type":"string","pattern":"a[]|b"},
             "octal":{"type":"string","pattern":"\\01"}}});
         assert_eq!(
             seen(r, s),
@@ -401,6 +417,22 @@ mod tests {
             !other.iter().any(|(p, _)| p.starts_with("/properties/a/")),
             "{other:?}"
         );
+    }
+
+    #[test]
+    fn a_named_backreference_is_said_to_be_beyond_the_engine() {
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"string","pattern":"^(?<a>x)\\k<a>$"}}});
+        let m = messages("keyword-value-invalid", s.clone());
+        assert!(
+            m[0].starts_with(
+                "`pattern` \"^(?<a>x)\\\\k<a>$\" uses a named backreference (`\\k<name>`): \
+                 valid ECMA-262, but the"
+            ),
+            "{m:?}"
+        );
+        let f = fixes("keyword-value-invalid", s);
+        assert!(f[0].contains("numbered one of its group"), "{f:?}");
     }
 
     #[test]

@@ -1141,7 +1141,7 @@ pub fn counts(findings: &[Finding]) -> BTreeMap<&str, usize> {
 /// `reports/corpora.md`: per corpus file, the tools checked, how many are clean (no finding)
 /// and how many have no error (only unknowns) under `portable` and under each of its targets,
 /// and the findings per rule under each. Files are named by their file name only, so the
-/// report does not depend on where the corpora sit. The rules in `ignore` are not run (as
+/// report does not depend on where the corpora sit (standard input as `standard input`). The rules in `ignore` are not run (as
 /// `check --ignore` runs none of them); the header names them, the files and
 /// `profiles_file` (`None`: the built-in profiles), so that it says what was checked.
 pub fn corpus_markdown(
@@ -1165,11 +1165,17 @@ pub fn corpus_markdown(
             p
         })
         .collect();
+    // Standard input is named as every other output names it, not as a file called `-`.
     let file_name = |set: &ToolSet| {
-        set.file
+        if set.file == std::path::Path::new(crate::report::STDIN) {
+            return crate::error::file_name(&set.file);
+        }
+        let name = set
+            .file
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| set.file.display().to_string())
+            .unwrap_or_else(|| set.file.display().to_string());
+        format!("`{}`", escape_inline(&name))
     };
     let quoted = |items: &mut dyn Iterator<Item = String>| {
         items
@@ -1177,7 +1183,7 @@ pub fn corpus_markdown(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let files = quoted(&mut sets.iter().map(file_name));
+    let files = sets.iter().map(file_name).collect::<Vec<_>>().join(", ");
     let profiles_from = match profiles_file {
         Some(p) => format!(
             "the profiles of `{}` (`--profiles`)",
@@ -1202,7 +1208,7 @@ pub fn corpus_markdown(
     );
     for set in sets {
         let file = file_name(set);
-        let _ = writeln!(s, "## `{file}`\n");
+        let _ = writeln!(s, "## {file}\n");
         let _ = writeln!(s, "{} ({}).\n", count(set.tools.len(), "tool"), set.format);
         let mut b = tabled::builder::Builder::default();
         b.push_record(["profile", "clean", "no error", "errors", "warnings"].map(String::from));
@@ -1662,6 +1668,22 @@ mod tests {
         let profiles = crate::profile::embedded().unwrap();
         let md = super::corpus_markdown(&[one], &profiles, None, &[]);
         assert!(md.contains("\n1 tool (functions).\n"), "{md}");
+    }
+
+    /// Standard input is named "standard input", as the other outputs name it: the report
+    /// spoke of a file `-`.
+    #[test]
+    fn the_corpus_report_names_standard_input_so() {
+        let tools = crate::input::from_value(
+            std::path::Path::new(crate::report::STDIN),
+            serde_json::json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+        )
+        .unwrap();
+        let profiles = crate::profile::embedded().unwrap();
+        let md = super::corpus_markdown(&[tools], &profiles, None, &[]);
+        assert!(md.contains("over 1 file (standard input) with"), "{md}");
+        assert!(md.contains("\n## standard input\n"), "{md}");
+        assert!(!md.contains("`-`"), "{md}");
     }
 
     /// The header says which files were checked, with which profiles and without which

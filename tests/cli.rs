@@ -199,6 +199,36 @@ fn a_corpus_report_never_overwrites_an_input() {
     }
 }
 
+/// `check --corpus-report FILE -` names what it read from standard input "standard input", as
+/// the findings do (before: a file `-`).
+#[test]
+fn a_corpus_report_names_standard_input_so() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let report = dir.path().join("corpora.md");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .arg("check")
+        .arg("--corpus-report")
+        .arg(&report)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("toolwire runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"{\"type\":\"object\"}")
+        .expect("schema written");
+    // Exit 1: the bare object has findings under `portable`; the report is written anyway.
+    assert_eq!(child.wait().expect("toolwire ends").code(), Some(1));
+    let md = std::fs::read_to_string(&report).expect("report written");
+    assert!(md.contains("over 1 file (standard input) with"), "{md}");
+    assert!(md.contains("\n## standard input\n"), "{md}");
+}
+
 /// Ctrl-C during an engines-only probe (in-process work, no network to wait on) ends the run
 /// between cases with the interrupted status, leaving a log of what was observed and no
 /// footer; it used to be noticed only after the last case.

@@ -755,6 +755,17 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber> {
     object_text(text).map_or_else(Vec::new, |t| inexact_in(&t))
 }
 
+/// `written`, JSON text serde_json wrote from the arguments of the arguments text `text` (as
+/// [`parse_arguments`] takes it) and from values read off them, with each float spelled as the
+/// model sent it: serde_json writes `-0` as `-0.0` and `1e2` as `100.0`
+/// ([`crate::json::Spellings`]). `written` as it is when `text` holds no JSON.
+pub fn respell_as_sent(text: &str, written: &str) -> String {
+    match object_text(text) {
+        Some(object) => crate::json::Spellings::of(&object).respell(written),
+        None => written.to_string(),
+    }
+}
+
 /// The text of the arguments object in the arguments text `text` (as [`parse_arguments`]
 /// takes it): `text` itself, or the text inside OpenAI's string; `None` when that is not JSON.
 fn object_text(text: &str) -> Option<Cow<'_, str>> {
@@ -1896,6 +1907,22 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    /// Floats are written back as the model spelled them, in either form of the arguments;
+    /// integers and values sent one way each are untouched.
+    #[test]
+    fn arguments_are_respelled_as_sent() {
+        let sent = r#"{"a":-0,"b":1e2,"c":[1E-7,2.50],"d":7}"#;
+        let Sent::Value(v) = parse_arguments(sent).unwrap() else {
+            panic!("arguments read")
+        };
+        let written = v.to_string();
+        assert_eq!(written, r#"{"a":-0.0,"b":100.0,"c":[1e-7,2.5],"d":7}"#);
+        assert_eq!(respell_as_sent(sent, &written), sent);
+        let openai = serde_json::to_string(sent).unwrap();
+        assert_eq!(respell_as_sent(&openai, &written), sent);
+        assert_eq!(respell_as_sent("not json", &written), written);
+    }
 
     fn weather() -> Value {
         json!({

@@ -146,7 +146,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 redactor.redact_json(v);
             }
         }
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        let written = serde_json::to_string_pretty(&out).unwrap_or_default();
+        // Numbers as the model sent them (`-0`, `1e2`), as the human output quotes them.
+        let written = match &sent {
+            Sent::Value(_) => {
+                crate::args::respell_as_sent(call_text.as_deref().unwrap_or(&args.call), &written)
+            }
+            _ => written,
+        };
+        println!("{written}");
     } else {
         // The arguments are a model's output and the names the schema's: escaped for a
         // terminal (`report::escape_output`). `out` is standard output: the retry message, as

@@ -290,6 +290,10 @@ pub struct ArgsSchema {
     validator: Validator,
     /// The patterns the regex engine may give up on, to list the places it did.
     fancy: undecided::FancyPatterns,
+    /// The schema's numbers as written (`1E-7`, `18446744073709551616`, which serde_json
+    /// reads as `1e-7` and `1.8446744073709552e19`), by JSON Pointer into the schema
+    /// ([`ArgsSchema::quote_numbers_as_written`]); empty until then.
+    written: std::collections::HashMap<String, String>,
     /// Expected-texts made from the schema alone, by the schema path of their keyword.
     expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
 }
@@ -399,8 +403,51 @@ impl ArgsSchema {
             rewritten,
             validator,
             fancy,
+            written: Default::default(),
             expected_memo: Default::default(),
         })
+    }
+
+    /// Makes problems quote the schema's numbers as `text` writes them (`1E-7`, `0.10`,
+    /// `18446744073709551616`), not as serde_json reads them (`1e-7`, `0.1`,
+    /// `1.8446744073709552e19`): a model told a bound other than the schema's may chase it.
+    /// `text` is the JSON text holding the declared schema at JSON Pointer `at`. A bound
+    /// reached through a `$ref` keeps serde_json's spelling: the validator names its place
+    /// by the reference's path, not by where the document writes it.
+    pub fn quote_numbers_as_written(&mut self, text: &str, at: &str) {
+        for (pointer, token) in crate::json::number_tokens(text) {
+            let Some(inside) = pointer.strip_prefix(at) else {
+                continue;
+            };
+            self.written.insert(inside.to_string(), token.to_string());
+        }
+    }
+
+    /// The schema's number at JSON Pointer `path` of the schema as written, when known and
+    /// when it is `v` (a rewritten copy could hold another value there).
+    fn written_at(&self, path: &str, v: &Value) -> Option<&str> {
+        let token = self.written.get(path)?;
+        let read = serde_json::from_str::<Value>(token).ok()?;
+        (read.as_f64()? == v.as_f64()?).then_some(token.as_str())
+    }
+
+    /// Appends the schema's value `v`, at JSON Pointer `path` of the schema, as the schema
+    /// writes it when that is known ([`ArgsSchema::quote_numbers_as_written`]), else as
+    /// [`push_short_value`] writes it.
+    fn push_schema_value(&self, out: &mut String, path: &str, v: &Value) {
+        match self.written_at(path, v) {
+            Some(token) => out.push_str(token),
+            None => push_short_value(out, v),
+        }
+    }
+
+    /// `head` followed by the schema's number `limit` at JSON Pointer `path` of the schema,
+    /// spelled as [`ArgsSchema::push_schema_value`] spells it.
+    fn with_schema_number(&self, head: &str, path: &str, limit: &Value) -> String {
+        let mut s = String::with_capacity(head.len() + 8);
+        s.push_str(head);
+        self.push_schema_value(&mut s, path, limit);
+        s
     }
 
     /// The declared schema.
@@ -1119,14 +1166,6 @@ fn push_number(out: &mut String, n: &serde_json::Number) {
     }
 }
 
-/// `head` followed by a limit (a JSON value, in practice a number).
-fn with_number(head: &str, limit: &Value) -> String {
-    let mut s = String::with_capacity(head.len() + 8);
-    s.push_str(head);
-    push_short_value(&mut s, limit);
-    s
-}
-
 /// `head` followed by a count and `unit`, plural when the count is not 1.
 fn with_count(head: &str, n: u64, unit: &str) -> String {
     let mut s = String::with_capacity(head.len() + unit.len() + 8);
@@ -1248,34 +1287,62 @@ impl ArgsSchema {
                 m.value(found).text(" is not an allowed value");
                 let mut expected = String::with_capacity(64);
                 expected.push_str("one of ");
-                let opts = options.as_array().map_or(&[][..], Vec::as_slice);
-                push_list(&mut expected, opts, 10, push_short_value);
+                let opts: Vec<(usize, &Value)> = options
+                    .as_array()
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .enumerate()
+                    .collect();
+                let path = e.schema_path().as_str();
+                push_list(&mut expected, &opts, 10, |out, &(i, v)| {
+                    self.push_schema_value(out, &format!("{path}/{i}"), v);
+                });
                 ("enum", expected.into())
             }
             ValidationErrorKind::Constant { expected_value } => {
                 m.value(found).text(" is not the one allowed value");
-                let mut expected = String::from("exactly ");
-                push_short_value(&mut expected, expected_value);
+                let expected =
+                    self.with_schema_number("exactly ", e.schema_path().as_str(), expected_value);
                 ("const", expected.into())
             }
             ValidationErrorKind::Minimum { limit } => {
                 m.value(found).text(" is too small");
-                ("minimum", with_number("at least ", limit).into())
+                let path = e.schema_path().as_str();
+                (
+                    "minimum",
+                    self.with_schema_number("at least ", path, limit).into(),
+                )
             }
             ValidationErrorKind::Maximum { limit } => {
                 m.value(found).text(" is too large");
-                ("maximum", with_number("at most ", limit).into())
+                let path = e.schema_path().as_str();
+                (
+                    "maximum",
+                    self.with_schema_number("at most ", path, limit).into(),
+                )
             }
             ValidationErrorKind::ExclusiveMinimum { limit } => {
                 m.value(found).text(" is too small");
-                ("exclusiveMinimum", with_number("more than ", limit).into())
+                let path = e.schema_path().as_str();
+                (
+                    "exclusiveMinimum",
+                    self.with_schema_number("more than ", path, limit).into(),
+                )
             }
             ValidationErrorKind::ExclusiveMaximum { limit } => {
                 m.value(found).text(" is too large");
-                ("exclusiveMaximum", with_number("less than ", limit).into())
+                let path = e.schema_path().as_str();
+                (
+                    "exclusiveMaximum",
+                    self.with_schema_number("less than ", path, limit).into(),
+                )
             }
             ValidationErrorKind::MultipleOf { multiple_of } => {
-                let expected = format!("a multiple of {multiple_of}");
+                let expected =
+                    match self.written_at(e.schema_path().as_str(), &Value::from(*multiple_of)) {
+                        Some(token) => format!("a multiple of {token}"),
+                        None => format!("a multiple of {multiple_of}"),
+                    };
                 m.value(found).text(" is not ").text(&expected);
                 ("multipleOf", expected.into())
             }
@@ -1554,7 +1621,7 @@ fn pointer_to(pointer: &str, token: &str) -> String {
 }
 
 /// Appends the first `max` items, comma-separated, then "and N more" (as [`list`]).
-fn push_list<T>(out: &mut String, items: &[T], max: usize, push: fn(&mut String, &T)) {
+fn push_list<T>(out: &mut String, items: &[T], max: usize, mut push: impl FnMut(&mut String, &T)) {
     for (i, item) in items.iter().take(max).enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -1907,6 +1974,42 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    /// Problems quote the schema's numbers as the schema writes them, once its text is given
+    /// (before: `1e-7` for `1E-7`, `1.8446744073709552e+19` for `18446744073709551616`).
+    #[test]
+    fn problems_quote_the_schemas_numbers_as_written() {
+        let text = r#"{"tool": {"type": "object", "properties": {
+            "id": {"maximum": 18446744073709551616},
+            "eps": {"minimum": 1E-7, "multipleOf": 0.10},
+            "z": {"exclusiveMaximum": -0, "enum": ["a", 1e2]},
+            "c": {"const": 2.50}}}}"#;
+        let file: Value = serde_json::from_str(text).unwrap();
+        let mut schema = ArgsSchema::new(&file["tool"]).unwrap();
+        let call = json!({"id": 1e20, "eps": 0.15, "z": 5, "c": 3});
+        let before = schema.check(&call, Coercions::NONE).retry_message(None);
+        assert!(
+            before.contains("at most 1.8446744073709552e+19"),
+            "{before}"
+        );
+        schema.quote_numbers_as_written(text, "/tool");
+        let expected: Vec<String> = schema
+            .check(&call, Coercions::NONE)
+            .problems
+            .iter()
+            .map(|p| p.expected.to_string())
+            .collect();
+        assert_eq!(
+            expected,
+            [
+                "at most 18446744073709551616",
+                "a multiple of 0.10",
+                "one of \"a\", 1e2",
+                "less than -0",
+                "exactly 2.50"
+            ],
+        );
+    }
 
     /// Floats are written back as the model spelled them, in either form of the arguments;
     /// integers and values sent one way each are untouched.

@@ -54,13 +54,14 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     let coerce = parse_coercions(&args.coerce)?;
     let declared = declared_schema(&args.schema, args.tool.as_deref())?;
     let tool = declared.name.as_deref();
-    let compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
+    let mut compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
         Error::input(
             &args.schema,
             Place::Pointer(format!("{}{}", declared.pointer, p.pointer)),
             p.message,
         )
     })?;
+    compiled.quote_numbers_as_written(&declared.text, &declared.pointer);
     // The text of `@FILE` or `-`, kept for `inexact_numbers`.
     let mut call_text: Option<String> = None;
     let sent = match args
@@ -306,8 +307,11 @@ struct Declared {
     name: Option<String>,
     /// The parameters schema (a tool declaring none takes no arguments).
     schema: Value,
-    /// JSON Pointer of `schema` within the file.
+    /// JSON Pointer of `schema` within the file (within its line, for JSON Lines).
     pointer: String,
+    /// The JSON text `pointer` points into (the file's, or its line's), so that problems
+    /// quote the schema's numbers as written.
+    text: String,
 }
 
 /// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, or
@@ -328,6 +332,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                         name: None,
                         schema: v,
                         pointer: String::new(),
+                        text: String::new(),
                     })
                 }
                 _ => Err(e),
@@ -398,7 +403,18 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
             .clone()
             .unwrap_or_else(|| json!({"type": "object", "additionalProperties": false})),
         pointer: entry.schema_pointer.clone(),
+        text: schema_text(&bytes, entry.line),
     })
+}
+
+/// The JSON text of `bytes` (a UTF-8 file the tool reader read) a schema pointer points
+/// into: the whole file, or for JSON Lines the 1-based `line`.
+fn schema_text(bytes: &[u8], line: Option<usize>) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match line {
+        Some(n) => text.split('\n').nth(n - 1).unwrap_or_default().to_string(),
+        None => text.into_owned(),
+    }
 }
 
 /// How many tool names an error lists before it says how many more there are: a file of 500

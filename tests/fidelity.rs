@@ -724,6 +724,16 @@ const MATRIX_DISAGREEMENTS: &[(&str, &str, &str)] = &[
         "the only source with its words is a 2025-04 report (ollama-type-array); the model follows PROVIDERS.md's reading of a later api/types.go, whose property type decodes from a string or an array, but those words were not found to quote (ollama-tool-decoding notes)",
     ),
     (
+        "keywords/default-nested",
+        "vertex/v1/parameters",
+        "2024-25 reports decide: Vertex's v1 Schema message in Google's API source has `default` (vertex-v1-schema-proto-fields), but at a commit whose date is not shown, so it is left undated and the dated reports decide; the model follows the source and accepts",
+    ),
+    (
+        "keywords/title-nested",
+        "vertex/v1/parameters",
+        "a 2024 report decides: Vertex's v1 Schema message in Google's API source has `title` (vertex-v1-schema-proto-fields), but at a commit whose date is not shown, so it is left undated and the dated report decides; the model follows the source and accepts",
+    ),
+    (
         "keywords/max-length-large-nested",
         "llama.cpp/server",
         "known only from an issue title (llamacpp-empty-object-maxlength): no text and no threshold, so not modelled",

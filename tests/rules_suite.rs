@@ -73,10 +73,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "report::moonshot-anyof-parent-type-property::moonshot/chat",
         "newer evidence decides: a maintainer measured the official endpoint accepting anyOf beside a parent type on 2026-09-21 (moonshot-acceptance-official-endpoint)",
     ),
-    (
-        "report::litellm-default-unknown::vertex/v1/parameters",
-        "newer evidence decides: Vertex's v1 Schema message in Google's API source has a `default` field (vertex-v1-schema-proto-fields, read 2026-12-02); this 2025-04 report went through LiteLLM and its notes leave open whether `default` is still rejected",
-    ),
 ];
 
 fn normalize(p: &str) -> String {

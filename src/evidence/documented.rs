@@ -700,9 +700,12 @@ pub fn received(e: &Entry) -> Option<Received> {
 /// ([`received`]), a cell of the entry accepts at the target and nothing of it rejects there
 /// (a rejected report's accepted cells are inferences about other schemas, its fix or the
 /// rule its message states), and no statement (`rules`) of the entry is made for the target
-/// (statements are read from the error the tool drew). An accepted-ignored cell counts: the
-/// request was not rejected, and the derived items say `accepted`, which is all the matrix's
-/// acceptance means.
+/// (statements are read from the error the tool drew). Only a plain `accepted` cell counts: an
+/// accepted-ignored one says part of the tool was dropped or not enforced (Ollama stripping
+/// `items`, ollama-items-stripped), and what was dropped was never received. Nor does an entry
+/// whose own `outcome` label is `rejected` or `mangled`: its acceptance at another target
+/// ("Vertex AI did not fail", aichat-empty-properties-generic) does not show that target
+/// received this very tool.
 pub fn whole_tool(
     e: &Entry,
     at_place: &BTreeMap<(String, Placement), Vec<&Case>>,
@@ -752,7 +755,10 @@ pub fn whole_tool(
                 .any(|c| c.verdict == Verdict::Rejected && c.targets.contains(t))
     };
     let mut done: BTreeSet<&String> = BTreeSet::new();
-    for cell in e.cells.iter().filter(|c| c.verdict.is_accepting()) {
+    if matches!(e.outcome.as_str(), "rejected" | "mangled") {
+        return (cells, shown);
+    }
+    for cell in e.cells.iter().filter(|c| c.verdict == Verdict::Accepted) {
         for target in &cell.targets {
             if rejects(target) || !done.insert(target) {
                 continue;
@@ -1605,20 +1611,36 @@ mod whole_tool_tests {
             && s.placement == Placement::Root));
     }
 
+    /// An accepted-ignored cell says part of the tool was dropped or not enforced: what was
+    /// dropped was never received, so the tool speaks only through its own cell.
     #[test]
-    fn an_ignored_feature_still_makes_the_tool_accepted() {
-        let cases: Vec<String> = items(&entry("report", "accepted-ignored", ""))
-            .into_iter()
-            .map(|(c, _)| c)
-            .collect();
+    fn an_ignored_feature_leaves_the_tool_unspoken_for() {
+        let docs = entry("report", "accepted-ignored", "");
         assert_eq!(
-            cases,
-            [
-                "keywords/const-nested",
-                "names/uppercase",
-                "types/string-nested"
-            ]
+            items(&docs),
+            [("keywords/const-nested".into(), "r1".into())]
         );
+        assert!(resolve(&docs, &catalog()).shown.is_empty());
+    }
+
+    /// A report whose own outcome is a rejection or a mangling speaks of its tool only through
+    /// its cells, even where a cell accepts at another target.
+    #[test]
+    fn a_rejected_or_mangled_outcome_leaves_the_tool_unspoken_for() {
+        let dir = tempfile::tempdir().unwrap();
+        for outcome in ["rejected", "mangled"] {
+            let text = format!(
+                "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
+                 outcome: {outcome}\n  tool: {{\"name\": \"Get_city\", \"parameters\": {{\"type\": \
+                 \"object\", \"properties\": {{\"c\": {{\"type\": \"string\", \"const\": \"x\"}}}}}}}}\n  \
+                 tool_note: the tool as reported\n  cells:\n  - targets: [xai/chat]\n    \
+                 features: ['keyword-allowed: const']\n    placement: nested\n    verdict: accepted\n"
+            );
+            std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+            let docs = Documents::load(dir.path()).unwrap();
+            assert_eq!(items(&docs).len(), 1, "{outcome}");
+            assert!(resolve(&docs, &catalog()).shown.is_empty(), "{outcome}");
+        }
     }
 
     #[test]

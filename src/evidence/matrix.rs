@@ -614,7 +614,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed. \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md). \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the provider's own documentation; `report` = public bug report; `secondary` = a third party's reading of the provider, such as a client library's) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, any other to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
@@ -791,6 +791,10 @@ impl References {
 /// is in RULES.md.
 fn cell_text(c: &Cell, refs: &mut References) -> String {
     let mut s = match (c.verdict, c.deciding_item()) {
+        // A derived acceptance says so: its page shows a whole tool accepted, not this feature.
+        (Some(v), Some(it)) if it.whole_tool => {
+            format!("{} {} in a tool", glyph(Some(v)), refs.cite(it))
+        }
         (Some(v), Some(it)) => format!("{} {}", glyph(Some(v)), refs.cite(it)),
         // No verdict, but the newest probe got the body past the parser: say so and link it.
         _ => match c.evidence.iter().rev().find(|it| it.parsed_only) {
@@ -959,6 +963,19 @@ mod tests {
             ),
             "{md}"
         );
+    }
+
+    /// A cell decided by an acceptance derived from a whole tool says so in MATRIX.md, where
+    /// it would otherwise read as a page stating the feature accepted.
+    #[test]
+    fn a_whole_tool_acceptance_is_marked_in_the_table() {
+        let mut d = doc(EvidenceKind::Report, "2026-02-01", Verdict::Accepted);
+        d.item.whole_tool = true;
+        let md = to_markdown(&build(&catalog(), &targets(), &[], &[d]));
+        assert!(md.contains("✓ [report 2026-02-01][1] in a tool"), "{md}");
+        let plain = doc(EvidenceKind::Report, "2026-02-01", Verdict::Accepted);
+        let md = to_markdown(&build(&catalog(), &targets(), &[], &[plain]));
+        assert!(!md.contains("][1] in a tool"), "{md}");
     }
 
     /// An acceptance derived from a whole tool is inferred, not stated: a rejection of the

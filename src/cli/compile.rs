@@ -190,7 +190,8 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                     .collect(),
             })
             .collect();
-        crate::report::to_json_pretty(&reported)
+        // Its `wire` and `request` are what the output writes, so spelled as it spells them.
+        spellings.respell(&crate::report::to_json_pretty(&reported))
     } else {
         let empty = empty.to_string();
         let mut s = passed_over;

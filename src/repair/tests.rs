@@ -1797,3 +1797,46 @@ fn siblings_check_makes_one_finding_of_are_dropped_together() {
         );
     }
 }
+
+/// Where the profile refuses `$ref` itself, repair inlines the schema as well as dropping a
+/// sibling, and a `$ref` it cannot inline (here one to nothing) refuses the whole tool: check
+/// then does not call the sibling's finding repairable (before: "(repairable)", and repair
+/// refused the tool).
+#[test]
+fn a_sibling_beside_a_ref_is_not_repairable_when_the_tool_cannot_be_inlined() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $ref (with title)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "x":{"$ref":"#/$defs/C","title":"X"},
+            "y":{"$ref":"#/$defs/Missing"}},
+            "$defs":{"C":{"type":"string"}}}),
+    );
+    let found = findings(&t, &p);
+    let titled: Vec<&Finding> = found
+        .iter()
+        .filter(|f| f.pointer == "/properties/x/$ref" && f.message.contains("title"))
+        .collect();
+    assert!(!titled.is_empty(), "{found:#?}");
+    assert!(titled.iter().all(|f| !f.repairable), "{titled:#?}");
+    assert_ne!(repair_one(&t, &p).outcome, Outcome::Repaired);
+    // With every `$ref` resolvable, dropping the title and inlining both stand.
+    let fine = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "x":{"$ref":"#/$defs/C","title":"X"}},
+            "$defs":{"C":{"type":"string"}}}),
+    );
+    let found = findings(&fine, &p);
+    assert!(
+        found
+            .iter()
+            .filter(|f| f.pointer == "/properties/x/$ref" && f.message.contains("title"))
+            .all(|f| f.repairable),
+        "{found:#?}"
+    );
+    assert_eq!(repair_one(&fine, &p).outcome, Outcome::Repaired);
+}

@@ -73,9 +73,18 @@ pub fn drops_siblings(form: &str) -> bool {
 /// decision ([`crate::repair::refs::refusal`]) says which, so that check's "(repairable)"
 /// and fix text agree with it.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
-    // `repair::fixes::keywords` drops that sibling, which needs no inlining.
+    // `repair::fixes::keywords` drops that sibling, which needs no inlining; but where the
+    // profile refuses the `$ref` itself, repair also inlines the schema, and a refusal to
+    // inline it refuses the whole tool, this sibling's drop with it.
     if matches!(f, Feat::KeywordForm("$ref", v) if drops_siblings(v)) {
-        return r.root.is_some();
+        let ref_rejected = [Placement::Nested, Placement::Root].into_iter().any(|p| {
+            matches!(
+                r.profile
+                    .lookup(&Feat::KeywordForm("$ref", value::REF_LOCAL), p),
+                crate::profile::compiled::Slot::Rejected(_)
+            )
+        });
+        return r.root.is_some() && !(ref_rejected && (r.inline_refused)());
     }
     let inlined_by_repair = matches!(f, Feat::KeywordForm("$ref", v) if *v == value::REF_LOCAL || *v == value::WITH_SIBLINGS)
         || matches!(f, Feat::Keyword(_));

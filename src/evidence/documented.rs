@@ -275,7 +275,9 @@ fn written_as_date(s: &str) -> bool {
 /// of time-zone skew is tolerated).
 fn date_problem(date: &str) -> Option<&'static str> {
     match first_day(date) {
-        None if written_as_date(date) => Some("is not a day of the calendar"),
+        None if written_as_date(date) => {
+            Some("names no day of the calendar (no such month or day)")
+        }
         None => Some("is not a date written YYYY-MM-DD, YYYY-MM, YYYY or ''"),
         Some(d) if d > chrono::Utc::now().date_naive() + chrono::Days::new(1) => {
             Some("is in the future")
@@ -1435,9 +1437,18 @@ mod tests {
             .unwrap()
             + 1;
         for (date, problem) in [
-            ("2025-02-30".to_string(), "is not a day of the calendar"),
-            ("2025-13".to_string(), "is not a day of the calendar"),
-            ("2025-00-10".to_string(), "is not a day of the calendar"),
+            (
+                "2025-02-30".to_string(),
+                "names no day of the calendar (no such month or day)",
+            ),
+            (
+                "2025-13".to_string(),
+                "names no day of the calendar (no such month or day)",
+            ),
+            (
+                "2025-00-10".to_string(),
+                "names no day of the calendar (no such month or day)",
+            ),
             ("2025/07/14".to_string(), "is not a date written YYYY-MM-DD"),
             ("July 2025".to_string(), "is not a date written YYYY-MM-DD"),
             (format!("{next_year}"), "is in the future"),

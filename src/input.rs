@@ -356,7 +356,9 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
             if twice > 0 {
                 set.duplicate_keys = json::duplicates::locate(text);
             }
-            set.inexact_numbers = json::InexactNumberAt::all_in(text, None);
+            if json::duplicates::Counting::take_floats() {
+                set.inexact_numbers = json::InexactNumberAt::all_in(text, None);
+            }
             Ok(set)
         }
         Err(e) => {
@@ -458,7 +460,9 @@ fn json_lines_each(
                 }
             }));
         }
-        inexact_numbers.extend(json::InexactNumberAt::all_in(line, Some(number)));
+        if json::duplicates::Counting::take_floats() {
+            inexact_numbers.extend(json::InexactNumberAt::all_in(line, Some(number)));
+        }
         let mut reader = Reader {
             file,
             line: Some(number),
@@ -575,6 +579,7 @@ fn parse_line(file: &Path, line: &str, offset: usize) -> Result<(Value, usize)> 
         let mut de = serde_json::Deserializer::from_str(line);
         de.disable_recursion_limit();
         json::duplicates::Counting::take();
+        json::duplicates::Counting::take_floats();
         let parsed = serde::de::DeserializeSeed::deserialize(json::duplicates::Counting, &mut de)
             .and_then(|v: Value| de.end().map(|()| v));
         if let Ok(v) = parsed {

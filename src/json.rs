@@ -201,6 +201,7 @@ pub fn parse_str_counting(
     // Depth is already bounded above; serde_json's own limit (128) is lower than real schemas.
     de.disable_recursion_limit();
     duplicates::Counting::take();
+    duplicates::Counting::take_floats();
     let value = serde::de::DeserializeSeed::deserialize(duplicates::Counting, &mut de)
         .and_then(|v: Value| de.end().map(|()| (v, duplicates::Counting::take())));
     value.map_err(|e| {

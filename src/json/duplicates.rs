@@ -29,12 +29,21 @@ pub(crate) struct Counting;
 
 thread_local! {
     static TWICE: Cell<usize> = const { Cell::new(0) };
+    static FLOATS: Cell<bool> = const { Cell::new(false) };
 }
 
 impl Counting {
     /// The keys counted on this thread since the last call.
     pub(crate) fn take() -> usize {
         TWICE.with(|n| n.replace(0))
+    }
+
+    /// Whether a number was read as a float (`f64`) on this thread since the last call. Only
+    /// such a number can be read as another value than written ([`super::inexact_numbers`]):
+    /// integers are kept digit for digit and a number past the float range is refused. So a
+    /// document read without one needs no scan for them, which costs more than the parse.
+    pub(crate) fn take_floats() -> bool {
+        FLOATS.with(|f| f.replace(false))
     }
 }
 
@@ -149,6 +158,7 @@ impl<'de, T: Track> Visitor<'de> for Build<T> {
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        FLOATS.with(|f| f.set(true));
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
 
@@ -209,6 +219,30 @@ mod tests {
         let mut de = serde_json::Deserializer::from_str(text);
         let v = Counting.deserialize(&mut de).unwrap();
         (v, Counting::take())
+    }
+
+    /// A parse says whether it read a float, the only kind of number that can be read as
+    /// another value: the scan for those is skipped without one, and must run with one.
+    #[test]
+    fn a_parse_says_whether_it_read_a_float() {
+        for (text, float) in [
+            (
+                r#"{"minimum": 0, "maximum": 18446744073709551615, "d": "1e-400"}"#,
+                false,
+            ),
+            (r#"{"m": -3}"#, false),
+            (r#"{"m": 1e-400}"#, true),
+            (r#"{"m": 18446744073709551616}"#, true),
+            (r#"{"a": [0.5]}"#, true),
+            (r#"{"m": -0}"#, true),
+        ] {
+            Counting::take_floats();
+            counted(text);
+            assert_eq!(Counting::take_floats(), float, "{text}");
+            if !float {
+                assert!(crate::json::inexact_numbers(text).is_empty(), "{text}");
+            }
+        }
     }
 
     /// The same value serde_json builds (numbers, nulls, key order, last value kept), and the

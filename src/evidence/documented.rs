@@ -1564,10 +1564,15 @@ mod whole_tool_tests {
     /// A report of `verdict` at xai/chat for a tool named `Get_city` with a nested string
     /// `const`, its `tool_note` and its `kind`.
     fn entry(kind: &str, verdict: &str, tool_note: &str) -> Documents {
+        entry_with_outcome(kind, verdict, tool_note, "")
+    }
+
+    /// [`entry`] with the report's own `outcome` label.
+    fn entry_with_outcome(kind: &str, verdict: &str, tool_note: &str, outcome: &str) -> Documents {
         let dir = tempfile::tempdir().unwrap();
         let text = format!(
             "- id: r1\n  kind: {kind}\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
-             quote: ok\n  tool: {{\"name\": \"Get_city\", \"parameters\": {{\"type\": \"object\", \
+             outcome: '{outcome}'\n  quote: ok\n  tool: {{\"name\": \"Get_city\", \"parameters\": {{\"type\": \"object\", \
              \"properties\": {{\"c\": {{\"type\": \"string\", \"const\": \"x\"}}}}}}}}\n  \
              tool_note: '{tool_note}'\n  notes: n\n  cells:\n  - targets: [xai/chat]\n    \
              features: ['keyword-allowed: const']\n    placement: nested\n    verdict: {verdict}\n"
@@ -1638,17 +1643,8 @@ mod whole_tool_tests {
     /// its cells, even where a cell accepts at another target.
     #[test]
     fn a_rejected_or_mangled_outcome_leaves_the_tool_unspoken_for() {
-        let dir = tempfile::tempdir().unwrap();
         for outcome in ["rejected", "mangled"] {
-            let text = format!(
-                "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
-                 outcome: {outcome}\n  tool: {{\"name\": \"Get_city\", \"parameters\": {{\"type\": \
-                 \"object\", \"properties\": {{\"c\": {{\"type\": \"string\", \"const\": \"x\"}}}}}}}}\n  \
-                 tool_note: the tool as reported\n  cells:\n  - targets: [xai/chat]\n    \
-                 features: ['keyword-allowed: const']\n    placement: nested\n    verdict: accepted\n"
-            );
-            std::fs::write(dir.path().join("a.yaml"), text).unwrap();
-            let docs = Documents::load(dir.path()).unwrap();
+            let docs = entry_with_outcome("report", "accepted", "the tool as reported", outcome);
             assert_eq!(items(&docs).len(), 1, "{outcome}");
             assert!(resolve(&docs, &catalog()).shown.is_empty(), "{outcome}");
         }

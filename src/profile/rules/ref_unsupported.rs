@@ -314,6 +314,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(r) = n.reference {
         let text = r.as_str().unwrap_or("");
         let root = cx.root();
+        let with_siblings = n.map.is_some_and(|m| m.len() > 1);
+        // A plain local reference with siblings refused on the same evidence as the
+        // `$ref (with siblings)` they make is one finding, under the siblings' case, which
+        // says both: two at one `$ref` would read as two problems, and the fix of both is
+        // the same inlining. `Some(words)`: the reference's own words, for that finding.
+        let mut folded: Option<String> = None;
         if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
             let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
@@ -324,48 +330,42 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 .filter(|_| r.is_string())
                 .and_then(|root| form(root, text, &here))
             {
-                cx.feature_with_fix(
-                    At::Key(n.frame, "$ref"),
-                    Feat::KeywordForm("$ref", f),
-                    n.placement,
-                    || match root {
-                        Some(root) if f == value::REF_SELF => cycle_message(root, text),
-                        Some(root) if f == value::REF_CHAIN_TOO_LONG => {
-                            match refs::follow(root, text) {
-                                refs::Chain::TooLong => refs::too_long(text),
-                                _ => refs::too_long_nested(text),
-                            }
-                        }
-                        // The case is named for `$defs`; a local pointer elsewhere
-                        // (`#/properties/to/items`) is judged by it but is no definition.
-                        _ if f == value::REF_LOCAL
-                            && !["#/$defs/", "#/definitions/"]
-                                .iter()
-                                .any(|d| text.starts_with(d)) =>
-                        {
-                            format!(
-                                "`$ref` to `{text}` (a local reference, judged by the \
-                                 `$ref ({f})` case)"
-                            )
-                        }
-                        _ => format!("`$ref` to `{text}` ({f})"),
-                    },
-                    || {
-                        (f == value::REF_LOCAL)
-                            .then(|| refused_fix(&refusal, &own))
-                            .flatten()
-                    },
-                );
+                let said = |form| {
+                    cx.judged(&Feat::KeywordForm("$ref", form), n.placement)
+                        .flatten()
+                };
+                if with_siblings
+                    && f == value::REF_LOCAL
+                    && !beside(n).is_empty()
+                    && said(f).is_some_and(|own| said(value::WITH_SIBLINGS) == Some(own))
+                {
+                    folded = Some(own_message(root, text, f));
+                } else {
+                    cx.feature_with_fix(
+                        At::Key(n.frame, "$ref"),
+                        Feat::KeywordForm("$ref", f),
+                        n.placement,
+                        || own_message(root, text, f),
+                        || {
+                            (f == value::REF_LOCAL)
+                                .then(|| refused_fix(&refusal, &own))
+                                .flatten()
+                        },
+                    );
+                }
             }
         }
-        if n.map.is_some_and(|m| m.len() > 1) {
+        if with_siblings {
             let refusal = cx.inline_refusal();
             let own = cx.pointer(At::Key(n.frame, "$ref"));
             cx.feature_with_fix(
                 At::Key(n.frame, "$ref"),
                 Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
                 n.placement,
-                || "`$ref` next to other keywords".into(),
+                || match folded {
+                    Some(words) => format!("{words}, next to {}", beside(n)),
+                    None => "`$ref` next to other keywords".into(),
+                },
                 || refused_fix(&refusal, &own),
             );
             siblings(cx, n);
@@ -392,10 +392,114 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
 }
 
+/// The words for a `$ref` to `text` of form `f` in `root`, before the evidence sentence.
+fn own_message(root: Option<&Value>, text: &str, f: &str) -> String {
+    match root {
+        Some(root) if f == value::REF_SELF => cycle_message(root, text),
+        Some(root) if f == value::REF_CHAIN_TOO_LONG => match refs::follow(root, text) {
+            refs::Chain::TooLong => refs::too_long(text),
+            _ => refs::too_long_nested(text),
+        },
+        // The case is named for `$defs`; a local pointer elsewhere
+        // (`#/properties/to/items`) is judged by it but is no definition.
+        _ if f == value::REF_LOCAL
+            && !["#/$defs/", "#/definitions/"]
+                .iter()
+                .any(|d| text.starts_with(d)) =>
+        {
+            format!(
+                "`$ref` to `{text}` (a local reference, judged by the \
+                 `$ref ({f})` case)"
+            )
+        }
+        _ => format!("`$ref` to `{text}` ({f})"),
+    }
+}
+
+/// The keywords beside the `$ref` of `n`, in backticks (`` `description`, `minLength` ``),
+/// but for the `$defs` or `definitions` a root `$ref` points into: they hold schemas, and the
+/// reference's own case (`keywords/ref-defs-root`) has them.
+fn beside(n: &Node<'_>) -> String {
+    let named: Vec<String> = n
+        .map
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .filter(|k| !matches!(k.as_str(), "$ref" | "$defs" | "definitions"))
+        .map(|k| format!("`{k}`"))
+        .collect();
+    named.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    /// A `$ref` with siblings refused on the same evidence as the reference itself is one
+    /// finding naming the siblings (before: a second finding, "`$ref` next to other
+    /// keywords", at the same place with the same fix); on other evidence, two.
+    #[test]
+    fn siblings_refused_with_the_reference_are_one_finding() {
+        use crate::profile::Status::{Allowed, Rejected, Unknown};
+        let s = json!({"type":"object","$defs":{"B":{"type":"string"}},
+            "properties":{"b":{"$ref":"#/$defs/B","description":"The b.","minLength":1}}});
+        let at_ref = |p: &crate::profile::CompiledProfile| -> Vec<String> {
+            check_under(p, &s)
+                .into_iter()
+                .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/b/$ref")
+                .map(|f| f.message.to_string())
+                .collect()
+        };
+        let both = |local, siblings| {
+            nested_profile(
+                "t",
+                &[
+                    ("keyword-allowed: $ref (local $defs)", local),
+                    ("keyword-allowed: $ref (with siblings)", siblings),
+                    ("keyword-allowed: $ref (with other keywords)", Allowed),
+                    ("keyword-allowed: $defs", Allowed),
+                ],
+            )
+        };
+        let one = at_ref(&both(Rejected, Rejected));
+        assert_eq!(one.len(), 1, "{one:?}");
+        // Under the siblings' case: the case of a `$ref` with siblings is flagged as itself.
+        let parameters: Vec<String> = check_under(&both(Rejected, Rejected), &s)
+            .into_iter()
+            .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/b/$ref")
+            .map(|f| f.parameter.to_string())
+            .collect();
+        assert_eq!(parameters, ["keyword-allowed: $ref (with siblings)"]);
+        assert!(
+            one[0].starts_with(
+                "`$ref` to `#/$defs/B` (local $defs), next to `description`, `minLength`"
+            ),
+            "{one:?}"
+        );
+        let own = at_ref(&both(Rejected, Allowed));
+        assert_eq!(own.len(), 1, "{own:?}");
+        assert!(!own[0].contains("next to"), "{own:?}");
+        let apart = at_ref(&both(Rejected, Unknown));
+        assert_eq!(apart.len(), 2, "{apart:?}");
+        assert!(
+            apart[1].starts_with("`$ref` next to other keywords"),
+            "{apart:?}"
+        );
+        let siblings_only = at_ref(&both(Allowed, Rejected));
+        assert_eq!(siblings_only.len(), 1, "{siblings_only:?}");
+        assert!(siblings_only[0].starts_with("`$ref` next to other keywords"));
+        // Collecting records both features: the evidence derivation sees each.
+        let found = seen("ref-unsupported", s.clone());
+        for form in ["local $defs", "with siblings"] {
+            let parameter = format!("keyword-allowed: $ref ({form})");
+            assert!(
+                found
+                    .iter()
+                    .any(|(p, f)| p == "/properties/b/$ref" && *f == parameter),
+                "{found:?}"
+            );
+        }
+    }
 
     #[test]
     fn cycles_name_the_definitions_they_pass_through() {

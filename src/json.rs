@@ -489,7 +489,7 @@ impl InexactNumberAt {
 }
 
 /// Which numbers toolwire reads exactly, for messages about one it does not.
-pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits, is read exactly";
+pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits from about 1e-307 to 1e308 in size, is read exactly";
 
 /// How every command says that the number written `written` is read as `read_as`.
 pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
@@ -506,7 +506,8 @@ pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
 /// write it (`repair`, `compile`).
 ///
 /// Errors: an [`Error::Input`] at the first such number, naming it and the value it would
-/// become.
+/// become, and naming the others (up to [`OTHERS_NAMED`], then how many more): a user who
+/// fixes the one named must not meet the next on every run.
 pub fn refuse_inexact(
     file: &Path,
     line: Option<usize>,
@@ -520,28 +521,50 @@ pub fn refuse_inexact(
                 .is_some_and(|r| r.is_empty() || r.starts_with('/'))
         })
     };
-    let Some(n) = inexact_numbers(text)
+    let mut found = inexact_numbers(text)
         .into_iter()
-        .find(|n| under(&n.pointer))
-    else {
+        .filter(|n| under(&n.pointer));
+    let Some(first) = found.next() else {
         return Ok(());
     };
+    let others: Vec<InexactNumber<'_>> = found.collect();
+    let mut problem = format!(
+        "{}, and {command} would write it so",
+        read_as_said(first.written, &first.read_as)
+    );
+    if !others.is_empty() {
+        let named: Vec<String> = others
+            .iter()
+            .take(OTHERS_NAMED)
+            .map(|n| format!("{} at {} (read as {})", n.written, n.pointer, n.read_as))
+            .collect();
+        problem.push_str(&format!(
+            "; so it would {} other number{}: {}",
+            others.len(),
+            if others.len() == 1 { "" } else { "s" },
+            named.join(", ")
+        ));
+        if let Some(more) = others.len().checked_sub(OTHERS_NAMED).filter(|&m| m > 0) {
+            problem.push_str(&format!(" and {more} more"));
+        }
+    }
     let place = match line {
         Some(line) => Place::LinePointer {
             line,
-            pointer: n.pointer,
+            pointer: first.pointer,
         },
-        None => Place::Pointer(n.pointer),
+        None => Place::Pointer(first.pointer),
     };
     Err(Error::input(
         file,
         place,
-        format!(
-            "{}, and {command} would write it so; nothing was written ({EXACT_NUMBERS})",
-            read_as_said(n.written, &n.read_as)
-        ),
+        format!("{problem}; nothing was written ({EXACT_NUMBERS})"),
     ))
 }
+
+/// How many inexact numbers besides the first [`refuse_inexact`] names before it says how
+/// many more there are: a file of generated numbers must not turn one error into a screenful.
+const OTHERS_NAMED: usize = 10;
 
 /// How a JSON text spells its floats, so that a document written anew from its value keeps
 /// each number as the user wrote it: serde_json reads `-0`, `0.0`, `1e2`, `1E-7` into `f64`s
@@ -857,6 +880,46 @@ mod tests {
             "{err}"
         );
         assert!(refuse_inexact(file, None, text, &[""], "repair").is_err());
+    }
+
+    /// Every inexact number of the parts written is named, the first as the error's place;
+    /// past [`OTHERS_NAMED`] others, how many more.
+    #[test]
+    fn every_inexact_number_is_named() {
+        let text = r#"{"a": 1e-400, "b": [1, 18446744073709551616], "c": 0.10000000000000000001}"#;
+        let err = refuse_inexact(Path::new("t.json"), None, text, &[""], "repair")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.json: at /a: the number 1e-400 is read as 0.0"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "and repair would write it so; so it would 2 other numbers: \
+                 18446744073709551616 at /b/1 (read as 1.8446744073709552e+19), \
+                 0.10000000000000000001 at /c (read as 0.1); nothing was written"
+            ),
+            "{err}"
+        );
+        let many: Vec<String> = (0..13).map(|i| format!("1e-40{i}")).collect();
+        let text = format!("[{}]", many.join(", "));
+        let err = refuse_inexact(Path::new("t.json"), Some(2), &text, &[""], "compile")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.json: line 2, at /0: the number 1e-400"),
+            "{err}"
+        );
+        assert!(
+            err.contains("so it would 12 other numbers: 1e-401 at /1"),
+            "{err}"
+        );
+        assert!(
+            err.contains("1e-4010 at /10 (read as 0.0) and 2 more;"),
+            "{err}"
+        );
+        assert!(!err.contains("/11"), "{err}");
     }
 
     /// Floats come back as written where the text spells their value one way; integers,

@@ -144,6 +144,31 @@ pub struct ArgsReport<'a> {
 }
 
 impl ArgsReport<'_> {
+    /// Adds a problem (keyword `number-precision`) for each of `inexact`, the numbers of the
+    /// arguments read as another value than sent ([`inexact_numbers`]): the check judged the
+    /// value read, so it cannot vouch for the one sent, and a tool reading the arguments gets
+    /// either value as its parser reads numbers (doubles the rounded one, big integers or
+    /// decimals the exact one). An exit code that passed such a call would vouch for what was
+    /// not checked; the retry message asks the model for a number read exactly.
+    pub fn cannot_vouch_for(&mut self, inexact: &[crate::json::InexactNumberAt]) {
+        for n in inexact {
+            self.problems.push(Problem {
+                message: format!(
+                    "{}: the number {} cannot be checked as sent: it is read as {} (a 64-bit \
+                     float), so whether it is valid cannot be told; send it with at most 15 \
+                     significant digits, or as 0 if it is nearer 0 than 1e-307 (an integer \
+                     from -2^63 to 2^64-1 is read exactly).",
+                    place(&n.pointer),
+                    n.written,
+                    n.read_as
+                ),
+                pointer: n.pointer.clone(),
+                keyword: Cow::Borrowed("number-precision"),
+                expected: Cow::Borrowed(crate::json::EXACT_NUMBERS),
+            });
+        }
+    }
+
     /// Quotes each number a problem starts with as the model sent it in the arguments text
     /// `text` (as [`parse_arguments`] takes it), not as serde_json reads it: `-0` (read as
     /// `-0.0`), `1e2` (`100.0`), `18446744073709551617` (`1.8446744073709552e+19`). A model told
@@ -779,27 +804,14 @@ fn out_of_range(text: &str, error: &crate::Error, max_depth: usize) -> Option<Se
     })
 }
 
-/// A number of the arguments that is not checked as sent: serde_json reads it into an `f64`
-/// that is not its value (an integer past 2^64 or 2^53, more significant digits than 17,
-/// an underflow to 0). The check sees `checked_as`; a tool that parses the arguments into
-/// doubles gets the same value, one with big integers gets `sent`. (serde_json's
-/// `arbitrary_precision` feature would keep the digits, but it changes every `Value` number
-/// of the crate and its dependencies, so toolwire does not turn it on.)
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct InexactNumber {
-    /// JSON Pointer of the number in the arguments object.
-    pub pointer: String,
-    /// The number as sent.
-    pub sent: String,
-    /// The value the check saw.
-    pub checked_as: Value,
-}
-
 /// The numbers of the arguments text `text` (as [`parse_arguments`] takes it: the object, or
-/// OpenAI's string holding it) that are checked as another value ([`InexactNumber`]), in
-/// order. Empty when `text` is not JSON.
-pub fn inexact_numbers(text: &str) -> Vec<InexactNumber> {
-    object_text(text).map_or_else(Vec::new, |t| inexact_in(&t))
+/// OpenAI's string holding it) that are checked as another value: serde_json reads each into
+/// an `f64` that is not its value (an integer past 2^64, more significant digits than 17, an
+/// underflow to 0), in order. Empty when `text` is not JSON. The same
+/// [`crate::json::InexactNumberAt`] (with no line) that `check` lists, so that both commands'
+/// JSON names such a number alike (`pointer`, `written`, `read_as`).
+pub fn inexact_numbers(text: &str) -> Vec<crate::json::InexactNumberAt> {
+    object_text(text).map_or_else(Vec::new, |t| crate::json::InexactNumberAt::all_in(&t, None))
 }
 
 /// `written`, JSON text serde_json wrote from the arguments of the arguments text `text` (as
@@ -823,17 +835,6 @@ fn object_text(text: &str) -> Option<Cow<'_, str>> {
         Ok(Value::String(_)) | Err(_) => None,
         Ok(_) => Some(Cow::Borrowed(text)),
     }
-}
-
-fn inexact_in(text: &str) -> Vec<InexactNumber> {
-    crate::json::inexact_numbers(text)
-        .into_iter()
-        .map(|n| InexactNumber {
-            pointer: n.pointer,
-            sent: n.written.to_string(),
-            checked_as: Value::Number(n.read_as),
-        })
-        .collect()
 }
 
 /// Reads tool-call arguments as models send them: a JSON object, or (OpenAI's form) a JSON
@@ -2715,7 +2716,7 @@ mod tests {
         );
         let said: Vec<(&str, &str)> = found
             .iter()
-            .map(|n| (n.pointer.as_str(), n.sent.as_str()))
+            .map(|n| (n.pointer.as_str(), n.written.as_str()))
             .collect();
         assert_eq!(
             said,
@@ -2725,15 +2726,51 @@ mod tests {
                 ("/tiny", "1e-400")
             ]
         );
-        assert_eq!(
-            found[0].checked_as,
-            serde_json::json!(1.2345678901234568e22)
-        );
+        assert_eq!(found[0].read_as.as_f64(), Some(1.2345678901234568e22));
+        assert_eq!(found[2].read_as.as_f64(), Some(0.0));
         // OpenAI's string form is read inside; text that is not JSON has none.
         let inner = inexact_numbers(r#""{\"x\": [99999999999999999999]}""#);
         assert_eq!(inner.len(), 1);
         assert_eq!(inner[0].pointer, "/x/0");
         assert!(inexact_numbers("{").is_empty());
+    }
+
+    /// A number read as another value makes the call invalid even where the check of the
+    /// value read passed (2^64 + 1 is read as 2^64, which `maximum: 2^64` allows): the
+    /// problem names the number as sent and as read; a call without one is left as it was.
+    #[test]
+    fn a_number_read_inexactly_is_a_problem_of_the_call() {
+        let schema = ArgsSchema::new(
+            &serde_json::from_str(r#"{"properties": {"id": {"maximum": 18446744073709551616}}}"#)
+                .unwrap(),
+        )
+        .unwrap();
+        let text = r#"{"id": 18446744073709551617}"#;
+        let call = serde_json::from_str(text).unwrap();
+        let mut report = schema.check(&call, Coercions::NONE);
+        assert!(report.is_valid(), "the value read passes: {report:?}");
+        report.cannot_vouch_for(&inexact_numbers(text));
+        assert!(!report.is_valid());
+        let [p] = report.problems.as_slice() else {
+            panic!("{report:?}")
+        };
+        assert_eq!(
+            (p.pointer.as_str(), &*p.keyword),
+            ("/id", "number-precision")
+        );
+        assert!(
+            p.message.starts_with(
+                "/id: the number 18446744073709551617 cannot be checked as sent: it is read as \
+                 1.8446744073709552e+19 (a 64-bit float), so whether it is valid cannot be told"
+            ),
+            "{}",
+            p.message
+        );
+        let exact = r#"{"id": 18446744073709551615}"#;
+        let call = serde_json::from_str(exact).unwrap();
+        let mut report = schema.check(&call, Coercions::NONE);
+        report.cannot_vouch_for(&inexact_numbers(exact));
+        assert!(report.is_valid(), "{report:?}");
     }
 
     /// A problem names the number the model sent as it sent it, in either form of the

@@ -108,7 +108,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         Sent::Value(_) => {
             let text = call_text.as_deref().unwrap_or(&args.call);
             report.quote_numbers_as_sent(text);
-            (inexact_numbers(text), crate::args::duplicate_keys(text))
+            let inexact = inexact_numbers(text);
+            report.cannot_vouch_for(&inexact);
+            (inexact, crate::args::duplicate_keys(text))
         }
         _ => (Vec::new(), Vec::new()),
     };
@@ -212,8 +214,8 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 } else {
                     &n.pointer
                 },
-                n.sent,
-                n.checked_as
+                n.written,
+                n.read_as
             );
         }
         for d in &twice {

@@ -120,8 +120,10 @@ pub enum Command {
     /// the human output says "ok after treating null as absent at POINTER", and `--format
     /// json` lists them in `absent_nulls` and gives the arguments without them in
     /// `arguments`. Forward those, not the model's: a server validating the declared schema
-    /// (Pydantic, zod) rejects the null. Exit 0: valid; 1: problems (arguments that are not
-    /// JSON too); 2: bad input.
+    /// (Pydantic, zod) rejects the null. A number read as another value than sent (an integer
+    /// past 2^64, more than 17 significant digits, `1e-400`) is a problem: the check judged
+    /// the 64-bit float read, so it cannot vouch for the number sent. Exit 0: valid; 1:
+    /// problems (arguments that are not JSON too); 2: bad input.
     Args(args::ArgsArgs),
     /// Explain a provider's rejection of a request.
     Explain(explain::ExplainArgs),

@@ -7,6 +7,12 @@
 //! [`MAX_REF_HOPS`] references are expanded inside one another, the result nests no deeper
 //! than [`crate::input::LIMITS`] allows, and it has at most `max_nodes` schema nodes (the
 //! expansion cap).
+//!
+//! Keywords beside a `$ref` apply together with its target (JSON Schema 2019-09 on), so they
+//! are merged into the copy where one schema can say both (an annotation replaces the
+//! target's, `required` lists are joined, `properties` declaring other names are joined);
+//! where the two set one keyword differently, both are kept as `allOf: [target, siblings]`
+//! when the profile takes `allOf` ([`Conflicts`]), and the inlining is refused otherwise.
 
 use serde_json::{Map, Value};
 
@@ -21,6 +27,35 @@ pub const MAX_INLINE_NODES: usize = 10_000;
 
 /// Sibling keywords a `$ref` may carry that only annotate; they override the target's.
 const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "$comment"];
+
+/// Keywords each read in the light of the others of its group (`additionalProperties` covers
+/// the names that `properties` and `patternProperties` do not declare; `items` the positions
+/// past `prefixItems`): one group's keywords from the target and from beside the `$ref` cannot
+/// be pooled, as that would change what the pooled `additionalProperties` or `items` covers.
+const RELATED: &[&[&str]] = &[
+    &[
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+    ],
+    &[
+        "prefixItems",
+        "items",
+        "additionalItems",
+        "unevaluatedItems",
+    ],
+];
+
+/// What inlining does with a keyword beside a `$ref` that its target also sets, to another
+/// value (so that the two schemas cannot be merged into one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflicts {
+    /// Refuse to inline the schema (the profile rejects `allOf`).
+    Refuse,
+    /// Write `allOf: [target, siblings]`, which applies both, as the `$ref` did.
+    AllOf,
+}
 
 /// The root's containers of definitions, dropped once every reference into them is inlined.
 fn is_definitions(k: &str) -> bool {
@@ -49,6 +84,9 @@ pub struct Inlined {
     /// The annotations of the target (`description`, `title`, ...) that a keyword beside the
     /// `$ref` replaced, with the target's values: what the provider no longer sees there.
     pub replaced: Vec<(String, Value)>,
+    /// The keyword beside the `$ref` that its target set differently, when the two were kept
+    /// as the branches of an `allOf` ([`Conflicts::AllOf`]).
+    pub all_of: Option<String>,
 }
 
 /// Why `toolwire repair` (with its default expansion cap, [`MAX_INLINE_NODES`]) refuses to
@@ -92,8 +130,19 @@ pub fn refusal_text_for(r: &Refusal, own: &str) -> String {
 /// it stays within a few hundred frames whatever `root` holds; it runs on a thread with a
 /// stack of its own ([`crate::json::on_deep_stack`]), so it fits a caller on a small stack.
 pub fn inline(root: &Value, max_nodes: usize) -> Result<(Value, Vec<Inlined>), Refusal> {
+    inline_with(root, max_nodes, Conflicts::Refuse)
+}
+
+/// [`inline`], with a keyword beside a `$ref` that its target sets differently handled as
+/// `conflicts` says.
+pub fn inline_with(
+    root: &Value,
+    max_nodes: usize,
+    conflicts: Conflicts,
+) -> Result<(Value, Vec<Inlined>), Refusal> {
     let mut cx = Cx {
         root,
+        conflicts,
         budget: max_nodes,
         max_nodes,
         max_depth: crate::input::LIMITS.max_depth,
@@ -140,6 +189,7 @@ fn frames_at_most(root: &Value) -> usize {
 
 struct Cx<'a> {
     root: &'a Value,
+    conflicts: Conflicts,
     budget: usize,
     max_nodes: usize,
     /// Deepest nesting of the result (brackets counted, as files are).
@@ -301,6 +351,7 @@ impl Cx<'_> {
             pointer: here.clone(),
             reference: text.to_string(),
             replaced: Vec::new(),
+            all_of: None,
         });
         let done = self.done.len() - 1;
         // The root's definitions go with every reference to them, as where the root has no
@@ -317,25 +368,107 @@ impl Cx<'_> {
                 "`$ref` to `{text}` has keywords next to it but its target is not an object schema"
             )));
         };
+        // Expanded first, so that a sibling holding the same `$ref` as the target compares equal.
+        let mut beside = Map::new();
         for (k, v) in siblings {
-            match obj.get(k) {
-                Some(existing) if existing != v && !ANNOTATIONS.contains(&k.as_str()) => {
-                    return Err(refuse(format!(
-                        "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
-                    )));
-                }
-                Some(existing) if existing != v => {
-                    self.done[done].replaced.push((k.clone(), existing.clone()));
-                    obj.insert(k.clone(), v.clone());
-                }
-                _ => {
-                    let nv = self.keyword(k, v, at, depth)?;
-                    obj.insert(k.clone(), nv);
-                }
-            }
+            beside.insert(k.clone(), self.keyword(k, v, at, depth)?);
         }
-        Ok(expanded)
+        let Some(k) = conflict(obj, &beside) else {
+            for (k, v) in beside {
+                let joined = match (obj.get(&k), v) {
+                    (Some(existing), v) if *existing == v => continue,
+                    (Some(existing), v) if ANNOTATIONS.contains(&k.as_str()) => {
+                        self.done[done].replaced.push((k.clone(), existing.clone()));
+                        v
+                    }
+                    (Some(Value::Array(names)), Value::Array(more)) => {
+                        let mut names = names.clone();
+                        for n in more {
+                            if !names.contains(&n) {
+                                names.push(n);
+                            }
+                        }
+                        Value::Array(names)
+                    }
+                    (Some(Value::Object(props)), Value::Object(more)) => {
+                        let mut props = props.clone();
+                        props.extend(more);
+                        Value::Object(props)
+                    }
+                    (_, v) => v,
+                };
+                obj.insert(k, joined);
+            }
+            return Ok(expanded);
+        };
+        if self.conflicts == Conflicts::Refuse {
+            return Err(refuse(format!(
+                "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
+            )));
+        }
+        // Two levels deeper (`allOf` and its list), and three nodes more.
+        if depth + 2 + crate::json::value_depth(&expanded) > self.max_depth {
+            return Err(Refusal {
+                pointer: at.to_string(),
+                reference: false,
+                reason: format!(
+                    "inlining the `$ref`s would nest the schema deeper than {} levels (the \
+                     nesting cap)",
+                    self.max_depth
+                ),
+            });
+        }
+        for _ in 0..3 {
+            self.spend(at)?;
+        }
+        // Annotations stay on the schema itself, where the provider reads them.
+        let (notes, rest): (Map<String, Value>, Map<String, Value>) = beside
+            .into_iter()
+            .partition(|(k, _)| ANNOTATIONS.contains(&k.as_str()));
+        let mut out = notes;
+        out.insert(
+            "allOf".into(),
+            Value::Array(vec![expanded, Value::Object(rest)]),
+        );
+        self.done[done].all_of = Some(k);
+        Ok(Value::Object(out))
     }
+}
+
+/// The first keyword beside a `$ref` (`beside`) that keeps it from being merged into its
+/// target: one the target sets to another value (an annotation replaces the target's; two
+/// `required` lists, or `properties` declaring other names, are joined), or one of a group of
+/// [`RELATED`] keywords that both use, other than `properties` alone on each side.
+fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<String> {
+    let joined = |k: &str, ours: &Value, theirs: &Value| match (k, ours, theirs) {
+        ("required", Value::Array(_), Value::Array(_)) => true,
+        ("properties", Value::Object(a), Value::Object(b)) => {
+            b.iter().all(|(name, s)| a.get(name).is_none_or(|t| t == s))
+        }
+        _ => ANNOTATIONS.contains(&k),
+    };
+    if let Some((k, _)) = beside
+        .iter()
+        .find(|(k, v)| target.get(*k).is_some_and(|t| t != *v && !joined(k, t, v)))
+    {
+        return Some(k.clone());
+    }
+    RELATED.iter().find_map(|group| {
+        let ours: Vec<&String> = target
+            .keys()
+            .filter(|k| group.contains(&k.as_str()))
+            .collect();
+        let theirs: Vec<&String> = beside
+            .keys()
+            .filter(|k| group.contains(&k.as_str()))
+            .collect();
+        let pooled = ours.is_empty()
+            || theirs.is_empty()
+            || (ours == ["properties"] && theirs == ["properties"])
+            || (ours.len() == theirs.len()
+                && theirs.iter().all(|k| target.get(*k) == beside.get(*k)));
+        (!pooled).then(|| theirs[0].clone())
+    })
 }
 
 #[cfg(test)]
@@ -387,19 +520,23 @@ mod tests {
 
     /// A root that is a `$ref` loses its definitions too, and the subschemas of the keywords
     /// beside that `$ref` are inlined as anywhere else (found by a fresh-user trial: the root's
-    /// `$defs` stayed while the report said it was dropped).
+    /// `$defs` stayed while the report said it was dropped). The target's
+    /// `additionalProperties` covers `y` too, so the two are kept apart, in an `allOf`
+    /// (pooled, `y` would escape it).
     #[test]
     fn a_root_ref_takes_its_definitions_and_its_siblings_refs_with_it() {
         let s = json!({"$ref":"#/$defs/R","properties":{"y":{"$ref":"#/definitions/S"}},
             "$defs":{"R":{"type":"object","additionalProperties":{"$ref":"#/$defs/T"}},"T":{"type":"string"}},
             "definitions":{"S":{"type":"integer"}}});
-        let (out, done) = inline(&s, MAX_INLINE_NODES).unwrap();
+        let (out, done) = inline_with(&s, MAX_INLINE_NODES, Conflicts::AllOf).unwrap();
         assert_eq!(
             out,
-            json!({"type":"object","additionalProperties":{"type":"string"},
-                "properties":{"y":{"type":"integer"}}})
+            json!({"allOf":[{"type":"object","additionalProperties":{"type":"string"}},
+                {"properties":{"y":{"type":"integer"}}}]})
         );
         assert_eq!(done.len(), 3);
+        let e = inline(&s, MAX_INLINE_NODES).unwrap_err();
+        assert_eq!((e.pointer.as_str(), e.reference), ("/$ref", true));
     }
 
     #[test]
@@ -563,12 +700,72 @@ mod tests {
     #[test]
     fn conflicting_siblings_are_refused() {
         let s = json!({"properties":{"a":{"$ref":"#/$defs/A","type":"integer"}},"$defs":{"A":{"type":"string"}}});
-        assert!(
-            inline(&s, 100)
-                .unwrap_err()
-                .reason
-                .contains("sets differently")
+        let e = inline(&s, 100).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a/$ref");
+        assert_eq!(
+            e.reason,
+            "`$ref` to `#/$defs/A` sits next to `type`, which its target also sets differently"
         );
+    }
+
+    /// Keywords beside a `$ref` apply with its target: merged where one schema says both
+    /// (M5 of an adversarial trial: structural siblings were lost or the tool refused).
+    #[test]
+    fn siblings_are_merged_into_the_target_where_one_schema_says_both() {
+        let s = json!({"properties":{"a":{"$ref":"#/$defs/A","description":"mine",
+                "properties":{"extra":{"$ref":"#/$defs/N"},"k":{"type":"string"}},
+                "required":["extra","k"],"minProperties":1}},
+            "$defs":{"A":{"type":"object","description":"an A","properties":{"k":{"type":"string"}},
+                "required":["k"]},"N":{"type":"integer"}}});
+        for conflicts in [Conflicts::Refuse, Conflicts::AllOf] {
+            let (out, done) = inline_with(&s, 100, conflicts).unwrap();
+            assert_eq!(
+                out,
+                json!({"properties":{"a":{"type":"object","description":"mine",
+                    "properties":{"k":{"type":"string"},"extra":{"type":"integer"}},
+                    "required":["k","extra"],"minProperties":1}}})
+            );
+            let a = done.iter().find(|d| d.reference == "#/$defs/A").unwrap();
+            assert_eq!(a.replaced, [("description".to_string(), json!("an A"))]);
+            assert_eq!(a.all_of, None);
+        }
+    }
+
+    /// Where the target and the siblings set one keyword differently, or pool keywords read
+    /// together (`additionalProperties` beside the target's `properties`), both are kept as
+    /// `allOf` where allowed, the sibling annotations on the schema itself; else refused,
+    /// naming the `$ref` and the keyword.
+    #[test]
+    fn conflicting_siblings_are_kept_as_all_of_or_refused() {
+        let defs = json!({"A":{"type":"object","properties":{"k":{"type":"string"}}}});
+        for (beside, keyword) in [
+            (json!({"properties":{"k":{"type":"integer"}}}), "properties"),
+            (
+                json!({"additionalProperties":false}),
+                "additionalProperties",
+            ),
+            (json!({"type":["object","null"]}), "type"),
+        ] {
+            let mut a = json!({"$ref":"#/$defs/A","title":"T"});
+            a.as_object_mut()
+                .unwrap()
+                .extend(beside.as_object().unwrap().clone());
+            let s = json!({"properties":{"a":a},"$defs":defs});
+            let (out, done) = inline_with(&s, 100, Conflicts::AllOf).unwrap();
+            assert_eq!(
+                out,
+                json!({"properties":{"a":{"title":"T","allOf":[defs["A"], beside]}}}),
+                "{keyword}"
+            );
+            assert_eq!(done[0].all_of.as_deref(), Some(keyword));
+            assert!(done[0].replaced.is_empty());
+            let e = inline_with(&s, 100, Conflicts::Refuse).unwrap_err();
+            assert_eq!(e.pointer, "/properties/a/$ref");
+            assert!(
+                e.reason.contains(&format!("sits next to `{keyword}`")),
+                "{e:?}"
+            );
+        }
     }
 
     #[test]

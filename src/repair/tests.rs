@@ -1652,13 +1652,14 @@ fn a_dropped_keyword_is_said_once_and_reported_as_written() {
 }
 
 /// A place refused for one reason under two kinds (a `$ref` that is plain and has siblings)
-/// is listed once.
+/// is listed once. (Where `allOf` is allowed the conflicting `type` is kept in one.)
 #[test]
 fn one_place_refused_for_one_reason_is_listed_once() {
     let p = profile(&[
         "keyword-allowed: $ref (local $defs)",
         "keyword-allowed: $ref (with siblings)",
         "keyword-allowed: $defs",
+        "keyword-allowed: allOf",
     ]);
     let t = tool(
         "f",
@@ -1839,4 +1840,73 @@ fn a_sibling_beside_a_ref_is_not_repairable_when_the_tool_cannot_be_inlined() {
         "{found:#?}"
     );
     assert_eq!(repair_one(&fine, &p).outcome, Outcome::Repaired);
+}
+
+/// Where the profile refuses `$ref`, the keywords beside one are kept with the inlined
+/// target (M5 of an adversarial trial): merged where one schema says both, an `allOf` of the
+/// two where they set one keyword differently and the profile takes `allOf`, else the tool is
+/// refused naming the `$ref` and the keyword. Each repaired tool is checked again
+/// (`repair_one`).
+#[test]
+fn keywords_beside_an_inlined_ref_are_merged_kept_as_all_of_or_refused() {
+    let refs = [
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $ref (with siblings)",
+        "keyword-allowed: $defs",
+    ];
+    let defs = json!({"A":{"type":"object","description":"an A",
+        "properties":{"k":{"type":"string"}},"required":["k"]}});
+    let merged = tool(
+        "m",
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"x",
+            "properties":{"extra":{"type":"integer"}},"required":["extra"]}},"$defs":defs}),
+    );
+    let conflicting = tool(
+        "c",
+        json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"x",
+            "properties":{"k":{"type":"string","maxLength":3}}}},"$defs":defs}),
+    );
+    let mut with_all_of = refs.to_vec();
+    with_all_of.push("keyword-allowed: allOf");
+    for rejected in [refs.to_vec(), with_all_of.clone()] {
+        let r = repair_one(&merged, &profile(&rejected));
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.unwrap()["properties"]["a"],
+            json!({"type":"object","description":"x",
+                "properties":{"k":{"type":"string"},"extra":{"type":"integer"}},
+                "required":["k","extra"]})
+        );
+    }
+
+    let r = repair_one(&conflicting, &profile(&refs));
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap()["properties"]["a"],
+        json!({"description":"x","allOf":[defs["A"],
+            {"properties":{"k":{"type":"string","maxLength":3}}}]})
+    );
+    let said = r
+        .changes
+        .iter()
+        .find(|c| c.pointer == "/properties/a/$ref")
+        .unwrap();
+    assert!(
+        said.action.contains("first branch of an `allOf`")
+            && said.action.contains("both set `properties`"),
+        "{said:?}"
+    );
+
+    let r = repair_one(&conflicting, &profile(&with_all_of));
+    assert_eq!(r.outcome, Outcome::Refused);
+    let at_ref = r
+        .refusals
+        .iter()
+        .find(|x| x.pointer == "/properties/a/$ref")
+        .unwrap();
+    assert!(
+        at_ref.reason.contains("sits next to `properties`")
+            && at_ref.reason.contains("(at /properties/a/$ref)"),
+        "{at_ref:?}"
+    );
 }

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::*;
+use crate::repair::refs::Conflicts;
 
 pub(super) fn keyword(
     tool: &Tool,
@@ -10,6 +11,7 @@ pub(super) fn keyword(
     k: &str,
     form: Option<&str>,
     max_nodes: usize,
+    conflicts: Conflicts,
 ) -> Found {
     // The key as written (a finding about `x-vendor` points at the real `x-...` key).
     let (node, real) = place::split_keyword(&f.pointer)
@@ -47,9 +49,11 @@ pub(super) fn keyword(
         ("$ref", Some(value::REF_WITH_OTHER)) => drop_other_ref_siblings(tool, rule, &node),
         ("$ref", form) => match form.and_then(crate::profile::rules::ref_unsupported::sibling_of) {
             Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
-            None => inline_refs(tool, rule, &f.pointer, max_nodes),
+            None => inline_refs(tool, rule, &f.pointer, max_nodes, conflicts),
         },
-        ("$defs" | "definitions", _) => inline_refs(tool, rule, &f.pointer, max_nodes),
+        ("$defs" | "definitions", _) => {
+            inline_refs(tool, rule, &f.pointer, max_nodes, conflicts)
+        }
         ("anyOf" | "oneOf", Some(value::NULL_BRANCH)) => null_branch(tool, rule, &node, k),
         ("anyOf", Some(value::WITH_SIBLINGS)) => push_siblings(tool, rule, &node),
         ("anyOf" | "oneOf", _) if has_null_branch(map, k) => null_branch(tool, rule, &node, k),
@@ -232,9 +236,15 @@ fn drop_other_ref_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
 }
 
 /// Every local `$ref` of the tool inlined, or why not, said of the finding's place `own`.
-fn inline_refs(tool: &Tool, rule: &str, own: &str, max_nodes: usize) -> Found {
+fn inline_refs(
+    tool: &Tool,
+    rule: &str,
+    own: &str,
+    max_nodes: usize,
+    conflicts: Conflicts,
+) -> Found {
     let schema = tool.parameters.as_ref().ok_or("no schema")?;
-    match crate::repair::refs::inline(schema, max_nodes) {
+    match crate::repair::refs::inline_with(schema, max_nodes, conflicts) {
         Ok((out, done)) => {
             let mut t = tool.clone();
             t.parameters = Some(out);
@@ -252,12 +262,15 @@ fn inline_refs(tool: &Tool, rule: &str, own: &str, max_nodes: usize) -> Found {
                             said.join(", ")
                         )
                     });
-                    change(
-                        &d.pointer,
-                        rule,
-                        format!("inlined `$ref: {}`", d.reference),
-                        lost,
-                    )
+                    let action = match &d.all_of {
+                        Some(k) => format!(
+                            "inlined `$ref: {}` as the first branch of an `allOf` whose second \
+                             holds the keywords beside it (both set `{k}`, and both apply)",
+                            d.reference
+                        ),
+                        None => format!("inlined `$ref: {}`", d.reference),
+                    };
+                    change(&d.pointer, rule, action, lost)
                 })
                 .collect();
             for k in ["$defs", "definitions"] {

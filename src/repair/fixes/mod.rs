@@ -261,14 +261,20 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_node
             f.parameter
         ));
     };
+    // What JSON Schema applies together beside a `$ref` stays together as `allOf` where the
+    // profile does not reject it.
+    let conflicts = match profile.lookup(&Feat::Keyword("allOf"), crate::case::Placement::Nested) {
+        Slot::Rejected(_) => crate::repair::refs::Conflicts::Refuse,
+        _ => crate::repair::refs::Conflicts::AllOf,
+    };
     match param {
-        Param::Keyed(Kind::Keyword, k) => keyword(tool, f, &k, None, max_inline_nodes),
+        Param::Keyed(Kind::Keyword, k) => keyword(tool, f, &k, None, max_inline_nodes, conflicts),
         Param::Keyed(Kind::KeywordForm, kf) => {
             let (k, form) = kf
                 .rsplit_once(" (")
                 .map(|(k, f)| (k.to_string(), f.trim_end_matches(')').to_string()))
                 .unwrap_or((kf.clone(), String::new()));
-            keyword(tool, f, &k, Some(&form), max_inline_nodes)
+            keyword(tool, f, &k, Some(&form), max_inline_nodes, conflicts)
         }
         Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),

@@ -187,37 +187,56 @@ fn notes_on_reading(
     duplicate_keys: &[crate::json::duplicates::DuplicateKey],
     inexact: &[crate::json::InexactNumberAt],
 ) -> Result<()> {
-    let mut notes = Vec::new();
+    // Each note with the JSON Lines line it is about, where it is about one: an annotation
+    // shows on that line.
+    let mut notes: Vec<(Option<usize>, String)> = Vec::new();
     if tools == 0 {
-        notes.push("only built-in tools, which carry no schema: nothing to check".to_string());
+        notes.push((
+            None,
+            "only built-in tools, which carry no schema: nothing to check".to_string(),
+        ));
     }
-    notes.extend(empty_lines_note(empty_lines, "nothing there to check"));
-    notes.extend(duplicate_key_notes(duplicate_keys, "checked"));
+    let one_line = match empty_lines {
+        [line] => Some(*line),
+        _ => None,
+    };
+    notes.extend(
+        empty_lines_note(empty_lines, "nothing there to check").map(|note| (one_line, note)),
+    );
+    notes.extend(
+        duplicate_keys
+            .iter()
+            .map(|d| d.line)
+            .zip(duplicate_key_notes(duplicate_keys, "checked")),
+    );
     for n in inexact {
         let at = match n.line {
             Some(line) => format!("line {line}, at {}", n.pointer),
             None => format!("at {}", n.pointer),
         };
-        notes.push(format!(
-            "{at}: {} and checked so; `repair` and `compile` refuse to write it rounded, so no \
+        notes.push((
+            n.line,
+            format!(
+                "{at}: {} and checked so; `repair` and `compile` refuse to write it rounded, so no \
              finding of this {} is marked repairable ({})",
-            crate::json::read_as_said(&n.written, &n.read_as),
-            if n.line.is_some() { "line" } else { "document" },
-            crate::json::EXACT_NUMBERS
+                crate::json::read_as_said(&n.written, &n.read_as),
+                if n.line.is_some() { "line" } else { "document" },
+                crate::json::EXACT_NUMBERS
+            ),
         ));
     }
     if format == OutputFormat::Github {
         let file = file.display().to_string();
-        for note in notes {
+        for (line, note) in notes {
             emit(&format!(
                 "{}\n",
-                crate::report::github::notice(&file, &note)
+                crate::report::github::notice(&file, line, &note)
             ))?;
         }
     } else {
         // Named as errors name it, so that every line about one input reads alike.
         let file = crate::error::file_name(file);
-        for note in notes {
+        for (_, note) in notes {
             eprintln!("toolwire: {file}: {note}");
         }
     }

@@ -22,19 +22,8 @@ pub fn render(findings: &[Finding], locate: impl Fn(&Finding) -> Site) -> String
 
 /// The workflow command for one finding.
 pub fn annotation(f: &Finding, site: &Site) -> String {
-    let mut props = Vec::new();
-    // Standard input is no file of the repository: `file=-` would point the annotation at
-    // one, so it goes without a file and its message names the input as notes do.
     let stdin = site.file == crate::report::STDIN;
-    if !site.file.is_empty() && !stdin {
-        props.push(format!("file={}", escape_property(&site.file)));
-        if let Some(line) = site.line {
-            props.push(format!("line={line}"));
-            if let Some(col) = site.column {
-                props.push(format!("col={col}"));
-            }
-        }
-    }
+    let mut props = place(site);
     props.push(format!(
         "title={}",
         escape_property(&format!("toolwire {}", f.rule))
@@ -81,21 +70,47 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
 }
 
 /// A note on reading `file` (a key written twice, a JSON Lines line with no tool) as a
-/// `::notice` on the file, `note` being the text standard error would carry after
-/// `toolwire: FILE: `. Written beside the findings so that the only `toolwire: FILE:` lines on
-/// standard error are errors: the action annotates those as errors. Standard input goes
-/// without a file, named in the message, as in [`annotation`].
-pub fn notice(file: &str, note: &str) -> String {
-    let (file_prop, message) = if file == crate::report::STDIN {
-        let stdin = crate::error::file_name(std::path::Path::new(file));
-        (String::new(), format!("{stdin}: {note}"))
-    } else {
-        (format!("file={},", escape_property(file)), note.to_string())
+/// `::notice` on the file, at `line` where the note is about one JSON Lines line, `note`
+/// being the text standard error would carry after `toolwire: FILE: `. Written beside the
+/// findings so that the only `toolwire: FILE:` lines on standard error are errors: the action
+/// annotates those as errors. Standard input goes without a file, named in the message, as in
+/// [`annotation`].
+pub fn notice(file: &str, line: Option<usize>, note: &str) -> String {
+    let site = Site {
+        file: file.to_string(),
+        line,
+        column: None,
     };
-    format!(
-        "::notice {file_prop}title=toolwire::{}",
-        escape_data(&message)
-    )
+    let mut props = place(&site);
+    props.push("title=toolwire".to_string());
+    let message = if file == crate::report::STDIN {
+        let stdin = crate::error::file_name(std::path::Path::new(file));
+        format!("{stdin}: {note}")
+    } else {
+        note.to_string()
+    };
+    format!("::notice {}::{}", props.join(","), escape_data(&message))
+}
+
+/// The `file`, `line` and `col` properties of `site`, as far as it knows them. Standard input
+/// is no file of the repository: `file=-` would point the annotation at one, so it goes
+/// without a file (the message names the input) but keeps its line, which still says which
+/// JSON Lines request of the input the annotation is about.
+fn place(site: &Site) -> Vec<String> {
+    let mut props = Vec::new();
+    if site.file.is_empty() {
+        return props;
+    }
+    if site.file != crate::report::STDIN {
+        props.push(format!("file={}", escape_property(&site.file)));
+    }
+    if let Some(line) = site.line {
+        props.push(format!("line={line}"));
+        if let Some(col) = site.column {
+            props.push(format!("col={col}"));
+        }
+    }
+    props
 }
 
 /// The runner's escaping, then every other control character and bidi control written as
@@ -154,19 +169,27 @@ mod tests {
     }
 
     /// Standard input is no file of the repository: `file=-` pointed the annotation at a file
-    /// named `-`.
+    /// named `-`. Its line stays: it says which JSON Lines request the finding is about
+    /// (before, an annotation on standard input had none).
     #[test]
     fn standard_input_is_named_in_the_message_not_as_a_file() {
         let site = Site {
             file: crate::report::STDIN.into(),
             line: Some(3),
-            column: None,
+            column: Some(7),
         };
         let a = annotation(&finding(), &site);
         assert!(
             a.starts_with(
-                "::error title=toolwire keyword-unsupported::standard input: tool `search` at "
+                "::error line=3,col=7,title=toolwire keyword-unsupported::standard input: tool \
+                 `search` at "
             ),
+            "{a}"
+        );
+        let no_line = Site { line: None, ..site };
+        let a = annotation(&finding(), &no_line);
+        assert!(
+            a.starts_with("::error title=toolwire keyword-unsupported::standard input: "),
             "{a}"
         );
     }
@@ -178,14 +201,29 @@ mod tests {
         assert_eq!(
             notice(
                 "a,b.json",
+                None,
                 "at /x: the key `type` is written more than once; 100%"
             ),
             "::notice file=a%2Cb.json,title=toolwire::at /x: the key `type` is written more \
              than once; 100%25"
         );
         assert_eq!(
-            notice(crate::report::STDIN, "line 2 holds no tools"),
-            "::notice title=toolwire::standard input: line 2 holds no tools"
+            notice(crate::report::STDIN, None, "the input holds no tools"),
+            "::notice title=toolwire::standard input: the input holds no tools"
+        );
+    }
+
+    /// A note about one JSON Lines line is annotated on that line, of a file or of standard
+    /// input (before, notices had no line even where the message named it).
+    #[test]
+    fn reading_notes_on_a_line_carry_it() {
+        assert_eq!(
+            notice("a.jsonl", Some(4), "line 4 holds no tools"),
+            "::notice file=a.jsonl,line=4,title=toolwire::line 4 holds no tools"
+        );
+        assert_eq!(
+            notice(crate::report::STDIN, Some(2), "line 2 holds no tools"),
+            "::notice line=2,title=toolwire::standard input: line 2 holds no tools"
         );
     }
 

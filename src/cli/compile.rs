@@ -39,7 +39,8 @@ pub struct CompileArgs {
     pub output: Option<PathBuf>,
     /// Report format: `human` or `json` (a list, one entry per request: its tools' changes
     /// and refusals, the model's verdict, what was `written`, and `duplicate_keys`, the keys
-    /// its input wrote twice, when any).
+    /// its input wrote twice, when any). Either report goes to standard error, as standard
+    /// output carries the compiled tool blocks; with `--output`, to standard output.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
     #[command(flatten)]

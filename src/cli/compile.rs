@@ -115,11 +115,31 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     let lines = tools.format == Format::JsonLines;
     // Per request in order: its compilation's index, or `None` when it was passed over.
     let mut order: Vec<(usize, Option<usize>)> = Vec::new();
+    // The requests passed over, in the order of their `None`s in `order`: the JSON report has
+    // an entry for every request, these too (their built-ins' fate, the keys they wrote twice).
+    let mut passed: Vec<Compilation> = Vec::new();
+    // What a request not written as compiled gets (see `block` below).
+    let empty = crate::compile::empty_tool_block(&args.target);
     for (id, first_entry, request, builtins) in requests(&tools) {
         if request.is_empty() && !builtins.iter().any(taken) {
-            for b in builtins {
-                passed_over.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
+            let outcomes: Vec<BuiltinOutcome> = builtins
+                .iter()
+                .map(|b| BuiltinOutcome::of(b, &args.target))
+                .collect();
+            for b in &outcomes {
+                passed_over.push_str(&builtin_line(b));
             }
+            passed.push(Compilation {
+                target: args.target.clone(),
+                line: lines.then_some(id),
+                tools: Vec::new(),
+                builtins: outcomes,
+                wire: empty.clone(),
+                // Nothing was sent, so no request body was built.
+                request: Value::Null,
+                check: ModelCheck::NothingToSend,
+                sent: Vec::new(),
+            });
             order.push((id, None));
             continue;
         }
@@ -156,7 +176,6 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     // A request the model rejects, with no tool left, or passed over is written as the
     // target's empty tool block: leaving it out would move every later request up one place
     // (a runtime pairing output line N with input line N would send another request's tools).
-    let empty = crate::compile::empty_tool_block(&args.target);
     let block = |i: Option<usize>| match i.map(|i| &compiled[i]) {
         Some(c) if accepted(c) => &c.wire,
         _ => &empty,
@@ -174,8 +193,13 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         }
     });
     let report = if args.format == "json" {
-        let reported: Vec<Reported<'_>> = compiled
+        let mut passed = passed.iter();
+        let reported: Vec<Reported<'_>> = order
             .iter()
+            .filter_map(|&(_, i)| match i {
+                Some(i) => compiled.get(i),
+                None => passed.next(),
+            })
             .map(|c| Reported {
                 compilation: c,
                 written: if accepted(c) {

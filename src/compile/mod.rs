@@ -72,7 +72,8 @@ pub struct Compilation {
     /// (`tools` for most, Bedrock's `toolConfig`), with the tools that were not refused and
     /// the built-ins passed through, in input order.
     pub wire: Value,
-    /// The whole request body the offline model was given.
+    /// The whole request body the offline model was given; `null` where none was, for a
+    /// request the CLI passed over (built-ins only, none of which the target takes).
     pub request: Value,
     pub check: ModelCheck,
     /// Per place of the request's tool list as last sent (the numbers the model's errors

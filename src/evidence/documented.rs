@@ -174,6 +174,68 @@ pub struct Documents {
 /// Largest documented-evidence file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
+/// The top level of an evidence file: a list of entries. A file of `null` (or `~`) holds
+/// none, as an empty one does, and is refused with it; a mapping or a scalar is named as not
+/// being the list (the reader's own "expected sequence start" says neither in a file's terms).
+struct EntryList(Vec<Entry>);
+
+impl<'de> Deserialize<'de> for EntryList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Top;
+        impl<'de> serde::de::Visitor<'de> for Top {
+            type Value = EntryList;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of entries")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<EntryList, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(e) = seq.next_element()? {
+                    entries.push(e);
+                }
+                Ok(EntryList(entries))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<EntryList, E> {
+                Ok(EntryList(Vec::new()))
+            }
+            fn visit_none<E>(self) -> std::result::Result<EntryList, E> {
+                Ok(EntryList(Vec::new()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                _: A,
+            ) -> std::result::Result<EntryList, A::Error> {
+                Err(serde::de::Error::custom(not_a_list("a mapping")))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> std::result::Result<EntryList, E> {
+                Err(E::custom(not_a_list("a scalar")))
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> std::result::Result<EntryList, E> {
+                Err(E::custom(not_a_list("a scalar")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, _: u64) -> std::result::Result<EntryList, E> {
+                Err(E::custom(not_a_list("a scalar")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<EntryList, E> {
+                Err(E::custom(not_a_list("a scalar")))
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> std::result::Result<EntryList, E> {
+                Err(E::custom(not_a_list("a scalar")))
+            }
+        }
+        d.deserialize_any(Top)
+    }
+}
+
+/// The problem of an evidence file whose top level is `what`, not a list.
+fn not_a_list(what: &str) -> String {
+    format!(
+        "is not a list of entries: the file holds {what}; an evidence file is a YAML list, each entry starting `- id:`"
+    )
+}
+
 impl Documents {
     /// Reads every `*.yaml` under `dir` (none is fine: no documented evidence). Checks each
     /// entry: unique ids, a date in the allowed forms (with a note when partial or empty), a
@@ -205,7 +267,7 @@ impl Documents {
             // Quotes are folded verbatim into the matrix and the profiles: a key pasted with
             // a report's error text would be published with them.
             super::runlog::refuse_key_shaped(&path, text)?;
-            let entries: Vec<Entry> = crate::case::from_yaml(
+            let EntryList(entries) = crate::case::from_yaml(
                 &path,
                 text,
                 serde_saphyr::Options::default,
@@ -270,20 +332,30 @@ fn written_as_date(s: &str) -> bool {
         && matches!(lens.as_slice(), [4] | [4, 2] | [4, 2, 2])
 }
 
-/// Why `date` (non-empty) cannot date evidence: not a date in an allowed form, or a day not
-/// yet come (which would make the entry the newest evidence of its cells until then; a day
-/// of time-zone skew is tolerated).
-fn date_problem(date: &str) -> Option<&'static str> {
-    match first_day(date) {
-        None if written_as_date(date) => {
-            Some("names no day of the calendar (no such month or day)")
+/// The first year a date of evidence may name. Chosen to catch a slip of the keyboard
+/// (`0000`, `0202`, `1025`), not to judge what is plausible: no model provider's API existed
+/// before it, let alone tool calling (OpenAI's function calling, the first, came in 2023), yet
+/// it leaves room for an old page a fact might still be dated by.
+const FIRST_EVIDENCE_YEAR: i32 = 2000;
+
+/// Why `date` (non-empty) cannot date evidence: not a date in an allowed form, a day before
+/// [`FIRST_EVIDENCE_YEAR`] (year 0000 is a calendar day to chrono, but no observation's), or
+/// a day not yet come (which would make the entry the newest evidence of its cells until then;
+/// a day of time-zone skew is tolerated).
+fn date_problem(date: &str) -> Option<String> {
+    use chrono::Datelike;
+    let problem = match first_day(date) {
+        None if written_as_date(date) => "names no day of the calendar (no such month or day)",
+        None => "is not a date written YYYY-MM-DD, YYYY-MM, YYYY or ''",
+        Some(d) if d.year() < FIRST_EVIDENCE_YEAR => {
+            return Some(format!(
+                "is before {FIRST_EVIDENCE_YEAR}, earlier than any tool-calling API it could date"
+            ));
         }
-        None => Some("is not a date written YYYY-MM-DD, YYYY-MM, YYYY or ''"),
-        Some(d) if d > chrono::Utc::now().date_naive() + chrono::Days::new(1) => {
-            Some("is in the future")
-        }
-        Some(_) => None,
-    }
+        Some(d) if d > chrono::Utc::now().date_naive() + chrono::Days::new(1) => "is in the future",
+        Some(_) => return None,
+    };
+    Some(problem.into())
 }
 
 /// Checks one entry; the error is the JSON Pointer below the entry (`/kind`, `/cells/0/date`)
@@ -1395,7 +1467,6 @@ mod tests {
         assert_eq!(Documents::load(dir.path()).unwrap().entries().count(), 1);
     }
 
-    /// A date that is no calendar day, or one not yet come, cannot date evidence: the entry
     /// The three written forms give their first day; anything else around them (a sign,
     /// a time, a short part, spaces, non-ASCII digits, a day that is none) gives none.
     #[test]
@@ -1424,7 +1495,8 @@ mod tests {
         }
     }
 
-    /// would sort wrongly, or decide its cells until that day.
+    /// A date that is no calendar day, one before any tool-calling API, or one not yet come,
+    /// cannot date evidence: the entry would sort wrongly, or decide its cells until that day.
     #[test]
     fn dates_are_real_days_not_in_the_future() {
         let dir = tempfile::tempdir().unwrap();
@@ -1449,6 +1521,18 @@ mod tests {
                 "2025-00-10".to_string(),
                 "names no day of the calendar (no such month or day)",
             ),
+            (
+                "0000-01-01".to_string(),
+                "is before 2000, earlier than any tool-calling API it could date",
+            ),
+            (
+                "1999-12-31".to_string(),
+                "is before 2000, earlier than any tool-calling API it could date",
+            ),
+            (
+                "0202".to_string(),
+                "is before 2000, earlier than any tool-calling API it could date",
+            ),
             ("2025/07/14".to_string(), "is not a date written YYYY-MM-DD"),
             ("July 2025".to_string(), "is not a date written YYYY-MM-DD"),
             (format!("{next_year}"), "is in the future"),
@@ -1471,7 +1555,7 @@ mod tests {
                 "{date}: {err}"
             );
         }
-        for date in ["2024-02-29", "2025-07", "2025"] {
+        for date in ["2024-02-29", "2025-07", "2025", "2000-01-01"] {
             write(&format!("{base}  date: '{date}'\n  unmapped: x\n"));
             assert!(Documents::load(dir.path()).is_ok(), "{date}");
         }
@@ -1482,7 +1566,7 @@ mod tests {
     #[test]
     fn a_file_without_entries_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        for text in ["", "[]\n", "# only a comment\n"] {
+        for text in ["", "[]\n", "# only a comment\n", "null\n", "~\n"] {
             std::fs::write(dir.path().join("reports.yaml"), text).unwrap();
             let err = Documents::load(dir.path()).unwrap_err().to_string();
             assert!(
@@ -1490,6 +1574,31 @@ mod tests {
                 "{text:?}: {err}"
             );
         }
+    }
+
+    /// A mapping or a scalar at the top level is named as not the list an evidence file is,
+    /// with the file; the first entry of a list is still read in full.
+    #[test]
+    fn a_file_that_is_not_a_list_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, what) in [
+            ("{}\n", "a mapping"),
+            ("id: r1\nkind: report\n", "a mapping"),
+            ("\"x\"\n", "a scalar"),
+            ("3\n", "a scalar"),
+            ("true\n", "a scalar"),
+        ] {
+            std::fs::write(dir.path().join("reports.yaml"), text).unwrap();
+            let err = Documents::load(dir.path()).unwrap_err().to_string();
+            assert!(
+                err.contains("reports.yaml")
+                    && err.contains(&format!("is not a list of entries: the file holds {what}")),
+                "{text:?}: {err}"
+            );
+        }
+        std::fs::write(dir.path().join("reports.yaml"), "- id: r1\n  kind: nope\n").unwrap();
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("kind"), "{err}");
     }
 
     /// A repeated id names where it was first used, so the two entries can be compared.

@@ -803,6 +803,7 @@ pub fn whole_tool(
         index: 0,
     };
     let seen = crate::profile::detect::collect(&[tool_ref]);
+    let refers = tool.get("parameters").is_some_and(refers_into_defs);
     let mut cases: Vec<&Case> = Vec::new();
     for s in &seen {
         for case in at_place
@@ -810,7 +811,7 @@ pub fn whole_tool(
             .into_iter()
             .flatten()
         {
-            if !cases.iter().any(|c| c.id == case.id) {
+            if same_use_of_defs(case, refers) && !cases.iter().any(|c| c.id == case.id) {
                 cases.push(case);
             }
         }
@@ -866,6 +867,49 @@ pub fn whole_tool(
         }
     }
     (cells, shown)
+}
+
+/// Whether a tool that does (`refers`) or does not refer into its definitions speaks to
+/// `case`. The walk names a definitions container by its keyword alone, used or not, so a
+/// case about the container (`keywords/defs-unused-nested`: a `$defs` nothing refers to;
+/// `keywords/ref-definitions-nested`: `definitions` a `$ref` uses) takes only a tool that uses
+/// its definitions as the case's own tool does. A target that resolves a `$ref` into `$defs`
+/// has shown nothing of one that never meets a reference, nor the reverse.
+fn same_use_of_defs(case: &Case, refers: bool) -> bool {
+    let container = case
+        .parameter
+        .strip_prefix("keyword-allowed: ")
+        .is_some_and(|k| k == "$defs" || k == "definitions");
+    !container
+        || case
+            .tools
+            .first()
+            .and_then(|t| t.parameters.as_ref())
+            .is_some_and(refers_into_defs)
+            == refers
+}
+
+/// Whether a `$ref` in `schema` points into a definitions container (`#/$defs/…`,
+/// `#/definitions/…`, at any depth). The values of data keywords (`const`, `enum`, `default`,
+/// `examples`) are instances, not schemas: a `$ref` key in one refers to nothing.
+fn refers_into_defs(schema: &Value) -> bool {
+    let into_defs = |r: &str| {
+        r.strip_prefix("#/")
+            .is_some_and(|p| p.split('/').any(|t| t == "$defs" || t == "definitions"))
+    };
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| match k.as_str() {
+            "$ref" => v.as_str().is_some_and(into_defs),
+            "const" | "enum" | "default" | "examples" => false,
+            // Keyed by names, not keywords: a property called `const` is a schema.
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => v
+                .as_object()
+                .is_some_and(|m| m.values().any(refers_into_defs)),
+            _ => refers_into_defs(v),
+        }),
+        Value::Array(items) => items.iter().any(refers_into_defs),
+        _ => false,
+    }
 }
 
 /// The reason a `meta-schema: 2020-12` statement gives for each case it rejects (the end of
@@ -1627,6 +1671,7 @@ mod tests {
 #[cfg(test)]
 mod whole_tool_tests {
     use super::*;
+    use serde_json::json;
 
     /// A case per feature of the reported tool below, and one it does not show.
     fn catalog() -> Catalog {
@@ -1798,6 +1843,90 @@ mod whole_tool_tests {
                 ),
             ]
         );
+    }
+
+    /// A `$defs` a `$ref` uses speaks to the `$ref` case, not to the case of a `$defs` nothing
+    /// refers to; an unused `$defs` speaks to that case. A `$ref`-shaped `const` refers to
+    /// nothing, and a property named `const` is still searched.
+    #[test]
+    fn used_and_unused_defs_speak_to_their_own_cases() {
+        let defs = json!({"id": {"type": "string"}});
+        let case = |id: &str, parameter: &str, parameters: Value| Case {
+            id: id.into(),
+            title: id.into(),
+            family: "keywords".into(),
+            parameter: parameter.into(),
+            placement: Placement::Nested,
+            tools: vec![crate::tool::ToolDef {
+                parameters: Some(parameters),
+                ..crate::case::baseline()
+            }],
+            instances: Vec::new(),
+            notes: String::new(),
+            links: Vec::new(),
+            path: PathBuf::new(),
+        };
+        let catalog = Catalog {
+            root: PathBuf::new(),
+            cases: vec![
+                case(
+                    "keywords/defs-unused-nested",
+                    "keyword-allowed: $defs",
+                    json!({"type": "object", "properties": {"v": {"type": "string"}}, "$defs": defs}),
+                ),
+                case(
+                    "keywords/ref-defs-nested",
+                    "keyword-allowed: $ref (local $defs)",
+                    json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/id"}}, "$defs": defs}),
+                ),
+            ],
+        };
+        let derived = |parameters: Value| {
+            let dir = tempfile::tempdir().unwrap();
+            let tool = json!({"name": "get", "parameters": parameters});
+            std::fs::write(
+                dir.path().join("a.yaml"),
+                format!(
+                    "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2026-05-01'\n  \
+                     quote: ok\n  tool: {tool}\n  notes: n\n  cells:\n  - targets: [xai/chat]\n    \
+                     features: ['keyword-allowed: description']\n    verdict: accepted\n"
+                ),
+            )
+            .unwrap();
+            let docs = Documents::load(dir.path()).unwrap();
+            let mut cases: Vec<String> = resolve(&docs, &catalog)
+                .documented
+                .into_iter()
+                .filter(|d| d.item.whole_tool)
+                .map(|d| d.case)
+                .collect();
+            cases.sort();
+            cases
+        };
+        assert_eq!(
+            derived(
+                json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/id"}}, "$defs": defs})
+            ),
+            ["keywords/ref-defs-nested"]
+        );
+        assert_eq!(
+            derived(
+                json!({"type": "object", "properties": {"v": {"type": "string"}}, "$defs": defs})
+            ),
+            ["keywords/defs-unused-nested"]
+        );
+        assert_eq!(
+            derived(
+                json!({"type": "object", "properties": {"v": {"type": "string", "const": {"$ref": "#/$defs/id"}}}, "$defs": defs})
+            ),
+            ["keywords/defs-unused-nested"]
+        );
+        assert!(refers_into_defs(
+            &json!({"properties": {"const": {"$ref": "#/definitions/id"}}})
+        ));
+        assert!(!refers_into_defs(
+            &json!({"properties": {"v": {"$ref": "https://example.com/s#/$defs/id"}}})
+        ));
     }
 
     #[test]

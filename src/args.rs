@@ -1288,12 +1288,9 @@ impl ArgsSchema {
                 m.value(found).text(" is not an allowed value");
                 let mut expected = String::with_capacity(64);
                 expected.push_str("one of ");
-                let opts: Vec<(usize, &Value)> = options
-                    .as_array()
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .enumerate()
-                    .collect();
+                let owner = self.keyword_owner(e).and_then(Value::as_object);
+                let opts: Vec<(usize, &Value)> =
+                    admitted(owner, options.as_array().map_or(&[][..], Vec::as_slice));
                 let path = e.schema_path().as_str();
                 push_list(&mut expected, &opts, 10, |out, &(i, v)| {
                     self.push_schema_value(out, &format!("{path}/{i}"), v);
@@ -1703,7 +1700,10 @@ fn expected_for(schema: &Value) -> String {
         return format!("exactly {}", short_value(c));
     }
     if let Some(e) = schema.get("enum").and_then(Value::as_array) {
-        let opts: Vec<String> = e.iter().map(short_value).collect();
+        let opts: Vec<String> = admitted(schema.as_object(), e)
+            .into_iter()
+            .map(|(_, v)| short_value(v))
+            .collect();
         return format!("one of {}", list(&opts, 6));
     }
     // The common case, without building the label.
@@ -1715,6 +1715,26 @@ fn expected_for(schema: &Value) -> String {
     let label = type_label(schema);
     let parts: Vec<String> = label.split(" or ").map(with_article).collect();
     parts.join(" or ")
+}
+
+/// The `enum` members (with their places in the list) the schema's `type` lets match: a
+/// `null` beside `type: string` is never accepted, so offering it would mislead the model.
+/// All of them when `type` rules out every one: the schema then admits nothing, and the
+/// list at least says what it was meant to hold.
+fn admitted<'v>(
+    schema: Option<&serde_json::Map<String, Value>>,
+    members: &'v [Value],
+) -> Vec<(usize, &'v Value)> {
+    let live: Vec<(usize, &Value)> = members
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !schema.is_some_and(|s| crate::json::type_excludes(s, v)))
+        .collect();
+    if live.is_empty() {
+        members.iter().enumerate().collect()
+    } else {
+        live
+    }
 }
 
 /// A value as JSON, cut to 60 characters.
@@ -2520,6 +2540,44 @@ mod tests {
             r.retry_message(None).len() < 2000,
             "{}",
             r.retry_message(None)
+        );
+    }
+
+    /// An `enum` member the `type` rules out (`null` beside `type: string`, as zod and
+    /// pydantic write it) is never accepted, so "expected" does not offer it: neither for a
+    /// missing argument nor for a value outside the list. Where `type` admits null it stays.
+    #[test]
+    fn expected_enum_members_leave_out_those_the_type_rules_out() {
+        let declared = json!({"type":"object","properties":{
+            "m":{"type":"string","enum":["a","b",null]},
+            "n":{"type":["string","null"],"enum":["a",null]},
+            "o":{"type":"integer","enum":[1,"x",2.0]}},
+            "required":["m","n","o"]});
+        let s = ArgsSchema::new(&declared).unwrap();
+        let t = |p: &str, k: &str, e: &str| (p.to_string(), k.to_string(), e.to_string());
+        let none = json!({});
+        let r = s.check(&none, Coercions::NONE);
+        assert_eq!(
+            triples(&r),
+            [
+                t("/m", "required", "one of \"a\", \"b\""),
+                t("/n", "required", "one of \"a\", null"),
+                t("/o", "required", "one of 1, 2.0"),
+            ]
+        );
+        let outside = json!({"m":"c","n":"c","o":3});
+        let r = s.check(&outside, Coercions::NONE);
+        assert_eq!(
+            triples(&r),
+            [
+                t("/m", "enum", "one of \"a\", \"b\""),
+                t("/n", "enum", "one of \"a\", null"),
+                t("/o", "enum", "one of 1, 2.0"),
+            ]
+        );
+        assert_eq!(
+            r.problems[0].message,
+            "/m: \"c\" is not an allowed value; expected one of \"a\", \"b\"."
         );
     }
 

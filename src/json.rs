@@ -837,6 +837,45 @@ pub fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// Whether `schema`'s `type` (a name or a list of names) rules `v` out, so that an `enum`
+/// member `v` beside it can never match: such a member is dead, and dropping it loses
+/// nothing. False when there is no `type` or it names a type JSON Schema does not know
+/// (`STRING`, `str`: read elsewhere), since then nothing here says what it admits; and for
+/// null beside OpenAPI's `nullable: true`, which admits it whatever `type` says.
+pub fn type_excludes(schema: &serde_json::Map<String, Value>, v: &Value) -> bool {
+    if v.is_null() && schema.get("nullable") == Some(&Value::Bool(true)) {
+        return false;
+    }
+    let names: Vec<&Value> = match schema.get("type") {
+        Some(t @ Value::String(_)) => vec![t],
+        Some(Value::Array(ts)) if !ts.is_empty() => ts.iter().collect(),
+        _ => return false,
+    };
+    let mut admits = false;
+    for name in names {
+        let ok = match name.as_str() {
+            // JSON Schema's `integer` admits any number with no fraction (`1.0` too).
+            Some("integer") => v.as_f64().is_some_and(|f| f.fract() == 0.0),
+            Some(n @ ("null" | "boolean" | "number" | "string" | "array" | "object")) => {
+                n == kind(v)
+            }
+            _ => return false,
+        };
+        admits |= ok;
+    }
+    !admits
+}
+
+/// The `enum` members of schema `map` its `type` lets match, when it rules some out and some
+/// remain (`None` otherwise: with none left the schema admits nothing, which dropping members
+/// would hide). What `repair` keeps of an `enum` with dead members.
+pub fn live_enum_members(map: &serde_json::Map<String, Value>) -> Option<Vec<Value>> {
+    let members = map.get("enum")?.as_array()?;
+    let dead = |v: &Value| type_excludes(map, v);
+    let live: Vec<Value> = members.iter().filter(|v| !dead(v)).cloned().collect();
+    (live.len() < members.len() && !live.is_empty()).then_some(live)
+}
+
 /// `value` read into `T`; an error comes with the JSON Pointer of the field it is about (empty
 /// at the top level), since serde's message names only the type it expected, which a file
 /// with many fields of that type leaves the reader to guess.
@@ -865,6 +904,32 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A member is dead only where a known `type` leaves out its kind: `integer` keeps `1.0`,
+    /// `number` keeps integers, `nullable: true` keeps null, and a missing, empty or unknown
+    /// `type` rules nothing out.
+    #[test]
+    fn type_excludes_only_kinds_a_known_type_leaves_out() {
+        let dead = |schema: Value, v: Value| type_excludes(schema.as_object().unwrap(), &v);
+        assert!(dead(json!({"type": "string"}), json!(null)));
+        assert!(dead(json!({"type": ["string", "integer"]}), json!(null)));
+        assert!(dead(json!({"type": "string"}), json!(1)));
+        assert!(dead(json!({"type": "integer"}), json!(1.5)));
+        assert!(!dead(json!({"type": "integer"}), json!(1.0)));
+        assert!(!dead(json!({"type": "number"}), json!(3)));
+        assert!(!dead(json!({"type": ["string", "null"]}), json!(null)));
+        assert!(!dead(json!({"type": "string"}), json!("a")));
+        assert!(!dead(json!({}), json!(null)));
+        assert!(!dead(json!({"type": []}), json!(null)));
+        assert!(!dead(json!({"type": "STRING"}), json!(null)));
+        assert!(!dead(json!({"type": ["string", "str"]}), json!(null)));
+        assert!(!dead(
+            json!({"type": "string", "nullable": true}),
+            json!(null)
+        ));
+        assert!(dead(json!({"type": "string", "nullable": true}), json!(1)));
+    }
 
     /// Only a number at or under a part written stops the write (`/a/bc` is not under `/a/b`),
     /// and 64-bit integers and exact floats never do.

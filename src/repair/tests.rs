@@ -135,6 +135,82 @@ fn an_enum_loses_its_null_with_the_type_list() {
     );
 }
 
+/// A member the schema's own `type` rules out (`null` beside `type: string`, as zod and
+/// pydantic write it) never matched: it is removed with nothing lost, a required argument
+/// stays required, and a schema that is no property is repaired too (check says so). Where
+/// `type` admits null, or there is none, null is a real value and its removal still makes the
+/// argument optional, with the loss said.
+#[test]
+fn a_dead_enum_member_is_removed_without_loss_or_optionality() {
+    let p = profile(&[
+        "keyword-allowed: enum (null member)",
+        "keyword-allowed: enum (mixed)",
+        "keyword-allowed: enum (numbers)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "m":{"type":"string","enum":["a","b",null]},
+            "k":{"type":"string","enum":["x",1,null]},
+            "l":{"type":"array","items":{"type":"string","enum":["a",null]}},
+            "n":{"type":"integer","enum":[1,2.0]}},
+            "required":["m","k","l"]}),
+    );
+    assert!(
+        errors(&t, &p).iter().all(|f| f.repairable),
+        "{:#?}",
+        errors(&t, &p)
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "m":{"type":"string","enum":["a","b"]},
+            "k":{"type":"string","enum":["x"]},
+            "l":{"type":"array","items":{"type":"string","enum":["a"]}},
+            "n":{"type":"integer","description":"One of 1, 2.0."}},
+            "required":["m","k","l"]})
+    );
+    let said: Vec<(&str, &str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(
+        &said[..3],
+        [
+            (
+                "/properties/m/enum",
+                "removed `null` from `enum`: `type: string` rules it out, so it could never match",
+                false
+            ),
+            (
+                "/properties/k/enum",
+                "removed `1`, `null` from `enum`: `type: string` rules them out, so they could \
+                 never match",
+                false
+            ),
+            (
+                "/properties/l/items/enum",
+                "removed `null` from `enum`: `type: string` rules it out, so it could never match",
+                false
+            ),
+        ]
+    );
+    // `integer` admits `2.0`: no member is dead, so the numbers' `enum` goes as before.
+    assert!(said[3].2, "{said:#?}");
+    for live in [
+        json!({"type":["string","null"],"enum":["a",null]}),
+        json!({"enum":["a","b",null], "type":"string", "nullable": true}),
+    ] {
+        let schema = json!({"type":"object","properties":{"m":live},"required":["m"]});
+        let t = tool("f", schema.clone());
+        let r = repair_one(&t, &p);
+        let out = r.tool.parameters.unwrap();
+        assert!(out.get("required").is_none(), "{schema} became {out}");
+    }
+}
+
 /// `integer` beside `number` adds nothing (every integer is a number): the list is written
 /// as `number`, with or without `null`, and check marks it repairable.
 #[test]

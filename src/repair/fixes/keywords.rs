@@ -110,6 +110,12 @@ pub(super) fn keyword(
             out.extend(drop_keyword(tool, rule, &node, "const", true)?);
             Ok(out)
         }
+        // A member the schema's own `type` rules out never matched: it goes, and nothing with it.
+        ("enum", Some(value::ENUM_NULL | value::ENUM_NUMBERS | value::ENUM_MIXED))
+            if crate::json::live_enum_members(map).is_some() =>
+        {
+            drop_dead_members(tool, rule, &node)
+        }
         ("enum", Some(value::ENUM_NULL)) => enum_without_null(tool, rule, &node),
         ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => {
             let v = map.get(k).cloned().unwrap_or(Value::Null);
@@ -561,6 +567,50 @@ fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
         format!("dropped `nullable: {}`, which admits no null", show(&v)),
         None,
     )])
+}
+
+/// Removes the `enum` members the schema's `type` rules out (`null` beside `type: string`,
+/// common in zod and pydantic output): they could never match, so the argument keeps its
+/// place in `required` and nothing is lost.
+fn drop_dead_members(tool: &Tool, rule: &str, node: &str) -> Found {
+    let map = schema_at(tool, node)?;
+    let live =
+        crate::json::live_enum_members(map).ok_or("no `enum` member is ruled out by `type`")?;
+    let dead: Vec<String> = map
+        .get("enum")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|v| !live.contains(v))
+        .map(|v| format!("`{}`", show(v)))
+        .collect();
+    let ty = match map.get("type") {
+        Some(Value::Array(ts)) => format!(
+            "[{}]",
+            ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
+        ),
+        Some(t) => type_name(t),
+        None => String::new(),
+    };
+    let mut t = Draft::of(tool);
+    t.schema(node)?.insert("enum".into(), Value::Array(live));
+    Ok(vec![Candidate::one(
+        t,
+        &f_at(node, "enum"),
+        rule,
+        format!(
+            "removed {} from `enum`: `type: {ty}` rules {} out, so {} could never match",
+            dead.join(", "),
+            if dead.len() == 1 { "it" } else { "them" },
+            if dead.len() == 1 { "it" } else { "they" },
+        ),
+        None,
+    )])
+}
+
+/// A `type` name as the actions write it (`string`, not `"string"`).
+fn type_name(t: &Value) -> String {
+    t.as_str().map_or_else(|| show(t), str::to_string)
 }
 
 fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {

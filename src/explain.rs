@@ -362,7 +362,7 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
         agree_with_check(&mut out, request, target);
     }
     for e in &mut out {
-        keyword_fix(e);
+        keyword_fix(e, &tools);
     }
     if out.is_empty()
         && let Some(request) = request
@@ -376,23 +376,50 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
 /// that keyword, as `check` writes it (drop what only annotates, restructure what declares
 /// the arguments: `oneOf` is not removed), instead of the rule's general "Remove the keyword"
 /// that would delete a union's schemas. A fix check already gave is kept.
-fn keyword_fix(e: &mut Explanation) {
+///
+/// The fix is for the form of the value at that place in the request's tool (`tools`):
+/// `additionalProperties: false` is removed and said in the description, a schema there is
+/// restructured. Where the value cannot be read (no request, a place the tool lacks) and the
+/// fix depends on it, the rule's general fix stays: a form's fix for another form misleads.
+fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
+    use crate::profile::feature::Feat;
+    use crate::profile::rules::keyword_unsupported::{fix_for, form};
     if e.rule.as_deref() != Some("keyword-unsupported")
-        || e.fix.as_deref() != fix_for("keyword-unsupported")
+        || e.fix.as_deref() != self::fix_for("keyword-unsupported")
     {
         return;
     }
-    let mut tokens = e.pointer.as_deref().unwrap_or_default().rsplit('/');
+    let pointer = e.pointer.as_deref().unwrap_or_default();
+    let mut tokens = pointer.rsplit('/');
     let (Some(last), Some(before)) = (tokens.next(), tokens.next()) else {
         return;
     };
     // `/properties/pattern` is a property named `pattern`, not the keyword.
-    if crate::schema::is_keyword(last) && !crate::schema::MAP_OF_SCHEMAS.contains(&before) {
-        let feat = crate::profile::feature::Feat::Keyword(last);
-        e.fix = Some(crate::profile::rules::keyword_unsupported::fix_for(
-            last, &feat,
-        ));
+    if !crate::schema::is_keyword(last) || crate::schema::MAP_OF_SCHEMAS.contains(&before) {
+        return;
     }
+    let fix_of = |v: &Value| match form(last, v) {
+        Some(f) => fix_for(last, &Feat::KeywordForm(last, f)),
+        None => fix_for(last, &Feat::Keyword(last)),
+    };
+    let value = tools
+        .iter()
+        .find(|t| Some(t.index) == e.tool_index)
+        .and_then(|t| t.schema?.pointer(pointer));
+    let fix = match value {
+        Some(v) => fix_of(v),
+        None => {
+            // The values whose forms tell fixes apart (booleans, a schema): one fix for all
+            // of them is the keyword's whatever its value.
+            let [a, b, c] =
+                [Value::Bool(true), Value::Bool(false), serde_json::json!({})].map(|v| fix_of(&v));
+            if a != b || b != c {
+                return;
+            }
+            a
+        }
+    };
+    e.fix = Some(fix);
 }
 
 /// A tool's place as OpenAI-compatible APIs write it in their errors:

@@ -1925,7 +1925,7 @@ fn a_structural_keyword_is_not_fixed_by_removing_it() {
     let mut named = e.clone();
     named.pointer = Some("/properties/oneOf".into());
     named.fix = fix_for("keyword-unsupported").map(str::to_string);
-    keyword_fix(&mut named);
+    keyword_fix(&mut named, &request_tools(&request));
     assert_eq!(named.fix.as_deref(), fix_for("keyword-unsupported"));
 }
 

@@ -78,8 +78,9 @@ fn skipped_by_name(k: &str, root: bool) -> bool {
 /// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
 pub const LARGE_MAX_LENGTH: u64 = 10_000;
 
-/// The form a keyword's value puts it in, where the catalog tells forms apart.
-fn form(k: &str, v: &serde_json::Value) -> Option<&'static str> {
+/// The form a keyword's value puts it in, where the catalog tells forms apart. Public so
+/// that `explain` gives the fix for the form a request holds, as check does.
+pub fn form(k: &str, v: &serde_json::Value) -> Option<&'static str> {
     use serde_json::Value;
     Some(match (k, v) {
         ("enum", _) => value::ENUM_STRINGS,

@@ -894,7 +894,8 @@ fn repair_schema_object(
                     pointer: g.pointer.clone(),
                     rule: g.rule.to_string(),
                     parameter: g.parameter.to_string(),
-                    reason: fixes::own_reason(&current, g).unwrap_or_else(|| why.clone()),
+                    reason: fixes::own_reason(&current, g, &profile.name)
+                        .unwrap_or_else(|| why.clone()),
                 });
             }
         }

@@ -287,7 +287,7 @@ fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
         ),
         (
             json!({}),
-            "no `type`, and nothing says which: it accepts any value, which no portable schema \
+            "no `type`, and nothing says which: it accepts any value, which no schema under `test` \
              says",
         ),
     ] {
@@ -302,6 +302,33 @@ fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
         let reasons: Vec<&str> = r.refusals.iter().map(|x| x.reason.as_str()).collect();
         assert_eq!(reasons, [reason], "{schema}");
     }
+    // Two untyped places in one tool: each refusal says why for its own (before: the first
+    // place's reason was given to every place of the kind).
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"a":{},"b":{"enum":["a",1]}}}),
+    );
+    let r = repair_one(&t, &p);
+    let reasons: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.reason.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                "/properties/a",
+                "no `type`, and nothing says which: it accepts any value, which no schema under \
+                 `test` says"
+            ),
+            (
+                "/properties/b",
+                "no `type`, and the values of its `enum` are of different kinds (string, \
+                 number): no single type accepts them all"
+            ),
+        ]
+    );
     // Integers and other numbers in one untyped `enum` are numbers.
     let t = tool(
         "f",

@@ -10,6 +10,7 @@ pub(super) fn keyword(
     f: &Finding,
     k: &str,
     form: Option<&str>,
+    profile: &str,
     max_nodes: usize,
     conflicts: Conflicts,
 ) -> Found {
@@ -30,18 +31,20 @@ pub(super) fn keyword(
         ) => Err(format!(
             "`{k}` is not a non-empty list of schemas, and what it was meant to hold cannot be known"
         )),
-        ("$ref", Some(value::REF_RECURSIVE)) => Err(
-            "a recursive `$ref` cannot be written out: the schema would never end".into(),
-        ),
+        ("$ref", Some(value::REF_RECURSIVE)) => {
+            Err("a recursive `$ref` cannot be written out: the schema would never end".into())
+        }
         // A cycle is called a cycle and an over-long chain names the limit, in the words every
         // command uses for them (`crate::schema::refs`).
         ("$ref", Some(value::REF_SELF | value::REF_CHAIN_TOO_LONG)) => {
             let text = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
             let root = tool.parameters.as_ref().ok_or("no schema")?;
             let chain = crate::schema::refs::follow(root, text);
-            Err(crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
-                format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
-            }))
+            Err(
+                crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
+                    format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
+                }),
+            )
         }
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
@@ -51,19 +54,20 @@ pub(super) fn keyword(
             Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
             None => inline_refs(tool, rule, &f.pointer, max_nodes, conflicts),
         },
-        ("$defs" | "definitions", _) => {
-            inline_refs(tool, rule, &f.pointer, max_nodes, conflicts)
-        }
+        ("$defs" | "definitions", _) => inline_refs(tool, rule, &f.pointer, max_nodes, conflicts),
         ("anyOf" | "oneOf", Some(value::NULL_BRANCH)) => null_branch(tool, rule, &node, k),
         ("anyOf", Some(value::WITH_SIBLINGS)) => push_siblings(tool, rule, &node),
         ("anyOf" | "oneOf", _) if has_null_branch(map, k) => null_branch(tool, rule, &node, k),
         ("oneOf", _) => one_of_as_any_of(tool, rule, &node),
-        ("anyOf", _) => Err("a union of alternatives (`anyOf`) cannot be written without it".into()),
+        ("anyOf", _) => {
+            Err("a union of alternatives (`anyOf`) cannot be written without it".into())
+        }
         ("allOf", _) => merge_all_of(tool, rule, &node),
         ("nullable", _) => nullable(tool, rule, &node),
-        ("items", Some(value::ITEMS_LIST)) | ("prefixItems", _) => Err(
-            "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no portable form keeps that".into(),
-        ),
+        ("items", Some(value::ITEMS_LIST)) | ("prefixItems", _) => Err(format!(
+            "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no form \
+             under `{profile}` keeps that"
+        )),
         ("items" | "properties" | "dependentSchemas" | "dependencies", _) => Err(format!(
             "`{k}` declares the arguments themselves; it cannot be dropped"
         )),
@@ -76,9 +80,9 @@ pub(super) fn keyword(
                 return Ok(vec![Candidate::one(
                     t,
                     &f_at(&node, k),
-                        rule,
-                        "dropped `additionalProperties: true` (the default)",
-                        None,
+                    rule,
+                    "dropped `additionalProperties: true` (the default)",
+                    None,
                 )]);
             }
             if !declared {
@@ -102,9 +106,9 @@ pub(super) fn keyword(
                 out.push(Candidate::one(
                     t,
                     &f_at(&node, "const"),
-                        rule,
-                        format!("wrote `const: {}` as a one-value `enum`", show(&v)),
-                        None,
+                    rule,
+                    format!("wrote `const: {}` as a one-value `enum`", show(&v)),
+                    None,
                 ));
             }
             out.extend(drop_keyword(tool, rule, &node, "const", true)?);
@@ -126,14 +130,17 @@ pub(super) fn keyword(
                 return Ok(vec![Candidate::one(
                     t,
                     &f_at(&node, k),
-                        rule,
-                        format!("dropped `{k}: false` (draft-4 spelling of the default)"),
-                        None,
+                    rule,
+                    format!("dropped `{k}: false` (draft-4 spelling of the default)"),
+                    None,
                 )]);
             }
             drop_keyword(tool, rule, &node, k, true)
         }
-        _ if ANNOTATIONS.contains(&k) || NARROWING.contains(&k) || !crate::schema::is_keyword(k) => {
+        _ if ANNOTATIONS.contains(&k)
+            || NARROWING.contains(&k)
+            || !crate::schema::is_keyword(k) =>
+        {
             drop_keyword(tool, rule, &node, k, true)
         }
         _ => Err(format!("no conservative repair for `{k}`")),

@@ -268,22 +268,38 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_node
         _ => crate::repair::refs::Conflicts::AllOf,
     };
     match param {
-        Param::Keyed(Kind::Keyword, k) => keyword(tool, f, &k, None, max_inline_nodes, conflicts),
+        Param::Keyed(Kind::Keyword, k) => keyword(
+            tool,
+            f,
+            &k,
+            None,
+            &profile.name,
+            max_inline_nodes,
+            conflicts,
+        ),
         Param::Keyed(Kind::KeywordForm, kf) => {
             let (k, form) = kf
                 .rsplit_once(" (")
                 .map(|(k, f)| (k.to_string(), f.trim_end_matches(')').to_string()))
                 .unwrap_or((kf.clone(), String::new()));
-            keyword(tool, f, &k, Some(&form), max_inline_nodes, conflicts)
+            keyword(
+                tool,
+                f,
+                &k,
+                Some(&form),
+                &profile.name,
+                max_inline_nodes,
+                conflicts,
+            )
         }
         Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),
-        Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f),
+        Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f, &profile.name),
         Param::Keyed(Kind::Format, _) => {
             let node = owner(f, "format").ok_or("no `format` where the finding points")?;
             drop_keyword(tool, &f.rule, &node, "format", true)
         }
-        Param::Keyed(Kind::Structure, s) => structure(tool, f, &s),
+        Param::Keyed(Kind::Structure, s) => structure(tool, f, &s, &profile.name),
         Param::Keyed(Kind::RootShape, s) => root_shape(tool, f, &s),
         Param::Keyed(Kind::NameChars, _) | Param::Limit(Limit::NameLength, _) => {
             rename(tool, f, profile)

@@ -7,7 +7,7 @@ use crate::schema::pattern_declaring;
 
 use super::*;
 
-pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
+pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Found {
     let rule = f.rule.as_str();
     // A finding may point at the keyword or into its value (`/required/1`).
     let node_of =
@@ -236,9 +236,9 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str) -> Found {
                 None,
             )])
         }
-        value::BOOLEAN_SCHEMA_TRUE => {
-            Err("a `true` schema accepts any value; no portable schema says that".into())
-        }
+        value::BOOLEAN_SCHEMA_TRUE => Err(format!(
+            "a `true` schema accepts any value; no schema under `{profile}` says that"
+        )),
         value::BOOLEAN_SCHEMA_FALSE => {
             Err("a `false` schema forbids the argument; dropping it would accept it".into())
         }
@@ -352,11 +352,14 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
 }
 
 /// The reason a refusal at `f`'s own place gives when it names that place's value (another
-/// place of the same kind holds another `$ref`); `None` when the kind's reason is the same
-/// everywhere.
-pub(crate) fn own_reason(tool: &Tool, f: &Finding) -> Option<String> {
-    let Param::Keyed(Kind::Structure, s) = parse_parameter(&f.parameter)? else {
-        return None;
+/// place of the same kind holds another `$ref`, another untyped schema: an `enum` of mixed
+/// kinds beside one that restricts nothing); `None` when the kind's reason is the same
+/// everywhere. `profile` is the name of the profile in force.
+pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &str) -> Option<String> {
+    let s = match parse_parameter(&f.parameter)? {
+        Param::Keyed(Kind::Structure, s) => s,
+        Param::Keyed(Kind::TypeMissing, _) => return super::types::untyped_at(tool, f, profile),
+        _ => return None,
     };
     (s == value::REF_UNRESOLVED).then(|| {
         let node =

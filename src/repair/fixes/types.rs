@@ -310,8 +310,10 @@ fn only_values(schema: &Map<String, Value>) -> String {
 }
 
 /// Why no `type` can be written for an untyped schema ([`type_said_by`] found none): what its
-/// `enum`/`const` holds, or that nothing restricts it.
-fn untyped(map: &Map<String, Value>) -> String {
+/// `enum`/`const` holds, or that nothing restricts it. `profile` is the one in force (a
+/// target's under `--target`): an unrestricted schema is refused for what it rejects, which
+/// need not be what `portable` rejects.
+fn untyped(map: &Map<String, Value>, profile: &str) -> String {
     let values = allowed_values(map);
     let keyword = if map.contains_key("const") {
         "const"
@@ -319,9 +321,10 @@ fn untyped(map: &Map<String, Value>) -> String {
         "enum"
     };
     if values.is_empty() {
-        return "no `type`, and nothing says which: it accepts any value, which no portable \
-                schema says"
-            .into();
+        return format!(
+            "no `type`, and nothing says which: it accepts any value, which no schema under \
+             `{profile}` says"
+        );
     }
     if values.iter().all(|v| v.is_null()) {
         return format!(
@@ -395,11 +398,23 @@ pub fn type_said_by(map: &Map<String, Value>) -> Option<(&'static str, &'static 
     }
 }
 
-pub(super) fn type_missing(tool: &Tool, f: &Finding) -> Found {
-    let node = place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone());
+/// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when its other
+/// keywords say one (or there is no schema there).
+pub(super) fn untyped_at(tool: &Tool, f: &Finding, profile: &str) -> Option<String> {
+    let map = schema_at(tool, &untyped_node(f)).ok()?;
+    type_said_by(map).is_none().then(|| untyped(map, profile))
+}
+
+/// The schema a `type-missing` finding is about (it may point at where `type` would be).
+fn untyped_node(f: &Finding) -> String {
+    place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone())
+}
+
+pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &str) -> Found {
+    let node = untyped_node(f);
     let map = schema_at(tool, &node)?;
     let Some((ty, why, narrows)) = type_said_by(map) else {
-        return Err(untyped(map));
+        return Err(untyped(map, profile));
     };
     let mut t = Draft::of(tool);
     t.schema(&node)?.insert("type".into(), json!(ty));

@@ -121,7 +121,7 @@ pub enum Command {
     /// json` lists them in `absent_nulls` and gives the arguments without them in
     /// `arguments`. Forward those, not the model's: a server validating the declared schema
     /// (Pydantic, zod) rejects the null. A number read as another value than sent (an integer
-    /// past 2^64, more than 17 significant digits, `1e-400`) is a problem: the check judged
+    /// past 2^64, a decimal past 15 significant digits that no 64-bit float spells back, `1e-400`) is a problem: the check judged
     /// the 64-bit float read, so it cannot vouch for the number sent. Exit 0: valid; 1:
     /// problems (arguments that are not JSON too); 2: bad input.
     Args(args::ArgsArgs),

@@ -330,9 +330,12 @@ pub struct Cx<'a, 'p> {
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
 /// ([`crate::repair::refs::refusal`]), found when first asked (a fix made only for a finding)
 /// and then kept: it expands the whole schema, so once per tool, however many findings ask.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct InlineRefusal<'a> {
     root: Option<&'a Value>,
+    /// What repair does with a keyword beside a `$ref` that its target sets differently,
+    /// under the profile of the check.
+    conflicts: crate::repair::refs::Conflicts,
     found: std::rc::Rc<std::cell::OnceCell<Option<crate::repair::refs::Refusal>>>,
 }
 
@@ -340,7 +343,10 @@ impl InlineRefusal<'_> {
     /// The refusal; `None` when repair would inline every reference, or there is no schema.
     pub fn get(&self) -> Option<&crate::repair::refs::Refusal> {
         self.found
-            .get_or_init(|| self.root.and_then(crate::repair::refs::refusal))
+            .get_or_init(|| {
+                self.root
+                    .and_then(|root| crate::repair::refs::refusal_with(root, self.conflicts))
+            })
             .as_ref()
     }
 }
@@ -471,12 +477,23 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// to ask when needed ([`InlineRefusal::get`]).
     pub fn inline_refusal(&mut self) -> InlineRefusal<'a> {
         let root = self.root;
+        let conflicts = self.conflicts();
         self.inline_refusal
             .get_or_insert_with(|| InlineRefusal {
                 root,
-                ..InlineRefusal::default()
+                conflicts,
+                found: Default::default(),
             })
             .clone()
+    }
+
+    /// What repair would do with a keyword beside a `$ref` that its target sets differently:
+    /// under the check's profile, as repair decides; collecting, refuse (no profile).
+    fn conflicts(&self) -> crate::repair::refs::Conflicts {
+        match &self.mode {
+            Mode::Check { profile, .. } => crate::repair::refs::Conflicts::under(profile),
+            Mode::Collect { .. } => crate::repair::refs::Conflicts::Refuse,
+        }
     }
 
     /// In check mode, what a finding about `feat` at `placement` would end with: `Some(None)`
@@ -750,7 +767,13 @@ impl<'a, 'p> Cx<'a, 'p> {
                             root: self.root,
                             inline_refused: &|| match &self.inline_refusal {
                                 Some(r) => r.get().is_some(),
-                                None => self.root.and_then(crate::repair::refs::refusal).is_some(),
+                                None => self.root.is_some_and(|root| {
+                                    crate::repair::refs::refusal_with(
+                                        root,
+                                        crate::repair::refs::Conflicts::under(profile),
+                                    )
+                                    .is_some()
+                                }),
                             },
                             named: self.named,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),

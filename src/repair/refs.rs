@@ -57,6 +57,20 @@ pub enum Conflicts {
     AllOf,
 }
 
+impl Conflicts {
+    /// What repair does under `profile`: what JSON Schema applies together beside a `$ref`
+    /// stays together as `allOf` where the profile does not reject `allOf`. Check asks the
+    /// same, so that its "(repairable)" and fix agree with what repair writes.
+    pub fn under(profile: &crate::profile::CompiledProfile) -> Conflicts {
+        use crate::profile::compiled::Slot;
+        use crate::profile::feature::Feat;
+        match profile.lookup(&Feat::Keyword("allOf"), crate::case::Placement::Nested) {
+            Slot::Rejected(_) => Conflicts::Refuse,
+            _ => Conflicts::AllOf,
+        }
+    }
+}
+
 /// The root's containers of definitions, dropped once every reference into them is inlined.
 fn is_definitions(k: &str) -> bool {
     k == "$defs" || k == "definitions"
@@ -96,6 +110,12 @@ pub struct Inlined {
 /// leaves every reference of it unrepaired, since repair inlines the whole schema or nothing.
 pub fn refusal(root: &Value) -> Option<Refusal> {
     inline(root, MAX_INLINE_NODES).err()
+}
+
+/// [`refusal`], with a keyword beside a `$ref` that its target sets differently handled as
+/// `conflicts` says (see [`Conflicts::under`]).
+pub fn refusal_with(root: &Value, conflicts: Conflicts) -> Option<Refusal> {
+    inline_with(root, MAX_INLINE_NODES, conflicts).err()
 }
 
 /// The words of a [`Refusal`] as `repair` reports them: the reason and where it arose.

@@ -435,6 +435,48 @@ mod tests {
     use super::super::testing::*;
     use serde_json::json;
 
+    /// Where the profile does not reject `allOf`, repair keeps a sibling its `$ref`'s target
+    /// sets differently as `allOf: [target, siblings]`: check calls the finding repairable
+    /// and gives no "cannot inline" fix (before: it asked repair's refusal without the
+    /// profile, which always refuses on such a clash, while repair wrote the `allOf`).
+    #[test]
+    fn a_clash_beside_a_reference_is_repairable_where_allof_is_allowed() {
+        use crate::profile::Status::{Allowed, Rejected};
+        let s = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/X","type":"integer"}},
+            "$defs":{"X":{"type":"string"}}});
+        let under = |all_of| {
+            let p = nested_profile(
+                "t",
+                &[
+                    ("keyword-allowed: $ref (local $defs)", Rejected),
+                    ("keyword-allowed: $ref (with siblings)", Rejected),
+                    ("keyword-allowed: $ref (with type)", Allowed),
+                    ("keyword-allowed: $defs", Rejected),
+                    ("keyword-allowed: allOf", all_of),
+                ],
+            );
+            check_under(&p, &s)
+                .into_iter()
+                .filter(|f| f.pointer == "/properties/x/$ref")
+                .map(|f| (f.repairable, f.fix.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let kept = under(Allowed);
+        assert!(!kept.is_empty() && kept.iter().all(|(r, _)| *r), "{kept:?}");
+        assert!(
+            kept.iter().all(|(_, fix)| !fix.contains("cannot inline")),
+            "{kept:?}"
+        );
+        let refused = under(Rejected);
+        assert!(
+            !refused.is_empty()
+                && refused
+                    .iter()
+                    .all(|(r, fix)| !*r && fix.contains("cannot inline")),
+            "{refused:?}"
+        );
+    }
+
     /// A `$ref` with siblings refused on the same evidence as the reference itself is one
     /// finding naming the siblings (before: a second finding, "`$ref` next to other
     /// keywords", at the same place with the same fix); on other evidence, two.

@@ -261,12 +261,7 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_node
             f.parameter
         ));
     };
-    // What JSON Schema applies together beside a `$ref` stays together as `allOf` where the
-    // profile does not reject it.
-    let conflicts = match profile.lookup(&Feat::Keyword("allOf"), crate::case::Placement::Nested) {
-        Slot::Rejected(_) => crate::repair::refs::Conflicts::Refuse,
-        _ => crate::repair::refs::Conflicts::AllOf,
-    };
+    let conflicts = crate::repair::refs::Conflicts::under(profile);
     match param {
         Param::Keyed(Kind::Keyword, k) => keyword(
             tool,

@@ -372,9 +372,10 @@ fn bad_input_always_fails() {
     }
 }
 
-/// Each error toolwire names a file for (`toolwire: FILE: PLACE: PROBLEM`) becomes an
-/// annotation on that file, on its line and column when the place gives them, with GitHub's
-/// escapes; the generic annotation stays. There was only the generic one, on no file.
+/// Each file that could not be read is an annotation on that file, on its line and column
+/// when the place gives them, with GitHub's escapes (toolwire's own since `--format github`
+/// writes them; the step made them from standard error before, and tested its escaping with
+/// a stub, now `report::github`'s unit test); the generic annotation stays.
 #[test]
 fn bad_input_is_annotated_on_its_file() {
     let ws = tempfile::tempdir().expect("workspace");
@@ -398,6 +399,12 @@ fn bad_input_is_annotated_on_its_file() {
         "::error title=toolwire::toolwire check exited 2 (bad input or usage; the log says which)",
     ] {
         assert!(lines.contains(&want), "{want:?} not in\n{stdout}");
+    }
+    // Once each: toolwire's own, not again from standard error.
+    for file in ["mcp/empty.json", "mcp/a%2Cb%3Ac%25.json"] {
+        let on_file = format!("::error file={file},");
+        let n = lines.iter().filter(|l| l.starts_with(&on_file)).count();
+        assert_eq!(n, 1, "{file}: {n} annotations in\n{stdout}");
     }
 }
 
@@ -424,41 +431,6 @@ fn reading_notes_are_notices_also_beside_bad_input() {
         "{stdout}"
     );
     assert!(stdout.contains("::error file=tools/bad.json"), "{stdout}");
-}
-
-/// The annotation of a place escapes its message (`%`, CR, LF) and reads a line without a
-/// column (serde_json's column 0) as the line alone.
-#[test]
-fn bad_input_annotations_escape_the_message() {
-    let ws = tempfile::tempdir().expect("workspace");
-    let stub = ws.path().join("stub");
-    std::fs::write(
-        &stub,
-        "#!/bin/sh\nprintf 'toolwire: t.json: line 3, column 0: 100%% \\r wrong\\nother: x\\n' >&2\nexit 2\n",
-    )
-    .unwrap();
-    std::fs::write(ws.path().join("t.json"), "{}").unwrap();
-    std::fs::set_permissions(&stub, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let env = [
-        ("TOOLWIRE", stub.to_str().unwrap()),
-        ("INPUT_FILES", "t.json"),
-        ("INPUT_PROFILE", "portable"),
-        ("INPUT_TARGET", ""),
-        ("INPUT_SARIF", ""),
-        ("INPUT_ERRORS_ONLY", "true"),
-        ("INPUT_IGNORE", ""),
-        ("INPUT_FAIL", "true"),
-    ];
-    let (status, _, stdout) = run(&step("Check the tool definitions"), ws.path(), &env);
-    assert_eq!(status, 2, "{stdout}");
-    assert!(
-        stdout.contains(
-            "::error file=t.json,line=3,title=toolwire::line 3, column 0: 100%25 %0D wrong\n"
-        ),
-        "{stdout}"
-    );
-    // A line that names no file given is left to the generic annotation.
-    assert!(!stdout.contains("other"), "{stdout}");
 }
 
 /// `ignore:` is split on commas and whitespace and never globbed: `*` reaches toolwire as

@@ -384,16 +384,16 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     profile.turn_off(&args.ignore);
     let files = distinct_files(&args.files);
     // A bad file is reported and skipped, so that the other files still get their findings;
-    // the run then ends with exit 2.
-    let mut bad_input = false;
-    let mut skip = |e: Error| -> Result<()> {
-        match e {
-            Error::Input { .. } => {
+    // the run then ends with exit 2, and the machine formats list it among the files.
+    let mut unread: Vec<crate::report::Unreadable> = Vec::new();
+    let mut skip = |file: &std::path::Path, read: usize, e: Error| -> Result<()> {
+        match crate::report::Unreadable::new(file, read, &e) {
+            Some(u) => {
                 eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
-                bad_input = true;
+                unread.push(u);
                 Ok(())
             }
-            other => Err(other),
+            None => Err(e),
         }
     };
     let mut report = if args.one_request || args.corpus_report.is_some() {
@@ -405,7 +405,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             let tools = match read {
                 Ok(t) => t,
                 Err(e) => {
-                    skip(e)?;
+                    skip(file, sets.len(), e)?;
                     continue;
                 }
             };
@@ -440,7 +440,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             let (summary, findings) = match checked_file {
                 Ok(c) => c,
                 Err(e) => {
-                    skip(e)?;
+                    skip(file, checked.len(), e)?;
                     continue;
                 }
             };
@@ -467,27 +467,39 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     if args.errors_only {
         report.errors_only();
     }
-    if bad_input && report.files.is_empty() {
-        // No file could be read: the errors on standard error are the whole answer.
+    let bad_input = !unread.is_empty();
+    if bad_input && report.files.is_empty() && args.format == OutputFormat::Human {
+        // No file could be read: the errors on standard error are the whole answer. The
+        // other formats still write theirs, which record the files not read.
         return Ok(EXIT_BAD_INPUT);
     }
     match args.format {
         OutputFormat::Human => emit(&crate::report::escape_output(&report.human()))?,
         // Streamed: their text is several times the size of the findings.
-        OutputFormat::Json => emit_with(|out| report.write_json(out))?,
+        OutputFormat::Json => {
+            emit_with(|out| crate::report::json::write(out, &report, &unread))?;
+        }
         OutputFormat::Sarif => {
             let sites = crate::report::sarif::file_sites(&report.findings);
             let rule_text = |id: &str| {
                 crate::profile::rules::find(id).map(|r| crate::cli::rules::sarif_help(r, &set))
             };
-            emit_with(|out| crate::report::sarif::write(out, &report.findings, sites, rule_text))?;
+            emit_with(|out| {
+                crate::report::sarif::write(out, &report.findings, &unread, sites, rule_text)
+            })?;
         }
         OutputFormat::Github => {
             let sites = crate::report::sarif::file_sites(&report.findings);
             // The workflow commands escape what they carry (see `report::github`).
-            emit(&crate::report::github::render(&report.findings, sites))?;
+            let mut text = String::new();
+            for u in &unread {
+                text.push_str(&crate::report::github::unreadable(u));
+                text.push('\n');
+            }
+            text.push_str(&crate::report::github::render(&report.findings, sites));
+            emit(&text)?;
         }
-        OutputFormat::Html => emit(&crate::report::html::render(&report))?,
+        OutputFormat::Html => emit(&crate::report::html::render(&report, &unread))?,
     }
     Ok(if bad_input {
         EXIT_BAD_INPUT

@@ -72,24 +72,40 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
 /// A note on reading `file` (a key written twice, a JSON Lines line with no tool) as a
 /// `::notice` on the file, at `line` where the note is about one JSON Lines line, `note`
 /// being the text standard error would carry after `toolwire: FILE: `. Written beside the
-/// findings so that the only `toolwire: FILE:` lines on standard error are errors: the action
-/// annotates those as errors. Standard input goes without a file, named in the message, as in
-/// [`annotation`].
+/// findings so that the only `toolwire: FILE:` lines on standard error are errors.
 pub fn notice(file: &str, line: Option<usize>, note: &str) -> String {
     let site = Site {
         file: file.to_string(),
         line,
         column: None,
     };
-    let mut props = place(&site);
-    props.push("title=toolwire".to_string());
-    let message = if file == crate::report::STDIN {
-        let stdin = crate::error::file_name(std::path::Path::new(file));
-        format!("{stdin}: {note}")
-    } else {
-        note.to_string()
+    on_file("notice", &site, note)
+}
+
+/// A file that could not be read as an `::error` on it, at the line and column the error
+/// names: the annotations of the files read alone would show a clean pull request.
+pub fn unreadable(u: &super::Unreadable) -> String {
+    let site = Site {
+        file: u.file.clone(),
+        line: u.line,
+        column: u.column,
     };
-    format!("::notice {}::{}", props.join(","), escape_data(&message))
+    on_file("error", &site, &u.problem)
+}
+
+/// The workflow command `command` about reading a file at `site`, `text` being what standard
+/// error says after `toolwire: FILE: `. Standard input goes without a file, named in the
+/// message, as in [`annotation`].
+fn on_file(command: &str, site: &Site, text: &str) -> String {
+    let mut props = place(site);
+    props.push("title=toolwire".to_string());
+    let message = if site.file == crate::report::STDIN {
+        let stdin = crate::error::file_name(std::path::Path::new(&site.file));
+        format!("{stdin}: {text}")
+    } else {
+        text.to_string()
+    };
+    format!("::{command} {}::{}", props.join(","), escape_data(&message))
 }
 
 /// The `file`, `line` and `col` properties of `site`, as far as it knows them. Standard input
@@ -151,6 +167,30 @@ mod tests {
             subject: crate::check::Subject::Schema,
             evidence: None,
         }
+    }
+
+    /// A file that could not be read had no annotation of toolwire's (the check action made
+    /// one from standard error): an error on the file, its line and column, with the message
+    /// escaped; serde_json's column 0 is no column.
+    #[test]
+    fn an_unreadable_file_is_an_error_on_its_place() {
+        let unread = |file: &str, place| {
+            let e = crate::error::Error::input(file, place, "100% \r wrong");
+            crate::report::Unreadable::new(std::path::Path::new(file), 0, &e).unwrap()
+        };
+        let at = |line, column| crate::error::Place::LineColumn { line, column };
+        assert_eq!(
+            unreadable(&unread("mcp/a,b:c%.json", at(2, 11))),
+            "::error file=mcp/a%2Cb%3Ac%25.json,line=2,col=11,title=toolwire::line 2, column 11: 100%25 %0D wrong"
+        );
+        assert_eq!(
+            unreadable(&unread("t.json", at(3, 0))),
+            "::error file=t.json,line=3,title=toolwire::line 3, column 0: 100%25 %0D wrong"
+        );
+        assert_eq!(
+            unreadable(&unread("-", crate::error::Place::File)),
+            "::error title=toolwire::standard input: (whole file): 100%25 %0D wrong"
+        );
     }
 
     #[test]

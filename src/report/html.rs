@@ -12,6 +12,8 @@ use crate::check::{
 };
 use crate::profile::findings::UNVERIFIED_FIX;
 
+use super::Unreadable;
+
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#1b1b1b}\
 table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em}\
 th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}\
@@ -19,26 +21,38 @@ th{background:#f4f4f4}code{font-size:13px}\
 .error{color:#b00020;font-weight:600}.warning{color:#8a5a00}\
 .tool td{background:#fafafa;font-weight:600}.fix{color:#444}";
 
-/// The page for `report`, as one HTML5 document (UTF-8, ending in a newline).
-pub fn render(report: &Report) -> String {
+/// The page for `report`, as one HTML5 document (UTF-8, ending in a newline). The files in
+/// `unread` could not be read: each has its section, with the error, among the others in the
+/// order given, and the top says the summary leaves them out.
+pub fn render(report: &Report, unread: &[Unreadable]) -> String {
     let title = format!("toolwire check: {}", report.profile);
     // The files first, so that the notes their fixes refer to are known for the top.
     let mut notes = FixNotes::new(&report.findings);
-    let sections: Vec<Markup> = report
-        .files
-        .iter()
-        .map(|file| {
-            let findings = report
-                .findings
-                .iter()
-                .filter(|f| f.file.as_str() == file.file);
-            html! {
-                h2 { code { (crate::error::file_name(std::path::Path::new(&file.file))) } }
-                p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
-                (file_findings(findings, &mut notes))
-            }
-        })
-        .collect();
+    let unread_section = |u: &Unreadable| {
+        html! {
+            h2 { code { (crate::error::file_name(std::path::Path::new(&u.file))) } }
+            p.error { "Not read: " (u.problem) }
+        }
+    };
+    let mut sections: Vec<Markup> = Vec::new();
+    for (i, file) in report.files.iter().enumerate() {
+        sections.extend(unread.iter().filter(|u| u.after == i).map(unread_section));
+        let findings = report
+            .findings
+            .iter()
+            .filter(|f| f.file.as_str() == file.file);
+        sections.push(html! {
+            h2 { code { (crate::error::file_name(std::path::Path::new(&file.file))) } }
+            p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
+            (file_findings(findings, &mut notes))
+        });
+    }
+    sections.extend(
+        unread
+            .iter()
+            .filter(|u| u.after >= report.files.len())
+            .map(unread_section),
+    );
     let page = html! {
         (DOCTYPE)
         html lang="en" {
@@ -49,6 +63,12 @@ pub fn render(report: &Report) -> String {
             }
             body {
                 h1 { (title) }
+                @if !unread.is_empty() {
+                    p.error {
+                        (count(unread.len(), "file")) " could not be read (see below): the \
+                         summary and the counts are of the other files only."
+                    }
+                }
                 p { (report.summary()) }
                 @if let Some(note) = strict_note(&report.profile).or_else(|| report.strict_tools_note()) {
                     p { (note) }
@@ -164,11 +184,33 @@ mod tests {
         .unwrap();
         let profiles = profile::embedded().unwrap();
         let p = CompiledProfile::new(profiles.get(profile::PORTABLE).unwrap());
-        let page = render(&Report::new(&[set], &p));
+        let page = render(&Report::new(&[set], &p), &[]);
         assert!(
             page.contains("<h2><code>standard input</code></h2>"),
             "{page}"
         );
+    }
+
+    /// A file that could not be read had no section, so the page read as a clean run.
+    #[test]
+    fn unread_files_have_their_section_and_the_top_says_so() {
+        let r = report(serde_json::json!([{"name": "f", "description": "d",
+            "input_schema": {"type": "object", "properties": {}}}]));
+        let e = crate::error::Error::input(
+            "<b>.json",
+            crate::error::Place::LineColumn { line: 1, column: 4 },
+            "EOF",
+        );
+        let unread = Unreadable::new(std::path::Path::new("<b>.json"), 0, &e).unwrap();
+        let page = render(&r, &[unread]);
+        assert!(page.contains("1 file could not be read"), "{page}");
+        let section = "<h2><code>&lt;b&gt;.json</code></h2><p class=\"error\">Not read: line 1, column 4: EOF</p>";
+        let at = page.find(section).unwrap_or_else(|| panic!("{page}"));
+        // Given before the file read, shown before it.
+        let read = page
+            .find(&format!("<h2><code>{}</code>", r.files[0].file))
+            .unwrap();
+        assert!(at < read, "{page}");
     }
 
     #[test]
@@ -178,7 +220,7 @@ mod tests {
             "description": "d",
             "input_schema": {"type":"object","properties":{"<b>x":{"type":"array"}}}
         }]));
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert!(!page.contains("<script>"), "{page}");
         assert!(!page.contains("<b>"), "{page}");
         assert!(
@@ -195,7 +237,7 @@ mod tests {
             "description": "d",
             "input_schema": {"type":"object","properties":{"x\u{2066}":{"type":"array"}}}
         }]));
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert!(
             !page.chars().any(|c| c.is_control() && c != '\n'
                 || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')),
@@ -212,7 +254,7 @@ mod tests {
             "input_schema": {"type":"object","properties":{"a":{"type":"array"},"b":{"const":"x"}}}
         }]));
         assert!(!r.findings.is_empty());
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains(&maud::html! { (r.summary()) }.into_string()));
         for (rule, n) in counts(&r.findings) {
@@ -250,7 +292,7 @@ mod tests {
             .filter(|f| f.fix == UNVERIFIED_FIX)
             .count();
         assert!(unverified >= 2);
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert_eq!(page.matches(UNVERIFIED_FIX).count(), 1, "{page}");
         assert_eq!(
             page.matches(r##"see <a href="#note-1">note [1]</a>"##)
@@ -262,7 +304,7 @@ mod tests {
             "{page}"
         );
         r.errors_only();
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert!(
             !page.contains("note-1") && !page.contains("Nothing to fix"),
             "{page}"
@@ -274,7 +316,7 @@ mod tests {
         let r = report(serde_json::json!({"tools":[{"type":"function","function":{
             "name":"f","description":"d","strict":true,
             "parameters":{"type":"object","properties":{"a":{"type":"array"}}}}}]}));
-        let page = render(&r);
+        let page = render(&r, &[]);
         assert!(
             page.contains("1 tool asks for OpenAI&#39;s strict mode")
                 || page.contains("1 tool asks for OpenAI's strict mode"),

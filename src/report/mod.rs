@@ -2,6 +2,7 @@
 
 pub mod github;
 pub mod html;
+pub mod json;
 pub mod sarif;
 
 use std::path::{Path, PathBuf};
@@ -95,6 +96,61 @@ pub fn escape_inline(text: &str) -> std::borrow::Cow<'_, str> {
 /// `file` (JSON keeps it so; the other formats name the input as notes do,
 /// [`crate::error::file_name`]).
 pub const STDIN: &str = "-";
+
+/// An input file `check` could not read (bad input, reported on standard error and skipped
+/// so that the other files are still checked). Machine formats record it beside the files
+/// read: without it a report of the others reads as complete, e.g. a SARIF file uploaded
+/// with `if: always()` or a script reading the JSON, which never see standard error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The file as given ([`STDIN`] for standard input), as a read file's summary names it.
+    pub file: String,
+    /// How many files read come before it among the files given: output lists the files in
+    /// the order given.
+    pub after: usize,
+    /// The 1-based line of the problem, where the error names one.
+    pub line: Option<usize>,
+    /// The 1-based column, where the error names one (serde_json's column 0, before the
+    /// line's first character, is none).
+    pub column: Option<usize>,
+    /// The error as standard error says it after `toolwire: `: file, place and problem.
+    pub error: String,
+    /// The place and problem without the file: what an annotation on the file says.
+    pub problem: String,
+}
+
+impl Unreadable {
+    /// `file`'s bad-input `error`, `after` files read; `None` for any other error (which
+    /// stops the command rather than skipping a file).
+    pub fn new(file: &std::path::Path, after: usize, error: &crate::error::Error) -> Option<Self> {
+        use crate::error::Place;
+        let crate::error::Error::Input {
+            file: named, place, ..
+        } = error
+        else {
+            return None;
+        };
+        let (line, column) = match place {
+            Place::LineColumn { line, column } => (Some(*line), Some(*column).filter(|&c| c > 0)),
+            Place::LinePointer { line, .. } => (Some(*line), None),
+            _ => (None, None),
+        };
+        let text = error.to_string();
+        let problem = text
+            .strip_prefix(named.as_str())
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&text)
+            .to_string();
+        Some(Unreadable {
+            file: file.display().to_string(),
+            after,
+            line,
+            column,
+            error: text,
+            problem,
+        })
+    }
+}
 
 /// The longest JSON Pointer, in characters, that output for people shows whole (see
 /// [`short_pointer`]): about a line and a half of a terminal.

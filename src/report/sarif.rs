@@ -103,22 +103,25 @@ pub fn render(
 ) -> String {
     let mut out = Vec::new();
     // Writing into memory fails only if serialization does, which these values cannot.
-    let _ = write(&mut out, findings, locate, rule_text);
+    let _ = write(&mut out, findings, &[], locate, rule_text);
     String::from_utf8(out).unwrap_or_default()
 }
 
 /// [`render`] written to `w` (pretty JSON and a final newline), one result at a time: only
 /// one result's JSON value is alive at once, so memory follows the findings, not the output
-/// (which is about 1.6 kB per finding). Errors are `w`'s.
+/// (which is about 1.6 kB per finding). The files in `unread` could not be read: the run's
+/// invocation says it did not succeed, with a notification for each ([`invocations`]).
+/// Errors are `w`'s.
 pub fn write(
     w: &mut dyn std::io::Write,
     findings: &[Finding],
+    unread: &[super::Unreadable],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut w = std::io::BufWriter::new(w);
-    serde_json::to_writer_pretty(&mut w, &log(findings, locate, rule_text))?;
+    serde_json::to_writer_pretty(&mut w, &log(findings, unread, locate, rule_text))?;
     w.write_all(b"\n")?;
     w.flush()
 }
@@ -129,7 +132,7 @@ pub fn to_value(
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Value {
-    serde_json::to_value(log(findings, locate, rule_text)).unwrap_or_default()
+    serde_json::to_value(log(findings, &[], locate, rule_text)).unwrap_or_default()
 }
 
 /// The SARIF log, its results made as they are serialized.
@@ -144,6 +147,7 @@ struct Log<R> {
 #[derive(serde::Serialize)]
 struct Run<R> {
     tool: Value,
+    invocations: [Value; 1],
     results: R,
     /// Columns count Unicode code points (SARIF's default is UTF-16 code units).
     #[serde(rename = "columnKind")]
@@ -162,8 +166,56 @@ impl<F: Fn(&Finding) -> Value> serde::Serialize for Results<'_, F> {
     }
 }
 
+/// The run's one invocation (SARIF 2.1.0 §3.20): `executionSuccessful` is false when a file
+/// could not be read, with a `toolExecutionNotifications` entry (§3.58) for each, at its
+/// file and, where the error names them, line and column. Always written, so that a reader
+/// finds the field in every log, `true` when every file was read.
+fn invocation(unread: &[super::Unreadable]) -> Value {
+    let notifications: Vec<Value> = unread
+        .iter()
+        .map(|u| {
+            let mut physical = json!({"artifactLocation": artifact(&u.file)});
+            if let Some(region) = region(u.line, u.column) {
+                physical["region"] = region;
+            }
+            json!({
+                "level": "error",
+                "message": {"text": super::escape_output(&u.error)},
+                "locations": [{"physicalLocation": physical}],
+            })
+        })
+        .collect();
+    let mut invocation = json!({"executionSuccessful": unread.is_empty()});
+    if !notifications.is_empty() {
+        invocation["toolExecutionNotifications"] = Value::Array(notifications);
+    }
+    invocation
+}
+
+/// Where `file` is, as an artifact location. Standard input has no URI (`-` would be a
+/// relative reference to a file of that name); SARIF 2.1.0 §3.4 lets an artifact location be
+/// only its description.
+fn artifact(file: &str) -> Value {
+    if file == super::STDIN {
+        json!({"description": {"text": crate::error::file_name(std::path::Path::new(super::STDIN))}})
+    } else {
+        json!({"uri": uri(file)})
+    }
+}
+
+/// A region at `line` (and `column`), or none when the line is not known: a region is
+/// optional, and a wrong one (line 1 for "unknown") points at the wrong text.
+fn region(line: Option<usize>, column: Option<usize>) -> Option<Value> {
+    let mut region = json!({"startLine": line?});
+    if let Some(c) = column {
+        region["startColumn"] = json!(c);
+    }
+    Some(region)
+}
+
 fn log<'a>(
     findings: &'a [Finding],
+    unread: &[super::Unreadable],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Log<Results<'a, impl Fn(&Finding) -> Value>> {
@@ -188,21 +240,9 @@ fn log<'a>(
         .collect();
     let make = move |f: &Finding| {
         let site = locate(f);
-        // Standard input has no URI (`-` would be a relative reference to a file of that
-        // name); SARIF 2.1.0 §3.4 lets an artifact location be only its description.
-        let artifact = if site.file == super::STDIN {
-            json!({"description": {"text": crate::error::file_name(std::path::Path::new(super::STDIN))}})
-        } else {
-            json!({"uri": uri(&site.file)})
-        };
-        let mut physical = json!({"artifactLocation": artifact});
-        // A line not known (standard input, a file gone since it was read) is left out, not
-        // stated as line 1: a region is optional, and a wrong one points at the wrong text.
-        if let Some(line) = site.line {
-            let mut region = json!({"startLine": line});
-            if let Some(c) = site.column {
-                region["startColumn"] = json!(c);
-            }
+        let mut physical = json!({"artifactLocation": artifact(&site.file)});
+        // A line not known (standard input, a file gone since it was read) is left out.
+        if let Some(region) = region(site.line, site.column) {
             physical["region"] = region;
         }
         // A request-level finding is about the tool list (at `location`), not about a tool.
@@ -267,6 +307,7 @@ fn log<'a>(
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }}),
+            invocations: [invocation(unread)],
             results: Results { findings, make },
             column_kind: "unicodeCodePoints",
         }],
@@ -815,6 +856,59 @@ mod tests {
         assert_eq!(
             v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
             json!({"description": {"text": "standard input"}})
+        );
+    }
+
+    /// A file that could not be read left no trace in the log, which then read as a complete
+    /// run: now the invocation fails, with a notification at the file, line and column.
+    #[test]
+    fn unread_files_fail_the_invocation_with_a_notification_each() {
+        let fs = [finding("array-items-missing", "search", "/properties/tags")];
+        let e = |file: &str, place| crate::error::Error::input(file, place, "EOF while parsing");
+        let at = crate::error::Place::LineColumn { line: 3, column: 7 };
+        let unread = [
+            crate::report::Unreadable::new(std::path::Path::new("a b.json"), 0, &e("a b.json", at))
+                .unwrap(),
+            crate::report::Unreadable::new(
+                std::path::Path::new("-"),
+                1,
+                &e("-", crate::error::Place::File),
+            )
+            .unwrap(),
+        ];
+        let mut out = Vec::new();
+        write(&mut out, &fs, &unread, |_| Site::default(), |_| None).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        let invocation = &v["runs"][0]["invocations"][0];
+        assert_eq!(invocation["executionSuccessful"], false, "{invocation:#}");
+        let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
+        assert_eq!(
+            notes[0],
+            json!({
+                "level": "error",
+                "message": {"text": "a b.json: line 3, column 7: EOF while parsing"},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": "a%20b.json"},
+                    "region": {"startLine": 3, "startColumn": 7},
+                }}],
+            })
+        );
+        // Standard input, with no line: described, and no region.
+        assert_eq!(
+            notes[1]["locations"][0]["physicalLocation"],
+            json!({"artifactLocation": {"description": {"text": "standard input"}}})
+        );
+        assert_eq!(
+            notes[1]["message"]["text"],
+            "standard input: (whole file): EOF while parsing"
+        );
+        // The findings of the files read are still there.
+        assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), 1);
+        // Every file read: the same field, true, and no notifications.
+        let clean = to_value(&fs, |_| Site::default(), |_| None);
+        assert_eq!(
+            clean["runs"][0]["invocations"],
+            json!([{"executionSuccessful": true}])
         );
     }
 

@@ -906,15 +906,25 @@ impl Report {
     /// [`Report::json`] written to `w`, serialized straight from the findings (no JSON value
     /// of the whole report is built: that took about 4 kB per finding). Errors are `w`'s.
     pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.write_json_with_files(w, &self.files)
+    }
+
+    /// [`Report::write_json`] with `files` serialized as its `files` field (the files read,
+    /// and with them those that could not be: [`crate::report::json`]).
+    pub fn write_json_with_files(
+        &self,
+        w: &mut dyn std::io::Write,
+        files: impl Serialize,
+    ) -> std::io::Result<()> {
         use std::io::Write as _;
         /// The report as output: every field, `ignored` too when empty.
         #[derive(Serialize)]
-        struct Out<'a> {
+        struct Out<'a, F> {
             profile: &'a str,
             targets: &'a [String],
             errors_only: bool,
             ignored: &'a [String],
-            files: &'a [FileSummary],
+            files: F,
             counts: BTreeMap<&'a str, usize>,
             findings: &'a [Finding],
         }
@@ -924,7 +934,7 @@ impl Report {
             targets: &self.targets,
             errors_only: self.errors_only,
             ignored: &self.ignored,
-            files: &self.files,
+            files,
             counts: counts(&self.findings),
             findings: &self.findings,
         };

@@ -6,48 +6,25 @@
 //! order the files were given. Without such files the output is `write_json`'s, byte for byte
 //! (a test holds the two together).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::Unreadable;
-use crate::check::{FileSummary, Finding, Report};
+use crate::check::{FileSummary, Report};
 
 /// `report` as JSON with `unread` in its `files` (pretty JSON and a final newline), written
-/// straight from the findings as [`Report::write_json`] is. Errors are `w`'s.
+/// by [`Report::write_json_with_files`]. Errors are `w`'s.
 pub fn write(
     w: &mut dyn std::io::Write,
     report: &Report,
     unread: &[Unreadable],
 ) -> std::io::Result<()> {
-    use std::io::Write as _;
-    /// The fields and order of [`Report::write_json`]'s output.
-    #[derive(Serialize)]
-    struct Out<'a> {
-        profile: &'a str,
-        targets: &'a [String],
-        errors_only: bool,
-        ignored: &'a [String],
-        files: Files<'a>,
-        counts: BTreeMap<&'a str, usize>,
-        findings: &'a [Finding],
-    }
-    let mut w = std::io::BufWriter::new(w);
-    let out = Out {
-        profile: &report.profile,
-        targets: &report.targets,
-        errors_only: report.errors_only,
-        ignored: &report.ignored,
-        files: Files {
+    report.write_json_with_files(
+        w,
+        Files {
             read: &report.files,
             unread,
         },
-        counts: crate::check::counts(&report.findings),
-        findings: &report.findings,
-    };
-    serde_json::to_writer_pretty(&mut w, &out)?;
-    w.write_all(b"\n")?;
-    w.flush()
+    )
 }
 
 /// The files read and those not, in the order given.

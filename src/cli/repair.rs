@@ -221,7 +221,12 @@ pub fn run(args: RepairArgs) -> Result<u8> {
             report.push_str(&dangling_note(*line, d));
         }
         report.push_str(&emptied_note(&emptied));
-        let then = "nothing there to repair; written back as it was";
+        // Written back only when something is written at all.
+        let then = if output.is_some() {
+            "nothing there to repair; written back as it was"
+        } else {
+            "nothing there to repair"
+        };
         if let Some(note) = crate::cli::check::empty_lines_note(&tools.empty_lines, then) {
             report.push_str(&format!("note: {note}\n"));
         }

@@ -37,6 +37,7 @@
 //! Repair is idempotent: its output has no error finding left, so a second run changes
 //! nothing.
 
+pub mod duplicates;
 pub mod envelope;
 mod fixes;
 pub mod layout;
@@ -140,7 +141,9 @@ pub struct Change {
     /// from a `$ref` is named at the definition the reference reaches), and so does `repair`
     /// ([`place::name_as_given`]).
     pub pointer: String,
-    /// The rule whose finding it answers.
+    /// The rule whose finding it answers; empty for a loss no finding asked for: a key
+    /// written twice whose first value the rewritten file no longer holds
+    /// ([`duplicates::losses`]).
     pub rule: String,
     /// What was done.
     pub action: String,
@@ -1038,7 +1041,13 @@ pub fn human(r: &ToolRepair) -> String {
     };
     let _ = writeln!(s, "tool #{} {name}{line}: {what}{emptied}", r.number);
     for c in &r.changes {
-        let _ = writeln!(s, "  {}  {} [{}]", place(&c.pointer), c.action, c.rule);
+        // A loss of the rewrite itself (a key written twice) answers no rule.
+        let rule = if c.rule.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", c.rule)
+        };
+        let _ = writeln!(s, "  {}  {}{rule}", place(&c.pointer), c.action);
         if let Some(l) = &c.lost {
             let _ = writeln!(s, "      lost: {l}");
         }

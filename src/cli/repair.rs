@@ -13,7 +13,9 @@
 //! standard error (to standard output when `--output` is given). When every tool is
 //! refused (and not kept) nothing is written, not even `[]`, and the report says so: `--output`
 //! may name the input itself. An `--output` file is replaced whole or not at all
-//! (`write_atomically`). Exit 0 when every tool is clean or repaired, 1 when a tool was
+//! (`write_atomically`). A key written twice keeps its last value where repair rewrites the
+//! document; another value it drops that differs is reported as a loss
+//! ([`repair::duplicates`]). Exit 0 when every tool is clean or repaired, 1 when a tool was
 //! refused, 2 on bad input.
 
 use std::collections::BTreeSet;
@@ -159,14 +161,24 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     let nothing_left = !keep_unrepairable
         && !results.is_empty()
         && results.iter().all(|(_, r)| r.outcome == Outcome::Refused);
-    let (output, dangling, emptied) = if nothing_left {
-        (None, Vec::new(), Vec::new())
+    let (output, dangling, emptied, dropped_keys) = if nothing_left {
+        (None, Vec::new(), Vec::new(), Vec::new())
     } else {
         let rendered = render_tools(&args.file, &bytes, &tools, &results, keep_unrepairable)?;
         for (i, change) in rendered.changes {
-            results[i].1.changes.push(change);
+            let r = &mut results[i].1;
+            r.changes.push(change);
+            // Written other than it was (a key written twice kept once): no longer unchanged.
+            if r.outcome == Outcome::Unchanged {
+                r.outcome = Outcome::Repaired;
+            }
         }
-        (rendered.text, rendered.dangling, rendered.emptied)
+        (
+            rendered.text,
+            rendered.dangling,
+            rendered.emptied,
+            rendered.dropped_keys,
+        )
     };
     let report = if args.format == "json" {
         let body: Vec<&ToolRepair> = results.iter().map(|(_, r)| r).collect();
@@ -196,6 +208,21 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         }
         if !tools.duplicate_keys.is_empty() {
             report["duplicate_keys"] = json!(tools.duplicate_keys);
+        }
+        // Keys of the request, outside every tool, whose other values are gone (a tool's
+        // are among its changes).
+        let request_losses: Vec<_> = dropped_keys
+            .iter()
+            .filter(|d| d.tool.is_none())
+            .map(|d| {
+                let mut entry = json!(d.at);
+                entry["action"] = json!(d.change.action);
+                entry["lost"] = json!(d.change.lost);
+                entry
+            })
+            .collect();
+        if !request_losses.is_empty() {
+            report["request_losses"] = json!(request_losses);
         }
         // References to tools left out, left as written (only when there are some).
         if !dangling.is_empty() {
@@ -230,7 +257,17 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         if let Some(note) = crate::cli::check::empty_lines_note(&tools.empty_lines, then) {
             report.push_str(&format!("note: {note}\n"));
         }
-        for note in crate::cli::check::duplicate_key_notes(&tools.duplicate_keys, "read") {
+        // A key whose values were dropped is said so, a tool's on its loss line.
+        let noted: Vec<_> = tools
+            .duplicate_keys
+            .iter()
+            .filter(|d| !dropped_keys.iter().any(|x| x.at == **d))
+            .cloned()
+            .collect();
+        for d in dropped_keys.iter().filter(|d| d.tool.is_none()) {
+            report.push_str(&request_loss_note(d));
+        }
+        for note in crate::cli::check::duplicate_key_notes(&noted, "read") {
             report.push_str(&format!("note: {note}\n"));
         }
     }
@@ -287,6 +324,22 @@ fn request_notes(
         }
     }
     notes
+}
+
+/// The report's line for a key of the request, outside every tool, whose other values the
+/// rewrite dropped: a loss, though of no tool.
+fn request_loss_note(d: &repair::duplicates::Dropped) -> String {
+    let place = match (d.at.line, d.at.pointer.is_empty()) {
+        (Some(n), true) => format!("line {n}, at the document root"),
+        (Some(n), false) => format!("line {n}, at {}", d.at.pointer),
+        (None, true) => "at the document root".to_string(),
+        (None, false) => format!("at {}", d.at.pointer),
+    };
+    format!(
+        "note: {place}, outside the tools: {}; {}\n",
+        d.change.action,
+        d.change.lost.as_deref().unwrap_or_default()
+    )
 }
 
 /// The report's line for a reference to a tool left out: it is left as written, since any
@@ -483,6 +536,10 @@ struct Rendered {
     dangling: Vec<(Option<usize>, tool_choice::Dangling)>,
     /// The JSON Lines lines written as [`EMPTY_LINE`], their only tool left out.
     emptied: Vec<usize>,
+    /// Keys written twice whose other values the output dropped, each with its JSON Lines
+    /// line ([`repair::duplicates::losses`]): a tool's are loss lines of that tool (in
+    /// `changes` too), the request's are said on their own.
+    dropped_keys: Vec<repair::duplicates::Dropped>,
 }
 
 /// The repaired tools written back into the input document(s) (see the module
@@ -522,6 +579,7 @@ fn render_tools(
         changes: Vec::new(),
         dangling: Vec::new(),
         emptied: Vec::new(),
+        dropped_keys: Vec::new(),
     };
     // One document (or line) written back: its text, or `None` when it is left out.
     let mut one = |source: &str, line: Option<usize>, first: usize, tools: &[Placed<'_>]| {
@@ -541,16 +599,26 @@ fn render_tools(
         if original != doc {
             crate::json::refuse_inexact(file, line, source, &[""], "repair")?;
         }
-        Ok::<_, Error>(Some(if original == doc {
-            source.to_string()
-        } else {
-            // Numbers repair left alone are written as the user wrote them (`-0`, `1e2`).
-            let written = match line {
-                None => layout::document(source, &original, &doc),
-                Some(_) => doc.to_string(),
-            };
-            crate::json::Spellings::of(source).respell(&written)
-        }))
+        if original == doc {
+            return Ok::<_, Error>(Some(source.to_string()));
+        }
+        // Numbers repair left alone are written as the user wrote them (`-0`, `1e2`).
+        let written = match line {
+            None => layout::document(source, &original, &doc),
+            Some(_) => doc.to_string(),
+        };
+        let written = crate::json::Spellings::of(source).respell(&written);
+        if set.duplicate_keys.iter().any(|d| d.line == line) {
+            let entries = &set.tools[first..first + tools.len()];
+            for mut d in repair::duplicates::losses(source, &written, entries, tools, keep) {
+                d.at.line = line;
+                if let Some(i) = d.tool {
+                    rendered.changes.push((first + i, d.change.clone()));
+                }
+                rendered.dropped_keys.push(d);
+            }
+        }
+        Ok(Some(written))
     };
     if set.format != Format::JsonLines {
         let tools: Vec<Placed<'_>> = placed.iter().map(|(_, p)| *p).collect();

@@ -58,6 +58,48 @@ impl<'de> DeserializeSeed<'de> for Counting {
 /// Where the duplicate keys of `text` (one JSON document that parses) are, in document
 /// order. Empty when it has none (or does not parse: the caller's parse says why).
 pub fn locate(text: &str) -> Vec<DuplicateKey> {
+    located(text).map_or_else(Vec::new, |(_, found)| {
+        found.into_iter().map(|(d, _)| d).collect()
+    })
+}
+
+/// One key written more than once in one object, with every value it was given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrittenTwice {
+    /// Where, as [`locate`] says (one entry however many times the key is written).
+    pub at: DuplicateKey,
+    /// Its values in the order written; the last is the one every command read.
+    pub values: Vec<Value>,
+}
+
+/// [`locate`], each key once with the values it was written with, in the order it was first
+/// found written again: what a rewrite of the document that keeps only the last value drops.
+pub fn locate_values(text: &str) -> Vec<WrittenTwice> {
+    let Some((doc, found)) = located(text) else {
+        return Vec::new();
+    };
+    let mut out: Vec<WrittenTwice> = Vec::new();
+    for (at, replaced) in found {
+        match out.iter_mut().find(|w| w.at == at) {
+            Some(w) => w.values.push(replaced),
+            None => out.push(WrittenTwice {
+                at,
+                values: vec![replaced],
+            }),
+        }
+    }
+    for w in &mut out {
+        // The kept value is the document's; a pointer `locate` made always reaches it.
+        if let Some(kept) = doc.pointer(&w.at.pointer).and_then(|o| o.get(&w.at.key)) {
+            w.values.push(kept.clone());
+        }
+    }
+    out
+}
+
+/// The document and its duplicate keys, each with the value the next one replaced; `None`
+/// when `text` does not parse.
+fn located(text: &str) -> Option<(Value, Vec<(DuplicateKey, Value)>)> {
     let text = text.strip_prefix(super::BOM).unwrap_or(text);
     let place = Place {
         path: &RefCell::new(Vec::new()),
@@ -65,10 +107,8 @@ pub fn locate(text: &str) -> Vec<DuplicateKey> {
     };
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    if de.deserialize_any(Build(place)).is_err() {
-        return Vec::new();
-    }
-    place.found.take()
+    let doc = de.deserialize_any(Build(place)).ok()?;
+    Some((doc, place.found.take()))
 }
 
 /// What the visitor does besides building: count duplicates, or place them.
@@ -78,7 +118,8 @@ trait Track: Copy {
     const NAMES_KEYS: bool;
     /// Builds the value under `token` (one token deeper in the path, if one is kept).
     fn under<T>(self, token: impl FnOnce() -> String, build: impl FnOnce() -> T) -> T;
-    fn duplicate(self, key: &str);
+    /// `key` was written again: `replaced` is the value it had until then.
+    fn duplicate(self, key: &str, replaced: Value);
 }
 
 #[derive(Clone, Copy)]
@@ -90,7 +131,7 @@ impl Track for Count {
         build()
     }
 
-    fn duplicate(self, _: &str) {
+    fn duplicate(self, _: &str, _: Value) {
         TWICE.with(|n| n.set(n.get() + 1));
     }
 }
@@ -99,7 +140,7 @@ impl Track for Count {
 struct Place<'a> {
     /// The tokens down to the value being built.
     path: &'a RefCell<Vec<String>>,
-    found: &'a RefCell<Vec<DuplicateKey>>,
+    found: &'a RefCell<Vec<(DuplicateKey, Value)>>,
 }
 
 impl Track for Place<'_> {
@@ -111,18 +152,21 @@ impl Track for Place<'_> {
         built
     }
 
-    fn duplicate(self, key: &str) {
+    fn duplicate(self, key: &str, replaced: Value) {
         let pointer = self
             .path
             .borrow()
             .iter()
             .map(|t| format!("/{}", super::escape_token(t)))
             .collect();
-        self.found.borrow_mut().push(DuplicateKey {
-            line: None,
-            pointer,
-            key: key.to_string(),
-        });
+        self.found.borrow_mut().push((
+            DuplicateKey {
+                line: None,
+                pointer,
+                key: key.to_string(),
+            },
+            replaced,
+        ));
     }
 }
 
@@ -203,8 +247,9 @@ impl<'de, T: Track> Visitor<'de> for Build<T> {
             // The last value is kept in the first one's place, as `Map::insert` does. Reported
             // at the object, after the value (whose own duplicates come first).
             let named = T::NAMES_KEYS.then(|| key.clone());
-            if out.insert(key, value).is_some() {
-                self.0.duplicate(named.as_deref().unwrap_or_default());
+            if let Some(replaced) = out.insert(key, value) {
+                self.0
+                    .duplicate(named.as_deref().unwrap_or_default(), replaced);
             }
         }
         Ok(Value::Object(out))
@@ -214,6 +259,7 @@ impl<'de, T: Track> Visitor<'de> for Build<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn counted(text: &str) -> (Value, usize) {
         let mut de = serde_json::Deserializer::from_str(text);
@@ -272,5 +318,30 @@ mod tests {
         );
         assert_eq!(counted(r#"{"a":{"a":1},"b":[{"a":2}]}"#).1, 0);
         assert!(locate("{").is_empty());
+    }
+
+    /// Every value a key was written with, in order, once per key however often it repeats;
+    /// the last is the one read.
+    #[test]
+    fn values_of_a_key_written_again_are_kept_in_order() {
+        let text = r#"{"m":5,"o":{"k":[1],"k":{"k":1,"k":1}},"m":50,"m":{"x":0}}"#;
+        let found: Vec<(String, String, Vec<Value>)> = locate_values(text)
+            .into_iter()
+            .map(|w| (w.at.pointer, w.at.key, w.values))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/o/k".into(), "k".into(), vec![json!(1), json!(1)]),
+                ("/o".into(), "k".into(), vec![json!([1]), json!({"k": 1})]),
+                (
+                    String::new(),
+                    "m".into(),
+                    vec![json!(5), json!(50), json!({"x": 0})]
+                ),
+            ]
+        );
+        assert!(locate_values(r#"{"m":5}"#).is_empty());
+        assert!(locate_values("{").is_empty());
     }
 }

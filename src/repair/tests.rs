@@ -2013,3 +2013,91 @@ fn keywords_beside_an_inlined_ref_are_merged_kept_as_all_of_or_refused() {
         "{at_ref:?}"
     );
 }
+
+/// A rewrite keeps one value of a key written twice (the one read): each key whose dropped
+/// values differ from it is a loss of its tool at its place, and none is when the values are
+/// equal, when the output still writes the key twice, or when the tool is not written.
+#[test]
+fn keys_written_twice_are_losses_when_the_rewrite_drops_other_values() {
+    let source = r#"[{"name":"a.b","description":"first","description":"second",
+        "input_schema":{"type":"object","properties":{"q":{"type":"string",
+        "maxLength":5,"maxLength":50,"minLength":1,"minLength":1}}}}]"#;
+    let set =
+        crate::input::from_bytes(std::path::Path::new("t.json"), source.as_bytes()).expect("reads");
+    let r = repair_one(&Tool::from(&set.tools[0]), &profile(&[]));
+    let placed = |repair| {
+        [envelope::Placed {
+            schema_pointer: &set.tools[0].schema_pointer,
+            repair,
+        }]
+    };
+    let rewritten = serde_json::from_str::<Value>(source).unwrap().to_string();
+    let found = duplicates::losses(source, &rewritten, &set.tools, &placed(&r), false);
+    let said: Vec<(Option<usize>, &str, &str, Option<&str>)> = found
+        .iter()
+        .map(|d| {
+            let c = &d.change;
+            (
+                d.tool,
+                c.pointer.as_str(),
+                c.action.as_str(),
+                c.lost.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                Some(0),
+                "",
+                "kept the last of the 2 values of `description` (\"first\", \"second\")",
+                Some(
+                    "the first is gone from the file: a provider that keeps the first would \
+                     have read \"first\""
+                )
+            ),
+            (
+                Some(0),
+                "/properties/q/maxLength",
+                "kept the last of the 2 values of `maxLength` (5, 50)",
+                Some(
+                    "the first is gone from the file: a provider that keeps the first would \
+                     have read 5"
+                )
+            ),
+        ]
+    );
+    assert!(found.iter().all(|d| d.change.rule.is_empty()));
+    // Written back as it was: nothing dropped.
+    assert!(duplicates::losses(source, source, &set.tools, &placed(&r), false).is_empty());
+    // A refused tool is left out (not written), unless kept.
+    let refused = ToolRepair {
+        outcome: Outcome::Refused,
+        ..r.clone()
+    };
+    assert!(
+        duplicates::losses(source, &rewritten, &set.tools, &placed(&refused), false).is_empty()
+    );
+    assert_eq!(
+        duplicates::losses(source, &rewritten, &set.tools, &placed(&refused), true).len(),
+        2
+    );
+}
+
+/// A key of the request around the tools is dropped too, but is no tool's loss.
+#[test]
+fn a_key_written_twice_outside_the_tools_belongs_to_no_tool() {
+    let source = r#"{"tools":[{"name":"a","input_schema":{"type":"object"}}],"x":1,"x":2}"#;
+    let set =
+        crate::input::from_bytes(std::path::Path::new("t.json"), source.as_bytes()).expect("reads");
+    let r = repair_one(&Tool::from(&set.tools[0]), &profile(&[]));
+    let placed = [envelope::Placed {
+        schema_pointer: &set.tools[0].schema_pointer,
+        repair: &r,
+    }];
+    let rewritten = serde_json::from_str::<Value>(source).unwrap().to_string();
+    let found = duplicates::losses(source, &rewritten, &set.tools, &placed, false);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].tool, found[0].at.key.as_str()), (None, "x"));
+}

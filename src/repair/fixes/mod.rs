@@ -360,7 +360,7 @@ fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Ch
 }
 
 /// A value as short JSON for messages.
-fn show(v: &Value) -> String {
+pub(crate) fn show(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 80 {
         format!("{}…", s.chars().take(79).collect::<String>())

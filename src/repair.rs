@@ -716,6 +716,9 @@ fn repair_schema_object(
     let mut current = tool.clone();
     let mut changes = Vec::new();
     let mut refusals: Vec<Refusal> = Vec::new();
+    // Ranges of `refusals` made because of a `$ref` repair cannot inline
+    // ([`refer_to_the_ref_refused`]).
+    let mut ref_refused: Vec<(std::ops::Range<usize>, refs::Refusal)> = Vec::new();
     let mut stuck: BTreeSet<(String, String)> = BTreeSet::new();
     let mut repaired: BTreeSet<(String, String)> = BTreeSet::new();
     let mut converged = false;
@@ -892,6 +895,7 @@ fn repair_schema_object(
             let others = errs.iter().filter(|g| {
                 !std::ptr::eq(*g, f) && kind(g) == target && g.pointer != about.pointer
             });
+            let from = refusals.len();
             for g in std::iter::once(about).chain(others) {
                 refusals.push(Refusal {
                     pointer: g.pointer.clone(),
@@ -901,8 +905,17 @@ fn repair_schema_object(
                         .unwrap_or_else(|| why.clone()),
                 });
             }
+            // Which `$ref` kept these from being inlined, in the schema as it was then.
+            if about.rule == crate::profile::rules::ref_unsupported::RULE.id
+                && let Some(s) = current.parameters.as_ref()
+                && let Err(r) =
+                    refs::inline_with(s, opts.max_inline_nodes, refs::Conflicts::under(profile))
+            {
+                ref_refused.push((from..refusals.len(), r));
+            }
         }
     }
+    refer_to_the_ref_refused(&mut refusals, &ref_refused);
     if !converged {
         refusals.push(Refusal {
             pointer: String::new(),
@@ -980,6 +993,31 @@ fn repair_schema_object(
         } else {
             current
         },
+    }
+}
+
+/// Repair inlines a schema's `$ref`s together or not at all, so one `$ref` it cannot inline
+/// refuses the others too: each range of `refusals` made while `$ref` refusal `r` held (as
+/// `refused` pairs them) names that one at other places, its reason left to its own line,
+/// when the report has one. Quoted at another place,
+/// the reason (a keyword beside the `$ref`) reads as that place's, where there is no such
+/// thing.
+fn refer_to_the_ref_refused(
+    refusals: &mut [Refusal],
+    refused: &[(std::ops::Range<usize>, refs::Refusal)],
+) {
+    for (range, r) in refused {
+        if !r.reference || !refusals.iter().any(|x| x.pointer == r.pointer) {
+            continue;
+        }
+        let own = refs::refusal_text(r);
+        for x in refusals[range.clone()].iter_mut() {
+            if x.pointer != r.pointer
+                && (x.reason == own || x.reason == refs::refusal_text_for(r, &x.pointer))
+            {
+                x.reason = refs::refused_with(r);
+            }
+        }
     }
 }
 

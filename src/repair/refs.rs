@@ -141,6 +141,17 @@ pub fn refusal_text_for(r: &Refusal, own: &str) -> String {
     )
 }
 
+/// What `repair` says of a `$ref` (or `$defs`) refused because another `$ref`, the one `r` is
+/// about, cannot be inlined, when the report has a line of that one's own: that one's place,
+/// its reason left to its line (said here, it would read as this place's).
+pub fn refused_with(r: &Refusal) -> String {
+    format!(
+        "repair inlines all of the schema's `$ref`s or none, and cannot inline the one at {} \
+         (see its line)",
+        r.pointer
+    )
+}
+
 /// Inlines every local `$ref` of `root`. Returns the new schema and the references
 /// inlined, or the first reason it cannot be done: a remote, anchor, missing or recursive
 /// reference, a cycle or a chain longer than [`MAX_REF_HOPS`] hops (followed in a row, or

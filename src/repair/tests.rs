@@ -2101,3 +2101,41 @@ fn a_key_written_twice_outside_the_tools_belongs_to_no_tool() {
     assert_eq!(found.len(), 1);
     assert_eq!((found[0].tool, found[0].at.key.as_str()), (None, "x"));
 }
+
+/// One `$ref` that cannot be inlined keeps every other from being inlined (repair inlines all
+/// or none): the other places name that one and leave its reason to its own line, which
+/// alone says what sits beside it.
+#[test]
+fn places_refused_for_another_refs_reason_name_that_ref_not_its_reason() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $ref (with siblings)",
+        "keyword-allowed: $defs",
+        "keyword-allowed: allOf",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "s":{"$ref":"#/$defs/A","maxLength":3},
+            "n":{"$ref":"#/$defs/N","description":"n"}},
+            "$defs":{"A":{"type":"string","maxLength":5},"N":{"type":"number"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let reason = |at: &str| {
+        r.refusals
+            .iter()
+            .find(|x| x.pointer == at)
+            .map(|x| x.reason.as_str())
+            .unwrap_or_else(|| panic!("no refusal at {at}: {:#?}", r.refusals))
+    };
+    assert!(
+        reason("/properties/s/$ref").contains("sits next to `maxLength`"),
+        "{:#?}",
+        r.refusals
+    );
+    let other = "repair inlines all of the schema's `$ref`s or none, and cannot inline the one \
+                 at /properties/s/$ref (see its line)";
+    assert_eq!(reason("/properties/n/$ref"), other);
+    assert_eq!(reason("/$defs"), other);
+}

@@ -139,6 +139,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 request: Value::Null,
                 check: ModelCheck::NothingToSend,
                 sent: Vec::new(),
+                not_compiled: 0,
             });
             order.push((id, None));
             continue;
@@ -408,7 +409,12 @@ fn human(c: &Compilation) -> String {
                     None => "?",
                 };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
-                s.push_str(&format!("  tool {number}`{tool}` at {at}: {rule}\n"));
+                if e.tool.is_none() && e.rule.as_deref() == Some("too-many-tools") {
+                    // About the request, not one of its tools.
+                    s.push_str(&format!("  the tool list: {rule}\n"));
+                } else {
+                    s.push_str(&format!("  tool {number}`{tool}` at {at}: {rule}\n"));
+                }
                 if let Some(fix) = &e.fix {
                     s.push_str(&format!("    fix: {fix}\n"));
                 }
@@ -419,6 +425,13 @@ fn human(c: &Compilation) -> String {
             target
         )),
         ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", target)),
+    }
+    if c.not_compiled > 0 {
+        s.push_str(&format!(
+            "  not compiled: its {} tools (the request is refused whatever their schemas; split \
+             it and compile each part)\n",
+            c.not_compiled
+        ));
     }
     s
 }

@@ -63,7 +63,7 @@ pub struct Compilation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// Per input tool: the repairs for the target's profile and the wire changes, or the
-    /// refusal.
+    /// refusal; empty when [`Compilation::not_compiled`] counts them.
     pub tools: Vec<ToolRepair>,
     /// The request's built-in tools, each passed through or left out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -73,7 +73,8 @@ pub struct Compilation {
     /// the built-ins passed through, in input order.
     pub wire: Value,
     /// The whole request body the offline model was given; `null` where none was, for a
-    /// request the CLI passed over (built-ins only, none of which the target takes).
+    /// request the CLI passed over (built-ins only, none of which the target takes) and one
+    /// refused for its tool count before its tools were compiled ([`Compilation::not_compiled`]).
     pub request: Value,
     pub check: ModelCheck,
     /// Per place of the request's tool list as last sent (the numbers the model's errors
@@ -81,6 +82,17 @@ pub struct Compilation {
     /// tools are not sent, so a place may differ from the tool's number in the input.
     #[serde(skip)]
     pub sent: Vec<Option<usize>>,
+    /// How many function tools were not compiled because the request is refused whatever
+    /// their schemas: it holds more tools than the target takes (`too-many-tools`, checked
+    /// first), and `tools` is then empty. Compiling them would cost the time and memory of
+    /// the whole file (10,000 tools: seconds, hundreds of MB) for findings the user cannot
+    /// act on before splitting the request, which compiles each part anew.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_compiled: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Compilation {
@@ -213,13 +225,41 @@ fn compile_admitted(
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
     let form = wire::Form::of(target);
+    let outcomes: Vec<BuiltinOutcome> = builtins
+        .iter()
+        .map(|(_, b)| BuiltinOutcome::of(b, target))
+        .collect();
+    // A built-in converted to the target API's shape is sent (and shown to the model) so.
+    let converted: Vec<BuiltinTool> = builtins
+        .iter()
+        .zip(&outcomes)
+        .map(|(&(_, b), o)| o.as_sent(b))
+        .collect();
+    // A Gemini entry takes no number: it goes after the declarations, which keep theirs.
+    let builtins: Vec<(usize, &BuiltinTool)> = builtins
+        .iter()
+        .zip(&converted)
+        .map(|(&(position, b), sent)| {
+            (
+                if gemini_entry(b) {
+                    usize::MAX
+                } else {
+                    position
+                },
+                sent,
+            )
+        })
+        .collect();
+    let slots = request_order(tools.len(), &builtins);
+    if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, target) {
+        return Ok(refused);
+    }
     // The canonical schema first: no definition nothing reaches, every known type spelling
     // as the type it means.
-    let tool_count = tools.len();
     let mut canonical: Vec<Tool> = tools;
     // A root that is no schema object first (`true`, `null`): what it becomes is what the
     // target's profile and model then judge; one no wire form carries is refused.
-    let mut root_refusals: Vec<Option<repair::Refusal>> = Vec::with_capacity(tool_count);
+    let mut root_refusals: Vec<Option<repair::Refusal>> = Vec::with_capacity(canonical.len());
     let written: Vec<Vec<repair::Change>> = canonical
         .iter_mut()
         .map(|t| {
@@ -297,32 +337,6 @@ fn compile_admitted(
     // The profile only knows what the evidence says. When the model rejects a feature the
     // profile has no evidence for, the finding the model's error points at is repaired too,
     // and the model asked again.
-    let outcomes: Vec<BuiltinOutcome> = builtins
-        .iter()
-        .map(|(_, b)| BuiltinOutcome::of(b, target))
-        .collect();
-    // A built-in converted to the target API's shape is sent (and shown to the model) so.
-    let converted: Vec<BuiltinTool> = builtins
-        .iter()
-        .zip(&outcomes)
-        .map(|(&(_, b), o)| o.as_sent(b))
-        .collect();
-    // A Gemini entry takes no number: it goes after the declarations, which keep theirs.
-    let builtins: Vec<(usize, &BuiltinTool)> = builtins
-        .iter()
-        .zip(&converted)
-        .map(|(&(position, b), sent)| {
-            (
-                if gemini_entry(b) {
-                    usize::MAX
-                } else {
-                    position
-                },
-                sent,
-            )
-        })
-        .collect();
-    let slots = request_order(tool_count, &builtins);
     let mut rounds = 0;
     let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
         std::collections::HashSet::new();
@@ -504,6 +518,75 @@ fn compile_admitted(
                 Slot::Builtin(_) => None,
             })
             .collect(),
+        not_compiled: 0,
+    })
+}
+
+/// The request refused for its tool count before any tool is compiled, or `None` when its
+/// count is not what the target refuses. The target's offline model is asked with each tool
+/// by name alone (a schema cannot change the count, and one left out costs nothing to send),
+/// so the refusal is in the model's own words, as when it is given the compiled tools. Only
+/// a `too-many-tools` rejection counts: a stand-in without its schema may be refused for
+/// other reasons that the real tool does not have, which are left out of the answer. The
+/// count is the request's as written: a request that would fit only once some of its tools
+/// are refused still has to be split (which tools would be refused is a per-tool finding).
+fn refused_for_tool_count(
+    tools: &[Tool],
+    slots: &[Slot],
+    outcomes: &[BuiltinOutcome],
+    builtins: &[(usize, &BuiltinTool)],
+    target: &str,
+) -> Option<Compilation> {
+    let mut defs: Vec<ToolDef> = Vec::new();
+    let mut passed: Vec<(usize, &Value)> = Vec::new();
+    for slot in slots {
+        match *slot {
+            Slot::Tool(i) => defs.push(ToolDef {
+                name: tools[i].name.clone().unwrap_or_default(),
+                description: None,
+                parameters: None,
+            }),
+            Slot::Builtin(j) if outcomes[j].left_out.is_none() => {
+                passed.push((defs.len() + passed.len(), &builtins[j].1.value));
+            }
+            Slot::Builtin(_) => {}
+        }
+    }
+    if defs.is_empty() {
+        return None;
+    }
+    let answer = ask_model_with_builtins(target, &defs, &passed)?;
+    if answer.classified.verdict != Verdict::Rejected {
+        return None;
+    }
+    let explanations: Vec<Explanation> =
+        crate::explain::explain(Some(&answer.body), &answer.reply.text_body(), Some(target))
+            .into_iter()
+            .filter(|e| e.rule.as_deref() == Some("too-many-tools"))
+            .collect();
+    if explanations.is_empty() {
+        return None;
+    }
+    let error = explanations
+        .iter()
+        .map(|e| e.message.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(Compilation {
+        target: target.to_string(),
+        line: None,
+        tools: Vec::new(),
+        builtins: outcomes.to_vec(),
+        wire: empty_tool_block(target),
+        // The body the model saw holds stand-ins, not the compiled tools: none was built.
+        request: Value::Null,
+        check: ModelCheck::Rejected {
+            status: answer.reply.status,
+            error,
+            explanations,
+        },
+        sent: Vec::new(),
+        not_compiled: tools.len(),
     })
 }
 

@@ -1439,3 +1439,79 @@ fn change_lines_name_places_of_the_schema_as_given() {
     assert_eq!(refusal.len(), 1, "{refusal:?}");
     assert_eq!(refusal[0].pointer, "/properties/tag");
 }
+
+/// `count` tools named `t0`, `t1`...: the first with a `default` strict mode leaves out (a
+/// repair, were the tool compiled), the others plain.
+fn numbered(count: usize) -> Vec<Tool> {
+    (0..count)
+        .map(|i| {
+            let mut t = plain();
+            t.name = Some(format!("t{i}"));
+            if i == 0 {
+                t.parameters = Some(json!({"type":"object","properties":{
+                    "x":{"type":"string","default":"a"}}}));
+            }
+            t
+        })
+        .collect()
+}
+
+/// A request past the target's tool-count limit is refused before any tool is compiled (10,000
+/// tools took 12 s and 200 MB of per-tool work before the model refused them all), in the
+/// words the model gives the request as written; one at the limit is compiled as before.
+#[test]
+fn a_request_past_the_tool_count_limit_is_refused_before_its_tools_are_compiled() {
+    let target = "openai/chat-strict";
+    let p = profile(&[]);
+    let over = numbered(129);
+    let c = compile(&over, target, &p, &Default::default()).unwrap();
+    assert!(c.tools.is_empty(), "{:?}", c.tools.first());
+    assert_eq!(c.not_compiled, 129);
+    assert!(!c.is_ok());
+    assert_eq!(c.request, Value::Null);
+    assert_eq!(c.wire, empty_tool_block(target));
+    // The same words as the model's answer to the tools as written, schemas and all.
+    let defs: Vec<ToolDef> = over
+        .iter()
+        .map(|t| ToolDef {
+            name: t.name.clone().unwrap_or_default(),
+            description: t.description.clone(),
+            parameters: t.parameters.clone(),
+        })
+        .collect();
+    let whole = ask_model(target, &defs).unwrap().classified.error.unwrap();
+    let ModelCheck::Rejected {
+        error,
+        explanations,
+        ..
+    } = &c.check
+    else {
+        panic!("{:?}", c.check)
+    };
+    assert_eq!(error, &whole);
+    assert!(error.contains("length 129"), "{error}");
+    assert_eq!(explanations.len(), 1);
+    assert_eq!(explanations[0].rule.as_deref(), Some("too-many-tools"));
+
+    let at = compile(&numbered(128), target, &p, &Default::default()).unwrap();
+    assert_eq!((at.tools.len(), at.not_compiled), (128, 0));
+    assert!(
+        matches!(at.check, ModelCheck::Accepted { .. }),
+        "{:?}",
+        at.check
+    );
+    assert_eq!(at.tools[0].outcome, Outcome::Repaired);
+}
+
+/// A target with no tool-count limit in its model compiles the same number of tools whole.
+#[test]
+fn a_target_without_a_tool_count_limit_compiles_every_tool() {
+    let c = compile(
+        &numbered(129),
+        "anthropic/messages",
+        &profile(&[]),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!((c.tools.len(), c.not_compiled), (129, 0));
+}

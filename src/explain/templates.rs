@@ -924,6 +924,13 @@ static O_FIELD: LazyLock<Regex> =
     LazyLock::new(|| re(r"Invalid 'tools\[(\d+)\](?:\.function)?\.(name|description)': ([^\n]+)"));
 static O_PARAMS_REQUIRED: LazyLock<Regex> =
     LazyLock::new(|| re(r"'parameters' is a required property - 'tools\.(\d+)\.function'"));
+/// The tool list past its length limit (the wording is inferred from the description error's
+/// template, as `openai::check_tools` writes it): about the request, no tool of it.
+static O_TOO_MANY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"Invalid 'tools': array too long\. Expected an array with maximum length \d+, but got an array with length \d+ instead\.",
+    )
+});
 
 /// OpenAI's messages about a schema's shape, with or without the function's name.
 const O_SHAPE_RULES: &[(&str, &str)] = &[
@@ -1036,6 +1043,11 @@ fn openai(text: &str) -> Vec<Raw> {
         out.push(
             Raw::new("openai", matched(&c), ToolLoc::Index(i), Place::Tool)
                 .rule("parameters-missing"),
+        );
+    }
+    for c in O_TOO_MANY.captures_iter(text) {
+        out.push(
+            Raw::new("openai", matched(&c), ToolLoc::NotATool, Place::None).rule("too-many-tools"),
         );
     }
     out

@@ -1966,3 +1966,15 @@ fn gemini_ref_siblings_name_the_reference_and_what_to_remove() {
         );
     }
 }
+
+/// OpenAI's answer to a tool list past its length limit is about the request: no tool, no
+/// place, rule `too-many-tools` (before, explain found nothing in it).
+#[test]
+fn openai_tool_list_too_long_is_about_the_request() {
+    let text = "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 130 instead.";
+    let e = explain(None, text, Some("openai/chat"));
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].rule.as_deref(), Some("too-many-tools"));
+    assert_eq!((e[0].tool_index, e[0].tool.as_deref()), (None, None));
+    assert_eq!(e[0].message, text);
+}

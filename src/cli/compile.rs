@@ -11,8 +11,10 @@
 //! tool to compile, so that the file always holds this run's result and the report says what
 //! was written. The report (repairs, losses, wire changes, refusals, left-out built-ins,
 //! the model's verdict) goes to standard error (to standard output when `--output` is given).
-//! Exit 0 when every tool compiled and the model accepts, 1 when a tool was refused or the
-//! model rejects (its own error is shown, explained), 2 on bad input.
+//! Exit 0 when every tool compiled and the model accepts, 1 when a tool was refused, the
+//! model rejects (its own error is shown, explained) or a request with tools is written as
+//! the empty tool block (built-ins only, none taken: `compile -o tools.json && deploy` must
+//! not ship a request with no tool), 2 on bad input.
 
 use std::path::PathBuf;
 
@@ -88,6 +90,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         for b in &tools.builtins {
             note.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
         }
+        note.push_str("no request was accepted: the tool block written holds no tool\n");
         match crate::cli::repair::output_file(args.output.as_ref()) {
             Some(path) => {
                 crate::cli::repair::write_atomically(path, "[]\n")?;
@@ -98,7 +101,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 eprint!("{}", crate::report::escape_output(&note));
             }
         }
-        return Ok(EXIT_OK);
+        return Ok(EXIT_FINDINGS);
     }
     let opts = args.rewrite.options();
     // Each tool's schema is handed to compile, not copied: the file's entries are read
@@ -111,7 +114,6 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     let mut compiled: Vec<Compilation> = Vec::new();
     // A request of built-ins only, none of which the target takes, has nothing to compile:
     // it is not a request the model refuses, only its built-ins are named.
-    let mut passed_over = String::new();
     let lines = tools.format == Format::JsonLines;
     // Per request in order: its compilation's index, or `None` when it was passed over.
     let mut order: Vec<(usize, Option<usize>)> = Vec::new();
@@ -126,9 +128,6 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 .iter()
                 .map(|b| BuiltinOutcome::of(b, &args.target))
                 .collect();
-            for b in &outcomes {
-                passed_over.push_str(&builtin_line(b));
-            }
             passed.push(Compilation {
                 target: args.target.clone(),
                 line: lines.then_some(id),
@@ -193,15 +192,19 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             many => crate::report::to_json_pretty(&many),
         }
     });
+    // Per request in order, its compilation or the one of a request passed over.
+    let mut passed_iter = passed.iter();
+    let all: Vec<&Compilation> = order
+        .iter()
+        .filter_map(|&(_, i)| match i {
+            Some(i) => compiled.get(i),
+            None => passed_iter.next(),
+        })
+        .collect();
     let report = if args.format == "json" {
-        let mut passed = passed.iter();
-        let reported: Vec<Reported<'_>> = order
+        let reported: Vec<Reported<'_>> = all
             .iter()
-            .filter_map(|&(_, i)| match i {
-                Some(i) => compiled.get(i),
-                None => passed.next(),
-            })
-            .map(|c| Reported {
+            .map(|&c| Reported {
                 compilation: c,
                 written: if accepted(c) {
                     "tools"
@@ -220,8 +223,8 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         spellings.respell(&crate::report::to_json_pretty(&reported))
     } else {
         let empty = empty.to_string();
-        let mut s = passed_over;
-        for c in &compiled {
+        let mut s = String::new();
+        for c in &all {
             s.push_str(&human(c));
             if !accepted(c) {
                 s.push_str(&format!(
@@ -229,7 +232,7 @@ pub fn run(args: CompileArgs) -> Result<u8> {
                 ));
             }
         }
-        if !compiled.iter().any(accepted) {
+        if !all.iter().any(|c| accepted(c)) {
             let place = match crate::cli::repair::output_file(args.output.as_ref()) {
                 Some(path) => path.display().to_string(),
                 None => "standard output".into(),
@@ -254,7 +257,9 @@ pub fn run(args: CompileArgs) -> Result<u8> {
             eprint!("{}", shown(&args.format, &report));
         }
     }
-    Ok(if compiled.iter().all(Compilation::is_ok) {
+    // A request passed over had tools (built-ins) and is written with none: a deploy of that
+    // output would send no tool, so it fails like a request the model refuses.
+    Ok(if all.iter().all(|c| c.is_ok()) {
         EXIT_OK
     } else {
         EXIT_FINDINGS
@@ -423,6 +428,10 @@ fn human(c: &Compilation) -> String {
         ModelCheck::Inconclusive { status, note } => s.push_str(&format!(
             "{}: the offline model's answer ({status}) is inconclusive: {note}\n",
             target
+        )),
+        // A request passed over had built-ins only: nothing was refused, none was taken.
+        ModelCheck::NothingToSend if c.tools.is_empty() => s.push_str(&format!(
+            "{target}: no tool to send: it takes none of the request's built-in tools\n"
         )),
         ModelCheck::NothingToSend => s.push_str(&format!("{}: no tool left to send\n", target)),
     }

@@ -111,6 +111,11 @@ pub enum Command {
     /// is 1.
     Repair(repair::RepairArgs),
     /// Compile tool definitions to one target's wire form.
+    ///
+    /// Exit 0: every tool compiled and the target's offline model accepts every request; 1: a
+    /// tool was refused, the model rejects a request, or a request with tools is written as
+    /// the empty tool block (e.g. built-in tools only, none of which the target takes: a
+    /// deploy of that output would send no tool; the report says why); 2: bad input.
     Compile(compile::CompileArgs),
     /// Validate tool-call arguments against a tool's schema.
     ///

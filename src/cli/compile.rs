@@ -80,29 +80,6 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     crate::input::require_tools(&tools)?;
     crate::input::refuse_inexact_schemas(&args.file, &bytes, &tools, "compile")?;
     let taken = |b: &BuiltinTool| crate::target::takes_builtin(&args.target, &b.value);
-    if tools.tools.is_empty() && !tools.builtins.iter().any(taken) {
-        // No tool with a schema, and no built-in the target takes: the compiled tool block is
-        // empty, and says so.
-        let mut note = format!(
-            "{}: no tool with a schema to compile (built-in tools are not compiled)\n",
-            args.file.display()
-        );
-        for b in &tools.builtins {
-            note.push_str(&builtin_line(&BuiltinOutcome::of(b, &args.target)));
-        }
-        note.push_str("no request was accepted: the tool block written holds no tool\n");
-        match crate::cli::repair::output_file(args.output.as_ref()) {
-            Some(path) => {
-                crate::cli::repair::write_atomically(path, "[]\n")?;
-                print!("{}", crate::report::escape_output(&note));
-            }
-            None => {
-                println!("[]");
-                eprint!("{}", crate::report::escape_output(&note));
-            }
-        }
-        return Ok(EXIT_FINDINGS);
-    }
     let opts = args.rewrite.options();
     // Each tool's schema is handed to compile, not copied: the file's entries are read
     // below only for their numbers, and a schema may be megabytes.

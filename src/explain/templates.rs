@@ -846,18 +846,21 @@ pub(super) fn google_pointer(path: &str, schema: Option<&Value>) -> Result<(Stri
                         })?;
                         let node = schema
                             .pointer(&pointer)
-                            .ok_or_else(|| format!("the request has nothing at {pointer:?}"))?;
+                            .ok_or_else(|| format!("the request has nothing {}", at(&pointer)))?;
                         let props = node
                             .get("properties")
                             .and_then(Value::as_object)
                             .ok_or_else(|| {
-                                format!("the request declares no `properties` at {pointer:?}")
+                                format!("the request declares no `properties` {}", at(&pointer))
                             })?;
                         let (name, _) = props.iter().nth(k).ok_or_else(|| {
                             format!(
-                                "the request declares {} properties at {:?}, so index {k} is not one of them",
-                                props.len(),
-                                pointer
+                                "the request declares {} {}, so index {k} is not one of them",
+                                match props.len() {
+                                    1 => "1 property".to_string(),
+                                    n => format!("{n} properties"),
+                                },
+                                at(&pointer)
                             )
                         })?;
                         pointer = push_token(&push_token(&pointer, "properties"), name);
@@ -871,6 +874,16 @@ pub(super) fn google_pointer(path: &str, schema: Option<&Value>) -> Result<(Stri
         i += 1;
     }
     Ok((pointer, positional))
+}
+
+/// Where in the parameters schema `pointer` is, for a message: `at the schema's root` for
+/// `""` (a bare `""` reads as nothing), else `at "/properties/a"`.
+fn at(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "at the schema's root".to_string()
+    } else {
+        format!("at {pointer:?}")
+    }
 }
 
 /// Splits `.a[x.y].b` into `a[x.y]`, `b` (dots inside brackets belong to the key).
@@ -2572,7 +2585,17 @@ mod tests {
         );
         assert!(google_pointer(".properties[1].value", None).is_err());
         let err = google_pointer(".properties[5].value", Some(&s)).unwrap_err();
-        assert!(err.contains("declares 2 properties"), "{err}");
+        assert_eq!(
+            err,
+            "the request declares 2 properties at the schema's root, so index 5 is not one of them"
+        );
+        let nested = json!({"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"string"}}}}});
+        let err =
+            google_pointer(".properties[0].value.properties[3].value", Some(&nested)).unwrap_err();
+        assert_eq!(
+            err,
+            "the request declares 1 property at \"/properties/a\", so index 3 is not one of them"
+        );
         assert_eq!(
             google_pointer(".properties[links].items.properties[url].format", None).unwrap(),
             (

@@ -210,7 +210,7 @@ pub fn parse_str_counting(
             .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"));
         let mut problem = lone_surrogate(text, &e)
             .or_else(|| out_of_range(text, &e))
-            .unwrap_or_else(|| strip_position(&e.to_string()));
+            .unwrap_or_else(|| plain_words(strip_position(&e.to_string())));
         if yaml {
             problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
         }
@@ -306,6 +306,18 @@ pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),
+    }
+}
+
+/// serde_json's problem `problem` in words a reader of the file knows: its "expected ident"
+/// (a bare word where JSON has only `true`, `false` and `null`: `tru`, `True`, an unquoted
+/// string, YAML) names no JSON term. Other problems are kept as serde_json says them.
+fn plain_words(problem: String) -> String {
+    if problem == "expected ident" {
+        "expected `true`, `false` or `null` (a bare word is not JSON: strings are quoted)"
+            .to_string()
+    } else {
+        problem
     }
 }
 
@@ -1170,6 +1182,17 @@ mod tests {
     fn brackets_inside_strings_do_not_count() {
         let text = format!("{{\"a\":\"{}\"}}", "[".repeat(1000));
         assert!(parse_str(Path::new("s.json"), &text, Limits::default(), 0).is_ok());
+    }
+
+    /// serde_json's "expected ident" names no JSON term; a misspelt literal is said as such.
+    #[test]
+    fn a_bare_word_is_said_in_json_terms() {
+        let err = parse_str(Path::new("x.json"), "{\"a\": tru}", Limits::default(), 0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.json: line 1, column 10: expected `true`, `false` or `null` (a bare word is not \
+             JSON: strings are quoted)"
+        );
     }
 
     #[test]

@@ -287,11 +287,32 @@ fn lone_surrogate(text: &str, e: &serde_json::Error) -> Option<String> {
 /// here as the place after the last character that is not white space (the column that
 /// character's successor would have), so that a truncated document or line is placed alike
 /// whether or not a line break follows, and at the place where more was expected.
+/// serde_json counts the column in bytes; it is given here in code points, as every other
+/// column toolwire writes is (SARIF declares `columnKind: unicodeCodePoints`), so that an
+/// error after non-ASCII text on its line is not placed further right than it is.
 pub(crate) fn error_place(text: &str, e: &serde_json::Error) -> (usize, usize) {
     if e.is_eof() {
         return line_column(text.as_bytes(), text.trim_end().len());
     }
-    (e.line(), e.column())
+    (e.line(), code_point_column(text, e.line(), e.column()))
+}
+
+/// The 1-based code-point column of the character at 1-based byte column `column` of 1-based
+/// line `line` of `text` (a byte inside a character is that character's column). Column 0
+/// (before the line's first character) stays 0, and a line not in `text` keeps the column.
+fn code_point_column(text: &str, line: usize, column: usize) -> usize {
+    let Some(line) = line.checked_sub(1).and_then(|l| text.split('\n').nth(l)) else {
+        return column;
+    };
+    if column == 0 {
+        return 0;
+    }
+    let bytes = line.as_bytes();
+    // The characters that start at or before the byte; past the line's end (serde_json names
+    // the place after its last character) each byte further is one column further.
+    // Code points, not bytes: UTF-8 continuation bytes (0b10xx_xxxx) do not start a character.
+    let upto = &bytes[..column.min(bytes.len())];
+    upto.iter().filter(|&&b| b & 0xC0 != 0x80).count() + column.saturating_sub(bytes.len())
 }
 
 /// Reads and parses a JSON file with all caps applied.
@@ -1205,6 +1226,34 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "x.json: line 2, column 8: expected value");
+    }
+
+    /// serde_json counts a column in bytes; toolwire's columns (SARIF's `unicodeCodePoints`,
+    /// a finding's column) count code points, and a parse error's does too (before: column
+    /// 34 for the `x` after `"héllo wörld", `, the 32nd character). A character serde_json
+    /// stops inside is at its own column; a JSON Lines line keeps its line number.
+    #[test]
+    fn a_syntax_error_column_counts_code_points() {
+        let err = |text: &str, offset: usize| {
+            parse_str(Path::new("x.json"), text, Limits::default(), offset)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("{\"description\": \"héllo wörld\", x}", 0),
+            "x.json: line 1, column 32: key must be a string"
+        );
+        assert_eq!(
+            err("[1,\n\"ü\" x]", 3),
+            "x.json: line 5, column 5: expected `,` or `]`"
+        );
+        assert_eq!(
+            err("{\"a\": é}", 0),
+            "x.json: line 1, column 7: expected value"
+        );
+        assert_eq!(code_point_column("aé", 1, 0), 0);
+        assert_eq!(code_point_column("aé", 1, 4), 3);
+        assert_eq!(code_point_column("aé", 2, 9), 9);
     }
 
     /// serde_json places the end of the input at the last character (`column 11`), or at

@@ -122,7 +122,28 @@ pub struct Unreadable {
 impl Unreadable {
     /// `file`'s bad-input `error`, `after` files read; `None` for any other error (which
     /// stops the command rather than skipping a file).
+    /// An error that names a JSON Pointer (the file parsed, but `tools[2]` is not an object)
+    /// is placed where the pointer's value is in the file, as a finding is: the file is read
+    /// again for it, and standard input, which cannot be, keeps only its JSON Lines line.
     pub fn new(file: &std::path::Path, after: usize, error: &crate::error::Error) -> Option<Self> {
+        let text = || {
+            if file.as_os_str() == STDIN {
+                return None;
+            }
+            let bytes = crate::json::read_capped(file, crate::input::LIMITS).ok()?;
+            String::from_utf8(bytes).ok()
+        };
+        Self::located(file, after, error, text)
+    }
+
+    /// [`Unreadable::new`] with the file's text from `text` (called only when the error names
+    /// a pointer; `None` when the text cannot be had).
+    fn located(
+        file: &std::path::Path,
+        after: usize,
+        error: &crate::error::Error,
+        text: impl FnOnce() -> Option<String>,
+    ) -> Option<Self> {
         use crate::error::Place;
         let crate::error::Error::Input {
             file: named, place, ..
@@ -130,10 +151,17 @@ impl Unreadable {
         else {
             return None;
         };
+        let locator = || text().map(sarif::Locator::new);
         let (line, column) = match place {
             Place::LineColumn { line, column } => (Some(*line), Some(*column).filter(|&c| c > 0)),
-            Place::LinePointer { line, .. } => (Some(*line), None),
-            _ => (None, None),
+            Place::Pointer(pointer) => locator()
+                .and_then(|t| t.locate(pointer))
+                .map_or((None, None), |(l, c)| (Some(l), Some(c))),
+            Place::LinePointer { line, pointer } => (
+                Some(*line),
+                locator().and_then(|t| t.locate_in_line(*line, pointer)),
+            ),
+            Place::File | Place::Path => (None, None),
         };
         let text = error.to_string();
         let problem = text
@@ -204,7 +232,38 @@ pub fn short_pointer(pointer: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{POINTER_SHOWN, escape_inline, escape_output, short_pointer};
+    use super::{POINTER_SHOWN, Unreadable, escape_inline, escape_output, short_pointer};
+
+    /// An error naming a pointer into a file that parsed is placed at the pointer's value in
+    /// the file's text, as a finding is (before: no line at all for a file, and only the line
+    /// for a JSON Lines line); without the text there is no column to give.
+    #[test]
+    fn an_unreadable_file_at_a_pointer_gets_its_line_and_column() {
+        use crate::error::{Error, Place};
+        let at = |place: Place, text: Option<&str>| {
+            let e = Error::input("t.json", place, "not a tool");
+            let text = text.map(str::to_string);
+            let u = Unreadable::located(std::path::Path::new("t.json"), 0, &e, || text).unwrap();
+            (u.line, u.column)
+        };
+        let file = "{\"tools\": [\n  {\"name\": \"a\"},\n  {\"name\": \"é\"}, 7\n]}";
+        let pointer = || Place::Pointer("/tools/2".into());
+        assert_eq!(at(pointer(), Some(file)), (Some(3), Some(18)));
+        assert_eq!(at(pointer(), None), (None, None));
+        assert_eq!(
+            at(Place::Pointer("/tools/9".into()), Some(file)),
+            (None, None)
+        );
+        let lines = "{\"name\": \"a\"}\n{\"é\": 1, \"hello\": 2}\n";
+        let line = |pointer: &str| Place::LinePointer {
+            line: 2,
+            pointer: pointer.into(),
+        };
+        assert_eq!(at(line("/hello"), Some(lines)), (Some(2), Some(10)));
+        assert_eq!(at(line(""), Some(lines)), (Some(2), Some(1)));
+        assert_eq!(at(line("/hello"), None), (Some(2), None));
+        assert_eq!(at(Place::File, Some(file)), (None, None));
+    }
 
     #[test]
     fn controls_and_bidi_overrides_are_escaped_and_layout_kept_only_for_whole_output() {

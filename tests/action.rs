@@ -344,7 +344,10 @@ fn clean_input_passes() {
 }
 
 /// Bad input (a file that is not JSON) fails the step with toolwire's 2 even when findings
-/// do not fail it, says so in an annotation, and sets no output: nothing was checked.
+/// do not fail it and says so in an annotation; `findings` is not set, since not everything
+/// was checked. With `sarif` set the SARIF file is still written, recording the unreadable
+/// file, and named in `sarif-file`, so that an upload with `if: always()` shows an
+/// incomplete run (before: neither file nor output, and the upload found nothing).
 #[test]
 fn bad_input_always_fails() {
     let ws = workspace();
@@ -363,13 +366,48 @@ fn bad_input_always_fails() {
                 status, 2,
                 "sarif {sarif:?}, fail-on-findings: {fail}\n{stdout}"
             );
-            assert_eq!(outputs, "", "sarif {sarif:?}, fail-on-findings: {fail}");
+            let named = if sarif.is_empty() {
+                String::new()
+            } else {
+                format!("sarif-file={sarif}\n")
+            };
+            assert_eq!(outputs, named, "sarif {sarif:?}, fail-on-findings: {fail}");
             assert!(
                 stdout.contains("::error title=toolwire::toolwire check exited 2"),
                 "{stdout}"
             );
+            if !sarif.is_empty() {
+                let text = std::fs::read_to_string(ws.path().join(sarif)).expect("the SARIF file");
+                let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF is JSON");
+                let invocation = &log["runs"][0]["invocations"][0];
+                assert_eq!(invocation["executionSuccessful"], false, "{text}");
+                let at = &invocation["toolExecutionNotifications"][0]["locations"][0];
+                assert_eq!(
+                    at["physicalLocation"]["artifactLocation"]["uri"], "bad.json",
+                    "{text}"
+                );
+                std::fs::remove_file(ws.path().join(sarif)).unwrap();
+            }
         }
     }
+}
+
+/// A usage error (an unknown rule id) stops toolwire before any log is written: with `sarif`
+/// set, no empty SARIF file is left and none is named.
+#[test]
+fn a_usage_error_leaves_no_sarif_file() {
+    let ws = workspace();
+    let (status, outputs, stdout) = check(
+        ws.path(),
+        Inputs {
+            ignore: "no-such-rule",
+            sarif: "usage.sarif",
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 2, "{stdout}");
+    assert_eq!(outputs, "");
+    assert!(!ws.path().join("usage.sarif").exists());
 }
 
 /// Each file that could not be read is an annotation on that file, on its line and column

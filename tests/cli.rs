@@ -1151,3 +1151,77 @@ fn the_summary_json_names_the_run_log_and_a_stand_in() {
         serde_json::json!({"selected": 1, "skipped": 1, "probed": 0, "observed": 0})
     );
 }
+
+/// Each README output block marked `<!-- pinned: tests/cli/<command>/<case>.toml (stream) -->`
+/// is a `console` block whose `$ ` line is the case's command line (`toolwire` and its args;
+/// a trailing `> FILE` sends standard output away, so the block shows standard error) and whose
+/// other lines are that stream of the case, exactly (`...` and `[..]` included): the case runs
+/// in `cli_cases`, so a README example cannot print anything but what the binary prints.
+#[test]
+fn readme_blocks_match_their_cases() {
+    let readme = std::fs::read_to_string("README.md").expect("README.md reads");
+    let marker = "<!-- pinned: ";
+    let mut seen = 0;
+    for (at, _) in readme.match_indices(marker) {
+        let line_no = readme[..at].lines().count() + 1;
+        let rest = &readme[at + marker.len()..];
+        let (spec, after) = rest
+            .split_once(" -->\n")
+            .unwrap_or_else(|| panic!("README.md:{line_no}: the marker does not end with ` -->`"));
+        let (case, stream) = spec
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("README.md:{line_no}: `{spec}` names no (stream)"));
+        let stream = stream.trim_matches(['(', ')']);
+        let block = after
+            .strip_prefix("```console\n")
+            .and_then(|b| b.split_once("```\n"))
+            .map(|(b, _)| b)
+            .unwrap_or_else(|| {
+                panic!("README.md:{line_no}: no ```console block right after the marker")
+            });
+        let (command, shown) = block
+            .split_once('\n')
+            .unwrap_or_else(|| panic!("README.md:{line_no}: the block is one line"));
+        let command = command
+            .strip_prefix("$ ")
+            .unwrap_or_else(|| panic!("README.md:{line_no}: the block does not begin with `$ `"));
+        let (command, redirected) = match command.split_once(" > ") {
+            Some((c, _)) => (c, true),
+            None => (command, false),
+        };
+        assert_eq!(
+            redirected,
+            stream == "stderr",
+            "README.md:{line_no}: a block of stderr sends stdout away (`> FILE`), one of stdout does not"
+        );
+        let toml = std::fs::read_to_string(case)
+            .unwrap_or_else(|e| panic!("README.md:{line_no}: {case}: {e}"));
+        let args = toml
+            .lines()
+            .find_map(|l| l.strip_prefix("args = ["))
+            .and_then(|l| l.strip_suffix(']'))
+            .unwrap_or_else(|| panic!("{case}: no one-line `args = [...]`"));
+        let args: Vec<&str> = args.split(", ").map(|a| a.trim_matches('"')).collect();
+        assert_eq!(
+            command,
+            format!("toolwire {}", args.join(" ")),
+            "README.md:{line_no}: the command is not {case}'s"
+        );
+        let pinned = match toml.split_once(&format!("\n{stream} = \"\"\"\n")) {
+            Some((_, s)) => {
+                s.split_once("\"\"\"\n")
+                    .unwrap_or_else(|| panic!("{case}: {stream} does not end"))
+                    .0
+            }
+            None if toml.contains(&format!("\n{stream} = \"\"\n")) => "",
+            None => panic!("{case}: no {stream} = \"\"\"...\"\"\""),
+        };
+        assert_eq!(
+            shown, pinned,
+            "README.md:{line_no}: the block differs from {stream} in {case} (update the one that is wrong)"
+        );
+        seen += 1;
+    }
+    // The quick start's six and the sample in "Checking your own tools".
+    assert_eq!(seen, 7, "README.md: {seen} pinned blocks found");
+}

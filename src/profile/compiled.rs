@@ -467,6 +467,28 @@ impl CompiledProfile {
     pub fn details(&self) -> &[Detail] {
         &self.details
     }
+
+    /// The evidence sentence of a warning about an ordinary thing (a standard type, a tool name of
+    /// the baseline class) that no target rejects: "no evidence yet whether T accepts `them`".
+    /// "no evidence for T" read, to a first-time user, as if `array` or `get_weather` were wrong;
+    /// said as an open question it reads as what it is, a probe not yet run. `None` where some
+    /// target rejects it (that error keeps its wording) or no case covers it.
+    pub fn no_evidence_yet(&self, slot: Slot, them: &str) -> Option<String> {
+        let Slot::Unknown(i) = slot else { return None };
+        let d = self.details.get(i as usize)?;
+        if !d.rejected_by.is_empty() || d.unknown_for.is_empty() {
+            return None;
+        }
+        let verb = if d.unknown_for.len() == 1 {
+            "accepts"
+        } else {
+            "accept"
+        };
+        Some(format!(
+            "no evidence yet whether {} {verb} {them}",
+            list(d.unknown_for.iter().cloned())
+        ))
+    }
 }
 
 /// Gives each case value of one limit (ascending) the worst status of every case value at or

@@ -25,6 +25,40 @@ fn wrong_without_evidence(rule: &Rule) -> bool {
     rule.id == super::rules::keyword_value_invalid::RULE.id
 }
 
+/// What an unverified finding of `rule` about the case `parameter` says of an ordinary thing,
+/// if it is one: the words after what was found, and what "no evidence yet whether T accepts
+/// ..." is about ([`CompiledProfile::no_evidence_yet`]). A standard type or a tool name of the
+/// baseline class is warned about where a target has no evidence for it, and "`type:
+/// \"array\"`: no evidence for T" read as if the type were wrong.
+fn ordinary(
+    rule: &Rule,
+    profile: &CompiledProfile,
+    slot: Slot,
+) -> Option<(&'static str, &'static str)> {
+    use super::feature::{Kind, Param, STANDARD_TYPES, value};
+    let Slot::Unknown(i) = slot else { return None };
+    let d = profile.details().get(i as usize)?;
+    match super::feature::parse_parameter(&d.parameter)? {
+        Param::Keyed(Kind::TypeSpelling, t)
+            if rule.id == super::rules::type_invalid::RULE.id
+                && STANDARD_TYPES.contains(&t.as_str()) =>
+        {
+            Some(("a standard JSON Schema type", "it"))
+        }
+        Param::Keyed(Kind::NameChars, k)
+            if rule.id == super::rules::name_invalid::RULE.id
+                && [value::NAME_LOWER, value::NAME_DIGIT, value::NAME_UNDERSCORE]
+                    .contains(&k.as_str()) =>
+        {
+            Some((
+                "ordinary in tool names: lowercase letters, digits, `_`",
+                "such names",
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The memo table slot of a (rule, feature): a multiplicative hash of the rule's address,
 /// the kind, and the key's length and first and last eight bytes (a hash over every byte
 /// cost more than the texts it saves; the entry is compared whole).
@@ -328,9 +362,21 @@ impl Findings {
                 _ => {
                     scratch.clear();
                     scratch.push_str(self.text.get(r.what));
-                    scratch.push_str(": ");
-                    let level =
-                        profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, scratch);
+                    let plain = ordinary(r.rule, profile, r.slot)
+                        .and_then(|(is, them)| Some((is, profile.no_evidence_yet(r.slot, them)?)));
+                    let level = match plain {
+                        Some((is, why)) => {
+                            scratch.push_str(" (");
+                            scratch.push_str(is);
+                            scratch.push_str("): ");
+                            scratch.push_str(&why);
+                            Level::Warning
+                        }
+                        None => {
+                            scratch.push_str(": ");
+                            profile.explain_with(r.slot, &parameter.unwrap_or(""), r.limit, scratch)
+                        }
+                    };
                     let message = Text::Shared(Arc::from(scratch.as_str()));
                     messages[r.what.slot()] = Some((key, message.clone(), level));
                     (message, level)
@@ -391,5 +437,74 @@ impl Findings {
         let mut out = Vec::new();
         self.render_into(profile, &mut out);
         out
+    }
+}
+
+#[cfg(test)]
+mod ordinary_tests {
+    use crate::check::Level;
+    use crate::profile::detect::ToolRef;
+
+    /// A warning on a standard type or an ordinary tool name says that the thing is ordinary
+    /// and that the evidence is missing (before: "`type: \"array\"`: no evidence for
+    /// mistral/chat" and "tool name `f` has lowercase characters: no evidence for
+    /// cohere/v2-strict", read as "my type is wrong"). An error keeps its wording.
+    #[test]
+    fn ordinary_things_without_evidence_say_so() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let parameters = serde_json::json!({"type": "object", "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "n": {"type": "integer"}}});
+        let tool = ToolRef {
+            name: Some("get_weather"),
+            description: Some("Looks up the weather for a city."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        let (mut typed, mut named) = (Vec::new(), Vec::new());
+        for p in &set.profiles {
+            let profile = crate::profile::CompiledProfile::new(p);
+            for f in crate::check::check_tools(std::slice::from_ref(&tool), &profile) {
+                let m = f.message.to_string();
+                let (standard, ordinary) = match f.rule.as_ref() {
+                    "type-invalid" => (&mut typed, "(a standard JSON Schema type): "),
+                    "name-invalid" => (
+                        &mut named,
+                        " (ordinary in tool names: lowercase letters, digits, `_`): ",
+                    ),
+                    _ => continue,
+                };
+                if f.level == Level::Error {
+                    assert!(!m.contains("no evidence yet"), "{}: {m}", p.name);
+                    assert!(!m.contains(ordinary), "{}: {m}", p.name);
+                    continue;
+                }
+                assert!(!m.contains("no evidence for"), "{}: {m}", p.name);
+                assert!(m.contains(ordinary), "{}: {m}", p.name);
+                standard.push((p.name.clone(), m));
+            }
+        }
+        let said = |list: &[(String, String)], profile: &str, text: &str| {
+            list.iter().any(|(p, m)| p == profile && m == text)
+        };
+        assert!(
+            said(
+                &typed,
+                "portable",
+                "`type: \"array\"` (a standard JSON Schema type): no evidence yet whether \
+                 mistral/chat accepts it"
+            ),
+            "{typed:?}"
+        );
+        assert!(
+            said(
+                &named,
+                "xai/chat",
+                "tool name `get_weather` has lowercase characters (ordinary in tool names: \
+                 lowercase letters, digits, `_`): no evidence yet whether xai/chat accepts \
+                 such names"
+            ),
+            "{named:?}"
+        );
     }
 }

@@ -8,7 +8,10 @@ pub const RULE: Rule = Rule {
              hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit or \
              underscore, and the empty name, each judged by its `name-chars` case. A control \
              character is named as one, and judged by the other-punctuation case (ASCII) or \
-             the non-ASCII one; so is a bidi control (U+202A-U+202E, U+2066-U+2069, marks).",
+             the non-ASCII one; so is a bidi control (U+202A-U+202E, U+2066-U+2069, marks). \
+             It also warns on ordinary names (lowercase letters, digits, `_`) where a target of \
+             the profile has no evidence either way for them: the name is not wrong, and the \
+             warning says so (\"no evidence yet whether T accepts such names\").",
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",

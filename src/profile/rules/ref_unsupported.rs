@@ -97,15 +97,25 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
 /// that one to fix first, not quoted as if it were this one's.
 fn refused_fix(refusal: &InlineRefusal<'_>, own: &str) -> Option<String> {
     let r = refusal.get()?;
-    let text = crate::repair::refs::refusal_text_for(r, own);
     Some(if !r.reference || r.pointer == own {
+        let text = crate::repair::refs::refusal_text(r);
         format!(
             "`toolwire repair` cannot inline it: {text}. Flatten the schema by hand (shorter \
              chains, fewer repeated references), or take a JSON string for that part."
         )
     } else {
+        // Which place is refused, because of which other one, that one's reason as its own,
+        // then what to do: the reason said first read as this place's.
+        let this = if own.ends_with("/$ref") {
+            "this `$ref`"
+        } else {
+            "the `$ref`s to these definitions"
+        };
         format!(
-            "`toolwire repair` cannot inline it: {text}. Fix that one first (its own finding says how)."
+            "`toolwire repair` cannot inline {this} because of the `$ref` at {}: it inlines \
+             all of a schema's `$ref`s or none, and cannot inline that one ({}). Fix that one \
+             first (its own finding says how).",
+            r.pointer, r.reason
         )
     })
 }
@@ -826,14 +836,20 @@ mod tests {
         let s = json!({"type":"object","properties":{
             "x":{"$ref":"#/$defs/X"},"y":{"$ref":"#/$defs/Missing"}},
             "$defs":{"X":{"type":"string"}}});
-        for (at, parameter) in [("/properties/x/$ref", "(local $defs)"), ("/$defs", "$defs")] {
+        // In order: which place, because of which other `$ref`, that one's reason, what to do.
+        for (at, parameter, this) in [
+            ("/properties/x/$ref", "(local $defs)", "this `$ref`"),
+            ("/$defs", "$defs", "the `$ref`s to these definitions"),
+        ] {
             let fix = fix_at(&s, at, parameter);
             assert_eq!(
                 fix,
-                "`toolwire repair` cannot inline it: repair inlines all of a schema's `$ref`s or \
-                 none, and cannot inline the one at /properties/y/$ref: `$ref` to \
-                 `#/$defs/Missing`, which is not in the schema. Fix that one first (its own \
-                 finding says how)."
+                format!(
+                    "`toolwire repair` cannot inline {this} because of the `$ref` at \
+                     /properties/y/$ref: it inlines all of a schema's `$ref`s or none, and \
+                     cannot inline that one (`$ref` to `#/$defs/Missing`, which is not in the \
+                     schema). Fix that one first (its own finding says how)."
+                )
             );
         }
         // A refusal at the finding's own `$ref` is said as its own.

@@ -8,7 +8,10 @@ pub const RULE: Rule = Rule {
              non-standard spellings found in real tool definitions (`dict`, `float`, `int`, \
              `str`, `any`, `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is \
              neither a string nor a list of types (an empty list among them) is spelled \
-             `not-a-string`.",
+             `not-a-string`. It also warns on a standard type (`array`, `integer`, ...) where a \
+             target of the profile has no evidence either way for it: the type is not wrong, \
+             and the warning says so (\"a standard JSON Schema type: no evidence yet whether T \
+             accepts it\").",
     features: "`type-spelling: <spelling>`",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
     fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",

@@ -128,12 +128,21 @@ impl Problem {
     }
 }
 
-/// The result of checking one call's arguments.
+/// The result of checking one call's arguments; `args --format json` writes its fields.
+///
+/// `arguments` is always a JSON value a program can forward: the arguments read (after
+/// normalisation), or `null` when the call could not be read (not JSON, a number past the
+/// float range, nesting too deep, empty). Only then is `arguments_text` there, holding the
+/// text as sent: one field of two types (object or string) broke programs that forward it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ArgsReport<'a> {
     /// The arguments after normalisation: optional `null`s removed, coercions applied. The
-    /// input itself when nothing changed.
+    /// input itself when nothing changed; `null` when the call could not be read.
     pub arguments: Cow<'a, Value>,
+    /// The arguments text as sent, when it could not be read (`arguments` is then `null`);
+    /// `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments_text: Option<String>,
     /// Every problem, in the validator's order (the same for the same schema and call).
     /// Empty when valid.
     pub problems: Vec<Problem>,
@@ -152,20 +161,8 @@ impl ArgsReport<'_> {
     /// not checked; the retry message asks the model for a number read exactly.
     pub fn cannot_vouch_for(&mut self, inexact: &[crate::json::InexactNumberAt]) {
         for n in inexact {
-            self.problems.push(Problem {
-                message: format!(
-                    "{}: the number {} cannot be checked as sent: it is read as {} (a 64-bit \
-                     float), so whether it is valid cannot be told; send it with at most 15 \
-                     significant digits, or as 0 if it is nearer 0 than 1e-307 (an integer \
-                     from -2^63 to 2^64-1 is read exactly).",
-                    place(&n.pointer),
-                    n.written,
-                    n.read_as
-                ),
-                pointer: n.pointer.clone(),
-                keyword: Cow::Borrowed("number-precision"),
-                expected: Cow::Borrowed(crate::json::EXACT_NUMBERS),
-            });
+            self.problems
+                .push(precision_problem(&n.pointer, &n.written, &n.read_as));
         }
     }
 
@@ -509,6 +506,7 @@ impl ArgsSchema {
             );
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
+                arguments_text: None,
                 problems: vec![Problem {
                     pointer,
                     keyword: Cow::Borrowed("depth"),
@@ -529,6 +527,7 @@ impl ArgsSchema {
         if self.validator.is_valid(arguments) {
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
+                arguments_text: None,
                 problems: Vec::new(),
                 coercions: Vec::new(),
                 absent_nulls: Vec::new(),
@@ -548,6 +547,7 @@ impl ArgsSchema {
             self.undecided_problems(arguments, &mut problems);
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
+                arguments_text: None,
                 problems,
                 coercions: Vec::new(),
                 absent_nulls: Vec::new(),
@@ -607,8 +607,19 @@ impl ArgsSchema {
             self.problems_for(&e, coerce, &mut problems);
         }
         self.undecided_problems(&args, &mut problems);
+        // Numeric text is read as a JSON number is: what it was read as was judged, so text
+        // read as another value (`"0.10000000000000000001"` as 0.1) is the same problem.
+        for c in coercions
+            .iter()
+            .filter(|c| c.kind == CoercionKind::NumericText)
+        {
+            for n in crate::json::inexact_numbers(c.from.trim()) {
+                problems.push(precision_problem(&c.pointer, n.written, &n.read_as));
+            }
+        }
         ArgsReport {
             arguments: Cow::Owned(args),
+            arguments_text: None,
             problems,
             coercions,
             absent_nulls,
@@ -740,6 +751,7 @@ pub fn check_arguments(
         } else {
             report.arguments.into_owned()
         }),
+        arguments_text: report.arguments_text,
         problems: report.problems,
         coercions: report.coercions,
         absent_nulls: report.absent_nulls,
@@ -893,7 +905,8 @@ pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result
 
 impl ArgsReport<'static> {
     /// The report for [`Sent::NotJson`]: one problem at the root (keyword `json`), so that
-    /// the model is told to send the whole object again; the arguments are the text as sent.
+    /// the model is told to send the whole object again; the arguments are `null` and the
+    /// text as sent is kept.
     pub fn not_json(text: &str, error: &str) -> ArgsReport<'static> {
         Self::whole(
             text,
@@ -908,7 +921,7 @@ impl ArgsReport<'static> {
     }
 
     /// The report for [`Sent::NumberOutOfRange`]: one problem at the number (keyword
-    /// `number-range`); the arguments are the text as sent.
+    /// `number-range`); the arguments are `null` and the text as sent is kept.
     pub fn number_out_of_range(text: &str, pointer: &str, number: &str) -> ArgsReport<'static> {
         let place = if pointer.is_empty() {
             "(the arguments object)"
@@ -928,7 +941,7 @@ impl ArgsReport<'static> {
     }
 
     /// The report for [`Sent::TooDeep`]: one problem at the root (keyword `nesting`), naming
-    /// the limit; the arguments are the text as sent.
+    /// the limit; the arguments are `null` and the text as sent is kept.
     pub fn too_deep(text: &str, at: &str, max_depth: usize) -> ArgsReport<'static> {
         Self::whole(
             text,
@@ -944,7 +957,7 @@ impl ArgsReport<'static> {
     }
 
     /// The report for [`Sent::Empty`]: one problem at the root (keyword `json`); the
-    /// arguments are the empty text.
+    /// arguments are `null` and the text as sent is the empty text.
     pub fn empty() -> ArgsReport<'static> {
         Self::whole(
             "",
@@ -957,7 +970,8 @@ impl ArgsReport<'static> {
         )
     }
 
-    /// A report of one problem whose arguments are `text` as sent (they could not be read).
+    /// A report of one problem whose arguments could not be read: `null`, with `text` as sent
+    /// in [`ArgsReport::arguments_text`].
     fn whole(
         text: &str,
         pointer: String,
@@ -966,7 +980,8 @@ impl ArgsReport<'static> {
         message: String,
     ) -> ArgsReport<'static> {
         ArgsReport {
-            arguments: Cow::Owned(Value::String(text.to_string())),
+            arguments: Cow::Owned(Value::Null),
+            arguments_text: Some(text.to_string()),
             problems: vec![Problem {
                 pointer,
                 keyword: Cow::Borrowed(keyword),
@@ -1059,8 +1074,14 @@ fn uncoerced_number(text: &str, declared: jsonschema::JsonTypeSet) -> &'static s
     if !(declared.contains(JsonType::Number) || declared.contains(JsonType::Integer)) {
         return "";
     }
-    let Ok(n) = serde_json::from_str::<serde_json::Number>(text.trim()) else {
-        return " that is not numeric text";
+    let n = match serde_json::from_str::<serde_json::Number>(text.trim()) {
+        Ok(n) => n,
+        // Numeric text all the same (`"1e400"`): the model is to be told what is wrong with it.
+        Err(e) if e.to_string().starts_with("number out of range") => {
+            return " holding a number past the range of a 64-bit float (the largest is about \
+                    1.8e308)";
+        }
+        Err(_) => return " that is not numeric text",
     };
     if parse_number(text.trim(), declared).is_some() {
         // It was read; what failed is another keyword of another alternative.
@@ -1176,6 +1197,25 @@ fn with_count(head: &str, n: u64, unit: &str) -> String {
     s.push_str(unit);
     s.push_str(plural(n));
     s
+}
+
+/// The `number-precision` problem of the number written `written` at `pointer`, read as
+/// `read_as` ([`crate::json::inexact_numbers`]): a JSON number of the call
+/// ([`ArgsReport::cannot_vouch_for`]) or numeric text coerced to a number, which is judged as
+/// what it was read as just the same.
+fn precision_problem(pointer: &str, written: &str, read_as: &serde_json::Number) -> Problem {
+    Problem {
+        message: format!(
+            "{}: the number {written} cannot be checked as sent: it is read as {read_as} (a \
+             64-bit float), so whether it is valid cannot be told; send it with at most 15 \
+             significant digits, or as 0 if it is nearer 0 than 1e-307 (an integer from -2^63 \
+             to 2^64-1 is read exactly).",
+            place(pointer),
+        ),
+        pointer: pointer.to_string(),
+        keyword: Cow::Borrowed("number-precision"),
+        expected: Cow::Borrowed(crate::json::EXACT_NUMBERS),
+    }
 }
 
 impl ArgsSchema {
@@ -2704,6 +2744,34 @@ mod tests {
         assert!(said.contains("one complete JSON object"), "{said}");
     }
 
+    /// A call that could not be read gives `arguments` as `null`, never the text (a string
+    /// where a program forwarding `arguments` expects the object), and the text as sent in
+    /// `arguments_text`; a call read has no `arguments_text`.
+    #[test]
+    fn arguments_are_the_value_read_or_null_with_the_text_beside() {
+        for report in [
+            ArgsReport::not_json(r#"{"a": "#, "cut short"),
+            ArgsReport::number_out_of_range(r#"{"x":1e400}"#, "/x", "1e400"),
+            ArgsReport::too_deep("[[", "line 1, column 2", 1),
+            ArgsReport::empty(),
+        ] {
+            let written = serde_json::to_value(&report).unwrap();
+            assert_eq!(written["arguments"], Value::Null, "{written}");
+            assert!(written["arguments_text"].is_string(), "{written}");
+        }
+        let written = serde_json::to_value(ArgsReport::number_out_of_range(
+            r#"{"x":1e400}"#,
+            "/x",
+            "1e400",
+        ))
+        .unwrap();
+        assert_eq!(written["arguments_text"], json!(r#"{"x":1e400}"#));
+        let read = check_arguments(&json!({}), &json!({"a": 1}), Coercions::NONE).unwrap();
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(written["arguments"], json!({"a": 1}));
+        assert!(written.get("arguments_text").is_none(), "{written}");
+    }
+
     /// Arguments nested past the reader's limit were "not valid JSON", and empty ones
     /// "(whole file): empty file": each is now said as it is, naming the limit.
     #[test]
@@ -2829,6 +2897,83 @@ mod tests {
         let mut report = schema.check(&call, Coercions::NONE);
         report.cannot_vouch_for(&inexact_numbers(exact));
         assert!(report.is_valid(), "{report:?}");
+    }
+
+    /// Numeric text coerced to a number is held to what a JSON number is: text read as
+    /// another value is a `number-precision` problem in the same words, even where the value
+    /// read passes (`"0.10000000000000000001"` is read as 0.1, which `maximum: 0.1` allows);
+    /// text read exactly is left valid.
+    #[test]
+    fn numeric_text_read_inexactly_is_a_problem_as_a_number_is() {
+        let schema = json!({"type":"object","properties":{
+            "i":{"type":"number","maximum":0.1},"x":{"type":"number"},"n":{"type":"integer"}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let coerced = |args: Value| {
+            let r = s.check(&args, Coercions::ALL);
+            let mut got: Vec<(String, String, String)> = r
+                .problems
+                .iter()
+                .map(|p| (p.pointer.clone(), p.keyword.to_string(), p.message.clone()))
+                .collect();
+            got.sort();
+            got
+        };
+        let text = coerced(json!({"i": "0.10000000000000000001", "x": "1.2345678901234567890"}));
+        let sent = r#"{"x": 1.2345678901234567890}"#;
+        let value: Value = serde_json::from_str(sent).unwrap();
+        let mut as_number = s.check(&value, Coercions::NONE);
+        as_number.cannot_vouch_for(&inexact_numbers(sent));
+        assert_eq!(
+            text,
+            [
+                (
+                    "/i".to_string(),
+                    "number-precision".to_string(),
+                    "/i: the number 0.10000000000000000001 cannot be checked as sent: it is \
+                     read as 0.1 (a 64-bit float), so whether it is valid cannot be told; send \
+                     it with at most 15 significant digits, or as 0 if it is nearer 0 than \
+                     1e-307 (an integer from -2^63 to 2^64-1 is read exactly)."
+                        .to_string()
+                ),
+                (
+                    "/x".to_string(),
+                    "number-precision".to_string(),
+                    as_number.problems[0].message.clone()
+                ),
+            ]
+        );
+        // Whole-number text coerced to an integer, and an underflow, alike.
+        let text = coerced(json!({"n": "1.00000000000000000001", "x": "1e-400"}));
+        let keywords: Vec<(&str, &str)> = text
+            .iter()
+            .map(|(p, k, _)| (p.as_str(), k.as_str()))
+            .collect();
+        assert_eq!(
+            keywords,
+            [("/n", "number-precision"), ("/x", "number-precision")]
+        );
+        assert_eq!(
+            coerced(json!({"i": "0.1", "x": "1e2", "n": "7"})),
+            Vec::<(String, String, String)>::new()
+        );
+    }
+
+    /// Numeric text past the float range is said to be that, not "not numeric text": the
+    /// model sent a number, just one no double holds.
+    #[test]
+    fn numeric_text_past_the_float_range_is_said_so() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{"x":{"type":"number"}}}))
+            .unwrap();
+        let sent = json!({"x": "-1e400"});
+        let r = s.check(&sent, Coercions::ALL);
+        assert_eq!(
+            r.problems[0].message,
+            "/x: \"-1e400\" is a string holding a number past the range of a 64-bit float (the \
+             largest is about 1.8e308); expected a number."
+        );
+        let sent = json!({"x": "1e40x"});
+        let r = s.check(&sent, Coercions::ALL);
+        assert!(r.problems[0].message.contains("that is not numeric text"));
     }
 
     /// A problem names the number the model sent as it sent it, in either form of the

@@ -62,6 +62,19 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         )
     })?;
     compiled.quote_numbers_as_written(&declared.text, &declared.pointer);
+    // The schema's numbers read as another value than written (a bound past 17 significant
+    // digits): what is judged against one is judged against the float, so the verdict may not
+    // hold for the number as written. Said, never silent; the call is the model's and cannot
+    // fix the schema, so it is no problem of the call. Pointers are into the file (its line).
+    let schema_inexact: Vec<json::InexactNumberAt> =
+        json::InexactNumberAt::all_in(&declared.text, declared.line)
+            .into_iter()
+            .filter(|n| {
+                n.pointer
+                    .strip_prefix(declared.pointer.as_str())
+                    .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+            })
+            .collect();
     // The text of `@FILE` or `-`, kept for `inexact_numbers`.
     let mut call_text: Option<String> = None;
     let sent = match args
@@ -132,8 +145,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         {
             written["message"] = json!(p.message_whole());
         }
+        if let (Some(text), Some(fields)) = (&report.arguments_text, out.as_object_mut()) {
+            // Beside `arguments` (null then), which stays the parsed value or nothing.
+            fields.shift_insert(3, "arguments_text".to_string(), json!(text));
+        }
         if !inexact.is_empty() {
             out["inexact_numbers"] = json!(inexact);
+        }
+        if !schema_inexact.is_empty() {
+            out["schema_inexact_numbers"] = json!(schema_inexact);
         }
         if !spellings.is_empty() {
             out["type_spellings"] = json!(spellings);
@@ -216,6 +236,23 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 },
                 n.written,
                 n.read_as
+            );
+        }
+        for n in &schema_inexact {
+            let _ = writeln!(
+                notes,
+                "note: the schema's {}{} {} is read as the 64-bit float {}, whose shortest \
+                 spelling differs from what is written: what is judged against it is judged \
+                 against {3}, and may not hold for the number as written ({})",
+                n.line.map(|l| format!("line {l}, ")).unwrap_or_default(),
+                if n.pointer.is_empty() {
+                    "(root)"
+                } else {
+                    &n.pointer
+                },
+                n.written,
+                n.read_as,
+                json::EXACT_NUMBERS
             );
         }
         for d in &twice {
@@ -314,6 +351,8 @@ struct Declared {
     /// The JSON text `pointer` points into (the file's, or its line's), so that problems
     /// quote the schema's numbers as written.
     text: String,
+    /// The JSON Lines line (1-based) `text` is; `None` for a file of one document.
+    line: Option<usize>,
 }
 
 /// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, or
@@ -335,6 +374,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                         schema: v,
                         pointer: String::new(),
                         text: String::new(),
+                        line: None,
                     })
                 }
                 _ => Err(e),
@@ -406,6 +446,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
             .unwrap_or_else(|| json!({"type": "object", "additionalProperties": false})),
         pointer: entry.schema_pointer.clone(),
         text: schema_text(&bytes, entry.line),
+        line: entry.line,
     })
 }
 

@@ -225,6 +225,8 @@ fn compile_admitted(
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
     let form = wire::Form::of(target);
+    // The request's built-ins as written, as `check` sees them (see [`model_basis`]).
+    let given = builtins;
     let outcomes: Vec<BuiltinOutcome> = builtins
         .iter()
         .map(|(_, b)| BuiltinOutcome::of(b, target))
@@ -447,7 +449,7 @@ fn compile_admitted(
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
                 let rule = e.rule.as_deref().unwrap_or("unknown rule");
-                let basis = model_basis(&results[i].tool, e.rule.as_deref(), profile, target);
+                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
                 // The place is the one the model's error names (its path into the schema, as
                 // the explanation read it), not the tool's root.
                 refuse(
@@ -987,26 +989,75 @@ fn refuse(r: &mut ToolRepair, pointer: String, reason: String) {
     });
 }
 
-/// What a refusal by the offline model rests on, as words to add after its rule: nothing when
+/// What a refusal by the offline model rests on, as words to add after its rule: when
 /// `check --target` (the target's own profile, made from the evidence) reports an error of
-/// that rule for the tool, else a note that the rejection is the model's assumption. The
-/// models are calibrated to the evidence but also refuse what the evidence does not speak to
-/// (a JSON Schema meta-schema pass, strict mode's documented subset applied to every form);
-/// a user must be able to tell such a refusal from a known rejection, which `check` reports.
-fn model_basis(tool: &Tool, rule: Option<&str>, profile: &CompiledProfile, target: &str) -> String {
-    let findings = crate::check::check_tools_within_cap(&[tool.as_ref(0)], profile);
-    let known = findings.iter().any(|f| {
-        f.level == crate::check::Level::Error && rule.is_none_or(|r| f.rule.as_str() == r)
+/// that rule on tool `i` of the request (the whole request, its built-ins too, as check
+/// sees it: `name-duplicate` is about the request, not one tool), that finding's evidence;
+/// else a note that the rejection is the model's assumption. The models are calibrated to the
+/// evidence but also refuse what the evidence does not speak to (a JSON Schema meta-schema
+/// pass, strict mode's documented subset applied to every form); a user must be able to tell
+/// such a refusal from a known rejection, which `check` reports.
+fn model_basis(
+    results: &[ToolRepair],
+    i: usize,
+    builtins: &[(usize, &BuiltinTool)],
+    rule: Option<&str>,
+    profile: &CompiledProfile,
+    target: &str,
+) -> String {
+    let slots = request_order(results.len(), builtins);
+    let mut tools: Vec<crate::check::ToolRef<'_>> = Vec::with_capacity(results.len());
+    let mut named: Vec<BuiltinTool> = Vec::with_capacity(builtins.len());
+    let mut at = 0;
+    for (position, slot) in slots.iter().enumerate() {
+        match *slot {
+            Slot::Tool(k) => {
+                if k == i {
+                    at = position;
+                }
+                tools.push(results[k].tool.as_ref(position));
+            }
+            Slot::Builtin(j) => named.push(BuiltinTool {
+                index: position,
+                ..builtins[j].1.clone()
+            }),
+        }
+    }
+    let mut made = crate::check::Findings::default();
+    crate::profile::detect::Checker::new(profile, &mut made).request(&tools, &named);
+    let findings = made.render(profile);
+    let known = findings.iter().find(|f| {
+        f.tool_index == at
+            && f.level == crate::check::Level::Error
+            && rule.is_none_or(|r| f.rule.as_str() == r)
     });
-    if known {
-        String::new()
-    } else {
-        format!(
+    match known {
+        Some(f) => {
+            let cited: Vec<String> = f
+                .evidence
+                .iter()
+                .flat_map(|e| e.iter())
+                .map(|e| format!("{} ({})", e.target, e.latest.label()))
+                .collect();
+            if cited.is_empty() {
+                format!(
+                    "; `check --target {target}` reports it too, by the profile `{}`, which cites \
+                     no evidence",
+                    profile.name
+                )
+            } else {
+                format!(
+                    "; `check --target {target}` reports it too: rejected by {}",
+                    cited.join(", ")
+                )
+            }
+        }
+        None => format!(
             "; the offline model's assumption, not evidence: the profile `{}` (made from the \
              docs, reports and probes) does not say {target} rejects this, so `check --target \
              {target}` reports no error for it",
             profile.name
-        )
+        ),
     }
 }
 

@@ -1515,3 +1515,32 @@ fn a_target_without_a_tool_count_limit_compiles_every_tool() {
     .unwrap();
     assert_eq!((c.tools.len(), c.not_compiled), (129, 0));
 }
+
+/// A function tool named like a built-in of its request: the offline model refuses it
+/// (`name-duplicate`), and whether that refusal rests on evidence is what `check` says of the
+/// whole request, built-ins included. The tool alone has no duplicate, so asking about it
+/// alone said "`check` reports no error for it" while check reported one.
+#[test]
+fn a_refusal_check_reports_on_the_request_cites_checks_finding() {
+    let web = builtin(
+        0,
+        json!({"type": "web_search_20250305", "name": "web_search"}),
+    );
+    let t = tool("web_search", json!({"type": "object"}));
+    let reason = |p: &CompiledProfile| {
+        let c = with_builtins(&[t.clone()], &[(0, &web)], "anthropic/messages", p);
+        assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+        c.tools[0].refusals[0].reason.clone()
+    };
+    let rejects = reason(&profile(&["name-unique"]));
+    assert!(
+        rejects.contains("(name-duplicate; `check --target anthropic/messages` reports it too")
+            && !rejects.contains("not evidence"),
+        "{rejects}"
+    );
+    let silent = reason(&profile(&[]));
+    assert!(
+        silent.contains("(name-duplicate; the offline model's assumption, not evidence"),
+        "{silent}"
+    );
+}

@@ -449,6 +449,7 @@ pub fn check_bytes(
     let mut flagged = 0usize;
     let mut erred = 0usize;
     let mut strict = 0usize;
+    let mut unformed = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
     // The findings' texts are kept from request to request (only the records go), so that
@@ -466,6 +467,7 @@ pub fn check_bytes(
         let mut checker = detect::Checker::new(profile, &mut made);
         let mut refs: Vec<ToolRef<'_>> = Vec::new();
         strict += batch.iter().filter(|t| t.strict == Some(true)).count();
+        unformed += unformed_tools(&profile.name, batch);
         for request in batch.chunk_by(|a, b| a.request == b.request) {
             refs.clear();
             refs.extend(request.iter().map(|e| e.as_ref()));
@@ -491,11 +493,26 @@ pub fn check_bytes(
         without_errors: tools - erred,
         detected: Some(read.format),
         strict,
+        unformed,
         empty_lines: read.empty_lines,
         duplicate_keys: read.duplicate_keys,
         inexact_numbers: read.inexact_numbers,
     };
     Ok((summary, findings))
+}
+
+/// How many of `tools` have a schema not yet in the strict form of `target`'s wire format
+/// ([`crate::compile::wire::is_in`], compile's own test); 0 for a target without one.
+fn unformed_tools(target: &str, tools: &[crate::input::ToolEntry]) -> usize {
+    use crate::compile::wire::{Form, is_in};
+    let form = Form::of(target);
+    if form == Form::Plain {
+        return 0;
+    }
+    tools
+        .iter()
+        .filter(|t| t.parameters.as_ref().is_some_and(|p| !is_in(form, p)))
+        .count()
 }
 
 /// Says in `findings` (of one file) that they judge its `inexact` numbers as read: a finding
@@ -581,6 +598,11 @@ pub struct FileSummary {
     /// Tools that say OpenAI's `strict: true` (see [`crate::input::ToolEntry::strict`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub strict: usize,
+    /// Tools whose schema is not yet in the strict form of the profile's target
+    /// ([`crate::compile::wire::is_in`]; always 0 for a target with no strict form): whether
+    /// [`strict_note`] has anything to say.
+    #[serde(skip)]
+    pub unformed: usize,
     /// JSON Lines lines that hold no tool ([`crate::input::ToolSet::empty_lines`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub empty_lines: Vec<usize>,
@@ -676,6 +698,7 @@ impl Report {
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
+                unformed: unformed_tools(&profile.name, &set.tools),
                 empty_lines: set.empty_lines.clone(),
                 duplicate_keys: set.duplicate_keys.clone(),
                 inexact_numbers: set.inexact_numbers.clone(),
@@ -811,12 +834,32 @@ impl Report {
             }
         }
         let _ = writeln!(s, "{}", self.summary());
-        if let Some(note) = strict_note(&self.profile) {
-            let _ = writeln!(s, "{note}");
-        } else if let Some(note) = self.strict_tools_note() {
+        if let Some(note) = self.closing_note() {
             let _ = writeln!(s, "{note}");
         }
         s
+    }
+
+    /// The note that ends output for people: under a strict target's profile
+    /// [`Report::strict_form_note`], else [`Report::strict_tools_note`].
+    pub fn closing_note(&self) -> Option<String> {
+        if crate::compile::wire::Form::of(&self.profile)
+            .requirements()
+            .is_some()
+        {
+            self.strict_form_note()
+        } else {
+            self.strict_tools_note()
+        }
+    }
+
+    /// Under a strict target's profile, [`strict_note`], when some tool checked is not yet in
+    /// that strict form (a file compile wrote for the target needs no such word).
+    pub fn strict_form_note(&self) -> Option<String> {
+        if self.files.iter().all(|f| f.unformed == 0) {
+            return None;
+        }
+        strict_note(&self.profile)
     }
 
     /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
@@ -1364,6 +1407,7 @@ mod tests {
                 without_errors: 3,
                 detected: None,
                 strict: 0,
+                unformed: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
@@ -1763,6 +1807,7 @@ mod tests {
                 without_errors: 0,
                 detected: None,
                 strict: 0,
+                unformed: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
@@ -1912,7 +1957,7 @@ mod tests {
 
     #[test]
     fn tools_asking_for_strict_mode_get_a_note_under_a_plain_profile_only() {
-        let file = |strict| super::FileSummary {
+        let file = |strict, unformed| super::FileSummary {
             file: "t.json".into(),
             format: "openai-chat".into(),
             tools: 3,
@@ -1920,6 +1965,7 @@ mod tests {
             without_errors: 3,
             detected: None,
             strict,
+            unformed,
             empty_lines: Vec::new(),
             duplicate_keys: Vec::new(),
             inexact_numbers: Vec::new(),
@@ -1932,14 +1978,26 @@ mod tests {
             errors_only: false,
             ignored: Vec::new(),
         };
-        assert_eq!(report("portable", vec![file(0)]).strict_tools_note(), None);
-        let two = report("portable", vec![file(1), file(1)]);
+        assert_eq!(
+            report("portable", vec![file(0, 0)]).strict_tools_note(),
+            None
+        );
+        let two = report("portable", vec![file(1, 0), file(1, 0)]);
         let note = two.strict_tools_note().unwrap();
         assert!(note.starts_with("note: 2 tools ask for OpenAI's strict mode"));
         assert!(note.contains("OpenAI judges them"));
         assert!(two.human().ends_with(&format!("{note}\n")));
         // A strict target's own note says it already; the two are never both printed.
-        let strict = report("openai/chat-strict", vec![file(1)]);
+        let strict = report("openai/chat-strict", vec![file(1, 1)]);
         assert_eq!(strict.human().matches("note:").count(), 1);
+        assert!(strict.human().contains("also needs its strict form"));
+        // Tools already in that strict form (compile's output for the target) need no word.
+        let formed = report("openai/chat-strict", vec![file(1, 0)]);
+        assert_eq!(
+            formed.human().matches("note:").count(),
+            0,
+            "{}",
+            formed.human()
+        );
     }
 }

@@ -98,6 +98,14 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Unwirable> {
     Ok(changes)
 }
 
+/// Whether `schema` is already in `form`: [`apply`] would change nothing in it (and can
+/// rewrite it at all). What `check` asks before saying a strict target needs its strict form,
+/// so that it does not say so of compile's own output.
+pub fn is_in(form: Form, schema: &Value) -> bool {
+    let mut copy = schema.clone();
+    matches!(apply(form, &mut copy), Ok(changes) if changes.is_empty())
+}
+
 /// Every form: `required: "d"` naming a declared property is the list `["d"]` (what draft-04
 /// and later say `required` is; lossless, so done even where no evidence asks for it, as a
 /// target's parser may not read a string there).

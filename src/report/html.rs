@@ -7,9 +7,7 @@
 
 use maud::{DOCTYPE, Markup, html};
 
-use crate::check::{
-    Finding, FixNotes, Report, count, counts, group_header, place_label, strict_note,
-};
+use crate::check::{Finding, FixNotes, Report, count, counts, group_header, place_label};
 use crate::profile::findings::UNVERIFIED_FIX;
 
 use super::Unreadable;
@@ -70,7 +68,7 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
                     }
                 }
                 p { (report.summary()) }
-                @if let Some(note) = strict_note(&report.profile).or_else(|| report.strict_tools_note()) {
+                @if let Some(note) = report.closing_note() {
                     p { (note) }
                 }
                 (rule_counts(&report.findings))

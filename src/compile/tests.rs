@@ -1528,7 +1528,12 @@ fn a_refusal_check_reports_on_the_request_cites_checks_finding() {
     );
     let t = tool("web_search", json!({"type": "object"}));
     let reason = |p: &CompiledProfile| {
-        let c = with_builtins(&[t.clone()], &[(0, &web)], "anthropic/messages", p);
+        let c = with_builtins(
+            std::slice::from_ref(&t),
+            &[(0, &web)],
+            "anthropic/messages",
+            p,
+        );
         assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
         c.tools[0].refusals[0].reason.clone()
     };

@@ -37,6 +37,7 @@
 //! Repair is idempotent: its output has no error finding left, so a second run changes
 //! nothing.
 
+pub mod conjunction;
 pub mod duplicates;
 pub mod envelope;
 mod fixes;
@@ -946,6 +947,7 @@ fn repair_schema_object(
     // are one refusal to the reader.
     let mut said = BTreeSet::new();
     refusals.retain(|r| said.insert((r.pointer.clone(), r.rule.clone(), r.reason.clone())));
+    one_line_per_place(&mut refusals);
     if refusals.is_empty() && !changes.is_empty() {
         let depth = current
             .parameters
@@ -1019,6 +1021,27 @@ fn refer_to_the_ref_refused(
             }
         }
     }
+}
+
+/// One refusal per place and rule: a place refused by two findings of one rule (a `$ref` both
+/// plain and with siblings) that were made while different `$ref`s held the inlining back
+/// reads as two problems, the second blaming another place. Its own reason is kept over
+/// another `$ref`'s ([`refs::refused_with`]), else the first said. Refusals of the whole
+/// schema (at the empty pointer) each say something else and are all kept.
+fn one_line_per_place(refusals: &mut Vec<Refusal>) {
+    let another = |r: &Refusal| r.reason.starts_with("repair inlines all of the schema's");
+    let mut kept: Vec<Refusal> = Vec::with_capacity(refusals.len());
+    for r in refusals.drain(..) {
+        let same = kept
+            .iter_mut()
+            .find(|k| !r.pointer.is_empty() && k.pointer == r.pointer && k.rule == r.rule);
+        match same {
+            Some(k) if another(k) && !another(&r) => *k = r,
+            Some(_) => {}
+            None => kept.push(r),
+        }
+    }
+    *refusals = kept;
 }
 
 /// Counts per outcome (of a slice of results, or of references to them: no copy needed).

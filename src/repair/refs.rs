@@ -10,13 +10,16 @@
 //!
 //! Keywords beside a `$ref` apply together with its target (JSON Schema 2019-09 on), so they
 //! are merged into the copy where one schema can say both (an annotation replaces the
-//! target's, `required` lists are joined, `properties` declaring other names are joined);
+//! target's, `properties` declaring other names are joined, and a keyword both set whose
+//! conjunction is one value, as two `minimum`s or `type` lists, becomes that value:
+//! [`crate::repair::conjunction`]);
 //! where the two set one keyword differently, both are kept as `allOf: [target, siblings]`
 //! when the profile takes `allOf` ([`Conflicts`]), and the inlining is refused otherwise.
 
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
+use crate::repair::conjunction::merge;
 use crate::schema::refs::{self as shared, MAX_REF_HOPS};
 use crate::schema::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA};
 
@@ -86,6 +89,42 @@ pub struct Refusal {
     /// Whether `pointer` is a `$ref` that cannot be inlined (a place of its own), not the place
     /// where the expansion or nesting cap stopped the schema as a whole.
     pub reference: bool,
+    /// What kind of problem it is, which decides the advice ([`Cause::advice`]).
+    pub cause: Cause,
+}
+
+/// The kinds of [`Refusal`], each fixed its own way: advice for one (flattening, for a schema
+/// too large to inline) misleads about another (a keyword beside a `$ref` that contradicts
+/// its definition needs no flattening).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// A keyword beside a `$ref` that cannot be said together with its definition in one
+    /// schema (set differently, with `allOf` rejected, or leaving no valid value).
+    Clash,
+    /// A `$ref` that refers to nothing (no such definition, or not a string).
+    Dangling,
+    /// The schema's shape: recursion, a cycle, a chain too long, a remote reference, or the
+    /// expansion or nesting cap.
+    Shape,
+}
+
+impl Cause {
+    /// What to do by hand, said after the refusal's reason.
+    pub fn advice(self) -> &'static str {
+        match self {
+            Cause::Clash => {
+                "Make the keyword beside the `$ref` agree with the definition's, or move it \
+                 into the definition and drop it beside the `$ref`."
+            }
+            Cause::Dangling => {
+                "Point the `$ref` at a definition that exists (or add the one it names)."
+            }
+            Cause::Shape => {
+                "Flatten the schema by hand (shorter chains, fewer repeated references), or \
+                 take a JSON string for that part."
+            }
+        }
+    }
 }
 
 /// One `$ref` that was inlined.
@@ -243,6 +282,7 @@ impl Cx<'_> {
             return Err(Refusal {
                 pointer: at.to_string(),
                 reference: false,
+                cause: Cause::Shape,
                 reason: format!(
                     "inlining the `$ref`s would grow the schema past {} nodes (the expansion cap)",
                     self.max_nodes
@@ -270,6 +310,7 @@ impl Cx<'_> {
             return Err(Refusal {
                 pointer: at.to_string(),
                 reference: false,
+                cause: Cause::Shape,
                 reason: format!(
                     "inlining the `$ref`s would nest the schema deeper than {} levels (the \
                      nesting cap)",
@@ -332,9 +373,13 @@ impl Cx<'_> {
             pointer: here.clone(),
             reason,
             reference: true,
+            cause: Cause::Shape,
         };
         let Some(text) = reference.as_str() else {
-            return Err(refuse("`$ref` is not a string".into()));
+            return Err(Refusal {
+                cause: Cause::Dangling,
+                ..refuse("`$ref` is not a string".into())
+            });
         };
         if shared::fragment(self.root, text).is_none() {
             return Err(refuse(format!(
@@ -349,9 +394,10 @@ impl Cx<'_> {
             return Err(refuse(problem));
         }
         let shared::Step::Local(target, decoded) = shared::step(self.root, text) else {
-            return Err(refuse(format!(
-                "`$ref` to `{text}`, which is not in the schema"
-            )));
+            return Err(Refusal {
+                cause: Cause::Dangling,
+                ..refuse(format!("`$ref` to `{text}`, which is not in the schema"))
+            });
         };
         if self.stack.iter().any(|e| e.target == decoded) {
             return Err(refuse(format!(
@@ -364,6 +410,7 @@ impl Cx<'_> {
                 pointer: outer.at.clone(),
                 reason: shared::too_long_nested(&outer.text),
                 reference: true,
+                cause: Cause::Shape,
             });
         }
         self.stack.push(Expanding {
@@ -395,53 +442,71 @@ impl Cx<'_> {
             return Ok(expanded);
         }
         let Value::Object(obj) = &mut expanded else {
-            return Err(refuse(format!(
-                "`$ref` to `{text}` has keywords next to it but its target is not an object schema"
-            )));
+            return Err(Refusal {
+                cause: Cause::Clash,
+                ..refuse(format!(
+                    "`$ref` to `{text}` has keywords next to it but its target is not an object \
+                     schema"
+                ))
+            });
         };
         // Expanded first, so that a sibling holding the same `$ref` as the target compares equal.
         let mut beside = Map::new();
         for (k, v) in siblings {
             beside.insert(k.clone(), self.keyword(k, v, at, depth)?);
         }
+        // Two values of a keyword that leave no valid value (`type: string` beside
+        // `integer`) cannot be merged; where `allOf` is rejected the refusal says so plainly
+        // (an `allOf`, where allowed, still says exactly what the `$ref` did).
+        if self.conflicts == Conflicts::Refuse
+            && let Some(words) = beside.iter().find_map(|(k, v)| {
+                obj.get(k)
+                    .and_then(|t| merge(k, t, v))
+                    .and_then(Result::err)
+            })
+        {
+            return Err(Refusal {
+                cause: Cause::Clash,
+                ..refuse(format!("`$ref` to `{text}`: {words}"))
+            });
+        }
         let Some(k) = conflict(obj, &beside) else {
             for (k, v) in beside {
-                let joined = match (obj.get(&k), v) {
-                    (Some(existing), v) if *existing == v => continue,
-                    (Some(existing), v) if ANNOTATIONS.contains(&k.as_str()) => {
+                let joined = match obj.get(&k) {
+                    Some(existing) if *existing == v => continue,
+                    Some(existing) if ANNOTATIONS.contains(&k.as_str()) => {
                         self.done[done].replaced.push((k.clone(), existing.clone()));
                         v
                     }
-                    (Some(Value::Array(names)), Value::Array(more)) => {
-                        let mut names = names.clone();
-                        for n in more {
-                            if !names.contains(&n) {
-                                names.push(n);
-                            }
+                    Some(existing) => match (merge(&k, existing, &v), existing, v) {
+                        (Some(Ok(both)), _, _) => both,
+                        (_, Value::Object(props), Value::Object(more)) => {
+                            let mut props = props.clone();
+                            props.extend(more);
+                            Value::Object(props)
                         }
-                        Value::Array(names)
-                    }
-                    (Some(Value::Object(props)), Value::Object(more)) => {
-                        let mut props = props.clone();
-                        props.extend(more);
-                        Value::Object(props)
-                    }
-                    (_, v) => v,
+                        (_, _, v) => v,
+                    },
+                    None => v,
                 };
                 obj.insert(k, joined);
             }
             return Ok(expanded);
         };
         if self.conflicts == Conflicts::Refuse {
-            return Err(refuse(format!(
-                "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
-            )));
+            return Err(Refusal {
+                cause: Cause::Clash,
+                ..refuse(format!(
+                    "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
+                ))
+            });
         }
         // Two levels deeper (`allOf` and its list), and three nodes more.
         if depth + 2 + crate::json::value_depth(&expanded) > self.max_depth {
             return Err(Refusal {
                 pointer: at.to_string(),
                 reference: false,
+                cause: Cause::Shape,
                 reason: format!(
                     "inlining the `$ref`s would nest the schema deeper than {} levels (the \
                      nesting cap)",
@@ -467,12 +532,13 @@ impl Cx<'_> {
 }
 
 /// The first keyword beside a `$ref` (`beside`) that keeps it from being merged into its
-/// target: one the target sets to another value (an annotation replaces the target's; two
-/// `required` lists, or `properties` declaring other names, are joined), or one of a group of
+/// target: one the target sets to another value (an annotation replaces the target's;
+/// `properties` declaring other names are joined, and a keyword of
+/// [`crate::repair::conjunction`]'s table merged), or one of a group of
 /// [`RELATED`] keywords that both use, other than `properties` alone on each side.
 fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<String> {
     let joined = |k: &str, ours: &Value, theirs: &Value| match (k, ours, theirs) {
-        ("required", Value::Array(_), Value::Array(_)) => true,
+        (k, ours, theirs) if matches!(merge(k, ours, theirs), Some(Ok(_))) => true,
         ("properties", Value::Object(a), Value::Object(b)) => {
             b.iter().all(|(name, s)| a.get(name).is_none_or(|t| t == s))
         }
@@ -633,6 +699,7 @@ mod tests {
                     pointer: "/properties/a/$ref".into(),
                     reason: shared::too_long("#/$defs/D0"),
                     reference: true,
+                    cause: Cause::Shape,
                 }
             );
         }
@@ -660,6 +727,7 @@ mod tests {
                     pointer: "/properties/a/$ref".into(),
                     reason: shared::too_long_nested("#/$defs/D0"),
                     reference: true,
+                    cause: Cause::Shape,
                 }
             );
         }
@@ -733,9 +801,11 @@ mod tests {
         let s = json!({"properties":{"a":{"$ref":"#/$defs/A","type":"integer"}},"$defs":{"A":{"type":"string"}}});
         let e = inline(&s, 100).unwrap_err();
         assert_eq!(e.pointer, "/properties/a/$ref");
+        // Two types with nothing in common: said as what it is, no value being valid.
         assert_eq!(
             e.reason,
-            "`$ref` to `#/$defs/A` sits next to `type`, which its target also sets differently"
+            "`$ref` to `#/$defs/A`: no value can satisfy both `type: string` (the definition) \
+             and `type: integer` (beside the `$ref`)"
         );
     }
 
@@ -775,7 +845,7 @@ mod tests {
                 json!({"additionalProperties":false}),
                 "additionalProperties",
             ),
-            (json!({"type":["object","null"]}), "type"),
+            (json!({"type":["string","null"]}), "type"),
         ] {
             let mut a = json!({"$ref":"#/$defs/A","title":"T"});
             a.as_object_mut()
@@ -792,11 +862,95 @@ mod tests {
             assert!(done[0].replaced.is_empty());
             let e = inline_with(&s, 100, Conflicts::Refuse).unwrap_err();
             assert_eq!(e.pointer, "/properties/a/$ref");
+            assert_eq!(e.cause, Cause::Clash);
+            let said = if keyword == "type" {
+                "`$ref` to `#/$defs/A`: no value can satisfy both `type: object` (the definition) \
+                 and `type: [\"string\",\"null\"]` (beside the `$ref`)"
+                    .to_string()
+            } else {
+                format!(
+                    "`$ref` to `#/$defs/A` sits next to `{keyword}`, which its target also sets \
+                     differently"
+                )
+            };
+            assert_eq!(e.reason, said);
+        }
+    }
+
+    /// A keyword set on both sides whose conjunction is one value is merged into it, whether
+    /// or not the profile takes `allOf` (trial H: `type: [integer, null]` beside a `$ref` to
+    /// an integer, and `minimum: 10` beside one with `minimum: 5`, refused the tool under
+    /// gemini/v1beta/parameters).
+    #[test]
+    fn exact_conjunctions_are_merged_into_one_value() {
+        let s = json!({"properties":{
+                "u":{"$ref":"#/$defs/n","type":["integer","null"]},
+                "q":{"$ref":"#/$defs/n","minimum":10,"maximum":7,"required":["b"]},
+                "e":{"$ref":"#/$defs/e","enum":["z","x","w"]}},
+            "$defs":{"n":{"type":"integer","minimum":5,"maximum":9,"required":["a"]},
+                "e":{"enum":["x","y","z"]}}});
+        for conflicts in [Conflicts::Refuse, Conflicts::AllOf] {
+            let (out, done) = inline_with(&s, 100, conflicts).unwrap();
+            assert_eq!(
+                out,
+                json!({"properties":{
+                    "u":{"type":"integer","minimum":5,"maximum":9,"required":["a"]},
+                    "q":{"type":"integer","minimum":10,"maximum":7,"required":["a","b"]},
+                    "e":{"enum":["x","z"]}}})
+            );
             assert!(
-                e.reason.contains(&format!("sits next to `{keyword}`")),
-                "{e:?}"
+                done.iter()
+                    .all(|d| d.all_of.is_none() && d.replaced.is_empty())
             );
         }
+    }
+
+    /// Disjoint `enum`s leave no valid value: refused where `allOf` is rejected, in plain
+    /// words, as a clash.
+    #[test]
+    fn an_empty_conjunction_is_refused_plainly() {
+        let s = json!({"properties":{"e":{"$ref":"#/$defs/e","enum":["q"]}},
+            "$defs":{"e":{"enum":["x","y"]}}});
+        let e = inline_with(&s, 100, Conflicts::Refuse).unwrap_err();
+        assert_eq!(
+            (e.pointer.as_str(), e.cause),
+            ("/properties/e/$ref", Cause::Clash)
+        );
+        assert_eq!(
+            e.reason,
+            "`$ref` to `#/$defs/e`: no value can satisfy both `enum: [\"x\",\"y\"]` (the \
+             definition) and `enum: [\"q\"]` (beside the `$ref`)"
+        );
+    }
+
+    /// Each cause has its own advice: flattening is for a schema too large or too deep, not
+    /// for a keyword that contradicts its definition or a `$ref` to nothing.
+    #[test]
+    fn each_cause_has_its_own_advice() {
+        let clash = json!({"properties":{"a":{"$ref":"#/$defs/A","pattern":"b"}},
+            "$defs":{"A":{"type":"string","pattern":"a"}}});
+        let dangling = json!({"properties":{"a":{"$ref":"#/$defs/Z"}}});
+        let capped =
+            json!({"properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string"}}});
+        let cause = |s: &Value, nodes| inline(s, nodes).unwrap_err().cause;
+        assert_eq!(cause(&clash, 100), Cause::Clash);
+        assert_eq!(cause(&dangling, 100), Cause::Dangling);
+        assert_eq!(cause(&capped, 1), Cause::Shape);
+        assert!(
+            Cause::Clash
+                .advice()
+                .starts_with("Make the keyword beside the `$ref` agree")
+        );
+        assert!(
+            Cause::Dangling
+                .advice()
+                .starts_with("Point the `$ref` at a definition")
+        );
+        assert!(
+            Cause::Shape
+                .advice()
+                .starts_with("Flatten the schema by hand")
+        );
     }
 
     #[test]

@@ -2116,9 +2116,9 @@ fn places_refused_for_another_refs_reason_name_that_ref_not_its_reason() {
     let t = tool(
         "f",
         json!({"type":"object","properties":{
-            "s":{"$ref":"#/$defs/A","maxLength":3},
+            "s":{"$ref":"#/$defs/A","pattern":"^a"},
             "n":{"$ref":"#/$defs/N","description":"n"}},
-            "$defs":{"A":{"type":"string","maxLength":5},"N":{"type":"number"}}}),
+            "$defs":{"A":{"type":"string","pattern":"^b"},"N":{"type":"number"}}}),
     );
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Refused);
@@ -2130,7 +2130,7 @@ fn places_refused_for_another_refs_reason_name_that_ref_not_its_reason() {
             .unwrap_or_else(|| panic!("no refusal at {at}: {:#?}", r.refusals))
     };
     assert!(
-        reason("/properties/s/$ref").contains("sits next to `maxLength`"),
+        reason("/properties/s/$ref").contains("sits next to `pattern`"),
         "{:#?}",
         r.refusals
     );
@@ -2138,4 +2138,41 @@ fn places_refused_for_another_refs_reason_name_that_ref_not_its_reason() {
                  at /properties/s/$ref (see its line)";
     assert_eq!(reason("/properties/n/$ref"), other);
     assert_eq!(reason("/$defs"), other);
+}
+
+/// One line per place (trial H, r1.json under gemini/v1beta/parameters: `/properties/q/$ref`
+/// was listed twice, the second line blaming `/properties/r/$ref`): the place's own reason is
+/// kept over another `$ref`'s; refusals of the whole schema are all kept.
+#[test]
+fn a_place_refused_twice_is_listed_once_with_its_own_reason() {
+    let refusal = |pointer: &str, reason: &str| Refusal {
+        pointer: pointer.into(),
+        rule: "ref-unsupported".into(),
+        parameter: "keyword-allowed: $ref (local $defs)".into(),
+        reason: reason.into(),
+    };
+    let other = "repair inlines all of the schema's `$ref`s or none, and cannot inline the one \
+                 at /properties/r/$ref (see its line)";
+    let mut listed = vec![
+        refusal("/properties/q/$ref", other),
+        refusal("/properties/r/$ref", "its own"),
+        refusal("/properties/q/$ref", "q's own"),
+        refusal("/properties/r/$ref", other),
+        refusal("", "past the cap"),
+        refusal("", "did not settle"),
+    ];
+    super::one_line_per_place(&mut listed);
+    let said: Vec<(&str, &str)> = listed
+        .iter()
+        .map(|r| (r.pointer.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("/properties/q/$ref", "q's own"),
+            ("/properties/r/$ref", "its own"),
+            ("", "past the cap"),
+            ("", "did not settle"),
+        ]
+    );
 }

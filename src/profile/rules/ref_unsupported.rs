@@ -100,8 +100,8 @@ fn refused_fix(refusal: &InlineRefusal<'_>, own: &str) -> Option<String> {
     Some(if !r.reference || r.pointer == own {
         let text = crate::repair::refs::refusal_text(r);
         format!(
-            "`toolwire repair` cannot inline it: {text}. Flatten the schema by hand (shorter \
-             chains, fewer repeated references), or take a JSON string for that part."
+            "`toolwire repair` cannot inline it: {text}. {}",
+            r.cause.advice()
         )
     } else {
         // Which place is refused, because of which other one, that one's reason as its own,
@@ -858,8 +858,21 @@ mod tests {
         let fix = fix_at(&own, "/properties/x/$ref", "(with siblings)");
         assert!(
             fix.starts_with(
-                "`toolwire repair` cannot inline it: `$ref` to `#/$defs/X` sits next to `type`, \
-                 which its target also sets differently (at /properties/x/$ref). Flatten"
+                "`toolwire repair` cannot inline it: `$ref` to `#/$defs/X`: no value can \
+                 satisfy both `type: string` (the definition) and `type: integer` (beside the \
+                 `$ref`) (at /properties/x/$ref). Make the \
+                 keyword beside the `$ref` agree with the definition's, or move it into the \
+                 definition and drop it beside the `$ref`."
+            ),
+            "{fix}"
+        );
+        // One that dangles further on is pointed at a definition, not told to flatten.
+        let on = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/X"}},
+            "$defs":{"X":{"$ref":"#/$defs/Missing"}}});
+        let fix = fix_at(&on, "/properties/x/$ref", "(local $defs)");
+        assert!(
+            fix.ends_with(
+                "Point the `$ref` at a definition that exists (or add the one it names)."
             ),
             "{fix}"
         );

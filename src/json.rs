@@ -447,14 +447,21 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
             let Ok(Value::Number(read_as)) = serde_json::from_str::<Value>(written) else {
                 return None;
             };
-            // Integers serde_json keeps (i64, u64) are exact; only its `f64`s can differ.
-            (read_as.is_f64() && decimal(written) != decimal(&read_as.to_string())).then_some(
-                InexactNumber {
-                    pointer,
-                    written,
-                    read_as,
-                },
-            )
+            // Integers serde_json keeps (i64, u64) are exact; only its `f64`s can differ. An
+            // integer written as one but past the 64-bit ones is read as a float even when the
+            // float's shortest spelling is its value (`100000000000000000000000`, read as the
+            // float spelled `1e23`, which is 99999999999999991611392): what is judged is that
+            // float, so it is not the value written, as for every integer past 2^64.
+            // (`-0`, the one other integer read as a float, is spelled back as it was written.)
+            let written_as_integer =
+                !written.contains(['.', 'e', 'E']) && read_as.as_f64() != Some(0.0);
+            (read_as.is_f64()
+                && (written_as_integer || decimal(written) != decimal(&read_as.to_string())))
+            .then_some(InexactNumber {
+                pointer,
+                written,
+                read_as,
+            })
         })
         .collect()
 }
@@ -522,7 +529,7 @@ impl InexactNumberAt {
 }
 
 /// Which numbers toolwire reads exactly, for messages about one it does not.
-pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits from about 1e-307 to 1e308 in size, is read exactly";
+pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits from about 1e-307 to 1e308 in size (written with a point or an exponent past 2^64: `1e23`), is read exactly";
 
 /// How every command says that the number written `written` is read as `read_as`.
 pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
@@ -982,6 +989,21 @@ mod tests {
 
     /// Every inexact number of the parts written is named, the first as the error's place;
     /// past [`OTHERS_NAMED`] others, how many more.
+    /// An integer past 2^64 is read as a float whatever its digits, also one whose float is
+    /// spelled back with the same value (`1e23`): it is named, and so refused by repair and
+    /// a `number-precision` problem of a call, as the README says of every such integer. The
+    /// same value written as `1e23` is a decimal the float spells back, and is not.
+    #[test]
+    fn an_integer_past_the_64_bit_ones_is_named_whatever_its_float() {
+        let named: Vec<&str> = inexact_numbers(
+            r#"{"a": 100000000000000000000000, "b": 1e23, "c": 18446744073709551615}"#,
+        )
+        .into_iter()
+        .map(|n| n.written)
+        .collect();
+        assert_eq!(named, ["100000000000000000000000"]);
+    }
+
     #[test]
     fn every_inexact_number_is_named() {
         let text = r#"{"a": 1e-400, "b": [1, 18446744073709551616], "c": 0.10000000000000000001}"#;

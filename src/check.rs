@@ -497,6 +497,7 @@ pub fn check_bytes(
         empty_lines: read.empty_lines,
         duplicate_keys: read.duplicate_keys,
         inexact_numbers: read.inexact_numbers,
+        notes: Vec::new(),
     };
     Ok((summary, findings))
 }
@@ -614,6 +615,26 @@ pub struct FileSummary {
     /// ([`crate::input::ToolSet::inexact_numbers`]; see [`judged_as_read`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inexact_numbers: Vec<crate::json::InexactNumberAt>,
+    /// What reading the file found that its findings do not say, in the words every output
+    /// format carries (standard error, `::notice`, SARIF notifications, HTML, JSON `notes`):
+    /// built once per file by the command, so that no format words them again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<ReadingNote>,
+}
+
+/// One note on reading a file ([`FileSummary::notes`]): keys written twice, numbers read as
+/// another value, JSON Lines lines with no tool, built-in tools only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadingNote {
+    /// The JSON Lines line (1-based) it is about, when it is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// RFC 6901 JSON Pointer of the place in the document (a JSON Lines line's document),
+    /// when it is about one: SARIF locates it in the file as it locates a finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// The note, as standard error says it after the file's name.
+    pub text: String,
 }
 
 impl Report {
@@ -702,6 +723,7 @@ impl Report {
                 empty_lines: set.empty_lines.clone(),
                 duplicate_keys: set.duplicate_keys.clone(),
                 inexact_numbers: set.inexact_numbers.clone(),
+                notes: Vec::new(),
             });
             findings.extend(f);
         }
@@ -1411,6 +1433,7 @@ mod tests {
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
+                notes: Vec::new(),
             }],
             findings,
             errors_only,
@@ -1811,6 +1834,7 @@ mod tests {
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
+                notes: Vec::new(),
             }],
             findings,
             errors_only: false,
@@ -1969,6 +1993,7 @@ mod tests {
             empty_lines: Vec::new(),
             duplicate_keys: Vec::new(),
             inexact_numbers: Vec::new(),
+            notes: Vec::new(),
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::check::Report;
+use crate::check::{ReadingNote, Report};
 use crate::cli::{EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::profile::{CompiledProfile, PORTABLE, ProfileSet};
@@ -176,46 +176,49 @@ fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str
 /// What reading a file found that its findings do not say: only built-in tools
 /// (`[{"type": "web_search"}]`: nothing to check; a file with no tool at all is an error,
 /// [`crate::input::no_tools`]), JSON Lines lines with no tool, keys written twice, numbers
-/// read as another value than written. On standard error, except under `--format github`,
-/// where each is a `::notice` among the findings ([`crate::report::github::notice`]):
-/// standard error then carries only errors, which the check action annotates as errors.
-fn notes_on_reading(
-    file: &std::path::Path,
-    format: OutputFormat,
+/// read as another value than written. Built once per file: every output format carries
+/// this one list ([`crate::check::FileSummary::notes`], [`say_notes`]).
+fn reading_notes(
     tools: usize,
     empty_lines: &[usize],
     duplicate_keys: &[crate::json::duplicates::DuplicateKey],
     inexact: &[crate::json::InexactNumberAt],
-) -> Result<()> {
-    // Each note with the JSON Lines line it is about, where it is about one: an annotation
-    // shows on that line.
-    let mut notes: Vec<(Option<usize>, String)> = Vec::new();
+) -> Vec<ReadingNote> {
+    let note = |line: Option<usize>, pointer: Option<&str>, text: String| ReadingNote {
+        line,
+        pointer: pointer.map(str::to_string),
+        text,
+    };
+    let mut notes: Vec<ReadingNote> = Vec::new();
     if tools == 0 {
-        notes.push((
+        notes.push(note(
+            None,
             None,
             "only built-in tools, which carry no schema: nothing to check".to_string(),
         ));
     }
+    // A note about one JSON Lines line carries it: an annotation shows on that line.
     let one_line = match empty_lines {
         [line] => Some(*line),
         _ => None,
     };
     notes.extend(
-        empty_lines_note(empty_lines, "nothing there to check").map(|note| (one_line, note)),
+        empty_lines_note(empty_lines, "nothing there to check").map(|t| note(one_line, None, t)),
     );
     notes.extend(
         duplicate_keys
             .iter()
-            .map(|d| d.line)
-            .zip(duplicate_key_notes(duplicate_keys, "checked")),
+            .zip(duplicate_key_notes(duplicate_keys, "checked"))
+            .map(|(d, t)| note(d.line, Some(&d.pointer), t)),
     );
     for n in inexact {
         let at = match n.line {
             Some(line) => format!("line {line}, at {}", n.pointer),
             None => format!("at {}", n.pointer),
         };
-        notes.push((
+        notes.push(note(
             n.line,
+            Some(&n.pointer),
             format!(
                 "{at}: {} and checked so; `repair` and `compile` refuse to write it rounded, so no \
              finding of this {} is marked repairable ({})",
@@ -225,19 +228,27 @@ fn notes_on_reading(
             ),
         ));
     }
+    notes
+}
+
+/// Says `notes` on `file` as it is read: on standard error, except under `--format github`,
+/// where each is a `::notice` among the findings ([`crate::report::github::notice`]):
+/// standard error then carries only errors, which the check action annotates as errors. The
+/// other machine formats carry them in the report ([`crate::check::FileSummary::notes`]).
+fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]) -> Result<()> {
     if format == OutputFormat::Github {
         let file = file.display().to_string();
-        for (line, note) in notes {
+        for n in notes {
             emit(&format!(
                 "{}\n",
-                crate::report::github::notice(&file, line, &note)
+                crate::report::github::notice(&file, n.line, &n.text)
             ))?;
         }
     } else {
         // Named as errors name it, so that every line about one input reads alike.
         let file = crate::error::file_name(file);
-        for (_, note) in notes {
-            eprintln!("toolwire: {file}: {note}");
+        for n in notes {
+            eprintln!("toolwire: {file}: {}", n.text);
         }
     }
     Ok(())
@@ -399,6 +410,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     let mut report = if args.one_request || args.corpus_report.is_some() {
         // These need every tool of a file at once.
         let mut sets = Vec::with_capacity(files.len());
+        let mut notes_of_files: Vec<Vec<ReadingNote>> = Vec::with_capacity(files.len());
         for file in &files {
             let read = crate::input::read_file(file)
                 .and_then(|t| crate::input::require_tools(&t).map(|()| t));
@@ -412,14 +424,14 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             if args.show_format {
                 show_format(file, tools.format, &tools.format_label(), tools.tools.len());
             }
-            notes_on_reading(
-                file,
-                args.format,
+            let notes = reading_notes(
                 tools.tools.len(),
                 &tools.empty_lines,
                 &tools.duplicate_keys,
                 &tools.inexact_numbers,
-            )?;
+            );
+            say_notes(file, args.format, &notes)?;
+            notes_of_files.push(notes);
             sets.push(tools);
         }
         if let Some(out) = &args.corpus_report {
@@ -427,17 +439,22 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 crate::check::corpus_markdown(&sets, &set, args.profiles.as_deref(), &args.ignore);
             std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
         }
-        if args.one_request {
+        let mut report = if args.one_request {
             Report::one_request(&sets, &profile)
         } else {
             Report::new(&sets, &profile)
+        };
+        // One summary per set, in the same order.
+        for (summary, notes) in report.files.iter_mut().zip(notes_of_files) {
+            summary.notes = notes;
         }
+        report
     } else {
         let mut checked = Vec::with_capacity(files.len());
         for file in &files {
             let checked_file = crate::json::read_capped(file, crate::input::LIMITS)
                 .and_then(|bytes| crate::check::check_bytes(file, &bytes, &profile));
-            let (summary, findings) = match checked_file {
+            let (mut summary, findings) = match checked_file {
                 Ok(c) => c,
                 Err(e) => {
                     skip(file, checked.len(), e)?;
@@ -449,14 +466,13 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             {
                 show_format(file, format, &summary.format, summary.tools);
             }
-            notes_on_reading(
-                file,
-                args.format,
+            summary.notes = reading_notes(
                 summary.tools,
                 &summary.empty_lines,
                 &summary.duplicate_keys,
                 &summary.inexact_numbers,
-            )?;
+            );
+            say_notes(file, args.format, &summary.notes)?;
             checked.push((summary, findings));
         }
         Report::from_checked(&profile, checked)
@@ -485,7 +501,14 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 crate::profile::rules::find(id).map(|r| crate::cli::rules::sarif_help(r, &set))
             };
             emit_with(|out| {
-                crate::report::sarif::write(out, &report.findings, &unread, sites, rule_text)
+                crate::report::sarif::write(
+                    out,
+                    &report.findings,
+                    &unread,
+                    &report.files,
+                    sites,
+                    rule_text,
+                )
             })?;
         }
         OutputFormat::Github => {

@@ -42,6 +42,7 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
         sections.push(html! {
             h2 { code { (crate::error::file_name(std::path::Path::new(&file.file))) } }
             p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
+            (reading_notes(file))
             (file_findings(findings, &mut notes))
         });
     }
@@ -85,6 +86,20 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
     let mut s = super::escape_output(&page.into_string()).into_owned();
     s.push('\n');
     s
+}
+
+/// What reading `file` found that its findings do not say ([`crate::check::FileSummary::notes`]),
+/// in its section: a reviewer handed the page otherwise never sees standard error.
+fn reading_notes(file: &crate::check::FileSummary) -> Markup {
+    html! {
+        @if !file.notes.is_empty() {
+            ul.notes {
+                @for n in &file.notes {
+                    li { "Note on reading: " (n.text) }
+                }
+            }
+        }
+    }
 }
 
 fn rule_counts(findings: &[Finding]) -> Markup {
@@ -187,6 +202,27 @@ mod tests {
             page.contains("<h2><code>standard input</code></h2>"),
             "{page}"
         );
+    }
+
+    /// The notes on reading a file (here a key written twice) went only to standard error,
+    /// so the page was silent on a document whose meaning is ambiguous.
+    #[test]
+    fn a_files_reading_notes_are_in_its_section() {
+        let mut r = report(serde_json::json!([{"name": "f", "description": "d",
+            "input_schema": {"type": "object", "properties": {}}}]));
+        r.files[0].notes.push(crate::check::ReadingNote {
+            line: None,
+            pointer: Some("/0".into()),
+            text: "at /0: the key `<description>` is written more than once".into(),
+        });
+        let page = render(&r, &[]);
+        let section = page
+            .find(&format!("<h2><code>{}</code></h2>", r.files[0].file))
+            .unwrap_or_else(|| panic!("{page}"));
+        let note = "<ul class=\"notes\"><li>Note on reading: at /0: the key `&lt;description&gt;` \
+                    is written more than once</li></ul>";
+        let at = page.find(note).unwrap_or_else(|| panic!("{page}"));
+        assert!(at > section, "{page}");
     }
 
     /// A file that could not be read had no section, so the page read as a clean run.

@@ -103,25 +103,27 @@ pub fn render(
 ) -> String {
     let mut out = Vec::new();
     // Writing into memory fails only if serialization does, which these values cannot.
-    let _ = write(&mut out, findings, &[], locate, rule_text);
+    let _ = write(&mut out, findings, &[], &[], locate, rule_text);
     String::from_utf8(out).unwrap_or_default()
 }
 
 /// [`render`] written to `w` (pretty JSON and a final newline), one result at a time: only
 /// one result's JSON value is alive at once, so memory follows the findings, not the output
 /// (which is about 1.6 kB per finding). The files in `unread` could not be read: the run's
-/// invocation says it did not succeed, with a notification for each ([`invocations`]).
+/// invocation says it did not succeed, with a notification for each ([`invocation`]); the
+/// notes on reading the files `read` are notifications too.
 /// Errors are `w`'s.
 pub fn write(
     w: &mut dyn std::io::Write,
     findings: &[Finding],
     unread: &[super::Unreadable],
+    read: &[crate::check::FileSummary],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut w = std::io::BufWriter::new(w);
-    serde_json::to_writer_pretty(&mut w, &log(findings, unread, locate, rule_text))?;
+    serde_json::to_writer_pretty(&mut w, &log(findings, unread, read, locate, rule_text))?;
     w.write_all(b"\n")?;
     w.flush()
 }
@@ -132,7 +134,7 @@ pub fn to_value(
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Value {
-    serde_json::to_value(log(findings, &[], locate, rule_text)).unwrap_or_default()
+    serde_json::to_value(log(findings, &[], &[], locate, rule_text)).unwrap_or_default()
 }
 
 /// The SARIF log, its results made as they are serialized.
@@ -169,9 +171,13 @@ impl<F: Fn(&Finding) -> Value> serde::Serialize for Results<'_, F> {
 /// The run's one invocation (SARIF 2.1.0 §3.20): `executionSuccessful` is false when a file
 /// could not be read, with a `toolExecutionNotifications` entry (§3.58) for each, at its
 /// file and, where the error names them, line and column. Always written, so that a reader
-/// finds the field in every log, `true` when every file was read.
-fn invocation(unread: &[super::Unreadable]) -> Value {
-    let notifications: Vec<Value> = unread
+/// finds the field in every log, `true` when every file was read. Each note on reading a file
+/// read ([`crate::check::FileSummary::notes`]: a key written twice, a number read as another
+/// value) is a notification of level `note` at its file and, where known, line and column:
+/// a log uploaded to code scanning otherwise says nothing of a document whose meaning is
+/// ambiguous.
+fn invocation(unread: &[super::Unreadable], read: &[crate::check::FileSummary]) -> Value {
+    let mut notifications: Vec<Value> = unread
         .iter()
         .map(|u| {
             let mut physical = json!({"artifactLocation": artifact(&u.file)});
@@ -185,11 +191,48 @@ fn invocation(unread: &[super::Unreadable]) -> Value {
             })
         })
         .collect();
+    for file in read.iter().filter(|f| !f.notes.is_empty()) {
+        notifications.extend(reading_notifications(file));
+    }
     let mut invocation = json!({"executionSuccessful": unread.is_empty()});
     if !notifications.is_empty() {
         invocation["toolExecutionNotifications"] = Value::Array(notifications);
     }
     invocation
+}
+
+/// The notifications for `file`'s notes on reading, each placed as a finding is: its pointer
+/// located in the file's text (within its JSON Lines line), else only the line.
+fn reading_notifications(file: &crate::check::FileSummary) -> Vec<Value> {
+    let locator = (file.file != super::STDIN && file.notes.iter().any(|n| n.pointer.is_some()))
+        .then(|| {
+            crate::json::read_capped(std::path::Path::new(&file.file), crate::input::LIMITS)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(Locator::new)
+        })
+        .flatten();
+    file.notes
+        .iter()
+        .map(|n| {
+            let (line, column) = match (&locator, n.line, n.pointer.as_deref()) {
+                (Some(t), Some(l), Some(p)) => (Some(l), t.locate_in_line(l, p)),
+                (Some(t), None, Some(p)) => t
+                    .locate(p)
+                    .map_or((None, None), |(l, c)| (Some(l), Some(c))),
+                (_, l, _) => (l, None),
+            };
+            let mut physical = json!({"artifactLocation": artifact(&file.file)});
+            if let Some(region) = region(line, column) {
+                physical["region"] = region;
+            }
+            json!({
+                "level": "note",
+                "message": {"text": super::escape_output(&n.text)},
+                "locations": [{"physicalLocation": physical}],
+            })
+        })
+        .collect()
 }
 
 /// Where `file` is, as an artifact location. Standard input has no URI (`-` would be a
@@ -216,6 +259,7 @@ fn region(line: Option<usize>, column: Option<usize>) -> Option<Value> {
 fn log<'a>(
     findings: &'a [Finding],
     unread: &[super::Unreadable],
+    read: &[crate::check::FileSummary],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Log<Results<'a, impl Fn(&Finding) -> Value>> {
@@ -307,7 +351,7 @@ fn log<'a>(
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }}),
-            invocations: [invocation(unread)],
+            invocations: [invocation(unread, read)],
             results: Results { findings, make },
             column_kind: "unicodeCodePoints",
         }],
@@ -877,7 +921,7 @@ mod tests {
             .unwrap(),
         ];
         let mut out = Vec::new();
-        write(&mut out, &fs, &unread, |_| Site::default(), |_| None).unwrap();
+        write(&mut out, &fs, &unread, &[], |_| Site::default(), |_| None).unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();
         let invocation = &v["runs"][0]["invocations"][0];
         assert_eq!(invocation["executionSuccessful"], false, "{invocation:#}");

@@ -456,7 +456,15 @@ pub fn check_bytes(
     // repeated findings share their texts across the file; up to a bound on their size.
     let mut made = Findings::default();
     let mut rendered = Rendered::default();
+    // The requests that hold built-in tools, for [`builtin_notes`] once the format (JSON
+    // Lines or not) is known: (request, function tools, built-ins).
+    let mut with_builtins: Vec<(usize, usize, Vec<crate::input::BuiltinTool>)> = Vec::new();
     let read = crate::input::for_each_request(file, bytes, &mut |batch, named| {
+        for b in named.chunk_by(|a, b| a.request == b.request) {
+            let request = b[0].request;
+            let functions = batch.iter().filter(|t| t.request == request).count();
+            with_builtins.push((request, functions, b.to_vec()));
+        }
         if made.text_len() > SHARED_TEXT_CAP {
             made.clear();
             rendered = Rendered::default();
@@ -498,8 +506,75 @@ pub fn check_bytes(
         duplicate_keys: read.duplicate_keys,
         inexact_numbers: read.inexact_numbers,
         notes: Vec::new(),
+        unsent: 0,
     };
+    let mut summary = summary;
+    let jsonl = read.format == crate::input::Format::JsonLines;
+    for (request, functions, builtins) in &with_builtins {
+        let line = jsonl.then_some(*request);
+        if builtin_notes(
+            &profile.targets,
+            line,
+            *functions,
+            builtins,
+            &mut summary.notes,
+        ) {
+            summary.unsent += 1;
+        }
+    }
     Ok((summary, findings))
+}
+
+/// Adds to `notes` what `targets` do with the built-in tools of one request (JSON Lines
+/// `line`, if any) that holds `functions` function tools: each built-in a target does not take
+/// ([`crate::target::fit_builtin`], the decision `compile` makes) is one it leaves out, said so
+/// here that check and compile tell one story. True when some target takes no tool of the
+/// request at all: nothing would be sent (compile exits 1), which is said too.
+pub fn builtin_notes(
+    targets: &[String],
+    line: Option<usize>,
+    functions: usize,
+    builtins: &[crate::input::BuiltinTool],
+    notes: &mut Vec<ReadingNote>,
+) -> bool {
+    use crate::target::BuiltinFit;
+    let at = line.map_or(String::new(), |l| format!("line {l}: "));
+    let mut unsent = false;
+    for target in targets {
+        let mut taken = 0;
+        for b in builtins {
+            let what = match &b.name {
+                Some(name) => format!("built-in tool `{name}` (type {})", b.kind),
+                None => format!("built-in tool of type {}", b.kind),
+            };
+            let why = match crate::target::fit_builtin(target, &b.value) {
+                BuiltinFit::NotTaken => format!("is not one {target} takes"),
+                BuiltinFit::Unplaceable(why) => format!("cannot be sent to {target}: {why}"),
+                _ => {
+                    taken += 1;
+                    continue;
+                }
+            };
+            let text = format!("{at}{what} {why}: `compile --target {target}` leaves it out");
+            notes.push(ReadingNote {
+                line,
+                pointer: None,
+                text: crate::report::escape_inline(&text).into_owned(),
+            });
+        }
+        if functions == 0 && taken == 0 {
+            unsent = true;
+            notes.push(ReadingNote {
+                line,
+                pointer: None,
+                text: format!(
+                    "{at}the request holds no tool {target} takes: nothing would be sent, and `compile \
+                     --target {target}` exits 1"
+                ),
+            });
+        }
+    }
+    unsent
 }
 
 /// How many of `tools` have a schema not yet in the strict form of `target`'s wire format
@@ -620,6 +695,11 @@ pub struct FileSummary {
     /// built once per file by the command, so that no format words them again.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<ReadingNote>,
+    /// Requests (the file, or JSON Lines lines) that hold no tool some target of the profile
+    /// takes ([`builtin_notes`]): nothing would be sent, which `compile` refuses, so check
+    /// exits 1 for it as for a finding.
+    #[serde(skip)]
+    pub unsent: usize,
 }
 
 /// One note on reading a file ([`FileSummary::notes`]): keys written twice, numbers read as
@@ -724,6 +804,7 @@ impl Report {
                 duplicate_keys: set.duplicate_keys.clone(),
                 inexact_numbers: set.inexact_numbers.clone(),
                 notes: Vec::new(),
+                unsent: 0,
             });
             findings.extend(f);
         }
@@ -1434,6 +1515,7 @@ mod tests {
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
                 notes: Vec::new(),
+                unsent: 0,
             }],
             findings,
             errors_only,
@@ -1835,6 +1917,7 @@ mod tests {
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
                 notes: Vec::new(),
+                unsent: 0,
             }],
             findings,
             errors_only: false,
@@ -1994,6 +2077,7 @@ mod tests {
             duplicate_keys: Vec::new(),
             inexact_numbers: Vec::new(),
             notes: Vec::new(),
+            unsent: 0,
         };
         let report = |profile: &str, files| super::Report {
             profile: profile.into(),

@@ -518,6 +518,30 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// In check mode, the targets a finding about `feat` at `placement` would be for: those
+    /// that reject it and those with no evidence, each sorted. Two features refused by the
+    /// same targets may be said as one finding even when their evidence differs (each piece
+    /// then quoted). `None` when the profile allows it, no case covers it, or in collect mode.
+    pub fn refusing_targets(
+        &self,
+        feat: &Feat<'_>,
+        placement: Placement,
+    ) -> Option<(Vec<String>, Vec<String>)> {
+        let Mode::Check { profile, .. } = &self.mode else {
+            return None;
+        };
+        let (Slot::Rejected(i) | Slot::Unknown(i)) = profile.lookup(feat, placement) else {
+            return None;
+        };
+        // No case covers it: no targets to compare, so nothing is joined to it.
+        let d = profile.details().get(i as usize).filter(|_| i != NO_CASE)?;
+        let mut rejected: Vec<String> = d.rejected_by.iter().map(|e| e.target.clone()).collect();
+        let mut unknown = d.unknown_for.clone();
+        rejected.sort();
+        unknown.sort();
+        Some((rejected, unknown))
+    }
+
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
     /// profile allows it; otherwise a finding is made, its message `what` followed by what the
     /// evidence says.

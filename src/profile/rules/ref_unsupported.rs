@@ -262,14 +262,14 @@ struct Group {
     named: Vec<String>,
 }
 
-/// The `$ref (with …)` findings of a node beside whose `$ref` there are siblings: one per
+/// The `$ref (with …)` forms of a node beside whose `$ref` there are siblings: one per
 /// sibling form ([`SIBLING_FORMS`], then `with other keywords`), except that the forms the
-/// profile refuses on the same evidence (level and sentence) are one finding naming every
+/// profile refuses on the same evidence (level and sentence) are one group naming every
 /// sibling, under the first form's feature: SARIF and GitHub show one annotation per finding,
 /// and two at one `$ref` saying the same would read as two problems. Forms refused on other
-/// evidence keep findings of their own, so each sibling's evidence is shown.
-fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    let Some(map) = n.map else { return };
+/// evidence keep groups of their own, so each sibling's evidence is shown.
+fn sibling_groups(cx: &Cx<'_, '_>, n: &Node<'_>) -> Vec<Group> {
+    let Some(map) = n.map else { return Vec::new() };
     let mut forms: Vec<(&'static str, String)> = SIBLING_FORMS
         .iter()
         .filter(|(s, _)| map.contains_key(*s))
@@ -296,6 +296,11 @@ fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             }),
         }
     }
+    groups
+}
+
+/// The findings of sibling `groups` ([`sibling_groups`]) not joined to the reference's.
+fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>, groups: Vec<Group>) {
     for g in groups {
         let named = g.named.join(", ");
         cx.feature_with_fix(
@@ -306,6 +311,51 @@ fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             || Some(remove_fix(&named)),
         );
     }
+}
+
+/// Takes out of `groups` those rejected by the same targets as the reference's own finding
+/// (about `host`, itself a rejection), which that finding says: the siblings' finding would stand at the same
+/// place on the same targets, and its fix (remove the siblings) would leave the refused
+/// `$ref`, while inlining (the reference's fix) removes both. Returns what the reference's
+/// message adds for them: their siblings, and for each whose evidence is not the reference's, its siblings and
+/// its sentence (`` (`type` beside a `$ref`: rejected by T (probe 2026-12-02)) ``), so each piece of
+/// evidence is quoted.
+fn join_siblings(
+    cx: &Cx<'_, '_>,
+    n: &Node<'_>,
+    host: &'static str,
+    groups: &mut Vec<Group>,
+) -> (Vec<String>, String) {
+    let feat = Feat::KeywordForm("$ref", host);
+    let Some(targets) = cx.refusing_targets(&feat, n.placement) else {
+        return (Vec::new(), String::new());
+    };
+    let own = cx.judged(&feat, n.placement).flatten();
+    // Only rejections are joined: a form with no evidence keeps its own warning, which names
+    // the case a probe would decide (and repair lists among those it leaves as written).
+    let rejected = |said: Option<&(Level, String)>| said.is_some_and(|(l, _)| *l == Level::Error);
+    if !rejected(own.as_ref()) {
+        return (Vec::new(), String::new());
+    }
+    let mut added = String::new();
+    let mut named = Vec::new();
+    groups.retain(|g| {
+        let same = rejected(g.said.as_ref())
+            && cx
+                .refusing_targets(&Feat::KeywordForm("$ref", g.form), n.placement)
+                .is_some_and(|t| t == targets);
+        if let Some((_, sentence)) = g.said.as_ref().filter(|s| same && Some(*s) != own.as_ref()) {
+            added.push_str(&format!(
+                " ({} beside a `$ref`: {sentence})",
+                g.named.join(", ")
+            ));
+        }
+        if same {
+            named.extend(g.named.iter().cloned());
+        }
+        !same
+    });
+    (named, added)
 }
 
 /// The fix for siblings `named` (in backticks) beside a `$ref`: the siblings kept are those
@@ -330,6 +380,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // says both: two at one `$ref` would read as two problems, and the fix of both is
         // the same inlining. `Some(words)`: the reference's own words, for that finding.
         let mut folded: Option<String> = None;
+        // The sibling forms' groups, those refused by the same targets as the reference then
+        // taken into its finding.
+        let mut groups = if with_siblings {
+            sibling_groups(cx, n)
+        } else {
+            Vec::new()
+        };
         if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
             let refusal = cx.inline_refusal();
             let here = cx.pointer(At::Node(n.frame));
@@ -351,11 +408,25 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 {
                     folded = Some(own_message(root, text, f));
                 } else {
+                    // Siblings refused by the targets that refuse this plain reference: its
+                    // finding names them (its fix, inlining, removes them too).
+                    let (joined, added) = if with_siblings && f == value::REF_LOCAL {
+                        join_siblings(cx, n, f, &mut groups)
+                    } else {
+                        (Vec::new(), String::new())
+                    };
                     cx.feature_with_fix(
                         At::Key(n.frame, "$ref"),
                         Feat::KeywordForm("$ref", f),
                         n.placement,
-                        || own_message(root, text, f),
+                        || {
+                            let words = own_message(root, text, f);
+                            if joined.is_empty() {
+                                words
+                            } else {
+                                format!("{words}, next to {}{added}", joined.join(", "))
+                            }
+                        },
                         || {
                             (f == value::REF_LOCAL)
                                 .then(|| refused_fix(&refusal, &own))
@@ -368,17 +439,23 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         if with_siblings {
             let refusal = cx.inline_refusal();
             let own = cx.pointer(At::Key(n.frame, "$ref"));
+            // The plain reference said here: sibling forms refused by the same targets are
+            // said here too, with their evidence where it differs.
+            let added = match folded {
+                Some(_) => join_siblings(cx, n, value::WITH_SIBLINGS, &mut groups).1,
+                None => String::new(),
+            };
             cx.feature_with_fix(
                 At::Key(n.frame, "$ref"),
                 Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
                 n.placement,
                 || match folded {
-                    Some(words) => format!("{words}, next to {}", beside(n)),
+                    Some(words) => format!("{words}, next to {}{added}", beside(n)),
                     None => "`$ref` next to other keywords".into(),
                 },
                 || refused_fix(&refusal, &own),
             );
-            siblings(cx, n);
+            siblings(cx, n, groups);
         }
     }
     // The containers sit at the root but serve references below it, so the catalog files
@@ -551,6 +628,167 @@ mod tests {
                 "{found:?}"
             );
         }
+    }
+
+    /// A profile of nested features each rejected by the targets given, on evidence dated
+    /// as given (`(parameter, [(target, date)])`; no targets: allowed).
+    fn cited_profile(features: &[(&str, &[(&str, &str)])]) -> crate::profile::CompiledProfile {
+        use crate::evidence::EvidenceKind;
+        use crate::profile::{Cited, FeatureEntry, Profile, Status, TargetEvidence};
+        let mut targets: Vec<String> = features
+            .iter()
+            .flat_map(|(_, by)| by.iter().map(|(t, _)| t.to_string()))
+            .collect();
+        targets.sort();
+        targets.dedup();
+        crate::profile::CompiledProfile::new(&Profile {
+            name: "test".into(),
+            targets,
+            control: Status::Allowed,
+            features: features
+                .iter()
+                .map(|&(parameter, by)| {
+                    let cited = |date: &str| Cited {
+                        kind: EvidenceKind::Probe,
+                        date: date.into(),
+                        source: "run".into(),
+                        via: None,
+                    };
+                    FeatureEntry {
+                        parameter: parameter.into(),
+                        placement: crate::case::Placement::Nested,
+                        status: if by.is_empty() {
+                            Status::Allowed
+                        } else {
+                            Status::Rejected
+                        },
+                        rejected_by: by
+                            .iter()
+                            .map(|&(target, date)| TargetEvidence {
+                                target: target.into(),
+                                case: "c".into(),
+                                latest: cited(date),
+                                since: cited(date),
+                            })
+                            .collect(),
+                        unknown_for: Vec::new(),
+                    }
+                })
+                .collect(),
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        })
+    }
+
+    /// The r4 shape (`{$ref, type: [integer, null]}`): where the targets that reject the plain
+    /// reference (and its siblings) also reject `$ref (with type)`, one finding says both, each
+    /// piece of evidence quoted, with the inline fix (before: a second finding, "`$ref` next to
+    /// `type`", whose fix, removing `type`, leaves the rejected `$ref`). Where another target
+    /// rejects only the sibling form, or only the sibling form is rejected, the two stay apart.
+    #[test]
+    fn a_sibling_rejected_with_the_reference_is_said_by_its_finding() {
+        let s = json!({"type":"object","$defs":{"n":{"type":"integer","minimum":5}},
+            "properties":{"u":{"$ref":"#/$defs/n","type":["integer","null"]}}});
+        let at_ref = |p: &crate::profile::CompiledProfile| -> Vec<(String, String, String)> {
+            check_under(p, &s)
+                .into_iter()
+                .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/u/$ref")
+                .map(|f| {
+                    (
+                        f.parameter.to_string(),
+                        f.message.to_string(),
+                        f.fix.to_string(),
+                    )
+                })
+                .collect()
+        };
+        let inline = super::RULE.fix;
+        let reference: &[(&str, &str)] = &[("x/y", "2026-11-30")];
+        let one = at_ref(&cited_profile(&[
+            ("keyword-allowed: $ref (local $defs)", reference),
+            ("keyword-allowed: $ref (with siblings)", reference),
+            (
+                "keyword-allowed: $ref (with type)",
+                &[("x/y", "2026-12-02")],
+            ),
+            ("keyword-allowed: $defs", &[]),
+        ]));
+        assert_eq!(one.len(), 1, "{one:?}");
+        let (parameter, message, fix) = &one[0];
+        assert_eq!(parameter, "keyword-allowed: $ref (with siblings)");
+        assert_eq!(
+            message,
+            "`$ref` to `#/$defs/n` (local $defs), next to `type` (`type` beside a `$ref`: \
+             rejected by x/y (probe 2026-12-02)): rejected by x/y (probe 2026-11-30)"
+        );
+        assert_eq!(fix, inline);
+        // On the same evidence, it is quoted once.
+        let same = at_ref(&cited_profile(&[
+            ("keyword-allowed: $ref (local $defs)", reference),
+            ("keyword-allowed: $ref (with siblings)", reference),
+            ("keyword-allowed: $ref (with type)", reference),
+            ("keyword-allowed: $defs", &[]),
+        ]));
+        assert_eq!(same.len(), 1, "{same:?}");
+        assert_eq!(
+            same[0].1,
+            "`$ref` to `#/$defs/n` (local $defs), next to `type`: rejected by x/y (probe 2026-11-30)"
+        );
+        // The plain reference's own finding (its siblings allowed) takes the sibling form too.
+        let plain = at_ref(&cited_profile(&[
+            ("keyword-allowed: $ref (local $defs)", reference),
+            ("keyword-allowed: $ref (with siblings)", &[]),
+            ("keyword-allowed: $ref (with type)", reference),
+            ("keyword-allowed: $defs", &[]),
+        ]));
+        assert_eq!(plain.len(), 1, "{plain:?}");
+        assert_eq!(plain[0].0, "keyword-allowed: $ref (local $defs)");
+        assert!(
+            plain[0]
+                .1
+                .starts_with("`$ref` to `#/$defs/n` (local $defs), next to `type`: "),
+            "{plain:?}"
+        );
+        // Another target rejects the sibling form: two findings, each with its own fix.
+        let apart = at_ref(&cited_profile(&[
+            ("keyword-allowed: $ref (local $defs)", reference),
+            ("keyword-allowed: $ref (with siblings)", reference),
+            (
+                "keyword-allowed: $ref (with type)",
+                &[("x/y", "2026-11-30"), ("x/z", "2026-12-02")],
+            ),
+            ("keyword-allowed: $defs", &[]),
+        ]));
+        let parameters: Vec<&str> = apart.iter().map(|(p, _, _)| p.as_str()).collect();
+        assert_eq!(
+            parameters,
+            [
+                "keyword-allowed: $ref (with siblings)",
+                "keyword-allowed: $ref (with type)"
+            ]
+        );
+        assert!(
+            apart[1].1.starts_with("`$ref` next to `type`: "),
+            "{apart:?}"
+        );
+        assert!(
+            apart[1].2.starts_with("Remove `type` beside the `$ref`"),
+            "{apart:?}"
+        );
+        // Only the sibling form rejected (Gemini's JSON-Schema field): today's sibling finding.
+        let sibling_only = at_ref(&cited_profile(&[
+            ("keyword-allowed: $ref (local $defs)", &[]),
+            ("keyword-allowed: $ref (with siblings)", &[]),
+            ("keyword-allowed: $ref (with type)", reference),
+            ("keyword-allowed: $defs", &[]),
+        ]));
+        assert_eq!(sibling_only.len(), 1, "{sibling_only:?}");
+        assert_eq!(sibling_only[0].0, "keyword-allowed: $ref (with type)");
+        assert!(
+            sibling_only[0]
+                .2
+                .starts_with("Remove `type` beside the `$ref`")
+        );
     }
 
     #[test]
@@ -741,13 +979,16 @@ mod tests {
                 .iter()
                 .any(|(_, f)| f.contains("other keywords"))
         );
-        // One finding names every such sibling, `description` not among them.
+        // Under `portable` the targets that reject the reference reject these siblings too:
+        // the reference's one finding names every sibling.
         let m = messages("ref-unsupported", s);
         assert!(
-            m.iter()
-                .any(|m| m.starts_with("`$ref` next to `format`, `minProperties`")),
+            m.iter().any(|m| m.starts_with(
+                "`$ref` to `#/$defs/Option` (local $defs), next to `format`, `description`, `minProperties`: "
+            )),
             "{m:?}"
         );
+        assert!(!m.iter().any(|m| m.starts_with("`$ref` next to")), "{m:?}");
     }
 
     /// The findings' (parameter, message) of `ref-unsupported` at `/properties/a/$ref` under the

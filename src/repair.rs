@@ -60,8 +60,8 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 
 pub use fixes::TypeListReading;
 pub use fixes::{
-    any_of_siblings_movable, declares_members, max_allowed, name_rule, one_of_repairable,
-    only_annotates, type_list_reading, type_said_by,
+    all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
+    one_of_repairable, only_annotates, type_list_reading, type_said_by,
 };
 
 /// One tool as repair sees it: a bare schema has no name.

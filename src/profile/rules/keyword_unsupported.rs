@@ -49,6 +49,10 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::Keyword("oneOf") | Feat::KeywordForm("oneOf", _) => {
             r.node().is_some_and(crate::repair::one_of_repairable)
         }
+        // One branch, none of whose keywords the schema sets otherwise: repair merges it.
+        Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => {
+            r.node().is_some_and(crate::repair::all_of_repairable)
+        }
         Feat::Keyword(k) => !STRUCTURAL.contains(k),
         Feat::KeywordForm(k, form) => !(STRUCTURAL.contains(k) || *form == value::SCHEMA),
         _ => false,
@@ -246,10 +250,16 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
     if STRUCTURAL.contains(&k) {
         // An example only where one shape fits the keyword's meaning.
         let example = match k {
-            "anyOf" | "oneOf" => {
-                " (e.g. one object with optional properties instead of alternatives)"
+            "anyOf" => " (e.g. one object with optional properties instead of alternatives)",
+            "oneOf" => {
+                " (e.g. one object with optional properties instead of alternatives; `toolwire \
+                 repair` rewrites a `oneOf` whose branches have different types, or one of \
+                 them null, where the profile allows the result)"
             }
-            "allOf" => " (e.g. one schema that says everything its parts require)",
+            "allOf" => {
+                " (e.g. one schema that says everything its parts require; `toolwire repair` \
+                 merges a single branch none of whose keywords the schema sets otherwise)"
+            }
             "prefixItems" => {
                 " (e.g. an object with one named property per position instead of a tuple)"
             }
@@ -537,6 +547,45 @@ mod tests {
             fix,
             "Remove `widget`: it is not a JSON Schema keyword, so no argument changes."
         );
+    }
+
+    /// A rejected `allOf` is marked repairable exactly where `repair` merges it: one branch
+    /// none of whose keywords the schema sets otherwise (before: never, though repair merged
+    /// it, so check said "cannot just be dropped" of what repair then did).
+    #[test]
+    fn a_single_all_of_branch_is_repairable_as_repair_merges_it() {
+        use super::super::testing::{check_under, nested_profile};
+        use crate::profile::Status;
+        let profile = nested_profile(
+            "gemini/v1beta/parameters",
+            &[
+                ("keyword-allowed: allOf", Status::Rejected),
+                ("type-allowed: string", Status::Allowed),
+            ],
+        );
+        let marked = |all_of: serde_json::Value, own: serde_json::Value| {
+            let mut e = json!({"allOf": all_of});
+            e.as_object_mut()
+                .unwrap()
+                .extend(own.as_object().unwrap().clone());
+            let s = json!({"type":"object","properties":{"e": e}});
+            let f = check_under(&profile, &s)
+                .into_iter()
+                .find(|f| f.rule == "keyword-unsupported" && f.pointer == "/properties/e/allOf")
+                .expect("allOf reported");
+            assert!(f.fix.contains("merges a single branch"), "{}", f.fix);
+            f.repairable
+        };
+        assert!(marked(json!([{"type":"string"}]), json!({})));
+        assert!(marked(json!([{"type":"string"}]), json!({"type":"string"})));
+        assert!(!marked(
+            json!([{"type":"string"}]),
+            json!({"type":"integer"})
+        ));
+        assert!(!marked(
+            json!([{"type":"string"},{"maxLength":3}]),
+            json!({})
+        ));
     }
 
     #[test]

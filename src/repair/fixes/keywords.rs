@@ -512,9 +512,16 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
     )])
 }
 
-/// `allOf` with one branch: its keywords join the schema when none conflicts.
-fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
-    let map = schema_at(tool, node)?;
+/// Whether `allOf` in `map` is one repair rewrites ([`all_of_merged`]): check marks it
+/// repairable exactly then.
+pub fn all_of_repairable(map: &Map<String, Value>) -> bool {
+    all_of_merged(map).is_ok()
+}
+
+/// `map` with its one `allOf` branch merged in: the branch's keywords join the schema, which
+/// says the same when none of them is set differently by the schema itself. Errors: why not
+/// (several branches, a branch that is not an object schema, a keyword set both ways).
+fn all_of_merged(map: &Map<String, Value>) -> Result<Map<String, Value>, String> {
     let branches = map
         .get("allOf")
         .and_then(Value::as_array)
@@ -539,6 +546,12 @@ fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
             }
         }
     }
+    Ok(merged)
+}
+
+/// `allOf` with one branch: its keywords join the schema when none conflicts.
+fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
+    let merged = all_of_merged(schema_at(tool, node)?)?;
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;
     Ok(vec![Candidate::one(

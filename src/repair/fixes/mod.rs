@@ -9,7 +9,9 @@ mod shapes;
 mod types;
 
 use keywords::keyword;
-pub use keywords::{any_of_siblings_movable, declares_members, one_of_repairable};
+pub use keywords::{
+    all_of_repairable, any_of_siblings_movable, declares_members, one_of_repairable,
+};
 pub(crate) use shapes::own_reason;
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::{TypeListReading, type_list_reading, type_said_by};

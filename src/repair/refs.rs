@@ -293,6 +293,20 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// The refusal for an inlining that would nest the schema past the nesting cap.
+    fn too_deep(&self, at: &str) -> Refusal {
+        Refusal {
+            pointer: at.to_string(),
+            reference: false,
+            cause: Cause::Shape,
+            reason: format!(
+                "inlining the `$ref`s would nest the schema deeper than {} levels (the nesting \
+                 cap)",
+                self.max_depth
+            ),
+        }
+    }
+
     /// Expands the subschema `node` found at `at` in the input (`at` names places in errors
     /// and in the report; a copy of a target keeps the `$ref`'s pointer), which sits `depth`
     /// levels deep in the result (the root object is 1).
@@ -307,16 +321,7 @@ impl Cx<'_> {
             return Ok(node.clone());
         };
         if depth > self.max_depth {
-            return Err(Refusal {
-                pointer: at.to_string(),
-                reference: false,
-                cause: Cause::Shape,
-                reason: format!(
-                    "inlining the `$ref`s would nest the schema deeper than {} levels (the \
-                     nesting cap)",
-                    self.max_depth
-                ),
-            });
+            return Err(self.too_deep(at));
         }
         self.spend(at)?;
         if let Some(r) = map.get("$ref") {
@@ -503,16 +508,7 @@ impl Cx<'_> {
         }
         // Two levels deeper (`allOf` and its list), and three nodes more.
         if depth + 2 + crate::json::value_depth(&expanded) > self.max_depth {
-            return Err(Refusal {
-                pointer: at.to_string(),
-                reference: false,
-                cause: Cause::Shape,
-                reason: format!(
-                    "inlining the `$ref`s would nest the schema deeper than {} levels (the \
-                     nesting cap)",
-                    self.max_depth
-                ),
-            });
+            return Err(self.too_deep(at));
         }
         for _ in 0..3 {
             self.spend(at)?;

@@ -485,11 +485,18 @@ impl Locator {
                     let parent = &pointer[..if k == 0 { 0 } else { ends[k - 1] }];
                     let object = key(parent);
                     pos = resume.get(&object).copied().unwrap_or(pos + 1);
+                    // The member found, as (key, value) offsets. A key written twice is read
+                    // with its last value (serde_json keeps the last), so once the key is
+                    // found the rest of the object is read too, and a later copy wins.
+                    let mut found: Option<(usize, usize)> = None;
                     loop {
                         pos = skip_ws(bytes, pos);
                         if *bytes.get(pos)? != b'"' {
                             resume.insert(object, pos);
-                            return None;
+                            match found {
+                                Some(_) => break,
+                                None => return None,
+                            }
                         }
                         let key_start = pos;
                         let (name, after) = read_string(bytes, pos)?;
@@ -499,19 +506,22 @@ impl Locator {
                         }
                         pos = skip_ws(bytes, pos + 1);
                         let member = format!("{parent}/{}", crate::json::escape_token(&name));
-                        // The first of duplicate keys, as a search from the start finds it.
-                        seen.entry(key(&member)).or_insert((key_start, pos));
+                        seen.insert(key(&member), (key_start, pos));
                         if name == token {
-                            resume.insert(object, key_start);
-                            at = key_start;
-                            break;
+                            found = Some((key_start, pos));
                         }
                         pos = skip_ws(bytes, skip_value(bytes, pos)?);
                         match bytes.get(pos)? {
                             b',' => pos += 1,
+                            _ if found.is_some() => {
+                                resume.insert(object, pos);
+                                break;
+                            }
                             _ => return None,
                         }
                     }
+                    let (key_start, value_start) = found?;
+                    (at, pos) = (key_start, value_start);
                 }
                 b'[' => {
                     let index: usize = token.parse().ok()?;
@@ -813,7 +823,20 @@ mod tests {
         }
         assert_eq!(shared.locate("/o/m60"), None);
         assert_eq!(shared.locate("/o/m7"), locate(&text, "/o/m7"));
-        assert!(shared.locate("/o/m7").is_some_and(|(line, _)| line == 8));
+        // `m7` is written twice; its last copy (`"m7": 1`, after `m59`) is the one read.
+        assert!(shared.locate("/o/m7").is_some_and(|(line, _)| line == 60));
+    }
+
+    /// A key written twice is located at its last copy, whose value serde_json keeps and every
+    /// rule judged (before: the first, so a finding about the value read pointed at the other).
+    #[test]
+    fn a_key_written_twice_is_located_at_the_copy_read() {
+        let text = "{\"a\": {\"type\": \"string\",\n  \"type\": \"integer\"}, \"b\": 1}";
+        assert_eq!(locate(text, "/a/type"), Some((2, 3)));
+        assert_eq!(locate(text, "/b"), Some((2, 23)));
+        let shared = Locator::new(text.to_string());
+        assert_eq!(shared.locate("/b"), Some((2, 23)));
+        assert_eq!(shared.locate("/a/type"), Some((2, 3)));
     }
 
     /// What one [`Locator`] remembers between pointers (places passed, the last column) never

@@ -560,6 +560,7 @@ pub fn builtin_notes(
                 line,
                 pointer: None,
                 text: crate::report::escape_inline(&text).into_owned(),
+                fails: false,
             });
         }
         if functions == 0 && taken == 0 {
@@ -571,6 +572,7 @@ pub fn builtin_notes(
                     "{at}the request holds no tool {target} takes: nothing would be sent, and `compile \
                      --target {target}` exits 1"
                 ),
+                fails: true,
             });
         }
     }
@@ -715,6 +717,12 @@ pub struct ReadingNote {
     pub pointer: Option<String>,
     /// The note, as standard error says it after the file's name.
     pub text: String,
+    /// True for the one note that fails the check by itself (check exits 1 on it, as on a
+    /// finding): a request that would send nothing ([`builtin_notes`]). It is an error in
+    /// every format (`::error`, SARIF level `error`, `"fails": true` in JSON), so that a CI
+    /// run that fails on it shows why.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fails: bool,
 }
 
 impl Report {
@@ -1030,6 +1038,17 @@ impl Report {
             out.push_str(&format!(
                 "; {} (about a request as a whole)",
                 count(request, noun)
+            ));
+        }
+        let unsent: usize = self.files.iter().map(|f| f.unsent).sum();
+        if unsent > 0 {
+            // The reason check exits 1 where no finding is shown (see `builtin_notes`).
+            out.push_str(&format!(
+                "; {} nothing to a target of the profile",
+                match unsent {
+                    1 => "1 request would send".to_string(),
+                    n => format!("{n} requests would send"),
+                }
             ));
         }
         if !self.ignored.is_empty() {

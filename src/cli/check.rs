@@ -188,6 +188,7 @@ fn reading_notes(
         line,
         pointer: pointer.map(str::to_string),
         text,
+        fails: false,
     };
     let mut notes: Vec<ReadingNote> = Vec::new();
     if tools == 0 {
@@ -232,7 +233,7 @@ fn reading_notes(
 }
 
 /// Says `notes` on `file` as it is read: on standard error, except under `--format github`,
-/// where each is a `::notice` among the findings ([`crate::report::github::notice`]):
+/// where each is a `::notice` among the findings ([`crate::report::github::reading_note`]):
 /// standard error then carries only errors, which the check action annotates as errors. The
 /// other machine formats carry them in the report ([`crate::check::FileSummary::notes`]).
 fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]) -> Result<()> {
@@ -241,7 +242,7 @@ fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]
         for n in notes {
             emit(&format!(
                 "{}\n",
-                crate::report::github::notice(&file, n.line, &n.text)
+                crate::report::github::reading_note(&file, n.line, &n.text, n.fails)
             ))?;
         }
     } else {

@@ -71,15 +71,17 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
 
 /// A note on reading `file` (a key written twice, a JSON Lines line with no tool) as a
 /// `::notice` on the file, at `line` where the note is about one JSON Lines line, `note`
-/// being the text standard error would carry after `toolwire: FILE: `. Written beside the
-/// findings so that the only `toolwire: FILE:` lines on standard error are errors.
-pub fn notice(file: &str, line: Option<usize>, note: &str) -> String {
+/// being the text standard error would carry after `toolwire: FILE: `; an `::error` when it
+/// `fails` the check (a request that would send nothing), so that the run failing shows why.
+/// Written beside the findings so that the only `toolwire: FILE:` lines on standard error are
+/// errors.
+pub fn reading_note(file: &str, line: Option<usize>, note: &str, fails: bool) -> String {
     let site = Site {
         file: file.to_string(),
         line,
         column: None,
     };
-    on_file("notice", &site, note)
+    on_file(if fails { "error" } else { "notice" }, &site, note)
 }
 
 /// A file that could not be read as an `::error` on it, at the line and column the error
@@ -239,16 +241,27 @@ mod tests {
     #[test]
     fn reading_notes_are_notices_on_their_file() {
         assert_eq!(
-            notice(
+            reading_note(
                 "a,b.json",
                 None,
-                "at /x: the key `type` is written more than once; 100%"
+                "at /x: the key `type` is written more than once; 100%",
+                false
             ),
             "::notice file=a%2Cb.json,title=toolwire::at /x: the key `type` is written more \
              than once; 100%25"
         );
+        // The one note that fails the check is an error: the run fails, and shows why.
         assert_eq!(
-            notice(crate::report::STDIN, None, "the input holds no tools"),
+            reading_note("a.json", None, "nothing would be sent", true),
+            "::error file=a.json,title=toolwire::nothing would be sent"
+        );
+        assert_eq!(
+            reading_note(
+                crate::report::STDIN,
+                None,
+                "the input holds no tools",
+                false
+            ),
             "::notice title=toolwire::standard input: the input holds no tools"
         );
     }
@@ -258,11 +271,16 @@ mod tests {
     #[test]
     fn reading_notes_on_a_line_carry_it() {
         assert_eq!(
-            notice("a.jsonl", Some(4), "line 4 holds no tools"),
+            reading_note("a.jsonl", Some(4), "line 4 holds no tools", false),
             "::notice file=a.jsonl,line=4,title=toolwire::line 4 holds no tools"
         );
         assert_eq!(
-            notice(crate::report::STDIN, Some(2), "line 2 holds no tools"),
+            reading_note(
+                crate::report::STDIN,
+                Some(2),
+                "line 2 holds no tools",
+                false
+            ),
             "::notice line=2,title=toolwire::standard input: line 2 holds no tools"
         );
     }

@@ -95,7 +95,11 @@ fn reading_notes(file: &crate::check::FileSummary) -> Markup {
         @if !file.notes.is_empty() {
             ul.notes {
                 @for n in &file.notes {
-                    li { "Note on reading: " (n.text) }
+                    @if n.fails {
+                        li.error { "Fails the check: " (n.text) }
+                    } @else {
+                        li { "Note on reading: " (n.text) }
+                    }
                 }
             }
         }
@@ -214,6 +218,7 @@ mod tests {
             line: None,
             pointer: Some("/0".into()),
             text: "at /0: the key `<description>` is written more than once".into(),
+            fails: false,
         });
         let page = render(&r, &[]);
         let section = page

@@ -227,7 +227,7 @@ fn reading_notifications(file: &crate::check::FileSummary) -> Vec<Value> {
                 physical["region"] = region;
             }
             json!({
-                "level": "note",
+                "level": if n.fails { "error" } else { "note" },
                 "message": {"text": super::escape_output(&n.text)},
                 "locations": [{"physicalLocation": physical}],
             })

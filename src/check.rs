@@ -537,11 +537,35 @@ pub fn builtin_notes(
     builtins: &[crate::input::BuiltinTool],
     notes: &mut Vec<ReadingNote>,
 ) -> bool {
+    not_taken_notes(targets, line, builtins, notes);
+    unsent_notes(
+        targets,
+        line,
+        |target| functions > 0 || builtins.iter().any(|b| takes(target, b)),
+        notes,
+    )
+}
+
+/// Whether `target` takes built-in tool `b` (as written or converted), as `compile` decides.
+pub fn takes(target: &str, b: &crate::input::BuiltinTool) -> bool {
+    use crate::target::BuiltinFit;
+    matches!(
+        crate::target::fit_builtin(target, &b.value),
+        BuiltinFit::AsWritten | BuiltinFit::Converted { .. }
+    )
+}
+
+/// The notes of [`builtin_notes`] on each of `builtins` that a target of `targets` leaves
+/// out.
+pub fn not_taken_notes(
+    targets: &[String],
+    line: Option<usize>,
+    builtins: &[crate::input::BuiltinTool],
+    notes: &mut Vec<ReadingNote>,
+) {
     use crate::target::BuiltinFit;
     let at = line.map_or(String::new(), |l| format!("line {l}: "));
-    let mut unsent = false;
     for target in targets {
-        let mut taken = 0;
         for b in builtins {
             let what = match &b.name {
                 Some(name) => format!("built-in tool `{name}` (type {})", b.kind),
@@ -550,10 +574,7 @@ pub fn builtin_notes(
             let why = match crate::target::fit_builtin(target, &b.value) {
                 BuiltinFit::NotTaken => format!("is not one {target} takes"),
                 BuiltinFit::Unplaceable(why) => format!("cannot be sent to {target}: {why}"),
-                _ => {
-                    taken += 1;
-                    continue;
-                }
+                _ => continue,
             };
             let text = format!("{at}{what} {why}: `compile --target {target}` leaves it out");
             notes.push(ReadingNote {
@@ -563,18 +584,30 @@ pub fn builtin_notes(
                 fails: false,
             });
         }
-        if functions == 0 && taken == 0 {
-            unsent = true;
-            notes.push(ReadingNote {
-                line,
-                pointer: None,
-                text: format!(
-                    "{at}the request holds no tool {target} takes: nothing would be sent, and `compile \
-                     --target {target}` exits 1"
-                ),
-                fails: true,
-            });
-        }
+    }
+}
+
+/// The failing note of [`builtin_notes`] for each target of `targets` to which a request
+/// (JSON Lines `line`, if any) `sends` no tool at all; true when there is one.
+pub fn unsent_notes(
+    targets: &[String],
+    line: Option<usize>,
+    sends: impl Fn(&str) -> bool,
+    notes: &mut Vec<ReadingNote>,
+) -> bool {
+    let at = line.map_or(String::new(), |l| format!("line {l}: "));
+    let mut unsent = false;
+    for target in targets.iter().filter(|t| !sends(t)) {
+        unsent = true;
+        notes.push(ReadingNote {
+            line,
+            pointer: None,
+            text: format!(
+                "{at}the request holds no tool {target} takes: nothing would be sent, and `compile \
+                 --target {target}` exits 1"
+            ),
+            fails: true,
+        });
     }
     unsent
 }

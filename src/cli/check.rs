@@ -435,15 +435,36 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             let mut unsent = 0;
             for b in tools.builtins.chunk_by(|a, b| a.request == b.request) {
                 let request = b[0].request;
-                let functions = tools.tools.iter().filter(|t| t.request == request).count();
                 let line = jsonl.then_some(request);
+                if args.one_request {
+                    // What the one request sends is known once every file is read (below).
+                    crate::check::not_taken_notes(&profile.targets, line, b, &mut notes);
+                    continue;
+                }
+                let functions = tools.tools.iter().filter(|t| t.request == request).count();
                 if crate::check::builtin_notes(&profile.targets, line, functions, b, &mut notes) {
                     unsent += 1;
                 }
             }
-            say_notes(file, args.format, &notes)?;
             notes_of_files.push((notes, unsent));
             sets.push(tools);
+        }
+        if args.one_request
+            && let Some(last) = sets.iter().rposition(|s| !s.builtins.is_empty())
+        {
+            // The files' tools are one request: it sends nothing to a target only when no
+            // file has a function tool and none of their built-ins is one the target takes.
+            let functions: usize = sets.iter().map(|s| s.tools.len()).sum();
+            let builtins = || sets.iter().flat_map(|s| &s.builtins);
+            let sends = |t: &str| functions > 0 || builtins().any(|b| crate::check::takes(t, b));
+            let (notes, unsent) = &mut notes_of_files[last];
+            if crate::check::unsent_notes(&profile.targets, None, sends, notes) {
+                *unsent += 1;
+            }
+        }
+        let read: Vec<&std::path::Path> = sets.iter().map(|s| s.file.as_path()).collect();
+        for (file, (notes, _)) in read.iter().zip(&notes_of_files) {
+            say_notes(file, args.format, notes)?;
         }
         if let Some(out) = &args.corpus_report {
             let md =

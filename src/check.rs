@@ -565,24 +565,42 @@ pub fn not_taken_notes(
 ) {
     use crate::target::BuiltinFit;
     let at = line.map_or(String::new(), |l| format!("line {l}: "));
-    for target in targets {
-        for b in builtins {
-            let what = match &b.name {
-                Some(name) => format!("built-in tool `{name}` (type {})", b.kind),
-                None => format!("built-in tool of type {}", b.kind),
-            };
-            let why = match crate::target::fit_builtin(target, &b.value) {
-                BuiltinFit::NotTaken => format!("is not one {target} takes"),
-                BuiltinFit::Unplaceable(why) => format!("cannot be sent to {target}: {why}"),
-                _ => continue,
-            };
-            let text = format!("{at}{what} {why}: `compile --target {target}` leaves it out");
-            notes.push(ReadingNote {
-                line,
-                pointer: None,
-                text: crate::report::escape_inline(&text).into_owned(),
-                fails: false,
-            });
+    let mut note = |text: String| {
+        notes.push(ReadingNote {
+            line,
+            pointer: None,
+            text: crate::report::escape_inline(&text).into_owned(),
+            fails: false,
+        })
+    };
+    for b in builtins {
+        let what = match &b.name {
+            Some(name) => format!("built-in tool `{name}` (type {})", b.kind),
+            None => format!("built-in tool of type {}", b.kind),
+        };
+        // One note per built-in for the targets that do not take its kind (under a profile of
+        // five targets, one line rather than five); each has its own reason it cannot be placed.
+        let mut not_taken: Vec<&str> = Vec::new();
+        for target in targets {
+            match crate::target::fit_builtin(target, &b.value) {
+                BuiltinFit::NotTaken => not_taken.push(target),
+                BuiltinFit::Unplaceable(why) => note(format!(
+                    "{at}{what} cannot be sent to {target}: {why}: `compile --target {target}` \
+                     leaves it out"
+                )),
+                _ => {}
+            }
+        }
+        match not_taken.as_slice() {
+            [] => {}
+            [target] => note(format!(
+                "{at}{what} is not one {target} takes: `compile --target {target}` leaves it out"
+            )),
+            [first @ .., last] => note(format!(
+                "{at}{what} is not one {} or {last} takes: `compile --target` leaves it out for \
+                 each of them",
+                first.join(", ")
+            )),
         }
     }
 }

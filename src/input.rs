@@ -1283,15 +1283,12 @@ fn is_builtin(m: &Map<String, Value>) -> bool {
             .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")
 }
 
-/// A built-in tool's kind: its `type`, or for a Gemini entry its keys (`googleSearch`), or
-/// empty (Bedrock's `cachePoint`).
+/// A built-in tool's kind: its `type`, or else its keys (a Gemini entry's `googleSearch`,
+/// Bedrock's `cachePoint`), so that every note and report line can name it.
 fn builtin_kind(m: &Map<String, Value>) -> String {
     match tool_type(m) {
         Some(t) => t.to_string(),
-        None if is_gemini_builtin_entry(m) => {
-            m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
-        }
-        None => String::new(),
+        None => m.keys().map(String::as_str).collect::<Vec<_>>().join(", "),
     }
 }
 

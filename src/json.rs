@@ -529,7 +529,7 @@ impl InexactNumberAt {
 }
 
 /// Which numbers toolwire reads exactly, for messages about one it does not.
-pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1, or a number of at most 15 significant digits from about 1e-307 to 1e308 in size (written with a point or an exponent past 2^64: `1e23`), is read exactly";
+pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1 is read exactly, and so is a number of at most 15 significant digits from about 1e-307 to 1e308 in size, one past 2^64 only when written with a point or an exponent, as `1e23`";
 
 /// How every command says that the number written `written` is read as `read_as`.
 pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
@@ -579,7 +579,7 @@ pub fn refuse_inexact(
             .map(|n| format!("{} at {} (read as {})", n.written, n.pointer, n.read_as))
             .collect();
         problem.push_str(&format!(
-            "; so it would {} other number{}: {}",
+            "; it would also rewrite {} other number{}: {}",
             others.len(),
             if others.len() == 1 { "" } else { "s" },
             named.join(", ")
@@ -1016,7 +1016,7 @@ mod tests {
         );
         assert!(
             err.contains(
-                "and repair would write it so; so it would 2 other numbers: \
+                "and repair would write it so; it would also rewrite 2 other numbers: \
                  18446744073709551616 at /b/1 (read as 1.8446744073709552e+19), \
                  0.10000000000000000001 at /c (read as 0.1); nothing was written"
             ),
@@ -1032,7 +1032,7 @@ mod tests {
             "{err}"
         );
         assert!(
-            err.contains("so it would 12 other numbers: 1e-401 at /1"),
+            err.contains("it would also rewrite 12 other numbers: 1e-401 at /1"),
             "{err}"
         );
         assert!(

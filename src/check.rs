@@ -1021,7 +1021,7 @@ impl Report {
         if self.files.iter().all(|f| f.unformed == 0) {
             return None;
         }
-        strict_note(&self.profile)
+        strict_note(&self.profile, "check judges")
     }
 
     /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
@@ -1160,13 +1160,14 @@ impl Report {
     }
 }
 
-/// For a strict target's profile, the line that ends human output: check judges the canonical
-/// schema, and the target's strict wire requirements are added by `compile`, so a clean
-/// check does not mean the schema as written is what that target must be sent.
-pub(crate) fn strict_note(profile: &str) -> Option<String> {
+/// For a strict target's profile, the line that ends human output: `command` (check, repair)
+/// judges or writes the canonical schema, and the target's strict wire requirements are added
+/// by `compile`, so a clean check (or an unchanged tool) does not mean the schema as written is
+/// what that target must be sent.
+pub(crate) fn strict_note(profile: &str, command: &str) -> Option<String> {
     let requirements = crate::compile::wire::Form::of(profile).requirements()?;
     Some(format!(
-        "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; check judges the canonical schema"
+        "note: `{profile}` also needs its strict form ({requirements}), which `toolwire compile --target {profile}` produces; {command} the canonical schema"
     ))
 }
 

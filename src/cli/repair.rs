@@ -687,6 +687,20 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
             "left out"
         }
     ));
+    // Under a strict target, a tool repair leaves correct but not in the strict form is still
+    // rejected in strict mode: say so as `check` does, and where that form comes from.
+    let form = crate::compile::wire::Form::of(profile);
+    let unformed = all.iter().any(|r| {
+        r.outcome != Outcome::Refused
+            && r.tool
+                .parameters
+                .as_ref()
+                .is_some_and(|p| !crate::compile::wire::is_in(form, p))
+    });
+    if unformed && let Some(note) = crate::check::strict_note(profile, "repair writes") {
+        s.push_str(&note);
+        s.push('\n');
+    }
     // Warnings repair has a fix for but leaves as written (`check` does not mark them
     // repairable either): say why.
     let warned: BTreeSet<&str> = all

@@ -61,14 +61,21 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             || "an object schema without `properties`".into(),
         ),
         Some(serde_json::Value::Object(m)) if m.is_empty() => {
-            let feat = if n.is_root() {
-                Feat::RootShape(value::ROOT_NO_ARGUMENTS)
+            let (feat, fix) = if n.is_root() {
+                (
+                    Feat::RootShape(value::ROOT_NO_ARGUMENTS),
+                    super::parameters_missing::no_form_fix(cx),
+                )
             } else {
-                Feat::Structure(value::EMPTY_PROPERTIES)
+                (Feat::Structure(value::EMPTY_PROPERTIES), None)
             };
-            cx.feature(At::Key(n.frame, "properties"), feat, n.placement, || {
-                "an object schema with an empty `properties` map".into()
-            })
+            cx.feature_with_fix(
+                At::Key(n.frame, "properties"),
+                feat,
+                n.placement,
+                || "an object schema with an empty `properties` map".into(),
+                || fix,
+            )
         }
         _ => {}
     }

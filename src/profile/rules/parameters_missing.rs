@@ -29,13 +29,36 @@ fn owns(p: &Param) -> bool {
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     if t.has_envelope() && t.parameters.is_none() {
-        cx.feature(
+        let fix = no_form_fix(cx);
+        cx.feature_with_fix(
             At::Tool,
             Feat::RootShape(value::ROOT_ABSENT),
             Placement::Root,
             || "the tool declares no parameters schema".into(),
+            || fix,
         );
     }
+}
+
+/// The fix of a tool without arguments where the profile's evidence rejects both ways of
+/// writing one (no schema: `parameters-missing`; an empty `properties` map at the root:
+/// `object-properties-missing`), naming who rejects which; `None` (the rule's own fix, which
+/// says it conditionally) unless both are rejected. Without it, each finding's fix sent the
+/// user to the form the other finding rejects.
+pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
+    let by = |shape| {
+        let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
+        (!rejected.is_empty()).then(|| rejected.join(", "))
+    };
+    let absent = by(value::ROOT_ABSENT)?;
+    let empty = by(value::ROOT_NO_ARGUMENTS)?;
+    Some(format!(
+        "No way of writing a tool without arguments passes this profile: {absent} rejects \
+         leaving the schema out, {empty} an empty `properties` map. Keep \
+         `{{\"type\":\"object\",\"properties\":{{}}}}`, check the tool under each target \
+         (`check --target T`) and send what `toolwire compile --target T` writes (each \
+         target's form)."
+    ))
 }
 
 #[cfg(test)]

@@ -557,11 +557,19 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         .iter()
         .filter_map(|e| Some((e.tool_index?, e.rule.as_deref()?)))
         .collect();
+    // A meta-schema rejection names no place: check's errors anywhere in its tool may say
+    // which of the places the meta-schema refuses the target rejects.
+    let meta_tools: HashSet<usize> = out
+        .iter()
+        .filter(|e| e.located == Located::MetaSchema)
+        .filter_map(|e| e.tool_index)
+        .collect();
     let findings = crate::check::check_set_findings(&set, &profile).render_where(
         &profile,
         |tool, request, rule, pointer| {
             !request
-                && (places.contains(&(tool, pointer))
+                && (meta_tools.contains(&tool)
+                    || places.contains(&(tool, pointer))
                     || parent_of(pointer).is_some_and(|p| places.contains(&(tool, p)))
                     || parents.contains(&(tool, pointer))
                     || own.contains(&(tool, rule)))
@@ -589,6 +597,31 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
                 && !f.request
                 && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
         };
+        let error_at = |at: &str| {
+            findings.iter().filter(of_tool).find(|f| {
+                f.pointer == at
+                    && f.level == crate::check::Level::Error
+                    && f.subject == crate::check::Subject::Schema
+            })
+        };
+        // The meta-schema refuses several places and the template took the deepest; where
+        // check has no error there but has one at another of them, that is the one the target
+        // is known to reject: name it, and the others (the first among them) in the note.
+        if e.located == Located::MetaSchema
+            && error_at(pointer).is_none()
+            && let Some(schema) = schema
+        {
+            let all = templates::meta_violations(schema);
+            if let Some(f) = all.iter().find_map(|p| error_at(p)) {
+                e.notes.retain(|n| !n.starts_with(templates::META_OTHERS));
+                e.notes
+                    .extend(templates::meta_others_note(Some(schema), &all, &f.pointer));
+                e.pointer = Some(f.pointer.clone());
+                e.rule = Some(f.rule.to_string());
+                e.fix = Some(f.fix.to_string());
+                continue;
+            }
+        }
         // The rules of check's findings at the places `at` accepts: its errors, or (`warnings`)
         // its warnings too; about the schema only when `schema` (a finding about the tool's
         // name or description, also at `""`, is not what a schema error is about).

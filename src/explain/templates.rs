@@ -1950,33 +1950,11 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             // Past `MAX_OTHER_PLACES` they are counted, not named: a note naming 300,000
             // places is no help, and `check` lists every one.
             if let (Some(here), Some(t)) = (&pointer, tool) {
-                let mut others = all
+                let places = all
                     .iter()
                     .filter(|(c, _)| c.index == t.index)
-                    .flat_map(|(_, places)| places)
-                    .filter(|p| *p != here);
-                let mut named: Vec<String> = others
-                    .by_ref()
-                    .take(MAX_OTHER_PLACES)
-                    .map(|p| {
-                        let shown = if p.is_empty() { "(root)" } else { p.as_str() };
-                        format!("`{shown}` ({})", meta_rule_for(p, value(p)))
-                    })
-                    .collect();
-                let unnamed = others.count();
-                if unnamed > 0 {
-                    named.push(format!(
-                        "and {} (`toolwire check` lists every one)",
-                        crate::check::count(unnamed, "more place")
-                    ));
-                }
-                if !named.is_empty() {
-                    notes.push(format!(
-                        "the meta-schema also refuses this tool's schema at {}: fix every \
-                         place, or the provider rejects the tool again",
-                        named.join(", ")
-                    ));
-                }
+                    .flat_map(|(_, places)| places);
+                notes.extend(meta_others_note(t.schema, places, here));
             }
         }
         Place::Search(cond) => {
@@ -2364,6 +2342,43 @@ fn expectation_holds(
     }
 }
 
+/// The words that begin [`meta_others_note`]: `agree_with_check` finds that note by them.
+pub(super) const META_OTHERS: &str = "the meta-schema also refuses this tool's schema at ";
+
+/// The note naming the `places` of `schema` the meta-schema refuses other than `here` (the
+/// explanation's place), each with its rule, past [`MAX_OTHER_PLACES`] counted: the provider
+/// names none of them, so each must be fixed before it accepts the tool. `None` when there is
+/// no other.
+pub(super) fn meta_others_note<'p>(
+    schema: Option<&Value>,
+    places: impl IntoIterator<Item = &'p String>,
+    here: &str,
+) -> Option<String> {
+    let value = |p: &str| schema.and_then(|s| s.pointer(p));
+    let mut others = places.into_iter().filter(|p| p.as_str() != here);
+    let mut named: Vec<String> = others
+        .by_ref()
+        .take(MAX_OTHER_PLACES)
+        .map(|p| {
+            let shown = if p.is_empty() { "(root)" } else { p.as_str() };
+            format!("`{shown}` ({})", meta_rule_for(p, value(p)))
+        })
+        .collect();
+    let unnamed = others.count();
+    if unnamed > 0 {
+        named.push(format!(
+            "and {} (`toolwire check` lists every one)",
+            crate::check::count(unnamed, "more place")
+        ));
+    }
+    (!named.is_empty()).then(|| {
+        format!(
+            "{META_OTHERS}{}: fix every place, or the provider rejects the tool again",
+            named.join(", ")
+        )
+    })
+}
+
 /// The first of the deepest of `places` (the most precise place of a meta-schema violation).
 fn deepest(places: &[String]) -> Option<&String> {
     let depth = |p: &String| p.matches('/').count();
@@ -2379,7 +2394,7 @@ fn deepest(places: &[String]) -> Option<&String> {
 /// Every place in `schema` the draft 2020-12 meta-schema refuses, as JSON Pointers in
 /// document order, each once, leaving out a place around another (the error there is the
 /// one inside it, seen from further out).
-fn meta_violations(schema: &Value) -> Vec<String> {
+pub(super) fn meta_violations(schema: &Value) -> Vec<String> {
     let Some(validator) = META.as_ref() else {
         return Vec::new();
     };

@@ -985,7 +985,7 @@ fn a_keyless_probe_meets_auth_and_exits_0() {
     assert_eq!(logs, 1, "{stdout}");
 }
 
-/// A pointer hundreds of levels deep is shortened for people (`…(381 levels)…`, pinned by the
+/// A pointer hundreds of levels deep is shortened for people (`…(381 tokens)…`, pinned by the
 /// `deep-pointer` cases) and kept whole for machines: check's JSON and SARIF, args' JSON.
 #[test]
 fn output_for_machines_keeps_a_deep_pointer_whole() {

@@ -186,7 +186,9 @@ pub const POINTER_SHOWN: usize = 120;
 
 /// A JSON Pointer as output for people shows it: whole when it has at most [`POINTER_SHOWN`]
 /// characters; longer, its first and last reference tokens (about half the bound each, at least
-/// one each) around `…(N levels)…`, N the tokens left out, one per level of JSON they descend.
+/// one each) around `…(N tokens)…`, N the reference tokens left out, one per level of JSON
+/// they descend (not "levels": beside a finding's "200 levels of object nesting", where a
+/// `properties` map and its member are two tokens, the count read as another nesting).
 /// A schema or arguments nested hundreds of levels deep otherwise print a place of kilobytes
 /// that no one reads past its start and end. JSON, SARIF and every other output for machines
 /// keep the pointer whole: a tool needs the exact place. Borrowed when it is shown whole.
@@ -220,7 +222,7 @@ pub fn short_pointer(pointer: &str) -> std::borrow::Cow<'_, str> {
         out.push_str(p);
     }
     out.push_str(&format!(
-        "/…({left_out} level{})…",
+        "/…({left_out} token{})…",
         if left_out == 1 { "" } else { "s" }
     ));
     for p in &parts[parts.len() - tail_n..] {
@@ -291,7 +293,7 @@ mod tests {
         let short = short_pointer(&deep);
         assert!(short.chars().count() <= POINTER_SHOWN + 20, "{short}");
         let (head, rest) = short.split_once("/…(").expect("shortened");
-        let (count, tail) = rest.split_once(" levels)…").expect("a count");
+        let (count, tail) = rest.split_once(" tokens)…").expect("a count");
         assert!(deep.starts_with(head) && deep.ends_with(tail), "{short}");
         // The levels left out and those shown are every level of the pointer.
         let shown = head.matches('/').count() + tail.matches('/').count();
@@ -313,7 +315,7 @@ mod tests {
         );
         assert_eq!(
             short_pointer(&long_ends),
-            format!("/{}/…(50 levels)…/{}", "x".repeat(100), "y".repeat(100))
+            format!("/{}/…(50 tokens)…/{}", "x".repeat(100), "y".repeat(100))
         );
     }
 }

@@ -576,6 +576,8 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         },
     );
     let tools = request_tools(request);
+    // What every rule finds in the request, whatever the profile: made when first needed.
+    let mut seen: Option<Vec<crate::profile::detect::Seen>> = None;
     for e in out.iter_mut() {
         let (Some(index), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
             continue;
@@ -704,11 +706,32 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         }
         if rules.is_empty() {
             if let Some(own) = &e.rule {
-                e.notes.push(format!(
-                    "`check --target {target}` reports nothing here: the evidence its profile \
-                     is derived from (the newest decides) does not reject `{own}` here; the \
-                     message predates that evidence, or its cause is not what it reads as"
-                ));
+                // Whether the request has here what the rule is about at all, whatever any
+                // profile says of it: if not, no evidence is stale; the message was about
+                // another version of the request.
+                let seen = seen.get_or_insert_with(|| {
+                    let refs: Vec<_> = set.tools.iter().map(|t| t.as_ref()).collect();
+                    crate::profile::detect::collect(&refs)
+                });
+                let present = seen.iter().any(|s| {
+                    s.tool_index == index
+                        && s.rule == own
+                        && (at_or_below(&s.pointer, pointer)
+                            || parent_of(pointer) == Some(&s.pointer))
+                });
+                e.notes.push(if present {
+                    format!(
+                        "`check --target {target}` reports nothing here: the evidence its profile \
+                         is derived from (the newest decides) does not reject `{own}` here; the \
+                         message predates that evidence, or its cause is not what it reads as"
+                    )
+                } else {
+                    format!(
+                        "the request given has nothing here that `{own}` is about (check finds \
+                         it under no profile): the message was about another version of the \
+                         request, or its cause is not what it reads as"
+                    )
+                });
             }
             continue;
         }

@@ -704,6 +704,11 @@ pub struct Report {
     /// True after [`Report::errors_only`]: warnings are left out and `clean` counts tools
     /// without errors.
     pub errors_only: bool,
+    /// How many warnings [`Report::errors_only`] left out: the summary counts them, since a
+    /// target with little evidence yet has mostly warnings, and "0 errors" alone reads as a
+    /// clean bill.
+    #[serde(skip)]
+    pub warnings_hidden: usize,
     /// Rule ids whose findings were left out ([`Report::ignore`]), in the order given.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<String>,
@@ -873,6 +878,7 @@ impl Report {
             files,
             findings,
             errors_only: false,
+            warnings_hidden: 0,
             ignored: Vec::new(),
         }
     }
@@ -894,6 +900,7 @@ impl Report {
             files: summaries,
             findings,
             errors_only: false,
+            warnings_hidden: 0,
             ignored: Vec::new(),
         }
     }
@@ -927,7 +934,9 @@ impl Report {
     /// Keeps only `error` findings (a target rejects the feature); a tool then counts as clean
     /// when it has no error.
     pub fn errors_only(&mut self) {
+        let before = self.findings.len();
         self.findings.retain(|f| f.level == Level::Error);
+        self.warnings_hidden += before - self.findings.len();
         for f in &mut self.files {
             f.clean = f.without_errors;
         }
@@ -1060,8 +1069,12 @@ impl Report {
         let request = self.findings.iter().filter(|f| f.request).count();
         let mut out = if self.errors_only {
             format!(
-                "{} (warnings not shown: --errors-only); {clean} of {} without errors{} under `{}` ({})",
+                "{} ({}); {clean} of {} without errors{} under `{}` ({})",
                 count(errors, "error"),
+                match self.warnings_hidden {
+                    0 => "--errors-only: no warning to leave out".to_string(),
+                    n => format!("{} not shown: --errors-only", count(n, "warning")),
+                },
                 count(tools, "tool"),
                 if request > 0 { " of their own" } else { "" },
                 self.profile,
@@ -1590,15 +1603,26 @@ mod tests {
             }],
             findings,
             errors_only,
+            warnings_hidden: 0,
             ignored: Vec::new(),
         };
         let error = || finding(true, super::Level::Error);
         assert_eq!(
             report(vec![error()], true).summary(),
-            "1 error (warnings not shown: --errors-only); 3 of 3 tools without errors of their \
+            "1 error (--errors-only: no warning to leave out); 3 of 3 tools without errors of their \
              own under `p` (t); 1 request-level error (about a request as a whole)"
         );
         let both = vec![error(), finding(true, super::Level::Warning)];
+        // The warnings --errors-only leaves out are counted: "0 errors" alone reads as clean.
+        let mut hidden = report(both.clone(), false);
+        hidden.errors_only();
+        assert!(
+            hidden
+                .summary()
+                .starts_with("1 error (1 warning not shown: --errors-only); "),
+            "{}",
+            hidden.summary()
+        );
         assert_eq!(
             report(both, false).summary(),
             "2 findings (1 error, 1 warning); 3 of 3 tools clean on their own under `p` (t); \
@@ -1992,6 +2016,7 @@ mod tests {
             }],
             findings,
             errors_only: false,
+            warnings_hidden: 0,
             ignored: Vec::new(),
         }
     }
@@ -2156,6 +2181,7 @@ mod tests {
             files,
             findings: Vec::new(),
             errors_only: false,
+            warnings_hidden: 0,
             ignored: Vec::new(),
         };
         assert_eq!(

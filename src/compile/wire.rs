@@ -378,11 +378,17 @@ pub fn make_nullable(schema: &mut Value) {
     }
 }
 
-/// Makes `o` into `anyOf: [o, {"type": "null"}]`, keeping its description beside the `anyOf`
-/// (where the model reads it).
+/// Makes `o` into `anyOf: [o, {"type": "null"}]`, its description moved beside the `anyOf`
+/// (where the model reads it). Moved, not copied: a copy wrote the text twice, and beside a
+/// `$ref` in the branch it was a sibling `check` warns of. A branch that is nothing but its
+/// description keeps it, so as not to become the empty schema `{}`.
 fn wrap_with_null(o: &mut Map<String, Value>) {
-    let inner = Value::Object(std::mem::take(o));
-    let description = inner.get("description").cloned();
+    let mut inner = std::mem::take(o);
+    let description = if inner.len() > 1 {
+        inner.remove("description")
+    } else {
+        inner.get("description").cloned()
+    };
     o.insert("anyOf".into(), json!([inner, {"type": "null"}]));
     if let Some(d) = description {
         o.insert("description".into(), d);
@@ -678,7 +684,7 @@ mod tests {
         make_nullable(&mut with_ref);
         assert_eq!(
             with_ref,
-            json!({"anyOf":[{"type":"object","$ref":"#/$defs/a","description":"d"},{"type":"null"}],"description":"d"})
+            json!({"anyOf":[{"type":"object","$ref":"#/$defs/a"},{"type":"null"}],"description":"d"})
         );
     }
 

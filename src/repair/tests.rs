@@ -2176,3 +2176,32 @@ fn a_place_refused_twice_is_listed_once_with_its_own_reason() {
         ]
     );
 }
+
+/// Each place of a cycle is refused naming its own `$ref` (a user's mcp_cycle.json: `A → B`
+/// and `B → A`, all three places were said to refer to `#/$defs/B`, the first one's).
+#[test]
+fn each_place_of_a_cycle_names_its_own_reference() {
+    let p = profile(&[
+        "keyword-allowed: $ref (self-reference)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "cycle",
+        json!({"type":"object","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}},
+               "properties":{"x":{"$ref":"#/$defs/A"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    for (place, to) in [
+        ("/$defs/A/$ref", "#/$defs/B"),
+        ("/$defs/B/$ref", "#/$defs/A"),
+        ("/properties/x/$ref", "#/$defs/A"),
+    ] {
+        let said = r.refusals.iter().find(|x| x.pointer == place);
+        let said = said.map(|x| x.reason.as_str()).unwrap_or_default();
+        assert!(
+            said.starts_with(&format!("`$ref` to `{to}` is a cycle")),
+            "{place}: {said}"
+        );
+    }
+}

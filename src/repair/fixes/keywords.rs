@@ -37,14 +37,7 @@ pub(super) fn keyword(
         // A cycle is called a cycle and an over-long chain names the limit, in the words every
         // command uses for them (`crate::schema::refs`).
         ("$ref", Some(value::REF_SELF | value::REF_CHAIN_TOO_LONG)) => {
-            let text = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
-            let root = tool.parameters.as_ref().ok_or("no schema")?;
-            let chain = crate::schema::refs::follow(root, text);
-            Err(
-                crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
-                    format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
-                }),
-            )
+            Err(chain_refused(tool, &node).unwrap_or_else(|e| e))
         }
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
@@ -187,6 +180,23 @@ fn drop_root_id(tool: &Tool, rule: &str) -> Found {
         },
         Some(format!("the annotation `$id: {id}`")),
     )])
+}
+
+/// Why the `$ref` of the subschema at `node`, whose chain reaches no schema (a cycle, or past
+/// the hop limit), is refused, in the words every command uses for it
+/// ([`crate::schema::refs::chain_problem`]). Said of that `$ref`'s own text: each place of the
+/// kind holds its own (`A → B` and `B → A` in one cycle), so the reason found at one is not
+/// another's ([`super::own_reason`]). Errs when `node` holds no schema.
+pub(super) fn chain_refused(tool: &Tool, node: &str) -> Result<String, String> {
+    let map = schema_at(tool, node)?;
+    let text = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
+    let root = tool.parameters.as_ref().ok_or("no schema")?;
+    let chain = crate::schema::refs::follow(root, text);
+    Ok(
+        crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
+            format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
+        }),
+    )
 }
 
 /// A `type`, `title` or `default` beside the `$ref` at `node` dropped, the reference kept (a

@@ -353,13 +353,21 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
 
 /// The reason a refusal at `f`'s own place gives when it names that place's value (another
 /// place of the same kind holds another `$ref`, another untyped schema: an `enum` of mixed
-/// kinds beside one that restricts nothing); `None` when the kind's reason is the same
-/// everywhere. `profile` is the name of the profile in force.
+/// kinds beside one that restricts nothing, a `$ref` to another member of the same cycle);
+/// `None` when the kind's reason is the same everywhere. `profile` is the name of the profile
+/// in force.
 pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &str) -> Option<String> {
     let s = match parse_parameter(&f.parameter)? {
         Param::Keyed(Kind::Structure, s) => s,
         Param::Keyed(Kind::TypeMissing, _) => return super::types::untyped_at(tool, f, profile),
-        _ => return None,
+        p => {
+            let form = crate::profile::rules::keyword_form_of(&p, "$ref")?;
+            if form != value::REF_SELF && form != value::REF_CHAIN_TOO_LONG {
+                return None;
+            }
+            let (node, _) = place::split_keyword(&f.pointer)?;
+            return super::keywords::chain_refused(tool, &node).ok();
+        }
     };
     (s == value::REF_UNRESOLVED).then(|| {
         let node =

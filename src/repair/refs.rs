@@ -82,8 +82,15 @@ fn is_definitions(k: &str) -> bool {
 /// Why a schema's references cannot be inlined.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
-    /// JSON Pointer of the `$ref` (or of the schema, for the cap).
+    /// JSON Pointer of the `$ref` (or of the schema, for the cap) in the schema as written:
+    /// inside a definition, the place in `$defs` the user edits, never one that exists only
+    /// in the expanded copy.
     pub pointer: String,
+    /// How the expansion reached `pointer`: the places (as written) of the schemas whose
+    /// `$ref`s were being inlined, outermost first; empty where `pointer` was reached as
+    /// written (outside every definition). Said after the place ([`Refusal::place`]): the
+    /// same definition may be reached from several properties.
+    pub reached_through: Vec<String>,
     /// Why, in words (a cycle, a missing or remote target, a chain or expansion past a cap).
     pub reason: String,
     /// Whether `pointer` is a `$ref` that cannot be inlined (a place of its own), not the place
@@ -91,6 +98,34 @@ pub struct Refusal {
     pub reference: bool,
     /// What kind of problem it is, which decides the advice ([`Cause::advice`]).
     pub cause: Cause,
+}
+
+impl Refusal {
+    /// Where the refusal arose, in words: its JSON Pointer as written ("the schema's root" for
+    /// the empty one), then, inside a definition, ", reached through /properties/n" (the
+    /// `$ref`s followed to get there; past three, the first, how many more and the last).
+    pub fn place(&self) -> String {
+        let at = if self.pointer.is_empty() {
+            "the schema's root"
+        } else {
+            &self.pointer
+        };
+        // A root that is itself a `$ref` holds the outermost one.
+        let named: Vec<&str> = self
+            .reached_through
+            .iter()
+            .map(|p| if p.is_empty() { "the root" } else { p.as_str() })
+            .collect();
+        let through = match named.as_slice() {
+            [] => return at.to_string(),
+            [first, .., last] if named.len() > 3 => format!(
+                "{first}, then {} more `$ref`s, then {last}",
+                named.len() - 2
+            ),
+            all => all.join(", then "),
+        };
+        format!("{at}, reached through {through}")
+    }
 }
 
 /// The kinds of [`Refusal`], each fixed its own way: advice for one (flattening, for a schema
@@ -130,7 +165,8 @@ impl Cause {
 /// One `$ref` that was inlined.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inlined {
-    /// Where the `$ref` was (in the input).
+    /// Where the `$ref` was, as the result has it: inside a copy of a definition, the place
+    /// of the copy (what a reader of the result finds there), not the definition's own.
     pub pointer: String,
     /// The reference as written (`#/$defs/A`).
     pub reference: String,
@@ -159,12 +195,7 @@ pub fn refusal_with(root: &Value, conflicts: Conflicts) -> Option<Refusal> {
 
 /// The words of a [`Refusal`] as `repair` reports them: the reason and where it arose.
 pub fn refusal_text(r: &Refusal) -> String {
-    let at = if r.pointer.is_empty() {
-        "the schema's root"
-    } else {
-        &r.pointer
-    };
-    format!("{} (at {at})", r.reason)
+    format!("{} (at {})", r.reason, r.place())
 }
 
 /// [`refusal_text`] as said of the `$ref` (or `$defs`) at `own`: when the refusal is another
@@ -176,7 +207,8 @@ pub fn refusal_text_for(r: &Refusal, own: &str) -> String {
     }
     format!(
         "repair inlines all of a schema's `$ref`s or none, and cannot inline the one at {}: {}",
-        r.pointer, r.reason
+        r.place(),
+        r.reason
     )
 }
 
@@ -187,7 +219,7 @@ pub fn refused_with(r: &Refusal) -> String {
     format!(
         "repair inlines all of the schema's `$ref`s or none, and cannot inline the one at {} \
          (see its line)",
-        r.pointer
+        r.place()
     )
 }
 
@@ -224,9 +256,9 @@ pub fn inline_with(
     // more than the whole expansion of a usual schema (`check` asks this of every tool with a
     // `$ref` finding).
     let out = if frames_at_most(root) <= IN_PLACE_FRAMES {
-        cx.expand(root, "", true, 1)
+        cx.expand(root, &Place::root(), true, 1)
     } else {
-        crate::json::on_deep_stack(|| cx.expand(root, "", true, 1))
+        crate::json::on_deep_stack(|| cx.expand(root, &Place::root(), true, 1))
     }?;
     Ok((out, cx.done))
 }
@@ -265,22 +297,54 @@ struct Cx<'a> {
     /// Deepest nesting of the result (brackets counted, as files are).
     max_depth: usize,
     /// The references being expanded, outermost first (the cycle guard and the nesting
-    /// limit): the decoded pointer of the target, where the `$ref` is and its text.
+    /// limit): the decoded pointer of the target, where the schema holding the `$ref` is
+    /// written and the `$ref`'s text.
     stack: Vec<Expanding>,
     done: Vec<Inlined>,
 }
 
 struct Expanding {
     target: String,
-    at: String,
+    holder: String,
     text: String,
 }
 
+/// A subschema's place twice over. Inside a copy of a definition the two differ: the copy
+/// goes where the `$ref` was (`out`, what the report of inlined `$ref`s names), while the user
+/// edits the definition where it is written (`written`, what a refusal names, with
+/// [`Refusal::reached_through`] saying how it was reached).
+struct Place {
+    out: String,
+    written: String,
+}
+
+impl Place {
+    fn root() -> Place {
+        Place {
+            out: String::new(),
+            written: String::new(),
+        }
+    }
+
+    fn push(&self, token: &str) -> Place {
+        Place {
+            out: push_token(&self.out, token),
+            written: push_token(&self.written, token),
+        }
+    }
+}
+
 impl Cx<'_> {
-    fn spend(&mut self, at: &str) -> Result<(), Refusal> {
+    /// The written places of the schemas whose `$ref`s are being expanded, outermost first.
+    fn reached_through(&self) -> Vec<String> {
+        self.stack.iter().map(|e| e.holder.clone()).collect()
+    }
+
+    fn spend(&mut self, at: &Place) -> Result<(), Refusal> {
         if self.budget == 0 {
             return Err(Refusal {
-                pointer: at.to_string(),
+                pointer: at.written.clone(),
+                reached_through: self.reached_through(),
                 reference: false,
                 cause: Cause::Shape,
                 reason: format!(
@@ -294,9 +358,10 @@ impl Cx<'_> {
     }
 
     /// The refusal for an inlining that would nest the schema past the nesting cap.
-    fn too_deep(&self, at: &str) -> Refusal {
+    fn too_deep(&self, at: &Place) -> Refusal {
         Refusal {
-            pointer: at.to_string(),
+            pointer: at.written.clone(),
+            reached_through: self.reached_through(),
             reference: false,
             cause: Cause::Shape,
             reason: format!(
@@ -307,13 +372,13 @@ impl Cx<'_> {
         }
     }
 
-    /// Expands the subschema `node` found at `at` in the input (`at` names places in errors
-    /// and in the report; a copy of a target keeps the `$ref`'s pointer), which sits `depth`
-    /// levels deep in the result (the root object is 1).
+    /// Expands the subschema `node` found at `at` (a copy of a target goes where its `$ref`
+    /// was, and is written where the target is), which sits `depth` levels deep in the result
+    /// (the root object is 1).
     fn expand(
         &mut self,
         node: &Value,
-        at: &str,
+        at: &Place,
         is_root: bool,
         depth: usize,
     ) -> Result<Value, Refusal> {
@@ -339,14 +404,14 @@ impl Cx<'_> {
 
     /// The value of keyword `k` of the subschema at `at` (`depth` levels deep), with the
     /// subschemas it holds expanded.
-    fn keyword(&mut self, k: &str, v: &Value, at: &str, depth: usize) -> Result<Value, Refusal> {
-        let here = push_token(at, k);
+    fn keyword(&mut self, k: &str, v: &Value, at: &Place, depth: usize) -> Result<Value, Refusal> {
+        let here = at.push(k);
         Ok(if MAP_OF_SCHEMAS.contains(&k) && v.is_object() {
             let mut m = Map::new();
             for (name, sub) in v.as_object().into_iter().flatten() {
                 m.insert(
                     name.clone(),
-                    self.expand(sub, &push_token(&here, name), false, depth + 2)?,
+                    self.expand(sub, &here.push(name), false, depth + 2)?,
                 );
             }
             Value::Object(m)
@@ -355,7 +420,7 @@ impl Cx<'_> {
         } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items") && v.is_array() {
             let mut list = Vec::new();
             for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
-                let place = push_token(&here, &i.to_string());
+                let place = here.push(&i.to_string());
                 list.push(self.expand(sub, &place, false, depth + 2)?);
             }
             Value::Array(list)
@@ -369,13 +434,15 @@ impl Cx<'_> {
         &mut self,
         map: &Map<String, Value>,
         reference: &Value,
-        at: &str,
+        at: &Place,
         is_root: bool,
         depth: usize,
     ) -> Result<Value, Refusal> {
-        let here = push_token(at, "$ref");
+        let here = at.push("$ref");
+        let through = self.reached_through();
         let refuse = |reason: String| Refusal {
-            pointer: here.clone(),
+            pointer: here.written.clone(),
+            reached_through: through.clone(),
             reason,
             reference: true,
             cause: Cause::Shape,
@@ -412,18 +479,23 @@ impl Cx<'_> {
         if self.stack.len() >= MAX_REF_HOPS {
             let outer = &self.stack[0];
             return Err(Refusal {
-                pointer: outer.at.clone(),
+                pointer: push_token(&outer.holder, "$ref"),
+                reached_through: Vec::new(),
                 reason: shared::too_long_nested(&outer.text),
                 reference: true,
                 cause: Cause::Shape,
             });
         }
+        let copy = Place {
+            out: at.out.clone(),
+            written: decoded.clone(),
+        };
         self.stack.push(Expanding {
             target: decoded,
-            at: here.clone(),
+            holder: at.written.clone(),
             text: text.to_string(),
         });
-        let expanded = self.expand(target, at, false, depth);
+        let expanded = self.expand(target, &copy, false, depth);
         self.stack.pop();
         let mut expanded = expanded?;
         // The copy is not the schema that declared the anchor: two schemas may not declare one.
@@ -431,7 +503,7 @@ impl Cx<'_> {
             obj.shift_remove("$anchor");
         }
         self.done.push(Inlined {
-            pointer: here.clone(),
+            pointer: here.out.clone(),
             reference: text.to_string(),
             replaced: Vec::new(),
             all_of: None,
@@ -583,6 +655,47 @@ mod tests {
     }
     use serde_json::json;
 
+    /// Every place a refusal names is a JSON Pointer into the schema as written (a user's
+    /// cyc.json was refused at `/properties/n/properties/next/$ref`, which only the expanded
+    /// copy has); how the expansion got there is said after it.
+    #[test]
+    fn a_refusal_in_a_definition_names_it_as_written_and_how_it_was_reached() {
+        let s = json!({"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},
+            "$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}}}}});
+        let e = inline(&s, MAX_INLINE_NODES).unwrap_err();
+        assert_eq!(e.pointer, "/$defs/node/properties/next/$ref");
+        assert_eq!(
+            e.place(),
+            "/$defs/node/properties/next/$ref, reached through /properties/n"
+        );
+        assert!(s.pointer(e.pointer.trim_end_matches("/$ref")).is_some());
+        assert_eq!(
+            refusal_text_for(&e, "/$defs"),
+            "repair inlines all of a schema's `$ref`s or none, and cannot inline the one at \
+             /$defs/node/properties/next/$ref, reached through /properties/n: `$ref` to \
+             `#/$defs/node` is recursive; a recursive schema cannot be written out"
+        );
+        // Two definitions deep, both `$ref`s followed are named, outermost first.
+        let s = json!({"properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{
+            "A":{"properties":{"b":{"$ref":"#/$defs/B"}}},
+            "B":{"properties":{"c":{"$ref":"#/$defs/A"}}}}});
+        let e = inline(&s, MAX_INLINE_NODES).unwrap_err();
+        assert_eq!(
+            e.place(),
+            "/$defs/B/properties/c/$ref, reached through /properties/a, then /$defs/A/properties/b"
+        );
+        // A root that is a `$ref` is named as the root.
+        let s = json!({"$ref":"#/$defs/R","$defs":{"R":{"properties":{"a":{"$ref":"#/$defs/R"}}}}});
+        let e = inline(&s, MAX_INLINE_NODES).unwrap_err();
+        assert_eq!(
+            e.place(),
+            "/$defs/R/properties/a/$ref, reached through the root"
+        );
+        // Reached as written, nothing more is said.
+        let top = json!({"properties":{"a":{"$ref":"https://example.com/a.json"}}});
+        assert_eq!(inline(&top, 100).unwrap_err().place(), "/properties/a/$ref");
+    }
+
     #[test]
     fn local_refs_are_inlined_and_defs_dropped() {
         let s = json!({"type":"object","properties":{
@@ -638,7 +751,9 @@ mod tests {
             "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}});
         let e = inline(&rec, MAX_INLINE_NODES).unwrap_err();
         assert!(e.reason.contains("recursive"), "{e:?}");
-        assert_eq!(e.pointer, "/properties/n/properties/kids/items/$ref");
+        // Named where it is written, not where the copy would be.
+        assert_eq!(e.pointer, "/$defs/N/properties/kids/items/$ref");
+        assert_eq!(e.reached_through, ["/properties/n"]);
         let remote = json!({"properties":{"a":{"$ref":"https://example.com/a.json"}}});
         assert!(inline(&remote, 100).unwrap_err().reason.contains("remote"));
         let missing = json!({"properties":{"a":{"$ref":"#/$defs/Z"}}});
@@ -693,6 +808,7 @@ mod tests {
                 e,
                 Refusal {
                     pointer: "/properties/a/$ref".into(),
+                    reached_through: Vec::new(),
                     reason: shared::too_long("#/$defs/D0"),
                     reference: true,
                     cause: Cause::Shape,
@@ -721,6 +837,7 @@ mod tests {
                 e,
                 Refusal {
                     pointer: "/properties/a/$ref".into(),
+                    reached_through: Vec::new(),
                     reason: shared::too_long_nested("#/$defs/D0"),
                     reference: true,
                     cause: Cause::Shape,
@@ -751,9 +868,13 @@ mod tests {
                  cap)"
             )
         );
+        // Inside a definition, as written, reached through the `$ref`s followed.
+        assert!(e.pointer.starts_with("/$defs/D"), "{e:?}");
+        assert_eq!(e.reached_through[0], "/properties/a");
         assert!(
-            e.pointer.starts_with("/properties/a/properties/x/"),
-            "{e:?}"
+            e.place().contains(", reached through /properties/a, then "),
+            "{}",
+            e.place()
         );
     }
 

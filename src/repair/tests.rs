@@ -2205,3 +2205,34 @@ fn each_place_of_a_cycle_names_its_own_reference() {
         );
     }
 }
+
+/// A refusal inside a definition names the place as written (a user's cyc.json: the line for
+/// `$defs` named `/properties/n/properties/next/$ref`, a place only the expanded copy has),
+/// with the `$ref` it was reached through after it.
+#[test]
+fn a_refusal_inside_a_definition_names_it_as_written() {
+    let p = profile(&[
+        "keyword-allowed: $ref (recursive)",
+        "keyword-allowed: $defs",
+    ]);
+    let t = tool(
+        "walk",
+        json!({"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},
+               "$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let defs = r.refusals.iter().find(|x| x.pointer == "/$defs").unwrap();
+    assert_eq!(
+        defs.reason,
+        "repair inlines all of the schema's `$ref`s or none, and cannot inline the one at \
+         /$defs/node/properties/next/$ref, reached through /properties/n (see its line)"
+    );
+    assert!(
+        r.refusals
+            .iter()
+            .all(|x| !x.reason.contains("/properties/n/properties")),
+        "{:#?}",
+        r.refusals
+    );
+}

@@ -115,7 +115,8 @@ fn refused_fix(refusal: &InlineRefusal<'_>, own: &str) -> Option<String> {
             "`toolwire repair` cannot inline {this} because of the `$ref` at {}: it inlines \
              all of a schema's `$ref`s or none, and cannot inline that one ({}). Fix that one \
              first (its own finding says how).",
-            r.pointer, r.reason
+            r.place(),
+            r.reason
         )
     })
 }
@@ -561,6 +562,35 @@ mod tests {
                     .iter()
                     .all(|(r, fix)| !*r && fix.contains("cannot inline")),
             "{refused:?}"
+        );
+    }
+
+    /// The fix at `$defs` names the `$ref` that keeps repair from inlining where it is written
+    /// (a user's cyc.json: `/properties/n/properties/next/$ref`, which only the expanded copy
+    /// has), with the `$ref` it was reached through after it, as repair says it.
+    #[test]
+    fn the_fix_names_the_refused_ref_as_written() {
+        use crate::profile::Status::Rejected;
+        let s = json!({"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},
+            "$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}}}}});
+        let p = nested_profile(
+            "t",
+            &[
+                ("keyword-allowed: $ref (recursive)", Rejected),
+                ("keyword-allowed: $defs", Rejected),
+            ],
+        );
+        let fix = check_under(&p, &s)
+            .into_iter()
+            .find(|f| f.pointer == "/$defs")
+            .map(|f| f.fix.to_string())
+            .unwrap();
+        assert!(
+            fix.contains(
+                "because of the `$ref` at /$defs/node/properties/next/$ref, reached through \
+                 /properties/n:"
+            ),
+            "{fix}"
         );
     }
 
@@ -1107,14 +1137,17 @@ mod tests {
             ),
             "{fix}"
         );
-        // One that dangles further on is pointed at a definition, not told to flatten.
+        // One that dangles further on is named where it is written, in the definition (whose
+        // own `ref-dangling` finding points it at a definition), not told to flatten.
         let on = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/X"}},
             "$defs":{"X":{"$ref":"#/$defs/Missing"}}});
         let fix = fix_at(&on, "/properties/x/$ref", "(local $defs)");
         assert!(
-            fix.ends_with(
-                "Point the `$ref` at a definition that exists (or add the one it names)."
-            ),
+            fix.contains(
+                "because of the `$ref` at /$defs/X/$ref, reached through /properties/x: it \
+                 inlines all of a schema's `$ref`s or none, and cannot inline that one (`$ref` \
+                 to `#/$defs/Missing`, which is not in the schema)"
+            ) && !fix.contains("Flatten"),
             "{fix}"
         );
     }

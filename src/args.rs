@@ -12,7 +12,9 @@
 //!   accepts is kept, and a `null` for a required argument stays a problem;
 //! - opt-in [`Coercions`]: JSON text → array/object, boolean words → boolean, numeric text →
 //!   number, each only where the schema declares that type at that place and does not accept a
-//!   string there. Every coercion is reported.
+//!   string there. Inside an `anyOf`/`oneOf` each branch is tried on its own, and a coercion is
+//!   made only when the branches it satisfies agree on the value (see `branches`). Every
+//!   coercion is reported.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -25,12 +27,18 @@ use serde_json::Value;
 use crate::describe::type_label;
 use crate::json::Limits;
 
+mod branches;
 mod compat;
 pub use compat::TypeSpelling;
 mod undecided;
 mod unions;
 
 /// Which text-to-value coercions are allowed. All off by default.
+///
+/// Each applies only where the schema declares the type it makes and accepts no string. In an
+/// `anyOf`/`oneOf` the value is coerced under each branch on its own and the result kept only
+/// when the branches it satisfies agree on it: choosing between branches that read the text
+/// differently would be a guess, so that is a problem saying so.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Coercions {
     /// A string holding JSON text becomes the array or object it encodes.
@@ -318,6 +326,8 @@ pub struct ArgsSchema {
     written: std::collections::HashMap<String, String>,
     /// Expected-texts made from the schema alone, by the schema path of their keyword.
     expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
+    /// Validators of single `anyOf`/`oneOf` branches, for coercion inside them.
+    branches: branches::BranchValidators,
 }
 
 impl std::fmt::Debug for ArgsSchema {
@@ -427,6 +437,7 @@ impl ArgsSchema {
             fancy,
             written: Default::default(),
             expected_memo: Default::default(),
+            branches: Default::default(),
         })
     }
 
@@ -557,22 +568,25 @@ impl ArgsSchema {
         let mut coercions = Vec::new();
         let mut absent_nulls = Vec::new();
         let mut required_nulls: HashSet<String> = HashSet::new();
+        let mut ambiguous: Vec<(String, String)> = Vec::new();
+        let mut budget = branches::MAX_BRANCH_TRIALS;
         for _ in 0..MAX_ROUNDS {
-            let plan = self.plan(&args, coerce, &required_nulls);
+            let plan = self.plan(
+                &self.validator,
+                &args,
+                coerce,
+                Some(&required_nulls),
+                &mut budget,
+            );
+            for (pointer, note) in plan.ambiguous {
+                if !ambiguous.iter().any(|(p, _)| *p == pointer) {
+                    ambiguous.push((pointer, note));
+                }
+            }
             if plan.nulls.is_empty() && plan.coercions.is_empty() {
                 break;
             }
-            for (pointer, value, kind, from) in plan.coercions {
-                if let Some(slot) = args.pointer_mut(&pointer) {
-                    *slot = value.clone();
-                    coercions.push(Coercion {
-                        pointer,
-                        kind,
-                        from,
-                        to: value,
-                    });
-                }
-            }
+            apply(&mut args, plan.coercions, &mut coercions);
             // A null is dropped only when dropping it does not make a `required` fail.
             for pointer in plan.nulls {
                 let Some((parent, name)) = split_last(&pointer) else {
@@ -607,6 +621,9 @@ impl ArgsSchema {
             self.problems_for(&e, coerce, &mut problems);
         }
         self.undecided_problems(&args, &mut problems);
+        for (pointer, note) in ambiguous {
+            say_ambiguous(&mut problems, &pointer, &note);
+        }
         // Numeric text is read as a JSON number is: what it was read as was judged, so text
         // read as another value (`"0.10000000000000000001"` as 0.1) is the same problem.
         for c in coercions
@@ -626,18 +643,72 @@ impl ArgsSchema {
         }
     }
 
-    /// Finds the nulls that may be optional arguments and the strings that may be coerced.
-    fn plan(&self, args: &Value, coerce: Coercions, required_nulls: &HashSet<String>) -> Plan {
+    /// Coerces the strings of `value` that `validator` rejects where coercion makes them fit
+    /// (rounds, as JSON text may hold more text to coerce); returns the coercions made, their
+    /// pointers into `value`. Nulls are left: whether one is an optional argument is a
+    /// question for the whole arguments.
+    fn coerce_within(
+        &self,
+        validator: &Validator,
+        value: &mut Value,
+        coerce: Coercions,
+        budget: &mut usize,
+    ) -> Vec<Coercion> {
+        let mut made = Vec::new();
+        for _ in 0..MAX_ROUNDS {
+            let plan = self.plan(validator, value, coerce, None, budget);
+            if plan.coercions.is_empty() {
+                break;
+            }
+            apply(value, plan.coercions, &mut made);
+        }
+        made
+    }
+
+    /// Finds, among what `validator` rejects in `args`, the nulls that may be optional
+    /// arguments (only when `required_nulls`, those known to be required, is given) and the
+    /// strings that may be coerced, inside `anyOf`/`oneOf` branches too
+    /// ([`ArgsSchema::union_coercion`]).
+    fn plan(
+        &self,
+        validator: &Validator,
+        args: &Value,
+        coerce: Coercions,
+        required_nulls: Option<&HashSet<String>>,
+        budget: &mut usize,
+    ) -> Plan {
         let mut plan = Plan::default();
         let mut seen = HashSet::new();
-        for e in self.validator.iter_errors(args) {
+        for e in validator.iter_errors(args) {
             let pointer = e.instance_path().as_str().to_string();
             if !seen.insert((pointer.clone(), e.kind().keyword().to_string())) {
                 continue;
             }
+            let union = match e.kind() {
+                ValidationErrorKind::AnyOf { context } => Some((context.len(), false)),
+                ValidationErrorKind::OneOfNotValid { context } => Some((context.len(), true)),
+                _ => None,
+            };
+            if let Some((branches, one_of)) = union {
+                if !coerce.any() {
+                    continue;
+                }
+                match self.union_coercion(&e, branches, one_of, coerce, budget) {
+                    branches::Outcome::Coerced(made)
+                        if !made
+                            .iter()
+                            .any(|c| plan.coercions.iter().any(|p| p.pointer == c.pointer)) =>
+                    {
+                        plan.coercions.extend(made);
+                    }
+                    branches::Outcome::Ambiguous(note) => plan.ambiguous.push((pointer, note)),
+                    _ => {}
+                }
+                continue;
+            }
             match e.instance().as_ref() {
                 Value::Null
-                    if !required_nulls.contains(&pointer)
+                    if required_nulls.is_some_and(|r| !r.contains(&pointer))
                         && !plan.nulls.contains(&pointer)
                         && split_last(&pointer).is_some_and(|(parent, _)| {
                             args.pointer(&parent).is_some_and(Value::is_object)
@@ -651,9 +722,14 @@ impl ArgsSchema {
                         continue;
                     }
                     if let Some((to, kind)) = coerce_text(text, declared, coerce)
-                        && !plan.coercions.iter().any(|c| c.0 == pointer)
+                        && !plan.coercions.iter().any(|c| c.pointer == pointer)
                     {
-                        plan.coercions.push((pointer, to, kind, text.clone()));
+                        plan.coercions.push(Coercion {
+                            pointer,
+                            kind,
+                            from: text.clone(),
+                            to,
+                        });
                     }
                 }
                 _ => {}
@@ -666,7 +742,36 @@ impl ArgsSchema {
 #[derive(Default)]
 struct Plan {
     nulls: Vec<String>,
-    coercions: Vec<(String, Value, CoercionKind, String)>,
+    /// In the order to apply them (JSON text before the text inside it).
+    coercions: Vec<Coercion>,
+    /// Unions left uncoerced because branches read the value differently: the union's
+    /// pointer and the sentence saying so.
+    ambiguous: Vec<(String, String)>,
+}
+
+/// Applies `planned` to `value`, recording each in `made`.
+fn apply(value: &mut Value, planned: Vec<Coercion>, made: &mut Vec<Coercion>) {
+    for c in planned {
+        if let Some(slot) = value.pointer_mut(&c.pointer) {
+            *slot = c.to.clone();
+            made.push(c);
+        }
+    }
+}
+
+/// Adds `note` (why the union at `pointer` was not coerced) to the first problem at or under
+/// `pointer`, where the model reads about that value; as a problem of its own when none is.
+fn say_ambiguous(problems: &mut [Problem], pointer: &str, note: &str) {
+    let under = |p: &Problem| {
+        p.pointer == pointer
+            || p.pointer
+                .strip_prefix(pointer)
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    if let Some(p) = problems.iter_mut().find(|p| under(p)) {
+        p.message.push(' ');
+        p.message.push_str(note);
+    }
 }
 
 /// The first `$ref` in `schema` that cannot be resolved without fetching: one that is not a
@@ -1833,6 +1938,15 @@ fn push_short_value(out: &mut String, v: &Value) {
 fn normalisable(e: &ValidationError<'_>, coerce: Coercions) -> bool {
     match e.instance().as_ref() {
         Value::Null => e.instance_path().as_str().contains('/'),
+        _ if coerce.any()
+            && matches!(
+                e.kind(),
+                ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. }
+            ) =>
+        {
+            // A string anywhere inside may be coerced under a branch.
+            branches::holds_string(e.instance())
+        }
         Value::String(_) if coerce.any() => {
             let declared = declared_types(e);
             !declared.contains(JsonType::String) && declared != jsonschema::JsonTypeSet::empty()

@@ -33,7 +33,10 @@ pub struct ArgsArgs {
     #[arg(long, value_name = "JSON")]
     pub call: String,
     /// Allowed coercions: `json` (JSON text to array/object), `boolean` (true/false/yes/no/
-    /// on/off/1/0), `number` (numeric text), or `all`. Comma-separated or repeated.
+    /// on/off/1/0), `number` (numeric text), or `all`. Comma-separated or repeated. Inside an
+    /// `anyOf`/`oneOf` each alternative is tried on its own, and text is coerced only when the
+    /// alternatives it then satisfies agree on the value (`"1"` against integer-or-boolean is
+    /// left as sent, and the problem says why).
     #[arg(long, value_name = "KINDS", value_delimiter = ',')]
     pub coerce: Vec<String>,
     /// Output: `human` (the retry message for the model on standard output; notes on

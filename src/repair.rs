@@ -61,7 +61,7 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 pub use fixes::TypeListReading;
 pub use fixes::{
     all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
-    one_of_repairable, only_annotates, type_list_reading, type_said_by,
+    one_of_repairable, only_annotates, type_from_combinator, type_list_reading, type_said_by,
 };
 
 /// One tool as repair sees it: a bare schema has no name.
@@ -902,8 +902,7 @@ fn repair_schema_object(
                     pointer: g.pointer.clone(),
                     rule: g.rule.to_string(),
                     parameter: g.parameter.to_string(),
-                    reason: fixes::own_reason(&current, g, &profile.name)
-                        .unwrap_or_else(|| why.clone()),
+                    reason: fixes::own_reason(&current, g, profile).unwrap_or_else(|| why.clone()),
                 });
             }
             // Which `$ref` kept these from being inlined, in the schema as it was then.

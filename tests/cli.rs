@@ -1225,3 +1225,35 @@ fn readme_blocks_match_their_cases() {
     // The quick start's six and the sample in "Checking your own tools".
     assert_eq!(seen, 7, "README.md: {seen} pinned blocks found");
 }
+
+/// What `repair` writes for a typed `anyOf` with untyped branches under Gemini (the `type`
+/// into each branch, then the branch's `format` into its description) passes `check` under
+/// the same target with no error.
+#[test]
+fn a_repaired_typed_any_of_passes_check_for_gemini() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = dir.path().join("repaired.json");
+    let target = "gemini/v1beta/parameters";
+    let repaired = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args([
+            "repair",
+            "--target",
+            target,
+            "tests/cli/repair/typed-any-of.json",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .expect("toolwire runs");
+    let report = String::from_utf8_lossy(&repaired.stdout);
+    assert_eq!(repaired.status.code(), Some(0), "{report}");
+    let checked = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(["check", "--errors-only", "--target", target])
+        .arg(&out)
+        .output()
+        .expect("toolwire runs");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(0), "{said}");
+    assert!(said.starts_with("0 errors"), "{said}");
+}

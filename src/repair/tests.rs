@@ -242,6 +242,162 @@ fn integer_beside_number_is_folded_into_number() {
     );
 }
 
+/// An untyped branch of `anyOf`/`oneOf` takes the `type` beside that keyword (a name or a
+/// list), which already applies to it, before any type its own keywords would say; a branch
+/// with its own `type` is left alone, and check marks every such finding repairable (before:
+/// "no `type`, and nothing says which").
+#[test]
+fn an_untyped_branch_takes_the_type_beside_its_combinator() {
+    let p = profile(&["type-missing"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","anyOf":[{"minLength":1},{"properties":{"x":{"type":"string"}}}]},
+            "b":{"type":["string","null"],"oneOf":[{"minLength":1},{"type":"integer"}]}}}),
+    );
+    let errors = errors(&t, &p);
+    let at: Vec<(&str, bool)> = errors
+        .iter()
+        .map(|f| (f.pointer.as_str(), f.repairable))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("/properties/a/anyOf/0", true),
+            ("/properties/a/anyOf/1", true),
+            ("/properties/b/oneOf/0", true),
+        ]
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "a":{"type":"string","anyOf":[{"minLength":1,"type":"string"},
+                {"properties":{"x":{"type":"string"}},"type":"string"}]},
+            "b":{"type":["string","null"],"oneOf":[{"minLength":1,"type":["string","null"]},
+                {"type":"integer"}]}}})
+    );
+    let said: Vec<(&str, &str, bool)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.is_some()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/a/anyOf/0",
+                "wrote `type: \"string\"` from the schema holding the `anyOf` (it applies to \
+                 every branch)",
+                false
+            ),
+            (
+                "/properties/a/anyOf/1",
+                "wrote `type: \"string\"` from the schema holding the `anyOf` (it applies to \
+                 every branch)",
+                false
+            ),
+            (
+                "/properties/b/oneOf/0",
+                "wrote `type: [\"string\",\"null\"]` from the schema holding the `oneOf` (it \
+                 applies to every branch)",
+                false
+            ),
+        ]
+    );
+}
+
+/// Where `anyOf` beside `type` is rejected too, the branches end with the `type` and the
+/// schema holding them without it, whichever repair comes first.
+#[test]
+fn a_rejected_typed_any_of_ends_with_the_type_in_its_branches_only() {
+    let p = profile(&["type-missing", "keyword-allowed: anyOf (with siblings)"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","description":"A.","anyOf":[{"minLength":1},{"maxLength":0}]}}}),
+    );
+    assert!(errors(&t, &p).iter().all(|f| f.repairable));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"description":"A.","anyOf":[
+            {"minLength":1,"type":"string"},{"maxLength":0,"type":"string"}]}}})
+    );
+}
+
+/// `object` beside an `anyOf` of `required` lists is written into the branches only where
+/// the profile takes an object schema without `properties`; where it rejects that, the
+/// branch is refused for that, not for saying no type, and check does not mark it.
+#[test]
+fn an_object_type_goes_into_a_branch_only_where_the_shape_it_makes_is_taken() {
+    let schema = json!({"type":"object","properties":{"a":{"type":"object",
+        "properties":{"x":{"type":"string"}},"anyOf":[{"required":["x"]}]}}});
+    let t = tool("f", schema);
+    let p = profile(&["type-missing"]);
+    assert!(errors(&t, &p).iter().all(|f| f.repairable));
+    let r = repair_one(&t, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap()["properties"]["a"]["anyOf"],
+        json!([{"required":["x"],"type":"object"}])
+    );
+    let p = profile(&["type-missing", "structure: object-without-properties"]);
+    assert!(errors(&t, &p).iter().all(|f| !f.repairable));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let reasons: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.reason.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [(
+            "/properties/a/anyOf/0",
+            "no `type`; the `type: \"object\"` beside the `anyOf` applies to it, but written \
+             there it makes an object schema without `properties`, which `test` rejects \
+             (`structure: object-without-properties`)"
+        )]
+    );
+}
+
+/// Which branches take a `type` from the schema holding their combinator: only an untyped
+/// branch of `anyOf`/`oneOf` under a `type` that is a name or a non-empty list of names.
+#[test]
+fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
+    let root = json!({"type":"object","properties":{
+        "a":{"type":"string","anyOf":[{},{"type":"integer"}],"allOf":[{}]},
+        "b":{"anyOf":[{}]},
+        "c":{"type":5,"oneOf":[{}]},
+        "d":{"type":[],"anyOf":[{}]},
+        "e":{"type":"array","items":[{}]},
+        "anyOf":{"type":"string"}}});
+    let p = profile(&[]);
+    let from = |at: &str| {
+        type_from_combinator(&root, at, &p)
+            .ok()
+            .map(|(t, k)| (t.clone(), k))
+    };
+    assert_eq!(
+        from("/properties/a/anyOf/0"),
+        Some((json!("string"), "anyOf".to_string()))
+    );
+    for p in [
+        "/properties/a/anyOf/1",
+        "/properties/a/allOf/0",
+        "/properties/b/anyOf/0",
+        "/properties/c/oneOf/0",
+        "/properties/d/anyOf/0",
+        "/properties/e/items/0",
+        "/properties/anyOf",
+        "/properties/a",
+    ] {
+        assert_eq!(from(p), None, "{p}");
+    }
+}
+
 /// A schema whose only value is null (`type: ["null"]`, `const: null` with no type or beside
 /// `[T, null]`) says the argument carries no value: no type but `null` says that, and `T`
 /// made optional would accept every `T` instead, so repair refuses it, with why, and check

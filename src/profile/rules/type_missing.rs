@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
              `{\"enum\":[..]}` alone).",
     features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
     example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
-    fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`).",
-    repair: "partly: the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
+    fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`); a branch of `anyOf`/`oneOf` takes the `type` beside that keyword, which already applies to it.",
+    repair: "partly: a branch of `anyOf`/`oneOf` is given the `type` of the schema holding it (which already applies to it), unless that makes a shape the profile rejects (an object without `properties`, an array without `items`); else the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
     repairable,
     owns,
     hooks: Hooks {
@@ -19,10 +19,16 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// What repair writes for a missing `type`: only a type the schema's other keywords say, or,
-/// in a branch of an `anyOf`, the `type` beside it that repair moves into every branch.
+/// What repair writes for a missing `type`: in a branch of `anyOf`/`oneOf`, the `type` of
+/// the schema holding it (which already applies there) when the profile takes the shape that
+/// makes, else a type the schema's other
+/// keywords say, or, in a branch of an `anyOf`, the `type` beside it that repair moves into
+/// every branch.
 fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
-    r.node().and_then(crate::repair::type_said_by).is_some() || typed_by_moved_siblings(r)
+    r.root.is_some_and(|root| {
+        crate::repair::type_from_combinator(root, &(r.node_pointer)(), r.profile).is_ok()
+    }) || r.node().and_then(crate::repair::type_said_by).is_some()
+        || typed_by_moved_siblings(r)
 }
 
 /// Whether the schema is a branch of an `anyOf` whose sibling `type` repair moves into the

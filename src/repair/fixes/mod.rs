@@ -14,7 +14,7 @@ pub use keywords::{
 };
 pub(crate) use shapes::own_reason;
 use shapes::{cut_description, description, rename, root_shape, structure};
-pub use types::{TypeListReading, type_list_reading, type_said_by};
+pub use types::{TypeListReading, type_from_combinator, type_list_reading, type_said_by};
 use types::{type_list, type_missing, type_spelling};
 
 use draft::{Draft, Edits};
@@ -291,7 +291,7 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_node
         }
         Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),
-        Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f, &profile.name),
+        Param::Keyed(Kind::TypeMissing, _) => type_missing(tool, f, profile),
         Param::Keyed(Kind::Format, _) => {
             let node = owner(f, "format").ok_or("no `format` where the finding points")?;
             drop_keyword(tool, &f.rule, &node, "format", true)

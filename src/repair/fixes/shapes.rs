@@ -354,9 +354,8 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
 /// The reason a refusal at `f`'s own place gives when it names that place's value (another
 /// place of the same kind holds another `$ref`, another untyped schema: an `enum` of mixed
 /// kinds beside one that restricts nothing, a `$ref` to another member of the same cycle);
-/// `None` when the kind's reason is the same everywhere. `profile` is the name of the profile
-/// in force.
-pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &str) -> Option<String> {
+/// `None` when the kind's reason is the same everywhere. `profile` is the one in force.
+pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Option<String> {
     let s = match parse_parameter(&f.parameter)? {
         Param::Keyed(Kind::Structure, s) => s,
         Param::Keyed(Kind::TypeMissing, _) => return super::types::untyped_at(tool, f, profile),

@@ -398,11 +398,105 @@ pub fn type_said_by(map: &Map<String, Value>) -> Option<(&'static str, &'static 
     }
 }
 
-/// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when its other
-/// keywords say one (or there is no schema there).
-pub(super) fn untyped_at(tool: &Tool, f: &Finding, profile: &str) -> Option<String> {
-    let map = schema_at(tool, &untyped_node(f)).ok()?;
-    type_said_by(map).is_none().then(|| untyped(map, profile))
+/// The `type` an untyped branch of `anyOf`/`oneOf` takes from the schema holding that
+/// keyword, with the keyword: `root` is the parameters schema and `pointer` the branch's
+/// place in it. JSON Schema applies the holder's `type` and its `anyOf`/`oneOf` to the same
+/// value, so that `type` already holds in every branch and, written into one, changes nothing
+/// the schema accepts (which a type said by the branch's own keywords, [`type_said_by`], may).
+/// The `type` is a name or a list of names (`["string", "null"]`), as the holder wrote it.
+///
+/// Errors: `None` when `pointer` is no such branch, the branch has a `type` of its own, or
+/// the holder has no `type` of that shape; `Some(why)` when the branch with that `type` would
+/// be a shape `profile` rejects (`object` over a branch without `properties`, `array` over
+/// one without `items`), which repair could not then keep. What repair writes for a missing
+/// `type` first, and so what `type-missing` marks repairable in a branch.
+pub fn type_from_combinator<'a>(
+    root: &'a Value,
+    pointer: &str,
+    profile: &CompiledProfile,
+) -> Result<(&'a Value, String), Option<String>> {
+    let Some(Step::Element(k, n)) = place::steps(pointer).pop() else {
+        return Err(None);
+    };
+    if k != "anyOf" && k != "oneOf" {
+        return Err(None);
+    }
+    let owner = &pointer[..pointer.len() - format!("/{k}/{n}").len()];
+    let branch = root
+        .pointer(pointer)
+        .and_then(Value::as_object)
+        .ok_or(None)?;
+    if branch.contains_key("type") {
+        return Err(None);
+    }
+    let ty = root
+        .pointer(owner)
+        .and_then(Value::as_object)
+        .and_then(|m| m.get("type"))
+        .ok_or(None)?;
+    let names: Vec<&str> = match ty {
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        v => v.as_str().into_iter().collect(),
+    };
+    let listed = match ty {
+        Value::Array(a) => a.len(),
+        _ => 1,
+    };
+    if names.is_empty() || names.len() != listed {
+        return Err(None);
+    }
+    // The shapes object-properties-missing and array-items-missing report once the branch
+    // names the type.
+    let brought = if names.contains(&"object") {
+        match branch.get("properties") {
+            None => Some((
+                value::OBJECT_WITHOUT_PROPERTIES,
+                "an object schema without `properties`",
+            )),
+            Some(Value::Object(m)) if m.is_empty() => Some((
+                value::EMPTY_PROPERTIES,
+                "an object schema with an empty `properties` map",
+            )),
+            Some(_) => None,
+        }
+    } else {
+        None
+    }
+    .or_else(|| {
+        (names.contains(&"array")
+            && !branch.contains_key("items")
+            && !branch.contains_key("prefixItems"))
+        .then_some((
+            value::ARRAY_WITHOUT_ITEMS,
+            "an array schema without `items`",
+        ))
+    });
+    if let Some((shape, what)) = brought {
+        let slot = profile.lookup(&Feat::Structure(shape), crate::case::Placement::AnyofBranch);
+        if matches!(slot, Slot::Rejected(_)) {
+            return Err(Some(format!(
+                "no `type`; the `type: {}` beside the `{k}` applies to it, but written there it \
+                 makes {what}, which `{}` rejects (`structure: {shape}`)",
+                show(ty),
+                profile.name
+            )));
+        }
+    }
+    Ok((ty, k))
+}
+
+/// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when the schema
+/// holding its `anyOf`/`oneOf` or its other keywords say one (or there is no schema there).
+pub(super) fn untyped_at(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Option<String> {
+    let node = untyped_node(f);
+    let map = schema_at(tool, &node).ok()?;
+    match type_from_combinator(tool.parameters.as_ref()?, &node, profile) {
+        Ok(_) => None,
+        Err(Some(why)) => Some(why),
+        Err(None) => type_said_by(map)
+            .is_none()
+            .then(|| untyped(map, &profile.name)),
+    }
 }
 
 /// The schema a `type-missing` finding is about (it may point at where `type` would be).
@@ -410,11 +504,30 @@ fn untyped_node(f: &Finding) -> String {
     place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone())
 }
 
-pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &str) -> Found {
+pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
     let node = untyped_node(f);
     let map = schema_at(tool, &node)?;
+    let root = tool.parameters.as_ref().ok_or_else(|| no_schema(&node))?;
+    match type_from_combinator(root, &node, profile) {
+        Ok((ty, k)) => {
+            let mut t = Draft::of(tool);
+            t.schema(&node)?.insert("type".into(), ty.clone());
+            return Ok(vec![Candidate::one(
+                t,
+                &node,
+                &f.rule,
+                format!(
+                    "wrote `type: {}` from the schema holding the `{k}` (it applies to every branch)",
+                    show(ty)
+                ),
+                None,
+            )]);
+        }
+        Err(Some(why)) => return Err(why),
+        Err(None) => {}
+    }
     let Some((ty, why, narrows)) = type_said_by(map) else {
-        return Err(untyped(map, profile));
+        return Err(untyped(map, &profile.name));
     };
     let mut t = Draft::of(tool);
     t.schema(&node)?.insert("type".into(), json!(ty));

@@ -646,13 +646,16 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// accepts the form (the slot is unknown) and rejects the keyword itself
     /// (`keyword-allowed: K`, whatever its value): then that rejection decides, the finding
     /// quotes the form and names the keyword's case (as [`Cx::feature_shown`] does), and
-    /// `what` and `fix` are told so (their `bool`). Evidence that the form is accepted is
+    /// `what` and `fix` are told so (their `bool`). Else, with no evidence on the form, a
+    /// profile that rejects schemas the meta-schema refuses rejects `value` when the
+    /// meta-schema refuses it ([`Cx::meta_refusal`]). Evidence that the form is accepted is
     /// never overridden. Collect mode records the form.
     pub fn keyword_value(
         &mut self,
         at: At<'_>,
         feat: Feat<'_>,
         placement: Placement,
+        value: &Value,
         what: impl FnOnce(&mut String, bool),
         fix: impl FnOnce(&mut String, bool) -> bool,
     ) {
@@ -669,6 +672,32 @@ impl<'a, 'p> Cx<'a, 'p> {
             _ => None,
         };
         let Some(slot) = keyword else {
+            // No evidence on the form, but a target of the profile rejects every schema the
+            // meta-schema refuses, and it refuses this value: that rejection decides, as it
+            // does after the walk in a tool without other errors (`meta-schema-invalid`); here
+            // whatever else the tool has, so that a fix loop meets it in the first round.
+            if let Some(meta) = self.meta_refusal(&feat, placement, value) {
+                // The finding keeps the form as its parameter (what repair's fix is keyed by),
+                // as a warning the meta-schema pass settles does.
+                let shown = feat.parameter();
+                return self.report(
+                    at,
+                    feat,
+                    placement,
+                    Given {
+                        slot: Some(meta),
+                        shown: Some(&shown),
+                        memo: None,
+                    },
+                    |m| {
+                        what(m, false);
+                        m.push_str(" (");
+                        m.push_str(rules::meta_schema_invalid::WHY);
+                        m.push(')');
+                    },
+                    |m| fix(m, false),
+                );
+            }
             return self.report(
                 at,
                 feat,
@@ -691,6 +720,24 @@ impl<'a, 'p> Cx<'a, 'p> {
             |m| what(m, true),
             |m| fix(m, true),
         )
+    }
+
+    /// In check mode, the profile's meta-schema rejection ([`Cx::meta_schema`]) for
+    /// `keyword-allowed: K (form)` when no evidence speaks to the form (its slot is unknown)
+    /// and the draft 2020-12 meta-schema refuses `{K: value}`; `None` otherwise. The value is
+    /// the form's, so the meta-schema is asked about the keyword alone, only when a rule found
+    /// a value its keyword does not take.
+    fn meta_refusal(&self, feat: &Feat<'_>, placement: Placement, value: &Value) -> Option<Slot> {
+        let (Mode::Check { profile, .. }, Feat::KeywordForm(k, _)) = (&self.mode, feat) else {
+            return None;
+        };
+        let meta = profile.meta_schema()?;
+        if !matches!(profile.lookup(feat, placement), Slot::Unknown(_)) {
+            return None;
+        }
+        let alone =
+            serde_json::Value::Object(std::iter::once((k.to_string(), value.clone())).collect());
+        (!jsonschema::draft202012::meta::validator().is_valid(&alone)).then_some(meta)
     }
 
     /// [`Cx::feature`] for a feature judged by a case that stands for it: `shown` is the
@@ -881,16 +928,19 @@ impl<'a, 'p> Cx<'a, 'p> {
     }
 
     /// Whether the walk already made an error finding about the current tool (its schema, name
-    /// or description); always false in collect mode.
+    /// or description) on other grounds than the meta-schema rejection (a value the
+    /// meta-schema refuses, [`Cx::meta_refusal`], is what the meta-schema pass would find
+    /// anyway); always false in collect mode.
     pub fn tool_has_error(&self) -> bool {
-        let Mode::Check { out, .. } = &self.mode else {
+        let Mode::Check { out, profile } = &self.mode else {
             return false;
         };
+        let meta = profile.meta_schema();
         out.records
             .iter()
             .rev()
             .take_while(|r| r.tool_index == self.tool_index && !r.request)
-            .any(|r| matches!(r.slot, Slot::Rejected(_)))
+            .any(|r| matches!(r.slot, Slot::Rejected(_)) && Some(r.slot) != meta)
     }
 
     /// Settles the findings the walk already made about the current tool's schema at or

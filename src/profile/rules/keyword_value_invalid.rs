@@ -284,6 +284,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             At::Key(n.frame, k),
             Feat::KeywordForm(k, f),
             n.placement,
+            v,
             |m, keyword_rejected| {
                 use std::fmt::Write;
                 let need = wanted(k, v).unwrap_or("another value");

@@ -42,7 +42,8 @@ fn owns(p: &Param) -> bool {
 const FEAT: Feat<'static> = Feat::Structure(value::META_SCHEMA_INVALID);
 
 /// Words added to a warning the meta-schema turns into an error.
-const WHY: &str = "and the schema is not valid against the JSON Schema 2020-12 meta-schema there";
+pub(crate) const WHY: &str =
+    "and the schema is not valid against the JSON Schema 2020-12 meta-schema there";
 
 fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     let Some(root) = t.parameters else { return };

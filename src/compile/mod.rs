@@ -807,6 +807,7 @@ const RELATED: &[&[&str]] = &[
     &[
         "root-not-object",
         "type-invalid",
+        "type-unsupported",
         "type-missing",
         "type-list",
         "nullable-spelling",
@@ -827,6 +828,12 @@ const RELATED: &[&[&str]] = &[
         "properties-invalid",
     ],
 ];
+
+/// Whether a finding of rule `a` may answer a model's error that names rule `b` (the same
+/// rule, or two of one [`RELATED`] group).
+fn related(a: &str, b: &str) -> bool {
+    a == b || RELATED.iter().any(|g| g.contains(&a) && g.contains(&b))
+}
 
 /// How many times the model is asked again after repairing what it rejected.
 const MAX_MODEL_ROUNDS: usize = 16;
@@ -852,11 +859,10 @@ fn fix_what_the_model_named(
     };
     // Providers name a problem by what they check, the detector by what it sees: a root
     // `type: dict` is `root-not-object` to Bedrock and `type-invalid` here.
-    let group = |r: &str| RELATED.iter().position(|g| g.contains(&r));
     let mut ranked: Vec<&crate::check::Finding> = findings
         .iter()
         .filter(|f| {
-            (f.rule == rule || (group(&f.rule).is_some() && group(&f.rule) == group(rule)))
+            related(&f.rule, rule)
                 && (f.pointer == pointer
                     || one_step(&f.pointer, pointer)
                     || one_step(pointer, &f.pointer))

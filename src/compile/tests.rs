@@ -1549,3 +1549,20 @@ fn a_refusal_check_reports_on_the_request_cites_checks_finding() {
         "{silent}"
     );
 }
+
+/// A model's error about a standard type (`type-unsupported`, as explain names it) may be
+/// answered by repairing a type finding of another rule at that place (a `type` list beside
+/// it), as one about a misspelt type (`type-invalid`) is.
+#[test]
+fn a_standard_type_error_is_related_to_the_other_type_rules() {
+    for other in [
+        "type-invalid",
+        "type-list",
+        "nullable-spelling",
+        "root-not-object",
+    ] {
+        assert!(related("type-unsupported", other), "{other}");
+        assert!(related(other, "type-unsupported"), "{other}");
+    }
+    assert!(!related("type-unsupported", "format-unsupported"));
+}

@@ -531,7 +531,7 @@ fn google(text: &str) -> Vec<Raw> {
         let rule = if path.contains(".enum[") {
             "enum-not-string"
         } else if ty.ends_with(".Type") || path.ends_with(".type") {
-            "type-invalid"
+            type_rule(value.trim_matches('"'))
         } else {
             // A scalar where a Schema message is expected, or another bad value.
             "schema-invalid"
@@ -729,7 +729,12 @@ fn google(text: &str) -> Vec<Raw> {
         let rule = if what.contains("input_type=list") && pointer.ends_with("/type") {
             Some("type-list")
         } else if pointer.ends_with("/type") {
-            Some("type-invalid")
+            // Pydantic quotes the rejected value: `input_value='null'`.
+            let value = what
+                .split_once("input_value='")
+                .and_then(|(_, v)| v.split_once('\''))
+                .map_or("", |(v, _)| v);
+            Some(type_rule(value))
         } else {
             None
         };
@@ -1608,7 +1613,19 @@ pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static st
         {
             "keyword-unsupported"
         }
+        Some(Value::String(t)) if rule == "type-invalid" => type_rule(t),
         _ => rule,
+    }
+}
+
+/// The rule `check` reports for `type: t` (a string) that a provider refused: a standard type
+/// as the standard spells it is `type-unsupported` (the type is valid JSON Schema, the target
+/// does not take it), any other spelling `type-invalid`.
+pub(super) fn type_rule(t: &str) -> &'static str {
+    if crate::profile::rules::type_unsupported::is_standard(t) {
+        crate::profile::rules::type_unsupported::RULE.id
+    } else {
+        crate::profile::rules::type_invalid::RULE.id
     }
 }
 
@@ -1617,7 +1634,8 @@ pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static st
 /// keyword): the keyword's own rule (`properties-invalid` for a map written as a list, as PHP
 /// and some serializers write an empty map), `keyword-value-invalid` for the keywords that
 /// rule judges by kind, and `keyword-unsupported` only for the rest. `type` is left to the
-/// callers: a list there is `type-list`, another bad value `type-invalid`.
+/// callers: a list there is `type-list`, another bad value `type-invalid` (or `type-unsupported`,
+/// [`type_rule`]).
 pub(super) fn wrong_kind_rule(k: &str) -> &'static str {
     use crate::profile::rules::keyword_value_invalid;
     match k {

@@ -1484,6 +1484,39 @@ fn an_sdk_path_reads_only_its_own_input_type() {
     );
 }
 
+/// A provider refusing `type` names `type-unsupported` when the value is a standard type as
+/// the standard spells it (the type is valid; the target does not take it), as `check` reports
+/// it, and `type-invalid` for any other spelling.
+#[test]
+fn a_refused_standard_type_is_type_unsupported() {
+    let sdk = "2 validation errors for Tool\n\
+               tools.0.Tool.function_declarations.0.parameters.properties.a.type\n  \
+               Input should be 'STRING' [type=enum, input_value='null', input_type=str]\n\
+               tools.0.Tool.function_declarations.0.parameters.properties.b.type\n  \
+               Input should be 'STRING' [type=enum, input_value='Null', input_type=str]\n";
+    let rules: Vec<_> = explain(None, sdk, None)
+        .into_iter()
+        .map(|e| e.rule)
+        .collect();
+    assert_eq!(
+        rules,
+        [Some("type-unsupported".into()), Some("type-invalid".into())]
+    );
+    let proto = |v: &str| {
+        let text = format!(
+            "Invalid value at 'tools[0].function_declarations[0].parameters.properties[0].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), {v}"
+        );
+        explain(None, &text, None)[0].rule.clone()
+    };
+    assert_eq!(proto("\"null\"").as_deref(), Some("type-unsupported"));
+    assert_eq!(proto("\"dict\"").as_deref(), Some("type-invalid"));
+    use super::templates::meta_rule_for;
+    let at = "/properties/a/type";
+    assert_eq!(meta_rule_for(at, Some(&json!("null"))), "type-unsupported");
+    assert_eq!(meta_rule_for(at, Some(&json!("NULL"))), "type-invalid");
+    assert_eq!(meta_rule_for(at, None), "type-invalid");
+}
+
 #[test]
 fn long_statements_are_cut_at_a_character_boundary() {
     // Three-byte characters: no cut of the statement may fall inside one.

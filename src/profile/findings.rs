@@ -40,7 +40,7 @@ fn ordinary(
     let d = profile.details().get(i as usize)?;
     match super::feature::parse_parameter(&d.parameter)? {
         Param::Keyed(Kind::TypeSpelling, t)
-            if rule.id == super::rules::type_invalid::RULE.id
+            if rule.id == super::rules::type_unsupported::RULE.id
                 && STANDARD_TYPES.contains(&t.as_str()) =>
         {
             Some(("a standard JSON Schema type", "it"))
@@ -467,7 +467,7 @@ mod ordinary_tests {
             for f in crate::check::check_tools(std::slice::from_ref(&tool), &profile) {
                 let m = f.message.to_string();
                 let (standard, ordinary) = match f.rule.as_ref() {
-                    "type-invalid" => (&mut typed, "(a standard JSON Schema type): "),
+                    "type-unsupported" => (&mut typed, "(a standard JSON Schema type): "),
                     "name-invalid" => (
                         &mut named,
                         " (ordinary in tool names: lowercase letters, digits, `_`): ",

@@ -164,7 +164,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             "type" | "format" | "$ref" | "$defs" | "definitions" | "nullable" => continue,
             "oneOf" | "allOf" | "not" | "const" | "anyOf" | "enum" if root => continue,
             // An `items` schema is judged with its array: the `type-spelling: array` case is
-            // the host that carries it (type-invalid reports that case's verdict).
+            // the host that carries it (type-unsupported reports that case's verdict).
             "items" => continue,
             "properties" if !v.is_object() => continue,
             "required" if !super::required_invalid::is_list_of_names(v) => continue,

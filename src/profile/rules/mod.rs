@@ -54,6 +54,7 @@ pub mod too_many_tools;
 pub mod type_invalid;
 pub mod type_list;
 pub mod type_missing;
+pub mod type_unsupported;
 
 /// A hook run on every subschema.
 pub type NodeHook = for<'a, 'p, 'n> fn(&mut Cx<'a, 'p>, &Node<'n>);
@@ -273,12 +274,13 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 38] = [
+pub static REGISTRY: [Rule; 39] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
     type_missing::RULE,
     type_invalid::RULE,
+    type_unsupported::RULE,
     type_list::RULE,
     array_items_missing::RULE,
     items_not_schema::RULE,

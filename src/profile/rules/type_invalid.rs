@@ -1,20 +1,18 @@
-//! `type-invalid`: a `type` spelled in a way the profile does not allow.
+//! `type-invalid`: a `type` spelled in a way the profile does not allow, other than one of
+//! JSON Schema's own types as written (`type-unsupported`).
 
 use super::*;
 
 pub const RULE: Rule = Rule {
     id: "type-invalid",
-    checks: "A `type` value, judged by its exact spelling: JSON Schema's seven types, and the \
-             non-standard spellings found in real tool definitions (`dict`, `float`, `int`, \
-             `str`, `any`, `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is \
-             neither a string nor a list of types (an empty list among them) is spelled \
-             `not-a-string`. It also warns on a standard type (`array`, `integer`, ...) where a \
-             target of the profile has no evidence either way for it: the type is not wrong, \
-             and the warning says so (\"a standard JSON Schema type: no evidence yet whether T \
-             accepts it\").",
-    features: "`type-spelling: <spelling>`",
+    checks: "A `type` that is not one of JSON Schema's seven types as the standard spells \
+             them, judged by its exact spelling (`dict`, `float`, `int`, `str`, `any`, \
+             `tuple`, `enum`, `String`, `OBJECT`, `\"\"`, ...). A `type` that is neither a \
+             string nor a list of types (an empty list among them) is spelled `not-a-string`. \
+             A standard type as spelled (`integer`, `array`, ...) is `type-unsupported`'s.",
+    features: "`type-spelling: <spelling>` (every spelling but the standard types)",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
-    fix: "Use a type every target of the profile accepts; for a non-standard spelling use JSON Schema's lowercase names (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
+    fix: "Use a type every target of the profile accepts, spelled as JSON Schema does (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
     repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`, `str`, `tuple`, ...) is rewritten only when a target rejects it; `any`, `\"\"` and a `type` that is no string have no portable meaning",
     repairable: known_spelling,
     owns,
@@ -28,41 +26,28 @@ pub const RULE: Rule = Rule {
 /// Repairable: a spelling that means a JSON type (a standard type in another case, `dict`,
 /// `float`, ...), which repair writes as that type.
 fn known_spelling(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
-    // JSON Schema's own names first: most findings of real tools are about them (no evidence
-    // yet), and they need no lowercased copy to say they are not rewritten.
+    // A standard type as written is type-unsupported's finding, never this rule's; the check
+    // stays so that this answer does not depend on which rule asks.
     matches!(f, Feat::TypeSpelling(t)
         if !super::super::feature::STANDARD_TYPES.contains(t)
             && super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
 }
 
+/// Every `type-spelling` but the standard types as written, which are `type-unsupported`'s.
 fn owns(p: &Param) -> bool {
-    matches!(p, Param::Keyed(Kind::TypeSpelling, _))
+    matches!(p, Param::Keyed(Kind::TypeSpelling, t) if !super::type_unsupported::is_standard(t))
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     match n.ty {
+        Ty::One(t) if super::type_unsupported::is_standard(t) => {}
         Ty::One(t) => {
             let spelling = if t.is_empty() {
                 value::TYPE_EMPTY_STRING
             } else {
                 t
             };
-            // The most frequent finding in real tool definitions: written once per spelling.
-            cx.feature_memo(
-                At::Key(n.frame, "type"),
-                Feat::TypeSpelling(spelling),
-                n.placement,
-                Some(t),
-                |m| {
-                    m.push_str("`type: \"");
-                    m.push_str(t);
-                    m.push_str("\"`");
-                    if !super::super::feature::STANDARD_TYPES.contains(&t) {
-                        m.push_str(" is not one of JSON Schema's types");
-                    }
-                },
-                |_| false,
-            )
+            spelling_of(cx, n, t, spelling);
         }
         // `type: null` at the root is root-not-object's `root-shape: type-null`.
         Ty::Invalid(serde_json::Value::Null) if n.is_root() => {}
@@ -87,6 +72,28 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         }
         _ => {}
     }
+}
+
+/// Reports `type: t` (a string), judged as `type-spelling: spelling`, under the rule whose
+/// hook is running: `type-unsupported` calls it for the standard types, this rule for the
+/// rest, so both write the finding alike.
+pub(super) fn spelling_of(cx: &mut Cx<'_, '_>, n: &Node<'_>, t: &str, spelling: &str) {
+    // The most frequent finding in real tool definitions: written once per spelling.
+    cx.feature_memo(
+        At::Key(n.frame, "type"),
+        Feat::TypeSpelling(spelling),
+        n.placement,
+        Some(t),
+        |m| {
+            m.push_str("`type: \"");
+            m.push_str(t);
+            m.push_str("\"`");
+            if !super::type_unsupported::is_standard(t) {
+                m.push_str(" is not one of JSON Schema's types");
+            }
+        },
+        |_| false,
+    )
 }
 
 #[cfg(test)]

@@ -587,11 +587,14 @@ impl ArgsSchema {
                 break;
             }
             apply(&mut args, plan.coercions, &mut coercions);
-            // A null is dropped only when dropping it does not make a `required` fail.
+            // A null is dropped only when dropping it makes no new error of the object that
+            // holds it: not a `required` (nor `minProperties`, `dependentRequired`, ...), which
+            // would tell the model of a member it did send.
             for pointer in plan.nulls {
                 let Some((parent, name)) = split_last(&pointer) else {
                     continue;
                 };
+                let before = self.errors_of(&args, &parent);
                 let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) else {
                     continue;
                 };
@@ -601,11 +604,7 @@ impl ArgsSchema {
                 let Some(removed) = obj.shift_remove(&name) else {
                     continue;
                 };
-                let now_missing = self.validator.iter_errors(&args).any(|e| {
-                    e.instance_path().as_str() == parent
-                        && matches!(e.kind(), ValidationErrorKind::Required { property }
-                            if property.as_str() == Some(name.as_str()))
-                });
+                let now_missing = !self.errors_of(&args, &parent).is_subset(&before);
                 if now_missing {
                     if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
                         obj.shift_insert(index, name, removed);
@@ -641,6 +640,19 @@ impl ArgsSchema {
             coercions,
             absent_nulls,
         }
+    }
+
+    /// What the schema refuses of the object at `parent` in `args` itself (not inside its
+    /// members), each as its keyword and, for `required`, the property it misses.
+    fn errors_of(&self, args: &Value, parent: &str) -> HashSet<String> {
+        self.validator
+            .iter_errors(args)
+            .filter(|e| e.instance_path().as_str() == parent)
+            .map(|e| match e.kind() {
+                ValidationErrorKind::Required { property } => format!("required {property}"),
+                kind => kind.keyword().to_string(),
+            })
+            .collect()
     }
 
     /// Coerces the strings of `value` that `validator` rejects where coercion makes them fit
@@ -2284,6 +2296,28 @@ mod tests {
             r.problems[0].message,
             "/city: null is not allowed here; expected a string."
         );
+    }
+
+    /// A null whose absence breaks another rule of the object holding it (`minProperties`
+    /// here, not `required`) is not absent: the retry message would otherwise tell the model
+    /// the object has too few members though it sent one.
+    #[test]
+    fn null_is_absent_only_when_its_absence_breaks_nothing() {
+        let s = ArgsSchema::new(
+            &json!({"type":"object","properties":{"a":{"type":"string"}},
+            "minProperties":1}),
+        )
+        .unwrap();
+        let alone = json!({"a":null});
+        let r = s.check(&alone, Coercions::NONE);
+        assert!(r.absent_nulls.is_empty());
+        let pointers: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/a"], "{:#?}", r.problems);
+        // With another member the object keeps one without it: the null is absent.
+        let with_b = json!({"a":null,"b":1});
+        let r = s.check(&with_b, Coercions::NONE);
+        assert_eq!(r.absent_nulls, ["/a"]);
+        assert!(r.problems.is_empty(), "{:#?}", r.problems);
     }
 
     #[test]

@@ -28,10 +28,14 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
         "title={}",
         escape_property(&format!("toolwire {}", f.rule))
     ));
+    // A tool name and the property names in a pointer have their line breaks written `\n`,
+    // as output for people writes them: the runner turns `%0A` back into a line break, so a
+    // name holding one would start a line of the annotation that is not ours.
+    use crate::report::escape_inline;
     let place = if f.pointer.is_empty() {
         String::new()
     } else {
-        format!(" at {}", f.pointer)
+        format!(" at {}", escape_inline(&f.pointer))
     };
     let subject = if f.request {
         "request".to_string()
@@ -39,7 +43,7 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
         // A bare schema has no tool name; the place alone says where.
         String::new()
     } else {
-        format!("tool `{}`", f.tool)
+        format!("tool `{}`", escape_inline(&f.tool))
     };
     let mut message = format!("{subject}{place}: {}", f.message);
     if let Some(rest) = message.strip_prefix(" at ") {
@@ -305,7 +309,8 @@ mod tests {
     }
 
     /// A name from the file cannot drive the log viewer's terminal (ESC, C1 CSI, a bidi
-    /// override) nor start a workflow command of its own (a line break).
+    /// override) nor start a line of its own (a line break is written `\n`, as for people:
+    /// `%0A` would be a line break again in the annotation).
     #[test]
     fn control_characters_from_the_file_are_escaped() {
         let mut f = finding();
@@ -316,7 +321,7 @@ mod tests {
         assert!(!line.contains('\u{202e}'), "{line:?}");
         assert!(
             line.contains(
-                "tool `x\\u{1b}]0;owned\\u{7}\\u{9b}2J\\u{202e}gnp.exe%0A::error::fake` at /properties/a\\u{1b}[31m"
+                "tool `x\\u{1b}]0;owned\\u{7}\\u{9b}2J\\u{202e}gnp.exe\\n::error::fake` at /properties/a\\u{1b}[31m"
             ),
             "{line}"
         );

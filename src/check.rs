@@ -828,7 +828,7 @@ impl Report {
                 words.push_str(&format!(" (line {line})"));
             }
             if set_of(this) != s {
-                words.push_str(&format!(" of {}", sets[s].file.display()));
+                words.push_str(&format!(" of {}", crate::error::file_name(&sets[s].file)));
             }
             words
         };

@@ -178,7 +178,10 @@ fn check_bytes(c: &Corpora, p: &CompiledProfile) -> usize {
 fn read_bytes(c: &Corpora) -> usize {
     let mut n = 0;
     for (path, bytes) in &c.files {
-        input::for_each_request(path, bytes, &mut |tools, _| n += tools.len()).expect("parses");
+        input::for_each_request(path, bytes, &mut |tools, _| n += tools.len(), &mut |e| {
+            panic!("{e}")
+        })
+        .expect("parses");
     }
     n
 }

@@ -437,11 +437,33 @@ impl Places {
 /// Checks a file from its bytes, request by request (a JSON Lines corpus is never held in
 /// memory whole). Returns the file's summary and its findings, with file, line and location
 /// filled in. Errors are bad input ([`crate::error::Error::Input`]), among them a file with no
-/// tool at all ([`crate::input::no_tools`]).
+/// tool at all ([`crate::input::no_tools`]) and a JSON Lines file with a line that is not
+/// JSON or no known shape (the first such line's error; [`check_bytes_with`] checks the
+/// other lines).
 pub fn check_bytes(
     file: &std::path::Path,
     bytes: &[u8],
     profile: &CompiledProfile,
+) -> crate::Result<(FileSummary, Vec<Finding>)> {
+    let mut first = None;
+    let checked = check_bytes_with(file, bytes, profile, &mut |e| {
+        first.get_or_insert(e);
+    })?;
+    match first {
+        Some(e) => Err(e),
+        None => Ok(checked),
+    }
+}
+
+/// [`check_bytes`], except that the lines of a JSON Lines file that cannot be read go to
+/// `bad_line` (see [`crate::input::for_each_request`]) while the other lines are checked:
+/// `check` reports them as bad input beside the others' findings, which one bad line must
+/// not hide. The summary and findings are those of the lines read.
+pub fn check_bytes_with(
+    file: &std::path::Path,
+    bytes: &[u8],
+    profile: &CompiledProfile,
+    bad_line: &mut dyn FnMut(crate::Error),
 ) -> crate::Result<(FileSummary, Vec<Finding>)> {
     let name = file.display().to_string();
     let text = Text::from(name.clone());
@@ -459,38 +481,43 @@ pub fn check_bytes(
     // The requests that hold built-in tools, for [`builtin_notes`] once the format (JSON
     // Lines or not) is known: (request, function tools, built-ins).
     let mut with_builtins: Vec<(usize, usize, Vec<crate::input::BuiltinTool>)> = Vec::new();
-    let read = crate::input::for_each_request(file, bytes, &mut |batch, named| {
-        for b in named.chunk_by(|a, b| a.request == b.request) {
-            let request = b[0].request;
-            let functions = batch.iter().filter(|t| t.request == request).count();
-            with_builtins.push((request, functions, b.to_vec()));
-        }
-        if made.text_len() > SHARED_TEXT_CAP {
-            made.clear();
-            rendered = Rendered::default();
-        } else {
-            made.forget_records();
-        }
-        // One checker per batch (a JSON Lines line, or the whole document).
-        let mut checker = detect::Checker::new(profile, &mut made);
-        let mut refs: Vec<ToolRef<'_>> = Vec::new();
-        strict += batch.iter().filter(|t| t.strict == Some(true)).count();
-        unformed += unformed_tools(&profile.name, batch);
-        for request in batch.chunk_by(|a, b| a.request == b.request) {
-            refs.clear();
-            refs.extend(request.iter().map(|e| e.as_ref()));
-            let from = checker.findings().len();
-            checker.request(&refs, crate::input::builtins_of(named, request[0].request));
-            let start = findings.len();
-            checker
-                .findings()
-                .render_from(from, profile, &mut findings, &mut rendered);
-            let new = &mut findings[start..];
-            places.fill(&text, request, new);
-            flagged += distinct_tools(new, |_| true, &mut indexes);
-            erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
-        }
-    })?;
+    let read = crate::input::for_each_request(
+        file,
+        bytes,
+        &mut |batch, named| {
+            for b in named.chunk_by(|a, b| a.request == b.request) {
+                let request = b[0].request;
+                let functions = batch.iter().filter(|t| t.request == request).count();
+                with_builtins.push((request, functions, b.to_vec()));
+            }
+            if made.text_len() > SHARED_TEXT_CAP {
+                made.clear();
+                rendered = Rendered::default();
+            } else {
+                made.forget_records();
+            }
+            // One checker per batch (a JSON Lines line, or the whole document).
+            let mut checker = detect::Checker::new(profile, &mut made);
+            let mut refs: Vec<ToolRef<'_>> = Vec::new();
+            strict += batch.iter().filter(|t| t.strict == Some(true)).count();
+            unformed += unformed_tools(&profile.name, batch);
+            for request in batch.chunk_by(|a, b| a.request == b.request) {
+                refs.clear();
+                refs.extend(request.iter().map(|e| e.as_ref()));
+                let from = checker.findings().len();
+                checker.request(&refs, crate::input::builtins_of(named, request[0].request));
+                let start = findings.len();
+                checker
+                    .findings()
+                    .render_from(from, profile, &mut findings, &mut rendered);
+                let new = &mut findings[start..];
+                places.fill(&text, request, new);
+                flagged += distinct_tools(new, |_| true, &mut indexes);
+                erred += distinct_tools(new, |f| f.level == Level::Error, &mut indexes);
+            }
+        },
+        bad_line,
+    )?;
     judged_as_read(&mut findings, &read.inexact_numbers);
     let tools = read.tools;
     let summary = FileSummary {
@@ -2205,5 +2232,40 @@ mod tests {
             "{}",
             formed.human()
         );
+    }
+
+    /// A JSON Lines line that cannot be read stopped the file's check, so the other lines'
+    /// findings were lost; read strictly (`check_bytes`), it is still the file's error.
+    #[test]
+    fn a_bad_json_lines_line_leaves_the_others_checked() {
+        let text = concat!(
+            r#"{"name":"a","description":"d","parameters":{"type":"object","properties":{"s":{"type":"string"}}}}"#,
+            "\nnot json at all\n",
+            r#"{"name":"b","description":"d","parameters":{"type":"object","properties":{"xs":{"type":"array"}}}}"#,
+            "\n"
+        );
+        let file = std::path::Path::new("t.jsonl");
+        let profiles = crate::profile::embedded().unwrap();
+        let portable =
+            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let strict = super::check_bytes(file, text.as_bytes(), &portable).unwrap_err();
+        assert!(
+            strict
+                .to_string()
+                .starts_with("t.jsonl: line 2, column 2: "),
+            "{strict}"
+        );
+        let mut bad = Vec::new();
+        let (summary, findings) =
+            super::check_bytes_with(file, text.as_bytes(), &portable, &mut |e| bad.push(e))
+                .unwrap();
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].to_string(), strict.to_string());
+        assert_eq!(summary.tools, 2);
+        let items = findings
+            .iter()
+            .find(|f| f.rule == "array-items-missing")
+            .expect("line 3 is checked");
+        assert_eq!((items.line, items.tool_index), (Some(3), 1));
     }
 }

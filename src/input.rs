@@ -382,7 +382,7 @@ fn looks_like_json_lines(file: &Path, text: &str) -> bool {
 fn json_lines(file: &Path, text: &str) -> Result<ToolSet> {
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
-    let lines = json_lines_each(file, text, &mut |batch, named| {
+    let lines = json_lines_each(file, text, None, &mut |batch, named| {
         tools.append(batch);
         builtins.append(named);
     })?;
@@ -410,6 +410,37 @@ struct LinesRead {
     inexact_numbers: Vec<json::InexactNumberAt>,
 }
 
+/// How many unreadable JSON Lines lines [`for_each_request`] reports one by one; past them it
+/// says how many more there were. A file of another kind named `.jsonl` (a log, YAML) would
+/// otherwise make an error per line.
+pub const BAD_LINES_SHOWN: usize = 100;
+
+/// The lines of a JSON Lines file read leniently that could not be read.
+#[derive(Default)]
+struct BadLines {
+    /// The first [`BAD_LINES_SHOWN`] lines' errors, in line order.
+    shown: Vec<Error>,
+    /// How many more lines could not be read.
+    more: usize,
+}
+
+impl BadLines {
+    fn push(&mut self, e: Error) {
+        if self.shown.len() < BAD_LINES_SHOWN {
+            self.shown.push(e);
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
+/// Whether `e` is a cap's refusal (nesting), which stops reading the whole file even when
+/// other lines' errors are passed over: the caps bound what any reading costs, and a file
+/// past them is refused whole, as every command refuses it.
+fn past_a_cap(e: &Error) -> bool {
+    matches!(e, Error::Input { problem, .. } if *problem == json::too_deep_problem(LIMITS.max_depth))
+}
+
 /// What [`for_each_request`] read besides the tools it handed over.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Read {
@@ -434,9 +465,15 @@ pub struct Read {
 /// time, not a batch: a line's values
 /// are then dropped before the next line is parsed, so the allocator hands the same memory
 /// out again (batches of 64 lines cost reading 10% more, by callgrind over the corpora).
+///
+/// With `bad` (check's reading), a line that is not JSON or no known shape is recorded there
+/// and skipped, as if it held no tool but without being listed among the empty lines; a
+/// line past the nesting cap ([`past_a_cap`]) is still an error for the whole file. Without
+/// it, the first such line is the error.
 fn json_lines_each(
     file: &Path,
     text: &str,
+    mut bad: Option<&mut BadLines>,
     each: &mut dyn FnMut(&mut Vec<ToolEntry>, &mut Vec<BuiltinTool>),
 ) -> Result<LinesRead> {
     let mut line_formats = Vec::new();
@@ -451,7 +488,43 @@ fn json_lines_each(
             continue;
         }
         let number = i + 1;
-        let (value, twice) = parse_line(file, line, i)?;
+        let read = parse_line(file, line, i).and_then(|(value, twice)| {
+            // Taken before anything else is parsed: the flag is the parser's, per thread.
+            let floats = json::duplicates::Counting::take_floats();
+            let mut reader = Reader {
+                file,
+                line: Some(number),
+                tools: &mut tools,
+                builtins: &mut builtins,
+                request: number,
+                next_index,
+            };
+            let format = reader.document(value).map_err(|(pointer, problem)| {
+                Error::input(
+                    file,
+                    Place::LinePointer {
+                        line: number,
+                        pointer,
+                    },
+                    problem,
+                )
+            })?;
+            next_index = reader.next_index;
+            Ok((format, twice, floats))
+        });
+        let (format, twice, floats) = match read {
+            Ok(read) => read,
+            Err(e) => match bad.as_deref_mut() {
+                Some(bad) if !past_a_cap(&e) => {
+                    // The tools read before the problem in the line are not a request.
+                    tools.clear();
+                    builtins.clear();
+                    bad.push(e);
+                    continue;
+                }
+                _ => return Err(e),
+            },
+        };
         if twice > 0 {
             duplicate_keys.extend(json::duplicates::locate(line).into_iter().map(|d| {
                 DuplicateKey {
@@ -460,28 +533,9 @@ fn json_lines_each(
                 }
             }));
         }
-        if json::duplicates::Counting::take_floats() {
+        if floats {
             inexact_numbers.extend(json::InexactNumberAt::all_in(line, Some(number)));
         }
-        let mut reader = Reader {
-            file,
-            line: Some(number),
-            tools: &mut tools,
-            builtins: &mut builtins,
-            request: number,
-            next_index,
-        };
-        let format = reader.document(value).map_err(|(pointer, problem)| {
-            Error::input(
-                file,
-                Place::LinePointer {
-                    line: number,
-                    pointer,
-                },
-                problem,
-            )
-        })?;
-        next_index = reader.next_index;
         if !tools.is_empty() || !builtins.is_empty() {
             // A line with no tool (`{"tools": []}`) has no shape to name: read as one, it
             // made a file of one shape "mixed".
@@ -509,10 +563,21 @@ fn json_lines_each(
 /// checked in bounded memory. Returns the file's format (and for JSON Lines the lines'
 /// formats, as [`ToolSet::line_formats`]) and the number of tools. A file that holds no tool
 /// at all, function or built-in, is an error ([`no_tools`]), as it is for [`require_tools`].
+///
+/// A file named `.jsonl` or `.ndjson` is read line by line, and a line that is not JSON or
+/// not a known shape does not stop it: the other lines' tools are still handed to `each`,
+/// and once the file is read each such line's error ([`Error::Input`] at its line and column
+/// or pointer) goes to `bad_line`, in line order, the first [`BAD_LINES_SHOWN`] of them,
+/// then one at [`Place::File`] saying how many more there were. A bad line must not hide
+/// what the others hold (`check` reports both). Still errors for the whole file, with
+/// nothing handed to `bad_line`: bytes that are not UTF-8, a line nested past the cap, and a
+/// file where no line holds a tool while some line is bad (its first bad line's error, as
+/// if it were read strictly). Any other file is one document, whose error is the file's.
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
     each: &mut dyn FnMut(&[ToolEntry], &[BuiltinTool]),
+    bad_line: &mut dyn FnMut(Error),
 ) -> Result<Read> {
     let text = json::check_utf8(file, bytes)?;
     let by_name = file
@@ -521,13 +586,33 @@ pub fn for_each_request(
     let mut count = 0;
     if by_name {
         let mut builtins_seen = false;
-        let inner = json_lines_each(file, text, &mut |tools, builtins| {
+        let mut bad = BadLines::default();
+        let inner = json_lines_each(file, text, Some(&mut bad), &mut |tools, builtins| {
             count += tools.len();
             builtins_seen |= !builtins.is_empty();
             each(tools, builtins);
         })?;
         if count == 0 && !builtins_seen {
-            return Err(no_tools(file));
+            return Err(bad
+                .shown
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| no_tools(file)));
+        }
+        for e in bad.shown {
+            bad_line(e);
+        }
+        if bad.more > 0 {
+            let lines = if bad.more == 1 { "line" } else { "lines" };
+            bad_line(Error::input(
+                file,
+                Place::File,
+                format!(
+                    "{} more {lines} could not be read (only the first {BAD_LINES_SHOWN} are \
+                     reported)",
+                    bad.more
+                ),
+            ));
         }
         return Ok(Read {
             format: Format::JsonLines,
@@ -1842,14 +1927,20 @@ mod tests {
                 e,
                 "t.json: (whole file): no tools found (the tool list is empty)"
             );
-            let e =
-                for_each_request(Path::new("t.json"), text.as_bytes(), &mut |_, _| {}).unwrap_err();
+            let e = for_each_request(
+                Path::new("t.json"),
+                text.as_bytes(),
+                &mut |_, _| {},
+                &mut |_| {},
+            )
+            .unwrap_err();
             assert!(matches!(e, Error::Input { .. }), "{e}");
         }
         let e = for_each_request(
             Path::new("t.jsonl"),
             b"{\"tools\":[]}\n[]\n",
             &mut |_, _| {},
+            &mut |_| {},
         )
         .unwrap_err();
         assert!(e.to_string().contains("no tools found"), "{e}");
@@ -1870,7 +1961,12 @@ mod tests {
             Some("b"),
             "the last value is read"
         );
-        let read = for_each_request(Path::new("t.jsonl"), text.as_bytes(), &mut |_, _| {});
+        let read = for_each_request(
+            Path::new("t.jsonl"),
+            text.as_bytes(),
+            &mut |_, _| {},
+            &mut |_| {},
+        );
         assert_eq!(read.unwrap().duplicate_keys, set.duplicate_keys);
         let doc = "\u{feff}[{\"name\":\"a\",\"description\":\"x\",\"description\":\"y\"}]";
         let set = from_bytes(Path::new("t.json"), doc.as_bytes()).unwrap();
@@ -1886,7 +1982,12 @@ mod tests {
         let text = "[]\n\n{\"name\":\"a\"}\n{\"tools\":[]}\n";
         let set = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
         assert_eq!((set.tools.len(), set.empty_lines), (1, vec![1, 4]));
-        let read = for_each_request(Path::new("t.jsonl"), text.as_bytes(), &mut |_, _| {});
+        let read = for_each_request(
+            Path::new("t.jsonl"),
+            text.as_bytes(),
+            &mut |_, _| {},
+            &mut |_| {},
+        );
         assert_eq!(read.unwrap().empty_lines, [1, 4]);
         // `tools` as one object: Gemini's Tool only.
         let one = br#"{"tools":{"type":"function","function":{"name":"a"}}}"#;
@@ -1905,8 +2006,85 @@ mod tests {
         let builtins_only = br#"[{"type":"web_search"}]"#;
         let set = from_bytes(Path::new("t.json"), builtins_only).unwrap();
         assert!(require_tools(&set).is_ok());
-        let read = for_each_request(Path::new("t.json"), builtins_only, &mut |_, _| {});
+        let read = for_each_request(
+            Path::new("t.json"),
+            builtins_only,
+            &mut |_, _| {},
+            &mut |_| {},
+        );
         assert_eq!(read.unwrap().tools, 0);
+    }
+
+    /// A JSON Lines line that is not JSON or no known shape stopped the whole file, so the
+    /// other lines' tools were never checked.
+    #[test]
+    fn bad_json_lines_are_handed_over_and_the_other_lines_read() {
+        let tool =
+            |name: &str| format!("{{\"name\":\"{name}\",\"parameters\":{{\"type\":\"object\"}}}}");
+        let lenient = |text: &str| {
+            let mut requests = Vec::new();
+            let mut bad = Vec::new();
+            let read = for_each_request(
+                Path::new("t.jsonl"),
+                text.as_bytes(),
+                &mut |tools, _| {
+                    requests.extend(tools.iter().map(|t| (t.request, t.index, t.name.clone())));
+                },
+                &mut |e| bad.push(e.to_string()),
+            );
+            (read.map_err(|e| e.to_string()), requests, bad)
+        };
+        // A list whose second tool is bad: its first tool is no request either.
+        let text = [
+            tool("a"),
+            "not json at all".into(),
+            format!("[{},{{\"name\":7}}]", tool("x")),
+            "{\"foo\":1}".into(),
+            tool("b"),
+        ]
+        .join("\n");
+        let (read, requests, bad) = lenient(&text);
+        let read = read.unwrap();
+        assert_eq!((read.tools, read.empty_lines.len()), (2, 0));
+        assert_eq!(
+            requests,
+            [(1, 0, Some("a".into())), (5, 1, Some("b".into()))]
+        );
+        assert_eq!(
+            bad,
+            [
+                "t.jsonl: line 2, column 2: expected `true`, `false` or `null` (a bare word is \
+                 not JSON: strings are quoted)",
+                "t.jsonl: line 3, at /1/name: the tool name must be a string, found a JSON number",
+                &format!("t.jsonl: line 4: unknown shape (keys: foo); {EXPECTED}"),
+            ]
+        );
+        // Read strictly (repair, compile), the first bad line is the file's error.
+        let strict = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap_err();
+        assert_eq!(strict.to_string(), bad[0]);
+        // No line with a tool: the first bad line is the file's error, as before.
+        let (read, requests, bad) = lenient("not json\n[]\n{\"foo\":1}\n");
+        let e = read.unwrap_err();
+        assert!(e.starts_with("t.jsonl: line 1, column 2: expected"), "{e}");
+        assert!(requests.is_empty() && bad.is_empty());
+        // A line past the nesting cap stops the whole file.
+        let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
+        let (read, _, bad) = lenient(&format!("{}\n{deep}\n", tool("a")));
+        assert!(
+            read.unwrap_err()
+                .ends_with("nesting deeper than 512 levels")
+        );
+        assert!(bad.is_empty());
+        // Past the bound, one error says how many more.
+        let many = format!("{}\n{}", tool("a"), "x\n".repeat(BAD_LINES_SHOWN + 2));
+        let (read, _, bad) = lenient(&many);
+        assert_eq!(read.unwrap().tools, 1);
+        assert_eq!(bad.len(), BAD_LINES_SHOWN + 1);
+        assert_eq!(
+            bad[BAD_LINES_SHOWN],
+            "t.jsonl: (whole file): 2 more lines could not be read (only the first 100 are \
+             reported)"
+        );
     }
 
     #[test]

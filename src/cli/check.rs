@@ -398,15 +398,13 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     // A bad file is reported and skipped, so that the other files still get their findings;
     // the run then ends with exit 2, and the machine formats list it among the files.
     let mut unread: Vec<crate::report::Unreadable> = Vec::new();
-    let mut skip = |file: &std::path::Path, read: usize, e: Error| -> Result<()> {
-        match crate::report::Unreadable::new(file, read, &e) {
-            Some(u) => {
-                eprintln!("toolwire: {}", crate::report::escape_output(&e.to_string()));
-                unread.push(u);
-                Ok(())
-            }
-            None => Err(e),
-        }
+    let mut record = |u: crate::report::Unreadable| {
+        eprintln!("toolwire: {}", crate::report::escape_output(&u.error));
+        unread.push(u);
+    };
+    // Any other error stops the command.
+    let unreadable = |file: &std::path::Path, read: usize, e: Error| {
+        crate::report::Unreadable::new(file, read, &e).ok_or(e)
     };
     let mut report = if args.one_request || args.corpus_report.is_some() {
         // These need every tool of a file at once.
@@ -418,7 +416,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             let tools = match read {
                 Ok(t) => t,
                 Err(e) => {
-                    skip(file, sets.len(), e)?;
+                    record(unreadable(file, sets.len(), e)?);
                     continue;
                 }
             };
@@ -485,15 +483,27 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     } else {
         let mut checked = Vec::with_capacity(files.len());
         for file in &files {
-            let checked_file = crate::json::read_capped(file, crate::input::LIMITS)
-                .and_then(|bytes| crate::check::check_bytes(file, &bytes, &profile));
-            let (mut summary, findings) = match checked_file {
+            // A JSON Lines line that cannot be read is bad input of its own, and the file's
+            // other lines are still checked.
+            let mut bad_lines = Vec::new();
+            let checked_file =
+                crate::json::read_capped(file, crate::input::LIMITS).and_then(|bytes| {
+                    let result =
+                        crate::check::check_bytes_with(file, &bytes, &profile, &mut |e| {
+                            bad_lines.push(e)
+                        })?;
+                    let lines =
+                        crate::report::Unreadable::lines(file, checked.len(), &bad_lines, &bytes);
+                    Ok((result, lines))
+                });
+            let ((mut summary, findings), lines) = match checked_file {
                 Ok(c) => c,
                 Err(e) => {
-                    skip(file, checked.len(), e)?;
+                    record(unreadable(file, checked.len(), e)?);
                     continue;
                 }
             };
+            lines.into_iter().for_each(&mut record);
             if args.show_format
                 && let Some(format) = summary.detected
             {

@@ -20,7 +20,8 @@ th{background:#f4f4f4}code{font-size:13px}\
 .tool td{background:#fafafa;font-weight:600}.fix{color:#444}";
 
 /// The page for `report`, as one HTML5 document (UTF-8, ending in a newline). The files in
-/// `unread` could not be read: each has its section, with the error, among the others in the
+/// `unread` could not be read (or a line of them, for JSON Lines whose other lines were read:
+/// [`Unreadable::lines`]): each has its section, with the error, among the others in the
 /// order given, and the top says the summary leaves them out.
 pub fn render(report: &Report, unread: &[Unreadable]) -> String {
     let title = format!("toolwire check: {}", report.profile);
@@ -63,10 +64,7 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
             body {
                 h1 { (title) }
                 @if !unread.is_empty() {
-                    p.error {
-                        (count(unread.len(), "file")) " could not be read (see below): the \
-                         summary and the counts are of the other files only."
-                    }
+                    p.error { (unread_summary(report, unread)) }
                 }
                 p { (report.summary()) }
                 @if let Some(note) = report.closing_note() {
@@ -103,6 +101,36 @@ fn reading_notes(file: &crate::check::FileSummary) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// What the top of the page says of `unread`: the files not read, and the JSON Lines lines
+/// not read of files whose other lines were (those files are among `report`'s), which the
+/// summary leaves out as well.
+fn unread_summary(report: &Report, unread: &[Unreadable]) -> String {
+    let read: std::collections::HashSet<&str> =
+        report.files.iter().map(|f| f.file.as_str()).collect();
+    let lines = unread
+        .iter()
+        .filter(|u| read.contains(u.file.as_str()))
+        .count();
+    let files = unread.len() - lines;
+    let lines_text = format!("{} of JSON Lines", count(lines, "line"));
+    match (files, lines) {
+        (_, 0) => format!(
+            "{} could not be read (see below): the summary and the counts are of the other \
+             files only.",
+            count(files, "file")
+        ),
+        (0, _) => format!(
+            "{lines_text} could not be read (see below): the summary and the counts are of \
+             what was read only."
+        ),
+        _ => format!(
+            "{} and {lines_text} could not be read (see below): the summary and the counts \
+             are of what was read only.",
+            count(files, "file")
+        ),
     }
 }
 
@@ -241,8 +269,34 @@ mod tests {
             "EOF",
         );
         let unread = Unreadable::new(std::path::Path::new("<b>.json"), 0, &e).unwrap();
-        let page = render(&r, &[unread]);
-        assert!(page.contains("1 file could not be read"), "{page}");
+        let page = render(&r, std::slice::from_ref(&unread));
+        assert!(
+            page.contains(
+                "1 file could not be read (see below): the summary and the counts are of the \
+                 other files only."
+            ),
+            "{page}"
+        );
+        // A bad line of a file read (named as it is) is no file not read.
+        let line = crate::error::Error::input(
+            "t.json",
+            crate::error::Place::LineColumn { line: 2, column: 1 },
+            "EOF",
+        );
+        let line = Unreadable::new(std::path::Path::new(&r.files[0].file), 0, &line).unwrap();
+        let both = render(&r, &[unread.clone(), line.clone()]);
+        assert!(
+            both.contains("1 file and 1 line of JSON Lines could not be read (see below)"),
+            "{both}"
+        );
+        let lines = render(&r, &[line.clone(), line]);
+        assert!(
+            lines.contains(
+                "2 lines of JSON Lines could not be read (see below): the summary and the \
+                 counts are of what was read only."
+            ),
+            "{lines}"
+        );
         let section = "<h2><code>&lt;b&gt;.json</code></h2><p class=\"error\">Not read: line 1, column 4: EOF</p>";
         let at = page.find(section).unwrap_or_else(|| panic!("{page}"));
         // Given before the file read, shown before it.

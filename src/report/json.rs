@@ -3,7 +3,8 @@
 //! [`crate::check::Report::write_json`] knows only the files read; a file skipped as bad input
 //! would leave no trace in the JSON, which then reads as a complete, clean report. Here each
 //! such file is a `files[]` entry of its own, `{"file", "error"}` with no tool counts, in the
-//! order the files were given. Without such files the output is `write_json`'s, byte for byte
+//! order the files were given; so is each JSON Lines line not read of a file whose other lines
+//! were, just before that file's entry (its error names the line). Without such files the output is `write_json`'s, byte for byte
 //! (a test holds the two together).
 
 use serde::Serialize;

@@ -133,16 +133,48 @@ impl Unreadable {
             let bytes = crate::json::read_capped(file, crate::input::LIMITS).ok()?;
             String::from_utf8(bytes).ok()
         };
-        Self::located(file, after, error, text)
+        let locator = std::cell::OnceCell::new();
+        Self::located(file, after, error, || {
+            locator
+                .get_or_init(|| text().map(sarif::Locator::new))
+                .as_ref()
+        })
     }
 
-    /// [`Unreadable::new`] with the file's text from `text` (called only when the error names
-    /// a pointer; `None` when the text cannot be had).
-    fn located(
+    /// The lines of JSON Lines `file` that could not be read while its other lines were
+    /// ([`crate::check::check_bytes_with`]), `after` files read before it, each placed as
+    /// [`Unreadable::new`] places a file's error, in `bytes` (the file as it was read: it is
+    /// not read again, and its lines are indexed once for all of them). An error that is no
+    /// bad input is left out (the readers give none).
+    pub fn lines(
+        file: &std::path::Path,
+        after: usize,
+        errors: &[crate::error::Error],
+        bytes: &[u8],
+    ) -> Vec<Self> {
+        let locator = std::cell::OnceCell::new();
+        let locator = || {
+            locator
+                .get_or_init(|| {
+                    std::str::from_utf8(bytes)
+                        .ok()
+                        .map(|t| sarif::Locator::new(t.to_string()))
+                })
+                .as_ref()
+        };
+        errors
+            .iter()
+            .filter_map(|e| Self::located(file, after, e, locator))
+            .collect()
+    }
+
+    /// [`Unreadable::new`] with the file's text indexed by `locator` (called only when the
+    /// error names a pointer; `None` when the text cannot be had).
+    fn located<'t>(
         file: &std::path::Path,
         after: usize,
         error: &crate::error::Error,
-        text: impl FnOnce() -> Option<String>,
+        locator: impl FnOnce() -> Option<&'t sarif::Locator>,
     ) -> Option<Self> {
         use crate::error::Place;
         let crate::error::Error::Input {
@@ -151,7 +183,6 @@ impl Unreadable {
         else {
             return None;
         };
-        let locator = || text().map(sarif::Locator::new);
         let (line, column) = match place {
             Place::LineColumn { line, column } => (Some(*line), Some(*column).filter(|&c| c > 0)),
             Place::Pointer(pointer) => locator()
@@ -244,8 +275,9 @@ mod tests {
         use crate::error::{Error, Place};
         let at = |place: Place, text: Option<&str>| {
             let e = Error::input("t.json", place, "not a tool");
-            let text = text.map(str::to_string);
-            let u = Unreadable::located(std::path::Path::new("t.json"), 0, &e, || text).unwrap();
+            let locator = text.map(|t| super::sarif::Locator::new(t.to_string()));
+            let u = Unreadable::located(std::path::Path::new("t.json"), 0, &e, || locator.as_ref())
+                .unwrap();
             (u.line, u.column)
         };
         let file = "{\"tools\": [\n  {\"name\": \"a\"},\n  {\"name\": \"é\"}, 7\n]}";

@@ -361,7 +361,7 @@ fn control_characters_from_input_are_escaped_in_output_for_people() {
         "tests/cli/check/control-chars.json",
     ]);
     assert!(
-        github.contains(r"at /properties/a\u{1b}[31m%0Ab/const"),
+        github.contains(r"at /properties/a\u{1b}[31m\nb/const"),
         "{github}"
     );
     // SARIF viewers show `message.text` (and logical locations) as text: escaped there too

@@ -217,6 +217,31 @@ fn the_counts_reach_the_log_and_the_step_summary() {
 /// A SARIF path in a folder that does not exist yet is written there (the redirect failed
 /// with status 1, read as findings: the step passed naming a file never written); one that
 /// cannot be written fails the step.
+/// A run with bad input still writes the summary, heading it as incomplete, with the counts
+/// of the files that were read (before: the step ended at the bad input with no summary).
+#[test]
+fn the_summary_says_a_run_with_bad_input_is_incomplete() {
+    let ws = workspace();
+    let summary = ws.path().join("summary.md");
+    let (status, _, stdout) = check(
+        ws.path(),
+        Inputs {
+            files: "tools/more/broken.json\nbad.json",
+            summary: summary.to_str().unwrap(),
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(status, 2, "{stdout}");
+    let page = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        page.starts_with(
+            "### toolwire check (exited 2: bad input or usage; the log says which)\n\n```text\n\
+             Findings per rule:\n  array-items-missing"
+        ),
+        "{page}"
+    );
+}
+
 #[test]
 fn the_sarif_file_is_written_or_the_step_fails() {
     let ws = workspace();

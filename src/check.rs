@@ -1589,6 +1589,12 @@ mod tests {
         assert_ne!(super::ROOT, "/");
     }
 
+    /// The built-in `portable` profile, compiled.
+    fn compiled_portable() -> crate::profile::CompiledProfile {
+        let profiles = crate::profile::embedded().unwrap();
+        crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap())
+    }
+
     /// A request-level error with every tool clean read as a clean run ("129 of 129 tools
     /// without errors"): the tools are now clean on their own and the request is counted.
     #[test]
@@ -1760,9 +1766,7 @@ mod tests {
             "\n"
         ));
         let b = set(r#"{"name":"other","parameters":{"type":"float","minimum":1}}"#);
-        let profiles = crate::profile::embedded().unwrap();
-        let portable =
-            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let portable = compiled_portable();
         let mut reused = super::Findings::default();
         super::check_set_into(&a, &portable, &mut reused);
         assert!(reused.len() >= 4, "{}", reused.len());
@@ -1785,9 +1789,7 @@ mod tests {
             "\n"
         );
         let file = std::path::Path::new("t.jsonl");
-        let profiles = crate::profile::embedded().unwrap();
-        let portable =
-            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let portable = compiled_portable();
         let (summary, streamed) = super::check_bytes(file, text.as_bytes(), &portable).unwrap();
         assert_eq!(summary.inexact_numbers.len(), 1);
         let set = crate::input::from_bytes(file, text.as_bytes()).unwrap();
@@ -2245,9 +2247,7 @@ mod tests {
             "\n"
         );
         let file = std::path::Path::new("t.jsonl");
-        let profiles = crate::profile::embedded().unwrap();
-        let portable =
-            crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let portable = compiled_portable();
         let strict = super::check_bytes(file, text.as_bytes(), &portable).unwrap_err();
         assert!(
             strict

@@ -460,9 +460,8 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 *unsent += 1;
             }
         }
-        let read: Vec<&std::path::Path> = sets.iter().map(|s| s.file.as_path()).collect();
-        for (file, (notes, _)) in read.iter().zip(&notes_of_files) {
-            say_notes(file, args.format, notes)?;
+        for (set, (notes, _)) in sets.iter().zip(&notes_of_files) {
+            say_notes(&set.file, args.format, notes)?;
         }
         if let Some(out) = &args.corpus_report {
             let md =

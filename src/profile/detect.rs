@@ -459,6 +459,12 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// Whether the tool being walked has an envelope (a name), so that its schema could be
+    /// left out; a bare schema cannot be.
+    pub fn named(&self) -> bool {
+        self.named
+    }
+
     /// How a finding about the current tool names tool `other` of the same request: `tool N`
     /// unless the caller gave a [`NameOther`].
     pub fn other_tool(&self, other: usize) -> String {

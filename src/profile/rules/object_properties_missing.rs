@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              map (at the root: a tool that takes no arguments).",
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
-    fix: "Declare the object's properties. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
+    fix: "Declare the object's properties: each key the model may send, with its schema. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too, keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
     repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); nested objects are left to their author",
     repairable,
     owns,
@@ -27,6 +27,11 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         _ => false,
     }
 }
+
+/// The fix of an object below the root, which is an argument (or part of one), never a tool
+/// without arguments.
+const NESTED_FIX: &str = "Declare the object's properties: each key the model may send, with \
+                          its schema.";
 
 fn owns(p: &Param) -> bool {
     keyed_in(
@@ -50,16 +55,28 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         return;
     }
     match n.properties {
-        None => cx.feature(
-            At::Node(n.frame),
-            if n.is_root() {
-                Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES)
+        None => {
+            // The rule's own fix speaks of tools without arguments too: below the root only
+            // its first sentence applies, and at the root what the profile's evidence says.
+            let (feat, fix) = if n.is_root() {
+                (
+                    Feat::RootShape(value::ROOT_OBJECT_WITHOUT_PROPERTIES),
+                    super::parameters_missing::no_arguments_fix(cx),
+                )
             } else {
-                Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES)
-            },
-            n.placement,
-            || "an object schema without `properties`".into(),
-        ),
+                (
+                    Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES),
+                    Some(NESTED_FIX.to_owned()),
+                )
+            };
+            cx.feature_with_fix(
+                At::Node(n.frame),
+                feat,
+                n.placement,
+                || "an object schema without `properties`".into(),
+                || fix,
+            )
+        }
         Some(serde_json::Value::Object(m)) if m.is_empty() => {
             let (feat, fix) = if n.is_root() {
                 (
@@ -67,7 +84,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     super::parameters_missing::no_form_fix(cx),
                 )
             } else {
-                (Feat::Structure(value::EMPTY_PROPERTIES), None)
+                (
+                    Feat::Structure(value::EMPTY_PROPERTIES),
+                    Some(NESTED_FIX.to_owned()),
+                )
             };
             cx.feature_with_fix(
                 At::Key(n.frame, "properties"),
@@ -141,6 +161,35 @@ mod tests {
                 json!({"type":"dict","properties":{"a":{"type":"dict"},"b":{"type":"Map","properties":{"c":{"type":"str"}}},"c":{"type":"dictionary"}}})
             ),
             pairs(&[("/properties/a", "structure: object-without-properties")])
+        );
+    }
+
+    /// Below the root an object is an argument, never a tool without arguments, and no fix
+    /// speaks of a profile the check is not under (trial K: `--target` named `portable`).
+    #[test]
+    fn fixes_speak_of_the_place_and_the_profile_checked() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let under = |name: &str, parameters: serde_json::Value| {
+            let profile = crate::profile::CompiledProfile::new(set.get(name).expect(name));
+            check_under(&profile, &parameters)
+                .into_iter()
+                .filter(|f| f.rule == "object-properties-missing")
+                .map(|f| (f.pointer.to_string(), f.fix.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let nested = json!({"type":"object","properties":{
+            "filter":{"type":"object"},"tags":{"type":"object","properties":{}}}});
+        let found = under("gemini/v1beta/parameters", nested);
+        assert_eq!(found.len(), 2, "{found:?}");
+        for (_, fix) in &found {
+            assert_eq!(fix, super::NESTED_FIX);
+        }
+        let root = under("gemini/v1beta/parameters", json!({"type":"object"}));
+        assert_eq!(root.len(), 1, "{root:?}");
+        assert!(!root[0].1.contains("portable"), "{root:?}");
+        assert!(
+            root[0].1.starts_with("Declare the object's properties"),
+            "{root:?}"
         );
     }
 }

@@ -7,7 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "The tool has no parameters (input) schema at all.",
     features: "`root-shape: parameters-absent`",
     example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
-    fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}. Where the profile rejects that too (no form of a tool without arguments is accepted by every target of `portable`), keep it and let `toolwire compile --target T` write the form each target takes.",
+    fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}. Where the profile rejects that too, keep it and let `toolwire compile --target T` write the form each target takes.",
     repair: "yes, unless the profile rejects an empty `properties` map at the root (`root-shape: no-arguments`) too",
     repairable,
     owns,
@@ -51,13 +51,43 @@ pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
         (!rejected.is_empty()).then(|| rejected.join(", "))
     };
     let absent = by(value::ROOT_ABSENT)?;
-    let empty = by(value::ROOT_NO_ARGUMENTS)?;
+    // A bare schema cannot be left out: the rule's own fix says what is left.
+    let empty = by(value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
     Some(format!(
         "No way of writing a tool without arguments passes this profile: {absent} rejects \
          leaving the schema out, {empty} an empty `properties` map. Keep \
          `{{\"type\":\"object\",\"properties\":{{}}}}`, check the tool under each target \
          (`check --target T`) and send what `toolwire compile --target T` writes (each \
          target's form)."
+    ))
+}
+
+/// The fix of a root object without `properties` (which repair writes as a tool without
+/// arguments) from what the profile's evidence says of the two ways of writing one: both
+/// rejected, [`no_form_fix`] after the advice to declare them; one rejected, the other named
+/// with who rejects the first; neither, `None` (the rule's own fix).
+pub(super) fn no_arguments_fix(cx: &Cx<'_, '_>) -> Option<String> {
+    let declare = "Declare the object's properties: each key the model may send, with its \
+                   schema.";
+    if let Some(both) = no_form_fix(cx) {
+        return Some(format!("{declare} {both}"));
+    }
+    let by = |shape| {
+        let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
+        (!rejected.is_empty()).then(|| rejected.join(", "))
+    };
+    if let Some(absent) = by(value::ROOT_ABSENT) {
+        return Some(format!(
+            "{declare} For a tool with no arguments, declare an empty argument object \
+             `{{\"type\":\"object\",\"properties\":{{}}}}` ({absent} rejects leaving the \
+             schema out)."
+        ));
+    }
+    // A bare schema cannot be left out: the rule's own fix says what is left.
+    let empty = by(value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
+    Some(format!(
+        "{declare} For a tool with no arguments, leave the schema out ({empty} rejects an \
+         empty `properties` map)."
     ))
 }
 

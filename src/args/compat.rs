@@ -13,6 +13,12 @@
 //!   (`"minimum": 0, "exclusiveMinimum": true` → `"exclusiveMinimum": 0`), unless `$schema`
 //!   declares draft-04, which the validator then reads natively.
 //!
+//! - Draft-04's `required: []` where `$schema` declares draft-04 (or -03): its meta-schema
+//!   asks for at least one name (draft-04 validation §5.4.3.1, `minItems: 1`), so the
+//!   validator refused to compile the schema and every call was bad input, while an empty
+//!   list requires nothing (what draft-06 and later say of it, and how `check` reads every
+//!   schema) and tool schemas carry it often. Left out of the copy: the same meaning.
+//!
 //! - A `type` spelled as no JSON Schema type but as one `toolwire repair` and `compile` read
 //!   ([`crate::profile::feature::type_meant_by`]: `str`, `dict`, `float`, `Integer`, Gemini's
 //!   proto `STRING`, ...; also inside a `type` list): written as the type it means, so that
@@ -84,6 +90,8 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             if !draft04 {
                 numeric_exclusive(node, "exclusiveMinimum", "minimum");
                 numeric_exclusive(node, "exclusiveMaximum", "maximum");
+            } else if empty_required(node) {
+                node.shift_remove("required");
             }
         }
     }
@@ -168,6 +176,13 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
                 || node.get("exclusiveMaximum").is_some_and(Value::is_boolean)))
+        || (draft04 && empty_required(node))
+}
+
+fn empty_required(node: &serde_json::Map<String, Value>) -> bool {
+    node.get("required")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
 }
 
 /// `$ref: ""`: the document itself (RFC 3986 §4.4, a same-document reference), as every
@@ -264,5 +279,28 @@ mod tests {
         let mut d4 = s.clone();
         d4["$schema"] = "http://json-schema.org/draft-04/schema#".into();
         assert_eq!(compiled_form(&d4), None);
+    }
+
+    /// Trial L: a draft-04 schema with `required: []` passed check, repair and compile, and
+    /// then every call was bad input (exit 2: "[] has less than 1 item").
+    #[test]
+    fn an_empty_required_under_draft_04_requires_nothing() {
+        let d4 = json!({"$schema":"http://json-schema.org/draft-04/schema#","type":"object",
+            "properties":{"n":{"type":"number","minimum":0,"exclusiveMinimum":true},
+                          "o":{"type":"object","properties":{},"required":[]}},
+            "required":[]});
+        let c = compiled_form(&d4).unwrap();
+        assert_eq!(c.get("required"), None);
+        assert_eq!(
+            c["properties"]["o"],
+            json!({"type":"object","properties":{}})
+        );
+        // The boolean bound is still the validator's to read under draft-04.
+        assert_eq!(c["properties"]["n"], d4["properties"]["n"]);
+        let schema = crate::args::ArgsSchema::new(&d4).expect("compiles");
+        assert!(schema.validator.is_valid(&json!({"n": 1})));
+        assert!(!schema.validator.is_valid(&json!({"n": 0})));
+        // Not draft-04: an empty list is valid JSON Schema, left as written.
+        assert_eq!(compiled_form(&json!({"type":"object","required":[]})), None);
     }
 }

@@ -100,6 +100,10 @@ pub enum Command {
     /// Print one rule's documentation (without an ID: every rule id with what it checks).
     Rule(rules::RuleArgs),
     /// Check tool definitions against a profile or a target.
+    ///
+    /// Exit 0: no finding; 1: findings (warnings too, unless `--errors-only`), or a request
+    /// with no tool a target takes; 2: bad input (each unreadable file is named, and the
+    /// other files are still checked and reported).
     Check(check::CheckArgs),
     /// Rewrite tool definitions so that a profile accepts them, reporting each change and loss.
     ///
@@ -134,6 +138,10 @@ pub enum Command {
     /// 0: valid; 1: problems (arguments that are not JSON too); 2: bad input.
     Args(args::ArgsArgs),
     /// Explain a provider's rejection of a request.
+    ///
+    /// Exit 0: a rule (or, for a strict structured-outputs requirement, which no rule covers,
+    /// its fix) was found for the error; 1: no template matched, or none named a rule or a
+    /// fix; 2: bad input.
     Explain(explain::ExplainArgs),
     /// Serve the offline target models over HTTP.
     Emulate(emulate::EmulateArgs),

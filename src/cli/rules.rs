@@ -321,12 +321,15 @@ fn cited(c: &crate::profile::Cited) -> String {
         crate::evidence::EvidenceKind::Probe => format!("run {}", c.source),
         _ => c.source.clone(),
     };
+    // An inferred verdict never reads as a stated one (the entry's note says how it is read).
+    let kind = if c.inferred {
+        format!("{} evidence (inferred, not stated)", c.kind.as_str())
+    } else {
+        format!("{} evidence", c.kind.as_str())
+    };
     match &c.via {
-        Some(from) => format!(
-            "{} evidence, {source}, inherited from {from}",
-            c.kind.as_str()
-        ),
-        None => format!("{} evidence, {source}", c.kind.as_str()),
+        Some(from) => format!("{kind}, {source}, inherited from {from}"),
+        None => format!("{kind}, {source}"),
     }
 }
 
@@ -376,6 +379,26 @@ fn portable_line(p: &crate::profile::Profile, rule: &Rule) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `toolwire rule` says of an inferred verdict that it is inferred, and of a stated one
+    /// nothing more than its kind.
+    #[test]
+    fn an_inferred_citation_says_so() {
+        let mut c = crate::profile::Cited {
+            kind: crate::evidence::EvidenceKind::Secondary,
+            date: "2026-12-02".into(),
+            source: "https://example.org/a".into(),
+            via: None,
+            read: true,
+            inferred: true,
+        };
+        assert_eq!(
+            cited(&c),
+            "secondary evidence (inferred, not stated), https://example.org/a"
+        );
+        c.inferred = false;
+        assert_eq!(cited(&c), "secondary evidence, https://example.org/a");
+    }
 
     /// A generated file that is not there was called stale.
     #[test]

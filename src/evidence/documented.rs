@@ -44,6 +44,10 @@ pub struct Entry {
     /// Required when the date is partial or empty: what the source says about its date.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub date_note: String,
+    /// `date` is the day the source was read, not a day it gives for what it says (a page
+    /// read today says nothing of when it began to say it): shown as `read <date>`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub date_read: bool,
     /// Page title (doc) or short title (report).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
@@ -115,6 +119,10 @@ pub struct CellMap {
     pub stage: Option<Stage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The verdict is inferred from the words, not stated by them (`note` says how): shown
+    /// as `inferred` wherever the evidence is cited.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
 }
 
 /// A documented statement evaluated against every case it covers.
@@ -128,6 +136,10 @@ pub struct RuleMap {
     pub date: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
+    /// The verdicts the statement gives are inferred from the words, not stated by them (the
+    /// entry's `notes` say how): shown as `inferred` wherever the evidence is cited.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
 }
 
 /// What a documented statement says.
@@ -424,6 +436,13 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
             "a partial or empty date needs a date_note".into(),
         );
     }
+    // An undated entry has no day to call the day it was read.
+    if e.date_read && e.date.is_empty() {
+        return bad(
+            "/date_read".into(),
+            "`date_read` says the date is the day the source was read, and there is no date".into(),
+        );
+    }
     if let Some(tool) = &e.tool
         && !tool.is_object()
     {
@@ -579,6 +598,8 @@ fn item(
     stage: Option<Stage>,
     note: String,
 ) -> EvidenceItem {
+    // A cell dated apart from its entry carries the date its source gives that cell.
+    let read = e.date_read && date.is_none();
     let date = date.cloned().unwrap_or_else(|| e.date.clone());
     let quote = quote
         .cloned()
@@ -607,6 +628,8 @@ fn item(
         parsed_only: false,
         via: None,
         whole_tool: false,
+        inferred: false,
+        read,
     }
 }
 
@@ -669,17 +692,19 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                             Some(n) => format!("{}: {n}", e.id),
                             None => e.id.clone(),
                         };
+                        let mut item = item(
+                            e,
+                            cell.verdict,
+                            cell.date.as_ref(),
+                            cell.quote.as_ref(),
+                            cell.stage,
+                            note,
+                        );
+                        item.inferred = cell.inferred;
                         out.documented.push(Documented {
                             case: case.id.clone(),
                             target: target.clone(),
-                            item: item(
-                                e,
-                                cell.verdict,
-                                cell.date.as_ref(),
-                                cell.quote.as_ref(),
-                                cell.stage,
-                                note,
-                            ),
+                            item,
                         });
                     }
                 }
@@ -694,17 +719,19 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                     continue;
                 };
                 for target in &rule.targets {
+                    let mut item = item(
+                        e,
+                        verdict,
+                        rule.date.as_ref(),
+                        rule.quote.as_ref(),
+                        None,
+                        format!("{}: {why}", e.id),
+                    );
+                    item.inferred = rule.inferred;
                     out.documented.push(Documented {
                         case: case.id.clone(),
                         target: target.clone(),
-                        item: item(
-                            e,
-                            verdict,
-                            rule.date.as_ref(),
-                            rule.quote.as_ref(),
-                            None,
-                            format!("{}: {why}", e.id),
-                        ),
+                        item,
                     });
                 }
             }
@@ -1742,6 +1769,46 @@ mod whole_tool_tests {
             .into_iter()
             .map(|d| (d.case, d.item.note.unwrap_or_default()))
             .collect()
+    }
+
+    /// A cell or statement the entry says is inferred gives items marked so, and a read
+    /// date marks every item dated by the entry, not a cell dated apart (that date is the
+    /// source's own); nothing else is marked.
+    #[test]
+    fn inferred_mappings_and_read_dates_reach_their_items() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "- id: s1\n  kind: secondary\n  url: https://example.com/1\n  date: '2026-12-02'\n  \
+             date_read: true\n  notes: n\n  cells:\n  - targets: [xai/chat]\n    \
+             features: ['keyword-allowed: const']\n    verdict: rejected\n    inferred: true\n  \
+             - targets: [xai/chat]\n    features: ['keyword-allowed: enum (strings)']\n    \
+             verdict: accepted\n  - targets: [xai/chat]\n    features: ['name-chars: uppercase']\n    \
+             verdict: accepted\n    date: '2025-01-02'\n  rules:\n  - targets: [openai/chat]\n    \
+             name-pattern: '^[a-z]+$'\n    inferred: true\n";
+        std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let docs = Documents::load(dir.path()).unwrap();
+        let marks: Vec<(String, String, bool, bool)> = resolve(&docs, &catalog())
+            .documented
+            .into_iter()
+            .map(|d| (d.case, d.target, d.item.inferred, d.item.read))
+            .collect();
+        let row = |case: &str, target: &str, inferred, read| {
+            (case.to_string(), target.to_string(), inferred, read)
+        };
+        assert_eq!(
+            marks,
+            [
+                row("keywords/const-nested", "xai/chat", true, true),
+                row("keywords/enum-nested", "xai/chat", false, true),
+                row("names/uppercase", "xai/chat", false, false),
+                row("names/uppercase", "openai/chat", true, true),
+            ]
+        );
+        // An undated entry has no day it was read.
+        let undated = "- id: s1\n  kind: doc\n  url: https://example.com/1\n  date: ''\n  \
+             date_note: not shown\n  date_read: true\n  unmapped: x\n";
+        std::fs::write(dir.path().join("a.yaml"), undated).unwrap();
+        let err = Documents::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("at /0/date_read: s1: `date_read`"), "{err}");
     }
 
     #[test]

@@ -74,6 +74,15 @@ pub struct EvidenceItem {
     /// never overturns a rejection of the same day.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_tool: bool,
+    /// Documented: the verdict is inferred from the source's words, not stated by them (a
+    /// list of what is supported read as refusing what it leaves out; the item's note says
+    /// how), so that no reader takes it for a statement.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
+    /// Documented: the date is the day the source was read, not a day the source gives for
+    /// what it says, so it is shown as `read <date>`, never as the fact's own date.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read: bool,
 }
 
 #[cfg(test)]
@@ -101,6 +110,8 @@ impl EvidenceItem {
             parsed_only: false,
             via: None,
             whole_tool: false,
+            inferred: false,
+            read: false,
         }
     }
 }
@@ -506,6 +517,8 @@ impl History {
             parsed_only,
             via: None,
             whole_tool: false,
+            inferred: false,
+            read: false,
         });
     }
 
@@ -614,7 +627,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md). \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md) · `, inferred` after the date: the verdict is inferred from the source's words, not stated by them (a list of what is supported read as refusing what it leaves out; the entry's note in reports/documented/ says how) · `read` before a date: the day the source was read, not a date the source gives for what it says. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the provider's own documentation; `report` = public bug report; `secondary` = a third party's reading of the provider, such as a client library's) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, any other to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case).\n"
@@ -743,6 +756,8 @@ fn cited(it: &EvidenceItem) -> crate::profile::Cited {
         date: it.last_seen.clone(),
         source: source.to_string(),
         via: it.via.clone(),
+        read: it.read,
+        inferred: it.inferred,
     }
 }
 
@@ -976,6 +991,63 @@ mod tests {
         let plain = doc(EvidenceKind::Report, "2026-02-01", Verdict::Accepted);
         let md = to_markdown(&build(&catalog(), &targets(), &[], &[plain]));
         assert!(!md.contains("][1] in a tool"), "{md}");
+    }
+
+    /// A verdict inferred from a source's words is marked so in its cell, where it would
+    /// otherwise read as a stated one, and a date that is only the day the source was read
+    /// says so; a stated verdict with the source's own date carries neither mark.
+    #[test]
+    fn an_inferred_rejection_and_a_read_date_are_marked_in_the_table() {
+        let mut d = doc(EvidenceKind::Secondary, "2026-12-02", Verdict::Rejected);
+        d.item.inferred = true;
+        d.item.read = true;
+        let m = build(&catalog(), &targets(), &[], &[d]);
+        let md = to_markdown(&m);
+        assert!(
+            md.contains("✗ [secondary read 2026-12-02, inferred][1]"),
+            "{md}"
+        );
+        // matrix.json carries both flags on the item.
+        let json = serde_json::to_value(&m).unwrap();
+        let item = &json["cells"][0]["evidence"][0];
+        assert_eq!(
+            (&item["inferred"], &item["read"]),
+            (&true.into(), &true.into())
+        );
+
+        let stated = doc(EvidenceKind::Secondary, "2026-12-02", Verdict::Rejected);
+        let m = build(&catalog(), &targets(), &[], &[stated]);
+        let md = to_markdown(&m);
+        assert!(md.contains("✗ [secondary 2026-12-02][1]"), "{md}");
+        assert!(!md.contains("2026-12-02, inferred"), "{md}");
+        assert!(!md.contains("read 2026-12-02"), "{md}");
+        let json = serde_json::to_value(&m).unwrap();
+        let item = &json["cells"][0]["evidence"][0];
+        assert!(
+            item.get("inferred").is_none() && item.get("read").is_none(),
+            "{item}"
+        );
+    }
+
+    /// The item an inheriting target copies keeps its marks: an inferred rejection is no
+    /// less inferred "via" another target.
+    #[test]
+    fn an_inherited_inferred_rejection_stays_inferred() {
+        let mut d = doc(EvidenceKind::Secondary, "2026-12-02", Verdict::Rejected);
+        d.item.inferred = true;
+        let targets = vec!["openai/chat".to_string(), "openai/chat-strict".to_string()];
+        let m = build(&catalog(), &targets, &[], &[d]);
+        let cell = m.cell(C, "openai/chat-strict").unwrap();
+        let item = cell.deciding_item().unwrap();
+        assert!(
+            item.inferred && item.via.as_deref() == Some("openai/chat"),
+            "{item:?}"
+        );
+        assert!(
+            to_markdown(&m).contains("✗ [secondary 2026-12-02, inferred, via openai/chat]"),
+            "{}",
+            to_markdown(&m)
+        );
     }
 
     /// An acceptance derived from a whole tool is inferred, not stated: a rejection of the

@@ -622,6 +622,8 @@ mod tests {
             date: "2026-02-02".into(),
             source: "https://example.com".into(),
             via: Some("openai/chat".into()),
+            read: false,
+            inferred: false,
         };
         let e = TargetEvidence {
             target: "openai/chat-strict".into(),
@@ -653,12 +655,16 @@ mod tests {
                         date: String::new(),
                         source: "https://example.com".into(),
                         via: None,
+                        read: false,
+                        inferred: false,
                     },
                     since: Cited {
                         kind: EvidenceKind::Report,
                         date: String::new(),
                         source: "https://example.com".into(),
                         via: None,
+                        read: false,
+                        inferred: false,
                     },
                 }]
             } else {

@@ -328,6 +328,8 @@ fn cite(item: &EvidenceItem, end: Sighting) -> Cited {
         date: date.clone(),
         source: source.to_string(),
         via: item.via.clone(),
+        read: item.read,
+        inferred: item.inferred,
     }
 }
 

@@ -281,22 +281,39 @@ pub struct Cited {
     /// evidence about the cited one. `None` for the cited target's own evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// `date` is the day the source was read, not one it gives for what it says
+    /// ([`crate::evidence::matrix::EvidenceItem::read`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read: bool,
+    /// The verdict is inferred from the source's words, not stated by them
+    /// ([`crate::evidence::matrix::EvidenceItem::inferred`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
 }
 
 impl Cited {
-    /// The date as shown to readers: `undated` when there is none.
-    pub fn date_text(&self) -> &str {
+    /// The date as shown to readers: `undated` when there is none, `read 2026-12-02` when it
+    /// is the day the source was read (a reader would otherwise take it for the day the
+    /// provider said so).
+    pub fn date_text(&self) -> String {
         if self.date.is_empty() {
-            "undated"
+            "undated".into()
+        } else if self.read {
+            format!("read {}", self.date)
         } else {
-            &self.date
+            self.date.clone()
         }
     }
 
-    /// Kind and date as every citation shows them, `report 2025-04-24`, and for another
-    /// target's inherited evidence the target it is from: `report 2025-04-24, via openai/chat`.
+    /// Kind and date as every citation shows them, `report 2025-04-24`; a verdict inferred
+    /// from the words, not stated by them, says so (`secondary read 2026-12-02, inferred`),
+    /// and another target's inherited evidence names the target it is from: `report
+    /// 2025-04-24, via openai/chat`.
     pub fn label(&self) -> String {
         let mut label = format!("{} {}", self.kind.as_str(), self.date_text());
+        if self.inferred {
+            label.push_str(", inferred");
+        }
         if let Some(from) = &self.via {
             label.push_str(", via ");
             label.push_str(from);

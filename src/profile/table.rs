@@ -207,7 +207,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (the provider's own documentation, read on the date given), `report` (a public bug report, dated as reported), `secondary` (a third party's published reading of the provider, such as a client library's, read on the date given: its words, not the provider's). Only `probe` evidence is ever called observed. Each piece of evidence is shown with its own kind, date and link: first the newest, which decides the verdict (as in MATRIX.md and `check`), then, when an older piece is where the verdict dates from, `since` that one. A feature with no evidence at its own placement (a keyword in an `anyOf` branch, say) is judged by the same feature at the nearest placement that has some (nested, root, items, anyOf branch; `derive.rs`), so a row may cite a case of another placement while MATRIX.md, which shows each case's own cells, has none there.\n"
+        "A rule finds a *feature* (a case parameter such as `keyword-allowed: const` or `depth-limit: 11`) in a tool; the profile, derived from the evidence alone, says whether that feature may be sent. A feature is **allowed** only when every target of the profile has accepting evidence; **rejected** when any target has rejecting evidence (a `check` *error*); **unknown** when no target rejects it but some target has no evidence (a `check` *warning*: no evidence counts as not accepted). Evidence kinds: `probe` (observed by toolwire, links to the run log), `doc` (the provider's own documentation), `report` (a public bug report, dated as reported), `secondary` (a third party's published reading of the provider, such as a client library's: its words, not the provider's). A date written `read 2026-12-02` is the day the source was read, not a date it gives for what it says; `, inferred` after it says the verdict is inferred from the source's words, not stated by them (the entry's note in reports/documented/ says how). Only `probe` evidence is ever called observed. Each piece of evidence is shown with its own kind, date and link: first the newest, which decides the verdict (as in MATRIX.md and `check`), then, when an older piece is where the verdict dates from, `since` that one. A feature with no evidence at its own placement (a keyword in an `anyOf` branch, say) is judged by the same feature at the nearest placement that has some (nested, root, items, anyOf branch; `derive.rs`), so a row may cite a case of another placement while MATRIX.md, which shows each case's own cells, has none there.\n"
     );
     if let Some(p) = portable {
         let _ = writeln!(
@@ -433,5 +433,43 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
                 rows
             )
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cited(date: &str, read: bool, inferred: bool) -> Cited {
+        Cited {
+            kind: EvidenceKind::Secondary,
+            date: date.into(),
+            source: format!("https://example.org/{date}"),
+            via: None,
+            read,
+            inferred,
+        }
+    }
+
+    /// RULES.md's evidence (the newest, then `since`) says of each item whether its date is
+    /// the day the source was read and whether its verdict is inferred, each of its own item;
+    /// a stated item with its own date carries neither mark.
+    #[test]
+    fn read_dates_and_inferred_verdicts_are_marked_per_item() {
+        let e = TargetEvidence {
+            target: "openai/chat-strict".into(),
+            case: "formats/byte-nested".into(),
+            latest: cited("2026-12-03", true, true),
+            since: cited("2026-05-06", false, false),
+        };
+        assert_eq!(
+            evidence_links(&e),
+            "[secondary read 2026-12-03, inferred](https://example.org/2026-12-03), \
+             since [secondary 2026-05-06](https://example.org/2026-05-06)"
+        );
+        assert_eq!(e.latest.date_text(), "read 2026-12-03");
+        assert_eq!(e.since.date_text(), "2026-05-06");
+        // An undated item has no day it was read.
+        assert_eq!(cited("", true, false).date_text(), "undated");
     }
 }

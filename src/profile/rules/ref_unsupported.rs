@@ -683,6 +683,8 @@ mod tests {
                         date: date.into(),
                         source: "run".into(),
                         via: None,
+                        read: false,
+                        inferred: false,
                     };
                     FeatureEntry {
                         parameter: parameter.into(),

@@ -529,6 +529,7 @@ pub fn check_bytes_with(
         detected: Some(read.format),
         strict,
         unformed,
+        unreadable_lines: read.unreadable_lines,
         empty_lines: read.empty_lines,
         duplicate_keys: read.duplicate_keys,
         inexact_numbers: read.inexact_numbers,
@@ -764,6 +765,11 @@ pub struct FileSummary {
     /// [`strict_note`] has anything to say.
     #[serde(skip)]
     pub unformed: usize,
+    /// JSON Lines lines that could not be read while the file's other lines were
+    /// ([`crate::input::Read::unreadable_lines`]): a file with any is only partly checked,
+    /// which its count of tools alone does not say.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unreadable_lines: usize,
     /// JSON Lines lines that hold no tool ([`crate::input::ToolSet::empty_lines`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub empty_lines: Vec<usize>,
@@ -891,6 +897,7 @@ impl Report {
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
                 unformed: unformed_tools(&profile.name, &set.tools),
+                unreadable_lines: 0,
                 empty_lines: set.empty_lines.clone(),
                 duplicate_keys: set.duplicate_keys.clone(),
                 inexact_numbers: set.inexact_numbers.clone(),
@@ -1140,6 +1147,16 @@ impl Report {
                     1 => "1 request would send".to_string(),
                     n => format!("{n} requests would send"),
                 }
+            ));
+        }
+        let unreadable: usize = self.files.iter().map(|f| f.unreadable_lines).sum();
+        if unreadable > 0 {
+            // Past the first lines, standard error gives only their number: this is where
+            // every format that shows the summary says how much went unchecked.
+            out.push_str(&format!(
+                "; {} of JSON Lines could not be read and {} skipped",
+                count(unreadable, "line"),
+                if unreadable == 1 { "was" } else { "were" }
             ));
         }
         if !self.ignored.is_empty() {
@@ -1628,6 +1645,7 @@ mod tests {
                 detected: None,
                 strict: 0,
                 unformed: 0,
+                unreadable_lines: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
@@ -1665,6 +1683,14 @@ mod tests {
         assert_eq!(
             report(Vec::new(), false).summary(),
             "0 findings (0 errors, 0 warnings); 3 of 3 tools clean under `p` (t)"
+        );
+        // JSON Lines lines skipped as unreadable: every one counted, past those shown too.
+        let mut partly = report(Vec::new(), false);
+        partly.files[0].unreadable_lines = 102;
+        assert_eq!(
+            partly.summary(),
+            "0 findings (0 errors, 0 warnings); 3 of 3 tools clean under `p` (t); 102 lines of \
+             JSON Lines could not be read and were skipped"
         );
     }
 
@@ -2037,6 +2063,7 @@ mod tests {
                 detected: None,
                 strict: 0,
                 unformed: 0,
+                unreadable_lines: 0,
                 empty_lines: Vec::new(),
                 duplicate_keys: Vec::new(),
                 inexact_numbers: Vec::new(),
@@ -2198,6 +2225,7 @@ mod tests {
             detected: None,
             strict,
             unformed,
+            unreadable_lines: 0,
             empty_lines: Vec::new(),
             duplicate_keys: Vec::new(),
             inexact_numbers: Vec::new(),

@@ -344,12 +344,24 @@ pub fn refuse_inexact_schemas(
 /// one JSON document but its first line is.
 pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
     let text = json::check_utf8(file, bytes)?;
-    let by_name = file
-        .extension()
-        .is_some_and(|e| e == "jsonl" || e == "ndjson");
-    if by_name {
+    if named_json_lines(file) {
         return json_lines(file, text);
     }
+    match one_document(file, text)? {
+        Some(set) => Ok(set),
+        None => json_lines(file, text),
+    }
+}
+
+/// Whether `file` is named as JSON Lines (`.jsonl`, `.ndjson`).
+fn named_json_lines(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e == "jsonl" || e == "ndjson")
+}
+
+/// `text` read as one JSON document; `None` when it is not one but looks like JSON Lines
+/// ([`looks_like_json_lines`]), else the document's error.
+fn one_document(file: &Path, text: &str) -> Result<Option<ToolSet>> {
     match json::parse_str_counting(file, text, LIMITS, 0) {
         Ok((value, twice)) => {
             let mut set = read_value(file, value)?;
@@ -359,15 +371,10 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
             if json::duplicates::Counting::take_floats() {
                 set.inexact_numbers = json::InexactNumberAt::all_in(text, None);
             }
-            Ok(set)
+            Ok(Some(set))
         }
-        Err(e) => {
-            if looks_like_json_lines(file, text) {
-                json_lines(file, text)
-            } else {
-                Err(e)
-            }
-        }
+        Err(_) if looks_like_json_lines(file, text) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -422,6 +429,12 @@ struct BadLines {
     shown: Vec<Error>,
     /// How many more lines could not be read.
     more: usize,
+    /// Whether a bad line is passed over only once an earlier line held a tool: so for a
+    /// file recognised as JSON Lines by its content alone, whose first line being JSON says
+    /// little (a JSON log, one object and then YAML). Until a tool is read, the file is as
+    /// likely not JSON Lines at all, and its first bad line is the file's error, as when
+    /// read strictly, rather than one of hundreds.
+    after_a_tool: bool,
 }
 
 impl BadLines {
@@ -456,6 +469,9 @@ pub struct Read {
     pub duplicate_keys: Vec<DuplicateKey>,
     /// Numbers read as another value, as [`ToolSet::inexact_numbers`].
     pub inexact_numbers: Vec<json::InexactNumberAt>,
+    /// For JSON Lines read leniently, how many lines could not be read: every one, not only
+    /// the [`BAD_LINES_SHOWN`] handed over one by one.
+    pub unreadable_lines: usize,
 }
 
 /// Reads JSON Lines, handing each line's tools (one request) to `each` as soon as the line is
@@ -468,7 +484,8 @@ pub struct Read {
 ///
 /// With `bad` (check's reading), a line that is not JSON or no known shape is recorded there
 /// and skipped, as if it held no tool but without being listed among the empty lines; a
-/// line past the nesting cap ([`past_a_cap`]) is still an error for the whole file. Without
+/// line past the nesting cap ([`past_a_cap`]) is still an error for the whole file, and so
+/// is a bad line before any line held a tool under [`BadLines::after_a_tool`]. Without
 /// it, the first such line is the error.
 fn json_lines_each(
     file: &Path,
@@ -483,6 +500,7 @@ fn json_lines_each(
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut next_index = 0;
+    let mut read_a_tool = false;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -515,7 +533,7 @@ fn json_lines_each(
         let (format, twice, floats) = match read {
             Ok(read) => read,
             Err(e) => match bad.as_deref_mut() {
-                Some(bad) if !past_a_cap(&e) => {
+                Some(bad) if !past_a_cap(&e) && (read_a_tool || !bad.after_a_tool) => {
                     // The tools read before the problem in the line are not a request.
                     tools.clear();
                     builtins.clear();
@@ -545,6 +563,7 @@ fn json_lines_each(
             each(&mut tools, &mut builtins);
             tools.clear();
             builtins.clear();
+            read_a_tool = true;
         } else {
             empty.push(number);
         }
@@ -564,15 +583,18 @@ fn json_lines_each(
 /// formats, as [`ToolSet::line_formats`]) and the number of tools. A file that holds no tool
 /// at all, function or built-in, is an error ([`no_tools`]), as it is for [`require_tools`].
 ///
-/// A file named `.jsonl` or `.ndjson` is read line by line, and a line that is not JSON or
-/// not a known shape does not stop it: the other lines' tools are still handed to `each`,
-/// and once the file is read each such line's error ([`Error::Input`] at its line and column
-/// or pointer) goes to `bad_line`, in line order, the first [`BAD_LINES_SHOWN`] of them,
-/// then one at [`Place::File`] saying how many more there were. A bad line must not hide
-/// what the others hold (`check` reports both). Still errors for the whole file, with
-/// nothing handed to `bad_line`: bytes that are not UTF-8, a line nested past the cap, and a
-/// file where no line holds a tool while some line is bad (its first bad line's error, as
-/// if it were read strictly). Any other file is one document, whose error is the file's.
+/// JSON Lines is read line by line, and a line that is not JSON or not a known shape does
+/// not stop it: the other lines' tools are still handed to `each`, and once the file is read
+/// each such line's error ([`Error::Input`] at its line and column or pointer) goes to
+/// `bad_line`, in line order, the first [`BAD_LINES_SHOWN`] of them, then one at
+/// [`Place::File`] saying how many more there were. A bad line must not hide what the others
+/// hold (`check` reports both). That holds from the first line for a file named `.jsonl` or
+/// `.ndjson`; a file recognised as JSON Lines by its content (standard input too) is read so
+/// only once a line has held a tool ([`BadLines::after_a_tool`]). Still errors for the whole
+/// file, with nothing handed to `bad_line`: bytes that are not UTF-8, a line nested past the
+/// cap, a bad line of a file recognised by content before any line held a tool, and a file
+/// where no line holds a tool while some line is bad (its first bad line's error, as if it
+/// were read strictly). Any other file is one document, whose error is the file's.
 pub fn for_each_request(
     file: &Path,
     bytes: &[u8],
@@ -580,59 +602,62 @@ pub fn for_each_request(
     bad_line: &mut dyn FnMut(Error),
 ) -> Result<Read> {
     let text = json::check_utf8(file, bytes)?;
-    let by_name = file
-        .extension()
-        .is_some_and(|e| e == "jsonl" || e == "ndjson");
-    let mut count = 0;
-    if by_name {
-        let mut builtins_seen = false;
-        let mut bad = BadLines::default();
-        let inner = json_lines_each(file, text, Some(&mut bad), &mut |tools, builtins| {
-            count += tools.len();
-            builtins_seen |= !builtins.is_empty();
-            each(tools, builtins);
-        })?;
-        if count == 0 && !builtins_seen {
-            return Err(bad
-                .shown
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| no_tools(file)));
-        }
-        for e in bad.shown {
-            bad_line(e);
-        }
-        if bad.more > 0 {
-            let lines = if bad.more == 1 { "line" } else { "lines" };
-            bad_line(Error::input(
-                file,
-                Place::File,
-                format!(
-                    "{} more {lines} could not be read (only the first {BAD_LINES_SHOWN} are \
-                     reported)",
-                    bad.more
-                ),
-            ));
-        }
+    let by_name = named_json_lines(file);
+    if !by_name && let Some(set) = one_document(file, text)? {
+        require_tools(&set)?;
+        each(&set.tools, &set.builtins);
         return Ok(Read {
-            format: Format::JsonLines,
-            line_formats: inner.formats,
-            tools: count,
-            empty_lines: inner.empty,
-            duplicate_keys: inner.duplicate_keys,
-            inexact_numbers: inner.inexact_numbers,
+            format: set.format,
+            line_formats: set.line_formats,
+            tools: set.tools.len(),
+            empty_lines: set.empty_lines,
+            duplicate_keys: set.duplicate_keys,
+            inexact_numbers: set.inexact_numbers,
+            unreadable_lines: 0,
         });
     }
-    let set = from_bytes(file, bytes)?;
-    require_tools(&set)?;
-    each(&set.tools, &set.builtins);
+    let mut count = 0;
+    let mut builtins_seen = false;
+    let mut bad = BadLines {
+        after_a_tool: !by_name,
+        ..BadLines::default()
+    };
+    let inner = json_lines_each(file, text, Some(&mut bad), &mut |tools, builtins| {
+        count += tools.len();
+        builtins_seen |= !builtins.is_empty();
+        each(tools, builtins);
+    })?;
+    if count == 0 && !builtins_seen {
+        return Err(bad
+            .shown
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| no_tools(file)));
+    }
+    let unreadable_lines = bad.shown.len() + bad.more;
+    for e in bad.shown {
+        bad_line(e);
+    }
+    if bad.more > 0 {
+        let lines = if bad.more == 1 { "line" } else { "lines" };
+        bad_line(Error::input(
+            file,
+            Place::File,
+            format!(
+                "{} more {lines} could not be read (only the first {BAD_LINES_SHOWN} are \
+                 reported)",
+                bad.more
+            ),
+        ));
+    }
     Ok(Read {
-        format: set.format,
-        line_formats: set.line_formats,
-        tools: set.tools.len(),
-        empty_lines: set.empty_lines,
-        duplicate_keys: set.duplicate_keys,
-        inexact_numbers: set.inexact_numbers,
+        format: Format::JsonLines,
+        line_formats: inner.formats,
+        tools: count,
+        empty_lines: inner.empty,
+        duplicate_keys: inner.duplicate_keys,
+        inexact_numbers: inner.inexact_numbers,
+        unreadable_lines,
     })
 }
 
@@ -2078,13 +2103,88 @@ mod tests {
         // Past the bound, one error says how many more.
         let many = format!("{}\n{}", tool("a"), "x\n".repeat(BAD_LINES_SHOWN + 2));
         let (read, _, bad) = lenient(&many);
-        assert_eq!(read.unwrap().tools, 1);
+        let read = read.unwrap();
+        assert_eq!(
+            (read.tools, read.unreadable_lines),
+            (1, BAD_LINES_SHOWN + 2)
+        );
         assert_eq!(bad.len(), BAD_LINES_SHOWN + 1);
         assert_eq!(
             bad[BAD_LINES_SHOWN],
             "t.jsonl: (whole file): 2 more lines could not be read (only the first 100 are \
              reported)"
         );
+    }
+
+    /// A file recognised as JSON Lines by its content (standard input, a `.txt`) stopped at
+    /// its first bad line, so the other lines' tools were never checked, while the same file
+    /// named `.jsonl` had them checked. Its content is trusted only once a line held a tool:
+    /// a JSON log or YAML is refused at its first bad line, not reported line by line.
+    #[test]
+    fn json_lines_known_by_content_are_read_leniently_once_a_line_held_a_tool() {
+        let tool =
+            |name: &str| format!("{{\"name\":\"{name}\",\"parameters\":{{\"type\":\"object\"}}}}");
+        let read_as = |file: &str, text: &str| {
+            let mut names = Vec::new();
+            let mut bad = Vec::new();
+            let read = for_each_request(
+                Path::new(file),
+                text.as_bytes(),
+                &mut |tools, _| names.extend(tools.iter().map(|t| t.name.clone())),
+                &mut |e| bad.push(e.to_string()),
+            );
+            (read.map_err(|e| e.to_string()), names, bad)
+        };
+        let text = format!("{}\nnot json\n\n{}\n", tool("a"), tool("b"));
+        for file in ["-", "t.txt", "t.json"] {
+            let (read, names, bad) = read_as(file, &text);
+            let read = read.unwrap();
+            assert_eq!(read.format, Format::JsonLines);
+            assert_eq!((read.tools, read.unreadable_lines), (2, 1), "{file}");
+            assert_eq!(names, [Some("a".into()), Some("b".into())]);
+            assert_eq!(bad.len(), 1);
+            assert!(
+                bad[0].ends_with(
+                    ": line 2, column 2: expected `true`, `false` or `null` \
+                 (a bare word is not JSON: strings are quoted)"
+                ),
+                "{}",
+                bad[0]
+            );
+        }
+        // A JSON log: its first line is JSON, but no line is a tool.
+        let log = "{\"level\":\"info\",\"msg\":\"up\"}\n{\"level\":\"warn\"}\nplain\n".repeat(3);
+        let (read, names, bad) = read_as("app.log", &log);
+        let e = read.unwrap_err();
+        assert!(
+            e.starts_with("app.log: line 1: unknown shape (keys: level, msg)"),
+            "{e}"
+        );
+        assert!(names.is_empty() && bad.is_empty());
+        // YAML is no JSON Lines at all: one error, at its first line and column.
+        let yaml = "name: a\nparameters:\n  type: object\n";
+        let (read, _, bad) = read_as("t.yaml", yaml);
+        let e = read.unwrap_err();
+        assert!(e.starts_with("t.yaml: line 1, column 2: expected"), "{e}");
+        assert!(e.contains("YAML is not taken here"), "{e}");
+        assert!(bad.is_empty());
+        // Before any tool, a bad line is the file's error; named `.jsonl`, it is passed over.
+        let late = format!("{{\"tools\":[]}}\nnot json\n{}\n", tool("a"));
+        let (read, _, bad) = read_as("-", &late);
+        let e = read.unwrap_err();
+        assert!(
+            e.starts_with("standard input: line 2, column 2: expected"),
+            "{e}"
+        );
+        assert!(bad.is_empty());
+        let (read, _, bad) = read_as("t.jsonl", &late);
+        assert_eq!(read.unwrap().unreadable_lines, 1);
+        assert_eq!(bad.len(), 1);
+        // One document is read whole, its error the file's, as before.
+        let (read, _, bad) = read_as("-", "[{\"name\": 7}]");
+        let e = read.unwrap_err();
+        assert!(e.starts_with("standard input: at /0: unknown shape"), "{e}");
+        assert!(bad.is_empty());
     }
 
     #[test]

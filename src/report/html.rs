@@ -105,16 +105,17 @@ fn reading_notes(file: &crate::check::FileSummary) -> Markup {
 }
 
 /// What the top of the page says of `unread`: the files not read, and the JSON Lines lines
-/// not read of files whose other lines were (those files are among `report`'s), which the
-/// summary leaves out as well.
+/// not read of files whose other lines were (those files are among `report`'s), counted
+/// from the files' [`crate::check::FileSummary::unreadable_lines`]: past the first lines,
+/// `unread` holds one entry for all the others.
 fn unread_summary(report: &Report, unread: &[Unreadable]) -> String {
     let read: std::collections::HashSet<&str> =
         report.files.iter().map(|f| f.file.as_str()).collect();
-    let lines = unread
+    let files = unread
         .iter()
-        .filter(|u| read.contains(u.file.as_str()))
+        .filter(|u| !read.contains(u.file.as_str()))
         .count();
-    let files = unread.len() - lines;
+    let lines: usize = report.files.iter().map(|f| f.unreadable_lines).sum();
     let lines_text = format!("{} of JSON Lines", count(lines, "line"));
     match (files, lines) {
         (_, 0) => format!(
@@ -284,15 +285,20 @@ mod tests {
             "EOF",
         );
         let line = Unreadable::new(std::path::Path::new(&r.files[0].file), 0, &line).unwrap();
+        let mut r = r;
+        r.files[0].unreadable_lines = 1;
         let both = render(&r, &[unread.clone(), line.clone()]);
         assert!(
             both.contains("1 file and 1 line of JSON Lines could not be read (see below)"),
             "{both}"
         );
+        // Past the lines shown one by one, one entry stands for the rest: the count is the
+        // file's, not the entries' (it said 2 lines for 102).
+        r.files[0].unreadable_lines = 102;
         let lines = render(&r, &[line.clone(), line]);
         assert!(
             lines.contains(
-                "2 lines of JSON Lines could not be read (see below): the summary and the \
+                "102 lines of JSON Lines could not be read (see below): the summary and the \
                  counts are of what was read only."
             ),
             "{lines}"

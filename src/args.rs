@@ -30,6 +30,7 @@ use crate::json::Limits;
 mod branches;
 mod compat;
 pub use compat::TypeSpelling;
+mod resources;
 mod undecided;
 mod unions;
 
@@ -328,6 +329,9 @@ pub struct ArgsSchema {
     expected_memo: std::sync::Mutex<std::collections::HashMap<Box<str>, String>>,
     /// Validators of single `anyOf`/`oneOf` branches, for coercion inside them.
     branches: branches::BranchValidators,
+    /// The compiled schema's nested resources, when a subschema below the root declares an
+    /// `$id`: the validator's paths are then relative to them ([`ArgsSchema::schema_place`]).
+    resources: Option<resources::Resources>,
 }
 
 impl std::fmt::Debug for ArgsSchema {
@@ -399,7 +403,14 @@ impl ArgsSchema {
     fn build(schema: &Value, depth: usize) -> Result<Self, SchemaProblem> {
         let rewritten = compat::compiled_form(schema);
         let checked = rewritten.as_ref().unwrap_or(schema);
-        let validator = with_later_formats(checked, jsonschema::options())
+        let resources = resources::Resources::of(checked);
+        let mut options = with_later_formats(checked, jsonschema::options());
+        if resources.as_ref().is_some_and(|r| r.root().is_some()) {
+            // Without a real base URI the validator gives no absolute keyword locations,
+            // the only ones that say which resource a keyword is in.
+            options = options.with_base_uri(resources::BASE);
+        }
+        let validator = options
             .should_validate_formats(true)
             .build(checked)
             .map_err(|e| {
@@ -438,6 +449,7 @@ impl ArgsSchema {
             written: Default::default(),
             expected_memo: Default::default(),
             branches: Default::default(),
+            resources,
         })
     }
 
@@ -458,8 +470,8 @@ impl ArgsSchema {
 
     /// The schema's number at JSON Pointer `path` of the schema as written, when known and
     /// when it is `v` (a rewritten copy could hold another value there).
-    fn written_at(&self, path: &str, v: &Value) -> Option<&str> {
-        let token = self.written.get(path)?;
+    fn written_at(&self, path: Option<&str>, v: &Value) -> Option<&str> {
+        let token = self.written.get(path?)?;
         let read = serde_json::from_str::<Value>(token).ok()?;
         (read.as_f64()? == v.as_f64()?).then_some(token.as_str())
     }
@@ -467,7 +479,7 @@ impl ArgsSchema {
     /// Appends the schema's value `v`, at JSON Pointer `path` of the schema, as the schema
     /// writes it when that is known ([`ArgsSchema::quote_numbers_as_written`]), else as
     /// [`push_short_value`] writes it.
-    fn push_schema_value(&self, out: &mut String, path: &str, v: &Value) {
+    fn push_schema_value(&self, out: &mut String, path: Option<&str>, v: &Value) {
         match self.written_at(path, v) {
             Some(token) => out.push_str(token),
             None => push_short_value(out, v),
@@ -476,7 +488,7 @@ impl ArgsSchema {
 
     /// `head` followed by the schema's number `limit` at JSON Pointer `path` of the schema,
     /// spelled as [`ArgsSchema::push_schema_value`] spells it.
-    fn with_schema_number(&self, head: &str, path: &str, limit: &Value) -> String {
+    fn with_schema_number(&self, head: &str, path: Option<&str>, limit: &Value) -> String {
         let mut s = String::with_capacity(head.len() + 8);
         s.push_str(head);
         self.push_schema_value(&mut s, path, limit);
@@ -713,7 +725,7 @@ impl ArgsSchema {
                     {
                         plan.coercions.extend(made);
                     }
-                    branches::Outcome::Ambiguous(note) => plan.ambiguous.push((pointer, note)),
+                    branches::Outcome::Left(note) => plan.ambiguous.push((pointer, note)),
                     _ => {}
                 }
                 continue;
@@ -756,8 +768,8 @@ struct Plan {
     nulls: Vec<String>,
     /// In the order to apply them (JSON text before the text inside it).
     coercions: Vec<Coercion>,
-    /// Unions left uncoerced because branches read the value differently: the union's
-    /// pointer and the sentence saying so.
+    /// Unions left uncoerced for a reason the model should read (branches read the value
+    /// differently, or the union's place is unknown): the union's pointer and the sentence.
     ambiguous: Vec<(String, String)>,
 }
 
@@ -1358,7 +1370,7 @@ impl ArgsSchema {
                         .and_then(|p| p.get(&name))
                         .map_or_else(
                             || "a value".to_string(),
-                            |p| unions::described(self.lookup_root(), p),
+                            |p| unions::described(self.ref_root(e), p),
                         )
                 });
                 let mut m = Sentence::at(&pointer);
@@ -1448,21 +1460,24 @@ impl ArgsSchema {
                 let owner = self.keyword_owner(e).and_then(Value::as_object);
                 let opts: Vec<(usize, &Value)> =
                     admitted(owner, options.as_array().map_or(&[][..], Vec::as_slice));
-                let path = e.schema_path().as_str();
+                let place = self.schema_place(e);
                 push_list(&mut expected, &opts, 10, |out, &(i, v)| {
-                    self.push_schema_value(out, &format!("{path}/{i}"), v);
+                    let at = place.as_ref().map(|p| format!("{}/{i}", p.at));
+                    self.push_schema_value(out, at.as_deref(), v);
                 });
                 ("enum", expected.into())
             }
             ValidationErrorKind::Constant { expected_value } => {
                 m.value(found).text(" is not the one allowed value");
-                let expected =
-                    self.with_schema_number("exactly ", e.schema_path().as_str(), expected_value);
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
+                let expected = self.with_schema_number("exactly ", path, expected_value);
                 ("const", expected.into())
             }
             ValidationErrorKind::Minimum { limit } => {
                 m.value(found).text(" is too small");
-                let path = e.schema_path().as_str();
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
                 (
                     "minimum",
                     self.with_schema_number("at least ", path, limit).into(),
@@ -1470,7 +1485,8 @@ impl ArgsSchema {
             }
             ValidationErrorKind::Maximum { limit } => {
                 m.value(found).text(" is too large");
-                let path = e.schema_path().as_str();
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
                 (
                     "maximum",
                     self.with_schema_number("at most ", path, limit).into(),
@@ -1478,7 +1494,8 @@ impl ArgsSchema {
             }
             ValidationErrorKind::ExclusiveMinimum { limit } => {
                 m.value(found).text(" is too small");
-                let path = e.schema_path().as_str();
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
                 (
                     "exclusiveMinimum",
                     self.with_schema_number("more than ", path, limit).into(),
@@ -1486,18 +1503,20 @@ impl ArgsSchema {
             }
             ValidationErrorKind::ExclusiveMaximum { limit } => {
                 m.value(found).text(" is too large");
-                let path = e.schema_path().as_str();
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
                 (
                     "exclusiveMaximum",
                     self.with_schema_number("less than ", path, limit).into(),
                 )
             }
             ValidationErrorKind::MultipleOf { multiple_of } => {
-                let expected =
-                    match self.written_at(e.schema_path().as_str(), &Value::from(*multiple_of)) {
-                        Some(token) => format!("a multiple of {token}"),
-                        None => format!("a multiple of {multiple_of}"),
-                    };
+                let place = self.schema_place(e);
+                let path = place.as_ref().map(|p| p.at.as_ref());
+                let expected = match self.written_at(path, &Value::from(*multiple_of)) {
+                    Some(token) => format!("a multiple of {token}"),
+                    None => format!("a multiple of {multiple_of}"),
+                };
                 m.value(found).text(" is not ").text(&expected);
                 ("multipleOf", expected.into())
             }
@@ -1642,14 +1661,37 @@ impl ArgsSchema {
 
     /// The schema object holding the error's keyword.
     fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
-        parent_schema(self.lookup_root(), e.schema_path().as_str())
+        parent_schema(self.lookup_root(), &self.schema_place(e)?.at)
+    }
+
+    /// The schema object a `$ref` beside the error's keyword is read in: the resource holding
+    /// the keyword (a fragment names a place in it), the whole schema unless an `$id` below
+    /// the root declares one.
+    fn ref_root(&self, e: &ValidationError<'_>) -> &Value {
+        let root = self.lookup_root();
+        self.schema_place(e)
+            .and_then(|p| resolve_pointer(root, &p.at[..p.resource]))
+            .unwrap_or(root)
+    }
+
+    /// Where the error's keyword is in the compiled schema: its schema path, unless a
+    /// subschema below the root declares an `$id`, whose keywords the validator names by
+    /// their path inside that resource; `None` when that place cannot be told.
+    fn schema_place<'e>(&self, e: &'e ValidationError<'_>) -> Option<resources::Place<'e>> {
+        match &self.resources {
+            None => Some(resources::Place {
+                at: Cow::Borrowed(e.schema_path().as_str()),
+                resource: 0,
+            }),
+            Some(r) => r.place(e.absolute_keyword_location()?.as_str()),
+        }
     }
 
     /// The `pattern` beside the keyword of `e` as the schema declares it, not as it was
     /// compiled (`\\0` is compiled as `\\x00`, see [`compat`]): the text the model wrote
     /// against.
     fn declared_pattern(&self, e: &ValidationError<'_>) -> Option<&str> {
-        parent_schema(&self.declared, e.schema_path().as_str())?
+        parent_schema(&self.declared, &self.schema_place(e)?.at)?
             .get("pattern")?
             .as_str()
     }
@@ -1669,7 +1711,10 @@ impl ArgsSchema {
         name: &str,
         make: impl FnOnce(Option<&Value>) -> String,
     ) -> String {
-        let path = e.schema_path().as_str();
+        let Some(place) = self.schema_place(e) else {
+            return make(None);
+        };
+        let path = place.at.as_ref();
         // A schema path never holds a NUL, so the key is unambiguous.
         let mut key = String::with_capacity(path.len() + 1 + name.len());
         key.push_str(path);

@@ -22,12 +22,12 @@ use super::{ArgsSchema, Coercion, Coercions, place, push_short_value, resolve_po
 /// search could miss the branch that makes a coercion ambiguous).
 pub(super) const MAX_BRANCH_TRIALS: usize = 512;
 
+/// Why a union whose place in the schema cannot be told is not coerced.
+const UNPLACED: &str = "It was not coerced: the schema's `$id`s leave unclear which subschema \
+    this is, so its alternatives are unknown; send the value meant as JSON, not as text.";
+
 /// How many of the branches that read a value differently an ambiguity note names.
 const MAX_NAMED: usize = 4;
-
-/// The base URI the schema is registered under to compile one of its places on its own,
-/// when the schema names none (`$id`).
-const BASE: &str = "urn:toolwire:declared";
 
 /// Validators for single branches, compiled on first use, by the branch's place in the
 /// schema; `None` where the place could not be compiled on its own.
@@ -41,8 +41,9 @@ pub(super) enum Outcome {
     /// These coercions (pointers into the whole arguments, in the order to apply them) make
     /// the value satisfy the union; every branch they satisfy reads the value alike.
     Coerced(Vec<Coercion>),
-    /// Branches would read the value differently: the sentence saying so, for the problem.
-    Ambiguous(String),
+    /// Left as sent for a reason the model should read (branches would read the value
+    /// differently, or the union's place is unknown): the sentence saying so, for the problem.
+    Left(String),
 }
 
 impl ArgsSchema {
@@ -61,16 +62,21 @@ impl ArgsSchema {
         if !holds_string(value) {
             return Outcome::Unchanged;
         }
-        let base = e.schema_path().as_str();
-        let places: Vec<String> = (0..branches).map(|i| format!("{base}/{i}")).collect();
+        // Under a nested `$id` a place the document cannot be told is left uncoerced: its
+        // branches, and what the problem should name, are unknown.
+        let (Some(place), Some(union)) = (self.schema_place(e), self.union_uri(e)) else {
+            return Outcome::Left(UNPLACED.to_string());
+        };
+        let places: Vec<String> = (0..branches).map(|i| format!("{}/{i}", place.at)).collect();
         // An untried branch might read the value otherwise: try all or coerce nothing.
-        let Some(validators) = places
-            .iter()
-            .map(|p| self.branch_validator(p))
+        let Some(validators) = (0..branches)
+            .map(|i| self.branch_validator(&format!("{union}/{i}")))
             .collect::<Option<Vec<_>>>()
         else {
             return Outcome::Unchanged;
         };
+        let refs_in = resolve_pointer(self.lookup_root(), &place.at[..place.resource])
+            .unwrap_or(self.lookup_root());
         let mut candidates: Vec<(usize, Value, Vec<Coercion>)> = Vec::new();
         for (i, v) in validators.iter().enumerate() {
             if *budget == 0 {
@@ -110,15 +116,30 @@ impl ArgsSchema {
                     .collect(),
             );
         }
-        Outcome::Ambiguous(self.ambiguity(here, &places, &candidates))
+        Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates))
+    }
+
+    /// The URI of the union keyword of `e` in the schema registered whole (as
+    /// [`ArgsSchema::compile_place`] registers it), to which a branch's index is appended.
+    fn union_uri(&self, e: &ValidationError<'_>) -> Option<String> {
+        match &self.resources {
+            // The validator's own location names the resource the keyword is in.
+            Some(_) => Some(e.absolute_keyword_location()?.as_str().to_string()),
+            None => {
+                let root = super::resources::root_uri(self.lookup_root())?;
+                Some(format!("{root}#{}", fragment(e.schema_path().as_str())))
+            }
+        }
     }
 
     /// The sentence for a union value its branches coerce differently: each branch named
-    /// with what it reads the text as, so the model can send the value it meant.
+    /// with what it reads the text as, so the model can send the value it meant. `places` are
+    /// the branches' places in the document, `refs_in` the resource their `$ref`s are read in.
     fn ambiguity(
         &self,
         here: &str,
         places: &[String],
+        refs_in: &Value,
         candidates: &[(usize, Value, Vec<Coercion>)],
     ) -> String {
         let mut s =
@@ -131,7 +152,7 @@ impl ArgsSchema {
             super::push_u64(&mut s, *i as u64 + 1);
             if let Some(branch) = resolve_pointer(self.lookup_root(), &places[*i]) {
                 s.push_str(", ");
-                s.push_str(&super::unions::described(self.lookup_root(), branch));
+                s.push_str(&super::unions::described(refs_in, branch));
             }
             s.push_str(": ");
             for (k, c) in made.iter().enumerate() {
@@ -155,9 +176,9 @@ impl ArgsSchema {
         s
     }
 
-    /// A validator for the schema at `place` (a JSON Pointer into the compiled schema) on
-    /// its own, its `$ref`s resolved in the whole schema; `None` when it cannot be compiled
-    /// so (a place under a nested `$id`, whose paths are not the document's).
+    /// A validator for the schema at `place` (a URI into the compiled schema, registered as
+    /// [`ArgsSchema::union_uri`] names it) on its own, its `$ref`s resolved in the whole
+    /// schema; `None` when it cannot be compiled so.
     fn branch_validator(&self, place: &str) -> Option<Arc<Validator>> {
         let mut cache = self
             .branches
@@ -174,22 +195,14 @@ impl ArgsSchema {
 
     fn compile_place(&self, place: &str) -> Option<Validator> {
         let root = self.lookup_root();
-        if nested_resource(root) {
-            return None;
-        }
-        resolve_pointer(root, place)?;
-        let base = match root.get("$id") {
-            Some(Value::String(id)) => id.trim_end_matches('#'),
-            Some(_) => return None,
-            None => BASE,
-        };
+        let base = super::resources::root_uri(root)?;
         let registry = jsonschema::Registry::new()
-            .add(base, root.clone())
+            .add(&base, root.clone())
             .ok()?
             .prepare()
             .ok()?;
         let draft = jsonschema::Draft::Draft202012.detect(root);
-        let wrapper = serde_json::json!({ "$ref": format!("{base}#{}", fragment(place)) });
+        let wrapper = serde_json::json!({ "$ref": place });
         super::with_later_formats(root, jsonschema::options())
             .with_draft(draft)
             .should_validate_formats(true)
@@ -197,22 +210,6 @@ impl ArgsSchema {
             .build(&wrapper)
             .ok()
     }
-}
-
-/// True when a subschema below the root declares an `$id` (draft-04: `id`), or the walk was
-/// cut short: the validator names places under such a resource by their path inside it, not
-/// in the document, so a place could name another branch than the one that failed.
-fn nested_resource(root: &Value) -> bool {
-    let walk = crate::schema::walk(root);
-    walk.truncated
-        || walk.nodes.iter().any(|n| {
-            !n.pointer.is_empty()
-                && n.object().is_some_and(|o| {
-                    o.get("$id")
-                        .or_else(|| o.get("id"))
-                        .is_some_and(Value::is_string)
-                })
-        })
 }
 
 /// True when `value` is or holds a string, the only thing coercion changes.
@@ -364,22 +361,117 @@ mod tests {
     }
 
     /// Under a nested `$id` the validator names a place by its path inside that resource:
-    /// `/properties/y` of the resource read as the document's own `/properties/y`, a boolean
-    /// union, coerced `"1"` to `true` for an integer union. Such schemas are not coerced in
-    /// unions.
+    /// `/properties/y` of the resource once read as the document's own `/properties/y`, a
+    /// boolean union, and coerced `"1"` to `true` for an integer union; then such schemas got
+    /// no union coercion at all. Each union is now coerced as the resource holding it reads
+    /// it, whatever the resource's `$id` (absolute, relative, draft-04 `id`, beside a root
+    /// `$id` or none).
     #[test]
-    fn unions_under_a_nested_id_are_not_coerced() {
+    fn unions_under_a_nested_id_are_coerced_as_their_resource_reads_them() {
+        const D2020: &str = "https://json-schema.org/draft/2020-12/schema";
+        const D07: &str = "http://json-schema.org/draft-07/schema#";
+        const D04: &str = "http://json-schema.org/draft-04/schema#";
+        const ABSOLUTE: &str = "https://example.com/t/tool.json";
+        for (draft, defs, id, root_id, x_id) in [
+            (D2020, "$defs", "$id", None, "https://example.com/x.json"),
+            (D2020, "$defs", "$id", None, "x.json"),
+            (D2020, "$defs", "$id", Some(ABSOLUTE), "sub/x.json"),
+            (D2020, "$defs", "$id", Some("tool.json"), "x.json#"),
+            (D07, "definitions", "$id", None, "x.json"),
+            // A root anchor, not a resource.
+            (D07, "definitions", "$id", Some("#top"), "x.json"),
+            (D04, "definitions", "id", None, "x.json"),
+        ] {
+            let mut schema = json!({"$schema":draft,"type":"object",
+                defs:{"X":{id:x_id,"type":"object","properties":{
+                    "y":{"anyOf":[{"type":"integer"},{"type":"null"}]},
+                    "w":{"$ref":"#/properties/y"}}}},
+                "properties":{"y":{"anyOf":[{"type":"boolean"},{"type":"null"}]},
+                    "z":{"$ref": format!("#/{defs}/X")}}});
+            if let Some(root_id) = root_id {
+                schema[id] = json!(root_id);
+            }
+            let s = ArgsSchema::new(&schema).unwrap();
+            let call = json!({"y":"yes","z":{"w":"1","y":"2"}});
+            let r = s.check(&call, Coercions::ALL);
+            assert!(r.is_valid(), "{schema}: {:#?}", r.problems);
+            assert_eq!(
+                *r.arguments,
+                json!({"y":true,"z":{"w":1,"y":2}}),
+                "{schema}"
+            );
+            assert_eq!(
+                made(&r),
+                [
+                    ("/y".to_string(), CoercionKind::BooleanText),
+                    ("/z/w".to_string(), CoercionKind::NumericText),
+                    ("/z/y".to_string(), CoercionKind::NumericText)
+                ],
+                "{schema}"
+            );
+        }
+    }
+
+    /// A union problem under a nested `$id` names the resource's alternatives, not those at
+    /// the same path in the document (`an object; null` here), and so does the note saying
+    /// why an ambiguous value was not coerced.
+    #[test]
+    fn union_problems_under_a_nested_id_name_the_resource_alternatives() {
         let s = ArgsSchema::new(&json!({"type":"object",
-            "$defs":{"X":{"$id":"https://example.com/x.json","type":"object","properties":{
-                "y":{"anyOf":[{"type":"integer"},{"type":"null"}]},
-                "w":{"$ref":"#/properties/y"}}}},
-            "properties":{"y":{"anyOf":[{"type":"boolean"},{"type":"null"}]},
+            "$defs":{"N":{"title":"Name","type":"string"},
+                "X":{"$id":"https://example.com/x.json","type":"object",
+                "$defs":{"N":{"title":"Count","type":"integer"}},
+                "properties":{
+                    "y":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"boolean"}]},
+                    "w":{"$ref":"#/properties/y"}}}},
+            "properties":{"y":{"anyOf":[{"type":"object"},{"type":"null"}]},
                 "z":{"$ref":"#/$defs/X"}}}))
         .unwrap();
         let call = json!({"z":{"w":"1"}});
         let r = s.check(&call, Coercions::ALL);
+        let [p] = r.problems.as_slice() else {
+            panic!("{:#?}", r.problems)
+        };
+        assert_eq!(
+            p.message,
+            "/z/w: \"1\" matches none of the alternatives; expected one of: Count (an \
+             integer); a boolean. It was not coerced: the alternatives read the text \
+             differently (alternative 1, Count (an integer): /z/w as 1; alternative 2, a \
+             boolean: /z/w as true); send the value meant as JSON, not as text."
+        );
+        // The document's own union, at the same path, keeps its own alternatives.
+        let call = json!({"y":"1"});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(
+            r.problems[0].message,
+            "/y: \"1\" matches none of the alternatives; expected one of: an object; null."
+        );
+    }
+
+    /// Two subschemas declaring one `$id` (which 2020-12 forbids, but the validator takes):
+    /// the validator names both by that URI, so which union an error is in cannot be told.
+    /// It is left as sent, the problem says why, and names no alternatives it cannot know.
+    #[test]
+    fn a_union_in_an_id_declared_twice_is_left_and_says_why() {
+        let s = ArgsSchema::new(&json!({"type":"object","$defs":{
+            "X":{"$id":"x.json","properties":{"y":{"anyOf":[{"type":"integer"},{"type":"null"}]}}},
+            "X2":{"$id":"x.json","properties":{"y":{"anyOf":[{"type":"boolean"},{"type":"null"}]}}}},
+            "properties":{"z":{"$ref":"#/$defs/X"}}}))
+        .unwrap();
+        let call = json!({"z":{"y":"1"}});
+        let r = s.check(&call, Coercions::ALL);
         assert!(r.coercions.is_empty(), "{:#?}", r.coercions);
         assert_eq!(*r.arguments, call);
+        let [p] = r.problems.as_slice() else {
+            panic!("{:#?}", r.problems)
+        };
+        assert_eq!(
+            p.message,
+            format!(
+                "/z/y: \"1\" matches none of the alternatives; expected a value matching one \
+                 of the `anyOf` alternatives. {UNPLACED}"
+            )
+        );
     }
 
     /// Past [`MAX_BRANCH_TRIALS`] no union is coerced: what the untried branches would make

@@ -38,6 +38,7 @@ impl ArgsSchema {
         let here = e.instance_path().as_str();
         let value = e.instance().as_ref();
         let schemas: Vec<Option<(&Value, Option<&str>)>> = {
+            let refs_in = self.ref_root(e);
             let listed = self
                 .keyword_owner(e)
                 .and_then(|owner| owner.get(keyword))
@@ -46,7 +47,7 @@ impl ArgsSchema {
                 .map(|i| {
                     listed
                         .and_then(|l| l.get(i))
-                        .map(|b| resolve_refs(self.lookup_root(), b))
+                        .map(|b| resolve_refs(refs_in, b))
                 })
                 .collect()
         };
@@ -62,7 +63,10 @@ impl ArgsSchema {
         let mut described: Vec<String> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut pairs = branches.iter().zip(&schemas);
-        for (errors, schema) in pairs.by_ref() {
+        // No alternative known (the union's place could not be told): "another alternative"
+        // would read as if one were.
+        let unknown = schemas.iter().all(Option::is_none);
+        for (errors, schema) in pairs.by_ref().filter(|_| !unknown) {
             let d = self.describe_branch(here, errors, *schema, coerce);
             if seen.insert(d.clone()) {
                 described.push(d);

@@ -391,6 +391,9 @@ pub mod value {
     pub const NAME_OTHER: &str = "other-punctuation";
     pub const NAME_LEADING_DIGIT: &str = "leading-digit";
     pub const NAME_LEADING_UNDERSCORE: &str = "leading-underscore";
+    pub const NAME_LEADING_HYPHEN: &str = "leading-hyphen";
+    pub const NAME_LEADING_DOT: &str = "leading-dot";
+    pub const NAME_LEADING_COLON: &str = "leading-colon";
     pub const NAME_EMPTY: &str = "empty";
     // description
     pub const DESC_MISSING: &str = "missing";

@@ -1073,6 +1073,33 @@ fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
     assert_eq!(both.pattern(), "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$");
 }
 
+/// A rejected leading hyphen, dot or colon renames the tool as a rejected leading digit
+/// does (`1abc` to `_1abc`), even under a target whose document allows the character first.
+#[test]
+fn a_rejected_leading_hyphen_dot_or_colon_is_renamed_with_an_underscore_in_front() {
+    use crate::repair::rename;
+    for (name, kind, renamed) in [
+        ("-ab", "leading-hyphen", "_-ab"),
+        ("1ab", "leading-digit", "_1ab"),
+    ] {
+        let p = profile_for(&["openai/chat"], &[&format!("name-chars: {kind}")]);
+        let rule = name_rule(&p);
+        assert_eq!(rule.pattern(), "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", "{kind}");
+        assert_eq!(rename::sent_name(name, &p, &rule), renamed, "{kind}");
+    }
+    // Without evidence against it OpenAI's pattern takes a leading hyphen as written.
+    let p = profile_for(&["openai/chat"], &[]);
+    assert_eq!(rename::sent_name("-ab", &p, &name_rule(&p)), "-ab");
+    // Gemini's document allows dots and colons, but not first.
+    let p = profile_for(
+        &["gemini/v1beta/parameters"],
+        &["name-chars: leading-dot", "name-chars: leading-colon"],
+    );
+    let rule = name_rule(&p);
+    assert_eq!(rename::sent_name(".ab", &p, &rule), "_.ab");
+    assert_eq!(rename::sent_name(":ab", &p, &rule), "_:ab");
+}
+
 #[test]
 fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
     let mut features = vec![FeatureEntry {

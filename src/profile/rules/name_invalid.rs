@@ -5,8 +5,10 @@ use super::*;
 pub const RULE: Rule = Rule {
     id: "name-invalid",
     checks: "Each kind of character in the tool name (lowercase, uppercase, digit, underscore, \
-             hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit or \
-             underscore, and the empty name, each judged by its `name-chars` case. A control \
+             hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit, \
+             underscore, hyphen, dot or colon (where a name starts is a case of its own: \
+             Gemini and Vertex AI allow `-`, `.` and `:` in a name but not first), and the \
+             empty name, each judged by its `name-chars` case. A control \
              character is named as one, and judged by the other-punctuation case (ASCII) or \
              the non-ASCII one; so is a bidi control (U+202A-U+202E, U+2066-U+2069, marks). \
              It also warns on ordinary names (lowercase letters, digits, `_`) where a target of \
@@ -69,8 +71,14 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         out.push(NAME_LEADING_DIGIT);
     }
-    if name.starts_with('_') {
-        out.push(NAME_LEADING_UNDERSCORE);
+    // Each leading character is its own feature beside the kind it is of: a target can
+    // allow the character in a name and still refuse it first.
+    match name.chars().next() {
+        Some('_') => out.push(NAME_LEADING_UNDERSCORE),
+        Some('-') => out.push(NAME_LEADING_HYPHEN),
+        Some('.') => out.push(NAME_LEADING_DOT),
+        Some(':') => out.push(NAME_LEADING_COLON),
+        _ => {}
     }
     if name.is_empty() {
         out.push(NAME_EMPTY);
@@ -153,6 +161,9 @@ fn what_it_has(kind: &'static str, name: &str) -> String {
     match kind {
         value::NAME_LEADING_DIGIT => "starts with a digit".to_string(),
         value::NAME_LEADING_UNDERSCORE => "starts with an underscore".to_string(),
+        value::NAME_LEADING_HYPHEN => "starts with a hyphen".to_string(),
+        value::NAME_LEADING_DOT => "starts with a dot".to_string(),
+        value::NAME_LEADING_COLON => "starts with a colon".to_string(),
         _ => format!("has {}", label(kind, name)),
     }
 }
@@ -245,6 +256,49 @@ mod tests {
         );
     }
 
+    /// A leading hyphen, dot or colon is a feature of its own beside the kind of the
+    /// character: Gemini and Vertex AI allow each inside a name but not first.
+    #[test]
+    fn a_leading_hyphen_dot_or_colon_is_its_own_kind() {
+        let r = "name-invalid";
+        for (name, kind, leading) in [
+            ("-ab", "hyphen", "leading-hyphen"),
+            (".ab", "dot", "leading-dot"),
+            (":ab", "colon", "leading-colon"),
+        ] {
+            let (kind, leading) = (
+                format!("name-chars: {kind}"),
+                format!("name-chars: {leading}"),
+            );
+            assert_eq!(
+                seen_tools(r, &[(Some(name), None, None)]),
+                pairs(&[
+                    ("", "name-chars: lowercase"),
+                    ("", kind.as_str()),
+                    ("", leading.as_str()),
+                ]),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            seen_tools(r, &[(Some("-"), None, None)]),
+            pairs(&[
+                ("", "name-chars: hyphen"),
+                ("", "name-chars: leading-hyphen")
+            ])
+        );
+        // Inside a name the character is only its kind.
+        assert_eq!(
+            seen_tools(r, &[(Some("a-b.c:d"), None, None)]),
+            pairs(&[
+                ("", "name-chars: lowercase"),
+                ("", "name-chars: hyphen"),
+                ("", "name-chars: dot"),
+                ("", "name-chars: colon"),
+            ])
+        );
+    }
+
     #[test]
     fn control_and_bidi_characters_are_called_so() {
         use super::label;
@@ -312,6 +366,9 @@ mod tests {
                     "name-chars: leading-underscore",
                     "starts with an underscore",
                 ),
+                ("-ab", "name-chars: leading-hyphen", "starts with a hyphen"),
+                (".ab", "name-chars: leading-dot", "starts with a dot"),
+                (":ab", "name-chars: leading-colon", "starts with a colon"),
             ] {
                 for (param, message) in messages(name, &profile) {
                     assert!(!message.contains("leading-"), "{}: {message}", p.name);

@@ -549,7 +549,7 @@ const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the ar
 
 /// The tool-name rule for repairing names under `profile`: the documented rules of the
 /// profile's targets ([`crate::names::for_target`], their intersection), further narrowed by
-/// the profile's evidence: a name character, a leading digit or a length the evidence
+/// the profile's evidence: a name character, a leading character or a length the evidence
 /// rejects is not used even where a document allows it.
 pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
     use crate::case::Placement;
@@ -573,8 +573,17 @@ pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
     .filter(|(c, kind)| doc.punctuation.contains(*c) && !rejected(Feat::NameChars(kind)))
     .map(|(c, _)| *c)
     .collect();
+    // A rejected leading digit, hyphen, dot or colon all narrow the start to the one rule
+    // names have for it: a letter or `_` (what every documented first-character rule says).
     let first = if doc.first == FirstChar::LetterOrUnderscore
-        || rejected(Feat::NameChars(value::NAME_LEADING_DIGIT))
+        || [
+            value::NAME_LEADING_DIGIT,
+            value::NAME_LEADING_HYPHEN,
+            value::NAME_LEADING_DOT,
+            value::NAME_LEADING_COLON,
+        ]
+        .iter()
+        .any(|kind| rejected(Feat::NameChars(kind)))
     {
         FirstChar::LetterOrUnderscore
     } else {

@@ -15,13 +15,16 @@
 //!    is not sent to a target of the plain form, and the report says so;
 //! 3. the request goes through the target's offline model ([`crate::target::model`]) with a
 //!    stand-in valid key, so its validator stage runs; a rejection is returned with the
-//!    model's own error, explained ([`crate::explain`]).
+//!    model's own error, explained ([`crate::explain`]). What the profile cannot repair (it has
+//!    no evidence there) and a rejection that names no tool are traced and answered by asking
+//!    the model about each tool alone ([`localize`]).
 //!
 //! The argument round trip: arguments valid under the canonical schema are valid under the
 //! wire schema once absent optional ones are sent as null ([`wire::to_wire_arguments`]), and
 //! a null the model sends for an optional argument maps back to absent (`toolwire args`).
 
 pub mod canonical;
+mod localize;
 pub mod wire;
 
 use serde::Serialize;
@@ -406,7 +409,7 @@ fn compile_admitted(
                 continue;
             }
             if e.rule.as_deref() == Some("description-too-long")
-                && let Some(max) = stated_max_length(&e.message)
+                && let Some(max) = localize::stated_max_length(&e.message)
                 && cut_description(&mut results[i], max)
             {
                 progress = true;
@@ -446,10 +449,30 @@ fn compile_admitted(
                 continue;
             } else if results[i].outcome != Outcome::Refused {
                 tried.insert(key);
+                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
+                // No finding of the profile answers it (it has no evidence there): the
+                // repairs that could are tried, each kept only if the model then accepts.
+                let taken = names_but(&results, i);
+                if first_time
+                    && let Some(place) = localize::repair_until_accepted(
+                        &mut results[i],
+                        target,
+                        form,
+                        profile,
+                        opts,
+                        &e.message,
+                        Some(pointer),
+                        &taken,
+                        &basis,
+                    )
+                {
+                    progress = true;
+                    repaired.push((i, place));
+                    continue;
+                }
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
                 let rule = e.rule.as_deref().unwrap_or("unknown rule");
-                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
                 // The place is the one the model's error names (its path into the schema, as
                 // the explanation read it), not the tool's root.
                 refuse(
@@ -466,6 +489,9 @@ fn compile_admitted(
                 );
                 progress = true;
             }
+        }
+        if !progress {
+            progress = localize_rejection(&mut results, &sent, given, target, form, profile, opts);
         }
         if !progress {
             break (body, reply, classified, sent);
@@ -748,6 +774,72 @@ pub fn ask_model_with_builtins(
         reply,
         classified,
     })
+}
+
+/// The names of the tools of `results` other than tool `i`, as they are sent.
+fn names_but(results: &[ToolRepair], i: usize) -> Vec<String> {
+    results
+        .iter()
+        .enumerate()
+        .filter(|&(k, r)| k != i && r.outcome != Outcome::Refused)
+        .filter_map(|(_, r)| r.tool.name.clone())
+        .collect()
+}
+
+/// A rejection the model's error ties to no tool (vLLM's "features not supported by
+/// xgrammar", Vertex's invalid function name: the explanation names no tool), or none compile
+/// could act on: each tool sent (up to [`localize::MAX_ALONE`]) is asked about alone, so the
+/// ones the model accepts are kept and each one it rejects is repaired where a repair answers
+/// it, else refused by itself, at the place the model names, with what the refusal rests on
+/// ([`model_basis`]). Returns whether any tool changed (the request is then sent again).
+#[allow(clippy::too_many_arguments)]
+fn localize_rejection(
+    results: &mut [ToolRepair],
+    sent: &[Slot],
+    given: &[(usize, &BuiltinTool)],
+    target: &str,
+    form: wire::Form,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+) -> bool {
+    let mut progress = false;
+    let tools = sent.iter().filter_map(|s| match *s {
+        Slot::Tool(i) => Some(i),
+        Slot::Builtin(_) => None,
+    });
+    for i in tools.take(localize::MAX_ALONE) {
+        let Some(alone) = localize::rejected_alone(&results[i].tool, target) else {
+            continue;
+        };
+        progress = true;
+        let basis = model_basis(results, i, given, alone.rule.as_deref(), profile, target);
+        let taken = names_but(results, i);
+        let repaired = localize::repair_until_accepted(
+            &mut results[i],
+            target,
+            form,
+            profile,
+            opts,
+            &alone.error,
+            alone.pointer.as_deref(),
+            &taken,
+            &basis,
+        );
+        if repaired.is_some() {
+            continue;
+        }
+        let rule = alone.rule.as_deref().unwrap_or("its error names no rule");
+        refuse(
+            &mut results[i],
+            alone.pointer.unwrap_or_default(),
+            format!(
+                "the offline model of {target} rejects the request with this tool in it, and \
+                 this tool sent alone ({rule}{basis}): {}",
+                alone.error
+            ),
+        );
+    }
+    progress
 }
 
 /// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent
@@ -1065,16 +1157,6 @@ fn model_basis(
             profile.name
         ),
     }
-}
-
-/// The limit a message states: "maximum length 1024" (OpenAI's template).
-fn stated_max_length(message: &str) -> Option<usize> {
-    let at = message.find("maximum length ")? + "maximum length ".len();
-    let digits: String = message[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
 }
 
 /// Cuts the tool's description to `max` characters (ending in "…"). Returns whether it was

@@ -1566,3 +1566,184 @@ fn a_standard_type_error_is_related_to_the_other_type_rules() {
     }
     assert!(!related("type-unsupported", "format-unsupported"));
 }
+
+/// [`super::compile`] with the built-in profile of `target` (its own), as the CLI does.
+fn compile_own(tools: &[Tool], target: &str) -> Compilation {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    super::compile(tools, target, &p, &repair::Options::default()).unwrap()
+}
+
+/// The round trip: what compile writes, `check --target` reports no error for.
+fn assert_check_clean(c: &Compilation, target: &str) {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    let sent: Vec<&Tool> = c
+        .tools
+        .iter()
+        .filter(|t| t.outcome != Outcome::Refused)
+        .map(|t| &t.tool)
+        .collect();
+    let refs: Vec<_> = sent.iter().enumerate().map(|(i, t)| t.as_ref(i)).collect();
+    let errors: Vec<_> = crate::check::check_tools(&refs, &p)
+        .into_iter()
+        .filter(|f| f.level == crate::check::Level::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// vLLM's model rejects a `uniqueItems` with a message that names neither tool nor place
+/// ("features not supported by xgrammar"): compile asks about each tool alone, repairs the
+/// one it rejects (the keyword dropped and said in the description), keeps the other as it
+/// was, and says the rejection is the model's assumption (vllm/chat's profile has no
+/// evidence). Before, the whole request was written empty.
+#[test]
+fn a_request_level_rejection_is_traced_to_its_tool_and_repaired() {
+    let target = "vllm/chat";
+    let unique = tool(
+        "tag",
+        json!({"type":"object","properties":{"x":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}),
+    );
+    let c = compile_own(&[plain(), unique], target);
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
+    assert_eq!(c.tools[0].outcome, Outcome::Unchanged, "{:#?}", c.tools[0]);
+    assert_eq!(c.tools[1].outcome, Outcome::Repaired);
+    let change = &c.tools[1].changes[0];
+    assert_eq!(change.pointer, "/properties/x/uniqueItems");
+    assert!(
+        change
+            .action
+            .contains("the offline model's assumption, not evidence"),
+        "{}",
+        change.action
+    );
+    let sent = c.wire.as_array().expect("a tools list");
+    assert_eq!(sent.len(), 2, "{sent:#?}");
+    assert!(!c.wire.to_string().contains("uniqueItems"));
+    assert_check_clean(&c, target);
+}
+
+/// Vertex rejects the request for a name starting with `-`, naming no tool compile can read:
+/// the tool is renamed (checked by asking the model again) and the other tool is kept.
+#[test]
+fn a_name_the_model_rejects_for_the_whole_request_is_renamed_and_the_others_kept() {
+    let target = "vertex/v1/parameters";
+    let c = compile_own(&[tool("-ab", json!({"type":"object"})), plain()], target);
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
+    let decls = &c.wire[0]["functionDeclarations"];
+    assert_eq!(decls[0]["name"], json!("_-ab"));
+    assert_eq!(decls[1]["name"], json!("lookup"));
+    assert_eq!(c.tools[0].changes[0].rule, "name-invalid");
+    assert!(
+        c.tools[0].changes[0]
+            .action
+            .contains("the offline model's assumption, not evidence"),
+        "{:#?}",
+        c.tools[0].changes
+    );
+    assert_check_clean(&c, target);
+}
+
+/// A tool the model rejects alone and no repair answers is refused by itself, with the
+/// model's words and the assumption label; the others are still sent.
+#[test]
+fn a_request_level_rejection_no_repair_answers_refuses_only_that_tool() {
+    let target = "vllm/chat";
+    // xgrammar rejects `patternProperties`, and no repair drops it (it says which
+    // arguments are valid); the model's message names no place.
+    let bad = tool(
+        "pat",
+        json!({"type":"object","properties":{"x":{"type":"object","patternProperties":{"^a":{"type":"string"}}}}}),
+    );
+    let c = compile_own(&[bad, plain()], target);
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    let refusal = &c.tools[0].refusals[0];
+    assert!(
+        refusal.reason.contains("this tool sent alone")
+            && refusal
+                .reason
+                .contains("the offline model's assumption, not evidence")
+            && refusal.reason.contains("not supported by xgrammar"),
+        "{}",
+        refusal.reason
+    );
+    assert_eq!(c.tools[1].outcome, Outcome::Unchanged);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
+    assert_eq!(c.wire.as_array().map(Vec::len), Some(1));
+}
+
+/// Gemini's OpenAI-compatible route rejects a `oneOf` (pydantic's Union) with "type must be
+/// specified", where its profile has no evidence: the repair Gemini's own route gets
+/// (`oneOf` written as `anyOf`) answers it, so the tool is not refused.
+#[test]
+fn a_oneof_the_compat_model_rejects_is_written_as_anyof() {
+    let target = "gemini/openai-compat";
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"p":{"oneOf":[{"type":"integer"},{"type":"string","const":"auto"}]}}}),
+    );
+    let c = compile_own(&[t], target);
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
+    let p = &c.wire[0]["function"]["parameters"]["properties"]["p"];
+    assert!(p.get("anyOf").is_some() && p.get("oneOf").is_none(), "{p}");
+    let change = &c.tools[0].changes[0];
+    assert_eq!(change.pointer, "/properties/p/oneOf");
+    assert!(
+        change
+            .action
+            .contains("the offline model's assumption, not evidence"),
+        "{}",
+        change.action
+    );
+    assert_check_clean(&c, target);
+}
+
+/// A 70-character name: openai/responses-strict and Gemini's JSON Schema route reject it (an
+/// assumption there, no evidence), and the rename openai/chat's profile gets answers it.
+#[test]
+fn a_name_past_the_length_the_model_states_is_renamed_for_every_route() {
+    let long = "n".repeat(70);
+    for target in [
+        "openai/responses-strict",
+        "gemini/v1beta/parameters-json-schema",
+    ] {
+        let c = compile_own(
+            &[tool(
+                &long,
+                json!({"type":"object","properties":{"a":{"type":"string"}}}),
+            )],
+            target,
+        );
+        assert!(c.is_ok(), "{target}: {:#?} {:#?}", c.check, c.tools);
+        let renamed = c.tools[0].tool.name.clone().unwrap();
+        assert_eq!(renamed.chars().count(), 64, "{target}: {renamed}");
+        assert!(renamed.starts_with("nnnn"), "{renamed}");
+        let change = c.tools[0]
+            .changes
+            .iter()
+            .find(|c| c.rule == "name-too-long");
+        assert!(
+            change.is_some_and(|c| c.action.contains("the offline model's assumption")),
+            "{target}: {:#?}",
+            c.tools[0].changes
+        );
+        assert_check_clean(&c, target);
+    }
+}
+
+#[test]
+fn the_stated_length_is_read_with_or_without_of() {
+    assert_eq!(
+        localize::stated_max_length("with a maximum length of 64."),
+        Some(64)
+    );
+    assert_eq!(
+        localize::stated_max_length("maximum length 1024, but"),
+        Some(1024)
+    );
+    assert_eq!(localize::stated_max_length("no length here"), None);
+}

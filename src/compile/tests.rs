@@ -1628,10 +1628,12 @@ fn a_request_level_rejection_is_traced_to_its_tool_and_repaired() {
 #[test]
 fn a_name_the_model_rejects_for_the_whole_request_is_renamed_and_the_others_kept() {
     let target = "vertex/v1/parameters";
-    let c = compile_own(&[tool("-ab", json!({"type":"object"})), plain()], target);
+    // A colon: the Vertex doc's first-character rule speaks to `-ab` (repaired on that
+    // evidence before the model runs), and no evidence to a colon inside a name.
+    let c = compile_own(&[tool("a:b", json!({"type":"object"})), plain()], target);
     assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
     let decls = &c.wire[0]["functionDeclarations"];
-    assert_eq!(decls[0]["name"], json!("_-ab"));
+    assert_eq!(decls[0]["name"], json!("a_b"));
     assert_eq!(decls[1]["name"], json!("lookup"));
     assert_eq!(c.tools[0].changes[0].rule, "name-invalid");
     assert!(

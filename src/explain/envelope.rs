@@ -39,10 +39,20 @@ const MAX_STARTS: usize = 32;
 const MAX_DEPTH: usize = 8;
 
 /// The texts to read in `error`, most specific first: the messages decoded from its
-/// envelopes, then the error as given with JSON string escapes undone (for an envelope cut
-/// short, which does not parse).
+/// envelopes, the error as given when it shows no envelope, then the error as given with JSON
+/// string escapes undone (for an envelope cut short, which does not parse).
 pub(super) fn error_texts(error: &str) -> Vec<Text> {
     let mut texts = messages_in(error, 0).unwrap_or_default();
+    // A message pasted as the provider wrote it (no JSON string escape, no start of a body)
+    // is read first as it is: its `\'` and `\\` are Python's, inside the literals of
+    // OpenAI's `In context=(...)` tuple, and undoing them would break those literals.
+    let envelope_residue = ["\\\"", "\\n", "{'", "{\""];
+    if !envelope_residue.iter().any(|r| error.contains(r)) {
+        texts.push(Text {
+            text: error.to_string(),
+            decoded: false,
+        });
+    }
     let unescaped = error
         .replace("\\\\n", "\n")
         .replace("\\n", "\n")
@@ -50,10 +60,13 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
         .replace("\\'", "'")
         .replace("\\u003c", "<")
         .replace("\\u003e", ">");
-    texts.push(Text {
+    let text = Text {
         text: unescaped,
         decoded: false,
-    });
+    };
+    if !texts.contains(&text) {
+        texts.push(text);
+    }
     texts
 }
 

@@ -918,13 +918,18 @@ fn split_path(path: &str) -> Vec<&str> {
 // ---------------------------------------------------------------------------------------
 // OpenAI (also Azure OpenAI and DeepSeek, which use the same templates)
 
+/// OpenAI's `In context=(...)` tuple: Python's `repr` of a tuple of strings (and numbers),
+/// each string in single quotes, or double quotes when it holds a `'`, with backslash escapes.
+/// Read literal by literal, not up to the first `)` or `, `: a property name may hold either
+/// (`'range (km)'`, `'x, y'`), and the place is then read by [`context_pointer`].
+const O_TUPLE: &str = r#"\((?:(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|-?[0-9]+)(?:,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|-?[0-9]+))*,?)?\)"#;
 static O_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?s)Invalid schema for function '([^']+)':\s*(?:In context=\(([^)]*)\),\s*)?(.+?)(?:\n|$|\(request id)",
-    )
+    re(&format!(
+        r"(?s)Invalid schema for function '([^']+)':\s*(?:In context=({O_TUPLE}),\s*)?(.+?)(?:\n|$|\(request id)"
+    ))
 });
 static O_BARE_CONTEXT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"In context=\(([^)]*)\),\s*([^\n]+)"));
+    LazyLock::new(|| re(&format!(r"In context=({O_TUPLE}),\s*([^\n]+)")));
 /// OpenAI's meta-schema message without its `Invalid schema for function 'f': ` prefix, as
 /// clients print it: Python jsonschema's `<repr> is not of type <types>` alone on its line
 /// (`'object' is not of type 'object', 'boolean'`, oai-meta-object-string in reports.yaml,
@@ -981,9 +986,18 @@ fn openai(text: &str) -> Vec<Raw> {
         };
         let what = words(&c[3]).trim_end_matches('.').to_string();
         let msg = matched(&c);
-        let node = c.get(2).map(|m| context_pointer(m.as_str()));
-        let at = |kw: &str| Place::Pointer(at_keyword(node.as_deref().unwrap_or(""), kw));
-        let here = Place::Pointer(node.clone().unwrap_or_default());
+        let node = c.get(2).and_then(|m| context_pointer(m.as_str()));
+        // A context that is not a tuple of literals (cut short, mangled by a client) names a
+        // place that cannot be read: none is claimed rather than the root.
+        let unread = node.is_none() && c[3].trim_start().starts_with("In context=");
+        let at = |kw: &str| match unread {
+            true => Place::None,
+            false => Place::Pointer(at_keyword(node.as_deref().unwrap_or(""), kw)),
+        };
+        let here = match unread {
+            true => Place::None,
+            false => Place::Pointer(node.clone().unwrap_or_default()),
+        };
         let quoted = |s: &str| s.split('\'').nth(1).map(str::to_string);
         let (place, rule): (Place, Option<&'static str>) =
             if what.contains("is required to be supplied") {
@@ -1019,17 +1033,9 @@ fn openai(text: &str) -> Vec<Raw> {
     }
     if out.is_empty() {
         for c in O_BARE_CONTEXT.captures_iter(text) {
-            let node = context_pointer(&c[1]);
             let rule = rule_by_phrase(c[2].trim(), O_SHAPE_RULES);
-            out.push(
-                Raw::new(
-                    "openai",
-                    matched(&c),
-                    ToolLoc::Unknown,
-                    Place::Pointer(node),
-                )
-                .with_rule(rule),
-            );
+            let place = context_pointer(&c[1]).map_or(Place::None, Place::Pointer);
+            out.push(Raw::new("openai", matched(&c), ToolLoc::Unknown, place).with_rule(rule));
         }
     }
     if out.is_empty() {
@@ -1071,21 +1077,32 @@ fn openai(text: &str) -> Vec<Raw> {
     out
 }
 
-/// `'properties', 'x', 'items', 'type', '0'` → `/properties/x/items`: the trailing
-/// `('type', N)` is OpenAI's expansion of a `type` list, not a place in the schema.
-fn context_pointer(ctx: &str) -> String {
-    let mut tokens: Vec<String> = ctx
-        .split(',')
-        .map(|t| t.trim().trim_matches(['\'', '"']).to_string())
-        .filter(|t| !t.is_empty())
-        .collect();
+/// `('properties', 'x', 'items', 'type', '0')` → `/properties/x/items`: each element read
+/// as the Python literal it is (quotes and escapes undone), the trailing `('type', N)` dropped
+/// as OpenAI's expansion of a `type` list, not a place in the schema. `None` when `tuple` is
+/// not a tuple of strings and numbers.
+fn context_pointer(tuple: &str) -> Option<String> {
+    let (Value::Array(items), len) = crate::target::pyrepr::parse_prefix(tuple)? else {
+        return None;
+    };
+    if len != tuple.len() {
+        return None;
+    }
+    let mut tokens = items
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect::<Option<Vec<String>>>()?;
     if tokens.len() >= 2
         && tokens[tokens.len() - 2] == "type"
         && tokens[tokens.len() - 1].parse::<usize>().is_ok()
     {
         tokens.truncate(tokens.len() - 2);
     }
-    pointer_from(tokens.iter().map(String::as_str))
+    Some(pointer_from(tokens.iter().map(String::as_str)))
 }
 
 static GROQ: LazyLock<Regex> = LazyLock::new(|| {
@@ -2646,12 +2663,45 @@ mod tests {
 
     #[test]
     fn openai_context_drops_the_type_list_expansion() {
+        let at = |t: &str| context_pointer(t).unwrap_or_else(|| panic!("{t} unread"));
         assert_eq!(
-            context_pointer("'properties', 'arguments', 'items', 'type', '0'"),
+            at("('properties', 'arguments', 'items', 'type', '0')"),
             "/properties/arguments/items"
         );
-        assert_eq!(context_pointer(""), "");
-        assert_eq!(context_pointer("'properties', 'a/b'"), "/properties/a~1b");
+        assert_eq!(at("()"), "");
+        assert_eq!(at("('properties', 'a/b')"), "/properties/a~1b");
+    }
+
+    /// Each element of the tuple is a Python string literal, read by its quotes: a `)`, a
+    /// `, ` or a quote inside a property's name is part of the name (the trial's `range (km)`
+    /// and `x, y` were split there and named another place).
+    #[test]
+    fn openai_context_reads_each_element_by_its_quotes() {
+        for (name, tuple) in [
+            ("range (km)", r#"('properties', 'range (km)')"#),
+            ("e)f", r#"('properties', 'e)f')"#),
+            ("x, y", r#"('properties', 'x, y')"#),
+            ("it's", r#"('properties', "it's")"#),
+            (r#"say "hi""#, r#"('properties', 'say "hi"')"#),
+            (r#"it's "x""#, r#"('properties', 'it\'s "x"')"#),
+            (r"a\b", r"('properties', 'a\\b')"),
+            (r"end\", r"('properties', 'end\\')"),
+            ("tab\there", r"('properties', 'tab\there')"),
+            ("\u{7f}del", r"('properties', '\x7fdel')"),
+            ("größe (m²)", "('properties', 'größe (m²)')"),
+            ("\u{2028}sep", r"('properties', '\u2028sep')"),
+        ] {
+            let text = format!("In context={tuple}, array schema missing items.");
+            let raws = openai(&text);
+            let [raw] = raws.as_slice() else {
+                panic!("{text}: {raws:?}")
+            };
+            assert_eq!(
+                raw.place,
+                Place::Pointer(push_token("/properties", name)),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -404,12 +404,13 @@ pub fn tool_error(e: &ToolError) -> Value {
     )
 }
 
-/// `In context=(…)` from a message, e.g. `('properties', 'objects')`.
+/// `In context=(…)` from a message, e.g. `('properties', 'objects')`: the tuple read as the
+/// Python literal it is, so that a `)` or `, ` inside a property's name does not end it.
 pub fn context_in_message(msg: &str) -> Option<String> {
     let i = msg.find("In context=(")?;
     let rest = &msg[i + "In context=".len()..];
-    let end = rest.find("),")? + 1;
-    Some(rest[..end].to_string())
+    let (tuple, len) = super::pyrepr::parse_prefix(rest)?;
+    (tuple.is_array() && rest[len..].starts_with(',')).then(|| rest[..len].to_string())
 }
 
 /// The path an OpenAI-style message names: its `In context=(…)` tuple, or the quoted field of
@@ -1350,6 +1351,28 @@ pub fn responses_views(body: &Value) -> Vec<ToolView<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The context read back from a message is the tuple `context` wrote, whatever the
+    /// property's name holds (`)` and `, ` used to end it early).
+    #[test]
+    fn context_in_message_reads_the_tuple_by_its_quotes() {
+        for name in [
+            "range (km)",
+            "x, y",
+            "e)f",
+            "it's",
+            "it's \"x\"",
+            "a\\b",
+            "größe",
+        ] {
+            let tuple = context(&["properties".to_string(), name.to_string()]);
+            let msg = format!(
+                "Invalid schema for function 'b': In context={tuple}, array schema missing items."
+            );
+            assert_eq!(context_in_message(&msg), Some(tuple), "{name}");
+        }
+        assert_eq!(context_in_message("In context=('open, x"), None);
+    }
 
     #[test]
     fn strict_depth_counts_objects_through_references() {

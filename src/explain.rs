@@ -363,6 +363,7 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     }
     for e in &mut out {
         keyword_fix(e, &tools);
+        format_fix(e, &tools);
     }
     if out.is_empty()
         && let Some(request) = request
@@ -420,6 +421,28 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         }
     };
     e.fix = Some(fix);
+}
+
+/// For `format-unsupported` at a `format` of the request's tool, the fix for that format's
+/// value, as `check` writes it (`regex` has no example of its own; `uri` is "a URL"), instead
+/// of the rule's general fix that speaks of `uri` whatever the format. A fix check already gave
+/// is kept; without the value (no request, a place the tool lacks) the general fix stays.
+fn format_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
+    if e.rule.as_deref() != Some("format-unsupported")
+        || e.fix.as_deref() != self::fix_for("format-unsupported")
+    {
+        return;
+    }
+    let Some(pointer) = e.pointer.as_deref().filter(|p| p.ends_with("/format")) else {
+        return;
+    };
+    let value = tools
+        .iter()
+        .find(|t| Some(t.index) == e.tool_index)
+        .and_then(|t| t.schema?.pointer(pointer));
+    if let Some(Value::String(f)) = value {
+        e.fix = Some(crate::profile::rules::format_unsupported::fix_for(f));
+    }
 }
 
 /// A tool's place as OpenAI-compatible APIs write it in their errors:

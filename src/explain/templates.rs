@@ -478,6 +478,19 @@ const G_VALIDATOR_RULES: &[(&str, &str)] = &[
     ("Invalid function name", "name-invalid"),
 ];
 
+/// The rule `check` reports a keyword under when a target does not take it: the one that owns
+/// it where one does (`format` is format-unsupported's, `$ref` and its containers
+/// ref-unsupported's; keyword-unsupported leaves them to those), else keyword-unsupported. A
+/// message that names only the keyword ("'format' is not permitted") is so read without a
+/// target as with one.
+fn unsupported_keyword_rule(keyword: &str) -> &'static str {
+    match keyword {
+        "format" => "format-unsupported",
+        "$ref" | "$defs" | "definitions" => "ref-unsupported",
+        _ => "keyword-unsupported",
+    }
+}
+
 fn google(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     for c in G_UNKNOWN.captures_iter(text) {
@@ -489,8 +502,7 @@ fn google(text: &str) -> Vec<Raw> {
         let rule = match (keyword.as_str(), list) {
             ("type", true) => "type-list",
             (k, true) => wrong_kind_rule(k),
-            ("$ref" | "$defs" | "definitions", _) => "ref-unsupported",
-            _ => "keyword-unsupported",
+            (k, false) => unsupported_keyword_rule(k),
         };
         let Some(path) = c.get(2).map(|m| m.as_str()) else {
             // `Unknown name "X": Cannot find field.` (a colon right after the name) is a field
@@ -1008,7 +1020,7 @@ fn openai(text: &str) -> Vec<Raw> {
                 (here, Some(rule))
             } else if what.ends_with("is not permitted") {
                 let kw = quoted(&what).unwrap_or_default();
-                (at(&kw), Some("keyword-unsupported"))
+                (at(&kw), Some(unsupported_keyword_rule(&kw)))
             } else if what.contains("is not a valid format") {
                 (at("format"), Some("format-unsupported"))
             } else if what.contains("schema must be a JSON Schema of 'type: \"object\"'") {

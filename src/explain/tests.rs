@@ -2011,3 +2011,44 @@ fn openai_tool_list_too_long_is_about_the_request() {
     assert_eq!((e[0].tool_index, e[0].tool.as_deref()), (None, None));
     assert_eq!(e[0].message, text);
 }
+
+/// OpenAI's "'format' is not permitted" names the keyword alone; check reports a `format` under
+/// format-unsupported (keyword-unsupported leaves it to that rule), so explain names that rule
+/// with or without a target, and the fix check gives for the format's value (the trial's F7:
+/// without a target it was keyword-unsupported, with a fix about `minimum`).
+#[test]
+fn openai_format_not_permitted_is_format_unsupported_as_check_reads_it() {
+    let request = json!({"tools": [{"type": "function", "function": {"name": "list_files",
+        "parameters": {"type": "object", "properties": {
+            "pattern": {"type": "string", "format": "regex"},
+            "site": {"type": "string", "format": "uri"}}}}}]});
+    for (name, format) in [("pattern", "regex"), ("site", "uri")] {
+        let error = format!(
+            "Invalid schema for function 'list_files': In context=('properties', '{name}'), 'format' is not permitted."
+        );
+        let want = crate::profile::rules::format_unsupported::fix_for(format);
+        for target in [None, Some("openai/chat")] {
+            let all = explain(Some(&request), &error, target);
+            let [e] = all.as_slice() else {
+                panic!("{all:?}")
+            };
+            assert_eq!(e.rule.as_deref(), Some("format-unsupported"), "{target:?}");
+            let pointer = format!("/properties/{name}/format");
+            assert_eq!(e.pointer.as_deref(), Some(pointer.as_str()));
+            assert_eq!(e.fix.as_deref(), Some(want.as_str()), "{target:?}");
+            assert!(
+                !e.notes.iter().any(|n| n.contains("reads as")),
+                "{:?}",
+                e.notes
+            );
+        }
+    }
+    // Without a request the rule is the same; the fix is the rule's own.
+    let all = explain(
+        None,
+        "Invalid schema for function 'f': In context=('properties', 'p'), 'format' is not permitted.",
+        None,
+    );
+    assert_eq!(all[0].rule.as_deref(), Some("format-unsupported"));
+    assert_eq!(all[0].fix.as_deref(), fix_for("format-unsupported"));
+}

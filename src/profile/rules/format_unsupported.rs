@@ -38,7 +38,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// The fix for `format: f`, with what to write in the description for the formats JSON
 /// Schema 2020-12 defines that tools use most (its section 7.3); other formats get no
 /// example rather than one written for another format.
-fn fix_for(f: &str) -> String {
+pub fn fix_for(f: &str) -> String {
     let words = match f {
         "uri" => "a URL",
         "uri-reference" => "a URL, or a path relative to one",

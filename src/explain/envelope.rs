@@ -3,7 +3,8 @@
 //! An error arrives in an envelope: a provider's JSON body (`{"error":{"message":..}}`,
 //! Google's array wrapper, Mistral's `detail`, Bedrock's `message`), OpenRouter's
 //! `metadata.raw` holding the upstream's body as a string, a relay that JSON-encodes the body
-//! once more, a client's prefix (`Error: 400 {...}`), OpenAI's Python SDK printing the
+//! once more, a client's prefix (`Error: 400 {...}`), LiteLLM printing Vertex's body as a
+//! Python bytes literal (`b'{\n  "error": ...}'`), OpenAI's Python SDK printing the
 //! body as a Python dict (`Error code: 400 - {'error': {'message': "..."}}`), the Anthropic
 //! Java SDK printing it as a Java map (`{type=error, error={..., message=...}}`), or the AWS
 //! Rust SDK's `Debug` printout (`ValidationException { message: Some("..."), ... }`); clients
@@ -97,6 +98,26 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
         let found = envelope_at(&s[start..]).and_then(|v| from(&v));
+        if found.is_some() {
+            return found;
+        }
+    }
+    // A Python bytes literal holding the body (LiteLLM's `VertexAIException BadRequestError -
+    // b'{\n  "error": ...}'`): its escapes are the literal's, not JSON's, so the body is read
+    // once they are undone.
+    for (start, _) in s
+        .match_indices("b'")
+        .chain(s.match_indices("b\""))
+        .take(MAX_STARTS)
+    {
+        let starts_word = s[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '\'' || c == '"'));
+        let found = starts_word
+            .then(|| pyrepr::bytes_prefix(&s[start..]))
+            .flatten()
+            .and_then(|(body, _)| messages_in(&body, depth + 1));
         if found.is_some() {
             return found;
         }

@@ -2052,3 +2052,20 @@ fn openai_format_not_permitted_is_format_unsupported_as_check_reads_it() {
     assert_eq!(all[0].rule.as_deref(), Some("format-unsupported"));
     assert_eq!(all[0].fix.as_deref(), fix_for("format-unsupported"));
 }
+
+/// LiteLLM prints a Vertex error body as a Python bytes literal (the trial's F6): its `\n`
+/// and `\'` are the literal's escapes, so the body is decoded from it and the message quoted
+/// without the envelope's tail (`", "status": "INVALID_ARGUMENT" } }'`).
+#[test]
+fn a_python_bytes_literal_envelope_is_decoded() {
+    let error = r#"litellm.BadRequestError: VertexAIException BadRequestError - b'{\n  "error": {\n    "code": 400,\n    "message": "Unable to submit request because `f` functionDeclaration `parameters.path` schema didn\'t specify the schema type field.",\n    "status": "INVALID_ARGUMENT"\n  }\n}'"#;
+    let all = explain(None, error, None);
+    let [e] = all.as_slice() else {
+        panic!("{all:?}")
+    };
+    assert_eq!(
+        e.message,
+        "Unable to submit request because `f` functionDeclaration `parameters.path` schema didn't specify the schema type field."
+    );
+    assert_eq!(e.rule.as_deref(), Some("type-missing"));
+}

@@ -87,6 +87,46 @@ pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
     Some((v, p.at))
 }
 
+/// Reads the Python bytes literal (`b'...'` or `b"..."`) at the start of `text`, as Python's
+/// `repr` of bytes writes it (LiteLLM prints a Vertex error body so: `b'{\n  "error": ...}'`):
+/// its escapes (`\\`, `\'`, `\"`, `\n`, `\r`, `\t`, `\xHH`) undone into bytes, read as
+/// UTF-8 (a byte sequence that is not becomes U+FFFD). Returns the text and the bytes read;
+/// `None` when `text` does not start with a whole bytes literal.
+pub fn bytes_prefix(text: &str) -> Option<(String, usize)> {
+    let rest = text.strip_prefix('b')?;
+    let quote = rest.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+    let mut out: Vec<u8> = Vec::new();
+    let mut bytes = rest.bytes().enumerate().skip(1);
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b if b == quote as u8 => {
+                return Some((String::from_utf8_lossy(&out).into_owned(), i + 2));
+            }
+            b'\\' => {
+                let (_, e) = bytes.next()?;
+                match e {
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'x' => {
+                        let hi = bytes.next()?.1;
+                        let lo = bytes.next()?.1;
+                        let hex = [hi, lo];
+                        let hex = std::str::from_utf8(&hex).ok()?;
+                        out.push(u8::from_str_radix(hex, 16).ok()?);
+                    }
+                    b'\\' | b'\'' | b'"' => out.push(e),
+                    // An unknown escape keeps its backslash, as in Python.
+                    other => out.extend([b'\\', other]),
+                }
+            }
+            b'\n' => return None,
+            b => out.push(b),
+        }
+    }
+    None
+}
+
 struct Parser<'t> {
     text: &'t str,
     at: usize,
@@ -234,6 +274,24 @@ mod tests {
         );
         assert_eq!(repr(&json!([true, 1.5, 2])), "[True, 1.5, 2]");
         assert_eq!(repr(&json!("it's")), "\"it's\"");
+    }
+
+    /// What `repr(json.dumps(body, indent=2).encode())` prints, as LiteLLM shows a Vertex
+    /// error, is read back to the body's text: escapes, quotes of both kinds, UTF-8 bytes.
+    #[test]
+    fn bytes_literals_are_read_back() {
+        let text =
+            r#"b'{\n  "message": "schema didn\'t say \xe2\x80\x9cx\xe2\x80\x9d \\ y"\n}' tail"#;
+        let (s, len) = bytes_prefix(text).unwrap();
+        assert_eq!(
+            s,
+            "{\n  \"message\": \"schema didn't say \u{201c}x\u{201d} \\ y\"\n}"
+        );
+        assert_eq!(&text[len..], " tail");
+        assert_eq!(bytes_prefix(r#"b"it's""#), Some(("it's".to_string(), 7)));
+        for bad in ["", "b", "'x'", "b'open", "b'\\x4'", "b'a\nb'"] {
+            assert_eq!(bytes_prefix(bad), None, "{bad}");
+        }
     }
 
     #[test]

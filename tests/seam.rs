@@ -506,6 +506,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
                         status: Status::Rejected,
                         rejected_by: Vec::new(),
                         unknown_for: Vec::new(),
+                        judged_elsewhere: Default::default(),
                     }
                 })
             })

@@ -675,6 +675,7 @@ mod tests {
             } else {
                 Vec::new()
             },
+            judged_elsewhere: Default::default(),
         }
     }
 

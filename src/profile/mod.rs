@@ -348,6 +348,12 @@ pub struct FeatureEntry {
     /// Targets with no evidence either way.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_for: Vec<String>,
+    /// Target → the other placement whose verdict for the same feature it was given, for each
+    /// target with no evidence at this one (`derive`'s step 3). Without it a reader of
+    /// `allowed` would take e.g. `properties @ anyof-branch` for something seen accepted in
+    /// an `anyOf` branch, when it was only seen on a nested object.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub judged_elsewhere: BTreeMap<String, Placement>,
 }
 
 /// What a profile allows, per family, for readers (RULES.md, `toolwire rule`).
@@ -496,6 +502,10 @@ mod file {
         allowed: Vec<String>,
         rejected: Vec<Rejected>,
         unknown: Vec<Unknown>,
+        /// Feature → target → placement, for every feature some target of which was judged
+        /// by the same feature at another placement (`FeatureEntry::judged_elsewhere`).
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        judged_elsewhere: BTreeMap<String, BTreeMap<String, Placement>>,
         summary: Summary,
         /// Indexes into `evidence`: the targets that reject schemas the 2020-12 meta-schema
         /// refuses (`Profile::meta_schema`).
@@ -598,12 +608,27 @@ mod file {
                         }
                     }
                 }
+                for (key, targets) in &p.judged_elsewhere {
+                    let at = format!("{at}/judged_elsewhere/{}", pointer_token(key));
+                    feature(at.clone(), key)?;
+                    if let Some(t) = targets.keys().find(|t| !p.targets.contains(t)) {
+                        return Err((
+                            format!("{at}/{}", pointer_token(t)),
+                            format!("{t:?} is not a target of the profile"),
+                        ));
+                    }
+                }
                 for (k, &e) in p.meta_schema.iter().enumerate() {
                     in_range(format!("{at}/meta_schema/{k}"), e)?;
                 }
             }
             Ok(())
         }
+    }
+
+    /// `key` as one JSON Pointer reference token: a target id holds `/`.
+    fn pointer_token(key: &str) -> String {
+        key.replace('~', "~0").replace('/', "~1")
     }
 
     fn key(f: &FeatureEntry) -> String {
@@ -647,7 +672,11 @@ mod file {
                     let mut allowed = Vec::new();
                     let mut rejected = Vec::new();
                     let mut unknown = Vec::new();
+                    let mut judged_elsewhere = BTreeMap::new();
                     for f in &p.features {
+                        if !f.judged_elsewhere.is_empty() {
+                            judged_elsewhere.insert(key(f), f.judged_elsewhere.clone());
+                        }
                         match f.status {
                             Status::Allowed => allowed.push(key(f)),
                             Status::Rejected => rejected.push(Rejected {
@@ -669,6 +698,7 @@ mod file {
                         allowed,
                         rejected,
                         unknown,
+                        judged_elsewhere,
                         summary: p.summary,
                         meta_schema: p.meta_schema.iter().map(|e| position[e]).collect(),
                     }
@@ -688,6 +718,8 @@ mod file {
                 .profiles
                 .into_iter()
                 .map(|p| {
+                    let elsewhere =
+                        |key: &str| p.judged_elsewhere.get(key).cloned().unwrap_or_default();
                     let mut features = Vec::new();
                     for a in &p.allowed {
                         let (parameter, placement) = split(a);
@@ -697,6 +729,7 @@ mod file {
                             status: Status::Allowed,
                             rejected_by: Vec::new(),
                             unknown_for: Vec::new(),
+                            judged_elsewhere: elsewhere(a),
                         });
                     }
                     for r in &p.rejected {
@@ -711,6 +744,7 @@ mod file {
                                 .filter_map(|i| f.evidence.get(*i).cloned())
                                 .collect(),
                             unknown_for: r.unknown_for.clone(),
+                            judged_elsewhere: elsewhere(&r.feature),
                         });
                     }
                     for u in &p.unknown {
@@ -728,6 +762,7 @@ mod file {
                             status: Status::Unknown,
                             rejected_by: Vec::new(),
                             unknown_for,
+                            judged_elsewhere: elsewhere(&feature),
                         });
                     }
                     features.sort_by(|a, b| {
@@ -905,7 +940,7 @@ mod tests {
         let text = include_str!("../../reports/profile.json");
         let committed: serde_json::Value = serde_json::from_str(text).unwrap();
         type Case = (&'static str, fn(&mut serde_json::Value), &'static str);
-        let cases: [Case; 8] = [
+        let cases: [Case; 10] = [
             (
                 "by",
                 |v| v["profiles"][0]["rejected"][0]["by"][0] = 1_000_000_000_000u64.into(),
@@ -940,6 +975,23 @@ mod tests {
                 "feature",
                 |v| v["profiles"][0]["allowed"][0] = "keyword-allowed: x @ nowhere".into(),
                 "at /profiles/0/allowed/0: \"keyword-allowed: x @ nowhere\" is not a feature",
+            ),
+            (
+                "elsewhere feature",
+                |v| {
+                    v["profiles"][0]["judged_elsewhere"] =
+                        serde_json::json!({"keyword-allowed: x": {"openai/chat": "root"}})
+                },
+                "at /profiles/0/judged_elsewhere/keyword-allowed: x: \"keyword-allowed: x\" is not a feature",
+            ),
+            (
+                "elsewhere target",
+                |v| {
+                    v["profiles"][0]["judged_elsewhere"] = serde_json::json!(
+                        {"keyword-allowed: x @ items": {"nobody/chat": "root"}}
+                    )
+                },
+                "at /profiles/0/judged_elsewhere/keyword-allowed: x @ items/nobody~1chat: \"nobody/chat\" is not a target",
             ),
             (
                 "duplicate",

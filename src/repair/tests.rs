@@ -22,6 +22,7 @@ pub(crate) fn profile_for(targets: &[&str], rejected: &[&str]) -> CompiledProfil
             status: Status::Rejected,
             rejected_by: Vec::new(),
             unknown_for: Vec::new(),
+            judged_elsewhere: Default::default(),
         })
         .collect();
     CompiledProfile::new(&Profile {
@@ -1108,6 +1109,7 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
         status: Status::Rejected,
         rejected_by: Vec::new(),
         unknown_for: Vec::new(),
+        judged_elsewhere: Default::default(),
     }];
     let t = tool(
         "f",
@@ -1133,6 +1135,7 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
         status: Status::Allowed,
         rejected_by: Vec::new(),
         unknown_for: Vec::new(),
+        judged_elsewhere: Default::default(),
     });
     let r = repair_one(&t, &make(features.clone()));
     assert_eq!(
@@ -1288,6 +1291,7 @@ fn profile_allowing(allowed: &[&str], rejected: &[&str]) -> CompiledProfile {
         status,
         rejected_by: Vec::new(),
         unknown_for: Vec::new(),
+        judged_elsewhere: Default::default(),
     };
     let features = allowed
         .iter()

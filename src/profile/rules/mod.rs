@@ -462,6 +462,7 @@ pub mod testing {
                     status,
                     rejected_by: Vec::new(),
                     unknown_for: Vec::new(),
+                    judged_elsewhere: Default::default(),
                 })
                 .collect(),
             summary: Default::default(),

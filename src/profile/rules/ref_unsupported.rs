@@ -704,6 +704,7 @@ mod tests {
                             })
                             .collect(),
                         unknown_for: Vec::new(),
+                        judged_elsewhere: Default::default(),
                     }
                 })
                 .collect(),

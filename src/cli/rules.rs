@@ -322,10 +322,18 @@ fn cited(c: &crate::profile::Cited) -> String {
         _ => c.source.clone(),
     };
     // An inferred verdict never reads as a stated one (the entry's note says how it is read).
-    let kind = if c.inferred {
-        format!("{} evidence (inferred, not stated)", c.kind.as_str())
-    } else {
+    // Nor does a report whose quote is not the provider's words read as one that is.
+    let marks: Vec<&str> = [
+        (c.not_verbatim, "not verbatim"),
+        (c.inferred, "inferred, not stated"),
+    ]
+    .into_iter()
+    .filter_map(|(on, mark)| on.then_some(mark))
+    .collect();
+    let kind = if marks.is_empty() {
         format!("{} evidence", c.kind.as_str())
+    } else {
+        format!("{} evidence ({})", c.kind.as_str(), marks.join("; "))
     };
     match &c.via {
         Some(from) => format!("{kind}, {source}, inherited from {from}"),
@@ -391,6 +399,7 @@ mod tests {
             via: None,
             read: true,
             inferred: true,
+            not_verbatim: false,
         };
         assert_eq!(
             cited(&c),
@@ -398,6 +407,35 @@ mod tests {
         );
         c.inferred = false;
         assert_eq!(cited(&c), "secondary evidence, https://example.org/a");
+    }
+
+    /// `toolwire rule` says of a report whose quote is not the provider's words that it is
+    /// not verbatim, with any other mark, and of a verbatim one nothing more than its kind.
+    #[test]
+    fn a_not_verbatim_citation_says_so() {
+        let mut c = crate::profile::Cited {
+            kind: crate::evidence::EvidenceKind::Report,
+            date: "2025-04-09".into(),
+            source: "https://example.org/r".into(),
+            via: None,
+            read: false,
+            inferred: false,
+            not_verbatim: true,
+        };
+        assert_eq!(
+            cited(&c),
+            "report evidence (not verbatim), https://example.org/r"
+        );
+        assert_eq!(c.label(), "report 2025-04-09, not verbatim");
+        c.inferred = true;
+        assert_eq!(
+            cited(&c),
+            "report evidence (not verbatim; inferred, not stated), https://example.org/r"
+        );
+        c.inferred = false;
+        c.not_verbatim = false;
+        assert_eq!(cited(&c), "report evidence, https://example.org/r");
+        assert_eq!(c.label(), "report 2025-04-09");
     }
 
     /// A generated file that is not there was called stale.

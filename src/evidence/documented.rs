@@ -64,6 +64,15 @@ pub struct Entry {
     /// The provider's error text verbatim (report), or the documentation's words (doc).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub quote: String,
+    /// `false` on a `report` whose `quote` is not the provider's answer verbatim (the source
+    /// has none: a reporter's paraphrase, an issue title, an acceptance in a PR author's
+    /// words, an excerpt cut short): every item whose quote is the entry's is shown as
+    /// `not verbatim`, so that it never reads as the provider's own error.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub verbatim: bool,
+    /// Required when `verbatim` is `false`: what the quote is instead of the provider's words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verbatim_note: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub path: String,
     /// The minimal schema as the source gave it (verbatim text).
@@ -123,6 +132,17 @@ pub struct CellMap {
     /// as `inferred` wherever the evidence is cited.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
+    /// `false` when what this cell shows (its own `quote`, else the entry's) is not the
+    /// provider's answer to these cells (`note` says what it is instead): shown as `not
+    /// verbatim`, as an entry's `verbatim: false` is.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub verbatim: bool,
+}
+
+/// Serde's default for the `verbatim` flags: a quote is the source's words unless it says
+/// otherwise.
+fn yes() -> bool {
+    true
 }
 
 /// A documented statement evaluated against every case it covers.
@@ -436,6 +456,32 @@ fn validate(e: &Entry) -> std::result::Result<(), (String, String)> {
             "a partial or empty date needs a date_note".into(),
         );
     }
+    // Only a report's quote claims to be the provider's words: a doc's are the provider's by
+    // kind and a secondary's are a third party's by kind, so the flag would say nothing.
+    let unverbatim_cell = e.cells.iter().position(|c| !c.verbatim);
+    if (!e.verbatim || unverbatim_cell.is_some()) && e.kind != EvidenceKind::Report {
+        return bad(
+            "/verbatim".into(),
+            "`verbatim: false` is for a `report` whose quote is not the provider's words".into(),
+        );
+    }
+    if !e.verbatim && e.verbatim_note.trim().is_empty() {
+        return bad(
+            "/verbatim_note".into(),
+            "`verbatim: false` needs a `verbatim_note`: what the quote is instead of the provider's words".into(),
+        );
+    }
+    if let Some(j) = unverbatim_cell
+        && e.cells[j]
+            .note
+            .as_deref()
+            .is_none_or(|n| n.trim().is_empty())
+    {
+        return bad(
+            format!("/cells/{j}/verbatim"),
+            "a cell with `verbatim: false` needs a `note` saying what its quote is instead".into(),
+        );
+    }
     // An undated entry has no day to call the day it was read.
     if e.date_read && e.date.is_empty() {
         return bad(
@@ -597,9 +643,12 @@ fn item(
     quote: Option<&String>,
     stage: Option<Stage>,
     note: String,
+    verbatim: bool,
 ) -> EvidenceItem {
     // A cell dated apart from its entry carries the date its source gives that cell.
     let read = e.date_read && date.is_none();
+    // A cell's own quote answers for itself; without one it shows the entry's.
+    let not_verbatim = !verbatim || (quote.is_none() && !e.verbatim);
     let date = date.cloned().unwrap_or_else(|| e.date.clone());
     let quote = quote
         .cloned()
@@ -630,6 +679,7 @@ fn item(
         whole_tool: false,
         inferred: false,
         read,
+        not_verbatim,
     }
 }
 
@@ -699,6 +749,7 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                             cell.quote.as_ref(),
                             cell.stage,
                             note,
+                            cell.verbatim,
                         );
                         item.inferred = cell.inferred;
                         out.documented.push(Documented {
@@ -726,6 +777,7 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                         rule.quote.as_ref(),
                         None,
                         format!("{}: {why}", e.id),
+                        true,
                     );
                     item.inferred = rule.inferred;
                     out.documented.push(Documented {
@@ -872,6 +924,7 @@ pub fn whole_tool(
                 cell.quote.as_ref(),
                 cell.stage,
                 note.clone(),
+                cell.verbatim,
             );
             it.whole_tool = true;
             for s in seen.iter().filter(|s| !s.limit) {
@@ -1418,7 +1471,7 @@ mod tests {
         let docs = Documents::load(dir.path()).unwrap();
         let e = docs.entries().next().unwrap();
         assert_eq!(e.kind, EvidenceKind::Secondary);
-        let it = item(e, Verdict::Rejected, None, None, None, String::new());
+        let it = item(e, Verdict::Rejected, None, None, None, String::new(), true);
         assert_eq!(it.kind.as_str(), "secondary");
     }
 
@@ -1478,9 +1531,25 @@ mod tests {
         let docs = Documents::load(dir.path()).unwrap();
         let e = docs.entries().next().unwrap();
         let c = &e.cells[0];
-        let staged = item(e, c.verdict, None, c.quote.as_ref(), c.stage, String::new());
+        let staged = item(
+            e,
+            c.verdict,
+            None,
+            c.quote.as_ref(),
+            c.stage,
+            String::new(),
+            true,
+        );
         assert_eq!(staged.stage, Some(Stage::Parse));
-        let unstaged = item(e, c.verdict, None, c.quote.as_ref(), None, String::new());
+        let unstaged = item(
+            e,
+            c.verdict,
+            None,
+            c.quote.as_ref(),
+            None,
+            String::new(),
+            true,
+        );
         assert_eq!(unstaged.stage, None);
     }
 
@@ -1809,6 +1878,54 @@ mod whole_tool_tests {
         std::fs::write(dir.path().join("a.yaml"), undated).unwrap();
         let err = Documents::load(dir.path()).unwrap_err().to_string();
         assert!(err.contains("at /0/date_read: s1: `date_read`"), "{err}");
+    }
+
+    /// An entry's `verbatim: false` marks every item showing its quote (cells, statements and
+    /// the acceptances its tool derives), but not a cell with a quote of its own; a cell's
+    /// `verbatim: false` marks that cell alone; the flag needs its reason and a `report`.
+    #[test]
+    fn not_verbatim_quotes_reach_their_items() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-04-09'\n  \
+             quote: (no verbatim message) it failed\n  verbatim: false\n  verbatim_note: the reporter's words\n  \
+             cells:\n  - targets: [xai/chat]\n    features: ['keyword-allowed: const']\n    verdict: rejected\n  \
+             - targets: [xai/chat]\n    features: ['keyword-allowed: enum (strings)']\n    verdict: rejected\n    \
+             quote: the provider's own words\n\
+             - id: r2\n  kind: report\n  url: https://example.com/2\n  date: '2025-04-09'\n  \
+             quote: control rejected\n  cells:\n  - targets: [xai/chat]\n    features: ['name-chars: uppercase']\n    \
+             verdict: accepted\n    note: a maintainer's account\n    verbatim: false\n  \
+             - targets: [xai/chat]\n    features: ['type-spelling: string']\n    placement: nested\n    verdict: rejected\n";
+        std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let docs = Documents::load(dir.path()).unwrap();
+        let marks: Vec<(String, bool)> = resolve(&docs, &catalog())
+            .documented
+            .into_iter()
+            .map(|d| (d.case, d.item.not_verbatim))
+            .collect();
+        let row = |case: &str, marked| (case.to_string(), marked);
+        assert_eq!(
+            marks,
+            [
+                row("keywords/const-nested", true),
+                row("keywords/enum-nested", false),
+                row("names/uppercase", true),
+                row("types/string-nested", false),
+            ]
+        );
+        let refused = |text: &str| {
+            std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+            Documents::load(dir.path()).unwrap_err().to_string()
+        };
+        let no_reason = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-04-09'\n  \
+             verbatim: false\n  unmapped: x\n";
+        assert!(
+            refused(no_reason).contains("at /0/verbatim_note"),
+            "{}",
+            refused(no_reason)
+        );
+        let doc = "- id: d1\n  kind: doc\n  url: https://example.com/1\n  date: '2025-04-09'\n  \
+             verbatim: false\n  verbatim_note: n\n  unmapped: x\n";
+        assert!(refused(doc).contains("at /0/verbatim"), "{}", refused(doc));
     }
 
     #[test]

@@ -83,6 +83,11 @@ pub struct EvidenceItem {
     /// what it says, so it is shown as `read <date>`, never as the fact's own date.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub read: bool,
+    /// Documented `report`: the quote shown is not the provider's answer verbatim (a
+    /// reporter's paraphrase, an issue title, a truncated excerpt), so the item is shown as
+    /// `not verbatim`, never as the provider's own error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_verbatim: bool,
 }
 
 #[cfg(test)]
@@ -112,6 +117,7 @@ impl EvidenceItem {
             whole_tool: false,
             inferred: false,
             read: false,
+            not_verbatim: false,
         }
     }
 }
@@ -519,6 +525,7 @@ impl History {
             whole_tool: false,
             inferred: false,
             read: false,
+            not_verbatim: false,
         });
     }
 
@@ -627,7 +634,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md) · `, inferred` after the date: the verdict is inferred from the source's words, not stated by them (a list of what is supported read as refusing what it leaves out; the entry's note in reports/documented/ says how) · `read` before a date: the day the source was read, not a date the source gives for what it says. \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md) · `, inferred` after the date: the verdict is inferred from the source's words, not stated by them (a list of what is supported read as refusing what it leaves out; the entry's note in reports/documented/ says how) · `read` before a date: the day the source was read, not a date the source gives for what it says · `, not verbatim` after a report's date: the quote kept for it is not the provider's answer verbatim (a reporter's paraphrase, an issue title, a cut-short excerpt; the entry's `verbatim_note` says which), so the report is weaker than one quoting the provider's error. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the provider's own documentation; `report` = public bug report; `secondary` = a third party's reading of the provider, such as a client library's) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, any other to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case a rejection is from; profile.json's `judged_elsewhere` names that placement per feature and target, for every verdict).\n"
@@ -758,6 +765,7 @@ fn cited(it: &EvidenceItem) -> crate::profile::Cited {
         via: it.via.clone(),
         read: it.read,
         inferred: it.inferred,
+        not_verbatim: it.not_verbatim,
     }
 }
 
@@ -1026,6 +1034,36 @@ mod tests {
         assert!(
             item.get("inferred").is_none() && item.get("read").is_none(),
             "{item}"
+        );
+    }
+
+    /// A report whose quote is not the provider's answer verbatim is marked so in its cell and
+    /// in matrix.json, where it would otherwise read as the provider's error; a report with
+    /// the provider's words carries no mark.
+    #[test]
+    fn a_report_without_the_providers_words_is_marked_not_verbatim() {
+        let mut d = doc(EvidenceKind::Report, "2025-04-09", Verdict::Rejected);
+        d.item.not_verbatim = true;
+        let m = build(&catalog(), &targets(), &[], &[d]);
+        let md = to_markdown(&m);
+        assert!(
+            md.contains("✗ [report 2025-04-09, not verbatim][1]"),
+            "{md}"
+        );
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(json["cells"][0]["evidence"][0]["not_verbatim"], true);
+
+        let verbatim = doc(EvidenceKind::Report, "2025-04-09", Verdict::Rejected);
+        let m = build(&catalog(), &targets(), &[], &[verbatim]);
+        let md = to_markdown(&m);
+        assert!(md.contains("✗ [report 2025-04-09][1]"), "{md}");
+        assert!(!md.contains("2025-04-09, not verbatim"), "{md}");
+        let json = serde_json::to_value(&m).unwrap();
+        assert!(
+            json["cells"][0]["evidence"][0]
+                .get("not_verbatim")
+                .is_none(),
+            "{json}"
         );
     }
 

@@ -624,6 +624,7 @@ mod tests {
             via: Some("openai/chat".into()),
             read: false,
             inferred: false,
+            not_verbatim: false,
         };
         let e = TargetEvidence {
             target: "openai/chat-strict".into(),
@@ -657,6 +658,7 @@ mod tests {
                         via: None,
                         read: false,
                         inferred: false,
+                        not_verbatim: false,
                     },
                     since: Cited {
                         kind: EvidenceKind::Report,
@@ -665,6 +667,7 @@ mod tests {
                         via: None,
                         read: false,
                         inferred: false,
+                        not_verbatim: false,
                     },
                 }]
             } else {

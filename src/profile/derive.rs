@@ -333,6 +333,7 @@ fn cite(item: &EvidenceItem, end: Sighting) -> Cited {
         via: item.via.clone(),
         read: item.read,
         inferred: item.inferred,
+        not_verbatim: item.not_verbatim,
     }
 }
 

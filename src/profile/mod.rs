@@ -289,6 +289,10 @@ pub struct Cited {
     /// ([`crate::evidence::matrix::EvidenceItem::inferred`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
+    /// The report's quote is not the provider's answer verbatim
+    /// ([`crate::evidence::matrix::EvidenceItem::not_verbatim`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_verbatim: bool,
 }
 
 impl Cited {
@@ -308,9 +312,13 @@ impl Cited {
     /// Kind and date as every citation shows them, `report 2025-04-24`; a verdict inferred
     /// from the words, not stated by them, says so (`secondary read 2026-12-02, inferred`),
     /// and another target's inherited evidence names the target it is from: `report
-    /// 2025-04-24, via openai/chat`.
+    /// 2025-04-24, via openai/chat`. A report whose quote is not the provider's words says so
+    /// (`report 2025-04-09, not verbatim`), since it would otherwise read as the error itself.
     pub fn label(&self) -> String {
         let mut label = format!("{} {}", self.kind.as_str(), self.date_text());
+        if self.not_verbatim {
+            label.push_str(", not verbatim");
+        }
         if self.inferred {
             label.push_str(", inferred");
         }

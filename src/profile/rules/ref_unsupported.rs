@@ -685,6 +685,7 @@ mod tests {
                         via: None,
                         read: false,
                         inferred: false,
+                        not_verbatim: false,
                     };
                     FeatureEntry {
                         parameter: parameter.into(),

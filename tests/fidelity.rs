@@ -759,6 +759,11 @@ const MATRIX_DISAGREEMENTS: &[(&str, &str, &str)] = &[
         "a 2024 preview API (azure-parameters-required); the v1 API follows OpenAI, where parameters may be omitted",
     ),
     (
+        "names/chars-colon",
+        "gemini/v1beta/parameters",
+        "the model's name rule admits `:` as ccs-function-name-colons-allowed's message does, but that answer is a Code Assist style backend's, unmapped since 2026-12-03; the Developer API's own reports reject the colon",
+    ),
+    (
         "structure/required-undeclared-nested",
         "azure-openai/chat",
         "a code-review note without an observed answer (azure-required-not-in-properties): not modelled",

@@ -420,6 +420,7 @@ fn compile_admitted(
             let key = (i, pointer.to_string(), e.rule.clone());
             let first_time = !tried.contains(&key);
             let mut places = Vec::new();
+            let taken = names_but(&results, i);
             if first_time
                 && fix_what_the_model_named(
                     &mut results[i],
@@ -427,6 +428,7 @@ fn compile_admitted(
                     e.rule.as_deref(),
                     profile,
                     opts,
+                    &taken,
                     &mut places,
                 )
             {
@@ -452,7 +454,6 @@ fn compile_admitted(
                 let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
                 // No finding of the profile answers it (it has no evidence there): the
                 // repairs that could are tried, each kept only if the model then accepts.
-                let taken = names_but(&results, i);
                 if first_time
                     && let Some(place) = localize::repair_until_accepted(
                         &mut results[i],
@@ -940,6 +941,7 @@ fn fix_what_the_model_named(
     rule: Option<&str>,
     profile: &CompiledProfile,
     opts: &repair::Options,
+    taken: &[String],
     places: &mut Vec<String>,
 ) -> bool {
     let t = &r.tool;
@@ -964,6 +966,11 @@ fn fix_what_the_model_named(
     for f in ranked {
         if let Ok((tool, changes)) = repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
         {
+            // The repair sees this tool alone: a rename to another tool's name would send
+            // two tools under one name (and map the provider's calls of it to both).
+            if tool.name != r.tool.name && tool.name.as_ref().is_some_and(|n| taken.contains(n)) {
+                continue;
+            }
             take_model_repair(r, tool, changes);
             places.push(f.pointer.clone());
             fix_the_same_feature_elsewhere(r, f, profile, opts, places);

@@ -1739,3 +1739,27 @@ fn the_stated_length_is_read_with_or_without_of() {
     );
     assert_eq!(localize::stated_max_length("no length here"), None);
 }
+
+/// Trial N: the model's rename of `a:b` gave `a_b`, the name of the request's other tool,
+/// and compile wrote two tools named `a_b`, exit 0. A rename is never to a name another tool
+/// is sent under.
+#[test]
+fn a_rename_the_model_asks_for_never_takes_another_tools_name() {
+    let target = "openai/responses-strict";
+    let c = compile_own(
+        &[
+            tool("a:b", json!({"type":"object"})),
+            tool("a_b", json!({"type":"object"})),
+        ],
+        target,
+    );
+    let names: Vec<&str> = c
+        .tools
+        .iter()
+        .filter(|t| t.outcome != Outcome::Refused)
+        .filter_map(|t| t.tool.name.as_deref())
+        .collect();
+    let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(names.len(), unique.len(), "{names:?} {:#?}", c.tools);
+    assert!(names.contains(&"a_b"), "{names:?}");
+}

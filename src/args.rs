@@ -812,10 +812,13 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
             continue;
         };
         let pointer = format!("{}/$ref", node.pointer);
-        let message = match crate::schema::refs::step(schema, target) {
+        let message = match crate::schema::refs::step_from(schema, &node.pointer, target) {
             crate::schema::refs::Step::Remote => format!("remote $ref not followed: {target}"),
             crate::schema::refs::Step::Missing => {
                 format!("$ref to a missing definition: {target}")
+            }
+            crate::schema::refs::Step::Ambiguous => {
+                format!("$ref to a resource two subschemas declare: {target}")
             }
             crate::schema::refs::Step::Local(..) => continue,
         };

@@ -12,9 +12,10 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 /// The base URI the schema is compiled under when it names none (a root `$id` is resolved
-/// against it). Hierarchical, so that a relative nested `$id` (`x.json`) resolves against it,
-/// and of a scheme nothing fetches.
-pub(super) const BASE: &str = "toolwire:///declared.json";
+/// against it): the one every command's resolver reads the document under.
+pub(super) use crate::schema::refs::BASE;
+
+use crate::schema::refs::{id_keyword, resolve_uri as resolve};
 
 /// The resources of one schema: the root's URI and each nested resource's.
 #[derive(Debug)]
@@ -112,14 +113,6 @@ impl Resources {
     }
 }
 
-/// The keyword that declares a resource in `root`'s draft.
-fn id_keyword(root: &Value) -> &'static str {
-    match jsonschema::Draft::Draft202012.detect(root) {
-        jsonschema::Draft::Draft4 => "id",
-        _ => "$id",
-    }
-}
-
 /// The URI the validator compiled under [`BASE`] gives `root`: its `$id` resolved against the
 /// base, or the base (also for an anchor, draft-07's `"$id": "#name"`). `None` for an `$id`
 /// that cannot be resolved or carries a fragment.
@@ -127,19 +120,6 @@ pub(super) fn root_uri(root: &Value) -> Option<String> {
     match root.get(id_keyword(root)) {
         Some(Value::String(id)) if !id.starts_with('#') => resolve(BASE, id),
         _ => Some(BASE.to_string()),
-    }
-}
-
-/// `id` resolved against `base`, without its empty fragment; `None` when it cannot be
-/// resolved or carries a fragment (drafts differ on what that declares).
-fn resolve(base: &str, id: &str) -> Option<String> {
-    let base = jsonschema::uri::from_str(base).ok()?;
-    let uri = jsonschema::uri::resolve_against(&base.borrow(), id).ok()?;
-    let text = uri.as_str();
-    match text.split_once('#') {
-        None => Some(text.to_string()),
-        Some((whole, "")) => Some(whole.to_string()),
-        Some(_) => None,
     }
 }
 

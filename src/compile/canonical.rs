@@ -149,12 +149,16 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
         let Some(text) = r.as_str() else {
             return Vec::new();
         };
-        let crate::schema::refs::Step::Local(_, target) = crate::schema::refs::step(schema, text)
+        let crate::schema::refs::Step::Local(_, target) =
+            crate::schema::refs::step_from(schema, &node.pointer, text)
         else {
             return Vec::new();
         };
         // Only `#/...` pointers are followed here: an anchor names its schema by declaration.
-        if !crate::schema::refs::fragment(schema, text).is_some_and(|f| f.starts_with('/')) {
+        if !text
+            .split_once('#')
+            .is_some_and(|(_, f)| f.starts_with('/'))
+        {
             return Vec::new();
         }
         if containers

@@ -186,12 +186,13 @@ pub fn original_place(original: &Value, compiled: &Value, pointer: &str) -> Stri
             (i, hops) = (i + 1, 0);
             continue;
         }
-        let target = n.get("$ref").and_then(Value::as_str).and_then(|r| {
-            match crate::schema::refs::step(original, r) {
-                crate::schema::refs::Step::Local(v, p) => Some((v, p)),
-                _ => None,
-            }
-        });
+        let target =
+            n.get("$ref").and_then(Value::as_str).and_then(
+                |r| match crate::schema::refs::step_from(original, &place, r) {
+                    crate::schema::refs::Step::Local(v, p) => Some((v, p)),
+                    _ => None,
+                },
+            );
         match target {
             Some((v, p)) if hops < crate::schema::refs::MAX_REF_HOPS => {
                 (here, place, hops) = (Some(v), p, hops + 1);

@@ -393,8 +393,15 @@ impl Cx<'_> {
             return self.resolve(map, r, at, is_root, depth);
         }
         let mut out = Map::new();
+        // A resource's own definitions (a subschema with an `$id`) are named by the `#/...`
+        // references inside it, which are inlined like the root's: they go too.
+        let resource = is_root
+            || map
+                .get("$id")
+                .and_then(Value::as_str)
+                .is_some_and(|i| !i.starts_with('#'));
         for (k, v) in map {
-            if is_root && is_definitions(k) {
+            if resource && is_definitions(k) {
                 continue;
             }
             out.insert(k.clone(), self.keyword(k, v, at, depth)?);
@@ -453,7 +460,10 @@ impl Cx<'_> {
                 ..refuse("`$ref` is not a string".into())
             });
         };
-        if shared::fragment(self.root, text).is_none() {
+        // Read where the `$ref` is written (inside a copy, in its definition), so that a
+        // reference inside a subschema with its own `$id` names what it names there.
+        let first = shared::step_from(self.root, &at.written, text);
+        if first == shared::Step::Remote {
             return Err(refuse(format!(
                 "`$ref` to `{text}` is remote; toolwire never fetches schemas"
             )));
@@ -461,15 +471,27 @@ impl Cx<'_> {
         // The whole chain from here first, with the resolver every command shares: a cycle or
         // an over-long chain is refused in the same words as `check`, `compile` and `args`
         // use, before any recursion.
-        let chain = shared::follow(self.root, text);
+        let chain = shared::follow_from(self.root, &at.written, text);
         if let Some(problem) = shared::chain_problem(text, &chain) {
             return Err(refuse(problem));
         }
-        let shared::Step::Local(target, decoded) = shared::step(self.root, text) else {
-            return Err(Refusal {
-                cause: Cause::Dangling,
-                ..refuse(format!("`$ref` to `{text}`, which is not in the schema"))
-            });
+        let (target, decoded) = match first {
+            shared::Step::Local(target, decoded) => (target, decoded),
+            shared::Step::Ambiguous => {
+                return Err(Refusal {
+                    cause: Cause::Dangling,
+                    ..refuse(format!(
+                        "`$ref` to `{text}` names a resource that two subschemas declare with \
+                         one `$id`"
+                    ))
+                });
+            }
+            _ => {
+                return Err(Refusal {
+                    cause: Cause::Dangling,
+                    ..refuse(format!("`$ref` to `{text}`, which is not in the schema"))
+                });
+            }
         };
         if self.stack.iter().any(|e| e.target == decoded) {
             return Err(refuse(format!(
@@ -498,9 +520,11 @@ impl Cx<'_> {
         let expanded = self.expand(target, &copy, false, depth);
         self.stack.pop();
         let mut expanded = expanded?;
-        // The copy is not the schema that declared the anchor: two schemas may not declare one.
+        // The copy is not the schema that declared the anchor or the resource: two schemas may
+        // not declare one, and with every `$ref` inlined nothing names them any more.
         if let Value::Object(obj) = &mut expanded {
             obj.shift_remove("$anchor");
+            obj.shift_remove("$id");
         }
         self.done.push(Inlined {
             pointer: here.out.clone(),
@@ -694,6 +718,47 @@ mod tests {
         // Reached as written, nothing more is said.
         let top = json!({"properties":{"a":{"$ref":"https://example.com/a.json"}}});
         assert_eq!(inline(&top, 100).unwrap_err().place(), "/properties/a/$ref");
+    }
+
+    /// A `#/...` reference inside a subschema with its own `$id` names that resource's
+    /// definition, as the validator `args` uses reads it: the inlined schema takes the same
+    /// instances as the schema as written, and the resource's definitions go with the root's.
+    #[test]
+    fn a_reference_inside_a_nested_resource_inlines_what_it_names_there() {
+        let s = json!({"type":"object",
+            "$defs":{"Zip":{"type":"string"},
+                "Address":{"$id":"https://example.com/address.json","type":"object",
+                    "$defs":{"Zip":{"anyOf":[{"type":"integer"},{"type":"null"}]}},
+                    "properties":{"zip":{"$ref":"#/$defs/Zip"},
+                        "again":{"$ref":"address.json#/$defs/Zip"}}}},
+            "properties":{"addr":{"$ref":"#/$defs/Address"},"top":{"$ref":"#/$defs/Zip"},
+                "other":{"$ref":"https://example.com/address.json"}}});
+        let (out, _) = inline(&s, MAX_INLINE_NODES).unwrap();
+        let nested = json!({"anyOf":[{"type":"integer"},{"type":"null"}]});
+        let address = json!({"type":"object","properties":{"zip":nested.clone(),"again":nested}});
+        assert_eq!(
+            out,
+            json!({"type":"object","properties":{"addr":address.clone(),
+                "top":{"type":"string"},"other":address}})
+        );
+        let before = jsonschema::validator_for(&s).unwrap();
+        let after = jsonschema::validator_for(&out).unwrap();
+        for instance in [
+            json!({"addr":{"zip":12}}),
+            json!({"addr":{"zip":null,"again":3}}),
+            json!({"addr":{"zip":"12"}}),
+            json!({"other":{"again":"x"}}),
+            json!({"top":"x"}),
+            json!({"top":12}),
+        ] {
+            assert_eq!(
+                before.is_valid(&instance),
+                after.is_valid(&instance),
+                "{instance}"
+            );
+        }
+        assert!(before.is_valid(&json!({"addr":{"zip":12}})));
+        assert!(!before.is_valid(&json!({"addr":{"zip":"12"}})));
     }
 
     #[test]

@@ -139,7 +139,7 @@ impl<'v> Measure<'v> {
                 }
             }
             if let Some(Value::String(r)) = o.get("$ref")
-                && let Some(mut r) = self.through(r, steps)
+                && let Some(mut r) = self.through(&pointer, r, steps)
             {
                 r.through_ref = true;
                 if r.levels > best.levels {
@@ -157,10 +157,10 @@ impl<'v> Measure<'v> {
 
     /// The depth below a `$ref` to `reference`, or `None` when it adds nothing (not followed,
     /// or a target already open on this path).
-    fn through(&mut self, reference: &'v str, steps: usize) -> Option<Below> {
+    fn through(&mut self, from: &str, reference: &'v str, steps: usize) -> Option<Below> {
         let Chain::Reaches {
             schema, pointer, ..
-        } = refs::follow(self.root, reference)
+        } = refs::follow_from(self.root, from, reference)
         else {
             return None;
         };

@@ -357,7 +357,7 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
         let Some(Value::String(reference)) = node.object().and_then(|o| o.get("$ref")) else {
             continue;
         };
-        let chain = refs::follow(root, reference);
+        let chain = refs::follow_from(root, &node.pointer, reference);
         let problem = match &chain {
             refs::Chain::Reaches { schema, last, .. }
                 if !(schema.is_object() || schema.is_boolean()) =>
@@ -375,7 +375,13 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
                 "remote `$ref` {last:?}: toolwire does not fetch it, so what the target would \
                  see cannot be checked; inline it"
             ),
-            // An `$anchor` name is not looked up: offline models do not resolve one either.
+            refs::Chain::Stops {
+                last,
+                step: refs::Step::Ambiguous,
+            } => format!(
+                "`$ref` {last:?} names a resource that two subschemas declare with one `$id`, \
+                 so which one it means cannot be told; give each its own `$id`"
+            ),
             refs::Chain::Stops { last, .. } => {
                 format!("`$ref` {last:?} points to nothing in the schema")
             }

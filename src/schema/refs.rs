@@ -5,6 +5,12 @@
 //! (with or without keywords beside it: a validator follows it either way), so a chain of
 //! [`MAX_REF_HOPS`] references reaches its schema and one more is refused as too long. A chain
 //! that comes back to a place it passed is a *cycle*, whatever its length.
+//!
+//! A `$ref` is read where it is written: against the base URI of the resource around it (a
+//! subschema with an `$id` starts one, draft 2020-12 §8.2.1), as the validator `args` uses
+//! reads it. So `#/$defs/Zip` inside such a subschema names its own `Zip`, and
+//! `other.json#/...` names a resource the document declares as `other.json`; a URI the
+//! document does not declare is remote, and is never fetched.
 
 use serde_json::Value;
 
@@ -21,21 +27,159 @@ pub const MAX_REF_HOPS: usize = 64;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step<'v> {
     /// A reference into this document that names a value: a JSON Pointer fragment (`#`,
-    /// `#/$defs/A`, percent-escapes decoded) or a plain name (`#foo`) some subschema declares
-    /// as its `$anchor`. The value and its decoded JSON Pointer.
+    /// `#/$defs/A`, percent-escapes decoded) or a plain name (`#foo`) the resource declares
+    /// as an `$anchor`, in the resource the reference names. The value and its decoded JSON
+    /// Pointer in the document.
     Local(&'v Value, String),
-    /// Not a reference into this document ([`fragment`]): toolwire never fetches it.
+    /// A reference to a resource this document does not declare ([`resource`]): toolwire
+    /// never fetches it.
     Remote,
-    /// A reference into this document that names nothing in `root`.
+    /// A reference into this document that names nothing in it.
     Missing,
+    /// A reference to a URI that two subschemas of this document declare as their `$id`:
+    /// which of them it names cannot be told (validators differ), so it is followed by none.
+    Ambiguous,
+}
+
+/// The base URI a document is read under when its root declares none: the one `args`
+/// compiles its validator under, so that every command resolves a relative `$id` (`x.json`)
+/// alike. Hierarchical, and of a scheme nothing fetches.
+pub const BASE: &str = "toolwire:///declared.json";
+
+/// The keyword that declares a resource in `root`'s draft: draft-04's `id`, `$id` after.
+pub fn id_keyword(root: &Value) -> &'static str {
+    match jsonschema::Draft::Draft202012.detect(root) {
+        jsonschema::Draft::Draft4 => "id",
+        _ => "$id",
+    }
+}
+
+/// `id` resolved against `base`, without an empty fragment; `None` when it cannot be resolved
+/// or carries a fragment (drafts differ on what that declares: draft-07's `"$id": "#a"` is an
+/// anchor, not a resource).
+pub fn resolve_uri(base: &str, id: &str) -> Option<String> {
+    let base = jsonschema::uri::from_str(base).ok()?;
+    let uri = jsonschema::uri::resolve_against(&base.borrow(), id).ok()?;
+    let text = uri.as_str();
+    match text.split_once('#') {
+        None => Some(text.to_string()),
+        Some((whole, "")) => Some(whole.to_string()),
+        Some(_) => None,
+    }
+}
+
+/// The URI of the resource `schema` declares with its `$id` (`id` in draft-04, `key`),
+/// resolved against `base`; `None` when it declares none.
+fn declares(schema: &Value, key: &str, base: &str) -> Option<String> {
+    let id = schema.get(key)?.as_str()?;
+    if id.starts_with('#') {
+        return None;
+    }
+    resolve_uri(base, id)
+}
+
+/// The resource that holds the schema at document pointer `from` (draft 2020-12 §8.2.1: a
+/// subschema with an `$id` starts a resource, and that `$id` is resolved against the base of
+/// the resource around it): its absolute URI and its JSON Pointer in `root`. Only subschemas
+/// on the way to `from` are read (the keywords of [`super::walk`] that hold schemas), so each
+/// call costs the length of `from`; a place that is no schema position stays in the resource
+/// of the last one on the way.
+pub fn resource(root: &Value, from: &str) -> (String, String) {
+    let key = id_keyword(root);
+    let mut uri = declares(root, key, BASE).unwrap_or_else(|| BASE.to_string());
+    let mut at = String::new();
+    let mut here = String::new();
+    let mut node = root;
+    // What the value at `here` is: a schema, a map of schemas, a list of them, or data.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Is {
+        Schema,
+        Map,
+        List,
+        Data,
+    }
+    let mut is = Is::Schema;
+    for token in from.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let Some(next) = (match node {
+            Value::Object(m) => m.get(&token),
+            Value::Array(a) => token.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        }) else {
+            break;
+        };
+        let t = token.as_str();
+        is = match is {
+            Is::Schema if super::MAP_OF_SCHEMAS.contains(&t) => Is::Map,
+            Is::Schema
+                if super::LIST_OF_SCHEMAS.contains(&t) || (t == "items" && next.is_array()) =>
+            {
+                Is::List
+            }
+            Is::Schema if super::ONE_SCHEMA.contains(&t) || t == "items" => Is::Schema,
+            Is::Map | Is::List => Is::Schema,
+            _ => Is::Data,
+        };
+        here = crate::json::push_token(&here, t);
+        node = next;
+        if is == Is::Schema
+            && let Some(declared) = declares(node, key, &uri)
+        {
+            uri = declared;
+            at = here.clone();
+        }
+    }
+    (uri, at)
+}
+
+/// Definitions (`$defs` and `definitions` members, nested ones too) searched for a resource a
+/// `$ref` names by URI, as anchors are searched ([`MAX_ANCHOR_DEFINITIONS`]): tool schemas
+/// (pydantic's, zod's) declare resources on definitions, and a bounded search keeps each
+/// lookup cheap however many `$ref`s a schema holds.
+pub const MAX_RESOURCE_DEFINITIONS: usize = 256;
+
+/// Where `root` declares the resource `uri`: the root itself, or one of the first
+/// [`MAX_RESOURCE_DEFINITIONS`] definitions (breadth-first, nested definitions included).
+/// `Err(())` when two of those declare it. `Ok(None)` when none does: the reference is then
+/// remote (toolwire never fetches it).
+fn declared(root: &Value, uri: &str) -> Result<Option<String>, ()> {
+    let key = id_keyword(root);
+    let root_uri = declares(root, key, BASE).unwrap_or_else(|| BASE.to_string());
+    let mut found = (root_uri == uri).then(String::new);
+    // Each queued definition with its pointer and the base it is read under.
+    let mut queue = std::collections::VecDeque::from([(root, String::new(), root_uri)]);
+    let mut seen = 0;
+    while let Some((schema, at, base)) = queue.pop_front() {
+        for k in ["$defs", "definitions"] {
+            let Some(defs) = schema.get(k).and_then(Value::as_object) else {
+                continue;
+            };
+            for (member, def) in defs {
+                if seen == MAX_RESOURCE_DEFINITIONS {
+                    return Ok(found);
+                }
+                seen += 1;
+                let here = crate::json::push_token(&crate::json::push_token(&at, k), member);
+                let own = declares(def, key, &base);
+                if own.as_deref() == Some(uri) {
+                    if found.is_some() {
+                        return Err(());
+                    }
+                    found = Some(here.clone());
+                }
+                queue.push_back((def, here, own.unwrap_or_else(|| base.clone())));
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The fragment of `reference` (the text of a `$ref`) when it refers into the document
-/// `root` is: the part after `#` of `#...`; `""` for the empty reference, which RFC 3986 §4.4
-/// makes the document itself; and the fragment of a reference whose part before `#` is the
-/// root's own `$id` (`https://ex.com/s#/$defs/A` in a schema with that `$id`). `None` for any
-/// other document, which toolwire never fetches. (An `$id` below the root, which changes the
-/// base of the references under it, is not followed: such references count as remote.)
+/// `root` from the root's own resource: the part after `#` of `#...`; `""` for the empty
+/// reference, which RFC 3986 §4.4 makes the document itself; and the fragment of a reference
+/// whose part before `#` is the root's own `$id` (`https://ex.com/s#/$defs/A` in a schema with
+/// that `$id`). `None` for any other resource (see [`step_from`] for those this document
+/// declares below its root).
 pub fn fragment<'r>(root: &Value, reference: &'r str) -> Option<&'r str> {
     let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
     if base.is_empty() {
@@ -45,20 +189,41 @@ pub fn fragment<'r>(root: &Value, reference: &'r str) -> Option<&'r str> {
     (id.trim_end_matches('#') == base).then_some(fragment)
 }
 
-/// Resolves `reference` (the text of a `$ref`) in `root`.
+/// Resolves `reference` (the text of a `$ref`) as written in the root schema of `root`.
 pub fn step<'v>(root: &'v Value, reference: &str) -> Step<'v> {
-    let Some(fragment) = fragment(root, reference) else {
-        return Step::Remote;
+    step_from(root, "", reference)
+}
+
+/// Resolves `reference` (the text of a `$ref`) as written in the schema at document pointer
+/// `from`: against the base URI of the resource that holds it ([`resource`]), so that
+/// `#/$defs/Zip` inside a subschema with its own `$id` names that resource's `Zip`, and
+/// `other.json#/$defs/A` names a resource the document declares as `other.json`. As the
+/// `jsonschema` crate `args` validates with reads it.
+pub fn step_from<'v>(root: &'v Value, from: &str, reference: &str) -> Step<'v> {
+    let (base, mut at) = resource(root, from);
+    let (uri, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    if !uri.is_empty() {
+        let Some(target) = resolve_uri(&base, uri) else {
+            return Step::Remote;
+        };
+        at = match declared(root, &target) {
+            Ok(Some(at)) => at,
+            Ok(None) => return Step::Remote,
+            Err(()) => return Step::Ambiguous,
+        };
+    }
+    let Some(holder) = root.pointer(&at) else {
+        return Step::Missing;
     };
     if !fragment.is_empty() && !fragment.starts_with('/') {
-        return match anchor(root, fragment) {
-            Some((v, pointer)) => Step::Local(v, pointer),
+        return match anchor(holder, fragment) {
+            Some((v, pointer)) => Step::Local(v, format!("{at}{pointer}")),
             None => Step::Missing,
         };
     }
     let pointer = percent_decode(fragment);
-    match root.pointer(&pointer) {
-        Some(v) => Step::Local(v, pointer.into_owned()),
+    match holder.pointer(&pointer) {
+        Some(v) => Step::Local(v, format!("{at}{pointer}")),
         None => Step::Missing,
     }
 }
@@ -68,8 +233,8 @@ pub fn step<'v>(root: &'v Value, reference: &str) -> Step<'v> {
 /// for every lookup to stay cheap; tool schemas declare anchors on their definitions.
 pub const MAX_ANCHOR_DEFINITIONS: usize = 256;
 
-/// The schema that declares `$anchor: name` (draft 2020-12 §8.2.2) and its JSON Pointer: the
-/// root, or one of its first [`MAX_ANCHOR_DEFINITIONS`] definitions in document order. An
+/// The schema that declares `$anchor: name` (draft 2020-12 §8.2.2) in the resource `root`
+/// (the document, or a subschema with its own `$id`) and its JSON Pointer there: that root, or one of its first [`MAX_ANCHOR_DEFINITIONS`] definitions in document order. An
 /// anchor declared anywhere else is not found (the reference then names nothing toolwire
 /// follows).
 fn anchor<'v>(root: &'v Value, name: &str) -> Option<(&'v Value, String)> {
@@ -82,7 +247,13 @@ fn anchor<'v>(root: &'v Value, name: &str) -> Option<(&'v Value, String)> {
         .filter_map(|k| Some((*k, root.get(*k)?.as_object()?)))
         .flat_map(|(k, defs)| defs.iter().map(move |(member, v)| (k, member, v)))
         .take(MAX_ANCHOR_DEFINITIONS)
-        .find(|(_, _, v)| declares(v))
+        // A definition with an `$id` of its own declares its anchors in that resource.
+        .find(|(_, _, v)| {
+            declares(v)
+                && v.get("$id")
+                    .and_then(Value::as_str)
+                    .is_none_or(|i| i.starts_with('#'))
+        })
         .map(|(k, member, v)| {
             let at = crate::json::push_token(&crate::json::push_token("", k), member);
             (v, at)
@@ -110,15 +281,22 @@ pub enum Chain<'v> {
     TooLong,
 }
 
-/// Follows `reference` in `root`, then the `$ref` of each value reached, for at most
-/// [`MAX_REF_HOPS`] hops in all. Iterative, and each step costs one pointer lookup.
+/// Follows `reference`, as written in the root schema of `root` ([`follow_from`]).
 pub fn follow<'v>(root: &'v Value, reference: &'v str) -> Chain<'v> {
+    follow_from(root, "", reference)
+}
+
+/// Follows `reference`, as written in the schema at document pointer `from`, then the `$ref`
+/// of each value reached (each read in the resource that holds it, [`step_from`]), for at
+/// most [`MAX_REF_HOPS`] hops in all. Iterative, and each step costs one pointer lookup.
+pub fn follow_from<'v>(root: &'v Value, from: &str, reference: &'v str) -> Chain<'v> {
     let mut last = reference;
+    let mut from = from.to_string();
     let mut seen: Vec<String> = Vec::new();
     let mut hops = 0;
     loop {
         hops += 1;
-        let (node, pointer) = match step(root, last) {
+        let (node, pointer) = match step_from(root, &from, last) {
             Step::Local(node, pointer) => (node, pointer),
             other => return Chain::Stops { last, step: other },
         };
@@ -137,7 +315,8 @@ pub fn follow<'v>(root: &'v Value, reference: &'v str) -> Chain<'v> {
         if hops == MAX_REF_HOPS {
             return Chain::TooLong;
         }
-        seen.push(pointer);
+        seen.push(pointer.clone());
+        from = pointer;
         last = next;
     }
 }
@@ -230,7 +409,7 @@ pub fn expanded_size(root: &Value, cap: usize) -> usize {
             });
             continue;
         };
-        let mut nodes = super::walk(value).nodes;
+        let mut nodes = super::walk_from(value, &at).nodes;
         if at.is_empty() {
             // The root's definitions count where they are referenced, not as written.
             nodes.retain(|n| {
@@ -246,7 +425,7 @@ pub fn expanded_size(root: &Value, cap: usize) -> usize {
             else {
                 continue;
             };
-            if let Step::Local(_, pointer) = step(root, text) {
+            if let Step::Local(_, pointer) = step_from(root, &node.pointer, text) {
                 let next = pointers.len();
                 let i = *index.entry(pointer.clone()).or_insert_with(|| {
                     pointers.push(pointer);
@@ -470,5 +649,156 @@ mod tests {
             Step::Missing
         );
         assert_eq!(step(&s, "#inside"), Step::Missing);
+    }
+
+    /// The trial's shape: `Address` declares its own resource and a `Zip` of its own; the root
+    /// declares another `Zip`.
+    fn nested() -> Value {
+        json!({"type":"object",
+            "$defs":{"Zip":{"type":"string"},
+                "Address":{"$id":"https://example.com/address.json","type":"object",
+                    "$defs":{"Zip":{"anyOf":[{"type":"integer"},{"type":"null"}]}},
+                    "properties":{"zip":{"$ref":"#/$defs/Zip"}}}},
+            "properties":{"addr":{"$ref":"#/$defs/Address"},"top":{"$ref":"#/$defs/Zip"}}})
+    }
+
+    #[test]
+    fn a_fragment_inside_a_nested_resource_names_that_resource() {
+        let s = nested();
+        let inner = &s["$defs"]["Address"]["$defs"]["Zip"];
+        assert_eq!(
+            step_from(&s, "/$defs/Address/properties/zip", "#/$defs/Zip"),
+            Step::Local(inner, "/$defs/Address/$defs/Zip".into())
+        );
+        // The same text at the root names the root's.
+        assert_eq!(
+            step_from(&s, "/properties/top", "#/$defs/Zip"),
+            Step::Local(&s["$defs"]["Zip"], "/$defs/Zip".into())
+        );
+        // A chain carries the resource of each place it reaches.
+        let mut chained = s.clone();
+        chained["$defs"]["Address"]["properties"]["zip"] = json!({"$ref":"#/$defs/Alias"});
+        chained["$defs"]["Address"]["$defs"]["Alias"] = json!({"$ref":"#/$defs/Zip"});
+        assert!(matches!(
+            follow_from(&chained, "/$defs/Address/properties/zip", "#/$defs/Alias"),
+            Chain::Reaches { pointer, .. } if pointer == "/$defs/Address/$defs/Zip"
+        ));
+        // Without the root's own `Zip` the reference still names the nested one.
+        let mut only = s.clone();
+        only["$defs"].as_object_mut().unwrap().remove("Zip");
+        assert!(matches!(
+            step_from(&only, "/$defs/Address/properties/zip", "#/$defs/Zip"),
+            Step::Local(..)
+        ));
+        assert_eq!(step(&only, "#/$defs/Zip"), Step::Missing);
+        // A property named `$id`, or `$id` in data, declares nothing.
+        let named = json!({"properties":{"$id":{"type":"string"},"a":{"$ref":"#/properties/$id"}},
+            "const":{"$id":"https://e.org/x"}});
+        assert_eq!(
+            resource(&named, "/properties/$id"),
+            (BASE.into(), String::new())
+        );
+        assert_eq!(resource(&named, "/const"), (BASE.into(), String::new()));
+    }
+
+    #[test]
+    fn relative_ids_resolve_against_the_enclosing_base() {
+        let s = json!({"$id":"https://example.com/root.json",
+            "$defs":{"Address":{"$id":"address.json",
+                "$defs":{"Zip":{"type":"integer"},
+                    "Inner":{"$id":"sub/inner.json","$defs":{"Z":{"$anchor":"z","type":"null"}},
+                        "properties":{"back":{"$ref":"../address.json#/$defs/Zip"}}}}}},
+            "properties":{"a":{"$ref":"address.json#/$defs/Zip"}}});
+        let zip = &s["$defs"]["Address"]["$defs"]["Zip"];
+        assert_eq!(
+            resource(&s, "/$defs/Address/$defs/Inner/properties/back"),
+            (
+                "https://example.com/sub/inner.json".into(),
+                "/$defs/Address/$defs/Inner".into()
+            )
+        );
+        assert_eq!(
+            step(&s, "address.json#/$defs/Zip"),
+            Step::Local(zip, "/$defs/Address/$defs/Zip".into())
+        );
+        assert_eq!(
+            step(&s, "https://example.com/address.json#/$defs/Zip"),
+            Step::Local(zip, "/$defs/Address/$defs/Zip".into())
+        );
+        assert_eq!(
+            step_from(
+                &s,
+                "/$defs/Address/$defs/Inner/properties/back",
+                "../address.json#/$defs/Zip"
+            ),
+            Step::Local(zip, "/$defs/Address/$defs/Zip".into())
+        );
+        // An anchor belongs to the resource that declares it.
+        assert!(matches!(step(&s, "sub/inner.json#z"), Step::Local(_, p)
+            if p == "/$defs/Address/$defs/Inner/$defs/Z"));
+        assert_eq!(step(&s, "#z"), Step::Missing);
+        // `sub/inner.json` read at the root is `https://example.com/sub/inner.json` too, but a
+        // URI no subschema declares is another document.
+        assert_eq!(step(&s, "other.json#/$defs/Zip"), Step::Remote);
+        assert_eq!(step(&s, "https://example.org/address.json"), Step::Remote);
+        // No root `$id`: a relative `$id` resolves against the base `args` compiles under.
+        let bare = json!({"$defs":{"X":{"$id":"x.json","type":"string"}}});
+        assert!(matches!(step(&bare, "x.json"), Step::Local(_, p) if p == "/$defs/X"));
+        assert_eq!(step(&bare, "y.json"), Step::Remote);
+    }
+
+    #[test]
+    fn a_uri_two_subschemas_declare_names_neither() {
+        let s = json!({"$defs":{"A":{"$id":"https://e.org/a.json","type":"string"},
+            "B":{"$id":"https://e.org/a.json","type":"integer"}},
+            "properties":{"p":{"$ref":"https://e.org/a.json"}}});
+        assert_eq!(step(&s, "https://e.org/a.json"), Step::Ambiguous);
+        // Each one's own fragments are still its own.
+        assert!(matches!(step_from(&s, "/$defs/B", "#/type"), Step::Local(v, _) if v == "integer"));
+        let (at, problem) = super::super::broken_ref(&s).unwrap();
+        assert_eq!(at, "/properties/p/$ref");
+        assert!(problem.contains("two subschemas declare"), "{problem}");
+    }
+
+    #[test]
+    fn cycles_through_resources_are_cycles() {
+        let s = json!({"$defs":{"A":{"$id":"https://e.org/a.json","$ref":"b.json"},
+            "B":{"$id":"https://e.org/b.json","$ref":"a.json"},
+            "C":{"$id":"https://e.org/c.json","$defs":{"X":{"$ref":"#/$defs/Y"},"Y":{"$ref":"#/$defs/X"}}}},
+            "properties":{"p":{"$ref":"https://e.org/a.json"},
+                "q":{"$ref":"https://e.org/c.json#/$defs/X"}}});
+        assert_eq!(
+            follow_from(&s, "/properties/p", "https://e.org/a.json"),
+            Chain::Cycle(vec![
+                "/$defs/A".into(),
+                "/$defs/B".into(),
+                "/$defs/A".into()
+            ])
+        );
+        assert_eq!(
+            follow_from(&s, "/properties/q", "https://e.org/c.json#/$defs/X"),
+            Chain::Cycle(vec![
+                "/$defs/C/$defs/X".into(),
+                "/$defs/C/$defs/Y".into(),
+                "/$defs/C/$defs/X".into()
+            ])
+        );
+        assert!(super::super::broken_ref(&s).unwrap().1.contains("cycle"));
+    }
+
+    #[test]
+    fn draft_04_declares_resources_with_id() {
+        let s = json!({"$schema":"http://json-schema.org/draft-04/schema#",
+            "id":"https://e.com/root.json",
+            "definitions":{"X":{"id":"x.json","definitions":{"Y":{"type":"integer"}},
+                "properties":{"y":{"$ref":"#/definitions/Y"}}}}});
+        assert!(matches!(
+            step_from(&s, "/definitions/X/properties/y", "#/definitions/Y"),
+            Step::Local(_, p) if p == "/definitions/X/definitions/Y"
+        ));
+        assert!(matches!(step(&s, "x.json#/definitions/Y"), Step::Local(..)));
+        // In 2020-12 `id` is no keyword.
+        let late = json!({"definitions":{"X":{"id":"x.json"}}});
+        assert_eq!(step(&late, "x.json"), Step::Remote);
     }
 }

@@ -41,9 +41,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         Some(text) => {
             let Some(root) = cx.root() else { return };
             // A remote reference is ref-remote's; toolwire cannot tell what it names.
-            if refs::fragment(root, text).is_none()
-                || !matches!(refs::step(root, text), refs::Step::Missing)
-            {
+            let here = cx.pointer(At::Node(n.frame));
+            if !matches!(refs::step_from(root, &here, text), refs::Step::Missing) {
                 return;
             }
             format!("`$ref` to `{text}`, which is not in the schema")

@@ -25,9 +25,10 @@ fn owns(p: &Param) -> bool {
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if let Some(serde_json::Value::String(r)) = n.reference
-        && cx
-            .root()
-            .is_some_and(|root| crate::schema::refs::fragment(root, r).is_none())
+        && let here = cx.pointer(At::Node(n.frame))
+        && cx.root().is_some_and(|root| {
+            crate::schema::refs::step_from(root, &here, r) == crate::schema::refs::Step::Remote
+        })
     {
         cx.feature(
             At::Key(n.frame, "$ref"),

@@ -129,10 +129,11 @@ fn owns(p: &Param) -> bool {
 /// Subschemas of a target scanned for a reference back to it.
 const MAX_SCAN: usize = 10_000;
 
-fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
-    match refs::step(root, reference) {
+/// The target of `reference` written in the schema at `from`, and its pointer.
+fn target<'v>(root: &'v Value, from: &str, reference: &str) -> Option<(&'v Value, String)> {
+    match refs::step_from(root, from, reference) {
         refs::Step::Local(v, pointer) => Some((v, pointer)),
-        refs::Step::Remote | refs::Step::Missing => None,
+        refs::Step::Remote | refs::Step::Missing | refs::Step::Ambiguous => None,
     }
 }
 
@@ -143,8 +144,8 @@ fn target<'v>(root: &'v Value, reference: &str) -> Option<(&'v Value, String)> {
 /// target contains a reference back to itself (or to a schema around it), otherwise
 /// `local $defs`.
 pub fn form(root: &Value, reference: &str, here: &str) -> Option<&'static str> {
-    target(root, reference)?;
-    let (node, ptr) = match refs::follow(root, reference) {
+    target(root, here, reference)?;
+    let (node, ptr) = match refs::follow_from(root, here, reference) {
         refs::Chain::Reaches {
             schema, pointer, ..
         } => (schema, pointer),
@@ -196,9 +197,11 @@ fn loops_back<'v>(
     budget: &mut usize,
     too_deep: &mut bool,
 ) -> bool {
-    let mut inner: Vec<&str> = Vec::new();
-    let mut stack = vec![node];
-    while let Some(v) = stack.pop() {
+    // Each reference with the place of the schema holding it: a reference is read in the
+    // resource around it (an `$id` inside the target changes what `#/...` names).
+    let mut inner: Vec<(String, &str)> = Vec::new();
+    let mut stack = vec![(node, path.last().cloned().unwrap_or_default())];
+    while let Some((v, at)) = stack.pop() {
         if *budget == 0 {
             return false;
         }
@@ -206,16 +209,20 @@ fn loops_back<'v>(
         match v {
             Value::Object(m) => {
                 if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-                    inner.push(r);
+                    inner.push((at.clone(), r));
                 }
-                stack.extend(m.values());
+                stack.extend(m.iter().map(|(k, x)| (x, crate::json::push_token(&at, k))));
             }
-            Value::Array(a) => stack.extend(a.iter()),
+            Value::Array(a) => stack.extend(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, x)| (x, crate::json::push_token(&at, &i.to_string()))),
+            ),
             _ => {}
         }
     }
-    for r in inner {
-        let Some((next, p)) = target(root, r) else {
+    for (from, r) in inner {
+        let Some((next, p)) = target(root, &from, r) else {
             continue;
         };
         if path.iter().any(|q| crate::schema::at_or_inside(q, &p)) {
@@ -242,8 +249,8 @@ fn loops_back<'v>(
 /// words it), with the form's name. Only a definition that refers to itself is called a
 /// self-reference; a cycle through several (A → B → A) is called a cycle, with its size, and
 /// is judged by the same case (it never reaches a schema either).
-fn cycle_message(root: &Value, text: &str) -> String {
-    match refs::follow(root, text) {
+fn cycle_message(root: &Value, here: &str, text: &str) -> String {
+    match refs::follow_from(root, here, text) {
         // `c` lists the cycle's members with the first repeated at its end.
         refs::Chain::Cycle(c) if c.len() > 2 => format!(
             "{} (a cycle of {} definitions, judged by the `$ref (self-reference)` case)",
@@ -388,9 +395,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         } else {
             Vec::new()
         };
-        if root.is_some_and(|root| refs::fragment(root, text).is_some()) || !r.is_string() {
+        let here = cx.pointer(At::Node(n.frame));
+        if root
+            .is_some_and(|root| !matches!(refs::step_from(root, &here, text), refs::Step::Remote))
+            || !r.is_string()
+        {
             let refusal = cx.inline_refusal();
-            let here = cx.pointer(At::Node(n.frame));
             let own = cx.pointer(At::Key(n.frame, "$ref"));
             // A `$ref` that is no string refers to nothing (not to the document, as `""` does);
             // a reference to nothing is ref-dangling's.
@@ -407,7 +417,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     && !beside(n).is_empty()
                     && said(f).is_some_and(|own| said(value::WITH_SIBLINGS) == Some(own))
                 {
-                    folded = Some(own_message(root, text, f));
+                    folded = Some(own_message(root, &here, text, f));
                 } else {
                     // Siblings refused by the targets that refuse this plain reference: its
                     // finding names them (its fix, inlining, removes them too).
@@ -421,7 +431,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         Feat::KeywordForm("$ref", f),
                         n.placement,
                         || {
-                            let words = own_message(root, text, f);
+                            let words = own_message(root, &here, text, f);
                             if joined.is_empty() {
                                 words
                             } else {
@@ -481,10 +491,10 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 }
 
 /// The words for a `$ref` to `text` of form `f` in `root`, before the evidence sentence.
-fn own_message(root: Option<&Value>, text: &str, f: &str) -> String {
+fn own_message(root: Option<&Value>, here: &str, text: &str, f: &str) -> String {
     match root {
-        Some(root) if f == value::REF_SELF => cycle_message(root, text),
-        Some(root) if f == value::REF_CHAIN_TOO_LONG => match refs::follow(root, text) {
+        Some(root) if f == value::REF_SELF => cycle_message(root, here, text),
+        Some(root) if f == value::REF_CHAIN_TOO_LONG => match refs::follow_from(root, here, text) {
             refs::Chain::TooLong => refs::too_long(text),
             _ => refs::too_long_nested(text),
         },
@@ -829,11 +839,11 @@ mod tests {
     fn cycles_name_the_definitions_they_pass_through() {
         let s = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"},"c":{"$ref":"#/$defs/c"}}});
         assert_eq!(
-            super::cycle_message(&s, "#/$defs/a"),
+            super::cycle_message(&s, "", "#/$defs/a"),
             "`$ref` to `#/$defs/a` is a cycle of references through `#/$defs/a` → `#/$defs/b` → `#/$defs/a` that never reaches a schema (a cycle of 2 definitions, judged by the `$ref (self-reference)` case)"
         );
         let three = json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/c"},"c":{"$ref":"#/$defs/b"}}});
-        let m = super::cycle_message(&three, "#/$defs/a");
+        let m = super::cycle_message(&three, "", "#/$defs/a");
         assert!(
             m.contains(
                 "leads into a cycle of references through `#/$defs/b` → `#/$defs/c` → `#/$defs/b`"
@@ -844,12 +854,13 @@ mod tests {
         assert_eq!(
             super::cycle_message(
                 &json!({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/b"}}}),
+                "",
                 "#/$defs/a"
             ),
             "`$ref` to `#/$defs/a` leads to `#/$defs/b`, which refers to itself and never reaches a schema (self-reference)"
         );
         assert_eq!(
-            super::cycle_message(&s, "#/$defs/c"),
+            super::cycle_message(&s, "", "#/$defs/c"),
             "`$ref` to `#/$defs/c` refers to itself and never reaches a schema (self-reference)"
         );
     }

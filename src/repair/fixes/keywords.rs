@@ -191,7 +191,7 @@ pub(super) fn chain_refused(tool: &Tool, node: &str) -> Result<String, String> {
     let map = schema_at(tool, node)?;
     let text = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
     let root = tool.parameters.as_ref().ok_or("no schema")?;
-    let chain = crate::schema::refs::follow(root, text);
+    let chain = crate::schema::refs::follow_from(root, node, text);
     Ok(
         crate::schema::refs::chain_problem(text, &chain).unwrap_or_else(|| {
             format!("`$ref` to `{text}` never reaches a schema toolwire can write out")
@@ -212,7 +212,7 @@ fn drop_ref_sibling(tool: &Tool, rule: &str, node: &str, sibling: &str) -> Found
     let reference = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
     let root = tool.parameters.as_ref().ok_or("no schema")?;
     let declared_by_target = sibling == "type"
-        && matches!(crate::schema::refs::follow(root, reference),
+        && matches!(crate::schema::refs::follow_from(root, node, reference),
             crate::schema::refs::Chain::Reaches { schema, .. } if schema.get("type") == Some(&v));
     if !declared_by_target {
         return drop_keyword(tool, rule, node, sibling, false);

@@ -761,6 +761,13 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                 }
             }
         }
+        // A statement and a hand mapping of one entry are one source speaking once: the cell
+        // the entry maps by hand says what it says of that case (an inference the statement's
+        // words do not carry, or the same verdict), so the statement adds no second item.
+        let by_hand: BTreeSet<(String, String)> = out.documented[mapped_before..]
+            .iter()
+            .map(|d| (d.case.clone(), d.target.clone()))
+            .collect();
         for rule in &e.rules {
             for case in &catalog.cases {
                 if case.is_control() {
@@ -770,6 +777,9 @@ pub fn resolve(docs: &Documents, catalog: &Catalog) -> Resolved {
                     continue;
                 };
                 for target in &rule.targets {
+                    if by_hand.contains(&(case.id.clone(), target.clone())) {
+                        continue;
+                    }
                     let mut item = item(
                         e,
                         verdict,
@@ -1878,6 +1888,33 @@ mod whole_tool_tests {
         std::fs::write(dir.path().join("a.yaml"), undated).unwrap();
         let err = Documents::load(dir.path()).unwrap_err().to_string();
         assert!(err.contains("at /0/date_read: s1: `date_read`"), "{err}");
+    }
+
+    /// An entry mapping a case by hand and stating a rule that covers it speaks once to that
+    /// cell, through its hand mapping (bedrock-type-object-goose was counted twice in
+    /// root/empty-schema × bedrock/converse); cases only the rule covers keep the rule's item.
+    #[test]
+    fn a_hand_mapping_and_a_rule_of_one_entry_give_one_item() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "- id: r1\n  kind: report\n  url: https://example.com/1\n  date: '2025-10-08'\n  \
+             quote: q\n  cells:\n  - targets: [openai/chat]\n    features: ['name-chars: uppercase']\n    \
+             verdict: rejected\n    inferred: true\n    note: why\n  rules:\n  - targets: [openai/chat]\n    \
+             name-pattern: '^[a-z]+$'\n";
+        std::fs::write(dir.path().join("a.yaml"), text).unwrap();
+        let docs = Documents::load(dir.path()).unwrap();
+        let items: Vec<(String, Verdict, bool)> = resolve(&docs, &catalog())
+            .documented
+            .into_iter()
+            .filter(|d| d.target == "openai/chat" && d.case == "names/uppercase")
+            .map(|d| {
+                (
+                    d.item.note.unwrap_or_default(),
+                    d.item.verdict,
+                    d.item.inferred,
+                )
+            })
+            .collect();
+        assert_eq!(items, [("r1: why".to_string(), Verdict::Rejected, true)]);
     }
 
     /// An entry's `verbatim: false` marks every item showing its quote (cells, statements and

@@ -23,6 +23,7 @@
 //! wire schema once absent optional ones are sent as null ([`wire::to_wire_arguments`]), and
 //! a null the model sends for an optional argument maps back to absent (`toolwire args`).
 
+mod budget;
 pub mod canonical;
 mod localize;
 pub mod wire;
@@ -342,7 +343,7 @@ fn compile_admitted(
     // The profile only knows what the evidence says. When the model rejects a feature the
     // profile has no evidence for, the finding the model's error points at is repaired too,
     // and the model asked again.
-    let mut rounds = 0;
+    let mut budget = budget::Budget::new(results.len());
     let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
         std::collections::HashSet::new();
     let (body, reply, classified, sent) = loop {
@@ -386,8 +387,11 @@ fn compile_admitted(
             reply,
             classified,
         } = answer.ok_or_else(|| CompileError::NoRoute(target.into()))?;
-        rounds += 1;
-        if none_sent || rounds > MAX_MODEL_ROUNDS || classified.verdict != Verdict::Rejected {
+        budget.next_round();
+        if none_sent
+            || classified.verdict != Verdict::Rejected
+            || budget.past_backstop(results.len())
+        {
             break (body, reply, classified, sent);
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
@@ -406,6 +410,27 @@ fn compile_admitted(
             if repaired.iter().any(|(t, p)| {
                 *t == i && (p == pointer || one_step(p, pointer) || one_step(pointer, p))
             }) {
+                continue;
+            }
+            if results[i].outcome == Outcome::Refused {
+                // Refused earlier in this answer: it is not sent again.
+                continue;
+            }
+            if !budget.charge(i) {
+                // Refused by itself, so the model's answer on the others still counts.
+                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
+                refuse(
+                    &mut results[i],
+                    pointer.to_string(),
+                    format!(
+                        "the offline model of {target} still rejects the schema at this place \
+                         {} ({rule}{basis}): {}",
+                        budget.spent_words(),
+                        e.message
+                    ),
+                );
+                progress = true;
                 continue;
             }
             if e.rule.as_deref() == Some("description-too-long")
@@ -928,9 +953,6 @@ fn related(a: &str, b: &str) -> bool {
     a == b || RELATED.iter().any(|g| g.contains(&a) && g.contains(&b))
 }
 
-/// How many times the model is asked again after repairing what it rejected.
-const MAX_MODEL_ROUNDS: usize = 16;
-
 /// Repairs, in `r`'s tool, the finding at `pointer` (preferring one of rule `rule`) that the
 /// model's error named, and the same feature's other places
 /// ([`fix_the_same_feature_elsewhere`]). Returns whether anything changed; the places of the
@@ -1056,7 +1078,7 @@ fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change
 
 /// A model names the first place of a feature it rejects (OpenAI: one `'default' is not
 /// permitted` per answer), so a tool with that feature at many places would take one round
-/// each, past [`MAX_MODEL_ROUNDS`]. The model rejects the feature, not the place: its other
+/// each, past [`budget::MAX_ROUNDS_PER_TOOL`]. The model rejects the feature, not the place: its other
 /// places in the tool (the same rule and profile parameter) are repaired too, without asking
 /// again. A place no repair removes is left as it is (the model, asked again, names it). The
 /// places repaired are added to `places`.
@@ -1225,3 +1247,6 @@ fn tool_block(body: &Value) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod rounds_tests;

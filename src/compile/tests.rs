@@ -488,7 +488,7 @@ fn responses_field_errors_are_repaired_like_chats() {
 #[test]
 fn a_feature_the_model_rejects_is_repaired_at_every_place_of_the_tool() {
     let p = profile(&[]);
-    let n = MAX_MODEL_ROUNDS + 4;
+    let n = budget::MAX_ROUNDS_PER_TOOL + 4;
     let props: serde_json::Map<String, Value> = (0..n)
         .map(|i| (format!("p{i}"), json!({"type":"integer","default": i})))
         .collect();

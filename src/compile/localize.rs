@@ -14,11 +14,88 @@ use crate::tool::ToolDef;
 
 use super::wire;
 
-/// Cap on the tools of one request asked about alone after one rejection that names none:
-/// each is one call of the offline model (in process, but a large schema costs its size).
+/// The part of the cap on the model calls tracing one rejection that names no tool which does
+/// not grow with the request (see [`call_budget`]).
 pub const MAX_ALONE: usize = 64;
 
-/// Cap on the repairs tried for one tool, each checked by asking the model again.
+/// Cap on the model calls tracing one rejection that names no tool in a request of `tools`
+/// tools: each is one call of the offline model (in process, but it costs the size of the
+/// tools sent). Bisection takes about 2·log₂ n calls per tool rejected, and at most 2(n − 1)
+/// when every tool is, so the cap grows with the request: a fixed cap of 64 tools asked
+/// alone left a rejected tool at index 64 or later untraced, and the whole request was lost.
+pub fn call_budget(tools: usize) -> usize {
+    MAX_ALONE + tools
+}
+
+/// What bisecting a rejected request found.
+#[derive(Default)]
+pub struct Traced {
+    /// The tools (positions in the list bisected) the model rejects sent alone, with its
+    /// answer.
+    pub culprits: Vec<(usize, Alone)>,
+    /// Runs of tools (start, end exclusive) the model rejects sent together and accepts in
+    /// each half: no one of them is the one it rejects.
+    pub together: Vec<(usize, usize)>,
+    /// Runs of tools not traced because the cap on model calls was reached: each lies in a
+    /// run the model rejects, and was never sent on its own.
+    pub untraced: Vec<(usize, usize)>,
+    /// The model calls made.
+    pub calls: usize,
+    /// The cap they were held to.
+    pub budget: usize,
+}
+
+/// Finds which of `defs` the model rejects, given that it rejects them sent together
+/// (possibly with built-ins): each half is sent as a request, and each half it rejects is
+/// halved again, down to single tools. A tool in a half the model accepts is never blamed.
+pub fn bisect(defs: &[ToolDef], target: &str) -> Traced {
+    let mut traced = Traced {
+        budget: call_budget(defs.len()),
+        ..Traced::default()
+    };
+    if defs.len() == 1 {
+        // The request was asked with its built-ins: the tool is asked alone for its answer.
+        traced.calls = 1;
+        if let Some(alone) = rejected(defs, target) {
+            traced.culprits.push((0, alone));
+        }
+        return traced;
+    }
+    split(defs, 0, defs.len(), target, true, &mut traced);
+    traced
+}
+
+/// Asks about both halves of `defs[start..end]`, a run the model rejects, and follows each
+/// half it rejects. `top` is the whole request, which was asked with its built-ins: when the
+/// model accepts both its halves, the built-ins may be what it rejects, so no tool is blamed.
+fn split(defs: &[ToolDef], start: usize, end: usize, target: &str, top: bool, t: &mut Traced) {
+    let mid = start + (end - start) / 2;
+    let mut any = false;
+    for (a, b) in [(start, mid), (mid, end)] {
+        if t.calls >= t.budget {
+            t.untraced.push((a, b));
+            // Which half it rejects is unknown: neither may be taken as accepted.
+            any = true;
+            continue;
+        }
+        t.calls += 1;
+        let Some(alone) = rejected(&defs[a..b], target) else {
+            continue;
+        };
+        any = true;
+        if b - a == 1 {
+            t.culprits.push((a, alone));
+        } else {
+            split(defs, a, b, target, false, t);
+        }
+    }
+    if !any && !top {
+        t.together.push((start, end));
+    }
+}
+
+/// Cap on the repairs tried for one tool, each checked by asking the model again (and as
+/// many again to take out the ones not needed).
 pub const MAX_TRIALS: usize = 24;
 
 /// The offline model's rejection of one tool sent alone.
@@ -32,7 +109,7 @@ pub struct Alone {
 }
 
 /// The tool `t` as a request sends it.
-fn def_of(t: &Tool) -> ToolDef {
+pub fn def_of(t: &Tool) -> ToolDef {
     ToolDef {
         name: t.name.clone().unwrap_or_default(),
         description: t.description.clone(),
@@ -43,7 +120,14 @@ fn def_of(t: &Tool) -> ToolDef {
 /// What `target`'s offline model says about `t` sent alone: `None` when it does not reject
 /// it (accepted, or an answer that reads as neither verdict).
 pub fn rejected_alone(t: &Tool, target: &str) -> Option<Alone> {
-    let answer = super::ask_model(target, &[def_of(t)])?;
+    rejected(&[def_of(t)], target)
+}
+
+/// What `target`'s offline model says about `defs` sent as one request: `None` when it does
+/// not reject it. The place and rule are read for the request's first tool (what matters when
+/// it is sent alone).
+fn rejected(defs: &[ToolDef], target: &str) -> Option<Alone> {
+    let answer = super::ask_model(target, defs)?;
     if answer.classified.verdict != Verdict::Rejected {
         return None;
     }
@@ -83,9 +167,22 @@ fn fallback_name_rule(target: &str, message: &str) -> NameRule {
 }
 
 /// One repair to try: the tool once made, and its changes.
+#[derive(Clone)]
 struct Trial {
     tool: Tool,
     changes: Vec<Change>,
+}
+
+/// One repair, named so it can be made again on another form of the tool: the rename, or
+/// the repair of the finding at a place, of a rule and profile parameter.
+#[derive(Clone, PartialEq)]
+enum Step {
+    Rename,
+    Finding {
+        pointer: String,
+        rule: String,
+        parameter: String,
+    },
 }
 
 /// Depth of a JSON Pointer (its number of tokens).
@@ -93,14 +190,79 @@ fn depth(pointer: &str) -> usize {
     pointer.matches('/').count()
 }
 
+/// What the steps are made with.
+struct Repairs<'a> {
+    target: &'a str,
+    form: wire::Form,
+    profile: &'a CompiledProfile,
+    opts: &'a repair::Options,
+    message: &'a str,
+    taken: &'a [String],
+}
+
+impl Repairs<'_> {
+    /// `trial` with `step` made, or `None` when it cannot be (its finding is gone, no repair
+    /// removes it, or the wire form cannot be applied after it).
+    fn make(&self, trial: &Trial, step: &Step) -> Option<Trial> {
+        let Step::Finding {
+            pointer,
+            rule,
+            parameter,
+        } = step
+        else {
+            let renamed = rename(&trial.tool, self.target, self.message, self.taken)?;
+            let mut changes = trial.changes.clone();
+            changes.extend(renamed.changes);
+            return Some(Trial {
+                tool: renamed.tool,
+                changes,
+            });
+        };
+        let findings = crate::check::check_tools(&[trial.tool.as_ref(0)], self.profile);
+        let f = findings.iter().find(|f| {
+            f.pointer == *pointer && f.rule.as_str() == rule && f.parameter.as_str() == parameter
+        })?;
+        let (mut tool, mut changes) =
+            repair::fix_finding_among(&trial.tool, &findings, f, self.profile, self.opts).ok()?;
+        // The repair may make the wire form apply where it did not (see the main loop).
+        if let Some(schema) = tool.parameters.as_mut() {
+            changes.extend(wire::apply(self.form, schema).ok()?);
+        }
+        let mut all = trial.changes.clone();
+        all.extend(changes);
+        Some(Trial { tool, changes: all })
+    }
+
+    /// `original` with each of `steps` made in order, or `None` when one cannot be.
+    fn replay(&self, original: &Tool, steps: &[Step]) -> Option<Trial> {
+        let mut trial = Trial {
+            tool: original.clone(),
+            changes: Vec::new(),
+        };
+        for s in steps {
+            trial = self.make(&trial, s)?;
+        }
+        Some(trial)
+    }
+}
+
 /// Tries the repairs that could answer the model's rejection of `r`'s tool (its `message`,
-/// at `pointer` when it names one), keeping the first after which the model accepts the tool
-/// alone: a rename (when the name breaks the rule every provider takes or is longer than the
-/// message states, and no tool of `taken` has the new name), then the repairs of the profile's
-/// keyword findings, those at or below `pointer` first, then the deepest first (a repair of a
-/// keyword higher up, such as `properties`, would drop the place the model rejects with
-/// everything around it). `note` is added to each change kept (what the rejection rests on).
-/// Returns the place repaired, or `None` when no repair tried answers the model.
+/// at `pointer` when it names one), in this order: a rename (when the name breaks the rule
+/// every provider takes or is longer than the message states, and no tool of `taken` has
+/// the new name), then the repairs of the profile's keyword findings, those at or below
+/// `pointer` first, then the deepest first (a repair of a keyword higher up, such as
+/// `properties`, would drop the place the model rejects with everything around it).
+///
+/// Repairs accumulate: one is made, the model asked about the tool alone, and the next is
+/// made on top while the model still rejects it, until it accepts. One tool may use two
+/// features the model rejects, and no single repair then answers it (trial N: `uniqueItems`
+/// beside `patternProperties` was refused). A repair is carried only when the model's answer
+/// changes after it, or names no place (vLLM's one message for every feature cannot tell a
+/// repair that answered part of it from one that did not). Once the model accepts, each
+/// repair carried is taken out again in turn and left out when the model still accepts
+/// without it, so what is kept is what the model rejected, not a guess. `note` is added to
+/// each change kept (what the rejection rests on). Returns the place of the last repair, or
+/// `None` when the model accepts no form tried (nothing is changed then).
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -113,30 +275,16 @@ pub fn repair_until_accepted(
     taken: &[String],
     note: &str,
 ) -> Option<String> {
-    let mut tried = 0;
-    let mut keep = |trial: Trial, r: &mut ToolRepair| -> bool {
-        tried += 1;
-        if tried > MAX_TRIALS || rejected_alone(&trial.tool, target).is_some() {
-            return false;
-        }
-        let before = r.changes.len();
-        super::take_model_repair(r, trial.tool, trial.changes);
-        for c in &mut r.changes[before..] {
-            // Inside the parenthesis take_model_repair closes.
-            if c.action.ends_with(')') {
-                c.action.pop();
-                c.action.push_str(note);
-                c.action.push(')');
-            }
-        }
-        true
+    let repairs = Repairs {
+        target,
+        form,
+        profile,
+        opts,
+        message,
+        taken,
     };
-    if let Some(trial) = rename(&r.tool, target, message, taken)
-        && keep(trial, r)
-    {
-        return Some(String::new());
-    }
-    let findings = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+    let original = r.tool.clone();
+    let findings = crate::check::check_tools(&[original.as_ref(0)], profile);
     let keyword_rules = super::RELATED[1];
     let mut ranked: Vec<&crate::check::Finding> = findings
         .iter()
@@ -146,24 +294,76 @@ pub fn repair_until_accepted(
         pointer.is_some_and(|p| f.pointer == p || f.pointer.starts_with(&format!("{p}/")))
     };
     ranked.sort_by_key(|f| (!under(f), std::cmp::Reverse(depth(&f.pointer))));
-    for f in ranked.into_iter().take(MAX_TRIALS) {
-        let Ok((mut tool, mut changes)) =
-            repair::fix_finding_among(&r.tool, &findings, f, profile, opts)
-        else {
+    let candidates =
+        std::iter::once(Step::Rename).chain(ranked.into_iter().map(|f| Step::Finding {
+            pointer: f.pointer.clone(),
+            rule: f.rule.as_str().to_string(),
+            parameter: f.parameter.as_str().to_string(),
+        }));
+    let mut calls = 0;
+    let mut carried: Vec<Step> = Vec::new();
+    let mut current = Trial {
+        tool: original.clone(),
+        changes: Vec::new(),
+    };
+    let mut answer = (message.to_string(), pointer.map(str::to_string));
+    let mut accepted = None;
+    for step in candidates {
+        if calls >= MAX_TRIALS {
+            break;
+        }
+        let Some(next) = repairs.make(&current, &step) else {
             continue;
         };
-        // The repair may make the wire form apply where it did not (see the main loop).
-        if let Some(schema) = tool.parameters.as_mut() {
-            match wire::apply(form, schema) {
-                Ok(more) => changes.extend(more),
-                Err(_) => continue,
+        calls += 1;
+        match rejected_alone(&next.tool, target) {
+            None => {
+                carried.push(step);
+                accepted = Some(next);
+                break;
+            }
+            Some(a) => {
+                let now = (a.error, a.pointer);
+                if now != answer || now.1.is_none() {
+                    carried.push(step);
+                    current = next;
+                    answer = now;
+                }
             }
         }
-        if keep(Trial { tool, changes }, r) {
-            return Some(f.pointer.clone());
+    }
+    let mut kept = accepted?;
+    // The last repair carried is needed: the model rejected the tool without it. Each other
+    // one is tried without.
+    let mut k = 0;
+    while k + 1 < carried.len() && calls < 2 * MAX_TRIALS {
+        let mut without = carried.clone();
+        without.remove(k);
+        if let Some(trial) = repairs.replay(&original, &without) {
+            calls += 1;
+            if rejected_alone(&trial.tool, target).is_none() {
+                carried = without;
+                kept = trial;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    let last = match carried.last() {
+        Some(Step::Finding { pointer, .. }) => pointer.clone(),
+        _ => String::new(),
+    };
+    let before = r.changes.len();
+    super::take_model_repair(r, kept.tool, kept.changes);
+    for c in &mut r.changes[before..] {
+        // Inside the parenthesis take_model_repair closes.
+        if c.action.ends_with(')') {
+            c.action.pop();
+            c.action.push_str(note);
+            c.action.push(')');
         }
     }
-    None
+    Some(last)
 }
 
 /// A rename of `t` to fit [`fallback_name_rule`], unless its name fits or the new name is

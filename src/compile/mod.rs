@@ -814,10 +814,12 @@ fn names_but(results: &[ToolRepair], i: usize) -> Vec<String> {
 
 /// A rejection the model's error ties to no tool (vLLM's "features not supported by
 /// xgrammar", Vertex's invalid function name: the explanation names no tool), or none compile
-/// could act on: each tool sent (up to [`localize::MAX_ALONE`]) is asked about alone, so the
-/// ones the model accepts are kept and each one it rejects is repaired where a repair answers
+/// could act on: the tools sent are bisected ([`localize::bisect`]), so the ones in a part the
+/// model accepts are kept and each one it rejects alone is repaired where a repair answers
 /// it, else refused by itself, at the place the model names, with what the refusal rests on
-/// ([`model_basis`]). Returns whether any tool changed (the request is then sent again).
+/// ([`model_basis`]). Tools the bisection could not tell apart (rejected together, or past its
+/// cap on model calls, when nothing else was found) are refused and the reason says so. Returns whether any tool changed
+/// (the request is then sent again).
 #[allow(clippy::too_many_arguments)]
 fn localize_rejection(
     results: &mut [ToolRepair],
@@ -828,15 +830,22 @@ fn localize_rejection(
     profile: &CompiledProfile,
     opts: &repair::Options,
 ) -> bool {
+    let tools: Vec<usize> = sent
+        .iter()
+        .filter_map(|s| match *s {
+            Slot::Tool(i) => Some(i),
+            Slot::Builtin(_) => None,
+        })
+        .collect();
+    let defs: Vec<ToolDef> = tools
+        .iter()
+        .map(|&i| localize::def_of(&results[i].tool))
+        .collect();
+    let traced = localize::bisect(&defs, target);
+    drop(defs);
     let mut progress = false;
-    let tools = sent.iter().filter_map(|s| match *s {
-        Slot::Tool(i) => Some(i),
-        Slot::Builtin(_) => None,
-    });
-    for i in tools.take(localize::MAX_ALONE) {
-        let Some(alone) = localize::rejected_alone(&results[i].tool, target) else {
-            continue;
-        };
+    for (at, alone) in traced.culprits {
+        let i = tools[at];
         progress = true;
         let basis = model_basis(results, i, given, alone.rule.as_deref(), profile, target);
         let taken = names_but(results, i);
@@ -864,6 +873,46 @@ fn localize_rejection(
                 alone.error
             ),
         );
+    }
+    let numbers = |a: usize, b: usize| format!("#{}..#{}", tools[a], tools[b - 1]);
+    for &(a, b) in &traced.together {
+        for &i in &tools[a..b] {
+            progress = true;
+            refuse(
+                &mut results[i],
+                String::new(),
+                format!(
+                    "the offline model of {target} rejects tools {} sent together and accepts \
+                     each half of them, so no one tool is the one it rejects (not traced further)",
+                    numbers(a, b)
+                ),
+            );
+        }
+    }
+    // Past the cap, the tools untraced are sent again with the others repaired or refused,
+    // and the next round traces them with a cap of its own; only when this round found
+    // nothing else are they refused, so a round always changes something.
+    let untraced = if progress {
+        &[][..]
+    } else {
+        &traced.untraced[..]
+    };
+    for &(a, b) in untraced {
+        for &i in &tools[a..b] {
+            progress = true;
+            refuse(
+                &mut results[i],
+                String::new(),
+                format!(
+                    "not traced: the offline model of {target} rejects the request with tools {} \
+                     in it, and compile stopped tracing which one at its cap of {} model calls \
+                     for a request of {} tools",
+                    numbers(a, b),
+                    traced.budget,
+                    tools.len()
+                ),
+            );
+        }
     }
     progress
 }

@@ -1763,3 +1763,102 @@ fn a_rename_the_model_asks_for_never_takes_another_tools_name() {
     assert_eq!(names.len(), unique.len(), "{names:?} {:#?}", c.tools);
     assert!(names.contains(&"a_b"), "{names:?}");
 }
+
+/// Tool number `i`, whose one string property xgrammar takes.
+fn clean_tool(i: usize) -> Tool {
+    tool(
+        &format!("t{i}"),
+        json!({"type":"object","properties":{"x":{"type":"string"}}}),
+    )
+}
+
+/// Trial N (F2): the rejection that names no tool was traced by asking the first 64 tools
+/// alone, so a rejected tool at index 64 or later was never found and the whole request was
+/// written empty (`[]`, every clean tool lost). The request is now bisected with a cap that
+/// grows with it; here 130 tools, 34 rejected ones past index 64 (more than one round's cap
+/// traces), and one before it.
+#[test]
+fn a_request_level_rejection_past_the_64th_tool_is_traced() {
+    let target = "vllm/chat";
+    let rejected = |i: usize| i == 3 || (i >= 64 && i.is_multiple_of(2));
+    let tools: Vec<Tool> = (0..130)
+        .map(|i| {
+            if rejected(i) {
+                tool(
+                    &format!("t{i}"),
+                    json!({"type":"object","properties":{"x":{"type":"string"},
+                        "u":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}),
+                )
+            } else {
+                clean_tool(i)
+            }
+        })
+        .collect();
+    let c = compile_own(&tools, target);
+    assert!(c.is_ok(), "{:#?}", c.check);
+    for (i, t) in c.tools.iter().enumerate() {
+        let expected = if rejected(i) {
+            Outcome::Repaired
+        } else {
+            Outcome::Unchanged
+        };
+        assert_eq!(t.outcome, expected, "tool {i}: {t:#?}");
+    }
+    assert_eq!(c.wire.as_array().map(Vec::len), Some(130));
+    assert!(!c.wire.to_string().contains("uniqueItems"));
+    assert_check_clean(&c, target);
+}
+
+/// Trial N (F2), Vertex: its name check rejects the request naming no tool compile can read;
+/// the tool at index 68 is found and renamed, and the 69 others are kept.
+#[test]
+fn a_name_the_model_rejects_past_the_64th_tool_is_renamed() {
+    let target = "vertex/v1/parameters";
+    let mut tools: Vec<Tool> = (0..70).map(clean_tool).collect();
+    tools[68].name = Some("t:68".into());
+    let c = compile_own(&tools, target);
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let decls = c.wire[0]["functionDeclarations"]
+        .as_array()
+        .expect("a list");
+    assert_eq!(decls.len(), 70);
+    assert_eq!(decls[68]["name"], json!("t_68"));
+    assert_assumption(&c.tools[68].changes[0].action);
+    assert_check_clean(&c, target);
+}
+
+/// Trial N (F1): repairs were tried one at a time on the tool as written, so a tool with two
+/// features the model rejects (xgrammar: `uniqueItems` and `patternProperties`) was refused
+/// though each alone is repaired. They now accumulate, and a repair carried but not needed
+/// (here dropping `m`'s `properties`, tried before `patternProperties`) is taken out again.
+#[test]
+fn a_tool_needing_two_repairs_the_model_asks_for_gets_both() {
+    let target = "vllm/chat";
+    let both = tool(
+        "both",
+        json!({"type":"object","properties":{
+            "t":{"type":"array","items":{"type":"string"},"uniqueItems":true},
+            "m":{"type":"object","properties":{"a":{"type":"string"}},
+                 "patternProperties":{"^a":{"type":"string"}}}}}),
+    );
+    let c = compile_own(&[plain(), both], target);
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
+    assert_eq!(c.tools[0].outcome, Outcome::Unchanged);
+    let t = &c.tools[1];
+    assert_eq!(t.outcome, Outcome::Repaired, "{t:#?}");
+    let places: Vec<&str> = t.changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "/properties/t/uniqueItems",
+            "/properties/m/patternProperties"
+        ],
+        "{t:#?}"
+    );
+    for change in &t.changes {
+        assert_assumption(&change.action);
+    }
+    let m = &c.wire[1]["function"]["parameters"]["properties"]["m"];
+    assert_eq!(m["properties"]["a"]["type"], json!("string"), "{m}");
+    assert_check_clean(&c, target);
+}

@@ -45,30 +45,139 @@ const MAX_DEPTH: usize = 8;
 pub(super) fn error_texts(error: &str) -> Vec<Text> {
     let mut texts = messages_in(error, 0).unwrap_or_default();
     // A message pasted as the provider wrote it (no JSON string escape, no start of a body)
-    // is read first as it is: its `\'` and `\\` are Python's, inside the literals of
-    // OpenAI's `In context=(...)` tuple, and undoing them would break those literals.
+    // is read first as it is: its `\'`, `\\` and `\n` are Python's, inside the literals of
+    // OpenAI's `In context=(...)` tuple, and undoing them would break those literals (a name
+    // `'a\\nb'` cut at a line break). Only what is outside those literals can show an envelope.
     let envelope_residue = ["\\\"", "\\n", "{'", "{\""];
-    if !envelope_residue.iter().any(|r| error.contains(r)) {
+    let outside = outside_spans(error, &tuple_literals(error, false));
+    if !envelope_residue.iter().any(|r| outside.contains(r)) {
         texts.push(Text {
             text: error.to_string(),
             decoded: false,
         });
     }
-    let unescaped = error
-        .replace("\\\\n", "\n")
-        .replace("\\n", "\n")
-        .replace("\\\"", "\"")
-        .replace("\\'", "'")
-        .replace("\\u003c", "<")
-        .replace("\\u003e", ">");
     let text = Text {
-        text: unescaped,
+        text: unescaped(error),
         decoded: false,
     };
     if !texts.contains(&text) {
         texts.push(text);
     }
     texts
+}
+
+/// `error` with the JSON string escapes of an envelope it was cut out of undone: outside the
+/// literals of an `In context=(...)` tuple, line breaks (also escaped twice, by a relay
+/// encoding the body once more), quotes and `<` `>`; inside each literal, one level of JSON
+/// escapes, so that the literal is Python's again for the tuple reader to decode (its escapes
+/// decoded once, by it: a line break JSON wrote as `\n` is kept as Python's `\n`, not a raw
+/// one that would cut the literal).
+fn unescaped(error: &str) -> String {
+    let text_unescaped = |s: &str| {
+        s.replace("\\\\n", "\n")
+            .replace("\\n", "\n")
+            .replace("\\\"", "\"")
+            .replace("\\'", "'")
+            .replace("\\u003c", "<")
+            .replace("\\u003e", ">")
+    };
+    let mut out = String::with_capacity(error.len());
+    let mut at = 0;
+    for span in tuple_literals(error, true) {
+        out.push_str(&text_unescaped(&error[at..span.start]));
+        let literal = &error[span.clone()];
+        let decoded = serde_json::from_str::<String>(&format!("\"{literal}\""))
+            .map(|d| {
+                d.replace('\n', "\\n")
+                    .replace('\r', "\\r")
+                    .replace('\t', "\\t")
+            })
+            .unwrap_or_else(|_| literal.to_string());
+        out.push_str(&decoded);
+        at = span.end;
+    }
+    out.push_str(&text_unescaped(&error[at..]));
+    out
+}
+
+/// `text` less the byte ranges `spans` (in order, not overlapping).
+fn outside_spans(text: &str, spans: &[Range<usize>]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        out.push_str(&text[at..span.start]);
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// How many `In context=(` tuples are looked at (bounds the work on a large error file).
+const MAX_TUPLES: usize = 64;
+
+/// The byte ranges of the string literals (quotes included) of each OpenAI `In context=(...)`
+/// tuple in `text`, read element by element (Python string literals with backslash escapes,
+/// integers, commas) up to its `)`, or up to what is none of these (a tuple cut short or
+/// mangled: the literals read before it are kept). `json`: `text` is a message still
+/// JSON-escaped (cut out of a body that does not parse), so a backslash is `\\` and a double
+/// quote `\"` there, and a literal's escapes are Python's written in JSON.
+pub(super) fn tuple_literals(text: &str, json: bool) -> Vec<Range<usize>> {
+    const OPEN: &str = "In context=(";
+    let mut spans = Vec::new();
+    for (start, _) in text.match_indices(OPEN).take(MAX_TUPLES) {
+        let mut at = start + OPEN.len();
+        loop {
+            let rest = &text[at..];
+            let trimmed = rest.trim_start_matches([' ', ',']);
+            at += rest.len() - trimmed.len();
+            let number = trimmed.strip_prefix('-').unwrap_or(trimmed);
+            let digits = number.len()
+                - number
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .len();
+            if let Some(len) = literal_len(trimmed, json) {
+                spans.push(at..at + len);
+                at += len;
+            } else if digits > 0 {
+                at += trimmed.len() - number.len() + digits;
+            } else {
+                break;
+            }
+        }
+    }
+    spans
+}
+
+/// The length in bytes of the Python string literal `text` starts with (see
+/// [`tuple_literals`] for `json`); `None` when it starts with none or the literal is not closed.
+fn literal_len(text: &str, json: bool) -> Option<usize> {
+    // Characters as the message holds them, each with the bytes it takes in `text`.
+    let mut chars = text.char_indices().peekable();
+    let mut next = || -> Option<(char, usize)> {
+        let (i, c) = chars.next()?;
+        // JSON's `\\` and `\"`; any other escape is left to be read as Python's (`\n` is a
+        // line break either way, and `\'` is Python's alone).
+        if json
+            && c == '\\'
+            && let Some(&(j, e @ ('\\' | '"'))) = chars.peek()
+        {
+            chars.next();
+            return Some((e, j + 1));
+        }
+        Some((c, i + c.len_utf8()))
+    };
+    let (quote, _) = next().filter(|(q, _)| matches!(q, '\'' | '"'))?;
+    let mut escaped = false;
+    while let Some((c, end)) = next() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == quote {
+            return Some(end);
+        }
+    }
+    None
 }
 
 /// The messages of the envelope `s` is or holds: the whole text as JSON, else the first

@@ -2069,3 +2069,70 @@ fn a_python_bytes_literal_envelope_is_decoded() {
     );
     assert_eq!(e.rule.as_deref(), Some("type-missing"));
 }
+
+/// A name's escapes inside OpenAI's context tuple are Python's and decoded once, by the tuple
+/// reader: pasted as text, `'a\\nb'` is a name holding a backslash and an `n`, and `'nl\nx'`
+/// one holding a line break; the message is not cut at either (the trial's F4, where a text
+/// level `\n` → line break ran first, read `rule: (unknown)` and quoted `...'properties', 'a`).
+/// Cut out of a JSON body that does not parse, the literal is JSON-escaped once more, and one
+/// level of JSON is undone before the tuple reader decodes Python's.
+#[test]
+fn escapes_inside_the_context_tuple_are_decoded_once_by_the_tuple_reader() {
+    let request = json!({"model": "m", "tools": [{"type": "function", "function": {"name": "b",
+    "parameters": {"type": "object", "properties": {
+        "a\\nb": {"type": "array"}, "nl\nx": {"type": "array"}, "it's \"x\"": {"type": "array"}
+    }}}}]});
+    let message = |literal: &str| {
+        format!(
+            "Invalid schema for function 'b': In context=('properties', {literal}), array schema missing items."
+        )
+    };
+    // A JSON body cut short (it does not parse), its message JSON-escaped.
+    let cut_body = |literal: &str| {
+        let escaped = serde_json::to_string(&message(literal)).unwrap();
+        format!("{{\"error\": {{\"message\": {escaped}, \"type\": \"invalid_req")
+    };
+    for (error, name) in [
+        (message(r"'a\\nb'"), "a\\nb"),
+        (message(r"'nl\nx'"), "nl\nx"),
+        (cut_body(r"'a\\nb'"), "a\\nb"),
+        (cut_body(r"'nl\nx'"), "nl\nx"),
+        (cut_body(r#"'it\'s "x"'"#), "it's \"x\""),
+    ] {
+        let all = explain(Some(&request), &error, None);
+        let [e] = all.as_slice() else {
+            panic!("{error}: {all:#?}")
+        };
+        assert_eq!(e.pointer, Some(push_token("/properties", name)), "{error}");
+        assert_eq!(e.rule.as_deref(), Some("array-items-missing"), "{error}");
+        // Not cut (the quote of a body cut short keeps the rest of its line, as it did before).
+        assert!(
+            e.message.contains("), array schema missing items."),
+            "{error}: {}",
+            e.message
+        );
+    }
+}
+
+/// The literals of a context tuple are found by their quotes, in plain text and in text still
+/// JSON-escaped (where a Python `\'` is written `\\'` and a double quote `\"`); integers are
+/// stepped over, and reading stops at what is no element (the literals before it are kept).
+#[test]
+fn context_tuple_literals_are_found_by_their_quotes() {
+    let spans = |text: &str, json: bool| -> Vec<String> {
+        envelope::tuple_literals(text, json)
+            .into_iter()
+            .map(|r| text[r].to_string())
+            .collect()
+    };
+    assert_eq!(
+        spans(r"x In context=('items', 0, 'a\'b, c)'), y 'z'", false),
+        ["'items'", r"'a\'b, c)'"]
+    );
+    assert_eq!(
+        spans(r#"In context=('p', \"it's\", 'a\\'b'), z"#, true),
+        ["'p'", r#"\"it's\""#, r"'a\\'b'"]
+    );
+    assert_eq!(spans("In context=('p', x, 'q')", false), ["'p'"]);
+    assert_eq!(spans("In context=('cut", false), Vec::<String>::new());
+}

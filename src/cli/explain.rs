@@ -230,13 +230,18 @@ fn print_human(e: &Explanation, target: Option<&str>, redactor: &Redactor) {
 /// `target` (`--target`) names who answered when the message is in its provider's format:
 /// Azure OpenAI and DeepSeek answer in OpenAI's, so their messages are read by OpenAI's
 /// templates, but it was not OpenAI that said them.
+///
+/// Each value from the request or the error (tool name, pointer, message, notes naming them) is
+/// escaped inline ([`crate::report::escape_inline`]): a property name holding a line break
+/// would otherwise start a line of its own that reads as toolwire's.
 fn human(e: &Explanation, target: Option<&str>) -> String {
+    use crate::report::escape_inline;
     use std::fmt::Write;
     let mut out = String::new();
     let tool = match (e.tool_index, e.tool.as_deref()) {
-        (Some(i), Some(n)) => format!("tool #{i} `{n}`"),
+        (Some(i), Some(n)) => format!("tool #{i} `{}`", escape_inline(n)),
         (Some(i), None) => format!("tool #{i}"),
-        (None, Some(n)) => format!("tool `{n}`"),
+        (None, Some(n)) => format!("tool `{}`", escape_inline(n)),
         // The message names no tool, or one the request does not have: say so, not "no tool".
         (None, None) => "an unidentified tool".to_string(),
     };
@@ -244,7 +249,7 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
         // `""` is where an error about the whole schema, or about the tool's own fields (its
         // name, a missing `parameters`), is placed.
         Some("") => " at the root of its parameters schema (or the tool as a whole)".to_string(),
-        Some(p) => format!(" at {p}"),
+        Some(p) => format!(" at {}", escape_inline(p)),
         None => String::new(),
     };
     let _ = writeln!(out, "{tool}{place}");
@@ -264,7 +269,7 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
         }
     }
     if let Some(fix) = &e.fix {
-        let _ = writeln!(out, "  fix: {fix}");
+        let _ = writeln!(out, "  fix: {}", escape_inline(fix));
     }
     let speaker = match target {
         Some(t) if crate::explain::family_of(t) == e.provider && !own_format(t, e.provider) => {
@@ -272,9 +277,13 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
         }
         _ => e.provider.to_string(),
     };
-    let _ = writeln!(out, "  {speaker} said: {}", one_line(&e.message));
+    let _ = writeln!(
+        out,
+        "  {speaker} said: {}",
+        escape_inline(&one_line(&e.message))
+    );
     for n in &e.notes {
-        let _ = writeln!(out, "  note: {n}");
+        let _ = writeln!(out, "  note: {}", escape_inline(n));
     }
     out
 }
@@ -315,6 +324,36 @@ mod tests {
         );
         assert!(said("deepseek/beta-strict").starts_with("  deepseek/beta-strict (in openai's"));
         assert!(said("openai/chat").starts_with("  openai said: "));
+    }
+
+    /// A name holding a line break, a tab, a line separator or a bidi override cannot forge a
+    /// line or reorder one: each explanation's lines are toolwire's own (the trial's F4 printed
+    /// `at /properties/nl` and `x` on two lines).
+    #[test]
+    fn names_in_the_human_output_are_escaped_inline() {
+        for (name, literal, shown) in [
+            ("nl\nx", r"'nl\nx'", r"nl\nx"),
+            ("tab\tx", r"'tab\tx'", r"tab\tx"),
+            ("\u{2028}ls", r"'\u2028ls'", r"\u{2028}ls"),
+            ("a\u{202e}b", r"'a\u202eb'", r"a\u{202e}b"),
+        ] {
+            let request = serde_json::json!({"model": "m", "tools": [{"type": "function",
+                "function": {"name": "b\nc", "parameters": {"type": "object",
+                    "properties": {name: {"type": "array"}}}}}]});
+            let error = format!(
+                "Invalid schema for function 'b\\nc': In context=('properties', {literal}), array schema missing items."
+            );
+            let found = explain(Some(&request), &error, None);
+            let [e] = found.as_slice() else {
+                panic!("{error}: {found:#?}")
+            };
+            let text = human(e, None);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), 4, "{text}");
+            assert_eq!(lines[0], format!(r"tool #0 `b\nc` at /properties/{shown}"));
+            assert!(lines.iter().skip(1).all(|l| l.starts_with("  ")), "{text}");
+            assert!(!text.contains(['\t', '\u{2028}', '\u{202e}']), "{text}");
+        }
     }
 
     #[cfg(unix)]

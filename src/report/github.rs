@@ -45,7 +45,8 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
     } else {
         format!("tool `{}`", escape_inline(&f.tool))
     };
-    let mut message = format!("{subject}{place}: {}", f.message);
+    // The message quotes names too (`tool name `b\nc` has control characters`).
+    let mut message = format!("{subject}{place}: {}", escape_inline(&f.message));
     if let Some(rest) = message.strip_prefix(" at ") {
         message = format!("at {rest}");
     } else if let Some(rest) = message.strip_prefix(": ") {

@@ -5,7 +5,8 @@
 //! - each cell keeps a history: consecutive probe observations with one verdict collapse into
 //!   one entry with first/last date and a count; documented and reported facts stay one entry
 //!   each with their URL and date;
-//! - the newest decisive evidence decides the current verdict, except that a probe verdict
+//! - the newest decisive evidence decides the current verdict (an inferred item only where no
+//!   stated item speaks to the cell), except that a probe verdict
 //!   that *changes* an earlier probe verdict only counts once it was seen twice (in two runs,
 //!   or repeated within one); until then the cell shows it as `pending`;
 //! - evidence that disagrees is kept and the cell is marked `conflict`, never resolved
@@ -550,7 +551,15 @@ impl History {
         let mut decided_by_stage: Option<Stage> = None;
         // Earlier first, and any date before none: "since" is the earliest *known* date.
         let since_key = |it: &EvidenceItem| (it.first_seen.is_empty(), it.first_seen.clone());
+        // Stated evidence outranks inference: a doc read today and read as refusing what it
+        // leaves out must not overturn a provider's own error of last year, so an inferred item
+        // decides only a cell no stated item speaks to (it stays in the history, and a
+        // disagreement still marks the conflict).
+        let stated = items.iter().any(|i| !i.parsed_only && !i.inferred);
         for (i, it) in items.iter().enumerate() {
+            if it.inferred && stated {
+                continue;
+            }
             if it.parsed_only {
                 // The body parses now: a parse-stage rejection before it no longer holds, and
                 // what the validator behind the parser does is not known.
@@ -634,7 +643,7 @@ pub fn to_markdown(m: &Matrix) -> String {
     );
     let _ = writeln!(
         out,
-        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md) · `, inferred` after the date: the verdict is inferred from the source's words, not stated by them (a list of what is supported read as refusing what it leaves out; the entry's note in reports/documented/ says how) · `read` before a date: the day the source was read, not a date the source gives for what it says · `, not verbatim` after a report's date: the quote kept for it is not the provider's answer verbatim (a reporter's paraphrase, an issue title, a cut-short excerpt; the entry's `verbatim_note` says which), so the report is weaker than one quoting the provider's error. \
+        "Legend: ✓ accepted · ✗ rejected · ~ accepted but not enforced (instance check) · `·` no evidence (`· parses`: a probe got the body only past the target's parser, as Gemini's front end answers without a key, which is no verdict) · ⚠ evidence disagrees (every piece is listed, with its date, under the family's table) · ⏳ a newer probe verdict seen once, not yet believed · `in a tool`: the evidence shows the target accepting a whole tool that has this feature, not a statement about the feature (derived: reports/documented/README.md) · `, inferred` after the date: the verdict is inferred from the source's words, not stated by them (a list of what is supported read as refusing what it leaves out; the entry's note in reports/documented/ says how); such an item decides a cell only when no stated item speaks to it: stated evidence outranks inference, and among equals the newest decides · `read` before a date: the day the source was read, not a date the source gives for what it says · `, not verbatim` after a report's date: the quote kept for it is not the provider's answer verbatim (a reporter's paraphrase, an issue title, a cut-short excerpt; the entry's `verbatim_note` says which), so the report is weaker than one quoting the provider's error. \
 Each cell: verdict, evidence kind (`probe` = observed by toolwire; `doc` = the provider's own documentation; `report` = public bug report; `secondary` = a third party's reading of the provider, such as a client library's) and the date of the newest evidence for it, linked to that evidence (a probe to its run log, any other to its page). \
 `engine/gemini-proto-snapshot/*` is a protobuf parse against a snapshot of Gemini v1beta's published field list, not Gemini itself. \
 Where a case's cell has no evidence, the profiles judge its feature by the same feature at the nearest placement that has some (RULES.md says which case a rejection is from; profile.json's `judged_elsewhere` names that placement per feature and target, for every verdict).\n"
@@ -1086,6 +1095,34 @@ mod tests {
             "{}",
             to_markdown(&m)
         );
+    }
+
+    /// Stated evidence outranks inference: an inferred item read later does not overturn a
+    /// stated one (formats/uri-nested × openai/responses-strict, an inferred read of 2026-12-03
+    /// over OpenAI's verbatim error of 2026-05-06), though it stays in the history and marks
+    /// the conflict; where nothing stated speaks to the cell, the inferred item decides.
+    #[test]
+    fn an_inferred_item_decides_only_where_nothing_stated_speaks() {
+        let stated = doc(EvidenceKind::Report, "2026-05-06", Verdict::Accepted);
+        let mut inferred = doc(EvidenceKind::Secondary, "2026-12-03", Verdict::Rejected);
+        inferred.item.inferred = true;
+        let m = build(
+            &catalog(),
+            &targets(),
+            &[],
+            &[stated.clone(), inferred.clone()],
+        );
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(
+            (cell.verdict, cell.conflict),
+            (Some(Verdict::Accepted), true)
+        );
+        assert_eq!(cell.deciding_item().unwrap().kind, EvidenceKind::Report);
+        assert_eq!(cell.evidence.len(), 2);
+        let m = build(&catalog(), &targets(), &[], &[inferred]);
+        let cell = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Rejected));
+        assert!(cell.deciding_item().unwrap().inferred);
     }
 
     /// An acceptance derived from a whole tool is inferred, not stated: a rejection of the

@@ -366,6 +366,39 @@ fn join_siblings(
     (named, added)
 }
 
+/// Whether the finding of the plain reference (form `host`), which names siblings refused
+/// beside it, also says `$ref (with siblings)`: so when both are rejections by the same
+/// targets. Then the siblings' evidence is appended to `added` unless it is already quoted
+/// there or is the reference's own, so each piece of evidence is still quoted once. When
+/// different evidence decides the two (a report for the reference, an inferred doc for its
+/// siblings), two findings at one `$ref` would read as two problems with one fix (inlining).
+fn join_with_siblings(
+    cx: &Cx<'_, '_>,
+    n: &Node<'_>,
+    host: &'static str,
+    added: &mut String,
+) -> bool {
+    let own = Feat::KeywordForm("$ref", host);
+    let sib = Feat::KeywordForm("$ref", value::WITH_SIBLINGS);
+    let error = |f: &Feat<'_>| {
+        cx.judged(f, n.placement)
+            .flatten()
+            .filter(|(l, _)| *l == Level::Error)
+            .map(|(_, s)| s)
+    };
+    let (Some(own_said), Some(sib_said)) = (error(&own), error(&sib)) else {
+        return false;
+    };
+    let targets = cx.refusing_targets(&own, n.placement);
+    if targets.is_none() || cx.refusing_targets(&sib, n.placement) != targets {
+        return false;
+    }
+    if sib_said != own_said && !added.contains(&format!(": {sib_said})")) {
+        added.push_str(&format!(" (`$ref` next to other keywords: {sib_said})"));
+    }
+    true
+}
+
 /// The fix for siblings `named` (in backticks) beside a `$ref`: the siblings kept are those
 /// targets that refuse others allow (Gemini's JSON-Schema field, anomalyco/opencode#12295),
 /// `default` only when it is not among the refused.
@@ -388,6 +421,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // says both: two at one `$ref` would read as two problems, and the fix of both is
         // the same inlining. `Some(words)`: the reference's own words, for that finding.
         let mut folded: Option<String> = None;
+        // The reference's finding already names its refused siblings and quotes the
+        // `$ref (with siblings)` evidence: no second finding at the same `$ref`.
+        let mut siblings_said = false;
         // The sibling forms' groups, those refused by the same targets as the reference then
         // taken into its finding.
         let mut groups = if with_siblings {
@@ -421,11 +457,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 } else {
                     // Siblings refused by the targets that refuse this plain reference: its
                     // finding names them (its fix, inlining, removes them too).
-                    let (joined, added) = if with_siblings && f == value::REF_LOCAL {
+                    let (joined, mut added) = if with_siblings && f == value::REF_LOCAL {
                         join_siblings(cx, n, f, &mut groups)
                     } else {
                         (Vec::new(), String::new())
                     };
+                    if !joined.is_empty() {
+                        siblings_said = join_with_siblings(cx, n, f, &mut added);
+                    }
                     cx.feature_with_fix(
                         At::Key(n.frame, "$ref"),
                         Feat::KeywordForm("$ref", f),
@@ -447,7 +486,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 }
             }
         }
-        if with_siblings {
+        if with_siblings && !siblings_said {
             let refusal = cx.inline_refusal();
             let own = cx.pointer(At::Key(n.frame, "$ref"));
             // The plain reference said here: sibling forms refused by the same targets are
@@ -466,6 +505,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 },
                 || refused_fix(&refusal, &own),
             );
+        }
+        if with_siblings {
             siblings(cx, n, groups);
         }
     }
@@ -1024,16 +1065,27 @@ mod tests {
                 .iter()
                 .any(|(_, f)| f.contains("other keywords"))
         );
-        // Under `portable` the targets that reject the reference reject these siblings too:
-        // the reference's one finding names every sibling.
+        // Under `portable` the targets that reject the reference reject these siblings too, so
+        // the reference's one finding names them: every sibling when one piece of evidence
+        // decides both the reference and `$ref (with siblings)`; those refused beside it, each
+        // with its evidence, when different evidence decides them (today: a report for the
+        // reference, an inferred doc for the siblings).
         let m = messages("ref-unsupported", s);
+        let folded = m.iter().any(|m| {
+            m.starts_with(
+                "`$ref` to `#/$defs/Option` (local $defs), next to `format`, `description`, `minProperties`: ",
+            )
+        });
+        let split = m.iter().any(|m| {
+            m.starts_with(
+                "`$ref` to `#/$defs/Option` (local $defs), next to `format`, `minProperties`",
+            )
+        });
+        // Either way one finding: the siblings' own is not said again beside it.
         assert!(
-            m.iter().any(|m| m.starts_with(
-                "`$ref` to `#/$defs/Option` (local $defs), next to `format`, `description`, `minProperties`: "
-            )),
+            (folded || split) && !m.iter().any(|m| m.starts_with("`$ref` next to")),
             "{m:?}"
         );
-        assert!(!m.iter().any(|m| m.starts_with("`$ref` next to")), "{m:?}");
     }
 
     /// The findings' (parameter, message) of `ref-unsupported` at `/properties/a/$ref` under the
@@ -1141,7 +1193,15 @@ mod tests {
         // A refusal at the finding's own `$ref` is said as its own.
         let own = json!({"type":"object","properties":{"x":{"$ref":"#/$defs/X","type":"integer"}},
             "$defs":{"X":{"type":"string"}}});
-        let fix = fix_at(&own, "/properties/x/$ref", "(with siblings)");
+        // One finding at the `$ref`, under the siblings' case or the reference's (whichever
+        // the evidence folds it under).
+        let at_ref: Vec<String> = check_under(&profile, &own)
+            .into_iter()
+            .filter(|f| f.pointer == "/properties/x/$ref")
+            .map(|f| f.fix.to_string())
+            .collect();
+        assert_eq!(at_ref.len(), 1, "{at_ref:?}");
+        let fix = &at_ref[0];
         assert!(
             fix.starts_with(
                 "`toolwire repair` cannot inline it: `$ref` to `#/$defs/X`: no value can \

@@ -805,6 +805,17 @@ async fn hostile_servers() -> (SocketAddr, SocketAddr, Arc<std::sync::atomic::At
             }),
         )
         .route(
+            // The key alone (no `Bearer`, which a pattern would catch) deep inside a long
+            // message: the summary shortens it, which must not leave a piece of the key.
+            "/long/v1/chat/completions",
+            axum::routing::post(|headers: axum::http::HeaderMap| async move {
+                let auth = headers.get("authorization").map(|v| v.to_str().unwrap_or("").to_string()).unwrap_or_default();
+                let key = auth.trim_start_matches("Bearer ");
+                let body = json!({"error": {"message": format!("{}{key}{}", "A".repeat(120), "B".repeat(60))}});
+                (axum::http::StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+            }),
+        )
+        .route(
             "/redirect/v1/chat/completions",
             axum::routing::post(move || async move {
                 (axum::http::StatusCode::TEMPORARY_REDIRECT, [("location", format!("http://{thief_addr}/steal"))]).into_response()
@@ -871,6 +882,53 @@ async fn an_echoed_key_is_redacted_and_redirects_are_not_followed() {
         0,
         "nothing reached the redirect target"
     );
+}
+
+/// A key echoed deep inside a long 401 message reaches neither the summary's reasons, nor its
+/// refused-credential line, nor the table, nor the run log, not even in part.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_echoed_in_a_long_answer_leaves_no_piece_in_the_summary() {
+    let (echo, _thief, _stolen) = hostile_servers().await;
+    let env: BTreeMap<String, String> = [("OPENAI_API_KEY".to_string(), CANARY.to_string())].into();
+    let route = target::route("openai/chat").unwrap();
+    let mut cfg = route.configure(&env);
+    cfg.base_url = format!("http://{echo}/long");
+    let t = HttpTarget::new(
+        route,
+        cfg,
+        client(Duration::from_secs(5)).unwrap(),
+        HttpOptions::loopback(),
+        Budget::new(None),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cat = catalog();
+    let control = vec![cat.control()];
+    let summary = probe::run(
+        &cat,
+        &control,
+        vec![Arc::new(t) as Arc<dyn ProbeTarget>],
+        run_options(&dir, &[CANARY], false),
+    )
+    .await
+    .unwrap();
+    let t = &summary.targets["openai/chat"];
+    let refused = t.key_refused.clone().expect("the credential was refused");
+    let mut shown: Vec<String> = t.inconclusive_reasons.keys().cloned().collect();
+    shown.push(refused.clone());
+    shown.push(toolwire::cli::probe::summary_table(&summary));
+    shown.push(std::fs::read_to_string(&summary.log).unwrap());
+    assert!(
+        refused.contains(" … "),
+        "the message was shortened: {refused}"
+    );
+    let key: Vec<char> = CANARY.chars().collect();
+    for text in &shown {
+        for run in key.windows(6) {
+            let run: String = run.iter().collect();
+            assert!(!text.contains(&run), "{run:?} of the key in {text}");
+        }
+    }
 }
 
 /// The error (`Display` and `Debug`) of building an openai/chat target with `key` in

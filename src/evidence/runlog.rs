@@ -241,9 +241,33 @@ fn base64(bytes: &[u8], url: bool) -> String {
     out
 }
 
+/// The characters of `secret`'s base64 that stay the same whatever bytes surround it, at each
+/// of the three byte alignments it can start at: a provider that base64-encodes a larger text
+/// holding the key (`Basic` credentials, `key: sk-…`) writes one of these inside its output.
+/// A character that mixes the key's bits with a neighbour's is left out, at either end.
+fn base64_cores(secret: &[u8], url: bool) -> Vec<String> {
+    // Leading characters that hold bits of the `lead` bytes before the secret.
+    const SKIP: [usize; 3] = [0, 2, 3];
+    (0..3)
+        .map(|lead| {
+            let mut bytes = vec![0u8; lead];
+            bytes.extend_from_slice(secret);
+            let b = base64(&bytes, url);
+            let b = b.trim_end_matches('=');
+            // A last group short of 3 bytes ends in a character holding the next byte's bits.
+            let end = if bytes.len() % 3 == 0 {
+                b.len()
+            } else {
+                b.len() - 1
+            };
+            b.get(SKIP[lead]..end).unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
 /// The forms in which a provider may echo `secret`: as given, percent-encoded (only what
 /// must be, and every non-alphanumeric byte, in upper- and lower-case hex), base64 and
-/// base64url (with and without padding).
+/// base64url (with and without padding, and inside a longer encoded text: [`base64_cores`]).
 fn secret_forms(secret: &str) -> Vec<String> {
     use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
     const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
@@ -275,6 +299,7 @@ fn secret_forms(secret: &str) -> Vec<String> {
         let b = base64(secret.as_bytes(), url);
         forms.push(b.trim_end_matches('=').to_string());
         forms.push(b);
+        forms.extend(base64_cores(secret.as_bytes(), url));
     }
     forms.retain(|f| f.len() >= MIN_SECRET);
     forms.sort();
@@ -870,6 +895,39 @@ mod tests {
         assert!(r.may_hold_secret(&format!("\"{}\"", &key[..9])));
         // The whole key is still one redaction, not a prefix and a tail.
         assert_eq!(r.redact(&format!("k={key}!")), "k=[REDACTED]!");
+    }
+
+    /// A key inside a longer base64 text (`Basic` credentials, an encoded `key: …`) is
+    /// redacted at each of the three byte alignments, std and url-safe, padded or not: at most
+    /// the few characters that mix its bits with its neighbours' are left.
+    #[test]
+    fn a_key_inside_longer_base64_is_redacted_at_every_alignment() {
+        let key = format!("tw-canary-{}", "0123456789abcdefXY");
+        let r = Redactor::new(vec![key]);
+        // base64 and base64url of "" / "x" / "xy" + key + "" / "!" / "!?" (Python's encoder).
+        for encoded in [
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWQ==",
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWQ",
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWSE=",
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWSE",
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWSE/",
+            "dHctY2FuYXJ5LTAxMjM0NTY3ODlhYmNkZWZYWSE_",
+            "eHR3LWNhbmFyeS0wMTIzNDU2Nzg5YWJjZGVmWFk=",
+            "eHR3LWNhbmFyeS0wMTIzNDU2Nzg5YWJjZGVmWFk",
+            "eHR3LWNhbmFyeS0wMTIzNDU2Nzg5YWJjZGVmWFkh",
+            "eHR3LWNhbmFyeS0wMTIzNDU2Nzg5YWJjZGVmWFkhPw==",
+            "eHR3LWNhbmFyeS0wMTIzNDU2Nzg5YWJjZGVmWFkhPw",
+            "eHl0dy1jYW5hcnktMDEyMzQ1Njc4OWFiY2RlZlhZ",
+            "eHl0dy1jYW5hcnktMDEyMzQ1Njc4OWFiY2RlZlhZIQ==",
+            "eHl0dy1jYW5hcnktMDEyMzQ1Njc4OWFiY2RlZlhZIQ",
+            "eHl0dy1jYW5hcnktMDEyMzQ1Njc4OWFiY2RlZlhZIT8=",
+            "eHl0dy1jYW5hcnktMDEyMzQ1Njc4OWFiY2RlZlhZIT8",
+        ] {
+            let out = r.redact(encoded);
+            assert!(out.contains("[REDACTED]"), "{encoded} -> {out}");
+            let left = out.replace("[REDACTED]", "");
+            assert!(left.len() <= 8, "{encoded} -> {out}");
+        }
     }
 
     #[test]

@@ -192,7 +192,7 @@ impl TargetSummary {
             self.parsed_only += 1;
         }
         if matches!(verdict, Verdict::Inconclusive | Verdict::Unreachable) {
-            let why = redactor.redact(&reason(answer)).into_owned();
+            let why = reason(answer, redactor);
             *self.inconclusive_reasons.entry(why).or_default() += 1;
         }
     }
@@ -231,9 +231,10 @@ fn ends(chars: &[char]) -> (String, String) {
 }
 
 /// Why an answer did not decide anything, in one line: stage, HTTP status when there was one,
-/// and the first line of the error (else the note); a long line keeps its first and last
-/// `REASON_END_CHARS` characters around a `…`.
-pub fn reason(a: &Answer) -> String {
+/// and the first line of the error (else the note), redacted; a long line keeps its first and
+/// last `REASON_END_CHARS` characters around a `…`. Redacted before it is cut: a cut through
+/// an echoed key (or its base64) leaves a piece no pattern or secret form matches any more.
+pub fn reason(a: &Answer, redactor: &Redactor) -> String {
     let text = a
         .error
         .as_deref()
@@ -244,12 +245,13 @@ pub fn reason(a: &Answer) -> String {
         .find(|l| !l.trim().is_empty())
         .unwrap_or("")
         .trim();
+    let line = redactor.redact(line);
     let chars: Vec<char> = line.chars().collect();
     let cut: String = if chars.len() > 2 * REASON_END_CHARS + 1 {
         let (head, tail) = ends(&chars);
         format!("{head} … {tail}")
     } else {
-        line.to_string()
+        line.into_owned()
     };
     match a.status {
         Some(code) => format!("{}: {code} {cut}", a.stage.as_str()),
@@ -340,7 +342,7 @@ pub async fn run(
                 && control_answer.stage == Stage::Auth
                 && !control_answer.verdict.is_accepting()
             {
-                summary.key_refused = Some(redactor.redact(&reason(&control_answer)).into_owned());
+                summary.key_refused = Some(reason(&control_answer, redactor));
             }
             if !control_answer.verdict.is_accepting() {
                 // A failed control confounds every result; nothing more is sent.
@@ -569,12 +571,15 @@ mod tests {
         assert!(transport.chars().count() < 200, "{transport}");
         // Cut between words where a space is near, never mid-word.
         let words = "no connection could be made because the target machine actively refused it";
-        let cut = reason(&answer(
-            Verdict::Unreachable,
-            Stage::Transport,
-            None,
-            &format!("{words} {words} {words}"),
-        ));
+        let cut = reason(
+            &answer(
+                Verdict::Unreachable,
+                Stage::Transport,
+                None,
+                &format!("{words} {words} {words}"),
+            ),
+            &redactor,
+        );
         let (head, tail) = cut.split_once(" … ").expect("cut");
         for part in [head.trim_start_matches("transport: "), tail] {
             for w in part.split(' ') {
@@ -589,6 +594,26 @@ mod tests {
         );
         assert_eq!(t.why_all_inconclusive(), None);
     }
+    /// No run of a key's characters survives into a reason: the line is redacted before it is
+    /// cut (cut first, a key across the `…` lost its start, and its tail no longer matched).
+    #[test]
+    fn a_long_answer_is_redacted_before_it_is_cut() {
+        let key = format!("tw-canary-{}", "SECRETKEY1234567890abcdef");
+        let redactor = Redactor::new(vec![key.clone()]);
+        for (before, after) in [(120, 60), (60, 120), (75, 75), (0, 200), (200, 0)] {
+            let message = format!("{}{key}{}", "A".repeat(before), "B".repeat(after));
+            let why = reason(
+                &answer(Verdict::Inconclusive, Stage::Auth, Some(401), &message),
+                &redactor,
+            );
+            let chars: Vec<char> = key.chars().collect();
+            for run in chars.windows(6) {
+                let run: String = run.iter().collect();
+                assert!(!why.contains(&run), "{run:?} of the key in {why}");
+            }
+        }
+    }
+
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A target that answers from a table and counts probes.

@@ -1257,3 +1257,86 @@ fn a_repaired_typed_any_of_passes_check_for_gemini() {
     assert_eq!(checked.status.code(), Some(0), "{said}");
     assert!(said.starts_with("0 errors"), "{said}");
 }
+
+/// A loopback server that answers every request with a short 401 (no key echoed), for
+/// `probe` runs whose stand-in base URL must be reported without the key or private URL.
+fn refusing_server() -> std::net::SocketAddr {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("loopback port");
+    let addr = listener.local_addr().expect("address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let _ = s.set_read_timeout(Some(std::time::Duration::from_millis(300)));
+            let mut buf = [0u8; 65536];
+            let _ = s.read(&mut buf);
+            let body = r#"{"error":{"message":"no","type":"invalid_request_error"}}"#;
+            let _ = write!(
+                s,
+                "HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    addr
+}
+
+/// The stand-in line on standard output and `emulated_because` in `--summary-json` (both
+/// kept as CI artifacts) go through the run log's redactor: a key pasted into `--base-url`
+/// is `[REDACTED]`, and a base URL from `OPENAI_BASE_URL` is written as `{OPENAI_BASE_URL}`.
+#[test]
+fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
+    let key = format!("tw-canary-{}", "standin0123456789");
+    let addr = refusing_server();
+    for (flag, var) in [
+        (Some(format!("openai/chat=http://{addr}/{key}")), None),
+        (None, Some(format!("http://{addr}/privatehost-4e5f"))),
+    ] {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let summary = dir.path().join("summary.json");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"));
+        cmd.args(["probe", "--no-progress", "--target", "openai/chat"])
+            .args(["--case", "keywords/id-root", "--retries", "0"])
+            .arg("--runs-dir")
+            .arg(dir.path().join("runs"))
+            .arg("--summary-json")
+            .arg(&summary)
+            .env_remove("OPENAI_BASE_URL")
+            .env("OPENAI_API_KEY", &key);
+        if let Some(f) = &flag {
+            cmd.args(["--base-url", f]);
+        }
+        if let Some(v) = &var {
+            cmd.env("OPENAI_BASE_URL", v);
+        }
+        let out = cmd.output().expect("toolwire runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stdout.contains("emulated run (openai/chat answered from "),
+            "{stdout}{stderr}"
+        );
+        let json = std::fs::read_to_string(&summary).expect("summary written");
+        assert!(
+            json.contains("\"emulated_because\": \"openai/chat answered from "),
+            "{json}"
+        );
+        let mut texts = vec![stdout.to_string(), stderr.to_string(), json];
+        for e in std::fs::read_dir(dir.path().join("runs")).expect("run log") {
+            texts.push(std::fs::read_to_string(e.expect("entry").path()).expect("log"));
+        }
+        for text in &texts {
+            assert!(!text.contains(&key), "{text}");
+            assert!(!text.contains("privatehost"), "{text}");
+        }
+        let shown = if flag.is_some() {
+            format!("http://{addr}/[REDACTED]")
+        } else {
+            "{OPENAI_BASE_URL}".to_string()
+        };
+        assert!(
+            stdout.contains(&format!("answered from {shown}, not")),
+            "{stdout}"
+        );
+    }
+}

@@ -681,10 +681,15 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         };
         if !emulated && let Some((id, base)) = stand_ins.iter().find(|(id, _)| probed(id)) {
             emulated = true;
-            why_emulated = format!(
-                "{id} answered from {base}, not the provider's own host: a stand-in for the \
-                 provider"
-            );
+            // Printed and written to --summary-json, both kept as CI artifacts: a key pasted
+            // into the base URL, or a private base URL from a variable, is redacted as in
+            // the run log.
+            why_emulated = redactor
+                .redact(&format!(
+                    "{id} answered from {base}, not the provider's own host: a stand-in for \
+                     the provider"
+                ))
+                .into_owned();
         }
         targets.extend(live.into_iter().map(|t| t as Arc<dyn ProbeTarget>));
     }

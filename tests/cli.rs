@@ -1340,3 +1340,36 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
         );
     }
 }
+
+/// Every command that reads a file says a missing one with its name redacted: a key set in
+/// the environment, pasted into a path, is `[REDACTED]` on standard error and output.
+#[test]
+fn every_command_redacts_a_key_in_an_error_line() {
+    let key = format!("tw-canary-{}", "errorline0123456789");
+    let missing = format!("nofile-{key}.json");
+    let runs: [&[&str]; 5] = [
+        &["check", &missing],
+        &["repair", &missing],
+        &["compile", "--target", "openai/chat", &missing],
+        &["args", "--schema", &missing, "--call", "{}"],
+        &["explain", "--target", "openai/chat", &missing],
+    ];
+    for args in runs {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(args)
+            .env("OPENAI_API_KEY", &key)
+            .output()
+            .expect("toolwire runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("nofile-[REDACTED].json"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            !stderr.contains(&key) && !stdout.contains(&key),
+            "{args:?}: {stdout}{stderr}"
+        );
+    }
+}

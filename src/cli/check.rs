@@ -84,10 +84,10 @@ fn distinct_files(files: &[PathBuf]) -> Vec<&PathBuf> {
             None => out.contains(&f),
         };
         if again {
-            eprintln!(
-                "toolwire: {} is given more than once: checked once",
+            crate::cli::say_error(&format!(
+                "{} is given more than once: checked once",
                 shown(f)
-            );
+            ));
         } else {
             out.push(f);
         }
@@ -167,7 +167,7 @@ pub fn select_among(
 fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str, tools: usize) {
     eprintln!(
         "{}: {label} ({}), {}",
-        shown(file),
+        crate::cli::redacted(&shown(file)),
         format.describe(),
         crate::check::count(tools, "tool")
     );
@@ -249,7 +249,7 @@ fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]
         // Named as errors name it, so that every line about one input reads alike.
         let file = crate::error::file_name(file);
         for n in notes {
-            eprintln!("toolwire: {file}: {}", n.text);
+            crate::cli::say_error(&format!("{file}: {}", n.text));
         }
     }
     Ok(())
@@ -398,8 +398,10 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
     // A bad file is reported and skipped, so that the other files still get their findings;
     // the run then ends with exit 2, and the machine formats list it among the files.
     let mut unread: Vec<crate::report::Unreadable> = Vec::new();
-    let mut record = |u: crate::report::Unreadable| {
-        eprintln!("toolwire: {}", crate::report::escape_output(&u.error));
+    let mut record = |mut u: crate::report::Unreadable| {
+        // Redacted where it is kept, so that the machine formats carry it redacted too.
+        u.error = crate::cli::redacted(&u.error);
+        crate::cli::say_error(&u.error);
         unread.push(u);
     };
     // Any other error stops the command.

@@ -185,6 +185,27 @@ fn end_quietly_on_output_errors() {
     }));
 }
 
+/// The redactor for every error line and every file name a command prints: the keys set in
+/// the environment ([`crate::evidence::runlog::Redactor::from_env`]), built once.
+static REDACTOR: std::sync::LazyLock<crate::evidence::runlog::Redactor> =
+    std::sync::LazyLock::new(crate::evidence::runlog::Redactor::from_env);
+
+/// `text` with every key set in the environment, and key-shaped strings, redacted as run logs
+/// are: errors quote the input (a file name, a key pasted into one) and sometimes a
+/// provider's answer.
+pub fn redacted(text: &str) -> String {
+    REDACTOR.redact(text).into_owned()
+}
+
+/// Prints one error line on standard error: `toolwire: ` and `text`, redacted ([`redacted`])
+/// and escaped like all output for people. Every command's error lines go through it.
+pub fn say_error(text: &str) {
+    eprintln!(
+        "toolwire: {}",
+        crate::report::escape_output(&redacted(text))
+    );
+}
+
 /// Parses the command line, runs it and maps errors to exit codes.
 pub fn main() -> ExitCode {
     end_quietly_on_output_errors();
@@ -204,13 +225,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            // Errors quote the input (keys, names) and sometimes a provider's answer: redacted
-            // as run logs are, and escaped like all output for people.
-            let redactor = crate::evidence::runlog::Redactor::from_env();
-            eprintln!(
-                "toolwire: {}",
-                crate::report::escape_output(&redactor.redact(&e.to_string()))
-            );
+            say_error(&e.to_string());
             ExitCode::from(exit_code(&e))
         }
     }

@@ -1331,3 +1331,76 @@ fn a_key_that_cannot_be_a_header_is_refused() {
     assert!(text.contains("OPENAI_API_KEY holds a character"), "{text}");
     assert!(!text.contains(CANARY), "{text}");
 }
+
+/// A server answering every POST with one fixed 400 body (as trialO's evil2.py did).
+async fn fixed_answer_server(body: serde_json::Value) -> SocketAddr {
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(move || {
+        let body = body.clone();
+        async move { (axum::http::StatusCode::BAD_REQUEST, axum::Json(body)).into_response() }
+    });
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+    addr
+}
+
+/// trialO F7, through the prober: a 400 about the model name, `contents` or the generation
+/// config, or another service's schema error, is no rejection on the Google routes (nor on
+/// OpenAI's or Anthropic's): the control stays unrejected, so no case is confounded. The
+/// bodies are SYNTHETIC fixtures shaped after Google's and OpenAI's answers, not evidence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_outside_the_tool_block_is_no_rejection_through_the_prober() {
+    let bodies = [
+        json!({"error":{"code":400,"message":"* GenerateContentRequest.model: unexpected model name format\n","status":"INVALID_ARGUMENT"}}),
+        json!({"error":{"code":400,"message":"* GenerateContentRequest.contents: contents is not specified\n","status":"INVALID_ARGUMENT"}}),
+        json!({"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"foo\" at 'generation_config': Cannot find field.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"generation_config","description":"Invalid JSON payload received. Unknown name \"foo\" at 'generation_config': Cannot find field."}]}]}}),
+        json!({"error":{"message":"Invalid schema for function 'get_weather': In context=(), 'additionalProperties' is required to be supplied and to be false.","type":"invalid_request_error","param":"tools[0].function.parameters","code":"invalid_function_parameters"}}),
+    ];
+    let env = env_with(VALID_KEY);
+    let http = client(Duration::from_secs(5)).unwrap();
+    for (i, body) in bodies.into_iter().enumerate() {
+        let addr = fixed_answer_server(body).await;
+        for id in [
+            "gemini/v1beta/parameters",
+            "gemini/openai-compat",
+            "vertex/v1/parameters",
+            "anthropic/messages",
+        ] {
+            let route = target::route(id).unwrap();
+            let mut cfg = route.configure(&env);
+            cfg.base_url = format!("http://{addr}");
+            cfg.base_overridden = true;
+            let t: Arc<dyn ProbeTarget> = Arc::new(
+                HttpTarget::new(
+                    route,
+                    cfg,
+                    http.clone(),
+                    HttpOptions::loopback(),
+                    Budget::new(None),
+                )
+                .unwrap(),
+            );
+            let dir = tempfile::tempdir().unwrap();
+            let cat = catalog();
+            let selected: Vec<&Case> = cat
+                .cases
+                .iter()
+                .filter(|c| ["control/baseline", "keywords/one-of-nested"].contains(&c.id.as_str()))
+                .collect();
+            let summary = probe::run(
+                &cat,
+                &selected,
+                vec![t],
+                run_options(&dir, &[VALID_KEY], true),
+            )
+            .await
+            .unwrap();
+            let log = runlog::read(&summary.log).unwrap();
+            assert_eq!(log.observations.len(), 2, "{id} body {i}");
+            for o in &log.observations {
+                assert_eq!(o.verdict, Verdict::Inconclusive, "{id} body {i}: {o:?}");
+            }
+        }
+    }
+}

@@ -635,7 +635,11 @@ impl HttpTarget {
             return (Discovery::ParseFirst, 0);
         };
         let (c, status, sent) = self.send(&req, true).await;
-        if c.verdict == Verdict::Rejected && c.stage == Stage::Parse {
+        // Any parse refusal shows the body was parsed before the caller was checked; the
+        // discovery body's is outside the tool block (an unknown root name), so it reads as
+        // inconclusive about the schema, not as a rejection.
+        if matches!(c.verdict, Verdict::Rejected | Verdict::Inconclusive) && c.stage == Stage::Parse
+        {
             return (Discovery::ParseFirst, sent);
         }
         let verdict = match c.verdict {

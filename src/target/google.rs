@@ -1094,6 +1094,78 @@ pub fn is_validator_message(msg: &str) -> bool {
         || m.starts_with("Duplicate function declaration found: ")
 }
 
+/// True for Google's error object: `status` (`INVALID_ARGUMENT`, ..) or a numeric `code`.
+/// OpenAI-style bodies carry `type`/`param` and a string or null `code` instead.
+fn is_google_error(e: &Map<String, Value>) -> bool {
+    e.get("status").is_some_and(Value::is_string) || e.get("code").is_some_and(Value::is_u64)
+}
+
+/// True when a path a Google answer names lies in the tool block: `tools`, `tools[..]…`,
+/// also under countTokens' `generate_content_request.` (either spelling).
+pub fn in_tool_block(path: &str) -> bool {
+    let p = path.trim();
+    let p = p
+        .strip_prefix("generate_content_request.")
+        .or_else(|| p.strip_prefix("generateContentRequest."))
+        .unwrap_or(p);
+    p.strip_prefix("tools")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
+}
+
+/// Every path a validator message names, one per problem line (`* GenerateContentRequest.P:`
+/// and the `proto is invalid` form's `* P:`), in order.
+fn validator_paths(msg: &str) -> Vec<String> {
+    msg.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let rest = l
+                .strip_prefix("* GenerateContentRequest.")
+                .or_else(|| l.strip_prefix("GenerateContentRequest."))
+                .or_else(|| {
+                    l.strip_prefix("* ")
+                        .filter(|_| msg.contains("proto is invalid:"))
+                })?;
+            rest.split(':')
+                .next()
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+        })
+        .collect()
+}
+
+/// Whether a validator message is about the tool block: a problem line whose path lies in
+/// it, or one of the texts only a function declaration causes (Vertex's `Unable to submit
+/// request because` forms about a functionDeclaration, a function name or required fields of
+/// a schema; nesting depth; `$ref`; duplicate declarations; the compat layer's `Invalid schema
+/// for function`). Vertex's `Unable to submit request because` also opens answers about the
+/// contents or the token count, which are not.
+fn speaks_to_tools(msg: &str) -> bool {
+    let paths = validator_paths(msg);
+    if !paths.is_empty() {
+        return paths.iter().any(|p| in_tool_block(p));
+    }
+    let m = msg.trim_start();
+    if m.starts_with("Unable to submit request because") {
+        return m.contains("functionDeclaration")
+            || m.contains("function name")
+            || m.contains("are not defined in the schema properties");
+    }
+    // The remaining validator texts each name a declaration or a schema node.
+    !m.contains("GenerateContentRequest")
+}
+
+/// The note of a Google refusal that points outside the tool block.
+fn outside_tools_note(status: u16, named: Option<&str>) -> String {
+    match named {
+        Some(p) => format!(
+            "HTTP {status}: the refusal names `{p}`, outside the tool block (not a schema rejection: the case does not change it)"
+        ),
+        None => format!(
+            "HTTP {status}: the refusal names no field of the tool block (not a schema rejection: the case does not change it)"
+        ),
+    }
+}
+
 /// Reads a Google answer. `keyless`: sent without a credential on purpose, so the refusal of
 /// the caller (403 `PERMISSION_DENIED`, or 401 on a route found to parse first) means "the
 /// body parsed"; that is acceptance at stage parse, never validator acceptance.
@@ -1117,22 +1189,61 @@ pub fn classify(reply: &Reply, keyless: bool, success_keys: &[&str]) -> Classifi
                 })
             })
         };
-        // A schema rejection needs BadRequest fieldViolations (parse) or a validator message;
-        // wherever it comes from (relays wrap 400s in 429/502/503).
+        // Another service's answer (an OpenAI-shaped `Invalid schema for function …` from a
+        // stand-in or a misrouted base URL) says nothing about what Google accepts, however
+        // much its text looks like a schema error.
+        if !is_google_error(e) {
+            return classify_common(reply, Some(message)).note(format!(
+                "HTTP {}: not Google's error shape (no `status`, no numeric `code`): another service's answer, not a schema rejection",
+                reply.status
+            ));
+        }
+        // A schema rejection needs BadRequest fieldViolations (parse) or a validator message
+        // that points into the tool block; wherever it comes from (relays wrap 400s in
+        // 429/502/503). A refusal of the model name, `contents` or `generation_config` is
+        // the request's envelope, which the case does not change: counted as a rejection, it
+        // would reject the control and confound the whole run.
         if let Some(br) = detail("google.rpc.BadRequest")
             && let Some(fv) = br.get("fieldViolations").and_then(Value::as_array)
             && !fv.is_empty()
         {
-            let path = fv
+            let paths: Vec<Option<String>> = fv
                 .iter()
-                .find_map(|v| v.get("field").and_then(Value::as_str))
-                .map(str::to_string)
-                .or_else(|| path_in_message(&message));
-            return Classified::rejected(Stage::Parse, message, path);
+                .map(|v| {
+                    v.get("field")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .or_else(|| {
+                            v.get("description")
+                                .and_then(Value::as_str)
+                                .and_then(path_in_message)
+                        })
+                })
+                .collect();
+            if let Some(path) = paths.iter().flatten().find(|p| in_tool_block(p)) {
+                return Classified::rejected(Stage::Parse, message, Some(path.clone()));
+            }
+            let named = paths.iter().flatten().next().map(String::as_str);
+            return Classified::inconclusive(
+                Stage::Parse,
+                Some(message),
+                outside_tools_note(reply.status, named),
+            );
         }
         if is_validator_message(&message) && detail("google.rpc.ErrorInfo").is_none() {
-            let path = path_in_message(&message);
-            return Classified::rejected(Stage::Validate, message, path);
+            if speaks_to_tools(&message) {
+                let path = validator_paths(&message)
+                    .into_iter()
+                    .find(|p| in_tool_block(p))
+                    .or_else(|| path_in_message(&message));
+                return Classified::rejected(Stage::Validate, message, path);
+            }
+            let named = validator_paths(&message).into_iter().next();
+            return Classified::inconclusive(
+                Stage::Validate,
+                Some(message),
+                outside_tools_note(reply.status, named.as_deref()),
+            );
         }
         if let Some(info) = detail("google.rpc.ErrorInfo") {
             let reason = info.get("reason").and_then(Value::as_str).unwrap_or("");

@@ -45,6 +45,8 @@ pub mod xai;
 #[cfg(test)]
 mod builtin_tests;
 #[cfg(test)]
+mod foreign_answer_tests;
+#[cfg(test)]
 mod malformed_tests;
 
 pub use secret::{Credential, Secret};

@@ -71,11 +71,18 @@ impl Project {
             .collect())
     }
 
+    /// Files of `runs/` a probe killed at its start left (empty, or a lone header line cut
+    /// short mid-write), with why ([`runlog::Read::Unstarted`]). They hold nothing observed
+    /// and are left out; callers name them, so that one is not passed over unnoticed.
+    pub fn unstarted_runs(&self) -> Result<Vec<(PathBuf, String)>> {
+        Ok(runlog::read_all(&self.runs_dir())?.unstarted)
+    }
+
     /// The run logs of `runs/`. An emulated run there (copied in by hand: `probe` never
     /// writes one there) is refused, naming it: its answers are never evidence, and skipping
     /// it silently would leave it to be committed as if it were.
     fn evidence_logs(&self) -> Result<Vec<RunLog>> {
-        let logs = runlog::read_all(&self.runs_dir())?;
+        let logs = runlog::read_all(&self.runs_dir())?.logs;
         if let Some(r) = logs.iter().find(|r| r.header.emulated) {
             return Err(crate::Error::input(
                 &r.path,
@@ -380,6 +387,36 @@ mod tests {
             .map(|r| r.path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(folded, ["cut.jsonl", "whole.jsonl"]);
+        // Killed before its header was whole (trialO F3): an empty file and a lone header
+        // line cut short mid-write are named and left out, never fatal.
+        let empty = project.runs_dir().join("empty.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        let half = project.runs_dir().join("half-header.jsonl");
+        let head = lines[0].replace("cut-copy", "half-header");
+        std::fs::write(&half, &head[..50]).unwrap();
+        let unstarted = project.unstarted_runs().unwrap();
+        let named: Vec<&std::path::Path> = unstarted.iter().map(|(p, _)| p.as_path()).collect();
+        assert_eq!(named, [empty.as_path(), half.as_path()]);
+        assert!(
+            unstarted[0].1.starts_with("0 bytes, no header line"),
+            "{unstarted:?}"
+        );
+        assert!(
+            unstarted[1]
+                .1
+                .contains("(the header) was cut short mid-write at byte 50")
+        );
+        assert_eq!(project.runs().unwrap().len(), 2);
+        assert!(project.cut_short_runs().is_ok());
+        // Garbage in the middle of a log is still refused, naming the file and line.
+        let garbage = project.runs_dir().join("garbage.jsonl");
+        std::fs::write(
+            &garbage,
+            format!("{}\n{{not json\n", lines[0].replace("cut-copy", "garbage")),
+        )
+        .unwrap();
+        let e = project.runs().unwrap_err().to_string();
+        assert!(e.contains("garbage.jsonl: line 2"), "{e}");
     }
 
     /// A case renamed or deleted after its run leaves observations of it in older logs:

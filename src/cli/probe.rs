@@ -792,6 +792,12 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     if emulated {
         println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
     } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
+        for (log, why) in project.unstarted_runs()? {
+            eprintln!(
+                "note: {}: {why}; it is not folded in (delete it)",
+                log.display()
+            );
+        }
         for p in project.regenerate(Mode::Write)?.changed {
             println!("wrote {}", p.display());
         }

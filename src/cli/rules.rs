@@ -31,6 +31,12 @@ pub fn run(args: RulesArgs) -> Result<u8> {
             log.display()
         );
     }
+    for (log, why) in project.unstarted_runs()? {
+        eprintln!(
+            "note: {}: {why}; it is not folded in (delete it)",
+            log.display()
+        );
+    }
     for (log, n) in project.cut_short_runs()? {
         if n == 0 {
             eprintln!(

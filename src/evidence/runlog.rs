@@ -615,9 +615,32 @@ pub(crate) fn refuse_key_shaped(path: &Path, text: &str) -> Result<()> {
     }
 }
 
+/// A run log as read: a log with its header, or a file a probe killed at its start left
+/// before its header line was whole.
+#[derive(Debug)]
+pub enum Read {
+    Log(Box<RunLog>),
+    /// No complete header line: an empty file, or a lone first line cut short mid-write (no
+    /// newline after it, JSON that ends early). Nothing was observed in it. The text says
+    /// which of the two.
+    Unstarted(String),
+}
+
 /// Reads one run log, redacted as it is written ([`Redactor::redact_record`], key shapes and
-/// URL userinfo). Errors name the file and line.
+/// URL userinfo). Errors name the file and line; a log with no complete header line is an
+/// error here too ([`read_or_unstarted`] tells it apart).
 pub fn read(path: &Path) -> Result<RunLog> {
+    match read_or_unstarted(path)? {
+        Read::Log(log) => Ok(*log),
+        Read::Unstarted(why) => Err(Error::input(path, Place::File, why)),
+    }
+}
+
+/// As [`read`], but a file a probe killed at its start left (empty, or its lone first line
+/// cut short mid-write) is [`Read::Unstarted`], not an error: it would otherwise block every
+/// later `rules` and `probe` until someone deletes it. A bad line anywhere else, and a
+/// complete first line that is not a header, are still errors.
+pub fn read_or_unstarted(path: &Path) -> Result<Read> {
     let limits = crate::json::Limits {
         max_bytes: 256 * 1024 * 1024,
         max_depth: 64,
@@ -640,6 +663,12 @@ pub fn read(path: &Path) -> Result<RunLog> {
     let now = Utc::now();
     let mut seen: std::collections::HashMap<(String, String, DateTime<Utc>), usize> =
         std::collections::HashMap::new();
+    if text.trim().is_empty() {
+        return Ok(Read::Unstarted(format!(
+            "{} bytes, no header line: a probe killed at its start; nothing was observed",
+            bytes.len()
+        )));
+    }
     let last = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -659,6 +688,18 @@ pub fn read(path: &Path) -> Result<RunLog> {
         {
             cut_line = Some(lineno);
             break;
+        }
+        // The header itself cut short, as the only line: killed while writing it.
+        if lineno == last
+            && !complete
+            && header.is_none()
+            && serde_json::from_str::<serde::de::IgnoredAny>(line).is_err_and(|e| e.is_eof())
+        {
+            return Ok(Read::Unstarted(format!(
+                "its only line (the header) was cut short mid-write at byte {}: a probe killed \
+                 at its start; nothing was observed",
+                line.len()
+            )));
         }
         let mut value = crate::json::parse_str(path, line, limits, i)?;
         // A log written by hand, by an older toolwire or on another machine (whose keys this
@@ -771,20 +812,30 @@ pub fn read(path: &Path) -> Result<RunLog> {
     }
     let header =
         header.ok_or_else(|| Error::input(path, Place::File, "empty run log (no header line)"))?;
-    Ok(RunLog {
+    Ok(Read::Log(Box::new(RunLog {
         path: path.to_path_buf(),
         header,
         observations,
         lines,
         footer,
         cut_line,
-    })
+    })))
 }
 
-/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time). Two files of one
+/// The logs of a runs folder ([`read_all`]).
+#[derive(Debug, Default)]
+pub struct RunLogs {
+    pub logs: Vec<RunLog>,
+    /// Files a probe killed at its start left ([`Read::Unstarted`]), with why: callers name
+    /// them and leave them out.
+    pub unstarted: Vec<(PathBuf, String)>,
+}
+
+/// Reads every `*.jsonl` in `dir`, sorted by file name (= by start time), setting apart the
+/// files of runs killed at their start ([`RunLogs::unstarted`]). Two files of one
 /// run (a copy) are an error naming both: folded twice, the run would count every
 /// observation twice and confirm its own changed verdicts.
-pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
+pub fn read_all(dir: &Path) -> Result<RunLogs> {
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(entries) => entries
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -794,7 +845,14 @@ pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
         Err(e) => return Err(Error::io(dir, e)),
     };
     files.sort();
-    let logs = files.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
+    let mut logs = Vec::new();
+    let mut unstarted = Vec::new();
+    for p in &files {
+        match read_or_unstarted(p)? {
+            Read::Log(log) => logs.push(*log),
+            Read::Unstarted(why) => unstarted.push((p.clone(), why)),
+        }
+    }
     let mut by_run: BTreeMap<&str, &Path> = BTreeMap::new();
     for log in &logs {
         if let Some(first) = by_run.insert(&log.header.run, &log.path) {
@@ -810,7 +868,7 @@ pub fn read_all(dir: &Path) -> Result<Vec<RunLog>> {
             ));
         }
     }
-    Ok(logs)
+    Ok(RunLogs { logs, unstarted })
 }
 
 #[cfg(test)]
@@ -1354,6 +1412,45 @@ mod tests {
         assert!(e.contains("footer.jsonl: line 3, column 1: ended "), "{e}");
     }
 
+    /// A probe killed at its start leaves an empty file or a lone header line cut short
+    /// mid-write: [`read_or_unstarted`] sets it apart (say which), [`read`] still refuses it;
+    /// a header line that is whole but followed by garbage, or cut short yet followed by a
+    /// newline, is still an error.
+    #[test]
+    fn a_log_killed_before_its_header_was_whole_is_unstarted() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = line(&header("r9"));
+        let unstarted = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            match read_or_unstarted(&path).unwrap() {
+                Read::Unstarted(why) => {
+                    assert!(read(&path).is_err());
+                    why
+                }
+                Read::Log(_) => panic!("{name} read as a log"),
+            }
+        };
+        assert!(unstarted("empty.jsonl", "").starts_with("0 bytes, no header line"));
+        assert!(unstarted("blank.jsonl", "\n\n").contains("no header line"));
+        assert!(unstarted("half.jsonl", &h[..50]).contains("cut short mid-write at byte 50"));
+        for (name, text) in [
+            ("half-nl.jsonl", format!("{}\n", &h[..50])),
+            ("garbage.jsonl", format!("{h}\n{{not json\n")),
+            ("junk-first.jsonl", "not json at all".to_string()),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            assert!(read_or_unstarted(&path).is_err(), "{name}");
+        }
+        // The header whole without its newline is a header-only log, as before.
+        let path = dir.path().join("whole.jsonl");
+        std::fs::write(&path, &h).unwrap();
+        assert!(
+            matches!(read_or_unstarted(&path).unwrap(), Read::Log(l) if l.observations.is_empty())
+        );
+    }
+
     /// A copy of a run log under another name is one run folded twice: an error naming both.
     #[test]
     fn one_run_in_two_files_is_named() {
@@ -1362,7 +1459,7 @@ mod tests {
         o.run = "r8".into();
         let lines = [line(&header("r8")), line(&o), line(&footer("r8"))];
         log_file(dir.path(), "r8.jsonl", &lines);
-        assert_eq!(read_all(dir.path()).unwrap().len(), 1);
+        assert_eq!(read_all(dir.path()).unwrap().logs.len(), 1);
         log_file(dir.path(), "r8-copy.jsonl", &lines);
         let e = read_all(dir.path()).unwrap_err().to_string();
         assert!(

@@ -904,6 +904,9 @@ impl Reader<'_, '_> {
                 None => {}
             }
         }
+        if let [first, second, ..] = tool_lists(&map)[..] {
+            return Err((at.to_string(), two_lists(first, second)));
+        }
         if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
             return self.object(req, &format!("{at}/generateContentRequest"));
         }
@@ -1420,6 +1423,56 @@ fn same_list(list: Format, item: Format, m: &Map<String, Value>) -> bool {
     list == item || bare || (declarations(list) && declarations(item))
 }
 
+/// The keys of `m` that each hold a list of tools toolwire would read, in reading order.
+///
+/// Only the first is read, so a second one would go unchecked: a CI run would pass while its
+/// tools sit there. An empty list or `null` holds no tool and is not counted, and keys that
+/// belong to the same request are not lists of their own: Gemini's `toolConfig` holds
+/// `functionCallingConfig` (no `tools`), and Gemini's `tools` entries hold their
+/// `functionDeclarations` one level down.
+fn tool_lists(m: &Map<String, Value>) -> Vec<&'static str> {
+    let holds = |v: &Value| !v.is_null() && v.as_array().is_none_or(|l| !l.is_empty());
+    let mut keys = Vec::new();
+    if get(m, "generateContentRequest").is_some_and(Value::is_object) {
+        keys.push("generateContentRequest");
+    }
+    if let Some(Value::Object(config)) = get(m, "toolConfig")
+        && get(config, "tools").is_some_and(holds)
+    {
+        keys.push("toolConfig");
+    }
+    for key in [
+        "tools",
+        "functions",
+        "functionDeclarations",
+        "function_declarations",
+    ] {
+        if get(m, key).is_some_and(holds) {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
+/// The problem with one object holding two tool lists (`first` is the one that would be
+/// read).
+fn two_lists(first: &str, second: &str) -> String {
+    let shown = |key: &str| {
+        if key == "toolConfig" {
+            "`toolConfig.tools`".to_string()
+        } else {
+            format!("`{key}`")
+        }
+    };
+    format!(
+        "two tool lists in one document, {} and {}, so which one is meant is unknown and the \
+         tools of the other would go unchecked; keep one tool list per document (split them \
+         into separate files, or one request per line of a .jsonl file)",
+        shown(first),
+        shown(second)
+    )
+}
+
 /// The problem with a tool whose shape differs from its list's (the list's is its first
 /// tool's): reading each as its own shape would check, repair and write back a list no
 /// provider accepts.
@@ -1515,6 +1568,61 @@ mod tests {
 
     fn read(v: Value) -> ToolSet {
         from_value(Path::new("t.json"), v).unwrap()
+    }
+
+    /// Two tool lists in one document are refused, naming both keys: reading one would
+    /// pass the other's tools unchecked. Keys of the same request are no second list.
+    #[test]
+    fn two_tool_lists_in_one_document_are_refused() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let oai = json!([{"type":"function","function":{"name":"w","parameters":schema}}]);
+        let bad = json!([{"name":"bad name!!","parameters":schema}]);
+        let bedrock = json!([{"toolSpec":{"name":"b","inputSchema":{"json":schema}}}]);
+        let anth = json!([{"name":"w","input_schema":schema}]);
+        for (doc, keys) in [
+            (
+                json!({"tools": oai, "functionDeclarations": bad}),
+                "`tools` and `functionDeclarations`",
+            ),
+            (
+                json!({"tools": oai, "functions": bad}),
+                "`tools` and `functions`",
+            ),
+            (
+                json!({"tools": anth, "toolConfig": {"tools": bedrock}}),
+                "`toolConfig.tools` and `tools`",
+            ),
+            (
+                json!({"functionDeclarations": bad, "function_declarations": bad}),
+                "`functionDeclarations` and `function_declarations`",
+            ),
+            (
+                json!({"tools": oai, "functions": {"name": "x"}}),
+                "`tools` and `functions`",
+            ),
+        ] {
+            let e = from_value(Path::new("t.json"), doc.clone())
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("t.json"), "{e}");
+            assert!(
+                e.contains(&format!("two tool lists in one document, {keys}")),
+                "{doc}: {e}"
+            );
+        }
+        let gemini = json!({"tools":[{"functionDeclarations":[{"name":"f","parameters":schema}]}],
+            "toolConfig":{"functionCallingConfig":{"mode":"AUTO"}}});
+        assert_eq!(read(gemini).tools.len(), 1);
+        let bedrock_request = json!({"toolConfig":{"tools":bedrock,"toolChoice":{"auto":{}}}});
+        assert_eq!(read(bedrock_request).format, Format::Bedrock);
+        // An empty or null second list holds no tool to leave unchecked.
+        assert_eq!(read(json!({"tools": oai, "functions": []})).tools.len(), 1);
+        assert_eq!(
+            read(json!({"tools": oai, "functionDeclarations": null}))
+                .tools
+                .len(),
+            1
+        );
     }
 
     /// Built-in tools are kept apart from the tools, numbered by position, as written (the

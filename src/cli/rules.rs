@@ -136,11 +136,7 @@ pub fn run_rule(args: RuleArgs) -> Result<u8> {
         )));
     }
     let Some(rule) = rules::find(&id) else {
-        let near: Vec<&str> = REGISTRY
-            .iter()
-            .map(|r| r.id)
-            .filter(|r| r.contains(id.as_str()) || id.contains(*r) || shares_word(r, &id))
-            .collect();
+        let near = near_ids(&id, REGISTRY.iter().map(|r| r.id));
         let hint = if near.is_empty() {
             String::new()
         } else {
@@ -180,9 +176,57 @@ fn first_sentence(s: &str) -> &str {
     s
 }
 
-fn shares_word(a: &str, b: &str) -> bool {
-    a.split('-')
-        .any(|w| w.len() > 3 && b.split('-').any(|x| x == w))
+/// Lowercase with no separators: `ARRAY_ITEMS_MISSING` and `arrayitemsmissing` are the
+/// same id typed another way.
+fn squashed(id: &str) -> String {
+    id.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' ' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The words of an id, lowercase.
+fn words(id: &str) -> impl Iterator<Item = String> + '_ {
+    id.split(['-', '_', ' ', '.'])
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// The ids to suggest for an unknown `id`, closest first (edit distance once case and
+/// separators are set aside; ties keep registry order), at most five.
+///
+/// Ids within a third of the squashed length in edits are close, and when any is, only
+/// they are shown (only the id itself when case or separators were all that differed): a
+/// typo wants its fix, not every id sharing `missing`. Otherwise ids
+/// sharing a word of three letters or more, or holding (or held in) the id, are shown, so
+/// `type` lists the `type-…` rules. A one- or two-letter id is close to nothing.
+fn near_ids<'a>(id: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let wanted = squashed(id);
+    let wanted_words: Vec<String> = words(id).filter(|w| w.chars().count() >= 3).collect();
+    let within = wanted.chars().count() / 3;
+    let mut close = Vec::new();
+    let mut related = Vec::new();
+    for candidate in ids {
+        let squashed_candidate = squashed(candidate);
+        let distance = strsim::levenshtein(&wanted, &squashed_candidate);
+        if distance <= within {
+            close.push((distance, candidate));
+        } else if wanted.chars().count() >= 3
+            && (squashed_candidate.contains(&wanted)
+                || wanted.contains(&squashed_candidate)
+                || words(candidate).any(|w| wanted_words.contains(&w)))
+        {
+            related.push((distance, candidate));
+        }
+    }
+    // The id itself in another case or spacing is the one meant.
+    if close.iter().any(|(d, _)| *d == 0) {
+        close.retain(|(d, _)| *d == 0);
+    }
+    let mut near = if close.is_empty() { related } else { close };
+    // A stable sort: equally distant ids stay in registry order.
+    near.sort_by_key(|(d, _)| *d);
+    near.into_iter().take(5).map(|(_, id)| id).collect()
 }
 
 /// A rule's documentation: what it checks, why (generated from the profiles: which targets
@@ -396,6 +440,31 @@ mod tests {
 
     /// `toolwire rule` says of an inferred verdict that it is inferred, and of a stated one
     /// nothing more than its kind.
+    /// The closest id comes first whatever its case or separators, and an id close to
+    /// nothing gets no suggestion (it used to match any id holding its letter).
+    #[test]
+    fn suggestions_are_ranked_by_distance_and_ignore_case_and_separators() {
+        let ids = || REGISTRY.iter().map(|r| r.id);
+        let typo = near_ids("array-item-missing", ids());
+        assert_eq!(typo.first(), Some(&"array-items-missing"), "{typo:?}");
+        for typed in [
+            "ARRAY-ITEMS-MISSING",
+            "arrayitemsmissing",
+            "Array_Items_Missing",
+        ] {
+            assert_eq!(near_ids(typed, ids()), ["array-items-missing"], "{typed}");
+        }
+        assert!(near_ids("x", ids()).is_empty());
+        assert!(near_ids("qq", ids()).is_empty());
+        assert_eq!(
+            near_ids("ref", ids()),
+            ["ref-remote", "ref-dangling", "ref-unsupported"]
+        );
+        let arrays = near_ids("arrays-items", ids());
+        assert_eq!(arrays.first(), Some(&"array-items-missing"), "{arrays:?}");
+        assert!(near_ids("type", ids()).len() <= 5);
+    }
+
     #[test]
     fn an_inferred_citation_says_so() {
         let mut c = crate::profile::Cited {

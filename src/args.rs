@@ -220,10 +220,10 @@ impl ArgsReport<'_> {
         self.retry_message_of(tool, max, |p| Cow::Borrowed(&p.message))
     }
 
-    /// [`ArgsReport::retry_message`] with each problem's place whole
+    /// [`ArgsReport::retry_message_within`] with each problem's place whole
     /// ([`Problem::message_whole`]), for output read by programs.
-    pub fn retry_message_whole(&self, tool: Option<&str>) -> String {
-        self.retry_message_of(tool, usize::MAX, Problem::message_whole)
+    pub fn retry_message_whole(&self, tool: Option<&str>, max: usize) -> String {
+        self.retry_message_of(tool, max, Problem::message_whole)
     }
 
     fn retry_message_of<'p>(

@@ -139,7 +139,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             "coercions": report.coercions,
             "absent_nulls": report.absent_nulls,
             // Programs get each place whole; the human output keeps long ones shortened.
-            "message": report.retry_message_whole(tool),
+            "message": report.retry_message_whole(tool, MAX_LISTED),
         });
         for (p, written) in report
             .problems
@@ -205,7 +205,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 report.absent_nulls.join(", ")
             );
         } else {
-            let _ = writeln!(out, "{}", report.retry_message(tool));
+            let _ = writeln!(out, "{}", report.retry_message_within(tool, MAX_LISTED));
         }
         for c in &report.coercions {
             let _ = writeln!(
@@ -466,6 +466,11 @@ fn schema_text(bytes: &[u8], line: Option<usize>) -> String {
 /// How many tool names an error lists before it says how many more there are: a file of 500
 /// tools must not turn one error into a screenful.
 const NAMES_LISTED: usize = 20;
+
+/// How many problems the retry message lists (text output and JSON `message`), as `explain`
+/// caps its own: arguments with 300,000 undeclared keys made a 40 MB message no model takes
+/// back, and the first problems are the ones to fix first. JSON's `problems` keeps them all.
+const MAX_LISTED: usize = crate::explain::MAX_PROBLEMS;
 
 /// `names` joined by commas, the first [`NAMES_LISTED`] of them and then "and N more".
 fn listed(names: &[&str]) -> String {

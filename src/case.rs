@@ -707,6 +707,15 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error, field: &str) -> Error {
     } else {
         problem
     };
+    // serde's advice for a null ("use Option<String>") is about Rust types, which the author
+    // of a YAML file has none of: name what was found and what belongs there.
+    let problem = match problem.trim().strip_prefix("cannot deserialize null into ") {
+        Some(rest) => {
+            let expected = rest.split(';').next().unwrap_or(rest).trim();
+            format!("found nothing (an empty or null key or value) where a {expected} is expected")
+        }
+        None => problem,
+    };
     let problem = problem.trim();
     if field.is_empty() {
         Error::input(path, place, problem.to_string())

@@ -929,6 +929,12 @@ mod tests {
             ),
             // Not a mapping: no field to name, the place is the line.
             ("- portable\n", "line 1, column 1: expected mapping start"),
+            // A null key: serde's own words were Rust's ("use Option<String>").
+            (
+                ": : :\n",
+                "line 1, column 1: found nothing (an empty or null key or value) where a \
+                 string is expected",
+            ),
         ] {
             std::fs::write(&path, text).unwrap();
             let err = super::specs(dir.path()).unwrap_err().to_string();

@@ -366,6 +366,17 @@ fn join_siblings(
     (named, added)
 }
 
+/// Every key beside the node's `$ref` but the definitions it may point into, in backticks.
+fn keys_beside(n: &Node<'_>) -> String {
+    n.map.map_or_else(String::new, |m| {
+        m.keys()
+            .filter(|k| !matches!(k.as_str(), "$ref" | "$defs" | "definitions"))
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
 /// Whether the finding of the plain reference (form `host`), which names siblings refused
 /// beside it, also says `$ref (with siblings)`: so when both are rejections by the same
 /// targets. Then the siblings' evidence is appended to `added` unless it is already quoted
@@ -462,7 +473,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     } else {
                         (Vec::new(), String::new())
                     };
-                    if !joined.is_empty() {
+                    // Siblings the reference's finding does not name yet (`description`, of no
+                    // kind of its own): named when it also says `$ref (with siblings)`.
+                    let unnamed = if joined.is_empty() {
+                        keys_beside(n)
+                    } else {
+                        String::new()
+                    };
+                    if !joined.is_empty() || !unnamed.is_empty() {
                         siblings_said = join_with_siblings(cx, n, f, &mut added);
                     }
                     cx.feature_with_fix(
@@ -471,7 +489,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         n.placement,
                         || {
                             let words = own_message(root, &here, text, f);
-                            if joined.is_empty() {
+                            if joined.is_empty() && siblings_said {
+                                format!("{words}, next to {unnamed}{added}")
+                            } else if joined.is_empty() {
                                 words
                             } else {
                                 format!("{words}, next to {}{added}", joined.join(", "))
@@ -1152,6 +1172,26 @@ mod tests {
             found[1].starts_with("`$ref` next to `title`: "),
             "{found:?}"
         );
+    }
+
+    /// A `$ref` beside only `description` (a sibling of no kind of its own) is one finding
+    /// under `portable`, whichever evidence decides the reference and `$ref (with siblings)`
+    /// (before: the reference's and the siblings' own, two errors at one `$ref`, once a report
+    /// decided the one and an inferred doc the other).
+    #[test]
+    fn a_reference_beside_only_a_description_is_one_finding() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(
+            set.get(crate::profile::PORTABLE).expect("portable"),
+        );
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/C","description":"d"}},
+            "$defs":{"C":{"type":"string"}}});
+        let at: Vec<String> = check_under(&profile, &s)
+            .into_iter()
+            .filter(|f| f.pointer == "/properties/a/$ref")
+            .map(|f| f.message.to_string())
+            .collect();
+        assert_eq!(at.len(), 1, "{at:?}");
     }
 
     /// Each finding's fix speaks of its own `$ref`: repair inlines a schema's references all

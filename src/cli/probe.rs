@@ -190,7 +190,7 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
         http::check_model(&format!("--model {id}="), model)?;
     }
     if let Some(file) = &args.summary_json {
-        check_summary_folder(file)?;
+        check_summary_destination(file)?;
     }
     let concurrency = concurrency(&args.concurrency)?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
@@ -805,21 +805,46 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     Ok(status)
 }
 
-/// Refuses a `--summary-json` file whose folder does not exist before anything is sent: found
-/// only when the run ends, the mistake would come after every request was spent.
-fn check_summary_folder(file: &std::path::Path) -> Result<()> {
+/// Refuses a `--summary-json` destination that cannot be written before anything is sent (no
+/// such folder, a folder where the file belongs, a file or folder without write permission):
+/// found only when the run ends, the mistake would come after every request was spent.
+fn check_summary_destination(file: &std::path::Path) -> Result<()> {
+    let refuse = |why: String| {
+        Err(Error::Usage(format!(
+            "--summary-json {}: {why}",
+            crate::report::escape_inline(&file.display().to_string())
+        )))
+    };
+    if file.is_dir() {
+        return refuse("is a folder; name a file to write the summary in".into());
+    }
     let folder = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
-    if folder.is_dir() {
-        return Ok(());
+    if !folder.is_dir() {
+        return refuse(format!(
+            "there is no folder {} to write it in",
+            crate::report::escape_inline(&folder.display().to_string())
+        ));
     }
-    Err(Error::Usage(format!(
-        "--summary-json {}: there is no folder {} to write it in",
-        file.display(),
-        folder.display()
-    )))
+    // Opened without truncating, so a summary kept from an earlier run stays whole when this
+    // run is refused later; a file made only for the check is removed again.
+    let existed = file.exists();
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(file);
+    match opened {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(file);
+            }
+            Ok(())
+        }
+        Err(e) => refuse(format!("cannot be written ({e})")),
+    }
 }
 
 /// Writes `--summary-json` for a run that began: the run log kept (`None` when no request
@@ -842,7 +867,13 @@ fn write_summary_json(
         "emulated_because": ending.emulated_because,
         "live_targets": ending.live,
     });
-    std::fs::write(file, format!("{json:#}\n")).map_err(|e| Error::io(file, e))
+    std::fs::write(file, format!("{json:#}\n")).map_err(|source| Error::Io {
+        path: format!(
+            "--summary-json {}",
+            crate::report::escape_inline(&file.display().to_string())
+        ),
+        source,
+    })
 }
 
 /// Refuses `--max-requests 0` when a live target would be probed: every probe of it would
@@ -1128,6 +1159,37 @@ mod tests {
             crate::cli::Command::Probe(a) => a,
             _ => unreachable!("a probe command"),
         }
+    }
+
+    /// A `--summary-json` that names a folder is refused before the run, naming the flag
+    /// (found at the end, it cost the whole run and printed only "Is a directory"); the check
+    /// leaves an earlier summary whole and makes no file of its own.
+    #[test]
+    fn a_summary_destination_that_cannot_be_written_is_refused_up_front() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = check_summary_destination(dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("--summary-json "), "{err}");
+        assert!(
+            err.ends_with(": is a folder; name a file to write the summary in"),
+            "{err}"
+        );
+        let kept = dir.path().join("kept.json");
+        std::fs::write(&kept, "{\"earlier\": true}\n").unwrap();
+        check_summary_destination(&kept).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&kept).unwrap(),
+            "{\"earlier\": true}\n"
+        );
+        let new = dir.path().join("new.json");
+        check_summary_destination(&new).unwrap();
+        assert!(!new.exists(), "the check left a file behind");
+        let under_a_file = kept.join("s.json");
+        let err = check_summary_destination(&under_a_file)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("there is no folder"), "{err}");
     }
 
     /// A hosted provider's base URL replaced by one that is not the provider's own (a

@@ -727,14 +727,14 @@ impl HttpTarget {
                 Retry::Backoff => backoff(&self.opts, attempt),
                 Retry::After(d) if d > self.opts.max_wait => {
                     let note = format!(
-                        "{}; the server asked to wait {:.0}s, longer than the {:.0}s allowed",
+                        "{}; {}",
                         c.note.clone().unwrap_or_default(),
-                        d.as_secs_f64(),
-                        self.opts.max_wait.as_secs_f64()
+                        wait_refused(d, self.opts.max_wait)
                     );
                     return (c.note(note), status, sent);
                 }
-                Retry::After(d) => d + jitter(d / 10),
+                // Saturating: a library caller's `max_wait` may be as long as a Duration.
+                Retry::After(d) => d.saturating_add(jitter(d / 10)),
             };
             if attempt >= self.opts.retries.min(MAX_RETRIES) {
                 let note = format!(
@@ -863,6 +863,26 @@ fn backoff(opts: &HttpOptions, attempt: u32) -> Duration {
         .min(opts.backoff_cap);
     // Full jitter in [step/2, step].
     step / 2 + jitter(step / 2)
+}
+
+/// The run log's note for a wait longer than `max_wait`: the wait as the server sent it (not a
+/// capped figure presented as the server's), or that it is too large to read.
+fn wait_refused(asked: Duration, max_wait: Duration) -> String {
+    let asked = if asked == Duration::MAX {
+        "a wait too large to read (more than 18446744073 billion seconds)".to_string()
+    } else {
+        format!("to wait {}s", seconds(asked))
+    };
+    format!(
+        "the server asked {asked}, longer than the {}s allowed",
+        seconds(max_wait)
+    )
+}
+
+/// Seconds to the millisecond, without trailing zeros: `10`, `1.5`, `99999999999`.
+fn seconds(d: Duration) -> String {
+    let s = format!("{}.{:03}", d.as_secs(), d.subsec_millis());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn jitter(max: Duration) -> Duration {
@@ -999,6 +1019,34 @@ impl ProbeTarget for HttpTarget {
 
 #[cfg(test)]
 mod tests {
+    /// trialO F2: `Retry-After: 99999999999999999999` read "asked to wait 600s" (a cap
+    /// reported as the server's figure); the note gives the figure sent, or says it is too
+    /// large to read, beside the real limit.
+    #[test]
+    fn a_refused_wait_is_reported_as_the_server_sent_it() {
+        use std::time::Duration;
+        let reply =
+            |v: &str| crate::target::wire::Reply::text(429, "").with_header("retry-after", v);
+        let asked = |v: &str| match crate::target::wire::retry_after(&reply(v)) {
+            Some(crate::target::wire::Retry::After(d)) => d,
+            other => panic!("{v}: {other:?}"),
+        };
+        let ten = Duration::from_secs(10);
+        assert_eq!(
+            super::wait_refused(asked("99999999999"), ten),
+            "the server asked to wait 99999999999s, longer than the 10s allowed"
+        );
+        assert_eq!(
+            super::wait_refused(asked("130.5"), Duration::from_secs(120)),
+            "the server asked to wait 130.5s, longer than the 120s allowed"
+        );
+        assert_eq!(
+            super::wait_refused(asked("99999999999999999999"), ten),
+            "the server asked a wait too large to read (more than 18446744073 billion \
+             seconds), longer than the 10s allowed"
+        );
+    }
+
     /// A proxy the client cannot speak (SOCKS, ftp) is refused when the client is built.
     #[test]
     fn proxies_other_than_http_are_refused_up_front() {

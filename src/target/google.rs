@@ -1315,7 +1315,7 @@ pub fn classify(reply: &Reply, keyless: bool, success_keys: &[&str]) -> Classifi
 /// `"37s"`, `"1.5s"` → duration.
 pub fn parse_duration(s: &str) -> Option<std::time::Duration> {
     let secs: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| std::time::Duration::from_secs_f64(secs.min(600.0)))
+    (secs.is_finite() && secs >= 0.0).then(|| super::wire::wait_secs(secs))
 }
 
 #[cfg(test)]

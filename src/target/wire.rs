@@ -652,33 +652,36 @@ pub fn classify_common(reply: &Reply, error: Option<String>) -> Classified {
     }
 }
 
-/// `Retry-After` (seconds or an HTTP date) or Azure's `retry-after-ms`, capped at 10 minutes.
+/// `Retry-After` (seconds or an HTTP date) or Azure's `retry-after-ms`, as the server sent it:
+/// not capped here, so that a wait longer than the prober allows is reported as asked (a cap
+/// of 600 s made `Retry-After: 99999999999999999999` read "asked to wait 600s").
 pub fn retry_after(reply: &Reply) -> Option<Retry> {
-    const CAP: Duration = Duration::from_secs(600);
     if let Some(ms) = reply
         .header("retry-after-ms")
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|ms| ms.is_finite() && *ms >= 0.0)
     {
-        // Capped before the conversion, which panics past u64::MAX seconds (`1e20`).
-        return Some(Retry::After(Duration::from_secs_f64(
-            (ms / 1000.0).min(CAP.as_secs_f64()),
-        )));
+        return Some(Retry::After(wait_secs(ms / 1000.0)));
     }
     let v = reply.header("retry-after")?.trim();
     if let Ok(secs) = v.parse::<f64>()
         && secs.is_finite()
         && secs >= 0.0
     {
-        return Some(Retry::After(Duration::from_secs_f64(
-            secs.min(CAP.as_secs_f64()),
-        )));
+        return Some(Retry::After(wait_secs(secs)));
     }
     let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
     let wait = (when.with_timezone(&chrono::Utc) - chrono::Utc::now())
         .to_std()
         .unwrap_or(Duration::ZERO);
-    Some(Retry::After(wait.min(CAP)))
+    Some(Retry::After(wait))
+}
+
+/// A wait the server asked for, in seconds (finite, not negative), as a [`Duration`]; one past
+/// what a `Duration` holds (about 5.8e11 years) is [`Duration::MAX`], which the prober reports
+/// as too large to read. `Duration::from_secs_f64` would panic on it (`1e20`).
+pub fn wait_secs(secs: f64) -> Duration {
+    Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)
 }
 
 /// Reads configuration from the environment (or a map, in tests).
@@ -900,17 +903,22 @@ mod tests {
         );
         let r = Reply::text(429, "").with_header("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT");
         assert_eq!(retry_after(&r), Some(Retry::After(Duration::ZERO)));
+        // Long waits are kept as sent, for the prober to report; past what a Duration holds,
+        // the largest one, never a panic.
         let r = Reply::text(429, "").with_header("retry-after", "99999");
         assert_eq!(
             retry_after(&r),
-            Some(Retry::After(Duration::from_secs(600)))
+            Some(Retry::After(Duration::from_secs(99999)))
         );
-        // Past what a Duration holds: capped, never a panic.
-        for (header, value) in [("retry-after", "1e20"), ("retry-after-ms", "1e300")] {
+        for (header, value) in [
+            ("retry-after", "1e20"),
+            ("retry-after", "99999999999999999999"),
+            ("retry-after-ms", "1e300"),
+        ] {
             let r = Reply::text(429, "").with_header(header, value);
             assert_eq!(
                 retry_after(&r),
-                Some(Retry::After(Duration::from_secs(600))),
+                Some(Retry::After(Duration::MAX)),
                 "{header}: {value}"
             );
         }

@@ -29,6 +29,7 @@ use crate::json::Limits;
 
 mod branches;
 mod compat;
+mod lookalike;
 pub use compat::TypeSpelling;
 mod resources;
 mod undecided;
@@ -1410,14 +1411,28 @@ impl ArgsSchema {
                         format!("only the declared arguments {}", list(&declared, 12))
                     }
                 });
+                let declared = lookalike::Declared::new(
+                    self.keyword_owner(e)
+                        .and_then(|s| s.get("properties"))
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flat_map(|p| p.keys().map(String::as_str)),
+                );
                 for name in unexpected {
                     let pointer = pointer_to(at, name);
                     let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
                     m.text("`")
                         .text(&crate::report::escape_inline(name))
-                        .text("` is not a declared argument; leave it out (expected ")
-                        .text(&expected)
-                        .text(").");
+                        .text("` is not a declared argument; ");
+                    // A name that prints like a declared one: "leave it out" would drop an
+                    // argument the call meant to send.
+                    match declared.like(name) {
+                        Some((like, how)) => m
+                            .text(&lookalike::clause(name, like, how))
+                            .text("; send the declared name instead (expected "),
+                        None => m.text("leave it out (expected "),
+                    };
+                    m.text(&expected).text(").");
                     out.push(Problem {
                         message: m.0,
                         pointer,
@@ -2453,6 +2468,42 @@ mod tests {
             ]
         );
         assert!(messages(Coercions::NONE)[1].ends_with("\" is a string; expected an object."));
+    }
+
+    /// trialO F9: a name equal to a declared one after NFC printed as "`ünï` is not a declared
+    /// argument ... expected `ünï`"; it is named as such, with the code points that differ,
+    /// inside a nested object too, and an unrelated name is still to be left out.
+    #[test]
+    fn an_undeclared_look_alike_of_a_declared_name_says_how_it_differs() {
+        let s = ArgsSchema::new(&json!({"type":"object","additionalProperties":false,
+            "properties":{"\u{fc}n\u{ef}":{"type":"string"},"o":{"type":"object",
+            "additionalProperties":false,"properties":{"Name":{"type":"string"}}}}}))
+        .unwrap();
+        let call = json!({"u\u{308}n\u{ef}":"x","zz":1,"o":{"name":"y"}});
+        let r = s.check(&call, Coercions::NONE);
+        let messages: Vec<&str> = r.problems.iter().map(|p| p.message.as_str()).collect();
+        assert!(
+            messages.contains(
+                &"/u\u{308}n\u{ef}: `u\u{308}n\u{ef}` is not a declared argument; it differs \
+                  from the declared `\u{fc}n\u{ef}` only in Unicode normalization (the same \
+                  after NFC), U+0075 U+0308 where the declared name has U+00FC; send the \
+                  declared name instead (expected only the declared arguments `\u{fc}n\u{ef}`, `o`)."
+            ),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.iter().any(|m| m.starts_with(
+                "/o/name: `name` is not a declared argument; \
+                 it differs from the declared `Name` only in letter case, U+006E where"
+            )),
+            "{messages:#?}"
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("/zz: `zz` is not a declared argument; leave it out")),
+            "{messages:#?}"
+        );
     }
 
     #[test]

@@ -5,8 +5,6 @@
 
 use std::collections::HashMap;
 
-mod table;
-
 /// How an undeclared name relates to the declared one it looks like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Likeness {
@@ -123,72 +121,28 @@ fn code_points(s: &str) -> String {
 
 /// The canonical decomposition (NFD): equal for two strings exactly when their NFC is.
 fn nfd(s: &str) -> String {
-    decompose(s, table::NFD)
+    // ASCII decomposes to itself: the common name costs no normalizer pass.
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    icu_normalizer::DecomposingNormalizerBorrowed::new_nfd()
+        .normalize(s)
+        .into_owned()
 }
 
 /// The compatibility decomposition (NFKD).
 fn nfkd(s: &str) -> String {
-    decompose(s, table::NFKD)
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    icu_normalizer::DecomposingNormalizerBorrowed::new_nfkd()
+        .normalize(s)
+        .into_owned()
 }
 
 /// NFKD, lowercased: the loosest form compared.
 fn folded(s: &str) -> String {
     nfkd(&nfkd(s).to_lowercase())
-}
-
-fn decompose(s: &str, table: &[(char, &str)]) -> String {
-    // ASCII decomposes to itself: the common name costs no table look-up (300,000
-    // undeclared keys took twice as long with one per character).
-    if s.is_ascii() {
-        return s.to_string();
-    }
-    let mut out: Vec<char> = Vec::with_capacity(s.len());
-    for c in s.chars() {
-        if let Ok(i) = table.binary_search_by_key(&c, |&(k, _)| k) {
-            out.extend(table[i].1.chars());
-        } else if !hangul(c, &mut out) {
-            out.push(c);
-        }
-    }
-    // Canonical order: each run of combining marks sorted, stably, by combining class.
-    let mut i = 0;
-    while i < out.len() {
-        if ccc(out[i]) == 0 {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < out.len() && ccc(out[i]) != 0 {
-            i += 1;
-        }
-        out[start..i].sort_by_key(|&c| ccc(c));
-    }
-    out.into_iter().collect()
-}
-
-fn ccc(c: char) -> u8 {
-    table::CCC
-        .binary_search_by_key(&c, |&(k, _)| k)
-        .map_or(0, |i| table::CCC[i].1)
-}
-
-/// A precomposed Hangul syllable's jamo, by the Unicode standard's arithmetic (section 3.12);
-/// `false` for any other character.
-fn hangul(c: char, out: &mut Vec<char>) -> bool {
-    const S_BASE: u32 = 0xAC00;
-    const COUNT: u32 = 11172;
-    const T_COUNT: u32 = 28;
-    const N_COUNT: u32 = 21 * T_COUNT;
-    let Some(s) = (c as u32).checked_sub(S_BASE).filter(|&s| s < COUNT) else {
-        return false;
-    };
-    let jamo = |base: u32, offset: u32| char::from_u32(base + offset);
-    out.extend(jamo(0x1100, s / N_COUNT));
-    out.extend(jamo(0x1161, (s % N_COUNT) / T_COUNT));
-    if s % T_COUNT != 0 {
-        out.extend(jamo(0x11A7, s % T_COUNT));
-    }
-    true
 }
 
 #[cfg(test)]

@@ -527,6 +527,9 @@ fn compile_admitted(
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
             repair::place::name_as_given(r, original, &compiled);
         }
+        if r.outcome != Outcome::Refused {
+            keep_what_check_still_reports(r, profile);
+        }
     }
     let check = if sent.is_empty() {
         ModelCheck::NothingToSend
@@ -1110,6 +1113,26 @@ fn repair_each(
 fn one_step(a: &str, b: &str) -> bool {
     a.strip_prefix(b)
         .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
+}
+
+/// Repair listed `unverified` and `left_as_written` from the tool as it left repair; the
+/// model loop and the wire form change it after that (a feature the model rejects is dropped),
+/// and a feature dropped must not be listed as left as written too. Each list keeps what
+/// `check` still reports on the tool as written out, and `name-unique`, which is about the
+/// request (a check of the tool alone never reports it).
+fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) {
+    if r.unverified.is_empty() && r.left_as_written.is_empty() {
+        return;
+    }
+    let reported: std::collections::BTreeSet<String> =
+        crate::check::check_tools(&[r.tool.as_ref(0)], profile)
+            .into_iter()
+            .filter(|f| f.level == crate::check::Level::Warning)
+            .map(|f| f.parameter.to_string())
+            .collect();
+    let still = |p: &String| p == "name-unique" || reported.contains(p);
+    r.unverified.retain(still);
+    r.left_as_written.retain(still);
 }
 
 /// Records a repair made because the target's offline model rejects what it changed.

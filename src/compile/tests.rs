@@ -1625,6 +1625,32 @@ fn a_request_level_rejection_is_traced_to_its_tool_and_repaired() {
     assert_check_clean(&c, target);
 }
 
+/// A feature the model-driven trace dropped (`uniqueItems`, which vllm/chat's profile only
+/// warns about) is not listed as left as written (nor unverified) beside the change that
+/// dropped it (trial N, F7); what check still reports on the tool sent stays listed.
+#[test]
+fn a_feature_the_model_trace_dropped_is_not_listed_as_left_as_written() {
+    let target = "vllm/chat";
+    let unique = tool(
+        "tag",
+        json!({"type":"object","properties":{"x":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}),
+    );
+    let c = compile_own(&[plain(), unique], target);
+    let r = &c.tools[1];
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let listed = |l: &[String]| l.iter().any(|p| p.contains("uniqueItems"));
+    assert!(!listed(&r.left_as_written), "{:?}", r.left_as_written);
+    assert!(!listed(&r.unverified), "{:?}", r.unverified);
+    // `properties` is still sent, and vllm/chat's profile still only warns about it.
+    assert!(
+        r.unverified
+            .iter()
+            .any(|p| p == "keyword-allowed: properties"),
+        "{:?}",
+        r.unverified
+    );
+}
+
 /// Vertex rejects the request for a name starting with `-`, naming no tool compile can read:
 /// the tool is renamed (checked by asking the model again) and the other tool is kept.
 #[test]

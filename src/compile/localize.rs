@@ -198,6 +198,8 @@ struct Repairs<'a> {
     opts: &'a repair::Options,
     message: &'a str,
     taken: &'a [String],
+    /// The tool's name as given, which a rename's line names (not a name it had on the way).
+    given: &'a str,
 }
 
 impl Repairs<'_> {
@@ -210,7 +212,13 @@ impl Repairs<'_> {
             parameter,
         } = step
         else {
-            let renamed = rename(&trial.tool, self.target, self.message, self.taken)?;
+            let renamed = rename(
+                &trial.tool,
+                self.given,
+                self.target,
+                self.message,
+                self.taken,
+            )?;
             let mut changes = trial.changes.clone();
             changes.extend(renamed.changes);
             return Some(Trial {
@@ -282,6 +290,7 @@ pub fn repair_until_accepted(
         opts,
         message,
         taken,
+        given: &r.name,
     };
     let original = r.tool.clone();
     let findings = crate::check::check_tools(&[original.as_ref(0)], profile);
@@ -353,6 +362,13 @@ pub fn repair_until_accepted(
         Some(Step::Finding { pointer, .. }) => pointer.clone(),
         _ => String::new(),
     };
+    if carried.contains(&Step::Rename) {
+        // A rename made before (repair's, for the profile's name rule) gave a name that is
+        // not sent: the new rename's line goes from the name as given to the one sent, and is
+        // the only one, so no one maps calls of a name never sent.
+        r.changes
+            .retain(|c| !(c.pointer.is_empty() && c.action.starts_with("renamed `")));
+    }
     let before = r.changes.len();
     super::take_model_repair(r, kept.tool, kept.changes);
     for c in &mut r.changes[before..] {
@@ -366,15 +382,32 @@ pub fn repair_until_accepted(
     Some(last)
 }
 
-/// A rename of `t` to fit [`fallback_name_rule`], unless its name fits or the new name is
-/// one of `taken`.
-fn rename(t: &Tool, target: &str, message: &str, taken: &[String]) -> Option<Trial> {
+/// The name a rename of `t` to fit [`fallback_name_rule`] would give it when that name is one
+/// of `taken` and the model accepts `t` under it: the rename would answer the rejection but
+/// send two tools under one name, which is why `t` is refused.
+pub fn clashing_rename(t: &Tool, target: &str, message: &str, taken: &[String]) -> Option<String> {
+    let name = t.name.as_deref()?;
+    let new = fallback_name_rule(target, message).sanitize(name);
+    if new == name || !taken.contains(&new) {
+        return None;
+    }
+    let mut renamed = t.clone();
+    renamed.name = Some(new.clone());
+    rejected_alone(&renamed, target).is_none().then_some(new)
+}
+
+/// A rename of `t` (named `given` in the input) to fit [`fallback_name_rule`], unless its
+/// name fits or the new name is one of `taken`.
+fn rename(t: &Tool, given: &str, target: &str, message: &str, taken: &[String]) -> Option<Trial> {
     let name = t.name.as_deref()?;
     let rule = fallback_name_rule(target, message);
     let new = rule.sanitize(name);
     if new == name || taken.contains(&new) {
         return None;
     }
+    // The line names the name as given (the user maps calls back to it), whatever name the
+    // tool had on the way.
+    let name = if given.is_empty() { name } else { given };
     let rule_id = if name.chars().count() > rule.max_len {
         "name-too-long"
     } else {

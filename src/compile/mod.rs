@@ -866,6 +866,11 @@ fn localize_rejection(
         if repaired.is_some() {
             continue;
         }
+        if let Some(new) = localize::clashing_rename(&results[i].tool, target, &alone.error, &taken)
+        {
+            refuse_clash(results, i, &new, target, &alone.error, &basis);
+            continue;
+        }
         let rule = alone.rule.as_deref().unwrap_or("its error names no rule");
         refuse(
             &mut results[i],
@@ -918,6 +923,40 @@ fn localize_rejection(
         }
     }
     progress
+}
+
+/// Refuses tool `i`, whose name the model rejects (`error`, resting on `basis`) and accepts
+/// renamed `new`, which another tool sent has: that tool keeps it, as repair's name census
+/// says when a rename would take a name.
+fn refuse_clash(
+    results: &mut [ToolRepair],
+    i: usize,
+    new: &str,
+    target: &str,
+    error: &str,
+    basis: &str,
+) {
+    let owner = results
+        .iter()
+        .enumerate()
+        .find(|&(k, r)| {
+            k != i && r.outcome != Outcome::Refused && r.tool.name.as_deref() == Some(new)
+        })
+        .map_or(new, |(_, r)| r.name.as_str())
+        .to_string();
+    let given = results[i].name.clone();
+    refuse(
+        &mut results[i],
+        String::new(),
+        format!(
+            "the offline model of {target} rejects this tool's name, and renamed to fit, \
+             `{given}` becomes `{new}`, the name of the tool `{owner}`, which keeps it; \
+             `{given}` is left out (name-invalid{basis}): {error}"
+        ),
+    );
+    if let Some(refusal) = results[i].refusals.last_mut() {
+        refusal.rule = "name-duplicate".into();
+    }
 }
 
 /// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent

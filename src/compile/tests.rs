@@ -1668,6 +1668,67 @@ fn a_name_the_model_rejects_for_the_whole_request_is_renamed_and_the_others_kept
     assert_check_clean(&c, target);
 }
 
+/// When the rename the model would accept is another tool's name, the tool is refused for
+/// the clash, naming the tool that keeps the name (trial N, F8: it was refused as "its error
+/// names no rule", as if nothing could answer the rejection).
+#[test]
+fn a_rename_the_model_accepts_onto_a_taken_name_is_refused_for_the_clash() {
+    let target = "vertex/v1/parameters";
+    let c = compile_own(
+        &[
+            tool("a:b", json!({"type":"object"})),
+            tool("a_b", json!({"type":"object"})),
+        ],
+        target,
+    );
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    let refusal = &c.tools[0].refusals[0];
+    assert_eq!(refusal.rule, "name-duplicate");
+    assert!(
+        refusal
+            .reason
+            .contains("`a:b` becomes `a_b`, the name of the tool `a_b`, which keeps it"),
+        "{}",
+        refusal.reason
+    );
+    assert_assumption(&refusal.reason);
+    assert_eq!(c.tools[1].outcome, Outcome::Unchanged);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
+}
+
+/// A name repair renamed for the profile's rule (`:ccc…` to `_:ccc…`, hashed to 64) and the
+/// model then rejects is renamed again: one line, from the name as given to the name sent,
+/// not a line telling the user to map a name never sent (trial N, F8).
+#[test]
+fn a_name_renamed_twice_shows_one_rename_to_the_name_sent() {
+    let target = "vertex/v1/parameters";
+    let given = format!(":{}", "c".repeat(63));
+    let c = compile_own(&[tool(&given, json!({"type":"object"}))], target);
+    assert!(c.is_ok(), "{:#?} {:#?}", c.check, c.tools);
+    let sent = c.wire[0]["functionDeclarations"][0]["name"]
+        .as_str()
+        .expect("a name")
+        .to_string();
+    assert!(!sent.contains(':'), "{sent}");
+    let renames: Vec<&repair::Change> = c.tools[0]
+        .changes
+        .iter()
+        .filter(|c| c.action.starts_with("renamed"))
+        .collect();
+    assert_eq!(renames.len(), 1, "{renames:#?}");
+    assert!(
+        renames[0].action.starts_with(&format!(
+            "renamed `{given}` to `{sent}` (map the provider's calls of `{sent}` back to `{given}`)"
+        )),
+        "{}",
+        renames[0].action
+    );
+}
+
 /// A tool the model rejects alone and no repair answers is refused by itself, with the
 /// model's words and the assumption label; the others are still sent.
 #[test]

@@ -1,10 +1,10 @@
 //! What compile does when the offline model rejects something no finding of the target's
 //! profile answers: the request as a whole, naming no tool (vLLM's "features not supported by
 //! xgrammar", Vertex's invalid function name), or a place where the profile has no evidence
-//! (so `check --target` reports no error there). The model is then asked about the tool alone,
-//! and the repairs that could answer it are tried one at a time; a repair is kept only when the
-//! model accepts the tool once it is made, so what is kept is what the model rejected, not a
-//! guess. A tool no repair answers is refused on its own, and the other tools are still sent.
+//! (so `check --target` reports no error there). A request rejected as a whole is bisected
+//! down to the tools the model rejects alone; for each, the repairs that could answer it
+//! accumulate until the model accepts the tool, and those it accepts without are taken out
+//! again, so what is kept is what the model rejected, not a guess. A tool no repair answers is refused on its own, and the other tools are still sent.
 
 use crate::evidence::Verdict;
 use crate::names::{FirstChar, NameRule};

@@ -2,9 +2,10 @@
 //! profile answers: the request as a whole, naming no tool (vLLM's "features not supported by
 //! xgrammar", Vertex's invalid function name), or a place where the profile has no evidence
 //! (so `check --target` reports no error there). A request rejected as a whole is bisected
-//! down to the tools the model rejects alone; for each, the repairs that could answer it
-//! accumulate until the model accepts the tool, and those it accepts without are taken out
-//! again, so what is kept is what the model rejected, not a guess. A tool no repair answers is refused on its own, and the other tools are still sent.
+//! down to the tools the model rejects alone; for each, the repairs that could answer it are
+//! made all at once, then pruned by delta debugging: a repair is kept only when the model
+//! rejects the tool without it, so what is kept is what the model rejected, not a guess. A
+//! tool no repair answers is refused on its own, and the other tools are still sent.
 
 use crate::evidence::Verdict;
 use crate::names::{FirstChar, NameRule};
@@ -94,8 +95,8 @@ fn split(defs: &[ToolDef], start: usize, end: usize, target: &str, top: bool, t:
     }
 }
 
-/// Cap on the repairs tried for one tool, each checked by asking the model again (and as
-/// many again to take out the ones not needed).
+/// Half the cap on the model calls tracing which repairs of one tool the model needs
+/// ([`MAX_CALLS`]).
 pub const MAX_TRIALS: usize = 24;
 
 /// The offline model's rejection of one tool sent alone.
@@ -241,36 +242,69 @@ impl Repairs<'_> {
         Some(Trial { tool, changes: all })
     }
 
-    /// `original` with each of `steps` made in order, or `None` when one cannot be.
-    fn replay(&self, original: &Tool, steps: &[Step]) -> Option<Trial> {
+    /// `original` with each of `steps` made in order, those that cannot be made (another
+    /// step took their place away, or the name fits) left out, and the steps made.
+    fn replay(&self, original: &Tool, steps: &[Step]) -> (Trial, Vec<Step>) {
         let mut trial = Trial {
             tool: original.clone(),
             changes: Vec::new(),
         };
+        let mut made = Vec::new();
         for s in steps {
-            trial = self.make(&trial, s)?;
+            if let Some(next) = self.make(&trial, s) {
+                trial = next;
+                made.push(s.clone());
+            }
         }
-        Some(trial)
+        (trial, made)
+    }
+}
+
+/// Why [`repair_until_accepted`] changed nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRepaired {
+    /// The model rejects the tool with every repair tried made: no repair answers it.
+    NoRepair,
+    /// The model accepts the tool with every repair made, but compile reached its cap of
+    /// this many model calls before it knew which of them the model needs: keeping them all
+    /// would keep repairs the model may not need (a guess), so none is kept.
+    Cap(usize),
+}
+
+impl NotRepaired {
+    /// Words to add after the model's error in the refusal: empty when no repair answers
+    /// it, else that the cap was reached (so a repair exists, which a user can make).
+    pub fn words(self) -> String {
+        match self {
+            NotRepaired::NoRepair => String::new(),
+            NotRepaired::Cap(n) => format!(
+                " (compile reached its cap of {n} model calls for one tool before it knew \
+                 which of its repairs the model needs: the model accepts the tool with all of \
+                 them made, so a repair exists; `toolwire repair --target` shows them)"
+            ),
+        }
     }
 }
 
 /// Tries the repairs that could answer the model's rejection of `r`'s tool (its `message`,
-/// at `pointer` when it names one), in this order: a rename (when the name breaks the rule
-/// every provider takes or is longer than the message states, and no tool of `taken` has
-/// the new name), then the repairs of the profile's keyword findings, those at or below
-/// `pointer` first, then the deepest first (a repair of a keyword higher up, such as
-/// `properties`, would drop the place the model rejects with everything around it).
+/// at `pointer` when it names one): a rename (when the name breaks the rule every provider
+/// takes or is longer than the message states, and no tool of `taken` has the new name),
+/// and the repairs of the profile's keyword findings, those at or below `pointer` first,
+/// then the deepest first (a repair of a keyword higher up, such as `properties`, would drop
+/// the place the model rejects with everything around it).
 ///
-/// Repairs accumulate: one is made, the model asked about the tool alone, and the next is
-/// made on top while the model still rejects it, until it accepts. One tool may use two
-/// features the model rejects, and no single repair then answers it (trial N: `uniqueItems`
-/// beside `patternProperties` was refused). A repair is carried only when the model's answer
-/// changes after it, or names no place (vLLM's one message for every feature cannot tell a
-/// repair that answered part of it from one that did not). Once the model accepts, each
-/// repair carried is taken out again in turn and left out when the model still accepts
-/// without it, so what is kept is what the model rejected, not a guess. `note` is added to
-/// each change kept (what the rejection rests on). Returns the place of the last repair, or
-/// `None` when the model accepts no form tried (nothing is changed then).
+/// All of them are made at once and the model asked about the tool alone: when it still
+/// rejects it, no repair answers it. Else the repairs are pruned by delta debugging: runs of
+/// them (halves, then quarters...) are taken out, the least preferred first, and left out
+/// when the model still accepts, down to single repairs, so what is kept is what the model
+/// rejected, not a guess, and each one kept was needed. This takes O(k log n) model calls
+/// for k repairs needed among n; trying them one at a time in schema order spent a cap of 24
+/// calls on keywords the model takes (`minLength` on 40 properties before one
+/// `uniqueItems`), and vLLM's one message for every xgrammar feature names no place to start
+/// from (trial P #1). One tool may use two features the model rejects, which no single
+/// repair answers (trial N: `uniqueItems` beside `patternProperties`). `note` is added to
+/// each change kept (what the rejection rests on). Returns the place of the last repair
+/// kept; nothing is changed when it returns an error.
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -282,7 +316,7 @@ pub fn repair_until_accepted(
     pointer: Option<&str>,
     taken: &[String],
     note: &str,
-) -> Option<String> {
+) -> Result<String, NotRepaired> {
     let repairs = Repairs {
         target,
         form,
@@ -302,84 +336,97 @@ pub fn repair_until_accepted(
     let under = |f: &crate::check::Finding| {
         pointer.is_some_and(|p| f.pointer == p || f.pointer.starts_with(&format!("{p}/")))
     };
-    ranked.sort_by_key(|f| (!under(f), std::cmp::Reverse(depth(&f.pointer))));
-    let candidates =
-        std::iter::once(Step::Rename).chain(ranked.into_iter().map(|f| Step::Finding {
+    // The keywords the target's model itself lists as unsupported come first: vLLM's
+    // message names none, and the keywords before them in the schema are mostly ones it takes.
+    let listed = model_listed(target);
+    let named = |f: &crate::check::Finding| {
+        let keyword = f.pointer.rsplit('/').next().unwrap_or("");
+        listed.contains(&keyword)
+    };
+    ranked.sort_by_key(|f| (!named(f), !under(f), std::cmp::Reverse(depth(&f.pointer))));
+    let candidates: Vec<Step> = std::iter::once(Step::Rename)
+        .chain(ranked.into_iter().map(|f| Step::Finding {
             pointer: f.pointer.clone(),
             rule: f.rule.as_str().to_string(),
             parameter: f.parameter.as_str().to_string(),
-        }));
-    let mut calls = 0;
-    let mut carried: Vec<Step> = Vec::new();
-    let mut current = Trial {
-        tool: original.clone(),
-        changes: Vec::new(),
-    };
-    let mut answer = (message.to_string(), pointer.map(str::to_string));
-    let mut accepted = None;
-    for step in candidates {
-        if calls >= MAX_TRIALS {
-            break;
+        }))
+        .collect();
+    let (all, made) = repairs.replay(&original, &candidates);
+    if made.is_empty() {
+        return Err(NotRepaired::NoRepair);
+    }
+    if rejected_alone(&all.tool, target).is_some() {
+        return Err(NotRepaired::NoRepair);
+    }
+    let mut calls = 1;
+    let mut accepts = |steps: &[Step]| -> Option<bool> {
+        if calls >= MAX_CALLS {
+            return None;
         }
-        let Some(next) = repairs.make(&current, &step) else {
-            continue;
-        };
         calls += 1;
-        match rejected_alone(&next.tool, target) {
-            None => {
-                carried.push(step);
-                accepted = Some(next);
-                break;
-            }
-            Some(a) => {
-                let now = (a.error, a.pointer);
-                if now != answer || now.1.is_none() {
-                    carried.push(step);
-                    current = next;
-                    answer = now;
-                }
-            }
-        }
-    }
-    let mut kept = accepted?;
-    // The last repair carried is needed: the model rejected the tool without it. Each other
-    // one is tried without.
-    let mut k = 0;
-    while k + 1 < carried.len() && calls < 2 * MAX_TRIALS {
-        let mut without = carried.clone();
-        without.remove(k);
-        if let Some(trial) = repairs.replay(&original, &without) {
-            calls += 1;
-            if rejected_alone(&trial.tool, target).is_none() {
-                carried = without;
-                kept = trial;
-                continue;
-            }
-        }
-        k += 1;
-    }
-    let last = match carried.last() {
+        let (trial, _) = repairs.replay(&original, steps);
+        Some(rejected_alone(&trial.tool, target).is_none())
+    };
+    let needed = prune(made, &mut accepts).ok_or(NotRepaired::Cap(MAX_CALLS))?;
+    let (kept, needed) = repairs.replay(&original, &needed);
+    let last = match needed.last() {
         Some(Step::Finding { pointer, .. }) => pointer.clone(),
         _ => String::new(),
     };
-    if carried.contains(&Step::Rename) {
+    if needed.contains(&Step::Rename) {
         // A rename made before (repair's, for the profile's name rule) gave a name that is
         // not sent: the new rename's line goes from the name as given to the one sent, and is
         // the only one, so no one maps calls of a name never sent.
         r.changes
             .retain(|c| !(c.pointer.is_empty() && c.action.starts_with("renamed `")));
     }
-    let before = r.changes.len();
-    super::take_model_repair(r, kept.tool, kept.changes);
-    for c in &mut r.changes[before..] {
-        // Inside the parenthesis take_model_repair closes.
-        if c.action.ends_with(')') {
-            c.action.pop();
-            c.action.push_str(note);
-            c.action.push(')');
+    super::take_model_repair(r, kept.tool, kept.changes, note);
+    Ok(last)
+}
+
+/// The keywords `target`'s offline model lists as ones it rejects, where it has such a list.
+fn model_listed(target: &str) -> &'static [&'static str] {
+    match target {
+        "vllm/chat" | "sglang/chat" => crate::target::vllm::UNSUPPORTED,
+        _ => &[],
+    }
+}
+
+/// Cap on the model calls [`repair_until_accepted`] makes for one tool.
+pub const MAX_CALLS: usize = 2 * MAX_TRIALS;
+
+/// Delta debugging's pruning of `steps` (a set `accepts` takes; the empty set it does not):
+/// runs of 1/n of them are taken out while `accepts` still takes the rest, n doubling when
+/// none can be, until single steps are tried. Runs are tried from the end, the least
+/// preferred steps first, so of two sets that both answer the rejection the preferred one
+/// is kept. `None` when `accepts` answers `None` (its cap is reached).
+fn prune(
+    mut steps: Vec<Step>,
+    accepts: &mut impl FnMut(&[Step]) -> Option<bool>,
+) -> Option<Vec<Step>> {
+    let mut n = 2;
+    while steps.len() >= 2 {
+        let run = steps.len().div_ceil(n);
+        let starts: Vec<usize> = (0..steps.len()).step_by(run).collect();
+        let mut smaller = false;
+        for &s in starts.iter().rev() {
+            let e = (s + run).min(steps.len());
+            let without: Vec<Step> = steps[..s].iter().chain(&steps[e..]).cloned().collect();
+            if accepts(&without)? {
+                steps = without;
+                n = (n - 1).max(2);
+                smaller = true;
+                break;
+            }
+        }
+        if !smaller {
+            if n >= steps.len() {
+                break;
+            }
+            n = (2 * n).min(steps.len());
         }
     }
-    Some(last)
+    Some(steps)
 }
 
 /// The name a rename of `t` to fit [`fallback_name_rule`] would give it when that name is one

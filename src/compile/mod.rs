@@ -446,6 +446,13 @@ fn compile_admitted(
             let first_time = !tried.contains(&key);
             let mut places = Vec::new();
             let taken = names_but(&results, i);
+            // What a repair here rests on, said as a refusal says it: the profile may have no
+            // evidence that the target rejects what the model does.
+            let named_basis = if first_time {
+                model_basis(&results, i, given, e.rule.as_deref(), profile, target)
+            } else {
+                String::new()
+            };
             if first_time
                 && fix_what_the_model_named(
                     &mut results[i],
@@ -455,6 +462,7 @@ fn compile_admitted(
                     opts,
                     &taken,
                     &mut places,
+                    &named_basis,
                 )
             {
                 tried.insert(key);
@@ -479,8 +487,9 @@ fn compile_admitted(
                 let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
                 // No finding of the profile answers it (it has no evidence there): the
                 // repairs that could are tried, each kept only if the model then accepts.
-                if first_time
-                    && let Some(place) = localize::repair_until_accepted(
+                let mut cap = String::new();
+                if first_time {
+                    match localize::repair_until_accepted(
                         &mut results[i],
                         target,
                         form,
@@ -490,11 +499,14 @@ fn compile_admitted(
                         Some(pointer),
                         &taken,
                         &basis,
-                    )
-                {
-                    progress = true;
-                    repaired.push((i, place));
-                    continue;
+                    ) {
+                        Ok(place) => {
+                            progress = true;
+                            repaired.push((i, place));
+                            continue;
+                        }
+                        Err(not) => cap = not.words(),
+                    }
                 }
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
@@ -505,7 +517,7 @@ fn compile_admitted(
                     &mut results[i],
                     pointer.to_string(),
                     format!(
-                        "the offline model of {target} rejects the schema at this place ({rule}{basis}): {}{}",
+                        "the offline model of {target} rejects the schema at this place ({rule}{basis}): {}{cap}{}",
                         e.message,
                         e.fix
                             .as_deref()
@@ -863,9 +875,9 @@ fn localize_rejection(
             &taken,
             &basis,
         );
-        if repaired.is_some() {
+        let Err(not) = repaired else {
             continue;
-        }
+        };
         if let Some(new) = localize::clashing_rename(&results[i].tool, target, &alone.error, &taken)
         {
             refuse_clash(results, i, &new, target, &alone.error, &basis);
@@ -877,8 +889,9 @@ fn localize_rejection(
             alone.pointer.unwrap_or_default(),
             format!(
                 "the offline model of {target} rejects the request with this tool in it, and \
-                 this tool sent alone ({rule}{basis}): {}",
-                alone.error
+                 this tool sent alone ({rule}{basis}): {}{}",
+                alone.error,
+                not.words()
             ),
         );
     }
@@ -1048,6 +1061,7 @@ fn related(a: &str, b: &str) -> bool {
 /// model's error named, and the same feature's other places
 /// ([`fix_the_same_feature_elsewhere`]). Returns whether anything changed; the places of the
 /// findings repaired are added to `places`.
+#[allow(clippy::too_many_arguments)]
 fn fix_what_the_model_named(
     r: &mut ToolRepair,
     pointer: &str,
@@ -1056,6 +1070,7 @@ fn fix_what_the_model_named(
     opts: &repair::Options,
     taken: &[String],
     places: &mut Vec<String>,
+    basis: &str,
 ) -> bool {
     let t = &r.tool;
     let findings = crate::check::check_tools(&[t.as_ref(0)], profile);
@@ -1084,9 +1099,9 @@ fn fix_what_the_model_named(
             if tool.name != r.tool.name && tool.name.as_ref().is_some_and(|n| taken.contains(n)) {
                 continue;
             }
-            take_model_repair(r, tool, changes);
+            take_model_repair(r, tool, changes, basis);
             places.push(f.pointer.clone());
-            fix_the_same_feature_elsewhere(r, f, profile, opts, places);
+            fix_the_same_feature_elsewhere(r, f, profile, opts, places, basis);
             return true;
         }
     }
@@ -1097,7 +1112,7 @@ fn fix_what_the_model_named(
         .iter()
         .any(|f| f.rule == REF_RULE && (f.pointer == pointer || one_step(&f.pointer, pointer)));
     if rule == REF_RULE || at_reference {
-        return inline_references(r, profile, opts, places);
+        return inline_references(r, profile, opts, places, basis);
     }
     false
 }
@@ -1111,9 +1126,10 @@ fn inline_references(
     profile: &CompiledProfile,
     opts: &repair::Options,
     places: &mut Vec<String>,
+    basis: &str,
 ) -> bool {
     let before = places.len();
-    repair_each(r, profile, opts, places, |findings, failed| {
+    repair_each(r, profile, opts, places, basis, |findings, failed| {
         let open = |f: &&crate::check::Finding| f.rule == REF_RULE && !failed.contains(&f.pointer);
         let reference = |f: &&crate::check::Finding| f.pointer.ends_with("/$ref");
         (findings.iter().filter(open).find(reference)).or_else(|| findings.iter().find(open))
@@ -1129,6 +1145,7 @@ fn repair_each(
     profile: &CompiledProfile,
     opts: &repair::Options,
     places: &mut Vec<String>,
+    basis: &str,
     next: impl for<'f> Fn(&'f [crate::check::Finding], &[String]) -> Option<&'f crate::check::Finding>,
 ) {
     let mut failed: Vec<String> = Vec::new();
@@ -1140,7 +1157,7 @@ fn repair_each(
         match repair::fix_finding_among(&r.tool, &findings, f, profile, opts) {
             Ok((tool, changes)) => {
                 places.push(f.pointer.clone());
-                take_model_repair(r, tool, changes);
+                take_model_repair(r, tool, changes, basis);
             }
             Err(_) => failed.push(f.pointer.clone()),
         }
@@ -1174,17 +1191,24 @@ fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) 
     r.left_as_written.retain(still);
 }
 
-/// Records a repair made because the target's offline model rejects what it changed.
-fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change>) {
+/// Records a repair made because the target's offline model rejects what it changed;
+/// `basis` is what that rests on ([`model_basis`]).
+fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change>, basis: &str) {
     r.tool = tool;
     r.changes.extend(changes.into_iter().map(|mut c| {
-        c.action
-            .push_str(" (the target's offline model rejects it)");
+        c.action.push_str(&model_label(basis));
         c
     }));
     if r.outcome == Outcome::Unchanged {
         r.outcome = Outcome::Repaired;
     }
+}
+
+/// The words after a change made because the target's offline model rejects what it changed,
+/// with what that rests on ([`model_basis`]): one wording for every path that makes such a
+/// change, so a drop the evidence does not back always says it is the model's assumption.
+fn model_label(basis: &str) -> String {
+    format!(" (the target's offline model rejects it{basis})")
 }
 
 /// A model names the first place of a feature it rejects (OpenAI: one `'default' is not
@@ -1199,11 +1223,12 @@ fn fix_the_same_feature_elsewhere(
     profile: &CompiledProfile,
     opts: &repair::Options,
     places: &mut Vec<String>,
+    basis: &str,
 ) {
     if named.parameter.is_empty() {
         return;
     }
-    repair_each(r, profile, opts, places, |findings, failed| {
+    repair_each(r, profile, opts, places, basis, |findings, failed| {
         findings.iter().find(|f| {
             f.rule == named.rule && f.parameter == named.parameter && !failed.contains(&f.pointer)
         })

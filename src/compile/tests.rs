@@ -332,9 +332,10 @@ fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
         json!({"enum":["fast"],"type":"string"})
     );
     assert!(
-        c.tools[0].changes[0]
-            .action
-            .ends_with("(the target's offline model rejects it)"),
+        c.tools[0].changes[0].action.contains(
+            "(the target's offline model rejects it; the offline model's assumption, not \
+                 evidence: the profile `test`"
+        ),
         "{:#?}",
         c.tools[0].changes
     );
@@ -1948,4 +1949,34 @@ fn a_tool_needing_two_repairs_the_model_asks_for_gets_both() {
     let m = &c.wire[1]["function"]["parameters"]["properties"]["m"];
     assert_eq!(m["properties"]["a"]["type"], json!("string"), "{m}");
     assert_check_clean(&c, target);
+}
+
+/// vLLM's message names no keyword: forty string properties with `minLength` (which the
+/// profile flags and the model takes) before one `uniqueItems` spent the cap of 24 trials in
+/// schema order, and the tool was refused as if no repair existed (trial P #1).
+#[test]
+fn one_feature_vllm_rejects_after_many_it_takes_is_dropped_alone() {
+    let p = profile(&[]);
+    let mut props = serde_json::Map::new();
+    for k in 0..40 {
+        props.insert(format!("p{k}"), json!({"type":"string","minLength":1}));
+    }
+    props.insert(
+        "x".into(),
+        json!({"type":"array","items":{"type":"string"},"uniqueItems":true}),
+    );
+    let t = tool("t", json!({"type":"object","properties":props}));
+    let c = compile(&[t, plain()], "vllm/chat", &p, &repair::Options::default()).unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Repaired, "{:#?}", c.tools[0]);
+    let dropped: Vec<&str> = c.tools[0]
+        .changes
+        .iter()
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(dropped, ["/properties/x/uniqueItems"]);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
 }

@@ -108,7 +108,9 @@ impl Route for Server {
     }
 }
 
-const UNSUPPORTED: &[&str] = &[
+/// The keywords the models refuse (vLLM's `has_xgrammar_unsupported_json_features`): what
+/// compile tries first when vLLM's message names none of them.
+pub const UNSUPPORTED: &[&str] = &[
     "multipleOf",
     "uniqueItems",
     "contains",

@@ -878,7 +878,39 @@ impl Reader<'_, '_> {
         // Envelopes around a list of tools. A JSON-RPC response that failed, or whose
         // `result` is no object, holds no tools: an MCP server's author passing on what
         // `tools/list` answered is told so, not shown the envelope's keys.
+        // A `result` holding tools beside a list of this object's own: whichever one is read,
+        // the other's tools would go unchecked (a JSON-RPC response reads `result`, anything
+        // else its own list).
+        if let Some(Value::Object(result)) = get(&map, "result")
+            && let [inner, ..] = tool_lists(result)[..]
+            && let [outer, ..] = tool_lists(&map)[..]
+        {
+            let inner = format!("result.{}", shown_key(inner));
+            let outer = shown_key(outer);
+            let (first, second) = if has(&map, "jsonrpc") {
+                (inner, outer)
+            } else {
+                (outer, inner)
+            };
+            return Err((at.to_string(), two_lists(&first, &second)));
+        }
         if has(&map, "jsonrpc") {
+            // JSON-RPC 2.0 forbids both; JSON-RPC 1.0 sends the other one as `null`, which
+            // is no conflict. Reading the result would pass over the error the server sent.
+            if get(&map, "result").is_some_and(|v| !v.is_null())
+                && get(&map, "error").is_some_and(|v| !v.is_null())
+            {
+                return Err((
+                    at.to_string(),
+                    "the JSON-RPC response holds both `result` and `error`, so whether the \
+                     request failed is unknown (JSON-RPC allows one of the two); keep the \
+                     `result` of a successful MCP tools/list call"
+                        .into(),
+                ));
+            }
+            if get(&map, "result").is_some_and(Value::is_null) && has(&map, "error") {
+                map.remove("result");
+            }
             match take(&mut map, "result") {
                 Some(Value::Object(result)) => {
                     return self.object(result, &format!("{at}/result"));
@@ -905,7 +937,10 @@ impl Reader<'_, '_> {
             }
         }
         if let [first, second, ..] = tool_lists(&map)[..] {
-            return Err((at.to_string(), two_lists(first, second)));
+            return Err((
+                at.to_string(),
+                two_lists(&shown_key(first), &shown_key(second)),
+            ));
         }
         if let Some(Value::Object(req)) = take(&mut map, "generateContentRequest") {
             return self.object(req, &format!("{at}/generateContentRequest"));
@@ -1454,22 +1489,22 @@ fn tool_lists(m: &Map<String, Value>) -> Vec<&'static str> {
     keys
 }
 
-/// The problem with one object holding two tool lists (`first` is the one that would be
-/// read).
+/// A key of [`tool_lists`] as the place of its list: Bedrock's is one level down.
+fn shown_key(key: &str) -> String {
+    if key == "toolConfig" {
+        "toolConfig.tools".to_string()
+    } else {
+        key.to_string()
+    }
+}
+
+/// The problem with one object holding two tool lists, `first` (the one that would be read)
+/// and `second`, each named by its place ([`shown_key`]).
 fn two_lists(first: &str, second: &str) -> String {
-    let shown = |key: &str| {
-        if key == "toolConfig" {
-            "`toolConfig.tools`".to_string()
-        } else {
-            format!("`{key}`")
-        }
-    };
     format!(
-        "two tool lists in one document, {} and {}, so which one is meant is unknown and the \
-         tools of the other would go unchecked; keep one tool list per document (split them \
-         into separate files, or one request per line of a .jsonl file)",
-        shown(first),
-        shown(second)
+        "two tool lists in one document, `{first}` and `{second}`, so which one is meant is \
+         unknown and the tools of the other would go unchecked; keep one tool list per \
+         document (split them into separate files, or one request per line of a .jsonl file)"
     )
 }
 
@@ -1610,6 +1645,56 @@ mod tests {
                 "{doc}: {e}"
             );
         }
+        // A `result`'s list beside the document's own: a JSON-RPC response reads `result`
+        // first, any other object its own list.
+        let mcp = json!({"tools":[{"name":"m","inputSchema":schema}]});
+        for (doc, keys) in [
+            (
+                json!({"jsonrpc":"2.0","id":1,"result": mcp, "tools": oai}),
+                "`result.tools` and `tools`",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1,"result": mcp, "functions": bad}),
+                "`result.tools` and `functions`",
+            ),
+            (
+                json!({"result": mcp, "tools": bad}),
+                "`tools` and `result.tools`",
+            ),
+            (
+                json!({"jsonrpc":"2.0","result":{"toolConfig":{"tools":bedrock}},"tools":anth}),
+                "`result.toolConfig.tools` and `tools`",
+            ),
+        ] {
+            let e = from_value(Path::new("t.json"), doc.clone())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("two tool lists in one document, {keys}")),
+                "{doc}: {e}"
+            );
+        }
+        // A JSON-RPC response holding both a result and an error is refused, naming both;
+        // JSON-RPC 1.0's `null` for the one not sent is read as before.
+        let both = json!({"jsonrpc":"2.0","id":1,"result": mcp,
+            "error":{"code":-32603,"message":"m"}});
+        let e = from_value(Path::new("t.json"), both)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("both `result` and `error`"), "{e}");
+        let ok = json!({"jsonrpc":"1.0","id":1,"result": mcp, "error": null});
+        assert_eq!(read(ok).tools.len(), 1);
+        let failed = json!({"jsonrpc":"1.0","id":1,"result": null, "error": {"code":1}});
+        let e = from_value(Path::new("t.json"), failed)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("a JSON-RPC error response holds no tools"),
+            "{e}"
+        );
+        // An empty list beside the result is no second list.
+        let empty = json!({"jsonrpc":"2.0","id":1,"result": mcp, "tools": []});
+        assert_eq!(read(empty).tools.len(), 1);
         let gemini = json!({"tools":[{"functionDeclarations":[{"name":"f","parameters":schema}]}],
             "toolConfig":{"functionCallingConfig":{"mode":"AUTO"}}});
         assert_eq!(read(gemini).tools.len(), 1);

@@ -1062,7 +1062,8 @@ pub fn summary<'a>(
 
 /// The human report for one tool's repair. The tool's name and the pointers (property names)
 /// are the file's text, each kept on its line with its control characters escaped
-/// ([`crate::report::escape_inline`]).
+/// ([`crate::report::escape_inline`]); so are the actions, losses and reasons, which quote
+/// names and values of the file (a line feed in a renamed tool's name would start a line).
 pub fn human(r: &ToolRepair) -> String {
     use crate::report::escape_inline;
     use std::fmt::Write;
@@ -1107,9 +1108,14 @@ pub fn human(r: &ToolRepair) -> String {
         } else {
             format!(" [{}]", c.rule)
         };
-        let _ = writeln!(s, "  {}  {}{rule}", place(&c.pointer), c.action);
+        let _ = writeln!(
+            s,
+            "  {}  {}{rule}",
+            place(&c.pointer),
+            escape_inline(&c.action)
+        );
         if let Some(l) = &c.lost {
-            let _ = writeln!(s, "      lost: {l}");
+            let _ = writeln!(s, "      lost: {}", escape_inline(l));
         }
     }
     for x in &r.refusals {
@@ -1123,7 +1129,7 @@ pub fn human(r: &ToolRepair) -> String {
             s,
             "  {}  cannot repair: {}{rule}",
             place(&x.pointer),
-            x.reason
+            escape_inline(&x.reason)
         );
     }
     s

@@ -325,6 +325,7 @@ fn requests(set: &ToolSet) -> Vec<(usize, usize, &[ToolEntry], &[BuiltinTool])> 
 /// The report's line for a built-in tool left out or converted (nothing for one passed
 /// through as written).
 fn builtin_line(b: &BuiltinOutcome) -> String {
+    use crate::report::escape_inline;
     let (what, why) = match (&b.left_out, &b.changed) {
         (Some(why), _) => ("left out", why),
         (None, Some(change)) => ("changed", change),
@@ -333,20 +334,25 @@ fn builtin_line(b: &BuiltinOutcome) -> String {
     let name = b
         .name
         .as_deref()
-        .map(|n| format!(" `{n}`"))
+        .map(|n| format!(" `{}`", escape_inline(n)))
         .unwrap_or_default();
     let kind = if b.kind.is_empty() {
         String::new()
     } else {
-        format!(" (type `{}`)", b.kind)
+        format!(" (type `{}`)", escape_inline(&b.kind))
     };
+    let why = escape_inline(why);
     match b.index {
         Some(n) => format!("built-in tool #{n}{name}{kind}: {what}: {why}\n"),
-        None => format!("Gemini built-in tool entry `{}`: {what}: {why}\n", b.kind),
+        None => format!(
+            "Gemini built-in tool entry `{}`: {what}: {why}\n",
+            escape_inline(&b.kind)
+        ),
     }
 }
 
 fn human(c: &Compilation) -> String {
+    use crate::report::escape_inline;
     let mut s = String::new();
     // A JSON Lines request's verdict names its line, as its tools' lines do.
     let target = match c.line {
@@ -383,11 +389,12 @@ fn human(c: &Compilation) -> String {
                     .and_then(|w| c.sent_tool(w))
                     .map(|r| format!("#{} ", r.number))
                     .unwrap_or_default();
-                let tool = e.tool.as_deref().unwrap_or("?");
+                // Names and pointers are the file's text: kept on their line.
+                let tool = escape_inline(e.tool.as_deref().unwrap_or("?"));
                 // `""` is the whole schema; printed bare it would read as a missing place.
                 let at = match e.pointer.as_deref() {
                     Some("") => "(whole schema)",
-                    Some(p) => p,
+                    Some(p) => &escape_inline(p),
                     None => "?",
                 };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
@@ -398,7 +405,7 @@ fn human(c: &Compilation) -> String {
                     s.push_str(&format!("  tool {number}`{tool}` at {at}: {rule}\n"));
                 }
                 if let Some(fix) = &e.fix {
-                    s.push_str(&format!("    fix: {fix}\n"));
+                    s.push_str(&format!("    fix: {}\n", escape_inline(fix)));
                 }
             }
         }

@@ -195,7 +195,11 @@ fn said_by_its_reference(want: &str, findings: &[Finding]) -> bool {
     let sibling_form = want
         .strip_prefix("keyword-allowed: $ref (")
         .and_then(|f| f.strip_suffix(')'))
-        .is_some_and(rules::ref_unsupported::drops_siblings);
+        // `with siblings` too: a reference refused by the same targets says its siblings in its
+        // own finding, quoting their evidence where it differs (one finding per `$ref`).
+        .is_some_and(|f| {
+            rules::ref_unsupported::drops_siblings(f) || f == "with siblings"
+        });
     sibling_form
         && findings.iter().any(|f| {
             f.level == Level::Error

@@ -818,8 +818,8 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
             crate::schema::refs::Step::Missing => {
                 format!("$ref to a missing definition: {target}")
             }
-            crate::schema::refs::Step::Ambiguous => {
-                format!("$ref to a resource two subschemas declare: {target}")
+            crate::schema::refs::Step::Ambiguous(twice) => {
+                crate::schema::refs::ambiguous(target, twice)
             }
             crate::schema::refs::Step::Local(..) => continue,
         };

@@ -477,13 +477,10 @@ impl Cx<'_> {
         }
         let (target, decoded) = match first {
             shared::Step::Local(target, decoded) => (target, decoded),
-            shared::Step::Ambiguous => {
+            shared::Step::Ambiguous(twice) => {
                 return Err(Refusal {
                     cause: Cause::Dangling,
-                    ..refuse(format!(
-                        "`$ref` to `{text}` names a resource that two subschemas declare with \
-                         one `$id`"
-                    ))
+                    ..refuse(shared::ambiguous(text, twice))
                 });
             }
             _ => {

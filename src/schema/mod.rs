@@ -377,11 +377,8 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
             ),
             refs::Chain::Stops {
                 last,
-                step: refs::Step::Ambiguous,
-            } => format!(
-                "`$ref` {last:?} names a resource that two subschemas declare with one `$id`, \
-                 so which one it means cannot be told; give each its own `$id`"
-            ),
+                step: refs::Step::Ambiguous(twice),
+            } => refs::ambiguous(last, *twice),
             refs::Chain::Stops { last, .. } => {
                 format!("`$ref` {last:?} points to nothing in the schema")
             }

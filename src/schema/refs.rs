@@ -36,9 +36,33 @@ pub enum Step<'v> {
     Remote,
     /// A reference into this document that names nothing in it.
     Missing,
-    /// A reference to a URI that two subschemas of this document declare as their `$id`:
-    /// which of them it names cannot be told (validators differ), so it is followed by none.
-    Ambiguous,
+    /// A reference to a URI that two subschemas of this document declare as their `$id`, or
+    /// to a plain name two subschemas of one resource declare as their anchor: which of them
+    /// it names cannot be told (validators differ), so it is followed by none.
+    Ambiguous(Twice),
+}
+
+/// What two subschemas declare alike, making a reference [`Step::Ambiguous`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Twice {
+    /// One URI, as their `$id`.
+    Id,
+    /// One plain name in one resource, as their `$anchor` (or draft-04 to -07 `#name` id).
+    Anchor,
+}
+
+/// Why the `$ref` to `reference` is [`Step::Ambiguous`], in the words every command uses.
+pub fn ambiguous(reference: &str, twice: Twice) -> String {
+    match twice {
+        Twice::Id => format!(
+            "`$ref` to `{reference}` names a resource that two subschemas declare with one `$id`, \
+             so which one it means cannot be told; give each its own `$id`"
+        ),
+        Twice::Anchor => format!(
+            "`$ref` to `{reference}` names an anchor that two subschemas of one resource \
+             declare, so which one it means cannot be told; give each its own name"
+        ),
+    }
 }
 
 /// The base URI a document is read under when its root declares none: the one `args`
@@ -132,43 +156,65 @@ pub fn resource(root: &Value, from: &str) -> (String, String) {
     (uri, at)
 }
 
-/// Definitions (`$defs` and `definitions` members, nested ones too) searched for a resource a
-/// `$ref` names by URI, as anchors are searched ([`MAX_ANCHOR_DEFINITIONS`]): tool schemas
-/// (pydantic's, zod's) declare resources on definitions, and a bounded search keeps each
-/// lookup cheap however many `$ref`s a schema holds.
-pub const MAX_RESOURCE_DEFINITIONS: usize = 256;
+/// Schema positions searched for what a `$ref` names by URI (a resource's `$id`) or by plain
+/// name (an anchor): every place [`super::walk`] reads a schema (`properties`, `items`, `anyOf`
+/// branches, definitions, ...), breadth-first from the root, the first this many. Bounded so
+/// that each lookup stays cheap however many `$ref`s a schema holds (one may hold a `$ref` at
+/// each of [`super::MAX_NODES`] places); tool schemas (pydantic's, zod's) declare their
+/// resources and anchors near the root, mostly on definitions, far inside this.
+pub const MAX_SEARCHED_SCHEMAS: usize = 1024;
+
+/// The subschemas of `schema`, at document pointer `at`, in the keywords [`resource`] reads
+/// (those of [`super::walk`]), each with its pointer; at most `room` of them.
+fn subschemas<'v>(schema: &'v Value, at: &str, room: usize) -> Vec<(String, &'v Value)> {
+    let mut out = Vec::new();
+    let Some(o) = schema.as_object() else {
+        return out;
+    };
+    for (k, v) in o {
+        let key = k.as_str();
+        let here = || crate::json::push_token(at, key);
+        if super::MAP_OF_SCHEMAS.contains(&key) {
+            for (name, sub) in v.as_object().into_iter().flatten() {
+                out.push((crate::json::push_token(&here(), name), sub));
+            }
+        } else if super::LIST_OF_SCHEMAS.contains(&key) || (key == "items" && v.is_array()) {
+            for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
+                out.push((crate::json::push_token(&here(), &i.to_string()), sub));
+            }
+        } else if super::ONE_SCHEMA.contains(&key) || key == "items" {
+            out.push((here(), v));
+        }
+        if out.len() >= room {
+            out.truncate(room);
+            break;
+        }
+    }
+    out
+}
 
 /// Where `root` declares the resource `uri`: the root itself, or one of the first
-/// [`MAX_RESOURCE_DEFINITIONS`] definitions (breadth-first, nested definitions included).
-/// `Err(())` when two of those declare it. `Ok(None)` when none does: the reference is then
-/// remote (toolwire never fetches it).
+/// [`MAX_SEARCHED_SCHEMAS`] schema positions (breadth-first, each `$id` resolved against the
+/// base of the resource around it). `Err(())` when two of those declare it. `Ok(None)` when
+/// none does: the reference is then remote (toolwire never fetches it).
 fn declared(root: &Value, uri: &str) -> Result<Option<String>, ()> {
     let key = id_keyword(root);
     let root_uri = declares(root, key, BASE).unwrap_or_else(|| BASE.to_string());
     let mut found = (root_uri == uri).then(String::new);
-    // Each queued definition with its pointer and the base it is read under.
+    // Each queued schema with its pointer and the base it is read under.
     let mut queue = std::collections::VecDeque::from([(root, String::new(), root_uri)]);
-    let mut seen = 0;
+    let mut seen = 1;
     while let Some((schema, at, base)) = queue.pop_front() {
-        for k in ["$defs", "definitions"] {
-            let Some(defs) = schema.get(k).and_then(Value::as_object) else {
-                continue;
-            };
-            for (member, def) in defs {
-                if seen == MAX_RESOURCE_DEFINITIONS {
-                    return Ok(found);
+        for (here, sub) in subschemas(schema, &at, MAX_SEARCHED_SCHEMAS - seen) {
+            seen += 1;
+            let own = declares(sub, key, &base);
+            if own.as_deref() == Some(uri) {
+                if found.is_some() {
+                    return Err(());
                 }
-                seen += 1;
-                let here = crate::json::push_token(&crate::json::push_token(&at, k), member);
-                let own = declares(def, key, &base);
-                if own.as_deref() == Some(uri) {
-                    if found.is_some() {
-                        return Err(());
-                    }
-                    found = Some(here.clone());
-                }
-                queue.push_back((def, here, own.unwrap_or_else(|| base.clone())));
+                found = Some(here.clone());
             }
+            queue.push_back((sub, here, own.unwrap_or_else(|| base.clone())));
         }
     }
     Ok(found)
@@ -209,16 +255,17 @@ pub fn step_from<'v>(root: &'v Value, from: &str, reference: &str) -> Step<'v> {
         at = match declared(root, &target) {
             Ok(Some(at)) => at,
             Ok(None) => return Step::Remote,
-            Err(()) => return Step::Ambiguous,
+            Err(()) => return Step::Ambiguous(Twice::Id),
         };
     }
     let Some(holder) = root.pointer(&at) else {
         return Step::Missing;
     };
     if !fragment.is_empty() && !fragment.starts_with('/') {
-        return match anchor(holder, fragment) {
-            Some((v, pointer)) => Step::Local(v, format!("{at}{pointer}")),
-            None => Step::Missing,
+        return match anchor(root, holder, fragment) {
+            Ok(Some((v, pointer))) => Step::Local(v, format!("{at}{pointer}")),
+            Ok(None) => Step::Missing,
+            Err(()) => Step::Ambiguous(Twice::Anchor),
         };
     }
     let pointer = percent_decode(fragment);
@@ -228,36 +275,53 @@ pub fn step_from<'v>(root: &'v Value, from: &str, reference: &str) -> Step<'v> {
     }
 }
 
-/// Definitions (`$defs` and `definitions` members together) searched for an `$anchor`. A
-/// schema may hold a `$ref` at each of [`super::MAX_NODES`] places, so the search is bounded
-/// for every lookup to stay cheap; tool schemas declare anchors on their definitions.
-pub const MAX_ANCHOR_DEFINITIONS: usize = 256;
-
-/// The schema that declares `$anchor: name` (draft 2020-12 §8.2.2) in the resource `root`
-/// (the document, or a subschema with its own `$id`) and its JSON Pointer there: that root, or one of its first [`MAX_ANCHOR_DEFINITIONS`] definitions in document order. An
-/// anchor declared anywhere else is not found (the reference then names nothing toolwire
-/// follows).
-fn anchor<'v>(root: &'v Value, name: &str) -> Option<(&'v Value, String)> {
-    let declares = |v: &Value| v.get("$anchor").and_then(Value::as_str) == Some(name);
-    if declares(root) {
-        return Some((root, String::new()));
-    }
-    ["$defs", "definitions"]
-        .iter()
-        .filter_map(|k| Some((*k, root.get(*k)?.as_object()?)))
-        .flat_map(|(k, defs)| defs.iter().map(move |(member, v)| (k, member, v)))
-        .take(MAX_ANCHOR_DEFINITIONS)
-        // A definition with an `$id` of its own declares its anchors in that resource.
-        .find(|(_, _, v)| {
-            declares(v)
-                && v.get("$id")
+/// The schema that declares the plain name `name` in the resource `holder` (the document, or
+/// a subschema with its own `$id`) and its JSON Pointer there: by `$anchor: name` (draft
+/// 2020-12 §8.2.2), or, in drafts 04 to 07, by an `$id` (draft-04: `id`) of `#name`. Searched
+/// among the first [`MAX_SEARCHED_SCHEMAS`] schema positions of the resource, breadth-first;
+/// a subschema with an `$id` of its own starts another resource, and declares its anchors
+/// there. `Err(())` when two of those declare it: a validator would pick either.
+fn anchor<'v>(
+    root: &Value,
+    holder: &'v Value,
+    name: &str,
+) -> Result<Option<(&'v Value, String)>, ()> {
+    let key = id_keyword(root);
+    let fragment_ids = matches!(
+        jsonschema::Draft::Draft202012.detect(root),
+        jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7
+    );
+    let names = |v: &Value| {
+        v.get("$anchor").and_then(Value::as_str) == Some(name)
+            || (fragment_ids
+                && v.get(key)
                     .and_then(Value::as_str)
-                    .is_none_or(|i| i.starts_with('#'))
-        })
-        .map(|(k, member, v)| {
-            let at = crate::json::push_token(&crate::json::push_token("", k), member);
-            (v, at)
-        })
+                    .and_then(|i| i.strip_prefix('#'))
+                    == Some(name))
+    };
+    let mut found = names(holder).then(|| (holder, String::new()));
+    let mut queue = std::collections::VecDeque::from([(holder, String::new())]);
+    let mut seen = 1;
+    while let Some((schema, at)) = queue.pop_front() {
+        for (here, sub) in subschemas(schema, &at, MAX_SEARCHED_SCHEMAS - seen) {
+            seen += 1;
+            let own_resource = sub
+                .get(key)
+                .and_then(Value::as_str)
+                .is_some_and(|i| !i.starts_with('#'));
+            if own_resource {
+                continue;
+            }
+            if names(sub) {
+                if found.is_some() {
+                    return Err(());
+                }
+                found = Some((sub, here.clone()));
+            }
+            queue.push_back((sub, here));
+        }
+    }
+    Ok(found)
 }
 
 /// Where following a `$ref` and the `$ref`s of what it reaches ends ([`follow`]).
@@ -629,26 +693,93 @@ mod tests {
         assert_eq!(step(&json!({}), "https://ex.com/root#/x"), Step::Remote);
     }
 
-    /// Anchors are looked for on the root and its first definitions only, so a schema of many
-    /// references costs each of them a bounded search.
+    /// Anchors are looked for at every schema position, breadth-first, the first
+    /// [`MAX_SEARCHED_SCHEMAS`] of them, so a schema of many references costs each of them a
+    /// bounded search.
     #[test]
-    fn anchors_are_found_on_the_root_and_the_first_definitions() {
+    fn anchors_are_found_at_every_schema_position_within_the_cap() {
         let mut defs = serde_json::Map::new();
-        for i in 0..=MAX_ANCHOR_DEFINITIONS {
+        for i in 0..MAX_SEARCHED_SCHEMAS {
             defs.insert(format!("D{i}"), json!({"$anchor": format!("a{i}")}));
         }
         let s = json!({"$anchor": "top", "$defs": defs,
-            "properties": {"p": {"$anchor": "inside", "type": "string"}}});
+            "properties": {"p": {"$anchor": "inside", "type": "string"}},
+            "items": {"anyOf": [{"$defs": {"B": {"$anchor": "deep"}}}]}});
         assert!(matches!(step(&s, "#top"), Step::Local(_, p) if p.is_empty()));
-        let last = MAX_ANCHOR_DEFINITIONS - 1;
+        // The root, then its `$defs` members (keys in order): the 1,023rd is the last searched.
+        let last = MAX_SEARCHED_SCHEMAS - 2;
         assert!(
             matches!(step(&s, &format!("#a{last}")), Step::Local(_, p) if p == format!("/$defs/D{last}"))
         );
+        assert_eq!(step(&s, &format!("#a{}", last + 1)), Step::Missing);
+        let small = json!({"properties": {"p": {"$anchor": "inside", "type": "string"}},
+            "items": {"anyOf": [{"$defs": {"B": {"$anchor": "deep"}}}]},
+            "$defs": {"A": {"$defs": {"B": {"$anchor": "nest"}}}}});
+        assert!(matches!(step(&small, "#inside"), Step::Local(_, p) if p == "/properties/p"));
+        assert!(
+            matches!(step(&small, "#deep"), Step::Local(_, p) if p == "/items/anyOf/0/$defs/B")
+        );
+        assert!(matches!(step(&small, "#nest"), Step::Local(_, p) if p == "/$defs/A/$defs/B"));
+        // In data, a `$anchor` declares nothing.
         assert_eq!(
-            step(&s, &format!("#a{MAX_ANCHOR_DEFINITIONS}")),
+            step(&json!({"const": {"$anchor": "c"}}), "#c"),
             Step::Missing
         );
-        assert_eq!(step(&s, "#inside"), Step::Missing);
+    }
+
+    #[test]
+    fn a_name_two_subschemas_of_one_resource_anchor_names_neither() {
+        let s = json!({"$defs": {"A": {"$anchor": "x", "type": "integer"},
+            "B": {"$anchor": "x", "type": "string"}}, "properties": {"v": {"$ref": "#x"}}});
+        assert_eq!(step(&s, "#x"), Step::Ambiguous(Twice::Anchor));
+        let (at, problem) = super::super::broken_ref(&s).unwrap();
+        assert_eq!(at, "/properties/v/$ref");
+        assert!(
+            problem.contains("an anchor that two subschemas"),
+            "{problem}"
+        );
+        // In two resources, each is its own resource's.
+        let two = json!({"$defs": {"A": {"$anchor": "x"},
+            "B": {"$id": "b.json", "$defs": {"C": {"$anchor": "x"}}}}});
+        assert!(matches!(step(&two, "#x"), Step::Local(_, p) if p == "/$defs/A"));
+        assert!(matches!(step(&two, "b.json#x"), Step::Local(_, p) if p == "/$defs/B/$defs/C"));
+    }
+
+    #[test]
+    fn plain_name_ids_are_anchors_in_drafts_04_to_07() {
+        for (draft, key) in [("draft-04", "id"), ("draft-06", "$id"), ("draft-07", "$id")] {
+            let s = json!({"$schema": format!("http://json-schema.org/{draft}/schema#"),
+                "definitions": {"A": {key: "#foo", "type": "integer"}},
+                "properties": {"v": {"$ref": "#foo"}}});
+            assert!(
+                matches!(step(&s, "#foo"), Step::Local(_, p) if p == "/definitions/A"),
+                "{draft}"
+            );
+        }
+        // 2020-12 declares plain names with `$anchor` only.
+        let late = json!({"$defs": {"A": {"$id": "#foo"}}});
+        assert_eq!(step(&late, "#foo"), Step::Missing);
+    }
+
+    #[test]
+    fn a_resource_declared_outside_definitions_is_found() {
+        let s = json!({"$id": "https://ex.com/m.json", "type": "object",
+            "properties": {"p": {"$id": "p.json", "type": "object", "$defs": {"Z": {"type": "integer"}},
+                "properties": {"z": {"$ref": "#/$defs/Z"}}},
+                "q": {"$ref": "p.json"},
+                "r": {"items": [{"anyOf": [{"$id": "r.json"}]}]}}});
+        assert!(matches!(step(&s, "p.json"), Step::Local(_, p) if p == "/properties/p"));
+        assert!(
+            matches!(step(&s, "p.json#/$defs/Z"), Step::Local(_, p) if p == "/properties/p/$defs/Z")
+        );
+        assert!(
+            matches!(step(&s, "r.json"), Step::Local(_, p) if p == "/properties/r/items/0/anyOf/0")
+        );
+        assert_eq!(super::super::broken_ref(&s), None);
+        // Declared twice, at any positions, is ambiguous.
+        let mut twice = s.clone();
+        twice["properties"]["o"] = json!({"additionalProperties": {"$id": "p.json"}});
+        assert_eq!(step(&twice, "p.json"), Step::Ambiguous(Twice::Id));
     }
 
     /// The trial's shape: `Address` declares its own resource and a `Zip` of its own; the root
@@ -752,7 +883,7 @@ mod tests {
         let s = json!({"$defs":{"A":{"$id":"https://e.org/a.json","type":"string"},
             "B":{"$id":"https://e.org/a.json","type":"integer"}},
             "properties":{"p":{"$ref":"https://e.org/a.json"}}});
-        assert_eq!(step(&s, "https://e.org/a.json"), Step::Ambiguous);
+        assert_eq!(step(&s, "https://e.org/a.json"), Step::Ambiguous(Twice::Id));
         // Each one's own fragments are still its own.
         assert!(matches!(step_from(&s, "/$defs/B", "#/type"), Step::Local(v, _) if v == "integer"));
         let (at, problem) = super::super::broken_ref(&s).unwrap();

@@ -1,5 +1,7 @@
 //! `ref-dangling`: a local `$ref` that resolves to nothing in the schema (or a `$ref` that is
-//! no string, which refers to nothing).
+//! no string, which refers to nothing), or to no one schema: a URI two subschemas declare as
+//! their `$id`, a name two declare as their anchor. Not ref-remote's: such a reference is not
+//! to another document, and nothing fetched would settle which schema it names.
 //!
 //! Unlike other rules, its finding is an error where the profile has no evidence either way:
 //! there is no schema at that place for any target to read, whatever it does with `$ref`, and
@@ -14,8 +16,9 @@ use crate::schema::refs;
 pub const RULE: Rule = Rule {
     id: "ref-dangling",
     checks: "A local `$ref` (`#/...`, or the schema's own `$id` then `#...`) names nothing in \
-             the schema, e.g. a `$defs` entry lost on the way, or `$ref` is not a string. It \
-             is an error unless every target has evidence of accepting it: no schema is there to read.",
+             the schema, e.g. a `$defs` entry lost on the way, or names no one schema (a URI \
+             two subschemas declare as their `$id`, a name two declare as their `$anchor`), or \
+             `$ref` is not a string. It is an error unless every target has evidence of accepting it: no schema is there to read.",
     features: "`structure: ref-unresolved`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}}"##,
     fix: "Add the definition the `$ref` names at the place it names (a `$defs` entry at the \
@@ -42,10 +45,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             let Some(root) = cx.root() else { return };
             // A remote reference is ref-remote's; toolwire cannot tell what it names.
             let here = cx.pointer(At::Node(n.frame));
-            if !matches!(refs::step_from(root, &here, text), refs::Step::Missing) {
-                return;
+            match refs::step_from(root, &here, text) {
+                refs::Step::Missing => format!("`$ref` to `{text}`, which is not in the schema"),
+                refs::Step::Ambiguous(twice) => refs::ambiguous(text, twice),
+                refs::Step::Local(..) | refs::Step::Remote => return,
             }
-            format!("`$ref` to `{text}`, which is not in the schema")
         }
         None => format!("`$ref` is not a string but {r}"),
     };
@@ -65,13 +69,16 @@ mod tests {
     #[test]
     fn references_to_nothing() {
         let s = json!({"$id":"https://ex.com/s","type":"object",
-            "$defs":{"A":{"type":"string","$anchor":"a"}},"properties":{
+            "$defs":{"A":{"type":"string","$anchor":"a"},"T":{"$anchor":"t"},"U":{"$anchor":"t"},
+                "D":{"$id":"d.json"},"E":{"$id":"d.json"}},"properties":{
             "a":{"$ref":"#/$defs/A"},
             "anchor":{"$ref":"#a"},
             "by-id":{"$ref":"https://ex.com/s#/$defs/A"},
             "gone":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/Target"}]},
             "no-anchor":{"$ref":"#nothing"},
             "number":{"$ref":5},
+            "twice":{"$ref":"#t"},
+            "twice-id":{"$ref":"https://ex.com/d.json"},
             "remote":{"$ref":"https://example.com/a.json"}}});
         assert_eq!(
             seen("ref-dangling", s),
@@ -79,6 +86,8 @@ mod tests {
                 ("/properties/gone/anyOf/1/$ref", "structure: ref-unresolved"),
                 ("/properties/no-anchor/$ref", "structure: ref-unresolved"),
                 ("/properties/number/$ref", "structure: ref-unresolved"),
+                ("/properties/twice/$ref", "structure: ref-unresolved"),
+                ("/properties/twice-id/$ref", "structure: ref-unresolved"),
             ])
         );
     }

@@ -23,6 +23,14 @@ pub(super) fn keyword(
     let rule = f.rule.as_str();
     match (k, form) {
         ("$id", _) if node.is_empty() => drop_root_id(tool, rule),
+        // Without the `$id`, a `$ref` naming its resource would read as remote, and one inside
+        // it would name the enclosing resource's definitions: the `$ref`'s own line says why
+        // it cannot be inlined first.
+        ("$id", _) if names_change(tool, &node) => Err(
+            "a `$ref` is read against the resource this `$id` declares; it goes once the \
+             `$ref`s are inlined, which the `$ref`s' own lines say cannot be done"
+                .into(),
+        ),
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (
@@ -143,6 +151,29 @@ pub(super) fn keyword(
 /// Drops the root's `$id`. A `$ref` that names the schema by that `$id`
 /// (`https://ex.com/s#/$defs/A`) is written as the same reference into this schema
 /// (`#/$defs/A`) first: without the `$id` it would name another document.
+/// Whether dropping the `$id` of the subschema at `node` changes what a `$ref` of the tool
+/// names (a remote or a different target).
+fn names_change(tool: &Tool, node: &str) -> bool {
+    let Some(root) = tool.parameters.as_ref() else {
+        return false;
+    };
+    let mut without = root.clone();
+    let Some(Value::Object(m)) = without.pointer_mut(node) else {
+        return false;
+    };
+    m.remove("$id");
+    m.remove("id");
+    crate::schema::walk(root).nodes.iter().any(|n| {
+        n.object()
+            .and_then(|o| o.get("$ref"))
+            .and_then(Value::as_str)
+            .is_some_and(|r| {
+                crate::schema::refs::step_from(root, &n.pointer, r)
+                    != crate::schema::refs::step_from(&without, &n.pointer, r)
+            })
+    })
+}
+
 fn drop_root_id(tool: &Tool, rule: &str) -> Found {
     let root = tool.parameters.as_ref().ok_or("no schema")?;
     let named: Vec<(String, String)> = crate::schema::walk(root)

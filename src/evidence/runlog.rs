@@ -130,7 +130,7 @@ pub fn has_userinfo(url: &str) -> bool {
 /// Removes credentials from text before it is written anywhere.
 ///
 /// It replaces every exact secret it was given (the keys read from the environment), in the
-/// forms a provider may echo it (as given, percent-encoded, base64 and base64url), and
+/// forms a provider may echo it (as given, percent-encoded, hex, base64 and base64url), and
 /// anything shaped like a known key format (OpenAI `sk-…`, Google `AIza…`, AWS `AKIA…`,
 /// `Bearer …`, `x-api-key`/`key=` values) with `[REDACTED]`, and a URL's userinfo
 /// (`http://user:password@host`) with `***` ([`redact_userinfo`]).
@@ -266,8 +266,9 @@ fn base64_cores(secret: &[u8], url: bool) -> Vec<String> {
 }
 
 /// The forms in which a provider may echo `secret`: as given, percent-encoded (only what
-/// must be, and every non-alphanumeric byte, in upper- and lower-case hex), base64 and
-/// base64url (with and without padding, and inside a longer encoded text: [`base64_cores`]).
+/// must be, and every non-alphanumeric byte, in upper- and lower-case hex), its bytes in
+/// lower- and upper-case hex, base64 and base64url (with and without padding, and inside a
+/// longer encoded text: [`base64_cores`]).
 fn secret_forms(secret: &str) -> Vec<String> {
     use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
     const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
@@ -295,6 +296,10 @@ fn secret_forms(secret: &str) -> Vec<String> {
         forms.push(encoded);
         forms.push(lower);
     }
+    // Hex, as a byte dump of the request echoes it (no case is standard: both are written).
+    let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
+    forms.push(hex.to_ascii_uppercase());
+    forms.push(hex);
     for url in [false, true] {
         let b = base64(secret.as_bytes(), url);
         forms.push(b.trim_end_matches('=').to_string());
@@ -1527,6 +1532,24 @@ mod tests {
         ] {
             let text = format!("bad key ({echoed}) given");
             assert_eq!(r.redact(&text), "bad key ([REDACTED]) given", "{echoed}");
+        }
+    }
+
+    /// A provider may echo a key in hex (a byte dump of the header it got), in lower or
+    /// upper case: both are removed, whole and inside a longer dump.
+    #[test]
+    fn a_keys_hex_forms_are_redacted() {
+        let key = "tw-key/plus+eq=0123";
+        let r = Redactor::new(vec![key.into()]);
+        // Python's binascii.hexlify of the key, and its upper-case form.
+        for echoed in [
+            "74772d6b65792f706c75732b65713d30313233",
+            "74772D6B65792F706C75732B65713D30313233",
+        ] {
+            let text = format!("bad key ({echoed}) given");
+            assert_eq!(r.redact(&text), "bad key ([REDACTED]) given", "{echoed}");
+            let dump = format!("header 4b6579{echoed}0a end");
+            assert_eq!(r.redact(&dump), "header 4b6579[REDACTED]0a end", "{echoed}");
         }
     }
 

@@ -35,6 +35,10 @@ fn google_outside() -> Vec<(&'static str, Value)> {
             json!({"error":{"code":400,"message":"Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.","status":"INVALID_ARGUMENT"}}),
         ),
         (
+            "message-only generation_config",
+            json!({"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"foo\" at 'generation_config': Cannot find field.","status":"INVALID_ARGUMENT"}}),
+        ),
+        (
             "proto-invalid contents",
             json!({"error":{"code":400,"message":"The GenerateContentRequest proto is invalid:\n  * contents[0].parts: [FIELD_INVALID] required\n","status":"INVALID_ARGUMENT"}}),
         ),
@@ -155,6 +159,16 @@ fn google_answers_into_the_tool_block_stay_rejections() {
                 "generate_content_request.tools[0].function_declarations[0].parameters.properties[0].value",
             ),
         ),
+        // The transcoder's message alone, without `details` (trialP #14,
+        // /tmp/trialP/rd/bod_unk_in_tools.json): the quoted path decides.
+        (
+            json!({"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"x\" at 'tools[0].function_declarations[0].parameters': Cannot find field.","status":"INVALID_ARGUMENT"}}),
+            Some("tools[0].function_declarations[0].parameters"),
+        ),
+        (
+            json!({"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"foo\" at 'generation_config': Cannot find field.\nInvalid value at 'tools[0].function_declarations[0].parameters.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"objekt\"","status":"INVALID_ARGUMENT"}}),
+            Some("tools[0].function_declarations[0].parameters.type"),
+        ),
         (
             json!({"error":{"code":400,"message":"Unable to submit request because `f` functionDeclaration `parameters.x` schema didn't specify the schema type field.","status":"INVALID_ARGUMENT"}}),
             Some("parameters.x"),
@@ -178,5 +192,25 @@ fn google_answers_into_the_tool_block_stay_rejections() {
         let c = r.classify(&cfg, &Reply::json(400, &body), false);
         assert_eq!(c.verdict, Verdict::Rejected, "{body}: {:?}", c.note);
         assert_eq!(c.path.as_deref(), path, "{body}");
+    }
+}
+
+/// A transcoder message without `details` whose quoted path lies outside the tool block
+/// stays inconclusive, and says which field it named.
+#[test]
+fn a_message_only_path_outside_the_tool_block_is_no_rejection() {
+    let body = json!({"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"foo\" at 'generation_config': Cannot find field.","status":"INVALID_ARGUMENT"}});
+    for id in [
+        "gemini/v1beta/parameters",
+        "gemini/v1beta/parameters-json-schema",
+        "vertex/v1/parameters",
+    ] {
+        let (v, note) = verdict(id, &body);
+        assert_eq!(v, Verdict::Inconclusive, "{id}");
+        let note = note.unwrap_or_default();
+        assert!(
+            note.contains("names `generation_config`") && note.contains("outside the tool block"),
+            "{id}: {note}"
+        );
     }
 }

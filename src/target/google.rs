@@ -1080,6 +1080,23 @@ pub fn path_in_message(msg: &str) -> Option<String> {
     None
 }
 
+/// The path quoted by each line of a transcoder message (`Invalid JSON payload received.
+/// Unknown name "K" at 'PATH': ...`, `Invalid value at 'PATH' (...)`), in order; empty when
+/// no line has that shape. Lines are the problems of one answer, joined with `\n`.
+fn transcoder_paths(msg: &str) -> Vec<String> {
+    msg.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("Invalid JSON payload received.") || l.starts_with("Invalid value at '")
+        })
+        .filter_map(|l| {
+            let rest = &l[l.find(" at '")? + " at '".len()..];
+            rest.split_once('\'').map(|(p, _)| p.to_string())
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
 /// True for the texts of Google's semantic validator (both APIs).
 pub fn is_validator_message(msg: &str) -> bool {
     let m = msg.trim_start();
@@ -1228,6 +1245,20 @@ pub fn classify(reply: &Reply, keyless: bool, success_keys: &[&str]) -> Classifi
                 Stage::Parse,
                 Some(message),
                 outside_tools_note(reply.status, named),
+            );
+        }
+        // The transcoder's message without its `details` (a relay or a front end that drops
+        // them): each problem line quotes its path (`... at 'PATH'`), which decides as a
+        // fieldViolation's `field` would.
+        let quoted = transcoder_paths(&message);
+        if !quoted.is_empty() && detail("google.rpc.ErrorInfo").is_none() {
+            if let Some(path) = quoted.iter().find(|p| in_tool_block(p)) {
+                return Classified::rejected(Stage::Parse, message, Some(path.clone()));
+            }
+            return Classified::inconclusive(
+                Stage::Parse,
+                Some(message),
+                outside_tools_note(reply.status, quoted.first().map(String::as_str)),
             );
         }
         if is_validator_message(&message) && detail("google.rpc.ErrorInfo").is_none() {

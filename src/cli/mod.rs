@@ -206,10 +206,35 @@ pub fn say_error(text: &str) {
     );
 }
 
+/// Clap's answer to a command line it did not run: `--help` and `--version` as clap prints
+/// them (standard output, exit 0), and a refusal rendered as plain text, redacted
+/// ([`redacted`]) and escaped like every error line, on standard error with clap's exit code
+/// (2). Clap quotes the offending value (`--timeout <key>`, a key typed as the subcommand),
+/// and a key pasted into the wrong argument must not reach a terminal or CI log.
+fn refused_command_line(e: &clap::Error) -> ExitCode {
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    if !e.use_stderr() {
+        // Help and version hold no input, and keep clap's colours and layout.
+        let _ = e.print();
+        return ExitCode::from(code);
+    }
+    eprint!("{}", render_refusal(e));
+    ExitCode::from(code)
+}
+
+/// A refusal of clap, as text for standard error: plain (no colours), redacted and escaped.
+fn render_refusal(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    crate::report::escape_output(&redacted(&text)).into_owned()
+}
+
 /// Parses the command line, runs it and maps errors to exit codes.
 pub fn main() -> ExitCode {
     end_quietly_on_output_errors();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused_command_line(&e),
+    };
     let result = match cli.command {
         Command::Probe(a) => probe::run(a),
         Command::Matrix(a) => matrix::run(a),
@@ -370,6 +395,49 @@ pub fn exit_code(_e: &Error) -> u8 {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    /// Clap quotes the value it refuses: a key typed into the wrong argument (or as the
+    /// subcommand) is redacted in the rendered refusal, which keeps clap's words otherwise.
+    #[test]
+    fn a_refused_command_line_does_not_print_a_key() {
+        let key = "sk-test-CLAPECHO0123456789abcdef";
+        for (args, kept) in [
+            (vec!["emulate", "--listen", key], "--listen <ADDR>"),
+            (
+                vec!["check", "--format", key, "a.json"],
+                "--format <FORMAT>",
+            ),
+            (vec!["probe", "--timeout", key], "--timeout <SECS>"),
+            (vec![key], "unrecognized subcommand"),
+        ] {
+            let e = Cli::try_parse_from(std::iter::once("toolwire").chain(args.clone()))
+                .err()
+                .unwrap_or_else(|| panic!("{args:?} parsed"));
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(e.use_stderr(), "{args:?}");
+            let text = render_refusal(&e);
+            assert!(!text.contains("CLAPECHO"), "{args:?}: {text}");
+            assert!(text.contains("[REDACTED]"), "{args:?}: {text}");
+            assert!(
+                text.starts_with("error: ") && text.contains(kept),
+                "{args:?}: {text}"
+            );
+        }
+    }
+
+    /// An escape sequence typed into an argument is shown escaped, as in every error line.
+    #[test]
+    fn a_refused_command_line_escapes_control_characters() {
+        // A bell and a right-to-left override (clap's plain rendering drops ANSI sequences
+        // itself, not these).
+        let e =
+            Cli::try_parse_from(["toolwire", "probe", "--timeout", "1\u{7}\u{202e}x"]).unwrap_err();
+        let text = render_refusal(&e);
+        assert!(
+            !text.contains('\u{202e}') && text.contains("1\\u{202e}x"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn project_paths_are_refused_where_no_command_reads_them() {

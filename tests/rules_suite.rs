@@ -197,9 +197,7 @@ fn said_by_its_reference(want: &str, findings: &[Finding]) -> bool {
         .and_then(|f| f.strip_suffix(')'))
         // `with siblings` too: a reference refused by the same targets says its siblings in its
         // own finding, quoting their evidence where it differs (one finding per `$ref`).
-        .is_some_and(|f| {
-            rules::ref_unsupported::drops_siblings(f) || f == "with siblings"
-        });
+        .is_some_and(|f| rules::ref_unsupported::drops_siblings(f) || f == "with siblings");
     sibling_form
         && findings.iter().any(|f| {
             f.level == Level::Error

@@ -121,23 +121,20 @@ fn code_points(s: &str) -> String {
 
 /// The canonical decomposition (NFD): equal for two strings exactly when their NFC is.
 fn nfd(s: &str) -> String {
-    // ASCII decomposes to itself: the common name costs no normalizer pass.
-    if s.is_ascii() {
-        return s.to_string();
-    }
-    icu_normalizer::DecomposingNormalizerBorrowed::new_nfd()
-        .normalize(s)
-        .into_owned()
+    decomposed(s, icu_normalizer::DecomposingNormalizerBorrowed::new_nfd())
 }
 
 /// The compatibility decomposition (NFKD).
 fn nfkd(s: &str) -> String {
+    decomposed(s, icu_normalizer::DecomposingNormalizerBorrowed::new_nfkd())
+}
+
+fn decomposed(s: &str, by: icu_normalizer::DecomposingNormalizerBorrowed<'static>) -> String {
+    // ASCII decomposes to itself: the common name costs no normalizer pass.
     if s.is_ascii() {
         return s.to_string();
     }
-    icu_normalizer::DecomposingNormalizerBorrowed::new_nfkd()
-        .normalize(s)
-        .into_owned()
+    by.normalize(s).into_owned()
 }
 
 /// NFKD, lowercased: the loosest form compared.

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::tests::assert_check_clean;
 use super::*;
 
 /// Compiles `tools` for `target` against its own built-in profile.
@@ -26,22 +27,6 @@ fn tools_with(n: usize, property: Value) -> Vec<Tool> {
             strict: None,
         })
         .collect()
-}
-
-/// The round trip: `check --target` reports no error for what compile sends.
-fn assert_check_clean(c: &Compilation, target: &str) {
-    let set = crate::profile::embedded().expect("built-in profiles load");
-    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
-    let sent: Vec<&Tool> = (c.tools.iter())
-        .filter(|t| t.outcome != Outcome::Refused)
-        .map(|t| &t.tool)
-        .collect();
-    let refs: Vec<_> = sent.iter().enumerate().map(|(i, t)| t.as_ref(i)).collect();
-    let errors: Vec<_> = crate::check::check_tools(&refs, &p)
-        .into_iter()
-        .filter(|f| f.level == crate::check::Level::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 /// DeepSeek and OpenAI strict name the first tool they reject per answer: 40 tools with one

@@ -1584,7 +1584,7 @@ fn assert_assumption(said: &str) {
 }
 
 /// The round trip: what compile writes, `check --target` reports no error for.
-fn assert_check_clean(c: &Compilation, target: &str) {
+pub(super) fn assert_check_clean(c: &Compilation, target: &str) {
     let set = crate::profile::embedded().expect("built-in profiles load");
     let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
     let sent: Vec<&Tool> = c

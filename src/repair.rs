@@ -721,6 +721,9 @@ fn repair_schema_object(
     // ([`refer_to_the_ref_refused`]).
     let mut ref_refused: Vec<(std::ops::Range<usize>, refs::Refusal)> = Vec::new();
     let mut stuck: BTreeSet<(String, String)> = BTreeSet::new();
+    // Places refused for a reason of their own (an `enum` of mixed kinds): the other places
+    // of their kind stay open, since each may still be repaired.
+    let mut stuck_at: BTreeSet<((String, String), String)> = BTreeSet::new();
     let mut repaired: BTreeSet<(String, String)> = BTreeSet::new();
     let mut converged = false;
     // The warnings of the last check of `current`, kept so that they need no check of their
@@ -766,7 +769,10 @@ fn repair_schema_object(
         }
         // A rewrite of the whole schema (a tool that takes no arguments, written another way)
         // comes first: every other error of the schema goes with it.
-        let open = |f: &&Finding| !stuck.contains(&kind(f));
+        let open = |f: &&Finding| {
+            let k = kind(f);
+            !stuck.contains(&k) && !stuck_at.contains(&(k, f.pointer.clone()))
+        };
         let Some(f) = (errs.iter().filter(open).find(|f| replaces_schema(f)))
             .or_else(|| errs.iter().find(open))
         else {
@@ -802,8 +808,10 @@ fn repair_schema_object(
                     let new_kinds: Vec<&(String, String)> =
                         after.keys().filter(|k| !before.contains_key(*k)).collect();
                     if gone && new_kinds.is_empty() {
-                        let all: Vec<&Finding> =
-                            errs.iter().filter(|g| kind(g) == target).collect();
+                        let all: Vec<&Finding> = errs
+                            .iter()
+                            .filter(|g| kind(g) == target && open(g))
+                            .collect();
                         let together =
                             fix_all_of_kind(&current, &all, nth, &before, profile, opts, &mut work);
                         if work > opts.max_work {
@@ -886,23 +894,37 @@ fn repair_schema_object(
             }
         }
         if !fixed {
-            stuck.insert(target.clone());
+            // A reason of the place's own says nothing of the kind's other places (trial Q:
+            // an `enum` of mixed kinds gave its reason to a `const: 5` beside it): those
+            // with no reason of their own are tried in their turn.
+            let own_place =
+                f.level == Level::Error && fixes::own_reason(&current, about, profile).is_some();
+            if !own_place {
+                stuck.insert(target.clone());
+            }
             if f.level == Level::Warning {
                 // A case variant no target rejects: left as written (listed as unverified),
                 // never a reason to refuse the tool.
                 continue;
             }
-            // Every place of the kind is refused for the same reason, as check lists each.
+            // Every place of the kind is refused for the same reason, as check lists each,
+            // unless the reason was the place's own.
             let others = errs.iter().filter(|g| {
                 !std::ptr::eq(*g, f) && kind(g) == target && g.pointer != about.pointer
             });
             let from = refusals.len();
             for g in std::iter::once(about).chain(others) {
+                let reason = match fixes::own_reason(&current, g, profile) {
+                    Some(own) => own,
+                    None if own_place => continue,
+                    None => why.clone(),
+                };
+                stuck_at.insert((kind(g), g.pointer.clone()));
                 refusals.push(Refusal {
                     pointer: g.pointer.clone(),
                     rule: g.rule.to_string(),
                     parameter: g.parameter.to_string(),
-                    reason: fixes::own_reason(&current, g, profile).unwrap_or_else(|| why.clone()),
+                    reason,
                 });
             }
             // Which `$ref` kept these from being inlined, in the schema as it was then.

@@ -486,6 +486,30 @@ fn a_schema_that_accepts_only_null_or_mixed_values_is_refused_with_why() {
             ),
         ]
     );
+    // Untyped places beside one that cannot be typed (trial Q, cz2.json): only that place is
+    // refused, and the others, which say their type, are typed (before: all three were
+    // refused with the mixed `enum`'s reason, which is false for `const: 5` and `[1, 2]`).
+    for props in [
+        json!({"x":{"enum":["a",1]},"z":{"const":5},"w":{"enum":[1,2]}}),
+        json!({"z":{"const":5},"x":{"enum":["a",1]},"w":{"enum":[1,2]}}),
+    ] {
+        let t = tool("f", json!({"type":"object","properties":props}));
+        let r = repair_one(&t, &p);
+        let reasons: Vec<(&str, &str)> = r
+            .refusals
+            .iter()
+            .map(|x| (x.pointer.as_str(), x.reason.as_str()))
+            .collect();
+        assert_eq!(
+            reasons,
+            [(
+                "/properties/x",
+                "no `type`, and the values of its `enum` are of different kinds (string, \
+                 number): no single type accepts them all"
+            )],
+            "{props}"
+        );
+    }
     // Integers and other numbers in one untyped `enum` are numbers.
     let t = tool(
         "f",

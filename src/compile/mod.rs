@@ -538,6 +538,16 @@ fn compile_admitted(
     for (r, original) in results.iter_mut().zip(&originals) {
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
             repair::place::name_as_given(r, original, &compiled);
+            // Read at the place as given: repair may have dropped the `default` that says
+            // what leaving the argument out meant.
+            for c in &mut r.changes {
+                if c.lost.is_none()
+                    && (c.action == wire::NULL_PASSED_ON || c.action == wire::FIRST_NULL_PASSED_ON)
+                    && let Some(given) = original.pointer(&c.pointer)
+                {
+                    c.lost = wire::absent_reads_as_null(given);
+                }
+            }
         }
         if r.outcome != Outcome::Refused {
             keep_what_check_still_reports(r, profile);

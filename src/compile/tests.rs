@@ -1980,3 +1980,61 @@ fn one_feature_vllm_rejects_after_many_it_takes_is_dropped_alone() {
         c.check
     );
 }
+
+/// A nullable optional argument made required on a strict target (trial Q, dn.json): absent
+/// and null now arrive alike, so a default reached by leaving it out, or a null its
+/// description gives a meaning of its own, is lost and said so. One with neither loses
+/// nothing a caller could tell apart, and no loss is claimed for it.
+#[test]
+fn a_nullable_optional_argument_made_required_says_absent_and_null_now_read_alike() {
+    let opts = repair::Options::default();
+    let lang = |extra: Value| {
+        let mut s = json!({"anyOf":[{"type":"string"},{"type":"null"}]});
+        s.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        json!({"type":"object","properties":{"lang":s}})
+    };
+    let lost_at = |c: &Compilation| {
+        c.tools[0]
+            .changes
+            .iter()
+            .find(|ch| ch.pointer == "/properties/lang" && ch.action.contains("required"))
+            .map(|ch| ch.lost.clone())
+    };
+    // With `default` kept and with `default` dropped into the description by repair first.
+    for p in [profile(&[]), profile(&["keyword-allowed: default"])] {
+        for target in [
+            "openai/chat-strict",
+            "openai/responses-strict",
+            "deepseek/beta-strict",
+            "cohere/v2-strict",
+        ] {
+            let given = lang(json!({"default":"en","description":"Language"}));
+            let c = compile(&[tool("t", given)], target, &p, &opts).unwrap();
+            let lost = lost_at(&c).flatten().unwrap_or_default();
+            assert!(
+                lost.contains("absent and null now both arrive as null")
+                    && lost.contains("the default \"en\""),
+                "{target}: {:#?}",
+                c.tools[0].changes
+            );
+            let given = lang(json!({"description":"Language; null means auto-detect"}));
+            let c = compile(&[tool("t", given)], target, &p, &opts).unwrap();
+            let lost = lost_at(&c).flatten().unwrap_or_default();
+            assert!(
+                lost.contains("its description gives null a meaning"),
+                "{target}: {:#?}",
+                c.tools[0].changes
+            );
+            for quiet in [
+                json!({"description":"Language"}),
+                json!({"default":null}),
+                json!({"description":"Nullable language"}),
+            ] {
+                let c = compile(&[tool("t", lang(quiet.clone()))], target, &p, &opts).unwrap();
+                assert_eq!(lost_at(&c), Some(None), "{target} {quiet}");
+            }
+        }
+    }
+}

@@ -273,7 +273,7 @@ fn close(
                     let action = if admits_null(p) {
                         // `args` keeps a null the declared schema accepts: here it cannot
                         // tell "not given" from null, and null is a valid value.
-                        "made the optional argument required (its schema already accepts null, so a null is passed on as null)"
+                        NULL_PASSED_ON
                     } else {
                         "made the optional argument required and nullable (the model sends null for \"not given\": `toolwire args` maps it back to absent; a server checking the original schema must treat that null as absent)"
                     };
@@ -325,6 +325,42 @@ fn empties(o: &Map<String, Value>, at: &str) -> bool {
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty());
     !declares && !at.is_empty()
+}
+
+/// The change line of an optional argument made required whose schema already accepts null.
+pub const NULL_PASSED_ON: &str = "made the optional argument required (its schema already accepts null, so a null is passed on as null)";
+
+/// [`NULL_PASSED_ON`] for Cohere strict's one required property per object.
+pub const FIRST_NULL_PASSED_ON: &str = "made the first optional argument required (Cohere strict needs one required property per object; its schema already accepts null, so a null is passed on as null)";
+
+/// What making the optional argument `given` (its schema as given, which already accepts
+/// null) required takes from the tool: the model can no longer leave it out, so absent and
+/// null reach the server alike (`args` maps null back to absent only for an argument whose
+/// schema refuses null). That loses something only where the two meant different things: a
+/// default reached by leaving it out (a `default` of null is what null says anyway), or a
+/// description that gives null a meaning of its own. Without either, null is read as "not
+/// given", and claiming a loss there would teach readers to skip loss lines.
+pub fn absent_reads_as_null(given: &Value) -> Option<String> {
+    const BOTH: &str = "absent and null now both arrive as null";
+    if let Some(d) = given.get("default").filter(|d| !d.is_null()) {
+        return Some(format!(
+            "{BOTH}: the default {} is no longer reachable by leaving the argument out",
+            crate::repair::show(d)
+        ));
+    }
+    let says_null = given
+        .get("description")
+        .and_then(Value::as_str)
+        .is_some_and(|d| {
+            d.split(|c: char| !c.is_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("null"))
+        });
+    says_null.then(|| {
+        format!(
+            "{BOTH}, though its description gives null a meaning of its own: the model can no \
+             longer leave it out to mean \"not given\""
+        )
+    })
 }
 
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
@@ -477,7 +513,7 @@ fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize
             let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
             if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
                 if admits_null(p) {
-                    action = "made the first optional argument required (Cohere strict needs one required property per object; its schema already accepts null, so a null is passed on as null)";
+                    action = FIRST_NULL_PASSED_ON;
                 }
                 make_nullable(p);
             }

@@ -818,10 +818,8 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
             crate::schema::refs::Step::Missing => {
                 format!("$ref to a missing definition: {target}")
             }
-            crate::schema::refs::Step::Ambiguous(twice) => {
-                crate::schema::refs::ambiguous(target, twice)
-            }
             crate::schema::refs::Step::Local(..) => continue,
+            other => crate::schema::refs::unresolved(target, &other).unwrap_or_default(),
         };
         return Some(SchemaProblem { pointer, message });
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::{Map, Value, json};
-use toolwire::schema::refs::{MAX_REF_HOPS, too_long, too_long_nested};
+use toolwire::schema::refs::{MAX_REF_HOPS, MAX_SEARCHED_SCHEMAS, too_long, too_long_nested};
 
 /// `properties.a` → `#/$defs/D0` → ... → `Dn` (a string), as one OpenAI tool: each `Di` a
 /// bare `$ref` to the next, or (`nested`) an object whose property `x` is one. Following
@@ -330,4 +330,118 @@ fn check_marks_references_repairable_exactly_when_repair_inlines_them() {
             }
         }
     }
+}
+
+/// An anchor and an `$id` each declared twice: the `$ref` to either is ambiguous, and
+/// every command says so, naming the name and both places, never that it is missing.
+#[test]
+fn an_ambiguous_reference_is_called_ambiguous_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let anchor = write(
+        d,
+        "anchor.json",
+        &tool(json!({"type":"object","properties":{"v":{"$ref":"#x"}},
+            "$defs":{"A":{"$anchor":"x","type":"integer"},"B":{"$anchor":"x","type":"string"}}})),
+    );
+    let id = write(
+        d,
+        "id.json",
+        &tool(
+            json!({"type":"object","properties":{"v":{"$ref":"https://e.org/a.json"}},
+            "$defs":{"A":{"$id":"https://e.org/a.json","type":"integer"},
+                "B":{"$id":"https://e.org/a.json","type":"string"}}}),
+        ),
+    );
+    let says = |file: &str, text: &str, what: &str| {
+        let (name, places) = if file.ends_with("anchor.json") {
+            ("the anchor `x`", "(at `#/$defs/A` and `#/$defs/B`)")
+        } else {
+            (
+                "`https://e.org/a.json` as their `$id`",
+                "(at `#/$defs/A` and `#/$defs/B`)",
+            )
+        };
+        assert!(
+            text.contains("is ambiguous") && text.contains(name) && text.contains(places),
+            "{what} {file}: {text}"
+        );
+        assert!(!text.contains("not in the schema"), "{what} {file}: {text}");
+    };
+    for file in [&anchor, &id] {
+        let (code, stdout, _) = outcome(&["check", file]);
+        assert_eq!(code, 1);
+        says(file, &stdout, "check");
+        let (_, stdout, _) = outcome(&["check", "--format", "json", file]);
+        says(file, &stdout, "check json");
+        let (code, _, stderr) = outcome(&["repair", file]);
+        assert_eq!(code, 1);
+        says(file, &stderr, "repair");
+        let (_, _, stderr) = outcome(&["repair", "--format", "json", file]);
+        let report: Value = serde_json::from_str(&stderr).expect("repair's JSON report");
+        says(
+            file,
+            &report["tools"][0]["refusals"].to_string(),
+            "repair json",
+        );
+        for target in [GEMINI, STRICT] {
+            let (code, _, stderr) = outcome(&["compile", "--target", target, file]);
+            assert_eq!(code, 1);
+            says(file, &stderr, "compile");
+            // The wire form goes to standard output, the JSON report to standard error.
+            let (_, _, stderr) =
+                outcome(&["compile", "--target", target, "--format", "json", file]);
+            let report: Value = serde_json::from_str(&stderr).expect("compile's JSON report");
+            says(
+                file,
+                &report[0]["tools"][0]["refusals"].to_string(),
+                "compile json",
+            );
+        }
+        let (code, _, stderr) = outcome(&["args", "--schema", file, "--call", r#"{"v":1}"#]);
+        assert_eq!(code, 2);
+        says(file, &stderr, "args");
+    }
+}
+
+/// An anchor declared past the first [`MAX_SEARCHED_SCHEMAS`] schema positions: every command
+/// says the search stopped at the cap, naming it and the `$ref`, never that it is absent.
+#[test]
+fn an_anchor_past_the_search_cap_is_not_called_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut defs = Map::new();
+    for i in 0..MAX_SEARCHED_SCHEMAS + 50 {
+        defs.insert(format!("D{i}"), json!({"type":"string"}));
+    }
+    defs.insert("Late".into(), json!({"$anchor":"late","type":"string"}));
+    let file = write(
+        dir.path(),
+        "late.json",
+        &tool(json!({"type":"object","properties":{"v":{"$ref":"#late"}},"$defs":defs})),
+    );
+    let words = format!(
+        "`$ref` to `#late` names an anchor that toolwire did not find in the first \
+         {MAX_SEARCHED_SCHEMAS} schema positions, where its search stops"
+    );
+    let says = |text: &str, what: &str| {
+        assert!(text.contains(&words), "{what}: {text}");
+        assert!(
+            !text.contains("not in the schema") && !text.contains("points to nothing"),
+            "{what}: {text}"
+        );
+    };
+    let (code, stdout, _) = outcome(&["check", &file]);
+    assert_eq!(code, 1);
+    says(&stdout, "check");
+    let (code, _, stderr) = outcome(&["repair", &file]);
+    assert_eq!(code, 1);
+    says(&stderr, "repair");
+    for target in [GEMINI, STRICT] {
+        let (code, _, stderr) = outcome(&["compile", "--target", target, &file]);
+        assert_eq!(code, 1);
+        says(&stderr, "compile");
+    }
+    let (code, _, stderr) = outcome(&["args", "--schema", &file, "--call", r#"{"v":"a"}"#]);
+    assert_eq!(code, 2);
+    says(&stderr, "args");
 }

@@ -477,16 +477,10 @@ impl Cx<'_> {
         }
         let (target, decoded) = match first {
             shared::Step::Local(target, decoded) => (target, decoded),
-            shared::Step::Ambiguous(twice) => {
+            other => {
                 return Err(Refusal {
                     cause: Cause::Dangling,
-                    ..refuse(shared::ambiguous(text, twice))
-                });
-            }
-            _ => {
-                return Err(Refusal {
-                    cause: Cause::Dangling,
-                    ..refuse(format!("`$ref` to `{text}`, which is not in the schema"))
+                    ..refuse(shared::unresolved(text, &other).unwrap_or_default())
                 });
             }
         };

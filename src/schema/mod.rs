@@ -377,8 +377,8 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
             ),
             refs::Chain::Stops {
                 last,
-                step: refs::Step::Ambiguous(twice),
-            } => refs::ambiguous(last, *twice),
+                step: step @ (refs::Step::Ambiguous(_) | refs::Step::Unsearched(_)),
+            } => refs::unresolved(last, step).unwrap_or_default(),
             refs::Chain::Stops { last, .. } => {
                 format!("`$ref` {last:?} points to nothing in the schema")
             }

@@ -45,10 +45,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             let Some(root) = cx.root() else { return };
             // A remote reference is ref-remote's; toolwire cannot tell what it names.
             let here = cx.pointer(At::Node(n.frame));
-            match refs::step_from(root, &here, text) {
-                refs::Step::Missing => format!("`$ref` to `{text}`, which is not in the schema"),
-                refs::Step::Ambiguous(twice) => refs::ambiguous(text, twice),
-                refs::Step::Local(..) | refs::Step::Remote => return,
+            match refs::unresolved(text, &refs::step_from(root, &here, text)) {
+                Some(problem) => problem,
+                None => return,
             }
         }
         None => format!("`$ref` is not a string but {r}"),

@@ -133,7 +133,10 @@ const MAX_SCAN: usize = 10_000;
 fn target<'v>(root: &'v Value, from: &str, reference: &str) -> Option<(&'v Value, String)> {
     match refs::step_from(root, from, reference) {
         refs::Step::Local(v, pointer) => Some((v, pointer)),
-        refs::Step::Remote | refs::Step::Missing | refs::Step::Ambiguous(_) => None,
+        refs::Step::Remote
+        | refs::Step::Missing
+        | refs::Step::Ambiguous(_)
+        | refs::Step::Unsearched(_) => None,
     }
 }
 

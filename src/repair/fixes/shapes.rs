@@ -379,10 +379,27 @@ pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &CompiledProfile) ->
 /// holds, and that nothing says which schema was meant.
 fn unresolved_ref(tool: &Tool, node: &str) -> String {
     match schema_at(tool, node).ok().and_then(|m| m.get("$ref")) {
-        Some(Value::String(r)) => format!(
-            "`$ref` points to `{r}`, which is not in the schema, so there is nothing to inline; \
-             repair does not guess which schema was meant"
-        ),
+        Some(Value::String(r)) => {
+            // A reference to a name declared twice, or past the search's cap, is not absent:
+            // say what it is, in the resolver's words.
+            let step = tool
+                .parameters
+                .as_ref()
+                .map(|root| crate::schema::refs::step_from(root, node, r));
+            match step {
+                Some(
+                    step @ (crate::schema::refs::Step::Ambiguous(_)
+                    | crate::schema::refs::Step::Unsearched(_)),
+                ) => format!(
+                    "{}; repair does not guess which schema was meant",
+                    crate::schema::refs::unresolved(r, &step).unwrap_or_default()
+                ),
+                _ => format!(
+                    "`$ref` points to `{r}`, which is not in the schema, so there is nothing to \
+                     inline; repair does not guess which schema was meant"
+                ),
+            }
+        }
         Some(other) => format!(
             "`$ref` is {} (a JSON {}), not a reference (a `$ref` is a string such as \
              \"#/$defs/Item\"); repair does not guess which schema was meant",

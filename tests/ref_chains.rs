@@ -445,3 +445,30 @@ fn an_anchor_past_the_search_cap_is_not_called_missing() {
     assert_eq!(code, 2);
     says(&stderr, "args");
 }
+
+/// A `$ref` (or `$dynamicRef`) to a name a `$dynamicAnchor` declares reaches it, as Python's
+/// `jsonschema` reads it (draft 2020-12): no command calls it dangling.
+#[test]
+fn a_dynamic_anchor_is_reached_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "dynamic.json",
+        &tool(
+            json!({"type":"object","properties":{"v":{"$ref":"#node"},"w":{"$dynamicRef":"#node","type":"string"}},
+            "$defs":{"N":{"$dynamicAnchor":"node","type":"string"}}}),
+        ),
+    );
+    let (_, stdout, _) = outcome(&["check", &file]);
+    assert!(!stdout.contains("ref-dangling"), "{stdout}");
+    let (code, stdout, stderr) = outcome(&["args", "--schema", &file, "--call", r#"{"v":1}"#]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.contains("/v: 1 is an integer; expected a string"),
+        "{stdout}"
+    );
+    let (code, _, _) = outcome(&["args", "--schema", &file, "--call", r#"{"v":"a","w":"b"}"#]);
+    assert_eq!(code, 0);
+    let (_, _, stderr) = outcome(&["repair", &file]);
+    assert!(stderr.contains("inlined `$ref: #node`"), "{stderr}");
+}

@@ -52,7 +52,7 @@ pub enum Step<'v> {
 pub enum Sought {
     /// A resource, by the URI of its `$id`.
     Id,
-    /// A plain name in one resource: an `$anchor`, or a
+    /// A plain name in one resource: an `$anchor`, a `$dynamicAnchor` (2020-12), or a
     /// draft-04 to -07 `#name` id.
     Anchor,
 }
@@ -385,7 +385,9 @@ pub fn step_from<'v>(root: &'v Value, from: &str, reference: &str) -> Step<'v> {
 
 /// The schema that declares the plain name `name` in the resource `holder` (the document, or
 /// a subschema with its own `$id`) and its JSON Pointer there: by `$anchor: name` (draft
-/// 2020-12 §8.2.2), or, in drafts 04 to 07, by an `$id` (draft-04: `id`) of `#name`. Searched among the first [`MAX_SEARCHED_SCHEMAS`] schema
+/// 2020-12 §8.2.2) or, in 2020-12, `$dynamicAnchor: name` (which also declares a plain-name
+/// fragment, §8.2.2, as Python's `jsonschema` reads it), or, in drafts 04 to 07, by an `$id`
+/// (draft-04: `id`) of `#name`. Searched among the first [`MAX_SEARCHED_SCHEMAS`] schema
 /// positions of the resource, breadth-first; a subschema with an `$id` of its own starts
 /// another resource, and declares its anchors there. [`Search::Twice`] when two of those
 /// declare it: a validator would pick either.
@@ -396,8 +398,11 @@ fn anchor<'v>(root: &Value, holder: &'v Value, name: &str) -> Search<&'v Value> 
         draft,
         jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7
     );
+    // 2019-09 spells a dynamic anchor `$recursiveAnchor: true`, which names nothing.
+    let dynamic = draft == jsonschema::Draft::Draft202012;
     let names = |v: &Value| {
         v.get("$anchor").and_then(Value::as_str) == Some(name)
+            || (dynamic && v.get("$dynamicAnchor").and_then(Value::as_str) == Some(name))
             || (fragment_ids
                 && v.get(key)
                     .and_then(Value::as_str)
@@ -869,6 +874,25 @@ mod tests {
             "B": {"$id": "b.json", "$defs": {"C": {"$anchor": "x"}}}}});
         assert!(matches!(step(&two, "#x"), Step::Local(_, p) if p == "/$defs/A"));
         assert!(matches!(step(&two, "b.json#x"), Step::Local(_, p) if p == "/$defs/B/$defs/C"));
+    }
+
+    /// In 2020-12 a `$dynamicAnchor` declares a plain name as `$anchor` does (§8.2.2): a
+    /// `$ref` (or a `$dynamicRef` with no other dynamic scope) to `#node` reaches it, as
+    /// Python's `jsonschema` reads it.
+    #[test]
+    fn a_dynamic_anchor_declares_a_plain_name_in_2020_12() {
+        let s = json!({"type":"object","properties":{"v":{"$ref":"#node"}},
+            "$defs":{"N":{"$dynamicAnchor":"node","type":"string"}}});
+        assert!(matches!(step(&s, "#node"), Step::Local(_, p) if p == "/$defs/N"));
+        assert_eq!(super::super::broken_ref(&s), None);
+        // Declared by both keywords in one resource, the name is declared twice.
+        let mut both = s.clone();
+        both["$defs"]["M"] = json!({"$anchor":"node"});
+        assert!(matches!(step(&both, "#node"), Step::Ambiguous(..)));
+        // 2019-09 has no named dynamic anchors (`$recursiveAnchor` is a boolean).
+        let mut old = s.clone();
+        old["$schema"] = json!("https://json-schema.org/draft/2019-09/schema");
+        assert_eq!(step(&old, "#node"), Step::Missing);
     }
 
     #[test]

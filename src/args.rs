@@ -645,6 +645,7 @@ impl ArgsSchema {
             for n in crate::json::inexact_numbers(c.from.trim()) {
                 problems.push(precision_problem(&c.pointer, n.written, &n.read_as));
             }
+            quote_text_as_sent(&mut problems, c);
         }
         ArgsReport {
             arguments: Cow::Owned(args),
@@ -772,6 +773,22 @@ struct Plan {
     /// Unions left uncoerced for a reason the model should read (branches read the value
     /// differently, or the union's place is unknown): the union's pointer and the sentence.
     ambiguous: Vec<(String, String)>,
+}
+
+/// Makes each problem at the place of the numeric-text coercion `c` that starts by quoting the
+/// number read (`/n: 1000.0 is too large`) quote the text the model sent (`/n: "1e3" is too
+/// large`): the model never sent 1000.0, and told of it cannot tell which of its values to fix.
+fn quote_text_as_sent(problems: &mut [Problem], c: &Coercion) {
+    let mut read = crate::report::escape_inline(&place(&c.pointer)).into_owned();
+    read.push_str(": ");
+    let mut sent = read.clone();
+    push_short_value(&mut read, &c.to);
+    push_short_value(&mut sent, &Value::String(c.from.clone()));
+    for p in problems.iter_mut().filter(|p| p.pointer == c.pointer) {
+        if let Some(rest) = p.message.strip_prefix(read.as_str()) {
+            p.message = format!("{sent}{rest}");
+        }
+    }
 }
 
 /// Applies `planned` to `value`, recording each in `made`.
@@ -3255,6 +3272,29 @@ mod tests {
         );
         let quoted = serde_json::to_string(sent).unwrap();
         assert_eq!(messages(&quoted), said);
+    }
+
+    /// Numeric text checked under `--coerce number` is quoted as the text sent, not as the
+    /// number it was read as: the model sent `"1e3"`, never `1000.0`.
+    #[test]
+    fn coerced_numeric_text_is_quoted_as_sent() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "n": {"type": "number", "maximum": 100},
+            "i": {"type": "integer", "minimum": 5}}});
+        let coerce = Coercions {
+            numeric_text: true,
+            ..Coercions::NONE
+        };
+        let report =
+            check_arguments(&schema, &serde_json::json!({"n": "1e3", "i": "2"}), coerce).unwrap();
+        let said: Vec<_> = report.problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "/n: \"1e3\" is too large; expected at most 100.",
+                "/i: \"2\" is too small; expected at least 5.",
+            ]
+        );
     }
 }
 

@@ -29,6 +29,7 @@ use crate::json::Limits;
 
 mod branches;
 mod compat;
+pub mod envelope;
 mod lookalike;
 pub use compat::TypeSpelling;
 mod resources;

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::args::{ArgsReport, ArgsSchema, Coercions, Sent, inexact_numbers, parse_arguments};
+use crate::args::{
+    ArgsReport, ArgsSchema, Coercions, Sent, envelope, inexact_numbers, parse_arguments,
+};
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
 use crate::input;
@@ -80,7 +82,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             .collect();
     // The text of `@FILE` or `-`, kept for `inexact_numbers`.
     let mut call_text: Option<String> = None;
-    let sent = match args
+    let mut sent = match args
         .call
         .strip_prefix('@')
         .or((args.call == "-").then_some("-"))
@@ -93,6 +95,38 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         None => sent_or_malformed(&args.call),
     };
+    // A whole tool call pasted as the arguments: its arguments are what is checked, and the
+    // rest of the report (numbers as sent, duplicate keys) reads their text.
+    let envelope = match &sent {
+        Sent::Value(call) => {
+            let text = call_text.as_deref().unwrap_or(&args.call);
+            let properties: Vec<&str> = declared
+                .schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            envelope::read(text, call, &properties).map_err(|a| {
+                Error::Usage(format!(
+                    "--call: the call could be read as a {}; pass its arguments alone",
+                    a.shapes.join(" or a ")
+                ))
+            })?
+        }
+        _ => None,
+    };
+    if let Some(e) = &envelope {
+        if let (Some(called), Some(tool)) = (&e.name, tool)
+            && called != tool
+        {
+            return Err(Error::Usage(format!(
+                "--call: the call is to the tool {called:?}, but the schema is {tool:?}'s, so its arguments \
+                 are not checked against it; check them against {called:?}'s schema"
+            )));
+        }
+        sent = sent_or_malformed(&e.text);
+        call_text = Some(e.text.clone());
+    }
     let mut report = match &sent {
         Sent::Value(call) => compiled.check(call, coerce),
         Sent::NotJson { text, error } => ArgsReport::not_json(text, error),
@@ -152,6 +186,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             // Beside `arguments` (null then), which stays the parsed value or nothing.
             fields.shift_insert(3, "arguments_text".to_string(), json!(text));
         }
+        if let Some(e) = &envelope {
+            out["call"] = json!({"shape": e.shape, "name": e.name, "arguments_at": e.pointer});
+        }
         if !inexact.is_empty() {
             out["inexact_numbers"] = json!(inexact);
         }
@@ -206,6 +243,17 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             );
         } else {
             let _ = writeln!(out, "{}", report.retry_message_within(tool, MAX_LISTED));
+        }
+        if let Some(e) = &envelope {
+            let _ = writeln!(
+                notes,
+                "note: the call is a whole {} (the tool {}); checked its arguments, at {}",
+                e.shape,
+                e.name
+                    .as_deref()
+                    .map_or("unnamed".to_string(), |n| format!("{n:?}")),
+                e.pointer
+            );
         }
         for c in &report.coercions {
             let _ = writeln!(

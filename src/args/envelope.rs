@@ -1,0 +1,306 @@
+//! Whole tool-call objects pasted where the arguments go. Users paste what the provider
+//! returned (`{"type":"tool_use","name":…,"input":{…}}`), and checked as the arguments such a
+//! call is a handful of undeclared keys, which an open schema calls valid: the arguments inside
+//! were never checked. The envelope is recognised only when none of its keys is a declared
+//! property, so a tool that really takes `name` and `input` arguments is not misread.
+
+use serde_json::{Map, Value};
+
+/// A tool-call envelope read around the arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// Which provider's shape was read (`Anthropic tool_use block`).
+    pub shape: &'static str,
+    /// The tool name the call names, when it names one as a string.
+    pub name: Option<String>,
+    /// JSON Pointer of the arguments in the envelope (`/function/arguments`).
+    pub pointer: String,
+    /// The arguments text as sent: the member's text, or the text inside it when it is a
+    /// JSON string (OpenAI's form), so that numbers are quoted as written.
+    pub text: String,
+}
+
+/// Why a call cannot be read as one envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ambiguous {
+    /// The shapes the call could be read as.
+    pub shapes: Vec<&'static str>,
+}
+
+/// One shape: the member holding the arguments, and what else marks it.
+struct Shape {
+    name: &'static str,
+    /// Keys from the top-level object down to the object holding `name` and the arguments.
+    wrapper: Option<&'static str>,
+    /// The member holding the arguments.
+    payload: &'static str,
+    /// The `type` the shape carries, if it must carry one.
+    kind: Option<&'static str>,
+}
+
+/// In the order a message names them.
+const SHAPES: &[Shape] = &[
+    Shape {
+        name: "OpenAI Chat Completions tool call",
+        wrapper: Some("function"),
+        payload: "arguments",
+        kind: None,
+    },
+    Shape {
+        name: "Gemini functionCall part",
+        wrapper: Some("functionCall"),
+        payload: "args",
+        kind: None,
+    },
+    Shape {
+        name: "OpenAI Responses function_call item",
+        wrapper: None,
+        payload: "arguments",
+        kind: Some("function_call"),
+    },
+    Shape {
+        name: "Anthropic tool_use block",
+        wrapper: None,
+        payload: "input",
+        kind: Some("tool_use"),
+    },
+    Shape {
+        name: "Gemini FunctionCall",
+        wrapper: None,
+        payload: "args",
+        kind: None,
+    },
+    Shape {
+        name: "{name, input} call",
+        wrapper: None,
+        payload: "input",
+        kind: None,
+    },
+    Shape {
+        name: "{name, arguments} call",
+        wrapper: None,
+        payload: "arguments",
+        kind: None,
+    },
+];
+
+/// The envelope `call` (parsed from `text`) is, if it is one: `Ok(None)` when it is not (it is
+/// then the arguments), `Err` when it fits more than one shape. `declared` are the schema's
+/// top-level property names: a call using any of them as a key is arguments.
+pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelope>, Ambiguous> {
+    let Some(top) = call.as_object() else {
+        return Ok(None);
+    };
+    if top.keys().any(|k| declared.contains(&k.as_str())) {
+        return Ok(None);
+    }
+    let fits: Vec<&Shape> = SHAPES.iter().filter(|s| fits(s, top)).collect();
+    // A specific shape (marked by its wrapper or `type`) implies the generic ones it also
+    // fits (`{name, arguments}`); only two specific ones, or two payloads, are ambiguous.
+    let specific: Vec<&&Shape> = fits
+        .iter()
+        .filter(|s| s.wrapper.is_some() || s.kind.is_some())
+        .collect();
+    let shape = match (specific.as_slice(), fits.as_slice()) {
+        ([one], _) => **one,
+        ([], [one]) => *one,
+        ([], []) => return Ok(None),
+        ([], _) => {
+            return Err(Ambiguous {
+                shapes: fits.iter().map(|s| s.name).collect(),
+            });
+        }
+        (specific, _) => {
+            return Err(Ambiguous {
+                shapes: specific.iter().map(|s| s.name).collect(),
+            });
+        }
+    };
+    let (holder, holder_text, mut pointer) = match shape.wrapper {
+        Some(w) => {
+            let inner = top.get(w).and_then(Value::as_object);
+            let span = member_text(text, w);
+            match (inner, span) {
+                (Some(inner), Some(span)) => (inner, span, format!("/{w}")),
+                _ => return Ok(None),
+            }
+        }
+        None => (top, text, String::new()),
+    };
+    let Some(payload_text) = member_text(holder_text, shape.payload) else {
+        return Ok(None);
+    };
+    pointer.push('/');
+    pointer.push_str(shape.payload);
+    let text = match holder.get(shape.payload) {
+        // OpenAI's form: the arguments are the text inside the string.
+        Some(Value::String(inner)) => inner.clone(),
+        _ => payload_text.to_string(),
+    };
+    Ok(Some(Envelope {
+        shape: shape.name,
+        name: holder
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        pointer,
+        text,
+    }))
+}
+
+fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
+    if let Some(kind) = shape.kind
+        && top.get("type").and_then(Value::as_str) != Some(kind)
+    {
+        return false;
+    }
+    let holder = match shape.wrapper {
+        Some(w) => match top.get(w).and_then(Value::as_object) {
+            Some(inner) => inner,
+            None => return false,
+        },
+        None => top,
+    };
+    // A name is what makes `{name, args}` a call rather than arguments named `args`.
+    holder.get("name").is_some_and(Value::is_string) && holder.contains_key(shape.payload)
+}
+
+/// The text of the value of the top-level member `key` of the JSON object `text` (the last
+/// one, as serde_json keeps the last of a key written twice); `None` when `text` is not an
+/// object or has no such member.
+fn member_text<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let bytes = text.as_bytes();
+    let mut at = skip_space(bytes, text.find('{')? + 1);
+    let mut found = None;
+    loop {
+        if bytes.get(at) == Some(&b'}') {
+            return found;
+        }
+        let (name, after) = next_value::<String>(text, at)?;
+        at = skip_space(bytes, after);
+        if bytes.get(at) != Some(&b':') {
+            return None;
+        }
+        let start = skip_space(bytes, at + 1);
+        let (_, end) = next_value::<serde::de::IgnoredAny>(text, start)?;
+        if name == key {
+            found = Some(&text[start..end]);
+        }
+        at = skip_space(bytes, end);
+        match bytes.get(at) {
+            Some(b',') => at = skip_space(bytes, at + 1),
+            Some(b'}') => return found,
+            _ => return None,
+        }
+    }
+}
+
+/// One JSON value of type `T` starting at `at` in `text`, and the offset just past it.
+fn next_value<T: serde::de::DeserializeOwned>(text: &str, at: usize) -> Option<(T, usize)> {
+    let rest = text.get(at..)?;
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+    let value = stream.next()?.ok()?;
+    Some((value, at + stream.byte_offset()))
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+        at += 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_text(text: &str, declared: &[&str]) -> Result<Option<Envelope>, Ambiguous> {
+        read(text, &serde_json::from_str(text).unwrap(), declared)
+    }
+
+    #[test]
+    fn each_providers_call_is_read_with_its_arguments_as_written() {
+        let cases = [
+            (
+                r#"{"id":"call_1","type":"function","function":{"name":"s","arguments":"{\"limit\":1e3}"}}"#,
+                "OpenAI Chat Completions tool call",
+                "/function/arguments",
+                r#"{"limit":1e3}"#,
+            ),
+            (
+                r#"{"type":"tool_use","id":"toolu_1","name":"s","input":{"limit": 1e3}}"#,
+                "Anthropic tool_use block",
+                "/input",
+                r#"{"limit": 1e3}"#,
+            ),
+            (
+                r#"{"functionCall":{"name":"s","args":{"limit":"ten"}}}"#,
+                "Gemini functionCall part",
+                "/functionCall/args",
+                r#"{"limit":"ten"}"#,
+            ),
+            (
+                r#"{"name":"s","args":{"limit":"ten"}}"#,
+                "Gemini FunctionCall",
+                "/args",
+                r#"{"limit":"ten"}"#,
+            ),
+            (
+                r#"{ "name" : "s" , "arguments" : { "limit" : "ten" } }"#,
+                "{name, arguments} call",
+                "/arguments",
+                r#"{ "limit" : "ten" }"#,
+            ),
+            (
+                r#"{"type":"function_call","call_id":"c","name":"s","arguments":"{\"limit\":\"ten\"}"}"#,
+                "OpenAI Responses function_call item",
+                "/arguments",
+                r#"{"limit":"ten"}"#,
+            ),
+        ];
+        for (text, shape, pointer, args) in cases {
+            let e = read_text(text, &["limit"]).unwrap().expect(text);
+            assert_eq!(
+                (
+                    e.shape,
+                    e.name.as_deref(),
+                    e.pointer.as_str(),
+                    e.text.as_str()
+                ),
+                (shape, Some("s"), pointer, args),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn declared_keys_and_nameless_objects_are_arguments() {
+        let call = r#"{"name":"s","input":{"a":1}}"#;
+        assert_eq!(read_text(call, &["name"]), Ok(None));
+        assert_eq!(read_text(call, &["input"]), Ok(None));
+        assert_eq!(read_text(r#"{"input":{"a":1}}"#, &[]), Ok(None));
+        assert_eq!(read_text(r#"{"name":"s"}"#, &[]), Ok(None));
+        assert_eq!(read_text(r#"[1]"#, &[]), Ok(None));
+    }
+
+    #[test]
+    fn two_payloads_are_ambiguous() {
+        let both = read_text(r#"{"name":"s","args":{},"arguments":{}}"#, &[]).unwrap_err();
+        assert_eq!(
+            both.shapes,
+            ["Gemini FunctionCall", "{name, arguments} call"]
+        );
+        let two = read_text(
+            r#"{"type":"tool_use","name":"s","input":{},"function":{"name":"s","arguments":"{}"}}"#,
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(
+            two.shapes,
+            [
+                "OpenAI Chat Completions tool call",
+                "Anthropic tool_use block"
+            ]
+        );
+    }
+}

@@ -31,7 +31,7 @@ mod branches;
 mod compat;
 pub mod envelope;
 mod lookalike;
-pub use compat::TypeSpelling;
+pub use compat::{TypeSpelling, UncheckedPattern};
 mod resources;
 mod undecided;
 mod unions;
@@ -323,6 +323,8 @@ pub struct ArgsSchema {
     validator: Validator,
     /// The patterns the regex engine may give up on, to list the places it did.
     fancy: undecided::FancyPatterns,
+    /// Valid ECMA-262 patterns the engine cannot compile, left out of `validator`.
+    unchecked: Vec<UncheckedPattern>,
     /// The schema's numbers as written (`1E-7`, `18446744073709551616`, which serde_json
     /// reads as `1e-7` and `1.8446744073709552e19`), by JSON Pointer into the schema
     /// ([`ArgsSchema::quote_numbers_as_written`]); empty until then.
@@ -448,11 +450,28 @@ impl ArgsSchema {
             rewritten,
             validator,
             fancy,
+            unchecked: compat::unchecked_patterns(schema),
             written: Default::default(),
             expected_memo: Default::default(),
             branches: Default::default(),
             resources,
         })
+    }
+
+    /// The schema's patterns that are valid ECMA-262 but that the regex engine cannot
+    /// compile, which are left unchecked rather than the schema refused, each where it
+    /// concerns `arguments`: one placed by `properties` only when that argument is sent as a
+    /// string (`pattern` concerns no other value), one placed otherwise always. Whoever runs
+    /// the check must be told: the verdict there is the other keywords' alone.
+    pub fn unchecked_patterns(&self, arguments: &Value) -> Vec<&UncheckedPattern> {
+        self.unchecked
+            .iter()
+            .filter(|u| {
+                u.argument
+                    .as_deref()
+                    .is_none_or(|a| arguments.pointer(a).is_some_and(Value::is_string))
+            })
+            .collect()
     }
 
     /// Makes problems quote the schema's numbers as `text` writes them (`1E-7`, `0.10`,
@@ -2213,16 +2232,43 @@ mod tests {
             p.message
         );
         assert!(!p.message.contains("draft-07"), "{}", p.message);
-        // A valid ECMA-262 pattern the engine lacks is said so, not called invalid.
-        let named = serde_json::json!({"properties":{"s":{"pattern":"(?<a>x)\\k<a>"}}});
-        let p = super::ArgsSchema::new(&named).unwrap_err();
-        assert_eq!(p.pointer, "/properties/s/pattern");
+        // A valid ECMA-262 pattern the engine lacks is left unchecked and said so, not the
+        // schema refused: the other keywords at its place are still checked.
+        let named = serde_json::json!({"properties":{
+            "s":{"type":"string","maxLength":3,"pattern":"(?<a>x)\\k<a>"},
+            "t":{"pattern":"^a{,2}$|[\\d-z]"}}});
+        let compiled = super::ArgsSchema::new(&named).unwrap();
+        let sent = serde_json::json!({"s": "yyyy", "t": "a{,2}"});
+        let unchecked = compiled.unchecked_patterns(&sent);
+        assert_eq!(unchecked.len(), 1, "{unchecked:?}");
+        assert_eq!(unchecked[0].argument.as_deref(), Some("/s"));
+        assert_eq!(unchecked[0].schema_pointer, "/properties/s/pattern");
+        assert!(unchecked[0].why.starts_with("uses a named backreference"));
+        let report = compiled.check(&sent, Coercions::NONE);
+        assert_eq!(
+            triples(&report),
+            [(
+                "/s".into(),
+                "maxLength".into(),
+                "at most 3 characters".into()
+            )]
+        );
         assert!(
-            p.message.starts_with(
-                "the pattern \"(?<a>x)\\\\k<a>\" uses a named backreference (`\\k<name>`):"
-            ),
-            "{}",
-            p.message
+            compiled
+                .check(&serde_json::json!({"s": "yy", "t": "-"}), Coercions::NONE)
+                .is_valid()
+        );
+        // Not sent, or not a string: the pattern concerns nothing sent.
+        assert!(
+            compiled
+                .unchecked_patterns(&serde_json::json!({"s": 1}))
+                .is_empty()
+        );
+        // A pattern ECMA-262 refuses stays an error naming its place.
+        let bad = serde_json::json!({"properties":{"s":{"pattern":"a{2,1}"}}});
+        assert_eq!(
+            super::ArgsSchema::new(&bad).unwrap_err().pointer,
+            "/properties/s/pattern"
         );
         // Empty classes compile and mean what ECMA-262 says.
         let any = super::ArgsSchema::new(&serde_json::json!({"pattern":"^a[^]b$|[]"})).unwrap();

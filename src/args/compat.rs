@@ -79,6 +79,16 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
             }
+            if node
+                .get("pattern")
+                .and_then(Value::as_str)
+                .and_then(crate::schema::ecma::unsupported)
+                .is_some()
+            {
+                // Valid ECMA-262 the engine cannot compile: left unchecked, and said so
+                // ([`unchecked_patterns`]), rather than the whole schema refused.
+                node.shift_remove("pattern");
+            }
             if let Some(Value::String(p)) = node.get_mut("pattern")
                 && let Cow::Owned(rust) = crate::schema::ecma::rust_pattern(p)
             {
@@ -157,6 +167,54 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
     out
 }
 
+/// A `pattern` that is valid ECMA-262 but that the regex engine cannot compile, left out of
+/// the compiled schema: values at its place are not checked against it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UncheckedPattern {
+    /// The argument the pattern applies to, when the schema places it by `properties` alone
+    /// (`/code`); `None` when it is reached otherwise (`items`, `anyOf`, a `$ref`).
+    pub argument: Option<String>,
+    /// JSON Pointer of the `pattern` keyword in the declared schema.
+    pub schema_pointer: String,
+    /// The pattern as written.
+    pub pattern: String,
+    /// Why it was not checked, as a clause to follow "it" (`uses a named backreference ...`).
+    pub why: &'static str,
+}
+
+/// Every `pattern` of `declared` that [`compiled_form`] leaves out, in document order.
+pub fn unchecked_patterns(declared: &Value) -> Vec<UncheckedPattern> {
+    crate::schema::walk(declared)
+        .nodes
+        .into_iter()
+        .filter_map(|n| {
+            let pattern = n.object()?.get("pattern")?.as_str()?;
+            let why = crate::schema::ecma::unsupported(pattern)?;
+            Some(UncheckedPattern {
+                argument: argument_of(&n.pointer),
+                schema_pointer: format!("{}/pattern", n.pointer),
+                pattern: pattern.to_string(),
+                why,
+            })
+        })
+        .collect()
+}
+
+/// The arguments pointer of the subschema at `pointer` when it is reached by `properties`
+/// alone (`/properties/a/properties/b` is `/a/b`).
+fn argument_of(pointer: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut tokens = pointer.split('/').skip(1);
+    while let Some(keyword) = tokens.next() {
+        if keyword != "properties" {
+            return None;
+        }
+        out.push('/');
+        out.push_str(tokens.next()?);
+    }
+    Some(out)
+}
+
 fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
     let spelled = match node.get("type") {
         Some(Value::String(t)) => meant(t).is_some(),
@@ -171,7 +229,10 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
         || node
             .get("pattern")
             .and_then(Value::as_str)
-            .is_some_and(|p| matches!(crate::schema::ecma::rust_pattern(p), Cow::Owned(_)))
+            .is_some_and(|p| {
+                matches!(crate::schema::ecma::rust_pattern(p), Cow::Owned(_))
+                    || crate::schema::ecma::unsupported(p).is_some()
+            })
         || node.get("nullable") == Some(&Value::Bool(true))
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)

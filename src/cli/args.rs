@@ -142,6 +142,20 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         } => ArgsReport::too_deep(text, at, *max_depth),
         Sent::Empty => ArgsReport::empty(),
     };
+    // Patterns valid in ECMA-262 that the engine cannot compile were left out: a valid
+    // verdict there is the other keywords' alone, which must be said, never silent.
+    // Pointers are into the file, as the schema's other places are.
+    let unchecked: Vec<crate::args::UncheckedPattern> = match &sent {
+        Sent::Value(call) => compiled
+            .unchecked_patterns(call)
+            .into_iter()
+            .map(|u| crate::args::UncheckedPattern {
+                schema_pointer: format!("{}{}", declared.pointer, u.schema_pointer),
+                ..u.clone()
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     // Types written in another spelling (`str`, `STRING`), checked as the type they mean, as
     // `repair` and `compile` read them: said, never silent. Pointers are into the file.
     let spellings: Vec<crate::args::TypeSpelling> = compiled
@@ -188,6 +202,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         if let Some(e) = &envelope {
             out["call"] = json!({"shape": e.shape, "name": e.name, "arguments_at": e.pointer});
+        }
+        if !unchecked.is_empty() {
+            out["unchecked_patterns"] = json!(unchecked);
         }
         if !inexact.is_empty() {
             out["inexact_numbers"] = json!(inexact);
@@ -253,6 +270,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     .as_deref()
                     .map_or("unnamed".to_string(), |n| format!("{n:?}")),
                 e.pointer
+            );
+        }
+        for u in &unchecked {
+            let _ = writeln!(
+                notes,
+                "warning: {}: the pattern {} (at {}) was not checked: it {}",
+                u.argument.as_deref().unwrap_or("(the arguments)"),
+                Value::String(u.pattern.clone()),
+                u.schema_pointer,
+                u.why
             );
         }
         for c in &report.coercions {

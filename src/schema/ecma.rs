@@ -29,16 +29,20 @@ use std::borrow::Cow;
 /// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`); everything else as
 /// written, so a pattern that is invalid stays invalid. Borrowed when nothing is rewritten.
 pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
-    if !["\\0", "\\b", "[]", "[^]"]
+    if !["\\0", "\\b", "[]", "[^]", "{", "-"]
         .iter()
         .any(|s| pattern.contains(s))
     {
         return Cow::Borrowed(pattern);
     }
+    // Whether the last atom written in the class was a class escape (`\d`): a `-` beside
+    // one is literal in Annex B (`[\d-z]` is digits, `-` and `z`), a range Rust refuses.
+    let mut after_class_escape = false;
     let mut out = String::with_capacity(pattern.len() + 4);
     let mut in_class = false;
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
+        let escape_before = std::mem::take(&mut after_class_escape);
         match c {
             '\\' => match chars.next() {
                 Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => {
@@ -48,9 +52,30 @@ pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
                 Some(e) => {
                     out.push('\\');
                     out.push(e);
+                    // `\p{L}`, `\u{1F600}`: the braces are the escape's, no quantifier.
+                    if matches!(e, 'p' | 'P' | 'u') && chars.peek() == Some(&'{') {
+                        for b in chars.by_ref() {
+                            out.push(b);
+                            if b == '}' {
+                                break;
+                            }
+                        }
+                    }
+                    after_class_escape = in_class && is_class_escape(e);
+                    continue;
                 }
                 None => out.push('\\'),
             },
+            '-' if in_class
+                && (escape_before
+                    || (chars.peek() == Some(&'\\')
+                        && chars.clone().nth(1).is_some_and(is_class_escape))) =>
+            {
+                out.push_str("\\-");
+            }
+            // Annex B reads a `{` that begins no quantifier (`a{,2}`, `x{`, `{}`) as itself;
+            // Rust refuses it (and `a{,2}` would be `{0,2}` to Python).
+            '{' if !in_class && !starts_quantifier(chars.clone()) => out.push_str("\\{"),
             // ECMA-262 has no nested classes: `[` in a class is literal, `]` always ends it
             // (so `[]` is a whole class, not one holding `]`).
             '[' if !in_class && chars.peek() == Some(&']') => {
@@ -79,6 +104,28 @@ pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
     }
 }
 
+/// ECMA-262's class escapes (CharacterClassEscape): one stands for a set, so it cannot end a
+/// range.
+fn is_class_escape(c: char) -> bool {
+    matches!(c, 'd' | 'D' | 's' | 'S' | 'w' | 'W')
+}
+
+/// Whether the text after a `{` makes it a quantifier: `n}`, `n,}` or `n,m}` (Annex B's
+/// QuantifierPrefix; anything else leaves the `{` a literal).
+fn starts_quantifier(mut rest: impl Iterator<Item = char>) -> bool {
+    let mut digits = 0;
+    let mut comma = false;
+    for c in rest.by_ref() {
+        match c {
+            '0'..='9' => digits += 1,
+            ',' if !comma && digits > 0 => comma = true,
+            '}' => return digits > 0,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// Why `pattern`, valid ECMA-262, cannot be compiled by the engine toolwire checks patterns
 /// with, as a clause to follow "the pattern ..." (with the numbered spelling that works);
 /// `None` when nothing in it is known to be beyond the engine (it may still be invalid).
@@ -99,6 +146,30 @@ pub fn unsupported(pattern: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::{rust_pattern, unsupported};
+
+    /// Annex B's readings, as JavaScript's `new RegExp(p)` has them (Node 22): `a{,2}` is the
+    /// text `a{,2}`, `[\d-z]` a digit, `-` or `z`; Unicode mode refuses both.
+    #[test]
+    fn annex_b_literal_braces_and_dashes_beside_class_escapes() {
+        assert!(!compiles(r"^a{,2}$"), "the crate alone refuses it");
+        assert_eq!(rust_pattern(r"^a{,2}$"), r"^a\{,2}$");
+        assert!(matches(r"^a{,2}$", "a{,2}"));
+        assert!(!matches(r"^a{,2}$", "aa"));
+        assert!(matches(r"^x{$", "x{"));
+        assert!(matches(r"^{}$", "{}"));
+        assert_eq!(rust_pattern(r"^a{2}b{1,}c{1,3}$"), r"^a{2}b{1,}c{1,3}$");
+        assert!(!compiles(r"[\d-z]"), "the crate alone refuses it");
+        assert_eq!(rust_pattern(r"^[\d-z]$"), r"^[\d\-z]$");
+        for (text, meant) in [("5", true), ("-", true), ("z", true), ("e", false)] {
+            assert_eq!(matches(r"^[\d-z]$", text), meant, "{text}");
+        }
+        for (text, meant) in [("5", true), ("-", true), ("a", true), ("z", false)] {
+            assert_eq!(matches(r"^[a-\d]$", text), meant, "{text}");
+        }
+        assert_eq!(rust_pattern(r"^\p{L}\u{1F600}$"), r"^\p{L}\u{1F600}$");
+        // Ranges of characters keep their meaning.
+        assert_eq!(rust_pattern(r"^[a-z-]{2}$"), r"^[a-z-]{2}$");
+    }
 
     /// Whether `pattern` compiles as the `jsonschema` crate compiles a `pattern`.
     fn compiles(pattern: &str) -> bool {

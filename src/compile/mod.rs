@@ -344,8 +344,15 @@ fn compile_admitted(
     // profile has no evidence for, the finding the model's error points at is repaired too,
     // and the model asked again.
     let mut budget = budget::Budget::new(results.len());
-    let mut tried: std::collections::HashSet<(usize, String, Option<String>)> =
-        std::collections::HashSet::new();
+    let mut tried = Tried::new();
+    let mut settled = false;
+    let round = Round {
+        target,
+        form,
+        profile,
+        opts,
+        given,
+    };
     let (body, reply, classified, sent) = loop {
         // The request as sent, in input order: the tools not refused, the built-ins taken.
         let sent: Vec<Slot> = slots
@@ -387,6 +394,18 @@ fn compile_admitted(
             reply,
             classified,
         } = answer.ok_or_else(|| CompileError::NoRoute(target.into()))?;
+        // The model names one problem per answer, so acting on the whole request's answers
+        // costs a round of the whole request per problem: n tools with k problems each took
+        // n·k rounds of n tools (300 tools of 4: 151 s). Once the request is rejected, each
+        // tool is settled alone first (k + 1 calls of one tool), and the whole request asked
+        // again for what only the request as a whole shows; this answer is not acted on, so
+        // it is not counted as a round.
+        if !settled && classified.verdict == Verdict::Rejected && !none_sent {
+            settled = true;
+            if round.settle_alone(&mut results, &sent, &mut budget, &mut tried) {
+                continue;
+            }
+        }
         budget.next_round();
         if none_sent
             || classified.verdict != Verdict::Rejected
@@ -395,139 +414,7 @@ fn compile_admitted(
             break (body, reply, classified, sent);
         }
         let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
-        let mut progress = false;
-        // Places repaired in this round, per tool: an answer may name several places of one
-        // feature, which the first repair already answered at every place.
-        let mut repaired: Vec<(usize, String)> = Vec::new();
-        for e in &explained {
-            let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
-                continue;
-            };
-            // The model numbers the whole list, built-ins included.
-            let Some(&Slot::Tool(i)) = sent.get(w) else {
-                continue;
-            };
-            if repaired.iter().any(|(t, p)| {
-                *t == i && (p == pointer || one_step(p, pointer) || one_step(pointer, p))
-            }) {
-                continue;
-            }
-            if results[i].outcome == Outcome::Refused {
-                // Refused earlier in this answer: it is not sent again.
-                continue;
-            }
-            if !budget.charge(i) {
-                // Refused by itself, so the model's answer on the others still counts.
-                let rule = e.rule.as_deref().unwrap_or("unknown rule");
-                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
-                refuse(
-                    &mut results[i],
-                    pointer.to_string(),
-                    format!(
-                        "the offline model of {target} still rejects the schema at this place \
-                         {} ({rule}{basis}): {}",
-                        budget.spent_words(),
-                        e.message
-                    ),
-                );
-                progress = true;
-                continue;
-            }
-            if e.rule.as_deref() == Some("description-too-long")
-                && let Some(max) = localize::stated_max_length(&e.message)
-                && cut_description(&mut results[i], max)
-            {
-                progress = true;
-                continue;
-            }
-            // The same place and rule named again means the repair and the wire form undo
-            // each other (an optional `any` made nullable, the list split again): refused.
-            let key = (i, pointer.to_string(), e.rule.clone());
-            let first_time = !tried.contains(&key);
-            let mut places = Vec::new();
-            let taken = names_but(&results, i);
-            // What a repair here rests on, said as a refusal says it: the profile may have no
-            // evidence that the target rejects what the model does.
-            let named_basis = if first_time {
-                model_basis(&results, i, given, e.rule.as_deref(), profile, target)
-            } else {
-                String::new()
-            };
-            if first_time
-                && fix_what_the_model_named(
-                    &mut results[i],
-                    pointer,
-                    e.rule.as_deref(),
-                    profile,
-                    opts,
-                    &taken,
-                    &mut places,
-                    &named_basis,
-                )
-            {
-                tried.insert(key);
-                progress = true;
-                repaired.extend(places.into_iter().map(|p| (i, p)));
-                // The repair may have made the wire form apply where it did not (a `dict`
-                // that is now an object): apply it again (it leaves a done form alone).
-                let r = &mut results[i];
-                if let Some(schema) = r.tool.parameters.as_mut() {
-                    match wire::apply(form, schema) {
-                        Ok(more) => r.changes.extend(more),
-                        Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
-                    }
-                }
-            } else if first_time && repaired.iter().any(|(t, _)| *t == i) {
-                // An answer names every problem of the request it was given: a repair made
-                // this round may have changed what this one is about (the `$defs` dropped
-                // with the last reference inlined), so the model is asked again first.
-                continue;
-            } else if results[i].outcome != Outcome::Refused {
-                tried.insert(key);
-                let basis = model_basis(&results, i, given, e.rule.as_deref(), profile, target);
-                // No finding of the profile answers it (it has no evidence there): the
-                // repairs that could are tried, each kept only if the model then accepts.
-                let mut cap = String::new();
-                if first_time {
-                    match localize::repair_until_accepted(
-                        &mut results[i],
-                        target,
-                        form,
-                        profile,
-                        opts,
-                        &e.message,
-                        Some(pointer),
-                        &taken,
-                        &basis,
-                    ) {
-                        Ok(place) => {
-                            progress = true;
-                            repaired.push((i, place));
-                            continue;
-                        }
-                        Err(not) => cap = not.words(),
-                    }
-                }
-                // Nothing repairs what the model named: that tool is left out (with the
-                // model's own words), and the others are sent again.
-                let rule = e.rule.as_deref().unwrap_or("unknown rule");
-                // The place is the one the model's error names (its path into the schema, as
-                // the explanation read it), not the tool's root.
-                refuse(
-                    &mut results[i],
-                    pointer.to_string(),
-                    format!(
-                        "the offline model of {target} rejects the schema at this place ({rule}{basis}): {}{cap}{}",
-                        e.message,
-                        e.fix
-                            .as_deref()
-                            .map(|f| format!(" Fix: {f}"))
-                            .unwrap_or_default()
-                    ),
-                );
-                progress = true;
-            }
-        }
+        let mut progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
         if !progress {
             progress = localize_rejection(&mut results, &sent, given, target, form, profile, opts);
         }
@@ -599,6 +486,218 @@ fn compile_admitted(
             .collect(),
         not_compiled: 0,
     })
+}
+
+/// What every round of compile's talk with the offline model is made with.
+#[derive(Clone, Copy)]
+struct Round<'a> {
+    target: &'a str,
+    form: wire::Form,
+    profile: &'a CompiledProfile,
+    opts: &'a repair::Options,
+    /// The request's built-ins as written, as `check` sees them (see [`model_basis`]).
+    given: &'a [(usize, &'a BuiltinTool)],
+}
+
+/// The model's errors compile acted on, as (tool, place, rule): the same error named again
+/// means the repair and the wire form undo each other, and the tool is refused.
+type Tried = std::collections::HashSet<(usize, String, Option<String>)>;
+
+impl Round<'_> {
+    /// Acts on the model's answer `explained` to the request `sent`: each tool it names is
+    /// repaired where a repair answers it, else refused by itself. Returns whether any tool
+    /// changed (the request is then sent again).
+    fn answer(
+        &self,
+        results: &mut [ToolRepair],
+        sent: &[Slot],
+        explained: &[Explanation],
+        budget: &mut budget::Budget,
+        tried: &mut Tried,
+    ) -> bool {
+        let Round {
+            target,
+            form,
+            profile,
+            opts,
+            given,
+        } = *self;
+        let mut progress = false;
+        // Places repaired in this round, per tool: an answer may name several places of one
+        // feature, which the first repair already answered at every place.
+        let mut repaired: Vec<(usize, String)> = Vec::new();
+        for e in explained {
+            let (Some(w), Some(pointer)) = (e.tool_index, e.pointer.as_deref()) else {
+                continue;
+            };
+            // The model numbers the whole list, built-ins included.
+            let Some(&Slot::Tool(i)) = sent.get(w) else {
+                continue;
+            };
+            if repaired.iter().any(|(t, p)| {
+                *t == i && (p == pointer || one_step(p, pointer) || one_step(pointer, p))
+            }) {
+                continue;
+            }
+            if results[i].outcome == Outcome::Refused {
+                // Refused earlier in this answer: it is not sent again.
+                continue;
+            }
+            if !budget.charge(i) {
+                // Refused by itself, so the model's answer on the others still counts.
+                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                let basis = model_basis(results, i, given, e.rule.as_deref(), profile, target);
+                refuse(
+                    &mut results[i],
+                    pointer.to_string(),
+                    format!(
+                        "the offline model of {target} still rejects the schema at this place \
+                         {} ({rule}{basis}): {}",
+                        budget.spent_words(),
+                        e.message
+                    ),
+                );
+                progress = true;
+                continue;
+            }
+            if e.rule.as_deref() == Some("description-too-long")
+                && let Some(max) = localize::stated_max_length(&e.message)
+                && cut_description(&mut results[i], max)
+            {
+                progress = true;
+                continue;
+            }
+            // The same place and rule named again means the repair and the wire form undo
+            // each other (an optional `any` made nullable, the list split again): refused.
+            let key = (i, pointer.to_string(), e.rule.clone());
+            let first_time = !tried.contains(&key);
+            let mut places = Vec::new();
+            let taken = names_but(results, i);
+            // What a repair here rests on, said as a refusal says it: the profile may have no
+            // evidence that the target rejects what the model does.
+            let named_basis = if first_time {
+                model_basis(results, i, given, e.rule.as_deref(), profile, target)
+            } else {
+                String::new()
+            };
+            if first_time
+                && fix_what_the_model_named(
+                    &mut results[i],
+                    pointer,
+                    e.rule.as_deref(),
+                    profile,
+                    opts,
+                    &taken,
+                    &mut places,
+                    &named_basis,
+                )
+            {
+                tried.insert(key);
+                progress = true;
+                repaired.extend(places.into_iter().map(|p| (i, p)));
+                // The repair may have made the wire form apply where it did not (a `dict`
+                // that is now an object): apply it again (it leaves a done form alone).
+                let r = &mut results[i];
+                if let Some(schema) = r.tool.parameters.as_mut() {
+                    match wire::apply(form, schema) {
+                        Ok(more) => r.changes.extend(more),
+                        Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
+                    }
+                }
+            } else if first_time && repaired.iter().any(|(t, _)| *t == i) {
+                // An answer names every problem of the request it was given: a repair made
+                // this round may have changed what this one is about (the `$defs` dropped
+                // with the last reference inlined), so the model is asked again first.
+                continue;
+            } else if results[i].outcome != Outcome::Refused {
+                tried.insert(key);
+                let basis = model_basis(results, i, given, e.rule.as_deref(), profile, target);
+                // No finding of the profile answers it (it has no evidence there): the
+                // repairs that could are tried, each kept only if the model then accepts.
+                let mut cap = String::new();
+                if first_time {
+                    match localize::repair_until_accepted(
+                        &mut results[i],
+                        target,
+                        form,
+                        profile,
+                        opts,
+                        &e.message,
+                        Some(pointer),
+                        &taken,
+                        &basis,
+                    ) {
+                        Ok(place) => {
+                            progress = true;
+                            repaired.push((i, place));
+                            continue;
+                        }
+                        Err(not) => cap = not.words(),
+                    }
+                }
+                // Nothing repairs what the model named: that tool is left out (with the
+                // model's own words), and the others are sent again.
+                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                // The place is the one the model's error names (its path into the schema, as
+                // the explanation read it), not the tool's root.
+                refuse(
+                    &mut results[i],
+                    pointer.to_string(),
+                    format!(
+                        "the offline model of {target} rejects the schema at this place ({rule}{basis}): {}{cap}{}",
+                        e.message,
+                        e.fix
+                            .as_deref()
+                            .map(|f| format!(" Fix: {f}"))
+                            .unwrap_or_default()
+                    ),
+                );
+                progress = true;
+            }
+        }
+        progress
+    }
+
+    /// Asks the model about each tool of `sent` alone and acts on its answers
+    /// ([`Round::answer`]) until it accepts the tool alone, refuses it, or an answer names
+    /// nothing compile can act on (which the whole request's rounds then trace). Each answer
+    /// acted on is a round of the budget, charged to that tool. Returns whether any tool
+    /// changed.
+    fn settle_alone(
+        &self,
+        results: &mut [ToolRepair],
+        sent: &[Slot],
+        budget: &mut budget::Budget,
+        tried: &mut Tried,
+    ) -> bool {
+        let mut progress = false;
+        for &slot in sent {
+            let Slot::Tool(i) = slot else { continue };
+            while results[i].outcome != Outcome::Refused && !budget.past_backstop(results.len()) {
+                let t = &mut results[i].tool;
+                // Lent, not copied, as the whole request's schemas are.
+                let def = [ToolDef {
+                    name: t.name.clone().unwrap_or_default(),
+                    description: t.description.clone(),
+                    parameters: t.parameters.take(),
+                }];
+                let answer = ask_model(self.target, &def);
+                let [def] = def;
+                results[i].tool.parameters = def.parameters;
+                let Some(a) = answer.filter(|a| a.classified.verdict == Verdict::Rejected) else {
+                    break;
+                };
+                budget.next_round();
+                let explained =
+                    crate::explain::explain(Some(&a.body), &a.reply.text_body(), Some(self.target));
+                if !self.answer(results, &[Slot::Tool(i)], &explained, budget, tried) {
+                    break;
+                }
+                progress = true;
+            }
+        }
+        progress
+    }
 }
 
 /// The request refused for its tool count before any tool is compiled, or `None` when its
@@ -773,6 +872,14 @@ impl BuiltinOutcome {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The offline model's calls made on this thread, and the tools they sent in all (a
+    /// call costs about the size of what it sends): a test bounds what compile asks.
+    pub static MODEL_CALLS: std::cell::Cell<(usize, usize)> =
+        const { std::cell::Cell::new((0, 0)) };
+}
+
 /// What a target's offline model said about one request.
 pub struct ModelAnswer {
     /// The request body the model was given.
@@ -797,6 +904,11 @@ pub fn ask_model_with_builtins(
     tools: &[ToolDef],
     builtins: &[(usize, &Value)],
 ) -> Option<ModelAnswer> {
+    #[cfg(test)]
+    MODEL_CALLS.with(|c| {
+        let (n, t) = c.get();
+        c.set((n + 1, t + tools.len()));
+    });
     let route = crate::target::route(target)?;
     let cfg = route.configure(&std::collections::BTreeMap::<String, String>::new());
     let wire_opts = WireOptions {
@@ -1279,17 +1391,22 @@ fn model_basis(
     target: &str,
 ) -> String {
     let slots = request_order(results.len(), builtins);
-    let mut tools: Vec<crate::check::ToolRef<'_>> = Vec::with_capacity(results.len());
-    let mut named: Vec<BuiltinTool> = Vec::with_capacity(builtins.len());
+    // A rule about one tool's schema is judged on that tool alone: checking the whole
+    // request for each repair made compile quadratic in its tools. Names and the tool count
+    // are about the request (`name-duplicate`, a rename onto a taken name), so those, and an
+    // error of no rule, are judged on the whole request.
+    let alone = rule.is_some_and(|r| !r.starts_with("name-") && r != "too-many-tools");
+    let mut tools: Vec<crate::check::ToolRef<'_>> = Vec::new();
+    let mut named: Vec<BuiltinTool> = Vec::new();
     let mut at = 0;
     for (position, slot) in slots.iter().enumerate() {
         match *slot {
-            Slot::Tool(k) => {
-                if k == i {
-                    at = position;
-                }
+            Slot::Tool(k) if k == i => {
+                at = position;
                 tools.push(results[k].tool.as_ref(position));
             }
+            Slot::Tool(_) | Slot::Builtin(_) if alone => {}
+            Slot::Tool(k) => tools.push(results[k].tool.as_ref(position)),
             Slot::Builtin(j) => named.push(BuiltinTool {
                 index: position,
                 ..builtins[j].1.clone()

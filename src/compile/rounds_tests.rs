@@ -103,3 +103,53 @@ fn past_the_overall_cap_the_named_tools_are_refused_and_the_rest_kept() {
     assert_eq!(c.wire.as_array().map(Vec::len), Some(5));
     assert_check_clean(&c, target);
 }
+
+/// `n` tools each with `k` = 4 keywords DeepSeek strict's model rejects and the profile has
+/// no evidence for, one answer each: the model is asked about each tool alone until it
+/// accepts it, and the whole request only a few times, so what is sent grows with n·k. Acting
+/// on the whole request's answers sent n tools n·k times (300 tools: 151 s).
+#[test]
+fn the_model_is_asked_in_proportion_to_tools_times_repairs() {
+    let target = "deepseek/beta-strict";
+    let (n, k) = (40, 4);
+    let tools: Vec<Tool> = (0..n)
+        .map(|i| Tool {
+            name: Some(format!("t{i}")),
+            description: Some("d".into()),
+            parameters: Some(json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "string", "not": {"const": "x"}},
+                    "b": {"type": "object", "properties": {"k": {"type": "string"}},
+                          "required": ["k"], "propertyNames": {"pattern": "^[a-z]+$"}},
+                    "c": {"type": "object", "properties": {"k": {"type": "string"}},
+                          "required": ["k"], "minProperties": 1},
+                    "d": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+                },
+                "required": ["a", "b", "c", "d"],
+            })),
+            strict: None,
+        })
+        .collect();
+    MODEL_CALLS.set((0, 0));
+    let c = compile_own(&tools, target);
+    let (calls, sent) = MODEL_CALLS.get();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    for t in &c.tools {
+        let model_drops = (t.changes.iter())
+            .filter(|ch| {
+                ch.action
+                    .contains("the offline model's assumption, not evidence")
+            })
+            .count();
+        assert_eq!(model_drops, k, "{t:#?}");
+    }
+    assert_check_clean(&c, target);
+    // Each tool alone: k rejections and one acceptance; the whole request: the tool-count
+    // check, the first answer and the last.
+    assert!(calls <= n * (k + 1) + 8, "{calls} calls");
+    assert!(
+        sent <= n * (k + 1) + 4 * n,
+        "{sent} tools sent in {calls} calls"
+    );
+}

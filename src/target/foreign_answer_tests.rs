@@ -214,3 +214,43 @@ fn a_message_only_path_outside_the_tool_block_is_no_rejection() {
         );
     }
 }
+
+/// The key-needing routes against 400s and 422s about the envelope in the OpenAI and Mistral
+/// shapes (SYNTHETIC bodies, not observed): none is a rejection of the case's schema.
+#[test]
+fn key_needing_routes_read_no_envelope_refusal_as_a_rejection_at_400_or_422() {
+    let bodies = [
+        json!({"error":{"message":"Invalid model: some-model","type":"invalid_request_error","param":null,"code":null}}),
+        json!({"error":{"message":"max_tokens: must be at least 1","type":"invalid_request_error","param":"max_tokens","code":null}}),
+        json!({"object":"error","message":"Invalid model: some-model","type":"invalid_model","param":null,"code":"1500"}),
+        json!({"object":"error","message":{"detail":[{"type":"missing","loc":["body","messages"],"msg":"Field required","input":{}}]},"type":"invalid_request_error","param":null,"code":null}),
+        json!({"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required","input":{}}]}),
+        json!({"message":"max_tokens: too large"}),
+    ];
+    let keyed = [
+        "openai/chat",
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "anthropic/messages",
+        "bedrock/converse",
+        "mistral/chat",
+        "cohere/v2-strict",
+        "xai/chat",
+        "deepseek/beta-strict",
+        "groq/chat",
+        "openrouter",
+        "moonshot/chat",
+        "azure-openai/chat",
+    ];
+    for id in keyed {
+        for body in &bodies {
+            for status in [400, 422] {
+                let r = super::route(id).unwrap();
+                let cfg = r.configure(&BTreeMap::new());
+                let c = r.classify(&cfg, &Reply::json(status, body), false);
+                assert_eq!(c.verdict, Verdict::Inconclusive, "{id} {status} {body}");
+                assert!(c.note.is_some(), "{id} {status} {body}: no reason");
+            }
+        }
+    }
+}

@@ -54,37 +54,21 @@ impl Route for Mistral {
     }
 }
 
-/// Reads a Mistral answer: pydantic `detail` entries located in `tools` are parse-stage
-/// rejections; `Grammar error` and `Function name was ...` texts are validate-stage rejections.
+/// Reads a Mistral answer: pydantic `detail` entries whose `loc` runs through `tools` are
+/// parse-stage rejections; `Grammar error` and `Function name was ...` texts are validate-stage
+/// rejections. Any other refusal, an entry located elsewhere (`model`, `messages`,
+/// `max_tokens`) included, is inconclusive: the case's schema cannot have caused it.
 pub fn classify(reply: &Reply) -> Classified {
     let body = reply.json_body();
     if let Some(b) = &body
         && b.get("object").and_then(Value::as_str) == Some("error")
     {
-        if let Some(details) = b.pointer("/message/detail").and_then(Value::as_array)
-            && let Some(d) = details.iter().find(|d| {
-                d.get("loc")
-                    .and_then(Value::as_array)
-                    .is_some_and(|l| l.get(1).and_then(Value::as_str) == Some("tools"))
-            })
-        {
-            let loc: Vec<String> = d["loc"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|x| match x {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
-                .collect();
-            let msg = d
-                .get("msg")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            return Classified::rejected(Stage::Parse, msg, Some(loc.join(".")));
+        if let Some(details) = b.pointer("/message/detail").and_then(Value::as_array) {
+            return classify_detail(reply, details);
         }
         if let Some(m) = b.get("message").and_then(Value::as_str) {
+            // The tool's `parameters` is the only JSON Schema the probe sends (no
+            // `response_format`), so a schema that failed to compile is the case's.
             if m.contains("failed to compile JSON schema") || m.starts_with("Grammar error") {
                 return Classified::rejected(Stage::Validate, m, None);
             }
@@ -99,6 +83,60 @@ pub fn classify(reply: &Reply) -> Classified {
         }
     }
     openai::classify(reply, &["choices"])
+}
+
+/// One pydantic `loc` written as a dotted path (`body.tools.0.function.x`).
+fn loc_path(d: &Value) -> Option<String> {
+    let loc = d.get("loc")?.as_array()?;
+    let parts: Vec<String> = loc
+        .iter()
+        .map(|x| match x {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    Some(parts.join("."))
+}
+
+/// Whether a pydantic `loc` runs through the request's `tools` (with or without the `body`
+/// FastAPI puts first).
+fn loc_in_tools(d: &Value) -> bool {
+    d.get("loc")
+        .and_then(Value::as_array)
+        .is_some_and(|l| l.iter().take(2).any(|x| x.as_str() == Some("tools")))
+}
+
+/// A 422's `detail` list: a rejection when one entry lies in `tools`, otherwise inconclusive
+/// naming where the first entry points, since a refusal of the envelope says nothing about
+/// the schema (and would confound the control with every case).
+fn classify_detail(reply: &Reply, details: &[Value]) -> Classified {
+    let msg = |d: &Value| {
+        d.get("msg")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    if let Some(d) = details.iter().find(|d| loc_in_tools(d)) {
+        return Classified::rejected(Stage::Parse, msg(d), loc_path(d));
+    }
+    let first = details.first();
+    let error = first.map(msg).filter(|m| !m.is_empty());
+    let status = reply.status;
+    let note = match first.and_then(loc_path) {
+        Some(p) => format!(
+            "HTTP {status}: the refusal names `{p}`, outside the tool block (not a schema rejection: the case does not change it)"
+        ),
+        None => format!(
+            "HTTP {status}: the refusal names no field of the tool block (not a schema rejection: the case does not change it)"
+        ),
+    };
+    let c = classify_common(reply, error);
+    // Auth, quota and server answers keep the note that says what they are.
+    if matches!(status, 400 | 404 | 409 | 413 | 422) {
+        c.note(note)
+    } else {
+        c
+    }
 }
 
 /// `^[a-zA-Z0-9_-]{1,64}$`, the rule Mistral's own refusal states (mistral-function-name-pattern).
@@ -205,5 +243,92 @@ impl Service for MistralService {
         }
         let model = body.get("model").and_then(Value::as_str).unwrap_or("");
         Reply::json(200, &chat_ok(model))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The bodies are SYNTHETIC, shaped after the 422 quoted in mistralai/client-python#91
+    //! (`{"object":"error","message":{"detail":[…]},…}`) and OpenAI's error envelope; none of
+    //! them was observed from api.mistral.ai.
+
+    use serde_json::{Value, json};
+
+    use super::classify;
+    use crate::evidence::Verdict;
+    use crate::target::wire::Reply;
+
+    fn pydantic(loc: Value, kind: &str, msg: &str) -> Value {
+        json!({"object":"error","message":{"detail":[{"type":kind,"loc":loc,"msg":msg,"input":{}}]},
+               "type":"invalid_request_error","param":null,"code":null})
+    }
+
+    #[test]
+    fn a_pydantic_refusal_outside_tools_is_inconclusive_and_names_the_field() {
+        for (loc, field) in [
+            (json!(["body", "model"]), "body.model"),
+            (
+                json!(["body", "messages", 0, "content"]),
+                "body.messages.0.content",
+            ),
+            (json!(["body", "max_tokens"]), "body.max_tokens"),
+        ] {
+            for status in [400, 422] {
+                let body = pydantic(loc.clone(), "missing", "Field required");
+                let c = classify(&Reply::json(status, &body));
+                assert_eq!(c.verdict, Verdict::Inconclusive, "{status} {loc}");
+                let note = c.note.unwrap_or_default();
+                assert!(
+                    note.contains(&format!("names `{field}`"))
+                        && note.contains("outside the tool block"),
+                    "{status} {loc}: {note}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_pydantic_refusal_located_in_tools_is_a_rejection_with_its_path() {
+        for (loc, path) in [
+            (
+                json!(["body", "tools", 0, "function", "x"]),
+                "body.tools.0.function.x",
+            ),
+            // Without FastAPI's leading `body`.
+            (json!(["tools", 0, "function", "x"]), "tools.0.function.x"),
+        ] {
+            let body = pydantic(loc, "extra_forbidden", "Extra inputs are not permitted");
+            let c = classify(&Reply::json(422, &body));
+            assert_eq!(c.verdict, Verdict::Rejected, "{body}");
+            assert_eq!(c.path.as_deref(), Some(path));
+        }
+    }
+
+    #[test]
+    fn an_openai_shaped_refusal_outside_tools_is_inconclusive() {
+        for (message, param) in [
+            ("Invalid model: mistral-nine", Value::Null),
+            ("messages: must not be empty", Value::Null),
+            ("max_tokens must be at least 1", json!("max_tokens")),
+        ] {
+            let body = json!({"error":{"message":message,"type":"invalid_request_error","param":param,"code":null}});
+            for status in [400, 422] {
+                let c = classify(&Reply::json(status, &body));
+                assert_eq!(c.verdict, Verdict::Inconclusive, "{status} {message}");
+                assert!(c.note.is_some_and(|n| !n.is_empty()), "{message}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_auth_refusal_keeps_its_note() {
+        let body = pydantic(
+            json!(["header", "authorization"]),
+            "missing",
+            "Field required",
+        );
+        let c = classify(&Reply::json(401, &body));
+        assert_eq!(c.verdict, Verdict::Inconclusive);
+        assert!(c.note.unwrap_or_default().contains("credentials"));
     }
 }

@@ -53,9 +53,15 @@ fn shown_escaped(c: char) -> bool {
 
 /// `text` with every character [`shown_escaped`] written as Rust writes it in a string
 /// literal, `\u{1b}` (`\n`, `\r` and `\t` as `\n`, `\r`, `\t`), except `\n` and `\t` when
-/// `keep_layout` (output's own line breaks and tabs). Borrowed when nothing needs escaping.
+/// `keep_layout` (output's own line breaks and tabs). Without `keep_layout` a backslash is
+/// written `\\` as well: otherwise a name holding a line feed and one holding a backslash
+/// and an `n` would both read `\n`. Whole output keeps its backslashes, since the values in
+/// it were escaped inline already. Borrowed when nothing needs escaping.
 fn escape_with(text: &str, keep_layout: bool) -> std::borrow::Cow<'_, str> {
-    let needs = |c: char| shown_escaped(c) && !(keep_layout && (c == '\n' || c == '\t'));
+    let needs = |c: char| {
+        (shown_escaped(c) && !(keep_layout && (c == '\n' || c == '\t')))
+            || (!keep_layout && c == '\\')
+    };
     if !text.chars().any(needs) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -69,6 +75,7 @@ fn escape_with(text: &str, keep_layout: bool) -> std::borrow::Cow<'_, str> {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '\\' => out.push_str("\\\\"),
             c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
         }
     }
@@ -87,7 +94,9 @@ pub fn escape_output(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// One user-derived value (a tool name, a JSON Pointer holding property names, a message)
 /// placed inside a line of output for people: as [`escape_output`], and line breaks and tabs
-/// escaped too (`\n`), so that the value cannot start a line that looks like toolwire's own.
+/// escaped too (`\n`), so that the value cannot start a line that looks like toolwire's own,
+/// and backslashes doubled (`\\`), so that a real line feed and a backslash followed by `n`
+/// stay two different names.
 pub fn escape_inline(text: &str) -> std::borrow::Cow<'_, str> {
     escape_with(text, false)
 }
@@ -317,6 +326,17 @@ mod tests {
             std::borrow::Cow::Borrowed(_)
         ));
         assert_eq!(escape_inline(plain), plain);
+    }
+
+    /// A name holding a line feed and one holding a backslash and an `n` are two names, and
+    /// read as two (before: both were shown `a\nb`); whole output leaves backslashes alone.
+    #[test]
+    fn a_line_feed_and_a_backslash_n_are_told_apart_inline() {
+        assert_eq!(escape_inline("a\nb"), "a\\nb");
+        assert_eq!(escape_inline("a\\nb"), "a\\\\nb");
+        assert_ne!(escape_inline("a\nb"), escape_inline("a\\nb"));
+        assert_eq!(escape_inline("a\\"), "a\\\\");
+        assert_eq!(escape_output("a\\nb"), "a\\nb");
     }
 
     #[test]

@@ -593,6 +593,9 @@ fn check_form(form: &str) -> std::result::Result<(), String> {
     }
 }
 
+/// How many events aliases may replay in one case file, all aliases together.
+const MAX_CASE_ALIAS_REPLAY: usize = 10_000;
+
 /// The YAML reader's settings: its default budget (events, nodes, aliases, scalar bytes) with
 /// the nesting cap stated here, duplicate keys refused, and YAML 1.2 booleans (only `true` and
 /// `false`; YAML 1.1 would read `n`, `no`, `off` as false, turning the generator key `n` and
@@ -601,6 +604,9 @@ fn yaml_options() -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
     options.strict_booleans = true;
+    // A case file is a few KiB: an alias replaying more than this is a bomb (billion laughs),
+    // refused at once instead of after a million replayed events (5 s in a debug build).
+    options.alias_limits.max_total_replayed_events = MAX_CASE_ALIAS_REPLAY;
     if let Some(budget) = options.budget.as_mut() {
         budget.max_depth = MAX_CASE_YAML_DEPTH;
         // The scanner's own cap on `[`/`{` nesting, met before the depth budget is.
@@ -647,6 +653,37 @@ fn case_field(pointer: String) -> String {
         _ => return pointer,
     };
     steps[..keep].join("/")
+}
+
+/// The library's wording for a malformed document, said in the file author's terms: some of
+/// it names the library's own API (`use from_str_multiple`) or the parser's states, which the
+/// author of a case file has none of. `None` keeps the library's text.
+fn plain_yaml_problem(problem: &str) -> Option<String> {
+    let p = problem.trim();
+    if p.starts_with("multiple YAML documents detected") {
+        return Some(
+            "a second YAML document (after a `---` line): the file must hold one document".into(),
+        );
+    }
+    if p == "expected mapping start" {
+        return Some(
+            "the document is not a mapping of `key: value` lines (a bare value, or a list)".into(),
+        );
+    }
+    if p.starts_with("mapping values are not allowed in this context") {
+        return Some(
+            "a `key:` where none can start (is this line indented like the key above it, and is a `:` inside a value quoted?)".into(),
+        );
+    }
+    if p.starts_with("alias replay limit exceeded") {
+        return Some(format!(
+            "aliases (`*name`) would copy more than {MAX_CASE_ALIAS_REPLAY} YAML events (an alias bomb?): a case file writes its values out"
+        ));
+    }
+    if p.starts_with("tabs disallowed") {
+        return Some("a tab in the indentation: YAML indents with spaces only".into());
+    }
+    None
 }
 
 /// The error for a YAML file that could not be read into its type: the place is the line and
@@ -701,6 +738,7 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error, field: &str) -> Error {
         Some(i) => text[..i].to_string(),
         None => text,
     };
+    let problem = plain_yaml_problem(&problem).unwrap_or(problem);
     // The scanner words its flow-nesting cap (set in `yaml_options`) as recursion.
     let problem = if problem.trim() == "recursion limit exceeded" {
         format!("nesting deeper than {MAX_CASE_YAML_DEPTH} levels")
@@ -1226,5 +1264,88 @@ mod tests {
         let path = write_case(dir.path(), "keywords/t", body);
         let case = load_case(dir.path(), &path).unwrap();
         assert_eq!(case.tools[0].parameters, Some(json!({"a": "12", "b": 3})));
+    }
+}
+
+#[cfg(test)]
+mod yaml_error_tests {
+    //! Each kind of malformed case file is refused with its place and the problem in plain
+    //! words, never the YAML library's advice about its own API.
+
+    use std::time::{Duration, Instant};
+
+    const HEAD: &str = "id: keywords/x\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\nplacement: root\n";
+
+    fn refusal(body: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("keywords");
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("x.yaml");
+        std::fs::write(&path, body).unwrap();
+        let e = super::load_case(dir.path(), &path).expect_err(body);
+        // Bad input, exit 2.
+        assert!(matches!(e, crate::error::Error::Input { .. }), "{e}");
+        e.to_string()
+    }
+
+    #[test]
+    fn malformed_documents_are_refused_in_plain_words_with_their_place() {
+        let cases = [
+            (
+                format!("{HEAD}tool: {{name: \"t, parameters: {{}}}}\n"),
+                "line 6, column 14",
+                "unclosed quote",
+            ),
+            (
+                format!("{HEAD}tool:\n  name: t\n   parameters: {{}}\n"),
+                "line 8,",
+                "indented like the key above",
+            ),
+            (
+                format!("{HEAD}tool:\n\tname: t\n"),
+                "line 7,",
+                "YAML indents with spaces only",
+            ),
+            (format!("{HEAD}: : :\n"), "line 6,", "found nothing"),
+            (
+                format!("{HEAD}title: u\ntool: {{name: t, parameters: {{}}}}\n"),
+                "line 6,",
+                "duplicate key \"title\"",
+            ),
+            (
+                "hello\n".to_string(),
+                "line 1, column 1",
+                "not a mapping of `key: value` lines",
+            ),
+            (
+                format!("{HEAD}tool: {{name: t, parameters: {{}}}}\n---\n{HEAD}"),
+                "line 8,",
+                "a second YAML document",
+            ),
+        ];
+        for (body, place, words) in cases {
+            let e = refusal(&body);
+            assert!(e.contains(place) && e.contains(words), "{e}");
+            assert!(!e.contains("from_str") && !e.contains("Options"), "{e}");
+        }
+    }
+
+    /// Billion laughs: nine levels of nine aliases (9^9 strings once expanded) is refused by
+    /// the reader's node budget, quickly, before it is expanded.
+    #[test]
+    fn an_alias_bomb_is_refused_quickly() {
+        let mut body = format!(
+            "{HEAD}tool:\n  name: t\n  parameters:\n    a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        );
+        let mut prev = 'a';
+        for c in "bcdefghi".chars() {
+            let refs = vec![format!("*{prev}"); 9].join(", ");
+            body.push_str(&format!("    {c}: &{c} [{refs}]\n"));
+            prev = c;
+        }
+        let t = Instant::now();
+        let e = refusal(&body);
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert!(e.contains("aliases (`*name`) would copy more than"), "{e}");
     }
 }

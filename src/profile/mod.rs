@@ -928,7 +928,10 @@ mod tests {
                 "line 2, column 8: at /mine/0: expected string scalar",
             ),
             // Not a mapping: no field to name, the place is the line.
-            ("- portable\n", "line 1, column 1: expected mapping start"),
+            (
+                "- portable\n",
+                "line 1, column 1: the document is not a mapping of `key: value` lines",
+            ),
             // A null key: serde's own words were Rust's ("use Option<String>").
             (
                 ": : :\n",

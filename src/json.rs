@@ -71,10 +71,21 @@ pub fn read_capped(path: &Path, limits: Limits) -> Result<Vec<u8>> {
 /// 2)").
 pub(crate) fn path_error(path: &Path, e: &std::io::Error) -> Error {
     let problem = match e.kind() {
+        // A quoted glob reaches us as it was typed; saying so beats a bare "no such file"
+        // when the user expected toolwire to match the files.
+        std::io::ErrorKind::NotFound if looks_like_glob(path) => {
+            "no such file (toolwire does not expand globs; let the shell do it)".to_string()
+        }
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         _ => e.to_string(),
     };
     Error::input(path, Place::Path, problem)
+}
+
+/// Whether `path` holds a glob metacharacter (`*`, `?`, `[`), as a pattern the shell did not
+/// expand (quoted, or matching nothing) does.
+fn looks_like_glob(path: &Path) -> bool {
+    path.to_string_lossy().contains(['*', '?', '['])
 }
 
 /// `bytes` read with one byte past the cap allowed: an error when that byte was read.

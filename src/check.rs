@@ -215,7 +215,9 @@ pub enum Subject {
 /// about. Text that many findings share (rule id, tool name, fix, parameter, file, location)
 /// is a [`Text`], made once and shared.
 ///
-/// Serialized (`check --format json`) with every field below except `subject`; a
+/// Serialized (`check --format json`) with every field below except `subject`, `location`
+/// written as [`Finding::place`] (the finding's own place in the file; read back, it is that
+/// place); a
 /// request-level finding (`"request": true`) is about no tool, so it has no `tool` and no
 /// `tool_index`, and its `location` is the tool list's.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -300,6 +302,15 @@ impl Finding {
     }
 }
 
+impl Finding {
+    /// The RFC 6901 JSON Pointer into the file (or the JSON Lines line) of the finding's own
+    /// place: [`Finding::location`] followed by [`Finding::pointer`] (empty for a finding
+    /// about the tool or the request). `check --format json` writes it as `location`.
+    pub fn place(&self) -> String {
+        format!("{}{}", self.location.as_str(), self.pointer)
+    }
+}
+
 impl Serialize for Finding {
     /// The fields in declaration order; `tool` and `tool_index` only for a finding about a tool
     /// (see [`Finding`]), `request` only when true, `file` and `line` only when known, `evidence`
@@ -326,7 +337,10 @@ impl Serialize for Finding {
         if let Some(line) = self.line {
             m.serialize_entry("line", &line)?;
         }
-        m.serialize_entry("location", &self.location)?;
+        // Written as the finding's own place in the file, which is what a reader of the
+        // JSON wants to jump to; kept apart in memory so that findings share one text per
+        // schema.
+        m.serialize_entry("location", &self.place())?;
         if let Some(evidence) = self.evidence.as_deref().filter(|e| !e.is_empty()) {
             m.serialize_entry("evidence", evidence)?;
         }
@@ -687,7 +701,7 @@ fn judged_as_read(findings: &mut [Finding], inexact: &[crate::json::InexactNumbe
             continue;
         }
         f.repairable = false;
-        let at = format!("{}{}", f.location.as_str(), f.pointer);
+        let at = f.place();
         if let Some(n) = here.find(|n| n.pointer == at) {
             f.message = Text::from(format!(
                 "the number written `{}` is read as {}, and judged so: {}",
@@ -1908,8 +1922,9 @@ mod tests {
         );
     }
 
-    /// `location` is always written, `""` for the document root (a bare schema, a flat
-    /// tool); a request-level finding names no tool and is located at the tool list.
+    /// `location` is always written, the finding's own place in the file (`""` for the
+    /// document root: a flat tool's own findings); a request-level finding names no tool and
+    /// is located at the tool list.
     #[test]
     fn json_findings_always_have_a_location_and_requests_no_tool() {
         use serde_json::json;
@@ -1926,8 +1941,16 @@ mod tests {
                 .unwrap()
                 .clone()
         };
+        // A finding in the schema is located at its own place in the file, not the schema's.
         let bare = json_of(json!({"type":"object","properties":{"q":{"const":"a"}}}));
-        assert!(bare.iter().all(|f| f["location"] == ""), "{bare:?}");
+        assert!(
+            bare.iter().all(|f| f["location"] == f["pointer"]),
+            "{bare:?}"
+        );
+        assert!(
+            bare.iter().any(|f| f["location"] == "/properties/q/const"),
+            "{bare:?}"
+        );
         let flat = json_of(
             json!({"name":"f","parameters":{"type":"object","properties":{"q":{"const":"a"}}}}),
         );
@@ -1936,7 +1959,10 @@ mod tests {
             .map(|f| f["location"].as_str().unwrap())
             .collect();
         assert!(locations.contains(&""), "{locations:?}");
-        assert!(locations.contains(&"/parameters"), "{locations:?}");
+        assert!(
+            locations.contains(&"/parameters/properties/q/const"),
+            "{locations:?}"
+        );
         let tool = |name: &str| json!({"name": name, "input_schema": {"type":"object"}});
         let many: Vec<serde_json::Value> = (0..200).map(|i| tool(&format!("t{i}"))).collect();
         let findings = json_of(json!({ "tools": many }));

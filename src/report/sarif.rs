@@ -52,7 +52,7 @@ pub fn site_in(f: &Finding, text: Option<&str>) -> Site {
 }
 
 fn site_with(f: &Finding, text: Option<&Locator>) -> Site {
-    let pointer = format!("{}{}", f.location, f.pointer);
+    let pointer = f.place();
     let (line, column) = match (text, f.line) {
         (Some(t), Some(l)) => match t.locate_in_line(l, &pointer) {
             Some(c) => (Some(l), Some(c)),

@@ -933,22 +933,6 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
-    /// Whether the walk already made an error finding about the current tool (its schema, name
-    /// or description) on other grounds than the meta-schema rejection (a value the
-    /// meta-schema refuses, [`Cx::meta_refusal`], is what the meta-schema pass would find
-    /// anyway); always false in collect mode.
-    pub fn tool_has_error(&self) -> bool {
-        let Mode::Check { out, profile } = &self.mode else {
-            return false;
-        };
-        let meta = profile.meta_schema();
-        out.records
-            .iter()
-            .rev()
-            .take_while(|r| r.tool_index == self.tool_index && !r.request)
-            .any(|r| matches!(r.slot, Slot::Rejected(_)) && Some(r.slot) != meta)
-    }
-
     /// Settles the findings the walk already made about the current tool's schema at or
     /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
     /// `related`) against a rejection `slot` that covers that place too:

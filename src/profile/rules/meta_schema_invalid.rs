@@ -19,8 +19,8 @@ pub const RULE: Rule = Rule {
     checks: "The parameters schema is not valid against the JSON Schema draft 2020-12 meta-schema \
              (`type: \"strin\"`, `type: []`, `anyOf: []`, `format: 5`, `$ref: 5`, \
              `uniqueItems: \"yes\"`, `dependentRequired: {\"p\": \"q\"}`, a negative \
-             `minLength`...), for the profiles whose targets reject schemas it refuses, in tools \
-             without another error. Each meta-schema error is one finding at the place it names; \
+             `minLength`...), for the profiles whose targets reject schemas it refuses, in every \
+             tool (also one with other errors). Each meta-schema error is one finding at the place it names; \
              where another rule already reported an error there it adds none, and a warning \
              there becomes an error.",
     features: "`structure: meta-schema-invalid`",
@@ -50,19 +50,17 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     // Only a profile with a target known to reject such schemas pays for the meta-schema:
     // elsewhere the schema's features are judged by their own cases.
     let Some(slot) = cx.meta_schema() else { return };
-    // A tool the walk already rejects is rejected whatever the meta-schema says, and `repair`
-    // checks again after its repairs, so what it sends is still judged: the meta-schema is not
-    // paid for here (most tools of some corpora, `type: "dict"` and the like, are invalid, and
-    // listing their errors would cost more than the rest of the check).
-    if cx.tool_has_error() {
-        return;
-    }
     // Most schemas are valid, and the walk has proven most of those valid shape by shape
     // (`crate::schema::meta_shape`); the crate's answer only for the rest, its errors only
     // when invalid.
     if !stats.meta_unproven {
         return;
     }
+    // A tool the walk already rejects is searched too, though most tools of some corpora
+    // (`type: "dict"` and the like) are invalid and listing their errors costs about as much
+    // again as the rest of the check: skipping it hid an error behind another (`type:
+    // "strng"` came up only once `minimum: "3"` was fixed). Places the walk reported are
+    // settled below, so the errors it already gave are not repeated.
     let meta = jsonschema::draft202012::meta::validator();
     if meta.is_valid(root) {
         return;
@@ -109,6 +107,41 @@ mod tests {
                 json!({"type": "object", "properties": {"a": {"anyOf": []}}})
             )
             .is_empty()
+        );
+    }
+
+    /// A tool with another error is searched for meta-schema errors too: `type: "strng"`
+    /// must not come up only once `minimum: "3"` is fixed (a trial's `--errors-only` run
+    /// showed one error, then a new one), and the place already reported gets nothing more.
+    #[test]
+    fn a_tool_with_other_errors_gets_its_meta_schema_errors_elsewhere() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+        let parameters = json!({"type": "object", "properties": {
+            "x": {"type": "strng"}, "y": {"type": "number", "minimum": "3"}}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("c"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        let f = crate::check::check_tools(&[tool], &profile);
+        let errors: Vec<(&str, &str)> = f
+            .iter()
+            .filter(|f| f.level == crate::check::Level::Error)
+            .map(|f| (f.pointer.as_str(), f.rule.as_str()))
+            .collect();
+        assert!(
+            errors.iter().any(|(p, _)| *p == "/properties/x/type"),
+            "{f:#?}"
+        );
+        assert_eq!(
+            errors
+                .iter()
+                .filter(|(p, _)| *p == "/properties/y/minimum")
+                .count(),
+            1,
+            "{f:#?}"
         );
     }
 
@@ -231,7 +264,8 @@ mod tests {
             .collect();
         assert_eq!(held.len(), 1, "{held:?}");
         assert_eq!(held[0].level, crate::check::Level::Error);
-        // A tool the walk already rejects is not validated again (repair checks what it sends).
+        // A tool the walk already rejects gets no meta-schema finding where the walk's error
+        // (here `keyword-value-invalid` on `format: 5`) already is.
         let f = check(json!({"type": "object", "properties": {
             "a": {"type": "array"}, "b": {"type": "string", "format": 5}}}));
         assert!(
@@ -240,8 +274,9 @@ mod tests {
             "{f:?}"
         );
         assert!(!f.iter().any(|f| f.rule == "meta-schema-invalid"), "{f:?}");
-        // Unless the rule that rejects it is off (`check --ignore`): then the meta-schema
-        // judges the tool, and the walk's warning at a bad place becomes an error.
+        // The tool's other error does not hide the meta-schema: the walk's warning at a bad
+        // place becomes an error, with the rule that rejects the tool on or off
+        // (`check --ignore`).
         let both = json!({"type": "object", "properties": {
             "a": {"type": "array"}, "b": {"type": "strin"}}});
         let level_at_b = |f: &[crate::check::Finding]| {
@@ -249,10 +284,13 @@ mod tests {
                 .find(|f| f.pointer == "/properties/b/type")
                 .map(|f| f.level)
         };
-        assert_eq!(
-            level_at_b(&check(both.clone())),
-            Some(crate::check::Level::Warning)
+        let f = check(both.clone());
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "array-items-missing" && f.level == crate::check::Level::Error),
+            "{f:?}"
         );
+        assert_eq!(level_at_b(&f), Some(crate::check::Level::Error), "{f:?}");
         let mut without_items = profile.clone();
         without_items.turn_off(&["array-items-missing"]);
         let f = check_under(&without_items, both);

@@ -245,9 +245,39 @@ pub struct Stats {
     /// against the draft 2020-12 meta-schema (or the walk was truncated): only then does
     /// `meta-schema-invalid` ask the `jsonschema` crate.
     pub meta_unproven: bool,
+    /// Where the first [`UNPROVEN_PLACES`] unproven places are: the subschema's frame and the
+    /// index of the keyword among its keys ([`Stats::WHOLE`]: the subschema itself is no
+    /// object or boolean). A tool with another error is searched at these places alone
+    /// (`meta-schema-invalid`): the whole meta-schema over a schema already invalid costs more
+    /// than the rest of the check.
+    pub unproven_at: [(u32, u32); UNPROVEN_PLACES],
+    /// How many unproven places the walk met (past [`UNPROVEN_PLACES`], only counted).
+    pub unproven: usize,
 }
 
+/// Unproven places [`Stats`] remembers.
+pub const UNPROVEN_PLACES: usize = 32;
+
 impl Stats {
+    /// [`Stats::unproven_at`]'s keyword index for the subschema itself.
+    pub const WHOLE: u32 = u32::MAX;
+
+    /// Notes an unproven place: keyword `key` (or [`Stats::WHOLE`]) of the subschema at
+    /// `frame`.
+    fn unproven_place(&mut self, frame: u32, key: u32) {
+        self.meta_unproven = true;
+        if let Some(slot) = self.unproven_at.get_mut(self.unproven) {
+            *slot = (frame, key);
+        }
+        self.unproven += 1;
+    }
+
+    /// The unproven places, when every one is remembered and the walk was not truncated.
+    pub fn unproven_places(&self) -> Option<&[(u32, u32)]> {
+        (!self.truncated && self.unproven <= UNPROVEN_PLACES)
+            .then(|| &self.unproven_at[..self.unproven])
+    }
+
     /// The exact compact size when it may reach `floor`, else `None` (it is certainly below).
     pub fn compact_bytes_exact(&self, root: &Value, floor: usize) -> Option<usize> {
         if self.compact_bytes + 5 * self.string_bytes < floor {
@@ -300,6 +330,8 @@ pub struct Cx<'a, 'p> {
     frames: Vec<Frame<'a>>,
     stack: Vec<Pending<'a>>,
     children: Vec<(&'a Value, Child<'a>, Via)>,
+    /// The current tool's subschemas holding the places of [`Stats::unproven_at`], by frame.
+    unproven_nodes: Vec<(u32, &'a Value)>,
     root: Option<&'a Value>,
     tool_name: &'a str,
     /// Whether the tool being walked has an envelope (see [`ToolRef::has_envelope`]).
@@ -431,6 +463,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             frames: Vec::new(),
             stack: Vec::new(),
             children: Vec::new(),
+            unproven_nodes: Vec::new(),
             root: None,
             tool_name: "",
             named: false,
@@ -933,6 +966,58 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// Whether the walk already made an error finding about the current tool (its schema, name
+    /// or description) on other grounds than the meta-schema rejection (a value the
+    /// meta-schema refuses, [`Cx::meta_refusal`], is what the meta-schema pass would find
+    /// anyway); always false in collect mode.
+    pub fn tool_has_error(&self) -> bool {
+        let Mode::Check { out, profile } = &self.mode else {
+            return false;
+        };
+        let meta = profile.meta_schema();
+        out.records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == self.tool_index && !r.request)
+            .any(|r| matches!(r.slot, Slot::Rejected(_)) && Some(r.slot) != meta)
+    }
+
+    /// Whether the walk already made an error finding about the current tool's schema at
+    /// exactly `place` (a JSON Pointer into its parameters); always false in collect mode.
+    pub fn error_at(&self, place: &str) -> bool {
+        let Mode::Check { out, .. } = &self.mode else {
+            return false;
+        };
+        out.records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == self.tool_index && !r.request)
+            .any(|r| {
+                matches!(r.slot, Slot::Rejected(_))
+                    && r.subject == Subject::Schema
+                    && out.text.get(r.pointer) == place
+            })
+    }
+
+    /// The subschema at `frame` of the current tool's walk, if it holds one of the places of
+    /// [`Stats::unproven_at`].
+    pub fn unproven_node(&self, frame: u32) -> Option<&'a Value> {
+        self.unproven_nodes
+            .iter()
+            .find(|(f, _)| *f == frame)
+            .map(|(_, v)| *v)
+    }
+
+    /// Writes into `p` (cleared first) the JSON Pointer of the subschema at `frame` of the
+    /// current tool's walk, and of its keyword `key` when given.
+    pub fn write_place(&self, p: &mut String, frame: u32, key: Option<&str>) {
+        p.clear();
+        write_frames(p, &self.frames, frame);
+        if let Some(k) = key {
+            write_below(p, (Some(k), None, None));
+        }
+    }
+
     /// Settles the findings the walk already made about the current tool's schema at or
     /// around `pointer` (the same place, a place inside it, or the keyword it is inside: see
     /// `related`) against a rejection `slot` that covers that place too:
@@ -952,8 +1037,25 @@ impl<'a, 'p> Cx<'a, 'p> {
         };
         let mut covered = false;
         let Findings { records, text, .. } = &mut **out;
-        index.refresh(records, text, self.tool_index);
-        for i in index.candidates(pointer) {
+        // Most tools have a few findings: scanning them costs less than hashing every prefix
+        // of their places into the index (which the tools with thousands need).
+        let tool_index = self.tool_index;
+        let ours = match index.seen {
+            None => records
+                .iter()
+                .rev()
+                .take(SETTLE_SCAN + 1)
+                .take_while(|r| r.tool_index == tool_index && !r.request)
+                .count(),
+            Some(_) => usize::MAX,
+        };
+        let candidates = if ours <= SETTLE_SCAN {
+            (records.len() - ours..records.len()).rev().collect()
+        } else {
+            index.refresh(records, text, tool_index);
+            index.candidates(pointer)
+        };
+        for i in candidates {
             #[cfg(test)]
             SETTLE_VISITS.with(|v| v.set(v.get() + 1));
             let r = &mut records[i];
@@ -980,6 +1082,9 @@ impl<'a, 'p> Cx<'a, 'p> {
         covered
     }
 }
+
+/// Findings of a tool up to which [`Cx::settle_at`] scans them all rather than index them.
+const SETTLE_SCAN: usize = 32;
 
 /// The current tool's schema findings by place, for [`Cx::settle_at`]: a meta-schema error
 /// at each of 200,000 properties would otherwise scan every finding of the tool once per
@@ -1437,6 +1542,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             tok: Tok::Root,
         });
         cx.root = tool.parameters;
+        cx.unproven_nodes.clear();
         cx.inline_refusal = None;
         cx.replaces_schema.set(None);
         for rule in &hooks.tool {
@@ -1520,10 +1626,19 @@ fn walk<'a>(
         match map {
             Some(map) => {
                 stats.compact_bytes += 2 + map.len().saturating_sub(1);
+                let before = stats.unproven;
                 read_keys(map, &mut node, children, stats);
+                if stats.unproven != before && before < UNPROVEN_PLACES {
+                    cx.unproven_nodes.push((frame, value));
+                }
             }
             None => {
-                stats.meta_unproven |= !meta_shape::schema_position(value);
+                if !meta_shape::schema_position(value) {
+                    if stats.unproven < UNPROVEN_PLACES {
+                        cx.unproven_nodes.push((frame, value));
+                    }
+                    stats.unproven_place(frame, Stats::WHOLE);
+                }
                 stats.add_value(value)
             }
         }
@@ -1786,7 +1901,9 @@ fn read_keys<'a>(
         if bad && i < 64 {
             node.bad_values |= 1 << i;
         }
-        stats.meta_unproven |= !proven;
+        if !proven {
+            stats.unproven_place(node.frame, i as u32);
+        }
         // The value's own bytes: the walk counts the subschemas it visits (each adds its
         // own size); here the containers around them, or the whole value when none.
         match (children.get(before), v) {

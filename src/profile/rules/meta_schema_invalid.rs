@@ -19,10 +19,12 @@ pub const RULE: Rule = Rule {
     checks: "The parameters schema is not valid against the JSON Schema draft 2020-12 meta-schema \
              (`type: \"strin\"`, `type: []`, `anyOf: []`, `format: 5`, `$ref: 5`, \
              `uniqueItems: \"yes\"`, `dependentRequired: {\"p\": \"q\"}`, a negative \
-             `minLength`...), for the profiles whose targets reject schemas it refuses, in every \
-             tool (also one with other errors). Each meta-schema error is one finding at the place it names; \
-             where another rule already reported an error there it adds none, and a warning \
-             there becomes an error.",
+             `minLength`...), for the profiles whose targets reject schemas it refuses. A tool with another \
+             error is judged keyword by keyword at the first 32 places the walk cannot prove \
+             valid (the meta-schema judges each keyword apart from the others), so one error \
+             does not hide another. Each meta-schema error is one finding at the place it \
+             names; where another rule already reported an error there it adds none, and a \
+             warning there becomes an error.",
     features: "`structure: meta-schema-invalid`",
     example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": "q"}}"#,
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
@@ -56,26 +58,76 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
     if !stats.meta_unproven {
         return;
     }
-    // A tool the walk already rejects is searched too, though most tools of some corpora
-    // (`type: "dict"` and the like) are invalid and listing their errors costs about as much
-    // again as the rest of the check: skipping it hid an error behind another (`type:
-    // "strng"` came up only once `minimum: "3"` was fixed). Places the walk reported are
-    // settled below, so the errors it already gave are not repeated.
     let meta = jsonschema::draft202012::meta::validator();
-    if meta.is_valid(root) {
-        return;
-    }
+    let mut index = SettleIndex::default();
     // The first error at each place, in the crate's order; a set, as a schema may have an
     // error at each of hundreds of thousands of places.
     let mut places: Vec<(String, String)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
-    for e in meta.iter_errors(root) {
-        let pointer = e.instance_path().as_str().to_string();
+    let mut note = |pointer: String, error: String| {
         if seen.insert(pointer.clone()) {
-            places.push((pointer, e.to_string()));
+            places.push((pointer, error));
+        }
+    };
+    if !cx.tool_has_error() {
+        if meta.is_valid(root) {
+            return;
+        }
+        for e in meta.iter_errors(root) {
+            note(e.instance_path().as_str().to_string(), e.to_string());
+        }
+    } else {
+        // A tool the walk already rejects is judged only at the places the walk could not
+        // prove (trial Q: skipping it hid `type: "strng"` until `minimum: "3"` was fixed),
+        // and the crate's error texts are made only where the walk said nothing: the whole
+        // meta-schema's errors over such tools (most tools of some corpora, `type: "dict"` and
+        // the like) cost three times the rest of the check. The meta-schema judges each
+        // keyword apart from the others, so the keyword alone, as a schema of its own, has
+        // the errors it has in place. Past the places the walk remembers, the tool's
+        // rejection stands for the rest (`repair` checks again what it sends).
+        let Some(at) = stats.unproven_places() else {
+            return;
+        };
+        let (mut base, mut place) = (String::new(), String::new());
+        for &(frame, key) in at {
+            let Some(node) = cx.unproven_node(frame) else {
+                continue;
+            };
+            let member = match (key, node.as_object()) {
+                (Stats::WHOLE, _) => None,
+                (i, Some(map)) => match map.iter().nth(i as usize) {
+                    Some(member) => Some(member),
+                    None => continue,
+                },
+                (_, None) => continue,
+            };
+            cx.write_place(&mut place, frame, member.map(|(k, _)| k.as_str()));
+            // Where the walk already gave an error, the meta-schema would add nothing.
+            if cx.error_at(&place) {
+                continue;
+            }
+            let alone;
+            let judged = match member {
+                Some((k, v)) => {
+                    alone = serde_json::Value::Object(
+                        std::iter::once((k.clone(), v.clone())).collect(),
+                    );
+                    &alone
+                }
+                None => node,
+            };
+            if meta.is_valid(judged) || cx.settle_at(&mut index, &place, slot, WHY) {
+                continue;
+            }
+            cx.write_place(&mut base, frame, None);
+            for e in meta.iter_errors(judged) {
+                note(
+                    format!("{base}{}", e.instance_path().as_str()),
+                    e.to_string(),
+                );
+            }
         }
     }
-    let mut index = SettleIndex::default();
     for (pointer, error) in &places {
         if cx.settle_at(&mut index, pointer, slot, WHY) {
             continue;
@@ -143,6 +195,37 @@ mod tests {
             1,
             "{f:#?}"
         );
+    }
+
+    /// In a tool with another error, only the places the walk could not prove are judged,
+    /// keyword by keyword: an invalid keyword's warning becomes an error, a valid but
+    /// unproven one (`pattern`, whose format the walk does not prove) keeps its warning.
+    #[test]
+    fn a_tool_with_other_errors_is_judged_only_where_unproven() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+        let parameters = json!({"type": "object", "properties": {
+            "y": {"type": "number", "minimum": "3"},
+            "p": {"type": "string"},
+            "q": {"type": "string", "pattern": "^a"}},
+            "dependentRequired": {"p": "q"}});
+        let tool = crate::profile::detect::ToolRef {
+            name: Some("c"),
+            description: Some("Looks up a record by its identifier."),
+            parameters: Some(&parameters),
+            index: 0,
+        };
+        let f = crate::check::check_tools(&[tool], &profile);
+        let level_at = |p: &str| {
+            f.iter()
+                .filter(|f| f.pointer == p)
+                .map(|f| f.level)
+                .collect::<Vec<_>>()
+        };
+        use crate::check::Level::{Error, Warning};
+        assert_eq!(level_at("/properties/y/minimum"), [Error], "{f:#?}");
+        assert_eq!(level_at("/dependentRequired"), [Error], "{f:#?}");
+        assert_eq!(level_at("/properties/q/pattern"), [Warning], "{f:#?}");
     }
 
     /// A meta-schema error at each of thousands of places settles the walk's warning at each

@@ -311,17 +311,90 @@ fn sibling_groups(cx: &Cx<'_, '_>, n: &Node<'_>) -> Vec<Group> {
 }
 
 /// The findings of sibling `groups` ([`sibling_groups`]) not joined to the reference's.
-fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>, groups: Vec<Group>) {
+fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>, groups: Vec<Group>, parts: &mut Vec<Part>) {
     for g in groups {
         let named = g.named.join(", ");
-        cx.feature_with_fix(
-            At::Key(n.frame, "$ref"),
-            Feat::KeywordForm("$ref", g.form),
-            n.placement,
+        part(
+            cx,
+            n,
+            parts,
+            g.form,
             || format!("`$ref` next to {named}"),
             || Some(remove_fix(&named)),
         );
     }
+}
+
+/// What one `$ref (…)` form refused at a `$ref` would say as a finding of its own: the forms
+/// refused at one `$ref` are said as one finding ([`one_finding`]).
+struct Part {
+    form: &'static str,
+    level: Level,
+    sentence: String,
+    what: String,
+    fix: Option<String>,
+}
+
+/// Records the form `form` at the `$ref` of `n` when the profile refuses it (nothing when it
+/// allows it). Collect mode records every feature as it is, so there it is reported at once.
+fn part(
+    cx: &mut Cx<'_, '_>,
+    n: &Node<'_>,
+    parts: &mut Vec<Part>,
+    form: &'static str,
+    what: impl FnOnce() -> String,
+    fix: impl FnOnce() -> Option<String>,
+) {
+    let feat = Feat::KeywordForm("$ref", form);
+    match cx.judged(&feat, n.placement) {
+        None => cx.feature_with_fix(At::Key(n.frame, "$ref"), feat, n.placement, what, fix),
+        Some(None) => {}
+        Some(Some((level, sentence))) => parts.push(Part {
+            form,
+            level,
+            sentence,
+            what: what(),
+            fix: fix(),
+        }),
+    }
+}
+
+/// One finding at the `$ref` of `n` for every form refused there: SARIF and GitHub show one
+/// annotation per finding, and two at one `$ref` (a plain reference with no evidence, and the
+/// keywords beside it rejected by a report) would read as two problems. It is the worst
+/// form's (an error before a warning, then the first), which decides its level, parameter and
+/// cited evidence; each other form's words and evidence sentence (which target, what kind,
+/// what date) are quoted in its message, so no piece of evidence is lost.
+fn one_finding(cx: &mut Cx<'_, '_>, n: &Node<'_>, mut parts: Vec<Part>) {
+    let Some(worst) = parts.iter().map(|p| p.level).max() else {
+        return;
+    };
+    let host = parts.iter().position(|p| p.level == worst).unwrap_or(0);
+    // The other forms' words each with its own sentence, then the forms said on the host's
+    // sentence, which the rendered finding appends last.
+    // A warning and an error can have the same sentence (a case citing no evidence): only
+    // the same level and sentence are said once.
+    let same = |p: &Part| p.level == parts[host].level && p.sentence == parts[host].sentence;
+    let mut what = String::new();
+    for p in parts.iter().filter(|p| !same(p)) {
+        what.push_str(&format!("{}: {}; ", p.what, p.sentence));
+    }
+    let said: Vec<&str> = parts
+        .iter()
+        .filter(|p| same(p))
+        .map(|p| p.what.as_str())
+        .collect();
+    what.push_str(&said.join(" and "));
+    // The host's fix, or (`None`) the rule's: inlining, which removes every sibling too.
+    let host = parts.swap_remove(host);
+    let fix = host.fix;
+    cx.feature_with_fix(
+        At::Key(n.frame, "$ref"),
+        Feat::KeywordForm("$ref", host.form),
+        n.placement,
+        || what,
+        || fix,
+    );
 }
 
 /// Takes out of `groups` those rejected by the same targets as the reference's own finding
@@ -438,6 +511,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // The reference's finding already names its refused siblings and quotes the
         // `$ref (with siblings)` evidence: no second finding at the same `$ref`.
         let mut siblings_said = false;
+        // The forms refused at this `$ref`, said as one finding at the end.
+        let mut parts = Vec::new();
         // The sibling forms' groups, those refused by the same targets as the reference then
         // taken into its finding.
         let mut groups = if with_siblings {
@@ -486,10 +561,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     if !joined.is_empty() || !unnamed.is_empty() {
                         siblings_said = join_with_siblings(cx, n, f, &mut added);
                     }
-                    cx.feature_with_fix(
-                        At::Key(n.frame, "$ref"),
-                        Feat::KeywordForm("$ref", f),
-                        n.placement,
+                    part(
+                        cx,
+                        n,
+                        &mut parts,
+                        f,
                         || {
                             let words = own_message(root, &here, text, f);
                             if joined.is_empty() && siblings_said {
@@ -518,20 +594,25 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 Some(_) => join_siblings(cx, n, value::WITH_SIBLINGS, &mut groups).1,
                 None => String::new(),
             };
-            cx.feature_with_fix(
-                At::Key(n.frame, "$ref"),
-                Feat::KeywordForm("$ref", value::WITH_SIBLINGS),
-                n.placement,
+            part(
+                cx,
+                n,
+                &mut parts,
+                value::WITH_SIBLINGS,
                 || match folded {
                     Some(words) => format!("{words}, next to {}{added}", beside(n)),
-                    None => "`$ref` next to other keywords".into(),
+                    // Named, so that said beside the reference's own words it is clear
+                    // which keywords are meant.
+                    None if beside(n).is_empty() => "`$ref` next to other keywords".into(),
+                    None => format!("`$ref` next to {}", beside(n)),
                 },
                 || refused_fix(&refusal, &own),
             );
         }
         if with_siblings {
-            siblings(cx, n, groups);
+            siblings(cx, n, groups, &mut parts);
         }
+        one_finding(cx, n, parts);
     }
     // The containers sit at the root but serve references below it, so the catalog files
     // them under `nested` (as property-named-keyword does with the root's `properties`).
@@ -712,15 +793,17 @@ mod tests {
         let own = at_ref(&both(Rejected, Allowed));
         assert_eq!(own.len(), 1, "{own:?}");
         assert!(!own[0].contains("next to"), "{own:?}");
+        // Decided apart (a rejection, no evidence): still one finding, quoting each.
         let apart = at_ref(&both(Rejected, Unknown));
-        assert_eq!(apart.len(), 2, "{apart:?}");
+        assert_eq!(apart.len(), 1, "{apart:?}");
         assert!(
-            apart[1].starts_with("`$ref` next to other keywords"),
+            apart[0].starts_with("`$ref` next to `description`, `minLength`: ")
+                && apart[0].contains("; `$ref` to `#/$defs/B` (local $defs): "),
             "{apart:?}"
         );
         let siblings_only = at_ref(&both(Allowed, Rejected));
         assert_eq!(siblings_only.len(), 1, "{siblings_only:?}");
-        assert!(siblings_only[0].starts_with("`$ref` next to other keywords"));
+        assert!(siblings_only[0].starts_with("`$ref` next to `description`, `minLength`"));
         // Collecting records both features: the evidence derivation sees each.
         let found = seen("ref-unsupported", s.clone());
         for form in ["local $defs", "with siblings"] {
@@ -857,7 +940,8 @@ mod tests {
                 .starts_with("`$ref` to `#/$defs/n` (local $defs), next to `type`: "),
             "{plain:?}"
         );
-        // Another target rejects the sibling form: two findings, each with its own fix.
+        // Another target rejects the sibling form: still one finding at the `$ref`, quoting
+        // the sibling form's evidence (its fix, inlining, removes the sibling too).
         let apart = at_ref(&cited_profile(&[
             ("keyword-allowed: $ref (local $defs)", reference),
             ("keyword-allowed: $ref (with siblings)", reference),
@@ -867,22 +951,19 @@ mod tests {
             ),
             ("keyword-allowed: $defs", &[]),
         ]));
-        let parameters: Vec<&str> = apart.iter().map(|(p, _, _)| p.as_str()).collect();
-        assert_eq!(
-            parameters,
-            [
-                "keyword-allowed: $ref (with siblings)",
-                "keyword-allowed: $ref (with type)"
-            ]
-        );
+        assert_eq!(apart.len(), 1, "{apart:?}");
+        assert_eq!(apart[0].0, "keyword-allowed: $ref (with siblings)");
         assert!(
-            apart[1].1.starts_with("`$ref` next to `type`: "),
+            apart[0]
+                .1
+                .starts_with("`$ref` next to `type`: rejected by x/y")
+                && apart[0].1.contains("x/z")
+                && apart[0]
+                    .1
+                    .contains("`$ref` to `#/$defs/n` (local $defs), next to `type`"),
             "{apart:?}"
         );
-        assert!(
-            apart[1].2.starts_with("Remove `type` beside the `$ref`"),
-            "{apart:?}"
-        );
+        assert_eq!(&apart[0].2, inline);
         // Only the sibling form rejected (Gemini's JSON-Schema field): today's sibling finding.
         let sibling_only = at_ref(&cited_profile(&[
             ("keyword-allowed: $ref (local $defs)", &[]),
@@ -1150,10 +1231,11 @@ mod tests {
         );
     }
 
-    /// Siblings whose findings would say different things keep a finding each, so each
-    /// one's evidence is shown: here one is rejected, the other has no evidence.
+    /// Siblings whose findings would say different things are still one finding at the
+    /// `$ref`, at the worse level, quoting each one's evidence: here one is rejected, the
+    /// other has no evidence (before: a finding each).
     #[test]
-    fn siblings_refused_on_different_evidence_are_a_finding_each() {
+    fn siblings_refused_on_different_evidence_are_one_finding_quoting_each() {
         use crate::profile::Status;
         let profile = nested_profile(
             "openai/chat",
@@ -1164,15 +1246,20 @@ mod tests {
         );
         let schema = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/O","type":"object","title":"O"}},
             "$defs":{"O":{"type":"object"}}});
-        let found: Vec<String> = check_under(&profile, &schema)
+        let found: Vec<_> = check_under(&profile, &schema)
             .into_iter()
-            .filter(|f| f.parameter.contains("(with ") && !f.parameter.contains("siblings"))
-            .map(|f| f.message.to_string())
+            .filter(|f| f.pointer == "/properties/a/$ref")
+            .map(|f| (f.level, f.parameter.to_string(), f.message.to_string()))
             .collect();
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].starts_with("`$ref` next to `type`: "), "{found:?}");
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (level, parameter, message) = &found[0];
+        assert_eq!(*level, crate::check::Level::Error);
+        assert_eq!(parameter, "keyword-allowed: $ref (with type)");
         assert!(
-            found[1].starts_with("`$ref` next to `title`: "),
+            message.contains("; `$ref` next to `title`: ")
+                && message.ends_with(
+                    "; `$ref` next to `type`: rejected by the profile, which cites no evidence"
+                ),
             "{found:?}"
         );
     }
@@ -1195,6 +1282,58 @@ mod tests {
             .map(|f| f.message.to_string())
             .collect();
         assert_eq!(at.len(), 1, "{at:?}");
+    }
+
+    /// One finding per `$ref` under every profile of `reports/profile.json` (each target's
+    /// and `portable`), whatever siblings it has and whichever targets and levels decide its
+    /// forms (before: under moonshot/chat a plain `$ref` beside a `description` was a warning,
+    /// the reference with no evidence, and an error, its siblings rejected by a report: two
+    /// findings at one `$ref`). The one finding has the worse level and quotes every sentence.
+    #[test]
+    fn one_finding_per_reference_under_every_profile() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let beside = [
+            json!({"description":"d"}),
+            json!({"type":"string"}),
+            json!({"default":"x"}),
+            json!({"title":"T","description":"d"}),
+            json!({"type":"string","title":"T","default":"x","minLength":1,"description":"d"}),
+            json!({"$defs":{"y":{"type":"integer"}},"description":"d"}),
+        ];
+        assert!(set.profiles.len() > 10, "{}", set.profiles.len());
+        for p in &set.profiles {
+            let profile = crate::profile::CompiledProfile::new(p);
+            for b in &beside {
+                let mut a = json!({"$ref":"#/$defs/x"});
+                a.as_object_mut()
+                    .expect("object")
+                    .extend(b.as_object().expect("object").clone());
+                let s = json!({"type":"object","properties":{"a":a},
+                    "$defs":{"x":{"type":"string"}}});
+                let at: Vec<_> = check_under(&profile, &s)
+                    .into_iter()
+                    .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/a/$ref")
+                    .map(|f| (f.level, f.parameter.to_string(), f.message.to_string()))
+                    .collect();
+                assert!(at.len() <= 1, "{} {b}: {at:#?}", p.name);
+            }
+        }
+        // moonshot/chat: the reference has no evidence, its siblings are rejected.
+        let profile =
+            crate::profile::CompiledProfile::new(set.get("moonshot/chat").expect("moonshot"));
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/x","description":"d"}},
+            "$defs":{"x":{"type":"string"}}});
+        let at: Vec<_> = check_under(&profile, &s)
+            .into_iter()
+            .filter(|f| f.rule == "ref-unsupported" && f.pointer == "/properties/a/$ref")
+            .collect();
+        assert_eq!(at.len(), 1, "{at:#?}");
+        assert_eq!(at[0].level, crate::check::Level::Error);
+        assert_eq!(
+            at[0].message.to_string(),
+            "`$ref` to `#/$defs/x` (local $defs): no evidence for moonshot/chat; `$ref` next to \
+             `description`: rejected by moonshot/chat (report 2026-04-24)"
+        );
     }
 
     /// Each finding's fix speaks of its own `$ref`: repair inlines a schema's references all

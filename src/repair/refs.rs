@@ -392,6 +392,21 @@ impl Cx<'_> {
         if let Some(r) = map.get("$ref") {
             return self.resolve(map, r, at, is_root, depth);
         }
+        // A `$dynamicRef` names a `$dynamicAnchor`, which inlining takes out of its copies and
+        // whose definitions it drops: it would be left pointing to nothing, so it refuses.
+        if let Some(r) = map.get("$dynamicRef") {
+            let text = r.as_str().unwrap_or("");
+            return Err(Refusal {
+                pointer: push_token(&at.written, "$dynamicRef"),
+                reached_through: self.reached_through(),
+                reason: format!(
+                    "`$dynamicRef` to `{text}`: toolwire does not inline dynamic references, \
+                     and inlining the others would leave it pointing to nothing"
+                ),
+                reference: true,
+                cause: Cause::Shape,
+            });
+        }
         let mut out = Map::new();
         // A resource's own definitions (a subschema with an `$id`) are named by the `#/...`
         // references inside it, which are inlined like the root's: they go too.
@@ -515,6 +530,7 @@ impl Cx<'_> {
         // not declare one, and with every `$ref` inlined nothing names them any more.
         if let Value::Object(obj) = &mut expanded {
             obj.shift_remove("$anchor");
+            obj.shift_remove("$dynamicAnchor");
             obj.shift_remove("$id");
         }
         self.done.push(Inlined {
@@ -669,6 +685,37 @@ mod tests {
         );
     }
     use serde_json::json;
+
+    /// Inlined copies of a schema that declares a `$dynamicAnchor` do not declare it again:
+    /// two copies in one resource would declare the name twice, as with `$anchor` (before:
+    /// `$anchor` and `$id` were dropped from copies, `$dynamicAnchor` kept).
+    #[test]
+    fn inlined_copies_drop_their_dynamic_anchor() {
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#node"},"b":{"$ref":"#node"}},
+            "$defs":{"n":{"$dynamicAnchor":"node","type":"string"}}});
+        let (out, _) = inline(&s, 1000).expect("inlined");
+        assert_eq!(
+            out,
+            json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}})
+        );
+    }
+
+    /// A `$dynamicRef` is a reference to its `$dynamicAnchor`: inlining the `$ref`s and
+    /// dropping the definitions would leave it pointing to nothing, so repair refuses
+    /// (before: it inlined and dropped `$defs`, the `$dynamicRef` dangling).
+    #[test]
+    fn a_dynamic_reference_is_not_left_dangling() {
+        let s = json!({"type":"object","properties":{"a":{"$ref":"#node"},
+            "b":{"$dynamicRef":"#node"}},
+            "$defs":{"n":{"$dynamicAnchor":"node","type":"string"}}});
+        let r = inline(&s, 1000).unwrap_err();
+        assert_eq!(r.pointer, "/properties/b/$dynamicRef");
+        assert!(
+            r.reason.contains("`$dynamicRef` to `#node`"),
+            "{}",
+            r.reason
+        );
+    }
 
     /// Every place a refusal names is a JSON Pointer into the schema as written (a user's
     /// cyc.json was refused at `/properties/n/properties/next/$ref`, which only the expanded

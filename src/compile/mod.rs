@@ -435,6 +435,7 @@ fn compile_admitted(
                     c.lost = wire::absent_reads_as_null(given);
                 }
             }
+            wire::default_out_of_reach(&mut r.changes, original);
         }
         if r.outcome != Outcome::Refused {
             keep_what_check_still_reports(r, profile);

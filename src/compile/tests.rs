@@ -2038,3 +2038,53 @@ fn a_nullable_optional_argument_made_required_says_absent_and_null_now_read_alik
         }
     }
 }
+
+/// A `default` dropped into the description from an argument strict mode then makes
+/// required: its loss line and the required line tell the same story, that leaving the
+/// argument out no longer reaches the default (before: the drop said "nothing but the
+/// wording of `default`" while the next line said the default was no longer reachable).
+/// Gemini keeps `default` and the argument optional, so there is nothing to reconcile there.
+#[test]
+fn a_dropped_default_of_an_argument_made_required_says_the_default_is_lost_too() {
+    let opts = repair::Options::default();
+    let given = json!({"type":"object","properties":{"lang":{
+        "anyOf":[{"type":"string"},{"type":"null"}],"default":"en",
+        "description":"Language; null means auto-detect"}}});
+    let strict = [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+    ];
+    let p = profile(&["keyword-allowed: default"]);
+    for target in strict.iter().chain(&["gemini/v1beta/parameters"]) {
+        let c = compile(&[tool("f", given.clone())], target, &p, &opts).unwrap();
+        let changes = &c.tools[0].changes;
+        let at = |pointer: &str, word: &str| {
+            changes
+                .iter()
+                .find(|ch| ch.pointer == pointer && ch.action.contains(word))
+        };
+        let dropped = at("/properties/lang/default", "dropped `default");
+        let required = at("/properties/lang", "required");
+        if strict.contains(target) {
+            assert!(
+                dropped.is_some() && required.is_some(),
+                "{target}: {changes:#?}"
+            );
+        }
+        let (Some(dropped), Some(_)) = (dropped, required) else {
+            continue;
+        };
+        // The report a user reads, human and JSON, carries these very lines.
+        let lost = serde_json::to_value(dropped).unwrap()["lost"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !lost.contains("nothing but the wording")
+                && lost.contains("no longer reachable by leaving the argument out"),
+            "{target}: {changes:#?}"
+        );
+    }
+}

@@ -363,6 +363,42 @@ pub fn absent_reads_as_null(given: &Value) -> Option<String> {
     })
 }
 
+/// Rewrites the loss line of a `default` that repair dropped (into the description or not)
+/// from an argument strict mode then made required with null passed on as null: that drop
+/// said it lost "nothing but the wording", true only while leaving the argument out still
+/// reached the default. Once the argument is required, the default itself is lost, as the
+/// required line says ([`absent_reads_as_null`]); the two lines must not contradict each
+/// other. `given` is the parameters schema as given, where both changes are named.
+pub fn default_out_of_reach(changes: &mut [crate::repair::Change], given: &Value) {
+    let required: Vec<String> = changes
+        .iter()
+        .filter(|c| {
+            c.lost.is_some() && (c.action == NULL_PASSED_ON || c.action == FIRST_NULL_PASSED_ON)
+        })
+        .map(|c| c.pointer.clone())
+        .collect();
+    for at in required {
+        let Some(d) = given
+            .pointer(&at)
+            .and_then(|s| s.get("default"))
+            .filter(|d| !d.is_null())
+        else {
+            continue;
+        };
+        let d = crate::repair::show(d);
+        let drop_at = crate::json::push_token(&at, "default");
+        for c in changes.iter_mut() {
+            if c.pointer == drop_at && c.action.starts_with("dropped `default") {
+                c.lost = Some(format!(
+                    "the default {d} itself, not only its wording: the argument is also made \
+                     required, so the default {d} is no longer reachable by leaving the argument \
+                     out (the model must send {d} for it)"
+                ));
+            }
+        }
+    }
+}
+
 /// Lets `schema` also accept null: `type` gains `"null"`, an `enum` gains `null`, and a
 /// schema without a `type`, or with a keyword beside it that would still refuse null
 /// (`anyOf`, `oneOf`, `allOf`, `not`, `const`, `$ref`, `if`), becomes

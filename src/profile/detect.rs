@@ -874,6 +874,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                     repairable: {
                         let r = rules::Repairing {
                             profile,
+                            placement,
                             root: self.root,
                             inline_refused: &|| match &self.inline_refusal {
                                 Some(r) => r.get().is_some(),

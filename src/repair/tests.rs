@@ -2447,3 +2447,67 @@ fn a_refusal_inside_a_definition_names_it_as_written() {
         r.refusals
     );
 }
+
+/// Whether `refused` (a refusal's place) is the place of the finding at `finding`: the same
+/// pointer, or the schema holding the keyword the finding names (`/a` for `/a/enum`).
+fn same_place(finding: &str, refused: &str) -> bool {
+    finding == refused
+        || finding
+            .strip_prefix(refused)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|k| !k.is_empty() && !k.contains('/'))
+}
+
+/// For every error `check` marks repairable, `repair` does not refuse that place, over shapes
+/// the corpora hold (untyped and mixed `enum`s, `const`s, combinators, nullable and nested
+/// schemas), under the built-in profiles repair is most often run with. Before: an untyped
+/// `enum` of mixed kinds was marked repairable (`enum-not-string`) and refused
+/// (`type-missing`), so a user told "repairable" got a refusal.
+#[test]
+fn check_marks_repairable_only_what_repair_does_not_refuse() {
+    let set = crate::profile::embedded_set().unwrap();
+    let shapes = [
+        json!({"enum":["a",1]}),
+        json!({"enum":["a",1,null]}),
+        json!({"enum":[1,2]}),
+        json!({"enum":[1,2.5]}),
+        json!({"enum":[true,"x"]}),
+        json!({"enum":["a","b",null]}),
+        json!({"type":"integer","enum":[1,2]}),
+        json!({"type":["string","integer"],"enum":["a",1]}),
+        json!({"type":"string","enum":["a",null]}),
+        json!({"const":1}),
+        json!({"const":null}),
+        json!({"anyOf":[{"type":"string"},{"type":"null"}],"default":"en"}),
+        json!({"anyOf":[{"enum":["a",1]},{"type":"null"}]}),
+        json!({"type":"array","items":{"enum":["a",1]}}),
+        json!({"type":"array","items":{"enum":[1,2]}}),
+        json!({"type":"object","properties":{"y":{"enum":["a",2]}}}),
+        json!({"type":["string","null"],"format":"date-time","maxLength":9}),
+        json!({"oneOf":[{"type":"string"},{"type":"integer"}]}),
+        json!({"description":"anything"}),
+        json!({"type":"string","pattern":"^a"}),
+    ];
+    for name in [
+        crate::profile::PORTABLE,
+        "gemini/v1beta/parameters",
+        "openai/chat",
+    ] {
+        let p = CompiledProfile::new(set.get(name).expect("built in"));
+        for shape in &shapes {
+            let t = tool("f", json!({"type":"object","properties":{"x":shape}}));
+            let promised: Vec<String> = errors(&t, &p)
+                .into_iter()
+                .filter(|f| f.repairable)
+                .map(|f| f.pointer)
+                .collect();
+            let r = repair_tool(&t, 0, &p, &Options::default());
+            for refusal in &r.refusals {
+                assert!(
+                    !promised.iter().any(|f| same_place(f, &refusal.pointer)),
+                    "{name} {shape}: check calls {promised:?} repairable, repair refuses {refusal:#?}"
+                );
+            }
+        }
+    }
+}

@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: enum (numbers)`, `keyword-allowed: enum (mixed)`, `keyword-allowed: enum (null member)`",
     example: r#"{"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}}"#,
     fix: "Use string members (\"1\", \"2\", ...) with `type: string`, or `minimum`/`maximum` for numbers; express null by leaving the property optional.",
-    repair: "partly: an `enum` of numbers or of mixed kinds is dropped and its values said in the description (reported as lost); a `null` member is removed and the property made optional (a schema that is no property is left); a member the `type` rules out (`null` beside `type: string`) never matched and is removed, nothing lost",
+    repair: "partly: an `enum` of numbers or of mixed kinds is dropped and its values said in the description (reported as lost), unless its schema has no `type` that repair can write (`type-missing`: an untyped `enum` of mixed kinds is left to its author); a `null` member is removed and the property made optional (a schema that is no property is left); a member the `type` rules out (`null` beside `type: string`) never matched and is removed, nothing lost",
     repairable,
     owns,
     hooks: Hooks {
@@ -20,12 +20,12 @@ pub const RULE: Rule = Rule {
 
 const FORMS: &[&str] = &[value::ENUM_NUMBERS, value::ENUM_MIXED, value::ENUM_NULL];
 
-/// Repair drops an `enum` of numbers or mixed kinds, saying its values in the description,
-/// and takes a `null` member out of a property's `enum`, making the property optional; a
+/// Repair drops an `enum` of numbers or mixed kinds, saying its values in the description
+/// (unless the schema is left without a `type` repair can write: [`Repairing::left_untyped`]), and takes a `null` member out of a property's `enum`, making the property optional; a
 /// member the schema's `type` rules out goes anywhere, with nothing lost.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
-        Feat::KeywordForm(_, value::ENUM_NUMBERS | value::ENUM_MIXED) => true,
+        Feat::KeywordForm(_, value::ENUM_NUMBERS | value::ENUM_MIXED) => !r.left_untyped(),
         Feat::KeywordForm(_, value::ENUM_NULL) => {
             let node = (r.node_pointer)();
             crate::repair::place::property_of(&node).is_some()

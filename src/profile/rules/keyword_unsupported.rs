@@ -53,8 +53,11 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => {
             r.node().is_some_and(crate::repair::all_of_repairable)
         }
-        Feat::Keyword(k) => !STRUCTURAL.contains(k),
-        Feat::KeywordForm(k, form) => !(STRUCTURAL.contains(k) || *form == value::SCHEMA),
+        // Repair refuses a schema it cannot give a `type` before it reaches the keyword.
+        Feat::Keyword(k) => !STRUCTURAL.contains(k) && !r.left_untyped(),
+        Feat::KeywordForm(k, form) => {
+            !(STRUCTURAL.contains(k) || *form == value::SCHEMA || r.left_untyped())
+        }
         _ => false,
     }
 }

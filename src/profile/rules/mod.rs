@@ -146,6 +146,9 @@ impl std::fmt::Debug for Rule {
 pub struct Repairing<'x> {
     /// The profile the finding is made under.
     pub profile: &'x super::compiled::CompiledProfile,
+    /// Where the finding sits, as the profile is asked about it: a rule whose repair hangs on
+    /// another rule's finding at the same node asks the profile about that one here.
+    pub placement: Placement,
     /// The tool's parameters schema (`None`: the tool declares none).
     pub root: Option<&'x serde_json::Value>,
     /// Whether repair would refuse to inline the schema's references ([`InlineRefusal`]).
@@ -161,6 +164,27 @@ pub struct Repairing<'x> {
 }
 
 impl<'x> Repairing<'x> {
+    /// Whether the finding's schema has no `type` (nor a keyword standing in for one), the
+    /// profile rejects that (`type-missing`), and repair cannot write one: repair then refuses
+    /// the place on `type-missing` whatever else it could fix there, and dropping a keyword
+    /// (an untyped `enum` of mixed kinds, a `const: null`) would not help, as nothing would
+    /// say the type either. Not at the root, which is `root-not-object`'s.
+    pub fn left_untyped(&self) -> bool {
+        let Some(node) = self.node() else {
+            return false;
+        };
+        let stands_in = ["type", "anyOf", "oneOf", "allOf", "$ref"]
+            .iter()
+            .any(|k| node.contains_key(*k));
+        !stands_in
+            && !(self.node_pointer)().is_empty()
+            && matches!(
+                self.profile.lookup(&Feat::TypeMissing, self.placement),
+                super::compiled::Slot::Rejected(_)
+            )
+            && !(type_missing::RULE.repairable)(&Feat::TypeMissing, self)
+    }
+
     /// The subschema (object) the finding sits in: the one holding the keyword it is about.
     pub fn node(&self) -> Option<&'x serde_json::Map<String, serde_json::Value>> {
         self.root?.pointer(&(self.node_pointer)())?.as_object()

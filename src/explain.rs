@@ -19,8 +19,11 @@
 //!   meta-schema errors) by validating the tool's schema against the draft 2020-12
 //!   meta-schema.
 
+mod checked;
 mod envelope;
 mod templates;
+
+pub use checked::CheckProfile;
 
 use std::collections::HashSet;
 
@@ -233,6 +236,27 @@ pub const MAX_PROBLEMS: usize = 1000;
 /// A `request` nesting deeper than [`crate::input::LIMITS`] allows (brackets counted) is not
 /// read (as if `None`): the walks over it recurse once per level.
 pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Vec<Explanation> {
+    let check = CheckProfile::new(target.unwrap_or(crate::profile::PORTABLE));
+    explain_checked(request, error, target, &check)
+}
+
+/// [`explain`] for the target whose built-in profile is `check` (its id is the target),
+/// compiled at most once however many answers are explained with it.
+pub fn explain_for(
+    request: Option<&Value>,
+    error: &str,
+    check: &CheckProfile<'_>,
+) -> Vec<Explanation> {
+    explain_checked(request, error, Some(check.id()), check)
+}
+
+/// [`explain`], where `check` is the built-in profile of `target` (`portable` without one).
+fn explain_checked(
+    request: Option<&Value>,
+    error: &str,
+    target: Option<&str>,
+    check: &CheckProfile<'_>,
+) -> Vec<Explanation> {
     let max = crate::input::LIMITS.max_depth;
     let request = request.filter(|r| crate::json::first_too_deep(r, max).is_none());
     // A request is an object or a list; anything else (`null` for a body that could not be
@@ -358,8 +382,8 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
             ));
         }
     }
-    if let (Some(request), Some(target)) = (request, target) {
-        agree_with_check(&mut out, request, target);
+    if let (Some(request), Some(_)) = (request, target) {
+        agree_with_check_in(&mut out, request, check);
     }
     for e in &mut out {
         keyword_fix(e, &tools);
@@ -368,7 +392,7 @@ pub fn explain(request: Option<&Value>, error: &str, target: Option<&str>) -> Ve
     if out.is_empty()
         && let Some(request) = request
     {
-        out = unrecognized_at_place(request, error, target);
+        out = unrecognized_at_place(request, error, target, check);
     }
     out
 }
@@ -459,7 +483,12 @@ static TOOL_PLACE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// `check --target {target}` (`portable` without a target) at or below that place, with the
 /// finding's rule and fix, or one naming the place alone when check finds nothing there. A
 /// note says the message itself was not recognized. Empty when no such place is named.
-fn unrecognized_at_place(request: &Value, error: &str, target: Option<&str>) -> Vec<Explanation> {
+fn unrecognized_at_place(
+    request: &Value,
+    error: &str,
+    target: Option<&str>,
+    check_profile: &CheckProfile<'_>,
+) -> Vec<Explanation> {
     let tools = request_tools(request);
     let Some((tool, pointer, named, line)) = TOOL_PLACE.captures_iter(error).find_map(|c| {
         let index: usize = c[1].parse().ok()?;
@@ -476,15 +505,12 @@ fn unrecognized_at_place(request: &Value, error: &str, target: Option<&str>) -> 
     }) else {
         return Vec::new();
     };
-    let profile_id = target.unwrap_or(crate::profile::PORTABLE);
-    let findings = crate::profile::embedded_set()
-        .ok()
-        .and_then(|set| set.get(profile_id))
+    let findings = check_profile
+        .get()
         .zip(crate::input::from_value(std::path::Path::new("request"), request.clone()).ok())
         .map(|(profile, set)| {
-            let profile = crate::profile::CompiledProfile::new(profile);
-            crate::check::check_set_findings(&set, &profile).render_where(
-                &profile,
+            crate::check::check_set_findings(&set, profile).render_where(
+                profile,
                 |index, in_request, _, p| {
                     index == tool.index && !in_request && crate::schema::at_or_inside(p, &pointer)
                 },
@@ -548,21 +574,23 @@ fn unrecognized_at_place(request: &Value, error: &str, target: Option<&str>) -> 
 /// target has no built-in profile or the request cannot be read as check reads it, nor for
 /// a place the request's tool does not have (the error is about another request).
 pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) {
+    agree_with_check_in(out, request, &CheckProfile::new(target));
+}
+
+/// [`agree_with_check`] for the target whose built-in profile is `check`.
+fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckProfile<'_>) {
+    let target = check.id();
     let placed = |e: &Explanation| e.tool_index.is_some() && e.pointer.is_some();
     if !out.iter().any(placed) {
         return;
     }
     // The built-in profiles, the ones `check --target T` uses.
-    let Some(profile) = crate::profile::embedded_set()
-        .ok()
-        .and_then(|set| set.get(target))
-    else {
+    let Some(profile) = check.get() else {
         return;
     };
     let Ok(set) = crate::input::from_value(std::path::Path::new("request"), request.clone()) else {
         return;
     };
-    let profile = crate::profile::CompiledProfile::new(profile);
     // Only the findings that can be read below are rendered: those of an explained tool at an
     // explained place or at one of its keywords. A schema with hundreds of thousands of
     // places has as many findings, and rendering them all was most of `compile`'s peak memory.
@@ -587,8 +615,8 @@ pub fn agree_with_check(out: &mut [Explanation], request: &Value, target: &str) 
         .filter(|e| e.located == Located::MetaSchema)
         .filter_map(|e| e.tool_index)
         .collect();
-    let findings = crate::check::check_set_findings(&set, &profile).render_where(
-        &profile,
+    let findings = crate::check::check_set_findings(&set, profile).render_where(
+        profile,
         |tool, request, rule, pointer| {
             !request
                 && (meta_tools.contains(&tool)

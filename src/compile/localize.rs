@@ -8,6 +8,7 @@
 //! tool no repair answers is refused on its own, and the other tools are still sent.
 
 use crate::evidence::Verdict;
+use crate::explain::CheckProfile;
 use crate::names::{FirstChar, NameRule};
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Change, Tool, ToolRepair};
@@ -49,7 +50,7 @@ pub struct Traced {
 /// Finds which of `defs` the model rejects, given that it rejects them sent together
 /// (possibly with built-ins): each half is sent as a request, and each half it rejects is
 /// halved again, down to single tools. A tool in a half the model accepts is never blamed.
-pub fn bisect(defs: &[ToolDef], target: &str) -> Traced {
+pub fn bisect(defs: &[ToolDef], check: &CheckProfile<'_>) -> Traced {
     let mut traced = Traced {
         budget: call_budget(defs.len()),
         ..Traced::default()
@@ -57,19 +58,26 @@ pub fn bisect(defs: &[ToolDef], target: &str) -> Traced {
     if defs.len() == 1 {
         // The request was asked with its built-ins: the tool is asked alone for its answer.
         traced.calls = 1;
-        if let Some(alone) = rejected(defs, target) {
+        if let Some(alone) = rejected(defs, check) {
             traced.culprits.push((0, alone));
         }
         return traced;
     }
-    split(defs, 0, defs.len(), target, true, &mut traced);
+    split(defs, 0, defs.len(), check, true, &mut traced);
     traced
 }
 
 /// Asks about both halves of `defs[start..end]`, a run the model rejects, and follows each
 /// half it rejects. `top` is the whole request, which was asked with its built-ins: when the
 /// model accepts both its halves, the built-ins may be what it rejects, so no tool is blamed.
-fn split(defs: &[ToolDef], start: usize, end: usize, target: &str, top: bool, t: &mut Traced) {
+fn split(
+    defs: &[ToolDef],
+    start: usize,
+    end: usize,
+    check: &CheckProfile<'_>,
+    top: bool,
+    t: &mut Traced,
+) {
     let mid = start + (end - start) / 2;
     let mut any = false;
     for (a, b) in [(start, mid), (mid, end)] {
@@ -80,15 +88,17 @@ fn split(defs: &[ToolDef], start: usize, end: usize, target: &str, top: bool, t:
             continue;
         }
         t.calls += 1;
-        let Some(alone) = rejected(&defs[a..b], target) else {
-            continue;
-        };
-        any = true;
         if b - a == 1 {
+            let Some(alone) = rejected(&defs[a..b], check) else {
+                continue;
+            };
             t.culprits.push((a, alone));
+        } else if rejects(&defs[a..b], check.id()) {
+            split(defs, a, b, check, false, t);
         } else {
-            split(defs, a, b, target, false, t);
+            continue;
         }
+        any = true;
     }
     if !any && !top {
         t.together.push((start, end));
@@ -118,22 +128,29 @@ pub fn def_of(t: &Tool) -> ToolDef {
     }
 }
 
-/// What `target`'s offline model says about `t` sent alone: `None` when it does not reject
-/// it (accepted, or an answer that reads as neither verdict).
-pub fn rejected_alone(t: &Tool, target: &str) -> Option<Alone> {
-    rejected(&[def_of(t)], target)
+/// Whether `target`'s offline model rejects `t` sent alone (not when it accepts it, nor for
+/// an answer that reads as neither verdict).
+pub fn rejected_alone(t: &Tool, target: &str) -> bool {
+    rejects(&[def_of(t)], target)
 }
 
-/// What `target`'s offline model says about `defs` sent as one request: `None` when it does
-/// not reject it. The place and rule are read for the request's first tool (what matters when
-/// it is sent alone).
-fn rejected(defs: &[ToolDef], target: &str) -> Option<Alone> {
-    let answer = super::ask_model(target, defs)?;
+/// Whether `target`'s offline model rejects `defs` sent as one request. Its answer is not
+/// explained: a caller that only needs the verdict (each trial of a repair, each half of a
+/// bisection) paid for an explanation per call.
+fn rejects(defs: &[ToolDef], target: &str) -> bool {
+    super::ask_model(target, defs).is_some_and(|a| a.classified.verdict == Verdict::Rejected)
+}
+
+/// What the offline model of the target whose built-in profile is `check` says about `defs`
+/// sent as one request: `None` when it does not reject it. The place and rule are read for the
+/// request's first tool (what matters when it is sent alone).
+fn rejected(defs: &[ToolDef], check: &CheckProfile<'_>) -> Option<Alone> {
+    let answer = super::ask_model(check.id(), defs)?;
     if answer.classified.verdict != Verdict::Rejected {
         return None;
     }
     let text = answer.reply.text_body();
-    let explained = crate::explain::explain(Some(&answer.body), &text, Some(target));
+    let explained = crate::explain::explain_for(Some(&answer.body), &text, check);
     let first = explained
         .iter()
         .find(|e| e.tool_index.is_none_or(|i| i == 0));
@@ -355,7 +372,7 @@ pub fn repair_until_accepted(
     if made.is_empty() {
         return Err(NotRepaired::NoRepair);
     }
-    if rejected_alone(&all.tool, target).is_some() {
+    if rejected_alone(&all.tool, target) {
         return Err(NotRepaired::NoRepair);
     }
     let mut calls = 1;
@@ -365,7 +382,7 @@ pub fn repair_until_accepted(
         }
         calls += 1;
         let (trial, _) = repairs.replay(&original, steps);
-        Some(rejected_alone(&trial.tool, target).is_none())
+        Some(!rejected_alone(&trial.tool, target))
     };
     let needed = prune(made, &mut accepts).ok_or(NotRepaired::Cap(MAX_CALLS))?;
     let (kept, needed) = repairs.replay(&original, &needed);
@@ -440,7 +457,7 @@ pub fn clashing_rename(t: &Tool, target: &str, message: &str, taken: &[String]) 
     }
     let mut renamed = t.clone();
     renamed.name = Some(new.clone());
-    rejected_alone(&renamed, target).is_none().then_some(new)
+    (!rejected_alone(&renamed, target)).then_some(new)
 }
 
 /// A rename of `t` (named `given` in the input) to fit [`fallback_name_rule`], unless its

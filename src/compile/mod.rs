@@ -32,7 +32,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::evidence::Verdict;
-use crate::explain::Explanation;
+use crate::explain::{CheckProfile, Explanation};
 use crate::input::BuiltinTool;
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Outcome, Tool, ToolRepair};
@@ -346,12 +346,16 @@ fn compile_admitted(
     let mut budget = budget::Budget::new(results.len());
     let mut tried = Tried::new();
     let mut settled = false;
+    // Every answer of the model is explained against the built-in profile check uses:
+    // compiled once for the run, not once per answer.
+    let check = CheckProfile::new(target);
     let round = Round {
         target,
         form,
         profile,
         opts,
         given,
+        check: &check,
     };
     let (body, reply, classified, sent) = loop {
         // The request as sent, in input order: the tools not refused, the built-ins taken.
@@ -413,10 +417,10 @@ fn compile_admitted(
         {
             break (body, reply, classified, sent);
         }
-        let explained = crate::explain::explain(Some(&body), &reply.text_body(), Some(target));
+        let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), &check);
         let mut progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
         if !progress {
-            progress = localize_rejection(&mut results, &sent, given, target, form, profile, opts);
+            progress = localize_rejection(&mut results, &sent, &round);
         }
         if !progress {
             break (body, reply, classified, sent);
@@ -453,10 +457,10 @@ fn compile_admitted(
                 let error = c.error.clone().unwrap_or_else(|| reply.text_body());
                 ModelCheck::Rejected {
                     status: reply.status,
-                    explanations: crate::explain::explain(
+                    explanations: crate::explain::explain_for(
                         Some(&body),
                         &reply.text_body(),
-                        Some(target),
+                        &check,
                     ),
                     error,
                 }
@@ -498,6 +502,8 @@ struct Round<'a> {
     opts: &'a repair::Options,
     /// The request's built-ins as written, as `check` sees them (see [`model_basis`]).
     given: &'a [(usize, &'a BuiltinTool)],
+    /// The built-in profile of `target`, which the model's answers are explained against.
+    check: &'a CheckProfile<'a>,
 }
 
 /// The model's errors compile acted on, as (tool, place, rule): the same error named again
@@ -522,6 +528,7 @@ impl Round<'_> {
             profile,
             opts,
             given,
+            check: _,
         } = *self;
         let mut progress = false;
         // Places repaired in this round, per tool: an answer may name several places of one
@@ -690,7 +697,7 @@ impl Round<'_> {
                 };
                 budget.next_round();
                 let explained =
-                    crate::explain::explain(Some(&a.body), &a.reply.text_body(), Some(self.target));
+                    crate::explain::explain_for(Some(&a.body), &a.reply.text_body(), self.check);
                 if !self.answer(results, &[Slot::Tool(i)], &explained, budget, tried) {
                     break;
                 }
@@ -958,16 +965,15 @@ fn names_but(results: &[ToolRepair], i: usize) -> Vec<String> {
 /// ([`model_basis`]). Tools the bisection could not tell apart (rejected together, or past its
 /// cap on model calls, when nothing else was found) are refused and the reason says so. Returns whether any tool changed
 /// (the request is then sent again).
-#[allow(clippy::too_many_arguments)]
-fn localize_rejection(
-    results: &mut [ToolRepair],
-    sent: &[Slot],
-    given: &[(usize, &BuiltinTool)],
-    target: &str,
-    form: wire::Form,
-    profile: &CompiledProfile,
-    opts: &repair::Options,
-) -> bool {
+fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'_>) -> bool {
+    let &Round {
+        target,
+        form,
+        profile,
+        opts,
+        given,
+        check,
+    } = round;
     let tools: Vec<usize> = sent
         .iter()
         .filter_map(|s| match *s {
@@ -979,7 +985,7 @@ fn localize_rejection(
         .iter()
         .map(|&i| localize::def_of(&results[i].tool))
         .collect();
-    let traced = localize::bisect(&defs, target);
+    let traced = localize::bisect(&defs, check);
     drop(defs);
     let mut progress = false;
     for (at, alone) in traced.culprits {

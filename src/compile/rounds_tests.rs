@@ -153,3 +153,33 @@ fn the_model_is_asked_in_proportion_to_tools_times_repairs() {
         "{sent} tools sent in {calls} calls"
     );
 }
+
+/// The model's answers are explained against the target's built-in profile, compiled once
+/// per compile run: rebuilding it for each answer (one per repair, n·(k + 1) of them) was
+/// about 70% of a 300-tool run.
+#[test]
+fn the_target_profile_is_compiled_once_per_run() {
+    let target = "deepseek/beta-strict";
+    let tools = tools_with(
+        20,
+        json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true,
+               "not": {"const": []}}),
+    );
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    crate::profile::compiled::BUILDS.set(0);
+    MODEL_CALLS.set((0, 0));
+    let c = super::compile(&tools, target, &p, &repair::Options::default()).unwrap();
+    let builds = crate::profile::compiled::BUILDS.get();
+    let (calls, _) = MODEL_CALLS.get();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    assert!(
+        calls >= 40,
+        "the model was asked {calls} times: no answer per repair"
+    );
+    assert!(
+        builds <= 1,
+        "{builds} profiles compiled for {calls} model calls"
+    );
+    assert_check_clean(&c, target);
+}

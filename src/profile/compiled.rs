@@ -106,6 +106,13 @@ fn slot_index(p: Placement) -> usize {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The profiles compiled on this thread: a build costs more than checking a small
+    /// request, so a test bounds how many a caller makes.
+    pub static BUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A profile ready for [`super::detect::check_request`].
 #[derive(Debug, Clone)]
 pub struct CompiledProfile {
@@ -191,6 +198,8 @@ impl CompiledProfile {
 
     /// Compiles a derived profile.
     pub fn new(profile: &Profile) -> CompiledProfile {
+        #[cfg(test)]
+        BUILDS.with(|b| b.set(b.get() + 1));
         let mut maps: Vec<Map<[Option<Slot>; PLACEMENTS]>> =
             (0..Kind::COUNT).map(|_| Map::default()).collect();
         let mut limits: Vec<Vec<(usize, Slot)>> = Limit::ALL.iter().map(|_| Vec::new()).collect();

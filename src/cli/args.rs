@@ -23,7 +23,8 @@ pub struct ArgsArgs {
     /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). A known non-standard type
     /// spelling (Gemini's `OBJECT`, `STRING`; `dict`, `float`) is checked as the JSON Schema
     /// type it means, as `repair` and `compile` read it, with a note.
-    /// Files holding several tools (any shape `check` reads) need `--tool`.
+    /// Files holding several tools (any shape `check` reads) need `--tool`, unless `--call` is a
+    /// whole tool call, whose name then picks the tool.
     #[arg(long, value_name = "FILE")]
     pub schema: PathBuf,
     /// Which tool of `--schema` to check against, by name (needed when it holds several).
@@ -57,7 +58,34 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         ("--call", std::ffi::OsStr::new(call_file)),
     ])?;
     let coerce = parse_coercions(&args.coerce)?;
-    let declared = declared_schema(&args.schema, args.tool.as_deref())?;
+    // The text of `@FILE` or `-`, kept for `inexact_numbers`.
+    let mut call_text: Option<String> = None;
+    let mut sent = match args
+        .call
+        .strip_prefix('@')
+        .or((args.call == "-").then_some("-"))
+    {
+        Some(path) => {
+            let text = read_call_file(Path::new(path))?;
+            let sent = sent_or_malformed(&text);
+            call_text = Some(text);
+            sent
+        }
+        None => sent_or_malformed(&args.call),
+    };
+    // Without --tool, a whole call pasted as the arguments names the tool it is for: in a file
+    // of several tools that picks the schema (read here with no declared keys, since which
+    // tool's keys count is what is being decided; checked again below with the tool's own).
+    let called = match (&args.tool, &sent) {
+        (None, Sent::Value(call)) => {
+            envelope::read(call_text.as_deref().unwrap_or(&args.call), call, &[])
+                .ok()
+                .flatten()
+                .and_then(|e| e.name)
+        }
+        _ => None,
+    };
+    let declared = declared_schema(&args.schema, args.tool.as_deref(), called.as_deref())?;
     let tool = declared.name.as_deref();
     let mut compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
         Error::input(
@@ -80,21 +108,6 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     .is_some_and(|r| r.is_empty() || r.starts_with('/'))
             })
             .collect();
-    // The text of `@FILE` or `-`, kept for `inexact_numbers`.
-    let mut call_text: Option<String> = None;
-    let mut sent = match args
-        .call
-        .strip_prefix('@')
-        .or((args.call == "-").then_some("-"))
-    {
-        Some(path) => {
-            let text = read_call_file(Path::new(path))?;
-            let sent = sent_or_malformed(&text);
-            call_text = Some(text);
-            sent
-        }
-        None => sent_or_malformed(&args.call),
-    };
     // A whole tool call pasted as the arguments: its arguments are what is checked, and the
     // rest of the report (numbers as sent, duplicate keys) reads their text.
     let envelope = match &sent {
@@ -115,6 +128,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         _ => None,
     };
+    if let (Some(several), None) = (&declared.picked_by_call, &envelope) {
+        // Read with the picked tool's keys, the call is its arguments after all: nothing
+        // named the tool.
+        return Err(Error::input(
+            &args.schema,
+            Place::File,
+            format!("{several}; choose one with --tool NAME"),
+        ));
+    }
     if let Some(e) = &envelope {
         if let (Some(called), Some(tool)) = (&e.name, tool)
             && called != tool
@@ -201,7 +223,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             fields.shift_insert(3, "arguments_text".to_string(), json!(text));
         }
         if let Some(e) = &envelope {
-            out["call"] = json!({"shape": e.shape, "name": e.name, "arguments_at": e.pointer});
+            out["call"] = json!({
+                "shape": e.shape,
+                "name": e.name,
+                "arguments_at": e.pointer,
+                "picked_tool": declared.picked_by_call.is_some(),
+            });
         }
         if !unchecked.is_empty() {
             out["unchecked_patterns"] = json!(unchecked);
@@ -264,12 +291,17 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         if let Some(e) = &envelope {
             let _ = writeln!(
                 notes,
-                "note: the call is a whole {} (the tool {}); checked its arguments, at {}",
+                "note: the call is a whole {} (the tool {}); checked its arguments, at {}{}",
                 e.shape,
                 e.name
                     .as_deref()
                     .map_or("unnamed".to_string(), |n| format!("{n:?}")),
-                e.pointer
+                e.pointer,
+                if declared.picked_by_call.is_some() {
+                    ", against that tool's schema, picked by the call's name (no --tool given)"
+                } else {
+                    ""
+                }
             );
         }
         for u in &unchecked {
@@ -431,12 +463,16 @@ struct Declared {
     text: String,
     /// The JSON Lines line (1-based) `text` is; `None` for a file of one document.
     line: Option<usize>,
+    /// When the call's tool name picked this tool from several (no `--tool`): the file's tools
+    /// as the error without a pick lists them ("the file holds 2 tools (a, b)").
+    picked_by_call: Option<String>,
 }
 
-/// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, or
-/// the one named by `--tool`. A bare schema is itself the declared schema. Errors (exit 2):
-/// no tools, several tools and no `--tool`, no tool by that name.
-fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
+/// Reads `file` with the tool-file detection `check` uses and picks the tool: the only one, the
+/// one named by `--tool` (`wanted`), or, among several and without `--tool`, the one the
+/// pasted call names (`called`). A bare schema is itself the declared schema. Errors (exit 2):
+/// no tools, several tools and no name, no tool by that name, two tools by it.
+fn declared_schema(file: &Path, wanted: Option<&str>, called: Option<&str>) -> Result<Declared> {
     // Read once: `--schema -` is standard input, which a second read would find empty.
     let bytes = json::read_capped(file, input::LIMITS)?;
     let set = match input::from_bytes(file, &bytes) {
@@ -453,6 +489,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                         pointer: String::new(),
                         text: String::new(),
                         line: None,
+                        picked_by_call: None,
                     })
                 }
                 _ => Err(e),
@@ -467,6 +504,19 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
             .collect();
         listed(&all)
     };
+    let several = |n: usize| format!("the file holds {n} tools ({})", names());
+    let mut picked_by_call = None;
+    let (wanted, whose) = match (wanted, called, set.tools.len()) {
+        (Some(name), _, _) => (Some(name), format!("--tool {name:?}")),
+        (None, Some(name), 2..) => {
+            picked_by_call = Some(several(set.tools.len()));
+            (
+                Some(name),
+                format!("--call: the call is to the tool {name:?}, but"),
+            )
+        }
+        _ => (None, String::new()),
+    };
     let entry = match (wanted, set.tools.as_slice()) {
         (_, []) => {
             return Err(Error::input(file, Place::File, "the file holds no tools"));
@@ -476,11 +526,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
             return Err(Error::input(
                 file,
                 Place::File,
-                format!(
-                    "the file holds {} tools ({}); choose one with --tool NAME",
-                    many.len(),
-                    names()
-                ),
+                format!("{}; choose one with --tool NAME", several(many.len())),
             ));
         }
         (Some(name), all)
@@ -494,8 +540,9 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                 file,
                 Place::File,
                 format!(
-                    "--tool {name:?}: more than one tool has that name, so which schema a call \
-                     to it meets is ambiguous; rename one"
+                    "{whose}{} more than one tool has that name, so which schema a call to it \
+                     meets is ambiguous; rename one",
+                    if picked_by_call.is_some() { "" } else { ":" }
                 ),
             ));
         }
@@ -507,7 +554,12 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
                     file,
                     Place::File,
                     format!(
-                        "--tool {name:?}: no such tool{}; the file holds: {}",
+                        "{whose}{} no such tool{}; the file holds: {}",
+                        if picked_by_call.is_some() {
+                            " the file declares"
+                        } else {
+                            ":"
+                        },
                         did_you_mean(name, all.iter().filter_map(|t| t.name.as_deref()))
                             .map(|n| format!(" (did you mean {n:?}?)"))
                             .unwrap_or_default(),
@@ -525,6 +577,7 @@ fn declared_schema(file: &Path, wanted: Option<&str>) -> Result<Declared> {
         pointer: entry.schema_pointer.clone(),
         text: schema_text(&bytes, entry.line),
         line: entry.line,
+        picked_by_call,
     })
 }
 
@@ -588,7 +641,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("tools.json");
         std::fs::write(&file, doc.to_string()).unwrap();
-        declared_schema(&file, tool)
+        declared_schema(&file, tool, None)
     }
 
     #[test]

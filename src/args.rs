@@ -2235,7 +2235,7 @@ mod tests {
         // A valid ECMA-262 pattern the engine lacks is left unchecked and said so, not the
         // schema refused: the other keywords at its place are still checked.
         let named = serde_json::json!({"properties":{
-            "s":{"type":"string","maxLength":3,"pattern":"(?<a>x)\\k<a>"},
+            "s":{"type":"string","maxLength":3,"pattern":"^(?:(?<a>x)|y)\\k<a>$"},
             "t":{"pattern":"^a{,2}$|[\\d-z]"}}});
         let compiled = super::ArgsSchema::new(&named).unwrap();
         let sent = serde_json::json!({"s": "yyyy", "t": "a{,2}"});
@@ -2243,7 +2243,7 @@ mod tests {
         assert_eq!(unchecked.len(), 1, "{unchecked:?}");
         assert_eq!(unchecked[0].argument.as_deref(), Some("/s"));
         assert_eq!(unchecked[0].schema_pointer, "/properties/s/pattern");
-        assert!(unchecked[0].why.starts_with("uses a named backreference"));
+        assert!(unchecked[0].why.starts_with("uses a backreference"));
         let report = compiled.check(&sent, Coercions::NONE);
         assert_eq!(
             triples(&report),
@@ -3352,7 +3352,7 @@ mod undecided_tests {
 
     fn backtracking() -> ArgsSchema {
         ArgsSchema::new(&json!({"type":"object","properties":{
-            "c":{"type":"string","pattern":"^(a|a)*\\1$"},
+            "c":{"type":"string","pattern":"^(a|a)+\\1$"},
             "t":{"type":"string"}}}))
         .unwrap()
     }
@@ -3381,7 +3381,7 @@ mod undecided_tests {
         assert!(!c.message.contains("does not match"), "{}", c.message);
         assert_eq!(
             c.expected,
-            "text matching the regular expression `^(a|a)*\\1$`"
+            "text matching the regular expression `^(a|a)+\\1$`"
         );
     }
 
@@ -3395,7 +3395,7 @@ mod undecided_tests {
         assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
         let c = &r.problems[0];
         assert_eq!((c.pointer.as_str(), c.keyword.as_ref()), ("/c", "pattern"));
-        assert!(c.message.contains("`^(a|a)*\\1$`"), "{}", c.message);
+        assert!(c.message.contains("`^(a|a)+\\1$`"), "{}", c.message);
         assert!(c.message.contains("gave up"), "{}", c.message);
         assert!(!c.message.contains("fails `pattern`"), "{}", c.message);
     }
@@ -3410,7 +3410,7 @@ mod undecided_tests {
         assert_eq!(r.problems.len(), 2);
         assert!(r.problems[0].message.contains("does not match"));
         let s = ArgsSchema::new(&json!({"type":"object","properties":{
-            "c":{"type":"string","pattern":"^(a|a)*\\1$"},
+            "c":{"type":"string","pattern":"^(a|a)+\\1$"},
             "n":{"type":"integer"},
             "t":{"type":"string"}}}))
         .unwrap();

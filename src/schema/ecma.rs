@@ -16,19 +16,63 @@
 //!   classes (ClassContents may be empty, §22.2.1), common in generated schemas (`[^]*` for "any
 //!   text"). Rust's engines refuse an empty class; `[\s\S]` and `[^\s\S]` mean the same.
 //!
-//! One ECMA-262 construct cannot be spelled for them at all: the named backreference
-//! `\k<name>` (the `jsonschema` crate's translation refuses it, though a numbered `\1` works).
-//! It stays refused, and [`unsupported`] says why.
+//! - `\k<name>`, the named backreference, which the `jsonschema` crate's translation refuses:
+//!   the numbered `\N` of its group, where that means the same ([`backrefs`]).
+//!
+//! A backreference to a group that may not have matched cannot be spelled for fancy-regex at
+//! all (ECMA-262 matches the empty string there, fancy-regex fails); [`unsupported`] says so,
+//! and such a pattern is left unchecked with a warning rather than checked wrongly.
 //!
 //! `\u{...}` needs no rewriting: Rust reads it as a code point, which is what it means in
 //! Unicode mode (in Annex B's non-Unicode mode it is `u` repeated, a reading no schema means).
 
 use std::borrow::Cow;
 
+mod backrefs;
+#[cfg(test)]
+mod node_verdicts;
+
 /// `pattern` with the ECMA-262 spellings Rust's engines lack written in theirs (`\0` →
 /// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`); everything else as
 /// written, so a pattern that is invalid stays invalid. Borrowed when nothing is rewritten.
 pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
+    match numbered_references(pattern) {
+        Cow::Borrowed(_) => spelled(pattern),
+        Cow::Owned(numbered) => Cow::Owned(spelled(&numbered).into_owned()),
+    }
+}
+
+/// `pattern` with each named backreference whose group has surely matched where it is reached
+/// written as the numbered one fancy-regex compiles (`(?<n>a)\k<n>` → `(?<n>a)\1`); the
+/// others are left for [`unsupported`] to name.
+fn numbered_references(pattern: &str) -> Cow<'_, str> {
+    if !pattern.contains("\\k<") {
+        return Cow::Borrowed(pattern);
+    }
+    let (refs, _) = backrefs::scan(pattern);
+    let mut out = String::with_capacity(pattern.len());
+    let mut at = 0;
+    for r in refs.iter().filter(|r| r.named && r.exact) {
+        let Some(n) = r.group else { continue };
+        out.push_str(&pattern[at..r.span.start]);
+        // `\1` before a digit would read as `\10`.
+        if pattern[r.span.end..].starts_with(|c: char| c.is_ascii_digit()) {
+            out.push_str(&format!("(?:\\{n})"));
+        } else {
+            out.push_str(&format!("\\{n}"));
+        }
+        at = r.span.end;
+    }
+    if at == 0 {
+        return Cow::Borrowed(pattern);
+    }
+    out.push_str(&pattern[at..]);
+    Cow::Owned(out)
+}
+
+/// The ECMA-262 character spellings of [`rust_pattern`], on a pattern whose backreferences
+/// are already numbered.
+fn spelled(pattern: &str) -> Cow<'_, str> {
     if !["\\0", "\\b", "[]", "[^]", "{", "-"]
         .iter()
         .any(|s| pattern.contains(s))
@@ -126,26 +170,34 @@ fn starts_quantifier(mut rest: impl Iterator<Item = char>) -> bool {
     false
 }
 
-/// Why `pattern`, valid ECMA-262, cannot be compiled by the engine toolwire checks patterns
-/// with, as a clause to follow "the pattern ..." (with the numbered spelling that works);
-/// `None` when nothing in it is known to be beyond the engine (it may still be invalid).
+/// Why `pattern`, valid ECMA-262, cannot be checked as ECMA-262 reads it by the engine
+/// toolwire checks patterns with, as a clause to follow "the pattern ..."; `None` when nothing
+/// in it is known to be beyond the engine (it may still be invalid).
 pub fn unsupported(pattern: &str) -> Option<&'static str> {
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' && chars.next() == Some('k') && chars.clone().next() == Some('<') {
-            return Some(
-                "uses a named backreference (`\\k<name>`): valid ECMA-262, but the \
-                 regular-expression engine toolwire checks with cannot compile it (a numbered \
-                 backreference such as `\\1` compiles)",
-            );
-        }
+    if !pattern.contains('\\') {
+        return None;
     }
-    None
+    let (refs, named_groups) = backrefs::scan(pattern);
+    if named_groups == 0 && refs.iter().any(|r| r.named) {
+        return Some(
+            "uses `\\k` in a pattern without named groups, which Annex B reads as the letter \
+             `k`: valid ECMA-262 (without the `u` flag), but the regular-expression engine \
+             toolwire checks with cannot compile it",
+        );
+    }
+    refs.iter()
+        .any(|r| r.group.is_some() && !r.exact)
+        .then_some(
+            "uses a backreference to a group that may not have matched where it is reached \
+         (another alternative, an optional or later group, or inside a lookbehind): ECMA-262 \
+         then matches the empty string, which the regular-expression engine toolwire checks \
+         with does not",
+        )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{rust_pattern, unsupported};
+    use super::rust_pattern;
 
     /// Annex B's readings, as JavaScript's `new RegExp(p)` has them (Node 22): `a{,2}` is the
     /// text `a{,2}`, `[\d-z]` a digit, `-` or `z`; Unicode mode refuses both.
@@ -248,19 +300,5 @@ mod tests {
         assert!(matches(r"^[\]]$", "]"));
         assert!(!matches(r"^[^\]]$", "]"));
         assert!(matches(r"^[^\]][^]$", "a\n"));
-    }
-
-    #[test]
-    fn named_backreferences_are_said_to_be_beyond_the_engine() {
-        assert!(!compiles(r"(?<a>x)\k<a>"));
-        assert!(unsupported(r"^(?<a>x)\k<a>$").is_some_and(|why| why.contains("`\\1`")));
-        assert!(
-            compiles(r"^(x)\1$"),
-            "the numbered spelling the message offers compiles"
-        );
-        assert!(matches(r"^(x)\1$", "xx"));
-        for p in [r"\\k<a>", r"k<a>", r"\k", r"(", r"^[^]$"] {
-            assert_eq!(unsupported(p), None, "{p}");
-        }
     }
 }

@@ -251,8 +251,9 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
                     .is_some() =>
         {
             out.write_str(
-                "Write each named backreference `\\k<name>` as the numbered one of its group \
-                 (`\\1` for the first group that opens), or remove `pattern`.",
+                "Make each backreference follow a group that has surely matched (not in another \
+                 alternative, an optional group or a lookbehind), or remove `pattern`: ECMA-262 \
+                 reads one to an unmatched group as empty text, which toolwire cannot check.",
             )
         }
         ("pattern", _) if f == value::VALUE_INVALID_REGEX => out.write_str(
@@ -421,19 +422,19 @@ mod tests {
     }
 
     #[test]
-    fn a_named_backreference_is_said_to_be_beyond_the_engine() {
+    fn a_backreference_to_an_unmatched_group_is_said_to_be_beyond_the_engine() {
         let s = json!({"type":"object","properties":{
-            "a":{"type":"string","pattern":"^(?<a>x)\\k<a>$"}}});
+            "a":{"type":"string","pattern":"^(?:(?<a>x)|y)\\k<a>$"}}});
         let m = messages("keyword-value-invalid", s.clone());
         assert!(
             m[0].starts_with(
-                "`pattern` \"^(?<a>x)\\\\k<a>$\" uses a named backreference (`\\k<name>`): \
-                 valid ECMA-262, but the"
+                "`pattern` \"^(?:(?<a>x)|y)\\\\k<a>$\" uses a backreference to a group that \
+                 may not have matched"
             ),
             "{m:?}"
         );
         let f = fixes("keyword-value-invalid", s);
-        assert!(f[0].contains("numbered one of its group"), "{f:?}");
+        assert!(f[0].contains("surely matched"), "{f:?}");
     }
 
     #[test]

@@ -1,0 +1,180 @@
+//! Backreferences (`\1`, `\k<name>`) and whether fancy-regex reads them as ECMA-262 does.
+//!
+//! fancy-regex compiles a numbered backreference, and where its group has matched it means
+//! what ECMA-262 means. Where the group has not matched (another alternative was taken, a `?`
+//! skipped it, it comes later, or the reference is inside a lookbehind, which ECMA-262 matches
+//! right to left) ECMA-262 matches the empty string (2024, §22.2.2.7.2 BackreferenceMatcher)
+//! and fancy-regex fails: `^(?:(a)|b)\1$` takes "b" in Node and refuses it here. So a
+//! reference is translated only when its group has surely matched by the time it is reached,
+//! which is read from the pattern's shape alone, conservatively.
+
+/// One capturing group.
+struct Group {
+    name: Option<String>,
+    /// Byte offset of its `)`, once the scan has met it.
+    closed_at: Option<usize>,
+    /// The frames it is inside (by id) and which alternative of each it is in.
+    path: Vec<(usize, usize)>,
+    /// A quantifier allowing zero repetitions follows it or a frame holding it, or it is
+    /// inside a lookaround.
+    may_skip: bool,
+}
+
+/// A backreference found in the pattern.
+pub struct Backref {
+    /// Byte range of the escape (`\k<n>` or `\1`) in the pattern.
+    pub span: std::ops::Range<usize>,
+    /// The 1-based number of the group it refers to; `None` when no group has its name or
+    /// number.
+    pub group: Option<usize>,
+    /// Whether fancy-regex's `\N` matches what ECMA-262 matches here.
+    pub exact: bool,
+    /// Written by name (`\k<n>`).
+    pub named: bool,
+}
+
+/// The pattern's backreferences, and how many named groups it has (Annex B reads `\k` as a
+/// literal `k` in a pattern with none).
+pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
+    let mut groups: Vec<Group> = Vec::new();
+    // Open frames: (id, alternative index, capturing group index, is lookaround,
+    // is lookbehind). Frame 0 is the whole pattern.
+    let mut frames: Vec<(usize, usize, Option<usize>, bool, bool)> =
+        vec![(0, 0, None, false, false)];
+    // Alternatives per frame id, counted as `|` is met.
+    let mut alternatives: Vec<usize> = vec![1];
+    // (backref span, target, path at the reference, in a lookbehind)
+    let mut refs: Vec<Found> = Vec::new();
+    let bytes = pattern.as_bytes();
+    let mut in_class = false;
+    let mut i = 0;
+    let path = |frames: &[(usize, usize, Option<usize>, bool, bool)]| {
+        frames.iter().map(|f| (f.0, f.1)).collect::<Vec<_>>()
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\\' if !in_class => {
+                let start = i;
+                if bytes.get(i + 1) == Some(&b'k') && bytes.get(i + 2) == Some(&b'<') {
+                    if let Some(close) = pattern[i + 3..].find('>') {
+                        let name = pattern[i + 3..i + 3 + close].to_string();
+                        i += 4 + close;
+                        let behind = frames.iter().any(|f| f.4);
+                        refs.push((start..i, Target::Name(name), path(&frames), behind));
+                        continue;
+                    }
+                } else if bytes.get(i + 1).is_some_and(|d| (b'1'..=b'9').contains(d)) {
+                    let mut end = i + 1;
+                    while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+                        end += 1;
+                    }
+                    let number = pattern[i + 1..end].parse().unwrap_or(usize::MAX);
+                    let behind = frames.iter().any(|f| f.4);
+                    refs.push((start..end, Target::Number(number), path(&frames), behind));
+                    i = end;
+                    continue;
+                }
+                i += 2;
+                continue;
+            }
+            b'\\' => {
+                i += 2;
+                continue;
+            }
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            _ if in_class => {}
+            b'(' => {
+                let rest = &pattern[i + 1..];
+                let (capture, name, look, behind) = if let Some(r) = rest.strip_prefix("?<") {
+                    if r.starts_with('=') || r.starts_with('!') {
+                        (false, None, true, true)
+                    } else {
+                        let name = r.find('>').map(|e| r[..e].to_string());
+                        (true, name, false, false)
+                    }
+                } else if rest.starts_with("?=") || rest.starts_with("?!") {
+                    (false, None, true, false)
+                } else {
+                    (!rest.starts_with('?'), None, false, false)
+                };
+                let id = alternatives.len();
+                alternatives.push(1);
+                let group = capture.then(|| {
+                    let in_look = frames.iter().any(|f| f.3);
+                    groups.push(Group {
+                        name,
+                        closed_at: None,
+                        path: path(&frames),
+                        may_skip: in_look,
+                    });
+                    groups.len() - 1
+                });
+                frames.push((id, 0, group, look, behind));
+            }
+            b'|' => {
+                if let Some(top) = frames.last_mut() {
+                    top.1 += 1;
+                    alternatives[top.0] += 1;
+                }
+            }
+            b')' if frames.len() > 1 => {
+                let (id, _, group, look, _) = frames.pop().unwrap_or_default();
+                if let Some(g) = group {
+                    groups[g].closed_at = Some(i);
+                }
+                let optional = matches!(bytes.get(i + 1), Some(b'?' | b'*'))
+                    || pattern[i + 1..].starts_with("{0");
+                if optional || look {
+                    for g in groups.iter_mut() {
+                        if g.path.iter().any(|&(f, _)| f == id) {
+                            g.may_skip = true;
+                        }
+                    }
+                    if let Some(g) = group.filter(|_| optional) {
+                        groups[g].may_skip = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let named = groups.iter().filter(|g| g.name.is_some()).count();
+    let out = refs
+        .into_iter()
+        .map(|(span, target, at, behind)| {
+            let (index, named_ref) = match &target {
+                Target::Name(n) => (groups.iter().position(|g| g.name.as_ref() == Some(n)), true),
+                Target::Number(n) => ((1..=groups.len()).contains(n).then(|| n - 1), false),
+            };
+            let exact = index.is_some_and(|g| {
+                let group = &groups[g];
+                !behind
+                    && !group.may_skip
+                    // A reference inside its own group, or before it, meets it unset.
+                    && group.closed_at.is_some_and(|c| c < span.start)
+                    && group.path.iter().all(|&(frame, alt)| match at.iter().find(|f| f.0 == frame) {
+                        Some(&(_, here)) => here == alt,
+                        None => alternatives[frame] == 1,
+                    })
+            });
+            Backref {
+                span,
+                group: index.map(|g| g + 1),
+                exact,
+                named: named_ref,
+            }
+        })
+        .collect();
+    (out, named)
+}
+
+/// A reference as met: its span, target, the frames it is in, whether inside a lookbehind.
+type Found = (std::ops::Range<usize>, Target, Vec<(usize, usize)>, bool);
+
+enum Target {
+    Name(String),
+    Number(usize),
+}

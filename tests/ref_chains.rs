@@ -469,6 +469,20 @@ fn a_dynamic_anchor_is_reached_by_every_command() {
     );
     let (code, _, _) = outcome(&["args", "--schema", &file, "--call", r#"{"v":"a","w":"b"}"#]);
     assert_eq!(code, 0);
+    // Beside a `$dynamicRef`, repair does not inline: a dynamic reference is not inlined, and
+    // inlining the plain ones would leave it pointing to nothing.
     let (_, _, stderr) = outcome(&["repair", &file]);
+    assert!(
+        stderr.contains("`$dynamicRef` to `#node`: toolwire does not inline dynamic references"),
+        "{stderr}"
+    );
+    // Without one, the plain `$ref` to the `$dynamicAnchor` is inlined.
+    let plain = write(
+        dir.path(),
+        "plain.json",
+        &tool(json!({"type":"object","properties":{"v":{"$ref":"#node"}},
+            "$defs":{"N":{"$dynamicAnchor":"node","type":"string"}}})),
+    );
+    let (_, _, stderr) = outcome(&["repair", &plain]);
     assert!(stderr.contains("inlined `$ref: #node`"), "{stderr}");
 }

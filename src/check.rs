@@ -1021,7 +1021,8 @@ impl Report {
                     last_tool = Some((f.request, f.tool_index));
                     let _ = writeln!(s, "  {}", escape_inline(&group_header(f)));
                 }
-                // Names, pointers and messages carry the file's text: one line each, escaped.
+                // Names, pointers, messages and fixes carry the file's text: one line each,
+                // escaped alike, so a value the fix quotes reads as the message quotes it.
                 let pointer = place_label(f);
                 let pointer = escape_inline(&pointer);
                 let _ = writeln!(s, "    {:<7} {:<26} {pointer}", f.level.as_str(), f.rule);
@@ -1029,7 +1030,7 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "            fix: {}{}",
-                    notes.fix_line(&f.fix),
+                    escape_inline(&notes.fix_line(&f.fix)),
                     if f.marked_repairable() {
                         " (repairable)"
                     } else {
@@ -1049,7 +1050,7 @@ impl Report {
         if !notes.texts().is_empty() {
             let _ = writeln!(s, "Notes:");
             for (i, text) in notes.texts().iter().enumerate() {
-                let _ = writeln!(s, "  [{}] {text}", i + 1);
+                let _ = writeln!(s, "  [{}] {}", i + 1, escape_inline(text));
             }
         }
         let _ = writeln!(s, "{}", self.summary());
@@ -2187,6 +2188,33 @@ mod tests {
         assert_eq!(serde_json::to_value(&case).unwrap()["repairable"], true);
         case.parameter = "type-spelling: int".into();
         assert_eq!(serde_json::to_value(&case).unwrap()["repairable"], false);
+    }
+
+    /// A fix quoting the file's text (a tool name in a rename fix, a pattern) is escaped as
+    /// the message above it is: a backslash doubled in both, a line break unable to start a
+    /// line of its own; and so is a long fix printed once as a note.
+    #[test]
+    fn fix_lines_quote_values_as_the_message_does() {
+        use super::Level;
+        let quoted = "Rename `a\\k<t>\nerror   x` by hand.";
+        let mut report = report_of(&[(Level::Error, quoted)]);
+        report.findings[0].message = "`a\\k<t>\nerror   x` is taken".into();
+        let human = report.human();
+        assert!(
+            human.contains("            `a\\\\k<t>\\nerror   x` is taken\n"),
+            "{human}"
+        );
+        assert_eq!(
+            fix_lines(&human),
+            ["Rename `a\\\\k<t>\\nerror   x` by hand. (repairable)"]
+        );
+        let long = format!("{quoted} {}", "x".repeat(super::NOTE_MIN_CHARS));
+        let human = report_of(&[(Level::Error, long.as_str()); super::NOTE_MIN_FINDINGS]).human();
+        assert!(
+            human.contains("  [1] Rename `a\\\\k<t>\\nerror   x`"),
+            "{human}"
+        );
+        assert!(!human.contains("\nerror   x"), "{human}");
     }
 
     /// With no missing-evidence warning shown (`--errors-only`, or none made) there is no note.

@@ -257,8 +257,8 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
             )
         }
         ("pattern", _) if f == value::VALUE_INVALID_REGEX => out.write_str(
-            "Write `pattern` as a regular expression that compiles (ECMA-262: escape `(`, `[`, \
-             `{` and `\\` meant literally), or remove it.",
+            "Write `pattern` as a regular expression that compiles (ECMA-262: put a backslash \
+             before each `(`, `[`, `{` and backslash meant literally), or remove it.",
         ),
         ("additionalProperties", _) => out.write_str(
             "Write `additionalProperties` as a schema (`{\"type\": \"string\"}`) or a boolean \

@@ -290,14 +290,15 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 use std::fmt::Write;
                 let need = wanted(k, v).unwrap_or("another value");
                 let beyond = v.as_str().and_then(crate::schema::ecma::unsupported);
+                let shown = Shown(v);
                 let _ = if let (true, Some(why)) = (f == value::VALUE_INVALID_REGEX, beyond) {
-                    write!(m, "`pattern` {v} {why}")
+                    write!(m, "`pattern` {shown} {why}")
                 } else if f == value::VALUE_INVALID_REGEX {
-                    write!(m, "`pattern` {v} does not compile; it must be {need}")
+                    write!(m, "`pattern` {shown} does not compile; it must be {need}")
                 } else {
                     write!(
                         m,
-                        "`{k}` is {v} (a JSON {}); it must be {need}",
+                        "`{k}` is {shown} (a JSON {}); it must be {need}",
                         json_kind(v)
                     )
                 };
@@ -310,6 +311,21 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 true
             },
         );
+    }
+}
+
+/// A keyword's value as a message quotes it: JSON, but a string's text unescaped between
+/// quotes. Human output escapes the message once (`report::escape_inline`: a backslash is
+/// written `\\`), so a pattern then reads as the file has it (`"^(\\d$"`), not escaped
+/// twice; JSON output keeps the text exact.
+struct Shown<'v>(&'v serde_json::Value);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            serde_json::Value::String(s) => write!(f, "\"{s}\""),
+            v => write!(f, "{v}"),
+        }
     }
 }
 
@@ -428,7 +444,7 @@ mod tests {
         let m = messages("keyword-value-invalid", s.clone());
         assert!(
             m[0].starts_with(
-                "`pattern` \"^(?:(?<a>x)|y)\\\\k<a>$\" uses a backreference to a group that \
+                "`pattern` \"^(?:(?<a>x)|y)\\k<a>$\" uses a backreference to a group that \
                  may not have matched"
             ),
             "{m:?}"
@@ -447,6 +463,28 @@ mod tests {
             m[0].starts_with(
                 "`maxLength` is -1 (a JSON number); it must be a non-negative integer"
             ),
+            "{m:?}"
+        );
+    }
+
+    /// A pattern is quoted with its own text: human output escapes the message once, so a
+    /// JSON-encoded quote read `"^(\\\\d$"` there (trial: four backslashes for one).
+    #[test]
+    fn a_pattern_is_quoted_with_its_own_text() {
+        let m = messages(
+            "keyword-value-invalid",
+            json!({"type":"object","properties":{"a":{"type":"string","pattern":"^(\\d$"}}}),
+        );
+        assert!(
+            m[0].starts_with("`pattern` \"^(\\d$\" does not compile"),
+            "{m:?}"
+        );
+        assert_eq!(
+            crate::report::escape_inline(&m[0])
+                .split(' ')
+                .nth(1)
+                .unwrap(),
+            "\"^(\\\\d$\"",
             "{m:?}"
         );
     }

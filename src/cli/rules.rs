@@ -328,7 +328,7 @@ fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
     }
     lines.sort();
     lines.dedup();
-    if rule.id == table::OWN_CAP_RULE {
+    if table::is_own_cap(rule.id) {
         lines = vec![format!("None: {}.", table::OWN_CAP)];
     } else if lines.is_empty() {
         lines = vec!["No target has rejecting evidence for these features yet.".to_string()];

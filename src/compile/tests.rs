@@ -77,6 +77,31 @@ fn a_schema_past_the_nesting_cap_is_refused_before_any_step() {
     );
 }
 
+#[test]
+fn a_schema_whose_refs_expand_past_the_args_cap_is_refused_with_the_reason() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let target = "anthropic/messages";
+    let p = CompiledProfile::new(set.get(target).expect("profile"));
+    let bomb = crate::profile::rules::ref_expansion_exceeded::tests::bomb(40);
+    let c = super::compile(
+        &[tool("bomb", bomb)],
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    let r = &c.tools[0].refusals[0];
+    assert_eq!(r.rule, "ref-expansion-exceeded");
+    assert!(
+        r.reason
+            .starts_with("the schema expands to more than 100000 subschemas"),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.contains("toolwire's own cap"), "{}", r.reason);
+}
+
 fn tool(name: &str, params: Value) -> Tool {
     Tool {
         name: Some(name.into()),

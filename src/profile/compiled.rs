@@ -72,6 +72,17 @@ type Forms = Vec<(Box<str>, Slots)>;
 /// Index of the "no case covers it" detail.
 pub(crate) const NO_CASE: u32 = u32::MAX;
 
+/// Index of the "toolwire's own cap" detail: a [`Slot::Rejected`] of it is an error no
+/// target's evidence stands behind, made by a rule that holds a schema to a limit of
+/// toolwire's own (`ref-expansion-exceeded`), so no case or evidence is looked up for it.
+pub(crate) const OWN_CAP: u32 = u32::MAX - 1;
+
+/// Whether a slot's detail index names one of the profile's cases (not [`NO_CASE`] nor
+/// [`OWN_CAP`]), so that the profile's details may be indexed with it.
+pub(crate) fn is_case(i: u32) -> bool {
+    i < OWN_CAP
+}
+
 /// What a finding under [`CompiledProfile::no_schema`] says instead of evidence.
 const NO_SCHEMA: &str =
     "there is no schema there, whatever a target does with `$ref` (no evidence needed)";
@@ -404,7 +415,7 @@ impl CompiledProfile {
     /// Bytes [`CompiledProfile::explain_into`] appends for `slot`, near enough to reserve.
     pub fn explanation_len(&self, slot: Slot) -> usize {
         match slot {
-            Slot::Rejected(i) | Slot::Unknown(i) if i != NO_CASE => {
+            Slot::Rejected(i) | Slot::Unknown(i) if is_case(i) => {
                 let d = &self.details[i as usize];
                 d.because.len() + d.parameter.len() + 10
             }
@@ -432,6 +443,10 @@ impl CompiledProfile {
             Slot::Rejected(i) => (Level::Error, i),
             Slot::Unknown(i) => (Level::Warning, i),
         };
+        if index == OWN_CAP {
+            out.push_str(super::table::OWN_CAP);
+            return level;
+        }
         if index == NO_CASE {
             let _ = write!(
                 out,
@@ -456,7 +471,7 @@ impl CompiledProfile {
     pub fn parameter_text(&self, slot: Slot, feat: &Feat<'_>) -> Text {
         match slot {
             Slot::Rejected(i) | Slot::Unknown(i)
-                if i != NO_CASE && !matches!(feat, Feat::Limit(..)) =>
+                if is_case(i) && !matches!(feat, Feat::Limit(..)) =>
             {
                 self.details[i as usize].text.clone()
             }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::compiled::{CompiledProfile, NO_CASE, Slot};
+use super::compiled::{CompiledProfile, NO_CASE, OWN_CAP, Slot, is_case};
 use super::feature::{Feat, Limit};
 use super::findings::{Findings, Record, Span, TextBuf};
 use super::rules::{self, Rule};
@@ -573,7 +573,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             return None;
         };
         // No case covers it: no targets to compare, so nothing is joined to it.
-        let d = profile.details().get(i as usize).filter(|_| i != NO_CASE)?;
+        let d = profile.details().get(i as usize).filter(|_| is_case(i))?;
         let mut rejected: Vec<String> = d.rejected_by.iter().map(|e| e.target.clone()).collect();
         let mut unknown = d.unknown_for.clone();
         rejected.sort();
@@ -643,6 +643,36 @@ impl<'a, 'p> Cx<'a, 'p> {
             what,
             |_| false,
         )
+    }
+
+    /// Reports at `at` that the tool passes a limit of toolwire's own, not a case's: in check
+    /// mode an error whose message is `what` followed by the words that no target's evidence
+    /// applies, with the rule's own fix, never repairable. Collect mode records nothing, as
+    /// there is no feature for a case to speak for.
+    pub fn own_cap(&mut self, at: At<'_>, what: impl FnOnce(&mut String)) {
+        let Mode::Check { out, .. } = &mut self.mode else {
+            return;
+        };
+        let text = &mut out.text;
+        let pointer = write_pointer_at(text, &self.frames, at, &mut self.node_pointer);
+        let tool = *self
+            .tool_text
+            .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
+        let what = text.write(what);
+        out.records.push(Record {
+            rule: self.rule,
+            tool_index: self.tool_index,
+            request: self.request,
+            tool,
+            pointer,
+            what,
+            parameter: None,
+            fix: None,
+            slot: Slot::Rejected(OWN_CAP),
+            limit: false,
+            repairable: false,
+            subject: Subject::Schema,
+        });
     }
 
     /// [`Cx::feature_with_fix`] for rules that fire often: `what` writes the message, and
@@ -1065,7 +1095,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             }
             covered = true;
             if let Slot::Unknown(i) = r.slot {
-                if r.parameter.is_none() && i != NO_CASE {
+                if r.parameter.is_none() && is_case(i) {
                     // The detail's shared parameter text goes with the old slot: keep it.
                     let parameter = profile.details()[i as usize].parameter.clone();
                     r.parameter = Some(text.write(|t| t.push_str(&parameter)));

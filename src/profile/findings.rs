@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::compiled::{CompiledProfile, NO_CASE, Slot};
+use super::compiled::{CompiledProfile, Slot, is_case};
 
 /// The fix of a warning about a case's missing evidence: no target of the profile rejects
 /// the feature, some have no evidence either way.
@@ -384,7 +384,7 @@ impl Findings {
             };
             let parameter = match (parameter, r.slot) {
                 (Some(p), _) => Text::Shared(Arc::from(p)),
-                (None, Slot::Rejected(i) | Slot::Unknown(i)) if i != NO_CASE => {
+                (None, Slot::Rejected(i) | Slot::Unknown(i)) if is_case(i) => {
                     profile.details()[i as usize].text.clone()
                 }
                 (None, _) => Text::default(),
@@ -401,7 +401,7 @@ impl Findings {
                 // answered by removing it; a feature no case covers keeps the rule's fix.
                 fix: match (level, r.slot, r.fix) {
                     (Level::Warning, Slot::Unknown(i), _)
-                        if i != NO_CASE && !wrong_without_evidence(r.rule) =>
+                        if is_case(i) && !wrong_without_evidence(r.rule) =>
                     {
                         Text::Static(UNVERIFIED_FIX)
                     }
@@ -423,7 +423,7 @@ impl Findings {
                 location: Text::default(),
                 subject: r.subject,
                 evidence: match r.slot {
-                    Slot::Rejected(i) if i != NO_CASE && level == Level::Error => {
+                    Slot::Rejected(i) if is_case(i) && level == Level::Error => {
                         Some(profile.details()[i as usize].rejected_by.clone())
                     }
                     _ => None,

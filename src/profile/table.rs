@@ -99,7 +99,14 @@ fn rejecting(set: &ProfileSet, rule: &Rule) -> BTreeMap<String, TargetEvidence> 
 /// The rule that reports toolwire's own nesting cap rather than any target's verdict.
 pub const OWN_CAP_RULE: &str = super::rules::nesting_too_deep::RULE.id;
 
-/// What RULES.md says of [`OWN_CAP_RULE`] where the rejecting targets would stand.
+/// Whether rule `id` holds schemas to a limit of toolwire's own ([`OWN_CAP_RULE`], and
+/// `ref-expansion-exceeded`, the cap `args` expands references within), so that no target's
+/// evidence stands behind it.
+pub fn is_own_cap(id: &str) -> bool {
+    id == OWN_CAP_RULE || id == super::rules::ref_expansion_exceeded::RULE.id
+}
+
+/// What RULES.md says of the [`is_own_cap`] rules where the rejecting targets would stand.
 pub const OWN_CAP: &str = "toolwire's own cap, not a provider's, so no target's evidence applies";
 
 /// The rule whose evidence is the profiles' meta-schema requirement, not a feature's.
@@ -225,7 +232,7 @@ pub fn rules_md(set: &ProfileSet, matrix: &Matrix) -> String {
     let mut rows = Vec::new();
     for rule in REGISTRY.iter() {
         let rej = rejecting(set, rule);
-        let rejected = if rule.id == OWN_CAP_RULE {
+        let rejected = if is_own_cap(rule.id) {
             format!("none: {OWN_CAP}")
         } else if rej.is_empty() {
             "none with evidence yet".to_string()
@@ -415,7 +422,7 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
             ]);
         }
     }
-    if rule.id == OWN_CAP_RULE {
+    if is_own_cap(rule.id) {
         let _ = writeln!(out, "None: {OWN_CAP}.\n");
     } else if rows.is_empty() {
         let _ = writeln!(

@@ -42,6 +42,7 @@ pub mod properties_invalid;
 pub mod properties_on_non_object;
 pub mod property_named_keyword;
 pub mod ref_dangling;
+pub mod ref_expansion_exceeded;
 pub mod ref_remote;
 pub mod ref_unsupported;
 pub mod required_invalid;
@@ -298,7 +299,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 39] = [
+pub static REGISTRY: [Rule; 40] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -330,6 +331,7 @@ pub static REGISTRY: [Rule; 39] = [
     meta_schema_invalid::RULE,
     depth_exceeded::RULE,
     nesting_too_deep::RULE,
+    ref_expansion_exceeded::RULE,
     size_exceeded::RULE,
     too_many_tools::RULE,
     name_invalid::RULE,

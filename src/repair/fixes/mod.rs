@@ -257,6 +257,10 @@ fn prefers_nullable(profile: &CompiledProfile) -> bool {
 }
 
 fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_nodes: usize) -> Found {
+    // A limit of toolwire's own has no feature to rewrite: its finding says why, in full.
+    if crate::profile::table::is_own_cap(&f.rule) {
+        return Err(f.message.to_string());
+    }
     let Some(param) = parse_parameter(&f.parameter) else {
         return Err(format!(
             "`{}` is not a feature toolwire can repair",

@@ -1,0 +1,146 @@
+//! `ref-expansion-exceeded`: a schema whose local `$ref`s, each counted as a copy of its
+//! target, expand past [`crate::args::MAX_EXPANDED`] subschemas.
+//!
+//! Not a provider's rule but toolwire's own limit, as `nesting-too-deep` is: `args` refuses
+//! such a schema on every call (its validator compiles references eagerly), and a target that
+//! inlines references would have to write every copy. A few definitions that each reference
+//! the next twice are small as written and expand 2^N times, so nothing else `check` measures
+//! (size, depth) sees them. The count ([`crate::schema::refs::expanded_size`]) is taken after
+//! the walk, and only for a tool whose walk met a reference or definitions: the rest of a
+//! corpus never pays for it.
+
+use super::*;
+use crate::args::MAX_EXPANDED;
+
+pub const RULE: Rule = Rule {
+    id: "ref-expansion-exceeded",
+    checks: "The schema expands to more than 100000 subschemas with each local `$ref` counted \
+             as a copy of its target (a reference back into a definition being counted counts \
+             nothing more): toolwire's own cap, the one `toolwire args` holds a declared schema \
+             to, not a provider's. A few definitions that each reference the next twice are \
+             small as written and expand exponentially; `args` cannot check calls against such \
+             a schema, and a target that inlines `$ref`s would have to write every copy.",
+    features: "none: toolwire's own cap, not a feature of a case",
+    example: r##"{"type": "object", "properties": {"root": {"$ref": "#/$defs/p"}}, "$defs": {"a": {"type": "string"}, "b": {"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#/$defs/a"}}}, "c": {"type": "object", "properties": {"x": {"$ref": "#/$defs/b"}, "y": {"$ref": "#/$defs/b"}}}, "d": {"type": "object", "properties": {"x": {"$ref": "#/$defs/c"}, "y": {"$ref": "#/$defs/c"}}}, "e": {"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}, "y": {"$ref": "#/$defs/d"}}}, "f": {"type": "object", "properties": {"x": {"$ref": "#/$defs/e"}, "y": {"$ref": "#/$defs/e"}}}, "g": {"type": "object", "properties": {"x": {"$ref": "#/$defs/f"}, "y": {"$ref": "#/$defs/f"}}}, "h": {"type": "object", "properties": {"x": {"$ref": "#/$defs/g"}, "y": {"$ref": "#/$defs/g"}}}, "i": {"type": "object", "properties": {"x": {"$ref": "#/$defs/h"}, "y": {"$ref": "#/$defs/h"}}}, "j": {"type": "object", "properties": {"x": {"$ref": "#/$defs/i"}, "y": {"$ref": "#/$defs/i"}}}, "k": {"type": "object", "properties": {"x": {"$ref": "#/$defs/j"}, "y": {"$ref": "#/$defs/j"}}}, "l": {"type": "object", "properties": {"x": {"$ref": "#/$defs/k"}, "y": {"$ref": "#/$defs/k"}}}, "m": {"type": "object", "properties": {"x": {"$ref": "#/$defs/l"}, "y": {"$ref": "#/$defs/l"}}}, "n": {"type": "object", "properties": {"x": {"$ref": "#/$defs/m"}, "y": {"$ref": "#/$defs/m"}}}, "o": {"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}, "y": {"$ref": "#/$defs/n"}}}, "p": {"type": "object", "properties": {"x": {"$ref": "#/$defs/o"}, "y": {"$ref": "#/$defs/o"}}}}}"##,
+    fix: "Reference the definitions fewer times: share one definition where two references repeat it, or accept a JSON string for the part that multiplies.",
+    repair: "no",
+    repairable: never,
+    owns: |_| false,
+    hooks: Hooks {
+        after: Some(after),
+        ..Hooks::NONE
+    },
+};
+
+fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
+    // Without a reference every subschema is written out once: the walk already bounds it.
+    let Some(root) = cx.root().filter(|_| s.refers) else {
+        return;
+    };
+    if crate::schema::refs::expanded_size(root, MAX_EXPANDED) <= MAX_EXPANDED {
+        return;
+    }
+    cx.own_cap(At::Pointer(""), |m| {
+        use std::fmt::Write;
+        let _ = write!(
+            m,
+            "the schema expands to more than {MAX_EXPANDED} subschemas through its `$ref`s \
+             (each reference counted as a copy of its target), past the cap `toolwire args` \
+             checks calls within, so `args` refuses every call to this tool; a target that \
+             inlines `$ref`s would have to write every copy"
+        );
+    });
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::testing::check_under;
+    use super::MAX_EXPANDED;
+    use crate::check::Level;
+    use serde_json::{Value, json};
+
+    /// Definitions `a0`..`aN`, each object referencing the one before twice, the root
+    /// referencing `aN`: it expands about 2^(N+2) times.
+    pub(crate) fn bomb(n: usize) -> Value {
+        let mut defs = serde_json::Map::new();
+        defs.insert("a0".into(), json!({"type": "string"}));
+        for i in 1..=n {
+            let r = json!({"$ref": format!("#/$defs/a{}", i - 1)});
+            defs.insert(
+                format!("a{i}"),
+                json!({"type": "object", "properties": {"x": r, "y": r}}),
+            );
+        }
+        json!({"type": "object", "properties": {"root": {"$ref": format!("#/$defs/a{n}")}}, "$defs": defs})
+    }
+
+    fn ours(profile: &str, s: &Value) -> Vec<crate::check::Finding> {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let p = crate::profile::CompiledProfile::new(set.get(profile).expect("profile"));
+        check_under(&p, s)
+            .into_iter()
+            .filter(|f| f.rule == super::RULE.id)
+            .collect()
+    }
+
+    #[test]
+    fn a_ref_bomb_is_one_error_at_the_root_without_evidence() {
+        for profile in ["anthropic/messages", crate::profile::PORTABLE] {
+            let f = ours(profile, &bomb(40));
+            assert_eq!(f.len(), 1, "{profile}: {f:?}");
+            let f = &f[0];
+            assert_eq!(f.level, Level::Error);
+            assert_eq!(f.pointer, "");
+            assert!(f.evidence.is_none());
+            assert!(!f.repairable);
+            assert!(f.parameter.is_empty());
+            assert!(
+                f.message.contains("more than 100000 subschemas"),
+                "{}",
+                f.message
+            );
+            assert!(f.message.contains("`toolwire args`"), "{}", f.message);
+            assert!(
+                f.message.ends_with(
+                    "toolwire's own cap, not a provider's, so no target's evidence applies"
+                ),
+                "{}",
+                f.message
+            );
+        }
+    }
+
+    #[test]
+    fn a_schema_expanding_to_the_cap_exactly_is_not_reported_and_one_more_is() {
+        // The largest bomb under the cap, padded with plain properties up to the cap.
+        let n = (1..40)
+            .take_while(|&n| {
+                crate::schema::refs::expanded_size(&bomb(n), MAX_EXPANDED) <= MAX_EXPANDED
+            })
+            .last()
+            .expect("a small bomb is under the cap");
+        let mut s = bomb(n);
+        let base = crate::schema::refs::expanded_size(&s, MAX_EXPANDED);
+        assert!(base > MAX_EXPANDED / 4, "{base}");
+        let props = s["properties"].as_object_mut().expect("properties");
+        for i in 0..MAX_EXPANDED - base {
+            props.insert(format!("p{i}"), json!({"type": "string"}));
+        }
+        assert_eq!(
+            crate::schema::refs::expanded_size(&s, MAX_EXPANDED),
+            MAX_EXPANDED
+        );
+        assert!(ours("anthropic/messages", &s).is_empty());
+        s["properties"]["one_more"] = json!({"type": "string"});
+        assert_eq!(ours("anthropic/messages", &s).len(), 1);
+    }
+
+    #[test]
+    fn a_large_schema_without_references_is_not_counted() {
+        let props: serde_json::Map<String, Value> = (0..MAX_EXPANDED + 1)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        let s = json!({"type": "object", "properties": props});
+        assert!(ours(crate::profile::PORTABLE, &s).is_empty());
+    }
+}

@@ -458,7 +458,12 @@ mod tests {
         assert!(near_ids("qq", ids()).is_empty());
         assert_eq!(
             near_ids("ref", ids()),
-            ["ref-remote", "ref-dangling", "ref-unsupported"]
+            [
+                "ref-remote",
+                "ref-dangling",
+                "ref-unsupported",
+                "ref-expansion-exceeded"
+            ]
         );
         let arrays = near_ids("arrays-items", ids());
         assert_eq!(arrays.first(), Some(&"array-items-missing"), "{arrays:?}");

@@ -162,22 +162,26 @@ mod tests {
         );
     }
 
-    /// A tool with another error is searched for meta-schema errors too: `type: "strng"`
-    /// must not come up only once `minimum: "3"` is fixed (a trial's `--errors-only` run
-    /// showed one error, then a new one), and the place already reported gets nothing more.
-    #[test]
-    fn a_tool_with_other_errors_gets_its_meta_schema_errors_elsewhere() {
+    /// Check's findings for one described tool with `parameters`, under anthropic/messages.
+    fn under_anthropic(parameters: serde_json::Value) -> Vec<crate::check::Finding> {
         let set = crate::profile::embedded().expect("built-in profiles load");
         let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
-        let parameters = json!({"type": "object", "properties": {
-            "x": {"type": "strng"}, "y": {"type": "number", "minimum": "3"}}});
         let tool = crate::profile::detect::ToolRef {
             name: Some("c"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
             index: 0,
         };
-        let f = crate::check::check_tools(&[tool], &profile);
+        crate::check::check_tools(&[tool], &profile)
+    }
+
+    /// A tool with another error is searched for meta-schema errors too: `type: "strng"`
+    /// must not come up only once `minimum: "3"` is fixed (a trial's `--errors-only` run
+    /// showed one error, then a new one), and the place already reported gets nothing more.
+    #[test]
+    fn a_tool_with_other_errors_gets_its_meta_schema_errors_elsewhere() {
+        let f = under_anthropic(json!({"type": "object", "properties": {
+            "x": {"type": "strng"}, "y": {"type": "number", "minimum": "3"}}}));
         let errors: Vec<(&str, &str)> = f
             .iter()
             .filter(|f| f.level == crate::check::Level::Error)
@@ -202,20 +206,11 @@ mod tests {
     /// unproven one (`pattern`, whose format the walk does not prove) keeps its warning.
     #[test]
     fn a_tool_with_other_errors_is_judged_only_where_unproven() {
-        let set = crate::profile::embedded().expect("built-in profiles load");
-        let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
-        let parameters = json!({"type": "object", "properties": {
+        let f = under_anthropic(json!({"type": "object", "properties": {
             "y": {"type": "number", "minimum": "3"},
             "p": {"type": "string"},
             "q": {"type": "string", "pattern": "^a"}},
-            "dependentRequired": {"p": "q"}});
-        let tool = crate::profile::detect::ToolRef {
-            name: Some("c"),
-            description: Some("Looks up a record by its identifier."),
-            parameters: Some(&parameters),
-            index: 0,
-        };
-        let f = crate::check::check_tools(&[tool], &profile);
+            "dependentRequired": {"p": "q"}}));
         let level_at = |p: &str| {
             f.iter()
                 .filter(|f| f.pointer == p)

@@ -188,7 +188,7 @@ impl<'x> Repairing<'x> {
 
     /// The subschema (object) the finding sits in: the one holding the keyword it is about.
     pub fn node(&self) -> Option<&'x serde_json::Map<String, serde_json::Value>> {
-        self.root?.pointer(&(self.node_pointer)())?.as_object()
+        crate::json::at_pointer(self.root?, &(self.node_pointer)())?.as_object()
     }
 
     /// Whether the profile rejects the root shape `shape` (a `value::ROOT_*`): a repair that

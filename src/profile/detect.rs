@@ -295,10 +295,16 @@ enum Tok<'a> {
     Pair(&'static str, &'a str),
 }
 
+/// The root frame's value for a tool that declares no parameters schema.
+static NO_SCHEMA: Value = Value::Null;
+
 #[derive(Debug, Clone, Copy)]
 struct Frame<'a> {
     parent: u32,
     tok: Tok<'a>,
+    /// The value at this place (the subschema; for a keyword's list, the list), so that a
+    /// finding's subschema is at hand without resolving its pointer.
+    value: &'a Value,
 }
 
 /// What a walk does with each feature it meets.
@@ -918,6 +924,10 @@ impl<'a, 'p> Cx<'a, 'p> {
                             },
                             named: self.named,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),
+                            node: self
+                                .root
+                                .and(in_subschema(at))
+                                .map(|(f, _)| (self.frames[f as usize].value, f == 0)),
                             name_clash: &|| {
                                 let named = self.named && !self.request;
                                 named
@@ -1516,6 +1526,7 @@ pub fn meta_proven(schema: &Value) -> bool {
     cx.frames.push(Frame {
         parent: 0,
         tok: Tok::Root,
+        value: schema,
     });
     let mut stats = Stats::default();
     walk(
@@ -1571,6 +1582,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.frames.push(Frame {
             parent: 0,
             tok: Tok::Root,
+            value: tool.parameters.unwrap_or(&NO_SCHEMA),
         });
         cx.root = tool.parameters;
         cx.unproven_nodes.clear();
@@ -1712,6 +1724,8 @@ fn walk<'a>(
                             cx.frames.push(Frame {
                                 parent: frame,
                                 tok: Tok::Key(kw),
+                                // Asked once per list keyword, which few subschemas have.
+                                value: map.and_then(|m| m.get(kw)).unwrap_or(&NO_SCHEMA),
                             });
                             let f = (cx.frames.len() - 1) as u32;
                             list_kw = Some((kw, f));
@@ -1721,7 +1735,11 @@ fn walk<'a>(
                     (kw_frame, Tok::Index(i))
                 }
             };
-            cx.frames.push(Frame { parent, tok });
+            cx.frames.push(Frame {
+                parent,
+                tok,
+                value: sub,
+            });
             let f = (cx.frames.len() - 1) as u32;
             stack.push((sub, f, child_via, node.object_depth));
         }
@@ -2205,6 +2223,7 @@ mod tests {
             cx.frames.push(Frame {
                 parent: 0,
                 tok: Tok::Root,
+                value: &v,
             });
             walk(
                 refs[0].parameters.unwrap(),

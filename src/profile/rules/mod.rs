@@ -158,6 +158,11 @@ pub struct Repairing<'x> {
     pub named: bool,
     /// The JSON Pointer of the subschema the finding sits in, made only when asked for.
     pub node_pointer: &'x dyn Fn() -> String,
+    /// The subschema the finding sits in and whether it is the root, when the walk met it
+    /// (`None`: a place given by pointer, or the tool itself; [`Repairing::node`] then
+    /// resolves `node_pointer`). Asked of every `keyword-unsupported` finding, so it is not
+    /// made from the pointer.
+    pub node: Option<(&'x serde_json::Value, bool)>,
     /// Why `toolwire repair` would refuse to rename the tool (the new name is one another
     /// tool of the request is sent under: repair's name census), made only when asked for;
     /// `None` when a rename would stand or none is needed.
@@ -178,7 +183,7 @@ impl<'x> Repairing<'x> {
             .iter()
             .any(|k| node.contains_key(*k));
         !stands_in
-            && !(self.node_pointer)().is_empty()
+            && !self.at_root()
             && matches!(
                 self.profile.lookup(&Feat::TypeMissing, self.placement),
                 super::compiled::Slot::Rejected(_)
@@ -188,7 +193,26 @@ impl<'x> Repairing<'x> {
 
     /// The subschema (object) the finding sits in: the one holding the keyword it is about.
     pub fn node(&self) -> Option<&'x serde_json::Map<String, serde_json::Value>> {
-        crate::json::at_pointer(self.root?, &(self.node_pointer)())?.as_object()
+        match self.node {
+            Some((value, _)) => {
+                debug_assert!(
+                    self.root
+                        .and_then(|r| crate::json::at_pointer(r, &(self.node_pointer)()))
+                        .is_some_and(|v| std::ptr::eq(v, value)),
+                    "the walk's subschema is the one at its pointer"
+                );
+                value.as_object()
+            }
+            None => crate::json::at_pointer(self.root?, &(self.node_pointer)())?.as_object(),
+        }
+    }
+
+    /// Whether the finding's subschema is the parameters schema itself.
+    pub fn at_root(&self) -> bool {
+        match self.node {
+            Some((_, root)) => root,
+            None => (self.node_pointer)().is_empty(),
+        }
     }
 
     /// Whether the profile rejects the root shape `shape` (a `value::ROOT_*`): a repair that

@@ -25,7 +25,7 @@ pub const RULE: Rule = Rule {
 /// ([`Repairing::can_take_no_arguments`]).
 fn null_only(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     matches!(f, Feat::Structure(s) if *s == value::PROPERTIES_NULL)
-        && (!(r.node_pointer)().is_empty() || r.can_take_no_arguments())
+        && (!r.at_root() || r.can_take_no_arguments())
 }
 
 fn owns(p: &Param) -> bool {

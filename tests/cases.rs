@@ -1011,3 +1011,28 @@ fn an_alias_bomb_is_refused_without_expanding_it() {
         "{err}"
     );
 }
+
+/// README states the catalog's size twice (what it holds, what a full run costs): both must be
+/// the count the catalog loads, which grows with every case added.
+#[test]
+fn the_readme_states_the_catalog_size() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md reads");
+    let n = catalog().cases.len();
+    for (before, after) in [
+        ("`cases/`: ", " synthetic cases"),
+        ("the catalog has ", " cases"),
+    ] {
+        let stated = readme
+            .split(before)
+            .nth(1)
+            .and_then(|rest| rest.split_once(after))
+            .map(|(count, _)| count)
+            .unwrap_or_else(|| panic!("README no longer says \"{before}N{after}\""));
+        assert_eq!(
+            stated,
+            n.to_string(),
+            "README says \"{before}{stated}{after}\"; the catalog has {n}"
+        );
+    }
+}

@@ -189,14 +189,33 @@ impl Project {
             ),
         ];
         let count = files.len();
+        let profiles_built_in = files[2].1 == crate::profile::EMBEDDED_JSON;
+        let profiles_path = files[2].0.clone();
         for (path, content) in files {
             changed.extend(report::write_generated(&path, &content, mode)?);
         }
         Ok(Regenerated {
             files: count,
             changed,
+            profiles_not_built_in: (!profiles_built_in).then_some(profiles_path),
             unknown_observations: unknown_observations(&runs, &catalog),
         })
+    }
+}
+
+impl Regenerated {
+    /// The note saying that the profiles just made are not the ones this binary checks with,
+    /// e.g. `note: reports/profile.json differs from the profiles built into this toolwire,
+    /// which check, ... use: ...`; `None` when they are the same.
+    pub fn built_in_note(&self) -> Option<String> {
+        let path = self.profiles_not_built_in.as_ref()?;
+        Some(format!(
+            "note: {} differs from the profiles built into this toolwire, which `check`, \
+             `repair`, `compile`, `args`, `explain` and `rule` use: rebuild toolwire \
+             (`cargo build --release`) or give them `--profiles {}`",
+            path.display(),
+            path.display()
+        ))
     }
 }
 
@@ -235,6 +254,10 @@ pub struct Regenerated {
     pub files: usize,
     /// The files that changed (or, in check mode, are stale or missing).
     pub changed: Vec<PathBuf>,
+    /// The profiles file, when what the evidence gives differs from the profiles built into
+    /// this binary (which every command but `probe` and `rules` uses unless given
+    /// `--profiles`): a contributor's new case or run is not seen by `check` until a rebuild.
+    pub profiles_not_built_in: Option<PathBuf>,
     /// Observations left out for naming an unknown case or target
     /// ([`unknown_observations`]), for the caller to warn about.
     pub unknown_observations: Vec<(PathBuf, usize, String)>,

@@ -619,6 +619,40 @@ fn rules_tolerates_only_a_cut_short_last_line() {
     );
 }
 
+/// `rules` says when the profiles it writes are not the ones built into the binary (which
+/// `check` and the other commands use without `--profiles`): a contributor's new evidence
+/// is otherwise not seen by `check` until a rebuild, with nothing to say so.
+#[test]
+fn rules_says_when_the_profiles_written_are_not_the_built_in_ones() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reports = copy_reports(dir.path());
+    let rules = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .arg("rules")
+            .arg("--reports")
+            .arg(&reports)
+            .output()
+            .expect("toolwire runs");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let note = "differs from the profiles built into this toolwire";
+    let stderr = rules();
+    assert!(!stderr.contains(note), "{stderr}");
+    // Without the probe runs, the engines' verdicts go, and so the profiles change.
+    for log in std::fs::read_dir(reports.join("runs")).unwrap() {
+        std::fs::remove_file(log.unwrap().path()).unwrap();
+    }
+    let stderr = rules();
+    let profile = reports.join("profile.json");
+    assert!(
+        stderr.contains(&format!("note: {} {note}", profile.display()))
+            && stderr.contains(&format!("--profiles {}", profile.display())),
+        "{stderr}"
+    );
+}
+
 /// A provider's answer that quotes a key (OpenAI's `Incorrect API key provided: …`) is
 /// redacted in every format `explain` writes, whether the key is one read from the
 /// environment or only key-shaped; so is an error line that quotes one.

@@ -798,8 +798,12 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
                 log.display()
             );
         }
-        for p in project.regenerate(Mode::Write)?.changed {
+        let done = project.regenerate(Mode::Write)?;
+        for p in &done.changed {
             println!("wrote {}", p.display());
+        }
+        if let Some(note) = done.built_in_note() {
+            eprintln!("{note}");
         }
     }
     Ok(status)

@@ -56,6 +56,11 @@ pub fn run(args: RulesArgs) -> Result<u8> {
     for (log, line, problem) in &done.unknown_observations {
         eprintln!("warning: {}: line {line}: {problem}", log.display());
     }
+    if !args.check
+        && let Some(note) = done.built_in_note()
+    {
+        eprintln!("{note}");
+    }
     let changed = done.changed;
     for p in &changed {
         if args.check {

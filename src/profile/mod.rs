@@ -798,6 +798,11 @@ mod file {
     }
 }
 
+/// `reports/profile.json` as committed when this crate was built: the text [`embedded_set`]
+/// parses.
+pub const EMBEDDED_JSON: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json"));
+
 /// The profiles committed in `reports/profile.json` when this crate was built, parsed on the
 /// first call and shared after it (the file is about 1 MB). Pick one with
 /// [`ProfileSet::get`]: [`PORTABLE`], or a target's own by its id (`openai/chat`). The error
@@ -807,11 +812,8 @@ pub fn embedded_set() -> Result<&'static ProfileSet> {
     static SET: std::sync::OnceLock<std::result::Result<ProfileSet, String>> =
         std::sync::OnceLock::new();
     SET.get_or_init(|| {
-        ProfileSet::from_json(
-            Path::new("(embedded reports/profile.json)"),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/profile.json")),
-        )
-        .map_err(|e| e.to_string())
+        ProfileSet::from_json(Path::new("(embedded reports/profile.json)"), EMBEDDED_JSON)
+            .map_err(|e| e.to_string())
     })
     .as_ref()
     .map_err(|e| Error::Other(e.clone()))

@@ -33,6 +33,7 @@ pub mod envelope;
 mod lookalike;
 pub use compat::{TypeSpelling, UncheckedPattern};
 mod resources;
+mod unchecked;
 mod undecided;
 mod unions;
 
@@ -459,19 +460,42 @@ impl ArgsSchema {
     }
 
     /// The schema's patterns that are valid ECMA-262 but that the regex engine cannot
-    /// compile, which are left unchecked rather than the schema refused, each where it
-    /// concerns `arguments`: one placed by `properties` only when that argument is sent as a
-    /// string (`pattern` concerns no other value), one placed otherwise always. Whoever runs
-    /// the check must be told: the verdict there is the other keywords' alone.
-    pub fn unchecked_patterns(&self, arguments: &Value) -> Vec<&UncheckedPattern> {
-        self.unchecked
+    /// compile, which are left unchecked rather than the schema refused, one for each place of
+    /// `arguments` where a string meets one (`pattern` concerns no other value), with that
+    /// place as its `argument`, however the schema reaches it (`properties`, `items`, a branch,
+    /// a `$ref`). When the schema places values in a way not followed here (`propertyNames`,
+    /// a remote `$ref`, more than the walk's budget), each pattern is listed once more
+    /// without a place. Whoever runs the
+    /// check must be told: the verdict there is the other keywords' alone.
+    pub fn unchecked_patterns(&self, arguments: &Value) -> Vec<UncheckedPattern> {
+        if self.unchecked.is_empty() {
+            return Vec::new();
+        }
+        let keywords: Vec<&str> = self
+            .unchecked
             .iter()
-            .filter(|u| {
-                u.argument
-                    .as_deref()
-                    .is_none_or(|a| arguments.pointer(a).is_some_and(Value::is_string))
-            })
-            .collect()
+            .map(|u| u.schema_pointer.as_str())
+            .collect();
+        let mut places = unchecked::places(&self.declared, arguments, &keywords);
+        // Document order of the patterns, then the order the arguments were met in.
+        places.found.sort_by_key(|(i, _)| *i);
+        let mut out: Vec<UncheckedPattern> = Vec::new();
+        for (i, u) in self.unchecked.iter().enumerate() {
+            out.extend(places.found.iter().filter(|(j, _)| *j == i).map(|(_, at)| {
+                UncheckedPattern {
+                    argument: Some(at.clone()),
+                    ..u.clone()
+                }
+            }));
+            // Found at some places, it may still meet others the walk did not follow.
+            if places.incomplete {
+                out.push(UncheckedPattern {
+                    argument: None,
+                    ..u.clone()
+                });
+            }
+        }
+        out
     }
 
     /// Makes problems quote the schema's numbers as `text` writes them (`1E-7`, `0.10`,
@@ -2263,6 +2287,26 @@ mod tests {
             compiled
                 .unchecked_patterns(&serde_json::json!({"s": 1}))
                 .is_empty()
+        );
+        // Under `items` each string sent is named; under `propertyNames`, which args does not
+        // follow, the pattern is still said, without a place.
+        let listed = serde_json::json!({"items":{"pattern":"^(?:(a)|b)\\1$"},
+            "propertyNames":{"pattern":"^(?:(a)|b)\\1$"}});
+        let compiled = super::ArgsSchema::new(&listed).unwrap();
+        let places: Vec<(Option<String>, String)> = compiled
+            .unchecked_patterns(&serde_json::json!(["b", 1, "a"]))
+            .into_iter()
+            .map(|u| (u.argument, u.schema_pointer))
+            .collect();
+        let at = |a: Option<&str>, s: &str| (a.map(String::from), s.to_string());
+        assert_eq!(
+            places,
+            [
+                at(Some("/0"), "/items/pattern"),
+                at(Some("/2"), "/items/pattern"),
+                at(None, "/items/pattern"),
+                at(None, "/propertyNames/pattern"),
+            ]
         );
         // A pattern ECMA-262 refuses stays an error naming its place.
         let bad = serde_json::json!({"properties":{"s":{"pattern":"a{2,1}"}}});

@@ -171,8 +171,11 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
 /// the compiled schema: values at its place are not checked against it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct UncheckedPattern {
-    /// The argument the pattern applies to, when the schema places it by `properties` alone
-    /// (`/code`); `None` when it is reached otherwise (`items`, `anyOf`, a `$ref`).
+    /// JSON Pointer into the arguments of the string the pattern was not checked against
+    /// (`/tags/1`), however the schema reaches it; `None` when the schema places values in a
+    /// way args does not follow (`propertyNames`, a remote `$ref`), so that it may concern
+    /// some value of the arguments (see [`crate::args::ArgsSchema::unchecked_patterns`]).
+    /// [`unchecked_patterns`] leaves it `None`: it knows the schema, not the arguments.
     pub argument: Option<String>,
     /// JSON Pointer of the `pattern` keyword in the declared schema.
     pub schema_pointer: String,
@@ -191,28 +194,13 @@ pub fn unchecked_patterns(declared: &Value) -> Vec<UncheckedPattern> {
             let pattern = n.object()?.get("pattern")?.as_str()?;
             let why = crate::schema::ecma::unsupported(pattern)?;
             Some(UncheckedPattern {
-                argument: argument_of(&n.pointer),
+                argument: None,
                 schema_pointer: format!("{}/pattern", n.pointer),
                 pattern: pattern.to_string(),
                 why,
             })
         })
         .collect()
-}
-
-/// The arguments pointer of the subschema at `pointer` when it is reached by `properties`
-/// alone (`/properties/a/properties/b` is `/a/b`).
-fn argument_of(pointer: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut tokens = pointer.split('/').skip(1);
-    while let Some(keyword) = tokens.next() {
-        if keyword != "properties" {
-            return None;
-        }
-        out.push('/');
-        out.push_str(tokens.next()?);
-    }
-    Some(out)
 }
 
 fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {

@@ -171,9 +171,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         Sent::Value(call) => compiled
             .unchecked_patterns(call)
             .into_iter()
-            .map(|u| crate::args::UncheckedPattern {
-                schema_pointer: format!("{}{}", declared.pointer, u.schema_pointer),
-                ..u.clone()
+            .map(|mut u| {
+                u.schema_pointer = format!("{}{}", declared.pointer, u.schema_pointer);
+                u
             })
             .collect(),
         _ => Vec::new(),
@@ -308,7 +308,10 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             let _ = writeln!(
                 notes,
                 "warning: {}: the pattern {} (at {}) was not checked: it {}",
-                u.argument.as_deref().unwrap_or("(the arguments)"),
+                // A place args does not follow (`propertyNames`, a remote `$ref`).
+                u.argument
+                    .as_deref()
+                    .unwrap_or("(a place in the arguments not followed)"),
                 Value::String(u.pattern.clone()),
                 u.schema_pointer,
                 u.why

@@ -262,9 +262,10 @@ pub fn write_root(parameters: &mut Option<Value>) -> Result<Option<Change>, Refu
         Some(other @ (Value::String(_) | Value::Number(_) | Value::Array(_))) => Err(root_refusal(
             value::ROOT_NOT_A_SCHEMA,
             format!(
-                "the parameters schema is the JSON {} `{other}`, not a schema object; \
+                "the parameters schema is the JSON {} `{}`, not a schema object; \
                      compile does not guess the schema meant",
-                crate::json::kind(other)
+                crate::json::kind(other),
+                crate::report::Shown(other)
             ),
         )),
         Some(Value::Object(_)) | None => Ok(None),

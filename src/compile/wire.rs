@@ -504,6 +504,7 @@ fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: us
     let Value::Object(o) = v else { return };
     for k in LENGTH_BOUNDS {
         if let Some(x) = o.shift_remove(*k) {
+            let x = crate::report::Shown(&x);
             changes.push(change(
                 &push_token(at, k),
                 format!("dropped `{k}: {x}` (DeepSeek strict has no length bounds)"),
@@ -643,7 +644,7 @@ fn write_nullable(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usi
     } else {
         make_nullable(v);
         let written = match v.get("type") {
-            Some(t @ Value::Array(_)) => format!("`type: {t}`"),
+            Some(t @ Value::Array(_)) => format!("`type: {}`", crate::report::Shown(t)),
             _ => "an `anyOf` with a `{\"type\": \"null\"}` branch".to_string(),
         };
         format!(

@@ -2383,7 +2383,15 @@ fn expectation_holds(
             {
                 Ok(())
             } else {
-                Err(format!("the request has {found} there, not {v}"))
+                // Quoted as the request's other values are in human output (`Shown`).
+                let shown = crate::report::Shown;
+                Err(format!(
+                    "the request has {} there, not {}",
+                    shown(found),
+                    expected
+                        .as_ref()
+                        .map_or_else(|| v.to_string(), |e| shown(e).to_string())
+                ))
             }
         }
     }

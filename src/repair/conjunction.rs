@@ -159,7 +159,7 @@ fn same(a: &Value, b: &Value) -> bool {
 fn show(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        v => v.to_string(),
+        v => crate::report::Shown(v).to_string(),
     }
 }
 

@@ -101,6 +101,45 @@ pub fn escape_inline(text: &str) -> std::borrow::Cow<'_, str> {
     escape_with(text, false)
 }
 
+/// A JSON value as a message quotes it: compact JSON, but every string (members of arrays
+/// and objects, and keys, too) its text unescaped between quotes. Messages are escaped once
+/// for people ([`escape_inline`]: a backslash written `\\`, a line feed `\n`), so a value
+/// then reads as the file writes it (`"c:\\tmp"`, `"a\nb"`), not escaped twice as quoting
+/// its JSON encoding made it (`"c:\\\\tmp"`); JSON output keeps the text exact. A quote
+/// inside a string stays a bare `"`: the one escape this cannot give back, since a
+/// backslash before it would be doubled.
+pub struct Shown<'v>(pub &'v serde_json::Value);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use serde_json::Value;
+        match self.0 {
+            Value::String(s) => write!(f, "\"{s}\""),
+            Value::Array(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}", Shown(v))?;
+                }
+                f.write_str("]")
+            }
+            Value::Object(members) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "\"{k}\":{}", Shown(v))?;
+                }
+                f.write_str("}")
+            }
+            v => write!(f, "{v}"),
+        }
+    }
+}
+
 /// The file name the commands read as standard input, and that findings of it carry as their
 /// `file` (JSON keeps it so; the other formats name the input as notes do,
 /// [`crate::error::file_name`]).
@@ -306,6 +345,24 @@ mod tests {
         assert_eq!(at(line(""), Some(lines)), (Some(2), Some(1)));
         assert_eq!(at(line("/hello"), None), (Some(2), None));
         assert_eq!(at(Place::File, Some(file)), (None, None));
+    }
+
+    /// A value quoted in a message and escaped once for people reads as the file writes it
+    /// (before: its JSON encoding escaped again, `"c:\\\\x\\n"`); a line break and a
+    /// control character cannot break the line; a quote is the one escape not given back.
+    #[test]
+    fn shown_values_escaped_inline_read_as_the_file_writes_them() {
+        let v = serde_json::json!({"k\\":["c:\\x\n", 1, null, "\u{7}"]});
+        let shown = super::Shown(&v).to_string();
+        assert_eq!(
+            escape_inline(&shown),
+            r#"{"k\\":["c:\\x\n",1,null,"\u{7}"]}"#
+        );
+        assert_eq!(
+            escape_inline(&super::Shown(&serde_json::json!("a\"b")).to_string()),
+            r#""a"b""#
+        );
+        assert!(!escape_inline(&shown).contains('\n'));
     }
 
     #[test]

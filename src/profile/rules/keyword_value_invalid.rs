@@ -314,20 +314,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
 }
 
-/// A keyword's value as a message quotes it: JSON, but a string's text unescaped between
-/// quotes. Human output escapes the message once (`report::escape_inline`: a backslash is
-/// written `\\`), so a pattern then reads as the file has it (`"^(\\d$"`), not escaped
-/// twice; JSON output keeps the text exact.
-struct Shown<'v>(&'v serde_json::Value);
-
-impl std::fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            serde_json::Value::String(s) => write!(f, "\"{s}\""),
-            v => write!(f, "{v}"),
-        }
-    }
-}
+use crate::report::Shown;
 
 #[cfg(test)]
 mod tests {

@@ -48,7 +48,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             At::Key(n.frame, "nullable"),
             Feat::KeywordForm("nullable", form),
             n.placement,
-            || format!("OpenAPI `nullable: {v}`"),
+            || format!("OpenAPI `nullable: {}`", crate::report::Shown(v)),
         );
     }
     if !n.is_root() && has_null_branch(n) {

@@ -60,7 +60,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                         At::KeyIndex(n.frame, "required", i),
                         Feat::Structure(value::REQUIRED_DUPLICATES),
                         n.placement,
-                        || format!("`required` names {v} a second time"),
+                        || format!("`required` names {} a second time", crate::report::Shown(v)),
                     );
                 }
             }

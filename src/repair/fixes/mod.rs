@@ -365,9 +365,19 @@ fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Ch
     }
 }
 
-/// A value as short JSON for messages.
+/// A value as short JSON for messages, its strings' text quoted as
+/// [`crate::report::Shown`] quotes it.
 pub(crate) fn show(v: &Value) -> String {
-    let s = v.to_string();
+    cut(crate::report::Shown(v).to_string())
+}
+
+/// `v` as compact JSON, cut as [`show`] cuts it: what a description written into the
+/// repaired schema says, where the value is data read by a model, not a message.
+fn show_json(v: &Value) -> String {
+    cut(v.to_string())
+}
+
+fn cut(s: String) -> String {
     if s.chars().count() > 80 {
         format!("{}…", s.chars().take(79).collect::<String>())
     } else {
@@ -377,17 +387,17 @@ pub(crate) fn show(v: &Value) -> String {
 
 /// What keyword `k` with value `v` said, in words, for the description.
 fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
-    let n = || show(v);
+    let n = || show_json(v);
     Some(match k {
         "minimum" => format!("at least {}", n()),
         "maximum" => format!("at most {}", n()),
         "exclusiveMinimum" if v.is_number() => format!("greater than {}", n()),
         "exclusiveMaximum" if v.is_number() => format!("less than {}", n()),
         "exclusiveMinimum" if v == &json!(true) => {
-            format!("greater than {}", node.get("minimum").map(show)?)
+            format!("greater than {}", node.get("minimum").map(show_json)?)
         }
         "exclusiveMaximum" if v == &json!(true) => {
-            format!("less than {}", node.get("maximum").map(show)?)
+            format!("less than {}", node.get("maximum").map(show_json)?)
         }
         "multipleOf" => format!("a multiple of {}", n()),
         "minLength" => format!("at least {} characters", n()),
@@ -401,12 +411,12 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
         "maxProperties" => format!("at most {} entries", n()),
         "const" => format!("must be {}", n()),
         "enum" => {
-            let items: Vec<String> = v.as_array()?.iter().map(show).collect();
+            let items: Vec<String> = v.as_array()?.iter().map(show_json).collect();
             format!("one of {}", items.join(", "))
         }
         "default" => format!("default: {}", n()),
         "examples" => {
-            let items: Vec<String> = v.as_array()?.iter().take(3).map(show).collect();
+            let items: Vec<String> = v.as_array()?.iter().take(3).map(show_json).collect();
             format!("for example {}", items.join(", "))
         }
         "example" => format!("for example {}", n()),

@@ -73,13 +73,13 @@ pub(super) fn type_spelling(tool: &Tool, f: &Finding) -> Found {
 fn unknown_type(written: &str) -> String {
     if written.eq_ignore_ascii_case("any") {
         return format!(
-            "`type: {written:?}` means any value, but JSON Schema has no such type and no one \
+            "`type: \"{written}\"` means any value, but JSON Schema has no such type and no one \
              type accepts every value; repair does not guess which to write (by hand: leave \
              `type` out where the targets accept that)"
         );
     }
     format!(
-        "`type: {written:?}` is not a JSON Schema type ({}) nor a known other spelling of one \
+        "`type: \"{written}\"` is not a JSON Schema type ({}) nor a known other spelling of one \
          (such as `str` or `dict`); repair does not guess which type was meant",
         crate::profile::feature::STANDARD_TYPES.join(", ")
     )
@@ -304,7 +304,7 @@ fn only_values(schema: &Map<String, Value>) -> String {
         .get_key_value("const")
         .or_else(|| schema.get_key_value("enum"))
     {
-        Some((k, v)) => format!("`{k}: {v}`"),
+        Some((k, v)) => format!("`{k}: {}`", crate::report::Shown(v)),
         None => String::new(),
     }
 }

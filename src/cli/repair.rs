@@ -709,7 +709,13 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
         .flat_map(|r| r.left_as_written.iter().map(String::as_str))
         .collect();
     if !warned.is_empty() {
-        let list: Vec<&str> = warned.iter().copied().take(6).collect();
+        // A feature names the schema's own value (`format-allowed: <format>`): escaped inline,
+        // so that a line break in it cannot start a line of its own.
+        let list: Vec<std::borrow::Cow<'_, str>> = warned
+            .iter()
+            .take(6)
+            .map(|w| crate::report::escape_inline(w))
+            .collect();
         let more = warned.len().saturating_sub(list.len());
         s.push_str(&format!(
             "left as written: {}{} (`check` warnings: no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",

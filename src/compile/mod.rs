@@ -257,7 +257,10 @@ fn compile_admitted(
         })
         .collect();
     let slots = request_order(tools.len(), &builtins);
-    if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, target) {
+    // Every answer of the model is explained against the built-in profile check uses:
+    // compiled once for the run (when an answer first needs it), not once per answer.
+    let check = CheckProfile::new(target);
+    if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, &check) {
         return Ok(refused);
     }
     // The canonical schema first: no definition nothing reaches, every known type spelling
@@ -346,9 +349,6 @@ fn compile_admitted(
     let mut budget = budget::Budget::new(results.len());
     let mut tried = Tried::new();
     let mut settled = false;
-    // Every answer of the model is explained against the built-in profile check uses:
-    // compiled once for the run, not once per answer.
-    let check = CheckProfile::new(target);
     let round = Round {
         target,
         form,
@@ -716,13 +716,15 @@ impl Round<'_> {
 /// other reasons that the real tool does not have, which are left out of the answer. The
 /// count is the request's as written: a request that would fit only once some of its tools
 /// are refused still has to be split (which tools would be refused is a per-tool finding).
+/// `check` is the run's built-in profile of the target, which the answer is explained with.
 fn refused_for_tool_count(
     tools: &[Tool],
     slots: &[Slot],
     outcomes: &[BuiltinOutcome],
     builtins: &[(usize, &BuiltinTool)],
-    target: &str,
+    check: &CheckProfile<'_>,
 ) -> Option<Compilation> {
+    let target = check.id();
     let mut defs: Vec<ToolDef> = Vec::new();
     let mut passed: Vec<(usize, &Value)> = Vec::new();
     for slot in slots {
@@ -746,7 +748,7 @@ fn refused_for_tool_count(
         return None;
     }
     let explanations: Vec<Explanation> =
-        crate::explain::explain(Some(&answer.body), &answer.reply.text_body(), Some(target))
+        crate::explain::explain_for(Some(&answer.body), &answer.reply.text_body(), check)
             .into_iter()
             .filter(|e| e.rule.as_deref() == Some("too-many-tools"))
             .collect();

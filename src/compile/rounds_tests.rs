@@ -183,3 +183,29 @@ fn the_target_profile_is_compiled_once_per_run() {
     );
     assert_check_clean(&c, target);
 }
+
+/// The request's tool count is judged with the built-in profile the rounds explain the
+/// model's answers with: the count's check had one of its own, so a run whose stand-ins drew
+/// a placed explanation compiled the target's profile twice.
+#[test]
+fn the_tool_count_check_shares_the_runs_target_profile() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let target = "openai/chat-strict";
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    let property = json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "additionalProperties": {"type": "string"}, "patternProperties": {"^x": {"type": "string"}}});
+    for (tools, not_compiled) in [
+        (tools_with(129, property.clone()), 129),
+        (tools_with(2, property), 0),
+    ] {
+        crate::profile::compiled::BUILDS.set(0);
+        let c = super::compile(&tools, target, &p, &repair::Options::default()).unwrap();
+        assert_eq!(c.not_compiled, not_compiled, "{:#?}", c.check);
+        let builds = crate::profile::compiled::BUILDS.get();
+        assert!(
+            builds <= 1,
+            "{} tools: {builds} profiles compiled",
+            tools.len()
+        );
+    }
+}

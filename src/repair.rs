@@ -66,7 +66,7 @@ pub use fixes::{
 };
 
 /// One tool as repair sees it: a bare schema has no name.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct Tool {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -79,6 +79,29 @@ pub struct Tool {
     /// ([`strict::settle`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The tools with a schema copied on this thread ([`Tool`]'s `clone`): a schema may be
+    /// megabytes, so a test bounds how many copies a caller makes of one.
+    pub static SCHEMA_COPIES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+// By hand, not derived, for the count above.
+impl Clone for Tool {
+    fn clone(&self) -> Tool {
+        #[cfg(test)]
+        if self.parameters.is_some() {
+            SCHEMA_COPIES.with(|c| c.set(c.get() + 1));
+        }
+        Tool {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            parameters: self.parameters.clone(),
+            strict: self.strict,
+        }
+    }
 }
 
 impl Tool {

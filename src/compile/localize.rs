@@ -121,6 +121,10 @@ pub struct Alone {
 
 /// The tool `t` as a request sends it.
 pub fn def_of(t: &Tool) -> ToolDef {
+    #[cfg(test)]
+    if t.parameters.is_some() {
+        crate::repair::SCHEMA_COPIES.with(|c| c.set(c.get() + 1));
+    }
     ToolDef {
         name: t.name.clone().unwrap_or_default(),
         description: t.description.clone(),
@@ -129,9 +133,18 @@ pub fn def_of(t: &Tool) -> ToolDef {
 }
 
 /// Whether `target`'s offline model rejects `t` sent alone (not when it accepts it, nor for
-/// an answer that reads as neither verdict).
-pub fn rejected_alone(t: &Tool, target: &str) -> bool {
-    rejects(&[def_of(t)], target)
+/// an answer that reads as neither verdict). The schema is lent to the request and given
+/// back, not copied: a tool's schema may be megabytes, and each trial asks about one.
+pub fn rejected_alone(t: &mut Tool, target: &str) -> bool {
+    let def = [ToolDef {
+        name: t.name.clone().unwrap_or_default(),
+        description: t.description.clone(),
+        parameters: t.parameters.take(),
+    }];
+    let rejected = rejects(&def, target);
+    let [def] = def;
+    t.parameters = def.parameters;
+    rejected
 }
 
 /// Whether `target`'s offline model rejects `defs` sent as one request. Its answer is not
@@ -343,7 +356,9 @@ pub fn repair_until_accepted(
         taken,
         given: &r.name,
     };
-    let original = r.tool.clone();
+    // Borrowed, not copied: every trial is made from it, and it is left as it is until the
+    // repairs kept are taken.
+    let original = &r.tool;
     let findings = crate::check::check_tools(&[original.as_ref(0)], profile);
     let keyword_rules = super::RELATED[1];
     let mut ranked: Vec<&crate::check::Finding> = findings
@@ -368,24 +383,26 @@ pub fn repair_until_accepted(
             parameter: f.parameter.as_str().to_string(),
         }))
         .collect();
-    let (all, made) = repairs.replay(&original, &candidates);
+    let (mut all, made) = repairs.replay(original, &candidates);
     if made.is_empty() {
         return Err(NotRepaired::NoRepair);
     }
-    if rejected_alone(&all.tool, target) {
+    if rejected_alone(&mut all.tool, target) {
         return Err(NotRepaired::NoRepair);
     }
+    // Not held while the repairs are pruned: each trial is made anew from `original`.
+    drop(all);
     let mut calls = 1;
     let mut accepts = |steps: &[Step]| -> Option<bool> {
         if calls >= MAX_CALLS {
             return None;
         }
         calls += 1;
-        let (trial, _) = repairs.replay(&original, steps);
-        Some(!rejected_alone(&trial.tool, target))
+        let (mut trial, _) = repairs.replay(original, steps);
+        Some(!rejected_alone(&mut trial.tool, target))
     };
     let needed = prune(made, &mut accepts).ok_or(NotRepaired::Cap(MAX_CALLS))?;
-    let (kept, needed) = repairs.replay(&original, &needed);
+    let (kept, needed) = repairs.replay(original, &needed);
     let last = match needed.last() {
         Some(Step::Finding { pointer, .. }) => pointer.clone(),
         _ => String::new(),
@@ -457,7 +474,7 @@ pub fn clashing_rename(t: &Tool, target: &str, message: &str, taken: &[String]) 
     }
     let mut renamed = t.clone();
     renamed.name = Some(new.clone());
-    (!rejected_alone(&renamed, target)).then_some(new)
+    (!rejected_alone(&mut renamed, target)).then_some(new)
 }
 
 /// A rename of `t` (named `given` in the input) to fit [`fallback_name_rule`], unless its

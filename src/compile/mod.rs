@@ -698,6 +698,8 @@ impl Round<'_> {
                 budget.next_round();
                 let explained =
                     crate::explain::explain_for(Some(&a.body), &a.reply.text_body(), self.check);
+                // The body holds a copy of the tool's schema: not kept while it is repaired.
+                drop(a);
                 if !self.answer(results, &[Slot::Tool(i)], &explained, budget, tried) {
                     break;
                 }

@@ -209,3 +209,37 @@ fn the_tool_count_check_shares_the_runs_target_profile() {
         );
     }
 }
+
+/// Tracing a rejection the profile has no evidence for makes trials of the tool: each is
+/// one copy of its schema, made from the tool as it stands, which is borrowed, and each is
+/// lent to the model rather than copied again. A schema may be megabytes: the tool copied
+/// whole before its trials, each trial copied again to be sent, and the model's answer
+/// (one more copy) kept while the trials were made held a 15 MB tool several times over.
+#[test]
+fn tracing_a_rejection_copies_the_schema_once_per_trial() {
+    let target = "openai/chat-strict";
+    // More object properties than the model takes, which the profile has no evidence for.
+    let properties: serde_json::Map<String, Value> = (0..5001)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                json!({"type": "string", "description": "d"}),
+            )
+        })
+        .collect();
+    let tools = vec![Tool {
+        name: Some("big".into()),
+        description: Some("d".into()),
+        parameters: Some(json!({"type": "object", "properties": properties})),
+        strict: None,
+    }];
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    crate::repair::SCHEMA_COPIES.set(0);
+    let c = super::compile(&tools, target, &p, &repair::Options::default()).unwrap();
+    let copies = crate::repair::SCHEMA_COPIES.get();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    // One to repair it for the profile, one for the trial with every repair made, one for
+    // the trial sent without them (measured: 4 when the tool was copied before its trials).
+    assert!(copies <= 3, "{copies} copies of the schema");
+}

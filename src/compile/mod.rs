@@ -394,7 +394,7 @@ fn compile_admitted(
             results[i].tool.parameters = def.parameters;
         }
         let ModelAnswer {
-            body,
+            mut body,
             reply,
             classified,
         } = answer.ok_or_else(|| CompileError::NoRoute(target.into()))?;
@@ -406,9 +406,18 @@ fn compile_admitted(
         // it is not counted as a round.
         if !settled && classified.verdict == Verdict::Rejected && !none_sent {
             settled = true;
+            // The body holds a copy of every schema sent: while each tool is settled alone
+            // (and copied for its trials), it is kept as its text, a fraction of the parsed
+            // value's size, and read back only when this answer is acted on after all.
+            let text = body.to_string();
+            drop(body);
             if round.settle_alone(&mut results, &sent, &mut budget, &mut tried) {
                 continue;
             }
+            body = crate::target::wire::parse_json(text.as_bytes()).unwrap_or_else(|e| {
+                debug_assert!(false, "{target}: the request body does not read back: {e}");
+                Value::Null
+            });
         }
         budget.next_round();
         if none_sent

@@ -112,6 +112,11 @@ pub struct Case {
     pub placement: Placement,
     /// The tools of the request (one for most cases).
     pub tools: Vec<ToolDef>,
+    /// Whether the tools ask for OpenAI's strict mode (`strict: true`): sent so wherever the
+    /// target's envelope carries the flag. Only the `structure: strict-*` cases do, whose
+    /// feature is a schema not in strict form sent that way.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
     pub instances: Vec<Instance>,
     pub notes: String,
     pub links: Vec<String>,
@@ -142,6 +147,8 @@ struct CaseFile {
     tools: Option<Vec<JsonValue>>,
     #[serde(default)]
     generate: Option<Generate>,
+    #[serde(default)]
+    strict: bool,
     #[serde(default)]
     instances: Vec<InstanceFile>,
     #[serde(default)]
@@ -374,6 +381,27 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             ),
         ));
     }
+    // The strict-form features exist only in a tool sent in strict mode, and strict mode
+    // informs nothing else: a flag elsewhere would add a second feature to the case.
+    let strict_feature = [
+        crate::profile::feature::value::STRICT_OPEN_OBJECT,
+        crate::profile::feature::value::STRICT_REQUIRED_INCOMPLETE,
+    ]
+    .iter()
+    .any(|v| file.parameter == format!("structure: {v}"));
+    if file.strict != strict_feature {
+        return Err(at(
+            "/strict",
+            if file.strict {
+                format!(
+                    "`strict: true` belongs only to the `structure: strict-*` cases, not {:?}",
+                    file.parameter
+                )
+            } else {
+                format!("parameter {:?} needs `strict: true`", file.parameter)
+            },
+        ));
+    }
     let given = [
         file.tool.is_some(),
         file.tools.is_some(),
@@ -431,6 +459,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         parameter: file.parameter,
         placement: file.placement,
         tools,
+        strict: file.strict,
         instances,
         notes: file.notes,
         links: file.links,

@@ -673,7 +673,8 @@ pub fn unsent_notes(
 }
 
 /// How many of `tools` have a schema not yet in the strict form of `target`'s wire format
-/// ([`crate::compile::wire::is_in`], compile's own test); 0 for a target without one.
+/// ([`crate::compile::wire::is_in`], compile's own test); 0 for a target without one. A tool
+/// that itself asks for strict mode is not counted: `strict-form-missing` judges it, as sent.
 fn unformed_tools(target: &str, tools: &[crate::input::ToolEntry]) -> usize {
     use crate::compile::wire::{Form, is_in};
     let form = Form::of(target);
@@ -682,6 +683,7 @@ fn unformed_tools(target: &str, tools: &[crate::input::ToolEntry]) -> usize {
     }
     tools
         .iter()
+        .filter(|t| t.strict != Some(true))
         .filter(|t| t.parameters.as_ref().is_some_and(|p| !is_in(form, p)))
         .count()
 }
@@ -1083,18 +1085,19 @@ impl Report {
     }
 
     /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
-    /// OpenAI's strict mode are judged by OpenAI in that mode, which this profile does not
-    /// check; `None` when no tool asks for it.
+    /// OpenAI's strict mode are judged by OpenAI in that mode: their strict form is judged
+    /// here (`strict-form-missing`), the rest of strict mode's subset only under a strict
+    /// target's profile; `None` when no tool asks for it.
     pub fn strict_tools_note(&self) -> Option<String> {
         let n: usize = self.files.iter().map(|f| f.strict).sum();
         (n > 0).then(|| {
-            let (who, them) = if n == 1 {
-                ("1 tool asks".to_string(), "it")
+            let (who, them, their) = if n == 1 {
+                ("1 tool asks".to_string(), "it", "its")
             } else {
-                (format!("{n} tools ask"), "them")
+                (format!("{n} tools ask"), "them", "their")
             };
             format!(
-                "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode (every object closed, every property required), which check does not judge (it judges the canonical schema); `toolwire compile --target openai/chat-strict` (or `openai/responses-strict`) writes that form and checks it with its offline model"
+                "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode; check judges {their} strict form (`strict-form-missing`: every object closed, every property required), and the rest of strict mode's subset (keywords, formats, sizes) only under `--target openai/chat-strict` (or `openai/responses-strict`)"
             )
         })
     }
@@ -2265,6 +2268,30 @@ mod tests {
             human.matches(long).count(),
             NOTE_MIN_FINDINGS - 1,
             "{human}"
+        );
+    }
+
+    #[test]
+    fn a_tool_asking_for_strict_mode_is_not_counted_unformed_but_judged() {
+        let text = r#"{"tools":[
+            {"type":"function","function":{"name":"a","description":"A.","strict":true,"parameters":{"type":"object","properties":{"x":{"type":"string"}}}}},
+            {"type":"function","function":{"name":"b","description":"B.","parameters":{"type":"object","properties":{"x":{"type":"string"}}}}}]}"#;
+        let tools = crate::input::from_bytes(std::path::Path::new("t.json"), text.as_bytes())
+            .unwrap()
+            .tools;
+        // Only `b` waits for compile; `a` is sent as written, and the rule says so.
+        assert_eq!(super::unformed_tools("openai/chat-strict", &tools), 1);
+        let set = crate::profile::embedded().unwrap();
+        let profile = crate::profile::CompiledProfile::new(set.get("openai/chat-strict").unwrap());
+        let refs: Vec<_> = tools.iter().map(|t| t.as_ref()).collect();
+        let found: Vec<(usize, String)> = super::check_tools(&refs, &profile)
+            .into_iter()
+            .filter(|f| f.rule == "strict-form-missing")
+            .map(|f| (f.tool_index, f.place()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![(0, String::new()), (0, "/properties/x".to_string())]
         );
     }
 

@@ -133,6 +133,7 @@ impl ToolEntry {
     /// The borrowed form [`crate::check::check_tools`] takes.
     pub fn as_ref(&self) -> ToolRef<'_> {
         ToolRef {
+            strict: self.strict == Some(true),
             name: self.name.as_deref(),
             description: self.description.as_deref(),
             parameters: self.parameters.as_ref(),

@@ -109,6 +109,9 @@ impl Tool {
     /// re-check a repaired tool with [`crate::check::check_tools`]`(&[t.as_ref(0)], profile)`.
     pub fn as_ref(&self, index: usize) -> ToolRef<'_> {
         ToolRef {
+            // Repair writes the canonical schema, never the strict form (`strict::settle`
+            // decides the flag), so its re-check does not judge `strict-form-missing`.
+            strict: false,
             name: self.name.as_deref(),
             description: self.description.as_deref(),
             parameters: self.parameters.as_ref(),

@@ -727,7 +727,7 @@ fn an_unknown_field_is_named_with_the_fields_allowed() {
     );
     assert_eq!(
         s.error(),
-        "keywords/bad.yaml: line 9, column 1: at /flavour: unknown field `flavour`, expected one of id, title, family, parameter, placement, tool, tools, generate, instances, notes, links"
+        "keywords/bad.yaml: line 9, column 1: at /flavour: unknown field `flavour`, expected one of id, title, family, parameter, placement, tool, tools, generate, strict, instances, notes, links"
     );
 }
 

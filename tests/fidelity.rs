@@ -808,10 +808,7 @@ fn models_agree_with_the_matrix_documented_verdicts() {
         };
         let case = catalog.get(&cell.case).expect("a catalog case");
         let cfg = route.configure(&BTreeMap::<String, String>::new());
-        let opts = WireOptions {
-            feature: Some(case.parameter.clone()),
-            ..Default::default()
-        };
+        let opts = WireOptions::for_case(case);
         let (_req, reply) =
             target::model(&cell.target, &cfg, &case.tools, &opts, Some(&key)).expect("a model");
         let c = route.classify(&cfg, &reply, false);
@@ -931,10 +928,7 @@ fn keyless_gemini_models_parse_like_the_proto_engine() {
         let route = target::route(route_id).expect("a registry target");
         let cfg = route.configure(&BTreeMap::<String, String>::new());
         for case in &catalog.cases {
-            let opts = WireOptions {
-                feature: Some(case.parameter.clone()),
-                ..Default::default()
-            };
+            let opts = WireOptions::for_case(case);
             let (_req, reply) =
                 target::model(route_id, &cfg, &case.tools, &opts, None).expect("a model");
             let model = route.classify(&cfg, &reply, true);

@@ -143,17 +143,15 @@ fn check_reports_an_error_wherever_an_offline_model_rejects_a_case() {
         models += 1;
         let cfg = route.configure(&BTreeMap::<String, String>::new());
         for case in &catalog.cases {
-            let opts = WireOptions {
-                feature: Some(case.parameter.clone()),
-                ..Default::default()
-            };
+            // As the prober sends it: a strict-form case asks for strict mode.
+            let opts = WireOptions::for_case(case);
             let (_, reply) =
                 target::model(&t, &cfg, &case.tools, &opts, Some(&key)).expect("a model");
             let answer = route.classify(&cfg, &reply, false);
             if answer.verdict != Verdict::Rejected {
                 continue;
             }
-            let findings = toolwire::check::check_tools(&ToolRef::all(&case.tools), &profile);
+            let findings = toolwire::check::check_tools(&ToolRef::of_case(case), &profile);
             if findings.iter().any(|f| f.level == Level::Error) {
                 *agreeing.entry(t.clone()).or_default() += 1;
                 continue;
@@ -207,4 +205,73 @@ fn check_reports_an_error_wherever_an_offline_model_rejects_a_case() {
         problems.len(),
         problems.join("\n")
     );
+}
+
+/// The strict-form cases, sent as the prober sends them (`strict: true`, the wire baseline
+/// leaving out the fill the feature is about), are refused by every OpenAI-family model with
+/// OpenAI's own message for that feature, and check reports `strict-form-missing` as an error
+/// under each of those targets' profiles: the rule and the models tell one story.
+#[test]
+fn the_strict_form_cases_are_refused_by_the_openai_models_as_check_says() {
+    let catalog = Catalog::load(Path::new("cases")).expect("the catalog loads");
+    let profiles =
+        ProfileSet::load(Path::new("reports/profile.json")).expect("reports/profile.json loads");
+    let key = Credential::Key(Secret::new("tw-agreement-key"));
+    let expected = [
+        (
+            "structure/strict-open-object-root",
+            "'additionalProperties' is required to be supplied and to be false",
+        ),
+        (
+            "structure/strict-required-incomplete-root",
+            "'required' is required to be supplied and to be an array including every key in properties. Missing 'value'",
+        ),
+    ];
+    for (id, message) in expected {
+        let case = catalog
+            .cases
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no case {id}"));
+        assert!(case.strict, "{id} asks for strict mode");
+        for t in [
+            "openai/chat",
+            "openai/chat-strict",
+            "openai/responses-strict",
+            "azure-openai/chat",
+        ] {
+            let route = target::route(t).expect("a route");
+            let cfg = route.configure(&BTreeMap::<String, String>::new());
+            let opts = WireOptions {
+                strict: Some(true),
+                feature: Some(case.parameter.clone()),
+                ..Default::default()
+            };
+            let (_, reply) =
+                target::model(t, &cfg, &case.tools, &opts, Some(&key)).expect("a model");
+            let answer = route.classify(&cfg, &reply, false);
+            assert_eq!(answer.verdict, Verdict::Rejected, "{id} × {t}");
+            let said = answer.error.unwrap_or_default();
+            assert!(said.contains(message), "{id} × {t}: {said}");
+            let profile = CompiledProfile::new(profiles.get(t).expect("a profile"));
+            let found: Vec<(String, Level)> =
+                toolwire::check::check_tools(&ToolRef::of_case(case), &profile)
+                    .into_iter()
+                    .filter(|f| f.level == Level::Error || f.rule == "strict-form-missing")
+                    .map(|f| (f.rule.to_string(), f.level))
+                    .collect();
+            // Azure's evidence (azure-strict-required) speaks to `required` only: its open
+            // object is the model's assumption, a warning for want of evidence.
+            let level = if t == "azure-openai/chat" && id.contains("open-object") {
+                Level::Warning
+            } else {
+                Level::Error
+            };
+            assert_eq!(
+                found,
+                [("strict-form-missing".to_string(), level)],
+                "{id} × {t}"
+            );
+        }
+    }
 }

@@ -26,6 +26,7 @@ fn case(id: &str, parameter: &str, params: serde_json::Value) -> Case {
         family: id.split('/').next().unwrap().into(),
         parameter: parameter.into(),
         placement: Placement::Nested,
+        strict: false,
         tools: vec![ToolDef {
             name: "probe_tool".into(),
             description: Some("Looks up a record by its identifier.".into()),
@@ -41,6 +42,7 @@ fn case(id: &str, parameter: &str, params: serde_json::Value) -> Case {
 /// The control plus three cases that different targets judge differently.
 fn catalog() -> Catalog {
     let control = Case {
+        strict: false,
         tools: vec![baseline()],
         ..case("control/baseline", "control", json!({}))
     };

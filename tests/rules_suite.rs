@@ -84,7 +84,7 @@ fn normalize(p: &str) -> String {
 }
 
 fn detect_case(case: &Case) -> Result<(), Failed> {
-    let seen = detect::collect(&ToolRef::all(&case.tools));
+    let seen = detect::collect(&ToolRef::of_case(case));
     for s in &seen {
         let owner = rules::owner(&s.parameter).map(|r| r.id);
         if owner != Some(s.rule) {
@@ -132,7 +132,7 @@ fn no_false_pass(
 ) -> Result<(), Failed> {
     let want = normalize(&case.parameter);
     let owner = rules::owner(&want).map(|r| r.id);
-    let findings = toolwire::check::check_tools(&ToolRef::all(&case.tools), profile);
+    let findings = toolwire::check::check_tools(&ToolRef::of_case(case), profile);
     let own: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.parameter == want && Some(f.rule.as_str()) == owner)
@@ -274,6 +274,7 @@ fn report_flagged(
 ) -> Result<(), Failed> {
     let tool = report_tool(e).ok_or("the entry's tool does not read as a tool")?;
     let refs = [ToolRef {
+        strict: false,
         name: Some(&tool.name),
         description: tool.description.as_deref(),
         parameters: tool.parameters.as_ref(),

@@ -1163,6 +1163,7 @@ fn check_reports_the_non_string_format_that_compile_for_gemini_repairs() {
     );
     let found = crate::check::check_tools(
         &[crate::profile::detect::ToolRef {
+            strict: false,
             name: Some("pick"),
             description: Some("Does it."),
             parameters: Some(&params),

@@ -886,6 +886,7 @@ pub fn whole_tool(
             .filter(|_| received == Received::Whole)
     };
     let tool_ref = ToolRef {
+        strict: false,
         name: whole("name"),
         description: whole("description"),
         parameters: tool.get("parameters"),
@@ -1012,6 +1013,11 @@ pub const META_SCHEMA_REASON: &str =
 /// not speak to it.
 pub fn judge(statement: &Statement, case: &Case) -> Option<(Verdict, String)> {
     use crate::profile::feature::{Kind, Param, parse_parameter};
+    // A strict-form case's feature is strict mode's, which no statement about a schema's
+    // fields, types or sizes speaks to: its companion keys would be blamed on it.
+    if case.strict {
+        return None;
+    }
     let param = parse_parameter(&case.parameter)?;
     match statement {
         Statement::NamePattern(pattern) => {
@@ -1202,6 +1208,7 @@ mod tests {
             family: "x".into(),
             parameter: parameter.into(),
             placement: Placement::Nested,
+            strict: false,
             tools: vec![ToolDef {
                 name: name.into(),
                 description: None,
@@ -1787,6 +1794,7 @@ mod whole_tool_tests {
             family: id.split('/').next().unwrap_or_default().into(),
             parameter: parameter.into(),
             placement,
+            strict: false,
             tools: vec![crate::case::baseline()],
             instances: Vec::new(),
             notes: String::new(),
@@ -2078,6 +2086,7 @@ mod whole_tool_tests {
             family: "keywords".into(),
             parameter: parameter.into(),
             placement: Placement::Nested,
+            strict: false,
             tools: vec![crate::tool::ToolDef {
                 parameters: Some(parameters),
                 ..crate::case::baseline()

@@ -857,6 +857,7 @@ mod tests {
             family: id.split('/').next().unwrap().into(),
             parameter: "keyword-allowed: not".into(),
             placement: Placement::Nested,
+            strict: false,
             tools: vec![baseline()],
             instances: vec![],
             notes: String::new(),

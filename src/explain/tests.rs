@@ -1580,8 +1580,11 @@ fn agreeing_with_check_renders_only_the_findings_at_the_places_explained() {
     let n = 3000;
     let properties: serde_json::Map<String, Value> =
         (0..n).map(|i| (format!("p{i}"), json!({}))).collect();
+    // In strict form (closed, all required), so that the one rule at a property is its own.
+    let required: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
     let request = json!({"tools":[{"type":"function","function":{"name":"t","description":"d",
-        "strict":true,"parameters":{"type":"object","properties":properties}}}]});
+        "strict":true,"parameters":{"type":"object","properties":properties,
+        "required":required,"additionalProperties":false}}}]});
     let target = "openai/chat-strict";
     let profile = crate::profile::embedded_set().unwrap();
     let profile = crate::profile::CompiledProfile::new(profile.get(target).unwrap());
@@ -1944,8 +1947,10 @@ fn a_structural_keyword_is_not_fixed_by_removing_it() {
     let error = "400 Invalid schema for function 'create_event': In context=('properties', 'recurrence'), 'oneOf' is not permitted.";
     let request = json!({"tools":[{"type":"function","function":{"name":"create_event","strict":true,
         "parameters":{"type":"object","properties":{"name":{"type":"string"},
-            "recurrence":{"oneOf":[{"type":"object","properties":{"type":{"const":"once"}}},
-                                   {"type":"object","properties":{"type":{"const":"weekly"}}}]}},
+            "recurrence":{"oneOf":[{"type":"object","properties":{"type":{"const":"once"}},
+                                    "required":["type"],"additionalProperties":false},
+                                   {"type":"object","properties":{"type":{"const":"weekly"}},
+                                    "required":["type"],"additionalProperties":false}]}},
         "required":["name","recurrence"],"additionalProperties":false}}}]});
     let e = explain(Some(&request), error, Some("openai/chat-strict"))
         .into_iter()

@@ -995,12 +995,14 @@ impl ProbeTarget for HttpTarget {
                     };
                 }
             }
-            let opts = WireOptions {
-                strict: None,
-                feature: Some(case.parameter.clone()),
-                raw: false,
-            };
+            let opts = WireOptions::for_case(case);
             let req = self.route.request(&self.cfg, &case.tools, &opts);
+            if case.strict && !super::carries_strict(&req.body) {
+                return Answer {
+                    requests: extra,
+                    ..Answer::strict_not_carried()
+                };
+            }
             let (c, status, sent) = self.send(&req, keyless).await;
             Answer {
                 verdict: c.verdict,

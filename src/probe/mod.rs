@@ -45,6 +45,35 @@ pub struct Answer {
     pub requests: usize,
 }
 
+impl Answer {
+    /// The answer for a case asking for strict mode ([`Case::strict`]) at a target whose
+    /// request cannot say so: nothing is sent, since the target would be judging another
+    /// tool (the baseline alone), and its verdict would be false evidence about the feature.
+    pub fn strict_not_carried() -> Answer {
+        Answer {
+            verdict: Verdict::Skipped,
+            stage: Stage::Validate,
+            status: None,
+            error: None,
+            path: None,
+            note: Some(
+                "not sent: the case asks for strict mode, and this target's request has no \
+                 strict flag to carry it"
+                    .into(),
+            ),
+            model: None,
+            request_body: bytes::Bytes::new(),
+            requests: 0,
+        }
+    }
+}
+
+/// Whether a JSON request body carries a tool's `"strict": true` (compact JSON, as every
+/// route writes its body).
+pub fn carries_strict(body: &[u8]) -> bool {
+    body.windows(13).any(|w| w == br#""strict":true"#)
+}
+
 /// A target the runner can probe.
 pub trait ProbeTarget: Send + Sync {
     /// Identity for the run log header: id, endpoint, model, API version, auth mode.
@@ -84,6 +113,9 @@ impl ProbeTarget for EngineTarget {
             // The check runs on this thread without awaiting anything: yield first, so that
             // an engines-only run still notices Ctrl-C between cases.
             tokio::task::yield_now().await;
+            if case.strict {
+                return Answer::strict_not_carried();
+            }
             let a = self.0.check(&case.tools, &case.instances);
             Answer {
                 verdict: a.verdict,
@@ -667,6 +699,7 @@ mod tests {
             family: id.split('/').next().unwrap().into(),
             parameter: "p".into(),
             placement: Placement::Root,
+            strict: false,
             tools: vec![baseline()],
             instances: vec![],
             notes: String::new(),

@@ -67,7 +67,7 @@ pub struct Index<'m> {
 
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
 pub fn case_features(case: &Case) -> BTreeSet<(String, Placement)> {
-    detect::collect(&ToolRef::all(&case.tools))
+    detect::collect(&ToolRef::of_case(case))
         .into_iter()
         .filter(|s| !s.limit)
         .map(|s| (s.parameter, s.placement))

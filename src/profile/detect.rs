@@ -29,6 +29,10 @@ pub struct ToolRef<'a> {
     pub parameters: Option<&'a Value>,
     /// Position in the input (0-based), carried into findings.
     pub index: usize,
+    /// Whether the tool asks for OpenAI's strict mode (`strict: true` on a Chat Completions
+    /// function, a Responses tool without `strict: false`): it is then sent as written and
+    /// judged by the provider in that mode (`strict-form-missing`).
+    pub strict: bool,
 }
 
 impl<'a> ToolRef<'a> {
@@ -38,12 +42,23 @@ impl<'a> ToolRef<'a> {
             .iter()
             .enumerate()
             .map(|(i, t)| ToolRef {
+                strict: false,
                 name: Some(&t.name),
                 description: t.description.as_deref(),
                 parameters: t.parameters.as_ref(),
                 index: i,
             })
             .collect()
+    }
+
+    /// A case's tools, each asking for strict mode when the case says so
+    /// ([`crate::case::Case::strict`]).
+    pub fn of_case(case: &'a crate::case::Case) -> Vec<ToolRef<'a>> {
+        let mut refs = ToolRef::all(&case.tools);
+        for r in &mut refs {
+            r.strict = case.strict;
+        }
+        refs
     }
 }
 
@@ -342,6 +357,8 @@ pub struct Cx<'a, 'p> {
     tool_name: &'a str,
     /// Whether the tool being walked has an envelope (see [`ToolRef::has_envelope`]).
     named: bool,
+    /// Whether the tool being walked asks for OpenAI's strict mode ([`ToolRef::strict`]).
+    strict: bool,
     /// `tool_name` in the findings' text, written at the tool's first finding.
     tool_text: Option<Span>,
     tool_index: usize,
@@ -473,6 +490,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             root: None,
             tool_name: "",
             named: false,
+            strict: false,
             tool_text: None,
             tool_index: 0,
             request: false,
@@ -976,6 +994,11 @@ impl<'a, 'p> Cx<'a, 'p> {
         self.tool_name = name;
         self.tool_text = None;
         self.request = false;
+    }
+
+    /// Whether the tool being walked asks for OpenAI's strict mode ([`ToolRef::strict`]).
+    pub fn asks_strict(&self) -> bool {
+        self.strict
     }
 
     /// The JSON Pointer of `at` (for rules that need it in a message).
@@ -1576,6 +1599,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
         cx.named = tool.has_envelope();
+        cx.strict = tool.strict;
         cx.tool_text = None;
         cx.node_pointer = None;
         cx.frames.clear();
@@ -2211,6 +2235,7 @@ mod tests {
             json!(true),
         ] {
             let refs = [ToolRef {
+                strict: false,
                 name: None,
                 description: None,
                 parameters: Some(&v),
@@ -2265,6 +2290,7 @@ mod tests {
         }
         let schema = json!({"type": "object", "properties": props});
         let tool = [ToolRef {
+            strict: false,
             name: Some("t"),
             description: None,
             parameters: Some(&schema),
@@ -2307,13 +2333,10 @@ mod tests {
             json!({"type":"object","properties":{"a":true,"b":7,"c":{"anyOf":[{"type":"null"},{"type":"string"}],"nullable":true}},"required":["a","z"],"$defs":{"d":{"$ref":"#/$defs/d"}}}),
             json!({"anyOf":[{"type":"object"}],"enum":[1],"const":1,"not":{}}),
         ];
-        let mut tools: Vec<Vec<ToolRef<'_>>> = catalog
-            .cases
-            .iter()
-            .map(|c| ToolRef::all(&c.tools))
-            .collect();
+        let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();
         tools.extend(extra.iter().map(|v| {
             vec![ToolRef {
+                strict: false,
                 name: Some("t"),
                 description: None,
                 parameters: Some(v),

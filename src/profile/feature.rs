@@ -296,6 +296,12 @@ pub mod value {
     /// `required` naming one property twice (2020-12 wants its items unique).
     pub const REQUIRED_DUPLICATES: &str = "required-duplicates";
     pub const REQUIRED_WITHOUT_PROPERTIES: &str = "required-without-properties";
+    /// An object schema without `additionalProperties: false` in a tool that asks for
+    /// OpenAI's strict mode.
+    pub const STRICT_OPEN_OBJECT: &str = "strict-open-object";
+    /// A property its object's `required` does not list, in a tool that asks for OpenAI's
+    /// strict mode.
+    pub const STRICT_REQUIRED_INCOMPLETE: &str = "strict-required-incomplete";
     pub const SCHEMA_NOT_OBJECT: &str = "property-schema-string";
     pub const BOOLEAN_SCHEMA_TRUE: &str = "property-schema-true";
     pub const BOOLEAN_SCHEMA_FALSE: &str = "property-schema-false";

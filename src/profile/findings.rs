@@ -456,6 +456,7 @@ mod ordinary_tests {
             "tags": {"type": "array", "items": {"type": "string"}},
             "n": {"type": "integer"}}});
         let tool = ToolRef {
+            strict: false,
             name: Some("get_weather"),
             description: Some("Looks up the weather for a city."),
             parameters: Some(&parameters),

@@ -100,9 +100,12 @@ pub struct Close {
 impl Close {
     /// The fills for a case whose feature (its `parameter`) is `feature`.
     pub fn for_feature(feature: Option<&str>) -> Self {
+        use crate::profile::feature::value::{STRICT_OPEN_OBJECT, STRICT_REQUIRED_INCOMPLETE};
+        // The strict-form cases' features are the strict baseline's own fills left out.
+        let is = |v: &str| feature.is_some_and(|f| f.strip_prefix("structure: ") == Some(v));
         Close {
-            additional: !touches(feature, "additionalProperties"),
-            required: !touches(feature, "required"),
+            additional: !touches(feature, "additionalProperties") && !is(STRICT_OPEN_OBJECT),
+            required: !touches(feature, "required") && !is(STRICT_REQUIRED_INCOMPLETE),
         }
     }
 }
@@ -1481,13 +1484,16 @@ mod tests {
             Value::Object(o) => {
                 let is_object = o.get("type").and_then(Value::as_str) == Some("object")
                     || o.get("properties").is_some_and(Value::is_object);
+                let strict_case = |v: &str| feature == Some(format!("structure: {v}").as_str());
                 if is_object {
                     if !o.contains_key("additionalProperties")
                         && !touches(feature, "additionalProperties")
+                        && !strict_case("strict-open-object")
                     {
                         o.insert("additionalProperties".into(), json!(false));
                     }
                     if !touches(feature, "required")
+                        && !strict_case("strict-required-incomplete")
                         && let Some(Value::Object(props)) = o.get("properties")
                     {
                         let names: Vec<String> = props.keys().cloned().collect();

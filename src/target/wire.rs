@@ -781,6 +781,18 @@ pub struct WireOptions {
     pub raw: bool,
 }
 
+impl WireOptions {
+    /// The options a probe of `case` is sent with: its feature, and strict mode when the case
+    /// asks for it ([`crate::case::Case::strict`]).
+    pub fn for_case(case: &crate::case::Case) -> WireOptions {
+        WireOptions {
+            strict: case.strict.then_some(true),
+            feature: Some(case.parameter.clone()),
+            raw: false,
+        }
+    }
+}
+
 /// A target route: request building and answer reading. Offline models are [`Service`]s.
 pub trait Route: Send + Sync {
     /// The registry id.

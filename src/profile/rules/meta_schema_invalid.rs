@@ -167,6 +167,7 @@ mod tests {
         let set = crate::profile::embedded().expect("built-in profiles load");
         let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
         let tool = crate::profile::detect::ToolRef {
+            strict: false,
             name: Some("c"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
@@ -237,6 +238,7 @@ mod tests {
             .collect();
         let parameters = json!({"type": "object", "properties": props});
         let tool = crate::profile::detect::ToolRef {
+            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
@@ -268,6 +270,7 @@ mod tests {
         let check_under = |profile: &crate::profile::CompiledProfile,
                            parameters: serde_json::Value| {
             let tool = crate::profile::detect::ToolRef {
+                strict: false,
                 name: Some("probe_tool"),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&parameters),

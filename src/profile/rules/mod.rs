@@ -51,6 +51,7 @@ pub mod root_combinator;
 pub mod root_not_object;
 pub mod schema_invalid;
 pub mod size_exceeded;
+pub mod strict_form_missing;
 pub mod too_many_tools;
 pub mod type_invalid;
 pub mod type_list;
@@ -323,7 +324,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 40] = [
+pub static REGISTRY: [Rule; 41] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -342,6 +343,7 @@ pub static REGISTRY: [Rule; 40] = [
     boolean_schema::RULE,
     required_undeclared::RULE,
     required_invalid::RULE,
+    strict_form_missing::RULE,
     enum_not_string::RULE,
     enum_invalid::RULE,
     format_unsupported::RULE,
@@ -470,15 +472,29 @@ pub mod testing {
         )
     }
 
+    /// [`seen`] for a tool that asks for OpenAI's strict mode ([`ToolRef::strict`]).
+    pub fn seen_strict(rule: &str, parameters: Value) -> Vec<(String, String)> {
+        seen_with(rule, &[(Some("probe_tool"), None, Some(parameters))], true)
+    }
+
     /// Same for a request of several tools given as (name, description, parameters).
     pub fn seen_tools(
         rule: &str,
         tools: &[(Option<&str>, Option<&str>, Option<Value>)],
     ) -> Vec<(String, String)> {
+        seen_with(rule, tools, false)
+    }
+
+    fn seen_with(
+        rule: &str,
+        tools: &[(Option<&str>, Option<&str>, Option<Value>)],
+        strict: bool,
+    ) -> Vec<(String, String)> {
         let refs: Vec<ToolRef<'_>> = tools
             .iter()
             .enumerate()
             .map(|(i, (n, d, p))| ToolRef {
+                strict,
                 name: *n,
                 description: *d,
                 parameters: p.as_ref(),
@@ -526,6 +542,7 @@ pub mod testing {
         parameters: &Value,
     ) -> Vec<crate::check::Finding> {
         let tool = ToolRef {
+            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(parameters),
@@ -556,6 +573,7 @@ pub mod testing {
         let portable = set.get(crate::profile::PORTABLE).expect("portable profile");
         let profile = crate::profile::CompiledProfile::new(portable);
         let tool = ToolRef {
+            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),

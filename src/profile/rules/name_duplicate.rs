@@ -93,6 +93,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(index, n)| ToolRef {
+                strict: false,
                 name: Some(n),
                 description: None,
                 parameters: None,

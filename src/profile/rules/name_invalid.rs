@@ -341,6 +341,7 @@ mod tests {
         let parameters = serde_json::json!({"type": "object", "properties": {}});
         let messages = |name: &'static str, profile: &crate::profile::CompiledProfile| {
             let tool = ToolRef {
+                strict: false,
                 name: Some(name),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&parameters),

@@ -119,6 +119,7 @@ mod tests {
         let profile = crate::profile::CompiledProfile::new(&portable);
         let parameters = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}});
         let tool = super::ToolRef {
+            strict: false,
             name: Some("t"),
             description: Some("d"),
             parameters: Some(&parameters),

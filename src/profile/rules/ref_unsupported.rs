@@ -1200,6 +1200,7 @@ mod tests {
         let schema = json!({"type":"object","properties":{"a":a},
             "$defs":{"O":{"type":"object","properties":{"l":{"type":"string"}}}}});
         let tool = crate::profile::detect::ToolRef {
+            strict: false,
             name: Some("t"),
             description: Some("d"),
             parameters: Some(&schema),

@@ -79,6 +79,7 @@ mod tests {
         let parameters =
             json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
         let tool = crate::profile::detect::ToolRef {
+            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),

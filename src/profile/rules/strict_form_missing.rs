@@ -1,0 +1,175 @@
+//! `strict-form-missing`: a tool that asks for OpenAI's strict mode has a schema not in
+//! strict form.
+//!
+//! Strict targets are otherwise reached through `compile`, and check judges the canonical
+//! schema. A tool that itself says `strict: true` (or a Responses tool, strict unless it says
+//! `strict: false`) is sent as written, so the provider judges it in strict mode: every
+//! object closed, every property required. Which targets refuse that is the profile's word,
+//! from the evidence of the `structure: strict-*` cases; this rule only finds the places.
+
+use super::*;
+
+pub const RULE: Rule = Rule {
+    id: "strict-form-missing",
+    checks: "A tool that asks for OpenAI's strict mode (`strict: true` on a Chat Completions \
+             function, a Responses tool that does not say `strict: false`) has an object schema \
+             (`type: object`) without `additionalProperties: false`, or a property its object's \
+             `required` does not list. Tools that do not ask for strict mode are not checked: \
+             they reach strict targets through `toolwire compile`.",
+    features: "`structure: strict-open-object`, `structure: strict-required-incomplete`",
+    example: r#"{"type": "function", "function": {"name": "run", "strict": true, "parameters": {"type": "object", "properties": {"command": {"type": "string"}, "timeout": {"type": "number"}}, "required": ["command"]}}}"#,
+    fix: "Write the strict form: `additionalProperties: false` on every object and every \
+          property in its `required`, an optional one made nullable (`type: [\"number\", \
+          \"null\"]`); or send the canonical schema through `toolwire compile --target \
+          openai/chat-strict` (or `openai/responses-strict`), which writes that form; or drop \
+          `strict: true` (a Responses tool: write `strict: false`).",
+    repair: "no: repair writes the canonical schema, not the strict form (`toolwire compile` \
+             does)",
+    repairable: never,
+    owns,
+    hooks: Hooks {
+        node: Some(node),
+        node_when: when::TYPE,
+        ..Hooks::NONE
+    },
+};
+
+fn owns(p: &Param) -> bool {
+    keyed_in(
+        p,
+        Kind::Structure,
+        &[value::STRICT_OPEN_OBJECT, value::STRICT_REQUIRED_INCOMPLETE],
+    )
+}
+
+/// Whether `ty` lists `object` as written: OpenAI's strict check reads the name exactly
+/// (`crate::target::openai::schema_problem`), and a respelled `dict` is `type-invalid`'s.
+fn is_object(ty: &Ty<'_>) -> bool {
+    match ty {
+        Ty::One(s) => *s == "object",
+        Ty::List(l) => l.iter().any(|v| v.as_str() == Some("object")),
+        _ => false,
+    }
+}
+
+fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
+    if !cx.asks_strict() || !is_object(&n.ty) {
+        return;
+    }
+    let Some(map) = n.map else { return };
+    if map.get("additionalProperties") != Some(&serde_json::Value::Bool(false)) {
+        let at = if map.contains_key("additionalProperties") {
+            At::Key(n.frame, "additionalProperties")
+        } else {
+            At::Node(n.frame)
+        };
+        cx.feature(
+            at,
+            Feat::Structure(value::STRICT_OPEN_OBJECT),
+            n.placement,
+            || {
+                "the tool asks for strict mode, and this object is not closed \
+                 (`additionalProperties: false`)"
+                    .into()
+            },
+        );
+    }
+    let Some(serde_json::Value::Object(props)) = n.properties else {
+        return;
+    };
+    let listed = |name: &str| match n.required {
+        Some(serde_json::Value::Array(r)) => r.iter().any(|v| v.as_str() == Some(name)),
+        _ => false,
+    };
+    for name in props.keys() {
+        if listed(name) {
+            continue;
+        }
+        cx.feature(
+            At::Member(n.frame, "properties", name),
+            Feat::Structure(value::STRICT_REQUIRED_INCOMPLETE),
+            n.placement,
+            || {
+                format!(
+                    "the tool asks for strict mode, and `required` does not list `{name}` \
+                     (strict mode wants every property required, an optional one nullable)"
+                )
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use serde_json::json;
+
+    const R: &str = "strict-form-missing";
+
+    #[test]
+    fn open_objects_and_unlisted_properties_of_a_strict_tool() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string"},
+                "timeout": {"type": "number"},
+                "env": {"type": "object", "properties": {"k": {"type": "string"}},
+                        "required": ["k"], "additionalProperties": false},
+                "opts": {"type": ["object", "null"], "properties": {}, "additionalProperties": true}
+            },
+            "required": ["command", "env", "opts"]
+        });
+        assert_eq!(
+            seen_strict(R, schema.clone()),
+            pairs(&[
+                ("", "structure: strict-open-object"),
+                (
+                    "/properties/timeout",
+                    "structure: strict-required-incomplete"
+                ),
+                (
+                    "/properties/opts/additionalProperties",
+                    "structure: strict-open-object"
+                ),
+            ])
+        );
+        // The same schema in a tool that does not ask for strict mode: compile's business.
+        assert_eq!(seen(R, schema), pairs(&[]));
+    }
+
+    #[test]
+    fn the_strict_form_passes() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string"},
+                "timeout": {"type": ["number", "null"]},
+                "items": {"type": "array", "items": {"type": "object", "properties": {},
+                          "additionalProperties": false}}
+            },
+            "required": ["command", "timeout", "items"],
+            "additionalProperties": false
+        });
+        assert_eq!(seen_strict(R, schema), pairs(&[]));
+    }
+
+    #[test]
+    fn a_report_schema_without_properties_is_only_open() {
+        // oai-strict-addlprops-root-noprops: `{"type":"object","title":"tool_name"}`.
+        assert_eq!(
+            seen_strict(R, json!({"type": "object", "title": "tool_name"})),
+            pairs(&[("", "structure: strict-open-object")])
+        );
+        // oai-strict-required-missing-codex: closed, `workdir` not required.
+        assert_eq!(
+            seen_strict(
+                R,
+                json!({"type":"object","properties":{"command":{"type":"array","items":{"type":"string"}},"workdir":{"type":"string"}},"required":["command"],"additionalProperties":false})
+            ),
+            pairs(&[(
+                "/properties/workdir",
+                "structure: strict-required-incomplete"
+            )])
+        );
+    }
+}

@@ -45,7 +45,9 @@ fn main() {
     let mut names = Vec::new();
     for engine in engines() {
         let engine: Arc<dyn Engine> = Arc::from(engine);
-        for case in &catalog.cases {
+        // An engine has no strict flag to carry: the prober never sends it a case asking for
+        // strict mode (`Answer::strict_not_carried`), so there is no verdict to reproduce.
+        for case in catalog.cases.iter().filter(|c| !c.strict) {
             let name = format!("{}::{}", engine.id(), case.id);
             names.push(name.clone());
             let expected_failure = EXPECTED_FAILURES

@@ -1036,3 +1036,29 @@ fn the_readme_states_the_catalog_size() {
         );
     }
 }
+
+/// `strict: true` belongs to the strict-form cases and they need it: a flag elsewhere would
+/// be a second feature, and a strict-form case without it would be sent as a plain tool.
+#[test]
+fn the_strict_flag_goes_exactly_with_the_strict_form_features() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/bad.yaml",
+        format!("{}strict: true\n", with_schema("{type: object}")),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/bad.yaml: at /strict: `strict: true` belongs only to the `structure: strict-*` cases, not \"keyword-allowed: enum\""
+    );
+    let s = Scratch::new();
+    s.write(
+        "structure/bad.yaml",
+        "id: structure/bad\ntitle: Bad\nfamily: structure\n\
+         parameter: \"structure: strict-open-object\"\nplacement: root\n\
+         tool:\n  name: probe_tool\n  parameters: {type: object}\n",
+    );
+    assert_eq!(
+        s.error(),
+        "structure/bad.yaml: at /strict: parameter \"structure: strict-open-object\" needs `strict: true`"
+    );
+}

@@ -548,6 +548,44 @@ pub fn runs_dir(reports: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+
+    /// A case asking for strict mode is sent where the request carries the flag, and nowhere
+    /// else: a target without one would judge the baseline alone.
+    #[test]
+    fn a_strict_case_goes_only_where_the_request_carries_the_flag() {
+        let catalog = crate::case::Catalog::load(std::path::Path::new("cases")).unwrap();
+        let case = catalog
+            .cases
+            .iter()
+            .find(|c| c.id == "structure/strict-open-object-root")
+            .unwrap();
+        let opts = crate::target::WireOptions::for_case(case);
+        let env = std::collections::BTreeMap::<String, String>::new();
+        let body = |id: &str| {
+            let route = crate::target::route(id).unwrap();
+            route
+                .request(&route.configure(&env), &case.tools, &opts)
+                .body
+        };
+        for id in [
+            "openai/chat",
+            "openai/chat-strict",
+            "openai/responses-strict",
+            "azure-openai/chat",
+        ] {
+            let b = body(id);
+            assert!(carries_strict(&b), "{id}");
+            // The wire baseline leaves the root open: that is the feature.
+            assert!(
+                !String::from_utf8_lossy(&b).contains("additionalProperties"),
+                "{id}"
+            );
+        }
+        assert!(!carries_strict(&body("anthropic/messages")));
+        let skipped = Answer::strict_not_carried();
+        assert_eq!(skipped.verdict, Verdict::Skipped);
+        assert_eq!(skipped.requests, 0);
+    }
     use super::*;
     use crate::case::{Placement, baseline};
 

@@ -139,9 +139,8 @@ pub enum Command {
     Args(args::ArgsArgs),
     /// Explain a provider's rejection of a request.
     ///
-    /// Exit 0: a rule (or, for a strict structured-outputs requirement, which no rule covers,
-    /// its fix) was found for the error; 1: no template matched, or none named a rule or a
-    /// fix; 2: bad input.
+    /// Exit 0: a rule or a fix was found for the error; 1: no template matched, or none named
+    /// a rule or a fix; 2: bad input.
     Explain(explain::ExplainArgs),
     /// Serve the offline target models over HTTP.
     Emulate(emulate::EmulateArgs),

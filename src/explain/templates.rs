@@ -1014,8 +1014,21 @@ fn openai(text: &str) -> Vec<Raw> {
         let (place, rule): (Place, Option<&'static str>) =
             if what.contains("is required to be supplied") {
                 // Strict structured outputs: `additionalProperties: false` and a complete
-                // `required` on every object.
-                (here, None)
+                // `required` on every object, which a tool asking for strict mode is judged by
+                // (`strict-form-missing`); a missing property is named where check places it.
+                let missing = what
+                    .split_once("Missing '")
+                    .and_then(|(_, rest)| rest.strip_suffix('\''))
+                    .filter(|_| !unread);
+                let place = match missing {
+                    Some(name) => Place::Pointer(format!(
+                        "{}/properties/{}",
+                        node.as_deref().unwrap_or(""),
+                        crate::json::escape_token(name)
+                    )),
+                    None => here,
+                };
+                (place, Some("strict-form-missing"))
             } else if let Some(rule) = rule_by_phrase(&what, O_SHAPE_RULES) {
                 (here, Some(rule))
             } else if what.ends_with("is not permitted") {
@@ -1038,8 +1051,11 @@ fn openai(text: &str) -> Vec<Raw> {
         let mut raw = Raw::new("openai", msg, tool, place).with_rule(rule);
         if what.contains("is required to be supplied") {
             raw.fix = Some(super::STRICT_FIX);
-            raw.notes
-                .push("a strict structured-outputs requirement; no portable rule covers it".into());
+            raw.notes.push(
+                "a strict structured-outputs requirement: a tool asking for strict mode is sent \
+                 as written"
+                    .into(),
+            );
         }
         out.push(raw);
     }

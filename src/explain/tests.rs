@@ -149,7 +149,7 @@ fn openai_context_and_param_name_the_tool_and_place() {
     assert_eq!(e.tool_index, Some(2));
     assert_eq!(e.tool.as_deref(), Some("json_edit_tool"));
     assert_eq!(e.pointer.as_deref(), Some("/properties/value"));
-    assert_eq!(e.rule, None, "no portable rule covers strict mode");
+    assert_eq!(e.rule.as_deref(), Some("strict-form-missing"));
     assert_eq!(e.fix, Some(strict_fix(Some("openai/chat-strict"))));
     let fix = e.fix.as_deref().unwrap();
     assert!(

@@ -67,10 +67,34 @@ pub struct Index<'m> {
 
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
 pub fn case_features(case: &Case) -> BTreeSet<(String, Placement)> {
+    case_seen(case)
+        .into_iter()
+        .map(|s| (s.parameter, s.placement))
+        .collect()
+}
+
+/// Root shapes whose parameters are not a schema at all: the keys of an argument instance
+/// given in its place (`{value: abc}`) would otherwise read as keywords (`value`), and a
+/// target's verdict on the shape would become evidence about keywords no one sent as such.
+pub const NOT_A_SCHEMA: [&str; 3] = [
+    "root-shape: instance-not-schema",
+    "root-shape: parameters-null",
+    "root-shape: parameters-absent",
+];
+
+/// Every feature met in the tools of `case`, with its pointer, limits excluded. A case whose
+/// parameters are not a schema ([`NOT_A_SCHEMA`]) keeps only its root shape and what sits
+/// outside its schema (name, description, the request).
+pub fn case_seen(case: &Case) -> Vec<detect::Seen> {
+    let schema = !NOT_A_SCHEMA.contains(&normalize(&case.parameter).as_str());
     detect::collect(&ToolRef::of_case(case))
         .into_iter()
         .filter(|s| !s.limit)
-        .map(|s| (s.parameter, s.placement))
+        .filter(|s| {
+            schema
+                || s.parameter.starts_with("root-shape: ")
+                || matches!(s.placement, Placement::Tool | Placement::Request)
+        })
         .collect()
 }
 
@@ -506,6 +530,38 @@ mod tests {
     use crate::evidence::matrix::{Documented, build};
 
     const CASE: &str = "structure/array-without-items-nested";
+
+    /// An argument instance given as the parameters (`{value: abc}`) is no schema: its keys
+    /// are not keywords, and the shape is all the case informs. A schema's keywords still
+    /// count, and so does the tool's name around an instance.
+    #[test]
+    fn a_case_whose_parameters_are_not_a_schema_contributes_no_keywords() {
+        let catalog = Catalog::load(std::path::Path::new("cases")).unwrap();
+        let features = |id: &str| case_features(catalog.get(id).unwrap());
+        let instance = features("root/instance-not-schema");
+        assert!(
+            instance.contains(&("root-shape: instance-not-schema".into(), Placement::Root)),
+            "{instance:?}"
+        );
+        assert!(
+            instance
+                .iter()
+                .all(|(p, placement)| p.starts_with("root-shape: ")
+                    || matches!(placement, Placement::Tool | Placement::Request)),
+            "{instance:?}"
+        );
+        assert!(
+            instance
+                .iter()
+                .any(|(_, placement)| *placement == Placement::Tool),
+            "{instance:?}"
+        );
+        let schema = features("root/type-string");
+        assert!(
+            schema.contains(&("type-spelling: string".into(), Placement::Root)),
+            "{schema:?}"
+        );
+    }
 
     /// openai/chat's probe rejection reaches openai/chat-strict's profile as openai/chat's
     /// probe, "via" it, and every citation of it says so; it is no observation of the strict

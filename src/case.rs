@@ -17,6 +17,8 @@ use crate::error::{Error, Place, Result};
 use crate::json::{self, Limits};
 use crate::tool::ToolDef;
 
+pub mod isolation;
+
 /// The id of the control case: the bare baseline, sent first to every target.
 pub const CONTROL_ID: &str = "control/baseline";
 
@@ -331,6 +333,15 @@ pub const MAX_GENERATE_N: usize = 200_000;
 /// Loads and validates one case file. `root` is the `cases/` folder, used to check that the
 /// id matches the file's place.
 pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
+    let (case, source) = read_case(root, path)?;
+    isolation::check(&case, source)
+        .map_err(|(pointer, problem)| Error::input(path, Place::Pointer(pointer), problem))?;
+    Ok(case)
+}
+
+/// Reads and validates one case file as a file: everything [`load_case`] checks but that it
+/// holds exactly its one feature.
+fn read_case(root: &Path, path: &Path) -> Result<(Case, isolation::Source)> {
     let limits = Limits {
         max_bytes: MAX_CASE_BYTES,
         max_depth: MAX_CASE_DEPTH,
@@ -413,6 +424,13 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
             "give exactly one of `tool`, `tools` or `generate`".into(),
         ));
     }
+    let source = if file.tool.is_some() {
+        isolation::Source::Tool
+    } else if file.tools.is_some() {
+        isolation::Source::Tools
+    } else {
+        isolation::Source::Generate
+    };
     let tools = if let Some(JsonValue(t)) = file.tool {
         vec![tool_from_value(&t).map_err(|p| at("/tool", p))?]
     } else if let Some(list) = file.tools {
@@ -452,7 +470,7 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         ));
     }
     check_instances(&tools, &instances).map_err(|(pointer, problem)| at(&pointer, problem))?;
-    Ok(Case {
+    let case = Case {
         id: file.id,
         title: file.title,
         family: file.family,
@@ -464,7 +482,8 @@ pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
         notes: file.notes,
         links: file.links,
         path: path.to_path_buf(),
-    })
+    };
+    Ok((case, source))
 }
 
 /// Each instance's `valid` is what JSON Schema 2020-12 (the jsonschema crate, the reference
@@ -1265,7 +1284,7 @@ mod tests {
                     placement: root\ntool:\n  name: t\n  parameters:\n    zeta: 1\n    $id: x\n    \
                     alpha: {b: 1, a: 2}\n";
         let path = write_case(dir.path(), "keywords/order", body);
-        let case = load_case(dir.path(), &path).unwrap();
+        let case = read_case(dir.path(), &path).unwrap().0;
         assert_eq!(
             serde_json::to_string(&case.tools[0].parameters).unwrap(),
             r#"{"zeta":1,"$id":"x","alpha":{"b":1,"a":2}}"#
@@ -1278,7 +1297,7 @@ mod tests {
         let body = "id: keywords/b\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {enum: [yes, no, on, off, n, true, false]}\n";
         let path = write_case(dir.path(), "keywords/b", body);
-        let case = load_case(dir.path(), &path).unwrap();
+        let case = read_case(dir.path(), &path).unwrap().0;
         assert_eq!(
             case.tools[0].parameters,
             Some(json!({"enum": ["yes", "no", "on", "off", "n", true, false]}))
@@ -1291,7 +1310,7 @@ mod tests {
         let body = "id: keywords/t\ntitle: t\nfamily: keywords\nparameter: \"keyword-allowed: x\"\n\
                     placement: root\ntool:\n  name: t\n  parameters: {a: !!str 12, b: !!int 3}\n";
         let path = write_case(dir.path(), "keywords/t", body);
-        let case = load_case(dir.path(), &path).unwrap();
+        let case = read_case(dir.path(), &path).unwrap().0;
         assert_eq!(case.tools[0].parameters, Some(json!({"a": "12", "b": 3})));
     }
 }

@@ -752,14 +752,19 @@ fn an_instance_claimed_wrongly_is_refused_at_load() {
     );
     let s = Scratch::new();
     s.write(
-        "keywords/bad.yaml",
+        "keywords/min-length-items.yaml",
         format!(
             "{}instances:\n  - {{args: {{value: [ab]}}, valid: false}}\n",
-            with_schema(schema)
+            min_length_items("keyword-allowed: minLength", "")
         ),
     );
     let loaded = Catalog::load(&s.root).expect("a rightly claimed instance loads");
-    assert!(loaded.cases.iter().any(|c| c.id == "keywords/bad"));
+    assert!(
+        loaded
+            .cases
+            .iter()
+            .any(|c| c.id == "keywords/min-length-items")
+    );
 }
 
 #[test]
@@ -787,8 +792,10 @@ fn a_wrong_id_or_family_is_named() {
 #[test]
 fn two_files_with_one_id_are_refused() {
     let s = Scratch::new();
-    s.write("keywords/bad.yaml", with_schema("{}"));
-    s.write("keywords/bad.yml", with_schema("{}"));
+    let body = min_length_items("keyword-allowed: minLength", "")
+        .replace("id: keywords/min-length-items", "id: keywords/bad");
+    s.write("keywords/bad.yaml", &body);
+    s.write("keywords/bad.yml", &body);
     let err = s.error();
     assert!(
         err.starts_with("keywords/bad.yml: at /id: id \"keywords/bad\" is also used by ")
@@ -923,24 +930,27 @@ fn an_instance_that_is_not_an_object_is_named() {
 #[test]
 fn two_cases_for_one_feature_are_refused_naming_both() {
     let s = Scratch::new();
-    s.write("keywords/bad.yaml", with_schema("{}"));
+    let body = min_length_items("keyword-allowed: minLength", "");
+    s.write("keywords/min-length-items.yaml", &body);
     s.write(
-        "keywords/copy.yaml",
-        with_schema("{}").replace("id: keywords/bad", "id: keywords/copy"),
+        "keywords/x-copy.yaml",
+        body.replace("id: keywords/min-length-items", "id: keywords/x-copy"),
     );
     let err = s.error();
     assert!(
         err.starts_with(
-            "keywords/copy.yaml: at /parameter: parameter \"keyword-allowed: enum\" at placement nested is also the feature of "
-        ) && err.ends_with("keywords/bad.yaml: one case per parameter and placement"),
+            "keywords/x-copy.yaml: at /parameter: parameter \"keyword-allowed: minLength\" at placement items is also the feature of "
+        ) && err.ends_with("keywords/min-length-items.yaml: one case per parameter and placement"),
         "{err}"
     );
     // The same parameter at another placement is another feature.
+    let nested =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/keywords/min-length-nested.yaml");
     s.write(
-        "keywords/copy.yaml",
-        with_schema("{}")
-            .replace("id: keywords/bad", "id: keywords/copy")
-            .replace("placement: nested", "placement: root"),
+        "keywords/x-copy.yaml",
+        std::fs::read_to_string(nested)
+            .unwrap()
+            .replace("id: keywords/min-length-nested", "id: keywords/x-copy"),
     );
     assert_eq!(Catalog::load(&s.root).unwrap().cases.len(), 3);
 }
@@ -962,7 +972,10 @@ fn invalid_utf8_is_named_with_its_place() {
 fn a_catalog_without_its_control_is_refused() {
     let s = Scratch::new();
     std::fs::remove_file(s.root.join("control/baseline.yaml")).unwrap();
-    s.write("keywords/bad.yaml", with_schema("{}"));
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: minLength", ""),
+    );
     let err = Catalog::load(&s.root).unwrap_err().to_string();
     assert!(
         err.ends_with("(whole file): the catalog has no control case (control/baseline.yaml)"),
@@ -1061,4 +1074,148 @@ fn the_strict_flag_goes_exactly_with_the_strict_form_features() {
         s.error(),
         "structure/bad.yaml: at /strict: parameter \"structure: strict-open-object\" needs `strict: true`"
     );
+}
+
+/// A case of `minLength` at items, as cases/README.md builds it on the array host, with
+/// `extra` added to the root's properties and `parameter` declared.
+fn min_length_items(parameter: &str, extra: &str) -> String {
+    format!(
+        "id: keywords/min-length-items\ntitle: t\nfamily: keywords\n\
+         parameter: \"{parameter}\"\nplacement: items\ntool:\n  name: probe_tool\n  \
+         description: Looks up a record by its identifier.\n  \
+         parameters:\n    type: object\n    properties:\n      value:\n        type: array\n        \
+         description: The identifiers of the records.\n        \
+         items: {{type: string, minLength: 3}}\n{extra}    required: [value]\n"
+    )
+}
+
+/// A case with a second feature would have a target's rejection of that one recorded against
+/// the declared one: the new-user trial's `minLength` case with an `additionalProperties:
+/// false` beside it loaded, and the reference engine's rejection became evidence against
+/// `minLength`.
+#[test]
+fn a_case_with_a_second_feature_is_refused_naming_it() {
+    let s = Scratch::new();
+    let extra = "      other: {type: string, additionalProperties: false}\n";
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: minLength", extra),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/min-length-items.yaml: at /tool/parameters/properties/other/additionalProperties: \
+         the case also has `keyword-allowed: additionalProperties (false)` at nested, a second \
+         feature beside `keyword-allowed: minLength`: a case holds exactly one \
+         (cases/README.md), or a target's rejection of the other would be blamed on it"
+    );
+    // Outside the schema too: the baseline has a description, so leaving it out is a feature.
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: minLength", "")
+            .replace("  description: Looks up a record by its identifier.\n", ""),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/min-length-items.yaml: at /tool/description: the case also has \
+         `description: missing` at tool, a second feature beside `keyword-allowed: minLength`: \
+         a case holds exactly one (cases/README.md), or a target's rejection of the other \
+         would be blamed on it"
+    );
+    // The same case without the second feature loads: the check is about the feature, not
+    // about the file.
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: minLength", ""),
+    );
+    Catalog::load(&s.root).unwrap();
+}
+
+/// A parameter naming a keyword the schema does not have at that placement would list a
+/// matrix row (`maxLength`) no one probed, with the verdicts of another keyword in it.
+#[test]
+fn a_parameter_naming_a_feature_the_case_lacks_is_refused() {
+    let s = Scratch::new();
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: maxLength", ""),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/min-length-items.yaml: at /parameter: parameter says `keyword-allowed: \
+         maxLength` at items, but the tool has no such feature there (it has \
+         `keyword-allowed: minLength` at items)"
+    );
+    // The right keyword at the wrong placement is as false: MATRIX.md splits by placement.
+    s.write(
+        "keywords/min-length-items.yaml",
+        min_length_items("keyword-allowed: minLength", "")
+            .replace("placement: items", "placement: nested"),
+    );
+    assert_eq!(
+        s.error(),
+        "keywords/min-length-items.yaml: at /parameter: parameter says `keyword-allowed: \
+         minLength` at nested, but the tool has no such feature there (it has \
+         `keyword-allowed: minLength` at items)"
+    );
+}
+
+/// The exceptions to "exactly one feature" are reviewed by hand: each names a case of the
+/// catalog, gives a reason, and lists only companions the case still has, so that the list
+/// cannot outlive the schema it was written for.
+#[test]
+fn every_known_companion_is_in_its_case_with_a_reason() {
+    use toolwire::case::isolation::{KNOWN_COMPANIONS, background};
+    use toolwire::profile::derive::case_features;
+    let catalog = catalog();
+    let mut failures = Vec::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for (id, companions, reason) in KNOWN_COMPANIONS {
+        if !ids.insert(*id) {
+            failures.push(format!("{id}: listed twice"));
+        }
+        if reason.trim().is_empty() || companions.is_empty() {
+            failures.push(format!("{id}: no reason or no companion"));
+        }
+        let Some(case) = catalog.get(id) else {
+            failures.push(format!("{id}: no such case"));
+            continue;
+        };
+        let features: Vec<String> = case_features(case)
+            .into_iter()
+            .filter(|f| !background().contains(f))
+            .map(|(p, placement)| format!("{p} @ {placement}"))
+            .collect();
+        for c in *companions {
+            if !features.iter().any(|f| f == c) {
+                failures.push(format!(
+                    "{id}: `{c}` is not in the case (it has {features:?})"
+                ));
+            }
+        }
+    }
+    failures_report("known companions", &failures);
+}
+
+/// The background every case may carry is the baseline and the hosts of cases/README.md,
+/// built in code; it must be exactly what the host cases of the catalog hold, or a case
+/// could carry a feature no case of its own probes.
+#[test]
+fn the_background_is_what_the_host_cases_hold() {
+    use toolwire::case::isolation::background;
+    use toolwire::profile::derive::case_features;
+    let catalog = catalog();
+    let hosts = [
+        "control/baseline",
+        "types/string-nested",
+        "types/integer-nested",
+        "types/number-nested",
+        "types/array-nested",
+        "types/object-nested",
+        "keywords/any-of-null-nested",
+    ];
+    let held: std::collections::BTreeSet<_> = hosts
+        .iter()
+        .flat_map(|id| case_features(catalog.get(id).unwrap_or_else(|| panic!("{id}"))))
+        .collect();
+    assert_eq!(&held, background());
 }

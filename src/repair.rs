@@ -48,7 +48,7 @@ pub mod rename;
 pub mod strict;
 pub mod tool_choice;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -1150,7 +1150,12 @@ pub fn human(r: &ToolRepair) -> String {
         )
     };
     let _ = writeln!(s, "tool #{} {name}{line}: {what}{emptied}", r.number);
-    for c in &r.changes {
+    let runs = Runs::of(&r.changes);
+    for (i, c) in r.changes.iter().enumerate() {
+        let run = runs.of_change(i);
+        if run.is_some_and(|(nth, _)| nth >= RUN_SHOWN) {
+            continue;
+        }
         // A loss of the rewrite itself (a key written twice) answers no rule.
         let rule = if c.rule.is_empty() {
             String::new()
@@ -1165,6 +1170,22 @@ pub fn human(r: &ToolRepair) -> String {
         );
         if let Some(l) = &c.lost {
             let _ = writeln!(s, "      lost: {}", escape_inline(l));
+        }
+        if let Some((nth, members)) = run
+            && nth + 1 == RUN_SHOWN
+        {
+            let rest = &members[RUN_SHOWN..];
+            let first = &r.changes[rest[0]].pointer;
+            let last = &r.changes[rest[rest.len() - 1]].pointer;
+            let parent = first.rsplit_once('/').map_or("", |(p, _)| p);
+            let _ = writeln!(
+                s,
+                "  ... and {} more of {}, {} to {}, changed the same way{rule} (`--format json` lists each)",
+                rest.len(),
+                place(parent),
+                place(first),
+                place(last)
+            );
         }
     }
     for x in &r.refusals {
@@ -1182,6 +1203,54 @@ pub fn human(r: &ToolRepair) -> String {
         );
     }
     s
+}
+
+/// A run longer than this many changes of one kind in one object is summarised in the human
+/// report: strict mode makes every optional property required, one line each, and a tool with
+/// thousands of them buried everything else the report said.
+const RUN_MAX: usize = 10;
+
+/// How many changes of a summarised run are printed in full before its summary line.
+const RUN_SHOWN: usize = 5;
+
+/// The changes of a tool that [`human`] summarises: those with the same action, rule, loss and
+/// emptiness at members of one object (pointers that differ only in their last token), in runs
+/// of more than [`RUN_MAX`]. `--format json` still lists every change.
+struct Runs {
+    /// Per change, its run (an index into `members`) and its place in it, when summarised.
+    at: Vec<Option<(usize, usize)>>,
+    /// The changes (indexes) of each summarised run, in the report's order.
+    members: Vec<Vec<usize>>,
+}
+
+impl Runs {
+    fn of(changes: &[Change]) -> Runs {
+        type Key<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, bool);
+        let mut groups: HashMap<Key<'_>, Vec<usize>> = HashMap::new();
+        for (i, c) in changes.iter().enumerate() {
+            // The root has no object around it: it is alone in its kind.
+            let Some((parent, _)) = c.pointer.rsplit_once('/') else {
+                continue;
+            };
+            let key = (parent, &*c.rule, &*c.action, c.lost.as_deref(), c.emptied);
+            groups.entry(key).or_default().push(i);
+        }
+        let mut members: Vec<Vec<usize>> =
+            groups.into_values().filter(|m| m.len() > RUN_MAX).collect();
+        members.sort_unstable_by_key(|m| m[0]);
+        let mut at = vec![None; changes.len()];
+        for (run, m) in members.iter().enumerate() {
+            for (nth, &i) in m.iter().enumerate() {
+                at[i] = Some((run, nth));
+            }
+        }
+        Runs { at, members }
+    }
+
+    /// The place of change `i` in its summarised run and the run's changes, when it is in one.
+    fn of_change(&self, i: usize) -> Option<(usize, &[usize])> {
+        self.at[i].map(|(run, nth)| (nth, self.members[run].as_slice()))
+    }
 }
 
 /// Whether `tool` declares no arguments: no parameters schema, or an object schema with an

@@ -2511,3 +2511,47 @@ fn check_marks_repairable_only_what_repair_does_not_refuse() {
         }
     }
 }
+
+/// Changes of one kind at members of one object are summarised past ten in the human report
+/// (strict mode made 4000 optional properties required, one line each), while runs in other
+/// objects, and runs of ten, keep a line per change.
+#[test]
+fn long_runs_of_one_change_in_one_object_are_summed_up() {
+    let p = profile(&["type-spelling: float"]);
+    let mut r = repair_one(&floats(1), &p);
+    let change = |pointer: String| Change {
+        pointer,
+        rule: "compile".into(),
+        action: "made required".into(),
+        emptied: false,
+        lost: None,
+    };
+    r.changes.clear();
+    // Interleaved, as passes over nested objects would write them.
+    for i in 0..12 {
+        r.changes
+            .push(change(format!("/properties/a/properties/p{i}")));
+        r.changes
+            .push(change(format!("/properties/b/properties/p{i}")));
+    }
+    r.changes
+        .extend((0..10).map(|i| change(format!("/properties/c/properties/p{i}"))));
+    let human = human(&r);
+    let lines = |prefix: &str| {
+        human
+            .lines()
+            .filter(|l| l.starts_with(&format!("  {prefix}")))
+            .count()
+    };
+    assert_eq!(lines("/properties/a/"), 5, "{human}");
+    assert_eq!(lines("/properties/b/"), 5, "{human}");
+    assert_eq!(lines("/properties/c/"), 10, "{human}");
+    assert!(
+        human.contains(
+            "  ... and 7 more of /properties/a/properties, /properties/a/properties/p5 to \
+             /properties/a/properties/p11, changed the same way [compile]"
+        ),
+        "{human}"
+    );
+    assert_eq!(human.matches("... and 7 more").count(), 2, "{human}");
+}

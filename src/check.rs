@@ -539,6 +539,7 @@ pub fn check_bytes_with(
         format: crate::input::format_label(read.format, &read.line_formats),
         tools,
         clean: tools - flagged,
+        request_findings: findings.iter().filter(|f| f.request).count(),
         without_errors: tools - erred,
         detected: Some(read.format),
         strict,
@@ -765,8 +766,14 @@ pub struct FileSummary {
     /// The input format detected (see [`crate::input::Format`]).
     pub format: String,
     pub tools: usize,
-    /// Tools with no finding (with no error finding after [`Report::errors_only`]).
+    /// Tools with no finding of their own (with no error finding after
+    /// [`Report::errors_only`]). A request-level finding (`too-many-tools`) is about no tool,
+    /// so it leaves every tool clean: see [`FileSummary::request_findings`].
     pub clean: usize,
+    /// Findings about one of the file's requests as a whole (`too-many-tools`), which `clean`
+    /// does not count: the file's requests are fine only when `clean` equals `tools` and this
+    /// is 0 (3000 MCP tools read `clean: 3000` beside a too-many-tools error).
+    pub request_findings: usize,
     /// Tools with no error finding (only warnings, or none).
     #[serde(skip)]
     pub without_errors: usize,
@@ -909,6 +916,7 @@ impl Report {
                 format: set.format_label(),
                 tools: set.tools.len(),
                 clean: set.tools.len() - flagged,
+                request_findings: f.iter().filter(|x| x.request).count(),
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
@@ -978,7 +986,19 @@ impl Report {
             file.clean = file.tools - any.len();
             file.without_errors = file.tools - errors.len();
         }
+        self.count_request_findings();
         self.ignored.extend(ids.iter().cloned());
+    }
+
+    /// Counts each file's request-level findings again from those kept.
+    fn count_request_findings(&mut self) {
+        let mut per_file: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in self.findings.iter().filter(|f| f.request) {
+            *per_file.entry(f.file.as_str()).or_default() += 1;
+        }
+        for file in &mut self.files {
+            file.request_findings = per_file.get(file.file.as_str()).copied().unwrap_or(0);
+        }
     }
 
     /// Keeps only `error` findings (a target rejects the feature); a tool then counts as clean
@@ -990,6 +1010,7 @@ impl Report {
         for f in &mut self.files {
             f.clean = f.without_errors;
         }
+        self.count_request_findings();
         self.errors_only = true;
     }
 
@@ -1630,6 +1651,38 @@ mod tests {
         crate::profile::CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap())
     }
 
+    /// `files[].clean` counts tools alone: 3000 MCP tools read `clean: 3000` in JSON beside a
+    /// too-many-tools error, with nothing in the file's entry to say its request was not
+    /// clean. The entry counts the request-level findings, again after `--ignore` and
+    /// `--errors-only` leave findings out.
+    #[test]
+    fn a_files_entry_counts_its_request_level_findings() {
+        let tools: Vec<String> = (0..200)
+            .map(|i| format!(r#"{{"name":"t{i}","description":"d","input_schema":{{"type":"object","properties":{{"a":{{"type":"string"}}}}}}}}"#))
+            .collect();
+        let text = format!("[{}]", tools.join(","));
+        let p = compiled_portable();
+        let checked = super::check_bytes(std::path::Path::new("t.json"), text.as_bytes(), &p)
+            .expect("the tools read");
+        let mut report = super::Report::from_checked(&p, vec![checked]);
+        assert!(
+            report.findings.iter().any(|f| f.request),
+            "{:?}",
+            report.findings
+        );
+        let file = &report.files[0];
+        assert_eq!(
+            (file.tools, file.clean, file.request_findings),
+            (200, 200, 1)
+        );
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(json["files"][0]["request_findings"], 1);
+        report.errors_only();
+        assert_eq!(report.files[0].request_findings, 1);
+        report.ignore(&["too-many-tools".to_string()]);
+        assert_eq!(report.files[0].request_findings, 0);
+    }
+
     /// A request-level error with every tool clean read as a clean run ("129 of 129 tools
     /// without errors"): the tools are now clean on their own and the request is counted.
     #[test]
@@ -1659,6 +1712,7 @@ mod tests {
                 format: "openai".into(),
                 tools: 3,
                 clean: 3,
+                request_findings: 0,
                 without_errors: 3,
                 detected: None,
                 strict: 0,
@@ -2089,6 +2143,7 @@ mod tests {
                 format: "anthropic".into(),
                 tools: 1,
                 clean: 0,
+                request_findings: 0,
                 without_errors: 0,
                 detected: None,
                 strict: 0,
@@ -2302,6 +2357,7 @@ mod tests {
             format: "openai-chat".into(),
             tools: 3,
             clean: 3,
+            request_findings: 0,
             without_errors: 3,
             detected: None,
             strict,

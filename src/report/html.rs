@@ -42,7 +42,15 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
             .filter(|f| f.file.as_str() == file.file);
         sections.push(html! {
             h2 { code { (crate::error::file_name(std::path::Path::new(&file.file))) } }
-            p { (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean" }
+            p {
+                (file.format) ", " (count(file.tools, "tool")) ", " (file.clean) " clean"
+                // "N clean" alone read as a clean request beside a too-many-tools error.
+                @if file.request_findings > 0 {
+                    " on their own, "
+                    (count(file.request_findings, "request-level finding"))
+                    " (about a request as a whole)"
+                }
+            }
             (reading_notes(file))
             (file_findings(findings, &mut notes))
         });
@@ -257,6 +265,25 @@ mod tests {
                     is written more than once</li></ul>";
         let at = page.find(note).unwrap_or_else(|| panic!("{page}"));
         assert!(at > section, "{page}");
+    }
+
+    /// A file of 200 tools said "200 clean" beside a too-many-tools error.
+    #[test]
+    fn a_files_line_counts_its_request_level_findings() {
+        let tools: Vec<serde_json::Value> = (0..200)
+            .map(|i| {
+                serde_json::json!({"name": format!("t{i}"), "description": "d",
+                    "input_schema": {"type": "object", "properties": {"a": {"type": "string"}}}})
+            })
+            .collect();
+        let page = render(&report(serde_json::Value::Array(tools)), &[]);
+        assert!(
+            page.contains(
+                "200 tools, 200 clean on their own, 1 request-level finding (about a request as a \
+                 whole)"
+            ),
+            "{page}"
+        );
     }
 
     /// A file that could not be read had no section, so the page read as a clean run.

@@ -196,7 +196,17 @@ fn common_keyword(k: &str) -> Option<usize> {
 }
 
 fn standard_type(t: &str) -> Option<usize> {
-    STANDARD_TYPES.iter().position(|s| *s == t)
+    // A match, not a scan of `STANDARD_TYPES` (whose order it keeps; a test holds the two).
+    Some(match t {
+        "string" => 0,
+        "number" => 1,
+        "integer" => 2,
+        "boolean" => 3,
+        "array" => 4,
+        "object" => 5,
+        "null" => 6,
+        _ => return None,
+    })
 }
 
 impl CompiledProfile {
@@ -757,6 +767,20 @@ mod tests {
             (level, why.as_str()),
             (Level::Error, "rejected by openai/chat (report undated)")
         );
+    }
+
+    /// The matches that stand in for scans of `STANDARD_TYPES` say what the list says, in
+    /// its order, and nothing of other spellings.
+    #[test]
+    fn standard_type_matches_hold_to_the_list() {
+        for (i, t) in STANDARD_TYPES.iter().enumerate() {
+            assert_eq!(standard_type(t), Some(i), "{t}");
+            assert!(super::super::feature::is_standard_type(t), "{t}");
+        }
+        for t in ["String", "dict", "", "nul", "objects"] {
+            assert_eq!(standard_type(t), None, "{t}");
+            assert!(!super::super::feature::is_standard_type(t), "{t}");
+        }
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl Ty<'_> {
         let means = |s: &str| {
             s.eq_ignore_ascii_case(t)
                 // Nearly every `type` is written in JSON Schema's own lowercase: no reading.
-                || (!super::feature::STANDARD_TYPES.contains(&s)
+                || (!super::feature::is_standard_type(s)
                     && super::feature::type_meant_by(s).is_some_and(|(meant, _)| meant == t))
         };
         match self {
@@ -305,7 +305,7 @@ impl Stats {
 #[derive(Debug, Clone, Copy)]
 enum Tok<'a> {
     Root,
-    Key(&'a str),
+    Key(&'static str),
     Index(u32),
     Pair(&'static str, &'a str),
 }
@@ -1409,10 +1409,10 @@ fn write_frames(p: &mut String, frames: &[Frame<'_>], frame: u32) {
     for &f in deep.iter().rev().chain(chain[..len].iter().rev()) {
         match frames[f as usize].tok {
             Tok::Root => {}
-            Tok::Key(k) => push(p, k),
+            Tok::Key(k) => push_keyword(p, k),
             Tok::Index(n) => push_index(p, n as usize),
             Tok::Pair(kw, name) => {
-                push(p, kw);
+                push_keyword(p, kw);
                 push(p, name);
             }
         }
@@ -1446,6 +1446,16 @@ fn push(p: &mut String, token: &str) {
     } else {
         p.push_str(token);
     }
+}
+
+/// Appends `/keyword` for a keyword the walk names by its own literal (`properties`,
+/// `anyOf`, ...), which holds no `~` nor `/`: no escape search, which every frame of every
+/// finding's pointer paid for.
+fn push_keyword(p: &mut String, keyword: &'static str) {
+    debug_assert!(!needs_escape(keyword.as_bytes()), "{keyword}");
+    p.reserve(1 + keyword.len());
+    p.push('/');
+    p.push_str(keyword);
 }
 
 /// Whether `bytes` holds a `~` or a `/`, eight bytes at a time (a per-byte search showed in

@@ -435,24 +435,36 @@ pub fn case_variant_of_standard_type(spelling: &str) -> Option<&'static str> {
 /// table `toolwire repair` rewrites spellings by (see `repair::fixes::types`), and so what
 /// `type-invalid` marks repairable. The spellings are those met in real tool definitions.
 pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static str>)> {
-    // Lower-cased on the stack: the check walk asks this of every `type` it reads.
+    // Lower-cased on the stack and matched as bytes: the check walk asks this of every `type`
+    // it reads, and a UTF-8 check of the copy showed in profiles.
     let mut buf = [0u8; 12];
     let lower = buf.get_mut(..spelling.len())?;
     lower.copy_from_slice(spelling.as_bytes());
     lower.make_ascii_lowercase();
-    Some(match std::str::from_utf8(lower).ok()? {
-        "object" | "dict" | "map" | "hashmap" | "record" | "struct" => ("object", None),
-        "number" | "float" | "double" | "decimal" | "numeric" | "real" => ("number", None),
-        "integer" | "int" | "long" | "short" | "int32" | "int64" | "bigint" => ("integer", None),
-        "string" | "str" | "text" => ("string", None),
-        "char" | "character" => ("string", Some("a single character")),
-        "array" | "list" | "arraylist" | "sequence" => ("array", None),
-        "tuple" => ("array", Some("a fixed-length tuple")),
-        "set" => ("array", Some("items without repeats")),
-        "boolean" | "bool" => ("boolean", None),
-        "null" | "none" => ("null", None),
+    Some(match &*lower {
+        b"object" | b"dict" | b"map" | b"hashmap" | b"record" | b"struct" => ("object", None),
+        b"number" | b"float" | b"double" | b"decimal" | b"numeric" | b"real" => ("number", None),
+        b"integer" | b"int" | b"long" | b"short" | b"int32" | b"int64" | b"bigint" => {
+            ("integer", None)
+        }
+        b"string" | b"str" | b"text" => ("string", None),
+        b"char" | b"character" => ("string", Some("a single character")),
+        b"array" | b"list" | b"arraylist" | b"sequence" => ("array", None),
+        b"tuple" => ("array", Some("a fixed-length tuple")),
+        b"set" => ("array", Some("items without repeats")),
+        b"boolean" | b"bool" => ("boolean", None),
+        b"null" | b"none" => ("null", None),
         _ => return None,
     })
+}
+
+/// Whether `t` is one of [`STANDARD_TYPES`] as written: one match instead of a scan of the
+/// list (asked of every `type` the check walk reads).
+pub fn is_standard_type(t: &str) -> bool {
+    matches!(
+        t,
+        "string" | "number" | "integer" | "boolean" | "array" | "object" | "null"
+    )
 }
 
 #[cfg(test)]

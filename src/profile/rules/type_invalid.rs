@@ -29,7 +29,7 @@ fn known_spelling(f: &Feat<'_>, _: &Repairing<'_>) -> bool {
     // A standard type as written is type-unsupported's finding, never this rule's; the check
     // stays so that this answer does not depend on which rule asks.
     matches!(f, Feat::TypeSpelling(t)
-        if !super::super::feature::STANDARD_TYPES.contains(t)
+        if !super::super::feature::is_standard_type(t)
             && super::super::feature::type_meant_by(t).is_some_and(|(std, _)| std != *t))
 }
 

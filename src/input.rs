@@ -123,7 +123,7 @@ pub struct ToolEntry {
     /// [`ToolEntry::description_place`]).
     pub tool_pointer: Option<String>,
     /// OpenAI's `strict` flag (Chat Completions' `function.strict`, a Responses tool's
-    /// `strict`, which is `true` when absent: its documented default); `None` when Chat's is
+    /// `strict`, which is `true` when absent or `null`: its documented default); `None` when Chat's is
     /// absent, it is not a boolean, or the tool is in another provider's shape (whose strict
     /// modes toolwire does not model).
     pub strict: Option<bool>,
@@ -1137,10 +1137,12 @@ impl Reader<'_, '_> {
             }
             // Responses tools are strict unless they say otherwise ("Whether to enforce strict
             // parameter validation. Default `true`", openai-python and openai-node types;
-            // evidence/PROVIDERS.md §6).
+            // evidence/PROVIDERS.md §6). The SDKs type the field `Optional[bool]` and send
+            // `null` as given (openai-python `FunctionToolParam.strict:
+            // Required[Optional[bool]]`), so `null` leaves the default as absence does.
             Format::OpenaiResponses => {
                 strict = match get(&m, "strict") {
-                    None => Some(true),
+                    None | Some(Value::Null) => Some(true),
                     Some(v) => v.as_bool(),
                 }
             }
@@ -1604,6 +1606,36 @@ mod tests {
 
     fn read(v: Value) -> ToolSet {
         from_value(Path::new("t.json"), v).unwrap()
+    }
+
+    /// A Responses tool is strict unless it says `strict: false`: `null` is what the SDKs send
+    /// for "not given" (openai-python types the field `Required[Optional[bool]]`), so it asks
+    /// for strict mode as absence does; a Chat function only by `true`. A value that is not a
+    /// boolean is not read as either.
+    #[test]
+    fn a_responses_tool_is_strict_unless_it_says_false() {
+        let strict_of = |tool: Value| read(json!([tool])).tools[0].strict;
+        let responses = |strict: Option<Value>| {
+            let mut t = json!({"type": "function", "name": "f", "parameters": {"type": "object"}});
+            if let Some(v) = strict {
+                t["strict"] = v;
+            }
+            strict_of(t)
+        };
+        assert_eq!(responses(None), Some(true));
+        assert_eq!(responses(Some(Value::Null)), Some(true));
+        assert_eq!(responses(Some(json!(true))), Some(true));
+        assert_eq!(responses(Some(json!(false))), Some(false));
+        assert_eq!(responses(Some(json!("false"))), None);
+        let chat = |strict: Value| {
+            strict_of(
+                json!({"type": "function", "function": {"name": "f", "strict": strict,
+                                                                "parameters": {"type": "object"}}}),
+            )
+        };
+        assert_eq!(chat(Value::Null), None);
+        assert_eq!(chat(json!(true)), Some(true));
+        assert_eq!(chat(json!("true")), None);
     }
 
     /// Two tool lists in one document are refused, naming both keys: reading one would

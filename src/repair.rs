@@ -295,7 +295,8 @@ pub const MAX_WORK: usize = 50_000_000;
 /// known to reject that (`name-unique` not rejected): those are kept, with `name-unique`
 /// listed as unverified. A repaired tool
 /// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
-/// schema ([`strict::settle`]).
+/// schema ([`strict::settle`]); one left unchanged whose schema is not in strict form is
+/// refused ([`strict::refuse_not_in_strict_form`]).
 ///
 /// One [`ToolRepair`] per tool, in order; nothing is an error, a tool that cannot be
 /// repaired is [`Outcome::Refused`] with its [`Refusal`]s:
@@ -332,6 +333,7 @@ pub fn repair_request(
     let mut out = repair_schemas(tools, profile, opts);
     for (r, given) in out.iter_mut().zip(tools) {
         strict::settle(r);
+        strict::refuse_not_in_strict_form(r, profile);
         name_places_as_given(r, given);
     }
     out

@@ -13,8 +13,11 @@
 //! tool repair left unchanged keeps its flag as written: judging the input is `check --target
 //! openai/chat-strict`'s job, not repair's.
 
-use super::{Change, Outcome, ToolRepair};
+use super::{Change, Outcome, Refusal, ToolRepair};
+use crate::check::Level;
 use crate::evidence::Verdict;
+use crate::profile::CompiledProfile;
+use crate::profile::rules::strict_form_missing;
 use crate::tool::ToolDef;
 
 /// The target whose offline model judges a repaired tool that says `strict: true`. OpenAI's
@@ -75,6 +78,40 @@ pub fn settle(r: &mut ToolRepair) -> bool {
                 .into(),
         ),
     });
+    true
+}
+
+/// Refuses a tool repair left unchanged that asks for strict mode over a schema `profile`'s
+/// targets reject in strict mode (`strict-form-missing` errors): repair writes no strict form
+/// (`compile` does), and turning strict mode off is the user's call, so reporting it
+/// "unchanged" would pass on a tool the provider refuses and `check` fails. One refusal per
+/// place, as check finds them; the tool stays as given. Returns whether it refused.
+pub fn refuse_not_in_strict_form(r: &mut ToolRepair, profile: &CompiledProfile) -> bool {
+    if r.outcome != Outcome::Unchanged || r.tool.strict != Some(true) {
+        return false;
+    }
+    let mut sent = r.tool.as_ref(0);
+    sent.strict = true;
+    let refusals: Vec<Refusal> = crate::check::check_tools(&[sent], profile)
+        .into_iter()
+        .filter(|f| f.level == Level::Error && f.rule.as_str() == strict_form_missing::RULE.id)
+        .map(|f| Refusal {
+            pointer: f.pointer,
+            rule: f.rule.to_string(),
+            parameter: f.parameter.to_string(),
+            reason: format!(
+                "{}: repair writes the canonical schema, not the strict form; `toolwire \
+                 compile --target {STRICT_TARGET}` (or `openai/responses-strict`) writes it, \
+                 or say `strict: false`",
+                f.message.as_str()
+            ),
+        })
+        .collect();
+    if refusals.is_empty() {
+        return false;
+    }
+    r.outcome = Outcome::Refused;
+    r.refusals = refusals;
     true
 }
 
@@ -192,6 +229,67 @@ mod tests {
         );
         assert_eq!(again[0].outcome, Outcome::Unchanged);
         assert_eq!(rewritten, written);
+    }
+
+    /// A strict tool repair has nothing to change in, whose root is open and whose `x` is
+    /// optional: OpenAI refuses it, so "unchanged" would pass on what `check` fails. Under
+    /// `portable` (whose openai/chat rejects both strict-form features) it is refused at
+    /// both places; not asking for strict mode, or in strict form, it is unchanged.
+    #[test]
+    fn an_unchanged_strict_tool_not_in_strict_form_is_refused() {
+        let profiles = crate::profile::embedded_set().unwrap();
+        let portable = CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
+        let repair = |strict: Option<bool>, parameters: Value| {
+            let tool = Tool {
+                name: Some("a".into()),
+                description: Some("d".into()),
+                parameters: Some(parameters),
+                strict,
+            };
+            repair_request(&[tool], &portable, &Options::default()).remove(0)
+        };
+        let open = json!({"type": "object", "properties": {"x": {"type": "string"},
+                                                            "y": {"type": "string"}},
+                          "required": ["y"]});
+        let r = repair(Some(true), open.clone());
+        assert_eq!(r.outcome, Outcome::Refused);
+        let at: Vec<(&str, &str)> = r
+            .refusals
+            .iter()
+            .map(|f| (f.pointer.as_str(), f.rule.as_str()))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("", "strict-form-missing"),
+                ("/properties/x", "strict-form-missing")
+            ]
+        );
+        assert!(
+            r.refusals[0]
+                .reason
+                .contains("compile --target openai/chat-strict")
+        );
+        assert_eq!(r.tool.parameters.as_ref(), Some(&open));
+        assert_eq!(
+            repair(Some(false), open.clone()).outcome,
+            Outcome::Unchanged
+        );
+        assert_eq!(repair(None, open).outcome, Outcome::Unchanged);
+        // In strict form under a profile that keeps `additionalProperties: false` (portable
+        // drops it, and `settle` then turns strict mode off): left as it is.
+        let openai = CompiledProfile::new(profiles.get("openai/chat").unwrap());
+        let closed = Tool {
+            name: Some("a".into()),
+            description: Some("d".into()),
+            parameters: Some(
+                json!({"type": "object", "properties": {"x": {"type": "string"}},
+                                    "required": ["x"], "additionalProperties": false}),
+            ),
+            strict: Some(true),
+        };
+        let r = repair_request(&[closed], &openai, &Options::default()).remove(0);
+        assert_eq!(r.outcome, Outcome::Unchanged);
     }
 
     #[test]

@@ -1179,7 +1179,7 @@ pub fn human(r: &ToolRepair) -> String {
             let rest = &members[RUN_SHOWN..];
             let first = &r.changes[rest[0]].pointer;
             let last = &r.changes[rest[rest.len() - 1]].pointer;
-            let parent = first.rsplit_once('/').map_or("", |(p, _)| p);
+            let parent = member_of(first).map_or("", |(p, _)| p);
             let _ = writeln!(
                 s,
                 "  ... and {} more of {}, {} to {}, changed the same way{rule} (`--format json` lists each)",
@@ -1216,8 +1216,8 @@ const RUN_MAX: usize = 10;
 const RUN_SHOWN: usize = 5;
 
 /// The changes of a tool that [`human`] summarises: those with the same action, rule, loss and
-/// emptiness at members of one object (pointers that differ only in their last token), in runs
-/// of more than [`RUN_MAX`]. `--format json` still lists every change.
+/// emptiness at members of one object, or at the same place under each ([`member_of`]), in
+/// runs of more than [`RUN_MAX`]. `--format json` still lists every change.
 struct Runs {
     /// Per change, its run (an index into `members`) and its place in it, when summarised.
     at: Vec<Option<(usize, usize)>>,
@@ -1227,14 +1227,21 @@ struct Runs {
 
 impl Runs {
     fn of(changes: &[Change]) -> Runs {
-        type Key<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, bool);
+        type Key<'a> = (&'a str, &'a str, &'a str, &'a str, Option<&'a str>, bool);
         let mut groups: HashMap<Key<'_>, Vec<usize>> = HashMap::new();
         for (i, c) in changes.iter().enumerate() {
             // The root has no object around it: it is alone in its kind.
-            let Some((parent, _)) = c.pointer.rsplit_once('/') else {
+            let Some((parent, below)) = member_of(&c.pointer) else {
                 continue;
             };
-            let key = (parent, &*c.rule, &*c.action, c.lost.as_deref(), c.emptied);
+            let key = (
+                parent,
+                below,
+                &*c.rule,
+                &*c.action,
+                c.lost.as_deref(),
+                c.emptied,
+            );
             groups.entry(key).or_default().push(i);
         }
         let mut members: Vec<Vec<usize>> =
@@ -1253,6 +1260,22 @@ impl Runs {
     fn of_change(&self, i: usize) -> Option<(usize, &[usize])> {
         self.at[i].map(|(run, nth)| (nth, self.members[run].as_slice()))
     }
+}
+
+/// The object whose member `pointer` is at or under, and the part of `pointer` below that
+/// member: `/properties/p3/type` is `("/properties", "/type")` and `/properties/p3` is
+/// `("/properties", "")`, so that the same rewrite of 3000 properties' `type` is one run, as
+/// the same change of 3000 properties is. A pointer with no `properties` token is a member of
+/// what its last token leaves (`/items/anyOf/2`: `("/items/anyOf", "")`); the root is `None`.
+fn member_of(pointer: &str) -> Option<(&str, &str)> {
+    const KEY: &str = "/properties/";
+    // Member names hold no bare `/` (RFC 6901 writes it `~1`), so a match is whole tokens.
+    if let Some(at) = pointer.rfind(KEY) {
+        let rest = &pointer[at + KEY.len()..];
+        let below = rest.find('/').map_or("", |end| &rest[end..]);
+        return Some((&pointer[..at + KEY.len() - 1], below));
+    }
+    pointer.rsplit_once('/').map(|(parent, _)| (parent, ""))
 }
 
 /// Whether `tool` declares no arguments: no parameters schema, or an object schema with an

@@ -2554,4 +2554,34 @@ fn long_runs_of_one_change_in_one_object_are_summed_up() {
         "{human}"
     );
     assert_eq!(human.matches("... and 7 more").count(), 2, "{human}");
+    // The same rewrite of a keyword of each member (3000 `float` types, the README's
+    // example) is a run too: its pointers differ in the member, not in their last token.
+    r.changes = (0..12)
+        .map(|i| change(format!("/properties/p{i}/type")))
+        .collect();
+    let typed = super::human(&r);
+    assert_eq!(typed.matches("\n  /properties/p").count(), 5, "{typed}");
+    assert!(
+        typed.contains(
+            "  ... and 7 more of /properties, /properties/p5/type to /properties/p11/type, \
+             changed the same way [compile]"
+        ),
+        "{typed}"
+    );
+}
+
+#[test]
+fn a_change_is_a_member_of_the_object_whose_property_it_is_at_or_under() {
+    use super::member_of;
+    assert_eq!(member_of("/properties/p3"), Some(("/properties", "")));
+    assert_eq!(
+        member_of("/properties/p3/type"),
+        Some(("/properties", "/type"))
+    );
+    assert_eq!(
+        member_of("/properties/a/properties/b~1c/items/type"),
+        Some(("/properties/a/properties", "/items/type"))
+    );
+    assert_eq!(member_of("/items/anyOf/2"), Some(("/items/anyOf", "")));
+    assert_eq!(member_of(""), None);
 }

@@ -92,7 +92,7 @@ pub fn refuse_not_in_strict_form(r: &mut ToolRepair, profile: &CompiledProfile) 
     }
     let mut sent = r.tool.as_ref(0);
     sent.strict = true;
-    let refusals: Vec<Refusal> = crate::check::check_tools(&[sent], profile)
+    let refusals: Vec<Refusal> = crate::check::check_tools_within_cap(&[sent], profile)
         .into_iter()
         .filter(|f| f.level == Level::Error && f.rule.as_str() == strict_form_missing::RULE.id)
         .map(|f| Refusal {

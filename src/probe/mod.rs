@@ -548,6 +548,8 @@ pub fn runs_dir(reports: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::case::{Placement, baseline};
 
     /// A case asking for strict mode is sent where the request carries the flag, and nowhere
     /// else: a target without one would judge the baseline alone.
@@ -586,8 +588,6 @@ mod tests {
         assert_eq!(skipped.verdict, Verdict::Skipped);
         assert_eq!(skipped.requests, 0);
     }
-    use super::*;
-    use crate::case::{Placement, baseline};
 
     fn answer(verdict: Verdict, stage: Stage, status: Option<u16>, error: &str) -> Answer {
         Answer {

@@ -239,15 +239,16 @@ mod tests {
     fn an_unchanged_strict_tool_not_in_strict_form_is_refused() {
         let profiles = crate::profile::embedded_set().unwrap();
         let portable = CompiledProfile::new(profiles.get(crate::profile::PORTABLE).unwrap());
-        let repair = |strict: Option<bool>, parameters: Value| {
+        let repair_under = |profile: &CompiledProfile, strict: Option<bool>, parameters: Value| {
             let tool = Tool {
                 name: Some("a".into()),
                 description: Some("d".into()),
                 parameters: Some(parameters),
                 strict,
             };
-            repair_request(&[tool], &portable, &Options::default()).remove(0)
+            repair_request(&[tool], profile, &Options::default()).remove(0)
         };
+        let repair = |strict, parameters| repair_under(&portable, strict, parameters);
         let open = json!({"type": "object", "properties": {"x": {"type": "string"},
                                                             "y": {"type": "string"}},
                           "required": ["y"]});
@@ -279,16 +280,9 @@ mod tests {
         // In strict form under a profile that keeps `additionalProperties: false` (portable
         // drops it, and `settle` then turns strict mode off): left as it is.
         let openai = CompiledProfile::new(profiles.get("openai/chat").unwrap());
-        let closed = Tool {
-            name: Some("a".into()),
-            description: Some("d".into()),
-            parameters: Some(
-                json!({"type": "object", "properties": {"x": {"type": "string"}},
-                                    "required": ["x"], "additionalProperties": false}),
-            ),
-            strict: Some(true),
-        };
-        let r = repair_request(&[closed], &openai, &Options::default()).remove(0);
+        let closed = json!({"type": "object", "properties": {"x": {"type": "string"}},
+                            "required": ["x"], "additionalProperties": false});
+        let r = repair_under(&openai, Some(true), closed);
         assert_eq!(r.outcome, Outcome::Unchanged);
     }
 

@@ -1107,7 +1107,7 @@ impl Report {
 
     /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
     /// OpenAI's strict mode are judged by OpenAI in that mode: their strict form is judged
-    /// here (`strict-form-missing`), the rest of strict mode's subset only under a strict
+    /// here (`strict-form-missing`; under `--ignore` of it, that it is not), the rest of strict mode's subset only under a strict
     /// target's profile; `None` when no tool asks for it.
     pub fn strict_tools_note(&self) -> Option<String> {
         let n: usize = self.files.iter().map(|f| f.strict).sum();
@@ -1117,8 +1117,18 @@ impl Report {
             } else {
                 (format!("{n} tools ask"), "them", "their")
             };
+            // Under `--ignore strict-form-missing` the form is not judged: say so, not that it is.
+            let form = if self.ignored.iter().any(|r| r == "strict-form-missing") {
+                format!(
+                    "{their} strict form (every object closed, every property required) is not judged here (`--ignore strict-form-missing`)"
+                )
+            } else {
+                format!(
+                    "check judges {their} strict form (`strict-form-missing`: every object closed, every property required)"
+                )
+            };
             format!(
-                "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode; check judges {their} strict form (`strict-form-missing`: every object closed, every property required), and the rest of strict mode's subset (keywords, formats, sizes) only under `--target openai/chat-strict` (or `openai/responses-strict`)"
+                "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode; {form}, and the rest of strict mode's subset (keywords, formats, sizes) only under `--target openai/chat-strict` (or `openai/responses-strict`)"
             )
         })
     }
@@ -2386,7 +2396,14 @@ mod tests {
         let note = two.strict_tools_note().unwrap();
         assert!(note.starts_with("note: 2 tools ask for OpenAI's strict mode"));
         assert!(note.contains("OpenAI judges them"));
+        assert!(note.contains("check judges their strict form (`strict-form-missing`"));
         assert!(two.human().ends_with(&format!("{note}\n")));
+        // Ignored, the rule judges nothing, and the note says so instead.
+        let mut ignoring = report("portable", vec![file(1, 0)]);
+        ignoring.ignored = vec!["strict-form-missing".into()];
+        let note = ignoring.strict_tools_note().unwrap();
+        assert!(!note.contains("check judges"), "{note}");
+        assert!(note.contains("is not judged here (`--ignore strict-form-missing`)"));
         // A strict target's own note says it already; the two are never both printed.
         let strict = report("openai/chat-strict", vec![file(1, 1)]);
         assert_eq!(strict.human().matches("note:").count(), 1);

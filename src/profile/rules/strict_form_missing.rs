@@ -52,6 +52,38 @@ fn is_object(ty: &Ty<'_>) -> bool {
     }
 }
 
+/// How every fix of this rule ends: the ways to strict form other than editing by hand.
+const OTHERWISE: &str = "or send the canonical schema through `toolwire compile --target \
+    openai/chat-strict` (or `openai/responses-strict`), which writes the strict form; or drop \
+    `strict: true` (a Responses tool: write `strict: false`).";
+
+/// The fix for property `name` (schema `prop`) missing from `required`: list it, and let it
+/// be null as OpenAI's strict mode spells an optional property (a `type` list with `null`,
+/// from the property's own type where it has one).
+fn required_fix(name: &str, prop: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let types: Option<Vec<&str>> = match prop.get("type") {
+        Some(Value::String(t)) => Some(vec![t.as_str()]),
+        Some(Value::Array(l)) => l.iter().map(Value::as_str).collect(),
+        _ => None,
+    };
+    let nullable = match types {
+        Some(t) if t.contains(&"null") => " (its `type` already allows null)".to_string(),
+        Some(mut t) if !t.is_empty() => {
+            t.push("null");
+            let list = t.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>();
+            format!(
+                ", and let it be null when there is no value: `type: [{}]`",
+                list.join(", ")
+            )
+        }
+        _ => ", and let it be null when there is no value (a `type` list with `\"null\"`, \
+               or an `anyOf` branch `{\"type\": \"null\"}`)"
+            .to_string(),
+    };
+    format!("List `{name}` in this object's `required`{nullable}; {OTHERWISE}")
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if !cx.asks_strict() || !is_object(&n.ty) {
         return;
@@ -63,7 +95,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         } else {
             At::Node(n.frame)
         };
-        cx.feature(
+        let set = map.contains_key("additionalProperties");
+        cx.feature_with_fix(
             at,
             Feat::Structure(value::STRICT_OPEN_OBJECT),
             n.placement,
@@ -71,6 +104,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 "the tool asks for strict mode, and this object is not closed \
                  (`additionalProperties: false`)"
                     .into()
+            },
+            || {
+                let step = if set {
+                    "Set this object's `additionalProperties` to `false`"
+                } else {
+                    "Add `additionalProperties: false` to this object"
+                };
+                Some(format!("{step}; {OTHERWISE}"))
             },
         );
     }
@@ -85,7 +126,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         if listed(name) {
             continue;
         }
-        cx.feature(
+        cx.feature_with_fix(
             At::Member(n.frame, "properties", name),
             Feat::Structure(value::STRICT_REQUIRED_INCOMPLETE),
             n.placement,
@@ -95,6 +136,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                      (strict mode wants every property required, an optional one nullable)"
                 )
             },
+            || Some(required_fix(name, &props[name])),
         );
     }
 }
@@ -105,6 +147,31 @@ mod tests {
     use serde_json::json;
 
     const R: &str = "strict-form-missing";
+
+    #[test]
+    fn the_fix_makes_the_property_nullable_from_its_own_type() {
+        let fix = |p| super::required_fix("p", &p);
+        assert!(fix(json!({"type": "integer"})).starts_with(
+            "List `p` in this object's `required`, and let it be null when there is no value: `type: [\"integer\", \"null\"]`; or send"
+        ));
+        assert!(
+            fix(json!({"type": ["string", "array"]}))
+                .contains("`type: [\"string\", \"array\", \"null\"]`")
+        );
+        assert!(
+            fix(json!({"type": ["string", "null"]})).starts_with(
+                "List `p` in this object's `required` (its `type` already allows null);"
+            )
+        );
+        // No type (or one not a list of names) to extend: both nullable spellings are named.
+        for untyped in [
+            json!({"enum": ["a"]}),
+            json!({"type": 7}),
+            json!({"type": []}),
+        ] {
+            assert!(fix(untyped).contains("an `anyOf` branch `{\"type\": \"null\"}`"));
+        }
+    }
 
     #[test]
     fn open_objects_and_unlisted_properties_of_a_strict_tool() {

@@ -1267,15 +1267,37 @@ impl Runs {
 /// `("/properties", "")`, so that the same rewrite of 3000 properties' `type` is one run, as
 /// the same change of 3000 properties is. A pointer with no `properties` token is a member of
 /// what its last token leaves (`/items/anyOf/2`: `("/items/anyOf", "")`); the root is `None`.
+/// The pointer is read with schema semantics ([`place::steps`]): a property literally named
+/// `properties` is a member, not the keyword.
 fn member_of(pointer: &str) -> Option<(&str, &str)> {
-    const KEY: &str = "/properties/";
-    // Member names hold no bare `/` (RFC 6901 writes it `~1`), so a match is whole tokens.
-    if let Some(at) = pointer.rfind(KEY) {
-        let rest = &pointer[at + KEY.len()..];
-        let below = rest.find('/').map_or("", |end| &rest[end..]);
-        return Some((&pointer[..at + KEY.len() - 1], below));
+    use place::Step;
+    // Where each raw token ends (member names hold no bare `/`: RFC 6901 writes it `~1`).
+    let ends: Vec<usize> = pointer
+        .match_indices('/')
+        .skip(1)
+        .map(|(at, _)| at)
+        .chain(std::iter::once(pointer.len()))
+        .collect();
+    let mut token = 0;
+    let mut last = None;
+    for step in place::steps(pointer) {
+        match step {
+            Step::Member(kw, _) => {
+                if kw == "properties" {
+                    last = Some(token);
+                }
+                token += 2;
+            }
+            Step::Element(..) => token += 2,
+            Step::Applicator(_) => token += 1,
+            Step::Keyword(..) => break,
+        }
     }
-    pointer.rsplit_once('/').map(|(parent, _)| (parent, ""))
+    match last {
+        // `token` is the `properties` keyword's; the member's name is the next.
+        Some(token) => Some((&pointer[..ends[token]], &pointer[ends[token + 1]..])),
+        None => pointer.rsplit_once('/').map(|(parent, _)| (parent, "")),
+    }
 }
 
 /// Whether `tool` declares no arguments: no parameters schema, or an object schema with an

@@ -562,7 +562,7 @@ impl Round<'_> {
             }
             if !budget.charge(i) {
                 // Refused by itself, so the model's answer on the others still counts.
-                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                let rule = e.rule.as_deref().unwrap_or(UNEXPLAINED);
                 let basis = model_basis(results, i, given, e.rule.as_deref(), profile, target);
                 refuse(
                     &mut results[i],
@@ -654,7 +654,7 @@ impl Round<'_> {
                 }
                 // Nothing repairs what the model named: that tool is left out (with the
                 // model's own words), and the others are sent again.
-                let rule = e.rule.as_deref().unwrap_or("unknown rule");
+                let rule = e.rule.as_deref().unwrap_or(UNEXPLAINED);
                 // The place is the one the model's error names (its path into the schema, as
                 // the explanation read it), not the tool's root.
                 refuse(
@@ -1113,6 +1113,10 @@ fn refuse_clash(
         refusal.rule = "name-duplicate".into();
     }
 }
+
+/// What a refusal names in place of a rule id when `explain` maps the model's answer to no
+/// rule ("unknown rule" read as an id toolwire did not know).
+const UNEXPLAINED: &str = "no rule of toolwire explains this answer";
 
 /// A target whose wire form is the canonical schema ([`wire::Form::Plain`]) is not sent
 /// OpenAI's `strict: true` (its request builder writes no `strict`): the tool's flag is taken

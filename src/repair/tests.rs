@@ -2584,4 +2584,14 @@ fn a_change_is_a_member_of_the_object_whose_property_it_is_at_or_under() {
     );
     assert_eq!(member_of("/items/anyOf/2"), Some(("/items/anyOf", "")));
     assert_eq!(member_of(""), None);
+    // A property named `properties` is a member: its `type` is its own, not a member `type`.
+    assert_eq!(
+        member_of("/properties/properties/type"),
+        Some(("/properties", "/type"))
+    );
+    assert_eq!(
+        member_of("/properties/properties/properties/x"),
+        Some(("/properties/properties/properties", ""))
+    );
+    assert_eq!(member_of("/properties/a~1b"), Some(("/properties", "")));
 }

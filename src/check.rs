@@ -485,6 +485,7 @@ pub fn check_bytes_with(
     let mut flagged = 0usize;
     let mut erred = 0usize;
     let mut strict = 0usize;
+    let mut anthropic_strict = 0usize;
     let mut unformed = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
@@ -514,6 +515,7 @@ pub fn check_bytes_with(
             let mut checker = detect::Checker::new(profile, &mut made);
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
+            anthropic_strict += batch.iter().filter(|t| t.anthropic_strict).count();
             unformed += unformed_tools(&profile.name, batch);
             for request in batch.chunk_by(|a, b| a.request == b.request) {
                 refs.clear();
@@ -543,6 +545,7 @@ pub fn check_bytes_with(
         without_errors: tools - erred,
         detected: Some(read.format),
         strict,
+        anthropic_strict,
         unformed,
         unreadable_lines: read.unreadable_lines,
         empty_lines: read.empty_lines,
@@ -783,6 +786,10 @@ pub struct FileSummary {
     /// Tools that say OpenAI's `strict: true` (see [`crate::input::ToolEntry::strict`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub strict: usize,
+    /// Tools that say Anthropic's `strict: true` (strict tool use, see
+    /// [`crate::input::ToolEntry::anthropic_strict`]), whose subset check does not judge.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub anthropic_strict: usize,
     /// Tools whose schema is not yet in the strict form of the profile's target
     /// ([`crate::compile::wire::is_in`]; always 0 for a target with no strict form): whether
     /// [`strict_note`] has anything to say.
@@ -920,6 +927,7 @@ impl Report {
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
+                anthropic_strict: set.tools.iter().filter(|t| t.anthropic_strict).count(),
                 unformed: unformed_tools(&profile.name, &set.tools),
                 unreadable_lines: 0,
                 empty_lines: set.empty_lines.clone(),
@@ -1080,6 +1088,9 @@ impl Report {
         if let Some(note) = self.closing_note() {
             let _ = writeln!(s, "{note}");
         }
+        if let Some(note) = self.anthropic_strict_note() {
+            let _ = writeln!(s, "{note}");
+        }
         s
     }
 
@@ -1129,6 +1140,23 @@ impl Report {
             };
             format!(
                 "note: {who} for OpenAI's strict mode (`strict: true`, a Responses tool's default): OpenAI judges {them} in that mode; {form}, and the rest of strict mode's subset (keywords, formats, sizes) only under `--target openai/chat-strict` (or `openai/responses-strict`)"
+            )
+        })
+    }
+
+    /// The line saying that tools which ask for Anthropic's strict tool use are judged by
+    /// Anthropic against a subset of JSON Schema check does not model; `None` when no tool
+    /// asks for it.
+    pub fn anthropic_strict_note(&self) -> Option<String> {
+        let n: usize = self.files.iter().map(|f| f.anthropic_strict).sum();
+        (n > 0).then(|| {
+            let (who, its, it) = if n == 1 {
+                ("1 tool asks".to_string(), "its", "it")
+            } else {
+                (format!("{n} tools ask"), "their", "each")
+            };
+            format!(
+                "note: {who} for Anthropic's strict tool use (`strict: true`): Anthropic holds {its} schema to the subset of JSON Schema that mode takes (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use), which check does not judge: {it} is checked as a plain tool"
             )
         })
     }
@@ -1726,6 +1754,7 @@ mod tests {
                 without_errors: 3,
                 detected: None,
                 strict: 0,
+                anthropic_strict: 0,
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -1791,6 +1820,7 @@ mod tests {
             schema_pointer: String::new(),
             tool_pointer: None,
             strict: None,
+            anthropic_strict: false,
         };
         let set = |file: &str, format, tools| ToolSet {
             file: file.into(),
@@ -2157,6 +2187,7 @@ mod tests {
                 without_errors: 0,
                 detected: None,
                 strict: 0,
+                anthropic_strict: 0,
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -2371,6 +2402,7 @@ mod tests {
             without_errors: 3,
             detected: None,
             strict,
+            anthropic_strict: 0,
             unformed,
             unreadable_lines: 0,
             empty_lines: Vec::new(),
@@ -2398,6 +2430,16 @@ mod tests {
         assert!(note.contains("OpenAI judges them"));
         assert!(note.contains("check judges their strict form (`strict-form-missing`"));
         assert!(two.human().ends_with(&format!("{note}\n")));
+        // Anthropic's strict tool use has a note of its own, beside OpenAI's.
+        assert_eq!(two.anthropic_strict_note(), None);
+        let mut anthropic = vec![file(0, 0), file(0, 0)];
+        anthropic[0].anthropic_strict = 1;
+        anthropic[1].anthropic_strict = 2;
+        let anthropic = report("portable", anthropic);
+        let note = anthropic.anthropic_strict_note().unwrap();
+        assert!(note.starts_with("note: 3 tools ask for Anthropic's strict tool use"));
+        assert!(note.ends_with("each is checked as a plain tool"), "{note}");
+        assert!(anthropic.human().ends_with(&format!("{note}\n")));
         // Ignored, the rule judges nothing, and the note says so instead.
         let mut ignoring = report("portable", vec![file(1, 0)]);
         ignoring.ignored = vec!["strict-form-missing".into()];

@@ -127,6 +127,12 @@ pub struct ToolEntry {
     /// absent, it is not a boolean, or the tool is in another provider's shape (whose strict
     /// modes toolwire does not model).
     pub strict: Option<bool>,
+    /// Anthropic's `strict: true` on a tool in Anthropic's shape: strict tool use, which
+    /// constrains sampling to the schema and takes only a subset of JSON Schema ("JSON Schema
+    /// limitations", <https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use>,
+    /// read 2026-12-04). toolwire does not model that subset: check says so in a note, and
+    /// compile, which writes no Anthropic `strict`, says it leaves it out.
+    pub anthropic_strict: bool,
 }
 
 impl ToolEntry {
@@ -1125,6 +1131,8 @@ impl Reader<'_, '_> {
     ) -> std::result::Result<(), Problem> {
         let mut at = std::borrow::Cow::Borrowed(at);
         let mut strict = None;
+        let anthropic_strict =
+            format == Format::Anthropic && get(&m, "strict") == Some(&Value::Bool(true));
         match format {
             Format::OpenaiChat => {
                 let [inner] = take_all(m, ["function"]);
@@ -1209,6 +1217,9 @@ impl Reader<'_, '_> {
             Some(at.into_owned()),
             strict,
         );
+        if anthropic_strict && let Some(t) = self.tools.last_mut() {
+            t.anthropic_strict = true;
+        }
         Ok(())
     }
 
@@ -1263,6 +1274,7 @@ impl Reader<'_, '_> {
             schema_pointer,
             tool_pointer,
             strict,
+            anthropic_strict: false,
         });
     }
 }
@@ -1636,6 +1648,34 @@ mod tests {
         assert_eq!(chat(Value::Null), None);
         assert_eq!(chat(json!(true)), Some(true));
         assert_eq!(chat(json!("true")), None);
+    }
+
+    /// Anthropic's own `strict: true` is kept apart from OpenAI's: it asks for strict tool
+    /// use, not OpenAI's strict form, so `strict` stays `None` and check's
+    /// strict-form-missing does not judge it.
+    #[test]
+    fn an_anthropic_tool_s_strict_is_its_own_flag() {
+        let anthropic = |strict: Option<Value>| {
+            let mut t = json!({"name": "f", "input_schema": {"type": "object"}});
+            if let Some(v) = strict {
+                t["strict"] = v;
+            }
+            let e = read(json!([t])).tools.remove(0);
+            (e.anthropic_strict, e.strict)
+        };
+        assert_eq!(anthropic(Some(json!(true))), (true, None));
+        assert_eq!(anthropic(Some(json!(false))), (false, None));
+        assert_eq!(anthropic(Some(json!("true"))), (false, None));
+        assert_eq!(anthropic(None), (false, None));
+        // A Chat function's `strict` is OpenAI's, never Anthropic's.
+        let chat = read(
+            json!([{"type": "function", "function": {"name": "f", "strict": true,
+                                                                    "parameters": {"type": "object"}}}]),
+        );
+        assert_eq!(
+            (chat.tools[0].anthropic_strict, chat.tools[0].strict),
+            (false, Some(true))
+        );
     }
 
     /// Two tool lists in one document are refused, naming both keys: reading one would

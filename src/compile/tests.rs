@@ -108,6 +108,7 @@ fn tool(name: &str, params: Value) -> Tool {
         description: Some("Looks a record up.".into()),
         parameters: Some(params),
         strict: None,
+        anthropic_strict: false,
     }
 }
 
@@ -433,6 +434,7 @@ fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
         description: None,
         parameters: Some(json!({"type":"object"})),
         strict: None,
+        anthropic_strict: false,
     };
     assert_eq!(
         compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),
@@ -870,6 +872,50 @@ fn a_strict_flag_is_left_out_for_a_plain_target_and_said() {
     // Without the flag there is nothing to say.
     let none = compile(&[plain()], "openai/chat", &p, &repair::Options::default()).unwrap();
     assert_eq!(said(&none), 0);
+}
+
+/// Anthropic's own `strict: true` (strict tool use) is written by no target: compile for
+/// Anthropic or any plain target says it leaves it out, and what is lost; a strict target
+/// writes OpenAI's strict form, which carries the constraint, so nothing is said there.
+#[test]
+fn an_anthropic_strict_flag_is_left_out_and_said() {
+    let p = profile(&[]);
+    let mut t = tool(
+        "get_weather",
+        json!({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}),
+    );
+    t.anthropic_strict = true;
+    let said = |c: &Compilation| {
+        c.tools[0]
+            .changes
+            .iter()
+            .filter(|x| x.action.starts_with("left out Anthropic's `strict: true`"))
+            .map(|x| x.lost.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    for target in ["anthropic/messages", "gemini/v1beta/parameters"] {
+        let c = compile(&[t.clone()], target, &p, &repair::Options::default()).unwrap();
+        assert!(c.is_ok(), "{target}: {:#?}", c.check);
+        assert_eq!(c.tools[0].outcome, Outcome::Repaired, "{target}");
+        let lost = said(&c);
+        assert_eq!(lost.len(), 1, "{target}: {:#?}", c.tools[0].changes);
+        assert!(lost[0].starts_with("strict tool use"), "{}", lost[0]);
+        assert!(
+            !c.wire.to_string().contains("\"strict\""),
+            "{target}: {}",
+            c.wire
+        );
+    }
+    let strict = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
+    assert!(said(&strict).is_empty());
+    let none = compile(
+        &[plain()],
+        "anthropic/messages",
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(said(&none).is_empty());
 }
 
 /// [`compile_request`] with default options, for the built-in tests.

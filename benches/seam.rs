@@ -180,7 +180,7 @@ fn large_tool(n: usize) -> toolwire::repair::Tool {
         description: Some("A tool with many properties.".into()),
         parameters: Some(json!({"type": "object", "properties": properties, "required": required})),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     }
 }
 

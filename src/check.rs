@@ -485,7 +485,7 @@ pub fn check_bytes_with(
     let mut flagged = 0usize;
     let mut erred = 0usize;
     let mut strict = 0usize;
-    let mut anthropic_strict = 0usize;
+    let mut strict_tool_use = 0usize;
     let mut unformed = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
@@ -515,7 +515,7 @@ pub fn check_bytes_with(
             let mut checker = detect::Checker::new(profile, &mut made);
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
-            anthropic_strict += batch.iter().filter(|t| t.anthropic_strict).count();
+            strict_tool_use += batch.iter().filter(|t| t.strict_tool_use.is_some()).count();
             unformed += unformed_tools(&profile.name, batch);
             for request in batch.chunk_by(|a, b| a.request == b.request) {
                 refs.clear();
@@ -545,7 +545,7 @@ pub fn check_bytes_with(
         without_errors: tools - erred,
         detected: Some(read.format),
         strict,
-        anthropic_strict,
+        strict_tool_use,
         unformed,
         unreadable_lines: read.unreadable_lines,
         empty_lines: read.empty_lines,
@@ -786,10 +786,11 @@ pub struct FileSummary {
     /// Tools that say OpenAI's `strict: true` (see [`crate::input::ToolEntry::strict`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub strict: usize,
-    /// Tools that say Anthropic's `strict: true` (strict tool use, see
-    /// [`crate::input::ToolEntry::anthropic_strict`]), whose subset check does not judge.
+    /// Tools that say a provider's own `strict: true` (Anthropic's, Bedrock Converse's: strict
+    /// tool use, see [`crate::input::ToolEntry::strict_tool_use`]), whose subset check does
+    /// not judge.
     #[serde(skip_serializing_if = "is_zero")]
-    pub anthropic_strict: usize,
+    pub strict_tool_use: usize,
     /// Tools whose schema is not yet in the strict form of the profile's target
     /// ([`crate::compile::wire::is_in`]; always 0 for a target with no strict form): whether
     /// [`strict_note`] has anything to say.
@@ -927,7 +928,11 @@ impl Report {
                 without_errors: set.tools.len() - erred,
                 detected: Some(set.format),
                 strict: set.tools.iter().filter(|t| t.strict == Some(true)).count(),
-                anthropic_strict: set.tools.iter().filter(|t| t.anthropic_strict).count(),
+                strict_tool_use: set
+                    .tools
+                    .iter()
+                    .filter(|t| t.strict_tool_use.is_some())
+                    .count(),
                 unformed: unformed_tools(&profile.name, &set.tools),
                 unreadable_lines: 0,
                 empty_lines: set.empty_lines.clone(),
@@ -1088,7 +1093,7 @@ impl Report {
         if let Some(note) = self.closing_note() {
             let _ = writeln!(s, "{note}");
         }
-        if let Some(note) = self.anthropic_strict_note() {
+        if let Some(note) = self.strict_tool_use_note() {
             let _ = writeln!(s, "{note}");
         }
         s
@@ -1144,11 +1149,11 @@ impl Report {
         })
     }
 
-    /// The line saying that tools which ask for Anthropic's strict tool use are judged by
-    /// Anthropic against a subset of JSON Schema check does not model; `None` when no tool
-    /// asks for it.
-    pub fn anthropic_strict_note(&self) -> Option<String> {
-        let n: usize = self.files.iter().map(|f| f.anthropic_strict).sum();
+    /// The line saying that tools which ask for a provider's own strict tool use (Anthropic's,
+    /// Bedrock Converse's `strict: true`) are judged by the provider against a subset of JSON
+    /// Schema check does not model; `None` when no tool asks for it.
+    pub fn strict_tool_use_note(&self) -> Option<String> {
+        let n: usize = self.files.iter().map(|f| f.strict_tool_use).sum();
         (n > 0).then(|| {
             let (who, its, it) = if n == 1 {
                 ("1 tool asks".to_string(), "its", "it")
@@ -1156,7 +1161,7 @@ impl Report {
                 (format!("{n} tools ask"), "their", "each")
             };
             format!(
-                "note: {who} for Anthropic's strict tool use (`strict: true`): Anthropic holds {its} schema to the subset of JSON Schema that mode takes (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use), which check does not judge: {it} is checked as a plain tool"
+                "note: {who} for strict tool use (Anthropic's or Bedrock Converse's own `strict: true`): the provider holds {its} schema to the subset of JSON Schema that mode takes (Anthropic: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use), which check does not judge: {it} is checked as a plain tool"
             )
         })
     }
@@ -1754,7 +1759,7 @@ mod tests {
                 without_errors: 3,
                 detected: None,
                 strict: 0,
-                anthropic_strict: 0,
+                strict_tool_use: 0,
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -1820,7 +1825,7 @@ mod tests {
             schema_pointer: String::new(),
             tool_pointer: None,
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         };
         let set = |file: &str, format, tools| ToolSet {
             file: file.into(),
@@ -2187,7 +2192,7 @@ mod tests {
                 without_errors: 0,
                 detected: None,
                 strict: 0,
-                anthropic_strict: 0,
+                strict_tool_use: 0,
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -2402,7 +2407,7 @@ mod tests {
             without_errors: 3,
             detected: None,
             strict,
-            anthropic_strict: 0,
+            strict_tool_use: 0,
             unformed,
             unreadable_lines: 0,
             empty_lines: Vec::new(),
@@ -2431,13 +2436,13 @@ mod tests {
         assert!(note.contains("check judges their strict form (`strict-form-missing`"));
         assert!(two.human().ends_with(&format!("{note}\n")));
         // Anthropic's strict tool use has a note of its own, beside OpenAI's.
-        assert_eq!(two.anthropic_strict_note(), None);
+        assert_eq!(two.strict_tool_use_note(), None);
         let mut anthropic = vec![file(0, 0), file(0, 0)];
-        anthropic[0].anthropic_strict = 1;
-        anthropic[1].anthropic_strict = 2;
+        anthropic[0].strict_tool_use = 1;
+        anthropic[1].strict_tool_use = 2;
         let anthropic = report("portable", anthropic);
-        let note = anthropic.anthropic_strict_note().unwrap();
-        assert!(note.starts_with("note: 3 tools ask for Anthropic's strict tool use"));
+        let note = anthropic.strict_tool_use_note().unwrap();
+        assert!(note.starts_with("note: 3 tools ask for strict tool use (Anthropic's"));
         assert!(note.ends_with("each is checked as a plain tool"), "{note}");
         assert!(anthropic.human().ends_with(&format!("{note}\n")));
         // Ignored, the rule judges nothing, and the note says so instead.

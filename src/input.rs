@@ -127,12 +127,15 @@ pub struct ToolEntry {
     /// absent, it is not a boolean, or the tool is in another provider's shape (whose strict
     /// modes toolwire does not model).
     pub strict: Option<bool>,
-    /// Anthropic's `strict: true` on a tool in Anthropic's shape: strict tool use, which
-    /// constrains sampling to the schema and takes only a subset of JSON Schema ("JSON Schema
-    /// limitations", <https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use>,
-    /// read 2026-12-04). toolwire does not model that subset: check says so in a note, and
-    /// compile, which writes no Anthropic `strict`, says it leaves it out.
-    pub anthropic_strict: bool,
+    /// The provider whose own `strict: true` the tool carries, when it is not OpenAI's
+    /// (`"Anthropic"`: an Anthropic tool's `strict`; `"Bedrock Converse"`: a `toolSpec`'s
+    /// `strict`): strict tool use, which constrains sampling to the schema and takes only a
+    /// subset of JSON Schema (Anthropic: "JSON Schema limitations",
+    /// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use>, read
+    /// 2026-12-04; Bedrock: the Converse request body of evidence/PROVIDERS.md §9). toolwire
+    /// does not model that subset: check says so in a note, and compile, whose request
+    /// builders write no such flag, says it leaves it out.
+    pub strict_tool_use: Option<&'static str>,
 }
 
 impl ToolEntry {
@@ -1131,8 +1134,8 @@ impl Reader<'_, '_> {
     ) -> std::result::Result<(), Problem> {
         let mut at = std::borrow::Cow::Borrowed(at);
         let mut strict = None;
-        let anthropic_strict =
-            format == Format::Anthropic && get(&m, "strict") == Some(&Value::Bool(true));
+        let asks = |m: &Map<String, Value>| get(m, "strict") == Some(&Value::Bool(true));
+        let strict_tool_use = (format == Format::Anthropic && asks(&m)).then_some("Anthropic");
         match format {
             Format::OpenaiChat => {
                 let [inner] = take_all(m, ["function"]);
@@ -1175,6 +1178,7 @@ impl Reader<'_, '_> {
                     tool_at,
                     None,
                 );
+                self.mark_strict_tool_use(asks(&spec).then_some("Bedrock Converse"));
                 return Ok(());
             }
             _ => {}
@@ -1217,9 +1221,7 @@ impl Reader<'_, '_> {
             Some(at.into_owned()),
             strict,
         );
-        if anthropic_strict && let Some(t) = self.tools.last_mut() {
-            t.anthropic_strict = true;
-        }
+        self.mark_strict_tool_use(strict_tool_use);
         Ok(())
     }
 
@@ -1253,6 +1255,14 @@ impl Reader<'_, '_> {
         });
     }
 
+    /// Marks the tool just pushed with the provider whose own `strict: true` it carries
+    /// ([`ToolEntry::strict_tool_use`]).
+    fn mark_strict_tool_use(&mut self, provider: Option<&'static str>) {
+        if let Some(t) = self.tools.last_mut() {
+            t.strict_tool_use = provider;
+        }
+    }
+
     fn push(
         &mut self,
         name: Option<String>,
@@ -1274,7 +1284,7 @@ impl Reader<'_, '_> {
             schema_pointer,
             tool_pointer,
             strict,
-            anthropic_strict: false,
+            strict_tool_use: None,
         });
     }
 }
@@ -1650,31 +1660,39 @@ mod tests {
         assert_eq!(chat(json!("true")), None);
     }
 
-    /// Anthropic's own `strict: true` is kept apart from OpenAI's: it asks for strict tool
-    /// use, not OpenAI's strict form, so `strict` stays `None` and check's
-    /// strict-form-missing does not judge it.
+    /// Anthropic's and Bedrock's own `strict: true` are kept apart from OpenAI's: they ask
+    /// for strict tool use, not OpenAI's strict form, so `strict` stays `None` and check's
+    /// strict-form-missing does not judge them.
     #[test]
-    fn an_anthropic_tool_s_strict_is_its_own_flag() {
+    fn a_provider_s_own_strict_is_its_own_flag() {
         let anthropic = |strict: Option<Value>| {
             let mut t = json!({"name": "f", "input_schema": {"type": "object"}});
             if let Some(v) = strict {
                 t["strict"] = v;
             }
             let e = read(json!([t])).tools.remove(0);
-            (e.anthropic_strict, e.strict)
+            (e.strict_tool_use, e.strict)
         };
-        assert_eq!(anthropic(Some(json!(true))), (true, None));
-        assert_eq!(anthropic(Some(json!(false))), (false, None));
-        assert_eq!(anthropic(Some(json!("true"))), (false, None));
-        assert_eq!(anthropic(None), (false, None));
+        assert_eq!(anthropic(Some(json!(true))), (Some("Anthropic"), None));
+        assert_eq!(anthropic(Some(json!(false))), (None, None));
+        assert_eq!(anthropic(Some(json!("true"))), (None, None));
+        assert_eq!(anthropic(None), (None, None));
+        let bedrock = |strict: Value| {
+            let spec = json!({"toolSpec": {"name": "f", "strict": strict,
+                                           "inputSchema": {"json": {"type": "object"}}}});
+            let e = read(json!([spec])).tools.remove(0);
+            (e.strict_tool_use, e.strict)
+        };
+        assert_eq!(bedrock(json!(true)), (Some("Bedrock Converse"), None));
+        assert_eq!(bedrock(json!(false)), (None, None));
         // A Chat function's `strict` is OpenAI's, never Anthropic's.
         let chat = read(
             json!([{"type": "function", "function": {"name": "f", "strict": true,
                                                                     "parameters": {"type": "object"}}}]),
         );
         assert_eq!(
-            (chat.tools[0].anthropic_strict, chat.tools[0].strict),
-            (false, Some(true))
+            (chat.tools[0].strict_tool_use, chat.tools[0].strict),
+            (None, Some(true))
         );
     }
 

@@ -79,11 +79,11 @@ pub struct Tool {
     /// ([`strict::settle`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
-    /// Anthropic's `strict: true` as the input wrote it
-    /// ([`crate::input::ToolEntry::anthropic_strict`]): repair writes it back as it was,
+    /// The provider whose own `strict: true` the input wrote
+    /// ([`crate::input::ToolEntry::strict_tool_use`]): repair writes it back as it was,
     /// compile leaves it out and says so.
     #[serde(skip)]
-    pub anthropic_strict: bool,
+    pub strict_tool_use: Option<&'static str>,
 }
 
 #[cfg(test)]
@@ -105,7 +105,7 @@ impl Clone for Tool {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             strict: self.strict,
-            anthropic_strict: self.anthropic_strict,
+            strict_tool_use: self.strict_tool_use,
         }
     }
 }
@@ -132,7 +132,7 @@ impl Tool {
             description: self.description.clone(),
             parameters: None,
             strict: self.strict,
-            anthropic_strict: self.anthropic_strict,
+            strict_tool_use: self.strict_tool_use,
         }
     }
 
@@ -152,7 +152,7 @@ impl From<&crate::input::ToolEntry> for Tool {
             description: e.description.clone(),
             parameters: e.parameters.clone(),
             strict: e.strict,
-            anthropic_strict: e.anthropic_strict,
+            strict_tool_use: e.strict_tool_use,
         }
     }
 }
@@ -164,7 +164,7 @@ impl From<&crate::tool::ToolDef> for Tool {
             description: t.description.clone(),
             parameters: t.parameters.clone(),
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         }
     }
 }

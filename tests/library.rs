@@ -92,7 +92,7 @@ fn every_step_survives_the_nesting_cap_on_a_2_mib_thread() {
                 description: None,
                 parameters: Some(schema),
                 strict: None,
-                anthropic_strict: false,
+                strict_tool_use: None,
             };
             let r = toolwire::repair::repair_request(std::slice::from_ref(&tool), &portable, &Default::default());
             assert_eq!(r[0].refusals[0].rule, "nesting-too-deep");

@@ -408,7 +408,7 @@ mod round_trip {
             let args = instance(&s, &mut rng);
             let canonical = ArgsSchema::new(&s).expect("generated schemas compile");
             prop_assert!(canonical.check(&args, Coercions::NONE).is_valid());
-            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()), strict: None, anthropic_strict: false };
+            let tool = Tool { name: Some("t".into()), description: Some("d".into()), parameters: Some(s.clone()), strict: None, strict_tool_use: None };
             for target in TARGETS {
                 // The target's own profile with no evidence against anything: the wire form
                 // alone is under test.
@@ -532,7 +532,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         schema_pointer: String::new(),
         tool_pointer: Some(String::new()),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     };
     let made: Vec<(String, Vec<toolwire::input::ToolEntry>)> = [
         json!({"type":"dict","properties":{"w":{"type":"float"},"a":{"type":"any"}}}),
@@ -594,7 +594,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             schema_pointer: String::new(),
             tool_pointer: name.map(|_| String::new()),
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         };
         // A bare schema is its parameters: it cannot leave them out.
         let bare = schema.is_some().then(|| tool(None));

@@ -1123,7 +1123,7 @@ const UNEXPLAINED: &str = "no rule of toolwire explains this answer";
 /// out and the change says so, with what compiles the strict form (strict modes
 /// are reached by compiling for a strict target).
 fn leave_strict_out(r: &mut ToolRepair, target: &str) {
-    leave_anthropic_strict_out(r, target);
+    leave_strict_tool_use_out(r, target);
     if r.tool.strict != Some(true) {
         return;
     }
@@ -1148,30 +1148,29 @@ fn leave_strict_out(r: &mut ToolRepair, target: &str) {
     }
 }
 
-/// Anthropic's `strict: true` (strict tool use) is written by no target's request builder,
-/// Anthropic's included: toolwire does not model the subset of JSON Schema it takes
-/// ([`crate::input::ToolEntry::anthropic_strict`]), so a compiled tool leaves it out, and
-/// says so rather than dropping the sampling constraint unseen.
-fn leave_anthropic_strict_out(r: &mut ToolRepair, target: &str) {
-    if !r.tool.anthropic_strict {
+/// A provider's own `strict: true` (Anthropic's, Bedrock Converse's: strict tool use) is
+/// written by no target's request builder, theirs included: toolwire does not model the
+/// subset of JSON Schema it takes ([`crate::input::ToolEntry::strict_tool_use`]), so a
+/// compiled tool leaves it out, and says so rather than dropping the sampling constraint
+/// unseen.
+fn leave_strict_tool_use_out(r: &mut ToolRepair, target: &str) {
+    let Some(provider) = r.tool.strict_tool_use.take() else {
         return;
-    }
-    r.tool.anthropic_strict = false;
+    };
     r.changes.push(repair::Change {
         pointer: String::new(),
         rule: "compile".into(),
         action: format!(
-            "left out Anthropic's `strict: true` (strict tool use): toolwire does not model the \
-             subset of JSON Schema it takes, so {target} gets the canonical schema without it \
-             (write it back on the compiled tool if you rely on it, and check the schema \
-             against Anthropic's JSON Schema limitations)"
+            "left out {provider}'s `strict: true` (strict tool use): toolwire does not model \
+             the subset of JSON Schema it takes, so {target} gets the canonical schema \
+             without it (write it back on the compiled tool if you rely on it, and check the \
+             schema against {provider}'s JSON Schema limitations)"
         ),
         emptied: false,
-        lost: Some(
-            "strict tool use: Anthropic does not constrain the model's arguments to the schema \
-             (`toolwire args` still checks them)"
-                .into(),
-        ),
+        lost: Some(format!(
+            "strict tool use: {provider} does not constrain the model's arguments to the \
+             schema (`toolwire args` still checks them)"
+        )),
     });
     if r.outcome == Outcome::Unchanged {
         r.outcome = Outcome::Repaired;

@@ -25,7 +25,7 @@ fn tools_with(n: usize, property: Value) -> Vec<Tool> {
                 "required": ["v"],
             })),
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         })
         .collect()
 }
@@ -130,7 +130,7 @@ fn the_model_is_asked_in_proportion_to_tools_times_repairs() {
                 "required": ["a", "b", "c", "d"],
             })),
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         })
         .collect();
     MODEL_CALLS.set((0, 0));
@@ -234,7 +234,7 @@ fn tracing_a_rejection_copies_the_schema_once_per_trial() {
         description: Some("d".into()),
         parameters: Some(json!({"type": "object", "properties": properties})),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     }];
     let set = crate::profile::embedded().expect("built-in profiles load");
     let p = CompiledProfile::new(set.get(target).expect("the target's profile"));

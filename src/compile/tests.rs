@@ -108,7 +108,7 @@ fn tool(name: &str, params: Value) -> Tool {
         description: Some("Looks a record up.".into()),
         parameters: Some(params),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     }
 }
 
@@ -434,7 +434,7 @@ fn refused_tools_are_left_out_and_engines_have_no_wire_form() {
         description: None,
         parameters: Some(json!({"type":"object"})),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     };
     assert_eq!(
         compile(&[bare], "openai/chat", &p, &repair::Options::default()).unwrap_err(),
@@ -874,17 +874,17 @@ fn a_strict_flag_is_left_out_for_a_plain_target_and_said() {
     assert_eq!(said(&none), 0);
 }
 
-/// Anthropic's own `strict: true` (strict tool use) is written by no target: compile for
+/// A provider's own `strict: true` (strict tool use) is written by no target: compile for
 /// Anthropic or any plain target says it leaves it out, and what is lost; a strict target
 /// writes OpenAI's strict form, which carries the constraint, so nothing is said there.
 #[test]
-fn an_anthropic_strict_flag_is_left_out_and_said() {
+fn a_provider_s_own_strict_flag_is_left_out_and_said() {
     let p = profile(&[]);
     let mut t = tool(
         "get_weather",
         json!({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}),
     );
-    t.anthropic_strict = true;
+    t.strict_tool_use = Some("Anthropic");
     let said = |c: &Compilation| {
         c.tools[0]
             .changes

@@ -219,7 +219,7 @@ mod tests {
                 description: description.map(str::to_string),
                 parameters: Some(json!({"type": "object"})),
                 strict: None,
-                anthropic_strict: false,
+                strict_tool_use: None,
             },
         }
     }

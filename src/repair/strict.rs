@@ -245,7 +245,7 @@ mod tests {
                 description: Some("d".into()),
                 parameters: Some(parameters),
                 strict,
-                anthropic_strict: false,
+                strict_tool_use: None,
             };
             repair_request(&[tool], profile, &Options::default()).remove(0)
         };

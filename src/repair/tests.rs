@@ -41,7 +41,7 @@ fn tool(name: &str, params: Value) -> Tool {
         description: Some("Does it.".into()),
         parameters: Some(params),
         strict: None,
-        anthropic_strict: false,
+        strict_tool_use: None,
     }
 }
 

@@ -168,7 +168,7 @@ mod tests {
                 description: None,
                 parameters: Some(json!({"type": "object"})),
                 strict: None,
-                anthropic_strict: false,
+                strict_tool_use: None,
             },
         }
     }

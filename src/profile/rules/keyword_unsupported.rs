@@ -505,7 +505,7 @@ mod tests {
                 parameters: Some(json!({"type":"object","properties":{
                     "a":{"type":"string", k: v}}})),
                 strict: None,
-                anthropic_strict: false,
+                strict_tool_use: None,
             };
             let r = repair_tool(&t, 0, &p, &Options::default());
             assert_eq!(r.changes.len(), 1, "{k}: {:#?}", r);

@@ -195,7 +195,7 @@ mod tests {
             description: None,
             parameters: Some(params),
             strict: None,
-            anthropic_strict: false,
+            strict_tool_use: None,
         }
     }
 

@@ -322,6 +322,7 @@ pub const MAX_WORK: usize = 50_000_000;
 ///     description: Some("d".into()),
 ///     parameters: Some(parameters),
 ///     strict: None,
+///     strict_tool_use: None,
 /// };
 /// let tools = [
 ///     tool("fine", json!({"type": "object", "properties": {"q": {"type": "string"}}})),

@@ -1047,8 +1047,10 @@ impl<'a, 'p> Cx<'a, 'p> {
     }
 
     /// Whether the walk already made an error finding about the current tool's schema at
-    /// exactly `place` (a JSON Pointer into its parameters); always false in collect mode.
-    pub fn error_at(&self, place: &str) -> bool {
+    /// exactly the subschema at `frame` (its keyword `key` when given); always false in
+    /// collect mode. The findings' places are matched token by token from their ends, without
+    /// writing the place asked about: nearly every place asked about has such an error.
+    pub fn error_at(&self, frame: u32, key: Option<&str>) -> bool {
         let Mode::Check { out, .. } = &self.mode else {
             return false;
         };
@@ -1059,7 +1061,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             .any(|r| {
                 matches!(r.slot, Slot::Rejected(_))
                     && r.subject == Subject::Schema
-                    && out.text.get(r.pointer) == place
+                    && is_place(out.text.get(r.pointer), &self.frames, frame, key)
             })
     }
 
@@ -1358,6 +1360,49 @@ fn write_pointer_at(
     };
     *last = Some((frame, node));
     node.join(text.write(|t| write_below(t, below)))
+}
+
+/// Whether `pointer` is the JSON Pointer of the subschema at `frame`, followed by `/key`
+/// when given: what [`write_frames`] and [`push`] would write, read back from the end.
+fn is_place(pointer: &str, frames: &[Frame<'_>], frame: u32, key: Option<&str>) -> bool {
+    /// `rest` without its last token when that is `token` (escaped as [`push`] does).
+    fn strip<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
+        let before = if needs_escape(token.as_bytes()) {
+            let escaped = token.replace('~', "~0").replace('/', "~1");
+            rest.strip_suffix(escaped.as_str())?
+        } else {
+            rest.strip_suffix(token)?
+        };
+        before.strip_suffix('/')
+    }
+    let mut rest = pointer;
+    if let Some(k) = key {
+        match strip(rest, k) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    let mut i = frame as usize;
+    // Each step strips at least one token or stops, and frames lead to the root.
+    while let Some(fr) = frames.get(i) {
+        let stripped = match fr.tok {
+            Tok::Root => return rest.is_empty(),
+            Tok::Key(k) => strip(rest, k),
+            Tok::Index(n) => rest.rsplit_once('/').and_then(|(before, last)| {
+                // As `push_index` writes it: decimal digits, no leading zero.
+                let canonical = last.bytes().all(|b| b.is_ascii_digit())
+                    && (last.len() == 1 || !last.starts_with('0'));
+                (canonical && last.parse::<u32>() == Ok(n)).then_some(before)
+            }),
+            Tok::Pair(kw, name) => strip(rest, name).and_then(|r| strip(r, kw)),
+        };
+        match stripped {
+            Some(r) => rest = r,
+            None => return false,
+        }
+        i = fr.parent as usize;
+    }
+    false
 }
 
 /// What lies below a subschema's frame in a place: a key, an index in it, a member of it.
@@ -2134,15 +2179,43 @@ fn digits(mut u: u64) -> usize {
 
 /// Bytes of `s` as a JSON string literal (quotes and escapes included).
 pub fn string_len(s: &str) -> usize {
-    let mut n = 2 + s.len();
-    for b in s.bytes() {
-        n += match b {
-            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
-            0x00..=0x1f => 5,
-            _ => 0,
-        };
+    let bytes = s.as_bytes();
+    let mut n = 2 + bytes.len();
+    // Eight bytes at a time: nearly all text has nothing to escape, and a byte-by-byte count
+    // over every description was most of `size-exceeded`'s cost.
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        if may_escape(x) {
+            n += c.iter().map(|&b| escape_extra(b)).sum::<usize>();
+        }
     }
-    n
+    n + chunks
+        .remainder()
+        .iter()
+        .map(|&b| escape_extra(b))
+        .sum::<usize>()
+}
+
+/// Bytes JSON's escape of `b` adds to it.
+fn escape_extra(b: u8) -> usize {
+    match b {
+        b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+        0x00..=0x1f => 5,
+        _ => 0,
+    }
+}
+
+/// Whether one of the eight bytes of `x` may need escaping in a JSON string (a control
+/// character, `"` or a backslash); never false when one does.
+fn may_escape(x: u64) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let zero_in = |y: u64| y.wrapping_sub(ONES) & !y & HIGHS != 0;
+    // A byte below 0x20: subtracting 0x20 from it borrows into its high bit.
+    x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0
+        || zero_in(x ^ (ONES * u64::from(b'"')))
+        || zero_in(x ^ (ONES * u64::from(b'\\')))
 }
 
 /// Placement of a node, for rules that report at the node itself.
@@ -2218,6 +2291,25 @@ mod tests {
         push_index(&mut p, 7);
         push_index(&mut p, 12);
         assert_eq!(p, "/a~1b~0c/7/12");
+    }
+
+    #[test]
+    fn string_len_matches_serde_at_every_offset() {
+        // Each escaped character at each place of a chunk and of the tail.
+        for c in [
+            '"', '\\', '\n', '\u{1}', '\u{1f}', '\u{8}', '\u{c}', ' ', '~', '\u{7f}', 'é',
+        ] {
+            for len in 0..20 {
+                for at in 0..len {
+                    let s: String = (0..len).map(|i| if i == at { c } else { 'a' }).collect();
+                    assert_eq!(
+                        string_len(&s),
+                        serde_json::to_string(&s).unwrap().len(),
+                        "{s:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

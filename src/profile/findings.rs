@@ -64,13 +64,18 @@ fn ordinary(
 /// cost more than the texts it saves; the entry is compared whole).
 fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
     let b = key.as_bytes();
-    let word = |bytes: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..bytes.len()].copy_from_slice(bytes);
-        u64::from_le_bytes(w)
+    // The first and last eight bytes as words, zero-padded when shorter: a copy into a
+    // padded buffer called `memcpy` for each finding.
+    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
+        _ => {
+            let w = b
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &x)| w | u64::from(x) << (8 * i));
+            (w, w)
+        }
     };
-    let head = word(&b[..b.len().min(8)]);
-    let tail = word(&b[b.len().saturating_sub(8)..]);
     let h = (rule as *const Rule as usize as u64)
         ^ u64::from(tag.0) << 56
         ^ (b.len() as u64) << 48

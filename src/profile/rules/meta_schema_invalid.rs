@@ -101,11 +101,12 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
                 },
                 (_, None) => continue,
             };
-            cx.write_place(&mut place, frame, member.map(|(k, _)| k.as_str()));
+            let key = member.map(|(k, _)| k.as_str());
             // Where the walk already gave an error, the meta-schema would add nothing.
-            if cx.error_at(&place) {
+            if cx.error_at(frame, key) {
                 continue;
             }
+            cx.write_place(&mut place, frame, key);
             let alone;
             let judged = match member {
                 Some((k, v)) => {

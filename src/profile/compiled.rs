@@ -141,6 +141,10 @@ pub struct CompiledProfile {
     /// are met on nearly every subschema, and a `match` on the name costs less than hashing it.
     common: [Option<Slots>; COMMON_KEYWORDS.len()],
     types: [Option<Slots>; STANDARD_TYPES.len()],
+    /// The slots of the `name-chars` kinds, by position in [`NAME_KINDS`]: every tool name is
+    /// judged by two or more of them, and hashing the kind cost more than the rest of the
+    /// lookup.
+    names: [Option<Slots>; NAME_KINDS.len()],
     /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
     /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
     meta_schema: Option<Slot>,
@@ -191,6 +195,55 @@ fn common_keyword(k: &str) -> Option<usize> {
         "examples" => 13,
         "anyOf" => 14,
         "const" => 15,
+        _ => return None,
+    })
+}
+
+/// The `name-chars` kinds looked up by position (see [`CompiledProfile::lookup`]): all of
+/// those the detector reports.
+const NAME_KINDS: [&str; 17] = {
+    use super::feature::value::*;
+    [
+        NAME_LOWER,
+        NAME_UPPER,
+        NAME_DIGIT,
+        NAME_UNDERSCORE,
+        NAME_HYPHEN,
+        NAME_DOT,
+        NAME_COLON,
+        NAME_SLASH,
+        NAME_SPACE,
+        NAME_OTHER,
+        NAME_NON_ASCII,
+        NAME_LEADING_DIGIT,
+        NAME_LEADING_UNDERSCORE,
+        NAME_LEADING_HYPHEN,
+        NAME_LEADING_DOT,
+        NAME_LEADING_COLON,
+        NAME_EMPTY,
+    ]
+};
+
+fn name_kind(k: &str) -> Option<usize> {
+    // A match, not a scan of `NAME_KINDS` (whose order it keeps; a test holds the two).
+    Some(match k {
+        "lowercase" => 0,
+        "uppercase" => 1,
+        "digit" => 2,
+        "underscore" => 3,
+        "hyphen" => 4,
+        "dot" => 5,
+        "colon" => 6,
+        "slash" => 7,
+        "space" => 8,
+        "other-punctuation" => 9,
+        "non-ascii" => 10,
+        "leading-digit" => 11,
+        "leading-underscore" => 12,
+        "leading-hyphen" => 13,
+        "leading-dot" => 14,
+        "leading-colon" => 15,
+        "empty" => 16,
         _ => return None,
     })
 }
@@ -331,6 +384,8 @@ impl CompiledProfile {
         for (slots, t) in types.iter_mut().zip(STANDARD_TYPES) {
             *slots = spellings.get(*t).copied();
         }
+        let name_chars = &maps[Kind::NameChars.index()];
+        let names = NAME_KINDS.map(|k| name_chars.get(k).copied());
         CompiledProfile {
             name: profile.name.clone(),
             targets: profile.targets.clone(),
@@ -340,6 +395,7 @@ impl CompiledProfile {
             details,
             common,
             types,
+            names,
             meta_schema,
             no_schema,
             hooks: None,
@@ -399,6 +455,7 @@ impl CompiledProfile {
         let by_position = match *feat {
             Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i].as_ref()),
             Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i].as_ref()),
+            Feat::NameChars(k) => name_kind(k).map(|i| self.names[i].as_ref()),
             _ => None,
         };
         if let Some(slots) = by_position {
@@ -819,6 +876,50 @@ mod tests {
             p.lookup(&Feat::TypeSpelling("object"), Placement::Items),
             Slot::Unknown(NO_CASE)
         );
+    }
+
+    /// The name kinds looked up by position are judged as the hash map judges them, and the
+    /// match keeps the list's order.
+    #[test]
+    fn name_kinds_are_looked_up_as_any_other() {
+        let p = profile(vec![
+            entry("name-chars: lowercase", Placement::Tool, Status::Allowed),
+            entry("name-chars: dot", Placement::Tool, Status::Rejected),
+            entry(
+                "name-chars: leading-colon",
+                Placement::Tool,
+                Status::Unknown,
+            ),
+        ]);
+        for (i, k) in NAME_KINDS.iter().enumerate() {
+            assert_eq!(name_kind(k), Some(i), "{k}");
+            let by_hash = p.maps[Kind::NameChars.index()]
+                .get(*k)
+                .and_then(|s| s[slot_index(Placement::Tool)])
+                .unwrap_or(Slot::Unknown(NO_CASE));
+            assert_eq!(
+                p.lookup(&Feat::NameChars(k), Placement::Tool),
+                by_hash,
+                "{k}"
+            );
+        }
+        assert_eq!(
+            p.lookup(&Feat::NameChars("lowercase"), Placement::Tool),
+            Slot::Allowed
+        );
+        assert!(matches!(
+            p.lookup(&Feat::NameChars("dot"), Placement::Tool),
+            Slot::Rejected(_)
+        ));
+        assert!(matches!(
+            p.lookup(&Feat::NameChars("leading-colon"), Placement::Tool),
+            Slot::Unknown(i) if i != NO_CASE
+        ));
+        assert_eq!(
+            p.lookup(&Feat::NameChars("uppercase"), Placement::Tool),
+            Slot::Unknown(NO_CASE)
+        );
+        assert_eq!(name_kind("tilde"), None);
     }
 
     #[test]

@@ -32,8 +32,16 @@ fn owns(p: &Param) -> bool {
 
 /// The kinds of character in `name`, each once, in a fixed order.
 pub fn kinds(name: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    each_kind(name, |k| out.push(k));
+    out
+}
+
+/// Calls `f` with each kind of character in `name`, in [`kinds`]'s order: the check walk
+/// asks this of every tool name that is not snake_case, and a list of its own showed in
+/// profiles.
+fn each_kind(name: &str, mut f: impl FnMut(&'static str)) {
     use value::*;
-    let mut seen = [false; 11];
     const ORDER: [&str; 11] = [
         NAME_LOWER,
         NAME_UPPER,
@@ -47,43 +55,45 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
         NAME_OTHER,
         NAME_NON_ASCII,
     ];
-    for c in name.chars() {
-        let i = match c {
-            'a'..='z' => 0,
-            'A'..='Z' => 1,
-            '0'..='9' => 2,
-            '_' => 3,
-            '-' => 4,
-            '.' => 5,
-            ':' => 6,
-            '/' => 7,
-            ' ' => 8,
-            c if c.is_ascii() => 9,
+    // One bit per kind of ORDER; a byte of a multi-byte character is non-ASCII, as its
+    // character is.
+    let mut seen = 0u16;
+    for b in name.bytes() {
+        let i = match b {
+            b'a'..=b'z' => 0,
+            b'A'..=b'Z' => 1,
+            b'0'..=b'9' => 2,
+            b'_' => 3,
+            b'-' => 4,
+            b'.' => 5,
+            b':' => 6,
+            b'/' => 7,
+            b' ' => 8,
+            b if b.is_ascii() => 9,
             _ => 10,
         };
-        seen[i] = true;
+        seen |= 1 << i;
     }
-    let mut out: Vec<&'static str> = ORDER
-        .iter()
-        .zip(seen)
-        .filter_map(|(k, s)| s.then_some(*k))
-        .collect();
+    for (i, k) in ORDER.iter().enumerate() {
+        if seen & (1 << i) != 0 {
+            f(k);
+        }
+    }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
-        out.push(NAME_LEADING_DIGIT);
+        f(NAME_LEADING_DIGIT);
     }
     // Each leading character is its own feature beside the kind it is of: a target can
     // allow the character in a name and still refuse it first.
-    match name.chars().next() {
-        Some('_') => out.push(NAME_LEADING_UNDERSCORE),
-        Some('-') => out.push(NAME_LEADING_HYPHEN),
-        Some('.') => out.push(NAME_LEADING_DOT),
-        Some(':') => out.push(NAME_LEADING_COLON),
+    match name.as_bytes().first() {
+        Some(b'_') => f(NAME_LEADING_UNDERSCORE),
+        Some(b'-') => f(NAME_LEADING_HYPHEN),
+        Some(b'.') => f(NAME_LEADING_DOT),
+        Some(b':') => f(NAME_LEADING_COLON),
         _ => {}
     }
     if name.is_empty() {
-        out.push(NAME_EMPTY);
+        f(NAME_EMPTY);
     }
-    out
 }
 
 /// Bidirectional formatting characters (Unicode UAX #9: embeddings, overrides, isolates and
@@ -117,6 +127,13 @@ type Special = (&'static str, fn(char) -> bool);
 /// hold, and judge) are called what they are, with their code points, because they do not
 /// show in the name as printed.
 pub fn label(kind: &'static str, name: &str) -> String {
+    let mut out = String::new();
+    push_label(&mut out, kind, name);
+    out
+}
+
+/// [`label`] appended to `out`: most kinds are said by their name alone, written in place.
+fn push_label(out: &mut String, kind: &'static str, name: &str) {
     let (members, special): (Vec<char>, Vec<Special>) = match kind {
         value::NAME_OTHER => (
             name.chars()
@@ -132,7 +149,11 @@ pub fn label(kind: &'static str, name: &str) -> String {
                 ("bidi control", is_bidi),
             ],
         ),
-        _ => return format!("{kind} characters"),
+        _ => {
+            out.push_str(kind);
+            out.push_str(" characters");
+            return;
+        }
     };
     let groups: Vec<String> = special
         .iter()
@@ -148,24 +169,34 @@ pub fn label(kind: &'static str, name: &str) -> String {
         .iter()
         .any(|c| special.iter().all(|(_, is)| !is(*c)));
     match (groups.is_empty(), rest) {
-        (true, _) => format!("{kind} characters"),
-        (false, false) => groups.join(" and "),
-        (false, true) => format!("{kind} characters and {}", groups.join(" and ")),
+        (true, _) => {
+            out.push_str(kind);
+            out.push_str(" characters");
+        }
+        (false, false) => out.push_str(&groups.join(" and ")),
+        (false, true) => {
+            out.push_str(kind);
+            out.push_str(" characters and ");
+            out.push_str(&groups.join(" and "));
+        }
     }
 }
 
 /// What the name has of `kind`, as the message says it after the name: a kind of character
 /// ("has digit characters"), or where the name starts, which is about one character and not
 /// a kind ("leading-digit characters" read as if digits were wrong anywhere in the name).
-fn what_it_has(kind: &'static str, name: &str) -> String {
-    match kind {
-        value::NAME_LEADING_DIGIT => "starts with a digit".to_string(),
-        value::NAME_LEADING_UNDERSCORE => "starts with an underscore".to_string(),
-        value::NAME_LEADING_HYPHEN => "starts with a hyphen".to_string(),
-        value::NAME_LEADING_DOT => "starts with a dot".to_string(),
-        value::NAME_LEADING_COLON => "starts with a colon".to_string(),
-        _ => format!("has {}", label(kind, name)),
-    }
+fn push_what_it_has(out: &mut String, kind: &'static str, name: &str) {
+    out.push_str(match kind {
+        value::NAME_LEADING_DIGIT => "starts with a digit",
+        value::NAME_LEADING_UNDERSCORE => "starts with an underscore",
+        value::NAME_LEADING_HYPHEN => "starts with a hyphen",
+        value::NAME_LEADING_DOT => "starts with a dot",
+        value::NAME_LEADING_COLON => "starts with a colon",
+        _ => {
+            out.push_str("has ");
+            return push_label(out, kind, name);
+        }
+    });
 }
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
@@ -206,8 +237,8 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     // The fix says so when repair's rename would land on another tool's name (and so is no
     // fix): that tool is not marked repairable either.
     let clash = cx.name_clash();
-    for kind in kinds(name) {
-        let clash = clash.as_deref();
+    let clash = clash.as_deref();
+    each_kind(name, |kind| {
         cx.feature_written(
             At::Tool,
             Feat::NameChars(kind),
@@ -219,7 +250,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                     m.push_str("tool name `");
                     m.push_str(name);
                     m.push_str("` ");
-                    m.push_str(&what_it_has(kind, name));
+                    push_what_it_has(m, kind, name);
                 }
             },
             |m| {
@@ -228,7 +259,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
                 true
             },
         );
-    }
+    });
 }
 
 #[cfg(test)]

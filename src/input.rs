@@ -1134,8 +1134,10 @@ impl Reader<'_, '_> {
     ) -> std::result::Result<(), Problem> {
         let mut at = std::borrow::Cow::Borrowed(at);
         let mut strict = None;
-        let asks = |m: &Map<String, Value>| get(m, "strict") == Some(&Value::Bool(true));
-        let strict_tool_use = (format == Format::Anthropic && asks(&m)).then_some("Anthropic");
+        let strict_tool_use = match format {
+            Format::Anthropic => strict_flag(&m, &at)?.filter(|s| *s).map(|_| "Anthropic"),
+            _ => None,
+        };
         match format {
             Format::OpenaiChat => {
                 let [inner] = take_all(m, ["function"]);
@@ -1144,25 +1146,21 @@ impl Reader<'_, '_> {
                     return Err((at.into_owned(), "`function` must be an object".into()));
                 };
                 m = f;
-                strict = get(&m, "strict").and_then(Value::as_bool);
+                strict = strict_flag(&m, &at)?;
             }
             // Responses tools are strict unless they say otherwise ("Whether to enforce strict
             // parameter validation. Default `true`", openai-python and openai-node types;
             // evidence/PROVIDERS.md §6). The SDKs type the field `Optional[bool]` and send
             // `null` as given (openai-python `FunctionToolParam.strict:
             // Required[Optional[bool]]`), so `null` leaves the default as absence does.
-            Format::OpenaiResponses => {
-                strict = match get(&m, "strict") {
-                    None | Some(Value::Null) => Some(true),
-                    Some(v) => v.as_bool(),
-                }
-            }
+            Format::OpenaiResponses => strict = Some(strict_flag(&m, &at)?.unwrap_or(true)),
             Format::Bedrock => {
                 at.to_mut().push_str("/toolSpec");
                 let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {
                     return Err((at.into_owned(), "`toolSpec` must be an object".into()));
                 };
                 let (name, description) = name_and_description(&mut spec, &at)?;
+                let asks = strict_flag(&spec, &at)?.filter(|s| *s);
                 let schema_at = format!("{at}/inputSchema/json");
                 let parameters = match take(&mut spec, "inputSchema") {
                     Some(Value::Object(mut s)) => take(&mut s, "json"),
@@ -1178,7 +1176,7 @@ impl Reader<'_, '_> {
                     tool_at,
                     None,
                 );
-                self.mark_strict_tool_use(asks(&spec).then_some("Bedrock Converse"));
+                self.mark_strict_tool_use(asks.map(|_| "Bedrock Converse"));
                 return Ok(());
             }
             _ => {}
@@ -1306,6 +1304,25 @@ fn take_all<const N: usize>(m: Map<String, Value>, keys: [&str; N]) -> [Option<V
         }
     }
     out
+}
+
+/// A tool's `strict` flag: `None` when absent or `null`. Every provider that reads one types
+/// it a boolean (OpenAI's `Optional[bool]` in openai-python's `FunctionDefinition` and
+/// `FunctionToolParam`; Anthropic's and Bedrock's `strict`, evidence/PROVIDERS.md §8-9), so
+/// any other value is refused as a description of the wrong type is: read as neither, it
+/// passed check while the provider would refuse the request.
+fn strict_flag(m: &Map<String, Value>, at: &str) -> std::result::Result<Option<bool>, Problem> {
+    match get(m, "strict") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err((
+            format!("{at}/strict"),
+            format!(
+                "`strict` must be true, false or null, found a JSON {}",
+                json::kind(other)
+            ),
+        )),
+    }
 }
 
 fn name_and_description_of(
@@ -1648,7 +1665,6 @@ mod tests {
         assert_eq!(responses(Some(Value::Null)), Some(true));
         assert_eq!(responses(Some(json!(true))), Some(true));
         assert_eq!(responses(Some(json!(false))), Some(false));
-        assert_eq!(responses(Some(json!("false"))), None);
         let chat = |strict: Value| {
             strict_of(
                 json!({"type": "function", "function": {"name": "f", "strict": strict,
@@ -1657,7 +1673,40 @@ mod tests {
         };
         assert_eq!(chat(Value::Null), None);
         assert_eq!(chat(json!(true)), Some(true));
-        assert_eq!(chat(json!("true")), None);
+    }
+
+    /// A `strict` that is no boolean (nor null) is refused with its place, in every shape that
+    /// has one: read as neither, `"true"` passed check while the provider refuses the request.
+    #[test]
+    fn a_strict_flag_that_is_no_boolean_is_refused() {
+        let object = json!({"type": "object"});
+        for (tool, at) in [
+            (
+                json!({"type": "function", "function": {"name": "f", "strict": "true", "parameters": object}}),
+                "/0/function/strict",
+            ),
+            (
+                json!({"type": "function", "name": "f", "strict": 1, "parameters": object}),
+                "/0/strict",
+            ),
+            (
+                json!({"name": "f", "strict": "true", "input_schema": object}),
+                "/0/strict",
+            ),
+            (
+                json!({"toolSpec": {"name": "f", "strict": [], "inputSchema": {"json": object}}}),
+                "/0/toolSpec/strict",
+            ),
+        ] {
+            let e = from_value(Path::new("t.json"), json!([tool]))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(at), "{e}");
+            assert!(
+                e.contains("`strict` must be true, false or null, found a JSON"),
+                "{e}"
+            );
+        }
     }
 
     /// Anthropic's and Bedrock's own `strict: true` are kept apart from OpenAI's: they ask
@@ -1675,7 +1724,6 @@ mod tests {
         };
         assert_eq!(anthropic(Some(json!(true))), (Some("Anthropic"), None));
         assert_eq!(anthropic(Some(json!(false))), (None, None));
-        assert_eq!(anthropic(Some(json!("true"))), (None, None));
         assert_eq!(anthropic(None), (None, None));
         let bedrock = |strict: Value| {
             let spec = json!({"toolSpec": {"name": "f", "strict": strict,

@@ -1123,8 +1123,9 @@ impl Report {
 
     /// Under a profile of plain (canonical) schemas, the line saying that tools which ask for
     /// OpenAI's strict mode are judged by OpenAI in that mode: their strict form is judged
-    /// here (`strict-form-missing`; under `--ignore` of it, that it is not), the rest of strict mode's subset only under a strict
-    /// target's profile; `None` when no tool asks for it.
+    /// here (`strict-form-missing`; under `--ignore` of it, the note says it is not), the rest
+    /// of strict mode's subset only under a strict target's profile; `None` when no tool asks
+    /// for it.
     pub fn strict_tools_note(&self) -> Option<String> {
         let n: usize = self.files.iter().map(|f| f.strict).sum();
         (n > 0).then(|| {

@@ -1090,13 +1090,19 @@ impl Report {
             }
         }
         let _ = writeln!(s, "{}", self.summary());
-        if let Some(note) = self.closing_note() {
-            let _ = writeln!(s, "{note}");
-        }
-        if let Some(note) = self.strict_tool_use_note() {
+        for note in self.closing_notes() {
             let _ = writeln!(s, "{note}");
         }
         s
+    }
+
+    /// The notes that end output for people (human, HTML): [`Report::closing_note`] and
+    /// [`Report::strict_tool_use_note`], each when it has something to say.
+    pub fn closing_notes(&self) -> Vec<String> {
+        [self.closing_note(), self.strict_tool_use_note()]
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     /// The note that ends output for people: under a strict target's profile

@@ -1157,19 +1157,34 @@ fn leave_strict_tool_use_out(r: &mut ToolRepair, target: &str) {
     let Some(provider) = r.tool.strict_tool_use.take() else {
         return;
     };
+    // Written back, the flag means strict tool use only to its own provider's API: OpenAI's
+    // `strict` is another mode (reached by its strict targets), and the others take none.
+    let own = matches!(
+        (provider, target),
+        ("Anthropic", "anthropic/messages") | ("Bedrock Converse", "bedrock/converse")
+    );
+    let then = if own {
+        "write it back on the compiled tool if you rely on it, and check the schema against \
+         the provider's JSON Schema limitations"
+            .to_string()
+    } else {
+        format!(
+            "{target} has no such flag; OpenAI's own strict mode is reached by `toolwire \
+             compile --target openai/chat-strict` (or `openai/responses-strict`)"
+        )
+    };
     r.changes.push(repair::Change {
         pointer: String::new(),
         rule: "compile".into(),
         action: format!(
             "left out {provider}'s `strict: true` (strict tool use): toolwire does not model \
              the subset of JSON Schema it takes, so {target} gets the canonical schema \
-             without it (write it back on the compiled tool if you rely on it, and check the \
-             schema against {provider}'s JSON Schema limitations)"
+             without it ({then})"
         ),
         emptied: false,
         lost: Some(format!(
-            "strict tool use: {provider} does not constrain the model's arguments to the \
-             schema (`toolwire args` still checks them)"
+            "strict tool use: {target} does not hold the model's arguments to the schema \
+             (`toolwire args` still checks them)"
         )),
     });
     if r.outcome == Outcome::Unchanged {

@@ -893,18 +893,27 @@ fn a_provider_s_own_strict_flag_is_left_out_and_said() {
             .map(|x| x.lost.clone().unwrap_or_default())
             .collect::<Vec<_>>()
     };
-    for target in ["anthropic/messages", "gemini/v1beta/parameters"] {
+    for (target, back) in [
+        ("anthropic/messages", true),
+        ("gemini/v1beta/parameters", false),
+        ("openai/chat", false),
+    ] {
         let c = compile(&[t.clone()], target, &p, &repair::Options::default()).unwrap();
         assert!(c.is_ok(), "{target}: {:#?}", c.check);
         assert_eq!(c.tools[0].outcome, Outcome::Repaired, "{target}");
         let lost = said(&c);
         assert_eq!(lost.len(), 1, "{target}: {:#?}", c.tools[0].changes);
-        assert!(lost[0].starts_with("strict tool use"), "{}", lost[0]);
+        let loss = format!("strict tool use: {target} does not hold");
+        assert!(lost[0].starts_with(&loss), "{}", lost[0]);
         assert!(
             !c.wire.to_string().contains("\"strict\""),
             "{target}: {}",
             c.wire
         );
+        // Writing the flag back is advised only where it means strict tool use.
+        let changes = &c.tools[0].changes;
+        let action = &changes.iter().find(|x| x.rule == "compile").unwrap().action;
+        assert_eq!(action.contains("write it back"), back, "{target}: {action}");
     }
     let strict = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
     assert!(said(&strict).is_empty());

@@ -75,7 +75,7 @@ pub fn render(report: &Report, unread: &[Unreadable]) -> String {
                     p.error { (unread_summary(report, unread)) }
                 }
                 p { (report.summary()) }
-                @if let Some(note) = report.closing_note() {
+                @for note in report.closing_notes() {
                     p { (note) }
                 }
                 (rule_counts(&report.findings))
@@ -448,5 +448,12 @@ mod tests {
                 || page.contains("1 tool asks for OpenAI's strict mode"),
             "{page}"
         );
+        // Anthropic's strict tool use has its note on the page as in human output.
+        let r = report(
+            serde_json::json!({"tools":[{"name":"f","description":"d","strict":true,
+            "input_schema":{"type":"object","properties":{"a":{"type":"string"}}}}]}),
+        );
+        let page = render(&r, &[]);
+        assert!(page.contains("1 tool asks for strict tool use"), "{page}");
     }
 }

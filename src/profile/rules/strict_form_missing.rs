@@ -58,30 +58,84 @@ const OTHERWISE: &str = "or send the canonical schema through `toolwire compile 
     `strict: true` (a Responses tool: write `strict: false`).";
 
 /// The fix for property `name` (schema `prop`) missing from `required`: list it, and let it
-/// be null as OpenAI's strict mode spells an optional property (a `type` list with `null`,
-/// from the property's own type where it has one).
+/// be null as OpenAI's strict mode spells an optional property, the way `compile` writes it:
+/// `null` added to a `type` list (its types as JSON Schema names them) and to an `enum`, a
+/// `const` put beside a null branch; nothing more where the schema already admits null.
 fn required_fix(name: &str, prop: &serde_json::Value) -> String {
     use serde_json::Value;
-    let types: Option<Vec<&str>> = match prop.get("type") {
-        Some(Value::String(t)) => Some(vec![t.as_str()]),
-        Some(Value::Array(l)) => l.iter().map(Value::as_str).collect(),
-        _ => None,
-    };
-    let nullable = match types {
-        Some(t) if t.contains(&"null") => " (its `type` already allows null)".to_string(),
-        Some(mut t) if !t.is_empty() => {
-            t.push("null");
-            let list = t.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>();
-            format!(
-                ", and let it be null when there is no value: `type: [{}]`",
-                list.join(", ")
-            )
+    let get = |k| prop.get(k);
+    let nullable = if admits_null(prop) {
+        " (its schema already admits null)".to_string()
+    } else if get("const").is_some() {
+        ", and let it be null when there is no value: an `anyOf` of its schema and \
+         `{\"type\": \"null\"}`"
+            .to_string()
+    } else {
+        let enum_too = if get("enum").is_some() {
+            " and `null` in its `enum`"
+        } else {
+            ""
+        };
+        // The types as JSON Schema names them (`float` is a number), each once; a spelling
+        // that names no type gets the general words.
+        let types: Option<Vec<&str>> = match get("type") {
+            Some(Value::String(t)) => meant(t).map(|t| vec![t]),
+            Some(Value::Array(l)) if !l.is_empty() => l.iter().try_fold(Vec::new(), |mut v, t| {
+                let t = meant(t.as_str()?)?;
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                Some(v)
+            }),
+            None if get("enum").is_some() => Some(Vec::new()),
+            _ => None,
+        };
+        match types {
+            Some(t) if t.is_empty() => {
+                ", and let it be null when there is no value: `null` in its `enum`".to_string()
+            }
+            Some(mut t) => {
+                t.push("null");
+                let list = t.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>();
+                format!(
+                    ", and let it be null when there is no value: `type: [{}]`{enum_too}",
+                    list.join(", ")
+                )
+            }
+            None => ", and let it be null when there is no value (a `type` list with \
+                     `\"null\"`, or an `anyOf` branch `{\"type\": \"null\"}`)"
+                .to_string(),
         }
-        _ => ", and let it be null when there is no value (a `type` list with `\"null\"`, \
-               or an `anyOf` branch `{\"type\": \"null\"}`)"
-            .to_string(),
     };
     format!("List `{name}` in this object's `required`{nullable}; {OTHERWISE}")
+}
+
+/// The JSON Schema type `spelling` means (`float`: `number`), as compile writes it.
+fn meant(spelling: &str) -> Option<&'static str> {
+    crate::profile::feature::type_meant_by(spelling).map(|(t, _)| t)
+}
+
+/// Whether `prop` already admits null: a `type` naming `null` (and an `enum`, if any, listing
+/// it), an `enum` listing it, a null `const`, or an `anyOf`/`oneOf` branch that admits it.
+fn admits_null(prop: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    if let Some(c) = prop.get("const") {
+        return c.is_null();
+    }
+    if let Some(e) = prop.get("enum") {
+        return e.as_array().is_some_and(|e| e.iter().any(Value::is_null));
+    }
+    let by_type = match prop.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(l)) => l.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    by_type
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            prop.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|b| b.iter().any(admits_null))
+        })
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
@@ -156,18 +210,50 @@ mod tests {
         ));
         assert!(
             fix(json!({"type": ["string", "array"]}))
-                .contains("`type: [\"string\", \"array\", \"null\"]`")
+                .contains("`type: [\"string\", \"array\", \"null\"]`;")
         );
+        // Named as JSON Schema names them, each once, as compile writes them.
+        assert!(fix(json!({"type": "float"})).contains("`type: [\"number\", \"null\"]`;"));
+        assert!(fix(json!({"type": "STRING"})).contains("`type: [\"string\", \"null\"]`;"));
         assert!(
-            fix(json!({"type": ["string", "null"]})).starts_with(
-                "List `p` in this object's `required` (its `type` already allows null);"
-            )
+            fix(json!({"type": ["string", "str"]})).contains("`type: [\"string\", \"null\"]`;")
         );
-        // No type (or one not a list of names) to extend: both nullable spellings are named.
+        // An `enum` or `const` that would still refuse null is named too.
+        assert!(
+            fix(json!({"type": "string", "enum": ["a"]}))
+                .contains("`type: [\"string\", \"null\"]` and `null` in its `enum`;")
+        );
+        assert!(fix(json!({"enum": ["a"]})).contains("`null` in its `enum`;"));
+        assert!(
+            fix(json!({"type": "string", "const": "k"}))
+                .contains("an `anyOf` of its schema and `{\"type\": \"null\"}`;")
+        );
+        // Already admitting null: only the listing is asked for.
+        for nullable in [
+            json!({"type": ["string", "null"]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"oneOf": [{"type": "string"}, {"type": ["null"]}]}),
+            json!({"enum": ["a", null]}),
+            json!({"const": null}),
+        ] {
+            assert!(
+                fix(nullable.clone()).starts_with(
+                    "List `p` in this object's `required` (its schema already admits null);"
+                ),
+                "{nullable}"
+            );
+        }
+        // A null type beside an enum without null does not admit it.
+        assert!(
+            fix(json!({"type": ["string", "null"], "enum": ["a"]}))
+                .contains("and `null` in its `enum`;")
+        );
+        // No type that names one (or none at all) to extend: both nullable spellings are named.
         for untyped in [
-            json!({"enum": ["a"]}),
+            json!({}),
             json!({"type": 7}),
             json!({"type": []}),
+            json!({"type": "any"}),
         ] {
             assert!(fix(untyped).contains("an `anyOf` branch `{\"type\": \"null\"}`"));
         }

@@ -6,7 +6,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::derive::FALLBACK;
-use super::feature::{Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter};
+use super::feature::{
+    Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter, standard_type_index as standard_type,
+};
 use super::rules::HookLists;
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
@@ -145,6 +147,9 @@ pub struct CompiledProfile {
     /// judged by two or more of them, and hashing the kind cost more than the rest of the
     /// lookup.
     names: [Option<Slots>; NAME_KINDS.len()],
+    /// The slots of `type-missing`, asked of every `keyword-unsupported` finding
+    /// ([`super::rules::Repairing::left_untyped`]).
+    type_missing: Option<Slots>,
     /// The rejection of schemas the JSON Schema 2020-12 meta-schema refuses, when a target of
     /// the profile has evidence for it ([`Profile::meta_schema`]); its detail cites them.
     meta_schema: Option<Slot>,
@@ -244,20 +249,6 @@ fn name_kind(k: &str) -> Option<usize> {
         "leading-dot" => 14,
         "leading-colon" => 15,
         "empty" => 16,
-        _ => return None,
-    })
-}
-
-fn standard_type(t: &str) -> Option<usize> {
-    // A match, not a scan of `STANDARD_TYPES` (whose order it keeps; a test holds the two).
-    Some(match t {
-        "string" => 0,
-        "number" => 1,
-        "integer" => 2,
-        "boolean" => 3,
-        "array" => 4,
-        "object" => 5,
-        "null" => 6,
         _ => return None,
     })
 }
@@ -386,6 +377,7 @@ impl CompiledProfile {
         }
         let name_chars = &maps[Kind::NameChars.index()];
         let names = NAME_KINDS.map(|k| name_chars.get(k).copied());
+        let type_missing = maps[Kind::TypeMissing.index()].get("").copied();
         CompiledProfile {
             name: profile.name.clone(),
             targets: profile.targets.clone(),
@@ -396,6 +388,7 @@ impl CompiledProfile {
             common,
             types,
             names,
+            type_missing,
             meta_schema,
             no_schema,
             hooks: None,
@@ -456,6 +449,7 @@ impl CompiledProfile {
             Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i].as_ref()),
             Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i].as_ref()),
             Feat::NameChars(k) => name_kind(k).map(|i| self.names[i].as_ref()),
+            Feat::TypeMissing => Some(self.type_missing.as_ref()),
             _ => None,
         };
         if let Some(slots) = by_position {
@@ -470,6 +464,17 @@ impl CompiledProfile {
             Some(slots) => slots[slot_index(placement)].unwrap_or(Slot::Unknown(NO_CASE)),
             None => Slot::Unknown(NO_CASE),
         }
+    }
+
+    /// [`CompiledProfile::lookup`] of `type-spelling: T` for `T` the `i`-th of
+    /// [`STANDARD_TYPES`], by position: the walk knows `i` from its read of `type`.
+    pub fn standard_type_slot(&self, i: usize, placement: Placement) -> Slot {
+        self.types
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|s| s[slot_index(placement)])
+            .unwrap_or(Slot::Unknown(NO_CASE))
     }
 
     /// The finding level and the evidence sentence for a slot that is not allowed.

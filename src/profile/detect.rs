@@ -145,16 +145,29 @@ impl Ty<'_> {
     /// write: a `dict` without `properties` is an object without properties, which respelling
     /// alone does not mend.
     pub fn names(&self, t: &str) -> bool {
+        super::feature::standard_type_index(t).is_some_and(|i| self.means() & 1 << i != 0)
+    }
+
+    /// The standard types the type names, as [`Ty::names`] reads it: bit `i` for
+    /// [`STANDARD_TYPES`](super::feature::STANDARD_TYPES)`[i]`. The walk reads it once per
+    /// subschema ([`Node::ty_means`]) for the rules that ask.
+    pub fn means(&self) -> u8 {
         let means = |s: &str| {
-            s.eq_ignore_ascii_case(t)
-                // Nearly every `type` is written in JSON Schema's own lowercase: no reading.
-                || (!super::feature::is_standard_type(s)
-                    && super::feature::type_meant_by(s).is_some_and(|(meant, _)| meant == t))
+            // Nearly every `type` is written in JSON Schema's own lowercase: no reading.
+            super::feature::standard_type_index(s)
+                .or_else(|| {
+                    super::feature::type_meant_by(s)
+                        .and_then(|(meant, _)| super::feature::standard_type_index(meant))
+                })
+                .map_or(0, |i| 1u8 << i)
         };
         match self {
             Ty::One(s) => means(s),
-            Ty::List(l) => l.iter().any(|v| v.as_str().is_some_and(means)),
-            _ => false,
+            Ty::List(l) => l
+                .iter()
+                .filter_map(Value::as_str)
+                .fold(0, |bits, s| bits | means(s)),
+            _ => 0,
         }
     }
 
@@ -175,6 +188,15 @@ impl Ty<'_> {
     }
 }
 
+/// Bits of [`Node::ty_means`] the rules test, by position in
+/// [`STANDARD_TYPES`](super::feature::STANDARD_TYPES) (a test holds them to it).
+pub mod ty_bit {
+    /// `array`.
+    pub const ARRAY: u8 = 1 << 4;
+    /// `object`.
+    pub const OBJECT: u8 = 1 << 5;
+}
+
 /// One subschema, with the keywords the rules ask about read in one pass over its keys.
 #[derive(Debug, Clone, Copy)]
 pub struct Node<'a> {
@@ -186,6 +208,13 @@ pub struct Node<'a> {
     /// Object schemas on the path from the root to here, this one included.
     pub object_depth: u32,
     pub ty: Ty<'a>,
+    /// [`Ty::means`] of `ty`, read once by the walk: the rules that ask whether the type
+    /// names `object` or `array` test a bit.
+    pub ty_means: u8,
+    /// The position in [`STANDARD_TYPES`](super::feature::STANDARD_TYPES) of a `type` that is
+    /// one standard type as the standard spells it (`type-unsupported`'s half of the
+    /// spellings), read once by the walk.
+    pub ty_standard: Option<u8>,
     pub properties: Option<&'a Value>,
     pub items: Option<&'a Value>,
     pub prefix_items: bool,
@@ -225,6 +254,12 @@ impl Node<'_> {
 
     pub fn is_root(&self) -> bool {
         matches!(self.via, Via::Root)
+    }
+
+    /// [`Ty::names`] of the node's type for the standard type of bit `bit` (a [`ty_bit`]),
+    /// from the walk's one reading of it.
+    pub fn names(&self, bit: u8) -> bool {
+        self.ty_means & bit != 0
     }
 
     /// Whether the node carries a combinator or a reference that stands in for a `type`.
@@ -603,6 +638,14 @@ impl<'a, 'p> Cx<'a, 'p> {
         rejected.sort();
         unknown.sort();
         Some((rejected, unknown))
+    }
+
+    /// In check mode, whether the profile allows `type-spelling: T` at `placement` for `T` the
+    /// `i`-th of [`STANDARD_TYPES`](super::feature::STANDARD_TYPES), looked up by position: a
+    /// rule then has nothing to report. False in collect mode, which records every feature.
+    pub fn allows_standard_type(&self, i: usize, placement: Placement) -> bool {
+        matches!(&self.mode, Mode::Check { profile, .. }
+            if profile.standard_type_slot(i, placement) == Slot::Allowed)
     }
 
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
@@ -1726,6 +1769,8 @@ fn walk<'a>(
             placement: via.placement(),
             object_depth: parent_depth,
             ty: Ty::Absent,
+            ty_means: 0,
+            ty_standard: None,
             properties: None,
             items: None,
             prefix_items: false,
@@ -1899,7 +1944,11 @@ fn read_keys<'a>(
                     // no list of types a `type-list` case speaks for.
                     Value::Array(a) if !a.is_empty() => Ty::List(a),
                     other => Ty::Invalid(other),
+                };
+                if let Ty::One(s) = node.ty {
+                    node.ty_standard = super::feature::standard_type_index(s).map(|i| i as u8);
                 }
+                node.ty_means = node.ty.means();
             }
             "properties" => {
                 proven &= meta_shape::keyword("properties", v);
@@ -2252,6 +2301,34 @@ pub fn resolves(root: &Value, reference: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The bits the rules test are the standard types' positions, and a type's bits are the
+    /// types its spellings mean in any case (`dict` an object, `LIST` an array), nothing for
+    /// `any`, a number or an empty list.
+    #[test]
+    fn type_bits_are_the_types_meant() {
+        use super::super::feature::STANDARD_TYPES;
+        assert_eq!(
+            ty_bit::ARRAY,
+            1 << STANDARD_TYPES.iter().position(|t| *t == "array").unwrap()
+        );
+        assert_eq!(
+            ty_bit::OBJECT,
+            1 << STANDARD_TYPES.iter().position(|t| *t == "object").unwrap()
+        );
+        let list = json!(["Dict", "null", "any", 3, "LIST"]);
+        let Value::Array(l) = &list else {
+            unreachable!()
+        };
+        let ty = Ty::List(l);
+        assert_eq!(ty.means(), ty_bit::OBJECT | ty_bit::ARRAY | 1 << 6);
+        assert!(ty.names("object") && ty.names("array") && !ty.names("string"));
+        assert_eq!(Ty::One("object").means(), ty_bit::OBJECT);
+        assert_eq!(Ty::One("OBJECT").means(), ty_bit::OBJECT);
+        assert_eq!(Ty::One("any").means(), 0);
+        assert_eq!(Ty::Invalid(&json!(7)).means(), 0);
+        assert_eq!(Ty::Absent.means(), 0);
+    }
 
     /// A meta-schema error settles a finding at its place, inside it, or on a keyword whose
     /// value holds it directly; never one on a keyword of subschemas (`$defs`, `anyOf`) nor on

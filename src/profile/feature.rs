@@ -458,6 +458,22 @@ pub fn type_meant_by(spelling: &str) -> Option<(&'static str, Option<&'static st
     })
 }
 
+/// The position of `t` in [`STANDARD_TYPES`] when it is one as written: a match, not a scan
+/// of the list (whose order it keeps; a test holds the two). Asked of every `type` the check
+/// walk reads.
+pub fn standard_type_index(t: &str) -> Option<usize> {
+    Some(match t {
+        "string" => 0,
+        "number" => 1,
+        "integer" => 2,
+        "boolean" => 3,
+        "array" => 4,
+        "object" => 5,
+        "null" => 6,
+        _ => return None,
+    })
+}
+
 /// Whether `t` is one of [`STANDARD_TYPES`] as written: one match instead of a scan of the
 /// list (asked of every `type` the check walk reads).
 pub fn is_standard_type(t: &str) -> bool {

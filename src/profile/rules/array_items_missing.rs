@@ -23,7 +23,7 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if n.ty.names("array") && n.items.is_none() && !n.prefix_items {
+    if n.names(ty_bit::ARRAY) && n.items.is_none() && !n.prefix_items {
         cx.feature(
             At::Node(n.frame),
             Feat::Structure(value::ARRAY_WITHOUT_ITEMS),

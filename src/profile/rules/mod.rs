@@ -11,7 +11,9 @@
 use std::sync::OnceLock;
 
 pub use super::compiled::Slot;
-pub use super::detect::{At, Cx, InlineRefusal, Node, SettleIndex, Stats, ToolRef, Ty, Via};
+pub use super::detect::{
+    At, Cx, InlineRefusal, Node, SettleIndex, Stats, ToolRef, Ty, Via, ty_bit,
+};
 pub use super::feature::{Feat, Kind, Limit, Param, value};
 pub use crate::case::Placement;
 pub use crate::input::BuiltinTool;
@@ -180,15 +182,17 @@ impl<'x> Repairing<'x> {
         let Some(node) = self.node() else {
             return false;
         };
-        let stands_in = ["type", "anyOf", "oneOf", "allOf", "$ref"]
-            .iter()
-            .any(|k| node.contains_key(*k));
-        !stands_in
-            && !self.at_root()
+        // The profile's verdict first (by position), then one pass over the keys: a subschema
+        // has a few, and hashing five names into its map showed in profiles (this is asked
+        // of every keyword finding).
+        !self.at_root()
             && matches!(
                 self.profile.lookup(&Feat::TypeMissing, self.placement),
                 super::compiled::Slot::Rejected(_)
             )
+            && !node
+                .keys()
+                .any(|k| matches!(k.as_str(), "type" | "anyOf" | "oneOf" | "allOf" | "$ref"))
             && !(type_missing::RULE.repairable)(&Feat::TypeMissing, self)
     }
 

@@ -51,7 +51,7 @@ fn owns(p: &Param) -> bool {
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     // A `$ref` beside `type: object` supplies the properties (its target is checked where it
     // is defined): `{"$ref": "#/$defs/Option", "type": "object"}` declares them.
-    if !n.ty.names("object") || n.reference.is_some() {
+    if !n.names(ty_bit::OBJECT) || n.reference.is_some() {
         return;
     }
     match n.properties {

@@ -40,7 +40,8 @@ fn owns(p: &Param) -> bool {
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     match n.ty {
-        Ty::One(t) if super::type_unsupported::is_standard(t) => {}
+        // The walk's read of `type` says whether it is a standard type as spelled.
+        Ty::One(_) if n.ty_standard.is_some() => {}
         Ty::One(t) => {
             let spelling = if t.is_empty() {
                 value::TYPE_EMPTY_STRING

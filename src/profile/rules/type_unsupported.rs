@@ -32,7 +32,7 @@ pub const RULE: Rule = Rule {
 /// Whether `spelling` is a standard type as the standard writes it: this rule's half of the
 /// `type-spelling` features, `type-invalid` having the rest.
 pub fn is_standard(spelling: &str) -> bool {
-    super::super::feature::STANDARD_TYPES.contains(&spelling)
+    super::super::feature::is_standard_type(spelling)
 }
 
 fn owns(p: &Param) -> bool {
@@ -40,9 +40,12 @@ fn owns(p: &Param) -> bool {
 }
 
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
-    if let Ty::One(t) = n.ty
-        && is_standard(t)
-    {
+    if let (Ty::One(t), Some(i)) = (n.ty, n.ty_standard) {
+        // Nearly every subschema has a standard type, which most profiles allow: answered by
+        // position before a finding is begun.
+        if cx.allows_standard_type(usize::from(i), n.placement) {
+            return;
+        }
         super::type_invalid::spelling_of(cx, n, t, t);
     }
 }

@@ -204,30 +204,9 @@ fn common_keyword(k: &str) -> Option<usize> {
     })
 }
 
-/// The `name-chars` kinds looked up by position (see [`CompiledProfile::lookup`]): all of
-/// those the detector reports.
-const NAME_KINDS: [&str; 17] = {
-    use super::feature::value::*;
-    [
-        NAME_LOWER,
-        NAME_UPPER,
-        NAME_DIGIT,
-        NAME_UNDERSCORE,
-        NAME_HYPHEN,
-        NAME_DOT,
-        NAME_COLON,
-        NAME_SLASH,
-        NAME_SPACE,
-        NAME_OTHER,
-        NAME_NON_ASCII,
-        NAME_LEADING_DIGIT,
-        NAME_LEADING_UNDERSCORE,
-        NAME_LEADING_HYPHEN,
-        NAME_LEADING_DOT,
-        NAME_LEADING_COLON,
-        NAME_EMPTY,
-    ]
-};
+// The `name-chars` kinds are looked up by position in this list (see
+// [`CompiledProfile::lookup`]): all of those the detector reports.
+use super::feature::value::NAME_KINDS;
 
 fn name_kind(k: &str) -> Option<usize> {
     // A match, not a scan of `NAME_KINDS` (whose order it keeps; a test holds the two).

@@ -401,6 +401,29 @@ pub mod value {
     pub const NAME_LEADING_DOT: &str = "leading-dot";
     pub const NAME_LEADING_COLON: &str = "leading-colon";
     pub const NAME_EMPTY: &str = "empty";
+    /// The kinds of character a name is made of, in the order findings name them; then the
+    /// kinds of where it starts, and the empty name: every `name-chars` value.
+    pub const NAME_KINDS: [&str; 17] = [
+        NAME_LOWER,
+        NAME_UPPER,
+        NAME_DIGIT,
+        NAME_UNDERSCORE,
+        NAME_HYPHEN,
+        NAME_DOT,
+        NAME_COLON,
+        NAME_SLASH,
+        NAME_SPACE,
+        NAME_OTHER,
+        NAME_NON_ASCII,
+        NAME_LEADING_DIGIT,
+        NAME_LEADING_UNDERSCORE,
+        NAME_LEADING_HYPHEN,
+        NAME_LEADING_DOT,
+        NAME_LEADING_COLON,
+        NAME_EMPTY,
+    ];
+    /// How many of [`NAME_KINDS`] are kinds of character (the rest are where a name starts).
+    pub const NAME_CHAR_KINDS: usize = 11;
     // description
     pub const DESC_MISSING: &str = "missing";
     pub const DESC_EMPTY: &str = "empty";

@@ -42,20 +42,8 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
 /// profiles.
 fn each_kind(name: &str, mut f: impl FnMut(&'static str)) {
     use value::*;
-    const ORDER: [&str; 11] = [
-        NAME_LOWER,
-        NAME_UPPER,
-        NAME_DIGIT,
-        NAME_UNDERSCORE,
-        NAME_HYPHEN,
-        NAME_DOT,
-        NAME_COLON,
-        NAME_SLASH,
-        NAME_SPACE,
-        NAME_OTHER,
-        NAME_NON_ASCII,
-    ];
-    // One bit per kind of ORDER; a byte of a multi-byte character is non-ASCII, as its
+    let order = &NAME_KINDS[..NAME_CHAR_KINDS];
+    // One bit per kind of `order`; a byte of a multi-byte character is non-ASCII, as its
     // character is.
     let mut seen = 0u16;
     for b in name.bytes() {
@@ -74,7 +62,7 @@ fn each_kind(name: &str, mut f: impl FnMut(&'static str)) {
         };
         seen |= 1 << i;
     }
-    for (i, k) in ORDER.iter().enumerate() {
+    for (i, k) in order.iter().enumerate() {
         if seen & (1 << i) != 0 {
             f(k);
         }

@@ -554,6 +554,7 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                     &report.findings,
                     &unread,
                     &report.files,
+                    &report.closing_notes(),
                     sites,
                     rule_text,
                 )
@@ -568,6 +569,10 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 text.push('\n');
             }
             text.push_str(&crate::report::github::render(&report.findings, sites));
+            for note in report.closing_notes() {
+                text.push_str(&crate::report::github::closing_note(&note));
+                text.push('\n');
+            }
             emit(&text)?;
         }
         OutputFormat::Html => emit(&crate::report::html::render(&report, &unread))?,

@@ -100,6 +100,15 @@ pub fn unreadable(u: &super::Unreadable) -> String {
     on_file("error", &site, &u.problem)
 }
 
+/// A closing note of the report ([`crate::check::Report::closing_notes`]: a strict mode
+/// check does not judge in full) as a `::notice` on no file, its leading `note: ` dropped (the
+/// command says it): output for people ends with it, and a run read through its annotations
+/// would otherwise pass a strict tool without the word.
+pub fn closing_note(note: &str) -> String {
+    let text = note.strip_prefix("note: ").unwrap_or(note);
+    format!("::notice title=toolwire::{}", escape_data(text))
+}
+
 /// The workflow command `command` about reading a file at `site`, `text` being what standard
 /// error says after `toolwire: FILE: `. Standard input goes without a file, named in the
 /// message, as in [`annotation`].

@@ -103,7 +103,7 @@ pub fn render(
 ) -> String {
     let mut out = Vec::new();
     // Writing into memory fails only if serialization does, which these values cannot.
-    let _ = write(&mut out, findings, &[], &[], locate, rule_text);
+    let _ = write(&mut out, findings, &[], &[], &[], locate, rule_text);
     String::from_utf8(out).unwrap_or_default()
 }
 
@@ -111,19 +111,24 @@ pub fn render(
 /// one result's JSON value is alive at once, so memory follows the findings, not the output
 /// (which is about 1.6 kB per finding). The files in `unread` could not be read: the run's
 /// invocation says it did not succeed, with a notification for each ([`invocation`]); the
-/// notes on reading the files `read` are notifications too.
+/// notes on reading the files `read` are notifications too, and so are the report's
+/// `closing` notes ([`crate::check::Report::closing_notes`]).
 /// Errors are `w`'s.
 pub fn write(
     w: &mut dyn std::io::Write,
     findings: &[Finding],
     unread: &[super::Unreadable],
     read: &[crate::check::FileSummary],
+    closing: &[String],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut w = std::io::BufWriter::new(w);
-    serde_json::to_writer_pretty(&mut w, &log(findings, unread, read, locate, rule_text))?;
+    serde_json::to_writer_pretty(
+        &mut w,
+        &log(findings, unread, read, closing, locate, rule_text),
+    )?;
     w.write_all(b"\n")?;
     w.flush()
 }
@@ -134,7 +139,7 @@ pub fn to_value(
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Value {
-    serde_json::to_value(log(findings, &[], &[], locate, rule_text)).unwrap_or_default()
+    serde_json::to_value(log(findings, &[], &[], &[], locate, rule_text)).unwrap_or_default()
 }
 
 /// The SARIF log, its results made as they are serialized.
@@ -175,8 +180,13 @@ impl<F: Fn(&Finding) -> Value> serde::Serialize for Results<'_, F> {
 /// read ([`crate::check::FileSummary::notes`]: a key written twice, a number read as another
 /// value) is a notification of level `note` at its file and, where known, line and column:
 /// a log uploaded to code scanning otherwise says nothing of a document whose meaning is
-/// ambiguous.
-fn invocation(unread: &[super::Unreadable], read: &[crate::check::FileSummary]) -> Value {
+/// ambiguous. Each `closing` note (what a strict mode check does not judge) is a
+/// notification of level `note` on no location, as output for people ends with it.
+fn invocation(
+    unread: &[super::Unreadable],
+    read: &[crate::check::FileSummary],
+    closing: &[String],
+) -> Value {
     let mut notifications: Vec<Value> = unread
         .iter()
         .map(|u| {
@@ -194,6 +204,10 @@ fn invocation(unread: &[super::Unreadable], read: &[crate::check::FileSummary]) 
     for file in read.iter().filter(|f| !f.notes.is_empty()) {
         notifications.extend(reading_notifications(file));
     }
+    notifications.extend(closing.iter().map(|note| {
+        let text = note.strip_prefix("note: ").unwrap_or(note);
+        json!({"level": "note", "message": {"text": super::escape_output(text)}})
+    }));
     let mut invocation = json!({"executionSuccessful": unread.is_empty()});
     if !notifications.is_empty() {
         invocation["toolExecutionNotifications"] = Value::Array(notifications);
@@ -260,6 +274,7 @@ fn log<'a>(
     findings: &'a [Finding],
     unread: &[super::Unreadable],
     read: &[crate::check::FileSummary],
+    closing: &[String],
     locate: impl Fn(&Finding) -> Site,
     rule_text: impl Fn(&str) -> Option<RuleHelp>,
 ) -> Log<Results<'a, impl Fn(&Finding) -> Value>> {
@@ -351,7 +366,7 @@ fn log<'a>(
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }}),
-            invocations: [invocation(unread, read)],
+            invocations: [invocation(unread, read, closing)],
             results: Results { findings, make },
             column_kind: "unicodeCodePoints",
         }],
@@ -1095,7 +1110,16 @@ mod tests {
             .unwrap(),
         ];
         let mut out = Vec::new();
-        write(&mut out, &fs, &unread, &[], |_| Site::default(), |_| None).unwrap();
+        write(
+            &mut out,
+            &fs,
+            &unread,
+            &[],
+            &[],
+            |_| Site::default(),
+            |_| None,
+        )
+        .unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();
         let invocation = &v["runs"][0]["invocations"][0];
         assert_eq!(invocation["executionSuccessful"], false, "{invocation:#}");

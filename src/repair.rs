@@ -305,7 +305,9 @@ pub const MAX_WORK: usize = 50_000_000;
 /// listed as unverified. A repaired tool
 /// that says `strict: true` keeps it only while OpenAI's strict mode accepts the repaired
 /// schema ([`strict::settle`]); one left unchanged whose schema is not in strict form is
-/// refused ([`strict::refuse_not_in_strict_form`]).
+/// refused ([`strict::refuse_not_in_strict_form`]). One that asks for a provider's own
+/// strict tool use keeps its flag, and each closed object repair opened says so in its loss
+/// ([`strict::mark_tool_use_losses`]).
 ///
 /// One [`ToolRepair`] per tool, in order; nothing is an error, a tool that cannot be
 /// repaired is [`Outcome::Refused`] with its [`Refusal`]s:
@@ -344,6 +346,7 @@ pub fn repair_request(
     for (r, given) in out.iter_mut().zip(tools) {
         strict::settle(r);
         strict::refuse_not_in_strict_form(r, profile);
+        strict::mark_tool_use_losses(r);
         name_places_as_given(r, given);
     }
     out

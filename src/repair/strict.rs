@@ -11,7 +11,9 @@
 //! the flag is written `false` (not removed: a Responses tool without `strict` is strict by
 //! default, PROVIDERS.md §6) and the change says why and what produces the strict form. A
 //! tool repair left unchanged keeps its flag as written: judging the input is `check --target
-//! openai/chat-strict`'s job, not repair's.
+//! openai/chat-strict`'s job, not repair's. A provider's own strict tool use (Anthropic's,
+//! Bedrock Converse's), which toolwire does not model, keeps its flag; a closed object repair
+//! opened says so in its loss ([`mark_tool_use_losses`]).
 
 use super::{Change, Outcome, Refusal, ToolRepair};
 use crate::check::Level;
@@ -113,6 +115,47 @@ pub fn refuse_not_in_strict_form(r: &mut ToolRepair, profile: &CompiledProfile) 
     r.outcome = Outcome::Refused;
     r.refusals = refusals;
     true
+}
+
+/// The target whose own profile keeps what a provider's strict tool use holds arguments to
+/// (`additionalProperties: false`: no evidence against it there, so repair leaves it), by the
+/// provider [`crate::input::ToolEntry::strict_tool_use`] names.
+fn tool_use_target(provider: &str) -> Option<&'static str> {
+    match provider {
+        "Anthropic" => Some("anthropic/messages"),
+        "Bedrock Converse" => Some("bedrock/converse"),
+        _ => None,
+    }
+}
+
+/// For a tool that asks for a provider's own strict tool use (Anthropic's, Bedrock
+/// Converse's `strict: true`), which repair keeps as written: each change that dropped an
+/// `additionalProperties: false` says, in its loss, that strict tool use no longer closes
+/// that object, and which repair keeps it (the provider's own target). The flag stays:
+/// toolwire has no model of that mode's subset to say the provider refuses the schema, as
+/// OpenAI's offline model says for [`settle`]. Returns how many changes it marked.
+pub fn mark_tool_use_losses(r: &mut ToolRepair) -> usize {
+    let Some(provider) = r.tool.strict_tool_use else {
+        return 0;
+    };
+    let Some(target) = tool_use_target(provider) else {
+        return 0;
+    };
+    let mut marked = 0;
+    for c in &mut r.changes {
+        let opened = c.pointer.ends_with("/additionalProperties")
+            && c.action
+                .starts_with("dropped `additionalProperties: false`");
+        if let (true, Some(lost)) = (opened, c.lost.as_mut()) {
+            lost.push_str(&format!(
+                "; the tool asks for {provider}'s strict tool use, which no longer holds the \
+                 model's arguments to this object's properties: `toolwire repair --target \
+                 {target}` keeps it"
+            ));
+            marked += 1;
+        }
+    }
+    marked
 }
 
 /// The offline model of [`STRICT_TARGET`]'s error for `tool` sent strict, `None` when it
@@ -371,5 +414,61 @@ mod tests {
         let (out, written) = repair_doc(tool(), &[]);
         assert_eq!(out[0].outcome, Outcome::Unchanged);
         assert_eq!(written["tools"][0].get("strict"), None);
+    }
+
+    /// An Anthropic or Bedrock strict tool repaired for `portable` lost its closed object with
+    /// only the plain loss: the flag stayed over an open object, unsaid. Now the loss names
+    /// strict tool use and the repair that keeps the object closed, and that repair (the
+    /// built-in profiles) does keep it; a tool not asking for strict tool use is not marked.
+    #[test]
+    fn a_strict_tool_use_tool_whose_closed_object_repair_opened_says_so() {
+        let profiles = crate::profile::embedded_set().unwrap();
+        let compiled = |name: &str| CompiledProfile::new(profiles.get(name).unwrap());
+        let anthropic = |strict: bool| {
+            json!({"tools": [{"name": "get_weather", "description": "Get weather",
+                "strict": strict,
+                "input_schema": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": false}}]})
+        };
+        let bedrock = json!({"toolConfig": {"tools": [{"toolSpec": {"name": "get_weather",
+            "description": "Get weather", "strict": true, "inputSchema": {"json":
+                {"type": "object", "properties": {"city": {"type": "string"}},
+                 "required": ["city"], "additionalProperties": false}}}}]}});
+        let repaired = |doc: &Value, profile: &str| {
+            let set =
+                crate::input::from_value(std::path::Path::new("t.json"), doc.clone()).unwrap();
+            let tools: Vec<Tool> = set.tools.iter().map(Tool::from).collect();
+            repair_request(&tools, &compiled(profile), &Options::default()).remove(0)
+        };
+        for (doc, target) in [
+            (anthropic(true), "anthropic/messages"),
+            (bedrock, "bedrock/converse"),
+        ] {
+            let r = repaired(&doc, crate::profile::PORTABLE);
+            assert_eq!(r.outcome, Outcome::Repaired, "{target}");
+            assert!(r.tool.strict_tool_use.is_some(), "{target}");
+            let lost = r
+                .changes
+                .iter()
+                .find(|c| c.pointer == "/additionalProperties")
+                .and_then(|c| c.lost.clone())
+                .unwrap();
+            assert!(lost.contains("strict tool use"), "{lost}");
+            assert!(
+                lost.ends_with(&format!("`toolwire repair --target {target}` keeps it")),
+                "{lost}"
+            );
+            // What the loss says of that repair holds.
+            let kept = repaired(&doc, target);
+            assert_eq!(
+                kept.outcome,
+                Outcome::Unchanged,
+                "{target}: {:?}",
+                kept.changes
+            );
+        }
+        let plain = repaired(&anthropic(false), crate::profile::PORTABLE);
+        let lost = plain.changes[0].lost.clone().unwrap();
+        assert!(!lost.contains("strict tool use"), "{lost}");
     }
 }

@@ -674,7 +674,9 @@ fn google(text: &str) -> Vec<Raw> {
                 ToolLoc::Unknown,
                 Place::Pointer(pointer),
             )
-            .rule("ref-unsupported"),
+            // A `$ref` to nothing: Gemini resolves references, so the message is not about
+            // `$ref` being refused (gemini-cli#13326: the `$defs` were lost on the way).
+            .rule("ref-dangling"),
         );
     }
     for c in G_REF_SIBLINGS.captures_iter(text) {
@@ -1205,9 +1207,10 @@ fn anthropic(text: &str) -> Vec<Raw> {
             if what.contains("does not support oneOf, allOf, or anyOf at the top level") {
                 (Place::Search(Cond::RootCombinator), Some("root-combinator"))
             } else if let Some(r) = A_NONEXISTENT.captures(&what) {
+                // The definition is missing, not the keyword refused: check's `ref-dangling`.
                 (
                     Place::Search(Cond::RefTo(r[1].to_string())),
-                    Some("ref-unsupported"),
+                    Some("ref-dangling"),
                 )
             } else if what.contains("JSON schema is invalid") {
                 (Place::Meta, None)

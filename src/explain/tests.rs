@@ -2141,3 +2141,42 @@ fn context_tuple_literals_are_found_by_their_quotes() {
     assert_eq!(spans("In context=('p', x, 'q')", false), ["'p'"]);
     assert_eq!(spans("In context=('cut", false), Vec::<String>::new());
 }
+
+/// A message saying the `$ref`'s definition does not exist (Anthropic's, relayed by Bedrock;
+/// Gemini's gemini-cli#13326) was read as `ref-unsupported`, whose fix is to inline a schema
+/// that is not there; check reports `ref-dangling` at that place. Now the message alone
+/// reads as check does, with the rule's fix and no note of disagreement.
+#[test]
+fn a_reference_to_nothing_reads_as_ref_dangling() {
+    let anthropic = json!({"tools":[{"name":"t","description":"d","input_schema":{
+        "type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}}]});
+    let a_text =
+        "tools.0.custom: Invalid schema: Reference to non-existent definition: #/$defs/missing";
+    let gemini = json!({"functionDeclarations":[{"name":"t","parametersJsonSchema":{
+        "type":"object","properties":{"target_object":{"anyOf":[{"type":"null"},
+        {"$ref":"#/$defs/Target"}]}}}}]});
+    let g_text = "reference to undefined schema at properties.target_object.anyOf.1";
+    for (request, text, target) in [
+        (&anthropic, a_text, "anthropic/messages"),
+        (&gemini, g_text, "gemini/v1beta/parameters-json-schema"),
+    ] {
+        for (request, target) in [
+            (None, None),
+            (Some(request), None),
+            (Some(request), Some(target)),
+        ] {
+            let got = explain(request, text, target);
+            let [e] = got.as_slice() else {
+                panic!("{got:#?}")
+            };
+            assert_eq!(e.rule.as_deref(), Some("ref-dangling"), "{text}: {e:#?}");
+            let fix = e.fix.as_deref().unwrap_or_default();
+            assert!(fix.starts_with("Add the definition"), "{fix}");
+            assert!(
+                !e.notes.iter().any(|n| n.contains("reads as")),
+                "{:?}",
+                e.notes
+            );
+        }
+    }
+}

@@ -26,7 +26,9 @@ pub const RULE: Rule = Rule {
              names; where another rule already reported an error there it adds none, and a \
              warning there becomes an error.",
     features: "`structure: meta-schema-invalid`",
-    example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": "q"}}"#,
+    // Reported under `anthropic/messages` too: a form no other rule knows (`{"p": "q"}` is
+    // there a keyword form its evidence rejects, which keyword-unsupported reports first).
+    example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": [5]}}"#,
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
     repair: "no: the value's intent cannot be known; `keyword-value-invalid` drops the values it knows",
     repairable: never,

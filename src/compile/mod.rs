@@ -486,7 +486,7 @@ fn compile_admitted(
     Ok(Compilation {
         target: target.to_string(),
         line: None,
-        wire: tool_block(&body),
+        wire: wire_block(target, &body),
         request: body,
         tools: results,
         builtins: outcomes,
@@ -1559,6 +1559,27 @@ pub fn empty_tool_block(target: &str) -> Value {
     ask_model_with_builtins(target, &[], &[])
         .map(|a| tool_block(&a.body))
         .unwrap_or_else(|| Value::Array(Vec::new()))
+}
+
+/// The tool block compile writes for `target`, from the request its offline model judged. A
+/// target of the plain form gets no `strict` its request builder put there: SGLang compiles a
+/// tool's schema into a grammar only for a strict tool (PROVIDERS.md §19, open-historia
+/// PR#667), so the probe sends every tool strict, and the model judged the tools so (the
+/// stricter reading); the user's own flag was already left out with a line saying so
+/// ([`leave_strict_out`]). Written into the output, it would turn on a mode the user did not
+/// ask for, with no line saying so, and `check` would read it as OpenAI's strict mode.
+fn wire_block(target: &str, body: &Value) -> Value {
+    let mut block = tool_block(body);
+    if wire::Form::of(target).requirements().is_none()
+        && let Value::Array(tools) = &mut block
+    {
+        for t in tools {
+            if let Some(Value::Object(f)) = t.get_mut("function") {
+                f.remove("strict");
+            }
+        }
+    }
+    block
 }
 
 /// Where a request body carries its tools.

@@ -2169,3 +2169,22 @@ fn a_dropped_default_of_an_argument_made_required_says_the_default_is_lost_too()
         );
     }
 }
+
+/// `compile --target sglang/chat` wrote `strict: true` into every tool (the flag the probe
+/// sends so that SGLang compiles the schema), with no line saying so, and `check` then read
+/// it as OpenAI's strict mode. Now the output carries no flag the user did not write; the
+/// request the model judged still does, so the model still judges the tools as SGLang
+/// compiles them.
+#[test]
+fn sglang_output_carries_no_strict_flag_the_probe_added() {
+    let p = profile(&[]);
+    let c = compile(&[plain()], "sglang/chat", &p, &repair::Options::default()).unwrap();
+    let tools = c.wire.as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["function"].get("strict"), None, "{:#}", c.wire);
+    assert_eq!(c.request["tools"][0]["function"]["strict"], json!(true));
+    assert!(c.tools[0].changes.is_empty(), "{:?}", c.tools[0].changes);
+    // A strict target keeps its own flag.
+    let c = compile(&[plain()], "openai/chat-strict", &p, &Default::default()).unwrap();
+    assert_eq!(c.wire[0]["function"]["strict"], json!(true), "{:#}", c.wire);
+}

@@ -125,16 +125,50 @@ fn an_enum_loses_its_null_with_the_type_list() {
         "wrote `[string, null]` as `string` and made the argument optional, and dropped `null` \
          from its `enum`"
     );
-    // Without a null in the enum the action says nothing of it.
+    // Without a null in the enum the list's null is said by nothing: the schema admits no
+    // null, so the type alone says it, the argument stays required and nothing is lost.
     let plain = tool(
         "f",
-        json!({"type":"object","properties":{"s":{"type":["string","null"],"enum":["a"]}}}),
+        json!({"type":"object","properties":{"s":{"type":["string","null"],"enum":["a"]}},
+            "required":["s"]}),
     );
     let r = repair_one(&plain, &p);
     assert_eq!(
         r.changes[0].action,
-        "wrote `[string, null]` as `string` and made the argument optional"
+        "wrote `[string, null]` as `type: string`: its `enum: [\"a\"]` admits no null"
     );
+    assert_eq!(r.changes[0].lost, None);
+    assert_eq!(r.tool.parameters.unwrap()["required"], json!(["s"]));
+}
+
+/// `{"type": ["string", "null"], "const": "x"}` admits only "x", but repair for a profile
+/// taking `nullable` wrote `nullable: true` beside it, with no loss: `args` then passed a
+/// null the original refuses (new-user trial). Now the null the `const` rules out is not
+/// written, and the repaired schema refuses null as the original does.
+#[test]
+fn a_type_lists_null_that_its_const_rules_out_is_not_written_as_nullable() {
+    let p = crate::profile::embedded_set().unwrap();
+    let gemini = CompiledProfile::new(p.get("gemini/v1beta/parameters").unwrap());
+    let schema = json!({"type":"object","properties":{"b":{"type":["string","null"],
+        "const":"x"}},"required":["b"]});
+    let r = repair_one(&tool("f", schema.clone()), &gemini);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
+    let repaired = r.tool.parameters.clone().unwrap();
+    assert_eq!(
+        repaired["properties"]["b"].get("nullable"),
+        None,
+        "{repaired:#}"
+    );
+    assert!(
+        r.changes.iter().all(|c| c.lost.is_none()),
+        "{:#?}",
+        r.changes
+    );
+    for s in [&schema, &repaired] {
+        let v = jsonschema::validator_for(s).unwrap();
+        assert!(!v.is_valid(&json!({"b": null})), "{s:#}");
+        assert!(v.is_valid(&json!({"b": "x"})), "{s:#}");
+    }
 }
 
 /// A member the schema's own `type` rules out (`null` beside `type: string`, as zod and

@@ -224,6 +224,23 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     };
     let mut base = Draft::of(tool);
     base.schema(&node)?.insert("type".into(), json!(one));
+    // A `const` or `enum` none of whose values is null admits no null whatever the list
+    // says: the null is said by nothing, and writing it as `nullable: true` (or an optional
+    // argument) would let a null through that the schema refuses.
+    let values = allowed_values(map);
+    let null_said = values.is_empty() || values.iter().any(|v| v.is_null());
+    if had_null && !null_said {
+        return Ok(vec![Candidate::one(
+            base,
+            &f_at(&node, "type"),
+            &f.rule,
+            format!(
+                "wrote `[{written}]` as `type: {one}`: its {} admits no null",
+                only_values(map)
+            ),
+            None,
+        )]);
+    }
     if !had_null {
         return Ok(vec![Candidate::one(
             base,

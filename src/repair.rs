@@ -48,7 +48,7 @@ pub mod rename;
 pub mod strict;
 pub mod tool_choice;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -714,6 +714,14 @@ pub fn repair_tool(
     }
 }
 
+/// Whether JSON Pointer `pointer` is strictly inside one of `places` (`/a/b/c` is inside
+/// `/a/b` and `/a`, not inside `/a/bc`).
+fn within_any(pointer: &str, places: &HashSet<&str>) -> bool {
+    pointer
+        .match_indices('/')
+        .any(|(at, _)| at > 0 && places.contains(&pointer[..at]))
+}
+
 /// The result for a tool refused before any check: `refusal` says why, and `kept` is what
 /// `--keep-unrepairable` writes.
 fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> ToolRepair {
@@ -815,7 +823,20 @@ fn repair_schema_object(
             let k = kind(f);
             !stuck.contains(&k) && !stuck_at.contains(&(k, f.pointer.clone()))
         };
+        // An error inside a keyword another open error would drop (a `contains` the profile
+        // rejects, holding a `const` it rejects too) waits for that one: rewritten first, its
+        // change would name a rewrite the output does not keep, and the drop's loss would
+        // quote a value never written (new-user trial).
+        let drops: HashSet<&str> = errs
+            .iter()
+            .filter(|g| {
+                open(g) && g.rule.as_str() == crate::profile::rules::keyword_unsupported::RULE.id
+            })
+            .map(|g| g.pointer.as_str())
+            .collect();
+        let waits = |g: &Finding| !drops.is_empty() && within_any(&g.pointer, &drops);
         let Some(f) = (errs.iter().filter(open).find(|f| replaces_schema(f)))
+            .or_else(|| errs.iter().filter(open).find(|g| !waits(g)))
             .or_else(|| errs.iter().find(open))
         else {
             converged = true;
@@ -852,7 +873,7 @@ fn repair_schema_object(
                     if gone && new_kinds.is_empty() {
                         let all: Vec<&Finding> = errs
                             .iter()
-                            .filter(|g| kind(g) == target && open(g))
+                            .filter(|g| kind(g) == target && open(g) && !waits(g))
                             .collect();
                         let together =
                             fix_all_of_kind(&current, &all, nth, &before, profile, opts, &mut work);

@@ -2630,3 +2630,39 @@ fn a_change_is_a_member_of_the_object_whose_property_it_is_at_or_under() {
     );
     assert_eq!(member_of("/properties/a~1b"), Some(("/properties", "")));
 }
+
+/// A `const` inside a `contains` the profile rejects was rewritten as an `enum` (a change
+/// line for a rewrite the output does not keep), and the drop of `contains` then quoted
+/// `{"enum":["z"],"type":"string"}`, a value never written (new-user trial). The inner error
+/// now waits for the keyword around it: one change, quoting the value as given.
+#[test]
+fn an_error_inside_a_keyword_repair_drops_is_not_rewritten_first() {
+    let p = crate::profile::embedded_set().unwrap();
+    let gemini = CompiledProfile::new(p.get("gemini/v1beta/parameters").unwrap());
+    let schema = json!({"type":"object","properties":{
+        "b":{"type":"string","const":"x"},
+        "e":{"type":"array","items":{"type":"string"},"contains":{"const":"z"}}}});
+    let r = repair_one(&tool("f", schema), &gemini);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
+    assert!(
+        !r.changes
+            .iter()
+            .any(|c| c.pointer.starts_with("/properties/e/contains/")),
+        "{:#?}",
+        r.changes
+    );
+    let drop = r
+        .changes
+        .iter()
+        .find(|c| c.pointer == "/properties/e/contains")
+        .unwrap();
+    assert!(drop.action.contains(r#"`contains: {"const":"z"}`"#), "{}", drop.action);
+    // The same error outside the dropped keyword is still rewritten.
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.pointer == "/properties/b/const" && c.action.contains("enum")),
+        "{:#?}",
+        r.changes
+    );
+}

@@ -106,7 +106,27 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
 fn read_request(path: &Path) -> Result<serde_json::Value> {
     let bytes = json::read_capped(path, crate::input::LIMITS)?;
     let text = json::check_utf8(path, &bytes)?;
-    let value = json::parse_str(path, text, crate::input::LIMITS, 0)?;
+    let value = json::parse_str(path, text, crate::input::LIMITS, 0).map_err(|e| {
+        // JSON Lines of several requests (which `check` reads) is no one request: say so,
+        // rather than serde_json's "trailing characters" at the second line.
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let first_parses = lines
+            .first()
+            .is_some_and(|l| serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok());
+        if lines.len() > 1 && first_parses {
+            Error::input(
+                path,
+                Place::Path,
+                format!(
+                    "`--request` takes the one request that was sent, and this file holds {} \
+                     JSON Lines; give that request's line alone",
+                    lines.len()
+                ),
+            )
+        } else {
+            e
+        }
+    })?;
     crate::input::from_value(path, value.clone())?;
     Ok(value)
 }

@@ -2656,7 +2656,11 @@ fn an_error_inside_a_keyword_repair_drops_is_not_rewritten_first() {
         .iter()
         .find(|c| c.pointer == "/properties/e/contains")
         .unwrap();
-    assert!(drop.action.contains(r#"`contains: {"const":"z"}`"#), "{}", drop.action);
+    assert!(
+        drop.action.contains(r#"`contains: {"const":"z"}`"#),
+        "{}",
+        drop.action
+    );
     // The same error outside the dropped keyword is still rewritten.
     assert!(
         r.changes

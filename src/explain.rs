@@ -274,10 +274,20 @@ fn explain_checked(
     let mut kept: HashSet<Explanation> = HashSet::new();
     let mut cut_short = false;
     'texts: for text in &texts {
-        let raws = templates::read(&text.text, family);
+        // Read with its wrapped lines joined (byte for byte, so places match), quoted as
+        // written.
+        let reading = envelope::unwrapped(&text.text);
+        let raws = templates::read(&reading, family);
         let stretches = templates::stretches(&raws, text.text.len());
         for (mut raw, within) in raws.into_iter().zip(stretches) {
-            raw.message = envelope::statement(text, &raw.message, raw.at, within).into();
+            let len = raw.message.len();
+            let found = raw
+                .at
+                .filter(|&at| reading.get(at..at + len) == Some(&*raw.message))
+                .and_then(|at| text.text.get(at..at + len))
+                .unwrap_or(&raw.message)
+                .to_string();
+            raw.message = envelope::statement(text, &found, raw.at, within).into();
             if !read_before.insert(raw.key()) {
                 continue;
             }

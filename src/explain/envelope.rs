@@ -66,6 +66,45 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
     texts
 }
 
+/// `text` with each line break a terminal or a client wrapped into a sentence written as a
+/// space, byte for byte (`\r\n` as two spaces), so that places found in it are places in
+/// `text`: a break is a wrap when the line before it ends in no stop (`.`, `:`, `;`, `!`, `?`)
+/// and the line after it goes on in lower case (`array schema` / `missing items.`), outside
+/// the literals of an `In context=(...)` tuple and outside quotes opened on its line. A break before a new statement (a capital, a
+/// `*` list item) or after a full one is kept: the templates read one problem per line there.
+pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\n') {
+        return text.into();
+    }
+    let literals = tuple_literals(text, false);
+    let mut out = text.as_bytes().to_vec();
+    for (at, _) in text.match_indices('\n') {
+        if literals.iter().any(|l| l.contains(&at)) {
+            continue;
+        }
+        // Inside a quoted name (`function 'b` / `c'`, `path 'properti` / `es.x'`) the break
+        // is the name's own, or a wrap the name's reader undoes.
+        let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+        if line.matches('\'').count() % 2 == 1 || line.matches('"').count() % 2 == 1 {
+            continue;
+        }
+        let before = text[..at].trim_end_matches(['\r', ' ', '\t']);
+        let after = text[at + 1..].trim_start_matches([' ', '\t']);
+        let line_ended = before.is_empty()
+            || before.ends_with('\n')
+            || before.ends_with(['.', ':', ';', '!', '?']);
+        if line_ended || !after.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
+        out[at] = b' ';
+        if at > 0 && out[at - 1] == b'\r' {
+            out[at - 1] = b' ';
+        }
+    }
+    // Only ASCII line breaks were replaced by ASCII spaces.
+    String::from_utf8(out).map_or_else(|_| text.into(), Into::into)
+}
+
 /// `error` with the JSON string escapes of an envelope it was cut out of undone: outside the
 /// literals of an `In context=(...)` tuple, line breaks (also escaped twice, by a relay
 /// encoding the body once more), quotes and `<` `>`; inside each literal, one level of JSON

@@ -2180,3 +2180,74 @@ fn a_reference_to_nothing_reads_as_ref_dangling() {
         }
     }
 }
+
+/// A message wrapped inside its closing phrase (`array schema` / `missing items.`) named no
+/// rule and the wrong place, though a wrap after the tuple, or runs of spaces, were read
+/// (new-user trial). A wrapped line now reads as the sentence it is; a list of problems, one
+/// per line, still reads as several.
+#[test]
+fn a_message_wrapped_inside_a_phrase_reads_as_one_line() {
+    let request = json!({"tools":[
+        {"type":"function","function":{"name":"a","parameters":{"type":"object",
+            "properties":{"tags":{"type":"array"}}}}},
+        {"type":"function","function":{"name":"b","parameters":{"type":"object",
+            "properties":{"u":{"type":"string","format":"uri"}}}}}]});
+    for (text, rule, pointer) in [
+        (
+            "Invalid schema for function 'a': In context=('properties', 'tags'), array schema\nmissing items.",
+            "array-items-missing",
+            "/properties/tags",
+        ),
+        (
+            "Invalid schema for function 'b': In context=('properties', 'u'), 'uri' is not a\r\n valid format.",
+            "format-unsupported",
+            "/properties/u/format",
+        ),
+    ] {
+        let got = explain(Some(&request), text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(
+            (e.rule.as_deref(), e.pointer.as_deref()),
+            (Some(rule), Some(pointer)),
+            "{text}: {e:#?}"
+        );
+    }
+    let gemini = "GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[tags].items: missing\n field.";
+    let got = explain(None, gemini, None);
+    assert_eq!(
+        got[0].rule.as_deref(),
+        Some("array-items-missing"),
+        "{got:#?}"
+    );
+    // Two statements, one per line, stay two.
+    let two = "Invalid schema for function 'a': In context=('properties', 'tags'), array schema missing items.\nInvalid schema for function 'b': In context=('properties', 'u'), 'uri' is not a valid format.";
+    assert_eq!(explain(Some(&request), two, None).len(), 2);
+}
+
+#[test]
+fn only_wrapped_line_breaks_are_unwrapped_byte_for_byte() {
+    use super::envelope::unwrapped;
+    for (text, want) in [
+        ("a\nb", "a b"),
+        ("a\r\n  b", "a    b"),
+        // A full statement, a capital, a list item, a blank line: kept.
+        ("done.\nnext", "done.\nnext"),
+        ("a\nB", "a\nB"),
+        ("a\n* b", "a\n* b"),
+        ("a\n\nb", "a\n\nb"),
+        // Inside a tuple's literal the break is the name's own.
+        (
+            "In context=('properties', 'x\ny'), bad",
+            "In context=('properties', 'x\ny'), bad",
+        ),
+        // Inside a quote opened on its line, too.
+        ("function 'b\nc': bad", "function 'b\nc': bad"),
+        ("at path \"properti\nes.x\"", "at path \"properti\nes.x\""),
+    ] {
+        let got = unwrapped(text);
+        assert_eq!(got, want, "{text:?}");
+        assert_eq!(got.len(), text.len());
+    }
+}

@@ -280,11 +280,17 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
 
 /// The `message` field of a Rust `Debug` printout (the AWS SDK's `ValidationException {
 /// message: Some("..."), ... }`, bedrock-type-object-goose in reports.yaml): its string
-/// literal, decoded. Such a printout is often cut short (`...`), so only the field is read.
+/// literal, decoded; or of a struct whose `message` is no `Option` (`ApiError { status: 400,
+/// message: "..." }`). Such a printout is often cut short (`...`), so only the field is read.
 fn debug_message(s: &str) -> Option<String> {
     let at = s
         .find("message: Some(\"")
-        .map(|i| i + "message: Some(".len())?;
+        .map(|i| i + "message: Some(".len())
+        .or_else(|| {
+            s.find(" { ")
+                .and(s.find("message: \""))
+                .map(|i| i + "message: ".len())
+        })?;
     let literal = &s[at..];
     let read = |t: &str| {
         serde_json::Deserializer::from_str(t)

@@ -979,6 +979,12 @@ fn quoted_messages_carry_nothing_of_their_envelope() {
             "ValidationException(ValidationException { message: Some(\"The value at\ntoolConfig.tools.3.toolSpec.inputSchema.json.type must be one of the\nfollowing: object.\"), ...",
             "The value at\ntoolConfig.tools.3.toolSpec.inputSchema.json.type must be one of the\nfollowing: object.",
         ),
+        // A Rust printout of a struct whose `message` is no `Option` (new-user trial: the
+        // quote kept the printout's `" }`).
+        (
+            "ApiError { status: 400, message: \"Invalid schema for function 'a': In context=('properties', 'tags'), array schema missing items.\" }",
+            "Invalid schema for function 'a': In context=('properties', 'tags'), array schema missing items.",
+        ),
         (
             "Invalid schema for function 'f': [] is not of type 'object', 'boolean'. (request id: 20250611110758283206479dq0R9awt) (request id: 2025061111075832763207s5RDjPXL)",
             "Invalid schema for function 'f': [] is not of type 'object', 'boolean'.",

@@ -70,8 +70,9 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
 /// space, byte for byte (`\r\n` as two spaces), so that places found in it are places in
 /// `text`: a break is a wrap when the line before it ends in no stop (`.`, `:`, `;`, `!`, `?`)
 /// and the line after it goes on in lower case (`array schema` / `missing items.`), outside
-/// the literals of an `In context=(...)` tuple and outside quotes opened on its line. A break before a new statement (a capital, a
-/// `*` list item) or after a full one is kept: the templates read one problem per line there.
+/// the literals of an `In context=(...)` tuple and outside quotes opened on its line. A break
+/// before a new statement (a capital, a `*` list item) or after a full one is kept: the
+/// templates read one problem per line there.
 pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\n') {
         return text.into();

@@ -9,6 +9,7 @@ use super::derive::FALLBACK;
 use super::feature::{
     Feat, Kind, Limit, Param, STANDARD_TYPES, parse_parameter, standard_type_index as standard_type,
 };
+use super::keyword;
 use super::rules::HookLists;
 use super::{Profile, Status, TargetEvidence};
 use crate::case::Placement;
@@ -139,9 +140,10 @@ pub struct CompiledProfile {
     /// of every case value at or below it.
     limits: Vec<Vec<(usize, Slot)>>,
     details: Vec<Detail>,
-    /// The slots of [`COMMON_KEYWORDS`] and of the standard type spellings, by position: these
-    /// are met on nearly every subschema, and a `match` on the name costs less than hashing it.
-    common: [Option<Slots>; COMMON_KEYWORDS.len()],
+    /// The slots of the keywords with an id ([`super::keyword`]) and of the standard type
+    /// spellings, by position: these are met on nearly every subschema, and reading the id
+    /// costs less than hashing the name.
+    keywords: [Option<Slots>; keyword::COUNT],
     types: [Option<Slots>; STANDARD_TYPES.len()],
     /// The slots of the `name-chars` kinds, by position in [`NAME_KINDS`]: every tool name is
     /// judged by two or more of them, and hashing the kind cost more than the rest of the
@@ -159,49 +161,6 @@ pub struct CompiledProfile {
     /// The rules a check under this profile runs: all of them, unless some were turned off
     /// ([`CompiledProfile::turn_off`]).
     hooks: Option<std::sync::Arc<HookLists>>,
-}
-
-/// Keywords looked up by position (see [`CompiledProfile::lookup`]); any other keyword is
-/// looked up by hash.
-const COMMON_KEYWORDS: [&str; 16] = [
-    "type",
-    "description",
-    "properties",
-    "required",
-    "items",
-    "default",
-    "title",
-    "minimum",
-    "maximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "examples",
-    "anyOf",
-    "const",
-];
-
-fn common_keyword(k: &str) -> Option<usize> {
-    Some(match k {
-        "type" => 0,
-        "description" => 1,
-        "properties" => 2,
-        "required" => 3,
-        "items" => 4,
-        "default" => 5,
-        "title" => 6,
-        "minimum" => 7,
-        "maximum" => 8,
-        "minLength" => 9,
-        "maxLength" => 10,
-        "minItems" => 11,
-        "maxItems" => 12,
-        "examples" => 13,
-        "anyOf" => 14,
-        "const" => 15,
-        _ => return None,
-    })
 }
 
 // The `name-chars` kinds are looked up by position in this list (see
@@ -348,7 +307,7 @@ impl CompiledProfile {
         });
         let no_schema = Slot::Rejected((details.len() - 1) as u32);
         let keywords = &maps[Kind::Keyword.index()];
-        let common = COMMON_KEYWORDS.map(|k| keywords.get(k).copied());
+        let keywords = keyword::KEYWORDS.map(|k| keywords.get(k).copied());
         let spellings = &maps[Kind::TypeSpelling.index()];
         let mut types = [None; STANDARD_TYPES.len()];
         for (slots, t) in types.iter_mut().zip(STANDARD_TYPES) {
@@ -364,7 +323,7 @@ impl CompiledProfile {
             forms,
             limits,
             details,
-            common,
+            keywords,
             types,
             names,
             type_missing,
@@ -425,7 +384,7 @@ impl CompiledProfile {
         }
         // By reference: copying the slot arrays out showed in profiles.
         let by_position = match *feat {
-            Feat::Keyword(k) => common_keyword(k).map(|i| self.common[i].as_ref()),
+            Feat::Keyword(k) => keyword::id(k).map(|i| self.keywords[i as usize].as_ref()),
             Feat::TypeSpelling(t) => standard_type(t).map(|i| self.types[i].as_ref()),
             Feat::NameChars(k) => name_kind(k).map(|i| self.names[i].as_ref()),
             Feat::TypeMissing => Some(self.type_missing.as_ref()),
@@ -443,6 +402,14 @@ impl CompiledProfile {
             Some(slots) => slots[slot_index(placement)].unwrap_or(Slot::Unknown(NO_CASE)),
             None => Slot::Unknown(NO_CASE),
         }
+    }
+
+    /// [`CompiledProfile::lookup`] of `keyword-allowed: K` for `K` the keyword of id `id`
+    /// ([`super::keyword`]), which the caller has read already.
+    pub fn keyword_slot(&self, id: u8, placement: Placement) -> Slot {
+        self.keywords[id as usize]
+            .and_then(|s| s[slot_index(placement)])
+            .unwrap_or(Slot::Unknown(NO_CASE))
     }
 
     /// [`CompiledProfile::lookup`] of `type-spelling: T` for `T` the `i`-th of
@@ -825,7 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn common_keywords_are_looked_up_as_any_other() {
+    fn keywords_with_an_id_are_looked_up_as_any_other() {
         let p = profile(vec![
             entry("keyword-allowed: title", Placement::Root, Status::Allowed),
             entry(
@@ -835,14 +802,16 @@ mod tests {
             ),
             entry("type-spelling: string", Placement::Nested, Status::Unknown),
         ]);
-        for k in COMMON_KEYWORDS {
-            assert_eq!(common_keyword(k).map(|i| COMMON_KEYWORDS[i]), Some(k));
+        for (i, k) in keyword::KEYWORDS.into_iter().enumerate() {
             let feat = Feat::Keyword(k);
-            let by_hash = p.maps[Kind::Keyword.index()]
-                .get(k)
-                .and_then(|s| s[slot_index(Placement::Items)])
-                .unwrap_or(Slot::Unknown(NO_CASE));
-            assert_eq!(p.lookup(&feat, Placement::Items), by_hash, "{k}");
+            for placement in [Placement::Root, Placement::Nested, Placement::Items] {
+                let by_hash = p.maps[Kind::Keyword.index()]
+                    .get(k)
+                    .and_then(|s| s[slot_index(placement)])
+                    .unwrap_or(Slot::Unknown(NO_CASE));
+                assert_eq!(p.lookup(&feat, placement), by_hash, "{k}");
+                assert_eq!(p.keyword_slot(i as u8, placement), by_hash, "{k}");
+            }
         }
         assert_eq!(
             p.lookup(&Feat::Keyword("title"), Placement::Nested),

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::compiled::{CompiledProfile, NO_CASE, OWN_CAP, Slot, is_case};
 use super::feature::{Feat, Limit};
 use super::findings::{Findings, Record, Span, TextBuf};
+use super::keyword as kw;
 use super::rules::{self, Rule};
 use crate::case::Placement;
 use crate::check::{Finding, Subject};
@@ -646,6 +647,14 @@ impl<'a, 'p> Cx<'a, 'p> {
     pub fn allows_standard_type(&self, i: usize, placement: Placement) -> bool {
         matches!(&self.mode, Mode::Check { profile, .. }
             if profile.standard_type_slot(i, placement) == Slot::Allowed)
+    }
+
+    /// In check mode, whether the profile allows `keyword-allowed: K` at `placement` for `K`
+    /// the keyword of id `id` ([`super::keyword`]), looked up by position. False in collect
+    /// mode, which records every feature.
+    pub fn allows_keyword(&self, id: u8, placement: Placement) -> bool {
+        matches!(&self.mode, Mode::Check { profile, .. }
+            if profile.keyword_slot(id, placement) == Slot::Allowed)
     }
 
     /// Reports that the tool uses `feat` at `at`. In check mode nothing happens when the
@@ -1935,8 +1944,8 @@ fn read_keys<'a>(
         // Whether the value may be one its keyword does not take (see `Node::value_form`):
         // the arms below know their keyword's answer; the rest ask.
         let mut bad = false;
-        match k.as_str() {
-            "type" => {
+        match kw::id(k) {
+            Some(kw::TYPE) => {
                 proven &= meta_shape::keyword("type", v);
                 node.ty = match v {
                     Value::String(s) => Ty::One(s),
@@ -1950,7 +1959,7 @@ fn read_keys<'a>(
                 }
                 node.ty_means = node.ty.means();
             }
-            "properties" => {
+            Some(kw::PROPERTIES) => {
                 proven &= meta_shape::keyword("properties", v);
                 node.properties = Some(v);
                 if let Some(m) = v.as_object() {
@@ -1960,7 +1969,7 @@ fn read_keys<'a>(
                     }
                 }
             }
-            "items" => {
+            Some(kw::ITEMS) => {
                 proven &= meta_shape::keyword("items", v);
                 node.items = Some(v);
                 match v {
@@ -1968,108 +1977,110 @@ fn read_keys<'a>(
                     _ => children.push((v, Child::Key("items"), Via::Items)),
                 }
             }
-            "required" => {
+            Some(kw::REQUIRED) => {
                 node.required = Some(v);
                 proven &= meta_shape::keyword("required", v);
             }
-            "const" => node.has_const = true,
-            "enum" => {
+            Some(kw::CONST) => node.has_const = true,
+            Some(kw::ENUM) => {
                 node.enum_ = Some(v);
                 proven &= meta_shape::keyword("enum", v);
             }
-            "$ref" => {
+            Some(kw::REF) => {
                 node.reference = Some(v);
                 proven &= meta_shape::keyword("$ref", v);
             }
-            "anyOf" => {
+            Some(kw::ANY_OF) => {
                 proven &= meta_shape::keyword("anyOf", v);
                 bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.any_of = Some(v);
                 push_list(children, v, "anyOf", Via::AnyOf);
             }
-            "oneOf" => {
+            Some(kw::ONE_OF) => {
                 proven &= meta_shape::keyword("oneOf", v);
                 bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.one_of = true;
                 push_list(children, v, "oneOf", Via::OneOf);
             }
-            "allOf" => {
+            Some(kw::ALL_OF) => {
                 proven &= meta_shape::keyword("allOf", v);
                 bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.all_of = true;
                 push_list(children, v, "allOf", Via::AllOf);
             }
-            "prefixItems" => {
+            Some(kw::PREFIX_ITEMS) => {
                 proven &= meta_shape::keyword("prefixItems", v);
                 bad = v.as_array().is_none_or(|a| a.is_empty());
                 node.prefix_items = true;
                 push_list(children, v, "prefixItems", Via::PrefixItems);
             }
-            "not" => {
+            Some(kw::NOT) => {
                 node.not = true;
                 children.push((v, Child::Key("not"), Via::Not));
             }
-            "format" => {
+            Some(kw::FORMAT) => {
                 node.format = Some(v);
                 proven &= meta_shape::keyword("format", v);
                 bad = !v.is_string();
             }
-            "nullable" => node.nullable = Some(v),
-            "$defs" => {
+            Some(kw::NULLABLE) => node.nullable = Some(v),
+            Some(kw::DEFS) => {
                 proven &= meta_shape::keyword("$defs", v);
                 node.defs = true;
                 push_map(children, v, "$defs", Via::DefsMember)
             }
-            "definitions" => {
+            Some(kw::DEFINITIONS) => {
                 proven &= meta_shape::keyword("definitions", v);
                 node.definitions = true;
                 push_map(children, v, "definitions", Via::DefsMember)
             }
-            "patternProperties" => {
+            Some(kw::PATTERN_PROPERTIES) => {
                 proven &= meta_shape::keyword("patternProperties", v);
                 push_map(children, v, "patternProperties", Via::PatternProperty)
             }
-            "dependentSchemas" => {
+            Some(kw::DEPENDENT_SCHEMAS) => {
                 proven &= meta_shape::keyword("dependentSchemas", v);
                 push_map(children, v, "dependentSchemas", Via::DependentSchema)
             }
-            "additionalProperties" if v.is_object() => children.push((
+            Some(kw::ADDITIONAL_PROPERTIES) if v.is_object() => children.push((
                 v,
                 Child::Key("additionalProperties"),
                 Via::AdditionalProperties,
             )),
-            "unevaluatedProperties" if v.is_object() => children.push((
+            Some(kw::UNEVALUATED_PROPERTIES) if v.is_object() => children.push((
                 v,
                 Child::Key("unevaluatedProperties"),
                 Via::UnevaluatedProperties,
             )),
-            "unevaluatedItems" if v.is_object() => {
+            Some(kw::UNEVALUATED_ITEMS) if v.is_object() => {
                 children.push((v, Child::Key("unevaluatedItems"), Via::UnevaluatedItems))
             }
-            "additionalItems" if v.is_object() => {
+            Some(kw::ADDITIONAL_ITEMS) if v.is_object() => {
                 children.push((v, Child::Key("additionalItems"), Via::AdditionalItems))
             }
-            "propertyNames" => children.push((v, Child::Key("propertyNames"), Via::PropertyNames)),
-            "contains" => children.push((v, Child::Key("contains"), Via::Contains)),
-            "if" => {
+            Some(kw::PROPERTY_NAMES) => {
+                children.push((v, Child::Key("propertyNames"), Via::PropertyNames))
+            }
+            Some(kw::CONTAINS) => children.push((v, Child::Key("contains"), Via::Contains)),
+            Some(kw::IF) => {
                 node.has_if = true;
                 children.push((v, Child::Key("if"), Via::If))
             }
-            "then" => children.push((v, Child::Key("then"), Via::Then)),
-            "else" => children.push((v, Child::Key("else"), Via::Else)),
+            Some(kw::THEN) => children.push((v, Child::Key("then"), Via::Then)),
+            Some(kw::ELSE) => children.push((v, Child::Key("else"), Via::Else)),
             // The keys met most often besides those above, one arm each so that the
             // meta-schema's test folds to the one it needs. The arms above leave out the
             // keywords the meta-schema takes any value of (`const`, `not`, ...) or that it
             // does not know (`nullable`).
-            "description" => {
+            Some(kw::DESCRIPTION) => {
                 proven &= meta_shape::keyword("description", v);
                 bad = !v.is_string();
             }
-            "title" => {
+            Some(kw::TITLE) => {
                 proven &= meta_shape::keyword("title", v);
                 bad = !v.is_string();
             }
-            "default" => proven &= meta_shape::keyword("default", v),
+            Some(kw::DEFAULT) => proven &= meta_shape::keyword("default", v),
             _ => {
                 proven &= meta_shape::keyword(k, v);
                 bad = rules::keyword_value_invalid::form(k, v).is_some();

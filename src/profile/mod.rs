@@ -16,6 +16,7 @@ pub mod derive;
 pub mod detect;
 pub mod feature;
 pub mod findings;
+pub mod keyword;
 pub mod rules;
 pub mod table;
 

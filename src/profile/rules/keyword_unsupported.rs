@@ -1,6 +1,7 @@
 //! `keyword-unsupported`: a keyword the profile does not allow at that placement.
 
 use super::*;
+use crate::profile::keyword;
 
 pub const RULE: Rule = Rule {
     id: "keyword-unsupported",
@@ -81,6 +82,18 @@ fn skipped_by_name(k: &str, root: bool) -> bool {
     ELSEWHERE.contains(&k) || (root && ROOT_ELSEWHERE.contains(&k))
 }
 
+/// The ids ([`keyword`]) of the keywords [`form`] tells forms of: any other keyword with an
+/// id is judged as `keyword-allowed: K` whatever its value.
+const FORMED: u64 = 1 << keyword::ENUM
+    | 1 << keyword::ADDITIONAL_PROPERTIES
+    | 1 << keyword::EXCLUSIVE_MINIMUM
+    | 1 << keyword::EXCLUSIVE_MAXIMUM
+    | 1 << keyword::MAX_LENGTH
+    | 1 << keyword::MULTIPLE_OF
+    | 1 << keyword::PATTERN
+    | 1 << keyword::SCHEMA
+    | 1 << keyword::ID;
+
 /// `maxLength` from this value on is judged by the `maxLength (large)` case (100,000 there):
 /// grammar engines unroll repetition, so size is the feature. The threshold is toolwire's.
 pub const LARGE_MAX_LENGTH: u64 = 10_000;
@@ -157,6 +170,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let has_if = n.has_if;
     for (i, (k, v)) in map.iter().enumerate() {
         let k = k.as_str();
+        // Most keys are keywords the profile allows, judged by no form: whatever the arms
+        // below would decide, nothing is reported, and the id answers that without them.
+        if let Some(id) = keyword::id(k)
+            && FORMED & 1 << id == 0
+            && cx.allows_keyword(id, n.placement)
+        {
+            continue;
+        }
         // A value the keyword does not take is keyword-value-invalid's, whatever the key.
         if n.value_form(i, k, v).is_some() {
             continue;
@@ -623,5 +644,37 @@ mod tests {
             .iter()
             .all(|(p, _)| p.starts_with("/anyOf/0"))
         );
+    }
+
+    /// The fast path in `node` skips an allowed keyword with an id outside `FORMED` without
+    /// asking `form`: that holds only if `form` has no form for any such keyword, whatever
+    /// its value.
+    #[test]
+    fn keywords_outside_formed_have_no_form() {
+        use crate::profile::keyword::{self, KEYWORDS};
+        let values = [
+            json!(true),
+            json!(false),
+            json!(null),
+            json!(0),
+            json!(-1),
+            json!(0.5),
+            json!(100000),
+            json!("x"),
+            json!("^x$"),
+            json!("(?=a)"),
+            json!("http://json-schema.org/draft-07/schema#"),
+            json!("a b"),
+            json!([]),
+            json!(["a"]),
+            json!({}),
+            json!({"type": "string"}),
+        ];
+        for (id, k) in KEYWORDS.iter().enumerate() {
+            let formed = super::FORMED & 1 << id != 0;
+            let any_form = values.iter().any(|v| super::form(k, v).is_some());
+            assert_eq!(formed, any_form, "{k}");
+            assert_eq!(keyword::id(k), Some(id as u8));
+        }
     }
 }

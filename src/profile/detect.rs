@@ -1564,6 +1564,14 @@ fn needs_escape(bytes: &[u8]) -> bool {
         let y = x ^ (ONES * u64::from(b));
         y.wrapping_sub(ONES) & !y & HIGHS != 0
     };
+    // Tokens are mostly keywords and property names of 8 to 16 bytes: two loads, which may
+    // overlap, and no loop.
+    let n = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
+    if (8..=16).contains(&n) {
+        let (a, b) = (word(0), word(n - 8));
+        return has(a, b'~') || has(a, b'/') || has(b, b'~') || has(b, b'/');
+    }
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
         let x = u64::from_le_bytes(c.try_into().expect("eight bytes"));
@@ -1662,7 +1670,7 @@ pub fn meta_proven(schema: &Value) -> bool {
     walk(
         schema,
         &mut cx,
-        &[],
+        &rules::HookLists::NONE,
         &mut Vec::new(),
         &mut Vec::new(),
         &mut stats,
@@ -1727,7 +1735,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         if let Some(root) = tool.parameters {
             let mut stack = std::mem::take(&mut cx.stack);
             let mut children = std::mem::take(&mut cx.children);
-            walk(root, cx, &hooks.node, &mut stack, &mut children, &mut stats);
+            walk(root, cx, hooks, &mut stack, &mut children, &mut stats);
             cx.stack = stack;
             cx.children = children;
         }
@@ -1754,7 +1762,7 @@ type Pending<'a> = (&'a Value, u32, Via, u32);
 fn walk<'a>(
     root: &'a Value,
     cx: &mut Cx<'a, '_>,
-    node_rules: &[&'static Rule],
+    hooks: &rules::HookLists,
     stack: &mut Vec<Pending<'a>>,
     children: &mut Vec<(&'a Value, Child<'a>, Via)>,
     stats: &mut Stats,
@@ -1835,11 +1843,17 @@ fn walk<'a>(
             stats.max_enum = e.len();
             stats.max_enum_frame = frame;
         }
-        let facts = facts(&node);
-        for rule in node_rules {
-            if rule.hooks.node_when & facts == 0 && !every_hook() {
-                continue;
-            }
+        let mut due = if every_hook() {
+            u64::MAX
+        } else {
+            hooks.node_due(facts(&node))
+        };
+        // Lowest bit first: the rules run in the order they are listed.
+        while due != 0 {
+            let Some(rule) = hooks.node.get(due.trailing_zeros() as usize) else {
+                break;
+            };
+            due &= due - 1;
             cx.rule = rule;
             (rule.hooks.node.expect("listed as a node hook"))(cx, &node);
         }
@@ -1954,10 +1968,15 @@ fn read_keys<'a>(
                     Value::Array(a) if !a.is_empty() => Ty::List(a),
                     other => Ty::Invalid(other),
                 };
-                if let Ty::One(s) = node.ty {
-                    node.ty_standard = super::feature::standard_type_index(s).map(|i| i as u8);
-                }
-                node.ty_means = node.ty.means();
+                // A standard spelling means its own type: `Ty::means` only for the rest.
+                node.ty_standard = match node.ty {
+                    Ty::One(s) => super::feature::standard_type_index(s).map(|i| i as u8),
+                    _ => None,
+                };
+                node.ty_means = match node.ty_standard {
+                    Some(i) => 1 << i,
+                    None => node.ty.means(),
+                };
             }
             Some(kw::PROPERTIES) => {
                 proven &= meta_shape::keyword("properties", v);
@@ -2095,6 +2114,8 @@ fn read_keys<'a>(
         // The value's own bytes: the walk counts the subschemas it visits (each adds its
         // own size); here the containers around them, or the whole value when none.
         match (children.get(before), v) {
+            // Most values are strings (`description`, `type`): no call.
+            (None, Value::String(s)) => stats.add_str(s),
             (None, v) => stats.add_value(v),
             // A single subschema (`not`, `items`, ...) counts itself when visited.
             (Some((_, Child::Key(_), _)), _) => {}
@@ -2443,7 +2464,7 @@ mod tests {
             walk(
                 refs[0].parameters.unwrap(),
                 &mut cx,
-                &[],
+                &rules::HookLists::NONE,
                 &mut stack,
                 &mut children,
                 &mut stats,
@@ -2506,6 +2527,27 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 600, "a type and a keyword finding per property");
+    }
+
+    /// The rules the walk calls for a subschema, read from the per-fact masks, are exactly
+    /// those whose `node_when` shares a fact with it, for every single fact and a few mixes.
+    #[test]
+    fn node_rules_due_are_those_whose_facts_match() {
+        let hooks = rules::hooks();
+        let mut mixes: Vec<u32> = (0..32).map(|b| 1 << b).collect();
+        mixes.extend([0, rules::when::TYPE | rules::when::ROOT | 1 << 31, u32::MAX]);
+        for facts in mixes {
+            let due = hooks.node_due(facts);
+            for (i, r) in hooks.node.iter().enumerate() {
+                assert_eq!(
+                    due & 1 << i != 0,
+                    r.hooks.node_when & facts != 0,
+                    "{} {facts:#x}",
+                    r.id
+                );
+            }
+            assert_eq!(due >> hooks.node.len(), 0);
+        }
     }
 
     #[test]

@@ -388,6 +388,10 @@ pub fn owner(parameter: &str) -> Option<&'static Rule> {
 #[derive(Debug, Clone)]
 pub struct HookLists {
     pub node: Vec<&'static Rule>,
+    /// For each [`when`] fact (bit `b`), the node rules (bit `i`: `node[i]`) called for a
+    /// subschema with it: the walk ORs those of a subschema's facts and calls the rules of
+    /// the bits set, in order, instead of testing every rule's `node_when` at every subschema.
+    pub node_by_fact: [u64; 32],
     pub tool: Vec<&'static Rule>,
     pub after: Vec<&'static Rule>,
     pub request: Vec<&'static Rule>,
@@ -399,11 +403,46 @@ pub fn hooks() -> &'static HookLists {
 }
 
 impl HookLists {
+    /// No hooks at all: a walk that only reads the schema.
+    pub const NONE: HookLists = HookLists {
+        node: Vec::new(),
+        node_by_fact: [0; 32],
+        tool: Vec::new(),
+        after: Vec::new(),
+        request: Vec::new(),
+    };
+
+    /// The node rules (bit `i`: `node[i]`) called for a subschema of facts `facts`: those
+    /// whose `node_when` shares a bit with them.
+    #[inline]
+    pub fn node_due(&self, facts: u32) -> u64 {
+        let (mut f, mut due) = (facts, 0);
+        while f != 0 {
+            due |= self.node_by_fact[f.trailing_zeros() as usize];
+            f &= f - 1;
+        }
+        due
+    }
+
     /// Every rule's hooks but those of the rules `off` (ids).
     pub fn without(off: &[&str]) -> HookLists {
         let on = || REGISTRY.iter().filter(|r| !off.contains(&r.id));
+        let node: Vec<&'static Rule> = on().filter(|r| r.hooks.node.is_some()).collect();
+        assert!(
+            node.len() <= 64,
+            "node rules are told apart by a bit of a u64"
+        );
+        let mut node_by_fact = [0u64; 32];
+        for (b, rules) in node_by_fact.iter_mut().enumerate() {
+            for (i, r) in node.iter().enumerate() {
+                if r.hooks.node_when & 1 << b != 0 {
+                    *rules |= 1 << i;
+                }
+            }
+        }
         HookLists {
-            node: on().filter(|r| r.hooks.node.is_some()).collect(),
+            node_by_fact,
+            node,
             tool: on().filter(|r| r.hooks.tool.is_some()).collect(),
             after: on().filter(|r| r.hooks.after.is_some()).collect(),
             request: on().filter(|r| r.hooks.request.is_some()).collect(),

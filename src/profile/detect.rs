@@ -748,6 +748,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             limit: false,
             repairable: false,
             subject: Subject::Schema,
+            key_frame: key_frame(at),
         });
     }
 
@@ -977,6 +978,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                     slot,
                     limit,
                     subject,
+                    key_frame: key_frame(at),
                     repairable: {
                         let r = rules::Repairing {
                             profile,
@@ -1113,6 +1115,9 @@ impl<'a, 'p> Cx<'a, 'p> {
             .any(|r| {
                 matches!(r.slot, Slot::Rejected(_))
                     && r.subject == Subject::Schema
+                    // Places and frames are one to one: a keyword of another subschema is
+                    // never a keyword of this one.
+                    && (key.is_none() || r.key_frame == Record::NO_FRAME || r.key_frame == frame)
                     && is_place(out.text.get(r.pointer), &self.frames, frame, key)
             })
     }
@@ -1459,6 +1464,14 @@ fn is_place(pointer: &str, frames: &[Frame<'_>], frame: u32, key: Option<&str>) 
 
 /// What lies below a subschema's frame in a place: a key, an index in it, a member of it.
 type Below<'x> = (Option<&'x str>, Option<usize>, Option<&'x str>);
+
+/// [`Record::key_frame`] of a finding at `at`.
+fn key_frame(at: At<'_>) -> u32 {
+    match at {
+        At::Key(f, _) => f,
+        _ => Record::NO_FRAME,
+    }
+}
 
 /// The subschema's frame `at` is in, and what lies below it; `None` for a place that is not
 /// in a subschema the walk met (the tool, a pointer given whole).

@@ -184,6 +184,15 @@ pub(crate) struct Record {
     pub(crate) repairable: bool,
     /// What it is about, which decides where it is located.
     pub(crate) subject: Subject,
+    /// The frame of the subschema whose keyword the finding is at (`At::Key`), else
+    /// [`Record::NO_FRAME`]: a finding at another subschema's keyword is at no keyword of
+    /// this one, which `Cx::error_at` tells without reading its place.
+    pub(crate) key_frame: u32,
+}
+
+impl Record {
+    /// [`Record::key_frame`] of a finding not at a subschema's keyword.
+    pub(crate) const NO_FRAME: u32 = u32::MAX;
 }
 
 /// The findings of one or more checked requests against one profile, in the order made
@@ -265,7 +274,9 @@ impl Findings {
     /// still in the memo table.
     pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
         let m = (*self.memo.get(memo_slot(rule, tag, key))?)?;
-        (std::ptr::eq(m.rule, rule) && m.tag == tag && self.text.get(m.key) == key).then_some(m)
+        // The forms are the catalog's constants: the same address, as a rule, for the same form.
+        let same_tag = m.tag.0 == tag.0 && (std::ptr::eq(m.tag.1, tag.1) || m.tag.1 == tag.1);
+        (std::ptr::eq(m.rule, rule) && same_tag && self.text.get(m.key) == key).then_some(m)
     }
 
     /// Remembers the texts a finding of `rule` about `(tag, key)` wrote (see [`Findings::memo`]),

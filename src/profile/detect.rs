@@ -1117,8 +1117,14 @@ impl<'a, 'p> Cx<'a, 'p> {
                     && r.subject == Subject::Schema
                     // Places and frames are one to one: a keyword of another subschema is
                     // never a keyword of this one.
-                    && (key.is_none() || r.key_frame == Record::NO_FRAME || r.key_frame == frame)
-                    && is_place(out.text.get(r.pointer), &self.frames, frame, key)
+                    && match (key, r.key_frame) {
+                        (Some(_), Record::NO_FRAME) | (None, _) => {
+                            is_place(out.text.get(r.pointer), &self.frames, frame, key)
+                        }
+                        // At a keyword of this subschema, whose place ends `/key` exactly
+                        // when it is that keyword (a token holds no `/`).
+                        (Some(key), f) => f == frame && strip_token(out.text.get(r.pointer), key).is_some(),
+                    }
             })
     }
 
@@ -1422,16 +1428,7 @@ fn write_pointer_at(
 /// Whether `pointer` is the JSON Pointer of the subschema at `frame`, followed by `/key`
 /// when given: what [`write_frames`] and [`push`] would write, read back from the end.
 fn is_place(pointer: &str, frames: &[Frame<'_>], frame: u32, key: Option<&str>) -> bool {
-    /// `rest` without its last token when that is `token` (escaped as [`push`] does).
-    fn strip<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
-        let before = if needs_escape(token.as_bytes()) {
-            let escaped = token.replace('~', "~0").replace('/', "~1");
-            rest.strip_suffix(escaped.as_str())?
-        } else {
-            rest.strip_suffix(token)?
-        };
-        before.strip_suffix('/')
-    }
+    let strip = strip_token;
     let mut rest = pointer;
     if let Some(k) = key {
         match strip(rest, k) {
@@ -1460,6 +1457,17 @@ fn is_place(pointer: &str, frames: &[Frame<'_>], frame: u32, key: Option<&str>) 
         i = fr.parent as usize;
     }
     false
+}
+
+/// `rest` without its last token when that is `token` (escaped as [`push`] does).
+fn strip_token<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
+    let before = if needs_escape(token.as_bytes()) {
+        let escaped = token.replace('~', "~0").replace('/', "~1");
+        rest.strip_suffix(escaped.as_str())?
+    } else {
+        rest.strip_suffix(token)?
+    };
+    before.strip_suffix('/')
 }
 
 /// What lies below a subschema's frame in a place: a key, an index in it, a member of it.
@@ -1933,27 +1941,22 @@ fn every_hook() -> bool {
 /// The [`rules::when`] facts of a subschema, from the keys the walk read.
 fn facts(n: &Node<'_>) -> u32 {
     use rules::when::*;
-    let mut f = 0;
-    for (present, fact) in [
-        (!matches!(n.ty, Ty::Absent), TYPE),
-        (n.items.is_some(), ITEMS),
-        (n.properties.is_some(), PROPERTIES),
-        (n.required.is_some(), REQUIRED),
-        (n.enum_.is_some(), ENUM),
-        (n.reference.is_some(), REF),
-        (n.defs || n.definitions, DEFS),
-        (n.any_of.is_some(), ANY_OF),
-        (n.format.is_some(), FORMAT),
-        (n.nullable.is_some(), NULLABLE),
-        (n.is_root(), ROOT),
-        (n.map.is_none(), NOT_OBJECT),
-    ] {
-        if present {
-            f |= fact;
-        }
-    }
-    // Hooks that run on every subschema.
-    f | (1 << 31)
+    // One OR per fact, without branches: this runs for every subschema.
+    let fact = |present: bool, fact: u32| u32::from(present) * fact;
+    fact(!matches!(n.ty, Ty::Absent), TYPE)
+        | fact(n.items.is_some(), ITEMS)
+        | fact(n.properties.is_some(), PROPERTIES)
+        | fact(n.required.is_some(), REQUIRED)
+        | fact(n.enum_.is_some(), ENUM)
+        | fact(n.reference.is_some(), REF)
+        | fact(n.defs || n.definitions, DEFS)
+        | fact(n.any_of.is_some(), ANY_OF)
+        | fact(n.format.is_some(), FORMAT)
+        | fact(n.nullable.is_some(), NULLABLE)
+        | fact(n.is_root(), ROOT)
+        | fact(n.map.is_none(), NOT_OBJECT)
+        // Hooks that run on every subschema.
+        | 1 << 31
 }
 
 /// Reads the keywords the rules ask about and lists the subschemas below `map`.

@@ -1662,7 +1662,9 @@ impl<'a, 'p> Checker<'a, 'p> {
     }
 
     /// Checks one request, appending to the output given to [`Checker::new`]: its function
-    /// tools and its named built-in tools (which only request rules see).
+    /// tools and its named built-in tools (which only request rules see). Tool indexes
+    /// ([`ToolRef::index`]) must be unique among all the requests one `Checker` sees (as a
+    /// file numbers its tools): a tool's own findings are told from the others' by them.
     pub fn request(&mut self, tools: &[ToolRef<'a>], builtins: &[BuiltinTool]) {
         run(tools, builtins, &mut self.cx);
     }

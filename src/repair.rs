@@ -1188,7 +1188,7 @@ pub fn human(r: &ToolRepair) -> String {
     let _ = writeln!(s, "tool #{} {name}{line}: {what}{emptied}", r.number);
     let runs = Runs::of(&r.changes);
     for (i, c) in r.changes.iter().enumerate() {
-        let run = runs.of_change(i);
+        let run = runs.of_item(i);
         if run.is_some_and(|(nth, _)| nth >= RUN_SHOWN) {
             continue;
         }
@@ -1210,21 +1210,21 @@ pub fn human(r: &ToolRepair) -> String {
         if let Some((nth, members)) = run
             && nth + 1 == RUN_SHOWN
         {
-            let rest = &members[RUN_SHOWN..];
-            let first = &r.changes[rest[0]].pointer;
-            let last = &r.changes[rest[rest.len() - 1]].pointer;
-            let parent = member_of(first).map_or("", |(p, _)| p);
-            let _ = writeln!(
-                s,
-                "  ... and {} more of {}, {} to {}, changed the same way{rule} (`--format json` lists each)",
-                rest.len(),
-                place(parent),
-                place(first),
-                place(last)
-            );
+            let at = |i: usize| r.changes[i].pointer.as_str();
+            s.push_str(&run_tail(
+                &members[RUN_SHOWN..],
+                at,
+                "changed the same way",
+                &rule,
+            ));
         }
     }
-    for x in &r.refusals {
+    let runs = Runs::of_refusals(&r.refusals);
+    for (i, x) in r.refusals.iter().enumerate() {
+        let run = runs.of_item(i);
+        if run.is_some_and(|(nth, _)| nth >= RUN_SHOWN) {
+            continue;
+        }
         // A refusal of the tool as a whole (repair gave up) has no rule.
         let rule = if x.rule.is_empty() {
             String::new()
@@ -1237,8 +1237,37 @@ pub fn human(r: &ToolRepair) -> String {
             place(&x.pointer),
             escape_inline(&x.reason)
         );
+        if let Some((nth, members)) = run
+            && nth + 1 == RUN_SHOWN
+        {
+            let at = |i: usize| r.refusals[i].pointer.as_str();
+            let how = "refused for the same reason";
+            s.push_str(&run_tail(&members[RUN_SHOWN..], at, how, &rule));
+        }
     }
     s
+}
+
+/// The line that stands for the `rest` of a summarised run (items at pointers `at`), done
+/// `how`.
+fn run_tail<'a>(rest: &[usize], at: impl Fn(usize) -> &'a str, how: &str, rule: &str) -> String {
+    use crate::report::escape_inline;
+    let place = |p: &str| {
+        if p.is_empty() {
+            "/".to_string()
+        } else {
+            escape_inline(p).into_owned()
+        }
+    };
+    let (first, last) = (at(rest[0]), at(rest[rest.len() - 1]));
+    let parent = member_of(first).map_or("", |(p, _)| p);
+    format!(
+        "  ... and {} more of {}, {} to {}, {how}{rule} (`--format json` lists each)\n",
+        rest.len(),
+        place(parent),
+        place(first),
+        place(last)
+    )
 }
 
 /// A run longer than this many changes of one kind in one object is summarised in the human
@@ -1249,39 +1278,65 @@ const RUN_MAX: usize = 10;
 /// How many changes of a summarised run are printed in full before its summary line.
 const RUN_SHOWN: usize = 5;
 
-/// The changes of a tool that [`human`] summarises: those with the same action, rule, loss and
-/// emptiness at members of one object, or at the same place under each ([`member_of`]), in
-/// runs of more than [`RUN_MAX`]. `--format json` still lists every change.
+/// What makes items one run: the object whose members they are at, the place below the
+/// member, the rule, and what was done (action or reason, loss, emptiness).
+type RunKey<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    (std::borrow::Cow<'a, str>, Option<&'a str>, bool),
+);
+
+/// The changes (or refusals) of a tool that [`human`] summarises: those with the same action,
+/// rule, loss and emptiness (the same rule and reason) at members of one object, or at the same
+/// place under each ([`member_of`]), in runs of more than [`RUN_MAX`]. `--format json` still
+/// lists every one.
 struct Runs {
-    /// Per change, its run (an index into `members`) and its place in it, when summarised.
+    /// Per item, its run (an index into `members`) and its place in it, when summarised.
     at: Vec<Option<(usize, usize)>>,
-    /// The changes (indexes) of each summarised run, in the report's order.
+    /// The items (indexes) of each summarised run, in the report's order.
     members: Vec<Vec<usize>>,
 }
 
 impl Runs {
     fn of(changes: &[Change]) -> Runs {
-        type Key<'a> = (&'a str, &'a str, &'a str, &'a str, Option<&'a str>, bool);
-        let mut groups: HashMap<Key<'_>, Vec<usize>> = HashMap::new();
-        for (i, c) in changes.iter().enumerate() {
+        Runs::by(changes.len(), |i| {
+            let c = &changes[i];
             // The root has no object around it: it is alone in its kind.
-            let Some((parent, below)) = member_of(&c.pointer) else {
-                continue;
-            };
-            let key = (
-                parent,
-                below,
-                &*c.rule,
-                &*c.action,
-                c.lost.as_deref(),
-                c.emptied,
-            );
-            groups.entry(key).or_default().push(i);
+            let (parent, below) = member_of(&c.pointer)?;
+            let what = (c.action.as_str().into(), c.lost.as_deref(), c.emptied);
+            Some((parent, below, c.rule.as_str(), what))
+        })
+    }
+
+    /// The refusals of a tool in runs as [`Runs::of`] makes them of changes: the same rule and
+    /// reason at members of one object, the reason read with the member's own name (which
+    /// strict-form-missing quotes) written `…`.
+    fn of_refusals(refusals: &[Refusal]) -> Runs {
+        Runs::by(refusals.len(), |i| {
+            let x = &refusals[i];
+            let (parent, below) = member_of(&x.pointer)?;
+            let token = x.pointer[..x.pointer.len() - below.len()]
+                .rsplit('/')
+                .next()?;
+            let name = token.replace("~1", "/").replace("~0", "~");
+            let reason = x.reason.replace(&format!("`{name}`"), "`…`");
+            Some((parent, below, x.rule.as_str(), (reason.into(), None, false)))
+        })
+    }
+
+    /// Runs of more than [`RUN_MAX`] of `n` items of one `key`, in the items' order.
+    fn by<'a>(n: usize, key: impl Fn(usize) -> Option<RunKey<'a>>) -> Runs {
+        let mut groups: HashMap<RunKey<'a>, Vec<usize>> = HashMap::new();
+        for i in 0..n {
+            if let Some(k) = key(i) {
+                groups.entry(k).or_default().push(i);
+            }
         }
         let mut members: Vec<Vec<usize>> =
             groups.into_values().filter(|m| m.len() > RUN_MAX).collect();
         members.sort_unstable_by_key(|m| m[0]);
-        let mut at = vec![None; changes.len()];
+        let mut at = vec![None; n];
         for (run, m) in members.iter().enumerate() {
             for (nth, &i) in m.iter().enumerate() {
                 at[i] = Some((run, nth));
@@ -1290,8 +1345,8 @@ impl Runs {
         Runs { at, members }
     }
 
-    /// The place of change `i` in its summarised run and the run's changes, when it is in one.
-    fn of_change(&self, i: usize) -> Option<(usize, &[usize])> {
+    /// The place of item `i` in its summarised run and the run's items, when it is in one.
+    fn of_item(&self, i: usize) -> Option<(usize, &[usize])> {
         self.at[i].map(|(run, nth)| (nth, self.members[run].as_slice()))
     }
 }

@@ -2605,6 +2605,45 @@ fn long_runs_of_one_change_in_one_object_are_summed_up() {
     );
 }
 
+/// Refusals are summed up as changes are: 30 optional properties of a strict tool refused
+/// under a plain target printed 30 lines differing only in the property's name (session 31's
+/// trial). A name holding `/` is read as its pointer escapes it; a refusal for another reason
+/// keeps its line.
+#[test]
+fn long_runs_of_one_refusal_in_one_object_are_summed_up() {
+    let p = profile(&["type-spelling: float"]);
+    let mut r = repair_one(&floats(1), &p);
+    let refusal = |name: &str| Refusal {
+        pointer: format!("/properties/{}", name.replace('~', "~0").replace('/', "~1")),
+        rule: "strict-form-missing".into(),
+        parameter: String::new(),
+        reason: format!("`required` does not list `{name}`; compile writes it"),
+    };
+    r.refusals = (0..11).map(|i| refusal(&format!("p{i}"))).collect();
+    r.refusals.push(refusal("a/b"));
+    r.refusals.push(Refusal {
+        reason: "another reason".into(),
+        ..refusal("q")
+    });
+    let human = human(&r);
+    assert_eq!(
+        human.matches("cannot repair: `required`").count(),
+        5,
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "  ... and 7 more of /properties, /properties/p5 to /properties/a~1b, refused for \
+             the same reason [strict-form-missing]"
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains("/properties/q  cannot repair: another reason"),
+        "{human}"
+    );
+}
+
 #[test]
 fn a_change_is_a_member_of_the_object_whose_property_it_is_at_or_under() {
     use super::member_of;

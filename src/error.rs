@@ -73,6 +73,25 @@ impl Error {
         }
     }
 
+    /// This error with the option that named its file said, when the error is about the path
+    /// itself ("t.json: no such file (given to `--request`)"): a command reading several files
+    /// (the error body and `--request`, the call and `--schema`) otherwise leaves the reader to
+    /// guess which argument was wrong. Any other error is returned as it is.
+    pub fn given_to(self, option: &str) -> Self {
+        match self {
+            Error::Input {
+                file,
+                place: Place::Path,
+                problem,
+            } => Error::Input {
+                file,
+                place: Place::Path,
+                problem: format!("{problem} (given to `{option}`)"),
+            },
+            other => other,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
@@ -115,6 +134,20 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only an error about the path names the option that gave it: one inside the file says
+    /// where in the file, which is what the reader needs.
+    #[test]
+    fn only_path_errors_name_the_option() {
+        let path = Error::input("t.json", Place::Path, "no such file").given_to("--request");
+        assert_eq!(
+            path.to_string(),
+            "t.json: no such file (given to `--request`)"
+        );
+        let inside = Error::input("t.json", Place::Pointer("/a".into()), "expected value")
+            .given_to("--request");
+        assert_eq!(inside.to_string(), "t.json: at /a: expected value");
+    }
 
     /// A line break in a file name or a pointer cannot start a line of its own in an error
     /// (GitHub Actions reads a line starting `::error` as a workflow command).

@@ -448,7 +448,7 @@ fn parse_coercions(kinds: &[String]) -> Result<Coercions> {
 }
 
 fn read_call_file(path: &Path) -> Result<String> {
-    let bytes = json::read_capped(path, Limits::default())?;
+    let bytes = json::read_capped(path, Limits::default()).map_err(|e| e.given_to("--call"))?;
     Ok(json::check_utf8(path, &bytes)?.to_string())
 }
 
@@ -477,7 +477,7 @@ struct Declared {
 /// no tools, several tools and no name, no tool by that name, two tools by it.
 fn declared_schema(file: &Path, wanted: Option<&str>, called: Option<&str>) -> Result<Declared> {
     // Read once: `--schema -` is standard input, which a second read would find empty.
-    let bytes = json::read_capped(file, input::LIMITS)?;
+    let bytes = json::read_capped(file, input::LIMITS).map_err(|e| e.given_to("--schema"))?;
     let set = match input::from_bytes(file, &bytes) {
         Ok(set) => set,
         Err(e) => {

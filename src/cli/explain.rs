@@ -104,7 +104,8 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
 /// ([`crate::input`]), so that a file holding no tools in any known shape is an input error
 /// naming the file and the place, as it is for `check`.
 fn read_request(path: &Path) -> Result<serde_json::Value> {
-    let bytes = json::read_capped(path, crate::input::LIMITS)?;
+    let bytes =
+        json::read_capped(path, crate::input::LIMITS).map_err(|e| e.given_to("--request"))?;
     let text = json::check_utf8(path, &bytes)?;
     let value = json::parse_str(path, text, crate::input::LIMITS, 0).map_err(|e| {
         // JSON Lines of several requests (which `check` reads) is no one request: say so,

@@ -1168,7 +1168,7 @@ impl Report {
                 (format!("{n} tools ask"), "their", "each")
             };
             format!(
-                "note: {who} for strict tool use (Anthropic's or Bedrock Converse's own `strict: true`): the provider holds {its} schema to the subset of JSON Schema that mode takes (Anthropic: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use), which check does not judge: {it} is checked as a plain tool"
+                "note: {who} for strict tool use (Anthropic's or Bedrock Converse's own `strict: true`): the provider holds {its} schema to the subset of JSON Schema that mode takes (Anthropic: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use; Bedrock: https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html), which check does not judge: {it} is checked as a plain tool"
             )
         })
     }

@@ -132,9 +132,10 @@ pub struct ToolEntry {
     /// `strict`): strict tool use, which constrains sampling to the schema and takes only a
     /// subset of JSON Schema (Anthropic: "JSON Schema limitations",
     /// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use>, read
-    /// 2026-12-04; Bedrock: "Strict tool use", <https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html>, read 2026-12-04, which says a schema
-    /// with features outside the subset is refused with a 400, and the Converse request body
-    /// of evidence/PROVIDERS.md §9). toolwire
+    /// 2026-12-04; Bedrock: "Strict tool use",
+    /// <https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html>, read
+    /// 2026-12-04, which says a schema with features outside the subset is refused with a 400,
+    /// and the Converse request body of evidence/PROVIDERS.md §9). toolwire
     /// does not model that subset: check says so in a note, and compile, whose request
     /// builders write no such flag, says it leaves it out.
     pub strict_tool_use: Option<&'static str>,

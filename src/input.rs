@@ -141,6 +141,17 @@ pub struct ToolEntry {
     pub strict_tool_use: Option<&'static str>,
 }
 
+/// The target of the API whose own strict tool use `provider` names
+/// ([`ToolEntry::strict_tool_use`]): the one route that reads that flag (`"Anthropic"`:
+/// `anthropic/messages`, `"Bedrock Converse"`: `bedrock/converse`).
+pub fn strict_tool_use_target(provider: &str) -> Option<&'static str> {
+    match provider {
+        "Anthropic" => Some("anthropic/messages"),
+        "Bedrock Converse" => Some("bedrock/converse"),
+        _ => None,
+    }
+}
+
 impl ToolEntry {
     /// The borrowed form [`crate::check::check_tools`] takes.
     pub fn as_ref(&self) -> ToolRef<'_> {

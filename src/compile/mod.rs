@@ -1159,10 +1159,7 @@ fn leave_strict_tool_use_out(r: &mut ToolRepair, target: &str) {
     };
     // Written back, the flag means strict tool use only to its own provider's API: OpenAI's
     // `strict` is another mode (reached by its strict targets), and the others take none.
-    let own = matches!(
-        (provider, target),
-        ("Anthropic", "anthropic/messages") | ("Bedrock Converse", "bedrock/converse")
-    );
+    let own = crate::input::strict_tool_use_target(provider) == Some(target);
     let then = if own {
         "write it back on the compiled tool if you rely on it, and check the schema against \
          the provider's JSON Schema limitations"

@@ -117,31 +117,20 @@ pub fn refuse_not_in_strict_form(r: &mut ToolRepair, profile: &CompiledProfile) 
     true
 }
 
-/// The target whose own profile keeps what a provider's strict tool use holds arguments to
-/// (`additionalProperties: false`: no evidence against it there, so repair leaves it), by the
-/// provider [`crate::input::ToolEntry::strict_tool_use`] names.
-fn tool_use_target(provider: &str) -> Option<&'static str> {
-    match provider {
-        "Anthropic" => Some("anthropic/messages"),
-        "Bedrock Converse" => Some("bedrock/converse"),
-        _ => None,
-    }
-}
-
 /// For a tool that asks for a provider's own strict tool use (Anthropic's, Bedrock
 /// Converse's `strict: true`), which repair keeps as written: each change that dropped an
 /// `additionalProperties: false` says, in its loss, that strict tool use no longer closes
 /// that object, and which repair keeps it (the provider's own target). The flag stays:
 /// toolwire has no model of that mode's subset to say the provider refuses the schema, as
-/// OpenAI's offline model says for [`settle`]. Returns how many changes it marked.
-pub fn mark_tool_use_losses(r: &mut ToolRepair) -> usize {
+/// OpenAI's offline model says for [`settle`]. The provider's own target keeps the object
+/// (its profile has no evidence against `additionalProperties: false`, so repair leaves it).
+pub fn mark_tool_use_losses(r: &mut ToolRepair) {
     let Some(provider) = r.tool.strict_tool_use else {
-        return 0;
+        return;
     };
-    let Some(target) = tool_use_target(provider) else {
-        return 0;
+    let Some(target) = crate::input::strict_tool_use_target(provider) else {
+        return;
     };
-    let mut marked = 0;
     for c in &mut r.changes {
         let opened = c.pointer.ends_with("/additionalProperties")
             && c.action
@@ -152,10 +141,8 @@ pub fn mark_tool_use_losses(r: &mut ToolRepair) -> usize {
                  model's arguments to this object's properties: `toolwire repair --target \
                  {target}` keeps it"
             ));
-            marked += 1;
         }
     }
-    marked
 }
 
 /// The offline model of [`STRICT_TARGET`]'s error for `tool` sent strict, `None` when it

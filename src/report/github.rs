@@ -105,7 +105,7 @@ pub fn unreadable(u: &super::Unreadable) -> String {
 /// command says it): output for people ends with it, and a run read through its annotations
 /// would otherwise pass a strict tool without the word.
 pub fn closing_note(note: &str) -> String {
-    let text = note.strip_prefix("note: ").unwrap_or(note);
+    let text = super::closing_note_text(note);
     format!("::notice title=toolwire::{}", escape_data(text))
 }
 

@@ -145,6 +145,13 @@ impl std::fmt::Display for Shown<'_> {
 /// [`crate::error::file_name`]).
 pub const STDIN: &str = "-";
 
+/// A closing note of a report ([`crate::check::Report::closing_notes`]) as a machine format
+/// carries it: without the leading `note: ` output for people writes, since the format says
+/// it is a note (a `::notice`, a SARIF notification of level `note`).
+pub fn closing_note_text(note: &str) -> &str {
+    note.strip_prefix("note: ").unwrap_or(note)
+}
+
 /// An input file `check` could not read (bad input, reported on standard error and skipped
 /// so that the other files are still checked). Machine formats record it beside the files
 /// read: without it a report of the others reads as complete, e.g. a SARIF file uploaded

@@ -205,8 +205,8 @@ fn invocation(
         notifications.extend(reading_notifications(file));
     }
     notifications.extend(closing.iter().map(|note| {
-        let text = note.strip_prefix("note: ").unwrap_or(note);
-        json!({"level": "note", "message": {"text": super::escape_output(text)}})
+        let text = super::escape_output(super::closing_note_text(note));
+        json!({"level": "note", "message": {"text": text}})
     }));
     let mut invocation = json!({"executionSuccessful": unread.is_empty()});
     if !notifications.is_empty() {

@@ -352,8 +352,11 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
 /// How a dropped narrowing keyword reads in a description, for the fix's example.
 fn said_as(k: &str) -> &'static str {
     match k {
-        "minimum" | "exclusiveMinimum" => "\"at least 1\"",
-        "maximum" | "exclusiveMaximum" => "\"at most 100\"",
+        "minimum" => "\"at least 1\"",
+        "maximum" => "\"at most 100\"",
+        // An exclusive bound excludes its value: "at least 0" would admit it.
+        "exclusiveMinimum" => "\"greater than 0\"",
+        "exclusiveMaximum" => "\"less than 100\"",
         "minLength" => "\"at least 1 character\"",
         "maxLength" => "\"at most 64 characters\"",
         "minItems" => "\"at least 1 item\"",
@@ -491,6 +494,15 @@ mod tests {
         assert_eq!(
             fix_for("minimum", &Feat::Keyword("minimum")),
             "Remove `minimum` and say what it required in the description (e.g. \"at least 1\"); `toolwire args` can still check arguments against the original schema."
+        );
+        // An exclusive bound's example excludes the bound, as repair's description does.
+        assert!(
+            fix_for("exclusiveMinimum", &Feat::Keyword("exclusiveMinimum"))
+                .contains("(e.g. \"greater than 0\")")
+        );
+        assert!(
+            fix_for("exclusiveMaximum", &Feat::Keyword("exclusiveMaximum"))
+                .contains("(e.g. \"less than 100\")")
         );
         assert!(fix_for("title", &Feat::Keyword("title")).starts_with("Remove `title`: it only"));
         assert!(fix_for("x-order", &Feat::Keyword(value::VENDOR_KEY)).contains("`x-order`"));

@@ -49,6 +49,19 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             crate::target::route_ids()
         )));
     }
+    // A local engine's messages (a grammar compiler's, a validator's) are no provider's
+    // answer: no template reads them, and reading them with every provider's would name rules
+    // the engine never meant.
+    if let Some(t) = &args.target
+        && t.starts_with("engine/")
+    {
+        return Err(Error::Usage(format!(
+            "--target {t:?} is a local engine, not a provider route: explain reads the answers \
+             of provider routes ({}); `toolwire check --target {t}` reports what the engine \
+             rejects",
+            crate::target::route_ids()
+        )));
+    }
     let request = match &args.request {
         Some(p) => Some(read_request(p)?),
         None => None,

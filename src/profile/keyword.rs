@@ -284,4 +284,18 @@ mod tests {
             assert_eq!(id(k), None, "{k}");
         }
     }
+
+    /// Every keyword with an id is one JSON Schema knows (`schema::KEYWORDS`), save the
+    /// non-standard keys named here: a keyword added to one list and misspelled, or missing
+    /// from the other, would be judged as a keyword by one reader and not by the other.
+    #[test]
+    fn ids_name_keywords_of_json_schema_or_known_non_standard_keys() {
+        const NON_STANDARD: &[&str] = &["optional"];
+        for k in KEYWORDS {
+            assert!(
+                crate::schema::KEYWORDS.contains(&k) != NON_STANDARD.contains(&k),
+                "{k}: in schema::KEYWORDS, or else listed here as non-standard (not both)"
+            );
+        }
+    }
 }

@@ -37,17 +37,16 @@ pub fn kinds(name: &str) -> Vec<&'static str> {
     out
 }
 
-/// Calls `f` with each kind of character in `name`, in [`kinds`]'s order: the check walk
-/// asks this of every tool name that is not snake_case, and a list of its own showed in
-/// profiles.
-fn each_kind(name: &str, mut f: impl FnMut(&'static str)) {
-    use value::*;
-    let order = &NAME_KINDS[..NAME_CHAR_KINDS];
-    // One bit per kind of `order`; a byte of a multi-byte character is non-ASCII, as its
-    // character is.
-    let mut seen = 0u16;
-    for b in name.bytes() {
-        let i = match b {
+/// The kinds of character of `NAME_KINDS[..NAME_CHAR_KINDS]` each byte is of, one bit per
+/// kind: a name's kinds are the union over its bytes, one table load a byte (a chain of range
+/// tests per byte, and a second pass for whether a name is snake_case, showed in profiles:
+/// every tool name is read). A byte of a multi-byte character is non-ASCII, as its character
+/// is.
+const BYTE_KIND: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let i = match b as u8 {
             b'a'..=b'z' => 0,
             b'A'..=b'Z' => 1,
             b'0'..=b'9' => 2,
@@ -57,11 +56,37 @@ fn each_kind(name: &str, mut f: impl FnMut(&'static str)) {
             b':' => 6,
             b'/' => 7,
             b' ' => 8,
-            b if b.is_ascii() => 9,
+            x if x.is_ascii() => 9,
             _ => 10,
         };
-        seen |= 1 << i;
+        t[b] = 1 << i;
+        b += 1;
     }
+    t
+};
+
+/// [`BYTE_KIND`]'s bits of lowercase letters and of `_`: a name of these alone, not starting
+/// with `_`, is snake_case.
+const LOWER: u16 = 1 << 0;
+const UNDERSCORE: u16 = 1 << 3;
+
+/// The kinds of character in `name`, as [`BYTE_KIND`]'s bits.
+fn kind_bits(name: &str) -> u16 {
+    name.bytes()
+        .fold(0, |seen, b| seen | BYTE_KIND[usize::from(b)])
+}
+
+/// Calls `f` with each kind of character in `name`, in [`kinds`]'s order: the check walk
+/// asks this of every tool name that is not snake_case, and a list of its own showed in
+/// profiles.
+fn each_kind(name: &str, f: impl FnMut(&'static str)) {
+    each_kind_of(name, kind_bits(name), f)
+}
+
+/// [`each_kind`] given `seen`, the name's [`kind_bits`].
+fn each_kind_of(name: &str, seen: u16, mut f: impl FnMut(&'static str)) {
+    use value::*;
+    let order = &NAME_KINDS[..NAME_CHAR_KINDS];
     for (i, k) in order.iter().enumerate() {
         if seen & (1 << i) != 0 {
             f(k);
@@ -189,11 +214,9 @@ fn push_what_it_has(out: &mut String, kind: &'static str, name: &str) {
 
 fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     let Some(name) = t.name else { return };
-    // The common case, a snake_case name, needs no list.
-    if !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit() || c == '_')
-        && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-    {
+    let seen = kind_bits(name);
+    // The common case, a snake_case name, needs no list. (No digit in it, so none leads.)
+    if seen & !(LOWER | UNDERSCORE) == 0 && seen & LOWER != 0 && !name.starts_with('_') {
         // Most real tool names: written in place.
         let what = |kind: &'static str| {
             move |m: &mut String| {
@@ -211,7 +234,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
             what("lowercase"),
             |_| false,
         );
-        if name.contains('_') {
+        if seen & UNDERSCORE != 0 {
             cx.feature_written(
                 At::Tool,
                 Feat::NameChars(value::NAME_UNDERSCORE),
@@ -226,7 +249,7 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
     // fix): that tool is not marked repairable either.
     let clash = cx.name_clash();
     let clash = clash.as_deref();
-    each_kind(name, |kind| {
+    each_kind_of(name, seen, |kind| {
         cx.feature_written(
             At::Tool,
             Feat::NameChars(kind),

@@ -1608,7 +1608,8 @@ fn needs_escape(bytes: &[u8]) -> bool {
 
 /// Two words that together hold every byte of `bytes` (some twice; zero bytes pad a string
 /// shorter than four), for a test on each of its bytes without a loop; `None` past 16 bytes.
-fn covering_words(bytes: &[u8]) -> Option<(u64, u64)> {
+#[inline]
+pub(crate) fn covering_words(bytes: &[u8]) -> Option<(u64, u64)> {
     if bytes.len() > 16 {
         return None;
     }

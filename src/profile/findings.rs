@@ -15,6 +15,7 @@ use super::compiled::{CompiledProfile, Slot, is_case};
 /// The fix of a warning about a case's missing evidence: no target of the profile rejects
 /// the feature, some have no evidence either way.
 pub const UNVERIFIED_FIX: &str = "Nothing to fix yet: no target of the profile is known to reject this, but some have no evidence either way. `toolwire probe` (or the scheduled probe workflow) records what they do; `check --errors-only` shows only known rejections.";
+use super::detect::covering_words;
 use super::rules::Rule;
 use crate::check::{Finding, Level, Subject, Text};
 
@@ -59,26 +60,27 @@ fn ordinary(
     }
 }
 
-/// The memo table slot of a (rule, feature): a multiplicative hash of the rule's address,
-/// the kind, and the key's length and first and last eight bytes (a hash over every byte
-/// cost more than the texts it saves; the entry is compared whole).
+/// The memo table slot of a (rule, feature): a multiplicative hash of the rule's id, the
+/// kind, and the key's length and first and last eight bytes (a hash over every byte cost
+/// more than the texts it saves; the entry is compared whole). The rule goes in by its id's
+/// bytes, not its address: with the address, where the linker put the rules decided which
+/// findings shared a slot, and a corpus check moved by 2% from build to build.
 fn memo_slot(rule: &Rule, tag: (u8, &'static str), key: &str) -> usize {
-    let b = key.as_bytes();
-    // The first and last eight bytes as words, zero-padded when shorter: a copy into a
-    // padded buffer called `memcpy` for each finding.
-    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
-        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
-        _ => {
-            let w = b
-                .iter()
-                .enumerate()
-                .fold(0u64, |w, (i, &x)| w | u64::from(x) << (8 * i));
-            (w, w)
-        }
+    let words = |s: &str| {
+        covering_words(s.as_bytes()).unwrap_or_else(|| {
+            let b = s.as_bytes();
+            let word = |c: &[u8; 8]| u64::from_le_bytes(*c);
+            (
+                b.first_chunk::<8>().map_or(0, word),
+                b.last_chunk::<8>().map_or(0, word),
+            )
+        })
     };
-    let h = (rule as *const Rule as usize as u64)
+    let (head, tail) = words(key);
+    let (id_head, id_tail) = words(rule.id);
+    let h = (id_head ^ id_tail.rotate_left(17))
         ^ u64::from(tag.0) << 56
-        ^ (b.len() as u64) << 48
+        ^ (key.len() as u64) << 48
         ^ head
         ^ tail.rotate_left(29);
     (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEMO_SLOTS
@@ -156,6 +158,12 @@ impl TextBuf {
             start,
             end: self.0.len() as u32,
         }
+    }
+
+    /// The bytes at `s`: for a comparison, which needs no check that `s` falls between
+    /// characters.
+    fn bytes(&self, s: Span) -> &[u8] {
+        &self.0.as_bytes()[s.start as usize..s.end as usize]
     }
 
     pub(crate) fn get(&self, s: Span) -> &str {
@@ -273,10 +281,11 @@ impl Findings {
     /// The texts an earlier finding of `rule` about the feature `(tag, key)` wrote, if it is
     /// still in the memo table.
     pub(crate) fn memo(&self, rule: &Rule, tag: (u8, &'static str), key: &str) -> Option<Memo> {
-        let m = (*self.memo.get(memo_slot(rule, tag, key))?)?;
+        let m = self.memo.get(memo_slot(rule, tag, key))?.as_ref()?;
         // The forms are the catalog's constants: the same address, as a rule, for the same form.
         let same_tag = m.tag.0 == tag.0 && (std::ptr::eq(m.tag.1, tag.1) || m.tag.1 == tag.1);
-        (std::ptr::eq(m.rule, rule) && same_tag && self.text.get(m.key) == key).then_some(m)
+        (std::ptr::eq(m.rule, rule) && same_tag && self.text.bytes(m.key) == key.as_bytes())
+            .then_some(*m)
     }
 
     /// Remembers the texts a finding of `rule` about `(tag, key)` wrote (see [`Findings::memo`]),

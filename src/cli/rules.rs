@@ -51,6 +51,18 @@ pub fn run(args: RulesArgs) -> Result<u8> {
             );
         }
     }
+    // Without its documented evidence a reports folder regenerates into a matrix of run logs
+    // alone (or of nothing): `rules` would overwrite the committed files with it, and
+    // `--check` would call them stale and send the user to do so.
+    let documented = project.documented_dir();
+    if !documented.is_dir() {
+        return Err(Error::input(
+            &documented,
+            crate::error::Place::Path,
+            "no such folder: the documented evidence the generated files are made from (a \
+             mistyped `--reports`, or a checkout without it?)",
+        ));
+    }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let done = project.regenerate(mode)?;
     for (log, line, problem) in &done.unknown_observations {

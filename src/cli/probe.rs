@@ -1042,10 +1042,7 @@ fn stopped(status: u8, log: Option<&PathBuf>, emulated: bool) -> u8 {
 /// with no cross-thread wake-ups (a second core stays free for the servers and engines). With
 /// `TOOLWIRE_PROBE_THREADS=N` (N > 1) a multi-threaded runtime is used instead.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
-    let threads: usize = std::env::var("TOOLWIRE_PROBE_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let threads = threads_from(std::env::var("TOOLWIRE_PROBE_THREADS").ok().as_deref())?;
     let mut b = if threads > 1 {
         let mut b = tokio::runtime::Builder::new_multi_thread();
         b.worker_threads(threads);
@@ -1057,6 +1054,25 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
         .build()
         .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))
 }
+
+/// Worker threads asked for by `TOOLWIRE_PROBE_THREADS` (unset or empty: 1). A value that is
+/// no whole number from 1 to [`MAX_THREADS`] is a usage error: ignored, a typo ran on one
+/// thread unseen; too large, the runtime aborted the process spawning its workers.
+fn threads_from(value: Option<&str>) -> Result<usize> {
+    let Some(v) = value.filter(|v| !v.is_empty()) else {
+        return Ok(1);
+    };
+    match v.parse::<usize>() {
+        Ok(n @ 1..=MAX_THREADS) => Ok(n),
+        _ => Err(Error::Usage(format!(
+            "TOOLWIRE_PROBE_THREADS={v:?}: give a whole number of worker threads from 1 to \
+             {MAX_THREADS}"
+        ))),
+    }
+}
+
+/// The most worker threads a probe run starts: probing is I/O-bound, so more buy nothing.
+const MAX_THREADS: usize = 64;
 
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
@@ -1146,6 +1162,19 @@ fn print_summary(s: &RunSummary) {
 
 #[cfg(test)]
 mod tests {
+
+    /// TOOLWIRE_PROBE_THREADS: unset or empty is one thread; a typo, 0 or a count the
+    /// runtime could not spawn is refused instead of ignored or aborting the run.
+    #[test]
+    fn probe_threads_are_a_bounded_whole_number() {
+        assert_eq!(super::threads_from(None).unwrap(), 1);
+        assert_eq!(super::threads_from(Some("")).unwrap(), 1);
+        assert_eq!(super::threads_from(Some("4")).unwrap(), 4);
+        for bad in ["abc", "-3", "0", "100000"] {
+            let e = super::threads_from(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains("from 1 to 64"), "{bad}: {e}");
+        }
+    }
     use std::collections::BTreeMap;
 
     use clap::Parser;

@@ -310,6 +310,41 @@ fn findings_fail_the_step_only_when_asked() {
     }
 }
 
+/// The boolean inputs take true or false in any case (YAML's `True` arrives as written);
+/// anything else is refused naming the input: `yes` or `True` read as false, so a gate with
+/// findings passed, or warnings failed the step.
+#[test]
+fn boolean_inputs_are_true_or_false() {
+    let ws = workspace();
+    for (fail, want) in [("True", 1), ("FALSE", 0)] {
+        let (status, _, stdout) = check(
+            ws.path(),
+            Inputs {
+                fail,
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, want, "fail-on-findings: {fail}\n{stdout}");
+    }
+    for fail in ["yes", "1", ""] {
+        let (status, outputs, stdout) = check(
+            ws.path(),
+            Inputs {
+                fail,
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, 2, "fail-on-findings: {fail:?}\n{stdout}");
+        assert!(
+            stdout.contains(&format!(
+                "::error title=toolwire::the fail-on-findings input must be true or false, not '{fail}'"
+            )),
+            "{stdout}"
+        );
+        assert_eq!(outputs, "", "nothing checked, no output set");
+    }
+}
+
 /// With `sarif` set the SARIF file is written (valid JSON holding the finding), the
 /// annotations are still printed, and `sarif-file` names the file, whether or not findings
 /// fail the step.

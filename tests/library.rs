@@ -155,7 +155,14 @@ fn errors_are_std_errors_with_the_clis_words() {
     let e = toolwire::compile::compile(&[], "no/such", &chat, &Default::default()).unwrap_err();
     assert_eq!(
         boxed(e).to_string(),
-        "no/such has no wire form to compile to (engines and unknown ids have no request)"
+        "target \"no/such\" has no wire form to compile to (engines and unknown ids have no request)"
+    );
+    // An empty id is quoted, not left as a message starting " has no ...".
+    let e = toolwire::compile::compile(&[], "", &chat, &Default::default()).unwrap_err();
+    assert!(
+        boxed(e)
+            .to_string()
+            .starts_with("target \"\" has no wire form")
     );
     // Another target's profile is refused; the target's own is taken.
     let e = toolwire::compile::compile(&[], "gemini/v1beta/parameters", &chat, &Default::default())

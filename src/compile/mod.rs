@@ -119,7 +119,9 @@ impl Compilation {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
     /// The target has no wire form (an in-process engine) or is unknown.
-    #[error("{0} has no wire form to compile to (engines and unknown ids have no request)")]
+    #[error(
+        "target {0:?} has no wire form to compile to (engines and unknown ids have no request)"
+    )]
     NoRoute(String),
     /// A bare schema has no name; a wire form needs one.
     #[error("tool #{0} is a bare schema without a name; a wire form needs a tool name")]

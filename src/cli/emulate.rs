@@ -11,23 +11,21 @@ use crate::error::{Error, Result};
 pub struct EmulateArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
-    /// Address to listen on (port 0 picks a free port).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8089")]
+    /// Address to listen on, `IP:PORT` or `HOST:PORT` (port 0 picks a free port).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8089", value_parser = listen_addr)]
     pub listen: SocketAddr,
     /// Inject a fault.
     #[arg(long, value_enum, value_name = "MODE")]
     pub fault: Option<Fault>,
-    /// The fault hits request 1 and every N-th request after it.
-    #[arg(long = "fault-every", value_name = "N", default_value_t = 1, value_parser = crate::cli::whole_number_arg(1, u64::MAX))]
-    pub fault_every: u64,
-    /// Delay of the `slow` fault, in milliseconds.
-    #[arg(long = "slow-ms", value_name = "MS", default_value_t = 5000,
-          value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
-    pub slow_ms: u64,
-    /// Seconds the `429` fault asks clients to wait.
-    #[arg(long = "retry-after", value_name = "SECS", default_value_t = 1,
-          value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
-    pub retry_after: u64,
+    /// The fault hits request 1 and every N-th request after it [default: 1].
+    #[arg(long = "fault-every", value_name = "N", value_parser = crate::cli::whole_number_arg(1, u64::MAX))]
+    pub fault_every: Option<u64>,
+    /// Delay of the `slow` fault, in milliseconds [default: 5000].
+    #[arg(long = "slow-ms", value_name = "MS", value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
+    pub slow_ms: Option<u64>,
+    /// Seconds the `429` fault asks clients to wait [default: 1].
+    #[arg(long = "retry-after", value_name = "SECS", value_parser = crate::cli::whole_number_arg(0, u64::MAX))]
+    pub retry_after: Option<u64>,
     /// Serve only this provider, at the root (e.g. `openai`), instead of under `/<provider>`.
     #[arg(long, value_name = "PROVIDER")]
     pub only: Option<String>,
@@ -48,11 +46,69 @@ fn exit_after_seconds(v: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// `--listen`: an `IP:PORT`, or a `HOST:PORT` resolved to its first address (`localhost:8089`
+/// is how most users write the loopback).
+fn listen_addr(v: &str) -> std::result::Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(a) = v.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    let expected = "expected IP:PORT or HOST:PORT, e.g. 127.0.0.1:8089 or localhost:0";
+    match v.to_socket_addrs() {
+        Ok(mut addrs) => addrs
+            .next()
+            .ok_or_else(|| format!("{expected}: the host has no address")),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(expected.to_string()),
+        Err(e) => Err(format!("{expected}: cannot resolve the host: {e}")),
+    }
+}
+
+/// Refuses a fault option given without the fault it tunes: `--slow-ms 100` alone would
+/// serve normal answers at full speed, and the user would read the emulator as not slowing.
+fn refuse_orphan_fault_options(args: &EmulateArgs) -> Result<()> {
+    let orphan = |given: bool, option: &str, needs: &str| {
+        if given {
+            Err(Error::Usage(format!(
+                "{option} tunes the fault `--fault {needs}`, which is not given{}",
+                match args.fault {
+                    Some(f) => format!(" (this run injects `{}`)", fault_name(f)),
+                    None => String::new(),
+                }
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    orphan(
+        args.slow_ms.is_some() && args.fault != Some(Fault::Slow),
+        "--slow-ms",
+        "slow",
+    )?;
+    orphan(
+        args.retry_after.is_some() && args.fault != Some(Fault::RateLimit),
+        "--retry-after",
+        "429",
+    )?;
+    orphan(
+        args.fault_every.is_some() && args.fault.is_none(),
+        "--fault-every",
+        "MODE",
+    )
+}
+
+/// A fault as the command line names it.
+fn fault_name(f: Fault) -> String {
+    use clap::ValueEnum;
+    f.to_possible_value()
+        .map_or_else(|| format!("{f:?}"), |v| v.get_name().to_string())
+}
+
 pub fn run(args: EmulateArgs) -> Result<u8> {
     args.no_project.refuse(
         "emulate",
         "nothing from disk (it serves the offline target models)",
     )?;
+    refuse_orphan_fault_options(&args)?;
     if let Some(only) = &args.only
         && !crate::emulate::slugs().contains(&only.as_str())
     {
@@ -68,9 +124,9 @@ pub fn run(args: EmulateArgs) -> Result<u8> {
         .map_err(|e| Error::Other(format!("cannot start the async runtime: {e}")))?;
     let opts = Options {
         fault: args.fault,
-        fault_every: usize::try_from(args.fault_every).unwrap_or(usize::MAX),
-        slow: Duration::from_millis(args.slow_ms),
-        retry_after: args.retry_after,
+        fault_every: usize::try_from(args.fault_every.unwrap_or(1)).unwrap_or(usize::MAX),
+        slow: Duration::from_millis(args.slow_ms.unwrap_or(5000)),
+        retry_after: args.retry_after.unwrap_or(1),
         only: args.only.clone(),
         ..Options::default()
     };
@@ -93,8 +149,9 @@ pub fn run(args: EmulateArgs) -> Result<u8> {
         }
         if let Some(f) = args.fault {
             println!(
-                "fault: {f:?} on request 1 and every {} after",
-                args.fault_every
+                "fault: {} on request 1 and every {} after",
+                fault_name(f),
+                args.fault_every.unwrap_or(1)
             );
         }
         println!("base URLs (toolwire probe --base-url TARGET=URL):");

@@ -131,9 +131,50 @@ fn inline(text: &str) -> std::borrow::Cow<'_, str> {
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The name of `names` closest to `wanted` when it is close enough to be a slip: the same
+/// name in another case, or within a third of its length in edits (Levenshtein; so a name
+/// of one or two characters is only matched in another case). Ties go to the first in file
+/// order.
+pub(crate) fn did_you_mean<'a>(
+    wanted: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let wanted_lower = wanted.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for name in names {
+        let distance = if name.to_lowercase() == wanted_lower {
+            0
+        } else {
+            strsim::levenshtein(wanted, name)
+        };
+        let close = distance <= wanted.chars().count() / 3;
+        if close && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, name));
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slip is named (another case, or a third of the length in edits); a short or far
+    /// name is not guessed at.
+    #[test]
+    fn did_you_mean_names_slips_only() {
+        let names = ["a", "get_weather", "openai/chat-strict"];
+        assert_eq!(
+            did_you_mean("GET_WEATHER", names.into_iter()),
+            Some("get_weather")
+        );
+        assert_eq!(
+            did_you_mean("openai/chat-strikt", names.into_iter()),
+            Some("openai/chat-strict")
+        );
+        assert_eq!(did_you_mean("ab", ["xy"].into_iter()), None);
+        assert_eq!(did_you_mean("send_email", names.into_iter()), None);
+    }
 
     /// Only an error about the path names the option that gave it: one inside the file says
     /// where in the file, which is what the reader needs.

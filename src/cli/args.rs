@@ -563,9 +563,12 @@ fn declared_schema(file: &Path, wanted: Option<&str>, called: Option<&str>) -> R
                         } else {
                             ":"
                         },
-                        did_you_mean(name, all.iter().filter_map(|t| t.name.as_deref()))
-                            .map(|n| format!(" (did you mean {n:?}?)"))
-                            .unwrap_or_default(),
+                        crate::error::did_you_mean(
+                            name,
+                            all.iter().filter_map(|t| t.name.as_deref())
+                        )
+                        .map(|n| format!(" (did you mean {n:?}?)"))
+                        .unwrap_or_default(),
                         names()
                     ),
                 )
@@ -610,30 +613,6 @@ fn listed(names: &[&str]) -> String {
         0 => shown,
         more => format!("{shown} and {more} more"),
     }
-}
-
-/// The name of `names` closest to `wanted` when it is close enough to be a slip: the same
-/// name in another case, or within a third of its length in edits (Levenshtein; so a name
-/// of one or two characters is only matched in another case). Ties go to the first in file
-/// order.
-pub(crate) fn did_you_mean<'a>(
-    wanted: &str,
-    names: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let wanted_lower = wanted.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for name in names {
-        let distance = if name.to_lowercase() == wanted_lower {
-            0
-        } else {
-            strsim::levenshtein(wanted, name)
-        };
-        let close = distance <= wanted.chars().count() / 3;
-        if close && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, name));
-        }
-    }
-    best.map(|(_, n)| n)
 }
 
 #[cfg(test)]
@@ -723,11 +702,6 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!e.contains("did you mean"), "{e}");
-        assert_eq!(
-            did_you_mean("GET_WEATHER", ["a", "get_weather"].into_iter()),
-            Some("get_weather")
-        );
-        assert_eq!(did_you_mean("ab", ["xy"].into_iter()), None);
     }
 
     #[test]

@@ -144,7 +144,10 @@ pub fn select_among(
                     "the profiles read have no {PORTABLE:?} profile (the default): name one with --profile NAME or --target T"
                 )
             } else {
-                format!("unknown {what} {name:?}")
+                match crate::error::did_you_mean(name, names.iter().copied()) {
+                    Some(near) => format!("unknown {what} {name:?} (did you mean {near:?}?)"),
+                    None => format!("unknown {what} {name:?}"),
+                }
             };
             let known = if names.is_empty() {
                 // Only a `--target` leaves profiles out of the list: those over several
@@ -611,6 +614,13 @@ mod tests {
         );
         assert!(!missing.contains("unknown"), "{missing}");
         let typo = err("openai/chat-strikt");
+        let slip = err("anthropic/mesages");
+        assert!(
+            slip.contains(
+                "unknown target \"anthropic/mesages\" (did you mean \"anthropic/messages\"?)"
+            ),
+            "{slip}"
+        );
         assert!(
             err(PORTABLE).starts_with("\"portable\" is a profile over several targets"),
             "{}",
@@ -638,8 +648,9 @@ mod tests {
                 && default.contains("known: openai/chat"),
             "{default}"
         );
+        // Its profile is not in the set: no target read is near it.
         assert!(
-            typo.contains("unknown target \"openai/chat-strikt\""),
+            typo.contains("unknown target \"openai/chat-strikt\"; known:"),
             "{typo}"
         );
     }

@@ -980,7 +980,7 @@ fn check_target_filters(args: &ProbeArgs) -> Result<()> {
                  engines (engine/*); drop --offline to probe it"
             )));
         }
-        let hint = crate::cli::args::did_you_mean(f, known.iter().copied())
+        let hint = crate::error::did_you_mean(f, known.iter().copied())
             .map(|n| format!(" (did you mean {n:?}?)"))
             .unwrap_or_default();
         return Err(Error::Usage(format!(

@@ -103,9 +103,13 @@ pub fn specs(reports: &Path) -> Result<Vec<ProfileSpec>> {
                 ),
             ));
         }
-        for t in &spec.targets {
+        for (i, t) in spec.targets.iter().enumerate() {
             if crate::target::find(t).is_none() {
-                return Err(Error::input(&config, at(), format!("unknown target {t:?}")));
+                return Err(Error::input(
+                    &config,
+                    Place::Pointer(format!("{}/{i}", crate::json::push_token("", &spec.name))),
+                    format!("unknown target {t:?}{}", target_hint(t)),
+                ));
             }
             if crate::target::find(t).is_some_and(|t| t.strict) && spec.name == PORTABLE {
                 return Err(Error::input(
@@ -136,6 +140,16 @@ fn is_profile_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+}
+
+/// What follows "unknown target T" in an error: the target id `t` was probably meant to be,
+/// else the ids there are.
+fn target_hint(t: &str) -> String {
+    let ids: Vec<&str> = crate::target::registry().iter().map(|r| r.id).collect();
+    match crate::error::did_you_mean(t, ids.iter().copied()) {
+        Some(near) => format!(" (did you mean {near:?}?)"),
+        None => format!("; known: {}", ids.join(", ")),
+    }
 }
 
 /// `reports/profiles.yaml`: a mapping from profile name to its list of target ids.
@@ -889,6 +903,15 @@ mod tests {
             (
                 "portable: [openai/chat, anthropic/messages, openai/chat]\n",
                 "/portable/2: openai/chat is listed twice",
+            ),
+            // The place is the target's own entry, and a slip is named.
+            (
+                "portable: [openai/chat, antropic/messages]\n",
+                "/portable/1: unknown target \"antropic/messages\" (did you mean \"anthropic/messages\"?)",
+            ),
+            (
+                "portable: [openai/chat]\nmine: [nowhere]\n",
+                "/mine/0: unknown target \"nowhere\"; known: engine/",
             ),
             (
                 "portable: [openai/chat]\nmine: [openai/chat]\nportable: [anthropic/messages]\n",

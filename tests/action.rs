@@ -33,6 +33,20 @@ fn step(name: &str) -> String {
 /// hid that toolwire's exit 1 (findings) ended the step before its outputs were written.
 /// Returns its status, what it wrote to `$GITHUB_OUTPUT`, and its standard output.
 fn run(script: &str, cwd: &Path, env: &[(&str, &str)]) -> (i32, String, String) {
+    let ran = run_full(script, cwd, env);
+    (ran.status, ran.outputs, ran.stdout)
+}
+
+/// What a step did: [`run`]'s three, and its standard error.
+struct Ran {
+    status: i32,
+    outputs: String,
+    stdout: String,
+    stderr: String,
+}
+
+/// [`run`], keeping standard error too.
+fn run_full(script: &str, cwd: &Path, env: &[(&str, &str)]) -> Ran {
     let out_file = tempfile::NamedTempFile::new().expect("output file");
     let mut script_file = tempfile::NamedTempFile::new().expect("script file");
     script_file
@@ -47,8 +61,12 @@ fn run(script: &str, cwd: &Path, env: &[(&str, &str)]) -> (i32, String, String) 
         .output()
         .expect("bash runs");
     let outputs = std::fs::read_to_string(out_file.path()).unwrap_or_default();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.code().unwrap_or(-1), outputs, stdout)
+    Ran {
+        status: out.status.code().unwrap_or(-1),
+        outputs,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }
 
 /// A workspace with a clean tool file, one with an error in a subfolder, and one that is not
@@ -88,7 +106,13 @@ impl Default for Inputs<'_> {
 }
 
 fn check(ws: &Path, i: Inputs) -> (i32, String, String) {
-    run(
+    let ran = check_full(ws, i);
+    (ran.status, ran.outputs, ran.stdout)
+}
+
+/// [`check`], keeping standard error too.
+fn check_full(ws: &Path, i: Inputs) -> Ran {
+    run_full(
         &step("Check the tool definitions"),
         ws,
         &[
@@ -468,6 +492,29 @@ fn a_usage_error_leaves_no_sarif_file() {
     assert_eq!(status, 2, "{stdout}");
     assert_eq!(outputs, "");
     assert!(!ws.path().join("usage.sarif").exists());
+}
+
+/// toolwire's error reaches the log once: the SARIF run after a failed one said it again.
+#[test]
+fn an_error_is_logged_once_also_with_sarif() {
+    let ws = workspace();
+    for (files, ignore, error) in [
+        ("tools/**", "no-such-rule", "no such rule"),
+        ("bad.json", "", "bad.json"),
+    ] {
+        let ran = check_full(
+            ws.path(),
+            Inputs {
+                files,
+                ignore,
+                sarif: "out.sarif",
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(ran.status, 2, "{}", ran.stdout);
+        let n = ran.stderr.matches(error).count();
+        assert_eq!(n, 1, "{error:?} {n} times in\n{}\n---stdout\n{}", ran.stderr, ran.stdout);
+    }
 }
 
 /// Each file that could not be read is an annotation on that file, on its line and column

@@ -203,6 +203,14 @@ impl Project {
     }
 }
 
+/// The command that rebuilds this binary as it was built: a debug build's user runs
+/// `target/debug/toolwire`, which `cargo build --release` would leave stale.
+const REBUILD: &str = if cfg!(debug_assertions) {
+    "cargo build"
+} else {
+    "cargo build --release"
+};
+
 impl Regenerated {
     /// The note saying that the profiles just made are not the ones this binary checks with,
     /// e.g. `note: reports/profile.json differs from the profiles built into this toolwire,
@@ -212,8 +220,9 @@ impl Regenerated {
         Some(format!(
             "note: {} differs from the profiles built into this toolwire, which `check`, \
              `repair`, `compile`, `args`, `explain` and `rule` use: rebuild toolwire \
-             (`cargo build --release`) or give them `--profiles {}`",
+             (`{}`) or give them `--profiles {}`",
             path.display(),
+            REBUILD,
             path.display()
         ))
     }

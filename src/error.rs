@@ -29,10 +29,10 @@ impl fmt::Display for Place {
             Place::Path => f.write_str("(the path)"),
             Place::LineColumn { line, column } => write!(f, "line {line}, column {column}"),
             Place::Pointer(p) if p.is_empty() => f.write_str("at the document root"),
-            Place::Pointer(p) => write!(f, "at {}", inline(p)),
+            Place::Pointer(p) => write!(f, "at {}", shown_pointer(p)),
             Place::LinePointer { line, pointer } if pointer.is_empty() => write!(f, "line {line}"),
             Place::LinePointer { line, pointer } => {
-                write!(f, "line {line}, at {}", inline(pointer))
+                write!(f, "line {line}, at {}", shown_pointer(pointer))
             }
         }
     }
@@ -128,6 +128,13 @@ fn inline(text: &str) -> std::borrow::Cow<'_, str> {
     crate::report::escape_inline(text)
 }
 
+/// `pointer` as an error line shows it: [`crate::report::short_pointer`] (a place past the
+/// depth cap is hundreds of tokens deep, and a line of kilobytes hides the problem after it),
+/// [`inline`]. The [`Place`] keeps it whole.
+fn shown_pointer(pointer: &str) -> String {
+    inline(&crate::report::short_pointer(pointer)).into_owned()
+}
+
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -158,6 +165,25 @@ pub(crate) fn did_you_mean<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pointer of hundreds of tokens (the place past the depth cap) is shown by its ends,
+    /// as human output shows a finding's; a short one whole.
+    #[test]
+    fn long_pointers_are_shown_by_their_ends() {
+        let deep = "/properties/a".repeat(300);
+        let short = crate::report::short_pointer(&deep).into_owned();
+        assert!(short.contains("…(") && short.len() < 200, "{short}");
+        let e = Error::input("t.json", Place::Pointer(deep.clone()), "too deep").to_string();
+        assert_eq!(e, format!("t.json: at {short}: too deep"));
+        let line = Place::LinePointer {
+            line: 3,
+            pointer: deep,
+        };
+        assert_eq!(line.to_string(), format!("line 3, at {short}"));
+        let whole = "/properties/a".repeat(8);
+        let e = Error::input("t.json", Place::Pointer(whole.clone()), "x").to_string();
+        assert_eq!(e, format!("t.json: at {whole}: x"));
+    }
 
     /// A slip is named (another case, or a third of the length in edits); a short or far
     /// name is not guessed at.

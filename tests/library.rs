@@ -76,10 +76,14 @@ fn every_step_survives_the_nesting_cap_on_a_2_mib_thread() {
             let doc = json!([{"name": "deep", "parameters": schema}]);
             let e = toolwire::input::from_value(Path::new("tools"), doc).unwrap_err();
             let deepest = format!("/0/parameters{}", "/items".repeat(CAP - 2));
+            // The message shows the place by its ends; the error keeps it whole.
+            let shown = toolwire::report::short_pointer(&deepest);
             assert_eq!(
                 e.to_string(),
-                format!("tools: at {deepest}: nesting deeper than {CAP} levels")
+                format!("tools: at {shown}: nesting deeper than {CAP} levels")
             );
+            let toolwire::Error::Input { place, .. } = &e else { panic!("{e:?}") };
+            assert_eq!(place, &toolwire::error::Place::Pointer(deepest));
             let (schema, _) = nested(CAP);
             let p = check_arguments(&schema, &json!({}), Coercions::ALL).unwrap_err();
             assert_eq!(p.pointer, "/items".repeat(CAP));

@@ -199,6 +199,39 @@ fn a_corpus_report_never_overwrites_an_input() {
     }
 }
 
+/// `check --corpus-report FILE` with an input that cannot be read writes no report (before:
+/// the report of the files read replaced the old one and read as the whole corpus): exit 2,
+/// the old file kept, the reason said.
+#[test]
+fn a_corpus_report_is_not_written_when_an_input_is_unreadable() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let report = dir.path().join("corpora.md");
+    std::fs::write(&report, "OLD\n").expect("old report written");
+    let good = dir.path().join("good.json");
+    std::fs::write(&good, "{\"type\":\"object\"}").expect("schema written");
+    let not_json = dir.path().join("bad.json");
+    std::fs::write(&not_json, "{\"type\":").expect("bad file written");
+    let missing = dir.path().join("missing.json");
+    for bad in [&not_json, &missing] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .arg("check")
+            .arg("--corpus-report")
+            .arg(&report)
+            .arg(&good)
+            .arg(bad)
+            .output()
+            .expect("toolwire runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("not written: 1 of 2 inputs could not be read"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&report).expect("kept"), "OLD\n");
+    }
+}
+
 /// `check --corpus-report FILE -` names what it read from standard input "standard input", as
 /// the findings do (before: a file `-`).
 #[test]

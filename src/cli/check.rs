@@ -170,7 +170,7 @@ pub fn select_among(
 fn show_format(file: &std::path::Path, format: crate::input::Format, label: &str, tools: usize) {
     eprintln!(
         "{}: {label} ({}), {}",
-        crate::cli::redacted(&shown(file)),
+        crate::cli::redacted(&crate::error::file_name(file)),
         format.describe(),
         crate::check::count(tools, "tool")
     );
@@ -242,10 +242,12 @@ fn reading_notes(
 fn say_notes(file: &std::path::Path, format: OutputFormat, notes: &[ReadingNote]) -> Result<()> {
     if format == OutputFormat::Github {
         let file = file.display().to_string();
-        for n in notes {
+        // Placed as SARIF places them (before: the line of a JSON Lines file only).
+        let sites = crate::report::sarif::note_sites(&file, notes);
+        for (n, site) in notes.iter().zip(sites) {
             emit(&format!(
                 "{}\n",
-                crate::report::github::reading_note(&file, n.line, &n.text, n.fails)
+                crate::report::github::reading_note(&file, site, &n.text, n.fails)
             ))?;
         }
     } else {
@@ -469,9 +471,25 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
             say_notes(&set.file, args.format, notes)?;
         }
         if let Some(out) = &args.corpus_report {
-            let md =
-                crate::check::corpus_markdown(&sets, &set, args.profiles.as_deref(), &args.ignore);
-            std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
+            if unread.is_empty() {
+                let md = crate::check::corpus_markdown(
+                    &sets,
+                    &set,
+                    args.profiles.as_deref(),
+                    &args.ignore,
+                );
+                std::fs::write(out, md).map_err(|e| Error::io(out, e))?;
+            } else {
+                // Counts over the files read would read as the whole corpus (a committed
+                // reports/corpora.md shrunk by one mistyped path), so the old file is kept.
+                crate::cli::say_error(&format!(
+                    "--corpus-report {}: not written: {} of {} inputs could not be read (above); \
+                     a report of the others would read as the whole corpus",
+                    shown(out),
+                    unread.len(),
+                    files.len()
+                ));
+            }
         }
         let mut report = if args.one_request {
             Report::one_request(&sets, &profile)

@@ -75,16 +75,22 @@ pub fn annotation(f: &Finding, site: &Site) -> String {
 }
 
 /// A note on reading `file` (a key written twice, a JSON Lines line with no tool) as a
-/// `::notice` on the file, at `line` where the note is about one JSON Lines line, `note`
+/// `::notice` on the file, at its (line, column) where known (a JSON Lines line's number, a
+/// place located by [`crate::report::sarif::note_sites`]), `note`
 /// being the text standard error would carry after `toolwire: FILE: `; an `::error` when it
 /// `fails` the check (a request that would send nothing), so that the run failing shows why.
 /// Written beside the findings so that the only `toolwire: FILE:` lines on standard error are
 /// errors.
-pub fn reading_note(file: &str, line: Option<usize>, note: &str, fails: bool) -> String {
+pub fn reading_note(
+    file: &str,
+    (line, column): (Option<usize>, Option<usize>),
+    note: &str,
+    fails: bool,
+) -> String {
     let site = Site {
         file: file.to_string(),
         line,
-        column: None,
+        column,
     };
     on_file(if fails { "error" } else { "notice" }, &site, note)
 }
@@ -257,7 +263,7 @@ mod tests {
         assert_eq!(
             reading_note(
                 "a,b.json",
-                None,
+                (None, None),
                 "at /x: the key `type` is written more than once; 100%",
                 false
             ),
@@ -266,13 +272,13 @@ mod tests {
         );
         // The one note that fails the check is an error: the run fails, and shows why.
         assert_eq!(
-            reading_note("a.json", None, "nothing would be sent", true),
+            reading_note("a.json", (None, None), "nothing would be sent", true),
             "::error file=a.json,title=toolwire::nothing would be sent"
         );
         assert_eq!(
             reading_note(
                 crate::report::STDIN,
-                None,
+                (None, None),
                 "the input holds no tools",
                 false
             ),
@@ -285,13 +291,18 @@ mod tests {
     #[test]
     fn reading_notes_on_a_line_carry_it() {
         assert_eq!(
-            reading_note("a.jsonl", Some(4), "line 4 holds no tools", false),
+            reading_note("a.jsonl", (Some(4), None), "line 4 holds no tools", false),
             "::notice file=a.jsonl,line=4,title=toolwire::line 4 holds no tools"
+        );
+        // A note at a place in the file (a key written twice) carries its column too.
+        assert_eq!(
+            reading_note("a.json", (Some(1), Some(32)), "at /x: twice", false),
+            "::notice file=a.json,line=1,col=32,title=toolwire::at /x: twice"
         );
         assert_eq!(
             reading_note(
                 crate::report::STDIN,
-                Some(2),
+                (Some(2), None),
                 "line 2 holds no tools",
                 false
             ),

@@ -215,27 +215,13 @@ fn invocation(
     invocation
 }
 
-/// The notifications for `file`'s notes on reading, each placed as a finding is: its pointer
-/// located in the file's text (within its JSON Lines line), else only the line.
+/// The notifications for `file`'s notes on reading, each placed by [`note_sites`].
 fn reading_notifications(file: &crate::check::FileSummary) -> Vec<Value> {
-    let locator = (file.file != super::STDIN && file.notes.iter().any(|n| n.pointer.is_some()))
-        .then(|| {
-            crate::json::read_capped(std::path::Path::new(&file.file), crate::input::LIMITS)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .map(Locator::new)
-        })
-        .flatten();
+    let sites = note_sites(&file.file, &file.notes);
     file.notes
         .iter()
-        .map(|n| {
-            let (line, column) = match (&locator, n.line, n.pointer.as_deref()) {
-                (Some(t), Some(l), Some(p)) => (Some(l), t.locate_in_line(l, p)),
-                (Some(t), None, Some(p)) => t
-                    .locate(p)
-                    .map_or((None, None), |(l, c)| (Some(l), Some(c))),
-                (_, l, _) => (l, None),
-            };
+        .zip(sites)
+        .map(|(n, (line, column))| {
             let mut physical = json!({"artifactLocation": artifact(&file.file)});
             if let Some(region) = region(line, column) {
                 physical["region"] = region;
@@ -245,6 +231,33 @@ fn reading_notifications(file: &crate::check::FileSummary) -> Vec<Value> {
                 "message": {"text": super::escape_output(&n.text)},
                 "locations": [{"physicalLocation": physical}],
             })
+        })
+        .collect()
+}
+
+/// The (line, column) of each of `file`'s notes on reading, placed as a finding is: its
+/// pointer located in the file's text (within its JSON Lines line), else only the line.
+/// The file is read again only when a note has a pointer (never standard input, read once).
+pub fn note_sites(
+    file: &str,
+    notes: &[crate::check::ReadingNote],
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let locator = (file != super::STDIN && notes.iter().any(|n| n.pointer.is_some()))
+        .then(|| {
+            crate::json::read_capped(std::path::Path::new(file), crate::input::LIMITS)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(Locator::new)
+        })
+        .flatten();
+    notes
+        .iter()
+        .map(|n| match (&locator, n.line, n.pointer.as_deref()) {
+            (Some(t), Some(l), Some(p)) => (Some(l), t.locate_in_line(l, p)),
+            (Some(t), None, Some(p)) => t
+                .locate(p)
+                .map_or((None, None), |(l, c)| (Some(l), Some(c))),
+            (_, l, _) => (l, None),
         })
         .collect()
 }
@@ -476,8 +489,12 @@ impl Locator {
             .line_starts
             .get(line)
             .map_or(self.text.len(), |next| next - 1);
+        // The reader skips a BOM at the start of any line (files joined line by line keep
+        // theirs), so the record starts after it, and it takes no column, as on line 1.
+        let bom = self.text[start..end].starts_with(crate::json::BOM);
+        let start = start + if bom { crate::json::BOM.len() } else { 0 };
         let at = self.find(start, end, &format!("#{line}"), pointer)?;
-        Some(self.line_column(at).1)
+        Some(self.line_column(at).1 - usize::from(bom))
     }
 
     /// The byte offset of `pointer` in the value spanning `start..end` of the text; `scope`
@@ -819,6 +836,9 @@ mod tests {
         assert_eq!(site_in(&f, Some(&jsonl)).column, Some(41));
         f.line = Some(2);
         assert_eq!(site_in(&f, Some(&jsonl)).column, Some(41));
+        // A BOM on a later line too (before: no column there).
+        let each = format!("{bom}{line}\n{bom}{line}");
+        assert_eq!(site_in(&f, Some(&each)).column, Some(41));
     }
 
     #[test]

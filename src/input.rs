@@ -1066,7 +1066,13 @@ impl Reader<'_, '_> {
                     self.builtin(m);
                 }
             }
-            return Ok(Format::Functions);
+            // Built-ins only: their provider's shape (before: `functions`, which no
+            // built-in is written in).
+            let format = list
+                .iter()
+                .filter_map(Value::as_object)
+                .find_map(builtin_format);
+            return Ok(format.unwrap_or(Format::Functions));
         };
         let at_first = format!("{at}/{position}");
         let format = match first {
@@ -1485,6 +1491,28 @@ fn is_builtin(m: &Map<String, Value>) -> bool {
     !m.is_empty()
         && m.keys()
             .all(|k| GEMINI_BUILTIN.contains(&k.as_str()) || k == "cachePoint")
+}
+
+/// The shape of the request a built-in tool `m` is written for: Anthropic's dated types,
+/// Gemini's entries, Bedrock's `cachePoint`, OpenAI's Chat Completions `custom` wrapper, and
+/// else OpenAI's Responses tools (Chat Completions takes no other built-in in `tools`).
+/// `None` for anything else.
+fn builtin_format(m: &Map<String, Value>) -> Option<Format> {
+    if anthropic_builtin(m) {
+        Some(Format::Anthropic)
+    } else if openai_builtin(m) {
+        Some(if has(m, "custom") {
+            Format::OpenaiChat
+        } else {
+            Format::OpenaiResponses
+        })
+    } else if bedrock_cache_point(m) {
+        Some(Format::Bedrock)
+    } else if is_gemini_builtin_entry(m) {
+        Some(Format::Gemini)
+    } else {
+        None
+    }
 }
 
 /// A built-in tool's kind: its `type`, or else its keys (a Gemini entry's `googleSearch`,
@@ -1926,6 +1954,28 @@ mod tests {
         let lines = from_bytes(Path::new("t.jsonl"), text.as_bytes()).unwrap();
         assert_eq!(lines.builtins_of(1).len(), 1);
         assert!(lines.builtins_of(2).is_empty());
+    }
+
+    /// A request of built-in tools only is named by their provider's shape (before:
+    /// `functions` for each).
+    #[test]
+    fn built_ins_alone_name_their_provider() {
+        for (tools, format) in [
+            (json!([{"type":"web_search"}]), Format::OpenaiResponses),
+            (
+                json!([{"type":"custom","custom":{"name":"sql"}}]),
+                Format::OpenaiChat,
+            ),
+            (
+                json!([{"type":"web_search_20250305","name":"web_search"}]),
+                Format::Anthropic,
+            ),
+            (json!([{"googleSearch":{}}]), Format::Gemini),
+        ] {
+            let set = read(json!({ "tools": tools }));
+            assert_eq!((set.format, set.tools.len()), (format, 0), "{tools}");
+            assert_eq!(set.builtins.len(), 1, "{tools}");
+        }
     }
 
     /// A provider's built-in tools carry no schema: they are skipped, every other tool keeps

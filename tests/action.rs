@@ -513,7 +513,11 @@ fn an_error_is_logged_once_also_with_sarif() {
         );
         assert_eq!(ran.status, 2, "{}", ran.stdout);
         let n = ran.stderr.matches(error).count();
-        assert_eq!(n, 1, "{error:?} {n} times in\n{}\n---stdout\n{}", ran.stderr, ran.stdout);
+        assert_eq!(
+            n, 1,
+            "{error:?} {n} times in\n{}\n---stdout\n{}",
+            ran.stderr, ran.stdout
+        );
     }
 }
 

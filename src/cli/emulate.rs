@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 pub struct EmulateArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
-    /// Address to listen on, `IP:PORT` or `HOST:PORT` (port 0 picks a free port).
+    /// Address to listen on, `IP:PORT` or `localhost:PORT` (port 0 picks a free port).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8089", value_parser = listen_addr)]
     pub listen: SocketAddr,
     /// Inject a fault.
@@ -46,21 +46,20 @@ fn exit_after_seconds(v: &str) -> std::result::Result<f64, String> {
     }
 }
 
-/// `--listen`: an `IP:PORT`, or a `HOST:PORT` resolved to its first address (`localhost:8089`
-/// is how most users write the loopback).
+/// `--listen`: an `IP:PORT`, or `localhost:PORT` (how most users write the loopback) as
+/// `127.0.0.1:PORT`. Other host names are not looked up: the value is read before anything
+/// else, and a key pasted here by mistake must not become a DNS query.
 fn listen_addr(v: &str) -> std::result::Result<SocketAddr, String> {
-    use std::net::ToSocketAddrs;
     if let Ok(a) = v.parse::<SocketAddr>() {
         return Ok(a);
     }
-    let expected = "expected IP:PORT or HOST:PORT, e.g. 127.0.0.1:8089 or localhost:0";
-    match v.to_socket_addrs() {
-        Ok(mut addrs) => addrs
-            .next()
-            .ok_or_else(|| format!("{expected}: the host has no address")),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(expected.to_string()),
-        Err(e) => Err(format!("{expected}: cannot resolve the host: {e}")),
-    }
+    let loopback = v
+        .rsplit_once(':')
+        .filter(|(host, _)| host.eq_ignore_ascii_case("localhost"))
+        .and_then(|(_, port)| port.parse::<u16>().ok());
+    loopback
+        .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
+        .ok_or_else(|| "expected IP:PORT or localhost:PORT, e.g. 127.0.0.1:8089".to_string())
 }
 
 /// Refuses a fault option given without the fault it tunes: `--slow-ms 100` alone would

@@ -282,6 +282,19 @@ pub struct SchemaProblem {
     pub message: String,
 }
 
+/// The first `pattern` of `schema` written with a construct ECMA-262 does not have
+/// ([`crate::schema::ecma::not_ecma`]), as the problem at it.
+fn foreign_pattern(schema: &Value) -> Option<SchemaProblem> {
+    crate::schema::walk(schema).nodes.into_iter().find_map(|n| {
+        let pattern = n.object()?.get("pattern")?.as_str()?;
+        let why = crate::schema::ecma::not_ecma(pattern)?;
+        Some(SchemaProblem {
+            pointer: format!("{}/pattern", n.pointer),
+            message: format!("the pattern {pattern:?} is no ECMA-262 regular expression: it {why}"),
+        })
+    })
+}
+
 /// Deepest nesting (brackets counted, as files are: [`crate::json::nesting_exceeds`]) of a
 /// declared schema [`ArgsSchema::new`] compiles and of the arguments [`ArgsSchema::check`]
 /// checks: the cap files are read with.
@@ -406,6 +419,11 @@ impl ArgsSchema {
     }
 
     fn build(schema: &Value, depth: usize) -> Result<Self, SchemaProblem> {
+        // The engine compiles Rust's and PCRE's constructs with their own meaning (`(?i)`
+        // turns case off), so a pattern no JavaScript validator accepts would be checked.
+        if let Some(problem) = foreign_pattern(schema) {
+            return Err(problem);
+        }
         let rewritten = compat::compiled_form(schema);
         let checked = rewritten.as_ref().unwrap_or(schema);
         let resources = resources::Resources::of(checked);
@@ -427,9 +445,21 @@ impl ArgsSchema {
                         .pointer(&pointer)
                         .filter(|_| pointer.ends_with("/pattern"))
                         .and_then(|p| Some((p, crate::schema::ecma::unsupported(p.as_str()?)?)));
-                    let message = match beyond {
-                        Some((pattern, why)) => format!("the pattern {pattern} {why}"),
-                        None => format!(
+                    let large = schema
+                        .pointer(&pointer)
+                        .filter(|_| pointer.ends_with("/pattern"))
+                        .and_then(Value::as_str)
+                        .filter(|p| crate::schema::ecma::too_large(p));
+                    let message = match (beyond, large) {
+                        (Some((pattern, why)), _) => format!("the pattern {pattern} {why}"),
+                        (None, Some(pattern)) => format!(
+                            "the pattern {:?} is too large for toolwire's regular-expression \
+                             engine (it compiles to more than the Rust regex size limit, about \
+                             10 MB), so arguments cannot be checked against it; it is not \
+                             refused as ECMA-262: write fewer or smaller repetitions",
+                            pattern
+                        ),
+                        (None, None) => format!(
                             "the schema is not valid JSON Schema: {e}{}",
                             draft07_hint(schema)
                         ),
@@ -2822,6 +2852,39 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// Rust's engine compiled `(?i)` and `(?P<n>` with their own meaning, so a pattern no
+    /// JavaScript validator accepts passed "ABC" (trial); a valid pattern too large for the
+    /// engine was called invalid JSON Schema.
+    #[test]
+    fn patterns_ecma_refuses_or_the_engine_cannot_hold_are_said_to_be_so() {
+        let problem = |p: &str| {
+            ArgsSchema::new(&json!({"type":"object","properties":{
+                "b":{"type":"string","pattern":p}}}))
+            .err()
+            .map(|e| (e.pointer, e.message))
+        };
+        let (at, m) = problem("(?i)^abc$").expect("refused");
+        assert_eq!(at, "/properties/b/pattern");
+        assert!(
+            m.contains("no ECMA-262 regular expression") && m.contains("`(?i)`"),
+            "{m}"
+        );
+        let (_, m) = problem("^(?P<n>a)$").expect("refused");
+        assert!(m.contains("`(?<name>...)`"), "{m}");
+        let (_, m) = problem("^(?:a{1000}){1000}$").expect("refused");
+        assert!(
+            m.contains("too large") && m.contains("not refused as ECMA-262"),
+            "{m}"
+        );
+        assert!(!m.contains("not valid JSON Schema"), "{m}");
+        let (_, m) = problem("(?<=a+)b\\1((").expect("refused");
+        assert!(m.contains("not valid JSON Schema"), "{m}");
+        // ES2025's modifiers and named groups are ECMA-262.
+        for p in ["^(?i:abc)$", "^(?<n>a)\\k<n>$"] {
+            assert_eq!(problem(p), None, "{p}");
+        }
     }
 
     #[test]

@@ -170,6 +170,215 @@ fn starts_quantifier(mut rest: impl Iterator<Item = char>) -> bool {
     false
 }
 
+/// The first construct of `pattern` that ECMA-262 does not have but Rust's or PCRE's syntax
+/// does, as a clause to follow "the pattern ..." naming it; `None` when there is none (the
+/// pattern may still be invalid in other ways, which compiling it tells). The engine would
+/// compile these with their Rust meaning (`(?i)` turning case off), so a pattern no JavaScript
+/// validator accepts would be checked as if it were valid.
+///
+/// Escapes are judged as JSON Schema asks patterns to be read, with the `u` flag (2020-12 core
+/// §6.4): there an escaped letter must be one ECMA-262 defines (2024, §22.2.1
+/// CharacterEscape, CharacterClassEscape, IdentityEscape[+UnicodeMode] :: SyntaxCharacter or
+/// `/`). Without `u`, Annex B (§B.1.2 IdentityEscape) reads `\A` as the letter `A`, never as
+/// the anchor Rust reads, so either way the engine's reading is not ECMA-262's. Escaped
+/// punctuation (`\-`, `\@`) is left: Annex B and Rust both read it as itself.
+pub fn not_ecma(pattern: &str) -> Option<String> {
+    let mut chars = pattern.char_indices().peekable();
+    let mut in_class = false;
+    // Whether the last token was a quantifier (`a+`, `a{2}`, lazy `a+?` included).
+    let mut after_quantifier = false;
+    while let Some((at, c)) = chars.next() {
+        let quantified = std::mem::take(&mut after_quantifier);
+        match c {
+            '\\' => match chars.next() {
+                // `\k` is judged by [`unsupported`] (Annex B's literal `k` without named groups).
+                Some((_, e)) if e.is_ascii_alphabetic() && !ecma_letter_escape(e, in_class) => {
+                    return Some(format!(
+                        "uses `\\{e}`, which is no ECMA-262 escape (with the `u` flag it is a \
+                         syntax error; without it, the letter `{e}`){}",
+                        escape_hint(e)
+                    ));
+                }
+                Some((_, 'p' | 'P' | 'u')) if chars.peek().is_some_and(|&(_, b)| b == '{') => {
+                    for (_, b) in chars.by_ref() {
+                        if b == '}' {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '[' if in_class && pattern[at + 1..].starts_with(':') => {
+                let rest = &pattern[at + 2..];
+                if let Some(end) = rest.find(":]")
+                    && rest[..end].chars().all(|n| n.is_ascii_alphabetic())
+                    && end > 0
+                {
+                    return Some(format!(
+                        "uses `[:{}:]`, a POSIX class, which ECMA-262 does not have (it reads \
+                         `[`, `:` and the letters as characters of the class); write the class \
+                         out, e.g. `[A-Za-z]` for `[:alpha:]`",
+                        &rest[..end]
+                    ));
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                // `]` first in a class ends it (an empty class), `[^]` too.
+                if chars.peek().is_some_and(|&(_, n)| n == '^') {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|&(_, n)| n == ']') {
+                    chars.next();
+                    in_class = false;
+                }
+            }
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '(' if pattern[at + 1..].starts_with('?') => {
+                if let Some(why) = group_construct(&pattern[at + 2..]) {
+                    return Some(why);
+                }
+                chars.next();
+            }
+            '*' | '+' | '?' => {
+                if c == '+' && quantified {
+                    return Some(
+                        "uses a possessive quantifier (`+` after a quantifier, as in `a++`), \
+                         which ECMA-262 does not have (it is a syntax error there: nothing to \
+                         repeat)"
+                            .into(),
+                    );
+                }
+                // `+?` is lazy: the `?` belongs to the quantifier before it, and what
+                // follows is no longer after a quantifier.
+                after_quantifier = !(quantified && c == '?');
+            }
+            '{' if starts_quantifier(pattern[at + 1..].chars()) => {
+                for (_, b) in chars.by_ref() {
+                    if b == '}' {
+                        break;
+                    }
+                }
+                after_quantifier = true;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `\e` (a letter) is an escape ECMA-262 defines in Unicode mode, inside a class or
+/// outside it (2024, §22.2.1: `b` is backspace in a class and a boundary outside, `B` only
+/// outside; `k` is left to [`unsupported`]).
+fn ecma_letter_escape(e: char, in_class: bool) -> bool {
+    matches!(
+        e,
+        'b' | 'c'
+            | 'd'
+            | 'D'
+            | 'f'
+            | 'k'
+            | 'n'
+            | 'p'
+            | 'P'
+            | 'r'
+            | 's'
+            | 'S'
+            | 't'
+            | 'u'
+            | 'v'
+            | 'w'
+            | 'W'
+            | 'x'
+    ) || (e == 'B' && !in_class)
+}
+
+/// What ECMA-262 writes for an escape of Rust's or PCRE's, where it has one.
+fn escape_hint(e: char) -> &'static str {
+    match e {
+        'A' => "; for the start of the text write `^`",
+        'z' | 'Z' => "; for the end of the text write `$`",
+        'h' => "; for a hexadecimal digit write `[0-9A-Fa-f]`",
+        _ => "",
+    }
+}
+
+/// Why the group opened by `(?` followed by `rest` is none ECMA-262 has; `None` for a
+/// non-capturing group, a lookaround, a named group and ES2025's modifiers (`(?i:...)`,
+/// `(?m-s:...)`: flags `i`, `m`, `s` on a group, §22.2.1 RegularExpressionModifiers).
+fn group_construct(rest: &str) -> Option<String> {
+    let mut it = rest.chars();
+    match it.next()? {
+        ':' | '=' | '!' => return None,
+        '<' if !rest[1..].starts_with(['=', '!']) => return None,
+        '<' => return None,
+        'P' => {
+            return Some(if rest[1..].starts_with('<') {
+                "uses `(?P<name>...)`, Python's named group, which ECMA-262 does not have: \
+                 ECMA-262 writes `(?<name>...)`"
+                    .into()
+            } else {
+                "uses `(?P`, Python's named-group syntax, which ECMA-262 does not have: \
+                 ECMA-262 writes `(?<name>...)` and `\\k<name>`"
+                    .into()
+            });
+        }
+        '>' => {
+            return Some("uses `(?>...)`, an atomic group, which ECMA-262 does not have".into());
+        }
+        '#' => return Some("uses `(?#...)`, a comment, which ECMA-262 does not have".into()),
+        _ => {}
+    }
+    let flags: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == '-')
+        .collect();
+    let after = rest[flags.len()..].chars().next();
+    if !flags.is_empty() && after == Some(':') && modifiers(&flags) {
+        return None;
+    }
+    Some(match after {
+        Some(')') if !flags.is_empty() => format!(
+            "uses `(?{flags})`, an inline flag group, which ECMA-262 does not have (a \
+             JavaScript pattern's flags are set outside it, and JSON Schema sets none)"
+        ),
+        Some(':') => format!(
+            "uses `(?{flags}:...)`, flags ECMA-262 does not have on a group (only `i`, `m` and \
+             `s`, each once)"
+        ),
+        _ => format!(
+            "uses `(?{}`, a group ECMA-262 does not have",
+            rest.chars().next().unwrap_or(')')
+        ),
+    })
+}
+
+/// Whether `flags` (before a `:`) are ES2025 modifiers: `i`, `m`, `s`, each at most once,
+/// optionally `-` and more, not both sides empty.
+fn modifiers(flags: &str) -> bool {
+    let (on, off) = flags.split_once('-').unwrap_or((flags, ""));
+    let mut seen = String::new();
+    for c in on.chars().chain(off.chars()) {
+        if !matches!(c, 'i' | 'm' | 's') || seen.contains(c) {
+            return false;
+        }
+        seen.push(c);
+    }
+    !seen.is_empty() && !off.contains('-')
+}
+
+/// Whether `pattern` is refused by Rust's regex engine only for its size (repetitions such as
+/// `(?:a{1000}){1000}` compile to more than the engine's limit, about 10 MB): it may be
+/// valid ECMA-262, and its fault is not the schema's. Patterns with lookarounds or
+/// backreferences are not measured (this engine refuses them first).
+pub fn too_large(pattern: &str) -> bool {
+    matches!(
+        regex::Regex::new(&rust_pattern(pattern)),
+        Err(regex::Error::CompiledTooBig(_))
+    )
+}
+
 /// Why `pattern`, valid ECMA-262, cannot be checked as ECMA-262 reads it by the engine
 /// toolwire checks patterns with, as a clause to follow "the pattern ..."; `None` when nothing
 /// in it is known to be beyond the engine (it may still be invalid).
@@ -178,6 +387,11 @@ pub fn unsupported(pattern: &str) -> Option<&'static str> {
         return None;
     }
     let (refs, named_groups) = backrefs::scan(pattern);
+    // A pattern invalid for another reason (`(?<=a+)b\1((`: a group left open) is said not
+    // to compile, not blamed on its references.
+    if !refs.is_empty() && !compiles_without(pattern, &refs) {
+        return None;
+    }
     if named_groups == 0 && refs.iter().any(|r| r.named) {
         return Some(
             "uses `\\k` in a pattern without named groups, which Annex B reads as the letter \
@@ -193,6 +407,22 @@ pub fn unsupported(pattern: &str) -> Option<&'static str> {
          then matches the empty string, which the regular-expression engine toolwire checks \
          with does not",
         )
+}
+
+/// Whether `pattern` compiles, as the `jsonschema` crate compiles a `pattern`, with each of
+/// `refs` written as an empty group.
+fn compiles_without(pattern: &str, refs: &[backrefs::Backref]) -> bool {
+    let mut out = String::with_capacity(pattern.len());
+    let mut at = 0;
+    for r in refs {
+        out.push_str(&pattern[at..r.span.start]);
+        out.push_str("(?:)");
+        at = r.span.end;
+    }
+    out.push_str(&pattern[at..]);
+    jsonschema::draft202012::options()
+        .build(&serde_json::json!({ "pattern": rust_pattern(&out) }))
+        .is_ok()
 }
 
 #[cfg(test)]
@@ -237,6 +467,72 @@ mod tests {
             .build(&schema)
             .expect("compiles")
             .is_valid(&serde_json::json!(text))
+    }
+
+    /// Rust's and PCRE's constructs the engine would compile with their own meaning, each
+    /// named; ECMA-262's own spellings of the same characters are left.
+    #[test]
+    fn constructs_ecma_262_lacks_are_named() {
+        use super::not_ecma;
+        for (p, named) in [
+            (r"(?i)^abc$", "`(?i)`, an inline flag group"),
+            (r"(?x)a", "`(?x)`"),
+            (r"(?x:a)", "`(?x:...)`"),
+            (r"(?ii:a)", "`(?ii:...)`"),
+            (r"^(?P<n>a)$", "`(?P<name>...)`, Python's named group"),
+            (r"(?P=n)", "`(?P`"),
+            (r"(?>a)", "`(?>...)`, an atomic group"),
+            (r"(?#note)a", "`(?#...)`"),
+            (r"(?|a)", "`(?|`"),
+            (r"a++", "possessive"),
+            (r"a*+", "possessive"),
+            (r"a{2}+", "possessive"),
+            (r"a?+", "possessive"),
+            (r"\Aabc\z", r"`\A`"),
+            (r"abc\Z", r"`\Z`"),
+            (r"\h", r"`\h`"),
+            (r"\e", r"`\e`"),
+            (r"\Qa\E", r"`\Q`"),
+            (r"[\A]", r"`\A`"),
+            (r"[\B]", r"`\B`"),
+            (r"^[[:alpha:]]+$", "`[:alpha:]`, a POSIX class"),
+        ] {
+            let why = not_ecma(p).unwrap_or_else(|| panic!("{p}: not named"));
+            assert!(why.contains(named), "{p}: {why}");
+        }
+        for p in [
+            r"^\d+\.\w\s\S\D\W\b\B\cA\f\n\r\t\v\x41\u0041\u{1F600}\p{L}\P{Lu}\/\-$",
+            r"[\b\-\d\s\w\x41]",
+            r"(?<n>a)\k<n>(?<=a)(?<!b)(?=c)(?!d)(?:e)",
+            r"(?i:a)(?m-s:b)(?-i:c)",
+            r"a+?b??c*?d{2}?e{1,}f{1,2}",
+            r"a{,2}+",
+            r"[a++][[:]\\A",
+            r"[^]*[]",
+            r"\k",
+        ] {
+            assert_eq!(not_ecma(p), None, "{p}");
+        }
+    }
+
+    /// `^(?:a{1000}){1000}$` is valid ECMA-262; the engine refuses it for its size only.
+    #[test]
+    fn too_large_is_told_from_invalid() {
+        assert!(super::too_large(r"^(?:a{1000}){1000}$"));
+        assert!(!compiles(r"^(?:a{1000}){1000}$"));
+        for p in [r"^a{3}$", r"(", r"a{2,1}", r"(?<=a)b"] {
+            assert!(!super::too_large(p), "{p}");
+        }
+    }
+
+    /// A pattern invalid apart from its backreferences is not blamed on them.
+    #[test]
+    fn an_invalid_pattern_with_backreferences_is_not_called_unsupported() {
+        assert_eq!(super::unsupported(r"(?<=a+)b\1(("), None);
+        assert_eq!(super::unsupported(r"^(?:(a)|b)\1($"), None);
+        assert_eq!(super::unsupported(r"(?<=(a)\1)b(("), None);
+        assert!(super::unsupported(r"(?<=(a)\1)b").is_some());
+        assert!(super::unsupported(r"^(?:(a)|b)\1$").is_some());
     }
 
     #[test]

@@ -192,10 +192,19 @@ pub fn is_bound(k: &str) -> bool {
 /// `engine/jsonschema-2020-12` runs, so a lookahead or a named group compiles and `(` does not.
 /// ECMA-262 spellings the crate refuses (`\0`, `[\b]`, `[^]`, `[]`) are read as ECMA-262
 /// means them ([`crate::schema::ecma::rust_pattern`]), as `toolwire args` reads them.
+///
+/// A construct of Rust's or PCRE's that the engine would compile with its own meaning
+/// (`(?i)`, `\A`: [`crate::schema::ecma::not_ecma`]) does not count as compiling; one too
+/// large for the engine does ([`crate::schema::ecma::too_large`]): it is no fault of the
+/// schema's, and `toolwire args` says what stops it there.
 fn compiles(pattern: &str) -> bool {
+    if crate::schema::ecma::not_ecma(pattern).is_some() {
+        return false;
+    }
     jsonschema::draft202012::options()
         .build(&serde_json::json!({ "pattern": crate::schema::ecma::rust_pattern(pattern) }))
         .is_ok()
+        || crate::schema::ecma::too_large(pattern)
 }
 
 /// The value to write instead of `v` for keyword `k`, when the value says which one it
@@ -246,6 +255,16 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
         ),
         ("pattern", _)
             if f == value::VALUE_INVALID_REGEX
+                && v.as_str().and_then(crate::schema::ecma::not_ecma).is_some() =>
+        {
+            out.write_str(
+                "Write `pattern` in ECMA-262's syntax (the message names the construct it lacks \
+                 and, where it has one, its spelling), or remove it: a JavaScript validator \
+                 refuses the pattern.",
+            )
+        }
+        ("pattern", _)
+            if f == value::VALUE_INVALID_REGEX
                 && v.as_str()
                     .and_then(crate::schema::ecma::unsupported)
                     .is_some() =>
@@ -290,8 +309,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 use std::fmt::Write;
                 let need = wanted(k, v).unwrap_or("another value");
                 let beyond = v.as_str().and_then(crate::schema::ecma::unsupported);
+                let foreign = v.as_str().and_then(crate::schema::ecma::not_ecma);
                 let shown = Shown(v);
-                let _ = if let (true, Some(why)) = (f == value::VALUE_INVALID_REGEX, beyond) {
+                let _ = if let (true, Some(why)) = (f == value::VALUE_INVALID_REGEX, &foreign) {
+                    write!(
+                        m,
+                        "`pattern` {shown} is no ECMA-262 regular expression: it {why}"
+                    )
+                } else if let (true, Some(why)) = (f == value::VALUE_INVALID_REGEX, beyond) {
                     write!(m, "`pattern` {shown} {why}")
                 } else if f == value::VALUE_INVALID_REGEX {
                     write!(m, "`pattern` {shown} does not compile; it must be {need}")
@@ -438,6 +463,62 @@ mod tests {
         );
         let f = fixes("keyword-value-invalid", s);
         assert!(f[0].contains("surely matched"), "{f:?}");
+    }
+
+    /// Trial: `(?i)^abc$` and `^(?P<n>a)$` passed (`(?i)` described as unanchored) though
+    /// JavaScript refuses both; `^(?:a{1000}){1000}$`, valid ECMA-262, was called invalid with
+    /// a fix to escape brackets; `(?<=a+)b\1((` was blamed on its backreference.
+    #[test]
+    fn patterns_are_judged_as_ecma_262_not_as_the_engine_reads_them() {
+        let r = "keyword-value-invalid";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"string","pattern":"^\\p{L}+$"},
+            "b":{"type":"string","pattern":"(?i)^abc$"},
+            "c":{"type":"string","pattern":"^[\\w-]+$"},
+            "e":{"type":"string","pattern":"^a{,2}$"},
+            "f":{"type":"string","pattern":"^(?P<n>a)$"},
+            "g":{"type":"string","pattern":"^\\Aa\\z$"},
+            "h":{"type":"string","pattern":"^a++$"},
+            "q":{"type":"string","pattern":"^(?:a{1000}){1000}$"},
+            "s":{"type":"string","pattern":"(?<=a+)b\\1(("}}});
+        let invalid = "keyword-allowed: pattern (invalid regex)";
+        assert_eq!(
+            seen(r, s.clone()),
+            pairs(&[
+                ("/properties/b/pattern", invalid),
+                ("/properties/f/pattern", invalid),
+                ("/properties/g/pattern", invalid),
+                ("/properties/h/pattern", invalid),
+                ("/properties/s/pattern", invalid),
+            ])
+        );
+        let m = messages(r, s.clone());
+        assert!(
+            m[0].starts_with(
+                "`pattern` \"(?i)^abc$\" is no ECMA-262 regular expression: it uses `(?i)`, \
+                 an inline flag group"
+            ),
+            "{m:?}"
+        );
+        assert!(m[1].contains("ECMA-262 writes `(?<name>...)`"), "{m:?}");
+        assert!(
+            m[2].contains("`\\A`") && m[2].contains("write `^`"),
+            "{m:?}"
+        );
+        assert!(m[3].contains("possessive"), "{m:?}");
+        assert!(m[4].contains("does not compile"), "{m:?}");
+        let f = fixes(r, s.clone());
+        assert!(
+            f[0].starts_with("Write `pattern` in ECMA-262's syntax"),
+            "{f:?}"
+        );
+        assert!(f[4].contains("backslash before each"), "{f:?}");
+        // No longer described as an unanchored pattern: it is no pattern at all.
+        let other = seen("keyword-unsupported", s);
+        assert!(
+            !other.iter().any(|(p, _)| p == "/properties/b/pattern"),
+            "{other:?}"
+        );
     }
 
     #[test]

@@ -39,6 +39,18 @@ const TABLE: &[(&str, Node)] = &[
     (r"^\p{Letter}$", Matches(&[("a", true), ("1", false)])),
     (r"(?i)a", Refused),
     (r"a++", Refused),
+    (r"(?i)^abc$", Refused),
+    (r"^(?P<n>a)$", Refused),
+    (r"(?>a)b", Refused),
+    (r"a*+b", Refused),
+    (r"a{2}+", Refused),
+    (r"\Aa\z", Refused), // with `u`; without, Annex B reads `\A` as the letter `A`
+    (r"[[:alpha:]]", Refused), // with `u` (a lone `]`); without, a class of `[:alph` then `]`
+    (r"(?<=a+)b\1((", Refused),
+    (
+        r"^a+?b??$",
+        Matches(&[("ab", true), ("a", true), ("b", false)]),
+    ),
     (r"^(?=a)*a$", Matches(&[("a", true)])), // without `u` (Annex B)
     (r"^\1(a)$", Matches(&[("a", true), ("aa", false)])),
     (
@@ -88,10 +100,15 @@ const TABLE: &[(&str, Node)] = &[
 
 /// Patterns this engine still reads otherwise than Node, pinned so that a fix shows here:
 /// Annex B's quantified lookahead and identity escape (Node accepts them without `u`; refused
-/// here as invalid), and two Rust spellings Node refuses (accepted here).
-const KNOWN_GAPS: &[&str] = &[r"^(?=a)*a$", r"^\q$", r"(?i)a", r"a++"];
+/// here as invalid).
+const KNOWN_GAPS: &[&str] = &[r"^(?=a)*a$", r"^\q$"];
 
+/// The pattern compiled as toolwire compiles it, `None` where toolwire refuses it (a Rust
+/// construct ECMA-262 lacks, [`super::not_ecma`], is refused before the engine sees it).
 fn compiled(pattern: &str) -> Option<jsonschema::Validator> {
+    if super::not_ecma(pattern).is_some() {
+        return None;
+    }
     jsonschema::draft202012::options()
         .build(&serde_json::json!({ "pattern": rust_pattern(pattern) }))
         .ok()

@@ -310,9 +310,8 @@ fn escape_hint(e: char) -> &'static str {
 fn group_construct(rest: &str) -> Option<String> {
     let mut it = rest.chars();
     match it.next()? {
-        ':' | '=' | '!' => return None,
-        '<' if !rest[1..].starts_with(['=', '!']) => return None,
-        '<' => return None,
+        // `(?<=`, `(?<!` and `(?<name>` alike: a bad name is the engine's to refuse.
+        ':' | '=' | '!' | '<' => return None,
         'P' => {
             return Some(if rest[1..].starts_with('<') {
                 "uses `(?P<name>...)`, Python's named group, which ECMA-262 does not have: \

@@ -416,6 +416,9 @@ pub struct Cx<'a, 'p> {
     /// [`rules::Repairing::replaces_schema`] for this tool, once asked (it reads the root and
     /// the profile, for every finding not otherwise repairable).
     replaces_schema: std::cell::Cell<Option<bool>>,
+    /// What `ref-unsupported` found searching the tool's reference targets, each searched
+    /// once however many references point at it ([`Cx::ref_scans`]).
+    ref_scans: rules::ref_unsupported::Scans<'a>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -534,6 +537,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             name_other: None,
             inline_refusal: None,
             replaces_schema: std::cell::Cell::new(None),
+            ref_scans: Default::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -570,6 +574,12 @@ impl<'a, 'p> Cx<'a, 'p> {
     /// The parameters schema of the tool being walked.
     pub fn root(&self) -> Option<&'a Value> {
         self.root
+    }
+
+    /// What `ref-unsupported` has found about the reference targets of the tool being
+    /// walked ([`rules::ref_unsupported::form_in`]), kept for the tool's other references.
+    pub fn ref_scans(&mut self) -> &mut rules::ref_unsupported::Scans<'a> {
+        &mut self.ref_scans
     }
 
     /// Why `toolwire repair` would refuse to inline the references of the tool being walked,
@@ -1775,6 +1785,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.unproven_nodes.clear();
         cx.inline_refusal = None;
         cx.replaces_schema.set(None);
+        cx.ref_scans = Default::default();
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

@@ -571,7 +571,7 @@ fn reading_notes_are_notices_also_beside_bad_input() {
     assert_eq!(status, 2, "{stdout}");
     assert!(
         stdout.contains(
-            "::notice file=tools/twice.json,title=toolwire::at /properties/a: the key `type`"
+            "::notice file=tools/twice.json,line=1,col=32,title=toolwire::at /properties/a: the key `type`"
         ),
         "{stdout}"
     );

@@ -994,6 +994,12 @@ impl Reader<'_, '_> {
                 return Ok(Format::Gemini);
             }
         }
+        // A Gemini Tool of built-in tools alone (`{"googleSearch": {}}`), as a document or
+        // as `tools` written as one object (before: "unknown shape").
+        if is_gemini_builtin_entry(&map) {
+            self.gemini_builtin(map);
+            return Ok(Format::Gemini);
+        }
         // The corpora line shape.
         if has(&map, "source") && has(&map, "license") && has(&map, "tool") {
             let [tool] = take_all(map, ["tool"]);
@@ -1971,11 +1977,16 @@ mod tests {
                 Format::Anthropic,
             ),
             (json!([{"googleSearch":{}}]), Format::Gemini),
+            // One Tool object, not in a list (Gemini's front end takes `tools` so).
+            (json!({"googleSearch":{}}), Format::Gemini),
         ] {
             let set = read(json!({ "tools": tools }));
             assert_eq!((set.format, set.tools.len()), (format, 0), "{tools}");
             assert_eq!(set.builtins.len(), 1, "{tools}");
         }
+        // The Tool object as the whole document.
+        let set = read(json!({"googleSearch":{}}));
+        assert_eq!((set.format, set.builtins.len()), (Format::Gemini, 1));
     }
 
     /// A provider's built-in tools carry no schema: they are skipped, every other tool keeps

@@ -282,15 +282,30 @@ pub struct SchemaProblem {
     pub message: String,
 }
 
-/// The first `pattern` of `schema` written with a construct ECMA-262 does not have
-/// ([`crate::schema::ecma::not_ecma`]), as the problem at it.
+/// The first regular expression of `schema` (a `pattern`, or a `patternProperties` key)
+/// written with a construct ECMA-262 does not have ([`crate::schema::ecma::not_ecma`]), as
+/// the problem at it: the engine would read it with its own dialect's meaning (`(?i)^a$`
+/// matched the member `A`).
 fn foreign_pattern(schema: &Value) -> Option<SchemaProblem> {
     crate::schema::walk(schema).nodes.into_iter().find_map(|n| {
-        let pattern = n.object()?.get("pattern")?.as_str()?;
-        let why = crate::schema::ecma::not_ecma(pattern)?;
+        let map = n.object()?;
+        let pattern = map
+            .get("pattern")
+            .and_then(Value::as_str)
+            .and_then(|p| Some((p, crate::schema::ecma::not_ecma(p)?)))
+            .map(|(p, why)| (format!("{}/pattern", n.pointer), "pattern", p, why));
+        let key = || {
+            let members = map.get("patternProperties")?.as_object()?;
+            members.keys().find_map(|k| {
+                let why = crate::schema::ecma::not_ecma(k)?;
+                let at = crate::json::push_token(&format!("{}/patternProperties", n.pointer), k);
+                Some((at, "`patternProperties` key", k.as_str(), why))
+            })
+        };
+        let (pointer, what, text, why) = pattern.or_else(key)?;
         Some(SchemaProblem {
-            pointer: format!("{}/pattern", n.pointer),
-            message: format!("the pattern {pattern:?} is no ECMA-262 regular expression: it {why}"),
+            pointer,
+            message: format!("the {what} {text:?} is no ECMA-262 regular expression: it {why}"),
         })
     })
 }
@@ -2885,6 +2900,19 @@ mod tests {
         for p in ["^(?i:abc)$", "^(?<n>a)\\k<n>$"] {
             assert_eq!(problem(p), None, "{p}");
         }
+        // A `patternProperties` key is a pattern too (before: `(?i)^a$` matched `A`).
+        let e = ArgsSchema::new(&json!({"type":"object","patternProperties":{
+            "^b$":{"type":"string"},"(?i)^a/$":{"type":"integer"}}}))
+        .err()
+        .unwrap();
+        assert_eq!(e.pointer, "/patternProperties/(?i)^a~1$");
+        assert!(
+            e.message
+                .starts_with("the `patternProperties` key \"(?i)^a/$\" is no ECMA-262")
+                && e.message.contains("`(?i)`"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

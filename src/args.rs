@@ -456,13 +456,12 @@ impl ArgsSchema {
                     let pointer = e.instance_path().as_str().to_string();
                     // A valid ECMA-262 pattern the engine cannot compile is no fault of the
                     // schema's: say what the engine lacks.
-                    let beyond = schema
+                    let pattern = schema
                         .pointer(&pointer)
-                        .filter(|_| pointer.ends_with("/pattern"))
+                        .filter(|_| pointer.ends_with("/pattern"));
+                    let beyond = pattern
                         .and_then(|p| Some((p, crate::schema::ecma::unsupported(p.as_str()?)?)));
-                    let large = schema
-                        .pointer(&pointer)
-                        .filter(|_| pointer.ends_with("/pattern"))
+                    let large = pattern
                         .and_then(Value::as_str)
                         .filter(|p| crate::schema::ecma::too_large(p));
                     let message = match (beyond, large) {

@@ -909,6 +909,7 @@ fn say_ambiguous(problems: &mut [Problem], pointer: &str, note: &str) {
 /// nothing. Only consulted after compilation failed, so an `$id`-based reference the
 /// validator resolved is never blamed.
 fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
+    let _declarations = crate::schema::refs::indexed(schema);
     for node in crate::schema::walk(schema).nodes {
         let Some(target) = node
             .object()

@@ -1782,6 +1782,8 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             value: tool.parameters.unwrap_or(&NO_SCHEMA),
         });
         cx.root = tool.parameters;
+        // The tool's rules resolve its `$ref`s many times over: search each resource once.
+        let _declarations = tool.parameters.map(crate::schema::refs::indexed);
         cx.unproven_nodes.clear();
         cx.inline_refusal = None;
         cx.replaces_schema.set(None);

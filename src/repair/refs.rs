@@ -255,10 +255,15 @@ pub fn inline_with(
     // A schema that cannot recurse that deep is expanded in place: a thread of its own costs
     // more than the whole expansion of a usual schema (`check` asks this of every tool with a
     // `$ref` finding).
-    let out = if frames_at_most(root) <= IN_PLACE_FRAMES {
+    let mut expand = || {
+        // On the thread that expands: the memo is the thread's own.
+        let _declarations = shared::indexed(root);
         cx.expand(root, &Place::root(), true, 1)
+    };
+    let out = if frames_at_most(root) <= IN_PLACE_FRAMES {
+        expand()
     } else {
-        crate::json::on_deep_stack(|| cx.expand(root, &Place::root(), true, 1))
+        crate::json::on_deep_stack(expand)
     }?;
     Ok((out, cx.done))
 }

@@ -352,6 +352,7 @@ pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'
 /// reference loop and offline models do not resolve references, so without this a broken
 /// one would pass as valid. `None` when every `$ref` reaches a schema within the limit.
 pub fn broken_ref(root: &Value) -> Option<(String, String)> {
+    let _declarations = refs::indexed(root);
     let walk = walk(root);
     for node in &walk.nodes {
         let Some(Value::String(reference)) = node.object().and_then(|o| o.get("$ref")) else {

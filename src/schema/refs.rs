@@ -211,35 +211,82 @@ pub fn resource(root: &Value, from: &str) -> (String, String) {
 /// Schema positions searched for what a `$ref` names by URI (a resource's `$id`) or by plain
 /// name (an anchor): every place [`super::walk`] reads a schema (`properties`, `items`, `anyOf`
 /// branches, definitions, ...), breadth-first from the root, the first this many. Bounded so
-/// that each lookup stays cheap however many `$ref`s a schema holds (one may hold a `$ref` at
+/// that each search stays cheap however many `$ref`s a schema holds (one may hold a `$ref` at
 /// each of [`super::MAX_NODES`] places); tool schemas (pydantic's, zod's) declare their
 /// resources and anchors near the root, mostly on definitions, far inside this.
 pub const MAX_SEARCHED_SCHEMAS: usize = 1024;
 
-/// The subschemas of `schema`, at document pointer `at`, in the keywords [`resource`] reads
-/// (those of [`super::walk`]), each with its pointer; at most `room` of them, and whether
-/// there were more (the search was cut there).
-fn subschemas<'v>(schema: &'v Value, at: &str, room: usize) -> (Vec<(String, &'v Value)>, bool) {
+/// A token below a schema position: a map keyword's member, or a list keyword's index.
+#[derive(Clone, Copy)]
+enum Member<'v> {
+    Name(&'v str),
+    Index(usize),
+}
+
+/// A schema position met by a search: the number of the position holding it, and the
+/// keyword (and member) it is under there. Its pointer is written only when it declares
+/// something.
+struct Place<'v> {
+    parent: usize,
+    keyword: &'v str,
+    member: Option<Member<'v>>,
+}
+
+/// The JSON Pointer of `places[at]` from the search's start (place 0).
+fn pointer_of(places: &[Place<'_>], mut at: usize) -> String {
+    let mut chain = Vec::new();
+    while at != 0 {
+        chain.push(at);
+        at = places[at].parent;
+    }
+    let mut p = String::new();
+    for &i in chain.iter().rev() {
+        let place = &places[i];
+        p = crate::json::push_token(&p, place.keyword);
+        match place.member {
+            Some(Member::Name(n)) => p = crate::json::push_token(&p, n),
+            Some(Member::Index(n)) => p = crate::json::push_token(&p, &n.to_string()),
+            None => {}
+        }
+    }
+    p
+}
+
+/// The subschemas of `schema`, in the keywords [`resource`] reads (those of
+/// [`super::walk`]), each with the keyword and member it is under; at most `room` of them, and
+/// whether there were more (the search was cut there).
+fn subschemas<'v>(schema: &'v Value, room: usize) -> (Vec<(Place<'v>, &'v Value)>, bool) {
     let mut out = Vec::new();
     let Some(o) = schema.as_object() else {
         return (out, false);
     };
-    for (k, v) in o {
-        let key = k.as_str();
-        let here = || crate::json::push_token(at, key);
-        if super::MAP_OF_SCHEMAS.contains(&key) {
-            for (name, sub) in v.as_object().into_iter().flatten() {
-                out.push((crate::json::push_token(&here(), name), sub));
-            }
-        } else if super::LIST_OF_SCHEMAS.contains(&key) || (key == "items" && v.is_array()) {
-            for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
-                out.push((crate::json::push_token(&here(), &i.to_string()), sub));
-            }
-        } else if super::ONE_SCHEMA.contains(&key) || key == "items" {
-            out.push((here(), v));
+    let mut add = |keyword: &'v str, member, sub: &'v Value| {
+        if out.len() == room {
+            return false;
         }
-        if out.len() > room {
-            out.truncate(room);
+        let place = Place {
+            parent: 0,
+            keyword,
+            member,
+        };
+        out.push((place, sub));
+        true
+    };
+    for (k, v) in o {
+        let keyword = k.as_str();
+        let room_left = if super::MAP_OF_SCHEMAS.contains(&keyword) {
+            let mut members = v.as_object().into_iter().flatten();
+            members.all(|(name, sub)| add(keyword, Some(Member::Name(name)), sub))
+        } else if super::LIST_OF_SCHEMAS.contains(&keyword) || (keyword == "items" && v.is_array())
+        {
+            let mut items = v.as_array().into_iter().flatten().enumerate();
+            items.all(|(i, sub)| add(keyword, Some(Member::Index(i)), sub))
+        } else if super::ONE_SCHEMA.contains(&keyword) || keyword == "items" {
+            add(keyword, None, v)
+        } else {
+            true
+        };
+        if !room_left {
             return (out, true);
         }
     }
@@ -258,45 +305,160 @@ enum Search<T> {
     Cut,
 }
 
+/// What one search declares: each URI or plain name declared among the schema positions
+/// searched, with the pointers of its first two declarations in the order met, and whether
+/// the search stopped at [`MAX_SEARCHED_SCHEMAS`] with positions left.
+#[derive(Default)]
+struct Declarations {
+    at: std::collections::HashMap<String, Vec<String>>,
+    cut: bool,
+}
+
+impl Declarations {
+    fn add(&mut self, name: String, pointer: &str) {
+        let places = self.at.entry(name).or_default();
+        if places.len() < 2 {
+            places.push(pointer.to_string());
+        }
+    }
+
+    /// What a search from `start` for `name` finds.
+    fn find<'v>(&self, start: &'v Value, name: &str) -> Search<&'v Value> {
+        match self.at.get(name).map(Vec::as_slice) {
+            Some([a, b, ..]) => Search::Twice([a.clone(), b.clone()]),
+            Some([a]) => match start.pointer(a) {
+                Some(v) => Search::Found(v, a.clone()),
+                None => Search::Absent,
+            },
+            _ if self.cut => Search::Cut,
+            _ => Search::Absent,
+        }
+    }
+}
+
 /// Breadth-first over the schema positions of `start` (at pointer `""`), the first
-/// [`MAX_SEARCHED_SCHEMAS`] of them, `start` included: `test` says of each subschema, given
-/// the state of its parent, whether it declares what is sought, the state its own children
-/// are read with, and whether they are searched at all. One search, so that every lookup is
-/// bounded and cut alike.
-fn search<'v, S: Clone>(
+/// [`MAX_SEARCHED_SCHEMAS`] of them, `start` included: `start` declares `own`, and `test` says
+/// of each subschema, given the state of its parent, what it declares, the state its own
+/// children are read with, and whether they are searched at all. One search, so that every
+/// lookup is bounded and cut alike.
+fn declarations<'v, S: Clone>(
     start: &'v Value,
     state: S,
-    declares_it: bool,
-    test: impl Fn(&'v Value, &S) -> (bool, S, bool),
-) -> Search<&'v Value> {
-    let mut found: Option<(&'v Value, String)> = declares_it.then(|| (start, String::new()));
-    let mut queue = std::collections::VecDeque::from([(start, String::new(), state)]);
-    let mut seen = 1;
+    own: Vec<String>,
+    test: impl Fn(&'v Value, &S) -> (Vec<String>, S, bool),
+) -> Declarations {
+    #[cfg(test)]
+    SEARCHES.with(|c| c.set(c.get() + 1));
+    let mut found = Declarations::default();
+    for name in own {
+        found.add(name, "");
+    }
+    let mut places = vec![Place {
+        parent: 0,
+        keyword: "",
+        member: None,
+    }];
+    let mut queue = std::collections::VecDeque::from([(start, 0, state)]);
     while let Some((schema, at, state)) = queue.pop_front() {
-        let (subs, cut) = subschemas(schema, &at, MAX_SEARCHED_SCHEMAS - seen);
-        for (here, sub) in subs {
-            seen += 1;
-            let (hit, inner, descend) = test(sub, &state);
-            if hit {
-                if let Some((_, first)) = found {
-                    return Search::Twice([first, here]);
+        let (subs, cut) = subschemas(schema, MAX_SEARCHED_SCHEMAS - places.len());
+        for (mut place, sub) in subs {
+            place.parent = at;
+            places.push(place);
+            let here = places.len() - 1;
+            let (names, inner, descend) = test(sub, &state);
+            if !names.is_empty() {
+                let pointer = pointer_of(&places, here);
+                for name in names {
+                    found.add(name, &pointer);
                 }
-                found = Some((sub, here.clone()));
             }
             if descend {
                 queue.push_back((sub, here, inner));
             }
         }
         if cut {
-            return match found {
-                Some((v, p)) => Search::Found(v, p),
-                None => Search::Cut,
-            };
+            found.cut = true;
+            break;
         }
     }
-    match found {
-        Some((v, p)) => Search::Found(v, p),
-        None => Search::Absent,
+    found
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Searches made by [`declarations`], for tests of how often a resource is searched.
+    static SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+thread_local! {
+    /// The declarations searched in the document of the innermost live [`Indexed`], by what
+    /// was sought: resources (`None`) or the anchors of one resource (its schema).
+    static MEMO: std::cell::RefCell<Option<Memo>> = const { std::cell::RefCell::new(None) };
+}
+
+/// What [`MEMO`] keeps for one document.
+struct Memo {
+    /// The document's root, compared by address only: the [`Indexed`] that installed this
+    /// borrows it, so it is neither changed nor freed while the memo is in place.
+    root: *const Value,
+    searched: std::collections::HashMap<Option<*const Value>, std::rc::Rc<Declarations>>,
+}
+
+/// While alive, every resolution of a `$ref` in `root` ([`step_from`], [`follow_from`])
+/// searches each resource's declarations once and keeps them, instead of searching up to
+/// [`MAX_SEARCHED_SCHEMAS`] positions again for each reference: without it, 10,000 `$ref`s
+/// by anchor cost minutes. Made by [`indexed`]; dropping it restores the memo of the
+/// document before.
+pub struct Indexed<'v> {
+    previous: Option<Memo>,
+    root: std::marker::PhantomData<&'v Value>,
+}
+
+/// Keeps the declarations searched in `root` until the returned guard is dropped.
+pub fn indexed(root: &Value) -> Indexed<'_> {
+    let memo = Memo {
+        root,
+        searched: Default::default(),
+    };
+    Indexed {
+        previous: MEMO.with(|m| m.replace(Some(memo))),
+        root: std::marker::PhantomData,
+    }
+}
+
+impl Drop for Indexed<'_> {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        MEMO.with(|m| *m.borrow_mut() = previous);
+    }
+}
+
+/// The declarations of `root` sought as `key` says ([`Memo::searched`]): kept by the live
+/// [`Indexed`] of `root`, else made by `search` for this lookup alone.
+fn searched(
+    root: &Value,
+    key: Option<&Value>,
+    search: impl FnOnce() -> Declarations,
+) -> std::rc::Rc<Declarations> {
+    let key = key.map(std::ptr::from_ref);
+    let kept = MEMO.with(|m| {
+        m.borrow()
+            .as_ref()
+            .filter(|memo| std::ptr::eq(memo.root, root))
+            .map(|memo| memo.searched.get(&key).cloned())
+    });
+    match kept {
+        Some(Some(found)) => found,
+        Some(None) => {
+            let found = std::rc::Rc::new(search());
+            MEMO.with(|m| {
+                if let Some(memo) = m.borrow_mut().as_mut() {
+                    memo.searched.insert(key, found.clone());
+                }
+            });
+            found
+        }
+        None => std::rc::Rc::new(search()),
     }
 }
 
@@ -305,15 +467,22 @@ fn search<'v, S: Clone>(
 /// base of the resource around it). [`Search::Absent`] when none does: the reference is then
 /// remote (toolwire never fetches it).
 fn declared<'v>(root: &'v Value, uri: &str) -> Search<&'v Value> {
-    let key = id_keyword(root);
-    let root_uri = declares(root, key, BASE).unwrap_or_else(|| BASE.to_string());
-    let at_root = root_uri == uri;
-    // Each subschema is read under the base of the resource around it.
-    search(root, root_uri, at_root, |sub, base: &String| {
-        let own = declares(sub, key, base);
-        let hit = own.as_deref() == Some(uri);
-        (hit, own.unwrap_or_else(|| base.clone()), true)
-    })
+    let found = searched(root, None, || {
+        let key = id_keyword(root);
+        let root_uri = declares(root, key, BASE).unwrap_or_else(|| BASE.to_string());
+        // Each subschema is read under the base of the resource around it.
+        declarations(
+            root,
+            root_uri.clone(),
+            vec![root_uri],
+            |sub, base: &String| {
+                let own = declares(sub, key, base);
+                let inner = own.clone().unwrap_or_else(|| base.clone());
+                (own.into_iter().collect(), inner, true)
+            },
+        )
+    });
+    found.find(root, uri)
 }
 
 /// The fragment of `reference` (the text of a `$ref`) when it refers into the document
@@ -392,31 +561,47 @@ pub fn step_from<'v>(root: &'v Value, from: &str, reference: &str) -> Step<'v> {
 /// another resource, and declares its anchors there. [`Search::Twice`] when two of those
 /// declare it: a validator would pick either.
 fn anchor<'v>(root: &Value, holder: &'v Value, name: &str) -> Search<&'v Value> {
-    let key = id_keyword(root);
-    let draft = jsonschema::Draft::Draft202012.detect(root);
-    let fragment_ids = matches!(
-        draft,
-        jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7
-    );
-    // 2019-09 spells a dynamic anchor `$recursiveAnchor: true`, which names nothing.
-    let dynamic = draft == jsonschema::Draft::Draft202012;
-    let names = |v: &Value| {
-        v.get("$anchor").and_then(Value::as_str) == Some(name)
-            || (dynamic && v.get("$dynamicAnchor").and_then(Value::as_str) == Some(name))
-            || (fragment_ids
-                && v.get(key)
+    let found = searched(root, Some(holder), || {
+        let key = id_keyword(root);
+        let draft = jsonschema::Draft::Draft202012.detect(root);
+        let fragment_ids = matches!(
+            draft,
+            jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6 | jsonschema::Draft::Draft7
+        );
+        // 2019-09 spells a dynamic anchor `$recursiveAnchor: true`, which names nothing.
+        let dynamic = draft == jsonschema::Draft::Draft202012;
+        let names = |v: &Value| {
+            let mut names: Vec<String> = Vec::new();
+            let mut add = |name: Option<&str>| {
+                if let Some(name) = name
+                    && !names.iter().any(|n| n == name)
+                {
+                    names.push(name.to_string());
+                }
+            };
+            add(v.get("$anchor").and_then(Value::as_str));
+            if dynamic {
+                add(v.get("$dynamicAnchor").and_then(Value::as_str));
+            }
+            if fragment_ids {
+                add(v
+                    .get(key)
                     .and_then(Value::as_str)
-                    .and_then(|i| i.strip_prefix('#'))
-                    == Some(name))
-    };
-    search(holder, (), names(holder), |sub, _| {
-        let own_resource = sub
-            .get(key)
-            .and_then(Value::as_str)
-            .is_some_and(|i| !i.starts_with('#'));
-        // Another resource's anchors are its own.
-        (!own_resource && names(sub), (), !own_resource)
-    })
+                    .and_then(|i| i.strip_prefix('#')));
+            }
+            names
+        };
+        declarations(holder, (), names(holder), |sub, _| {
+            let own_resource = sub
+                .get(key)
+                .and_then(Value::as_str)
+                .is_some_and(|i| !i.starts_with('#'));
+            // Another resource's anchors are its own.
+            let names = if own_resource { Vec::new() } else { names(sub) };
+            (names, (), !own_resource)
+        })
+    });
+    found.find(holder, name)
 }
 
 /// Where following a `$ref` and the `$ref`s of what it reaches ends ([`follow`]).
@@ -549,6 +734,7 @@ pub fn cycle(reference: &str, c: &[String]) -> String {
 /// followed with an explicit stack, so a chain of 100,000 definitions costs no recursion.
 /// Remote and dangling references count nothing: they are reported where they are met.
 pub fn expanded_size(root: &Value, cap: usize) -> usize {
+    let _declarations = indexed(root);
     /// A target's own subschemas and the targets its references name.
     struct Target {
         own: usize,
@@ -786,6 +972,62 @@ mod tests {
         assert_eq!(step(&s, "#bar"), Step::Missing);
         // Without an `$id`, a URL is another document.
         assert_eq!(step(&json!({}), "https://ex.com/root#/x"), Step::Remote);
+    }
+
+    /// Under [`indexed`], each resource's declarations are searched once however many
+    /// references name them (before: one search of up to 1,024 positions per reference; a
+    /// schema of 10,000 references by anchor took 134 s to check in a release build); without
+    /// it, once per lookup. A guard for another document leaves the outer memo in place.
+    #[test]
+    fn under_indexed_each_resource_is_searched_once() {
+        let n = 300;
+        let mut defs = serde_json::Map::new();
+        let mut props = serde_json::Map::new();
+        for i in 0..n {
+            defs.insert(format!("D{i}"), json!({"$anchor": format!("a{i}")}));
+            props.insert(format!("p{i}"), json!({"$ref": format!("#a{i}")}));
+        }
+        defs.insert(
+            "R".into(),
+            json!({"$id": "r.json", "$defs": {"I": {"$anchor": "inner"}}}),
+        );
+        let s = json!({"properties": props, "$defs": defs});
+        let lookups = || {
+            for i in 0..n {
+                let step = step_from(&s, &format!("/properties/p{i}"), &format!("#a{i}"));
+                assert!(
+                    matches!(&step, Step::Local(_, p) if *p == format!("/$defs/D{i}")),
+                    "{step:?}"
+                );
+            }
+            let inner = step(&s, "r.json#inner");
+            assert!(
+                matches!(&inner, Step::Local(_, p) if p == "/$defs/R/$defs/I"),
+                "{inner:?}"
+            );
+            assert_eq!(step(&s, "#nowhere"), Step::Missing);
+        };
+        let searches = |f: &dyn Fn()| {
+            SEARCHES.with(|c| c.set(0));
+            f();
+            SEARCHES.with(std::cell::Cell::get)
+        };
+        // One per anchor lookup, and the resource `r.json` costs two (its URI, its anchor).
+        assert_eq!(searches(&lookups), n + 3);
+        {
+            let _kept = indexed(&s);
+            // The root's anchors, the resources, `r.json`'s anchors.
+            assert_eq!(searches(&lookups), 3);
+            {
+                let other = json!({"$defs": {"X": {"$anchor": "x"}}});
+                let _inner = indexed(&other);
+                assert!(matches!(step(&other, "#x"), Step::Local(_, p) if p == "/$defs/X"));
+                // `s` is not the inner guard's document: searched, not kept.
+                assert_eq!(searches(&|| drop(step(&s, "#a0"))), 1);
+            }
+            assert_eq!(searches(&lookups), 0);
+        }
+        assert_eq!(searches(&|| drop(step(&s, "#a0"))), 1);
     }
 
     /// Anchors are looked for at every schema position, breadth-first, the first

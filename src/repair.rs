@@ -41,6 +41,7 @@ pub mod conjunction;
 pub mod duplicates;
 pub mod envelope;
 mod fixes;
+pub(crate) use fixes::OPTIONAL_LOSS;
 pub mod layout;
 pub mod place;
 pub mod refs;

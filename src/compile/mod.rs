@@ -440,6 +440,7 @@ fn compile_admitted(
     for (r, original) in results.iter_mut().zip(&originals) {
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
             repair::place::name_as_given(r, original, &compiled);
+            wire::null_given_back(&mut r.changes, original);
             // Read at the place as given: repair may have dropped the `default` that says
             // what leaving the argument out meant.
             for c in &mut r.changes {

@@ -2188,3 +2188,58 @@ fn sglang_output_carries_no_strict_flag_the_probe_added() {
     let c = compile(&[plain()], "openai/chat-strict", &p, &Default::default()).unwrap();
     assert_eq!(c.wire[0]["function"]["strict"], json!(true), "{:#}", c.wire);
 }
+
+/// An argument that accepted null through `oneOf: [T, {type: null}]`, which repair made
+/// optional (the strict model rejects `oneOf`) and strict mode then made required and
+/// nullable again, is said as what it became: a required one keeps its meaning whole, and an
+/// optional one reads as any optional argument that accepts null. Before, the lines said that
+/// null was no longer accepted and that a null meant "not given", beside a schema that
+/// accepts null; and the optional one's line was said twice.
+#[test]
+fn a_null_repair_dropped_and_strict_mode_gave_back_is_not_a_loss() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let strict = CompiledProfile::new(set.get("openai/chat-strict").expect("a profile"));
+    let nullable_int = json!({"oneOf": [{"type": "integer"}, {"type": "null"}]});
+    let given = tool(
+        "f",
+        json!({"type": "object", "properties": {"req": nullable_int, "opt": nullable_int},
+            "required": ["req"]}),
+    );
+    let c = super::compile(
+        &[given],
+        "openai/chat-strict",
+        &strict,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert!(c.is_ok(), "{:#?}", c.check);
+    let params = &c.wire[0]["function"]["parameters"];
+    for p in ["req", "opt"] {
+        assert_eq!(
+            params["properties"][p],
+            json!({"type": ["integer", "null"]})
+        );
+    }
+    assert_eq!(params["required"], json!(["req", "opt"]));
+    let changes = &c.tools[0].changes;
+    let at = |place: &str| -> Vec<&repair::Change> {
+        changes.iter().filter(|c| c.pointer == place).collect()
+    };
+    for place in ["/properties/req/oneOf", "/properties/opt/oneOf"] {
+        let [dropped] = at(place)[..] else {
+            panic!("{place}: {changes:#?}")
+        };
+        assert_eq!(dropped.lost, None, "{changes:#?}");
+    }
+    let [req] = at("/properties/req")[..] else {
+        panic!("{changes:#?}")
+    };
+    assert_eq!(req.action, wire::NULL_GIVEN_BACK);
+    assert_eq!(req.lost, None);
+    let [opt] = at("/properties/opt")[..] else {
+        panic!("{changes:#?}")
+    };
+    assert_eq!(opt.action, wire::NULL_PASSED_ON);
+    let position = |place: &str| changes.iter().position(|c| c.pointer == place);
+    assert!(position("/properties/opt/oneOf") < position("/properties/opt"));
+}

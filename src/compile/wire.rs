@@ -275,7 +275,7 @@ fn close(
                         // tell "not given" from null, and null is a valid value.
                         NULL_PASSED_ON
                     } else {
-                        "made the optional argument required and nullable (the model sends null for \"not given\": `toolwire args` maps it back to absent; a server checking the original schema must treat that null as absent)"
+                        REQUIRED_AND_NULLABLE
                     };
                     make_nullable(p);
                     changes.push(change(&push_token(&properties, name), action.into(), None));
@@ -325,6 +325,87 @@ fn empties(o: &Map<String, Value>, at: &str) -> bool {
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty());
     !declares && !at.is_empty()
+}
+
+/// What strict mode did to an optional argument whose schema refused null.
+pub const REQUIRED_AND_NULLABLE: &str = "made the optional argument required and nullable (the model sends null for \"not given\": `toolwire args` maps it back to absent; a server checking the original schema must treat that null as absent)";
+
+/// [`REQUIRED_AND_NULLABLE`] for an argument that was required and accepted null as given,
+/// which repair had made optional ([`null_given_back`]).
+pub const NULL_GIVEN_BACK: &str = "made the argument required and nullable again, as given: it is required and accepts null, as the original schema says (a null is a value here, not \"not given\")";
+
+/// Rewrites the lines of an argument that accepted null as given, which repair made optional
+/// to drop its null (the target takes no `oneOf` with a null branch, no `nullable`) and
+/// strict mode then made required and nullable again: the lines said that null was lost and
+/// that a null meant "not given", while the argument accepts null again. Said as for an
+/// argument strict mode found accepting null: [`NULL_GIVEN_BACK`] when it was required as
+/// given (nothing changed), else [`NULL_PASSED_ON`] (whose loss the caller reads as for any
+/// other, [`absent_reads_as_null`]), once, after the line that dropped the null: an earlier
+/// round may have said it already, before the model's rejection made repair drop the null. `given` is the parameters schema as given,
+/// where the changes are named.
+pub fn null_given_back(changes: &mut Vec<Change>, given: &Value) {
+    let optional_loss = Some(crate::repair::OPTIONAL_LOSS);
+    let back: Vec<String> = changes
+        .iter()
+        .filter(|c| c.action == REQUIRED_AND_NULLABLE)
+        .filter(|c| given.pointer(&c.pointer).is_some_and(admits_null))
+        .map(|c| c.pointer.clone())
+        .collect();
+    for at in back {
+        let inside = |c: &Change| {
+            c.pointer.len() > at.len()
+                && c.pointer.starts_with(at.as_str())
+                && c.pointer.as_bytes()[at.len()] == b'/'
+        };
+        if !changes
+            .iter()
+            .any(|c| inside(c) && c.lost.as_deref() == optional_loss)
+        {
+            continue;
+        }
+        let action = if required_as_given(given, &at) {
+            NULL_GIVEN_BACK
+        } else {
+            NULL_PASSED_ON
+        };
+        for c in changes.iter_mut() {
+            if inside(c) && c.lost.as_deref() == optional_loss {
+                c.lost = None;
+            } else if c.pointer == at && c.action == REQUIRED_AND_NULLABLE {
+                c.action = action.into();
+            }
+        }
+        // The last says it, after the line that dropped the null.
+        let same = |c: &Change| c.pointer == at && c.action == action;
+        let mut left = changes.iter().filter(|c| same(c)).count();
+        changes.retain(|c| {
+            if !same(c) {
+                return true;
+            }
+            left -= 1;
+            left == 0
+        });
+    }
+}
+
+/// Whether the property at `pointer` (`.../properties/NAME`) is in its object's `required`
+/// in `given`.
+fn required_as_given(given: &Value, pointer: &str) -> bool {
+    let Some((properties, name)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let Some(object) = properties
+        .strip_suffix("/properties")
+        .or((properties == "/properties").then_some(""))
+    else {
+        return false;
+    };
+    let name = name.replace("~1", "/").replace("~0", "~");
+    given
+        .pointer(object)
+        .and_then(|o| o.get("required"))
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())))
 }
 
 /// The change line of an optional argument made required whose schema already accepts null.

@@ -559,7 +559,8 @@ fn make_optional(t: &mut Draft<'_>, pointer: &str) -> bool {
     true
 }
 
-const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the argument out instead (`toolwire args` reads null for an optional argument as absent)";
+/// The loss of a rewrite that made an argument optional to drop the null it accepted.
+pub(crate) const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the argument out instead (`toolwire args` reads null for an optional argument as absent)";
 
 /// The tool-name rule for repairing names under `profile`: the documented rules of the
 /// profile's targets ([`crate::names::for_target`], their intersection), further narrowed by

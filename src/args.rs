@@ -665,7 +665,8 @@ impl ArgsSchema {
                 absent_nulls: Vec::new(),
             };
         }
-        let mut args = arguments.clone();
+        // Copied at the first change only: most calls need none, and a call may be megabytes.
+        let mut args: Cow<'a, Value> = Cow::Borrowed(arguments);
         let mut coercions = Vec::new();
         let mut absent_nulls = Vec::new();
         let mut required_nulls: HashSet<String> = HashSet::new();
@@ -687,7 +688,7 @@ impl ArgsSchema {
             if plan.nulls.is_empty() && plan.coercions.is_empty() {
                 break;
             }
-            apply(&mut args, plan.coercions, &mut coercions);
+            apply(args.to_mut(), plan.coercions, &mut coercions);
             // A null is dropped only when dropping it makes no new error of the object that
             // holds it: not a `required` (nor `minProperties`, `dependentRequired`, ...), which
             // would tell the model of a member it did send.
@@ -696,7 +697,11 @@ impl ArgsSchema {
                     continue;
                 };
                 let before = self.errors_of(&args, &parent);
-                let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) else {
+                let Some(obj) = args
+                    .to_mut()
+                    .pointer_mut(&parent)
+                    .and_then(Value::as_object_mut)
+                else {
                     continue;
                 };
                 let Some(index) = obj.keys().position(|k| *k == name) else {
@@ -707,7 +712,11 @@ impl ArgsSchema {
                 };
                 let now_missing = !self.errors_of(&args, &parent).is_subset(&before);
                 if now_missing {
-                    if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
+                    if let Some(obj) = args
+                        .to_mut()
+                        .pointer_mut(&parent)
+                        .and_then(Value::as_object_mut)
+                    {
                         obj.shift_insert(index, name, removed);
                     }
                     required_nulls.insert(pointer);
@@ -736,7 +745,7 @@ impl ArgsSchema {
             quote_text_as_sent(&mut problems, c);
         }
         ArgsReport {
-            arguments: Cow::Owned(args),
+            arguments: args,
             arguments_text: None,
             problems,
             coercions,
@@ -1075,14 +1084,23 @@ pub fn respell_as_sent(text: &str, written: &str) -> String {
 }
 
 /// The text of the arguments object in the arguments text `text` (as [`parse_arguments`]
-/// takes it): `text` itself, or the text inside OpenAI's string; `None` when that is not JSON.
+/// takes it): `text` itself, or the text inside OpenAI's string; `None` when that is not JSON,
+/// or nests deeper than serde_json's default limit (128), which this reading has always kept.
+/// Read, not built: the arguments are parsed already, and a second copy of a call of a
+/// million small objects costs some 300 bytes each.
 fn object_text(text: &str) -> Option<Cow<'_, str>> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(inner)) if serde_json::from_str::<Value>(&inner).is_ok() => {
-            Some(Cow::Owned(inner))
-        }
-        Ok(Value::String(_)) | Err(_) => None,
-        Ok(_) => Some(Cow::Borrowed(text)),
+    let is_json = |t: &str| {
+        crate::json::nesting_exceeds(t.as_bytes(), 128).is_none()
+            && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok()
+    };
+    if text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('"')
+    {
+        let inner: String = serde_json::from_str(text).ok()?;
+        is_json(&inner).then_some(Cow::Owned(inner))
+    } else {
+        is_json(text).then_some(Cow::Borrowed(text))
     }
 }
 
@@ -1102,12 +1120,19 @@ pub fn parse_arguments(text: &str) -> crate::Result<Sent> {
 /// first, so the two may not be checking the same arguments. Empty when there is none or the
 /// text does not parse.
 pub fn duplicate_keys(text: &str) -> Vec<crate::json::duplicates::DuplicateKey> {
-    let outer = crate::json::duplicates::locate(text);
-    if !outer.is_empty() {
-        return outer;
+    use crate::json::duplicates::{locate, written_twice};
+    // Each text is located only when it has some: locating builds the whole document again.
+    if written_twice(text) {
+        let outer = locate(text);
+        if !outer.is_empty() {
+            return outer;
+        }
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(inner)) => crate::json::duplicates::locate(&inner),
+    let quoted = text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('"');
+    match serde_json::from_str::<String>(text) {
+        Ok(inner) if quoted && written_twice(&inner) => locate(&inner),
         _ => Vec::new(),
     }
 }

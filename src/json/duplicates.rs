@@ -63,6 +63,66 @@ pub fn locate(text: &str) -> Vec<DuplicateKey> {
     })
 }
 
+/// Whether `text` (one JSON document) has a key written twice in one object, read without
+/// building its values: the gate before [`locate`] for a caller that parsed the document
+/// without counting (a call's arguments of a million small objects built a second copy of
+/// them, some 300 bytes each, to find none). True when the text does not parse, so that
+/// [`locate`] decides as before.
+pub fn written_twice(text: &str) -> bool {
+    /// Reads one value; says whether any object in it has a key twice.
+    struct Seek;
+    impl<'de> DeserializeSeed<'de> for Seek {
+        type Value = bool;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Seek {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(inner) = seq.next_element_seed(Seek)? {
+                found |= inner;
+            }
+            Ok(found)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut keys = std::collections::HashSet::new();
+            let mut found = false;
+            while let Some(key) = map.next_key::<String>()? {
+                found |= !keys.insert(key);
+                found |= map.next_value_seed(Seek)?;
+            }
+            Ok(found)
+        }
+    }
+    let text = text.strip_prefix(super::BOM).unwrap_or(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    de.deserialize_any(Seek).unwrap_or(true)
+}
+
 /// One key written more than once in one object, with every value it was given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WrittenTwice {
@@ -265,6 +325,39 @@ mod tests {
         let mut de = serde_json::Deserializer::from_str(text);
         let v = Counting.deserialize(&mut de).unwrap();
         (v, Counting::take())
+    }
+
+    /// The gate before [`locate`] says of a document what the counting parse says: a key
+    /// twice in any object at any depth, in arrays too, and not two equal keys of different
+    /// objects; a text that does not parse is left to `locate`.
+    #[test]
+    fn written_twice_agrees_with_the_counting_parse() {
+        let twice = [
+            r#"{"a":1,"a":2}"#,
+            r#"{"x":[{"k":1},{"k":2,"k":3}]}"#,
+            r#"[[[{"deep":{"q":null,"q":true}}]]]"#,
+            "\u{feff}{\"a\":1,\"a\":1}",
+            r#"{"a\u0062":1,"ab":2}"#,
+        ];
+        let once = [
+            r#"{"a":1,"b":{"a":2}}"#,
+            r#"[{"k":1},{"k":2}]"#,
+            r#""{\"a\":1,\"a\":2}""#,
+            "1e400",
+            "[]",
+        ];
+        for text in twice {
+            assert!(written_twice(text), "{text}");
+            let plain = text.trim_start_matches('\u{feff}');
+            assert!(counted(plain).1 > 0, "{text}");
+        }
+        for text in once {
+            assert!(
+                !written_twice(text) || serde_json::from_str::<Value>(text).is_err(),
+                "{text}"
+            );
+        }
+        assert!(written_twice("{\"a\":"));
     }
 
     /// A parse says whether it read a float, the only kind of number that can be read as

@@ -78,10 +78,13 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     // tool's keys count is what is being decided; checked again below with the tool's own).
     let called = match (&args.tool, &sent) {
         (None, Sent::Value(call)) => {
-            envelope::read(call_text.as_deref().unwrap_or(&args.call), call, &[])
-                .ok()
-                .flatten()
-                .and_then(|e| e.name)
+            match envelope::read(call_text.as_deref().unwrap_or(&args.call), call, &[]) {
+                Ok(e) => e.and_then(|e| e.name),
+                // Shapes that differ in where the arguments are (`args` or `arguments`) name
+                // the tool alike: it picks the schema, whose keys may settle the shape, and
+                // the read below refuses the call if they do not.
+                Err(_) => call.get("name").and_then(Value::as_str).map(str::to_string),
+            }
         }
         _ => None,
     };

@@ -46,7 +46,7 @@ pub(super) enum Expect {
     /// The node has this key.
     Keyword(String),
     /// The node lacks this key (a message that says it is missing).
-    Absent(&'static str),
+    Absent(String),
     /// The node's `type` is a list.
     TypeList,
     /// The value at the pointer, as JSON text, is this (a Google "Invalid value" echo).
@@ -566,7 +566,10 @@ fn google(text: &str) -> Vec<Raw> {
         let rule = if let Some(rule) = rule_by_phrase(what, G_VALIDATOR_RULES) {
             Some(rule)
         } else if what.starts_with("missing field") {
-            Some("array-items-missing")
+            // The field the message names decides: Gemini's only documented wording is
+            // `items: missing field`; `type` is what type-missing is about; any other field
+            // is named in a note, under no rule.
+            missing_field_rule(path)
         } else if (what.contains("field predicate failed") && what.contains("Type.ARRAY"))
             // The full wording ends "...when not using one_of, any_of or all_of fields"; some
             // relays and SDKs pass only its start on.
@@ -594,7 +597,7 @@ fn google(text: &str) -> Vec<Raw> {
                     path = parent;
                     // `properties` is "missing" when it is there but empty, too.
                     if *kw != "properties" {
-                        expect = Expect::Absent(kw);
+                        expect = Expect::Absent(kw.to_string());
                     }
                 }
             }
@@ -602,10 +605,28 @@ fn google(text: &str) -> Vec<Raw> {
                 path = path.strip_suffix(".items").unwrap_or(path);
             }
         }
+        let mut note = None;
+        if rule.is_none()
+            && what.starts_with("missing field")
+            && let Some((parent, field)) = path.rsplit_once('.')
+            && field
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            note = Some(format!(
+                "the message says the schema here lacks `{field}`; no rule covers that field"
+            ));
+            path = parent;
+            expect = Expect::Absent(camel(field));
+        }
         let raw = if rule == Some("too-many-tools") {
             Raw::new("google", msg, ToolLoc::NotATool, Place::None)
         } else {
             google_path_raw(msg, path, None, expect)
+        };
+        let raw = match note {
+            Some(n) => raw.note(n),
+            None => raw,
         };
         out.push(raw.with_rule(rule));
     }
@@ -1745,6 +1766,27 @@ fn unique_named<'a, 'b>(tools: &'b [RequestTool<'a>], name: &str) -> Option<&'b 
     }
 }
 
+/// The rule of Gemini's "`…X: missing field`" by the field `X` that ends `path`: `items` is
+/// array-items-missing, `type` type-missing; another field names no rule.
+fn missing_field_rule(path: &str) -> Option<&'static str> {
+    match path.rsplit_once('.').map(|(_, field)| field.trim()) {
+        Some("items") => Some("array-items-missing"),
+        Some("type") => Some("type-missing"),
+        _ => None,
+    }
+}
+
+/// Whether `schema` is typed as an array: `type` is `array` (in any case, as Gemini spells it
+/// `ARRAY`) or a list holding it.
+fn typed_array(schema: &Value) -> bool {
+    let is_array = |t: &Value| t.as_str().is_some_and(|t| t.eq_ignore_ascii_case("array"));
+    match schema.get("type") {
+        Some(Value::Array(list)) => list.iter().any(is_array),
+        Some(t) => is_array(t),
+        None => false,
+    }
+}
+
 /// Rules whose pointer names the schema that lacks something (not the missing keyword).
 const MISSING_RULES: &[(&str, &str)] = &[
     ("type-missing", "type"),
@@ -1963,6 +2005,22 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                         Located::Path
                     };
                     let check = schema.map(|s| expectation_holds(s, &node, &full, &expect));
+                    // `items` is missing only from an array: at a schema the request does not
+                    // type as one, no missing `items` is claimed.
+                    let here = schema.and_then(|s| s.pointer(&node));
+                    if rule == Some("array-items-missing")
+                        && matches!(&expect, Expect::Absent(k) if k == "items")
+                        && let Some(here) = here.filter(|h| !typed_array(h))
+                    {
+                        notes.push(format!(
+                            "the schema at {node:?} is not an array in the request (its `type` \
+                             is {}), so it needs no `items`: the message was about another \
+                             version of the request, or its cause is not a missing `items`",
+                            here.get("type")
+                                .map_or_else(|| "absent".to_string(), |t| format!("{t}"))
+                        ));
+                        rule = None;
+                    }
                     match check {
                         Some(Err(why)) if positional => {
                             notes.push(format!(
@@ -2379,7 +2437,7 @@ fn expectation_holds(
             .get(k)
             .map(|_| ())
             .ok_or_else(|| format!("that schema has no `{k}`")),
-        Expect::Absent(k) => match n.get(*k) {
+        Expect::Absent(k) => match n.get(k.as_str()) {
             None => Ok(()),
             Some(_) => Err(format!("that schema does have `{k}`")),
         },

@@ -439,6 +439,72 @@ fn google_paths_without_the_tools_prefix_are_read() {
     assert_eq!(e.rule.as_deref(), Some("array-items-missing"));
 }
 
+/// Gemini's "`X: missing field`" is read by the field `X` it names, not as a missing `items`
+/// whatever `X` is.
+#[test]
+fn a_missing_field_is_read_by_the_field_it_names() {
+    let r = json!({"tools":[{"functionDeclarations":[{"name":"a","description":"d","parameters":{
+    "type":"object","properties":{
+        "q":{"description":"no type"},
+        "e":{"type":"string","enum":[]},
+        "s":{"type":"string"},
+        "l":{"type":"ARRAY"}
+    }}}]}]});
+    let at = |place: &str| {
+        let text = format!(
+            "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[{place}: missing field."
+        );
+        let got = explain(Some(&r), &text, None);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        got.into_iter().next().unwrap()
+    };
+    let ty = at("q].type");
+    assert_eq!(ty.pointer.as_deref(), Some("/properties/q"));
+    assert_eq!(ty.rule.as_deref(), Some("type-missing"));
+    assert_eq!(ty.fix.as_deref(), fix_for("type-missing"));
+    // A field no rule is about: the place is named, no rule or fix is claimed.
+    for (place, field, pointer) in [
+        ("e].enum", "enum", "/properties/e"),
+        ("q].foo", "foo", "/properties/q"),
+    ] {
+        let e = at(place);
+        assert_eq!(
+            (e.rule.as_deref(), e.fix.as_deref()),
+            (None, None),
+            "{e:#?}"
+        );
+        assert_eq!(
+            (e.tool_index, e.pointer.as_deref()),
+            (Some(0), Some(pointer))
+        );
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains(&format!("lacks `{field}`"))),
+            "{:?}",
+            e.notes
+        );
+    }
+    // `items` of a schema the request does not type as an array: said, not claimed.
+    for place in ["s].items", "q].items"] {
+        let e = at(place);
+        assert_eq!(
+            (e.rule.as_deref(), e.fix.as_deref()),
+            (None, None),
+            "{e:#?}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n.contains("is not an array")),
+            "{:?}",
+            e.notes
+        );
+    }
+    // An array's `items` is what is missing, as before (Gemini spells the type in capitals).
+    let items = at("l].items");
+    assert_eq!(items.pointer.as_deref(), Some("/properties/l"));
+    assert_eq!(items.rule.as_deref(), Some("array-items-missing"));
+}
+
 #[test]
 fn an_error_that_does_not_fit_the_request_names_no_tool_of_it() {
     let text = "* GenerateContentRequest.tools[0].function_declarations[15].parameters.properties[deliverables].items: missing field.";

@@ -277,105 +277,117 @@ fn explain_checked(
         // Read with its wrapped lines joined (byte for byte, so places match), quoted as
         // written.
         let reading = envelope::unwrapped(&text.text);
-        let raws = templates::read(&reading, family);
-        let stretches = templates::stretches(&raws, text.text.len());
-        for (mut raw, within) in raws.into_iter().zip(stretches) {
-            let len = raw.message.len();
-            let found = raw
-                .at
-                .filter(|&at| reading.get(at..at + len) == Some(&*raw.message))
-                .and_then(|at| text.text.get(at..at + len))
-                .unwrap_or(&raw.message)
-                .to_string();
-            raw.message = envelope::statement(text, &found, raw.at, within).into();
-            if !read_before.insert(raw.key()) {
-                continue;
+        // Read a part at a time, so that what lies past the problem that reaches the cap is
+        // not read at all (a 16 MB log of 150,000 problems was read whole for its first 1,000).
+        for part in parts(&reading) {
+            let chunk = &reading[part.clone()];
+            #[cfg(test)]
+            tests::READ_BYTES.with(|n| n.set(n.get() + chunk.len()));
+            let mut raws = templates::read(chunk, family);
+            let stretches = templates::stretches(&raws, chunk.len());
+            for r in &mut raws {
+                r.at = r.at.map(|at| at + part.start);
             }
-            if out.len() >= MAX_PROBLEMS {
-                cut_short = true;
-                break 'texts;
-            }
-            let provider = raw.provider;
-            let relay = shape == Some("openai") && target.is_some_and(|t| relays(t, provider));
-            let foreign = shape.filter(|s| !relay && other_provider(s, provider));
-            let resolved = if relay {
-                let numbered = matches!(
-                    raw.tool,
-                    templates::ToolLoc::Google { .. }
-                        | templates::ToolLoc::Index(_)
-                        | templates::ToolLoc::IndexName(..)
-                );
-                let mut all = templates::resolve(raw, Against::Tools(&relayed));
-                if numbered {
-                    for e in &mut all {
-                        e.notes.push(format!(
-                            "{} relays the request to {provider}, which numbers the request's \
-                             function tools in order",
-                            target.unwrap_or_default()
-                        ));
-                    }
-                }
-                all
-            } else if let Some(s) = foreign {
-                // Another provider's request: its tools are not the ones the error numbers or
-                // names, so none is claimed (the error's own words are still explained).
-                let mut all = templates::resolve(raw, Against::Foreign);
-                // A relay (LiteLLM, an AI SDK, a compatible endpoint) sends OpenAI-shaped
-                // tools on in order: the targets that read them so are named.
-                let relaying: Vec<&str> = ["gemini/openai-compat", "openrouter"]
-                    .into_iter()
-                    .filter(|t| s == "openai" && relays(t, provider) && Some(*t) != target)
-                    .collect();
-                let hint = match relaying.as_slice() {
-                    [] => String::new(),
-                    [first, ..] => format!(
-                        "; if a relay sent it on (LiteLLM, an AI SDK, a compatible endpoint), \
-                         `--target {first}` reads the request's function tools in the order it \
-                         sends them"
-                    ),
-                };
-                for e in &mut all {
-                    e.tool_index = None;
-                    e.tool = None;
-                    e.notes.push(format!(
-                        "the request is in {s}'s shape, but the error is {provider}'s: it is \
-                         not about this request's tools, so none is named{hint}"
-                    ));
-                }
-                all
-            } else {
-                templates::resolve(
-                    raw,
-                    match request {
-                        Some(_) => Against::Tools(&tools),
-                        None => Against::Nothing,
-                    },
-                )
-            };
-            for mut e in resolved {
-                if e.fix.as_deref() == Some(STRICT_FIX) {
-                    e.fix = Some(strict_fix(target));
-                }
-                // A rewritten type list draws one message per part of the rewrite: one
-                // problem, explained once, with the other messages' words noted.
-                let converted =
-                    |x: &Explanation| x.notes.iter().any(|n| n == templates::CONVERTED_TYPE_LIST);
-                if converted(&e)
-                    && let Some(first) = out.iter_mut().find(|k| {
-                        converted(k)
-                            && (k.provider, k.tool_index, &k.pointer, &k.rule)
-                                == (e.provider, e.tool_index, &e.pointer, &e.rule)
-                    })
-                {
-                    let also = format!("{} also said: {}", e.provider, e.message);
-                    if !first.notes.contains(&also) {
-                        first.notes.push(also);
-                    }
+            for (mut raw, within) in raws.into_iter().zip(stretches) {
+                let within = within.start + part.start..within.end + part.start;
+                let len = raw.message.len();
+                let found = raw
+                    .at
+                    .filter(|&at| reading.get(at..at + len) == Some(&*raw.message))
+                    .and_then(|at| text.text.get(at..at + len))
+                    .unwrap_or(&raw.message)
+                    .to_string();
+                raw.message = envelope::statement(text, &found, raw.at, within).into();
+                if !read_before.insert(raw.key()) {
                     continue;
                 }
-                if !kept.contains(&e) {
-                    kept.insert(e.clone());
-                    out.push(e);
+                if out.len() >= MAX_PROBLEMS {
+                    cut_short = true;
+                    break 'texts;
+                }
+                let provider = raw.provider;
+                let relay = shape == Some("openai") && target.is_some_and(|t| relays(t, provider));
+                let foreign = shape.filter(|s| !relay && other_provider(s, provider));
+                let resolved = if relay {
+                    let numbered = matches!(
+                        raw.tool,
+                        templates::ToolLoc::Google { .. }
+                            | templates::ToolLoc::Index(_)
+                            | templates::ToolLoc::IndexName(..)
+                    );
+                    let mut all = templates::resolve(raw, Against::Tools(&relayed));
+                    if numbered {
+                        for e in &mut all {
+                            e.notes.push(format!(
+                                "{} relays the request to {provider}, which numbers the request's \
+                             function tools in order",
+                                target.unwrap_or_default()
+                            ));
+                        }
+                    }
+                    all
+                } else if let Some(s) = foreign {
+                    // Another provider's request: its tools are not the ones the error numbers or
+                    // names, so none is claimed (the error's own words are still explained).
+                    let mut all = templates::resolve(raw, Against::Foreign);
+                    // A relay (LiteLLM, an AI SDK, a compatible endpoint) sends OpenAI-shaped
+                    // tools on in order: the targets that read them so are named.
+                    let relaying: Vec<&str> = ["gemini/openai-compat", "openrouter"]
+                        .into_iter()
+                        .filter(|t| s == "openai" && relays(t, provider) && Some(*t) != target)
+                        .collect();
+                    let hint = match relaying.as_slice() {
+                        [] => String::new(),
+                        [first, ..] => format!(
+                            "; if a relay sent it on (LiteLLM, an AI SDK, a compatible endpoint), \
+                         `--target {first}` reads the request's function tools in the order it \
+                         sends them"
+                        ),
+                    };
+                    for e in &mut all {
+                        e.tool_index = None;
+                        e.tool = None;
+                        e.notes.push(format!(
+                            "the request is in {s}'s shape, but the error is {provider}'s: it is \
+                         not about this request's tools, so none is named{hint}"
+                        ));
+                    }
+                    all
+                } else {
+                    templates::resolve(
+                        raw,
+                        match request {
+                            Some(_) => Against::Tools(&tools),
+                            None => Against::Nothing,
+                        },
+                    )
+                };
+                for mut e in resolved {
+                    if e.fix.as_deref() == Some(STRICT_FIX) {
+                        e.fix = Some(strict_fix(target));
+                    }
+                    // A rewritten type list draws one message per part of the rewrite: one
+                    // problem, explained once, with the other messages' words noted.
+                    let converted = |x: &Explanation| {
+                        x.notes.iter().any(|n| n == templates::CONVERTED_TYPE_LIST)
+                    };
+                    if converted(&e)
+                        && let Some(first) = out.iter_mut().find(|k| {
+                            converted(k)
+                                && (k.provider, k.tool_index, &k.pointer, &k.rule)
+                                    == (e.provider, e.tool_index, &e.pointer, &e.rule)
+                        })
+                    {
+                        let also = format!("{} also said: {}", e.provider, e.message);
+                        if !first.notes.contains(&also) {
+                            first.notes.push(also);
+                        }
+                        continue;
+                    }
+                    if !kept.contains(&e) {
+                        kept.insert(e.clone());
+                        out.push(e);
+                    }
                 }
             }
         }
@@ -405,6 +417,35 @@ fn explain_checked(
         out = unrecognized_at_place(request, error, target, check);
     }
     out
+}
+
+/// How many bytes of an error's text [`explain`] gives its templates at once: a text no longer
+/// is read whole, as one; a longer one in parts of whole lines (Google's and the others'
+/// templates read a problem per line), so that reading stops at the part where the
+/// [`MAX_PROBLEMS`] cap is reached.
+const PART: usize = 256 * 1024;
+
+/// The parts `text` is read in (see [`PART`]): ranges of whole lines, each at least `PART`
+/// bytes long but the last (a line longer than that is one part).
+fn parts(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= text.len() && !(start == 0 && text.is_empty()) {
+            return None;
+        }
+        let from = start;
+        let end = match text
+            .as_bytes()
+            .get(from + PART..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        {
+            Some(i) => from + PART + i + 1,
+            None => text.len(),
+        };
+        // An empty text is one empty part, read as before (a template may match nothing).
+        start = end.max(from + 1);
+        Some(from..end)
+    })
 }
 
 /// For `keyword-unsupported` at a keyword's own place (`/properties/x/pattern`), the fix for

@@ -322,14 +322,21 @@ fn envelope_at(rest: &str) -> Option<Value> {
         .or_else(|| java_map(rest, 0).map(|(v, _)| v))
 }
 
-/// `text` with the raw line breaks and tabs inside its string literals (opened and closed by
-/// one of `quotes`, with backslash escapes) written as escapes; `None` when there is none.
-fn escape_line_breaks(text: &str, quotes: &[char]) -> Option<String> {
-    let mut out = String::with_capacity(text.len() + 8);
+/// The start of `text`, up to the end of the value it starts with (its brackets closed, or its
+/// string literal, outside brackets), with the raw line breaks and tabs inside its string
+/// literals (opened and closed by one of `quotes`, with backslash escapes) written as escapes;
+/// `None` when there is none. Only that value is parsed from it: what follows is not read (a
+/// 16 MB log was scanned to its end once per place an envelope might start).
+pub(super) fn escape_line_breaks(text: &str, quotes: &[char]) -> Option<String> {
+    let mut out = String::new();
     let mut open: Option<char> = None;
     let mut escaped = false;
     let mut changed = false;
+    let mut depth = 0usize;
     for c in text.chars() {
+        if open.is_none() && depth == 0 && !out.is_empty() {
+            break;
+        }
         match open {
             Some(q) => {
                 let raw = match c {
@@ -353,6 +360,8 @@ fn escape_line_breaks(text: &str, quotes: &[char]) -> Option<String> {
                 }
             }
             None if quotes.contains(&c) => open = Some(c),
+            None if matches!(c, '{' | '[' | '(') => depth += 1,
+            None if matches!(c, '}' | ']' | ')') => depth = depth.saturating_sub(1),
             None => {}
         }
         out.push(c);

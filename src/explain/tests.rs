@@ -3,6 +3,11 @@
 use super::*;
 use serde_json::json;
 
+thread_local! {
+    /// Bytes of error text this thread's [`explain`] calls gave the templates to read.
+    pub(super) static READ_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn gemini_request() -> Value {
     json!({"generateContentRequest": {"model": "models/m", "tools": [
         {"functionDeclarations": [
@@ -1531,6 +1536,70 @@ fn at_most_max_problems_are_read_and_the_last_says_so() {
     let found = explain(None, &once.repeat(MAX_PROBLEMS + 500), None);
     assert_eq!(found.len(), 1);
     assert!(found[0].notes.iter().all(|n| !n.contains("not read")));
+}
+
+/// Past the cap nothing more is read: a log of far more problems than are kept is read only
+/// up to the part where the cap was reached.
+#[test]
+fn reading_stops_at_the_cap() {
+    let line = |i: usize| {
+        format!(
+            "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[p{i}].items: missing field.\n"
+        )
+    };
+    let text: String = (0..20 * MAX_PROBLEMS).map(line).collect();
+    READ_BYTES.with(|n| n.set(0));
+    let found = explain(None, &text, None);
+    let read = READ_BYTES.with(std::cell::Cell::get);
+    assert_eq!(found.len(), MAX_PROBLEMS);
+    assert_eq!(
+        found.last().and_then(|e| e.pointer.as_deref()),
+        Some(&*format!("/properties/p{}", MAX_PROBLEMS - 1))
+    );
+    assert!(
+        found[MAX_PROBLEMS - 1]
+            .notes
+            .iter()
+            .any(|n| n.contains("the rest were not read"))
+    );
+    // The whole text is about 2.2 MB; the cap is reached in its first part.
+    assert!(text.len() > 8 * PART, "{}", text.len());
+    assert!(read <= 2 * PART, "read {read} of {} bytes", text.len());
+    // A text of one part is read once, whole.
+    READ_BYTES.with(|n| n.set(0));
+    let small: String = (0..10).map(line).collect();
+    assert_eq!(explain(None, &small, None).len(), 10);
+    assert_eq!(READ_BYTES.with(std::cell::Cell::get), small.len());
+}
+
+/// A wrapped line is mended only within the envelope an error starts with: the text after it
+/// is not copied or scanned (once per place an envelope might start, in a 16 MB log).
+#[test]
+fn line_breaks_are_escaped_only_in_the_first_value() {
+    let after = "x\n\"p\nq\"".repeat(1000);
+    let text = format!("{{\"a\": \"x\ny\", \"b\": [1, \"}}\"]}} then {after}");
+    assert_eq!(
+        envelope::escape_line_breaks(&text, &['"']).as_deref(),
+        Some("{\"a\": \"x\\ny\", \"b\": [1, \"}\"]}")
+    );
+    // Breaks only after the value change nothing it holds.
+    assert_eq!(
+        envelope::escape_line_breaks(&format!("[1] {after}"), &['"']),
+        None
+    );
+}
+
+#[test]
+fn text_is_parted_at_line_ends() {
+    let one = |t: &str| parts(t).map(|r| (r.start, r.end)).collect::<Vec<_>>();
+    assert_eq!(one(""), [(0, 0)]);
+    assert_eq!(one("a\nb"), [(0, 3)]);
+    let long = format!("{}é\n{}\nend", "x".repeat(PART - 1), "y".repeat(10));
+    let got: Vec<_> = parts(&long).collect();
+    assert_eq!(got, [0..PART + 2, PART + 2..long.len()]);
+    for r in got {
+        assert!(long.get(r).is_some());
+    }
 }
 
 #[test]

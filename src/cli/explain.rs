@@ -115,7 +115,8 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
 
 /// The request file, read as JSON and checked with the reader `check` uses
 /// ([`crate::input`]), so that a file holding no tools in any known shape is an input error
-/// naming the file and the place, as it is for `check`.
+/// naming the file and the place, as it is for `check`; so is one that holds an empty tool list
+/// ([`crate::input::require_tools`]).
 fn read_request(path: &Path) -> Result<serde_json::Value> {
     let bytes =
         json::read_capped(path, crate::input::LIMITS).map_err(|e| e.given_to("--request"))?;
@@ -141,7 +142,8 @@ fn read_request(path: &Path) -> Result<serde_json::Value> {
             e
         }
     })?;
-    crate::input::from_value(path, value.clone())?;
+    // An empty tool list names no tool the error could be about: refused as check refuses it.
+    crate::input::require_tools(&crate::input::from_value(path, value.clone())?)?;
     Ok(value)
 }
 

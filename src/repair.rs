@@ -1001,7 +1001,7 @@ fn repair_schema_object(
             }
         }
     }
-    refer_to_the_ref_refused(&mut refusals, &ref_refused);
+    refer_to_the_ref_refused(&mut refusals, &ref_refused, &last_check);
     if !converged {
         refusals.push(Refusal {
             pointer: String::new(),
@@ -1089,13 +1089,40 @@ fn repair_schema_object(
 /// when the report has one. Quoted at another place,
 /// the reason (a keyword beside the `$ref`) reads as that place's, where there is no such
 /// thing.
+///
+/// A `$ref` whose only finding is a warning (a chain past the hop limit, which no case
+/// covers) has no line of its own, though the others name it as their cause: it gets one,
+/// before the lines it causes, with `warnings`' parameter for it (the last check's).
 fn refer_to_the_ref_refused(
-    refusals: &mut [Refusal],
+    refusals: &mut Vec<Refusal>,
     refused: &[(std::ops::Range<usize>, refs::Refusal)],
+    warnings: &[Finding],
 ) {
+    let rule = crate::profile::rules::ref_unsupported::RULE.id;
+    let mut added: Vec<(usize, Refusal)> = Vec::new();
     for (range, r) in refused {
-        if !r.reference || !refusals.iter().any(|x| x.pointer == r.pointer) {
+        if !r.reference || range.is_empty() {
             continue;
+        }
+        let listed = refusals.iter().any(|x| x.pointer == r.pointer)
+            || added.iter().any(|(_, x)| x.pointer == r.pointer);
+        if !listed {
+            let Some(parameter) = warnings
+                .iter()
+                .find(|f| f.rule == rule && f.pointer == r.pointer)
+                .map(|f| f.parameter.to_string())
+            else {
+                continue;
+            };
+            added.push((
+                range.start,
+                Refusal {
+                    pointer: r.pointer.clone(),
+                    rule: rule.into(),
+                    parameter,
+                    reason: refs::refusal_text(r),
+                },
+            ));
         }
         let own = refs::refusal_text(r);
         for x in refusals[range.clone()].iter_mut() {
@@ -1105,6 +1132,10 @@ fn refer_to_the_ref_refused(
                 x.reason = refs::refused_with(r);
             }
         }
+    }
+    // From the last, so that each place is where its range started.
+    for (at, x) in added.into_iter().rev() {
+        refusals.insert(at, x);
     }
 }
 
@@ -1355,8 +1386,10 @@ impl Runs {
 /// The object whose member `pointer` is at or under, and the part of `pointer` below that
 /// member: `/properties/p3/type` is `("/properties", "/type")` and `/properties/p3` is
 /// `("/properties", "")`, so that the same rewrite of 3000 properties' `type` is one run, as
-/// the same change of 3000 properties is. A pointer with no `properties` token is a member of
-/// what its last token leaves (`/items/anyOf/2`: `("/items/anyOf", "")`); the root is `None`.
+/// the same change of 3000 properties is. Members of the other maps of schemas count alike
+/// (`/$defs/D6/$ref` is `("/$defs", "/$ref")`: a chain of 70 definitions refused one way is one
+/// run). A pointer through no map member is a member of what its last token leaves
+/// (`/items/anyOf/2`: `("/items/anyOf", "")`); the root is `None`.
 /// The pointer is read with schema semantics ([`place::steps`]): a property literally named
 /// `properties` is a member, not the keyword.
 fn member_of(pointer: &str) -> Option<(&str, &str)> {
@@ -1372,10 +1405,8 @@ fn member_of(pointer: &str) -> Option<(&str, &str)> {
     let mut last = None;
     for step in place::steps(pointer) {
         match step {
-            Step::Member(kw, _) => {
-                if kw == "properties" {
-                    last = Some(token);
-                }
+            Step::Member(..) => {
+                last = Some(token);
                 token += 2;
             }
             Step::Element(..) => token += 2,

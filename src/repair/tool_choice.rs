@@ -1,5 +1,5 @@
 //! The places of a request body that name one of its tools, outside the tool list: OpenAI
-//! Chat's `tool_choice.function.name`, a Responses or Anthropic `tool_choice.name`, Gemini's
+//! Chat's `tool_choice.function.name` (and its legacy `function_call.name`), a Responses or Anthropic `tool_choice.name`, Gemini's
 //! `toolConfig.functionCallingConfig.allowedFunctionNames` entries and Bedrock's
 //! `toolConfig.toolChoice.tool.name`. The shapes are those of each API's request reference:
 //! OpenAI's and Anthropic's `tool_choice`; Google's `FunctionCallingConfig`, whose names
@@ -100,7 +100,10 @@ pub fn follow_renames(doc: &mut Value, tools: &[Placed<'_>], keep: bool) -> Foll
 /// list holds it (a list of tools, one tool, a schema, a corpus line).
 fn request_pointer(schema_pointer: &str) -> Option<String> {
     let tokens: Vec<&str> = schema_pointer.split('/').skip(1).collect();
-    let at = tokens.iter().position(|t| *t == "tools")?;
+    // OpenAI Chat's legacy request lists its tools under `functions`.
+    let at = tokens
+        .iter()
+        .position(|t| *t == "tools" || *t == "functions")?;
     let mut request = &tokens[..at];
     if request.last() == Some(&"toolConfig") {
         request = &request[..request.len() - 1];
@@ -127,6 +130,14 @@ fn reference_places(request: &Value) -> Vec<String> {
             // Responses {"type":"function","name"}; Anthropic {"type":"tool","name"}.
             out.push("/tool_choice/name".to_string());
         }
+    }
+    // OpenAI Chat's legacy `function_call: {"name"}`, which names a tool of `functions` as
+    // `tool_choice` does one of `tools` (`"auto"` and `"none"` name none).
+    if request
+        .pointer("/function_call/name")
+        .is_some_and(Value::is_string)
+    {
+        out.push("/function_call/name".to_string());
     }
     // Gemini's REST API takes both spellings of its field names.
     for list in [

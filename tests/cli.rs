@@ -199,6 +199,46 @@ fn a_corpus_report_never_overwrites_an_input() {
     }
 }
 
+/// `repair -o LINK`, LINK a hard link of the input, keeps the refused tools as `-o` naming the
+/// input does, but the atomic write makes LINK a file of its own: the note names LINK as the
+/// file written and says the input is left as it was (before: "kept unchanged in in.json,
+/// which was the input", though in.json was untouched).
+#[test]
+fn repair_to_a_hard_link_of_the_input_names_the_file_written() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let input = dir.path().join("in.json");
+    // `a b` is renamed; the recursive `$ref` is refused and kept.
+    let text = r##"[{"name":"a b","parameters":{"type":"object","properties":{"x":{"type":"string"}}}},
+{"name":"r","parameters":{"type":"object","properties":{"n":{"$ref":"#"}}}}]"##;
+    std::fs::write(&input, text).expect("input written");
+    let linked = dir.path().join("hard.json");
+    std::fs::hard_link(&input, &linked).expect("hard link made");
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .arg("repair")
+        .arg(&input)
+        .arg("-o")
+        .arg(&linked)
+        .output()
+        .expect("toolwire runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (i, l) = (input.display(), linked.display());
+    assert!(
+        stdout.contains(&format!(
+            "note: 1 refused tool kept unchanged in {l}, a hard link of the input {i} (as with \
+             `--keep-unrepairable`); {l} was written as a new file, so {i} is left as it was"
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("which was the input"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&input).expect("input kept"), text);
+    let written = std::fs::read_to_string(&linked).expect("output written");
+    assert!(
+        written.contains("a_b") && written.contains("\"r\""),
+        "{written}"
+    );
+}
+
 /// `check --corpus-report FILE` with an input that cannot be read writes no report (before:
 /// the report of the files read replaced the old one and read as the whole corpus): exit 2,
 /// the old file kept, the reason said.

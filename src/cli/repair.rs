@@ -276,12 +276,36 @@ pub fn run(args: RepairArgs) -> Result<u8> {
         .iter()
         .filter(|(_, r)| r.outcome == Outcome::Refused)
         .count();
-    if in_place && !args.keep_unrepairable && refused_count > 0 && args.format != "json" {
-        report.push_str(&format!(
-            "note: {} kept unchanged in {}, which was the input (as with `--keep-unrepairable`)\n",
-            crate::check::count(refused_count, "refused tool"),
-            args.file.display()
-        ));
+    // A hard link of the input is the input's file under another name, but the atomic write
+    // replaces that name with a new file: the input's own name keeps the old text, and the
+    // note says which file was written.
+    let hard_link = out_file
+        .filter(|out| in_place && output.is_some() && !same_path(out, &args.file))
+        .map(|out| out.display().to_string());
+    if args.format != "json" {
+        let kept = (!args.keep_unrepairable && refused_count > 0)
+            .then(|| crate::check::count(refused_count, "refused tool"));
+        match (&hard_link, kept) {
+            (None, Some(kept)) if in_place => report.push_str(&format!(
+                "note: {kept} kept unchanged in {}, which was the input (as with \
+                 `--keep-unrepairable`)\n",
+                args.file.display()
+            )),
+            (Some(out), Some(kept)) => report.push_str(&format!(
+                "note: {kept} kept unchanged in {out}, a hard link of the input {} (as with \
+                 `--keep-unrepairable`); {out} was written as a new file, so {} is left as it \
+                 was\n",
+                args.file.display(),
+                args.file.display()
+            )),
+            (Some(out), None) => report.push_str(&format!(
+                "note: {out}, a hard link of the input {}, was written as a new file, so {} is \
+                 left as it was\n",
+                args.file.display(),
+                args.file.display()
+            )),
+            _ => {}
+        }
     }
     if args.format != "json" {
         // Tool names and pointers in it are the file's text (JSON is escaped by serde).
@@ -413,6 +437,12 @@ pub(crate) fn file_id(p: &Path) -> Option<FileId> {
 /// Whether `a` and `b` name the same existing file (through links and relative paths).
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Whether `a` and `b` are one path once links to folders and files are followed (a symbolic
+/// link to the input is the input's path; a hard link is a name of its own).
+fn same_path(a: &Path, b: &Path) -> bool {
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// What became of the output file `path` when nothing was written to it: an existing file

@@ -368,13 +368,25 @@ fn change(pointer: &str, rule: &str, action: String, lost: Option<String>) -> Ch
 /// A value as short JSON for messages, its strings' text quoted as
 /// [`crate::report::Shown`] quotes it.
 pub(crate) fn show(v: &Value) -> String {
-    cut(crate::report::Shown(v).to_string())
+    cut(crate::report::Shown(&whole(v)).to_string())
+}
+
+/// `v`, a float of integral value (`1e2`, read as 100.0) as the integer it is: the reader
+/// wrote no `.0`, and an integer keyword's bound reads as a fraction with one. Past 2^53 a
+/// float stands for no one integer, and is left as it is.
+fn whole(v: &Value) -> std::borrow::Cow<'_, Value> {
+    match v.as_f64() {
+        Some(f) if v.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            std::borrow::Cow::Owned(Value::from(f as i64))
+        }
+        _ => std::borrow::Cow::Borrowed(v),
+    }
 }
 
 /// `v` as compact JSON, cut as [`show`] cuts it: what a description written into the
 /// repaired schema says, where the value is data read by a model, not a message.
 fn show_json(v: &Value) -> String {
-    cut(v.to_string())
+    cut(whole(v).to_string())
 }
 
 fn cut(s: String) -> String {

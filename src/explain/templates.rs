@@ -1207,6 +1207,12 @@ fn groq(text: &str) -> Vec<Raw> {
 static A_INPUT_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:tools\.(\d+)\.custom(?:\.input_schema)?|\bcustom\.input_schema):\s*([^\n]+)")
 });
+/// The same refusal under the path Anthropic wrote before `custom` (2024:
+/// anth-input-schema-field-missing in reports.yaml, `tools.0.input_schema`), in its wording of
+/// then, which relays and clients still print ("JSON schema is invalid - please consult
+/// ...").
+static A_INPUT_SCHEMA_2024: LazyLock<Regex> =
+    LazyLock::new(|| re(r"tools\.(\d+)\.input_schema:\s*(JSON schema is invalid[^\n]*)"));
 static A_NAME: LazyLock<Regex> =
     LazyLock::new(|| re(r"tools\.(\d+)\.[A-Za-z]+\.name: String should ([^\n'\x22]+)"));
 static A_FIELD_REQUIRED: LazyLock<Regex> =
@@ -1240,6 +1246,10 @@ fn anthropic(text: &str) -> Vec<Raw> {
             };
         let tool = c.get(1).map_or(ToolLoc::Unknown, |_| ToolLoc::Index(i));
         out.push(Raw::new("anthropic", msg, tool, place).with_rule(rule));
+    }
+    for c in A_INPUT_SCHEMA_2024.captures_iter(text) {
+        let tool = ToolLoc::Index(index_at(&c, 1));
+        out.push(Raw::new("anthropic", matched(&c), tool, Place::Meta));
     }
     for c in A_NAME.captures_iter(text) {
         let rule = if c[2].contains("at most") {

@@ -345,6 +345,26 @@ fn every_place_the_meta_schema_refuses_is_named() {
     );
 }
 
+/// The refusal as Anthropic worded it under its path before `custom` (still printed by relays
+/// and clients) is explained as the current wording is (before: "no known message template
+/// matches this error", exit 1).
+#[test]
+fn anthropics_earlier_wording_of_an_invalid_schema_is_explained() {
+    let request = json!({"tools": [{"name": "ok", "input_schema": {"type": "object"}},
+        {"name": "bad", "input_schema": {"type": "object", "properties": {
+            "b": {"type": "integer", "minimum": "3"}}}}]});
+    let text = "tools.1.input_schema: JSON schema is invalid - please consult \
+        https://json-schema.org or our documentation at https://docs.anthropic.com/en/docs/tool-use";
+    let old = &explain(Some(&request), text, None)[0];
+    let now = "tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let new = &explain(Some(&request), now, None)[0];
+    assert_eq!(
+        (old.tool_index, old.pointer.as_deref(), old.rule.as_deref()),
+        (Some(1), Some("/properties/b/minimum"), new.rule.as_deref())
+    );
+    assert_eq!(old.fix, new.fix);
+}
+
 #[test]
 fn bedrock_and_xai_paths() {
     let request = json!({"toolConfig": {"tools": [

@@ -31,20 +31,6 @@ pub(super) fn keyword(
              `$ref`s are inlined, which the `$ref`s' own lines say cannot be done"
                 .into(),
         ),
-        // Dropped while a `$ref` still names it (its inlining refused: the expansion cap), the
-        // anchor would leave that `$ref` pointing at nothing, a second problem repair made;
-        // the refusal is the inlining's, in its words.
-        ("$anchor" | "$dynamicAnchor", _) if anchor_named(tool, &node, k) => {
-            let schema = tool.parameters.as_ref().ok_or("no schema")?;
-            Err(
-                match crate::repair::refs::inline_with(schema, max_nodes, conflicts) {
-                    Err(r) => crate::repair::refs::refusal_text_for(&r, &f.pointer),
-                    Ok(_) => {
-                        "a `$ref` names this anchor; it goes once the `$ref`s are inlined".into()
-                    }
-                },
-            )
-        }
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (
@@ -184,32 +170,6 @@ fn names_change(tool: &Tool, node: &str) -> bool {
             .is_some_and(|r| {
                 crate::schema::refs::step_from(root, &n.pointer, r)
                     != crate::schema::refs::step_from(&without, &n.pointer, r)
-            })
-    })
-}
-
-/// Whether a `$ref` of the tool resolves to the schema at `node` by the plain name its
-/// keyword `k` (`$anchor`, `$dynamicAnchor`) declares.
-fn anchor_named(tool: &Tool, node: &str, k: &str) -> bool {
-    let Some(root) = tool.parameters.as_ref() else {
-        return false;
-    };
-    let Some(name) = root
-        .pointer(node)
-        .and_then(|m| m.get(k))
-        .and_then(Value::as_str)
-    else {
-        return false;
-    };
-    crate::schema::walk(root).nodes.iter().any(|n| {
-        n.object()
-            .and_then(|o| o.get("$ref"))
-            .and_then(Value::as_str)
-            // Only a reference ending in the name can name it: the resolver runs for those.
-            .filter(|r| r.rsplit_once('#').is_some_and(|(_, f)| f == name))
-            .is_some_and(|r| {
-                matches!(crate::schema::refs::step_from(root, &n.pointer, r),
-                    crate::schema::refs::Step::Local(_, at) if at == node)
             })
     })
 }

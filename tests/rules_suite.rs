@@ -190,7 +190,9 @@ fn no_false_pass(
 /// Whether a sibling form of `$ref` (`want`, e.g. `$ref (with type)`) is said by the error
 /// finding of its reference: `ref-unsupported` joins a sibling form rejected by the same
 /// targets as the plain reference into that reference's one finding (under `$ref (local
-/// $defs)` or `$ref (with siblings)`, "... next to `type`"), whose fix, inlining, removes both.
+/// $defs)` or `$ref (with siblings)`, "... next to `type`"), whose fix, inlining, removes both;
+/// a sibling form refused with other targets lacking evidence is quoted in that finding with
+/// its own rejection ([`quotes_sibling_rejection`]).
 fn said_by_its_reference(want: &str, findings: &[Finding]) -> bool {
     let sibling_form = want
         .strip_prefix("keyword-allowed: $ref (")
@@ -207,8 +209,20 @@ fn said_by_its_reference(want: &str, findings: &[Finding]) -> bool {
                     "keyword-allowed: $ref (with siblings)",
                 ]
                 .contains(&f.parameter.as_str())
-                && f.message.contains(", next to ")
+                && (f.message.contains(", next to ") || quotes_sibling_rejection(&f.message))
         })
+}
+
+/// Whether `message` quotes a sibling form's own rejection: `` `$ref` next to `type`: rejected
+/// by T (…); `` before the reference's words, as the one finding at a `$ref` says a form
+/// refused by other targets (or with other targets lacking evidence) than the reference.
+fn quotes_sibling_rejection(message: &str) -> bool {
+    message.split("; ").any(|part| {
+        part.starts_with("`$ref` next to ")
+            && part
+                .split_once(": ")
+                .is_some_and(|(_, said)| said.starts_with("rejected by "))
+    })
 }
 
 /// Whether a `$ref (…)` form `want` is said inside the one `ref-unsupported` finding at its

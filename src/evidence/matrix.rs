@@ -328,49 +328,77 @@ pub fn build(
     }
 }
 
-/// Fills the gaps of every inheriting target's column ([`crate::target::INHERITANCE`]): a
-/// cell with no evidence of its own (none, or only non-decisive attempts) whose source cell
-/// is rejected takes that cell's deciding item and the item its verdict dates from, marked
-/// `via` the source. A cell with any evidence of its own is left to it, and an acceptance is
-/// never inherited (the inheriting target may reject more).
+/// Fills the gaps of the columns an [`crate::target::INHERITANCE`] fact speaks to, both ways
+/// it reads: a cell of the inheriting target with no evidence of its own (none, or only
+/// non-decisive attempts) whose source cell is rejected takes that rejection; and a cell of
+/// the source with none whose inheriting cell is accepted takes that acceptance (what passes
+/// every check the inheriting target runs passes the source's checks, a subset of them). The
+/// cell takes the deciding item and the item its verdict dates from, marked `via` the target
+/// that holds them. A cell with any evidence of its own is left to it; the source's acceptance
+/// and the inheriting target's rejection are never passed on (the inheriting target may reject
+/// more).
 fn inherit(cells: &mut BTreeMap<(usize, usize), Cell>, target_index: &BTreeMap<&str, usize>) {
     for rule in crate::target::INHERITANCE {
         let (Some(&to), Some(&from)) = (target_index.get(rule.target), target_index.get(rule.from))
         else {
             continue;
         };
-        let sources: Vec<(usize, Vec<EvidenceItem>, String)> = cells
-            .iter()
-            .filter(|((_, ti), c)| *ti == from && c.verdict == Some(Verdict::Rejected))
-            .filter_map(|(&(ci, _), c)| {
-                let mut items = vec![c.deciding_item()?.clone()];
-                items.extend(c.since_item().filter(|s| *s != &items[0]).cloned());
-                Some((ci, items, c.case.clone()))
+        // Both taken before either is written: the rejections are never the acceptances'
+        // targets, and the other way round, so nothing travels back the way it came.
+        let rejected = passed_on(cells, from, Verdict::Rejected);
+        let accepted = passed_on(cells, to, Verdict::Accepted);
+        fill(cells, (to, rule.target), rule.from, rejected);
+        fill(cells, (from, rule.from), rule.target, accepted);
+    }
+}
+
+/// The cells of column `source` whose verdict is `verdict`, each as
+/// (case index, its deciding item and the item its verdict dates from, case id).
+fn passed_on(
+    cells: &BTreeMap<(usize, usize), Cell>,
+    source: usize,
+    verdict: Verdict,
+) -> Vec<(usize, Vec<EvidenceItem>, String)> {
+    cells
+        .iter()
+        .filter(|((_, ti), c)| *ti == source && c.verdict == Some(verdict))
+        .filter_map(|(&(ci, _), c)| {
+            let mut items = vec![c.deciding_item()?.clone()];
+            items.extend(c.since_item().filter(|s| *s != &items[0]).cloned());
+            Some((ci, items, c.case.clone()))
+        })
+        .collect()
+}
+
+/// Writes each of `sources` into column `gap` (its index and target id) where its cell has no
+/// evidence of its own, each item marked `via` the target `holder` it was taken from, or where
+/// that target took it from.
+fn fill(
+    cells: &mut BTreeMap<(usize, usize), Cell>,
+    (gap, gap_target): (usize, &str),
+    holder: &str,
+    sources: Vec<(usize, Vec<EvidenceItem>, String)>,
+) {
+    for (ci, items, case) in sources {
+        let own = cells.get(&(ci, gap));
+        if own.is_some_and(|c| !c.evidence.is_empty()) {
+            continue;
+        }
+        let items = items
+            .into_iter()
+            .map(|it| EvidenceItem {
+                via: Some(it.via.clone().unwrap_or_else(|| holder.to_string())),
+                ..it
             })
             .collect();
-        for (ci, items, case) in sources {
-            let own = cells.get(&(ci, to));
-            if own.is_some_and(|c| !c.evidence.is_empty()) {
-                continue;
-            }
-            let items = items
-                .into_iter()
-                .map(|it| EvidenceItem {
-                    // A source item is a cell's own evidence or was inherited from where the
-                    // source inherited it: the target that holds the evidence is named.
-                    via: Some(it.via.clone().unwrap_or_else(|| rule.from.to_string())),
-                    ..it
-                })
-                .collect();
-            let last_attempt = own.and_then(|c| c.last_attempt.clone());
-            let mut cell = History {
-                items,
-                last_attempt: None,
-            }
-            .into_cell(&case, rule.target);
-            cell.last_attempt = last_attempt;
-            cells.insert((ci, to), cell);
+        let last_attempt = own.and_then(|c| c.last_attempt.clone());
+        let mut cell = History {
+            items,
+            last_attempt: None,
         }
+        .into_cell(&case, gap_target);
+        cell.last_attempt = last_attempt;
+        cells.insert((ci, gap), cell);
     }
 }
 
@@ -657,7 +685,9 @@ Where a case's cell has no evidence, the profiles judge its feature by the same 
             // "each", not an article: "a" or "an" depends on how the target's name is read.
             "Inherited: each `{to}` cell with no evidence of its own takes `{from}`'s rejection, shown \
              as `{from}`'s evidence \"via {from}\" (never an acceptance, and never evidence \
-             observed on `{to}`), because {because}.\n",
+             observed on `{to}`), and each `{from}` cell with none takes `{to}`'s acceptance, \
+             shown \"via {to}\" (what passes every check `{to}` runs passes `{from}`'s; never a \
+             rejection), because {because}.\n",
             to = rule.target,
             from = rule.from,
             because = rule.because
@@ -1557,6 +1587,61 @@ mod tests {
         ];
         let m = build(&catalog(), &openai_targets(), &[], &docs);
         assert!(m.cell(C, STRICT).is_none());
+    }
+
+    #[test]
+    fn an_openai_chat_cell_without_evidence_takes_the_acceptance_of_strict_mode() {
+        let docs = [
+            doc_at(STRICT, EvidenceKind::Doc, "2025-08-01", Verdict::Accepted),
+            doc_at(STRICT, EvidenceKind::Doc, "2026-03-03", Verdict::Accepted),
+        ];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        let cell = m.cell(C, "openai/chat").expect("the gap is filled");
+        assert_eq!(cell.verdict, Some(Verdict::Accepted));
+        assert_eq!(cell.kind, Some(EvidenceKind::Doc));
+        assert_eq!(cell.since.as_deref(), Some("2025-08-01"));
+        assert_eq!(cell.last_seen.as_deref(), Some("2026-03-03"));
+        assert!(
+            cell.evidence
+                .iter()
+                .all(|it| it.via.as_deref() == Some(STRICT)),
+            "{cell:?}"
+        );
+        // The strict cell keeps its own evidence; Responses is another endpoint.
+        assert!(m.cell(C, STRICT).unwrap().evidence[0].via.is_none());
+        assert!(m.cell(C, "openai/responses-strict").is_none());
+        let md = to_markdown(&m);
+        assert!(
+            md.contains(&format!("✓ [doc 2026-03-03, via {STRICT}][1]")),
+            "{md}"
+        );
+        assert!(
+            md.contains("each `openai/chat` cell with none takes"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn strict_modes_rejection_is_not_passed_to_openai_chat_nor_over_its_own_evidence() {
+        let docs = [doc_at(
+            STRICT,
+            EvidenceKind::Report,
+            "2026-02-02",
+            Verdict::Rejected,
+        )];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        assert!(m.cell(C, "openai/chat").is_none());
+        // openai/chat's own rejection stands beside strict mode's acceptance (a disagreement
+        // of the evidence, not a gap to fill); strict mode keeps its own acceptance.
+        let docs = [
+            doc(EvidenceKind::Report, "2025-01-01", Verdict::Rejected),
+            doc_at(STRICT, EvidenceKind::Doc, "2026-02-02", Verdict::Accepted),
+        ];
+        let m = build(&catalog(), &openai_targets(), &[], &docs);
+        let chat = m.cell(C, "openai/chat").unwrap();
+        assert_eq!(chat.verdict, Some(Verdict::Rejected));
+        assert!(chat.evidence.iter().all(|it| it.via.is_none()));
+        assert_eq!(m.cell(C, STRICT).unwrap().verdict, Some(Verdict::Accepted));
     }
 
     #[test]

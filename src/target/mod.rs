@@ -305,10 +305,12 @@ pub fn registry() -> Vec<TargetSpec> {
 }
 
 /// A sourced fact that one target runs every check another target runs, and more: whatever
-/// `from` rejects, `target` rejects too. The matrix uses it to fill only the gaps of
-/// `target`'s column: a cell of `target` with no evidence of its own takes the rejection of
-/// `from`'s cell, citing `from`'s evidence (its kind, date and link, marked "via `from`"),
-/// never `from`'s acceptance (`target` may reject more).
+/// `from` rejects, `target` rejects too, and so whatever `target` accepts, `from` accepts. The
+/// matrix uses it to fill only gaps: a cell of `target` with no evidence of its own takes the
+/// rejection of `from`'s cell, citing `from`'s evidence (its kind, date and link, marked "via
+/// `from`"), and a cell of `from` with none takes the acceptance of `target`'s cell, marked
+/// "via `target`"; never `from`'s acceptance nor `target`'s rejection (`target` may reject
+/// more).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Inheritance {
     /// The target that inherits the rejections.

@@ -487,8 +487,15 @@ fn one_finding(cx: &mut Cx<'_, '_>, n: &Node<'_>, mut parts: Vec<Part>) {
     // the same level and sentence are said once.
     let same = |p: &Part| p.level == parts[host].level && p.sentence == parts[host].sentence;
     let mut what = String::new();
-    for p in parts.iter().filter(|p| !same(p)) {
-        what.push_str(&format!("{}: {}; ", p.what, p.sentence));
+    for (i, p) in parts.iter().enumerate().filter(|(_, p)| !same(p)) {
+        // `$ref (with siblings)` and the one sibling form it names can say the same words
+        // on the same evidence: said once.
+        let said_before = parts[..i]
+            .iter()
+            .any(|q| q.what == p.what && q.sentence == p.sentence && q.level == p.level);
+        if !said_before {
+            what.push_str(&format!("{}: {}; ", p.what, p.sentence));
+        }
     }
     let said: Vec<&str> = parts
         .iter()
@@ -1296,9 +1303,25 @@ mod tests {
                 "`$ref` to `#/$defs/Option` (local $defs), next to `format`, `minProperties`",
             )
         });
-        // Either way one finding: the siblings' own is not said again beside it.
-        assert!(
-            (folded || split) && !m.iter().any(|m| m.starts_with("`$ref` next to")),
+        // Or, where the targets with no evidence differ (the reference's acceptance by
+        // openai/chat-strict read for openai/chat, the siblings' not), the siblings' words
+        // and evidence first, once, then the reference's.
+        let quoted = m.iter().any(|m| {
+            m.starts_with("`$ref` next to `format`, `description`, `minProperties`: ")
+                && m.matches("`$ref` next to `format`, `description`, `minProperties`")
+                    .count()
+                    == 1
+                && m.contains("; `$ref` to `#/$defs/Option` (local $defs)")
+        });
+        // Either way one finding at each of the three `$ref`s, the reference's words in it
+        // (the fourth finding is the `$defs`').
+        assert!(folded || split || quoted, "{m:?}");
+        assert_eq!(m.len(), 4, "{m:?}");
+        assert_eq!(
+            m.iter()
+                .filter(|m| m.contains("`$ref` to `#/$defs/Option`"))
+                .count(),
+            3,
             "{m:?}"
         );
     }

@@ -760,6 +760,94 @@ fn expansion_past_the_cap_is_refused() {
     );
 }
 
+/// An `$anchor` a `$ref` names stays while the expansion cap keeps that `$ref` from being
+/// inlined, refused for the cap's reason (before: dropped, and the `$ref` then reported as
+/// pointing at nothing, `ref-dangling`, a problem repair made); one no `$ref` names is
+/// dropped all the same.
+#[test]
+fn an_anchor_a_ref_names_is_kept_while_the_cap_stops_the_inlining() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+        "keyword-allowed: $anchor",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object",
+            "properties":{"a":{"$ref":"#addr"},"b":{"$ref":"#/$defs/A"}},
+            "$defs":{
+                "A":{"$anchor":"addr","type":"object","properties":{
+                    "zip":{"type":"string"},"z2":{"type":"string"},"z3":{"type":"string"}}},
+                "B":{"$anchor":"unused","type":"string"}}}),
+    );
+    let r = repair_tool(
+        &t,
+        0,
+        &p,
+        &Options {
+            max_inline_nodes: 3,
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Refused);
+    let at = |pointer: &str| -> Vec<(&str, &str)> {
+        r.refusals
+            .iter()
+            .filter(|x| x.pointer == pointer)
+            .map(|x| (x.rule.as_str(), x.reason.as_str()))
+            .collect()
+    };
+    let anchor = at("/$defs/A/$anchor");
+    assert_eq!(anchor.len(), 1, "{:#?}", r.refusals);
+    assert_eq!(anchor[0].0, "keyword-unsupported");
+    assert!(
+        anchor[0].1.starts_with(
+            "inlining the `$ref`s would grow the schema past 3 nodes (the expansion cap)"
+        ),
+        "{}",
+        anchor[0].1
+    );
+    assert!(
+        r.refusals.iter().all(|x| x.rule != "ref-dangling"),
+        "{:#?}",
+        r.refusals
+    );
+    assert_eq!(at("/$defs/B/$anchor"), []);
+}
+
+/// An `$anchor` found before the `$ref` that names it goes with that `$ref`'s inlining, not
+/// before it (before: dropped first, the tool was refused for a `$ref` pointing at nothing).
+#[test]
+fn an_anchor_a_ref_names_goes_once_the_ref_is_inlined() {
+    let p = profile(&["keyword-allowed: $anchor"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"$anchor":"x","type":"string"},"b":{"$ref":"#x"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}})
+    );
+    let said: Vec<(&str, &str)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("/properties/b/$ref", "inlined `$ref: #x`"),
+            (
+                "/properties/a/$anchor",
+                "dropped `$anchor: \"x\"` (no `$ref` names it once inlined)"
+            ),
+        ]
+    );
+}
+
 /// A valid name keeps its tool: only the tools renamed onto it are refused (each naming the
 /// tool that keeps it); two renames onto a name no tool had refuse both.
 #[test]
@@ -1873,7 +1961,13 @@ fn many_references_are_inlined_once_and_reported_once_each() {
             .find(|f| f.pointer.ends_with("/$ref"))
             .expect("a `$ref` finding")
     };
-    let e = fixes::candidates(&with_no_refs, &f, &p, refs::MAX_INLINE_NODES).err();
+    let e = fixes::candidates(
+        &with_no_refs,
+        &f,
+        &p,
+        &fixes::Memo::new(refs::MAX_INLINE_NODES),
+    )
+    .err();
     assert_eq!(e.as_deref(), Some("no `$ref` or `$defs` left to inline"));
 }
 

@@ -1,5 +1,7 @@
 //! Repairs of keywords: drops, `$ref` inlining, null branches, combinators, `nullable`.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use super::*;
@@ -11,9 +13,10 @@ pub(super) fn keyword(
     k: &str,
     form: Option<&str>,
     profile: &str,
-    max_nodes: usize,
+    memo: &Memo,
     conflicts: Conflicts,
 ) -> Found {
+    let max_nodes = memo.max_inline_nodes;
     // The key as written (a finding about `x-vendor` points at the real `x-...` key).
     let (node, real) = place::split_keyword(&f.pointer)
         .filter(|(_, real)| real == k || k == value::VENDOR_KEY)
@@ -31,6 +34,14 @@ pub(super) fn keyword(
              `$ref`s are inlined, which the `$ref`s' own lines say cannot be done"
                 .into(),
         ),
+        // Dropped while a `$ref` still names it, the anchor would leave that `$ref` pointing at
+        // nothing: a problem repair made. It goes with the `$ref`s, once they are inlined.
+        ("$anchor" | "$dynamicAnchor", _) if memo.anchor_named(tool, &node, k) => {
+            match memo.inlining_refused(tool, conflicts) {
+                Some(r) => Err(crate::repair::refs::refusal_text_for(r, &f.pointer)),
+                None => inline_then_drop(tool, rule, &f.pointer, &node, k, max_nodes, conflicts),
+            }
+        }
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (
@@ -146,6 +157,150 @@ pub(super) fn keyword(
         }
         _ => Err(format!("no conservative repair for `{k}`")),
     }
+}
+
+/// What the fixes of one state of a tool's schema read of the whole schema, each made at most
+/// once, when first asked for: the fix of each of 10,000 `$anchor`s would otherwise walk the
+/// schema and resolve its `$ref`s (or try inlining them) 10,000 times (2c6bbeb: over 120 s).
+/// Good for the schema it was first asked about, and for that schema with `$anchor`s (or
+/// `$dynamicAnchor`s) dropped that no `$ref` names (repair drops all of one kind in a row,
+/// asking about each): that changes neither what the other `$ref`s resolve to nor whether
+/// they can be inlined. Made anew for any other change.
+pub(crate) struct Memo {
+    /// The expansion cap of the inlining (`--max-inline-nodes`).
+    pub max_inline_nodes: usize,
+    /// Each plain name a `$ref` names an anchor by, with the place of the schema that
+    /// declares it (both places, for a name declared twice).
+    named: std::cell::OnceCell<HashSet<(String, String)>>,
+    /// Why the schema's `$ref`s cannot all be inlined (`None`: they can).
+    inlining: std::cell::OnceCell<Option<crate::repair::refs::Refusal>>,
+}
+
+impl Memo {
+    /// An empty memo for a schema whose `$ref`s are inlined up to `max_inline_nodes` nodes.
+    pub fn new(max_inline_nodes: usize) -> Memo {
+        Memo {
+            max_inline_nodes,
+            named: Default::default(),
+            inlining: Default::default(),
+        }
+    }
+
+    /// Whether a `$ref` of the tool names the schema at `node` by the plain name its keyword
+    /// `k` (`$anchor`, `$dynamicAnchor`) declares.
+    pub(super) fn anchor_named(&self, tool: &Tool, node: &str, k: &str) -> bool {
+        let Some(root) = tool.parameters.as_ref() else {
+            return false;
+        };
+        let Some(name) = root
+            .pointer(node)
+            .and_then(|m| m.get(k))
+            .and_then(Value::as_str)
+        else {
+            return false;
+        };
+        self.named
+            .get_or_init(|| named_anchors(root))
+            .contains(&(node.to_string(), name.to_string()))
+    }
+
+    /// Why the tool's `$ref`s cannot all be inlined, if they cannot.
+    pub(super) fn inlining_refused(
+        &self,
+        tool: &Tool,
+        conflicts: Conflicts,
+    ) -> Option<&crate::repair::refs::Refusal> {
+        self.inlining
+            .get_or_init(|| {
+                let root = tool.parameters.as_ref()?;
+                crate::repair::refs::inline_with(root, self.max_inline_nodes, conflicts).err()
+            })
+            .as_ref()
+    }
+}
+
+/// Each plain name a `$ref` of `root` names an anchor by, with the place that declares it
+/// ([`Memo::named`]). One walk, each `$ref` resolved once, the declarations searched once.
+fn named_anchors(root: &Value) -> HashSet<(String, String)> {
+    use crate::schema::refs::{Sought, Step};
+    let _declarations = crate::schema::refs::indexed(root);
+    let mut named = HashSet::new();
+    for n in &crate::schema::walk(root).nodes {
+        let Some(r) = n
+            .object()
+            .and_then(|o| o.get("$ref"))
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        // A JSON Pointer fragment (or none) names no anchor.
+        let Some((_, name)) = r
+            .split_once('#')
+            .filter(|(_, f)| !f.is_empty() && !f.starts_with('/'))
+        else {
+            continue;
+        };
+        match crate::schema::refs::step_from(root, &n.pointer, r) {
+            Step::Local(_, at) => {
+                named.insert((at, name.to_string()));
+            }
+            // Either may be the one meant: dropping one would make the `$ref` name the other.
+            Step::Ambiguous(t) if t.sought == Sought::Anchor => {
+                for at in t.at {
+                    named.insert((at, name.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    named
+}
+
+/// The anchor `k` at `node`, which a `$ref` names, dropped after every `$ref` of the tool is
+/// inlined (so none names it any more); an anchor inside the dropped `$defs` goes with them.
+/// Errs as [`inline_refs`] does.
+fn inline_then_drop(
+    tool: &Tool,
+    rule: &str,
+    own: &str,
+    node: &str,
+    k: &str,
+    max_nodes: usize,
+    conflicts: Conflicts,
+) -> Found {
+    let mut out = Vec::new();
+    for c in inline_refs(tool, rule, own, max_nodes, conflicts)? {
+        let Candidate {
+            rewrite,
+            mut changes,
+            uses_nullable,
+        } = c;
+        let mut t = rewrite.applied_to(tool)?;
+        let at = t
+            .parameters
+            .as_mut()
+            .and_then(|p| p.pointer_mut(node))
+            .and_then(Value::as_object_mut);
+        if let Some(m) = at
+            && let Some(v) = m.shift_remove(k)
+        {
+            changes.push(change(
+                own,
+                rule,
+                format!(
+                    "dropped `{k}: {}` (no `$ref` names it once inlined)",
+                    show(&v)
+                ),
+                Some(format!("the annotation `{k}: {}`", show(&v))),
+            ));
+        }
+        out.push(Candidate {
+            rewrite: Rewrite::Tool(t),
+            changes,
+            uses_nullable,
+        });
+    }
+    Ok(out)
 }
 
 /// Drops the root's `$id`. A `$ref` that names the schema by that `$id`

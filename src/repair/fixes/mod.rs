@@ -8,6 +8,7 @@ mod keywords;
 mod shapes;
 mod types;
 
+pub(crate) use keywords::Memo;
 use keywords::keyword;
 pub use keywords::{
     all_of_repairable, any_of_siblings_movable, declares_members, one_of_repairable,
@@ -173,18 +174,19 @@ pub fn only_annotates(k: &str) -> bool {
 
 type Found = Result<Vec<Candidate>, String>;
 
-/// The candidate rewrites for finding `f` of `tool`, best first, or why none exists.
+/// The candidate rewrites for finding `f` of `tool`, best first, or why none exists. `memo`
+/// keeps what they read of the whole schema ([`Memo`]), for the next finding of this schema.
 pub(super) fn candidates(
     tool: &Tool,
     f: &Finding,
     profile: &CompiledProfile,
-    max_inline_nodes: usize,
+    memo: &Memo,
 ) -> Found {
-    let mut found = dispatch(tool, f, profile, max_inline_nodes)?;
+    let mut found = dispatch(tool, f, profile, memo)?;
     if about_ref_siblings(f) {
         found = found
             .into_iter()
-            .map(|c| with_other_refused_siblings(tool, c, f, profile, max_inline_nodes))
+            .map(|c| with_other_refused_siblings(tool, c, f, profile, memo.max_inline_nodes))
             .collect::<Result<_, _>>()?;
     }
     if prefers_nullable(profile) {
@@ -226,8 +228,10 @@ fn with_other_refused_siblings(
         let left = super::errors(&t, profile)
             .into_iter()
             .find(|g| g.pointer == f.pointer && about_ref_siblings(g));
+        // `t` is another schema than the one the caller's memo is about.
+        let memo = Memo::new(max_inline_nodes);
         let Some(next) = left
-            .and_then(|g| dispatch(&t, &g, profile, max_inline_nodes).ok())
+            .and_then(|g| dispatch(&t, &g, profile, &memo).ok())
             .and_then(|found| found.into_iter().next())
         else {
             break;
@@ -256,7 +260,7 @@ fn prefers_nullable(profile: &CompiledProfile) -> bool {
     )
 }
 
-fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_nodes: usize) -> Found {
+fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, memo: &Memo) -> Found {
     // A limit of toolwire's own has no feature to rewrite: its finding says why, in full.
     if crate::profile::table::is_own_cap(&f.rule) {
         return Err(f.message.to_string());
@@ -269,29 +273,15 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, max_inline_node
     };
     let conflicts = crate::repair::refs::Conflicts::under(profile);
     match param {
-        Param::Keyed(Kind::Keyword, k) => keyword(
-            tool,
-            f,
-            &k,
-            None,
-            &profile.name,
-            max_inline_nodes,
-            conflicts,
-        ),
+        Param::Keyed(Kind::Keyword, k) => {
+            keyword(tool, f, &k, None, &profile.name, memo, conflicts)
+        }
         Param::Keyed(Kind::KeywordForm, kf) => {
             let (k, form) = kf
                 .rsplit_once(" (")
                 .map(|(k, f)| (k.to_string(), f.trim_end_matches(')').to_string()))
                 .unwrap_or((kf.clone(), String::new()));
-            keyword(
-                tool,
-                f,
-                &k,
-                Some(&form),
-                &profile.name,
-                max_inline_nodes,
-                conflicts,
-            )
+            keyword(tool, f, &k, Some(&form), &profile.name, memo, conflicts)
         }
         Param::Keyed(Kind::TypeSpelling, _) => type_spelling(tool, f),
         Param::Keyed(Kind::TypeList, _) => type_list(tool, f),

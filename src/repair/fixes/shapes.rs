@@ -353,12 +353,29 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
 
 /// The reason a refusal at `f`'s own place gives when it names that place's value (another
 /// place of the same kind holds another `$ref`, another untyped schema: an `enum` of mixed
-/// kinds beside one that restricts nothing, a `$ref` to another member of the same cycle);
-/// `None` when the kind's reason is the same everywhere. `profile` is the one in force.
-pub(crate) fn own_reason(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Option<String> {
+/// kinds beside one that restricts nothing, a `$ref` to another member of the same cycle, an
+/// `$anchor` a `$ref` names beside one none names); `None` when the kind's reason is the same
+/// everywhere. `profile` is the one in force; `memo` is [`Memo`] for `tool`'s schema.
+pub(crate) fn own_reason(
+    tool: &Tool,
+    f: &Finding,
+    profile: &CompiledProfile,
+    memo: &Memo,
+) -> Option<String> {
     let s = match parse_parameter(&f.parameter)? {
         Param::Keyed(Kind::Structure, s) => s,
         Param::Keyed(Kind::TypeMissing, _) => return super::types::untyped_at(tool, f, profile),
+        // An anchor a `$ref` names stays while the `$ref`s cannot be inlined; one no `$ref`
+        // names is dropped all the same.
+        Param::Keyed(Kind::Keyword, k) if k == "$anchor" || k == "$dynamicAnchor" => {
+            let (node, _) = place::split_keyword(&f.pointer)?;
+            if !memo.anchor_named(tool, &node, &k) {
+                return None;
+            }
+            let conflicts = crate::repair::refs::Conflicts::under(profile);
+            let r = memo.inlining_refused(tool, conflicts)?;
+            return Some(crate::repair::refs::refusal_text_for(r, &f.pointer));
+        }
         p => {
             let form = crate::profile::rules::keyword_form_of(&p, "$ref")?;
             if form != value::REF_SELF && form != value::REF_CHAIN_TOO_LONG {

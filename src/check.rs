@@ -486,6 +486,7 @@ pub fn check_bytes_with(
     let mut erred = 0usize;
     let mut strict = 0usize;
     let mut strict_tool_use = 0usize;
+    let mut gemini_fields = GeminiFields::default();
     let mut unformed = 0usize;
     let mut places = Places::default();
     let mut indexes: Vec<usize> = Vec::new();
@@ -516,6 +517,7 @@ pub fn check_bytes_with(
             let mut refs: Vec<ToolRef<'_>> = Vec::new();
             strict += batch.iter().filter(|t| t.strict == Some(true)).count();
             strict_tool_use += batch.iter().filter(|t| t.strict_tool_use.is_some()).count();
+            gemini_fields.count(batch);
             unformed += unformed_tools(&profile.name, batch);
             for request in batch.chunk_by(|a, b| a.request == b.request) {
                 refs.clear();
@@ -546,6 +548,7 @@ pub fn check_bytes_with(
         detected: Some(read.format),
         strict,
         strict_tool_use,
+        gemini_fields,
         unformed,
         unreadable_lines: read.unreadable_lines,
         empty_lines: read.empty_lines,
@@ -791,6 +794,11 @@ pub struct FileSummary {
     /// not judge.
     #[serde(skip_serializing_if = "is_zero")]
     pub strict_tool_use: usize,
+    /// Gemini declarations whose schema is sent as `parameters` and as
+    /// `parametersJsonSchema` ([`crate::input::ToolEntry::gemini_schema_field`]): two routes
+    /// with their own rules, of which a target judges one ([`Report::gemini_field_note`]).
+    #[serde(skip)]
+    pub gemini_fields: GeminiFields,
     /// Tools whose schema is not yet in the strict form of the profile's target
     /// ([`crate::compile::wire::is_in`]; always 0 for a target with no strict form): whether
     /// [`strict_note`] has anything to say.
@@ -933,6 +941,11 @@ impl Report {
                     .iter()
                     .filter(|t| t.strict_tool_use.is_some())
                     .count(),
+                gemini_fields: {
+                    let mut fields = GeminiFields::default();
+                    fields.count(&set.tools);
+                    fields
+                },
                 unformed: unformed_tools(&profile.name, &set.tools),
                 unreadable_lines: 0,
                 empty_lines: set.empty_lines.clone(),
@@ -1096,13 +1109,18 @@ impl Report {
         s
     }
 
-    /// The notes that end output for people (human, HTML): [`Report::closing_note`] and
-    /// [`Report::strict_tool_use_note`], each when it has something to say.
+    /// The notes that end output for people (human, HTML): [`Report::closing_note`],
+    /// [`Report::strict_tool_use_note`] and [`Report::gemini_field_note`], each when it has
+    /// something to say.
     pub fn closing_notes(&self) -> Vec<String> {
-        [self.closing_note(), self.strict_tool_use_note()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            self.closing_note(),
+            self.strict_tool_use_note(),
+            self.gemini_field_note(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// The note that ends output for people: under a strict target's profile
@@ -1169,6 +1187,60 @@ impl Report {
             };
             format!(
                 "note: {who} for strict tool use (Anthropic's or Bedrock Converse's own `strict: true`): the provider holds {its} schema to the subset of JSON Schema that mode takes (Anthropic: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use; Bedrock: https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html), which check does not judge: {it} is checked as a plain tool"
+            )
+        })
+    }
+
+    /// Under the profile of a Gemini or Vertex route, the line saying that declarations which
+    /// send their schema in the other field (`parametersJsonSchema` under a `parameters` route,
+    /// `parameters` under `gemini/v1beta/parameters-json-schema`) are judged by this route's
+    /// rules all the same, and which target judges the route of the field they use: the two
+    /// fields take different schemas (an OpenAPI subset, JSON Schema), so the findings may be
+    /// about a route the request does not take. `None` under any other profile, or when no
+    /// declaration uses the other field.
+    pub fn gemini_field_note(&self) -> Option<String> {
+        let sum = |f: fn(&GeminiFields) -> usize| -> usize {
+            self.files.iter().map(|file| f(&file.gemini_fields)).sum()
+        };
+        const JSON_SCHEMA: &str = "`parametersJsonSchema` (JSON Schema)";
+        let (n, used, judged, instead) = match self.profile.as_str() {
+            "gemini/v1beta/parameters" => (
+                sum(|f| f.json_schema),
+                JSON_SCHEMA,
+                "`parameters` (Gemini's OpenAPI subset)",
+                "`--target gemini/v1beta/parameters-json-schema` judges the route of the field \
+                 used"
+                    .to_string(),
+            ),
+            "gemini/v1beta/parameters-json-schema" => (
+                sum(|f| f.parameters),
+                "`parameters` (Gemini's OpenAPI subset)",
+                JSON_SCHEMA,
+                "`--target gemini/v1beta/parameters` judges the route of the field used"
+                    .to_string(),
+            ),
+            // Vertex's FunctionDeclaration has `parametersJsonSchema` too
+            // (evidence/PROVIDERS.md §3), for which toolwire has no route.
+            "vertex/v1/parameters" => (
+                sum(|f| f.json_schema),
+                JSON_SCHEMA,
+                "`parameters` (Vertex's OpenAPI subset)",
+                "toolwire has no route for Vertex's `parametersJsonSchema`; \
+                 `--target gemini/v1beta/parameters-json-schema` judges the Gemini Developer \
+                 API's"
+                    .to_string(),
+            ),
+            _ => return None,
+        };
+        (n > 0).then(|| {
+            let (who, them) = if n == 1 {
+                ("1 declaration sends its".to_string(), "it")
+            } else {
+                (format!("{n} declarations send their"), "them")
+            };
+            format!(
+                "note: {who} schema as {used}, but check judges {them} by the rules of `{}`, the route of the field {judged}; {instead}",
+                self.profile
             )
         })
     }
@@ -1303,6 +1375,29 @@ impl Report {
         serde_json::to_writer_pretty(&mut w, &out)?;
         w.write_all(b"\n")?;
         w.flush()
+    }
+}
+
+/// How many Gemini declarations of a file send their schema in each field
+/// ([`crate::input::ToolEntry::gemini_schema_field`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GeminiFields {
+    /// Declarations with `parameters`.
+    pub parameters: usize,
+    /// Declarations with `parametersJsonSchema` (or `parameters_json_schema`).
+    pub json_schema: usize,
+}
+
+impl GeminiFields {
+    /// Adds the declarations among `tools`.
+    fn count(&mut self, tools: &[crate::input::ToolEntry]) {
+        for tool in tools {
+            match tool.gemini_schema_field() {
+                Some("parameters") => self.parameters += 1,
+                Some(_) => self.json_schema += 1,
+                None => {}
+            }
+        }
     }
 }
 
@@ -1767,6 +1862,7 @@ mod tests {
                 detected: None,
                 strict: 0,
                 strict_tool_use: 0,
+                gemini_fields: Default::default(),
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -2200,6 +2296,7 @@ mod tests {
                 detected: None,
                 strict: 0,
                 strict_tool_use: 0,
+                gemini_fields: Default::default(),
                 unformed: 0,
                 unreadable_lines: 0,
                 empty_lines: Vec::new(),
@@ -2415,6 +2512,7 @@ mod tests {
             detected: None,
             strict,
             strict_tool_use: 0,
+            gemini_fields: Default::default(),
             unformed,
             unreadable_lines: 0,
             empty_lines: Vec::new(),

@@ -206,6 +206,28 @@ impl ToolEntry {
         list
     }
 
+    /// The field of a Gemini `functionDeclarations` entry that holds the tool's schema, as
+    /// the request sends it: `parameters` (Gemini's OpenAPI subset) or `parametersJsonSchema`
+    /// (JSON Schema, also for its snake-case spelling); `None` for a tool of another shape or
+    /// one with no schema. Read from [`ToolEntry::schema_pointer`], whose segments are the
+    /// reader's own keys.
+    pub fn gemini_schema_field(&self) -> Option<&'static str> {
+        self.parameters.as_ref()?;
+        let (holder, key) = self.schema_pointer.rsplit_once('/')?;
+        match key {
+            "parametersJsonSchema" | "parameters_json_schema" => Some("parametersJsonSchema"),
+            // `parameters` is also OpenAI's and a bare function list's key: only a
+            // declaration of a `functionDeclarations` list is Gemini's.
+            "parameters" => {
+                let (list, _) = holder.rsplit_once('/')?;
+                (list.ends_with("/functionDeclarations")
+                    || list.ends_with("/function_declarations"))
+                .then_some("parameters")
+            }
+            _ => None,
+        }
+    }
+
     /// The JSON Pointer of the tool's `description` key in two parts (the tool object's
     /// pointer, then `/description`, or nothing when the tool has no description: the tool
     /// object itself); `None` for a bare schema.
@@ -1675,6 +1697,44 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a Gemini declaration's schema field is named: OpenAI's and a bare function list's
+    /// `parameters` are no Gemini route's.
+    #[test]
+    fn gemini_schema_field_names_only_declarations() {
+        let field = |text: &str| -> Vec<Option<&'static str>> {
+            let set = from_bytes(Path::new("t.json"), text.as_bytes()).unwrap();
+            set.tools
+                .iter()
+                .map(ToolEntry::gemini_schema_field)
+                .collect()
+        };
+        let schema = r#"{"type": "object", "properties": {}}"#;
+        assert_eq!(
+            field(&format!(
+                r#"{{"tools": [{{"functionDeclarations": [{{"name": "a", "parameters": {schema}}},
+                {{"name": "b", "parametersJsonSchema": {schema}}}]}},
+                {{"function_declarations": [{{"name": "c", "parameters_json_schema": {schema}}},
+                {{"name": "d"}}]}}]}}"#
+            )),
+            [
+                Some("parameters"),
+                Some("parametersJsonSchema"),
+                Some("parametersJsonSchema"),
+                None
+            ]
+        );
+        assert_eq!(
+            field(&format!(
+                r#"{{"tools": [{{"type": "function", "function": {{"name": "a", "parameters": {schema}}}}}]}}"#
+            )),
+            [None]
+        );
+        assert_eq!(
+            field(&format!(r#"[{{"name": "a", "parameters": {schema}}}]"#)),
+            [None]
+        );
+    }
 
     /// A line with no tool names no shape: the file is JSON Lines of its other lines' shape.
     #[test]

@@ -391,7 +391,7 @@ pub fn refuse_inexact_schemas(
 pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
     let text = json::check_utf8(file, bytes)?;
     if named_json_lines(file) {
-        return json_lines(file, text);
+        return json_lines(file, text).map_err(|e| one_document_hint(file, text, e));
     }
     match one_document(file, text)? {
         Some(set) => Ok(set),
@@ -403,6 +403,42 @@ pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<ToolSet> {
 fn named_json_lines(file: &Path) -> bool {
     file.extension()
         .is_some_and(|e| e == "jsonl" || e == "ndjson")
+}
+
+/// `e`, an error of `text` read as JSON Lines, with a word on why it was read so when it is
+/// about the first line, `file` is named as JSON Lines and `text` parses as one JSON
+/// document: a pretty-printed document named `.jsonl` fails at its first line (`[` alone is
+/// no document), in words that do not say the name chose the reading. The whole text is
+/// parsed only here, on the way out with an error.
+fn one_document_hint(file: &Path, text: &str, e: Error) -> Error {
+    let Error::Input {
+        file: name,
+        place: place @ Place::LineColumn { line, .. },
+        mut problem,
+    } = e
+    else {
+        return e;
+    };
+    let first = text
+        .lines()
+        .position(|l| !l.trim().is_empty())
+        .map(|i| i + 1);
+    if first == Some(line)
+        && let Some(extension) = file.extension().filter(|_| named_json_lines(file))
+        && json::parse_str(file, text, LIMITS, 0).is_ok()
+    {
+        problem.push_str(&format!(
+            " (read as JSON Lines, one request per line, because of its `.{}` name; the \
+             file parses as one JSON document: name it `.json`, or write each request on one \
+             line)",
+            extension.to_string_lossy()
+        ));
+    }
+    Error::Input {
+        file: name,
+        place,
+        problem,
+    }
 }
 
 /// `text` read as one JSON document; `None` when it is not one but looks like JSON Lines
@@ -672,13 +708,14 @@ pub fn for_each_request(
         count += tools.len();
         builtins_seen |= !builtins.is_empty();
         each(tools, builtins);
-    })?;
+    })
+    .map_err(|e| one_document_hint(file, text, e))?;
     if count == 0 && !builtins_seen {
         return Err(bad
             .shown
             .into_iter()
             .next()
-            .unwrap_or_else(|| no_tools(file)));
+            .map_or_else(|| no_tools(file), |e| one_document_hint(file, text, e)));
     }
     let unreadable_lines = bad.shown.len() + bad.more;
     for e in bad.shown {

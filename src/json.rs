@@ -221,7 +221,7 @@ pub fn parse_str_counting(
             .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"));
         let mut problem = lone_surrogate(text, &e)
             .or_else(|| out_of_range(text, &e))
-            .unwrap_or_else(|| plain_words(strip_position(&e.to_string())));
+            .unwrap_or_else(|| plain_words(strip_position(&e.to_string()), at_letter(text, &e)));
         if yaml {
             problem.push_str(" (this is read as JSON; YAML is not taken here: convert it to JSON)");
         }
@@ -344,13 +344,30 @@ pub(crate) fn strip_position(message: &str) -> String {
 /// serde_json's problem `problem` in words a reader of the file knows: its "expected ident"
 /// (a bare word where JSON has only `true`, `false` and `null`: `tru`, `True`, an unquoted
 /// string, YAML) names no JSON term. Other problems are kept as serde_json says them.
-fn plain_words(problem: String) -> String {
+///
+/// serde_json's "expected value" where a letter stands (`garbage`, `hello`: a bare word not
+/// starting as `true`, `false` or `null` do) gets the same word on bare words, so that every
+/// bare word is told the same; `at_letter` says whether a letter stands there.
+fn plain_words(problem: String, at_letter: bool) -> String {
+    const BARE_WORD: &str = "(a bare word is not JSON: strings are quoted)";
     if problem == "expected ident" {
-        "expected `true`, `false` or `null` (a bare word is not JSON: strings are quoted)"
-            .to_string()
+        format!("expected `true`, `false` or `null` {BARE_WORD}")
+    } else if problem == "expected value" && at_letter {
+        format!("expected value {BARE_WORD}")
     } else {
         problem
     }
+}
+
+/// Whether the byte serde_json's error `e` names in `text` is an ASCII letter.
+fn at_letter(text: &str, e: &serde_json::Error) -> bool {
+    let (Some(line), Some(column)) = (e.line().checked_sub(1), e.column().checked_sub(1)) else {
+        return false;
+    };
+    text.split('\n')
+        .nth(line)
+        .and_then(|l| l.as_bytes().get(column))
+        .is_some_and(u8::is_ascii_alphabetic)
 }
 
 /// Every number token of the JSON text `text`, in order, as (the RFC 6901 JSON Pointer of the

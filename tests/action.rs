@@ -544,7 +544,7 @@ fn bad_input_is_annotated_on_its_file() {
     let lines: Vec<&str> = stdout.lines().collect();
     for want in [
         "::error file=mcp/empty.json,title=toolwire::(whole file): no tools found (the tool list is empty)",
-        "::error file=mcp/a%2Cb%3Ac%25.json,line=2,col=11,title=toolwire::line 2, column 11: expected value",
+        "::error file=mcp/a%2Cb%3Ac%25.json,line=2,col=11,title=toolwire::line 2, column 11: expected value (a bare word is not JSON: strings are quoted)",
         "::error title=toolwire::toolwire check exited 2 (bad input or usage; the log says which)",
     ] {
         assert!(lines.contains(&want), "{want:?} not in\n{stdout}");

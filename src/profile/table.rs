@@ -195,11 +195,32 @@ fn short(parameter: &str) -> String {
 }
 
 fn list(items: &BTreeSet<String>, max: usize) -> String {
-    let all: Vec<String> = items.iter().map(|s| code(s)).collect();
+    let mut sorted: Vec<&String> = items.iter().collect();
+    // Limits are numbers: `4, 5, 10`, not the text order `10, 4, 5`.
+    sorted.sort_by(|a, b| by_number_then_text(a, b));
+    let all: Vec<String> = sorted.into_iter().map(|s| code(s)).collect();
     if all.len() <= max {
         all.join(", ")
     } else {
         format!("{} and {} more", all[..max].join(", "), all.len() - max)
+    }
+}
+
+/// Numbers (a value written as one: a digit first, or `-` and a digit) before other values
+/// and in numeric order; other values, and numbers of equal value, in text order.
+fn by_number_then_text(a: &str, b: &str) -> std::cmp::Ordering {
+    let number = |v: &str| -> Option<f64> {
+        let digits = v.strip_prefix('-').unwrap_or(v);
+        if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        v.parse().ok()
+    };
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
     }
 }
 
@@ -446,6 +467,20 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule table's values: limits in numeric order, numbers before words.
+    #[test]
+    fn values_are_listed_numbers_first_in_numeric_order() {
+        let items: BTreeSet<String> = ["10", "100", "11", "4", "64", "-1", "2.5", "const"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            list(&items, 12),
+            "`-1`, `2.5`, `4`, `10`, `11`, `64`, `100`, `const`"
+        );
+        assert_eq!(list(&items, 3), "`-1`, `2.5`, `4` and 5 more");
+    }
 
     fn cited(date: &str, read: bool, inferred: bool) -> Cited {
         Cited {

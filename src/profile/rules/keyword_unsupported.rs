@@ -340,18 +340,23 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
             out,
             "Remove `{k}`: it is not a JSON Schema keyword, so no argument changes."
         ),
-        _ => write!(
-            out,
-            "Remove `{k}` and say what it required in the description (e.g. {}); `toolwire \
-             args` can still check arguments against the original schema.",
-            said_as(k)
-        ),
+        _ => {
+            let example = said_as(k).map_or(String::new(), |e| format!(" (e.g. {e})"));
+            write!(
+                out,
+                "Remove `{k}` and say what it required in the description{example}; `toolwire \
+                 args` can still check arguments against the original schema."
+            )
+        }
     };
 }
 
-/// How a dropped narrowing keyword reads in a description, for the fix's example.
-fn said_as(k: &str) -> &'static str {
-    match k {
+/// How a dropped keyword reads in a description, for the fix's example: `None` for a
+/// keyword no one short phrase says (`$dynamicRef`; `format` and `unevaluatedProperties`,
+/// whose words depend on their value, which the fix is not given), rather than another
+/// keyword's example.
+fn said_as(k: &str) -> Option<&'static str> {
+    Some(match k {
         "minimum" => "\"at least 1\"",
         "maximum" => "\"at most 100\"",
         // An exclusive bound excludes its value: "at least 0" would admit it.
@@ -364,8 +369,18 @@ fn said_as(k: &str) -> &'static str {
         "pattern" => "\"matches ^[a-z]+$\"",
         "multipleOf" => "\"a multiple of 5\"",
         "uniqueItems" => "\"no duplicates\"",
-        _ => "\"at least 1\" for a `minimum`",
-    }
+        "enum" => "\"one of: celsius, fahrenheit\"",
+        "required" => "\"always give `city`\"",
+        "minProperties" => "\"at least 1 key\"",
+        "maxProperties" => "\"at most 10 keys\"",
+        "propertyNames" => "\"keys are lowercase\"",
+        "dependentRequired" => "\"give `end` whenever `start` is given\"",
+        "contains" => "\"at least one item is a string\"",
+        "minContains" => "\"at least 2 such items\"",
+        "maxContains" => "\"at most 3 such items\"",
+        "if" | "then" | "else" => "\"when `kind` is `file`, `path` is required\"",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -584,6 +599,34 @@ mod tests {
             fix,
             "Remove `widget`: it is not a JSON Schema keyword, so no argument changes."
         );
+    }
+
+    /// Every keyword's example is its own: `dependentRequired`'s spoke of a `minimum`, the
+    /// example every keyword without one of its own was given.
+    #[test]
+    fn each_keyword_is_given_its_own_example_or_none() {
+        use super::*;
+        assert_eq!(
+            fix_for("dependentRequired", &Feat::Keyword("dependentRequired")),
+            "Remove `dependentRequired` and say what it required in the description (e.g. \
+             \"give `end` whenever `start` is given\"); `toolwire args` can still check \
+             arguments against the original schema."
+        );
+        assert_eq!(
+            fix_for("$dynamicRef", &Feat::Keyword("$dynamicRef")),
+            "Remove `$dynamicRef` and say what it required in the description; `toolwire args` \
+             can still check arguments against the original schema."
+        );
+        for &k in crate::schema::KEYWORDS {
+            let fix = fix_for(k, &Feat::Keyword(k));
+            // An example naming another keyword is another keyword's.
+            if let Some((_, example)) = fix.split_once("(e.g. ") {
+                let other = crate::schema::KEYWORDS
+                    .iter()
+                    .find(|&&o| o != k && example.contains(&format!("`{o}`")));
+                assert_eq!(other, None, "{k}: {fix}");
+            }
+        }
     }
 
     /// A rejected `allOf` is marked repairable exactly where `repair` merges it: one branch

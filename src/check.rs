@@ -1486,12 +1486,22 @@ impl<'a> FixNotes<'a> {
 /// How human output shows the empty JSON Pointer (the whole schema or tool).
 const ROOT: &str = "(root)";
 
-/// Where a finding is, as output for people shows it: its JSON Pointer (a long one shortened by
-/// [`crate::report::short_pointer`]), `(root)` for the empty pointer (RFC 6901's `/` is the
-/// property named "", so the root gets a word), or `(request)`.
+/// Where a finding is, as output for people shows it: its JSON Pointer into the parameters
+/// schema (a long one shortened by [`crate::report::short_pointer`]), `(root)` for the
+/// schema's empty pointer (RFC 6901's `/` is the property named "", so the root gets a word),
+/// or for a finding about the tool rather than its schema ([`Finding::subject`]) the part of
+/// the tool: `name`, `description`, `(tool)` (a finding about the whole tool, such as a
+/// missing schema), or `(request)`. Those have the empty schema pointer too, and `(root)`
+/// put them at the schema's root.
 pub(crate) fn place_label(f: &Finding) -> std::borrow::Cow<'_, str> {
     if f.request {
         "(request)".into()
+    } else if f.subject == Subject::Name {
+        "name".into()
+    } else if f.subject == Subject::Description {
+        "description".into()
+    } else if f.subject == Subject::Tool {
+        "(tool)".into()
     } else if f.pointer.is_empty() {
         ROOT.into()
     } else {
@@ -1788,6 +1798,18 @@ mod tests {
             "(unnamed) [tool 3]"
         );
         assert_ne!(super::ROOT, "/");
+        // A finding about the tool is at a part of the tool, not at the schema's root, which
+        // its empty schema pointer would say.
+        let about = |subject| super::Finding {
+            subject,
+            ..f("a", false, None)
+        };
+        let label = |subject| super::place_label(&about(subject)).into_owned();
+        assert_eq!(label(super::Subject::Name), "name");
+        assert_eq!(label(super::Subject::Description), "description");
+        assert_eq!(label(super::Subject::Tool), "(tool)");
+        assert_eq!(label(super::Subject::Schema), super::ROOT);
+        assert_eq!(super::place_label(&f("", true, None)), "(request)");
     }
 
     /// The built-in `portable` profile, compiled.

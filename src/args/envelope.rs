@@ -1,8 +1,15 @@
 //! Whole tool-call objects pasted where the arguments go. Users paste what the provider
 //! returned (`{"type":"tool_use","name":…,"input":{…}}`), and checked as the arguments such a
 //! call is a handful of undeclared keys, which an open schema calls valid: the arguments inside
-//! were never checked. The envelope is recognised only when none of its keys is a declared
-//! property, so a tool that really takes `name` and `input` arguments is not misread.
+//! were never checked. A value none of whose keys is a declared property is read as a call when
+//! it fits a shape. One with declared keys is read as a call only when it is that shape exactly
+//! (every key one the shape has, its `type` and payload of the shape's JSON types) and one of its
+//! keys is still undeclared: tools taking `name` or `type` arguments (GitHub's
+//! `create_repository`, `issue_write`) are common, and a call to them must not pass for its own
+//! arguments. A value whose keys are all declared is the arguments, so a tool that really takes
+//! `name` and `input` arguments is not misread.
+
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
@@ -36,6 +43,34 @@ struct Shape {
     payload: &'static str,
     /// The `type` the shape carries, if it must carry one.
     kind: Option<&'static str>,
+    /// The `type` the shape carries where it may leave it out (Chat Completions' `function`,
+    /// which a pasted call may lack): checked only when the value has declared keys.
+    optional_kind: Option<&'static str>,
+    /// Every top-level key the shape's call has, from the provider's reference (the SDKs'
+    /// generated types: anthropic `ToolUseBlockParam`, openai `ResponseFunctionToolCall`): a
+    /// value with declared keys is a call only when all its keys are among these.
+    keys: &'static [&'static str],
+    /// The JSON type the payload has in the shape (OpenAI's `arguments` are a string), checked
+    /// when the value has declared keys.
+    payload_type: Payload,
+}
+
+/// The JSON types a shape's payload may have.
+#[derive(Clone, Copy)]
+enum Payload {
+    Object,
+    String,
+    ObjectOrString,
+}
+
+impl Payload {
+    fn admits(self, value: &Value) -> bool {
+        match self {
+            Payload::Object => value.is_object(),
+            Payload::String => value.is_string(),
+            Payload::ObjectOrString => value.is_object() || value.is_string(),
+        }
+    }
 }
 
 /// In the order a message names them.
@@ -45,56 +80,96 @@ const SHAPES: &[Shape] = &[
         wrapper: Some("function"),
         payload: "arguments",
         kind: None,
+        optional_kind: Some("function"),
+        keys: &["id", "type", "function", "index"],
+        payload_type: Payload::String,
     },
     Shape {
         name: "Gemini functionCall part",
         wrapper: Some("functionCall"),
         payload: "args",
         kind: None,
+        optional_kind: None,
+        keys: &["functionCall", "thoughtSignature", "thought"],
+        payload_type: Payload::Object,
     },
     Shape {
         name: "OpenAI Responses function_call item",
         wrapper: None,
         payload: "arguments",
         kind: Some("function_call"),
+        optional_kind: None,
+        keys: &["type", "id", "call_id", "name", "arguments", "status"],
+        payload_type: Payload::String,
     },
     Shape {
         name: "Anthropic tool_use block",
         wrapper: None,
         payload: "input",
         kind: Some("tool_use"),
+        optional_kind: None,
+        keys: &[
+            "type",
+            "id",
+            "name",
+            "input",
+            "cache_control",
+            "caller",
+            "toolset_name",
+        ],
+        payload_type: Payload::Object,
     },
     Shape {
         name: "Gemini FunctionCall",
         wrapper: None,
         payload: "args",
         kind: None,
+        optional_kind: None,
+        keys: &["id", "name", "args"],
+        payload_type: Payload::Object,
     },
     Shape {
         name: "{name, input} call",
         wrapper: None,
         payload: "input",
         kind: None,
+        optional_kind: None,
+        keys: &["name", "input"],
+        payload_type: Payload::Object,
     },
     Shape {
         name: "{name, arguments} call",
         wrapper: None,
         payload: "arguments",
         kind: None,
+        optional_kind: None,
+        keys: &["name", "arguments"],
+        payload_type: Payload::ObjectOrString,
     },
 ];
 
 /// The envelope `call` (parsed from `text`) is, if it is one: `Ok(None)` when it is not (it is
 /// then the arguments), `Err` when it fits more than one shape. `declared` are the schema's
-/// top-level property names: a call using any of them as a key is arguments.
+/// top-level property names: a call using any of them as a key is arguments unless it is a
+/// shape exactly and has a key left undeclared (see the module's comment).
 pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelope>, Ambiguous> {
     let Some(top) = call.as_object() else {
         return Ok(None);
     };
-    if top.keys().any(|k| declared.contains(&k.as_str())) {
-        return Ok(None);
-    }
-    let fits: Vec<&Shape> = SHAPES.iter().filter(|s| fits(s, top)).collect();
+    // A set: the arguments may have as many keys as the schema has properties.
+    let declared: HashSet<&str> = declared.iter().copied().collect();
+    let is_declared = |k: &String| declared.contains(k.as_str());
+    let fits: Vec<&Shape> = if !top.keys().any(is_declared) {
+        SHAPES.iter().filter(|s| fits(s, top)).collect()
+    } else if top.keys().all(is_declared) {
+        // Every key an argument: read as the arguments the tool declares.
+        Vec::new()
+    } else {
+        SHAPES
+            .iter()
+            .filter(|s| fits(s, top) && exactly(s, top))
+            .collect()
+    };
     // A specific shape (marked by its wrapper or `type`) implies the generic ones it also
     // fits (`{name, arguments}`); only two specific ones, or two payloads, are ambiguous.
     let specific: Vec<&&Shape> = fits
@@ -163,6 +238,30 @@ fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
     };
     // A name is what makes `{name, args}` a call rather than arguments named `args`.
     holder.get("name").is_some_and(Value::is_string) && holder.contains_key(shape.payload)
+}
+
+/// Whether `top`, which [`fits`] `shape`, is that shape exactly: no key the shape lacks, a
+/// `type` (when the shape may carry one) of the shape's own value, and the payload of the
+/// shape's JSON type.
+fn exactly(shape: &Shape, top: &Map<String, Value>) -> bool {
+    if !top.keys().all(|k| shape.keys.contains(&k.as_str())) {
+        return false;
+    }
+    if let Some(kind) = shape.optional_kind
+        && top.get("type").is_some_and(|t| t.as_str() != Some(kind))
+    {
+        return false;
+    }
+    let holder = match shape.wrapper {
+        Some(w) => match top.get(w).and_then(Value::as_object) {
+            Some(inner) => inner,
+            None => return false,
+        },
+        None => top,
+    };
+    holder
+        .get(shape.payload)
+        .is_some_and(|p| shape.payload_type.admits(p))
 }
 
 /// The text of the value of the top-level member `key` of the JSON object `text` (the last
@@ -276,11 +375,73 @@ mod tests {
     #[test]
     fn declared_keys_and_nameless_objects_are_arguments() {
         let call = r#"{"name":"s","input":{"a":1}}"#;
-        assert_eq!(read_text(call, &["name"]), Ok(None));
-        assert_eq!(read_text(call, &["input"]), Ok(None));
+        assert_eq!(read_text(call, &["name", "input"]), Ok(None));
+        assert_eq!(read_text(call, &["input", "name", "limit"]), Ok(None));
         assert_eq!(read_text(r#"{"input":{"a":1}}"#, &[]), Ok(None));
         assert_eq!(read_text(r#"{"name":"s"}"#, &[]), Ok(None));
         assert_eq!(read_text(r#"[1]"#, &[]), Ok(None));
+    }
+
+    #[test]
+    fn a_call_to_a_tool_declaring_its_keys_is_read_when_some_key_is_not_declared() {
+        // github-mcp-server's create_repository declares `name`, issue_write `type`.
+        let repo = ["autoInit", "description", "name", "organization", "private"];
+        let cases = [
+            (
+                r#"{"type":"tool_use","id":"toolu_1","name":"create_repository","input":{"private":"yes"}}"#,
+                &repo[..],
+                "Anthropic tool_use block",
+                r#"{"private":"yes"}"#,
+            ),
+            (
+                r#"{"type":"function_call","call_id":"c1","name":"create_repository","arguments":"{\"private\":\"yes\"}"}"#,
+                &repo[..],
+                "OpenAI Responses function_call item",
+                r#"{"private":"yes"}"#,
+            ),
+            (
+                r#"{"id":"call_1","type":"function","function":{"name":"issue_write","arguments":"{}"}}"#,
+                &["method", "owner", "repo", "type"][..],
+                "OpenAI Chat Completions tool call",
+                "{}",
+            ),
+            (
+                r#"{"name":"s","input":{"a":1}}"#,
+                &["name"][..],
+                "{name, input} call",
+                r#"{"a":1}"#,
+            ),
+        ];
+        for (text, declared, shape, args) in cases {
+            let e = read_text(text, declared).unwrap().expect(text);
+            assert_eq!((e.shape, e.text.as_str()), (shape, args), "{text}");
+        }
+    }
+
+    #[test]
+    fn with_declared_keys_only_an_exact_shape_is_a_call() {
+        let declared = ["name", "type", "id"];
+        for text in [
+            // A key the shape lacks.
+            r#"{"type":"tool_use","name":"s","input":{},"limit":1}"#,
+            r#"{"name":"s","input":{},"id":"x"}"#,
+            // The payload of another JSON type than the shape's.
+            r#"{"type":"tool_use","name":"s","input":"{}"}"#,
+            r#"{"type":"function_call","name":"s","arguments":{}}"#,
+            r#"{"id":"x","type":"function","function":{"name":"s","arguments":{}}}"#,
+            // Chat Completions' `type` is "function" when sent.
+            r#"{"id":"x","type":"tool","function":{"name":"s","arguments":"{}"}}"#,
+            // Every key declared.
+            r#"{"type":"x","name":"s","id":"y"}"#,
+        ] {
+            assert_eq!(read_text(text, &declared), Ok(None), "{text}");
+        }
+        // Without declared keys the same values are read as before.
+        let open = read_text(r#"{"type":"function_call","name":"s","arguments":{}}"#, &[]);
+        assert_eq!(
+            open.unwrap().map(|e| e.shape),
+            Some("OpenAI Responses function_call item")
+        );
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Project {
                         "{} answered at {} on this machine: a stand-in, not the provider, and \
                          its answers are never evidence; remove this run log",
                         o.target,
-                        crate::evidence::runlog::redact_userinfo(&o.endpoint)
+                        crate::probe::http::shown_url(&o.endpoint)
                     ),
                 ));
             }

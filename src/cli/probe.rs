@@ -144,7 +144,9 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     {
         if crate::target::route(id).is_none() {
             return Err(Error::Usage(format!(
-                "{flag}: {id:?} is not a live target (see the registry: {})",
+                "{flag}: {:?} is not a live target (see the registry: {})",
+                // A URL given without its target is read as the id up to its `=`.
+                http::shown_url(id),
                 crate::target::route_ids()
             )));
         }
@@ -267,7 +269,7 @@ fn pairs(values: &[String], flag: &str) -> Result<Vec<(String, String)>> {
                 .filter(|(k, v)| !k.is_empty() && !v.is_empty())
                 .ok_or_else(|| {
                     // A URL given without its target may carry credentials: masked.
-                    let v = crate::evidence::runlog::redact_userinfo(v);
+                    let v = http::shown_url(v);
                     Error::Usage(format!("{flag} {v:?}: expected TARGET=VALUE"))
                 })
         })
@@ -430,10 +432,7 @@ pub fn live_targets(
             && !cfg.base_url.is_empty()
             && !http::is_providers_own(route.as_ref(), &cfg.base_url)
         {
-            stand_ins.push((
-                id.clone(),
-                crate::evidence::runlog::redact_userinfo(&cfg.base_url).into_owned(),
-            ));
+            stand_ins.push((id.clone(), http::shown_url(&cfg.base_url)));
         }
         let mut opts = HttpOptions::for_base(&cfg.base_url);
         opts.timeout = Duration::from_secs_f64(args.timeout.max(0.05));

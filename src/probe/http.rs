@@ -26,6 +26,7 @@
 //! An answer from `toolwire emulate` carries the `x-toolwire-emulator` header; such answers
 //! are noted as emulated on every observation (they are never evidence).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -237,7 +238,7 @@ pub fn client_with_env(
         let proxy = reqwest::Url::parse(&proxy).map_err(|e| {
             Error::Usage(format!(
                 "the https proxy variable ({}) is not a URL: {e}",
-                redact_userinfo(&proxy)
+                shown_url(&proxy)
             ))
         })?;
         // Without the client's SOCKS support another scheme would fail every request later,
@@ -245,7 +246,7 @@ pub fn client_with_env(
         if !matches!(proxy.scheme(), "http" | "https") {
             return Err(Error::Usage(format!(
                 "the https proxy variable ({}) has scheme `{}`: only http:// and https:// proxies are supported",
-                redact_userinfo(proxy.as_str()),
+                shown_url(proxy.as_str()),
                 proxy.scheme()
             )));
         }
@@ -325,9 +326,9 @@ pub fn is_providers_own(route: &dyn Route, base: &str) -> bool {
 
 /// Refuses a credential for a base URL that is not https (loopback excepted). `vars` names
 /// the variables the key came from, for the error message (the key itself never appears,
-/// nor the URL's userinfo: [`redact_userinfo`]).
+/// nor the URL's userinfo or query: [`shown_url`]).
 pub fn check_key_destination(id: &str, base: &str, vars: &str) -> Result<()> {
-    let shown = redact_userinfo(base);
+    let shown = shown_url(base);
     let Some((scheme, _)) = scheme_host(base) else {
         return Err(Error::Usage(format!(
             "{id}: base URL {shown:?} is not an absolute URL"
@@ -347,7 +348,7 @@ pub fn check_key_destination(id: &str, base: &str, vars: &str) -> Result<()> {
 /// Refusing is the less surprising choice: the routes' credentials are API keys sent as
 /// their own header (`authorization: Bearer`, `x-api-key`, ...), so the userinfo could only
 /// go as HTTP Basic auth (what reqwest does with it) beside or instead of that key, which no
-/// target documents. The URL in the message is masked ([`redact_userinfo`]).
+/// target documents. The URL in the message is masked ([`shown_url`]).
 pub fn userinfo_problem(vars: &str) -> String {
     let fix = if vars.is_empty() {
         "remove them from the URL (this target takes no key)".to_string()
@@ -370,7 +371,7 @@ pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
     }
     Err(Error::Usage(format!(
         "{place}{}: {}",
-        redact_userinfo(base),
+        shown_url(base),
         userinfo_problem(vars)
     )))
 }
@@ -381,7 +382,7 @@ pub fn check_no_userinfo(place: &str, base: &str, vars: &str) -> Result<()> {
 /// `openai/chat: OPENAI_BASE_URL=`, `--base-url openai/chat=`), the same form for a flag
 /// and a variable.
 pub fn check_base_url(place: &str, base: &str) -> Result<()> {
-    let shown = shown_base_url(base);
+    let shown = shown_url(base);
     let bad = |why: &str| Err(Error::Usage(format!("{place}{shown}: {why}")));
     let lower = base.to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
@@ -407,17 +408,34 @@ pub fn check_base_url(place: &str, base: &str) -> Result<()> {
     Ok(())
 }
 
-/// A base URL as an error may show it: userinfo masked, key-shaped strings redacted, and
-/// nothing from the first `?`, `#`, whitespace or control character on (a query such as
-/// Google's `?key=` is where a user pastes a key; what follows a space is not the URL's).
-fn shown_base_url(base: &str) -> String {
-    let end = base
+/// A base URL (or a value given for one) as a message may show it: userinfo masked,
+/// key-shaped strings redacted, and nothing from the first `?`, `#`, whitespace or control
+/// character on (a query such as Google's `?key=` is where a user pastes a key; what follows
+/// a space is not the URL's). Every message that quotes a base URL goes through it: a
+/// message whose text differs from the secret (`https://***@host/v1?key=…`) escapes the CI
+/// log's masking of secrets, and lands in uploaded output.
+pub fn shown_url(base: &str) -> String {
+    // The userinfo is masked before the cut, and up to the last `@` before the first `/`
+    // after the scheme: a password holding a raw `?` or `#` (`user:pa#ss@host`) would
+    // otherwise be cut in two and its first part shown.
+    let start = base.find("://").map_or(0, |i| i + 3);
+    let authority_end = base[start..].find('/').map_or(base.len(), |i| start + i);
+    let masked = match base[start..authority_end].rfind('@') {
+        Some(at) => Cow::Owned(format!(
+            "{}{}{}",
+            &base[..start],
+            crate::evidence::runlog::USERINFO_MASK,
+            &base[start + at..]
+        )),
+        None => Cow::Borrowed(base),
+    };
+    let end = masked
         .find(|c: char| c == '?' || c == '#' || c.is_whitespace() || c.is_control())
-        .unwrap_or(base.len());
+        .unwrap_or(masked.len());
     let head = crate::evidence::runlog::Redactor::new(Vec::new())
-        .redact(&redact_userinfo(&base[..end]))
+        .redact(&redact_userinfo(&masked[..end]))
         .into_owned();
-    if end < base.len() {
+    if end < masked.len() {
         format!("{head}… (the rest not shown)")
     } else {
         head
@@ -560,7 +578,7 @@ impl HttpTarget {
                 "{}: refusing plain http to {}: a hosted provider is reached over https (plain \
                  http only to a loopback address)",
                 route.id(),
-                redact_userinfo(&cfg.base_url)
+                shown_url(&cfg.base_url)
             )));
         }
         // A key that cannot be a header value would be dropped from the request, which would
@@ -1085,6 +1103,91 @@ mod tests {
         }
     }
 
+    /// Every message quoting a base URL hides its query and fragment, with or without
+    /// userinfo beside them: the text differs from the secret, so a CI log's masking would
+    /// not catch it (the trial: `https://***@gateway…/v1?key=QSECRET` was printed).
+    #[test]
+    fn messages_quoting_a_base_url_hide_its_query_and_fragment() {
+        for base in [
+            "https://gwuser:GWPASS-SECRET@gateway.internal.example/v1?key=QSECRET",
+            "https://gateway.internal.example/v1?key=QSECRET",
+            "https://gateway.internal.example/v1#QSECRET",
+            "https://gwuser:GWPASS-SECRET@gateway.internal.example/v1#QSECRET",
+            "http://gwuser:GWPASS-SECRET@gateway.internal.example/v1?key=QSECRET",
+            // A raw `#` or `?` in the password: the URL's authority ends there, but what a
+            // user meant as the password must not be shown up to it.
+            "https://gwuser:GWPASS#SECRET@gateway.internal.example/v1",
+            "https://gwuser:GWPASS?SECRET@gateway.internal.example/v1",
+        ] {
+            let mut messages = vec![
+                shown_url(base),
+                check_key_destination("openai/chat", base, "OPENAI_API_KEY")
+                    .map_or_else(|e| e.to_string(), |()| String::new()),
+                check_base_url("openai/chat: OPENAI_BASE_URL=", base)
+                    .unwrap_err()
+                    .to_string(),
+            ];
+            if has_userinfo(base) {
+                messages.push(
+                    check_no_userinfo("openai/chat: OPENAI_BASE_URL=", base, "OPENAI_API_KEY")
+                        .unwrap_err()
+                        .to_string(),
+                );
+            }
+            for m in messages {
+                assert!(
+                    !m.contains("QSECRET") && !m.contains("SECRET"),
+                    "{base}: {m}"
+                );
+                assert!(
+                    !m.contains("GWPASS") && !m.contains("gwuser"),
+                    "{base}: {m}"
+                );
+            }
+            let shown = shown_url(base);
+            let in_password = base.contains("GWPASS#") || base.contains("GWPASS?");
+            let want = if in_password {
+                "https://***@gateway.internal.example/v1"
+            } else {
+                "://***@gateway.internal.example/v1… (the rest not shown)"
+            };
+            let want = want.replace(
+                "***@",
+                if has_userinfo(base) || in_password {
+                    "***@"
+                } else {
+                    ""
+                },
+            );
+            assert!(shown.ends_with(&want), "{shown}");
+        }
+        // The trial's URL, as the message shows it.
+        let e = check_no_userinfo(
+            "openai/chat: OPENAI_BASE_URL=",
+            "https://gwuser:GWPASS-SECRET@gateway.internal.example/v1?key=QSECRET",
+            "OPENAI_API_KEY",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with(
+                "openai/chat: OPENAI_BASE_URL=https://***@gateway.internal.example/v1… (the rest \
+                 not shown): the URL carries credentials"
+            ),
+            "{e}"
+        );
+        // Nothing to hide: shown as given.
+        assert_eq!(
+            shown_url("https://api.example.com/v1"),
+            "https://api.example.com/v1"
+        );
+        assert_eq!(shown_url("openai/chat"), "openai/chat");
+        assert_eq!(
+            shown_url("http://127.0.0.1:9/a@b"),
+            "http://127.0.0.1:9/a@b"
+        );
+    }
+
     use super::*;
 
     #[test]
@@ -1194,7 +1297,7 @@ mod tests {
             let e = check_base_url("ollama/chat: OLLAMA_HOST=", bad).unwrap_err();
             assert!(matches!(e, Error::Usage(_)));
             let e = e.to_string();
-            // Shown up to its first `?`, `#` or space (see `shown_base_url`).
+            // Shown up to its first `?`, `#` or space (see `shown_url`).
             let shown = bad.split(['?', '#', ' ']).next().unwrap_or(bad);
             assert!(
                 e.starts_with(&format!("ollama/chat: OLLAMA_HOST={shown}")),

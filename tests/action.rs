@@ -301,6 +301,39 @@ fn the_sarif_file_is_written_or_the_step_fails() {
     );
 }
 
+/// A SARIF path whose folder cannot be made (here under a file; `/proc/nope/x.sarif` in
+/// the trial) fails the step with 2 and the same annotation as a path that is a folder, with
+/// findings or without: `mkdir -p` ended the script under `-e` with 1 (the "findings"
+/// status) and no annotation. After bad input the step keeps toolwire's 2 and names no file;
+/// a folder at the path is neither named nor removed (it was named as the SARIF file).
+#[test]
+fn a_sarif_folder_that_cannot_be_made_fails_the_step_annotated() {
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("taken.sarif")).unwrap();
+    for files in ["tools/clean.json", "tools/**", "tools/clean.json bad.json"] {
+        for sarif in ["tools/clean.json/x.sarif", "taken.sarif"] {
+            let (status, outputs, stdout) = check(
+                ws.path(),
+                Inputs {
+                    files,
+                    sarif,
+                    ..Inputs::default()
+                },
+            );
+            assert_eq!(status, 2, "{files} {sarif}\n{stdout}");
+            assert_eq!(outputs, "", "{files} {sarif}");
+            assert!(
+                stdout.contains(&format!(
+                    "::error title=toolwire::cannot write the SARIF file '{sarif}'"
+                )),
+                "{files} {sarif}\n{stdout}"
+            );
+        }
+    }
+    assert!(ws.path().join("taken.sarif").is_dir());
+    assert!(ws.path().join("tools/clean.json").is_file());
+}
+
 /// `ignore:` leaves out the named rules' findings: the job passes.
 #[test]
 fn ignored_rules_let_the_job_pass() {

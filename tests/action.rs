@@ -196,6 +196,84 @@ fn hidden_folders_are_globbed_and_folders_alone_are_named() {
     );
 }
 
+/// A word naming nothing gets "no file matches" with its hint on paths with spaces: under
+/// nullglob a word without glob characters stays as written, and was called "only folders"
+/// (`missing.json`, and `my` from `my tools/tools list.json`).
+#[test]
+fn a_word_naming_nothing_is_no_file_not_only_folders() {
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("my tools")).unwrap();
+    std::fs::copy(
+        ws.path().join("tools/clean.json"),
+        ws.path().join("my tools/tools list.json"),
+    )
+    .unwrap();
+    for (files, word) in [
+        ("missing.json", "missing.json"),
+        ("my tools/tools list.json", "my"),
+        ("tools/clean.json missing/*.json", "missing/*.json"),
+    ] {
+        let (status, outputs, stdout) = check_step(ws.path(), files, "");
+        assert_eq!(status, 2, "{files}\n{stdout}");
+        assert_eq!(outputs, "", "{files}");
+        assert!(
+            stdout.contains(&format!(
+                "::error title=toolwire::no file matches '{word}' (files are separated by \
+                 whitespace; a glob reaches a path with spaces)"
+            )),
+            "{files}\n{stdout}"
+        );
+        assert!(!stdout.contains("only folders"), "{files}\n{stdout}");
+    }
+    // The hint's way: a glob reaches it.
+    let (status, _, stdout) = check_step(ws.path(), "my*/tools*list.json", "");
+    assert_eq!(status, 0, "{stdout}");
+}
+
+/// A file whose path holds glob characters (`app/[slug]/tools.json`, Next.js's dynamic
+/// routes) is taken as written when no file matches it as a glob (`[slug]` matches one
+/// letter), and a file named `-x.json` reaches toolwire as a file, not an option: it was a
+/// usage error (`unexpected argument '-x'`) in all three of the step's calls.
+#[test]
+fn bracketed_and_dash_file_names_are_checked() {
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("app/[slug]")).unwrap();
+    let broken = ws.path().join("tools/more/broken.json");
+    std::fs::copy(&broken, ws.path().join("app/[slug]/tools.json")).unwrap();
+    std::fs::copy(&broken, ws.path().join("-x.json")).unwrap();
+    // A SARIF location is a URI: `[` and `]` percent-encoded.
+    for (files, annotated, uri) in [
+        (
+            "app/[slug]/tools.json",
+            "app/[slug]/tools.json",
+            "app/%5Bslug%5D/tools.json",
+        ),
+        ("-x.json", "-x.json", "-x.json"),
+        ("-*.json", "-x.json", "-x.json"),
+    ] {
+        let (status, outputs, stdout) = check(
+            ws.path(),
+            Inputs {
+                files,
+                sarif: "out.sarif",
+                ..Inputs::default()
+            },
+        );
+        assert_eq!(status, 1, "{files}\n{stdout}");
+        assert_eq!(outputs, "sarif-file=out.sarif\nfindings=true\n", "{files}");
+        assert!(
+            stdout.contains(&format!("::error file={annotated},")),
+            "{files}\n{stdout}"
+        );
+        assert!(stdout.contains("Findings per rule:"), "{files}\n{stdout}");
+        let text = std::fs::read_to_string(ws.path().join("out.sarif")).unwrap();
+        assert!(
+            text.contains(&format!("\"uri\": \"{uri}\"")),
+            "{files}\n{text}"
+        );
+    }
+}
+
 /// The counts go to the log and to the job's summary page: a clean run printed nothing, and
 /// a failing one only annotations, of which GitHub shows a few per step.
 #[test]

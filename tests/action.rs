@@ -813,3 +813,50 @@ fn the_cache_key_covers_every_source_folder_and_not_the_build() {
     write("src/target/openai.rs", "// v2\n");
     assert_ne!(rev(), first, "a provider module is source");
 }
+
+/// The binary is saved right after a build, not in `actions/cache`'s post step, which saves
+/// only when the job succeeds: while the check failed the job on findings, every run built
+/// toolwire again. Restore and save are one pinned commit of actions/cache, under one key.
+#[test]
+fn the_binary_is_cached_after_the_build_whatever_the_check_finds() {
+    let text = std::fs::read_to_string(repo().join(".github/actions/check/action.yml"))
+        .expect("action.yml reads");
+    let action: Value = serde_saphyr::from_str(&text).expect("action.yml is YAML");
+    let steps = action["runs"]["steps"].as_array().expect("steps");
+    let uses = |s: &Value| s["uses"].as_str().unwrap_or_default().to_string();
+    let at = |prefix: &str| {
+        steps
+            .iter()
+            .position(|s| uses(s).starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} step"))
+    };
+    assert!(
+        !steps.iter().any(|s| uses(s).starts_with("actions/cache@")),
+        "the combined cache action saves only on success"
+    );
+    let (restore, save) = (at("actions/cache/restore@"), at("actions/cache/save@"));
+    let build = steps
+        .iter()
+        .position(|s| s["name"] == "Build toolwire")
+        .expect("the build step");
+    assert_eq!(
+        (restore + 1, build + 1),
+        (build, save),
+        "restore, build, save in a row"
+    );
+    let check = steps
+        .iter()
+        .position(|s| s["name"] == "Check the tool definitions")
+        .expect("the check step");
+    assert!(save < check, "saved before the check can fail the job");
+    let miss = "steps.cache.outputs.cache-hit != 'true'";
+    assert_eq!(steps[restore]["id"], "cache");
+    assert_eq!(steps[build]["if"], miss);
+    assert_eq!(steps[save]["if"], miss);
+    assert_eq!(
+        steps[restore]["with"], steps[save]["with"],
+        "one path, one key"
+    );
+    let sha = |i: usize| uses(&steps[i]).rsplit_once('@').map(|(_, r)| r.to_string());
+    assert_eq!(sha(restore), sha(save));
+}

@@ -285,6 +285,20 @@ fn the_readme_workflow_uploads_sarif_and_passes_actionlint() {
         "{workflow}"
     );
     let steps = parsed["jobs"]["tools"]["steps"].as_array().expect("steps");
+    // The action's build runs dependencies' build scripts, which could read a token that
+    // actions/checkout leaves in .git/config by default.
+    let checkouts: Vec<&Value> = steps
+        .iter()
+        .filter(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/checkout@"))
+        })
+        .collect();
+    assert_eq!(checkouts.len(), 1, "{workflow}");
+    for s in checkouts {
+        assert_eq!(s["with"]["persist-credentials"], Value::Bool(false), "{s}");
+    }
     let check = steps
         .iter()
         .position(|s| {
@@ -946,6 +960,40 @@ fn pull_request_body(before: &str, after: &str) -> Option<String> {
     );
     std::fs::write(work.join("reports/matrix.json"), after).expect("written");
     std::fs::write(work.join("probe-output.txt"), "requests sent: 0\n").expect("written");
+    // What a dependency's build script could have left for this step, where GH_TOKEN is:
+    // hooks in the checkout and a global configuration with hooks and an fsmonitor command.
+    let ran = dir.path().join("planted-ran");
+    let planted = format!("#!/bin/sh\necho \"$0\" >> '{}'\n", ran.display());
+    for hook in [
+        "pre-commit",
+        "commit-msg",
+        "post-commit",
+        "post-checkout",
+        "pre-push",
+        "reference-transaction",
+    ] {
+        script_file(&work.join(".git/hooks").join(hook), &planted);
+        script_file(&dir.path().join("home/hooks").join(hook), &planted);
+    }
+    script_file(&dir.path().join("home/fsmonitor"), &planted);
+    let home = dir.path().join("home");
+    std::fs::write(
+        home.join(".gitconfig"),
+        format!(
+            "[core]\n\thooksPath = {}\n\tfsmonitor = {}\n",
+            home.join("hooks").display(),
+            home.join("fsmonitor").display()
+        ),
+    )
+    .expect("written");
+    let (_, step) = probe_yml_step("Open a pull request when a verdict changed");
+    let step_env: Vec<(String, String)> = step["env"]
+        .as_object()
+        .expect("the step's env")
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .filter(|(_, v)| !v.contains("${{"))
+        .collect();
     let body = dir.path().join("pr-body.md");
     script_file(
         &dir.path().join("bin/gh"),
@@ -955,19 +1003,24 @@ fn pull_request_body(before: &str, after: &str) -> Option<String> {
             body.display()
         ),
     );
-    let (status, _, stdout) = run_step(
-        &script,
-        &work,
-        Some(&dir.path().join("bin")),
-        &[
-            ("RUN_ID", "7"),
-            ("RUN_ATTEMPT", "1"),
-            ("BASE", "main"),
-            ("ALWAYS", "false"),
-            ("GH_TOKEN", "unused"),
-        ],
-    );
+    let home = home.to_str().expect("a UTF-8 path");
+    let mut env = vec![
+        ("RUN_ID", "7"),
+        ("RUN_ATTEMPT", "1"),
+        ("BASE", "main"),
+        ("ALWAYS", "false"),
+        ("GH_TOKEN", "unused"),
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("HOME", home),
+    ];
+    env.extend(step_env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let (status, _, stdout) = run_step(&script, &work, Some(&dir.path().join("bin")), &env);
     assert_eq!(status, 0, "{stdout}");
+    assert!(
+        !ran.exists(),
+        "a planted hook or fsmonitor ran beside GH_TOKEN: {}",
+        std::fs::read_to_string(&ran).unwrap_or_default()
+    );
     std::fs::read_to_string(&body).ok()
 }
 

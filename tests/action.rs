@@ -587,6 +587,52 @@ fn bad_input_always_fails() {
     }
 }
 
+/// The README's example says what its upload step gets after bad input as
+/// [`bad_input_always_fails`] finds it: `sarif-file` set and the SARIF run marked
+/// unsuccessful. Its comment said "bad input (no SARIF written) uploads nothing".
+#[test]
+fn the_readme_example_says_bad_input_is_uploaded() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README reads");
+    let (_, after) = readme
+        .split_once("In GitHub Actions, the composite action")
+        .expect("the README's GitHub Actions section");
+    let (_, block) = after.split_once("```yaml\n").expect("its YAML example");
+    let (workflow, _) = block.split_once("```").expect("the example ends");
+    let comment: String = workflow
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(!comment.contains("uploads nothing"), "{comment}");
+    assert!(
+        comment.contains("After bad input `sarif-file` is set as well")
+            && comment.contains("`executionSuccessful: false`"),
+        "{comment}"
+    );
+    let ws = workspace();
+    let (status, outputs, stdout) = check(
+        ws.path(),
+        Inputs {
+            files: "tools/clean.json bad.json",
+            sarif: "bad.sarif",
+            ..Inputs::default()
+        },
+    );
+    assert_eq!(
+        (status, outputs.as_str()),
+        (2, "sarif-file=bad.sarif\n"),
+        "{stdout}"
+    );
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(ws.path().join("bad.sarif")).unwrap())
+            .expect("SARIF is JSON");
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+}
+
 /// A usage error (an unknown rule id) stops toolwire before any log is written: with `sarif`
 /// set, no empty SARIF file is left and none is named.
 #[test]

@@ -1265,11 +1265,30 @@ pub fn human(r: &ToolRepair) -> String {
         }
     }
     let runs = Runs::of_refusals(&r.refusals);
+    // The runs whose summary line is printed (by their first member): their later members
+    // are said by it.
+    let mut summarised: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut lines = 0;
     for (i, x) in r.refusals.iter().enumerate() {
         let run = runs.of_item(i);
         if run.is_some_and(|(nth, _)| nth >= RUN_SHOWN) {
             continue;
         }
+        if lines >= REFUSAL_LINES {
+            let left = (i..r.refusals.len())
+                .filter(|&k| {
+                    !runs
+                        .of_item(k)
+                        .is_some_and(|(nth, m)| nth >= RUN_SHOWN && summarised.contains(&m[0]))
+                })
+                .count();
+            let _ = writeln!(
+                s,
+                "  ... and {left} more refused places (`--format json` lists each)"
+            );
+            break;
+        }
+        lines += 1;
         // A refusal of the tool as a whole (repair gave up) has no rule.
         let rule = if x.rule.is_empty() {
             String::new()
@@ -1288,6 +1307,8 @@ pub fn human(r: &ToolRepair) -> String {
             let at = |i: usize| r.refusals[i].pointer.as_str();
             let how = "refused for the same reason";
             s.push_str(&run_tail(&members[RUN_SHOWN..], at, how, &rule));
+            summarised.insert(members[0]);
+            lines += 1;
         }
     }
     s
@@ -1319,6 +1340,10 @@ fn run_tail<'a>(rest: &[usize], at: impl Fn(usize) -> &'a str, how: &str, rule: 
 /// report: strict mode makes every optional property required, one line each, and a tool with
 /// thousands of them buried everything else the report said.
 const RUN_MAX: usize = 10;
+
+/// How many lines of refusals one tool gets in the human report, before a line that counts
+/// the rest: compile names every place that refuses a tool, which may be hundreds.
+const REFUSAL_LINES: usize = 20;
 
 /// How many changes of a summarised run are printed in full before its summary line.
 const RUN_SHOWN: usize = 5;

@@ -28,8 +28,10 @@ pub mod canonical;
 mod localize;
 pub mod wire;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::evidence::Verdict;
 use crate::explain::{CheckProfile, Explanation};
@@ -230,6 +232,24 @@ fn compile_admitted(
     profile: &CompiledProfile,
     opts: &repair::Options,
 ) -> Result<Compilation, CompileError> {
+    // Every answer of the model is explained against the built-in profile check uses:
+    // compiled once for the run (when an answer first needs it), not once per answer, nor
+    // once per compile of a refused tool again ([`name_every_blocker`]).
+    let check = CheckProfile::new(target);
+    compile_once(tools, builtins, target, profile, opts, &check, true)
+}
+
+/// [`compile_admitted`]; with `every_blocker`, each refused tool is compiled again without
+/// the places it was refused at, to name the places past them ([`name_every_blocker`]).
+fn compile_once(
+    tools: Vec<Tool>,
+    builtins: &[(usize, &BuiltinTool)],
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+    check: &CheckProfile<'_>,
+    every_blocker: bool,
+) -> Result<Compilation, CompileError> {
     let form = wire::Form::of(target);
     // The request's built-ins as written, as `check` sees them (see [`model_basis`]).
     let given = builtins;
@@ -259,10 +279,7 @@ fn compile_admitted(
         })
         .collect();
     let slots = request_order(tools.len(), &builtins);
-    // Every answer of the model is explained against the built-in profile check uses:
-    // compiled once for the run (when an answer first needs it), not once per answer.
-    let check = CheckProfile::new(target);
-    if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, &check) {
+    if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, check) {
         return Ok(refused);
     }
     // The canonical schema first: no definition nothing reaches, every known type spelling
@@ -341,7 +358,7 @@ fn compile_admitted(
                     }
                     r.changes.extend(changes);
                 }
-                Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
+                Err(blocked) => refuse_at_each(r, blocked),
             }
         }
     }
@@ -357,7 +374,7 @@ fn compile_admitted(
         profile,
         opts,
         given,
-        check: &check,
+        check,
     };
     let (body, reply, classified, sent) = loop {
         // The request as sent, in input order: the tools not refused, the built-ins taken.
@@ -428,7 +445,7 @@ fn compile_admitted(
         {
             break (body, reply, classified, sent);
         }
-        let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), &check);
+        let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), check);
         let mut progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
         if !progress {
             progress = localize_rejection(&mut results, &sent, &round);
@@ -457,6 +474,13 @@ fn compile_admitted(
             keep_what_check_still_reports(r, profile);
         }
     }
+    if every_blocker {
+        for (r, original) in results.iter_mut().zip(originals) {
+            if r.outcome == Outcome::Refused {
+                name_every_blocker(r, original, target, profile, opts, check);
+            }
+        }
+    }
     let check = if sent.is_empty() {
         ModelCheck::NothingToSend
     } else {
@@ -472,7 +496,7 @@ fn compile_admitted(
                     explanations: crate::explain::explain_for(
                         Some(&body),
                         &reply.text_body(),
-                        &check,
+                        check,
                     ),
                     error,
                 }
@@ -621,7 +645,7 @@ impl Round<'_> {
                 if let Some(schema) = r.tool.parameters.as_mut() {
                     match wire::apply(form, schema) {
                         Ok(more) => r.changes.extend(more),
-                        Err(Unwirable { pointer, reason }) => refuse(r, pointer, reason),
+                        Err(blocked) => refuse_at_each(r, blocked),
                     }
                 }
             } else if first_time && repaired.iter().any(|(t, _)| *t == i) {
@@ -1441,6 +1465,166 @@ fn refuse(r: &mut ToolRepair, pointer: String, reason: String) {
         parameter: String::new(),
         reason,
     });
+}
+
+/// How many times a refused tool is compiled again to find the places past those it was
+/// refused at ([`name_every_blocker`]): each time finds at least one more (the offline model
+/// names one per answer), and each costs a compile of that tool alone, so the cost stays
+/// linear in the schema.
+const BLOCKER_TRIES: usize = 8;
+
+/// The rules that refuse a tool for a count over the whole schema (its depth, its size, what
+/// its `$ref`s expand to), not for what stands at one place: taking that place out moves the
+/// refusal to the next place, which is the same problem, not another one.
+const WHOLE_SCHEMA_RULES: &[&str] = &[
+    crate::profile::rules::depth_exceeded::RULE.id,
+    crate::profile::rules::nesting_too_deep::RULE.id,
+    crate::profile::rules::size_exceeded::RULE.id,
+    crate::profile::rules::ref_expansion_exceeded::RULE.id,
+    crate::profile::rules::too_many_tools::RULE.id,
+];
+
+/// Whether refusal `x` is of the whole schema: at its root, or by a rule of
+/// [`WHOLE_SCHEMA_RULES`] (for the offline model's refusals, the rule its answer was read
+/// as, which the reason names in parentheses).
+fn of_the_whole_schema(x: &repair::Refusal) -> bool {
+    x.pointer.is_empty()
+        || WHOLE_SCHEMA_RULES.iter().any(|id| {
+            x.rule == *id || (x.rule == "compile" && x.reason.contains(&format!("({id}")))
+        })
+}
+
+/// Whether `inner` is `outer` or a place inside it (whole tokens: `/a` is not inside `/ab`).
+fn at_or_inside(inner: &str, outer: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Adds to the refusals of `r` (a refused tool) the places past them that would refuse it
+/// too: it is compiled again alone, from `canonical` (its canonical schema, else the schema
+/// it was refused with), with every place it is refused at taken out, until it compiles, no
+/// place is new, or [`BLOCKER_TRIES`] are spent (then a refusal at its root says more may
+/// remain). Without this a user fixed one place per run: repair refused a map, and the
+/// `patternProperties` the model rejects came out only on the next run.
+///
+/// A place is taken out only to look past it, so what the next compile says because it is
+/// gone is not a problem of the tool: when a refusal is at or around a place taken out (an
+/// array whose `prefixItems` went is then without `items`), is a `$ref` to one, or is of the
+/// whole schema ([`of_the_whole_schema`]: the depth is still past the cap one level up), that
+/// compile's refusals are all left out and the search stops. A tool refused for its whole
+/// schema is not searched.
+fn name_every_blocker(
+    r: &mut ToolRepair,
+    canonical: Option<Value>,
+    target: &str,
+    profile: &CompiledProfile,
+    opts: &repair::Options,
+    check: &CheckProfile<'_>,
+) {
+    if r.refusals.iter().any(of_the_whole_schema) {
+        return;
+    }
+    let Some(mut probe) = canonical.or_else(|| r.tool.parameters.clone()) else {
+        return;
+    };
+    let mut taken: Vec<String> = Vec::new();
+    let mut known: HashSet<String> = HashSet::new();
+    let mut new_from = 0;
+    for _ in 0..BLOCKER_TRIES {
+        let mut taken_out = false;
+        for x in &r.refusals[new_from..] {
+            if known.insert(x.pointer.clone()) && take_out(&mut probe, &x.pointer) {
+                taken.push(x.pointer.clone());
+                taken_out = true;
+            }
+        }
+        if !taken_out {
+            return;
+        }
+        new_from = r.refusals.len();
+        let given = r.tool.parameters.take();
+        let mut tool = r.tool.clone();
+        r.tool.parameters = given;
+        tool.parameters = Some(probe.clone());
+        let Ok(again) = compile_once(vec![tool], &[], target, profile, opts, check, false) else {
+            return;
+        };
+        let Some(again) = again.tools.into_iter().next() else {
+            return;
+        };
+        if again.outcome != Outcome::Refused {
+            return;
+        }
+        let made_by_taking_out = |x: &repair::Refusal| {
+            of_the_whole_schema(x)
+                || taken
+                    .iter()
+                    .any(|t| at_or_inside(t, &x.pointer) || at_or_inside(&x.pointer, t))
+                || refers_into(&probe, &x.pointer, &taken)
+        };
+        if again.refusals.iter().any(made_by_taking_out) {
+            return;
+        }
+        r.refusals.extend(
+            again
+                .refusals
+                .into_iter()
+                .filter(|x| !known.contains(&x.pointer)),
+        );
+        if r.refusals.len() == new_from {
+            return;
+        }
+    }
+    r.refusals.push(repair::Refusal {
+        pointer: String::new(),
+        rule: "compile".into(),
+        parameter: String::new(),
+        reason: format!(
+            "compile stopped looking for more places that refuse this tool after compiling it \
+             {BLOCKER_TRIES} more times, each without the places found before: fix these and \
+             compile again, as more may remain"
+        ),
+    });
+}
+
+/// Whether the place at `pointer` in `schema` is a `$ref` (or the schema holding one) to a
+/// place at or inside one of `taken`.
+fn refers_into(schema: &Value, pointer: &str, taken: &[String]) -> bool {
+    let at = schema.pointer(pointer);
+    let to = at
+        .and_then(Value::as_str)
+        .or_else(|| at.and_then(|v| v.get("$ref")).and_then(Value::as_str));
+    to.and_then(|to| to.strip_prefix('#'))
+        .is_some_and(|to| taken.iter().any(|t| at_or_inside(to, t)))
+}
+
+/// Takes the place at `pointer` out of `schema`: a keyword or member is removed, an element
+/// of a list (whose later elements keep their places) becomes `{}`. Returns whether the place
+/// was there.
+fn take_out(schema: &mut Value, pointer: &str) -> bool {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match schema.pointer_mut(parent) {
+        Some(Value::Object(o)) => o.remove(&last).is_some(),
+        Some(Value::Array(a)) => match last.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+            Some(v) => {
+                *v = json!({});
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Marks a tool refused at every place its wire form cannot be written at ([`wire::apply`]).
+fn refuse_at_each(r: &mut ToolRepair, blocked: Vec<Unwirable>) {
+    for Unwirable { pointer, reason } in blocked {
+        refuse(r, pointer, reason);
+    }
 }
 
 /// What a refusal by the offline model rests on, as words to add after its rule: when

@@ -1254,18 +1254,110 @@ fn a_refusal_is_placed_at_the_pointer_the_models_error_names() {
     );
 }
 
-/// A schema the strict wire form cannot close is refused at the object that cannot be closed.
+/// A schema the strict wire form cannot close is refused at each `additionalProperties`
+/// schema that keeps an object from closing, all from one walk, not the first only.
 #[test]
-fn a_schema_strict_mode_cannot_close_is_refused_at_that_object() {
-    let mut schema = json!({"type":"object","properties":{"m":{"type":"object",
-        "additionalProperties":{"type":"string"}}}});
+fn a_schema_strict_mode_cannot_close_is_refused_at_each_map() {
+    let mut schema = json!({"type":"object","properties":{
+        "m":{"type":"object","additionalProperties":{"type":"string"}},
+        "ok":{"type":"string"},
+        "n":{"type":"object","properties":{"deep":{"type":"object",
+            "additionalProperties":{"type":"integer"}}}}}});
     let e = wire::apply(wire::Form::Strict, &mut schema).unwrap_err();
-    assert_eq!(e.pointer, "/properties/m");
-    assert!(
-        e.reason.starts_with("an object whose extra members"),
-        "{}",
-        e.reason
+    let places: Vec<&str> = e.iter().map(|e| e.pointer.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "/properties/m/additionalProperties",
+            "/properties/n/properties/deep/additionalProperties"
+        ]
     );
+    assert!(
+        e.iter()
+            .all(|e| e.reason.starts_with("an object whose extra members")),
+        "{e:?}"
+    );
+}
+
+/// A tool refused for strict mode names every place that refuses it in one compile: each map
+/// the strict form cannot close, and the `patternProperties` the offline model rejects (it
+/// was asked only once the maps were taken out of a copy; before, the maps' refusal left the
+/// tool unsent, and the first map was the only place named). The other tool is sent.
+#[test]
+fn every_place_that_refuses_a_tool_for_strict_mode_is_named_at_once() {
+    let p = profile(&[]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "tags":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},
+            "meta":{"type":"object","additionalProperties":{"type":"integer"}},
+            "name":{"type":"string"},
+            "opts":{"type":"object","properties":{"a":{"type":"string"}},
+                "additionalProperties":{"type":"string"}}},
+            "required":["name"]}),
+    );
+    for target in ["openai/chat-strict", "deepseek/beta-strict"] {
+        let c = compile(
+            &[t.clone(), plain()],
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        let r = &c.tools[0];
+        assert_eq!(r.outcome, Outcome::Refused, "{target}");
+        let places: Vec<&str> = r.refusals.iter().map(|x| x.pointer.as_str()).collect();
+        assert_eq!(
+            places,
+            [
+                "/properties/meta/additionalProperties",
+                "/properties/opts/additionalProperties",
+                "/properties/tags/patternProperties"
+            ],
+            "{target}: {:#?}",
+            r.refusals
+        );
+        assert!(
+            r.refusals[2]
+                .reason
+                .contains("'patternProperties' is not permitted"),
+            "{target}: {}",
+            r.refusals[2].reason
+        );
+        assert_ne!(c.tools[1].outcome, Outcome::Refused, "{target}");
+        assert!(
+            matches!(c.check, ModelCheck::Accepted { .. }),
+            "{target}: {:#?}",
+            c.check
+        );
+    }
+}
+
+/// The places [`name_every_blocker`] tells apart to leave out what taking a place out of the
+/// copy causes: a tuple's `prefixItems` taken out leaves its array (a place around it) without
+/// `items`, and a definition taken out leaves the `$ref`s to it dangling; a list element taken
+/// out is `{}`, so the elements after it keep their places. (The CLI case
+/// compile/untyped-refusals shows the array left out of the report.)
+#[test]
+fn the_places_taking_a_place_out_touches_are_told_apart() {
+    assert!(at_or_inside(
+        "/properties/pair/prefixItems",
+        "/properties/pair"
+    ));
+    assert!(at_or_inside("/properties/pair", "/properties/pair"));
+    assert!(!at_or_inside("/properties/pairs", "/properties/pair"));
+    let mut s = json!({"type":"object","properties":{"pair":{"type":"array",
+        "prefixItems":[{"type":"string"},{"type":"integer"}]},"x":{"$ref":"#/$defs/X"}},
+        "$defs":{"X":{"type":"string"}}});
+    assert!(take_out(&mut s, "/properties/pair/prefixItems/0"));
+    assert_eq!(s["properties"]["pair"]["prefixItems"][0], json!({}));
+    assert!(take_out(&mut s, "/properties/pair/prefixItems"));
+    assert!(!take_out(&mut s, "/properties/pair/prefixItems"));
+    assert!(take_out(&mut s, "/$defs/X"));
+    let taken = ["/$defs/X".to_string()];
+    assert!(refers_into(&s, "/properties/x", &taken));
+    assert!(refers_into(&s, "/properties/x/$ref", &taken));
+    assert!(!refers_into(&s, "/properties/pair", &taken));
 }
 
 /// A `$ref` to `$defs` is inlined for the routes whose offline models read neither, though

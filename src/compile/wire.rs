@@ -79,23 +79,33 @@ impl Unwirable {
     }
 }
 
-/// Rewrites `schema` into `form`. Returns the changes, or why it cannot be done and where.
-pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Unwirable> {
+/// Rewrites `schema` into `form`. Returns the changes, or every place it cannot be done at
+/// and why (in schema order; never empty): a user fixes them all from one run, not one per
+/// run. On an error `schema` is left partly rewritten.
+pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirable>> {
     let mut changes = Vec::new();
-    required_lists(schema, "", &mut changes, 0)?;
+    let mut blocked = Vec::new();
+    // Too deep is the only error of this pass, and past it nothing below is walked.
+    if let Err(e) = required_lists(schema, "", &mut changes, 0) {
+        return Err(vec![e]);
+    }
     if form != Form::Plain {
         write_nullable(schema, "", &mut changes, 0);
     }
     match form {
         Form::Plain => {}
-        Form::Strict => close(schema, "", &mut changes, 0)?,
+        Form::Strict => close(schema, "", &mut changes, &mut blocked, 0),
         Form::DeepSeekStrict => {
             deepseek_subset(schema, "", &mut changes, 0);
-            close(schema, "", &mut changes, 0)?;
+            close(schema, "", &mut changes, &mut blocked, 0);
         }
         Form::CohereStrict => one_required(schema, "", &mut changes, 0),
     }
-    Ok(changes)
+    if blocked.is_empty() {
+        Ok(changes)
+    } else {
+        Err(blocked)
+    }
 }
 
 /// Whether `schema` is already in `form`: [`apply`] would change nothing in it (and can
@@ -191,24 +201,30 @@ fn children(
 const MAX_DEPTH: usize = 512;
 
 /// Closes every object schema and makes every property required, optional ones nullable.
+/// Each object that cannot be closed is added to `blocked` and the walk goes on, so every
+/// such place is named at once.
 fn close(
     v: &mut Value,
     at: &str,
     changes: &mut Vec<Change>,
+    blocked: &mut Vec<Unwirable>,
     depth: usize,
-) -> Result<(), Unwirable> {
+) {
     if depth > MAX_DEPTH {
-        return Err(Unwirable::at(at, "the schema nests too deep to compile"));
+        blocked.push(Unwirable::at(at, "the schema nests too deep to compile"));
+        return;
     }
     let Value::Object(o) = v else {
-        return Ok(());
+        return;
     };
     if is_object_schema(o) {
         match o.get("additionalProperties") {
             Some(Value::Bool(false)) => {}
             Some(Value::Object(_)) => {
-                return Err(Unwirable::at(
-                    at,
+                // Named at the keyword, as repair names it where a profile refuses it: that
+                // is what the user changes, and the object's other places stay apart.
+                blocked.push(Unwirable::at(
+                    &push_token(at, "additionalProperties"),
                     "an object whose extra members have a schema (a map) cannot be closed for strict mode",
                 ));
             }
@@ -287,7 +303,10 @@ fn close(
             Value::Array(names.into_iter().map(Value::String).collect()),
         );
     }
-    children(o, at, |sub, here| close(sub, here, changes, depth + 1))
+    let _ = children(o, at, |sub, here| {
+        close(sub, here, changes, blocked, depth + 1);
+        Ok(())
+    });
 }
 
 /// What closing the object `o` at `at` (whose `additionalProperties` is `open`: absent,
@@ -977,8 +996,11 @@ mod tests {
     fn a_map_cannot_be_strict() {
         let mut s = json!({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}});
         assert_eq!(
-            apply(Form::Strict, &mut s).unwrap_err().pointer,
-            "/properties/m"
+            apply(Form::Strict, &mut s).unwrap_err(),
+            [Unwirable::at(
+                "/properties/m/additionalProperties",
+                "an object whose extra members have a schema (a map) cannot be closed for strict mode"
+            )]
         );
     }
 

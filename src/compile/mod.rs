@@ -475,9 +475,10 @@ fn compile_once(
         }
     }
     if every_blocker {
+        let mut values_left = BLOCKER_SEARCH_BUDGET;
         for (r, original) in results.iter_mut().zip(originals) {
             if r.outcome == Outcome::Refused {
-                name_every_blocker(r, original, target, profile, opts, check);
+                name_every_blocker(r, original, target, profile, opts, check, &mut values_left);
             }
         }
     }
@@ -1473,6 +1474,24 @@ fn refuse(r: &mut ToolRepair, pointer: String, reason: String) {
 /// linear in the schema.
 const BLOCKER_TRIES: usize = 8;
 
+/// The most JSON values ([`crate::json::value_count`]) a refused tool's schema may hold for
+/// compile to look for more places that refuse it ([`name_every_blocker`]); a larger one is
+/// reported with the places found and a note that more may remain. Each look compiles the
+/// tool again, and a compile that reaches the offline model grows faster than the schema
+/// (many `patternProperties` take seconds), so an unbounded search on a large refused tool
+/// could run for minutes; 1,000 values is well past the tools people write (the largest in
+/// the bfcl_gorilla, livemcpbench_mcp and github_mcp_server_toolsnaps corpora holds 231) and
+/// keeps each look to milliseconds.
+pub const BLOCKER_SEARCH_MAX_VALUES: usize = 1_000;
+
+/// How many JSON values, over all looks, compile compiles again per request to look for more
+/// places that refuse its tools ([`name_every_blocker`]): [`BLOCKER_TRIES`] looks at
+/// [`BLOCKER_SEARCH_MAX_VALUES`] are 8,000 values for one tool, so this lets 250 refused
+/// tools of that size be searched in full, then stops, so a request of thousands of refused
+/// tools costs at most that much more than one compile (the tools past it are reported with
+/// a note that more places may refuse them).
+pub const BLOCKER_SEARCH_BUDGET: usize = 2_000_000;
+
 /// The rules that refuse a tool for a count over the whole schema (its depth, its size, what
 /// its `$ref`s expand to), not for what stands at one place: taking that place out moves the
 /// refusal to the next place, which is the same problem, not another one.
@@ -1521,6 +1540,7 @@ fn name_every_blocker(
     profile: &CompiledProfile,
     opts: &repair::Options,
     check: &CheckProfile<'_>,
+    values_left: &mut usize,
 ) {
     if r.refusals.iter().any(of_the_whole_schema) {
         return;
@@ -1528,6 +1548,17 @@ fn name_every_blocker(
     let Some(mut probe) = canonical.or_else(|| r.tool.parameters.clone()) else {
         return;
     };
+    let size = crate::json::value_count(&probe);
+    if size > BLOCKER_SEARCH_MAX_VALUES {
+        more_may_remain(
+            r,
+            &format!(
+                "compile did not look for more places that refuse this tool, as its schema \
+                 holds {size} JSON values (more than {BLOCKER_SEARCH_MAX_VALUES})"
+            ),
+        );
+        return;
+    }
     let mut taken: Vec<String> = Vec::new();
     let mut known: HashSet<String> = HashSet::new();
     let mut new_from = 0;
@@ -1543,6 +1574,19 @@ fn name_every_blocker(
             return;
         }
         new_from = r.refusals.len();
+        // The probe only shrinks, so `size` bounds what each look compiles.
+        if *values_left < size {
+            more_may_remain(
+                r,
+                &format!(
+                    "compile stopped looking for more places that refuse this tool, as it \
+                     had compiled {BLOCKER_SEARCH_BUDGET} JSON values of this request's \
+                     refused tools again"
+                ),
+            );
+            return;
+        }
+        *values_left -= size;
         let given = r.tool.parameters.take();
         let mut tool = r.tool.clone();
         r.tool.parameters = given;
@@ -1576,15 +1620,23 @@ fn name_every_blocker(
             return;
         }
     }
+    more_may_remain(
+        r,
+        &format!(
+            "compile stopped looking for more places that refuse this tool after compiling it \
+             {BLOCKER_TRIES} more times, each without the places found before"
+        ),
+    );
+}
+
+/// Ends the refusals of `r` with one at its root saying why compile stopped looking for more
+/// (`why`) and that more may remain.
+fn more_may_remain(r: &mut ToolRepair, why: &str) {
     r.refusals.push(repair::Refusal {
         pointer: String::new(),
         rule: "compile".into(),
         parameter: String::new(),
-        reason: format!(
-            "compile stopped looking for more places that refuse this tool after compiling it \
-             {BLOCKER_TRIES} more times, each without the places found before: fix these and \
-             compile again, as more may remain"
-        ),
+        reason: format!("{why}: fix these and compile again, as more may remain"),
     });
 }
 

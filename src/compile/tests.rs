@@ -1333,6 +1333,140 @@ fn every_place_that_refuses_a_tool_for_strict_mode_is_named_at_once() {
     }
 }
 
+/// The tool of [`every_place_that_refuses_a_tool_for_strict_mode_is_named_at_once`]: two
+/// maps strict mode cannot close, and a `patternProperties` only the offline model names,
+/// once the maps are taken out of a copy; with `padding` more string properties.
+fn three_blockers(padding: usize) -> Tool {
+    let mut props = json!({
+        "tags":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},
+        "meta":{"type":"object","additionalProperties":{"type":"integer"}},
+        "opts":{"type":"object","properties":{"a":{"type":"string"}},
+            "additionalProperties":{"type":"string"}}});
+    for i in 0..padding {
+        props[format!("s{i}")] = json!({"type":"string"});
+    }
+    tool("f", json!({"type":"object","properties":props}))
+}
+
+/// A refused tool past [`BLOCKER_SEARCH_MAX_VALUES`] is not compiled again (a compile that
+/// reaches the offline model can take seconds on a large schema): the maps strict mode
+/// refuses are named, the `patternProperties` past them is not, and a refusal at its root
+/// says why and that more may remain. One just under the gate is searched.
+#[test]
+fn a_large_refused_tool_is_not_searched_for_more_places() {
+    let p = profile(&[]);
+    // 19 values without padding, 2 (the property and its `type`) for each padded one.
+    for (padding, searched) in [(490, true), (500, false)] {
+        let t = three_blockers(padding);
+        let size = crate::json::value_count(t.parameters.as_ref().unwrap());
+        assert_eq!(size, 19 + 2 * padding);
+        assert_eq!(size <= BLOCKER_SEARCH_MAX_VALUES, searched);
+        let c = compile(&[t], "openai/chat-strict", &p, &repair::Options::default()).unwrap();
+        let r = &c.tools[0];
+        let places: Vec<&str> = r.refusals.iter().map(|x| x.pointer.as_str()).collect();
+        if searched {
+            assert_eq!(
+                places,
+                [
+                    "/properties/meta/additionalProperties",
+                    "/properties/opts/additionalProperties",
+                    "/properties/tags/patternProperties"
+                ],
+                "{:#?}",
+                r.refusals
+            );
+        } else {
+            assert_eq!(
+                places,
+                [
+                    "/properties/meta/additionalProperties",
+                    "/properties/opts/additionalProperties",
+                    ""
+                ],
+                "{:#?}",
+                r.refusals
+            );
+            assert!(
+                r.refusals[2].reason.contains(&format!(
+                    "as its schema holds {size} JSON values (more than 1000): fix these and \
+                     compile again, as more may remain"
+                )),
+                "{}",
+                r.refusals[2].reason
+            );
+        }
+    }
+}
+
+/// The search stops when the request's [`BLOCKER_SEARCH_BUDGET`] cannot pay for compiling
+/// the tool again, with a refusal at its root saying so; with enough left it compiles the
+/// tool again (charged its size) and names the `patternProperties`.
+#[test]
+fn the_search_for_more_places_stops_when_its_budget_is_spent() {
+    let p = profile(&[]);
+    let target = "openai/chat-strict";
+    let t = three_blockers(0);
+    let c = compile(
+        std::slice::from_ref(&t),
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    let mut found = c.tools[0].clone();
+    found.refusals.truncate(2);
+    assert!(
+        found
+            .refusals
+            .iter()
+            .all(|x| x.pointer.ends_with("/additionalProperties"))
+    );
+    let check = CheckProfile::new(target);
+    let opts = repair::Options::default();
+    let size = crate::json::value_count(t.parameters.as_ref().unwrap());
+
+    let mut poor = found.clone();
+    let mut left = size - 1;
+    name_every_blocker(
+        &mut poor,
+        t.parameters.clone(),
+        target,
+        &p,
+        &opts,
+        &check,
+        &mut left,
+    );
+    assert_eq!(left, size - 1);
+    assert_eq!(poor.refusals.len(), 3, "{:#?}", poor.refusals);
+    assert_eq!(poor.refusals[2].pointer, "");
+    assert!(
+        poor.refusals[2]
+            .reason
+            .contains("as it had compiled 2000000 JSON values of this request's refused tools"),
+        "{}",
+        poor.refusals[2].reason
+    );
+
+    let mut rich = found;
+    let mut left = 10 * size;
+    name_every_blocker(
+        &mut rich,
+        t.parameters.clone(),
+        target,
+        &p,
+        &opts,
+        &check,
+        &mut left,
+    );
+    let places: Vec<&str> = rich.refusals.iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(
+        places[2], "/properties/tags/patternProperties",
+        "{places:?}"
+    );
+    // Two looks: one finds the pattern, the next (without it) compiles.
+    assert_eq!(left, 8 * size);
+}
+
 /// The places [`name_every_blocker`] tells apart to leave out what taking a place out of the
 /// copy causes: a tuple's `prefixItems` taken out leaves its array (a place around it) without
 /// `items`, and a definition taken out leaves the `$ref`s to it dangling; a list element taken

@@ -229,15 +229,19 @@ fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
     {
         return false;
     }
-    let holder = match shape.wrapper {
-        Some(w) => match top.get(w).and_then(Value::as_object) {
-            Some(inner) => inner,
-            None => return false,
-        },
-        None => top,
-    };
     // A name is what makes `{name, args}` a call rather than arguments named `args`.
-    holder.get("name").is_some_and(Value::is_string) && holder.contains_key(shape.payload)
+    holder(shape, top).is_some_and(|h| {
+        h.get("name").is_some_and(Value::is_string) && h.contains_key(shape.payload)
+    })
+}
+
+/// The object of `top` that holds the call's name and payload: `top` itself, or its
+/// `shape.wrapper` member when the shape has one (`None` when that is not an object).
+fn holder<'m>(shape: &Shape, top: &'m Map<String, Value>) -> Option<&'m Map<String, Value>> {
+    match shape.wrapper {
+        Some(w) => top.get(w).and_then(Value::as_object),
+        None => Some(top),
+    }
 }
 
 /// Whether `top`, which [`fits`] `shape`, is that shape exactly: no key the shape lacks, a
@@ -252,15 +256,8 @@ fn exactly(shape: &Shape, top: &Map<String, Value>) -> bool {
     {
         return false;
     }
-    let holder = match shape.wrapper {
-        Some(w) => match top.get(w).and_then(Value::as_object) {
-            Some(inner) => inner,
-            None => return false,
-        },
-        None => top,
-    };
-    holder
-        .get(shape.payload)
+    holder(shape, top)
+        .and_then(|h| h.get(shape.payload))
         .is_some_and(|p| shape.payload_type.admits(p))
 }
 

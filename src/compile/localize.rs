@@ -290,11 +290,45 @@ impl Repairs<'_> {
     }
 }
 
+/// The work [`repair_until_accepted`] may spend making the repairs of one tool, in JSON
+/// values checked: each repair made checks the whole tool again, and pruning replays them up
+/// to [`MAX_CALLS`] times, so the work is the number of repairs tried times the tool's size
+/// (times the replays). Without a bound a tool of 1,000 `patternProperties` (each a keyword
+/// finding) took 49 s to compile for openai/chat-strict in the debug build (500 took 4.1 s:
+/// by that growth, 5,000 would take the best part of an hour; not run). The largest corpus tool holds 231 values, so any of its repairs
+/// fits thousands of times over.
+pub const CANDIDATE_WORK: usize = 2_000_000;
+
+/// Repairs tried whatever the tool's size (the best ranked).
+pub const MIN_CANDIDATES: usize = 64;
+
+/// How many of the best-ranked repairs of a tool whose schema holds `values` JSON values
+/// [`repair_until_accepted`] tries: as many as [`CANDIDATE_WORK`] allows, at least
+/// [`MIN_CANDIDATES`].
+pub fn candidate_cap(values: usize) -> usize {
+    (CANDIDATE_WORK / values.max(1)).max(MIN_CANDIDATES)
+}
+
+/// The first [`candidate_cap`] of the repairs `ranked` (best first) of a tool of `values`
+/// JSON values, and what not answering the model with them means: [`NotRepaired::Untried`]
+/// when some were left out.
+pub(super) fn capped<T>(mut ranked: Vec<T>, values: usize) -> (Vec<T>, NotRepaired) {
+    let (of, cap) = (ranked.len(), candidate_cap(values));
+    if of <= cap {
+        return (ranked, NotRepaired::NoRepair);
+    }
+    ranked.truncate(cap);
+    (ranked, NotRepaired::Untried { tried: cap, of })
+}
+
 /// Why [`repair_until_accepted`] changed nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotRepaired {
     /// The model rejects the tool with every repair tried made: no repair answers it.
     NoRepair,
+    /// The model rejects the tool with the first `tried` repairs made, of `of` that could
+    /// answer it ([`candidate_cap`]): one of the others might.
+    Untried { tried: usize, of: usize },
     /// The model accepts the tool with every repair made, but compile reached its cap of
     /// this many model calls before it knew which of them the model needs: keeping them all
     /// would keep repairs the model may not need (a guess), so none is kept.
@@ -307,6 +341,11 @@ impl NotRepaired {
     pub fn words(self) -> String {
         match self {
             NotRepaired::NoRepair => String::new(),
+            NotRepaired::Untried { tried, of } => format!(
+                " (compile tried the first {tried} of the {of} repairs that could answer it, \
+                 those at the place the model names and the deepest first; one of the others \
+                 may answer it: `toolwire repair --target` shows them)"
+            ),
             NotRepaired::Cap(n) => format!(
                 " (compile reached its cap of {n} model calls for one tool before it knew \
                  which of its repairs the model needs: the model accepts the tool with all of \
@@ -333,8 +372,9 @@ impl NotRepaired {
 /// `uniqueItems`), and vLLM's one message for every xgrammar feature names no place to start
 /// from (trial P #1). One tool may use two features the model rejects, which no single
 /// repair answers (trial N: `uniqueItems` beside `patternProperties`). `note` is added to
-/// each change kept (what the rejection rests on). Returns the place of the last repair
-/// kept; nothing is changed when it returns an error.
+/// each change kept (what the rejection rests on). At most [`candidate_cap`] repairs are
+/// tried, the best ranked. Returns the place of the last repair kept; nothing is changed
+/// when it returns an error.
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -376,6 +416,11 @@ pub fn repair_until_accepted(
         listed.contains(&keyword)
     };
     ranked.sort_by_key(|f| (!named(f), !under(f), std::cmp::Reverse(depth(&f.pointer))));
+    let values = original
+        .parameters
+        .as_ref()
+        .map_or(1, crate::json::value_count);
+    let (ranked, not_answered) = capped(ranked, values);
     let candidates: Vec<Step> = std::iter::once(Step::Rename)
         .chain(ranked.into_iter().map(|f| Step::Finding {
             pointer: f.pointer.clone(),
@@ -384,11 +429,8 @@ pub fn repair_until_accepted(
         }))
         .collect();
     let (mut all, made) = repairs.replay(original, &candidates);
-    if made.is_empty() {
-        return Err(NotRepaired::NoRepair);
-    }
-    if rejected_alone(&mut all.tool, target) {
-        return Err(NotRepaired::NoRepair);
+    if made.is_empty() || rejected_alone(&mut all.tool, target) {
+        return Err(not_answered);
     }
     // Not held while the repairs are pruned: each trial is made anew from `original`.
     drop(all);

@@ -2469,3 +2469,39 @@ fn a_null_repair_dropped_and_strict_mode_gave_back_is_not_a_loss() {
     let position = |place: &str| changes.iter().position(|c| c.pointer == place);
     assert!(position("/properties/opt/oneOf") < position("/properties/opt"));
 }
+
+/// The repairs tried for one tool are capped by their number times its size
+/// ([`localize::candidate_cap`]): the best ranked are tried, and a refusal then says how many
+/// of how many (1,000 `patternProperties` took 49 s to compile without a cap, debug build).
+#[test]
+fn the_repairs_tried_for_a_big_tool_are_capped_and_the_refusal_says_so() {
+    use localize::{CANDIDATE_WORK, MIN_CANDIDATES, NotRepaired, candidate_cap, capped};
+    assert_eq!(candidate_cap(231), CANDIDATE_WORK / 231);
+    assert_eq!(candidate_cap(10 * CANDIDATE_WORK), MIN_CANDIDATES);
+    assert_eq!(candidate_cap(0), CANDIDATE_WORK, "an empty schema");
+    let ranked: Vec<usize> = (0..100).collect();
+    assert_eq!(
+        capped(ranked.clone(), 231),
+        (ranked.clone(), NotRepaired::NoRepair)
+    );
+    let (tried, not) = capped(ranked, 10 * CANDIDATE_WORK);
+    assert_eq!(
+        tried,
+        (0..MIN_CANDIDATES).collect::<Vec<_>>(),
+        "the best ranked"
+    );
+    assert_eq!(
+        not,
+        NotRepaired::Untried {
+            tried: MIN_CANDIDATES,
+            of: 100
+        }
+    );
+    assert!(
+        not.words().contains(&format!(
+            "compile tried the first {MIN_CANDIDATES} of the 100 repairs"
+        )),
+        "{}",
+        not.words()
+    );
+}

@@ -268,39 +268,31 @@ fn inline_then_drop(
     max_nodes: usize,
     conflicts: Conflicts,
 ) -> Found {
-    let mut out = Vec::new();
-    for c in inline_refs(tool, rule, own, max_nodes, conflicts)? {
-        let Candidate {
-            rewrite,
-            mut changes,
-            uses_nullable,
-        } = c;
-        let mut t = rewrite.applied_to(tool)?;
-        let at = t
-            .parameters
-            .as_mut()
-            .and_then(|p| p.pointer_mut(node))
-            .and_then(Value::as_object_mut);
-        if let Some(m) = at
-            && let Some(v) = m.shift_remove(k)
-        {
-            changes.push(change(
-                own,
-                rule,
-                format!(
-                    "dropped `{k}: {}` (no `$ref` names it once inlined)",
-                    show(&v)
-                ),
-                Some(format!("the annotation `{k}: {}`", show(&v))),
-            ));
-        }
-        out.push(Candidate {
-            rewrite: Rewrite::Tool(t),
-            changes,
-            uses_nullable,
-        });
-    }
-    Ok(out)
+    inline_refs(tool, rule, own, max_nodes, conflicts)?
+        .into_iter()
+        .map(|c| {
+            c.then(tool, |t, changes| {
+                let at = t
+                    .parameters
+                    .as_mut()
+                    .and_then(|p| p.pointer_mut(node))
+                    .and_then(Value::as_object_mut);
+                if let Some(m) = at
+                    && let Some(v) = m.shift_remove(k)
+                {
+                    changes.push(change(
+                        own,
+                        rule,
+                        format!(
+                            "dropped `{k}: {}` (no `$ref` names it once inlined)",
+                            show(&v)
+                        ),
+                        Some(format!("the annotation `{k}: {}`", show(&v))),
+                    ));
+                }
+            })
+        })
+        .collect()
 }
 
 /// Drops the root's `$id`. A `$ref` that names the schema by that `$id`

@@ -110,6 +110,28 @@ impl Candidate {
         self.uses_nullable = true;
         self
     }
+
+    /// This candidate made on `base`, then `more` made on the rewritten tool, adding its
+    /// changes after the candidate's: one candidate of both. Errors as
+    /// [`Rewrite::applied_to`] does.
+    fn then(
+        self,
+        base: &Tool,
+        more: impl FnOnce(&mut Tool, &mut Vec<Change>),
+    ) -> Result<Candidate, String> {
+        let Candidate {
+            rewrite,
+            mut changes,
+            uses_nullable,
+        } = self;
+        let mut t = rewrite.applied_to(base)?;
+        more(&mut t, &mut changes);
+        Ok(Candidate {
+            rewrite: Rewrite::Tool(t),
+            changes,
+            uses_nullable,
+        })
+    }
 }
 
 /// Keywords that only annotate: dropping them changes no argument's validity.
@@ -217,35 +239,26 @@ fn with_other_refused_siblings(
     profile: &CompiledProfile,
     max_inline_nodes: usize,
 ) -> Result<Candidate, String> {
-    let Candidate {
-        rewrite,
-        mut changes,
-        uses_nullable,
-    } = c;
-    let mut t = rewrite.applied_to(tool)?;
-    // Each round drops one form's siblings; there are no more forms than that.
-    for _ in 0..=ref_unsupported::SIBLING_FORMS.len() {
-        let left = super::errors(&t, profile)
-            .into_iter()
-            .find(|g| g.pointer == f.pointer && about_ref_siblings(g));
-        // `t` is another schema than the one the caller's memo is about.
-        let memo = Memo::new(max_inline_nodes);
-        let Some(next) = left
-            .and_then(|g| dispatch(&t, &g, profile, &memo).ok())
-            .and_then(|found| found.into_iter().next())
-        else {
-            break;
-        };
-        let Ok(dropped) = next.rewrite.applied_to(&t) else {
-            break;
-        };
-        t = dropped;
-        changes.extend(next.changes);
-    }
-    Ok(Candidate {
-        rewrite: Rewrite::Tool(t),
-        changes,
-        uses_nullable,
+    c.then(tool, |t, changes| {
+        // Each round drops one form's siblings; there are no more forms than that.
+        for _ in 0..=ref_unsupported::SIBLING_FORMS.len() {
+            let left = super::errors(t, profile)
+                .into_iter()
+                .find(|g| g.pointer == f.pointer && about_ref_siblings(g));
+            // `t` is another schema than the one the caller's memo is about.
+            let memo = Memo::new(max_inline_nodes);
+            let Some(next) = left
+                .and_then(|g| dispatch(t, &g, profile, &memo).ok())
+                .and_then(|found| found.into_iter().next())
+            else {
+                break;
+            };
+            let Ok(dropped) = next.rewrite.applied_to(t) else {
+                break;
+            };
+            *t = dropped;
+            changes.extend(next.changes);
+        }
     })
 }
 

@@ -361,9 +361,11 @@ fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
         Part::Code("Example".into(), vec![rule.example.to_string()]),
         Part::Lines("Fix".into(), vec![rule.fix.to_string()]),
         Part::Inline("Repair".into(), rule.repair.to_string()),
+        // Said as toolwire's file: SARIF carries this page into a user's repository, where a
+        // bare `reports/RULES.md` would name a file that is not there.
         Part::Inline(
-            "Evidence links".into(),
-            format!("reports/RULES.md#{}", rule.id),
+            "Evidence table".into(),
+            format!("reports/RULES.md#{} in toolwire's repository", rule.id),
         ),
     ]);
     parts

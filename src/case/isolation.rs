@@ -364,12 +364,9 @@ pub const KNOWN_COMPANIONS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "structure/required-without-properties-root",
-        &[
-            "root-shape: object-without-properties @ root",
-            "structure: required-empty @ root",
-        ],
-        "a root `required` without `properties` is an object without properties, and it can \
-         name no property without naming an undeclared one (a feature of its own), so it is empty",
+        &["root-shape: object-without-properties @ root"],
+        "a root `required` without `properties` is an object without properties (an empty \
+         `required` beside no property is not `required-empty`, whose case has one optional)",
     ),
     (
         "structure/strict-required-incomplete-root",

@@ -1,12 +1,14 @@
-//! `required-invalid`: `required` that is not a non-empty list of distinct names.
+//! `required-invalid`: `required` that is not a list of distinct names, or is empty beside
+//! declared properties.
 
 use super::*;
 
 pub const RULE: Rule = Rule {
     id: "required-invalid",
     checks: "`required` is not an array of strings (`null`, draft-3's per-property `true`, a \
-             single string, a list holding non-strings), is an empty list, or names one property \
-             twice (2020-12 wants its items unique).",
+             single string, a list holding non-strings), is an empty list beside declared \
+             properties (every argument optional), or names one property twice (2020-12 wants \
+             its items unique).",
     features: "`structure: required-null`, `structure: required-boolean`, `structure: required-not-array`, `structure: required-empty`, `structure: required-duplicates`",
     example: r#"{"type": "object", "properties": {"city": {"type": "string"}}, "required": null}"#,
     fix: "Write `required` as a list of property names, or leave it out when nothing is required.",
@@ -38,12 +40,25 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     use serde_json::Value;
     let Some(req) = n.required else { return };
     match req {
-        Value::Array(names) if names.is_empty() => cx.feature(
-            At::Key(n.frame, "required"),
-            Feat::Structure(value::REQUIRED_EMPTY),
-            n.placement,
-            || "`required` is an empty list".into(),
-        ),
+        // The case is an empty list beside declared properties: every argument optional,
+        // which Cohere's strict mode refuses ("tool definitions that have optional parameters
+        // must specify at least one required parameter", cohere-strict-tools-requires-required).
+        // Beside no property it makes nothing optional, and says no more than no `required`:
+        // such an object is judged as the no-arguments shape, or by required-undeclared's
+        // `required-without-properties` when it has no `properties` at all.
+        Value::Array(names) if names.is_empty() => {
+            if n.properties
+                .and_then(Value::as_object)
+                .is_some_and(|m| !m.is_empty())
+            {
+                cx.feature(
+                    At::Key(n.frame, "required"),
+                    Feat::Structure(value::REQUIRED_EMPTY),
+                    n.placement,
+                    || "`required` is an empty list".into(),
+                )
+            }
+        }
         Value::Array(names) => {
             let repeated = crate::schema::repeated_names(names);
             for ((i, v), repeated) in names.iter().enumerate().zip(repeated) {
@@ -107,6 +122,8 @@ mod tests {
             "b":{"type":"object","properties":{"c":{}},"required":"c"},
             "d":{"type":"object","properties":{"e":{}},"required":["e",1]},
             "f":{"type":"object","properties":{"g":{}},"required":[]},
+            "k":{"type":"object","properties":{},"required":[]},
+            "l":{"type":"object","required":[]},
             "h":{"type":"object","properties":{"i":{},"j":{}},"required":["i","j","i","i"]}}});
         assert_eq!(
             seen(r, s),
@@ -119,6 +136,31 @@ mod tests {
                 ("/properties/h/required/2", "structure: required-duplicates"),
                 ("/properties/h/required/3", "structure: required-duplicates"),
             ])
+        );
+    }
+
+    /// Cohere's strict mode refuses an empty `required` beside optional parameters (its
+    /// doc); a no-arguments tool's `properties: {}, required: []` has none, and Cohere's
+    /// evidence says nothing of it (trial, 14 livemcpbench tools were flagged as errors).
+    #[test]
+    fn an_empty_list_beside_no_property_is_not_the_case() {
+        let profiles = crate::profile::embedded_set().unwrap();
+        let cohere =
+            crate::profile::CompiledProfile::new(profiles.get("cohere/v2-strict").unwrap());
+        let flagged = |s: serde_json::Value| {
+            check_under(&cohere, &s)
+                .iter()
+                .filter(|f| f.rule == "required-invalid")
+                .map(|f| (f.pointer.clone(), f.level))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            flagged(json!({"type":"object","properties":{"a":{"type":"string"}},"required":[]})),
+            [("/required".to_string(), crate::check::Level::Error)]
+        );
+        assert_eq!(
+            flagged(json!({"type":"object","properties":{},"required":[]})),
+            []
         );
     }
 

@@ -60,11 +60,11 @@ use crate::profile::detect::ToolRef;
 use crate::profile::feature::{Kind, Param, parse_parameter};
 
 pub use fixes::TypeListReading;
-pub(crate) use fixes::show;
 pub use fixes::{
     all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
     one_of_repairable, only_annotates, type_from_combinator, type_list_reading, type_said_by,
 };
+pub(crate) use fixes::{mend_required, show};
 
 /// One tool as repair sees it: a bare schema has no name.
 #[derive(Debug, PartialEq, Serialize)]

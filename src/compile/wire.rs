@@ -90,6 +90,7 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
         return Err(vec![e]);
     }
     if form != Form::Plain {
+        mend_required(schema, "", &mut changes, 0);
         write_nullable(schema, "", &mut changes, 0);
     }
     match form {
@@ -148,6 +149,32 @@ fn required_lists(
     children(o, at, |sub, here| {
         required_lists(sub, here, changes, depth + 1)
     })
+}
+
+/// Strict forms: each object's `required` is written anew ([`close`] lists every property,
+/// Cohere's [`one_required`] adds one when none is named), so a `required` that is no list of
+/// names (`{"x": true}`, draft-03's `true`, `"a"` naming nothing declared, `["x", 1]`) would
+/// be overwritten, or sent as it is, without a word. It is first rewritten as repair rewrites
+/// it ([`crate::repair::mend_required`], rule `required-invalid`, with repair's words and
+/// loss): what it said is reported as lost, and the strict form's own lines then say which
+/// arguments that left optional it made required and nullable.
+fn mend_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(o) = v else { return };
+    if is_object_schema(o)
+        && let Some((action, lost)) = crate::repair::mend_required(o)
+    {
+        changes.push(Change {
+            rule: crate::profile::rules::required_invalid::RULE.id.into(),
+            ..change(&push_token(at, "required"), action, lost)
+        });
+    }
+    let _ = children(o, at, |sub, here| {
+        mend_required(sub, here, changes, depth + 1);
+        Ok(())
+    });
 }
 
 fn change(pointer: &str, action: String, lost: Option<String>) -> Change {
@@ -900,6 +927,73 @@ mod tests {
             );
             assert!(changes.iter().any(|c| c.pointer == "/required"), "{form:?}");
         }
+    }
+
+    /// A `required` that is no list of names was overwritten by the strict form (or, for
+    /// Cohere, sent as it was) without a line (trial 39): it is rewritten as repair rewrites it
+    /// first, reported at `/required` with its loss, and an argument it no longer makes
+    /// required is then made required and nullable, with its own line.
+    #[test]
+    fn strict_forms_report_a_required_that_is_no_list_of_names() {
+        let props = json!({"x":{"type":"string"},"y":{"type":"integer"}});
+        // (`required` as given, what is left of it before the strict form, the loss's start)
+        let cases = [
+            (
+                json!({"x": true}),
+                None,
+                Some("`required: {\"x\":true}` is not a list"),
+            ),
+            (json!("a"), None, Some("`required: \"a\"` is not a list")),
+            (json!(true), None, Some("draft-03's `required: true`")),
+            (json!(null), None, None),
+            (
+                json!(["x", 1]),
+                Some("x"),
+                Some("`required` also listed 1;"),
+            ),
+        ];
+        for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
+            for (given, kept, lost) in &cases {
+                let mut s = json!({"type":"object","properties":props,"required":given});
+                let changes = apply(form, &mut s).unwrap();
+                let at: Vec<&Change> = changes
+                    .iter()
+                    .filter(|c| c.pointer == "/required")
+                    .collect();
+                assert_eq!(at.len(), 1, "{form:?} {given}: {changes:?}");
+                assert_eq!(at[0].rule, "required-invalid", "{form:?} {given}");
+                match lost {
+                    Some(l) => assert!(
+                        at[0].lost.as_deref().is_some_and(|x| x.starts_with(l)),
+                        "{form:?} {given}: {:?}",
+                        at[0].lost
+                    ),
+                    None => assert_eq!(at[0].lost, None, "{form:?} {given}"),
+                }
+                // x as the strict form leaves it: required as given only when the list named it.
+                let x_nullable = s["properties"]["x"]["type"] == json!(["string", "null"]);
+                assert_eq!(x_nullable, kept.is_none(), "{form:?} {given}: {s}");
+                let x_line = changes.iter().any(|c| c.pointer == "/properties/x");
+                assert_eq!(x_line, kept.is_none(), "{form:?} {given}: {changes:?}");
+                let required = match form {
+                    Form::CohereStrict => json!(["x"]),
+                    _ => json!(["x", "y"]),
+                };
+                assert_eq!(s["required"], required, "{form:?} {given}");
+                // Its line comes before the lines of the strict form it makes way for.
+                let first = changes.iter().position(|c| c.pointer == "/required");
+                assert_eq!(first, Some(0), "{form:?} {given}: {changes:?}");
+            }
+        }
+        // The plain form sends the canonical schema: the target's profile judges it there.
+        let mut s = json!({"type":"object","properties":props,"required":{"x": true}});
+        assert_eq!(apply(Form::Plain, &mut s).unwrap(), vec![]);
+        assert_eq!(s["required"], json!({"x": true}));
+        // Only where a strict form writes `required`: on an object schema.
+        let mut s = json!({"type":"object","properties":{"x":{"type":"string","required":true}}});
+        let changes = apply(Form::Strict, &mut s).unwrap();
+        assert_eq!(s["properties"]["x"]["required"], json!(true));
+        assert!(changes.iter().all(|c| c.rule != "required-invalid"));
     }
 
     /// A `required` name no property declares cannot survive closing: it is dropped, and the

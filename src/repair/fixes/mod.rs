@@ -13,8 +13,8 @@ use keywords::keyword;
 pub use keywords::{
     all_of_repairable, any_of_siblings_movable, declares_members, one_of_repairable,
 };
-pub(crate) use shapes::own_reason;
 use shapes::{cut_description, description, rename, root_shape, structure};
+pub(crate) use shapes::{mend_required, own_reason};
 pub use types::{TypeListReading, type_from_combinator, type_list_reading, type_said_by};
 use types::{type_list, type_missing, type_spelling};
 

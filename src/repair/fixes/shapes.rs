@@ -102,105 +102,43 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Fou
                 )),
             )])
         }
-        value::REQUIRED_NOT_ARRAY
-            if schema_at(tool, &node_of("required"))
-                .ok()
-                .and_then(|m| Some((m.get("required")?.as_str()?, m.get("properties")?)))
-                .is_some_and(|(name, props)| props.get(name).is_some()) =>
-        {
-            // `required: "d"` naming a declared property means the list `["d"]` (what
-            // draft-04 and later say `required` is, and how Gemini's front end reads it).
+        value::REQUIRED_NOT_ARRAY | value::REQUIRED_NULL | value::REQUIRED_BOOLEAN => {
             let node = node_of("required");
             let mut t = Draft::of(tool);
-            let m = t.schema(&node)?;
-            let name = m.get("required").cloned().unwrap_or(Value::Null);
-            m.insert("required".into(), Value::Array(vec![name.clone()]));
+            let (action, lost) = mend_required(t.schema(&node)?)
+                .ok_or("no `required` to rewrite where the finding points")?;
             Ok(vec![Candidate::one(
                 t,
                 &f_at(&node, "required"),
                 rule,
-                format!(
-                    "wrote `required: {}` as the list `[{}]`",
-                    show(&name),
-                    show(&name)
-                ),
-                None,
+                action,
+                lost,
             )])
         }
-        value::REQUIRED_NOT_ARRAY
-            if schema_at(tool, &node_of("required"))
-                .ok()
-                .and_then(|m| m.get("required"))
-                .is_some_and(Value::is_array) =>
-        {
-            // A list holding non-strings (`[1, "a"]`): the names it does give still say what
-            // is required, so only the items that are not names go.
-            let node = node_of("required");
-            let mut t = Draft::of(tool);
-            let m = t.schema(&node)?;
-            let (kept, gone): (Vec<Value>, Vec<Value>) = m
-                .get("required")
-                .and_then(Value::as_array)
-                .ok_or("no `required` list where the finding points")?
-                .iter()
-                .cloned()
-                .partition(Value::is_string);
-            if kept.is_empty() {
-                m.shift_remove("required");
-            } else {
-                m.insert("required".into(), Value::Array(kept));
-            }
-            let items: Vec<String> = gone.iter().map(show).collect();
-            let items = items.join(", ");
-            Ok(vec![Candidate::one(
-                t,
-                &f_at(&node, "required"),
-                rule,
-                format!("dropped {items} from `required` (only strings name properties)"),
-                Some(format!(
-                    "`required` also listed {items}; whatever that meant is no longer said"
-                )),
-            )])
-        }
-        value::REQUIRED_EMPTY
-        | value::REQUIRED_NOT_ARRAY
-        | value::REQUIRED_NULL
-        | value::REQUIRED_BOOLEAN
-        | value::REQUIRED_WITHOUT_PROPERTIES => {
+        value::REQUIRED_EMPTY | value::REQUIRED_WITHOUT_PROPERTIES => {
             let node = node_of("required");
             let map = schema_at(tool, &node)?;
             let v = map.get("required").cloned().unwrap_or(Value::Null);
-            let lost = match s {
-                value::REQUIRED_WITHOUT_PROPERTIES => {
-                    let names = v.as_array().map(Vec::as_slice).unwrap_or_default();
-                    let patterned = names.iter().any(|n| {
-                        n.as_str()
-                            .is_some_and(|n| pattern_declaring(map, n).is_some())
-                    });
-                    Some(if patterned {
-                        let shown: Vec<String> = names.iter().map(show).collect();
-                        format!(
-                            "calls without {} are no longer refused ({})",
-                            shown.join(", "),
-                            undeclared_why(map, names)
-                        )
-                    } else {
-                        format!(
-                            "`required: {}` named members the schema does not declare",
-                            show(&v)
-                        )
-                    })
+            let lost = (s == value::REQUIRED_WITHOUT_PROPERTIES).then(|| {
+                let names = v.as_array().map(Vec::as_slice).unwrap_or_default();
+                let patterned = names.iter().any(|n| {
+                    n.as_str()
+                        .is_some_and(|n| pattern_declaring(map, n).is_some())
+                });
+                if patterned {
+                    let shown: Vec<String> = names.iter().map(show).collect();
+                    format!(
+                        "calls without {} are no longer refused ({})",
+                        shown.join(", "),
+                        undeclared_why(map, names)
+                    )
+                } else {
+                    format!(
+                        "`required: {}` named members the schema does not declare",
+                        show(&v)
+                    )
                 }
-                value::REQUIRED_BOOLEAN if v == Value::Bool(true) => Some(
-                    "draft-03's `required: true` made this argument required; it is optional now"
-                        .to_string(),
-                ),
-                value::REQUIRED_NOT_ARRAY => Some(format!(
-                    "`required: {}` is not a list of property names; whatever it meant is no longer said",
-                    show(&v)
-                )),
-                _ => None,
-            };
+            });
             let mut t = Draft::of(tool);
             t.schema(&node)?.shift_remove("required");
             Ok(vec![Candidate::one(
@@ -252,6 +190,67 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Fou
             Err("a property named like a keyword: renaming it would change the arguments".into())
         }
         s => Err(format!("no conservative repair for `structure: {s}`")),
+    }
+}
+
+/// Rewrites the `required` of schema object `m` in place when it is no list of names, as
+/// repair answers rule `required-invalid` (a `required` not an array, `null`, a boolean, or a
+/// list holding non-strings): a list keeps the strings it holds (the names it gives still say
+/// what is required); a string naming a declared property is the list of that one name (what
+/// draft-04 and later say `required` is, and how Gemini's front end reads it); any other value
+/// is dropped, what it said reported as lost. Returns the change's action and loss, or `None`
+/// when `m` has no `required` or a list of strings (an empty or repeating list names
+/// properties, and has findings of its own). Compile's strict forms, which write `required`
+/// anew, rewrite it so first, so that what the author's `required` said is not overwritten
+/// unreported ([`crate::compile::wire::apply`]).
+pub(crate) fn mend_required(m: &mut Map<String, Value>) -> Option<(String, Option<String>)> {
+    match m.get("required")? {
+        Value::Array(names) if names.iter().all(Value::is_string) => None,
+        Value::Array(names) => {
+            let (kept, gone): (Vec<Value>, Vec<Value>) =
+                names.iter().cloned().partition(Value::is_string);
+            if kept.is_empty() {
+                m.shift_remove("required");
+            } else {
+                m.insert("required".into(), Value::Array(kept));
+            }
+            let items: Vec<String> = gone.iter().map(show).collect();
+            let items = items.join(", ");
+            Some((
+                format!("dropped {items} from `required` (only strings name properties)"),
+                Some(format!(
+                    "`required` also listed {items}; whatever that meant is no longer said"
+                )),
+            ))
+        }
+        Value::String(name) if m.get("properties").and_then(|p| p.get(name)).is_some() => {
+            let name = Value::String(name.clone());
+            m.insert("required".into(), Value::Array(vec![name.clone()]));
+            Some((
+                format!(
+                    "wrote `required: {}` as the list `[{}]`",
+                    show(&name),
+                    show(&name)
+                ),
+                None,
+            ))
+        }
+        _ => {
+            let v = m.shift_remove("required")?;
+            let lost = match &v {
+                // Neither requires anything: nothing the schema said is gone.
+                Value::Null | Value::Bool(false) => None,
+                Value::Bool(true) => Some(
+                    "draft-03's `required: true` made this argument required; it is optional now"
+                        .to_string(),
+                ),
+                _ => Some(format!(
+                    "`required: {}` is not a list of property names; whatever it meant is no longer said",
+                    show(&v)
+                )),
+            };
+            Some((format!("dropped `required: {}`", show(&v)), lost))
+        }
     }
 }
 

@@ -540,6 +540,26 @@ fn google(text: &str) -> Vec<Raw> {
     for c in G_INVALID_VALUE.captures_iter(text) {
         let msg = matched(&c);
         let (path, ty, value) = (&c[1], &c[2], c[3].trim());
+        // T8 names the parent message's path and, in parentheses, the field given an object
+        // (`'….parameters' (required), Starting an object on a scalar field`): the place is
+        // that field, and its rule the one `check` reports a wrong kind of value under there.
+        if value.starts_with("Starting an object")
+            && ty.starts_with(|c: char| c.is_ascii_lowercase())
+            // A proto field's name, not a type's (`TYPE_STRING`, `type.googleapis.com/…`).
+            && ty
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            let keyword = camel(ty);
+            let rule = if keyword == "type" {
+                "type-invalid"
+            } else {
+                wrong_kind_rule(&keyword)
+            };
+            let expect = Expect::Keyword(keyword.clone());
+            out.push(google_path_raw(msg, path, Some(keyword), expect).rule(rule));
+            continue;
+        }
         let rule = if path.contains(".enum[") {
             "enum-not-string"
         } else if ty.ends_with(".Type") || path.ends_with(".type") {

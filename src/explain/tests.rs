@@ -2412,3 +2412,37 @@ fn only_wrapped_line_breaks_are_unwrapped_byte_for_byte() {
         assert_eq!(got.len(), text.len());
     }
 }
+
+/// Google's T8 names the parent message and, in parentheses, the field given an object:
+/// `(required)` after `….parameters` is `/required`. It was read as the parent itself under
+/// `schema-invalid`, so compile refused a tool at `/` with that rule's unrelated fix, where
+/// repair drops a `required` that is no list of names (trial 39).
+#[test]
+fn google_names_the_field_given_an_object_in_parentheses() {
+    let request = json!({"tools":[{"functionDeclarations":[{"name":"f","description":"d",
+        "parameters":{"type":"object","properties":{"x":{"type":"string","enum":{},"nullable":{}},"y":{"type":"integer"}},
+            "required":{"x":true}}}]}]});
+    let at = |text: &str| {
+        let e = &explain(Some(&request), text, Some("gemini/v1beta/parameters"))[0];
+        (e.pointer.clone(), e.rule.clone(), e.fix.clone())
+    };
+    let t8 = |path: &str, field: &str| {
+        format!(
+            "Invalid value at 'generate_content_request.tools[0].function_declarations[0].parameters{path}' ({field}), Starting an object on a scalar field"
+        )
+    };
+    let (pointer, rule, fix) = at(&t8("", "required"));
+    assert_eq!(pointer.as_deref(), Some("/required"));
+    assert_eq!(rule.as_deref(), Some("required-invalid"));
+    assert_eq!(fix.as_deref(), fix_for("required-invalid"));
+    let (pointer, rule, _) = at(&t8(".properties[0].value", "enum"));
+    assert_eq!(
+        (pointer.as_deref(), rule.as_deref()),
+        (Some("/properties/x/enum"), Some("enum-invalid"))
+    );
+    let (pointer, rule, _) = at(&t8(".properties[0].value", "nullable"));
+    assert_eq!(
+        (pointer.as_deref(), rule.as_deref()),
+        (Some("/properties/x/nullable"), Some("nullable-spelling"))
+    );
+}

@@ -185,6 +185,9 @@ pub enum Located {
     MetaSchema,
     /// The problem is about the tool itself (name, description) or the whole schema.
     Tool,
+    /// The problem is about the request, not one of its tools: a field of it, the length of
+    /// its tool list, its structured-output schema (`response_format`).
+    Request,
     /// Not found.
     Unknown,
 }

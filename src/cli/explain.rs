@@ -278,6 +278,11 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
         (Some(i), Some(n)) => format!("tool #{i} `{}`", escape_inline(n)),
         (Some(i), None) => format!("tool #{i}"),
         (None, Some(n)) => format!("tool `{}`", escape_inline(n)),
+        // The problem is the request's (a field of it, its structured-output schema): it is
+        // no tool's.
+        (None, None) if e.located == crate::explain::Located::Request => {
+            "the request, not a tool".to_string()
+        }
         // The message names no tool, or one the request does not have: say so, not "no tool".
         (None, None) => "an unidentified tool".to_string(),
     };

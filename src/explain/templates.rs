@@ -836,6 +836,19 @@ fn google(text: &str) -> Vec<Raw> {
 fn google_path_raw(msg: &str, path: &str, keyword: Option<String>, expect: Expect) -> Raw {
     let path = path.trim();
     let Some(c) = G_TOOL.captures(path) else {
+        // Gemini's structured output (`generation_config.response_schema`) is a schema of the
+        // request's, not a tool's.
+        if let Some(field) = ["generation_config.", "generationConfig."]
+            .iter()
+            .find_map(|p| path.strip_prefix(p))
+            .and_then(|rest| rest.split(['.', '[']).next())
+            .filter(|f| f.starts_with("response"))
+        {
+            return Raw::new("google", msg, ToolLoc::NotATool, Place::None).note(format!(
+                "the message is about the request's `generation_config.{field}` (its \
+                 structured-output schema), not a tool: fix that schema"
+            ));
+        }
         return Raw::new("google", msg, ToolLoc::Unknown, Place::None).note(format!(
             "the path {path:?} does not name a function declaration"
         ));
@@ -1010,6 +1023,55 @@ static O_TOO_MANY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A structured-output schema's error, not a tool's: Chat Completions' `response_format`
+/// (`Invalid schema for response_format 'answer': In context=(...), ...`, the message
+/// OpenAI writes for a function's schema with `response_format` in its place) or the
+/// Responses API's `text.format`, named by the message or by the body's `param` (kept on a
+/// line of its own after a decoded message, or as written in a body not decoded).
+static O_RESPONSE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?m)Invalid schema for response_format '|^param: (response_format|text\.format)\b|['"]param['"]: ?['"](response_format|text\.format)\b"#,
+    )
+});
+
+/// The structured-output field `text` is about, when [`O_RESPONSE_FORMAT`] says it is about
+/// one: `text.format` when a `param` names the Responses API's, else `response_format`.
+fn response_format_field(text: &str) -> Option<&'static str> {
+    let mut found = None;
+    for c in O_RESPONSE_FORMAT.captures_iter(text) {
+        if c.get(1)
+            .or(c.get(2))
+            .is_some_and(|m| m.as_str() == "text.format")
+        {
+            return Some("text.format");
+        }
+        found = Some("response_format");
+    }
+    found
+}
+
+/// The raw problem a message about the request's structured-output schema `field` states (at
+/// `place`, a JSON Pointer in that schema, when the message names one): no tool's, with `rule`
+/// as the message reads (its fix holds for that schema too).
+fn response_format_raw(
+    field: &str,
+    msg: &str,
+    place: Option<String>,
+    rule: Option<&'static str>,
+) -> Raw {
+    let at = match place.as_deref() {
+        Some("") => " at its root".to_string(),
+        Some(p) => format!(" at {p}"),
+        None => String::new(),
+    };
+    Raw::new("openai", msg, ToolLoc::NotATool, Place::None)
+        .with_rule(rule)
+        .note(format!(
+            "the message is about the request's `{field}` (its structured-output schema){at}, \
+             not a tool: fix that schema"
+        ))
+}
+
 /// OpenAI's messages about a schema's shape, with or without the function's name.
 const O_SHAPE_RULES: &[(&str, &str)] = &[
     ("array schema missing items", "array-items-missing"),
@@ -1102,24 +1164,43 @@ fn openai(text: &str) -> Vec<Raw> {
         }
         out.push(raw);
     }
+    // Without a function's name, the `response_format` wording or `param` says the schema
+    // is the structured output's: no tool's place is looked for.
+    let format = if out.is_empty() {
+        response_format_field(text)
+    } else {
+        None
+    };
     if out.is_empty() {
         for c in O_BARE_CONTEXT.captures_iter(text) {
             let rule = rule_by_phrase(c[2].trim(), O_SHAPE_RULES);
-            let place = context_pointer(&c[1]).map_or(Place::None, Place::Pointer);
+            let node = context_pointer(&c[1]);
+            if let Some(field) = format {
+                // The statement starts at OpenAI's own `Invalid schema for response_format`
+                // when its line has it.
+                let (start, end) = c.get(0).map_or((0, 0), |m| (m.start(), m.end()));
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let from = text[line_start..start]
+                    .rfind("Invalid schema for response_format '")
+                    .map_or(start, |i| line_start + i);
+                out.push(response_format_raw(field, &text[from..end], node, rule));
+                continue;
+            }
+            let place = node.map_or(Place::None, Place::Pointer);
             out.push(Raw::new("openai", matched(&c), ToolLoc::Unknown, place).with_rule(rule));
         }
     }
     if out.is_empty() {
         for c in O_BARE_TYPE.captures_iter(text) {
             let what = words(&c[1]);
+            let msg = c.get(1).map_or("", |m| m.as_str());
+            if let Some(field) = format {
+                out.push(response_format_raw(field, msg, None, meta_type_rule(&what)));
+                continue;
+            }
             out.push(
-                Raw::new(
-                    "openai",
-                    c.get(1).map_or("", |m| m.as_str()),
-                    ToolLoc::Unknown,
-                    Place::Meta,
-                )
-                .with_rule(meta_type_rule(&what)),
+                Raw::new("openai", msg, ToolLoc::Unknown, Place::Meta)
+                    .with_rule(meta_type_rule(&what)),
             );
         }
     }
@@ -2186,7 +2267,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             .filter(|n| !have_request || tools.iter().any(|t| t.name == Some(n.as_str()))));
     if tool_loc == ToolLoc::NotATool {
         pointer = None;
-        located = Located::Unknown;
+        located = Located::Request;
     }
     let first = Explanation {
         provider,

@@ -271,12 +271,48 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
             return found;
         }
     }
+    if let Some(message) = cut_message(s) {
+        return messages_in(&message, depth + 1).or_else(|| {
+            Some(vec![Text {
+                text: message,
+                decoded: true,
+            }])
+        });
+    }
     debug_message(s).map(|text| {
         vec![Text {
             text,
             decoded: true,
         }]
     })
+}
+
+/// The message of the one envelope in `s` cut short after it (a client or a log cutting a
+/// line at a length limit: `Error code: 400 - {'error': {'message': "...", 'type': '`): the
+/// string of its `message` key, JSON or Python, when that string is whole. Read so, the
+/// message is the provider's alone, without the envelope's residue after it. A text with
+/// several `message` keys (a log of many errors) is left to be read as it is.
+fn cut_message(s: &str) -> Option<String> {
+    let mut keys = ["\"message\":", "'message':"]
+        .iter()
+        .flat_map(|k| s.match_indices(k).take(2).map(|(at, k)| at + k.len()));
+    let (Some(at), None) = (keys.next(), keys.next()) else {
+        return None;
+    };
+    let rest = s[at..].trim_start();
+    let read = |t: &str| {
+        serde_json::Deserializer::from_str(t)
+            .into_iter::<String>()
+            .next()
+            .and_then(Result::ok)
+            .or_else(|| match pyrepr::parse_prefix(t) {
+                Some((Value::String(m), _)) => Some(m),
+                _ => None,
+            })
+    };
+    read(rest)
+        .or_else(|| escape_line_breaks(rest, &['\'', '"']).and_then(|t| read(&t)))
+        .filter(|m| !m.trim().is_empty())
 }
 
 /// The `message` field of a Rust `Debug` printout (the AWS SDK's `ValidationException {

@@ -1023,6 +1023,18 @@ static O_TOO_MANY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The end of a name quoted in `'...'` in `rest` (which starts after its opening quote): the
+/// first `'` that ends the message or is followed by a stop, a space or the quote of an
+/// envelope the message was cut out of (a name may hold a `'` inside it).
+fn closing_quote(rest: &str) -> Option<usize> {
+    rest.match_indices('\'').map(|(i, _)| i).find(|&i| {
+        rest[i + 1..]
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, '.' | ',' | '"' | '\''))
+    })
+}
+
 /// A structured-output schema's error, not a tool's: Chat Completions' `response_format`
 /// (`Invalid schema for response_format 'answer': In context=(...), ...`, the message
 /// OpenAI writes for a function's schema with `response_format` in its place) or the
@@ -1121,9 +1133,11 @@ fn openai(text: &str) -> Vec<Raw> {
                 // Strict structured outputs: `additionalProperties: false` and a complete
                 // `required` on every object, which a tool asking for strict mode is judged by
                 // (`strict-form-missing`); a missing property is named where check places it.
+                // The name ends at its closing quote: what follows it, when a client cut the
+                // envelope short after the message, is not part of it.
                 let missing = what
                     .split_once("Missing '")
-                    .and_then(|(_, rest)| rest.strip_suffix('\''))
+                    .and_then(|(_, rest)| closing_quote(rest).map(|end| &rest[..end]))
                     .filter(|_| !unread);
                 let place = match missing {
                     Some(name) => Place::Pointer(format!(

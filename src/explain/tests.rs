@@ -1609,6 +1609,41 @@ fn line_breaks_are_escaped_only_in_the_first_value() {
     );
 }
 
+/// An envelope cut short after its message (a log's length limit) still gives the message,
+/// JSON or Python, when that string is whole; one cut inside its message, or a text of several
+/// messages, gives none of its own.
+#[test]
+fn a_cut_envelope_gives_its_whole_message() {
+    let message = "Invalid schema for function 'shell': In context=(), 'required' is required to \
+                   be supplied and to be an array including every key in properties. Missing \
+                   'workdir'.";
+    let python = format!("Error code: 400 - {{'error': {{'message': \"{message}\", 'type': 'inv");
+    let json = format!(
+        "{{\"error\": {{\"message\": {}, \"typ",
+        serde_json::json!(message)
+    );
+    for cut in [python, json] {
+        let texts = envelope::error_texts(&cut);
+        assert_eq!(
+            texts.first().map(|t| t.text.as_str()),
+            Some(message),
+            "{cut}"
+        );
+        let found = explain(None, &cut, None);
+        let [e] = found.as_slice() else {
+            panic!("{cut}: {found:#?}")
+        };
+        assert_eq!(e.pointer.as_deref(), Some("/properties/workdir"));
+        assert_eq!(e.message, message);
+    }
+    let inside =
+        "Error code: 400 - {'error': {'message': \"Invalid schema for function 'shell': In";
+    assert_ne!(
+        envelope::error_texts(inside)[0].text,
+        "Invalid schema for function 'shell': In"
+    );
+}
+
 #[test]
 fn text_is_parted_at_line_ends() {
     let one = |t: &str| parts(t).map(|r| (r.start, r.end)).collect::<Vec<_>>();

@@ -474,6 +474,13 @@ fn java_text_len(text: &str) -> Option<usize> {
     None
 }
 
+/// The fields a provider's envelope holds its message in.
+const MESSAGE_KEYS: [&str; 4] = ["message", "error", "detail", "msg"];
+
+/// The other fields of a provider's envelope that [`collect`] reads (or that hold no message):
+/// never looked into for an envelope.
+const ENVELOPE_KEYS: &[&str] = &["param", "loc", "type", "code", "status"];
+
 fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
@@ -494,8 +501,20 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
             {
                 push_all(texts, inner);
             }
+            // A record that is no provider's envelope (a JSON log line) may hold one, or a
+            // client's printout of one, as a string in a field of its own (`"err": "Error code:
+            // 400 - {...}"`): read through it, as the known fields below are.
+            for (key, value) in o {
+                if let Value::String(s) = value
+                    && !MESSAGE_KEYS.contains(&key.as_str())
+                    && !ENVELOPE_KEYS.contains(&key.as_str())
+                    && let Some(inner) = messages_in(s, depth + 1)
+                {
+                    push_all(texts, inner);
+                }
+            }
             let mut own = String::new();
-            for key in ["message", "error", "detail", "msg"] {
+            for key in MESSAGE_KEYS {
                 match o.get(key) {
                     Some(Value::String(s)) => match messages_in(s, depth + 1) {
                         // A body inside the message (a relay encoding it once more).

@@ -91,6 +91,11 @@ pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
         }
         let before = text[..at].trim_end_matches(['\r', ' ', '\t']);
         let after = text[at + 1..].trim_start_matches([' ', '\t']);
+        // The envelope's fields kept with a decoded message ([`collect`]) are not the
+        // provider's sentence going on: joined, they would be quoted as its words.
+        if ENVELOPE_FIELDS.iter().any(|f| after.starts_with(f)) {
+            continue;
+        }
         let line_ended = before.is_empty()
             || before.ends_with('\n')
             || before.ends_with(['.', ':', ';', '!', '?']);
@@ -105,6 +110,10 @@ pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
     // Only ASCII line breaks were replaced by ASCII spaces.
     String::from_utf8(out).map_or_else(|_| text.into(), Into::into)
 }
+
+/// The lines [`collect`] adds after a decoded message, each an envelope field that helps
+/// locate the problem (OpenAI's `param`, pydantic's `loc`), not part of the message.
+const ENVELOPE_FIELDS: &[&str] = &["param: ", "loc: "];
 
 /// `error` with the JSON string escapes of an envelope it was cut out of undone: outside the
 /// literals of an `In context=(...)` tuple, line breaks (also escaped twice, by a relay

@@ -413,6 +413,7 @@ fn explain_checked(
     for e in &mut out {
         keyword_fix(e, &tools);
         format_fix(e, &tools);
+        empty_required_fix(e, &tools);
     }
     if out.is_empty()
         && let Some(request) = request
@@ -523,6 +524,31 @@ fn format_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     }
 }
 
+/// The fix for `required-undeclared` at a `required` of the request's tool that is an empty
+/// list: it names no property, so "remove the name" (the rule's fix) names nothing to remove;
+/// the list itself is what a schema without `properties` is refused for (Groq's "'required'
+/// present but 'properties' is missing").
+const EMPTY_REQUIRED_FIX: &str = "Remove the empty `required` list: it names no property, and \
+     the schema has no `properties` for it to name.";
+
+/// For `required-undeclared` at a `required` that the request's tool holds as `[]`,
+/// [`EMPTY_REQUIRED_FIX`] instead of the rule's fix, which speaks of a name.
+fn empty_required_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
+    if e.rule.as_deref() != Some("required-undeclared") {
+        return;
+    }
+    let Some(pointer) = e.pointer.as_deref().filter(|p| p.ends_with("/required")) else {
+        return;
+    };
+    let value = tools
+        .iter()
+        .find(|t| Some(t.index) == e.tool_index)
+        .and_then(|t| t.schema?.pointer(pointer));
+    if value.and_then(Value::as_array).is_some_and(Vec::is_empty) {
+        e.fix = Some(EMPTY_REQUIRED_FIX.to_string());
+    }
+}
+
 /// A tool's place as OpenAI-compatible APIs write it in their errors:
 /// `tools[0].function.parameters.properties.x`, the dotted keys of the place in the tool's
 /// parameters.
@@ -598,15 +624,19 @@ fn unrecognized_at_place(
     }
     findings
         .into_iter()
-        .map(|f| Explanation {
-            pointer: Some(f.pointer.clone()),
-            rule: Some(f.rule.to_string()),
-            fix: Some(f.fix.to_string()),
-            notes: vec![format!(
-                "{unread}; {check} reports this there ({})",
-                f.level.as_str()
-            )],
-            ..base.clone()
+        .map(|f| {
+            let mut e = Explanation {
+                pointer: Some(f.pointer.clone()),
+                rule: Some(f.rule.to_string()),
+                fix: Some(f.fix.to_string()),
+                notes: vec![format!(
+                    "{unread}; {check} reports this there ({})",
+                    f.level.as_str()
+                )],
+                ..base.clone()
+            };
+            empty_required_fix(&mut e, &tools);
+            e
         })
         .collect()
 }

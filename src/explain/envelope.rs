@@ -35,6 +35,10 @@ pub(super) struct Text {
 /// the work on a large error file).
 const MAX_STARTS: usize = 32;
 
+/// How deep JSON and Python literals nest before their parsers refuse them (serde_json's
+/// recursion limit, and [`pyrepr::parse_prefix`]'s).
+const MAX_NESTING: usize = 128;
+
 /// How deep envelopes nest (a message holding a body holding a message ...) before reading
 /// stops.
 const MAX_DEPTH: usize = 8;
@@ -405,6 +409,10 @@ pub(super) fn escape_line_breaks(text: &str, quotes: &[char]) -> Option<String> 
                 }
             }
             None if quotes.contains(&c) => open = Some(c),
+            // Deeper than JSON or Python is read (serde_json's and `pyrepr`'s limit): what
+            // is written here would not parse, and `[` after `[` to the end of a 10 MB text
+            // was copied once per place an envelope might start.
+            None if matches!(c, '{' | '[' | '(') && depth == MAX_NESTING => return None,
             None if matches!(c, '{' | '[' | '(') => depth += 1,
             None if matches!(c, '}' | ']' | ')') => depth = depth.saturating_sub(1),
             None => {}

@@ -1609,6 +1609,20 @@ fn line_breaks_are_escaped_only_in_the_first_value() {
     );
 }
 
+/// Nesting past what serde_json and `pyrepr` read is not copied to its end (a 10 MB text of
+/// `[` was, once per place an envelope might start: 26.7 s); nesting within it still is.
+#[test]
+fn line_breaks_are_not_escaped_past_the_parsers_nesting() {
+    let deep = format!("{}\"a\nb\"", "[".repeat(200));
+    assert_eq!(envelope::escape_line_breaks(&deep, &['"']), None);
+    let within = format!("{}\"a\nb\"{}", "[".repeat(100), "]".repeat(100));
+    let escaped = format!("{}\"a\\nb\"{}", "[".repeat(100), "]".repeat(100));
+    assert_eq!(
+        envelope::escape_line_breaks(&within, &['"']).as_deref(),
+        Some(escaped.as_str())
+    );
+}
+
 /// An envelope cut short after its message (a log's length limit) still gives the message,
 /// JSON or Python, when that string is whole; one cut inside its message, or a text of several
 /// messages, gives none of its own.

@@ -323,6 +323,30 @@ pub const MAX_DEPTH: usize = crate::input::LIMITS.max_depth;
 /// (the largest corpus schema has under 1,000 subschemas).
 pub const MAX_EXPANDED: usize = 100_000;
 
+/// Why a schema past [`MAX_EXPANDED`] is refused. A schema that big as written (100,000
+/// properties) has no `$ref` to blame, and advice to reference definitions fewer times would
+/// send its author looking for what is not there; only when the references multiply it past
+/// the cap are they named.
+fn too_big(schema: &Value) -> String {
+    let cost = "checking arguments against it would take time and memory in proportion";
+    let walk = crate::schema::walk(schema);
+    if walk.nodes.len() > MAX_EXPANDED {
+        format!(
+            "the schema has {}{} subschemas as written, more than the {MAX_EXPANDED} `toolwire \
+             args` checks calls against: {cost}",
+            if walk.truncated { "more than " } else { "" },
+            walk.nodes.len()
+        )
+    } else {
+        format!(
+            "the schema expands to more than {MAX_EXPANDED} subschemas through its `$ref`s \
+             (each reference counts as a copy of its target; {} written): {cost}; reference \
+             the definitions fewer times",
+            walk.nodes.len()
+        )
+    }
+}
+
 /// Nesting past which the `jsonschema` crate's compile and validation run on a thread of
 /// their own with a [`crate::json::DEEP_STACK`] stack. Its recursion costs up to ~14 KB per level in a
 /// debug build: on a 2 MiB thread (tokio's worker default), with dependencies unoptimised as
@@ -422,12 +446,7 @@ impl ArgsSchema {
         if expanded > MAX_EXPANDED {
             return Err(SchemaProblem {
                 pointer: String::new(),
-                message: format!(
-                    "the schema expands to more than {MAX_EXPANDED} subschemas through its \
-                     `$ref`s (each reference counts as a copy of its target): checking \
-                     arguments against it would take time and memory in proportion; reference \
-                     the definitions fewer times"
-                ),
+                message: too_big(schema),
             });
         }
         on_deep_stack(depth > SHALLOW, || Self::build(schema, depth))
@@ -2227,6 +2246,29 @@ mod tests {
             p.message
         );
         assert!(ArgsSchema::new(&laughs(8)).is_ok());
+    }
+
+    /// A schema past the cap as written (a trial's 100,000 properties, no `$ref`) is refused
+    /// for its own size, without blaming references it does not have.
+    #[test]
+    fn a_schema_past_the_cap_as_written_is_refused_without_naming_refs() {
+        let props: serde_json::Map<String, Value> = (0..MAX_EXPANDED)
+            .map(|i| (format!("k{i}"), json!({"type": "integer"})))
+            .collect();
+        let s = json!({"type": "object", "properties": props, "additionalProperties": false});
+        let p = ArgsSchema::new(&s).unwrap_err();
+        assert_eq!(
+            p.message,
+            "the schema has 100002 subschemas as written, more than the 100000 `toolwire args` \
+             checks calls against: checking arguments against it would take time and memory in \
+             proportion"
+        );
+        let laughs = ArgsSchema::new(&crate::schema::refs::fixtures::laughs(40)).unwrap_err();
+        assert!(
+            laughs.message.contains("through its `$ref`s"),
+            "{}",
+            laughs.message
+        );
     }
 
     /// An argument name is the model's text: a line break in it is escaped in the retry

@@ -25,13 +25,73 @@ pub struct Envelope {
     /// The arguments text as sent: the member's text, or the text inside it when it is a
     /// JSON string (OpenAI's form), so that numbers are quoted as written.
     pub text: String,
+    /// The message or response the call was the only call of, when it came in one.
+    pub within: Option<Within>,
 }
 
-/// Why a call cannot be read as one envelope.
+/// Where in a message or response the one call it holds was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ambiguous {
-    /// The shapes the call could be read as.
-    pub shapes: Vec<&'static str>,
+pub struct Within {
+    /// Which message or response (`OpenAI Chat Completions message`).
+    pub container: &'static str,
+    /// JSON Pointer of the call in it (`/tool_calls/0`).
+    pub call_at: String,
+}
+
+/// Why a value cannot be read as one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// The call fits more than one shape: these.
+    Ambiguous(Vec<&'static str>),
+    /// A message or response holding no call, or several: `args` checks one, and its output
+    /// (one retry message, one `call`) can say which call a problem is of only for one.
+    NotOneCall {
+        /// Which message or response.
+        container: &'static str,
+        /// The calls in it, each with its [`Within::call_at`].
+        calls: Vec<Envelope>,
+    },
+}
+
+/// How many calls [`Refused::message`] names before saying how many more there are.
+const CALLS_LISTED: usize = 10;
+
+impl Refused {
+    /// The refusal in words, for the user (exit 2): what the value is and what to pass.
+    pub fn message(&self) -> String {
+        match self {
+            Refused::Ambiguous(shapes) => format!(
+                "the call could be read as a {}; pass its arguments alone",
+                shapes.join(" or a ")
+            ),
+            Refused::NotOneCall { container, calls } if calls.is_empty() => format!(
+                "the value is a whole {container} holding no tool call (the model answered \
+                 without calling a tool): there are no arguments to check"
+            ),
+            Refused::NotOneCall { container, calls } => {
+                let mut listed: Vec<String> = calls
+                    .iter()
+                    .take(CALLS_LISTED)
+                    .map(|c| {
+                        let at = c.within.as_ref().map_or("", |w| w.call_at.as_str());
+                        match &c.name {
+                            Some(n) => format!("{n:?} at {at}"),
+                            None => format!("an unnamed call at {at}"),
+                        }
+                    })
+                    .collect();
+                if calls.len() > CALLS_LISTED {
+                    listed.push(format!("and {} more", calls.len() - CALLS_LISTED));
+                }
+                format!(
+                    "the value is a whole {container} holding {} tool calls ({}); `args` \
+                     checks one call at a time: pass each call alone (the object at its place)",
+                    calls.len(),
+                    listed.join(", ")
+                )
+            }
+        }
+    }
 }
 
 /// One shape: the member holding the arguments, and what else marks it.
@@ -119,6 +179,19 @@ const SHAPES: &[Shape] = &[
         ],
         payload_type: Payload::Object,
     },
+    // Converse's ContentBlock is a union (one member); its ToolUseBlock is
+    // `{toolUseId, name, input, type?}` ("ToolUseBlock", Amazon Bedrock API Reference,
+    // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html,
+    // read 2026-12-04): `input` a JSON value, in practice the arguments object.
+    Shape {
+        name: "Bedrock Converse toolUse block",
+        wrapper: Some("toolUse"),
+        payload: "input",
+        kind: None,
+        optional_kind: None,
+        keys: &["toolUse"],
+        payload_type: Payload::Object,
+    },
     Shape {
         name: "Gemini FunctionCall",
         wrapper: None,
@@ -152,24 +225,35 @@ const SHAPES: &[Shape] = &[
 /// then the arguments), `Err` when it fits more than one shape. `declared` are the schema's
 /// top-level property names: a call using any of them as a key is arguments unless it is a
 /// shape exactly and has a key left undeclared (see the module's comment).
-pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelope>, Ambiguous> {
+pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelope>, Refused> {
     let Some(top) = call.as_object() else {
         return Ok(None);
     };
     // A set: the arguments may have as many keys as the schema has properties.
     let declared: HashSet<&str> = declared.iter().copied().collect();
     let is_declared = |k: &String| declared.contains(k.as_str());
-    let fits: Vec<&Shape> = if !top.keys().any(is_declared) {
-        SHAPES.iter().filter(|s| fits(s, top)).collect()
-    } else if top.keys().all(is_declared) {
+    let loose = !top.keys().any(is_declared);
+    if !loose && top.keys().all(is_declared) {
         // Every key an argument: read as the arguments the tool declares.
-        Vec::new()
-    } else {
-        SHAPES
-            .iter()
-            .filter(|s| fits(s, top) && exactly(s, top))
-            .collect()
-    };
+        return Ok(None);
+    }
+    match one_call(text, top, loose)? {
+        Some(e) => Ok(Some(e)),
+        None => in_container(text, top, loose),
+    }
+}
+
+/// [`read`] for the shapes of one call: `loose` when no key of `top` is declared (else only
+/// an exact shape counts).
+fn one_call(
+    text: &str,
+    top: &Map<String, Value>,
+    loose: bool,
+) -> Result<Option<Envelope>, Refused> {
+    let fits: Vec<&Shape> = SHAPES
+        .iter()
+        .filter(|s| fits(s, top) && (loose || exactly(s, top)))
+        .collect();
     // A specific shape (marked by its wrapper or `type`) implies the generic ones it also
     // fits (`{name, arguments}`); only two specific ones, or two payloads, are ambiguous.
     let specific: Vec<&&Shape> = fits
@@ -181,14 +265,12 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
         ([], [one]) => *one,
         ([], []) => return Ok(None),
         ([], _) => {
-            return Err(Ambiguous {
-                shapes: fits.iter().map(|s| s.name).collect(),
-            });
+            return Err(Refused::Ambiguous(fits.iter().map(|s| s.name).collect()));
         }
         (specific, _) => {
-            return Err(Ambiguous {
-                shapes: specific.iter().map(|s| s.name).collect(),
-            });
+            return Err(Refused::Ambiguous(
+                specific.iter().map(|s| s.name).collect(),
+            ));
         }
     };
     let (holder, holder_text, mut pointer) = match shape.wrapper {
@@ -220,7 +302,340 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
             .map(str::to_string),
         pointer,
         text,
+        within: None,
     }))
+}
+
+/// One step from a message or response down to its calls.
+enum Step {
+    /// The member of this name.
+    Key(&'static str),
+    /// Each item of the array.
+    Each,
+}
+
+/// A message or response that holds calls, as a provider returns it.
+struct Container {
+    name: &'static str,
+    /// Every top-level key it has, from the provider's reference: with declared keys it is
+    /// read only when all its keys are among these, as [`exactly`] does for one call.
+    keys: &'static [&'static str],
+    /// What marks it at the top (a role, an array where the calls are).
+    marks: fn(&Map<String, Value>) -> bool,
+    /// From the top to each item that may be a call.
+    path: &'static [Step],
+    /// The shapes a call in it has; other items (text, reasoning) are not calls.
+    calls: &'static [&'static str],
+}
+
+fn str_is(top: &Map<String, Value>, key: &str, want: &str) -> bool {
+    top.get(key).and_then(Value::as_str) == Some(want)
+}
+
+/// `key` is absent or the string `want` (a pasted message may leave its `type` out).
+fn absent_or(top: &Map<String, Value>, key: &str, want: &str) -> bool {
+    top.get(key).is_none_or(|v| v.as_str() == Some(want))
+}
+
+fn is_array(top: &Map<String, Value>, key: &str) -> bool {
+    top.get(key).is_some_and(Value::is_array)
+}
+
+const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse toolUse block"];
+
+/// Keys from the SDKs' generated types (openai-python `ChatCompletionMessage`,
+/// `ChatCompletionAssistantMessageParam`, `ChatCompletion`, `responses.Response`;
+/// anthropic-sdk-python `Message`, `MessageParam`; google-genai `Content`,
+/// `GenerateContentResponse`) and Bedrock's Converse API reference (`ConverseOutput`,
+/// `Message`).
+const CONTAINERS: &[Container] = &[
+    Container {
+        name: "OpenAI Chat Completions message",
+        keys: &[
+            "role",
+            "content",
+            "refusal",
+            "tool_calls",
+            "function_call",
+            "audio",
+            "annotations",
+            "name",
+        ],
+        marks: |t| str_is(t, "role", "assistant") && is_array(t, "tool_calls"),
+        path: &[Step::Key("tool_calls"), Step::Each],
+        calls: &["OpenAI Chat Completions tool call"],
+    },
+    Container {
+        name: "OpenAI Chat Completions response",
+        keys: &[
+            "id",
+            "choices",
+            "created",
+            "model",
+            "object",
+            "service_tier",
+            "system_fingerprint",
+            "usage",
+        ],
+        marks: |t| absent_or(t, "object", "chat.completion") && is_array(t, "choices"),
+        path: &[
+            Step::Key("choices"),
+            Step::Each,
+            Step::Key("message"),
+            Step::Key("tool_calls"),
+            Step::Each,
+        ],
+        calls: &["OpenAI Chat Completions tool call"],
+    },
+    Container {
+        name: "Anthropic or Bedrock Converse message",
+        keys: &[
+            "id",
+            "type",
+            "role",
+            "content",
+            "model",
+            "stop_reason",
+            "stop_sequence",
+            "usage",
+            "container",
+            "context_management",
+        ],
+        marks: |t| {
+            str_is(t, "role", "assistant")
+                && absent_or(t, "type", "message")
+                && is_array(t, "content")
+        },
+        path: &[Step::Key("content"), Step::Each],
+        calls: ANTHROPIC_CALLS,
+    },
+    Container {
+        name: "Bedrock Converse response",
+        keys: &[
+            "output",
+            "stopReason",
+            "usage",
+            "metrics",
+            "additionalModelResponseFields",
+            "trace",
+            "performanceConfig",
+        ],
+        marks: |t| {
+            t.get("output")
+                .and_then(|o| o.get("message"))
+                .and_then(Value::as_object)
+                .is_some_and(|m| str_is(m, "role", "assistant") && is_array(m, "content"))
+        },
+        path: &[
+            Step::Key("output"),
+            Step::Key("message"),
+            Step::Key("content"),
+            Step::Each,
+        ],
+        calls: ANTHROPIC_CALLS,
+    },
+    Container {
+        name: "Gemini Content",
+        keys: &["role", "parts"],
+        marks: |t| str_is(t, "role", "model") && is_array(t, "parts"),
+        path: &[Step::Key("parts"), Step::Each],
+        calls: &["Gemini functionCall part"],
+    },
+    Container {
+        name: "Gemini response",
+        keys: &[
+            "candidates",
+            "promptFeedback",
+            "usageMetadata",
+            "modelVersion",
+            "responseId",
+            "createTime",
+            "modelStatus",
+        ],
+        marks: |t| {
+            t.get("candidates")
+                .and_then(Value::as_array)
+                .is_some_and(|c| c.iter().all(Value::is_object))
+        },
+        path: &[
+            Step::Key("candidates"),
+            Step::Each,
+            Step::Key("content"),
+            Step::Key("parts"),
+            Step::Each,
+        ],
+        calls: &["Gemini functionCall part"],
+    },
+    Container {
+        name: "OpenAI Responses response",
+        keys: &[
+            "id",
+            "object",
+            "created_at",
+            "status",
+            "error",
+            "incomplete_details",
+            "instructions",
+            "metadata",
+            "model",
+            "output",
+            "parallel_tool_calls",
+            "temperature",
+            "tool_choice",
+            "tools",
+            "top_p",
+            "background",
+            "conversation",
+            "max_output_tokens",
+            "max_tool_calls",
+            "previous_response_id",
+            "prompt",
+            "prompt_cache_key",
+            "prompt_cache_retention",
+            "reasoning",
+            "safety_identifier",
+            "service_tier",
+            "text",
+            "top_logprobs",
+            "truncation",
+            "usage",
+            "user",
+        ],
+        // Every output item carries its `type`: what tells the list from an `output`
+        // argument that is an array.
+        marks: |t| {
+            absent_or(t, "object", "response")
+                && t.get("output").and_then(Value::as_array).is_some_and(|o| {
+                    o.iter()
+                        .all(|i| i.get("type").is_some_and(Value::is_string))
+                })
+        },
+        path: &[Step::Key("output"), Step::Each],
+        calls: &["OpenAI Responses function_call item"],
+    },
+];
+
+/// [`read`] for a message or response: the one call it holds, read as if given alone (its
+/// pointers from the top), or [`Refused::NotOneCall`]. Where two containers fit (an OpenAI
+/// message whose `content` is an array of parts), the one holding calls is it.
+fn in_container(
+    text: &str,
+    top: &Map<String, Value>,
+    loose: bool,
+) -> Result<Option<Envelope>, Refused> {
+    let mut first_empty = None;
+    let mut found: Vec<(&'static str, Vec<Envelope>)> = Vec::new();
+    for c in CONTAINERS {
+        if !(c.marks)(top) || !(loose || top.keys().all(|k| c.keys.contains(&k.as_str()))) {
+            continue;
+        }
+        let mut items = Vec::new();
+        items_at(top, text, String::new(), c.path, &mut items);
+        let mut calls = Vec::new();
+        for (at, item, item_text) in &items {
+            // The items are not arguments: read as calls with no declared keys.
+            let Some(mut e) = read(item_text, item, &[])? else {
+                continue;
+            };
+            if !c.calls.contains(&e.shape) {
+                continue;
+            }
+            e.pointer = format!("{at}{}", e.pointer);
+            e.within = Some(Within {
+                container: c.name,
+                call_at: at.clone(),
+            });
+            calls.push(e);
+        }
+        if calls.is_empty() {
+            // Said only of the container exactly, with items: an argument that happens to
+            // be named `output` or `candidates` stays an argument.
+            let exact = top.keys().all(|k| c.keys.contains(&k.as_str()));
+            if exact && !items.is_empty() {
+                first_empty.get_or_insert(c.name);
+            }
+        } else {
+            found.push((c.name, calls));
+        }
+    }
+    match (found.len(), first_empty) {
+        (0, None) => Ok(None),
+        (0, Some(container)) => Err(Refused::NotOneCall {
+            container,
+            calls: Vec::new(),
+        }),
+        (1, _) => {
+            let (container, mut calls) = found.remove(0);
+            if calls.len() == 1 {
+                Ok(calls.pop())
+            } else {
+                Err(Refused::NotOneCall { container, calls })
+            }
+        }
+        _ => Err(Refused::Ambiguous(found.iter().map(|f| f.0).collect())),
+    }
+}
+
+/// The items `path` leads to from `top` (whose text is `text`), each with its pointer and
+/// text; a step that finds nothing (a candidate without content) leads to none.
+fn items_at<'v>(
+    top: &'v Map<String, Value>,
+    text: &'v str,
+    pointer: String,
+    path: &[Step],
+    out: &mut Vec<(String, &'v Value, &'v str)>,
+) {
+    let Some((Step::Key(k), rest)) = path.split_first() else {
+        return;
+    };
+    let (Some(value), Some(text)) = (top.get(*k), member_text(text, k)) else {
+        return;
+    };
+    let pointer = format!("{pointer}/{k}");
+    match rest.split_first() {
+        None => out.push((pointer, value, text)),
+        Some((Step::Key(_), _)) => {
+            if let Some(inner) = value.as_object() {
+                items_at(inner, text, pointer, rest, out);
+            }
+        }
+        Some((Step::Each, after)) => {
+            let (Some(items), Some(texts)) = (value.as_array(), element_texts(text)) else {
+                return;
+            };
+            if items.len() != texts.len() {
+                return;
+            }
+            for (i, (item, item_text)) in items.iter().zip(texts).enumerate() {
+                let at = format!("{pointer}/{i}");
+                match (after.is_empty(), item.as_object()) {
+                    (true, _) => out.push((at, item, item_text)),
+                    (false, Some(inner)) => items_at(inner, item_text, at, after, out),
+                    (false, None) => {}
+                }
+            }
+        }
+    }
+}
+
+/// The text of each item of the JSON array `text`; `None` when it is not an array.
+fn element_texts(text: &str) -> Option<Vec<&str>> {
+    let bytes = text.as_bytes();
+    let mut at = skip_space(bytes, text.find('[')? + 1);
+    let mut items = Vec::new();
+    if bytes.get(at) == Some(&b']') {
+        return Some(items);
+    }
+    loop {
+        let (_, end) = next_value::<serde::de::IgnoredAny>(text, at)?;
+        items.push(&text[at..end]);
+        at = skip_space(bytes, end);
+        match bytes.get(at) {
+            Some(b',') => at = skip_space(bytes, at + 1),
+            Some(b']') => return Some(items),
+            _ => return None,
+        }
+    }
 }
 
 fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
@@ -310,7 +725,7 @@ fn skip_space(bytes: &[u8], mut at: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn read_text(text: &str, declared: &[&str]) -> Result<Option<Envelope>, Ambiguous> {
+    fn read_text(text: &str, declared: &[&str]) -> Result<Option<Envelope>, Refused> {
         read(text, &serde_json::from_str(text).unwrap(), declared)
     }
 
@@ -352,6 +767,12 @@ mod tests {
                 "OpenAI Responses function_call item",
                 "/arguments",
                 r#"{"limit":"ten"}"#,
+            ),
+            (
+                r#"{"toolUse":{"toolUseId":"t1","name":"s","input":{"limit": 1e3}}}"#,
+                "Bedrock Converse toolUse block",
+                "/toolUse/input",
+                r#"{"limit": 1e3}"#,
             ),
         ];
         for (text, shape, pointer, args) in cases {
@@ -445,8 +866,8 @@ mod tests {
     fn two_payloads_are_ambiguous() {
         let both = read_text(r#"{"name":"s","args":{},"arguments":{}}"#, &[]).unwrap_err();
         assert_eq!(
-            both.shapes,
-            ["Gemini FunctionCall", "{name, arguments} call"]
+            both,
+            Refused::Ambiguous(vec!["Gemini FunctionCall", "{name, arguments} call"])
         );
         let two = read_text(
             r#"{"type":"tool_use","name":"s","input":{},"function":{"name":"s","arguments":"{}"}}"#,
@@ -454,11 +875,133 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(
-            two.shapes,
-            [
+            two,
+            Refused::Ambiguous(vec![
                 "OpenAI Chat Completions tool call",
                 "Anthropic tool_use block"
-            ]
+            ])
         );
+    }
+
+    /// A trial's messages and responses, each holding one call to `opt`: the call is read as
+    /// if given alone, at its place in the whole.
+    #[test]
+    fn the_one_call_of_a_message_or_response_is_read() {
+        let cases = [
+            (
+                r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}]}"#,
+                "OpenAI Chat Completions message",
+                "/tool_calls/0",
+                "/tool_calls/0/function/arguments",
+            ),
+            (
+                r#"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}]}}]}"#,
+                "OpenAI Chat Completions response",
+                "/choices/0/message/tool_calls/0",
+                "/choices/0/message/tool_calls/0/function/arguments",
+            ),
+            (
+                r#"{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t","name":"opt","input":{"limit":"ten"}}]}"#,
+                "Anthropic or Bedrock Converse message",
+                "/content/1",
+                "/content/1/input",
+            ),
+            (
+                r#"{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"opt","input":{"limit":"ten"}}}]}"#,
+                "Anthropic or Bedrock Converse message",
+                "/content/0",
+                "/content/0/toolUse/input",
+            ),
+            (
+                r#"{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"opt","input":{"limit":"ten"}}}]}},"stopReason":"tool_use"}"#,
+                "Bedrock Converse response",
+                "/output/message/content/0",
+                "/output/message/content/0/toolUse/input",
+            ),
+            (
+                r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"opt","args":{"limit":"ten"}}}]}}]}"#,
+                "Gemini response",
+                "/candidates/0/content/parts/0",
+                "/candidates/0/content/parts/0/functionCall/args",
+            ),
+            (
+                r#"{"role":"model","parts":[{"text":"ok"},{"functionCall":{"name":"opt","args":{"limit":"ten"}}}]}"#,
+                "Gemini Content",
+                "/parts/1",
+                "/parts/1/functionCall/args",
+            ),
+            (
+                r#"{"output":[{"type":"reasoning","id":"r"},{"type":"function_call","name":"opt","arguments":"{\"limit\":\"ten\"}","call_id":"c"}]}"#,
+                "OpenAI Responses response",
+                "/output/1",
+                "/output/1/arguments",
+            ),
+        ];
+        for (text, container, call_at, pointer) in cases {
+            for declared in [&[][..], &["q", "limit"][..]] {
+                let e = read_text(text, declared).unwrap().expect(text);
+                let w = e.within.clone().expect(text);
+                assert_eq!(
+                    (
+                        w.container,
+                        w.call_at.as_str(),
+                        e.pointer.as_str(),
+                        e.name.as_deref(),
+                        e.text.as_str()
+                    ),
+                    (
+                        container,
+                        call_at,
+                        pointer,
+                        Some("opt"),
+                        r#"{"limit":"ten"}"#
+                    ),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_message_with_several_calls_or_none_is_refused_naming_them() {
+        let two = read_text(
+            r#"{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"x","input":{}},{"type":"tool_use","id":"b","name":"y","input":{}}]}"#,
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(
+            two.message(),
+            "the value is a whole Anthropic or Bedrock Converse message holding 2 tool calls \
+             (\"x\" at /content/0, \"y\" at /content/1); `args` checks one call at a time: pass \
+             each call alone (the object at its place)"
+        );
+        let none = read_text(
+            r#"{"role":"assistant","content":[{"type":"text","text":"Paris is sunny."}]}"#,
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(
+            none.message(),
+            "the value is a whole Anthropic or Bedrock Converse message holding no tool call \
+             (the model answered without calling a tool): there are no arguments to check"
+        );
+        // Not the container exactly: an `output` argument of text items is an argument.
+        assert_eq!(
+            read_text(r#"{"output":[{"type":"text"}],"q":"x"}"#, &["q"]),
+            Ok(None)
+        );
+    }
+
+    /// A tool whose arguments are named as a message's keys: with all of them declared the
+    /// value is the arguments; with a key left undeclared it is read as the message only when
+    /// it is that message exactly.
+    #[test]
+    fn a_message_with_declared_keys_is_read_only_when_exact() {
+        let msg = r#"{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"opt","input":{}}]}"#;
+        assert_eq!(read_text(msg, &["role", "content"]), Ok(None));
+        assert!(read_text(msg, &["content"]).unwrap().is_some());
+        let extra = r#"{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"opt","input":{}}],"mood":"x"}"#;
+        assert_eq!(read_text(extra, &["content"]), Ok(None));
+        assert!(read_text(extra, &[]).unwrap().is_some());
     }
 }

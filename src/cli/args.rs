@@ -83,7 +83,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 // Shapes that differ in where the arguments are (`args` or `arguments`) name
                 // the tool alike: it picks the schema, whose keys may settle the shape, and
                 // the read below refuses the call if they do not.
-                Err(_) => call.get("name").and_then(Value::as_str).map(str::to_string),
+                Err(envelope::Refused::Ambiguous(_)) => {
+                    call.get("name").and_then(Value::as_str).map(str::to_string)
+                }
+                // Calls all to one tool pick it, so that the refusal below names the calls
+                // rather than asking for --tool.
+                Err(envelope::Refused::NotOneCall { calls, .. }) => {
+                    let first = calls.first().and_then(|c| c.name.clone());
+                    first.filter(|f| calls.iter().all(|c| c.name.as_ref() == Some(f)))
+                }
             }
         }
         _ => None,
@@ -113,6 +121,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             .collect();
     // A whole tool call pasted as the arguments: its arguments are what is checked, and the
     // rest of the report (numbers as sent, duplicate keys) reads their text.
+    let mut lookalike: Option<(&'static str, String)> = None;
     let envelope = match &sent {
         Sent::Value(call) => {
             let text = call_text.as_deref().unwrap_or(&args.call);
@@ -122,12 +131,29 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 .and_then(Value::as_object)
                 .map(|m| m.keys().map(String::as_str).collect())
                 .unwrap_or_default();
-            envelope::read(text, call, &properties).map_err(|a| {
-                Error::Usage(format!(
-                    "--call: the call could be read as a {}; pass its arguments alone",
-                    a.shapes.join(" or a ")
-                ))
-            })?
+            let read = envelope::read(text, call, &properties)
+                .map_err(|r| Error::Usage(format!("--call: {}", r.message())))?;
+            if read.is_none() {
+                // Read as the arguments because the schema declares their keys: a value with
+                // a call's shape must not pass silently, so a note says what it looks like.
+                let shape = match envelope::read(text, call, &[]) {
+                    Ok(Some(e)) => Some(e.within.map_or(e.shape, |w| w.container)),
+                    Ok(None) => None,
+                    Err(envelope::Refused::Ambiguous(shapes)) => shapes.first().copied(),
+                    Err(envelope::Refused::NotOneCall { container, .. }) => Some(container),
+                };
+                lookalike = shape.map(|s| {
+                    // A set: the arguments may have as many keys as the schema has properties.
+                    let declared: std::collections::HashSet<&str> =
+                        properties.iter().copied().collect();
+                    let keys: Vec<&String> = call
+                        .as_object()
+                        .map(|m| m.keys().filter(|k| declared.contains(k.as_str())).collect())
+                        .unwrap_or_default();
+                    (s, listed_keys(&keys))
+                });
+            }
+            read
         }
         _ => None,
     };
@@ -232,6 +258,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 "arguments_at": e.pointer,
                 "picked_tool": declared.picked_by_call.is_some(),
             });
+            if let Some(w) = &e.within {
+                out["call"]["within"] = json!({"container": w.container, "call_at": w.call_at});
+            }
+        }
+        if let Some((shape, _)) = &lookalike {
+            out["read_as_arguments_though_shaped_as"] = json!(shape);
         }
         if !unchecked.is_empty() {
             out["unchecked_patterns"] = json!(unchecked);
@@ -305,6 +337,21 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 } else {
                     ""
                 }
+            );
+            if let Some(w) = &e.within {
+                let _ = writeln!(
+                    notes,
+                    "note: the call, at {}, is the only tool call of the whole {} given",
+                    w.call_at, w.container
+                );
+            }
+        }
+        if let Some((shape, keys)) = &lookalike {
+            let _ = writeln!(
+                notes,
+                "note: the value has the shape of a whole {shape}, but the schema declares its \
+                 keys {keys}, so it was checked as the arguments (a value is read as a call only \
+                 when one of its keys is undeclared); if it is a call, pass its arguments alone"
             );
         }
         for u in &unchecked {
@@ -608,6 +655,13 @@ const NAMES_LISTED: usize = 20;
 /// caps its own: arguments with 300,000 undeclared keys made a 40 MB message no model takes
 /// back, and the first problems are the ones to fix first. JSON's `problems` keeps them all.
 const MAX_LISTED: usize = crate::explain::MAX_PROBLEMS;
+
+/// Argument keys quoted and joined by commas, the first [`NAMES_LISTED`] of them.
+fn listed_keys(keys: &[&String]) -> String {
+    let quoted: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    listed(&quoted)
+}
 
 /// `names` joined by commas, the first [`NAMES_LISTED`] of them and then "and N more".
 fn listed(names: &[&str]) -> String {

@@ -67,11 +67,26 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     {
         Some(path) => {
             let text = read_call_file(Path::new(path))?;
+            if let Some(n) = several_values(&text) {
+                return Err(Error::input(
+                    Path::new(path),
+                    Place::File,
+                    format!("{} (given to `--call`)", several_values_said(n)),
+                ));
+            }
             let sent = sent_or_malformed(&text);
             call_text = Some(text);
             sent
         }
-        None => sent_or_malformed(&args.call),
+        None => {
+            if let Some(n) = several_values(&args.call) {
+                return Err(Error::Usage(format!(
+                    "--call: the text {}",
+                    several_values_said(n).trim_start_matches("the file ")
+                )));
+            }
+            sent_or_malformed(&args.call)
+        }
     };
     // Without --tool, a whole call pasted as the arguments names the tool it is for: in a file
     // of several tools that picks the schema (read here with no declared keys, since which
@@ -462,6 +477,28 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     })
 }
 
+/// How many JSON values `text` holds when it is two or more of them and nothing else (JSON
+/// Lines, two calls pasted one after the other). That is the user's input, not one arguments
+/// text a model wrote cut or malformed: a retry message about "trailing characters" would tell
+/// the model to fix what it never sent. An OpenAI `arguments` string holding such text is the
+/// model's, and is read inside its call as before.
+fn several_values(text: &str) -> Option<usize> {
+    let mut n = 0;
+    for value in serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>() {
+        value.ok()?;
+        n += 1;
+    }
+    (n >= 2).then_some(n)
+}
+
+/// The refusal of `--call` text holding `n` JSON values, said of a file.
+fn several_values_said(n: usize) -> String {
+    format!(
+        "the file holds {n} JSON values (JSON Lines?), not one: `args` checks one call or one \
+         arguments object at a time, so pass each on its own"
+    )
+}
+
 /// The arguments as sent. Text that is not JSON at all is the model's output too, and the
 /// most common problem a retry message answers (exit 1), not bad input; the parser's words
 /// name no file, since the retry message goes to the model.
@@ -759,6 +796,16 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!e.contains("did you mean"), "{e}");
+    }
+
+    #[test]
+    fn several_json_values_are_counted_and_one_or_broken_text_is_not() {
+        assert_eq!(several_values("{\"a\":1}\n{\"a\":2}\n"), Some(2));
+        assert_eq!(several_values("{} [] 3"), Some(3));
+        assert_eq!(several_values("{\"a\":1}"), None);
+        // The second value cut short: one arguments text with trailing junk, the model's.
+        assert_eq!(several_values("{\"a\":1}\n{\"a\":"), None);
+        assert_eq!(several_values("{city: 1}"), None);
     }
 
     #[test]

@@ -57,6 +57,18 @@ pub enum Refused {
 const CALLS_LISTED: usize = 10;
 
 impl Refused {
+    /// The tool every call of a [`Refused::NotOneCall`] names, when they all name one.
+    pub fn one_tool(&self) -> Option<&str> {
+        let Refused::NotOneCall { calls, .. } = self else {
+            return None;
+        };
+        let first = calls.first()?.name.as_deref()?;
+        calls
+            .iter()
+            .all(|c| c.name.as_deref() == Some(first))
+            .then_some(first)
+    }
+
     /// The refusal in words, for the user (exit 2): what the value is and what to pass.
     pub fn message(&self) -> String {
         match self {
@@ -975,6 +987,13 @@ mod tests {
              (\"x\" at /content/0, \"y\" at /content/1); `args` checks one call at a time: pass \
              each call alone (the object at its place)"
         );
+        assert_eq!(two.one_tool(), None);
+        let same = read_text(
+            r#"{"role":"model","parts":[{"functionCall":{"name":"x","args":{}}},{"functionCall":{"name":"x","args":{"a":1}}}]}"#,
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(same.one_tool(), Some("x"));
         let none = read_text(
             r#"{"role":"assistant","content":[{"type":"text","text":"Paris is sunny."}]}"#,
             &[],

@@ -91,6 +91,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
     // Without --tool, a whole call pasted as the arguments names the tool it is for: in a file
     // of several tools that picks the schema (read here with no declared keys, since which
     // tool's keys count is what is being decided; checked again below with the tool's own).
+    // A message of calls to several tools (or none) picks no tool: in a file of several, its
+    // refusal is the answer, since --tool would only lead to it.
+    let mut unpicked = None;
     let called = match (&args.tool, &sent) {
         (None, Sent::Value(call)) => {
             match envelope::read(call_text.as_deref().unwrap_or(&args.call), call, &[]) {
@@ -103,15 +106,23 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 }
                 // Calls all to one tool pick it, so that the refusal below names the calls
                 // rather than asking for --tool.
-                Err(envelope::Refused::NotOneCall { calls, .. }) => {
-                    let first = calls.first().and_then(|c| c.name.clone());
-                    first.filter(|f| calls.iter().all(|c| c.name.as_ref() == Some(f)))
+                Err(r @ envelope::Refused::NotOneCall { .. }) => {
+                    let one = r.one_tool().map(str::to_string);
+                    if one.is_none() {
+                        unpicked = Some(format!("--call: {}", r.message()));
+                    }
+                    one
                 }
             }
         }
         _ => None,
     };
-    let declared = declared_schema(&args.schema, args.tool.as_deref(), called.as_deref())?;
+    let declared = declared_schema(
+        &args.schema,
+        args.tool.as_deref(),
+        called.as_deref(),
+        unpicked.as_deref(),
+    )?;
     let tool = declared.name.as_deref();
     let mut compiled = ArgsSchema::new(&declared.schema).map_err(|p| {
         Error::input(
@@ -562,7 +573,15 @@ struct Declared {
 /// one named by `--tool` (`wanted`), or, among several and without `--tool`, the one the
 /// pasted call names (`called`). A bare schema is itself the declared schema. Errors (exit 2):
 /// no tools, several tools and no name, no tool by that name, two tools by it.
-fn declared_schema(file: &Path, wanted: Option<&str>, called: Option<&str>) -> Result<Declared> {
+///
+/// `unpicked` is what stands in for "choose one with --tool NAME" when the call could not
+/// pick the tool and saying why is the answer (a message of calls to several tools).
+fn declared_schema(
+    file: &Path,
+    wanted: Option<&str>,
+    called: Option<&str>,
+    unpicked: Option<&str>,
+) -> Result<Declared> {
     // Read once: `--schema -` is standard input, which a second read would find empty.
     let bytes = json::read_capped(file, input::LIMITS).map_err(|e| e.given_to("--schema"))?;
     let set = match input::from_bytes(file, &bytes) {
@@ -612,6 +631,9 @@ fn declared_schema(file: &Path, wanted: Option<&str>, called: Option<&str>) -> R
             return Err(Error::input(file, Place::File, "the file holds no tools"));
         }
         (None, [one]) => one,
+        (None, _) if let Some(why) = unpicked => {
+            return Err(Error::Usage(why.to_string()));
+        }
         (None, many) => {
             return Err(Error::input(
                 file,
@@ -717,7 +739,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("tools.json");
         std::fs::write(&file, doc.to_string()).unwrap();
-        declared_schema(&file, tool, None)
+        declared_schema(&file, tool, None, None)
     }
 
     #[test]

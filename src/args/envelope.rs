@@ -358,8 +358,9 @@ const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse
 /// Keys from the SDKs' generated types (openai-python `ChatCompletionMessage`,
 /// `ChatCompletionAssistantMessageParam`, `ChatCompletion`, `responses.Response`;
 /// anthropic-sdk-python `Message`, `MessageParam`; google-genai `Content`,
-/// `GenerateContentResponse`) and Bedrock's Converse API reference (`ConverseOutput`,
-/// `Message`).
+/// `GenerateContentResponse`, whose `modelStatus` is the Gemini API's and `createTime`
+/// Vertex AI's) and Bedrock's Converse API reference (`ConverseResponse`:
+/// aws-sdk-bedrockruntime's `ConverseOutput`, `Message`).
 const CONTAINERS: &[Container] = &[
     Container {
         name: "OpenAI Chat Completions message",
@@ -431,6 +432,7 @@ const CONTAINERS: &[Container] = &[
             "additionalModelResponseFields",
             "trace",
             "performanceConfig",
+            "serviceTier",
         ],
         marks: |t| {
             t.get("output")

@@ -644,6 +644,8 @@ fn unrecognized_at_place(
 /// Names, for each explanation of a tool at a place, the rule `check --target {target}`
 /// reports there as an error (same tool, same JSON Pointer) when the template's own reading
 /// is another rule or none: one problem, one rule, whichever command is asked. Where check
+/// reports the template's rule there too (at any level) beside other errors, that rule stands
+/// and the others become notes with their fixes (rejections still to come). Where check
 /// has no error there (the target's rejecting evidence is not in the profile yet), the rule
 /// of its warning about the schema there is named the same way; where it has nothing there
 /// but one rule's errors at the place's keywords (`/anyOf` of a root that is a bare
@@ -786,6 +788,46 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         // what it just rejected (check only warns), the warnings there. A "no evidence"
         // warning elsewhere is no reason to read the message otherwise.
         let mut rules = rules_at(&|p| p == pointer, false, false);
+        // Check reports the rule the message reads as here too (perhaps only as a warning, the
+        // target's evidence not in the profile yet) beside another error: the message is about
+        // its own rule, whose fix is what answers it; check's other errors at the place are
+        // further rejections to come, named with their fixes, not a different reading
+        // (Responses strict's "array schema missing items" at an optional array is
+        // `array-items-missing`; `strict-form-missing` there asks to require it, which alone
+        // leaves the message standing).
+        if let Some(own) = e.rule.as_deref()
+            && !rules.is_empty()
+            && !rules.contains(&own)
+            && let Some(same) = findings.iter().filter(of_tool).find(|f| {
+                f.rule == own && f.pointer == pointer && f.subject == crate::check::Subject::Schema
+            })
+        {
+            if same.level == crate::check::Level::Error && e.fix.as_deref() == fix_for(own) {
+                e.fix = Some(same.fix.to_string());
+            }
+            e.notes.push(format!(
+                "`check --target {target}` reports `{own}` here too ({})",
+                same.level.as_str()
+            ));
+            let mut others: Vec<&crate::check::Finding> = Vec::new();
+            for f in findings.iter().filter(of_tool) {
+                if f.pointer == pointer
+                    && f.level == crate::check::Level::Error
+                    && f.rule != own
+                    && !others.iter().any(|o| o.rule == f.rule)
+                {
+                    others.push(f);
+                }
+            }
+            e.notes.extend(others.iter().map(|f| {
+                format!(
+                    "`check --target {target}` also reports `{}` here, which the target is known \
+                     to reject as well: {}",
+                    f.rule, f.fix
+                )
+            }));
+            continue;
+        }
         let mut moved_to = None;
         for at in [&keyword_of as &dyn Fn(&str) -> bool, &is_parent] {
             if !rules.is_empty() {

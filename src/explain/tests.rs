@@ -2495,3 +2495,37 @@ fn google_names_the_field_given_an_object_in_parentheses() {
         (Some("/properties/x/nullable"), Some("nullable-spelling"))
     );
 }
+
+#[test]
+fn the_message_rule_stands_beside_another_error_of_check_at_its_place() {
+    // An optional array without `items` under Responses strict: check has the message's
+    // `array-items-missing` there (a warning) and `strict-form-missing` (an error). The
+    // message keeps its rule and fix; the other error is a note with its fix.
+    let text = "Invalid schema for function 'plan': In context=('properties', 'steps'), array schema missing items.";
+    let request = json!({"model":"gpt-4.1","input":"hi","tools":[{"type":"function","name":"plan",
+        "parameters":{"type":"object","properties":{"steps":{"type":"array"},"n":{"type":"integer"}}}}]});
+    let target = "openai/responses-strict";
+    let e = &explain(Some(&request), text, Some(target))[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref(), e.fix.as_deref()),
+        (
+            Some("/properties/steps"),
+            Some("array-items-missing"),
+            fix_for("array-items-missing")
+        )
+    );
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("also reports `strict-form-missing` here")
+                && n.contains("List `steps` in this object's `required`")),
+        "{:?}",
+        e.notes
+    );
+    // Where check has not the message's rule at the place, its one error there still names
+    // the rule (the reading the message alone gives may be wrong there).
+    let closed = json!({"model":"gpt-4.1","input":"hi","tools":[{"type":"function","name":"plan",
+        "parameters":{"type":"object","properties":{"steps":{"type":"array","items":{"type":"string"}},"n":{"type":"integer"}}}}]});
+    let e = &explain(Some(&closed), text, Some(target))[0];
+    assert_eq!(e.rule.as_deref(), Some("strict-form-missing"), "{e:?}");
+}

@@ -502,6 +502,24 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     e.fix = Some(fix);
 }
 
+/// The value of `keyword` in the request's tool where `e` is placed, when its JSON Pointer
+/// ends at that keyword (`/properties/x/format` for `format`).
+fn keyword_value<'a>(
+    e: &Explanation,
+    tools: &[RequestTool<'a>],
+    keyword: &str,
+) -> Option<&'a Value> {
+    let pointer = e.pointer.as_deref()?;
+    let parent = pointer.strip_suffix(keyword)?;
+    if !parent.ends_with('/') {
+        return None;
+    }
+    tools
+        .iter()
+        .find(|t| Some(t.index) == e.tool_index)
+        .and_then(|t| t.schema?.pointer(pointer))
+}
+
 /// For `format-unsupported` at a `format` of the request's tool, the fix for that format's
 /// value, as `check` writes it (`regex` has no example of its own; `uri` is "a URL"), instead
 /// of the rule's general fix that speaks of `uri` whatever the format. A fix check already gave
@@ -512,14 +530,7 @@ fn format_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     {
         return;
     }
-    let Some(pointer) = e.pointer.as_deref().filter(|p| p.ends_with("/format")) else {
-        return;
-    };
-    let value = tools
-        .iter()
-        .find(|t| Some(t.index) == e.tool_index)
-        .and_then(|t| t.schema?.pointer(pointer));
-    if let Some(Value::String(f)) = value {
+    if let Some(Value::String(f)) = keyword_value(e, tools, "format") {
         e.fix = Some(crate::profile::rules::format_unsupported::fix_for(f));
     }
 }
@@ -537,14 +548,10 @@ fn empty_required_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     if e.rule.as_deref() != Some("required-undeclared") {
         return;
     }
-    let Some(pointer) = e.pointer.as_deref().filter(|p| p.ends_with("/required")) else {
-        return;
-    };
-    let value = tools
-        .iter()
-        .find(|t| Some(t.index) == e.tool_index)
-        .and_then(|t| t.schema?.pointer(pointer));
-    if value.and_then(Value::as_array).is_some_and(Vec::is_empty) {
+    if keyword_value(e, tools, "required")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
+    {
         e.fix = Some(EMPTY_REQUIRED_FIX.to_string());
     }
 }

@@ -234,8 +234,10 @@ impl Closed<'_> {
             comma(out);
             self.below(r, 1).write(out);
         }
+        // A set: a scan of `required` per property is quadratic in a wide object.
+        let named: std::collections::HashSet<&str> = req.iter().filter_map(Value::as_str).collect();
         for name in props.keys() {
-            if !req.iter().any(|r| r.as_str() == Some(name.as_str())) {
+            if !named.contains(name.as_str()) {
                 comma(out);
                 compact::string(out, name);
             }

@@ -172,12 +172,14 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(serde_json::Value::Object(props)) = n.properties else {
         return;
     };
-    let listed = |name: &str| match n.required {
-        Some(serde_json::Value::Array(r)) => r.iter().any(|v| v.as_str() == Some(name)),
-        _ => false,
+    // A set: a wide object lists every one of its properties (as compile's strict form
+    // does), and a scan of `required` per property made checking it quadratic.
+    let listed: std::collections::HashSet<&str> = match n.required {
+        Some(serde_json::Value::Array(r)) => r.iter().filter_map(|v| v.as_str()).collect(),
+        _ => std::collections::HashSet::new(),
     };
     for name in props.keys() {
-        if listed(name) {
+        if listed.contains(name.as_str()) {
             continue;
         }
         cx.feature_with_fix(

@@ -769,6 +769,28 @@ fn repair_schema_object(
         };
         return refused_outright(tool, index, refusal, kept);
     }
+    // A schema past the subschemas check reads (and `args` checks calls within) stays refused
+    // whatever is rewritten: say so before rewriting any of it. Its values bound its
+    // subschemas, so only a tool with that many is walked.
+    let written = tool
+        .parameters
+        .as_ref()
+        .filter(|p| crate::json::value_count(p) > crate::args::MAX_EXPANDED)
+        .map(crate::schema::walk);
+    if let Some(reason) = written
+        .as_ref()
+        .and_then(crate::profile::rules::ref_expansion_exceeded::written_past_cap)
+    {
+        let refusal = Refusal {
+            pointer: String::new(),
+            rule: crate::profile::rules::ref_expansion_exceeded::RULE
+                .id
+                .into(),
+            parameter: String::new(),
+            reason,
+        };
+        return refused_outright(tool, index, refusal, tool.clone());
+    }
     let mut current = tool.clone();
     let mut changes = Vec::new();
     let mut refusals: Vec<Refusal> = Vec::new();

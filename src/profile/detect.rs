@@ -292,6 +292,9 @@ pub struct Stats {
     pub string_bytes: usize,
     /// The walk stopped at [`crate::schema::MAX_NODES`].
     pub truncated: bool,
+    /// Subschemas the walk visited, the root among them, as written (`$ref`s not followed);
+    /// `MAX_NODES + 1` when it stopped there ([`Stats::truncated`]).
+    pub subschemas: usize,
     /// Some keyword or subschema met is one [`crate::schema::meta_shape`] cannot prove valid
     /// against the draft 2020-12 meta-schema (or the walk was truncated): only then does
     /// `meta-schema-invalid` ask the `jsonschema` crate.
@@ -1980,6 +1983,7 @@ fn walk<'a>(
         }
         stack[first..].reverse();
     }
+    stats.subschemas = visited;
 }
 
 #[cfg(test)]

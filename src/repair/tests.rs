@@ -2804,3 +2804,37 @@ fn an_error_inside_a_keyword_repair_drops_is_not_rewritten_first() {
         r.changes
     );
 }
+
+/// A schema past the subschemas `check` counts toward toolwire's own cap is refused before
+/// anything is rewritten, with that cap's rule and words (before: 200,000 `float` properties
+/// were rewritten for 6 s, debug build, and refused saying the rewrites "bring in another
+/// error", which came of check reading no further than 200,000 subschemas).
+#[test]
+fn a_schema_past_the_written_cap_is_refused_before_any_rewrite() {
+    let wide = |n: usize| {
+        let props: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "float"})))
+            .collect();
+        tool("wide", json!({"type": "object", "properties": props}))
+    };
+    let p = profile(&["type-spelling: float"]);
+    let r = repair_one(&wide(crate::args::MAX_EXPANDED), &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+    let x = &r.refusals[0];
+    assert_eq!(
+        (x.rule.as_str(), x.pointer.as_str()),
+        ("ref-expansion-exceeded", "")
+    );
+    assert!(
+        x.reason.starts_with(&format!(
+            "the schema has {} subschemas as written",
+            crate::args::MAX_EXPANDED + 1
+        )),
+        "{}",
+        x.reason
+    );
+    // One fewer is within the cap, and repaired.
+    let r = repair_one(&wide(crate::args::MAX_EXPANDED - 1), &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
+}

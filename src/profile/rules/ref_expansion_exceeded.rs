@@ -1,5 +1,6 @@
 //! `ref-expansion-exceeded`: a schema whose local `$ref`s, each counted as a copy of its
-//! target, expand past [`crate::args::MAX_EXPANDED`] subschemas.
+//! target, expand past [`crate::args::MAX_EXPANDED`] subschemas; or, without references, one
+//! that has more than that many as written.
 //!
 //! Not a provider's rule but toolwire's own limit, as `nesting-too-deep` is: `args` refuses
 //! such a schema on every call (its validator compiles references eagerly), and a target that
@@ -7,7 +8,9 @@
 //! the next twice are small as written and expand 2^N times, so nothing else `check` measures
 //! (size, depth) sees them. The count ([`crate::schema::refs::expanded_size`]) is taken after
 //! the walk, and only for a tool whose walk met a reference or definitions: the rest of a
-//! corpus never pays for it.
+//! corpus never pays for it; for the others the walk's own count is the measure. The walk
+//! stops past [`crate::schema::MAX_NODES`] subschemas, so a schema that large was checked
+//! only in part: the finding says so, rather than let its other findings read as complete.
 
 use super::*;
 use crate::args::MAX_EXPANDED;
@@ -16,13 +19,14 @@ pub const RULE: Rule = Rule {
     id: "ref-expansion-exceeded",
     checks: "The schema expands to more than 100000 subschemas with each local `$ref` counted \
              as a copy of its target (a reference back into a definition being counted counts \
-             nothing more): toolwire's own cap, the one `toolwire args` holds a declared schema \
-             to, not a provider's. A few definitions that each reference the next twice are \
+             nothing more; a schema without references counts as written): toolwire's own cap, \
+             the one `toolwire args` holds a declared schema to, not a provider's. Past 200000 \
+             subschemas as written, `check` reads no further, and says so here. A few definitions that each reference the next twice are \
              small as written and expand exponentially; `args` cannot check calls against such \
              a schema, and a target that inlines `$ref`s would have to write every copy.",
     features: "none: toolwire's own cap, not a feature of a case",
     example: r##"{"type": "object", "properties": {"root": {"$ref": "#/$defs/p"}}, "$defs": {"a": {"type": "string"}, "b": {"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#/$defs/a"}}}, "c": {"type": "object", "properties": {"x": {"$ref": "#/$defs/b"}, "y": {"$ref": "#/$defs/b"}}}, "d": {"type": "object", "properties": {"x": {"$ref": "#/$defs/c"}, "y": {"$ref": "#/$defs/c"}}}, "e": {"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}, "y": {"$ref": "#/$defs/d"}}}, "f": {"type": "object", "properties": {"x": {"$ref": "#/$defs/e"}, "y": {"$ref": "#/$defs/e"}}}, "g": {"type": "object", "properties": {"x": {"$ref": "#/$defs/f"}, "y": {"$ref": "#/$defs/f"}}}, "h": {"type": "object", "properties": {"x": {"$ref": "#/$defs/g"}, "y": {"$ref": "#/$defs/g"}}}, "i": {"type": "object", "properties": {"x": {"$ref": "#/$defs/h"}, "y": {"$ref": "#/$defs/h"}}}, "j": {"type": "object", "properties": {"x": {"$ref": "#/$defs/i"}, "y": {"$ref": "#/$defs/i"}}}, "k": {"type": "object", "properties": {"x": {"$ref": "#/$defs/j"}, "y": {"$ref": "#/$defs/j"}}}, "l": {"type": "object", "properties": {"x": {"$ref": "#/$defs/k"}, "y": {"$ref": "#/$defs/k"}}}, "m": {"type": "object", "properties": {"x": {"$ref": "#/$defs/l"}, "y": {"$ref": "#/$defs/l"}}}, "n": {"type": "object", "properties": {"x": {"$ref": "#/$defs/m"}, "y": {"$ref": "#/$defs/m"}}}, "o": {"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}, "y": {"$ref": "#/$defs/n"}}}, "p": {"type": "object", "properties": {"x": {"$ref": "#/$defs/o"}, "y": {"$ref": "#/$defs/o"}}}}}"##,
-    fix: "Reference the definitions fewer times: share one definition where two references repeat it, or accept a JSON string for the part that multiplies.",
+    fix: "Make the schema smaller: split the tool, or accept a JSON string for the large part; where `$ref`s multiply it, reference the definitions fewer times (share one definition where two references repeat it).",
     repair: "no",
     repairable: never,
     owns: |_| false,
@@ -33,23 +37,54 @@ pub const RULE: Rule = Rule {
 };
 
 fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
-    // Without a reference every subschema is written out once: the walk already bounds it.
-    let Some(root) = cx.root().filter(|_| s.refers) else {
+    let Some(root) = cx.root() else {
         return;
     };
-    if crate::schema::refs::expanded_size(root, MAX_EXPANDED) <= MAX_EXPANDED {
+    // Every subschema takes at least two bytes of compact JSON (`{}`), so a schema shorter
+    // than twice the cap is within it unless its references multiply it: nothing is counted
+    // for the tools of a corpus.
+    let over = s.truncated
+        || ((s.refers || s.compact_bytes > 2 * MAX_EXPANDED)
+            && crate::schema::refs::expanded_size(root, MAX_EXPANDED) > MAX_EXPANDED);
+    if !over {
         return;
     }
+    // Counted as `args` counts it, which names what it refuses the same way.
+    let written = crate::schema::walk(root);
     cx.own_cap(At::Pointer(""), |m| {
         use std::fmt::Write;
-        let _ = write!(
-            m,
-            "the schema expands to more than {MAX_EXPANDED} subschemas through its `$ref`s \
-             (each reference counted as a copy of its target), past the cap `toolwire args` \
-             checks calls within, so `args` refuses every call to this tool; a target that \
-             inlines `$ref`s would have to write every copy"
-        );
+        if let Some(problem) = written_past_cap(&written) {
+            m.push_str(&problem);
+        } else {
+            let _ = write!(
+                m,
+                "the schema expands to more than {MAX_EXPANDED} subschemas through its `$ref`s \
+                 (each reference counted as a copy of its target), past the cap `toolwire args` \
+                 checks calls within, so `args` refuses every call to this tool; a target that \
+                 inlines `$ref`s would have to write every copy"
+            );
+        }
+        if s.truncated {
+            let _ = write!(
+                m,
+                "; check read only its first {} subschemas: nothing past them was checked",
+                crate::schema::MAX_NODES
+            );
+        }
     });
+}
+
+/// What a schema with more than [`MAX_EXPANDED`] subschemas as written (`walk` of it) is
+/// refused for, in the words `check` and `repair` both use; `None` within the cap.
+pub(crate) fn written_past_cap(walk: &crate::schema::Walk<'_>) -> Option<String> {
+    (walk.truncated || walk.nodes.len() > MAX_EXPANDED).then(|| {
+        format!(
+            "the schema has {}{} subschemas as written, past the {MAX_EXPANDED} `toolwire args` \
+             checks calls within, so `args` refuses every call to this tool",
+            if walk.truncated { "more than " } else { "" },
+            walk.nodes.len()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -135,12 +170,64 @@ pub(crate) mod tests {
         assert_eq!(ours("anthropic/messages", &s).len(), 1);
     }
 
-    #[test]
-    fn a_large_schema_without_references_is_not_counted() {
-        let props: serde_json::Map<String, Value> = (0..MAX_EXPANDED + 1)
-            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+    /// `n` properties of `type: float` beside `additionalProperties: false`: `n + 2`
+    /// subschemas as written, no reference.
+    fn wide(n: usize) -> Value {
+        let props: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "float"})))
             .collect();
-        let s = json!({"type": "object", "properties": props});
-        assert!(ours(crate::profile::PORTABLE, &s).is_empty());
+        json!({"type": "object", "properties": props, "additionalProperties": false})
+    }
+
+    #[test]
+    fn a_schema_without_references_counts_as_written_as_args_does() {
+        let at_cap = wide(MAX_EXPANDED - 2);
+        assert_eq!(crate::schema::walk(&at_cap).nodes.len(), MAX_EXPANDED);
+        assert!(ours(crate::profile::PORTABLE, &at_cap).is_empty());
+        let over = wide(MAX_EXPANDED - 1);
+        let f = ours(crate::profile::PORTABLE, &over);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!((f[0].level, f[0].pointer.as_str()), (Level::Error, ""));
+        assert!(
+            f[0].message.starts_with(&format!(
+                "the schema has {} subschemas as written, past the {MAX_EXPANDED}",
+                MAX_EXPANDED + 1
+            )),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("`$ref`"), "{}", f[0].message);
+        assert!(
+            !f[0].message.contains("check read only"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn a_schema_past_the_walk_says_it_was_checked_only_in_part() {
+        // Before, the walk stopped at MAX_NODES without a word: the last property's
+        // `float` went unreported, and nothing said so.
+        let n = crate::schema::MAX_NODES;
+        let s = wide(n);
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let p = crate::profile::CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+        let all = check_under(&p, &s);
+        let own: Vec<_> = all.iter().filter(|f| f.rule == super::RULE.id).collect();
+        assert_eq!(own.len(), 1, "{own:?}");
+        assert!(
+            own[0].message.starts_with(&format!(
+                "the schema has more than {n} subschemas as written"
+            )),
+            "{}",
+            own[0].message
+        );
+        assert!(
+            own[0].message.contains(&format!(
+                "check read only its first {n} subschemas: nothing past them was checked"
+            )),
+            "{}",
+            own[0].message
+        );
     }
 }

@@ -279,7 +279,7 @@ fn explain_checked(
     'texts: for text in &texts {
         // Read with its wrapped lines joined (byte for byte, so places match), quoted as
         // written.
-        let reading = envelope::unwrapped(&text.text);
+        let reading = envelope::unwrapped(&text.text, text.decoded);
         // Read a part at a time, so that what lies past the problem that reaches the cap is
         // not read at all (a 16 MB log of 150,000 problems was read whole for its first 1,000).
         for part in parts(&reading) {

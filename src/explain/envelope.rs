@@ -77,33 +77,34 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
 /// the literals of an `In context=(...)` tuple and outside quotes opened on its line. A break
 /// before a new statement (a capital, a `*` list item) or after a full one is kept: the
 /// templates read one problem per line there.
-pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
+///
+/// In an error as given (`decoded` false: a log, a terminal's copy) the line after may be the
+/// log's next line, not the sentence going on (`... at the top level` / `retrying in 2s
+/// (attempt 2 of 3)`, trial 41): there a break is a wrap only when the sentence it wraps ends
+/// in a stop, on the line after or on a line it wraps into in turn. A decoded message's lines
+/// are all the provider's, so a break there needs no such stop.
+pub(super) fn unwrapped(text: &str, decoded: bool) -> std::borrow::Cow<'_, str> {
     if !text.contains('\n') {
         return text.into();
     }
     let literals = tuple_literals(text, false);
+    let wraps: Vec<(usize, bool)> = text
+        .match_indices('\n')
+        .map(|(at, _)| (at, wraps_at(text, at, &literals)))
+        .collect();
     let mut out = text.as_bytes().to_vec();
-    for (at, _) in text.match_indices('\n') {
-        if literals.iter().any(|l| l.contains(&at)) {
-            continue;
-        }
-        // Inside a quoted name (`function 'b` / `c'`, `path 'properti` / `es.x'`) the break
-        // is the name's own, or a wrap the name's reader undoes.
-        let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
-        if line.matches('\'').count() % 2 == 1 || line.matches('"').count() % 2 == 1 {
-            continue;
-        }
-        let before = text[..at].trim_end_matches(['\r', ' ', '\t']);
-        let after = text[at + 1..].trim_start_matches([' ', '\t']);
-        // The envelope's fields kept with a decoded message ([`collect`]) are not the
-        // provider's sentence going on: joined, they would be quoted as its words.
-        if ENVELOPE_FIELDS.iter().any(|f| after.starts_with(f)) {
-            continue;
-        }
-        let line_ended = before.is_empty()
-            || before.ends_with('\n')
-            || before.ends_with(['.', ':', ';', '!', '?']);
-        if line_ended || !after.starts_with(|c: char| c.is_ascii_lowercase()) {
+    // Whether the line after the break looked at (read from the last line back) ends a
+    // sentence, itself or through the wraps after it.
+    let mut goes_to_stop = false;
+    for (i, &(at, wrap)) in wraps.iter().enumerate().rev() {
+        let line_end = wraps.get(i + 1).map_or(text.len(), |&(next, _)| next);
+        let line = text[at + 1..line_end].trim_end_matches(['\r', ' ', '\t']);
+        let ends_sentence = line
+            .trim_end_matches(['"', '\'', ')', ']', '>'])
+            .ends_with(STOPS);
+        let next_wraps = wraps.get(i + 1).is_some_and(|&(_, w)| w);
+        goes_to_stop = ends_sentence || (next_wraps && goes_to_stop);
+        if !wrap || !(decoded || goes_to_stop) {
             continue;
         }
         out[at] = b' ';
@@ -113,6 +114,32 @@ pub(super) fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
     }
     // Only ASCII line breaks were replaced by ASCII spaces.
     String::from_utf8(out).map_or_else(|_| text.into(), Into::into)
+}
+
+/// What ends a statement at the end of a line.
+const STOPS: [char; 5] = ['.', ':', ';', '!', '?'];
+
+/// Whether the line break at byte `at` of `text` reads as a wrap inside a sentence (see
+/// [`unwrapped`]); `literals` are the text's [`tuple_literals`].
+fn wraps_at(text: &str, at: usize, literals: &[Range<usize>]) -> bool {
+    if literals.iter().any(|l| l.contains(&at)) {
+        return false;
+    }
+    // Inside a quoted name (`function 'b` / `c'`, `path 'properti` / `es.x'`) the break
+    // is the name's own, or a wrap the name's reader undoes.
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    if line.matches('\'').count() % 2 == 1 || line.matches('"').count() % 2 == 1 {
+        return false;
+    }
+    let before = text[..at].trim_end_matches(['\r', ' ', '\t']);
+    let after = text[at + 1..].trim_start_matches([' ', '\t']);
+    // The envelope's fields kept with a decoded message ([`collect`]) are not the
+    // provider's sentence going on: joined, they would be quoted as its words.
+    if ENVELOPE_FIELDS.iter().any(|f| after.starts_with(f)) {
+        return false;
+    }
+    let line_ended = before.is_empty() || before.ends_with('\n') || before.ends_with(STOPS);
+    !line_ended && after.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
 /// The lines [`collect`] adds after a decoded message, each an envelope field that helps
@@ -537,8 +564,10 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
                         // A body inside the message (a relay encoding it once more).
                         Some(inner) => push_all(texts, inner),
                         None => {
+                            // A blank line between the fields (a JSON log's own `msg` beside
+                            // the `error` it carries): one is not the other's wrapped line.
                             if !own.is_empty() {
-                                own.push('\n');
+                                own.push_str("\n\n");
                             }
                             own.push_str(s);
                         }

@@ -2456,10 +2456,49 @@ fn only_wrapped_line_breaks_are_unwrapped_byte_for_byte() {
         ("function 'b\nc': bad", "function 'b\nc': bad"),
         ("at path \"properti\nes.x\"", "at path \"properti\nes.x\""),
     ] {
-        let got = unwrapped(text);
+        let got = unwrapped(text, true);
         assert_eq!(got, want, "{text:?}");
         assert_eq!(got.len(), text.len());
     }
+}
+
+/// Text that is not the provider's was quoted as its words when the message ends in no stop
+/// (trial 41): a JSON log line's own `msg` beside its `error`, and a log's next line. Each
+/// is now left out; a wrap that goes on to a stop is still read as one line.
+#[test]
+fn a_log_s_own_words_are_not_quoted_as_the_provider_s() {
+    use super::envelope::unwrapped;
+    let message = "tools.13.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let log = serde_json::json!({"level": "error", "msg": "request failed", "error": message});
+    let two_lines = format!("[agent] {message}\nretrying in 2s (attempt 2 of 3)\n");
+    for text in [log.to_string(), two_lines] {
+        let got = explain(None, &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(e.message, message, "{text}");
+        assert_eq!(e.rule.as_deref(), Some("root-combinator"));
+    }
+    // As given (not decoded), a break is a wrap only when the sentence goes on to a stop.
+    for (text, want) in [
+        ("a level\nretrying in 2s", "a level\nretrying in 2s"),
+        (
+            "array schema\nmissing items.",
+            "array schema missing items.",
+        ),
+        (
+            "one of\nthe\nfollowing: object.",
+            "one of the following: object.",
+        ),
+        (
+            "is not a\r\n valid format.\r\n",
+            "is not a   valid format.\r\n",
+        ),
+    ] {
+        assert_eq!(unwrapped(text, false), want, "{text:?}");
+    }
+    // A decoded message's lines are the provider's: its breaks need no stop.
+    assert_eq!(unwrapped("a level\nretrying", true), "a level retrying");
 }
 
 /// Google's T8 names the parent message and, in parentheses, the field given an object:

@@ -260,6 +260,7 @@ fn explain_checked(
     target: Option<&str>,
     check: &CheckProfile<'_>,
 ) -> Vec<Explanation> {
+    let error = &envelope::crlf_as_lf(error);
     let max = crate::input::LIMITS.max_depth;
     let request = request.filter(|r| crate::json::first_too_deep(r, max).is_none());
     // A request is an object or a list; anything else (`null` for a body that could not be

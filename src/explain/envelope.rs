@@ -48,6 +48,12 @@ const MAX_DEPTH: usize = 8;
 /// string escapes undone (for an envelope cut short, which does not parse).
 pub(super) fn error_texts(error: &str) -> Vec<Text> {
     let mut texts = messages_in(error, 0).unwrap_or_default();
+    // A message's own `\r\n` (decoded from an envelope's escapes) reads as the error's does.
+    for t in &mut texts {
+        if let std::borrow::Cow::Owned(lf) = crlf_as_lf(&t.text) {
+            t.text = lf;
+        }
+    }
     // A message pasted as the provider wrote it (no JSON string escape, no start of a body)
     // is read first as it is: its `\'`, `\\` and `\n` are Python's, inside the literals of
     // OpenAI's `In context=(...)` tuple, and undoing them would break those literals (a name
@@ -68,6 +74,18 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
         texts.push(text);
     }
     texts
+}
+
+/// `text` with each `\r\n` line break written `\n`: an error saved on Windows, or printed by
+/// a client that ends lines so, reads as the same error with `\n` (the templates end a
+/// statement at `\n`, and one read `\r` as part of the line: `'object' is not of type
+/// 'object', 'boolean'\r\n` matched none, trial 41).
+pub(super) fn crlf_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains("\r\n") {
+        text.replace("\r\n", "\n").into()
+    } else {
+        text.into()
+    }
 }
 
 /// `text` with each line break a terminal or a client wrapped into a sentence written as a

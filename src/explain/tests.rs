@@ -2501,6 +2501,26 @@ fn a_log_s_own_words_are_not_quoted_as_the_provider_s() {
     assert_eq!(unwrapped("a level\nretrying", true), "a level retrying");
 }
 
+/// An error whose lines end in `\r\n` matched no template where the same error with `\n`
+/// did (trial 41: OpenAI's bare meta-schema line, oai-meta-object-string in reports.yaml).
+/// `\r\n` now reads as `\n`, in the error as given and in a message decoded from its envelope.
+#[test]
+fn crlf_reads_as_lf() {
+    let line = "'object' is not of type 'object', 'boolean'";
+    let body = serde_json::json!({"error": {"message": format!("{line}\r\n")}}).to_string();
+    for text in [format!("{line}\r\n"), format!("{line}\n"), body] {
+        let got = explain(None, &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text:?}: {got:#?}")
+        };
+        assert_eq!(
+            (e.rule.as_deref(), e.message.as_str()),
+            (Some("schema-invalid"), line),
+            "{text:?}"
+        );
+    }
+}
+
 /// Google's T8 names the parent message and, in parentheses, the field given an object:
 /// `(required)` after `….parameters` is `/required`. It was read as the parent itself under
 /// `schema-invalid`, so compile refused a tool at `/` with that rule's unrelated fix, where

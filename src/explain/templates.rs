@@ -73,8 +73,11 @@ pub(super) enum Place {
     PropertyPath(Vec<String>),
     /// The subschema the provider echoed.
     Echo(Value),
-    /// Only "the schema is invalid": locate with the draft 2020-12 meta-schema.
-    Meta,
+    /// Only "the schema is invalid": locate with the draft 2020-12 meta-schema. The place the
+    /// message names, when it names one (OpenAI's `In context=('properties', 'a'), 'object'
+    /// is not of type 'object', 'boolean'`: the value there is no schema), is the place
+    /// without a request to search.
+    Meta(Option<String>),
     /// Found by a condition on the schema.
     Search(Cond),
     /// Nothing to locate.
@@ -1163,7 +1166,7 @@ fn openai(text: &str) -> Vec<Raw> {
                 || what.contains("is not valid under any of the")
                 || what.contains("is not a '")
             {
-                (Place::Meta, meta_type_rule(&what))
+                (Place::Meta(node.clone()), meta_type_rule(&what))
             } else {
                 (node.map_or(Place::None, Place::Pointer), None)
             };
@@ -1213,7 +1216,7 @@ fn openai(text: &str) -> Vec<Raw> {
                 continue;
             }
             out.push(
-                Raw::new("openai", msg, ToolLoc::Unknown, Place::Meta)
+                Raw::new("openai", msg, ToolLoc::Unknown, Place::Meta(None))
                     .with_rule(meta_type_rule(&what)),
             );
         }
@@ -1288,7 +1291,7 @@ fn groq(text: &str) -> Vec<Raw> {
                 Some("required-undeclared"),
             )
         } else {
-            (Place::Meta, None)
+            (Place::Meta(None), None)
         };
         out.push(
             Raw::new(
@@ -1355,7 +1358,7 @@ fn anthropic(text: &str) -> Vec<Raw> {
                     Some("ref-dangling"),
                 )
             } else if what.contains("JSON schema is invalid") {
-                (Place::Meta, None)
+                (Place::Meta(None), None)
             } else {
                 (Place::None, None)
             };
@@ -1364,7 +1367,7 @@ fn anthropic(text: &str) -> Vec<Raw> {
     }
     for c in A_INPUT_SCHEMA_2024.captures_iter(text) {
         let tool = ToolLoc::Index(index_at(&c, 1));
-        out.push(Raw::new("anthropic", matched(&c), tool, Place::Meta));
+        out.push(Raw::new("anthropic", matched(&c), tool, Place::Meta(None)));
     }
     for c in A_NAME.captures_iter(text) {
         let rule = if c[2].contains("at most") {
@@ -2179,7 +2182,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
             });
             (tool, pointer) = pick(tool, found, &mut notes, "the echoed subschema", against);
         }
-        Place::Meta => {
+        Place::Meta(named) => {
             located = Located::MetaSchema;
             // Each candidate's places are found once: the deepest locates the error, the
             // others are named (validating a large schema twice was half of compile's time).
@@ -2188,7 +2191,17 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 .iter()
                 .filter_map(|(t, places)| Some((*t, deepest(places)?.clone())))
                 .collect();
-            (tool, pointer) = pick(tool, found, &mut notes, "a meta-schema violation", against);
+            match named {
+                // Nothing was searched: the place the message names stands.
+                Some(p) if !have_request => {
+                    located = Located::Path;
+                    pointer = Some(p);
+                }
+                _ => {
+                    (tool, pointer) =
+                        pick(tool, found, &mut notes, "a meta-schema violation", against);
+                }
+            }
             let value = |p: &str| tool.and_then(|t| t.schema).and_then(|s| s.pointer(p));
             // The place found names the rule; the message's own words only when none is.
             if let Some(p) = pointer.as_deref() {

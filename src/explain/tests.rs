@@ -2521,6 +2521,43 @@ fn crlf_reads_as_lf() {
     }
 }
 
+/// OpenAI's meta-schema message names its place in `In context=(...)`, but without a
+/// request it was explained at no place, with a note that the message does not say where
+/// (trial 41); the request's search found `/properties/a`. The named place now stands without
+/// a request; with one, the search still locates it (and narrows the rule by the value).
+#[test]
+fn a_meta_schema_message_s_context_is_its_place_without_a_request() {
+    let text = "Invalid schema for function 'f': In context=('properties', 'a'), 'object' is not of type 'object', 'boolean'.";
+    let e = &explain(None, text, None)[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref(), e.located),
+        (Some("/properties/a"), Some("schema-invalid"), Located::Path)
+    );
+    assert!(
+        !e.notes.iter().any(|n| n.contains("does not say where")),
+        "{:?}",
+        e.notes
+    );
+    let items = text.replace("('properties', 'a')", "('properties', 'a', 'items')");
+    let e = &explain(None, &items, None)[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/a/items"));
+    assert_eq!(
+        e.rule.as_deref(),
+        Some(templates::meta_rule_for("/properties/a/items", None))
+    );
+    let request = json!({"tools":[{"type":"function","function":{"name":"f",
+        "parameters":{"type":"object","properties":{"a":"object"}}}}]});
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref(), e.located),
+        (
+            Some("/properties/a"),
+            Some("schema-invalid"),
+            Located::MetaSchema
+        )
+    );
+}
+
 /// Google's T8 names the parent message and, in parentheses, the field given an object:
 /// `(required)` after `….parameters` is `/required`. It was read as the parent itself under
 /// `schema-invalid`, so compile refused a tool at `/` with that rule's unrelated fix, where

@@ -1038,6 +1038,33 @@ fn closing_quote(rest: &str) -> Option<usize> {
     })
 }
 
+/// The words of OpenAI's strict structured-outputs requirements (`In context=(),
+/// 'additionalProperties' is required to be supplied and to be false`, `'required' is
+/// required to be supplied and to be an array including every key in properties. Missing
+/// 'x'`), for a function's schema and for `response_format`'s alike.
+const STRICT_REQUIRED: &str = "is required to be supplied";
+
+/// Where a strict requirement `what` stated at `node` is placed: at the property it names
+/// missing from `required` (where check places it), else at `node`. The name ends at its
+/// closing quote: what follows it, when a client cut the envelope short after the message,
+/// is not part of it.
+fn strict_place(what: &str, node: &str) -> String {
+    match what
+        .split_once("Missing '")
+        .and_then(|(_, rest)| closing_quote(rest).map(|end| &rest[..end]))
+    {
+        Some(name) => format!("{node}/properties/{}", crate::json::escape_token(name)),
+        None => node.to_string(),
+    }
+}
+
+/// The fix for a strict requirement in a structured-output schema: the strict form written
+/// in it (`strict-form-missing`'s own fix, less what is a tool's: `toolwire compile` writes
+/// the strict form of tools and refuses a schema without a tool's name).
+const STRICT_FORMAT_FIX: &str = "Write the strict form in that schema: `additionalProperties: \
+     false` on every object and every property in its `required`, an optional one made nullable \
+     (`type: [\"number\", \"null\"]`).";
+
 /// A structured-output schema's error, not a tool's: Chat Completions' `response_format`
 /// (`Invalid schema for response_format 'answer': In context=(...), ...`, the message
 /// OpenAI writes for a function's schema with `response_format` in its place) or the
@@ -1131,45 +1158,34 @@ fn openai(text: &str) -> Vec<Raw> {
             false => Place::Pointer(node.clone().unwrap_or_default()),
         };
         let quoted = |s: &str| s.split('\'').nth(1).map(str::to_string);
-        let (place, rule): (Place, Option<&'static str>) =
-            if what.contains("is required to be supplied") {
-                // Strict structured outputs: `additionalProperties: false` and a complete
-                // `required` on every object, which a tool asking for strict mode is judged by
-                // (`strict-form-missing`); a missing property is named where check places it.
-                // The name ends at its closing quote: what follows it, when a client cut the
-                // envelope short after the message, is not part of it.
-                let missing = what
-                    .split_once("Missing '")
-                    .and_then(|(_, rest)| closing_quote(rest).map(|end| &rest[..end]))
-                    .filter(|_| !unread);
-                let place = match missing {
-                    Some(name) => Place::Pointer(format!(
-                        "{}/properties/{}",
-                        node.as_deref().unwrap_or(""),
-                        crate::json::escape_token(name)
-                    )),
-                    None => here,
-                };
-                (place, Some("strict-form-missing"))
-            } else if let Some(rule) = rule_by_phrase(&what, O_SHAPE_RULES) {
-                (here, Some(rule))
-            } else if what.ends_with("is not permitted") {
-                let kw = quoted(&what).unwrap_or_default();
-                (at(&kw), Some(unsupported_keyword_rule(&kw)))
-            } else if what.contains("is not a valid format") {
-                (at("format"), Some("format-unsupported"))
-            } else if what.contains("schema must be a JSON Schema of 'type: \"object\"'") {
-                (Place::Root, Some("root-not-object"))
-            } else if what.contains("at the top level") {
-                (Place::Search(Cond::RootCombinator), Some("root-combinator"))
-            } else if what.contains("is not of type")
-                || what.contains("is not valid under any of the")
-                || what.contains("is not a '")
-            {
-                (Place::Meta(node.clone()), meta_type_rule(&what))
-            } else {
-                (node.map_or(Place::None, Place::Pointer), None)
+        let (place, rule): (Place, Option<&'static str>) = if what.contains(STRICT_REQUIRED) {
+            // Strict structured outputs: `additionalProperties: false` and a complete
+            // `required` on every object, which a tool asking for strict mode is judged by
+            // (`strict-form-missing`).
+            let place = match unread {
+                true => Place::None,
+                false => Place::Pointer(strict_place(&what, node.as_deref().unwrap_or(""))),
             };
+            (place, Some("strict-form-missing"))
+        } else if let Some(rule) = rule_by_phrase(&what, O_SHAPE_RULES) {
+            (here, Some(rule))
+        } else if what.ends_with("is not permitted") {
+            let kw = quoted(&what).unwrap_or_default();
+            (at(&kw), Some(unsupported_keyword_rule(&kw)))
+        } else if what.contains("is not a valid format") {
+            (at("format"), Some("format-unsupported"))
+        } else if what.contains("schema must be a JSON Schema of 'type: \"object\"'") {
+            (Place::Root, Some("root-not-object"))
+        } else if what.contains("at the top level") {
+            (Place::Search(Cond::RootCombinator), Some("root-combinator"))
+        } else if what.contains("is not of type")
+            || what.contains("is not valid under any of the")
+            || what.contains("is not a '")
+        {
+            (Place::Meta(node.clone()), meta_type_rule(&what))
+        } else {
+            (node.map_or(Place::None, Place::Pointer), None)
+        };
         let mut raw = Raw::new("openai", msg, tool, place).with_rule(rule);
         if what.contains("is required to be supplied") {
             raw.fix = Some(super::STRICT_FIX);
@@ -1190,9 +1206,18 @@ fn openai(text: &str) -> Vec<Raw> {
     };
     if out.is_empty() {
         for c in O_BARE_CONTEXT.captures_iter(text) {
-            let rule = rule_by_phrase(c[2].trim(), O_SHAPE_RULES);
+            let what = words(c[2].trim());
+            let strict = what.contains(STRICT_REQUIRED);
+            let rule = match strict {
+                true => Some("strict-form-missing"),
+                false => rule_by_phrase(&what, O_SHAPE_RULES),
+            };
             let node = context_pointer(&c[1]);
             if let Some(field) = format {
+                let node = node.map(|n| match strict {
+                    true => strict_place(&what, &n),
+                    false => n,
+                });
                 // The statement starts at OpenAI's own `Invalid schema for response_format`
                 // when its line has it.
                 let (start, end) = c.get(0).map_or((0, 0), |m| (m.start(), m.end()));
@@ -1200,7 +1225,11 @@ fn openai(text: &str) -> Vec<Raw> {
                 let from = text[line_start..start]
                     .rfind("Invalid schema for response_format '")
                     .map_or(start, |i| line_start + i);
-                out.push(response_format_raw(field, &text[from..end], node, rule));
+                let mut raw = response_format_raw(field, &text[from..end], node, rule);
+                if strict {
+                    raw.fix = Some(STRICT_FORMAT_FIX);
+                }
+                out.push(raw);
                 continue;
             }
             let place = node.map_or(Place::None, Place::Pointer);

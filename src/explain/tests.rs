@@ -2558,6 +2558,54 @@ fn a_meta_schema_message_s_context_is_its_place_without_a_request() {
     );
 }
 
+/// OpenAI's strict requirements about `response_format` were the request's but named no rule
+/// and no fix, where the same words for a function read as `strict-form-missing` (trial 41).
+/// They now read so for the request's schema too, at the place they name, with the strict form
+/// to write as the fix (compile's, for tools, does not take that schema).
+#[test]
+fn a_strict_requirement_of_response_format_reads_as_a_function_s() {
+    let supplied = "'additionalProperties' is required to be supplied and to be false.";
+    let missing = "'required' is required to be supplied and to be an array including every key in properties. Missing 'c'.";
+    for (context, words, place) in [
+        ("()", supplied, "at its root"),
+        (
+            "('properties', 'b')",
+            missing,
+            "at /properties/b/properties/c",
+        ),
+    ] {
+        let function = format!("Invalid schema for function 'x': In context={context}, {words}");
+        let format =
+            format!("Invalid schema for response_format 'answer': In context={context}, {words}");
+        assert_eq!(
+            explain(None, &function, None)[0].rule.as_deref(),
+            Some("strict-form-missing")
+        );
+        let got = explain(None, &format, None);
+        let [e] = got.as_slice() else {
+            panic!("{format}: {got:#?}")
+        };
+        assert_eq!(
+            (e.located, e.tool_index, e.rule.as_deref()),
+            (Located::Request, None, Some("strict-form-missing")),
+            "{format}"
+        );
+        let fix = e.fix.as_deref().unwrap_or_default();
+        assert!(
+            fix.contains("`additionalProperties: false` on every object")
+                && !fix.contains("compile"),
+            "{fix}"
+        );
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.contains("`response_format`") && n.contains(place)),
+            "{:?}",
+            e.notes
+        );
+    }
+}
+
 /// Google's T8 names the parent message and, in parentheses, the field given an object:
 /// `(required)` after `….parameters` is `/required`. It was read as the parent itself under
 /// `schema-invalid`, so compile refused a tool at `/` with that rule's unrelated fix, where

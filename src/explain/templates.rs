@@ -425,9 +425,14 @@ static G_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static G_INVALID_VALUE: LazyLock<Regex> =
     LazyLock::new(|| re(r"Invalid value at '([^']*)' \(([^)]*)\), ([^\n]*)"));
+/// Google's validator: `GenerateContentRequest.<path>: <what>`, the path a function
+/// declaration's (`tools[0].function_declarations[3].parameters.properties[tags].items: missing
+/// field.`) or the request's structured-output schema's
+/// (`generation_config.response_schema.properties[tags].items: missing field.`, as a user
+/// received it in trial 41).
 static G_VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)(?:GenerateContentRequest\.)?((?:tools(?:\[\d+\])?\.)?\bfunction_declarations(?:\[\d+\])?(?:\.[A-Za-z_]+(?:\[[^\]\n]*\])?)*): (?:\[FIELD_INVALID\] )?([^\n]+)",
+        r"(?m)(?:GenerateContentRequest\.)?((?:(?:tools(?:\[\d+\])?\.)?\bfunction_declarations(?:\[\d+\])?|\bgeneration_config\.response_schema)(?:\.[A-Za-z_]+(?:\[[^\]\n]*\])?)*): (?:\[FIELD_INVALID\] )?([^\n]+)",
     )
 });
 static G_DEPTH: LazyLock<Regex> = LazyLock::new(|| {
@@ -841,16 +846,28 @@ fn google_path_raw(msg: &str, path: &str, keyword: Option<String>, expect: Expec
     let Some(c) = G_TOOL.captures(path) else {
         // Gemini's structured output (`generation_config.response_schema`) is a schema of the
         // request's, not a tool's.
-        if let Some(field) = ["generation_config.", "generationConfig."]
+        // Its place in that schema is given when the path names it (by names: a position in
+        // the request's key order is not resolved, as no tool's schema holds it).
+        if let Some((field, rest)) = ["generation_config.", "generationConfig."]
             .iter()
             .find_map(|p| path.strip_prefix(p))
-            .and_then(|rest| rest.split(['.', '[']).next())
-            .filter(|f| f.starts_with("response"))
+            .and_then(|rest| {
+                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                Some(rest.split_at(end)).filter(|(f, _)| f.starts_with("response"))
+            })
         {
-            return Raw::new("google", msg, ToolLoc::NotATool, Place::None).note(format!(
-                "the message is about the request's `generation_config.{field}` (its \
-                 structured-output schema), not a tool: fix that schema"
-            ));
+            let place = google_pointer(rest, None)
+                .ok()
+                .map(|(node, _)| match &keyword {
+                    Some(k) => at_keyword(&node, k),
+                    None => node,
+                });
+            return structured_output_raw(
+                "google",
+                &format!("generation_config.{field}"),
+                msg,
+                place,
+            );
         }
         return Raw::new("google", msg, ToolLoc::Unknown, Place::None).note(format!(
             "the path {path:?} does not name a function declaration"
@@ -1092,26 +1109,36 @@ fn response_format_field(text: &str) -> Option<&'static str> {
     found
 }
 
-/// The raw problem a message about the request's structured-output schema `field` states (at
-/// `place`, a JSON Pointer in that schema, when the message names one): no tool's, with `rule`
-/// as the message reads (its fix holds for that schema too).
+/// The raw problem an OpenAI message about the request's structured-output schema `field`
+/// states: see [`structured_output_raw`].
 fn response_format_raw(
     field: &str,
     msg: &str,
     place: Option<String>,
     rule: Option<&'static str>,
 ) -> Raw {
+    structured_output_raw("openai", field, msg, place).with_rule(rule)
+}
+
+/// The raw problem a message of `provider` about the request's structured-output schema
+/// `field` (OpenAI's `response_format`, Gemini's `generation_config.response_schema`) states
+/// (at `place`, a JSON Pointer in that schema, when the message names one): no tool's, under
+/// the rule the message reads as (its fix holds for that schema too).
+fn structured_output_raw(
+    provider: &'static str,
+    field: &str,
+    msg: &str,
+    place: Option<String>,
+) -> Raw {
     let at = match place.as_deref() {
         Some("") => " at its root".to_string(),
         Some(p) => format!(" at {p}"),
         None => String::new(),
     };
-    Raw::new("openai", msg, ToolLoc::NotATool, Place::None)
-        .with_rule(rule)
-        .note(format!(
-            "the message is about the request's `{field}` (its structured-output schema){at}, \
+    Raw::new(provider, msg, ToolLoc::NotATool, Place::None).note(format!(
+        "the message is about the request's `{field}` (its structured-output schema){at}, \
              not a tool: fix that schema"
-        ))
+    ))
 }
 
 /// OpenAI's messages about a schema's shape, with or without the function's name.

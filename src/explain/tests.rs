@@ -2606,6 +2606,46 @@ fn a_strict_requirement_of_response_format_reads_as_a_function_s() {
     }
 }
 
+/// Google's validator message at the request's `generation_config.response_schema` matched
+/// no template (trial 41), though the same words under a function declaration, and the parse
+/// errors at that field, were explained. It is now the request's structured-output schema's
+/// problem, under the rule the words read as for a declaration, at the place the path names.
+#[test]
+fn google_s_validator_at_the_response_schema_is_the_request_s() {
+    let text = "* GenerateContentRequest.generation_config.response_schema.properties[tags].items: missing field.";
+    let request = json!({"contents":[{"role":"user","parts":[{"text":"hi"}]}],
+        "generationConfig":{"responseMimeType":"application/json","responseSchema":
+            {"type":"OBJECT","properties":{"tags":{"type":"ARRAY"}}}}});
+    for request in [None, Some(&request)] {
+        let got = explain(request, text, None);
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(
+            (e.located, e.tool_index, e.rule.as_deref()),
+            (Located::Request, None, Some("array-items-missing"))
+        );
+        assert_eq!(e.fix.as_deref(), fix_for("array-items-missing"));
+        assert!(
+            e.notes.iter().any(|n| n.contains(
+                "`generation_config.response_schema` (its structured-output schema) at /properties/tags,"
+            )),
+            "{:?}",
+            e.notes
+        );
+    }
+    // The same words under a declaration stay the declaration's.
+    let tool = text.replace(
+        "generation_config.response_schema",
+        "tools[0].function_declarations[3].parameters",
+    );
+    let e = &explain(None, &tool, None)[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref()),
+        (Some(3), Some("/properties/tags"))
+    );
+}
+
 /// Google's T8 names the parent message and, in parentheses, the field given an object:
 /// `(required)` after `….parameters` is `/required`. It was read as the parent itself under
 /// `schema-invalid`, so compile refused a tool at `/` with that rule's unrelated fix, where

@@ -27,6 +27,10 @@ pub struct Envelope {
     pub text: String,
     /// The message or response the call was the only call of, when it came in one.
     pub within: Option<Within>,
+    /// The call leaves its arguments out, as a Gemini `functionCall` to a tool without
+    /// parameters may (`args` is optional in google-genai's `FunctionCall`): `text` is `{}`
+    /// and `pointer` where they would be.
+    pub left_out: bool,
 }
 
 /// Where in a message or response the one call it holds was found.
@@ -125,6 +129,9 @@ struct Shape {
     /// The JSON type the payload has in the shape (OpenAI's `arguments` are a string), checked
     /// when the value has declared keys.
     payload_type: Payload,
+    /// Whether the call may leave the payload out, meaning no arguments (`{}`): only where
+    /// the provider's reference says so.
+    payload_optional: bool,
 }
 
 /// The JSON types a shape's payload may have.
@@ -155,7 +162,13 @@ const SHAPES: &[Shape] = &[
         optional_kind: Some("function"),
         keys: &["id", "type", "function", "index"],
         payload_type: Payload::String,
+        payload_optional: false,
     },
+    // FunctionCall's `args` is optional (google-genai `FunctionCall.args: Optional[dict]`;
+    // "args: Optional. The function parameters and values in JSON object format",
+    // https://ai.google.dev/api/python/google/ai/generativelanguage/FunctionCall, read
+    // 2026-12-04): a call to a tool without parameters leaves it out. Only the part, marked by
+    // its `functionCall`, is read so: a bare `{"name": …}` is as likely the arguments.
     Shape {
         name: "Gemini functionCall part",
         wrapper: Some("functionCall"),
@@ -164,6 +177,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["functionCall", "thoughtSignature", "thought"],
         payload_type: Payload::Object,
+        payload_optional: true,
     },
     Shape {
         name: "OpenAI Responses function_call item",
@@ -173,6 +187,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["type", "id", "call_id", "name", "arguments", "status"],
         payload_type: Payload::String,
+        payload_optional: false,
     },
     Shape {
         name: "Anthropic tool_use block",
@@ -190,6 +205,7 @@ const SHAPES: &[Shape] = &[
             "toolset_name",
         ],
         payload_type: Payload::Object,
+        payload_optional: false,
     },
     // Converse's ContentBlock is a union (one member); its ToolUseBlock is
     // `{toolUseId, name, input, type?}` ("ToolUseBlock", Amazon Bedrock API Reference,
@@ -203,6 +219,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["toolUse"],
         payload_type: Payload::Object,
+        payload_optional: false,
     },
     Shape {
         name: "Gemini FunctionCall",
@@ -212,6 +229,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["id", "name", "args"],
         payload_type: Payload::Object,
+        payload_optional: false,
     },
     Shape {
         name: "{name, input} call",
@@ -221,6 +239,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["name", "input"],
         payload_type: Payload::Object,
+        payload_optional: false,
     },
     Shape {
         name: "{name, arguments} call",
@@ -230,6 +249,7 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["name", "arguments"],
         payload_type: Payload::ObjectOrString,
+        payload_optional: false,
     },
 ];
 
@@ -296,16 +316,17 @@ fn one_call(
         }
         None => (top, text, String::new()),
     };
-    let Some(payload_text) = member_text(holder_text, shape.payload) else {
-        return Ok(None);
+    let payload = holder.get(shape.payload);
+    let text = match (payload, member_text(holder_text, shape.payload)) {
+        // OpenAI's form: the arguments are the text inside the string.
+        (Some(Value::String(inner)), Some(_)) => inner.clone(),
+        (Some(_), Some(payload_text)) => payload_text.to_string(),
+        (Some(_), None) => return Ok(None),
+        // Left out where the shape may leave it out (else it would not fit): no arguments.
+        (None, _) => "{}".to_string(),
     };
     pointer.push('/');
     pointer.push_str(shape.payload);
-    let text = match holder.get(shape.payload) {
-        // OpenAI's form: the arguments are the text inside the string.
-        Some(Value::String(inner)) => inner.clone(),
-        _ => payload_text.to_string(),
-    };
     Ok(Some(Envelope {
         shape: shape.name,
         name: holder
@@ -315,6 +336,7 @@ fn one_call(
         pointer,
         text,
         within: None,
+        left_out: payload.is_none(),
     }))
 }
 
@@ -660,7 +682,8 @@ fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
     }
     // A name is what makes `{name, args}` a call rather than arguments named `args`.
     holder(shape, top).is_some_and(|h| {
-        h.get("name").is_some_and(Value::is_string) && h.contains_key(shape.payload)
+        h.get("name").is_some_and(Value::is_string)
+            && (shape.payload_optional || h.contains_key(shape.payload))
     })
 }
 
@@ -685,9 +708,10 @@ fn exactly(shape: &Shape, top: &Map<String, Value>) -> bool {
     {
         return false;
     }
-    holder(shape, top)
-        .and_then(|h| h.get(shape.payload))
-        .is_some_and(|p| shape.payload_type.admits(p))
+    holder(shape, top).is_some_and(|h| match h.get(shape.payload) {
+        Some(p) => shape.payload_type.admits(p),
+        None => shape.payload_optional,
+    })
 }
 
 /// The text of the value of the top-level member `key` of the JSON object `text` (the last
@@ -801,6 +825,41 @@ mod tests {
                 (shape, Some("s"), pointer, args),
                 "{text}"
             );
+        }
+    }
+
+    /// Gemini leaves `args` out of a call to a tool without parameters (trial 41): the part
+    /// is that call, with no arguments, alone or in a response; other shapes need theirs.
+    #[test]
+    fn a_gemini_call_without_args_is_read_as_a_call_without_arguments() {
+        for declared in [&[][..], &["limit"][..]] {
+            let e = read_text(r#"{"functionCall":{"name":"get_time"}}"#, declared)
+                .unwrap()
+                .expect("the part");
+            assert_eq!(
+                (e.shape, e.name.as_deref(), e.text.as_str(), e.left_out),
+                ("Gemini functionCall part", Some("get_time"), "{}", true)
+            );
+        }
+        let response = r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_time"}}]},"finishReason":"STOP"}]}"#;
+        let e = read_text(response, &[]).unwrap().expect("the response");
+        assert_eq!(
+            (e.pointer.as_str(), e.text.as_str(), e.left_out),
+            (
+                "/candidates/0/content/parts/0/functionCall/args",
+                "{}",
+                true
+            )
+        );
+        let with = read_text(r#"{"functionCall":{"name":"s","args":{}}}"#, &[]).unwrap();
+        assert!(!with.expect("with args").left_out);
+        for text in [
+            r#"{"name":"get_time"}"#,
+            r#"{"type":"tool_use","id":"t","name":"get_time"}"#,
+            r#"{"toolUse":{"toolUseId":"t","name":"get_time"}}"#,
+            r#"{"type":"function","function":{"name":"get_time"}}"#,
+        ] {
+            assert_eq!(read_text(text, &[]), Ok(None), "{text}");
         }
     }
 

@@ -284,6 +284,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 "arguments_at": e.pointer,
                 "picked_tool": declared.picked_by_call.is_some(),
             });
+            if e.left_out {
+                out["call"]["arguments_left_out"] = json!(true);
+            }
             if let Some(w) = &e.within {
                 out["call"]["within"] = json!({"container": w.container, "call_at": w.call_at});
             }
@@ -352,12 +355,20 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         if let Some(e) = &envelope {
             let _ = writeln!(
                 notes,
-                "note: the call is a whole {} (the tool {}); checked its arguments, at {}{}",
+                "note: the call is a whole {} (the tool {}); checked {}{}",
                 e.shape,
                 e.name
                     .as_deref()
                     .map_or("unnamed".to_string(), |n| format!("{n:?}")),
-                e.pointer,
+                if e.left_out {
+                    format!(
+                        "`{{}}` as its arguments: it has no {} (Gemini leaves `args` out of a \
+                         call without arguments)",
+                        e.pointer
+                    )
+                } else {
+                    format!("its arguments, at {}", e.pointer)
+                },
                 if declared.picked_by_call.is_some() {
                     ", against that tool's schema, picked by the call's name (no --tool given)"
                 } else {

@@ -360,6 +360,10 @@ struct Container {
     path: &'static [Step],
     /// The shapes a call in it has; other items (text, reasoning) are not calls.
     calls: &'static [&'static str],
+    /// Whether `top` is a reply calling no tool though nothing is found at `path` (a Chat
+    /// Completions reply leaves `tool_calls` out). Elsewhere a container with no item there is
+    /// not told from arguments named as its keys (`{"output": []}`) and is read as them.
+    no_call: fn(&Map<String, Value>) -> bool,
 }
 
 fn str_is(top: &Map<String, Value>, key: &str, want: &str) -> bool {
@@ -373,6 +377,38 @@ fn absent_or(top: &Map<String, Value>, key: &str, want: &str) -> bool {
 
 fn is_array(top: &Map<String, Value>, key: &str) -> bool {
     top.get(key).is_some_and(Value::is_array)
+}
+
+/// A Chat Completions assistant message, with calls or none: openai-python's
+/// `ChatCompletionMessage` has `role: "assistant"`, `content: Optional[str]` and
+/// `tool_calls: Optional[List[…]]`, null or left out when the model calls no tool. An array
+/// `content` without `tool_calls` is left to the Anthropic message it also is.
+fn chat_message(m: &Map<String, Value>) -> bool {
+    str_is(m, "role", "assistant")
+        && match m.get("tool_calls") {
+            Some(calls) => calls.is_array() || calls.is_null(),
+            None => m
+                .get("content")
+                .is_none_or(|c| c.is_string() || c.is_null()),
+        }
+}
+
+/// A Chat Completions response whose every choice's `message` is a [`chat_message`].
+fn chat_response(t: &Map<String, Value>) -> bool {
+    t.get("choices")
+        .and_then(Value::as_array)
+        .is_some_and(|choices| {
+            !choices.is_empty()
+                && choices.iter().all(|c| {
+                    c.get("message")
+                        .and_then(Value::as_object)
+                        .is_some_and(chat_message)
+                })
+        })
+}
+
+fn never(_: &Map<String, Value>) -> bool {
+    false
 }
 
 const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse toolUse block"];
@@ -396,9 +432,10 @@ const CONTAINERS: &[Container] = &[
             "annotations",
             "name",
         ],
-        marks: |t| str_is(t, "role", "assistant") && is_array(t, "tool_calls"),
+        marks: chat_message,
         path: &[Step::Key("tool_calls"), Step::Each],
         calls: &["OpenAI Chat Completions tool call"],
+        no_call: chat_message,
     },
     Container {
         name: "OpenAI Chat Completions response",
@@ -421,6 +458,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["OpenAI Chat Completions tool call"],
+        no_call: |t| absent_or(t, "object", "chat.completion") && chat_response(t),
     },
     Container {
         name: "Anthropic or Bedrock Converse message",
@@ -443,6 +481,7 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("content"), Step::Each],
         calls: ANTHROPIC_CALLS,
+        no_call: never,
     },
     Container {
         name: "Bedrock Converse response",
@@ -469,6 +508,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: ANTHROPIC_CALLS,
+        no_call: never,
     },
     Container {
         name: "Gemini Content",
@@ -476,6 +516,7 @@ const CONTAINERS: &[Container] = &[
         marks: |t| str_is(t, "role", "model") && is_array(t, "parts"),
         path: &[Step::Key("parts"), Step::Each],
         calls: &["Gemini functionCall part"],
+        no_call: never,
     },
     Container {
         name: "Gemini response",
@@ -501,6 +542,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["Gemini functionCall part"],
+        no_call: never,
     },
     Container {
         name: "OpenAI Responses response",
@@ -548,6 +590,7 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("output"), Step::Each],
         calls: &["OpenAI Responses function_call item"],
+        no_call: never,
     },
 ];
 
@@ -584,10 +627,10 @@ fn in_container(
             calls.push(e);
         }
         if calls.is_empty() {
-            // Said only of the container exactly, with items: an argument that happens to
-            // be named `output` or `candidates` stays an argument.
+            // Said only of the container exactly, with items or a reply without them: an
+            // argument that happens to be named `output` or `candidates` stays an argument.
             let exact = top.keys().all(|k| c.keys.contains(&k.as_str()));
-            if exact && !items.is_empty() {
+            if exact && (!items.is_empty() || (c.no_call)(top)) {
                 first_empty.get_or_insert(c.name);
             }
         } else {
@@ -1070,6 +1113,60 @@ mod tests {
             read_text(r#"{"output":[{"type":"text"}],"q":"x"}"#, &["q"]),
             Ok(None)
         );
+    }
+
+    /// A Chat Completions reply calling no tool leaves `tool_calls` out or null, or empty as a
+    /// pasted message may (trial 41): refused as other providers' replies are, unless every
+    /// key is a declared argument.
+    #[test]
+    fn a_chat_completions_reply_without_a_call_is_refused() {
+        let cases = [
+            (
+                r#"{"id":"chatcmpl-abc","object":"chat.completion","created":1741569952,"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":"The weather is nice.","refusal":null,"annotations":[]},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":82,"completion_tokens":17,"total_tokens":99}}"#,
+                "OpenAI Chat Completions response",
+            ),
+            (
+                r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"Hi","tool_calls":[]}}]}"#,
+                "OpenAI Chat Completions response",
+            ),
+            (
+                r#"{"role":"assistant","content":"Hi","tool_calls":[]}"#,
+                "OpenAI Chat Completions message",
+            ),
+            (
+                r#"{"role":"assistant","content":"hi","tool_calls":null}"#,
+                "OpenAI Chat Completions message",
+            ),
+            (
+                r#"{"role":"assistant","content":"The weather is nice.","refusal":null}"#,
+                "OpenAI Chat Completions message",
+            ),
+        ];
+        for (text, container) in cases {
+            for declared in [&[][..], &["city", "units"][..]] {
+                assert_eq!(
+                    read_text(text, declared),
+                    Err(Refused::NotOneCall {
+                        container,
+                        calls: Vec::new()
+                    }),
+                    "{text}"
+                );
+            }
+        }
+        // Every key declared: the arguments.
+        let msg = r#"{"role":"assistant","content":"Hi","tool_calls":[]}"#;
+        assert_eq!(read_text(msg, &["role", "content", "tool_calls"]), Ok(None));
+        // Not a reply: choices that are no messages, a user's message, a key the message
+        // lacks.
+        for text in [
+            r#"{"choices":["a","b"]}"#,
+            r#"{"choices":[]}"#,
+            r#"{"role":"user","content":"hi"}"#,
+            r#"{"role":"assistant","content":"hi","mood":"x"}"#,
+        ] {
+            assert_eq!(read_text(text, &[]), Ok(None), "{text}");
+        }
     }
 
     /// A tool whose arguments are named as a message's keys: with all of them declared the

@@ -47,6 +47,13 @@ pub struct Within {
 pub enum Refused {
     /// The call fits more than one shape: these.
     Ambiguous(Vec<&'static str>),
+    /// A call to a custom tool ([`Payload::FreeText`]), whose input is free text.
+    FreeText {
+        /// Which shape (`OpenAI Responses custom_tool_call item`).
+        shape: &'static str,
+        /// The tool it calls.
+        name: Option<String>,
+    },
     /// A message or response holding no call, or several: `args` checks one, and its output
     /// (one retry message, one `call`) can say which call a problem is of only for one.
     NotOneCall {
@@ -79,6 +86,13 @@ impl Refused {
             Refused::Ambiguous(shapes) => format!(
                 "the call could be read as a {}; pass its arguments alone",
                 shapes.join(" or a ")
+            ),
+            Refused::FreeText { shape, name } => format!(
+                "the call{} is an {shape}: custom tools take free text, not JSON arguments, and \
+                 `args` checks only JSON arguments against a schema, so there is nothing to check",
+                name.as_deref()
+                    .map(|n| format!(" to {n:?}"))
+                    .unwrap_or_default()
             ),
             Refused::NotOneCall { container, calls } if calls.is_empty() => format!(
                 "the value is a whole {container} holding no tool call (the model answered \
@@ -140,13 +154,16 @@ enum Payload {
     Object,
     String,
     ObjectOrString,
+    /// A string of free text, not JSON arguments (OpenAI's custom tools): refused, as
+    /// there is no schema to check it against.
+    FreeText,
 }
 
 impl Payload {
     fn admits(self, value: &Value) -> bool {
         match self {
             Payload::Object => value.is_object(),
-            Payload::String => value.is_string(),
+            Payload::String | Payload::FreeText => value.is_string(),
             Payload::ObjectOrString => value.is_object() || value.is_string(),
         }
     }
@@ -229,6 +246,38 @@ const SHAPES: &[Shape] = &[
         optional_kind: None,
         keys: &["id", "name", "args"],
         payload_type: Payload::Object,
+        payload_optional: false,
+    },
+    // OpenAI's custom tools take free text (openai-python `ChatCompletionMessageCustomToolCall`
+    // `{id, type: "custom", custom: {name, input: str}}` and `ResponseCustomToolCall`
+    // `{type: "custom_tool_call", call_id, name, input: str, id?, caller?, namespace?}`): read
+    // to be refused rather than taken for arguments or for a `{name, input}` call.
+    Shape {
+        name: "OpenAI Chat Completions custom tool call",
+        wrapper: Some("custom"),
+        payload: "input",
+        kind: Some("custom"),
+        optional_kind: None,
+        keys: &["id", "type", "custom"],
+        payload_type: Payload::FreeText,
+        payload_optional: false,
+    },
+    Shape {
+        name: "OpenAI Responses custom_tool_call item",
+        wrapper: None,
+        payload: "input",
+        kind: Some("custom_tool_call"),
+        optional_kind: None,
+        keys: &[
+            "type",
+            "id",
+            "call_id",
+            "name",
+            "input",
+            "caller",
+            "namespace",
+        ],
+        payload_type: Payload::FreeText,
         payload_optional: false,
     },
     Shape {
@@ -327,12 +376,19 @@ fn one_call(
     };
     pointer.push('/');
     pointer.push_str(shape.payload);
+    let name = holder
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if matches!(shape.payload_type, Payload::FreeText) {
+        return Err(Refused::FreeText {
+            shape: shape.name,
+            name,
+        });
+    }
     Ok(Some(Envelope {
         shape: shape.name,
-        name: holder
-            .get("name")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        name,
         pointer,
         text,
         within: None,
@@ -904,6 +960,42 @@ mod tests {
         ] {
             assert_eq!(read_text(text, &[]), Ok(None), "{text}");
         }
+    }
+
+    /// OpenAI's custom tools take free text: such a call is refused, alone or in a message,
+    /// not read as arguments nor as a `{name, input}` call (trial 41).
+    #[test]
+    fn a_custom_tool_call_is_refused_as_free_text() {
+        let chat = r#"{"id":"call_1","type":"custom","custom":{"name":"get_weather","input":"city=Paris"}}"#;
+        let responses =
+            r#"{"type":"custom_tool_call","call_id":"c","name":"get_weather","input":"Paris"}"#;
+        let message = r#"{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"custom","custom":{"name":"get_weather","input":"city=Paris"}}]}"#;
+        for (text, shape) in [
+            (chat, "OpenAI Chat Completions custom tool call"),
+            (responses, "OpenAI Responses custom_tool_call item"),
+            (message, "OpenAI Chat Completions custom tool call"),
+        ] {
+            for declared in [&[][..], &["city", "type"][..]] {
+                let refused = read_text(text, declared).unwrap_err();
+                assert_eq!(
+                    refused,
+                    Refused::FreeText {
+                        shape,
+                        name: Some("get_weather".to_string())
+                    },
+                    "{text}"
+                );
+            }
+        }
+        assert_eq!(
+            read_text(responses, &[]).unwrap_err().message(),
+            "the call to \"get_weather\" is an OpenAI Responses custom_tool_call item: custom \
+             tools take free text, not JSON arguments, and `args` checks only JSON arguments \
+             against a schema, so there is nothing to check"
+        );
+        // With declared keys, only the shape exactly.
+        let extra = r#"{"type":"custom","custom":{"name":"x","input":"t"},"mood":1}"#;
+        assert_eq!(read_text(extra, &["type"]), Ok(None));
     }
 
     #[test]

@@ -104,6 +104,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 Err(envelope::Refused::Ambiguous(_)) => {
                     call.get("name").and_then(Value::as_str).map(str::to_string)
                 }
+                // Free text is refused whichever tool it calls: at once, not by asking for
+                // --tool in a file of several.
+                Err(r @ envelope::Refused::FreeText { .. }) => {
+                    unpicked = Some(format!("--call: {}", r.message()));
+                    None
+                }
                 // Calls all to one tool pick it, so that the refusal below names the calls
                 // rather than asking for --tool.
                 Err(r @ envelope::Refused::NotOneCall { .. }) => {
@@ -167,6 +173,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     Ok(None) => None,
                     Err(envelope::Refused::Ambiguous(shapes)) => shapes.first().copied(),
                     Err(envelope::Refused::NotOneCall { container, .. }) => Some(container),
+                    Err(envelope::Refused::FreeText { shape, .. }) => Some(shape),
                 };
                 lookalike = shape.map(|s| {
                     // A set: the arguments may have as many keys as the schema has properties.

@@ -248,6 +248,19 @@ const SHAPES: &[Shape] = &[
         payload_type: Payload::Object,
         payload_optional: false,
     },
+    // Chat Completions' deprecated `function_call` member of an assistant message,
+    // `{name, arguments: str}` (openai-python `ChatCompletionMessage.function_call`), the one
+    // call a message made before `tool_calls`.
+    Shape {
+        name: LEGACY_CHAT_CALL,
+        wrapper: Some("function_call"),
+        payload: "arguments",
+        kind: None,
+        optional_kind: None,
+        keys: CHAT_MESSAGE_KEYS,
+        payload_type: Payload::String,
+        payload_optional: false,
+    },
     // OpenAI's custom tools take free text (openai-python `ChatCompletionMessageCustomToolCall`
     // `{id, type: "custom", custom: {name, input: str}}` and `ResponseCustomToolCall`
     // `{type: "custom_tool_call", call_id, name, input: str, id?, caller?, namespace?}`): read
@@ -416,10 +429,11 @@ struct Container {
     path: &'static [Step],
     /// The shapes a call in it has; other items (text, reasoning) are not calls.
     calls: &'static [&'static str],
-    /// Whether `top` is a reply calling no tool though nothing is found at `path` (a Chat
-    /// Completions reply leaves `tool_calls` out). Elsewhere a container with no item there is
-    /// not told from arguments named as its keys (`{"output": []}`) and is read as them.
-    no_call: fn(&Map<String, Value>) -> bool,
+    /// Whether `top`, exactly this container and holding no call, is a reply calling no tool
+    /// (refused), given whether items were found at `path`. Without items it is not told from
+    /// arguments named as its keys (`{"output": []}`), save where the reply's own marks tell
+    /// it (a Chat Completions reply leaves `tool_calls` out).
+    no_call: fn(&Map<String, Value>, bool) -> bool,
 }
 
 fn str_is(top: &Map<String, Value>, key: &str, want: &str) -> bool {
@@ -463,9 +477,36 @@ fn chat_response(t: &Map<String, Value>) -> bool {
         })
 }
 
-fn never(_: &Map<String, Value>) -> bool {
-    false
+/// [`Container::no_call`] where items found tell the reply.
+fn with_items(_: &Map<String, Value>, items: bool) -> bool {
+    items
 }
+
+/// openai-python `ChatCompletionMessage`, `ChatCompletionAssistantMessageParam`.
+const CHAT_MESSAGE_KEYS: &[&str] = &[
+    "role",
+    "content",
+    "refusal",
+    "tool_calls",
+    "function_call",
+    "audio",
+    "annotations",
+    "name",
+];
+
+/// openai-python `ChatCompletion`.
+const CHAT_RESPONSE_KEYS: &[&str] = &[
+    "id",
+    "choices",
+    "created",
+    "model",
+    "object",
+    "service_tier",
+    "system_fingerprint",
+    "usage",
+];
+
+const LEGACY_CHAT_CALL: &str = "OpenAI Chat Completions message with a legacy function_call";
 
 const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse toolUse block"];
 
@@ -478,33 +519,15 @@ const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse
 const CONTAINERS: &[Container] = &[
     Container {
         name: "OpenAI Chat Completions message",
-        keys: &[
-            "role",
-            "content",
-            "refusal",
-            "tool_calls",
-            "function_call",
-            "audio",
-            "annotations",
-            "name",
-        ],
+        keys: CHAT_MESSAGE_KEYS,
         marks: chat_message,
         path: &[Step::Key("tool_calls"), Step::Each],
         calls: &["OpenAI Chat Completions tool call"],
-        no_call: chat_message,
+        no_call: |t, items| items || chat_message(t),
     },
     Container {
         name: "OpenAI Chat Completions response",
-        keys: &[
-            "id",
-            "choices",
-            "created",
-            "model",
-            "object",
-            "service_tier",
-            "system_fingerprint",
-            "usage",
-        ],
+        keys: CHAT_RESPONSE_KEYS,
         marks: |t| absent_or(t, "object", "chat.completion") && is_array(t, "choices"),
         path: &[
             Step::Key("choices"),
@@ -514,7 +537,20 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["OpenAI Chat Completions tool call"],
-        no_call: |t| absent_or(t, "object", "chat.completion") && chat_response(t),
+        no_call: |t, items| {
+            items || (absent_or(t, "object", "chat.completion") && chat_response(t))
+        },
+    },
+    // The same response whose message calls by its legacy `function_call`.
+    Container {
+        name: "OpenAI Chat Completions response",
+        keys: CHAT_RESPONSE_KEYS,
+        marks: |t| absent_or(t, "object", "chat.completion") && is_array(t, "choices"),
+        path: &[Step::Key("choices"), Step::Each, Step::Key("message")],
+        calls: &[LEGACY_CHAT_CALL],
+        // Its items are the messages, which any `{"choices":[{"message":…}]}` has: the
+        // container above tells a reply without calls.
+        no_call: |_, _| false,
     },
     Container {
         name: "Anthropic or Bedrock Converse message",
@@ -537,7 +573,7 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("content"), Step::Each],
         calls: ANTHROPIC_CALLS,
-        no_call: never,
+        no_call: with_items,
     },
     Container {
         name: "Bedrock Converse response",
@@ -564,7 +600,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: ANTHROPIC_CALLS,
-        no_call: never,
+        no_call: with_items,
     },
     Container {
         name: "Gemini Content",
@@ -572,7 +608,7 @@ const CONTAINERS: &[Container] = &[
         marks: |t| str_is(t, "role", "model") && is_array(t, "parts"),
         path: &[Step::Key("parts"), Step::Each],
         calls: &["Gemini functionCall part"],
-        no_call: never,
+        no_call: with_items,
     },
     Container {
         name: "Gemini response",
@@ -598,7 +634,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["Gemini functionCall part"],
-        no_call: never,
+        no_call: with_items,
     },
     Container {
         name: "OpenAI Responses response",
@@ -646,7 +682,7 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("output"), Step::Each],
         calls: &["OpenAI Responses function_call item"],
-        no_call: never,
+        no_call: with_items,
     },
 ];
 
@@ -668,8 +704,12 @@ fn in_container(
         items_at(top, text, String::new(), c.path, &mut items);
         let mut calls = Vec::new();
         for (at, item, item_text) in &items {
-            // The items are not arguments: read as calls with no declared keys.
-            let Some(mut e) = read(item_text, item, &[])? else {
+            // The items are not arguments: read as calls with no declared keys (and as calls
+            // only: a Chat Completions response's message is no container here).
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            let Some(mut e) = one_call(item_text, item, true)? else {
                 continue;
             };
             if !c.calls.contains(&e.shape) {
@@ -686,7 +726,7 @@ fn in_container(
             // Said only of the container exactly, with items or a reply without them: an
             // argument that happens to be named `output` or `candidates` stays an argument.
             let exact = top.keys().all(|k| c.keys.contains(&k.as_str()));
-            if exact && (!items.is_empty() || (c.no_call)(top)) {
+            if exact && (c.no_call)(top, !items.is_empty()) {
                 first_empty.get_or_insert(c.name);
             }
         } else {
@@ -998,6 +1038,43 @@ mod tests {
         assert_eq!(read_text(extra, &["type"]), Ok(None));
     }
 
+    /// Chat Completions' deprecated `function_call` is the message's one call, in a message
+    /// or a response alike (trial 41: checked as the arguments, `ok`).
+    #[test]
+    fn a_legacy_function_call_is_the_messages_call() {
+        let message = r#"{"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":"{\"city\":3}"}}"#;
+        let response = r#"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":"{\"city\":3}"}},"finish_reason":"function_call"}]}"#;
+        for (text, pointer, within) in [
+            (message, "/function_call/arguments", None),
+            (
+                response,
+                "/choices/0/message/function_call/arguments",
+                Some("/choices/0/message"),
+            ),
+        ] {
+            for declared in [&[][..], &["city"][..]] {
+                let e = read_text(text, declared).unwrap().expect(text);
+                assert_eq!(
+                    (
+                        e.shape,
+                        e.name.as_deref(),
+                        e.pointer.as_str(),
+                        e.text.as_str(),
+                        e.within.map(|w| w.call_at)
+                    ),
+                    (
+                        LEGACY_CHAT_CALL,
+                        Some("get_weather"),
+                        pointer,
+                        r#"{"city":3}"#,
+                        within.map(str::to_string)
+                    ),
+                    "{text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn declared_keys_and_nameless_objects_are_arguments() {
         let call = r#"{"name":"s","input":{"a":1}}"#;
@@ -1253,6 +1330,7 @@ mod tests {
         // lacks.
         for text in [
             r#"{"choices":["a","b"]}"#,
+            r#"{"choices":[{"message":"hello"}]}"#,
             r#"{"choices":[]}"#,
             r#"{"role":"user","content":"hi"}"#,
             r#"{"role":"assistant","content":"hi","mood":"x"}"#,

@@ -602,13 +602,18 @@ const CONTAINERS: &[Container] = &[
         calls: ANTHROPIC_CALLS,
         no_call: with_items,
     },
+    // Content's `role` is optional ("Optional. The producer of the content. Must be either
+    // 'user' or 'model'. ... can be left blank or unset",
+    // https://ai.google.dev/api/python/google/ai/generativelanguage/Content, read 2026-12-04):
+    // without it the value is that Content when it holds a call, else as likely arguments
+    // named `parts`.
     Container {
         name: "Gemini Content",
         keys: &["role", "parts"],
-        marks: |t| str_is(t, "role", "model") && is_array(t, "parts"),
+        marks: |t| absent_or(t, "role", "model") && is_array(t, "parts"),
         path: &[Step::Key("parts"), Step::Each],
         calls: &["Gemini functionCall part"],
-        no_call: with_items,
+        no_call: |t, items| items && str_is(t, "role", "model"),
     },
     Container {
         name: "Gemini response",
@@ -1073,6 +1078,39 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A Gemini Content may leave its `role` out (trial 41): read when it holds a call, and
+    /// refused as a reply without one only with `role: "model"`.
+    #[test]
+    fn a_gemini_content_without_role_is_read_when_it_holds_a_call() {
+        let e = read_text(
+            r#"{"parts":[{"functionCall":{"name":"get_weather","args":{"city":9}}}]}"#,
+            &["city"],
+        )
+        .unwrap()
+        .expect("the content");
+        assert_eq!(
+            (
+                e.pointer.as_str(),
+                e.text.as_str(),
+                e.within.map(|w| w.container)
+            ),
+            (
+                "/parts/0/functionCall/args",
+                r#"{"city":9}"#,
+                Some("Gemini Content")
+            )
+        );
+        assert_eq!(read_text(r#"{"parts":[{"text":"hi"}]}"#, &[]), Ok(None));
+        assert_eq!(
+            read_text(
+                r#"{"role":"user","parts":[{"functionCall":{"name":"s","args":{}}}]}"#,
+                &[]
+            ),
+            Ok(None)
+        );
+        assert!(read_text(r#"{"role":"model","parts":[{"text":"hi"}]}"#, &[]).is_err());
     }
 
     #[test]

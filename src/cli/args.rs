@@ -88,6 +88,10 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             sent_or_malformed(&args.call)
         }
     };
+    let file_hint = call_text
+        .is_none()
+        .then(|| file_hint(&args.call, &sent))
+        .flatten();
     // Without --tool, a whole call pasted as the arguments names the tool it is for: in a file
     // of several tools that picks the schema (read here with no declared keys, since which
     // tool's keys count is what is being decided; checked again below with the tool's own).
@@ -263,6 +267,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         _ => (Vec::new(), Vec::new()),
     };
     if args.format == "json" {
+        if let Some(hint) = &file_hint {
+            eprintln!("toolwire: {}", crate::report::escape_output(hint));
+        }
         let mut out = json!({
             "tool": tool,
             "valid": report.is_valid(),
@@ -339,7 +346,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         // it goes to the model. `notes` are for whoever runs the check (coercions made, how
         // numbers and types were read): standard error, so they never reach the model.
         let mut out = String::new();
-        let mut notes = String::new();
+        let mut notes = file_hint.map(|h| h + "\n").unwrap_or_default();
         use std::fmt::Write;
         if report.is_valid() && report.absent_nulls.is_empty() {
             out.push_str("ok: the arguments match the schema\n");
@@ -526,6 +533,17 @@ fn several_values_said(n: usize) -> String {
         "the file holds {n} JSON values (JSON Lines?), not one: `args` checks one call or one \
          arguments object at a time, so pass each on its own"
     )
+}
+
+/// The note for `--call` text that is not JSON but names a file: most likely `@` was left
+/// out. The retry message stays the model's; the user is told, on standard error, how to
+/// pass the file.
+fn file_hint(call: &str, sent: &Sent) -> Option<String> {
+    (matches!(sent, Sent::NotJson { .. }) && Path::new(call).is_file()).then(|| {
+        format!(
+            "note: --call {call:?} is not JSON but names a file: pass `@{call}` to read the file"
+        )
+    })
 }
 
 /// The arguments as sent. Text that is not JSON at all is the model's output too, and the
@@ -758,6 +776,26 @@ mod tests {
         let file = dir.path().join("tools.json");
         std::fs::write(&file, doc.to_string()).unwrap();
         declared_schema(&file, tool, None, None)
+    }
+
+    /// `--call file.json` without `@` is text, not JSON: the note says how to pass the file
+    /// (trial 41); text naming no file, or JSON, gets none.
+    #[test]
+    fn call_text_naming_a_file_gets_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("call.json");
+        std::fs::write(&file, "{}").unwrap();
+        let name = file.to_str().unwrap();
+        assert_eq!(
+            file_hint(name, &sent_or_malformed(name)),
+            Some(format!(
+                "note: --call {name:?} is not JSON but names a file: pass `@{name}` to read the file"
+            ))
+        );
+        let missing = dir.path().join("missing.json");
+        let missing = missing.to_str().unwrap();
+        assert_eq!(file_hint(missing, &sent_or_malformed(missing)), None);
+        assert_eq!(file_hint("{}", &sent_or_malformed("{}")), None);
     }
 
     #[test]

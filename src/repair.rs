@@ -769,17 +769,17 @@ fn repair_schema_object(
         };
         return refused_outright(tool, index, refusal, kept);
     }
-    // A schema past the subschemas check reads (and `args` checks calls within) stays refused
-    // whatever is rewritten: say so before rewriting any of it. Its values bound its
-    // subschemas, so only a tool with that many is walked.
-    let written = tool
+    // A schema past toolwire's own caps (one `args` refuses, or more subschemas than check
+    // reads) stays refused whatever is rewritten: say so before rewriting any of it. Its
+    // values bound its subschemas, and only a schema with that many values is measured.
+    if let Some(reason) = tool
         .parameters
         .as_ref()
         .filter(|p| crate::json::value_count(p) > crate::args::MAX_EXPANDED)
-        .map(crate::schema::walk);
-    if let Some(reason) = written
-        .as_ref()
-        .and_then(crate::profile::rules::ref_expansion_exceeded::written_past_cap)
+        .and_then(|p| {
+            let truncated = crate::schema::walk(p).truncated;
+            crate::profile::rules::ref_expansion_exceeded::past_cap(p, truncated)
+        })
     {
         let refusal = Refusal {
             pointer: String::new(),

@@ -2838,3 +2838,24 @@ fn a_schema_past_the_written_cap_is_refused_before_any_rewrite() {
     let r = repair_one(&wide(crate::args::MAX_EXPANDED - 1), &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:?}", r.refusals);
 }
+
+/// Definitions no reference reaches are not what `args` refuses a schema for: repair does not
+/// refuse a tool for them (trial 42: it said `args` refuses every call, which `args` did not).
+#[test]
+fn unreached_definitions_past_the_cap_are_not_refused_outright() {
+    let defs: serde_json::Map<String, Value> = (0..crate::args::MAX_EXPANDED + 10)
+        .map(|i| (format!("d{i}"), json!({"type": "string"})))
+        .collect();
+    let t = tool(
+        "defs",
+        json!({"type": "object", "properties": {"x": {"type": "string"}}, "$defs": defs}),
+    );
+    let r = repair_one(&t, &profile(&[]));
+    assert!(
+        r.refusals
+            .iter()
+            .all(|x| x.rule != "ref-expansion-exceeded"),
+        "{:?}",
+        r.refusals
+    );
+}

@@ -21,7 +21,8 @@ pub const RULE: Rule = Rule {
              as a copy of its target (a reference back into a definition being counted counts \
              nothing more; a schema without references counts as written): toolwire's own cap, \
              the one `toolwire args` holds a declared schema to, not a provider's. Past 200000 \
-             subschemas as written, `check` reads no further, and says so here. A few definitions that each reference the next twice are \
+             subschemas as written (definitions no reference reaches among them), `check` \
+             reads no further, and says so here. A few definitions that each reference the next twice are \
              small as written and expand exponentially; `args` cannot check calls against such \
              a schema, and a target that inlines `$ref`s would have to write every copy.",
     features: "none: toolwire's own cap, not a feature of a case",
@@ -43,48 +44,54 @@ fn after<'a>(cx: &mut Cx<'a, '_>, _t: &ToolRef<'a>, s: &Stats) {
     // Every subschema takes at least two bytes of compact JSON (`{}`), so a schema shorter
     // than twice the cap is within it unless its references multiply it: nothing is counted
     // for the tools of a corpus.
-    let over = s.truncated
-        || ((s.refers || s.compact_bytes > 2 * MAX_EXPANDED)
-            && crate::schema::refs::expanded_size(root, MAX_EXPANDED) > MAX_EXPANDED);
-    if !over {
+    if !(s.truncated || s.refers || s.compact_bytes > 2 * MAX_EXPANDED) {
         return;
     }
-    // Counted as `args` counts it, which names what it refuses the same way.
-    let written = crate::schema::walk(root);
-    cx.own_cap(At::Pointer(""), |m| {
-        use std::fmt::Write;
-        if let Some(problem) = written_past_cap(&written) {
-            m.push_str(&problem);
+    if let Some(problem) = past_cap(root, s.truncated) {
+        cx.own_cap(At::Pointer(""), |m| m.push_str(&problem));
+    }
+}
+
+/// What a schema past toolwire's own caps is refused for, in the words `check` and `repair`
+/// both use; `None` within them. `args` refuses a schema that expands past [`MAX_EXPANDED`]
+/// (`expanded_size` decides, as in `args`; its words name the count as written when that is
+/// past the cap, as `args` does, else the `$ref`s); `truncated` says the check's walk stopped
+/// past [`crate::schema::MAX_NODES`] subschemas, so that nothing past them was checked, which
+/// holds even for a schema `args` takes (definitions no reference reaches).
+pub(crate) fn past_cap(root: &serde_json::Value, truncated: bool) -> Option<String> {
+    let expands = crate::schema::refs::expanded_size(root, MAX_EXPANDED) > MAX_EXPANDED;
+    if !expands && !truncated {
+        return None;
+    }
+    let mut m = String::new();
+    if expands {
+        let written = crate::schema::walk(root);
+        if written.truncated || written.nodes.len() > MAX_EXPANDED {
+            m = format!(
+                "the schema has {}{} subschemas as written, past the {MAX_EXPANDED} `toolwire \
+                 args` checks calls within, so `args` refuses every call to this tool",
+                if written.truncated { "more than " } else { "" },
+                written.nodes.len()
+            );
         } else {
-            let _ = write!(
-                m,
+            m = format!(
                 "the schema expands to more than {MAX_EXPANDED} subschemas through its `$ref`s \
                  (each reference counted as a copy of its target), past the cap `toolwire args` \
                  checks calls within, so `args` refuses every call to this tool; a target that \
                  inlines `$ref`s would have to write every copy"
             );
         }
-        if s.truncated {
-            let _ = write!(
-                m,
-                "; check read only its first {} subschemas: nothing past them was checked",
-                crate::schema::MAX_NODES
-            );
+    }
+    if truncated {
+        if !m.is_empty() {
+            m.push_str("; ");
         }
-    });
-}
-
-/// What a schema with more than [`MAX_EXPANDED`] subschemas as written (`walk` of it) is
-/// refused for, in the words `check` and `repair` both use; `None` within the cap.
-pub(crate) fn written_past_cap(walk: &crate::schema::Walk<'_>) -> Option<String> {
-    (walk.truncated || walk.nodes.len() > MAX_EXPANDED).then(|| {
-        format!(
-            "the schema has {}{} subschemas as written, past the {MAX_EXPANDED} `toolwire args` \
-             checks calls within, so `args` refuses every call to this tool",
-            if walk.truncated { "more than " } else { "" },
-            walk.nodes.len()
-        )
-    })
+        m.push_str(&format!(
+            "check reads only the first {} subschemas of a tool: nothing past them was checked",
+            crate::schema::MAX_NODES
+        ));
+    }
+    Some(m)
 }
 
 #[cfg(test)]
@@ -198,10 +205,41 @@ pub(crate) mod tests {
         );
         assert!(!f[0].message.contains("`$ref`"), "{}", f[0].message);
         assert!(
-            !f[0].message.contains("check read only"),
+            !f[0].message.contains("check reads only"),
             "{}",
             f[0].message
         );
+    }
+
+    /// `n` definitions no reference reaches, beside one property.
+    fn unused_defs(n: usize) -> Value {
+        let defs: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("d{i}"), json!({"type": "string"})))
+            .collect();
+        json!({"type": "object", "properties": {"x": {"type": "string"}}, "$defs": defs})
+    }
+
+    #[test]
+    fn definitions_no_reference_reaches_count_as_args_counts_them() {
+        // `args` expands from the root, so definitions nothing references are not its
+        // concern: no finding, and repair does not refuse the tool for them.
+        let s = unused_defs(MAX_EXPANDED + 10);
+        assert!(crate::schema::refs::expanded_size(&s, MAX_EXPANDED) <= MAX_EXPANDED);
+        assert!(ours(crate::profile::PORTABLE, &s).is_empty());
+        assert_eq!(super::past_cap(&s, false), None);
+        // Past the walk, only what check could not read is said, not that `args` refuses.
+        let s = unused_defs(crate::schema::MAX_NODES + 10);
+        let f = ours(crate::profile::PORTABLE, &s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.starts_with(&format!(
+                "check reads only the first {} subschemas of a tool: nothing past them was checked",
+                crate::schema::MAX_NODES
+            )),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("refuses"), "{}", f[0].message);
     }
 
     #[test]
@@ -224,7 +262,7 @@ pub(crate) mod tests {
         );
         assert!(
             own[0].message.contains(&format!(
-                "check read only its first {n} subschemas: nothing past them was checked"
+                "check reads only the first {n} subschemas of a tool: nothing past them was checked"
             )),
             "{}",
             own[0].message

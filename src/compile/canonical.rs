@@ -195,8 +195,14 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
             .filter(|name| !reached.contains(&(container.to_string(), (*name).clone())))
             .cloned()
             .collect();
+        // One pass, keeping the order: a removal each shifts every definition after it, which
+        // made many unreached ones quadratic (trial 42: 100,000 definitions, 35 s).
+        {
+            let gone: std::collections::HashSet<&str> =
+                unreached.iter().map(String::as_str).collect();
+            defs.retain(|name, _| !gone.contains(name.as_str()));
+        }
         for name in unreached {
-            defs.shift_remove(&name);
             changes.push(Change {
                 pointer: crate::json::push_token(&crate::json::push_token("", container), &name),
                 rule: "compile".into(),

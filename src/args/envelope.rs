@@ -432,7 +432,9 @@ struct Container {
     /// Whether `top`, exactly this container and holding no call, is a reply calling no tool
     /// (refused), given whether items were found at `path`. Without items it is not told from
     /// arguments named as its keys (`{"output": []}`), save where the reply's own marks tell
-    /// it (a Chat Completions reply leaves `tool_calls` out).
+    /// it: an assistant or model role, an `object` naming the response, Gemini's
+    /// `promptFeedback` or candidates (a candidate may lack `content`, and a blocked prompt
+    /// gets no candidates).
     no_call: fn(&Map<String, Value>, bool) -> bool,
 }
 
@@ -475,11 +477,6 @@ fn chat_response(t: &Map<String, Value>) -> bool {
                         .is_some_and(chat_message)
                 })
         })
-}
-
-/// [`Container::no_call`] where items found tell the reply.
-fn with_items(_: &Map<String, Value>, items: bool) -> bool {
-    items
 }
 
 /// openai-python `ChatCompletionMessage`, `ChatCompletionAssistantMessageParam`.
@@ -537,9 +534,9 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["OpenAI Chat Completions tool call"],
-        no_call: |t, items| {
-            items || (absent_or(t, "object", "chat.completion") && chat_response(t))
-        },
+        // Its marks leave `object` out or `chat.completion`; `{"choices":[]}` alone stays
+        // arguments.
+        no_call: |t, items| items || str_is(t, "object", "chat.completion") || chat_response(t),
     },
     // The same response whose message calls by its legacy `function_call`.
     Container {
@@ -573,7 +570,8 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("content"), Step::Each],
         calls: ANTHROPIC_CALLS,
-        no_call: with_items,
+        // `role: "assistant"` tells the reply, its `content` empty or not.
+        no_call: |_, _| true,
     },
     Container {
         name: "Bedrock Converse response",
@@ -600,7 +598,8 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: ANTHROPIC_CALLS,
-        no_call: with_items,
+        // Its `output.message` with `role: "assistant"` tells the reply.
+        no_call: |_, _| true,
     },
     // Content's `role` is optional ("Optional. The producer of the content. Must be either
     // 'user' or 'model'. ... can be left blank or unset",
@@ -613,7 +612,7 @@ const CONTAINERS: &[Container] = &[
         marks: |t| absent_or(t, "role", "model") && is_array(t, "parts"),
         path: &[Step::Key("parts"), Step::Each],
         calls: &["Gemini functionCall part"],
-        no_call: |t, items| items && str_is(t, "role", "model"),
+        no_call: |t, _| str_is(t, "role", "model"),
     },
     Container {
         name: "Gemini response",
@@ -626,10 +625,13 @@ const CONTAINERS: &[Container] = &[
             "createTime",
             "modelStatus",
         ],
-        marks: |t| {
-            t.get("candidates")
-                .and_then(Value::as_array)
-                .is_some_and(|c| c.iter().all(Value::is_object))
+        // A prompt blocked gets `promptFeedback` and no `candidates`, a response blocked
+        // candidates without `content`
+        // (https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/process-blocked-responses,
+        // read 2026-12-04).
+        marks: |t| match t.get("candidates") {
+            Some(c) => c.as_array().is_some_and(|c| c.iter().all(Value::is_object)),
+            None => t.get("promptFeedback").is_some_and(Value::is_object),
         },
         path: &[
             Step::Key("candidates"),
@@ -639,7 +641,7 @@ const CONTAINERS: &[Container] = &[
             Step::Each,
         ],
         calls: &["Gemini functionCall part"],
-        no_call: with_items,
+        no_call: |_, _| true,
     },
     Container {
         name: "OpenAI Responses response",
@@ -687,7 +689,7 @@ const CONTAINERS: &[Container] = &[
         },
         path: &[Step::Key("output"), Step::Each],
         calls: &["OpenAI Responses function_call item"],
-        no_call: with_items,
+        no_call: |t, items| items || str_is(t, "object", "response"),
     },
 ];
 
@@ -1374,6 +1376,71 @@ mod tests {
             r#"{"role":"assistant","content":"hi","mood":"x"}"#,
         ] {
             assert_eq!(read_text(text, &[]), Ok(None), "{text}");
+        }
+    }
+
+    /// A reply with nothing at all where calls go (trial 42): a Gemini candidate without
+    /// `content` or `parts`, no candidates, a blocked prompt, empty `content`, `output` or
+    /// `choices`. Its own marks tell it from arguments named as its keys.
+    #[test]
+    fn a_reply_with_nothing_where_calls_go_is_refused() {
+        let cases = [
+            (
+                r#"{"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL"}]}"#,
+                "Gemini response",
+            ),
+            (
+                r#"{"candidates":[{"content":{"role":"model"},"finishReason":"STOP"}]}"#,
+                "Gemini response",
+            ),
+            (r#"{"candidates":[]}"#, "Gemini response"),
+            (
+                r#"{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":5}}"#,
+                "Gemini response",
+            ),
+            (r#"{"role":"model","parts":[]}"#, "Gemini Content"),
+            (
+                r#"{"id":"msg_1","type":"message","role":"assistant","content":[],"stop_reason":"end_turn"}"#,
+                "Anthropic or Bedrock Converse message",
+            ),
+            (
+                r#"{"output":{"message":{"role":"assistant","content":[]}},"stopReason":"end_turn"}"#,
+                "Bedrock Converse response",
+            ),
+            (
+                r#"{"id":"resp_1","object":"response","status":"incomplete","output":[]}"#,
+                "OpenAI Responses response",
+            ),
+            (
+                r#"{"id":"x","object":"chat.completion","choices":[]}"#,
+                "OpenAI Chat Completions response",
+            ),
+        ];
+        for (text, container) in cases {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                assert_eq!(
+                    read_text(text, declared),
+                    Err(Refused::NotOneCall {
+                        container,
+                        calls: Vec::new()
+                    }),
+                    "{text}"
+                );
+            }
+        }
+        // Without those marks, with every key declared, or with a key the reply lacks: the
+        // arguments.
+        for (text, declared) in [
+            (r#"{"output":[]}"#, &[][..]),
+            (r#"{"parts":[]}"#, &[]),
+            (r#"{"role":"user","parts":[]}"#, &[]),
+            (r#"{"choices":[]}"#, &[]),
+            (r#"{"candidates":[]}"#, &["candidates"]),
+            (r#"{"candidates":["Ann"]}"#, &[]),
+            (r#"{"candidates":[],"q":"x"}"#, &["q"]),
+            (r#"{"promptFeedback":"good"}"#, &[]),
+        ] {
+            assert_eq!(read_text(text, declared), Ok(None), "{text}");
         }
     }
 

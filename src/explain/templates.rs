@@ -440,11 +440,38 @@ static G_DEPTH: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:A )?FunctionDeclaration(?: '([^']+)')? in the request exceeds the maximum allowed nesting depth",
     )
 });
+/// Vertex AI's "Unable to submit request" message, which a client may wrap over lines
+/// (reports.yaml's vercel-ai Dropbox report); [`wrapped_end`] says where it ends.
 static G_UNABLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"Unable to submit request because `([^`]+)` functionDeclaration\s+(?:`([^`]+)`\s+)?(?:schema\s+)?([^\n]*(?:\n[^\n]+)*)",
     )
 });
+/// Where a message that `text` starts with ends, when lines may follow it: at the first line
+/// break after a line ending in a stop (`.`, `:`, `;`, `!`, `?`), or before a line that does
+/// not go on in lower case (a log's next record, `2026-12-04 10:00:00 INFO ...`, or its
+/// `retrying in 2s` after a full stop: trial 42). A wrapped sentence goes on in lower case.
+fn wrapped_end(text: &str) -> usize {
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end();
+        let goes_on = end == 0
+            || text[..end]
+                .trim_end()
+                .chars()
+                .last()
+                .is_some_and(|c| !matches!(c, '.' | ':' | ';' | '!' | '?'))
+                && body
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_lowercase());
+        if !goes_on {
+            break;
+        }
+        end += line.len();
+    }
+    end
+}
+
 static G_REQUIRED_FIELDS: LazyLock<Regex> =
     LazyLock::new(|| re(r"required fields \[([^\]]*)\] are not defined in the schema properties"));
 static G_UNDEFINED_REF: LazyLock<Regex> =
@@ -671,9 +698,13 @@ fn google(text: &str) -> Vec<Raw> {
         out.push(raw);
     }
     for c in G_UNABLE.captures_iter(text) {
-        let msg = matched(&c);
+        let (Some(all), Some(tail)) = (c.get(0), c.get(3)) else {
+            continue;
+        };
+        let end = tail.start() + wrapped_end(tail.as_str());
+        let msg = text[all.start()..end].trim_end();
         let name = c[1].to_string();
-        let what = words(c.get(3).map_or("", |m| m.as_str()));
+        let what = words(&text[tail.start()..end]);
         let (place, rule) = match c.get(2).map(|m| m.as_str()) {
             None if what.contains("should be of type OBJECT") => {
                 (Place::Root, Some("root-not-object"))

@@ -2713,3 +2713,33 @@ fn the_message_rule_stands_beside_another_error_of_check_at_its_place() {
     let e = &explain(Some(&closed), text, Some(target))[0];
     assert_eq!(e.rule.as_deref(), Some("strict-form-missing"), "{e:?}");
 }
+
+#[test]
+fn a_log_line_after_vertex_unable_to_submit_is_not_quoted() {
+    // Trial 42: the log's next record, after a full stop or after the URL the message ends
+    // with, was quoted as Google's words.
+    for (text, quote) in [
+        (
+            "request failed: Unable to submit request because `f` functionDeclaration parameters schema should be of type OBJECT.\nretrying in 2s (attempt 2 of 3)\n",
+            "Unable to submit request because `f` functionDeclaration parameters schema should be of type OBJECT.",
+        ),
+        (
+            "E Unable to submit request because `f` functionDeclaration `parameters.w` schema didn't specify the schema type field. Learn more: https://cloud.google.com/x\r\n2026-12-04 10:00:00,124 INFO agent.llm: retrying in 2s\r\n",
+            "Unable to submit request because `f` functionDeclaration `parameters.w` schema didn't specify the schema type field. Learn more: https://cloud.google.com/x",
+        ),
+    ] {
+        let e = &explain(None, text, None)[0];
+        assert_eq!(e.message, quote, "{text:?}");
+    }
+    // A message a client wrapped goes on in lower case, and is read whole
+    // (vercel-ai-vertex-anyof-only-field in reports.yaml).
+    let wrapped = "Unable to submit request because `move` functionDeclaration `parameters.entries`\nschema specified other fields alongside any_of. When using any_of, it must be\nthe only field set.\nretrying in 2s";
+    let e = &explain(None, wrapped, None)[0];
+    let words = e.message.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.ends_with("it must be the only field set."),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.rule.as_deref(), Some("anyof-with-siblings"));
+}

@@ -913,6 +913,23 @@ mod tests {
         read(text, &serde_json::from_str(text).unwrap(), declared)
     }
 
+    /// Each of `cases` (the value, the container it is) is refused as a reply holding no
+    /// call, with no key declared and with `declared`.
+    fn refused_as_holding_no_call(cases: &[(&str, &'static str)], declared: &[&str]) {
+        for &(text, container) in cases {
+            for declared in [&[][..], declared] {
+                assert_eq!(
+                    read_text(text, declared),
+                    Err(Refused::NotOneCall {
+                        container,
+                        calls: Vec::new()
+                    }),
+                    "{text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn each_providers_call_is_read_with_its_arguments_as_written() {
         let cases = [
@@ -1351,18 +1368,7 @@ mod tests {
                 "OpenAI Chat Completions message",
             ),
         ];
-        for (text, container) in cases {
-            for declared in [&[][..], &["city", "units"][..]] {
-                assert_eq!(
-                    read_text(text, declared),
-                    Err(Refused::NotOneCall {
-                        container,
-                        calls: Vec::new()
-                    }),
-                    "{text}"
-                );
-            }
-        }
+        refused_as_holding_no_call(&cases, &["city", "units"]);
         // Every key declared: the arguments.
         let msg = r#"{"role":"assistant","content":"Hi","tool_calls":[]}"#;
         assert_eq!(read_text(msg, &["role", "content", "tool_calls"]), Ok(None));
@@ -1416,18 +1422,7 @@ mod tests {
                 "OpenAI Chat Completions response",
             ),
         ];
-        for (text, container) in cases {
-            for declared in [&[][..], &["limit", "q"][..]] {
-                assert_eq!(
-                    read_text(text, declared),
-                    Err(Refused::NotOneCall {
-                        container,
-                        calls: Vec::new()
-                    }),
-                    "{text}"
-                );
-            }
-        }
+        refused_as_holding_no_call(&cases, &["limit", "q"]);
         // Without those marks, with every key declared, or with a key the reply lacks: the
         // arguments.
         for (text, declared) in [

@@ -2142,6 +2142,7 @@ fn read_keys<'a>(
             }
             Some(kw::PATTERN_PROPERTIES) => {
                 proven &= meta_shape::keyword("patternProperties", v);
+                bad = rules::keyword_value_invalid::invalid_pattern_key(v).is_some();
                 push_map(children, v, "patternProperties", Via::PatternProperty)
             }
             Some(kw::DEPENDENT_SCHEMAS) => {

@@ -23,7 +23,7 @@ pub const RULE: Rule = Rule {
              `anyOf`/`oneOf`/`allOf`/`prefixItems` that is not a non-empty list. Where no case \
              covers that value and the profile rejects the keyword itself, the keyword's \
              evidence decides.",
-    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
+    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `patternProperties (invalid regex)` (a key that does not compile), `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
     example: r#"{"type": "object", "properties": {"count": {"type": "integer", "minimum": "1"}}}"#,
     fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength`, a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
     repair: "partly: the keyword is dropped (a value the keyword does not take constrains nothing a validator enforces, so nothing is lost); `additionalProperties` that is not a schema only where `properties` declares the members; not `anyOf`, `oneOf`, `allOf` or `prefixItems` that is not a non-empty list (what the alternatives were meant to be cannot be known)",
@@ -89,9 +89,11 @@ const FORMS: &[&str] = &[
 /// (empty)` is enum-invalid's: `enum` is no keyword of this rule).
 fn owns(p: &Param) -> bool {
     match p {
-        Param::Keyed(Kind::KeywordForm, v) => v
-            .split_once(" (")
-            .is_some_and(|(k, f)| takes(k).is_some() && FORMS.contains(&f.trim_end_matches(')'))),
+        Param::Keyed(Kind::KeywordForm, v) => v.split_once(" (").is_some_and(|(k, f)| {
+            let f = f.trim_end_matches(')');
+            (takes(k).is_some() && FORMS.contains(&f))
+                || (k == "patternProperties" && f == value::VALUE_INVALID_REGEX)
+        }),
         _ => false,
     }
 }
@@ -102,6 +104,9 @@ fn owns(p: &Param) -> bool {
 /// one is never dropped: what it was meant to allow cannot be known.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
+        // Dropping the entry would hand its members to `additionalProperties`: what the key
+        // was meant to match cannot be known.
+        Feat::KeywordForm("patternProperties", _) => false,
         Feat::KeywordForm("additionalProperties", _) => {
             r.node().is_some_and(crate::repair::declares_members)
         }
@@ -197,7 +202,7 @@ pub fn is_bound(k: &str) -> bool {
 /// (`(?i)`, `\A`: [`crate::schema::ecma::not_ecma`]) does not count as compiling; one too
 /// large for the engine does ([`crate::schema::ecma::too_large`]): it is no fault of the
 /// schema's, and `toolwire args` says what stops it there.
-fn compiles(pattern: &str) -> bool {
+pub fn compiles(pattern: &str) -> bool {
     if crate::schema::ecma::not_ecma(pattern).is_some() {
         return false;
     }
@@ -205,6 +210,18 @@ fn compiles(pattern: &str) -> bool {
         .build(&serde_json::json!({ "pattern": crate::schema::ecma::rust_pattern(pattern) }))
         .is_ok()
         || crate::schema::ecma::too_large(pattern)
+}
+
+/// The first key of `patternProperties` value `v` that does not compile as [`compiles`]
+/// says: each key is a regular expression (draft 2020-12 core §10.3.2.2: it "SHOULD be a valid
+/// regular expression, according to the ECMA-262 regular expression dialect"), and `toolwire
+/// args` refuses a schema with one it cannot read. `None` when every key compiles, or `v` is
+/// no object (which the meta-schema judges).
+pub fn invalid_pattern_key(v: &Value) -> Option<&str> {
+    v.as_object()?
+        .keys()
+        .map(String::as_str)
+        .find(|k| !compiles(k))
 }
 
 /// The value to write instead of `v` for keyword `k`, when the value says which one it
@@ -297,6 +314,9 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
     for (i, (k, v)) in map.iter().enumerate() {
         let Some(f) = n.value_form(i, k, v) else {
+            if k == "patternProperties" && (i >= 64 || n.bad_values & (1 << i) != 0) {
+                pattern_keys(cx, n, v);
+            }
             continue;
         };
         let k = k.as_str();
@@ -339,6 +359,49 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
 }
 
+/// Each key of `patternProperties` (value `v`, in node `n`) that is no regular expression
+/// [`compiles`] takes, reported at the key. The keyword itself is keyword-unsupported's to
+/// judge, so no rejection of it is borrowed here: no case covers a key that does not compile,
+/// and the finding says so.
+fn pattern_keys(cx: &mut Cx<'_, '_>, n: &Node<'_>, v: &Value) {
+    let Some(members) = v.as_object() else { return };
+    for key in members.keys().filter(|k| !compiles(k)) {
+        let key = key.as_str();
+        cx.feature_with_fix(
+            At::Member(n.frame, "patternProperties", key),
+            Feat::KeywordForm("patternProperties", value::VALUE_INVALID_REGEX),
+            n.placement,
+            || {
+                // As `Shown` quotes a string: its text between quotes.
+                let shown = format!("\"{key}\"");
+                match (
+                    crate::schema::ecma::not_ecma(key),
+                    crate::schema::ecma::unsupported(key),
+                ) {
+                    (Some(why), _) => format!(
+                        "`patternProperties` key {shown} is no ECMA-262 regular expression: it \
+                         {why}"
+                    ),
+                    (None, Some(why)) => format!("`patternProperties` key {shown} {why}"),
+                    (None, None) => format!(
+                        "`patternProperties` key {shown} does not compile; each key must be an \
+                         ECMA-262 regular expression"
+                    ),
+                }
+            },
+            || {
+                Some(
+                    "Write the key as an ECMA-262 regular expression (put a backslash before \
+                     each `(`, `[`, `{` and backslash meant literally; the message names a \
+                     construct ECMA-262 lacks), or remove the entry: `toolwire args` refuses \
+                     the schema, and a JavaScript validator cannot compile it."
+                        .to_string(),
+                )
+            },
+        );
+    }
+}
+
 use crate::report::Shown;
 
 #[cfg(test)]
@@ -361,6 +424,34 @@ mod tests {
                 "/properties/octal/pattern",
                 "keyword-allowed: pattern (invalid regex)"
             )])
+        );
+    }
+
+    /// Each `patternProperties` key is a regular expression too, and `toolwire args` refuses a
+    /// schema with one that does not compile: check reports each such key where it is
+    /// written, and leaves keys that compile alone (a lookahead does, in ECMA-262).
+    #[test]
+    fn pattern_properties_keys_that_do_not_compile() {
+        let r = "keyword-value-invalid";
+        let s = json!({"type":"object","properties":{"a":{"type":"string"}},
+            "patternProperties":{"^[a-z]+$":{"type":"string"},"^(?=x)":{},
+                "^[[:alpha:]]+$":{"type":"string"},"((":{},"a/b~c(":{}}});
+        assert_eq!(
+            seen(r, s),
+            pairs(&[
+                (
+                    "/patternProperties/^[[:alpha:]]+$",
+                    "keyword-allowed: patternProperties (invalid regex)"
+                ),
+                (
+                    "/patternProperties/((",
+                    "keyword-allowed: patternProperties (invalid regex)"
+                ),
+                (
+                    "/patternProperties/a~1b~0c(",
+                    "keyword-allowed: patternProperties (invalid regex)"
+                ),
+            ])
         );
     }
 

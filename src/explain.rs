@@ -739,10 +739,14 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         if schema.is_some_and(|s| !templates::in_schema(s, pointer)) {
             continue;
         }
+        // A provider's message is never about toolwire's own caps, which a request may be
+        // past when the provider is not (compile's strict form adds a subschema per object):
+        // their findings are no reading of it.
         let of_tool = |f: &&crate::check::Finding| {
             f.tool_index == index
                 && !f.request
                 && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
+                && !crate::profile::table::is_own_cap(f.rule.as_str())
         };
         let error_at = |at: &str| {
             findings.iter().filter(of_tool).find(|f| {

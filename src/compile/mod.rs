@@ -1721,10 +1721,14 @@ fn model_basis(
     let mut made = crate::check::Findings::default();
     crate::profile::detect::Checker::new(profile, &mut made).request(&tools, &named);
     let findings = made.render(profile);
+    // The tool judged is the one compiled, which the strict form may take past toolwire's own
+    // caps where the tool given is not: those findings are neither a provider's rejection
+    // nor what `check` reports on the input.
     let known = findings.iter().find(|f| {
         f.tool_index == at
             && f.level == crate::check::Level::Error
             && rule.is_none_or(|r| f.rule.as_str() == r)
+            && !crate::profile::table::is_own_cap(f.rule.as_str())
     });
     match known {
         Some(f) => {

@@ -102,6 +102,81 @@ fn a_schema_whose_refs_expand_past_the_args_cap_is_refused_with_the_reason() {
     assert!(r.reason.contains("toolwire's own cap"), "{}", r.reason);
 }
 
+/// Definitions `a1`..`aN`, each an object whose `fan[i]` required properties all reference
+/// the one before (`a0` a string), the root's one property `aN`: small as written, it expands
+/// to about the product of `fan`; each object's `additionalProperties: false` a strict form
+/// adds is copied as often as its object.
+fn fan_out(fan: &[usize]) -> Value {
+    let mut defs = serde_json::Map::new();
+    defs.insert("a0".into(), json!({"type": "string"}));
+    for (i, &k) in fan.iter().enumerate() {
+        let r = json!({"$ref": format!("#/$defs/a{i}")});
+        let names: Vec<String> = (0..k).map(|j| format!("x{j}")).collect();
+        let props: serde_json::Map<String, Value> =
+            names.iter().map(|n| (n.clone(), r.clone())).collect();
+        defs.insert(
+            format!("a{}", i + 1),
+            json!({"type": "object", "properties": props, "required": names}),
+        );
+    }
+    let top = format!("#/$defs/a{}", fan.len());
+    json!({"type": "object", "properties": {"top": {"$ref": top}}, "required": ["top"], "$defs": defs})
+}
+
+/// `fan_out(fan)` with plain properties added until it expands to `args`' cap exactly.
+fn at_the_args_cap(fan: &[usize]) -> Value {
+    use crate::args::MAX_EXPANDED;
+    use crate::schema::refs::expanded_size;
+    let mut s = fan_out(fan);
+    let base = expanded_size(&s, MAX_EXPANDED);
+    let props = s["properties"].as_object_mut().expect("properties");
+    for i in 0..MAX_EXPANDED - base {
+        props.insert(format!("p{i}"), json!({"type": "string"}));
+    }
+    assert_eq!(expanded_size(&s, MAX_EXPANDED), MAX_EXPANDED);
+    s
+}
+
+/// A rejection of a tool the strict form takes past toolwire's own cap (within it as given)
+/// was read as `ref-expansion-exceeded`, the cap `check` finds in the compiled schema, and
+/// said "`check --target` reports it too", though check on the tool reported no error (trial
+/// 42: 99,999 properties). What the refusal says of check must hold for check on the tool.
+#[test]
+fn what_a_refusal_says_check_reports_is_what_check_reports_on_the_tool() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let target = "openai/chat-strict";
+    let p = CompiledProfile::new(set.get(target).expect("profile"));
+    // More than 5,000 properties as written, which OpenAI's strict mode rejects.
+    let given = tool("wide", at_the_args_cap(&[14, 14, 14, 14]));
+    let c = super::compile(
+        std::slice::from_ref(&given),
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    let r = &c.tools[0].refusals[0];
+    assert!(
+        r.reason.contains("object properties; at most 5000"),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.contains("(size-exceeded;"), "{}", r.reason);
+    let checked = crate::check::check_tools(&[given.as_ref(0)], &p);
+    for (rule, says_so) in [("size-exceeded", true), ("ref-expansion-exceeded", false)] {
+        let reported = checked
+            .iter()
+            .any(|f| f.rule.as_str() == rule && f.level == crate::check::Level::Error);
+        let claimed = r.reason.contains(&format!(
+            "({rule}; `check --target {target}` reports it too"
+        ));
+        assert_eq!(claimed, reported, "{rule}: {}\n{checked:#?}", r.reason);
+        assert!(says_so || !r.reason.contains(rule), "{}", r.reason);
+    }
+    assert!(r.reason.contains("reports no error for it"), "{}", r.reason);
+}
+
 fn tool(name: &str, params: Value) -> Tool {
     Tool {
         name: Some(name.into()),

@@ -439,18 +439,20 @@ fn compile_once(
             });
         }
         budget.next_round();
-        if none_sent
-            || classified.verdict != Verdict::Rejected
-            || budget.past_backstop(results.len())
+        let mut progress = false;
+        if !none_sent
+            && classified.verdict == Verdict::Rejected
+            && !budget.past_backstop(results.len())
         {
-            break (body, reply, classified, sent);
+            let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), check);
+            progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
+            if !progress {
+                progress = localize_rejection(&mut results, &sent, &round);
+            }
         }
-        let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), check);
-        let mut progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
-        if !progress {
-            progress = localize_rejection(&mut results, &sent, &round);
-        }
-        if !progress {
+        // Last, once the model has said what it rejects: a tool whose schema as compiled is
+        // past the cap `args` checks calls within is not written, and the rest are sent again.
+        if !progress && !refuse_past_the_args_cap(&mut results, &sent, target) {
             break (body, reply, classified, sent);
         }
     };
@@ -1670,6 +1672,49 @@ fn take_out(schema: &mut Value, pointer: &str) -> bool {
         },
         _ => false,
     }
+}
+
+/// Refuses each tool of `sent` not refused yet whose schema as compiled for `target` is past
+/// toolwire's own cap ([`crate::args::MAX_EXPANDED`] subschemas, `$ref`s counted as copies), in
+/// the words `check` and `repair` use for it. Repair refuses a tool past it as given; the
+/// target's form may still take one within it past (a strict form closes every object and
+/// makes optional arguments nullable, each a subschema more: 99,998 one-`anyOf`-branch enum
+/// members became 100,003 subschemas, written with exit 0, then refused by `args`). Returns
+/// whether any tool was refused.
+fn refuse_past_the_args_cap(results: &mut [ToolRepair], sent: &[Slot], target: &str) -> bool {
+    let mut refused = false;
+    for &slot in sent {
+        let Slot::Tool(i) = slot else { continue };
+        let r = &mut results[i];
+        if r.outcome == Outcome::Refused {
+            continue;
+        }
+        let Some(words) = r
+            .tool
+            .parameters
+            .as_ref()
+            .and_then(|p| crate::profile::rules::ref_expansion_exceeded::past_cap(p, false))
+        else {
+            continue;
+        };
+        r.outcome = Outcome::Refused;
+        r.changes.clear();
+        r.refusals.push(repair::Refusal {
+            pointer: String::new(),
+            rule: crate::profile::rules::ref_expansion_exceeded::RULE
+                .id
+                .into(),
+            parameter: String::new(),
+            reason: format!(
+                "as compiled for {target}, {words}; the schema as given is within the cap, and \
+                 {target}'s form took it past (each object closed, each optional argument \
+                 made nullable, each `$ref` inlined adds subschemas), so compile does not \
+                 write it: make the schema smaller"
+            ),
+        });
+        refused = true;
+    }
+    refused
 }
 
 /// Marks a tool refused at every place its wire form cannot be written at ([`wire::apply`]).

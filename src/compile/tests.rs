@@ -177,6 +177,63 @@ fn what_a_refusal_says_check_reports_is_what_check_reports_on_the_tool() {
     assert!(r.reason.contains("reports no error for it"), "{}", r.reason);
 }
 
+/// A tool within `args`' cap as given that the strict form takes past it (each object's
+/// `additionalProperties: false` copied with it) was written, exit 0, and `args` then refused
+/// every call to it (trial 42: 99,998 `anyOf` branches became 100,003 subschemas). It is
+/// refused, saying so, and the request's other tools are sent without it.
+#[test]
+fn a_tool_the_strict_form_takes_past_the_args_cap_is_refused_not_written() {
+    use crate::args::MAX_EXPANDED;
+    use crate::schema::refs::expanded_size;
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let target = "openai/chat-strict";
+    let p = CompiledProfile::new(set.get(target).expect("profile"));
+    let wide = fan_out(&[10, 7, 10, 8, 8]);
+    assert!(expanded_size(&wide, MAX_EXPANDED) <= MAX_EXPANDED);
+    let c = super::compile(
+        &[tool("wide", wide), plain()],
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
+    let [r] = c.tools[0].refusals.as_slice() else {
+        panic!("{:#?}", c.tools[0].refusals)
+    };
+    assert_eq!(
+        (r.rule.as_str(), r.pointer.as_str()),
+        ("ref-expansion-exceeded", "")
+    );
+    assert!(
+        r.reason.starts_with(
+            "as compiled for openai/chat-strict, the schema expands to more than 100000 \
+             subschemas through its `$ref`s"
+        ),
+        "{}",
+        r.reason
+    );
+    assert!(
+        r.reason.contains("the schema as given is within the cap"),
+        "{}",
+        r.reason
+    );
+    assert_ne!(c.tools[1].outcome, Outcome::Refused, "{:#?}", c.tools[1]);
+    let names: Vec<&str> = c
+        .wire
+        .as_array()
+        .expect("a tool list")
+        .iter()
+        .filter_map(|t| t.pointer("/function/name")?.as_str())
+        .collect();
+    assert_eq!(names, ["lookup"]);
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:?}",
+        c.check
+    );
+}
+
 fn tool(name: &str, params: Value) -> Tool {
     Tool {
         name: Some(name.into()),

@@ -542,7 +542,8 @@ fn accumulate(list: &mut [(usize, Slot)], details: &mut Vec<Detail>) {
     let mut acc = Slot::Allowed;
     // Each rejecting target once, from the smallest case value it rejects, with that case.
     let mut rejecting: Vec<(TargetEvidence, String)> = Vec::new();
-    let mut unknown: Vec<String> = Vec::new();
+    // Each target without evidence once, from the smallest case value it has none for.
+    let mut unknown: Vec<(String, String)> = Vec::new();
     for (_, s) in list.iter_mut() {
         if let Slot::Rejected(i) | Slot::Unknown(i) = *s {
             let d = &details[i as usize];
@@ -552,8 +553,8 @@ fn accumulate(list: &mut [(usize, Slot)], details: &mut Vec<Detail>) {
                 }
             }
             for u in d.unknown_for.iter() {
-                if !unknown.contains(u) {
-                    unknown.push(u.clone());
+                if !unknown.iter().any(|(t, _)| t == u) {
+                    unknown.push((u.clone(), d.parameter.clone()));
                 }
             }
         }
@@ -564,6 +565,7 @@ fn accumulate(list: &mut [(usize, Slot)], details: &mut Vec<Detail>) {
             {
                 let unknown_for: Vec<String> = unknown
                     .iter()
+                    .map(|(u, _)| u)
                     .filter(|u| !rejecting.iter().any(|(r, _)| &r.target == *u))
                     .cloned()
                     .collect();
@@ -578,9 +580,42 @@ fn accumulate(list: &mut [(usize, Slot)], details: &mut Vec<Detail>) {
                 });
                 Slot::Rejected((details.len() - 1) as u32)
             }
+            // Past a case that leaves more targets without evidence than the first unknown
+            // one: every one is named, each with its case (a 12-level schema was said to lack
+            // evidence only for the targets of the 4-level case, as if openai/chat, known to
+            // take 10 levels and not known to take 11, took it).
+            Slot::Unknown(first) if unknown.len() > details[first as usize].unknown_for.len() => {
+                let first = &details[first as usize];
+                details.push(Detail {
+                    text: first.text.clone(),
+                    parameter: unknown.last().map(|(_, p)| p.clone()).unwrap_or_default(),
+                    because: unknown_per_case(&unknown),
+                    rejected_by: Arc::from([]),
+                    unknown_for: unknown.iter().map(|(u, _)| u.clone()).collect(),
+                    cites_cases: true,
+                });
+                Slot::Unknown((details.len() - 1) as u32)
+            }
             _ => acc,
         };
     }
+}
+
+/// "no evidence for T, U (case `c`), V (case `d`)": each target without evidence, grouped by
+/// the smallest case it has none for, in the order `unknown` (target, case) met them.
+fn unknown_per_case(unknown: &[(String, String)]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (target, case) in unknown {
+        match groups.iter_mut().find(|(c, _)| c == case) {
+            Some((_, targets)) => targets.push(target),
+            None => groups.push((case, vec![target])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(case, targets)| format!("{} (case `{case}`)", targets.join(", ")))
+        .collect();
+    format!("no evidence for {}", parts.join(", "))
 }
 
 /// [`because`] for a limit value past several rejecting cases: every target is named (a list
@@ -889,6 +924,56 @@ mod tests {
         assert!(matches!(at(10), Slot::Unknown(_)));
         assert!(matches!(at(12), Slot::Rejected(_)));
         assert!(matches!(at(40), Slot::Rejected(_)));
+    }
+
+    /// A 12-level schema under `portable` was said to lack evidence only for the targets of
+    /// the 4-level case, leaving out openai/chat, which has evidence up to 10 levels and none
+    /// at 11 (trial 43): past a case that adds a target without evidence, every one is named
+    /// with its own case.
+    #[test]
+    fn a_limit_past_several_unknown_cases_names_every_target_without_evidence() {
+        let unknown = |case: &str, targets: &[&str]| {
+            let mut e = entry(case, Placement::Nested, Status::Unknown);
+            e.rejected_by = Vec::new();
+            e.unknown_for = targets.iter().map(|t| t.to_string()).collect();
+            e
+        };
+        let p = profile(vec![
+            entry("depth-limit: 3", Placement::Nested, Status::Allowed),
+            unknown(
+                "depth-limit: 4",
+                &["gemini/v1beta/parameters", "mistral/chat"],
+            ),
+            unknown(
+                "depth-limit: 10",
+                &["gemini/v1beta/parameters", "mistral/chat"],
+            ),
+            unknown(
+                "depth-limit: 11",
+                &["gemini/v1beta/parameters", "openai/chat", "mistral/chat"],
+            ),
+        ]);
+        let why = |v| {
+            let slot = p.lookup(&Feat::Limit(Limit::Depth, v), Placement::Nested);
+            p.explain(slot, &Feat::Limit(Limit::Depth, v), Placement::Nested)
+        };
+        assert_eq!(
+            why(10),
+            (
+                Level::Warning,
+                "no evidence for gemini/v1beta/parameters, mistral/chat (case `depth-limit: 4`)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            why(12),
+            (
+                Level::Warning,
+                "no evidence for gemini/v1beta/parameters, mistral/chat (case `depth-limit: 4`), \
+                 openai/chat (case `depth-limit: 11`)"
+                    .to_string()
+            )
+        );
     }
 
     /// A 10,000-character name was said to be rejected by the targets rejecting the 65

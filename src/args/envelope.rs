@@ -54,6 +54,13 @@ pub enum Refused {
         /// The tool it calls.
         name: Option<String>,
     },
+    /// One event or chunk of a streamed reply ([`streamed`]), a piece of a call at most:
+    /// `args` checks a whole call, assembled from the stream.
+    StreamPiece {
+        /// Which event, as the provider's reference names it (`Anthropic content_block_delta
+        /// event`).
+        event: &'static str,
+    },
     /// A message or response holding no call, or several: `args` checks one, and its output
     /// (one retry message, one `call`) can say which call a problem is of only for one.
     NotOneCall {
@@ -93,6 +100,11 @@ impl Refused {
                 name.as_deref()
                     .map(|n| format!(" to {n:?}"))
                     .unwrap_or_default()
+            ),
+            Refused::StreamPiece { event } => format!(
+                "the value is one streamed piece of a reply ({event}), not a whole tool call: \
+                 `args` checks a whole call, so assemble the stream first and pass the call (or \
+                 the reply) it makes"
             ),
             Refused::NotOneCall { container, calls } if calls.is_empty() => format!(
                 "the value is a whole {container} holding no tool call (the model answered \
@@ -197,7 +209,7 @@ const SHAPES: &[Shape] = &[
         payload_optional: true,
     },
     Shape {
-        name: "OpenAI Responses function_call item",
+        name: RESPONSES_CALL,
         wrapper: None,
         payload: "arguments",
         kind: Some("function_call"),
@@ -331,6 +343,9 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
         // Every key an argument: read as the arguments the tool declares.
         return Ok(None);
     }
+    if let Some(read) = streamed(text, top, loose) {
+        return read;
+    }
     match one_call(text, top, loose)? {
         Some(e) => Ok(Some(e)),
         None => in_container(text, top, loose),
@@ -407,6 +422,258 @@ fn one_call(
         within: None,
         left_out: payload.is_none(),
     }))
+}
+
+/// What one event of a stream holds, to `args`.
+#[derive(Clone, Copy)]
+enum Holds {
+    /// A piece of a call at most (a delta; a block's or item's start, its input still empty):
+    /// refused as [`Refused::StreamPiece`].
+    Piece,
+    /// The Responses output item whole, at `item`: read as that call when it is a function
+    /// call.
+    Item,
+    /// The call's whole arguments, a JSON string at `arguments` (with its `name` where the
+    /// event carries one): read as that call's arguments.
+    Arguments,
+}
+
+/// How an event is told.
+enum Tag {
+    /// Its `type` (OpenAI Responses, Anthropic).
+    Type(&'static str),
+    /// Its one member, an object holding the second key (Bedrock's event union).
+    Member(&'static str, &'static str),
+    /// A Chat Completions chunk: `object: "chat.completion.chunk"`, or choices that are all
+    /// `delta`s (a pasted chunk may lack `object`).
+    Chunk,
+}
+
+/// One event of a provider's stream.
+struct Event {
+    /// As the provider's reference names it.
+    name: &'static str,
+    tag: Tag,
+    /// Every top-level key the event has: with declared keys it is read only when all its
+    /// keys are among these, as [`exactly`] does for one call.
+    keys: &'static [&'static str],
+    holds: Holds,
+}
+
+const RESPONSES_EVENT_KEYS: &[&str] = &[
+    "type",
+    "item_id",
+    "output_index",
+    "sequence_number",
+    "item",
+    "delta",
+    "arguments",
+    "name",
+];
+
+const ANTHROPIC_EVENT_KEYS: &[&str] = &[
+    "type",
+    "index",
+    "message",
+    "content_block",
+    "delta",
+    "usage",
+];
+
+/// The events of the providers' streams that a streamed tool call comes in, as their API
+/// references name them (read 2026-12-05):
+/// - OpenAI Chat Completions, "The chat completion chunk object"
+///   (https://platform.openai.com/docs/api-reference/chat-streaming): `object:
+///   "chat.completion.chunk"`, `choices[].delta.tool_calls[]` each a piece of a call (its
+///   `function.arguments` a fragment of the text).
+/// - OpenAI Responses streaming events
+///   (https://platform.openai.com/docs/api-reference/responses-streaming):
+///   `response.output_item.added` (the `function_call` item with its arguments still to
+///   come), `response.function_call_arguments.delta` (a fragment), then
+///   `response.function_call_arguments.done` (`arguments`: "the function-call arguments",
+///   whole, as openai-python's `ResponseFunctionCallArgumentsDoneEvent` has them; newer
+///   events add the function's `name`) and `response.output_item.done` (the item whole).
+///   Both of these hold the whole arguments, so they are read as the call: a stream logged
+///   event by event is checked from its last event.
+/// - Anthropic "Streaming Messages" (https://docs.anthropic.com/en/api/messages-streaming):
+///   `message_start` (the message, `content` empty), `content_block_start` (a `tool_use`
+///   block whose `input` is `{}` until its deltas), `content_block_delta`
+///   (`input_json_delta`, a `partial_json` fragment), `content_block_stop`, `message_delta`,
+///   `message_stop`: no event holds a whole call.
+/// - Bedrock `ConverseStreamOutput`, a union of `messageStart`, `contentBlockStart`
+///   (`start.toolUse` with `toolUseId` and `name`, no input), `contentBlockDelta`
+///   (`delta.toolUse.input`, a fragment of the input's JSON text), `contentBlockStop`,
+///   `messageStop`
+///   (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html):
+///   no event holds a whole call.
+const EVENTS: &[Event] = &[
+    Event {
+        name: "OpenAI Chat Completions chat.completion.chunk",
+        tag: Tag::Chunk,
+        keys: CHAT_RESPONSE_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.output_item.added event",
+        tag: Tag::Type("response.output_item.added"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.function_call_arguments.delta event",
+        tag: Tag::Type("response.function_call_arguments.delta"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.function_call_arguments.done event",
+        tag: Tag::Type("response.function_call_arguments.done"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Arguments,
+    },
+    Event {
+        name: "OpenAI Responses response.output_item.done event",
+        tag: Tag::Type("response.output_item.done"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Item,
+    },
+    Event {
+        name: "Anthropic message_start event",
+        tag: Tag::Type("message_start"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Anthropic content_block_start event",
+        tag: Tag::Type("content_block_start"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Anthropic content_block_delta event",
+        tag: Tag::Type("content_block_delta"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Anthropic content_block_stop event",
+        tag: Tag::Type("content_block_stop"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Anthropic message_delta event",
+        tag: Tag::Type("message_delta"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Anthropic message_stop event",
+        tag: Tag::Type("message_stop"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream messageStart event",
+        tag: Tag::Member("messageStart", "role"),
+        keys: &["messageStart"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream contentBlockStart event",
+        tag: Tag::Member("contentBlockStart", "contentBlockIndex"),
+        keys: &["contentBlockStart"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream contentBlockDelta event",
+        tag: Tag::Member("contentBlockDelta", "contentBlockIndex"),
+        keys: &["contentBlockDelta"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream contentBlockStop event",
+        tag: Tag::Member("contentBlockStop", "contentBlockIndex"),
+        keys: &["contentBlockStop"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream messageStop event",
+        tag: Tag::Member("messageStop", "stopReason"),
+        keys: &["messageStop"],
+        holds: Holds::Piece,
+    },
+];
+
+impl Tag {
+    fn marks(&self, top: &Map<String, Value>) -> bool {
+        match self {
+            Tag::Type(kind) => str_is(top, "type", kind),
+            Tag::Member(member, inner) => top
+                .get(*member)
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.contains_key(*inner)),
+            Tag::Chunk => {
+                str_is(top, "object", "chat.completion.chunk")
+                    || top
+                        .get("choices")
+                        .and_then(Value::as_array)
+                        .is_some_and(|choices| {
+                            !choices.is_empty()
+                                && choices
+                                    .iter()
+                                    .all(|c| c.get("delta").is_some_and(Value::is_object))
+                        })
+            }
+        }
+    }
+}
+
+/// [`read`] for one event of a streamed reply ([`EVENTS`]): `None` when `top` is none (with
+/// declared keys, only an event exactly), else the call it holds whole or its refusal as a
+/// piece.
+fn streamed(
+    text: &str,
+    top: &Map<String, Value>,
+    loose: bool,
+) -> Option<Result<Option<Envelope>, Refused>> {
+    let event = EVENTS.iter().find(|e| {
+        e.tag.marks(top) && (loose || top.keys().all(|k| e.keys.contains(&k.as_str())))
+    })?;
+    let piece = Err(Refused::StreamPiece { event: event.name });
+    Some(match event.holds {
+        Holds::Piece => piece,
+        Holds::Arguments => match top.get("arguments") {
+            Some(Value::String(arguments)) => Ok(Some(Envelope {
+                shape: event.name,
+                name: top.get("name").and_then(Value::as_str).map(str::to_string),
+                pointer: "/arguments".to_string(),
+                text: arguments.clone(),
+                within: None,
+                left_out: false,
+            })),
+            _ => piece,
+        },
+        Holds::Item => {
+            let item = top.get("item").and_then(Value::as_object);
+            match (item, member_text(text, "item")) {
+                (Some(item), Some(item_text)) => match one_call(item_text, item, true) {
+                    Ok(Some(mut e)) if e.shape == RESPONSES_CALL => {
+                        e.pointer = format!("/item{}", e.pointer);
+                        e.within = Some(Within {
+                            container: event.name,
+                            call_at: "/item".to_string(),
+                        });
+                        Ok(Some(e))
+                    }
+                    Err(refused) => Err(refused),
+                    // A message or reasoning item: no call.
+                    Ok(_) => piece,
+                },
+                _ => piece,
+            }
+        }
+    })
 }
 
 /// One step from a message or response down to its calls.
@@ -502,6 +769,8 @@ const CHAT_RESPONSE_KEYS: &[&str] = &[
     "system_fingerprint",
     "usage",
 ];
+
+const RESPONSES_CALL: &str = "OpenAI Responses function_call item";
 
 const LEGACY_CHAT_CALL: &str = "OpenAI Chat Completions message with a legacy function_call";
 
@@ -688,7 +957,7 @@ const CONTAINERS: &[Container] = &[
                 })
         },
         path: &[Step::Key("output"), Step::Each],
-        calls: &["OpenAI Responses function_call item"],
+        calls: &[RESPONSES_CALL],
         no_call: |t, items| items || str_is(t, "object", "response"),
     },
 ];
@@ -1450,5 +1719,91 @@ mod tests {
         let extra = r#"{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"opt","input":{}}],"mood":"x"}"#;
         assert_eq!(read_text(extra, &["content"]), Ok(None));
         assert!(read_text(extra, &[]).unwrap().is_some());
+    }
+    /// One event or chunk of a stream (trial 42: each was checked as the arguments, `ok`):
+    /// a piece is refused naming the event; an event holding the whole arguments is read as
+    /// that call.
+    #[test]
+    fn a_streamed_piece_is_refused_and_a_whole_call_event_read() {
+        let pieces = [
+            (
+                r#"{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":""}}]}}]}"#,
+                "OpenAI Chat Completions chat.completion.chunk",
+            ),
+            (
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"limit\": \"te"}}]}}]}"#,
+                "OpenAI Chat Completions chat.completion.chunk",
+            ),
+            (
+                r#"{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"{\"limit\""}"#,
+                "OpenAI Responses response.function_call_arguments.delta event",
+            ),
+            (
+                r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":[]}}"#,
+                "OpenAI Responses response.output_item.done event",
+            ),
+            (
+                r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"opt","input":{}}}"#,
+                "Anthropic content_block_start event",
+            ),
+            (
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"limit\": \"te"}}"#,
+                "Anthropic content_block_delta event",
+            ),
+            (
+                r#"{"contentBlockStart":{"start":{"toolUse":{"toolUseId":"t1","name":"opt"}},"contentBlockIndex":1}}"#,
+                "Bedrock ConverseStream contentBlockStart event",
+            ),
+            (
+                r#"{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"limit\": \"te"}},"contentBlockIndex":1}}"#,
+                "Bedrock ConverseStream contentBlockDelta event",
+            ),
+        ];
+        for (text, event) in pieces {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                assert_eq!(
+                    read_text(text, declared),
+                    Err(Refused::StreamPiece { event }),
+                    "{text}"
+                );
+            }
+        }
+        assert_eq!(
+            Refused::StreamPiece {
+                event: "Anthropic content_block_delta event"
+            }
+            .message(),
+            "the value is one streamed piece of a reply (Anthropic content_block_delta event), \
+             not a whole tool call: `args` checks a whole call, so assemble the stream first and \
+             pass the call (or the reply) it makes"
+        );
+        let done = r#"{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":0,"arguments":"{\"limit\":\"ten\"}"}"#;
+        let item = r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"opt","arguments":"{\"limit\":\"ten\"}"}}"#;
+        for (text, shape, name, pointer) in [
+            (
+                done,
+                "OpenAI Responses response.function_call_arguments.done event",
+                None,
+                "/arguments",
+            ),
+            (item, RESPONSES_CALL, Some("opt"), "/item/arguments"),
+        ] {
+            let e = read_text(text, &["limit"]).unwrap().expect(text);
+            assert_eq!(
+                (
+                    e.shape,
+                    e.name.as_deref(),
+                    e.pointer.as_str(),
+                    e.text.as_str()
+                ),
+                (shape, name, pointer, r#"{"limit":"ten"}"#),
+                "{text}"
+            );
+        }
+        // With declared keys, only an event exactly; every key declared, the arguments.
+        let extra = r#"{"type":"content_block_delta","index":1,"delta":{},"limit":1}"#;
+        assert_eq!(read_text(extra, &["limit"]), Ok(None));
+        let declared = r#"{"type":"message_stop"}"#;
+        assert_eq!(read_text(declared, &["type"]), Ok(None));
     }
 }

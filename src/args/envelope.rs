@@ -61,6 +61,13 @@ pub enum Refused {
         /// event`).
         event: &'static str,
     },
+    /// A user turn sending tools' results back to the model ([`RESULT_TURNS`]): no call.
+    ToolResult {
+        /// Which message (`Gemini Content`).
+        container: &'static str,
+        /// What a result is in it (`functionResponse part`).
+        result: &'static str,
+    },
     /// A message or response holding no call, or several: `args` checks one, and its output
     /// (one retry message, one `call`) can say which call a problem is of only for one.
     NotOneCall {
@@ -105,6 +112,11 @@ impl Refused {
                 "the value is one streamed piece of a reply ({event}), not a whole tool call: \
                  `args` checks a whole call, so assemble the stream first and pass the call (or \
                  the reply) it makes"
+            ),
+            Refused::ToolResult { container, result } => format!(
+                "the value is a user's {container} sending a tool's result back to the model (a \
+                 {result}), not a tool call: there are no arguments to check; pass the call the \
+                 model made"
             ),
             Refused::NotOneCall { container, calls } if calls.is_empty() => format!(
                 "the value is a whole {container} holding no tool call (the model answered \
@@ -345,6 +357,12 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
     }
     if let Some(read) = streamed(text, top, loose) {
         return read;
+    }
+    if let Some(turn) = RESULT_TURNS.iter().find(|t| t.is(top, loose)) {
+        return Err(Refused::ToolResult {
+            container: turn.container,
+            result: turn.result,
+        });
     }
     match one_call(text, top, loose)? {
         Some(e) => Ok(Some(e)),
@@ -674,6 +692,73 @@ fn streamed(
             }
         }
     })
+}
+
+/// A user turn that sends tools' results back to the model: what the caller sends, never
+/// what the model returns, so no call is in it.
+struct ResultTurn {
+    container: &'static str,
+    /// Its `role` (`user`), which Gemini's Content may leave out.
+    role_optional: bool,
+    /// The member holding its items.
+    items: &'static str,
+    /// Every top-level key it has: with declared keys it is read only when all its keys are
+    /// among these.
+    keys: &'static [&'static str],
+    /// What a result is in it, and how an item is told as one.
+    result: &'static str,
+    is_result: fn(&Value) -> bool,
+}
+
+/// From the providers' references: Gemini's `Content` with `role: "user"` and
+/// `functionResponse` parts ("FunctionResponse: the result output from a FunctionCall",
+/// https://ai.google.dev/api/caching#FunctionResponse, read 2026-12-05; `role` optional, see
+/// the Gemini Content container); Anthropic's user message with `tool_result` blocks
+/// (https://docs.anthropic.com/en/docs/build-with-claude/tool-use, read 2026-12-05);
+/// Converse's user message with `toolResult` blocks
+/// (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html,
+/// read 2026-12-05).
+const RESULT_TURNS: &[ResultTurn] = &[
+    ResultTurn {
+        container: "Gemini Content",
+        role_optional: true,
+        items: "parts",
+        keys: &["role", "parts"],
+        result: "functionResponse part",
+        is_result: |p| p.get("functionResponse").is_some_and(Value::is_object),
+    },
+    ResultTurn {
+        container: "Anthropic message",
+        role_optional: false,
+        items: "content",
+        keys: &["role", "content"],
+        result: "tool_result block",
+        is_result: |b| b.get("type").and_then(Value::as_str) == Some("tool_result"),
+    },
+    ResultTurn {
+        container: "Bedrock Converse message",
+        role_optional: false,
+        items: "content",
+        keys: &["role", "content"],
+        result: "toolResult block",
+        is_result: |b| b.get("toolResult").is_some_and(Value::is_object),
+    },
+];
+
+impl ResultTurn {
+    /// Whether `top` is this turn holding a result (with declared keys, only exactly).
+    fn is(&self, top: &Map<String, Value>, loose: bool) -> bool {
+        let role = if self.role_optional {
+            absent_or(top, "role", "user")
+        } else {
+            str_is(top, "role", "user")
+        };
+        role && (loose || top.keys().all(|k| self.keys.contains(&k.as_str())))
+            && top
+                .get(self.items)
+                .and_then(Value::as_array)
+                .is_some_and(|items| items.iter().any(self.is_result))
+    }
 }
 
 /// One step from a message or response down to its calls.
@@ -1805,5 +1890,63 @@ mod tests {
         assert_eq!(read_text(extra, &["limit"]), Ok(None));
         let declared = r#"{"type":"message_stop"}"#;
         assert_eq!(read_text(declared, &["type"]), Ok(None));
+    }
+    /// A user turn sending a tool's result back holds no call (trial 42: checked as the
+    /// arguments, `ok`): refused saying so, with or without declared keys.
+    #[test]
+    fn a_tool_result_turn_is_refused_as_no_call() {
+        for (text, container, result) in [
+            (
+                r#"{"role":"user","parts":[{"functionResponse":{"name":"opt","response":{"x":1}}}]}"#,
+                "Gemini Content",
+                "functionResponse part",
+            ),
+            (
+                r#"{"parts":[{"functionResponse":{"name":"opt","response":{"x":1}}}]}"#,
+                "Gemini Content",
+                "functionResponse part",
+            ),
+            (
+                r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]}"#,
+                "Anthropic message",
+                "tool_result block",
+            ),
+            (
+                r#"{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"ok"}]}}]}"#,
+                "Bedrock Converse message",
+                "toolResult block",
+            ),
+        ] {
+            for declared in [&[][..], &["limit", "role"][..]] {
+                assert_eq!(
+                    read_text(text, declared),
+                    Err(Refused::ToolResult { container, result }),
+                    "{text}"
+                );
+            }
+        }
+        assert_eq!(
+            Refused::ToolResult {
+                container: "Anthropic message",
+                result: "tool_result block"
+            }
+            .message(),
+            "the value is a user's Anthropic message sending a tool's result back to the model \
+             (a tool_result block), not a tool call: there are no arguments to check; pass the \
+             call the model made"
+        );
+        // A user's text, or every key declared: as before.
+        for (text, declared) in [
+            (
+                r#"{"role":"user","content":[{"type":"text","text":"hi"}]}"#,
+                &[][..],
+            ),
+            (
+                r#"{"role":"user","content":[{"type":"tool_result"}]}"#,
+                &["role", "content"][..],
+            ),
+        ] {
+            assert_eq!(read_text(text, declared), Ok(None), "{text}");
+        }
     }
 }

@@ -108,11 +108,12 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 Err(envelope::Refused::Ambiguous(_)) => {
                     call.get("name").and_then(Value::as_str).map(str::to_string)
                 }
-                // Free text, or a piece of a stream, is refused whichever tool it calls: at
-                // once, not by asking for --tool in a file of several.
+                // Free text, a piece of a stream or a tool's result is refused whichever tool
+                // it calls: at once, not by asking for --tool in a file of several.
                 Err(
-                    r
-                    @ (envelope::Refused::FreeText { .. } | envelope::Refused::StreamPiece { .. }),
+                    r @ (envelope::Refused::FreeText { .. }
+                    | envelope::Refused::StreamPiece { .. }
+                    | envelope::Refused::ToolResult { .. }),
                 ) => {
                     unpicked = Some(format!("--call: {}", r.message()));
                     None
@@ -182,6 +183,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     Err(envelope::Refused::NotOneCall { container, .. }) => Some(container),
                     Err(envelope::Refused::FreeText { shape, .. }) => Some(shape),
                     Err(envelope::Refused::StreamPiece { event }) => Some(event),
+                    Err(envelope::Refused::ToolResult { container, .. }) => Some(container),
                 };
                 lookalike = shape.map(|s| {
                     // A set: the arguments may have as many keys as the schema has properties.

@@ -817,6 +817,16 @@ fn chat_message(m: &Map<String, Value>) -> bool {
         }
 }
 
+/// A reply whose `message` is the assistant's (Ollama's, Cohere's).
+fn assistant_message(t: &Map<String, Value>) -> bool {
+    t.get("message")
+        .and_then(Value::as_object)
+        .is_some_and(|m| str_is(m, "role", "assistant"))
+}
+
+/// From a reply to the calls of its `message` (Ollama's, Cohere's).
+const MESSAGE_TOOL_CALLS: &[Step] = &[Step::Key("message"), Step::Key("tool_calls"), Step::Each];
+
 /// A Chat Completions response whose every choice's `message` is a [`chat_message`].
 fn chat_response(t: &Map<String, Value>) -> bool {
     t.get("choices")
@@ -1044,6 +1054,42 @@ const CONTAINERS: &[Container] = &[
         path: &[Step::Key("output"), Step::Each],
         calls: &[RESPONSES_CALL],
         no_call: |t, items| items || str_is(t, "object", "response"),
+    },
+    // Ollama's /api/chat reply: `{model, created_at, message: {role, content, tool_calls:
+    // [{function: {name, arguments: {…}}}]}, done, …}` ("Generate a chat completion", the
+    // "Chat request (with tools)" response, https://github.com/ollama/ollama/blob/main/docs/api.md,
+    // read 2026-12-05): its message is the assistant's.
+    Container {
+        name: "Ollama /api/chat response",
+        keys: &[
+            "model",
+            "created_at",
+            "message",
+            "done",
+            "done_reason",
+            "total_duration",
+            "load_duration",
+            "prompt_eval_count",
+            "prompt_eval_duration",
+            "eval_count",
+            "eval_duration",
+        ],
+        marks: |t| t.get("done").is_some_and(Value::is_boolean) && assistant_message(t),
+        path: MESSAGE_TOOL_CALLS,
+        calls: &["OpenAI Chat Completions tool call"],
+        // The assistant's message tells the reply, as an Anthropic message's role does.
+        no_call: |_, _| true,
+    },
+    // Cohere's v2 chat reply: `{id, finish_reason, message: {role: "assistant", tool_plan,
+    // tool_calls: [{id, type: "function", function: {name, arguments: "…"}}], content,
+    // citations}, usage, logprobs}` (https://docs.cohere.com/reference/chat, read 2026-12-05).
+    Container {
+        name: "Cohere v2 chat response",
+        keys: &["id", "finish_reason", "message", "usage", "logprobs"],
+        marks: |t| t.get("finish_reason").is_some_and(Value::is_string) && assistant_message(t),
+        path: MESSAGE_TOOL_CALLS,
+        calls: &["OpenAI Chat Completions tool call"],
+        no_call: |_, _| true,
     },
 ];
 
@@ -1948,5 +1994,52 @@ mod tests {
         ] {
             assert_eq!(read_text(text, declared), Ok(None), "{text}");
         }
+    }
+    /// Ollama's /api/chat reply and Cohere's v2 chat reply hold their calls in `message`
+    /// (trial 42: both checked as the arguments, `ok`): the one call is read, and a reply
+    /// without one refused.
+    #[test]
+    fn an_ollama_or_cohere_reply_is_read_for_its_call() {
+        let ollama = r#"{"model":"qwen3","created_at":"2026-12-05T00:00:00Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"opt","arguments":{"limit":"ten"}}}]},"done":true}"#;
+        let cohere = r#"{"id":"x","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will","tool_calls":[{"id":"c","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}]}}"#;
+        for (text, container) in [
+            (ollama, "Ollama /api/chat response"),
+            (cohere, "Cohere v2 chat response"),
+        ] {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                let e = read_text(text, declared).unwrap().expect(text);
+                assert_eq!(
+                    (
+                        e.within.map(|w| (w.container, w.call_at)),
+                        e.pointer.as_str(),
+                        e.text.as_str()
+                    ),
+                    (
+                        Some((container, "/message/tool_calls/0".to_string())),
+                        "/message/tool_calls/0/function/arguments",
+                        r#"{"limit":"ten"}"#
+                    ),
+                    "{text}"
+                );
+            }
+        }
+        refused_as_holding_no_call(
+            &[
+                (
+                    r#"{"model":"qwen3","message":{"role":"assistant","content":"Hi"},"done":true}"#,
+                    "Ollama /api/chat response",
+                ),
+                (
+                    r#"{"id":"x","finish_reason":"COMPLETE","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}"#,
+                    "Cohere v2 chat response",
+                ),
+            ],
+            &["limit"],
+        );
+        // A `message` argument that is no assistant's: the arguments.
+        assert_eq!(
+            read_text(r#"{"message":{"role":"user"},"done":true}"#, &[]),
+            Ok(None)
+        );
     }
 }

@@ -170,6 +170,10 @@ struct Shape {
     /// Whether the call may leave the payload out, meaning no arguments (`{}`): only where
     /// the provider's reference says so.
     payload_optional: bool,
+    /// Every key the object holding the name and payload may have, where that must be
+    /// checked: a Gemini `function_call` holds `args`, never the legacy OpenAI one's
+    /// `arguments`.
+    holder_keys: Option<&'static [&'static str]>,
 }
 
 /// The JSON types a shape's payload may have.
@@ -204,6 +208,7 @@ const SHAPES: &[Shape] = &[
         keys: &["id", "type", "function", "index"],
         payload_type: Payload::String,
         payload_optional: false,
+        holder_keys: None,
     },
     // FunctionCall's `args` is optional (google-genai `FunctionCall.args: Optional[dict]`;
     // "args: Optional. The function parameters and values in JSON object format",
@@ -219,6 +224,21 @@ const SHAPES: &[Shape] = &[
         keys: &["functionCall", "thoughtSignature", "thought"],
         payload_type: Payload::Object,
         payload_optional: true,
+        holder_keys: None,
+    },
+    // The protobuf JSON mapping takes a field's original snake_case name as well as its
+    // lowerCamelCase one ("the JSON parser accepts both", https://protobuf.dev/programming-guides/json/,
+    // read 2026-12-05), and Vertex AI's Python SDK writes `function_call`: the same part.
+    Shape {
+        name: "Gemini function_call part",
+        wrapper: Some("function_call"),
+        payload: "args",
+        kind: None,
+        optional_kind: None,
+        keys: &["function_call", "thought_signature", "thought"],
+        payload_type: Payload::Object,
+        payload_optional: true,
+        holder_keys: Some(&["id", "name", "args"]),
     },
     Shape {
         name: RESPONSES_CALL,
@@ -229,6 +249,7 @@ const SHAPES: &[Shape] = &[
         keys: &["type", "id", "call_id", "name", "arguments", "status"],
         payload_type: Payload::String,
         payload_optional: false,
+        holder_keys: None,
     },
     Shape {
         name: "Anthropic tool_use block",
@@ -247,6 +268,7 @@ const SHAPES: &[Shape] = &[
         ],
         payload_type: Payload::Object,
         payload_optional: false,
+        holder_keys: None,
     },
     // Converse's ContentBlock is a union (one member); its ToolUseBlock is
     // `{toolUseId, name, input, type?}` ("ToolUseBlock", Amazon Bedrock API Reference,
@@ -261,6 +283,7 @@ const SHAPES: &[Shape] = &[
         keys: &["toolUse"],
         payload_type: Payload::Object,
         payload_optional: false,
+        holder_keys: None,
     },
     Shape {
         name: "Gemini FunctionCall",
@@ -271,6 +294,7 @@ const SHAPES: &[Shape] = &[
         keys: &["id", "name", "args"],
         payload_type: Payload::Object,
         payload_optional: false,
+        holder_keys: None,
     },
     // Chat Completions' deprecated `function_call` member of an assistant message,
     // `{name, arguments: str}` (openai-python `ChatCompletionMessage.function_call`), the one
@@ -284,6 +308,7 @@ const SHAPES: &[Shape] = &[
         keys: CHAT_MESSAGE_KEYS,
         payload_type: Payload::String,
         payload_optional: false,
+        holder_keys: None,
     },
     // OpenAI's custom tools take free text (openai-python `ChatCompletionMessageCustomToolCall`
     // `{id, type: "custom", custom: {name, input: str}}` and `ResponseCustomToolCall`
@@ -298,6 +323,7 @@ const SHAPES: &[Shape] = &[
         keys: &["id", "type", "custom"],
         payload_type: Payload::FreeText,
         payload_optional: false,
+        holder_keys: None,
     },
     Shape {
         name: "OpenAI Responses custom_tool_call item",
@@ -316,6 +342,7 @@ const SHAPES: &[Shape] = &[
         ],
         payload_type: Payload::FreeText,
         payload_optional: false,
+        holder_keys: None,
     },
     Shape {
         name: "{name, input} call",
@@ -326,6 +353,7 @@ const SHAPES: &[Shape] = &[
         keys: &["name", "input"],
         payload_type: Payload::Object,
         payload_optional: false,
+        holder_keys: None,
     },
     Shape {
         name: "{name, arguments} call",
@@ -336,6 +364,7 @@ const SHAPES: &[Shape] = &[
         keys: &["name", "arguments"],
         payload_type: Payload::ObjectOrString,
         payload_optional: false,
+        holder_keys: None,
     },
 ];
 
@@ -725,7 +754,11 @@ const RESULT_TURNS: &[ResultTurn] = &[
         items: "parts",
         keys: &["role", "parts"],
         result: "functionResponse part",
-        is_result: |p| p.get("functionResponse").is_some_and(Value::is_object),
+        is_result: |p| {
+            ["functionResponse", "function_response"]
+                .iter()
+                .any(|k| p.get(*k).is_some_and(Value::is_object))
+        },
     },
     ResultTurn {
         container: "Anthropic message",
@@ -869,6 +902,8 @@ const RESPONSES_CALL: &str = "OpenAI Responses function_call item";
 
 const LEGACY_CHAT_CALL: &str = "OpenAI Chat Completions message with a legacy function_call";
 
+const GEMINI_CALLS: &[&str] = &["Gemini functionCall part", "Gemini function_call part"];
+
 const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse toolUse block"];
 
 /// Keys from the SDKs' generated types (openai-python `ChatCompletionMessage`,
@@ -975,7 +1010,7 @@ const CONTAINERS: &[Container] = &[
         keys: &["role", "parts"],
         marks: |t| absent_or(t, "role", "model") && is_array(t, "parts"),
         path: &[Step::Key("parts"), Step::Each],
-        calls: &["Gemini functionCall part"],
+        calls: GEMINI_CALLS,
         no_call: |t, _| str_is(t, "role", "model"),
     },
     Container {
@@ -988,6 +1023,13 @@ const CONTAINERS: &[Container] = &[
             "responseId",
             "createTime",
             "modelStatus",
+            // The same fields by their proto names (see "Gemini function_call part").
+            "prompt_feedback",
+            "usage_metadata",
+            "model_version",
+            "response_id",
+            "create_time",
+            "model_status",
         ],
         // A prompt blocked gets `promptFeedback` and no `candidates`, a response blocked
         // candidates without `content`
@@ -995,7 +1037,9 @@ const CONTAINERS: &[Container] = &[
         // read 2026-12-04).
         marks: |t| match t.get("candidates") {
             Some(c) => c.as_array().is_some_and(|c| c.iter().all(Value::is_object)),
-            None => t.get("promptFeedback").is_some_and(Value::is_object),
+            None => ["promptFeedback", "prompt_feedback"]
+                .iter()
+                .any(|k| t.get(*k).is_some_and(Value::is_object)),
         },
         path: &[
             Step::Key("candidates"),
@@ -1004,7 +1048,7 @@ const CONTAINERS: &[Container] = &[
             Step::Key("parts"),
             Step::Each,
         ],
-        calls: &["Gemini functionCall part"],
+        calls: GEMINI_CALLS,
         no_call: |_, _| true,
     },
     Container {
@@ -1230,6 +1274,9 @@ fn fits(shape: &Shape, top: &Map<String, Value>) -> bool {
     holder(shape, top).is_some_and(|h| {
         h.get("name").is_some_and(Value::is_string)
             && (shape.payload_optional || h.contains_key(shape.payload))
+            && shape
+                .holder_keys
+                .is_none_or(|keys| h.keys().all(|k| keys.contains(&k.as_str())))
     })
 }
 
@@ -2040,6 +2087,54 @@ mod tests {
         assert_eq!(
             read_text(r#"{"message":{"role":"user"},"done":true}"#, &[]),
             Ok(None)
+        );
+    }
+    /// The protobuf JSON mapping's snake_case names (trial 42: `{"function_call":{"name",
+    /// "args"}}` was checked as the arguments, a Vertex snake_case response refused as holding
+    /// no call): read as the lowerCamelCase ones are; an OpenAI legacy `function_call`
+    /// (`arguments`) stays that.
+    #[test]
+    fn gemini_snake_case_names_are_read_as_the_camel_case_ones() {
+        for (text, pointer) in [
+            (
+                r#"{"function_call":{"name":"opt","args":{"limit":"ten"}}}"#,
+                "/function_call/args",
+            ),
+            (
+                r#"{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"name":"opt","args":{"limit":"ten"}}}]},"finish_reason":"STOP"}],"usage_metadata":{"prompt_token_count":5}}"#,
+                "/candidates/0/content/parts/0/function_call/args",
+            ),
+        ] {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                let e = read_text(text, declared).unwrap().expect(text);
+                assert_eq!(
+                    (e.shape, e.pointer.as_str(), e.text.as_str()),
+                    ("Gemini function_call part", pointer, r#"{"limit":"ten"}"#),
+                    "{text}"
+                );
+            }
+        }
+        let legacy = read_text(
+            r#"{"role":"assistant","content":null,"function_call":{"name":"opt","arguments":"{}"}}"#,
+            &[],
+        );
+        assert_eq!(legacy.unwrap().map(|e| e.shape), Some(LEGACY_CHAT_CALL));
+        refused_as_holding_no_call(
+            &[(
+                r#"{"prompt_feedback":{"block_reason":"SAFETY"}}"#,
+                "Gemini response",
+            )],
+            &["limit"],
+        );
+        assert_eq!(
+            read_text(
+                r#"{"role":"user","parts":[{"function_response":{"name":"opt","response":{}}}]}"#,
+                &[]
+            ),
+            Err(Refused::ToolResult {
+                container: "Gemini Content",
+                result: "functionResponse part"
+            })
         );
     }
 }

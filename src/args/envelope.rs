@@ -40,6 +40,9 @@ pub struct Within {
     pub container: &'static str,
     /// JSON Pointer of the call in it (`/tool_calls/0`).
     pub call_at: String,
+    /// The calls to custom tools beside it ([`Refused::FreeText`]), each its place and the
+    /// tool it calls: skipped, as their input is free text.
+    pub free_text: Vec<(String, Option<String>)>,
 }
 
 /// Why a value cannot be read as one call.
@@ -137,15 +140,42 @@ impl Refused {
                 if calls.len() > CALLS_LISTED {
                     listed.push(format!("and {} more", calls.len() - CALLS_LISTED));
                 }
+                let skipped = calls
+                    .first()
+                    .and_then(|c| c.within.as_ref())
+                    .map(|w| free_text_said(&w.free_text))
+                    .unwrap_or_default();
                 format!(
-                    "the value is a whole {container} holding {} tool calls ({}); `args` \
-                     checks one call at a time: pass each call alone (the object at its place)",
+                    "the value is a whole {container} holding {} tool calls ({}){skipped}; \
+                     `args` checks one call at a time: pass each call alone (the object at its \
+                     place)",
                     calls.len(),
                     listed.join(", ")
                 )
             }
         }
     }
+}
+
+/// The custom tool calls skipped beside function calls, in words (`, besides …`), or nothing.
+pub fn free_text_said(free_text: &[(String, Option<String>)]) -> String {
+    if free_text.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = free_text
+        .iter()
+        .map(|(at, name)| match name {
+            Some(n) => format!("{n:?} at {at}"),
+            None => format!("an unnamed call at {at}"),
+        })
+        .collect();
+    format!(
+        ", besides {} custom tool call{} ({}), skipped: custom tools take free text, not JSON \
+         arguments",
+        free_text.len(),
+        if free_text.len() == 1 { "" } else { "s" },
+        listed.join(", ")
+    )
 }
 
 /// One shape: the member holding the arguments, and what else marks it.
@@ -394,9 +424,38 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
         });
     }
     match one_call(text, top, loose)? {
+        Some(e) if e.shape == LEGACY_CHAT_CALL => beside_tool_calls(text, top, loose, e),
         Some(e) => Ok(Some(e)),
         None => in_container(text, top, loose),
     }
+}
+
+/// A message's legacy `function_call` (`legacy`), with the calls of its `tool_calls` when it
+/// has any too: each is a call, so the message holds several.
+fn beside_tool_calls(
+    text: &str,
+    top: &Map<String, Value>,
+    loose: bool,
+    mut legacy: Envelope,
+) -> Result<Option<Envelope>, Refused> {
+    let others = match in_container(text, top, loose) {
+        Ok(Some(e)) => vec![e],
+        Err(Refused::NotOneCall { calls, .. }) if !calls.is_empty() => calls,
+        _ => return Ok(Some(legacy)),
+    };
+    let container = CHAT_MESSAGE;
+    legacy.within = Some(Within {
+        container,
+        call_at: "/function_call".to_string(),
+        free_text: others
+            .first()
+            .and_then(|e| e.within.as_ref())
+            .map(|w| w.free_text.clone())
+            .unwrap_or_default(),
+    });
+    let mut calls = vec![legacy];
+    calls.extend(others);
+    Err(Refused::NotOneCall { container, calls })
 }
 
 /// [`read`] for the shapes of one call: `loose` when no key of `top` is declared (else only
@@ -710,6 +769,7 @@ fn streamed(
                         e.within = Some(Within {
                             container: event.name,
                             call_at: "/item".to_string(),
+                            free_text: Vec::new(),
                         });
                         Ok(Some(e))
                     }
@@ -898,6 +958,8 @@ const CHAT_RESPONSE_KEYS: &[&str] = &[
     "usage",
 ];
 
+const CHAT_MESSAGE: &str = "OpenAI Chat Completions message";
+
 const RESPONSES_CALL: &str = "OpenAI Responses function_call item";
 
 const LEGACY_CHAT_CALL: &str = "OpenAI Chat Completions message with a legacy function_call";
@@ -914,7 +976,7 @@ const ANTHROPIC_CALLS: &[&str] = &["Anthropic tool_use block", "Bedrock Converse
 /// aws-sdk-bedrockruntime's `ConverseOutput`, `Message`).
 const CONTAINERS: &[Container] = &[
     Container {
-        name: "OpenAI Chat Completions message",
+        name: CHAT_MESSAGE,
         keys: CHAT_MESSAGE_KEYS,
         marks: chat_message,
         path: &[Step::Key("tool_calls"), Step::Each],
@@ -1154,14 +1216,21 @@ fn in_container(
         let mut items = Vec::new();
         items_at(top, text, String::new(), c.path, &mut items);
         let mut calls = Vec::new();
+        let mut free_text = Vec::new();
         for (at, item, item_text) in &items {
             // The items are not arguments: read as calls with no declared keys (and as calls
             // only: a Chat Completions response's message is no container here).
             let Some(item) = item.as_object() else {
                 continue;
             };
-            let Some(mut e) = one_call(item_text, item, true)? else {
-                continue;
+            let mut e = match one_call(item_text, item, true) {
+                Ok(Some(e)) => e,
+                Ok(None) => continue,
+                Err(custom @ Refused::FreeText { .. }) => {
+                    free_text.push((at.clone(), custom));
+                    continue;
+                }
+                Err(refused) => return Err(refused),
             };
             if !c.calls.contains(&e.shape) {
                 continue;
@@ -1170,18 +1239,41 @@ fn in_container(
             e.within = Some(Within {
                 container: c.name,
                 call_at: at.clone(),
+                free_text: Vec::new(),
             });
             calls.push(e);
         }
         if calls.is_empty() {
+            // Custom calls alone: nothing to check, as one alone is refused.
+            if let Some((_, custom)) = free_text.into_iter().next() {
+                return Err(custom);
+            }
             // Said only of the container exactly, with items or a reply without them: an
             // argument that happens to be named `output` or `candidates` stays an argument.
             let exact = top.keys().all(|k| c.keys.contains(&k.as_str()));
             if exact && (c.no_call)(top, !items.is_empty()) {
                 first_empty.get_or_insert(c.name);
             }
-        } else {
-            found.push((c.name, calls));
+            continue;
+        }
+        // Custom calls beside function calls are skipped, which each call's note says.
+        let skipped: Vec<(String, Option<String>)> = free_text
+            .into_iter()
+            .map(|(at, custom)| match custom {
+                Refused::FreeText { name, .. } => (at, name),
+                _ => (at, None),
+            })
+            .collect();
+        for e in &mut calls {
+            if let Some(w) = &mut e.within {
+                w.free_text.clone_from(&skipped);
+            }
+        }
+        // One reply read by two paths (a Chat Completions message's `tool_calls` and its
+        // legacy `function_call`): its calls are all one list.
+        match found.iter_mut().find(|f| f.0 == c.name) {
+            Some(f) => f.1.extend(calls),
+            None => found.push((c.name, calls)),
         }
     }
     match (found.len(), first_empty) {
@@ -2135,6 +2227,43 @@ mod tests {
                 container: "Gemini Content",
                 result: "functionResponse part"
             })
+        );
+    }
+    /// A message's legacy `function_call` beside its `tool_calls`, and custom calls beside
+    /// function calls (trial 42: one of the first was checked, unsaid; the second refused as
+    /// free text, unsaid that a function call was there): every function call counts, and
+    /// the custom calls are skipped, said.
+    #[test]
+    fn every_function_call_counts_and_custom_calls_beside_them_are_skipped() {
+        let both = r#"{"role":"assistant","content":null,"function_call":{"name":"opt","arguments":"{\"limit\":\"ten\"}"},"tool_calls":[{"id":"c","type":"function","function":{"name":"opt","arguments":"{}"}}]}"#;
+        let refused = read_text(both, &[]).unwrap_err();
+        assert_eq!(
+            refused.message(),
+            "the value is a whole OpenAI Chat Completions message holding 2 tool calls (\"opt\" \
+             at /function_call, \"opt\" at /tool_calls/0); `args` checks one call at a time: \
+             pass each call alone (the object at its place)"
+        );
+        let response = r#"{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"function_call":{"name":"opt","arguments":"{}"},"tool_calls":[{"id":"c","type":"function","function":{"name":"opt","arguments":"{}"}}]}}]}"#;
+        let Err(Refused::NotOneCall { calls, .. }) = read_text(response, &[]) else {
+            panic!("{response}");
+        };
+        assert_eq!(calls.len(), 2);
+        let custom = r#"{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}},{"id":"c2","type":"custom","custom":{"name":"opt","input":"x"}}]}"#;
+        let e = read_text(custom, &["limit"]).unwrap().expect(custom);
+        assert_eq!(
+            (e.pointer.as_str(), e.within.unwrap().free_text),
+            (
+                "/tool_calls/0/function/arguments",
+                vec![("/tool_calls/1".to_string(), Some("opt".to_string()))]
+            )
+        );
+        let two = r#"{"output":[{"type":"function_call","call_id":"a","name":"x","arguments":"{}"},{"type":"function_call","call_id":"b","name":"y","arguments":"{}"},{"type":"custom_tool_call","call_id":"c","name":"z","input":"t"}]}"#;
+        assert_eq!(
+            read_text(two, &[]).unwrap_err().message(),
+            "the value is a whole OpenAI Responses response holding 2 tool calls (\"x\" at \
+             /output/0, \"y\" at /output/1), besides 1 custom tool call (\"z\" at /output/2), \
+             skipped: custom tools take free text, not JSON arguments; `args` checks one call at \
+             a time: pass each call alone (the object at its place)"
         );
     }
 }

@@ -309,6 +309,13 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             }
             if let Some(w) = &e.within {
                 out["call"]["within"] = json!({"container": w.container, "call_at": w.call_at});
+                if !w.free_text.is_empty() {
+                    out["call"]["within"]["skipped_custom_calls"] = w
+                        .free_text
+                        .iter()
+                        .map(|(at, name)| json!({"call_at": at, "name": name}))
+                        .collect();
+                }
             }
         }
         if let Some((shape, _)) = &lookalike {
@@ -398,8 +405,10 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             if let Some(w) = &e.within {
                 let _ = writeln!(
                     notes,
-                    "note: the call, at {}, is the only tool call of the whole {} given",
-                    w.call_at, w.container
+                    "note: the call, at {}, is the only tool call of the whole {} given{}",
+                    w.call_at,
+                    w.container,
+                    envelope::free_text_said(&w.free_text)
                 );
             }
         }

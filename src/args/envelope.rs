@@ -257,8 +257,10 @@ const SHAPES: &[Shape] = &[
         holder_keys: None,
     },
     // The protobuf JSON mapping takes a field's original snake_case name as well as its
-    // lowerCamelCase one ("the JSON parser accepts both", https://protobuf.dev/programming-guides/json/,
-    // read 2026-12-05), and Vertex AI's Python SDK writes `function_call`: the same part.
+    // lowerCamelCase one ("Parsers accept both the lowerCamelCase name (or the one specified
+    // by the json_name option) and the original proto field name",
+    // https://protobuf.dev/programming-guides/json/, as quoted in awakesecurity/proto3-suite#206,
+    // 2022-07-06), and Vertex AI's Python SDK writes `function_call`: the same part.
     Shape {
         name: "Gemini function_call part",
         wrapper: Some("function_call"),
@@ -587,7 +589,8 @@ const ANTHROPIC_EVENT_KEYS: &[&str] = &[
 ];
 
 /// The events of the providers' streams that a streamed tool call comes in, as their API
-/// references name them (read 2026-12-05):
+/// references name them (the pages below; the names checked on 2026-12-05 against the SDKs'
+/// generated types and copies of the pages, not the pages themselves):
 /// - OpenAI Chat Completions, "The chat completion chunk object"
 ///   (https://platform.openai.com/docs/api-reference/chat-streaming): `object:
 ///   "chat.completion.chunk"`, `choices[].delta.tool_calls[]` each a piece of a call (its
@@ -799,14 +802,14 @@ struct ResultTurn {
     is_result: fn(&Value) -> bool,
 }
 
-/// From the providers' references: Gemini's `Content` with `role: "user"` and
+/// From the providers' references (shapes checked on 2026-12-05 against the SDKs' generated
+/// types and copies of the pages, not the pages themselves): Gemini's `Content` with `role: "user"` and
 /// `functionResponse` parts ("FunctionResponse: the result output from a FunctionCall",
-/// https://ai.google.dev/api/caching#FunctionResponse, read 2026-12-05; `role` optional, see
+/// https://ai.google.dev/api/caching#FunctionResponse; `role` optional, see
 /// the Gemini Content container); Anthropic's user message with `tool_result` blocks
-/// (https://docs.anthropic.com/en/docs/build-with-claude/tool-use, read 2026-12-05);
+/// (https://docs.anthropic.com/en/docs/build-with-claude/tool-use);
 /// Converse's user message with `toolResult` blocks
-/// (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html,
-/// read 2026-12-05).
+/// (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html).
 const RESULT_TURNS: &[ResultTurn] = &[
     ResultTurn {
         container: "Gemini Content",
@@ -1164,7 +1167,7 @@ const CONTAINERS: &[Container] = &[
     // Ollama's /api/chat reply: `{model, created_at, message: {role, content, tool_calls:
     // [{function: {name, arguments: {…}}}]}, done, …}` ("Generate a chat completion", the
     // "Chat request (with tools)" response, https://github.com/ollama/ollama/blob/main/docs/api.md,
-    // read 2026-12-05): its message is the assistant's.
+    // shape checked 2026-12-05 against copies of the page): its message is the assistant's.
     Container {
         name: "Ollama /api/chat response",
         keys: &[
@@ -1188,7 +1191,8 @@ const CONTAINERS: &[Container] = &[
     },
     // Cohere's v2 chat reply: `{id, finish_reason, message: {role: "assistant", tool_plan,
     // tool_calls: [{id, type: "function", function: {name, arguments: "…"}}], content,
-    // citations}, usage, logprobs}` (https://docs.cohere.com/reference/chat, read 2026-12-05).
+    // citations}, usage, logprobs}` (https://docs.cohere.com/reference/chat;
+    // shape checked 2026-12-05 against Cohere's SDK types, not the page itself).
     Container {
         name: "Cohere v2 chat response",
         keys: &["id", "finish_reason", "message", "usage", "logprobs"],

@@ -1225,6 +1225,11 @@ impl Reader<'_, '_> {
         };
         match format {
             Format::OpenaiChat => {
+                // A schema key beside `function` (the tool half in another API's shape) would
+                // be dropped unread here, while a relay reading that API's shape may take it.
+                if let Some(second) = SCHEMA_KEYS.into_iter().find(|k| m.contains_key(*k)) {
+                    return Err((at.into_owned(), schema_beside_function(second)));
+                }
                 let [inner] = take_all(m, ["function"]);
                 at.to_mut().push_str("/function");
                 let Some(Value::Object(f)) = inner else {
@@ -1266,13 +1271,6 @@ impl Reader<'_, '_> {
             }
             _ => {}
         }
-        const SCHEMA_KEYS: [&str; 5] = [
-            "parameters",
-            "input_schema",
-            "inputSchema",
-            "parametersJsonSchema",
-            "parameters_json_schema",
-        ];
         let [name, description, schemas @ ..] = take_all(
             m,
             [
@@ -1667,6 +1665,28 @@ fn mixed_shapes(item: Format, list: Format) -> String {
          list in the shape of the API it is sent to, or split the list per provider",
         item.describe(),
         list.describe()
+    )
+}
+
+/// The keys a tool's parameters schema is written under, by API: OpenAI's and Gemini's
+/// `parameters` first, then Anthropic's, MCP's and Gemini's JSON Schema field in both its
+/// spellings.
+const SCHEMA_KEYS: [&str; 5] = [
+    "parameters",
+    "input_schema",
+    "inputSchema",
+    "parametersJsonSchema",
+    "parameters_json_schema",
+];
+
+/// The problem with a Chat Completions tool that holds schema key `second` beside its
+/// `function` object, where that API reads no schema.
+fn schema_beside_function(second: &str) -> String {
+    format!(
+        "the tool has `{second}` beside `function`: Chat Completions reads the schema in \
+         `function.parameters` and nothing beside `function`, while a reader of another API's \
+         shape may take `{second}`, so which schema a provider reads is unknown; keep only the \
+         schema of the API the tool is sent to (for Chat Completions, `function.parameters`)"
     )
 }
 
@@ -2810,6 +2830,15 @@ mod tests {
                  `parameters` and `inputSchema`"
             ),
             "{chat}"
+        );
+        // A schema key beside `function` is no schema Chat Completions reads: refused at the
+        // tool, not dropped unread (trial 43: `input_schema` there gave "0 findings").
+        let beside = refusal(json!({"tools": [{"type": "function", "function":
+            {"name": "a", "parameters": object}, "name": "b", "input_schema": object}]}));
+        assert!(
+            beside
+                .starts_with("x.json: at /tools/0: the tool has `input_schema` beside `function`"),
+            "{beside}"
         );
         // One schema key, whichever, still reads.
         for key in [

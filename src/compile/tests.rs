@@ -1838,6 +1838,78 @@ fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
     }
 }
 
+/// A strict form wraps an optional argument in `anyOf: [schema, {"type": "null"}]`; a local
+/// `$ref` to it or into it was left as written, and so reached another schema, the nullable
+/// union, or nothing, with exit 0 (trial 43, D2 to D4). It follows what it named: the schema
+/// written has no broken reference, and `args` accepts and refuses the same values against it
+/// as against the schema as given (the optional `from` sent as null).
+#[test]
+fn a_ref_to_an_argument_made_nullable_follows_it() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let address = json!({"anyOf":[
+        {"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]},
+        {"type":"string"}]});
+    let status = json!({"type":"string","enum":["todo","done"]});
+    // (`from`, the `$ref` of the required `to`, values of `to` and whether they are valid)
+    let cases = [
+        (
+            &address,
+            "#/properties/from/anyOf/0",
+            vec![
+                (json!({"zip":"12345"}), true),
+                (json!("home"), false),
+                (json!(null), false),
+            ],
+        ),
+        (
+            &address,
+            "#/properties/from/anyOf/0/properties/zip",
+            vec![(json!("12345"), true), (json!("1234x"), false)],
+        ),
+        (
+            &status,
+            "#/properties/from",
+            vec![
+                (json!("todo"), true),
+                (json!(null), false),
+                (json!("x"), false),
+            ],
+        ),
+    ];
+    let valid = |schema: &Value, call: Value| {
+        crate::args::check_arguments(schema, &call, crate::args::Coercions::NONE)
+            .unwrap()
+            .problems
+            .is_empty()
+    };
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+    ] {
+        for (from, reference, values) in &cases {
+            let given = json!({"type":"object",
+                "properties":{"from":from,"to":{"$ref":reference}},"required":["to"]});
+            let c = compile(&[tool("t", given.clone())], target, &p, &opts).unwrap();
+            assert!(c.is_ok(), "{target} {reference}: {:#?}", c.check);
+            let block = &c.wire[0];
+            let sent = block
+                .get("function")
+                .map_or(&block["parameters"], |f| &f["parameters"]);
+            assert_eq!(crate::schema::broken_ref(sent), None, "{target}: {sent}");
+            for (to, ok) in values {
+                assert_eq!(valid(&given, json!({"to":to})), *ok, "{reference} {to}");
+                assert_eq!(
+                    valid(sent, json!({"from":null,"to":to})),
+                    *ok,
+                    "{target} {reference} {to}: {sent}"
+                );
+            }
+        }
+    }
+}
+
 /// Every change line and refusal names a place of the schema as given, the one the user
 /// edits (before, the lines after an inlined `$ref` named the copy, `/properties/c/...`, and
 /// those below a schema strict mode wrapped in `anyOf` named `.../anyOf/0`, places the user's

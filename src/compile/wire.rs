@@ -3,8 +3,10 @@
 //! every property required, optional ones nullable), DeepSeek's strict subset, Cohere's
 //! strict tools (at least one required property per object).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Bound;
 
+use percent_encoding::{AsciiSet, CONTROLS};
 use serde_json::{Map, Value, json};
 
 use crate::json::push_token;
@@ -89,18 +91,31 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
     if let Err(e) = required_lists(schema, "", &mut changes, 0) {
         return Err(vec![e]);
     }
+    let mut refs = Refs::default();
     if form != Form::Plain {
+        refs = Refs::of(schema);
         mend_required(schema, "", &mut changes, 0);
-        write_nullable(schema, "", &mut changes, 0);
+        write_nullable(schema, "", &mut changes, &mut refs, 0);
     }
     match form {
         Form::Plain => {}
-        Form::Strict => close(schema, "", &mut changes, &mut blocked, 0),
+        Form::Strict => close(schema, "", &mut changes, &mut blocked, &mut refs, 0),
         Form::DeepSeekStrict => {
             deepseek_subset(schema, "", &mut changes, 0);
-            close(schema, "", &mut changes, &mut blocked, 0);
+            close(schema, "", &mut changes, &mut blocked, &mut refs, 0);
         }
-        Form::CohereStrict => one_required(schema, "", &mut changes, 0),
+        Form::CohereStrict => one_required(schema, "", &mut changes, &mut refs, 0),
+    }
+    if refs.write(schema)
+        && let Some((at, problem)) = crate::schema::broken_ref(schema)
+    {
+        blocked.push(Unwirable::at(
+            &at,
+            format!(
+                "the strict form wraps schemas in `anyOf` to make them nullable, and this \
+                 reference would then be broken ({problem}): refer to a `$defs` definition instead"
+            ),
+        ));
     }
     if blocked.is_empty() {
         Ok(changes)
@@ -235,6 +250,7 @@ fn close(
     at: &str,
     changes: &mut Vec<Change>,
     blocked: &mut Vec<Unwirable>,
+    refs: &mut Refs,
     depth: usize,
 ) {
     if depth > MAX_DEPTH {
@@ -320,8 +336,9 @@ fn close(
                     } else {
                         REQUIRED_AND_NULLABLE
                     };
-                    make_nullable(p);
-                    changes.push(change(&push_token(&properties, name), action.into(), None));
+                    let here = push_token(&properties, name);
+                    optional_made_nullable(p, &here, refs);
+                    changes.push(change(&here, action.into(), None));
                 }
             }
         }
@@ -331,7 +348,7 @@ fn close(
         );
     }
     let _ = children(o, at, |sub, here| {
-        close(sub, here, changes, blocked, depth + 1);
+        close(sub, here, changes, blocked, refs, depth + 1);
         Ok(())
     });
 }
@@ -533,14 +550,15 @@ pub fn default_out_of_reach(changes: &mut [crate::repair::Change], given: &Value
 /// accepts null ([`admits_null`]) is left as it is: wrapping it again would only nest a
 /// second `anyOf` that says nothing new. A known non-standard type spelling is already JSON
 /// Schema's name here: compile writes the canonical schema first ([`super::canonical`]); a
-/// list holding an unknown one is judged by the target.
-pub fn make_nullable(schema: &mut Value) {
+/// list holding an unknown one is judged by the target. Returns whether the schema was
+/// wrapped, and so moved to `…/anyOf/0`.
+pub fn make_nullable(schema: &mut Value) -> bool {
     if admits_null(schema) {
-        return;
+        return false;
     }
     let Value::Object(o) = schema else {
         *schema = json!({"anyOf": [schema.clone(), {"type": "null"}]});
-        return;
+        return true;
     };
     // These keywords hold for every value, null included: with `"null"` added to `type` alone
     // they would still refuse null (`{"type": "string", "anyOf": [{"type": "string"}]}`).
@@ -550,7 +568,7 @@ pub fn make_nullable(schema: &mut Value) {
     match o.get_mut("type") {
         Some(_) if excludes_null_beside_type => {
             wrap_with_null(o);
-            return;
+            return true;
         }
         Some(Value::String(t)) if t != "null" => {
             let t = t.clone();
@@ -567,7 +585,7 @@ pub fn make_nullable(schema: &mut Value) {
         Some(_) => {}
         None => {
             wrap_with_null(o);
-            return;
+            return true;
         }
     }
     if let Some(Value::Array(e)) = o.get_mut("enum")
@@ -575,6 +593,152 @@ pub fn make_nullable(schema: &mut Value) {
     {
         e.push(Value::Null);
     }
+    false
+}
+
+/// [`make_nullable`] for the optional argument at `at` that a strict form makes required: a
+/// schema a reference reaches is wrapped in `anyOf` even where `null` could go in its `type`,
+/// and the reference follows it to `…/anyOf/0`: it meant the argument's schema, which refuses
+/// null (trial 43: a required `to: {"$ref": "#/properties/from"}` accepted null once the
+/// optional `from` was `type: ["string", "null"]`).
+fn optional_made_nullable(schema: &mut Value, at: &str, refs: &mut Refs) {
+    let referenced = refs.reach(at) && !admits_null(schema);
+    let moved = match schema {
+        Value::Object(o) if referenced => {
+            wrap_with_null(o);
+            true
+        }
+        _ => make_nullable(schema),
+    };
+    if moved {
+        refs.moved(at, true);
+    }
+}
+
+/// The local `$ref`s of a schema being put in a wire form, each by the place it reaches now.
+/// Wrapping a schema in `anyOf: [schema, {"type": "null"}]` moves it and all below it to
+/// `…/anyOf/0`, and a `$ref` that reached it or a place in it must follow, or it reaches the
+/// union, another schema, or nothing (trial 43: `#/properties/from/anyOf/0` then reached
+/// the wrapped `anyOf`'s first branch, not the object it named, and
+/// `#/properties/from/anyOf/0/properties/zip` reached nothing). Only JSON-Pointer fragments
+/// read in the root's own resource are followed: an anchor moves with its schema, and a
+/// reference in a subschema with an `$id` of its own is left as written ([`apply`] refuses
+/// the tool if that leaves it broken).
+#[derive(Default)]
+struct Refs {
+    /// The place each reference reaches now (a JSON Pointer) → the `$ref` texts reaching it.
+    reached: BTreeMap<String, Vec<String>>,
+    /// Whether the schema holds a `$ref` not followed here (an anchor, or one read in a
+    /// resource of its own).
+    others: bool,
+    /// Whether a schema was wrapped.
+    wrapped: bool,
+}
+
+/// What a `$ref` fragment written anew percent-encodes when its text as given had an
+/// escape: what RFC 3986 §3.5 does not allow in a fragment, and `%` itself.
+const FRAGMENT_ESCAPED: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+impl Refs {
+    fn of(root: &Value) -> Refs {
+        let mut refs = Refs::default();
+        for (_, text, place) in pointer_refs(root) {
+            match place {
+                Some(place) => refs.reached.entry(place).or_default().push(text),
+                None => refs.others = true,
+            }
+        }
+        refs
+    }
+
+    /// Whether a reference reaches the schema at `at` itself.
+    fn reach(&self, at: &str) -> bool {
+        self.reached.contains_key(at)
+    }
+
+    /// The schema at `at` was wrapped: a reference into it now reaches `at/anyOf/0/…`, and
+    /// so does one reaching `at` itself when `with_it` (else it reaches the union).
+    fn moved(&mut self, at: &str, with_it: bool) {
+        self.wrapped = true;
+        let following: Vec<String> = self
+            .reached
+            .range::<str, _>((Bound::Included(at), Bound::Unbounded))
+            .map(|(place, _)| place)
+            .take_while(|place| place.starts_with(at))
+            .filter(|place| {
+                crate::schema::at_or_inside(place, at) && (with_it || place.len() > at.len())
+            })
+            .cloned()
+            .collect();
+        for place in following {
+            let texts = self.reached.remove(&place).unwrap_or_default();
+            let now = format!("{at}/anyOf/0{}", &place[at.len()..]);
+            self.reached.entry(now).or_default().extend(texts);
+        }
+    }
+
+    /// Writes each reference whose place moved anew in `root` (the schema as rewritten).
+    /// Returns whether a reference not followed here may have been left broken: `root`
+    /// holds one and a schema was wrapped.
+    fn write(self, root: &mut Value) -> bool {
+        let unsure = self.others && self.wrapped;
+        let mut anew: HashMap<String, String> = HashMap::new();
+        for (place, texts) in self.reached {
+            for text in texts {
+                let (base, fragment) = text.split_once('#').unwrap_or((&text, ""));
+                if crate::schema::percent_decode(fragment) == place {
+                    continue;
+                }
+                let fragment = if fragment.contains('%') {
+                    percent_encoding::utf8_percent_encode(&place, FRAGMENT_ESCAPED).to_string()
+                } else {
+                    place.clone()
+                };
+                anew.insert(text.clone(), format!("{base}#{fragment}"));
+            }
+        }
+        if !anew.is_empty() {
+            for (holder, text, place) in pointer_refs(root) {
+                if let (Some(now), Some(_)) = (anew.get(&text), place)
+                    && let Some(Value::Object(o)) = root.pointer_mut(&holder)
+                {
+                    o.insert("$ref".into(), Value::String(now.clone()));
+                }
+            }
+        }
+        unsure
+    }
+}
+
+/// Each `$ref` of `root`, as (the pointer of the schema holding it, its text, the place it
+/// names decoded when it names one by JSON Pointer in the root's own resource).
+fn pointer_refs(root: &Value) -> Vec<(String, String, Option<String>)> {
+    let walk = crate::schema::walk(root);
+    walk.nodes
+        .iter()
+        .filter_map(|n| {
+            let text = n.object()?.get("$ref")?.as_str()?;
+            let place = crate::schema::refs::fragment(root, text)
+                .filter(|f| f.starts_with('/'))
+                .filter(|_| crate::schema::refs::resource(root, &n.pointer).1.is_empty())
+                .map(|f| crate::schema::percent_decode(f).into_owned());
+            Some((n.pointer.clone(), text.to_string(), place))
+        })
+        .collect()
 }
 
 /// Makes `o` into `anyOf: [o, {"type": "null"}]`, its description moved beside the `anyOf`
@@ -659,7 +823,7 @@ fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: us
 
 /// Cohere strict: an object with properties but nothing required gets its first property
 /// required (and nullable, so that leaving it out maps to null).
-fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, refs: &mut Refs, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -675,22 +839,19 @@ fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize
             .and_then(|p| p.keys().next().cloned());
         if none_required && let Some(name) = first {
             let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
+            let here = push_token(&push_token(at, "properties"), &name);
             if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
                 if admits_null(p) {
                     action = FIRST_NULL_PASSED_ON;
                 }
-                make_nullable(p);
+                optional_made_nullable(p, &here, refs);
             }
             o.insert("required".into(), json!([name.clone()]));
-            changes.push(change(
-                &push_token(&push_token(at, "properties"), &name),
-                action.into(),
-                None,
-            ));
+            changes.push(change(&here, action.into(), None));
         }
     }
     let _ = children(o, at, |sub, here| {
-        one_required(sub, here, changes, depth + 1);
+        one_required(sub, here, changes, refs, depth + 1);
         Ok(())
     });
 }
@@ -733,7 +894,9 @@ fn fill(args: &Value, schema: &Value, depth: usize) -> Value {
 /// change lines).
 pub fn nullable_as_json_schema(schema: &Value) -> Value {
     let mut out = schema.clone();
-    write_nullable(&mut out, "", &mut Vec::new(), 0);
+    let mut refs = Refs::of(&out);
+    write_nullable(&mut out, "", &mut Vec::new(), &mut refs, 0);
+    refs.write(&mut out);
     out
 }
 
@@ -746,14 +909,20 @@ pub fn nullable_as_json_schema(schema: &Value) -> Value {
 /// (OpenAPI has none; a list of names is a known mistake) is left for the target's profile
 /// and model to judge. Each change is at the `nullable` keyword's place in the schema as
 /// given: what lies below is rewritten first, before wrapping in `anyOf` moves it.
-fn write_nullable(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
+fn write_nullable(
+    v: &mut Value,
+    at: &str,
+    changes: &mut Vec<Change>,
+    refs: &mut Refs,
+    depth: usize,
+) {
     if depth > MAX_DEPTH {
         return;
     }
     let Value::Object(o) = v else { return };
     let mark = changes.len();
     let _ = children(o, at, |sub, here| {
-        write_nullable(sub, here, changes, depth + 1);
+        write_nullable(sub, here, changes, refs, depth + 1);
         Ok(())
     });
     let said = match o.get("nullable") {
@@ -769,7 +938,11 @@ fn write_nullable(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usi
          words)"
             .to_string()
     } else {
-        make_nullable(v);
+        if make_nullable(v) {
+            // A reference to the schema meant it with its `nullable: true`: it keeps reaching
+            // the union; one into it follows what moved.
+            refs.moved(at, false);
+        }
         let written = match v.get("type") {
             Some(t @ Value::Array(_)) => format!("`type: {}`", crate::report::Shown(t)),
             _ => "an `anyOf` with a `{\"type\": \"null\"}` branch".to_string(),
@@ -1186,6 +1359,54 @@ mod tests {
                 assert_eq!(at, expected, "{form:?} {s}");
             }
         }
+    }
+
+    /// A `$ref` to a schema a wire form wraps in `anyOf` follows it (trial 43), through each
+    /// wrap on its way (`z` is an optional argument too), written anew with its escapes, in
+    /// Cohere's form too; one to a schema with OpenAPI's `nullable: true`
+    /// keeps reaching the union (it meant the nullable schema), one into it follows. One read
+    /// in a resource of its own is not followed: left broken, the tool is refused.
+    #[test]
+    fn a_ref_follows_the_schema_a_wire_form_wraps() {
+        let object_or_id = json!({"anyOf":[
+            {"type":"object","properties":{"z":{"type":"string"}}},{"type":"integer"}]});
+        let mut s = json!({"type":"object","properties":{
+            "a b":object_or_id,
+            "c":{"$ref":"#/properties/a%20b/anyOf/0/properties/z"},
+            "n":{"nullable":true,"properties":{"z":{"type":"string"}}},
+            "m":{"$ref":"#/properties/n"},
+            "k":{"$ref":"#/properties/n/properties/z"}},
+            "required":["c","n","m","k"]});
+        apply(Form::Strict, &mut s).unwrap();
+        let reached = |s: &Value, p: &str| s.pointer(p).cloned().unwrap_or_default();
+        assert_eq!(
+            reached(&s, "/properties/c/$ref"),
+            "#/properties/a%20b/anyOf/0/anyOf/0/properties/z/anyOf/0"
+        );
+        assert_eq!(reached(&s, "/properties/m/$ref"), "#/properties/n");
+        assert_eq!(
+            reached(&s, "/properties/k/$ref"),
+            "#/properties/n/anyOf/0/properties/z/anyOf/0"
+        );
+        assert_eq!(crate::schema::broken_ref(&s), None, "{s}");
+
+        let mut s = json!({"type":"object","properties":{
+            "a":{"type":"string"},"b":{"$ref":"#/properties/a"}}});
+        apply(Form::CohereStrict, &mut s).unwrap();
+        assert_eq!(s["properties"]["b"]["$ref"], "#/properties/a/anyOf/0");
+        assert_eq!(s["properties"]["a"]["anyOf"][0], json!({"type":"string"}));
+
+        let mut s = json!({"type":"object","properties":{"r":{"$id":"https://ex.com/r",
+            "type":"object","properties":{"a":object_or_id,
+            "b":{"$ref":"#/properties/a/anyOf/0/properties/z"}},"required":["b"]}},
+            "required":["r"]});
+        let blocked = apply(Form::Strict, &mut s).unwrap_err();
+        assert_eq!(blocked.len(), 1, "{blocked:?}");
+        assert_eq!(blocked[0].pointer, "/properties/r/properties/b/$ref");
+        assert!(
+            blocked[0].reason.contains("wraps schemas in `anyOf`"),
+            "{blocked:?}"
+        );
     }
 
     #[test]

@@ -1910,6 +1910,45 @@ fn a_ref_to_an_argument_made_nullable_follows_it() {
     }
 }
 
+/// An `anyOf` of `required` lists ("at least one of `email`, `id`") was compiled, once the
+/// offline model's rejection had `type: "object"` written in each branch, into branches closed
+/// with no properties, which no call matches, exit 0 (trial 43, D1): the tool is refused at
+/// the `anyOf`, and nothing is written for it, in every strict form.
+#[test]
+fn a_strict_form_refuses_an_any_of_of_required_lists() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let given = json!({"type":"object","properties":{"by":{"type":"object",
+        "properties":{"email":{"type":"string"},"id":{"type":"integer"}},
+        "anyOf":[{"required":["email"]},{"required":["id"]}]}},"required":["by"]});
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+    ] {
+        let c = compile(&[tool("t", given.clone())], target, &p, &opts).unwrap();
+        assert_eq!(
+            c.tools[0].outcome,
+            Outcome::Refused,
+            "{target}: {:#?}",
+            c.tools[0]
+        );
+        let r = &c.tools[0].refusals;
+        assert_eq!(r.len(), 1, "{target}: {r:#?}");
+        assert_eq!(r[0].pointer, "/properties/by/anyOf", "{target}");
+        assert!(
+            r[0].reason.contains("at least one of `email`, `id`"),
+            "{target}: {r:?}"
+        );
+        assert!(
+            c.tools[0]
+                .changes
+                .iter()
+                .all(|ch| !ch.pointer.contains("anyOf"))
+        );
+    }
+}
+
 /// Every change line and refusal names a place of the schema as given, the one the user
 /// edits (before, the lines after an inlined `$ref` named the copy, `/properties/c/...`, and
 /// those below a schema strict mode wrapped in `anyOf` named `.../anyOf/0`, places the user's

@@ -287,6 +287,7 @@ fn close(
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        blocked.extend(branches_on_the_object(o, at, &names));
         let required: Vec<String> = o
             .get("required")
             .and_then(Value::as_array)
@@ -351,6 +352,106 @@ fn close(
         close(sub, here, changes, blocked, refs, depth + 1);
         Ok(())
     });
+}
+
+/// The `anyOf`, `oneOf` or `allOf` of the object schema `o` at `at` (which declares the
+/// properties `names`) whose branches say something of the members of `o` itself: a branch
+/// that requires a member it does not declare (`anyOf: [{"required": ["email"]},
+/// {"required": ["id"]}]`: at least one of them is given), or one that declares some of the
+/// properties of `o` but not all. Strict mode cannot say either: it makes every property of
+/// `o` required, and closes each branch to the properties the branch declares (once `type:
+/// "object"` is written in it), so such a branch would accept no call, and a tool compiled so
+/// would accept fewer calls than the one given, or none (trial 43, exit 0). Each keyword
+/// with such branches is named once, with what the branches said.
+fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) -> Vec<Unwirable> {
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let mut blocked = Vec::new();
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        let Some(Value::Array(branches)) = o.get(keyword) else {
+            continue;
+        };
+        // (branch, the members it requires undeclared, the properties of `o` it leaves out)
+        let mut said: Vec<(usize, Vec<&str>, Vec<&str>)> = Vec::new();
+        for (i, b) in branches.iter().enumerate() {
+            let Value::Object(b) = b else { continue };
+            let typed_otherwise = b.get("type").is_some_and(|_| !is_object_schema(b));
+            if typed_otherwise || b.contains_key("$ref") {
+                continue;
+            }
+            let own = b.get("properties").and_then(Value::as_object);
+            let declared = |n: &str| own.is_some_and(|p| p.contains_key(n));
+            let undeclared: Vec<&str> = (b.get("required").and_then(Value::as_array))
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .filter(|n| !declared(n))
+                .collect();
+            let left_out: Vec<&str> = match own {
+                Some(_) => names
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|n| !declared(n))
+                    .collect(),
+                None => Vec::new(),
+            };
+            if !undeclared.is_empty() || !left_out.is_empty() {
+                said.push((i, undeclared, left_out));
+            }
+        }
+        if said.is_empty() {
+            continue;
+        }
+        let listed = |ns: &[&str]| {
+            ns.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        let conditions_only = said.len() == branches.len()
+            && said
+                .iter()
+                .all(|(i, u, _)| !u.is_empty() && branches[*i].get("properties").is_none());
+        let what = if conditions_only {
+            let sets: Vec<String> = said.iter().map(|(_, u, _)| listed(u)).collect();
+            let how_many = match keyword {
+                "anyOf" => "at least one of",
+                "oneOf" => "exactly one of",
+                _ => "each of",
+            };
+            format!(
+                "its branches only require members of the object around them: {how_many} {} \
+                 must be given",
+                sets.join(", ")
+            )
+        } else {
+            let each: Vec<String> = said
+                .iter()
+                .map(|(i, u, l)| {
+                    if u.is_empty() {
+                        format!("branch {i} does not declare {}", listed(l))
+                    } else {
+                        format!("branch {i} requires {} without declaring it", listed(u))
+                    }
+                })
+                .collect();
+            format!(
+                "{} (conditions on the members of the object around it)",
+                each.join("; ")
+            )
+        };
+        blocked.push(Unwirable::at(
+            &push_token(at, keyword),
+            format!(
+                "{what}; strict mode cannot say this: it makes every property required and \
+                 closes each branch to the properties the branch declares, so a branch like this \
+                 would accept no call. Restructure the tool (e.g. one tool, or one required \
+                 argument, per way of calling it)"
+            ),
+        ));
+    }
+    blocked
 }
 
 /// What closing the object `o` at `at` (whose `additionalProperties` is `open`: absent,
@@ -1407,6 +1508,66 @@ mod tests {
             blocked[0].reason.contains("wraps schemas in `anyOf`"),
             "{blocked:?}"
         );
+    }
+
+    /// Branches that say which members of the object around them are given (`anyOf` of
+    /// `required` lists, or a branch declaring some of its properties) were closed as objects
+    /// of their own, so no call matched them, with exit 0 and a loss line saying calls were
+    /// accepted now (trial 43, D1): the keyword is refused, with what it said. Branches that
+    /// declare every property, and branches of a schema that is no object, are not.
+    #[test]
+    fn branches_on_the_members_of_their_object_are_refused() {
+        let object = |props: Value, applicator: Value| {
+            let mut o = json!({"type":"object","properties":props});
+            o.as_object_mut()
+                .unwrap()
+                .extend(applicator.as_object().unwrap().clone());
+            json!({"type":"object","properties":{"by":o},"required":["by"]})
+        };
+        let ids = json!({"email":{"type":"string"},"id":{"type":"integer"}});
+        let either = json!([{"required":["email"]},{"required":["id"]}]);
+        for (applicator, says) in [
+            (
+                json!({"anyOf":either}),
+                "at least one of `email`, `id` must be given",
+            ),
+            (
+                json!({"oneOf":either}),
+                "exactly one of `email`, `id` must be given",
+            ),
+            (
+                json!({"anyOf":[{"required":["email"]},{"properties":{"email":{"const":"a"}}}]}),
+                "branch 0 requires `email` without declaring it; branch 1 does not declare `id`",
+            ),
+            (
+                json!({"anyOf":[{"type":"object","properties":{"id":{"const":1}},"required":["id"]}]}),
+                "branch 0 does not declare `email`",
+            ),
+        ] {
+            let mut s = object(ids.clone(), applicator.clone());
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut s.clone()).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{applicator}: {blocked:?}");
+                let at = format!(
+                    "/properties/by/{}",
+                    applicator.as_object().unwrap().keys().next().unwrap()
+                );
+                assert_eq!(blocked[0].pointer, at, "{applicator}");
+                assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+                assert!(blocked[0].reason.contains("strict mode cannot say this"));
+            }
+            s = object(ids.clone(), applicator);
+            assert!(apply(Form::Plain, &mut s).is_ok());
+        }
+        for fine in [
+            object(
+                ids.clone(),
+                json!({"anyOf":[{"properties":{"email":{"const":"a"},"id":{"type":"integer"}},"required":["email"]}]}),
+            ),
+            json!({"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}),
+        ] {
+            assert!(apply(Form::Strict, &mut fine.clone()).is_ok(), "{fine}");
+        }
     }
 
     #[test]

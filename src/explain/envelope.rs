@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::templates::{LINE_READ, ceil_boundary, floor_boundary};
+use super::templates::{CLIENT_PREFIX, LINE_READ, ceil_boundary, floor_boundary};
 use crate::target::pyrepr;
 
 /// A text to read.
@@ -683,7 +683,13 @@ fn whole_statement(text: &Text, found: &str, at: Option<usize>, within: Range<us
         return without_trailers(found).to_string();
     };
     let start = if text.decoded {
+        // A message field may hold what a client or relay wrote before the provider's message
+        // (a JSON log's `"error": "Gemini API Error: * ..."`, a relay's `"message": "400
+        // Invalid schema ..."`): the quote starts after it, unless the words matched are in it.
         line_start
+            + CLIENT_PREFIXES
+                .find(&t[line_start..at])
+                .map_or(0, |m| m.end())
     } else {
         // Text given as is may carry a client's prefix before the message, so the statement
         // starts where the template matched, or earlier at a provider's own lead-in.
@@ -721,6 +727,12 @@ fn clipped(s: &str) -> String {
 /// function's name, or the fields; vercel-ai-vertex-anyof-only-field and
 /// openrouter-vertex-required-not-defined in reports.yaml), so the quote keeps them.
 const LEAD_INS: &[&str] = &["Unable to submit request because "];
+
+/// The run of [`CLIENT_PREFIX`]es at the start of a text.
+static CLIENT_PREFIXES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!("^(?:{CLIENT_PREFIX})+"))
+        .unwrap_or_else(|e| panic!("client prefix regex: {e}"))
+});
 
 /// What relays and clients append to a provider's message, not part of it: one-api's
 /// `(request id: ...)` (oai-subschema-empty-list-relay in reports.yaml), a client's

@@ -238,6 +238,20 @@ fn spaces_as_runs(pattern: &str) -> String {
     out
 }
 
+/// One of the prefixes clients and relays write before a provider's message on its line,
+/// spaces after it included: a status (`400 `, `400: `, `[400 Bad Request] `, `Bad Request
+/// (400) - `), an exception's name (`AI_APICallError: `, `BadRequestError: 400 `,
+/// `VertexAIException - `), or a phrase saying that something failed or erred (`Gemini API
+/// Error: `, `Gemini request failed (400): `, `GPT failed with reason: `,
+/// `invalid_request_error (invalid_function_parameters): `). Seen in reports.yaml:
+/// gemini-desktop-items-missing, oai-nested-oneof-agentsjs, oai-type-none-beeai,
+/// fazer-exclusiveMinimum-propertyNames, wordpress-type-union-every-call,
+/// litellm-vertex-sdk-unknown-field, nakama-exclusiveMinimum-zod4,
+/// oai-array-items-typeunion-tidewave, oai-property-without-type,
+/// zed-ext-brave-const-anyof-gemini3. A message's own words match it only where they come
+/// before the words a template matched, so a prefix is stripped only from there.
+pub(super) const CLIENT_PREFIX: &str = r"(?:\[[^\]\n]{1,40}\]|[1-5][0-9]{2}\b[:,]?|[\w.]*(?:Error|Exception)\b(?: [1-5][0-9]{2})?(?:\s*-|:)|[^:\n]{0,60}?(?:[Ee]rror|[Ff]ailed)\b[^:\n]{0,60}?:|Bad Request \([1-5][0-9]{2}\)\s+-|body:|\.\.\.)\s+";
+
 /// `text` with each run of whitespace made one space: what a template's fixed phrases are
 /// looked for in (see [`re`]).
 fn words(text: &str) -> String {

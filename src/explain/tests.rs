@@ -2743,3 +2743,39 @@ fn a_log_line_after_vertex_unable_to_submit_is_not_quoted() {
     );
     assert_eq!(e.rule.as_deref(), Some("anyof-with-siblings"));
 }
+
+/// A client's or relay's prefix inside an envelope's or JSON log's message field was quoted
+/// as the provider's words (trial 42: `"error": "Gemini API Error: * GenerateContentRequest..."`
+/// gave `google said: Gemini API Error: * GenerateContentRequest...`); the quote now starts at
+/// the provider's message, as it does in text given as it is. Words a template matched stay.
+#[test]
+fn a_client_s_prefix_in_a_message_field_is_not_quoted() {
+    let google = "GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[tags].items: missing field.";
+    let openai = "Invalid schema for function 'f': In context=('properties', 'a'), 'oneOf' is not permitted.";
+    for (prefix, message) in [
+        ("Gemini API Error: * ", google),
+        ("[400 Bad Request] ", google),
+        ("400 ", openai),
+        ("AI_APICallError: ", openai),
+        ("BadRequestError: 400 ", openai),
+        (
+            "invalid_request_error (invalid_function_parameters): ",
+            openai,
+        ),
+    ] {
+        let field = format!("{prefix}{message}");
+        let log = serde_json::json!({"level": "error", "msg": "request failed", "error": field});
+        let relay = serde_json::json!({"error": {"message": field}});
+        for text in [log.to_string(), relay.to_string()] {
+            let got = explain(None, &text, None);
+            let [e] = got.as_slice() else {
+                panic!("{text}: {got:#?}")
+            };
+            assert_eq!(e.message, message, "{text}");
+        }
+    }
+    // A provider's own words before the match are no client's prefix: kept.
+    let own = r#"{"error":{"message":"Incorrect API key provided: sk-x. Invalid schema for function 'f': In context=(), array schema missing items."}}"#;
+    let got = explain(None, own, None);
+    assert!(got[0].message.starts_with("Incorrect API key"), "{got:#?}");
+}

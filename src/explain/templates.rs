@@ -248,9 +248,10 @@ fn spaces_as_runs(pattern: &str) -> String {
 /// fazer-exclusiveMinimum-propertyNames, wordpress-type-union-every-call,
 /// litellm-vertex-sdk-unknown-field, nakama-exclusiveMinimum-zod4,
 /// oai-array-items-typeunion-tidewave, oai-property-without-type,
-/// zed-ext-brave-const-anyof-gemini3. A message's own words match it only where they come
+/// zed-ext-brave-const-anyof-gemini3; and a log record's head (`2026-12-04 10:00:00,123 ERROR
+/// agent.llm: `, Python logging's default format with a date). A message's own words match it only where they come
 /// before the words a template matched, so a prefix is stripped only from there.
-pub(super) const CLIENT_PREFIX: &str = r"(?:\[[^\]\n]{1,40}\]|[1-5][0-9]{2}\b[:,]?|[\w.]*(?:Error|Exception)\b(?: [1-5][0-9]{2})?(?:\s*-|:)|[^:\n]{0,60}?(?:[Ee]rror|[Ff]ailed)\b[^:\n]{0,60}?:|Bad Request \([1-5][0-9]{2}\)\s+-|body:|\.\.\.)\s+";
+pub(super) const CLIENT_PREFIX: &str = r"(?:\[[^\]\n]{1,40}\]|[1-5][0-9]{2}\b[:,]?|[\w.]*(?:Error|Exception)\b(?: [1-5][0-9]{2})?(?:\s*-|:)|[^:\n]{0,60}?(?:[Ee]rror|[Ff]ailed)\b[^:\n]{0,60}?:|Bad Request \([1-5][0-9]{2}\)\s+-|body:|\.\.\.|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.,]+Z?(?:\s+[A-Z]+)?(?:\s+[\w.-]+:)?)\s+";
 
 /// `text` with each run of whitespace made one space: what a template's fixed phrases are
 /// looked for in (see [`re`]).
@@ -1066,12 +1067,14 @@ static O_BARE_CONTEXT: LazyLock<Regex> =
 /// OpenAI's meta-schema message without its `Invalid schema for function 'f': ` prefix, as
 /// clients print it: Python jsonschema's `<repr> is not of type <types>` alone on its line
 /// (`'object' is not of type 'object', 'boolean'`, oai-meta-object-string in reports.yaml,
-/// <https://github.com/promptfoo/promptfoo/pull/5965>). The value must be a Python repr, so
-/// another template's line that ends in the same words (Groq's) is not read twice.
+/// <https://github.com/promptfoo/promptfoo/pull/5965>), after a client's prefixes if any
+/// ([`CLIENT_PREFIX`]: `Error: `, a log record's `2026-12-04 10:00:00,123 ERROR agent.llm:
+/// request failed: `). The value must be a Python repr, so another template's line that ends
+/// in the same words (Groq's) is not read twice.
 static O_BARE_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?m)^[ \t]*((?:'[^'\n]*'|"[^"\n]*"|\[[^\n]*\]|\{[^\n]*\}|None|True|False|-?[0-9][0-9.eE+-]*) is not of type '[^'\n]+'(?:, '[^'\n]+')*)\.?[ \t]*(?:\(request id[^\n]*)?$"#,
-    )
+    re(&format!(
+        r#"(?m)^[ \t]*(?:{CLIENT_PREFIX})*((?:'[^'\n]*'|"[^"\n]*"|\[[^\n]*\]|\{{[^\n]*\}}|None|True|False|-?[0-9][0-9.eE+-]*) is not of type '[^'\n]+'(?:, '[^'\n]+')*)\.?[ \t]*(?:\(request id[^\n]*)?$"#
+    ))
 });
 static O_PARAM: LazyLock<Regex> = LazyLock::new(|| re(r"param: (?:tool \S+, )?tools\[(\d+)\]"));
 /// A tool's name or description: `tools[N].function.name` in Chat Completions,

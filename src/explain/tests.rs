@@ -2779,3 +2779,26 @@ fn a_client_s_prefix_in_a_message_field_is_not_quoted() {
     let got = explain(None, own, None);
     assert!(got[0].message.starts_with("Incorrect API key"), "{got:#?}");
 }
+
+/// OpenAI's bare meta-schema line after a client's prefix matched no template (trial 42:
+/// `Error: 'object' is not of type 'object', 'boolean'`, and the line in a log record, `2026-12-04
+/// 10:00:00,123 ERROR agent.llm: request failed: ...`): read as the line alone is, quoted
+/// without the prefix.
+#[test]
+fn openai_bare_meta_schema_line_after_a_client_s_prefix_is_read() {
+    let line = "'object' is not of type 'object', 'boolean'";
+    for prefix in [
+        "",
+        "Error: ",
+        "openai.BadRequestError: ",
+        "2026-12-04 10:00:00,123 ERROR agent.llm: request failed: ",
+    ] {
+        let text = format!("{prefix}{line}\nretrying in 2s (attempt 2 of 3)\n");
+        let got = explain(None, &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(e.message, line, "{text}");
+        assert_eq!(e.rule.as_deref(), Some("schema-invalid"), "{text}");
+    }
+}

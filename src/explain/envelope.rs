@@ -58,9 +58,7 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
     // is read first as it is: its `\'`, `\\` and `\n` are Python's, inside the literals of
     // OpenAI's `In context=(...)` tuple, and undoing them would break those literals (a name
     // `'a\\nb'` cut at a line break). Only what is outside those literals can show an envelope.
-    let envelope_residue = ["\\\"", "\\n", "{'", "{\""];
-    let outside = outside_spans(error, &tuple_literals(error, false));
-    if !envelope_residue.iter().any(|r| outside.contains(r)) {
+    if !shows_envelope(error) {
         texts.push(Text {
             text: error.to_string(),
             decoded: false,
@@ -74,6 +72,49 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
         texts.push(text);
     }
     texts
+}
+
+/// A client's printout of a body, cut short, that a record's message field holds (a JSON
+/// log's `"error": "API Error: 400 {\"error\":{...,\"message\":\"...` with no end), read as
+/// that printout given alone is: with its escapes undone (see [`error_texts`]). Empty when
+/// `text` is no such printout.
+fn cut_printout(text: &str) -> Vec<Text> {
+    // A body that parses whole is read by [`messages_in`]: its message is no cut printout's.
+    let parses = || {
+        text.match_indices('{').take(MAX_STARTS).any(|(start, _)| {
+            envelope_at(&text[start..])
+                .and_then(|v| v.as_object().cloned())
+                .is_some_and(|o| MESSAGE_KEYS.iter().any(|k| o.contains_key(*k)))
+        })
+    };
+    if !(shows_envelope(text) && names_a_message_field(text)) || parses() {
+        return Vec::new();
+    }
+    vec![Text {
+        text: unescaped(text),
+        decoded: false,
+    }]
+}
+
+/// Whether `text` holds a body's message field (`"message":`, `'message':`, `\"error\":`):
+/// a printout of a body, not a message that quotes a value (Fireworks' `could not understand
+/// the instance `{'required': [...]}``).
+fn names_a_message_field(text: &str) -> bool {
+    MESSAGE_KEYS.iter().any(|k| {
+        text.match_indices(k).any(|(at, _)| {
+            let after = text[at + k.len()..].trim_start_matches('\\');
+            after.starts_with("\":") || after.starts_with("':")
+        })
+    })
+}
+
+/// Whether `text` shows an envelope (a JSON string escape, the start of a body) outside the
+/// literals of OpenAI's `In context=(...)` tuples: then it is read with its escapes undone
+/// ([`unescaped`]), as an envelope cut short that does not parse.
+fn shows_envelope(text: &str) -> bool {
+    let envelope_residue = ["\\\"", "\\n", "{'", "{\""];
+    let outside = outside_spans(text, &tuple_literals(text, false));
+    envelope_residue.iter().any(|r| outside.contains(r))
 }
 
 /// `text` with each `\r\n` line break written `\n`: an error saved on Windows, or printed by
@@ -330,12 +371,14 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         }
     }
     if let Some(message) = cut_message(s) {
-        return messages_in(&message, depth + 1).or_else(|| {
-            Some(vec![Text {
-                text: message,
+        let mut texts = messages_in(&message, depth + 1).unwrap_or_else(|| {
+            vec![Text {
+                text: message.clone(),
                 decoded: true,
-            }])
+            }]
         });
+        push_all(&mut texts, cut_printout(&message));
+        return Some(texts);
     }
     debug_message(s).map(|text| {
         vec![Text {
@@ -580,7 +623,11 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
                 match o.get(key) {
                     Some(Value::String(s)) => match messages_in(s, depth + 1) {
                         // A body inside the message (a relay encoding it once more).
-                        Some(inner) => push_all(texts, inner),
+                        Some(inner) => {
+                            push_all(texts, inner);
+                            push_all(texts, cut_printout(s));
+                        }
+                        None if !cut_printout(s).is_empty() => push_all(texts, cut_printout(s)),
                         None => {
                             // A blank line between the fields (a JSON log's own `msg` beside
                             // the `error` it carries): one is not the other's wrapped line.

@@ -2802,3 +2802,29 @@ fn openai_bare_meta_schema_line_after_a_client_s_prefix_is_read() {
         assert_eq!(e.rule.as_deref(), Some("schema-invalid"), "{text}");
     }
 }
+
+/// A client's printout of a body cut short, held in a JSON log's field (or in a message cut
+/// out of a Python printout), explained nothing, though the printout given alone was
+/// explained (trial 42: antigravity-exclusiveMaximum-multipleOf, gitlab-mcp-type-empty-string,
+/// litellm-default-unknown as a log's `error`); it is now read as given alone.
+#[test]
+fn a_cut_printout_in_a_log_field_is_read_as_given_alone() {
+    let printouts = [
+        r#"API Error: 400 {"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"exclusiveMaximum\" at 'request.tools[0].function_declarations[17].parameters.properties[0].value': Cannot find field."#,
+        r#"litellm.BadRequestError: VertexAIException BadRequestError - b'{ "error": { "code": 400, "message": "Invalid JSON payload received. Unknown name \"default\" at 'tools[0].function_declarations[3].parameters.properties[0].value': Cannot find field."#,
+    ];
+    for printout in printouts {
+        let alone = explain(None, printout, None);
+        assert_eq!(alone.len(), 1, "{printout}: {alone:#?}");
+        let log = serde_json::json!({"level": "error", "msg": "chat completion failed", "error": printout});
+        let got = explain(None, &log.to_string(), None);
+        assert_eq!(got, alone, "{log}");
+    }
+    // A message that quotes a value, not a body, is still read as the message it is.
+    let fireworks = serde_json::json!({"level": "error", "error": "JSON Schema not supported: could not understand the instance `{'required': ['criteria']}`."});
+    let got = explain(None, &fireworks.to_string(), None);
+    assert!(
+        got[0].message.starts_with("JSON Schema not supported"),
+        "{got:#?}"
+    );
+}

@@ -260,7 +260,42 @@ fn explain_checked(
     target: Option<&str>,
     check: &CheckProfile<'_>,
 ) -> Vec<Explanation> {
-    let error = &envelope::crlf_as_lf(error);
+    let error = envelope::crlf_as_lf(error);
+    let error = envelope::unquoted(&error);
+    let read = |text: &str| explain_text(request, text, target, check);
+    let as_given = read(&error);
+    // A line cut at the column may also be a line a client wrapped at a space that filled it
+    // (then the join glues two words): unless a cut at a space shows the text was cut hard,
+    // the joined text is the reading only where it explains more, or names more tools, places
+    // or rules.
+    let score = |all: &[Explanation]| {
+        let count = |f: fn(&Explanation) -> bool| all.iter().filter(|e| f(e)).count();
+        (
+            all.len(),
+            count(|e| e.tool_index.is_some()),
+            count(|e| e.pointer.is_some()),
+            count(|e| e.rule.is_some()),
+        )
+    };
+    let Some((joined, cut_hard)) = envelope::hard_unwrapped(&error) else {
+        return as_given;
+    };
+    let rejoined = read(&joined);
+    let (a, b) = (score(&rejoined), score(&as_given));
+    if a > b || (cut_hard && a == b) {
+        rejoined
+    } else {
+        as_given
+    }
+}
+
+/// [`explain_checked`] of an error whose lines are as the client wrote them.
+fn explain_text(
+    request: Option<&Value>,
+    error: &str,
+    target: Option<&str>,
+    check: &CheckProfile<'_>,
+) -> Vec<Explanation> {
     let max = crate::input::LIMITS.max_depth;
     let request = request.filter(|r| crate::json::first_too_deep(r, max).is_none());
     // A request is an object or a list; anything else (`null` for a body that could not be

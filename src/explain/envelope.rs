@@ -129,6 +129,61 @@ pub(super) fn crlf_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` without an e-mail's quoting: when every line that is not blank starts with `>`, each
+/// loses its `>` and the space after it, once (a rejection pasted from a quoted reply, `>
+/// tools.13.custom.input_schema: ...`, trial 42, whose `> ` at the start of each wrapped line
+/// kept the templates from reading it as one).
+pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut lines = text.split('\n').filter(|l| !l.trim().is_empty()).peekable();
+    if lines.peek().is_none() || !lines.all(|l| l.starts_with('>')) {
+        return text.into();
+    }
+    text.split('\n')
+        .map(|l| {
+            l.strip_prefix("> ")
+                .or_else(|| l.strip_prefix('>'))
+                .unwrap_or(l)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
+}
+
+/// The column a client cuts lines at when it wraps them hard, mid-word.
+const HARD_WRAP_COLUMN: usize = 80;
+
+/// `text` with the lines a client cut at [`HARD_WRAP_COLUMN`] characters joined again: a line
+/// of exactly that many characters, in a text with none longer, is joined to the next without
+/// a space where the cut falls inside a word (`Cannot fi` / `nd field.`, `'tools[` / `1]`) or
+/// at a space (`oneOf, allOf,` / ` or anyOf`; trial 42). `None` when no line is joined; else the
+/// joined text, and whether a cut at a space shows the text was cut hard: a client wrapping at
+/// spaces leaves none at a line's ends, and its line may fill the column too (`...
+/// `parameters.entries`` / `schema specified ...`, vercel-ai-vertex-anyof-only-field in
+/// reports.yaml), where joining glues two words.
+pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let width = |l: &str| l.chars().count();
+    if lines.len() < 2 || lines.iter().any(|l| width(l) > HARD_WRAP_COLUMN) {
+        return None;
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
+    let mut out = String::with_capacity(text.len());
+    let (mut joined, mut at_space) = (false, false);
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(line);
+        let Some(next) = lines.get(i + 1) else { break };
+        let full = width(line) == HARD_WRAP_COLUMN;
+        let space = full && (line.ends_with(' ') || next.starts_with(' '));
+        if space || (full && word(line.chars().next_back()) && word(next.chars().next())) {
+            joined = true;
+            at_space |= space;
+        } else {
+            out.push('\n');
+        }
+    }
+    joined.then_some((out, at_space))
+}
+
 /// `text` with each line break a terminal or a client wrapped into a sentence written as a
 /// space, byte for byte (`\r\n` as two spaces), so that places found in it are places in
 /// `text`: a break is a wrap when the line before it ends in no stop (`.`, `:`, `;`, `!`, `?`)

@@ -2828,3 +2828,31 @@ fn a_cut_printout_in_a_log_field_is_read_as_given_alone() {
         "{got:#?}"
     );
 }
+
+/// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
+/// each line) lost its explanation (trial 42); the lines are joined again and the quoting
+/// dropped. A text a client wrapped at spaces whose line fills the column is not glued into
+/// one word unless the glued reading explains more (vercel-ai-vertex-anyof-only-field).
+#[test]
+fn hard_wrapped_and_mail_quoted_errors_are_read_whole() {
+    let error = r#"Error: BadRequestError: Error code: 400 - {'error': {'message': "Invalid 'tools[1].function.description': string too long. Expected a string with maximum length 1024, but got a string with length 2121 instead.", 'type': 'invalid_request_error', 'param': 'tools[1].function.description', 'code': 'string_above_max_length'}}"#;
+    let want = explain(None, error, None);
+    assert_eq!(want.len(), 1, "{want:#?}");
+    let chars: Vec<char> = error.chars().collect();
+    let hard = chars
+        .chunks(80)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(explain(None, &hard, None), want, "{hard}");
+    let mail = format!("> {}\n", hard.replace('\n', "\n> "));
+    assert_eq!(explain(None, &mail, None), want, "{mail}");
+    // Wrapped at spaces, a line of exactly 80 characters: read as before, not glued.
+    let vercel = "Unable to submit request because `move` functionDeclaration `parameters.entries`\nschema specified other fields alongside any_of. When using any_of, it must be\nthe only field set.\n";
+    let got = explain(None, vercel, None);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(
+        got[0].message.contains("`parameters.entries`\nschema"),
+        "{got:#?}"
+    );
+}

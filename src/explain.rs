@@ -265,9 +265,9 @@ fn explain_checked(
     let read = |text: &str| explain_text(request, text, target, check);
     let as_given = read(&error);
     // A line cut at the column may also be a line a client wrapped at a space that filled it
-    // (then the join glues two words): unless a cut at a space shows the text was cut hard,
-    // the joined text is the reading only where it explains more, or names more tools, places
-    // or rules.
+    // (then the join glues two words), and a line wrapped at a space may be a log's next
+    // record (trial 41): unless a cut at a space shows the text was cut hard, a joined text is
+    // the reading only where it explains more, or names more tools, places or rules.
     let score = |all: &[Explanation]| {
         let count = |f: fn(&Explanation) -> bool| all.iter().filter(|e| f(e)).count();
         (
@@ -277,16 +277,21 @@ fn explain_checked(
             count(|e| e.rule.is_some()),
         )
     };
-    let Some((joined, cut_hard)) = envelope::hard_unwrapped(&error) else {
-        return as_given;
-    };
-    let rejoined = read(&joined);
-    let (a, b) = (score(&rejoined), score(&as_given));
-    if a > b || (cut_hard && a == b) {
-        rejoined
-    } else {
-        as_given
+    let mut best = as_given;
+    if let Some((joined, cut_hard)) = envelope::hard_unwrapped(&error) {
+        let rejoined = read(&joined);
+        let (a, b) = (score(&rejoined), score(&best));
+        if a > b || (cut_hard && a == b) {
+            best = rejoined;
+        }
     }
+    if let Some(joined) = envelope::column_unwrapped(&error) {
+        let rejoined = read(&joined);
+        if score(&rejoined) > score(&best) {
+            best = rejoined;
+        }
+    }
+    best
 }
 
 /// [`explain_checked`] of an error whose lines are as the client wrote them.

@@ -184,6 +184,36 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
     joined.then_some((out, at_space))
 }
 
+/// `text` with each line break a client's wrap at spaces made written as a space, byte for
+/// byte, in a text with no line longer than [`HARD_WRAP_COLUMN`]: a break is such a wrap where
+/// the next line's first word would not have fit on the line within the text's longest line
+/// (`... cannot start` / `list`, `... 'required' is` / `required to be ...`, trial 42), whatever
+/// the case or stop around it. `None` when there is none. A log's next record may look so too:
+/// the caller keeps this reading only where it explains more ([`unwrapped`] alone joins no
+/// such line).
+pub(super) fn column_unwrapped(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let width = |l: &str| l.chars().count();
+    let column = lines.iter().map(|l| width(l)).max()?;
+    if lines.len() < 2 || column > HARD_WRAP_COLUMN {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut joined = false;
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(line);
+        let Some(next) = lines.get(i + 1) else { break };
+        let first_word = next.split_whitespace().next().map_or(0, width);
+        if !line.trim().is_empty() && first_word > 0 && width(line) + 1 + first_word > column {
+            out.push(' ');
+            joined = true;
+        } else {
+            out.push('\n');
+        }
+    }
+    joined.then_some(out)
+}
+
 /// `text` with each line break a terminal or a client wrapped into a sentence written as a
 /// space, byte for byte (`\r\n` as two spaces), so that places found in it are places in
 /// `text`: a break is a wrap when the line before it ends in no stop (`.`, `:`, `;`, `!`, `?`)

@@ -2856,3 +2856,28 @@ fn hard_wrapped_and_mail_quoted_errors_are_read_whole() {
         "{got:#?}"
     );
 }
+
+/// An error a client wrapped at spaces within 80 columns, where a line goes on after no stop
+/// or in a capital, lost its explanation (trial 42: Anthropic's `... does not support oneOf,` /
+/// `allOf, or anyOf at the top level`, also quoted as a mail); the wrapped lines are joined
+/// where that explains more, and a log's next line still is not (trial 41).
+#[test]
+fn errors_wrapped_at_spaces_are_read_whole_where_that_explains_more() {
+    let message = "tools.13.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let wrapped = "tools.13.custom.input_schema: input_schema does not support oneOf,\nallOf, or anyOf at the top level\n";
+    for text in [
+        wrapped.to_string(),
+        format!("> {}", wrapped.replace("\nallOf", "\n> allOf")),
+    ] {
+        let got = explain(None, &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(e.message, message, "{text}");
+        assert_eq!(e.rule.as_deref(), Some("root-combinator"));
+    }
+    let log = format!("[agent] {message}\nretrying in 2s (attempt 2 of 3)\n");
+    let got = explain(None, &log, None);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].message, message);
+}

@@ -253,6 +253,10 @@ pub fn explain_for(
     explain_checked(request, error, Some(check.id()), check)
 }
 
+/// The longest error read again with its wrapped lines joined ([`explain_checked`]): a pasted
+/// error a terminal or a mail wrapped is short, and each reading is another pass over a log.
+const REWRAP_MAX: usize = 64 * 1024;
+
 /// [`explain`], where `check` is the built-in profile of `target` (`portable` without one).
 fn explain_checked(
     request: Option<&Value>,
@@ -278,6 +282,9 @@ fn explain_checked(
         )
     };
     let mut best = as_given;
+    if error.len() > REWRAP_MAX {
+        return best;
+    }
     if let Some((joined, cut_hard)) = envelope::hard_unwrapped(&error) {
         let rejoined = read(&joined);
         let (a, b) = (score(&rejoined), score(&best));

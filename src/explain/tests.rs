@@ -2881,3 +2881,16 @@ fn errors_wrapped_at_spaces_are_read_whole_where_that_explains_more() {
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(got[0].message, message);
 }
+
+/// An error past [`super::REWRAP_MAX`] is read once, as given: a log of short lines was read
+/// three times over (as given, cut lines joined, wrapped lines joined).
+#[test]
+fn a_long_error_is_not_read_again_rejoined() {
+    // 59 characters, all alike: each line's next first word would not fit (a wrap).
+    let line = format!("{}\n", "word ".repeat(12).trim_end());
+    let text = line.repeat(super::REWRAP_MAX / line.len() + 1);
+    READ_BYTES.with(|n| n.set(0));
+    explain(None, &text, None);
+    let read = READ_BYTES.with(std::cell::Cell::get);
+    assert!(read <= text.len(), "{read} bytes read of {}", text.len());
+}

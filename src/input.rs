@@ -1227,7 +1227,11 @@ impl Reader<'_, '_> {
             Format::OpenaiChat => {
                 // A schema key beside `function` (the tool half in another API's shape) would
                 // be dropped unread here, while a relay reading that API's shape may take it.
-                if let Some(second) = SCHEMA_KEYS.into_iter().find(|k| m.contains_key(*k)) {
+                // A `null` there is no schema (a serializer writing its unset fields).
+                if let Some(second) = SCHEMA_KEYS
+                    .into_iter()
+                    .find(|k| m.get(*k).is_some_and(|v| !v.is_null()))
+                {
                     return Err((at.into_owned(), schema_beside_function(second)));
                 }
                 let [inner] = take_all(m, ["function"]);
@@ -2840,6 +2844,10 @@ mod tests {
                 .starts_with("x.json: at /tools/0: the tool has `input_schema` beside `function`"),
             "{beside}"
         );
+        // `null` beside `function` is no schema: the tool reads.
+        let set = read(json!({"tools": [{"type": "function", "function":
+            {"name": "a", "parameters": object}, "parameters": null, "input_schema": null}]}));
+        assert_eq!(set.tools[0].parameters.as_ref(), Some(&object));
         // One schema key, whichever, still reads.
         for key in [
             "parameters",

@@ -358,22 +358,23 @@ fn close(
 /// properties `names`) whose branches say something of the members of `o` itself: a branch
 /// that requires a member it does not declare (`anyOf: [{"required": ["email"]},
 /// {"required": ["id"]}]`: at least one of them is given), or one that declares some of the
-/// properties of `o` but not all. Strict mode cannot say either: it makes every property of
+/// properties of `o` but not all, or one that declares a member `o` does not (a branch of a
+/// discriminated union written inline, `{"kind": {"const": "a"}, "r": {..}}` below `properties:
+/// {"kind": ..}`: closing `o` to its own properties refuses `r`, trial 44). Strict mode cannot
+/// say any of these: it makes every property of
 /// `o` required, and closes each branch to the properties the branch declares (once `type:
 /// "object"` is written in it), so such a branch would accept no call, and a tool compiled so
 /// would accept fewer calls than the one given, or none (trial 43, exit 0). Each keyword
 /// with such branches is named once, with what the branches said.
 fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) -> Vec<Unwirable> {
-    if names.is_empty() {
-        return Vec::new();
-    }
     let mut blocked = Vec::new();
     for keyword in ["anyOf", "oneOf", "allOf"] {
         let Some(Value::Array(branches)) = o.get(keyword) else {
             continue;
         };
-        // (branch, the members it requires undeclared, the properties of `o` it leaves out)
-        let mut said: Vec<(usize, Vec<&str>, Vec<&str>)> = Vec::new();
+        // (branch, the members it requires undeclared, the properties of `o` it leaves out,
+        // the members it declares that `o` does not)
+        let mut said: Vec<(usize, Vec<&str>, Vec<&str>, Vec<&str>)> = Vec::new();
         for (i, b) in branches.iter().enumerate() {
             let Value::Object(b) = b else { continue };
             let typed_otherwise = b.get("type").is_some_and(|_| !is_object_schema(b));
@@ -396,8 +397,14 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
                     .collect(),
                 None => Vec::new(),
             };
-            if !undeclared.is_empty() || !left_out.is_empty() {
-                said.push((i, undeclared, left_out));
+            let extra: Vec<&str> = own
+                .into_iter()
+                .flat_map(|p| p.keys())
+                .map(String::as_str)
+                .filter(|n| !names.iter().any(|m| m == n))
+                .collect();
+            if !undeclared.is_empty() || !left_out.is_empty() || !extra.is_empty() {
+                said.push((i, undeclared, left_out, extra));
             }
         }
         if said.is_empty() {
@@ -412,9 +419,9 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
         let conditions_only = said.len() == branches.len()
             && said
                 .iter()
-                .all(|(i, u, _)| !u.is_empty() && branches[*i].get("properties").is_none());
+                .all(|(i, u, _, _)| !u.is_empty() && branches[*i].get("properties").is_none());
         let what = if conditions_only {
-            let sets: Vec<String> = said.iter().map(|(_, u, _)| listed(u)).collect();
+            let sets: Vec<String> = said.iter().map(|(_, u, _, _)| listed(u)).collect();
             let how_many = match keyword {
                 "anyOf" => "at least one of",
                 "oneOf" => "exactly one of",
@@ -428,11 +435,16 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
         } else {
             let each: Vec<String> = said
                 .iter()
-                .map(|(i, u, l)| {
-                    if u.is_empty() {
-                        format!("branch {i} does not declare {}", listed(l))
-                    } else {
+                .map(|(i, u, l, x)| {
+                    if !u.is_empty() {
                         format!("branch {i} requires {} without declaring it", listed(u))
+                    } else if !x.is_empty() {
+                        format!(
+                            "branch {i} declares {}, which the object around it does not",
+                            listed(x)
+                        )
+                    } else {
+                        format!("branch {i} does not declare {}", listed(l))
                     }
                 })
                 .collect();
@@ -1543,6 +1555,13 @@ mod tests {
                 json!({"anyOf":[{"type":"object","properties":{"id":{"const":1}},"required":["id"]}]}),
                 "branch 0 does not declare `email`",
             ),
+            // An inline discriminated union whose branches add members of their own (trial
+            // 44): closing the object to `email` and `id` refuses `r`.
+            (
+                json!({"anyOf":[{"properties":{"email":{"const":"a"},"id":{"type":"integer"},
+                    "r":{"type":"number"}},"required":["email","r"]}]}),
+                "branch 0 declares `r`, which the object around it does not",
+            ),
         ] {
             let mut s = object(ids.clone(), applicator.clone());
             for form in [Form::Strict, Form::DeepSeekStrict] {
@@ -1559,6 +1578,22 @@ mod tests {
             s = object(ids.clone(), applicator);
             assert!(apply(Form::Plain, &mut s).is_ok());
         }
+        // An object declaring no property of its own, whose branches declare them, was
+        // closed as `properties: {}` ("emptied", exit 0), which no call matches (trial 44).
+        let shapes = json!({"type":"object","properties":{"o":{"type":"object","anyOf":[
+            {"properties":{"a":{"type":"string"}},"required":["a"]},
+            {"properties":{"b":{"type":"string"}},"required":["b"]}]}},"required":["o"]});
+        let blocked = apply(Form::Strict, &mut shapes.clone()).unwrap_err();
+        assert_eq!(blocked.len(), 1, "{blocked:?}");
+        assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
+        assert!(
+            blocked[0].reason.contains(
+                "branch 0 declares `a`, which the object around it does not; branch 1 declares \
+                 `b`, which the object around it does not"
+            ),
+            "{}",
+            blocked[0].reason
+        );
         for fine in [
             object(
                 ids.clone(),

@@ -544,6 +544,8 @@ enum Holds {
     /// The call's whole arguments, a JSON string at `arguments` (with its `name` where the
     /// event carries one): read as that call's arguments.
     Arguments,
+    /// The response whole, at `response` (`response.completed`): read as that response.
+    Response,
 }
 
 /// How an event is told.
@@ -572,12 +574,19 @@ const RESPONSES_EVENT_KEYS: &[&str] = &[
     "type",
     "item_id",
     "output_index",
+    "content_index",
     "sequence_number",
     "item",
+    "part",
     "delta",
+    "text",
+    "logprobs",
     "arguments",
     "name",
+    "response",
 ];
+
+const COHERE_EVENT_KEYS: &[&str] = &["type", "id", "index", "delta", "logprobs"];
 
 const ANTHROPIC_EVENT_KEYS: &[&str] = &[
     "type",
@@ -613,8 +622,16 @@ const ANTHROPIC_EVENT_KEYS: &[&str] = &[
 ///   (`start.toolUse` with `toolUseId` and `name`, no input), `contentBlockDelta`
 ///   (`delta.toolUse.input`, a fragment of the input's JSON text), `contentBlockStop`,
 ///   `messageStop`
-///   (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html):
-///   no event holds a whole call.
+///   (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html),
+///   and `metadata` (usage and metrics): no event holds a whole call.
+/// - The Responses stream's other events: `response.created` and `response.in_progress`
+///   (the response so far), text and content-part events, pieces; `response.completed` and
+///   `response.incomplete` hold the response whole, read as that response. Anthropic's `ping`
+///   is a piece.
+/// - Cohere v2's chat stream (https://docs.cohere.com/reference/chat-stream): `message-start`,
+///   `content-start`/`-delta`/`-end`, `tool-plan-delta`, `tool-call-start`/`-delta`/`-end`
+///   (the call's arguments come as fragments), `citation-start`/`-end`, `message-end`: no
+///   event holds a whole call.
 const EVENTS: &[Event] = &[
     Event {
         name: "OpenAI Chat Completions chat.completion.chunk",
@@ -712,6 +729,132 @@ const EVENTS: &[Event] = &[
         keys: &["messageStop"],
         holds: Holds::Piece,
     },
+    Event {
+        name: "OpenAI Responses response.created event",
+        tag: Tag::Type("response.created"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.in_progress event",
+        tag: Tag::Type("response.in_progress"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.output_text.delta event",
+        tag: Tag::Type("response.output_text.delta"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.output_text.done event",
+        tag: Tag::Type("response.output_text.done"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.content_part.added event",
+        tag: Tag::Type("response.content_part.added"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.content_part.done event",
+        tag: Tag::Type("response.content_part.done"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Responses response.completed event",
+        tag: Tag::Type("response.completed"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Response,
+    },
+    Event {
+        name: "OpenAI Responses response.incomplete event",
+        tag: Tag::Type("response.incomplete"),
+        keys: RESPONSES_EVENT_KEYS,
+        holds: Holds::Response,
+    },
+    Event {
+        name: "Anthropic ping event",
+        tag: Tag::Type("ping"),
+        keys: ANTHROPIC_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Bedrock ConverseStream metadata event",
+        tag: Tag::Member("metadata", "usage"),
+        keys: &["metadata"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 message-start event",
+        tag: Tag::Type("message-start"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 content-start event",
+        tag: Tag::Type("content-start"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 content-delta event",
+        tag: Tag::Type("content-delta"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 content-end event",
+        tag: Tag::Type("content-end"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 tool-plan-delta event",
+        tag: Tag::Type("tool-plan-delta"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 tool-call-start event",
+        tag: Tag::Type("tool-call-start"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 tool-call-delta event",
+        tag: Tag::Type("tool-call-delta"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 tool-call-end event",
+        tag: Tag::Type("tool-call-end"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 citation-start event",
+        tag: Tag::Type("citation-start"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 citation-end event",
+        tag: Tag::Type("citation-end"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "Cohere v2 message-end event",
+        tag: Tag::Type("message-end"),
+        keys: COHERE_EVENT_KEYS,
+        holds: Holds::Piece,
+    },
 ];
 
 impl Tag {
@@ -763,6 +906,21 @@ fn streamed(
             })),
             _ => piece,
         },
+        Holds::Response => {
+            let response = top.get("response").and_then(Value::as_object);
+            match (response, member_text(text, "response")) {
+                (Some(r), Some(r_text)) => match in_container(r_text, r, true) {
+                    Ok(Some(e)) => Ok(Some(under("/response", e))),
+                    Err(Refused::NotOneCall { container, calls }) => Err(Refused::NotOneCall {
+                        container,
+                        calls: calls.into_iter().map(|e| under("/response", e)).collect(),
+                    }),
+                    Err(refused) => Err(refused),
+                    Ok(None) => piece,
+                },
+                _ => piece,
+            }
+        }
         Holds::Item => {
             let item = top.get("item").and_then(Value::as_object);
             match (item, member_text(text, "item")) {
@@ -784,6 +942,18 @@ fn streamed(
             }
         }
     })
+}
+
+/// `e`, read in the member at `prefix` of the value given: its places made the value's.
+fn under(prefix: &str, mut e: Envelope) -> Envelope {
+    e.pointer = format!("{prefix}{}", e.pointer);
+    if let Some(w) = &mut e.within {
+        w.call_at = format!("{prefix}{}", w.call_at);
+        for (at, _) in &mut w.free_text {
+            *at = format!("{prefix}{at}");
+        }
+    }
+    e
 }
 
 /// A user turn that sends tools' results back to the model: what the caller sends, never
@@ -2032,6 +2202,20 @@ mod tests {
                 r#"{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"limit\": \"te"}},"contentBlockIndex":1}}"#,
                 "Bedrock ConverseStream contentBlockDelta event",
             ),
+            // Trial 44: these passed as the arguments, `ok`.
+            (
+                r#"{"type":"tool-call-delta","index":1,"delta":{"message":{"tool_calls":{"function":{"arguments":"{\"limit\""}}}}}"#,
+                "Cohere v2 tool-call-delta event",
+            ),
+            (
+                r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"Hi"}"#,
+                "OpenAI Responses response.output_text.delta event",
+            ),
+            (r#"{"type":"ping"}"#, "Anthropic ping event"),
+            (
+                r#"{"metadata":{"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}}"#,
+                "Bedrock ConverseStream metadata event",
+            ),
         ];
         for (text, event) in pieces {
             for declared in [&[][..], &["limit", "q"][..]] {
@@ -2061,6 +2245,13 @@ mod tests {
                 "/arguments",
             ),
             (item, RESPONSES_CALL, Some("opt"), "/item/arguments"),
+            // The response whole, read as that response (trial 44: `ok` for `limit: "ten"`).
+            (
+                r#"{"type":"response.completed","sequence_number":9,"response":{"id":"r","object":"response","status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"opt","arguments":"{\"limit\":\"ten\"}"}]}}"#,
+                RESPONSES_CALL,
+                Some("opt"),
+                "/response/output/0/arguments",
+            ),
         ] {
             let e = read_text(text, &["limit"]).unwrap().expect(text);
             assert_eq!(

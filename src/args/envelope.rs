@@ -425,6 +425,9 @@ pub fn read(text: &str, call: &Value, declared: &[&str]) -> Result<Option<Envelo
             result: turn.result,
         });
     }
+    if let Some((container, result)) = result_message(top, loose) {
+        return Err(Refused::ToolResult { container, result });
+    }
     match one_call(text, top, loose)? {
         Some(e) if e.shape == LEGACY_CHAT_CALL => beside_tool_calls(text, top, loose, e),
         Some(e) => Ok(Some(e)),
@@ -944,6 +947,29 @@ fn streamed(
     })
 }
 
+/// A message or item that is one tool's result, sent back to the model, as (container, what
+/// marks it): a Chat Completions message with `role: "tool"` and its `tool_call_id` (openai-
+/// python `ChatCompletionToolMessageParam` `{role, content, tool_call_id}`; Ollama's and
+/// Mistral's tool messages add `name` or `tool_name`), or a Responses `function_call_output`
+/// item (`ResponseInputItemParam.FunctionCallOutput` `{type, call_id, output, id?, status?}`).
+/// With declared keys, only exactly these (trial 44: both passed as the arguments, `ok`).
+fn result_message(top: &Map<String, Value>, loose: bool) -> Option<(&'static str, &'static str)> {
+    let exactly = |keys: &[&str]| loose || top.keys().all(|k| keys.contains(&k.as_str()));
+    if str_is(top, "role", "tool")
+        && top.contains_key("content")
+        && exactly(&["role", "content", "tool_call_id", "name", "tool_name"])
+    {
+        return Some(("Chat Completions message", "`role: tool` message"));
+    }
+    if str_is(top, "type", "function_call_output")
+        && top.contains_key("output")
+        && exactly(&["type", "call_id", "output", "id", "status"])
+    {
+        return Some(("Responses input item", "`function_call_output` item"));
+    }
+    None
+}
+
 /// `e`, read in the member at `prefix` of the value given: its places made the value's.
 fn under(prefix: &str, mut e: Envelope) -> Envelope {
     e.pointer = format!("{prefix}{}", e.pointer);
@@ -1015,7 +1041,9 @@ impl ResultTurn {
     /// Whether `top` is this turn holding a result (with declared keys, only exactly).
     fn is(&self, top: &Map<String, Value>, loose: bool) -> bool {
         let role = if self.role_optional {
-            absent_or(top, "role", "user")
+            // Gemini's Content: a functionResponse is sent back under `user`, or the older
+            // samples' `function` (trial 44: `role: "function"` passed as the arguments).
+            absent_or(top, "role", "user") || str_is(top, "role", "function")
         } else {
             str_is(top, "role", "user")
         };
@@ -2276,6 +2304,22 @@ mod tests {
     #[test]
     fn a_tool_result_turn_is_refused_as_no_call() {
         for (text, container, result) in [
+            // Trial 44: these passed as the arguments, `ok`.
+            (
+                r#"{"role":"tool","tool_call_id":"call_1","content":"{\"temp\": 20}"}"#,
+                "Chat Completions message",
+                "`role: tool` message",
+            ),
+            (
+                r#"{"type":"function_call_output","call_id":"call_1","output":"20"}"#,
+                "Responses input item",
+                "`function_call_output` item",
+            ),
+            (
+                r#"{"role":"function","parts":[{"functionResponse":{"name":"opt","response":{"x":1}}}]}"#,
+                "Gemini Content",
+                "functionResponse part",
+            ),
             (
                 r#"{"role":"user","parts":[{"functionResponse":{"name":"opt","response":{"x":1}}}]}"#,
                 "Gemini Content",

@@ -79,17 +79,8 @@ fn a_schema_past_the_nesting_cap_is_refused_before_any_step() {
 
 #[test]
 fn a_schema_whose_refs_expand_past_the_args_cap_is_refused_with_the_reason() {
-    let set = crate::profile::embedded().expect("built-in profiles load");
-    let target = "anthropic/messages";
-    let p = CompiledProfile::new(set.get(target).expect("profile"));
     let bomb = crate::profile::rules::ref_expansion_exceeded::tests::bomb(40);
-    let c = super::compile(
-        &[tool("bomb", bomb)],
-        target,
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = compile_own(&[tool("bomb", bomb)], "anthropic/messages");
     assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
     let r = &c.tools[0].refusals[0];
     assert_eq!(r.rule, "ref-expansion-exceeded");
@@ -185,18 +176,10 @@ fn what_a_refusal_says_check_reports_is_what_check_reports_on_the_tool() {
 fn a_tool_the_strict_form_takes_past_the_args_cap_is_refused_not_written() {
     use crate::args::MAX_EXPANDED;
     use crate::schema::refs::expanded_size;
-    let set = crate::profile::embedded().expect("built-in profiles load");
     let target = "openai/chat-strict";
-    let p = CompiledProfile::new(set.get(target).expect("profile"));
     let wide = fan_out(&[10, 7, 10, 8, 8]);
     assert!(expanded_size(&wide, MAX_EXPANDED) <= MAX_EXPANDED);
-    let c = super::compile(
-        &[tool("wide", wide), plain()],
-        target,
-        &p,
-        &repair::Options::default(),
-    )
-    .unwrap();
+    let c = compile_own(&[tool("wide", wide), plain()], target);
     assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
     let [r] = c.tools[0].refusals.as_slice() else {
         panic!("{:#?}", c.tools[0].refusals)

@@ -372,9 +372,7 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
         let Some(Value::Array(branches)) = o.get(keyword) else {
             continue;
         };
-        // (branch, the members it requires undeclared, the properties of `o` it leaves out,
-        // the members it declares that `o` does not)
-        let mut said: Vec<(usize, Vec<&str>, Vec<&str>, Vec<&str>)> = Vec::new();
+        let mut said: Vec<BranchSays<'_>> = Vec::new();
         for (i, b) in branches.iter().enumerate() {
             let Value::Object(b) = b else { continue };
             let typed_otherwise = b.get("type").is_some_and(|_| !is_object_schema(b));
@@ -465,6 +463,11 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
     }
     blocked
 }
+
+/// What a branch says of the members of the object around it ([`branches_on_the_object`]):
+/// (branch index, the members it requires undeclared, the properties of the object it leaves
+/// out, the members it declares that the object does not).
+type BranchSays<'a> = (usize, Vec<&'a str>, Vec<&'a str>, Vec<&'a str>);
 
 /// What closing the object `o` at `at` (whose `additionalProperties` is `open`: absent,
 /// `true`, or a value that is neither a boolean nor a schema) takes from the tool, as the

@@ -240,7 +240,7 @@ fn spaces_as_runs(pattern: &str) -> String {
 
 /// One of the prefixes clients and relays write before a provider's message on its line,
 /// spaces after it included: a status (`400 `, `400: `, `[400 Bad Request] `, `Bad Request
-/// (400) - `), an exception's name (`AI_APICallError: `, `BadRequestError: 400 `,
+/// (400) - `, `400 Bad Request: `), an exception's name (`AI_APICallError: `, `BadRequestError: 400 `,
 /// `VertexAIException - `), or a phrase saying that something failed or erred (`Gemini API
 /// Error: `, `Gemini request failed (400): `, `GPT failed with reason: `,
 /// `invalid_request_error (invalid_function_parameters): `). Seen in reports.yaml:
@@ -251,7 +251,7 @@ fn spaces_as_runs(pattern: &str) -> String {
 /// zed-ext-brave-const-anyof-gemini3; and a log record's head (`2026-12-04 10:00:00,123 ERROR
 /// agent.llm: `, Python logging's default format with a date). A message's own words match it only where they come
 /// before the words a template matched, so a prefix is stripped only from there.
-pub(super) const CLIENT_PREFIX: &str = r"(?:\[[^\]\n]{1,40}\]|[1-5][0-9]{2}\b[:,]?|[\w.]*(?:Error|Exception)\b(?: [1-5][0-9]{2})?(?:\s*-|:)|[^:\n]{0,60}?(?:[Ee]rror|[Ff]ailed)\b[^:\n]{0,60}?:|Bad Request \([1-5][0-9]{2}\)\s+-|body:|\.\.\.|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.,]+Z?(?:\s+[A-Z]+)?(?:\s+[\w.-]+:)?)\s+";
+pub(super) const CLIENT_PREFIX: &str = r"(?:\[[^\]\n]{1,40}\]|[1-5][0-9]{2}\b[:,]?|[\w.]*(?:Error|Exception)\b(?: [1-5][0-9]{2})?(?:\s*-|:)|[^:\n]{0,60}?(?:[Ee]rror|[Ff]ailed)\b[^:\n]{0,60}?:|Bad Request(?: \([1-5][0-9]{2}\)\s+-|:)|body:|\.\.\.|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.,]+Z?(?:\s+[A-Z]+)?(?:\s+[\w.-]+:)?)\s+";
 
 /// `text` with each run of whitespace made one space: what a template's fixed phrases are
 /// looked for in (see [`re`]).

@@ -2756,6 +2756,8 @@ fn a_client_s_prefix_in_a_message_field_is_not_quoted() {
         ("Gemini API Error: * ", google),
         ("[400 Bad Request] ", google),
         ("400 ", openai),
+        // Trial 44: the status text after the code stayed in the quote.
+        ("400 Bad Request: ", openai),
         ("AI_APICallError: ", openai),
         ("BadRequestError: 400 ", openai),
         (

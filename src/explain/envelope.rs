@@ -153,7 +153,7 @@ pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
 const HARD_WRAP_COLUMN: usize = 80;
 
 /// `text` with the lines a client cut at [`HARD_WRAP_COLUMN`] characters joined again: a line
-/// of exactly that many characters, in a text with none longer, is joined to the next without
+/// of exactly that many characters is joined to the next without
 /// a space where the cut falls inside a word (`Cannot fi` / `nd field.`, `'tools[` / `1]`) or
 /// at a space (`oneOf, allOf,` / ` or anyOf`; trial 42). `None` when no line is joined; else the
 /// joined text, and whether a cut at a space shows the text was cut hard: a client wrapping at
@@ -163,7 +163,10 @@ const HARD_WRAP_COLUMN: usize = 80;
 pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
     let lines: Vec<&str> = text.split('\n').collect();
     let width = |l: &str| l.chars().count();
-    if lines.len() < 2 || lines.iter().any(|l| width(l) > HARD_WRAP_COLUMN) {
+    // A longer line (a log's next record) is no wrapped line, and joins nothing: only lines of
+    // exactly the column are joined (trial 44: a 90-character log line after a wrapped error
+    // kept the error from being rejoined).
+    if lines.len() < 2 {
         return None;
     }
     let word = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
@@ -185,17 +188,24 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
 }
 
 /// `text` with each line break a client's wrap at spaces made written as a space, byte for
-/// byte, in a text with no line longer than [`HARD_WRAP_COLUMN`]: a break is such a wrap where
+/// byte, among lines no longer than [`HARD_WRAP_COLUMN`]: a break is such a wrap where
 /// the next line's first word would not have fit on the line within the text's longest line
+/// of at most that column
 /// (`... cannot start` / `list`, `... 'required' is` / `required to be ...`, trial 42), whatever
-/// the case or stop around it. `None` when there is none. A log's next record may look so too:
+/// the case or stop around it; a longer line joins nothing. `None` when there is none. A log's next record may look so too:
 /// the caller keeps this reading only where it explains more ([`unwrapped`] alone joins no
 /// such line).
 pub(super) fn column_unwrapped(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.split('\n').collect();
     let width = |l: &str| l.chars().count();
-    let column = lines.iter().map(|l| width(l)).max()?;
-    if lines.len() < 2 || column > HARD_WRAP_COLUMN {
+    // The column is the longest line within [`HARD_WRAP_COLUMN`]; a longer line (a log's next
+    // record, trial 44) is no wrapped line and joins nothing.
+    let column = lines
+        .iter()
+        .map(|l| width(l))
+        .filter(|w| *w <= HARD_WRAP_COLUMN)
+        .max()?;
+    if lines.len() < 2 {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -204,7 +214,11 @@ pub(super) fn column_unwrapped(text: &str) -> Option<String> {
         out.push_str(line);
         let Some(next) = lines.get(i + 1) else { break };
         let first_word = next.split_whitespace().next().map_or(0, width);
-        if !line.trim().is_empty() && first_word > 0 && width(line) + 1 + first_word > column {
+        if !line.trim().is_empty()
+            && width(line) <= column
+            && first_word > 0
+            && width(line) + 1 + first_word > column
+        {
             out.push(' ');
             joined = true;
         } else {

@@ -2896,3 +2896,23 @@ fn a_long_error_is_not_read_again_rejoined() {
     let read = READ_BYTES.with(std::cell::Cell::get);
     assert!(read <= text.len(), "{read} bytes read of {}", text.len());
 }
+
+/// A wrapped error followed by a log record longer than the wrap's column was not rejoined:
+/// the longer line kept every line from being read as wrapped (trial 44: Anthropic's
+/// top-level combinator message, wrapped at a space at 80 columns, then a 90-character
+/// `INFO ... retrying` record, gave `rule: (unknown)`). The longer line joins nothing, and
+/// stays out of the quote.
+#[test]
+fn a_wrapped_error_before_a_longer_log_line_is_rejoined() {
+    let text = "2026-12-05 10:00:00,123 ERROR agent.llm: request failed\n\
+        Error: tools.13.custom.input_schema: input_schema does not support oneOf, allOf,\n\
+        or anyOf at the top level\n\
+        2026-12-05 10:00:01,457 INFO agent.loop: retrying request in 2 seconds (attempt 2 of 3)\n";
+    let got = explain(None, text, None);
+    let [e] = got.as_slice() else {
+        panic!("{got:#?}")
+    };
+    assert_eq!(e.rule.as_deref(), Some("root-combinator"), "{e:#?}");
+    assert_eq!(e.tool_index, Some(13));
+    assert!(!e.message.contains("retrying"), "{}", e.message);
+}

@@ -1654,6 +1654,12 @@ mod tests {
         read(text, &serde_json::from_str(text).unwrap(), declared)
     }
 
+    /// The call `text` is read as with `limit` declared: (shape, name, pointer, arguments).
+    fn call_of(text: &str) -> (&'static str, Option<String>, String, String) {
+        let e = read_text(text, &["limit"]).unwrap().expect(text);
+        (e.shape, e.name, e.pointer, e.text)
+    }
+
     /// Each of `cases` (the value, the container it is) is refused as a reply holding no
     /// call, with no key declared and with `declared`.
     fn refused_as_holding_no_call(cases: &[(&str, &'static str)], declared: &[&str]) {
@@ -1718,13 +1724,13 @@ mod tests {
             ),
         ];
         for (text, shape, pointer, args) in cases {
-            let e = read_text(text, &["limit"]).unwrap().expect(text);
+            let (shape_read, name, pointer_read, args_read) = call_of(text);
             assert_eq!(
                 (
-                    e.shape,
-                    e.name.as_deref(),
-                    e.pointer.as_str(),
-                    e.text.as_str()
+                    shape_read,
+                    name.as_deref(),
+                    pointer_read.as_str(),
+                    args_read.as_str()
                 ),
                 (shape, Some("s"), pointer, args),
                 "{text}"
@@ -2281,13 +2287,13 @@ mod tests {
                 "/response/output/0/arguments",
             ),
         ] {
-            let e = read_text(text, &["limit"]).unwrap().expect(text);
+            let (shape_read, name_read, pointer_read, args) = call_of(text);
             assert_eq!(
                 (
-                    e.shape,
-                    e.name.as_deref(),
-                    e.pointer.as_str(),
-                    e.text.as_str()
+                    shape_read,
+                    name_read.as_deref(),
+                    pointer_read.as_str(),
+                    args.as_str()
                 ),
                 (shape, name, pointer, r#"{"limit":"ten"}"#),
                 "{text}"

@@ -1932,6 +1932,44 @@ fn a_strict_form_refuses_an_any_of_of_required_lists() {
     }
 }
 
+/// An object `{kind}` whose `anyOf` branches are `$ref`s to definitions declaring `r` and
+/// `s` was compiled with the object closed to `kind` and "the offline model accepts the
+/// request", exit 0, while no call matched it (trial 44): each strict target refuses it at the
+/// `anyOf`, as it refuses the same branches written inline.
+#[test]
+fn a_strict_form_refuses_ref_branches_declaring_members_the_object_lacks() {
+    let given = json!({"type":"object","$defs":{
+        "A":{"type":"object","properties":{"kind":{"const":"a"},"r":{"type":"number"}},
+            "required":["kind","r"]},
+        "B":{"type":"object","properties":{"kind":{"const":"b"},"s":{"type":"string"}},
+            "required":["kind","s"]}},
+        "properties":{"o":{"type":"object","properties":{"kind":{"type":"string","enum":["a","b"]}},
+            "required":["kind"],"anyOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}]}},
+        "required":["o"]});
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+    ] {
+        let c = compile_own(&[tool("t", given.clone())], target);
+        assert_eq!(
+            c.tools[0].outcome,
+            Outcome::Refused,
+            "{target}: {:#?}",
+            c.tools[0]
+        );
+        let r = &c.tools[0].refusals;
+        assert_eq!(r.len(), 1, "{target}: {r:#?}");
+        assert_eq!(r[0].pointer, "/properties/o/anyOf", "{target}");
+        assert!(
+            r[0].reason.contains(
+                "branch 0 (a `$ref` to `#/$defs/A`) declares `r`, which the object around it does not"
+            ),
+            "{target}: {r:?}"
+        );
+    }
+}
+
 /// Every change line and refusal names a place of the schema as given, the one the user
 /// edits (before, the lines after an inlined `$ref` named the copy, `/properties/c/...`, and
 /// those below a schema strict mode wrapped in `anyOf` named `.../anyOf/0`, places the user's

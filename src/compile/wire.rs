@@ -99,10 +99,20 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
     }
     match form {
         Form::Plain => {}
-        Form::Strict => close(schema, "", &mut changes, &mut blocked, &mut refs, 0),
-        Form::DeepSeekStrict => {
-            deepseek_subset(schema, "", &mut changes, 0);
-            close(schema, "", &mut changes, &mut blocked, &mut refs, 0);
+        Form::Strict | Form::DeepSeekStrict => {
+            if form == Form::DeepSeekStrict {
+                deepseek_subset(schema, "", &mut changes, 0);
+            }
+            let unclosed = schema.clone();
+            close(
+                schema,
+                "",
+                &mut changes,
+                &mut blocked,
+                &mut refs,
+                &unclosed,
+                0,
+            );
         }
         Form::CohereStrict => one_required(schema, "", &mut changes, &mut refs, 0),
     }
@@ -244,13 +254,15 @@ const MAX_DEPTH: usize = 512;
 
 /// Closes every object schema and makes every property required, optional ones nullable.
 /// Each object that cannot be closed is added to `blocked` and the walk goes on, so every
-/// such place is named at once.
+/// such place is named at once. `unclosed` is the whole schema as it was before the walk,
+/// which the `$ref` branches of an object are read in ([`branches_on_the_object`]).
 fn close(
     v: &mut Value,
     at: &str,
     changes: &mut Vec<Change>,
     blocked: &mut Vec<Unwirable>,
     refs: &mut Refs,
+    unclosed: &Value,
     depth: usize,
 ) {
     if depth > MAX_DEPTH {
@@ -287,7 +299,7 @@ fn close(
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        blocked.extend(branches_on_the_object(o, at, &names));
+        blocked.extend(branches_on_the_object(o, at, &names, unclosed));
         let required: Vec<String> = o
             .get("required")
             .and_then(Value::as_array)
@@ -349,7 +361,7 @@ fn close(
         );
     }
     let _ = children(o, at, |sub, here| {
-        close(sub, here, changes, blocked, refs, depth + 1);
+        close(sub, here, changes, blocked, refs, unclosed, depth + 1);
         Ok(())
     });
 }
@@ -359,50 +371,78 @@ fn close(
 /// that requires a member it does not declare (`anyOf: [{"required": ["email"]},
 /// {"required": ["id"]}]`: at least one of them is given), or one that declares some of the
 /// properties of `o` but not all, or one that declares a member `o` does not (a branch of a
-/// discriminated union written inline, `{"kind": {"const": "a"}, "r": {..}}` below `properties:
-/// {"kind": ..}`: closing `o` to its own properties refuses `r`, trial 44). Strict mode cannot
-/// say any of these: it makes every property of
-/// `o` required, and closes each branch to the properties the branch declares (once `type:
-/// "object"` is written in it), so such a branch would accept no call, and a tool compiled so
-/// would accept fewer calls than the one given, or none (trial 43, exit 0). Each keyword
-/// with such branches is named once, with what the branches said.
-fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) -> Vec<Unwirable> {
+/// discriminated union, `{"kind": {"const": "a"}, "r": {..}}` below `properties: {"kind":
+/// ..}`: closing `o` to its own properties refuses `r`, trial 44). Strict mode cannot say any
+/// of these: it makes every property of `o` required, and closes each branch to the
+/// properties the branch declares (once `type: "object"` is written in it), so such a branch
+/// would accept no call, and a tool compiled so would accept fewer calls than the one given,
+/// or none (trial 43, exit 0). A branch that is a `$ref` is judged with the schema it reaches
+/// in `unclosed` ([`branch_parts`]): a union of definitions is as closed as one written
+/// inline (trial 44, exit 0). Each keyword with such branches is named once, with what the
+/// branches said.
+fn branches_on_the_object(
+    o: &Map<String, Value>,
+    at: &str,
+    names: &[String],
+    unclosed: &Value,
+) -> Vec<Unwirable> {
     let mut blocked = Vec::new();
     for keyword in ["anyOf", "oneOf", "allOf"] {
         let Some(Value::Array(branches)) = o.get(keyword) else {
             continue;
         };
+        let here = push_token(at, keyword);
         let mut said: Vec<BranchSays<'_>> = Vec::new();
-        for (i, b) in branches.iter().enumerate() {
+        for (index, b) in branches.iter().enumerate() {
             let Value::Object(b) = b else { continue };
-            let typed_otherwise = b.get("type").is_some_and(|_| !is_object_schema(b));
-            if typed_otherwise || b.contains_key("$ref") {
+            let Some(parts) = branch_parts(b, &push_token(&here, &index.to_string()), unclosed)
+            else {
+                continue;
+            };
+            if parts
+                .iter()
+                .any(|p| p.get("type").is_some_and(|_| !is_object_schema(p)))
+            {
                 continue;
             }
-            let own = b.get("properties").and_then(Value::as_object);
-            let declared = |n: &str| own.is_some_and(|p| p.contains_key(n));
-            let undeclared: Vec<&str> = (b.get("required").and_then(Value::as_array))
-                .into_iter()
+            let own: Vec<&Map<String, Value>> = parts
+                .iter()
+                .filter_map(|p| p.get("properties").and_then(Value::as_object))
+                .collect();
+            let declared = |n: &str| own.iter().any(|p| p.contains_key(n));
+            // A name the branch and its target both say is listed once.
+            let mut seen = HashSet::new();
+            let undeclared: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("required").and_then(Value::as_array))
                 .flatten()
                 .filter_map(Value::as_str)
-                .filter(|n| !declared(n))
+                .filter(|n| !declared(n) && seen.insert(*n))
                 .collect();
-            let left_out: Vec<&str> = match own {
-                Some(_) => names
+            let left_out: Vec<&str> = if own.is_empty() {
+                Vec::new()
+            } else {
+                names
                     .iter()
                     .map(String::as_str)
                     .filter(|n| !declared(n))
-                    .collect(),
-                None => Vec::new(),
+                    .collect()
             };
             let extra: Vec<&str> = own
-                .into_iter()
+                .iter()
                 .flat_map(|p| p.keys())
                 .map(String::as_str)
-                .filter(|n| !names.iter().any(|m| m == n))
+                .filter(|n| !names.iter().any(|m| m == n) && seen.insert(*n))
                 .collect();
             if !undeclared.is_empty() || !left_out.is_empty() || !extra.is_empty() {
-                said.push((i, undeclared, left_out, extra));
+                said.push(BranchSays {
+                    index,
+                    via: b.get("$ref").and_then(Value::as_str),
+                    declares: !own.is_empty(),
+                    undeclared,
+                    left_out,
+                    extra,
+                });
             }
         }
         if said.is_empty() {
@@ -415,11 +455,9 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
                 .join(" and ")
         };
         let conditions_only = said.len() == branches.len()
-            && said
-                .iter()
-                .all(|(i, u, _, _)| !u.is_empty() && branches[*i].get("properties").is_none());
+            && said.iter().all(|b| !b.undeclared.is_empty() && !b.declares);
         let what = if conditions_only {
-            let sets: Vec<String> = said.iter().map(|(_, u, _, _)| listed(u)).collect();
+            let sets: Vec<String> = said.iter().map(|b| listed(&b.undeclared)).collect();
             let how_many = match keyword {
                 "anyOf" => "at least one of",
                 "oneOf" => "exactly one of",
@@ -433,16 +471,23 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
         } else {
             let each: Vec<String> = said
                 .iter()
-                .map(|(i, u, l, x)| {
-                    if !u.is_empty() {
-                        format!("branch {i} requires {} without declaring it", listed(u))
-                    } else if !x.is_empty() {
+                .map(|b| {
+                    let branch = match b.via {
+                        Some(r) => format!("branch {} (a `$ref` to `{r}`)", b.index),
+                        None => format!("branch {}", b.index),
+                    };
+                    if !b.undeclared.is_empty() {
                         format!(
-                            "branch {i} declares {}, which the object around it does not",
-                            listed(x)
+                            "{branch} requires {} without declaring it",
+                            listed(&b.undeclared)
+                        )
+                    } else if !b.extra.is_empty() {
+                        format!(
+                            "{branch} declares {}, which the object around it does not",
+                            listed(&b.extra)
                         )
                     } else {
-                        format!("branch {i} does not declare {}", listed(l))
+                        format!("{branch} does not declare {}", listed(&b.left_out))
                     }
                 })
                 .collect();
@@ -452,7 +497,7 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
             )
         };
         blocked.push(Unwirable::at(
-            &push_token(at, keyword),
+            &here,
             format!(
                 "{what}; strict mode cannot say this: it makes every property required and \
                  closes each branch to the properties the branch declares, so a branch like this \
@@ -464,10 +509,47 @@ fn branches_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) ->
     blocked
 }
 
-/// What a branch says of the members of the object around it ([`branches_on_the_object`]):
-/// (branch index, the members it requires undeclared, the properties of the object it leaves
-/// out, the members it declares that the object does not).
-type BranchSays<'a> = (usize, Vec<&'a str>, Vec<&'a str>, Vec<&'a str>);
+/// The schemas the applicator branch `b` at `at` is made of, as [`branches_on_the_object`]
+/// judges it: `b` itself, and when it holds a `$ref`, the schema that reference's chain
+/// reaches in `unclosed`, read where `b` is written ([`crate::schema::refs::follow_from`],
+/// at most [`crate::schema::refs::MAX_REF_HOPS`] hops, so a cycle or a long chain ends).
+/// `None` when the chain reaches no schema (dangling, remote, a cycle, too long: `check` and
+/// `compile` say so where the reference is), and for a `$ref` that is no string: such a
+/// branch is not judged, as before. `at` names `b` in the schema being closed, which may hold
+/// a wrapped `…/anyOf/0` that `unclosed` does not: only a resource's `$id` on that way would
+/// read the reference otherwise.
+fn branch_parts<'v>(
+    b: &'v Map<String, Value>,
+    at: &str,
+    unclosed: &'v Value,
+) -> Option<Vec<&'v Map<String, Value>>> {
+    let Some(reference) = b.get("$ref") else {
+        return Some(vec![b]);
+    };
+    match crate::schema::refs::follow_from(unclosed, at, reference.as_str()?) {
+        crate::schema::refs::Chain::Reaches {
+            schema: Value::Object(target),
+            ..
+        } => Some(vec![b, target]),
+        _ => None,
+    }
+}
+
+/// What a branch says of the members of the object around it ([`branches_on_the_object`]).
+struct BranchSays<'a> {
+    /// The branch's place in its list.
+    index: usize,
+    /// The branch's `$ref`, when it is one.
+    via: Option<&'a str>,
+    /// Whether the branch (or what its `$ref` reaches) declares properties.
+    declares: bool,
+    /// The members it requires without declaring them.
+    undeclared: Vec<&'a str>,
+    /// The properties of the object it leaves out (when it declares any).
+    left_out: Vec<&'a str>,
+    /// The members it declares that the object does not.
+    extra: Vec<&'a str>,
+}
 
 /// What closing the object `o` at `at` (whose `additionalProperties` is `open`: absent,
 /// `true`, or a value that is neither a boolean nor a schema) takes from the tool, as the
@@ -1606,6 +1688,80 @@ mod tests {
         ] {
             assert!(apply(Form::Strict, &mut fine.clone()).is_ok(), "{fine}");
         }
+    }
+
+    /// Branches that are `$ref`s were not looked into: an object `{kind}` whose `anyOf` named
+    /// the definitions `A {kind, r}` and `B {kind, s}` was closed to `kind`, so no call
+    /// matched, and the tool compiled (trial 44, exit 0). They are judged by the schema their
+    /// chain reaches, as inline branches are; a chain that reaches none ends and is left to
+    /// the refusals of its own.
+    #[test]
+    fn ref_branches_are_judged_by_what_they_reach() {
+        let with = |o: Value, defs: Value| json!({"type":"object","$defs":defs,"properties":{"o":o},"required":["o"]});
+        let union = json!({"type":"object","properties":{"kind":{"type":"string"}},
+            "required":["kind"],"anyOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}]});
+        let a_and_b = json!({
+            "A":{"type":"object","properties":{"kind":{"const":"a"},"r":{"type":"number"}},
+                "required":["kind","r"]},
+            "B":{"type":"object","properties":{"kind":{"const":"b"},"s":{"type":"string"}},
+                "required":["kind","s"]}});
+        let ids = json!({"type":"object","properties":{"email":{"type":"string"},
+            "id":{"type":"integer"}},"anyOf":[{"$ref":"#/$defs/E"},{"$ref":"#/$defs/I"}]});
+        for (schema, says) in [
+            (
+                with(union.clone(), a_and_b.clone()),
+                "branch 0 (a `$ref` to `#/$defs/A`) declares `r`, which the object around it \
+                 does not; branch 1 (a `$ref` to `#/$defs/B`) declares `s`, which the object \
+                 around it does not",
+            ),
+            // Reached through a chain of two references.
+            (
+                with(
+                    json!({"type":"object","properties":{"kind":{"type":"string"}},
+                        "oneOf":[{"$ref":"#/$defs/ToA"}]}),
+                    json!({"ToA":{"$ref":"#/$defs/A"},"A":a_and_b["A"]}),
+                ),
+                "branch 0 (a `$ref` to `#/$defs/ToA`) declares `r`",
+            ),
+            (
+                with(
+                    ids,
+                    json!({"E":{"required":["email"]},"I":{"required":["id"]}}),
+                ),
+                "at least one of `email`, `id` must be given",
+            ),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut schema.clone()).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{blocked:?}");
+                assert!(
+                    blocked[0].pointer.starts_with("/properties/o/"),
+                    "{blocked:?}"
+                );
+                assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+            }
+            assert!(apply(Form::Plain, &mut schema.clone()).is_ok());
+        }
+        // A definition declaring every property of the object is no condition on it.
+        let whole = with(
+            json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "allOf":[{"$ref":"#/$defs/K"}]}),
+            json!({"K":{"type":"object","properties":{"kind":{"type":"string"}}}}),
+        );
+        assert!(apply(Form::Strict, &mut whole.clone()).is_ok());
+        // A cycle, and a chain past the hop limit ending in `A`: each ends, unjudged.
+        let mut chain = a_and_b.clone();
+        for i in 0..crate::schema::refs::MAX_REF_HOPS + 2 {
+            chain[format!("C{i}")] = json!({"$ref": format!("#/$defs/C{}", i + 1)});
+        }
+        chain[format!("C{}", crate::schema::refs::MAX_REF_HOPS + 2)] = json!({"$ref":"#/$defs/A"});
+        chain["L"] = json!({"$ref":"#/$defs/L"});
+        let unreached = with(
+            json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "anyOf":[{"$ref":"#/$defs/L"},{"$ref":"#/$defs/C0"}]}),
+            chain,
+        );
+        assert!(apply(Form::Strict, &mut unreached.clone()).is_ok());
     }
 
     #[test]

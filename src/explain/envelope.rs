@@ -129,13 +129,13 @@ pub(super) fn crlf_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `text` without an e-mail's quoting: when every line that is not blank starts with `>`, each
-/// loses its `>` and the space after it, once (a rejection pasted from a quoted reply, `>
-/// tools.13.custom.input_schema: ...`, trial 42, whose `> ` at the start of each wrapped line
-/// kept the templates from reading it as one).
+/// `text` without an e-mail's quoting: each line that starts with `>` loses it and the space
+/// after it, once (a rejection pasted from a quoted reply, `> tools.13.custom.input_schema:
+/// ...`, trial 42, whose `> ` at the start of each wrapped line kept the templates from reading
+/// it as one), also where the replier's own lines come before or after the quote (trial 44:
+/// `Same here on 1.2.0.` after the quoted error kept it quoted, and its explanation lost).
 pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut lines = text.split('\n').filter(|l| !l.trim().is_empty()).peekable();
-    if lines.peek().is_none() || !lines.all(|l| l.starts_with('>')) {
+    if !text.split('\n').any(|l| l.starts_with('>')) {
         return text.into();
     }
     text.split('\n')

@@ -2916,3 +2916,28 @@ fn a_wrapped_error_before_a_longer_log_line_is_rejoined() {
     assert_eq!(e.tool_index, Some(13));
     assert!(!e.message.contains("retrying"), "{}", e.message);
 }
+
+/// A quoted error with the replier's own lines around it was read with its quoting, so a
+/// quoted wrapped error lost its explanation (trial 44 D11: Anthropic's top-level combinator
+/// message wrapped at `allOf,` and quoted with `> `, then `Same here on 1.2.0.`, gave `rule:
+/// (unknown)`, the quote cut at `allOf,`). The quoted lines lose their `> ` all the same.
+#[test]
+fn a_quoted_error_among_the_repliers_lines_is_unquoted() {
+    let quote = "> tools.13.custom.input_schema: input_schema does not support oneOf, allOf,\n\
+        > or anyOf at the top level\n";
+    for text in [
+        format!("{quote}\nSame here on 1.2.0.\n"),
+        format!("On Fri, Dec 4, 2026, someone wrote:\n{quote}"),
+    ] {
+        let got = explain(None, &text, None);
+        let [e] = got.as_slice() else {
+            panic!("{text}: {got:#?}")
+        };
+        assert_eq!(e.rule.as_deref(), Some("root-combinator"), "{text}");
+        assert_eq!(e.tool_index, Some(13));
+        assert_eq!(
+            e.message,
+            "tools.13.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
+        );
+    }
+}

@@ -292,11 +292,21 @@ fn explain_checked(
             best = rejoined;
         }
     }
-    if let Some(joined) = envelope::column_unwrapped(&error) {
+    // A break after a sentence's end is also where a provider's message ends and a log's next
+    // line starts: joined only where that explains more than leaving it.
+    let mut tried = None;
+    for after_sentences in [false, true] {
+        let Some(joined) = envelope::column_unwrapped(&error, after_sentences) else {
+            continue;
+        };
+        if tried.as_ref() == Some(&joined) {
+            continue;
+        }
         let rejoined = read(&joined);
         if score(&rejoined) > score(&best) {
             best = rejoined;
         }
+        tried = Some(joined);
     }
     best
 }

@@ -152,6 +152,24 @@ pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
 /// The column a client cuts lines at when it wraps them hard, mid-word.
 const HARD_WRAP_COLUMN: usize = 80;
 
+/// A line that starts, after its indentation, as a log's next record does (a date and time,
+/// a time, or a level word: `2026-12-05 10:00:01 INFO other: ...`, `ERROR ...`) or as a
+/// stack frame does (`at Client.post (client.js:12)`, `at file:///app.js:3:7`, Python's
+/// `File "app.py", line 12`): what follows an error in a log, never the error's sentence
+/// going on, so no rejoining reading joins it to the line before (trial 44: each was quoted as
+/// the provider's words).
+static RECORD_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^\s*(?:\[?(?:[0-9]{4}-[0-9]{2}-[0-9]{2}[T ])?[0-9]{2}:[0-9]{2}:[0-9]{2}|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b|at (?:async )?[^\s()]+ ?\([^()]*:[0-9]+(?::[0-9]+)?\)\s*$|at (?:async )?[^\s()]+:[0-9]+:[0-9]+\s*$|File "[^"]*", line [0-9]+)"#,
+    )
+    .expect("the record pattern compiles")
+});
+
+/// Whether `line` starts as a log record or a stack frame does (see [`RECORD_START`]).
+pub(super) fn starts_record(line: &str) -> bool {
+    RECORD_START.is_match(line)
+}
+
 /// `text` with the lines a client cut at [`HARD_WRAP_COLUMN`] characters joined again: a line
 /// of exactly that many characters is joined to the next without
 /// a space where the cut falls inside a word (`Cannot fi` / `nd field.`, `'tools[` / `1]`) or
@@ -170,18 +188,29 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
         return None;
     }
     let word = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
+    let indentation = |l: &'_ str| l.len() - l.trim_start().len();
     let mut out = String::with_capacity(text.len());
     let (mut joined, mut at_space) = (false, false);
+    // The indentation of the line a run of joined lines starts with: an indented block's cut
+    // lines start with it too (`    ...function_de` / `    clarations[15]...`, trial 44), which
+    // is no cut at a space, and is left out of the joined text.
+    let mut indent = indentation(lines[0]);
+    let mut from = 0;
     for (i, line) in lines.iter().enumerate() {
-        out.push_str(line);
+        out.push_str(&line[from..]);
         let Some(next) = lines.get(i + 1) else { break };
-        let full = width(line) == HARD_WRAP_COLUMN;
-        let space = full && (line.ends_with(' ') || next.starts_with(' '));
-        if space || (full && word(line.chars().next_back()) && word(next.chars().next())) {
+        let shared = next.get(..indent) == line.get(..indent);
+        from = if shared { indent } else { 0 };
+        let rest = &next[from..];
+        let full = width(line) == HARD_WRAP_COLUMN && !starts_record(rest);
+        let space = full && (line.ends_with(' ') || rest.starts_with(' '));
+        if space || (full && word(line.chars().next_back()) && word(rest.chars().next())) {
             joined = true;
             at_space |= space;
         } else {
             out.push('\n');
+            indent = indentation(next);
+            from = 0;
         }
     }
     joined.then_some((out, at_space))
@@ -192,10 +221,14 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
 /// the next line's first word would not have fit on the line within the text's longest line
 /// of at most that column
 /// (`... cannot start` / `list`, `... 'required' is` / `required to be ...`, trial 42), whatever
-/// the case or stop around it; a longer line joins nothing. `None` when there is none. A log's next record may look so too:
-/// the caller keeps this reading only where it explains more ([`unwrapped`] alone joins no
-/// such line).
-pub(super) fn column_unwrapped(text: &str) -> Option<String> {
+/// the case or stop around it, unless `after_sentences` is false: then a line ending a
+/// sentence (`.`, `!`, `?`) is joined to nothing. A longer line, a log record's or a stack
+/// frame's first line ([`starts_record`]) joins nothing and is joined to nothing. `None` when
+/// there is none. A log's next line may look like a wrap too (`... with a maximum length of
+/// 64.` / `Retrying in 2 seconds.`, trial 44): the caller keeps this reading only where it
+/// explains more, and the one joining after sentences only where that explains more than
+/// the one that does not ([`unwrapped`] alone joins no such line).
+pub(super) fn column_unwrapped(text: &str, after_sentences: bool) -> Option<String> {
     let lines: Vec<&str> = text.split('\n').collect();
     let width = |l: &str| l.chars().count();
     // The column is the longest line within [`HARD_WRAP_COLUMN`]; a longer line (a log's next
@@ -214,10 +247,17 @@ pub(super) fn column_unwrapped(text: &str) -> Option<String> {
         out.push_str(line);
         let Some(next) = lines.get(i + 1) else { break };
         let first_word = next.split_whitespace().next().map_or(0, width);
+        let sentence_ends = line
+            .trim_end()
+            .trim_end_matches(['"', '\'', ')', ']'])
+            .ends_with(['.', '!', '?']);
         if !line.trim().is_empty()
             && width(line) <= column
+            && width(next) <= column
             && first_word > 0
             && width(line) + 1 + first_word > column
+            && !starts_record(next)
+            && (after_sentences || !sentence_ends)
         {
             out.push(' ');
             joined = true;
@@ -291,9 +331,11 @@ fn wraps_at(text: &str, at: usize, literals: &[Range<usize>]) -> bool {
     }
     let before = text[..at].trim_end_matches(['\r', ' ', '\t']);
     let after = text[at + 1..].trim_start_matches([' ', '\t']);
-    // The envelope's fields kept with a decoded message ([`collect`]) are not the
-    // provider's sentence going on: joined, they would be quoted as its words.
-    if ENVELOPE_FIELDS.iter().any(|f| after.starts_with(f)) {
+    // The envelope's fields kept with a decoded message ([`collect`]), and a log record or a
+    // stack frame after it, are not the provider's sentence going on: joined, they would be
+    // quoted as its words.
+    let next_line = after.split('\n').next().unwrap_or(after);
+    if ENVELOPE_FIELDS.iter().any(|f| after.starts_with(f)) || starts_record(next_line) {
         return false;
     }
     let line_ended = before.is_empty() || before.ends_with('\n') || before.ends_with(STOPS);

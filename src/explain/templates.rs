@@ -465,7 +465,9 @@ static G_UNABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Where a message that `text` starts with ends, when lines may follow it: at the first line
 /// break after a line ending in a stop (`.`, `:`, `;`, `!`, `?`), or before a line that does
 /// not go on in lower case (a log's next record, `2026-12-04 10:00:00 INFO ...`, or its
-/// `retrying in 2s` after a full stop: trial 42). A wrapped sentence goes on in lower case.
+/// `retrying in 2s` after a full stop: trial 42), or before a stack frame (`at Client.post
+/// (client.js:12)`, [`super::envelope::starts_record`]). A wrapped sentence goes on in lower
+/// case.
 fn wrapped_end(text: &str) -> usize {
     let mut end = 0;
     for line in text.split_inclusive('\n') {
@@ -478,7 +480,8 @@ fn wrapped_end(text: &str) -> usize {
                 .is_some_and(|c| !matches!(c, '.' | ':' | ';' | '!' | '?'))
                 && body
                     .trim_start()
-                    .starts_with(|c: char| c.is_ascii_lowercase());
+                    .starts_with(|c: char| c.is_ascii_lowercase())
+                && !super::envelope::starts_record(body);
         if !goes_on {
             break;
         }
@@ -1213,6 +1216,13 @@ fn openai(text: &str) -> Vec<Raw> {
         .captures(text)
         .and_then(|c| c[1].parse::<usize>().ok());
     for c in O_SCHEMA.captures_iter(text) {
+        // The message may start on the line after the function's (a wrap after the colon),
+        // but not a log record's or a stack frame's line: that is another record's.
+        let start = c.get(2).or_else(|| c.get(3)).map_or(0, |m| m.start());
+        let gap = &text[c.get(1).map_or(0, |m| m.end())..start];
+        if gap.contains('\n') && super::envelope::starts_record(line_after(text, start)) {
+            continue;
+        }
         let name = c[1].to_string();
         let tool = match param_index {
             Some(i) => ToolLoc::IndexName(i, name),

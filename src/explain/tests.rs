@@ -2941,3 +2941,62 @@ fn a_quoted_error_among_the_repliers_lines_is_unquoted() {
         );
     }
 }
+
+/// The line after a provider's message was joined into its quote where a rejoined reading
+/// explained more (trial 44 D6): a short log line after a message ending a sentence (`...
+/// with a maximum length of 64.` / `Retrying in 2 seconds.`), an indented stack frame after a
+/// line filling 80 columns (`... nesting depth at Client.post (client.js:12)`), the indented
+/// cut line of such a block with its indentation (`function_de    clarations[15]`, no tool
+/// named), and a log record on the line after OpenAI's `Invalid schema for function 'get_x':`.
+#[test]
+fn a_log_record_or_stack_frame_after_an_error_stays_out_of_its_quote() {
+    let name = "Error: Request Failed: 400 [{ \"error\": { \"code\": 400, \"message\": \"*\n\
+        GenerateContentRequest.tools[0].function_declarations[18].name: Invalid function\n\
+        name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z,\n\
+        0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.\n\
+        Retrying in 2 seconds.\n";
+    let got = explain(None, name, None);
+    let [e] = got.as_slice() else {
+        panic!("{got:#?}")
+    };
+    assert_eq!(e.rule.as_deref(), Some("name-invalid"));
+    assert_eq!(e.tool_index, Some(18));
+    assert!(
+        e.message.ends_with("maximum length of 64."),
+        "{}",
+        e.message
+    );
+
+    let depth =
+        "    FunctionDeclaration in the request exceeds the maximum allowed nesting depth\n";
+    for frame in [
+        "    at Client.post (client.js:12)",
+        "  File \"app.py\", line 12, in main",
+    ] {
+        let got = explain(None, &format!("{depth}{frame}\n"), None);
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(e.rule.as_deref(), Some("depth-exceeded"));
+        assert!(e.message.ends_with("nesting depth"), "{}", e.message);
+    }
+
+    let cut = "    Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_de\n    \
+        clarations[15].parameters.properties[0].value.any_of[3]': Cannot find field.\n    \
+        at Client.post (client.js:12)\n";
+    let got = explain(None, cut, None);
+    let [e] = got.as_slice() else {
+        panic!("{got:#?}")
+    };
+    assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
+    assert_eq!(e.tool_index, Some(15), "{e:#?}");
+    assert!(e.message.ends_with("Cannot find field."), "{}", e.message);
+
+    let record = "Error: Invalid schema for function 'get_x':\n\
+        2026-12-05 10:00:01 INFO other: In context=(), 'additionalProperties' is required to be supplied and to be false.\n";
+    let got = explain(None, record, None);
+    let [e] = got.as_slice() else {
+        panic!("{got:#?}")
+    };
+    assert!(e.message.starts_with("In context=()"), "{}", e.message);
+}

@@ -472,7 +472,18 @@ impl ArgsSchema {
             .build(checked)
             .map_err(|e| {
                 unresolvable_ref(schema).unwrap_or_else(|| {
-                    let pointer = e.instance_path().as_str().to_string();
+                    let compiled = e.instance_path().as_str();
+                    let pointer = compat::declared_pointer(schema, compiled).into_owned();
+                    // The validator quotes a `patternProperties` key as compiled: name it as
+                    // the schema writes it.
+                    let quoted = |p: &str| {
+                        let key = p.rsplit('/').next().unwrap_or_default();
+                        Value::from(key.replace("~1", "/").replace("~0", "~")).to_string()
+                    };
+                    let mut e = e.to_string();
+                    if pointer != compiled {
+                        e = e.replace(&quoted(compiled), &quoted(&pointer));
+                    }
                     // A valid ECMA-262 pattern the engine cannot compile is no fault of the
                     // schema's: say what the engine lacks.
                     let pattern = schema
@@ -579,7 +590,7 @@ impl ArgsSchema {
     /// The schema's number at JSON Pointer `path` of the schema as written, when known and
     /// when it is `v` (a rewritten copy could hold another value there).
     fn written_at(&self, path: Option<&str>, v: &Value) -> Option<&str> {
-        let token = self.written.get(path?)?;
+        let token = self.written.get(self.declared_place(path?).as_ref())?;
         let read = serde_json::from_str::<Value>(token).ok()?;
         (read.as_f64()? == v.as_f64()?).then_some(token.as_str())
     }
@@ -1860,9 +1871,21 @@ impl ArgsSchema {
     /// compiled (`\\0` is compiled as `\\x00`, see [`compat`]): the text the model wrote
     /// against.
     fn declared_pattern(&self, e: &ValidationError<'_>) -> Option<&str> {
-        parent_schema(&self.declared, &self.schema_place(e)?.at)?
-            .get("pattern")?
-            .as_str()
+        parent_schema(
+            &self.declared,
+            &self.declared_place(&self.schema_place(e)?.at),
+        )?
+        .get("pattern")?
+        .as_str()
+    }
+
+    /// The place in the declared schema of `path`, a place in the compiled one: the same but
+    /// for a `patternProperties` key the compiled copy spells otherwise (see [`compat`]).
+    fn declared_place<'p>(&self, path: &'p str) -> Cow<'p, str> {
+        match &self.rewritten {
+            Some(_) => compat::declared_pointer(&self.declared, path),
+            None => Cow::Borrowed(path),
+        }
     }
 
     /// The schema the validator compiled: what the errors' schema paths point into.
@@ -3008,6 +3031,63 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    /// Trial 44 D-pp: a `patternProperties` key that is valid ECMA-262 but spelled otherwise
+    /// for the engine (`a{,3}`, the text `a{,3}` under Annex B; `[a-\d]`, `a`, `-` or a
+    /// digit) made the schema bad input (exit 2: `"a{,3}" is not a "regex"`), where a `pattern`
+    /// of the same text was checked. The key is compiled as a `pattern` is, and its subschema
+    /// checks the members it matches; the key is named as written.
+    #[test]
+    fn pattern_properties_keys_are_read_as_ecma_262() {
+        let text = r#"{"type": "object", "patternProperties": {
+            "a{,3}": {"type": "integer"},
+            "[a-\\d]": {"maximum": 1E0, "properties": {"p": {"pattern": "b{,1}"}}}}}"#;
+        let declared: Value = serde_json::from_str(text).unwrap();
+        let mut s = ArgsSchema::new(&declared).expect("compiles");
+        s.quote_numbers_as_written(text, "");
+        let problems = |call: Value| triples(&s.check(&call, Coercions::NONE));
+        let t = |p: &str, k: &str, e: &str| (p.to_string(), k.to_string(), e.to_string());
+        // `a{,3}` is literal text: `aaa` is no member of it (Python's `a{0,3}` would be).
+        assert_eq!(problems(json!({"a{,3}": 1, "x": "y"})), []);
+        assert_eq!(
+            problems(json!({"a{,3}": "3"})),
+            [t("/a{,3}", "type", "an integer")]
+        );
+        assert_eq!(problems(json!({"aaa": "3"})), []);
+        assert_eq!(problems(json!({"-": 0.5, "z": {}})), []);
+        assert_eq!(
+            problems(json!({"7": 5, "a": {"p": "c"}})),
+            [
+                t("/7", "maximum", "at most 1E0"),
+                t(
+                    "/a/p",
+                    "pattern",
+                    "text matching the regular expression `b{,1}`"
+                )
+            ]
+        );
+        // Still invalid once respelled: named as written, not as compiled (`(a\{,2}`).
+        let e = ArgsSchema::new(&json!({"type":"object","patternProperties":{"(a{,2}/":{}}}))
+            .err()
+            .unwrap();
+        assert_eq!(e.pointer, "/patternProperties/(a{,2}~1");
+        assert!(
+            e.message.contains("\"(a{,2}/\" is not a \"regex\""),
+            "{}",
+            e.message
+        );
+        // A key no ECMA-262 reads stays refused, saying why.
+        for key in ["\\Z", "[[:alpha:]]"] {
+            let e = ArgsSchema::new(&json!({"type":"object","patternProperties":{key:{}}}))
+                .err()
+                .unwrap();
+            assert!(
+                e.message.contains("is no ECMA-262 regular expression"),
+                "{}",
+                e.message
+            );
+        }
     }
 
     #[test]

@@ -34,9 +34,12 @@
 //! - A `pattern` with an ECMA-262 spelling the validator's regex engine spells otherwise
 //!   (`\0`, `[\b]`, `[^]`, `[]`; [`crate::schema::ecma::rust_pattern`]): written in the
 //!   engine's spelling, so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
+//!   So is a `patternProperties` key (`a{,3}`, the text `a{,3}` under Annex B, as `\{`): the
+//!   engine compiles keys as patterns too.
 //!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
-//! copy names the same place in the declared schema.
+//! copy names the same place in the declared schema, but for a rewritten `patternProperties`
+//! key, which [`declared_pointer`] maps back to the key as written.
 
 use std::borrow::Cow;
 
@@ -59,8 +62,8 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
         return None;
     }
     let mut copy = declared.clone();
-    for pointer in places {
-        if let Some(Value::Object(node)) = copy.pointer_mut(&pointer) {
+    for pointer in &places {
+        if let Some(Value::Object(node)) = copy.pointer_mut(pointer) {
             match node.get_mut("type") {
                 Some(Value::String(t)) => {
                     if let Some(meant) = meant(t) {
@@ -105,7 +108,75 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             }
         }
     }
+    // Descendants first: renaming a key moves the places below it.
+    for pointer in places.iter().rev() {
+        if let Some(Value::Object(members)) = copy
+            .pointer_mut(pointer)
+            .and_then(|n| n.get_mut("patternProperties"))
+        {
+            rename_pattern_keys(members);
+        }
+    }
     Some(copy)
+}
+
+/// Writes each key of a `patternProperties` object in the engine's spelling, in place and
+/// order. A key whose spelling is already a key (`a{,3}` beside `a\\{,3}`) is left as written
+/// (the schema then does not compile, as before), since merging two subschemas would move them.
+fn rename_pattern_keys(members: &mut serde_json::Map<String, Value>) {
+    let written = std::mem::take(members);
+    for (k, sub) in &written {
+        let key = match crate::schema::ecma::rust_pattern(k) {
+            Cow::Owned(engine)
+                if !written.contains_key(&engine) && !members.contains_key(&engine) =>
+            {
+                engine
+            }
+            _ => k.clone(),
+        };
+        members.insert(key, sub.clone());
+    }
+}
+
+/// The place in the declared schema of `path`, a JSON Pointer into [`compiled_form`]'s copy of
+/// `declared` (a validator's schema path): the same path but for each `patternProperties` key
+/// the copy spells otherwise, written back as the declared schema writes it, so that what
+/// is said of the place names the key the user wrote. A path the declared schema cannot
+/// follow (through a `$ref`) is kept as it is from there on.
+pub(super) fn declared_pointer<'p>(declared: &Value, path: &'p str) -> Cow<'p, str> {
+    let mut node = Some(declared);
+    let mut out = String::with_capacity(path.len());
+    let mut renamed = false;
+    let mut previous = "";
+    for raw in path.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let members = node.and_then(Value::as_object);
+        let written = match members {
+            Some(m) if previous == "patternProperties" && !m.contains_key(&token) => m
+                .keys()
+                .find(|k| crate::schema::ecma::rust_pattern(k) == token.as_str()),
+            _ => None,
+        };
+        node = match node {
+            Some(Value::Object(o)) => o.get(written.map_or(token.as_str(), String::as_str)),
+            Some(Value::Array(a)) => token.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        };
+        out.push('/');
+        match written {
+            Some(k) => {
+                renamed = true;
+                out.push_str(&crate::json::escape_token(k));
+            }
+            None => out.push_str(raw),
+        }
+        previous = raw;
+    }
+    if renamed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(path)
+    }
 }
 
 /// One `type` spelling read as the JSON Schema type it means (see
@@ -221,6 +292,13 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
                 matches!(crate::schema::ecma::rust_pattern(p), Cow::Owned(_))
                     || crate::schema::ecma::unsupported(p).is_some()
             })
+        || node
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|m| {
+                m.keys()
+                    .any(|k| matches!(crate::schema::ecma::rust_pattern(k), Cow::Owned(_)))
+            })
         || node.get("nullable") == Some(&Value::Bool(true))
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
@@ -328,6 +406,34 @@ mod tests {
         let mut d4 = s.clone();
         d4["$schema"] = "http://json-schema.org/draft-04/schema#".into();
         assert_eq!(compiled_form(&d4), None);
+    }
+
+    #[test]
+    fn pattern_properties_keys_are_respelled_and_mapped_back() {
+        let s = json!({"properties":{"o":{"patternProperties":{
+            "x{":{"patternProperties":{"[\\d-z]":{"type":"string"}}},"^b$":{}}}}});
+        let c = compiled_form(&s).unwrap();
+        let inner = "/properties/o/patternProperties/x\\{/patternProperties/[\\d\\-z]";
+        assert_eq!(c.pointer(inner), Some(&json!({"type":"string"})));
+        assert_eq!(
+            c["properties"]["o"]["patternProperties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["x\\{", "^b$"]
+        );
+        assert_eq!(
+            declared_pointer(&s, &format!("{inner}/type")),
+            "/properties/o/patternProperties/x{/patternProperties/[\\d-z]/type"
+        );
+        assert_eq!(
+            declared_pointer(&s, "/properties/o/patternProperties/^b$"),
+            "/properties/o/patternProperties/^b$"
+        );
+        // Two keys of one spelling: merging them would move a subschema, so both stay.
+        let both = json!({"patternProperties":{"a{,3}":{},"a\\{,3}":{}}});
+        assert_eq!(compiled_form(&both).unwrap(), both);
     }
 
     /// Trial L: a draft-04 schema with `required: []` passed check, repair and compile, and

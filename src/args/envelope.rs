@@ -560,6 +560,9 @@ enum Tag {
     /// A Chat Completions chunk: `object: "chat.completion.chunk"`, or choices that are all
     /// `delta`s (a pasted chunk may lack `object`).
     Chunk,
+    /// One tool call of a Chat Completions chunk's delta, given alone
+    /// ([`tool_call_delta`]).
+    ToolCallDelta,
 }
 
 /// One event of a provider's stream.
@@ -606,7 +609,8 @@ const ANTHROPIC_EVENT_KEYS: &[&str] = &[
 /// - OpenAI Chat Completions, "The chat completion chunk object"
 ///   (https://platform.openai.com/docs/api-reference/chat-streaming): `object:
 ///   "chat.completion.chunk"`, `choices[].delta.tool_calls[]` each a piece of a call (its
-///   `function.arguments` a fragment of the text).
+///   `function.arguments` a fragment of the text); one such item alone too, while it is not
+///   yet a whole call ([`tool_call_delta`]).
 /// - OpenAI Responses streaming events
 ///   (https://platform.openai.com/docs/api-reference/responses-streaming):
 ///   `response.output_item.added` (the `function_call` item with its arguments still to
@@ -640,6 +644,12 @@ const EVENTS: &[Event] = &[
         name: "OpenAI Chat Completions chat.completion.chunk",
         tag: Tag::Chunk,
         keys: CHAT_RESPONSE_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: CHAT_TOOL_CALL_DELTA,
+        tag: Tag::ToolCallDelta,
+        keys: &["index", "id", "type", "function"],
         holds: Holds::Piece,
     },
     Event {
@@ -880,8 +890,37 @@ impl Tag {
                                     .all(|c| c.get("delta").is_some_and(Value::is_object))
                         })
             }
+            Tag::ToolCallDelta => tool_call_delta(top),
         }
     }
+}
+
+const CHAT_TOOL_CALL_DELTA: &str = "OpenAI Chat Completions chunk's tool call delta: it has an \
+     `index` and its arguments are not whole JSON; a call assembled from a stream that was cut \
+     short looks the same, and is checked as a call without its `index`";
+
+/// Whether `top` is one `choices[].delta.tool_calls[]` item of a Chat Completions chunk, a
+/// piece of a call: openai-python's `ChoiceDeltaToolCall` (generated from OpenAI's API spec,
+/// src/openai/types/chat/chat_completion_chunk.py, read 2026-12-05) is `{index: int, id?,
+/// type?, function?: {name?, arguments?}}`, the `index` required, where a reply's call
+/// (`ChatCompletionMessageFunctionToolCall`) has none. A call assembled from the stream keeps
+/// its `index` though (openai-python's `accumulate_delta`, src/openai/lib/streaming/_deltas.py,
+/// read 2026-12-05, merges the deltas into the first, `index` and all), so only an item that
+/// cannot be a whole call is one: without its function's `name`, or with `arguments` that
+/// are not one whole JSON value (OpenAI's first delta has `""`, the next ones fragments).
+fn tool_call_delta(top: &Map<String, Value>) -> bool {
+    let Some(function) = top.get("function").and_then(Value::as_object) else {
+        return false;
+    };
+    let whole = function.get("name").is_some_and(Value::is_string)
+        && match function.get("arguments") {
+            Some(Value::String(text)) => {
+                serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+            }
+            Some(arguments) => arguments.is_object(),
+            None => false,
+        };
+    top.get("index").is_some_and(Value::is_u64) && absent_or(top, "type", "function") && !whole
 }
 
 /// [`read`] for one event of a streamed reply ([`EVENTS`]): `None` when `top` is none (with
@@ -2184,6 +2223,35 @@ mod tests {
         ] {
             assert_eq!(read_text(text, declared), Ok(None), "{text}");
         }
+    }
+
+    /// A Chat Completions chunk's tool call given alone, its `index` with it (trial 44: the
+    /// first delta, `{"a"` as its arguments, was judged as a whole call, exit 1): a piece while
+    /// it cannot be a whole call, as the chunk holding it is; with a name and whole arguments
+    /// it is a call assembled from the stream, which keeps the `index`.
+    #[test]
+    fn a_lone_chat_tool_call_delta_is_a_streamed_piece() {
+        let piece = Err(Refused::StreamPiece {
+            event: CHAT_TOOL_CALL_DELTA,
+        });
+        for text in [
+            r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\""}}"#,
+            r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":""}}"#,
+            r#"{"index":0,"function":{"arguments":"\"ten\"}"}}"#,
+        ] {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                assert_eq!(read_text(text, declared), piece, "{text}");
+            }
+        }
+        let whole = r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}"#;
+        let e = read_text(whole, &["limit"]).unwrap().expect("a call");
+        assert_eq!(
+            (e.shape, e.pointer.as_str()),
+            ("OpenAI Chat Completions tool call", "/function/arguments")
+        );
+        // Without `index` the same cut-short call is a call, whose arguments are the problem.
+        let cut = r#"{"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\""}}"#;
+        assert!(read_text(cut, &[]).unwrap().is_some());
     }
 
     /// A tool whose arguments are named as a message's keys: with all of them declared the

@@ -443,12 +443,24 @@ fn beside_tool_calls(
     loose: bool,
     mut legacy: Envelope,
 ) -> Result<Option<Envelope>, Refused> {
+    let container = CHAT_MESSAGE;
     let others = match in_container(text, top, loose) {
         Ok(Some(e)) => vec![e],
         Err(Refused::NotOneCall { calls, .. }) if !calls.is_empty() => calls,
+        // Custom calls alone beside it: the one call, which says it skipped them.
+        Err(Refused::FreeText { .. }) => {
+            let message = CONTAINERS.iter().find(|c| c.name == container);
+            let read = message.map(|c| calls_in(c, text, top)).transpose()?;
+            let free_text = read.map_or_else(Vec::new, |(_, custom, _)| skipped(custom));
+            legacy.within = Some(Within {
+                container,
+                call_at: "/function_call".to_string(),
+                free_text,
+            });
+            return Ok(Some(legacy));
+        }
         _ => return Ok(Some(legacy)),
     };
-    let container = CHAT_MESSAGE;
     legacy.within = Some(Within {
         container,
         call_at: "/function_call".to_string(),
@@ -1449,67 +1461,32 @@ fn in_container(
     loose: bool,
 ) -> Result<Option<Envelope>, Refused> {
     let mut first_empty = None;
+    let mut first_custom = None;
     let mut found: Vec<(&'static str, Vec<Envelope>)> = Vec::new();
+    // Custom calls by container: a reply read by two paths (a Chat Completions response's
+    // `tool_calls` and its legacy `function_call`) may hold them on one path only.
+    let mut customs: Vec<(&'static str, Skipped)> = Vec::new();
     for c in CONTAINERS {
         if !(c.marks)(top) || !(loose || top.keys().all(|k| c.keys.contains(&k.as_str()))) {
             continue;
         }
-        let mut items = Vec::new();
-        items_at(top, text, String::new(), c.path, &mut items);
-        let mut calls = Vec::new();
-        let mut free_text = Vec::new();
-        for (at, item, item_text) in &items {
-            // The items are not arguments: read as calls with no declared keys (and as calls
-            // only: a Chat Completions response's message is no container here).
-            let Some(item) = item.as_object() else {
-                continue;
-            };
-            let mut e = match one_call(item_text, item, true) {
-                Ok(Some(e)) => e,
-                Ok(None) => continue,
-                Err(custom @ Refused::FreeText { .. }) => {
-                    free_text.push((at.clone(), custom));
-                    continue;
-                }
-                Err(refused) => return Err(refused),
-            };
-            if !c.calls.contains(&e.shape) {
-                continue;
-            }
-            e.pointer = format!("{at}{}", e.pointer);
-            e.within = Some(Within {
-                container: c.name,
-                call_at: at.clone(),
-                free_text: Vec::new(),
-            });
-            calls.push(e);
-        }
+        let (calls, free_text, items) = calls_in(c, text, top)?;
         if calls.is_empty() {
             // Custom calls alone: nothing to check, as one alone is refused.
-            if let Some((_, custom)) = free_text.into_iter().next() {
-                return Err(custom);
+            if let Some((_, custom)) = free_text.first() {
+                first_custom.get_or_insert(custom.clone());
+                customs.push((c.name, skipped(free_text)));
+                continue;
             }
             // Said only of the container exactly, with items or a reply without them: an
             // argument that happens to be named `output` or `candidates` stays an argument.
             let exact = top.keys().all(|k| c.keys.contains(&k.as_str()));
-            if exact && (c.no_call)(top, !items.is_empty()) {
+            if exact && (c.no_call)(top, items) {
                 first_empty.get_or_insert(c.name);
             }
             continue;
         }
-        // Custom calls beside function calls are skipped, which each call's note says.
-        let skipped: Vec<(String, Option<String>)> = free_text
-            .into_iter()
-            .map(|(at, custom)| match custom {
-                Refused::FreeText { name, .. } => (at, name),
-                _ => (at, None),
-            })
-            .collect();
-        for e in &mut calls {
-            if let Some(w) = &mut e.within {
-                w.free_text.clone_from(&skipped);
-            }
-        }
+        customs.push((c.name, skipped(free_text)));
         // One reply read by two paths (a Chat Completions message's `tool_calls` and its
         // legacy `function_call`): its calls are all one list.
         match found.iter_mut().find(|f| f.0 == c.name) {
@@ -1517,13 +1494,27 @@ fn in_container(
             None => found.push((c.name, calls)),
         }
     }
-    match (found.len(), first_empty) {
-        (0, None) => Ok(None),
-        (0, Some(container)) => Err(Refused::NotOneCall {
+    // Custom calls beside function calls are skipped, which each call's note says.
+    for (container, calls) in &mut found {
+        let skipped: Skipped = customs
+            .iter()
+            .filter(|(c, _)| c == container)
+            .flat_map(|(_, s)| s.iter().cloned())
+            .collect();
+        for e in calls.iter_mut() {
+            if let Some(w) = &mut e.within {
+                w.free_text.clone_from(&skipped);
+            }
+        }
+    }
+    match (found.len(), first_custom, first_empty) {
+        (0, Some(custom), _) => Err(custom),
+        (0, None, None) => Ok(None),
+        (0, None, Some(container)) => Err(Refused::NotOneCall {
             container,
             calls: Vec::new(),
         }),
-        (1, _) => {
+        (1, _, _) => {
             let (container, mut calls) = found.remove(0);
             if calls.len() == 1 {
                 Ok(calls.pop())
@@ -1533,6 +1524,60 @@ fn in_container(
         }
         _ => Err(Refused::Ambiguous(found.iter().map(|f| f.0).collect())),
     }
+}
+
+/// The items of `c` in `top` (whose text is `text`) read as calls: the function calls (their
+/// pointers from the top, `within` naming `c`), the custom tool calls (each its place and
+/// [`Refused::FreeText`]), and whether `c`'s path led to any item.
+fn calls_in(c: &Container, text: &str, top: &Map<String, Value>) -> Result<ItemCalls, Refused> {
+    let mut items = Vec::new();
+    items_at(top, text, String::new(), c.path, &mut items);
+    let mut calls = Vec::new();
+    let mut free_text = Vec::new();
+    for (at, item, item_text) in &items {
+        // The items are not arguments: read as calls with no declared keys (and as calls
+        // only: a Chat Completions response's message is no container here).
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        let mut e = match one_call(item_text, item, true) {
+            Ok(Some(e)) => e,
+            Ok(None) => continue,
+            Err(custom @ Refused::FreeText { .. }) => {
+                free_text.push((at.clone(), custom));
+                continue;
+            }
+            Err(refused) => return Err(refused),
+        };
+        if !c.calls.contains(&e.shape) {
+            continue;
+        }
+        e.pointer = format!("{at}{}", e.pointer);
+        e.within = Some(Within {
+            container: c.name,
+            call_at: at.clone(),
+            free_text: Vec::new(),
+        });
+        calls.push(e);
+    }
+    Ok((calls, free_text, !items.is_empty()))
+}
+
+/// What [`calls_in`] finds among a container's items.
+type ItemCalls = (Vec<Envelope>, Vec<(String, Refused)>, bool);
+
+/// Custom tool calls skipped, as [`Within::free_text`] lists them: each its place and tool.
+type Skipped = Vec<(String, Option<String>)>;
+
+/// Custom tool calls ([`calls_in`]) as [`Within::free_text`] lists them.
+fn skipped(free_text: Vec<(String, Refused)>) -> Skipped {
+    free_text
+        .into_iter()
+        .map(|(at, custom)| match custom {
+            Refused::FreeText { name, .. } => (at, name),
+            _ => (at, None),
+        })
+        .collect()
 }
 
 /// The items `path` leads to from `top` (whose text is `text`), each with its pointer and
@@ -2577,6 +2622,44 @@ mod tests {
              /output/0, \"y\" at /output/1), besides 1 custom tool call (\"z\" at /output/2), \
              skipped: custom tools take free text, not JSON arguments; `args` checks one call at \
              a time: pass each call alone (the object at its place)"
+        );
+    }
+
+    /// A legacy `function_call` beside `tool_calls` holding custom calls only (trial 44: the
+    /// message's function_call was checked with no word of them, and the response holding it
+    /// was refused as a custom call alone): the function_call is the one call, and the custom
+    /// calls are skipped, said, as beside function calls.
+    #[test]
+    fn a_legacy_function_call_beside_custom_calls_only_skips_them_said() {
+        let custom = r#"{"id":"c2","type":"custom","custom":{"name":"z","input":"x"}}"#;
+        let legacy = r#""function_call":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}"#;
+        let message =
+            format!(r#"{{"role":"assistant","content":null,{legacy},"tool_calls":[{custom}]}}"#);
+        let e = read_text(&message, &["limit"]).unwrap().expect(&message);
+        assert_eq!(
+            (e.shape, e.pointer.as_str()),
+            (LEGACY_CHAT_CALL, "/function_call/arguments")
+        );
+        let w = e.within.unwrap();
+        assert_eq!(
+            (w.container, w.call_at.as_str(), w.free_text),
+            (
+                CHAT_MESSAGE,
+                "/function_call",
+                vec![("/tool_calls/0".to_string(), Some("z".to_string()))]
+            )
+        );
+        let response = format!(
+            r#"{{"object":"chat.completion","choices":[{{"index":0,"message":{message}}}]}}"#
+        );
+        let e = read_text(&response, &[]).unwrap().expect(&response);
+        assert_eq!(e.pointer, "/choices/0/message/function_call/arguments");
+        assert_eq!(
+            e.within.unwrap().free_text,
+            vec![(
+                "/choices/0/message/tool_calls/0".to_string(),
+                Some("z".to_string())
+            )]
         );
     }
 }

@@ -1910,18 +1910,11 @@ fn a_strict_form_refuses_an_any_of_of_required_lists() {
         "deepseek/beta-strict",
     ] {
         let c = compile(&[tool("t", given.clone())], target, &p, &opts).unwrap();
-        assert_eq!(
-            c.tools[0].outcome,
-            Outcome::Refused,
-            "{target}: {:#?}",
-            c.tools[0]
-        );
-        let r = &c.tools[0].refusals;
-        assert_eq!(r.len(), 1, "{target}: {r:#?}");
-        assert_eq!(r[0].pointer, "/properties/by/anyOf", "{target}");
-        assert!(
-            r[0].reason.contains("at least one of `email`, `id`"),
-            "{target}: {r:?}"
+        assert_refused_at(
+            &c,
+            target,
+            "/properties/by/anyOf",
+            "at least one of `email`, `id`",
         );
         assert!(
             c.tools[0]
@@ -1952,22 +1945,28 @@ fn a_strict_form_refuses_ref_branches_declaring_members_the_object_lacks() {
         "deepseek/beta-strict",
     ] {
         let c = compile_own(&[tool("t", given.clone())], target);
-        assert_eq!(
-            c.tools[0].outcome,
-            Outcome::Refused,
-            "{target}: {:#?}",
-            c.tools[0]
-        );
-        let r = &c.tools[0].refusals;
-        assert_eq!(r.len(), 1, "{target}: {r:#?}");
-        assert_eq!(r[0].pointer, "/properties/o/anyOf", "{target}");
-        assert!(
-            r[0].reason.contains(
-                "branch 0 (a `$ref` to `#/$defs/A`) declares `r`, which the object around it does not"
-            ),
-            "{target}: {r:?}"
+        assert_refused_at(
+            &c,
+            target,
+            "/properties/o/anyOf",
+            "branch 0 (a `$ref` to `#/$defs/A`) declares `r`, which the object around it does not",
         );
     }
+}
+
+/// Asserts that `c`, the compilation of one tool for `target`, refused it with one refusal,
+/// at `pointer`, whose reason contains `says`.
+fn assert_refused_at(c: &Compilation, target: &str, pointer: &str, says: &str) {
+    assert_eq!(
+        c.tools[0].outcome,
+        Outcome::Refused,
+        "{target}: {:#?}",
+        c.tools[0]
+    );
+    let r = &c.tools[0].refusals;
+    assert_eq!(r.len(), 1, "{target}: {r:#?}");
+    assert_eq!(r[0].pointer, pointer, "{target}");
+    assert!(r[0].reason.contains(says), "{target}: {r:?}");
 }
 
 /// Every change line and refusal names a place of the schema as given, the one the user

@@ -112,15 +112,46 @@ pub const BOM: &str = "\u{feff}";
 /// the text without a leading byte order mark ([`BOM`]; columns on the first line are then
 /// counted after it).
 pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let (line, column) = line_column(bytes, e.valid_up_to());
-        Error::input(
-            file,
-            Place::LineColumn { line, column },
-            "invalid UTF-8 (the file must be UTF-8 text)",
-        )
-    })?;
+    let not_utf8 = |offset: usize| {
+        let (line, column) = line_column(bytes, offset);
+        let what = match wide_encoding(bytes) {
+            Some((encoding, iconv)) => format!(
+                "not UTF-8 text: it is written in {encoding}; convert it to UTF-8 (e.g. `iconv -f \
+                 {iconv} -t UTF-8`, or `Out-File -Encoding utf8` in Windows PowerShell)"
+            ),
+            None => "invalid UTF-8 (the file must be UTF-8 text)".to_string(),
+        };
+        Error::input(file, Place::LineColumn { line, column }, what)
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(e.valid_up_to()))?;
+    // A NUL is valid UTF-8, but no JSON or error text holds one raw: among the first two
+    // bytes, it is the other half of an ASCII character written in UTF-16 or UTF-32.
+    if let Some(nul) = bytes.iter().take(2).position(|&b| b == 0)
+        && wide_encoding(bytes).is_some()
+    {
+        return Err(not_utf8(nul));
+    }
     Ok(text.strip_prefix(BOM).unwrap_or(text))
+}
+
+/// The encoding `bytes` are written in, in words and as `iconv` names it, when it is UTF-16
+/// or UTF-32 (RFC 8259 §8.1 asks for UTF-8): told by the byte order mark, or without one by
+/// the NUL bytes an ASCII first character is written with (RFC 4627 §3 told these encodings
+/// apart by the same NULs). Windows PowerShell 5.1's `>` writes UTF-16 little-endian with a
+/// mark by default: `>` is "functionally equivalent to piping to Out-File"
+/// (learn.microsoft.com/powershell/module/microsoft.powershell.utility/out-file), whose 5.1
+/// help says "Unicode is the default", as quoted, with a file found to be UTF-16
+/// little-endian, in forums.powershell.org/t/why-does-powershell-output-unix-text-really-utf-16/11215
+/// (both pages' excerpts read 2026-12-05).
+fn wide_encoding(bytes: &[u8]) -> Option<(&'static str, &'static str)> {
+    let encoding = match bytes {
+        [0xFF, 0xFE, 0, 0, ..] | [_, 0, 0, 0, ..] => ("UTF-32 little-endian", "UTF-32LE"),
+        [0, 0, 0xFE, 0xFF, ..] | [0, 0, 0, _, ..] => ("UTF-32 big-endian", "UTF-32BE"),
+        [0xFF, 0xFE, ..] | [_, 0, ..] => ("UTF-16 little-endian", "UTF-16LE"),
+        [0xFE, 0xFF, ..] | [0, _, ..] => ("UTF-16 big-endian", "UTF-16BE"),
+        _ => return None,
+    };
+    Some(encoding)
 }
 
 /// 1-based line and column of byte `offset`; the column counts Unicode code points (what SARIF
@@ -1407,6 +1438,70 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "u.json: line 2, column 7: invalid UTF-8 (the file must be UTF-8 text)"
+        );
+    }
+
+    /// A file saved as UTF-16 (Windows PowerShell's `>`) was "invalid UTF-8" at column 1
+    /// with its byte order mark, and "expected value" at column 2 without one (trial 45): both
+    /// now name the encoding and how to convert.
+    #[test]
+    fn utf16_and_utf32_are_named() {
+        let iconv_name = |encoding: &str| {
+            let bits = &encoding[..6];
+            let order = if encoding.ends_with("little-endian") {
+                "LE"
+            } else {
+                "BE"
+            };
+            format!("{bits}{order}")
+        };
+        let wide = |text: &str, encoding: &str, bom: bool| -> Vec<u8> {
+            let units: Vec<u8> = match encoding {
+                "UTF-16 little-endian" => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+                "UTF-16 big-endian" => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+                "UTF-32 little-endian" => text
+                    .chars()
+                    .flat_map(|c| (c as u32).to_le_bytes())
+                    .collect(),
+                _ => text
+                    .chars()
+                    .flat_map(|c| (c as u32).to_be_bytes())
+                    .collect(),
+            };
+            let mark: Vec<u8> = match (bom, encoding) {
+                (false, _) => Vec::new(),
+                (true, "UTF-16 little-endian") => vec![0xFF, 0xFE],
+                (true, "UTF-16 big-endian") => vec![0xFE, 0xFF],
+                (true, "UTF-32 little-endian") => vec![0xFF, 0xFE, 0, 0],
+                (true, _) => vec![0, 0, 0xFE, 0xFF],
+            };
+            [mark, units].concat()
+        };
+        for encoding in [
+            "UTF-16 little-endian",
+            "UTF-16 big-endian",
+            "UTF-32 little-endian",
+            "UTF-32 big-endian",
+        ] {
+            for bom in [true, false] {
+                let bytes = wide(r#"[{"name": "a"}]"#, encoding, bom);
+                let err = check_utf8(Path::new("w.json"), &bytes)
+                    .unwrap_err()
+                    .to_string();
+                assert!(
+                    err.starts_with("w.json: line 1, column ")
+                        && err.contains(&format!("not UTF-8 text: it is written in {encoding};"))
+                        && err.contains(&format!("`iconv -f {} -t UTF-8`", iconv_name(encoding))),
+                    "{encoding} {bom}: {err}"
+                );
+            }
+        }
+        // UTF-8 text, with or without its own mark, and a bad byte further on are as before.
+        assert!(check_utf8(Path::new("u.json"), b"\xef\xbb\xbf[]").is_ok());
+        let err = check_utf8(Path::new("u.json"), b"[\"\xfe\"]").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("invalid UTF-8 (the file must be UTF-8 text)")
         );
     }
 

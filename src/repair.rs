@@ -64,7 +64,7 @@ pub use fixes::{
     all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
     one_of_repairable, only_annotates, type_from_combinator, type_list_reading, type_said_by,
 };
-pub(crate) use fixes::{mend_required, show};
+pub(crate) use fixes::{inlined, mend_required, show};
 
 /// One tool as repair sees it: a bare schema has no name.
 #[derive(Debug, PartialEq, Serialize)]

@@ -91,6 +91,9 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
     if let Err(e) = required_lists(schema, "", &mut changes, 0) {
         return Err(vec![e]);
     }
+    if matches!(form, Form::Strict | Form::DeepSeekStrict) {
+        blocked.extend(merge_ref_siblings(schema, &mut changes));
+    }
     let mut refs = Refs::default();
     if form != Form::Plain {
         refs = Refs::of(schema);
@@ -131,6 +134,73 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
         Ok(changes)
     } else {
         Err(blocked)
+    }
+}
+
+/// Closing treats a `$ref`'s target and the keywords beside it as two schemas: where those
+/// keywords make an object schema of their own (`properties`, `type: "object"`) or hold
+/// branches (`anyOf`, `oneOf`, `allOf`), each would be closed to its own properties and refuse
+/// the other's members, so no call would be valid there (trial 45: `{"$ref": "#/$defs/X",
+/// "properties": {"z": ..}}` compiled, exit 0, to a schema refusing every call). Such a schema
+/// has its `$ref`s inlined first, each one's keywords merged into its target as repair merges
+/// them for a target that takes no `$ref` ([`crate::repair::inlined`], [`Conflicts::Refuse`]:
+/// only where one schema says exactly both). Where that cannot be done, each such `$ref` is
+/// named, with why, and the schema is left as it was.
+///
+/// [`Conflicts::Refuse`]: crate::repair::refs::Conflicts::Refuse
+fn merge_ref_siblings(schema: &mut Value, changes: &mut Vec<Change>) -> Vec<Unwirable> {
+    let apart = |o: &Map<String, Value>| {
+        o.contains_key("$ref")
+            && (is_object_schema(o)
+                || ["anyOf", "oneOf", "allOf"]
+                    .iter()
+                    .any(|k| o.contains_key(*k)))
+    };
+    let holders: Vec<String> = crate::schema::walk(schema)
+        .nodes
+        .into_iter()
+        .filter(|n| n.object().is_some_and(apart))
+        .map(|n| push_token(&n.pointer, "$ref"))
+        .collect();
+    if holders.is_empty() {
+        return Vec::new();
+    }
+    use crate::repair::refs::{Conflicts, MAX_INLINE_NODES, refusal_text};
+    match crate::repair::inlined(schema, "compile", MAX_INLINE_NODES, Conflicts::Refuse) {
+        Ok((out, inlined)) => {
+            *schema = out;
+            changes.extend(inlined);
+            Vec::new()
+        }
+        Err(r) => {
+            // Said once where it is this `$ref`'s own, as every other place is said once.
+            let why = |own: &str| {
+                if r.pointer == own {
+                    r.reason.clone()
+                } else {
+                    format!(
+                        "a schema's `$ref`s are inlined all or none, and this schema's cannot all \
+                         be: {}",
+                        refusal_text(&r)
+                    )
+                }
+            };
+            holders
+            .iter()
+            .map(|own| {
+                Unwirable::at(
+                    own,
+                    format!(
+                        "strict mode would close this `$ref`'s target and the object the keywords \
+                         beside it make each to its own properties, so that no call would be \
+                         valid here, and the two cannot be merged into one schema: {}. {}",
+                        why(own),
+                        r.cause.advice()
+                    ),
+                )
+            })
+            .collect()
+        }
     }
 }
 
@@ -1762,6 +1832,63 @@ mod tests {
             chain,
         );
         assert!(apply(Form::Strict, &mut unreached.clone()).is_ok());
+    }
+
+    /// A `$ref` with keywords beside it that make an object or hold branches was closed as two
+    /// schemas, each refusing the other's members (trial 45: compile exit 0, every call
+    /// refused). It is merged into one schema first, which accepts the calls the original
+    /// does; where the merge is not exact, or the schema cannot be inlined, the `$ref` is
+    /// refused, once.
+    #[test]
+    fn a_ref_with_keywords_beside_it_is_merged_before_closing_or_refused() {
+        let x =
+            json!({"X":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}});
+        let z = json!({"z":{"type":"string"}});
+        for (o, call) in [
+            (
+                json!({"$ref":"#/$defs/X","properties":z,"required":["z"]}),
+                json!({"o":{"x":"a","z":"b"}}),
+            ),
+            (
+                json!({"type":"object","$ref":"#/$defs/X"}),
+                json!({"o":{"x":"a"}}),
+            ),
+            (
+                json!({"anyOf":[{"$ref":"#/$defs/X","properties":z},{"type":"string"}]}),
+                json!({"o":{"x":"a","z":"b"}}),
+            ),
+        ] {
+            let given = json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":x});
+            assert!(jsonschema::is_valid(&given, &call));
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let mut s = given.clone();
+                apply(form, &mut s).unwrap();
+                assert!(jsonschema::is_valid(&s, &call), "{form:?} {o} -> {s}");
+            }
+        }
+        for (o, at, says) in [
+            (
+                json!({"$ref":"#/$defs/X","properties":{"x":{"type":"integer"}}}),
+                "/properties/o/$ref",
+                "`$ref` to `#/$defs/X` sits next to `properties`, which its target also sets \
+                 differently. Make",
+            ),
+            (
+                json!({"$ref":"#/$defs/R","properties":z}),
+                "/properties/o/$ref",
+                "this schema's cannot all be: `$ref` to `#/$defs/R` is recursive; a recursive \
+                 schema cannot be written out (at /$defs/R/properties/r/$ref, reached through \
+                 /properties/o)",
+            ),
+        ] {
+            let mut defs = x.clone();
+            defs["R"] = json!({"type":"object","properties":{"r":{"$ref":"#/$defs/R"}}});
+            let mut s = json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":defs});
+            let blocked = apply(Form::Strict, &mut s).unwrap_err();
+            assert_eq!(blocked.len(), 1, "{blocked:?}");
+            assert_eq!(blocked[0].pointer, at);
+            assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+        }
     }
 
     #[test]

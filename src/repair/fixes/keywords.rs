@@ -445,53 +445,68 @@ fn inline_refs(
     conflicts: Conflicts,
 ) -> Found {
     let schema = tool.parameters.as_ref().ok_or("no schema")?;
-    match crate::repair::refs::inline_with(schema, max_nodes, conflicts) {
-        Ok((out, done)) => {
-            let mut t = tool.clone();
-            t.parameters = Some(out);
-            let mut changes: Vec<Change> = done
-                .iter()
-                .map(|d| {
-                    let lost = (!d.replaced.is_empty()).then(|| {
-                        let said: Vec<String> = d
-                            .replaced
-                            .iter()
-                            .map(|(k, v)| format!("`{k}: {}`", show(v)))
-                            .collect();
-                        format!(
-                            "the definition's {}, replaced by the one beside the `$ref`",
-                            said.join(", ")
-                        )
-                    });
-                    let action = match &d.all_of {
-                        Some(k) => format!(
-                            "inlined `$ref: {}` as the first branch of an `allOf` whose second \
-                             holds the keywords beside it (both set `{k}`, and both apply)",
-                            d.reference
-                        ),
-                        None => format!("inlined `$ref: {}`", d.reference),
-                    };
-                    change(&d.pointer, rule, action, lost)
-                })
-                .collect();
-            for k in ["$defs", "definitions"] {
-                if schema.get(k).is_some() {
-                    changes.push(change(
-                        &f_at("", k),
-                        rule,
-                        format!("dropped `{k}` (every reference to it is inlined)"),
-                        None,
-                    ));
-                }
-            }
+    match inlined(schema, rule, max_nodes, conflicts) {
+        Ok((out, changes)) => {
             if changes.is_empty() {
                 // Inlined already (by the rewrite of another of its references).
                 return Err("no `$ref` or `$defs` left to inline".into());
             }
+            let mut t = tool.clone();
+            t.parameters = Some(out);
             Ok(vec![Candidate::many(t, changes)])
         }
         Err(r) => Err(crate::repair::refs::refusal_text_for(&r, own)),
     }
+}
+
+/// `schema` with every local `$ref` inlined ([`crate::repair::refs::inline_with`]), and the
+/// lines (of rule `rule`) saying so: each `$ref` inlined, with the definition's annotations a
+/// keyword beside it replaced, and each container of definitions dropped. What repair writes
+/// for a target that takes no `$ref`, and compile for a strict form where a `$ref` has
+/// keywords beside it ([`crate::compile::wire`]).
+pub(crate) fn inlined(
+    schema: &Value,
+    rule: &str,
+    max_nodes: usize,
+    conflicts: Conflicts,
+) -> Result<(Value, Vec<Change>), crate::repair::refs::Refusal> {
+    let (out, done) = crate::repair::refs::inline_with(schema, max_nodes, conflicts)?;
+    let mut changes: Vec<Change> = done
+        .iter()
+        .map(|d| {
+            let lost = (!d.replaced.is_empty()).then(|| {
+                let said: Vec<String> = d
+                    .replaced
+                    .iter()
+                    .map(|(k, v)| format!("`{k}: {}`", show(v)))
+                    .collect();
+                format!(
+                    "the definition's {}, replaced by the one beside the `$ref`",
+                    said.join(", ")
+                )
+            });
+            let action = match &d.all_of {
+                Some(k) => format!(
+                    "inlined `$ref: {}` as the first branch of an `allOf` whose second \
+                     holds the keywords beside it (both set `{k}`, and both apply)",
+                    d.reference
+                ),
+                None => format!("inlined `$ref: {}`", d.reference),
+            };
+            change(&d.pointer, rule, action, lost)
+        })
+        .collect();
+    for k in ["$defs", "definitions"] {
+        if schema.get(k).is_some() {
+            changes.push(change(
+                &f_at("", k),
+                rule,
+                format!("dropped `{k}` (every reference to it is inlined)"),
+                None,
+            ));
+        }
+    }
+    Ok((out, changes))
 }
 
 fn is_null_schema(v: &Value) -> bool {

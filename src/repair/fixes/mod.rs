@@ -8,8 +8,8 @@ mod keywords;
 mod shapes;
 mod types;
 
-pub(crate) use keywords::Memo;
 use keywords::keyword;
+pub(crate) use keywords::{Memo, inlined};
 pub use keywords::{
     all_of_repairable, any_of_siblings_movable, declares_members, one_of_repairable,
 };

@@ -469,7 +469,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     }
     let from = |v: &Value| {
         let mut texts = Vec::new();
-        collect(v, &mut texts, depth);
+        collect(v, &mut texts, depth, 0);
         Some(texts).filter(|t| !t.is_empty())
     };
     if let Ok(v) = serde_json::from_str::<Value>(s.trim()) {
@@ -484,6 +484,17 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
             }),
             _ => from(&v),
         };
+    }
+    // JSON Lines (a log of records): each record is read, as a list's items are, not only the
+    // first one holding a message.
+    let records: Option<Vec<Value>> = serde_json::Deserializer::from_str(s)
+        .into_iter::<Value>()
+        .map(Result::ok)
+        .collect();
+    if let Some(records) = records.filter(|r| r.len() > 1 && r.iter().all(Value::is_object))
+        && let Some(found) = from(&Value::Array(records))
+    {
+        return Some(found);
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
         let found = envelope_at(&s[start..]).and_then(|v| from(&v));
@@ -727,36 +738,37 @@ const MESSAGE_KEYS: [&str; 4] = ["message", "error", "detail", "msg"];
 /// never looked into for an envelope.
 const ENVELOPE_KEYS: &[&str] = &["param", "loc", "type", "code", "status"];
 
-fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
-    if depth > MAX_DEPTH {
+/// The messages of the envelopes `v` is or holds, pushed onto `texts`. `depth` counts the
+/// envelopes decoded to reach `v` (bounded by [`MAX_DEPTH`]), `nesting` the lists and objects
+/// `v` lies in within its own (bounded by [`MAX_NESTING`], as its parsers bound it).
+fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize, nesting: usize) {
+    if depth > MAX_DEPTH || nesting > MAX_NESTING {
         return;
     }
     match v {
         Value::Array(a) => {
             for x in a {
-                collect(x, texts, depth + 1);
+                collect(x, texts, depth, nesting + 1);
             }
         }
         Value::Object(o) => {
-            // OpenRouter's relay: the upstream's own body, as a string.
-            if let Some(raw) = o
-                .get("metadata")
-                .and_then(|m| m.get("raw"))
-                .and_then(Value::as_str)
-                && let Some(inner) = messages_in(raw, depth + 1)
-            {
-                push_all(texts, inner);
-            }
             // A record that is no provider's envelope (a JSON log line) may hold one, or a
             // client's printout of one, as a string in a field of its own (`"err": "Error code:
-            // 400 - {...}"`): read through it, as the known fields below are.
+            // 400 - {...}"`; OpenRouter's `metadata.raw`, the upstream's own body), or as an
+            // object at any depth in one (`"response": {"error": {...}}`): read through it, as
+            // the known fields below are.
             for (key, value) in o {
-                if let Value::String(s) = value
-                    && !MESSAGE_KEYS.contains(&key.as_str())
-                    && !ENVELOPE_KEYS.contains(&key.as_str())
-                    && let Some(inner) = messages_in(s, depth + 1)
-                {
-                    push_all(texts, inner);
+                if MESSAGE_KEYS.contains(&key.as_str()) || ENVELOPE_KEYS.contains(&key.as_str()) {
+                    continue;
+                }
+                match value {
+                    Value::String(s) => {
+                        if let Some(inner) = messages_in(s, depth + 1) {
+                            push_all(texts, inner);
+                        }
+                    }
+                    Value::Object(_) | Value::Array(_) => collect(value, texts, depth, nesting + 1),
+                    _ => {}
                 }
             }
             let mut own = String::new();
@@ -779,7 +791,7 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize) {
                         }
                     },
                     Some(inner @ (Value::Object(_) | Value::Array(_))) => {
-                        collect(inner, texts, depth + 1)
+                        collect(inner, texts, depth + 1, nesting + 1)
                     }
                     _ => {}
                 }

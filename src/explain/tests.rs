@@ -2831,6 +2831,43 @@ fn a_cut_printout_in_a_log_field_is_read_as_given_alone() {
     );
 }
 
+/// A log record holding the provider's body as an object in a field of its own (`response`,
+/// `body`, `upstream`, ...) was not decoded, so the record as given was quoted with its JSON's
+/// closing `"}}}` (trial 45 D3); so were a list of such records and JSON Lines of them. The
+/// body is found at any depth, and through JSON Lines, up to the parsers' nesting bound.
+#[test]
+fn an_envelope_nested_in_a_record_is_decoded() {
+    let message = "GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[tags].items: missing field.";
+    let body = json!({"error": {"code": 400, "message": message}});
+    let quoted = |error: &str| {
+        let found = explain(None, error, None);
+        let [e] = found.as_slice() else {
+            panic!("{error}: {found:#?}")
+        };
+        assert_eq!(e.pointer.as_deref(), Some("/properties/tags"), "{error}");
+        assert_eq!(e.message, message, "{error}");
+    };
+    for key in [
+        "response", "body", "data", "payload", "err", "upstream", "cause",
+    ] {
+        quoted(&json!({key: body}).to_string());
+    }
+    let retrying = json!({"t": 1, "message": "retrying"});
+    let record = json!({"t": 2, "response": body});
+    quoted(&json!([retrying, record]).to_string());
+    quoted(&format!("{retrying}\n{record}\n"));
+    // Records in the top-level `error`, already read alone, are read in JSON Lines too.
+    quoted(&format!(
+        "{retrying}\n{}\n",
+        json!({"t": 2, "error": body["error"]})
+    ));
+    let mut deep = body.clone();
+    for _ in 0..120 {
+        deep = json!({"a": deep});
+    }
+    quoted(&deep.to_string());
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

@@ -711,11 +711,10 @@ pub fn for_each_request(
     })
     .map_err(|e| one_document_hint(file, text, e))?;
     if count == 0 && !builtins_seen {
-        return Err(bad
-            .shown
-            .into_iter()
-            .next()
-            .map_or_else(|| no_tools(file), |e| one_document_hint(file, text, e)));
+        return Err(bad.shown.into_iter().next().map_or_else(
+            || no_tools_given(file, &inner.duplicate_keys),
+            |e| one_document_hint(file, text, e),
+        ));
     }
     let unreadable_lines = bad.shown.len() + bad.more;
     for e in bad.shown {
@@ -755,10 +754,42 @@ pub fn no_tools(file: &Path) -> Error {
     Error::input(file, Place::File, "no tools found (the tool list is empty)")
 }
 
-/// `Ok` when `set` holds a tool, function or built-in; else [`no_tools`].
+/// [`no_tools`] for a file whose `keys` are written twice: where a key that holds a tool list
+/// is among them (`{"tools": [{...}], "tools": []}`), the error is at that key and says that
+/// only its last value, which holds no tool, was read, since the duplicate note commands give
+/// is never reached (before: "the tool list is empty", hiding the tool written first).
+fn no_tools_given(file: &Path, keys: &[DuplicateKey]) -> Error {
+    const TOOL_LISTS: [&str; 4] = [
+        "tools",
+        "functions",
+        "functionDeclarations",
+        "function_declarations",
+    ];
+    let Some(d) = keys.iter().find(|d| TOOL_LISTS.contains(&d.key.as_str())) else {
+        return no_tools(file);
+    };
+    let pointer = format!("{}/{}", d.pointer, d.key);
+    let place = match d.line {
+        Some(line) => Place::LinePointer { line, pointer },
+        None => Place::Pointer(pointer),
+    };
+    Error::input(
+        file,
+        place,
+        format!(
+            "no tools found (the tool list is empty): the key `{}` is written more than once, \
+             and only its last value, which holds none, was read (most JSON parsers keep the \
+             last, but a provider's may keep the first or refuse the request): write it once",
+            d.key
+        ),
+    )
+}
+
+/// `Ok` when `set` holds a tool, function or built-in; else [`no_tools`] (naming a tool
+/// list's key written twice, where there is one).
 pub fn require_tools(set: &ToolSet) -> Result<()> {
     if set.tools.is_empty() && set.builtins.is_empty() {
-        return Err(no_tools(&set.file));
+        return Err(no_tools_given(&set.file, &set.duplicate_keys));
     }
     Ok(())
 }
@@ -2462,6 +2493,70 @@ mod tests {
                 assert!(doc.pointer(list).is_some(), "{doc}");
             }
         }
+    }
+
+    /// A tool list's key written twice, its last value empty, was refused as "the tool list
+    /// is empty" at the whole file, hiding the tool written first (trial 45 D4): the error is
+    /// at that key and says so, in a document and in a JSON Lines line; a key of another name
+    /// written twice leaves the error as it was.
+    #[test]
+    fn an_empty_tool_list_written_twice_names_the_key() {
+        let tool = r#"{"name":"a","input_schema":{"type":"object"}}"#;
+        for (text, at, key) in [
+            (
+                format!(r#"{{"tools":[{tool}],"tools":[]}}"#),
+                "at /tools",
+                "tools",
+            ),
+            (
+                format!(r#"{{"toolConfig":{{"tools":[{tool}],"tools":[]}}}}"#),
+                "at /toolConfig/tools",
+                "tools",
+            ),
+            (
+                r#"{"functionDeclarations":[{"name":"a"}],"functionDeclarations":[]}"#.into(),
+                "at /functionDeclarations",
+                "functionDeclarations",
+            ),
+        ] {
+            let set = from_bytes(Path::new("t.json"), text.as_bytes()).unwrap();
+            let e = require_tools(&set).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "t.json: {at}: no tools found (the tool list is empty): the key `{key}` is \
+                     written more than once, and only its last value, which holds none, was read"
+                )),
+                "{e}"
+            );
+            let e = for_each_request(
+                Path::new("t.json"),
+                text.as_bytes(),
+                &mut |_, _| {},
+                &mut |_| {},
+            );
+            assert_eq!(
+                e.unwrap_err().to_string(),
+                require_tools(&set).unwrap_err().to_string()
+            );
+        }
+        let lines = format!("{{\"tools\":[]}}\n{{\"tools\":[{tool}],\"tools\":[]}}\n");
+        let e = for_each_request(
+            Path::new("t.jsonl"),
+            lines.as_bytes(),
+            &mut |_, _| {},
+            &mut |_| {},
+        );
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.jsonl: line 2, at /tools: no tools found"),
+            "{e}"
+        );
+        let other = r#"{"model":"a","model":"b","tools":[]}"#;
+        let set = from_bytes(Path::new("t.json"), other.as_bytes()).unwrap();
+        assert_eq!(
+            require_tools(&set).unwrap_err().to_string(),
+            "t.json: (whole file): no tools found (the tool list is empty)"
+        );
     }
 
     /// A file with no tool at all is bad input for every reader that checks, repairs or

@@ -138,8 +138,8 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
 }
 
 /// Closing treats a `$ref`'s target and the keywords beside it as two schemas: where those
-/// keywords make an object schema of their own (`properties`, `type: "object"`) or hold
-/// branches (`anyOf`, `oneOf`, `allOf`), each would be closed to its own properties and refuse
+/// keywords make an object schema of their own (`properties`, `type: "object"`), hold
+/// branches (`anyOf`, `oneOf`, `allOf`) or require members (`required`), each would be closed to its own properties and refuse
 /// the other's members, so no call would be valid there (trial 45: `{"$ref": "#/$defs/X",
 /// "properties": {"z": ..}}` compiled, exit 0, to a schema refusing every call). Such a schema
 /// has its `$ref`s inlined first, each one's keywords merged into its target as repair merges
@@ -149,10 +149,13 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
 ///
 /// [`Conflicts::Refuse`]: crate::repair::refs::Conflicts::Refuse
 fn merge_ref_siblings(schema: &mut Value, changes: &mut Vec<Change>) -> Vec<Unwirable> {
+    // `required` alone beside it names members closing keeps required while the target,
+    // closed to its own properties, refuses them (trial 46: `{"$ref": Y, "required": ["w"]}`
+    // accepted no call).
     let apart = |o: &Map<String, Value>| {
         o.contains_key("$ref")
             && (is_object_schema(o)
-                || ["anyOf", "oneOf", "allOf"]
+                || ["anyOf", "oneOf", "allOf", "required"]
                     .iter()
                     .any(|k| o.contains_key(*k)))
     };
@@ -1865,6 +1868,25 @@ mod tests {
                 apply(form, &mut s).unwrap();
                 assert!(jsonschema::is_valid(&s, &call), "{form:?} {o} -> {s}");
             }
+        }
+        // `required` alone beside it, naming a member its target does not declare (trial 46:
+        // the target closed, `w` kept required, no call valid): merged, `w` is dropped from
+        // `required` with what that loses, as from an object written inline.
+        let given = json!({"type":"object","properties":{"o":{"$ref":"#/$defs/X","required":["w"]}},
+            "required":["o"],"$defs":x});
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let mut s = given.clone();
+            let changes = apply(form, &mut s).unwrap();
+            assert!(
+                jsonschema::is_valid(&s, &json!({"o":{"x":"a"}})),
+                "{form:?} {s}"
+            );
+            assert!(
+                changes
+                    .iter()
+                    .any(|c| c.action.contains("`w`") && c.lost.is_some()),
+                "{form:?} {changes:#?}"
+            );
         }
         for (o, at, says) in [
             (

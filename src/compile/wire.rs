@@ -106,7 +106,12 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
             if form == Form::DeepSeekStrict {
                 deepseek_subset(schema, "", &mut changes, 0);
             }
-            let unclosed = schema.clone();
+            // Read only through a `$ref` branch: a schema without a `$ref` is not copied.
+            let unclosed = if refs.reached.is_empty() && !refs.others {
+                Value::Null
+            } else {
+                schema.clone()
+            };
             close(
                 schema,
                 "",

@@ -29,7 +29,8 @@ use crate::schema::{LIST_OF_SCHEMAS, MAP_OF_SCHEMAS, ONE_SCHEMA};
 pub const MAX_INLINE_NODES: usize = 10_000;
 
 /// Sibling keywords a `$ref` may carry that only annotate; they override the target's.
-const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "$comment"];
+pub(crate) const ANNOTATIONS: &[&str] =
+    &["description", "title", "default", "examples", "$comment"];
 
 /// Keywords each read in the light of the others of its group (`additionalProperties` covers
 /// the names that `properties` and `patternProperties` do not declare; `items` the positions
@@ -572,11 +573,7 @@ impl Cx<'_> {
         // `integer`) cannot be merged; where `allOf` is rejected the refusal says so plainly
         // (an `allOf`, where allowed, still says exactly what the `$ref` did).
         if self.conflicts == Conflicts::Refuse
-            && let Some(words) = beside.iter().find_map(|(k, v)| {
-                obj.get(k)
-                    .and_then(|t| merge(k, t, v))
-                    .and_then(Result::err)
-            })
+            && let Some((_, words)) = clash(obj, &beside)
         {
             return Err(Refusal {
                 cause: Cause::Clash,
@@ -584,26 +581,7 @@ impl Cx<'_> {
             });
         }
         let Some(k) = conflict(obj, &beside) else {
-            for (k, v) in beside {
-                let joined = match obj.get(&k) {
-                    Some(existing) if *existing == v => continue,
-                    Some(existing) if ANNOTATIONS.contains(&k.as_str()) => {
-                        self.done[done].replaced.push((k.clone(), existing.clone()));
-                        v
-                    }
-                    Some(existing) => match (merge(&k, existing, &v), existing, v) {
-                        (Some(Ok(both)), _, _) => both,
-                        (_, Value::Object(props), Value::Object(more)) => {
-                            let mut props = props.clone();
-                            props.extend(more);
-                            Value::Object(props)
-                        }
-                        (_, _, v) => v,
-                    },
-                    None => v,
-                };
-                obj.insert(k, joined);
-            }
+            join(obj, beside, &mut self.done[done].replaced);
             return Ok(expanded);
         };
         if self.conflicts == Conflicts::Refuse {
@@ -635,12 +613,60 @@ impl Cx<'_> {
     }
 }
 
+/// The first keyword both `target` and `beside` set whose two values no value satisfies
+/// together (two `type`s or `enum`s with nothing in common), with [`merge`]'s words saying so:
+/// such a pair cannot be joined into one schema, nor written as any schema but one refusing
+/// all.
+pub(crate) fn clash<'b>(
+    target: &Map<String, Value>,
+    beside: &'b Map<String, Value>,
+) -> Option<(&'b str, String)> {
+    beside.iter().find_map(|(k, v)| {
+        target
+            .get(k)
+            .and_then(|t| merge(k, t, v))
+            .and_then(Result::err)
+            .map(|words| (k.as_str(), words))
+    })
+}
+
+/// Joins `beside`'s keywords into `target`, which must have no [`conflict`] with them: a
+/// keyword both set equally is kept once, an annotation of `beside` replaces the target's
+/// (whose value is pushed onto `replaced`), `properties` are pooled, and a keyword of
+/// [`merge`]'s table becomes the conjunction of the two.
+pub(crate) fn join(
+    target: &mut Map<String, Value>,
+    beside: Map<String, Value>,
+    replaced: &mut Vec<(String, Value)>,
+) {
+    for (k, v) in beside {
+        let joined = match target.get(&k) {
+            Some(existing) if *existing == v => continue,
+            Some(existing) if ANNOTATIONS.contains(&k.as_str()) => {
+                replaced.push((k.clone(), existing.clone()));
+                v
+            }
+            Some(existing) => match (merge(&k, existing, &v), existing, v) {
+                (Some(Ok(both)), _, _) => both,
+                (_, Value::Object(props), Value::Object(more)) => {
+                    let mut props = props.clone();
+                    props.extend(more);
+                    Value::Object(props)
+                }
+                (_, _, v) => v,
+            },
+            None => v,
+        };
+        target.insert(k, joined);
+    }
+}
+
 /// The first keyword beside a `$ref` (`beside`) that keeps it from being merged into its
 /// target: one the target sets to another value (an annotation replaces the target's;
 /// `properties` declaring other names are joined, and a keyword of
 /// [`crate::repair::conjunction`]'s table merged), or one of a group of
 /// [`RELATED`] keywords that both use, other than `properties` alone on each side.
-fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<String> {
+pub(crate) fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<String> {
     let joined = |k: &str, ours: &Value, theirs: &Value| match (k, ours, theirs) {
         (k, ours, theirs) if matches!(merge(k, ours, theirs), Some(Ok(_))) => true,
         ("properties", Value::Object(a), Value::Object(b)) => {

@@ -2859,3 +2859,85 @@ fn unreached_definitions_past_the_cap_are_not_refused_outright() {
         r.refusals
     );
 }
+
+/// An `allOf` of one branch, at the root (`root-combinator`, which refused it: "the parameters
+/// schema is not an object schema (allOf-with-type)") or below it (`keyword-unsupported`,
+/// which refused it when both sides declared `properties`: trial 46 D8.9), is merged where
+/// one schema says both: members pooled, `required` united, the schema's own description
+/// kept. A keyword no one value says for both, or `additionalProperties` beside the branch's
+/// `properties`, still refuses it; and check marks it repairable exactly when repair merges.
+#[test]
+fn a_single_all_of_branch_is_merged_where_one_schema_says_both() {
+    let p = profile(&["root-shape: allOf-with-type", "keyword-allowed: allOf"]);
+    let object = |extra: Value| {
+        let mut o = json!({"type":"object","description":"own",
+            "properties":{"name":{"type":"string"}},"required":["name"],
+            "allOf":[{"type":"object","description":"base",
+                "properties":{"id":{"type":"string"}},"required":["id"]}]});
+        o.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        o
+    };
+    let merged = json!({"type":"object","description":"own",
+        "properties":{"name":{"type":"string"},"id":{"type":"string"}},
+        "required":["name","id"]});
+    let at_root = tool("r", object(json!({})));
+    let r = repair_one(&at_root, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(r.tool.parameters.clone().unwrap(), merged);
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.pointer == "/allOf" && c.action.contains("merged the single `allOf`")),
+        "{:#?}",
+        r.changes
+    );
+    let below = tool(
+        "b",
+        json!({"type":"object","properties":{"o":object(json!({}))},"required":["o"]}),
+    );
+    let r = repair_one(&below, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(r.tool.parameters.unwrap()["properties"]["o"], merged);
+    for (t, at) in [(&at_root, "/allOf"), (&below, "/properties/o/allOf")] {
+        let found = errors(t, &p);
+        assert!(
+            found.iter().any(|f| f.pointer == at && f.repairable),
+            "{found:#?}"
+        );
+    }
+
+    for (extra, why) in [
+        (
+            json!({"type":"string"}),
+            "no value satisfies both `allOf`'s `type`",
+        ),
+        (
+            json!({"additionalProperties":false}),
+            "`allOf`'s `properties` conflicts with the schema's own",
+        ),
+    ] {
+        for t in [
+            tool("r", object(extra.clone())),
+            tool(
+                "b",
+                json!({"type":"object","properties":{"o":object(extra.clone())}}),
+            ),
+        ] {
+            let r = repair_one(&t, &p);
+            assert_eq!(r.outcome, Outcome::Refused, "{extra}");
+            assert!(
+                r.refusals.iter().any(|x| x.reason.contains(why)),
+                "{extra}: {:#?}",
+                r.refusals
+            );
+            assert!(
+                errors(&t, &p)
+                    .iter()
+                    .all(|f| !f.pointer.ends_with("allOf") || !f.repairable),
+                "{extra}"
+            );
+        }
+    }
+}

@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
     features: "`keyword-allowed: <keyword>`, `keyword-allowed: <keyword> (<form>)`",
     example: r#"{"type": "object", "properties": {"mode": {"const": "fast"}}, "additionalProperties": false}"#,
     fix: "Remove the keyword; if it constrained the value, say so in the description (e.g. \"at least 1\"). `const` can be written as a one-value `enum`.",
-    repair: "partly: keywords that only annotate or narrow are dropped (and reported), `additionalProperties` and `patternProperties` among them where a non-empty `properties` declares the members (alone they are the only description of the members, and stay); `oneOf` becomes `anyOf` when its branches have different types (so at most one matches) or loses its null branch (the argument made optional, or `nullable`); other `anyOf`/`oneOf`/`allOf`, `items`, `properties` and `prefixItems` cannot be; and a schema that has no `type` repair can write (`type-missing`) is refused whole, its keywords with it (an untyped `const: null` is left to its author)",
+    repair: "partly: keywords that only annotate or narrow are dropped (and reported), `additionalProperties` and `patternProperties` among them where a non-empty `properties` declares the members (alone they are the only description of the members, and stay); `oneOf` becomes `anyOf` when its branches have different types (so at most one matches) or loses its null branch (the argument made optional, or `nullable`); `allOf` with one branch is merged into the schema where one schema says both (`properties` pooled, `required` united, bounds and types written as their conjunction); other `anyOf`/`oneOf`/`allOf`, `items`, `properties` and `prefixItems` cannot be; and a schema that has no `type` repair can write (`type-missing`) is refused whole, its keywords with it (an untyped `const: null` is left to its author)",
     repairable,
     owns,
     hooks: Hooks {
@@ -50,7 +50,7 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::Keyword("oneOf") | Feat::KeywordForm("oneOf", _) => {
             r.node().is_some_and(crate::repair::one_of_repairable)
         }
-        // One branch, none of whose keywords the schema sets otherwise: repair merges it.
+        // One branch that one schema can say together with the schema's own: repair merges it.
         Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => {
             r.node().is_some_and(crate::repair::all_of_repairable)
         }
@@ -282,7 +282,7 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
             }
             "allOf" => {
                 " (e.g. one schema that says everything its parts require; `toolwire repair` \
-                 merges a single branch none of whose keywords the schema sets otherwise)"
+                 merges a single branch where one schema can say both)"
             }
             "prefixItems" => {
                 " (e.g. an object with one named property per position instead of a tuple)"

@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
     features: "`root-shape: anyOf`, `anyOf-with-type`, `oneOf`, `oneOf-with-type`, `allOf`, `allOf-with-type`, `not`",
     example: r#"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#,
     fix: "Make the root a plain object: merge the branches' properties into one `properties` map, make the alternatives optional, and state the either/or rule in the description.",
-    repair: "no",
-    repairable: never,
+    repair: "partly: an `allOf` with one branch is merged into the root where one schema says both (`properties` pooled, `required` united, bounds and types written as their conjunction), as `keyword-unsupported` merges one below the root; `anyOf`, `oneOf`, `not` and other `allOf` cannot be",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -28,6 +28,15 @@ const SHAPES: &[&str] = &[
     "allOf-with-type",
     "not",
 ];
+
+/// An `allOf` repair merges into the root ([`crate::repair::all_of_repairable`]); the other
+/// combinators say what a plain object cannot.
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    matches!(f, Feat::RootShape("allOf" | "allOf-with-type"))
+        && r.root
+            .and_then(|v| v.as_object())
+            .is_some_and(crate::repair::all_of_repairable)
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, SHAPES)

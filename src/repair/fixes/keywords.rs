@@ -721,10 +721,16 @@ pub fn all_of_repairable(map: &Map<String, Value>) -> bool {
     all_of_merged(map).is_ok()
 }
 
-/// `map` with its one `allOf` branch merged in: the branch's keywords join the schema, which
-/// says the same when none of them is set differently by the schema itself. Errors: why not
-/// (several branches, a branch that is not an object schema, a keyword set both ways).
+/// `map` with its one `allOf` branch merged in: the branch's keywords join the schema where
+/// one schema says both, as keywords beside a `$ref` join its target
+/// ([`crate::repair::refs::join`]): `properties` declaring other names are pooled, `required`
+/// lists united, two bounds or `type`s written as their conjunction, and the schema's own
+/// annotations (`description`, ...) kept over the branch's, since they describe this place.
+/// Errors: why not (several branches, a branch that is not an object schema, a keyword the two
+/// set differently that no one value says, or a keyword like `additionalProperties` whose
+/// meaning pooling would change).
 fn all_of_merged(map: &Map<String, Value>) -> Result<Map<String, Value>, String> {
+    use crate::repair::refs;
     let branches = map
         .get("allOf")
         .and_then(Value::as_array)
@@ -739,21 +745,22 @@ fn all_of_merged(map: &Map<String, Value>) -> Result<Map<String, Value>, String>
         .ok_or("the branch is not an object schema")?;
     let mut merged = map.clone();
     merged.shift_remove("allOf");
-    for (k, v) in inner {
-        match merged.get(k) {
-            Some(existing) if existing != v => {
-                return Err(format!("`allOf`'s `{k}` conflicts with the schema's own"));
-            }
-            _ => {
-                merged.insert(k.clone(), v.clone());
-            }
-        }
+    let mut branch = inner.clone();
+    branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
+    if let Some((k, _)) = refs::clash(&merged, &branch) {
+        return Err(format!(
+            "no value satisfies both `allOf`'s `{k}` and the schema's own"
+        ));
     }
+    if let Some(k) = refs::conflict(&merged, &branch) {
+        return Err(format!("`allOf`'s `{k}` conflicts with the schema's own"));
+    }
+    refs::join(&mut merged, branch, &mut Vec::new());
     Ok(merged)
 }
 
 /// `allOf` with one branch: its keywords join the schema when none conflicts.
-fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
+pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
     let merged = all_of_merged(schema_at(tool, node)?)?;
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;

@@ -174,9 +174,9 @@ pub struct Inlined {
     /// The annotations of the target (`description`, `title`, ...) that a keyword beside the
     /// `$ref` replaced, with the target's values: what the provider no longer sees there.
     pub replaced: Vec<(String, Value)>,
-    /// The keyword beside the `$ref` that its target set differently, when the two were kept
-    /// as the branches of an `allOf` ([`Conflicts::AllOf`]).
-    pub all_of: Option<String>,
+    /// What kept the keywords beside the `$ref` from its target, when the two were kept as
+    /// the branches of an `allOf` ([`Conflicts::AllOf`]).
+    pub all_of: Option<Conflict>,
 }
 
 /// Why `toolwire repair` (with its default expansion cap, [`MAX_INLINE_NODES`]) refuses to
@@ -587,9 +587,7 @@ impl Cx<'_> {
         if self.conflicts == Conflicts::Refuse {
             return Err(Refusal {
                 cause: Cause::Clash,
-                ..refuse(format!(
-                    "`$ref` to `{text}` sits next to `{k}`, which its target also sets differently"
-                ))
+                ..refuse(format!("`$ref` to `{text}` sits next to {}", k.words()))
             });
         }
         // Two levels deeper (`allOf` and its list), and three nodes more.
@@ -661,12 +659,62 @@ pub(crate) fn join(
     }
 }
 
+/// What keeps the keywords beside a `$ref` from being merged into its target ([`conflict`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The keyword beside the `$ref`.
+    pub keyword: String,
+    /// `None`: the target sets `keyword` too, to another value. `Some(k)`: `keyword` is one of
+    /// a group of [`RELATED`] keywords, and the target sets `k` of that group, which JSON
+    /// Schema reads with the target's own keywords only, as `keyword` with those beside it.
+    pub target_sets: Option<String>,
+}
+
+impl Conflict {
+    /// Why, in words, after "sits next to " ("sits next to `additionalProperties` while its
+    /// target sets `properties`: ...").
+    pub fn words(&self) -> String {
+        let k = &self.keyword;
+        match &self.target_sets {
+            None => format!("`{k}`, which its target also sets differently"),
+            Some(j) => {
+                let how = if RELATED[0].contains(&k.as_str()) {
+                    "`additionalProperties` covers the members its own `properties` do not declare"
+                } else {
+                    "`items` covers the positions its own `prefixItems` do not"
+                };
+                format!(
+                    "`{k}` while its target sets `{j}`: JSON Schema reads each with the keywords \
+                     of its own schema only ({how}), so pooled into one schema they could \
+                     accept other values"
+                )
+            }
+        }
+    }
+
+    /// The same, shorter, for a line saying the two were kept apart as `allOf` branches.
+    pub fn kept_apart(&self) -> String {
+        match &self.target_sets {
+            None => format!("both set `{}`", self.keyword),
+            Some(j) => format!(
+                "`{}` beside it is read apart from the target's `{j}`",
+                self.keyword
+            ),
+        }
+    }
+}
+
 /// The first keyword beside a `$ref` (`beside`) that keeps it from being merged into its
 /// target: one the target sets to another value (an annotation replaces the target's;
 /// `properties` declaring other names are joined, and a keyword of
 /// [`crate::repair::conjunction`]'s table merged), or one of a group of
-/// [`RELATED`] keywords that both use, other than `properties` alone on each side.
-pub(crate) fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<String> {
+/// [`RELATED`] keywords that both use, other than `properties` alone on each side. Of a
+/// group, the keyword named is one the two sides do not set alike, other than `properties`
+/// where there is one (the keyword whose reach pooling would change).
+pub(crate) fn conflict(
+    target: &Map<String, Value>,
+    beside: &Map<String, Value>,
+) -> Option<Conflict> {
     let joined = |k: &str, ours: &Value, theirs: &Value| match (k, ours, theirs) {
         (k, ours, theirs) if matches!(merge(k, ours, theirs), Some(Ok(_))) => true,
         ("properties", Value::Object(a), Value::Object(b)) => {
@@ -678,7 +726,10 @@ pub(crate) fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>)
         .iter()
         .find(|(k, v)| target.get(*k).is_some_and(|t| t != *v && !joined(k, t, v)))
     {
-        return Some(k.clone());
+        return Some(Conflict {
+            keyword: k.clone(),
+            target_sets: None,
+        });
     }
     RELATED.iter().find_map(|group| {
         let ours: Vec<&String> = target
@@ -694,7 +745,27 @@ pub(crate) fn conflict(target: &Map<String, Value>, beside: &Map<String, Value>)
             || (ours == ["properties"] && theirs == ["properties"])
             || (ours.len() == theirs.len()
                 && theirs.iter().all(|k| target.get(*k) == beside.get(*k)));
-        (!pooled).then(|| theirs[0].clone())
+        if pooled {
+            return None;
+        }
+        let named = |side: &[&String], this: &Map<String, Value>, other: &Map<String, Value>| {
+            let unlike: Vec<&String> = side
+                .iter()
+                .copied()
+                .filter(|k| this.get(*k) != other.get(*k))
+                .collect();
+            unlike
+                .iter()
+                .find(|k| **k != "properties")
+                .or(unlike.first())
+                .copied()
+                .unwrap_or(side[0])
+                .clone()
+        };
+        Some(Conflict {
+            keyword: named(&theirs, beside, target),
+            target_sets: Some(named(&ours, target, beside)),
+        })
     })
 }
 
@@ -1109,20 +1180,30 @@ mod tests {
                 json!({"properties":{"a":{"title":"T","allOf":[defs["A"], beside]}}}),
                 "{keyword}"
             );
-            assert_eq!(done[0].all_of.as_deref(), Some(keyword));
+            assert_eq!(
+                done[0].all_of.as_ref().map(|c| c.keyword.as_str()),
+                Some(keyword)
+            );
             assert!(done[0].replaced.is_empty());
             let e = inline_with(&s, 100, Conflicts::Refuse).unwrap_err();
             assert_eq!(e.pointer, "/properties/a/$ref");
             assert_eq!(e.cause, Cause::Clash);
-            let said = if keyword == "type" {
-                "`$ref` to `#/$defs/A`: no value can satisfy both `type: object` (the definition) \
-                 and `type: [\"string\",\"null\"]` (beside the `$ref`)"
-                    .to_string()
-            } else {
-                format!(
+            // `additionalProperties` is not set by the target: it is named with the target's
+            // `properties`, whose members it would cover once pooled (trial 46 D8.7).
+            let said = match keyword {
+                "type" => "`$ref` to `#/$defs/A`: no value can satisfy both `type: object` (the \
+                           definition) and `type: [\"string\",\"null\"]` (beside the `$ref`)"
+                    .to_string(),
+                "additionalProperties" => "`$ref` to `#/$defs/A` sits next to \
+                    `additionalProperties` while its target sets `properties`: JSON Schema reads \
+                    each with the keywords of its own schema only (`additionalProperties` covers \
+                    the members its own `properties` do not declare), so pooled into one schema \
+                    they could accept other values"
+                    .to_string(),
+                _ => format!(
                     "`$ref` to `#/$defs/A` sits next to `{keyword}`, which its target also sets \
                      differently"
-                )
+                ),
             };
             assert_eq!(e.reason, said);
         }

@@ -2915,7 +2915,7 @@ fn a_single_all_of_branch_is_merged_where_one_schema_says_both() {
         ),
         (
             json!({"additionalProperties":false}),
-            "`allOf`'s `properties` conflicts with the schema's own",
+            "`allOf`'s `properties` and the schema's own `additionalProperties` are each read",
         ),
     ] {
         for t in [

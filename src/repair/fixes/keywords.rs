@@ -486,10 +486,11 @@ pub(crate) fn inlined(
                 )
             });
             let action = match &d.all_of {
-                Some(k) => format!(
+                Some(c) => format!(
                     "inlined `$ref: {}` as the first branch of an `allOf` whose second \
-                     holds the keywords beside it (both set `{k}`, and both apply)",
-                    d.reference
+                     holds the keywords beside it ({}, and both apply)",
+                    d.reference,
+                    c.kept_apart()
                 ),
                 None => format!("inlined `$ref: {}`", d.reference),
             };
@@ -752,8 +753,16 @@ fn all_of_merged(map: &Map<String, Value>) -> Result<Map<String, Value>, String>
             "no value satisfies both `allOf`'s `{k}` and the schema's own"
         ));
     }
-    if let Some(k) = refs::conflict(&merged, &branch) {
-        return Err(format!("`allOf`'s `{k}` conflicts with the schema's own"));
+    if let Some(c) = refs::conflict(&merged, &branch) {
+        let k = &c.keyword;
+        return Err(match c.target_sets {
+            None => format!("`allOf`'s `{k}` conflicts with the schema's own"),
+            Some(j) => format!(
+                "`allOf`'s `{k}` and the schema's own `{j}` are each read with the keywords \
+                 of their own schema only, so pooled into one schema they could accept other \
+                 values"
+            ),
+        });
     }
     refs::join(&mut merged, branch, &mut Vec::new());
     Ok(merged)

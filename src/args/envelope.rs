@@ -63,6 +63,9 @@ pub enum Refused {
         /// Which event, as the provider's reference names it (`Anthropic content_block_delta
         /// event`).
         event: &'static str,
+        /// Why it is a piece, where its name does not say (what a Chat Completions tool call
+        /// delta lacks to be a whole call: [`Tag::why`]).
+        why: Option<String>,
     },
     /// A user turn sending tools' results back to the model ([`RESULT_TURNS`]): no call.
     ToolResult {
@@ -111,10 +114,11 @@ impl Refused {
                     .map(|n| format!(" to {n:?}"))
                     .unwrap_or_default()
             ),
-            Refused::StreamPiece { event } => format!(
-                "the value is one streamed piece of a reply ({event}), not a whole tool call: \
+            Refused::StreamPiece { event, why } => format!(
+                "the value is one streamed piece of a reply ({event}{}), not a whole tool call: \
                  `args` checks a whole call, so assemble the stream first and pass the call (or \
-                 the reply) it makes"
+                 the reply) it makes",
+                why.as_deref().map(|w| format!(": {w}")).unwrap_or_default()
             ),
             Refused::ToolResult { container, result } => format!(
                 "the value is a user's {container} sending a tool's result back to the model (a \
@@ -573,8 +577,11 @@ enum Tag {
     /// `delta`s (a pasted chunk may lack `object`).
     Chunk,
     /// One tool call of a Chat Completions chunk's delta, given alone
-    /// ([`tool_call_delta`]).
+    /// ([`delta_lacks`]).
     ToolCallDelta,
+    /// A Chat Completions chunk's `delta`, a message one of whose tool calls is a tool call
+    /// delta ([`delta_piece_at`]).
+    ChunkDelta,
 }
 
 /// One event of a provider's stream.
@@ -622,7 +629,9 @@ const ANTHROPIC_EVENT_KEYS: &[&str] = &[
 ///   (https://platform.openai.com/docs/api-reference/chat-streaming): `object:
 ///   "chat.completion.chunk"`, `choices[].delta.tool_calls[]` each a piece of a call (its
 ///   `function.arguments` a fragment of the text); one such item alone too, while it is not
-///   yet a whole call ([`tool_call_delta`]).
+///   yet a whole call ([`delta_lacks`]), and the `delta` holding one (`choices[].delta`,
+///   openai-python's `ChoiceDelta`: `role`, `content`, `refusal`, `function_call` and
+///   `tool_calls`, each optional; [`delta_piece_at`]).
 /// - OpenAI Responses streaming events
 ///   (https://platform.openai.com/docs/api-reference/responses-streaming):
 ///   `response.output_item.added` (the `function_call` item with its arguments still to
@@ -662,6 +671,12 @@ const EVENTS: &[Event] = &[
         name: CHAT_TOOL_CALL_DELTA,
         tag: Tag::ToolCallDelta,
         keys: &["index", "id", "type", "function"],
+        holds: Holds::Piece,
+    },
+    Event {
+        name: CHAT_DELTA,
+        tag: Tag::ChunkDelta,
+        keys: &["role", "content", "refusal", "function_call", "tool_calls"],
         holds: Holds::Piece,
     },
     Event {
@@ -902,37 +917,80 @@ impl Tag {
                                     .all(|c| c.get("delta").is_some_and(Value::is_object))
                         })
             }
-            Tag::ToolCallDelta => tool_call_delta(top),
+            Tag::ToolCallDelta => delta_lacks(top).is_some(),
+            Tag::ChunkDelta => delta_piece_at(top).is_some(),
+        }
+    }
+
+    /// Why `top`, which this tag marks, is a piece, where the event's name does not say: what
+    /// its tool call delta lacks to be a whole call.
+    fn why(&self, top: &Map<String, Value>) -> Option<String> {
+        match self {
+            Tag::ToolCallDelta => delta_lacks(top).map(|lacks| {
+                format!(
+                    "it has an `index` and {lacks}; a call assembled from a stream that was cut \
+                     short looks the same, and is checked as a call without its `index`"
+                )
+            }),
+            Tag::ChunkDelta => delta_piece_at(top).map(|(i, lacks)| {
+                format!(
+                    "its tool call at /tool_calls/{i} has an `index` and {lacks}; a message \
+                     assembled from a stream that was cut short looks the same, and is read as \
+                     a message without its calls' `index`"
+                )
+            }),
+            _ => None,
         }
     }
 }
 
-const CHAT_TOOL_CALL_DELTA: &str = "OpenAI Chat Completions chunk's tool call delta: it has an \
-     `index` and its arguments are not whole JSON; a call assembled from a stream that was cut \
-     short looks the same, and is checked as a call without its `index`";
+const CHAT_TOOL_CALL_DELTA: &str = "OpenAI Chat Completions chunk's tool call delta";
 
-/// Whether `top` is one `choices[].delta.tool_calls[]` item of a Chat Completions chunk, a
-/// piece of a call: openai-python's `ChoiceDeltaToolCall` (generated from OpenAI's API spec,
-/// src/openai/types/chat/chat_completion_chunk.py, read 2026-12-05) is `{index: int, id?,
-/// type?, function?: {name?, arguments?}}`, the `index` required, where a reply's call
+const CHAT_DELTA: &str = "OpenAI Chat Completions chunk's delta";
+
+/// What `top` lacks to be a whole call when it is one `choices[].delta.tool_calls[]` item of a
+/// Chat Completions chunk, a piece of a call, in words (`no function name`); `None` when it is
+/// no such item or is whole. openai-python's `ChoiceDeltaToolCall` (generated from OpenAI's
+/// API spec, src/openai/types/chat/chat_completion_chunk.py, read 2026-12-05) is `{index: int,
+/// id?, type?, function?: {name?, arguments?}}`, the `index` required, where a reply's call
 /// (`ChatCompletionMessageFunctionToolCall`) has none. A call assembled from the stream keeps
 /// its `index` though (openai-python's `accumulate_delta`, src/openai/lib/streaming/_deltas.py,
 /// read 2026-12-05, merges the deltas into the first, `index` and all), so only an item that
-/// cannot be a whole call is one: without its function's `name`, or with `arguments` that
-/// are not one whole JSON value (OpenAI's first delta has `""`, the next ones fragments).
-fn tool_call_delta(top: &Map<String, Value>) -> bool {
-    let Some(function) = top.get("function").and_then(Value::as_object) else {
-        return false;
-    };
-    let whole = function.get("name").is_some_and(Value::is_string)
-        && match function.get("arguments") {
-            Some(Value::String(text)) => {
-                serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
-            }
-            Some(arguments) => arguments.is_object(),
-            None => false,
-        };
-    top.get("index").is_some_and(Value::is_u64) && absent_or(top, "type", "function") && !whole
+/// cannot be a whole call is one: without its function's `name`, or without `arguments` that
+/// are one whole JSON value (OpenAI's first delta has `""`, the next ones fragments).
+fn delta_lacks(top: &Map<String, Value>) -> Option<&'static str> {
+    let function = top.get("function").and_then(Value::as_object)?;
+    if !(top.get("index").is_some_and(Value::is_u64) && absent_or(top, "type", "function")) {
+        return None;
+    }
+    let named = function.get("name").is_some_and(Value::is_string);
+    let whole = function.get("arguments").map(|arguments| match arguments {
+        Value::String(text) => serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
+        arguments => arguments.is_object(),
+    });
+    match (named, whole) {
+        (true, Some(true)) => None,
+        (true, Some(false)) => Some("its arguments are not whole JSON"),
+        (true, None) => Some("no arguments"),
+        (false, Some(true)) => Some("no function name"),
+        (false, Some(false)) => Some("no function name, and its arguments are not whole JSON"),
+        (false, None) => Some("neither a function name nor arguments"),
+    }
+}
+
+/// The first tool call of `top` that is a piece ([`delta_lacks`]), its place in `tool_calls`
+/// and what it lacks, when `top` is a Chat Completions chunk's `delta` (`role` absent, as after
+/// the first chunk, or `assistant`). One piece is enough: the message holding it is not whole,
+/// and its other calls read alone would leave the piece unchecked.
+fn delta_piece_at(top: &Map<String, Value>) -> Option<(usize, &'static str)> {
+    if !absent_or(top, "role", "assistant") {
+        return None;
+    }
+    let calls = top.get("tool_calls")?.as_array()?;
+    calls
+        .iter()
+        .enumerate()
+        .find_map(|(i, call)| Some((i, delta_lacks(call.as_object()?)?)))
 }
 
 /// [`read`] for one event of a streamed reply ([`EVENTS`]): `None` when `top` is none (with
@@ -946,7 +1004,10 @@ fn streamed(
     let event = EVENTS.iter().find(|e| {
         e.tag.marks(top) && (loose || top.keys().all(|k| e.keys.contains(&k.as_str())))
     })?;
-    let piece = Err(Refused::StreamPiece { event: event.name });
+    let piece = Err(Refused::StreamPiece {
+        event: event.name,
+        why: event.tag.why(top),
+    });
     Some(match event.holds {
         Holds::Piece => piece,
         Holds::Arguments => match top.get("arguments") {
@@ -2270,22 +2331,56 @@ mod tests {
         }
     }
 
+    /// The event a refused streamed piece is named by, and what the refusal says it lacks.
+    fn piece_of(text: &str, declared: &[&str]) -> (&'static str, String) {
+        match read_text(text, declared) {
+            Err(Refused::StreamPiece { event, why }) => (event, why.unwrap_or_default()),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
     /// A Chat Completions chunk's tool call given alone, its `index` with it (trial 44: the
     /// first delta, `{"a"` as its arguments, was judged as a whole call, exit 1): a piece while
-    /// it cannot be a whole call, as the chunk holding it is; with a name and whole arguments
-    /// it is a call assembled from the stream, which keeps the `index`.
+    /// it cannot be a whole call, as the chunk holding it is, the refusal saying what it lacks
+    /// (trial 46: it said "its arguments are not whole JSON" of whole arguments and of none);
+    /// with a name and whole arguments it is a call assembled from the stream, which keeps the
+    /// `index`.
     #[test]
     fn a_lone_chat_tool_call_delta_is_a_streamed_piece() {
-        let piece = Err(Refused::StreamPiece {
-            event: CHAT_TOOL_CALL_DELTA,
-        });
-        for text in [
-            r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\""}}"#,
-            r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":""}}"#,
-            r#"{"index":0,"function":{"arguments":"\"ten\"}"}}"#,
+        for (text, lacks) in [
+            (
+                r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\""}}"#,
+                "its arguments are not whole JSON",
+            ),
+            (
+                r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":""}}"#,
+                "its arguments are not whole JSON",
+            ),
+            (
+                r#"{"index":0,"function":{"arguments":"\"ten\"}"}}"#,
+                "no function name, and its arguments are not whole JSON",
+            ),
+            (
+                r#"{"index":0,"function":{"arguments":"{\"limit\":\"ten\"}"}}"#,
+                "no function name",
+            ),
+            (r#"{"index":0,"function":{"name":"opt"}}"#, "no arguments"),
+            (
+                r#"{"index":0,"id":"call_1","function":{}}"#,
+                "neither a function name nor arguments",
+            ),
         ] {
             for declared in [&[][..], &["limit", "q"][..]] {
-                assert_eq!(read_text(text, declared), piece, "{text}");
+                let (event, why) = piece_of(text, declared);
+                assert_eq!(event, CHAT_TOOL_CALL_DELTA, "{text}");
+                assert_eq!(
+                    why,
+                    format!(
+                        "it has an `index` and {lacks}; a call assembled from a stream that was \
+                         cut short looks the same, and is checked as a call without its `index`"
+                    ),
+                    "{text}"
+                );
             }
         }
         let whole = r#"{"index":0,"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}"#;
@@ -2297,6 +2392,58 @@ mod tests {
         // Without `index` the same cut-short call is a call, whose arguments are the problem.
         let cut = r#"{"id":"call_1","type":"function","function":{"name":"opt","arguments":"{\"limit\""}}"#;
         assert!(read_text(cut, &[]).unwrap().is_some());
+    }
+
+    /// A Chat Completions chunk's `delta` (`choices[0].delta`), a message whose tool calls
+    /// carry their `index` (trial 46: the first delta, `""` as its arguments, was a retry
+    /// message, exit 1; a later one, no name, "a whole ... message holding no tool call"): a
+    /// piece while one of its calls is, as the chunk and the call alone are, naming that call;
+    /// a message whose calls are whole with their `index` is read as before.
+    #[test]
+    fn a_chat_chunk_delta_holding_a_tool_call_delta_is_a_streamed_piece() {
+        let piece = |at: usize, lacks: &str| {
+            format!(
+                "its tool call at /tool_calls/{at} has an `index` and {lacks}; a message \
+                 assembled from a stream that was cut short looks the same, and is read as a \
+                 message without its calls' `index`"
+            )
+        };
+        let first = r#"{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_x","type":"function","function":{"name":"opt","arguments":""}}],"refusal":null}"#;
+        let later = r#"{"role":"assistant","content":null,"tool_calls":[{"index":0,"function":{"arguments":"{\"limit\":"}}]}"#;
+        let no_role = r#"{"tool_calls":[{"index":0,"function":{"arguments":"\"ten\"}"}}]}"#;
+        let second = r#"{"role":"assistant","tool_calls":[{"index":0,"id":"c0","type":"function","function":{"name":"opt","arguments":"{}"}},{"index":1,"function":{"name":"opt"}}]}"#;
+        for (text, at, lacks) in [
+            (first, 0, "its arguments are not whole JSON"),
+            (
+                later,
+                0,
+                "no function name, and its arguments are not whole JSON",
+            ),
+            (
+                no_role,
+                0,
+                "no function name, and its arguments are not whole JSON",
+            ),
+            (second, 1, "no arguments"),
+        ] {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                assert_eq!(
+                    piece_of(text, declared),
+                    (CHAT_DELTA, piece(at, lacks)),
+                    "{text}"
+                );
+            }
+        }
+        // Calls whole with their `index`: a message assembled from the stream, read as one.
+        let whole = r#"{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}]}"#;
+        let e = read_text(whole, &["limit"]).unwrap().expect("a call");
+        assert_eq!(e.pointer, "/tool_calls/0/function/arguments");
+        // Another role's message is no delta of the assistant's reply.
+        let user = r#"{"role":"user","tool_calls":[{"index":0,"function":{"name":"opt"}}]}"#;
+        assert!(!matches!(
+            read_text(user, &[]),
+            Err(Refused::StreamPiece { .. })
+        ));
     }
 
     /// A tool whose arguments are named as a message's keys: with all of them declared the
@@ -2368,14 +2515,15 @@ mod tests {
             for declared in [&[][..], &["limit", "q"][..]] {
                 assert_eq!(
                     read_text(text, declared),
-                    Err(Refused::StreamPiece { event }),
+                    Err(Refused::StreamPiece { event, why: None }),
                     "{text}"
                 );
             }
         }
         assert_eq!(
             Refused::StreamPiece {
-                event: "Anthropic content_block_delta event"
+                event: "Anthropic content_block_delta event",
+                why: None,
             }
             .message(),
             "the value is one streamed piece of a reply (Anthropic content_block_delta event), \

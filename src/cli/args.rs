@@ -182,7 +182,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     Err(envelope::Refused::Ambiguous(shapes)) => shapes.first().copied(),
                     Err(envelope::Refused::NotOneCall { container, .. }) => Some(container),
                     Err(envelope::Refused::FreeText { shape, .. }) => Some(shape),
-                    Err(envelope::Refused::StreamPiece { event }) => Some(event),
+                    Err(envelope::Refused::StreamPiece { event, .. }) => Some(event),
                     Err(envelope::Refused::ToolResult { container, .. }) => Some(container),
                 };
                 lookalike = shape.map(|s| {

@@ -19,6 +19,13 @@
 //! - `\k<name>`, the named backreference, which the `jsonschema` crate's translation refuses:
 //!   the numbered `\N` of its group, where that means the same ([`backrefs`]).
 //!
+//! - `\uD83D\uDE00`, a UTF-16 surrogate pair written as two escapes: one code point, U+1F600
+//!   (RegExpUnicodeEscapeSequence :: `u` HexLeadSurrogate `\u` HexTrailSurrogate, §22.2.1;
+//!   without the `u` flag the two UTF-16 units a string holds it as, the same text). Rust's
+//!   engines refuse each half, as they refuse a lone surrogate, which ECMA-262's Unicode mode
+//!   reads as a code point that no Rust string, so no argument, holds: that stays refused
+//!   ([`surrogate_pair`]).
+//!
 //! A backreference to a group that may not have matched cannot be spelled for fancy-regex at
 //! all (ECMA-262 matches the empty string there, fancy-regex fails); [`unsupported`] says so,
 //! and such a pattern is left unchecked with a warning rather than checked wrongly.
@@ -33,7 +40,8 @@ mod backrefs;
 mod node_verdicts;
 
 /// `pattern` with the ECMA-262 spellings Rust's engines lack written in theirs (`\0` →
-/// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`); everything else as
+/// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`, `\uD83D\uDE00` →
+/// `\u{1F600}`); everything else as
 /// written, so a pattern that is invalid stays invalid. Borrowed when nothing is rewritten.
 pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
     match numbered_references(pattern) {
@@ -73,7 +81,7 @@ fn numbered_references(pattern: &str) -> Cow<'_, str> {
 /// The ECMA-262 character spellings of [`rust_pattern`], on a pattern whose backreferences
 /// are already numbered.
 fn spelled(pattern: &str) -> Cow<'_, str> {
-    if !["\\0", "\\b", "[]", "[^]", "{", "-"]
+    if !["\\0", "\\b", "\\u", "[]", "[^]", "{", "-"]
         .iter()
         .any(|s| pattern.contains(s))
     {
@@ -94,6 +102,14 @@ fn spelled(pattern: &str) -> Cow<'_, str> {
                 }
                 Some('b') if in_class => out.push_str("\\x08"),
                 Some(e) => {
+                    if e == 'u'
+                        && let Some(point) = surrogate_pair(chars.clone())
+                    {
+                        out.push_str(&format!("\\u{{{:X}}}", u32::from(point)));
+                        // The ten characters after this `u`: `D83D\uDE00`.
+                        chars.nth(9);
+                        continue;
+                    }
                     out.push('\\');
                     out.push(e);
                     // `\p{L}`, `\u{1F600}`: the braces are the escape's, no quantifier.
@@ -146,6 +162,22 @@ fn spelled(pattern: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(out)
     }
+}
+
+/// The code point of the surrogate pair that `rest`, the text after a `\u`, begins with as
+/// four hex digits of a lead surrogate, `\u` and four of a trail one (`D83D\uDE00` →
+/// U+1F600); `None` for anything else, a lone surrogate included.
+fn surrogate_pair(rest: impl Iterator<Item = char>) -> Option<char> {
+    let text: String = rest.take(10).collect();
+    let hex = |digits: &str| {
+        (digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u32::from_str_radix(digits, 16).ok())
+            .flatten()
+    };
+    let lead = hex(text.get(..4)?).filter(|u| (0xD800..0xDC00).contains(u))?;
+    let trail =
+        hex(text.get(4..)?.strip_prefix("\\u")?).filter(|u| (0xDC00..0xE000).contains(u))?;
+    char::from_u32(0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00))
 }
 
 /// ECMA-262's class escapes (CharacterClassEscape): one stands for a set, so it cannot end a
@@ -571,6 +603,37 @@ mod tests {
         }
         assert!(matches(r"^\cC$", "\u{3}"));
         assert!(!compiles(&rust_pattern(r"\q")));
+    }
+
+    /// A surrogate pair written as two escapes is the one code point ECMA-262 reads it as
+    /// (trial 46 D10: `^\uD83D\uDE00$` was "not a regex"; Node: `new RegExp(p, "u")` and
+    /// `new RegExp(p)` both match "😀"), in a class and a range too (a range Node reads with
+    /// `u` only); a lone surrogate, a trail before a lead, or a pair spelled otherwise stays as
+    /// written, and refused.
+    #[test]
+    fn a_surrogate_pair_of_escapes_is_one_code_point() {
+        assert!(!compiles(r"^\uD83D\uDE00$"), "the crate alone refuses it");
+        assert_eq!(rust_pattern(r"^\uD83D\uDE00$"), r"^\u{1F600}$");
+        assert_eq!(rust_pattern(r"^\ud83d\ude00$"), r"^\u{1F600}$");
+        assert!(matches(r"^\uD83D\uDE00$", "😀"));
+        assert!(!matches(r"^\uD83D\uDE00$", "😁"));
+        assert!(matches(r"^[\uD83D\uDE00-\uD83D\uDE4F]+$", "😀🙏"));
+        assert!(!matches(r"^[\uD83D\uDE00-\uD83D\uDE4F]+$", "😀a"));
+        assert!(matches(r"^\uDBFF\uDFFF$", "\u{10FFFF}"));
+        for p in [
+            r"\uD83D",
+            r"\uDE00",
+            r"\uDE00\uD83D",
+            r"\uD83Dx\uDE00",
+            r"\uD83D\u{DE00}",
+            r"\uD83D\uDE0",
+            r"\\uD83D\uDE00",
+        ] {
+            assert_eq!(rust_pattern(p), p, "{p}");
+        }
+        for p in [r"\uD83D", r"\uDE00", r"^\uD83D$", r"\uDE00\uD83D"] {
+            assert!(!compiles(&rust_pattern(p)), "{p}");
+        }
     }
 
     #[test]

@@ -417,13 +417,23 @@ mod tests {
             "backspace":{"type":"string","pattern":"[\\b]"},
             "any":{"type":"string","pattern":"^[^]*$"},
             "none":{"type":"string","pattern":"a[]|b"},
-            "octal":{"type":"string","pattern":"\\01"}}});
+            "octal":{"type":"string","pattern":"\\01"},
+            // Trial 46 D10: a surrogate pair of escapes is one code point; half of one is not.
+            "pair":{"type":"string","pattern":"^\\uD83D\\uDE00$"},
+            "lone":{"type":"string","pattern":"^\\uD83D$"}},
+            "patternProperties":{"^\\uD83D\\uDE00$":{}}});
         assert_eq!(
             seen(r, s),
-            pairs(&[(
-                "/properties/octal/pattern",
-                "keyword-allowed: pattern (invalid regex)"
-            )])
+            pairs(&[
+                (
+                    "/properties/octal/pattern",
+                    "keyword-allowed: pattern (invalid regex)"
+                ),
+                (
+                    "/properties/lone/pattern",
+                    "keyword-allowed: pattern (invalid regex)"
+                ),
+            ])
         );
     }
 

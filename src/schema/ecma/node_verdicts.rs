@@ -96,6 +96,12 @@ const TABLE: &[(&str, Node)] = &[
     ),
     (r"^(?<n>a)\k<n>+$", Matches(&[("aaa", true), ("a", false)])),
     (r"(?<=a*)b", Matches(&[("b", true), ("aab", true)])),
+    // Read 2026-12-05 (the same Node): a surrogate pair of escapes is one code point.
+    (r"^\uD83D\uDE00$", Matches(&[("😀", true), ("😁", false)])),
+    (
+        r"^[\uD83D\uDE00-\uD83D\uDE4F]+$",
+        Matches(&[("😀🙏", true), ("😀a", false)]),
+    ),
 ];
 
 /// Patterns this engine still reads otherwise than Node, pinned so that a fix shows here:

@@ -446,10 +446,13 @@ fn one_document_hint(file: &Path, text: &str, e: Error) -> Error {
 fn one_document(file: &Path, text: &str) -> Result<Option<ToolSet>> {
     match json::parse_str_counting(file, text, LIMITS, 0) {
         Ok((value, twice)) => {
-            let mut set = read_value(file, value)?;
-            if twice > 0 {
-                set.duplicate_keys = json::duplicates::locate(text);
-            }
+            let keys = if twice > 0 {
+                json::duplicates::locate(text)
+            } else {
+                Vec::new()
+            };
+            let mut set = read_value(file, value, &keys)?;
+            set.duplicate_keys = keys;
             if json::duplicates::Counting::take_floats() {
                 set.inexact_numbers = json::InexactNumberAt::all_in(text, None);
             }
@@ -591,6 +594,11 @@ fn json_lines_each(
         let read = parse_line(file, line, i).and_then(|(value, twice)| {
             // Taken before anything else is parsed: the flag is the parser's, per thread.
             let floats = json::duplicates::Counting::take_floats();
+            let keys = if twice > 0 {
+                json::duplicates::locate(line)
+            } else {
+                Vec::new()
+            };
             let mut reader = Reader {
                 file,
                 line: Some(number),
@@ -599,20 +607,22 @@ fn json_lines_each(
                 request: number,
                 next_index,
             };
-            let format = reader.document(value).map_err(|(pointer, problem)| {
-                Error::input(
-                    file,
-                    Place::LinePointer {
-                        line: number,
-                        pointer,
-                    },
-                    problem,
-                )
-            })?;
+            let format = read_twice(value, &keys, |v| reader.document(v)).map_err(
+                |(pointer, problem)| {
+                    Error::input(
+                        file,
+                        Place::LinePointer {
+                            line: number,
+                            pointer,
+                        },
+                        problem,
+                    )
+                },
+            )?;
             next_index = reader.next_index;
-            Ok((format, twice, floats))
+            Ok((format, keys, floats))
         });
-        let (format, twice, floats) = match read {
+        let (format, keys, floats) = match read {
             Ok(read) => read,
             Err(e) => match bad.as_deref_mut() {
                 Some(bad) if !past_a_cap(&e) && (read_a_tool || !bad.after_a_tool) => {
@@ -625,14 +635,10 @@ fn json_lines_each(
                 _ => return Err(e),
             },
         };
-        if twice > 0 {
-            duplicate_keys.extend(json::duplicates::locate(line).into_iter().map(|d| {
-                DuplicateKey {
-                    line: Some(number),
-                    ..d
-                }
-            }));
-        }
+        duplicate_keys.extend(keys.into_iter().map(|d| DuplicateKey {
+            line: Some(number),
+            ..d
+        }));
         if floats {
             inexact_numbers.extend(json::InexactNumberAt::all_in(line, Some(number)));
         }
@@ -754,34 +760,80 @@ pub fn no_tools(file: &Path) -> Error {
     Error::input(file, Place::File, "no tools found (the tool list is empty)")
 }
 
+/// The keys that hold a tool list, whose value written twice is named when the last holds no
+/// tool ([`empty_list_written_twice`], [`read_twice`]).
+const TOOL_LISTS: [&str; 4] = [
+    "tools",
+    "functions",
+    "functionDeclarations",
+    "function_declarations",
+];
+
 /// [`no_tools`] for a file whose `keys` are written twice: where a key that holds a tool list
 /// is among them (`{"tools": [{...}], "tools": []}`), the error is at that key and says that
 /// only its last value, which holds no tool, was read, since the duplicate note commands give
 /// is never reached (before: "the tool list is empty", hiding the tool written first).
 fn no_tools_given(file: &Path, keys: &[DuplicateKey]) -> Error {
-    const TOOL_LISTS: [&str; 4] = [
-        "tools",
-        "functions",
-        "functionDeclarations",
-        "function_declarations",
-    ];
-    let Some(d) = keys.iter().find(|d| TOOL_LISTS.contains(&d.key.as_str())) else {
-        return no_tools(file);
-    };
+    empty_list_written_twice(file, keys).unwrap_or_else(|| no_tools(file))
+}
+
+/// The error of [`no_tools_given`] when a tool list's key is among `keys`, the keys of `file`
+/// written twice; `None` when none is. For a reader that words a file without tools its own
+/// way (`args --schema`).
+pub fn empty_list_written_twice(file: &Path, keys: &[DuplicateKey]) -> Option<Error> {
+    let d = keys.iter().find(|d| TOOL_LISTS.contains(&d.key.as_str()))?;
     let pointer = format!("{}/{}", d.pointer, d.key);
     let place = match d.line {
         Some(line) => Place::LinePointer { line, pointer },
         None => Place::Pointer(pointer),
     };
-    Error::input(
-        file,
-        place,
-        format!(
-            "no tools found (the tool list is empty): the key `{}` is written more than once, \
-             and only its last value, which holds none, was read (most JSON parsers keep the \
-             last, but a provider's may keep the first or refuse the request): write it once",
-            d.key
-        ),
+    Some(Error::input(file, place, written_twice(&d.key, "empty")))
+}
+
+/// The problem of a tool list's key `key` written twice, its last value (the tool list is
+/// `found`: `empty`, `a JSON null`) holding no tool.
+fn written_twice(key: &str, found: &str) -> String {
+    format!(
+        "no tools found (the tool list is {found}): the key `{key}` is written more than once, \
+         and only its last value, which holds none, was read (most JSON parsers keep the last, \
+         but a provider's may keep the first or refuse the request): write it once"
+    )
+}
+
+/// `read` of `value`, a document whose `keys` are written twice, with an error at a tool
+/// list's key written twice whose last value holds no tool and is no list (`null`, `{}`, a
+/// string) worded as [`written_twice`]: the list written first is hidden, and the error
+/// alone ("expected a list of tools, found a JSON null"; for `{}`, advice to write the tool in
+/// a list) does not say why (trial 46 D7). An empty list is read without error, and
+/// [`no_tools_given`] names it.
+fn read_twice<T>(
+    value: Value,
+    keys: &[DuplicateKey],
+    read: impl FnOnce(Value) -> std::result::Result<T, Problem>,
+) -> std::result::Result<T, Problem> {
+    // Looked up before reading takes the document.
+    let lasts: Vec<(String, &str, &str)> = keys
+        .iter()
+        .filter(|d| TOOL_LISTS.contains(&d.key.as_str()))
+        .filter_map(|d| {
+            let at = format!("{}/{}", d.pointer, d.key);
+            let found = match value.pointer(&at)? {
+                Value::Array(_) => return None,
+                Value::Object(m) if !m.is_empty() => return None,
+                Value::Object(_) => "an empty object",
+                Value::Null => "a JSON null",
+                Value::Bool(_) => "a JSON boolean",
+                Value::Number(_) => "a JSON number",
+                Value::String(_) => "a JSON string",
+            };
+            Some((at, d.key.as_str(), found))
+        })
+        .collect();
+    read(value).map_err(
+        |(pointer, problem)| match lasts.iter().find(|(at, ..)| *at == pointer) {
+            Some((_, key, found)) => (pointer, written_twice(key, found)),
+            None => (pointer, problem),
+        },
     )
 }
 
@@ -875,11 +927,12 @@ pub fn from_value(file: &Path, value: Value) -> Result<ToolSet> {
             json::too_deep_problem(LIMITS.max_depth),
         ));
     }
-    read_value(file, value)
+    read_value(file, value, &[])
 }
 
-/// [`from_value`] for a value whose depth is already capped (parsed with [`LIMITS`]).
-fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
+/// [`from_value`] for a value whose depth is already capped (parsed with [`LIMITS`]), whose
+/// `keys` are written twice ([`read_twice`]).
+fn read_value(file: &Path, value: Value, keys: &[DuplicateKey]) -> Result<ToolSet> {
     let mut tools = Vec::new();
     let mut builtins = Vec::new();
     let mut reader = Reader {
@@ -890,8 +943,7 @@ fn read_value(file: &Path, value: Value) -> Result<ToolSet> {
         request: 0,
         next_index: 0,
     };
-    let format = reader
-        .document(value)
+    let format = read_twice(value, keys, |v| reader.document(v))
         .map_err(|(pointer, problem)| Error::input(file, Place::Pointer(pointer), problem))?;
     Ok(ToolSet {
         file: file.to_path_buf(),
@@ -2557,6 +2609,75 @@ mod tests {
             require_tools(&set).unwrap_err().to_string(),
             "t.json: (whole file): no tools found (the tool list is empty)"
         );
+    }
+
+    /// A tool list's key written twice whose last value is no list and holds no tool (`null`,
+    /// `{}`, a string) is named so, as an empty last list is (trial 46 D7: "expected a list of
+    /// tools, found a JSON null", and for `{}` advice to write the tool in a list, though it
+    /// was), in a document, nested, and in a JSON Lines line read strictly or by check; a
+    /// last value holding a tool object, or another key written twice, leaves the error as it
+    /// was.
+    #[test]
+    fn a_tool_list_written_twice_its_last_holding_none_names_the_key() {
+        let tool = r#"{"name":"a","input_schema":{"type":"object"}}"#;
+        let twice = |at: &str, found: &str| {
+            format!(
+                "{at}: no tools found (the tool list is {found}): the key `tools` is written \
+                 more than once, and only its last value, which holds none, was read"
+            )
+        };
+        for (last, found) in [
+            ("null", "a JSON null"),
+            ("{}", "an empty object"),
+            (r#""none""#, "a JSON string"),
+        ] {
+            let text = format!(r#"{{"tools":[{tool}],"tools":{last}}}"#);
+            let e = from_bytes(Path::new("t.json"), text.as_bytes()).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&twice("t.json: at /tools", found)),
+                "{e}"
+            );
+            let nested = format!(r#"{{"toolConfig":{{"tools":[{tool}],"tools":{last}}}}}"#);
+            let e = from_bytes(Path::new("t.json"), nested.as_bytes()).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&twice("t.json: at /toolConfig/tools", found)),
+                "{e}"
+            );
+            let lines = format!("{{\"tools\":[{tool}]}}\n{text}\n");
+            let e = from_bytes(Path::new("t.jsonl"), lines.as_bytes()).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&twice("t.jsonl: line 2, at /tools", found)),
+                "{e}"
+            );
+            let mut bad = Vec::new();
+            for_each_request(
+                Path::new("t.jsonl"),
+                lines.as_bytes(),
+                &mut |_, _| {},
+                &mut |e| bad.push(e.to_string()),
+            )
+            .unwrap();
+            assert!(
+                bad[0].starts_with(&twice("t.jsonl: line 2, at /tools", found)),
+                "{bad:?}"
+            );
+        }
+        for (text, error) in [
+            (
+                format!(r#"{{"tools":[{tool}],"tools":{tool}}}"#),
+                "t.json: at /tools: expected a list of tools, found one tool object",
+            ),
+            (
+                r#"{"model":"a","model":"b","tools":null}"#.to_string(),
+                "t.json: at /tools: expected a list of tools, found a JSON null",
+            ),
+        ] {
+            let e = from_bytes(Path::new("t.json"), text.as_bytes()).unwrap_err();
+            assert!(e.to_string().starts_with(error), "{e}");
+        }
     }
 
     /// A file with no tool at all is bad input for every reader that checks, repairs or

@@ -679,7 +679,9 @@ fn declared_schema(
     };
     let entry = match (wanted, set.tools.as_slice()) {
         (_, []) => {
-            return Err(Error::input(file, Place::File, "the file holds no tools"));
+            // A tool list's key written twice, the last empty: worded as `check` words it.
+            return Err(input::empty_list_written_twice(file, &set.duplicate_keys)
+                .unwrap_or_else(|| Error::input(file, Place::File, "the file holds no tools")));
         }
         (None, [one]) => one,
         (None, _) if let Some(why) = unpicked => {
@@ -791,6 +793,34 @@ mod tests {
         let file = dir.path().join("tools.json");
         std::fs::write(&file, doc.to_string()).unwrap();
         declared_schema(&file, tool, None, None)
+    }
+
+    /// A tool list's key written twice, the last holding no tool, is named as `check` names it
+    /// (trial 46 D7: "(whole file): the file holds no tools" for an empty last list); a file
+    /// without tools otherwise keeps its words.
+    #[test]
+    fn a_tool_list_written_twice_is_named_as_check_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tools.json");
+        let tool = r#"{"name":"a","input_schema":{"type":"object"}}"#;
+        for (last, found) in [("[]", "empty"), ("null", "a JSON null")] {
+            std::fs::write(&file, format!(r#"{{"tools":[{tool}],"tools":{last}}}"#)).unwrap();
+            let e = declared_schema(&file, None, None, None).err().unwrap();
+            assert!(
+                e.to_string().contains(&format!(
+                    "at /tools: no tools found (the tool list is {found}): the key `tools` is \
+                     written more than once"
+                )),
+                "{e}"
+            );
+        }
+        std::fs::write(&file, r#"{"tools":[]}"#).unwrap();
+        let e = declared_schema(&file, None, None, None).err().unwrap();
+        assert!(
+            e.to_string()
+                .ends_with("(whole file): the file holds no tools"),
+            "{e}"
+        );
     }
 
     /// `--call file.json` without `@` is text, not JSON: the note says how to pass the file

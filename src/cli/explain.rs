@@ -114,9 +114,10 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
 }
 
 /// The request file, read as JSON and checked with the reader `check` uses
-/// ([`crate::input`]), so that a file holding no tools in any known shape is an input error
-/// naming the file and the place, as it is for `check`; so is one that holds an empty tool list
-/// ([`crate::input::require_tools`]).
+/// ([`crate::input::from_bytes`]), so that a file holding no tools in any known shape is an
+/// input error naming the file and the place, as it is for `check`; so is one that holds an
+/// empty tool list ([`crate::input::require_tools`]), or whose tool list's key is written twice
+/// with the last holding none.
 fn read_request(path: &Path) -> Result<serde_json::Value> {
     let bytes =
         json::read_capped(path, crate::input::LIMITS).map_err(|e| e.given_to("--request"))?;
@@ -142,8 +143,9 @@ fn read_request(path: &Path) -> Result<serde_json::Value> {
             e
         }
     })?;
-    // An empty tool list names no tool the error could be about: refused as check refuses it.
-    crate::input::require_tools(&crate::input::from_value(path, value.clone())?)?;
+    // An empty tool list names no tool the error could be about: refused as check refuses it,
+    // read from the text as check reads it, so that a tool list's key written twice is named.
+    crate::input::require_tools(&crate::input::from_bytes(path, &bytes)?)?;
     Ok(value)
 }
 
@@ -345,6 +347,24 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The request is read as `check` reads a tool file: a tool list's key written twice, the
+    /// last holding no tool, is named at that key (trial 46 D7: "(whole file): no tools found
+    /// (the tool list is empty)").
+    #[test]
+    fn a_request_whose_tool_list_is_written_twice_is_named_as_check_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("request.json");
+        let tool = r#"{"name":"a","input_schema":{"type":"object"}}"#;
+        std::fs::write(&file, format!(r#"{{"tools":[{tool}],"tools":[]}}"#)).unwrap();
+        let e = read_request(&file).unwrap_err().to_string();
+        let check = crate::input::read_file(&file)
+            .and_then(|t| crate::input::require_tools(&t))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, check);
+        assert!(e.contains("at /tools: no tools found (the tool list is empty): the key"));
+    }
 
     #[test]
     fn a_service_answering_in_another_providers_format_is_named() {

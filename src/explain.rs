@@ -334,7 +334,16 @@ fn explain_text(
     let mut read_before = HashSet::new();
     let mut kept: HashSet<Explanation> = HashSet::new();
     let mut cut_short = false;
+    // The records of a list or JSON Lines whose texts a template read: each record's texts are
+    // its readings, most specific first, read up to the first a template reads, as the texts of
+    // an error holding one record are (`Text::record`).
+    let mut records_read = HashSet::new();
     'texts: for text in &texts {
+        match text.record {
+            Some(r) if records_read.contains(&r) => continue,
+            None if !out.is_empty() => break,
+            _ => {}
+        }
         // Read with its wrapped lines joined (byte for byte, so places match), quoted as
         // written.
         let reading = envelope::unwrapped(&text.text, text.decoded);
@@ -345,6 +354,9 @@ fn explain_text(
             #[cfg(test)]
             tests::READ_BYTES.with(|n| n.set(n.get() + chunk.len()));
             let mut raws = templates::read(chunk, family);
+            if let (Some(r), false) = (text.record, raws.is_empty()) {
+                records_read.insert(r);
+            }
             let stretches = templates::stretches(&raws, chunk.len());
             for r in &mut raws {
                 r.at = r.at.map(|at| at + part.start);
@@ -451,9 +463,6 @@ fn explain_text(
                     }
                 }
             }
-        }
-        if !out.is_empty() {
-            break;
         }
     }
     if cut_short {

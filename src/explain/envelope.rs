@@ -29,6 +29,11 @@ pub(super) struct Text {
     /// provider's own), rather than the error as given (which may carry a client's prefix or
     /// envelope residue around the message).
     pub decoded: bool,
+    /// Which record of a list or JSON Lines of records (the error as a whole) the text was
+    /// read from: each record is another failed request, so one record's reading does not
+    /// stand for another's. `None`: the error holds one record, or the text is the error as
+    /// given, a reading of all of it.
+    pub record: Option<usize>,
 }
 
 /// How many places a JSON or Python envelope may start at before the search stops (bounds
@@ -62,11 +67,13 @@ pub(super) fn error_texts(error: &str) -> Vec<Text> {
         texts.push(Text {
             text: error.to_string(),
             decoded: false,
+            record: None,
         });
     }
     let text = Text {
         text: unescaped(error),
         decoded: false,
+        record: None,
     };
     if !texts.contains(&text) {
         texts.push(text);
@@ -93,6 +100,7 @@ fn cut_printout(text: &str) -> Vec<Text> {
     vec![Text {
         text: unescaped(text),
         decoded: false,
+        record: None,
     }]
 }
 
@@ -469,7 +477,21 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     }
     let from = |v: &Value| {
         let mut texts = Vec::new();
-        collect(v, &mut texts, depth, 0);
+        match v {
+            // The error is a list or JSON Lines of records (a log of failed requests): each
+            // record's texts are its own (see [`Text::record`]).
+            Value::Array(records) if depth == 0 => {
+                for (i, record) in records.iter().enumerate() {
+                    let mut own = Vec::new();
+                    collect(record, &mut own, depth, 1);
+                    for t in &mut own {
+                        t.record = Some(i);
+                    }
+                    push_all(&mut texts, own);
+                }
+            }
+            _ => collect(v, &mut texts, depth, 0),
+        }
         Some(texts).filter(|t| !t.is_empty())
     };
     if let Ok(v) = serde_json::from_str::<Value>(s.trim()) {
@@ -479,6 +501,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
                 Some(vec![Text {
                     text: inner.clone(),
                     decoded: true,
+                    record: None,
                 }])
                 .filter(|_| !inner.trim().is_empty())
             }),
@@ -527,6 +550,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
             vec![Text {
                 text: message.clone(),
                 decoded: true,
+                record: None,
             }]
         });
         push_all(&mut texts, cut_printout(&message));
@@ -536,6 +560,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         vec![Text {
             text,
             decoded: true,
+            record: None,
         }]
     })
 }
@@ -816,6 +841,7 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize, nesting: usize) {
                 vec![Text {
                     text: own,
                     decoded: true,
+                    record: None,
                 }],
             );
         }
@@ -823,9 +849,14 @@ fn collect(v: &Value, texts: &mut Vec<Text>, depth: usize, nesting: usize) {
     }
 }
 
+/// `more` pushed onto `texts`, less the texts `texts` holds already: a text another record
+/// holds too (a client's retries in a log) is read once, as that record's.
 fn push_all(texts: &mut Vec<Text>, more: Vec<Text>) {
     for t in more {
-        if !texts.contains(&t) {
+        if !texts
+            .iter()
+            .any(|x| (&x.text, x.decoded) == (&t.text, t.decoded))
+        {
             texts.push(t);
         }
     }

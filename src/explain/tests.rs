@@ -2868,6 +2868,41 @@ fn an_envelope_nested_in_a_record_is_decoded() {
     quoted(&deep.to_string());
 }
 
+/// Of several records in a list or JSON Lines, each another failed request, only the first
+/// whose message a template read was explained, and the others' errors were dropped with exit
+/// 0 (trial 46 D11); each record is read, as each line of plain text is, the same error in
+/// several records (a client's retries) once.
+#[test]
+fn each_record_of_a_list_or_json_lines_is_explained() {
+    let message = |tool: usize, name: &str| {
+        format!(
+            "GenerateContentRequest.tools[0].function_declarations[{tool}].parameters.properties[{name}].items: missing field."
+        )
+    };
+    let body = |tool, name| json!({"error": {"code": 400, "message": message(tool, name)}});
+    let nested = |t, tool, name| json!({"t": t, "response": {"body": body(tool, name)}});
+    let places = |error: &str| {
+        explain(None, error, None)
+            .iter()
+            .map(|e| (e.tool_index, e.pointer.clone(), e.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let want = vec![
+        (Some(3), Some("/properties/tags".into()), message(3, "tags")),
+        (Some(5), Some("/properties/ids".into()), message(5, "ids")),
+    ];
+    let plain = format!("{}\n{}\n", message(3, "tags"), message(5, "ids"));
+    assert_eq!(places(&plain), want);
+    let (a, b) = (nested(1, 3, "tags"), nested(2, 5, "ids"));
+    assert_eq!(places(&format!("{a}\n{b}\n")), want);
+    assert_eq!(places(&json!([a, b]).to_string()), want);
+    let (a, b) = (body(3, "tags"), body(5, "ids"));
+    assert_eq!(places(&format!("{a}\n{b}\n")), want);
+    // A record with no provider's error between them, and a retry of the first, add nothing.
+    let retrying = json!({"t": 2, "message": "retrying"});
+    assert_eq!(places(&format!("{a}\n{retrying}\n{a}\n{b}\n")), want);
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

@@ -137,24 +137,38 @@ pub(super) fn crlf_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `text` without an e-mail's quoting: each line that starts with `>` loses it and the space
-/// after it, once (a rejection pasted from a quoted reply, `> tools.13.custom.input_schema:
-/// ...`, trial 42, whose `> ` at the start of each wrapped line kept the templates from reading
-/// it as one), also where the replier's own lines come before or after the quote (trial 44:
-/// `Same here on 1.2.0.` after the quoted error kept it quoted, and its explanation lost).
+/// `text` without an e-mail's quoting: each line that starts with `>` loses its leading run
+/// of `>` (with the spaces between, `>> ` and `> > ` alike: a reply to a reply, trial 46 D9)
+/// and the space after it (a rejection pasted from a quoted reply, `>
+/// tools.13.custom.input_schema: ...`, trial 42, whose `> ` at the start of each wrapped line
+/// kept the templates from reading it as one), also where the replier's own lines come before
+/// or after the quote (trial 44: `Same here on 1.2.0.` after the quoted error kept it quoted,
+/// and its explanation lost).
 pub(super) fn unquoted(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.split('\n').any(|l| l.starts_with('>')) {
         return text.into();
     }
     text.split('\n')
-        .map(|l| {
-            l.strip_prefix("> ")
-                .or_else(|| l.strip_prefix('>'))
-                .unwrap_or(l)
-        })
+        .map(unquoted_line)
         .collect::<Vec<_>>()
         .join("\n")
         .into()
+}
+
+/// `line` less its leading run of `>` with the spaces between, and one space after it (see
+/// [`unquoted`]).
+fn unquoted_line(mut line: &str) -> &str {
+    while let Some(rest) = line.strip_prefix('>') {
+        let deeper = rest.trim_start_matches(' ');
+        // Past the last `>`, only one space is the quoting's: the rest is the line's own
+        // indentation.
+        line = if deeper.starts_with('>') {
+            deeper
+        } else {
+            rest.strip_prefix(' ').unwrap_or(rest)
+        };
+    }
+    line
 }
 
 /// The column a client cuts lines at when it wraps them hard, mid-word.

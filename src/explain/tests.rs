@@ -2992,14 +2992,22 @@ fn a_wrapped_error_before_a_longer_log_line_is_rejoined() {
 /// A quoted error with the replier's own lines around it was read with its quoting, so a
 /// quoted wrapped error lost its explanation (trial 44 D11: Anthropic's top-level combinator
 /// message wrapped at `allOf,` and quoted with `> `, then `Same here on 1.2.0.`, gave `rule:
-/// (unknown)`, the quote cut at `allOf,`). The quoted lines lose their `> ` all the same.
+/// (unknown)`, the quote cut at `allOf,`). The quoted lines lose their `> ` all the same. An
+/// error quoted twice (a reply to a reply: `>> `, `> > `) kept its second `>` and lost its
+/// explanation the same way (trial 46 D9); each line loses its whole run of quoting, and only
+/// one space after it (the rest is the line's own indentation).
 #[test]
 fn a_quoted_error_among_the_repliers_lines_is_unquoted() {
     let quote = "> tools.13.custom.input_schema: input_schema does not support oneOf, allOf,\n\
         > or anyOf at the top level\n";
+    let twice = quote.replace("> ", ">> ");
     for text in [
         format!("{quote}\nSame here on 1.2.0.\n"),
         format!("On Fri, Dec 4, 2026, someone wrote:\n{quote}"),
+        twice.clone(),
+        quote.replace("> ", "> > "),
+        quote.replace("> ", ">  >>"),
+        format!("On Tue, Bob wrote:\n{twice}>\n> Same here on 1.2.0.\n\nThanks, fixed.\n"),
     ] {
         let got = explain(None, &text, None);
         let [e] = got.as_slice() else {
@@ -3012,6 +3020,10 @@ fn a_quoted_error_among_the_repliers_lines_is_unquoted() {
             "tools.13.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
         );
     }
+    assert_eq!(
+        super::envelope::unquoted(">>   indented\n> >x\n>\nreply"),
+        "  indented\nx\n\nreply"
+    );
 }
 
 /// The line after a provider's message was joined into its quote where a rejoined reading

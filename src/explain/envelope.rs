@@ -224,7 +224,8 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
         let shared = next.get(..indent) == line.get(..indent);
         from = if shared { indent } else { 0 };
         let rest = &next[from..];
-        let full = width(line) == HARD_WRAP_COLUMN && !starts_record(rest);
+        let full = width(line) == HARD_WRAP_COLUMN
+            && (!starts_record(rest) || cut_inside_brackets(line, rest));
         let space = full && (line.ends_with(' ') || rest.starts_with(' '));
         if space || (full && word(line.chars().next_back()) && word(rest.chars().next())) {
             joined = true;
@@ -236,6 +237,17 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
         }
     }
     joined.then_some((out, at_space))
+}
+
+/// Whether `line` ends inside a bracketed token (`...properties[`, `...[ERR`) that `next`
+/// goes on and closes before any space (`ERROR].items: ...`, `12:30:00].items: ...`): a cut
+/// mid-token, where no log record can begin, whatever the token's rest looks like (trial 46
+/// D5: a property named `ERROR` or `12:30:00` cut so was read as a record's head, and the
+/// message lost).
+fn cut_inside_brackets(line: &str, next: &str) -> bool {
+    let token = |t: &str, end: char| !t.contains(|c: char| c.is_whitespace() || c == end);
+    line.rsplit_once('[').is_some_and(|(_, t)| token(t, ']'))
+        && next.split_once(']').is_some_and(|(t, _)| token(t, '['))
 }
 
 /// `text` with each line break a client's wrap at spaces made written as a space, byte for

@@ -3084,3 +3084,38 @@ fn a_log_record_or_stack_frame_after_an_error_stays_out_of_its_quote() {
     };
     assert!(e.message.starts_with("In context=()"), "{}", e.message);
 }
+
+/// A message cut at 80 columns inside a `[...]` token whose rest starts as a log record's head
+/// (`...properties[` / `ERROR].items: missing field.`, a property named `ERROR` or `12:30:00`)
+/// was not rejoined, and no template read it (trial 46 D5): a cut inside brackets is a cut
+/// mid-token, joined again. A line that starts so after a line not cut inside brackets is a
+/// record still.
+#[test]
+fn a_cut_inside_brackets_before_a_level_word_is_rejoined() {
+    use super::envelope::hard_unwrapped;
+    let head = " GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[";
+    assert_eq!(head.chars().count(), 80);
+    for name in ["ERROR", "12:30:00", "WARN", "FOOBA"] {
+        let cut = format!("{head}\n{name}].items: missing field.\n");
+        let got = explain(None, &cut, None);
+        let [e] = got.as_slice() else {
+            panic!("{cut}: {got:#?}")
+        };
+        assert_eq!(e.pointer, Some(format!("/properties/{name}")), "{cut}");
+        assert_eq!(e.tool_index, Some(3), "{cut}");
+        assert_eq!(e.rule.as_deref(), Some("array-items-missing"), "{cut}");
+    }
+    let closed = format!("{}]", &head[..79]);
+    for next in [
+        "ERROR].items",
+        "[ERROR] items",
+        "ERROR ] items",
+        "12:30:00 items",
+    ] {
+        for line in [head, closed.as_str()] {
+            let joined = hard_unwrapped(&format!("{line}\n{next}"));
+            let inside = line == head && next == "ERROR].items";
+            assert_eq!(joined.is_some(), inside, "{line} / {next}");
+        }
+    }
+}

@@ -506,14 +506,19 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         match v {
             // The error is a list or JSON Lines of records (a log of failed requests): each
             // record's texts are its own (see [`Text::record`]).
+            // A text several records hold (a client's retries) is read once; the texts seen
+            // are kept in a set, as a log may hold many thousands of records.
             Value::Array(records) if depth == 0 => {
+                let mut seen = std::collections::HashSet::new();
                 for (i, record) in records.iter().enumerate() {
                     let mut own = Vec::new();
                     collect(record, &mut own, depth, 1);
-                    for t in &mut own {
-                        t.record = Some(i);
+                    for mut t in own {
+                        if seen.insert((t.text.clone(), t.decoded)) {
+                            t.record = Some(i);
+                            texts.push(t);
+                        }
                     }
-                    push_all(&mut texts, own);
                 }
             }
             _ => collect(v, &mut texts, depth, 0),

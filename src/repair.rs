@@ -62,7 +62,8 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 pub use fixes::TypeListReading;
 pub use fixes::{
     all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
-    one_of_repairable, only_annotates, type_from_combinator, type_list_reading, type_said_by,
+    one_of_repairable, only_annotates, says_members_elsewhere, type_from_combinator,
+    type_list_reading, type_said_by,
 };
 pub(crate) use fixes::{inlined, mend_required, show};
 
@@ -865,10 +866,17 @@ fn repair_schema_object(
             .map(|g| g.pointer.as_str())
             .collect();
         let waits = |g: &Finding| !drops.is_empty() && within_any(&g.pointer, &drops);
-        let Some(f) = (errs.iter().filter(open).find(|f| replaces_schema(f)))
-            .or_else(|| errs.iter().filter(open).find(|g| !waits(g)))
-            .or_else(|| errs.iter().find(open))
-        else {
+        let members_elsewhere = current
+            .parameters
+            .as_ref()
+            .and_then(Value::as_object)
+            .is_some_and(says_members_elsewhere);
+        let Some(f) = (errs
+            .iter()
+            .filter(open)
+            .find(|f| !members_elsewhere && replaces_schema(f)))
+        .or_else(|| errs.iter().filter(open).find(|g| !waits(g)))
+        .or_else(|| errs.iter().find(open)) else {
             converged = true;
             break;
         };

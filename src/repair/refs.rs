@@ -34,22 +34,47 @@ pub(crate) const ANNOTATIONS: &[&str] =
 
 /// Keywords each read in the light of the others of its group (`additionalProperties` covers
 /// the names that `properties` and `patternProperties` do not declare; `items` the positions
-/// past `prefixItems`): one group's keywords from the target and from beside the `$ref` cannot
-/// be pooled, as that would change what the pooled `additionalProperties` or `items` covers.
-const RELATED: &[&[&str]] = &[
-    &[
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "unevaluatedProperties",
-    ],
-    &[
-        "prefixItems",
-        "items",
-        "additionalItems",
-        "unevaluatedItems",
-    ],
+/// past `prefixItems`; `minContains` counts what `contains` matches; `then` applies by `if`):
+/// one group's keywords from the target and from beside the `$ref` cannot be pooled, as that
+/// would change what the pooled `additionalProperties` or `items` covers. Each group with how
+/// its keywords are read together, in words.
+const RELATED: &[(&[&str], &str)] = &[
+    (
+        &[
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "unevaluatedProperties",
+        ],
+        "`additionalProperties` covers the members its own `properties` do not declare",
+    ),
+    (
+        &[
+            "prefixItems",
+            "items",
+            "additionalItems",
+            "unevaluatedItems",
+        ],
+        "`items` covers the positions its own `prefixItems` do not",
+    ),
+    (
+        &["contains", "minContains", "maxContains"],
+        "`minContains` and `maxContains` count the items its own `contains` matches",
+    ),
+    (
+        &["if", "then", "else"],
+        "`then` and `else` apply as its own `if` decides",
+    ),
 ];
+
+/// How OpenAPI 3.0's `nullable: true` is read: it admits null to the `type` of its own schema
+/// (as every command reads it), so it cannot be pooled with the other side's `type`.
+const NULLABLE: &str = "OpenAPI's `nullable` admits null to the `type` of its own schema only";
+
+/// How a draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` is read: it makes the
+/// `minimum`/`maximum` of its own schema exclusive (JSON Schema draft-04 validation §5.1), so
+/// neither can be pooled with the other side's bound.
+const DRAFT4_BOUND: &str = "a draft-04 boolean `exclusiveMinimum` or `exclusiveMaximum` makes its own schema's bound exclusive";
 
 /// What inlining does with a keyword beside a `$ref` that its target also sets, to another
 /// value (so that the two schemas cannot be merged into one).
@@ -678,10 +703,13 @@ impl Conflict {
         match &self.target_sets {
             None => format!("`{k}`, which its target also sets differently"),
             Some(j) => {
-                let how = if RELATED[0].contains(&k.as_str()) {
-                    "`additionalProperties` covers the members its own `properties` do not declare"
+                let how = if [k, j].iter().any(|x| *x == "nullable") {
+                    NULLABLE
                 } else {
-                    "`items` covers the positions its own `prefixItems` do not"
+                    RELATED
+                        .iter()
+                        .find(|(group, _)| group.contains(&k.as_str()))
+                        .map_or(DRAFT4_BOUND, |(_, how)| how)
                 };
                 format!(
                     "`{k}` while its target sets `{j}`: JSON Schema reads each with the keywords \
@@ -731,7 +759,29 @@ pub(crate) fn conflict(
             target_sets: None,
         });
     }
-    RELATED.iter().find_map(|group| {
+    if let Some(c) = draft4_bounds(target, beside) {
+        return Some(c);
+    }
+    for (a, b) in [(target, beside), (beside, target)] {
+        if a.get("nullable") == Some(&Value::Bool(true))
+            && b.contains_key("type")
+            && b.get("nullable") != Some(&Value::Bool(true))
+        {
+            let named = |m: &Map<String, Value>| {
+                if m.contains_key("nullable") {
+                    "nullable"
+                } else {
+                    "type"
+                }
+                .to_string()
+            };
+            return Some(Conflict {
+                keyword: named(beside),
+                target_sets: Some(named(target)),
+            });
+        }
+    }
+    RELATED.iter().find_map(|(group, _)| {
         let ours: Vec<&String> = target
             .keys()
             .filter(|k| group.contains(&k.as_str()))
@@ -767,6 +817,55 @@ pub(crate) fn conflict(
             target_sets: Some(named(&ours, target, beside)),
         })
     })
+}
+
+/// [`conflict`] for the draft-04 bounds ([`DRAFT4_BOUND`]): a boolean `exclusiveMinimum`
+/// (`exclusiveMaximum`) on either side while the other sets a lower (upper) bound.
+fn draft4_bounds(target: &Map<String, Value>, beside: &Map<String, Value>) -> Option<Conflict> {
+    for (bound, exclusive) in [
+        ("minimum", "exclusiveMinimum"),
+        ("maximum", "exclusiveMaximum"),
+    ] {
+        let sets = |m: &Map<String, Value>| m.contains_key(bound) || m.contains_key(exclusive);
+        let boolean = |m: &Map<String, Value>| m.get(exclusive).is_some_and(Value::is_boolean);
+        if (boolean(target) || boolean(beside)) && sets(target) && sets(beside) {
+            let named =
+                |m: &Map<String, Value>| if boolean(m) { exclusive } else { bound }.to_string();
+            return Some(Conflict {
+                keyword: named(beside),
+                target_sets: Some(named(target)),
+            });
+        }
+    }
+    None
+}
+
+/// Whether keywords beside a `$ref` apply together with it in the schema `root`: from JSON
+/// Schema 2019-09 on they do (the default, as every command reads a schema without `$schema`
+/// as 2020-12); drafts 04 to 07, declared by the root's `$schema`, ignore them (draft-07 core
+/// §8.3: "All other properties in a \"$ref\" object MUST be ignored").
+pub fn ref_siblings_apply(root: &Value) -> bool {
+    !root
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| {
+            ["draft-03", "draft-04", "draft-06", "draft-07"]
+                .iter()
+                .any(|d| s.contains(d))
+        })
+}
+
+/// Whether some `$ref` string in `root`, at any depth (within the input's nesting caps), is
+/// one `pred` holds for.
+pub fn any_ref(root: &Value, pred: &dyn Fn(&str) -> bool) -> bool {
+    match root {
+        Value::Object(m) => m.iter().any(|(k, v)| match v {
+            Value::String(r) if k == "$ref" => pred(r),
+            _ => any_ref(v, pred),
+        }),
+        Value::Array(a) => a.iter().any(|v| any_ref(v, pred)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

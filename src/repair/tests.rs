@@ -2941,3 +2941,147 @@ fn a_single_all_of_branch_is_merged_where_one_schema_says_both() {
         }
     }
 }
+
+/// Merging one `allOf` branch moves keywords into another schema object; those read with
+/// others of their own object are not merged (trial 47: each was merged, exit 0, "0 losses",
+/// into a schema accepting or refusing other calls): `minContains` beside the branch's
+/// `contains` (D1), a draft-04 boolean `exclusiveMinimum` beside the other side's `minimum`
+/// (D3), keywords put beside a `$ref` under draft-07 (D5), `unevaluatedProperties` (D11),
+/// OpenAPI's `nullable` beside the branch's `type` (D13, and beside a `$ref`'s target), and a
+/// `$ref` elsewhere pointing into the branch (D4). A chain of one-branch `allOf`s at the root
+/// is merged whole (D6).
+#[test]
+fn a_single_all_of_branch_read_with_its_own_keywords_is_not_merged() {
+    let p = profile(&[
+        "root-shape: allOf-with-type",
+        "keyword-allowed: allOf",
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $ref (with siblings)",
+        "keyword-allowed: $defs",
+    ]);
+    let refused = [
+        (
+            json!({"type":"array","items":{"type":"integer"},"minContains":2,
+                "allOf":[{"contains":{"const":1}}]}),
+            "`allOf`'s `contains` and the schema's own `minContains`",
+        ),
+        (
+            json!({"type":"number","minimum":5,"allOf":[{"minimum":3,"exclusiveMinimum":true}]}),
+            "`allOf`'s `exclusiveMinimum` and the schema's own `minimum`",
+        ),
+        (
+            json!({"type":"object","$ref":"#/$defs/A",
+                "allOf":[{"unevaluatedProperties":false}]}),
+            "`unevaluatedProperties` is read with the other keywords of its own schema",
+        ),
+        (
+            json!({"nullable":true,"allOf":[{"type":"string"}]}),
+            "`allOf`'s `type` and the schema's own `nullable`",
+        ),
+        (
+            json!({"type":"object","allOf":[{"properties":{"x":{"type":"string"}}}]}),
+            "a `$ref` points into the `allOf`",
+        ),
+    ];
+    for (o, why) in refused {
+        let mut params = json!({"type":"object","properties":{"o":o},
+            "$defs":{"A":{"type":"object","properties":{"a":{"type":"string"}}}}});
+        if why.contains("points into") {
+            params["properties"]["b"] = json!({"$ref":"#/properties/o/allOf/0/properties/x"});
+        }
+        let t = tool("t", params);
+        // With `$ref` rejected, the one into the branch is inlined before the merge.
+        let p = if why.contains("points into") {
+            profile(&["keyword-allowed: allOf"])
+        } else {
+            p.clone()
+        };
+        let r = repair_one(&t, &p);
+        assert!(
+            r.refusals
+                .iter()
+                .any(|x| x.pointer == "/properties/o/allOf" && x.reason.contains(why)),
+            "{why}: {:#?}",
+            r.refusals
+        );
+    }
+
+    let draft7 = tool(
+        "d",
+        json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+            "properties":{"s":{"maxLength":3,"allOf":[{"$ref":"#/definitions/S"}]}},
+            "definitions":{"S":{"type":"string"}}}),
+    );
+    let r = repair_one(&draft7, &p);
+    assert!(
+        r.refusals
+            .iter()
+            .any(|x| x.reason.contains("the draft the root's `$schema` declares")),
+        "{:#?}",
+        r.refusals
+    );
+
+    let chain = tool(
+        "c",
+        json!({"type":"object","properties":{"a":{"type":"string"}},
+            "allOf":[{"allOf":[{"properties":{"b":{"type":"string"}},"required":["b"]}]}]}),
+    );
+    let r = repair_one(&chain, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+            "required":["b"]})
+    );
+}
+
+/// A root object without `properties` that names its members elsewhere (`required`, a root
+/// `anyOf` as an MCP server writes beside a zod union, a one-branch `allOf`) is no tool
+/// without arguments (trial 47 D9: its schema was left out, exit 0, "lost: the schema accepted
+/// any arguments", and the output refused every call the original accepted): the `allOf` is
+/// merged, the others refused with why, and check does not mark the finding repairable.
+#[test]
+fn a_root_naming_its_members_outside_properties_is_not_written_as_taking_none() {
+    let p = profile(&[
+        "root-shape: object-without-properties",
+        "root-shape: no-arguments",
+        "root-shape: allOf-with-type",
+        "root-shape: anyOf-with-type",
+    ]);
+    let x = json!({"type":"string"});
+    let merged = tool(
+        "m",
+        json!({"type":"object","properties":{},"allOf":[{"properties":{"x":x},"required":["x"]}]}),
+    );
+    let r = repair_one(&merged, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"x":x},"required":["x"]})
+    );
+    for params in [
+        json!({"type":"object","required":["x"]}),
+        json!({"type":"object","anyOf":[{"properties":{"x":x},"required":["x"]},
+            {"properties":{"y":x},"required":["y"]}]}),
+    ] {
+        let t = tool("r", params.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{params}");
+        assert!(
+            r.refusals
+                .iter()
+                .any(|f| f.pointer.is_empty() && f.reason.contains("outside `properties`")),
+            "{params}: {:#?}",
+            r.refusals
+        );
+        assert!(
+            errors(&t, &p)
+                .iter()
+                .all(|f| f.rule != "object-properties-missing" || !f.repairable),
+            "{params}"
+        );
+    }
+    // A root that says nothing of members still takes none.
+    let none = tool("n", json!({"type":"object"}));
+    assert_eq!(repair_one(&none, &p).outcome, Outcome::Repaired);
+}

@@ -269,6 +269,13 @@ impl<'x> Repairing<'x> {
     /// way the profile does not reject (`repair::fixes::shapes::root_shape`): an empty
     /// `properties` only by leaving the schema out, an object without `properties` either way.
     pub fn rewrites_no_arguments(&self, shape: &str) -> bool {
+        if self
+            .root
+            .and_then(serde_json::Value::as_object)
+            .is_some_and(crate::repair::says_members_elsewhere)
+        {
+            return false;
+        }
         match shape {
             value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),
             value::ROOT_OBJECT_WITHOUT_PROPERTIES => self.can_take_no_arguments(),

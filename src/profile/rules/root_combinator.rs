@@ -34,8 +34,7 @@ const SHAPES: &[&str] = &[
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     matches!(f, Feat::RootShape("allOf" | "allOf-with-type"))
         && r.root
-            .and_then(|v| v.as_object())
-            .is_some_and(crate::repair::all_of_repairable)
+            .is_some_and(|root| crate::repair::all_of_repairable(root, ""))
 }
 
 fn owns(p: &Param) -> bool {

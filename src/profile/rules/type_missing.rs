@@ -29,6 +29,34 @@ fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
         crate::repair::type_from_combinator(root, &(r.node_pointer)(), r.profile).is_ok()
     }) || r.node().and_then(crate::repair::type_said_by).is_some()
         || typed_by_moved_siblings(r)
+        || merged_away(r)
+}
+
+/// Whether the schema is the one branch of an `allOf` that repair merges into the schema
+/// holding it, as the profile rejects that `allOf` there (`root-combinator` at the root,
+/// `keyword-unsupported` below it): the branch, and its missing `type`, are then gone.
+fn merged_away(r: &Repairing<'_>) -> bool {
+    let pointer = (r.node_pointer)();
+    let (Some(owner), Some(root)) = (pointer.strip_suffix("/allOf/0"), r.root) else {
+        return false;
+    };
+    let Some(map) = root.pointer(owner).and_then(|v| v.as_object()) else {
+        return false;
+    };
+    let slot = if owner.is_empty() {
+        let shape = if map.contains_key("type") {
+            "allOf-with-type"
+        } else {
+            "allOf"
+        };
+        r.profile.lookup(&Feat::RootShape(shape), Placement::Root)
+    } else if owner.ends_with("/items") {
+        r.profile.lookup(&Feat::Keyword("allOf"), Placement::Items)
+    } else {
+        r.profile.lookup(&Feat::Keyword("allOf"), Placement::Nested)
+    };
+    matches!(slot, crate::profile::compiled::Slot::Rejected(_))
+        && crate::repair::all_of_repairable(root, owner)
 }
 
 /// Whether the schema is a branch of an `anyOf` whose sibling `type` repair moves into the

@@ -716,61 +716,109 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
     )])
 }
 
-/// Whether `allOf` in `map` is one repair rewrites ([`all_of_merged`]): check marks it
-/// repairable exactly then.
-pub fn all_of_repairable(map: &Map<String, Value>) -> bool {
-    all_of_merged(map).is_ok()
+/// Whether the `allOf` of the schema at `pointer` in `root` is one repair rewrites
+/// ([`all_of_merged`]): check marks it repairable exactly then.
+pub fn all_of_repairable(root: &Value, pointer: &str) -> bool {
+    root.pointer(pointer)
+        .and_then(Value::as_object)
+        .is_some_and(|map| all_of_merged(root, pointer, map).is_ok())
 }
 
-/// `map` with its one `allOf` branch merged in: the branch's keywords join the schema where
-/// one schema says both, as keywords beside a `$ref` join its target
+/// Keywords whose meaning depends on others of the same schema object beyond the groups
+/// [`crate::repair::refs`] already keeps apart, so that moving one of them into another
+/// schema object changes what it says: `unevaluatedProperties`/`unevaluatedItems` see what
+/// the applicators (`$ref`, `anyOf`, ...) of their own schema evaluate (JSON Schema 2020-12
+/// §11), which merging changes whichever side holds them.
+const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
+
+/// `map` (the schema at `pointer` in `root`) with its one `allOf` branch merged in, and the
+/// branch's own one-branch `allOf` after it, and so on: the branch's keywords join the schema
+/// where one schema says both, as keywords beside a `$ref` join its target
 /// ([`crate::repair::refs::join`]): `properties` declaring other names are pooled, `required`
 /// lists united, two bounds or `type`s written as their conjunction, and the schema's own
 /// annotations (`description`, ...) kept over the branch's, since they describe this place.
 /// Errors: why not (several branches, a branch that is not an object schema, a keyword the two
-/// set differently that no one value says, or a keyword like `additionalProperties` whose
-/// meaning pooling would change).
-fn all_of_merged(map: &Map<String, Value>) -> Result<Map<String, Value>, String> {
+/// set differently that no one value says, keywords read with others of their own schema
+/// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
+/// `contains`, a draft-04 boolean `exclusiveMinimum` beside a `minimum`, [`READ_IN_PLACE`]),
+/// a `$ref` the merge would put beside other keywords where `$schema` declares a draft that
+/// ignores them (04 to 07), or a `$ref` elsewhere in `root` pointing into the branch).
+fn all_of_merged(
+    root: &Value,
+    pointer: &str,
+    map: &Map<String, Value>,
+) -> Result<Map<String, Value>, String> {
     use crate::repair::refs;
-    let branches = map
-        .get("allOf")
-        .and_then(Value::as_array)
-        .ok_or_else(|| not_a_list("allOf"))?;
-    let [only] = branches.as_slice() else {
-        return Err(
-            "`allOf` with several branches: merging them could change the arguments".into(),
-        );
-    };
-    let inner = only
-        .as_object()
-        .ok_or("the branch is not an object schema")?;
-    let mut merged = map.clone();
-    merged.shift_remove("allOf");
-    let mut branch = inner.clone();
-    branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
-    if let Some((k, _)) = refs::clash(&merged, &branch) {
+    let into_branch = format!("#{pointer}/allOf");
+    if refs::any_ref(root, &|r| r.starts_with(&into_branch)) {
         return Err(format!(
-            "no value satisfies both `allOf`'s `{k}` and the schema's own"
+            "a `$ref` points into the `allOf` (`{into_branch}...`), which merging would leave \
+             pointing nowhere"
         ));
     }
-    if let Some(c) = refs::conflict(&merged, &branch) {
-        let k = &c.keyword;
-        return Err(match c.target_sets {
-            None => format!("`allOf`'s `{k}` conflicts with the schema's own"),
-            Some(j) => format!(
-                "`allOf`'s `{k}` and the schema's own `{j}` are each read with the keywords \
-                 of their own schema only, so pooled into one schema they could accept other \
-                 values"
-            ),
-        });
+    let mut merged = map.clone();
+    // Each level of a branch's own one-branch `allOf` is merged in turn (bounded by the
+    // input's nesting cap, as the branches are nested).
+    while let Some(all_of) = merged.shift_remove("allOf") {
+        let branches = all_of.as_array().ok_or_else(|| not_a_list("allOf"))?;
+        let [only] = branches.as_slice() else {
+            return Err(
+                "`allOf` with several branches: merging them could change the arguments".into(),
+            );
+        };
+        let mut branch = only
+            .as_object()
+            .ok_or("the branch is not an object schema")?
+            .clone();
+        branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
+        if let Some(k) = READ_IN_PLACE
+            .iter()
+            .find(|k| merged.contains_key(**k) || branch.contains_key(**k))
+        {
+            return Err(format!(
+                "`{k}` is read with the other keywords of its own schema, so merging the \
+                 `allOf` branch into the schema could change what it accepts"
+            ));
+        }
+        let beside_ref = |a: &Map<String, Value>, b: &Map<String, Value>| {
+            a.contains_key("$ref")
+                && b.keys()
+                    .any(|k| !refs::ANNOTATIONS.contains(&k.as_str()) && k != "$ref")
+        };
+        if !refs::ref_siblings_apply(root)
+            && (beside_ref(&merged, &branch) || beside_ref(&branch, &merged))
+        {
+            return Err(
+                "merging the `allOf` branch would put keywords beside a `$ref`, and the draft \
+                 the root's `$schema` declares (04 to 07) ignores keywords there"
+                    .into(),
+            );
+        }
+        if let Some((k, _)) = refs::clash(&merged, &branch) {
+            return Err(format!(
+                "no value satisfies both `allOf`'s `{k}` and the schema's own"
+            ));
+        }
+        if let Some(c) = refs::conflict(&merged, &branch) {
+            let k = &c.keyword;
+            return Err(match c.target_sets {
+                None => format!("`allOf`'s `{k}` conflicts with the schema's own"),
+                Some(j) => format!(
+                    "`allOf`'s `{k}` and the schema's own `{j}` are each read with the keywords \
+                     of their own schema only, so pooled into one schema they could accept other \
+                     values"
+                ),
+            });
+        }
+        refs::join(&mut merged, branch, &mut Vec::new());
     }
-    refs::join(&mut merged, branch, &mut Vec::new());
     Ok(merged)
 }
 
 /// `allOf` with one branch: its keywords join the schema when none conflicts.
 pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
-    let merged = all_of_merged(schema_at(tool, node)?)?;
+    let root = tool.parameters.as_ref().ok_or("no parameters schema")?;
+    let merged = all_of_merged(root, node, schema_at(tool, node)?)?;
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;
     Ok(vec![Candidate::one(

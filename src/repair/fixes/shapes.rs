@@ -290,8 +290,42 @@ fn leave_out_first(tool: &Tool, leave_out: Candidate, otherwise: Candidate) -> V
     }
 }
 
+/// Whether an object schema `root` without `properties` (or with none in them) still says
+/// which members it takes, elsewhere than in `properties`: by `required` names, a combinator
+/// or conditional (an MCP server's `type: object` beside a zod union's `anyOf`), a `$ref`,
+/// `patternProperties`, dependencies or a `minProperties`. Such a root is no tool without
+/// arguments, so repair never writes it as one (trial 47 D9: its schema was left out, exit 0,
+/// "lost: the schema accepted any arguments", and the tool then refused every call the
+/// original accepted).
+pub fn says_members_elsewhere(root: &Map<String, Value>) -> bool {
+    root.iter().any(|(k, v)| match k.as_str() {
+        "required" => v.as_array().is_some_and(|l| !l.is_empty()),
+        "minProperties" => v.as_f64().is_some_and(|n| n > 0.0),
+        "anyOf" | "oneOf" | "allOf" | "not" | "if" | "$ref" | "$dynamicRef"
+        | "patternProperties" | "dependentRequired" | "dependentSchemas" | "dependencies" => true,
+        _ => false,
+    })
+}
+
 pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     let rule = f.rule.as_str();
+    let no_arguments = [
+        value::ROOT_NULL,
+        value::ROOT_NO_ARGUMENTS,
+        value::ROOT_OBJECT_WITHOUT_PROPERTIES,
+        value::ROOT_EMPTY,
+    ];
+    if no_arguments.contains(&s)
+        && let Some(root) = tool.parameters.as_ref().and_then(Value::as_object)
+        && says_members_elsewhere(root)
+    {
+        return Err(
+            "the schema declares its arguments outside `properties` (by `required`, a \
+             combinator or a `$ref`), so it is no tool without arguments: declare them in \
+             `properties`"
+                .into(),
+        );
+    }
     let empty = json!({"type": "object", "properties": {}});
     let with = |params: Option<Value>, action: &str, lost: Option<&str>| {
         let mut t = tool.clone();

@@ -588,10 +588,16 @@ fn branches_on_the_object(
 }
 
 /// The schemas the applicator branch `b` at `at` is made of, as [`branches_on_the_object`]
-/// judges it: `b` itself, and when it holds a `$ref`, the schema that reference's chain
-/// reaches in `unclosed`, read where `b` is written ([`crate::schema::refs::follow_from`],
-/// at most [`crate::schema::refs::MAX_REF_HOPS`] hops, so a cycle or a long chain ends).
-/// `None` when the chain reaches no schema (dangling, remote, a cycle, too long: `check` and
+/// judges it: `b` itself, the schema each `$ref` among them reaches in `unclosed`, read where
+/// it is written ([`crate::schema::refs::follow_from`], at most
+/// [`crate::schema::refs::MAX_REF_HOPS`] hops, so a cycle or a long chain ends), and the
+/// branches of the `anyOf`, `oneOf` and `allOf` of each that is no object schema (a union of
+/// definitions behind one `$ref`, `anyOf: [{"anyOf": [A, B]}]`: trial 46, exit 0 with no call
+/// valid); an object schema's own branches are judged against its own properties where
+/// [`close`] closes it. An `anyOf` or `oneOf` branch whose `type` says it is no object is left
+/// out: it takes no object, so it says nothing of the members of one. Read at most
+/// [`MAX_DEPTH`] applicators deep and each schema once, so a cycle through applicators
+/// ends. `None` when a chain reaches no schema (dangling, remote, a cycle, too long: `check` and
 /// `compile` say so where the reference is), and for a `$ref` that is no string: such a
 /// branch is not judged, as before. `at` names `b` in the schema being closed, which may hold
 /// a wrapped `…/anyOf/0` that `unclosed` does not: only a resource's `$id` on that way would
@@ -601,16 +607,53 @@ fn branch_parts<'v>(
     at: &str,
     unclosed: &'v Value,
 ) -> Option<Vec<&'v Map<String, Value>>> {
-    let Some(reference) = b.get("$ref") else {
-        return Some(vec![b]);
-    };
-    match crate::schema::refs::follow_from(unclosed, at, reference.as_str()?) {
-        crate::schema::refs::Chain::Reaches {
-            schema: Value::Object(target),
-            ..
-        } => Some(vec![b, target]),
-        _ => None,
+    let mut parts = Vec::new();
+    let mut seen = HashSet::new();
+    gather_parts(b, at, unclosed, 0, &mut parts, &mut seen)?;
+    Some(parts)
+}
+
+/// [`branch_parts`] from the schema `s` at `at`, `depth` applicators below the branch.
+fn gather_parts<'v>(
+    s: &'v Map<String, Value>,
+    at: &str,
+    unclosed: &'v Value,
+    depth: usize,
+    parts: &mut Vec<&'v Map<String, Value>>,
+    seen: &mut HashSet<*const Map<String, Value>>,
+) -> Option<()> {
+    if depth > MAX_DEPTH || !seen.insert(s) {
+        return Some(());
     }
+    parts.push(s);
+    if let Some(reference) = s.get("$ref") {
+        match crate::schema::refs::follow_from(unclosed, at, reference.as_str()?) {
+            crate::schema::refs::Chain::Reaches {
+                schema: Value::Object(target),
+                pointer,
+                ..
+            } => gather_parts(target, &pointer, unclosed, depth + 1, parts, seen)?,
+            _ => return None,
+        }
+    }
+    if is_object_schema(s) {
+        return Some(());
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        let Some(Value::Array(branches)) = s.get(keyword) else {
+            continue;
+        };
+        let here = push_token(at, keyword);
+        for (index, sub) in branches.iter().enumerate() {
+            let Value::Object(sub) = sub else { continue };
+            if keyword != "allOf" && sub.get("type").is_some_and(|_| !is_object_schema(sub)) {
+                continue;
+            }
+            let there = push_token(&here, &index.to_string());
+            gather_parts(sub, &there, unclosed, depth + 1, parts, seen)?;
+        }
+    }
+    Some(())
 }
 
 /// What a branch says of the members of the object around it ([`branches_on_the_object`]).
@@ -1840,6 +1883,82 @@ mod tests {
             chain,
         );
         assert!(apply(Form::Strict, &mut unreached.clone()).is_ok());
+    }
+
+    /// A branch that is a `$ref` to a union of definitions, or an `anyOf` of them written
+    /// inline, was judged only by what it declared itself (nothing): the object was closed to
+    /// `kind` while each definition requires `r` or `s`, so no call matched, exit 0 (trial 46,
+    /// D1). The applicators nested in a branch are read too, through `$ref`s, each schema
+    /// once.
+    #[test]
+    fn nested_branches_are_judged_by_what_they_reach() {
+        let a = json!({"type":"object","properties":{"kind":{"const":"a"},"r":{"type":"integer"}},
+            "required":["kind","r"]});
+        let b = json!({"type":"object","properties":{"kind":{"const":"b"},"s":{"type":"integer"}},
+            "required":["kind","s"]});
+        let with = |branches: Value, defs: Value| {
+            json!({"type":"object","properties":{"o":{"type":"object",
+                "properties":{"kind":{"type":"string"}},"required":["kind"],"anyOf":branches}},
+                "required":["o"],"$defs":defs})
+        };
+        for (schema, says) in [
+            (
+                with(
+                    json!([{"$ref":"#/$defs/AB"}]),
+                    json!({"AB":{"anyOf":[a.clone(),b.clone()]}}),
+                ),
+                "branch 0 (a `$ref` to `#/$defs/AB`) declares `r` and `s`, which the object \
+                 around it does not",
+            ),
+            (
+                with(json!([{"anyOf":[a.clone(),b.clone()]}]), json!({})),
+                "branch 0 declares `r` and `s`",
+            ),
+            (
+                with(
+                    json!([{"allOf":[{"$ref":"#/$defs/A"}]}]),
+                    json!({"A":a.clone()}),
+                ),
+                "branch 0 declares `r`",
+            ),
+            // A cycle through applicators ends: `AB` is read once.
+            (
+                with(
+                    json!([{"$ref":"#/$defs/AB"}]),
+                    json!({"AB":{"oneOf":[{"$ref":"#/$defs/AB"},a.clone()]}}),
+                ),
+                "branch 0 (a `$ref` to `#/$defs/AB`) declares `r`",
+            ),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut schema.clone()).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{blocked:?}");
+                assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
+                assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+            }
+        }
+        // A nested union declaring only the object's members, a null among them, is no
+        // condition on it, and what is written takes the calls the original does.
+        let kinds = with(
+            json!([{"$ref":"#/$defs/K"}]),
+            json!({"K":{"anyOf":[{"type":"object","properties":{"kind":{"const":"a"}}},
+                {"type":"null"}]}}),
+        );
+        let mut s = kinds.clone();
+        apply(Form::Strict, &mut s).unwrap();
+        let call = json!({"o":{"kind":"a"}});
+        assert!(jsonschema::is_valid(&kinds, &call) && jsonschema::is_valid(&s, &call));
+        // A chain of unions deeper than the nesting cap ends, unjudged past it.
+        let mut defs = Map::new();
+        for i in 0..MAX_DEPTH + 10 {
+            defs.insert(
+                format!("D{i}"),
+                json!({"anyOf":[{"$ref":format!("#/$defs/D{}", i + 1)}]}),
+            );
+        }
+        defs.insert(format!("D{}", MAX_DEPTH + 10), a.clone());
+        let deep = with(json!([{"$ref":"#/$defs/D0"}]), Value::Object(defs));
+        assert!(apply(Form::Strict, &mut deep.clone()).is_ok());
     }
 
     /// A `$ref` with keywords beside it that make an object or hold branches was closed as two

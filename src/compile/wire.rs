@@ -378,6 +378,7 @@ fn close(
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
         blocked.extend(branches_on_the_object(o, at, &names, unclosed));
+        blocked.extend(conditionals_on_the_object(o, at, &names, unclosed));
         let required: Vec<String> = o
             .get("required")
             .and_then(Value::as_array)
@@ -526,12 +527,6 @@ fn branches_on_the_object(
         if said.is_empty() {
             continue;
         }
-        let listed = |ns: &[&str]| {
-            ns.iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        };
         let conditions_only = said.len() == branches.len()
             && said.iter().all(|b| !b.undeclared.is_empty() && !b.declares);
         let what = if conditions_only {
@@ -581,6 +576,87 @@ fn branches_on_the_object(
                  closes each branch to the properties the branch declares, so a branch like this \
                  would accept no call. Restructure the tool (e.g. one tool, or one required \
                  argument, per way of calling it)"
+            ),
+        ));
+    }
+    blocked
+}
+
+/// Names, each in backquotes, joined with "and".
+fn listed(ns: &[&str]) -> String {
+    ns.iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// The `then` and `else` of the object schema `o` at `at` (which declares the properties
+/// `names`) that declare or require a member `o` does not declare (`then: {"$ref": A}`, `A`
+/// declaring `kind` and `r`, below `properties: {"kind": ..}`). Strict mode closes `o` to its
+/// own properties, so a call the condition sends to such a `then` or `else`, which must or may
+/// carry that member, would be refused: calls the original accepts, while the report said only
+/// that the dropped `then` was no longer enforced (trial 46, D6, exit 0). Each is judged with what it reaches, as a
+/// branch is ([`branch_parts`]); one that names only members `o` declares loses only what
+/// its drop line says, as before.
+fn conditionals_on_the_object(
+    o: &Map<String, Value>,
+    at: &str,
+    names: &[String],
+    unclosed: &Value,
+) -> Vec<Unwirable> {
+    let mut blocked = Vec::new();
+    for keyword in ["then", "else"] {
+        let Some(Value::Object(c)) = o.get(keyword) else {
+            continue;
+        };
+        let here = push_token(at, keyword);
+        let Some(parts) = branch_parts(c, &here, unclosed) else {
+            continue;
+        };
+        if parts
+            .iter()
+            .any(|p| p.get("type").is_some_and(|_| !is_object_schema(p)))
+        {
+            continue;
+        }
+        let mut seen: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let mut new = |k: &str| {
+            parts
+                .iter()
+                .filter_map(|p| p.get(k))
+                .flat_map(|v| match v {
+                    Value::Object(props) => props.keys().map(String::as_str).collect(),
+                    Value::Array(list) => list.iter().filter_map(Value::as_str).collect(),
+                    _ => Vec::new(),
+                })
+                .filter(|n| seen.insert(n))
+                .collect::<Vec<&str>>()
+        };
+        let declares = new("properties");
+        let requires = new("required");
+        let mut what = Vec::new();
+        if !declares.is_empty() {
+            what.push(format!("declares {}", listed(&declares)));
+        }
+        if !requires.is_empty() {
+            what.push(format!("requires {}", listed(&requires)));
+        }
+        if what.is_empty() {
+            continue;
+        }
+        let via = c
+            .get("$ref")
+            .and_then(Value::as_str)
+            .map(|r| format!(" (a `$ref` to `{r}`)"))
+            .unwrap_or_default();
+        blocked.push(Unwirable::at(
+            &here,
+            format!(
+                "`{keyword}`{via} {}, which the object around it does not declare; strict mode \
+                 cannot say this: it closes the object to the properties it declares, so a call \
+                 that must or may carry such a member would be refused, whether `{keyword}` is \
+                 kept or dropped. Declare each such member in the object's own `properties`",
+                what.join(" and ")
             ),
         ));
     }
@@ -1959,6 +2035,57 @@ mod tests {
         defs.insert(format!("D{}", MAX_DEPTH + 10), a.clone());
         let deep = with(json!([{"$ref":"#/$defs/D0"}]), Value::Object(defs));
         assert!(apply(Form::Strict, &mut deep.clone()).is_ok());
+    }
+
+    /// A `then` declaring a member its object does not (`r`, inline or through a `$ref`) was
+    /// dropped and the object closed to `kind`, so every call the condition sent to `then`
+    /// was refused, and the report said only that `then` was no longer enforced (trial 46,
+    /// D6, exit 0). It is refused at the keyword, as a branch is; a `then` or `else` naming
+    /// only the object's own members is closed as before.
+    #[test]
+    fn then_and_else_naming_members_the_object_lacks_are_refused() {
+        let a = json!({"type":"object","properties":{"kind":{"const":"a"},"r":{"type":"integer"}},
+            "required":["kind","r"]});
+        let with = |conditional: Value| {
+            let mut o = json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "required":["kind"],"if":{"properties":{"kind":{"const":"a"}}}});
+            o.as_object_mut()
+                .unwrap()
+                .extend(conditional.as_object().unwrap().clone());
+            json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":{"A":a}})
+        };
+        for (conditional, at, says) in [
+            (
+                json!({"then":a}),
+                "/properties/o/then",
+                "`then` declares `r`, which the object around it does not declare",
+            ),
+            (
+                json!({"then":{"$ref":"#/$defs/A"}}),
+                "/properties/o/then",
+                "`then` (a `$ref` to `#/$defs/A`) declares `r`, which",
+            ),
+            (
+                json!({"else":{"required":["w"]}}),
+                "/properties/o/else",
+                "`else` requires `w`, which the object around it does not declare",
+            ),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut with(conditional.clone())).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{blocked:?}");
+                assert_eq!(blocked[0].pointer, at);
+                assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+            }
+            assert!(apply(Form::Plain, &mut with(conditional)).is_ok());
+        }
+        let own = with(
+            json!({"then":{"properties":{"kind":{"const":"a"}},"required":["kind"]},
+            "else":{"required":["kind"]}}),
+        );
+        let mut s = own.clone();
+        apply(Form::Strict, &mut s).unwrap();
+        assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
     }
 
     /// A `$ref` with keywords beside it that make an object or hold branches was closed as two

@@ -14,7 +14,9 @@
 //! with the shared resolver, [`super::refs::follow`], within its hop limit), because an
 //! argument nests as deep as the definitions it is made of: a chain `D0 → D1 → ...` of
 //! definitions, each an object whose property refers to the next, is as deep as the same
-//! objects written inline. `$defs` and `definitions` are not walked by themselves: a
+//! objects written inline. A `$ref` in an object schema (`{"$ref": .., "properties": ..}`) and a
+//! target that is an object schema are one object, as `repair` and `compile` merge them, so
+//! that target is no level below it. `$defs` and `definitions` are not walked by themselves: a
 //! definition nests where it is referred to. A reference that cannot be followed (remote, to
 //! nothing, an `$anchor`, a cycle of bare references) adds nothing; other rules report it.
 //!
@@ -139,7 +141,7 @@ impl<'v> Measure<'v> {
                 }
             }
             if let Some(Value::String(r)) = o.get("$ref")
-                && let Some(mut r) = self.through(&pointer, r, steps)
+                && let Some(mut r) = self.through(&pointer, r, steps, own == 1)
             {
                 r.through_ref = true;
                 if r.levels > best.levels {
@@ -156,8 +158,17 @@ impl<'v> Measure<'v> {
     }
 
     /// The depth below a `$ref` to `reference`, or `None` when it adds nothing (not followed,
-    /// or a target already open on this path).
-    fn through(&mut self, from: &str, reference: &'v str, steps: usize) -> Option<Below> {
+    /// or a target already open on this path). `beside_object`: the `$ref` sits in an object
+    /// schema (`{"$ref": .., "properties": ..}`), which is the same object as a target that
+    /// is one (the two are merged into one by `repair` and `compile`), so that target is no
+    /// level of its own below it (trial 46: a chain of 7 such objects counted as 12 levels).
+    fn through(
+        &mut self,
+        from: &str,
+        reference: &'v str,
+        steps: usize,
+        beside_object: bool,
+    ) -> Option<Below> {
         let Chain::Reaches {
             schema, pointer, ..
         } = refs::follow_from(self.root, from, reference)
@@ -168,8 +179,11 @@ impl<'v> Measure<'v> {
             self.cuts += 1;
             return None;
         }
+        let merged = usize::from(beside_object && is_object_schema(schema));
         if let Some(known) = self.memo.get(&pointer) {
-            return Some(known.clone());
+            let mut r = known.clone();
+            r.levels = r.levels.saturating_sub(merged);
+            return Some(r);
         }
         if self.open.len() >= refs::MAX_REF_HOPS {
             return None;
@@ -182,7 +196,10 @@ impl<'v> Measure<'v> {
         if self.cuts == cuts {
             self.memo.insert(pointer, r.clone());
         }
-        Some(r)
+        Some(Below {
+            levels: r.levels.saturating_sub(merged),
+            ..r
+        })
     }
 }
 
@@ -237,6 +254,41 @@ mod tests {
             assert!(!r.recursive);
         }
         assert_eq!(nesting(&chain(15)).pointer, "/$defs/D14");
+    }
+
+    /// A `$ref` beside `properties` is one object with its target (merged so by repair and
+    /// compile), not one level above it: a chain of `n` such links was counted as about `2n`
+    /// levels, so a schema 7 levels deep was refused as 12 (trial 46, D2).
+    #[test]
+    fn a_ref_beside_properties_is_one_object_with_its_target() {
+        for n in [1, 5, 10] {
+            let mut defs = Map::new();
+            defs.insert(
+                "D0".into(),
+                json!({"type":"object","properties":{"p":{"type":"string"}}}),
+            );
+            let mut merged = defs["D0"].clone();
+            for i in 1..=n {
+                let s = json!({"s":{"type":"string"}});
+                let link = json!({"$ref": format!("#/$defs/D{}", i - 1), "properties": s});
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"type":"object","properties":{"a": link}}),
+                );
+                merged["properties"]["s"] = s["s"].clone();
+                merged = json!({"type":"object","properties":{"a": merged}});
+            }
+            let by_ref = json!({"type":"object","properties":{"o":{"$ref": format!("#/$defs/D{n}")}},
+                "$defs": defs});
+            let inline = json!({"type":"object","properties":{"o": merged}});
+            assert_eq!(nesting(&inline).levels, n + 2, "n={n}");
+            assert_eq!(nesting(&by_ref).levels, n + 2, "n={n}");
+        }
+        // A target that is no object schema is no level of the object beside it either way.
+        let beside_union = json!({"type":"object","properties":{"o":{"$ref":"#/$defs/U",
+            "properties":{"k":{"type":"string"}}}},"$defs":{"U":{"anyOf":[{"type":"object",
+            "properties":{"x":{"type":"object"}}}]}}});
+        assert_eq!(nesting(&beside_union).levels, 4);
     }
 
     #[test]

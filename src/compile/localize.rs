@@ -265,7 +265,7 @@ impl Repairs<'_> {
             repair::fix_finding_among(&trial.tool, &findings, f, self.profile, self.opts).ok()?;
         // The repair may make the wire form apply where it did not (see the main loop).
         if let Some(schema) = tool.parameters.as_mut() {
-            changes.extend(wire::apply(self.form, schema).ok()?);
+            changes.extend(wire::apply(self.form, schema, self.opts.max_inline_nodes).ok()?);
         }
         let mut all = trial.changes.clone();
         all.extend(changes);

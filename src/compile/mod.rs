@@ -351,7 +351,7 @@ fn compile_once(
             continue;
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
-            match wire::apply(form, schema) {
+            match wire::apply(form, schema, opts.max_inline_nodes) {
                 Ok(changes) => {
                     if !changes.is_empty() && r.outcome == Outcome::Unchanged {
                         r.outcome = Outcome::Repaired;
@@ -646,7 +646,7 @@ impl Round<'_> {
                 // that is now an object): apply it again (it leaves a done form alone).
                 let r = &mut results[i];
                 if let Some(schema) = r.tool.parameters.as_mut() {
-                    match wire::apply(form, schema) {
+                    match wire::apply(form, schema, opts.max_inline_nodes) {
                         Ok(more) => r.changes.extend(more),
                         Err(blocked) => refuse_at_each(r, blocked),
                     }

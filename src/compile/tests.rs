@@ -1378,7 +1378,12 @@ fn a_schema_strict_mode_cannot_close_is_refused_at_each_map() {
         "ok":{"type":"string"},
         "n":{"type":"object","properties":{"deep":{"type":"object",
             "additionalProperties":{"type":"integer"}}}}}});
-    let e = wire::apply(wire::Form::Strict, &mut schema).unwrap_err();
+    let e = wire::apply(
+        wire::Form::Strict,
+        &mut schema,
+        crate::repair::refs::MAX_INLINE_NODES,
+    )
+    .unwrap_err();
     let places: Vec<&str> = e.iter().map(|e| e.pointer.as_str()).collect();
     assert_eq!(
         places,

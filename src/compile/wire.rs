@@ -83,8 +83,14 @@ impl Unwirable {
 
 /// Rewrites `schema` into `form`. Returns the changes, or every place it cannot be done at
 /// and why (in schema order; never empty): a user fixes them all from one run, not one per
-/// run. On an error `schema` is left partly rewritten.
-pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirable>> {
+/// run. On an error `schema` is left partly rewritten. `max_inline_nodes` caps the nodes the
+/// `$ref`s a strict form merges may grow the schema to ([`merge_ref_siblings`];
+/// `--max-inline-nodes`, [`crate::repair::Options::max_inline_nodes`]).
+pub fn apply(
+    form: Form,
+    schema: &mut Value,
+    max_inline_nodes: usize,
+) -> Result<Vec<Change>, Vec<Unwirable>> {
     let mut changes = Vec::new();
     let mut blocked = Vec::new();
     // Too deep is the only error of this pass, and past it nothing below is walked.
@@ -92,7 +98,7 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
         return Err(vec![e]);
     }
     if matches!(form, Form::Strict | Form::DeepSeekStrict) {
-        blocked.extend(merge_ref_siblings(schema, &mut changes));
+        blocked.extend(merge_ref_siblings(schema, &mut changes, max_inline_nodes));
     }
     let mut refs = Refs::default();
     if form != Form::Plain {
@@ -149,11 +155,17 @@ pub fn apply(form: Form, schema: &mut Value) -> Result<Vec<Change>, Vec<Unwirabl
 /// "properties": {"z": ..}}` compiled, exit 0, to a schema refusing every call). Such a schema
 /// has its `$ref`s inlined first, each one's keywords merged into its target as repair merges
 /// them for a target that takes no `$ref` ([`crate::repair::inlined`], [`Conflicts::Refuse`]:
-/// only where one schema says exactly both). Where that cannot be done, each such `$ref` is
-/// named, with why, and the schema is left as it was.
+/// only where one schema says exactly both), growing it to at most `max_inline_nodes` nodes
+/// (`--max-inline-nodes`, as repair's own inlining: trial 46, the default cap was used and
+/// named whatever the option said). Where that cannot be done, each such `$ref` is named,
+/// with why, and the schema is left as it was.
 ///
 /// [`Conflicts::Refuse`]: crate::repair::refs::Conflicts::Refuse
-fn merge_ref_siblings(schema: &mut Value, changes: &mut Vec<Change>) -> Vec<Unwirable> {
+fn merge_ref_siblings(
+    schema: &mut Value,
+    changes: &mut Vec<Change>,
+    max_inline_nodes: usize,
+) -> Vec<Unwirable> {
     // `required` alone beside it names members closing keeps required while the target,
     // closed to its own properties, refuses them (trial 46: `{"$ref": Y, "required": ["w"]}`
     // accepted no call).
@@ -173,8 +185,8 @@ fn merge_ref_siblings(schema: &mut Value, changes: &mut Vec<Change>) -> Vec<Unwi
     if holders.is_empty() {
         return Vec::new();
     }
-    use crate::repair::refs::{Conflicts, MAX_INLINE_NODES, refusal_text};
-    match crate::repair::inlined(schema, "compile", MAX_INLINE_NODES, Conflicts::Refuse) {
+    use crate::repair::refs::{Conflicts, refusal_text};
+    match crate::repair::inlined(schema, "compile", max_inline_nodes, Conflicts::Refuse) {
         Ok((out, inlined)) => {
             *schema = out;
             changes.extend(inlined);
@@ -213,11 +225,12 @@ fn merge_ref_siblings(schema: &mut Value, changes: &mut Vec<Change>) -> Vec<Unwi
 }
 
 /// Whether `schema` is already in `form`: [`apply`] would change nothing in it (and can
-/// rewrite it at all). What `check` asks before saying a strict target needs its strict form,
-/// so that it does not say so of compile's own output.
+/// rewrite it at all, within the default expansion cap). What `check` asks before saying a
+/// strict target needs its strict form, so that it does not say so of compile's own output.
 pub fn is_in(form: Form, schema: &Value) -> bool {
     let mut copy = schema.clone();
-    matches!(apply(form, &mut copy), Ok(changes) if changes.is_empty())
+    let cap = crate::repair::refs::MAX_INLINE_NODES;
+    matches!(apply(form, &mut copy, cap), Ok(changes) if changes.is_empty())
 }
 
 /// Every form: `required: "d"` naming a declared property is the list `["d"]` (what draft-04
@@ -1353,6 +1366,7 @@ fn write_nullable(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repair::refs::MAX_INLINE_NODES;
 
     /// `type: []` allows nothing; adding `null` would make it allow only null (found by a
     /// fresh-user trial: strict compile sent `["null"]` and reported no loss).
@@ -1465,7 +1479,7 @@ mod tests {
             "any":{"anyOf":[{"type":"string"},{"type":"integer"}]},
             "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}
         },"required":["q"]});
-        let changes = apply(Form::Strict, &mut s).unwrap();
+        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(
             s,
             json!({"type":"object","properties":{
@@ -1486,7 +1500,7 @@ mod tests {
                 "q":{"type":"string"},
                 "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":"x"}},
                 "required":"q"});
-            let changes = apply(form, &mut s).unwrap();
+            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["required"][0], json!("q"), "{form:?}");
             assert_eq!(
                 s["properties"]["sub"]["required"][0],
@@ -1523,7 +1537,7 @@ mod tests {
         for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
             for (given, kept, lost) in &cases {
                 let mut s = json!({"type":"object","properties":props,"required":given});
-                let changes = apply(form, &mut s).unwrap();
+                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
                 let at: Vec<&Change> = changes
                     .iter()
                     .filter(|c| c.pointer == "/required")
@@ -1555,11 +1569,14 @@ mod tests {
         }
         // The plain form sends the canonical schema: the target's profile judges it there.
         let mut s = json!({"type":"object","properties":props,"required":{"x": true}});
-        assert_eq!(apply(Form::Plain, &mut s).unwrap(), vec![]);
+        assert_eq!(
+            apply(Form::Plain, &mut s, MAX_INLINE_NODES).unwrap(),
+            vec![]
+        );
         assert_eq!(s["required"], json!({"x": true}));
         // Only where a strict form writes `required`: on an object schema.
         let mut s = json!({"type":"object","properties":{"x":{"type":"string","required":true}}});
-        let changes = apply(Form::Strict, &mut s).unwrap();
+        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["x"]["required"], json!(true));
         assert!(changes.iter().all(|c| c.rule != "required-invalid"));
     }
@@ -1570,7 +1587,7 @@ mod tests {
     fn strict_reports_an_undeclared_required_name_it_drops() {
         let mut s =
             json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]});
-        let changes = apply(Form::Strict, &mut s).unwrap();
+        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["required"], json!(["a"]));
         let dropped = changes
             .iter()
@@ -1601,7 +1618,7 @@ mod tests {
                 "plain":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},
                 "list":{"type":"array","items":{"type":"object","additionalProperties":true}}
             },"required":["id","meta","tags","extra","plain","list"],"additionalProperties":true});
-            let changes = apply(form, &mut s).unwrap();
+            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
             let closed: Vec<(&str, Option<&str>)> = changes
                 .iter()
                 .filter(|c| c.action.starts_with("closed the object"))
@@ -1648,7 +1665,7 @@ mod tests {
             json!({"type":"object","properties":{}}),
         ] {
             let mut s = root.clone();
-            let changes = apply(Form::Strict, &mut s).unwrap();
+            let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
             let close = changes.iter().find(|c| c.pointer.is_empty()).unwrap();
             assert_eq!(close.lost, None, "{root}");
         }
@@ -1658,7 +1675,7 @@ mod tests {
     fn a_map_cannot_be_strict() {
         let mut s = json!({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}});
         assert_eq!(
-            apply(Form::Strict, &mut s).unwrap_err(),
+            apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err(),
             [Unwirable::at(
                 "/properties/m/additionalProperties",
                 "an object whose extra members have a schema (a map) cannot be closed for strict mode"
@@ -1670,7 +1687,7 @@ mod tests {
     fn deepseek_drops_length_bounds_and_unknown_formats() {
         let mut s = json!({"type":"object","properties":{
             "a":{"type":"string","maxLength":5,"format":"uri"},"b":{"type":"string","format":"email"}},"required":["a","b"]});
-        let changes = apply(Form::DeepSeekStrict, &mut s).unwrap();
+        let changes = apply(Form::DeepSeekStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["a"], json!({"type":"string"}));
         assert_eq!(s["properties"]["b"]["format"], "email");
         assert_eq!(changes.iter().filter(|c| c.lost.is_some()).count(), 2);
@@ -1680,7 +1697,7 @@ mod tests {
     fn cohere_gets_one_required_property_per_object() {
         let mut s =
             json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}});
-        apply(Form::CohereStrict, &mut s).unwrap();
+        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["required"], json!(["a"]));
         assert_eq!(s["properties"]["a"]["type"], json!(["string", "null"]));
     }
@@ -1729,7 +1746,7 @@ mod tests {
             for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
                 let mut written =
                     json!({"type":"object","properties":{"a":s.clone()},"required":["a"]});
-                let changes = apply(form, &mut written).unwrap();
+                let changes = apply(form, &mut written, MAX_INLINE_NODES).unwrap();
                 let a = &written["properties"]["a"];
                 assert!(!a.to_string().contains("nullable"), "{form:?} {s} -> {a}");
                 let before = jsonschema::validator_for(&without).expect("a valid schema");
@@ -1772,7 +1789,7 @@ mod tests {
             "m":{"$ref":"#/properties/n"},
             "k":{"$ref":"#/properties/n/properties/z"}},
             "required":["c","n","m","k"]});
-        apply(Form::Strict, &mut s).unwrap();
+        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         let reached = |s: &Value, p: &str| s.pointer(p).cloned().unwrap_or_default();
         assert_eq!(
             reached(&s, "/properties/c/$ref"),
@@ -1787,7 +1804,7 @@ mod tests {
 
         let mut s = json!({"type":"object","properties":{
             "a":{"type":"string"},"b":{"$ref":"#/properties/a"}}});
-        apply(Form::CohereStrict, &mut s).unwrap();
+        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["b"]["$ref"], "#/properties/a/anyOf/0");
         assert_eq!(s["properties"]["a"]["anyOf"][0], json!({"type":"string"}));
 
@@ -1795,7 +1812,7 @@ mod tests {
             "type":"object","properties":{"a":object_or_id,
             "b":{"$ref":"#/properties/a/anyOf/0/properties/z"}},"required":["b"]}},
             "required":["r"]});
-        let blocked = apply(Form::Strict, &mut s).unwrap_err();
+        let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
         assert_eq!(blocked.len(), 1, "{blocked:?}");
         assert_eq!(blocked[0].pointer, "/properties/r/properties/b/$ref");
         assert!(
@@ -1847,7 +1864,7 @@ mod tests {
         ] {
             let mut s = object(ids.clone(), applicator.clone());
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut s.clone()).unwrap_err();
+                let blocked = apply(form, &mut s.clone(), MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{applicator}: {blocked:?}");
                 let at = format!(
                     "/properties/by/{}",
@@ -1858,14 +1875,14 @@ mod tests {
                 assert!(blocked[0].reason.contains("strict mode cannot say this"));
             }
             s = object(ids.clone(), applicator);
-            assert!(apply(Form::Plain, &mut s).is_ok());
+            assert!(apply(Form::Plain, &mut s, MAX_INLINE_NODES).is_ok());
         }
         // An object declaring no property of its own, whose branches declare them, was
         // closed as `properties: {}` ("emptied", exit 0), which no call matches (trial 44).
         let shapes = json!({"type":"object","properties":{"o":{"type":"object","anyOf":[
             {"properties":{"a":{"type":"string"}},"required":["a"]},
             {"properties":{"b":{"type":"string"}},"required":["b"]}]}},"required":["o"]});
-        let blocked = apply(Form::Strict, &mut shapes.clone()).unwrap_err();
+        let blocked = apply(Form::Strict, &mut shapes.clone(), MAX_INLINE_NODES).unwrap_err();
         assert_eq!(blocked.len(), 1, "{blocked:?}");
         assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
         assert!(
@@ -1883,7 +1900,10 @@ mod tests {
             ),
             json!({"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}),
         ] {
-            assert!(apply(Form::Strict, &mut fine.clone()).is_ok(), "{fine}");
+            assert!(
+                apply(Form::Strict, &mut fine.clone(), MAX_INLINE_NODES).is_ok(),
+                "{fine}"
+            );
         }
     }
 
@@ -1929,7 +1949,7 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut schema.clone()).unwrap_err();
+                let blocked = apply(form, &mut schema.clone(), MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert!(
                     blocked[0].pointer.starts_with("/properties/o/"),
@@ -1937,7 +1957,7 @@ mod tests {
                 );
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
             }
-            assert!(apply(Form::Plain, &mut schema.clone()).is_ok());
+            assert!(apply(Form::Plain, &mut schema.clone(), MAX_INLINE_NODES).is_ok());
         }
         // A definition declaring every property of the object is no condition on it.
         let whole = with(
@@ -1945,7 +1965,7 @@ mod tests {
                 "allOf":[{"$ref":"#/$defs/K"}]}),
             json!({"K":{"type":"object","properties":{"kind":{"type":"string"}}}}),
         );
-        assert!(apply(Form::Strict, &mut whole.clone()).is_ok());
+        assert!(apply(Form::Strict, &mut whole.clone(), MAX_INLINE_NODES).is_ok());
         // A cycle, and a chain past the hop limit ending in `A`: each ends, unjudged.
         let mut chain = a_and_b.clone();
         for i in 0..crate::schema::refs::MAX_REF_HOPS + 2 {
@@ -1958,7 +1978,7 @@ mod tests {
                 "anyOf":[{"$ref":"#/$defs/L"},{"$ref":"#/$defs/C0"}]}),
             chain,
         );
-        assert!(apply(Form::Strict, &mut unreached.clone()).is_ok());
+        assert!(apply(Form::Strict, &mut unreached.clone(), MAX_INLINE_NODES).is_ok());
     }
 
     /// A branch that is a `$ref` to a union of definitions, or an `anyOf` of them written
@@ -2007,7 +2027,7 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut schema.clone()).unwrap_err();
+                let blocked = apply(form, &mut schema.clone(), MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
@@ -2021,7 +2041,7 @@ mod tests {
                 {"type":"null"}]}}),
         );
         let mut s = kinds.clone();
-        apply(Form::Strict, &mut s).unwrap();
+        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         let call = json!({"o":{"kind":"a"}});
         assert!(jsonschema::is_valid(&kinds, &call) && jsonschema::is_valid(&s, &call));
         // A chain of unions deeper than the nesting cap ends, unjudged past it.
@@ -2034,7 +2054,7 @@ mod tests {
         }
         defs.insert(format!("D{}", MAX_DEPTH + 10), a.clone());
         let deep = with(json!([{"$ref":"#/$defs/D0"}]), Value::Object(defs));
-        assert!(apply(Form::Strict, &mut deep.clone()).is_ok());
+        assert!(apply(Form::Strict, &mut deep.clone(), MAX_INLINE_NODES).is_ok());
     }
 
     /// A `then` declaring a member its object does not (`r`, inline or through a `$ref`) was
@@ -2072,19 +2092,20 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut with(conditional.clone())).unwrap_err();
+                let blocked =
+                    apply(form, &mut with(conditional.clone()), MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert_eq!(blocked[0].pointer, at);
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
             }
-            assert!(apply(Form::Plain, &mut with(conditional)).is_ok());
+            assert!(apply(Form::Plain, &mut with(conditional), MAX_INLINE_NODES).is_ok());
         }
         let own = with(
             json!({"then":{"properties":{"kind":{"const":"a"}},"required":["kind"]},
             "else":{"required":["kind"]}}),
         );
         let mut s = own.clone();
-        apply(Form::Strict, &mut s).unwrap();
+        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
     }
 
@@ -2116,7 +2137,7 @@ mod tests {
             assert!(jsonschema::is_valid(&given, &call));
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = given.clone();
-                apply(form, &mut s).unwrap();
+                apply(form, &mut s, MAX_INLINE_NODES).unwrap();
                 assert!(jsonschema::is_valid(&s, &call), "{form:?} {o} -> {s}");
             }
         }
@@ -2127,7 +2148,7 @@ mod tests {
             "required":["o"],"$defs":x});
         for form in [Form::Strict, Form::DeepSeekStrict] {
             let mut s = given.clone();
-            let changes = apply(form, &mut s).unwrap();
+            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
             assert!(
                 jsonschema::is_valid(&s, &json!({"o":{"x":"a"}})),
                 "{form:?} {s}"
@@ -2157,10 +2178,35 @@ mod tests {
             let mut defs = x.clone();
             defs["R"] = json!({"type":"object","properties":{"r":{"$ref":"#/$defs/R"}}});
             let mut s = json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":defs});
-            let blocked = apply(Form::Strict, &mut s).unwrap_err();
+            let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
             assert_eq!(blocked.len(), 1, "{blocked:?}");
             assert_eq!(blocked[0].pointer, at);
             assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
+        }
+    }
+
+    /// The merge of a `$ref` with keywords beside it used the default expansion cap whatever
+    /// `--max-inline-nodes` said, and named it (trial 46, D3: refused "past 10000 nodes" with
+    /// the cap raised to 1,000,000). The cap given is the one used and named.
+    #[test]
+    fn the_ref_merge_honours_the_expansion_cap_given() {
+        let d0: Map<String, Value> = (0..200)
+            .map(|i| (format!("p{i}"), json!({"type":"string"})))
+            .collect();
+        let d1: Map<String, Value> = (0..60)
+            .map(|i| (format!("a{i}"), json!({"$ref":"#/$defs/D0"})))
+            .collect();
+        let s = json!({"type":"object","properties":{"o":{"$ref":"#/$defs/D1",
+            "properties":{"z":{"type":"string"}}}},"required":["o"],
+            "$defs":{"D0":{"type":"object","properties":d0},"D1":{"type":"object","properties":d1}}});
+        for (cap, merged) in [(MAX_INLINE_NODES, false), (1_000_000, true), (50, false)] {
+            let r = apply(Form::Strict, &mut s.clone(), cap);
+            assert_eq!(r.is_ok(), merged, "cap {cap}");
+            if let Err(blocked) = r {
+                assert_eq!(blocked[0].pointer, "/properties/o/$ref");
+                let says = format!("past {cap} nodes (the expansion cap)");
+                assert!(blocked[0].reason.contains(&says), "{}", blocked[0].reason);
+            }
         }
     }
 

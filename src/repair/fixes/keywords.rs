@@ -759,17 +759,21 @@ fn all_of_merged(
     let mut merged = map.clone();
     // Each level of a branch's own one-branch `allOf` is merged in turn (bounded by the
     // input's nesting cap, as the branches are nested).
+    // Each branch is taken, not copied: a chain of N levels costs O(N) here, and check asks
+    // this of each of its N `allOf`s (trial 47 D8: copying made that cubic, 250 levels in
+    // 2.6 KB took seconds).
     while let Some(all_of) = merged.shift_remove("allOf") {
-        let branches = all_of.as_array().ok_or_else(|| not_a_list("allOf"))?;
-        let [only] = branches.as_slice() else {
+        let Value::Array(mut branches) = all_of else {
+            return Err(not_a_list("allOf"));
+        };
+        if branches.len() != 1 {
             return Err(
                 "`allOf` with several branches: merging them could change the arguments".into(),
             );
+        }
+        let Some(Value::Object(mut branch)) = branches.pop() else {
+            return Err("the branch is not an object schema".into());
         };
-        let mut branch = only
-            .as_object()
-            .ok_or("the branch is not an object schema")?
-            .clone();
         branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
         if let Some(k) = READ_IN_PLACE
             .iter()

@@ -61,9 +61,9 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 
 pub use fixes::TypeListReading;
 pub use fixes::{
-    all_of_repairable, any_of_siblings_movable, declares_members, max_allowed, name_rule,
-    one_of_repairable, only_annotates, says_members_elsewhere, type_from_combinator,
-    type_list_reading, type_said_by,
+    all_of_declares_members, all_of_repairable, any_of_siblings_movable, declares_members,
+    max_allowed, name_rule, one_of_repairable, only_annotates, says_members_elsewhere,
+    type_from_combinator, type_list_reading, type_said_by,
 };
 pub(crate) use fixes::{inlined, mend_required, show};
 
@@ -865,7 +865,21 @@ fn repair_schema_object(
             })
             .map(|g| g.pointer.as_str())
             .collect();
-        let waits = |g: &Finding| !drops.is_empty() && within_any(&g.pointer, &drops);
+        // An object declaring its members only in a one-branch `allOf` waits for the merge
+        // that gives them to it (trial 47 D10: it was refused first as a free-form object).
+        let merges: HashSet<&str> = errs
+            .iter()
+            .filter(|g| open(g))
+            .filter_map(|g| g.pointer.strip_suffix("/allOf"))
+            .collect();
+        let waits = |g: &Finding| {
+            (!drops.is_empty() && within_any(&g.pointer, &drops))
+                || (g.rule.as_str() == crate::profile::rules::object_properties_missing::RULE.id
+                    && (merges.contains(g.pointer.as_str())
+                        || g.pointer
+                            .strip_suffix("/properties")
+                            .is_some_and(|node| merges.contains(node))))
+        };
         let members_elsewhere = current
             .parameters
             .as_ref()

@@ -3085,3 +3085,42 @@ fn a_root_naming_its_members_outside_properties_is_not_written_as_taking_none() 
     let none = tool("n", json!({"type":"object"}));
     assert_eq!(repair_one(&none, &p).outcome, Outcome::Repaired);
 }
+
+/// An object declaring its members only in a one-branch `allOf` is given them by the merge,
+/// which repair makes first, and check marks the `object-properties-missing` finding
+/// repairable (trial 47 D10: it was refused first as "a free-form object: its members are not
+/// declared"), with or without an empty `properties` beside the `allOf`.
+#[test]
+fn an_object_declaring_members_in_its_all_of_gets_them_from_the_merge() {
+    let p = profile(&[
+        "structure: object-without-properties",
+        "structure: empty-properties",
+        "keyword-allowed: allOf",
+    ]);
+    let branch = json!([{"properties":{"x":{"type":"string"}},"required":["x"]}]);
+    for (o, at) in [
+        (json!({"type":"object","allOf":branch}), "/properties/o"),
+        (
+            json!({"type":"object","properties":{},"allOf":branch}),
+            "/properties/o/properties",
+        ),
+    ] {
+        let t = tool(
+            "t",
+            json!({"type":"object","properties":{"o":o},"required":["o"]}),
+        );
+        let found = errors(&t, &p);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.pointer == at && f.rule == "object-properties-missing" && f.repairable),
+            "{found:#?}"
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.unwrap()["properties"]["o"],
+            json!({"type":"object","properties":{"x":{"type":"string"}},"required":["x"]})
+        );
+    }
+}

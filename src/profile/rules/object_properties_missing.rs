@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties: each key the model may send, with its schema. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too, keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
-    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); nested objects are left to their author",
+    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose one-branch `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
     repairable,
     owns,
     hooks: Hooks {
@@ -23,9 +23,34 @@ pub const RULE: Rule = Rule {
 /// another way (an empty `properties` map can only be left out, which a bare schema cannot).
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
-        Feat::RootShape(shape) => r.rewrites_no_arguments(shape),
-        _ => false,
+        Feat::RootShape(shape) => r.rewrites_no_arguments(shape) || members_merged_in(r),
+        _ => members_merged_in(r),
     }
+}
+
+/// Whether repair's merge of the object's one-branch `allOf` gives it its members first: the
+/// profile rejects that `allOf` there, and its branch declares them
+/// ([`crate::repair::all_of_declares_members`]).
+fn members_merged_in(r: &Repairing<'_>) -> bool {
+    let Some(root) = r.root else {
+        return false;
+    };
+    let pointer = (r.node_pointer)();
+    let Some(map) = root.pointer(&pointer).and_then(|v| v.as_object()) else {
+        return false;
+    };
+    if !map.contains_key("allOf") {
+        return false;
+    }
+    let feat = match (pointer.is_empty(), map.contains_key("type")) {
+        (true, true) => Feat::RootShape("allOf-with-type"),
+        (true, false) => Feat::RootShape("allOf"),
+        (false, _) => Feat::Keyword("allOf"),
+    };
+    matches!(
+        r.profile.lookup(&feat, r.placement),
+        crate::profile::compiled::Slot::Rejected(_)
+    ) && crate::repair::all_of_declares_members(root, &pointer)
 }
 
 /// The fix of an object below the root, which is an argument (or part of one), never a tool

@@ -724,6 +724,21 @@ pub fn all_of_repairable(root: &Value, pointer: &str) -> bool {
         .is_some_and(|map| all_of_merged(root, pointer, map).is_ok())
 }
 
+/// Whether merging the one-branch `allOf` of the schema at `pointer` in `root`
+/// ([`all_of_merged`]) gives it a non-empty `properties`: the members of an object that
+/// declares them only in that branch (`object-properties-missing` is repaired so).
+pub fn all_of_declares_members(root: &Value, pointer: &str) -> bool {
+    root.pointer(pointer)
+        .and_then(Value::as_object)
+        .filter(|map| map.contains_key("allOf"))
+        .and_then(|map| all_of_merged(root, pointer, map).ok())
+        .is_some_and(|m| {
+            m.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty())
+        })
+}
+
 /// Keywords whose meaning depends on others of the same schema object beyond the groups
 /// [`crate::repair::refs`] already keeps apart, so that moving one of them into another
 /// schema object changes what it says: `unevaluatedProperties`/`unevaluatedItems` see what

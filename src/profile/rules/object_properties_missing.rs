@@ -32,16 +32,14 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
 /// profile rejects that `allOf` there, and its branch declares them
 /// ([`crate::repair::all_of_declares_members`]).
 fn members_merged_in(r: &Repairing<'_>) -> bool {
-    let Some(root) = r.root else {
-        return false;
-    };
-    let pointer = (r.node_pointer)();
-    let Some(map) = root.pointer(&pointer).and_then(|v| v.as_object()) else {
+    // Asked of every free-form object: the pointer is made only for one with an `allOf`.
+    let (Some(root), Some(map)) = (r.root, r.node()) else {
         return false;
     };
     if !map.contains_key("allOf") {
         return false;
     }
+    let pointer = (r.node_pointer)();
     let feat = match (pointer.is_empty(), map.contains_key("type")) {
         (true, true) => Feat::RootShape("allOf-with-type"),
         (true, false) => Feat::RootShape("allOf"),

@@ -765,7 +765,10 @@ fn all_of_merged(
 ) -> Result<Map<String, Value>, String> {
     use crate::repair::refs;
     let into_branch = format!("#{pointer}/allOf");
-    if refs::any_ref(root, &|r| r.starts_with(&into_branch)) {
+    // A `$ref` is a URI fragment: `%20` in it is a space of the member's name (trial 48 D15).
+    if refs::any_ref(root, &|r| {
+        crate::schema::percent_decode(r).starts_with(&into_branch)
+    }) {
         return Err(format!(
             "a `$ref` points into the `allOf` (`{into_branch}...`), which merging would leave \
              pointing nowhere"

@@ -293,7 +293,8 @@ fn leave_out_first(tool: &Tool, leave_out: Candidate, otherwise: Candidate) -> V
 /// Whether an object schema `root` without `properties` (or with none in them) still says
 /// which members it takes, elsewhere than in `properties`: by `required` names, a combinator
 /// or conditional (an MCP server's `type: object` beside a zod union's `anyOf`), a `$ref`,
-/// `patternProperties`, dependencies or a `minProperties`. Such a root is no tool without
+/// `patternProperties`, a schema for extra members, `propertyNames`, dependencies, a
+/// `minProperties`, or the objects of an `enum` or `const`. Such a root is no tool without
 /// arguments, so repair never writes it as one (trial 47 D9: its schema was left out, exit 0,
 /// "lost: the schema accepted any arguments", and the tool then refused every call the
 /// original accepted).
@@ -301,8 +302,12 @@ pub fn says_members_elsewhere(root: &Map<String, Value>) -> bool {
     root.iter().any(|(k, v)| match k.as_str() {
         "required" => v.as_array().is_some_and(|l| !l.is_empty()),
         "minProperties" => v.as_f64().is_some_and(|n| n > 0.0),
+        // A schema for extra members (a map) says what they hold (trial 48 D3); `{}` takes
+        // any, as `true` does, which a tool without arguments loses, and says so.
+        "additionalProperties" => v.as_object().is_some_and(|m| !m.is_empty()),
         "anyOf" | "oneOf" | "allOf" | "not" | "if" | "$ref" | "$dynamicRef"
-        | "patternProperties" | "dependentRequired" | "dependentSchemas" | "dependencies" => true,
+        | "patternProperties" | "dependentRequired" | "dependentSchemas" | "dependencies"
+        | "enum" | "const" | "propertyNames" => true,
         _ => false,
     })
 }
@@ -321,8 +326,8 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     {
         return Err(
             "the schema declares its arguments outside `properties` (by `required`, a \
-             combinator or a `$ref`), so it is no tool without arguments: declare them in \
-             `properties`"
+             combinator, a `$ref`, an `enum` or `const`, or a schema for extra members), so it \
+             is no tool without arguments: declare them in `properties`"
                 .into(),
         );
     }

@@ -292,6 +292,27 @@ impl<'x> Repairing<'x> {
     }
 }
 
+/// Whether `profile` rejects the `allOf` of the schema `map` at `pointer`, placed at
+/// `placement`: its `root-combinator` shape at the root, the keyword below it. Repair merges a
+/// one-branch `allOf` exactly where it is rejected, so the rules whose findings that merge
+/// removes (`type-missing` in the branch, `object-properties-missing` on the object) ask this.
+pub fn all_of_rejected(
+    profile: &super::compiled::CompiledProfile,
+    pointer: &str,
+    map: &serde_json::Map<String, serde_json::Value>,
+    placement: Placement,
+) -> bool {
+    let feat = match (pointer.is_empty(), map.contains_key("type")) {
+        (true, true) => Feat::RootShape("allOf-with-type"),
+        (true, false) => Feat::RootShape("allOf"),
+        (false, _) => Feat::Keyword("allOf"),
+    };
+    matches!(
+        profile.lookup(&feat, placement),
+        super::compiled::Slot::Rejected(_)
+    )
+}
+
 /// `repairable` for the name rules: repair renames the tool unless the new name is one
 /// another tool of the request is sent under ([`Repairing::name_clash`]).
 pub fn unless_rename_clashes(_: &Feat<'_>, r: &Repairing<'_>) -> bool {

@@ -40,15 +40,8 @@ fn members_merged_in(r: &Repairing<'_>) -> bool {
         return false;
     }
     let pointer = (r.node_pointer)();
-    let feat = match (pointer.is_empty(), map.contains_key("type")) {
-        (true, true) => Feat::RootShape("allOf-with-type"),
-        (true, false) => Feat::RootShape("allOf"),
-        (false, _) => Feat::Keyword("allOf"),
-    };
-    matches!(
-        r.profile.lookup(&feat, r.placement),
-        crate::profile::compiled::Slot::Rejected(_)
-    ) && crate::repair::all_of_declares_members(root, &pointer)
+    all_of_rejected(r.profile, &pointer, map, r.placement)
+        && crate::repair::all_of_declares_members(root, &pointer)
 }
 
 /// The fix of an object below the root, which is an argument (or part of one), never a tool

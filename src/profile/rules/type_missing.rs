@@ -43,19 +43,14 @@ fn merged_away(r: &Repairing<'_>) -> bool {
     let Some(map) = root.pointer(owner).and_then(|v| v.as_object()) else {
         return false;
     };
-    let slot = if owner.is_empty() {
-        let shape = if map.contains_key("type") {
-            "allOf-with-type"
-        } else {
-            "allOf"
-        };
-        r.profile.lookup(&Feat::RootShape(shape), Placement::Root)
+    let placement = if owner.is_empty() {
+        Placement::Root
     } else if owner.ends_with("/items") {
-        r.profile.lookup(&Feat::Keyword("allOf"), Placement::Items)
+        Placement::Items
     } else {
-        r.profile.lookup(&Feat::Keyword("allOf"), Placement::Nested)
+        Placement::Nested
     };
-    matches!(slot, crate::profile::compiled::Slot::Rejected(_))
+    all_of_rejected(r.profile, owner, map, placement)
         && crate::repair::all_of_repairable(root, owner)
 }
 

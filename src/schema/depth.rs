@@ -16,7 +16,9 @@
 //! definitions, each an object whose property refers to the next, is as deep as the same
 //! objects written inline. A `$ref` in an object schema (`{"$ref": .., "properties": ..}`) and a
 //! target that is an object schema are one object, as `repair` and `compile` merge them, so
-//! that target is no level below it. `$defs` and `definitions` are not walked by themselves: a
+//! that target is no level below it. So is the one branch of an `allOf` in an object schema,
+//! or a target of a `$ref` in that branch, for the same reason (`repair`'s one-branch `allOf`
+//! merge). `$defs` and `definitions` are not walked by themselves: a
 //! definition nests where it is referred to. A reference that cannot be followed (remote, to
 //! nothing, an `$anchor`, a cycle of bare references) adds nothing; other rules report it.
 //!
@@ -71,7 +73,7 @@ pub fn nesting(root: &Value) -> Nesting {
         visits: 0,
         cuts: 0,
     };
-    let r = m.go(root, String::new(), 0);
+    let r = m.go(root, String::new(), 0, false);
     Nesting {
         levels: r.levels,
         pointer: r.pointer,
@@ -99,9 +101,13 @@ struct Measure<'v> {
 }
 
 impl<'v> Measure<'v> {
-    fn go(&mut self, v: &'v Value, pointer: String, steps: usize) -> Below {
+    /// `joined`: `v` is the one branch of an `allOf` in an object schema (or in such a
+    /// branch), which `repair` and `compile` merge into that object: it is no level of its own,
+    /// and a `$ref` in it sits beside an object as one in the object itself does.
+    fn go(&mut self, v: &'v Value, pointer: String, steps: usize, joined: bool) -> Below {
         self.visits += 1;
-        let own = usize::from(is_object_schema(v));
+        let object = is_object_schema(v) || joined;
+        let own = usize::from(is_object_schema(v) && !joined);
         let mut best = Below {
             levels: 0,
             pointer: String::new(),
@@ -113,8 +119,8 @@ impl<'v> Measure<'v> {
         {
             for (k, c) in o {
                 let k = k.as_str();
-                let mut consider = |m: &mut Self, sub: &'v Value, at: String| {
-                    let r = m.go(sub, at, steps + 1);
+                let mut consider = |m: &mut Self, sub: &'v Value, at: String, joined: bool| {
+                    let r = m.go(sub, at, steps + 1, joined);
                     if r.levels > best.levels {
                         best = r;
                     }
@@ -126,22 +132,23 @@ impl<'v> Measure<'v> {
                     if let Some(map) = c.as_object() {
                         let here = push_token(&pointer, k);
                         for (name, sub) in map {
-                            consider(self, sub, push_token(&here, name));
+                            consider(self, sub, push_token(&here, name), false);
                         }
                     }
                 } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
-                    consider(self, c, push_token(&pointer, k));
+                    consider(self, c, push_token(&pointer, k), false);
                 } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items")
                     && let Some(list) = c.as_array()
                 {
                     let here = push_token(&pointer, k);
+                    let joined = object && k == "allOf" && list.len() == 1;
                     for (i, sub) in list.iter().enumerate() {
-                        consider(self, sub, push_token(&here, &i.to_string()));
+                        consider(self, sub, push_token(&here, &i.to_string()), joined);
                     }
                 }
             }
             if let Some(Value::String(r)) = o.get("$ref")
-                && let Some(mut r) = self.through(&pointer, r, steps, own == 1)
+                && let Some(mut r) = self.through(&pointer, r, steps, object)
             {
                 r.through_ref = true;
                 if r.levels > best.levels {
@@ -190,7 +197,7 @@ impl<'v> Measure<'v> {
         }
         let cuts = self.cuts;
         self.open.push(pointer.clone());
-        let r = self.go(schema, pointer.clone(), steps + 1);
+        let r = self.go(schema, pointer.clone(), steps + 1, false);
         self.open.pop();
         // A result cut short by recursion depends on the path it was reached by.
         if self.cuts == cuts {
@@ -289,6 +296,41 @@ mod tests {
             "properties":{"k":{"type":"string"}}}},"$defs":{"U":{"anyOf":[{"type":"object",
             "properties":{"x":{"type":"object"}}}]}}});
         assert_eq!(nesting(&beside_union).levels, 4);
+    }
+
+    /// Trial 48 D9: the link written `{"allOf": [{"$ref": ..}], "properties": ..}` counted two
+    /// levels, as `{"$ref": .., "properties": ..}` did before (`repair` merges both alike).
+    #[test]
+    fn a_one_branch_all_of_in_an_object_is_that_object() {
+        for n in [1, 8] {
+            let mut defs = Map::new();
+            defs.insert(
+                "D0".into(),
+                json!({"type":"object","properties":{"v":{"type":"string"}}}),
+            );
+            for i in 1..=n {
+                let link = json!({"allOf":[{"$ref": format!("#/$defs/D{}", i - 1)}],
+                    "properties":{"s":{"type":"string"}}});
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"type":"object","properties":{"a": link}}),
+                );
+            }
+            let s = json!({"type":"object","properties":{"r":{"$ref": format!("#/$defs/D{n}")}},
+                "$defs": defs});
+            assert_eq!(nesting(&s).levels, n + 2, "n={n}");
+        }
+        // An object branch inline, and one in a chain of one-branch `allOf`s, is the object.
+        let inline = json!({"type":"object","allOf":[{"allOf":[{"type":"object",
+            "properties":{"x":{"type":"object"}}}]}]});
+        assert_eq!(nesting(&inline).levels, 2);
+        // Two branches are not merged: each object branch stays a level, as before.
+        let two = json!({"type":"object","allOf":[{"type":"object"},{"type":"object",
+            "properties":{"x":{"type":"object"}}}]});
+        assert_eq!(nesting(&two).levels, 3);
+        // A branch beside no object is unchanged.
+        let bare = json!({"allOf":[{"type":"object","properties":{"x":{"type":"object"}}}]});
+        assert_eq!(nesting(&bare).levels, 2);
     }
 
     #[test]

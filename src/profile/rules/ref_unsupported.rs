@@ -497,11 +497,14 @@ fn one_finding(cx: &mut Cx<'_, '_>, n: &Node<'_>, mut parts: Vec<Part>) {
             what.push_str(&format!("{}: {}; ", p.what, p.sentence));
         }
     }
-    let said: Vec<&str> = parts
-        .iter()
-        .filter(|p| same(p))
-        .map(|p| p.what.as_str())
-        .collect();
+    // Two forms can say the same words (`$ref (with siblings)` and the sibling form it
+    // names): each said once.
+    let mut said: Vec<&str> = Vec::new();
+    for p in parts.iter().filter(|p| same(p)) {
+        if !said.contains(&p.what.as_str()) {
+            said.push(&p.what);
+        }
+    }
     what.push_str(&said.join(" and "));
     // The host's fix, or (`None`) the rule's: inlining, which removes every sibling too.
     let host = parts.swap_remove(host);
@@ -1362,6 +1365,24 @@ mod tests {
             message.starts_with(
                 "`$ref` next to `type`, `title`, `enum`: rejected by gemini/v1beta/parameters-json-schema (report 2026-02-05)"
             ),
+            "{message}"
+        );
+    }
+
+    /// Two forms refused on the same sentence with the same words are said once (trial 48,
+    /// before: "`$ref` next to `properties`, `required` and `$ref` next to `properties`,
+    /// `required`: no evidence for openai/chat-strict").
+    #[test]
+    fn forms_saying_the_same_words_are_said_once() {
+        let found = at_a(
+            "openai/chat-strict",
+            json!({"$ref":"#/$defs/O","properties":{"s":{"type":"string"}},"required":["s"]}),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let message = &found[0].1;
+        assert_eq!(message.matches("`$ref` next to").count(), 1, "{message}");
+        assert!(
+            message.starts_with("`$ref` next to `properties`, `required`: "),
             "{message}"
         );
     }

@@ -422,6 +422,8 @@ pub struct Cx<'a, 'p> {
     /// What `ref-unsupported` found searching the tool's reference targets, each searched
     /// once however many references point at it ([`Cx::ref_scans`]).
     ref_scans: rules::ref_unsupported::Scans<'a>,
+    /// [`rules::Repairing::root_refs`] for this tool, once asked.
+    root_refs: std::cell::OnceCell<crate::repair::refs::RefList>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -568,6 +570,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             inline_refusal: None,
             replaces_schema: std::cell::Cell::new(None),
             ref_scans: Default::default(),
+            root_refs: Default::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -1048,6 +1051,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                                     })
                                     .flatten()
                             },
+                            root_refs: &self.root_refs,
                         };
                         (self.rule.repairable)(&feat, &r)
                             || (subject == Subject::Schema
@@ -1818,6 +1822,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.inline_refusal = None;
         cx.replaces_schema.set(None);
         cx.ref_scans = Default::default();
+        cx.root_refs = Default::default();
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

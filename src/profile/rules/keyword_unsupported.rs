@@ -51,9 +51,11 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
             r.node().is_some_and(crate::repair::one_of_repairable)
         }
         // One branch that one schema can say together with the schema's own: repair merges it.
-        Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => r
-            .root
-            .is_some_and(|root| crate::repair::all_of_repairable(root, &(r.node_pointer)())),
+        Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => {
+            r.root_refs().is_some_and(|(root, refs)| {
+                crate::repair::all_of_repairable(root, &(r.node_pointer)(), refs)
+            })
+        }
         // Repair refuses a schema it cannot give a `type` before it reaches the keyword.
         Feat::Keyword(k) => !STRUCTURAL.contains(k) && !r.left_untyped(),
         Feat::KeywordForm(k, form) => {

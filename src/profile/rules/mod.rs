@@ -170,9 +170,23 @@ pub struct Repairing<'x> {
     /// tool of the request is sent under: repair's name census), made only when asked for;
     /// `None` when a rename would stand or none is needed.
     pub name_clash: &'x dyn Fn() -> Option<String>,
+    /// The `$ref`s of `root`, listed when first asked ([`Repairing::root_refs`]) and kept for
+    /// the tool's other findings.
+    pub root_refs: &'x std::cell::OnceCell<crate::repair::refs::RefList>,
 }
 
 impl<'x> Repairing<'x> {
+    /// The `$ref`s of the tool's schema ([`crate::repair::refs::RefList`]), listed once per
+    /// tool; `None` when it has no schema.
+    pub fn root_refs(&self) -> Option<(&'x serde_json::Value, &'x crate::repair::refs::RefList)> {
+        let root = self.root?;
+        Some((
+            root,
+            self.root_refs
+                .get_or_init(|| crate::repair::refs::RefList::of(root)),
+        ))
+    }
+
     /// Whether the finding's schema has no `type` (nor a keyword standing in for one), the
     /// profile rejects that (`type-missing`), and repair cannot write one: repair then refuses
     /// the place on `type-missing` whatever else it could fix there, and dropping a keyword

@@ -33,7 +33,7 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
 /// ([`crate::repair::all_of_declares_members`]).
 fn members_merged_in(r: &Repairing<'_>) -> bool {
     // Asked of every free-form object: the pointer is made only for one with an `allOf`.
-    let (Some(root), Some(map)) = (r.root, r.node()) else {
+    let (Some((root, refs)), Some(map)) = (r.root_refs(), r.node()) else {
         return false;
     };
     if !map.contains_key("allOf") {
@@ -41,7 +41,7 @@ fn members_merged_in(r: &Repairing<'_>) -> bool {
     }
     let pointer = (r.node_pointer)();
     all_of_rejected(r.profile, &pointer, map, r.placement)
-        && crate::repair::all_of_declares_members(root, &pointer)
+        && crate::repair::all_of_declares_members(root, &pointer, refs)
 }
 
 /// The fix of an object below the root, which is an argument (or part of one), never a tool

@@ -33,8 +33,8 @@ const SHAPES: &[&str] = &[
 /// combinators say what a plain object cannot.
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     matches!(f, Feat::RootShape("allOf" | "allOf-with-type"))
-        && r.root
-            .is_some_and(|root| crate::repair::all_of_repairable(root, ""))
+        && r.root_refs()
+            .is_some_and(|(root, refs)| crate::repair::all_of_repairable(root, "", refs))
 }
 
 fn owns(p: &Param) -> bool {

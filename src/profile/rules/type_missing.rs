@@ -37,7 +37,8 @@ fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
 /// `keyword-unsupported` below it): the branch, and its missing `type`, are then gone.
 fn merged_away(r: &Repairing<'_>) -> bool {
     let pointer = (r.node_pointer)();
-    let (Some(owner), Some(root)) = (pointer.strip_suffix("/allOf/0"), r.root) else {
+    let (Some(owner), Some((root, refs))) = (pointer.strip_suffix("/allOf/0"), r.root_refs())
+    else {
         return false;
     };
     let Some(map) = root.pointer(owner).and_then(|v| v.as_object()) else {
@@ -51,7 +52,7 @@ fn merged_away(r: &Repairing<'_>) -> bool {
         Placement::Nested
     };
     all_of_rejected(r.profile, owner, map, placement)
-        && crate::repair::all_of_repairable(root, owner)
+        && crate::repair::all_of_repairable(root, owner, refs)
 }
 
 /// Whether the schema is a branch of an `anyOf` whose sibling `type` repair moves into the

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 
 use super::*;
-use crate::repair::refs::Conflicts;
+use crate::repair::refs::{Conflicts, RefList};
 
 pub(super) fn keyword(
     tool: &Tool,
@@ -74,7 +74,7 @@ pub(super) fn keyword(
         ("anyOf", _) => {
             Err("a union of alternatives (`anyOf`) cannot be written without it".into())
         }
-        ("allOf", _) => merge_all_of(tool, rule, &node),
+        ("allOf", _) => merge_all_of(tool, rule, &node, Some(memo)),
         ("nullable", _) => nullable(tool, rule, &node),
         ("items", Some(value::ITEMS_LIST)) | ("prefixItems", _) => Err(format!(
             "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no form \
@@ -165,7 +165,9 @@ pub(super) fn keyword(
 /// Good for the schema it was first asked about, and for that schema with `$anchor`s (or
 /// `$dynamicAnchor`s) dropped that no `$ref` names (repair drops all of one kind in a row,
 /// asking about each): that changes neither what the other `$ref`s resolve to nor whether
-/// they can be inlined. Made anew for any other change.
+/// they can be inlined; and its list of `$ref`s holds for that schema with one-branch `allOf`s
+/// merged that no `$ref` points into, as a merge moves keywords but rewrites no `$ref`.
+/// Made anew for any other change.
 pub(crate) struct Memo {
     /// The expansion cap of the inlining (`--max-inline-nodes`).
     pub max_inline_nodes: usize,
@@ -174,6 +176,9 @@ pub(crate) struct Memo {
     named: std::cell::OnceCell<HashSet<(String, String)>>,
     /// Why the schema's `$ref`s cannot all be inlined (`None`: they can).
     inlining: std::cell::OnceCell<Option<crate::repair::refs::Refusal>>,
+    /// The schema's `$ref`s: each `allOf` merge asks whether one points into it (trial 48 D12:
+    /// a walk of the schema per merge made repairing N `allOf`s quadratic).
+    refs: std::cell::OnceCell<RefList>,
 }
 
 impl Memo {
@@ -183,6 +188,7 @@ impl Memo {
             max_inline_nodes,
             named: Default::default(),
             inlining: Default::default(),
+            refs: Default::default(),
         }
     }
 
@@ -717,21 +723,22 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
 }
 
 /// Whether the `allOf` of the schema at `pointer` in `root` is one repair rewrites
-/// ([`all_of_merged`]): check marks it repairable exactly then.
-pub fn all_of_repairable(root: &Value, pointer: &str) -> bool {
+/// ([`all_of_merged`]): check marks it repairable exactly then. `refs`: the `$ref`s of `root`.
+pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
     root.pointer(pointer)
         .and_then(Value::as_object)
-        .is_some_and(|map| all_of_merged(root, pointer, map).is_ok())
+        .is_some_and(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).is_ok())
 }
 
 /// Whether merging the one-branch `allOf` of the schema at `pointer` in `root`
 /// ([`all_of_merged`]) gives it a non-empty `properties`: the members of an object that
-/// declares them only in that branch (`object-properties-missing` is repaired so).
-pub fn all_of_declares_members(root: &Value, pointer: &str) -> bool {
+/// declares them only in that branch (`object-properties-missing` is repaired so). `refs`:
+/// the `$ref`s of `root`.
+pub fn all_of_declares_members(root: &Value, pointer: &str, refs: &RefList) -> bool {
     root.pointer(pointer)
         .and_then(Value::as_object)
         .filter(|map| map.contains_key("allOf"))
-        .and_then(|map| all_of_merged(root, pointer, map).ok())
+        .and_then(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).ok())
         .is_some_and(|m| {
             m.get("properties")
                 .and_then(Value::as_object)
@@ -757,18 +764,17 @@ const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
 /// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
 /// `contains`, a draft-04 boolean `exclusiveMinimum` beside a `minimum`, [`READ_IN_PLACE`]),
 /// a `$ref` the merge would put beside other keywords where `$schema` declares a draft that
-/// ignores them (04 to 07), or a `$ref` elsewhere in `root` pointing into the branch).
+/// ignores them (04 to 07), or a `$ref` of `root` pointing into the branch:
+/// `ref_points_under` says whether one starts with a given decoded prefix).
 fn all_of_merged(
     root: &Value,
     pointer: &str,
     map: &Map<String, Value>,
+    ref_points_under: &dyn Fn(&str) -> bool,
 ) -> Result<Map<String, Value>, String> {
     use crate::repair::refs;
     let into_branch = format!("#{pointer}/allOf");
-    // A `$ref` is a URI fragment: `%20` in it is a space of the member's name (trial 48 D15).
-    if refs::any_ref(root, &|r| {
-        crate::schema::percent_decode(r).starts_with(&into_branch)
-    }) {
+    if ref_points_under(&into_branch) {
         return Err(format!(
             "a `$ref` points into the `allOf` (`{into_branch}...`), which merging would leave \
              pointing nowhere"
@@ -837,10 +843,14 @@ fn all_of_merged(
     Ok(merged)
 }
 
-/// `allOf` with one branch: its keywords join the schema when none conflicts.
-pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str) -> Found {
+/// `allOf` with one branch: its keywords join the schema when none conflicts. `memo`: the
+/// [`Memo`] whose list of `$ref`s to ask (`None`: walk the schema once for it).
+pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str, memo: Option<&Memo>) -> Found {
     let root = tool.parameters.as_ref().ok_or("no parameters schema")?;
-    let merged = all_of_merged(root, node, schema_at(tool, node)?)?;
+    let merged = all_of_merged(root, node, schema_at(tool, node)?, &|p| match memo {
+        Some(memo) => memo.refs.get_or_init(|| RefList::of(root)).points_under(p),
+        None => crate::repair::refs::points_under(root, p),
+    })?;
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;
     Ok(vec![Candidate::one(

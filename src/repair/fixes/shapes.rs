@@ -383,7 +383,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
                 None,
             )])
         }
-        "allOf" | "allOf-with-type" => super::keywords::merge_all_of(tool, rule, ""),
+        "allOf" | "allOf-with-type" => super::keywords::merge_all_of(tool, rule, "", None),
         other => Err(format!(
             "the parameters schema is not an object schema ({other}); wrapping it would change the arguments"
         )),

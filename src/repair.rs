@@ -62,8 +62,8 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 pub use fixes::TypeListReading;
 pub use fixes::{
     all_of_declares_members, all_of_repairable, any_of_siblings_movable, declares_members,
-    max_allowed, name_rule, one_of_repairable, only_annotates, says_members_elsewhere,
-    type_from_combinator, type_list_reading, type_said_by,
+    max_allowed, name_rule, one_of_repairable, only_annotates, root_is_an_object,
+    says_members_elsewhere, type_from_combinator, type_list_reading, type_said_by,
 };
 pub(crate) use fixes::{inlined, mend_required, show};
 

@@ -3126,3 +3126,37 @@ fn an_object_declaring_members_in_its_all_of_gets_them_from_the_merge() {
         );
     }
 }
+
+/// A root `{"$ref": ..}` to an object schema, with no `type` of its own, is an object: repair
+/// writes `type: object` beside the `$ref` (and inlines it where `$ref` is rejected), as
+/// compile does (before: refused as "a root with no `type` and no `properties`" under
+/// `portable` and `openai/chat`, exit 1). A `$ref` to a string schema is still refused.
+#[test]
+fn a_root_ref_to_an_object_gets_its_type() {
+    let set = crate::profile::embedded_set().unwrap();
+    let defs = json!({"A":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]},
+        "S":{"type":"string"}});
+    for name in ["portable", "openai/chat"] {
+        let p = CompiledProfile::new(set.get(name).unwrap());
+        let schema = json!({"$ref":"#/$defs/A","$defs":defs});
+        let r = repair_one(&tool("f", schema.clone()), &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{name}: {:?}", r.refusals);
+        assert!(
+            r.changes.iter().any(|c| c.pointer.is_empty()
+                && c.action.contains("its `$ref` is to an object schema")
+                && c.lost.is_none()),
+            "{name}: {:#?}",
+            r.changes
+        );
+        let repaired = r.tool.parameters.clone().unwrap();
+        assert_eq!(repaired["type"], "object", "{name}: {repaired:#}");
+        for s in [&schema, &repaired] {
+            let v = jsonschema::validator_for(s).unwrap();
+            assert!(v.is_valid(&json!({"x": "a"})), "{s:#}");
+            assert!(!v.is_valid(&json!({})), "{s:#}");
+        }
+        let to_string = json!({"$ref":"#/$defs/S","$defs":defs});
+        let r = repair_one(&tool("f", to_string), &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{name}");
+    }
+}

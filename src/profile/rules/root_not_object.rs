@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
     features: "`root-shape: parameters-null`, `true-schema`, `empty-schema`, `instance-not-schema`, `no-type`, `type-null`, `string`, `array`, `enum`, `const`",
     example: r#"{"type": "string", "description": "The query."}"#,
     fix: "Make the root {\"type\":\"object\",\"properties\":{...}} and move a scalar argument into a named property.",
-    repair: "partly: a root with `properties` but no `type` gets `type: object`; `true` is read as `{}` and `null` as no schema (as `compile` reads them); `{}` is left out (a named tool) or becomes an empty argument object, whichever the profile does not reject; `false` and the other shapes would change the arguments",
+    repair: "partly: a root with `properties`, or a `$ref` to an object schema, but no `type` gets `type: object`; `true` is read as `{}` and `null` as no schema (as `compile` reads them); `{}` is left out (a named tool) or becomes an empty argument object, whichever the profile does not reject; `false` and the other shapes would change the arguments",
     repairable,
     owns,
     hooks: Hooks {
@@ -40,16 +40,15 @@ const SHAPES: &[&str] = &[
 ];
 
 /// What `repair::fixes::shapes::root_shape` repairs: `type: object` added to a root that
-/// declares `properties`; `{}` replaced by no arguments where the profile allows that. And
+/// declares `properties` or whose `$ref` is to an object schema; `{}` replaced by no arguments where the profile allows that. And
 /// what repair reads as compile does (`compile::canonical::write_root`): `true` is `{}`, so
 /// it goes as `{}` goes; `null` is no schema, which stays where the profile does not reject
 /// that and is otherwise an empty argument object (as `parameters-missing` repairs it).
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     match f {
-        Feat::RootShape(value::ROOT_NO_TYPE) => r
-            .root
-            .and_then(serde_json::Value::as_object)
-            .is_some_and(|m| m.contains_key("properties")),
+        Feat::RootShape(value::ROOT_NO_TYPE) => {
+            r.root.is_some_and(crate::repair::root_is_an_object)
+        }
         Feat::RootShape(value::ROOT_EMPTY) => r.can_take_no_arguments(),
         Feat::RootShape(value::ROOT_TRUE) => {
             !r.rejects_root(value::ROOT_EMPTY) || r.can_take_no_arguments()

@@ -290,6 +290,23 @@ fn leave_out_first(tool: &Tool, leave_out: Candidate, otherwise: Candidate) -> V
     }
 }
 
+/// Whether a root with no `type` is an object schema all the same: it declares `properties`,
+/// or its `$ref` reaches (locally, [`crate::schema::refs::follow`]) an object schema, so that
+/// `type: "object"` beside it says nothing new. Repair writes that `type` then (before: a root
+/// `{"$ref": "#/$defs/A"}` to an object was refused as "a root with no `type` and no
+/// `properties`", while compile, which inlines first, wrote it out).
+pub fn root_is_an_object(root: &Value) -> bool {
+    let Some(m) = root.as_object() else {
+        return false;
+    };
+    m.contains_key("properties")
+        || m.get("$ref").and_then(Value::as_str).is_some_and(|r| {
+            matches!(crate::schema::refs::follow(root, r),
+                crate::schema::refs::Chain::Reaches { schema, .. }
+                    if crate::schema::is_object_schema(schema))
+        })
+}
+
 /// Whether an object schema `root` without `properties` (or with none in them) still says
 /// which members it takes, elsewhere than in `properties`: by `required` names, a combinator
 /// or conditional (an MCP server's `type: object` beside a zod union's `anyOf`), a `$ref`,
@@ -369,17 +386,25 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             ))
         }
         value::ROOT_NO_TYPE => {
-            let mut t = Draft::of(tool);
-            let m = t.schema("")?;
-            if !m.contains_key("properties") {
-                return Err("a root with no `type` and no `properties`".into());
+            let root = tool.parameters.as_ref().ok_or("no parameters schema")?;
+            if !root_is_an_object(root) {
+                return Err(
+                    "a root with no `type`, no `properties` and no `$ref` to an object schema"
+                        .into(),
+                );
             }
-            m.insert("type".into(), json!("object"));
+            let why = if root.get("properties").is_some() {
+                "it declares `properties`"
+            } else {
+                "its `$ref` is to an object schema"
+            };
+            let mut t = Draft::of(tool);
+            t.schema("")?.insert("type".into(), json!("object"));
             Ok(vec![Candidate::one(
                 t,
                 "",
                 rule,
-                "added `type: object` to the root (it declares `properties`)",
+                format!("added `type: object` to the root ({why})"),
                 None,
             )])
         }

@@ -1080,7 +1080,8 @@ fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-/// The end-of-run table: per target, the verdict counts, requests sent and wall time.
+/// The end-of-run table: per target, the verdict counts (the cases not sent after a failed
+/// control apart from the verdict they were given), requests sent and wall time.
 pub fn summary_table(s: &RunSummary) -> String {
     let mut b = tabled::builder::Builder::default();
     b.push_record([
@@ -1092,11 +1093,22 @@ pub fn summary_table(s: &RunSummary) -> String {
         "inconclusive",
         "unreachable",
         "skipped",
+        "not sent",
         "requests",
         "wall",
     ]);
     for (id, t) in &s.targets {
-        let n = |v: Verdict| t.counts.get(&v).copied().unwrap_or(0).to_string();
+        // The cases not sent after a failed control have its verdict in the log (with a note
+        // saying so); the table shows them apart, as they were never sent.
+        let n = |v: Verdict| {
+            let all = t.counts.get(&v).copied().unwrap_or(0);
+            let not_sent = if t.not_sent_as == Some(v) {
+                t.not_sent
+            } else {
+                0
+            };
+            (all - not_sent).to_string()
+        };
         // Why a target was skipped is printed before the run (`T: skipped: set VAR`); the
         // table stays narrow.
         let skipped = match &t.skipped {
@@ -1112,6 +1124,7 @@ pub fn summary_table(s: &RunSummary) -> String {
             n(Verdict::Inconclusive),
             n(Verdict::Unreachable),
             skipped,
+            t.not_sent.to_string(),
             t.requests.to_string(),
             format!("{:.2}s", t.wall.as_secs_f64()),
         ]);

@@ -165,6 +165,9 @@ pub struct TargetSummary {
     pub inconclusive_reasons: BTreeMap<String, usize>,
     /// Cases not sent because the control failed (in `counts` under the verdict they got).
     pub not_sent: usize,
+    /// The verdict the cases not sent got (`not_sent` of `counts` under it): the control's,
+    /// or `confounded` after a rejected control.
+    pub not_sent_as: Option<Verdict>,
     /// The control's reason when the target was sent a credential and the control was
     /// refused at the auth stage: the key is wrong, expired or revoked, and nothing of this
     /// target was learnt. Kept apart from the inconclusive counts because a scheduled run
@@ -216,6 +219,7 @@ impl TargetSummary {
     fn count_not_sent(&mut self, verdict: Verdict) {
         *self.counts.entry(verdict).or_default() += 1;
         self.not_sent += 1;
+        self.not_sent_as = Some(verdict);
     }
 
     fn count(&mut self, verdict: Verdict, answer: &Answer, redactor: &Redactor) {
@@ -788,7 +792,29 @@ mod tests {
         let t = &summary.targets["fake/target"];
         assert_eq!(t.counts[&Verdict::Unreachable], 3);
         assert_eq!(t.not_sent, 2);
+        assert_eq!(t.not_sent_as, Some(Verdict::Unreachable));
         assert_eq!(t.why_all_inconclusive(), Some(("parse: 400 bad", 1)));
+        // The table shows the control unreachable and the other two not sent (before: "3"
+        // under unreachable, of which two were never sent).
+        let table = crate::cli::probe::summary_table(&summary);
+        let row = table
+            .lines()
+            .find(|l| l.contains("fake/target"))
+            .expect("a row");
+        let cells: Vec<&str> = row.split('│').map(str::trim).collect();
+        let header: Vec<&str> = table
+            .lines()
+            .nth(1)
+            .expect("a header")
+            .split('│')
+            .map(str::trim)
+            .collect();
+        let cell = |name: &str| cells[header.iter().position(|h| *h == name).expect(name)];
+        assert_eq!(
+            (cell("unreachable"), cell("not sent")),
+            ("1", "2"),
+            "{table}"
+        );
     }
 
     #[test]

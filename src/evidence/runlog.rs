@@ -144,6 +144,10 @@ pub struct Redactor {
     /// The secrets long enough to be echoed in part ([`PARTIAL_FROM`]): a provider's "key
     /// provided: sk-test-cana..." shows the start of the key, which is key material too.
     partial: Vec<String>,
+    /// Every run of [`PARTIAL_INFIX`] characters of each secret of `partial`, as one
+    /// alternation: a relay's "masked" echo (`sk-proj-****cdefSECRETzz`) or a tail of the key
+    /// shows its middle or end, not its start (trial 49).
+    infix: Option<Regex>,
     /// Settings that are no keys but may be private (a Google project id, an Azure resource
     /// endpoint, a base URL), longest first, each with the placeholder naming its variable
     /// (`{GOOGLE_CLOUD_PROJECT}`): a scheduled run's log is published in a pull request.
@@ -183,6 +187,11 @@ const PARTIAL_FROM: usize = 16;
 /// public prefixes (`sk-proj-`), so that an echo adding a single character of the key is
 /// caught (the public prefix alone is redacted too, which hides nothing).
 const PARTIAL_MIN: usize = 8;
+
+/// The shortest run from the middle or end of a secret redacted on its own: longer than a
+/// prefix's, as a run that need not start the key could otherwise be a word of ordinary
+/// text (`emulator` in the emulator's keys); OpenAI's own masked echo shows 4.
+const PARTIAL_INFIX: usize = 10;
 
 /// Fields of run-log records that are enumerations, ids, digests, times or numbers: never
 /// rewritten by the redactor (a key equal to `accepted` must not turn a verdict into
@@ -332,6 +341,7 @@ impl Redactor {
             secrets: Vec::new(),
             escaped: Vec::new(),
             partial: Vec::new(),
+            infix: None,
             settings: Vec::new(),
             patterns,
             any_pattern,
@@ -392,6 +402,18 @@ impl Redactor {
             && !self.partial.iter().any(|p| p == secret)
         {
             self.partial.push(secret.to_string());
+            let mut runs: Vec<String> = Vec::new();
+            for s in &self.partial {
+                for (i, _) in s.char_indices() {
+                    if let Some(run) = s.get(i..).and_then(|r| r.get(..PARTIAL_INFIX))
+                        && !runs.iter().any(|x| x == run)
+                    {
+                        runs.push(regex::escape(run));
+                    }
+                }
+            }
+            // Literal alternatives: the regex crate searches them all at once.
+            self.infix = Regex::new(&runs.join("|")).ok();
         }
     }
 
@@ -411,10 +433,60 @@ impl Redactor {
             .sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
     }
 
+    /// `text` with every run of [`PARTIAL_INFIX`] or more characters from anywhere in a
+    /// secret of `self.partial` replaced by `[REDACTED]`, each grown to as long as the text
+    /// goes on agreeing with the secret on both sides.
+    fn redact_infix<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
+        let Some(infix) = self.infix.as_ref().filter(|r| r.is_match(&text)) else {
+            return text;
+        };
+        let bytes = text.as_bytes();
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for m in infix.find_iter(&text) {
+            let Some((secret, at)) = self
+                .partial
+                .iter()
+                .find_map(|s| s.find(m.as_str()).map(|at| (s.as_bytes(), at)))
+            else {
+                continue;
+            };
+            let (mut start, mut from) = (m.start(), at);
+            while start > 0 && from > 0 && bytes[start - 1] == secret[from - 1] {
+                start -= 1;
+                from -= 1;
+            }
+            let (mut end, mut to) = (m.end(), at + m.len());
+            while end < bytes.len() && to < secret.len() && bytes[end] == secret[to] {
+                end += 1;
+                to += 1;
+            }
+            // Grown byte by byte: a span cut inside a character is widened to its edges.
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            match spans.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => spans.push((start, end)),
+            }
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut kept = 0;
+        for (start, end) in spans {
+            out.push_str(&text[kept..start]);
+            out.push_str("[REDACTED]");
+            kept = end;
+        }
+        out.push_str(&text[kept..]);
+        Cow::Owned(out)
+    }
+
     /// `text` with every run of [`PARTIAL_MIN`] or more characters that a secret of
     /// `self.partial` starts with replaced by `[REDACTED]` (each run as long as it matches).
     fn redact_partial<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
-        let mut out = text;
+        let mut out = self.redact_infix(text);
         for secret in &self.partial {
             let start = &secret[..PARTIAL_MIN];
             if !out.contains(start) {
@@ -488,6 +560,7 @@ impl Redactor {
                 .partial
                 .iter()
                 .any(|s| line.contains(&s[..PARTIAL_MIN]))
+            || self.infix.as_ref().is_some_and(|r| r.is_match(line))
             || has_userinfo(line)
             || self.any_pattern.is_match(line)
     }
@@ -958,6 +1031,35 @@ mod tests {
         assert!(r.may_hold_secret(&format!("\"{}\"", &key[..9])));
         // The whole key is still one redaction, not a prefix and a tail.
         assert_eq!(r.redact(&format!("k={key}!")), "k=[REDACTED]!");
+    }
+
+    /// A relay's masked echo of the key (its start, `****`, its last 12 characters) or a tail
+    /// of it is key material too (trial 49: the last 12 or 18 characters of a 35-character
+    /// key were written into the run log).
+    #[test]
+    fn the_middle_or_end_of_a_key_echoed_is_redacted() {
+        // Built at run time, so that no key-shaped literal is tracked.
+        let key = format!("tw-canary-{}", "FAKE0123456789abcdefSECRETzz");
+        let r = Redactor::new(vec![key.clone()]);
+        let n = key.len();
+        let masked = format!("key {}****{} is not valid", &key[..8], &key[n - 12..]);
+        assert_eq!(
+            r.redact(&masked),
+            "key [REDACTED]****[REDACTED] is not valid"
+        );
+        let tail = format!("key {} is not valid", &key[n / 2..]);
+        assert_eq!(r.redact(&tail), "key [REDACTED] is not valid");
+        let middle = format!("({})", &key[12..24]);
+        assert_eq!(r.redact(&middle), "([REDACTED])");
+        assert!(r.may_hold_secret(&format!("\"{}\"", &key[n - 10..])));
+        // Nine characters of the end, or ordinary words, are left alone.
+        let nine = format!("ends {}", &key[n - 9..]);
+        assert_eq!(r.redact(&nine), nine);
+        let emulator = Redactor::new(vec!["tw-emulator-key-1".into()]);
+        assert_eq!(
+            emulator.redact("answered by the emulator key"),
+            "answered by the emulator key"
+        );
     }
 
     /// A key inside a longer base64 text (`Basic` credentials, an encoded `key: …`) is

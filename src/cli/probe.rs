@@ -67,7 +67,7 @@ pub struct ProbeArgs {
           value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_requests: usize,
     /// Where to write the run log (default: reports/runs; emulated runs default to a folder in
-    /// the system temp dir and may never go to reports/runs).
+    /// the system temp dir and may never go to a reports/runs folder).
     #[arg(long = "runs-dir", value_name = "DIR")]
     pub runs_dir: Option<PathBuf>,
     /// Do not show a progress bar.
@@ -710,7 +710,7 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         project.profile_specs()?;
     }
     let runs_dir = match (&args.runs_dir, emulated) {
-        (Some(d), true) if same_dir(d, &project.runs_dir()) => {
+        (Some(d), true) if same_dir(d, &project.runs_dir()) || is_a_runs_folder(d) => {
             return Err(Error::Usage(format!(
                 "this run is emulated ({why_emulated}); its answers are not evidence and may not go to {}",
                 d.display()
@@ -726,6 +726,23 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
             .keep(),
         (None, false) => project.runs_dir(),
     };
+    // The summary would replace a file the run reads or writes, with exit 0 (trial 49 D2:
+    // `--summary-json reports/documented/reports.yaml` left the evidence a 254-byte JSON).
+    if let Some(file) = &args.summary_json {
+        let folders = [
+            ("the reports folder", &project.reports),
+            ("the cases folder", &project.cases),
+            ("the run-log folder", &runs_dir),
+        ];
+        if let Some((what, folder)) = folders.iter().find(|(_, f)| is_inside(file, f)) {
+            return Err(Error::Usage(format!(
+                "--summary-json {}: is inside {what} ({}), whose files the run reads or \
+                 writes; write the summary elsewhere",
+                crate::report::escape_inline(&file.display().to_string()),
+                crate::report::escape_inline(&folder.display().to_string()),
+            )));
+        }
+    }
     // Read before any request: evidence that cannot be read (a corrupt run log) would
     // otherwise surface only after the run had spent its requests, and without the matrix
     // no verdict that differs from it is probed again.
@@ -1073,6 +1090,31 @@ fn threads_from(value: Option<&str>) -> Result<usize> {
 /// The most worker threads a probe run starts: probing is I/O-bound, so more buy nothing.
 const MAX_THREADS: usize = 64;
 
+/// Whether `file` (which may not exist yet; its folder does) is `folder` or lies below it,
+/// both read through symbolic links.
+fn is_inside(file: &std::path::Path, folder: &std::path::Path) -> bool {
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let (Ok(parent), Some(name), Ok(folder)) = (
+        parent.canonicalize(),
+        file.file_name(),
+        folder.canonicalize(),
+    ) else {
+        return false;
+    };
+    parent.join(name).starts_with(folder)
+}
+
+/// Whether `dir` is some project's run-log folder (`…/reports/runs`, read through symbolic
+/// links), where an emulated run's log may never go, whichever `--reports` this run reads
+/// (trial 49 D3: one went into another checkout's `reports/runs`, which `rules` then refused).
+fn is_a_runs_folder(dir: &std::path::Path) -> bool {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    dir.ends_with("reports/runs")
+}
+
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -1203,6 +1245,49 @@ mod tests {
         {
             crate::cli::Command::Probe(a) => a,
             _ => unreachable!("a probe command"),
+        }
+    }
+
+    /// A file in a folder, or below it, however the path is written, is inside it; one beside
+    /// it is not (trial 49 D2: the summary replaced the evidence in the reports folder).
+    #[test]
+    fn a_file_below_a_folder_is_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let reports = dir.path().join("reports");
+        std::fs::create_dir_all(reports.join("documented")).unwrap();
+        assert!(is_inside(
+            &reports.join("documented/reports.yaml"),
+            &reports
+        ));
+        assert!(is_inside(
+            &reports.join("./documented/../new.json"),
+            &reports
+        ));
+        assert!(!is_inside(&dir.path().join("summary.json"), &reports));
+        assert!(!is_inside(&dir.path().join("reports2.json"), &reports));
+        // A folder that does not exist holds nothing.
+        assert!(!is_inside(
+            &reports.join("x.json"),
+            &dir.path().join("cases")
+        ));
+    }
+
+    /// Any project's `reports/runs` is one, also through a link; a folder of another name is
+    /// not (trial 49 D3: an emulated log went into another checkout's `reports/runs`).
+    #[test]
+    fn a_reports_runs_folder_is_known_by_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = dir.path().join("clone/reports/runs");
+        std::fs::create_dir_all(&runs).unwrap();
+        assert!(is_a_runs_folder(&runs));
+        assert!(is_a_runs_folder(&dir.path().join("clone/reports/./runs")));
+        assert!(!is_a_runs_folder(dir.path()));
+        assert!(!is_a_runs_folder(&dir.path().join("clone/reports")));
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink(&runs, &link).unwrap();
+            assert!(is_a_runs_folder(&link));
         }
     }
 

@@ -160,7 +160,7 @@ pub struct Redactor {
 }
 
 /// Key-shaped tokens; a capture group 1, when present, is a prefix kept in the output.
-const KEY_PATTERNS: [&str; 7] = [
+const KEY_PATTERNS: [&str; 8] = [
     // Not after a lower-case letter: `desk-assistant-mcp-server` or `task-management-server`
     // in a report's URL is no key (documented evidence holding one would be refused), while
     // `%22sk-…` or `=sk-…` still is.
@@ -171,6 +171,10 @@ const KEY_PATTERNS: [&str; 7] = [
     // and Groq keys.
     r"\bgh[pousr]_[A-Za-z0-9]{30,}",
     r"\bgsk_[A-Za-z0-9]{20,}",
+    // xAI keys begin `xai-` (xAI console; third-party setup guides say so, e.g.
+    // https://www.mintlify.com/stat-guy/grok-x/configuration, read 2026-12-05); a long run
+    // after it, so that a word such as `xai-additionalproperties` in a report id is none.
+    r"(^|[^a-z])xai-[A-Za-z0-9]{32,}",
     r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/]{8,}=*",
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|key)\s*[=:]\s*)[A-Za-z0-9._\-]{8,}",
 ];
@@ -526,6 +530,10 @@ impl Redactor {
                 out = Cow::Owned(out.replace(s.as_str(), "[REDACTED]"));
             }
         }
+        // Key-shaped tokens before the parts of known keys: another key that shares the
+        // known one's public start (`sk-proj-`) would otherwise lose only that start, and the
+        // rest would no longer look like a key (trial 49).
+        out = self.redact_patterns(out);
         out = self.redact_partial(out);
         for (value, placeholder) in &self.settings {
             if out.contains(value.as_str()) {
@@ -535,10 +543,16 @@ impl Redactor {
         if has_userinfo(&out) {
             out = Cow::Owned(redact_userinfo(&out).into_owned());
         }
-        if !self.any_pattern.is_match(&out) {
-            return out;
+        out
+    }
+
+    /// `text` with every key-shaped token ([`KEY_PATTERNS`]) replaced by `[REDACTED]`, the
+    /// prefix a pattern captures kept.
+    fn redact_patterns<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
+        if !self.any_pattern.is_match(&text) {
+            return text;
         }
-        let mut out = out.into_owned();
+        let mut out = text.into_owned();
         for p in &self.patterns {
             let replaced = p.replace_all(&out, |c: &regex::Captures| match c.get(1) {
                 Some(prefix) => format!("{}[REDACTED]", prefix.as_str()),
@@ -1055,6 +1069,17 @@ mod tests {
         // Nine characters of the end, or ordinary words, are left alone.
         let nine = format!("ends {}", &key[n - 9..]);
         assert_eq!(r.redact(&nine), nine);
+        // Another key sharing the known one's public start is redacted whole, and so is an
+        // xAI key.
+        let known = Redactor::new(vec![format!("sk-proj-{}", "Kn0wn0123456789abcdefghij")]);
+        let other = format!("sk-proj-{}", "Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56");
+        assert_eq!(known.redact(&format!("also {other}.")), "also [REDACTED].");
+        let xai = format!("xai-{}", "Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78");
+        assert_eq!(known.redact(&format!("k {xai}")), "k [REDACTED]");
+        assert_eq!(
+            known.redact("id xai-additionalproperties"),
+            "id xai-additionalproperties"
+        );
         let emulator = Redactor::new(vec!["tw-emulator-key-1".into()]);
         assert_eq!(
             emulator.redact("answered by the emulator key"),

@@ -678,8 +678,10 @@ fn json_lines_each(
 /// [`Place::File`] saying how many more there were. A bad line must not hide what the others
 /// hold (`check` reports both). That holds from the first line for a file named `.jsonl` or
 /// `.ndjson`; a file recognised as JSON Lines by its content (standard input too) is read so
-/// only once a line has held a tool ([`BadLines::after_a_tool`]). Still errors for the whole
-/// file, with nothing handed to `bad_line`: bytes that are not UTF-8, a line nested past the
+/// only once a line has held a tool ([`BadLines::after_a_tool`]); in a file named so, a line
+/// that is not UTF-8 is a bad line too (trial 49 D7: one such line lost every other line's
+/// findings). Still errors for the whole file, with nothing handed to `bad_line`: bytes that
+/// are not UTF-8 in any other file (or a file in UTF-16 or UTF-32), a line nested past the
 /// cap, a bad line of a file recognised by content before any line held a tool, and a file
 /// where no line holds a tool while some line is bad (its first bad line's error, as if it
 /// were read strictly). Any other file is one document, whose error is the file's.
@@ -689,8 +691,21 @@ pub fn for_each_request(
     each: &mut dyn FnMut(&[ToolEntry], &[BuiltinTool]),
     bad_line: &mut dyn FnMut(Error),
 ) -> Result<Read> {
-    let text = json::check_utf8(file, bytes)?;
     let by_name = named_json_lines(file);
+    let mut not_utf8 = Vec::new();
+    let utf8_lines;
+    let text = match json::check_utf8(file, bytes) {
+        Ok(text) => text,
+        Err(e) if by_name && json::wide_encoding(bytes).is_none() => {
+            utf8_lines = utf8_lines_only(file, bytes, &mut not_utf8);
+            // No line held a tool: the file's own error says more than each line's.
+            if utf8_lines.trim().is_empty() {
+                return Err(e);
+            }
+            &utf8_lines
+        }
+        Err(e) => return Err(e),
+    };
     if !by_name && let Some(set) = one_document(file, text)? {
         require_tools(&set)?;
         each(&set.tools, &set.builtins);
@@ -717,10 +732,23 @@ pub fn for_each_request(
     })
     .map_err(|e| one_document_hint(file, text, e))?;
     if count == 0 && !builtins_seen {
+        if let Some(e) = not_utf8.into_iter().next() {
+            return Err(e);
+        }
         return Err(bad.shown.into_iter().next().map_or_else(
             || no_tools_given(file, &inner.duplicate_keys),
             |e| one_document_hint(file, text, e),
         ));
+    }
+    if !not_utf8.is_empty() {
+        // In line order with the lines that are no JSON.
+        let mut all: Vec<Error> = not_utf8;
+        all.append(&mut bad.shown);
+        all.sort_by_key(line_of);
+        let shown_before = all.len().min(BAD_LINES_SHOWN);
+        bad.more += all.len() - shown_before;
+        all.truncate(BAD_LINES_SHOWN);
+        bad.shown = all;
     }
     let unreadable_lines = bad.shown.len() + bad.more;
     for e in bad.shown {
@@ -747,6 +775,44 @@ pub fn for_each_request(
         inexact_numbers: inner.inexact_numbers,
         unreadable_lines,
     })
+}
+
+/// `bytes` (a JSON Lines file that is not all UTF-8) with each line that is not UTF-8 left
+/// empty, so that the other lines keep their numbers; each such line's error, naming its
+/// line and column, goes to `errors`. A leading byte order mark is dropped, as
+/// [`json::check_utf8`] drops it.
+fn utf8_lines_only(file: &Path, bytes: &[u8], errors: &mut Vec<Error>) -> String {
+    let bytes = bytes.strip_prefix(json::BOM.as_bytes()).unwrap_or(bytes);
+    let mut text = String::with_capacity(bytes.len());
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        match std::str::from_utf8(line) {
+            Ok(line) => text.push_str(line),
+            Err(e) => {
+                let (_, column) = json::line_column(line, e.valid_up_to());
+                errors.push(Error::input(
+                    file,
+                    Place::LineColumn {
+                        line: i + 1,
+                        column,
+                    },
+                    "invalid UTF-8 (the line must be UTF-8 text)",
+                ));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The line an error of a JSON Lines file names (0 for the file as a whole).
+fn line_of(e: &Error) -> usize {
+    match e {
+        Error::Input {
+            place: Place::LineColumn { line, .. } | Place::LinePointer { line, .. },
+            ..
+        } => *line,
+        _ => 0,
+    }
 }
 
 /// The error for a file that holds no tool at all: an empty tool list (`[]`, `{"tools": []}`,
@@ -2857,6 +2923,45 @@ mod tests {
             bad[BAD_LINES_SHOWN],
             "t.jsonl: (whole file): 2 more lines could not be read (only the first 100 are \
              reported)"
+        );
+    }
+
+    /// A line of a `.jsonl` file that is not UTF-8 is one bad line, in line order with the
+    /// others, and the other lines are read (trial 49 D7: the whole file was refused, every
+    /// other line's findings lost). A file with no UTF-8 line holding a tool, or named
+    /// otherwise, is still refused whole.
+    #[test]
+    fn a_json_lines_line_that_is_not_utf8_is_one_bad_line() {
+        let tool = |name: &str| format!("{{\"name\":\"{name}\"}}").into_bytes();
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend(tool("a"));
+        bytes.extend(b"\n{\"name\":\"b\xFF\"}\nnot json\n");
+        bytes.extend(tool("c"));
+        let (mut names, mut bad) = (Vec::new(), Vec::new());
+        let read = for_each_request(
+            Path::new("t.jsonl"),
+            &bytes,
+            &mut |tools, _| names.extend(tools.iter().map(|t| (t.request, t.name.clone()))),
+            &mut |e| bad.push(e.to_string()),
+        )
+        .unwrap();
+        assert_eq!(names, [(1, Some("a".into())), (4, Some("c".into()))]);
+        assert_eq!(read.unreadable_lines, 2);
+        assert_eq!(bad.len(), 2);
+        assert_eq!(
+            bad[0],
+            "t.jsonl: line 2, column 11: invalid UTF-8 (the line must be UTF-8 text)"
+        );
+        assert!(bad[1].starts_with("t.jsonl: line 3, column 2: "), "{bad:?}");
+        let whole = |file: &str, bytes: &[u8]| {
+            for_each_request(Path::new(file), bytes, &mut |_, _| {}, &mut |_| {})
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(whole("t.json", &bytes).contains("invalid UTF-8 (the file must be UTF-8 text)"));
+        assert!(
+            whole("t.jsonl", b"{\"name\":\"\xFF\"}\n")
+                .contains("invalid UTF-8 (the file must be UTF-8 text)")
         );
     }
 

@@ -143,7 +143,7 @@ pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
 /// help says "Unicode is the default", as quoted, with a file found to be UTF-16
 /// little-endian, in forums.powershell.org/t/why-does-powershell-output-unix-text-really-utf-16/11215
 /// (both pages' excerpts read 2026-12-05).
-fn wide_encoding(bytes: &[u8]) -> Option<(&'static str, &'static str)> {
+pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<(&'static str, &'static str)> {
     let encoding = match bytes {
         [0xFF, 0xFE, 0, 0, ..] | [_, 0, 0, 0, ..] => ("UTF-32 little-endian", "UTF-32LE"),
         [0, 0, 0xFE, 0xFF, ..] | [0, 0, 0, _, ..] => ("UTF-32 big-endian", "UTF-32BE"),

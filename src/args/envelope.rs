@@ -582,6 +582,8 @@ enum Tag {
     /// A Chat Completions chunk's `delta`, a message one of whose tool calls is a tool call
     /// delta ([`delta_piece_at`]).
     ChunkDelta,
+    /// One choice of a Chat Completions chunk, given alone ([`chunk_choice`]).
+    ChunkChoice,
 }
 
 /// One event of a provider's stream.
@@ -631,7 +633,8 @@ const ANTHROPIC_EVENT_KEYS: &[&str] = &[
 ///   `function.arguments` a fragment of the text); one such item alone too, while it is not
 ///   yet a whole call ([`delta_lacks`]), and the `delta` holding one (`choices[].delta`,
 ///   openai-python's `ChoiceDelta`: `role`, `content`, `refusal`, `function_call` and
-///   `tool_calls`, each optional; [`delta_piece_at`]).
+///   `tool_calls`, each optional; [`delta_piece_at`]), and the choice holding it
+///   (`choices[]`: `index`, `delta`, `finish_reason`, `logprobs`; [`chunk_choice`]).
 /// - OpenAI Responses streaming events
 ///   (https://platform.openai.com/docs/api-reference/responses-streaming):
 ///   `response.output_item.added` (the `function_call` item with its arguments still to
@@ -676,7 +679,13 @@ const EVENTS: &[Event] = &[
     Event {
         name: CHAT_DELTA,
         tag: Tag::ChunkDelta,
-        keys: &["role", "content", "refusal", "function_call", "tool_calls"],
+        keys: CHAT_DELTA_KEYS,
+        holds: Holds::Piece,
+    },
+    Event {
+        name: "OpenAI Chat Completions chunk's choice",
+        tag: Tag::ChunkChoice,
+        keys: &["index", "delta", "finish_reason", "logprobs"],
         holds: Holds::Piece,
     },
     Event {
@@ -919,6 +928,7 @@ impl Tag {
             }
             Tag::ToolCallDelta => delta_lacks(top).is_some(),
             Tag::ChunkDelta => delta_piece_at(top).is_some(),
+            Tag::ChunkChoice => chunk_choice(top),
         }
     }
 
@@ -947,6 +957,9 @@ impl Tag {
 const CHAT_TOOL_CALL_DELTA: &str = "OpenAI Chat Completions chunk's tool call delta";
 
 const CHAT_DELTA: &str = "OpenAI Chat Completions chunk's delta";
+
+/// openai-python `ChoiceDelta`'s keys, each optional.
+const CHAT_DELTA_KEYS: &[&str] = &["role", "content", "refusal", "function_call", "tool_calls"];
 
 /// What `top` lacks to be a whole call when it is one `choices[].delta.tool_calls[]` item of a
 /// Chat Completions chunk, a piece of a call, in words (`no function name`); `None` when it is
@@ -991,6 +1004,23 @@ fn delta_piece_at(top: &Map<String, Value>) -> Option<(usize, &'static str)> {
         .iter()
         .enumerate()
         .find_map(|(i, call)| Some((i, delta_lacks(call.as_object()?)?)))
+}
+
+/// `top` is one `choices[]` item of a Chat Completions chunk: `{index, delta, finish_reason,
+/// logprobs}` (OpenAI's "The chat completion chunk object",
+/// https://platform.openai.com/docs/api-reference/chat-streaming, checked 2026-12-05 against
+/// the SDKs' generated types, openai-python's and openai-node's `ChatCompletionChunk.Choice`,
+/// not the page itself), its `delta` a `ChoiceDelta` ([`CHAT_DELTA_KEYS`] only, `role` absent or
+/// `assistant`) carrying its `index` or a tool call delta ([`delta_piece_at`]). A
+/// reply's choice has `message` instead, so any chunk's choice is a piece of a reply, as the
+/// chunk holding it is.
+fn chunk_choice(top: &Map<String, Value>) -> bool {
+    let Some(delta) = top.get("delta").and_then(Value::as_object) else {
+        return false;
+    };
+    delta.keys().all(|k| CHAT_DELTA_KEYS.contains(&k.as_str()))
+        && absent_or(delta, "role", "assistant")
+        && (top.get("index").is_some_and(Value::is_u64) || delta_piece_at(delta).is_some())
 }
 
 /// [`read`] for one event of a streamed reply ([`EVENTS`]): `None` when `top` is none (with
@@ -1273,6 +1303,19 @@ const CHAT_RESPONSE_KEYS: &[&str] = &[
 
 const CHAT_MESSAGE: &str = "OpenAI Chat Completions message";
 
+const CHAT_CHOICE: &str = "OpenAI Chat Completions response's choice";
+
+/// openai-python `ChatCompletion.Choice`.
+const CHAT_CHOICE_KEYS: &[&str] = &["index", "message", "finish_reason", "logprobs"];
+
+/// One `choices[]` item of a Chat Completions response: its `index` and a [`chat_message`].
+fn chat_choice(t: &Map<String, Value>) -> bool {
+    t.get("index").is_some_and(Value::is_u64)
+        && t.get("message")
+            .and_then(Value::as_object)
+            .is_some_and(chat_message)
+}
+
 const RESPONSES_CALL: &str = "OpenAI Responses function_call item";
 
 const LEGACY_CHAT_CALL: &str = "OpenAI Chat Completions message with a legacy function_call";
@@ -1321,6 +1364,27 @@ const CONTAINERS: &[Container] = &[
         calls: &[LEGACY_CHAT_CALL],
         // Its items are the messages, which any `{"choices":[{"message":…}]}` has: the
         // container above tells a reply without calls.
+        no_call: |_, _| false,
+    },
+    // One choice of that response given alone: `{index, message, finish_reason, logprobs}`
+    // (OpenAI's "The chat completion object",
+    // https://platform.openai.com/docs/api-reference/chat/object, checked 2026-12-05 against
+    // openai-python's and openai-node's `ChatCompletion.Choice`, not the page itself); its
+    // `index` tells it from a Cohere v2 reply, which has none.
+    Container {
+        name: CHAT_CHOICE,
+        keys: CHAT_CHOICE_KEYS,
+        marks: chat_choice,
+        path: &[Step::Key("message"), Step::Key("tool_calls"), Step::Each],
+        calls: &["OpenAI Chat Completions tool call"],
+        no_call: |_, _| true,
+    },
+    Container {
+        name: CHAT_CHOICE,
+        keys: CHAT_CHOICE_KEYS,
+        marks: chat_choice,
+        path: &[Step::Key("message")],
+        calls: &[LEGACY_CHAT_CALL],
         no_call: |_, _| false,
     },
     Container {
@@ -1506,7 +1570,11 @@ const CONTAINERS: &[Container] = &[
     Container {
         name: "Cohere v2 chat response",
         keys: &["id", "finish_reason", "message", "usage", "logprobs"],
-        marks: |t| t.get("finish_reason").is_some_and(Value::is_string) && assistant_message(t),
+        marks: |t| {
+            t.get("finish_reason").is_some_and(Value::is_string)
+                && !t.contains_key("index")
+                && assistant_message(t)
+        },
         path: MESSAGE_TOOL_CALLS,
         calls: &["OpenAI Chat Completions tool call"],
         no_call: |_, _| true,
@@ -2444,6 +2512,49 @@ mod tests {
             read_text(user, &[]),
             Err(Refused::StreamPiece { .. })
         ));
+    }
+
+    /// One choice of a Chat Completions chunk (`choices[0]`: `index`, `delta`,
+    /// `finish_reason`), between the chunk and its `delta`, both pieces (trial 48 D16: checked
+    /// as the arguments, a retry message for a call never made, exit 1): a piece, as they
+    /// are, with its `index` or a tool call delta in its `delta`; a response's choice
+    /// (`message`) is read for its call, named as such (it was "Cohere v2 chat response").
+    #[test]
+    fn a_chat_chunk_choice_is_a_streamed_piece() {
+        for text in [
+            r#"{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"limit\":"}}]},"finish_reason":null,"logprobs":null}"#,
+            r#"{"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"opt","arguments":""}}]}}"#,
+            r#"{"index":0,"delta":{},"finish_reason":"tool_calls"}"#,
+        ] {
+            for declared in [&[][..], &["limit", "q"][..]] {
+                assert_eq!(
+                    piece_of(text, declared),
+                    ("OpenAI Chat Completions chunk's choice", String::new()),
+                    "{text}"
+                );
+            }
+        }
+        // Another event's `delta` is no `ChoiceDelta`.
+        let other = r#"{"index":0,"delta":{"type":"x"}}"#;
+        assert_eq!(read_text(other, &[]), Ok(None));
+        let choice = r#"{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"opt","arguments":"{\"limit\":\"ten\"}"}}]},"finish_reason":"tool_calls","logprobs":null}"#;
+        for declared in [&[][..], &["limit", "q"][..]] {
+            let e = read_text(choice, declared).unwrap().expect("a call");
+            assert_eq!(
+                (e.within.map(|w| w.container), e.pointer.as_str()),
+                (
+                    Some(CHAT_CHOICE),
+                    "/message/tool_calls/0/function/arguments"
+                )
+            );
+        }
+        refused_as_holding_no_call(
+            &[(
+                r#"{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}"#,
+                CHAT_CHOICE,
+            )],
+            &["limit"],
+        );
     }
 
     /// A tool whose arguments are named as a message's keys: with all of them declared the

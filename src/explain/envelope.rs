@@ -503,23 +503,27 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     }
     let from = |v: &Value| {
         let mut texts = Vec::new();
-        match v {
-            // The error is a list or JSON Lines of records (a log of failed requests): each
-            // record's texts are its own (see [`Text::record`]).
-            // A text several records hold (a client's retries) is read once; the texts seen
-            // are kept in a set, as a log may hold many thousands of records.
-            Value::Array(records) if depth == 0 => {
-                let mut seen = std::collections::HashSet::new();
-                for (i, record) in records.iter().enumerate() {
+        // The error is a list or JSON Lines of records (a log of failed requests), or an
+        // object holding only such a list (`{"errors": [body, body]}`, trial 48 D11: its
+        // first body alone was read), whose items are then the records.
+        let (records, nesting) = match v {
+            Value::Array(records) => (Some(records), 1),
+            Value::Object(o) if o.len() == 1 => (
+                o.values()
+                    .next()
+                    .and_then(Value::as_array)
+                    .filter(|r| r.len() > 1 && r.iter().all(Value::is_object)),
+                2,
+            ),
+            _ => (None, 0),
+        };
+        match records {
+            Some(records) if depth == 0 => {
+                texts = numbered(records.iter().map(|record| {
                     let mut own = Vec::new();
-                    collect(record, &mut own, depth, 1);
-                    for mut t in own {
-                        if seen.insert((t.text.clone(), t.decoded)) {
-                            t.record = Some(i);
-                            texts.push(t);
-                        }
-                    }
-                }
+                    collect(record, &mut own, depth, nesting);
+                    own
+                }));
             }
             _ => collect(v, &mut texts, depth, 0),
         }
@@ -549,6 +553,11 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         && let Some(found) = from(&Value::Array(records))
     {
         return Some(found);
+    }
+    if depth == 0
+        && let Some(records) = lines_as_records(s)
+    {
+        return Some(numbered(records.into_iter())).filter(|t| !t.is_empty());
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
         let found = envelope_at(&s[start..]).and_then(|v| from(&v));
@@ -594,6 +603,62 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
             record: None,
         }]
     })
+}
+
+/// The texts of a list or JSON Lines of records (a log of failed requests), given as each
+/// record's own: each carries its record's number ([`Text::record`]). A text several records
+/// hold (a client's retries) is read once, as the first's; the texts seen are kept in a set,
+/// as a log may hold many thousands of records.
+fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
+    let mut seen = std::collections::HashSet::new();
+    let mut texts = Vec::new();
+    for (i, own) in records.enumerate() {
+        for mut t in own {
+            if seen.insert((t.text.clone(), t.decoded)) {
+                t.record = Some(i);
+                texts.push(t);
+            }
+        }
+    }
+    texts
+}
+
+/// The records of JSON Lines with other lines among them (a banner, a message a logger wrote
+/// as text, trial 48 D11: all but the first record were dropped), each record's texts: a line
+/// that is a JSON object is a record, as in JSON Lines, and so is each run of the other lines,
+/// read as that run given alone is ([`error_texts`]). `None` unless two lines or more are
+/// JSON objects and another line is not blank (JSON Lines alone are read as a whole).
+fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
+    let mut records: Vec<Result<Value, String>> = Vec::new();
+    for line in s.lines() {
+        match serde_json::from_str::<Value>(line.trim()) {
+            Ok(v) if v.is_object() => records.push(Ok(v)),
+            _ => match records.last_mut() {
+                Some(Err(run)) => {
+                    run.push('\n');
+                    run.push_str(line);
+                }
+                _ => records.push(Err(line.to_string())),
+            },
+        }
+    }
+    let objects = records.iter().filter(|r| r.is_ok()).count();
+    let other = records
+        .iter()
+        .any(|r| r.as_ref().is_err_and(|run| !run.trim().is_empty()));
+    if objects < 2 || !other {
+        return None;
+    }
+    let texts = records.into_iter().map(|record| match record {
+        Ok(v) => {
+            let mut own = Vec::new();
+            collect(&v, &mut own, 0, 1);
+            own
+        }
+        Err(run) if run.trim().is_empty() => Vec::new(),
+        Err(run) => error_texts(&run),
+    });
+    Some(texts.collect())
 }
 
 /// The message of the one envelope in `s` cut short after it (a client or a log cutting a

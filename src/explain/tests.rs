@@ -2903,6 +2903,49 @@ fn each_record_of_a_list_or_json_lines_is_explained() {
     assert_eq!(places(&format!("{a}\n{retrying}\n{a}\n{b}\n")), want);
 }
 
+/// JSON Lines with other lines among them (a banner, a line a logger wrote as text), and an
+/// object holding only a list of bodies (`{"errors": [...]}`): the first record alone was
+/// explained, the rest dropped with exit 0 (trial 48 D11); each JSON line is a record, each
+/// run of other lines one more, read as it would be alone, and the list's bodies are records.
+#[test]
+fn json_lines_among_plain_lines_are_each_explained() {
+    let google = |tool: usize, name: &str| {
+        format!(
+            "GenerateContentRequest.tools[0].function_declarations[{tool}].parameters.properties[{name}].items: missing field."
+        )
+    };
+    let anthropic = "tools.2.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let record = |tool, name| json!({"t": tool, "response": {"body": {"error": {"code": 400, "message": google(tool, name)}}}});
+    let places = |error: &str| {
+        explain(None, error, None)
+            .iter()
+            .map(|e| (e.tool_index, e.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (record(3, "tags"), record(5, "ids"));
+    let two = vec![(Some(3), google(3, "tags")), (Some(5), google(5, "ids"))];
+    assert_eq!(places(&format!("starting\n{a}\n{a}\n{b}\n")), two);
+    assert_eq!(places(&format!("{a}\n{b}\nsome plain line\n")), two);
+    let three = vec![
+        (Some(3), google(3, "tags")),
+        (Some(2), anthropic.to_string()),
+        (Some(5), google(5, "ids")),
+    ];
+    let mix = format!("{a}\nERROR something else happened: {anthropic}\n{b}\n");
+    assert_eq!(places(&mix), three);
+    let errors = json!({"errors": [
+        {"error": {"code": 400, "message": google(3, "tags")}},
+        {"type": "error", "error": {"type": "invalid_request_error", "message": anthropic}},
+    ]});
+    assert_eq!(
+        places(&errors.to_string()),
+        vec![
+            (Some(3), google(3, "tags")),
+            (Some(2), anthropic.to_string())
+        ]
+    );
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

@@ -519,11 +519,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         };
         match records {
             Some(records) if depth == 0 => {
-                texts = numbered(records.iter().map(|record| {
-                    let mut own = Vec::new();
-                    collect(record, &mut own, depth, nesting);
-                    own
-                }));
+                texts = numbered(records.iter().map(|r| record_texts(r, nesting)));
             }
             _ => collect(v, &mut texts, depth, 0),
         }
@@ -531,15 +527,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     };
     if let Ok(v) = serde_json::from_str::<Value>(s.trim()) {
         return match &v {
-            // A body encoded once more as a JSON string: its text is the body (or the message).
-            Value::String(inner) => messages_in(inner, depth + 1).or_else(|| {
-                Some(vec![Text {
-                    text: inner.clone(),
-                    decoded: true,
-                    record: None,
-                }])
-                .filter(|_| !inner.trim().is_empty())
-            }),
+            Value::String(inner) => string_texts(inner, depth),
             _ => from(&v),
         };
     }
@@ -549,7 +537,7 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         .into_iter::<Value>()
         .map(Result::ok)
         .collect();
-    if let Some(records) = records.filter(|r| r.len() > 1 && r.iter().all(Value::is_object))
+    if let Some(records) = records.filter(|r| r.len() > 1 && r.iter().all(is_record))
         && let Some(found) = from(&Value::Array(records))
     {
         return Some(found);
@@ -623,16 +611,50 @@ fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
     texts
 }
 
+/// Whether a line of JSON Lines is a record: an object (a body, a log record) or a string
+/// (an error's text, trial 48 D6: JSON Lines of strings were read as one text, their quotes
+/// and the next record in each quote).
+fn is_record(v: &Value) -> bool {
+    v.is_object() || v.is_string()
+}
+
+/// The texts of one record of a list or JSON Lines (a string is read as a whole error given
+/// as a JSON string is: [`string_texts`]); `nesting` counts the lists and objects it lies in.
+fn record_texts(record: &Value, nesting: usize) -> Vec<Text> {
+    match record {
+        Value::String(s) => string_texts(s, 0).unwrap_or_default(),
+        _ => {
+            let mut own = Vec::new();
+            collect(record, &mut own, 0, nesting);
+            own
+        }
+    }
+}
+
+/// The texts of a JSON string at envelope depth `depth`: a body encoded once more as a JSON
+/// string, whose text is the body's messages, or the message itself.
+fn string_texts(inner: &str, depth: usize) -> Option<Vec<Text>> {
+    messages_in(inner, depth + 1).or_else(|| {
+        Some(vec![Text {
+            text: inner.to_string(),
+            decoded: true,
+            record: None,
+        }])
+        .filter(|_| !inner.trim().is_empty())
+    })
+}
+
 /// The records of JSON Lines with other lines among them (a banner, a message a logger wrote
 /// as text, trial 48 D11: all but the first record were dropped), each record's texts: a line
-/// that is a JSON object is a record, as in JSON Lines, and so is each run of the other lines,
-/// read as that run given alone is ([`error_texts`]). `None` unless two lines or more are
-/// JSON objects and another line is not blank (JSON Lines alone are read as a whole).
+/// that is a JSON object or string is a record ([`is_record`]), as in JSON Lines, and so is
+/// each run of the other lines, read as that run given alone is ([`error_texts`]). `None`
+/// unless two lines or more are records and another line is not blank (JSON Lines alone are
+/// read as a whole).
 fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
     let mut records: Vec<Result<Value, String>> = Vec::new();
     for line in s.lines() {
         match serde_json::from_str::<Value>(line.trim()) {
-            Ok(v) if v.is_object() => records.push(Ok(v)),
+            Ok(v) if is_record(&v) => records.push(Ok(v)),
             _ => match records.last_mut() {
                 Some(Err(run)) => {
                     run.push('\n');
@@ -650,11 +672,7 @@ fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
         return None;
     }
     let texts = records.into_iter().map(|record| match record {
-        Ok(v) => {
-            let mut own = Vec::new();
-            collect(&v, &mut own, 0, 1);
-            own
-        }
+        Ok(v) => record_texts(&v, 1),
         Err(run) if run.trim().is_empty() => Vec::new(),
         Err(run) => error_texts(&run),
     });

@@ -2946,6 +2946,30 @@ fn json_lines_among_plain_lines_are_each_explained() {
     );
 }
 
+/// A JSON list, or JSON Lines, of error strings: each was quoted with the JSON's quotes and
+/// brackets, the first's quote holding the next record, and explained in reverse order
+/// (trial 48 D6); each string is a record, read as its text, as a record that is an object
+/// is, in record order.
+#[test]
+fn each_string_of_a_list_or_json_lines_is_a_record() {
+    let google = "GenerateContentRequest.tools[0].function_declarations[5].parameters.properties[ids].items: missing field.";
+    let anthropic = "tools.2.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let want = vec![
+        (Some(2), anthropic.to_string()),
+        (Some(5), google.to_string()),
+    ];
+    let places = |error: &str| {
+        explain(None, error, None)
+            .iter()
+            .map(|e| (e.tool_index, e.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (json!(anthropic), json!(google));
+    assert_eq!(places(&json!([a, b]).to_string()), want);
+    assert_eq!(places(&format!("{a}\n{b}\n")), want);
+    assert_eq!(places(&format!("starting\n{a}\n{b}\n")), want);
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

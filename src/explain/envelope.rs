@@ -196,10 +196,12 @@ pub(super) fn starts_record(line: &str) -> bool {
 /// of exactly that many characters is joined to the next without
 /// a space where the cut falls inside a word (`Cannot fi` / `nd field.`, `'tools[` / `1]`) or
 /// at a space (`oneOf, allOf,` / ` or anyOf`; trial 42). `None` when no line is joined; else the
-/// joined text, and whether a cut at a space shows the text was cut hard: a client wrapping at
-/// spaces leaves none at a line's ends, and its line may fill the column too (`...
+/// joined text, and whether a cut shows the text was cut hard: a client wrapping at spaces
+/// leaves none at a line's ends, and its line may fill the column too (`...
 /// `parameters.entries`` / `schema specified ...`, vercel-ai-vertex-anyof-only-field in
-/// reports.yaml), where joining glues two words.
+/// reports.yaml), where joining glues two words; nor does it cut inside a bracketed token
+/// ([`cut_inside_brackets`]: `properties[` / `tags].items`, which read with the break as a
+/// space named a property ` tags`, trial 48 D7).
 pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
     let lines: Vec<&str> = text.split('\n').collect();
     let width = |l: &str| l.chars().count();
@@ -212,7 +214,7 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
     let word = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace());
     let indentation = |l: &'_ str| l.len() - l.trim_start().len();
     let mut out = String::with_capacity(text.len());
-    let (mut joined, mut at_space) = (false, false);
+    let (mut joined, mut cut_hard) = (false, false);
     // The indentation of the line a run of joined lines starts with: an indented block's cut
     // lines start with it too (`    ...function_de` / `    clarations[15]...`, trial 44), which
     // is no cut at a space, and is left out of the joined text.
@@ -224,19 +226,19 @@ pub(super) fn hard_unwrapped(text: &str) -> Option<(String, bool)> {
         let shared = next.get(..indent) == line.get(..indent);
         from = if shared { indent } else { 0 };
         let rest = &next[from..];
-        let full = width(line) == HARD_WRAP_COLUMN
-            && (!starts_record(rest) || cut_inside_brackets(line, rest));
+        let in_brackets = cut_inside_brackets(line, rest);
+        let full = width(line) == HARD_WRAP_COLUMN && (!starts_record(rest) || in_brackets);
         let space = full && (line.ends_with(' ') || rest.starts_with(' '));
         if space || (full && word(line.chars().next_back()) && word(rest.chars().next())) {
             joined = true;
-            at_space |= space;
+            cut_hard |= space || in_brackets;
         } else {
             out.push('\n');
             indent = indentation(next);
             from = 0;
         }
     }
-    joined.then_some((out, at_space))
+    joined.then_some((out, cut_hard))
 }
 
 /// Whether `line` ends inside a bracketed token (`...properties[`, `...[ERR`) that `next`

@@ -3156,19 +3156,34 @@ fn a_log_record_or_stack_frame_after_an_error_stays_out_of_its_quote() {
 /// (`...properties[` / `ERROR].items: missing field.`, a property named `ERROR` or `12:30:00`)
 /// was not rejoined, and no template read it (trial 46 D5): a cut inside brackets is a cut
 /// mid-token, joined again. A line that starts so after a line not cut inside brackets is a
-/// record still.
+/// record still. Any other name was read with the break as a space (`/properties/ tags`,
+/// trial 48 D7): a cut inside brackets shows the text was cut hard, so it is joined without.
 #[test]
 fn a_cut_inside_brackets_before_a_level_word_is_rejoined() {
     use super::envelope::hard_unwrapped;
     let head = " GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[";
     assert_eq!(head.chars().count(), 80);
-    for name in ["ERROR", "12:30:00", "WARN", "FOOBA"] {
+    let mid_name = format!("{}a", &head[1..]);
+    for (head, name) in [
+        (head, "ERROR"),
+        (head, "12:30:00"),
+        (head, "WARN"),
+        (head, "FOOBA"),
+        (head, "tags"),
+        (mid_name.as_str(), "b"),
+    ] {
         let cut = format!("{head}\n{name}].items: missing field.\n");
         let got = explain(None, &cut, None);
         let [e] = got.as_slice() else {
             panic!("{cut}: {got:#?}")
         };
-        assert_eq!(e.pointer, Some(format!("/properties/{name}")), "{cut}");
+        let whole = format!("{}{name}", &head[head.rfind('[').unwrap() + 1..]);
+        assert_eq!(e.pointer, Some(format!("/properties/{whole}")), "{cut}");
+        assert!(
+            e.message.contains(&format!("properties[{whole}].items")),
+            "{cut}: {}",
+            e.message
+        );
         assert_eq!(e.tool_index, Some(3), "{cut}");
         assert_eq!(e.rule.as_deref(), Some("array-items-missing"), "{cut}");
     }

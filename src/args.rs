@@ -1759,14 +1759,50 @@ impl ArgsSchema {
                 ("uniqueItems", "items that are all different".into())
             }
             ValidationErrorKind::Contains => {
-                m.text("no item matches");
+                // `minContains` and `maxContains` fail as this kind too, the schema path ending
+                // in the keyword that failed: `maxContains` alone (no `minContains`) also for
+                // no item matching, since `minContains` is then 1.
+                let owner = self.keyword_owner(e);
+                let bound = |k: &str| owner.and_then(|s| s.get(k)).and_then(Value::as_u64);
+                let (min, max) = (bound("minContains"), bound("maxContains"));
+                let keyword = e.schema_path().as_str().rsplit('/').next();
+                match (keyword, min, max) {
+                    (Some("minContains"), Some(n), _) if n > 1 => {
+                        m.text(&format!("fewer than {n} items match"))
+                    }
+                    (Some("maxContains"), Some(_), Some(n)) => {
+                        m.text(&format!("more than {n} {} match", items(n)))
+                    }
+                    (Some("maxContains"), None, Some(n)) => {
+                        m.text(&format!("no item matches, or more than {n} do"))
+                    }
+                    _ => m.text("no item matches"),
+                };
                 let expected = self.memo(e, "", |owner| {
                     let what = owner
                         .and_then(|s| s.get("contains"))
                         .map_or_else(|| "a matching item".into(), expected_for);
-                    format!("at least one item that is {what}")
+                    let how_many = match (min.unwrap_or(1), max) {
+                        (1, None) => "at least one".to_string(),
+                        (n, None) => format!("at least {n}"),
+                        (0, Some(n)) => format!("at most {n}"),
+                        (l, Some(h)) if l == h => format!("exactly {l}"),
+                        (l, Some(h)) => format!("from {l} to {h}"),
+                    };
+                    let one = how_many.ends_with(" one") || how_many.ends_with(" 1");
+                    let are = if one {
+                        "item that is"
+                    } else {
+                        "items that are"
+                    };
+                    format!("{how_many} {are} {what}")
                 });
-                ("contains", expected.into())
+                let failed = match keyword {
+                    Some("minContains") => "minContains",
+                    Some("maxContains") => "maxContains",
+                    _ => "contains",
+                };
+                (failed, expected.into())
             }
             ValidationErrorKind::FalseSchema => {
                 m.text("this argument is not allowed; leave it out");
@@ -1950,6 +1986,11 @@ fn gave_up(pointer: &str, found: &Value, pattern: Option<&str>) -> Problem {
         keyword: Cow::Borrowed("pattern"),
         expected: Cow::Owned(expected),
     }
+}
+
+/// `item` or `items`, for `n` of them.
+fn items(n: u64) -> &'static str {
+    if n == 1 { "item" } else { "items" }
 }
 
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
@@ -2260,6 +2301,53 @@ fn format_names<'a>(value: &'a Value, names: &mut std::collections::BTreeSet<&'a
 
 #[cfg(test)]
 mod tests {
+    /// `minContains` and `maxContains` failures were said as "no item matches; expected at
+    /// least one item ..." (trial 48: `["x","y"]` under `minContains: 2`, and four `"x"` under
+    /// `maxContains: 3`): each is said by what it counts, naming its keyword.
+    #[test]
+    fn contains_counts_are_said_by_what_they_count() {
+        let said = |contains: Value, tags: Value| {
+            let mut schema = json!({"type": "array", "contains": {"const": "x"}});
+            schema
+                .as_object_mut()
+                .unwrap()
+                .extend(contains.as_object().unwrap().clone());
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"tags": schema}}))
+                .unwrap();
+            let args = json!({"tags": tags});
+            let r = s.check(&args, Coercions::NONE);
+            let [p] = r.problems.as_slice() else {
+                panic!("{:?}", r.problems)
+            };
+            (p.message.clone(), p.keyword.to_string())
+        };
+        let both = json!({"minContains": 2, "maxContains": 3});
+        assert_eq!(
+            said(both.clone(), json!(["x", "y"])),
+            (
+                "/tags: fewer than 2 items match; expected from 2 to 3 items that are exactly \"x\"."
+                    .to_string(),
+                "minContains".to_string()
+            )
+        );
+        assert_eq!(
+            said(both, json!(["x", "x", "x", "x"])).0,
+            "/tags: more than 3 items match; expected from 2 to 3 items that are exactly \"x\"."
+        );
+        assert_eq!(
+            said(json!({"maxContains": 1}), json!(["x", "x"])).0,
+            "/tags: no item matches, or more than 1 do; expected exactly 1 item that is exactly \"x\"."
+        );
+        assert_eq!(
+            said(json!({}), json!(["y"])),
+            (
+                "/tags: no item matches; expected at least one item that is exactly \"x\"."
+                    .to_string(),
+                "contains".to_string()
+            )
+        );
+    }
+
     /// Definitions that each reference the next twice: refused before the validator compiles
     /// them (it took 6 s and 1.5 GB at 20 levels); a schema under the cap compiles.
     #[test]

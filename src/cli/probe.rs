@@ -619,6 +619,10 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     }
     let project = paths.project();
     let catalog = project.catalog()?;
+    // The regeneration after the run reads it: a mistake found then would come after every
+    // request was spent. Read before any request, the emulator's discovery too, and for an
+    // emulated run as well, which rehearses a real one (trial 49 D4: it passed, exit 0).
+    project.profile_specs()?;
     for f in &args.case_filters {
         if !catalog.cases.iter().any(|c| id_matches(&c.id, f)) {
             return Err(Error::Usage(format!(
@@ -705,9 +709,6 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     // files there; an emulated one never touches it.
     if !emulated {
         paths.require_reports()?;
-        // The regeneration after the run reads it: a mistake found then would come after
-        // every request was spent and the run log written.
-        project.profile_specs()?;
     }
     let runs_dir = match (&args.runs_dir, emulated) {
         (Some(d), true) if same_dir(d, &project.runs_dir()) || is_a_runs_folder(d) => {

@@ -54,7 +54,8 @@ pub struct CheckArgs {
     /// Report only errors (features a target has rejecting evidence for), not unknowns.
     #[arg(long)]
     pub errors_only: bool,
-    /// Leave out the findings of these rules (ids as `toolwire rule` lists them;
+    /// Leave out the findings of these rules (ids as `toolwire rule` lists them, except
+    /// `nesting-too-deep`, toolwire's own cap, which no command reads past;
     /// comma-separated or repeated, spaces around an id and empty items ignored): a decision
     /// to accept what they report. An ignored rule is not run, so it hides nothing another
     /// rule reports (a meta-schema error it would have covered is reported on its own).

@@ -15,7 +15,8 @@ pub const RULE: Rule = Rule {
              command reads: toolwire's own cap, not a provider's, so that no command recurses \
              without bound. A file that deep is bad input (exit 2); a tool given to the library \
              that deep, or one whose `$ref`s repair would inline past the cap, gets this error \
-             and is not checked or repaired further.",
+             and is not checked or repaired further. The one rule `--ignore` refuses: no \
+             command reads past the cap.",
     features: "none: toolwire's own cap, not a feature of a case",
     example: r#"{"type": "array", "items": {"type": "array", "items": {"type": "array", "items": ... 513 nested objects ...}}}"#,
     fix: "Flatten the schema, or accept a JSON string for the deep part; for a recursive `$ref`, keep the reference (on a target that reads it) instead of inlining it.",

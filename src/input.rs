@@ -1383,6 +1383,29 @@ impl Reader<'_, '_> {
                 {
                     return Err((at.into_owned(), schema_beside_function(second)));
                 }
+                // A function tool's `type` is `function` and nothing else (OpenAI's Chat
+                // Completions reference, `tools[].type`; openai-python types it
+                // `type: Required[Literal["function"]]`): `Function` or `funtion` fails the
+                // request, every turn (trial 49 D5: reported clean). Left unset, it is left
+                // alone: some OpenAI-compatible servers may default it.
+                match m.get("type") {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(t)) if t == "function" => {}
+                    Some(other) => {
+                        return Err((
+                            format!("{at}/type"),
+                            format!(
+                                "the tool's `type` is {}, not \"function\": OpenAI's Chat \
+                                 Completions API takes no other value for a tool holding \
+                                 `function`",
+                                match other {
+                                    Value::String(t) => format!("{t:?}"),
+                                    v => format!("a JSON {}", json::kind(v)),
+                                }
+                            ),
+                        ));
+                    }
+                }
                 let [inner] = take_all(m, ["function"]);
                 at.to_mut().push_str("/function");
                 let Some(Value::Object(f)) = inner else {
@@ -2316,12 +2339,22 @@ mod tests {
         let legacy = read(json!({"model":"m","functions":[{"name":"f","parameters":schema}]}));
         assert_eq!(legacy.tools[0].schema_pointer, "/functions/0/parameters");
 
-        let misspelled = read(json!({"tools":[{"type":"fucntion","function":{"name":"f"}}]}));
-        assert_eq!(
-            misspelled.tools.len(),
-            1,
-            "a misspelled tool is not skipped"
-        );
+        // A misspelled `type` beside `function` is neither skipped nor read as if right.
+        for t in [json!("fucntion"), json!("Function"), json!(1)] {
+            let err = from_value(
+                Path::new("t.json"),
+                json!({"tools":[{"type":t,"function":{"name":"f"}}]}),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                err.starts_with("t.json: at /tools/0/type: the tool's `type` is ")
+                    && err.contains("not \"function\""),
+                "{err}"
+            );
+        }
+        let untyped = read(json!({"tools":[{"function":{"name":"f"}}]}));
+        assert_eq!(untyped.tools.len(), 1, "an unset `type` is left alone");
         let err = from_value(Path::new("t.json"), json!({"tools":[{"type":"websearch"}]}))
             .unwrap_err()
             .to_string();

@@ -194,6 +194,9 @@ fn check_flags(args: &ProbeArgs) -> Result<()> {
     if let Some(file) = &args.summary_json {
         check_summary_destination(file)?;
     }
+    if let Some(dir) = &args.runs_dir {
+        check_runs_dir(dir)?;
+    }
     let concurrency = concurrency(&args.concurrency)?;
     let rate = per_target::<f64>(&args.rate, "--rate")?;
     for (target, r) in &rate {
@@ -826,6 +829,19 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     Ok(status)
 }
 
+/// Refuses a `--runs-dir` that is a file before anything is sent: found when the run log was
+/// made, it said only "File exists (os error 17)" (trial 49). A folder that does not exist
+/// yet is made then.
+fn check_runs_dir(dir: &std::path::Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--runs-dir {}: is a file; name a folder for the run log (made if missing)",
+            crate::report::escape_inline(&dir.display().to_string())
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a `--summary-json` destination that cannot be written before anything is sent (no
 /// such folder, a folder where the file belongs, a file or folder without write permission):
 /// found only when the run ends, the mistake would come after every request was spent.
@@ -1290,6 +1306,22 @@ mod tests {
             std::os::unix::fs::symlink(&runs, &link).unwrap();
             assert!(is_a_runs_folder(&link));
         }
+    }
+
+    /// A `--runs-dir` naming a file is refused, naming the flag; a folder, or none yet, is not.
+    #[test]
+    fn a_runs_dir_that_is_a_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "").unwrap();
+        let err = check_runs_dir(&file).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--runs-dir ")
+                && err.ends_with(": is a file; name a folder for the run log (made if missing)"),
+            "{err}"
+        );
+        assert!(check_runs_dir(dir.path()).is_ok());
+        assert!(check_runs_dir(&dir.path().join("new")).is_ok());
     }
 
     /// A `--summary-json` that names a folder is refused before the run, naming the flag

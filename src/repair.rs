@@ -61,9 +61,10 @@ use crate::profile::feature::{Kind, Param, parse_parameter};
 
 pub use fixes::TypeListReading;
 pub use fixes::{
-    all_of_declares_members, all_of_repairable, any_of_siblings_movable, declares_members,
-    max_allowed, name_rule, one_of_repairable, only_annotates, root_is_an_object,
-    says_members_elsewhere, type_from_combinator, type_list_reading, type_said_by,
+    ACCEPTED_ANY, MEMBERS_ELSEWHERE, all_of_declares_members, all_of_repairable,
+    any_of_siblings_movable, declares_members, max_allowed, name_rule, one_of_repairable,
+    only_annotates, root_is_an_object, says_members_elsewhere, type_from_combinator,
+    type_list_reading, type_said_by,
 };
 pub(crate) use fixes::{inlined, mend_required, show};
 
@@ -994,10 +995,16 @@ fn repair_schema_object(
         let mut about = f;
         let first_seen;
         if !fixed && no_arguments_rule(f) && takes_no_arguments(&current) {
-            why = "a tool without arguments has no form every target of the profile accepts \
-                   (`parameters` left out, or an object with no properties); `toolwire compile \
-                   --target T` writes the form each target takes"
-                .into();
+            // `properties: {}` beside `required: ["x"]` takes x: no tool without arguments
+            // (trial 48 D2: gemini/v1beta/parameters said it was one).
+            why = if members_elsewhere {
+                MEMBERS_ELSEWHERE.into()
+            } else {
+                "a tool without arguments has no form every target of the profile accepts \
+                 (`parameters` left out, or an object with no properties); `toolwire compile \
+                 --target T` writes the form each target takes"
+                    .into()
+            };
             // Earlier rounds may have tried the other form (`properties: {}` left out): the
             // refusal names the tool's form as written, where `check` puts the finding.
             first_seen = findings(tool, profile);

@@ -319,7 +319,12 @@ fn compile_once(
                 .filter(|p| form != wire::Form::Plain || repair::place::has_ref(p))
         })
         .collect();
-    for ((r, written), root) in results.iter_mut().zip(written).zip(root_refusals) {
+    for (((r, written), root), given) in results
+        .iter_mut()
+        .zip(written)
+        .zip(root_refusals)
+        .zip(&originals)
+    {
         if let Some(refusal) = root {
             // Repair may have refused it too, by the profile's word: this reason is the
             // whole story.
@@ -348,6 +353,12 @@ fn compile_once(
             .and_then(crate::schema::broken_ref)
         {
             refuse(r, at, problem);
+            continue;
+        }
+        if let (Some(given), Some(schema)) = (given, &r.tool.parameters)
+            && let Some(refusal) = wire::members_elsewhere(form, given, schema)
+        {
+            refuse_at_each(r, vec![refusal]);
             continue;
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
@@ -1653,16 +1664,28 @@ fn refers_into(schema: &Value, pointer: &str, taken: &[String]) -> bool {
         .is_some_and(|to| taken.iter().any(|t| at_or_inside(to, t)))
 }
 
-/// Takes the place at `pointer` out of `schema`: a keyword or member is removed, an element
-/// of a list (whose later elements keep their places) becomes `{}`. Returns whether the place
-/// was there.
+/// Takes the place at `pointer` out of `schema`: a keyword or member is removed (a property
+/// with its name in the `required` beside it, which a strict form would otherwise refuse as
+/// naming no property: trial 48 D2), an element of a list (whose later elements keep their
+/// places) becomes `{}`. Returns whether the place was there.
 fn take_out(schema: &mut Value, pointer: &str) -> bool {
     let Some((parent, last)) = pointer.rsplit_once('/') else {
         return false;
     };
     let last = last.replace("~1", "/").replace("~0", "~");
     match schema.pointer_mut(parent) {
-        Some(Value::Object(o)) => o.remove(&last).is_some(),
+        Some(Value::Object(o)) => {
+            let was = o.remove(&last).is_some();
+            if was
+                && let Some(holder) = parent.strip_suffix("/properties")
+                && let Some(Value::Array(required)) = schema
+                    .pointer_mut(holder)
+                    .and_then(|h| h.get_mut("required"))
+            {
+                required.retain(|n| n.as_str() != Some(last.as_str()));
+            }
+            was
+        }
         Some(Value::Array(a)) => match last.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
             Some(v) => {
                 *v = json!({});

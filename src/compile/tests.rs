@@ -1612,6 +1612,14 @@ fn the_places_taking_a_place_out_touches_are_told_apart() {
     assert!(refers_into(&s, "/properties/x", &taken));
     assert!(refers_into(&s, "/properties/x/$ref", &taken));
     assert!(!refers_into(&s, "/properties/pair", &taken));
+    // A property goes with its name in `required`, which a strict form would refuse as
+    // naming no property (trial 48 D2: `tags` named a second time, at `/required`).
+    let mut s = json!({"type":"object","properties":{"tags":{"type":"array"},"o":{
+        "type":"object","properties":{"a":{}},"required":["a"]}},"required":["tags","o"]});
+    assert!(take_out(&mut s, "/properties/tags"));
+    assert!(take_out(&mut s, "/properties/o/properties/a"));
+    assert_eq!(s["required"], json!(["o"]));
+    assert_eq!(s["properties"]["o"]["required"], json!([]));
 }
 
 /// A `$ref` to `$defs` is inlined for the routes whose offline models read neither, though

@@ -148,6 +148,31 @@ pub fn apply(
     }
 }
 
+/// Strict forms: why the root `schema`, as repair left it, is no tool without arguments to
+/// close when it declares no property and the root `given` (the canonical schema before
+/// repair, which may have dropped a keyword the target rejects, `dependentRequired`) says its
+/// members elsewhere ([`crate::repair::says_members_elsewhere`]): closed, it would refuse
+/// every call that carries one, and every call for a `minProperties`. Repair refuses such a
+/// root with these words for a profile that rejects a root without properties
+/// (openai/chat-strict); the other strict forms wrote it closed, exit 0 (trial 48 D2). A root
+/// that still requires a name is left to [`close`], which names it.
+pub fn members_elsewhere(form: Form, given: &Value, schema: &Value) -> Option<Unwirable> {
+    let o = schema.as_object()?;
+    let declares = |k: &str| match o.get(k) {
+        Some(Value::Object(m)) => !m.is_empty(),
+        Some(Value::Array(l)) => !l.is_empty(),
+        _ => false,
+    };
+    (matches!(form, Form::Strict | Form::DeepSeekStrict)
+        && is_object_schema(o)
+        && !declares("properties")
+        && !declares("required")
+        && given
+            .as_object()
+            .is_some_and(crate::repair::says_members_elsewhere))
+    .then(|| Unwirable::at("", crate::repair::MEMBERS_ELSEWHERE))
+}
+
 /// Closing treats a `$ref`'s target and the keywords beside it as two schemas: where those
 /// keywords make an object schema of their own (`properties`, `type: "object"`), hold
 /// branches (`anyOf`, `oneOf`, `allOf`) or require members (`required`), each would be closed to its own properties and refuse
@@ -408,22 +433,18 @@ fn close(
         let declared: HashSet<&str> = names.iter().map(String::as_str).collect();
         let said_required: HashSet<&str> = required.iter().map(String::as_str).collect();
         // A closed object can never carry a member no property declares (a
-        // `patternProperties` pattern's member included: strict forms take no patterns).
-        for ghost in required.iter().filter(|r| !declared.contains(r.as_str())) {
-            let why = match crate::schema::pattern_declaring(o, ghost) {
-                Some(p) => format!(
-                    "only the `patternProperties` pattern `{p}` declares it, which a strict form cannot carry"
-                ),
-                None => "no property declares it".to_string(),
-            };
-            changes.push(change(
+        // `patternProperties` pattern's member included: strict forms take no patterns), and
+        // every call valid here carries each `required` one: dropped, it left a schema that
+        // refused every such call, exit 0 (trial 48 D2).
+        let ghosts: Vec<&str> = required
+            .iter()
+            .map(String::as_str)
+            .filter(|r| !declared.contains(r))
+            .collect();
+        if !ghosts.is_empty() {
+            blocked.push(Unwirable::at(
                 &push_token(at, "required"),
-                format!(
-                    "dropped `{ghost}` from `required`: {why}, and a closed object cannot have it"
-                ),
-                Some(format!(
-                    "the original schema accepts only calls that carry a `{ghost}` member; calls without it are accepted now"
-                )),
+                undeclared_required(o, &ghosts),
             ));
         }
         let optional: Vec<&String> = names
@@ -593,6 +614,33 @@ fn branches_on_the_object(
         ));
     }
     blocked
+}
+
+/// Why the object schema `o` cannot be closed while its `required` names `ghosts`, which no
+/// property declares: each as the member of a `patternProperties` pattern when one is.
+fn undeclared_required(o: &Map<String, Value>, ghosts: &[&str]) -> String {
+    let patterned: Vec<String> = ghosts
+        .iter()
+        .filter_map(|g| {
+            crate::schema::pattern_declaring(o, g)
+                .map(|p| format!("`{g}` only by the `patternProperties` pattern `{p}`"))
+        })
+        .collect();
+    let how = if patterned.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (it declares {}, which a strict form cannot carry)",
+            patterned.join(", ")
+        )
+    };
+    let them = if ghosts.len() == 1 { "it" } else { "them" };
+    format!(
+        "`required` names {}, which no property declares{how}; strict mode closes the object to \
+         the properties it declares, so every call the schema accepts here, which must carry \
+         {them}, would be refused. Declare {them} in `properties`",
+        listed(ghosts)
+    )
 }
 
 /// Names, each in backquotes, joined with "and".
@@ -767,9 +815,9 @@ struct BranchSays<'a> {
 /// true`) or the whole content of a nested free-form object (one that declares no property,
 /// so every member it takes is undeclared). `None` for an object that declares properties
 /// and says nothing about others (closing it is strict mode's documented baseline, README
-/// *Wire baseline*, and every declared argument still arrives), and for a root that declares
-/// none without `additionalProperties: true`: a tool that takes no arguments, as the rule
-/// `object-properties-missing` reads it.
+/// *Wire baseline*, and every declared argument still arrives), and for a root whose
+/// `properties` is empty (`{}`): a tool that takes no arguments, as the rule
+/// `object-properties-missing` reads it; a root without `properties` took any arguments.
 fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Option<String> {
     if empties(o, at) {
         return Some(
@@ -785,7 +833,10 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
                 .into(),
         );
     }
-    None
+    // A root without `properties` took any arguments, as repair says where it writes such a
+    // root as taking none (openai/chat-strict; trial 48 D2: the other strict forms said
+    // nothing).
+    (at.is_empty() && !o.contains_key("properties")).then(|| crate::repair::ACCEPTED_ANY.into())
 }
 
 /// Whether closing the object `o` at `at` leaves it nothing but `{}`: a nested object that
@@ -1581,25 +1632,80 @@ mod tests {
         assert!(changes.iter().all(|c| c.rule != "required-invalid"));
     }
 
-    /// A `required` name no property declares cannot survive closing: it is dropped, and the
-    /// change says what was lost instead of happening silently.
+    /// A `required` name no property declares cannot survive closing, and every call valid
+    /// there carries it: the object is refused at its `required`, naming the member (trial 48
+    /// D2: it was dropped with a loss, exit 0, and the output refused every valid call), at
+    /// the root, below it, with `properties: {}`, and a pattern's member with its pattern.
     #[test]
-    fn strict_reports_an_undeclared_required_name_it_drops() {
-        let mut s =
-            json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]});
-        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
-        assert_eq!(s["required"], json!(["a"]));
-        let dropped = changes
-            .iter()
-            .find(|c| c.pointer == "/required")
-            .expect("the drop is reported");
-        assert!(dropped.action.contains("`ghost`"), "{}", dropped.action);
-        assert!(
-            dropped
-                .lost
-                .as_deref()
-                .is_some_and(|l| l.contains("`ghost`"))
-        );
+    fn strict_refuses_an_undeclared_required_name() {
+        for (s, at, says) in [
+            (
+                json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]}),
+                "/required",
+                "`required` names `ghost`, which no property declares;",
+            ),
+            (
+                json!({"type":"object","properties":{},"required":["x"]}),
+                "/required",
+                "`required` names `x`, which",
+            ),
+            (
+                json!({"type":"object","properties":{"p":{"type":"object",
+                    "required":["adults","children"]}},"required":["p"]}),
+                "/properties/p/required",
+                "names `adults` and `children`, which no property declares; strict mode closes \
+                 the object to the properties it declares, so every call the schema accepts \
+                 here, which must carry them, would be refused",
+            ),
+            (
+                json!({"type":"object","properties":{"a":{}},"patternProperties":{"^x":{}},
+                    "required":["xa"]}),
+                "/required",
+                "(it declares `xa` only by the `patternProperties` pattern `^x`, which a strict \
+                 form cannot carry)",
+            ),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut s.clone(), MAX_INLINE_NODES).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{form:?} {s}: {blocked:?}");
+                assert_eq!(blocked[0].pointer, at, "{form:?} {s}");
+                assert!(
+                    blocked[0].reason.contains(says),
+                    "{form:?} {s}: {blocked:?}"
+                );
+            }
+        }
+    }
+
+    /// A root that declares no property is closed to none; the root that said its members
+    /// elsewhere is refused before closing, with repair's words, while the other strict
+    /// forms' repair had dropped the keyword that said so (trial 48 D2: `dependentRequired`,
+    /// `minProperties` written closed, exit 0).
+    #[test]
+    fn a_root_saying_its_members_elsewhere_is_not_closed_to_none() {
+        let closed = json!({"type":"object"});
+        for given in [
+            json!({"type":"object","dependentRequired":{"a":["b"]}}),
+            json!({"type":"object","minProperties":1}),
+            json!({"type":"object","properties":{},"minProperties":1}),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                assert_eq!(
+                    members_elsewhere(form, &given, &closed),
+                    Some(Unwirable::at("", crate::repair::MEMBERS_ELSEWHERE)),
+                    "{form:?} {given}"
+                );
+            }
+            assert_eq!(members_elsewhere(Form::Plain, &given, &closed), None);
+        }
+        // Repair gave it members (a merged `allOf`), or it still requires one, which
+        // `close` names; a root saying nothing elsewhere takes none.
+        let given = json!({"type":"object","allOf":[{"properties":{"x":{}}}]});
+        let merged = json!({"type":"object","properties":{"x":{}}});
+        assert_eq!(members_elsewhere(Form::Strict, &given, &merged), None);
+        let given = json!({"type":"object","required":["x"]});
+        assert_eq!(members_elsewhere(Form::Strict, &given, &given), None);
+        assert_eq!(members_elsewhere(Form::Strict, &closed, &closed), None);
     }
 
     /// Closing an object the author left open on purpose (`additionalProperties: true`) or a
@@ -1659,15 +1765,18 @@ mod tests {
                 json!(false)
             );
         }
-        // A root that declares no properties is a tool without arguments: no loss.
-        for root in [
-            json!({"type":"object"}),
-            json!({"type":"object","properties":{}}),
+        // A root declaring `properties: {}` is a tool without arguments: no loss; one without
+        // `properties` took any arguments, as repair says (trial 48 D2: no loss was said).
+        for (root, lost) in [
+            (json!({"type":"object"}), Some(crate::repair::ACCEPTED_ANY)),
+            (json!({"type":"object","properties":{}}), None),
         ] {
-            let mut s = root.clone();
-            let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
-            let close = changes.iter().find(|c| c.pointer.is_empty()).unwrap();
-            assert_eq!(close.lost, None, "{root}");
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let mut s = root.clone();
+                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                let close = changes.iter().find(|c| c.pointer.is_empty()).unwrap();
+                assert_eq!(close.lost.as_deref(), lost, "{form:?} {root}");
+            }
         }
     }
 
@@ -2142,22 +2251,17 @@ mod tests {
             }
         }
         // `required` alone beside it, naming a member its target does not declare (trial 46:
-        // the target closed, `w` kept required, no call valid): merged, `w` is dropped from
-        // `required` with what that loses, as from an object written inline.
+        // the target closed, `w` kept required, no call valid): merged, and refused as an
+        // object written inline is, naming `w` (trial 48 D2).
         let given = json!({"type":"object","properties":{"o":{"$ref":"#/$defs/X","required":["w"]}},
             "required":["o"],"$defs":x});
         for form in [Form::Strict, Form::DeepSeekStrict] {
-            let mut s = given.clone();
-            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+            assert_eq!(blocked.len(), 1, "{form:?} {blocked:?}");
+            assert_eq!(blocked[0].pointer, "/properties/o/required", "{form:?}");
             assert!(
-                jsonschema::is_valid(&s, &json!({"o":{"x":"a"}})),
-                "{form:?} {s}"
-            );
-            assert!(
-                changes
-                    .iter()
-                    .any(|c| c.action.contains("`w`") && c.lost.is_some()),
-                "{form:?} {changes:#?}"
+                blocked[0].reason.contains("names `w`"),
+                "{form:?} {blocked:?}"
             );
         }
         for (o, at, says) in [

@@ -1129,6 +1129,22 @@ fn no_argument_tools_leave_their_schema_out_where_the_profile_allows() {
             r.refusals
         );
     }
+    // `properties: {}` beside `required: ["x"]` takes x: refused as a root naming its
+    // members elsewhere, not as a tool without arguments (trial 48 D2, gemini/v1beta/parameters).
+    let r = repair_one(
+        &tool(
+            "t",
+            json!({"type":"object","properties":{},"required":["x"]}),
+        ),
+        &p,
+    );
+    assert_eq!(r.outcome, Outcome::Refused);
+    assert_eq!(
+        r.refusals[0].reason,
+        super::MEMBERS_ELSEWHERE,
+        "{:?}",
+        r.refusals
+    );
     // A free-form object is not a tool without arguments.
     assert!(!super::takes_no_arguments(&tool(
         "f",

@@ -14,9 +14,9 @@ pub use keywords::{
     all_of_declares_members, all_of_repairable, any_of_siblings_movable, declares_members,
     one_of_repairable,
 };
+pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub(crate) use shapes::{mend_required, own_reason};
-pub use shapes::{root_is_an_object, says_members_elsewhere};
 pub use types::{TypeListReading, type_from_combinator, type_list_reading, type_said_by};
 use types::{type_list, type_missing, type_spelling};
 

@@ -329,6 +329,16 @@ pub fn says_members_elsewhere(root: &Map<String, Value>) -> bool {
     })
 }
 
+/// Why a root [`says_members_elsewhere`] is not written as a tool without arguments: repair's
+/// refusal, and the strict forms' where they would close it (`compile::wire`).
+pub const MEMBERS_ELSEWHERE: &str = "the schema declares its arguments outside `properties` (by \
+     `required`, a combinator, a `$ref`, an `enum` or `const`, or a schema for extra members), \
+     so it is no tool without arguments: declare them in `properties`";
+
+/// The loss of a root that declares no properties and says nothing of other members, read as
+/// a tool without arguments (left out, an empty argument object, or closed by a strict form).
+pub const ACCEPTED_ANY: &str = "the schema accepted any arguments; it is now read as taking none";
+
 pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
     let rule = f.rule.as_str();
     let no_arguments = [
@@ -341,12 +351,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
         && let Some(root) = tool.parameters.as_ref().and_then(Value::as_object)
         && says_members_elsewhere(root)
     {
-        return Err(
-            "the schema declares its arguments outside `properties` (by `required`, a \
-             combinator, a `$ref`, an `enum` or `const`, or a schema for extra members), so it \
-             is no tool without arguments: declare them in `properties`"
-                .into(),
-        );
+        return Err(MEMBERS_ELSEWHERE.into());
     }
     let empty = json!({"type": "object", "properties": {}});
     let with = |params: Option<Value>, action: &str, lost: Option<&str>| {
@@ -370,7 +375,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             with(Some(empty), "declared an empty argument object", None),
         )),
         value::ROOT_OBJECT_WITHOUT_PROPERTIES | value::ROOT_EMPTY => {
-            let lost = "the schema accepted any arguments; it is now read as taking none";
+            let lost = ACCEPTED_ANY;
             Ok(leave_out_first(
                 tool,
                 with(

@@ -355,11 +355,14 @@ fn compile_once(
             refuse(r, at, problem);
             continue;
         }
-        if let (Some(given), Some(schema)) = (given, &r.tool.parameters)
-            && let Some(refusal) = wire::members_elsewhere(form, given, schema)
-        {
-            refuse_at_each(r, vec![refusal]);
-            continue;
+        if let (Some(given), Some(schema)) = (given, &r.tool.parameters) {
+            let blocked = wire::members_elsewhere(form, given, schema)
+                .map(|b| vec![b])
+                .unwrap_or_else(|| wire::conditionals_given(form, given, schema));
+            if !blocked.is_empty() {
+                refuse_at_each(r, blocked);
+                continue;
+            }
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
             match wire::apply(form, schema, opts.max_inline_nodes) {

@@ -173,6 +173,41 @@ pub fn members_elsewhere(form: Form, given: &Value, schema: &Value) -> Option<Un
     .then(|| Unwirable::at("", crate::repair::MEMBERS_ELSEWHERE))
 }
 
+/// Strict forms: the `then`, `else`, `if` and `not` of each object schema in `given` (the
+/// canonical schema before repair) that declare or require a member the object does not
+/// declare ([`conditionals_on_the_object`]), the object's members read in `schema` (as repair
+/// left it: a merge may have given it more) where it still has that place. Repair drops such a
+/// keyword, or the `dependentRequired` in it, where the target rejects it, before [`close`]
+/// can judge it (trial 48 D5: openai/chat-strict and openai/responses-strict dropped `if`
+/// and then `then: {"dependentRequired": {"kind": ["r"]}}`, exit 0, and the output refused
+/// every call carrying `r`).
+pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwirable> {
+    if !matches!(form, Form::Strict | Form::DeepSeekStrict) {
+        return Vec::new();
+    }
+    let mut blocked = Vec::new();
+    for n in crate::schema::walk(given).nodes {
+        let Some(o) = n.object().filter(|o| is_object_schema(o)) else {
+            continue;
+        };
+        if !["then", "else", "if", "not"]
+            .iter()
+            .any(|k| o.contains_key(*k))
+        {
+            continue;
+        }
+        let names: Vec<String> = schema
+            .pointer(&n.pointer)
+            .and_then(|now| now.get("properties"))
+            .or_else(|| o.get("properties"))
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        blocked.extend(conditionals_on_the_object(o, &n.pointer, &names, given));
+    }
+    blocked
+}
+
 /// Closing treats a `$ref`'s target and the keywords beside it as two schemas: where those
 /// keywords make an object schema of their own (`properties`, `type: "object"`), hold
 /// branches (`anyOf`, `oneOf`, `allOf`) or require members (`required`), each would be closed to its own properties and refuse
@@ -658,7 +693,10 @@ fn listed(ns: &[&str]) -> String {
 /// carry that member, would be refused: calls the original accepts, while the report said only
 /// that the dropped `then` was no longer enforced (trial 46, D6, exit 0). Each is judged with what it reaches, as a
 /// branch is ([`branch_parts`]); one that names only members `o` declares loses only what
-/// its drop line says, as before.
+/// its drop line says, as before. An `if` or `not` declaring such a member is refused too: the
+/// original accepts calls carrying it (trial 48 D5: exit 0, each refused by the output); one
+/// a `not` requires is a member the object must not carry, which closing keeps. What a schema
+/// requires counts its `dependentRequired` lists ([`required_names`]).
 fn conditionals_on_the_object(
     o: &Map<String, Value>,
     at: &str,
@@ -666,7 +704,7 @@ fn conditionals_on_the_object(
     unclosed: &Value,
 ) -> Vec<Unwirable> {
     let mut blocked = Vec::new();
-    for keyword in ["then", "else"] {
+    for keyword in ["then", "else", "if", "not"] {
         let Some(Value::Object(c)) = o.get(keyword) else {
             continue;
         };
@@ -681,20 +719,22 @@ fn conditionals_on_the_object(
             continue;
         }
         let mut seen: HashSet<&str> = names.iter().map(String::as_str).collect();
-        let mut new = |k: &str| {
+        let declares: Vec<&str> = parts
+            .iter()
+            .filter_map(|p| p.get("properties").and_then(Value::as_object))
+            .flat_map(|props| props.keys().map(String::as_str))
+            .filter(|n| seen.insert(n))
+            .collect();
+        // A member `not` requires is one the object must not carry: closing it agrees.
+        let requires: Vec<&str> = if keyword == "not" {
+            Vec::new()
+        } else {
             parts
                 .iter()
-                .filter_map(|p| p.get(k))
-                .flat_map(|v| match v {
-                    Value::Object(props) => props.keys().map(String::as_str).collect(),
-                    Value::Array(list) => list.iter().filter_map(Value::as_str).collect(),
-                    _ => Vec::new(),
-                })
+                .flat_map(|p| required_names(p))
                 .filter(|n| seen.insert(n))
-                .collect::<Vec<&str>>()
+                .collect()
         };
-        let declares = new("properties");
-        let requires = new("required");
         let mut what = Vec::new();
         if !declares.is_empty() {
             what.push(format!("declares {}", listed(&declares)));
@@ -722,6 +762,25 @@ fn conditionals_on_the_object(
         ));
     }
     blocked
+}
+
+/// The members the schema `p` requires: its `required` names and, where a member is given,
+/// the names its `dependentRequired` (draft 2019-09) or array-valued `dependencies` (drafts 04
+/// to 07) list with it (trial 48 D5: `then: {"dependentRequired": {"kind": ["r"]}}` was not
+/// read as requiring `r`, while `then: {"required": ["r"]}` was).
+fn required_names(p: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    let listed = p
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let dependent = ["dependentRequired", "dependencies"]
+        .into_iter()
+        .filter_map(|k| p.get(k).and_then(Value::as_object))
+        .flat_map(|m| m.values())
+        .filter_map(Value::as_array)
+        .flatten();
+    listed.chain(dependent).filter_map(Value::as_str)
 }
 
 /// The schemas the applicator branch `b` at `at` is made of, as [`branches_on_the_object`]
@@ -2199,6 +2258,23 @@ mod tests {
                 "/properties/o/else",
                 "`else` requires `w`, which the object around it does not declare",
             ),
+            // Trial 48 D5: `dependentRequired` requires as `required` does; an `if` or `not`
+            // declaring `r` says calls may carry it.
+            (
+                json!({"then":{"dependentRequired":{"kind":["r"]}}}),
+                "/properties/o/then",
+                "`then` requires `r`, which the object around it does not declare",
+            ),
+            (
+                json!({"if":{"properties":{"r":{"const":1}},"required":["r"]}}),
+                "/properties/o/if",
+                "`if` declares `r`, which the object around it does not declare",
+            ),
+            (
+                json!({"not":{"properties":{"r":{"type":"string"}},"required":["r"]}}),
+                "/properties/o/not",
+                "`not` declares `r`, which the object around it does not declare",
+            ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let blocked =
@@ -2211,11 +2287,39 @@ mod tests {
         }
         let own = with(
             json!({"then":{"properties":{"kind":{"const":"a"}},"required":["kind"]},
-            "else":{"required":["kind"]}}),
+            "else":{"required":["kind"]},"not":{"required":["w"]}}),
         );
         let mut s = own.clone();
+        // A member `not` requires is one the object must not carry: closing keeps that.
         apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
+    }
+
+    /// Repair drops an `if`, `not`, or the `dependentRequired` of a `then`, where the target
+    /// rejects it, before `close` sees it: they are judged in the schema as given, with the
+    /// object's members as repair left them (trial 48 D5: exit 0 for openai/chat-strict and
+    /// openai/responses-strict, the output refusing every call carrying `r`).
+    #[test]
+    fn conditionals_are_judged_as_given() {
+        let o = json!({"type":"object","properties":{"kind":{"type":"string"}},"required":["kind"],
+            "if":{"properties":{"kind":{"const":"a"}}},"then":{"dependentRequired":{"kind":["r"]}}});
+        let given = json!({"type":"object","properties":{"o":o},"required":["o"]});
+        let repaired = json!({"type":"object","properties":{"o":{"type":"object",
+            "properties":{"kind":{"type":"string"}},"required":["kind"],"then":{}}},"required":["o"]});
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let blocked = conditionals_given(form, &given, &repaired);
+            assert_eq!(blocked.len(), 1, "{form:?} {blocked:?}");
+            assert_eq!(blocked[0].pointer, "/properties/o/then");
+            assert!(
+                blocked[0].reason.starts_with("`then` requires `r`"),
+                "{blocked:?}"
+            );
+        }
+        assert!(conditionals_given(Form::Plain, &given, &repaired).is_empty());
+        // A member repair gave the object (a merged `allOf`) is its own.
+        let merged = json!({"type":"object","properties":{"o":{"type":"object",
+            "properties":{"kind":{"type":"string"},"r":{}}}}});
+        assert!(conditionals_given(Form::Strict, &given, &merged).is_empty());
     }
 
     /// A `$ref` with keywords beside it that make an object or hold branches was closed as two

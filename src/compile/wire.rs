@@ -789,7 +789,8 @@ fn required_names(p: &Map<String, Value>) -> impl Iterator<Item = &str> {
 /// [`crate::schema::refs::MAX_REF_HOPS`] hops, so a cycle or a long chain ends), and the
 /// branches of the `anyOf`, `oneOf` and `allOf` of each that is no object schema (a union of
 /// definitions behind one `$ref`, `anyOf: [{"anyOf": [A, B]}]`: trial 46, exit 0 with no call
-/// valid); an object schema's own branches are judged against its own properties where
+/// valid), with its `then` and `else` (trial 48 D13); an object schema's own branches are
+/// judged against its own properties where
 /// [`close`] closes it. An `anyOf` or `oneOf` branch whose `type` says it is no object is left
 /// out: it takes no object, so it says nothing of the members of one. Read at most
 /// [`MAX_DEPTH`] applicators deep and each schema once, so a cycle through applicators
@@ -834,6 +835,20 @@ fn gather_parts<'v>(
     }
     if is_object_schema(s) {
         return Some(());
+    }
+    // A `then` or `else` a `$ref` leads to is read as one written in place is (trial 48 D13:
+    // `then: {"$ref": C}`, C's own `then` requiring `r`, compiled, exit 0).
+    for keyword in ["then", "else"] {
+        if let Some(Value::Object(sub)) = s.get(keyword) {
+            gather_parts(
+                sub,
+                &push_token(at, keyword),
+                unclosed,
+                depth + 1,
+                parts,
+                seen,
+            )?;
+        }
     }
     for keyword in ["anyOf", "oneOf", "allOf"] {
         let Some(Value::Array(branches)) = s.get(keyword) else {
@@ -2293,6 +2308,43 @@ mod tests {
         // A member `not` requires is one the object must not carry: closing keeps that.
         apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
+    }
+
+    /// A `then` a `$ref` leads to, in an `anyOf` branch or in the object's own `then`, is read
+    /// as one written in place (trial 48 D13: exit 0, every call carrying `r` refused).
+    #[test]
+    fn a_then_behind_a_ref_is_judged() {
+        let a = json!({"type":"object","properties":{"kind":{"const":"a"},"r":{"type":"integer"}},
+            "required":["kind","r"]});
+        let kind = json!({"kind":{"type":"string"}});
+        for (o, c, at, says) in [
+            (
+                json!({"type":"object","properties":kind,"required":["kind"],
+                    "anyOf":[{"$ref":"#/$defs/C"}]}),
+                json!({"if":{"properties":{"kind":{"const":"a"}}},"then":a}),
+                "/properties/o/anyOf",
+                "branch 0 (a `$ref` to `#/$defs/C`) declares `r`",
+            ),
+            (
+                json!({"type":"object","properties":kind,"required":["kind"],
+                    "if":{"properties":{"kind":{"const":"a"}}},"then":{"$ref":"#/$defs/C"}}),
+                json!({"if":{"required":["kind"]},"then":{"required":["r"]}}),
+                "/properties/o/then",
+                "`then` (a `$ref` to `#/$defs/C`) requires `r`",
+            ),
+        ] {
+            let given =
+                json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":{"C":c}});
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+                assert!(
+                    blocked
+                        .iter()
+                        .any(|b| b.pointer == at && b.reason.starts_with(says)),
+                    "{form:?} {blocked:?}"
+                );
+            }
+        }
     }
 
     /// Repair drops an `if`, `not`, or the `dependentRequired` of a `then`, where the target

@@ -520,7 +520,9 @@ fn close(
 /// {"required": ["id"]}]`: at least one of them is given), or one that declares some of the
 /// properties of `o` but not all, or one that declares a member `o` does not (a branch of a
 /// discriminated union, `{"kind": {"const": "a"}, "r": {..}}` below `properties: {"kind":
-/// ..}`: closing `o` to its own properties refuses `r`, trial 44). Strict mode cannot say any
+/// ..}`: closing `o` to its own properties refuses `r`, trial 44), or one that declares none
+/// while `o` declares some (an annotation-only branch, a `not`: closed to no member, trial 48
+/// D14). Strict mode cannot say any
 /// of these: it makes every property of `o` required, and closes each branch to the
 /// properties the branch declares (once `type: "object"` is written in it), so such a branch
 /// would accept no call, and a tool compiled so would accept fewer calls than the one given,
@@ -567,7 +569,13 @@ fn branches_on_the_object(
                 .filter_map(Value::as_str)
                 .filter(|n| !declared(n) && seen.insert(*n))
                 .collect();
-            let left_out: Vec<&str> = if own.is_empty() {
+            // A branch declaring none is closed to none: an annotation-only one (or a `not`)
+            // was written so, exit 0, and refused every call (trial 48 D14). One that reads
+            // others (a `$ref`, a union) may reach past what `branch_parts` reads: unjudged.
+            let reads_others = ["$ref", "anyOf", "oneOf", "allOf"]
+                .iter()
+                .any(|k| b.contains_key(*k));
+            let left_out: Vec<&str> = if own.is_empty() && reads_others {
                 Vec::new()
             } else {
                 names
@@ -2308,6 +2316,33 @@ mod tests {
         // A member `not` requires is one the object must not carry: closing keeps that.
         apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
+    }
+
+    /// A branch declaring no member (annotation only, a `not`) is closed to none, so the
+    /// object's own members would be refused in every call: refused as a branch leaving them
+    /// out is (trial 48 D14: exit 0, no call valid, "the model can send only `{}` there").
+    #[test]
+    fn a_branch_declaring_no_member_is_refused() {
+        for branch in [
+            json!({"description":"x"}),
+            json!({"not":{"properties":{"r":{"type":"string"}},"required":["r"]}}),
+            json!({"type":"object"}),
+        ] {
+            let o = json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "required":["kind"],"anyOf":[branch]});
+            let given = json!({"type":"object","properties":{"o":o},"required":["o"]});
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+                assert_eq!(blocked.len(), 1, "{form:?} {branch}: {blocked:?}");
+                assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
+                assert!(
+                    blocked[0]
+                        .reason
+                        .starts_with("branch 0 does not declare `kind`"),
+                    "{blocked:?}"
+                );
+            }
+        }
     }
 
     /// A `then` a `$ref` leads to, in an `anyOf` branch or in the object's own `then`, is read

@@ -729,6 +729,19 @@ fn within_any(pointer: &str, places: &HashSet<&str>) -> bool {
         .any(|(at, _)| at > 0 && places.contains(&pointer[..at]))
 }
 
+/// Whether a branch of the one-branch `allOf` chain of the schema at `node` in `root`
+/// (`allOf/0`, its own `allOf/0`, ...) sets `keyword`, which merging joins with the schema's.
+fn all_of_sets(root: &Value, node: &str, keyword: &str) -> bool {
+    let mut at = root.pointer(node);
+    while let Some(branch) = at.and_then(|s| s.get("allOf")).and_then(|a| a.get(0)) {
+        if branch.get(keyword).is_some() {
+            return true;
+        }
+        at = Some(branch);
+    }
+    false
+}
+
 /// The result for a tool refused before any check: `refusal` says why, and `kept` is what
 /// `--keep-unrepairable` writes.
 fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> ToolRepair {
@@ -873,6 +886,18 @@ fn repair_schema_object(
             .filter(|g| open(g))
             .filter_map(|g| g.pointer.strip_suffix("/allOf"))
             .collect();
+        // So does a `type` list the branch narrows (trial 48 D1: `[string, null]` beside
+        // `allOf: [{type: string}]` was made optional for a null the schema never accepted).
+        let narrowed_type = |g: &Finding| {
+            g.rule.as_str() == crate::profile::rules::type_list::RULE.id
+                && g.pointer.strip_suffix("/type").is_some_and(|node| {
+                    merges.contains(node)
+                        && current
+                            .parameters
+                            .as_ref()
+                            .is_some_and(|p| all_of_sets(p, node, "type"))
+                })
+        };
         let waits = |g: &Finding| {
             (!drops.is_empty() && within_any(&g.pointer, &drops))
                 || (g.rule.as_str() == crate::profile::rules::object_properties_missing::RULE.id
@@ -880,6 +905,7 @@ fn repair_schema_object(
                         || g.pointer
                             .strip_suffix("/properties")
                             .is_some_and(|node| merges.contains(node))))
+                || narrowed_type(g)
         };
         let members_elsewhere = current
             .parameters

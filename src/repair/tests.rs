@@ -3174,5 +3174,34 @@ fn a_root_ref_to_an_object_gets_its_type() {
         let to_string = json!({"$ref":"#/$defs/S","$defs":defs});
         let r = repair_one(&tool("f", to_string), &p);
         assert_eq!(r.outcome, Outcome::Refused, "{name}");
+
+#[test]
+fn a_type_list_a_single_all_of_branch_narrows_waits_for_the_merge() {
+    // Trial 48 D1: the list was repaired first, so null (which the branch refuses) was
+    // dropped by making the required argument optional, and a union the branch narrows to
+    // one type was refused.
+    let p = profile(&[
+        "type-list: string,null",
+        "type-list: string,integer",
+        "keyword-allowed: allOf",
+    ]);
+    for list in [json!(["string", "null"]), json!(["string", "integer"])] {
+        let t = tool(
+            "t",
+            json!({"type":"object","properties":{"n":{"type":list,"allOf":[{"type":"string"}]}},
+                "required":["n"]}),
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{list}: {:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.unwrap(),
+            json!({"type":"object","properties":{"n":{"type":"string"}},"required":["n"]}),
+            "{list}"
+        );
+        assert!(
+            r.changes.iter().all(|c| c.lost.is_none()),
+            "{list}: {:#?}",
+            r.changes
+        );
     }
 }

@@ -31,6 +31,7 @@ mod branches;
 mod compat;
 pub mod envelope;
 mod lookalike;
+pub(crate) use compat::accept_null;
 pub use compat::{TypeSpelling, UncheckedPattern};
 mod resources;
 mod unchecked;

@@ -318,8 +318,10 @@ fn is_document_ref(node: &serde_json::Map<String, Value>) -> bool {
     node.get("$ref").and_then(Value::as_str) == Some("")
 }
 
-/// Makes every keyword of `node` that could refuse `null` accept it.
-fn accept_null(node: &mut serde_json::Map<String, Value>) {
+/// Makes every keyword of `node` that could refuse `null` accept it: `type`, `enum`, `const`
+/// and `anyOf` (how `args` reads `nullable: true`, and `compile`'s strict forms beside a
+/// `$ref`, `oneOf` or `allOf`, which still judge null).
+pub(crate) fn accept_null(node: &mut serde_json::Map<String, Value>) {
     match node.get_mut("type") {
         Some(Value::String(t)) if t != "null" => {
             let t = std::mem::take(t);

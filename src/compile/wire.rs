@@ -1448,8 +1448,11 @@ pub fn nullable_as_json_schema(schema: &Value) -> Value {
 /// nothing and is dropped. The translation keeps the author's meaning, so it needs no
 /// evidence against `nullable` (the strict profiles have none either way). Any other value
 /// (OpenAPI has none; a list of names is a known mistake) is left for the target's profile
-/// and model to judge. Each change is at the `nullable` keyword's place in the schema as
-/// given: what lies below is rewritten first, before wrapping in `anyOf` moves it.
+/// and model to judge. Beside `$ref`, `oneOf` or `allOf`, null is added to the schema's own
+/// `type`, `enum`, `const` and `anyOf` only ([`crate::args::accept_null`]), and those keywords
+/// still judge it, as `toolwire args` reads `nullable` there. Each change is at the `nullable`
+/// keyword's place in the schema as given: what lies below is rewritten first, before wrapping
+/// in `anyOf` moves it.
 fn write_nullable(
     v: &mut Value,
     at: &str,
@@ -1471,9 +1474,35 @@ fn write_nullable(
         _ => return,
     };
     o.shift_remove("nullable");
+    // Beside these `nullable` adds null to the schema's own keywords only, and they still
+    // judge it, as `toolwire args` reads it: wrapped in a null branch, the schema accepted a
+    // null they refuse (trial 48 D8: `{"nullable": true, "allOf": [{"type": "string"}]}`).
+    let beside = ["$ref", "oneOf", "allOf"]
+        .into_iter()
+        .find(|k| o.contains_key(*k));
     let action = if !said {
         "dropped `nullable: false` (it says nothing: without it null is refused all the same)"
             .to_string()
+    } else if let Some(k) = beside {
+        let own = o.clone();
+        crate::args::accept_null(o);
+        let done = match o.get("type") {
+            Some(t) if own.get("type") != Some(t) => {
+                format!(
+                    "wrote OpenAPI's `nullable: true` as `type: {}`",
+                    crate::report::Shown(t)
+                )
+            }
+            _ if own != *o => "wrote OpenAPI's `nullable: true` as null added to the schema's \
+                               `enum`, `const` or `anyOf`"
+                .to_string(),
+            _ => "dropped OpenAPI's `nullable: true`, which names no `type` of its own schema"
+                .to_string(),
+        };
+        format!(
+            "{done} (`nullable` is not JSON Schema, which strict mode reads); null must still \
+             pass the `{k}` beside it, as `toolwire args` reads `nullable` there"
+        )
     } else if admits_null(v) {
         "dropped OpenAPI's `nullable: true` (the schema already accepts null in JSON Schema's \
          words)"
@@ -1601,6 +1630,44 @@ mod tests {
             with_ref,
             json!({"anyOf":[{"type":"object","$ref":"#/$defs/a"},{"type":"null"}],"description":"d"})
         );
+    }
+
+    /// Beside `$ref`, `oneOf` or `allOf`, `nullable: true` adds null to the schema's own
+    /// keywords and they still judge it, as `toolwire args` reads it (trial 48 D8: wrapped in
+    /// a null branch, `{"nullable": true, "allOf": [{"type": "string"}]}` accepted the null
+    /// the original refuses).
+    #[test]
+    fn nullable_beside_ref_one_of_or_all_of_leaves_them_judging_null() {
+        for (x, written) in [
+            (
+                json!({"nullable":true,"allOf":[{"type":"string"}]}),
+                json!({"allOf":[{"type":"string"}]}),
+            ),
+            (
+                json!({"type":"string","nullable":true,"allOf":[{"type":"string"}]}),
+                json!({"type":["string","null"],"allOf":[{"type":"string"}]}),
+            ),
+            (
+                json!({"nullable":true,"oneOf":[{"type":"string"},{"type":"integer"}]}),
+                json!({"oneOf":[{"type":"string"},{"type":"integer"}]}),
+            ),
+            (
+                json!({"nullable":true,"$ref":"#/$defs/S"}),
+                json!({"$ref":"#/$defs/S"}),
+            ),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let mut s = json!({"type":"object","$defs":{"S":{"type":"string"}},
+                    "properties":{"x":x.clone()},"required":["x"]});
+                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                assert_eq!(s["properties"]["x"], written, "{form:?} {x}");
+                assert!(
+                    changes.iter().any(|c| c.pointer == "/properties/x/nullable"
+                        && c.action.contains("null must still pass the")),
+                    "{changes:#?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -3174,6 +3174,8 @@ fn a_root_ref_to_an_object_gets_its_type() {
         let to_string = json!({"$ref":"#/$defs/S","$defs":defs});
         let r = repair_one(&tool("f", to_string), &p);
         assert_eq!(r.outcome, Outcome::Refused, "{name}");
+    }
+}
 
 #[test]
 fn a_type_list_a_single_all_of_branch_narrows_waits_for_the_merge() {
@@ -3204,4 +3206,54 @@ fn a_type_list_a_single_all_of_branch_narrows_waits_for_the_merge() {
             r.changes
         );
     }
+}
+
+#[test]
+fn a_const_beside_an_enum_is_their_intersection_or_refused() {
+    // Trial 48 D10: the one-value `enum` replaced the `enum` already there, so the output
+    // accepted "c", which neither the `enum` nor the original allowed, with no loss said.
+    let p = profile(&["keyword-allowed: const", "keyword-allowed: allOf"]);
+    let s = |x: Value| {
+        tool(
+            "t",
+            json!({"type":"object","properties":{"s":x},"required":["s"]}),
+        )
+    };
+    for (x, at, why) in [
+        (
+            json!({"type":"string","enum":["a","b"],"const":"c"}),
+            "/properties/s/const",
+            "no value satisfies both `const: \"c\"` and the `enum`",
+        ),
+        (
+            json!({"type":"string","enum":["a","b"],"allOf":[{"const":"c"}]}),
+            "/properties/s/allOf",
+            "no value satisfies both the `const` and the `enum` the merge",
+        ),
+    ] {
+        let t = s(x.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{x}: {:#?}", r.changes);
+        assert!(
+            r.refusals
+                .iter()
+                .any(|f| f.pointer == at && f.reason.contains(why)),
+            "{x}: {:#?}",
+            r.refusals
+        );
+        let found = errors(&t, &p);
+        assert!(
+            found.iter().any(|f| f.pointer == at && !f.repairable),
+            "{found:#?}"
+        );
+    }
+    let r = repair_one(
+        &s(json!({"type":"string","enum":["a","b"],"const":"b"})),
+        &p,
+    );
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap()["properties"]["s"],
+        json!({"type":"string","enum":["b"]})
+    );
 }

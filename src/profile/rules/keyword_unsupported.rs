@@ -56,6 +56,14 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
                 crate::repair::all_of_repairable(root, &(r.node_pointer)(), refs)
             })
         }
+        // A `const` no value of the `enum` beside it matches: no value was valid, and repair
+        // refuses to write it otherwise.
+        Feat::Keyword("const") | Feat::KeywordForm("const", _)
+            if r.node()
+                .is_some_and(|m| crate::repair::const_outside_enum(m).is_some()) =>
+        {
+            false
+        }
         // Repair refuses a schema it cannot give a `type` before it reaches the keyword.
         Feat::Keyword(k) => !STRUCTURAL.contains(k) && !r.left_untyped(),
         Feat::KeywordForm(k, form) => {

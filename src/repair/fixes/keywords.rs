@@ -106,6 +106,12 @@ pub(super) fn keyword(
         }
         ("const", _) => {
             let v = map.get("const").cloned().unwrap_or(Value::Null);
+            // An `enum` beside it: the one-value `enum` is their intersection only when `enum`
+            // holds the value; else no value was valid, and neither rewrite says so (trial 48
+            // D10: `enum: ["a", "b"]` was replaced by `["c"]`, accepting "c", 0 losses).
+            if let Some(why) = const_refused(map) {
+                return Err(why);
+            }
             let mut out = Vec::new();
             if v.is_string() {
                 let mut t = Draft::of(tool);
@@ -722,6 +728,29 @@ fn one_of_as_any_of(tool: &Tool, rule: &str, node: &str) -> Found {
     )])
 }
 
+/// The `enum` of schema `map` when it does not hold the value of the `const` beside it (numbers
+/// compared by value): no value satisfies both, so repair refuses the `const` (check marks it
+/// unrepairable).
+pub fn const_outside_enum(map: &Map<String, Value>) -> Option<&Vec<Value>> {
+    let v = map.get("const")?;
+    let same = |a: &Value| a == v || (a.is_number() && a.as_f64() == v.as_f64());
+    map.get("enum")
+        .and_then(Value::as_array)
+        .filter(|list| !list.iter().any(same))
+}
+
+/// Why repair refuses the `const` of schema `map`, a reason of its place: the `enum` beside it
+/// does not hold its value ([`const_outside_enum`]).
+pub(super) fn const_refused(map: &Map<String, Value>) -> Option<String> {
+    let list = const_outside_enum(map)?;
+    Some(format!(
+        "no value satisfies both `const: {}` and the `enum` beside it ({}): the schema accepts \
+         no value, which no rewrite of it says",
+        show(map.get("const")?),
+        show(&Value::Array(list.clone()))
+    ))
+}
+
 /// Whether the `allOf` of the schema at `pointer` in `root` is one repair rewrites
 /// ([`all_of_merged`]): check marks it repairable exactly then. `refs`: the `$ref`s of `root`.
 pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
@@ -764,8 +793,9 @@ const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
 /// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
 /// `contains`, a draft-04 boolean `exclusiveMinimum` beside a `minimum`, [`READ_IN_PLACE`]),
 /// a `$ref` the merge would put beside other keywords where `$schema` declares a draft that
-/// ignores them (04 to 07), or a `$ref` of `root` pointing into the branch:
-/// `ref_points_under` says whether one starts with a given decoded prefix).
+/// ignores them (04 to 07), a `const` it would put beside an `enum` not holding its value, or
+/// a `$ref` of `root` pointing into the branch: `ref_points_under` says whether one starts with
+/// a given decoded prefix).
 fn all_of_merged(
     root: &Value,
     pointer: &str,
@@ -838,7 +868,16 @@ fn all_of_merged(
                 ),
             });
         }
+        // A `const` one side sets outside the other's `enum` (trial 48 D10).
+        let apart = const_outside_enum(&merged).is_some() || const_outside_enum(&branch).is_some();
         refs::join(&mut merged, branch, &mut Vec::new());
+        if !apart && const_outside_enum(&merged).is_some() {
+            return Err(
+                "no value satisfies both the `const` and the `enum` the merge would put \
+                 together: the schema accepts no value"
+                    .into(),
+            );
+        }
     }
     Ok(merged)
 }

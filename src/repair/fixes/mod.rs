@@ -11,8 +11,8 @@ mod types;
 use keywords::keyword;
 pub(crate) use keywords::{Memo, inlined};
 pub use keywords::{
-    all_of_declares_members, all_of_repairable, any_of_siblings_movable, declares_members,
-    one_of_repairable,
+    all_of_declares_members, all_of_repairable, any_of_siblings_movable, const_outside_enum,
+    declares_members, one_of_repairable,
 };
 pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
 use shapes::{cut_description, description, rename, root_shape, structure};

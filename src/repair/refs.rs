@@ -580,6 +580,22 @@ impl Cx<'_> {
         if siblings.is_empty() {
             return Ok(expanded);
         }
+        // Drafts 04 to 07 ignore keywords beside a `$ref` (as `toolwire args` does): pooled
+        // with the target they refused calls the original accepts (trial 48 D4).
+        if !ref_siblings_apply(self.root)
+            && let Some((k, _)) = siblings.iter().find(|(k, _)| {
+                !ANNOTATIONS.contains(&k.as_str()) && !["$schema", "$id"].contains(&k.as_str())
+            })
+        {
+            return Err(Refusal {
+                cause: Cause::Clash,
+                ..refuse(format!(
+                    "`$ref` to `{text}` has `{k}` beside it, which the draft the root's \
+                     `$schema` declares (04 to 07) ignores there: pooled with the target, it \
+                     would refuse arguments the schema accepts"
+                ))
+            });
+        }
         let Value::Object(obj) = &mut expanded else {
             return Err(Refusal {
                 cause: Cause::Clash,

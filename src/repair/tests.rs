@@ -3257,3 +3257,34 @@ fn a_const_beside_an_enum_is_their_intersection_or_refused() {
         json!({"type":"string","enum":["b"]})
     );
 }
+
+#[test]
+fn keywords_a_draft_07_ignores_beside_a_ref_are_not_pooled_with_its_target() {
+    // Trial 48 D4: `required: ["y"]` beside the `$ref`, which draft-07 (and `toolwire args`)
+    // ignores, was inlined into the target, so the output refused {"o": {"x": "a"}}.
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: definitions",
+    ]);
+    let schema = |draft: Option<&str>| {
+        let mut s = json!({"type":"object",
+            "properties":{"o":{"$ref":"#/definitions/O","required":["y"]}},
+            "definitions":{"O":{"type":"object",
+                "properties":{"x":{"type":"string"},"y":{"type":"string"}},"required":["x"]}}});
+        if let Some(d) = draft {
+            s["$schema"] = json!(d);
+        }
+        tool("t", s)
+    };
+    let r = repair_one(&schema(Some("http://json-schema.org/draft-07/schema#")), &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:#?}", r.changes);
+    assert!(
+        r.refusals.iter().any(|f| f
+            .reason
+            .contains("has `required` beside it, which the draft")),
+        "{:#?}",
+        r.refusals
+    );
+    let r = repair_one(&schema(None), &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+}

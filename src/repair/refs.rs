@@ -882,23 +882,10 @@ impl RefList {
     /// The `$ref`s of `root`, in one walk.
     pub fn of(root: &Value) -> Self {
         let mut refs = Vec::new();
-        let mut stack = vec![root];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    for (k, v) in m {
-                        match v {
-                            Value::String(r) if k == "$ref" => {
-                                refs.push(crate::schema::percent_decode(r).into_owned())
-                            }
-                            _ => stack.push(v),
-                        }
-                    }
-                }
-                Value::Array(a) => stack.extend(a),
-                _ => {}
-            }
-        }
+        any_ref(root, &mut |r| {
+            refs.push(r.into_owned());
+            false
+        });
         refs.sort_unstable();
         RefList(refs)
     }
@@ -913,6 +900,12 @@ impl RefList {
 /// [`RefList::points_under`] asked once: a walk of `root` that stops at the first `$ref`
 /// found, listing nothing (repair asks it once per merge, of a schema each merge changes).
 pub fn points_under(root: &Value, prefix: &str) -> bool {
+    any_ref(root, &mut |r| r.starts_with(prefix))
+}
+
+/// Whether `found` holds for some `$ref` string of `root` (percent-decoded), each asked in
+/// turn until one does; iterative, so any nesting the input caps allow is walked.
+fn any_ref(root: &Value, found: &mut dyn FnMut(std::borrow::Cow<'_, str>) -> bool) -> bool {
     let mut stack = vec![root];
     while let Some(v) = stack.pop() {
         match v {
@@ -920,7 +913,7 @@ pub fn points_under(root: &Value, prefix: &str) -> bool {
                 for (k, v) in m {
                     match v {
                         Value::String(r) if k == "$ref" => {
-                            if crate::schema::percent_decode(r).starts_with(prefix) {
+                            if found(crate::schema::percent_decode(r)) {
                                 return true;
                             }
                         }

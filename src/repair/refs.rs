@@ -582,9 +582,13 @@ impl Cx<'_> {
         }
         // Drafts 04 to 07 ignore keywords beside a `$ref` (as `toolwire args` does): pooled
         // with the target they refused calls the original accepts (trial 48 D4).
+        // Pooling one that only annotates, or that says what the target already says (a
+        // `type` equal to its own), changes no call either way (trial 50 D14: refused since).
         if !ref_siblings_apply(self.root)
-            && let Some((k, _)) = siblings.iter().find(|(k, _)| {
-                !ANNOTATIONS.contains(&k.as_str()) && !["$schema", "$id"].contains(&k.as_str())
+            && let Some((k, _)) = siblings.iter().find(|(k, v)| {
+                !crate::profile::rules::ANNOTATIONS.contains(&k.as_str())
+                    && !["$schema", "$id"].contains(&k.as_str())
+                    && expanded.get(k.as_str()) != Some(*v)
             })
         {
             return Err(Refusal {

@@ -3287,4 +3287,18 @@ fn keywords_a_draft_07_ignores_beside_a_ref_are_not_pooled_with_its_target() {
     );
     let r = repair_one(&schema(None), &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    // One that only annotates, or says what the target says, changes no call: inlined
+    // (trial 50 D14: refused by the first form of this guard).
+    for (k, v) in [
+        ("deprecated", json!(true)),
+        ("readOnly", json!(true)),
+        ("type", json!("object")),
+    ] {
+        let mut t = schema(Some("http://json-schema.org/draft-07/schema#"));
+        let o = &mut t.parameters.as_mut().unwrap()["properties"]["o"];
+        o.as_object_mut().unwrap().shift_remove("required");
+        o[k] = v;
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{k}: {:#?}", r.refusals);
+    }
 }

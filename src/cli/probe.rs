@@ -1108,28 +1108,40 @@ fn threads_from(value: Option<&str>) -> Result<usize> {
 const MAX_THREADS: usize = 64;
 
 /// Whether `file` (which may not exist yet; its folder does) is `folder` or lies below it,
-/// both read through symbolic links.
+/// both read through symbolic links ([`resolved`]), a link named `file` too (trial 50 D6: a
+/// link outside the project to `reports/matrix.json` had the summary written over the matrix).
 fn is_inside(file: &std::path::Path, folder: &std::path::Path) -> bool {
-    let parent = match file.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    let (Ok(parent), Some(name), Ok(folder)) = (
-        parent.canonicalize(),
-        file.file_name(),
-        folder.canonicalize(),
-    ) else {
+    let Ok(folder) = folder.canonicalize() else {
         return false;
     };
-    parent.join(name).starts_with(folder)
+    resolved(file).starts_with(folder)
 }
 
 /// Whether `dir` is some project's run-log folder (`…/reports/runs`, read through symbolic
 /// links), where an emulated run's log may never go, whichever `--reports` this run reads
 /// (trial 49 D3: one went into another checkout's `reports/runs`, which `rules` then refused).
 fn is_a_runs_folder(dir: &std::path::Path) -> bool {
-    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    dir.ends_with("reports/runs")
+    resolved(dir).ends_with("reports/runs")
+}
+
+/// `path` read through symbolic links as far as it exists, the rest (a folder the run would
+/// make) with `..` and `.` taken lexically: `reports/runs/new/..` is `reports/runs` (trial 50
+/// D7: the raw path was compared, and the emulated log went there).
+fn resolved(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let absolute = std::env::current_dir().unwrap_or_default().join(path);
+    let mut out = std::path::PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            Component::ParentDir => {
+                out = out.canonicalize().unwrap_or(out);
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out.canonicalize().unwrap_or(out)
 }
 
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
@@ -1287,6 +1299,15 @@ mod tests {
             &reports.join("x.json"),
             &dir.path().join("cases")
         ));
+        // A link outside it to a file in it is in it (trial 50 D6).
+        #[cfg(unix)]
+        {
+            let target = reports.join("matrix.json");
+            std::fs::write(&target, "{}").unwrap();
+            let link = dir.path().join("summary.json");
+            std::os::unix::fs::symlink(&target, &link).unwrap();
+            assert!(is_inside(&link, &reports));
+        }
     }
 
     /// Any project's `reports/runs` is one, also through a link; a folder of another name is
@@ -1298,6 +1319,10 @@ mod tests {
         std::fs::create_dir_all(&runs).unwrap();
         assert!(is_a_runs_folder(&runs));
         assert!(is_a_runs_folder(&dir.path().join("clone/reports/./runs")));
+        // A folder to be made, leading back to it (trial 50 D7).
+        assert!(is_a_runs_folder(
+            &dir.path().join("clone/reports/runs/new/..")
+        ));
         assert!(!is_a_runs_folder(dir.path()));
         assert!(!is_a_runs_folder(&dir.path().join("clone/reports")));
         #[cfg(unix)]

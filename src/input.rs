@@ -815,6 +815,11 @@ fn line_of(e: &Error) -> usize {
     }
 }
 
+/// How the error for a Chat Completions tool whose `type` beside `function` is not
+/// `"function"` begins: `explain --request` reads such a request all the same, as it is the
+/// one a provider refused for that `type` (trial 50 D17).
+pub const TOOL_TYPE_NOT_FUNCTION: &str = "the tool's `type` is ";
+
 /// The error for a file that holds no tool at all: an empty tool list (`[]`, `{"tools": []}`,
 /// an MCP `tools/list` result with none), or JSON Lines whose every line has an empty list.
 /// Bad input (exit 2), as an empty file or `{}` is: a command that was given tools to check,
@@ -1395,8 +1400,8 @@ impl Reader<'_, '_> {
                         return Err((
                             format!("{at}/type"),
                             format!(
-                                "the tool's `type` is {}, not \"function\": OpenAI's Chat \
-                                 Completions API takes no other value for a tool holding \
+                                "{TOOL_TYPE_NOT_FUNCTION}{}, not \"function\": OpenAI's \
+                                 Chat Completions API takes no other value for a tool holding \
                                  `function`",
                                 match other {
                                     Value::String(t) => format!("{t:?}"),

@@ -180,7 +180,8 @@ pub fn members_elsewhere(form: Form, given: &Value, schema: &Value) -> Option<Un
 /// keyword, or the `dependentRequired` in it, where the target rejects it, before [`close`]
 /// can judge it (trial 48 D5: openai/chat-strict and openai/responses-strict dropped `if`
 /// and then `then: {"dependentRequired": {"kind": ["r"]}}`, exit 0, and the output refused
-/// every call carrying `r`).
+/// every call carrying `r`). So are the object's own `dependentRequired`, `dependencies` and
+/// `minProperties` that ask for more members than it declares ([`demands_on_the_object`]).
 pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwirable> {
     if !matches!(form, Form::Strict | Form::DeepSeekStrict) {
         return Vec::new();
@@ -190,9 +191,17 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
         let Some(o) = n.object().filter(|o| is_object_schema(o)) else {
             continue;
         };
-        if !["then", "else", "if", "not"]
-            .iter()
-            .any(|k| o.contains_key(*k))
+        if ![
+            "then",
+            "else",
+            "if",
+            "not",
+            "dependentRequired",
+            "dependencies",
+            "minProperties",
+        ]
+        .iter()
+        .any(|k| o.contains_key(*k))
         {
             continue;
         }
@@ -203,7 +212,63 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        blocked.extend(demands_on_the_object(o, &n.pointer, &names));
         blocked.extend(conditionals_on_the_object(o, &n.pointer, &names, given));
+    }
+    blocked
+}
+
+/// Strict forms: the object schema `o` at `at`, whose members are `names`, asks through its own
+/// `dependentRequired` or `dependencies` (either form) for a member no property declares beside
+/// a declared one, or through `minProperties` for more members than it declares. Closed to its
+/// properties, it would refuse every call carrying that declared member (every call, for
+/// `minProperties`), which the original accepts, while repair said only that the keyword was
+/// no longer enforced (trial 50 D9, exit 0).
+fn demands_on_the_object(o: &Map<String, Value>, at: &str, names: &[String]) -> Vec<Unwirable> {
+    let mut blocked = Vec::new();
+    for keyword in ["dependentRequired", "dependencies"] {
+        let Some(Value::Object(lists)) = o.get(keyword) else {
+            continue;
+        };
+        for (with, needs) in lists {
+            if !names.contains(with) {
+                continue;
+            }
+            let needs: Vec<&str> = match needs {
+                Value::Array(l) => l.iter().filter_map(Value::as_str).collect(),
+                Value::Object(s) => required_names(s).collect(),
+                _ => Vec::new(),
+            };
+            let ghosts: Vec<&str> = needs
+                .into_iter()
+                .filter(|n| !names.iter().any(|d| d == n))
+                .collect();
+            if !ghosts.is_empty() {
+                let them = if ghosts.len() == 1 { "it" } else { "them" };
+                blocked.push(Unwirable::at(
+                    &push_token(at, keyword),
+                    format!(
+                        "`{keyword}` asks for {} with `{with}`, which no property declares; \
+                         strict mode closes the object to the properties it declares, so every \
+                         call carrying `{with}`, which must carry {them} too, would be refused. \
+                         Declare {them} in `properties`",
+                        listed(&ghosts)
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(min) = o.get("minProperties").and_then(Value::as_u64)
+        && min > names.len() as u64
+    {
+        blocked.push(Unwirable::at(
+            &push_token(at, "minProperties"),
+            format!(
+                "`minProperties: {min}` asks for more members than the object declares ({}); \
+                 strict mode closes the object to them, so every call would be refused",
+                names.len()
+            ),
+        ));
     }
     blocked
 }
@@ -2446,6 +2511,65 @@ mod tests {
                     "{form:?} {blocked:?}"
                 );
             }
+        }
+    }
+
+    /// An object's own `dependentRequired`, `dependencies` (both forms) or `minProperties`
+    /// asking for more than it declares is refused, naming the member; one asking for
+    /// declared members only, or with a trigger no property declares, is not (trial 50 D9:
+    /// exit 0, the closed output refusing every call the original accepts).
+    #[test]
+    fn demands_beyond_the_declared_members_are_refused() {
+        let with = |k: &str, v: Value| {
+            let mut o = json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "required":["kind"]});
+            o[k] = v;
+            json!({"type":"object","properties":{"o":o},"required":["o"]})
+        };
+        for (k, v, says) in [
+            (
+                "dependentRequired",
+                json!({"kind":["r"]}),
+                "`dependentRequired` asks for `r` with `kind`",
+            ),
+            (
+                "dependencies",
+                json!({"kind":["r"]}),
+                "`dependencies` asks for `r` with `kind`",
+            ),
+            (
+                "dependencies",
+                json!({"kind":{"required":["r"]}}),
+                "`dependencies` asks for `r`",
+            ),
+            (
+                "minProperties",
+                json!(2),
+                "`minProperties: 2` asks for more members",
+            ),
+        ] {
+            let given = with(k, v.clone());
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let blocked = conditionals_given(form, &given, &given);
+                assert!(
+                    blocked.len() == 1
+                        && blocked[0].pointer == format!("/properties/o/{k}")
+                        && blocked[0].reason.starts_with(says),
+                    "{k} {v} {form:?}: {blocked:?}"
+                );
+            }
+            assert!(conditionals_given(Form::Plain, &given, &given).is_empty());
+        }
+        for (k, v) in [
+            ("dependentRequired", json!({"kind":["kind"]})),
+            ("dependentRequired", json!({"other":["r"]})),
+            ("minProperties", json!(1)),
+        ] {
+            let given = with(k, v.clone());
+            assert!(
+                conditionals_given(Form::Strict, &given, &given).is_empty(),
+                "{k} {v}"
+            );
         }
     }
 

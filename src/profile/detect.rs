@@ -1853,7 +1853,11 @@ enum Child<'a> {
     Element(&'static str, u32),
 }
 
-type Pending<'a> = (&'a Value, u32, Via, u32);
+/// A subschema to visit: its value, frame, how it hangs below its parent, the object depth
+/// above it, and whether it is the one branch of an `allOf` in an object schema (or in such a
+/// branch), which is that object, as repair's merge makes it (no level of its own:
+/// [`crate::schema::depth`] counts so too).
+type Pending<'a> = (&'a Value, u32, Via, u32, bool);
 
 fn walk<'a>(
     root: &'a Value,
@@ -1864,9 +1868,9 @@ fn walk<'a>(
     stats: &mut Stats,
 ) {
     stack.clear();
-    stack.push((root, 0, Via::Root, 0));
+    stack.push((root, 0, Via::Root, 0, false));
     let mut visited = 0usize;
-    while let Some((value, frame, via, parent_depth)) = stack.pop() {
+    while let Some((value, frame, via, parent_depth, joined)) = stack.pop() {
         visited += 1;
         if visited > crate::schema::MAX_NODES {
             stats.truncated = true;
@@ -1923,11 +1927,19 @@ fn walk<'a>(
             }
         }
         // What `crate::schema::is_object_schema` says, from the keys already read.
-        if node.properties.is_some()
-            || matches!(node.ty, Ty::One(t) if t.eq_ignore_ascii_case("object"))
-        {
+        let object = node.properties.is_some()
+            || matches!(node.ty, Ty::One(t) if t.eq_ignore_ascii_case("object"));
+        if object && !joined {
             node.object_depth = parent_depth + 1;
         }
+        // The one branch of an `allOf` in an object is that object (trial 50 D8: an inline
+        // chain of such links was counted two levels a link).
+        let joins = (object || joined)
+            && node.all_of
+            && map
+                .and_then(|m| m.get("allOf"))
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.len() == 1);
         stats.refers |= node.reference.is_some() || node.defs || node.definitions;
         if node.object_depth > stats.max_object_depth {
             stats.max_object_depth = node.object_depth;
@@ -1984,7 +1996,8 @@ fn walk<'a>(
                 value: sub,
             });
             let f = (cx.frames.len() - 1) as u32;
-            stack.push((sub, f, child_via, node.object_depth));
+            let joined = joins && matches!(child_via, Via::AllOf);
+            stack.push((sub, f, child_via, node.object_depth, joined));
         }
         stack[first..].reverse();
     }

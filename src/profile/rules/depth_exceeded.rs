@@ -80,6 +80,31 @@ mod tests {
         );
     }
 
+    /// The one branch of an `allOf` in an object is that object, inline as through a `$ref`
+    /// (trial 50 D8: 9 inline links read as 19 levels; `schema::depth` counts the `$ref` form).
+    #[test]
+    fn a_one_branch_all_of_in_an_object_is_no_level_of_its_own() {
+        let mut s = json!({"type":"string"});
+        for _ in 0..3 {
+            s = json!({"type":"object","properties":{"z":{"type":"string"}},
+                "allOf":[{"properties":{"c":s},"required":["c"]}]});
+        }
+        assert_eq!(
+            seen("depth-exceeded", s.clone()),
+            pairs(&[(
+                "/allOf/0/properties/c/allOf/0/properties/c",
+                "depth-limit: 3"
+            )])
+        );
+        // Two branches stay levels of their own, as before.
+        let two = json!({"type":"object","allOf":[{"type":"object"},
+            {"properties":{"c":{"type":"object"}}}]});
+        assert_eq!(
+            seen("depth-exceeded", two),
+            pairs(&[("/allOf/1/properties/c", "depth-limit: 3")])
+        );
+    }
+
     #[test]
     fn depth_follows_references_into_definitions() {
         // 16 definitions below the root object: 17 levels, at the last definition.

@@ -2998,6 +2998,11 @@ fn a_single_all_of_branch_read_with_its_own_keywords_is_not_merged() {
             json!({"type":"object","allOf":[{"properties":{"x":{"type":"string"}}}]}),
             "a `$ref` points into the `allOf`",
         ),
+        // Trial 50 D18: a `$ref` naming the branch by its anchor would name the whole.
+        (
+            json!({"type":"string","maxLength":3,"allOf":[{"$anchor":"S","minLength":2}]}),
+            "the branch declares `$anchor`",
+        ),
     ];
     for (o, why) in refused {
         let mut params = json!({"type":"object","properties":{"o":o},

@@ -828,6 +828,18 @@ fn all_of_merged(
         let Some(Value::Object(mut branch)) = branches.pop() else {
             return Err("the branch is not an object schema".into());
         };
+        // A `$ref` may name the branch by it, which the merge would move onto the schema, and
+        // the reference would take the schema's own keywords too (trial 50 D18: `$ref: "#S"`
+        // took a `maxLength` the branch never had, exit 0).
+        if let Some(k) = ["$anchor", "$dynamicAnchor", "$id"]
+            .into_iter()
+            .find(|k| branch.contains_key(*k))
+        {
+            return Err(format!(
+                "the branch declares `{k}`, which a `$ref` may name it by: merged, the name \
+                 would stand for the schema holding the `allOf`, with its own keywords"
+            ));
+        }
         branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
         if let Some(k) = READ_IN_PLACE
             .iter()

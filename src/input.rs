@@ -694,14 +694,16 @@ pub fn for_each_request(
     let by_name = named_json_lines(file);
     let mut not_utf8 = Vec::new();
     let utf8_lines;
+    // The file's own UTF-8 error, for a file none of whose lines holds a tool.
+    let mut whole = None;
     let text = match json::check_utf8(file, bytes) {
         Ok(text) => text,
         Err(e) if by_name && json::wide_encoding(bytes).is_none() => {
             utf8_lines = utf8_lines_only(file, bytes, &mut not_utf8);
-            // No line held a tool: the file's own error says more than each line's.
             if utf8_lines.trim().is_empty() {
                 return Err(e);
             }
+            whole = Some(e);
             &utf8_lines
         }
         Err(e) => return Err(e),
@@ -732,8 +734,14 @@ pub fn for_each_request(
     })
     .map_err(|e| one_document_hint(file, text, e))?;
     if count == 0 && !builtins_seen {
-        if let Some(e) = not_utf8.into_iter().next() {
-            return Err(e);
+        // Refused whole, as a file of no tool is, at its first bad line whichever kind it
+        // is (trial 50 D4: a line that was no JSON before the one that was no UTF-8 was lost).
+        if let Some(e) = whole {
+            let first_bad = bad.shown.first().map_or(usize::MAX, line_of);
+            if not_utf8.first().map_or(usize::MAX, line_of) < first_bad {
+                return Err(e);
+            }
+            return Err(one_document_hint(file, text, bad.shown.remove(0)));
         }
         return Err(bad.shown.into_iter().next().map_or_else(
             || no_tools_given(file, &inner.duplicate_keys),
@@ -3000,6 +3008,12 @@ mod tests {
         assert!(
             whole("t.jsonl", b"{\"name\":\"\xFF\"}\n")
                 .contains("invalid UTF-8 (the file must be UTF-8 text)")
+        );
+        // No tool in any line: the first bad line, whichever kind (trial 50 D4).
+        assert!(whole("t.jsonl", b"hello\n\xFF\n").starts_with("t.jsonl: line 1, column "));
+        assert!(
+            whole("t.jsonl", b"\xFF\nhello\n")
+                .starts_with("t.jsonl: line 1, column 1: invalid UTF-8 (the file must")
         );
     }
 

@@ -176,6 +176,7 @@ const KEY_PATTERNS: [&str; 8] = [
     // after it, so that a word such as `xai-additionalproperties` in a report id is none.
     r"(^|[^a-z])xai-[A-Za-z0-9]{32,}",
     r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/]{8,}=*",
+    // Last: [`Redactor::redact_patterns`] takes its token for a key only with a digit in it.
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|key)\s*[=:]\s*)[A-Za-z0-9._\-]{8,}",
 ];
 
@@ -553,10 +554,17 @@ impl Redactor {
             return text;
         }
         let mut out = text.into_owned();
-        for p in &self.patterns {
-            let replaced = p.replace_all(&out, |c: &regex::Captures| match c.get(1) {
-                Some(prefix) => format!("{}[REDACTED]", prefix.as_str()),
-                None => "[REDACTED]".to_string(),
+        let last = self.patterns.len() - 1;
+        for (i, p) in self.patterns.iter().enumerate() {
+            let replaced = p.replace_all(&out, |c: &regex::Captures| {
+                let whole = c.get(0).map_or("", |m| m.as_str());
+                let prefix = c.get(1).map_or("", |m| m.as_str());
+                // After `key:` a word without a digit is a keyword or a name, not a key
+                // (trial 50 D12: "unknown key: additionalProperties" lost its keyword).
+                if i == last && !whole[prefix.len()..].bytes().any(|b| b.is_ascii_digit()) {
+                    return whole.to_string();
+                }
+                format!("{prefix}[REDACTED]")
             });
             if let Cow::Owned(r) = replaced {
                 out = r;
@@ -1080,6 +1088,12 @@ mod tests {
             known.redact("id xai-additionalproperties"),
             "id xai-additionalproperties"
         );
+        // After `key:`, a word without a digit is no key; a token with one still is.
+        assert_eq!(
+            known.redact("unknown key: additionalProperties"),
+            "unknown key: additionalProperties"
+        );
+        assert_eq!(known.redact("key: abcdefgh1"), "key: [REDACTED]");
         let emulator = Redactor::new(vec!["tw-emulator-key-1".into()]);
         assert_eq!(
             emulator.redact("answered by the emulator key"),

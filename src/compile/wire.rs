@@ -167,6 +167,8 @@ pub fn members_elsewhere(form: Form, given: &Value, schema: &Value) -> Option<Un
         && is_object_schema(o)
         && !declares("properties")
         && !declares("required")
+        // A root `$ref` to an object is that object, which the form inlines (trial 50 D1).
+        && !crate::repair::root_is_an_object(schema)
         && given
             .as_object()
             .is_some_and(crate::repair::says_members_elsewhere))
@@ -1920,6 +1922,11 @@ mod tests {
         let given = json!({"type":"object","required":["x"]});
         assert_eq!(members_elsewhere(Form::Strict, &given, &given), None);
         assert_eq!(members_elsewhere(Form::Strict, &closed, &closed), None);
+        // A root `$ref` to an object is that object (trial 50 D1: refused as "no tool
+        // without arguments" by openai/chat-strict and openai/responses-strict).
+        let by_ref = json!({"type":"object","$ref":"#/$defs/O",
+            "$defs":{"O":{"type":"object","properties":{"x":{"type":"string"}}}}});
+        assert_eq!(members_elsewhere(Form::Strict, &by_ref, &by_ref), None);
     }
 
     /// Closing an object the author left open on purpose (`additionalProperties: true`) or a

@@ -783,6 +783,11 @@ fn conditionals_on_the_object(
         let Some(Value::Object(c)) = o.get(keyword) else {
             continue;
         };
+        // Without an `if` beside it, a `then` or `else` never applies (JSON Schema 2020-12
+        // §10.2.2.2–3; `toolwire args` agrees): nothing to judge (trial 50 D13: refused).
+        if matches!(keyword, "then" | "else") && !o.contains_key("if") {
+            continue;
+        }
         let here = push_token(at, keyword);
         let Some(parts) = branch_parts(c, &here, unclosed) else {
             continue;
@@ -2584,6 +2589,28 @@ mod tests {
     /// rejects it, before `close` sees it: they are judged in the schema as given, with the
     /// object's members as repair left them (trial 48 D5: exit 0 for openai/chat-strict and
     /// openai/responses-strict, the output refusing every call carrying `r`).
+    /// A `then` or `else` with no `if` beside it never applies: not judged, however many
+    /// members it names (trial 50 D13: refused as "`then` requires `r`").
+    #[test]
+    fn a_then_without_an_if_is_not_judged() {
+        for k in ["then", "else"] {
+            let mut o = json!({"type":"object","properties":{"kind":{"type":"string"}},
+                "required":["kind"]});
+            o[k] = json!({"properties":{"r":{"type":"integer"}},"required":["r"]});
+            let given = json!({"type":"object","properties":{"o":o.clone()},"required":["o"]});
+            assert!(
+                conditionals_given(Form::Strict, &given, &given).is_empty(),
+                "{k}"
+            );
+            o["if"] = json!({"required":["kind"]});
+            let given = json!({"type":"object","properties":{"o":o},"required":["o"]});
+            assert!(
+                !conditionals_given(Form::Strict, &given, &given).is_empty(),
+                "{k}"
+            );
+        }
+    }
+
     #[test]
     fn conditionals_are_judged_as_given() {
         let o = json!({"type":"object","properties":{"kind":{"type":"string"}},"required":["kind"],

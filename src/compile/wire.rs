@@ -201,6 +201,7 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             "dependentRequired",
             "dependencies",
             "minProperties",
+            "allOf",
         ]
         .iter()
         .any(|k| o.contains_key(*k))
@@ -214,10 +215,34 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        blocked.extend(demands_on_the_object(o, &n.pointer, &names));
+        for (part, at) in with_all_of(o, &n.pointer) {
+            blocked.extend(demands_on_the_object(part, &at, &names));
+        }
         blocked.extend(conditionals_on_the_object(o, &n.pointer, &names, given));
     }
     blocked
+}
+
+/// The object schema `o` at `at` and every branch of its `allOf` (and theirs, in turn), with
+/// their pointers: each applies to the same value, so a demand in a branch is the object's own.
+/// Repair merges a one-branch `allOf` into its object and drops the keyword the strict form
+/// rejects, so a `dependentRequired` asking for an undeclared member inside one compiled,
+/// exit 0, to an object refusing every call carrying it (trial 50 D9, the `allOf` form).
+fn with_all_of<'a>(o: &'a Map<String, Value>, at: &str) -> Vec<(&'a Map<String, Value>, String)> {
+    let mut parts = vec![(o, at.to_string())];
+    let mut i = 0;
+    while let Some((part, here)) = parts.get(i).cloned() {
+        if let Some(Value::Array(branches)) = part.get("allOf") {
+            let all_of = push_token(&here, "allOf");
+            for (k, b) in branches.iter().enumerate() {
+                if let Value::Object(b) = b {
+                    parts.push((b, push_token(&all_of, &k.to_string())));
+                }
+            }
+        }
+        i += 1;
+    }
+    parts
 }
 
 /// Strict forms: the object schema `o` at `at`, whose members are `names`, asks through its own
@@ -2571,6 +2596,23 @@ mod tests {
                 );
             }
             assert!(conditionals_given(Form::Plain, &given, &given).is_empty());
+            // The same demand inside an `allOf` branch, nested or not, is the object's own.
+            for (branch, at) in [
+                (json!({k: v}), "allOf/0"),
+                (
+                    json!({"allOf":[{"description":"d"}, {k: v}]}),
+                    "allOf/0/allOf/1",
+                ),
+            ] {
+                let given = with("allOf", json!([branch]));
+                let blocked = conditionals_given(Form::Strict, &given, &given);
+                assert!(
+                    blocked.len() == 1
+                        && blocked[0].pointer == format!("/properties/o/{at}/{k}")
+                        && blocked[0].reason.starts_with(says),
+                    "allOf {k} {v}: {blocked:?}"
+                );
+            }
         }
         for (k, v) in [
             ("dependentRequired", json!({"kind":["kind"]})),

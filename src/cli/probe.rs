@@ -904,12 +904,19 @@ fn write_summary_json(
         "emulated_because": ending.emulated_because,
         "live_targets": ending.live,
     });
-    std::fs::write(file, format!("{json:#}\n")).map_err(|source| Error::Io {
-        path: format!(
-            "--summary-json {}",
-            crate::report::escape_inline(&file.display().to_string())
-        ),
-        source,
+    // Through a new file renamed over the name: a hard link to evidence (`ln
+    // reports/profile.json sum.json`) is then unlinked from the name, not written through
+    // (trial 50 D6: profile.json was replaced by the summary, exit 0). Symbolic links into
+    // the project's folders are refused before the run.
+    super::repair::write_atomically(file, &format!("{json:#}\n")).map_err(|e| match e {
+        Error::Io { source, .. } => Error::Io {
+            path: format!(
+                "--summary-json {}",
+                crate::report::escape_inline(&file.display().to_string())
+            ),
+            source,
+        },
+        other => other,
     })
 }
 
@@ -1378,6 +1385,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("there is no folder"), "{err}");
+    }
+
+    /// A `--summary-json` name hard-linked to a file of the reports is unlinked from it, not
+    /// written through: the evidence keeps its bytes (trial 50 D6: profile.json became the
+    /// summary, exit 0).
+    #[cfg(unix)]
+    #[test]
+    fn a_summary_hard_linked_to_evidence_leaves_the_evidence_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let evidence = dir.path().join("profile.json");
+        std::fs::write(&evidence, "{\"profiles\": []}\n").unwrap();
+        let summary = dir.path().join("sum.json");
+        std::fs::hard_link(&evidence, &summary).unwrap();
+        write_summary_json(&summary, None, 0, &Ending::default()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&evidence).unwrap(),
+            "{\"profiles\": []}\n"
+        );
+        let written: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+        assert_eq!(written["exit_status"], 0);
     }
 
     /// A hosted provider's base URL replaced by one that is not the provider's own (a

@@ -400,10 +400,22 @@ const URI_ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUM
 /// A file path as a SARIF artifact URI (SARIF 2.1.0 §3.4.3: a URI reference, RFC 3986):
 /// backslashes become `/`, and every byte but unreserved characters and `/` is
 /// percent-encoded (`URI_ESCAPED`), so a relative path stays a relative reference that
-/// decodes back to the path (`a#b:c.json` → `a%23b%3Ac.json`).
+/// decodes back to the path (`a#b:c.json` → `a%23b%3Ac.json`). An absolute path becomes a
+/// `file` URI (RFC 8089: `/tmp/t.json` → `file:///tmp/t.json`, `C:\\t.json` →
+/// `file:///C:/t.json`), as SARIF §3.4.3 asks of a reference with no `uriBaseId`; a bare
+/// `/tmp/t.json` would read as a path on whatever host the log is viewed against.
 pub fn uri(file: &str) -> String {
     let file = file.replace('\\', "/");
-    percent_encoding::utf8_percent_encode(&file, URI_ESCAPED).to_string()
+    let encoded = |p: &str| percent_encoding::utf8_percent_encode(p, URI_ESCAPED).to_string();
+    let bytes = file.as_bytes();
+    if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/' {
+        // A Windows drive: its colon is the one RFC 8089 keeps.
+        format!("file:///{}:{}", &file[..1], encoded(&file[2..]))
+    } else if file.starts_with('/') {
+        format!("file://{}", encoded(&file))
+    } else {
+        encoded(&file)
+    }
 }
 
 /// The 1-based line and column where the value at RFC 6901 `pointer` starts in the JSON
@@ -1279,8 +1291,12 @@ mod tests {
                 .unwrap();
             assert_eq!(back, file);
         }
-        // Windows separators become `/`; the drive's colon is escaped like any other.
+        // Windows separators become `/`.
         assert_eq!(uri("tools\\a.json"), "tools/a.json");
+        // An absolute path is a `file` URI (RFC 8089); a drive's colon is kept there only.
+        assert_eq!(uri("/tmp/my tools.json"), "file:///tmp/my%20tools.json");
+        assert_eq!(uri("C:\\t\\a:b.json"), "file:///C:/t/a%3Ab.json");
+        assert_eq!(uri("//host/share/t.json"), "file:////host/share/t.json");
     }
 
     /// A finding about the request is about its tool list: no tool, no tool number, the

@@ -183,7 +183,8 @@ pub struct Change {
     pub pointer: String,
     /// The rule whose finding it answers; empty for a loss no finding asked for: a key
     /// written twice whose first value the rewritten file no longer holds
-    /// ([`duplicates::losses`]).
+    /// ([`duplicates::losses`]), or a keyword dropped because the one its meaning rests on was
+    /// (`additionalProperties` beside a dropped `patternProperties`).
     pub rule: String,
     /// What was done.
     pub action: String,
@@ -1314,7 +1315,8 @@ pub fn human(r: &ToolRepair) -> String {
         if run.is_some_and(|(nth, _)| nth >= RUN_SHOWN) {
             continue;
         }
-        // A loss of the rewrite itself (a key written twice) answers no rule.
+        // A loss of the rewrite itself (a key written twice, a keyword dropped with the one
+        // its meaning rests on) answers no rule.
         let rule = if c.rule.is_empty() {
             String::new()
         } else {

@@ -1428,7 +1428,10 @@ fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) 
 fn take_model_repair(r: &mut ToolRepair, tool: Tool, changes: Vec<repair::Change>, basis: &str) {
     r.tool = tool;
     r.changes.extend(changes.into_iter().map(|mut c| {
-        c.action.push_str(&model_label(basis));
+        // A change no finding asked for follows from another: the model did not reject it.
+        if !c.rule.is_empty() {
+            c.action.push_str(&model_label(basis));
+        }
         c
     }));
     if r.outcome == Outcome::Unchanged {

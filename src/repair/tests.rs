@@ -3307,3 +3307,76 @@ fn keywords_a_draft_07_ignores_beside_a_ref_are_not_pooled_with_its_target() {
         assert_eq!(r.outcome, Outcome::Repaired, "{k}: {:#?}", r.refusals);
     }
 }
+
+/// A keyword whose meaning rests on a dropped one goes with it: `additionalProperties` beside
+/// a dropped `patternProperties`, `unevaluatedProperties` beside a dropped `if`,
+/// `unevaluatedItems` beside a dropped `contains` (trial 51 D5: kept, they refused calls the
+/// schema accepts, exit 0, the loss saying only that the dropped keyword was not enforced).
+/// Each goes with a loss of its own and no rule; what accepts every value, or rests on a
+/// keyword still there, stays.
+#[test]
+fn what_rests_on_a_dropped_keyword_goes_with_it() {
+    for (rejected, schema, call, gone, kept) in [
+        (
+            "keyword-allowed: patternProperties",
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}),
+            json!({"x1":1}),
+            vec!["/patternProperties", "/additionalProperties"],
+            vec![],
+        ),
+        (
+            "keyword-allowed: if",
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}},
+                "unevaluatedProperties":false}),
+            json!({"a":"s","b":1}),
+            vec!["/if", "/unevaluatedProperties"],
+            vec!["then"],
+        ),
+        (
+            "keyword-allowed: contains",
+            json!({"type":"array","contains":{"type":"string"},
+                "unevaluatedItems":{"type":"integer"}}),
+            json!(["a", 1]),
+            vec!["/contains", "/unevaluatedItems"],
+            vec![],
+        ),
+        (
+            "keyword-allowed: patternProperties",
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "patternProperties":{"^x":{"type":"integer"}},
+                "additionalProperties":{"description":"anything"},
+                "unevaluatedProperties":false}),
+            json!({"x1":1,"y":"s"}),
+            vec!["/patternProperties"],
+            vec!["additionalProperties", "unevaluatedProperties"],
+        ),
+    ] {
+        let p = profile(&[rejected]);
+        let params = json!({"type":"object","properties":{"v":schema},"required":["v"]});
+        let r = repair_one(&tool("t", params.clone()), &p);
+        let got: Vec<String> = r
+            .changes
+            .iter()
+            .map(|c| c.pointer.trim_start_matches("/properties/v").to_string())
+            .collect();
+        assert_eq!(got, gone, "{schema}");
+        for c in &r.changes[1..] {
+            assert!(c.rule.is_empty() && c.lost.is_some(), "{c:?}");
+        }
+        let out = r.tool.parameters.unwrap();
+        for k in kept {
+            assert!(
+                out["properties"]["v"].get(k).is_some(),
+                "{k} dropped: {out}"
+            );
+        }
+        let call = json!({"v": call});
+        assert!(jsonschema::validator_for(&params).unwrap().is_valid(&call));
+        assert!(
+            jsonschema::validator_for(&out).unwrap().is_valid(&call),
+            "{schema} → {out} refuses {call}"
+        );
+    }
+}

@@ -518,35 +518,160 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
             show(&v)
         ))
     };
+    // What rests on `k` goes with it, each dropped with its own loss.
+    let resting = resting_on(k, map);
+    let drop_all = |m: &mut Map<String, Value>| {
+        m.shift_remove(k);
+        for (d, _) in &resting {
+            m.shift_remove(d.as_str());
+        }
+    };
+    let with_resting = |first: Change| {
+        let mut changes = vec![first];
+        changes.extend(resting.iter().map(|(d, on)| {
+            let dv = show(&map[d.as_str()]);
+            // No finding asked for it (no rule): `compile` does not call it the target's.
+            change(
+                &crate::json::push_token(node, d),
+                "",
+                format!(
+                    "dropped `{d}: {dv}` too: without `{on}` it would apply to what `{on}` covered, \
+                     and refuse values the schema accepts"
+                ),
+                Some(format!(
+                    "the provider no longer enforces `{d}: {dv}` (`toolwire args` still checks \
+                     it against the original schema)"
+                )),
+            )
+        }));
+        changes
+    };
     let mut out = Vec::new();
     if describe && let Some(said) = said {
         let t = edited(tool, node, |m| {
-            m.shift_remove(k);
+            drop_all(m);
             note(m, &said);
         })?;
-        out.push(Candidate::one(
+        out.push(Candidate::many(
             t,
-            &at,
-            rule,
-            format!(
-                "dropped `{k}: {}`, said in the description as \"{}\"",
-                show(&v),
-                sentence(&said)
-            ),
-            lost.clone()
-                .map(|l| l.replace("the annotation", "nothing but the wording of")),
+            with_resting(change(
+                &at,
+                rule,
+                format!(
+                    "dropped `{k}: {}`, said in the description as \"{}\"",
+                    show(&v),
+                    sentence(&said)
+                ),
+                lost.clone()
+                    .map(|l| l.replace("the annotation", "nothing but the wording of")),
+            )),
         ));
     }
-    let t = edited(tool, node, |m| {
-        m.shift_remove(k);
-    })?;
+    let t = edited(tool, node, drop_all)?;
     let action = if standard {
         format!("dropped `{k}: {}`", show(&v))
     } else {
         format!("dropped `{k}`, which is not a JSON Schema keyword")
     };
-    out.push(Candidate::one(t, &at, rule, action, lost));
+    out.push(Candidate::many(
+        t,
+        with_resting(change(&at, rule, action, lost)),
+    ));
     Ok(out)
+}
+
+/// The keywords beside `k` in the schema `map` whose meaning rests on `k`, each with the
+/// keyword it rests on, in the schema's order: `additionalProperties` covers the members
+/// `properties` and `patternProperties` do not, `items` the positions past `prefixItems`,
+/// `additionalItems` those past an `items` list, and `unevaluatedProperties` /
+/// `unevaluatedItems` whatever no applicator beside them evaluated (JSON Schema 2020-12
+/// §10.3.2, §11). With `k` dropped and these kept, they would cover what `k` did and refuse
+/// values the schema accepts, while the loss said only that `k` was no longer enforced
+/// (trial 51 D5: `patternProperties` dropped beside `additionalProperties: false` refused
+/// `{"x1": 1}`, exit 0). One that accepts every value rests on nothing; the relation is
+/// followed (`patternProperties` → `additionalProperties` → `unevaluatedProperties`).
+fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
+    const EVALUATES_MEMBERS: &[&str] = &[
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "dependentSchemas",
+        "if",
+        "then",
+        "else",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+    ];
+    const EVALUATES_ITEMS: &[&str] = &[
+        "prefixItems",
+        "items",
+        "additionalItems",
+        "contains",
+        "if",
+        "then",
+        "else",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+    ];
+    let rests_on = |d: &str| -> &[&str] {
+        match d {
+            "additionalProperties" => &["properties", "patternProperties"],
+            "items" if !map[d].is_array() => &["prefixItems"],
+            "additionalItems" if map.get("items").is_some_and(Value::is_array) => &["items"],
+            "unevaluatedProperties" => EVALUATES_MEMBERS,
+            "unevaluatedItems" => EVALUATES_ITEMS,
+            _ => &[],
+        }
+    };
+    let accepts_every_value = |v: &Value| match v {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.keys().all(|key| ANNOTATIONS.contains(&key.as_str())),
+        _ => false,
+    };
+    let mut gone: Vec<(String, String)> = Vec::new();
+    let stays = |key: &str, gone: &[(String, String)]| {
+        key != k && map.contains_key(key) && !gone.iter().any(|(g, _)| g == key)
+    };
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (d, dv) in map {
+            if d == k || gone.iter().any(|(g, _)| g == d) || accepts_every_value(dv) {
+                continue;
+            }
+            // What an `additionalProperties` (or `items` past `prefixItems`) beside it still
+            // evaluates, nothing is left for an `unevaluated*` to see.
+            let covered_still = match d.as_str() {
+                "unevaluatedProperties" => stays("additionalProperties", &gone),
+                "unevaluatedItems" => {
+                    map.get("items").is_some_and(|i| !i.is_array()) && stays("items", &gone)
+                        || stays("additionalItems", &gone)
+                }
+                _ => false,
+            };
+            if covered_still {
+                continue;
+            }
+            let on = rests_on(d)
+                .iter()
+                .find(|on| **on == k || gone.iter().any(|(g, _)| g == *on));
+            if let Some(on) = on {
+                gone.push((d.clone(), (*on).to_string()));
+                grew = true;
+            }
+        }
+    }
+    map.keys()
+        .filter_map(|d| gone.iter().find(|(g, _)| g == d).cloned())
+        .collect()
 }
 
 fn f_at(node: &str, k: &str) -> String {

@@ -338,6 +338,14 @@ fn explain_text(
     // its readings, most specific first, read up to the first a template reads, as the texts of
     // an error holding one record are (`Text::record`).
     let mut records_read = HashSet::new();
+    // Each record's first provider message, to say which records no template read: a record
+    // is another request's error, and one not explained is not to be lost with no word.
+    let mut messages = std::collections::BTreeMap::new();
+    for t in &texts {
+        if let (Some(r), true) = (t.record, t.decoded) {
+            messages.entry(r).or_insert(t.text.as_str());
+        }
+    }
     'texts: for text in &texts {
         match text.record {
             Some(r) if records_read.contains(&r) => continue,
@@ -473,6 +481,24 @@ fn explain_text(
                  rest were not read"
             ));
         }
+    }
+    let unread: Vec<&str> = messages
+        .into_iter()
+        .filter(|(r, _)| !cut_short && !records_read.contains(r))
+        .map(|(_, m)| m)
+        .collect();
+    if let (Some(last), Some(first)) = (out.last_mut(), unread.first()) {
+        let first = crate::describe::cut_line(first.lines().next().unwrap_or_default());
+        last.notes.push(match unread.len() {
+            1 => format!(
+                "1 more record of the error matches no known message template, so is not \
+                 explained here: \"{first}\""
+            ),
+            n => format!(
+                "{n} more records of the error match no known message template, so are not \
+                 explained here; the first: \"{first}\""
+            ),
+        });
     }
     if let (Some(request), Some(_)) = (request, target) {
         agree_with_check_in(&mut out, request, check);

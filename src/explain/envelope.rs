@@ -505,24 +505,8 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
     }
     let from = |v: &Value| {
         let mut texts = Vec::new();
-        // The error is a list or JSON Lines of records (a log of failed requests), or an
-        // object holding only such a list (`{"errors": [body, body]}`, trial 48 D11: its
-        // first body alone was read), whose items are then the records.
-        let (records, nesting) = match v {
-            Value::Array(records) => (Some(records), 1),
-            Value::Object(o) if o.len() == 1 => (
-                o.values()
-                    .next()
-                    .and_then(Value::as_array)
-                    .filter(|r| r.len() > 1 && r.iter().all(Value::is_object)),
-                2,
-            ),
-            _ => (None, 0),
-        };
-        match records {
-            Some(records) if depth == 0 => {
-                texts = numbered(records.iter().map(|r| record_texts(r, nesting)));
-            }
+        match records_of(v) {
+            Some(records) if depth == 0 => texts = numbered(records.into_iter()),
             _ => collect(v, &mut texts, depth, 0),
         }
         Some(texts).filter(|t| !t.is_empty())
@@ -613,6 +597,41 @@ fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
     texts
 }
 
+/// The records of an error read as JSON, each record's texts ([`record_texts`]): the items of
+/// a list (or JSON Lines) of records, a log of failed requests; and in an object, the items of
+/// each member that is a list of two records or more, after the object's other members read
+/// as one record more (an API's `{"errors": [...], "request_id": ...}`, pydantic's `{"detail":
+/// [...]}`, of bodies or of strings: trial 48 D11 and trial 50 D5, D15 read one text alone, the
+/// rest dropped with no word). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc`
+/// list) are no list of records. `None` when `v` holds no list of records.
+fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
+    match v {
+        Value::Array(records) => Some(records.iter().map(|r| record_texts(r, 1)).collect()),
+        Value::Object(o) => {
+            let list = |(k, v): &(&String, &Value)| {
+                !ENVELOPE_KEYS.contains(&k.as_str())
+                    && v.as_array()
+                        .is_some_and(|r| r.len() > 1 && r.iter().all(is_record))
+            };
+            let (lists, rest): (Vec<_>, Vec<_>) = o.iter().partition(list);
+            if lists.is_empty() {
+                return None;
+            }
+            let rest: serde_json::Map<String, Value> = rest
+                .into_iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let items = lists
+                .into_iter()
+                .flat_map(|(_, l)| l.as_array().into_iter().flatten());
+            let mut records = vec![record_texts(&Value::Object(rest), 1)];
+            records.extend(items.map(|r| record_texts(r, 2)));
+            Some(records)
+        }
+        _ => None,
+    }
+}
+
 /// Whether a line of JSON Lines is a record: an object (a body, a log record) or a string
 /// (an error's text, trial 48 D6: JSON Lines of strings were read as one text, their quotes
 /// and the next record in each quote).
@@ -650,8 +669,9 @@ fn string_texts(inner: &str, depth: usize) -> Option<Vec<Text>> {
 /// as text, trial 48 D11: all but the first record were dropped), each record's texts: a line
 /// that is a JSON object or string is a record ([`is_record`]), as in JSON Lines, and so is
 /// each run of the other lines, read as that run given alone is ([`error_texts`]). `None`
-/// unless two lines or more are records and another line is not blank (JSON Lines alone are
-/// read as a whole).
+/// unless a line is a record and another line is not blank (JSON Lines alone are read as a
+/// whole): one JSON line among plain ones is a record too (trial 50 D19: a plain error line
+/// beside one JSON body was dropped with no word).
 fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
     let mut records: Vec<Result<Value, String>> = Vec::new();
     for line in s.lines() {
@@ -670,7 +690,7 @@ fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
     let other = records
         .iter()
         .any(|r| r.as_ref().is_err_and(|run| !run.trim().is_empty()));
-    if objects < 2 || !other {
+    if objects == 0 || !other {
         return None;
     }
     let texts = records.into_iter().map(|record| match record {

@@ -2970,6 +2970,52 @@ fn each_string_of_a_list_or_json_lines_is_a_record() {
     assert_eq!(places(&format!("starting\n{a}\n{b}\n")), want);
 }
 
+/// Records are found by one rule: the items of a list, or of each list of records an object
+/// holds beside its other members, and each JSON line among plain lines. Before (trial 50):
+/// an object holding a list of strings was read as one text, its quotes carrying `"]}` (D5);
+/// a list beside a `request_id` or `status` explained its first record alone (D15); one JSON
+/// line among plain lines dropped the plain error (D19). A record no template reads is noted.
+#[test]
+fn every_record_of_an_error_is_explained_or_noted() {
+    let google = "GenerateContentRequest.tools[0].function_declarations[5].parameters.properties[ids].items: missing field.";
+    let anthropic = "tools.2.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
+    let want = vec![
+        (Some(2), anthropic.to_string()),
+        (Some(5), google.to_string()),
+    ];
+    let places = |error: &str| {
+        explain(None, error, None)
+            .iter()
+            .map(|e| (e.tool_index, e.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let (a, g) = (json!(anthropic), json!(google));
+    let (ab, gb) = (json!({"message": anthropic}), json!({"message": google}));
+    for error in [
+        json!({"errors": [a, g]}),
+        json!({"detail": [a, g]}),
+        json!({"errors": [ab, gb], "request_id": "abc"}),
+        json!({"status": 400, "errors": [ab, gb]}),
+    ] {
+        assert_eq!(places(&error.to_string()), want, "{error}");
+    }
+    let body = json!({"error": {"code": 400, "message": format!("* {google}\n")}});
+    assert_eq!(places(&format!("ERROR {anthropic}\n{body}\n")), want);
+    // pydantic's `loc` is the envelope's own field, no list of records.
+    let loc = json!({"loc": ["body", "tools"], "msg": anthropic});
+    assert_eq!(places(&loc.to_string()), want[..1]);
+    let unknown = json!({"errors": [a, "something no template knows", "and more"]});
+    let out = explain(None, &unknown.to_string(), None);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(
+        out[0].notes,
+        [
+            "2 more records of the error match no known message template, so are not explained \
+          here; the first: \"something no template knows\""
+        ]
+    );
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

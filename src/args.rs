@@ -1780,9 +1780,17 @@ impl ArgsSchema {
                     _ => m.text("no item matches"),
                 };
                 let expected = self.memo(e, "", |owner| {
-                    let what = owner
-                        .and_then(|s| s.get("contains"))
-                        .map_or_else(|| "a matching item".into(), expected_for);
+                    // The contains schema by its bounds too (`minimum`, `pattern`, ...), as a
+                    // union's branch is: by its type alone, [1, 6] against an integer of at
+                    // least 5 read "expected exactly 2 items that are an integer" (trial 50 D16).
+                    let what = owner.and_then(|s| s.get("contains")).map_or_else(
+                        || "a matching item".into(),
+                        |c| {
+                            let mut what = expected_for(c);
+                            unions::push_bounds(&mut what, c);
+                            what
+                        },
+                    );
                     let how_many = match (min.unwrap_or(1), max) {
                         (1, None) => "at least one".to_string(),
                         (n, None) => format!("at least {n}"),
@@ -2346,6 +2354,43 @@ mod tests {
                     .to_string(),
                 "contains".to_string()
             )
+        );
+    }
+
+    /// The contains schema was said by its type alone (trial 50 D16: `[1, 6]` against two
+    /// integers of at least 5 read "expected exactly 2 items that are an integer", which the
+    /// call has): it is said with its bounds, as a union's branch is.
+    #[test]
+    fn a_contains_schema_is_said_with_its_bounds() {
+        let said = |tags: Value, contains: Value, counts: Value| {
+            let mut schema = json!({"type": "array", "contains": contains});
+            let counts = counts.as_object().unwrap().clone();
+            schema.as_object_mut().unwrap().extend(counts);
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"tags": schema}}))
+                .unwrap();
+            let args = json!({"tags": tags});
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let two = json!({"minContains": 2, "maxContains": 2});
+        assert_eq!(
+            said(json!([1, 6]), json!({"type": "integer", "minimum": 5}), two),
+            [
+                "/tags: fewer than 2 items match; expected exactly 2 items that are an integer at least 5."
+            ]
+        );
+        assert_eq!(
+            said(
+                json!(["a"]),
+                json!({"type": "string", "minLength": 3}),
+                json!({})
+            ),
+            [
+                "/tags: no item matches; expected at least one item that is a string of at least 3 characters."
+            ]
         );
     }
 

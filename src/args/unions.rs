@@ -242,7 +242,7 @@ fn refuses_type(here: &str, errors: &[ValidationError<'static>]) -> bool {
 
 /// Appends the scalar bounds a branch sets (" matching `^C-`", " at least 100"), so that a
 /// value of another type learns the whole of what the branch accepts.
-fn push_bounds(text: &mut String, schema: &Value) {
+pub(super) fn push_bounds(text: &mut String, schema: &Value) {
     const BOUNDS: &[(&str, &str, &str)] = &[
         ("pattern", "matching `", "`"),
         ("format", "in ", " format"),

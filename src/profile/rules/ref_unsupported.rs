@@ -421,9 +421,29 @@ fn sibling_groups(cx: &Cx<'_, '_>, n: &Node<'_>) -> Vec<Group> {
     groups
 }
 
-/// The findings of sibling `groups` ([`sibling_groups`]) not joined to the reference's.
-fn siblings(cx: &mut Cx<'_, '_>, n: &Node<'_>, groups: Vec<Group>, parts: &mut Vec<Part>) {
+/// The findings of sibling `groups` ([`sibling_groups`]) not joined to the reference's, less
+/// those refused on `said_all`, the evidence of a part already naming every sibling
+/// ([`beside`]): said again they would list the siblings twice, in another order (trial 50
+/// D10: "`$ref` next to `properties`, `required`, `description`, `type` and `$ref` next to
+/// `type`, `properties`, `required`").
+fn siblings(
+    cx: &mut Cx<'_, '_>,
+    n: &Node<'_>,
+    groups: Vec<Group>,
+    parts: &mut Vec<Part>,
+    said_all: Option<(Level, String)>,
+) {
+    let all = beside(n);
+    let named_before = |g: &Group| {
+        g.named
+            .iter()
+            .flat_map(|named| named.split(", "))
+            .all(|k| all.split(", ").any(|a| a == k))
+    };
     for g in groups {
+        if said_all.is_some() && g.said == said_all && named_before(&g) {
+            continue;
+        }
         let named = g.named.join(", ");
         part(
             cx,
@@ -730,8 +750,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 || refused_fix(&refusal, &own),
             );
         }
+        // The evidence of the part naming every sibling, when there is one.
+        let said_all = parts
+            .last()
+            .filter(|p| p.form == value::WITH_SIBLINGS)
+            .map(|p| (p.level, p.sentence.clone()));
         if with_siblings {
-            siblings(cx, n, groups, &mut parts);
+            siblings(cx, n, groups, &mut parts, said_all);
         }
         one_finding(cx, n, parts);
     }
@@ -1383,6 +1408,26 @@ mod tests {
         assert_eq!(message.matches("`$ref` next to").count(), 1, "{message}");
         assert!(
             message.starts_with("`$ref` next to `properties`, `required`: "),
+            "{message}"
+        );
+    }
+
+    /// The siblings are said once when two forms name them in another order, or one names
+    /// an annotation too (trial 50 D10, before: "`$ref` next to `properties`, `required`,
+    /// `description`, `type` and `$ref` next to `type`, `properties`, `required`: ...").
+    #[test]
+    fn siblings_named_by_two_forms_are_said_once() {
+        let found = at_a(
+            "openai/chat-strict",
+            json!({"$ref":"#/$defs/O","properties":{"y":{"type":"string"}},"required":["y"],
+                   "description":"k","type":"object"}),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let message = &found[0].1;
+        assert!(
+            message.starts_with(
+                "`$ref` next to `properties`, `required`, `description`, `type`: no evidence"
+            ),
             "{message}"
         );
     }

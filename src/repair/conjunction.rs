@@ -113,14 +113,34 @@ pub fn merge(k: &str, ours: &Value, theirs: &Value) -> Option<Result<Value, Stri
             (!both.is_empty()).then_some(Value::Array(both))
         }
     };
-    Some(merged.ok_or_else(|| {
-        format!(
+    Some(merged.ok_or_else(|| match how {
+        // Said by value, not as `enum`: a side may be a `const` repair wrote as a one-value
+        // `enum` (trial 50: two `const`s were said as two `enum`s).
+        How::Common => format!(
+            "no value can satisfy both the values the definition allows ({}) and those the \
+             keywords beside the `$ref` allow ({})",
+            values(ours),
+            values(theirs)
+        ),
+        _ => format!(
             "no value can satisfy both `{k}: {}` (the definition) and `{k}: {}` (beside the \
              `$ref`)",
             show(ours),
             show(theirs)
-        )
+        ),
     }))
+}
+
+/// The values of an `enum` (or of a `const`, as its one value) as said in a message: each as
+/// compact JSON, in backticks, joined by commas (`` `"a"`, `"b"` ``).
+pub fn values(list: &Value) -> String {
+    let one = std::slice::from_ref(list);
+    let all = list.as_array().map_or(one, Vec::as_slice);
+    let shown: Vec<String> = all
+        .iter()
+        .map(|v| format!("`{}`", crate::report::Shown(v)))
+        .collect();
+    shown.join(", ")
 }
 
 /// A `type` value as its list of names: one name, or a list of names only.
@@ -237,8 +257,8 @@ mod tests {
         assert_eq!(
             merge("enum", &json!(["a", "b"]), &json!(["c"])),
             Some(Err(
-                "no value can satisfy both `enum: [\"a\",\"b\"]` (the definition) and \
-                      `enum: [\"c\"]` (beside the `$ref`)"
+                "no value can satisfy both the values the definition allows (`\"a\"`, \
+                      `\"b\"`) and those the keywords beside the `$ref` allow (`\"c\"`)"
                     .into()
             ))
         );

@@ -1439,8 +1439,9 @@ mod tests {
         );
         assert_eq!(
             e.reason,
-            "`$ref` to `#/$defs/e`: no value can satisfy both `enum: [\"x\",\"y\"]` (the \
-             definition) and `enum: [\"q\"]` (beside the `$ref`)"
+            "`$ref` to `#/$defs/e`: no value can satisfy both the values the definition \
+             allows (`\"x\"`, `\"y\"`) and those the keywords beside the `$ref` allow \
+             (`\"q\"`)"
         );
     }
 

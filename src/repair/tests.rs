@@ -3233,7 +3233,16 @@ fn a_const_beside_an_enum_is_their_intersection_or_refused() {
         (
             json!({"type":"string","enum":["a","b"],"allOf":[{"const":"c"}]}),
             "/properties/s/allOf",
-            "no value satisfies both the `const` and the `enum` the merge",
+            "no value satisfies both the values the schema allows (`\"a\"`, `\"b\"`) and \
+             those its `allOf` branch allows (`\"c\"`)",
+        ),
+        // Two `const`s, the schema's written as a one-value `enum` by the rewrite: said by
+        // value, not as a `const` and an `enum` (trial 50).
+        (
+            json!({"type":"string","const":"a","allOf":[{"const":"b"}]}),
+            "/properties/s/allOf",
+            "no value satisfies both the values the schema allows (`\"a\"`) and those its \
+             `allOf` branch allows (`\"b\"`)",
         ),
     ] {
         let t = s(x.clone());

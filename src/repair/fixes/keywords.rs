@@ -880,15 +880,24 @@ fn all_of_merged(
                 ),
             });
         }
-        // A `const` one side sets outside the other's `enum` (trial 48 D10).
+        // A `const` one side sets outside the other's `enum` (trial 48 D10), said by value:
+        // either may be a `const` repair wrote as a one-value `enum` (trial 50: two `const`s
+        // were said as a `const` and an `enum`).
         let apart = const_outside_enum(&merged).is_some() || const_outside_enum(&branch).is_some();
+        let allowed = |m: &Map<String, Value>| {
+            m.get("const")
+                .or_else(|| m.get("enum"))
+                .map(crate::repair::conjunction::values)
+        };
+        let (own, theirs) = (allowed(&merged), allowed(&branch));
         refs::join(&mut merged, branch, &mut Vec::new());
         if !apart && const_outside_enum(&merged).is_some() {
-            return Err(
-                "no value satisfies both the `const` and the `enum` the merge would put \
-                 together: the schema accepts no value"
-                    .into(),
-            );
+            return Err(format!(
+                "no value satisfies both the values the schema allows ({}) and those its \
+                 `allOf` branch allows ({}): the schema accepts no value",
+                own.unwrap_or_default(),
+                theirs.unwrap_or_default()
+            ));
         }
     }
     Ok(merged)

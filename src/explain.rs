@@ -491,11 +491,11 @@ fn explain_text(
         let first = crate::describe::cut_line(first.lines().next().unwrap_or_default());
         last.notes.push(match unread.len() {
             1 => format!(
-                "1 more record of the error matches no known message template, so is not \
+                "1 more record of the error holds a message no known template matches, not \
                  explained here: \"{first}\""
             ),
             n => format!(
-                "{n} more records of the error match no known message template, so are not \
+                "{n} more records of the error hold a message no known template matches, not \
                  explained here; the first: \"{first}\""
             ),
         });

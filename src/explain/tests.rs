@@ -3010,8 +3010,8 @@ fn every_record_of_an_error_is_explained_or_noted() {
     assert_eq!(
         out[0].notes,
         [
-            "2 more records of the error match no known message template, so are not explained \
-          here; the first: \"something no template knows\""
+            "2 more records of the error hold a message no known template matches, not explained \
+             here; the first: \"something no template knows\""
         ]
     );
 }

@@ -471,6 +471,9 @@ fn compile_once(
         }
     };
     for (r, original) in results.iter_mut().zip(&originals) {
+        if let Some(compiled) = &r.tool.parameters {
+            written_again(&mut r.changes, compiled);
+        }
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
             repair::place::name_as_given(r, original, &compiled);
             wire::null_given_back(&mut r.changes, original);
@@ -1421,6 +1424,25 @@ fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) 
     let still = |p: &String| p == "name-unique" || reported.contains(p);
     r.unverified.retain(still);
     r.left_as_written.retain(still);
+}
+
+/// Leaves out of `changes` a keyword dropped because the one it rested on was (a change of no
+/// rule, "dropped `K: V` too: ...") that the wire form wrote again, the same, at the same
+/// place of the `compiled` schema: a strict form's closing `additionalProperties: false`,
+/// dropped with a `patternProperties` the model rejected and closed again after. Said, the
+/// line would claim a loss the output does not have.
+fn written_again(changes: &mut Vec<repair::Change>, compiled: &Value) {
+    changes.retain(|c| {
+        let Some((_, k)) = c.pointer.rsplit_once('/') else {
+            return true;
+        };
+        // `k` is a keyword (`additionalProperties`, ...), which no escape changes.
+        !(c.rule.is_empty()
+            && compiled.pointer(&c.pointer).is_some_and(|v| {
+                c.action
+                    .starts_with(&format!("dropped `{k}: {}` too:", repair::show(v)))
+            }))
+    });
 }
 
 /// Records a repair made because the target's offline model rejects what it changed;

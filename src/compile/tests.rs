@@ -2781,3 +2781,39 @@ fn the_repairs_tried_for_a_big_tool_are_capped_and_the_refusal_says_so() {
         not.words()
     );
 }
+
+/// A keyword dropped with the one it rested on and written again by the wire form, the same
+/// at the same place, is not said lost; one the output lacks, or holds another value of, is.
+#[test]
+fn a_dropped_keyword_written_again_is_not_said_lost() {
+    let change = |pointer: &str, rule: &str, action: &str| repair::Change {
+        pointer: pointer.into(),
+        rule: rule.into(),
+        action: action.into(),
+        emptied: false,
+        lost: Some("the provider no longer enforces it".into()),
+    };
+    let too = "dropped `additionalProperties: false` too: without `patternProperties` ...";
+    let mut changes = vec![
+        change(
+            "/patternProperties",
+            "keyword-unsupported",
+            "dropped `patternProperties: {}`",
+        ),
+        change("/additionalProperties", "", too),
+        change("/properties/o/additionalProperties", "", too),
+        change("/properties/p/additionalProperties", "", too),
+    ];
+    let compiled = json!({"type":"object","additionalProperties":false,"properties":{
+        "o":{"type":"object"},"p":{"type":"object","additionalProperties":true}}});
+    written_again(&mut changes, &compiled);
+    let kept: Vec<&str> = changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(
+        kept,
+        [
+            "/patternProperties",
+            "/properties/o/additionalProperties",
+            "/properties/p/additionalProperties"
+        ]
+    );
+}

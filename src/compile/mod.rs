@@ -664,7 +664,20 @@ impl Round<'_> {
                 let r = &mut results[i];
                 if let Some(schema) = r.tool.parameters.as_mut() {
                     match wire::apply(form, schema, opts.max_inline_nodes) {
-                        Ok(more) => r.changes.extend(more),
+                        // What the form did here already (closing an object again after a
+                        // keyword its `additionalProperties: false` rested on was dropped)
+                        // is said once, by its first line.
+                        Ok(more) => {
+                            let new: Vec<_> = more
+                                .into_iter()
+                                .filter(|c| {
+                                    !r.changes
+                                        .iter()
+                                        .any(|x| (&x.pointer, &x.action) == (&c.pointer, &c.action))
+                                })
+                                .collect();
+                            r.changes.extend(new);
+                        }
                         Err(blocked) => refuse_at_each(r, blocked),
                     }
                 }

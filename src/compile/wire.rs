@@ -1012,6 +1012,16 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
                 .into(),
         );
     }
+    // Members a `patternProperties` declares are as much the schema's as its properties.
+    if let Some(Value::Object(patterns)) = o.get("patternProperties")
+        && !patterns.is_empty()
+    {
+        let listed: Vec<String> = patterns.keys().map(|p| format!("`{p}`")).collect();
+        return Some(format!(
+            "members whose names match `patternProperties` ({}): the model can no longer send them",
+            listed.join(", ")
+        ));
+    }
     // A root without `properties` took any arguments, as repair says where it writes such a
     // root as taking none (openai/chat-strict; trial 48 D2: the other strict forms said
     // nothing).
@@ -2555,6 +2565,24 @@ mod tests {
     /// asking for more than it declares is refused, naming the member; one asking for
     /// declared members only, or with a trigger no property declares, is not (trial 50 D9:
     /// exit 0, the closed output refusing every call the original accepts).
+    /// Closing an object whose `patternProperties` declares members says the model can no
+    /// longer send them, as for `additionalProperties: true`; an object with neither says
+    /// nothing (every open object would).
+    #[test]
+    fn closing_away_pattern_members_is_a_loss() {
+        let o = |v: Value| v.as_object().unwrap().clone();
+        let with = o(json!({"type":"object","properties":{"a":{}},
+            "patternProperties":{"^x":{"type":"integer"},"^y":{}}}));
+        let lost = closing_loses(None, &with, "/properties/o").unwrap();
+        assert_eq!(
+            lost,
+            "members whose names match `patternProperties` (`^x`, `^y`): the model can no \
+             longer send them"
+        );
+        let without = o(json!({"type":"object","properties":{"a":{}}}));
+        assert_eq!(closing_loses(None, &without, "/properties/o"), None);
+    }
+
     #[test]
     fn demands_beyond_the_declared_members_are_refused() {
         let with = |k: &str, v: Value| {

@@ -585,11 +585,9 @@ impl Cx<'_> {
         // Pooling one that only annotates, or that says what the target already says (a
         // `type` equal to its own), changes no call either way (trial 50 D14: refused since).
         if !ref_siblings_apply(self.root)
-            && let Some((k, _)) = siblings.iter().find(|(k, v)| {
-                !crate::profile::rules::ANNOTATIONS.contains(&k.as_str())
-                    && !["$schema", "$id"].contains(&k.as_str())
-                    && expanded.get(k.as_str()) != Some(*v)
-            })
+            && let Some((k, _)) = siblings
+                .iter()
+                .find(|(k, v)| asserts_beside_ref(k, v, Some(&expanded)))
         {
             return Err(Refusal {
                 cause: Cause::Clash,
@@ -873,6 +871,40 @@ pub fn ref_siblings_apply(root: &Value) -> bool {
                 .iter()
                 .any(|d| s.contains(d))
         })
+}
+
+/// Whether keyword `k: v` beside a `$ref` whose target is `target` (`None`: not reached)
+/// changes what the schema accepts where it applies (JSON Schema 2019-09 on): not when it only
+/// annotates, nor when it says what the target says already (trial 50 D14).
+fn asserts_beside_ref(k: &str, v: &Value, target: Option<&Value>) -> bool {
+    !crate::profile::rules::ANNOTATIONS.contains(&k)
+        && !["$schema", "$id"].contains(&k)
+        && target.is_none_or(|t| t.get(k) != Some(v))
+}
+
+/// Where the root's `$schema` declares draft-04 to 07 ([`ref_siblings_apply`]): the place of
+/// the first `$ref` of `root` with a keyword beside it that such a draft ignores and a later
+/// one applies ([`asserts_beside_ref`]), and that keyword. Dropping the `$schema` would make
+/// the schema read as 2020-12 and that keyword apply, refusing arguments the schema accepts
+/// (trial 50 D2), as inlining the `$ref` would (the inliner refuses it the same way).
+pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
+    if ref_siblings_apply(root) {
+        return None;
+    }
+    crate::schema::walk(root).nodes.iter().find_map(|n| {
+        let map = n.object()?;
+        let text = map.get("$ref")?.as_str()?;
+        let target = match crate::schema::refs::follow_from(root, &n.pointer, text) {
+            crate::schema::refs::Chain::Reaches { schema, .. } => Some(schema),
+            _ => None,
+        };
+        map.iter()
+            .find(|(k, v)| {
+                !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
+                    && asserts_beside_ref(k, v, target)
+            })
+            .map(|(k, _)| (n.pointer.clone(), k.clone()))
+    })
 }
 
 /// Every `$ref` string of a schema, percent-decoded (a `$ref` is a URI fragment: `%20` is a

@@ -3389,3 +3389,51 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
         );
     }
 }
+
+#[test]
+fn a_draft_07_schema_deciding_a_ref_sibling_is_ignored_is_not_dropped() {
+    // Trial 50 D2: dropping `$schema` made `required: ["y"]` beside the `$ref` apply (read as
+    // 2020-12), so the output refused {"o": {"x": "a"}}, which the original accepts, exit 0.
+    let p = profile(&[
+        "keyword-allowed: $schema",
+        "keyword-allowed: $schema (draft-07)",
+    ]);
+    let schema = |beside: Value| {
+        let mut o = json!({"$ref":"#/definitions/O"});
+        o.as_object_mut()
+            .unwrap()
+            .extend(beside.as_object().unwrap().clone());
+        tool(
+            "t",
+            json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+                "properties":{"o": o},
+                "definitions":{"O":{"type":"object",
+                    "properties":{"x":{"type":"string"},"y":{"type":"string"}},"required":["x"]}}}),
+        )
+    };
+    let repairable = |t: &Tool| {
+        crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .find(|f| f.pointer == "/$schema")
+            .expect("$schema reported")
+            .repairable
+    };
+    let t = schema(json!({"required":["y"]}));
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:#?}", r.changes);
+    assert!(
+        r.refusals.iter().any(|f| f.pointer == "/$schema"
+            && f.reason.contains(
+                "ignores `required` beside the `$ref` at /properties/o/$ref; without `$schema`"
+            )),
+        "{:#?}",
+        r.refusals
+    );
+    assert!(!repairable(&t));
+    // Beside it only an annotation, or what the target says already: nothing changes.
+    for beside in [json!({"description":"d"}), json!({"type":"object"})] {
+        let t = schema(beside);
+        assert_eq!(repair_one(&t, &p).outcome, Outcome::Repaired);
+        assert!(repairable(&t));
+    }
+}

@@ -64,6 +64,15 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         {
             false
         }
+        // A draft-04 to 07 `$schema` that decides a keyword beside a `$ref` is ignored: repair
+        // keeps it ([`crate::repair::refs::ignored_beside_ref`]).
+        Feat::Keyword("$schema") | Feat::KeywordForm("$schema", _)
+            if r.root
+                .and_then(crate::repair::refs::ignored_beside_ref)
+                .is_some() =>
+        {
+            false
+        }
         // Repair refuses a schema it cannot give a `type` before it reaches the keyword.
         Feat::Keyword(k) => !STRUCTURAL.contains(k) && !r.left_untyped(),
         Feat::KeywordForm(k, form) => {

@@ -42,6 +42,22 @@ pub(super) fn keyword(
                 None => inline_then_drop(tool, rule, &f.pointer, &node, k, max_nodes, conflicts),
             }
         }
+        // The draft it declares ignores a keyword beside a `$ref`; read as 2020-12 without it,
+        // the schema would apply that keyword (trial 50 D2), so it stays, as the inliner
+        // leaves such a `$ref` ([`crate::repair::refs::ignored_beside_ref`]).
+        ("$schema", _) if node.is_empty() => match tool
+            .parameters
+            .as_ref()
+            .and_then(crate::repair::refs::ignored_beside_ref)
+        {
+            Some((at, beside)) => Err(format!(
+                "the draft `$schema` declares (04 to 07) ignores `{beside}` beside the `$ref` \
+                 at {}; without `$schema` the schema is read as 2020-12, where `{beside}` \
+                 applies, and it would refuse arguments the schema accepts",
+                crate::json::push_token(&at, "$ref")
+            )),
+            None => drop_keyword(tool, rule, &node, k, true),
+        },
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.
         (

@@ -542,6 +542,7 @@ fn close(
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        write_true_branches(o, at, changes);
         blocked.extend(branches_on_the_object(o, at, &names, unclosed));
         blocked.extend(conditionals_on_the_object(o, at, &names, unclosed));
         let required: Vec<String> = o
@@ -604,6 +605,38 @@ fn close(
         close(sub, here, changes, blocked, refs, unclosed, depth + 1);
         Ok(())
     });
+}
+
+/// Writes as `true` each branch of the object schema `o`'s `anyOf` and `allOf`, and the one
+/// branch of a one-branch `oneOf`, that asserts nothing (`{}`, or annotations only): it
+/// accepts every value, as `true` does, which [`branches_on_the_object`] leaves alone, where
+/// such a branch was closed to no member and refused (trial 50 D11). A `oneOf` of more
+/// branches is left as it is: there a branch accepting every value makes the `oneOf` refuse
+/// what another branch accepts, which strict mode's closing of that branch would change.
+fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<Change>) {
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        let Some(Value::Array(branches)) = o.get_mut(keyword) else {
+            continue;
+        };
+        if keyword == "oneOf" && branches.len() != 1 {
+            continue;
+        }
+        for (i, b) in branches.iter_mut().enumerate() {
+            let asserts_nothing = b.as_object().is_some_and(|m| {
+                m.keys()
+                    .all(|k| crate::profile::rules::ANNOTATIONS.contains(&k.as_str()))
+            });
+            if asserts_nothing {
+                *b = Value::Bool(true);
+                changes.push(change(
+                    &push_token(&push_token(at, keyword), &i.to_string()),
+                    "wrote the branch, which asserts nothing (it accepts every value), as `true`"
+                        .into(),
+                    None,
+                ));
+            }
+        }
+    }
 }
 
 /// The `anyOf`, `oneOf` or `allOf` of the object schema `o` at `at` (which declares the
@@ -2503,7 +2536,6 @@ mod tests {
     #[test]
     fn a_branch_declaring_no_member_is_refused() {
         for branch in [
-            json!({"description":"x"}),
             json!({"not":{"properties":{"r":{"type":"string"}},"required":["r"]}}),
             json!({"type":"object"}),
         ] {
@@ -2522,6 +2554,53 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A branch asserting nothing (`{}`, annotations only) accepts every value, as `true` does,
+    /// and is written so (exact); it was closed to no member and refused with a false reason
+    /// (trial 50 D11), while `anyOf: [true]` compiled. A `oneOf` of more branches keeps
+    /// being judged: there such a branch is no `true` to the rest.
+    #[test]
+    fn a_branch_asserting_nothing_is_written_as_true() {
+        let object = |keyword: &str, branches: Value| {
+            json!({"type":"object","properties":{"o":{"type":"object",
+                "properties":{"k":{"type":"string"}},"required":["k"],keyword: branches}},
+                "required":["o"]})
+        };
+        for (keyword, branch) in [
+            ("anyOf", json!({})),
+            ("anyOf", json!({"description":"x"})),
+            ("oneOf", json!({"title":"x"})),
+            ("allOf", json!({})),
+        ] {
+            for form in [Form::Strict, Form::DeepSeekStrict] {
+                let mut s = object(keyword, json!([branch]));
+                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                assert_eq!(
+                    s["properties"]["o"][keyword],
+                    json!([true]),
+                    "{form:?} {branch}"
+                );
+                let at = format!("/properties/o/{keyword}/0");
+                assert!(
+                    changes.iter().any(|c| c.pointer == at
+                        && c.lost.is_none()
+                        && c.action.contains("`true`")),
+                    "{changes:?}"
+                );
+            }
+        }
+        let other = json!({"properties":{"k":{"type":"string","maxLength":2}}});
+        let mut s = object("anyOf", json!([{}, other.clone()]));
+        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s["properties"]["o"]["anyOf"][0], json!(true));
+        let blocked = apply(
+            Form::Strict,
+            &mut object("oneOf", json!([{}, other])),
+            MAX_INLINE_NODES,
+        )
+        .unwrap_err();
+        assert_eq!(blocked[0].pointer, "/properties/o/oneOf", "{blocked:?}");
     }
 
     /// A `then` a `$ref` leads to, in an `anyOf` branch or in the object's own `then`, is read

@@ -981,6 +981,17 @@ mod tests {
         assert!(refs.points_under("#/properties/x/allOf"));
         assert!(!refs.points_under("#/properties/x/allOf/"));
         assert!(!RefList::of(&json!({"$ref": 1})).points_under(""));
+        // Trial 50 D3: a `$ref` into one place is under no place that merely sorts near it.
+        let near = RefList::of(&json!({"a":{"$ref":"#/properties/p/allOf/0"},
+            "b":{"$ref":"#/properties/a~1b/allOf/0"}}));
+        assert!(near.points_under("#/properties/p/allOf"));
+        assert!(near.points_under("#/properties/a~1b/allOf"));
+        for place in ["p~1x", "z", "a~0c", "a", "a~1bc"] {
+            assert!(
+                !near.points_under(&format!("#/properties/{place}/allOf")),
+                "{place}"
+            );
+        }
         for prefix in [
             "#/properties/a b/allOf",
             "#/properties/c/allOf",

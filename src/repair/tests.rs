@@ -3437,3 +3437,46 @@ fn a_draft_07_schema_deciding_a_ref_sibling_is_ignored_is_not_dropped() {
         assert!(repairable(&t));
     }
 }
+
+#[test]
+fn each_single_all_of_branch_is_refused_for_its_own_reason_only() {
+    // Trial 50 D3: the first `allOf` refused gave its reason to every later one of the tool (a
+    // `$ref` pointing into it, a `const` outside the `enum`), though they merge, and `check`
+    // called them repairable.
+    let p = profile(&["keyword-allowed: allOf"]);
+    let one = |extra: Value| json!({"type":"string","minLength":1,"allOf":[extra]});
+    let cases = [
+        (
+            json!({"p":one(json!({"maxLength":4})),"z":one(json!({"maxLength":5})),
+                "p/x":one(json!({"maxLength":6})),"q":{"$ref":"#/properties/p/allOf/0"}}),
+            "/properties/p/allOf",
+        ),
+        (
+            json!({"a/b":one(json!({"maxLength":4})),"a~c":one(json!({"maxLength":5})),
+                "q":{"$ref":"#/properties/a~1b/allOf/0"}}),
+            "/properties/a~1b/allOf",
+        ),
+        (
+            json!({"a/b":one(json!({"maxLength":4})),"a~c":one(json!({"maxLength":5})),
+                "q":{"$ref":"#/properties/a~0c/allOf/0"}}),
+            "/properties/a~0c/allOf",
+        ),
+        (
+            json!({"s":{"type":"string","enum":["a","b"],"allOf":[{"const":"c"}]},
+                "w":{"type":"string","enum":["a","b"],"allOf":[{"const":"a"}]}}),
+            "/properties/s/allOf",
+        ),
+    ];
+    for (properties, refused) in cases {
+        let t = tool("t", json!({"type":"object","properties":properties}));
+        let r = repair_one(&t, &p);
+        let at: Vec<&str> = r.refusals.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(at, [refused], "{:#?}", r.refusals);
+        // Check marks repairable exactly the `allOf`s repair merges.
+        for f in crate::check::check_tools(&[t.as_ref(0)], &p) {
+            if f.pointer.ends_with("/allOf") {
+                assert_eq!(f.repairable, f.pointer != refused, "{}", f.pointer);
+            }
+        }
+    }
+}

@@ -775,6 +775,18 @@ pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
         .is_some_and(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).is_ok())
 }
 
+/// Why the one-branch `allOf` of the schema at `node` is not merged ([`all_of_merged`]), a
+/// reason of that place: another `allOf` of the tool may merge (trial 50 D3: the first one's
+/// reason was given to every later one). `memo`: the [`Memo`] of `tool`'s schema.
+pub(super) fn all_of_refused(tool: &Tool, node: &str, memo: &Memo) -> Option<String> {
+    let root = tool.parameters.as_ref()?;
+    let refs = memo.refs.get_or_init(|| RefList::of(root));
+    all_of_merged(root, node, schema_at(tool, node).ok()?, &|p| {
+        refs.points_under(p)
+    })
+    .err()
+}
+
 /// Whether merging the one-branch `allOf` of the schema at `pointer` in `root`
 /// ([`all_of_merged`]) gives it a non-empty `properties`: the members of an object that
 /// declares them only in that branch (`object-properties-missing` is repaired so). `refs`:

@@ -445,6 +445,10 @@ pub(crate) fn own_reason(
             let r = memo.inlining_refused(tool, conflicts)?;
             return Some(crate::repair::refs::refusal_text_for(r, &f.pointer));
         }
+        Param::Keyed(Kind::Keyword, k) if k == "allOf" => {
+            let (node, _) = place::split_keyword(&f.pointer)?;
+            return super::keywords::all_of_refused(tool, &node, memo);
+        }
         Param::Keyed(Kind::Keyword, k) if k == "const" => {
             let (node, _) = place::split_keyword(&f.pointer)?;
             return super::keywords::const_refused(schema_at(tool, &node).ok()?);

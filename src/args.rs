@@ -1173,6 +1173,20 @@ pub fn duplicate_keys(text: &str) -> Vec<crate::json::duplicates::DuplicateKey> 
 
 /// [`parse_arguments`] for text read from `file`: errors name the file and the place.
 pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result<Sent> {
+    read_arguments(file, text, true)
+}
+
+/// [`parse_arguments`] for the arguments text of a whole call ([`envelope::Envelope::text`]),
+/// read exactly once: OpenAI's `arguments` string was decoded already, so a JSON string in it
+/// (an object encoded twice) is the arguments the application gets, a string, the model's
+/// error (`--coerce json` may read it as the object, with its note).
+pub fn parse_call_arguments(text: &str) -> crate::Result<Sent> {
+    read_arguments(std::path::Path::new("arguments"), text, false)
+}
+
+/// Reads `text` as [`parse_arguments_from`] does; `decode_string` says whether a JSON string
+/// holding an object's text is that text to read, as a bare arguments text may be.
+fn read_arguments(file: &std::path::Path, text: &str, decode_string: bool) -> crate::Result<Sent> {
     let limits = Limits::default();
     // The parser's "empty file" would be wrong for a `--call ''` given on the command line.
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
@@ -1183,7 +1197,7 @@ pub fn parse_arguments_from(file: &std::path::Path, text: &str) -> crate::Result
         Err(e) => return out_of_range(text, &e, limits.max_depth).ok_or(e),
     };
     Ok(match value {
-        Value::String(inner) if inner.trim_start().starts_with('{') => {
+        Value::String(inner) if decode_string && inner.trim_start().starts_with('{') => {
             let inner_file = std::path::Path::new("the arguments text");
             match crate::json::parse_str(inner_file, &inner, limits, 0) {
                 Ok(v) => Sent::Value(v),
@@ -3455,6 +3469,46 @@ mod tests {
         let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"any"}}}))
             .unwrap_err();
         assert_eq!(err.pointer, "/properties/a/type");
+    }
+
+    /// Trial 51 D4: a call's arguments are decoded once, as the application's `json.loads`
+    /// does, so an object encoded twice (OpenAI) or an `input` written as a string
+    /// (Anthropic) is a string, the model's error; `--coerce json` reads it, with its note.
+    #[test]
+    fn a_calls_arguments_are_decoded_exactly_once() {
+        let schema = ArgsSchema::new(&json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"]
+        }))
+        .unwrap();
+        for call in [
+            r#"{"type":"function","function":{"name":"w","arguments":"\"{\\\"city\\\":\\\"P\\\"}\""}}"#,
+            r#"{"type":"tool_use","id":"t","name":"w","input":"{\"city\":\"P\"}"}"#,
+        ] {
+            let e = envelope::read(call, &serde_json::from_str(call).unwrap(), &[])
+                .unwrap()
+                .unwrap();
+            let Sent::Value(args) = parse_call_arguments(&e.text).unwrap() else {
+                panic!("{call}: not read");
+            };
+            assert_eq!(args, json!(r#"{"city":"P"}"#), "{call}");
+            let r = schema.check(&args, Coercions::NONE);
+            assert_eq!(
+                r.problems[0].message,
+                r#"(the arguments object): "{\"city\":\"P\"}" is a string; expected an object."#,
+                "{call}"
+            );
+            let coerced = schema.check(&args, Coercions::ALL);
+            assert!(coerced.is_valid(), "{call}");
+            assert_eq!(*coerced.arguments, json!({"city": "P"}));
+            assert_eq!(coerced.coercions[0].kind, CoercionKind::JsonText);
+        }
+        // The arguments given alone may still be OpenAI's string, decoded as documented.
+        assert_eq!(
+            parse_arguments(r#""{\"city\":\"P\"}""#).unwrap(),
+            Sent::Value(json!({"city": "P"}))
+        );
     }
 
     #[test]

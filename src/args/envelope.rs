@@ -22,8 +22,12 @@ pub struct Envelope {
     pub name: Option<String>,
     /// JSON Pointer of the arguments in the envelope (`/function/arguments`).
     pub pointer: String,
-    /// The arguments text as sent: the member's text, or the text inside it when it is a
-    /// JSON string (OpenAI's form), so that numbers are quoted as written.
+    /// The arguments' JSON text as sent, to be read exactly once
+    /// ([`crate::args::parse_call_arguments`]): the member's text, or, where the shape's
+    /// arguments are a string (OpenAI's `arguments`), the text inside it, so that numbers are
+    /// quoted as written. That text holding a JSON string again (an object encoded twice) is a
+    /// string, as `json.loads(arguments)` gives it; so is a string where the shape's arguments
+    /// are an object (Anthropic's `input`), its text being the member's.
     pub text: String,
     /// The message or response the call was the only call of, when it came in one.
     pub within: Option<Within>,
@@ -233,6 +237,10 @@ impl Payload {
 
 /// In the order a message names them.
 const SHAPES: &[Shape] = &[
+    // `function.arguments` is a string: "The arguments to call the function with, as generated
+    // by the model in JSON format" (OpenAI's "The chat completion object",
+    // https://platform.openai.com/docs/api-reference/chat/object, checked 2026-12-05 against
+    // openai-python's `Function.arguments: str`, generated from it, not the page itself).
     Shape {
         name: "OpenAI Chat Completions tool call",
         wrapper: Some("function"),
@@ -287,6 +295,10 @@ const SHAPES: &[Shape] = &[
         payload_optional: false,
         holder_keys: None,
     },
+    // `input` is an object (Anthropic's Messages API reference,
+    // https://docs.anthropic.com/en/api/messages, the `tool_use` content block; checked
+    // 2026-12-05 against anthropic-sdk-python's `ToolUseBlockParam.input:
+    // Required[Dict[str, object]]`, generated from its OpenAPI spec, not the page itself).
     Shape {
         name: "Anthropic tool_use block",
         wrapper: None,
@@ -522,8 +534,17 @@ fn one_call(
     };
     let payload = holder.get(shape.payload);
     let text = match (payload, member_text(holder_text, shape.payload)) {
-        // OpenAI's form: the arguments are the text inside the string.
-        (Some(Value::String(inner)), Some(_)) => inner.clone(),
+        // OpenAI's form: the arguments are the text inside the string, decoded here once, as
+        // the application's `json.loads(arguments)` does. Where the payload is an object
+        // (Anthropic's `input`), a string is the value the tool gets: its text as written.
+        (Some(Value::String(inner)), Some(_))
+            if matches!(
+                shape.payload_type,
+                Payload::String | Payload::ObjectOrString
+            ) =>
+        {
+            inner.clone()
+        }
         (Some(_), Some(payload_text)) => payload_text.to_string(),
         (Some(_), None) => return Ok(None),
         // Left out where the shape may leave it out (else it would not fit): no arguments.

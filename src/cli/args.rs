@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::args::{
     ArgsReport, ArgsSchema, Coercions, Sent, envelope, inexact_numbers, parse_arguments,
+    parse_call_arguments,
 };
 use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::error::{Error, Place, Result};
@@ -74,7 +75,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     format!("{} (given to `--call`)", several_values_said(n)),
                 ));
             }
-            let sent = sent_or_malformed(&text);
+            let sent = sent_or_malformed(&text, parse_arguments);
             call_text = Some(text);
             sent
         }
@@ -85,7 +86,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                     several_values_said(n).trim_start_matches("the file ")
                 )));
             }
-            sent_or_malformed(&args.call)
+            sent_or_malformed(&args.call, parse_arguments)
         }
     };
     let file_hint = call_text
@@ -218,7 +219,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                  are not checked against it; check them against {called:?}'s schema"
             )));
         }
-        sent = sent_or_malformed(&e.text);
+        sent = sent_or_malformed(&e.text, parse_call_arguments);
         call_text = Some(e.text.clone());
     }
     let mut report = match &sent {
@@ -437,7 +438,13 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             let _ = writeln!(
                 notes,
                 "coerced {}: {} -> {} ({})",
-                c.pointer,
+                // The arguments whole: a string where the object goes (an object encoded
+                // twice).
+                if c.pointer.is_empty() {
+                    "the arguments"
+                } else {
+                    &c.pointer
+                },
                 Value::String(c.from.clone()),
                 c.to,
                 match c.kind {
@@ -564,8 +571,8 @@ fn file_hint(call: &str, sent: &Sent) -> Option<String> {
 /// The arguments as sent. Text that is not JSON at all is the model's output too, and the
 /// most common problem a retry message answers (exit 1), not bad input; the parser's words
 /// name no file, since the retry message goes to the model.
-fn sent_or_malformed(text: &str) -> Sent {
-    let error = match parse_arguments(text) {
+fn sent_or_malformed(text: &str, parse: fn(&str) -> Result<Sent>) -> Sent {
+    let error = match parse(text) {
         Ok(sent) => return sent,
         Err(Error::Input { place, problem, .. }) => {
             format!("the arguments text: {place}: {problem}")
@@ -832,15 +839,21 @@ mod tests {
         std::fs::write(&file, "{}").unwrap();
         let name = file.to_str().unwrap();
         assert_eq!(
-            file_hint(name, &sent_or_malformed(name)),
+            file_hint(name, &sent_or_malformed(name, parse_arguments)),
             Some(format!(
                 "note: --call {name:?} is not JSON but names a file: pass `@{name}` to read the file"
             ))
         );
         let missing = dir.path().join("missing.json");
         let missing = missing.to_str().unwrap();
-        assert_eq!(file_hint(missing, &sent_or_malformed(missing)), None);
-        assert_eq!(file_hint("{}", &sent_or_malformed("{}")), None);
+        assert_eq!(
+            file_hint(missing, &sent_or_malformed(missing, parse_arguments)),
+            None
+        );
+        assert_eq!(
+            file_hint("{}", &sent_or_malformed("{}", parse_arguments)),
+            None
+        );
     }
 
     #[test]

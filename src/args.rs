@@ -474,7 +474,12 @@ impl ArgsSchema {
             .map_err(|e| {
                 unresolvable_ref(schema).unwrap_or_else(|| {
                     let compiled = e.instance_path().as_str();
-                    let pointer = compat::declared_pointer(schema, compiled).into_owned();
+                    let mut pointer = compat::declared_pointer(schema, compiled).into_owned();
+                    if pointer.is_empty()
+                        && let Some(at) = quoted_reference(checked, &e.to_string())
+                    {
+                        pointer = at;
+                    }
                     // The validator quotes a `patternProperties` key as compiled: name it as
                     // the schema writes it.
                     let quoted = |p: &str| {
@@ -973,6 +978,20 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
         return Some(SchemaProblem { pointer, message });
     }
     None
+}
+
+/// The place of the `$ref`, `$dynamicRef` or `$id` whose value the validator's `error` quotes
+/// (`Invalid URI reference 'a b#/x': ...`), which it reports at the schema's root.
+fn quoted_reference(schema: &Value, error: &str) -> Option<String> {
+    crate::schema::walk(schema).nodes.iter().find_map(|n| {
+        let node = n.object()?;
+        ["$ref", "$dynamicRef", "$id"].into_iter().find_map(|k| {
+            let v = node.get(k)?.as_str()?;
+            error
+                .contains(&format!("'{v}'"))
+                .then(|| format!("{}/{k}", n.pointer))
+        })
+    })
 }
 
 /// Checks `arguments` against `schema` in one go (compiles the schema each time; use
@@ -2479,6 +2498,31 @@ mod tests {
         assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
         assert_eq!(r.problems[0].pointer, "/x");
         assert!(s.check(&json!({"x":{"x":{}}}), Coercions::NONE).is_valid());
+    }
+
+    /// Trial 51 D7: a `$ref` naming a `$defs` member with characters RFC 3986 does not allow
+    /// raw in a fragment (pydantic's `#/$defs/Città`) was refused, exit 2 at the schema's
+    /// root, while `check`, `repair` and `compile` resolve it: resolved now, as written
+    /// percent-encoded; what the validator still cannot read is named by its own place.
+    #[test]
+    fn a_ref_fragment_with_characters_a_uri_escapes_resolves() {
+        for name in ["é", "Città", "a b", "a[b]", "a|b", "a{b}", "100%", "x%20y"] {
+            let key = name.replace("%20", " ");
+            let reference = format!("#/$defs/{name}");
+            let schema = json!({"type": "object", "$defs": {key: {"type": "integer"}},
+                "properties": {"r": {"$ref": reference}}});
+            let compiled = ArgsSchema::new(&schema).unwrap_or_else(|p| panic!("{name}: {p:?}"));
+            let sent = json!({"r": "x"});
+            let r = compiled.check(&sent, Coercions::NONE);
+            assert_eq!(
+                r.problems[0].message, r#"/r: "x" is a string; expected an integer."#,
+                "{name}"
+            );
+            assert!(compiled.check(&json!({"r": 1}), Coercions::NONE).is_valid());
+        }
+        let id = json!({"type": "object", "properties": {"r": {"$id": "a b"}}});
+        let p = ArgsSchema::new(&id).unwrap_err();
+        assert_eq!(p.pointer, "/properties/r/$id", "{}", p.message);
     }
 
     #[test]

@@ -31,6 +31,13 @@
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
 //!   accepted any value.
 //!
+//! - A `$ref` whose fragment holds characters RFC 3986 does not allow raw there (§3.5:
+//!   `fragment = *( pchar / "/" / "?" )`; non-ASCII, spaces, `[`, `|`, `{`, a `%` starting no
+//!   escape), as pydantic writes `#/$defs/Città` for a model so named: written percent-encoded
+//!   (`#/$defs/Citt%C3%A0`), which names the same member (RFC 6901 §6) and which the validator
+//!   parses, as `check`, `repair` and `compile` read the reference as written; the validator
+//!   refused it raw ("Invalid URI reference"), so no call could be checked.
+//!
 //! - A `pattern` with an ECMA-262 spelling the validator's regex engine spells otherwise
 //!   (`\0`, `[\b]`, `[^]`, `[]`; [`crate::schema::ecma::rust_pattern`]): written in the
 //!   engine's spelling, so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
@@ -81,6 +88,9 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             }
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
+            }
+            if let Some(encoded) = encoded_ref(node) {
+                node.insert("$ref".into(), Value::from(encoded));
             }
             if node
                 .get("pattern")
@@ -285,6 +295,7 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
     };
     spelled
         || is_document_ref(node)
+        || encoded_ref(node).is_some()
         || node
             .get("pattern")
             .and_then(Value::as_str)
@@ -316,6 +327,55 @@ fn empty_required(node: &serde_json::Map<String, Value>) -> bool {
 /// other command reads it; the validator resolved it to nothing and accepted any value there.
 fn is_document_ref(node: &serde_json::Map<String, Value>) -> bool {
     node.get("$ref").and_then(Value::as_str) == Some("")
+}
+
+/// What RFC 3986 does not allow raw in a fragment (§3.5, §3.3 `pchar`, §2.2 `sub-delims`), but
+/// for `%` and non-ASCII, which [`encoded_fragment`] escapes itself.
+const NOT_IN_FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// The `$ref` of `node` with its fragment percent-encoded where RFC 3986 does not allow a
+/// character raw; `None` when it allows them all (or the reference has no fragment).
+fn encoded_ref(node: &serde_json::Map<String, Value>) -> Option<String> {
+    let (base, fragment) = node.get("$ref")?.as_str()?.split_once('#')?;
+    let encoded = encoded_fragment(fragment);
+    (encoded != fragment).then(|| format!("{base}#{encoded}"))
+}
+
+/// `fragment` percent-encoded as UTF-8 where RFC 3986 does not allow a character raw; a `%`
+/// starting an escape (two hex digits) is kept, another `%` is the character itself (`%25`),
+/// as [`crate::schema::percent_decode`] reads it.
+fn encoded_fragment(fragment: &str) -> String {
+    let mut out = String::with_capacity(fragment.len());
+    let mut from = 0;
+    for (i, _) in fragment.match_indices('%') {
+        out.extend(percent_encoding::utf8_percent_encode(
+            &fragment[from..i],
+            NOT_IN_FRAGMENT,
+        ));
+        let escape = fragment
+            .get(i + 1..i + 3)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        out.push_str(if escape { "%" } else { "%25" });
+        from = i + 1;
+    }
+    out.extend(percent_encoding::utf8_percent_encode(
+        &fragment[from..],
+        NOT_IN_FRAGMENT,
+    ));
+    out
 }
 
 /// Makes every keyword of `node` that could refuse `null` accept it: `type`, `enum`, `const`

@@ -2190,8 +2190,33 @@ fn expected_for(schema: &Value) -> String {
         return type_with_article(t).to_string();
     }
     let label = type_label(schema);
-    let parts: Vec<String> = label.split(" or ").map(with_article).collect();
+    if label == "any" && !says_nothing(schema) {
+        // Keywords the label has no word for (`allOf`, `not`, `minLength` alone): not any value.
+        return "a value".to_string();
+    }
+    let parts: Vec<String> = label
+        .split(" or ")
+        .map(|part| match part {
+            // `{}`, `true`, a schema of annotations only: "an any" would leak the label.
+            "any" => "any value".to_string(),
+            part => with_article(part),
+        })
+        .collect();
     parts.join(" or ")
+}
+
+/// True when `schema` accepts every value: `true`, or an object of annotations only
+/// (`description`, `title`, ...; `x-` extensions; `$`-keywords other than references).
+fn says_nothing(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(keys) => keys.keys().all(|k| {
+            crate::profile::rules::ANNOTATIONS.contains(&k.as_str())
+                || k.starts_with("x-")
+                || (k.starts_with('$') && !k.ends_with("Ref") && k != "$ref")
+        }),
+        _ => false,
+    }
 }
 
 /// The `enum` members (with their places in the list) the schema's `type` lets match: a
@@ -2727,6 +2752,59 @@ mod tests {
             "required":["city","days"],
             "additionalProperties":false
         })
+    }
+
+    /// Trial 51 D2: a schema accepting any value was "an any" to the model, alternatives
+    /// without a `type` of their own were "an any" though the `type` beside the union applies
+    /// to them, and alternatives described alike were "one of:" a single item.
+    #[test]
+    fn what_a_schema_accepts_is_said_in_words() {
+        let expected = |schema: Value, call: Value| -> Vec<String> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::NONE)
+                .problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect()
+        };
+        assert_eq!(
+            expected(
+                json!({"type": "object", "properties": {"a": {"description": "anything"},
+                    "c": true, "d": {}, "e": {"allOf": [{"minLength": 1}]}},
+                    "required": ["a", "b", "c", "d", "e"]}),
+                json!({})
+            ),
+            [
+                "/a: required argument is missing; expected any value.",
+                "/b: required argument is missing; expected a value.",
+                "/c: required argument is missing; expected any value.",
+                "/d: required argument is missing; expected any value.",
+                "/e: required argument is missing; expected a value.",
+            ]
+        );
+        assert_eq!(
+            expected(
+                json!({"properties": {"v": {"type": "string",
+                    "anyOf": [{"minLength": 3}, {"pattern": "^x"}]}}}),
+                json!({"v": "ab"})
+            ),
+            [
+                "/v: \"ab\" matches none of the alternatives; expected one of: a string [/v: at \
+                 least 3 characters]; a string [/v: text matching the regular expression `^x`]."
+            ]
+        );
+        let shape = |kind: &str| {
+            json!({"type": "object", "properties": {"kind": {"const": kind}},
+                "required": ["kind"]})
+        };
+        assert_eq!(
+            expected(
+                json!({"properties": {"s": {"oneOf": [shape("circle"), shape("square")]}}}),
+                json!({"s": 5})
+            ),
+            ["/s: 5 matches none of the alternatives; expected an object."]
+        );
     }
 
     #[test]

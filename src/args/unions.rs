@@ -37,6 +37,9 @@ impl ArgsSchema {
     ) {
         let here = e.instance_path().as_str();
         let value = e.instance().as_ref();
+        // The `type` beside the union applies to each alternative: `{"type": "string",
+        // "anyOf": [{"minLength": 3}, ...]}`'s are strings.
+        let beside = self.keyword_owner(e).and_then(|owner| owner.get("type"));
         let schemas: Vec<Option<(&Value, Option<&str>)>> = {
             let refs_in = self.ref_root(e);
             let listed = self
@@ -67,7 +70,7 @@ impl ArgsSchema {
         // would read as if one were.
         let unknown = schemas.iter().all(Option::is_none);
         for (errors, schema) in pairs.by_ref().filter(|_| !unknown) {
-            let d = self.describe_branch(here, errors, *schema, coerce);
+            let d = self.describe_branch(here, errors, *schema, beside, coerce);
             if seen.insert(d.clone()) {
                 described.push(d);
                 if described.len() == MAX_BRANCHES {
@@ -78,6 +81,9 @@ impl ArgsSchema {
         let unread = pairs.count();
         let expected = if described.is_empty() {
             format!("a value matching one of the `{keyword}` alternatives")
+        } else if let ([alike], 0) = (described.as_slice(), unread) {
+            // Every alternative described alike: "one of:" a single item offers no choice.
+            alike.clone()
         } else if unread > 0 {
             format!(
                 "one of: {}; or one of {unread} more alternatives",
@@ -96,17 +102,25 @@ impl ArgsSchema {
         });
     }
 
-    /// A branch in a few words: its name or type, then, when the value has the branch's type,
-    /// what failed in it (`an object [/url: required (a string), /body: not allowed]`).
+    /// A branch in a few words: its name or type (the `type` beside the union, `beside`,
+    /// where the branch says none), then, when the value has the branch's type, what failed
+    /// in it (`an object [/url: required (a string), /body: not allowed]`).
     fn describe_branch(
         &self,
         here: &str,
         errors: &[ValidationError<'static>],
         schema: Option<(&Value, Option<&str>)>,
+        beside: Option<&Value>,
         coerce: Coercions,
     ) -> String {
         let mut text = match schema {
-            Some((s, name)) => label(s, name),
+            Some((s, name)) => {
+                let says_type = ["type", "const", "enum"].iter().any(|k| s.get(k).is_some());
+                match beside.filter(|_| !says_type) {
+                    Some(t) => named(s, name, expected_for(&serde_json::json!({"type": t}))),
+                    None => label(s, name),
+                }
+            }
             None => "another alternative".to_string(),
         };
         if mismatched(here, errors) {
@@ -331,7 +345,11 @@ pub(super) fn described(root: &Value, schema: &Value) -> String {
 /// A branch's name and what it is: "image block (an object)", "Payment card (an object)", or
 /// just what it is ("an integer") when it has no `title` and is not a named definition.
 fn label(schema: &Value, definition: Option<&str>) -> String {
-    let what = expected_for(schema);
+    named(schema, definition, expected_for(schema))
+}
+
+/// `what` the schema is, after its name as [`label`] gives it.
+fn named(schema: &Value, definition: Option<&str>, what: String) -> String {
     let name = match schema.get("title").and_then(Value::as_str) {
         Some(t) if !t.trim().is_empty() => t.trim().to_string(),
         _ => match definition {

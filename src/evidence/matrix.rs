@@ -421,8 +421,10 @@ impl Matrix {
     /// [`Matrix::reached`]: an in-process engine is a target whose id starts with `engine/`,
     /// [`crate::target::is_engine`]; any other is a provider route), e.g. `7 (all 7 reached
     /// the in-process engines only; no provider route was probed: every provider verdict is
-    /// doc or report evidence)`. RULES.md and MATRIX.md both say it, so that no reader takes
-    /// the run count for provider probing.
+    /// doc, report or secondary evidence)`, the kinds named being those that decide the
+    /// verdicts of the other provider routes' cells. RULES.md and
+    /// MATRIX.md both say it, so that no reader takes the run count for provider probing, nor
+    /// a third party's reading for the provider's own words.
     pub fn runs_folded(&self) -> String {
         let n = self.runs.len();
         let mut engines_only = 0;
@@ -439,10 +441,9 @@ impl Matrix {
             }
         }
         let with_routes = n - engines_only - none;
+        let kinds = self.deciding_kinds(&providers);
         if n == 0 {
-            return "0 (no provider route was probed: every provider verdict is doc or report \
-                    evidence)"
-                .into();
+            return format!("0 (no provider route was probed: {kinds})");
         }
         let mut parts = Vec::new();
         if engines_only > 0 {
@@ -462,12 +463,37 @@ impl Matrix {
             ));
         }
         let provider_evidence = if with_routes == 0 {
-            "no provider route was probed: every provider verdict is doc or report evidence"
+            format!("no provider route was probed: {kinds}")
         } else {
-            "only these routes' cells can hold probe evidence; every other provider verdict is \
-             doc or report evidence"
+            format!("only these routes' cells can hold probe evidence; {kinds}")
         };
         format!("{n} ({}; {provider_evidence})", parts.join(", "))
+    }
+
+    /// `every provider verdict is doc, report or secondary evidence`: the kinds of the items
+    /// deciding the verdicts of provider cells (not [`crate::target::is_engine`]), once each
+    /// in [`EvidenceKind`]'s order. With `probed` routes, only the other routes' cells count
+    /// and it says `every other provider verdict`; `no (other) provider cell has a verdict`
+    /// when none does.
+    fn deciding_kinds(&self, probed: &std::collections::BTreeSet<&String>) -> String {
+        let kinds: std::collections::BTreeSet<EvidenceKind> = self
+            .cells
+            .iter()
+            .filter(|c| c.verdict.is_some() && !crate::target::is_engine(&c.target))
+            .filter(|c| !probed.contains(&c.target))
+            .filter_map(|c| c.kind)
+            .collect();
+        let other = if probed.is_empty() { "" } else { "other " };
+        let mut names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        let Some(last) = names.pop() else {
+            return format!("no {other}provider cell has a verdict");
+        };
+        let list = if names.is_empty() {
+            last.to_string()
+        } else {
+            format!("{} or {last}", names.join(", "))
+        };
+        format!("every {other}provider verdict is {list} evidence")
     }
 }
 
@@ -1425,18 +1451,40 @@ mod tests {
     /// The run count says which kinds of target the runs reached, from their verdicts:
     /// engine-only runs say no provider route was probed (the committed reports said only
     /// "7", read as seven provider probes); once a run has a provider route's verdict, the
-    /// line names that route and no longer says none was probed.
+    /// line names that route and no longer says none was probed. The kinds it says decide
+    /// the other provider verdicts are those that do (it said "doc or report" while 221
+    /// provider cells were decided by `secondary` evidence).
     #[test]
     fn the_run_count_says_which_kinds_of_target_the_runs_reached() {
+        let anthropic = "anthropic/messages";
+        let targets = [T, "openai/chat", anthropic].map(String::from);
+        let docs = [
+            doc(EvidenceKind::Secondary, "2026-12-02", Verdict::Rejected),
+            doc_at(
+                anthropic,
+                EvidenceKind::Doc,
+                "2026-12-01",
+                Verdict::Accepted,
+            ),
+        ];
+        assert_eq!(
+            build(&catalog(), &targets, &[], &[]).runs_folded(),
+            "0 (no provider route was probed: no provider cell has a verdict)"
+        );
+        assert_eq!(
+            build(&catalog(), &targets, &[], &docs).runs_folded(),
+            "0 (no provider route was probed: every provider verdict is doc or secondary \
+             evidence)"
+        );
         let engine_runs = || {
             vec![
                 run("r1", "2026-11-01", &[(C, T, Verdict::Accepted)]),
                 run("r2", "2026-11-02", &[(C, T, Verdict::Rejected)]),
             ]
         };
-        let m = build(&catalog(), &targets(), &engine_runs(), &[]);
+        let m = build(&catalog(), &targets, &engine_runs(), &docs);
         let engines_only = "2 (all 2 reached the in-process engines only; no provider route \
-                            was probed: every provider verdict is doc or report evidence)";
+                            was probed: every provider verdict is doc or secondary evidence)";
         assert_eq!(m.runs_folded(), engines_only);
         let md = to_markdown(&m);
         assert!(
@@ -1457,12 +1505,12 @@ mod tests {
             "2026-11-04",
             &[(C, "openai/chat", Verdict::Skipped)],
         ));
-        let m = build(&catalog(), &targets(), &runs, &[]);
+        let m = build(&catalog(), &targets, &runs, &docs);
         assert_eq!(
             m.runs_folded(),
             "4 (2 reached the in-process engines only, 1 had no decisive verdict, 1 reached \
              provider routes: `openai/chat`; only these routes' cells can hold probe evidence; \
-             every other provider verdict is doc or report evidence)"
+             every other provider verdict is doc evidence)"
         );
         // Read back from matrix.json, the line is the same.
         let json = serde_json::to_string(&m).unwrap();

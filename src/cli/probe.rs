@@ -66,8 +66,9 @@ pub struct ProbeArgs {
     #[arg(long = "max-requests", value_name = "N", default_value_t = 8000,
           value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_requests: usize,
-    /// Where to write the run log (default: reports/runs; emulated runs default to a folder in
-    /// the system temp dir and may never go to a reports/runs folder).
+    /// Where to write the run log (default: reports/runs; a log elsewhere is not folded in and
+    /// the matrix is not regenerated; emulated runs default to a folder in the system temp dir
+    /// and may never go to a reports/runs folder).
     #[arg(long = "runs-dir", value_name = "DIR")]
     pub runs_dir: Option<PathBuf>,
     /// Do not show a progress bar.
@@ -811,7 +812,11 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     println!("run log: {}", summary.log.display());
     if emulated {
         println!("emulated run ({why_emulated}): not evidence; the matrix was not regenerated");
-    } else if !args.no_regenerate && same_dir(&runs_dir, &project.runs_dir()) {
+    } else if !args.no_regenerate {
+        if let Some(line) = not_folded(&runs_dir, &project.runs_dir()) {
+            println!("{line}");
+            return Ok(status);
+        }
         for (log, why) in project.unstarted_runs()? {
             eprintln!(
                 "note: {}: {why}; it is not folded in (delete it)",
@@ -1151,6 +1156,20 @@ fn resolved(path: &std::path::Path) -> std::path::PathBuf {
     out.canonicalize().unwrap_or(out)
 }
 
+/// The line a real run prints instead of regenerating when its log went to a `--runs-dir`
+/// other than the reports' run-log folder `project_runs` (`None` when it is that folder):
+/// `rules` folds only the logs there, so regenerating would not fold this one in (trial 51
+/// D3: nothing was regenerated and nothing said so, exit 0).
+fn not_folded(runs_dir: &std::path::Path, project_runs: &std::path::Path) -> Option<String> {
+    (!same_dir(runs_dir, project_runs)).then(|| {
+        format!(
+            "the run log is outside the reports' run-log folder {}: it is not folded in and the \
+             matrix was not regenerated (move it there and run `toolwire rules` to fold it in)",
+            project_runs.display()
+        )
+    })
+}
+
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -1338,6 +1357,21 @@ mod tests {
             std::os::unix::fs::symlink(&runs, &link).unwrap();
             assert!(is_a_runs_folder(&link));
         }
+    }
+
+    /// A real run's log outside the reports' run-log folder is said not to be folded in, with
+    /// how to fold it (trial 51 D3: `probe --offline --runs-dir ../runs` neither regenerated
+    /// nor said so); in that folder, however named, nothing is said.
+    #[test]
+    fn a_run_log_outside_the_reports_runs_is_said_not_to_be_folded() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = dir.path().join("reports/runs");
+        std::fs::create_dir_all(&runs).unwrap();
+        assert_eq!(not_folded(&runs, &runs), None);
+        assert_eq!(not_folded(&dir.path().join("reports/./runs"), &runs), None);
+        let line = not_folded(&dir.path().join("elsewhere"), &runs).unwrap();
+        assert!(line.contains("it is not folded in and the matrix was not regenerated"));
+        assert!(line.contains(&format!("{}", runs.display())), "{line}");
     }
 
     /// A `--runs-dir` naming a file is refused, naming the flag; a folder, or none yet, is not.

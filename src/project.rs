@@ -28,6 +28,17 @@ impl Project {
         self.reports.join("runs")
     }
 
+    /// Whether `dir` holds a reports folder's files: `documented/` or one of the files
+    /// [`Project::regenerate`] writes (`matrix.json`, `MATRIX.md`, `profile.json`,
+    /// `RULES.md`). Its `runs/` is then where `rules --reports DIR` reads run logs, whatever
+    /// the folder is named (a copy of the reports, `cp -r reports /tmp/rep`).
+    pub fn holds_reports(dir: &Path) -> bool {
+        dir.join("documented").is_dir()
+            || ["matrix.json", "MATRIX.md", "profile.json", "RULES.md"]
+                .iter()
+                .any(|f| dir.join(f).is_file())
+    }
+
     pub fn documented_dir(&self) -> PathBuf {
         self.reports.join("documented")
     }

@@ -1129,11 +1129,19 @@ fn is_inside(file: &std::path::Path, folder: &std::path::Path) -> bool {
     resolved(file).starts_with(folder)
 }
 
-/// Whether `dir` is some project's run-log folder (`…/reports/runs`, read through symbolic
-/// links), where an emulated run's log may never go, whichever `--reports` this run reads
-/// (trial 49 D3: one went into another checkout's `reports/runs`, which `rules` then refused).
+/// Whether `dir` is some project's run-log folder, where an emulated run's log may never go,
+/// whichever `--reports` this run reads (trial 49 D3: one went into another checkout's
+/// `reports/runs`, which `rules` then refused): read through symbolic links, a `runs` folder
+/// in `…/reports/` or in a folder holding a reports folder's files
+/// ([`crate::project::Project::holds_reports`]; trial 51 D8: a copy of the reports under
+/// another name slipped through).
 fn is_a_runs_folder(dir: &std::path::Path) -> bool {
-    resolved(dir).ends_with("reports/runs")
+    let dir = resolved(dir);
+    dir.ends_with("reports/runs")
+        || (dir.file_name().is_some_and(|n| n == "runs")
+            && dir
+                .parent()
+                .is_some_and(crate::project::Project::holds_reports))
 }
 
 /// `path` read through symbolic links as far as it exists, the rest (a folder the run would
@@ -1336,8 +1344,9 @@ mod tests {
         }
     }
 
-    /// Any project's `reports/runs` is one, also through a link; a folder of another name is
-    /// not (trial 49 D3: an emulated log went into another checkout's `reports/runs`).
+    /// Any project's `reports/runs` is one, also through a link, and so is the `runs/` of a
+    /// folder holding the reports' files under another name; a folder of another name is not
+    /// (trial 49 D3: an emulated log went into another checkout's `reports/runs`).
     #[test]
     fn a_reports_runs_folder_is_known_by_its_path() {
         let dir = tempfile::tempdir().unwrap();
@@ -1351,6 +1360,16 @@ mod tests {
         ));
         assert!(!is_a_runs_folder(dir.path()));
         assert!(!is_a_runs_folder(&dir.path().join("clone/reports")));
+        // A copy of the reports under another name, its runs/ made or not (trial 51 D8).
+        let copy = dir.path().join("repcopy");
+        std::fs::create_dir_all(copy.join("documented")).unwrap();
+        assert!(is_a_runs_folder(&copy.join("runs")));
+        assert!(is_a_runs_folder(&copy.join("runs/new/..")));
+        std::fs::remove_dir(copy.join("documented")).unwrap();
+        assert!(!is_a_runs_folder(&copy.join("runs")));
+        std::fs::write(copy.join("matrix.json"), "{}").unwrap();
+        assert!(is_a_runs_folder(&copy.join("runs")));
+        assert!(!is_a_runs_folder(&copy.join("logs")));
         #[cfg(unix)]
         {
             let link = dir.path().join("link");

@@ -13,7 +13,7 @@ use toolwire::case::{Case, Catalog, Placement, baseline};
 use toolwire::emulate::{Emulator, Fault, Options};
 use toolwire::evidence::runlog::{self, Redactor, RunLog};
 use toolwire::evidence::{Observation, Stage, Verdict};
-use toolwire::probe::http::{Budget, HttpOptions, HttpTarget, client};
+use toolwire::probe::http::{Budget, EMULATED_NOTE, HttpOptions, HttpTarget, client};
 use toolwire::probe::{self, ProbeTarget, RunOptions, RunSummary};
 use toolwire::target::wire::{Keyless, Route};
 use toolwire::target::{self as target, Credential, WireOptions};
@@ -158,9 +158,10 @@ impl Scenario {
             tune(&mut opts);
             let id = route.id().to_string();
             routes.insert(id, target::route(route.id()).unwrap());
-            targets.push(Arc::new(
-                HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap(),
-            ));
+            let t = HttpTarget::new(route, cfg, http.clone(), opts, budget.clone()).unwrap();
+            // As `probe` does once the base URL says it is the emulator.
+            t.mark_emulator();
+            targets.push(Arc::new(t));
         }
         Scenario {
             emu,
@@ -207,6 +208,12 @@ impl Scenario {
             log.header.emulated,
             "runs against the emulator are marked emulated"
         );
+        // And so is every observation, whatever ended it: a transport failure, a case not
+        // sent after a failed control (trial 51 D6: transport failures lacked the note).
+        for o in &log.observations {
+            let note = o.note.as_deref().unwrap_or_default();
+            assert!(note.starts_with(EMULATED_NOTE), "{o:?}");
+        }
         assert!(log.footer.is_some());
         (summary, log, dir)
     }

@@ -665,20 +665,19 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
             redactor.add_setting(var, value);
         }
         // A run is emulated when any replaced base URL (by --base-url or a base-URL variable)
-        // is served by `toolwire emulate`.
-        let bases: Vec<String> = live
+        // is served by `toolwire emulate`; each target it serves is marked, so that every
+        // observation of it is noted as emulated, a failure before any answer included.
+        let replaced = live
             .iter()
             .filter(|t| overridden.contains(&t.record().id) || t.config().base_overridden)
-            .filter(|t| t.skip_reason().is_none())
-            .map(|t| t.config().base_url.clone())
-            .collect();
-        emulated = runtime.block_on(async {
-            for b in &bases {
-                if crate::emulate::is_emulator(&client, b).await {
-                    return true;
+            .filter(|t| t.skip_reason().is_none());
+        runtime.block_on(async {
+            for t in replaced {
+                if crate::emulate::is_emulator(&client, &t.config().base_url).await {
+                    t.mark_emulator();
+                    emulated = true;
                 }
             }
-            false
         });
         // A hosted provider answering from anywhere but its own host is a stand-in, marker
         // or not.

@@ -45,6 +45,18 @@ use super::{Answer, BoxFuture, ProbeTarget};
 /// Header every emulator answer carries.
 pub const EMULATOR_HEADER: &str = "x-toolwire-emulator";
 
+/// How the note of every observation of a target served by `toolwire emulate` begins.
+pub const EMULATED_NOTE: &str = "emulated answer (toolwire emulate; not evidence)";
+
+/// `note` beginning with [`EMULATED_NOTE`] (once: a note that already does is kept).
+pub fn emulated_note(note: Option<&str>) -> String {
+    match note {
+        Some(n) if n.starts_with(EMULATED_NOTE) => n.to_string(),
+        Some(n) => format!("{EMULATED_NOTE}; {n}"),
+        None => EMULATED_NOTE.to_string(),
+    }
+}
+
 /// Response headers the answer readers look at.
 const KEPT_HEADERS: [HeaderName; 5] = [
     HeaderName::from_static("content-type"),
@@ -625,9 +637,18 @@ impl HttpTarget {
         &self.cfg
     }
 
-    /// True once an answer came from `toolwire emulate`.
+    /// True once an answer came from `toolwire emulate`, or once [`HttpTarget::mark_emulator`]
+    /// said its base URL is served by it.
     pub fn saw_emulator(&self) -> bool {
         self.emulated.load(Ordering::Acquire)
+    }
+
+    /// Marks this target as served by `toolwire emulate` (its base URL answered
+    /// [`crate::emulate::is_emulator`]) before anything is sent: a request that fails before
+    /// any answer (a reset, a cut-short body) is then noted as emulated too (trial 51 D6: the
+    /// transport failures of an emulated run lacked the note).
+    pub fn mark_emulator(&self) {
+        self.emulated.store(true, Ordering::Release);
     }
 
     /// `url` parsed, from the cache when it is the URL parsed last. `None` when it does not
@@ -678,11 +699,6 @@ impl HttpTarget {
                 key_hint(self.route.as_ref())
             )
         };
-        let note = if self.saw_emulator() {
-            format!("emulated answer (toolwire emulate; not evidence); {note}")
-        } else {
-            note
-        };
         let answer = Answer {
             verdict,
             stage: c.stage,
@@ -725,18 +741,7 @@ impl HttpTarget {
                     if emulated {
                         self.emulated.store(true, Ordering::Release);
                     }
-                    let c = self.route.classify(&self.cfg, &reply, keyless);
-                    if emulated {
-                        let note = match &c.note {
-                            Some(n) => {
-                                format!("emulated answer (toolwire emulate; not evidence); {n}")
-                            }
-                            None => "emulated answer (toolwire emulate; not evidence)".into(),
-                        };
-                        c.note(note)
-                    } else {
-                        c
-                    }
+                    self.route.classify(&self.cfg, &reply, keyless)
                 }
                 Err(e) => transport_error(&e, self.opts.timeout),
             };
@@ -999,41 +1004,57 @@ impl ProbeTarget for HttpTarget {
 
     fn probe<'a>(&'a self, case: &'a Case) -> BoxFuture<'a, Answer> {
         Box::pin(async move {
-            let keyless = self.keyless();
-            let mut extra = 0;
-            if keyless && self.route.settings().keyless == Keyless::Discover {
-                let (d, sent) = self.discovery.get_or_init(|| self.discover()).await;
-                if !self.discovery_counted.swap(true, Ordering::AcqRel) {
-                    extra = *sent;
-                }
-                if let Discovery::Stop(answer) = d {
-                    return Answer {
-                        requests: extra,
-                        ..answer.clone()
-                    };
-                }
-            }
-            let opts = WireOptions::for_case(case);
-            let req = self.route.request(&self.cfg, &case.tools, &opts);
-            if case.strict && !super::carries_strict(&req.body) {
+            let answer = self.answer(case).await;
+            // Every answer of a target `toolwire emulate` serves, whatever ended it.
+            if self.saw_emulator() {
+                let note = emulated_note(answer.note.as_deref());
                 return Answer {
-                    requests: extra,
-                    ..Answer::strict_not_carried()
+                    note: Some(note),
+                    ..answer
                 };
             }
-            let (c, status, sent) = self.send(&req, keyless).await;
-            Answer {
-                verdict: c.verdict,
-                stage: c.stage,
-                status,
-                error: c.error,
-                path: c.path,
-                note: c.note,
-                model: None,
-                request_body: req.body,
-                requests: sent + extra,
-            }
+            answer
         })
+    }
+}
+
+impl HttpTarget {
+    /// The answer to `case`: the discovery's, when it stops the route, else the case's own.
+    async fn answer(&self, case: &Case) -> Answer {
+        let keyless = self.keyless();
+        let mut extra = 0;
+        if keyless && self.route.settings().keyless == Keyless::Discover {
+            let (d, sent) = self.discovery.get_or_init(|| self.discover()).await;
+            if !self.discovery_counted.swap(true, Ordering::AcqRel) {
+                extra = *sent;
+            }
+            if let Discovery::Stop(answer) = d {
+                return Answer {
+                    requests: extra,
+                    ..answer.clone()
+                };
+            }
+        }
+        let opts = WireOptions::for_case(case);
+        let req = self.route.request(&self.cfg, &case.tools, &opts);
+        if case.strict && !super::carries_strict(&req.body) {
+            return Answer {
+                requests: extra,
+                ..Answer::strict_not_carried()
+            };
+        }
+        let (c, status, sent) = self.send(&req, keyless).await;
+        Answer {
+            verdict: c.verdict,
+            stage: c.stage,
+            status,
+            error: c.error,
+            path: c.path,
+            note: c.note,
+            model: None,
+            request_body: req.body,
+            requests: sent + extra,
+        }
     }
 }
 

@@ -332,7 +332,10 @@ fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
     };
     let mut lines = Vec::new();
     for (f, e) in table::rejections(set, rule) {
-        let what = format!("`{}` ({})", f.parameter, f.placement);
+        let what = match crate::profile::judged_from(&f.judged_elsewhere, &e.target) {
+            Some(judged) => format!("`{}` ({}, {judged})", f.parameter, f.placement),
+            None => format!("`{}` ({})", f.parameter, f.placement),
+        };
         lines.push(line_of(&e.target, &what, e));
     }
     if rule.id == table::META_SCHEMA_RULE {

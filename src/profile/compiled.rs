@@ -1,7 +1,7 @@
 //! A profile compiled for lookups: one hash lookup per feature met, no allocation unless the
 //! feature is not allowed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
@@ -219,7 +219,7 @@ impl CompiledProfile {
                                 .map_or_else(|| f.parameter.clone(), Param::to_string),
                         ),
                         parameter: f.parameter.clone(),
-                        because: because(&f.rejected_by, &f.unknown_for),
+                        because: because(&f.rejected_by, &f.unknown_for, &f.judged_elsewhere),
                         rejected_by: f.rejected_by.as_slice().into(),
                         unknown_for: f.unknown_for.clone(),
                         cites_cases: false,
@@ -289,7 +289,7 @@ impl CompiledProfile {
             details.push(Detail {
                 text: Text::from(parameter.clone()),
                 parameter,
-                because: because(&profile.meta_schema, &[]),
+                because: because(&profile.meta_schema, &[], &Default::default()),
                 rejected_by: profile.meta_schema.as_slice().into(),
                 unknown_for: Vec::new(),
                 cites_cases: false,
@@ -637,17 +637,25 @@ fn because_per_case(rejecting: &[(TargetEvidence, String)], unknown_for: &[Strin
 }
 
 /// "rejected by T (kind date), ...; no evidence for U, ...": each target with the kind and
-/// date of the evidence that decides its verdict (the newest, as MATRIX.md shows it).
-fn because(rejected_by: &[TargetEvidence], unknown_for: &[String]) -> String {
+/// date of the evidence that decides its verdict (the newest, as MATRIX.md shows it), and
+/// where the verdict was judged from another placement (`elsewhere`), that placement
+/// ([`super::judged_from`]).
+fn because(
+    rejected_by: &[TargetEvidence],
+    unknown_for: &[String],
+    elsewhere: &BTreeMap<String, Placement>,
+) -> String {
     let mut parts = Vec::new();
     if !rejected_by.is_empty() {
         parts.push(format!(
             "rejected by {}",
-            list(
-                rejected_by
-                    .iter()
-                    .map(|e| format!("{} ({})", e.target, e.latest.label()))
-            )
+            list(rejected_by.iter().map(|e| {
+                let mut label = e.latest.label();
+                if let Some(judged) = super::judged_from(elsewhere, &e.target) {
+                    label = format!("{label}, {judged}");
+                }
+                format!("{} ({label})", e.target)
+            }))
         ));
     }
     if !unknown_for.is_empty() {
@@ -685,10 +693,13 @@ mod tests {
     #[test]
     fn a_rejection_citing_nothing_says_so() {
         assert_eq!(
-            super::because(&[], &[]),
+            super::because(&[], &[], &Default::default()),
             "rejected by the profile, which cites no evidence"
         );
-        assert_eq!(super::because(&[], &["x/y".into()]), "no evidence for x/y");
+        assert_eq!(
+            super::because(&[], &["x/y".into()], &Default::default()),
+            "no evidence for x/y"
+        );
     }
 
     /// An inherited rejection names the target whose evidence it is, after the kind and date.
@@ -710,12 +721,38 @@ mod tests {
             since: cited,
         };
         assert_eq!(
-            super::because(std::slice::from_ref(&e), &[]),
+            super::because(std::slice::from_ref(&e), &[], &Default::default()),
             "rejected by openai/chat-strict (report 2026-02-02, via openai/chat)"
         );
         assert_eq!(
             super::because_per_case(&[(e, "c".into())], &[]),
             "rejected by openai/chat-strict (report 2026-02-02, via openai/chat, case `c`)"
+        );
+    }
+
+    /// A rejection judged from the same feature at another placement says which (trial 51
+    /// D9: `check` cited gemini's report on a nested property as a rejection at `items`).
+    #[test]
+    fn a_rejection_judged_elsewhere_names_the_placement() {
+        let cited = Cited {
+            kind: EvidenceKind::Report,
+            date: "2025".into(),
+            source: "https://example.com".into(),
+            via: None,
+            read: false,
+            inferred: false,
+            not_verbatim: false,
+        };
+        let e = |target: &str| TargetEvidence {
+            target: target.into(),
+            case: "types/missing-nested".into(),
+            latest: cited.clone(),
+            since: cited.clone(),
+        };
+        let elsewhere = BTreeMap::from([("a/x".to_string(), Placement::Nested)]);
+        assert_eq!(
+            super::because(&[e("a/x"), e("b/y")], &[], &elsewhere),
+            "rejected by a/x (report 2025, judged from the nested placement), b/y (report 2025)"
         );
     }
 

@@ -379,6 +379,17 @@ pub struct FeatureEntry {
     pub judged_elsewhere: BTreeMap<String, Placement>,
 }
 
+/// `judged from the nested placement` when `target`'s verdict on a feature is the same
+/// feature's at another placement (`elsewhere`: [`FeatureEntry::judged_elsewhere`]), else
+/// `None`. Said wherever the verdict is cited in words, so that a rejection is never read as
+/// seen at a placement no evidence speaks to (trial 51 D9: `rule type-missing` said gemini
+/// rejects it at `items`, judged from a report about a nested property).
+pub fn judged_from(elsewhere: &BTreeMap<String, Placement>, target: &str) -> Option<String> {
+    elsewhere
+        .get(target)
+        .map(|p| format!("judged from the {p} placement"))
+}
+
 /// What a profile allows, per family, for readers (RULES.md, `toolwire rule`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {

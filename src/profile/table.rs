@@ -422,9 +422,13 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
     let _ = writeln!(out, "- Repair: {}\n", rule.repair);
     let mut rows = Vec::new();
     for (f, e) in rejections(set, rule) {
+        let placement = match super::judged_from(&f.judged_elsewhere, &e.target) {
+            Some(judged) => format!("{} ({judged})", f.placement),
+            None => f.placement.to_string(),
+        };
         rows.push(vec![
             code(&f.parameter),
-            f.placement.to_string(),
+            placement,
             code(&e.target),
             evidence_links(e),
             code(&e.case),

@@ -52,6 +52,8 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
+use crate::schema::NOT_IN_FRAGMENT;
+
 /// The schema to compile for `declared`: `None` when nothing needs rewriting (the common
 /// case, so the declared schema is compiled without a copy).
 pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
@@ -328,23 +330,6 @@ fn empty_required(node: &serde_json::Map<String, Value>) -> bool {
 fn is_document_ref(node: &serde_json::Map<String, Value>) -> bool {
     node.get("$ref").and_then(Value::as_str) == Some("")
 }
-
-/// What RFC 3986 does not allow raw in a fragment (§3.5, §3.3 `pchar`, §2.2 `sub-delims`), but
-/// for `%` and non-ASCII, which [`encoded_fragment`] escapes itself.
-const NOT_IN_FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'<')
-    .add(b'>')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
 
 /// The `$ref` of `node` with its fragment percent-encoded where RFC 3986 does not allow a
 /// character raw; `None` when it allows them all (or the reference has no fragment).

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Bound;
 
-use percent_encoding::{AsciiSet, CONTROLS};
+use percent_encoding::AsciiSet;
 use serde_json::{Map, Value, json};
 
 use crate::json::push_token;
@@ -1318,21 +1318,7 @@ struct Refs {
 
 /// What a `$ref` fragment written anew percent-encodes when its text as given had an
 /// escape: what RFC 3986 §3.5 does not allow in a fragment, and `%` itself.
-const FRAGMENT_ESCAPED: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
+const FRAGMENT_ESCAPED: &AsciiSet = &crate::schema::NOT_IN_FRAGMENT.add(b'%');
 
 impl Refs {
     fn of(root: &Value) -> Refs {

@@ -2946,24 +2946,33 @@ fn json_lines_among_plain_lines_are_each_explained() {
     );
 }
 
-/// A JSON list, or JSON Lines, of error strings: each was quoted with the JSON's quotes and
-/// brackets, the first's quote holding the next record, and explained in reverse order
-/// (trial 48 D6); each string is a record, read as its text, as a record that is an object
-/// is, in record order.
-#[test]
-fn each_string_of_a_list_or_json_lines_is_a_record() {
+/// Anthropic's error for tool #2 and Google's for tool #5, and what explaining both in that
+/// order gives ([`places`]).
+fn two_records() -> (&'static str, &'static str, Vec<(Option<usize>, String)>) {
     let google = "GenerateContentRequest.tools[0].function_declarations[5].parameters.properties[ids].items: missing field.";
     let anthropic = "tools.2.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
     let want = vec![
         (Some(2), anthropic.to_string()),
         (Some(5), google.to_string()),
     ];
-    let places = |error: &str| {
-        explain(None, error, None)
-            .iter()
-            .map(|e| (e.tool_index, e.message.clone()))
-            .collect::<Vec<_>>()
-    };
+    (anthropic, google, want)
+}
+
+/// Each explanation of `error` (no request given): its tool's index and the quoted message.
+fn places(error: &str) -> Vec<(Option<usize>, String)> {
+    explain(None, error, None)
+        .iter()
+        .map(|e| (e.tool_index, e.message.clone()))
+        .collect()
+}
+
+/// A JSON list, or JSON Lines, of error strings: each was quoted with the JSON's quotes and
+/// brackets, the first's quote holding the next record, and explained in reverse order
+/// (trial 48 D6); each string is a record, read as its text, as a record that is an object
+/// is, in record order.
+#[test]
+fn each_string_of_a_list_or_json_lines_is_a_record() {
+    let (anthropic, google, want) = two_records();
     let (a, b) = (json!(anthropic), json!(google));
     assert_eq!(places(&json!([a, b]).to_string()), want);
     assert_eq!(places(&format!("{a}\n{b}\n")), want);
@@ -2977,18 +2986,7 @@ fn each_string_of_a_list_or_json_lines_is_a_record() {
 /// line among plain lines dropped the plain error (D19). A record no template reads is noted.
 #[test]
 fn every_record_of_an_error_is_explained_or_noted() {
-    let google = "GenerateContentRequest.tools[0].function_declarations[5].parameters.properties[ids].items: missing field.";
-    let anthropic = "tools.2.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level";
-    let want = vec![
-        (Some(2), anthropic.to_string()),
-        (Some(5), google.to_string()),
-    ];
-    let places = |error: &str| {
-        explain(None, error, None)
-            .iter()
-            .map(|e| (e.tool_index, e.message.clone()))
-            .collect::<Vec<_>>()
-    };
+    let (anthropic, google, want) = two_records();
     let (a, g) = (json!(anthropic), json!(google));
     let (ab, gb) = (json!({"message": anthropic}), json!({"message": google}));
     for error in [

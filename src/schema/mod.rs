@@ -251,6 +251,24 @@ pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
     Walk { nodes, truncated }
 }
 
+/// What RFC 3986 does not allow raw in a URI fragment (§3.5, §3.3 `pchar`, §2.2
+/// `sub-delims`) but for `%` and non-ASCII, which each writer of a fragment treats its own way:
+/// escaped when written anew, kept where it already starts an escape.
+pub const NOT_IN_FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
 /// A URI fragment's JSON Pointer with its percent-escapes decoded (RFC 6901 section 6:
 /// `#/$defs/x%20y` names the member `x y`). An escape that is not two hex digits, or bytes
 /// that do not decode to UTF-8, leave the text as written.

@@ -591,11 +591,9 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
 /// `{"x1": 1}`, exit 0). One that accepts every value rests on nothing; the relation is
 /// followed (`patternProperties` → `additionalProperties` → `unevaluatedProperties`).
 fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
-    const EVALUATES_MEMBERS: &[&str] = &[
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "dependentSchemas",
+    // The applicators whose annotations reach an `unevaluated*` beside them, of members and
+    // of items alike.
+    const IN_PLACE: &[&str] = &[
         "if",
         "then",
         "else",
@@ -606,30 +604,25 @@ fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
         "$dynamicRef",
         "$recursiveRef",
     ];
-    const EVALUATES_ITEMS: &[&str] = &[
-        "prefixItems",
-        "items",
-        "additionalItems",
-        "contains",
-        "if",
-        "then",
-        "else",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ];
-    let rests_on = |d: &str| -> &[&str] {
-        match d {
-            "additionalProperties" => &["properties", "patternProperties"],
-            "items" if !map[d].is_array() => &["prefixItems"],
-            "additionalItems" if map.get("items").is_some_and(Value::is_array) => &["items"],
-            "unevaluatedProperties" => EVALUATES_MEMBERS,
-            "unevaluatedItems" => EVALUATES_ITEMS,
-            _ => &[],
+    let rests = |d: &str, on: &str| match d {
+        "additionalProperties" => ["properties", "patternProperties"].contains(&on),
+        "items" => !map[d].is_array() && on == "prefixItems",
+        "additionalItems" => map.get("items").is_some_and(Value::is_array) && on == "items",
+        "unevaluatedProperties" => {
+            IN_PLACE.contains(&on)
+                || [
+                    "properties",
+                    "patternProperties",
+                    "additionalProperties",
+                    "dependentSchemas",
+                ]
+                .contains(&on)
         }
+        "unevaluatedItems" => {
+            IN_PLACE.contains(&on)
+                || ["prefixItems", "items", "additionalItems", "contains"].contains(&on)
+        }
+        _ => false,
     };
     let accepts_every_value = |v: &Value| match v {
         Value::Bool(b) => *b,
@@ -660,11 +653,12 @@ fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
             if covered_still {
                 continue;
             }
-            let on = rests_on(d)
-                .iter()
-                .find(|on| **on == k || gone.iter().any(|(g, _)| g == *on));
+            let on = std::iter::once(k)
+                .chain(gone.iter().map(|(g, _)| g.as_str()))
+                .find(|on| rests(d, on))
+                .map(str::to_string);
             if let Some(on) = on {
-                gone.push((d.clone(), (*on).to_string()));
+                gone.push((d.clone(), on));
                 grew = true;
             }
         }

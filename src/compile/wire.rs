@@ -202,6 +202,9 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             "dependencies",
             "minProperties",
             "allOf",
+            "anyOf",
+            "oneOf",
+            "$ref",
         ]
         .iter()
         .any(|k| o.contains_key(*k))
@@ -215,7 +218,7 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        for (part, at) in with_all_of(o, &n.pointer) {
+        for (part, at) in applying_with(o, &n.pointer, given) {
             blocked.extend(demands_on_the_object(part, &at, &names));
         }
         blocked.extend(conditionals_on_the_object(o, &n.pointer, &names, given));
@@ -223,21 +226,47 @@ pub fn conditionals_given(form: Form, given: &Value, schema: &Value) -> Vec<Unwi
     blocked
 }
 
-/// The object schema `o` at `at` and every branch of its `allOf` (and theirs, in turn), with
-/// their pointers: each applies to the same value, so a demand in a branch is the object's own.
-/// Repair merges a one-branch `allOf` into its object and drops the keyword the strict form
-/// rejects, so a `dependentRequired` asking for an undeclared member inside one compiled,
-/// exit 0, to an object refusing every call carrying it (trial 50 D9, the `allOf` form).
-fn with_all_of<'a>(o: &'a Map<String, Value>, at: &str) -> Vec<(&'a Map<String, Value>, String)> {
+/// The object schema `o` at `at` and every schema that applies to its value with it, with
+/// their pointers: the branches of its `allOf`, `anyOf` and `oneOf`, and the target of a
+/// `$ref` in `root`'s document, in turn. A demand in an `allOf` branch is the object's own; one
+/// in an `anyOf`/`oneOf` branch is that branch's, which strict mode's closing leaves no call
+/// able to meet, as [`branches_on_the_object`] refuses a branch requiring an undeclared member.
+/// Repair drops the keyword the strict form rejects first, so such a demand compiled, exit 0,
+/// to an object refusing every call carrying it: merged from a one-branch `allOf` (trial 50
+/// D9), reached through a `$ref` in one (trial 52 D4), or left an empty `anyOf` branch written
+/// as `true` (trial 52 D14). Each place is visited once (`$ref` cycles end).
+fn applying_with<'a>(
+    o: &'a Map<String, Value>,
+    at: &str,
+    root: &'a Value,
+) -> Vec<(&'a Map<String, Value>, String)> {
     let mut parts = vec![(o, at.to_string())];
+    let mut seen: HashSet<String> = HashSet::from([at.to_string()]);
     let mut i = 0;
     while let Some((part, here)) = parts.get(i).cloned() {
-        if let Some(Value::Array(branches)) = part.get("allOf") {
-            let all_of = push_token(&here, "allOf");
-            for (k, b) in branches.iter().enumerate() {
-                if let Value::Object(b) = b {
-                    parts.push((b, push_token(&all_of, &k.to_string())));
-                }
+        let mut next: Vec<(&'a Value, String)> = Vec::new();
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = part.get(keyword) {
+                let list = push_token(&here, keyword);
+                next.extend(
+                    branches
+                        .iter()
+                        .enumerate()
+                        .map(|(k, b)| (b, push_token(&list, &k.to_string()))),
+                );
+            }
+        }
+        if let Some(reference) = part.get("$ref").and_then(Value::as_str)
+            && let crate::schema::refs::Step::Local(target, pointer) =
+                crate::schema::refs::step_from(root, &here, reference)
+        {
+            next.push((target, pointer));
+        }
+        for (v, pointer) in next {
+            if let Value::Object(m) = v
+                && seen.insert(pointer.clone())
+            {
+                parts.push((m, pointer));
             }
         }
         i += 1;
@@ -2689,7 +2718,28 @@ mod tests {
                 );
             }
             assert!(conditionals_given(Form::Plain, &given, &given).is_empty());
-            // The same demand inside an `allOf` branch, nested or not, is the object's own.
+            // The same demand inside an `allOf` branch, nested or not, is the object's own;
+            // in an `anyOf` branch (repair dropped it and wrote the branch left empty as
+            // `true`, trial 52 D14) it is refused too, and so through a `$ref` (trial 52 D4).
+            for (keyword, branch, at) in [
+                ("anyOf", json!({k: v}), "anyOf/0"),
+                ("allOf", json!({"$ref": "#/$defs/D"}), "$defs/D"),
+            ] {
+                let mut given = with(keyword, json!([branch]));
+                given["$defs"] = json!({"D": {k: v}});
+                let blocked = conditionals_given(Form::Strict, &given, &given);
+                let want = if at.starts_with('$') {
+                    format!("/{at}/{k}")
+                } else {
+                    format!("/properties/o/{at}/{k}")
+                };
+                assert!(
+                    blocked
+                        .iter()
+                        .any(|b| b.pointer == want && b.reason.starts_with(says)),
+                    "{keyword} {k} {v}: {blocked:?}"
+                );
+            }
             for (branch, at) in [
                 (json!({k: v}), "allOf/0"),
                 (

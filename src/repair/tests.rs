@@ -3361,6 +3361,25 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
             vec!["/patternProperties"],
             vec!["additionalProperties", "unevaluatedProperties"],
         ),
+        // Around the place (trial 52 D1): an `allOf` branch's `if`, a definition's `if`.
+        (
+            "keyword-allowed: if",
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "allOf":[{"if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}}}],
+                "unevaluatedProperties":false}),
+            json!({"a":"s","b":1}),
+            vec!["/allOf/0/if", "/unevaluatedProperties"],
+            vec!["allOf"],
+        ),
+        (
+            "keyword-allowed: if",
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "$defs":{"C":{"if":{"required":["a"]},"then":{"properties":{"b":{"type":"integer"}}}}},
+                "$ref":"#/properties/v/$defs/C","unevaluatedProperties":false}),
+            json!({"a":"s","b":1}),
+            vec!["/$defs/C/if", "/unevaluatedProperties"],
+            vec!["$ref"],
+        ),
     ] {
         let p = profile(&[rejected]);
         let params = json!({"type":"object","properties":{"v":schema},"required":["v"]});

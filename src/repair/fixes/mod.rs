@@ -519,24 +519,29 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         ))
     };
     // What rests on `k` goes with it, each dropped with its own loss.
-    let resting = resting_on(k, map);
-    let drop_all = |m: &mut Map<String, Value>| {
+    let mut resting = resting_on(k, map, node, &format!("`{k}`"));
+    resting.extend(resting_above(tool, node, k));
+    let dropped = |extra: &dyn Fn(&mut Map<String, Value>)| -> Result<Draft<'_>, String> {
+        let mut d = Draft::of(tool);
+        let m = d.schema(node)?;
         m.shift_remove(k);
-        for (d, _) in &resting {
-            m.shift_remove(d.as_str());
+        extra(m);
+        for r in &resting {
+            d.schema(&r.at)?.shift_remove(r.keyword.as_str());
         }
+        Ok(d)
     };
     let with_resting = |first: Change| {
         let mut changes = vec![first];
-        changes.extend(resting.iter().map(|(d, on)| {
-            let dv = show(&map[d.as_str()]);
+        changes.extend(resting.iter().map(|r| {
+            let (d, dv, on) = (&r.keyword, show(&r.value), &r.on);
             // No finding asked for it (no rule): `compile` does not call it the target's.
             change(
-                &crate::json::push_token(node, d),
+                &crate::json::push_token(&r.at, d),
                 "",
                 format!(
-                    "dropped `{d}: {dv}` too: without `{on}` it would apply to what `{on}` covered, \
-                     and refuse values the schema accepts"
+                    "dropped `{d}: {dv}` too: it rests on {on}, and kept it would apply to what \
+                     that keyword covered, refusing values the schema accepts"
                 ),
                 Some(format!(
                     "the provider no longer enforces `{d}: {dv}` (`toolwire args` still checks \
@@ -548,10 +553,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     };
     let mut out = Vec::new();
     if describe && let Some(said) = said {
-        let t = edited(tool, node, |m| {
-            drop_all(m);
-            note(m, &said);
-        })?;
+        let t = dropped(&|m| note(m, &said))?;
         out.push(Candidate::many(
             t,
             with_resting(change(
@@ -567,7 +569,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
             )),
         ));
     }
-    let t = edited(tool, node, drop_all)?;
+    let t = dropped(&|_| {})?;
     let action = if standard {
         format!("dropped `{k}: {}`", show(&v))
     } else {
@@ -580,19 +582,125 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     Ok(out)
 }
 
-/// The keywords beside `k` in the schema `map` whose meaning rests on `k`, each with the
-/// keyword it rests on, in the schema's order: `additionalProperties` covers the members
-/// `properties` and `patternProperties` do not, `items` the positions past `prefixItems`,
-/// `additionalItems` those past an `items` list, and `unevaluatedProperties` /
-/// `unevaluatedItems` whatever no applicator beside them evaluated (JSON Schema 2020-12
-/// §10.3.2, §11). With `k` dropped and these kept, they would cover what `k` did and refuse
-/// values the schema accepts, while the loss said only that `k` was no longer enforced
-/// (trial 51 D5: `patternProperties` dropped beside `additionalProperties: false` refused
-/// `{"x1": 1}`, exit 0). One that accepts every value rests on nothing; the relation is
-/// followed (`patternProperties` → `additionalProperties` → `unevaluatedProperties`).
-fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
-    // The applicators whose annotations reach an `unevaluated*` beside them, of members and
-    // of items alike.
+/// A keyword dropped because one its meaning rests on was: at the schema `at`, its value, and
+/// the keyword it rests on, in words (`` `patternProperties` ``).
+struct Resting {
+    at: String,
+    keyword: String,
+    value: Value,
+    on: String,
+}
+
+/// The keywords beside `k` in the schema `map` at `at` whose meaning rests on `k` ([`rests`]),
+/// in the schema's order, `k` named by `on`: with `k` dropped and these kept, they would apply
+/// to what `k` covered and refuse values the schema accepts, while the loss said only that
+/// `k` was no longer enforced (trial 51 D5: `patternProperties` dropped beside
+/// `additionalProperties: false` refused `{"x1": 1}`, exit 0). The relation is followed
+/// (`patternProperties` → `additionalProperties` → `unevaluatedProperties`).
+fn resting_on(k: &str, map: &Map<String, Value>, at: &str, on: &str) -> Vec<Resting> {
+    let mut gone: Vec<(String, String)> = Vec::new();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for d in map.keys() {
+            if d == k || gone.iter().any(|(g, _)| g == d) {
+                continue;
+            }
+            let is_gone = |key: &str| key == k || gone.iter().any(|(g, _)| g == key);
+            let found = std::iter::once(k)
+                .chain(gone.iter().map(|(g, _)| g.as_str()))
+                .find(|o| rests(map, d, o, &is_gone))
+                .map(str::to_string);
+            if let Some(o) = found {
+                gone.push((d.clone(), o));
+                grew = true;
+            }
+        }
+    }
+    map.iter()
+        .filter_map(|(d, v)| {
+            let (_, o) = gone.iter().find(|(g, _)| g == d)?;
+            Some(Resting {
+                at: at.to_string(),
+                keyword: d.clone(),
+                value: v.clone(),
+                on: if o == k {
+                    on.to_string()
+                } else {
+                    format!("`{o}`")
+                },
+            })
+        })
+        .collect()
+}
+
+/// The `unevaluatedProperties`/`unevaluatedItems` of the schemas around `node` whose meaning
+/// rests on `k` there: the annotations of an `allOf`/`anyOf`/`oneOf` branch, an `if`, `then`,
+/// `else`, a `dependentSchemas` entry, or a schema a `$ref` leads to, reach the `unevaluated*`
+/// of the schema holding it (or the `$ref`), and of the one holding that, in turn (trial 52
+/// D1: an `if` dropped in an `allOf` branch, or in a definition a `$ref` names, left the
+/// `unevaluatedProperties: false` around it refusing what its `then` declared).
+fn resting_above(tool: &Tool, node: &str, k: &str) -> Vec<Resting> {
+    let Some(root) = tool.parameters.as_ref() else {
+        return Vec::new();
+    };
+    let on = format!("`{k}` at {node}");
+    let mut out: Vec<Resting> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = [node.to_string()].into();
+    let mut queue = vec![node.to_string()];
+    while let Some(here) = queue.pop() {
+        let tokens: Vec<&str> = here.rsplitn(3, '/').collect();
+        let holder = match tokens.as_slice() {
+            [i, "allOf" | "anyOf" | "oneOf", rest] if i.parse::<usize>().is_ok() => Some(*rest),
+            [_, "dependentSchemas", rest] => Some(*rest),
+            [last @ ("if" | "then" | "else"), ..] => Some(&here[..here.len() - last.len() - 1]),
+            _ => None,
+        };
+        let referrers = crate::schema::walk(root).nodes.into_iter().filter(|n| {
+            n.object()
+                .and_then(|o| o.get("$ref"))
+                .and_then(Value::as_str)
+                .is_some_and(|r| {
+                    matches!(crate::schema::refs::step_from(root, &n.pointer, r),
+                        crate::schema::refs::Step::Local(_, at) if at == here)
+                })
+        });
+        let around: Vec<String> = holder
+            .map(str::to_string)
+            .into_iter()
+            .chain(referrers.map(|n| n.pointer.clone()))
+            .collect();
+        for at in around {
+            if !seen.insert(at.clone()) {
+                continue;
+            }
+            if let Ok(map) = schema_at(tool, &at) {
+                for d in ["unevaluatedProperties", "unevaluatedItems"] {
+                    if rests(map, d, k, &|_| false) {
+                        out.push(Resting {
+                            at: at.clone(),
+                            keyword: d.to_string(),
+                            value: map[d].clone(),
+                            on: on.clone(),
+                        });
+                    }
+                }
+                queue.push(at);
+            }
+        }
+    }
+    out
+}
+
+/// Whether keyword `d` of the schema `map` rests on keyword `on` (JSON Schema 2020-12 §10.3.2,
+/// §11), where `gone` says which keywords of `map` are dropped: `additionalProperties` covers
+/// the members `properties` and `patternProperties` do not, `items` the positions past
+/// `prefixItems`, `additionalItems` those past an `items` list, and `unevaluatedProperties` /
+/// `unevaluatedItems` whatever no applicator evaluated, unless an `additionalProperties` (or
+/// `items`) kept beside them still evaluates all the rest. One accepting every value rests on
+/// nothing.
+fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> bool) -> bool {
+    // The applicators whose annotations reach an `unevaluated*`, of members and items alike.
     const IN_PLACE: &[&str] = &[
         "if",
         "then",
@@ -604,68 +712,39 @@ fn resting_on(k: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
         "$dynamicRef",
         "$recursiveRef",
     ];
-    let rests = |d: &str, on: &str| match d {
-        "additionalProperties" => ["properties", "patternProperties"].contains(&on),
-        "items" => !map[d].is_array() && on == "prefixItems",
-        "additionalItems" => map.get("items").is_some_and(Value::is_array) && on == "items",
-        "unevaluatedProperties" => {
-            IN_PLACE.contains(&on)
-                || [
-                    "properties",
-                    "patternProperties",
-                    "additionalProperties",
-                    "dependentSchemas",
-                ]
-                .contains(&on)
-        }
-        "unevaluatedItems" => {
-            IN_PLACE.contains(&on)
-                || ["prefixItems", "items", "additionalItems", "contains"].contains(&on)
-        }
-        _ => false,
+    let Some(value) = map.get(d) else {
+        return false;
     };
-    let accepts_every_value = |v: &Value| match v {
+    let accepts_every_value = match value {
         Value::Bool(b) => *b,
         Value::Object(o) => o.keys().all(|key| ANNOTATIONS.contains(&key.as_str())),
         _ => false,
     };
-    let mut gone: Vec<(String, String)> = Vec::new();
-    let stays = |key: &str, gone: &[(String, String)]| {
-        key != k && map.contains_key(key) && !gone.iter().any(|(g, _)| g == key)
-    };
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for (d, dv) in map {
-            if d == k || gone.iter().any(|(g, _)| g == d) || accepts_every_value(dv) {
-                continue;
+    let kept = |key: &str| map.contains_key(key) && !gone(key);
+    let items_list = map.get("items").is_some_and(Value::is_array);
+    !accepts_every_value
+        && match d {
+            "additionalProperties" => ["properties", "patternProperties"].contains(&on),
+            "items" => !value.is_array() && on == "prefixItems",
+            "additionalItems" => items_list && on == "items",
+            "unevaluatedProperties" => {
+                !kept("additionalProperties")
+                    && (IN_PLACE.contains(&on)
+                        || [
+                            "properties",
+                            "patternProperties",
+                            "additionalProperties",
+                            "dependentSchemas",
+                        ]
+                        .contains(&on))
             }
-            // What an `additionalProperties` (or `items` past `prefixItems`) beside it still
-            // evaluates, nothing is left for an `unevaluated*` to see.
-            let covered_still = match d.as_str() {
-                "unevaluatedProperties" => stays("additionalProperties", &gone),
-                "unevaluatedItems" => {
-                    map.get("items").is_some_and(|i| !i.is_array()) && stays("items", &gone)
-                        || stays("additionalItems", &gone)
-                }
-                _ => false,
-            };
-            if covered_still {
-                continue;
+            "unevaluatedItems" => {
+                !(kept("items") && !items_list || kept("additionalItems"))
+                    && (IN_PLACE.contains(&on)
+                        || ["prefixItems", "items", "additionalItems", "contains"].contains(&on))
             }
-            let on = std::iter::once(k)
-                .chain(gone.iter().map(|(g, _)| g.as_str()))
-                .find(|on| rests(d, on))
-                .map(str::to_string);
-            if let Some(on) = on {
-                gone.push((d.clone(), on));
-                grew = true;
-            }
+            _ => false,
         }
-    }
-    map.keys()
-        .filter_map(|d| gone.iter().find(|(g, _)| g == d).cloned())
-        .collect()
 }
 
 fn f_at(node: &str, k: &str) -> String {

@@ -610,8 +610,7 @@ fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
         Value::Object(o) => {
             let list = |(k, v): &(&String, &Value)| {
                 !ENVELOPE_KEYS.contains(&k.as_str())
-                    && v.as_array()
-                        .is_some_and(|r| r.len() > 1 && r.iter().all(is_record))
+                    && v.as_array().is_some_and(|l| is_record_list(l))
             };
             let (lists, rest): (Vec<_>, Vec<_>) = o.iter().partition(list);
             if lists.is_empty() {
@@ -637,6 +636,14 @@ fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
 /// and the next record in each quote).
 fn is_record(v: &Value) -> bool {
     v.is_object() || v.is_string()
+}
+
+/// Whether `v` is a list of records ([`is_record`]), one or more, a `null` among them standing
+/// for none (trial 52 D7, D8: a one-item list beside a `message` or `request_id`, or a list
+/// holding a `null`, was read as one text, an error in it dropped or quoted with the JSON
+/// around it).
+fn is_record_list(items: &[Value]) -> bool {
+    items.iter().any(is_record) && items.iter().all(|x| is_record(x) || x.is_null())
 }
 
 /// The texts of one record of a list or JSON Lines (a string is read as a whole error given
@@ -677,6 +684,11 @@ fn lines_as_records(s: &str) -> Option<Vec<Vec<Text>>> {
     for line in s.lines() {
         match serde_json::from_str::<Value>(line.trim()) {
             Ok(v) if is_record(&v) => records.push(Ok(v)),
+            // A line holding a list of records is those records (trial 52 D11: the plain
+            // error beside it was dropped with no word).
+            Ok(Value::Array(items)) if is_record_list(&items) => {
+                records.extend(items.into_iter().filter(is_record).map(Ok));
+            }
             _ => match records.last_mut() {
                 Some(Err(run)) => {
                     run.push('\n');

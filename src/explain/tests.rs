@@ -2999,6 +2999,21 @@ fn every_record_of_an_error_is_explained_or_noted() {
     }
     let body = json!({"error": {"code": 400, "message": format!("* {google}\n")}});
     assert_eq!(places(&format!("ERROR {anthropic}\n{body}\n")), want);
+    // One record in a list beside another member, a list holding a `null`, and a JSON line
+    // that is a list among plain lines (trial 52 D7, D8, D11: one error dropped, or the JSON
+    // quoted with it).
+    let mut both = places(&json!({"errors": [a], "message": google}).to_string());
+    both.sort();
+    assert_eq!(both, want);
+    assert_eq!(places(&json!({"errors": [a, null, g]}).to_string()), want);
+    assert_eq!(
+        places(&format!("ERROR {anthropic}\n{}\n", json!([g]))),
+        want
+    );
+    assert_eq!(
+        places(&format!("ERROR {anthropic}\n{}\n", json!([body]))),
+        want
+    );
     // pydantic's `loc` is the envelope's own field, no list of records.
     let loc = json!({"loc": ["body", "tools"], "msg": anthropic});
     assert_eq!(places(&loc.to_string()), want[..1]);

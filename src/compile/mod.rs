@@ -477,6 +477,7 @@ fn compile_once(
         if let (Some(original), Some(compiled)) = (original, r.tool.parameters.clone()) {
             repair::place::name_as_given(r, original, &compiled);
             wire::null_given_back(&mut r.changes, original);
+            wire::closing_given_back(&mut r.changes, original);
             // Read at the place as given: repair may have dropped the `default` that says
             // what leaving the argument out meant.
             for c in &mut r.changes {

@@ -556,11 +556,7 @@ fn close(
                 ));
             }
             open => {
-                let mut closed = change(
-                    at,
-                    "closed the object (`additionalProperties: false`)".into(),
-                    closing_loses(open, o, at),
-                );
+                let mut closed = change(at, CLOSED.into(), closing_loses(open, o, at));
                 closed.emptied = empties(o, at);
                 o.insert("additionalProperties".into(), json!(false));
                 changes.push(closed);
@@ -1067,12 +1063,23 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
                 .into(),
         );
     }
-    if open == Some(&Value::Bool(true)) {
-        return Some(
-            "members beyond the declared properties (`additionalProperties: true`): the model \
-             can no longer send them"
-                .into(),
-        );
+    match open {
+        Some(Value::Bool(true)) => {
+            return Some(
+                "members beyond the declared properties (`additionalProperties: true`): the \
+                 model can no longer send them"
+                    .into(),
+            );
+        }
+        // Only as given (`closing_given_back`): `close` refuses such an object.
+        Some(schema @ Value::Object(_)) => {
+            return Some(format!(
+                "members beyond the declared properties (`additionalProperties: {}`): the model \
+                 can no longer send them",
+                crate::repair::show(schema)
+            ));
+        }
+        _ => {}
     }
     // Members a `patternProperties` declares are as much the schema's as its properties.
     if let Some(Value::Object(patterns)) = o.get("patternProperties")
@@ -1089,6 +1096,30 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
     // nothing).
     (at.is_empty() && !o.contains_key("properties")).then(|| crate::repair::ACCEPTED_ANY.into())
 }
+
+/// Says what a strict form's closing took away where repair had dropped, before the form
+/// closed the object, what let members beyond its properties in: for each change closing an
+/// object that says no loss, what [`closing_loses`] says of the object as given (`original`,
+/// the changes' pointers named as given: trial 52 D2, `additionalProperties: {"type":
+/// "integer"}` dropped, "closed the object" with no loss, `{"b": 1}` refused; D10, the
+/// `patternProperties` beside an `additionalProperties: false` that rested on it).
+pub fn closing_given_back(changes: &mut [Change], original: &Value) {
+    for c in changes.iter_mut() {
+        if c.action == CLOSED
+            && c.lost.is_none()
+            && let Some(Value::Object(o)) = original.pointer(&c.pointer)
+            // Only these two: a place as given may be a `$ref` the form inlined, which
+            // declares no properties there without being a free-form object.
+            && (o.get("additionalProperties").is_some_and(Value::is_object)
+                || o.get("patternProperties").is_some_and(Value::is_object))
+        {
+            c.lost = closing_loses(o.get("additionalProperties"), o, &c.pointer);
+        }
+    }
+}
+
+/// What closing an object does, as its change says.
+const CLOSED: &str = "closed the object (`additionalProperties: false`)";
 
 /// Whether closing the object `o` at `at` leaves it nothing but `{}`: a nested object that
 /// declares no property (at the root, no property is a tool without arguments).
@@ -2675,6 +2706,35 @@ mod tests {
         );
         let without = o(json!({"type":"object","properties":{"a":{}}}));
         assert_eq!(closing_loses(None, &without, "/properties/o"), None);
+    }
+
+    /// A closing that said no loss, of an object whose schema as given let members beyond
+    /// its properties in by a schema for them or by `patternProperties` (repair dropped them
+    /// before the form closed it), says what the given schema allowed (trial 52 D2, D10).
+    #[test]
+    fn a_closing_says_what_the_given_schema_let_in() {
+        let closed = |at: &str| change(at, CLOSED.into(), None);
+        let mut changes = vec![closed("/properties/m"), closed("/properties/p"), closed("")];
+        let original = json!({"type":"object","properties":{
+            "m":{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}},
+            "p":{"type":"object","properties":{"a":{}},"additionalProperties":false,
+                "patternProperties":{"^x":{}}}}});
+        closing_given_back(&mut changes, &original);
+        let lost: Vec<Option<&str>> = changes.iter().map(|c| c.lost.as_deref()).collect();
+        assert_eq!(
+            lost,
+            [
+                Some(
+                    "members beyond the declared properties (`additionalProperties: \
+                     {\"type\":\"integer\"}`): the model can no longer send them"
+                ),
+                Some(
+                    "members whose names match `patternProperties` (`^x`): the model can no \
+                     longer send them"
+                ),
+                None,
+            ]
+        );
     }
 
     #[test]

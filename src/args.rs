@@ -2199,6 +2199,8 @@ fn expected_for(schema: &Value) -> String {
         .map(|part| match part {
             // `{}`, `true`, a schema of annotations only: "an any" would leak the label.
             "any" => "any value".to_string(),
+            // `false`: "a nothing" (trial 52 D6); no value is valid there.
+            "nothing" => "no value at all (the schema accepts none)".to_string(),
             part => with_article(part),
         })
         .collect();
@@ -2781,6 +2783,16 @@ mod tests {
                 "/c: required argument is missing; expected any value.",
                 "/d: required argument is missing; expected any value.",
                 "/e: required argument is missing; expected a value.",
+            ]
+        );
+        // `false` accepts nothing: said so, not "a nothing" (trial 52 D6).
+        assert_eq!(
+            expected(
+                json!({"type": "object", "properties": {"f": false}, "required": ["f"]}),
+                json!({})
+            ),
+            [
+                "/f: required argument is missing; expected no value at all (the schema accepts none)."
             ]
         );
         assert_eq!(

@@ -401,14 +401,20 @@ const URI_ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUM
 /// backslashes become `/`, and every byte but unreserved characters and `/` is
 /// percent-encoded (`URI_ESCAPED`), so a relative path stays a relative reference that
 /// decodes back to the path (`a#b:c.json` → `a%23b%3Ac.json`). An absolute path becomes a
-/// `file` URI (RFC 8089: `/tmp/t.json` → `file:///tmp/t.json`, `C:\\t.json` →
+/// `file` URI (RFC 8089: `/tmp/t.json` → `file:///tmp/t.json`, on Windows `C:\\t.json` →
 /// `file:///C:/t.json`), as SARIF §3.4.3 asks of a reference with no `uriBaseId`; a bare
 /// `/tmp/t.json` would read as a path on whatever host the log is viewed against.
 pub fn uri(file: &str) -> String {
     let file = file.replace('\\', "/");
     let encoded = |p: &str| percent_encoding::utf8_percent_encode(p, URI_ESCAPED).to_string();
     let bytes = file.as_bytes();
-    if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/' {
+    // A drive only where paths have drives: on Unix `C:/x.json` is a relative path (trial 52 D9).
+    if cfg!(windows)
+        && bytes.len() >= 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && bytes[2] == b'/'
+    {
         // A Windows drive: its colon is the one RFC 8089 keeps.
         format!("file:///{}:{}", &file[..1], encoded(&file[2..]))
     } else if file.starts_with('/') {
@@ -1295,7 +1301,12 @@ mod tests {
         assert_eq!(uri("tools\\a.json"), "tools/a.json");
         // An absolute path is a `file` URI (RFC 8089); a drive's colon is kept there only.
         assert_eq!(uri("/tmp/my tools.json"), "file:///tmp/my%20tools.json");
-        assert_eq!(uri("C:\\t\\a:b.json"), "file:///C:/t/a%3Ab.json");
+        let drive = uri("C:\\t\\a:b.json");
+        if cfg!(windows) {
+            assert_eq!(drive, "file:///C:/t/a%3Ab.json");
+        } else {
+            assert_eq!(drive, "C%3A/t/a%3Ab.json");
+        }
         assert_eq!(uri("//host/share/t.json"), "file:////host/share/t.json");
     }
 

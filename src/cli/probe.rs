@@ -880,7 +880,10 @@ fn check_summary_destination(file: &std::path::Path) -> Result<()> {
     match opened {
         Ok(_) => {
             if !existed {
-                let _ = std::fs::remove_file(file);
+                // The file made, not a link to it (trial 52 D13: a link to a file not made yet
+                // was removed and an empty file left where it pointed).
+                let made = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+                let _ = std::fs::remove_file(made);
             }
             Ok(())
         }
@@ -1437,6 +1440,39 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("there is no folder"), "{err}");
+    }
+
+    /// A `--summary-json` name that is a link to a file not made yet stays that link through the
+    /// check, and the summary is written where it points (trial 52 D13: the link was replaced
+    /// by a file and an empty file left at its target).
+    #[cfg(unix)]
+    #[test]
+    fn a_summary_link_to_a_file_not_made_yet_is_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("made-later.json");
+        let link = dir.path().join("sum.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        check_summary_destination(&link).unwrap();
+        assert!(
+            !target.exists(),
+            "the check left a file at the link's target"
+        );
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        write_summary_json(&link, None, 0, &Ending::default()).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let written: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+        assert_eq!(written["exit_status"], 0);
     }
 
     /// A `--summary-json` name hard-linked to a file of the reports is unlinked from it, not

@@ -641,7 +641,16 @@ fn resting_on(k: &str, map: &Map<String, Value>, at: &str, on: &str) -> Vec<Rest
 /// D1: an `if` dropped in an `allOf` branch, or in a definition a `$ref` names, left the
 /// `unevaluatedProperties: false` around it refusing what its `then` declared).
 fn resting_above(tool: &Tool, node: &str, k: &str) -> Vec<Resting> {
-    let Some(root) = tool.parameters.as_ref() else {
+    // Asked at every drop: most drop a keyword no `unevaluated*` rests on (`format`, a bound),
+    // and most schemas have no `unevaluated*`; neither walks the schema.
+    let evaluates = [IN_PLACE, OF_MEMBERS, OF_ITEMS]
+        .iter()
+        .any(|l| l.contains(&k));
+    let Some(root) = tool
+        .parameters
+        .as_ref()
+        .filter(|root| evaluates && holds_unevaluated(root))
+    else {
         return Vec::new();
     };
     let on = format!("`{k}` at {node}");
@@ -692,6 +701,52 @@ fn resting_above(tool: &Tool, node: &str, k: &str) -> Vec<Resting> {
     out
 }
 
+/// The applicators whose annotations reach an `unevaluated*` beside them, of members and items
+/// alike (JSON Schema 2020-12 §10.2, §8.2.3).
+const IN_PLACE: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// The keywords whose annotations say which members an `unevaluatedProperties` beside them
+/// has left to cover (§10.3.2).
+const OF_MEMBERS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "dependentSchemas",
+];
+
+/// The keywords whose annotations say which items an `unevaluatedItems` beside them has left
+/// to cover (§10.3.1, §11.2).
+const OF_ITEMS: &[&str] = &["prefixItems", "items", "additionalItems", "contains"];
+
+/// Whether any schema in `v` has an `unevaluatedProperties` or `unevaluatedItems` key; no
+/// allocation, nesting walked with a stack of borrowed values.
+fn holds_unevaluated(v: &Value) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if o.contains_key("unevaluatedProperties") || o.contains_key("unevaluatedItems") {
+                    return true;
+                }
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether keyword `d` of the schema `map` rests on keyword `on` (JSON Schema 2020-12 §10.3.2,
 /// §11), where `gone` says which keywords of `map` are dropped: `additionalProperties` covers
 /// the members `properties` and `patternProperties` do not, `items` the positions past
@@ -700,18 +755,6 @@ fn resting_above(tool: &Tool, node: &str, k: &str) -> Vec<Resting> {
 /// `items`) kept beside them still evaluates all the rest. One accepting every value rests on
 /// nothing.
 fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> bool) -> bool {
-    // The applicators whose annotations reach an `unevaluated*`, of members and items alike.
-    const IN_PLACE: &[&str] = &[
-        "if",
-        "then",
-        "else",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ];
     let Some(value) = map.get(d) else {
         return false;
     };
@@ -729,19 +772,11 @@ fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> boo
             "additionalItems" => items_list && on == "items",
             "unevaluatedProperties" => {
                 !kept("additionalProperties")
-                    && (IN_PLACE.contains(&on)
-                        || [
-                            "properties",
-                            "patternProperties",
-                            "additionalProperties",
-                            "dependentSchemas",
-                        ]
-                        .contains(&on))
+                    && (IN_PLACE.contains(&on) || OF_MEMBERS.contains(&on))
             }
             "unevaluatedItems" => {
                 !(kept("items") && !items_list || kept("additionalItems"))
-                    && (IN_PLACE.contains(&on)
-                        || ["prefixItems", "items", "additionalItems", "contains"].contains(&on))
+                    && (IN_PLACE.contains(&on) || OF_ITEMS.contains(&on))
             }
             _ => false,
         }

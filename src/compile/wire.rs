@@ -646,12 +646,27 @@ fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<C
         if keyword == "oneOf" && branches.len() != 1 {
             continue;
         }
+        let asserts_nothing = |b: &Value| match b {
+            Value::Bool(b) => *b,
+            Value::Object(m) => m
+                .keys()
+                .all(|k| crate::profile::rules::ANNOTATIONS.contains(&k.as_str())),
+            _ => false,
+        };
+        // An `allOf` of such branches alone is `true` itself: said by leaving it out, as a
+        // target without `allOf` (deepseek/beta-strict) takes it (trial 52 D15: refused).
+        if keyword == "allOf" && branches.iter().all(asserts_nothing) {
+            o.shift_remove(keyword);
+            changes.push(change(
+                &push_token(at, keyword),
+                "dropped the `allOf`, whose branches assert nothing (it accepts every value)"
+                    .into(),
+                None,
+            ));
+            continue;
+        }
         for (i, b) in branches.iter_mut().enumerate() {
-            let asserts_nothing = b.as_object().is_some_and(|m| {
-                m.keys()
-                    .all(|k| crate::profile::rules::ANNOTATIONS.contains(&k.as_str()))
-            });
-            if asserts_nothing {
+            if b.is_object() && asserts_nothing(b) {
                 *b = Value::Bool(true);
                 changes.push(change(
                     &push_token(&push_token(at, keyword), &i.to_string()),
@@ -2617,7 +2632,6 @@ mod tests {
             ("anyOf", json!({})),
             ("anyOf", json!({"description":"x"})),
             ("oneOf", json!({"title":"x"})),
-            ("allOf", json!({})),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = object(keyword, json!([branch]));
@@ -2635,6 +2649,19 @@ mod tests {
                     "{changes:?}"
                 );
             }
+        }
+        // An `allOf` of such branches alone is left out: a target without `allOf` takes the
+        // object (trial 52 D15: deepseek/beta-strict refused it).
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let mut s = object("allOf", json!([{}, {"description":"x"}, true]));
+            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            assert!(s["properties"]["o"].get("allOf").is_none(), "{s}");
+            assert!(
+                changes
+                    .iter()
+                    .any(|c| c.pointer == "/properties/o/allOf" && c.lost.is_none()),
+                "{changes:?}"
+            );
         }
         let other = json!({"properties":{"k":{"type":"string","maxLength":2}}});
         let mut s = object("anyOf", json!([{}, other.clone()]));

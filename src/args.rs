@@ -2452,6 +2452,32 @@ mod tests {
                 "/tags: no item matches; expected at least one item that is a string of at least 3 characters."
             ]
         );
+        // A multiple, the members required, a count of items (trial 52 D5: said by type
+        // alone, which the call's items already were).
+        for (tags, contains, want) in [
+            (
+                json!([3, 4]),
+                json!({"type": "integer", "multipleOf": 2}),
+                "fewer than 2 items match; expected at least 2 items that are an integer a multiple of 2.",
+            ),
+            (
+                json!([{}]),
+                json!({"type": "object", "required": ["k"]}),
+                "no item matches; expected at least one item that is an object with `k`.",
+            ),
+            (
+                json!([[1]]),
+                json!({"type": "array", "minItems": 2}),
+                "no item matches; expected at least one item that is an array of at least 2 items.",
+            ),
+        ] {
+            let counts = if tags == json!([3, 4]) {
+                json!({"minContains": 2})
+            } else {
+                json!({})
+            };
+            assert_eq!(said(tags, contains, counts), [format!("/tags: {want}")]);
+        }
     }
 
     /// Definitions that each reference the next twice: refused before the validator compiles
@@ -2815,7 +2841,7 @@ mod tests {
                 json!({"properties": {"s": {"oneOf": [shape("circle"), shape("square")]}}}),
                 json!({"s": 5})
             ),
-            ["/s: 5 matches none of the alternatives; expected an object."]
+            ["/s: 5 matches none of the alternatives; expected an object with `kind`."]
         );
     }
 

@@ -266,6 +266,11 @@ pub(super) fn push_bounds(text: &mut String, schema: &Value) {
         ("exclusiveMaximum", "less than ", ""),
         ("minLength", "of at least ", " characters"),
         ("maxLength", "of at most ", " characters"),
+        ("multipleOf", "a multiple of ", ""),
+        ("minItems", "of at least ", " items"),
+        ("maxItems", "of at most ", " items"),
+        ("minProperties", "with at least ", " members"),
+        ("maxProperties", "with at most ", " members"),
     ];
     let mut first = true;
     for (keyword, head, tail) in BOUNDS {
@@ -280,6 +285,18 @@ pub(super) fn push_bounds(text: &mut String, schema: &Value) {
             other => super::push_short_value(text, other),
         }
         text.push_str(tail);
+    }
+    // The members it must have (trial 52 D5: a contains schema requiring `k` was said "an
+    // object", which the call's `{}` already was).
+    let names: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if !names.is_empty() {
+        text.push_str(if first { " with " } else { ", with " });
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        text.push_str(&quoted.join(", "));
     }
 }
 

@@ -2573,6 +2573,16 @@ mod tests {
             );
             assert!(compiled.check(&json!({"r": 1}), Coercions::NONE).is_valid());
         }
+        // A `$dynamicRef` the same way (trial 52 D12: refused, exit 2).
+        let dynamic = json!({"type": "object", "$defs": {"é": {"type": "integer"}},
+            "properties": {"r": {"$dynamicRef": "#/$defs/é"}}});
+        let compiled = ArgsSchema::new(&dynamic).unwrap_or_else(|p| panic!("{p:?}"));
+        assert!(compiled.check(&json!({"r": 1}), Coercions::NONE).is_valid());
+        assert!(
+            !compiled
+                .check(&json!({"r": "x"}), Coercions::NONE)
+                .is_valid()
+        );
         let id = json!({"type": "object", "properties": {"r": {"$id": "a b"}}});
         let p = ArgsSchema::new(&id).unwrap_err();
         assert_eq!(p.pointer, "/properties/r/$id", "{}", p.message);

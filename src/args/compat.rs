@@ -91,8 +91,10 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
             }
-            if let Some(encoded) = encoded_ref(node) {
-                node.insert("$ref".into(), Value::from(encoded));
+            for keyword in REFERENCES {
+                if let Some(encoded) = encoded_ref(node, keyword) {
+                    node.insert(keyword.into(), Value::from(encoded));
+                }
             }
             if node
                 .get("pattern")
@@ -297,7 +299,7 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
     };
     spelled
         || is_document_ref(node)
-        || encoded_ref(node).is_some()
+        || REFERENCES.iter().any(|k| encoded_ref(node, k).is_some())
         || node
             .get("pattern")
             .and_then(Value::as_str)
@@ -331,10 +333,15 @@ fn is_document_ref(node: &serde_json::Map<String, Value>) -> bool {
     node.get("$ref").and_then(Value::as_str) == Some("")
 }
 
-/// The `$ref` of `node` with its fragment percent-encoded where RFC 3986 does not allow a
-/// character raw; `None` when it allows them all (or the reference has no fragment).
-fn encoded_ref(node: &serde_json::Map<String, Value>) -> Option<String> {
-    let (base, fragment) = node.get("$ref")?.as_str()?.split_once('#')?;
+/// The keywords whose value is a URI reference the validator parses (trial 52 D12: a raw
+/// non-ASCII `$dynamicRef` fragment was refused, exit 2, after the `$ref` one was mended).
+const REFERENCES: [&str; 2] = ["$ref", "$dynamicRef"];
+
+/// The reference `keyword` of `node` holds, with its fragment percent-encoded where RFC 3986
+/// does not allow a character raw; `None` when it allows them all (or the reference has no
+/// fragment).
+fn encoded_ref(node: &serde_json::Map<String, Value>, keyword: &str) -> Option<String> {
+    let (base, fragment) = node.get(keyword)?.as_str()?.split_once('#')?;
     let encoded = encoded_fragment(fragment);
     (encoded != fragment).then(|| format!("{base}#{encoded}"))
 }

@@ -3499,3 +3499,25 @@ fn each_single_all_of_branch_is_refused_for_its_own_reason_only() {
         }
     }
 }
+
+/// A count of one is said in the singular in the description (trial 52 noted "At most 1
+/// entries.").
+#[test]
+fn a_count_of_one_entry_is_said_in_the_singular() {
+    let p = profile(&[
+        "keyword-allowed: maxProperties",
+        "keyword-allowed: minProperties",
+    ]);
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{
+            "o":{"type":"object","maxProperties":1,"description":"Options"},
+            "q":{"type":"object","minProperties":2}}}),
+    );
+    let out = repair_one(&t, &p).tool.parameters.unwrap();
+    assert_eq!(
+        out["properties"]["o"]["description"],
+        "Options. At most 1 entry."
+    );
+    assert_eq!(out["properties"]["q"]["description"], "At least 2 entries.");
+}

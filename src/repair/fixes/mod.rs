@@ -424,6 +424,9 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
         "minItems" => format!("at least {} items", n()),
         "maxItems" => format!("at most {} items", n()),
         "uniqueItems" if v == &json!(true) => "no item repeated".into(),
+        // "1 entries" read wrong in the description (trial 52, noted).
+        "minProperties" if v == &json!(1) => "at least 1 entry".into(),
+        "maxProperties" if v == &json!(1) => "at most 1 entry".into(),
         "minProperties" => format!("at least {} entries", n()),
         "maxProperties" => format!("at most {} entries", n()),
         "const" => format!("must be {}", n()),

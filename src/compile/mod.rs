@@ -1452,10 +1452,9 @@ fn written_again(changes: &mut Vec<repair::Change>, compiled: &Value) {
         };
         // `k` is a keyword (`additionalProperties`, ...), which no escape changes.
         !(c.rule.is_empty()
-            && compiled.pointer(&c.pointer).is_some_and(|v| {
-                c.action
-                    .starts_with(&format!("dropped `{k}: {}` too:", repair::show(v)))
-            }))
+            && compiled
+                .pointer(&c.pointer)
+                .is_some_and(|v| c.action.starts_with(&repair::dropped_too(k, v))))
     });
 }
 

@@ -646,13 +646,8 @@ fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<C
         if keyword == "oneOf" && branches.len() != 1 {
             continue;
         }
-        let asserts_nothing = |b: &Value| match b {
-            Value::Bool(b) => *b,
-            Value::Object(m) => m
-                .keys()
-                .all(|k| crate::profile::rules::ANNOTATIONS.contains(&k.as_str())),
-            _ => false,
-        };
+        let asserts_nothing =
+            |b: &Value| crate::schema::asserts_nothing(b, crate::profile::rules::ANNOTATIONS);
         // An `allOf` of such branches alone is `true` itself: said by leaving it out, as a
         // target without `allOf` (deepseek/beta-strict) takes it (trial 52 D15: refused).
         if keyword == "allOf" && branches.iter().all(asserts_nothing) {

@@ -251,6 +251,16 @@ pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
     Walk { nodes, truncated }
 }
 
+/// Whether the schema `v` accepts every value by saying nothing: `true`, or an object whose
+/// keys are all in `annotations` (the caller's list of what only annotates there).
+pub fn asserts_nothing(v: &Value, annotations: &[&str]) -> bool {
+    match v {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(o) => o.keys().all(|k| annotations.contains(&k.as_str())),
+        _ => false,
+    }
+}
+
 /// What RFC 3986 does not allow raw in a URI fragment (§3.5, §3.3 `pchar`, §2.2
 /// `sub-delims`) but for `%` and non-ASCII, which each writer of a fragment treats its own way:
 /// escaped when written anew, kept where it already starts an escape.

@@ -543,8 +543,9 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
                 &crate::json::push_token(&r.at, d),
                 "",
                 format!(
-                    "dropped `{d}: {dv}` too: it rests on {on}, and kept it would apply to what \
-                     that keyword covered, refusing values the schema accepts"
+                    "{} it rests on {on}, and kept it would apply to what that keyword covered, \
+                     refusing values the schema accepts",
+                    dropped_too(d, &r.value)
                 ),
                 Some(format!(
                     "the provider no longer enforces `{d}: {dv}` (`toolwire args` still checks \
@@ -583,6 +584,12 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         with_resting(change(&at, rule, action, lost)),
     ));
     Ok(out)
+}
+
+/// How a change dropping `keyword: value` because what it rested on was dropped begins: a
+/// caller that finds the keyword written again (`compile`'s strict closing) knows the line by it.
+pub(crate) fn dropped_too(keyword: &str, value: &Value) -> String {
+    format!("dropped `{keyword}: {}` too:", show(value))
 }
 
 /// A keyword dropped because one its meaning rests on was: at the schema `at`, its value, and
@@ -761,14 +768,9 @@ fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> boo
     let Some(value) = map.get(d) else {
         return false;
     };
-    let accepts_every_value = match value {
-        Value::Bool(b) => *b,
-        Value::Object(o) => o.keys().all(|key| ANNOTATIONS.contains(&key.as_str())),
-        _ => false,
-    };
     let kept = |key: &str| map.contains_key(key) && !gone(key);
     let items_list = map.get("items").is_some_and(Value::is_array);
-    !accepts_every_value
+    !crate::schema::asserts_nothing(value, ANNOTATIONS)
         && match d {
             "additionalProperties" => ["properties", "patternProperties"].contains(&on),
             "items" => !value.is_array() && on == "prefixItems",

@@ -575,12 +575,18 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         Some(f) => fix_for(last, &Feat::KeywordForm(last, f)),
         None => fix_for(last, &Feat::Keyword(last)),
     };
-    let value = tools
+    let root = tools
         .iter()
         .find(|t| Some(t.index) == e.tool_index)
-        .and_then(|t| t.schema?.pointer(pointer));
+        .and_then(|t| t.schema);
+    let value = root.and_then(|r| r.pointer(pointer));
+    // The root `$schema` of a draft that ignores a keyword beside a `$ref` is not removed
+    // alone (as `check` says).
+    let own = (pointer == "/$schema")
+        .then(|| root.and_then(crate::profile::rules::keyword_unsupported::draft_schema_fix))
+        .flatten();
     let fix = match value {
-        Some(v) => fix_of(v),
+        Some(v) => own.unwrap_or_else(|| fix_of(v)),
         None => {
             // The values whose forms tell fixes apart (booleans, a schema): one fix for all
             // of them is the keyword's whatever its value.

@@ -2177,6 +2177,41 @@ fn a_structural_keyword_is_not_fixed_by_removing_it() {
     assert_eq!(named.fix.as_deref(), fix_for("keyword-unsupported"));
 }
 
+/// A root `$schema` of draft-07 decides that `required` beside a `$ref` is ignored: removing it
+/// alone, as "it only annotates" advised, would make that `required` apply (read as 2020-12).
+/// Google's unknown-field answer (the shape of reports.yaml's gemini-schema-keyword reports).
+#[test]
+fn a_draft_schema_deciding_a_ref_sibling_is_not_removed_alone() {
+    let request = |beside: Value| {
+        let mut o = json!({"$ref": "#/definitions/O"});
+        o.as_object_mut()
+            .unwrap()
+            .extend(beside.as_object().unwrap().clone());
+        json!({"tools":[{"functionDeclarations":[{"name":"t","parameters":{
+            "$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+            "properties":{"o": o},"definitions":{"O":{"type":"object",
+                "properties":{"x":{"type":"string"},"y":{"type":"string"}},"required":["x"]}}}}]}]})
+    };
+    let error = "Invalid JSON payload received. Unknown name \"$schema\" at 'tools[0].function_declarations[0].parameters': Cannot find field.";
+    let fix = |request: &Value| {
+        let got = explain(Some(request), error, Some("gemini/v1beta/parameters"));
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(e.pointer.as_deref(), Some("/$schema"));
+        e.fix.clone().unwrap_or_default()
+    };
+    let f = fix(&request(json!({"required": ["y"]})));
+    assert!(
+        f.starts_with("Remove `required` beside the `$ref` at /properties/o/$ref first"),
+        "{f}"
+    );
+    assert_eq!(
+        fix(&request(json!({"description": "d"}))),
+        "Remove `$schema`: it only annotates, so no argument changes."
+    );
+}
+
 /// opencode-ref-with-siblings (reports.yaml, anomalyco/opencode#12295), verbatim: Gemini's
 /// JSON-Schema field refuses a `type` and a `title` beside `$ref`. Under that target check
 /// reports them (not the object's properties, which the `$ref` supplies), and the fix says

@@ -162,6 +162,9 @@ pub enum Cause {
     /// A keyword beside a `$ref` that cannot be said together with its definition in one
     /// schema (set differently, with `allOf` rejected, or leaving no valid value).
     Clash,
+    /// A keyword beside a `$ref` that the draft the root's `$schema` declares (04 to 07)
+    /// ignores there, but that would apply once pooled with the definition.
+    Ignored,
     /// A `$ref` that refers to nothing (no such definition, or not a string).
     Dangling,
     /// The schema's shape: recursion, a cycle, a chain too long, a remote reference, or the
@@ -176,6 +179,12 @@ impl Cause {
             Cause::Clash => {
                 "Make the keyword beside the `$ref` agree with the definition's, or move it \
                  into the definition and drop it beside the `$ref`."
+            }
+            // Moving it into the definition would make it apply: only removing it keeps
+            // every call as it was.
+            Cause::Ignored => {
+                "Remove the keyword beside the `$ref`: the draft ignores it there, so no \
+                 argument changes."
             }
             Cause::Dangling => {
                 "Point the `$ref` at a definition that exists (or add the one it names)."
@@ -590,7 +599,7 @@ impl Cx<'_> {
                 .find(|(k, v)| asserts_beside_ref(k, v, Some(&expanded)))
         {
             return Err(Refusal {
-                cause: Cause::Clash,
+                cause: Cause::Ignored,
                 ..refuse(format!(
                     "`$ref` to `{text}` has `{k}` beside it, which the draft the root's \
                      `$schema` declares (04 to 07) ignores there: pooled with the target, it \
@@ -1497,8 +1506,19 @@ mod tests {
         let dangling = json!({"properties":{"a":{"$ref":"#/$defs/Z"}}});
         let capped =
             json!({"properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string"}}});
+        // Draft-07 ignores `required` beside the `$ref`: moving it into the definition, as
+        // a clash's advice says, would make it apply.
+        let ignored = json!({"$schema":"http://json-schema.org/draft-07/schema#",
+            "properties":{"a":{"$ref":"#/definitions/A","required":["y"]}},
+            "definitions":{"A":{"type":"object","properties":{"y":{"type":"string"}}}}});
         let cause = |s: &Value, nodes| inline(s, nodes).unwrap_err().cause;
         assert_eq!(cause(&clash, 100), Cause::Clash);
+        assert_eq!(cause(&ignored, 100), Cause::Ignored);
+        assert!(
+            Cause::Ignored
+                .advice()
+                .starts_with("Remove the keyword beside the `$ref`: the draft ignores it")
+        );
         assert_eq!(cause(&dangling, 100), Cause::Dangling);
         assert_eq!(cause(&capped, 1), Cause::Shape);
         assert!(

@@ -3455,6 +3455,28 @@ fn a_draft_07_schema_deciding_a_ref_sibling_is_ignored_is_not_dropped() {
         assert_eq!(repair_one(&t, &p).outcome, Outcome::Repaired);
         assert!(repairable(&t));
     }
+    // Check's fix says so too, not "it only annotates" (the advice trial 52's helpers noted):
+    // per tool, though the plain `$schema` of another tool of the file is checked first.
+    let plain = schema(json!({"description":"d"}));
+    let fixes: Vec<String> = crate::check::check_tools(&[plain.as_ref(0), t.as_ref(1)], &p)
+        .into_iter()
+        .filter(|f| f.pointer == "/$schema")
+        .map(|f| f.fix.to_string())
+        .collect();
+    assert_eq!(fixes.len(), 2, "{fixes:?}");
+    assert_eq!(
+        fixes[0],
+        "Remove `$schema`: it only annotates, so no argument changes."
+    );
+    assert!(
+        fixes[1].starts_with(
+            "Remove `required` beside the `$ref` at /properties/o/$ref first (and any other \
+             keyword beside a `$ref`: the draft `$schema` declares (04 to 07) ignores them \
+             there), then `$schema`"
+        ),
+        "{}",
+        fixes[1]
+    );
 }
 
 #[test]

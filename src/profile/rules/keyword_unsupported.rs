@@ -232,11 +232,16 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             feat,
             Feat::KeywordForm(_, value::PATTERN_LOOKAHEAD | value::PATTERN_UNANCHORED)
         );
+        // A draft `$schema` that decides a keyword beside a `$ref` is ignored has a fix of
+        // its own tool's: written for this finding, not remembered for the key.
+        let own_fix = (root && k == "$schema")
+            .then(|| cx.root().and_then(draft_schema_fix))
+            .flatten();
         cx.feature_memo(
             At::Key(n.frame, k),
             feat,
             n.placement,
-            (!by_value).then_some(k),
+            (!by_value && own_fix.is_none()).then_some(k),
             |m| {
                 m.push_str("keyword `");
                 m.push_str(k);
@@ -261,11 +266,30 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 }
             },
             |m| {
-                write_fix(k, &feat, m);
+                match &own_fix {
+                    Some(fix) => m.push_str(fix),
+                    None => write_fix(k, &feat, m),
+                }
                 true
             },
         );
     }
+}
+
+/// The fix for the root `$schema` of `root` when the draft it declares (04 to 07) decides
+/// that a keyword beside a `$ref` is ignored ([`crate::repair::refs::ignored_beside_ref`]),
+/// else `None` (the keyword's own fix holds: `$schema` only annotates). Removing `$schema`
+/// alone would make the schema read as 2020-12, where that keyword applies and refuses
+/// arguments the schema accepts (trial 50 D2), so the fix says to remove the keyword first.
+pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
+    let (at, beside) = crate::repair::refs::ignored_beside_ref(root)?;
+    Some(format!(
+        "Remove `{beside}` beside the `$ref` at {} first (and any other keyword beside a \
+         `$ref`: the draft `$schema` declares (04 to 07) ignores them there), then `$schema`: \
+         without it the schema is read as 2020-12, where `{beside}` applies and would refuse \
+         arguments the schema accepts.",
+        crate::json::push_token(&at, "$ref")
+    ))
 }
 
 /// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`

@@ -897,7 +897,9 @@ fn asserts_beside_ref(k: &str, v: &Value, target: Option<&Value>) -> bool {
 /// the schema read as 2020-12 and that keyword apply, refusing arguments the schema accepts
 /// (trial 50 D2), as inlining the `$ref` would (the inliner refuses it the same way).
 pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
-    if ref_siblings_apply(root) {
+    // Most draft-07 schemas (zod-to-json-schema writes that `$schema`) hold no `$ref`: a
+    // scan without pointers says so before a walk that writes one per subschema.
+    if ref_siblings_apply(root) || !any_ref(root, &mut |_| true) {
         return None;
     }
     crate::schema::walk(root).nodes.iter().find_map(|n| {

@@ -599,36 +599,82 @@ fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
 
 /// The records of an error read as JSON, each record's texts ([`record_texts`]): the items of
 /// a list (or JSON Lines) of records, a log of failed requests; and in an object, the items of
-/// each member that is a list of two records or more, after the object's other members read
-/// as one record more (an API's `{"errors": [...], "request_id": ...}`, pydantic's `{"detail":
-/// [...]}`, of bodies or of strings: trial 48 D11 and trial 50 D5, D15 read one text alone, the
-/// rest dropped with no word). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc`
-/// list) are no list of records. `None` when `v` holds no list of records.
+/// each member that is a list of records, after the object's other members read as one record
+/// more (an API's `{"errors": [...], "request_id": ...}`, pydantic's `{"detail": [...]}`, of
+/// bodies or of strings: trial 48 D11 and trial 50 D5, D15 read one text alone, the rest
+/// dropped with no word). A list of strings is a list of records deeper in an object too, and
+/// in each record of a list ([`lists_out`]). `None` when `v` holds no list of records.
 fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
     match v {
-        Value::Array(records) => Some(records.iter().map(|r| record_texts(r, 1)).collect()),
-        Value::Object(o) => {
-            let list = |(k, v): &(&String, &Value)| {
-                !ENVELOPE_KEYS.contains(&k.as_str())
-                    && v.as_array().is_some_and(|l| is_record_list(l))
-            };
-            let (lists, rest): (Vec<_>, Vec<_>) = o.iter().partition(list);
-            if lists.is_empty() {
-                return None;
-            }
-            let rest: serde_json::Map<String, Value> = rest
-                .into_iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            let items = lists
-                .into_iter()
-                .flat_map(|(_, l)| l.as_array().into_iter().flatten());
-            let mut records = vec![record_texts(&Value::Object(rest), 1)];
-            records.extend(items.map(|r| record_texts(r, 2)));
-            Some(records)
-        }
+        Value::Array(records) => Some(
+            records
+                .iter()
+                .flat_map(|r| {
+                    match r {
+                        Value::Object(o) => split(o, false),
+                        _ => None,
+                    }
+                    .unwrap_or_else(|| vec![record_texts(r, 1)])
+                })
+                .collect(),
+        ),
+        Value::Object(o) => split(o, true),
         _ => None,
     }
+}
+
+/// The records of the object `o` ([`lists_out`]): its other members as one record, then the
+/// items of its lists of records, in order. `None` when it holds no list of records.
+fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>> {
+    let mut items = Vec::new();
+    let rest = lists_out(o, top, &mut items, 1);
+    if items.is_empty() {
+        return None;
+    }
+    let mut records = vec![record_texts(&Value::Object(rest), 1)];
+    records.extend(items.into_iter().map(|r| record_texts(r, 2)));
+    Some(records)
+}
+
+/// `o` less its lists of records, whose items are pushed onto `items` in order: at the top of
+/// the error (`top`), each member that is a list of records ([`is_record_list`]); at any depth
+/// through its objects, each list of strings, one or more, a `null` among them skipped
+/// (`{"error": {"details": [A, G]}}`, trial 52 D8: read as one text, whose quotes carried
+/// the JSON between the strings, `", "` and `"]}}`). A string in a list can only be a
+/// statement of its own; a list of objects below the top is left to be read as the body's own
+/// (Google's `error.details`, objects each with an `@type`, are details of the one error:
+/// `google.rpc.Status`, <https://cloud.google.com/apis/design/errors#error_model> and
+/// <https://cloud.google.com/bigquery/docs/reference/datatransfer/rest/v1/Status>, read
+/// 2026-12-05). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no
+/// list of records. `nesting` counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
+fn lists_out<'a>(
+    o: &'a serde_json::Map<String, Value>,
+    top: bool,
+    items: &mut Vec<&'a Value>,
+    nesting: usize,
+) -> serde_json::Map<String, Value> {
+    let mut rest = serde_json::Map::new();
+    for (key, value) in o {
+        let own = ENVELOPE_KEYS.contains(&key.as_str());
+        match value {
+            Value::Array(l) if !own && (top && is_record_list(l) || is_string_list(l)) => {
+                items.extend(l);
+            }
+            Value::Object(inner) if !own && nesting < MAX_NESTING => {
+                let inner = lists_out(inner, false, items, nesting + 1);
+                rest.insert(key.clone(), Value::Object(inner));
+            }
+            _ => {
+                rest.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    rest
+}
+
+/// Whether `items` is a list of strings, one or more, a `null` among them standing for none.
+fn is_string_list(items: &[Value]) -> bool {
+    is_list_of(items, Value::is_string)
 }
 
 /// Whether a line of JSON Lines is a record: an object (a body, a log record) or a string
@@ -643,7 +689,12 @@ fn is_record(v: &Value) -> bool {
 /// holding a `null`, was read as one text, an error in it dropped or quoted with the JSON
 /// around it).
 fn is_record_list(items: &[Value]) -> bool {
-    items.iter().any(is_record) && items.iter().all(|x| is_record(x) || x.is_null())
+    is_list_of(items, is_record)
+}
+
+/// Whether `items` holds one item that is `kind` or more, and nothing else but `null`s.
+fn is_list_of(items: &[Value], kind: fn(&Value) -> bool) -> bool {
+    items.iter().any(kind) && items.iter().all(|x| kind(x) || x.is_null())
 }
 
 /// The texts of one record of a list or JSON Lines (a string is read as a whole error given

@@ -3041,6 +3041,21 @@ fn every_record_of_an_error_is_explained_or_noted() {
     both.sort();
     assert_eq!(both, want);
     assert_eq!(places(&json!({"errors": [a, null, g]}).to_string()), want);
+    // A list of strings deeper in the body, or in a record of a list (trial 52 D8: read as one
+    // text, tool #5 first and each quote carrying the JSON between the strings); Google's own
+    // `details` list of objects beside the message is the body's, no list of records.
+    assert_eq!(
+        places(&json!({"error": {"details": [a, g]}}).to_string()),
+        want
+    );
+    assert_eq!(
+        places(&json!([{"error": {"details": [a, g]}}]).to_string()),
+        want
+    );
+    let details = json!([{"@type": "type.googleapis.com/google.rpc.BadRequest",
+        "fieldViolations": [{"field": "tools[0]", "description": google}]}]);
+    let google_body = json!({"error": {"code": 400, "message": google, "details": details}});
+    assert_eq!(places(&google_body.to_string()), want[1..]);
     assert_eq!(
         places(&format!("ERROR {anthropic}\n{}\n", json!([g]))),
         want

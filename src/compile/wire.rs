@@ -567,8 +567,10 @@ fn close(
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        write_true_branches(o, at, changes);
-        blocked.extend(branches_on_the_object(o, at, &names, unclosed));
+        let refused = write_true_branches(o, at, changes, refs);
+        let judged = branches_on_the_object(o, at, &names, unclosed, &refused);
+        blocked.extend(refused);
+        blocked.extend(judged);
         blocked.extend(conditionals_on_the_object(o, at, &names, unclosed));
         let required: Vec<String> = o
             .get("required")
@@ -632,13 +634,48 @@ fn close(
     });
 }
 
+/// Keys that say nothing in a branch of an object schema besides the annotations
+/// ([`crate::profile::rules::ANNOTATIONS`]): the content keywords (annotations, JSON Schema
+/// 2020-12 validation §8, which `args` does not assert either) and the definitions a branch
+/// holds for `$ref`s to reach (`$defs`, 2020-12 core §8.2.4; `definitions` before it), which
+/// assert nothing where they are ([`reached_inside`] says when they are needed).
+const SAY_NOTHING_IN_A_BRANCH: &[&str] = &[
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+    "$defs",
+    "definitions",
+];
+
 /// Writes as `true` each branch of the object schema `o`'s `anyOf` and `allOf`, and the one
-/// branch of a one-branch `oneOf`, that asserts nothing (`{}`, or annotations only): it
-/// accepts every value, as `true` does, which [`branches_on_the_object`] leaves alone, where
-/// such a branch was closed to no member and refused (trial 50 D11). A `oneOf` of more
+/// branch of a one-branch `oneOf`, that asserts nothing (`{}`, or only annotations, keys of
+/// [`SAY_NOTHING_IN_A_BRANCH`] and a `format` where `o`'s `type` excludes strings: a format
+/// passes any value of a type it does not apply to, 2020-12 validation §7.1, each defined one
+/// applies to strings, §7.3, and `args` checks formats on strings only): it accepts every
+/// value, as `true` does, which [`branches_on_the_object`] leaves alone, where such a branch
+/// was closed to no member and refused (trial 50 D11, trial 52 D3). A `oneOf` of more
 /// branches is left as it is: there a branch accepting every value makes the `oneOf` refuse
 /// what another branch accepts, which strict mode's closing of that branch would change.
-fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<Change>) {
+/// Returns the branches that cannot be so written, as a `$ref` reaches into them
+/// ([`reached_inside`]).
+fn write_true_branches(
+    o: &mut Map<String, Value>,
+    at: &str,
+    changes: &mut Vec<Change>,
+    refs: &Refs,
+) -> Vec<Unwirable> {
+    let no_strings = match o.get("type") {
+        Some(Value::String(t)) => t != "string",
+        Some(Value::Array(ts)) => !ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    let says_nothing = |k: &str| {
+        crate::profile::rules::ANNOTATIONS.contains(&k)
+            || SAY_NOTHING_IN_A_BRANCH.contains(&k)
+            || (k == "format" && no_strings)
+    };
+    let asserts_nothing = |b: &Value| crate::schema::asserts_nothing(b, says_nothing);
+    let mut refused = Vec::new();
     for keyword in ["anyOf", "oneOf", "allOf"] {
         let Some(Value::Array(branches)) = o.get_mut(keyword) else {
             continue;
@@ -646,14 +683,32 @@ fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<C
         if keyword == "oneOf" && branches.len() != 1 {
             continue;
         }
-        let asserts_nothing =
-            |b: &Value| crate::schema::asserts_nothing(b, crate::profile::rules::ANNOTATIONS);
+        let of = push_token(at, keyword);
+        let mut needed = false;
+        for (i, b) in branches.iter().enumerate() {
+            let here = push_token(&of, &i.to_string());
+            if b.is_object()
+                && asserts_nothing(b)
+                && let Some(why) = reached_inside(b, &here, refs)
+            {
+                needed = true;
+                refused.push(Unwirable::at(
+                    &here,
+                    format!(
+                        "branch {i} asserts nothing (it accepts every value), and strict mode \
+                         writes such a branch as `true` (closed, it would accept no call), but \
+                         {why}, which would then reach nothing. Move the definitions it holds to \
+                         the root `$defs`"
+                    ),
+                ));
+            }
+        }
         // An `allOf` of such branches alone is `true` itself: said by leaving it out, as a
         // target without `allOf` (deepseek/beta-strict) takes it (trial 52 D15: refused).
-        if keyword == "allOf" && branches.iter().all(asserts_nothing) {
+        if keyword == "allOf" && !needed && branches.iter().all(asserts_nothing) {
             o.shift_remove(keyword);
             changes.push(change(
-                &push_token(at, keyword),
+                &of,
                 "dropped the `allOf`, whose branches assert nothing (it accepts every value)"
                     .into(),
                 None,
@@ -661,10 +716,11 @@ fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<C
             continue;
         }
         for (i, b) in branches.iter_mut().enumerate() {
-            if b.is_object() && asserts_nothing(b) {
+            let here = push_token(&of, &i.to_string());
+            if b.is_object() && asserts_nothing(b) && !refused.iter().any(|r| r.pointer == here) {
                 *b = Value::Bool(true);
                 changes.push(change(
-                    &push_token(&push_token(at, keyword), &i.to_string()),
+                    &here,
                     "wrote the branch, which asserts nothing (it accepts every value), as `true`"
                         .into(),
                     None,
@@ -672,6 +728,43 @@ fn write_true_branches(o: &mut Map<String, Value>, at: &str, changes: &mut Vec<C
             }
         }
     }
+    refused
+}
+
+/// Why the branch `b` at `at`, which asserts nothing, cannot be written as `true`: a `$ref`
+/// outside it reaches a schema it holds (a `$defs` definition, a `contentSchema`), which
+/// would go with it. The branch's own `$ref`s go with it too, so one reaching into it needs
+/// nothing kept. A reference by anchor or to a resource of its own is not followed
+/// ([`Refs`]): one is taken to reach a branch that declares an anchor or an `$id` below it,
+/// and none of the branch's own is told apart when it declares an `$id` (a `$ref` is read in
+/// the resource around it, so one below an `$id` may name another place by the same text).
+fn reached_inside(b: &Value, at: &str, refs: &Refs) -> Option<String> {
+    let walk = crate::schema::walk(b);
+    let declares = |keys: &[&str]| {
+        walk.nodes.iter().any(|n| {
+            n.object()
+                .is_some_and(|o| keys.iter().any(|k| o.contains_key(*k)))
+        })
+    };
+    let mut own: Vec<&str> = if declares(&["$id", "id"]) {
+        Vec::new()
+    } else {
+        walk.nodes
+            .iter()
+            .filter_map(|n| n.object()?.get("$ref")?.as_str())
+            .collect()
+    };
+    let inside = refs.within(at).filter(|(place, _)| place.len() > at.len());
+    for text in inside.flat_map(|(_, texts)| texts) {
+        match own.iter().position(|t| t == text) {
+            Some(i) => {
+                own.swap_remove(i);
+            }
+            None => return Some(format!("`$ref` {text:?} points into it")),
+        }
+    }
+    (refs.others && declares(&["$id", "id", "$anchor", "$dynamicAnchor"]))
+        .then(|| "a `$ref` may name a schema in it by an anchor or `$id`".to_string())
 }
 
 /// The `anyOf`, `oneOf` or `allOf` of the object schema `o` at `at` (which declares the
@@ -695,6 +788,7 @@ fn branches_on_the_object(
     at: &str,
     names: &[String],
     unclosed: &Value,
+    refused: &[Unwirable],
 ) -> Vec<Unwirable> {
     let mut blocked = Vec::new();
     for keyword in ["anyOf", "oneOf", "allOf"] {
@@ -705,8 +799,11 @@ fn branches_on_the_object(
         let mut said: Vec<BranchSays<'_>> = Vec::new();
         for (index, b) in branches.iter().enumerate() {
             let Value::Object(b) = b else { continue };
-            let Some(parts) = branch_parts(b, &push_token(&here, &index.to_string()), unclosed)
-            else {
+            let branch = push_token(&here, &index.to_string());
+            if refused.iter().any(|r| r.pointer == branch) {
+                continue;
+            }
+            let Some(parts) = branch_parts(b, &branch, unclosed) else {
                 continue;
             };
             if parts
@@ -1407,18 +1504,22 @@ impl Refs {
         self.reached.contains_key(at)
     }
 
+    /// The places at `at` or inside it that references reach, with their texts.
+    fn within<'a>(&'a self, at: &'a str) -> impl Iterator<Item = (&'a String, &'a Vec<String>)> {
+        self.reached
+            .range::<str, _>((Bound::Included(at), Bound::Unbounded))
+            .take_while(move |(place, _)| place.starts_with(at))
+            .filter(move |(place, _)| crate::schema::at_or_inside(place, at))
+    }
+
     /// The schema at `at` was wrapped: a reference into it now reaches `at/anyOf/0/…`, and
     /// so does one reaching `at` itself when `with_it` (else it reaches the union).
     fn moved(&mut self, at: &str, with_it: bool) {
         self.wrapped = true;
         let following: Vec<String> = self
-            .reached
-            .range::<str, _>((Bound::Included(at), Bound::Unbounded))
+            .within(at)
             .map(|(place, _)| place)
-            .take_while(|place| place.starts_with(at))
-            .filter(|place| {
-                crate::schema::at_or_inside(place, at) && (with_it || place.len() > at.len())
-            })
+            .filter(|place| with_it || place.len() > at.len())
             .cloned()
             .collect();
         for place in following {
@@ -2627,6 +2728,18 @@ mod tests {
             ("anyOf", json!({})),
             ("anyOf", json!({"description":"x"})),
             ("oneOf", json!({"title":"x"})),
+            // Definitions, content annotations and a format beside `type: object` assert
+            // nothing either (trial 52 D3: refused, "branch 0 does not declare `k`").
+            ("anyOf", json!({"$defs":{"X":{"type":"integer"}}})),
+            (
+                "anyOf",
+                json!({"contentMediaType":"text/plain","contentSchema":{"type":"integer"}}),
+            ),
+            ("anyOf", json!({"format":"email"})),
+            (
+                "oneOf",
+                json!({"definitions":{"X":{"type":"integer"}},"contentEncoding":"base64"}),
+            ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = object(keyword, json!([branch]));
@@ -2669,6 +2782,38 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(blocked[0].pointer, "/properties/o/oneOf", "{blocked:?}");
+    }
+
+    /// A branch asserting nothing but holding definitions a `$ref` outside it reaches is
+    /// refused, naming the reference: written as `true`, the reference would reach nothing.
+    /// One reached only by its own `$ref`s is written as `true` with them (trial 52 D3).
+    #[test]
+    fn definitions_a_ref_reaches_keep_their_branch() {
+        let tool = |n: Value, defs: Value| {
+            json!({"type":"object","properties":{"n":n,"o":{"type":"object",
+                "properties":{"k":{"type":"string"}},"required":["k"],
+                "anyOf":[{"$defs":defs}]}},"required":["n","o"]})
+        };
+        let x = json!({"type":"integer"});
+        let into = "#/properties/o/anyOf/0/$defs/X";
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let mut s = tool(json!({"$ref": into}), json!({"X": x}));
+            let blocked = apply(form, &mut s, MAX_INLINE_NODES).unwrap_err();
+            assert_eq!(blocked.len(), 1, "{blocked:?}");
+            assert_eq!(blocked[0].pointer, "/properties/o/anyOf/0");
+            assert!(
+                blocked[0]
+                    .reason
+                    .contains(&format!("`$ref` {into:?} points into it")),
+                "{blocked:?}"
+            );
+            let mut s = tool(
+                json!({"type":"string"}),
+                json!({"X": x, "Y": {"$ref": into}}),
+            );
+            apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
+        }
     }
 
     /// A `then` a `$ref` leads to, in an `anyOf` branch or in the object's own `then`, is read

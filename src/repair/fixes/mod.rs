@@ -770,7 +770,7 @@ fn rests(map: &Map<String, Value>, d: &str, on: &str, gone: &dyn Fn(&str) -> boo
     };
     let kept = |key: &str| map.contains_key(key) && !gone(key);
     let items_list = map.get("items").is_some_and(Value::is_array);
-    !crate::schema::asserts_nothing(value, ANNOTATIONS)
+    !crate::schema::asserts_nothing(value, only_annotates)
         && match d {
             "additionalProperties" => ["properties", "patternProperties"].contains(&on),
             "items" => !value.is_array() && on == "prefixItems",

@@ -1840,26 +1840,20 @@ fn model_basis(
             && !crate::profile::table::is_own_cap(f.rule.as_str())
     });
     match known {
-        Some(f) => {
-            let cited: Vec<String> = f
-                .evidence
-                .iter()
-                .flat_map(|e| e.iter())
-                .map(|e| format!("{} ({})", e.target, e.latest.label()))
-                .collect();
-            if cited.is_empty() {
-                format!(
-                    "; `check --target {target}` reports it too, by the profile `{}`, which cites \
-                     no evidence",
-                    profile.name
-                )
-            } else {
-                format!(
-                    "; `check --target {target}` reports it too: rejected by {}",
-                    cited.join(", ")
-                )
-            }
-        }
+        // Check's own words for the evidence, a placement it was judged from among them.
+        Some(f) => match f
+            .evidence
+            .as_ref()
+            .filter(|e| !e.is_empty())
+            .and_then(|e| profile.because_of(e))
+        {
+            Some(because) => format!("; `check --target {target}` reports it too: {because}"),
+            None => format!(
+                "; `check --target {target}` reports it too, by the profile `{}`, which cites \
+                 no evidence",
+                profile.name
+            ),
+        },
         None => format!(
             "; the offline model's assumption, not evidence: the profile `{}` (made from the \
              docs, reports and probes) does not say {target} rejects this, so `check --target \

@@ -168,6 +168,46 @@ fn what_a_refusal_says_check_reports_is_what_check_reports_on_the_tool() {
     assert!(r.reason.contains("reports no error for it"), "{}", r.reason);
 }
 
+/// A refusal's note on check's finding cites the evidence in check's own words: a rejection
+/// judged from another placement says which (before: "rejected by gemini/v1beta/parameters
+/// (report 2025)" for a `type-missing` at `items`, which only a report about a nested property
+/// speaks to; check's own finding said "judged from the nested placement").
+#[test]
+fn a_refusal_cites_a_rejection_judged_elsewhere_as_check_does() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let target = "gemini/v1beta/parameters";
+    let p = CompiledProfile::new(set.get(target).expect("profile"));
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"a":{"type":"array","items":{"minLength":1}}}}),
+    );
+    let c = super::compile(
+        std::slice::from_ref(&t),
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    let basis = model_basis(&c.tools, 0, &[], Some("type-missing"), &p, target);
+    let checked = crate::check::check_tools(&[t.as_ref(0)], &p);
+    let finding = checked
+        .iter()
+        .find(|f| f.rule.as_str() == "type-missing" && f.pointer == "/properties/a/items")
+        .expect("check reports type-missing at items");
+    assert!(
+        finding.message.contains("judged from the nested placement"),
+        "{}",
+        finding.message
+    );
+    assert!(
+        basis.starts_with(
+            "; `check --target gemini/v1beta/parameters` reports it too: rejected by \
+             gemini/v1beta/parameters (report 2025, judged from the nested placement)"
+        ),
+        "{basis}"
+    );
+}
+
 /// A tool within `args`' cap as given that the strict form takes past it (each object's
 /// `additionalProperties: false` copied with it) was written, exit 0, and `args` then refused
 /// every call to it (trial 42: 99,998 `anyOf` branches became 100,003 subschemas). It is

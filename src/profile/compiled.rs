@@ -505,6 +505,17 @@ impl CompiledProfile {
             .map_or(usize::MAX, |(n, _)| *n)
     }
 
+    /// The sentence ([`Detail::because`]: "rejected by T (kind date, judged from the nested
+    /// placement), ...") of the detail whose evidence a finding shares
+    /// ([`crate::check::Finding::evidence`] is that detail's, by reference); `None` for
+    /// evidence no detail of this profile holds.
+    pub fn because_of(&self, evidence: &Arc<[TargetEvidence]>) -> Option<&str> {
+        self.details
+            .iter()
+            .find(|d| Arc::ptr_eq(&d.rejected_by, evidence))
+            .map(|d| d.because.as_str())
+    }
+
     /// The details of the features not allowed (for tests and tables).
     pub fn details(&self) -> &[Detail] {
         &self.details

@@ -897,9 +897,38 @@ fn asserts_beside_ref(k: &str, v: &Value, target: Option<&Value>) -> bool {
 /// the schema read as 2020-12 and that keyword apply, refusing arguments the schema accepts
 /// (trial 50 D2), as inlining the `$ref` would (the inliner refuses it the same way).
 pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
-    // Most draft-07 schemas (zod-to-json-schema writes that `$schema`) hold no `$ref`: a
-    // scan without pointers says so before a walk that writes one per subschema.
-    if ref_siblings_apply(root) || !any_ref(root, &mut |_| true) {
+    fn beside<'m>(
+        map: &'m serde_json::Map<String, Value>,
+        target: Option<&Value>,
+    ) -> Option<&'m String> {
+        map.iter()
+            .find(|(k, v)| {
+                !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
+                    && asserts_beside_ref(k, v, target)
+            })
+            .map(|(k, _)| k)
+    }
+    // Most draft-07 schemas (zod-to-json-schema writes that `$schema`) hold no `$ref` with
+    // such a keyword beside it: a scan without pointers says so before a walk that writes one
+    // per subschema and follows every `$ref` (`check` asks this of each such tool).
+    let some = || {
+        let mut stack = vec![root];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) if m.get("$ref").is_some_and(Value::is_string) => {
+                    if beside(m, None).is_some() {
+                        return true;
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Object(m) => stack.extend(m.values()),
+                Value::Array(a) => stack.extend(a),
+                _ => {}
+            }
+        }
+        false
+    };
+    if ref_siblings_apply(root) || !some() {
         return None;
     }
     crate::schema::walk(root).nodes.iter().find_map(|n| {
@@ -909,12 +938,7 @@ pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
             crate::schema::refs::Chain::Reaches { schema, .. } => Some(schema),
             _ => None,
         };
-        map.iter()
-            .find(|(k, v)| {
-                !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
-                    && asserts_beside_ref(k, v, target)
-            })
-            .map(|(k, _)| (n.pointer.clone(), k.clone()))
+        beside(map, target).map(|k| (n.pointer.clone(), k.clone()))
     })
 }
 

@@ -602,8 +602,8 @@ fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
 /// each member that is a list of records, after the object's other members read as one record
 /// more (an API's `{"errors": [...], "request_id": ...}`, pydantic's `{"detail": [...]}`, of
 /// bodies or of strings: trial 48 D11 and trial 50 D5, D15 read one text alone, the rest
-/// dropped with no word). A list of strings is a list of records deeper in an object too, and
-/// in each record of a list ([`lists_out`]). `None` when `v` holds no list of records.
+/// dropped with no word). A list of strings, or of objects each with a message of its own, is
+/// a list of records deeper in an object too, and in each record of a list ([`lists_out`]). `None` when `v` holds no list of records.
 fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
     match v {
         Value::Array(records) => Some(
@@ -638,14 +638,19 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 
 /// `o` less its lists of records, whose items are pushed onto `items` in order: at the top of
 /// the error (`top`), each member that is a list of records ([`is_record_list`]); at any depth
-/// through its objects, each list of strings, one or more, a `null` among them skipped
-/// (`{"error": {"details": [A, G]}}`, trial 52 D8: read as one text, whose quotes carried
-/// the JSON between the strings, `", "` and `"]}}`). A string in a list can only be a
-/// statement of its own; a list of objects below the top is left to be read as the body's own
-/// (Google's `error.details`, objects each with an `@type`, are details of the one error:
-/// `google.rpc.Status`, <https://cloud.google.com/apis/design/errors#error_model> and
-/// <https://cloud.google.com/bigquery/docs/reference/datatransfer/rest/v1/Status>, read
-/// 2026-12-05). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no
+/// through its objects, each list of statements ([`is_statement_list`]: strings, or objects
+/// each with a message of its own, one or more, a `null` among them skipped; `{"error":
+/// {"details": [A, G]}}`, trial 52 D8: read as one text, whose quotes carried the JSON between
+/// the strings, `", "` and `"]}}`; `{"error": {"details": [{"message": A}, {"message": G}]}}`:
+/// all but the first message dropped with no word). A string in a list can only be a
+/// statement of its own, and so can an object there holding a message; a list holding an
+/// object with an `@type`, or with no message, is left to be read as the body's own (Google's
+/// `error.details`, objects each with an `@type`, are details of the one error, one kind,
+/// `google.rpc.LocalizedMessage`, with a `message` of its own: `google.rpc.Status`,
+/// <https://cloud.google.com/apis/design/errors#error_model>,
+/// <https://cloud.google.com/bigquery/docs/reference/datatransfer/rest/v1/Status> and
+/// <https://cloud.google.com/php/docs/reference/common-protos/latest/Rpc.LocalizedMessage>,
+/// read 2026-12-05). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no
 /// list of records. `nesting` counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
 fn lists_out<'a>(
     o: &'a serde_json::Map<String, Value>,
@@ -657,7 +662,7 @@ fn lists_out<'a>(
     for (key, value) in o {
         let own = ENVELOPE_KEYS.contains(&key.as_str());
         match value {
-            Value::Array(l) if !own && (top && is_record_list(l) || is_string_list(l)) => {
+            Value::Array(l) if !own && (top && is_record_list(l) || is_statement_list(l)) => {
                 items.extend(l);
             }
             Value::Object(inner) if !own && nesting < MAX_NESTING => {
@@ -672,9 +677,18 @@ fn lists_out<'a>(
     rest
 }
 
-/// Whether `items` is a list of strings, one or more, a `null` among them standing for none.
-fn is_string_list(items: &[Value]) -> bool {
-    is_list_of(items, Value::is_string)
+/// Whether `items` is a list of statements, one or more, a `null` among them standing for
+/// none: each a string, or an object holding a message field ([`MESSAGE_KEYS`]) and no
+/// `@type` (the JSON of a `google.protobuf.Any`, which a Google body's `details` are: see
+/// [`lists_out`]).
+fn is_statement_list(items: &[Value]) -> bool {
+    is_list_of(items, |x| match x {
+        Value::String(_) => true,
+        Value::Object(o) => {
+            !o.contains_key("@type") && MESSAGE_KEYS.iter().any(|k| o.contains_key(*k))
+        }
+        _ => false,
+    })
 }
 
 /// Whether a line of JSON Lines is a record: an object (a body, a log record) or a string

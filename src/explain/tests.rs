@@ -3079,6 +3079,51 @@ fn every_record_of_an_error_is_explained_or_noted() {
     );
 }
 
+/// A list of error objects one object deeper (`{"error": {"details": [{"message": A},
+/// {"message": G}]}}`) was read up to its first message a template reads, the others dropped
+/// with no word; each object stating a message of its own is a record, as a string there is,
+/// while Google's `details` (objects with an `@type`, one kind of which has a `message`) stay
+/// the body's own, read as before, with no note.
+#[test]
+fn each_message_object_of_a_list_deeper_in_a_body_is_a_record() {
+    let (anthropic, google, want) = two_records();
+    let a = json!(anthropic);
+    let (ab, gb) = (json!({"message": anthropic}), json!({"message": google}));
+    for error in [
+        json!({"error": {"details": [ab, gb]}}),
+        json!([{"error": {"details": [ab, gb]}}]),
+        json!({"error": {"details": [a, null, gb]}}),
+        json!({"error": {"errors": [{"msg": anthropic, "loc": ["body"]}, gb]}}),
+    ] {
+        assert_eq!(places(&error.to_string()), want, "{error}");
+    }
+    let unknown = json!({"error": {"details": [ab, {"message": "something no template knows"}]}});
+    let out = explain(None, &unknown.to_string(), None);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(
+        out[0].notes,
+        [
+            "1 more record of the error holds a message no known template matches, not explained \
+          here: \"something no template knows\""
+        ]
+    );
+    // Google's own details, a `message` among them (`google.rpc.LocalizedMessage`).
+    let details = json!([
+        {"@type": "type.googleapis.com/google.rpc.LocalizedMessage", "locale": "en-US",
+         "message": "something no template knows"},
+        {"@type": "type.googleapis.com/google.rpc.BadRequest",
+         "fieldViolations": [{"field": "tools[0]", "description": google}]}
+    ]);
+    let google_body = json!({"error": {"code": 400, "message": google, "details": details}});
+    let out = explain(None, &google_body.to_string(), None);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(
+        (out[0].tool_index, &out[0].message),
+        (Some(5), &google.to_string())
+    );
+    assert!(out[0].notes.is_empty(), "{out:#?}");
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

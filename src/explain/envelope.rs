@@ -632,7 +632,7 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
         return None;
     }
     let mut records = vec![record_texts(&Value::Object(rest), 1)];
-    records.extend(items.into_iter().map(|r| record_texts(r, 2)));
+    records.extend(items.iter().map(|r| record_texts(r, 2)));
     Some(records)
 }
 
@@ -650,12 +650,16 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 /// <https://cloud.google.com/apis/design/errors#error_model>,
 /// <https://cloud.google.com/bigquery/docs/reference/datatransfer/rest/v1/Status> and
 /// <https://cloud.google.com/php/docs/reference/common-protos/latest/Rpc.LocalizedMessage>,
-/// read 2026-12-05). The envelope's own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no
-/// list of records. `nesting` counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
-fn lists_out<'a>(
-    o: &'a serde_json::Map<String, Value>,
+/// read 2026-12-05). A member that is a JSON string holding an object (a body a logger or a
+/// relay wrote as text: `{"level": "error", "response": "{\"error\": {\"details\": [A,
+/// G]}}"}`, read as plain text with JSON in its quotes) is looked into as that object, and
+/// kept as the object less its lists only where a list was taken out of it. The envelope's
+/// own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no list of records. `nesting`
+/// counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
+fn lists_out(
+    o: &serde_json::Map<String, Value>,
     top: bool,
-    items: &mut Vec<&'a Value>,
+    items: &mut Vec<Value>,
     nesting: usize,
 ) -> serde_json::Map<String, Value> {
     let mut rest = serde_json::Map::new();
@@ -663,11 +667,22 @@ fn lists_out<'a>(
         let own = ENVELOPE_KEYS.contains(&key.as_str());
         match value {
             Value::Array(l) if !own && (top && is_record_list(l) || is_statement_list(l)) => {
-                items.extend(l);
+                items.extend(l.iter().cloned());
             }
             Value::Object(inner) if !own && nesting < MAX_NESTING => {
                 let inner = lists_out(inner, false, items, nesting + 1);
                 rest.insert(key.clone(), Value::Object(inner));
+            }
+            Value::String(s)
+                if !own && nesting < MAX_NESTING && s.trim_start().starts_with('{') =>
+            {
+                let before = items.len();
+                let body = serde_json::from_str::<serde_json::Map<String, Value>>(s.trim())
+                    .map(|body| lists_out(&body, false, items, nesting + 1));
+                match body {
+                    Ok(body) if items.len() > before => rest.insert(key.clone(), body.into()),
+                    _ => rest.insert(key.clone(), value.clone()),
+                };
             }
             _ => {
                 rest.insert(key.clone(), value.clone());

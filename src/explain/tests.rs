@@ -3124,6 +3124,31 @@ fn each_message_object_of_a_list_deeper_in_a_body_is_a_record() {
     assert!(out[0].notes.is_empty(), "{out:#?}");
 }
 
+/// A body a logger or a relay wrote as a JSON string in a field of its own, holding a list of
+/// errors (`{"level": "error", "response": "{\"error\":{\"details\":[A,G]}}"}`), was read as
+/// plain text with JSON in its quotes (tool #5 first, each quote running on into the JSON
+/// after it); the string is read as the body it holds, each error of its list a record.
+#[test]
+fn a_list_of_errors_in_a_body_written_as_a_json_string_is_read_as_records() {
+    let (anthropic, google, want) = two_records();
+    let (a, g) = (json!(anthropic), json!(google));
+    let (ab, gb) = (json!({"message": anthropic}), json!({"message": google}));
+    for body in [
+        json!({"error": {"details": [a, g]}}),
+        json!({"error": {"details": [ab, gb]}}),
+    ] {
+        let text = body.to_string();
+        for error in [
+            json!({"level": "error", "response": text}),
+            json!([{"level": "error", "response": text}]),
+            json!({"error": text}),
+            json!({"level": "error", "response": {"body": text}}),
+        ] {
+            assert_eq!(places(&error.to_string()), want, "{error}");
+        }
+    }
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

@@ -603,7 +603,8 @@ fn numbered(records: impl Iterator<Item = Vec<Text>>) -> Vec<Text> {
 /// more (an API's `{"errors": [...], "request_id": ...}`, pydantic's `{"detail": [...]}`, of
 /// bodies or of strings: trial 48 D11 and trial 50 D5, D15 read one text alone, the rest
 /// dropped with no word). A list of strings, or of objects each with a message of its own, is
-/// a list of records deeper in an object too, and in each record of a list ([`lists_out`]). `None` when `v` holds no list of records.
+/// a list of records deeper in an object too, and in each record of a list ([`lists_out`]).
+/// `None` when `v` holds no list of records.
 fn records_of(v: &Value) -> Option<Vec<Vec<Text>>> {
     match v {
         Value::Array(records) => Some(

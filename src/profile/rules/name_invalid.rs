@@ -7,8 +7,8 @@ pub const RULE: Rule = Rule {
     checks: "Each kind of character in the tool name (lowercase, uppercase, digit, underscore, \
              hyphen, dot, colon, slash, space, other punctuation, non-ASCII), a leading digit, \
              underscore, hyphen, dot or colon (where a name starts is a case of its own: \
-             Gemini and Vertex AI allow `-`, `.` and `:` in a name but not first), and the \
-             empty name, each judged by its `name-chars` case. A control \
+             Gemini's and Vertex AI's rule allows `-` and `.` in a name but not first; whether \
+             it allows `:` the evidence tells per target), and the empty name, each judged by its `name-chars` case. A control \
              character is named as one, and judged by the other-punctuation case (ASCII) or \
              the non-ASCII one; so is a bidi control (U+202A-U+202E, U+2066-U+2069, marks). \
              It also warns on ordinary names (lowercase letters, digits, `_`) where a target of \

@@ -100,7 +100,7 @@ impl Conflicts {
     }
 }
 
-/// The root's containers of definitions, dropped once every reference into them is inlined.
+/// The containers of definitions, dropped once every reference into them is inlined.
 fn is_definitions(k: &str) -> bool {
     k == "$defs" || k == "definitions"
 }
@@ -258,15 +258,16 @@ pub fn refused_with(r: &Refusal) -> String {
     )
 }
 
-/// Inlines every local `$ref` of `root`. Returns the new schema and the references
-/// inlined, or the first reason it cannot be done: a remote, anchor, missing or recursive
-/// reference, a cycle or a chain longer than [`MAX_REF_HOPS`] hops (followed in a row, or
-/// nested each in the target of the one before), a result nesting deeper than
+/// Inlines every local `$ref` of `root`. Returns the new schema, the references inlined and
+/// the places (as written) of the containers of definitions dropped ([`Inlining`]), or the
+/// first reason it cannot be done: a remote, anchor, missing or recursive reference, a cycle
+/// or a chain longer than [`MAX_REF_HOPS`] hops (followed in a row, or nested each in the
+/// target of the one before), a result nesting deeper than
 /// [`crate::input::LIMITS`]`.max_depth`, or more than `max_nodes` schema nodes. The recursion
 /// is at most one level per level of the result plus two per reference being expanded, so
 /// it stays within a few hundred frames whatever `root` holds; it runs on a thread with a
 /// stack of its own ([`crate::json::on_deep_stack`]), so it fits a caller on a small stack.
-pub fn inline(root: &Value, max_nodes: usize) -> Result<(Value, Vec<Inlined>), Refusal> {
+pub fn inline(root: &Value, max_nodes: usize) -> Result<Inlining, Refusal> {
     inline_with(root, max_nodes, Conflicts::Refuse)
 }
 
@@ -276,7 +277,7 @@ pub fn inline_with(
     root: &Value,
     max_nodes: usize,
     conflicts: Conflicts,
-) -> Result<(Value, Vec<Inlined>), Refusal> {
+) -> Result<Inlining, Refusal> {
     let mut cx = Cx {
         root,
         conflicts,
@@ -285,6 +286,7 @@ pub fn inline_with(
         max_depth: crate::input::LIMITS.max_depth,
         stack: Vec::new(),
         done: Vec::new(),
+        dropped: Vec::new(),
     };
     // A few hundred frames of a few KB each in a debug build: more than a 2 MiB thread has.
     // A schema that cannot recurse that deep is expanded in place: a thread of its own costs
@@ -293,15 +295,20 @@ pub fn inline_with(
     let mut expand = || {
         // On the thread that expands: the memo is the thread's own.
         let _declarations = shared::indexed(root);
-        cx.expand(root, &Place::root(), true, 1)
+        cx.expand(root, &Place::root(), 1)
     };
     let out = if frames_at_most(root) <= IN_PLACE_FRAMES {
         expand()
     } else {
         crate::json::on_deep_stack(expand)
     }?;
-    Ok((out, cx.done))
+    Ok((out, cx.done, cx.dropped))
 }
+
+/// What [`inline`] makes of a schema: the schema with every local `$ref` inlined, the
+/// references inlined, and the JSON Pointers of the containers of definitions (`$defs`,
+/// `definitions`) it dropped, as written (those inside a copy of a definition go with it).
+pub type Inlining = (Value, Vec<Inlined>, Vec<String>);
 
 /// Most frames of [`inline`]'s recursion run on the caller's stack (a few KB each in a debug
 /// build, well within the 2 MiB of a test thread).
@@ -341,6 +348,8 @@ struct Cx<'a> {
     /// written and the `$ref`'s text.
     stack: Vec<Expanding>,
     done: Vec<Inlined>,
+    /// The containers of definitions dropped, as written ([`Inlining`]).
+    dropped: Vec<String>,
 }
 
 struct Expanding {
@@ -375,6 +384,17 @@ impl Place {
 }
 
 impl Cx<'_> {
+    /// Whether keyword `k` of the schema at `at` is a container of definitions, which goes:
+    /// with every `$ref` inlined, none names what it holds, wherever it is (a `$defs` in an
+    /// `anyOf` branch too). Noted when it is written there, not in a copy of a definition.
+    fn drops(&mut self, k: &str, at: &Place) -> bool {
+        let drops = is_definitions(k);
+        if drops && self.stack.is_empty() {
+            self.dropped.push(push_token(&at.written, k));
+        }
+        drops
+    }
+
     /// The written places of the schemas whose `$ref`s are being expanded, outermost first.
     fn reached_through(&self) -> Vec<String> {
         self.stack.iter().map(|e| e.holder.clone()).collect()
@@ -415,13 +435,7 @@ impl Cx<'_> {
     /// Expands the subschema `node` found at `at` (a copy of a target goes where its `$ref`
     /// was, and is written where the target is), which sits `depth` levels deep in the result
     /// (the root object is 1).
-    fn expand(
-        &mut self,
-        node: &Value,
-        at: &Place,
-        is_root: bool,
-        depth: usize,
-    ) -> Result<Value, Refusal> {
+    fn expand(&mut self, node: &Value, at: &Place, depth: usize) -> Result<Value, Refusal> {
         let Value::Object(map) = node else {
             return Ok(node.clone());
         };
@@ -430,7 +444,7 @@ impl Cx<'_> {
         }
         self.spend(at)?;
         if let Some(r) = map.get("$ref") {
-            return self.resolve(map, r, at, is_root, depth);
+            return self.resolve(map, r, at, depth);
         }
         // A `$dynamicRef` names a `$dynamicAnchor`, which inlining takes out of its copies and
         // whose definitions it drops: it would be left pointing to nothing, so it refuses.
@@ -448,15 +462,8 @@ impl Cx<'_> {
             });
         }
         let mut out = Map::new();
-        // A resource's own definitions (a subschema with an `$id`) are named by the `#/...`
-        // references inside it, which are inlined like the root's: they go too.
-        let resource = is_root
-            || map
-                .get("$id")
-                .and_then(Value::as_str)
-                .is_some_and(|i| !i.starts_with('#'));
         for (k, v) in map {
-            if resource && is_definitions(k) {
+            if self.drops(k, at) {
                 continue;
             }
             out.insert(k.clone(), self.keyword(k, v, at, depth)?);
@@ -471,19 +478,16 @@ impl Cx<'_> {
         Ok(if MAP_OF_SCHEMAS.contains(&k) && v.is_object() {
             let mut m = Map::new();
             for (name, sub) in v.as_object().into_iter().flatten() {
-                m.insert(
-                    name.clone(),
-                    self.expand(sub, &here.push(name), false, depth + 2)?,
-                );
+                m.insert(name.clone(), self.expand(sub, &here.push(name), depth + 2)?);
             }
             Value::Object(m)
         } else if (ONE_SCHEMA.contains(&k) || k == "items") && v.is_object() {
-            self.expand(v, &here, false, depth + 1)?
+            self.expand(v, &here, depth + 1)?
         } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items") && v.is_array() {
             let mut list = Vec::new();
             for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
                 let place = here.push(&i.to_string());
-                list.push(self.expand(sub, &place, false, depth + 2)?);
+                list.push(self.expand(sub, &place, depth + 2)?);
             }
             Value::Array(list)
         } else {
@@ -497,7 +501,6 @@ impl Cx<'_> {
         map: &Map<String, Value>,
         reference: &Value,
         at: &Place,
-        is_root: bool,
         depth: usize,
     ) -> Result<Value, Refusal> {
         let here = at.push("$ref");
@@ -563,7 +566,7 @@ impl Cx<'_> {
             holder: at.written.clone(),
             text: text.to_string(),
         });
-        let expanded = self.expand(target, &copy, false, depth);
+        let expanded = self.expand(target, &copy, depth);
         self.stack.pop();
         let mut expanded = expanded?;
         // The copy is not the schema that declared the anchor or the resource: two schemas may
@@ -580,12 +583,14 @@ impl Cx<'_> {
             all_of: None,
         });
         let done = self.done.len() - 1;
-        // The root's definitions go with every reference to them, as where the root has no
+        // Definitions beside the `$ref` go with every reference to them, as where there is no
         // `$ref`.
-        let siblings: Vec<(&String, &Value)> = map
-            .iter()
-            .filter(|(k, _)| *k != "$ref" && !(is_root && is_definitions(k)))
-            .collect();
+        let mut siblings: Vec<(&String, &Value)> = Vec::new();
+        for (k, v) in map {
+            if k != "$ref" && !self.drops(k, at) {
+                siblings.push((k, v));
+            }
+        }
         if siblings.is_empty() {
             return Ok(expanded);
         }
@@ -1062,7 +1067,7 @@ mod tests {
     fn inlined_copies_drop_their_dynamic_anchor() {
         let s = json!({"type":"object","properties":{"a":{"$ref":"#node"},"b":{"$ref":"#node"}},
             "$defs":{"n":{"$dynamicAnchor":"node","type":"string"}}});
-        let (out, _) = inline(&s, 1000).expect("inlined");
+        let (out, _, _) = inline(&s, 1000).expect("inlined");
         assert_eq!(
             out,
             json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}})
@@ -1140,7 +1145,7 @@ mod tests {
                         "again":{"$ref":"address.json#/$defs/Zip"}}}},
             "properties":{"addr":{"$ref":"#/$defs/Address"},"top":{"$ref":"#/$defs/Zip"},
                 "other":{"$ref":"https://example.com/address.json"}}});
-        let (out, _) = inline(&s, MAX_INLINE_NODES).unwrap();
+        let (out, _, _) = inline(&s, MAX_INLINE_NODES).unwrap();
         let nested = json!({"anyOf":[{"type":"integer"},{"type":"null"}]});
         let address = json!({"type":"object","properties":{"zip":nested.clone(),"again":nested}});
         assert_eq!(
@@ -1176,7 +1181,7 @@ mod tests {
             "$ref":{"type":"string"}
         },"$defs":{"A":{"type":"string","description":"an A"},
                    "B":{"type":"object","properties":{"x":{"$ref":"#/$defs/A"}}}}});
-        let (out, done) = inline(&s, MAX_INLINE_NODES).unwrap();
+        let (out, done, _) = inline(&s, MAX_INLINE_NODES).unwrap();
         assert_eq!(
             out,
             json!({"type":"object","properties":{
@@ -1206,7 +1211,7 @@ mod tests {
         let s = json!({"$ref":"#/$defs/R","properties":{"y":{"$ref":"#/definitions/S"}},
             "$defs":{"R":{"type":"object","additionalProperties":{"$ref":"#/$defs/T"}},"T":{"type":"string"}},
             "definitions":{"S":{"type":"integer"}}});
-        let (out, done) = inline_with(&s, MAX_INLINE_NODES, Conflicts::AllOf).unwrap();
+        let (out, done, _) = inline_with(&s, MAX_INLINE_NODES, Conflicts::AllOf).unwrap();
         assert_eq!(
             out,
             json!({"allOf":[{"type":"object","additionalProperties":{"type":"string"}},
@@ -1263,7 +1268,7 @@ mod tests {
 
     #[test]
     fn a_chain_past_the_hop_limit_is_refused_in_the_shared_words() {
-        let (out, done) = inline(
+        let (out, done, _) = inline(
             &crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, false),
             MAX_INLINE_NODES,
         )
@@ -1296,7 +1301,7 @@ mod tests {
 
     #[test]
     fn references_nested_past_the_hop_limit_are_refused() {
-        let (out, done) = inline(
+        let (out, done, _) = inline(
             &crate::schema::refs::fixtures::chain(MAX_REF_HOPS - 1, true),
             MAX_INLINE_NODES,
         )
@@ -1374,7 +1379,7 @@ mod tests {
         let outcome = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {
-                let deep = inline(&s, usize::MAX).map(|(v, _)| crate::json::value_depth(&v));
+                let deep = inline(&s, usize::MAX).map(|(v, _, _)| crate::json::value_depth(&v));
                 let nested = inline(&nested, usize::MAX).map(|_| ());
                 (deep, nested)
             })
@@ -1408,7 +1413,7 @@ mod tests {
             "$defs":{"A":{"type":"object","description":"an A","properties":{"k":{"type":"string"}},
                 "required":["k"]},"N":{"type":"integer"}}});
         for conflicts in [Conflicts::Refuse, Conflicts::AllOf] {
-            let (out, done) = inline_with(&s, 100, conflicts).unwrap();
+            let (out, done, _) = inline_with(&s, 100, conflicts).unwrap();
             assert_eq!(
                 out,
                 json!({"properties":{"a":{"type":"object","description":"mine",
@@ -1441,7 +1446,7 @@ mod tests {
                 .unwrap()
                 .extend(beside.as_object().unwrap().clone());
             let s = json!({"properties":{"a":a},"$defs":defs});
-            let (out, done) = inline_with(&s, 100, Conflicts::AllOf).unwrap();
+            let (out, done, _) = inline_with(&s, 100, Conflicts::AllOf).unwrap();
             assert_eq!(
                 out,
                 json!({"properties":{"a":{"title":"T","allOf":[defs["A"], beside]}}}),
@@ -1489,7 +1494,7 @@ mod tests {
             "$defs":{"n":{"type":"integer","minimum":5,"maximum":9,"required":["a"]},
                 "e":{"enum":["x","y","z"]}}});
         for conflicts in [Conflicts::Refuse, Conflicts::AllOf] {
-            let (out, done) = inline_with(&s, 100, conflicts).unwrap();
+            let (out, done, _) = inline_with(&s, 100, conflicts).unwrap();
             assert_eq!(
                 out,
                 json!({"properties":{
@@ -1567,7 +1572,7 @@ mod tests {
     #[test]
     fn data_that_looks_like_a_ref_is_left_alone() {
         let s = json!({"type":"object","properties":{"p":{"enum":[{"$ref":"#/x"}],"default":{"$ref":"#/y"}}}});
-        let (out, done) = inline(&s, 100).unwrap();
+        let (out, done, _) = inline(&s, 100).unwrap();
         assert_eq!(out, s);
         assert!(done.is_empty());
     }

@@ -848,6 +848,61 @@ fn an_anchor_a_ref_names_goes_once_the_ref_is_inlined() {
     );
 }
 
+/// Definitions held below the root (in an `anyOf`, `oneOf` or `allOf` branch, an `items`, a
+/// property) go with the `$ref`s that name them, by anchor or by JSON Pointer, as the root's
+/// do, each drop reported where it was (before: the `$ref` was inlined and the `$defs` kept,
+/// so the tool was refused "no repair tried removes it", though `check` called it repairable
+/// and `args` resolves the `$ref`).
+#[test]
+fn definitions_below_the_root_go_once_their_refs_are_inlined() {
+    let p = profile(&[
+        "keyword-allowed: $ref (local $defs)",
+        "keyword-allowed: $defs",
+        "keyword-allowed: $anchor",
+    ]);
+    let defs = json!({"X":{"$anchor":"x","type":"integer"}});
+    let holding = |r: &str| json!({"$defs":defs,"type":"object","properties":{"n":{"$ref":r}}});
+    let inlined = json!({"type":"object","properties":{"n":{"type":"integer"}}});
+    let cases = [
+        (
+            json!({"anyOf":[holding("#x"),{"type":"string"}]}),
+            json!({"anyOf":[inlined,{"type":"string"}]}),
+            "/properties/s/anyOf/0/$defs",
+        ),
+        (
+            json!({"anyOf":[holding("#/properties/s/anyOf/0/$defs/X"),{"type":"string"}]}),
+            json!({"anyOf":[inlined,{"type":"string"}]}),
+            "/properties/s/anyOf/0/$defs",
+        ),
+        (
+            json!({"type":"array","items":holding("#x")}),
+            json!({"type":"array","items":inlined}),
+            "/properties/s/items/$defs",
+        ),
+        (holding("#x"), inlined.clone(), "/properties/s/$defs"),
+    ];
+    for (s, want, dropped) in cases {
+        let t = tool("f", json!({"type":"object","properties":{"s":s}}));
+        assert!(
+            errors(&t, &p).iter().all(|f| f.repairable),
+            "{:#?}",
+            errors(&t, &p)
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{s}: {:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.unwrap(),
+            json!({"type":"object","properties":{"s":want}})
+        );
+        assert!(
+            r.changes.iter().any(|c| c.pointer == dropped
+                && c.action == "dropped `$defs` (every reference to it is inlined)"),
+            "{:#?}",
+            r.changes
+        );
+    }
+}
+
 /// A valid name keeps its tool: only the tools renamed onto it are refused (each naming the
 /// tool that keeps it); two renames onto a name no tool had refuse both.
 #[test]

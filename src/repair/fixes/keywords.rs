@@ -498,7 +498,7 @@ pub(crate) fn inlined(
     max_nodes: usize,
     conflicts: Conflicts,
 ) -> Result<(Value, Vec<Change>), crate::repair::refs::Refusal> {
-    let (out, done) = crate::repair::refs::inline_with(schema, max_nodes, conflicts)?;
+    let (out, done, dropped) = crate::repair::refs::inline_with(schema, max_nodes, conflicts)?;
     let mut changes: Vec<Change> = done
         .iter()
         .map(|d| {
@@ -525,15 +525,14 @@ pub(crate) fn inlined(
             change(&d.pointer, rule, action, lost)
         })
         .collect();
-    for k in ["$defs", "definitions"] {
-        if schema.get(k).is_some() {
-            changes.push(change(
-                &f_at("", k),
-                rule,
-                format!("dropped `{k}` (every reference to it is inlined)"),
-                None,
-            ));
-        }
+    for at in dropped {
+        let k = at.rsplit('/').next().unwrap_or_default().to_string();
+        changes.push(change(
+            &at,
+            rule,
+            format!("dropped `{k}` (every reference to it is inlined)"),
+            None,
+        ));
     }
     Ok((out, changes))
 }

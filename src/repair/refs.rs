@@ -966,6 +966,11 @@ impl RefList {
         RefList(refs)
     }
 
+    /// Whether the schema has no `$ref`.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Whether some `$ref` starts with `prefix` (decoded, as the list is).
     pub fn points_under(&self, prefix: &str) -> bool {
         let i = self.0.partition_point(|r| r.as_str() < prefix);

@@ -903,6 +903,64 @@ fn definitions_below_the_root_go_once_their_refs_are_inlined() {
     }
 }
 
+/// A keyword repair drops (`not`, an `x-` extension) that holds a schema a `$ref` outside it
+/// names, by anchor or by JSON Pointer, goes once the `$ref`s are inlined (before: dropped
+/// first, the tool was refused for the `$ref`, "`#x`, which is not in the schema", a problem
+/// repair made); one only its own `$ref`s reach is dropped alone.
+#[test]
+fn a_dropped_keyword_a_ref_reaches_into_goes_once_the_ref_is_inlined() {
+    let p = profile(&["keyword-allowed: not", "keyword-allowed: x-vendor"]);
+    let x = json!({"X":{"$anchor":"x","type":"integer"}});
+    let cases = [
+        (
+            json!({"not":{"$defs":x,"required":["z"]}}),
+            "#x",
+            "/properties/s/not",
+        ),
+        (
+            json!({"not":{"$defs":x,"required":["z"]}}),
+            "#/properties/s/not/$defs/X",
+            "/properties/s/not",
+        ),
+        (
+            json!({"x-defs":{"X":{"type":"integer"}}}),
+            "#/properties/s/x-defs/X",
+            "/properties/s/x-defs",
+        ),
+    ];
+    for (beside, r, dropped) in cases {
+        let mut s = json!({"type":"object","properties":{"n":{"$ref":r}}});
+        s.as_object_mut()
+            .unwrap()
+            .extend(beside.as_object().unwrap().clone());
+        let t = tool("f", json!({"type":"object","properties":{"s":s}}));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.unwrap(),
+            json!({"type":"object","properties":{"s":{"type":"object",
+                "properties":{"n":{"type":"integer"}}}}})
+        );
+        let said: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+        assert_eq!(
+            said.first(),
+            Some(&"/properties/s/properties/n/$ref"),
+            "{said:?}"
+        );
+        assert_eq!(said.last(), Some(&dropped), "{said:?}");
+    }
+    // Its own `$ref`s go with it: nothing is inlined.
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"s":{"type":"object",
+            "not":{"$defs":x,"properties":{"n":{"$ref":"#x"}},"required":["n"]}}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let said: Vec<&str> = r.changes.iter().map(|c| c.pointer.as_str()).collect();
+    assert_eq!(said, ["/properties/s/not"]);
+}
+
 /// A valid name keeps its tool: only the tools renamed onto it are refused (each naming the
 /// tool that keeps it); two renames onto a name no tool had refuse both.
 #[test]

@@ -171,6 +171,30 @@ pub(super) fn keyword(
             }
             drop_keyword(tool, rule, &node, k, true)
         }
+        // Dropped while a `$ref` outside it names a schema in it (a `not` holding the `$defs`
+        // whose anchor `#x` names), the keyword would leave that `$ref` pointing at nothing: a
+        // problem repair made. It goes once the `$ref`s are inlined.
+        _ if (ANNOTATIONS.contains(&k)
+            || NARROWING.contains(&k)
+            || !crate::schema::is_keyword(k))
+            && memo.reached_from_outside(tool, &f.pointer) =>
+        {
+            match memo.inlining_refused(tool, conflicts) {
+                Some(r) => Err(crate::repair::refs::refusal_text_for(r, &f.pointer)),
+                None => {
+                    let mut out = Vec::new();
+                    for c in inline_refs(tool, rule, &f.pointer, max_nodes, conflicts)? {
+                        let inlined = c.rewrite.applied_to(tool)?;
+                        for d in drop_keyword(&inlined, rule, &node, k, true)? {
+                            let mut changes = c.changes.clone();
+                            changes.extend(d.changes);
+                            out.push(Candidate::many(d.rewrite.applied_to(&inlined)?, changes));
+                        }
+                    }
+                    Ok(out)
+                }
+            }
+        }
         _ if ANNOTATIONS.contains(&k)
             || NARROWING.contains(&k)
             || !crate::schema::is_keyword(k) =>
@@ -196,6 +220,8 @@ pub(crate) struct Memo {
     /// Each plain name a `$ref` names an anchor by, with the place of the schema that
     /// declares it (both places, for a name declared twice).
     named: std::cell::OnceCell<HashSet<(String, String)>>,
+    /// Where each `$ref` is written and the place it resolves to, for those that resolve.
+    reached: std::cell::OnceCell<Vec<(String, String)>>,
     /// Why the schema's `$ref`s cannot all be inlined (`None`: they can).
     inlining: std::cell::OnceCell<Option<crate::repair::refs::Refusal>>,
     /// The schema's `$ref`s: each `allOf` merge asks whether one points into it (trial 48 D12:
@@ -209,6 +235,7 @@ impl Memo {
         Memo {
             max_inline_nodes,
             named: Default::default(),
+            reached: Default::default(),
             inlining: Default::default(),
             refs: Default::default(),
         }
@@ -232,6 +259,22 @@ impl Memo {
             .contains(&(node.to_string(), name.to_string()))
     }
 
+    /// Whether a `$ref` written outside the place `at` of the tool's schema resolves to it or
+    /// into it.
+    pub(super) fn reached_from_outside(&self, tool: &Tool, at: &str) -> bool {
+        let Some(root) = tool.parameters.as_ref() else {
+            return false;
+        };
+        let within = |p: &str| {
+            p.strip_prefix(at)
+                .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+        };
+        self.reached
+            .get_or_init(|| reached(root))
+            .iter()
+            .any(|(holder, target)| within(target) && !within(holder))
+    }
+
     /// Why the tool's `$ref`s cannot all be inlined, if they cannot.
     pub(super) fn inlining_refused(
         &self,
@@ -245,6 +288,28 @@ impl Memo {
             })
             .as_ref()
     }
+}
+
+/// Where each `$ref` of `root` is written and the place it resolves to ([`Memo::reached`]).
+/// One walk, each `$ref` resolved once, the declarations searched once; none without a `$ref`.
+fn reached(root: &Value) -> Vec<(String, String)> {
+    if RefList::of(root).is_empty() {
+        return Vec::new();
+    }
+    let _declarations = crate::schema::refs::indexed(root);
+    let mut reached = Vec::new();
+    for n in &crate::schema::walk(root).nodes {
+        if let Some(r) = n
+            .object()
+            .and_then(|o| o.get("$ref"))
+            .and_then(Value::as_str)
+            && let crate::schema::refs::Step::Local(_, target) =
+                crate::schema::refs::step_from(root, &n.pointer, r)
+        {
+            reached.push((n.pointer.clone(), target));
+        }
+    }
+    reached
 }
 
 /// Each plain name a `$ref` of `root` names an anchor by, with the place that declares it

@@ -23,8 +23,11 @@ pub const RULE: Rule = Rule {
              error is judged keyword by keyword at the first 32 places the walk cannot prove \
              valid (the meta-schema judges each keyword apart from the others), so one error \
              does not hide another. Each meta-schema error is one finding at the place it \
-             names; where another rule already reported an error there it adds none, and a \
-             warning there becomes an error.",
+             names; where another rule already reported an error there, inside it or at \
+             the keyword it is inside, it adds none, and a warning there becomes an error \
+             (under `portable` the example's `dependentRequired` is itself rejected: that \
+             `keyword-unsupported` error stands for it; `--target anthropic/messages` shows \
+             this rule's).",
     features: "`structure: meta-schema-invalid`",
     // Reported under `anthropic/messages` too: a form no other rule knows (`{"p": "q"}` is
     // there a keyword form its evidence rejects, which keyword-unsupported reports first).
@@ -151,6 +154,38 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
 mod tests {
     use super::super::testing::*;
     use serde_json::json;
+
+    /// What the rule's text says of its example holds for the built-in profiles (trial 53
+    /// D1: under `portable` it shows no `meta-schema-invalid`, which the text did not say):
+    /// there the keyword is rejected whole and its error stands for the value's; under
+    /// `anthropic/messages` this rule reports the value.
+    #[test]
+    fn the_example_is_reported_where_the_text_says() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let example: serde_json::Value = serde_json::from_str(super::RULE.example).unwrap();
+        let errors = |name: &str| -> Vec<(String, String)> {
+            let p = crate::profile::CompiledProfile::new(set.get(name).expect("profile"));
+            check_under(&p, &example)
+                .into_iter()
+                .filter(|f| f.level == crate::check::Level::Error)
+                .map(|f| (f.rule.to_string(), f.pointer))
+                .collect()
+        };
+        let pair = |r: &str, p: &str| (r.to_string(), p.to_string());
+        assert_eq!(
+            errors(crate::profile::PORTABLE),
+            [pair("keyword-unsupported", "/dependentRequired")]
+        );
+        assert!(
+            super::RULE
+                .checks
+                .contains("under `portable` the example's `dependentRequired`")
+        );
+        assert_eq!(
+            errors("anthropic/messages"),
+            [pair("meta-schema-invalid", "/dependentRequired/p/0")]
+        );
+    }
 
     #[test]
     fn no_case_feature() {

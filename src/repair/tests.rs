@@ -345,6 +345,49 @@ fn an_untyped_branch_takes_the_type_beside_its_combinator() {
     );
 }
 
+/// An untyped branch of `allOf` takes the `type` beside it as a branch of `anyOf` does: JSON
+/// Schema applies both to the same value (trial 53 D2: `{"type": "string", "allOf":
+/// [{"minLength": 2}, {"pattern": ...}]}` was refused, "no `type`, and nothing says which: it
+/// accepts any value", and check did not mark it repairable).
+#[test]
+fn an_untyped_all_of_branch_takes_the_type_beside_it() {
+    let p = profile(&["type-missing"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","allOf":[{"minLength":2},{"pattern":"^[a-z]+$"}]},
+            "b":{"type":["integer","null"],"allOf":[{"minimum":1}]}}}),
+    );
+    let at: Vec<(String, bool)> = errors(&t, &p)
+        .iter()
+        .map(|f| (f.pointer.clone(), f.repairable))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("/properties/a/allOf/0".to_string(), true),
+            ("/properties/a/allOf/1".to_string(), true),
+            ("/properties/b/allOf/0".to_string(), true),
+        ]
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "a":{"type":"string","allOf":[{"minLength":2,"type":"string"},
+                {"pattern":"^[a-z]+$","type":"string"}]},
+            "b":{"type":["integer","null"],"allOf":[{"minimum":1,"type":["integer","null"]}]}}})
+    );
+    assert!(
+        r.changes.iter().all(|c| c.lost.is_none()
+            && c.action
+                .ends_with("from the schema holding the `allOf` (it applies to every branch)")),
+        "{:#?}",
+        r.changes
+    );
+}
+
 /// Where `anyOf` beside `type` is rejected too, the branches end with the `type` and the
 /// schema holding them without it, whichever repair comes first.
 #[test]
@@ -400,12 +443,18 @@ fn an_object_type_goes_into_a_branch_only_where_the_shape_it_makes_is_taken() {
     );
 }
 
-/// Which branches take a `type` from the schema holding their combinator: only an untyped
-/// branch of `anyOf`/`oneOf` under a `type` that is a name or a non-empty list of names.
+/// Which subschemas take a `type` from the schema holding their applicator: only an untyped
+/// branch of `anyOf`/`oneOf`/`allOf` or schema of `not`/`if`/`then`/`else` (which apply to
+/// the holder's value) under a `type` that is a name or a non-empty list of names; not one
+/// that applies to another value (a member, an item, a name).
 #[test]
 fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
     let root = json!({"type":"object","properties":{
-        "a":{"type":"string","anyOf":[{},{"type":"integer"}],"allOf":[{}]},
+        "a":{"type":"string","anyOf":[{},{"type":"integer"}],"allOf":[{}],
+            "not":{},"if":{},"then":{},"else":{"type":"string"}},
+        "o":{"type":"object","properties":{"x":{}},"additionalProperties":{},
+            "propertyNames":{},"dependentSchemas":{"x":{}}},
+        "l":{"type":"array","items":{},"contains":{}},
         "b":{"anyOf":[{}]},
         "c":{"type":5,"oneOf":[{}]},
         "d":{"type":[],"anyOf":[{}]},
@@ -417,13 +466,22 @@ fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
             .ok()
             .map(|(t, k)| (t.clone(), k))
     };
-    assert_eq!(
-        from("/properties/a/anyOf/0"),
-        Some((json!("string"), "anyOf".to_string()))
-    );
+    for k in ["anyOf/0", "allOf/0", "not", "if", "then"] {
+        assert_eq!(
+            from(&format!("/properties/a/{k}")),
+            Some((json!("string"), k.split('/').next().unwrap().to_string())),
+            "{k}"
+        );
+    }
     for p in [
         "/properties/a/anyOf/1",
-        "/properties/a/allOf/0",
+        "/properties/a/else",
+        "/properties/o/properties/x",
+        "/properties/o/additionalProperties",
+        "/properties/o/propertyNames",
+        "/properties/o/dependentSchemas/x",
+        "/properties/l/items",
+        "/properties/l/contains",
         "/properties/b/anyOf/0",
         "/properties/c/oneOf/0",
         "/properties/d/anyOf/0",

@@ -415,30 +415,44 @@ pub fn type_said_by(map: &Map<String, Value>) -> Option<(&'static str, &'static 
     }
 }
 
-/// The `type` an untyped branch of `anyOf`/`oneOf` takes from the schema holding that
-/// keyword, with the keyword: `root` is the parameters schema and `pointer` the branch's
-/// place in it. JSON Schema applies the holder's `type` and its `anyOf`/`oneOf` to the same
-/// value, so that `type` already holds in every branch and, written into one, changes nothing
-/// the schema accepts (which a type said by the branch's own keywords, [`type_said_by`], may).
-/// The `type` is a name or a list of names (`["string", "null"]`), as the holder wrote it.
+/// The list applicators whose branches apply to the value of the schema holding them.
+const IN_PLACE_LISTS: &[&str] = &["anyOf", "oneOf", "allOf"];
+/// The one-schema applicators that apply to the value of the schema holding them.
+const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
+
+/// The `type` an untyped subschema of an in-place applicator (a branch of `anyOf`, `oneOf` or
+/// `allOf`, or the schema of `not`, `if`, `then` or `else`) takes from the schema holding that
+/// keyword, with the keyword: `root` is the parameters schema and `pointer` the subschema's
+/// place in it. JSON Schema applies the holder's `type` and those keywords to the same value
+/// (2020-12 core §10.2: <https://json-schema.org/draft/2020-12/json-schema-core#section-10.2>),
+/// so that `type` already holds in each of them and, written into one, changes nothing the
+/// schema accepts (for `not`, T ∧ ¬S is T ∧ ¬(T ∧ S)), which a type said by the subschema's own
+/// keywords, [`type_said_by`], may. Subschemas that apply to other values (`properties`,
+/// `items`, `contains`, ...) take nothing. The `type` is a name or a list of names
+/// (`["string", "null"]`), as the holder wrote it.
 ///
-/// Errors: `None` when `pointer` is no such branch, the branch has a `type` of its own, or
-/// the holder has no `type` of that shape; `Some(why)` when the branch with that `type` would
-/// be a shape `profile` rejects (`object` over a branch without `properties`, `array` over
-/// one without `items`), which repair could not then keep. What repair writes for a missing
-/// `type` first, and so what `type-missing` marks repairable in a branch.
+/// Errors: `None` when `pointer` is no such subschema, it has a `type` of its own, or the
+/// holder has no `type` of that shape; `Some(why)` when the subschema with that `type` would
+/// be a shape `profile` rejects (`object` over one without `properties`, `array` over one
+/// without `items`), which repair could not then keep. What repair writes for a missing
+/// `type` first, and so what `type-missing` marks repairable there.
 pub fn type_from_combinator<'a>(
     root: &'a Value,
     pointer: &str,
     profile: &CompiledProfile,
 ) -> Result<(&'a Value, String), Option<String>> {
-    let Some(Step::Element(k, n)) = place::steps(pointer).pop() else {
-        return Err(None);
+    // The placement check judges the subschema's shapes at (`detect`'s).
+    let (k, owner, placement) = match place::steps(pointer).pop() {
+        Some(Step::Element(k, n)) if IN_PLACE_LISTS.contains(&k.as_str()) => {
+            let owner = &pointer[..pointer.len() - format!("/{k}/{n}").len()];
+            (k, owner, crate::case::Placement::AnyofBranch)
+        }
+        Some(Step::Keyword(k, rest)) if rest.is_empty() && IN_PLACE_ONE.contains(&k.as_str()) => {
+            let owner = &pointer[..pointer.len() - k.len() - 1];
+            (k, owner, crate::case::Placement::Nested)
+        }
+        _ => return Err(None),
     };
-    if k != "anyOf" && k != "oneOf" {
-        return Err(None);
-    }
-    let owner = &pointer[..pointer.len() - format!("/{k}/{n}").len()];
     let branch = root
         .pointer(pointer)
         .and_then(Value::as_object)
@@ -489,7 +503,7 @@ pub fn type_from_combinator<'a>(
         ))
     });
     if let Some((shape, what)) = brought {
-        let slot = profile.lookup(&Feat::Structure(shape), crate::case::Placement::AnyofBranch);
+        let slot = profile.lookup(&Feat::Structure(shape), placement);
         if matches!(slot, Slot::Rejected(_)) {
             return Err(Some(format!(
                 "no `type`; the `type: {}` beside the `{k}` applies to it, but written there it \
@@ -503,7 +517,8 @@ pub fn type_from_combinator<'a>(
 }
 
 /// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when the schema
-/// holding its `anyOf`/`oneOf` or its other keywords say one (or there is no schema there).
+/// holding its applicator ([`type_from_combinator`]) or its other keywords say one (or there
+/// is no schema there).
 pub(super) fn untyped_at(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Option<String> {
     let node = untyped_node(f);
     let map = schema_at(tool, &node).ok()?;
@@ -534,8 +549,13 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) 
                 &node,
                 &f.rule,
                 format!(
-                    "wrote `type: {}` from the schema holding the `{k}` (it applies to every branch)",
-                    show(ty)
+                    "wrote `type: {}` from the schema holding the `{k}` (it applies to {})",
+                    show(ty),
+                    if k.ends_with("Of") {
+                        "every branch"
+                    } else {
+                        "the same value"
+                    }
                 ),
                 None,
             )]);

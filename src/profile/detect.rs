@@ -424,6 +424,8 @@ pub struct Cx<'a, 'p> {
     ref_scans: rules::ref_unsupported::Scans<'a>,
     /// [`rules::Repairing::root_refs`] for this tool, once asked.
     root_refs: std::cell::OnceCell<crate::repair::refs::RefList>,
+    /// [`rules::Repairing::narrowing`] for this tool, once asked.
+    narrowing: std::cell::OnceCell<bool>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -571,6 +573,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             replaces_schema: std::cell::Cell::new(None),
             ref_scans: Default::default(),
             root_refs: Default::default(),
+            narrowing: Default::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -1052,6 +1055,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                                     .flatten()
                             },
                             root_refs: &self.root_refs,
+                            narrowing: &self.narrowing,
                         };
                         (self.rule.repairable)(&feat, &r)
                             || (subject == Subject::Schema
@@ -1823,6 +1827,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.replaces_schema.set(None);
         cx.ref_scans = Default::default();
         cx.root_refs = Default::default();
+        cx.narrowing = Default::default();
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

@@ -3714,3 +3714,58 @@ fn a_count_of_one_entry_is_said_in_the_singular() {
     );
     assert_eq!(out["properties"]["q"]["description"], "At least 2 entries.");
 }
+
+/// A narrowing keyword dropped inside a `not`, in an `if`, or in a definition a `$ref` inside
+/// a `not` names, made the output refuse calls the original accepts (`not: {}` excludes every
+/// value; an `if: {}` sends every value to `then`), exit 0, the loss saying only that the
+/// provider "no longer enforces" it (noted by session 45's helper E). Refused now, and check
+/// does not call it repairable; in a `then` dropping it only accepts more, as anywhere else.
+#[test]
+fn a_keyword_is_not_dropped_where_accepting_more_narrows_the_schema() {
+    let p = profile(&["keyword-allowed: minLength"]);
+    let string = |extra: Value| {
+        let mut s = json!({"type": "string"});
+        s.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        json!({"type": "object", "properties": {"s": s},
+            "$defs": {"L": {"type": "string", "minLength": 3}}})
+    };
+    for (extra, at, why) in [
+        (
+            json!({"not": {"minLength": 3}}),
+            "/properties/s/not/minLength",
+            "it is in the `not` at /properties/s/not",
+        ),
+        (
+            json!({"if": {"minLength": 3}, "then": {"maxLength": 5}}),
+            "/properties/s/if/minLength",
+            "it is in the `if` at /properties/s/if",
+        ),
+        (
+            json!({"not": {"$ref": "#/$defs/L"}}),
+            "/$defs/L/minLength",
+            "its definition is named by a `$ref` in a `not`",
+        ),
+    ] {
+        let t = tool("t", string(extra.clone()));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{extra}: {:#?}", r.changes);
+        assert!(
+            r.refusals.iter().any(|f| f.reason.contains(why)),
+            "{extra}: {:#?}",
+            r.refusals
+        );
+        let marked: Vec<bool> = crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .filter(|f| f.pointer == at)
+            .map(|f| f.repairable)
+            .collect();
+        assert_eq!(marked, [false], "{extra}");
+    }
+    let t = tool(
+        "t",
+        string(json!({"if": {"maxLength": 1}, "then": {"minLength": 3}})),
+    );
+    assert_eq!(repair_one(&t, &p).outcome, Outcome::Repaired);
+}

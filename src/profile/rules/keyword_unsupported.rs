@@ -38,6 +38,12 @@ const STRUCTURAL: &[&str] = &[
 ];
 
 fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    // Dropped inside a `not`, an `if` or an overlapping `oneOf`, it would narrow the schema.
+    if let Feat::Keyword(k) | Feat::KeywordForm(k, _) = f
+        && r.drop_narrows(k)
+    {
+        return false;
+    }
     match f {
         // Next to a non-empty `properties` these only narrow what extra members may hold:
         // repair drops them (and reports the loss); alone they describe the members.

@@ -173,9 +173,24 @@ pub struct Repairing<'x> {
     /// The `$ref`s of `root`, listed when first asked ([`Repairing::root_refs`]) and kept for
     /// the tool's other findings.
     pub root_refs: &'x std::cell::OnceCell<crate::repair::refs::RefList>,
+    /// Whether `root` holds a `not`, an `if` or a `oneOf` at all, asked once per tool
+    /// ([`Repairing::drop_narrows`]).
+    pub narrowing: &'x std::cell::OnceCell<bool>,
 }
 
 impl<'x> Repairing<'x> {
+    /// Whether repair refuses to drop keyword `k` of the finding's subschema because the
+    /// schema around it would then accept less or other values (inside a `not`, an `if`, an
+    /// overlapping `oneOf`: [`crate::repair::narrowing_drop`]).
+    pub fn drop_narrows(&self, k: &str) -> bool {
+        self.root.is_some_and(|root| {
+            *self
+                .narrowing
+                .get_or_init(|| crate::repair::holds_narrowing(root))
+                && crate::repair::narrowing_drop(root, &(self.node_pointer)(), k).is_some()
+        })
+    }
+
     /// The `$ref`s of the tool's schema ([`crate::repair::refs::RefList`]), listed once per
     /// tool; `None` when it has no schema.
     pub fn root_refs(&self) -> Option<(&'x serde_json::Value, &'x crate::repair::refs::RefList)> {

@@ -479,6 +479,126 @@ fn sentence(phrase: &str) -> String {
 
 /// Dropping keyword `k` at `node`: with its meaning moved into the description (when
 /// `describe` and it can be said), and without.
+/// Whether some object in `root` has a key that makes a subschema's meaning other than "more
+/// values are fine" (`not`, `if`, `oneOf`, as a keyword or as a name: a quick, sure "no"
+/// before [`widening_narrows`] looks closer).
+pub(crate) fn holds_narrowing(root: &Value) -> bool {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if ["not", "if", "oneOf"].iter().any(|k| m.contains_key(*k)) {
+                    return true;
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Why keyword `k` of the subschema at `node` cannot be dropped though it only narrows that
+/// subschema: accepting more there makes the schema accept less, or other values
+/// ([`widening_narrows`]); `None` when it may be (an annotation or a key no validator reads
+/// changes nothing wherever it is). Callers ask [`holds_narrowing`] of the schema first.
+pub(crate) fn narrowing_drop(root: &Value, node: &str, k: &str) -> Option<String> {
+    if !crate::schema::is_keyword(k) || ANNOTATIONS.contains(&k) {
+        return None;
+    }
+    let why = widening_narrows(root, node)?;
+    Some(format!(
+        "dropping `{k}` there would not just accept more: {why}, refusing arguments the schema \
+         accepts"
+    ))
+}
+
+/// [`narrowing_drop`] for `tool`'s schema.
+pub(crate) fn drop_refused(tool: &Tool, node: &str, k: &str) -> Option<String> {
+    let root = tool.parameters.as_ref()?;
+    holds_narrowing(root)
+        .then(|| narrowing_drop(root, node, k))
+        .flatten()
+}
+
+/// What a subschema accepting more means at the place entered by keyword `k` whose value is
+/// `v`, where that is not simply "the schema accepts more": inside a `not` it excludes more;
+/// in an `if`, values it sent to `else` take `then`; in a branch of a `oneOf` whose branches
+/// may overlap ([`keywords::branches_exclusive`]), a value two branches then match is refused.
+/// The keyword and the words for why.
+fn turned_by(k: &str, v: &Value) -> Option<(&'static str, &'static str)> {
+    match k {
+        "not" => Some(("not", "which would then exclude more values")),
+        "if" => Some(("if", "so values it sends to `else` would take `then`")),
+        "oneOf"
+            if v.as_array()
+                .is_some_and(|b| b.len() > 1 && !keywords::branches_exclusive(b)) =>
+        {
+            Some((
+                "oneOf",
+                "whose branches may overlap: a value two of them then match is refused",
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Where a schema accepting more at `node` (a narrowing keyword dropped there) makes `root`
+/// accept less, or other values ([`turned_by`]): `node` is inside such a place, or in a
+/// definition a `$ref` inside one names (a `$ref` by anchor, or through another definition,
+/// is not followed). The words say where, for a refusal; `None` where accepting more at
+/// `node` only accepts more.
+fn widening_narrows(root: &Value, node: &str) -> Option<String> {
+    let branch = |k: &str| if k == "oneOf" { "a branch of " } else { "" };
+    let mut at = String::new();
+    for step in place::steps(node) {
+        let (Step::Applicator(k) | Step::Keyword(k, _) | Step::Member(k, _) | Step::Element(k, _)) =
+            &step;
+        let here = crate::json::push_token(&at, k);
+        let value = root.pointer(&here)?;
+        if let Some((k, why)) = turned_by(k, value) {
+            return Some(format!("it is in {}the `{k}` at {here}, {why}", branch(k)));
+        }
+        if matches!(k.as_str(), "$defs" | "definitions")
+            && let Some((k, why)) = named_from_turned(root, node)
+        {
+            return Some(format!(
+                "its definition is named by a `$ref` in {}a `{k}`, {why}",
+                branch(k)
+            ));
+        }
+        at = match &step {
+            Step::Member(_, name) => crate::json::push_token(&here, name),
+            Step::Element(_, i) => crate::json::push_token(&here, &i.to_string()),
+            _ => here,
+        };
+    }
+    None
+}
+
+/// The place ([`turned_by`]) holding a `$ref` whose fragment reaches `node`, if any.
+fn named_from_turned(root: &Value, node: &str) -> Option<(&'static str, &'static str)> {
+    type Turn = Option<(&'static str, &'static str)>;
+    let mut stack: Vec<(&Value, Turn)> = vec![(root, None)];
+    while let Some((v, inside)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if let (Some(turn), Some(Value::String(r))) = (inside, m.get("$ref"))
+                    && let Some(fragment) = r.strip_prefix('#')
+                    && crate::schema::at_or_inside(node, &crate::schema::percent_decode(fragment))
+                {
+                    return Some(turn);
+                }
+                stack.extend(m.iter().map(|(k, x)| (x, turned_by(k, x).or(inside))));
+            }
+            Value::Array(a) => stack.extend(a.iter().map(|x| (x, inside))),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) -> Found {
     let map = schema_at(tool, node)?;
     let v = map
@@ -510,6 +630,9 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     }
     let annotation = ANNOTATIONS.contains(&k);
     let standard = crate::schema::is_keyword(k);
+    if let Some(why) = drop_refused(tool, node, k) {
+        return Err(why);
+    }
     let said = phrase(k, &v, map);
     let lost = if !standard {
         None

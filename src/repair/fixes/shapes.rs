@@ -431,6 +431,18 @@ pub(crate) fn own_reason(
     profile: &CompiledProfile,
     memo: &Memo,
 ) -> Option<String> {
+    // A keyword each place would drop: where dropping it narrows the schema around it, that
+    // place says why (another place of the kind may drop it).
+    if [
+        crate::profile::rules::keyword_unsupported::RULE.id,
+        crate::profile::rules::format_unsupported::RULE.id,
+    ]
+    .contains(&f.rule.as_str())
+        && let Some((node, k)) = place::split_keyword(&f.pointer)
+        && let Some(why) = super::drop_refused(tool, &node, &k)
+    {
+        return Some(why);
+    }
     let s = match parse_parameter(&f.parameter)? {
         Param::Keyed(Kind::Structure, s) => s,
         Param::Keyed(Kind::TypeMissing, _) => return super::types::untyped_at(tool, f, profile),

@@ -424,8 +424,6 @@ pub struct Cx<'a, 'p> {
     ref_scans: rules::ref_unsupported::Scans<'a>,
     /// [`rules::Repairing::root_refs`] for this tool, once asked.
     root_refs: std::cell::OnceCell<crate::repair::refs::RefList>,
-    /// [`rules::Repairing::narrowing`] for this tool, once asked.
-    narrowing: std::cell::OnceCell<bool>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -573,7 +571,6 @@ impl<'a, 'p> Cx<'a, 'p> {
             replaces_schema: std::cell::Cell::new(None),
             ref_scans: Default::default(),
             root_refs: Default::default(),
-            narrowing: Default::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -1055,7 +1052,9 @@ impl<'a, 'p> Cx<'a, 'p> {
                                     .flatten()
                             },
                             root_refs: &self.root_refs,
-                            narrowing: &self.narrowing,
+                            turned: &|| {
+                                in_subschema(at).is_some_and(|(f, _)| turned_above(&self.frames, f))
+                            },
                         };
                         (self.rule.repairable)(&feat, &r)
                             || (subject == Subject::Schema
@@ -1522,6 +1521,20 @@ fn strip_token<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
 type Below<'x> = (Option<&'x str>, Option<usize>, Option<&'x str>);
 
 /// [`Record::key_frame`] of a finding at `at`.
+/// Whether frame `f` lies below a `not`, an `if`, a `oneOf` or a member of `$defs` or
+/// `definitions` ([`rules::Repairing::turned`]).
+fn turned_above(frames: &[Frame<'_>], mut f: u32) -> bool {
+    loop {
+        match frames[f as usize].tok {
+            Tok::Key("not" | "if" | "oneOf") | Tok::Pair("$defs" | "definitions", _) => {
+                return true;
+            }
+            Tok::Root => return false,
+            _ => f = frames[f as usize].parent,
+        }
+    }
+}
+
 fn key_frame(at: At<'_>) -> u32 {
     match at {
         At::Key(f, _) => f,
@@ -1827,7 +1840,6 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.replaces_schema.set(None);
         cx.ref_scans = Default::default();
         cx.root_refs = Default::default();
-        cx.narrowing = Default::default();
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

@@ -173,9 +173,10 @@ pub struct Repairing<'x> {
     /// The `$ref`s of `root`, listed when first asked ([`Repairing::root_refs`]) and kept for
     /// the tool's other findings.
     pub root_refs: &'x std::cell::OnceCell<crate::repair::refs::RefList>,
-    /// Whether `root` holds a `not`, an `if` or a `oneOf` at all, asked once per tool
-    /// ([`Repairing::drop_narrows`]).
-    pub narrowing: &'x std::cell::OnceCell<bool>,
+    /// Whether the finding's subschema lies below a `not`, an `if`, a `oneOf` or a
+    /// definition (read from the walk's frames, without a pointer): only there can dropping
+    /// a keyword narrow the schema ([`Repairing::drop_narrows`]).
+    pub turned: &'x dyn Fn() -> bool,
 }
 
 impl<'x> Repairing<'x> {
@@ -184,9 +185,7 @@ impl<'x> Repairing<'x> {
     /// overlapping `oneOf`: [`crate::repair::narrowing_drop`]).
     pub fn drop_narrows(&self, k: &str) -> bool {
         self.root.is_some_and(|root| {
-            *self
-                .narrowing
-                .get_or_init(|| crate::repair::holds_narrowing(root))
+            (self.turned)()
                 && crate::repair::narrowing_drop(root, &(self.node_pointer)(), k).is_some()
         })
     }

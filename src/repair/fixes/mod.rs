@@ -482,7 +482,7 @@ fn sentence(phrase: &str) -> String {
 /// Whether some object in `root` has a key that makes a subschema's meaning other than "more
 /// values are fine" (`not`, `if`, `oneOf`, as a keyword or as a name: a quick, sure "no"
 /// before [`widening_narrows`] looks closer).
-pub(crate) fn holds_narrowing(root: &Value) -> bool {
+fn holds_narrowing(root: &Value) -> bool {
     let mut stack = vec![root];
     while let Some(v) = stack.pop() {
         match v {

@@ -781,6 +781,39 @@ fn anchors_and_references_by_the_root_id_are_inlined_as_check_marks_them() {
 }
 
 #[test]
+fn a_ref_by_the_root_id_inside_another_resource_is_inlined_not_rewritten() {
+    // Trial 54 D10: inside `$id: urn:inner`, `#x` names that resource's anchor (JSON Schema
+    // 2020-12 core §8.2.3), not the root's `urn:outer#x`: writing it so flipped verdicts.
+    let inner = |r: &str| {
+        tool(
+            "f",
+            json!({"$id":"urn:outer","type":"object","properties":{
+                     "a":{"$id":"urn:inner","type":"object","properties":{"w":{"$ref":r}},
+                          "$defs":{"S":{"$anchor":"x","type":"string"},"I":{"type":"string"}}}},
+                   "required":["a"],
+                   "$defs":{"I":{"$anchor":"x","type":"integer"}}}),
+        )
+    };
+    for r in ["urn:outer#x", "urn:outer#/$defs/I"] {
+        let r = repair_one(&inner(r), &profile(&["keyword-allowed: $id"]));
+        assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+        let params = r.tool.parameters.unwrap();
+        assert_eq!(params.get("$id"), None);
+        // Inlined, or (where the inner `$id` went first) still a `$ref` to the integer.
+        let at = "/properties/a/properties/w";
+        let w = params.pointer(at).unwrap();
+        let ty = match w.get("$ref").and_then(Value::as_str) {
+            Some(r) => match crate::schema::refs::follow_from(&params, at, r) {
+                crate::schema::refs::Chain::Reaches { schema, .. } => schema["type"].clone(),
+                _ => Value::Null,
+            },
+            None => w["type"].clone(),
+        };
+        assert_eq!(ty, json!("integer"), "{params:#}");
+    }
+}
+
+#[test]
 fn expansion_past_the_cap_is_refused() {
     let p = profile(&[
         "keyword-allowed: $ref (local $defs)",

@@ -25,6 +25,16 @@ pub(super) fn keyword(
     let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
     match (k, form) {
+        // A `$ref` naming the root by its `$id` from inside another resource (`urn:outer#x`
+        // under `$id: urn:inner`) has no `#...` form naming the same schema (JSON Schema
+        // 2020-12 core §8.2.1, §8.2.3: `#x` is read against `urn:inner`): the `$id` goes once
+        // the `$ref`s are inlined, as a named `$anchor` does.
+        ("$id", _) if node.is_empty() && !root_id_rewrite_keeps_targets(tool) => {
+            match memo.inlining_refused(tool, conflicts) {
+                Some(r) => Err(crate::repair::refs::refusal_text_for(r, &f.pointer)),
+                None => inline_then_drop(tool, rule, &f.pointer, &node, k, max_nodes, conflicts),
+            }
+        }
         ("$id", _) if node.is_empty() => drop_root_id(tool, rule),
         // Without the `$id`, a `$ref` naming its resource would read as remote, and one inside
         // it would name the enclosing resource's definitions: the `$ref`'s own line says why
@@ -414,9 +424,10 @@ fn names_change(tool: &Tool, node: &str) -> bool {
     })
 }
 
-fn drop_root_id(tool: &Tool, rule: &str) -> Found {
-    let root = tool.parameters.as_ref().ok_or("no schema")?;
-    let named: Vec<(String, String)> = crate::schema::walk(root)
+/// Each `$ref` of `root` that names the schema by the root's `$id`, with its place and the
+/// reference into the schema (`#...`) [`drop_root_id`] writes for it.
+fn named_by_root_id(root: &Value) -> Vec<(String, String)> {
+    crate::schema::walk(root)
         .nodes
         .iter()
         .filter_map(|n| {
@@ -425,7 +436,41 @@ fn drop_root_id(tool: &Tool, rule: &str) -> Found {
             (!r.is_empty() && !r.starts_with('#'))
                 .then(|| (n.pointer.clone(), format!("#{fragment}")))
         })
-        .collect();
+        .collect()
+}
+
+/// Whether every `$ref` of the tool names the same place once [`drop_root_id`] has written
+/// the root's `$id` out of them and dropped it: not so for one inside a subschema with its own
+/// `$id`, where `#...` is read against that resource.
+fn root_id_rewrite_keeps_targets(tool: &Tool) -> bool {
+    let Some(root) = tool.parameters.as_ref() else {
+        return true;
+    };
+    let mut after = root.clone();
+    for (at, reference) in named_by_root_id(root) {
+        if let Some(Value::Object(m)) = after.pointer_mut(&at) {
+            m.insert("$ref".into(), json!(reference));
+        }
+    }
+    if let Value::Object(m) = &mut after {
+        m.shift_remove("$id");
+    }
+    let place = |root: &Value, at: &str| {
+        let r = root.pointer(at)?.get("$ref")?.as_str()?;
+        match crate::schema::refs::step_from(root, at, r) {
+            crate::schema::refs::Step::Local(_, pointer) => Some(pointer),
+            _ => None,
+        }
+    };
+    crate::schema::walk(root)
+        .nodes
+        .iter()
+        .all(|n| place(root, &n.pointer) == place(&after, &n.pointer))
+}
+
+fn drop_root_id(tool: &Tool, rule: &str) -> Found {
+    let root = tool.parameters.as_ref().ok_or("no schema")?;
+    let named = named_by_root_id(root);
     if named.is_empty() {
         return drop_keyword(tool, rule, "", "$id", true);
     }

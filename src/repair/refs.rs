@@ -947,6 +947,23 @@ pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
     })
 }
 
+/// Where the root's `$schema` declares draft-04 to 07 ([`ref_siblings_apply`]): the place of
+/// the first `items` of `root` written as a list of schemas, the tuple form of those drafts
+/// (draft-07 validation §6.4.1), which 2020-12 replaced by `prefixItems` (2020-12 core
+/// §10.3.1.1: `items` is one schema). Dropping the `$schema` would make the schema read as
+/// 2020-12, where it is no valid schema (trial 54 D11).
+pub fn draft_tuple_items(root: &Value) -> Option<String> {
+    if ref_siblings_apply(root) {
+        return None;
+    }
+    crate::schema::walk(root).nodes.iter().find_map(|n| {
+        n.object()?
+            .get("items")?
+            .is_array()
+            .then(|| crate::json::push_token(&n.pointer, "items"))
+    })
+}
+
 /// Every `$ref` string of a schema, percent-decoded (a `$ref` is a URI fragment: `%20` is a
 /// space of a member's name, trial 48 D15) and sorted, so that asking whether some `$ref`
 /// points under a place costs a search, not a walk: `check` asks it of each `allOf` it meets,

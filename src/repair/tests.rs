@@ -3614,6 +3614,44 @@ fn what_rests_on_a_dropped_keyword_goes_with_it() {
 }
 
 #[test]
+fn a_draft_07_schema_deciding_a_list_items_is_a_tuple_is_not_dropped() {
+    // Trial 54 D11: dropping `$schema` left `items: [...]` read as 2020-12, where it is no
+    // valid schema (`args` exit 2), while compile said only an annotation was lost.
+    let p = profile(&[
+        "keyword-allowed: $schema",
+        "keyword-allowed: $schema (draft-07)",
+    ]);
+    let t = tool(
+        "t",
+        json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+            "properties":{"t":{"type":"array","items":[{"type":"string"}],"additionalItems":false}},
+            "required":["t"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:#?}", r.changes);
+    assert!(
+        r.refusals.iter().any(|f| f.pointer == "/$schema"
+            && f.reason
+                .contains("reads the list `items` at /properties/t/items as a tuple")),
+        "{:#?}",
+        r.refusals
+    );
+    let found = crate::check::check_tools(&[t.as_ref(0)], &p)
+        .into_iter()
+        .find(|f| f.pointer == "/$schema")
+        .expect("$schema reported");
+    assert!(!found.repairable);
+    assert!(
+        found.fix.starts_with(
+            "Rewrite the list `items` at /properties/t/items as `prefixItems` (and any \
+             `additionalItems` beside it as `items`) first, then remove `$schema`"
+        ),
+        "{}",
+        found.fix
+    );
+}
+
+#[test]
 fn a_draft_07_schema_deciding_a_ref_sibling_is_ignored_is_not_dropped() {
     // Trial 50 D2: dropping `$schema` made `required: ["y"]` beside the `$ref` apply (read as
     // 2020-12), so the output refused {"o": {"x": "a"}}, which the original accepts, exit 0.

@@ -70,12 +70,14 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         {
             false
         }
-        // A draft-04 to 07 `$schema` that decides a keyword beside a `$ref` is ignored: repair
-        // keeps it ([`crate::repair::refs::ignored_beside_ref`]).
+        // A draft-04 to 07 `$schema` that decides a keyword beside a `$ref` is ignored, or that
+        // a list `items` is a tuple: repair keeps it ([`crate::repair::refs::ignored_beside_ref`],
+        // [`crate::repair::refs::draft_tuple_items`]).
         Feat::Keyword("$schema") | Feat::KeywordForm("$schema", _)
-            if r.root
-                .and_then(crate::repair::refs::ignored_beside_ref)
-                .is_some() =>
+            if r.root.is_some_and(|root| {
+                crate::repair::refs::ignored_beside_ref(root).is_some()
+                    || crate::repair::refs::draft_tuple_items(root).is_some()
+            }) =>
         {
             false
         }
@@ -284,11 +286,21 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 
 /// The fix for the root `$schema` of `root` when the draft it declares (04 to 07) decides
 /// that a keyword beside a `$ref` is ignored ([`crate::repair::refs::ignored_beside_ref`]),
-/// else `None` (the keyword's own fix holds: `$schema` only annotates). Removing `$schema`
+/// or that a list `items` is a tuple ([`crate::repair::refs::draft_tuple_items`]), else `None` (the keyword's own fix holds: `$schema` only annotates). Removing `$schema`
 /// alone would make the schema read as 2020-12, where that keyword applies and refuses
 /// arguments the schema accepts (trial 50 D2), so the fix says to remove the keyword first.
 pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
-    let (at, beside) = crate::repair::refs::ignored_beside_ref(root)?;
+    let Some((at, beside)) = crate::repair::refs::ignored_beside_ref(root) else {
+        // A list `items` is a tuple in the draft (trial 54 D11).
+        return crate::repair::refs::draft_tuple_items(root).map(|at| {
+            format!(
+                "Rewrite the list `items` at {at} as `prefixItems` (and any `additionalItems` \
+                 beside it as `items`) first, then remove `$schema`: the draft it declares (04 \
+                 to 07) reads the list as a tuple, and without it the schema is read as \
+                 2020-12, where `items` is one schema and the list is no valid schema."
+            )
+        });
+    };
     Some(format!(
         "Remove `{beside}` beside the `$ref` at {} first (and any other keyword beside a \
          `$ref`: the draft `$schema` declares (04 to 07) ignores them there), then `$schema`: \

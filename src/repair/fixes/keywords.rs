@@ -66,7 +66,18 @@ pub(super) fn keyword(
                  applies, and it would refuse arguments the schema accepts",
                 crate::json::push_token(&at, "$ref")
             )),
-            None => drop_keyword(tool, rule, &node, k, true),
+            None => match tool
+                .parameters
+                .as_ref()
+                .and_then(crate::repair::refs::draft_tuple_items)
+            {
+                Some(at) => Err(format!(
+                    "the draft `$schema` declares (04 to 07) reads the list `items` at {at} as \
+                     a tuple; without `$schema` the schema is read as 2020-12, where `items` is \
+                     one schema and the list is no valid schema"
+                )),
+                None => drop_keyword(tool, rule, &node, k, true),
+            },
         },
         // `anyOf: []`, `oneOf: {...}`: dropping it would allow what it was meant to narrow,
         // and what its schemas were meant to be cannot be known.

@@ -697,8 +697,7 @@ fn write_true_branches(
                     format!(
                         "branch {i} asserts nothing (it accepts every value), and strict mode \
                          writes such a branch as `true` (closed, it would accept no call), but \
-                         {why}, which would then reach nothing. Move the definitions it holds to \
-                         the root `$defs`"
+                         {why}"
                     ),
                 ));
             }
@@ -731,10 +730,12 @@ fn write_true_branches(
     refused
 }
 
-/// Why the branch `b` at `at`, which asserts nothing, cannot be written as `true`: a `$ref`
-/// outside it reaches a schema it holds (a `$defs` definition, a `contentSchema`), which
-/// would go with it. The branch's own `$ref`s go with it too, so one reaching into it needs
-/// nothing kept. A reference by anchor or to a resource of its own is not followed
+/// Why the branch `b` at `at`, which asserts nothing, cannot be written as `true`, and what
+/// to do instead: a `$ref` outside it reaches a schema it holds (a `$defs` definition, a
+/// `contentSchema`), which would go with it, or reaches the branch itself while it holds a
+/// `format`, which asserts nothing beside `type: object` but does on a string the `$ref`
+/// applies it to (trial 54 D1: written as `true`, `"e": "notanemail"` accepted, exit 0).
+/// The branch's own `$ref`s go with it too, so one reaching into it needs nothing kept. A reference by anchor or to a resource of its own is not followed
 /// ([`Refs`]): one is taken to reach a branch that declares an anchor or an `$id` below it,
 /// and none of the branch's own is told apart when it declares an `$id` (a `$ref` is read in
 /// the resource around it, so one below an `$id` may name another place by the same text).
@@ -754,18 +755,34 @@ fn reached_inside(b: &Value, at: &str, refs: &Refs) -> Option<String> {
             .filter_map(|n| n.object()?.get("$ref")?.as_str())
             .collect()
     };
-    let inside = refs.within(at).filter(|(place, _)| place.len() > at.len());
-    for text in inside.flat_map(|(_, texts)| texts) {
+    // Annotations and definitions say the same as `true` where a `$ref` applies the branch
+    // itself; a format does not.
+    let itself = b.get("format").is_some();
+    let reaching = refs
+        .within(at)
+        .filter(|(place, _)| place.len() > at.len() || itself);
+    for (place, text) in reaching.flat_map(|(place, texts)| texts.iter().map(move |t| (place, t))) {
         match own.iter().position(|t| t == text) {
             Some(i) => {
                 own.swap_remove(i);
             }
-            None => return Some(format!("`$ref` {text:?} points into it")),
+            None if place == at => {
+                return Some(format!(
+                    "`$ref` {text:?} names it, applying its `format` to the value there, which \
+                     `true` would not check. Write the `format` beside that `$ref` instead"
+                ));
+            }
+            None => return Some(format!("`$ref` {text:?} points into it{MOVE_DEFINITIONS}")),
         }
     }
-    (refs.others && declares(&["$id", "id", "$anchor", "$dynamicAnchor"]))
-        .then(|| "a `$ref` may name a schema in it by an anchor or `$id`".to_string())
+    (refs.others && declares(&["$id", "id", "$anchor", "$dynamicAnchor"])).then(|| {
+        format!("a `$ref` may name a schema in it by an anchor or `$id`{MOVE_DEFINITIONS}")
+    })
 }
+
+/// What [`reached_inside`] says of a branch whose definitions a `$ref` reaches.
+const MOVE_DEFINITIONS: &str =
+    ", which would then reach nothing. Move the definitions it holds to the root `$defs`";
 
 /// The `anyOf`, `oneOf` or `allOf` of the object schema `o` at `at` (which declares the
 /// properties `names`) whose branches say something of the members of `o` itself: a branch
@@ -2811,6 +2828,35 @@ mod tests {
                 json!({"type":"string"}),
                 json!({"X": x, "Y": {"$ref": into}}),
             );
+            apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
+        }
+    }
+
+    /// A branch holding a `format` beside `type: object` asserts nothing there, but a `$ref`
+    /// naming the branch itself applies the format to a string: written as `true`, the
+    /// compiled tool accepted `"e": "notanemail"`, exit 0 (trial 54 D1).
+    #[test]
+    fn a_format_branch_a_ref_names_is_not_written_as_true() {
+        let tool = |e: Value| {
+            json!({"type":"object","properties":{"o":{"type":"object",
+                "properties":{"k":{"type":"string"}},"required":["k"],
+                "anyOf":[{"format":"email"}]},"e":e},"required":["o","e"]})
+        };
+        let to = "#/properties/o/anyOf/0";
+        for form in [Form::Strict, Form::DeepSeekStrict] {
+            let mut s = tool(json!({"type":"string","$ref": to}));
+            let blocked = apply(form, &mut s, MAX_INLINE_NODES).unwrap_err();
+            assert_eq!(blocked.len(), 1, "{blocked:?}");
+            assert_eq!(blocked[0].pointer, "/properties/o/anyOf/0");
+            assert!(
+                blocked[0]
+                    .reason
+                    .contains(&format!("`$ref` {to:?} names it, applying its `format`")),
+                "{blocked:?}"
+            );
+            // Unnamed, it is written as `true` as before.
+            let mut s = tool(json!({"type":"string"}));
             apply(form, &mut s, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
         }

@@ -638,8 +638,15 @@ fn close(
 /// ([`crate::profile::rules::ANNOTATIONS`]): the content keywords (annotations, JSON Schema
 /// 2020-12 validation §8, which `args` does not assert either) and the definitions a branch
 /// holds for `$ref`s to reach (`$defs`, 2020-12 core §8.2.4; `definitions` before it), which
-/// assert nothing where they are ([`reached_inside`] says when they are needed).
+/// assert nothing where they are ([`reached_inside`] says when they are needed); an `x-`
+/// extension key is an annotation too (core §6.5), as `args` reads it.
 const SAY_NOTHING_IN_A_BRANCH: &[&str] = &[
+    // Identifiers (2020-12 core §8.1.1, §8.2): they name the branch for a `$ref` and assert
+    // nothing, and [`reached_inside`] keeps a branch a `$ref` may name by one (trial 54 D9).
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
     "contentMediaType",
     "contentEncoding",
     "contentSchema",
@@ -672,6 +679,7 @@ fn write_true_branches(
     let says_nothing = |k: &str| {
         crate::profile::rules::ANNOTATIONS.contains(&k)
             || SAY_NOTHING_IN_A_BRANCH.contains(&k)
+            || k.starts_with("x-")
             || (k == "format" && no_strings)
     };
     let asserts_nothing = |b: &Value| crate::schema::asserts_nothing(b, says_nothing);
@@ -775,9 +783,25 @@ fn reached_inside(b: &Value, at: &str, refs: &Refs) -> Option<String> {
             None => return Some(format!("`$ref` {text:?} points into it{MOVE_DEFINITIONS}")),
         }
     }
-    (refs.others && declares(&["$id", "id", "$anchor", "$dynamicAnchor"])).then(|| {
-        format!("a `$ref` may name a schema in it by an anchor or `$id`{MOVE_DEFINITIONS}")
-    })
+    let named = |o: &Map<String, Value>, keys: &[&str]| keys.iter().any(|k| o.contains_key(*k));
+    let by = |o: &Map<String, Value>| {
+        (refs.others && named(o, &["$id", "id", "$anchor", "$dynamicAnchor"]))
+            || (refs.dynamic && named(o, &["$dynamicAnchor"]))
+    };
+    if b.as_object().is_some_and(by) {
+        return Some(
+            "a `$ref` may name it by its anchor or `$id`, which would then reach nothing. Move \
+             it to the root `$defs`, or drop the anchor or `$id` no `$ref` names"
+                .to_string(),
+        );
+    }
+    walk.nodes
+        .iter()
+        .filter_map(|n| n.object())
+        .any(by)
+        .then(|| {
+            format!("a `$ref` may name a schema in it by an anchor or `$id`{MOVE_DEFINITIONS}")
+        })
 }
 
 /// What [`reached_inside`] says of a branch whose definitions a `$ref` reaches.
@@ -1496,6 +1520,8 @@ struct Refs {
     /// Whether the schema holds a `$ref` not followed here (an anchor, or one read in a
     /// resource of its own).
     others: bool,
+    /// Whether the schema holds a `$dynamicRef`, which may name a `$dynamicAnchor` anywhere.
+    dynamic: bool,
     /// Whether a schema was wrapped.
     wrapped: bool,
 }
@@ -1513,6 +1539,10 @@ impl Refs {
                 None => refs.others = true,
             }
         }
+        refs.dynamic = crate::schema::walk(root)
+            .nodes
+            .iter()
+            .any(|n| n.object().is_some_and(|o| o.contains_key("$dynamicRef")));
         refs
     }
 
@@ -2757,6 +2787,16 @@ mod tests {
                 "oneOf",
                 json!({"definitions":{"X":{"type":"integer"}},"contentEncoding":"base64"}),
             ),
+            // An extension key, and identifiers no `$ref` names (trial 54 D9: refused, "branch
+            // 0 does not declare `k`").
+            ("anyOf", json!({"x-foo":1})),
+            ("anyOf", json!({"$anchor":"a","description":"x"})),
+            ("anyOf", json!({"$id":"urn:b","description":"x"})),
+            ("anyOf", json!({"$dynamicAnchor":"d"})),
+            (
+                "anyOf",
+                json!({"$schema":"https://json-schema.org/draft/2020-12/schema"}),
+            ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = object(keyword, json!([branch]));
@@ -2859,6 +2899,36 @@ mod tests {
             let mut s = tool(json!({"type":"string"}));
             apply(form, &mut s, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
+        }
+    }
+
+    /// A branch asserting nothing that a `$ref` may name by its own anchor or `$id` is refused
+    /// with that reason, not with "does not declare `k`" (trial 54 D9), nor written as `true`.
+    #[test]
+    fn a_branch_a_ref_may_name_by_its_identifier_is_refused_so() {
+        for (branch, n) in [
+            (
+                json!({"$anchor":"a","format":"email"}),
+                json!({"$ref":"#a"}),
+            ),
+            (json!({"$id":"urn:b"}), json!({"$ref":"urn:b"})),
+            (json!({"$dynamicAnchor":"d"}), json!({"$dynamicRef":"#d"})),
+        ] {
+            let mut s = json!({"type":"object","properties":{"n":n,"o":{"type":"object",
+                "properties":{"k":{"type":"string"}},"required":["k"],"anyOf":[branch]}},
+                "required":["n","o"]});
+            let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            assert!(
+                blocked.iter().any(|b| b.pointer == "/properties/o/anyOf/0"
+                    && b.reason.contains("may name it by its anchor or `$id`")),
+                "{blocked:?}"
+            );
+            assert!(
+                !blocked
+                    .iter()
+                    .any(|b| b.reason.contains("does not declare")),
+                "{blocked:?}"
+            );
         }
     }
 

@@ -1053,7 +1053,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                             },
                             root_refs: &self.root_refs,
                             turned: &|| {
-                                in_subschema(at).is_some_and(|(f, _)| turned_above(&self.frames, f))
+                                in_subschema(at).and_then(|(f, _)| turned_above(&self.frames, f))
                             },
                         };
                         (self.rule.repairable)(&feat, &r)
@@ -1521,15 +1521,16 @@ fn strip_token<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
 type Below<'x> = (Option<&'x str>, Option<usize>, Option<&'x str>);
 
 /// [`Record::key_frame`] of a finding at `at`.
-/// Whether frame `f` lies below a `not`, an `if`, a `oneOf` or a member of `$defs` or
-/// `definitions` ([`rules::Repairing::turned`]).
-fn turned_above(frames: &[Frame<'_>], mut f: u32) -> bool {
+/// The nearest `not`, `if`, `oneOf`, `$defs` or `definitions` frame `f` lies below, if any
+/// ([`rules::Repairing::turned`]).
+fn turned_above(frames: &[Frame<'_>], mut f: u32) -> Option<&'static str> {
     loop {
         match frames[f as usize].tok {
-            Tok::Key("not" | "if" | "oneOf") | Tok::Pair("$defs" | "definitions", _) => {
-                return true;
+            Tok::Key(k @ ("not" | "if" | "oneOf"))
+            | Tok::Pair(k @ ("$defs" | "definitions"), _) => {
+                return Some(k);
             }
-            Tok::Root => return false,
+            Tok::Root => return None,
             _ => f = frames[f as usize].parent,
         }
     }

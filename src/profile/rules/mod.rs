@@ -173,10 +173,10 @@ pub struct Repairing<'x> {
     /// The `$ref`s of `root`, listed when first asked ([`Repairing::root_refs`]) and kept for
     /// the tool's other findings.
     pub root_refs: &'x std::cell::OnceCell<crate::repair::refs::RefList>,
-    /// Whether the finding's subschema lies below a `not`, an `if`, a `oneOf` or a
-    /// definition (read from the walk's frames, without a pointer): only there can dropping
-    /// a keyword narrow the schema ([`Repairing::drop_narrows`]).
-    pub turned: &'x dyn Fn() -> bool,
+    /// The nearest `not`, `if`, `oneOf`, `$defs` or `definitions` the finding's subschema
+    /// lies below (read from the walk's frames, without a pointer): only there can dropping a
+    /// keyword narrow the schema ([`Repairing::drop_narrows`]).
+    pub turned: &'x dyn Fn() -> Option<&'static str>,
 }
 
 impl<'x> Repairing<'x> {
@@ -184,10 +184,26 @@ impl<'x> Repairing<'x> {
     /// schema around it would then accept less or other values (inside a `not`, an `if`, an
     /// overlapping `oneOf`: [`crate::repair::narrowing_drop`]).
     pub fn drop_narrows(&self, k: &str) -> bool {
-        self.root.is_some_and(|root| {
-            (self.turned)()
-                && crate::repair::narrowing_drop(root, &(self.node_pointer)(), k).is_some()
-        })
+        let Some(turn) = (self.turned)() else {
+            return false;
+        };
+        // A `not` or `if` the profile rejects goes whole, and what it held with it: repair
+        // drops it before it would drop `k` inside it.
+        let goes_whole = crate::profile::keyword::id(turn).is_some_and(|id| {
+            turn != "oneOf"
+                && [
+                    Placement::Root,
+                    Placement::Nested,
+                    Placement::Items,
+                    Placement::AnyofBranch,
+                ]
+                .into_iter()
+                .any(|p| matches!(self.profile.keyword_slot(id, p), Slot::Rejected(_)))
+        });
+        !goes_whole
+            && self.root.is_some_and(|root| {
+                crate::repair::narrowing_drop(root, &(self.node_pointer)(), k).is_some()
+            })
     }
 
     /// The `$ref`s of the tool's schema ([`crate::repair::refs::RefList`]), listed once per

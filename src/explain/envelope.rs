@@ -638,13 +638,14 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 }
 
 /// `o` less its lists of records, whose items are pushed onto `items` in order: at the top of
-/// the error (`top`), each member that is a list of records ([`is_record_list`]); at any depth
-/// through its objects, each list of statements ([`is_statement_list`]: strings, or objects
-/// each with a message of its own, one or more, a `null` among them skipped; `{"error":
+/// the error (`top`), each member that is a list of records ([`is_statement_list`]); at any
+/// depth through its objects, each list of statements ([`is_statement_list`]: statements, or
+/// objects each with a message of its own, one or more, a `null` among them skipped; `{"error":
 /// {"details": [A, G]}}`, trial 52 D8: read as one text, whose quotes carried the JSON between
 /// the strings, `", "` and `"]}}`; `{"error": {"details": [{"message": A}, {"message": G}]}}`:
-/// all but the first message dropped with no word). A string in a list can only be a
-/// statement of its own, and so can an object there holding a message; a list holding an
+/// all but the first message dropped with no word). A string in a list under a key naming
+/// errors, or reading as a sentence, is a statement of its own, and so is an object there
+/// holding a message; other lists of strings are the error's values, and a list holding an
 /// object with an `@type`, or with no message, is left to be read as the body's own (Google's
 /// `error.details`, objects each with an `@type`, are details of the one error, one kind,
 /// `google.rpc.LocalizedMessage`, with a `message` of its own: `google.rpc.Status`,
@@ -667,7 +668,7 @@ fn lists_out(
     for (key, value) in o {
         let own = ENVELOPE_KEYS.contains(&key.as_str());
         match value {
-            Value::Array(l) if !own && (top && is_record_list(l) || is_statement_list(l)) => {
+            Value::Array(l) if !own && is_statement_list(key, l, top) => {
                 items.extend(l.iter().cloned());
             }
             Value::Object(inner) if !own && nesting < MAX_NESTING => {
@@ -693,18 +694,40 @@ fn lists_out(
     rest
 }
 
-/// Whether `items` is a list of statements, one or more, a `null` among them standing for
-/// none: each a string, or an object holding a message field ([`MESSAGE_KEYS`]) and no
-/// `@type` (the JSON of a `google.protobuf.Any`, which a Google body's `details` are: see
-/// [`lists_out`]).
-fn is_statement_list(items: &[Value]) -> bool {
+/// Whether `items`, the list under `key`, is a list of statements, one or more, a `null`
+/// among them standing for none: each a string that is a statement, or an object that is a
+/// record ([`is_record`]) at the top of the error (`top`) and below it one holding a message
+/// field ([`MESSAGE_KEYS`]) and no `@type` (the JSON of a `google.protobuf.Any`, which a
+/// Google body's `details` are: see [`lists_out`]). A string is a statement under a key that
+/// names them ([`names_statements`]) or where it reads as a sentence ([`reads_as_sentence`]);
+/// other lists of strings are values of the error (trial 54 D6: OpenAI-style
+/// `"allowed": ["auto", "none", "required"]`, a `"path"`, an echoed schema's `enum` and
+/// `required`, a `"supportedModels"` list were each noted as more records of the error).
+fn is_statement_list(key: &str, items: &[Value], top: bool) -> bool {
+    let named = names_statements(key);
     is_list_of(items, |x| match x {
-        Value::String(_) => true,
+        Value::String(s) => named || reads_as_sentence(s),
+        Value::Object(_) if top => true,
         Value::Object(o) => {
             !o.contains_key("@type") && MESSAGE_KEYS.iter().any(|k| o.contains_key(*k))
         }
         _ => false,
     })
+}
+
+/// Whether the key `key` names statements: it ends in a message field's name
+/// ([`MESSAGE_KEYS`]) or its plural, in any case (`errors`, `details`, `messages`,
+/// `validationErrors`, `error_details`).
+fn names_statements(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    let key = key.strip_suffix('s').unwrap_or(&key);
+    MESSAGE_KEYS.iter().any(|k| key.ends_with(k))
+}
+
+/// Whether `s` reads as a sentence, not a value: three words or more (an allowed value, a
+/// path's step, a model's name or an enum's value is one word or two).
+fn reads_as_sentence(s: &str) -> bool {
+    s.split_whitespace().nth(2).is_some()
 }
 
 /// Whether a line of JSON Lines is a record: an object (a body, a log record) or a string
@@ -723,8 +746,8 @@ fn is_record_list(items: &[Value]) -> bool {
 }
 
 /// Whether `items` holds one item that is `kind` or more, and nothing else but `null`s.
-fn is_list_of(items: &[Value], kind: fn(&Value) -> bool) -> bool {
-    items.iter().any(kind) && items.iter().all(|x| kind(x) || x.is_null())
+fn is_list_of(items: &[Value], kind: impl Fn(&Value) -> bool) -> bool {
+    items.iter().any(&kind) && items.iter().all(|x| kind(x) || x.is_null())
 }
 
 /// The texts of one record of a list or JSON Lines (a string is read as a whole error given

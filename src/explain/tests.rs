@@ -3124,6 +3124,36 @@ fn each_message_object_of_a_list_deeper_in_a_body_is_a_record() {
     assert!(out[0].notes.is_empty(), "{out:#?}");
 }
 
+/// A list of strings that are values of the error (allowed values, a path, an echoed schema's
+/// `enum` and `required`, a list of models) was noted as more records of it (trial 54 D6:
+/// "3 more records of the error hold a message ... the first: \"auto\""); such strings are
+/// statements only under a key naming errors or where they read as sentences.
+#[test]
+fn a_list_of_values_in_a_body_is_no_list_of_records() {
+    let (anthropic, google, want) = two_records();
+    let (a, g) = (json!(anthropic), json!(google));
+    let schema = json!({"type": "object", "required": ["mode"],
+        "properties": {"mode": {"type": "string", "enum": ["fast", "slow"]}}});
+    for error in [
+        json!({"error": {"message": google, "allowed": ["auto", "none", "required"]}}),
+        json!({"error": {"message": google, "path": ["tools", "0", "function"]}}),
+        json!({"error": {"message": google}, "echo": {"tool": {"parameters": schema}}}),
+        json!({"message": google, "supportedModels": ["anthropic.claude-3", "anthropic.claude-4"]}),
+    ] {
+        let out = explain(None, &error.to_string(), None);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(out[0].tool_index, Some(5), "{error}");
+        assert!(out[0].notes.is_empty(), "{error}: {out:#?}");
+    }
+    // Statements under a key naming errors of any case, or under any key as sentences.
+    for error in [
+        json!({"error": {"validationErrors": [a, g]}}),
+        json!({"error": {"reasons": [a, g]}}),
+    ] {
+        assert_eq!(places(&error.to_string()), want, "{error}");
+    }
+}
+
 /// A body a logger or a relay wrote as a JSON string in a field of its own, holding a list of
 /// errors (`{"level": "error", "response": "{\"error\":{\"details\":[A,G]}}"}`), was read as
 /// plain text with JSON in its quotes (tool #5 first, each quote running on into the JSON

@@ -638,15 +638,15 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 }
 
 /// `o` less its lists of records, whose items are pushed onto `items` in order: at the top of
-/// the error (`top`), each member that is a list of records ([`is_statement_list`]); at any
-/// depth through its objects, each list of statements ([`is_statement_list`]: statements, or
-/// objects each with a message of its own, one or more, a `null` among them skipped; `{"error":
+/// the error (`top`), the records of each member that is a list; at any depth through its
+/// objects, the statements of each list ([`statements_out`]: statements, or objects each with
+/// a message of its own, a list's other items left in it, its `null`s skipped; `{"error":
 /// {"details": [A, G]}}`, trial 52 D8: read as one text, whose quotes carried the JSON between
 /// the strings, `", "` and `"]}}`; `{"error": {"details": [{"message": A}, {"message": G}]}}`:
 /// all but the first message dropped with no word). A string in a list under a key naming
 /// errors, or reading as a sentence, is a statement of its own, and so is an object there
-/// holding a message; other lists of strings are the error's values, and a list holding an
-/// object with an `@type`, or with no message, is left to be read as the body's own (Google's
+/// holding a message; other lists of strings are the error's values, and an object with an
+/// `@type`, or with no message, is left in its list to be read as the body's own (Google's
 /// `error.details`, objects each with an `@type`, are details of the one error, one kind,
 /// `google.rpc.LocalizedMessage`, with a `message` of its own: `google.rpc.Status`,
 /// <https://cloud.google.com/apis/design/errors#error_model>,
@@ -668,8 +668,14 @@ fn lists_out(
     for (key, value) in o {
         let own = ENVELOPE_KEYS.contains(&key.as_str());
         match value {
-            Value::Array(l) if !own && is_statement_list(key, l, top) => {
-                items.extend(l.iter().cloned());
+            Value::Array(l) if !own => {
+                let before = items.len();
+                let kept = statements_out(key, l, top, items, nesting);
+                match kept {
+                    _ if items.len() == before => rest.insert(key.clone(), value.clone()),
+                    kept if kept.is_empty() => None,
+                    kept => rest.insert(key.clone(), kept.into()),
+                };
             }
             Value::Object(inner) if !own && nesting < MAX_NESTING => {
                 let inner = lists_out(inner, false, items, nesting + 1);
@@ -694,25 +700,50 @@ fn lists_out(
     rest
 }
 
-/// Whether `items`, the list under `key`, is a list of statements, one or more, a `null`
-/// among them standing for none: each a string that is a statement, or an object that is a
-/// record ([`is_record`]) at the top of the error (`top`) and below it one holding a message
-/// field ([`MESSAGE_KEYS`]) and no `@type` (the JSON of a `google.protobuf.Any`, which a
-/// Google body's `details` are: see [`lists_out`]). A string is a statement under a key that
-/// names them ([`names_statements`]) or where it reads as a sentence ([`reads_as_sentence`]);
-/// other lists of strings are values of the error (trial 54 D6: OpenAI-style
-/// `"allowed": ["auto", "none", "required"]`, a `"path"`, an echoed schema's `enum` and
-/// `required`, a `"supportedModels"` list were each noted as more records of the error).
-fn is_statement_list(key: &str, items: &[Value], top: bool) -> bool {
-    let named = names_statements(key);
-    is_list_of(items, |x| match x {
-        Value::String(s) => named || reads_as_sentence(s),
-        Value::Object(_) if top => true,
-        Value::Object(o) => {
-            !o.contains_key("@type") && MESSAGE_KEYS.iter().any(|k| o.contains_key(*k))
+/// The statements of the list `l` under `key`, pushed onto `items` in order, a list among
+/// them looked into likewise; the rest of `l`, less its `null`s, is returned (trial 54 D12:
+/// `[A, {"message": G}, 5]` was left whole to the body, which drops a list's strings, so A
+/// was lost with no word; `[A, ["nested", G]]` was read as one text, each quote running on).
+/// A statement is a string under a key that names statements ([`names_statements`]) or, where
+/// every string of the list reads as a sentence ([`reads_as_sentence`]), under any key; and
+/// an object that is a record ([`is_record`]) at the top of the error (`top`) and below it
+/// one holding a message field ([`MESSAGE_KEYS`]) and no `@type` (the JSON of a
+/// `google.protobuf.Any`, which a Google body's `details` are: see [`lists_out`]). Other
+/// lists of strings are values of the error (trial 54 D6: OpenAI-style `"allowed": ["auto",
+/// "none", "required"]`, a `"path"`, an echoed schema's `enum` and `required`, a
+/// `"supportedModels"` list were each noted as more records of the error). `nesting` counts
+/// the objects and lists `l` lies in (bounded by [`MAX_NESTING`]).
+fn statements_out(
+    key: &str,
+    l: &[Value],
+    top: bool,
+    items: &mut Vec<Value>,
+    nesting: usize,
+) -> Vec<Value> {
+    let strings =
+        names_statements(key) || l.iter().filter_map(Value::as_str).all(reads_as_sentence);
+    let mut rest = Vec::new();
+    for x in l {
+        match x {
+            Value::String(_) if strings => items.push(x.clone()),
+            Value::Object(o)
+                if top
+                    || !o.contains_key("@type")
+                        && MESSAGE_KEYS.iter().any(|k| o.contains_key(*k)) =>
+            {
+                items.push(x.clone())
+            }
+            Value::Array(inner) if nesting < MAX_NESTING => {
+                let inner = statements_out(key, inner, top, items, nesting + 1);
+                if !inner.is_empty() {
+                    rest.push(inner.into());
+                }
+            }
+            Value::Null => {}
+            _ => rest.push(x.clone()),
         }
-        _ => false,
-    })
+    }
+    rest
 }
 
 /// Whether the key `key` names statements: it ends in a message field's name

@@ -3154,6 +3154,44 @@ fn a_list_of_values_in_a_body_is_no_list_of_records() {
     }
 }
 
+/// A list of errors with another item among them (a number, an object with no message, a
+/// list) was left whole to the body, which drops a list's strings: A lost with no word, or
+/// read as one text with run-on quotes (trial 54 D12); each statement is a record, a list
+/// among them looked into, the other items left to the body.
+#[test]
+fn each_statement_of_a_mixed_list_is_a_record() {
+    let (anthropic, google, want) = two_records();
+    let (a, g, gb) = (json!(anthropic), json!(google), json!({"message": google}));
+    for error in [
+        json!({"error": {"details": [a, gb, 5]}}),
+        json!({"error": {"details": [a, gb, {"code": 3}]}}),
+        json!({"error": {"details": [a, [g, 7]]}}),
+        json!({"errors": [a, gb, 5]}),
+    ] {
+        let out = explain(None, &error.to_string(), None);
+        let got: Vec<_> = out
+            .iter()
+            .map(|e| (e.tool_index, e.message.clone()))
+            .collect();
+        assert_eq!(got, want, "{error}");
+        assert!(out.iter().all(|e| e.notes.is_empty()), "{error}: {out:#?}");
+    }
+    let nested = json!({"error": {"details": [a, ["nested", g]]}});
+    let out = explain(None, &nested.to_string(), None);
+    let got: Vec<_> = out
+        .iter()
+        .map(|e| (e.tool_index, e.message.clone()))
+        .collect();
+    assert_eq!(got, want, "{out:#?}");
+    assert_eq!(
+        out[1].notes,
+        [
+            "1 more record of the error holds a message no known template matches, not explained \
+             here: \"nested\""
+        ]
+    );
+}
+
 /// A body a logger or a relay wrote as a JSON string in a field of its own, holding a list of
 /// errors (`{"level": "error", "response": "{\"error\":{\"details\":[A,G]}}"}`), was read as
 /// plain text with JSON in its quotes (tool #5 first, each quote running on into the JSON

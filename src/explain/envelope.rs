@@ -655,7 +655,9 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 /// read 2026-12-05). A member that is a JSON string holding an object (a body a logger or a
 /// relay wrote as text: `{"level": "error", "response": "{\"error\": {\"details\": [A,
 /// G]}}"}`, read as plain text with JSON in its quotes) is looked into as that object, and
-/// kept as the object less its lists only where a list was taken out of it. The envelope's
+/// kept as the object less its lists only where a list was taken out of it; one holding a
+/// list (`"response": "[A, G]"`, a relay's `{"error": "[A, G]"}`, trial 54 D7: an error
+/// dropped with no word, or quoted running on into the JSON) as that list under its key. The envelope's
 /// own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no list of records. `nesting`
 /// counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
 fn lists_out(
@@ -682,14 +684,22 @@ fn lists_out(
                 rest.insert(key.clone(), Value::Object(inner));
             }
             Value::String(s)
-                if !own && nesting < MAX_NESTING && s.trim_start().starts_with('{') =>
+                if !own && nesting < MAX_NESTING && s.trim_start().starts_with(['{', '[']) =>
             {
                 let before = items.len();
-                let body = serde_json::from_str::<serde_json::Map<String, Value>>(s.trim())
-                    .map(|body| lists_out(&body, false, items, nesting + 1));
+                let body = match serde_json::from_str::<Value>(s.trim()) {
+                    Ok(Value::Object(body)) => {
+                        Some(lists_out(&body, false, items, nesting + 1).into())
+                    }
+                    Ok(Value::Array(l)) => Some(statements_out(key, &l, false, items, nesting + 1))
+                        .filter(|kept| !kept.is_empty())
+                        .map(Value::Array),
+                    _ => None,
+                };
                 match body {
-                    Ok(body) if items.len() > before => rest.insert(key.clone(), body.into()),
-                    _ => rest.insert(key.clone(), value.clone()),
+                    _ if items.len() == before => rest.insert(key.clone(), value.clone()),
+                    Some(body) => rest.insert(key.clone(), body),
+                    None => None,
                 };
             }
             _ => {

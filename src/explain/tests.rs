@@ -3192,6 +3192,26 @@ fn each_statement_of_a_mixed_list_is_a_record() {
     );
 }
 
+/// A JSON string in a field of its own holding a list of errors (`{"level": "error",
+/// "response": "[A, G]"}`, a relay's `{"error": "[A, G]"}`) was read as plain text: an error
+/// dropped with no word, or quoted running on into the JSON in reverse order (trial 54 D7);
+/// the string is read as the list it holds, each statement a record.
+#[test]
+fn a_list_of_errors_written_as_a_json_string_is_read_as_records() {
+    let (anthropic, google, want) = two_records();
+    let (a, g) = (json!(anthropic), json!(google));
+    let (ab, gb) = (json!({"message": anthropic}), json!({"message": google}));
+    for list in [json!([a, g]), json!([ab, gb])] {
+        let text = list.to_string();
+        for error in [
+            json!({"level": "error", "response": text}),
+            json!({"error": text}),
+        ] {
+            assert_eq!(places(&error.to_string()), want, "{error}");
+        }
+    }
+}
+
 /// A body a logger or a relay wrote as a JSON string in a field of its own, holding a list of
 /// errors (`{"level": "error", "response": "{\"error\":{\"details\":[A,G]}}"}`), was read as
 /// plain text with JSON in its quotes (tool #5 first, each quote running on into the JSON

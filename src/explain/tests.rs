@@ -3206,6 +3206,7 @@ fn a_list_of_errors_written_as_a_json_string_is_read_as_records() {
         for error in [
             json!({"level": "error", "response": text}),
             json!({"error": text}),
+            json!(text),
         ] {
             assert_eq!(places(&error.to_string()), want, "{error}");
         }

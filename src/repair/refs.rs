@@ -917,21 +917,9 @@ pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
     // such a keyword beside it: a scan without pointers says so before a walk that writes one
     // per subschema and follows every `$ref` (`check` asks this of each such tool).
     let some = || {
-        let mut stack = vec![root];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) if m.get("$ref").is_some_and(Value::is_string) => {
-                    if beside(m, None).is_some() {
-                        return true;
-                    }
-                    stack.extend(m.values());
-                }
-                Value::Object(m) => stack.extend(m.values()),
-                Value::Array(a) => stack.extend(a),
-                _ => {}
-            }
-        }
-        false
+        crate::schema::any_object(root, |m| {
+            m.get("$ref").is_some_and(Value::is_string) && beside(m, None).is_some()
+        })
     };
     if ref_siblings_apply(root) || !some() {
         return None;
@@ -953,7 +941,11 @@ pub fn ignored_beside_ref(root: &Value) -> Option<(String, String)> {
 /// §10.3.1.1: `items` is one schema). Dropping the `$schema` would make the schema read as
 /// 2020-12, where it is no valid schema (trial 54 D11).
 pub fn draft_tuple_items(root: &Value) -> Option<String> {
-    if ref_siblings_apply(root) {
+    // `check` asks this of every draft-07 tool with a root `$schema` finding: a scan without
+    // pointers answers "none" before a walk that writes one per subschema.
+    if ref_siblings_apply(root)
+        || !crate::schema::any_object(root, |m| m.get("items").is_some_and(Value::is_array))
+    {
         return None;
     }
     crate::schema::walk(root).nodes.iter().find_map(|n| {

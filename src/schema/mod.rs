@@ -310,6 +310,25 @@ pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     root.pointer(pointer)
 }
 
+/// Whether some object in `v`, at any depth (schema or not), is one `found` holds for: a
+/// scan that writes no pointers, for a sure "no" before a closer walk.
+pub fn any_object(v: &Value, mut found: impl FnMut(&Map<String, Value>) -> bool) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if found(m) {
+                    return true;
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether the JSON Pointer `pointer` is `outer` or a place inside it (`/a/b` is inside `/a`,
 /// `/ab` is not; every pointer is inside the root `""`). Compared in place: the reference
 /// rules ask this for every pair of places on a path of up to [`refs::MAX_REF_HOPS`] targets,

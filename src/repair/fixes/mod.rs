@@ -483,20 +483,9 @@ fn sentence(phrase: &str) -> String {
 /// values are fine" (`not`, `if`, `oneOf`, as a keyword or as a name: a quick, sure "no"
 /// before [`widening_narrows`] looks closer).
 fn holds_narrowing(root: &Value) -> bool {
-    let mut stack = vec![root];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                if ["not", "if", "oneOf"].iter().any(|k| m.contains_key(*k)) {
-                    return true;
-                }
-                stack.extend(m.values());
-            }
-            Value::Array(a) => stack.extend(a),
-            _ => {}
-        }
-    }
-    false
+    crate::schema::any_object(root, |m| {
+        ["not", "if", "oneOf"].iter().any(|k| m.contains_key(*k))
+    })
 }
 
 /// Why keyword `k` of the subschema at `node` cannot be dropped though it only narrows that

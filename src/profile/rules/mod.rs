@@ -190,7 +190,7 @@ impl<'x> Repairing<'x> {
         // A `not` or `if` the profile rejects goes whole, and what it held with it: repair
         // drops it before it would drop `k` inside it.
         let goes_whole = crate::profile::keyword::id(turn).is_some_and(|id| {
-            turn != "oneOf"
+            matches!(turn, "not" | "if")
                 && [
                     Placement::Root,
                     Placement::Nested,

@@ -464,7 +464,7 @@ fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
     let from = |at: &str| {
         type_from_combinator(&root, at, &p)
             .ok()
-            .map(|(t, k)| (t.clone(), k))
+            .map(|s| (s.ty.clone(), s.keyword))
     };
     for k in ["anyOf/0", "allOf/0", "not", "if", "then"] {
         assert_eq!(
@@ -491,6 +491,61 @@ fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
     ] {
         assert_eq!(from(p), None, "{p}");
     }
+}
+
+/// An untyped property of a subschema in place of a typed object (`/if/properties/v`, through
+/// any chain of in-place applicators) takes the `type` of the object's own property schema
+/// (`/properties/v`): both apply to the same value. Not where the object has no `type:
+/// object`, the object's property has no `type`, or the chain passes through a subschema for
+/// another value (`items`, a member of `properties`).
+#[test]
+fn an_untyped_property_of_an_in_place_branch_takes_the_objects_property_type() {
+    let root = json!({"type":"object",
+        "properties":{"v":{"type":"string"},"n":{"description":"no type"},
+            "o":{"type":"object","properties":{"w":{"type":"integer"}},
+                "if":{"properties":{"w":{"minimum":1}}}}},
+        "if":{"properties":{"v":{"pattern":"^[0-9]+$"},"n":{"pattern":"x"}}},
+        "then":{"properties":{"v":{"maxLength":4},"x":{"minLength":1}}},
+        "allOf":[{"not":{"properties":{"v":{"minLength":9}}}}],
+        "anyOf":[{"properties":{"v":{"type":"integer"}}},{"items":{"properties":{"v":{}}}}]});
+    let p = profile(&[]);
+    let from = |at: &str| {
+        type_from_combinator(&root, at, &p)
+            .ok()
+            .map(|s| (s.ty.clone(), s.keyword, s.property))
+    };
+    let v = Some("/properties/v".to_string());
+    assert_eq!(
+        from("/if/properties/v"),
+        Some((json!("string"), "if".into(), v.clone()))
+    );
+    assert_eq!(
+        from("/then/properties/v"),
+        Some((json!("string"), "then".into(), v.clone()))
+    );
+    assert_eq!(
+        from("/allOf/0/not/properties/v"),
+        Some((json!("string"), "not".into(), v))
+    );
+    assert_eq!(
+        from("/properties/o/if/properties/w"),
+        Some((
+            json!("integer"),
+            "if".into(),
+            Some("/properties/o/properties/w".into())
+        ))
+    );
+    for at in [
+        "/if/properties/n",
+        "/then/properties/x",
+        "/anyOf/0/properties/v",
+        "/anyOf/1/items/properties/v",
+        "/properties/v",
+    ] {
+        assert_eq!(from(at), None, "{at}");
+    }
+    let untyped = json!({"properties":{"v":{"type":"string"}},"if":{"properties":{"v":{}}}});
+    assert!(type_from_combinator(&untyped, "/if/properties/v", &p).is_err());
 }
 
 /// A schema whose only value is null (`type: ["null"]`, `const: null` with no type or beside

@@ -9,8 +9,8 @@ pub const RULE: Rule = Rule {
              `{\"enum\":[..]}` alone).",
     features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
     example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
-    fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`); a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) takes the `type` beside that keyword, which already applies to it.",
-    repair: "partly: a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) is given the `type` of the schema holding it (which already applies to it), unless that makes a shape the profile rejects (an object without `properties`, an array without `items`); else the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
+    fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`); a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) takes the `type` beside that keyword, which already applies to it; so does a property of such a schema (`if: {properties: {v: ..}}`) from the same property of the typed object (`properties: {v: {type: ..}}`).",
+    repair: "partly: a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) is given the `type` of the schema holding it (which already applies to it), and an untyped property of such a schema the `type` of the same property of the `type: object` schema it applies to, unless that makes a shape the profile rejects (an object without `properties`, an array without `items`); else the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
     repairable,
     owns,
     hooks: Hooks {
@@ -21,7 +21,8 @@ pub const RULE: Rule = Rule {
 
 /// What repair writes for a missing `type`: in a branch of `anyOf`/`oneOf`/`allOf` (or the
 /// schema of `not`/`if`/`then`/`else`), the `type` of the schema holding it (which already
-/// applies there) when the profile takes the shape that makes, else a type the schema's other
+/// applies there), or for a property of such a schema the `type` of the same property of the
+/// object it applies to, when the profile takes the shape that makes, else a type the schema's other
 /// keywords say, or, in a branch of an `anyOf`, the `type` beside it that repair moves into
 /// every branch.
 fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {

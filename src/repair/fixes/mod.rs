@@ -17,7 +17,9 @@ pub use keywords::{
 pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub(crate) use shapes::{mend_required, own_reason};
-pub use types::{TypeListReading, type_from_combinator, type_list_reading, type_said_by};
+pub use types::{
+    TypeListReading, TypeSource, type_from_combinator, type_list_reading, type_said_by,
+};
 use types::{type_list, type_missing, type_spelling};
 
 use draft::{Draft, Edits};

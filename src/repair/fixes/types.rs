@@ -420,10 +420,29 @@ const IN_PLACE_LISTS: &[&str] = &["anyOf", "oneOf", "allOf"];
 /// The one-schema applicators that apply to the value of the schema holding them.
 const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
 
+/// Where an untyped subschema's [`type_from_combinator`] comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeSource<'a> {
+    /// The `type` as the schema it comes from wrote it.
+    pub ty: &'a Value,
+    /// The in-place applicator (`anyOf`, `not`, `if`, ...) the subschema is in, or, for a
+    /// property, the one nearest to the object whose `properties` hold it.
+    pub keyword: String,
+    /// For a property schema, the pointer of the property's schema in the object the
+    /// applicators apply to, which gives the `type`; `None` when the schema holding the
+    /// applicator gives it.
+    pub property: Option<String>,
+}
+
 /// The `type` an untyped subschema of an in-place applicator (a branch of `anyOf`, `oneOf` or
 /// `allOf`, or the schema of `not`, `if`, `then` or `else`) takes from the schema holding that
 /// keyword, with the keyword: `root` is the parameters schema and `pointer` the subschema's
-/// place in it. JSON Schema applies the holder's `type` and those keywords to the same value
+/// place in it. So does an untyped property schema of such a subschema (`/if/properties/v`)
+/// from the same property of the object the applicators apply to (`/properties/v`), which
+/// applies to the same value: only where that object and its property have a `type`, so that
+/// the property's `type` already holds wherever the object's does (a conditional over a
+/// property, `if: {properties: {v: {pattern}}}`, is the common shape; trial 53's helper found
+/// it refused under `llama.cpp/server`, which wants a `type` on every schema). JSON Schema applies the holder's `type` and those keywords to the same value
 /// (2020-12 core §10.2: <https://json-schema.org/draft/2020-12/json-schema-core#section-10.2>),
 /// so that `type` already holds in each of them and, written into one, changes nothing the
 /// schema accepts (for `not`, T ∧ ¬S is T ∧ ¬(T ∧ S)), which a type said by the subschema's own
@@ -440,19 +459,34 @@ pub fn type_from_combinator<'a>(
     root: &'a Value,
     pointer: &str,
     profile: &CompiledProfile,
-) -> Result<(&'a Value, String), Option<String>> {
+) -> Result<TypeSource<'a>, Option<String>> {
     // The placement check judges the subschema's shapes at (`detect`'s).
-    let (k, owner, placement) = match place::steps(pointer).pop() {
+    let (k, owner, placement, property) = match place::steps(pointer).pop() {
         Some(Step::Element(k, n)) if IN_PLACE_LISTS.contains(&k.as_str()) => {
-            let owner = &pointer[..pointer.len() - format!("/{k}/{n}").len()];
-            (k, owner, crate::case::Placement::AnyofBranch)
+            let owner = pointer[..pointer.len() - format!("/{k}/{n}").len()].to_string();
+            (k, owner, crate::case::Placement::AnyofBranch, false)
         }
         Some(Step::Keyword(k, rest)) if rest.is_empty() && IN_PLACE_ONE.contains(&k.as_str()) => {
-            let owner = &pointer[..pointer.len() - k.len() - 1];
-            (k, owner, crate::case::Placement::Nested)
+            let owner = pointer[..pointer.len() - k.len() - 1].to_string();
+            (k, owner, crate::case::Placement::Nested, false)
+        }
+        Some(Step::Member(..)) => {
+            let (owner, k) = same_value_property(pointer).ok_or(None)?;
+            // The object the applicators apply to must say it is one, or its `properties`
+            // hold nothing for a value of another type, which the branch's property may.
+            let object = owner.rsplitn(3, '/').nth(2).unwrap_or_default();
+            let is_object = root
+                .pointer(object)
+                .and_then(|o| o.get("type"))
+                .is_some_and(|t| t == "object");
+            if !is_object {
+                return Err(None);
+            }
+            (k, owner, crate::case::Placement::Nested, true)
         }
         _ => return Err(None),
     };
+    let owner = owner.as_str();
     let branch = root
         .pointer(pointer)
         .and_then(Value::as_object)
@@ -505,15 +539,61 @@ pub fn type_from_combinator<'a>(
     if let Some((shape, what)) = brought {
         let slot = profile.lookup(&Feat::Structure(shape), placement);
         if matches!(slot, Slot::Rejected(_)) {
+            let whence = if property {
+                format!("of {owner}, the same value's schema outside the `{k}`,")
+            } else {
+                format!("beside the `{k}`")
+            };
             return Err(Some(format!(
-                "no `type`; the `type: {}` beside the `{k}` applies to it, but written there it \
+                "no `type`; the `type: {}` {whence} applies to it, but written there it \
                  makes {what}, which `{}` rejects (`structure: {shape}`)",
                 show(ty),
                 profile.name
             )));
         }
     }
-    Ok((ty, k))
+    Ok(TypeSource {
+        ty,
+        keyword: k,
+        property: property.then(|| owner.to_string()),
+    })
+}
+
+/// For a property schema `B/properties/n` whose `B` is in place of an object schema `S`
+/// through one or more in-place applicators (`S/if`, `S/allOf/0/not`, ...): the pointer of
+/// `S/properties/n`, which applies to the same value, and the applicator nearest to `B`.
+/// `None` for any other place.
+fn same_value_property(pointer: &str) -> Option<(String, String)> {
+    let mut steps = place::steps(pointer);
+    let Some(Step::Member(map, name)) = steps.pop() else {
+        return None;
+    };
+    if map != "properties" {
+        return None;
+    }
+    let mut nearest = None;
+    while let Some(k) = steps.last().and_then(|step| match step {
+        Step::Element(k, _) if IN_PLACE_LISTS.contains(&k.as_str()) => Some(k.clone()),
+        Step::Applicator(k) if IN_PLACE_ONE.contains(&k.as_str()) => Some(k.clone()),
+        _ => None,
+    }) {
+        nearest.get_or_insert(k);
+        steps.pop();
+    }
+    let nearest = nearest?;
+    let mut object = String::new();
+    for step in &steps {
+        object = match step {
+            Step::Applicator(k) => crate::json::push_token(&object, k),
+            Step::Member(k, n) => crate::json::push_token(&crate::json::push_token(&object, k), n),
+            Step::Element(k, i) => {
+                crate::json::push_token(&crate::json::push_token(&object, k), &i.to_string())
+            }
+            Step::Keyword(..) => return None,
+        };
+    }
+    let property = crate::json::push_token(&crate::json::push_token(&object, "properties"), &name);
+    Some((property, nearest))
 }
 
 /// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when the schema
@@ -541,22 +621,32 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) 
     let map = schema_at(tool, &node)?;
     let root = tool.parameters.as_ref().ok_or_else(|| no_schema(&node))?;
     match type_from_combinator(root, &node, profile) {
-        Ok((ty, k)) => {
+        Ok(TypeSource {
+            ty,
+            keyword: k,
+            property,
+        }) => {
             let mut t = Draft::of(tool);
             t.schema(&node)?.insert("type".into(), ty.clone());
-            return Ok(vec![Candidate::one(
-                t,
-                &node,
-                &f.rule,
-                format!(
-                    "wrote `type: {}` from the schema holding the `{k}` (it applies to {})",
-                    show(ty),
+            let from = match property {
+                Some(p) => format!(
+                    "from {p} (the `{k}` applies to the object holding it, so the same \
+                     property is the same value)"
+                ),
+                None => format!(
+                    "from the schema holding the `{k}` (it applies to {})",
                     if k.ends_with("Of") {
                         "every branch"
                     } else {
                         "the same value"
                     }
                 ),
+            };
+            return Ok(vec![Candidate::one(
+                t,
+                &node,
+                &f.rule,
+                format!("wrote `type: {}` {from}", show(ty)),
                 None,
             )]);
         }

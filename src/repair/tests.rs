@@ -1630,6 +1630,33 @@ fn gemini_type_spellings_are_all_lower_cased_together() {
     assert!(r.changes.iter().all(|c| c.lost.is_none()));
 }
 
+/// A dropped `pattern` is said in the description as the regular expression a model reads
+/// (`\d+`), not as the JSON string that holds it (`"\\d+"`, whose backslashes the
+/// description's own JSON doubles again; trial 51 D10).
+#[test]
+fn a_dropped_pattern_is_said_as_written_not_as_json() {
+    let p = profile(&["keyword-allowed: pattern"]);
+    let r = repair_one(
+        &tool(
+            "f",
+            json!({"type":"object","properties":{"a":{"type":"string","pattern":"^\\d+\"?$"},
+                "b":{"type":"string","pattern":"^`x`$"}}}),
+        ),
+        &p,
+    );
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let params = r.tool.parameters.unwrap();
+    assert_eq!(
+        params.pointer("/properties/a/description"),
+        Some(&json!("Matching the regular expression `^\\d+\"?$`."))
+    );
+    // A backtick in the expression would end the quote early: shown as JSON then.
+    assert_eq!(
+        params.pointer("/properties/b/description"),
+        Some(&json!("Matching the regular expression \"^`x`$\"."))
+    );
+}
+
 #[test]
 fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
     let p = profile(&[

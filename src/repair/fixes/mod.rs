@@ -421,7 +421,14 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
         "multipleOf" => format!("a multiple of {}", n()),
         "minLength" => format!("at least {} characters", n()),
         "maxLength" => format!("at most {} characters", n()),
-        "pattern" => format!("matching the regular expression {}", n()),
+        // The regular expression as a model must read it, not as a JSON string: `\d+`, not
+        // `"\\d+"` (the description is itself a JSON string; trial 51 D10).
+        "pattern" => match v.as_str() {
+            Some(re) if !re.contains('`') => {
+                format!("matching the regular expression `{}`", cut(re.to_string()))
+            }
+            _ => format!("matching the regular expression {}", n()),
+        },
         "format" => format!("format: {}", v.as_str().map_or_else(n, str::to_string)),
         "minItems" => format!("at least {} items", n()),
         "maxItems" => format!("at most {} items", n()),

@@ -233,6 +233,9 @@ pub struct Node<'a> {
     /// An `if` key is present (its `then`/`else` belong to it).
     pub has_if: bool,
     pub has_const: bool,
+    /// An `$anchor`, `$dynamicAnchor`, `$id` or `id` string is present
+    /// ([`crate::schema::names_itself`]).
+    pub names_itself: bool,
     /// Bit `i` is set when the map's `i`-th key (of the first 64) may hold a value its
     /// keyword does not take: read with [`Node::value_form`].
     pub bad_values: u64,
@@ -359,6 +362,8 @@ struct Frame<'a> {
     /// The value at this place (the subschema; for a keyword's list, the list), so that a
     /// finding's subschema is at hand without resolving its pointer.
     value: &'a Value,
+    /// The subschema names itself ([`crate::schema::names_itself`]); set when it is visited.
+    names_itself: bool,
 }
 
 /// What a walk does with each feature it meets.
@@ -1521,17 +1526,21 @@ fn strip_token<'s>(rest: &'s str, token: &str) -> Option<&'s str> {
 type Below<'x> = (Option<&'x str>, Option<usize>, Option<&'x str>);
 
 /// [`Record::key_frame`] of a finding at `at`.
-/// The nearest `not`, `if`, `oneOf`, `$defs` or `definitions` frame `f` lies below, if any
+/// The nearest `not`, `if`, `oneOf`, `$defs` or `definitions` frame `f` lies below, or
+/// subschema that names itself (`$anchor`, `$id`: [`crate::schema::names_itself`], given as
+/// `"$anchor"`), which a `$ref` in one of the others may reach, if any
 /// ([`rules::Repairing::turned`]).
 fn turned_above(frames: &[Frame<'_>], mut f: u32) -> Option<&'static str> {
     loop {
-        match frames[f as usize].tok {
+        let frame = &frames[f as usize];
+        match frame.tok {
             Tok::Key(k @ ("not" | "if" | "oneOf"))
             | Tok::Pair(k @ ("$defs" | "definitions"), _) => {
                 return Some(k);
             }
             Tok::Root => return None,
-            _ => f = frames[f as usize].parent,
+            _ if frame.names_itself => return Some("$anchor"),
+            _ => f = frame.parent,
         }
     }
 }
@@ -1775,6 +1784,7 @@ pub fn meta_proven(schema: &Value) -> bool {
         parent: 0,
         tok: Tok::Root,
         value: schema,
+        names_itself: false,
     });
     let mut stats = Stats::default();
     walk(
@@ -1832,6 +1842,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             parent: 0,
             tok: Tok::Root,
             value: tool.parameters.unwrap_or(&NO_SCHEMA),
+            names_itself: false,
         });
         cx.root = tool.parameters;
         // The tool's rules resolve its `$ref`s many times over: search each resource once.
@@ -1922,6 +1933,7 @@ fn walk<'a>(
             definitions: false,
             has_if: false,
             has_const: false,
+            names_itself: false,
             bad_values: 0,
         };
         children.clear();
@@ -1930,6 +1942,9 @@ fn walk<'a>(
                 stats.compact_bytes += 2 + map.len().saturating_sub(1);
                 let before = stats.unproven;
                 read_keys(map, &mut node, children, stats);
+                if node.names_itself {
+                    cx.frames[frame as usize].names_itself = true;
+                }
                 if stats.unproven != before && before < UNPROVEN_PLACES {
                     cx.unproven_nodes.push((frame, value));
                 }
@@ -1999,6 +2014,7 @@ fn walk<'a>(
                                 tok: Tok::Key(kw),
                                 // Asked once per list keyword, which few subschemas have.
                                 value: map.and_then(|m| m.get(kw)).unwrap_or(&NO_SCHEMA),
+                                names_itself: false,
                             });
                             let f = (cx.frames.len() - 1) as u32;
                             list_kw = Some((kw, f));
@@ -2012,6 +2028,7 @@ fn walk<'a>(
                 parent,
                 tok,
                 value: sub,
+                names_itself: false,
             });
             let f = (cx.frames.len() - 1) as u32;
             let joined = joins && matches!(child_via, Via::AllOf);
@@ -2227,6 +2244,9 @@ fn read_keys<'a>(
             _ => {
                 proven &= meta_shape::keyword(k, v);
                 bad = rules::keyword_value_invalid::form(k, v).is_some();
+                node.names_itself |=
+                    matches!(k.as_str(), "$id" | "$anchor" | "id" | "$dynamicAnchor")
+                        && v.is_string();
             }
         }
         if bad && i < 64 {
@@ -2590,6 +2610,7 @@ mod tests {
                 parent: 0,
                 tok: Tok::Root,
                 value: &v,
+                names_itself: false,
             });
             walk(
                 refs[0].parameters.unwrap(),

@@ -3882,7 +3882,9 @@ fn a_keyword_is_not_dropped_where_accepting_more_narrows_the_schema() {
             .unwrap()
             .extend(extra.as_object().unwrap().clone());
         json!({"type": "object", "properties": {"s": s},
-            "$defs": {"L": {"type": "string", "minLength": 3}}})
+            "$defs": {"L": {"type": "string", "minLength": 3},
+                "A": {"$anchor": "long", "type": "string", "minLength": 3},
+                "V": {"$ref": "#/$defs/L"}}})
     };
     for (extra, at, why) in [
         (
@@ -3899,6 +3901,24 @@ fn a_keyword_is_not_dropped_where_accepting_more_narrows_the_schema() {
             json!({"not": {"$ref": "#/$defs/L"}}),
             "/$defs/L/minLength",
             "its definition is named by a `$ref` in a `not`",
+        ),
+        // By `$anchor`, and through another definition (not followed before).
+        (
+            json!({"not": {"$ref": "#long"}}),
+            "/$defs/A/minLength",
+            "its definition is named by a `$ref` in a `not`",
+        ),
+        (
+            json!({"not": {"$ref": "#/$defs/V"}}),
+            "/$defs/L/minLength",
+            "its definition is named by a `$ref` in a `not`",
+        ),
+        // A property that names itself, reached by its anchor from a `not` elsewhere.
+        (
+            json!({"$anchor": "s", "minLength": 3, "not": {"$ref": "#/$defs/V"},
+                "oneOf": [{"not": {"$ref": "#s"}}, {"type": "integer"}]}),
+            "/properties/s/minLength",
+            "a schema holding it is reached by a `$ref` in a `not`",
         ),
     ] {
         let t = tool("t", string(extra.clone()));

@@ -329,6 +329,15 @@ pub fn any_object(v: &Value, mut found: impl FnMut(&Map<String, Value>) -> bool)
     false
 }
 
+/// Whether `schema` declares a name a `$ref` can reach it by besides its JSON Pointer: an
+/// `$anchor` or `$dynamicAnchor` (2020-12 core §8.2.2), or an `$id` (draft-04: `id`) that is a
+/// string (§8.2.1; drafts 04 to 07 also write an anchor as an `$id` of `#name`).
+pub fn names_itself(schema: &Value) -> bool {
+    ["$anchor", "$dynamicAnchor", "$id", "id"]
+        .iter()
+        .any(|k| schema.get(*k).is_some_and(Value::is_string))
+}
+
 /// Whether the JSON Pointer `pointer` is `outer` or a place inside it (`/a/b` is inside `/a`,
 /// `/ab` is not; every pointer is inside the root `""`). Compared in place: the reference
 /// rules ask this for every pair of places on a path of up to [`refs::MAX_REF_HOPS`] targets,

@@ -174,7 +174,8 @@ pub struct Repairing<'x> {
     /// the tool's other findings.
     pub root_refs: &'x std::cell::OnceCell<crate::repair::refs::RefList>,
     /// The nearest `not`, `if`, `oneOf`, `$defs` or `definitions` the finding's subschema
-    /// lies below (read from the walk's frames, without a pointer): only there can dropping a
+    /// lies below, or subschema naming itself (`"$anchor"`: an `$anchor` or `$id` a `$ref` may
+    /// reach), read from the walk's frames without a pointer: only there can dropping a
     /// keyword narrow the schema ([`Repairing::drop_narrows`]).
     pub turned: &'x dyn Fn() -> Option<&'static str>,
 }

@@ -544,11 +544,13 @@ fn turned_by(k: &str, v: &Value) -> Option<(&'static str, &'static str)> {
 
 /// Where a schema accepting more at `node` (a narrowing keyword dropped there) makes `root`
 /// accept less, or other values ([`turned_by`]): `node` is inside such a place, or in a
-/// definition a `$ref` inside one names (a `$ref` by anchor, or through another definition,
-/// is not followed). The words say where, for a refusal; `None` where accepting more at
-/// `node` only accepts more.
+/// definition, or a subschema that names itself ([`crate::schema::names_itself`]: an
+/// `$anchor`, an `$id`), that a `$ref` inside one reaches ([`named_from_turned`]). A `$ref`
+/// by JSON Pointer to another kind of place (`#/properties/a`) is not looked for. The words
+/// say where, for a refusal; `None` where accepting more at `node` only accepts more.
 fn widening_narrows(root: &Value, node: &str) -> Option<String> {
     let branch = |k: &str| if k == "oneOf" { "a branch of " } else { "" };
+    let mut named = None;
     let mut at = String::new();
     for step in place::steps(node) {
         let (Step::Applicator(k) | Step::Keyword(k, _) | Step::Member(k, _) | Step::Element(k, _)) =
@@ -558,43 +560,83 @@ fn widening_narrows(root: &Value, node: &str) -> Option<String> {
         if let Some((k, why)) = turned_by(k, value) {
             return Some(format!("it is in {}the `{k}` at {here}, {why}", branch(k)));
         }
-        if matches!(k.as_str(), "$defs" | "definitions")
-            && let Some((k, why)) = named_from_turned(root, node)
-        {
-            return Some(format!(
-                "its definition is named by a `$ref` in {}a `{k}`, {why}",
-                branch(k)
-            ));
-        }
         at = match &step {
             Step::Member(_, name) => crate::json::push_token(&here, name),
             Step::Element(_, i) => crate::json::push_token(&here, &i.to_string()),
             _ => here,
         };
+        let definition = matches!(k.as_str(), "$defs" | "definitions");
+        let names_itself = root.pointer(&at).is_some_and(crate::schema::names_itself);
+        if (definition || names_itself)
+            && let Some((k, why)) = *named.get_or_insert_with(|| named_from_turned(root, node))
+        {
+            let what = if definition {
+                "its definition is named"
+            } else {
+                "a schema holding it is reached"
+            };
+            return Some(format!("{what} by a `$ref` in {}a `{k}`, {why}", branch(k)));
+        }
     }
     None
 }
 
-/// The place ([`turned_by`]) holding a `$ref` whose fragment reaches `node`, if any.
-fn named_from_turned(root: &Value, node: &str) -> Option<(&'static str, &'static str)> {
-    type Turn = Option<(&'static str, &'static str)>;
-    let mut stack: Vec<(&Value, Turn)> = vec![(root, None)];
-    while let Some((v, inside)) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                if let (Some(turn), Some(Value::String(r))) = (inside, m.get("$ref"))
-                    && let Some(fragment) = r.strip_prefix('#')
-                    && crate::schema::at_or_inside(node, &crate::schema::percent_decode(fragment))
-                {
-                    return Some(turn);
-                }
-                stack.extend(m.iter().map(|(k, x)| (x, turned_by(k, x).or(inside))));
-            }
-            Value::Array(a) => stack.extend(a.iter().map(|x| (x, inside))),
-            _ => {}
+/// What [`turned_by`] says of a place: its keyword and the words for why.
+type Turn = (&'static str, &'static str);
+
+/// The place ([`turned_by`]) holding a `$ref` that reaches `node`: whose target, resolved as
+/// validators resolve it (a JSON Pointer, an `$anchor`, an `$id`, in the resource around the
+/// `$ref`: [`crate::schema::refs::step_from`]), holds `node`, or holds a `$ref` that does,
+/// and so on (each target looked into once).
+fn named_from_turned(root: &Value, node: &str) -> Option<Turn> {
+    let mut named = Vec::new();
+    turned_refs(root, String::new(), None, &mut named);
+    let mut seen = std::collections::HashSet::new();
+    while let Some((from, reference, turn)) = named.pop() {
+        let crate::schema::refs::Step::Local(target, at) =
+            crate::schema::refs::step_from(root, &from, reference)
+        else {
+            continue;
+        };
+        if crate::schema::at_or_inside(node, &at) {
+            return Some(turn);
+        }
+        if seen.insert(at.clone()) {
+            turned_refs(target, at, Some(turn), &mut named);
         }
     }
     None
+}
+
+/// Every string `$ref` in `v` (at document pointer `at`) inside a [`turned_by`] place, or
+/// anywhere when `inside` is one: the pointer of the object holding it, its text, and the
+/// place's [`Turn`].
+fn turned_refs<'v>(
+    v: &'v Value,
+    at: String,
+    inside: Option<Turn>,
+    out: &mut Vec<(String, &'v str, Turn)>,
+) {
+    let mut stack = vec![(v, at, inside)];
+    while let Some((v, at, inside)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if let (Some(turn), Some(Value::String(r))) = (inside, m.get("$ref")) {
+                    out.push((at.clone(), r, turn));
+                }
+                for (k, x) in m {
+                    let turn = turned_by(k, x).or(inside);
+                    stack.push((x, crate::json::push_token(&at, k), turn));
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    stack.push((x, crate::json::push_token(&at, &i.to_string()), inside));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) -> Found {

@@ -388,6 +388,37 @@ fn an_untyped_all_of_branch_takes_the_type_beside_it() {
     );
 }
 
+/// A `type` copied into an untyped branch, or into an untyped property of one, carries the
+/// `nullable: true` beside it: without it a null the schema accepted (`maxLength` says
+/// nothing of null) would be refused there (trial 55 D1).
+#[test]
+fn a_copied_type_keeps_the_null_beside_it() {
+    let p = profile(&["type-missing"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "o":{"type":"object","properties":{"v":{"type":"string","nullable":true}},
+                "anyOf":[{"properties":{"v":{"maxLength":3}}},{"required":["w"]}]},
+            "n":{"type":"integer","nullable":true,"allOf":[{"minimum":1}]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let out = r.tool.parameters.unwrap();
+    assert_eq!(
+        out.pointer("/properties/o/anyOf/0/properties/v"),
+        Some(&json!({"maxLength":3,"type":"string","nullable":true}))
+    );
+    assert_eq!(
+        out.pointer("/properties/n/allOf/0"),
+        Some(&json!({"minimum":1,"type":"integer","nullable":true}))
+    );
+    let call = json!({"o":{"v":null},"n":null});
+    for schema in [t.parameters.as_ref().unwrap(), &out] {
+        let report = crate::args::check_arguments(schema, &call, crate::args::Coercions::NONE);
+        assert!(report.unwrap().is_valid(), "{schema}");
+    }
+}
+
 /// Where `anyOf` beside `type` is rejected too, the branches end with the `type` and the
 /// schema holding them without it, whichever repair comes first.
 #[test]

@@ -425,6 +425,8 @@ const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
 pub struct TypeSource<'a> {
     /// The `type` as the schema it comes from wrote it.
     pub ty: &'a Value,
+    /// That schema has OpenAPI's `nullable: true` beside its `type`, which the copy takes too.
+    pub nullable: bool,
     /// The in-place applicator (`anyOf`, `not`, `if`, ...) the subschema is in, or, for a
     /// property, the one nearest to the object whose `properties` hold it.
     pub keyword: String,
@@ -494,11 +496,12 @@ pub fn type_from_combinator<'a>(
     if branch.contains_key("type") {
         return Err(None);
     }
-    let ty = root
-        .pointer(owner)
-        .and_then(Value::as_object)
-        .and_then(|m| m.get("type"))
-        .ok_or(None)?;
+    let source = root.pointer(owner).and_then(Value::as_object).ok_or(None)?;
+    let ty = source.get("type").ok_or(None)?;
+    // OpenAPI's `nullable: true` beside the `type` admits null too (as `args` reads it, and
+    // repair writes a `[T, "null"]` list so for a target that wants it): the copy carries it,
+    // or a null the schema accepted would be refused there (trial 55 D1).
+    let nullable = source.get("nullable") == Some(&Value::Bool(true));
     let names: Vec<&str> = match ty {
         Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
         v => v.as_str().into_iter().collect(),
@@ -554,6 +557,7 @@ pub fn type_from_combinator<'a>(
     }
     Ok(TypeSource {
         ty,
+        nullable,
         keyword: k,
         property: property.then(|| owner.to_string()),
     })
@@ -623,11 +627,16 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) 
     match type_from_combinator(root, &node, profile) {
         Ok(TypeSource {
             ty,
+            nullable,
             keyword: k,
             property,
         }) => {
             let mut t = Draft::of(tool);
-            t.schema(&node)?.insert("type".into(), ty.clone());
+            let schema = t.schema(&node)?;
+            schema.insert("type".into(), ty.clone());
+            if nullable {
+                schema.insert("nullable".into(), Value::Bool(true));
+            }
             let from = match property {
                 Some(p) => format!(
                     "from {p} (the `{k}` applies to the object holding it, so the same \
@@ -646,7 +655,15 @@ pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) 
                 t,
                 &node,
                 &f.rule,
-                format!("wrote `type: {}` {from}", show(ty)),
+                format!(
+                    "wrote `type: {}`{} {from}",
+                    show(ty),
+                    if nullable {
+                        " and `nullable: true`"
+                    } else {
+                        ""
+                    }
+                ),
                 None,
             )]);
         }

@@ -1583,7 +1583,8 @@ fn at_or_inside(inner: &str, outer: &str) -> bool {
 ///
 /// A place is taken out only to look past it, so what the next compile says because it is
 /// gone is not a problem of the tool: when a refusal is at or around a place taken out (an
-/// array whose `prefixItems` went is then without `items`), is a `$ref` to one, or is of the
+/// array whose `prefixItems` went is then without `items`), is a `$ref` taking them out
+/// changed ([`refers_into`]), or is of the
 /// whole schema ([`of_the_whole_schema`]: the depth is still past the cap one level up), that
 /// compile's refusals are all left out and the search stops. A tool refused for its whole
 /// schema is not searched.
@@ -1599,9 +1600,10 @@ fn name_every_blocker(
     if r.refusals.iter().any(of_the_whole_schema) {
         return;
     }
-    let Some(mut probe) = canonical.or_else(|| r.tool.parameters.clone()) else {
+    let Some(before) = canonical.or_else(|| r.tool.parameters.clone()) else {
         return;
     };
+    let mut probe = before.clone();
     let size = crate::json::value_count(&probe);
     if size > BLOCKER_SEARCH_MAX_VALUES {
         more_may_remain(
@@ -1659,7 +1661,7 @@ fn name_every_blocker(
                 || taken
                     .iter()
                     .any(|t| at_or_inside(t, &x.pointer) || at_or_inside(&x.pointer, t))
-                || refers_into(&probe, &x.pointer, &taken)
+                || refers_into(&before, &probe, &x.pointer, &taken)
         };
         if again.refusals.iter().any(made_by_taking_out) {
             return;
@@ -1694,15 +1696,27 @@ fn more_may_remain(r: &mut ToolRepair, why: &str) {
     });
 }
 
-/// Whether the place at `pointer` in `schema` is a `$ref` (or the schema holding one) to a
-/// place at or inside one of `taken`.
-fn refers_into(schema: &Value, pointer: &str, taken: &[String]) -> bool {
-    let at = schema.pointer(pointer);
-    let to = at
-        .and_then(Value::as_str)
-        .or_else(|| at.and_then(|v| v.get("$ref")).and_then(Value::as_str));
-    to.and_then(|to| to.strip_prefix('#'))
-        .is_some_and(|to| taken.iter().any(|t| at_or_inside(to, t)))
+/// Whether the place at `pointer` in `probe` is a `$ref` (or the schema holding one) that
+/// taking `taken` out of `given` (the schema before) changed: in `given` it reaches a place at
+/// or inside one of `taken`, or `probe` resolves it elsewhere or nowhere. It is resolved as
+/// every command resolves it ([`crate::schema::refs::step_from`]), so a reference by
+/// `$anchor` into a subschema taken out counts (trial 54 D3: `#xa` in a `not` taken out), and
+/// one a taken `$schema` reads under another draft (D5: a draft-04 `id` no keyword after).
+fn refers_into(given: &Value, probe: &Value, pointer: &str, taken: &[String]) -> bool {
+    use crate::schema::refs::{Step, step_from};
+    let node = repair::place::keyword_value_owner(pointer, "$ref");
+    let node = node.as_deref().unwrap_or(pointer);
+    let Some(reference) = probe.pointer(node).and_then(|v| v.get("$ref")) else {
+        return false;
+    };
+    let Some(reference) = reference.as_str() else {
+        return false;
+    };
+    let Step::Local(_, was) = step_from(given, node, reference) else {
+        return false;
+    };
+    taken.iter().any(|t| at_or_inside(&was, t))
+        || !matches!(step_from(probe, node, reference), Step::Local(_, now) if now == was)
 }
 
 /// Takes the place at `pointer` out of `schema`: a keyword or member is removed (a property

@@ -1647,11 +1647,12 @@ fn the_places_taking_a_place_out_touches_are_told_apart() {
     assert_eq!(s["properties"]["pair"]["prefixItems"][0], json!({}));
     assert!(take_out(&mut s, "/properties/pair/prefixItems"));
     assert!(!take_out(&mut s, "/properties/pair/prefixItems"));
+    let given = s.clone();
     assert!(take_out(&mut s, "/$defs/X"));
     let taken = ["/$defs/X".to_string()];
-    assert!(refers_into(&s, "/properties/x", &taken));
-    assert!(refers_into(&s, "/properties/x/$ref", &taken));
-    assert!(!refers_into(&s, "/properties/pair", &taken));
+    assert!(refers_into(&given, &s, "/properties/x", &taken));
+    assert!(refers_into(&given, &s, "/properties/x/$ref", &taken));
+    assert!(!refers_into(&given, &s, "/properties/pair", &taken));
     // A property goes with its name in `required`, which a strict form would refuse as
     // naming no property (trial 48 D2: `tags` named a second time, at `/required`).
     let mut s = json!({"type":"object","properties":{"tags":{"type":"array"},"o":{
@@ -1660,6 +1661,36 @@ fn the_places_taking_a_place_out_touches_are_told_apart() {
     assert!(take_out(&mut s, "/properties/o/properties/a"));
     assert_eq!(s["required"], json!(["o"]));
     assert_eq!(s["properties"]["o"]["required"], json!([]));
+}
+
+/// A `$ref` taking a place out leaves without what it reached is told apart however it is
+/// written (trial 54 D3, D5): by `$anchor` into a `not` taken out, or under a draft-04 `id`
+/// scope a taken `$schema` no longer reads (the root's `V`, which nothing reached, was dropped
+/// from the canonical schema). Without this, compile's refusals went on with a false
+/// `ref-dangling` "`#xa`, which is not in the schema".
+#[test]
+fn a_reference_taking_a_place_out_left_without_its_target_is_told_apart() {
+    let given = json!({"type":"object","properties":{
+        "n":{"type":"string","not":{"$defs":{"X":{"$anchor":"xa","type":"integer"}}}},
+        "m":{"$ref":"#xa"},"k":{"$ref":"#/properties/n"}}});
+    let mut s = given.clone();
+    assert!(take_out(&mut s, "/properties/n/not"));
+    let taken = ["/properties/n/not".to_string()];
+    assert!(refers_into(&given, &s, "/properties/m/$ref", &taken));
+    // A reference that still reaches what it reached is the tool's own.
+    assert!(!refers_into(&given, &s, "/properties/k/$ref", &taken));
+    let given = json!({"$schema":"http://json-schema.org/draft-04/schema#","type":"object",
+        "properties":{"a":{"id":"http://ex.com/inner","type":"object",
+        "properties":{"v":{"$ref":"#/definitions/V"}},"definitions":{"V":{"type":"string"}}}}});
+    let mut s = given.clone();
+    assert!(take_out(&mut s, "/$schema"));
+    let taken = ["/$schema".to_string()];
+    assert!(refers_into(
+        &given,
+        &s,
+        "/properties/a/properties/v/$ref",
+        &taken
+    ));
 }
 
 /// A `$ref` to `$defs` is inlined for the routes whose offline models read neither, though

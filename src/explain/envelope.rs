@@ -665,10 +665,11 @@ fn split(o: &serde_json::Map<String, Value>, top: bool) -> Option<Vec<Vec<Text>>
 /// <https://cloud.google.com/php/docs/reference/common-protos/latest/Rpc.LocalizedMessage>,
 /// read 2026-12-05). A member that is a JSON string holding an object (a body a logger or a
 /// relay wrote as text: `{"level": "error", "response": "{\"error\": {\"details\": [A,
-/// G]}}"}`, read as plain text with JSON in its quotes) is looked into as that object, and
-/// kept as the object less its lists only where a list was taken out of it; one holding a
-/// list (`"response": "[A, G]"`, a relay's `{"error": "[A, G]"}`, trial 54 D7: an error
-/// dropped with no word, or quoted running on into the JSON) as that list under its key. The envelope's
+/// G]}}"}`, read as plain text with JSON in its quotes), or a client's printout of one
+/// (`"Error code: 400 - {...}"`: [`held_body`]), is looked into as that object, and kept as
+/// the object less its lists only where a list was taken out of it; one holding a list
+/// (`"response": "[A, G]"`, a relay's `{"error": "[A, G]"}`, trial 54 D7: an error dropped
+/// with no word, or quoted running on into the JSON) as that list under its key. The envelope's
 /// own fields ([`ENVELOPE_KEYS`], pydantic's `loc` list) are no list of records. `nesting`
 /// counts the objects `o` lies in (bounded by [`MAX_NESTING`]).
 fn lists_out(
@@ -694,17 +695,17 @@ fn lists_out(
                 let inner = lists_out(inner, false, items, nesting + 1);
                 rest.insert(key.clone(), Value::Object(inner));
             }
-            Value::String(s)
-                if !own && nesting < MAX_NESTING && s.trim_start().starts_with(['{', '[']) =>
-            {
+            Value::String(s) if !own && nesting < MAX_NESTING => {
                 let before = items.len();
-                let body = match serde_json::from_str::<Value>(s.trim()) {
-                    Ok(Value::Object(body)) => {
+                let body = match held_body(s) {
+                    Some(Value::Object(body)) => {
                         Some(lists_out(&body, false, items, nesting + 1).into())
                     }
-                    Ok(Value::Array(l)) => Some(statements_out(key, &l, false, items, nesting + 1))
-                        .filter(|kept| !kept.is_empty())
-                        .map(Value::Array),
+                    Some(Value::Array(l)) => {
+                        Some(statements_out(key, &l, false, items, nesting + 1))
+                            .filter(|kept| !kept.is_empty())
+                            .map(Value::Array)
+                    }
                     _ => None,
                 };
                 match body {
@@ -719,6 +720,25 @@ fn lists_out(
         }
     }
     rest
+}
+
+/// The body a string member holds ([`lists_out`]): the string itself as JSON where it starts
+/// as an object or list does, else a client's printout of one (`"Error code: 400 - {...}"`,
+/// JSON or Python, trial 54 D7: quoted running on into the JSON, the errors in reverse order,
+/// where the same printout given as the whole error was read right): the first object that
+/// parses where one starts ([`envelope_at`]), as [`messages_in`] looks for one in a whole
+/// error, in a text that shows an envelope ([`shows_envelope`]: OpenAI's `In context=(...)`
+/// tuples are no body).
+fn held_body(s: &str) -> Option<Value> {
+    if s.trim_start().starts_with(['{', '[']) {
+        return serde_json::from_str(s.trim()).ok();
+    }
+    if !shows_envelope(s) {
+        return None;
+    }
+    s.match_indices('{')
+        .take(MAX_STARTS)
+        .find_map(|(start, _)| envelope_at(&s[start..]).filter(Value::is_object))
 }
 
 /// The statements of the list `l` under `key`, pushed onto `items` in order, a list among

@@ -3274,6 +3274,27 @@ fn a_list_of_errors_in_a_body_written_as_a_json_string_is_read_as_records() {
     }
 }
 
+/// A client's printout of a body (`Error code: 400 - {...}`, JSON or Python) in a field of its
+/// own was read as plain text (tool #5 first, each quote running on into the JSON after it),
+/// though the same printout given as the whole error was read right (trial 54 D7); it is read
+/// as the body it prints, each error of its list a record.
+#[test]
+fn a_client_printout_in_a_field_is_read_as_the_printout_alone_is() {
+    let (anthropic, google, want) = two_records();
+    let json = json!({"error": {"details": [anthropic, google]}});
+    let python = format!("{{'error': {{'details': ['{anthropic}', '{google}']}}}}");
+    for body in [json.to_string(), python] {
+        let printout = format!("Error code: 400 - {body}");
+        assert_eq!(places(&printout), want, "{printout}");
+        for error in [
+            json!({"level": "error", "response": printout}),
+            json!({"error": printout}),
+        ] {
+            assert_eq!(places(&error.to_string()), want, "{error}");
+        }
+    }
+}
+
 /// An error hard-wrapped at 80 columns (cut mid-word) or quoted in an e-mail reply (`> ` at
 /// each line) lost its explanation (trial 42); the lines are joined again and the quoting
 /// dropped. A text a client wrapped at spaces whose line fills the column is not glued into

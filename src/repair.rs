@@ -64,7 +64,7 @@ pub use fixes::{
     ACCEPTED_ANY, MEMBERS_ELSEWHERE, TypeSource, all_of_declares_members, all_of_repairable,
     any_of_siblings_movable, const_outside_enum, declares_members, max_allowed, name_rule,
     one_of_repairable, only_annotates, root_is_an_object, says_members_elsewhere,
-    type_from_combinator, type_list_reading, type_said_by,
+    type_from_combinator, type_list_reading, type_said_by, typed_from_holder,
 };
 pub(crate) use fixes::{dropped_too, inlined, mend_required, narrowing_drop, show};
 

@@ -1354,6 +1354,16 @@ fn fix_what_the_model_named(
             return true;
         }
     }
+    // A model that wants a `type` on the schema of a `not`, `if`, `then` or `else`, where no
+    // evidence asks one (so `check` has no finding there): the type of the schema holding
+    // it, which applies to the same value, as repair writes for a branch (trial 55 D2).
+    if rule == TYPE_MISSING
+        && let Some((tool, changes)) = repair::typed_from_holder(&r.tool, pointer, profile)
+    {
+        take_model_repair(r, tool, changes, basis);
+        places.push(pointer.to_string());
+        return true;
+    }
     // A model that reads no `$ref` names the `$defs` it does not know (Vertex), or what it
     // misses where a reference stands (Gemini's OpenAI-compatible route: that property's
     // `type`); `$defs` goes only once nothing refers into it.
@@ -1367,6 +1377,7 @@ fn fix_what_the_model_named(
 }
 
 const REF_RULE: &str = "ref-unsupported";
+const TYPE_MISSING: &str = crate::profile::rules::type_missing::RULE.id;
 
 /// Inlines every `$ref` of the tool, then drops the definitions nothing refers to any more,
 /// as `repair` does where a profile rejects them; whether anything changed.

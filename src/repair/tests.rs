@@ -388,6 +388,28 @@ fn an_untyped_all_of_branch_takes_the_type_beside_it() {
     );
 }
 
+/// For compile, where a target's offline model wants a `type` on the schema of a `then` that
+/// `check` asks none of: the `type` of the schema holding it, as for a branch (trial 55 D2:
+/// the tool was refused).
+#[test]
+fn the_schema_of_a_then_is_typed_from_its_holder_when_asked() {
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"o":{"type":"object",
+            "properties":{"v":{"type":"string"},"w":{"type":"string"}},
+            "if":{"properties":{"v":{"const":"a"}}},"then":{"required":["w"]}}}}),
+    );
+    let p = profile(&[]);
+    let (typed, changes) = typed_from_holder(&t, "/properties/o/then", &p).unwrap();
+    assert_eq!(
+        typed.parameters.unwrap().pointer("/properties/o/then"),
+        Some(&json!({"required":["w"],"type":"object"}))
+    );
+    assert_eq!(changes.len(), 1);
+    assert!(changes[0].lost.is_none());
+    assert!(typed_from_holder(&t, "/properties/o/properties/v", &p).is_none());
+}
+
 /// A `type` copied into an untyped branch, or into an untyped property of one, carries the
 /// `nullable: true` beside it: without it a null the schema accepted (`maxLength` says
 /// nothing of null) would be refused there (trial 55 D1).
@@ -526,7 +548,8 @@ fn the_type_from_a_combinator_is_only_a_named_type_over_an_untyped_branch() {
 
 /// An untyped property of a subschema in place of a typed object (`/if/properties/v`, through
 /// any chain of in-place applicators) takes the `type` of the object's own property schema
-/// (`/properties/v`): both apply to the same value. Not where the object has no `type:
+/// (`/properties/v`), and a property of that property (`/if/properties/o/properties/w`) the
+/// type of `/properties/o/properties/w`: both apply to the same value. Not where the object has no `type:
 /// object`, the object's property has no `type`, or the chain passes through a subschema for
 /// another value (`items`, a member of `properties`).
 #[test]
@@ -535,7 +558,8 @@ fn an_untyped_property_of_an_in_place_branch_takes_the_objects_property_type() {
         "properties":{"v":{"type":"string"},"n":{"description":"no type"},
             "o":{"type":"object","properties":{"w":{"type":"integer"}},
                 "if":{"properties":{"w":{"minimum":1}}}}},
-        "if":{"properties":{"v":{"pattern":"^[0-9]+$"},"n":{"pattern":"x"}}},
+        "if":{"properties":{"v":{"pattern":"^[0-9]+$"},"n":{"pattern":"x"},
+            "o":{"properties":{"w":{"maximum":9}}}}},
         "then":{"properties":{"v":{"maxLength":4},"x":{"minLength":1}}},
         "allOf":[{"not":{"properties":{"v":{"minLength":9}}}}],
         "anyOf":[{"properties":{"v":{"type":"integer"}}},{"items":{"properties":{"v":{}}}}]});
@@ -560,6 +584,15 @@ fn an_untyped_property_of_an_in_place_branch_takes_the_objects_property_type() {
     );
     assert_eq!(
         from("/properties/o/if/properties/w"),
+        Some((
+            json!("integer"),
+            "if".into(),
+            Some("/properties/o/properties/w".into())
+        ))
+    );
+    // A run of properties below the applicator: the same member of the same member.
+    assert_eq!(
+        from("/if/properties/o/properties/w"),
         Some((
             json!("integer"),
             "if".into(),

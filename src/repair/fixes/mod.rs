@@ -19,6 +19,7 @@ use shapes::{cut_description, description, rename, root_shape, structure};
 pub(crate) use shapes::{mend_required, own_reason};
 pub use types::{
     TypeListReading, TypeSource, type_from_combinator, type_list_reading, type_said_by,
+    typed_from_holder,
 };
 use types::{type_list, type_missing, type_spelling};
 

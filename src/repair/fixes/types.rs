@@ -473,12 +473,11 @@ pub fn type_from_combinator<'a>(
             (k, owner, crate::case::Placement::Nested, false)
         }
         Some(Step::Member(..)) => {
-            let (owner, k) = same_value_property(pointer).ok_or(None)?;
-            // The object the applicators apply to must say it is one, or its `properties`
-            // hold nothing for a value of another type, which the branch's property may.
-            let object = owner.rsplitn(3, '/').nth(2).unwrap_or_default();
+            let (owner, object, k) = same_value_property(pointer).ok_or(None)?;
+            // The object the applicators apply to must say it is one (conservative: where it
+            // does not, both `properties` still say nothing of another value).
             let is_object = root
-                .pointer(object)
+                .pointer(&object)
                 .and_then(|o| o.get("type"))
                 .is_some_and(|t| t == "object");
             if !is_object {
@@ -563,17 +562,21 @@ pub fn type_from_combinator<'a>(
     })
 }
 
-/// For a property schema `B/properties/n` whose `B` is in place of an object schema `S`
-/// through one or more in-place applicators (`S/if`, `S/allOf/0/not`, ...): the pointer of
-/// `S/properties/n`, which applies to the same value, and the applicator nearest to `B`.
-/// `None` for any other place.
-fn same_value_property(pointer: &str) -> Option<(String, String)> {
+/// For a property schema `B/properties/n` (or `B/properties/m/properties/n`, any run of
+/// properties) whose `B` is in place of a schema `S` through one or more in-place applicators
+/// (`S/if`, `S/allOf/0/not`, ...): the pointer of `S/properties/n` (`S/properties/m/
+/// properties/n`), which applies to the same value (both `properties` read the same member of
+/// the same object, and say nothing of a value that is no object), and the applicator nearest
+/// to `B`, with the pointer of `S`. `None` for any other place.
+fn same_value_property(pointer: &str) -> Option<(String, String, String)> {
     let mut steps = place::steps(pointer);
-    let Some(Step::Member(map, name)) = steps.pop() else {
-        return None;
-    };
-    if map != "properties" {
-        return None;
+    let mut members = Vec::new();
+    while let Some(Step::Member(map, name)) = steps.last() {
+        if map != "properties" {
+            return None;
+        }
+        members.push(name.clone());
+        steps.pop();
     }
     let mut nearest = None;
     while let Some(k) = steps.last().and_then(|step| match step {
@@ -585,19 +588,22 @@ fn same_value_property(pointer: &str) -> Option<(String, String)> {
         steps.pop();
     }
     let nearest = nearest?;
-    let mut object = String::new();
+    let mut holder = String::new();
     for step in &steps {
-        object = match step {
-            Step::Applicator(k) => crate::json::push_token(&object, k),
-            Step::Member(k, n) => crate::json::push_token(&crate::json::push_token(&object, k), n),
+        holder = match step {
+            Step::Applicator(k) => crate::json::push_token(&holder, k),
+            Step::Member(k, n) => crate::json::push_token(&crate::json::push_token(&holder, k), n),
             Step::Element(k, i) => {
-                crate::json::push_token(&crate::json::push_token(&object, k), &i.to_string())
+                crate::json::push_token(&crate::json::push_token(&holder, k), &i.to_string())
             }
             Step::Keyword(..) => return None,
         };
     }
-    let property = crate::json::push_token(&crate::json::push_token(&object, "properties"), &name);
-    Some((property, nearest))
+    let mut property = holder.clone();
+    for name in members.iter().rev() {
+        property = crate::json::push_token(&crate::json::push_token(&property, "properties"), name);
+    }
+    (!members.is_empty()).then_some((property, holder, nearest))
 }
 
 /// Why the untyped schema at `f`'s place cannot be given a `type`; `None` when the schema
@@ -620,53 +626,76 @@ fn untyped_node(f: &Finding) -> String {
     place::keyword_owner(&f.pointer, "type").unwrap_or_else(|| f.pointer.clone())
 }
 
+/// The untyped schema at `node` given the `type` (and `nullable`) [`type_from_combinator`]
+/// found for it, as a change of rule `rule`.
+fn typed_as_holder(
+    tool: &Tool,
+    node: &str,
+    rule: &str,
+    source: TypeSource<'_>,
+) -> Result<Candidate, String> {
+    let TypeSource {
+        ty,
+        nullable,
+        keyword: k,
+        property,
+    } = source;
+    let mut t = Draft::of(tool);
+    let schema = t.schema(node)?;
+    schema.insert("type".into(), ty.clone());
+    if nullable {
+        schema.insert("nullable".into(), Value::Bool(true));
+    }
+    let from = match property {
+        Some(p) => format!(
+            "from {p} (the `{k}` applies to the object holding it, so the same property is \
+             the same value)"
+        ),
+        None => format!(
+            "from the schema holding the `{k}` (it applies to {})",
+            if k.ends_with("Of") {
+                "every branch"
+            } else {
+                "the same value"
+            }
+        ),
+    };
+    let nullable = if nullable {
+        " and `nullable: true`"
+    } else {
+        ""
+    };
+    Ok(Candidate::one(
+        t,
+        node,
+        rule,
+        format!("wrote `type: {}`{nullable} {from}", show(ty)),
+        None,
+    ))
+}
+
+/// The tool with the untyped schema at `node` given the `type` [`type_from_combinator`] says,
+/// and the change, as repair writes it for `type-missing`; `None` where it says none. For
+/// compile, where a target's offline model wants a `type` on a schema `check` does not ask one
+/// of (the schema of a `not`, `if`, `then` or `else`, which no evidence says a target rejects
+/// untyped).
+pub fn typed_from_holder(
+    tool: &Tool,
+    node: &str,
+    profile: &CompiledProfile,
+) -> Option<(Tool, Vec<Change>)> {
+    let source = type_from_combinator(tool.parameters.as_ref()?, node, profile).ok()?;
+    let rule = crate::profile::rules::type_missing::RULE.id;
+    let c = typed_as_holder(tool, node, rule, source).ok()?;
+    Some((c.rewrite.applied_to(tool).ok()?, c.changes))
+}
+
 pub(super) fn type_missing(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
     let node = untyped_node(f);
     let map = schema_at(tool, &node)?;
     let root = tool.parameters.as_ref().ok_or_else(|| no_schema(&node))?;
     match type_from_combinator(root, &node, profile) {
-        Ok(TypeSource {
-            ty,
-            nullable,
-            keyword: k,
-            property,
-        }) => {
-            let mut t = Draft::of(tool);
-            let schema = t.schema(&node)?;
-            schema.insert("type".into(), ty.clone());
-            if nullable {
-                schema.insert("nullable".into(), Value::Bool(true));
-            }
-            let from = match property {
-                Some(p) => format!(
-                    "from {p} (the `{k}` applies to the object holding it, so the same \
-                     property is the same value)"
-                ),
-                None => format!(
-                    "from the schema holding the `{k}` (it applies to {})",
-                    if k.ends_with("Of") {
-                        "every branch"
-                    } else {
-                        "the same value"
-                    }
-                ),
-            };
-            return Ok(vec![Candidate::one(
-                t,
-                &node,
-                &f.rule,
-                format!(
-                    "wrote `type: {}`{} {from}",
-                    show(ty),
-                    if nullable {
-                        " and `nullable: true`"
-                    } else {
-                        ""
-                    }
-                ),
-                None,
-            )]);
-        }
+        Ok(source) => return Ok(vec![typed_as_holder(tool, &node, &f.rule, source)?]),
         Err(Some(why)) => return Err(why),
         Err(None) => {}
     }

@@ -3859,11 +3859,48 @@ fn a_draft_07_schema_deciding_a_ref_sibling_is_ignored_is_not_dropped() {
     assert!(
         fixes[1].starts_with(
             "Remove `required` beside the `$ref` at /properties/o/$ref first (and any other \
-             keyword beside a `$ref`: the draft `$schema` declares (04 to 07) ignores them \
-             there), then `$schema`"
+             keyword beside a `$ref` but `$defs` and `definitions`, which a `$ref` may point \
+             into: the draft `$schema` declares (04 to 07) ignores them there), then `$schema`"
         ),
         "{}",
         fixes[1]
+    );
+}
+
+/// Trial 54 D4 (second shape): the draft `$schema` fix told to remove "any other keyword
+/// beside a `$ref`", which took along a `definitions` another `$ref` points into (`args` then
+/// exits 2, "$ref to a missing definition"); and where the draft also makes a list `items` a
+/// tuple, the fix named only the keyword beside the `$ref` (the tuple then no valid schema).
+#[test]
+fn the_draft_schema_fix_keeps_definitions_and_names_each_thing_the_draft_decides() {
+    let p = profile(&["keyword-allowed: $schema (draft-07)"]);
+    let fix = |properties: Value| {
+        let t = tool(
+            "t",
+            json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+                "properties":properties,
+                "definitions":{"O":{"type":"object","properties":{"y":{"type":"string"}}}}}),
+        );
+        crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .find(|f| f.pointer == "/$schema")
+            .expect("$schema reported")
+            .fix
+            .to_string()
+    };
+    let o = json!({"$ref":"#/definitions/O","required":["y"],
+        "definitions":{"B":{"type":"integer","maximum":3}}});
+    let f = fix(json!({"o":o,"p":{"$ref":"#/properties/o/definitions/B"}}));
+    assert!(
+        f.contains("any other keyword beside a `$ref` but `$defs` and `definitions`, which a `$ref` may point into"),
+        "{f}"
+    );
+    let tuple = json!({"type":"array","items":[{"type":"string"}],"additionalItems":false});
+    let f = fix(json!({"o":o,"t":tuple}));
+    assert!(f.starts_with("Remove `required` beside the `$ref`"), "{f}");
+    assert!(
+        f.contains(" Rewrite the list `items` at /properties/t/items as `prefixItems`"),
+        "{f}"
     );
 }
 

@@ -240,8 +240,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             feat,
             Feat::KeywordForm(_, value::PATTERN_LOOKAHEAD | value::PATTERN_UNANCHORED)
         );
-        // A draft `$schema` that decides a keyword beside a `$ref` is ignored has a fix of
-        // its own tool's: written for this finding, not remembered for the key.
+        // A draft `$schema` that decides what another keyword means has a fix of its own
+        // tool's: written for this finding, not remembered for the key.
         let own_fix = (root && k == "$schema")
             .then(|| cx.root().and_then(draft_schema_fix))
             .flatten();
@@ -284,30 +284,36 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
 }
 
-/// The fix for the root `$schema` of `root` when the draft it declares (04 to 07) decides
-/// that a keyword beside a `$ref` is ignored ([`crate::repair::refs::ignored_beside_ref`]),
-/// or that a list `items` is a tuple ([`crate::repair::refs::draft_tuple_items`]), else `None` (the keyword's own fix holds: `$schema` only annotates). Removing `$schema`
-/// alone would make the schema read as 2020-12, where that keyword applies and refuses
-/// arguments the schema accepts (trial 50 D2), so the fix says to remove the keyword first.
+/// The fix for the root `$schema` of `root` when the draft it declares (04 to 07) decides what
+/// another keyword means, else `None` (the keyword's own fix holds: `$schema` only annotates).
+/// Removing `$schema` alone would make the schema read as 2020-12, where a keyword beside a
+/// `$ref` applies ([`crate::repair::refs::ignored_beside_ref`], trial 50 D2) and a list
+/// `items` is no valid schema ([`crate::repair::refs::draft_tuple_items`], trial 54 D11): the
+/// fix says what to change first, one sentence for each that holds (trial 54 D4).
 pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
-    let Some((at, beside)) = crate::repair::refs::ignored_beside_ref(root) else {
-        // A list `items` is a tuple in the draft (trial 54 D11).
-        return crate::repair::refs::draft_tuple_items(root).map(|at| {
-            format!(
-                "Rewrite the list `items` at {at} as `prefixItems` (and any `additionalItems` \
-                 beside it as `items`) first, then remove `$schema`: the draft it declares (04 \
-                 to 07) reads the list as a tuple, and without it the schema is read as \
-                 2020-12, where `items` is one schema and the list is no valid schema."
-            )
-        });
-    };
-    Some(format!(
-        "Remove `{beside}` beside the `$ref` at {} first (and any other keyword beside a \
-         `$ref`: the draft `$schema` declares (04 to 07) ignores them there), then `$schema`: \
-         without it the schema is read as 2020-12, where `{beside}` applies and would refuse \
-         arguments the schema accepts.",
-        crate::json::push_token(&at, "$ref")
-    ))
+    use crate::repair::refs;
+    let mut fix = Vec::new();
+    if let Some((at, beside)) = refs::ignored_beside_ref(root) {
+        // `$defs` and `definitions` beside a `$ref` assert nothing, and another `$ref` may
+        // point into them (trial 54 D4): removing them would leave it dangling.
+        fix.push(format!(
+            "Remove `{beside}` beside the `$ref` at {} first (and any other keyword beside a \
+             `$ref` but `$defs` and `definitions`, which a `$ref` may point into: the draft \
+             `$schema` declares (04 to 07) ignores them there), then `$schema`: without it the \
+             schema is read as 2020-12, where `{beside}` applies and would refuse arguments the \
+             schema accepts.",
+            crate::json::push_token(&at, "$ref")
+        ));
+    }
+    if let Some(at) = refs::draft_tuple_items(root) {
+        fix.push(format!(
+            "Rewrite the list `items` at {at} as `prefixItems` (and any `additionalItems` \
+             beside it as `items`) first, then remove `$schema`: the draft it declares (04 \
+             to 07) reads the list as a tuple, and without it the schema is read as \
+             2020-12, where `items` is one schema and the list is no valid schema."
+        ));
+    }
+    (!fix.is_empty()).then(|| fix.join(" "))
 }
 
 /// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`

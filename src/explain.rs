@@ -580,11 +580,11 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         .find(|t| Some(t.index) == e.tool_index)
         .and_then(|t| t.schema);
     let value = root.and_then(|r| r.pointer(pointer));
-    // The root `$schema` of a draft that ignores a keyword beside a `$ref` is not removed
-    // alone (as `check` says).
-    let own = (pointer == "/$schema")
-        .then(|| root.and_then(crate::profile::rules::keyword_unsupported::draft_schema_fix))
-        .flatten();
+    // The root `$schema` of a draft that decides what another keyword means, and an `$id`
+    // a `$ref` resolves through, are not removed alone (as `check` says).
+    let parent = &pointer[..pointer.len() - last.len() - 1];
+    let own =
+        root.and_then(|r| crate::profile::rules::keyword_unsupported::place_fix(r, parent, last));
     let fix = match value {
         Some(v) => own.unwrap_or_else(|| fix_of(v)),
         None => {

@@ -2248,6 +2248,35 @@ fn a_draft_schema_deciding_a_ref_sibling_is_not_removed_alone() {
     );
 }
 
+/// Google's unknown-field answer for an `$id` that a `$ref` below it resolves against (trial
+/// 54 D2): the fix says to inline that `$ref` first, as `check` does, not "it only annotates".
+#[test]
+fn an_id_a_ref_resolves_through_is_not_removed_alone() {
+    let request = |v: Value| {
+        json!({"tools":[{"functionDeclarations":[{"name":"t","parameters":{"type":"object",
+            "properties":{"a":{"$id":"https://ex.com/inner","type":"object","properties":{"v":v},
+                "$defs":{"V":{"type":"string"}}}},"$defs":{"V":{"type":"integer"}}}}]}]})
+    };
+    let error = "Invalid JSON payload received. Unknown name \"$id\" at 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.";
+    let fix = |request: &Value| {
+        let got = explain(Some(request), error, Some("gemini/v1beta/parameters"));
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(e.pointer.as_deref(), Some("/properties/a/$id"));
+        e.fix.clone().unwrap_or_default()
+    };
+    let f = fix(&request(json!({"$ref": "#/$defs/V"})));
+    assert!(
+        f.starts_with("Inline (or rewrite) the `$ref` at /properties/a/properties/v/$ref first"),
+        "{f}"
+    );
+    assert_eq!(
+        fix(&request(json!({"type": "string"}))),
+        "Remove `$id`: it only annotates, so no argument changes."
+    );
+}
+
 /// opencode-ref-with-siblings (reports.yaml, anomalyco/opencode#12295), verbatim: Gemini's
 /// JSON-Schema field refuses a `type` and a `title` beside `$ref`. Under that target check
 /// reports them (not the object's properties, which the `$ref` supplies), and the fix says

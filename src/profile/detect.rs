@@ -614,6 +614,16 @@ impl<'a, 'p> Cx<'a, 'p> {
         self.root
     }
 
+    /// The `$ref`s of the tool being walked ([`rules::Repairing::root_refs`]), listed once per
+    /// tool when first asked; `None` without a schema.
+    pub fn root_refs(&self) -> Option<&crate::repair::refs::RefList> {
+        let root = self.root?;
+        Some(
+            self.root_refs
+                .get_or_init(|| crate::repair::refs::RefList::of(root)),
+        )
+    }
+
     /// What `ref-unsupported` has found about the reference targets of the tool being
     /// walked ([`rules::ref_unsupported::form_in`]), kept for the tool's other references.
     pub fn ref_scans(&mut self) -> &mut rules::ref_unsupported::Scans<'a> {

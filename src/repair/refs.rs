@@ -956,12 +956,102 @@ pub fn draft_tuple_items(root: &Value) -> Option<String> {
     })
 }
 
+/// The place of the first `$ref` of `root` that reaches another schema, or none, once keyword
+/// `key` is removed from the schema at `at` ([`shared::step_from`], as `args` resolves): `key`
+/// is then no mere annotation. [`id_moves_ref`] compares only the `$ref`s a keyword declaring
+/// a resource may move.
+/// `None` when no `$ref` moves, or nothing is at `at/key`. Clones and walks the schema.
+pub fn moved_ref_without(root: &Value, at: &str, key: &str) -> Option<String> {
+    let without = without_key(root, at, key)?;
+    crate::schema::walk(root).nodes.iter().find_map(|n| {
+        let text = n.object()?.get("$ref")?.as_str()?;
+        (lands(shared::step_from(root, &n.pointer, text))
+            != lands(shared::step_from(&without, &n.pointer, text)))
+        .then(|| push_token(&n.pointer, "$ref"))
+    })
+}
+
+/// [`moved_ref_without`] for the keyword `key` declaring a resource at `at` (`$id`; draft-04's
+/// `id`), where `refs` are the `$ref`s of `root`. A `$ref` written as a JSON Pointer fragment
+/// (`#/$defs/V`) in that resource reaches another place without it (the resource around it
+/// holds the fragment instead): found by a walk of the subschema alone, as `check` asks this
+/// of each such keyword it reports. A `$ref` that names a resource or an anchor (`x.json#/a`,
+/// `#name`) is compared with and without `key` only where it may move: written below `at`,
+/// reaching below it or nothing, or naming an anchor of a resource around it
+/// ([`RefList::named`], listed once per schema).
+pub fn id_moves_ref(root: &Value, at: &str, key: &str, refs: &RefList) -> Option<String> {
+    let sub = root.pointer(at)?;
+    let below = crate::schema::walk(sub).nodes.iter().find_map(|n| {
+        let text = n.object()?.get("$ref")?.as_str()?;
+        let fragment = text.strip_prefix('#')?;
+        let from = format!("{at}{}", n.pointer);
+        (fragment.is_empty() || fragment.starts_with('/'))
+            .then(|| shared::resource(root, &from).1 == at)?
+            .then(|| push_token(&from, "$ref"))
+    });
+    if below.is_some() {
+        return below;
+    }
+    let inside = |p: &str| crate::schema::at_or_inside(p, at);
+    let mut may_move = refs
+        .named(root)
+        .iter()
+        .filter(|r| {
+            inside(&r.from)
+                || r.lands.as_deref().is_ok_and(inside)
+                || r.lands.is_err()
+                || (r.anchor && crate::schema::at_or_inside(at, &r.resource))
+        })
+        .peekable();
+    may_move.peek()?;
+    let without = without_key(root, at, key)?;
+    may_move
+        .find(|r| lands(shared::step_from(&without, &r.from, &r.text)) != r.lands)
+        .map(|r| push_token(&r.from, "$ref"))
+}
+
+/// A copy of `root` without keyword `key` of the schema at `at`; `None` where it has none.
+fn without_key(root: &Value, at: &str, key: &str) -> Option<Value> {
+    let mut without = root.clone();
+    without
+        .pointer_mut(at)?
+        .as_object_mut()?
+        .shift_remove(key)?;
+    Some(without)
+}
+
+/// Where one step of a `$ref` lands: the place it reaches, else what kind of failure it is.
+fn lands(step: shared::Step<'_>) -> Result<String, u8> {
+    match step {
+        shared::Step::Local(_, pointer) => Ok(pointer),
+        shared::Step::Remote => Err(0),
+        shared::Step::Missing => Err(1),
+        shared::Step::Ambiguous(_) => Err(2),
+        shared::Step::Unsearched(_) => Err(3),
+    }
+}
+
+/// A `$ref` that names a resource or an anchor ([`RefList::named`]).
+#[derive(Debug)]
+pub struct Named {
+    /// Where it is written (the schema holding it).
+    from: String,
+    text: String,
+    /// Where its first step lands ([`shared::step_from`]).
+    lands: Result<String, u8>,
+    /// Whether it names an anchor (`#name`), and the resource it is read in.
+    anchor: bool,
+    resource: String,
+}
+
 /// Every `$ref` string of a schema, percent-decoded (a `$ref` is a URI fragment: `%20` is a
 /// space of a member's name, trial 48 D15) and sorted, so that asking whether some `$ref`
 /// points under a place costs a search, not a walk: `check` asks it of each `allOf` it meets,
 /// and a walk each made it quadratic (trial 48 D12: 8,000 `allOf`s took 3.3 s).
+/// With it, made when first asked, the `$ref`s that name a resource or an anchor
+/// ([`RefList::named`]).
 #[derive(Debug, Default)]
-pub struct RefList(Vec<String>);
+pub struct RefList(Vec<String>, std::cell::OnceCell<Vec<Named>>);
 
 impl RefList {
     /// The `$ref`s of `root`, in one walk.
@@ -972,7 +1062,35 @@ impl RefList {
             false
         });
         refs.sort_unstable();
-        RefList(refs)
+        RefList(refs, Default::default())
+    }
+
+    /// The `$ref`s of `root` (the schema the list was made of) that name a resource or an
+    /// anchor rather than a JSON Pointer fragment of the resource they are written in
+    /// (`#/$defs/A`, `#`), with where each is written and lands: walked once, and only where
+    /// the list holds one (most schemas' `$ref`s are all fragments).
+    pub fn named(&self, root: &Value) -> &[Named] {
+        let fragment = |r: &str| r.is_empty() || r == "#" || r.starts_with("#/");
+        self.1.get_or_init(|| {
+            if self.0.iter().all(|r| fragment(r)) {
+                return Vec::new();
+            }
+            let walked = crate::schema::walk(root);
+            walked
+                .nodes
+                .iter()
+                .filter_map(|n| {
+                    let text = n.object()?.get("$ref")?.as_str()?;
+                    (!fragment(text)).then(|| Named {
+                        from: n.pointer.clone(),
+                        text: text.to_string(),
+                        lands: lands(shared::step_from(root, &n.pointer, text)),
+                        anchor: text.starts_with('#'),
+                        resource: shared::resource(root, &n.pointer).1,
+                    })
+                })
+                .collect()
+        })
     }
 
     /// Whether the schema has no `$ref`.
@@ -1540,6 +1658,54 @@ mod tests {
              allows (`\"x\"`, `\"y\"`) and those the keywords beside the `$ref` allow \
              (`\"q\"`)"
         );
+    }
+
+    /// The `$ref`s an `$id` (draft-04: `id`) decides, each way one can: a fragment written in
+    /// its resource, a URI naming it, an anchor it keeps from the resource around it; and
+    /// none where the `$ref` reads the same without it (trial 54 D2, D5).
+    #[test]
+    fn an_id_moves_the_refs_resolved_through_it() {
+        let moves = |s: &Value, at: &str, key: &str| {
+            let refs = RefList::of(s);
+            let fast = id_moves_ref(s, at, key, &refs);
+            assert_eq!(fast, moved_ref_without(s, at, key), "{s}");
+            fast
+        };
+        let inner = json!({"$id":"https://ex.com/in","$defs":{"V":{"type":"string"}},
+            "properties":{"v":{"$ref":"#/$defs/V"}}});
+        let s = json!({"properties":{"a":inner},"$defs":{"V":{"type":"integer"}}});
+        assert_eq!(
+            moves(&s, "/properties/a", "$id").as_deref(),
+            Some("/properties/a/properties/v/$ref")
+        );
+        let named = json!({"properties":{"a":{"$id":"https://ex.com/in","type":"string"},
+            "b":{"$ref":"https://ex.com/in"},"c":{"$ref":"#/properties/a"}}});
+        assert_eq!(
+            moves(&named, "/properties/a", "$id").as_deref(),
+            Some("/properties/b/$ref")
+        );
+        let anchor = json!({"properties":{"a":{"$id":"https://ex.com/in",
+            "$defs":{"X":{"$anchor":"x","type":"string"}}},"b":{"$ref":"#x"}}});
+        assert_eq!(
+            moves(&anchor, "/properties/a", "$id").as_deref(),
+            Some("/properties/b/$ref")
+        );
+        let draft04 = json!({"$schema":"http://json-schema.org/draft-04/schema#",
+            "properties":{"a":{"id":"http://ex.com/in","definitions":{"V":{}},
+                "properties":{"v":{"$ref":"#/definitions/V"}}}},"definitions":{"V":{}}});
+        assert_eq!(
+            moves(&draft04, "/properties/a", "id").as_deref(),
+            Some("/properties/a/properties/v/$ref")
+        );
+        // Nothing resolves through these: a `$ref` outside, or one naming a resource of its
+        // own below.
+        let outside = json!({"properties":{"a":{"$id":"https://ex.com/in","type":"string"},
+            "b":{"$ref":"#/properties/a"}}});
+        assert_eq!(moves(&outside, "/properties/a", "$id"), None);
+        let own = json!({"properties":{"a":{"$id":"https://ex.com/in",
+            "properties":{"b":{"$id":"https://ex.com/b","$defs":{"V":{}},
+                "properties":{"v":{"$ref":"#/$defs/V"}}}}}}});
+        assert_eq!(moves(&own, "/properties/a", "$id"), None);
     }
 
     /// Each cause has its own advice: flattening is for a schema too large or too deep, not

@@ -3904,6 +3904,65 @@ fn the_draft_schema_fix_keeps_definitions_and_names_each_thing_the_draft_decides
     );
 }
 
+/// Trial 54 D2: `$id` sets the base URI a `$ref` below it resolves against (2020-12 core
+/// §8.2.1, §9.1.2): removing it, as "it only annotates, so no argument changes" said, makes
+/// `#/$defs/V` reach the root's `V` (an integer, not the string). The fix now says to inline
+/// that `$ref` first; an `$id` no `$ref` resolves through keeps the plain fix, in a tool with
+/// `$ref`s and in one checked before the other (the fix is not remembered for the key).
+#[test]
+fn an_id_a_ref_resolves_through_is_not_removed_alone() {
+    let p = profile(&["keyword-allowed: $id"]);
+    let inner = |v: Value| {
+        json!({"$id":"https://ex.com/inner","type":"object","properties":{"v":v},
+            "$defs":{"V":{"type":"string"}}})
+    };
+    let with = |a: Value, extra: Value| {
+        let mut properties = json!({"a": a});
+        properties
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        tool(
+            "t",
+            json!({"type":"object","properties":properties,"$defs":{"V":{"type":"integer"}}}),
+        )
+    };
+    let scoped = with(inner(json!({"$ref":"#/$defs/V"})), json!({}));
+    let plain = with(
+        inner(json!({"type":"string"})),
+        json!({"r":{"$ref":"#/$defs/V"}}),
+    );
+    let named = with(
+        inner(json!({"type":"string"})),
+        json!({"r":{"$ref":"https://ex.com/inner"}}),
+    );
+    let fixes: Vec<String> =
+        crate::check::check_tools(&[plain.as_ref(0), scoped.as_ref(1), named.as_ref(2)], &p)
+            .into_iter()
+            .filter(|f| f.pointer == "/properties/a/$id")
+            .map(|f| f.fix.to_string())
+            .collect();
+    assert_eq!(fixes.len(), 3, "{fixes:?}");
+    assert_eq!(
+        fixes[0],
+        "Remove `$id`: it only annotates, so no argument changes."
+    );
+    assert!(
+        fixes[1].starts_with(
+            "Inline (or rewrite) the `$ref` at /properties/a/properties/v/$ref first (and any \
+             other `$ref` resolved through this `$id`), then remove `$id`"
+        ),
+        "{}",
+        fixes[1]
+    );
+    // A `$ref` naming the resource by its URI no longer reaches it either.
+    assert!(
+        fixes[2].starts_with("Inline (or rewrite) the `$ref` at /properties/r/$ref first"),
+        "{}",
+        fixes[2]
+    );
+}
+
 #[test]
 fn each_single_all_of_branch_is_refused_for_its_own_reason_only() {
     // Trial 50 D3: the first `allOf` refused gave its reason to every later one of the tool (a

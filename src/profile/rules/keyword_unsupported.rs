@@ -244,7 +244,23 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         // tool's: written for this finding, not remembered for the key.
         let own_fix = (root && k == "$schema")
             .then(|| cx.root().and_then(draft_schema_fix))
-            .flatten();
+            .flatten()
+            .or_else(|| {
+                // So has the keyword declaring a resource where a `$ref` resolves through it:
+                // asked only of a finding about one in a tool with a `$ref`.
+                if !matches!(k, "$id" | "id") {
+                    return None;
+                }
+                let schema = cx.root()?;
+                if crate::schema::refs::id_keyword(schema) != k
+                    || !matches!(cx.judged(&feat, n.placement), Some(Some(_)))
+                {
+                    return None;
+                }
+                cx.root_refs()
+                    .filter(|refs| !refs.is_empty())
+                    .and_then(|refs| id_fix(schema, &cx.pointer(At::Node(n.frame)), k, refs))
+            });
         cx.feature_memo(
             At::Key(n.frame, k),
             feat,
@@ -314,6 +330,39 @@ pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
         ));
     }
     (!fix.is_empty()).then(|| fix.join(" "))
+}
+
+/// The fix for `k`, the keyword that declares a resource in `root`'s draft (`$id`; `id` in
+/// draft-04, [`crate::schema::refs::id_keyword`]) of the schema at `at`, where removing it
+/// makes a `$ref` reach another schema or none ([`crate::repair::refs::id_moves_ref`], `refs`
+/// being the `$ref`s of `root`): that `$ref` is inlined or rewritten first (trial 54 D2, D5);
+/// `None` where no `$ref` moves.
+pub fn id_fix(
+    root: &serde_json::Value,
+    at: &str,
+    k: &str,
+    refs: &crate::repair::refs::RefList,
+) -> Option<String> {
+    let moved = crate::repair::refs::id_moves_ref(root, at, k, refs)?;
+    Some(format!(
+        "Inline (or rewrite) the `$ref` at {moved} first (and any other `$ref` resolved through \
+         this `{k}`), then remove `{k}`: it sets the base URI (or names the schema) that `$ref` \
+         is resolved by, so without it the `$ref` reaches another schema (or none) and other \
+         arguments are accepted."
+    ))
+}
+
+/// The fix for keyword `k` of the schema at `at` in `root` where it is the place's own rather
+/// than the keyword's ([`fix_for`]): the root `$schema` ([`draft_schema_fix`]) and the keyword
+/// declaring a resource ([`id_fix`]); else `None`. What `explain` gives, as `check` does.
+pub fn place_fix(root: &serde_json::Value, at: &str, k: &str) -> Option<String> {
+    match k {
+        "$schema" if at.is_empty() => draft_schema_fix(root),
+        "$id" | "id" if crate::schema::refs::id_keyword(root) == k => {
+            id_fix(root, at, k, &crate::repair::refs::RefList::of(root))
+        }
+        _ => None,
+    }
 }
 
 /// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`

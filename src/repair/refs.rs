@@ -958,8 +958,8 @@ pub fn draft_tuple_items(root: &Value) -> Option<String> {
 
 /// The place of the first `$ref` of `root` that reaches another schema, or none, once keyword
 /// `key` is removed from the schema at `at` ([`shared::step_from`], as `args` resolves): `key`
-/// is then no mere annotation. [`id_moves_ref`] compares only the `$ref`s a keyword declaring
-/// a resource may move.
+/// is then no mere annotation. For a root `$schema` ([`draft_resolved_ref`]); the keyword that
+/// declares a resource has [`id_moves_ref`], which compares only the `$ref`s it may move.
 /// `None` when no `$ref` moves, or nothing is at `at/key`. Clones and walks the schema.
 pub fn moved_ref_without(root: &Value, at: &str, key: &str) -> Option<String> {
     let without = without_key(root, at, key)?;
@@ -1042,6 +1042,24 @@ pub struct Named {
     /// Whether it names an anchor (`#name`), and the resource it is read in.
     anchor: bool,
     resource: String,
+}
+
+/// Where the root's `$schema` declares draft-04 to 07 ([`ref_siblings_apply`]): the place of
+/// the first `$ref` that the draft resolves through an `id` (`$id` from draft-06: a base URI,
+/// or a `#name`), and that would reach another schema, or none, were `$schema` dropped and the
+/// schema read as 2020-12 ([`moved_ref_without`]; trial 54 D5).
+pub fn draft_resolved_ref(root: &Value) -> Option<String> {
+    // `check` asks this of every draft-07 tool with a root `$schema` finding: a scan without
+    // pointers for a string `id` or `$id` answers "none" for almost all (zod writes neither).
+    let declares = |m: &Map<String, Value>| {
+        ["id", "$id"]
+            .iter()
+            .any(|k| m.get(*k).is_some_and(Value::is_string))
+    };
+    if ref_siblings_apply(root) || !crate::schema::any_object(root, declares) {
+        return None;
+    }
+    moved_ref_without(root, "", "$schema")
 }
 
 /// Every `$ref` string of a schema, percent-decoded (a `$ref` is a URI fragment: `%20` is a
@@ -1697,6 +1715,11 @@ mod tests {
             moves(&draft04, "/properties/a", "id").as_deref(),
             Some("/properties/a/properties/v/$ref")
         );
+        // Without the draft, `id` is no keyword: the `$ref` reaches the root's `V`.
+        assert_eq!(
+            draft_resolved_ref(&draft04).as_deref(),
+            Some("/properties/a/properties/v/$ref")
+        );
         // Nothing resolves through these: a `$ref` outside, or one naming a resource of its
         // own below.
         let outside = json!({"properties":{"a":{"$id":"https://ex.com/in","type":"string"},
@@ -1706,6 +1729,7 @@ mod tests {
             "properties":{"b":{"$id":"https://ex.com/b","$defs":{"V":{}},
                 "properties":{"v":{"$ref":"#/$defs/V"}}}}}}});
         assert_eq!(moves(&own, "/properties/a", "$id"), None);
+        assert_eq!(draft_resolved_ref(&outside), None);
     }
 
     /// Each cause has its own advice: flattening is for a schema too large or too deep, not

@@ -3963,6 +3963,66 @@ fn an_id_a_ref_resolves_through_is_not_removed_alone() {
     );
 }
 
+/// Trial 54 D5: under a draft-04 `$schema`, `id` is the keyword that sets a base URI (draft-04
+/// core §7.2), so removing it, or removing the `$schema` (the schema is then read as 2020-12,
+/// where `id` is no keyword), makes `#/definitions/V` below it reach the root's `V`. Both
+/// fixes say to inline that `$ref` first; an `id` nothing resolves through is no longer said
+/// to be "not a JSON Schema keyword" there, as it still is under 2020-12.
+#[test]
+fn a_draft_04_id_and_schema_a_ref_resolves_through_are_not_removed_alone() {
+    let p = profile(&[
+        "keyword-allowed: id",
+        "keyword-allowed: $schema (other draft)",
+    ]);
+    let draft04 = |v: Value| {
+        tool(
+            "t",
+            json!({"$schema":"http://json-schema.org/draft-04/schema#","type":"object",
+                "properties":{"a":{"id":"http://ex.com/inner","type":"object",
+                    "properties":{"v":v},"definitions":{"V":{"type":"string"}}}},
+                "definitions":{"V":{"type":"integer"}}}),
+        )
+    };
+    let fixes = |t: &Tool| -> Vec<(String, String)> {
+        crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .filter(|f| f.pointer == "/$schema" || f.pointer == "/properties/a/id")
+            .map(|f| (f.pointer.clone(), f.fix.to_string()))
+            .collect()
+    };
+    let scoped = fixes(&draft04(json!({"$ref":"#/definitions/V"})));
+    assert_eq!(scoped.len(), 2, "{scoped:?}");
+    for (at, fix) in &scoped {
+        assert!(
+            fix.starts_with(
+                "Inline (or rewrite) the `$ref` at /properties/a/properties/v/$ref first"
+            ),
+            "{at}: {fix}"
+        );
+    }
+    assert!(scoped[0].1.ends_with(
+        "then remove `$schema`: the draft it declares (04 to 07) resolves it through the `id` \
+         around it, and without `$schema` the schema is read as 2020-12, where that `$ref` \
+         reaches another schema (or none) and other arguments are accepted."
+    ));
+    let plain = fixes(&draft04(json!({"type":"string"})));
+    assert_eq!(
+        plain,
+        [
+            (
+                "/$schema".to_string(),
+                "Remove `$schema`: it only annotates, so no argument changes.".to_string()
+            ),
+            (
+                "/properties/a/id".to_string(),
+                "Remove `id`: no `$ref` resolves through it, so no argument changes (under the \
+                 draft-04 `$schema` it names the schema)."
+                    .to_string()
+            )
+        ]
+    );
+}
+
 #[test]
 fn each_single_all_of_branch_is_refused_for_its_own_reason_only() {
     // Trial 50 D3: the first `allOf` refused gave its reason to every later one of the tool (a

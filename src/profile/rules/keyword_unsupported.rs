@@ -257,9 +257,19 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                 {
                     return None;
                 }
-                cx.root_refs()
+                let moved = cx
+                    .root_refs()
                     .filter(|refs| !refs.is_empty())
-                    .and_then(|refs| id_fix(schema, &cx.pointer(At::Node(n.frame)), k, refs))
+                    .and_then(|refs| id_fix(schema, &cx.pointer(At::Node(n.frame)), k, refs));
+                // Draft-04's `id` is a keyword there, though not in 2020-12 (the text `id`
+                // gets elsewhere).
+                moved.or_else(|| {
+                    (k == "id").then(|| {
+                        "Remove `id`: no `$ref` resolves through it, so no argument changes \
+                         (under the draft-04 `$schema` it names the schema)."
+                            .to_string()
+                    })
+                })
             });
         cx.feature_memo(
             At::Key(n.frame, k),
@@ -303,9 +313,11 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
 /// The fix for the root `$schema` of `root` when the draft it declares (04 to 07) decides what
 /// another keyword means, else `None` (the keyword's own fix holds: `$schema` only annotates).
 /// Removing `$schema` alone would make the schema read as 2020-12, where a keyword beside a
-/// `$ref` applies ([`crate::repair::refs::ignored_beside_ref`], trial 50 D2) and a list
-/// `items` is no valid schema ([`crate::repair::refs::draft_tuple_items`], trial 54 D11): the
-/// fix says what to change first, one sentence for each that holds (trial 54 D4).
+/// `$ref` applies ([`crate::repair::refs::ignored_beside_ref`], trial 50 D2), a list `items`
+/// is no valid schema ([`crate::repair::refs::draft_tuple_items`], trial 54 D11), and a `$ref`
+/// resolved through an `id` reaches another schema ([`crate::repair::refs::draft_resolved_ref`],
+/// trial 54 D5): the fix says what to change first, one sentence for each that holds (trial
+/// 54 D4).
 pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
     use crate::repair::refs;
     let mut fix = Vec::new();
@@ -327,6 +339,16 @@ pub fn draft_schema_fix(root: &serde_json::Value) -> Option<String> {
              beside it as `items`) first, then remove `$schema`: the draft it declares (04 \
              to 07) reads the list as a tuple, and without it the schema is read as \
              2020-12, where `items` is one schema and the list is no valid schema."
+        ));
+    }
+    if let Some(at) = refs::draft_resolved_ref(root) {
+        let id = crate::schema::refs::id_keyword(root);
+        fix.push(format!(
+            "Inline (or rewrite) the `$ref` at {at} first (and any other `$ref` resolved \
+             through an `{id}`), then remove `$schema`: the draft it declares (04 to 07) \
+             resolves it through the `{id}` around it, and without `$schema` the schema is \
+             read as 2020-12, where that `$ref` reaches another schema (or none) and other \
+             arguments are accepted."
         ));
     }
     (!fix.is_empty()).then(|| fix.join(" "))

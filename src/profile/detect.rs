@@ -2255,8 +2255,7 @@ fn read_keys<'a>(
                 proven &= meta_shape::keyword(k, v);
                 bad = rules::keyword_value_invalid::form(k, v).is_some();
                 node.names_itself |=
-                    matches!(k.as_str(), "$id" | "$anchor" | "id" | "$dynamicAnchor")
-                        && v.is_string();
+                    v.is_string() && crate::schema::NAMING_KEYWORDS.contains(&k.as_str());
             }
         }
         if bad && i < 64 {

@@ -333,10 +333,13 @@ pub fn any_object(v: &Value, mut found: impl FnMut(&Map<String, Value>) -> bool)
 /// `$anchor` or `$dynamicAnchor` (2020-12 core §8.2.2), or an `$id` (draft-04: `id`) that is a
 /// string (§8.2.1; drafts 04 to 07 also write an anchor as an `$id` of `#name`).
 pub fn names_itself(schema: &Value) -> bool {
-    ["$anchor", "$dynamicAnchor", "$id", "id"]
+    NAMING_KEYWORDS
         .iter()
         .any(|k| schema.get(*k).is_some_and(Value::is_string))
 }
+
+/// The keywords whose string value names the schema holding them ([`names_itself`]).
+pub const NAMING_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$id", "id"];
 
 /// Whether the JSON Pointer `pointer` is `outer` or a place inside it (`/a/b` is inside `/a`,
 /// `/ab` is not; every pointer is inside the root `""`). Compared in place: the reference

@@ -439,12 +439,14 @@ pub struct TypeSource<'a> {
 /// The `type` an untyped subschema of an in-place applicator (a branch of `anyOf`, `oneOf` or
 /// `allOf`, or the schema of `not`, `if`, `then` or `else`) takes from the schema holding that
 /// keyword, with the keyword: `root` is the parameters schema and `pointer` the subschema's
-/// place in it. So does an untyped property schema of such a subschema (`/if/properties/v`)
-/// from the same property of the object the applicators apply to (`/properties/v`), which
+/// place in it. So does an untyped property schema of such a subschema (`/if/properties/v`,
+/// or a property of one: `/if/properties/o/properties/v`) from the same property of the
+/// object the applicators apply to (`/properties/v`, `/properties/o/properties/v`), which
 /// applies to the same value: only where that object and its property have a `type`, so that
 /// the property's `type` already holds wherever the object's does (a conditional over a
-/// property, `if: {properties: {v: {pattern}}}`, is the common shape; trial 53's helper found
-/// it refused under `llama.cpp/server`, which wants a `type` on every schema). JSON Schema applies the holder's `type` and those keywords to the same value
+/// property, `if: {properties: {v: {pattern}}}`, is the common shape; session 45's helper E
+/// found it refused under `llama.cpp/server`, which wants a `type` on every schema).
+/// JSON Schema applies the holder's `type` and those keywords to the same value
 /// (2020-12 core §10.2: <https://json-schema.org/draft/2020-12/json-schema-core#section-10.2>),
 /// so that `type` already holds in each of them and, written into one, changes nothing the
 /// schema accepts (for `not`, T ∧ ¬S is T ∧ ¬(T ∧ S)), which a type said by the subschema's own

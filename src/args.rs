@@ -1674,12 +1674,16 @@ impl ArgsSchema {
                 let owner = self.keyword_owner(e).and_then(Value::as_object);
                 let opts: Vec<(usize, &Value)> =
                     admitted(owner, options.as_array().map_or(&[][..], Vec::as_slice));
-                let place = self.schema_place(e);
-                push_list(&mut expected, &opts, 10, |out, &(i, v)| {
-                    let at = place.as_ref().map(|p| format!("{}/{i}", p.at));
-                    self.push_schema_value(out, at.as_deref(), v);
-                });
-                ("enum", expected.into())
+                if opts.is_empty() {
+                    ("enum", NO_ALLOWED_VALUE.into())
+                } else {
+                    let place = self.schema_place(e);
+                    push_list(&mut expected, &opts, 10, |out, &(i, v)| {
+                        let at = place.as_ref().map(|p| format!("{}/{i}", p.at));
+                        self.push_schema_value(out, at.as_deref(), v);
+                    });
+                    ("enum", expected.into())
+                }
             }
             ValidationErrorKind::Constant { expected_value } => {
                 m.value(found).text(" is not the one allowed value");
@@ -2171,6 +2175,12 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// What an `enum` listing no value its `type` admits expects (an empty `enum` is allowed,
+/// 2020-12 validation §6.1.2, and no value is valid there; trial 55 D11: "expected one of ."):
+/// nothing a call can send, which the model is told rather than given an empty list.
+const NO_ALLOWED_VALUE: &str =
+    "no value at all: its `enum` allows none, so the schema, not the call, must change";
+
 /// What a subschema expects, in a few words.
 fn expected_for(schema: &Value) -> String {
     if let Some(c) = schema.get("const") {
@@ -2181,6 +2191,9 @@ fn expected_for(schema: &Value) -> String {
             .into_iter()
             .map(|(_, v)| short_value(v))
             .collect();
+        if opts.is_empty() {
+            return NO_ALLOWED_VALUE.to_string();
+        }
         return format!("one of {}", list(&opts, 6));
     }
     // The common case, without building the label.
@@ -2853,6 +2866,24 @@ mod tests {
             ),
             ["/s: 5 matches none of the alternatives; expected an object with `kind`."]
         );
+    }
+
+    /// An `enum` that allows no value says so, not "expected one of ." (trial 55 D11),
+    /// directly and as the nearest alternative of a `oneOf`.
+    #[test]
+    fn an_enum_allowing_nothing_says_so() {
+        let schema = json!({"type":"object","properties":{
+            "e":{"type":"string","enum":[]},
+            "u":{"oneOf":[{"type":"string","enum":[]},{"type":"integer"}]}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let call = json!({"e":"red","u":"x"});
+        let r = s.check(&call, Coercions::NONE);
+        let got: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
+            .collect();
+        assert_eq!(got, [("/e", NO_ALLOWED_VALUE), ("/u", NO_ALLOWED_VALUE)]);
     }
 
     #[test]

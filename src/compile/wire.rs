@@ -128,7 +128,13 @@ pub fn apply(
                 0,
             );
         }
-        Form::CohereStrict => one_required(schema, "", &mut changes, &mut refs, 0),
+        Form::CohereStrict => {
+            let mut walk = OneRequired {
+                changes: &mut changes,
+                refs: &mut refs,
+            };
+            walk.visit(schema, "", 0);
+        }
     }
     if refs.write(schema)
         && let Some((at, problem)) = crate::schema::broken_ref(schema)
@@ -449,7 +455,7 @@ fn required_lists(
 }
 
 /// Strict forms: each object's `required` is written anew ([`close`] lists every property,
-/// Cohere's [`one_required`] adds one when none is named), so a `required` that is no list of
+/// Cohere's [`OneRequired`] adds one when none is named), so a `required` that is no list of
 /// names (`{"x": true}`, draft-03's `true`, `"a"` naming nothing declared, `["x", 1]`) would
 /// be overwritten, or sent as it is, without a word. It is first rewritten as repair rewrites
 /// it ([`crate::repair::mend_required`], rule `required-invalid`, with repair's words and
@@ -1706,14 +1712,57 @@ fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: us
     });
 }
 
-/// Cohere strict: an object with properties but nothing required gets its first property
-/// required (and nullable, so that leaving it out maps to null).
-fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, refs: &mut Refs, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
+/// Where Cohere strict's rewrite ([`OneRequired`]) does not go: subschemas that apply in place
+/// to the value around them (JSON Schema 2020-12 core §10.2: `if`, `then`, `else`, `not`,
+/// `dependentSchemas`), or to its names or to some of its items (`propertyNames`,
+/// `contains`). They are conditions on an object the model writes, not objects of their own:
+/// a `required` added there changes the condition (trial 55 D8: `then: {properties: {n:
+/// {maximum: 5}}}` became `then: {..., required: ["n"]}`, so every call with `mode: "fast"`
+/// and no `n` was refused, exit 0).
+const NOT_AN_ARGUMENT_OBJECT: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "not",
+    "dependentSchemas",
+    "propertyNames",
+    "contains",
+];
+
+/// Cohere strict: each object schema that declares an object the model writes (the root,
+/// a property's, an item's, a definition's, a branch of a union that is no object schema
+/// itself) with properties but nothing required gets its first property required, and
+/// nullable, so that leaving it out maps to null (cohere-strict-tools-requires-required in
+/// evidence/reports.yaml: strict tools need at least one required parameter). The `allOf`,
+/// `anyOf` and `oneOf` branches of an object schema, and [`NOT_AN_ARGUMENT_OBJECT`], apply to
+/// that same object and are not rewritten.
+struct OneRequired<'a> {
+    changes: &'a mut Vec<Change>,
+    refs: &'a mut Refs,
+}
+
+impl OneRequired<'_> {
+    fn visit(&mut self, v: &mut Value, at: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Value::Object(o) = v else { return };
+        let object = is_object_schema(o);
+        if object {
+            self.require_first(o, at);
+        }
+        let _ = children(o, at, |sub, here| {
+            let keyword = here[at.len() + 1..].split('/').next().unwrap_or_default();
+            let in_place = NOT_AN_ARGUMENT_OBJECT.contains(&keyword)
+                || (object && ["allOf", "anyOf", "oneOf"].contains(&keyword));
+            if !in_place {
+                self.visit(sub, here, depth + 1);
+            }
+            Ok(())
+        });
     }
-    let Value::Object(o) = v else { return };
-    if is_object_schema(o) {
+
+    fn require_first(&mut self, o: &mut Map<String, Value>, at: &str) {
         let none_required = o
             .get("required")
             .and_then(Value::as_array)
@@ -1722,23 +1771,20 @@ fn one_required(v: &mut Value, at: &str, changes: &mut Vec<Change>, refs: &mut R
             .get("properties")
             .and_then(Value::as_object)
             .and_then(|p| p.keys().next().cloned());
-        if none_required && let Some(name) = first {
-            let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
-            let here = push_token(&push_token(at, "properties"), &name);
-            if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
-                if admits_null(p) {
-                    action = FIRST_NULL_PASSED_ON;
-                }
-                optional_made_nullable(p, &here, refs);
+        let (true, Some(name)) = (none_required, first) else {
+            return;
+        };
+        let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
+        let here = push_token(&push_token(at, "properties"), &name);
+        if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
+            if admits_null(p) {
+                action = FIRST_NULL_PASSED_ON;
             }
-            o.insert("required".into(), json!([name.clone()]));
-            changes.push(change(&here, action.into(), None));
+            optional_made_nullable(p, &here, self.refs);
         }
+        o.insert("required".into(), json!([name.clone()]));
+        self.changes.push(change(&here, action.into(), None));
     }
-    let _ = children(o, at, |sub, here| {
-        one_required(sub, here, changes, refs, depth + 1);
-        Ok(())
-    });
 }
 
 /// The arguments as a strict wire form expects them: every declared property present, an
@@ -2307,6 +2353,40 @@ mod tests {
         apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["required"], json!(["a"]));
         assert_eq!(s["properties"]["a"]["type"], json!(["string", "null"]));
+    }
+
+    /// Trial 55 D8: Cohere's rewrite went into subschemas applying in place to an object (an
+    /// `if`, `then`, `else`, `not`, `dependentSchemas`, `contains`, an object's `allOf`/
+    /// `anyOf`/`oneOf` branch), adding a `required` that changed the condition:
+    /// `then: {properties: {n: {maximum: 5}}}` came out requiring `n`, so `{"mode": "fast"}`
+    /// was refused. They are left as written; an object a union declares (a property's
+    /// `anyOf: [{object}, {"type": "null"}]`) and an item's object still get a required one.
+    #[test]
+    fn cohere_leaves_subschemas_that_apply_in_place_alone() {
+        let cond = json!({"type":"object","properties":{"mode":{"type":"string"},"n":{"type":"integer"},
+            "l":{"type":"array","contains":{"properties":{"x":{"const":1}}}}},
+            "required":["mode"],
+            "if":{"properties":{"mode":{"const":"fast"}}},"then":{"properties":{"n":{"maximum":5}}},
+            "else":{"properties":{"n":{"minimum":0}}},"not":{"properties":{"mode":{"const":"bad"}}},
+            "dependentSchemas":{"n":{"properties":{"mode":{"minLength":1}}}},
+            "anyOf":[{"properties":{"n":{"maximum":9}}},{"properties":{"mode":{"minLength":2}}}]});
+        let mut s = cond.clone();
+        let changes = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s, cond, "{changes:?}");
+        for call in [
+            json!({"mode":"fast"}),
+            json!({"mode":"fast","n":3}),
+            json!({"mode":"slow","l":[{}]}),
+        ] {
+            assert!(jsonschema::is_valid(&s, &call), "{call}");
+        }
+        let mut s = json!({"type":"object","properties":{"q":{"type":"string"},
+            "o":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}]},
+            "l":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}}}}},
+            "required":["q"]});
+        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s["properties"]["o"]["anyOf"][0]["required"], json!(["a"]));
+        assert_eq!(s["properties"]["l"]["items"]["required"], json!(["x"]));
     }
 
     #[test]

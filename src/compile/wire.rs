@@ -129,9 +129,17 @@ pub fn apply(
             );
         }
         Form::CohereStrict => {
+            // Read only through a `$ref` beside an object: a schema without one is not copied.
+            let unrewritten = if refs.reached.is_empty() && !refs.others {
+                Value::Null
+            } else {
+                schema.clone()
+            };
             let mut walk = OneRequired {
                 changes: &mut changes,
+                blocked: &mut blocked,
                 refs: &mut refs,
+                unrewritten: &unrewritten,
             };
             walk.visit(schema, "", 0);
         }
@@ -1735,10 +1743,16 @@ const NOT_AN_ARGUMENT_OBJECT: &[&str] = &[
 /// nullable, so that leaving it out maps to null (cohere-strict-tools-requires-required in
 /// evidence/reports.yaml: strict tools need at least one required parameter). The `allOf`,
 /// `anyOf` and `oneOf` branches of an object schema, and [`NOT_AN_ARGUMENT_OBJECT`], apply to
-/// that same object and are not rewritten.
+/// that same object and are not rewritten. Where the object's schema reads whether that
+/// first member is given ([`reads_presence`]), the null sent for "not given" would count as
+/// given: the tool is refused there, as no rewrite keeps its meaning.
 struct OneRequired<'a> {
     changes: &'a mut Vec<Change>,
+    blocked: &'a mut Vec<Unwirable>,
     refs: &'a mut Refs,
+    /// The schema before the walk, which the `$ref`s beside an object are read in (`Null`
+    /// when it holds none that [`Refs`] saw).
+    unrewritten: &'a Value,
 }
 
 impl OneRequired<'_> {
@@ -1774,6 +1788,39 @@ impl OneRequired<'_> {
         let (true, Some(name)) = (none_required, first) else {
             return;
         };
+        let readers = reads_presence(o, at, &name, self.unrewritten);
+        if !readers.is_empty() {
+            let object = if at.is_empty() {
+                "the arguments object".to_string()
+            } else {
+                format!("the object at `{at}`")
+            };
+            for (place, keyword) in readers {
+                let why = if matches!(keyword.as_str(), "minProperties" | "maxProperties") {
+                    format!("`{keyword}` counts the members given, and that null would count")
+                } else if keyword.ends_with("roperties") {
+                    format!(
+                        "`{keyword}` here applies a schema to `{name}` when it is given, and so \
+                         would apply it to that null"
+                    )
+                } else {
+                    format!(
+                        "`{keyword}` here reads whether `{name}` is given, and that null would \
+                         count as given"
+                    )
+                };
+                self.blocked.push(Unwirable::at(
+                    &place,
+                    format!(
+                        "Cohere strict needs a required property in {object}, and would make its \
+                         first optional one, `{name}`, required and nullable, null saying \
+                         \"not given\"; but {why}, changing which calls are valid. Require one \
+                         of the object's properties yourself"
+                    ),
+                ));
+            }
+            return;
+        }
         let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
         let here = push_token(&push_token(at, "properties"), &name);
         if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
@@ -1785,6 +1832,104 @@ impl OneRequired<'_> {
         o.insert("required".into(), json!([name.clone()]));
         self.changes.push(change(&here, action.into(), None));
     }
+}
+
+/// Each keyword (its JSON Pointer and name) of the object schema `o` at `at`, or of a
+/// schema applying in place with it (an `allOf`/`anyOf`/`oneOf` branch, `if`, `then`, `else`,
+/// `not`, a `dependentSchemas` or schema-valued `dependencies` entry, a `$ref`'s target in
+/// `root`, in turn), whose verdict can differ between `name` absent and `name` given as null:
+/// trial 55 D4 (an `anyOf` of `required` lists met by the null), D7 (`dependentRequired`,
+/// `dependentSchemas`, `not` with `required`, `maxProperties`). Those are a count of members
+/// (`minProperties` above 0, `maxProperties`), a `propertyNames` that `name` fails (or that
+/// cannot be read alone), a `dependentRequired`,
+/// `dependencies` or `dependentSchemas` naming `name`, a `patternProperties` pattern matching
+/// it; in a schema other than `o` also a `required` naming it, a `properties` giving it a
+/// schema that refuses null (or that cannot be read alone), and an `additionalProperties` or
+/// `unevaluatedProperties` that would apply to it. Each schema is read once, at most
+/// [`MAX_DEPTH`] deep.
+fn reads_presence(
+    o: &Map<String, Value>,
+    at: &str,
+    name: &str,
+    root: &Value,
+) -> Vec<(String, String)> {
+    let mut readers = Vec::new();
+    let mut parts = vec![(o, at.to_string(), 0usize)];
+    let mut seen: HashSet<String> = HashSet::from([at.to_string()]);
+    let mut i = 0;
+    while let Some((part, here, depth)) = parts.get(i).cloned() {
+        let own = i == 0;
+        i += 1;
+        let given_schema = part.get("properties").and_then(|p| p.get(name));
+        let declared = given_schema.is_some();
+        let patterned = crate::schema::pattern_declaring(part, name).is_some();
+        let reads = part.iter().filter(|(k, v)| match k.as_str() {
+            "minProperties" => v.as_f64().is_none_or(|n| n > 0.0),
+            "maxProperties" => true,
+            // The null adds only the name `name`, which a `propertyNames` it passes lets by.
+            "propertyNames" => {
+                !jsonschema::validator_for(v).is_ok_and(|names| names.is_valid(&json!(name)))
+            }
+            "dependentRequired" | "dependencies" | "dependentSchemas" => {
+                v.as_object().is_some_and(|m| {
+                    m.iter().any(|(with, needs)| {
+                        with == name
+                            || needs
+                                .as_array()
+                                .is_some_and(|l| l.iter().any(|n| n == name))
+                    })
+                })
+            }
+            "patternProperties" => patterned,
+            "required" => !own && v.as_array().is_some_and(|l| l.iter().any(|n| n == name)),
+            // A schema that takes null (`{"minLength": 1}`) judges it as it judges no member.
+            "properties" => {
+                !own && given_schema.is_some_and(|g| {
+                    !jsonschema::validator_for(g).is_ok_and(|g| g.is_valid(&Value::Null))
+                })
+            }
+            "additionalProperties" | "unevaluatedProperties" => {
+                let any = v.as_bool() == Some(true) || v.as_object().is_some_and(Map::is_empty);
+                !own && !declared && !patterned && !any
+            }
+            _ => false,
+        });
+        readers.extend(reads.map(|(k, _)| (push_token(&here, k), k.clone())));
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        let mut next: Vec<(&Value, String)> = Vec::new();
+        for (k, v) in part {
+            let there = push_token(&here, k);
+            match (k.as_str(), v) {
+                ("allOf" | "anyOf" | "oneOf", Value::Array(l)) => next.extend(
+                    l.iter()
+                        .enumerate()
+                        .map(|(n, b)| (b, push_token(&there, &n.to_string()))),
+                ),
+                ("if" | "then" | "else" | "not", _) => next.push((v, there)),
+                ("dependentSchemas" | "dependencies", Value::Object(m)) => {
+                    next.extend(m.iter().map(|(w, s)| (s, push_token(&there, w))));
+                }
+                ("$ref", Value::String(r)) => {
+                    if let crate::schema::refs::Step::Local(target, pointer) =
+                        crate::schema::refs::step_from(root, &here, r)
+                    {
+                        next.push((target, pointer));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (v, pointer) in next {
+            if let Value::Object(m) = v
+                && seen.insert(pointer.clone())
+            {
+                parts.push((m, pointer, depth + 1));
+            }
+        }
+    }
+    readers
 }
 
 /// The arguments as a strict wire form expects them: every declared property present, an
@@ -2387,6 +2532,102 @@ mod tests {
         apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["anyOf"][0]["required"], json!(["a"]));
         assert_eq!(s["properties"]["l"]["items"]["required"], json!(["x"]));
+    }
+
+    /// Trial 55 D4 and D7: Cohere's null for "not given" counts as given where the object's
+    /// schema reads which members are given: an `anyOf` of `required` lists was met by it (a
+    /// call with neither argument accepted), a `dependentRequired`, `dependentSchemas`,
+    /// `not` with `required`, `maxProperties` refused calls without the argument, exit 0. Such
+    /// an object is refused at each keyword that reads its first member; one whose keywords
+    /// read only other members is still rewritten, and its verdicts hold.
+    #[test]
+    fn cohere_refuses_an_object_whose_schema_reads_whether_its_first_member_is_given() {
+        let props = json!({"a":{"type":"string"},"b":{"type":"integer"}});
+        for (more, at) in [
+            (
+                json!({"anyOf":[{"required":["a"]},{"required":["b"]}]}),
+                "/anyOf/0/required",
+            ),
+            (
+                json!({"oneOf":[{"required":["a"]},{"required":["b"]}]}),
+                "/oneOf/0/required",
+            ),
+            (
+                json!({"dependentRequired":{"a":["b"]}}),
+                "/dependentRequired",
+            ),
+            (
+                json!({"dependentRequired":{"b":["a"]}}),
+                "/dependentRequired",
+            ),
+            (
+                json!({"dependentSchemas":{"a":{"required":["b"]}}}),
+                "/dependentSchemas",
+            ),
+            (
+                json!({"dependentSchemas":{"b":{"required":["a"]}}}),
+                "/dependentSchemas/b/required",
+            ),
+            (
+                json!({"allOf":[{"not":{"required":["a"]}}]}),
+                "/allOf/0/not/required",
+            ),
+            (
+                json!({"if":{"properties":{"a":{"const":"x"}}}}),
+                "/if/properties",
+            ),
+            (
+                json!({"allOf":[{"properties":{"a":{"minLength":1}}},{"properties":{"a":{"const":"x"}}}]}),
+                "/allOf/1/properties",
+            ),
+            (json!({"maxProperties":1}), "/maxProperties"),
+            (json!({"minProperties":1}), "/minProperties"),
+            (
+                json!({"propertyNames":{"not":{"const":"a"}}}),
+                "/propertyNames",
+            ),
+            (
+                json!({"allOf":[{"properties":{"b":{}},"additionalProperties":false}]}),
+                "/allOf/0/additionalProperties",
+            ),
+            (
+                json!({"$ref":"#/$defs/D","$defs":{"D":{"dependentRequired":{"a":["b"]}}}}),
+                "/$defs/D/dependentRequired",
+            ),
+        ] {
+            let mut s = json!({"type":"object","properties":props});
+            s.as_object_mut()
+                .unwrap()
+                .extend(more.as_object().unwrap().clone());
+            let blocked = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let places: Vec<&str> = blocked.iter().map(|b| b.pointer.as_str()).collect();
+            assert_eq!(places, [at], "{more}");
+            assert!(blocked[0].reason.contains("`a`"), "{}", blocked[0].reason);
+        }
+        let given = json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"},
+            "c":{"type":"integer"}},"dependentRequired":{"b":["c"]},"minProperties":0,
+            "propertyNames":{"maxLength":1},"allOf":[{"additionalProperties":true,"properties":{"a":{"minLength":1}}}],"anyOf":[{"required":["b"]},{"not":{"required":["c"]}}]});
+        let mut s = given.clone();
+        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s["required"], json!(["a"]));
+        for call in [
+            json!({}),
+            json!({"b":1}),
+            json!({"b":1,"c":2}),
+            json!({"c":2}),
+            json!({"a":"x","c":2}),
+        ] {
+            let mut wire = call.clone();
+            wire.as_object_mut()
+                .unwrap()
+                .entry("a")
+                .or_insert(Value::Null);
+            assert_eq!(
+                jsonschema::is_valid(&s, &wire),
+                jsonschema::is_valid(&given, &call),
+                "{call}"
+            );
+        }
     }
 
     #[test]

@@ -135,11 +135,13 @@ pub fn apply(
             } else {
                 schema.clone()
             };
+            let conditions = condition_definitions(&unrewritten);
             let mut walk = OneRequired {
                 changes: &mut changes,
                 blocked: &mut blocked,
                 refs: &mut refs,
                 unrewritten: &unrewritten,
+                conditions: &conditions,
             };
             walk.visit(schema, "", 0);
         }
@@ -1753,6 +1755,8 @@ struct OneRequired<'a> {
     /// The schema before the walk, which the `$ref`s beside an object are read in (`Null`
     /// when it holds none that [`Refs`] saw).
     unrewritten: &'a Value,
+    /// The definitions a condition reaches ([`condition_definitions`]), left as written.
+    conditions: &'a HashSet<String>,
 }
 
 impl OneRequired<'_> {
@@ -1768,7 +1772,8 @@ impl OneRequired<'_> {
         let _ = children(o, at, |sub, here| {
             let keyword = here[at.len() + 1..].split('/').next().unwrap_or_default();
             let in_place = NOT_AN_ARGUMENT_OBJECT.contains(&keyword)
-                || (object && ["allOf", "anyOf", "oneOf"].contains(&keyword));
+                || (object && ["allOf", "anyOf", "oneOf"].contains(&keyword))
+                || self.conditions.contains(here);
             if !in_place {
                 self.visit(sub, here, depth + 1);
             }
@@ -1832,6 +1837,50 @@ impl OneRequired<'_> {
         o.insert("required".into(), json!([name.clone()]));
         self.changes.push(change(&here, action.into(), None));
     }
+}
+
+/// The definitions (JSON Pointers in `root`) that a `$ref` in a condition reaches: one in a
+/// place of [`NOT_AN_ARGUMENT_OBJECT`] or in an object schema's `allOf`/`anyOf`/`oneOf`
+/// branch, one beside an object schema's own keywords, or one in a definition so reached, in
+/// turn. Such a definition applies in place as well, and [`OneRequired`] leaves it as written
+/// (trial 55 D8's `then` written as `{"$ref": "#/$defs/Fast"}` still came out requiring `n`).
+fn condition_definitions<'v>(root: &'v Value) -> HashSet<String> {
+    use crate::schema::{Via, refs};
+    let ref_of = |v: &'v Value| v.get("$ref").and_then(Value::as_str);
+    let mut pending: Vec<(String, &str)> = Vec::new();
+    // (in a condition, an object schema) for each ancestor of the node, root first.
+    let mut above: Vec<(bool, bool)> = Vec::new();
+    for n in crate::schema::walk(root).nodes {
+        above.truncate(n.depth);
+        let (in_condition, of_object) = above.last().copied().unwrap_or_default();
+        let applies_in_place = match &n.via {
+            Via::Keyword(k) => NOT_AN_ARGUMENT_OBJECT.contains(k),
+            Via::Member { keyword, .. } => *keyword == "dependentSchemas",
+            Via::Element { keyword, .. } => {
+                of_object && ["allOf", "anyOf", "oneOf"].contains(keyword)
+            }
+            Via::Root => false,
+        };
+        let condition = in_condition || applies_in_place;
+        let object = n.object().is_some_and(is_object_schema);
+        if let Some(r) = ref_of(n.value).filter(|_| condition || object) {
+            pending.push((n.pointer.clone(), r));
+        }
+        above.push((condition, object));
+    }
+    let mut found = HashSet::new();
+    while let Some((at, r)) = pending.pop() {
+        if let refs::Step::Local(target, pointer) = refs::step_from(root, &at, r)
+            && found.insert(pointer.clone())
+        {
+            for n in crate::schema::walk_from(target, &pointer).nodes {
+                if let Some(r) = ref_of(n.value) {
+                    pending.push((n.pointer.clone(), r));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Each keyword (its JSON Pointer and name) of the object schema `o` at `at`, or of a
@@ -2532,6 +2581,23 @@ mod tests {
         apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["anyOf"][0]["required"], json!(["a"]));
         assert_eq!(s["properties"]["l"]["items"]["required"], json!(["x"]));
+        // A definition a condition reaches by `$ref` is a condition too, and so is one beside
+        // an object's own keywords, and what such a definition reaches in turn; one a
+        // property's `$ref` is the whole schema of is an argument object.
+        let by_ref = json!({"type":"object","properties":{"mode":{"type":"string"},"n":{"type":"integer"},
+            "o":{"$ref":"#/$defs/O"},"p":{"type":"object","properties":{"z":{"type":"string"}},"required":["z"],"$ref":"#/$defs/Base"}},
+            "required":["mode"],"if":{"properties":{"mode":{"const":"fast"}}},"then":{"$ref":"#/$defs/Fast"},
+            "$defs":{"Fast":{"allOf":[{"$ref":"#/$defs/Small"}]},"Small":{"properties":{"n":{"maximum":5}}},
+            "Base":{"properties":{"z":{"minLength":1}}},"O":{"type":"object","properties":{"a":{"type":"string"}}}}});
+        let mut s = by_ref.clone();
+        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s["$defs"]["Small"], by_ref["$defs"]["Small"]);
+        assert_eq!(s["$defs"]["Base"], by_ref["$defs"]["Base"]);
+        assert_eq!(s["$defs"]["O"]["required"], json!(["a"]));
+        assert!(jsonschema::is_valid(
+            &s,
+            &json!({"mode":"fast","o":{"a":null}})
+        ));
     }
 
     /// Trial 55 D4 and D7: Cohere's null for "not given" counts as given where the object's

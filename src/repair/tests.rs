@@ -3407,6 +3407,40 @@ fn a_single_all_of_branch_read_with_its_own_keywords_is_not_merged() {
     );
 }
 
+/// A root `anyOf`/`oneOf`/`not` beside `type: object` is refused saying that the root is an
+/// object whose combinator says which arguments go together, not that it is "not an object
+/// schema" and would need wrapping (trial 55 D3); a root combinator without a `type` keeps
+/// that reason.
+#[test]
+fn a_root_combinator_beside_type_object_is_refused_for_what_it_says() {
+    let p = profile(&["root-shape: anyOf-with-type", "root-shape: anyOf"]);
+    let props = json!({"value":{"type":"string"},"name":{"type":"string"}});
+    let either = json!([{"required":["value"]},{"required":["name"]}]);
+    let reason = |params: Value| {
+        let r = repair_one(&tool("r", params), &p);
+        assert_eq!(r.outcome, Outcome::Refused);
+        r.refusals
+            .iter()
+            .find(|f| f.pointer == "/anyOf")
+            .map(|f| f.reason.clone())
+            .unwrap_or_default()
+    };
+    let typed = reason(json!({"type":"object","properties":props,"anyOf":either}));
+    assert!(
+        typed.starts_with(
+            "the root is an object schema, but its `anyOf` says which arguments are valid \
+             together, and dropping it would accept calls it refuses. Make the root a plain \
+             object"
+        ),
+        "{typed}"
+    );
+    let bare = reason(json!({"properties":props,"anyOf":either}));
+    assert!(
+        bare.starts_with("the parameters schema is not an object schema (anyOf)"),
+        "{bare}"
+    );
+}
+
 /// A root object without `properties` that names its members elsewhere (`required`, a root
 /// `anyOf` as an MCP server writes beside a zod union, a one-branch `allOf`) is no tool
 /// without arguments (trial 47 D9: its schema was left out, exit 0, "lost: the schema accepted

@@ -414,6 +414,25 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             )])
         }
         "allOf" | "allOf-with-type" => super::keywords::merge_all_of(tool, rule, "", None),
+        // A root that is an object already needs no wrapping: its combinator says which
+        // arguments go together, which no rewrite here keeps (trial 55 D3: the reason said
+        // "not an object schema" of `{"type": "object", "properties": .., "anyOf": ..}`).
+        other
+            if tool
+                .parameters
+                .as_ref()
+                .and_then(|r| r.get("type"))
+                .is_some_and(|t| t == "object") =>
+        {
+            let kw = other.trim_end_matches("-with-type");
+            Err(format!(
+                "the root is an object schema, but its `{kw}` says which arguments are valid \
+                 together, and dropping it would accept calls it refuses. {}",
+                crate::profile::rules::root_combinator::RULE
+                    .fix
+                    .trim_end_matches('.')
+            ))
+        }
         other => Err(format!(
             "the parameters schema is not an object schema ({other}); wrapping it would change the arguments"
         )),

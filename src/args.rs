@@ -1591,8 +1591,18 @@ impl ArgsSchema {
             }
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let unevaluated = matches!(kind, ValidationErrorKind::UnevaluatedProperties { .. });
+                // `unevaluatedProperties` also counts the members the applicators beside it
+                // declare (2020-12 core §11.3): those are the object's arguments too.
+                let in_place: Vec<&str> = if unevaluated {
+                    self.keyword_owner(e)
+                        .map(declared_in_place)
+                        .unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
                 let expected = self.memo(e, "", |owner| {
-                    let declared: Vec<String> = owner
+                    let mut declared: Vec<String> = owner
                         .and_then(|s| s.get("properties"))
                         .and_then(Value::as_object)
                         .map(|p| {
@@ -1601,6 +1611,12 @@ impl ArgsSchema {
                                 .collect()
                         })
                         .unwrap_or_default();
+                    for k in &in_place {
+                        let k = format!("`{}`", crate::report::escape_inline(k));
+                        if !declared.contains(&k) {
+                            declared.push(k);
+                        }
+                    }
                     if declared.is_empty() {
                         "no other arguments here".to_string()
                     } else {
@@ -1617,9 +1633,27 @@ impl ArgsSchema {
                 for name in unexpected {
                     let pointer = pointer_to(at, name);
                     let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
-                    m.text("`")
-                        .text(&crate::report::escape_inline(name))
-                        .text("` is not a declared argument; ");
+                    m.text("`").text(&crate::report::escape_inline(name));
+                    // Declared by a part of the schema these arguments do not meet (a failed
+                    // `allOf` branch, an `anyOf` no branch of which holds): "leave it out"
+                    // would drop an argument; the object's other problems are the fix (trial
+                    // 55 D6).
+                    if in_place.contains(&name.as_str()) {
+                        m.text(
+                            "` is declared only in a part of the schema these arguments do not \
+                             meet, so it counts as undeclared here; correct the object's other \
+                             problems rather than leaving it out (expected ",
+                        );
+                        m.text(&expected).text(").");
+                        out.push(Problem {
+                            message: m.0,
+                            pointer,
+                            keyword: static_keyword(kind),
+                            expected: Cow::Owned(expected.clone()),
+                        });
+                        continue;
+                    }
+                    m.text("` is not a declared argument; ");
                     // A name that prints like a declared one: "leave it out" would drop an
                     // argument the call meant to send.
                     match declared.like(name) {
@@ -2173,6 +2207,46 @@ fn kind_of(v: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// The member names the in-place applicators of the object schema `owner` declare in their
+/// `properties` (`allOf`/`anyOf`/`oneOf` branches, `if`/`then`/`else`, `dependentSchemas`,
+/// and theirs in turn, at most 16 deep; a `$ref` is not followed), which
+/// `unevaluatedProperties` counts as evaluated where those parts hold. Not `owner`'s own.
+fn declared_in_place(owner: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut stack: Vec<(&Value, usize)> = vec![(owner, 0)];
+    while let Some((schema, depth)) = stack.pop() {
+        let Some(o) = schema.as_object() else {
+            continue;
+        };
+        if depth > 0
+            && let Some(p) = o.get("properties").and_then(Value::as_object)
+        {
+            for k in p.keys() {
+                if !names.contains(&k.as_str()) {
+                    names.push(k);
+                }
+            }
+        }
+        if depth >= 16 {
+            continue;
+        }
+        for k in ["allOf", "anyOf", "oneOf"] {
+            if let Some(l) = o.get(k).and_then(Value::as_array) {
+                stack.extend(l.iter().map(|b| (b, depth + 1)));
+            }
+        }
+        for k in ["if", "then", "else"] {
+            stack.extend(o.get(k).map(|b| (b, depth + 1)));
+        }
+        if let Some(m) = o.get("dependentSchemas").and_then(Value::as_object) {
+            stack.extend(m.values().map(|b| (b, depth + 1)));
+        }
+    }
+    let own = owner.get("properties").and_then(Value::as_object);
+    names.retain(|n| own.is_none_or(|p| !p.contains_key(*n)));
+    names
 }
 
 /// What an `enum` listing no value its `type` admits expects (an empty `enum` is allowed,
@@ -2865,6 +2939,39 @@ mod tests {
                 json!({"s": 5})
             ),
             ["/s: 5 matches none of the alternatives; expected an object with `kind`."]
+        );
+    }
+
+    /// Under `unevaluatedProperties: false`, a member an `allOf` branch declares is one of the
+    /// object's arguments: listed among them, and where the branch fails (so it counts as
+    /// unevaluated) the model is told to correct the other problems, not to leave it out
+    /// (trial 55 D6); an undeclared member is still told to go.
+    #[test]
+    fn a_member_an_applicator_declares_is_not_called_undeclared() {
+        let schema = json!({"type":"object","properties":{"u":{"type":"object",
+            "properties":{"a":{"type":"string"}},
+            "allOf":[{"properties":{"b":{"type":"integer"}}}],
+            "unevaluatedProperties":false}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let messages = |call: Value| -> Vec<String> {
+            let r = s.check(&call, Coercions::NONE);
+            r.problems.iter().map(|p| p.message.clone()).collect()
+        };
+        assert!(messages(json!({"u":{"a":"x","b":1}})).is_empty());
+        let wrong = messages(json!({"u":{"a":"x","b":"1"}}));
+        assert_eq!(wrong.len(), 2, "{wrong:?}");
+        assert!(
+            wrong[1].starts_with(
+                "/u/b: `b` is declared only in a part of the schema these arguments do not meet"
+            ),
+            "{wrong:?}"
+        );
+        assert_eq!(
+            messages(json!({"u":{"a":"x","b":1,"c":2}})),
+            [
+                "/u/c: `c` is not a declared argument; leave it out (expected only the declared \
+              arguments `a`, `b`)."
+            ]
         );
     }
 

@@ -1644,24 +1644,17 @@ impl ArgsSchema {
                              meet, so it counts as undeclared here; correct the object's other \
                              problems rather than leaving it out (expected ",
                         );
-                        m.text(&expected).text(").");
-                        out.push(Problem {
-                            message: m.0,
-                            pointer,
-                            keyword: static_keyword(kind),
-                            expected: Cow::Owned(expected.clone()),
-                        });
-                        continue;
+                    } else {
+                        m.text("` is not a declared argument; ");
+                        // A name that prints like a declared one: "leave it out" would drop an
+                        // argument the call meant to send.
+                        match declared.like(name) {
+                            Some((like, how)) => m
+                                .text(&lookalike::clause(name, like, how))
+                                .text("; send the declared name instead (expected "),
+                            None => m.text("leave it out (expected "),
+                        };
                     }
-                    m.text("` is not a declared argument; ");
-                    // A name that prints like a declared one: "leave it out" would drop an
-                    // argument the call meant to send.
-                    match declared.like(name) {
-                        Some((like, how)) => m
-                            .text(&lookalike::clause(name, like, how))
-                            .text("; send the declared name instead (expected "),
-                        None => m.text("leave it out (expected "),
-                    };
                     m.text(&expected).text(").");
                     out.push(Problem {
                         message: m.0,

@@ -556,7 +556,7 @@ fn parts(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
 /// fix depends on it, the rule's general fix stays: a form's fix for another form misleads.
 fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     use crate::profile::feature::Feat;
-    use crate::profile::rules::keyword_unsupported::{fix_for, form};
+    use crate::profile::rules::keyword_unsupported::{fix_in, form};
     if e.rule.as_deref() != Some("keyword-unsupported")
         || e.fix.as_deref() != self::fix_for("keyword-unsupported")
     {
@@ -571,9 +571,14 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     if !crate::schema::is_keyword(last) || crate::schema::MAP_OF_SCHEMAS.contains(&before) {
         return;
     }
-    let fix_of = |v: &Value| match form(last, v) {
-        Some(f) => fix_for(last, &Feat::KeywordForm(last, f)),
-        None => fix_for(last, &Feat::Keyword(last)),
+    // Of the schema holding the keyword: a `dependencies` of name lists is fixed as
+    // `dependentRequired` is.
+    let fix_of = |v: &Value| {
+        let node = serde_json::Map::from_iter([(last.to_string(), v.clone())]);
+        match form(last, v) {
+            Some(f) => fix_in(last, &Feat::KeywordForm(last, f), &node),
+            None => fix_in(last, &Feat::Keyword(last), &node),
+        }
     };
     let root = tools
         .iter()
@@ -590,9 +595,14 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         None => {
             // The values whose forms tell fixes apart (booleans, a schema): one fix for all
             // of them is the keyword's whatever its value.
-            let [a, b, c] =
-                [Value::Bool(true), Value::Bool(false), serde_json::json!({})].map(|v| fix_of(&v));
-            if a != b || b != c {
+            let [a, b, c, d] = [
+                Value::Bool(true),
+                Value::Bool(false),
+                serde_json::json!({}),
+                serde_json::json!({"a": ["b"]}),
+            ]
+            .map(|v| fix_of(&v));
+            if a != b || b != c || c != d {
                 return;
             }
             a

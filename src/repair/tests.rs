@@ -4196,3 +4196,73 @@ fn a_keyword_is_not_dropped_where_accepting_more_narrows_the_schema() {
     );
     assert_eq!(repair_one(&t, &p).outcome, Outcome::Repaired);
 }
+
+/// Draft-07's `dependencies` in its array form says what `dependentRequired` says (draft-07
+/// validation §6.5.7), so it is dropped as that is, with the same loss, and check marks it
+/// repairable and fixes it as that (trial 55 D12: refused as "declares the arguments
+/// themselves", fixed as "declares which arguments are valid"); its schema form, which
+/// declares argument schemas as `dependentSchemas` does, is refused as before.
+#[test]
+fn dependencies_listing_names_is_dropped_as_dependent_required_is() {
+    let p = profile(&[
+        "keyword-allowed: dependencies",
+        "keyword-allowed: dependentRequired",
+    ]);
+    let object = |k: &str, v: Value| {
+        let mut o = json!({"type":"object","properties":{
+            "id":{"type":"string"},"label":{"type":"string"}}});
+        o.as_object_mut().unwrap().insert(k.into(), v);
+        tool("t", o)
+    };
+    let lists = json!({"id":["label"]});
+    let as_required = repair_one(&object("dependentRequired", lists.clone()), &p);
+    let as_dependencies = repair_one(&object("dependencies", lists), &p);
+    assert_eq!(as_dependencies.outcome, Outcome::Repaired);
+    assert_eq!(as_dependencies.tool, as_required.tool);
+    let said = |r: &ToolRepair| {
+        r.changes
+            .iter()
+            .map(|c| format!("{} {} {:?}", c.pointer, c.action, c.lost))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said(&as_dependencies),
+        said(&as_required)
+            .iter()
+            .map(|s| s.replace("dependentRequired", "dependencies"))
+            .collect::<Vec<_>>()
+    );
+    let finding = |t: &Tool| {
+        crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .find(|f| f.pointer.ends_with("/dependencies"))
+            .expect("dependencies reported")
+    };
+    let f = finding(&object("dependencies", json!({"id":["label"]})));
+    assert!(f.repairable);
+    assert!(
+        f.fix.starts_with("Remove `dependencies` and say"),
+        "{}",
+        f.fix
+    );
+    for schema in [
+        json!({"id":{"required":["label"]}}),
+        json!({"id":["label"], "x":true}),
+    ] {
+        let t = object("dependencies", schema.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{schema}");
+        assert!(
+            r.refusals[0]
+                .reason
+                .contains("declares the arguments themselves")
+        );
+        let f = finding(&t);
+        assert!(!f.repairable, "{schema}");
+        assert!(
+            f.fix.contains("declares which arguments are valid"),
+            "{}",
+            f.fix
+        );
+    }
+}

@@ -56,9 +56,7 @@ pub fn keyword(k: &str, value: &Value) -> bool {
         "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties"
         | "minContains" | "maxContains" => non_negative_integer(value),
         "required" => string_array(value),
-        "dependentRequired" => value
-            .as_object()
-            .is_some_and(|m| m.values().all(string_array)),
+        "dependentRequired" => names_by_member(value),
         // Lists of subschemas: `minItems: 1`.
         "anyOf" | "allOf" | "oneOf" | "prefixItems" => {
             value.as_array().is_some_and(|a| !a.is_empty())
@@ -101,6 +99,15 @@ fn type_value(v: &Value) -> bool {
 /// meta-schema too, but its reading of floats is left to the crate).
 fn non_negative_integer(v: &Value) -> bool {
     v.as_u64().is_some()
+}
+
+/// The value of `dependentRequired`, and of draft-07's `dependencies` in its array form only:
+/// an object each of whose values is a [`string_array`] of member names. Such a
+/// `dependencies` says exactly what `dependentRequired` says ("if this member is given, these
+/// must be too": draft-07 validation §6.5.7, split in 2019-09 into `dependentRequired` and
+/// `dependentSchemas`); a schema among its values declares argument schemas instead.
+pub fn names_by_member(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| m.values().all(string_array))
 }
 
 /// `stringArray`: a list of strings without repeats.

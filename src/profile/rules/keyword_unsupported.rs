@@ -82,7 +82,9 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
             false
         }
         // Repair refuses a schema it cannot give a `type` before it reaches the keyword.
-        Feat::Keyword(k) => !STRUCTURAL.contains(k) && !r.left_untyped(),
+        Feat::Keyword(k) => {
+            (!STRUCTURAL.contains(k) || names_by_member(k, r.node())) && !r.left_untyped()
+        }
         Feat::KeywordForm(k, form) => {
             !(STRUCTURAL.contains(k) || *form == value::SCHEMA || r.left_untyped())
         }
@@ -235,11 +237,12 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             },
         };
         // The texts name the key as written (one vendor-key feature covers every `x-` key)
-        // and its form; a pattern's also quote its own anchoring and lookarounds.
+        // and its form; a pattern's also quote its own anchoring and lookarounds, and the
+        // fix of `dependencies` is its value's ([`names_by_member`]).
         let by_value = matches!(
             feat,
             Feat::KeywordForm(_, value::PATTERN_LOOKAHEAD | value::PATTERN_UNANCHORED)
-        );
+        ) || k == "dependencies";
         // A draft `$schema` that decides what another keyword means has a fix of its own
         // tool's: written for this finding, not remembered for the key.
         let own_fix = (root && k == "$schema")
@@ -302,7 +305,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             |m| {
                 match &own_fix {
                     Some(fix) => m.push_str(fix),
-                    None => write_fix(k, &feat, m),
+                    None => write_fix_in(k, &feat, Some(map), m),
                 }
                 true
             },
@@ -387,6 +390,16 @@ pub fn place_fix(root: &serde_json::Value, at: &str, k: &str) -> Option<String> 
     }
 }
 
+/// Whether keyword `k` of the schema `node` is draft-07's `dependencies` in its array form,
+/// which says what `dependentRequired` says ([`crate::schema::meta_shape::names_by_member`]):
+/// repair drops it as that, so it is no [`STRUCTURAL`] keyword there (trial 55 D12).
+fn names_by_member(k: &str, node: Option<&serde_json::Map<String, serde_json::Value>>) -> bool {
+    k == "dependencies"
+        && node
+            .and_then(|m| m.get(k))
+            .is_some_and(crate::schema::meta_shape::names_by_member)
+}
+
 /// The fix for one keyword, naming it and saying what to do, in the terms `toolwire repair`
 /// uses (drop what only annotates; say a dropped constraint in the description).
 pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
@@ -395,8 +408,30 @@ pub fn fix_for(k: &str, feat: &Feat<'_>) -> String {
     s
 }
 
+/// [`fix_for`] keyword `k` where the schema holding it is `node`: the fix for a
+/// `dependencies` in its array form is `dependentRequired`'s, naming `dependencies`.
+pub fn fix_in(
+    k: &str,
+    feat: &Feat<'_>,
+    node: &serde_json::Map<String, serde_json::Value>,
+) -> String {
+    let mut s = String::new();
+    write_fix_in(k, feat, Some(node), &mut s);
+    s
+}
+
 /// [`fix_for`] appended to `out` (the check writes it into the findings' shared text).
 pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
+    write_fix_in(k, feat, None, out);
+}
+
+/// [`fix_in`] appended to `out`; with no `node`, [`write_fix`].
+fn write_fix_in(
+    k: &str,
+    feat: &Feat<'_>,
+    node: Option<&serde_json::Map<String, serde_json::Value>>,
+    out: &mut String,
+) {
     use std::fmt::Write;
     let form = match feat {
         Feat::KeywordForm(_, f) => Some(*f),
@@ -409,7 +444,7 @@ pub fn write_fix(k: &str, feat: &Feat<'_>, out: &mut String) {
         );
         return;
     }
-    if STRUCTURAL.contains(&k) {
+    if STRUCTURAL.contains(&k) && !names_by_member(k, node) {
         // An example only where one shape fits the keyword's meaning.
         let example = match k {
             "anyOf" => " (e.g. one object with optional properties instead of alternatives)",
@@ -512,7 +547,7 @@ fn said_as(k: &str) -> Option<&'static str> {
         "minProperties" => "\"at least 1 key\"",
         "maxProperties" => "\"at most 10 keys\"",
         "propertyNames" => "\"keys are lowercase\"",
-        "dependentRequired" => "\"give `end` whenever `start` is given\"",
+        "dependentRequired" | "dependencies" => "\"give `end` whenever `start` is given\"",
         "contains" => "\"at least one item is a string\"",
         "minContains" => "\"at least 2 such items\"",
         "maxContains" => "\"at most 3 such items\"",

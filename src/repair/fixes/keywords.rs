@@ -24,6 +24,13 @@ pub(super) fn keyword(
     let k = real.as_str();
     let map = schema_at(tool, &node)?;
     let rule = f.rule.as_str();
+    // Draft-07's `dependencies` in its array form is `dependentRequired` (trial 55 D12: it
+    // was refused as declaring the arguments), dropped as that is.
+    let narrows = NARROWING.contains(&k)
+        || (k == "dependencies"
+            && map
+                .get(k)
+                .is_some_and(crate::schema::meta_shape::names_by_member));
     match (k, form) {
         // A `$ref` naming the root by its `$id` from inside another resource (`urn:outer#x`
         // under `$id: urn:inner`) has no `#...` form naming the same schema (JSON Schema
@@ -117,9 +124,9 @@ pub(super) fn keyword(
             "a tuple (`items` as a list / `prefixItems`) fixes each position's type; no form \
              under `{profile}` keeps that"
         )),
-        ("items" | "properties" | "dependentSchemas" | "dependencies", _) => Err(format!(
-            "`{k}` declares the arguments themselves; it cannot be dropped"
-        )),
+        ("items" | "properties" | "dependentSchemas" | "dependencies", _) if !narrows => Err(
+            format!("`{k}` declares the arguments themselves; it cannot be dropped"),
+        ),
         ("additionalProperties" | "patternProperties", f) => {
             let declared = declares_members(map);
             if f == Some(value::BOOL_TRUE) {
@@ -195,9 +202,7 @@ pub(super) fn keyword(
         // Dropped while a `$ref` outside it names a schema in it (a `not` holding the `$defs`
         // whose anchor `#x` names), the keyword would leave that `$ref` pointing at nothing: a
         // problem repair made. It goes once the `$ref`s are inlined.
-        _ if (ANNOTATIONS.contains(&k)
-            || NARROWING.contains(&k)
-            || !crate::schema::is_keyword(k))
+        _ if (ANNOTATIONS.contains(&k) || narrows || !crate::schema::is_keyword(k))
             && memo.reached_from_outside(tool, &f.pointer) =>
         {
             match memo.inlining_refused(tool, conflicts) {
@@ -216,10 +221,7 @@ pub(super) fn keyword(
                 }
             }
         }
-        _ if ANNOTATIONS.contains(&k)
-            || NARROWING.contains(&k)
-            || !crate::schema::is_keyword(k) =>
-        {
+        _ if ANNOTATIONS.contains(&k) || narrows || !crate::schema::is_keyword(k) => {
             drop_keyword(tool, rule, &node, k, true)
         }
         _ => Err(format!("no conservative repair for `{k}`")),

@@ -730,15 +730,23 @@ fn within_any(pointer: &str, places: &HashSet<&str>) -> bool {
         .any(|(at, _)| at > 0 && places.contains(&pointer[..at]))
 }
 
-/// Whether a branch of the one-branch `allOf` chain of the schema at `node` in `root`
-/// (`allOf/0`, its own `allOf/0`, ...) sets `keyword`, which merging joins with the schema's.
+/// Whether a branch of the `allOf` of the schema at `node` in `root` (or of a branch's own
+/// `allOf`, and so on) sets `keyword`, which merging joins with the schema's.
 fn all_of_sets(root: &Value, node: &str, keyword: &str) -> bool {
-    let mut at = root.pointer(node);
-    while let Some(branch) = at.and_then(|s| s.get("allOf")).and_then(|a| a.get(0)) {
-        if branch.get(keyword).is_some() {
-            return true;
+    // A list, not recursion: the branches nest as deep as the input's nesting cap.
+    let mut open: Vec<&Value> = root.pointer(node).into_iter().collect();
+    while let Some(at) = open.pop() {
+        for branch in at
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if branch.get(keyword).is_some() {
+                return true;
+            }
+            open.push(branch);
         }
-        at = Some(branch);
     }
     false
 }
@@ -880,7 +888,7 @@ fn repair_schema_object(
             })
             .map(|g| g.pointer.as_str())
             .collect();
-        // An object declaring its members only in a one-branch `allOf` waits for the merge
+        // An object declaring its members only in its `allOf` waits for the merge
         // that gives them to it (trial 47 D10: it was refused first as a free-form object).
         let merges: HashSet<&str> = errs
             .iter()

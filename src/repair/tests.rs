@@ -4266,3 +4266,102 @@ fn dependencies_listing_names_is_dropped_as_dependent_required_is() {
         );
     }
 }
+
+/// An `allOf` of several branches is merged where one schema says what the schema and every
+/// branch say (trial 55 D9: the catalog's root/allof, two object branches declaring other
+/// members, and keywords/all-of-nested, `minLength` and `pattern` branches of a string, were
+/// refused as "merging them could change the arguments"): each branch joins what the schema
+/// and the branches before it set, as one branch does. Two branches setting a keyword apart
+/// (two `pattern`s, one member declared twice differently), or `additionalProperties` in one
+/// beside `properties` in another, still refuse it, and check marks it repairable exactly when
+/// repair merges it.
+#[test]
+fn several_all_of_branches_are_merged_where_one_schema_says_them_all() {
+    let p = profile(&[
+        "root-shape: allOf",
+        "root-shape: allOf-with-type",
+        "keyword-allowed: allOf",
+    ]);
+    let member = |s: &str, d: &str| {
+        json!({"type":"object","properties":{s:{"type":"string",
+        "description":d}},"required":[s]})
+    };
+    for (params, merged, at) in [
+        (
+            json!({"allOf":[member("value","The id."), member("name","The name.")]}),
+            json!({"type":"object","properties":{
+                "value":{"type":"string","description":"The id."},
+                "name":{"type":"string","description":"The name."}},
+                "required":["value","name"]}),
+            "/allOf",
+        ),
+        (
+            json!({"type":"object","properties":{"value":{"type":"string","description":"d",
+                "allOf":[{"minLength":2},{"pattern":"^[a-z]+$"}]}},"required":["value"]}),
+            json!({"type":"object","properties":{"value":{"type":"string","description":"d",
+                "minLength":2,"pattern":"^[a-z]+$"}},"required":["value"]}),
+            "/properties/value/allOf",
+        ),
+        // Bounds and types as their conjunction, a branch's own `allOf` after it.
+        (
+            json!({"type":"object","properties":{"n":{"type":"number","minimum":0,
+                "allOf":[{"minimum":2,"allOf":[{"maximum":9},{"maximum":10}]},
+                    {"type":"integer","maximum":8}]}}}),
+            json!({"type":"object","properties":{"n":{"type":"integer","minimum":2,
+                "maximum":8}}}),
+            "/properties/n/allOf",
+        ),
+    ] {
+        let t = tool("t", params.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{params}: {:#?}", r.refusals);
+        assert_eq!(r.tool.parameters.clone().unwrap(), merged, "{params}");
+        assert!(
+            r.changes
+                .iter()
+                .any(|c| c.pointer == at
+                    && c.action == "merged the 2 `allOf` branches into the schema"),
+            "{:#?}",
+            r.changes
+        );
+        assert!(
+            errors(&t, &p)
+                .iter()
+                .any(|f| f.pointer == at && f.repairable)
+        );
+    }
+    for (params, why) in [
+        (
+            json!({"type":"object","properties":{"s":{"type":"string",
+                "allOf":[{"pattern":"^a"},{"pattern":"b$"}]}}}),
+            "`allOf` branch 1's `pattern` conflicts with the schema's own or an earlier \
+             branch's",
+        ),
+        (
+            json!({"type":"object","allOf":[{"properties":{"a":{"type":"string"}}},
+                {"properties":{"a":{"type":"string","minLength":2}}}]}),
+            "`allOf` branch 1's `properties` conflicts",
+        ),
+        (
+            json!({"type":"object","allOf":[{"properties":{"a":{"type":"string"}},
+                "additionalProperties":false},{"properties":{"b":{"type":"string"}}}]}),
+            "`allOf` branch 1's `properties` and the schema's own or an earlier branch's \
+             `additionalProperties` are each read",
+        ),
+    ] {
+        let t = tool("t", params.clone());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{params}");
+        assert!(
+            r.refusals.iter().any(|f| f.reason.contains(why)),
+            "{params}: {:#?}",
+            r.refusals
+        );
+        assert!(
+            errors(&t, &p)
+                .iter()
+                .any(|f| f.pointer.ends_with("/allOf") && !f.repairable),
+            "{params}"
+        );
+    }
+}

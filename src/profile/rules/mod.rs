@@ -338,9 +338,9 @@ impl<'x> Repairing<'x> {
 }
 
 /// Whether `profile` rejects the `allOf` of the schema `map` at `pointer`, placed at
-/// `placement`: its `root-combinator` shape at the root, the keyword below it. Repair merges a
-/// one-branch `allOf` exactly where it is rejected, so the rules whose findings that merge
-/// removes (`type-missing` in the branch, `object-properties-missing` on the object) ask this.
+/// `placement`: its `root-combinator` shape at the root, the keyword below it. Repair merges an
+/// `allOf` exactly where it is rejected, so the rules whose findings that merge removes
+/// (`type-missing` in a branch, `object-properties-missing` on the object) ask this.
 pub fn all_of_rejected(
     profile: &super::compiled::CompiledProfile,
     pointer: &str,

@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties: each key the model may send, with its schema. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too, keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
-    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose one-branch `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
+    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
     repairable,
     owns,
     hooks: Hooks {
@@ -28,8 +28,8 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     }
 }
 
-/// Whether repair's merge of the object's one-branch `allOf` gives it its members first: the
-/// profile rejects that `allOf` there, and its branch declares them
+/// Whether repair's merge of the object's `allOf` gives it its members first: the profile
+/// rejects that `allOf` there, and its branches declare them
 /// ([`crate::repair::all_of_declares_members`]).
 fn members_merged_in(r: &Repairing<'_>) -> bool {
     // Asked of every free-form object: the pointer is made only for one with an `allOf`.

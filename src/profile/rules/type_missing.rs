@@ -33,13 +33,16 @@ fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
         || merged_away(r)
 }
 
-/// Whether the schema is the one branch of an `allOf` that repair merges into the schema
-/// holding it, as the profile rejects that `allOf` there (`root-combinator` at the root,
+/// Whether the schema is a branch of an `allOf` that repair merges into the schema holding
+/// it, as the profile rejects that `allOf` there (`root-combinator` at the root,
 /// `keyword-unsupported` below it): the branch, and its missing `type`, are then gone.
 fn merged_away(r: &Repairing<'_>) -> bool {
     let pointer = (r.node_pointer)();
-    let (Some(owner), Some((root, refs))) = (pointer.strip_suffix("/allOf/0"), r.root_refs())
-    else {
+    let owner = pointer
+        .rsplit_once('/')
+        .filter(|(_, i)| i.parse::<usize>().is_ok())
+        .and_then(|(list, _)| list.strip_suffix("/allOf"));
+    let (Some(owner), Some((root, refs))) = (owner, r.root_refs()) else {
         return false;
     };
     let Some(map) = root.pointer(owner).and_then(|v| v.as_object()) else {

@@ -234,8 +234,8 @@ pub(super) fn keyword(
 /// Good for the schema it was first asked about, and for that schema with `$anchor`s (or
 /// `$dynamicAnchor`s) dropped that no `$ref` names (repair drops all of one kind in a row,
 /// asking about each): that changes neither what the other `$ref`s resolve to nor whether
-/// they can be inlined; and its list of `$ref`s holds for that schema with one-branch `allOf`s
-/// merged that no `$ref` points into, as a merge moves keywords but rewrites no `$ref`.
+/// they can be inlined; and its list of `$ref`s holds for that schema with `allOf`s merged
+/// that no `$ref` points into, as a merge moves keywords but rewrites no `$ref`.
 /// Made anew for any other change.
 pub(crate) struct Memo {
     /// The expansion cap of the inlining (`--max-inline-nodes`).
@@ -897,7 +897,7 @@ pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
         .is_some_and(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).is_ok())
 }
 
-/// Why the one-branch `allOf` of the schema at `node` is not merged ([`all_of_merged`]), a
+/// Why the `allOf` of the schema at `node` is not merged ([`all_of_merged`]), a
 /// reason of that place: another `allOf` of the tool may merge (trial 50 D3: the first one's
 /// reason was given to every later one). `memo`: the [`Memo`] of `tool`'s schema.
 pub(super) fn all_of_refused(tool: &Tool, node: &str, memo: &Memo) -> Option<String> {
@@ -909,9 +909,9 @@ pub(super) fn all_of_refused(tool: &Tool, node: &str, memo: &Memo) -> Option<Str
     .err()
 }
 
-/// Whether merging the one-branch `allOf` of the schema at `pointer` in `root`
+/// Whether merging the `allOf` of the schema at `pointer` in `root`
 /// ([`all_of_merged`]) gives it a non-empty `properties`: the members of an object that
-/// declares them only in that branch (`object-properties-missing` is repaired so). `refs`:
+/// declares them only in its branches (`object-properties-missing` is repaired so). `refs`:
 /// the `$ref`s of `root`.
 pub fn all_of_declares_members(root: &Value, pointer: &str, refs: &RefList) -> bool {
     root.pointer(pointer)
@@ -932,14 +932,16 @@ pub fn all_of_declares_members(root: &Value, pointer: &str, refs: &RefList) -> b
 /// §11), which merging changes whichever side holds them.
 const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
 
-/// `map` (the schema at `pointer` in `root`) with its one `allOf` branch merged in, and the
-/// branch's own one-branch `allOf` after it, and so on: the branch's keywords join the schema
-/// where one schema says both, as keywords beside a `$ref` join its target
+/// `map` (the schema at `pointer` in `root`) with the branches of its `allOf` merged in, one
+/// after another, and the `allOf` they bring after them, and so on: each branch's keywords
+/// join the schema where one schema says both, as keywords beside a `$ref` join its target
 /// ([`crate::repair::refs::join`]): `properties` declaring other names are pooled, `required`
-/// lists united, two bounds or `type`s written as their conjunction, and the schema's own
-/// annotations (`description`, ...) kept over the branch's, since they describe this place.
-/// Errors: why not (several branches, a branch that is not an object schema, a keyword the two
-/// set differently that no one value says, keywords read with others of their own schema
+/// lists united, two bounds or `type`s written as their conjunction, a keyword set alike kept
+/// once, and the schema's own annotations (`description`, ...) kept over a branch's, since they
+/// describe this place. `allOf` applies every branch to the same value (JSON Schema 2020-12
+/// core §10.2.1.1), so merging them all is exact when each merge is.
+/// Errors: why not (an empty list, a branch that is not an object schema, a keyword two of
+/// them set differently that no one value says, keywords read with others of their own schema
 /// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
 /// `contains`, a draft-04 boolean `exclusiveMinimum` beside a `minimum`, [`READ_IN_PLACE`]),
 /// a `$ref` the merge would put beside other keywords where `$schema` declares a draft that
@@ -952,7 +954,6 @@ fn all_of_merged(
     map: &Map<String, Value>,
     ref_points_under: &dyn Fn(&str) -> bool,
 ) -> Result<Map<String, Value>, String> {
-    use crate::repair::refs;
     let into_branch = format!("#{pointer}/allOf");
     if ref_points_under(&into_branch) {
         return Err(format!(
@@ -961,113 +962,164 @@ fn all_of_merged(
         ));
     }
     let mut merged = map.clone();
-    // Each level of a branch's own one-branch `allOf` is merged in turn (bounded by the
-    // input's nesting cap, as the branches are nested).
+    // Each level of the `allOf` a branch brings is merged in turn (bounded by the input's
+    // nesting cap, as the branches are nested).
     // Each branch is taken, not copied: a chain of N levels costs O(N) here, and check asks
     // this of each of its N `allOf`s (trial 47 D8: copying made that cubic, 250 levels in
     // 2.6 KB took seconds).
     while let Some(all_of) = merged.shift_remove("allOf") {
-        let Value::Array(mut branches) = all_of else {
+        let Value::Array(branches) = all_of else {
             return Err(not_a_list("allOf"));
         };
-        if branches.len() != 1 {
-            return Err(
-                "`allOf` with several branches: merging them could change the arguments".into(),
-            );
+        if branches.is_empty() {
+            return Err("`allOf` holds no branch".into());
         }
-        let Some(Value::Object(mut branch)) = branches.pop() else {
-            return Err("the branch is not an object schema".into());
-        };
-        // A `$ref` may name the branch by it, which the merge would move onto the schema, and
-        // the reference would take the schema's own keywords too (trial 50 D18: `$ref: "#S"`
-        // took a `maxLength` the branch never had, exit 0).
-        if let Some(k) = ["$anchor", "$dynamicAnchor", "$id"]
-            .into_iter()
-            .find(|k| branch.contains_key(*k))
-        {
-            return Err(format!(
-                "the branch declares `{k}`, which a `$ref` may name it by: merged, the name \
-                 would stand for the schema holding the `allOf`, with its own keywords"
-            ));
-        }
-        branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
-        if let Some(k) = READ_IN_PLACE
-            .iter()
-            .find(|k| merged.contains_key(**k) || branch.contains_key(**k))
-        {
-            return Err(format!(
-                "`{k}` is read with the other keywords of its own schema, so merging the \
-                 `allOf` branch into the schema could change what it accepts"
-            ));
-        }
-        let beside_ref = |a: &Map<String, Value>, b: &Map<String, Value>| {
-            a.contains_key("$ref")
-                && b.keys()
-                    .any(|k| !refs::ANNOTATIONS.contains(&k.as_str()) && k != "$ref")
-        };
-        if !refs::ref_siblings_apply(root)
-            && (beside_ref(&merged, &branch) || beside_ref(&branch, &merged))
-        {
-            return Err(
-                "merging the `allOf` branch would put keywords beside a `$ref`, and the draft \
-                 the root's `$schema` declares (04 to 07) ignores keywords there"
-                    .into(),
-            );
-        }
-        if let Some((k, _)) = refs::clash(&merged, &branch) {
-            return Err(format!(
-                "no value satisfies both `allOf`'s `{k}` and the schema's own"
-            ));
-        }
-        if let Some(c) = refs::conflict(&merged, &branch) {
-            let k = &c.keyword;
-            return Err(match c.target_sets {
-                None => format!("`allOf`'s `{k}` conflicts with the schema's own"),
-                Some(j) => format!(
-                    "`allOf`'s `{k}` and the schema's own `{j}` are each read with the keywords \
-                     of their own schema only, so pooled into one schema they could accept other \
-                     values"
-                ),
-            });
-        }
-        // A `const` one side sets outside the other's `enum` (trial 48 D10), said by value:
-        // either may be a `const` repair wrote as a one-value `enum` (trial 50: two `const`s
-        // were said as a `const` and an `enum`).
-        let apart = const_outside_enum(&merged).is_some() || const_outside_enum(&branch).is_some();
-        let allowed = |m: &Map<String, Value>| {
-            m.get("const")
-                .or_else(|| m.get("enum"))
-                .map(crate::repair::conjunction::values)
-        };
-        let (own, theirs) = (allowed(&merged), allowed(&branch));
-        refs::join(&mut merged, branch, &mut Vec::new());
-        if !apart && const_outside_enum(&merged).is_some() {
-            return Err(format!(
-                "no value satisfies both the values the schema allows ({}) and those its \
-                 `allOf` branch allows ({}): the schema accepts no value",
-                own.unwrap_or_default(),
-                theirs.unwrap_or_default()
-            ));
+        // Several branches are merged one after another, each with what the schema and the
+        // branches before it set: `allOf: [A, B]` asks what `allOf: [A]` merged and then
+        // `allOf: [B]` merged ask, so each step is exact when it is (trial 55 D9: two object
+        // branches declaring other members were refused as "could change the arguments").
+        let several = branches.len() > 1;
+        for (i, branch) in branches.into_iter().enumerate() {
+            let named = if several {
+                Named {
+                    branch: format!("`allOf` branch {i}"),
+                    whose: format!("`allOf` branch {i}'s"),
+                    own: if i == 0 {
+                        "the schema's own"
+                    } else {
+                        "the schema's own or an earlier branch's"
+                    },
+                }
+            } else {
+                Named {
+                    branch: "the branch".into(),
+                    whose: "`allOf`'s".into(),
+                    own: "the schema's own",
+                }
+            };
+            merge_branch(root, &mut merged, branch, &named)?;
         }
     }
     Ok(merged)
 }
 
-/// `allOf` with one branch: its keywords join the schema when none conflicts. `memo`: the
-/// [`Memo`] whose list of `$ref`s to ask (`None`: walk the schema once for it).
+/// How [`merge_branch`]'s refusals name the branch (`the branch`, `` `allOf` branch 1 ``), its
+/// keywords (`` `allOf`'s ``), and what it is merged into.
+struct Named {
+    branch: String,
+    whose: String,
+    own: &'static str,
+}
+
+/// Merges the `allOf` branch `branch` into `merged` (the schema of `root` holding the `allOf`,
+/// with the branches before it merged), as [`all_of_merged`] says; errors: why not, in
+/// `named`'s words.
+fn merge_branch(
+    root: &Value,
+    merged: &mut Map<String, Value>,
+    branch: Value,
+    named: &Named,
+) -> Result<(), String> {
+    use crate::repair::refs;
+    let Named {
+        branch: name,
+        whose,
+        own,
+    } = named;
+    let Value::Object(mut branch) = branch else {
+        return Err(format!("{name} is not an object schema"));
+    };
+    // A `$ref` may name the branch by it, which the merge would move onto the schema, and
+    // the reference would take the schema's own keywords too (trial 50 D18: `$ref: "#S"`
+    // took a `maxLength` the branch never had, exit 0).
+    if let Some(k) = ["$anchor", "$dynamicAnchor", "$id"]
+        .into_iter()
+        .find(|k| branch.contains_key(*k))
+    {
+        return Err(format!(
+            "{name} declares `{k}`, which a `$ref` may name it by: merged, the name \
+             would stand for the schema holding the `allOf`, with its own keywords"
+        ));
+    }
+    branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
+    if let Some(k) = READ_IN_PLACE
+        .iter()
+        .find(|k| merged.contains_key(**k) || branch.contains_key(**k))
+    {
+        return Err(format!(
+            "`{k}` is read with the other keywords of its own schema, so merging the \
+             `allOf` branch into the schema could change what it accepts"
+        ));
+    }
+    let beside_ref = |a: &Map<String, Value>, b: &Map<String, Value>| {
+        a.contains_key("$ref")
+            && b.keys()
+                .any(|k| !refs::ANNOTATIONS.contains(&k.as_str()) && k != "$ref")
+    };
+    if !refs::ref_siblings_apply(root)
+        && (beside_ref(merged, &branch) || beside_ref(&branch, merged))
+    {
+        return Err(
+            "merging the `allOf` branch would put keywords beside a `$ref`, and the draft \
+             the root's `$schema` declares (04 to 07) ignores keywords there"
+                .into(),
+        );
+    }
+    if let Some((k, _)) = refs::clash(merged, &branch) {
+        return Err(format!("no value satisfies both {whose} `{k}` and {own}"));
+    }
+    if let Some(c) = refs::conflict(merged, &branch) {
+        let k = &c.keyword;
+        return Err(match c.target_sets {
+            None => format!("{whose} `{k}` conflicts with {own}"),
+            Some(j) => format!(
+                "{whose} `{k}` and {own} `{j}` are each read with the keywords of their own \
+                 schema only, so pooled into one schema they could accept other values"
+            ),
+        });
+    }
+    // A `const` one side sets outside the other's `enum` (trial 48 D10), said by value:
+    // either may be a `const` repair wrote as a one-value `enum` (trial 50: two `const`s
+    // were said as a `const` and an `enum`).
+    let apart = const_outside_enum(merged).is_some() || const_outside_enum(&branch).is_some();
+    let allowed = |m: &Map<String, Value>| {
+        m.get("const")
+            .or_else(|| m.get("enum"))
+            .map(crate::repair::conjunction::values)
+    };
+    let (ours, theirs) = (allowed(merged), allowed(&branch));
+    refs::join(merged, branch, &mut Vec::new());
+    if !apart && const_outside_enum(merged).is_some() {
+        return Err(format!(
+            "no value satisfies both the values the schema allows ({}) and those its \
+             `allOf` branch allows ({}): the schema accepts no value",
+            ours.unwrap_or_default(),
+            theirs.unwrap_or_default()
+        ));
+    }
+    Ok(())
+}
+
+/// `allOf`: its branches' keywords join the schema when none conflicts ([`all_of_merged`]).
+/// `memo`: the [`Memo`] whose list of `$ref`s to ask (`None`: walk the schema once for it).
 pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str, memo: Option<&Memo>) -> Found {
     let root = tool.parameters.as_ref().ok_or("no parameters schema")?;
-    let merged = all_of_merged(root, node, schema_at(tool, node)?, &|p| match memo {
+    let map = schema_at(tool, node)?;
+    let merged = all_of_merged(root, node, map, &|p| match memo {
         Some(memo) => memo.refs.get_or_init(|| RefList::of(root)).points_under(p),
         None => crate::repair::refs::points_under(root, p),
     })?;
+    let action = match map.get("allOf").and_then(Value::as_array).map(Vec::len) {
+        Some(n) if n > 1 => format!("merged the {n} `allOf` branches into the schema"),
+        _ => "merged the single `allOf` branch into the schema".into(),
+    };
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;
     Ok(vec![Candidate::one(
         t,
         &f_at(node, "allOf"),
         rule,
-        "merged the single `allOf` branch into the schema",
+        action,
         None,
     )])
 }

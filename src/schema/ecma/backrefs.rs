@@ -7,6 +7,13 @@
 //! and fancy-regex fails: `^(?:(a)|b)\1$` takes "b" in Node and refuses it here. So a
 //! reference is translated only when its group has surely matched by the time it is reached,
 //! which is read from the pattern's shape alone, conservatively.
+//!
+//! A group inside a positive lookahead has matched once the lookahead has: ECMA-262 keeps the
+//! captures of a lookahead that succeeds (2024, §22.2.2.4 CompileAssertion, `(?=`
+//! Disjunction `)`), and fancy-regex does too, with the same atomic lookahead
+//! (`^(?=(a+))a\1$` matches nothing in either, `^(?=(\d+))\1$` refuses "12a" in both; Node
+//! v20.20.2, 2026-12-05). A group inside a negative lookaround
+//! (whose captures are always unset after it) or a lookbehind stays unknown.
 
 /// One capturing group.
 struct Group {
@@ -16,7 +23,7 @@ struct Group {
     /// The frames it is inside (by id) and which alternative of each it is in.
     path: Vec<(usize, usize)>,
     /// A quantifier allowing zero repetitions follows it or a frame holding it, or it is
-    /// inside a lookaround.
+    /// inside a negative lookaround or a lookbehind.
     may_skip: bool,
 }
 
@@ -37,8 +44,9 @@ pub struct Backref {
 /// literal `k` in a pattern with none).
 pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
     let mut groups: Vec<Group> = Vec::new();
-    // Open frames: (id, alternative index, capturing group index, is lookaround,
-    // is lookbehind). Frame 0 is the whole pattern.
+    // Open frames: (id, alternative index, capturing group index, is a lookaround whose
+    // groups may be unset after it (all but a positive lookahead), is lookbehind). Frame 0 is
+    // the whole pattern.
     let mut frames: Vec<(usize, usize, Option<usize>, bool, bool)> =
         vec![(0, 0, None, false, false)];
     // Alternatives per frame id, counted as `|` is met.
@@ -94,8 +102,10 @@ pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
                         let name = r.find('>').map(|e| r[..e].to_string());
                         (true, name, false, false)
                     }
-                } else if rest.starts_with("?=") || rest.starts_with("?!") {
+                } else if rest.starts_with("?!") {
                     (false, None, true, false)
+                } else if rest.starts_with("?=") {
+                    (false, None, false, false)
                 } else {
                     (!rest.starts_with('?'), None, false, false)
                 };

@@ -102,6 +102,25 @@ const TABLE: &[(&str, Node)] = &[
         r"^[\uD83D\uDE00-\uD83D\uDE4F]+$",
         Matches(&[("😀🙏", true), ("😀a", false)]),
     ),
+    // Read 2026-12-05 (the same Node): a group captured in a positive lookahead.
+    (r"^(?=(\d+))\1$", Matches(&[("12a", false), ("12", true)])),
+    (
+        r"^(?=(a+))\1b$",
+        Matches(&[("aab", true), ("aa", false), ("zzz", false)]),
+    ),
+    (r"^(?=(a+))a\1$", Matches(&[("aaa", false), ("aa", false)])),
+    (r"^(?=(a|ab))\1c$", Matches(&[("abc", false), ("ac", true)])),
+    (r"^(?=(a)\1)aa$", Matches(&[("aa", true), ("ab", false)])),
+    (
+        r"^(?=(?<n>a+))\k<n>b$",
+        Matches(&[("aab", true), ("aa", false)]),
+    ),
+    (r"^(?=(?=(a)))\1$", Matches(&[("a", true), ("", false)])),
+    (r"^(?:(?=(a))|b)\1$", Matches(&[("b", true), ("a", true)])),
+    (r"^(?!(a))\1b$", Matches(&[("b", true), ("ab", false)])),
+    (r"^(?=(?!(a)))\1b$", Matches(&[("b", true)])),
+    (r"(?<=(a))\1b", Matches(&[("ab", false), ("aab", true)])),
+    (r"^(?=(a)?)\1b$", Matches(&[("b", true), ("ab", true)])),
 ];
 
 /// Patterns this engine still reads otherwise than Node, pinned so that a fix shows here:
@@ -172,6 +191,38 @@ fn named_backreferences_to_a_group_that_matched_are_checked() {
         r"^((a)|b)+\2$",
         r"^(?<n>a)?\k<n>$",
         r"^\k<n>$",
+    ] {
+        assert!(unsupported(p).is_some(), "{p}");
+    }
+}
+
+/// A group captured in a positive lookahead that every path to the reference passes has
+/// matched there, and is checked (trial 55 D13: `^(?=(\d+))\1$` was left unchecked, so "12a"
+/// passed); in another alternative, under `?`, in a negative lookaround or a lookbehind it may
+/// not have, and stays unchecked.
+#[test]
+fn backreferences_to_a_group_of_a_passed_positive_lookahead_are_checked() {
+    for p in [
+        r"^(?=(\d+))\1$",
+        r"^(?=(a+))\1b$",
+        r"^(?=(a+))a\1$",
+        r"^(?=(a)\1)aa$",
+        r"^(?=(?<n>a+))\k<n>b$",
+        r"^(?=(?=(a)))\1$",
+    ] {
+        assert_eq!(unsupported(p), None, "{p}");
+    }
+    for p in [
+        r"^(?:(?=(a))|b)\1$",
+        r"^(?=(a)|b)\1$",
+        r"^(?!(a))\1b$",
+        r"^(?=(?!(a)))\1b$",
+        r"^(?!(?=(a)))\1b$",
+        r"(?<=(a))\1b",
+        r"(?<=(?=(a)))\1b",
+        r"^(?=(a)?)\1b$",
+        r"^(?:(?=(a))x)?\1b$",
+        r"^\1(?=(a))a$",
     ] {
         assert!(unsupported(p).is_some(), "{p}");
     }

@@ -39,7 +39,7 @@
 //!   refused it raw ("Invalid URI reference"), so no call could be checked.
 //!
 //! - A `pattern` with an ECMA-262 spelling the validator's regex engine spells otherwise
-//!   (`\0`, `[\b]`, `[^]`, `[]`; [`crate::schema::ecma::rust_pattern`]): written in the
+//!   (`\0`, `[\b]`, `[^]`, `[]`, `\b`; [`crate::schema::ecma::rust_pattern`]): written in the
 //!   engine's spelling, so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
 //!   So is a `patternProperties` key (`a{,3}`, the text `a{,3}` under Annex B, as `\{`): the
 //!   engine compiles keys as patterns too.

@@ -172,7 +172,7 @@ impl Walk<'_> {
             .into_iter()
             .flatten()
             .map(|(p, sub)| {
-                let rust = crate::schema::ecma::rust_pattern(p);
+                let rust = crate::schema::ecma::regex_crate_pattern(p);
                 (p, regex::Regex::new(&rust).ok(), sub)
             })
             .collect();

@@ -4,7 +4,7 @@
 //! machine on 2026-12-03 (`new RegExp(p, "u").test(s)`, or `new RegExp(p)` where the `u` flag
 //! refuses the pattern, as marked); they are data here, Node is not run by the test.
 
-use super::{rust_pattern, unsupported};
+use super::{regex_crate_pattern, rust_pattern, unsupported};
 use Node::{Matches, Refused};
 
 /// What Node made of a pattern.
@@ -121,6 +121,48 @@ const TABLE: &[(&str, Node)] = &[
     (r"^(?=(?!(a)))\1b$", Matches(&[("b", true)])),
     (r"(?<=(a))\1b", Matches(&[("ab", false), ("aab", true)])),
     (r"^(?=(a)?)\1b$", Matches(&[("b", true), ("ab", true)])),
+    // Read 2026-12-05 (the same Node): `\b` and `\B` look at ASCII word characters only, and
+    // the rest of a pattern holding one keeps its ECMA-262 reading.
+    (
+        r"^caf\b",
+        Matches(&[("café", true), ("cafe", false), ("caf", true)]),
+    ),
+    (r"^\bé", Matches(&[("é", false)])),
+    (
+        r"foo\B",
+        Matches(&[("fooé", false), ("foox", true), ("foo", false)]),
+    ),
+    (
+        r"\bfoo\b",
+        Matches(&[("a foo b", true), ("afoob", false), ("éfooé", true)]),
+    ),
+    (r"\Bé", Matches(&[("aé", false), ("é", true)])),
+    (r"^\d+ \b", Matches(&[("١ a", false), ("1 a", true)])),
+    (r"^\w\b", Matches(&[("é", false), ("a", true)])),
+    (
+        r"^.\b",
+        Matches(&[("\u{2028}a", false), ("xa", false), ("!a", true)]),
+    ),
+    (
+        r"^\s\b",
+        Matches(&[("\u{85}a", false), ("\u{FEFF}a", true)]),
+    ),
+    (
+        r"^[\W\d]\b",
+        Matches(&[("éa", true), ("1a", false), ("aa", false)]),
+    ),
+    (r"^[^\D]\b", Matches(&[("1!", true), ("١!", false)])),
+    (r"^\cA\b", Matches(&[("\u{1}a", true)])),
+    (
+        r"^(?=.*\d)\w+\b$",
+        Matches(&[("ab1", true), ("١ab", false), ("ab١", false)]),
+    ),
+    (r"^(a)\1\b", Matches(&[("aaé", true), ("aab", false)])),
+    (r"(?<=é)\b", Matches(&[("éa", true), ("éé", false)])),
+    (
+        r"^[\S]\B",
+        Matches(&[("aé", false), ("éa", false), ("é ", true)]),
+    ),
 ];
 
 /// Patterns this engine still reads otherwise than Node, pinned so that a fix shows here:
@@ -225,5 +267,22 @@ fn backreferences_to_a_group_of_a_passed_positive_lookahead_are_checked() {
         r"^\1(?=(a))a$",
     ] {
         assert!(unsupported(p).is_some(), "{p}");
+    }
+}
+
+/// `\b` and `\B` are ECMA-262's ASCII word boundaries for the `regex` crate too (`(?-u:\b)`),
+/// as Node reads them (trial 55 D14: `^caf\b` refused "café", `^\bé` and `foo\B` took "é" and
+/// "fooé"). That crate reads `\d`, `\w`, `\s` and `.` by Unicode still (only whether a
+/// `patternProperties` key declares a member is read with it), so these patterns have none.
+#[test]
+fn word_boundaries_are_ascii_for_the_regex_crate_too() {
+    for pattern in [r"^caf\b", r"^\bé", r"foo\B", r"\bfoo\b", r"\Bé"] {
+        let Some((_, Matches(texts))) = TABLE.iter().find(|(p, _)| *p == pattern) else {
+            panic!("{pattern}: not in the table");
+        };
+        let re = regex::Regex::new(&regex_crate_pattern(pattern)).expect("compiles");
+        for (text, meant) in *texts {
+            assert_eq!(re.is_match(text), *meant, "{pattern} on {text:?}");
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! §6.3.3) read by Rust's engines.
 //!
 //! The `jsonschema` crate translates most of ECMA-262 (`\d` as ASCII digits, `\cX`, ...)
-//! before fancy-regex compiles a pattern, but it refuses two character escapes that
+//! before fancy-regex compiles a pattern (not one with a lookaround or a backreference, which
+//! is translated here, [`ecma_reading`]), but it refuses two character escapes that
 //! ECMA-262 (2024, §22.2.1) defines and Rust's engines spell otherwise, so a valid pattern such
 //! as zod's `/^[^\0]+$/` was called invalid:
 //!
@@ -10,7 +11,7 @@
 //!   NUL character. Followed by a digit it is an octal escape, which only Annex B's non-Unicode
 //!   mode has, and it is left to be refused.
 //! - `\b` inside a character class (ClassEscape `b`): the backspace character (outside a
-//!   class it is a word boundary, ASCII in ECMA-262, [`ascii_boundaries`]).
+//!   class it is a word boundary, ASCII in ECMA-262, [`ecma_reading`]).
 //!
 //! - `[^]` (any character, newline included) and `[]` (no character): ECMA-262's empty
 //!   classes (ClassContents may be empty, §22.2.1), common in generated schemas (`[^]*` for "any
@@ -41,15 +42,18 @@ mod node_verdicts;
 
 /// `pattern` with the ECMA-262 spellings Rust's engines lack written in theirs (`\0` →
 /// `\x00`, `[\b]` → `[\x08]`, `[^]` → `[\s\S]`, `[]` → `[^\s\S]`, `\uD83D\uDE00` →
-/// `\u{1F600}`, `\b` and `\B` as lookarounds, [`ascii_boundaries`]), for the `jsonschema`
-/// crate (fancy-regex); everything else as written, so a pattern that is invalid stays
-/// invalid. Borrowed when nothing is rewritten.
+/// `\u{1F600}`; `\b`, `\B` as lookarounds and, in a pattern the `jsonschema` crate leaves
+/// untranslated, `\d`, `\w`, `\s`, `.` with their ECMA-262 meaning, [`ecma_reading`]), for
+/// the `jsonschema` crate (fancy-regex); everything else as written, so a pattern that is
+/// invalid stays invalid. Borrowed when nothing is rewritten.
 pub fn rust_pattern(pattern: &str) -> Cow<'_, str> {
     engine_pattern(pattern, Engine::Fancy)
 }
 
-/// [`rust_pattern`] for the `regex` crate, which has no lookaround: `\b` and `\B` written as
-/// its ASCII boundaries, `(?-u:\b)` and `(?-u:\B)` (which the `jsonschema` crate refuses).
+/// [`rust_pattern`] for the `regex` crate, which has no lookaround and no ECMA-262 reading of
+/// its own: `\b` and `\B` written as its ASCII boundaries, `(?-u:\b)` and `(?-u:\B)` (which
+/// the `jsonschema` crate refuses), and `\d`, `\w`, `\s`, `.` always with their ECMA-262
+/// meaning ([`ecma_reading`]).
 pub fn regex_crate_pattern(pattern: &str) -> Cow<'_, str> {
     engine_pattern(pattern, Engine::Regex)
 }
@@ -59,7 +63,7 @@ fn engine_pattern(pattern: &str, engine: Engine) -> Cow<'_, str> {
         Cow::Borrowed(_) => spelled(pattern),
         Cow::Owned(numbered) => Cow::Owned(spelled(&numbered).into_owned()),
     };
-    match ascii_boundaries(&spelled, engine) {
+    match ecma_reading(&spelled, engine) {
         Some(ascii) => Cow::Owned(ascii),
         None => spelled,
     }
@@ -94,28 +98,34 @@ const SPACE: &[(char, char)] = &[
     ('\u{FEFF}', '\u{FEFF}'),
 ];
 
-/// `pattern` (in the engine's spelling) with ECMA-262's word boundaries `\b` and `\B` outside
-/// a class written as ASCII ones for `engine`; `None` when it has none. Rust's engines read
-/// `\b` by Unicode's word characters, so `^caf\b` refused "café" and `^\bé` took "é", where
-/// ECMA-262 reads the opposite ([`WORD`]).
+/// `pattern` (in the engine's spelling) with what ECMA-262 reads otherwise than Rust's engines
+/// written with its ECMA-262 meaning for `engine`; `None` when nothing needs it.
 ///
-/// For fancy-regex the boundaries become lookarounds on `[A-Za-z0-9_]`. The `jsonschema` crate
-/// leaves a pattern with a lookaround as written, without the ECMA-262 reading it gives the
-/// rest (`\d`, `\w` ASCII, `\s` [`SPACE`], `.` no line terminator, `\cX`), so that reading
-/// is written here too, in the same pattern.
-fn ascii_boundaries(pattern: &str, engine: Engine) -> Option<String> {
-    if !pattern.contains("\\b") && !pattern.contains("\\B") {
-        return None;
-    }
+/// - `\b`, `\B` outside a class: Rust's engines read them by Unicode's word characters, so
+///   `^caf\b` refused "café" and `^\bé` took "é", where ECMA-262 reads the opposite ([`WORD`]).
+///   For fancy-regex they become lookarounds on `[A-Za-z0-9_]`, for the `regex` crate
+///   `(?-u:\b)`, `(?-u:\B)` (which the `jsonschema` crate refuses).
+/// - `\d`, `\w` (ASCII), `\s` ([`SPACE`]), their negations, in a class too, and `.` (no line
+///   terminator, [`NOT_LINE_TERMINATOR`]): Rust reads them by Unicode (`\d` takes "١", `.` a
+///   U+2028). The `jsonschema` crate writes them so itself, but not in a pattern with a
+///   lookaround or a backreference, which it leaves as written: for fancy-regex they are
+///   written here only in such a pattern (a boundary written as lookarounds makes one), so
+///   that any other keeps the crate's own reading and the faster engines it picks for it. The
+///   `regex` crate has no such reading: there they are always written here.
+/// - `\cX`, for fancy-regex, in a pattern the crate leaves as written.
+fn ecma_reading(pattern: &str, engine: Engine) -> Option<String> {
     let mut out = String::with_capacity(pattern.len() * 2);
-    let mut boundaries = false;
+    let mut rewritten = false;
+    // Whether the `jsonschema` crate leaves the pattern as written for fancy-regex.
+    let mut untranslated = false;
     let mut in_class = false;
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
                 Some(b @ ('b' | 'B')) if !in_class => {
-                    boundaries = true;
+                    rewritten = true;
+                    untranslated = true;
                     out.push_str(match (engine, b) {
                         (Engine::Regex, 'b') => "(?-u:\\b)",
                         (Engine::Regex, _) => "(?-u:\\B)",
@@ -127,7 +137,8 @@ fn ascii_boundaries(pattern: &str, engine: Engine) -> Option<String> {
                         }
                     });
                 }
-                Some(e) if engine == Engine::Fancy && is_class_escape(e) => {
+                Some(e) if is_class_escape(e) => {
+                    rewritten = true;
                     let set = match e.to_ascii_lowercase() {
                         'd' => DIGIT,
                         'w' => WORD,
@@ -146,17 +157,32 @@ fn ascii_boundaries(pattern: &str, engine: Engine) -> Option<String> {
                     if engine == Engine::Fancy
                         && chars.peek().is_some_and(char::is_ascii_alphabetic) =>
                 {
+                    rewritten = true;
                     let letter = chars.next().map_or(0, |l| l as u32);
                     out.push_str(&format!("\\x{{{:X}}}", letter % 32));
                 }
                 Some(e) => {
+                    // `\1`: a backreference (in a class, Annex B's octal, which the crate
+                    // leaves as written too).
+                    untranslated |= matches!(e, '1'..='9');
                     out.push('\\');
                     out.push(e);
                 }
                 None => out.push('\\'),
             },
-            '.' if engine == Engine::Fancy && !in_class => {
-                out.push_str(r"[^\n\r\x{2028}\x{2029}]");
+            '.' if !in_class => {
+                rewritten = true;
+                out.push_str(NOT_LINE_TERMINATOR);
+            }
+            '(' if !in_class => {
+                let mut ahead = chars.clone();
+                untranslated |= ahead.next() == Some('?')
+                    && match ahead.next() {
+                        Some('=' | '!') => true,
+                        Some('<') => matches!(ahead.next(), Some('=' | '!')),
+                        _ => false,
+                    };
+                out.push(c);
             }
             '[' => {
                 in_class = true;
@@ -169,8 +195,12 @@ fn ascii_boundaries(pattern: &str, engine: Engine) -> Option<String> {
             _ => out.push(c),
         }
     }
-    boundaries.then_some(out)
+    (rewritten && (engine == Engine::Regex || untranslated)).then_some(out)
 }
+
+/// ECMA-262's `.` (without the `s` flag): any character but a LineTerminator (2024, §12.3:
+/// LF, CR, LS, PS); Rust's `.` refuses only LF.
+const NOT_LINE_TERMINATOR: &str = r"[^\n\r\x{2028}\x{2029}]";
 
 /// `set` (or every other character, `negated`) as the ranges of a class, `\x{30}-\x{39}`.
 fn class_items(set: &[(char, char)], negated: bool) -> String {
@@ -738,6 +768,41 @@ mod tests {
         // `\\0` is a backslash then `0`; `\[\b` is outside any class, a word boundary.
         assert!(rust_pattern(r"\\0\[\b").starts_with(r"\\0\[(?:(?<=[A-Za-z0-9_])"));
         assert!(matches(r"^\\0$", "\\0"));
+    }
+
+    /// The `jsonschema` crate gives `\d`, `\w`, `\s`, `.` their ECMA-262 meaning itself, but
+    /// leaves a pattern with a lookaround or a backreference as written (trial 55: `^a(?=.)\d$`
+    /// and `^(a)\1\d$` took "a١" and "aa١"): only such a pattern is written here, so that any
+    /// other keeps the crate's faster engines and is not translated twice.
+    #[test]
+    fn class_escapes_are_written_only_where_the_crate_leaves_them() {
+        for p in [
+            r"^\d.\s\W[\D_]$",
+            r"^(?:a)\d$",
+            r"(?<n>a)\d",
+            r"[(?=]\d",
+            r"\(?=\d",
+        ] {
+            assert_eq!(rust_pattern(p), p, "{p}");
+        }
+        for p in [r"(?=a)b", r"^(a)\1$", r"(?<!a)[b]"] {
+            assert_eq!(rust_pattern(p), p, "nothing to write in {p}");
+        }
+        for (p, read) in [
+            (
+                r"^a(?=.)\d$",
+                r"^a(?=[^\n\r\x{2028}\x{2029}])[\x{30}-\x{39}]$",
+            ),
+            (r"^(a)\1\d$", r"^(a)\1[\x{30}-\x{39}]$"),
+            (r"(?<=a)[^\D]", r"(?<=a)[^\x{0}-\x{2F}\x{3A}-\x{10FFFF}]"),
+            (r"(?!a)\cA", r"(?!a)\x{1}"),
+        ] {
+            assert_eq!(rust_pattern(p), read, "{p}");
+        }
+        assert!(!matches(r"^a(?=.)\d$", "a١"));
+        assert!(matches(r"^a(?=.)\d$", "a1"));
+        assert!(!matches(r"^(a)\1\d$", "aa١"));
+        assert!(matches(r"^(a)\1\d$", "aa1"));
     }
 
     #[test]

@@ -392,7 +392,8 @@ const SHORT_LIST: usize = 16;
 /// The first `patternProperties` pattern of object schema `o` that matches member name
 /// `name`, if any: such a member is declared by that pattern even though `properties` does not
 /// name it. Patterns are read with the `regex` crate (ECMA-262's escapes it lacks spelled as
-/// it writes them, [`ecma::regex_crate_pattern`]); one it cannot compile (e.g. with a lookahead,
+/// it writes them, and `\d`, `\w`, `\s`, `.`, `\b` with their ECMA-262 meaning,
+/// [`ecma::regex_crate_pattern`]); one it cannot compile (e.g. with a lookahead,
 /// which ECMA-262 has) matches nothing here.
 pub fn pattern_declaring<'o>(o: &'o Map<String, Value>, name: &str) -> Option<&'o str> {
     let patterns = o.get("patternProperties")?.as_object()?;

@@ -2493,8 +2493,9 @@ fn one_place_refused_for_one_reason_is_listed_once() {
 }
 
 /// A target that takes `$ref` but only `description` and `default` beside it (Gemini's
-/// JSON-Schema field, anomalyco/opencode#12295): the other siblings are dropped, the reference
-/// and those two kept; a `type` the target declares too loses nothing, another is reported.
+/// JSON-Schema field, anomalyco/opencode#12295), in a schema whose `$ref`s cannot be inlined
+/// (`Tree` is recursive): the other siblings are dropped, the reference and those two kept; a
+/// `type` the target declares too loses nothing, another is reported.
 #[test]
 fn siblings_a_target_refuses_beside_a_reference_are_dropped() {
     let p = profile(&[
@@ -2505,8 +2506,10 @@ fn siblings_a_target_refuses_beside_a_reference_are_dropped() {
         "f",
         json!({"type":"object","properties":{
             "options":{"type":"array","items":{"$ref":"#/$defs/Option","type":"object","title":"Option","description":"d","default":{}}},
-            "n":{"$ref":"#/$defs/Option","type":"string"}},
-            "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}}}}),
+            "n":{"$ref":"#/$defs/Option","type":"string"},
+            "tree":{"$ref":"#/$defs/Tree"}},
+            "$defs":{"Option":{"type":"object","properties":{"label":{"type":"string"}}},
+                     "Tree":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"}}}}}}),
     );
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
@@ -2538,16 +2541,18 @@ fn siblings_a_target_refuses_beside_a_reference_are_dropped() {
 }
 
 /// Every other sibling beside a `$ref` (`enum`, `format`, `minProperties`...) is dropped for a
-/// target that refuses `$ref (with other keywords)`, each loss reported; `description` and
-/// `default`, which the target allows, stay.
+/// target that refuses `$ref (with other keywords)` where the `$ref`s cannot be inlined (`Tree`
+/// is recursive), each loss reported; `description` and `default`, which the target allows,
+/// stay.
 #[test]
 fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
     let p = profile(&["keyword-allowed: $ref (with other keywords)"]);
     let t = tool(
         "f",
         json!({"type":"object","properties":{
-            "c":{"$ref":"#/$defs/C","enum":["a"],"format":"uri","description":"d","default":"a"}},
-            "$defs":{"C":{"type":"string"}}}),
+            "c":{"$ref":"#/$defs/C","enum":["a"],"format":"uri","description":"d","default":"a"},
+            "tree":{"$ref":"#/$defs/Tree"}},
+            "$defs":{"C":{"type":"string"},"Tree":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"}}}}}}),
     );
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
@@ -2567,8 +2572,48 @@ fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
     }
 }
 
+/// A narrowing sibling (`enum`) beside a `$ref` that the target refuses there is merged into
+/// the reference's target by inlining, where the `$ref`s can be inlined and the profile takes
+/// the result: nothing lost (trial 55 D15, before: `enum` dropped, "no longer enforces"); a
+/// sibling that only annotates (`title`) is still dropped, the `$ref` kept.
+#[test]
+fn a_narrowing_sibling_beside_a_reference_is_inlined_not_dropped() {
+    let p = profile(&[
+        "keyword-allowed: $ref (with other keywords)",
+        "keyword-allowed: $ref (with title)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"value":{"$ref":"#/$defs/Id","enum":["abc","def"]}},
+               "required":["value"],"$defs":{"Id":{"type":"string"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    assert_eq!(
+        r.tool.parameters.as_ref().unwrap(),
+        &json!({"type":"object","properties":{"value":{"type":"string","enum":["abc","def"]}},
+                "required":["value"]})
+    );
+    assert!(
+        r.changes.iter().all(|c| c.lost.is_none()),
+        "{:#?}",
+        r.changes
+    );
+    let titled = tool(
+        "f",
+        json!({"type":"object","properties":{"value":{"$ref":"#/$defs/Id","title":"V"}},
+               "$defs":{"Id":{"type":"string"}}}),
+    );
+    let r = repair_one(&titled, &p);
+    assert_eq!(
+        r.tool.parameters.as_ref().unwrap()["properties"]["value"],
+        json!({"$ref":"#/$defs/Id"})
+    );
+}
+
 /// Siblings beside a `$ref` that check makes one finding of (refused on the same evidence,
-/// under the first one's form) are dropped together, so check's "(repairable)" holds when
+/// under the first one's form) are dropped together (the recursive `Tree` keeps the `$ref`s
+/// from being inlined), so check's "(repairable)" holds when
 /// another `$ref` of the tool had the other form alone (before: the tool was refused, "the
 /// profile rejects both ways of writing it", for a finding check called repairable).
 #[test]
@@ -2581,8 +2626,9 @@ fn siblings_check_makes_one_finding_of_are_dropped_together() {
         "f",
         json!({"type":"object","properties":{
             "a":{"$ref":"#/$defs/C","enum":["red"]},
-            "b":{"$ref":"#/$defs/C","enum":["red"],"title":"B"}},
-            "$defs":{"C":{"type":"string","enum":["red","blue"]}}}),
+            "b":{"$ref":"#/$defs/C","enum":["red"],"title":"B"},
+            "tree":{"$ref":"#/$defs/Tree"}},
+            "$defs":{"C":{"type":"string","enum":["red","blue"]},"Tree":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"}}}}}}),
     );
     let found = findings(&t, &p);
     let at_b: Vec<&Finding> = found

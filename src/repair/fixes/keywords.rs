@@ -105,6 +105,14 @@ pub(super) fn keyword(
         ("$ref", Some(value::REF_REMOTE)) => {
             Err("a remote `$ref`: toolwire never fetches schemas".into())
         }
+        // Inlined by the rewrite of another finding of its kind: nothing is beside a `$ref`
+        // here any more, and the merged keywords are the target's own.
+        ("$ref", Some(form))
+            if crate::profile::rules::ref_unsupported::drops_siblings(form)
+                && !map.contains_key("$ref") =>
+        {
+            Err(format!("no `$ref` at {node:?} any more (inlined)"))
+        }
         ("$ref", Some(value::REF_WITH_OTHER)) => drop_other_ref_siblings(tool, rule, &node),
         ("$ref", form) => match form.and_then(crate::profile::rules::ref_unsupported::sibling_of) {
             Some(sibling) => drop_ref_sibling(tool, rule, &node, sibling),
@@ -588,7 +596,7 @@ fn drop_other_ref_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
 }
 
 /// Every local `$ref` of the tool inlined, or why not, said of the finding's place `own`.
-fn inline_refs(
+pub(super) fn inline_refs(
     tool: &Tool,
     rule: &str,
     own: &str,

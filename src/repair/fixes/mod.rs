@@ -215,6 +215,25 @@ pub(super) fn candidates(
             .into_iter()
             .map(|c| with_other_refused_siblings(tool, c, f, profile, memo.max_inline_nodes))
             .collect::<Result<_, _>>()?;
+        // Dropped, a sibling that narrows is no longer enforced; inlined, the `$ref`'s target
+        // takes it, as for a target without `$ref` (trial 55 D15: `enum` beside a `$ref` was
+        // dropped for Gemini's JSON-Schema field). Tried first, the inlining is kept only
+        // where the profile then finds no error of a new kind; a lost annotation alone is
+        // not worth writing out every `$ref` of the tool.
+        let narrowing_lost = |c: &Change| {
+            c.lost.is_some() && !only_annotates(c.pointer.rsplit('/').next().unwrap_or_default())
+        };
+        if found.iter().flat_map(|c| &c.changes).any(narrowing_lost)
+            && let Ok(inlining) = keywords::inline_refs(
+                tool,
+                &f.rule,
+                &f.pointer,
+                memo.max_inline_nodes,
+                crate::repair::refs::Conflicts::under(profile),
+            )
+        {
+            found.splice(0..0, inlining);
+        }
     }
     if prefers_nullable(profile) {
         found.sort_by_key(|c| !c.uses_nullable);

@@ -1832,30 +1832,39 @@ impl ArgsSchema {
                 let bound = |k: &str| owner.and_then(|s| s.get(k)).and_then(Value::as_u64);
                 let (min, max) = (bound("minContains"), bound("maxContains"));
                 let keyword = e.schema_path().as_str().rsplit('/').next();
+                // How many items match, where the `contains` schema compiles on its own.
+                let matching = || {
+                    let uri = self.union_uri(e)?;
+                    let contains = format!("{}contains", uri.strip_suffix("maxContains")?);
+                    let v = self.branch_validator(&contains)?;
+                    Some(found.as_array()?.iter().filter(|i| v.is_valid(i)).count() as u64)
+                };
+                let too_many = |n: u64, count: u64| {
+                    let verb = if n == 1 { "matches" } else { "match" };
+                    format!("more than {n} {} {verb} ({count} do)", items(n))
+                };
                 match (keyword, min, max) {
                     (Some("minContains"), Some(n), _) if n > 1 => {
                         m.text(&format!("fewer than {n} items match"))
                     }
-                    (Some("maxContains"), Some(_), Some(n)) => {
-                        m.text(&format!("more than {n} {} match", items(n)))
-                    }
-                    (Some("maxContains"), None, Some(n)) => {
-                        m.text(&format!("no item matches, or more than {n} do"))
-                    }
+                    (Some("maxContains"), _, Some(n)) => match matching() {
+                        // `maxContains` alone fails for no match too (`minContains` is 1).
+                        Some(0) if min.is_none() => m.text("no item matches"),
+                        Some(count) => m.text(&too_many(n, count)),
+                        None if min.is_some() => {
+                            m.text(&format!("more than {n} {} match", items(n)))
+                        }
+                        None => m.text(&format!("no item matches, or more than {n} do")),
+                    },
                     _ => m.text("no item matches"),
                 };
                 let expected = self.memo(e, "", |owner| {
                     // The contains schema by its bounds too (`minimum`, `pattern`, ...), as a
                     // union's branch is: by its type alone, [1, 6] against an integer of at
                     // least 5 read "expected exactly 2 items that are an integer" (trial 50 D16).
-                    let what = owner.and_then(|s| s.get("contains")).map_or_else(
-                        || "a matching item".into(),
-                        |c| {
-                            let mut what = expected_for(c);
-                            unions::push_bounds(&mut what, c);
-                            what
-                        },
-                    );
+                    let what = owner
+                        .and_then(|s| s.get("contains"))
+                        .map_or_else(|| "a matching item".into(), contains_said);
                     let how_many = match (min.unwrap_or(1), max) {
                         (1, None) => "at least one".to_string(),
                         (n, None) => format!("at least {n}"),
@@ -2288,6 +2297,57 @@ fn expected_for(schema: &Value) -> String {
     parts.join(" or ")
 }
 
+/// What an item must be to match the `contains` schema `c`: its type and bounds, as a union's
+/// branch is said ([`unions::push_bounds`]), and the bounds of the members it declares, each
+/// said so too ("an object whose `r` (if given) is at least 10"). Without a `type`, its
+/// `properties` hold for objects only and any other item matches: said so, not "an object"
+/// (trial 55 D10: `{properties: {r: {minimum: 10}}}` was said "an object").
+fn contains_said(c: &Value) -> String {
+    let untyped_object = c.get("type").is_none() && type_label(c) == "object";
+    let mut what = if untyped_object {
+        "an object".to_string()
+    } else {
+        expected_for(c)
+    };
+    unions::push_bounds(&mut what, c);
+    let required: Vec<&str> = c
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let members: Vec<String> = c
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, p)| {
+            let typed = ["type", "const", "enum"].iter().any(|k| p.get(k).is_some());
+            let mut said = if typed {
+                expected_for(p)
+            } else {
+                String::new()
+            };
+            unions::push_bounds(&mut said, p);
+            let said = said.trim_start();
+            let given = if required.contains(&name.as_str()) {
+                ""
+            } else {
+                " (if given)"
+            };
+            (!said.is_empty()).then(|| format!("`{name}`{given} is {said}"))
+        })
+        .collect();
+    if !members.is_empty() {
+        what.push_str(" whose ");
+        what.push_str(&members.join(" and "));
+    }
+    match (untyped_object, members.is_empty()) {
+        (true, true) if what == "an object" => "any value".to_string(),
+        (true, _) => what + ", or not an object",
+        _ => what,
+    }
+}
+
 /// True when `schema` accepts every value: `true`, or an object of annotations only
 /// (`description`, `title`, ...; `x-` extensions; `$`-keywords other than references).
 fn says_nothing(schema: &Value) -> bool {
@@ -2482,11 +2542,21 @@ mod tests {
         );
         assert_eq!(
             said(both, json!(["x", "x", "x", "x"])).0,
-            "/tags: more than 3 items match; expected from 2 to 3 items that are exactly \"x\"."
+            "/tags: more than 3 items match (4 do); expected from 2 to 3 items that are exactly \"x\"."
         );
+        // `maxContains` alone fails for no match too: which of the two is said (trial 55 D10:
+        // "no item matches, or more than 1 do").
         assert_eq!(
             said(json!({"maxContains": 1}), json!(["x", "x"])).0,
-            "/tags: no item matches, or more than 1 do; expected exactly 1 item that is exactly \"x\"."
+            "/tags: more than 1 item matches (2 do); expected exactly 1 item that is exactly \"x\"."
+        );
+        assert_eq!(
+            said(json!({"maxContains": 1}), json!(["y"])),
+            (
+                "/tags: no item matches; expected exactly 1 item that is exactly \"x\"."
+                    .to_string(),
+                "maxContains".to_string()
+            )
         );
         assert_eq!(
             said(json!({}), json!(["y"])),
@@ -2495,6 +2565,39 @@ mod tests {
                     .to_string(),
                 "contains".to_string()
             )
+        );
+    }
+
+    /// The members a contains schema declares are said with their bounds, and an untyped one
+    /// (whose `properties` any item but an object matches) is not said to be "an object"
+    /// (trial 55 D10: "at least 2 items that are an object" / "an object with `r`", the
+    /// `minimum: 10` on `r` left out).
+    #[test]
+    fn a_contains_schema_is_said_with_its_members_bounds() {
+        let said = |contains: Value| {
+            let schema = json!({"type": "object", "properties": {"v": {
+                "type": "array", "contains": contains, "minContains": 2}}});
+            let s = ArgsSchema::new(&schema).unwrap();
+            let args = json!({"v": [{"r": 11}, {"r": 1}]});
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            said(json!({"properties": {"r": {"minimum": 10}}})),
+            [
+                "/v: fewer than 2 items match; expected at least 2 items that are an object whose `r` (if given) is at least 10, or not an object."
+            ]
+        );
+        assert_eq!(
+            said(
+                json!({"type": "object", "properties": {"r": {"type": "integer", "minimum": 10}}, "required": ["r"]})
+            ),
+            [
+                "/v: fewer than 2 items match; expected at least 2 items that are an object with `r` whose `r` is an integer at least 10."
+            ]
         );
     }
 

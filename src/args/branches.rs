@@ -121,7 +121,7 @@ impl ArgsSchema {
 
     /// The URI of the union keyword of `e` in the schema registered whole (as
     /// [`ArgsSchema::compile_place`] registers it), to which a branch's index is appended.
-    fn union_uri(&self, e: &ValidationError<'_>) -> Option<String> {
+    pub(super) fn union_uri(&self, e: &ValidationError<'_>) -> Option<String> {
         match &self.resources {
             // The validator's own location names the resource the keyword is in.
             Some(_) => Some(e.absolute_keyword_location()?.as_str().to_string()),
@@ -179,7 +179,7 @@ impl ArgsSchema {
     /// A validator for the schema at `place` (a URI into the compiled schema, registered as
     /// [`ArgsSchema::union_uri`] names it) on its own, its `$ref`s resolved in the whole
     /// schema; `None` when it cannot be compiled so.
-    fn branch_validator(&self, place: &str) -> Option<Arc<Validator>> {
+    pub(super) fn branch_validator(&self, place: &str) -> Option<Arc<Validator>> {
         let mut cache = self
             .branches
             .0

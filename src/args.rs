@@ -1264,8 +1264,9 @@ impl ArgsReport<'static> {
             "number-range",
             "a number within a 64-bit float's range (magnitude below about 1.8e308)",
             format!(
-                "{place}: the number {number} is too large for a 64-bit float (the largest is \
-                 about 1.8e308), so it cannot be read as sent; send a number within that range."
+                "{place}: the number {} is too large for a 64-bit float (the largest is \
+                 about 1.8e308), so it cannot be read as sent; send a number within that range.",
+                crate::json::shown_number(number)
             ),
         )
     }
@@ -4040,6 +4041,24 @@ mod tests {
                 "{said}"
             );
         }
+        // One of a million digits was quoted whole: a megabyte retry message (trial 56 D3).
+        let long = format!(r#"{{"n": {}}}"#, "9".repeat(1_000_000));
+        let Sent::NumberOutOfRange {
+            pointer, number, ..
+        } = parse_arguments(&long).unwrap()
+        else {
+            panic!("not out of range");
+        };
+        let said = ArgsReport::number_out_of_range(&long, &pointer, &number).retry_message(None);
+        assert!(
+            said.contains(&format!(
+                "/n: the number {}...{} (1000000 digits) is too large",
+                "9".repeat(24),
+                "9".repeat(12)
+            )),
+            "{said}"
+        );
+        assert!(said.len() < 400, "{}", said.len());
         // Other errors stay what they were.
         assert!(parse_arguments(r#"{"n": 1,}"#).is_err());
     }

@@ -278,7 +278,26 @@ fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
     let (_, number) = number_tokens(text)
         .into_iter()
         .find(|(_, n)| n.parse::<f64>().is_ok_and(f64::is_infinite))?;
-    Some(format!("the number {number}{OUT_OF_RANGE}"))
+    Some(format!("the number {}{OUT_OF_RANGE}", shown_number(number)))
+}
+
+/// `written`, a JSON number token (ASCII) as written, for quoting in a message: whole up to
+/// 60 characters (the length `args` cuts a quoted value to), else its first 24 and last 12
+/// characters around `...` and how many digits it has (`999999999999999999999999...999999999999
+/// (1000000 digits)`). The place already names the number, and quoted whole a number of a
+/// million digits makes a megabyte error line; the end is kept because an exponent is there.
+pub(crate) fn shown_number(written: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 60;
+    if written.len() <= MAX || !written.is_ascii() {
+        return written.into();
+    }
+    let digits = written.bytes().filter(u8::is_ascii_digit).count();
+    format!(
+        "{}...{} ({digits} digits)",
+        &written[..24],
+        &written[written.len() - 12..]
+    )
+    .into()
 }
 
 /// The end of [`out_of_range`]'s message, by which a caller tells it from other errors.
@@ -1229,6 +1248,23 @@ mod tests {
         assert_eq!(
             problem("{\"a\": [1, -2E+400]}"),
             format!("the number -2E+400{OUT_OF_RANGE}")
+        );
+        // One of a million digits was quoted whole: a megabyte error line (trial 56 D3).
+        let long = format!("[{}]", "9".repeat(1_000_000));
+        assert_eq!(
+            problem(&long),
+            format!(
+                "the number {}...{} (1000000 digits){OUT_OF_RANGE}",
+                "9".repeat(24),
+                "9".repeat(12)
+            )
+        );
+        let sixty = format!("1.{}e400", "0".repeat(54));
+        assert_eq!(problem(&sixty), format!("the number {sixty}{OUT_OF_RANGE}"));
+        assert!(
+            problem(&format!("-1.{}e400", "5".repeat(100))).contains(
+                "the number -1.555555555555555555555...55555555e400 (104 digits) is past"
+            )
         );
     }
 

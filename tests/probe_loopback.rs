@@ -751,8 +751,94 @@ async fn a_spent_budget_is_named_at_the_end_of_the_run() {
         )),
         "{stdout}"
     );
-    assert_eq!(emu.requests(), 2);
+    // The question whether OPENAI_BASE_URL is the emulator took one of the two (the emulator
+    // leaves it out of its count).
+    assert_eq!(emu.requests(), 1);
     emu.stop().await;
+}
+
+/// A server that counts every request it gets (any method, any path) and answers each with
+/// a 400 that is no schema error.
+async fn counting_server() -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::response::IntoResponse;
+    let got = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let app = {
+        let got = got.clone();
+        axum::Router::new().fallback(move || {
+            let got = got.clone();
+            async move {
+                got.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                (axum::http::StatusCode::BAD_REQUEST, "no").into_response()
+            }
+        })
+    };
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+    (addr, got)
+}
+
+/// trial 56 D2: `probe` asked each replaced base URL whether it is `toolwire emulate` (a GET)
+/// before its usage checks, so a run refused with exit 2 ("nothing sent") had contacted the
+/// host; and the GET was outside `--max-requests` and `requests sent` (3 allowed, 4 sent,
+/// "requests sent: 3"). A refused run now sends nothing, for a stand-in (openai/chat) and
+/// for a local server whose answer decides whether the run is emulated (vllm/chat), and the
+/// count printed is what the server got.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_run_sends_nothing_and_every_request_is_counted() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let (addr, got) = counting_server().await;
+    let runs = tempfile::tempdir().unwrap();
+    let in_runs = runs.path().join("summary.json");
+    let probe = |target: &str, flags: &[&str]| {
+        tokio::task::block_in_place(|| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .env("OPENAI_API_KEY", "tw-emulator-key-1")
+                .args([
+                    "probe",
+                    "--no-progress",
+                    "--no-regenerate",
+                    "--retries",
+                    "0",
+                ])
+                .args(["--case", "control", "--target", target, "--base-url"])
+                .arg(format!("{target}=http://{addr}"))
+                .arg("--runs-dir")
+                .arg(runs.path())
+                .args(flags)
+                .output()
+                .expect("toolwire runs")
+        })
+    };
+    for target in ["openai/chat", "vllm/chat"] {
+        for flags in [
+            &["--max-requests", "0"][..],
+            &["--summary-json", "reports/summary.json"],
+            &["--summary-json", "cases/summary.json"],
+            &["--summary-json", in_runs.to_str().unwrap()],
+        ] {
+            let out = probe(target, flags);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{target} {flags:?}: {stderr}");
+            assert_eq!(got.load(SeqCst), 0, "{target} {flags:?}: {stderr}");
+        }
+    }
+    // The question and the control; with a budget of 1, the question alone.
+    for (max, sent) in [("5", 2), ("1", 1)] {
+        let before = got.load(SeqCst);
+        let out = probe("openai/chat", &["--max-requests", max]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        assert_eq!(got.load(SeqCst) - before, sent, "{stdout}");
+        assert!(
+            stdout.contains(&format!("\nrequests sent: {sent}\n")),
+            "{stdout}"
+        );
+    }
+    assert!(!in_runs.exists());
 }
 
 const CANARY: &str = "tw-canary-7f3e9a1b5c2d";

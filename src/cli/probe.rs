@@ -60,9 +60,10 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = crate::cli::whole_number_arg(0, http::MAX_RETRIES))]
     pub retries: u32,
-    /// Largest number of HTTP requests this run may send, all targets together; probes past
-    /// it end `skipped` and the run's end counts them. 0 is refused when a live target would
-    /// be probed.
+    /// Largest number of HTTP requests this run may send, all targets together (the question
+    /// whether a replaced base URL is `toolwire emulate` included); probes past it end
+    /// `skipped` and the run's end counts them. 0 is refused when a live target would be
+    /// probed.
     #[arg(long = "max-requests", value_name = "N", default_value_t = 8000,
           value_parser = crate::cli::whole_number_arg(0, usize::MAX))]
     pub max_requests: usize,
@@ -648,6 +649,10 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
     // Why a run is not evidence, for its messages.
     let mut why_emulated = String::from("toolwire emulate answered");
     let mut key_vars = HashMap::new();
+    // The probed targets whose base URL was replaced (by --base-url or a base-URL variable):
+    // each is asked whether `toolwire emulate` serves it, and any that is makes the run
+    // emulated. The question is a request, so it is asked after the usage checks.
+    let mut replaced: Vec<Arc<HttpTarget>> = Vec::new();
     if !args.offline {
         let LiveTargets {
             targets: live,
@@ -664,28 +669,19 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         for (var, value) in &settings {
             redactor.add_setting(var, value);
         }
-        // A run is emulated when any replaced base URL (by --base-url or a base-URL variable)
-        // is served by `toolwire emulate`; each target it serves is marked, so that every
-        // observation of it is noted as emulated, a failure before any answer included.
-        let replaced = live
+        replaced = live
             .iter()
             .filter(|t| overridden.contains(&t.record().id) || t.config().base_overridden)
-            .filter(|t| t.skip_reason().is_none());
-        runtime.block_on(async {
-            for t in replaced {
-                if crate::emulate::is_emulator(&client, &t.config().base_url).await {
-                    t.mark_emulator();
-                    emulated = true;
-                }
-            }
-        });
+            .filter(|t| t.skip_reason().is_none())
+            .cloned()
+            .collect();
         // A hosted provider answering from anywhere but its own host is a stand-in, marker
-        // or not.
+        // or not: known before anything is sent.
         let probed = |id: &str| {
             live.iter()
                 .any(|t| t.record().id == id && t.skip_reason().is_none())
         };
-        if !emulated && let Some((id, base)) = stand_ins.iter().find(|(id, _)| probed(id)) {
+        if let Some((id, base)) = stand_ins.iter().find(|(id, _)| probed(id)) {
             emulated = true;
             // Printed and written to --summary-json, both kept as CI artifacts: a key pasted
             // into the base URL, or a private base URL from a variable, is redacted as in
@@ -708,52 +704,37 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
         }
     }
     check_budget_allows(args.max_requests, &targets)?;
-    // A real run reads the matrix in the reports folder and writes its log and the generated
-    // files there; an emulated one never touches it.
-    if !emulated {
-        paths.require_reports()?;
+    check_summary_path(args, &project)?;
+    // The checks that depend on whether the run is emulated come before the emulator question
+    // when the answer cannot change that: a stand-in makes the run emulated, and with no base
+    // URL replaced nothing is asked. Otherwise (a local server's or a provider's own host
+    // replaced) they need the answer, and follow it.
+    let mut prepared = None;
+    if emulated || replaced.is_empty() {
+        prepared = Some(prepare_run(
+            args,
+            &project,
+            &catalog,
+            emulated,
+            &why_emulated,
+        )?);
     }
-    let runs_dir = match (&args.runs_dir, emulated) {
-        (Some(d), true) if same_dir(d, &project.runs_dir()) || is_a_runs_folder(d) => {
-            return Err(Error::Usage(format!(
-                "this run is emulated ({why_emulated}); its answers are not evidence and may not go to {}",
-                d.display()
-            )));
+    // Each target a replaced base URL serves is marked, so that every observation of it is
+    // noted as emulated, a failure before any answer included.
+    let served = runtime.block_on(async {
+        let mut served = false;
+        for t in &replaced {
+            served |= t.ask_emulator().await;
         }
-        (Some(d), _) => d.clone(),
-        // A folder of its own, readable by this user only (not one shared path in the
-        // system's temp folder, which another user could have made or read).
-        (None, true) => tempfile::Builder::new()
-            .prefix("toolwire-emulated-run-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?
-            .keep(),
-        (None, false) => project.runs_dir(),
-    };
-    // The summary would replace a file the run reads or writes, with exit 0 (trial 49 D2:
-    // `--summary-json reports/documented/reports.yaml` left the evidence a 254-byte JSON).
-    if let Some(file) = &args.summary_json {
-        let folders = [
-            ("the reports folder", &project.reports),
-            ("the cases folder", &project.cases),
-            ("the run-log folder", &runs_dir),
-        ];
-        if let Some((what, folder)) = folders.iter().find(|(_, f)| is_inside(file, f)) {
-            return Err(Error::Usage(format!(
-                "--summary-json {}: is inside {what} ({}), whose files the run reads or \
-                 writes; write the summary elsewhere",
-                crate::report::escape_inline(&file.display().to_string()),
-                crate::report::escape_inline(&folder.display().to_string()),
-            )));
-        }
+        served
+    });
+    if served {
+        emulated = true;
+        why_emulated = String::from("toolwire emulate answered");
     }
-    // Read before any request: evidence that cannot be read (a corrupt run log) would
-    // otherwise surface only after the run had spent its requests, and without the matrix
-    // no verdict that differs from it is probed again.
-    let previous = if emulated {
-        HashMap::new()
-    } else {
-        project.matrix(&catalog)?.verdicts()
+    let (runs_dir, previous) = match prepared {
+        Some(p) => p,
+        None => prepare_run(args, &project, &catalog, emulated, &why_emulated)?,
     };
     let live_ids: Vec<String> = targets
         .iter()
@@ -925,6 +906,78 @@ fn write_summary_json(
         },
         other => other,
     })
+}
+
+/// Refuses a `--summary-json` path inside the reports, cases or run-log folder: the summary
+/// would replace a file the run reads or writes, with exit 0 (trial 49 D2: `--summary-json
+/// reports/documented/reports.yaml` left the evidence a 254-byte JSON). The run-log folder is
+/// `--runs-dir`, else the reports' `runs/` (an emulated run's own temporary folder is made
+/// later, and nothing is inside it yet).
+fn check_summary_path(args: &ProbeArgs, project: &crate::project::Project) -> Result<()> {
+    let Some(file) = &args.summary_json else {
+        return Ok(());
+    };
+    let runs_dir = args.runs_dir.clone().unwrap_or_else(|| project.runs_dir());
+    let folders = [
+        ("the reports folder", &project.reports),
+        ("the cases folder", &project.cases),
+        ("the run-log folder", &runs_dir),
+    ];
+    match folders.iter().find(|(_, f)| is_inside(file, f)) {
+        Some((what, folder)) => Err(Error::Usage(format!(
+            "--summary-json {}: is inside {what} ({}), whose files the run reads or writes; \
+             write the summary elsewhere",
+            crate::report::escape_inline(&file.display().to_string()),
+            crate::report::escape_inline(&folder.display().to_string()),
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The run-log folder and the matrix's verdicts by (case, target), as [`prepare_run`] gives
+/// them.
+type Prepared = (PathBuf, HashMap<(String, String), Verdict>);
+
+/// What a run needs that depends on whether it is `emulated` (`why` says why), each refusal
+/// made before anything of the run is sent: the folder its log goes to (an emulated run's may
+/// not be a reports `runs/` folder, and defaults to a temporary one) and the matrix's verdicts
+/// (a real run reads the reports folder; an emulated one never touches it). Read before any
+/// request: evidence that cannot be read (a corrupt run log) would otherwise surface only
+/// after the run had spent its requests, and without the matrix no verdict that differs from
+/// it is probed again.
+fn prepare_run(
+    args: &ProbeArgs,
+    project: &crate::project::Project,
+    catalog: &crate::case::Catalog,
+    emulated: bool,
+    why: &str,
+) -> Result<Prepared> {
+    if !emulated {
+        args.paths.require_reports()?;
+    }
+    let runs_dir = match (&args.runs_dir, emulated) {
+        (Some(d), true) if same_dir(d, &project.runs_dir()) || is_a_runs_folder(d) => {
+            return Err(Error::Usage(format!(
+                "this run is emulated ({why}); its answers are not evidence and may not go to {}",
+                d.display()
+            )));
+        }
+        (Some(d), _) => d.clone(),
+        // A folder of its own, readable by this user only (not one shared path in the
+        // system's temp folder, which another user could have made or read).
+        (None, true) => tempfile::Builder::new()
+            .prefix("toolwire-emulated-run-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?
+            .keep(),
+        (None, false) => project.runs_dir(),
+    };
+    let previous = if emulated {
+        HashMap::new()
+    } else {
+        project.matrix(catalog)?.verdicts()
+    };
+    Ok((runs_dir, previous))
 }
 
 /// Refuses `--max-requests 0` when a live target would be probed: every probe of it would

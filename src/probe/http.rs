@@ -555,6 +555,9 @@ pub struct HttpTarget {
     discovery: tokio::sync::OnceCell<(Discovery, usize)>,
     discovery_counted: AtomicBool,
     emulated: AtomicBool,
+    /// Requests sent outside a probe ([`HttpTarget::ask_emulator`]) and not yet counted: the
+    /// next answer counts them, so that the run's total is what went on the wire.
+    uncounted: AtomicUsize,
     endpoint: String,
     /// The last request URL and its parse: a route sends every case to the same URL, so it
     /// is parsed once rather than per request.
@@ -627,6 +630,7 @@ impl HttpTarget {
             discovery: tokio::sync::OnceCell::new(),
             discovery_counted: AtomicBool::new(false),
             emulated: AtomicBool::new(false),
+            uncounted: AtomicUsize::new(0),
             endpoint,
             parsed_url: std::sync::Mutex::new(None),
         })
@@ -649,6 +653,25 @@ impl HttpTarget {
     /// transport failures of an emulated run lacked the note).
     pub fn mark_emulator(&self) {
         self.emulated.store(true, Ordering::Release);
+    }
+
+    /// Asks this target's base URL whether `toolwire emulate` serves it
+    /// ([`crate::emulate::is_emulator`], no key sent) and marks it when it does
+    /// ([`HttpTarget::mark_emulator`]). The question is a request like any other (trial 56 D2:
+    /// it went out past `--max-requests` and uncounted): it takes one from the run's budget,
+    /// keeps the target's rate, and is counted in the target's first answer. False, with
+    /// nothing sent, when the budget is spent.
+    pub async fn ask_emulator(&self) -> bool {
+        if !self.budget.take() {
+            return false;
+        }
+        self.limiter.wait().await;
+        self.uncounted.fetch_add(1, Ordering::AcqRel);
+        let served = crate::emulate::is_emulator(&self.client, &self.cfg.base_url).await;
+        if served {
+            self.mark_emulator();
+        }
+        served
     }
 
     /// `url` parsed, from the cache when it is the URL parsed last. `None` when it does not
@@ -1022,11 +1045,11 @@ impl HttpTarget {
     /// The answer to `case`: the discovery's, when it stops the route, else the case's own.
     async fn answer(&self, case: &Case) -> Answer {
         let keyless = self.keyless();
-        let mut extra = 0;
+        let mut extra = self.uncounted.swap(0, Ordering::AcqRel);
         if keyless && self.route.settings().keyless == Keyless::Discover {
             let (d, sent) = self.discovery.get_or_init(|| self.discover()).await;
             if !self.discovery_counted.swap(true, Ordering::AcqRel) {
-                extra = *sent;
+                extra += *sent;
             }
             if let Discovery::Stop(answer) = d {
                 return Answer {

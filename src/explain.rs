@@ -907,7 +907,9 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         // combinator check rejects as a whole); else, when the target has no evidence yet for
         // what it just rejected (check only warns), the warnings there. A "no evidence"
         // warning elsewhere is no reason to read the message otherwise.
-        let mut rules = rules_at(&|p| p == pointer, false, false);
+        // A message that reads as no rule is not about the tool's name or description, which
+        // check also reports at `""` (Bedrock's "format of the value at ... inputSchema.json").
+        let mut rules = rules_at(&|p| p == pointer, false, e.rule.is_none());
         // Check reports the rule the message reads as here too (perhaps only as a warning, the
         // target's evidence not in the profile yet) beside another error: the message is about
         // its own rule, whose fix is what answers it; check's other errors at the place are

@@ -1539,6 +1539,33 @@ static B_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static B_JSONPATH: LazyLock<Regex> =
     LazyLock::new(|| re(r"\$((?:\.[\w$]+|\[\d+\])*): ([^,\x22]+)"));
+/// One constraint of AWS's `N validation error(s) detected: ...; ...` list on a tool's name
+/// or description (API_runtime_ToolSpecification: name 1–64 characters `[a-zA-Z0-9_-]+`,
+/// description at least 1 character). Verbatim in BerriAI/litellm#24668 (one tool of empty
+/// name and description sent, `Value '' at 'toolConfig.tools.1.member.toolSpec.name' ...
+/// pattern: [a-zA-Z0-9_-]+`, `... must have length greater than or equal to 1` for the name
+/// and the description), microsoft/mcp#842 (2025-10-16, `... toolSpec.name' failed to satisfy
+/// constraint: Member must have length less than or equal to 64`) and
+/// aws-samples/remote-swe-agents#457 (2026-09-07, `Value 'Complete Session' at ...`), all read
+/// 2026-12-05; some clients print it without the value (`Value at '...'`, awslabs/mcp#3181).
+/// The list numbers its members from 1 ([`B_MEMBER_NOTE`]). A quote inside the value is
+/// one not followed by a space, so a value never runs on into the next item of the list.
+static B_CONSTRAINT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"Value(?: '((?:[^'\n]|'\S)*)')? at 'toolConfig\.tools\.(\d+)\.member\.toolSpec\.(name|description)' failed to satisfy constraint: Member must (satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+|have length less than or equal to 64|have length greater than or equal to 1)",
+    )
+});
+/// Bedrock's refusal of a tool's schema value as a whole (aws-sdk-net#3377, 2024-07-09,
+/// quoted in PROVIDERS.md §9), index from 0 as in `The value at ...`.
+static B_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"The format of the value at toolConfig\.tools\.(\d+)\.toolSpec\.inputSchema\.json is invalid\.(?: Provide a json object for the field and try again\.)?",
+    )
+});
+/// Why `toolConfig.tools.N.member` is tool #N-1: BerriAI/litellm#24668 sent one tool and was
+/// answered `toolConfig.tools.1.member.toolSpec.name`.
+const B_MEMBER_NOTE: &str = "Bedrock's validation list numbers the tools from 1 \
+     (`toolConfig.tools.1.member` is the first tool, BerriAI/litellm#24668)";
 
 fn bedrock(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
@@ -1575,6 +1602,39 @@ fn bedrock(text: &str) -> Vec<Raw> {
             raw.place = Place::Pointer(pointer);
             out.push(raw);
         }
+    }
+    for c in B_CONSTRAINT.captures_iter(text) {
+        let rule = match (&c[3], &c[4]) {
+            ("description", _) => "description-missing",
+            (_, m) if m.contains("less than") => "name-too-long",
+            _ => "name-invalid",
+        };
+        let tool = match (index_at(&c, 2), c.get(1)) {
+            (usize::MAX, _) => ToolLoc::Index(usize::MAX),
+            (0, _) => ToolLoc::Unknown,
+            (n, Some(name)) if &c[3] == "name" => ToolLoc::IndexName(n - 1, name.as_str().into()),
+            (n, _) => ToolLoc::Index(n - 1),
+        };
+        out.push(
+            Raw::new("bedrock", matched(&c), tool, Place::Tool)
+                .rule(rule)
+                .note(B_MEMBER_NOTE),
+        );
+    }
+    for c in B_FORMAT.captures_iter(text) {
+        out.push(
+            Raw::new(
+                "bedrock",
+                matched(&c),
+                ToolLoc::Index(index_at(&c, 1)),
+                Place::Root,
+            )
+            .note(
+                "Bedrock asks for a JSON object as the tool's schema (`inputSchema.json`), but \
+                 what it found wrong with the value is not established (its one public report, \
+                 aws-sdk-net#3377, does not say): no rule is named",
+            ),
+        );
     }
     out
 }
@@ -1721,6 +1781,17 @@ static MISTRAL_LOC: LazyLock<Regex> =
 static MISTRAL_GRAMMAR: LazyLock<Regex> =
     LazyLock::new(|| re(r"Grammar error: at [^:\n]*: failed to compile JSON schema"));
 
+/// Mistral's refusal of a function name (mistral-function-name-pattern in
+/// reports/documented/providers.yaml, https://github.com/Kochava-Studios/witsy/pull/164,
+/// 2025-04-04, as LiteLLM relayed it): the name between single whitespace characters, as sent.
+static MISTRAL_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"Function name was\s(.*?)\sbut must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64\.?",
+    )
+});
+/// The rule Mistral's name message states, as providers.yaml records it.
+const MISTRAL_NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{0,64}$";
+
 /// What Mistral's grammar error was traced to in its one public report
 /// (mistral-id-schema-grammar: "their API stopped accepting $id and $schema fields"), the
 /// report `check --target mistral/chat` cites for both keywords.
@@ -1748,6 +1819,23 @@ fn mistral(text: &str) -> Vec<Raw> {
                  public report (mistral-id-schema-grammar, https://github.com/BerriAI/litellm/pull/13389) \
                  traced it to `$id` and `$schema`, so the request is searched for those two",
             ),
+        );
+    }
+    for c in MISTRAL_NAME.captures_iter(text) {
+        let name = &c[1];
+        let rule = if fails_only_by_length_of(MISTRAL_NAME_PATTERN, name) {
+            "name-too-long"
+        } else {
+            "name-invalid"
+        };
+        out.push(
+            Raw::new(
+                "mistral",
+                matched(&c),
+                ToolLoc::Name(name.to_string()),
+                Place::Tool,
+            )
+            .rule(rule),
         );
     }
     let statement = Raw::new(
@@ -2441,11 +2529,15 @@ static LENGTH_BOUND: LazyLock<Regex> = LazyLock::new(|| re(r"\{\d+,\d+\}"));
 /// quotes a pattern (Anthropic's and OpenAI's) cannot say which part failed, so a
 /// 70-character name of allowed characters would otherwise be explained as bad characters.
 fn fails_only_by_length(message: &str, name: &str) -> bool {
-    let Some(pattern) = QUOTED_PATTERN.captures(message).map(|c| c[1].to_string()) else {
-        return false;
-    };
-    let unbounded = LENGTH_BOUND.replace_all(&pattern, "*");
-    match (Regex::new(&pattern), Regex::new(&unbounded)) {
+    QUOTED_PATTERN
+        .captures(message)
+        .is_some_and(|c| fails_only_by_length_of(&c[1], name))
+}
+
+/// Whether `name` fails `pattern` only by its length (see [`fails_only_by_length`]).
+fn fails_only_by_length_of(pattern: &str, name: &str) -> bool {
+    let unbounded = LENGTH_BOUND.replace_all(pattern, "*");
+    match (Regex::new(pattern), Regex::new(&unbounded)) {
         (Ok(bounded), Ok(unbounded)) => !bounded.is_match(name) && unbounded.is_match(name),
         _ => false,
     }
@@ -2962,11 +3054,14 @@ mod tests {
             &B_VALUE_AT,
             &B_DEFINITION,
             &B_JSONPATH,
+            &B_CONSTRAINT,
+            &B_FORMAT,
             &X_VIOLATION,
             &M_AT_PATH,
             &C_FUNCTION,
             &MISTRAL_LOC,
             &MISTRAL_GRAMMAR,
+            &MISTRAL_NAME,
             &L_UNRECOGNIZED,
             &F_INSTANCE,
             &OLLAMA,

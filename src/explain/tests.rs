@@ -1012,6 +1012,116 @@ fn mistral_grammar_errors_are_mapped_as_their_report_found_them() {
     );
 }
 
+/// Mistral's name refusal (mistral-function-name-pattern) and AWS's validation list for
+/// Bedrock's tool names and descriptions (BerriAI/litellm#24668, microsoft/mcp#842) name the
+/// tool and the rule `check --target` reports for it; Bedrock's "format of the value"
+/// (aws-sdk-net#3377) names the tool's schema, and no rule its report does not establish.
+#[test]
+fn mistral_and_bedrock_name_and_description_refusals_are_checks_rules() {
+    let long = "add_newam_task_with_due_date___8c498bee-e833-49a9-8a88-0ab59fa26cb8";
+    let quote = format!(
+        "litellm.BadRequestError: MistralException - Function name was {long} but must be a-z, \
+         A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.. Received \
+         Model Group=mistral/mistral-large-latest"
+    );
+    let mistral = json!({"model":"m","messages":[],"tools":[{"type":"function","function":
+        {"name":long,"parameters":{"type":"object","properties":{}}}}]});
+    for (request, target, index) in [
+        (None, None, None),
+        (Some(&mistral), Some("mistral/chat"), Some(0)),
+    ] {
+        let got = explain(request, &quote, target);
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(
+            (e.tool_index, e.tool.as_deref(), e.pointer.as_deref()),
+            (index, Some(long), Some(""))
+        );
+        assert_eq!(e.rule.as_deref(), Some("name-too-long"), "{:?}", e.notes);
+    }
+    assert!(
+        check_findings(&mistral, "mistral/chat")
+            .iter()
+            .any(|(i, _, rule)| *i == 0 && rule == "name-too-long")
+    );
+    let emulated = r#"{"object":"error","message":"Function name was probe.tool but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.","type":"invalid_request_error","param":null,"code":null}"#;
+    let e = &explain(None, emulated, Some("mistral/chat"))[0];
+    assert_eq!(
+        (e.tool.as_deref(), e.rule.as_deref()),
+        (Some("probe.tool"), Some("name-invalid"))
+    );
+
+    // Bedrock: `toolConfig.tools.2.member` is the second tool.
+    let bedrock = json!({"messages":[],"toolConfig":{"tools":[
+        {"toolSpec":{"name":"get_weather","description":"d","inputSchema":{"json":{"type":"object","properties":{"city":{"type":"string"}}}}}},
+        {"toolSpec":{"name":"probe.tool","description":"d","inputSchema":{"json":{"type":"object","properties":{"q":{"type":"string"}}}}}}]}});
+    let emulated = r#"{"message":"1 validation error detected: Value 'probe.tool' at 'toolConfig.tools.2.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"}"#;
+    let got = explain(Some(&bedrock), emulated, Some("bedrock/converse"));
+    let [e] = got.as_slice() else {
+        panic!("{got:#?}")
+    };
+    assert_eq!(
+        (e.tool_index, e.tool.as_deref(), e.rule.as_deref()),
+        (Some(1), Some("probe.tool"), Some("name-invalid"))
+    );
+    assert!(
+        e.notes.iter().any(|n| n.contains("from 1")),
+        "{:?}",
+        e.notes
+    );
+    assert!(check_findings(&bedrock, "bedrock/converse").contains(&(
+        1,
+        String::new(),
+        "name-invalid".into()
+    )));
+    // BerriAI/litellm#24668: one tool, empty name and description; three constraints.
+    let empty = json!({"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"","description":"",
+        "inputSchema":{"json":{"type":"object","properties":{},"required":[]}}}}]}});
+    let text = "3 validation errors detected: Value '' at 'toolConfig.tools.1.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+; Value '' at 'toolConfig.tools.1.member.toolSpec.name' failed to satisfy constraint: Member must have length greater than or equal to 1; Value '' at 'toolConfig.tools.1.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1";
+    let got = explain(Some(&empty), text, Some("bedrock/converse"));
+    let read: Vec<_> = got
+        .iter()
+        .map(|e| (e.tool_index, e.rule.as_deref()))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (Some(0), Some("name-invalid")),
+            (Some(0), Some("name-invalid")),
+            (Some(0), Some("description-missing"))
+        ],
+        "{got:#?}"
+    );
+    // microsoft/mcp#842's length constraint, printed without the value (awslabs/mcp#3181).
+    let text = "1 validation error detected: Value at 'toolConfig.tools.38.member.toolSpec.name' failed to satisfy constraint: Member must have length less than or equal to 64";
+    let e = &explain(None, text, None)[0];
+    assert_eq!(
+        (e.tool_index, e.rule.as_deref()),
+        (Some(37), Some("name-too-long"))
+    );
+    // aws-sdk-net#3377: the tool's schema, no rule; with the request, check's rule there.
+    let text = "The format of the value at toolConfig.tools.0.toolSpec.inputSchema.json is invalid. Provide a json object for the field and try again.";
+    let e = &explain(None, text, Some("bedrock/converse"))[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+        (Some(0), Some(""), None)
+    );
+    assert!(
+        e.notes.iter().any(|n| n.contains("not established")),
+        "{:?}",
+        e.notes
+    );
+    // The empty description check reports at `""` beside it is not what the message is about.
+    let text_schema = json!({"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"t","description":"",
+        "inputSchema":{"json":"{\"type\":\"object\"}"}}}]}});
+    let e = &explain(Some(&text_schema), text, Some("bedrock/converse"))[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+        (Some(0), Some(""), Some("root-not-object"))
+    );
+}
+
 #[test]
 fn runs_of_whitespace_in_a_message_match_its_template() {
     let one = "tools.16.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'";

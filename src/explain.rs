@@ -1003,21 +1003,48 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
             e.pointer = Some(f.pointer.clone());
             continue;
         }
+        // Whether the request has here what the message's rule is about at all, whatever any
+        // profile says of it: if not, no evidence is stale; the message was about another
+        // version of the request, unless check warns about one keyword of the place that
+        // stands in for the one the message calls missing (OpenAI's "array schema missing
+        // items" at an array with `prefixItems`, which check warns about): the request has
+        // that here, and that is what the message is about. A warning about another keyword
+        // there is about something else.
+        let mut present = false;
+        if rules.is_empty()
+            && let Some(own) = &e.rule
+        {
+            let seen = seen.get_or_insert_with(|| {
+                let refs: Vec<_> = set.tools.iter().map(|t| t.as_ref()).collect();
+                crate::profile::detect::collect(&refs)
+            });
+            present = seen.iter().any(|s| {
+                s.tool_index == index
+                    && s.rule == own
+                    && (at_or_below(&s.pointer, pointer) || parent_of(pointer) == Some(&s.pointer))
+            });
+            let stands_in = |p: &str| {
+                keyword_of(p)
+                    && p.rsplit('/')
+                        .next()
+                        .is_some_and(|k| templates::stands_in_for_missing(own, k))
+            };
+            let warned = if present {
+                Vec::new()
+            } else {
+                rules_at(&stands_in, true, true)
+            };
+            if let [rule] = warned.as_slice() {
+                moved_to = findings
+                    .iter()
+                    .filter(of_tool)
+                    .find(|f| f.rule == *rule && stands_in(&f.pointer))
+                    .map(|f| f.pointer.clone());
+                rules = warned;
+            }
+        }
         if rules.is_empty() {
             if let Some(own) = &e.rule {
-                // Whether the request has here what the rule is about at all, whatever any
-                // profile says of it: if not, no evidence is stale; the message was about
-                // another version of the request.
-                let seen = seen.get_or_insert_with(|| {
-                    let refs: Vec<_> = set.tools.iter().map(|t| t.as_ref()).collect();
-                    crate::profile::detect::collect(&refs)
-                });
-                let present = seen.iter().any(|s| {
-                    s.tool_index == index
-                        && s.rule == own
-                        && (at_or_below(&s.pointer, pointer)
-                            || parent_of(pointer) == Some(&s.pointer))
-                });
                 e.notes.push(if present {
                     format!(
                         "`check --target {target}` reports nothing here: the evidence its profile \

@@ -422,6 +422,17 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
 /// Most places besides the one explained that a meta-schema note names (the rest are counted).
 const MAX_OTHER_PLACES: usize = 20;
 
+/// The note on a keyword a message calls missing that the request gives as a JSON null:
+/// Google reads JSON as proto3 does, where a null is "treated as the default value of the
+/// corresponding field type" (https://protobuf.dev/programming-guides/json/, read
+/// 2026-12-05), i.e. not set.
+fn null_as_unset(keyword: &str) -> String {
+    format!(
+        "`{keyword}` is a JSON null in the request, which reads as not given (proto3 JSON takes a \
+         null as a field not set): the null is what the message is about"
+    )
+}
+
 /// The note on a place an error names that the request's tool does not have (see
 /// [`in_schema`]): a different request, or an older or newer version of the tool, was sent,
 /// so neither the request nor the evidence is to blame for it.
@@ -2124,6 +2135,18 @@ const MISSING_RULES: &[(&str, &str)] = &[
     ("object-properties-missing", "properties"),
 ];
 
+/// Whether `keyword` is of the kind `rule` (one of [`MISSING_RULES`]) says is missing: that
+/// keyword or one named after it (`prefixItems` for `items`, `patternProperties` for
+/// `properties`), which a schema may give instead.
+pub(super) fn stands_in_for_missing(rule: &str, keyword: &str) -> bool {
+    MISSING_RULES.iter().any(|(r, k)| {
+        *r == rule
+            && keyword
+                .to_ascii_lowercase()
+                .ends_with(&k.to_ascii_lowercase())
+    })
+}
+
 /// Resolves a raw problem against the request's tools (see [`Against`]): which tool, which
 /// place, the rule's fix, and notes on what could not be found. One explanation per place:
 /// several when a search for [`Cond::Each`] finds more than one in the tool.
@@ -2362,7 +2385,17 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                             notes.push(format!("{why} in the request"));
                             pointer = Some(full);
                         }
-                        _ => pointer = Some(full),
+                        // A keyword "missing" that is there as a JSON null: the null is the
+                        // place (where `check` reports it).
+                        _ => match &expect {
+                            Expect::Absent(k)
+                                if here.and_then(|h| h.get(k.as_str())) == Some(&Value::Null) =>
+                            {
+                                notes.push(null_as_unset(k));
+                                pointer = Some(at_keyword(&node, k));
+                            }
+                            _ => pointer = Some(full),
+                        },
                     }
                 }
                 // A request without the tool has no key order to resolve against; the note
@@ -2468,7 +2501,10 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
     if rule == Some("object-properties-missing")
         && let (Some(schema), Some(p)) = (tool.and_then(|t| t.schema), pointer.as_mut())
     {
-        *p = properties_missing_place(schema, p);
+        *p = properties_missing_place(schema, p, provider == "google");
+        if schema.pointer(p) == Some(&Value::Null) {
+            notes.push(null_as_unset("properties"));
+        }
     }
     if rule_needs_place && have_request && pointer.is_none() {
         rule = None;
@@ -2688,14 +2724,15 @@ fn pick<'a, 'b>(
 /// Where `check` reports `object-properties-missing` for the object schema at `pointer`: at
 /// its `properties` when that map is there but empty, at the object when it has none
 /// (`profile::rules::object_properties_missing`). Google's and OpenAI's messages cannot
-/// tell the two apart (a proto map is empty either way); the request can.
-fn properties_missing_place(schema: &Value, pointer: &str) -> String {
-    let empty_map = schema
-        .pointer(pointer)
-        .and_then(|n| n.get("properties"))
+/// tell the two apart (a proto map is empty either way); the request can. With `null_unset`
+/// (Google, see [`null_as_unset`]), a `properties: null` is the place too, where `check`
+/// reports `properties-invalid`.
+fn properties_missing_place(schema: &Value, pointer: &str, null_unset: bool) -> String {
+    let properties = schema.pointer(pointer).and_then(|n| n.get("properties"));
+    let empty_map = properties
         .and_then(Value::as_object)
         .is_some_and(serde_json::Map::is_empty);
-    if empty_map {
+    if empty_map || (null_unset && properties == Some(&Value::Null)) {
         at_keyword(pointer, "properties")
     } else {
         pointer.to_string()
@@ -2782,7 +2819,7 @@ fn expectation_holds(
             .map(|_| ())
             .ok_or_else(|| format!("that schema has no `{k}`")),
         Expect::Absent(k) => match n.get(k.as_str()) {
-            None => Ok(()),
+            None | Some(Value::Null) => Ok(()),
             Some(_) => Err(format!("that schema does have `{k}`")),
         },
         Expect::TypeList => n

@@ -1441,6 +1441,99 @@ fn explain_follows_check_to_a_keyword_of_the_place_and_says_when_check_finds_not
     );
 }
 
+/// A keyword Google calls missing that the request gives as a JSON null (proto3 JSON reads a
+/// null as not set) is the null itself: told the target, explain names the rule check warns
+/// about there, and no note sends the user to another version of the request (trial 56 D6).
+/// So is OpenAI's "array schema missing items" at an array with `prefixItems`, which check
+/// warns about at that keyword; where the request has nothing of the kind, the note stands.
+#[test]
+fn a_null_keyword_is_what_a_message_calling_it_missing_is_about() {
+    let gemini = |parameters: Value| {
+        json!({"contents":[],"tools":[{"functionDeclarations":[
+            {"name":"probe_tool","description":"d","parameters":parameters}]}]})
+    };
+    let must = "must be specified when not using one_of, any_of or all_of fields";
+    for (parameters, field, pointer, rule) in [
+        (
+            json!({"type":null,"properties":{"value":{"type":"string"}},"required":["value"]}),
+            format!("type: {must}"),
+            "/type",
+            "root-not-object",
+        ),
+        (
+            json!({"type":"object","properties":null}),
+            "properties: should be non-empty for OBJECT type".to_string(),
+            "/properties",
+            "properties-invalid",
+        ),
+        (
+            json!({"type":"object","properties":{"value":{"type":null}}}),
+            format!("properties[value].type: {must}"),
+            "/properties/value/type",
+            "type-invalid",
+        ),
+    ] {
+        let request = gemini(parameters);
+        let text = format!(
+            "* GenerateContentRequest.tools[0].function_declarations[0].parameters.{field}\n"
+        );
+        let got = explain(Some(&request), &text, Some("gemini/v1beta/parameters"));
+        let [e] = got.as_slice() else {
+            panic!("{got:#?}")
+        };
+        assert_eq!(
+            (e.pointer.as_deref(), e.rule.as_deref()),
+            (Some(pointer), Some(rule)),
+            "{field}: {:?}",
+            e.notes
+        );
+        assert!(
+            e.notes.iter().any(|n| n.contains("is a JSON null")),
+            "{:?}",
+            e.notes
+        );
+        assert!(
+            !e.notes
+                .iter()
+                .any(|n| n.contains("another version") || n.contains("does have")),
+            "{:?}",
+            e.notes
+        );
+    }
+    let openai = |value: Value| {
+        json!({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"probe_tool",
+            "description":"d","parameters":{"type":"object","properties":{"value":value},"required":["value"]}}}]})
+    };
+    let text = "Invalid schema for function 'probe_tool': In context=('properties', 'value'), array schema missing items.";
+    let tuple =
+        openai(json!({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}));
+    let e = &explain(Some(&tuple), text, Some("openai/chat"))[0];
+    assert_eq!(
+        (e.pointer.as_deref(), e.rule.as_deref()),
+        (
+            Some("/properties/value/prefixItems"),
+            Some("keyword-unsupported")
+        ),
+        "{:?}",
+        e.notes
+    );
+    assert!(
+        !e.notes.iter().any(|n| n.contains("another version")),
+        "{:?}",
+        e.notes
+    );
+    let e = &explain(
+        Some(&openai(json!({"type":"string"}))),
+        text,
+        Some("openai/chat"),
+    )[0];
+    assert!(
+        e.notes.iter().any(|n| n.contains("another version")),
+        "{:?}",
+        e.notes
+    );
+}
+
 /// Vertex's and Gemini's lead-in "Unable to submit request because" is the provider's own
 /// text: quoted with the rest, also in text given as is (not decoded from an envelope).
 #[test]

@@ -110,37 +110,86 @@ fn rewrite(spelling: &mut String, at: &str, why: &str) -> Option<Change> {
     })
 }
 
-/// Drops the root's definitions (`$defs`, `definitions` members) that no reference reaches,
-/// from outside them or from a definition that is reached: they constrain nothing, and a
-/// target that validates the whole schema would refuse the tool for one of them. Returns one
-/// change per definition dropped. Nothing is dropped when a reference is not a local JSON
-/// Pointer into the document (an `$anchor`, the document itself, a remote or dangling one, a
-/// `$ref` that is no string) or names a container as a whole (`#/$defs`): what it reaches is
-/// not followed here, and the profile and the target judge the schema as written.
+/// The root's containers of definitions, in the order [`unreached_definitions`] lists them.
+const CONTAINERS: [&str; 2] = ["$defs", "definitions"];
+
+/// A definition of the root: its container (`$defs` or `definitions`) and its name.
+pub type Definition = (&'static str, String);
+
+/// The root's definition that JSON Pointer `pointer` lies in (or names), if any:
+/// `/$defs/a~1b/type` lies in `("$defs", "a/b")`.
+pub fn definition_holding(pointer: &str) -> Option<Definition> {
+    let mut tokens = pointer.strip_prefix('/')?.splitn(3, '/');
+    let container = tokens.next()?;
+    let name = tokens.next()?;
+    let container = CONTAINERS.into_iter().find(|c| *c == container)?;
+    Some((container, unescape(name)))
+}
+
+/// Drops the root's definitions (`$defs`, `definitions` members) that no reference reaches
+/// ([`unreached_definitions`]): they constrain nothing, and a target that validates the whole
+/// schema would refuse the tool for one of them. Returns one change per definition dropped.
 pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
+    let unreached = unreached_definitions(schema);
+    let Some(root) = schema.as_object_mut() else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    for container in CONTAINERS {
+        let Some(Value::Object(defs)) = root.get_mut(container) else {
+            continue;
+        };
+        // One pass, keeping the order: a removal each shifts every definition after it, which
+        // made many unreached ones quadratic (trial 42: 100,000 definitions, 35 s).
+        let gone: std::collections::HashSet<&str> = unreached
+            .iter()
+            .filter(|(c, _)| *c == container)
+            .map(|(_, name)| name.as_str())
+            .collect();
+        defs.retain(|name, _| !gone.contains(name.as_str()));
+        if defs.is_empty() {
+            root.shift_remove(container);
+        }
+    }
+    for (container, name) in &unreached {
+        changes.push(dropped_definition(container, name, "compile"));
+    }
+    changes
+}
+
+/// The change that dropped the unreached definition `name` of `container`, answering `rule`'s
+/// finding: the line compile and repair both write.
+pub fn dropped_definition(container: &str, name: &str, rule: &str) -> Change {
+    Change {
+        pointer: crate::json::push_token(&crate::json::push_token("", container), name),
+        rule: rule.into(),
+        action: format!(
+            "dropped the definition `{name}`, which no `$ref` reaches (it constrains nothing)"
+        ),
+        emptied: false,
+        lost: None,
+    }
+}
+
+/// The root's definitions (`$defs`, `definitions` members) that no reference reaches, from
+/// outside them or from a definition that is reached (a chain is followed), in document
+/// order, `$defs` first. None are listed when a reference is not a local JSON Pointer into
+/// the document (an `$anchor`, the document itself, a remote or dangling one, a `$ref` that
+/// is no string) or names a container as a whole (`#/$defs`): what it reaches is not followed
+/// here, and the profile and the target judge the schema as written.
+pub fn unreached_definitions(schema: &Value) -> Vec<Definition> {
     let Some(root) = schema.as_object() else {
         return Vec::new();
     };
-    let containers = ["$defs", "definitions"];
-    if !containers
+    if !CONTAINERS
         .iter()
         .any(|c| root.get(*c).is_some_and(Value::is_object))
     {
         return Vec::new();
     }
-    // (container, name) of the definition a pointer lies in; `None` outside the definitions.
-    let definition_of = |pointer: &str| -> Option<(String, String)> {
-        let mut tokens = pointer.strip_prefix('/')?.splitn(3, '/');
-        let container = tokens.next()?;
-        let name = tokens.next()?;
-        containers
-            .contains(&container)
-            .then(|| (container.to_string(), unescape(name)))
-    };
-    type Def = (String, String);
-    let mut reached: std::collections::HashSet<Def> = std::collections::HashSet::new();
+    let mut reached: std::collections::HashSet<Definition> = std::collections::HashSet::new();
     // The definitions each definition's references reach (`None`: from outside them).
-    let mut refs: std::collections::HashMap<Option<Def>, Vec<Def>> =
+    let mut refs: std::collections::HashMap<Option<Definition>, Vec<Definition>> =
         std::collections::HashMap::new();
     for node in crate::schema::walk(schema).nodes {
         let Some(r) = node.object().and_then(|o| o.get("$ref")) else {
@@ -161,20 +210,20 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
         {
             return Vec::new();
         }
-        if containers
+        if CONTAINERS
             .iter()
             .any(|c| target.strip_prefix('/') == Some(c))
         {
             return Vec::new();
         }
-        if let Some(def) = definition_of(&target) {
-            refs.entry(definition_of(&node.pointer))
+        if let Some(def) = definition_holding(&target) {
+            refs.entry(definition_holding(&node.pointer))
                 .or_default()
                 .push(def);
         }
     }
     // From the references outside the definitions, then from each definition reached.
-    let mut frontier: Vec<Option<Def>> = vec![None];
+    let mut frontier: Vec<Option<Definition>> = vec![None];
     while let Some(from) = frontier.pop() {
         for def in refs.get(&from).into_iter().flatten() {
             if reached.insert(def.clone()) {
@@ -182,43 +231,18 @@ pub fn drop_unreferenced_definitions(schema: &mut Value) -> Vec<Change> {
             }
         }
     }
-    let mut changes = Vec::new();
-    let Some(root) = schema.as_object_mut() else {
-        return changes;
-    };
-    for container in containers {
-        let Some(Value::Object(defs)) = root.get_mut(container) else {
+    let mut unreached = Vec::new();
+    for container in CONTAINERS {
+        let Some(Value::Object(defs)) = root.get(container) else {
             continue;
         };
-        let unreached: Vec<String> = defs
-            .keys()
-            .filter(|name| !reached.contains(&(container.to_string(), (*name).clone())))
-            .cloned()
-            .collect();
-        // One pass, keeping the order: a removal each shifts every definition after it, which
-        // made many unreached ones quadratic (trial 42: 100,000 definitions, 35 s).
-        {
-            let gone: std::collections::HashSet<&str> =
-                unreached.iter().map(String::as_str).collect();
-            defs.retain(|name, _| !gone.contains(name.as_str()));
-        }
-        for name in unreached {
-            changes.push(Change {
-                pointer: crate::json::push_token(&crate::json::push_token("", container), &name),
-                rule: "compile".into(),
-                action: format!(
-                    "dropped the definition `{name}`, which no `$ref` reaches (it constrains \
-                     nothing)"
-                ),
-                emptied: false,
-                lost: None,
-            });
-        }
-        if defs.is_empty() {
-            root.shift_remove(container);
-        }
+        unreached.extend(
+            defs.keys()
+                .map(|name| (container, name.clone()))
+                .filter(|def| !reached.contains(def)),
+        );
     }
-    changes
+    unreached
 }
 
 /// An RFC 6901 reference token as the key it names.

@@ -6,7 +6,7 @@
 //! feature up in a compiled profile and turn the ones not allowed into findings) and
 //! *collect* (record every feature seen, used to derive profiles and to test the rules).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -429,6 +429,9 @@ pub struct Cx<'a, 'p> {
     ref_scans: rules::ref_unsupported::Scans<'a>,
     /// [`rules::Repairing::root_refs`] for this tool, once asked.
     root_refs: std::cell::OnceCell<crate::repair::refs::RefList>,
+    /// The tool's definitions no `$ref` reaches, once a finding in a definition asks
+    /// ([`unreached_definition`]).
+    unreached: std::cell::OnceCell<HashSet<crate::compile::canonical::Definition>>,
 }
 
 /// Why `toolwire repair` would refuse to inline the references of one tool's schema
@@ -576,6 +579,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             replaces_schema: std::cell::Cell::new(None),
             ref_scans: Default::default(),
             root_refs: Default::default(),
+            unreached: Default::default(),
             names: RequestNames::default(),
             node_pointer: None,
         }
@@ -996,6 +1000,11 @@ impl<'a, 'p> Cx<'a, 'p> {
                 let tool = *self
                     .tool_text
                     .get_or_insert_with(|| text.write(|t| t.push_str(self.tool_name)));
+                // An error in a definition no `$ref` reaches: repair drops the definition,
+                // whatever it holds (trial 56 D9).
+                let unreached = matches!(slot, Slot::Rejected(_))
+                    .then(|| unreached_definition(self.root, &self.unreached, text.get(pointer)))
+                    .flatten();
                 // The detail's shared parameter text serves unless no case covers the feature
                 // or the feature is a limit (which carries the measured value).
                 // A feature shown with its own value names the case that judged it, as a limit
@@ -1023,6 +1032,17 @@ impl<'a, 'p> Cx<'a, 'p> {
                         }
                         (what, fix)
                     }
+                };
+                let fix = match &unreached {
+                    Some((_, name)) => Some(out.text.write(|t| {
+                        t.push_str("Drop the definition `");
+                        t.push_str(name);
+                        t.push_str(
+                            "`: no `$ref` reaches it, so it constrains nothing (`toolwire \
+                             repair` drops it).",
+                        );
+                    })),
+                    None => fix,
                 };
                 out.records.push(Record {
                     rule: self.rule,
@@ -1071,7 +1091,8 @@ impl<'a, 'p> Cx<'a, 'p> {
                                 in_subschema(at).and_then(|(f, _)| turned_above(&self.frames, f))
                             },
                         };
-                        (self.rule.repairable)(&feat, &r)
+                        unreached.is_some()
+                            || (self.rule.repairable)(&feat, &r)
                             || (subject == Subject::Schema
                                 && match self.replaces_schema.get() {
                                     Some(known) => known,
@@ -1562,6 +1583,26 @@ fn key_frame(at: At<'_>) -> u32 {
     }
 }
 
+/// The root's definition `pointer` lies in, when no `$ref` of the schema `root` reaches it
+/// ([`crate::compile::canonical::unreached_definitions`], listed into `unreached` once per
+/// tool): repair drops it, as compile does.
+fn unreached_definition(
+    root: Option<&Value>,
+    unreached: &std::cell::OnceCell<HashSet<crate::compile::canonical::Definition>>,
+    pointer: &str,
+) -> Option<crate::compile::canonical::Definition> {
+    let def = crate::compile::canonical::definition_holding(pointer)?;
+    let root = root?;
+    unreached
+        .get_or_init(|| {
+            crate::compile::canonical::unreached_definitions(root)
+                .into_iter()
+                .collect()
+        })
+        .contains(&def)
+        .then_some(def)
+}
+
 /// The subschema's frame `at` is in, and what lies below it; `None` for a place that is not
 /// in a subschema the walk met (the tool, a pointer given whole).
 fn in_subschema(at: At<'_>) -> Option<(u32, Below<'_>)> {
@@ -1862,6 +1903,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.replaces_schema.set(None);
         cx.ref_scans = Default::default();
         cx.root_refs = Default::default();
+        cx.unreached = Default::default();
         for rule in &hooks.tool {
             cx.rule = rule;
             (rule.hooks.tool.expect("listed as a tool hook"))(cx, tool);

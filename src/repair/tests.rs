@@ -4411,3 +4411,74 @@ fn several_all_of_branches_are_merged_where_one_schema_says_them_all() {
         );
     }
 }
+
+/// An error inside a definition no `$ref` reaches is not judged: repair drops every such
+/// definition as compile does, with compile's change line, and check marks the error
+/// repairable, its fix saying so (trial 56 D9: `$defs: {u2: {type: array}}` under a profile
+/// rejecting an array without `items` refused the whole tool). Definitions reached (`a`) stay;
+/// one reached only from an unreached one (`u2`, from `u1`) goes with it, so no `$ref` is
+/// left dangling; a reference by anchor leaves every definition to the profile, as compile
+/// does.
+#[test]
+fn an_error_in_a_definition_no_ref_reaches_is_dropped_with_it() {
+    let p = profile(&["structure: array-without-items"]);
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},
+            "$defs":{"a":{"type":"string"},"u1":{"$ref":"#/$defs/u2"},"u2":{"type":"array"}}}),
+    );
+    let checked = findings(&t, &p);
+    let error = checked
+        .iter()
+        .find(|f| f.rule == "array-items-missing")
+        .expect("the array without items");
+    assert!(error.marked_repairable(), "{error:#?}");
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},
+            "$defs":{"a":{"type":"string"}}})
+    );
+    let got: Vec<(&str, &str)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "/$defs/u1",
+                "dropped the definition `u1`, which no `$ref` reaches (it constrains nothing)"
+            ),
+            (
+                "/$defs/u2",
+                "dropped the definition `u2`, which no `$ref` reaches (it constrains nothing)"
+            ),
+        ]
+    );
+    assert!(r.changes.iter().all(|c| c.lost.is_none()));
+    // The last one goes with its container.
+    let alone = tool(
+        "t",
+        json!({"type":"object","properties":{"x":{"type":"string"}},"$defs":{"u2":{"type":"array"}}}),
+    );
+    let r = repair_one(&alone, &p);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"x":{"type":"string"}}})
+    );
+    // Reached by an anchor: not followed, so the definition is judged as written.
+    let anchored = tool(
+        "t",
+        json!({"type":"object","properties":{"x":{"$ref":"#s"}},
+            "$defs":{"s":{"$anchor":"s","type":"string"},"u2":{"type":"array"}}}),
+    );
+    let error = findings(&anchored, &p)
+        .into_iter()
+        .find(|f| f.rule == "array-items-missing")
+        .expect("the array without items");
+    assert!(!error.marked_repairable());
+    assert_eq!(repair_one(&anchored, &p).outcome, Outcome::Refused);
+}

@@ -243,7 +243,8 @@ pub(super) fn keyword(
 /// `$dynamicAnchor`s) dropped that no `$ref` names (repair drops all of one kind in a row,
 /// asking about each): that changes neither what the other `$ref`s resolve to nor whether
 /// they can be inlined; and its list of `$ref`s holds for that schema with `allOf`s merged
-/// that no `$ref` points into, as a merge moves keywords but rewrites no `$ref`.
+/// that no `$ref` points into, as a merge moves keywords but rewrites no `$ref`; and for that
+/// schema with definitions dropped that no `$ref` reaches, which leaves the others unreached.
 /// Made anew for any other change.
 pub(crate) struct Memo {
     /// The expansion cap of the inlining (`--max-inline-nodes`).
@@ -258,6 +259,9 @@ pub(crate) struct Memo {
     /// The schema's `$ref`s: each `allOf` merge asks whether one points into it (trial 48 D12:
     /// a walk of the schema per merge made repairing N `allOf`s quadratic).
     refs: std::cell::OnceCell<RefList>,
+    /// The root's definitions no `$ref` reaches
+    /// ([`crate::compile::canonical::unreached_definitions`]).
+    unreached: std::cell::OnceCell<HashSet<crate::compile::canonical::Definition>>,
 }
 
 impl Memo {
@@ -269,7 +273,25 @@ impl Memo {
             reached: Default::default(),
             inlining: Default::default(),
             refs: Default::default(),
+            unreached: Default::default(),
         }
+    }
+
+    /// Whether no `$ref` of the tool's schema reaches its definition `def`.
+    pub(super) fn unreached(
+        &self,
+        tool: &Tool,
+        def: &crate::compile::canonical::Definition,
+    ) -> bool {
+        tool.parameters.as_ref().is_some_and(|root| {
+            self.unreached
+                .get_or_init(|| {
+                    crate::compile::canonical::unreached_definitions(root)
+                        .into_iter()
+                        .collect()
+                })
+                .contains(def)
+        })
     }
 
     /// Whether a `$ref` of the tool names the schema at `node` by the plain name its keyword

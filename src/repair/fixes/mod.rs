@@ -209,6 +209,9 @@ pub(super) fn candidates(
     profile: &CompiledProfile,
     memo: &Memo,
 ) -> Found {
+    if let Some(c) = drop_unreached_definition(tool, f, memo)? {
+        return Ok(vec![c]);
+    }
     let mut found = dispatch(tool, f, profile, memo)?;
     if about_ref_siblings(f) {
         found = found
@@ -239,6 +242,35 @@ pub(super) fn candidates(
         found.sort_by_key(|c| !c.uses_nullable);
     }
     Ok(found)
+}
+
+/// Drops the root's definitions that no `$ref` reaches when `f` lies in one of them, as compile
+/// does ([`crate::compile::canonical::drop_unreferenced_definitions`], the same change lines,
+/// here answering `f`'s rule): they constrain nothing, so what they hold is not judged (trial
+/// 56 D9: an array without `items` in such a definition refused the whole tool). All of them
+/// at once: one that refers to another is unreached too, and dropping only the other would
+/// leave its `$ref` dangling. `None` for a finding anywhere else; an error when the
+/// definition is gone already (another finding's drop took it).
+fn drop_unreached_definition(
+    tool: &Tool,
+    f: &Finding,
+    memo: &Memo,
+) -> Result<Option<Candidate>, String> {
+    let Some((container, name)) = crate::compile::canonical::definition_holding(&f.pointer)
+        .filter(|def| memo.unreached(tool, def))
+    else {
+        return Ok(None);
+    };
+    let at = crate::json::push_token(&crate::json::push_token("", container), &name);
+    let mut t = tool.clone();
+    let Some(schema) = t.parameters.as_mut().filter(|p| p.pointer(&at).is_some()) else {
+        return Err(format!("the definition `{name}` is dropped already"));
+    };
+    let mut changes = crate::compile::canonical::drop_unreferenced_definitions(schema);
+    for c in &mut changes {
+        c.rule = f.rule.to_string();
+    }
+    Ok(Some(Candidate::many(t, changes)))
 }
 
 /// Whether `f` is `ref-unsupported`'s about siblings beside a `$ref`, which repair drops.

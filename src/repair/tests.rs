@@ -1644,6 +1644,75 @@ fn null_is_written_as_nullable_where_the_profile_allows_that_spelling() {
     assert!(!r.changes[0].action.contains("enum"), "{:?}", r.changes);
 }
 
+/// A nullable array item or `anyOf` branch, which cannot be made an optional argument, loses
+/// its null with a loss line where the profile does not accept `nullable: true` (trial 56 D5:
+/// under `portable` it was written `{type: string, nullable: true}` with "0 losses", and
+/// `nullable` listed as left as written, while four of its five targets read JSON Schema,
+/// which has no such keyword); where the profile accepts `nullable`, it keeps the null.
+#[test]
+fn a_nullable_item_or_branch_loses_its_null_where_nullable_is_not_accepted() {
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "v":{"type":"array","items":{"type":["string","null"]}},
+            "w":{"anyOf":[{"type":["string","null"]},{"type":"integer"}]}}}),
+    );
+    let feature = |parameter: &str, status| FeatureEntry {
+        parameter: parameter.into(),
+        placement: Placement::Nested,
+        status,
+        rejected_by: Vec::new(),
+        unknown_for: Vec::new(),
+        judged_elsewhere: Default::default(),
+    };
+    let make = |features: Vec<FeatureEntry>| {
+        CompiledProfile::new(&Profile {
+            name: "p".into(),
+            targets: vec!["test/target".into()],
+            control: Status::Allowed,
+            features,
+            summary: Default::default(),
+            meta_schema: Vec::new(),
+        })
+    };
+    let mut features = vec![feature("type-list: string,null", Status::Rejected)];
+    let r = repair_one(&t, &make(features.clone()));
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.as_ref().unwrap(),
+        &json!({"type":"object","properties":{
+            "v":{"type":"array","items":{"type":"string"}},
+            "w":{"anyOf":[{"type":"string"},{"type":"integer"}]}}})
+    );
+    let got: Vec<(&str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.lost.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/properties/v/items/type", Some(fixes::NULL_DROPPED_LOSS)),
+            ("/properties/w/anyOf/0/type", Some(fixes::NULL_DROPPED_LOSS)),
+        ]
+    );
+    assert!(
+        r.unverified.iter().all(|u| !u.contains("nullable")),
+        "{r:#?}"
+    );
+    features.push(feature("keyword-allowed: nullable (true)", Status::Allowed));
+    let r = repair_one(&t, &make(features));
+    assert_eq!(
+        r.tool.parameters.unwrap()["properties"]["v"]["items"],
+        json!({"type":"string","nullable":true})
+    );
+    assert!(
+        r.changes.iter().all(|c| c.lost.is_none()),
+        "{:#?}",
+        r.changes
+    );
+}
+
 #[test]
 fn required_names_that_are_not_properties_are_dropped() {
     // The finding points into `required` (`/required/1`), not at a schema object.

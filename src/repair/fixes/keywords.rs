@@ -759,6 +759,15 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
             Some(OPTIONAL_LOSS.into()),
         ));
     }
+    let mut without_null = Draft::of(tool);
+    *without_null.schema(node)? = merged.clone();
+    let without_null = Candidate::one(
+        without_null,
+        &f_at(node, k),
+        rule,
+        format!("removed the null branch of `{k}`"),
+        Some(NULL_DROPPED_LOSS.into()),
+    );
     let mut nullable = Draft::of(tool);
     let mut with = merged;
     with.insert("nullable".into(), json!(true));
@@ -771,7 +780,7 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
             format!("wrote the null branch of `{k}` as `nullable: true`"),
             None,
         )
-        .nullable(),
+        .nullable(without_null),
     );
     Ok(out)
 }

@@ -87,6 +87,9 @@ pub(super) struct Candidate {
     /// Writes null as `nullable: true` (preferred, being lossless, where the profile allows
     /// that spelling; otherwise the argument is made optional first).
     pub uses_nullable: bool,
+    /// What a `nullable: true` candidate writes instead where the profile does not accept
+    /// that spelling ([`candidates`]): the same rewrite with the null dropped, said as a loss.
+    instead: Option<Box<Candidate>>,
 }
 
 impl Candidate {
@@ -107,12 +110,16 @@ impl Candidate {
             rewrite: rewrite.into(),
             changes,
             uses_nullable: false,
+            instead: None,
         }
     }
 
-    /// Marks a rewrite that spells null as `nullable: true`.
-    fn nullable(mut self) -> Candidate {
+    /// Marks a rewrite that spells null as `nullable: true`; `instead` drops the null, for a
+    /// profile some of whose targets do not read `nullable` (JSON Schema has no such keyword:
+    /// there the rewrite would refuse null while saying it lost nothing, trial 56 D5).
+    fn nullable(mut self, instead: Candidate) -> Candidate {
         self.uses_nullable = true;
+        self.instead = Some(Box::new(instead));
         self
     }
 
@@ -128,13 +135,16 @@ impl Candidate {
             rewrite,
             mut changes,
             uses_nullable,
+            ..
         } = self;
         let mut t = rewrite.applied_to(base)?;
         more(&mut t, &mut changes);
+        // Made after [`candidates`] chose between `nullable` and its `instead`.
         Ok(Candidate {
             rewrite: Rewrite::Tool(t),
             changes,
             uses_nullable,
+            instead: None,
         })
     }
 }
@@ -212,7 +222,14 @@ pub(super) fn candidates(
     if let Some(c) = drop_unreached_definition(tool, f, memo)? {
         return Ok(vec![c]);
     }
-    let mut found = dispatch(tool, f, profile, memo)?;
+    let reads_nullable = prefers_nullable(profile);
+    let mut found: Vec<Candidate> = dispatch(tool, f, profile, memo)?
+        .into_iter()
+        .map(|c| match c.instead {
+            Some(instead) if !reads_nullable => *instead,
+            _ => c,
+        })
+        .collect();
     if about_ref_siblings(f) {
         found = found
             .into_iter()
@@ -238,7 +255,7 @@ pub(super) fn candidates(
             found.splice(0..0, inlining);
         }
     }
-    if prefers_nullable(profile) {
+    if reads_nullable {
         found.sort_by_key(|c| !c.uses_nullable);
     }
     Ok(found)
@@ -1028,6 +1045,10 @@ fn make_optional(t: &mut Draft<'_>, pointer: &str) -> bool {
     }
     true
 }
+
+/// The loss of a rewrite that dropped the null a schema accepted where no argument can be left
+/// out for it (an array item, a branch) and the profile does not accept `nullable: true`.
+pub(crate) const NULL_DROPPED_LOSS: &str = "null is no longer accepted here: `nullable: true`, the other way to say it, is not read by every target of the profile (JSON Schema has no such keyword)";
 
 /// The loss of a rewrite that made an argument optional to drop the null it accepted.
 pub(crate) const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the argument out instead (`toolwire args` reads null for an optional argument as absent)";

@@ -275,10 +275,26 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             Some(OPTIONAL_LOSS.into()),
         ));
     }
-    let mut nullable = base;
+    let mut nullable = base.clone();
     nullable
         .schema(&node)?
         .insert("nullable".into(), json!(true));
+    let mut without_null = base;
+    let dropped = drop_null_from_enum(without_null.schema(&node)?);
+    let without_null = Candidate::one(
+        without_null,
+        &f_at(&node, "type"),
+        &f.rule,
+        format!(
+            "wrote `[{written}]` as `{one}`, without null{}",
+            if dropped {
+                ", and dropped `null` from its `enum`"
+            } else {
+                ""
+            }
+        ),
+        Some(NULL_DROPPED_LOSS.into()),
+    );
     out.push(
         Candidate::one(
             nullable,
@@ -287,7 +303,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
             format!("wrote `[{written}]` as `{one}` with `nullable: true`"),
             None,
         )
-        .nullable(),
+        .nullable(without_null),
     );
     Ok(out)
 }

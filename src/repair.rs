@@ -41,7 +41,7 @@ pub mod conjunction;
 pub mod duplicates;
 pub mod envelope;
 mod fixes;
-pub(crate) use fixes::OPTIONAL_LOSS;
+pub(crate) use fixes::made_optional_for_null;
 pub mod layout;
 pub mod place;
 pub mod refs;

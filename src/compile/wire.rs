@@ -1312,7 +1312,6 @@ pub const NULL_GIVEN_BACK: &str = "made the argument required and nullable again
 /// round may have said it already, before the model's rejection made repair drop the null. `given` is the parameters schema as given,
 /// where the changes are named.
 pub fn null_given_back(changes: &mut Vec<Change>, given: &Value) {
-    let optional_loss = Some(crate::repair::OPTIONAL_LOSS);
     let back: Vec<String> = changes
         .iter()
         .filter(|c| c.action == REQUIRED_AND_NULLABLE)
@@ -1327,7 +1326,7 @@ pub fn null_given_back(changes: &mut Vec<Change>, given: &Value) {
         };
         if !changes
             .iter()
-            .any(|c| inside(c) && c.lost.as_deref() == optional_loss)
+            .any(|c| inside(c) && crate::repair::made_optional_for_null(c.lost.as_deref()))
         {
             continue;
         }
@@ -1337,7 +1336,7 @@ pub fn null_given_back(changes: &mut Vec<Change>, given: &Value) {
             NULL_PASSED_ON
         };
         for c in changes.iter_mut() {
-            if inside(c) && c.lost.as_deref() == optional_loss {
+            if inside(c) && crate::repair::made_optional_for_null(c.lost.as_deref()) {
                 c.lost = None;
             } else if c.pointer == at && c.action == REQUIRED_AND_NULLABLE {
                 c.action = action.into();

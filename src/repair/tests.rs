@@ -104,6 +104,50 @@ fn type_with_null_becomes_an_optional_argument() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("null"));
 }
 
+/// A required argument made optional to drop its null says so in its loss: the model now
+/// leaves it out to mean null, which the original schema refuses (`toolwire args` reports
+/// the required argument missing), so the caller must put the null back (trial 56 D4: the
+/// loss said `args` reads null for an optional argument as absent, a mapping that does not
+/// apply to a required one). An optional argument keeps the optional text; a `oneOf` null
+/// branch is said alike.
+#[test]
+fn a_required_argument_made_optional_for_its_null_says_the_null_must_be_put_back() {
+    let p = profile(&["type-list: string,null", "keyword-allowed: oneOf"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"note":{"type":["string","null"]},
+            "opt":{"type":["string","null"]},
+            "a":{"oneOf":[{"type":"string"},{"type":"null"}]}},"required":["note","a"]}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let lost = |at: &str| {
+        r.changes
+            .iter()
+            .find(|c| c.pointer.starts_with(at))
+            .and_then(|c| c.lost.clone())
+    };
+    assert_eq!(
+        lost("/properties/note").as_deref(),
+        Some(fixes::REQUIRED_NULL_LOSS)
+    );
+    assert_eq!(
+        lost("/properties/a").as_deref(),
+        Some(fixes::REQUIRED_NULL_LOSS)
+    );
+    assert_eq!(
+        lost("/properties/opt").as_deref(),
+        Some(fixes::OPTIONAL_LOSS)
+    );
+    // What the loss says of `args`: the original schema refuses the call leaving it out.
+    let original = t.parameters.as_ref().unwrap();
+    let left_out = json!({"a": "x", "opt": null});
+    let verdict =
+        crate::args::check_arguments(original, &left_out, crate::args::Coercions::NONE).unwrap();
+    assert!(!verdict.is_valid());
+    assert_eq!(verdict.problems[0].pointer, "/note");
+}
+
 /// Where the repaired schema no longer accepts null, its `enum` no longer lists it either
 /// (said in the same change); an `enum` of null alone is left to the other rules.
 #[test]

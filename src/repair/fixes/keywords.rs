@@ -750,13 +750,13 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     let mut out = Vec::new();
     let mut optional = Draft::of(tool);
     *optional.schema(node)? = merged.clone();
-    if make_optional(&mut optional, node) {
+    if let Some(lost) = make_optional(&mut optional, node) {
         out.push(Candidate::one(
             optional,
             &f_at(node, k),
             rule,
             format!("removed the null branch of `{k}` and made the argument optional"),
-            Some(OPTIONAL_LOSS.into()),
+            Some(lost.into()),
         ));
     }
     let mut without_null = Draft::of(tool);
@@ -1169,15 +1169,15 @@ fn nullable(tool: &Tool, rule: &str, node: &str) -> Found {
     let mut t = Draft::of(tool);
     t.schema(node)?.shift_remove("nullable");
     if v == json!(true) {
-        if !make_optional(&mut t, node) {
+        let Some(lost) = make_optional(&mut t, node) else {
             return Err("`nullable: true` on a schema that is not a property: null cannot be expressed without it".into());
-        }
+        };
         return Ok(vec![Candidate::one(
             t,
             &f_at(node, "nullable"),
             rule,
             "dropped `nullable: true` and made the argument optional",
-            Some(OPTIONAL_LOSS.into()),
+            Some(lost.into()),
         )]);
     }
     Ok(vec![Candidate::one(
@@ -1247,14 +1247,14 @@ fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
             m.insert("type".into(), Value::Array(rest));
         }
     }
-    if !make_optional(&mut t, node) {
+    let Some(lost) = make_optional(&mut t, node) else {
         return Err("null in `enum` of a schema that is not a property".into());
-    }
+    };
     Ok(vec![Candidate::one(
         t,
         &f_at(node, "enum"),
         rule,
         "removed null from `enum` and made the argument optional",
-        Some(OPTIONAL_LOSS.into()),
+        Some(lost.into()),
     )])
 }

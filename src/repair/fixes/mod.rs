@@ -1023,27 +1023,27 @@ fn f_at(node: &str, k: &str) -> String {
     crate::json::push_token(node, k)
 }
 
-/// Makes the property at `pointer` optional (drops it from its object's `required`).
-/// Returns false when `pointer` is not a property.
-fn make_optional(t: &mut Draft<'_>, pointer: &str) -> bool {
-    let Some((parent, name)) = place::property_of(pointer) else {
-        return false;
-    };
-    let Ok(obj) = t.view(&parent) else {
-        return false;
-    };
+/// Makes the property at `pointer` optional (drops it from its object's `required`) to drop
+/// the null it accepted. Returns the loss to report: [`OPTIONAL_LOSS`], or
+/// [`REQUIRED_NULL_LOSS`] when the property was required; `None` when `pointer` is not a
+/// property.
+fn make_optional(t: &mut Draft<'_>, pointer: &str) -> Option<&'static str> {
+    let (parent, name) = place::property_of(pointer)?;
+    let obj = t.view(&parent).ok()?;
+    let mut lost = OPTIONAL_LOSS;
     if let Some(Value::Array(req)) = obj.get("required") {
         let kept: Vec<Value> = req
             .iter()
             .filter(|r| r.as_str() != Some(name.as_str()))
             .cloned()
             .collect();
-        let kept = (!kept.is_empty()).then_some(Value::Array(kept));
-        if t.set_member(&parent, "required", kept).is_err() {
-            return false;
+        if kept.len() < req.len() {
+            lost = REQUIRED_NULL_LOSS;
         }
+        let kept = (!kept.is_empty()).then_some(Value::Array(kept));
+        t.set_member(&parent, "required", kept).ok()?;
     }
-    true
+    Some(lost)
 }
 
 /// The loss of a rewrite that dropped the null a schema accepted where no argument can be left
@@ -1052,6 +1052,18 @@ pub(crate) const NULL_DROPPED_LOSS: &str = "null is no longer accepted here: `nu
 
 /// The loss of a rewrite that made an argument optional to drop the null it accepted.
 pub(crate) const OPTIONAL_LOSS: &str = "null is no longer accepted: the model leaves the argument out instead (`toolwire args` reads null for an optional argument as absent)";
+
+/// [`OPTIONAL_LOSS`] for an argument that was required: the original schema refuses a call
+/// that leaves it out (`toolwire args` answers "required argument is missing"; it maps absent
+/// to null for no argument), so what the model now sends for null must be put back (trial 56
+/// D4: the optional argument's text promised a mapping `args` does not make).
+pub(crate) const REQUIRED_NULL_LOSS: &str = "null is no longer accepted, and the argument is no longer required: the model leaves it out to mean null, and the original schema refuses such a call (`toolwire args` reports the required argument missing, as a server validating that schema would), so the caller must put the null back";
+
+/// Whether `lost` is the loss of a rewrite that made an argument optional to drop its null
+/// ([`OPTIONAL_LOSS`], [`REQUIRED_NULL_LOSS`]).
+pub(crate) fn made_optional_for_null(lost: Option<&str>) -> bool {
+    lost.is_some_and(|l| l == OPTIONAL_LOSS || l == REQUIRED_NULL_LOSS)
+}
 
 /// The tool-name rule for repairing names under `profile`: the documented rules of the
 /// profile's targets ([`crate::names::for_target`], their intersection), further narrowed by

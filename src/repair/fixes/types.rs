@@ -256,7 +256,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
     }
     let mut out = Vec::new();
     let mut optional = base.clone();
-    if make_optional(&mut optional, &node) {
+    if let Some(lost) = make_optional(&mut optional, &node) {
         // The schema no longer accepts null, so neither does its `enum` (a null left there
         // would name a value the type refuses); `nullable: true` below keeps it.
         let dropped = drop_null_from_enum(optional.schema(&node)?);
@@ -272,7 +272,7 @@ pub(super) fn type_list(tool: &Tool, f: &Finding) -> Found {
                     ""
                 }
             ),
-            Some(OPTIONAL_LOSS.into()),
+            Some(lost.into()),
         ));
     }
     let mut nullable = base.clone();

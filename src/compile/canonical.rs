@@ -175,8 +175,13 @@ pub fn dropped_definition(container: &str, name: &str, rule: &str) -> Change {
 /// outside them or from a definition that is reached (a chain is followed), in document
 /// order, `$defs` first. None are listed when a reference is not a local JSON Pointer into
 /// the document (an `$anchor`, the document itself, a remote or dangling one, a `$ref` that
-/// is no string) or names a container as a whole (`#/$defs`): what it reaches is not followed
-/// here, and the profile and the target judge the schema as written.
+/// is no string) or names a container as a whole (`#/$defs`), or the schema holds a dynamic
+/// reference ([`DYNAMIC_REFS`]): what it reaches is not followed here, and the profile and the
+/// target judge the schema as written.
+/// The keywords whose reference resolves by the dynamic scope (2020-12 `$dynamicRef`, 2019-09
+/// `$recursiveRef`).
+const DYNAMIC_REFS: &[&str] = &["$dynamicRef", "$recursiveRef"];
+
 pub fn unreached_definitions(schema: &Value) -> Vec<Definition> {
     let Some(root) = schema.as_object() else {
         return Vec::new();
@@ -192,6 +197,16 @@ pub fn unreached_definitions(schema: &Value) -> Vec<Definition> {
     let mut refs: std::collections::HashMap<Option<Definition>, Vec<Definition>> =
         std::collections::HashMap::new();
     for node in crate::schema::walk(schema).nodes {
+        // A dynamic reference resolves at validation time, by the dynamic scope, to a schema
+        // declaring its anchor (2020-12 core §8.2.3.2; 2019-09's `$recursiveRef`): which
+        // definition it reaches is not followed here, so no definition counts as unreached
+        // (trial 56 D9's fix dropped the definition a `$dynamicRef` named, 0 losses).
+        if node
+            .object()
+            .is_some_and(|o| DYNAMIC_REFS.iter().any(|k| o.contains_key(*k)))
+        {
+            return Vec::new();
+        }
         let Some(r) = node.object().and_then(|o| o.get("$ref")) else {
             continue;
         };

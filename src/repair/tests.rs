@@ -4594,4 +4594,24 @@ fn an_error_in_a_definition_no_ref_reaches_is_dropped_with_it() {
         .expect("the array without items");
     assert!(!error.marked_repairable());
     assert_eq!(repair_one(&anchored, &p).outcome, Outcome::Refused);
+    // Reached by a dynamic reference (no `$ref` at all): the definition a `$dynamicRef` or
+    // `$recursiveRef` names is not dropped, which left the reference dangling with 0 losses.
+    for (keyword, anchor) in [
+        ("$dynamicRef", "$dynamicAnchor"),
+        ("$recursiveRef", "$anchor"),
+    ] {
+        let dynamic = tool(
+            "t",
+            json!({"type":"object","properties":{"tree":{keyword:"#node"}},
+                "$defs":{"node":{anchor:"node","type":"object",
+                    "properties":{"kids":{"type":"array"}}}}}),
+        );
+        let error = findings(&dynamic, &p)
+            .into_iter()
+            .find(|f| f.rule == "array-items-missing")
+            .expect("the array without items");
+        assert!(!error.marked_repairable(), "{keyword}");
+        let r = repair_one(&dynamic, &p);
+        assert_eq!(r.outcome, Outcome::Refused, "{keyword}: {:#?}", r.changes);
+    }
 }

@@ -1117,8 +1117,7 @@ fn out_of_range(text: &str, error: &crate::Error, max_depth: usize) -> Option<Se
 
 /// The numbers of the arguments text `text` (as [`parse_arguments`] takes it: the object, or
 /// OpenAI's string holding it) that are checked as another value: serde_json reads each into
-/// an `f64` that is not its value (an integer past 2^64 that no double holds exactly, a
-/// decimal no double spells back,
+/// an `f64` that is not its value (an integer past 2^64, a decimal no double spells back,
 /// possible past 15 significant digits, an underflow to 0), in order. Empty when `text` is not JSON. The same
 /// [`crate::json::InexactNumberAt`] (with no line) that `check` lists, so that both commands'
 /// JSON names such a number alike (`pointer`, `written`, `read_as`).

@@ -130,10 +130,10 @@ pub enum Command {
     /// json` lists them in `absent_nulls` and gives the arguments without them in
     /// `arguments`. Forward those, not the model's: a server validating the declared schema
     /// (Pydantic, zod) rejects the null. A number read as another value than sent (an integer
-    /// past 2^64 that no 64-bit float holds exactly, a decimal past 15 significant digits that no 64-bit float spells back, `1e-400`) is a problem: the check judged
+    /// past 2^64, a decimal past 15 significant digits that no 64-bit float spells back, `1e-400`) is a problem: the check judged
     /// the 64-bit float read, so it cannot vouch for the number sent; numeric text coerced by
     /// `--coerce number` too. The schema's numbers are read so too: one not read as written
-    /// (a bound `99999999999999991611393`, read as 1e+23) is a note (`schema_inexact_numbers`
+    /// (a bound `99999999999999991611392`, read as 1e+23) is a note (`schema_inexact_numbers`
     /// in JSON), since what is judged against it may not hold for the number as written. Exit
     /// 0: valid; 1: problems (arguments that are not JSON too); 2: bad input.
     Args(args::ArgsArgs),

@@ -176,7 +176,8 @@ pub fn dropped_definition(container: &str, name: &str, rule: &str) -> Change {
 /// order, `$defs` first. None are listed when a reference is not a local JSON Pointer into
 /// the document (an `$anchor`, the document itself, a remote or dangling one, a `$ref` that
 /// is no string) or names a container as a whole (`#/$defs`), or the schema holds a dynamic
-/// reference ([`DYNAMIC_REFS`]): what it reaches is not followed here, and the profile and the
+/// reference ([`DYNAMIC_REFS`]) or a `$ref` outside the subschemas [`crate::schema::walk`]
+/// visits: what it reaches is not followed here, and the profile and the
 /// target judge the schema as written.
 /// The keywords whose reference resolves by the dynamic scope (2020-12 `$dynamicRef`, 2019-09
 /// `$recursiveRef`).
@@ -196,7 +197,26 @@ pub fn unreached_definitions(schema: &Value) -> Vec<Definition> {
     // The definitions each definition's references reach (`None`: from outside them).
     let mut refs: std::collections::HashMap<Option<Definition>, Vec<Definition>> =
         std::collections::HashMap::new();
-    for node in crate::schema::walk(schema).nodes {
+    let nodes = crate::schema::walk(schema).nodes;
+    // A `$ref` the walk of subschemas does not reach (in draft-07's schema-form
+    // `dependencies`, in `contentSchema`, ...) may name a definition: none counts as unreached
+    // then (trial 57 D1: the one `dependencies/x/properties/y` named was dropped, the `$ref`
+    // left dangling, exit 0). Data that looks like a `$ref` (in an `enum`, a `default`) makes
+    // this cautious too.
+    let is_ref = |o: &serde_json::Map<String, Value>| o.get("$ref").is_some_and(Value::is_string);
+    let walked = nodes
+        .iter()
+        .filter(|n| n.object().is_some_and(is_ref))
+        .count();
+    let mut written = 0;
+    crate::schema::any_object(schema, |o| {
+        written += usize::from(is_ref(o));
+        false
+    });
+    if written != walked {
+        return Vec::new();
+    }
+    for node in nodes {
         // A dynamic reference resolves at validation time, by the dynamic scope, to a schema
         // declaring its anchor (2020-12 core §8.2.3.2; 2019-09's `$recursiveRef`): which
         // definition it reaches is not followed here, so no definition counts as unreached

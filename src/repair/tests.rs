@@ -2689,6 +2689,34 @@ fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
 /// the reference's target by inlining, where the `$ref`s can be inlined and the profile takes
 /// the result: nothing lost (trial 55 D15, before: `enum` dropped, "no longer enforces"); a
 /// sibling that only annotates (`title`) is still dropped, the `$ref` kept.
+/// A resource's `$id` beside a `$ref` is not dropped as an annotation where that `$ref` (or
+/// another below it) resolves against it: without it, `#/$defs/B` named the root's `B`
+/// (`minLength: 5`) instead of the resource's own (`maxLength: 1`), both verdicts inverted,
+/// exit 0 (trial 57 D5). Refused, with the reason.
+#[test]
+fn an_id_a_reference_resolves_against_is_not_dropped_as_an_annotation() {
+    let p = profile(&[
+        "keyword-allowed: $ref (with other keywords)",
+        "keyword-allowed: $ref (with title)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"x":{"$ref":"#/$defs/A"}},
+               "$defs":{"A":{"$id":"https://ex.com/a","$ref":"#/$defs/B",
+                             "$defs":{"B":{"type":"string","maxLength":1}}},
+                        "B":{"type":"string","minLength":5}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:#?}", r.changes);
+    assert!(
+        r.refusals
+            .iter()
+            .any(|x| x.reason.contains("resolves against this `$id`")),
+        "{:#?}",
+        r.refusals
+    );
+}
+
 #[test]
 fn a_narrowing_sibling_beside_a_reference_is_inlined_not_dropped() {
     let p = profile(&[
@@ -4594,6 +4622,24 @@ fn an_error_in_a_definition_no_ref_reaches_is_dropped_with_it() {
         .expect("the array without items");
     assert!(!error.marked_repairable());
     assert_eq!(repair_one(&anchored, &p).outcome, Outcome::Refused);
+    // Reached from a place the walk of subschemas does not visit (draft-07's schema-form
+    // `dependencies`): nothing counts as unreached (trial 57 D1: `A` was dropped, the `$ref`
+    // left dangling).
+    let hidden = tool(
+        "t",
+        json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+            "properties":{"x":{"type":"string"},"y":{"type":"string"}},
+            "dependencies":{"x":{"properties":{"y":{"$ref":"#/definitions/A"}}}},
+            "definitions":{"A":{"type":"string","minLength":3},"u":{"type":"array"}}}),
+    );
+    let r = repair_one(&hidden, &p);
+    assert!(
+        r.changes
+            .iter()
+            .all(|c| !c.action.contains("which no `$ref` reaches")),
+        "{:#?}",
+        r.changes
+    );
     // Reached by a dynamic reference (no `$ref` at all): the definition a `$dynamicRef` or
     // `$recursiveRef` names is not dropped, which left the reference dangling with 0 losses.
     for (keyword, anchor) in [

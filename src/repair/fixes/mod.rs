@@ -742,6 +742,19 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     if let Some(why) = drop_refused(tool, node, k) {
         return Err(why);
     }
+    // A resource's `$id` (draft-04: `id`) is the base its `$ref`s resolve against (2020-12
+    // core §8.2.1): without it one may name another schema, which is no lost annotation but
+    // another meaning (trial 57 D5: `$ref: "#/$defs/B"` beside it went from the resource's own
+    // `B` to the root's, verdicts inverted, exit 0).
+    if matches!(k, "$id" | "id")
+        && let Some(root) = tool.parameters.as_ref()
+        && let Some(place) = crate::repair::refs::moved_ref_without(root, node, k)
+    {
+        return Err(format!(
+            "the `$ref` at {place} resolves against this `{k}`, and without it would name \
+             another schema or none; inline that `$ref` first"
+        ));
+    }
     let said = phrase(k, &v, map);
     let lost = if !standard {
         None

@@ -2885,6 +2885,21 @@ mod tests {
                 at(None, "/propertyNames/pattern"),
             ]
         );
+        // A `patternProperties` key the engine reads otherwise decides, as the engine reads
+        // it, which members it places: each member of an object it applies to is named, the
+        // walk complete (trial 57 D4: `{"b": 1}` was refused as undeclared, `{"b": "s"}`
+        // passed, and no warning said the key was not read as ECMA-262 reads it).
+        let keyed = serde_json::json!({"properties":{"x":{"type":"object",
+            "patternProperties":{"^(?:(a)|b)\\1$":{"type":"integer"}},
+            "additionalProperties":false}}});
+        let compiled = super::ArgsSchema::new(&keyed).unwrap();
+        let places: Vec<(Option<String>, String)> = compiled
+            .unchecked_patterns(&serde_json::json!({"x": {"b": 1, "c": 2}, "y": "s"}))
+            .into_iter()
+            .map(|u| (u.argument, u.schema_pointer))
+            .collect();
+        let key = "/properties/x/patternProperties/^(?:(a)|b)\\1$";
+        assert_eq!(places, [at(Some("/x/b"), key), at(Some("/x/c"), key)]);
         // A pattern ECMA-262 refuses stays an error naming its place.
         let bad = serde_json::json!({"properties":{"s":{"pattern":"a{2,1}"}}});
         assert_eq!(

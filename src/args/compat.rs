@@ -253,7 +253,9 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
 }
 
 /// A `pattern` that is valid ECMA-262 but that the regex engine cannot compile, left out of
-/// the compiled schema: values at its place are not checked against it.
+/// the compiled schema: values at its place are not checked against it; or a
+/// `patternProperties` key the engine reads otherwise than ECMA-262, whose members' verdicts
+/// are not vouched for.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct UncheckedPattern {
     /// JSON Pointer into the arguments of the string the pattern was not checked against
@@ -262,7 +264,7 @@ pub struct UncheckedPattern {
     /// some value of the arguments (see [`crate::args::ArgsSchema::unchecked_patterns`]).
     /// [`unchecked_patterns`] leaves it `None`: it knows the schema, not the arguments.
     pub argument: Option<String>,
-    /// JSON Pointer of the `pattern` keyword in the declared schema.
+    /// JSON Pointer of the `pattern` keyword (or the `patternProperties` key) in the declared schema.
     pub schema_pointer: String,
     /// The pattern as written.
     pub pattern: String,
@@ -270,22 +272,43 @@ pub struct UncheckedPattern {
     pub why: &'static str,
 }
 
-/// Every `pattern` of `declared` that [`compiled_form`] leaves out, in document order.
+/// Every `pattern` of `declared` that [`compiled_form`] leaves out, and every
+/// `patternProperties` key the engine cannot read as ECMA-262 does (it stays, read the
+/// engine's way: which members it places is not vouched for; trial 57 D4), in document order.
 pub fn unchecked_patterns(declared: &Value) -> Vec<UncheckedPattern> {
-    crate::schema::walk(declared)
-        .nodes
-        .into_iter()
-        .filter_map(|n| {
-            let pattern = n.object()?.get("pattern")?.as_str()?;
-            let why = crate::schema::ecma::unsupported(pattern)?;
-            Some(UncheckedPattern {
+    let mut out = Vec::new();
+    for n in crate::schema::walk(declared).nodes {
+        let Some(o) = n.object() else { continue };
+        if let Some(pattern) = o.get("pattern").and_then(Value::as_str)
+            && let Some(why) = crate::schema::ecma::unsupported(pattern)
+        {
+            out.push(UncheckedPattern {
                 argument: None,
                 schema_pointer: format!("{}/pattern", n.pointer),
                 pattern: pattern.to_string(),
                 why,
-            })
-        })
-        .collect()
+            });
+        }
+        for key in o
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.keys())
+        {
+            if let Some(why) = crate::schema::ecma::unsupported(key) {
+                out.push(UncheckedPattern {
+                    argument: None,
+                    schema_pointer: crate::json::push_token(
+                        &format!("{}/patternProperties", n.pointer),
+                        key,
+                    ),
+                    pattern: key.clone(),
+                    why,
+                });
+            }
+        }
+    }
+    out
 }
 
 fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {

@@ -1,5 +1,6 @@
 //! Where in the arguments a `pattern` left unchecked ([`super::UncheckedPattern`]) meets a
-//! string: the schema and the arguments walked together, so that a warning names the value
+//! string, or such a `patternProperties` key meets a member: the schema and the arguments
+//! walked together, so that a warning names the value
 //! whose verdict lacks the pattern (`/tags/1`), whether the pattern is placed by `properties`,
 //! `items`, an `anyOf` branch or a `$ref`.
 //!
@@ -176,6 +177,22 @@ impl Walk<'_> {
                 (p, regex::Regex::new(&rust).ok(), sub)
             })
             .collect();
+        // A key left unchecked decides which members it places as the engine reads it, not
+        // as ECMA-262 does: every member's verdict may rest on it (trial 57 D4), and each is
+        // named, so what the key places is followed no further.
+        let mut unchecked_keys = Vec::new();
+        for (p, _, _) in &patterned {
+            let keyword = crate::json::push_token(&format!("{here}/patternProperties"), p);
+            if let Some(i) = self.patterns.iter().position(|x| *x == keyword) {
+                unchecked_keys.push(p.as_str());
+                for name in members.keys() {
+                    let member = crate::json::push_token(at, name);
+                    if !self.out.found.iter().any(|(j, a)| *j == i && *a == member) {
+                        self.out.found.push((i, member));
+                    }
+                }
+            }
+        }
         for (name, value) in members {
             let mut placed = false;
             if let Some(sub) = declared.and_then(|d| d.get(name)) {
@@ -207,6 +224,7 @@ impl Walk<'_> {
                         );
                     }
                     Some(_) => {}
+                    None if unchecked_keys.contains(&p.as_str()) => {}
                     // Which members it places is unknown, and so are the others.
                     None => self.out.incomplete = true,
                 }

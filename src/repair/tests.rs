@@ -2717,6 +2717,45 @@ fn an_id_a_reference_resolves_against_is_not_dropped_as_an_annotation() {
     );
 }
 
+/// Under a draft (04 to 07) that ignores keywords beside a `$ref`, dropping one loses
+/// nothing: no `lost:` line, and the change says why (trial 57 D7: "lost: the provider no
+/// longer enforces `enum: [\"a\"]` (`toolwire args` still checks it ...)", which args, reading
+/// draft-07, does not).
+#[test]
+fn a_sibling_the_draft_ignores_beside_a_reference_is_dropped_without_loss() {
+    let p = profile(&[
+        "keyword-allowed: $ref (with other keywords)",
+        "keyword-allowed: $ref (with title)",
+    ]);
+    for extra in [
+        json!({"enum":["a"]}),
+        json!({"allOf":[{"minLength":2}],"minLength":1}),
+    ] {
+        let mut x = json!({"$ref":"#/definitions/A"});
+        x.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let t = tool(
+            "f",
+            json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+                   "properties":{"x":x},"definitions":{"A":{"type":"string"}}}),
+        );
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+        assert_eq!(
+            r.tool.parameters.as_ref().unwrap()["properties"]["x"],
+            json!({"$ref":"#/definitions/A"})
+        );
+        assert!(
+            r.changes
+                .iter()
+                .all(|c| c.lost.is_none() && c.action.contains("ignores beside a `$ref`")),
+            "{:#?}",
+            r.changes
+        );
+    }
+}
+
 #[test]
 fn a_narrowing_sibling_beside_a_reference_is_inlined_not_dropped() {
     let p = profile(&[

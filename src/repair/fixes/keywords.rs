@@ -570,6 +570,9 @@ fn drop_ref_sibling(tool: &Tool, rule: &str, node: &str, sibling: &str) -> Found
         .clone();
     let reference = map.get("$ref").and_then(Value::as_str).unwrap_or_default();
     let root = tool.parameters.as_ref().ok_or("no schema")?;
+    if !crate::repair::refs::ref_siblings_apply(root) {
+        return ignored_siblings_dropped(tool, rule, node, &[sibling]);
+    }
     let declared_by_target = sibling == "type"
         && matches!(crate::schema::refs::follow_from(root, node, reference),
             crate::schema::refs::Chain::Reaches { schema, .. } if schema.get("type") == Some(&v));
@@ -591,6 +594,38 @@ fn drop_ref_sibling(tool: &Tool, rule: &str, node: &str, sibling: &str) -> Found
     )])
 }
 
+/// Drops `keys` beside the `$ref` at `node` where the draft the root's `$schema` declares (04
+/// to 07) ignores them (draft-07 core §8.3: "All other properties in a \"$ref\" object MUST be
+/// ignored"): they constrained nothing, so nothing is lost (trial 57 D7: each was reported lost,
+/// "`toolwire args` still checks it", which `args`, reading that draft, does not).
+fn ignored_siblings_dropped(tool: &Tool, rule: &str, node: &str, keys: &[&str]) -> Found {
+    let map = schema_at(tool, node)?;
+    let changes = keys
+        .iter()
+        .map(|k| {
+            let v = map
+                .get(*k)
+                .ok_or_else(|| format!("no `{k}` beside the `$ref` at {node:?}"))?;
+            Ok(change(
+                &f_at(node, k),
+                rule,
+                format!(
+                    "dropped `{k}: {}`, which the draft the root's `$schema` declares ignores \
+                     beside a `$ref` (it constrained nothing)",
+                    show(v)
+                ),
+                None,
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let t = edited(tool, node, |m| {
+        for k in keys {
+            m.shift_remove(*k);
+        }
+    })?;
+    Ok(vec![Candidate::many(t, changes)])
+}
+
 /// Drops every sibling of the `$ref` at `node` that `$ref (with other keywords)` is about
 /// ([`crate::profile::rules::ref_unsupported::other_siblings`]), each as a plain drop reports
 /// it (what it narrowed is lost); `description`, `type`, `title` and `default` are left to
@@ -602,6 +637,14 @@ fn drop_other_ref_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
         .collect();
     if others.is_empty() {
         return Err(format!("no other keyword beside the `$ref` at {node:?}"));
+    }
+    if tool
+        .parameters
+        .as_ref()
+        .is_some_and(|root| !crate::repair::refs::ref_siblings_apply(root))
+    {
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        return ignored_siblings_dropped(tool, rule, node, &others);
     }
     let mut t = tool.clone();
     let mut changes = Vec::new();

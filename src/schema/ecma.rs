@@ -392,8 +392,14 @@ pub fn not_ecma(pattern: &str) -> Option<String> {
     let mut in_class = false;
     // Whether the last token was a quantifier (`a+`, `a{2}`, lazy `a+?` included).
     let mut after_quantifier = false;
+    // Whether the last token was an assertion no quantifier may follow (`^`, `$`, `\b`, `\B`).
+    let mut after_assertion = false;
+    const REPEATED_ASSERTION: &str = "quantifies an assertion (`^`, `$`, `\\b` or `\\B`, as in \
+        `\\b*`), which ECMA-262 refuses with or without the `u` flag (a syntax error: nothing to \
+        repeat)";
     while let Some((at, c)) = chars.next() {
         let quantified = std::mem::take(&mut after_quantifier);
+        let asserted = std::mem::take(&mut after_assertion);
         match c {
             '\\' => match chars.next() {
                 // `\k` is judged by [`unsupported`] (Annex B's literal `k` without named groups).
@@ -404,6 +410,7 @@ pub fn not_ecma(pattern: &str) -> Option<String> {
                         escape_hint(e)
                     ));
                 }
+                Some((_, 'b' | 'B')) if !in_class => after_assertion = true,
                 Some((_, 'p' | 'P' | 'u')) if chars.peek().is_some_and(|&(_, b)| b == '{') => {
                     for (_, b) in chars.by_ref() {
                         if b == '}' {
@@ -440,11 +447,16 @@ pub fn not_ecma(pattern: &str) -> Option<String> {
             }
             ']' if in_class => in_class = false,
             _ if in_class => {}
+            '^' | '$' => after_assertion = true,
             '(' if pattern[at + 1..].starts_with('?') => {
                 if let Some(why) = group_construct(&pattern[at + 2..]) {
                     return Some(why);
                 }
                 chars.next();
+            }
+            '*' | '+' | '?' if asserted => return Some(REPEATED_ASSERTION.into()),
+            '{' if asserted && starts_quantifier(pattern[at + 1..].chars()) => {
+                return Some(REPEATED_ASSERTION.into());
             }
             '*' | '+' | '?' => {
                 if c == '+' && quantified {
@@ -700,6 +712,13 @@ mod tests {
             (r"[\A]", r"`\A`"),
             (r"[\B]", r"`\B`"),
             (r"^[[:alpha:]]+$", "`[:alpha:]`, a POSIX class"),
+            // Node: `new RegExp(p)` and `new RegExp(p, "u")` throw "Nothing to repeat" for
+            // each (trial 57 D8: `^\b*a$` was taken, and `args` matched it).
+            (r"^\b*a$", "quantifies an assertion"),
+            (r"\b{2}a", "quantifies an assertion"),
+            (r"a\B+", "quantifies an assertion"),
+            (r"^*a", "quantifies an assertion"),
+            (r"a$?", "quantifies an assertion"),
         ] {
             let why = not_ecma(p).unwrap_or_else(|| panic!("{p}: not named"));
             assert!(why.contains(named), "{p}: {why}");
@@ -714,6 +733,8 @@ mod tests {
             r"[a++][[:]\\A",
             r"[^]*[]",
             r"\k",
+            r"[\b*][$+^?]\\b*",
+            r"\b{,2}",
         ] {
             assert_eq!(not_ecma(p), None, "{p}");
         }

@@ -29,6 +29,7 @@ use crate::json::Limits;
 
 mod branches;
 mod compat;
+mod contains;
 pub mod envelope;
 mod lookalike;
 pub(crate) use compat::accept_null;
@@ -1858,14 +1859,26 @@ impl ArgsSchema {
                     },
                     _ => m.text("no item matches"),
                 };
+                let reader = contains::Reader {
+                    root: self.ref_root(e),
+                    dependent_required: !matches!(
+                        jsonschema::Draft::Draft202012.detect(&self.declared),
+                        jsonschema::Draft::Draft4
+                            | jsonschema::Draft::Draft6
+                            | jsonschema::Draft::Draft7
+                    ),
+                };
                 let expected = self.memo(e, "", |owner| {
-                    // The contains schema by its bounds too (`minimum`, `pattern`, ...), as a
-                    // union's branch is: by its type alone, [1, 6] against an integer of at
-                    // least 5 read "expected exactly 2 items that are an integer" (trial 50 D16).
-                    let what = owner
-                        .and_then(|s| s.get("contains"))
-                        .map_or_else(|| "a matching item".into(), contains_said);
                     let how_many = match (min.unwrap_or(1), max) {
+                        // `maxContains: 0` beside the default `minContains` of 1 (trial 57
+                        // D2: "expected from 1 to 0 items").
+                        (l, Some(h)) if l > h => {
+                            let default = if min.is_none() { ", its default" } else { "" };
+                            return format!(
+                                "no array at all: its `maxContains` ({h}) is below its \
+                                 `minContains` ({l}{default}), so the schema, not the call, must change"
+                            );
+                        }
                         (1, None) => "at least one".to_string(),
                         (n, None) => format!("at least {n}"),
                         (0, Some(n)) => format!("at most {n}"),
@@ -1873,12 +1886,27 @@ impl ArgsSchema {
                         (l, Some(h)) => format!("from {l} to {h}"),
                     };
                     let one = how_many.ends_with(" one") || how_many.ends_with(" 1");
-                    let are = if one {
-                        "item that is"
+                    let (item, is, meets) = if one {
+                        ("item", "is", "meets")
                     } else {
-                        "items that are"
+                        ("items", "are", "meet")
                     };
-                    format!("{how_many} {are} {what}")
+                    // The contains schema with its bounds and the rest of what it asks, as far
+                    // as words say it; the rest named, never left out as if the item were free
+                    // of it (trial 50 D16, 57 D2).
+                    let said = owner.and_then(|s| s.get("contains")).map(|c| reader.said(c));
+                    match said {
+                        Some(s) if s.whole => format!("{how_many} {item} that {is} {}", s.text),
+                        Some(s) if !s.vague() => format!(
+                            "{how_many} {item} that {is} {}, and that {meets} the rest of the \
+                             array's `contains` schema",
+                            s.text
+                        ),
+                        _ => {
+                            let matches = if one { "matches" } else { "match" };
+                            format!("{how_many} {item} that {matches} the array's `contains` schema")
+                        }
+                    }
                 });
                 let failed = match keyword {
                     Some("minContains") => "minContains",
@@ -2297,69 +2325,22 @@ fn expected_for(schema: &Value) -> String {
     parts.join(" or ")
 }
 
-/// What an item must be to match the `contains` schema `c`: its type and bounds, as a union's
-/// branch is said ([`unions::push_bounds`]), and the bounds of the members it declares, each
-/// said so too ("an object whose `r` (if given) is at least 10"). Without a `type`, its
-/// `properties` hold for objects only and any other item matches: said so, not "an object"
-/// (trial 55 D10: `{properties: {r: {minimum: 10}}}` was said "an object").
-fn contains_said(c: &Value) -> String {
-    let untyped_object = c.get("type").is_none() && type_label(c) == "object";
-    let mut what = if untyped_object {
-        "an object".to_string()
-    } else {
-        expected_for(c)
-    };
-    unions::push_bounds(&mut what, c);
-    let required: Vec<&str> = c
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let members: Vec<String> = c
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(name, p)| {
-            let typed = ["type", "const", "enum"].iter().any(|k| p.get(k).is_some());
-            let mut said = if typed {
-                expected_for(p)
-            } else {
-                String::new()
-            };
-            unions::push_bounds(&mut said, p);
-            let said = said.trim_start();
-            let given = if required.contains(&name.as_str()) {
-                ""
-            } else {
-                " (if given)"
-            };
-            (!said.is_empty()).then(|| format!("`{name}`{given} is {said}"))
-        })
-        .collect();
-    if !members.is_empty() {
-        what.push_str(" whose ");
-        what.push_str(&members.join(" and "));
-    }
-    match (untyped_object, members.is_empty()) {
-        (true, true) if what == "an object" => "any value".to_string(),
-        (true, _) => what + ", or not an object",
-        _ => what,
-    }
-}
-
 /// True when `schema` accepts every value: `true`, or an object of annotations only
 /// (`description`, `title`, ...; `x-` extensions; `$`-keywords other than references).
 fn says_nothing(schema: &Value) -> bool {
     match schema {
         Value::Bool(accepts) => *accepts,
-        Value::Object(keys) => keys.keys().all(|k| {
-            crate::profile::rules::ANNOTATIONS.contains(&k.as_str())
-                || k.starts_with("x-")
-                || (k.starts_with('$') && !k.ends_with("Ref") && k != "$ref")
-        }),
+        Value::Object(keys) => keys.keys().all(|k| annotates(k)),
         _ => false,
     }
+}
+
+/// True when the schema keyword `k` only annotates (`description`, `title`, ...; `x-`
+/// extensions; `$`-keywords other than references).
+fn annotates(k: &str) -> bool {
+    crate::profile::rules::ANNOTATIONS.contains(&k)
+        || k.starts_with("x-")
+        || (k.starts_with('$') && !k.ends_with("Ref") && k != "$ref")
 }
 
 /// The `enum` members (with their places in the list) the schema's `type` lets match: a
@@ -2598,6 +2579,95 @@ mod tests {
             [
                 "/v: fewer than 2 items match; expected at least 2 items that are an object with `r` whose `r` is an integer at least 10."
             ]
+        );
+    }
+
+    /// What a contains schema asks is said in full, or the rest of it is named: never words
+    /// the call's items already fit (trial 57 D2: an `anyOf`'s bounds, a `not`,
+    /// `additionalProperties: false` and `dependentRequired` were left out, `$ref: "#"` was
+    /// "a #", and `maxContains: 0` read "from 1 to 0 items").
+    #[test]
+    fn a_contains_schema_is_said_in_full_or_its_rest_named() {
+        let said = |array: Value, items: Value| {
+            let mut schema = json!({"type": "object", "$defs": {"K": {"type": "integer"}},
+                "properties": {"v": {"type": "array"}}});
+            schema["properties"]["v"]
+                .as_object_mut()
+                .unwrap()
+                .extend(array.as_object().unwrap().clone());
+            let s = ArgsSchema::new(&schema).unwrap();
+            let args = json!({ "v": items });
+            let r = s.check(&args, Coercions::NONE);
+            let [p] = r.problems.as_slice() else {
+                panic!("{:?}", r.problems)
+            };
+            p.message.clone()
+        };
+        for (array, items, want) in [
+            (
+                json!({"contains": {"anyOf": [{"type": "string", "minLength": 3},
+                    {"type": "integer", "maximum": 0}]}}),
+                json!(["a", 1]),
+                "no item matches; expected at least one item that is a string of at least 3 characters or an integer at most 0.",
+            ),
+            (
+                json!({"contains": {"not": {"type": "string"}}}),
+                json!(["a"]),
+                "no item matches; expected at least one item that is a value that is not a string.",
+            ),
+            (
+                json!({"contains": {"properties": {"r": {"minimum": 10}},
+                    "additionalProperties": false}, "minContains": 2}),
+                json!([{"r": 11}, {"q": 1}]),
+                "fewer than 2 items match; expected at least 2 items that are an object whose `r` (if given) is at least 10, with no members other than `r`, or not an object.",
+            ),
+            (
+                json!({"contains": {"type": "object", "dependentRequired": {"a": ["b"]},
+                    "minProperties": 2}}),
+                json!([{"a": 1, "c": 2}]),
+                "no item matches; expected at least one item that is an object with at least 2 members, with `b` wherever it has `a`.",
+            ),
+            (
+                json!({"contains": {"$ref": "#"}, "maxContains": 1}),
+                json!([{}, {}, {"v": []}]),
+                "more than 1 item matches (2 do); expected exactly 1 item that is an object whose `v` (if given) is an array, and that meets the rest of the array's `contains` schema.",
+            ),
+            (
+                json!({"contains": {"$ref": "#/$defs/K", "minimum": 5}}),
+                json!([1]),
+                "no item matches; expected at least one item that is an integer, and that meets the rest of the array's `contains` schema.",
+            ),
+            (
+                json!({"contains": {"type": "object", "properties": {"r": {"type": "integer"}},
+                    "additionalProperties": false, "required": ["r"]}}),
+                json!([{"r": 1, "s": 2}]),
+                "no item matches; expected at least one item that is an object with `r` whose `r` is an integer, with no members other than `r`.",
+            ),
+            (
+                json!({"contains": {"oneOf": [{"minimum": 1}, {"maximum": 3}]}}),
+                json!([2]),
+                "no item matches; expected at least one item that matches the array's `contains` schema.",
+            ),
+            (
+                json!({"contains": {"type": "integer"}, "maxContains": 0}),
+                json!([1]),
+                "more than 0 items match (1 do); expected no array at all: its `maxContains` (0) is below its `minContains` (1, its default), so the schema, not the call, must change.",
+            ),
+        ] {
+            assert_eq!(said(array, items), format!("/v: {want}"));
+        }
+        // Under draft-07, which ignores `dependentRequired`, it is not said to be asked.
+        let s = ArgsSchema::new(
+            &json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object", "properties": {"v": {"type": "array", "contains":
+            {"type": "object", "dependentRequired": {"a": ["b"]}, "minProperties": 2}}}}),
+        )
+        .unwrap();
+        let args = json!({"v": [{}]});
+        let r = s.check(&args, Coercions::NONE);
+        assert_eq!(
+            r.problems[0].message,
+            "/v: no item matches; expected at least one item that is an object with at least 2 members, and that meets the rest of the array's `contains` schema."
         );
     }
 

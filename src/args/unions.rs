@@ -254,24 +254,26 @@ fn refuses_type(here: &str, errors: &[ValidationError<'static>]) -> bool {
     })
 }
 
+/// The keywords [`push_bounds`] says, each with the words before and after its value.
+pub(super) const BOUNDS: &[(&str, &str, &str)] = &[
+    ("pattern", "matching `", "`"),
+    ("format", "in ", " format"),
+    ("minimum", "at least ", ""),
+    ("exclusiveMinimum", "more than ", ""),
+    ("maximum", "at most ", ""),
+    ("exclusiveMaximum", "less than ", ""),
+    ("minLength", "of at least ", " characters"),
+    ("maxLength", "of at most ", " characters"),
+    ("multipleOf", "a multiple of ", ""),
+    ("minItems", "of at least ", " items"),
+    ("maxItems", "of at most ", " items"),
+    ("minProperties", "with at least ", " members"),
+    ("maxProperties", "with at most ", " members"),
+];
+
 /// Appends the scalar bounds a branch sets (" matching `^C-`", " at least 100"), so that a
 /// value of another type learns the whole of what the branch accepts.
 pub(super) fn push_bounds(text: &mut String, schema: &Value) {
-    const BOUNDS: &[(&str, &str, &str)] = &[
-        ("pattern", "matching `", "`"),
-        ("format", "in ", " format"),
-        ("minimum", "at least ", ""),
-        ("exclusiveMinimum", "more than ", ""),
-        ("maximum", "at most ", ""),
-        ("exclusiveMaximum", "less than ", ""),
-        ("minLength", "of at least ", " characters"),
-        ("maxLength", "of at most ", " characters"),
-        ("multipleOf", "a multiple of ", ""),
-        ("minItems", "of at least ", " items"),
-        ("maxItems", "of at most ", " items"),
-        ("minProperties", "with at least ", " members"),
-        ("maxProperties", "with at most ", " members"),
-    ];
     let mut first = true;
     for (keyword, head, tail) in BOUNDS {
         let Some(v) = schema.get(*keyword) else {

@@ -1,0 +1,247 @@
+//! What an item must be to match a `contains` schema, in words: the retry message of an array
+//! with too few or too many matching items says it.
+//!
+//! The words must not describe items the call already has. Each keyword is either said (a
+//! `type`, the bounds [`push_bounds`] says, `required`, the members' bounds, an `anyOf`'s
+//! branches, a `not`, `additionalProperties: false`, `dependentRequired`, what a `$ref` names)
+//! or the words are marked partial ([`Said::whole`]), and the message then says the item must
+//! meet the rest of the schema too (trial 57 D2: an `anyOf`'s bounds, a `not`,
+//! `additionalProperties: false` and `dependentRequired` were left out, so the call's items
+//! were what the message asked for).
+
+use serde_json::Value;
+
+use super::unions::{BOUNDS, push_bounds};
+use super::{annotates, expected_for, says_nothing};
+use crate::describe::type_label;
+use crate::schema::refs::{Chain, follow};
+
+/// How deep `$ref`s, `anyOf` branches and `not`s are followed before the rest is left unsaid.
+const MAX_DEPTH: usize = 8;
+
+/// What an item must be, in words.
+#[derive(Debug, PartialEq)]
+pub(super) struct Said {
+    /// "a string of at least 3 characters or an integer at most 0".
+    pub text: String,
+    /// Whether `text` says all the schema asks; when not, what it says is still asked.
+    pub whole: bool,
+}
+
+impl Said {
+    /// Partial words that name no constraint ("a value"): the message names the schema only.
+    pub fn vague(&self) -> bool {
+        !self.whole && matches!(self.text.as_str(), "a value" | "any value")
+    }
+}
+
+/// Reads `contains` schemas into words.
+pub(super) struct Reader<'s> {
+    /// The schema object a `$ref` is read in.
+    pub root: &'s Value,
+    /// Whether the schema's draft has `dependentRequired` (2019-09 on; earlier ones ignore it).
+    pub dependent_required: bool,
+}
+
+impl Reader<'_> {
+    /// What an item must be to match `c`.
+    pub fn said(&self, c: &Value) -> Said {
+        self.at(c, 0)
+    }
+
+    fn at(&self, c: &Value, depth: usize) -> Said {
+        let deeper = depth < MAX_DEPTH;
+        if let Some(r) = c.get("$ref").and_then(Value::as_str) {
+            // What it names: `"#"` was said "a #" (trial 57 D2). Whole when it is alone and
+            // one hop reaches the schema (the keywords beside a `$ref` on the way are unsaid).
+            return match follow(self.root, r) {
+                Chain::Reaches { schema, last, .. } if deeper => {
+                    let s = self.at(schema, depth + 1);
+                    let whole = s.whole && last == r && only(c, "$ref");
+                    Said { whole, ..s }
+                }
+                _ => vague(),
+            };
+        }
+        if let Some(branches) = c.get("anyOf").and_then(Value::as_array)
+            && !branches.is_empty()
+            && only(c, "anyOf")
+            && deeper
+        {
+            let mut texts: Vec<String> = Vec::new();
+            let mut whole = true;
+            for b in branches {
+                let s = self.at(b, depth + 1);
+                whole &= s.whole;
+                if !texts.contains(&s.text) {
+                    texts.push(s.text);
+                }
+            }
+            return Said {
+                text: texts.join(" or "),
+                whole,
+            };
+        }
+        let typed_object = c.get("type").and_then(Value::as_str) == Some("object");
+        // Without a `type`, `properties` hold for objects only and any other item matches:
+        // said so, not "an object" (trial 55 D10).
+        let untyped_object = c.get("type").is_none() && type_label(c) == "object";
+        let object = typed_object || untyped_object;
+        let mut text = if untyped_object {
+            "an object".to_string()
+        } else {
+            expected_for(c)
+        };
+        let head = text.len();
+        push_bounds(&mut text, c);
+        let mut whole = true;
+        let required: Vec<&str> = names(c.get("required"));
+        let members: Vec<String> = c
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, p)| {
+                whole &= member_whole(p);
+                let typed = ["type", "const", "enum"].iter().any(|k| p.get(k).is_some());
+                let mut said = if typed {
+                    expected_for(p)
+                } else {
+                    String::new()
+                };
+                push_bounds(&mut said, p);
+                let said = said.trim_start();
+                let given = if required.contains(&name.as_str()) {
+                    ""
+                } else {
+                    " (if given)"
+                };
+                (!said.is_empty()).then(|| format!("`{name}`{given} is {said}"))
+            })
+            .collect();
+        if !members.is_empty() {
+            text.push_str(" whose ");
+            text.push_str(&members.join(" and "));
+        }
+        for (keyword, v) in c.as_object().into_iter().flatten() {
+            let clause = match keyword.as_str() {
+                k if said_here(k) || annotates(k) => continue,
+                "additionalProperties" if says_nothing(v) => continue,
+                "additionalProperties"
+                    if v == &Value::Bool(false)
+                        && object
+                        && c.get("patternProperties").is_none() =>
+                {
+                    no_other_members(c)
+                }
+                "dependentRequired" if object && self.dependent_required => match dependents(v) {
+                    Some(Some(clause)) => clause,
+                    Some(None) => continue,
+                    None => {
+                        whole = false;
+                        continue;
+                    }
+                },
+                // Not beside an untyped object's members: its ", or not an object" would
+                // then read as free of the `not`.
+                "not" if !untyped_object && deeper => {
+                    let not = self.at(v, depth + 1);
+                    if !not.whole {
+                        whole = false;
+                        continue;
+                    }
+                    format!("that is not {}", not.text)
+                }
+                _ => {
+                    whole = false;
+                    continue;
+                }
+            };
+            text.push_str(if text.len() == head { " " } else { ", " });
+            text.push_str(&clause);
+        }
+        let text = match (untyped_object, text.as_str()) {
+            (true, "an object") => "any value".to_string(),
+            (true, _) => text + ", or not an object",
+            _ => text,
+        };
+        Said { text, whole }
+    }
+}
+
+/// Words that say nothing and claim nothing.
+fn vague() -> Said {
+    Said {
+        text: "a value".to_string(),
+        whole: false,
+    }
+}
+
+/// The keywords the head of the words says: what [`expected_for`] and [`push_bounds`] say,
+/// and `properties` (each member as [`member_whole`] reads it).
+fn said_here(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "type" | "const" | "enum" | "required" | "properties"
+    ) || BOUNDS.iter().any(|(k, _, _)| *k == keyword)
+}
+
+/// Whether a member's words say all its schema asks: its type and bounds only.
+fn member_whole(p: &Value) -> bool {
+    match p {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(o) => o
+            .keys()
+            .all(|k| (said_here(k) && k != "properties") || annotates(k)),
+        _ => false,
+    }
+}
+
+/// Whether every keyword of `c` but `keyword` only annotates.
+fn only(c: &Value, keyword: &str) -> bool {
+    c.as_object()
+        .is_some_and(|o| o.keys().all(|k| k == keyword || annotates(k)))
+}
+
+/// The strings of a list (`required`, a `dependentRequired` entry).
+fn names(list: Option<&Value>) -> Vec<&str> {
+    list.and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// "with no members other than `r`" for `additionalProperties: false` beside `properties`.
+fn no_other_members(c: &Value) -> String {
+    let declared: Vec<String> = c
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(n, _)| format!("`{n}`"))
+        .collect();
+    if declared.is_empty() {
+        "with no members".to_string()
+    } else {
+        format!("with no members other than {}", declared.join(", "))
+    }
+}
+
+/// "with `b` wherever it has `a`" for `dependentRequired: {a: [b]}`; `Some(None)` when it asks
+/// nothing, `None` when it is not a map of name lists.
+fn dependents(v: &Value) -> Option<Option<String>> {
+    let mut clauses = Vec::new();
+    for (name, needed) in v.as_object()? {
+        needed.as_array()?;
+        let needed: Vec<String> = names(Some(needed))
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect();
+        if !needed.is_empty() {
+            clauses.push(format!(
+                "with {} wherever it has `{name}`",
+                needed.join(", ")
+            ));
+        }
+    }
+    Some((!clauses.is_empty()).then(|| clauses.join(", ")))
+}

@@ -817,17 +817,15 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         .filter(|e| e.located == Located::MetaSchema)
         .filter_map(|e| e.tool_index)
         .collect();
-    let findings = crate::check::check_set_findings(&set, profile).render_where(
-        profile,
-        |tool, request, rule, pointer| {
-            !request
-                && (meta_tools.contains(&tool)
-                    || places.contains(&(tool, pointer))
-                    || parent_of(pointer).is_some_and(|p| places.contains(&(tool, p)))
-                    || parents.contains(&(tool, pointer))
-                    || own.contains(&(tool, rule)))
-        },
-    );
+    let checked = crate::check::check_set_findings(&set, profile);
+    let findings = checked.render_where(profile, |tool, request, rule, pointer| {
+        !request
+            && (meta_tools.contains(&tool)
+                || places.contains(&(tool, pointer))
+                || parent_of(pointer).is_some_and(|p| places.contains(&(tool, p)))
+                || parents.contains(&(tool, pointer))
+                || own.contains(&(tool, rule)))
+    });
     let tools = request_tools(request);
     // What every rule finds in the request, whatever the profile: made when first needed.
     let mut seen: Option<Vec<crate::profile::detect::Seen>> = None;
@@ -1065,13 +1063,17 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
             continue;
         };
         // Check's own fix for the finding, which names the keyword or value found (the rule's
-        // fix is written for any of them); a warning's says only that there is nothing to fix.
+        // fix is written for any of them). A warning's, as rendered, says only that the
+        // evidence is missing, which the target's rejection answers: the fix check wrote for
+        // it serves (a `properties: null` where the target rejects an empty map too is not
+        // fixed by the rule's `{}`).
         let at = moved_to.as_deref().unwrap_or(pointer);
         let own_fix = findings
             .iter()
             .filter(of_tool)
             .find(|f| f.rule == *rule && f.pointer == at && f.level == crate::check::Level::Error)
-            .map(|f| f.fix.to_string());
+            .map(|f| f.fix.to_string())
+            .or_else(|| checked.written_fix(index, rule, at).map(str::to_string));
         if e.rule.as_deref() == Some(*rule) {
             if own_fix.is_some() && e.fix.as_deref() == fix_for(rule) {
                 e.fix = own_fix;

@@ -259,6 +259,23 @@ impl Findings {
         self.records.is_empty()
     }
 
+    /// The fix written for the finding of `rule` at JSON Pointer `pointer` in tool
+    /// `tool_index`, whatever its level (a rendered warning says only that the evidence is
+    /// missing); `None` where there is no such finding or it has the rule's own fix. For
+    /// `explain`, which reads a rejection the target did make.
+    pub fn written_fix(&self, tool_index: usize, rule: &str, pointer: &str) -> Option<&str> {
+        self.records
+            .iter()
+            .find(|r| {
+                r.tool_index == tool_index
+                    && !r.request
+                    && r.rule.id == rule
+                    && self.text.get(r.pointer) == pointer
+            })
+            .and_then(|r| r.fix)
+            .map(|f| self.text.get(f))
+    }
+
     /// Forgets every finding, keeping the buffers.
     pub fn clear(&mut self) {
         self.records.clear();

@@ -46,7 +46,7 @@ fn members_merged_in(r: &Repairing<'_>) -> bool {
 
 /// The fix of an object below the root, which is an argument (or part of one), never a tool
 /// without arguments.
-const NESTED_FIX: &str = "Declare the object's properties: each key the model may send, with \
+pub(super) const NESTED_FIX: &str = "Declare the object's properties: each key the model may send, with \
                           its schema.";
 
 fn owns(p: &Param) -> bool {

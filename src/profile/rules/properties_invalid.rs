@@ -8,7 +8,7 @@ pub const RULE: Rule = Rule {
              writes empty maps as lists).",
     features: "`structure: properties-list`, `structure: properties-null`, `structure: properties-not-object`",
     example: r#"{"type": "object", "properties": []}"#,
-    fix: "Write `properties` as an object mapping names to schemas (`{}` when there are none).",
+    fix: "Write `properties` as an object mapping names to schemas. With none, `{}` only where the profile accepts an empty `properties` map; where it does not, see `object-properties-missing`.",
     repair: "partly: `null` is written `{}`",
     repairable: null_only,
     owns,
@@ -45,7 +45,8 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         && !p.is_object()
     {
         let kind = json_kind(p);
-        cx.feature(
+        let fix = no_empty_map_fix(cx, n);
+        cx.feature_with_fix(
             At::Key(n.frame, "properties"),
             Feat::Structure(match p {
                 serde_json::Value::Array(_) => value::PROPERTIES_LIST,
@@ -54,8 +55,44 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             }),
             n.placement,
             || format!("`properties` is a JSON {kind}, not an object"),
+            || fix,
         );
     }
+}
+
+/// The fix where the profile rejects an empty `properties` map in this place as well
+/// (`object-properties-missing`: gemini/v1beta/parameters, report
+/// pipecat-properties-empty-object), so `{}` is no way to write an object without members
+/// there: at the root, what that rule says of a tool without arguments; below it, declare
+/// the members, naming who rejects `{}`. `None` (the rule's own fix) where `{}` is not rejected.
+fn no_empty_map_fix(cx: &Cx<'_, '_>, n: &Node<'_>) -> Option<String> {
+    let rejecting = |feat, placement| {
+        let (rejected, _) = cx.refusing_targets(&feat, placement)?;
+        (!rejected.is_empty()).then(|| rejected.join(", "))
+    };
+    if n.is_root() {
+        rejecting(Feat::RootShape(value::ROOT_NO_ARGUMENTS), Placement::Root)?;
+        return super::parameters_missing::no_arguments_fix(cx);
+    }
+    let empty = rejecting(Feat::Structure(value::EMPTY_PROPERTIES), n.placement)?;
+    let none = rejecting(
+        Feat::Structure(value::OBJECT_WITHOUT_PROPERTIES),
+        n.placement,
+    );
+    let fix = super::object_properties_missing::NESTED_FIX;
+    Some(match none {
+        Some(none) if none == empty => format!(
+            "{fix} {empty} rejects both an empty `properties` map (`{{}}`) and an object without \
+             `properties` here: an object with no members has no form there (`toolwire repair` \
+             refuses such a tool)."
+        ),
+        Some(none) => format!(
+            "{fix} {empty} rejects an empty `properties` map (`{{}}`) here, and {none} an object \
+             without `properties`: an object with no members has no form there (`toolwire \
+             repair` refuses such a tool)."
+        ),
+        None => format!("{fix} {empty} rejects an empty `properties` map (`{{}}`) here."),
+    })
 }
 
 #[cfg(test)]

@@ -3455,8 +3455,8 @@ fn unreached_definitions_past_the_cap_are_not_refused_outright() {
 /// An `allOf` of one branch, at the root (`root-combinator`, which refused it: "the parameters
 /// schema is not an object schema (allOf-with-type)") or below it (`keyword-unsupported`,
 /// which refused it when both sides declared `properties`: trial 46 D8.9), is merged where
-/// one schema says both: members pooled, `required` united, the schema's own description
-/// kept. A keyword no one value says for both, or `additionalProperties` beside the branch's
+/// one schema says both: members pooled, `required` united, the two descriptions joined, the
+/// schema's own first (trial 57 D3: the branch's was dropped unsaid). A keyword no one value says for both, or `additionalProperties` beside the branch's
 /// `properties`, still refuses it; and check marks it repairable exactly when repair merges.
 #[test]
 fn a_single_all_of_branch_is_merged_where_one_schema_says_both() {
@@ -3471,7 +3471,7 @@ fn a_single_all_of_branch_is_merged_where_one_schema_says_both() {
             .extend(extra.as_object().unwrap().clone());
         o
     };
-    let merged = json!({"type":"object","description":"own",
+    let merged = json!({"type":"object","description":"own. base",
         "properties":{"name":{"type":"string"},"id":{"type":"string"}},
         "required":["name","id"]});
     let at_root = tool("r", object(json!({})));
@@ -4589,6 +4589,60 @@ fn several_all_of_branches_are_merged_where_one_schema_says_them_all() {
                 .any(|f| f.pointer.ends_with("/allOf") && !f.repairable),
             "{params}"
         );
+    }
+}
+
+/// Annotations an `allOf` merge meets set apart are not dropped unsaid (trial 57 D3: the
+/// branches' descriptions, the second branch's `title` and `default` went, "0 losses"):
+/// `description`s are joined, the schema's own first (all describe the value, and the model
+/// reads them); of another annotation the schema's own or the first branch's is kept and the
+/// others are a loss. One branch alike; annotations set alike merge silently as before.
+#[test]
+fn annotations_an_all_of_merge_meets_set_apart_are_joined_or_said_lost() {
+    let p = profile(&["keyword-allowed: allOf"]);
+    let when = |s: Value| json!({"type":"object","properties":{"when":s}});
+    for (schema, merged, action, lost) in [
+        (
+            json!({"type":"string","description":"A timestamp.","allOf":[
+                {"description":"ISO 8601","title":"T1","default":"2020"},
+                {"description":"Always in UTC; never send local time.","title":"T2",
+                 "default":"1970","minLength":1}]}),
+            json!({"type":"string",
+                "description":"A timestamp. ISO 8601. Always in UTC; never send local time.",
+                "title":"T1","default":"2020","minLength":1}),
+            "merged the 2 `allOf` branches into the schema, with the `description`s joined",
+            Some(
+                "`allOf` branch 1's `title: \"T2\"`, `default: \"1970\"`, replaced by the \
+                 schema's own or an earlier branch's",
+            ),
+        ),
+        (
+            json!({"type":"string","description":"A timestamp.","default":"2020","allOf":[
+                {"description":"Always in UTC.","default":"1970","minLength":1}]}),
+            json!({"type":"string","description":"A timestamp. Always in UTC.",
+                "default":"2020","minLength":1}),
+            "merged the single `allOf` branch into the schema, with the `description`s joined",
+            Some("`allOf`'s `default: \"1970\"`, replaced by the schema's own"),
+        ),
+        (
+            json!({"type":"string","description":"A timestamp.","title":"T","allOf":[
+                {"description":"A timestamp.","title":"T"},{"minLength":1}]}),
+            json!({"type":"string","description":"A timestamp.","title":"T","minLength":1}),
+            "merged the 2 `allOf` branches into the schema",
+            None,
+        ),
+    ] {
+        let t = tool("t", when(schema.clone()));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{schema}: {:#?}", r.refusals);
+        assert_eq!(r.tool.parameters.clone().unwrap(), when(merged), "{schema}");
+        let c = r
+            .changes
+            .iter()
+            .find(|c| c.pointer == "/properties/when/allOf")
+            .unwrap_or_else(|| panic!("{schema}: {:#?}", r.changes));
+        assert_eq!(c.action, action, "{schema}");
+        assert_eq!(c.lost.as_deref(), lost, "{schema}");
     }
 }
 

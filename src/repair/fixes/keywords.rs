@@ -1000,7 +1000,7 @@ pub fn all_of_declares_members(root: &Value, pointer: &str, refs: &RefList) -> b
         .and_then(Value::as_object)
         .filter(|map| map.contains_key("allOf"))
         .and_then(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).ok())
-        .is_some_and(|m| {
+        .is_some_and(|(m, _)| {
             m.get("properties")
                 .and_then(Value::as_object)
                 .is_some_and(|p| !p.is_empty())
@@ -1019,9 +1019,12 @@ const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
 /// join the schema where one schema says both, as keywords beside a `$ref` join its target
 /// ([`crate::repair::refs::join`]): `properties` declaring other names are pooled, `required`
 /// lists united, two bounds or `type`s written as their conjunction, a keyword set alike kept
-/// once, and the schema's own annotations (`description`, ...) kept over a branch's, since they
-/// describe this place. `allOf` applies every branch to the same value (JSON Schema 2020-12
-/// core §10.2.1.1), so merging them all is exact when each merge is.
+/// once. Annotations set apart: `description`s joined, the schema's first (JSON Schema 2020-12
+/// core §7.7.1 collects the annotations of every branch, so each text describes the value);
+/// of another annotation (`title`, `default`, ...), which holds one value, the schema's own
+/// kept, else the first branch's, and the others said lost ([`Said`]). `allOf` applies every
+/// branch to the same value (JSON Schema 2020-12 core §10.2.1.1), so merging them all is
+/// exact when each merge is.
 /// Errors: why not (an empty list, a branch that is not an object schema, a keyword two of
 /// them set differently that no one value says, keywords read with others of their own schema
 /// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
@@ -1035,7 +1038,7 @@ fn all_of_merged(
     pointer: &str,
     map: &Map<String, Value>,
     ref_points_under: &dyn Fn(&str) -> bool,
-) -> Result<Map<String, Value>, String> {
+) -> Result<(Map<String, Value>, Said), String> {
     let into_branch = format!("#{pointer}/allOf");
     if ref_points_under(&into_branch) {
         return Err(format!(
@@ -1044,6 +1047,7 @@ fn all_of_merged(
         ));
     }
     let mut merged = map.clone();
+    let mut said = Said::default();
     // Each level of the `allOf` a branch brings is merged in turn (bounded by the input's
     // nesting cap, as the branches are nested).
     // Each branch is taken, not copied: a chain of N levels costs O(N) here, and check asks
@@ -1079,10 +1083,18 @@ fn all_of_merged(
                     own: "the schema's own",
                 }
             };
-            merge_branch(root, &mut merged, branch, &named)?;
+            merge_branch(root, &mut merged, branch, &named, &mut said)?;
         }
     }
-    Ok(merged)
+    Ok((merged, said))
+}
+
+/// What an [`all_of_merged`] did to annotations set apart: whether it joined two
+/// `description`s, and each branch's dropped annotations, as loss phrases.
+#[derive(Default)]
+struct Said {
+    joined: bool,
+    lost: Vec<String>,
 }
 
 /// How [`merge_branch`]'s refusals name the branch (`the branch`, `` `allOf` branch 1 ``), its
@@ -1094,13 +1106,14 @@ struct Named {
 }
 
 /// Merges the `allOf` branch `branch` into `merged` (the schema of `root` holding the `allOf`,
-/// with the branches before it merged), as [`all_of_merged`] says; errors: why not, in
-/// `named`'s words.
+/// with the branches before it merged), as [`all_of_merged`] says, adding to `said`; errors:
+/// why not, in `named`'s words.
 fn merge_branch(
     root: &Value,
     merged: &mut Map<String, Value>,
     branch: Value,
     named: &Named,
+    said: &mut Said,
 ) -> Result<(), String> {
     use crate::repair::refs;
     let Named {
@@ -1123,7 +1136,33 @@ fn merge_branch(
              would stand for the schema holding the `allOf`, with its own keywords"
         ));
     }
-    branch.retain(|k, _| !(refs::ANNOTATIONS.contains(&k.as_str()) && merged.contains_key(k)));
+    // Annotations the schema (or an earlier branch) sets otherwise were dropped unsaid
+    // (trial 57 D3: a branch's "Always in UTC; never send local time." went, 0 losses).
+    let mut lost = Vec::new();
+    branch.retain(|k, v| {
+        let Some(ours) = merged
+            .get_mut(k)
+            .filter(|_| refs::ANNOTATIONS.contains(&k.as_str()))
+        else {
+            return true;
+        };
+        match (k.as_str(), &*ours, &*v) {
+            (_, ours, v) if ours == v => {}
+            ("description", Value::String(d), Value::String(more)) => {
+                let more = more.trim();
+                if !d.contains(more) {
+                    *ours = Value::String(appended(d, more));
+                    said.joined = true;
+                }
+            }
+            _ => lost.push(format!("`{k}: {}`", show(v))),
+        }
+        false
+    });
+    if !lost.is_empty() {
+        said.lost
+            .push(format!("{whose} {}, replaced by {own}", lost.join(", ")));
+    }
     if let Some(k) = READ_IN_PLACE
         .iter()
         .find(|k| merged.contains_key(**k) || branch.contains_key(**k))
@@ -1187,14 +1226,18 @@ fn merge_branch(
 pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str, memo: Option<&Memo>) -> Found {
     let root = tool.parameters.as_ref().ok_or("no parameters schema")?;
     let map = schema_at(tool, node)?;
-    let merged = all_of_merged(root, node, map, &|p| match memo {
+    let (merged, said) = all_of_merged(root, node, map, &|p| match memo {
         Some(memo) => memo.refs.get_or_init(|| RefList::of(root)).points_under(p),
         None => crate::repair::refs::points_under(root, p),
     })?;
-    let action = match map.get("allOf").and_then(Value::as_array).map(Vec::len) {
+    let mut action = match map.get("allOf").and_then(Value::as_array).map(Vec::len) {
         Some(n) if n > 1 => format!("merged the {n} `allOf` branches into the schema"),
         _ => "merged the single `allOf` branch into the schema".into(),
     };
+    if said.joined {
+        action.push_str(", with the `description`s joined");
+    }
+    let lost = (!said.lost.is_empty()).then(|| said.lost.join("; "));
     let mut t = Draft::of(tool);
     *t.schema(node)? = merged;
     Ok(vec![Candidate::one(
@@ -1202,7 +1245,7 @@ pub(super) fn merge_all_of(tool: &Tool, rule: &str, node: &str, memo: Option<&Me
         &f_at(node, "allOf"),
         rule,
         action,
-        None,
+        lost,
     )])
 }
 

@@ -527,20 +527,29 @@ fn phrase(k: &str, v: &Value, node: &Map<String, Value>) -> Option<String> {
 /// description says it already.
 fn note(node: &mut Map<String, Value>, phrase: &str) {
     let sentence = sentence(phrase);
-    let new = match node.get("description").and_then(Value::as_str) {
-        // Said already (a schema repaired before, or written so): not said twice.
-        Some(d) if d.contains(&sentence) => return,
-        Some(d) if !d.trim().is_empty() => {
-            let d = d.trim_end();
-            if d.ends_with(['.', '!', '?']) {
-                format!("{d} {sentence}")
-            } else {
-                format!("{d}. {sentence}")
-            }
-        }
-        _ => sentence,
-    };
+    let d = node
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    // Said already (a schema repaired before, or written so): not said twice.
+    if d.contains(&sentence) {
+        return;
+    }
+    let new = appended(d, &sentence);
     node.insert("description".into(), Value::String(new));
+}
+
+/// Description text `d` with the text `more` after it, as sentences: a full stop is put
+/// between them where `d` ends without one; `more` alone where `d` is blank.
+fn appended(d: &str, more: &str) -> String {
+    let d = d.trim_end();
+    if d.is_empty() {
+        more.to_string()
+    } else if d.ends_with(['.', '!', '?']) {
+        format!("{d} {more}")
+    } else {
+        format!("{d}. {more}")
+    }
 }
 
 /// `phrase` as the sentence [`note`] writes: capitalised, with a full stop.

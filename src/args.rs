@@ -1633,6 +1633,11 @@ impl ArgsSchema {
                         .flat_map(|p| p.keys().map(String::as_str)),
                 );
                 for name in unexpected {
+                    // A key the engine reads otherwise than ECMA-262 may place it: not known
+                    // to be undeclared, and the warning names it unchecked (trial 57 D4).
+                    if self.unchecked_key_may_match(e, name) {
+                        continue;
+                    }
                     let pointer = pointer_to(at, name);
                     let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
                     m.text("`").text(&crate::report::escape_inline(name));
@@ -2024,6 +2029,27 @@ impl ArgsSchema {
         )?
         .get("pattern")?
         .as_str()
+    }
+
+    /// Whether a `patternProperties` key beside the keyword of `e` that the engine cannot read
+    /// as ECMA-262 does ([`compat::unchecked_patterns`]) may match the member `name`
+    /// ([`crate::schema::ecma::may_match`]): the member is then not known to be undeclared.
+    fn unchecked_key_may_match(&self, e: &ValidationError<'_>, name: &str) -> bool {
+        if self.unchecked.is_empty() {
+            return false;
+        }
+        let Some(place) = self.schema_place(e) else {
+            return false;
+        };
+        parent_schema(&self.declared, &self.declared_place(&place.at))
+            .and_then(|owner| owner.get("patternProperties"))
+            .and_then(Value::as_object)
+            .is_some_and(|keys| {
+                keys.keys().any(|key| {
+                    crate::schema::ecma::unsupported(key).is_some()
+                        && crate::schema::ecma::may_match(key, name)
+                })
+            })
     }
 
     /// The place in the declared schema of `path`, a place in the compiled one: the same but
@@ -2840,6 +2866,31 @@ mod tests {
         let id = json!({"type": "object", "properties": {"r": {"$id": "a b"}}});
         let p = ArgsSchema::new(&id).unwrap_err();
         assert_eq!(p.pointer, "/properties/r/$id", "{}", p.message);
+    }
+
+    /// A member a `patternProperties` key the engine reads otherwise than ECMA-262 may match
+    /// is not refused as undeclared (trial 57 D4: `{"b": 1}` under `^(?:(a)|b)\1$` and
+    /// `additionalProperties: false` was "`b` is not a declared argument; leave it out",
+    /// though ECMA-262 matches "b"); one no ECMA-262 reading matches still is.
+    #[test]
+    fn a_member_an_unchecked_key_may_match_is_not_called_undeclared() {
+        let refused = |key: &str, call: Value| {
+            let schema = json!({"type": "object", "properties": {"x": {"type": "object",
+                "patternProperties": {key: {"type": "integer"}}, "additionalProperties": false}}});
+            let s = ArgsSchema::new(&schema).unwrap();
+            let r = s.check(&call, Coercions::NONE);
+            assert!(!s.unchecked_patterns(&call).is_empty(), "the warning stays");
+            r.problems
+                .iter()
+                .map(|p| p.pointer.clone())
+                .collect::<Vec<_>>()
+        };
+        let key = "^(?:(a)|b)\\1$";
+        assert!(refused(key, json!({"x": {"b": 1}})).is_empty());
+        assert!(refused(key, json!({"x": {"aa": 1}})).is_empty());
+        assert_eq!(refused(key, json!({"x": {"b": 1, "c": 2}})), ["/x/c"]);
+        assert!(refused("^\\1(a)$", json!({"x": {"a": 1}})).is_empty());
+        assert_eq!(refused("^\\1(a)$", json!({"x": {"b": 1}})), ["/x/b"]);
     }
 
     #[test]

@@ -641,6 +641,41 @@ fn compiles_without(pattern: &str, refs: &[backrefs::Backref]) -> bool {
         .is_ok()
 }
 
+/// Whether ECMA-262 may match `text` with `pattern`, valid ECMA-262 that [`unsupported`] names
+/// for a backreference to a group that may not have matched: read with each such reference
+/// `\N` as `(?:\N|)`, which matches all ECMA-262 matches there (the group's text, or the empty
+/// string where it did not match) and maybe more. `true` where even that cannot be told (the
+/// reading does not compile, the engine gives up, or `\k` is the letter `k`).
+pub fn may_match(pattern: &str, text: &str) -> bool {
+    let (refs, _) = backrefs::scan(pattern);
+    if refs.iter().any(|r| r.group.is_none()) {
+        return true;
+    }
+    let mut wider = String::with_capacity(pattern.len() + 4 * refs.len());
+    let mut at = 0;
+    for r in refs.iter().filter(|r| !r.exact) {
+        wider.push_str(&pattern[at..r.span.start]);
+        wider.push_str("(?:");
+        wider.push_str(&pattern[r.span.clone()]);
+        wider.push_str("|)");
+        at = r.span.end;
+    }
+    wider.push_str(&pattern[at..]);
+    let Ok(check) = jsonschema::draft202012::options()
+        .build(&serde_json::json!({ "pattern": rust_pattern(&wider) }))
+    else {
+        return true;
+    };
+    check
+        .iter_errors(&serde_json::Value::String(text.to_string()))
+        .all(|e| {
+            !matches!(
+                e.kind(),
+                jsonschema::error::ValidationErrorKind::Pattern { .. }
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::rust_pattern;

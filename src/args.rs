@@ -1534,15 +1534,37 @@ fn with_count(head: &str, n: u64, unit: &str) -> String {
 /// `read_as` ([`crate::json::inexact_numbers`]): a JSON number of the call
 /// ([`ArgsReport::cannot_vouch_for`]) or numeric text coerced to a number, which is judged as
 /// what it was read as just the same.
+///
+/// An integer written in full is told to use exponent form, naming it, and 15 significant
+/// digits only where it has more than its float holds: however few its digits, it is read
+/// as a float for its size alone, so "at most 15 significant digits" could not be followed.
 fn precision_problem(pointer: &str, written: &str, read_as: &serde_json::Number) -> Problem {
-    Problem {
-        message: format!(
-            "{}: the number {written} cannot be checked as sent: it is read as {read_as} (a \
+    let place = place(pointer);
+    let message = match crate::json::exponent_form(written, read_as) {
+        Some((form, own_digits)) => {
+            let (float, advice) = if own_digits {
+                ("", "the same number in exponent form,")
+            } else {
+                (
+                    ", whose digits are not those sent",
+                    "it in exponent form with at most 15 significant digits, as",
+                )
+            };
+            format!(
+                "{place}: the number {written} cannot be checked as written: an integer \
+                 written in full is checked as sent only from -2^63 to 2^64-1, and past that \
+                 as a 64-bit float (this one as {read_as}{float}); send {advice} `{form}`."
+            )
+        }
+        None => format!(
+            "{place}: the number {written} cannot be checked as sent: it is read as {read_as} (a \
              64-bit float), so whether it is valid cannot be told; send it with at most 15 \
              significant digits, or as 0 if it is nearer 0 than 1e-307 (an integer from -2^63 \
-             to 2^64-1 is read exactly).",
-            place(pointer),
+             to 2^64-1 is read exactly)."
         ),
+    };
+    Problem {
+        message,
         pointer: pointer.to_string(),
         keyword: Cow::Borrowed("number-precision"),
         expected: Cow::Borrowed(crate::json::EXACT_NUMBERS),
@@ -4252,8 +4274,9 @@ mod tests {
         );
         assert!(
             p.message.starts_with(
-                "/id: the number 18446744073709551617 cannot be checked as sent: it is read as \
-                 1.8446744073709552e+19 (a 64-bit float), so whether it is valid cannot be told"
+                "/id: the number 18446744073709551617 cannot be checked as written: an integer \
+                 written in full is checked as sent only from -2^63 to 2^64-1, and past that as \
+                 a 64-bit float (this one as 1.8446744073709552e+19"
             ),
             "{}",
             p.message
@@ -4263,6 +4286,67 @@ mod tests {
         let mut report = schema.check(&call, Coercions::NONE);
         report.cannot_vouch_for(&inexact_numbers(exact));
         assert!(report.is_valid(), "{report:?}");
+    }
+
+    /// An integer written in full past the 64-bit ones is read as a float for its size alone,
+    /// so the retry message names the exponent form that is read by its digits, and asks for
+    /// 15 significant digits only where the float does not spell the number's own (trial 55
+    /// D5: 10^22, one digit, was asked for "at most 15 significant digits"). The form named
+    /// is one the call is then accepted with; a decimal keeps the 15-digit advice.
+    #[test]
+    fn an_integer_past_the_64_bit_ones_is_told_its_exponent_form() {
+        let schema = ArgsSchema::new(&json!({"properties": {"i": {"type": "number"}}})).unwrap();
+        let message = |text: &str| {
+            let call: Value = serde_json::from_str(text).unwrap();
+            let mut report = schema.check(&call, Coercions::NONE);
+            report.cannot_vouch_for(&inexact_numbers(text));
+            report
+                .problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let said = |i: &str| message(&format!(r#"{{"i": {i}}}"#));
+        let same = "send the same number in exponent form,";
+        let rounded = "whose digits are not those sent); send it in exponent form with at most \
+                       15 significant digits, as";
+        for (sent, form, tail) in [
+            ("10000000000000000000000", "1e22", format!("1e+22); {same}")),
+            (
+                "-10000000000000000000000",
+                "-1e22",
+                format!("-1e+22); {same}"),
+            ),
+            (
+                "18446744073709551617",
+                "1.84467440737096e19",
+                format!("1.8446744073709552e+19, {rounded}"),
+            ),
+            (
+                "18446744073709551616",
+                "1.84467440737096e19",
+                format!("1.8446744073709552e+19, {rounded}"),
+            ),
+        ] {
+            let [m] = said(sent).try_into().unwrap_or_else(|m| panic!("{m:?}"));
+            assert_eq!(
+                m,
+                format!(
+                    "/i: the number {sent} cannot be checked as written: an integer written in \
+                     full is checked as sent only from -2^63 to 2^64-1, and past that as a \
+                     64-bit float (this one as {tail} `{form}`."
+                )
+            );
+            assert!(
+                inexact_numbers(&format!(r#"{{"i": {form}}}"#)).is_empty(),
+                "{form}"
+            );
+        }
+        let [m] = said("0.10000000000000000001").try_into().unwrap();
+        assert!(
+            m.contains("; send it with at most 15 significant digits, or as 0"),
+            "{m}"
+        );
     }
 
     /// Numeric text coerced to a number is held to what a JSON number is: text read as

@@ -544,6 +544,38 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
         .collect()
 }
 
+/// How to send again `written`, a number [`inexact_numbers`] names read as `read_as`, when it
+/// is an integer written in full past the 64-bit ones: in exponent form, which that test reads
+/// by its digits, not by its size. The form is its own digits (`1e22` for
+/// 10000000000000000000000) where the float read is spelled with them, and the bool is true;
+/// else the float's rounded to 15 significant digits, which every float spells back
+/// (`1.84467440737096e19` for 18446744073709551617, and for 2^64, whose float's shortest
+/// spelling `1.8446744073709552e19` has other digits), and false. `None` for a number written
+/// with a point or an exponent, whose digits are what is not read exactly.
+pub(crate) fn exponent_form(written: &str, read_as: &serde_json::Number) -> Option<(String, bool)> {
+    if written.contains(['.', 'e', 'E']) {
+        return None;
+    }
+    let own = decimal(written);
+    if own == decimal(&read_as.to_string()) {
+        return Some((exponent_spelling(&own), true));
+    }
+    let rounded = format!("{:.14e}", read_as.as_f64()?);
+    Some((exponent_spelling(&decimal(&rounded)), false))
+}
+
+/// A [`decimal`] spelled with one digit before the point and an exponent (`1.5e22`).
+fn exponent_spelling((negative, digits, point): &(bool, String, i64)) -> String {
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    let sign = if *negative { "-" } else { "" };
+    let point_rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
+    format!("{sign}{first}{point_rest}e{}", point - 1)
+}
+
 /// Whether `text` may hold a number serde_json reads inexactly: one needs at least 16
 /// significant digits (16 digits and points in a row) or an exponent of three digits (an
 /// underflow or overflow). Most tool files have neither, and are then not scanned pointer by

@@ -183,7 +183,8 @@ impl ArgsReport<'_> {
     /// Quotes each number a problem starts with as the model sent it in the arguments text
     /// `text` (as [`parse_arguments`] takes it), not as serde_json reads it: `-0` (read as
     /// `-0.0`), `1e2` (`100.0`), `18446744073709551617` (`1.8446744073709552e+19`). A model told
-    /// that the number it sent is another cannot tell what to fix.
+    /// that the number it sent is another cannot tell what to fix. A long one is quoted
+    /// shortened ([`crate::json::shown_number`]), as it is in the `number-precision` problem.
     pub fn quote_numbers_as_sent(&mut self, text: &str) {
         let Some(object) = object_text(text) else {
             return;
@@ -199,6 +200,7 @@ impl ArgsReport<'_> {
             if shown[at..] == *sent {
                 continue;
             }
+            let sent = crate::json::shown_number(sent);
             for p in self.problems.iter_mut().filter(|p| p.pointer == pointer) {
                 if let Some(rest) = p.message.strip_prefix(shown.as_str()) {
                     p.message = format!("{}{sent}{rest}", &shown[..at]);
@@ -1538,9 +1540,14 @@ fn with_count(head: &str, n: u64, unit: &str) -> String {
 /// An integer written in full is told to use exponent form, naming it, and 15 significant
 /// digits only where it has more than its float holds: however few its digits, it is read
 /// as a float for its size alone, so "at most 15 significant digits" could not be followed.
+///
+/// A long number is quoted shortened ([`crate::json::shown_number`]): a million digits quoted
+/// whole make a megabyte retry message.
 fn precision_problem(pointer: &str, written: &str, read_as: &serde_json::Number) -> Problem {
     let place = place(pointer);
-    let message = match crate::json::exponent_form(written, read_as) {
+    let form = crate::json::exponent_form(written, read_as);
+    let written = crate::json::shown_number(written);
+    let message = match form {
         Some((form, own_digits)) => {
             let (float, advice) = if own_digits {
                 ("", "the same number in exponent form,")
@@ -4347,6 +4354,36 @@ mod tests {
             m.contains("; send it with at most 15 significant digits, or as 0"),
             "{m}"
         );
+    }
+
+    /// A long number read inexactly is quoted shortened in every problem at it (its first and
+    /// last digits and how many it has), as one past the float range is: quoted whole, a
+    /// decimal of a million digits made a retry message of two megabytes. The JSON field
+    /// `written` keeps it whole, as `check` lists it.
+    #[test]
+    fn a_long_inexact_number_is_quoted_shortened() {
+        let schema = ArgsSchema::new(&json!({"properties": {"i": {"type": "integer"}}})).unwrap();
+        let text = format!(r#"{{"i": 0.1{}}}"#, "1".repeat(100_000));
+        let call: Value = serde_json::from_str(&text).unwrap();
+        let mut report = schema.check(&call, Coercions::NONE);
+        report.quote_numbers_as_sent(&text);
+        let inexact = inexact_numbers(&text);
+        report.cannot_vouch_for(&inexact);
+        let shown = "0.1111111111111111111111...111111111111 (100002 digits)";
+        let messages: Vec<&str> = report.problems.iter().map(|p| &*p.message).collect();
+        assert_eq!(
+            messages,
+            [
+                format!("/i: {shown} is a number; expected an integer."),
+                format!(
+                    "/i: the number {shown} cannot be checked as sent: it is read as \
+                     0.1111111111111111 (a 64-bit float), so whether it is valid cannot be told; \
+                     send it with at most 15 significant digits, or as 0 if it is nearer 0 than \
+                     1e-307 (an integer from -2^63 to 2^64-1 is read exactly)."
+                ),
+            ]
+        );
+        assert_eq!(inexact[0].written, &text[6..text.len() - 1]);
     }
 
     /// Numeric text coerced to a number is held to what a JSON number is: text read as

@@ -470,7 +470,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 } else {
                     &n.pointer
                 },
-                n.written,
+                crate::json::shown_number(&n.written),
                 n.read_as
             );
         }

@@ -521,7 +521,10 @@ impl ArgsSchema {
                 })
             })?;
         // The validator accepts any value at a `$ref` loop: a schema that says nothing there.
-        if let Some((pointer, problem)) = crate::schema::broken_ref(schema) {
+        // And at a loop that never leaves the value, whose verdict JSON Schema leaves undefined.
+        if let Some((pointer, problem)) =
+            crate::schema::broken_ref(schema).or_else(|| crate::schema::in_place::ref_loop(schema))
+        {
             return Err(SchemaProblem {
                 pointer,
                 message: problem,
@@ -696,6 +699,7 @@ impl ArgsSchema {
         }
         if !normalise {
             self.undecided_problems(arguments, &mut problems);
+            said_once(&mut problems);
             return ArgsReport {
                 arguments: Cow::Borrowed(arguments),
                 arguments_text: None,
@@ -783,6 +787,7 @@ impl ArgsSchema {
             }
             quote_text_as_sent(&mut problems, c);
         }
+        said_once(&mut problems);
         ArgsReport {
             arguments: args,
             arguments_text: None,
@@ -2159,6 +2164,13 @@ fn items(n: u64) -> &'static str {
     if n == 1 { "item" } else { "items" }
 }
 
+/// Keeps the first of problems that say the same of the same place: two `allOf` branches
+/// asking the same (`{type: string}` twice) are one thing for the model to fix, not two.
+fn said_once(problems: &mut Vec<Problem>) {
+    let mut seen: HashSet<(String, String)> = HashSet::with_capacity(problems.len());
+    problems.retain(|p| seen.insert((p.pointer.clone(), p.message.clone())));
+}
+
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
 fn parent_schema<'s>(schema: &'s Value, schema_path: &str) -> Option<&'s Value> {
     let (parent, _) = schema_path.rsplit_once('/')?;
@@ -2920,6 +2932,29 @@ mod tests {
         assert_eq!(refused(key, json!({"x": {"b": 1, "c": 2}})), ["/x/c"]);
         assert!(refused("^\\1(a)$", json!({"x": {"a": 1}})).is_empty());
         assert_eq!(refused("^\\1(a)$", json!({"x": {"b": 1}})), ["/x/b"]);
+    }
+
+    /// A `$ref` loop on the same value (`A = not A`) is no schema to check against, and two
+    /// branches asking the same thing are one problem (trial 58 D18: every value passed the
+    /// `anyOf` and `not` loops, and the `allOf` one listed its problem twice).
+    #[test]
+    fn a_loop_on_the_same_value_is_bad_input_and_a_problem_is_said_once() {
+        for a in [
+            json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]}),
+            json!({"not": {"$ref": "#/$defs/A"}}),
+        ] {
+            let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
+                "$defs": {"A": a}});
+            let Err(e) = ArgsSchema::new(&schema) else {
+                panic!("{schema} was taken");
+            };
+            assert!(e.pointer.starts_with("/$defs/A/"), "{}", e.pointer);
+            assert!(e.message.contains("comes back to itself"), "{}", e.message);
+        }
+        let twice = json!({"type": "object", "properties": {"x": {"allOf": [
+            {"type": "string"}, {"type": "string"}]}}});
+        let s = ArgsSchema::new(&twice).unwrap();
+        assert_eq!(s.check(&json!({"x": 1}), Coercions::NONE).problems.len(), 1);
     }
 
     #[test]

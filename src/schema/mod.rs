@@ -11,6 +11,7 @@ use crate::json::push_token;
 
 pub mod depth;
 pub mod ecma;
+pub mod in_place;
 pub mod meta_shape;
 pub mod refs;
 

@@ -1,0 +1,232 @@
+//! `$ref` loops that never leave the value: a reference that comes back to itself through
+//! keywords applying to the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
+//! `else`, `dependentSchemas`, draft-07 schema-form `dependencies`, `$ref`), as in
+//! `A: {anyOf: [{$ref: A}, {type: string}]}` or `A: {not: {$ref: A}}`.
+//!
+//! Evaluating such a schema recurses on the same value without end. JSON Schema 2020-12 core
+//! ("Guarding Against Infinite Recursion") says a schema must not be run into such a loop and
+//! that its behaviour is undefined; the jsonschema crate breaks the loop by passing the value,
+//! so `A = not A` accepted every call (trial 58 D18). A loop through `properties`, `items` and
+//! the like moves into a member or an item each turn, ends with the value, and is fine (a
+//! recursive tree).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{Via, refs, walk};
+
+/// Keywords whose subschemas apply to the value itself.
+const IN_PLACE: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// The first `$ref` of `root` (in document order) on a loop of references and keywords that
+/// apply to the same value, among the subschemas evaluation reaches from the root, as (JSON
+/// Pointer of the `$ref`, the problem in words); `None` when there is none. A definition no
+/// reference reaches is not evaluated, so a loop inside it alone is not named.
+pub fn ref_loop(root: &Value) -> Option<(String, String)> {
+    let _declarations = refs::indexed(root);
+    let walk = walk(root);
+    let nodes = &walk.nodes;
+    let index: HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.pointer.as_str(), i))
+        .collect();
+    // Edges that stay on the value (`same`) and all edges evaluation follows (`any`).
+    let mut same: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut any: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut target: Vec<Option<usize>> = vec![None; nodes.len()];
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        let (keyword, tokens) = match &n.via {
+            Via::Root => continue,
+            Via::Keyword(k) => (*k, 1),
+            Via::Member { keyword, .. } => (*keyword, 2),
+            Via::Element { keyword, .. } => (*keyword, 2),
+        };
+        let Some(parent) = strip_tokens(&n.pointer, tokens).and_then(|p| index.get(p)) else {
+            continue;
+        };
+        if matches!(keyword, "$defs" | "definitions") {
+            continue;
+        }
+        any[*parent].push(i);
+        if IN_PLACE.contains(&keyword) {
+            same[*parent].push(i);
+        }
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        let Some(Value::String(reference)) = n.object().and_then(|o| o.get("$ref")) else {
+            continue;
+        };
+        if let refs::Step::Local(_, pointer) = refs::step_from(root, &n.pointer, reference)
+            && let Some(&t) = index.get(pointer.as_str())
+        {
+            target[i] = Some(t);
+            same[i].push(t);
+            any[i].push(t);
+        }
+    }
+    let reached = reached_from_root(&any);
+    let component = components(&same);
+    nodes.iter().enumerate().find_map(|(i, n)| {
+        let t = target[i]?;
+        let on_loop = reached[i] && (t == i || component[t] == component[i]);
+        on_loop.then(|| {
+            let reference = n.object()?.get("$ref")?.as_str()?;
+            Some((
+                super::push_token(&n.pointer, "$ref"),
+                format!(
+                    "`$ref` to `{reference}` comes back to itself through keywords that apply \
+                     to the same value (`allOf`, `anyOf`, `not`, ...), never moving into a \
+                     member or an item: evaluating it never ends, and JSON Schema leaves such \
+                     a schema's verdict undefined; make the loop pass through `properties` or \
+                     `items`, or remove it"
+                ),
+            ))
+        })?
+    })
+}
+
+/// `pointer` without its last `n` tokens.
+fn strip_tokens(pointer: &str, n: usize) -> Option<&str> {
+    let mut end = pointer.len();
+    for _ in 0..n {
+        end = pointer[..end].rfind('/')?;
+    }
+    Some(&pointer[..end])
+}
+
+/// Which nodes evaluation reaches from the root (node 0).
+fn reached_from_root(edges: &[Vec<usize>]) -> Vec<bool> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack = vec![0];
+    while let Some(i) = stack.pop() {
+        if i >= seen.len() || std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        stack.extend(edges[i].iter().copied().filter(|&j| !seen[j]));
+    }
+    seen
+}
+
+/// The strongly connected component of each node (Tarjan's algorithm, iterative: a schema may
+/// nest deeper than the stack allows recursion).
+fn components(edges: &[Vec<usize>]) -> Vec<usize> {
+    const NONE: usize = usize::MAX;
+    let n = edges.len();
+    let mut order = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut component = vec![NONE; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    let mut found = 0;
+    for start in 0..n {
+        if order[start] != NONE {
+            continue;
+        }
+        // (node, index of its next edge to look at)
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        order[start] = next;
+        low[start] = next;
+        next += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            if let Some(&w) = edges[v].get(*e) {
+                *e += 1;
+                if order[w] == NONE {
+                    order[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == order[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component[w] = found;
+                    if w == v {
+                        break;
+                    }
+                }
+                found += 1;
+            }
+        }
+    }
+    component
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ref_loop;
+    use serde_json::json;
+
+    #[test]
+    fn a_reference_back_to_itself_on_the_same_value_is_a_loop() {
+        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
+        let def = |a: serde_json::Value| {
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
+                "$defs": {"A": a}})
+        };
+        // Trial 58 D18: each passed every value.
+        assert_eq!(
+            at(def(
+                json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]})
+            ))
+            .as_deref(),
+            Some("/$defs/A/anyOf/0/$ref")
+        );
+        assert_eq!(
+            at(def(json!({"not": {"$ref": "#/$defs/A"}}))).as_deref(),
+            Some("/$defs/A/not/$ref")
+        );
+        assert_eq!(
+            at(def(json!({"allOf": [{"$ref": "#/$defs/B"}]}))).as_deref(),
+            None,
+            "B is missing: broken_ref's to name"
+        );
+        // Through two definitions and an `if`.
+        let two = json!({"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {
+            "A": {"if": {"$ref": "#/$defs/B"}}, "B": {"oneOf": [{"$ref": "#/$defs/A"}]}}});
+        assert_eq!(at(two).as_deref(), Some("/$defs/A/if/$ref"));
+        // The root itself.
+        assert_eq!(
+            at(json!({"allOf": [{"$ref": "#"}]})).as_deref(),
+            Some("/allOf/0/$ref")
+        );
+        // Loops that move into a member or an item are recursive data, not loops.
+        for fine in [
+            def(json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/A"}}})),
+            def(
+                json!({"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/A"}},
+                {"type": "string"}]}),
+            ),
+            json!({"type": "object", "properties": {"direct": {"anyOf": [{"$ref": "#"},
+                {"type": "null"}]}}}),
+            // A definition no reference reaches is never evaluated.
+            json!({"type": "object", "$defs": {"A": {"not": {"$ref": "#/$defs/A"}}}}),
+        ] {
+            assert_eq!(at(fine.clone()), None, "{fine}");
+        }
+    }
+}

@@ -445,8 +445,8 @@ mod round_trip {
 /// Held over every case of the catalog under every core target's profile, and over
 /// hand-made tools whose repair depends on the profile (a non-standard `type` spelling, a root
 /// without `type`, no parameters, `null`, `{}` or an object without `properties` as the
-/// schema) under hand-made profiles that reject one, the other or both ways of taking no
-/// arguments.
+/// schema, `properties: null` at the root and below it) under hand-made profiles that reject
+/// one, the other or both ways of taking no arguments.
 #[test]
 fn check_marks_repairable_exactly_the_errors_repair_fixes() {
     use toolwire::case::Placement;
@@ -486,6 +486,8 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         "structure: items-without-type",
         "type-missing",
         "keyword-allowed: anyOf (with siblings)",
+        "structure: properties-null",
+        "structure: empty-properties",
     ];
     for (name, no_args) in [
         (
@@ -544,6 +546,7 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         json!({"type":"object","properties":{}}),
         json!({"type":"dict"}),
         json!({"type":"dict","properties":{}}),
+        json!({"type":"object","properties":null}),
         // Taking no arguments, with more that repair's rewrite of the whole schema takes
         // away: each finding in it is as repairable as that rewrite.
         json!({"type":"object","properties":{},"additionalProperties":false}),
@@ -578,6 +581,10 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             // Respelled, these are still a free-form object and an array of anything.
             json!({"type":"dict"}),
             json!({"type":"list"}),
+            // `null` written `{}`: an empty map, which stands only where the profile takes
+            // it (the catalog has a `null` at the root alone).
+            json!({"type":"object","properties":null}),
+            json!({"properties":null}),
         ]
         .map(|p| json!({"type":"object","properties":{"p":p}})),
     )

@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     features: "`structure: properties-list`, `structure: properties-null`, `structure: properties-not-object`",
     example: r#"{"type": "object", "properties": []}"#,
     fix: "Write `properties` as an object mapping names to schemas. With none, `{}` only where the profile accepts an empty `properties` map; where it does not, see `object-properties-missing`.",
-    repair: "partly: `null` is written `{}`",
+    repair: "partly: `null` is written `{}` where that stands: below the root, where the profile accepts an empty `properties` map there (or the object's `allOf`, merged, gives it members); at the root, where a tool without arguments has a form",
     repairable: null_only,
     owns,
     hooks: Hooks {
@@ -20,12 +20,66 @@ pub const RULE: Rule = Rule {
 };
 
 /// `null` declares no property, as `{}` does; a list or a scalar says nothing repair could
-/// read as a map without guessing. At the root, `{}` leaves a tool that takes no arguments,
-/// which repair keeps only where the profile has a form for that
-/// ([`Repairing::can_take_no_arguments`]).
+/// read as a map without guessing. The `{}` repair writes leaves an object without members,
+/// which it keeps only where the profile has a form for that: at the root, a tool that takes
+/// no arguments ([`Repairing::can_take_no_arguments`]); below it, an empty `properties` map
+/// ([`empty_map_refused`]).
 fn null_only(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
     matches!(f, Feat::Structure(s) if *s == value::PROPERTIES_NULL)
-        && (!r.at_root() || r.can_take_no_arguments())
+        && if r.at_root() {
+            r.can_take_no_arguments()
+        } else {
+            !empty_map_refused(r)
+        }
+}
+
+/// Whether repair, having written a nested `properties: null` as `{}`, refuses the object on
+/// `object-properties-missing`: the profile rejects an empty `properties` map there
+/// (gemini/v1beta/parameters, report pipecat-properties-empty-object), the object is in that
+/// rule's reach once repaired (typed `object`, or untyped where repair writes `object` for
+/// `type-missing`; no `$ref` beside it), and no `allOf` merge gives it members.
+fn empty_map_refused(r: &Repairing<'_>) -> bool {
+    let rejected =
+        |feat: &Feat<'_>| matches!(r.profile.lookup(feat, r.placement), Slot::Rejected(_));
+    let Some(map) = r.node() else {
+        return false;
+    };
+    let object = match map.get("type") {
+        Some(serde_json::Value::String(t)) => Ty::One(t).names("object"),
+        Some(serde_json::Value::Array(l)) => Ty::List(l).names("object"),
+        Some(_) => false,
+        None => {
+            rejected(&Feat::TypeMissing)
+                && crate::repair::type_said_by(map).is_some_and(|(t, ..)| t == "object")
+        }
+    };
+    rejected(&Feat::Structure(value::EMPTY_PROPERTIES))
+        && object
+        && !map.contains_key("$ref")
+        && !members_merged_in(r, map)
+}
+
+/// `object-properties-missing`'s merge of the object's rejected `allOf`, asked of the schema
+/// as repair meets it: with the `null` already written `{}`, which the branches' `properties`
+/// would otherwise clash with.
+fn members_merged_in(r: &Repairing<'_>, map: &serde_json::Map<String, serde_json::Value>) -> bool {
+    let (Some(root), true) = (r.root, map.contains_key("allOf")) else {
+        return false;
+    };
+    let pointer = (r.node_pointer)();
+    let mut written = root.clone();
+    if let Some(m) = written
+        .pointer_mut(&pointer)
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        m.insert("properties".into(), serde_json::json!({}));
+    }
+    all_of_rejected(r.profile, &pointer, map, r.placement)
+        && crate::repair::all_of_declares_members(
+            &written,
+            &pointer,
+            &crate::repair::refs::RefList::of(&written),
+        )
 }
 
 fn owns(p: &Param) -> bool {
@@ -112,5 +166,40 @@ mod tests {
             pairs(&[("/properties", "structure: properties-list")])
         );
         assert!(seen(r, json!({"type":"object","properties":{}})).is_empty());
+    }
+
+    /// A nested `null` is repairable only where repair's `{}` stands: where the profile
+    /// rejects an empty `properties` map there (gemini/v1beta/parameters, one of portable's
+    /// targets), repair refuses the object on `object-properties-missing`, so check must not
+    /// mark it (before: "(repairable)" under every profile), unless the object's rejected
+    /// `allOf` gives it members. An untyped object is one once repair types it.
+    #[test]
+    fn a_nested_null_is_repairable_only_where_an_empty_map_stands() {
+        use crate::profile::Status::{Allowed, Rejected};
+        let marked = |empty, schema: serde_json::Value| {
+            let p = nested_profile(
+                "t",
+                &[
+                    ("structure: properties-null", Rejected),
+                    ("structure: empty-properties", empty),
+                    ("type-missing", Rejected),
+                    ("keyword-allowed: allOf", Rejected),
+                ],
+            );
+            let f: Vec<bool> = check_under(&p, &json!({"type":"object","properties":{"v":schema}}))
+                .into_iter()
+                .filter(|f| f.rule == "properties-invalid")
+                .map(|f| f.repairable)
+                .collect();
+            f
+        };
+        let object = json!({"type":"object","properties":null});
+        let untyped = json!({"properties":null});
+        let merged = json!({"type":"object","properties":null,
+            "allOf":[{"type":"object","properties":{"a":{"type":"string"}}}]});
+        assert_eq!(marked(Allowed, object.clone()), [true]);
+        assert_eq!(marked(Rejected, object), [false]);
+        assert_eq!(marked(Rejected, untyped), [false]);
+        assert_eq!(marked(Rejected, merged), [true]);
     }
 }

@@ -1869,7 +1869,22 @@ impl ArgsSchema {
                 // in the keyword that failed: `maxContains` alone (no `minContains`) also for
                 // no item matching, since `minContains` is then 1.
                 let owner = self.keyword_owner(e);
-                let bound = |k: &str| owner.and_then(|s| s.get(k)).and_then(Value::as_u64);
+                // `minContains`, `maxContains` and `dependentRequired` came with 2019-09:
+                // earlier drafts ignore them, as the validator does (draft-07 validation
+                // §6.4.6 has `contains` alone; trial 58 D1: draft-07's ignored `maxContains: 0`
+                // was said to admit no array).
+                let since_2019 = !matches!(
+                    jsonschema::Draft::Draft202012.detect(&self.declared),
+                    jsonschema::Draft::Draft4
+                        | jsonschema::Draft::Draft6
+                        | jsonschema::Draft::Draft7
+                );
+                let bound = |k: &str| {
+                    owner
+                        .filter(|_| since_2019)
+                        .and_then(|s| s.get(k))
+                        .and_then(Value::as_u64)
+                };
                 let (min, max) = (bound("minContains"), bound("maxContains"));
                 let keyword = e.schema_path().as_str().rsplit('/').next();
                 // How many items match, where the `contains` schema compiles on its own.
@@ -1900,12 +1915,7 @@ impl ArgsSchema {
                 };
                 let reader = contains::Reader {
                     root: self.ref_root(e),
-                    dependent_required: !matches!(
-                        jsonschema::Draft::Draft202012.detect(&self.declared),
-                        jsonschema::Draft::Draft4
-                            | jsonschema::Draft::Draft6
-                            | jsonschema::Draft::Draft7
-                    ),
+                    dependent_required: since_2019,
                 };
                 let expected = self.memo(e, "", |owner| {
                     let how_many = match (min.unwrap_or(1), max) {
@@ -2735,6 +2745,41 @@ mod tests {
         assert_eq!(
             r.problems[0].message,
             "/v: no item matches; expected at least one item that is an object with at least 2 members, and that meets the rest of the array's `contains` schema."
+        );
+    }
+
+    /// `minContains`/`maxContains` came with 2019-09: under draft-07, whose validator ignores
+    /// them, the message ignores them too (trial 58 D1: draft-07's `maxContains: 0` was said to
+    /// admit no array though `[1]` passes, and `minContains: 0` asked for "at least 0 items").
+    #[test]
+    fn contains_bounds_are_said_only_under_the_drafts_that_have_them() {
+        let said = |draft: &str, bounds: Value| {
+            let mut v = json!({"type": "array", "contains": {"type": "integer"}});
+            v.as_object_mut()
+                .unwrap()
+                .extend(bounds.as_object().unwrap().clone());
+            let s = ArgsSchema::new(&json!({"$schema": draft, "type": "object",
+                "properties": {"v": v}}))
+            .unwrap();
+            let args = json!({"v": ["a"]});
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let d7 = "http://json-schema.org/draft-07/schema#";
+        let plain = ["/v: no item matches; expected at least one item that is an integer."];
+        assert_eq!(said(d7, json!({"maxContains": 0})), plain);
+        assert_eq!(said(d7, json!({"minContains": 0})), plain);
+        assert_eq!(said(d7, json!({"minContains": 2, "maxContains": 3})), plain);
+        // 2019-09 has them.
+        assert_eq!(
+            said(
+                "https://json-schema.org/draft/2019-09/schema",
+                json!({"minContains": 2, "maxContains": 3})
+            ),
+            ["/v: fewer than 2 items match; expected from 2 to 3 items that are an integer."]
         );
     }
 

@@ -1879,11 +1879,12 @@ impl ArgsSchema {
                         | jsonschema::Draft::Draft6
                         | jsonschema::Draft::Draft7
                 );
+                let place = self.schema_place(e);
+                let owner_path = place.as_ref().and_then(|p| p.at.rsplit_once('/'));
                 let bound = |k: &str| {
-                    owner
-                        .filter(|_| since_2019)
-                        .and_then(|s| s.get(k))
-                        .and_then(Value::as_u64)
+                    let v = owner.filter(|_| since_2019)?.get(k)?;
+                    let at = owner_path.map(|(o, _)| format!("{o}/{k}"));
+                    contains::Count::read(v, self.written_at(at.as_deref(), v))
                 };
                 let (min, max) = (bound("minContains"), bound("maxContains"));
                 let keyword = e.schema_path().as_str().rsplit('/').next();
@@ -1894,12 +1895,12 @@ impl ArgsSchema {
                     let v = self.branch_validator(&contains)?;
                     Some(found.as_array()?.iter().filter(|i| v.is_valid(i)).count() as u64)
                 };
-                let too_many = |n: u64, count: u64| {
-                    let verb = if n == 1 { "matches" } else { "match" };
-                    format!("more than {n} {} {verb} ({count} do)", items(n))
+                let too_many = |n: contains::Count, count: u64| {
+                    let verb = if n.n == 1 { "matches" } else { "match" };
+                    format!("more than {n} {} {verb} ({count} do)", items(n.n))
                 };
                 match (keyword, min, max) {
-                    (Some("minContains"), Some(n), _) if n > 1 => {
+                    (Some("minContains"), Some(n), _) if n.n > 1 => {
                         m.text(&format!("fewer than {n} items match"))
                     }
                     (Some("maxContains"), _, Some(n)) => match matching() {
@@ -1907,7 +1908,7 @@ impl ArgsSchema {
                         Some(0) if min.is_none() => m.text("no item matches"),
                         Some(count) => m.text(&too_many(n, count)),
                         None if min.is_some() => {
-                            m.text(&format!("more than {n} {} match", items(n)))
+                            m.text(&format!("more than {n} {} match", items(n.n)))
                         }
                         None => m.text(&format!("no item matches, or more than {n} do")),
                     },
@@ -1918,20 +1919,20 @@ impl ArgsSchema {
                     dependent_required: since_2019,
                 };
                 let expected = self.memo(e, "", |owner| {
-                    let how_many = match (min.unwrap_or(1), max) {
+                    let how_many = match (min.unwrap_or(contains::Count::ONE), max) {
                         // `maxContains: 0` beside the default `minContains` of 1 (trial 57
                         // D2: "expected from 1 to 0 items").
-                        (l, Some(h)) if l > h => {
+                        (l, Some(h)) if l.n > h.n => {
                             let default = if min.is_none() { ", its default" } else { "" };
                             return format!(
                                 "no array at all: its `maxContains` ({h}) is below its \
                                  `minContains` ({l}{default}), so the schema, not the call, must change"
                             );
                         }
-                        (1, None) => "at least one".to_string(),
-                        (n, None) => format!("at least {n}"),
-                        (0, Some(n)) => format!("at most {n}"),
-                        (l, Some(h)) if l == h => format!("exactly {l}"),
+                        (l, None) if l.n == 1 => "at least one".to_string(),
+                        (l, None) => format!("at least {l}"),
+                        (l, Some(h)) if l.n == 0 => format!("at most {h}"),
+                        (l, Some(h)) if l.n == h.n => format!("exactly {l}"),
                         (l, Some(h)) => format!("from {l} to {h}"),
                     };
                     let one = how_many.ends_with(" one") || how_many.ends_with(" 1");
@@ -2780,6 +2781,48 @@ mod tests {
                 json!({"minContains": 2, "maxContains": 3})
             ),
             ["/v: fewer than 2 items match; expected from 2 to 3 items that are an integer."]
+        );
+    }
+
+    /// A `minContains`/`maxContains` written with a point is the integer it names, as the
+    /// validator reads it (trial 58 D11: `minContains: 2.0` and `maxContains: 1.0` were read as
+    /// absent, and the message asked for "at least one item that is an integer" of `[1]`).
+    #[test]
+    fn contains_bounds_written_with_a_point_are_said_as_integers() {
+        let said = |bounds: Value, items: Value| {
+            let mut v = json!({"type": "array", "contains": {"type": "integer"}});
+            v.as_object_mut()
+                .unwrap()
+                .extend(bounds.as_object().unwrap().clone());
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": v}})).unwrap();
+            let args = json!({ "v": items });
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            said(json!({"minContains": 2.0}), json!([1])),
+            ["/v: fewer than 2 items match; expected at least 2 items that are an integer."]
+        );
+        assert_eq!(
+            said(json!({"maxContains": 1.0}), json!([1, 2])),
+            ["/v: more than 1 item matches (2 do); expected exactly 1 item that is an integer."]
+        );
+        assert_eq!(
+            said(json!({"maxContains": 0.0}), json!([1])),
+            [
+                "/v: more than 0 items match (1 do); expected no array at all: its `maxContains` (0) is below its `minContains` (1, its default), so the schema, not the call, must change."
+            ]
+        );
+        // Past 2^64, where the validator caps it, it is said as read, not as 2^64-1.
+        let big: Value = serde_json::from_str(r#"{"minContains": 18446744073709551616}"#).unwrap();
+        assert_eq!(
+            said(big, json!([1])),
+            [
+                "/v: fewer than 1.8446744073709552e+19 items match; expected at least 1.8446744073709552e+19 items that are an integer."
+            ]
         );
     }
 

@@ -12,12 +12,56 @@
 use serde_json::Value;
 
 use super::unions::{BOUNDS, push_bounds};
-use super::{annotates, expected_for, says_nothing};
+use super::{annotates, expected_for, says_nothing, short_value};
 use crate::describe::type_label;
 use crate::schema::refs::{Chain, follow};
 
 /// How deep `$ref`s, `anyOf` branches and `not`s are followed before the rest is left unsaid.
 const MAX_DEPTH: usize = 8;
+
+/// A `minContains`/`maxContains` bound as the validator reads it, said as written.
+///
+/// Both are non-negative integers (JSON Schema 2020-12 validation §6.4.4, §6.4.5), and from
+/// draft 6 on a number with a zero fractional part is an integer, so `2.0` is 2 (trial 58 D11:
+/// such a bound was read as absent and the message asked for "at least one item", which the
+/// call had). One past 2^64 holds as 2^64-1, where the validator caps it; it is said as the
+/// schema writes it, or else as serde_json reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Count<'v> {
+    /// The bound.
+    pub n: u64,
+    /// The bound and how the schema writes it (when known), where `n` does not say it.
+    past: Option<(&'v Value, Option<&'v str>)>,
+}
+
+impl<'v> Count<'v> {
+    /// `minContains`'s default.
+    pub const ONE: Self = Count { n: 1, past: None };
+
+    /// The bound `v`, written `written` when known, holds; `None` when it is not a
+    /// non-negative integer.
+    pub fn read(v: &'v Value, written: Option<&'v str>) -> Option<Self> {
+        if let Some(n) = v.as_u64() {
+            return Some(Count { n, past: None });
+        }
+        let f = v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0)?;
+        // Every float below 2^64 with no fraction is a `u64`; from 2^64 on the cast saturates.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let n = f as u64;
+        let past = (f >= 18_446_744_073_709_551_616.0).then_some((v, written));
+        Some(Count { n, past })
+    }
+}
+
+impl std::fmt::Display for Count<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.past {
+            Some((_, Some(written))) => f.write_str(written),
+            Some((v, None)) => f.write_str(&short_value(v)),
+            None => write!(f, "{}", self.n),
+        }
+    }
+}
 
 /// What an item must be, in words.
 #[derive(Debug, PartialEq)]

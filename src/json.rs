@@ -550,7 +550,9 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
 /// 10000000000000000000000) where the float read is spelled with them, and the bool is true;
 /// else the float's rounded to 15 significant digits, which every float spells back
 /// (`1.84467440737096e19` for 18446744073709551617, and for 2^64, whose float's shortest
-/// spelling `1.8446744073709552e19` has other digits), and false. `None` for a number written
+/// spelling `1.8446744073709552e19` has other digits), cut toward zero where rounding leaves
+/// the float range (`1.79769313486231e308` for the largest float written in full), and false.
+/// `None` for a number written
 /// with a point or an exponent, whose digits are what is not read exactly.
 pub(crate) fn exponent_form(written: &str, read_as: &serde_json::Number) -> Option<(String, bool)> {
     if written.contains(['.', 'e', 'E']) {
@@ -560,8 +562,19 @@ pub(crate) fn exponent_form(written: &str, read_as: &serde_json::Number) -> Opti
     if own == decimal(&read_as.to_string()) {
         return Some((exponent_spelling(&own), true));
     }
-    let rounded = format!("{:.14e}", read_as.as_f64()?);
-    Some((exponent_spelling(&decimal(&rounded)), false))
+    let float = read_as.as_f64()?;
+    let mut rounded = decimal(&format!("{float:.14e}"));
+    // Rounded up, the largest floats (about 1.8e308) leave the float range, and the form named
+    // would be refused as past it: their digits are cut toward zero instead.
+    if exponent_spelling(&rounded)
+        .parse::<f64>()
+        .is_ok_and(f64::is_infinite)
+    {
+        rounded = decimal(&format!("{float:e}"));
+        rounded.1.truncate(15);
+        rounded.1.truncate(rounded.1.trim_end_matches('0').len());
+    }
+    Some((exponent_spelling(&rounded), false))
 }
 
 /// A [`decimal`] spelled with one digit before the point and an exponent (`1.5e22`).
@@ -1604,5 +1617,28 @@ mod tests {
                 .ends_with("file is 2048 bytes, larger than the limit of 1024 bytes"),
             "{err}"
         );
+    }
+
+    /// The exponent form named for an integer written in full is one the float range holds
+    /// (trial 58 D4: the largest float written in full, 309 digits, was told
+    /// `1.79769313486232e308`, rounded up past the range, which `args` then refused).
+    #[test]
+    fn the_exponent_form_named_stays_in_the_float_range() {
+        for float in [f64::MAX, -f64::MAX, f64::MAX.next_down()] {
+            let written = format!("{float:.0}");
+            let read_as: serde_json::Number = serde_json::from_str(&written).unwrap();
+            let (form, own_digits) = super::exponent_form(&written, &read_as).unwrap();
+            let expected = if float < 0.0 {
+                "-1.79769313486231e308"
+            } else {
+                "1.79769313486231e308"
+            };
+            assert_eq!((form.as_str(), own_digits), (expected, false));
+            assert!(super::inexact_numbers(&form).is_empty(), "{form}");
+        }
+        // Below, the 15 digits are rounded as before.
+        let read_as: serde_json::Number = serde_json::from_str("18446744073709551617").unwrap();
+        let (form, _) = super::exponent_form("18446744073709551617", &read_as).unwrap();
+        assert_eq!(form, "1.84467440737096e19");
     }
 }

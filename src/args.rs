@@ -101,6 +101,19 @@ pub struct Coercion {
     pub to: Value,
 }
 
+impl Coercion {
+    /// The text sent, quoted for a message, when it is numeric text past 60 characters: as a
+    /// long number is named ([`crate::json::shown_number`]), in quotes
+    /// (`"0.1111111111111111111111...111111111111 (1000001 digits)"`). `None` for other text,
+    /// quoted as any string is. Quoted whole, a million digits sent as text made a megabyte
+    /// note (trial 58 D5); `from` keeps it whole.
+    pub fn long_numeric_text(&self) -> Option<String> {
+        let text = self.from.trim();
+        (self.kind == CoercionKind::NumericText && text.len() > 60)
+            .then(|| format!("\"{}\"", crate::json::shown_number(text)))
+    }
+}
+
 /// One way the arguments fail the schema.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
@@ -927,7 +940,10 @@ fn quote_text_as_sent(problems: &mut [Problem], c: &Coercion) {
     read.push_str(": ");
     let mut sent = read.clone();
     push_short_value(&mut read, &c.to);
-    push_short_value(&mut sent, &Value::String(c.from.clone()));
+    match c.long_numeric_text() {
+        Some(text) => sent.push_str(&text),
+        None => push_short_value(&mut sent, &Value::String(c.from.clone())),
+    }
     for p in problems.iter_mut().filter(|p| p.pointer == c.pointer) {
         if let Some(rest) = p.message.strip_prefix(read.as_str()) {
             p.message = format!("{sent}{rest}");
@@ -4510,6 +4526,39 @@ mod tests {
             ]
         );
         assert_eq!(inexact[0].written, &text[6..text.len() - 1]);
+    }
+
+    /// Long numeric text coerced is quoted shortened as a long number is, with its digit
+    /// count, in the problem quoting the text sent and in the coercion's note text (trial 58
+    /// D5: the problem cut it as any string, `"0.111...`, with no end nor count, and the note
+    /// quoted it whole); `from` keeps it whole.
+    #[test]
+    fn long_numeric_text_is_quoted_shortened() {
+        let schema =
+            ArgsSchema::new(&json!({"properties": {"n": {"type": "number", "maximum": 0}}}))
+                .unwrap();
+        let text = format!("0.{}", "1".repeat(100_000));
+        let call = json!({ "n": text });
+        let report = schema.check(&call, Coercions::ALL);
+        let shown = "\"0.1111111111111111111111...111111111111 (100001 digits)\"";
+        assert_eq!(
+            report.problems[0].message,
+            format!("/n: {shown} is too large; expected at most 0.")
+        );
+        let [c] = &report.coercions[..] else {
+            panic!("{:?}", report.coercions)
+        };
+        assert_eq!(c.long_numeric_text().as_deref(), Some(shown));
+        assert_eq!(c.from, text);
+        // Short text is quoted as any string is.
+        let call = json!({"n": "1e3"});
+        let report = schema.check(&call, Coercions::ALL);
+        assert_eq!(report.coercions[0].long_numeric_text(), None);
+        assert!(
+            report.problems[0]
+                .message
+                .starts_with("/n: \"1e3\" is too large")
+        );
     }
 
     /// Numeric text coerced to a number is held to what a JSON number is: text read as

@@ -445,7 +445,8 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 } else {
                     &c.pointer
                 },
-                Value::String(c.from.clone()),
+                c.long_numeric_text()
+                    .unwrap_or_else(|| Value::String(c.from.clone()).to_string()),
                 c.to,
                 match c.kind {
                     crate::args::CoercionKind::JsonText => "JSON text",

@@ -4646,6 +4646,72 @@ fn annotations_an_all_of_merge_meets_set_apart_are_joined_or_said_lost() {
     }
 }
 
+/// An `allOf` merge walks a branch's own `allOf` before the next branch, in document order
+/// (trial 58 D6: `allOf: [{description: X., allOf: [{description: Y., title: t1}]},
+/// {description: Z., title: t2}]` gave "X. Z. Y." and title t2, said as "`allOf`'s `title:
+/// "t1"`, replaced by the schema's own", though the schema had none): descriptions joined in
+/// the order written, the first written `title` kept, a nested branch named by its place; a
+/// description saying what is said already, its final stop aside, is not joined again ("The ID"
+/// and "The ID." gave "The ID. The ID."), one that goes on from it replaces it, and a mere
+/// substring is no saying ("Not in UTC." and "in UTC."). Two branches' own `allOf`s no longer
+/// clash as one keyword set differently: each is merged in turn.
+#[test]
+fn nested_all_of_annotations_are_merged_in_document_order_and_said_once() {
+    let p = profile(&["keyword-allowed: allOf"]);
+    let w = |s: Value| json!({"type":"object","properties":{"w":s}});
+    for (schema, merged, lost) in [
+        (
+            json!({"type":"string","allOf":[
+                {"description":"X.","allOf":[{"description":"Y.","title":"t1"}]},
+                {"description":"Z.","title":"t2"}]}),
+            json!({"type":"string","description":"X. Y. Z.","title":"t1"}),
+            Some(
+                "`allOf` branch 1's `title: \"t2\"`, replaced by the schema's own or an \
+                 earlier branch's",
+            ),
+        ),
+        (
+            json!({"type":"string","allOf":[{"title":"a","allOf":[{"title":"b"}]}]}),
+            json!({"type":"string","title":"a"}),
+            Some(
+                "`allOf/0/allOf`'s `title: \"b\"`, replaced by the schema's own or an earlier branch's",
+            ),
+        ),
+        (
+            json!({"type":"string","description":"The ID","allOf":[{"description":"The ID."}]}),
+            json!({"type":"string","description":"The ID"}),
+            None,
+        ),
+        (
+            json!({"type":"string","description":"The ID","allOf":[
+                {"description":"The ID. Unique per user."}]}),
+            json!({"type":"string","description":"The ID. Unique per user."}),
+            None,
+        ),
+        (
+            json!({"type":"string","description":"Not in UTC.","allOf":[{"description":"in UTC."}]}),
+            json!({"type":"string","description":"Not in UTC. in UTC."}),
+            None,
+        ),
+        (
+            json!({"type":"string","allOf":[{"allOf":[{"minLength":1}]},{"allOf":[{"maxLength":5}]}]}),
+            json!({"type":"string","minLength":1,"maxLength":5}),
+            None,
+        ),
+    ] {
+        let t = tool("t", w(schema.clone()));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{schema}: {:#?}", r.refusals);
+        assert_eq!(r.tool.parameters.clone().unwrap(), w(merged), "{schema}");
+        let c = r
+            .changes
+            .iter()
+            .find(|c| c.pointer.ends_with("/allOf"))
+            .expect("the merge");
+        assert_eq!(c.lost.as_deref(), lost, "{schema}");
+    }
+}
+
 /// An error inside a definition no `$ref` reaches is not judged: repair drops every such
 /// definition as compile does, with compile's change line, and check marks the error
 /// repairable, its fix saying so (trial 56 D9: `$defs: {u2: {type: array}}` under a profile

@@ -1966,6 +1966,12 @@ impl ArgsSchema {
                     // of it (trial 50 D16, 57 D2).
                     let said = owner.and_then(|s| s.get("contains")).map(|c| reader.said(c));
                     match said {
+                        // No item matches, so a count of at least one is never met.
+                        Some(s) if s.none => format!(
+                            "no array at all: its `contains` schema matches no item ({}), so the \
+                             schema, not the call, must change",
+                            s.text
+                        ),
                         Some(s) if s.whole => format!("{how_many} {item} that {is} {}", s.text),
                         Some(s) if !s.vague() => format!(
                             "{how_many} {item} that {is} {}, and that {meets} the rest of the \
@@ -2843,6 +2849,51 @@ mod tests {
             [
                 "/v: fewer than 1.8446744073709552e+19 items match; expected at least 1.8446744073709552e+19 items that are an integer."
             ]
+        );
+    }
+
+    /// A contains schema no value matches (a `const`/`enum` its own `type` excludes, `false`)
+    /// is said to admit no array, not by the value the call's item already is (trial 58 D8:
+    /// `{type: string, const: 1}` asked [1] for "at least one item that is exactly 1"); an
+    /// `anyOf` branch that matches nothing is left out of the branches said.
+    #[test]
+    fn a_contains_schema_no_value_matches_is_said_to_admit_no_array() {
+        let said = |contains: Value, items: Value| {
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": {
+                "type": "array", "contains": contains}}}))
+            .unwrap();
+            let args = json!({ "v": items });
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let none = |why: &str| {
+            [format!(
+                "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
+            )]
+        };
+        assert_eq!(
+            said(json!({"type": "string", "const": 1}), json!([1])),
+            none("its `const` 1 is not a string")
+        );
+        assert_eq!(
+            said(json!({"type": "string", "enum": [1]}), json!([1])),
+            none("no member of its `enum` is a string")
+        );
+        assert_eq!(said(json!(false), json!([1])), none("it is `false`"));
+        assert_eq!(
+            said(
+                json!({"anyOf": [{"type": "string", "const": 1}, {"type": "integer", "minimum": 3}]}),
+                json!([1])
+            ),
+            ["/v: no item matches; expected at least one item that is an integer at least 3."]
+        );
+        // A type the `enum` has a member of keeps the members it admits.
+        assert_eq!(
+            said(json!({"type": "integer", "enum": [1, "a"]}), json!([2])),
+            ["/v: no item matches; expected at least one item that is one of 1."]
         );
     }
 

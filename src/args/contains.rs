@@ -70,6 +70,8 @@ pub(super) struct Said {
     pub text: String,
     /// Whether `text` says all the schema asks; when not, what it says is still asked.
     pub whole: bool,
+    /// Whether no value matches, `text` then saying why ("its `const` 1 is not a string").
+    pub none: bool,
 }
 
 impl Said {
@@ -101,7 +103,7 @@ impl Reader<'_> {
             return match follow(self.root, r) {
                 Chain::Reaches { schema, last, .. } if deeper => {
                     let s = self.at(schema, depth + 1);
-                    let whole = s.whole && last == r && only(c, "$ref");
+                    let whole = s.none || (s.whole && last == r && only(c, "$ref"));
                     Said { whole, ..s }
                 }
                 _ => vague(),
@@ -114,17 +116,28 @@ impl Reader<'_> {
         {
             let mut texts: Vec<String> = Vec::new();
             let mut whole = true;
-            for b in branches {
-                let s = self.at(b, depth + 1);
+            // A branch that matches nothing adds nothing to what matches.
+            for s in branches
+                .iter()
+                .map(|b| self.at(b, depth + 1))
+                .filter(|s| !s.none)
+            {
                 whole &= s.whole;
                 if !texts.contains(&s.text) {
                     texts.push(s.text);
                 }
             }
+            if texts.is_empty() {
+                return none("no branch of its `anyOf` matches any value".to_string());
+            }
             return Said {
                 text: texts.join(" or "),
                 whole,
+                none: false,
             };
+        }
+        if let Some(why) = matches_none(c) {
+            return none(why);
         }
         let typed_object = c.get("type").and_then(Value::as_str) == Some("object");
         // Without a `type`, `properties` hold for objects only and any other item matches:
@@ -190,6 +203,10 @@ impl Reader<'_> {
                 // then read as free of the `not`.
                 "not" if !untyped_object && deeper => {
                     let not = self.at(v, depth + 1);
+                    // Not a schema that matches nothing: every value.
+                    if not.none {
+                        continue;
+                    }
                     if !not.whole {
                         whole = false;
                         continue;
@@ -209,7 +226,11 @@ impl Reader<'_> {
             (true, _) => text + ", or not an object",
             _ => text,
         };
-        Said { text, whole }
+        Said {
+            text,
+            whole,
+            none: false,
+        }
     }
 }
 
@@ -218,7 +239,41 @@ fn vague() -> Said {
     Said {
         text: "a value".to_string(),
         whole: false,
+        none: false,
     }
+}
+
+/// Words for a schema no value matches, `why`.
+fn none(why: String) -> Said {
+    Said {
+        text: why,
+        whole: true,
+        none: true,
+    }
+}
+
+/// Why no value matches `c`, when it is `false` or its `const`/`enum` is all of a type its
+/// own `type` excludes (trial 58 D8: `{type: string, const: 1}` was said "exactly 1", and the
+/// call's item 1 was told to be what it was).
+fn matches_none(c: &Value) -> Option<String> {
+    let o = match c {
+        Value::Bool(false) => return Some("it is `false`".to_string()),
+        Value::Object(o) => o,
+        _ => return None,
+    };
+    let typed = || expected_for(&serde_json::json!({"type": o.get("type")}));
+    if let Some(v) = o.get("const") {
+        return crate::json::type_excludes(o, v)
+            .then(|| format!("its `const` {} is not {}", short_value(v), typed()));
+    }
+    let members = o.get("enum")?.as_array()?;
+    if members.is_empty() {
+        return Some("its `enum` allows none".to_string());
+    }
+    members
+        .iter()
+        .all(|v| crate::json::type_excludes(o, v))
+        .then(|| format!("no member of its `enum` is {}", typed()))
 }
 
 /// The keywords the head of the words says: what [`expected_for`] and [`push_bounds`] say,

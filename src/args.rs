@@ -622,10 +622,12 @@ impl ArgsSchema {
 
     /// Appends the schema's value `v`, at JSON Pointer `path` of the schema, as the schema
     /// writes it when that is known ([`ArgsSchema::quote_numbers_as_written`]), else as
-    /// [`push_short_value`] writes it.
+    /// [`push_short_value`] writes it. A long one is shortened ([`crate::json::shown_number`]),
+    /// as a long number of the call is: a bound of a million digits quoted whole made a
+    /// megabyte retry message (trial 58 D14).
     fn push_schema_value(&self, out: &mut String, path: Option<&str>, v: &Value) {
         match self.written_at(path, v) {
-            Some(token) => out.push_str(token),
+            Some(token) => out.push_str(&crate::json::shown_number(token)),
             None => push_short_value(out, v),
         }
     }
@@ -3301,6 +3303,27 @@ mod tests {
                 "exactly 2.50"
             ],
         );
+    }
+
+    /// A long number of the schema is quoted shortened, as a long one of the call is (trial
+    /// 58 D14: a `maximum` of 3,000 digits was quoted whole in the retry message).
+    #[test]
+    fn a_long_schema_number_is_quoted_shortened() {
+        let text = format!(
+            r#"{{"properties": {{"n": {{"maximum": 0.{}}}}}}}"#,
+            "1".repeat(3000)
+        );
+        let file: Value = serde_json::from_str(&text).unwrap();
+        let mut schema = ArgsSchema::new(&file).unwrap();
+        schema.quote_numbers_as_written(&text, "");
+        let call = json!({"n": 1});
+        let r = schema.check(&call, Coercions::NONE);
+        let shown = "0.1111111111111111111111...111111111111 (3001 digits)";
+        assert_eq!(
+            r.problems[0].message,
+            format!("/n: 1 is too large; expected at most {shown}.")
+        );
+        assert_eq!(r.problems[0].expected, format!("at most {shown}"));
     }
 
     /// Floats are written back as the model spelled them, in either form of the arguments;

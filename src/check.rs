@@ -714,7 +714,7 @@ fn judged_as_read(findings: &mut [Finding], inexact: &[crate::json::InexactNumbe
         if let Some(n) = here.find(|n| n.pointer == at) {
             f.message = Text::from(format!(
                 "the number written `{}` is read as {}, and judged so: {}",
-                n.written,
+                crate::json::shown_number(&n.written),
                 n.read_as,
                 f.message.as_str()
             ));

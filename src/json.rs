@@ -654,11 +654,14 @@ impl InexactNumberAt {
 /// Which numbers toolwire reads exactly, for messages about one it does not.
 pub const EXACT_NUMBERS: &str = "an integer from -2^63 to 2^64-1 is read exactly, and so is a number of at most 15 significant digits from about 1e-307 to 1e308 in size, one past 2^64 only when written with a point or an exponent, as `1e23`";
 
-/// How every command says that the number written `written` is read as `read_as`.
+/// How every command says that the number written `written` is read as `read_as`; a long
+/// one shortened ([`shown_number`]): a bound of a million digits quoted whole made a
+/// megabyte note (trial 58 D14).
 pub fn read_as_said(written: &str, read_as: &serde_json::Number) -> String {
     format!(
-        "the number {written} is read as {read_as} (toolwire reads JSON numbers as 64-bit \
-         integers and floats)"
+        "the number {} is read as {read_as} (toolwire reads JSON numbers as 64-bit integers \
+         and floats)",
+        shown_number(written)
     )
 }
 
@@ -699,7 +702,10 @@ pub fn refuse_inexact(
         let named: Vec<String> = others
             .iter()
             .take(OTHERS_NAMED)
-            .map(|n| format!("{} at {} (read as {})", n.written, n.pointer, n.read_as))
+            .map(|n| {
+                let written = shown_number(n.written);
+                format!("{written} at {} (read as {})", n.pointer, n.read_as)
+            })
             .collect();
         problem.push_str(&format!(
             "; it would also rewrite {} other number{}: {}",
@@ -1640,5 +1646,18 @@ mod tests {
         let read_as: serde_json::Number = serde_json::from_str("18446744073709551617").unwrap();
         let (form, _) = super::exponent_form("18446744073709551617", &read_as).unwrap();
         assert_eq!(form, "1.84467440737096e19");
+    }
+
+    /// A long number is said read shortened, in check's note and repair's and compile's
+    /// refusal alike (trial 58 D14: a schema bound of 3,000 digits was quoted whole).
+    #[test]
+    fn a_long_number_is_said_read_shortened() {
+        let written = format!("0.{}", "1".repeat(3000));
+        let read_as: serde_json::Number = serde_json::from_str(&written).unwrap();
+        assert_eq!(
+            super::read_as_said(&written, &read_as),
+            "the number 0.1111111111111111111111...111111111111 (3001 digits) is read as \
+             0.1111111111111111 (toolwire reads JSON numbers as 64-bit integers and floats)"
+        );
     }
 }

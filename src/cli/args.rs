@@ -487,7 +487,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 } else {
                     &n.pointer
                 },
-                n.written,
+                json::shown_number(&n.written),
                 n.read_as,
                 json::EXACT_NUMBERS
             );

@@ -112,6 +112,25 @@ impl Coercion {
         (self.kind == CoercionKind::NumericText && text.len() > 60)
             .then(|| format!("\"{}\"", crate::json::shown_number(text)))
     }
+
+    /// The number of numeric text read as another value ([`crate::json::inexact_numbers`]),
+    /// at the coercion's place with `written` the text sent: listed, and noted, as the same
+    /// number sent as a JSON number is (trial 58 D16). `None` for other coercions and for
+    /// text read exactly.
+    pub fn inexact(&self) -> Option<crate::json::InexactNumberAt> {
+        if self.kind != CoercionKind::NumericText {
+            return None;
+        }
+        let n = crate::json::inexact_numbers(self.from.trim())
+            .into_iter()
+            .next()?;
+        Some(crate::json::InexactNumberAt {
+            line: None,
+            pointer: self.pointer.clone(),
+            written: n.written.to_string(),
+            read_as: n.read_as,
+        })
+    }
 }
 
 /// One way the arguments fail the schema.
@@ -797,8 +816,8 @@ impl ArgsSchema {
             .iter()
             .filter(|c| c.kind == CoercionKind::NumericText)
         {
-            for n in crate::json::inexact_numbers(c.from.trim()) {
-                problems.push(precision_problem(&c.pointer, n.written, &n.read_as));
+            if let Some(n) = c.inexact() {
+                problems.push(precision_problem(&n.pointer, &n.written, &n.read_as));
             }
             quote_text_as_sent(&mut problems, c);
         }
@@ -4600,6 +4619,30 @@ mod tests {
             ]
         );
         assert_eq!(inexact[0].written, &text[6..text.len() - 1]);
+    }
+
+    /// Numeric text read inexactly is named as the same JSON number is, at the coercion's
+    /// place with the text sent (trial 58 D16: it had the problem, but no note nor
+    /// `inexact_numbers` entry); text read exactly is not.
+    #[test]
+    fn coerced_numeric_text_read_inexactly_is_listed() {
+        let schema = ArgsSchema::new(&json!({"properties": {"n": {"type": "number"}}})).unwrap();
+        let inexact = |text: &str| {
+            let call = json!({ "n": text });
+            let r = schema.check(&call, Coercions::ALL);
+            r.coercions.first().and_then(Coercion::inexact)
+        };
+        let n = inexact(" 0.10000000000000000001").unwrap();
+        assert_eq!(
+            (
+                n.line,
+                n.pointer.as_str(),
+                n.written.as_str(),
+                n.read_as.as_f64()
+            ),
+            (None, "/n", "0.10000000000000000001", Some(0.1))
+        );
+        assert_eq!(inexact("0.1"), None);
     }
 
     /// Long numeric text coerced is quoted shortened as a long number is, with its digit

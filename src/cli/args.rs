@@ -263,7 +263,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         .collect();
     // Numbers checked as another value than sent (big integers), and keys written twice
     // (checked with their last value): said, never silent.
-    let (inexact, twice) = match &sent {
+    let (mut inexact, twice) = match &sent {
         Sent::Value(_) => {
             let text = call_text.as_deref().unwrap_or(&args.call);
             report.quote_numbers_as_sent(text);
@@ -273,6 +273,13 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         _ => (Vec::new(), Vec::new()),
     };
+    // Numeric text read inexactly has its problem already; it is listed and noted alike.
+    inexact.extend(
+        report
+            .coercions
+            .iter()
+            .filter_map(crate::args::Coercion::inexact),
+    );
     if args.format == "json" {
         if let Some(hint) = &file_hint {
             eprintln!("toolwire: {}", crate::report::escape_output(hint));

@@ -507,6 +507,7 @@ fn explain_text(
         keyword_fix(e, &tools);
         format_fix(e, &tools);
         empty_required_fix(e, &tools);
+        nested_object_fix(e);
     }
     if out.is_empty()
         && let Some(request) = request
@@ -662,6 +663,26 @@ fn empty_required_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
         .is_some_and(Vec::is_empty)
     {
         e.fix = Some(EMPTY_REQUIRED_FIX.to_string());
+    }
+}
+
+/// For `object-properties-missing` below the root, the fix check writes there under every
+/// profile ([`NESTED_FIX`](crate::profile::rules::object_properties_missing::NESTED_FIX)),
+/// instead of the rule's, whose advice for a tool without arguments (keep an empty
+/// `properties` map and let `compile` write each target's form) is for the root only: a
+/// nested object is an argument, and Google's "should be non-empty for OBJECT type" there is
+/// the rejection of that very map (trial 58 D7: without `--target`, where check is not asked,
+/// the rule's fix came back). The root is `""` or its `properties` keyword, `/properties`
+/// (an argument named `properties` is at `/properties/properties`). A fix check gave is kept.
+fn nested_object_fix(e: &mut Explanation) {
+    let rule = "object-properties-missing";
+    if e.rule.as_deref() == Some(rule)
+        && e.fix.as_deref() == self::fix_for(rule)
+        && e.pointer
+            .as_deref()
+            .is_some_and(|p| !matches!(p, "" | "/properties"))
+    {
+        e.fix = Some(crate::profile::rules::object_properties_missing::NESTED_FIX.to_string());
     }
 }
 

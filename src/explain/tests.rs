@@ -1596,6 +1596,63 @@ fn a_null_properties_google_calls_empty_is_not_fixed_by_an_empty_map() {
     }
 }
 
+/// Google's "should be non-empty for OBJECT type" at a nested object, explained without
+/// `--target` (check not asked), gets the fix check writes for any nested place, as with the
+/// target: declare its members; not the rule's root-only advice to keep
+/// `{"type":"object","properties":{}}`, the very map Google rejected there (trial 58 D7). With
+/// or without the request; at the root the rule's fix stands.
+#[test]
+fn a_nested_object_google_calls_empty_is_not_told_to_keep_an_empty_map() {
+    use crate::profile::rules::object_properties_missing::NESTED_FIX;
+    let request = json!({"contents":[],"tools":[{"functionDeclarations":[{"name":"t0",
+        "description":"d","parameters":{"type":"object","properties":{"value":
+        {"type":"object","properties":{}}}}}]}]});
+    let said = |field: &str| {
+        format!(
+            "GenerateContentRequest.tools[0].function_declarations[0].parameters{field}: \
+             should be non-empty for OBJECT type"
+        )
+    };
+    // The nested object's place, or (without the request, which says where `properties` is a
+    // keyword) the object's own.
+    for (field, pointer, fix) in [
+        (
+            ".properties[value].properties",
+            "/properties/value",
+            Some(NESTED_FIX),
+        ),
+        (".properties[value]", "/properties/value", Some(NESTED_FIX)),
+        (".properties", "", fix_for("object-properties-missing")),
+    ] {
+        for (given, target) in [
+            (Some(&request), None),
+            (None, None),
+            (Some(&request), Some("gemini/v1beta/parameters")),
+        ] {
+            if pointer.is_empty() && target.is_some() {
+                continue;
+            }
+            let got = explain(given, &said(field), target);
+            let [e] = got.as_slice() else {
+                panic!("{got:#?}")
+            };
+            let at = e.pointer.as_deref().unwrap_or_default();
+            assert!(at_or_below(at, pointer), "{field}: {at}");
+            assert_eq!(
+                e.rule.as_deref(),
+                Some("object-properties-missing"),
+                "{field}"
+            );
+            assert_eq!(
+                e.fix.as_deref(),
+                fix,
+                "{field} {target:?} {}",
+                given.is_some()
+            );
+        }
+    }
+}
+
 /// Vertex's and Gemini's lead-in "Unable to submit request because" is the provider's own
 /// text: quoted with the rest, also in text given as is (not decoded from an envelope).
 #[test]

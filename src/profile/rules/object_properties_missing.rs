@@ -45,8 +45,9 @@ fn members_merged_in(r: &Repairing<'_>) -> bool {
 }
 
 /// The fix of an object below the root, which is an argument (or part of one), never a tool
-/// without arguments.
-pub(super) const NESTED_FIX: &str = "Declare the object's properties: each key the model may send, with \
+/// without arguments: what check writes there under every profile (and `explain` for such a
+/// place, whatever the target).
+pub const NESTED_FIX: &str = "Declare the object's properties: each key the model may send, with \
                           its schema.";
 
 fn owns(p: &Param) -> bool {

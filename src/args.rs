@@ -3106,12 +3106,43 @@ mod tests {
                 .map(|p| p.pointer.clone())
                 .collect::<Vec<_>>()
         };
-        let key = "^(?:(a)|b)\\1$";
+        let key = "^(?:(a)|b)+\\1$";
         assert!(refused(key, json!({"x": {"b": 1}})).is_empty());
         assert!(refused(key, json!({"x": {"aa": 1}})).is_empty());
         assert_eq!(refused(key, json!({"x": {"b": 1, "c": 2}})), ["/x/c"]);
-        assert!(refused("^\\1(a)$", json!({"x": {"a": 1}})).is_empty());
-        assert_eq!(refused("^\\1(a)$", json!({"x": {"b": 1}})), ["/x/b"]);
+    }
+
+    /// A `patternProperties` key whose backreference may meet its group unmatched is read as
+    /// ECMA-262 reads it, through fancy-regex's conditional, and checked with no warning: a
+    /// quantified one was read the engine's way silently (trial 58 D2: `^(?:(a)|b)\1+$` and
+    /// `additionalProperties: false` refused `{"b": 1}`, which Node's ECMA-262 matches), and a
+    /// named one made the schema bad input (trial 58 D9).
+    #[test]
+    fn a_key_with_a_backreference_to_an_unmatched_group_is_checked_as_ecma_262_reads_it() {
+        for key in [
+            "^(?:(a)|b)\\1$",
+            "^(?:(a)|b)\\1+$",
+            "^(?:(a)|b)\\1{2}$",
+            "^(?:(?<n>a)|b)\\k<n>$",
+            "^\\1(a)$",
+        ] {
+            let schema = json!({"type": "object", "properties": {"x": {"type": "object",
+                "patternProperties": {key: {"type": "integer"}}, "additionalProperties": false}}});
+            let s = ArgsSchema::new(&schema).unwrap_or_else(|e| panic!("{key}: {}", e.message));
+            let verdict = |name: &str| {
+                let call = json!({"x": {name: 1}});
+                assert!(s.unchecked_patterns(&call).is_empty(), "{key}: checked");
+                s.check(&call, Coercions::NONE).is_valid()
+            };
+            // Node: `new RegExp(key, "u").test(name)`, read 2026-12-05.
+            let (matched, unmatched) = if key.starts_with("^\\1") {
+                ("a", "aa")
+            } else {
+                ("b", "a")
+            };
+            assert!(verdict(matched), "{key} on {matched}");
+            assert!(!verdict(unmatched), "{key} on {unmatched}");
+        }
     }
 
     /// A `$ref` loop on the same value (`A = not A`) is no schema to check against, and two
@@ -3201,7 +3232,7 @@ mod tests {
         // A valid ECMA-262 pattern the engine lacks is left unchecked and said so, not the
         // schema refused: the other keywords at its place are still checked.
         let named = serde_json::json!({"properties":{
-            "s":{"type":"string","maxLength":3,"pattern":"^(?:(?<a>x)|y)\\k<a>$"},
+            "s":{"type":"string","maxLength":3,"pattern":"^(?:(?<a>x)|y)+\\k<a>$"},
             "t":{"pattern":"^a{,2}$|[\\d-z]"}}});
         let compiled = super::ArgsSchema::new(&named).unwrap();
         let sent = serde_json::json!({"s": "yyyy", "t": "a{,2}"});
@@ -3232,8 +3263,8 @@ mod tests {
         );
         // Under `items` each string sent is named; under `propertyNames`, which args does not
         // follow, the pattern is still said, without a place.
-        let listed = serde_json::json!({"items":{"pattern":"^(?:(a)|b)\\1$"},
-            "propertyNames":{"pattern":"^(?:(a)|b)\\1$"}});
+        let listed = serde_json::json!({"items":{"pattern":"^(?:(a)|b)+\\1$"},
+            "propertyNames":{"pattern":"^(?:(a)|b)+\\1$"}});
         let compiled = super::ArgsSchema::new(&listed).unwrap();
         let places: Vec<(Option<String>, String)> = compiled
             .unchecked_patterns(&serde_json::json!(["b", 1, "a"]))
@@ -3255,7 +3286,7 @@ mod tests {
         // walk complete (trial 57 D4: `{"b": 1}` was refused as undeclared, `{"b": "s"}`
         // passed, and no warning said the key was not read as ECMA-262 reads it).
         let keyed = serde_json::json!({"properties":{"x":{"type":"object",
-            "patternProperties":{"^(?:(a)|b)\\1$":{"type":"integer"}},
+            "patternProperties":{"^(?:(a)|b)+\\1$":{"type":"integer"}},
             "additionalProperties":false}}});
         let compiled = super::ArgsSchema::new(&keyed).unwrap();
         let places: Vec<(Option<String>, String)> = compiled
@@ -3263,7 +3294,7 @@ mod tests {
             .into_iter()
             .map(|u| (u.argument, u.schema_pointer))
             .collect();
-        let key = "/properties/x/patternProperties/^(?:(a)|b)\\1$";
+        let key = "/properties/x/patternProperties/^(?:(a)|b)+\\1$";
         assert_eq!(places, [at(Some("/x/b"), key), at(Some("/x/c"), key)]);
         // A pattern ECMA-262 refuses stays an error naming its place.
         let bad = serde_json::json!({"properties":{"s":{"pattern":"a{2,1}"}}});

@@ -14,6 +14,15 @@
 //! (`^(?=(a+))a\1$` matches nothing in either, `^(?=(\d+))\1$` refuses "12a" in both; Node
 //! v20.20.2, 2026-12-05). A group inside a negative lookaround
 //! (whose captures are always unset after it) or a lookbehind stays unknown.
+//!
+//! Where the group may not have matched, fancy-regex's conditional `(?(N)\N|)` (the group's
+//! text if it has matched, else the empty string) reads the reference as ECMA-262 does,
+//! wherever fancy-regex's captures are ECMA-262's ([`Backref::guarded`]). They are not for a
+//! group inside a repeated atom (`((a)|b)+`: ECMA-262 clears the atom's captures at each
+//! repetition, 2024, §22.2.2.3.1 RepeatMatcher step 4, fancy-regex keeps an earlier one's), a
+//! reference inside its own group (fancy-regex counts the group begun as matched) and a
+//! lookbehind (ECMA-262 matches it right to left, §22.2.2.4): such a reference stays
+//! untranslatable.
 
 /// One capturing group.
 struct Group {
@@ -25,6 +34,12 @@ struct Group {
     /// A quantifier allowing zero repetitions follows it or a frame holding it, or it is
     /// inside a negative lookaround or a lookbehind.
     may_skip: bool,
+    /// Byte offset of its `(`.
+    opened_at: usize,
+    /// It, or a group holding it, is quantified to repeat (`+`, `*`, `{2}`, `{1,}`).
+    repeated: bool,
+    /// It is inside a lookbehind.
+    behind: bool,
 }
 
 /// A backreference found in the pattern.
@@ -36,6 +51,9 @@ pub struct Backref {
     pub group: Option<usize>,
     /// Whether fancy-regex's `\N` matches what ECMA-262 matches here.
     pub exact: bool,
+    /// Where not `exact`: whether fancy-regex's `(?(N)\N|)` matches what ECMA-262 matches
+    /// here (see the module's documentation).
+    pub guarded: bool,
     /// Written by name (`\k<n>`).
     pub named: bool,
 }
@@ -118,6 +136,9 @@ pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
                         closed_at: None,
                         path: path(&frames),
                         may_skip: in_look,
+                        opened_at: i,
+                        repeated: false,
+                        behind: frames.iter().any(|f| f.4),
                     });
                     groups.len() - 1
                 });
@@ -136,14 +157,17 @@ pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
                 }
                 let optional = matches!(bytes.get(i + 1), Some(b'?' | b'*'))
                     || pattern[i + 1..].starts_with("{0");
-                if optional || look {
+                let repeated = repeats(&pattern[i + 1..]);
+                if optional || look || repeated {
                     for g in groups.iter_mut() {
                         if g.path.iter().any(|&(f, _)| f == id) {
-                            g.may_skip = true;
+                            g.may_skip |= optional || look;
+                            g.repeated |= repeated;
                         }
                     }
-                    if let Some(g) = group.filter(|_| optional) {
-                        groups[g].may_skip = true;
+                    if let Some(g) = group {
+                        groups[g].may_skip |= optional;
+                        groups[g].repeated |= repeated;
                     }
                 }
             }
@@ -170,15 +194,44 @@ pub fn scan(pattern: &str) -> (Vec<Backref>, usize) {
                         None => alternatives[frame] == 1,
                     })
             });
+            let guarded = !exact
+                && !behind
+                && index.is_some_and(|g| {
+                    let group = &groups[g];
+                    let inside = group.opened_at < span.start
+                        && group.closed_at.is_none_or(|c| c > span.start);
+                    !group.repeated && !group.behind && !inside
+                });
             Backref {
                 span,
                 group: index.map(|g| g + 1),
                 exact,
+                guarded,
                 named: named_ref,
             }
         })
         .collect();
     (out, named)
+}
+
+/// Whether `rest`, the pattern after an atom, begins with a quantifier that lets the atom
+/// match more than once (`*`, `+`, `{2}`, `{0,3}`, `{1,}`; not `?`, `{1}`, `{0,1}`, nor a `{`
+/// Annex B reads as text).
+fn repeats(rest: &str) -> bool {
+    if rest.starts_with(['*', '+']) {
+        return true;
+    }
+    let Some(inner) = rest
+        .strip_prefix('{')
+        .and_then(|r| r.split_once('}'))
+        .map(|(inner, _)| inner)
+    else {
+        return false;
+    };
+    let (low, high) = inner.split_once(',').unwrap_or((inner, inner));
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // Past u128, surely more than one.
+    number(low) && (high.is_empty() || number(high) && high.parse::<u128>().map_or(true, |h| h > 1))
 }
 
 /// A reference as met: its span, target, the frames it is in, whether inside a lookbehind.

@@ -2674,6 +2674,12 @@ mod tests {
         );
     }
 
+    /// The messages of `args`' problems under `s`, in order.
+    fn messages(s: &ArgsSchema, args: &Value) -> Vec<String> {
+        let r = s.check(args, Coercions::NONE);
+        r.problems.iter().map(|p| p.message.clone()).collect()
+    }
+
     /// The members a contains schema declares are said with their bounds, and an untyped one
     /// (whose `properties` any item but an object matches) is not said to be "an object"
     /// (trial 55 D10: "at least 2 items that are an object" / "an object with `r`", the
@@ -2685,11 +2691,7 @@ mod tests {
                 "type": "array", "contains": contains, "minContains": 2}}});
             let s = ArgsSchema::new(&schema).unwrap();
             let args = json!({"v": [{"r": 11}, {"r": 1}]});
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
+            messages(&s, &args)
         };
         assert_eq!(
             said(json!({"properties": {"r": {"minimum": 10}}})),
@@ -2810,11 +2812,7 @@ mod tests {
                 "properties": {"v": v}}))
             .unwrap();
             let args = json!({"v": ["a"]});
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
+            messages(&s, &args)
         };
         let d7 = "http://json-schema.org/draft-07/schema#";
         let plain = ["/v: no item matches; expected at least one item that is an integer."];
@@ -2843,11 +2841,7 @@ mod tests {
                 .extend(bounds.as_object().unwrap().clone());
             let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": v}})).unwrap();
             let args = json!({ "v": items });
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
+            messages(&s, &args)
         };
         assert_eq!(
             said(json!({"minContains": 2.0}), json!([1])),
@@ -2884,11 +2878,7 @@ mod tests {
                 "type": "array", "contains": contains}}}))
             .unwrap();
             let args = json!({ "v": items });
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
+            messages(&s, &args)
         };
         let none = |why: &str| {
             [format!(
@@ -2930,11 +2920,7 @@ mod tests {
             let s = ArgsSchema::new(&json!({"type": "object", "properties": {"tags": schema}}))
                 .unwrap();
             let args = json!({"tags": tags});
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
+            messages(&s, &args)
         };
         let two = json!({"minContains": 2, "maxContains": 2});
         assert_eq!(

@@ -1885,7 +1885,12 @@ impl ArgsSchema {
             }
             ValidationErrorKind::BacktrackLimitExceeded { .. }
             | ValidationErrorKind::RegexEngineFailure { .. } => {
-                out.push(gave_up(at, found, self.declared_pattern(e)));
+                // An object's: a `patternProperties` key gave up on a member's name.
+                if let Value::Object(members) = found {
+                    out.extend(self.keys_given_up(e, at, members));
+                } else {
+                    out.push(gave_up(at, found, self.declared_pattern(e)));
+                }
                 return;
             }
             ValidationErrorKind::Pattern { pattern } => {
@@ -2111,6 +2116,71 @@ impl ArgsSchema {
         }
     }
 
+    /// The problems of a `patternProperties` key the engine gave up on while matching the
+    /// member names of `members`, the object at `at`: one at each member whose name a key gives
+    /// up on again (each key as [`compat`] compiles it), naming the key, and the object's,
+    /// naming none, where that cannot be found again. A member name need not match a key, so
+    /// none is said to (trial 58 D15: the object was said to be "expected text matching the
+    /// schema's regular expression", though the key's subschema was `false`).
+    fn keys_given_up(
+        &self,
+        e: &ValidationError<'_>,
+        at: &str,
+        members: &serde_json::Map<String, Value>,
+    ) -> Vec<Problem> {
+        let keys: Vec<&String> = self
+            .schema_place(e)
+            .and_then(|p| {
+                let path = self.declared_place(&p.at);
+                let owner = &path[..path.rfind("/patternProperties")?];
+                resolve_pointer(&self.declared, owner)?
+                    .get("patternProperties")?
+                    .as_object()
+                    .map(|keys| keys.keys().collect())
+            })
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for key in keys.into_iter().take(MAX_KEYS_RETRIED) {
+            let compiled = crate::schema::ecma::rust_pattern(key);
+            let Ok(check) = jsonschema::draft202012::options()
+                .build(&serde_json::json!({ "pattern": compiled.as_ref() }))
+            else {
+                continue;
+            };
+            for name in members.keys().take(MAX_KEYS_RETRIED) {
+                let gives_up = check.iter_errors(&Value::from(name.as_str())).any(|e| {
+                    matches!(
+                        e.kind(),
+                        ValidationErrorKind::BacktrackLimitExceeded { .. }
+                            | ValidationErrorKind::RegexEngineFailure { .. }
+                    )
+                });
+                if gives_up {
+                    let pointer = pointer_to(at, name);
+                    let mut m = Sentence::at(&pointer);
+                    m.text("the regular expression engine gave up matching the member name against the `patternProperties` key `")
+                        .text(key)
+                        .text("` (it reached its backtracking limit), so whether that key's schema applies to it is unknown");
+                    out.push(undecided_name(
+                        pointer,
+                        m,
+                        "a member name the engine can decide",
+                    ));
+                }
+            }
+        }
+        if out.is_empty() {
+            let mut m = Sentence::at(at);
+            m.text("the regular expression engine gave up matching a member name against a `patternProperties` key (it reached its backtracking limit), so which members the keys apply to is unknown");
+            out.push(undecided_name(
+                at.to_string(),
+                m,
+                "member names the engine can decide",
+            ));
+        }
+        out
+    }
+
     /// The `pattern` beside the keyword of `e` as the schema declares it, not as it was
     /// compiled (`\\0` is compiled as `\\x00`, see [`compat`]): the text the model wrote
     /// against.
@@ -2214,6 +2284,23 @@ fn gave_up(pointer: &str, found: &Value, pattern: Option<&str>) -> Problem {
         pointer: pointer.to_string(),
         keyword: Cow::Borrowed("pattern"),
         expected: Cow::Owned(expected),
+    }
+}
+
+/// How many `patternProperties` keys, and member names per key, [`ArgsSchema::keys_given_up`]
+/// tries again: each try may run to the engine's backtracking limit.
+const MAX_KEYS_RETRIED: usize = 32;
+
+/// A problem of a member name the engine could not decide against a key, said by `m`.
+fn undecided_name(pointer: String, m: Sentence, expected: &'static str) -> Problem {
+    let mut message = m.expected(expected);
+    message.pop();
+    message.push_str(" (a shorter or simpler name may let it decide).");
+    Problem {
+        message,
+        pointer,
+        keyword: Cow::Borrowed("patternProperties"),
+        expected: Cow::Borrowed(expected),
     }
 }
 
@@ -3152,6 +3239,30 @@ mod tests {
             {"type": "string"}, {"type": "string"}]}}});
         let s = ArgsSchema::new(&twice).unwrap();
         assert_eq!(s.check(&json!({"x": 1}), Coercions::NONE).problems.len(), 1);
+    }
+
+    /// A `patternProperties` key the engine gives up on is said at the member whose name it
+    /// gave up on, naming the key, never as text that must match (trial 58 D15: "/x: ... gave
+    /// up on {...}; expected text matching the schema's regular expression", keyword `pattern`,
+    /// for a key whose subschema is `false`).
+    #[test]
+    fn a_key_the_engine_gives_up_on_is_said_at_the_member() {
+        let key = "^(a)(?:a|a)*\\1$";
+        let schema = json!({"type": "object", "properties": {"x": {"type": "object",
+            "patternProperties": {key: false}}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let name = format!("{}c", "a".repeat(26));
+        let call = json!({"x": {name.clone(): 1, "b": 2}});
+        let r = s.check(&call, Coercions::NONE);
+        let said: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect();
+        assert_eq!(said, [(format!("/x/{name}").as_str(), "patternProperties")]);
+        let message = &r.problems[0].message;
+        assert!(message.contains(&format!("key `{key}`")), "{message}");
+        assert!(!message.contains("expected text matching"), "{message}");
     }
 
     #[test]

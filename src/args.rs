@@ -2141,10 +2141,7 @@ impl ArgsSchema {
             .unwrap_or_default();
         let mut out = Vec::new();
         for key in keys.into_iter().take(MAX_KEYS_RETRIED) {
-            let compiled = crate::schema::ecma::rust_pattern(key);
-            let Ok(check) = jsonschema::draft202012::options()
-                .build(&serde_json::json!({ "pattern": compiled.as_ref() }))
-            else {
+            let Some(check) = crate::schema::ecma::engine_check(key) else {
                 continue;
             };
             for name in members.keys().take(MAX_KEYS_RETRIED) {

@@ -552,8 +552,8 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
 /// (`1.84467440737096e19` for 18446744073709551617, and for 2^64, whose float's shortest
 /// spelling `1.8446744073709552e19` has other digits), cut toward zero where rounding leaves
 /// the float range (`1.79769313486231e308` for the largest float written in full), and false.
-/// `None` for a number written
-/// with a point or an exponent, whose digits are what is not read exactly.
+/// `None` for a number written with a point or an exponent, whose digits are what is not read
+/// exactly.
 pub(crate) fn exponent_form(written: &str, read_as: &serde_json::Number) -> Option<(String, bool)> {
     if written.contains(['.', 'e', 'E']) {
         return None;

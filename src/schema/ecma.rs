@@ -652,9 +652,16 @@ fn compiles_without(pattern: &str, refs: &[backrefs::Backref]) -> bool {
         at = r.span.end;
     }
     out.push_str(&pattern[at..]);
+    engine_check(&out).is_some()
+}
+
+/// A validator of the one keyword `pattern: pattern`, read through [`rust_pattern`] and
+/// compiled as the `jsonschema` crate compiles a `pattern` (fancy-regex); `None` where it
+/// does not compile. No check of [`not_ecma`] is made here.
+pub fn engine_check(pattern: &str) -> Option<jsonschema::Validator> {
     jsonschema::draft202012::options()
-        .build(&serde_json::json!({ "pattern": rust_pattern(&out) }))
-        .is_ok()
+        .build(&serde_json::json!({ "pattern": rust_pattern(pattern) }))
+        .ok()
 }
 
 /// Whether ECMA-262 may match `text` with `pattern`, valid ECMA-262 that [`unsupported`] names
@@ -677,9 +684,7 @@ pub fn may_match(pattern: &str, text: &str) -> bool {
         at = r.span.end;
     }
     wider.push_str(&pattern[at..]);
-    let Ok(check) = jsonschema::draft202012::options()
-        .build(&serde_json::json!({ "pattern": rust_pattern(&wider) }))
-    else {
+    let Some(check) = engine_check(&wider) else {
         return true;
     };
     check
@@ -729,9 +734,7 @@ mod tests {
 
     /// Whether `pattern`, read through [`rust_pattern`], matches `text`.
     fn matches(pattern: &str, text: &str) -> bool {
-        let schema = serde_json::json!({ "pattern": rust_pattern(pattern) });
-        jsonschema::draft202012::options()
-            .build(&schema)
+        super::engine_check(pattern)
             .expect("compiles")
             .is_valid(&serde_json::json!(text))
     }

@@ -206,10 +206,7 @@ pub fn compiles(pattern: &str) -> bool {
     if crate::schema::ecma::not_ecma(pattern).is_some() {
         return false;
     }
-    jsonschema::draft202012::options()
-        .build(&serde_json::json!({ "pattern": crate::schema::ecma::rust_pattern(pattern) }))
-        .is_ok()
-        || crate::schema::ecma::too_large(pattern)
+    crate::schema::ecma::engine_check(pattern).is_some() || crate::schema::ecma::too_large(pattern)
 }
 
 /// The first key of `patternProperties` value `v` that does not compile as [`compiles`]

@@ -430,9 +430,7 @@ fn compiled(pattern: &str) -> Option<jsonschema::Validator> {
     if super::not_ecma(pattern).is_some() {
         return None;
     }
-    jsonschema::draft202012::options()
-        .build(&serde_json::json!({ "pattern": rust_pattern(pattern) }))
-        .ok()
+    super::engine_check(pattern)
 }
 
 #[test]

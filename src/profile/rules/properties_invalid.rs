@@ -202,4 +202,54 @@ mod tests {
         assert_eq!(marked(Rejected, untyped), [false]);
         assert_eq!(marked(Rejected, merged), [true]);
     }
+
+    /// Gemini reads `parameters` as proto3 JSON, where a null is a field not set
+    /// (protobuf.dev JSON mapping): a `properties: null` is the absent map Google calls
+    /// empty ("should be non-empty for OBJECT type", report pipecat-properties-empty-object),
+    /// so it is an error with that evidence at the root and below it, marked repairable only
+    /// where repair's `{}` goes on to a form the target takes (a named tool left without its
+    /// schema). Before (trial 58 D17): a warning, "no evidence for gemini/v1beta/parameters".
+    /// Targets without that reading keep their own evidence.
+    #[test]
+    fn a_null_properties_is_the_absent_map_google_rejects() {
+        use crate::check::Level;
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let under = |name: &str, parameters: serde_json::Value| {
+            let profile = crate::profile::CompiledProfile::new(set.get(name).expect(name));
+            check_under(&profile, &parameters)
+                .into_iter()
+                .filter(|f| f.rule == "properties-invalid")
+                .map(|f| (f.pointer, f.level, f.message.to_string(), f.repairable))
+                .collect::<Vec<_>>()
+        };
+        let gemini = "gemini/v1beta/parameters";
+        let because = "rejected by gemini/v1beta/parameters (report 2025-03-17)";
+        let root = under(gemini, json!({"type":"object","properties":null}));
+        assert_eq!(root.len(), 1, "{root:?}");
+        assert_eq!(
+            (root[0].0.as_str(), root[0].1),
+            ("/properties", Level::Error)
+        );
+        assert!(root[0].2.ends_with(because), "{root:?}");
+        assert!(
+            root[0].3,
+            "a named tool is left without its schema: {root:?}"
+        );
+        let nested = under(
+            gemini,
+            json!({"type":"object","properties":{"v":{"type":"object","properties":null}}}),
+        );
+        assert_eq!(nested.len(), 1, "{nested:?}");
+        assert_eq!(
+            (nested[0].0.as_str(), nested[0].1),
+            ("/properties/v/properties", Level::Error)
+        );
+        assert!(nested[0].2.ends_with(because), "{nested:?}");
+        assert!(!nested[0].3, "repair refuses a member object: {nested:?}");
+        let anthropic = under(
+            "anthropic/messages",
+            json!({"type":"object","properties":null}),
+        );
+        assert!(!anthropic[0].2.contains("gemini"), "{anthropic:?}");
+    }
 }

@@ -98,7 +98,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
             let (feat, fix) = if n.is_root() {
                 (
                     Feat::RootShape(value::ROOT_NO_ARGUMENTS),
-                    super::parameters_missing::no_form_fix(cx),
+                    super::parameters_missing::empty_map_fix(cx),
                 )
             } else {
                 (
@@ -208,5 +208,35 @@ mod tests {
             root[0].1.starts_with("Declare the object's properties"),
             "{root:?}"
         );
+    }
+
+    /// Under one target that rejects an empty `properties` map at the root and takes a tool
+    /// without its schema (gemini/v1beta/parameters, report pipecat-properties-empty-object),
+    /// the fix of `{}` there says so, as the fixes of a root without `properties` and of a
+    /// root `properties: null` (the same tool, read as proto3 JSON) do, and as repair does
+    /// (trial 58 "G"; before: the rule's conditional "... leave `parameters` out where the
+    /// profile allows that; where it rejects that too, keep ...").
+    #[test]
+    fn an_empty_root_map_is_told_what_the_one_target_takes() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile =
+            crate::profile::CompiledProfile::new(set.get("gemini/v1beta/parameters").unwrap());
+        let fix = |parameters: serde_json::Value| {
+            let found: Vec<_> = check_under(&profile, &parameters)
+                .into_iter()
+                .map(|f| f.fix.to_string())
+                .collect();
+            assert_eq!(found.len(), 1, "{found:?}");
+            found[0].clone()
+        };
+        let empty = fix(json!({"type":"object","properties":{}}));
+        assert_eq!(
+            empty,
+            "Declare the object's properties: each key the model may send, with its schema. \
+             For a tool with no arguments, leave the schema out (gemini/v1beta/parameters \
+             rejects an empty `properties` map)."
+        );
+        assert_eq!(fix(json!({"type":"object"})), empty);
+        assert_eq!(fix(json!({"type":"object","properties":null})), empty);
     }
 }

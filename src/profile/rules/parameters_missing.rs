@@ -46,13 +46,9 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
 /// says it conditionally) unless both are rejected. Without it, each finding's fix sent the
 /// user to the form the other finding rejects.
 pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
-    let by = |shape| {
-        let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
-        (!rejected.is_empty()).then(|| rejected.join(", "))
-    };
-    let absent = by(value::ROOT_ABSENT)?;
+    let absent = rejecting(cx, value::ROOT_ABSENT)?;
     // A bare schema cannot be left out: the rule's own fix says what is left.
-    let empty = by(value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
+    let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
     Some(format!(
         "No way of writing a tool without arguments passes this profile: {absent} rejects \
          leaving the schema out, {empty} an empty `properties` map. Keep \
@@ -67,28 +63,49 @@ pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
 /// rejected, [`no_form_fix`] after the advice to declare them; one rejected, the other named
 /// with who rejects the first; neither, `None` (the rule's own fix).
 pub(super) fn no_arguments_fix(cx: &Cx<'_, '_>) -> Option<String> {
-    let declare = "Declare the object's properties: each key the model may send, with its \
-                   schema.";
     if let Some(both) = no_form_fix(cx) {
-        return Some(format!("{declare} {both}"));
+        return Some(format!("{DECLARE} {both}"));
     }
-    let by = |shape| {
-        let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
-        (!rejected.is_empty()).then(|| rejected.join(", "))
-    };
-    if let Some(absent) = by(value::ROOT_ABSENT) {
+    if let Some(absent) = rejecting(cx, value::ROOT_ABSENT) {
         return Some(format!(
-            "{declare} For a tool with no arguments, declare an empty argument object \
+            "{DECLARE} For a tool with no arguments, declare an empty argument object \
              `{{\"type\":\"object\",\"properties\":{{}}}}` ({absent} rejects leaving the \
              schema out)."
         ));
     }
-    // A bare schema cannot be left out: the rule's own fix says what is left.
-    let empty = by(value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
+    leave_out_fix(cx)
+}
+
+/// The fix of a root empty `properties` map (a tool without arguments): [`no_form_fix`] where
+/// the profile rejects both ways of writing one; where it rejects only the empty map, leaving
+/// the schema out, naming who rejects the map (what `repair` does with such a named tool, and
+/// what [`no_arguments_fix`] says of a root without `properties` or with a `null` one, so
+/// that the three agree under gemini/v1beta/parameters, report
+/// pipecat-properties-empty-object); else `None` (the rule's own fix).
+pub(super) fn empty_map_fix(cx: &Cx<'_, '_>) -> Option<String> {
+    no_form_fix(cx).or_else(|| leave_out_fix(cx))
+}
+
+/// What the object-properties-missing fixes at the root say first.
+const DECLARE: &str = "Declare the object's properties: each key the model may send, with its \
+                       schema.";
+
+/// Leaving the schema out, where the profile rejects an empty `properties` map at the root
+/// (`None` where it does not, or for a bare schema, which cannot be left out: the rule's own
+/// fix says what is left).
+fn leave_out_fix(cx: &Cx<'_, '_>) -> Option<String> {
+    let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
     Some(format!(
-        "{declare} For a tool with no arguments, leave the schema out ({empty} rejects an \
+        "{DECLARE} For a tool with no arguments, leave the schema out ({empty} rejects an \
          empty `properties` map)."
     ))
+}
+
+/// The targets of the profile whose evidence rejects the root shape `shape`, joined; `None`
+/// where none does.
+fn rejecting(cx: &Cx<'_, '_>, shape: &'static str) -> Option<String> {
+    let (rejected, _) = cx.refusing_targets(&Feat::RootShape(shape), Placement::Root)?;
+    (!rejected.is_empty()).then(|| rejected.join(", "))
 }
 
 #[cfg(test)]

@@ -223,7 +223,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let gemini = "gemini/v1beta/parameters";
-        let because = "rejected by gemini/v1beta/parameters (report 2025-03-17)";
+        let because = "rejected by gemini/v1beta/parameters (report 2025-03-17, inferred)";
         let root = under(gemini, json!({"type":"object","properties":null}));
         assert_eq!(root.len(), 1, "{root:?}");
         assert_eq!(

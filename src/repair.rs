@@ -907,8 +907,27 @@ fn repair_schema_object(
                             .is_some_and(|p| all_of_sets(p, node, "type"))
                 })
         };
+        // So does an annotation dropped at a node whose merge meets the same annotation, or a
+        // description, in a branch (trial 58 D19: `default: "a"` beside `allOf: [{default:
+        // "b"}]` was said first, then the branch's came up and was said too: "Default: \"a\".
+        // Default: \"b\"."): merged, the node holds the one value the merge keeps and the
+        // descriptions joined in the order written, and the drop says what the merge left.
+        // The merge sets these annotations apart before it looks for a conflict
+        // ([`refs::ANNOTATIONS`]), so they never keep it from being made and waiting changes
+        // nothing else; a merge refused is no longer open, and the drop goes ahead.
+        let merged_annotation = |g: &Finding| {
+            g.rule.as_str() == crate::profile::rules::keyword_unsupported::RULE.id
+                && g.pointer.rsplit_once('/').is_some_and(|(node, k)| {
+                    refs::ANNOTATIONS.contains(&k)
+                        && merges.contains(node)
+                        && current.parameters.as_ref().is_some_and(|p| {
+                            all_of_sets(p, node, k) || all_of_sets(p, node, "description")
+                        })
+                })
+        };
         let waits = |g: &Finding| {
-            (!drops.is_empty() && within_any(&g.pointer, &drops))
+            merged_annotation(g)
+                || (!drops.is_empty() && within_any(&g.pointer, &drops))
                 || (g.rule.as_str() == crate::profile::rules::object_properties_missing::RULE.id
                     && (merges.contains(g.pointer.as_str())
                         || g.pointer

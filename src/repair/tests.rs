@@ -4820,3 +4820,62 @@ fn an_error_in_a_definition_no_ref_reaches_is_dropped_with_it() {
         assert_eq!(r.outcome, Outcome::Refused, "{keyword}: {:#?}", r.changes);
     }
 }
+
+/// An annotation dropped at a schema whose `allOf` merge meets the same annotation, or a
+/// description, in a branch waits for the merge (trial 58 D19: `default: "a"` beside `allOf:
+/// [{default: "b"}]` under a profile rejecting both was said first, then the branch's came up
+/// and was said too: "Default: \"a\". Default: \"b\"."): the schema has the one value the merge
+/// keeps (its own, as where `default` is allowed), said once, the branch's said lost; the
+/// descriptions stay joined in the order written, the moved sentence after them. Nested
+/// branches alike.
+#[test]
+fn an_annotation_the_all_of_merge_meets_is_dropped_after_the_merge() {
+    let p = profile(&[
+        "keyword-allowed: allOf",
+        "keyword-allowed: default",
+        "keyword-allowed: examples",
+        "keyword-allowed: title",
+    ]);
+    let x = |s: Value| json!({"type":"object","properties":{"x":s}});
+    for (schema, merged, lost) in [
+        (
+            json!({"type":"string","default":"a","allOf":[{"default":"b"}]}),
+            json!({"type":"string","description":"Default: \"a\"."}),
+            "`allOf`'s `default: \"b\"`, replaced by the schema's own",
+        ),
+        (
+            json!({"type":"string","title":"A","examples":["p"],
+                "allOf":[{"title":"B","examples":["q"]}]}),
+            json!({"type":"string","description":"For example \"p\"."}),
+            "`allOf`'s `title: \"B\"`, `examples: [\"q\"]`, replaced by the schema's own",
+        ),
+        (
+            json!({"type":"string","description":"The colour.","default":"red",
+                "allOf":[{"description":"Lower case.","allOf":[{"default":"blue"}]}]}),
+            json!({"type":"string","description":"The colour. Lower case. Default: \"red\"."}),
+            "`allOf/0/allOf`'s `default: \"blue\"`, replaced by the schema's own or an earlier \
+             branch's",
+        ),
+    ] {
+        let r = repair_one(&tool("t", x(schema.clone())), &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{schema}: {:#?}", r.refusals);
+        assert_eq!(r.tool.parameters.clone().unwrap(), x(merged), "{schema}");
+        let merge = r
+            .changes
+            .iter()
+            .find(|c| c.pointer == "/properties/x/allOf")
+            .unwrap_or_else(|| panic!("{schema}: {:#?}", r.changes));
+        assert_eq!(merge.lost.as_deref(), Some(lost), "{schema}");
+        // One drop of each annotation, of the value the merge kept.
+        let mut drops: Vec<&str> = r
+            .changes
+            .iter()
+            .filter(|c| c.pointer != "/properties/x/allOf")
+            .map(|c| c.pointer.as_str())
+            .collect();
+        let n = drops.len();
+        drops.sort_unstable();
+        drops.dedup();
+        assert_eq!(drops.len(), n, "{schema}: {:#?}", r.changes);
+    }
+}

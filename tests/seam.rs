@@ -585,6 +585,9 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             // it (the catalog has a `null` at the root alone).
             json!({"type":"object","properties":null}),
             json!({"properties":null}),
+            // An `allOf` that merges only once that `null` is written `{}` (trial 58 C2).
+            json!({"type":"object","properties":null,
+                "allOf":[{"properties":{"a":{"type":"string"}}}]}),
         ]
         .map(|p| json!({"type":"object","properties":{"p":p}})),
     )

@@ -4879,3 +4879,38 @@ fn an_annotation_the_all_of_merge_meets_is_dropped_after_the_merge() {
         assert_eq!(drops.len(), n, "{schema}: {:#?}", r.changes);
     }
 }
+
+/// An `allOf` beside `properties: null` merges once repair has written the `null` `{}`, which
+/// it does first where the profile rejects the `null` (trial 58 C2: under `portable` check
+/// left the `allOf` unmarked, and repair merged it); where the `null` stays, the branch's
+/// `properties` conflicts with it and both refuse. Check's "(repairable)" on the `allOf` is
+/// whether repair merges it, with the `null` rejected or not.
+#[test]
+fn an_all_of_beside_properties_null_is_repairable_exactly_when_repair_merges_it() {
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"v":{"type":"object","properties":null,
+            "allOf":[{"properties":{"a":{"type":"string"}}}]}}}),
+    );
+    for (rejected, merged) in [
+        (
+            &["keyword-allowed: allOf", "structure: properties-null"][..],
+            true,
+        ),
+        (&["keyword-allowed: allOf"][..], false),
+    ] {
+        let p = profile(rejected);
+        let f = crate::check::check_tools(&[t.as_ref(0)], &p)
+            .into_iter()
+            .find(|f| f.pointer == "/properties/v/allOf")
+            .expect("the allOf finding");
+        assert_eq!(f.level, Level::Error, "{rejected:?}");
+        let r = repair_one(&t, &p);
+        assert_eq!(
+            r.outcome == Outcome::Repaired,
+            merged,
+            "{rejected:?}: {r:#?}"
+        );
+        assert_eq!(f.repairable, merged, "{rejected:?}: {f:#?}");
+    }
+}

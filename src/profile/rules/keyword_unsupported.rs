@@ -56,10 +56,16 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::Keyword("oneOf") | Feat::KeywordForm("oneOf", _) => {
             r.node().is_some_and(crate::repair::one_of_repairable)
         }
-        // One branch that one schema can say together with the schema's own: repair merges it.
+        // One branch that one schema can say together with the schema's own: repair merges it,
+        // after writing a `properties: null` beside it `{}` where the profile rejects that
+        // (the `{}` holds no `$ref`, so the list of them is the schema's).
         Feat::Keyword("allOf") | Feat::KeywordForm("allOf", _) => {
             r.root_refs().is_some_and(|(root, refs)| {
-                crate::repair::all_of_repairable(root, &(r.node_pointer)(), refs)
+                let at = (r.node_pointer)();
+                crate::repair::all_of_repairable(root, &at, refs)
+                    || super::properties_invalid::as_repair_meets_it(r).is_some_and(|written| {
+                        crate::repair::all_of_repairable(&written, &at, refs)
+                    })
             })
         }
         // A `const` no value of the `enum` beside it matches: no value was valid, and repair

@@ -67,19 +67,42 @@ fn members_merged_in(r: &Repairing<'_>, map: &serde_json::Map<String, serde_json
         return false;
     };
     let pointer = (r.node_pointer)();
-    let mut written = root.clone();
-    if let Some(m) = written
-        .pointer_mut(&pointer)
-        .and_then(serde_json::Value::as_object_mut)
-    {
-        m.insert("properties".into(), serde_json::json!({}));
-    }
+    let written = written_empty(root, &pointer);
     all_of_rejected(r.profile, &pointer, map, r.placement)
         && crate::repair::all_of_declares_members(
             &written,
             &pointer,
             &crate::repair::refs::RefList::of(&written),
         )
+}
+
+/// `root` with the `properties` of the schema at `pointer` written `{}`, as repair writes a
+/// `null` there.
+fn written_empty(root: &serde_json::Value, pointer: &str) -> serde_json::Value {
+    let mut written = root.clone();
+    if let Some(m) = written
+        .pointer_mut(pointer)
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        m.insert("properties".into(), serde_json::json!({}));
+    }
+    written
+}
+
+/// The tool's schema as repair meets the other keywords of the finding's subschema when that
+/// subschema has `properties: null` and repair writes it `{}` first: the profile rejects the
+/// `null` there (an error, which check reports, and repair takes, before the keywords beside
+/// it) and the rewrite stands ([`null_only`]). `None` where repair leaves the `null` as it
+/// is. `keyword-unsupported` asks it of an `allOf` whose branch declares `properties`, which
+/// merges only beside the `{}` (trial 58 C2: marked not repairable under `portable`, which
+/// repair merged).
+pub(super) fn as_repair_meets_it(r: &Repairing<'_>) -> Option<serde_json::Value> {
+    let null = Feat::Structure(value::PROPERTIES_NULL);
+    let root = r.root?;
+    (r.node()?.get("properties")? == &serde_json::Value::Null
+        && matches!(r.profile.lookup(&null, r.placement), Slot::Rejected(_))
+        && null_only(&null, r))
+    .then(|| written_empty(root, &(r.node_pointer)()))
 }
 
 fn owns(p: &Param) -> bool {

@@ -869,11 +869,21 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         // A provider's message is never about toolwire's own caps, which a request may be
         // past when the provider is not (compile's strict form adds a subschema per object):
         // their findings are no reading of it.
+        // A message about the tool's name or description (OpenAI's `Invalid 'tools[1].name'`)
+        // is about that part of the tool, which check also reports at `""`: only check's
+        // finding of that rule there reads it. A finding about the schema's root (strict mode's
+        // `additionalProperties`) or another rule about the name is another problem, and its
+        // fix leaves the message standing (trial 59 D18).
+        let part = e
+            .rule
+            .as_deref()
+            .and_then(|own| Some((tool_part(own)?, own)));
         let of_tool = |f: &&crate::check::Finding| {
             f.tool_index == index
                 && !f.request
                 && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
                 && !crate::profile::table::is_own_cap(f.rule.as_str())
+                && part.is_none_or(|(subject, own)| f.subject == subject && f.rule == own)
         };
         let error_at = |at: &str| {
             findings.iter().filter(of_tool).find(|f| {
@@ -902,12 +912,13 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         }
         // The rules of check's findings at the places `at` accepts: its errors, or (`warnings`)
         // its warnings too; about the schema only when `schema` (a finding about the tool's
-        // name or description, also at `""`, is not what a schema error is about).
+        // name or description, also at `""`, is not what a schema error is about), or about the
+        // part of the tool the message is about (`of_tool` keeps those alone).
         let rules_at = |at: &dyn Fn(&str) -> bool, warnings: bool, schema: bool| {
             let mut rules: Vec<&str> = Vec::new();
             for f in findings.iter().filter(of_tool).filter(|f| at(&f.pointer)) {
                 let counts = (warnings || f.level == crate::check::Level::Error)
-                    && (!schema || f.subject == crate::check::Subject::Schema);
+                    && (!schema || part.is_some() || f.subject == crate::check::Subject::Schema);
                 if counts && !rules.contains(&f.rule.as_str()) {
                     rules.push(f.rule.as_str());
                 }
@@ -1115,6 +1126,19 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         if moved_to.is_some() {
             e.pointer = moved_to;
         }
+    }
+}
+
+/// The part of a tool a rule about the tool itself is about, as check's findings of it say
+/// (`Finding::subject`): its name or its description; `None` for any other rule.
+fn tool_part(rule: &str) -> Option<crate::check::Subject> {
+    use crate::check::Subject;
+    match rule {
+        "name-invalid" | "name-too-long" | "name-duplicate" => Some(Subject::Name),
+        "description-missing" | "description-too-long" | "description-content" => {
+            Some(Subject::Description)
+        }
+        _ => None,
     }
 }
 

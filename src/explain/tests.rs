@@ -3137,6 +3137,39 @@ fn the_message_rule_stands_beside_another_error_of_check_at_its_place() {
 }
 
 #[test]
+fn a_message_about_the_tools_name_is_not_read_as_checks_finding_about_its_schema() {
+    // Trial 59 D18: under Responses strict, check's `strict-form-missing` at the schema's root
+    // (an error) replaced OpenAI's own reading of `tools[1].name`, whose fix leaves the name
+    // (and so the message) as it was.
+    let request = json!({"model":"gpt-5","input":"hi","tools":[{"type":"web_search"},
+        {"type":"function","name":"a.b","strict":true,"parameters":{"type":"object",
+        "properties":{"x":{"type":"string"}},"required":[]}}]});
+    let target = "openai/responses-strict";
+    let name = "Invalid 'tools[1].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.";
+    let e = &explain(Some(&request), name, Some(target))[0];
+    assert_eq!(
+        (e.tool_index, e.rule.as_deref(), e.fix.as_deref()),
+        (Some(1), Some("name-invalid"), fix_for("name-invalid")),
+        "{e:?}"
+    );
+    assert!(
+        !e.notes.iter().any(|n| n.contains("strict-form-missing")),
+        "{e:?}"
+    );
+    // A description the request does not have is no finding about the schema either: the
+    // message was about another version of the tool.
+    let description = "Invalid 'tools[1].description': string too long. Expected a string with maximum length 1024, but got a string with length 2000 instead.";
+    let e = &explain(Some(&request), description, Some(target))[0];
+    assert_eq!(e.rule.as_deref(), Some("description-too-long"), "{e:?}");
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.starts_with("the request given has nothing here")),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn a_log_line_after_vertex_unable_to_submit_is_not_quoted() {
     // Trial 42: the log's next record, after a full stop or after the URL the message ends
     // with, was quoted as Google's words.

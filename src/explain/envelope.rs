@@ -539,7 +539,9 @@ fn messages_in(s: &str, depth: usize) -> Option<Vec<Text>> {
         return Some(numbered(records.into_iter())).filter(|t| !t.is_empty());
     }
     for (start, _) in s.match_indices(['{', '[']).take(MAX_STARTS) {
-        let found = envelope_at(&s[start..]).and_then(|v| from(&v));
+        let found = envelope_at(&s[start..])
+            .filter(|v| !quoted_values(v))
+            .and_then(|v| from(&v));
         if found.is_some() {
             return found;
         }
@@ -794,6 +796,19 @@ fn names_statements(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     let key = key.strip_suffix('s').unwrap_or(&key);
     MESSAGE_KEYS.iter().any(|k| key.ends_with(k))
+}
+
+/// Whether `v`, found inside a text, is a list of values the message quotes, not a list of
+/// records: strings (`null`s aside) that do not all read as sentences ([`reads_as_sentence`]),
+/// as a body's lists of values are told from its statements ([`statements_out`]). Trial 59
+/// D11: Google's `required fields ['position', 'args'] are not defined` and pydantic's
+/// `input_value=['array', 'null']` were read as records of the error, each noted as a message
+/// no template matches.
+fn quoted_values(v: &Value) -> bool {
+    v.as_array().is_some_and(|l| {
+        is_list_of(l, Value::is_string)
+            && !l.iter().filter_map(Value::as_str).all(reads_as_sentence)
+    })
 }
 
 /// Whether `s` reads as a sentence, not a value: three words or more (an allowed value, a

@@ -1226,6 +1226,27 @@ fn every_required_name_listed_is_explained() {
 }
 
 #[test]
+fn a_list_of_values_inside_a_message_is_no_record_of_the_error() {
+    // Trial 59 D11: the names Google lists (openrouter-vertex-required-not-defined) and the
+    // value pydantic quotes (epam-sdk-side-type-list) were read as records of the error, each
+    // noted as a message no template matches, though both were explained.
+    let text = "Unable to submit request because required fields ['position', 'args'] are not defined in the schema properties.";
+    let schema = json!({"type":"object","properties":{"text":{"type":"string"}},"required":["text","position","args"]});
+    let sdk = "2 validation errors for GenerateContentConfig\n\
+               tools.0.Tool.function_declarations.0.parameters.properties.arr_field.type\n  \
+               Input should be 'TYPE_UNSPECIFIED', 'STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT' or 'NULL' [type=enum, input_value=['array', 'null'], input_type=list]\n";
+    for (request, error, explained) in [(Some(&schema), text, 2), (None, text, 1), (None, sdk, 1)] {
+        let got = explain(request, error, None);
+        assert_eq!(got.len(), explained, "{got:#?}");
+        assert!(
+            got.iter()
+                .all(|e| !e.notes.iter().any(|n| n.contains("more record"))),
+            "{got:#?}"
+        );
+    }
+}
+
+#[test]
 fn explain_names_the_rule_and_place_check_reports() {
     // groq-required-without-properties (usestrix/strix#1088): `check --target groq/chat`
     // reports `required-undeclared` at `/required`.

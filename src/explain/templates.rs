@@ -120,6 +120,10 @@ pub(super) struct Raw {
     /// the rule is the cause its public report found, which a request without that place
     /// does not have (see [`Raw::only_where_found`]).
     pub rule_needs_place: bool,
+    /// The JSON type the provider says it found at the place (Bedrock's `$.properties: null
+    /// found, object expected`): a request with another value there is not the one the error
+    /// is about (see [`found_elsewhere`]).
+    pub found: Option<&'static str>,
     /// Where `message` starts in the text read (set by [`read`]); `None` for a template's
     /// fixed wording that is not in it.
     pub at: Option<usize>,
@@ -145,6 +149,7 @@ impl Raw {
             fix: None,
             notes: Vec::new(),
             rule_needs_place: false,
+            found: None,
             at: None,
             origin: message.as_ptr() as usize,
         }
@@ -162,6 +167,7 @@ impl Raw {
                 self.fix,
                 &self.notes,
                 self.rule_needs_place,
+                self.found,
             )
         );
         (self.message.clone(), rest)
@@ -1611,6 +1617,7 @@ fn bedrock(text: &str) -> Vec<Raw> {
             }
             let mut raw = statement.clone().rule(meta_rule(&pointer));
             raw.place = Place::Pointer(pointer);
+            raw.found = found_type(&p[2]);
             out.push(raw);
         }
     }
@@ -1651,6 +1658,33 @@ fn bedrock(text: &str) -> Vec<Raw> {
 }
 
 /// `.properties.a[0]` → `/properties/a/0`.
+/// The JSON type a Bedrock JSONPath item says it found (`null found, object expected`, the
+/// wording of the reports.yaml bedrock entries), `None` for another wording.
+fn found_type(what: &str) -> Option<&'static str> {
+    let kind = what.trim().strip_suffix(" found")?;
+    [
+        "null", "object", "array", "string", "integer", "number", "boolean",
+    ]
+    .into_iter()
+    .find(|t| *t == kind)
+}
+
+/// The request's `value`, cut to a line, when it is not of the JSON type `found` the provider
+/// found there; `None` when it is (an integer is a number too).
+fn found_elsewhere(value: &Value, found: &str) -> Option<String> {
+    let fits = match value {
+        Value::Null => found == "null",
+        Value::Bool(_) => found == "boolean",
+        Value::Number(n) => {
+            found == "number" || found == "integer" && n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        Value::String(_) => found == "string",
+        Value::Array(_) => found == "array",
+        Value::Object(_) => found == "object",
+    };
+    (!fits).then(|| crate::describe::cut_line(&value.to_string()))
+}
+
 fn jsonpath_pointer(path: &str) -> String {
     let mut pointer = String::new();
     for part in path.split('.').filter(|p| !p.is_empty()) {
@@ -2164,6 +2198,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         fix,
         mut notes,
         rule_needs_place,
+        found,
         ..
     } = raw;
     // Further places of the same problem (a [`Cond::Each`] search).
@@ -2302,6 +2337,17 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 .is_some_and(|s| !in_schema(s, &p))
             {
                 notes.push(format!("{p} {NOT_IN_REQUEST}"));
+            } else if let Some(found) = found
+                && let Some(value) = tool.and_then(|t| t.schema).and_then(|s| s.pointer(&p))
+                && let Some(has) = found_elsewhere(value, found)
+            {
+                // The place is in the request, but not what the provider found there (trial
+                // 59 D17): as for Google's positional index, the place is not the one to fix.
+                notes.push(format!(
+                    "{p} is in the request, but the request has {has} there, not the {found} \
+                     {provider} found; not trusted: the error came from another request or \
+                     another version of the tool"
+                ));
             }
             pointer = Some(p);
         }

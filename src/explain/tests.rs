@@ -1247,6 +1247,35 @@ fn a_list_of_values_inside_a_message_is_no_record_of_the_error() {
 }
 
 #[test]
+fn a_bedrock_path_whose_value_is_not_what_bedrock_found_is_not_trusted() {
+    // Trial 59 D17: `$.properties: null found` where the request has an object there got no
+    // note, as a place missing from the request or a Google positional index does.
+    let request = json!({"modelId":"x","messages":[],"toolConfig":{"tools":[
+        {"toolSpec":{"name":"a","inputSchema":{"json":{"type":"object","properties":{"x":{"type":"string"}}}}}},
+        {"toolSpec":{"name":"b","inputSchema":{"json":{"type":"object","properties":{"v":{"type":"object","properties":null}}}}}}]}});
+    let error = |i: usize, path: &str| {
+        format!(
+            "The json schema definition at toolConfig.tools.{i}.toolSpec.inputSchema is invalid. Fix the following errors and try again: $.{path}: null found, object expected"
+        )
+    };
+    let e = &explain(Some(&request), &error(1, "properties"), None)[0];
+    assert_eq!(
+        (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()),
+        (Some(1), Some("/properties"), Some("properties-invalid"))
+    );
+    assert!(
+        e.notes.iter().any(|n| n
+            .starts_with("/properties is in the request, but the request has {\"v\":")
+            && n.contains("not the null bedrock found; not trusted")),
+        "{e:?}"
+    );
+    // Where the request has the null Bedrock found, no such note.
+    let e = &explain(Some(&request), &error(1, "properties.v.properties"), None)[0];
+    assert_eq!(e.pointer.as_deref(), Some("/properties/v/properties"));
+    assert!(!e.notes.iter().any(|n| n.contains("not trusted")), "{e:?}");
+}
+
+#[test]
 fn explain_names_the_rule_and_place_check_reports() {
     // groq-required-without-properties (usestrix/strix#1088): `check --target groq/chat`
     // reports `required-undeclared` at `/required`.

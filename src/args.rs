@@ -1885,11 +1885,38 @@ impl ArgsSchema {
             }
             ValidationErrorKind::BacktrackLimitExceeded { .. }
             | ValidationErrorKind::RegexEngineFailure { .. } => {
-                // An object's: a `patternProperties` key gave up on a member's name.
-                if let Value::Object(members) = found {
-                    out.extend(self.keys_given_up(e, at, members));
-                } else {
-                    out.push(gave_up(at, found, self.declared_pattern(e)));
+                // Where the engine gave up is the error's schema path (its `pattern`, or the
+                // `patternProperties` key's subschema); the instance path is the value's only
+                // where the match was made while collecting errors: under `not`, `contains`,
+                // `if`, `oneOf` or `propertyNames` it was made while only asking whether the
+                // schema holds, and the crate then names the value it started from (trial 59
+                // D19, D4: said as a `patternProperties` problem of the arguments object).
+                let path = self
+                    .schema_place(e)
+                    .map(|p| self.declared_place(&p.at).into_owned())
+                    .unwrap_or_default();
+                match path.strip_suffix("/pattern") {
+                    _ if found.is_string() => {
+                        out.push(gave_up(at, found, self.declared_pattern(e)));
+                    }
+                    Some(owner) if !owner.ends_with("/patternProperties") => {
+                        out.extend(self.pattern_given_up(e, at, found, owner));
+                    }
+                    _ => {
+                        let owner = path.rfind("/patternProperties").map(|i| &path[..i]);
+                        let objects: Vec<(String, &Value)> = match owner {
+                            Some(owner) if at.is_empty() => subjects(at, found, owner)
+                                .unwrap_or_default()
+                                .into_iter()
+                                .filter_map(|s| match s {
+                                    Subject::Value(p, v) => Some((p, v)),
+                                    Subject::Name(..) => None,
+                                })
+                                .collect(),
+                            _ => vec![(at.to_string(), found)],
+                        };
+                        out.extend(self.keys_given_up(e, at, &objects));
+                    }
                 }
                 return;
             }
@@ -2117,16 +2144,16 @@ impl ArgsSchema {
     }
 
     /// The problems of a `patternProperties` key the engine gave up on while matching the
-    /// member names of `members`, the object at `at`: one at each member whose name a key gives
-    /// up on again (each key as [`compat`] compiles it), naming the key, and the object's,
-    /// naming none, where that cannot be found again. A member name need not match a key, so
-    /// none is said to (trial 58 D15: the object was said to be "expected text matching the
-    /// schema's regular expression", though the key's subschema was `false`).
+    /// member names of `objects` (each with its place): one at each member whose name a key
+    /// gives up on again (each key as [`compat`] compiles it), naming the key, and the
+    /// object's at `at`, naming none, where that cannot be found again. A member name need not
+    /// match a key, so none is said to (trial 58 D15: the object was said to be "expected text
+    /// matching the schema's regular expression", though the key's subschema was `false`).
     fn keys_given_up(
         &self,
         e: &ValidationError<'_>,
         at: &str,
-        members: &serde_json::Map<String, Value>,
+        objects: &[(String, &Value)],
     ) -> Vec<Problem> {
         let keys: Vec<&String> = self
             .schema_place(e)
@@ -2139,30 +2166,31 @@ impl ArgsSchema {
                     .map(|keys| keys.keys().collect())
             })
             .unwrap_or_default();
+        let checks: Vec<(&String, Validator)> = keys
+            .into_iter()
+            .take(MAX_KEYS_RETRIED)
+            .filter_map(|key| Some((key, crate::schema::ecma::engine_check(key)?)))
+            .collect();
         let mut out = Vec::new();
-        for key in keys.into_iter().take(MAX_KEYS_RETRIED) {
-            let Some(check) = crate::schema::ecma::engine_check(key) else {
+        for (object, value) in objects {
+            let Some(members) = value.as_object() else {
                 continue;
             };
             for name in members.keys().take(MAX_KEYS_RETRIED) {
-                let gives_up = check.iter_errors(&Value::from(name.as_str())).any(|e| {
-                    matches!(
-                        e.kind(),
-                        ValidationErrorKind::BacktrackLimitExceeded { .. }
-                            | ValidationErrorKind::RegexEngineFailure { .. }
-                    )
-                });
-                if gives_up {
-                    let pointer = pointer_to(at, name);
-                    let mut m = Sentence::at(&pointer);
-                    m.text("the regular expression engine gave up matching the member name against the `patternProperties` key `")
-                        .text(key)
-                        .text("` (it reached its backtracking limit), so whether that key's schema applies to it is unknown");
-                    out.push(undecided_name(
-                        pointer,
-                        m,
-                        "a member name the engine can decide",
-                    ));
+                for (key, check) in &checks {
+                    if gives_up(check, name) {
+                        let pointer = pointer_to(object, name);
+                        let mut m = Sentence::at(&pointer);
+                        m.text("the regular expression engine gave up matching the member name against the `patternProperties` key `")
+                            .text(key)
+                            .text("` (it reached its backtracking limit), so whether that key's schema applies to it is unknown");
+                        out.push(undecided_name(
+                            pointer,
+                            m,
+                            "patternProperties",
+                            "a member name the engine can decide".into(),
+                        ));
+                    }
                 }
             }
         }
@@ -2172,8 +2200,81 @@ impl ArgsSchema {
             out.push(undecided_name(
                 at.to_string(),
                 m,
-                "member names the engine can decide",
+                "patternProperties",
+                "member names the engine can decide".into(),
             ));
+        }
+        out
+    }
+
+    /// The problems of the `pattern` at `owner` + `/pattern` in the declared schema that the
+    /// engine gave up on, where the error names no string (`found` at `at` is where the crate
+    /// started asking whether a schema holds): each text below `found` that the schema path
+    /// leads to ([`subjects`]; every string and member name there where the path cannot be
+    /// followed) and that the pattern gives up on again is said as a plain `pattern`'s
+    /// give-up, or a `propertyNames` one at the member; the place's, naming no text, where
+    /// none is found again.
+    fn pattern_given_up(
+        &self,
+        e: &ValidationError<'_>,
+        at: &str,
+        found: &Value,
+        owner: &str,
+    ) -> Vec<Problem> {
+        let pattern = self.declared_pattern(e);
+        let below = if at.is_empty() {
+            Some(owner)
+        } else {
+            // Located at an object: only `propertyNames` matches member names of it.
+            owner.rfind("/propertyNames").map(|i| &owner[i..])
+        };
+        let found_all = below.and_then(|b| subjects(at, found, b));
+        let candidates = found_all.unwrap_or_else(|| every_text(at, found));
+        let mut out = Vec::new();
+        let mut untried = 0;
+        if let Some(check) = pattern.and_then(crate::schema::ecma::engine_check) {
+            for (i, s) in candidates.iter().enumerate() {
+                if i >= MAX_RETRIED {
+                    untried += 1;
+                    continue;
+                }
+                match s {
+                    Subject::Value(p, v) => {
+                        if v.as_str().is_some_and(|t| gives_up(&check, t)) {
+                            out.push(gave_up(p, v, pattern));
+                        }
+                    }
+                    Subject::Name(p, name) => {
+                        if gives_up(&check, name) {
+                            out.push(name_gave_up(&pointer_to(p, name), pattern.unwrap_or("")));
+                        }
+                    }
+                }
+            }
+        }
+        if out.is_empty() || untried > 0 {
+            let mut m = Sentence::at(at);
+            if untried > 0 {
+                m.text("the regular expression engine was not tried again on ")
+                    .text(&with_count("", untried as u64, "more text"))
+                    .text(" here (toolwire tries at most ")
+                    .text(&MAX_RETRIED.to_string())
+                    .text(" matches again), so whether it gives up on them too is unknown");
+            } else {
+                m.text("the regular expression engine gave up matching a text here (it reached its backtracking limit), so whether it matches is unknown");
+            }
+            let mut expected = String::from("text matching the regular expression `");
+            expected.push_str(pattern.unwrap_or("?"));
+            expected.push('`');
+            let mut message = m.expected(&expected);
+            message.pop();
+            message.push_str(" (a shorter or simpler value may let the engine decide).");
+            out.push(Problem {
+                message,
+                pointer: at.to_string(),
+                keyword: Cow::Borrowed("pattern"),
+                expected: Cow::Owned(expected),
+            });
         }
         out
     }
@@ -2288,17 +2389,177 @@ fn gave_up(pointer: &str, found: &Value, pattern: Option<&str>) -> Problem {
 /// tries again: each try may run to the engine's backtracking limit.
 const MAX_KEYS_RETRIED: usize = 32;
 
-/// A problem of a member name the engine could not decide against a key, said by `m`.
-fn undecided_name(pointer: String, m: Sentence, expected: &'static str) -> Problem {
-    let mut message = m.expected(expected);
+/// How many texts [`ArgsSchema::pattern_given_up`] tries again: each try may run to the
+/// engine's backtracking limit. As many as a retry message lists
+/// ([`crate::explain::MAX_PROBLEMS`]).
+const MAX_RETRIED: usize = crate::explain::MAX_PROBLEMS;
+
+/// Whether the engine gives up matching `text` with the `pattern` of `check`
+/// ([`crate::schema::ecma::engine_check`]).
+fn gives_up(check: &Validator, text: &str) -> bool {
+    check.iter_errors(&Value::from(text)).any(|e| {
+        matches!(
+            e.kind(),
+            ValidationErrorKind::BacktrackLimitExceeded { .. }
+                | ValidationErrorKind::RegexEngineFailure { .. }
+        )
+    })
+}
+
+/// The problem of the member name at `pointer` that the engine gave up matching against the
+/// `propertyNames` `pattern` (trial 59 D4: said as a `patternProperties` key's problem).
+fn name_gave_up(pointer: &str, pattern: &str) -> Problem {
+    let mut m = Sentence::at(pointer);
+    m.text("the regular expression engine gave up matching the member name against the `propertyNames` pattern `")
+        .text(pattern)
+        .text("` (it reached its backtracking limit), so whether it matches is unknown");
+    let mut expected = String::from("a member name matching the regular expression `");
+    expected.push_str(pattern);
+    expected.push('`');
+    undecided_name(pointer.to_string(), m, "propertyNames", expected.into())
+}
+
+/// A problem of a member name the engine could not decide against a regular expression of
+/// `keyword`, said by `m`.
+fn undecided_name(
+    pointer: String,
+    m: Sentence,
+    keyword: &'static str,
+    expected: Cow<'static, str>,
+) -> Problem {
+    let mut message = m.expected(&expected);
     message.pop();
     message.push_str(" (a shorter or simpler name may let it decide).");
     Problem {
         message,
         pointer,
-        keyword: Cow::Borrowed("patternProperties"),
-        expected: Cow::Borrowed(expected),
+        keyword: Cow::Borrowed(keyword),
+        expected,
     }
+}
+
+/// A text a regular expression is matched against: a string value at its place, or a member
+/// name with its object's place.
+enum Subject<'v> {
+    Value(String, &'v Value),
+    Name(String, &'v str),
+}
+
+/// What the subschema at `path` (a schema path, read from the schema the error's value `found`,
+/// at `at`, is checked against) applies to below `found`: the values, or the member names below a
+/// `propertyNames`, each with its place. `None` where a token is not one this follows (a
+/// `$defs` entry reached through a `$ref` names no place in the value).
+fn subjects<'v>(at: &str, found: &'v Value, path: &str) -> Option<Vec<Subject<'v>>> {
+    let mut values: Vec<(String, &Value)> = vec![(at.to_string(), found)];
+    let mut names: Option<Vec<(String, &str)>> = None;
+    let mut tokens = path
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .peekable();
+    let members = |values: Vec<(String, &'v Value)>| -> Vec<(String, &'v Value)> {
+        values
+            .into_iter()
+            .filter_map(|(p, v)| Some((p, v.as_object()?)))
+            .flat_map(|(p, m)| m.iter().map(move |(k, v)| (pointer_to(&p, k), v)))
+            .collect()
+    };
+    let items = |values: Vec<(String, &'v Value)>, only: Option<usize>| {
+        values
+            .into_iter()
+            .filter_map(|(p, v)| Some((p, v.as_array()?)))
+            .flat_map(|(p, a)| {
+                a.iter()
+                    .enumerate()
+                    .filter(move |(i, _)| only.is_none_or(|o| o == *i))
+                    .map(move |(i, v)| (pointer_to(&p, &i.to_string()), v))
+            })
+            .collect::<Vec<_>>()
+    };
+    while let Some(t) = tokens.next() {
+        match (t.as_str(), names.is_some()) {
+            ("not" | "if" | "then" | "else", _) => {}
+            ("allOf" | "anyOf" | "oneOf", _) => {
+                tokens.next()?;
+            }
+            ("dependentSchemas" | "dependencies", false) => {
+                tokens.next()?;
+            }
+            ("properties", false) => {
+                let k = tokens.next()?;
+                values = values
+                    .into_iter()
+                    .filter_map(|(p, v)| Some((pointer_to(&p, &k), v.as_object()?.get(&k)?)))
+                    .collect();
+            }
+            ("patternProperties", false) => {
+                tokens.next()?;
+                values = members(values);
+            }
+            ("additionalProperties" | "unevaluatedProperties", false) => values = members(values),
+            ("prefixItems", false) => {
+                let i = tokens.next()?.parse().ok()?;
+                values = items(values, Some(i));
+            }
+            ("items", false) => {
+                let i = tokens.peek().and_then(|t| t.parse::<usize>().ok());
+                if i.is_some() {
+                    tokens.next();
+                }
+                values = items(values, i);
+            }
+            ("additionalItems" | "unevaluatedItems" | "contains", false) => {
+                values = items(values, None);
+            }
+            ("propertyNames", false) => {
+                names = Some(
+                    values
+                        .iter()
+                        .filter_map(|(p, v)| Some((p, v.as_object()?)))
+                        .flat_map(|(p, m)| m.keys().map(move |k| (p.clone(), k.as_str())))
+                        .collect(),
+                );
+            }
+            _ => return None,
+        }
+    }
+    Some(match names {
+        Some(names) => names
+            .into_iter()
+            .map(|(p, n)| Subject::Name(p, n))
+            .collect(),
+        None => values
+            .into_iter()
+            .map(|(p, v)| Subject::Value(p, v))
+            .collect(),
+    })
+}
+
+/// Every string and member name in `found`, at `at`, for a schema path [`subjects`] cannot
+/// follow.
+fn every_text<'v>(at: &str, found: &'v Value) -> Vec<Subject<'v>> {
+    let mut out = Vec::new();
+    let mut stack = vec![(at.to_string(), found)];
+    while let Some((p, v)) = stack.pop() {
+        match v {
+            Value::String(_) => out.push(Subject::Value(p, v)),
+            Value::Array(a) => {
+                for (i, item) in a.iter().enumerate().rev() {
+                    stack.push((pointer_to(&p, &i.to_string()), item));
+                }
+            }
+            Value::Object(m) => {
+                for (k, item) in m.iter().rev() {
+                    stack.push((pointer_to(&p, k), item));
+                }
+                for k in m.keys() {
+                    out.push(Subject::Name(p.clone(), k));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `item` or `items`, for `n` of them.
@@ -3260,6 +3521,82 @@ mod tests {
         let message = &r.problems[0].message;
         assert!(message.contains(&format!("key `{key}`")), "{message}");
         assert!(!message.contains("expected text matching"), "{message}");
+    }
+
+    /// A `pattern` the engine gives up on where the crate only asks whether a schema holds
+    /// (under `not`, `contains`, `if`, a `oneOf`) is said at the value, as a plain `pattern`'s
+    /// give-up, found again through the error's schema path (trial 59 D19: "(the arguments
+    /// object): ... gave up matching a member name against a `patternProperties` key", pointer
+    /// "", keyword `patternProperties`).
+    #[test]
+    fn a_pattern_the_engine_gives_up_on_under_not_or_contains_is_said_at_the_value() {
+        let key = "^(a)(?:a|a)*\\1$";
+        let text = format!("{}c", "a".repeat(26));
+        let under = [
+            (
+                json!({"type": "string", "not": {"pattern": key}}),
+                json!(text),
+                "/s",
+            ),
+            (
+                json!({"type": "array", "contains": {"type": "string", "pattern": key}}),
+                json!(["b", text]),
+                "/s/1",
+            ),
+            (
+                json!({"type": "string", "if": {"pattern": key}, "then": {"maxLength": 1}}),
+                json!(text),
+                "/s",
+            ),
+            (
+                json!({"type": "string", "oneOf": [{"pattern": key}, {"minLength": 1}]}),
+                json!(text),
+                "/s",
+            ),
+        ];
+        for (schema, value, at) in under {
+            let schema = json!({"type": "object", "properties": {"s": schema}});
+            let s = ArgsSchema::new(&schema).unwrap();
+            let call = json!({"s": value, "t": text});
+            let r = s.check(&call, Coercions::NONE);
+            let said: Vec<(&str, &str)> = r
+                .problems
+                .iter()
+                .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+                .collect();
+            assert_eq!(said, [(at, "pattern")], "{schema}");
+            let message = &r.problems[0].message;
+            assert!(
+                message.contains(&format!("gave up on \"{text}\"")),
+                "{message}"
+            );
+            assert!(message.contains(&format!("`{key}`")), "{message}");
+        }
+    }
+
+    /// A `propertyNames` `pattern` the engine gives up on is said at the member, naming the
+    /// pattern (trial 59 D4: "/x: ... against a `patternProperties` key", keyword
+    /// `patternProperties`, for a schema with none).
+    #[test]
+    fn a_property_names_pattern_the_engine_gives_up_on_is_said_at_the_member() {
+        let key = "^(a)(?:a|a)*\\1$";
+        let schema = json!({"type": "object", "properties": {"x": {"type": "object",
+            "propertyNames": {"pattern": key}}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        let name = format!("{}c", "a".repeat(26));
+        let call = json!({"x": {name.clone(): 1}});
+        let r = s.check(&call, Coercions::NONE);
+        let said: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect();
+        assert_eq!(said, [(format!("/x/{name}").as_str(), "propertyNames")]);
+        let message = &r.problems[0].message;
+        assert!(
+            message.contains(&format!("`propertyNames` pattern `{key}`")),
+            "{message}"
+        );
     }
 
     #[test]

@@ -35,6 +35,27 @@ const IN_PLACE: &[&str] = &[
 /// reference reaches is not evaluated, so a loop inside it alone is not named.
 pub fn ref_loop(root: &Value) -> Option<(String, String)> {
     let _declarations = refs::indexed(root);
+    let siblings_apply = crate::repair::refs::ref_siblings_apply(root);
+    // Whether evaluation of the schema `parent` enters its subschema under `keyword`.
+    let evaluated = |parent: &Value, keyword: &str| {
+        let Some(map) = parent.as_object() else {
+            return true;
+        };
+        // Drafts 04 to 07 ignore every keyword beside a `$ref` (draft-07 core §8.3: "All
+        // other properties in a \"$ref\" object MUST be ignored"), as `args` does when it
+        // judges (trial 59 D5): a loop through one is never run.
+        if !siblings_apply && map.get("$ref").is_some_and(Value::is_string) {
+            return false;
+        }
+        // `then` applies only where `if` passes and `else` only where it fails (2020-12 core
+        // §10.2.2.2-3; without `if` neither applies): `if: false` never runs `then`, `if:
+        // true` never runs `else`.
+        match keyword {
+            "then" => !matches!(map.get("if"), None | Some(Value::Bool(false))),
+            "else" => !matches!(map.get("if"), None | Some(Value::Bool(true))),
+            _ => true,
+        }
+    };
     let walk = walk(root);
     let nodes = &walk.nodes;
     let index: HashMap<&str, usize> = nodes
@@ -56,7 +77,7 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
         let Some(parent) = strip_tokens(&n.pointer, tokens).and_then(|p| index.get(p)) else {
             continue;
         };
-        if matches!(keyword, "$defs" | "definitions") {
+        if matches!(keyword, "$defs" | "definitions") || !evaluated(nodes[*parent].value, keyword) {
             continue;
         }
         any[*parent].push(i);
@@ -227,6 +248,53 @@ mod tests {
             json!({"type": "object", "$defs": {"A": {"not": {"$ref": "#/$defs/A"}}}}),
         ] {
             assert_eq!(at(fine.clone()), None, "{fine}");
+        }
+    }
+
+    /// Trial 59 D5: a loop only through keywords evaluation never runs is no loop: those
+    /// beside a `$ref` under a draft-04 to 07 root `$schema`, `then` under `if: false`, `else`
+    /// under `if: true`, and either without an `if`.
+    #[test]
+    fn keywords_never_evaluated_make_no_loop() {
+        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
+        let draft = |schema: &str| {
+            json!({"$schema": schema, "type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
+                "definitions": {"A": {"$ref": "#/definitions/B",
+                    "anyOf": [{"$ref": "#/definitions/A"}]}, "B": {"type": "string"}}})
+        };
+        for ignored in [
+            "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-04/schema#",
+        ] {
+            assert_eq!(at(draft(ignored)), None, "{ignored}");
+        }
+        // From 2019-09 on the keyword beside the `$ref` applies: the loop is run.
+        for applies in [
+            "https://json-schema.org/draft/2020-12/schema",
+            "https://json-schema.org/draft/2019-09/schema",
+        ] {
+            assert_eq!(
+                at(draft(applies)).as_deref(),
+                Some("/definitions/A/anyOf/0/$ref"),
+                "{applies}"
+            );
+        }
+        let def = |a: serde_json::Value| json!({"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": a}});
+        for never in [
+            json!({"type": "string", "if": false, "then": {"$ref": "#/$defs/A"}}),
+            json!({"type": "string", "if": true, "else": {"$ref": "#/$defs/A"}}),
+            json!({"type": "string", "then": {"$ref": "#/$defs/A"}}),
+            json!({"type": "string", "else": {"$ref": "#/$defs/A"}}),
+        ] {
+            assert_eq!(at(def(never.clone())), None, "{never}");
+        }
+        for runs in [
+            json!({"if": true, "then": {"$ref": "#/$defs/A"}}),
+            json!({"if": false, "else": {"$ref": "#/$defs/A"}}),
+            json!({"if": {"type": "string"}, "then": {"$ref": "#/$defs/A"}}),
+        ] {
+            assert!(at(def(runs.clone())).is_some(), "{runs}");
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `$ref` loops that never leave the value: a reference that comes back to itself through
 //! keywords applying to the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
-//! `else`, `dependentSchemas`, draft-07 schema-form `dependencies`, `$ref`), as in
+//! `else`, `dependentSchemas`, draft-07 schema-form `dependencies`, `$ref`, and `$dynamicRef`
+//! or `$recursiveRef` where nothing can redirect them), as in
 //! `A: {anyOf: [{$ref: A}, {type: string}]}` or `A: {not: {$ref: A}}`.
 //!
 //! Evaluating such a schema recurses on the same value without end. JSON Schema 2020-12 core
@@ -66,7 +67,6 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
     // Edges that stay on the value (`same`) and all edges evaluation follows (`any`).
     let mut same: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     let mut any: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    let mut target: Vec<Option<usize>> = vec![None; nodes.len()];
     for (i, n) in nodes.iter().enumerate().skip(1) {
         let (keyword, tokens) = match &n.via {
             Via::Root => continue,
@@ -85,37 +85,91 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
             same[*parent].push(i);
         }
     }
+    // Each reference keyword of a node that resolves to a node of the walk: (keyword, target).
+    let draft = jsonschema::Draft::Draft202012.detect(root);
+    let mut target: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
-        let Some(Value::String(reference)) = n.object().and_then(|o| o.get("$ref")) else {
+        let Some(map) = n.object() else {
             continue;
         };
-        if let refs::Step::Local(_, pointer) = refs::step_from(root, &n.pointer, reference)
-            && let Some(&t) = index.get(pointer.as_str())
-        {
-            target[i] = Some(t);
-            same[i].push(t);
-            any[i].push(t);
+        for keyword in REFERENCES {
+            let Some(Value::String(reference)) = map.get(*keyword) else {
+                continue;
+            };
+            if let Some(pointer) = resolved(root, draft, nodes, &n.pointer, keyword, reference)
+                && let Some(&t) = index.get(pointer.as_str())
+            {
+                target[i].push((keyword, t));
+                same[i].push(t);
+                any[i].push(t);
+            }
         }
     }
     let reached = reached_from_root(&any);
     let component = components(&same);
     nodes.iter().enumerate().find_map(|(i, n)| {
-        let t = target[i]?;
-        let on_loop = reached[i] && (t == i || component[t] == component[i]);
-        on_loop.then(|| {
-            let reference = n.object()?.get("$ref")?.as_str()?;
-            Some((
-                super::push_token(&n.pointer, "$ref"),
-                format!(
-                    "`$ref` to `{reference}` comes back to itself through keywords that apply \
-                     to the same value (`allOf`, `anyOf`, `not`, ...), never moving into a \
-                     member or an item: evaluating it never ends, and JSON Schema leaves such \
-                     a schema's verdict undefined; make the loop pass through `properties` or \
-                     `items`, or remove it"
-                ),
-            ))
-        })?
+        let &(keyword, _) = target[i]
+            .iter()
+            .find(|&&(_, t)| reached[i] && (t == i || component[t] == component[i]))?;
+        let reference = n.object()?.get(keyword)?.as_str()?;
+        Some((
+            super::push_token(&n.pointer, keyword),
+            format!(
+                "`{keyword}` to `{reference}` comes back to itself through keywords that apply \
+                 to the same value (`allOf`, `anyOf`, `not`, ...), never moving into a \
+                 member or an item: evaluating it never ends, and JSON Schema leaves such \
+                 a schema's verdict undefined; make the loop pass through `properties` or \
+                 `items`, or remove it"
+            ),
+        ))
     })
+}
+
+/// The keywords that evaluate the value against another schema of the document.
+const REFERENCES: &[&str] = &["$ref", "$dynamicRef", "$recursiveRef"];
+
+/// The decoded JSON Pointer of the schema the reference `reference` under `keyword` at
+/// `from` always evaluates the value against; `None` where it names none of the document or
+/// may name another schema by the dynamic scope, and for a keyword `draft` does not have.
+///
+/// `$dynamicRef` (2020-12 core §8.2.3.2) resolves as `$ref` does, unless the schema that
+/// resolves to declares a `$dynamicAnchor` of the fragment's name: then evaluation takes the
+/// outermost resource in the dynamic scope declaring one, which can only be that schema when
+/// the document declares that name once. `$recursiveRef` (2019-09 core §8.2.4.2) alike, by
+/// `$recursiveAnchor: true` (trial 59 D10: `A: {$dynamicAnchor: n, anyOf: [{type: string},
+/// {$dynamicRef: "#n"}]}` passed `1`). A schema whose dynamic reference another declaration
+/// could redirect is left unnamed: the loop is then not certain.
+fn resolved(
+    root: &Value,
+    draft: jsonschema::Draft,
+    nodes: &[super::Node<'_>],
+    from: &str,
+    keyword: &str,
+    reference: &str,
+) -> Option<String> {
+    let name = reference.rsplit_once('#').map_or("", |(_, f)| f);
+    // Whether a schema declares the anchor the dynamic scope would be searched for.
+    let declares = |v: &Value| match keyword {
+        "$dynamicRef" => {
+            !name.is_empty() && v.get("$dynamicAnchor").and_then(Value::as_str) == Some(name)
+        }
+        "$recursiveRef" => v.get("$recursiveAnchor") == Some(&Value::Bool(true)),
+        _ => false,
+    };
+    let known = match keyword {
+        "$ref" => true,
+        "$dynamicRef" => draft == jsonschema::Draft::Draft202012,
+        "$recursiveRef" => draft == jsonschema::Draft::Draft201909,
+        _ => false,
+    };
+    if !known {
+        return None;
+    }
+    let refs::Step::Local(schema, pointer) = refs::step_from(root, from, reference) else {
+        return None;
+    };
+    (!declares(schema) || nodes.iter().filter(|n| declares(n.value)).count() == 1)
+        .then_some(pointer)
 }
 
 /// `pointer` without its last `n` tokens.
@@ -295,6 +349,66 @@ mod tests {
             json!({"if": {"type": "string"}, "then": {"$ref": "#/$defs/A"}}),
         ] {
             assert!(at(def(runs.clone())).is_some(), "{runs}");
+        }
+    }
+
+    /// Trial 59 D10: `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09) resolve as `$ref`
+    /// where no other declaration of their anchor can take them elsewhere.
+    #[test]
+    fn dynamic_references_back_to_themselves_are_loops_where_nothing_redirects_them() {
+        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
+        let def = |a: serde_json::Value| {
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
+                "$defs": {"A": a}})
+        };
+        assert_eq!(
+            at(def(json!({"$dynamicAnchor": "n",
+                "anyOf": [{"type": "string"}, {"$dynamicRef": "#n"}]})))
+            .as_deref(),
+            Some("/$defs/A/anyOf/1/$dynamicRef")
+        );
+        assert_eq!(
+            at(def(
+                json!({"$dynamicAnchor": "n", "not": {"$dynamicRef": "#n"}})
+            ))
+            .as_deref(),
+            Some("/$defs/A/not/$dynamicRef")
+        );
+        // A pointer fragment, or a target without the anchor: as `$ref`.
+        assert_eq!(
+            at(def(json!({"allOf": [{"$dynamicRef": "#/$defs/A"}]}))).as_deref(),
+            Some("/$defs/A/allOf/0/$dynamicRef")
+        );
+        let recursive = json!({"$schema": "https://json-schema.org/draft/2019-09/schema",
+            "type": ["object", "string"], "properties": {"x": {"$ref": "#"}},
+            "anyOf": [{"type": "string"}, {"type": "object", "not": {"$recursiveRef": "#"}}]});
+        assert_eq!(
+            at(recursive.clone()).as_deref(),
+            Some("/anyOf/1/not/$recursiveRef")
+        );
+        let mut anchored = recursive.clone();
+        anchored["$recursiveAnchor"] = json!(true);
+        assert_eq!(at(anchored).as_deref(), Some("/anyOf/1/not/$recursiveRef"));
+        for fine in [
+            // Another resource declaring `$dynamicAnchor: n` may be the outermost one in the
+            // dynamic scope: where the reference goes is not certain.
+            json!({"$id": "https://example.com/root", "$dynamicAnchor": "n",
+                "properties": {"x": {"$ref": "a"}},
+                "$defs": {"A": {"$id": "a", "$dynamicAnchor": "n",
+                    "anyOf": [{"type": "string"}, {"$dynamicRef": "#n"}]}}}),
+            // Each keyword only in its own draft.
+            {
+                let mut r = recursive.clone();
+                r["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+                r
+            },
+            json!({"$schema": "https://json-schema.org/draft/2019-09/schema",
+                "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A":
+                    {"$anchor": "n", "not": {"$dynamicRef": "#n"}}}}),
+            // Through an item: recursive data.
+            def(json!({"$dynamicAnchor": "n", "items": {"$dynamicRef": "#n"}})),
+        ] {
+            assert_eq!(at(fine.clone()), None, "{fine}");
         }
     }
 }

@@ -533,13 +533,13 @@ pub fn inexact_numbers(text: &str) -> Vec<InexactNumber<'_>> {
             // (`-0`, the one other integer read as a float, is spelled back as it was written.)
             let written_as_integer =
                 !written.contains(['.', 'e', 'E']) && read_as.as_f64() != Some(0.0);
-            (read_as.is_f64()
-                && (written_as_integer || decimal(written) != decimal(&read_as.to_string())))
-            .then_some(InexactNumber {
-                pointer,
-                written,
-                read_as,
-            })
+            (read_as.is_f64() && (written_as_integer || !spells(written, &read_as))).then_some(
+                InexactNumber {
+                    pointer,
+                    written,
+                    read_as,
+                },
+            )
         })
         .collect()
 }
@@ -758,7 +758,7 @@ impl<'t> Spellings<'t> {
             let Some(x) = n.as_f64().filter(|_| n.is_f64()) else {
                 continue;
             };
-            if decimal(token) != decimal(&n.to_string()) {
+            if !spells(token, &n) {
                 continue;
             }
             by_bits
@@ -803,6 +803,70 @@ impl<'t> Spellings<'t> {
         out.push_str(&written[from..]);
         out
     }
+}
+
+/// Whether the JSON number token `token` has the value of the float `read` it is read as:
+/// its digits are the float's shortest spelling (`0.1`, which JSON readers take for the float
+/// nearest it), or the float's exact value (`0.1000000000000000055511151231257827021181583404541015625`,
+/// the value of that same float: trial 59 D15 called it read as another value).
+fn spells(token: &str, read: &serde_json::Number) -> bool {
+    let written = decimal(token);
+    written == decimal(&read.to_string())
+        || read.as_f64().is_some_and(|f| written == exact_decimal(f))
+}
+
+/// The exact value of the finite float `f` as a [`decimal`]: every float is m × 2^e for
+/// integers m and e, so a finite decimal, m × 5^-e / 10^-e where e < 0 (at most 767
+/// significant digits, for the smallest subnormals).
+fn exact_decimal(f: f64) -> (bool, String, i64) {
+    if f == 0.0 || !f.is_finite() {
+        return (false, String::new(), 0);
+    }
+    let bits = f.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mut m, mut e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    let zeros = m.trailing_zeros();
+    m >>= zeros;
+    e += i64::from(zeros);
+    // Little-endian limbs of nine decimal digits.
+    const LIMB: u64 = 1_000_000_000;
+    let mut limbs = vec![m % LIMB, m / LIMB % LIMB, m / LIMB / LIMB];
+    let times = |limbs: &mut Vec<u64>, factor: u64| {
+        let mut carry = 0;
+        for l in limbs.iter_mut() {
+            let v = *l * factor + carry;
+            *l = v % LIMB;
+            carry = v / LIMB;
+        }
+        while carry > 0 {
+            limbs.push(carry % LIMB);
+            carry /= LIMB;
+        }
+    };
+    // 2^29 and 5^12 keep a limb's product under 2^64.
+    let (base, chunk, factor) = if e >= 0 { (2u64, 29, e) } else { (5, 12, -e) };
+    let mut left = factor;
+    while left > 0 {
+        let step = left.min(chunk);
+        times(&mut limbs, base.pow(step as u32));
+        left -= step;
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut digits = limbs.last().map_or(String::new(), u64::to_string);
+    for l in limbs.iter().rev().skip(1) {
+        digits.push_str(&format!("{l:09}"));
+    }
+    // The integer is the value × 10^(fraction digits): -e of them where e < 0.
+    let point = digits.len() as i64 - if e < 0 { -e } else { 0 };
+    digits.truncate(digits.trim_end_matches('0').len());
+    (f < 0.0, digits, point)
 }
 
 /// A JSON number token as (negative, significant digits, exponent) with the value
@@ -1255,6 +1319,48 @@ mod tests {
             Spellings::of(twice).respell(&value.to_string()),
             r#"{"a":100.0,"b":100.0}"#
         );
+    }
+
+    /// A decimal that is a float's exact value is read as itself, however many digits it has
+    /// (trial 59 D15: `0.1000000000000000055511151231257827021181583404541015625`, the value
+    /// of the float `0.1`, was called read as another value); one digit off, it is not.
+    #[test]
+    fn a_float_written_as_its_exact_value_is_read_exactly() {
+        for exact in [
+            "0.1000000000000000055511151231257827021181583404541015625",
+            "-0.1000000000000000055511151231257827021181583404541015625",
+            "1000000000000000055511151231257827021181583404541015625e-55",
+            "0.3000000000000000444089209850062616169452667236328125",
+            "0.299999999999999988897769753748434595763683319091796875",
+            "8.67361737988403547205962240695953369140625e-19",
+            "295147905179352825856.0",
+        ] {
+            let text = format!("[{exact}]");
+            assert!(inexact_numbers(&text).is_empty(), "{exact}");
+        }
+        for off in [
+            "0.1000000000000000055511151231257827021181583404541015624",
+            "0.10000000000000000555111512312578270211815834045410156250001",
+            "8.67361737988403547205962240695953369140626e-19",
+            "9007199254740993.0",
+            "295147905179352825857.0",
+        ] {
+            let text = format!("[{off}]");
+            assert_eq!(inexact_numbers(&text).len(), 1, "{off}");
+        }
+        // The exact value's digits, as `decimal` writes a token.
+        assert_eq!(exact_decimal(0.5), decimal("0.5"));
+        assert_eq!(exact_decimal(-3.0), decimal("-3"));
+        assert_eq!(
+            exact_decimal(2f64.powi(70)),
+            decimal("1180591620717411303424")
+        );
+        assert_eq!(exact_decimal(0.0), decimal("0"));
+        // The smallest float: 2^-1074, 751 significant digits, the last at 10^-1074.
+        let (_, digits, point) = exact_decimal(f64::from_bits(1));
+        assert_eq!((digits.len(), point), (751, -323));
+        assert!(digits.starts_with("4940656458412465441765687928682213723650598026143247"));
+        assert!(digits.ends_with("265533447265625"));
     }
 
     /// The pre-scan lets through every number that can be read inexactly (16 significant

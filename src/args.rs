@@ -1493,10 +1493,16 @@ fn parse_number(t: &str, declared: jsonschema::JsonTypeSet) -> Option<Value> {
     // A whole number with a point or an exponent (`"1e22"`, the form `args` asks for an
     // integer past 2^64) is held to what its JSON number is: the float read, which type
     // `integer` takes. Within the 64-bit integers it becomes the integer it exactly is; a
-    // number read inexactly is a `number-precision` problem all the same (`inexact_numbers`).
+    // number read inexactly is a `number-precision` problem all the same (`inexact_numbers`),
+    // and stays the float it is read as, which the problem and its note name: as an integer
+    // it was shown as another exact number (trial 59 D8: "-9223372036854775809" as
+    // -9223372036854775808, the float's value).
     let f = n.as_f64()?;
     if f.fract() != 0.0 {
         return None;
+    }
+    if !crate::json::inexact_numbers(t).is_empty() {
+        return Some(Value::Number(n));
     }
     Some(if (i64::MIN as f64..i64::MAX as f64).contains(&f) {
         Value::from(f as i64)
@@ -5273,6 +5279,35 @@ mod tests {
             problems[0].ends_with("send the same number in exponent form, `1e22`."),
             "{problems:?}"
         );
+    }
+
+    /// Whole-number text read inexactly is coerced to the float it is read as, as the same
+    /// JSON number is, not to the integer that float is (trial 59 D8: "-9223372036854775809"
+    /// was said coerced to -9223372036854775808 while its problem said it is read as
+    /// -9.223372036854776e+18).
+    #[test]
+    fn whole_number_text_read_inexactly_stays_the_float_it_is_read_as() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{"i":{"type":"integer"}}}))
+            .unwrap();
+        for (text, float) in [
+            ("-9223372036854775809", "-9.223372036854776e+18"),
+            (
+                "123456789012345678901234567890e-10",
+                "1.2345678901234567e+19",
+            ),
+            ("18446744073709551617", "1.8446744073709552e+19"),
+        ] {
+            let call = json!({ "i": text });
+            let r = s.check(&call, Coercions::ALL);
+            let to = r.coercions.first().map(|c| c.to.to_string());
+            assert_eq!(to.as_deref(), Some(float), "{text}");
+            let sent: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                r.coercions[0].to, sent,
+                "{text}: as its JSON number is read"
+            );
+            assert!(r.coercions[0].inexact().is_some(), "{text}");
+        }
     }
 
     /// Numeric text past the float range is said to be that, not "not numeric text": the

@@ -157,16 +157,22 @@ fn no_empty_map_fix(cx: &Cx<'_, '_>, n: &Node<'_>) -> Option<String> {
         n.placement,
     );
     let fix = super::object_properties_missing::NESTED_FIX;
+    // Beside an `allOf`, repair merges the branches in after writing the `null` `{}`, and
+    // keeps the object where they declare members (`members_merged_in`): refusal is not sure.
+    let refused = if n.all_of {
+        "`toolwire repair` refuses such a tool unless the `allOf` beside it, merged in, \
+         declares members"
+    } else {
+        "`toolwire repair` refuses such a tool"
+    };
     Some(match none {
         Some(none) if none == empty => format!(
             "{fix} {empty} rejects both an empty `properties` map (`{{}}`) and an object without \
-             `properties` here: an object with no members has no form there (`toolwire repair` \
-             refuses such a tool)."
+             `properties` here: an object with no members has no form there ({refused})."
         ),
         Some(none) => format!(
             "{fix} {empty} rejects an empty `properties` map (`{{}}`) here, and {none} an object \
-             without `properties`: an object with no members has no form there (`toolwire \
-             repair` refuses such a tool)."
+             without `properties`: an object with no members has no form there ({refused})."
         ),
         None => format!("{fix} {empty} rejects an empty `properties` map (`{{}}`) here."),
     })
@@ -224,6 +230,45 @@ mod tests {
         assert_eq!(marked(Rejected, object), [false]);
         assert_eq!(marked(Rejected, untyped), [false]);
         assert_eq!(marked(Rejected, merged), [true]);
+    }
+
+    /// The nested fix where the profile has no form for an object without members says repair
+    /// refuses it only where nothing may give it members: beside an `allOf`, repair merges
+    /// the branches in and keeps the object when they declare some (before: "(`toolwire
+    /// repair` refuses such a tool). (repairable)" on an object repair then repaired).
+    #[test]
+    fn the_nested_fix_does_not_promise_a_refusal_an_all_of_may_avert() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile = crate::profile::CompiledProfile::new(
+            set.get("gemini/v1beta/parameters").expect("gemini"),
+        );
+        let fix = |v: serde_json::Value| {
+            check_under(&profile, &json!({"type":"object","properties":{"v":v}}))
+                .into_iter()
+                .filter(|f| f.rule == "properties-invalid")
+                .map(|f| (f.fix.to_string(), f.repairable))
+                .collect::<Vec<_>>()
+        };
+        let alone = fix(json!({"type":"object","properties":null}));
+        assert_eq!(alone.len(), 1, "{alone:?}");
+        assert!(
+            alone[0]
+                .0
+                .ends_with("(`toolwire repair` refuses such a tool)."),
+            "{alone:?}"
+        );
+        assert!(!alone[0].1, "{alone:?}");
+        let merged = fix(json!({"type":"object","properties":null,
+            "allOf":[{"properties":{"a":{"type":"string"}}}]}));
+        assert_eq!(merged.len(), 1, "{merged:?}");
+        assert!(
+            merged[0].0.ends_with(
+                "(`toolwire repair` refuses such a tool unless the `allOf` beside it, merged in, \
+                 declares members)."
+            ),
+            "{merged:?}"
+        );
+        assert!(merged[0].1, "{merged:?}");
     }
 
     /// Gemini reads `parameters` as proto3 JSON, where a null is a field not set

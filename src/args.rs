@@ -525,6 +525,18 @@ impl ArgsSchema {
                     if pointer != compiled {
                         e = e.replace(&quoted(compiled), &quoted(&pointer));
                     }
+                    // And a `pattern` as compiled: the engine's spelling (`rust_pattern`, such
+                    // as `(?=)^(?:(a)|b)(?(1)\1|)$` for a backreference) is nowhere in the
+                    // user's file, and no ECMA-262; quote the schema's own text.
+                    if let (Some(Value::String(engine)), Some(Value::String(written))) =
+                        (checked.pointer(compiled), schema.pointer(&pointer))
+                        && engine != written
+                    {
+                        e = e.replace(
+                            &Value::from(engine.as_str()).to_string(),
+                            &Value::from(written.as_str()).to_string(),
+                        );
+                    }
                     // A valid ECMA-262 pattern the engine cannot compile is no fault of the
                     // schema's: say what the engine lacks.
                     let pattern = schema
@@ -4494,6 +4506,30 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    /// Trial 59 D2: a `pattern` that does not compile was quoted as toolwire compiles it, not
+    /// as the schema writes it: `^(?:(a)|b)\1\c$` as `(?=)^(?:(a)|b)(?(1)\1|)\c$` (the
+    /// conditional of a backreference to a group that may not have matched), a text nowhere
+    /// in the user's file and no ECMA-262.
+    #[test]
+    fn a_pattern_that_does_not_compile_is_quoted_as_written() {
+        for (p, quoted) in [
+            (r"^(?:(a)|b)\1\c$", r#""^(?:(a)|b)\\1\\c$""#),
+            (r"^\0\c$", r#""^\\0\\c$""#),
+            (r"^b\c$", r#""^b\\c$""#),
+        ] {
+            let e = ArgsSchema::new(&json!({"type":"object","properties":{
+                "s":{"type":"string","pattern":p}}}))
+            .err()
+            .unwrap();
+            assert_eq!(e.pointer, "/properties/s/pattern");
+            assert_eq!(
+                e.message,
+                format!("the schema is not valid JSON Schema: {quoted} is not a \"regex\""),
+                "{p}"
+            );
+        }
     }
 
     /// Trial 44 D-pp: a `patternProperties` key that is valid ECMA-262 but spelled otherwise

@@ -4532,6 +4532,28 @@ mod tests {
         }
     }
 
+    /// Trial 59 D3: a lone surrogate escape (`^[^\uD800-\uDFFF]*$`, the usual guard against
+    /// unpaired surrogates), valid ECMA-262, made the schema bad input ("is not a \"regex\"",
+    /// exit 2). No argument holds a lone surrogate (a JSON string escaping one is refused as no
+    /// JSON), so the guard takes every call's text, and a class of them takes none (Node
+    /// v20: `new RegExp(p, "u")` alike), as a `pattern` and as a `patternProperties` key.
+    #[test]
+    fn lone_surrogate_escapes_are_checked() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "s":{"type":"string","pattern":"^[^\\uD800-\\uDFFF]*$"},
+            "t":{"type":"string","pattern":"^b\\uDE00?$"}},
+            "patternProperties":{"^[\\uD800-\\uDBFF]?x$":false}}))
+        .unwrap();
+        assert!(
+            s.check(&json!({"s":"abc😀","t":"b"}), Coercions::NONE)
+                .is_valid()
+        );
+        assert!(!s.check(&json!({"t":"b😀"}), Coercions::NONE).is_valid());
+        assert!(s.check(&json!({"😀x":1}), Coercions::NONE).is_valid());
+        assert!(!s.check(&json!({"x":1}), Coercions::NONE).is_valid());
+        assert!(s.unchecked_patterns(&json!({"s":"abc"})).is_empty());
+    }
+
     /// Trial 44 D-pp: a `patternProperties` key that is valid ECMA-262 but spelled otherwise
     /// for the engine (`a{,3}`, the text `a{,3}` under Annex B; `[a-\d]`, `a`, `-` or a
     /// digit) made the schema bad input (exit 2: `"a{,3}" is not a "regex"`), where a `pattern`

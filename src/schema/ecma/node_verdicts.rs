@@ -412,6 +412,60 @@ const TABLE: &[(&str, Node)] = &[
         r"^(?:(a)|b)\1(a)\2$",
         Matches(&[("baa", true), ("aaaa", true)]),
     ),
+    // Lone surrogates (trial 59 D3: refused as no regex): a code point no text holds.
+    (
+        r"^[^\uD800-\uDFFF]*$",
+        Matches(&[("abc", true), ("😀", true), ("", true), ("\u{2028}", true)]),
+    ),
+    (
+        r"^[\uD800-\uDFFF]$",
+        Matches(&[("a", false), ("😀", false)]),
+    ),
+    (r"^b\uDE00?$", Matches(&[("b", true), ("b😀", false)])),
+    (r"^b\uD83D$", Matches(&[("b", false), ("b😀", false)])),
+    (r"^[a\uD800]$", Matches(&[("a", true), ("b", false)])),
+    (
+        r"^[\uD800-\uFFFF]$",
+        Matches(&[
+            ("\u{E000}", true),
+            ("\u{D7FF}", false),
+            ("😀", false),
+            ("\u{FFFF}", true),
+        ]),
+    ),
+    (
+        r"^[a-\uDBFF]+$",
+        Matches(&[("a\u{D7FF}", true), ("\u{E000}", false), ("`", false)]),
+    ),
+    (
+        r"^[^a\uDC00]$",
+        Matches(&[("a", false), ("b", true), ("😀", true)]),
+    ),
+    (
+        r"^[\uD83D\uDE00\uD800]$",
+        Matches(&[("😀", true), ("a", false)]),
+    ),
+    (
+        r"^[\u{D800}-\u{DFFF}x]$",
+        Matches(&[("x", true), ("y", false)]),
+    ),
+    (r"^\u{DFFF}?a$", Matches(&[("a", true)])),
+    (r"^[\uDFFF-\uD800]$", Refused),
+    (r"^[\uE000-\uD800]$", Refused),
+    (
+        r"^[-\uD800-\uDBFF-]$",
+        Matches(&[("-", true), ("a", false)]),
+    ),
+    (r"^[\uD800^]$", Matches(&[("^", true), ("a", false)])),
+    (r"^[&\uD800&]$", Matches(&[("&", true), ("a", false)])),
+    (
+        r"^[\uD800-\uDBFF\uDC00-\uDFFF]*x$",
+        Matches(&[("x", true), ("ax", false)]),
+    ),
+    (
+        r"^(?:(a)|b)\1[\uD800-\uDBFF]?$",
+        Matches(&[("b", true), ("aa", true), ("a", false)]),
+    ),
 ];
 
 // Not listed, read otherwise than Node and not yet named: a reference to a repeated group

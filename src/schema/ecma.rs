@@ -119,11 +119,22 @@ const SPACE: &[(char, char)] = &[
 ///   that any other keeps the crate's own reading and the faster engines it picks for it. The
 ///   `regex` crate has no such reading: there they are always written here.
 /// - `\cX`, for fancy-regex, in a pattern the crate leaves as written.
+/// - `.`, `^` and `$` inside an ES2025 modifier group that sets `s` or `m` ([`Modifiers`]):
+///   `(?s:.)` any character (the crate wrote it as `.` without `s`, so `^b(?s:.)$` refused
+///   "b\n"), `(?m:$)` before any line terminator and `(?m:^)` after one, as lookarounds (Rust's
+///   `(?m)` knows only LF, so `^a(?m:$)\rb$` refused "a\rb"); such a pattern is always written
+///   here.
 fn ecma_reading(pattern: &str, engine: Engine) -> Option<String> {
     let mut out = String::with_capacity(pattern.len() * 2);
     let mut rewritten = false;
     // Whether the `jsonschema` crate leaves the pattern as written for fancy-regex.
     let mut untranslated = false;
+    // Whether a `.`, `^` or `$` was written as an ES2025 modifier (`(?s:`, `(?m:`) makes it
+    // read, which neither the crate nor the engines know: the pattern must be written here.
+    let mut modified = false;
+    // The modifiers in force (dotAll `s`, multiline `m`), and those of each open group.
+    let mut flags = Modifiers::default();
+    let mut groups: Vec<Modifiers> = Vec::new();
     let mut in_class = false;
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
@@ -178,7 +189,23 @@ fn ecma_reading(pattern: &str, engine: Engine) -> Option<String> {
             },
             '.' if !in_class => {
                 rewritten = true;
-                out.push_str(NOT_LINE_TERMINATOR);
+                modified |= flags.dot_all;
+                out.push_str(if flags.dot_all {
+                    ANY_CHARACTER
+                } else {
+                    NOT_LINE_TERMINATOR
+                });
+            }
+            '^' | '$' if !in_class && flags.multiline => {
+                rewritten = true;
+                modified = true;
+                // A lookaround: the crate leaves the pattern as written.
+                untranslated = true;
+                out.push_str(if c == '^' {
+                    r"(?:\A|(?<=[\n\r\x{2028}\x{2029}]))"
+                } else {
+                    r"(?:\z|(?=[\n\r\x{2028}\x{2029}]))"
+                });
             }
             '(' if !in_class => {
                 let mut ahead = chars.clone();
@@ -188,6 +215,15 @@ fn ecma_reading(pattern: &str, engine: Engine) -> Option<String> {
                         Some('<') => matches!(ahead.next(), Some('=' | '!')),
                         _ => false,
                     };
+                groups.push(flags);
+                // `?` and at most `ims-ims:` (more is no modifier group).
+                if let Some(rest) = chars.clone().take(10).collect::<String>().strip_prefix('?') {
+                    flags = flags.in_group(rest);
+                }
+                out.push(c);
+            }
+            ')' if !in_class => {
+                flags = groups.pop().unwrap_or_default();
                 out.push(c);
             }
             '[' => {
@@ -201,8 +237,52 @@ fn ecma_reading(pattern: &str, engine: Engine) -> Option<String> {
             _ => out.push(c),
         }
     }
-    (rewritten && (engine == Engine::Regex || untranslated)).then_some(out)
+    (modified || (rewritten && (engine == Engine::Regex || untranslated))).then_some(out)
 }
+
+/// ES2025's modifiers that change what `.`, `^` and `$` match (2025, §22.2.2.3, §22.2.2.6;
+/// `i` is left to the engines, which read `(?i:...)` alike): `s` (dotAll) makes `.` any
+/// character, `m` (multiline) makes `^` and `$` match beside every LineTerminator too (LF, CR,
+/// U+2028, U+2029; Rust's `(?m)` knows only LF). A pattern has no flags: both are off outside
+/// such a group.
+#[derive(Clone, Copy, Default)]
+struct Modifiers {
+    dot_all: bool,
+    multiline: bool,
+}
+
+impl Modifiers {
+    /// The modifiers inside the group whose text after `(?` is `rest`: changed where it is a
+    /// modifier group (`s:`, `m-s:`, [`modifiers`]), else these.
+    fn in_group(self, rest: &str) -> Self {
+        let written: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic() || *c == '-')
+            .collect();
+        if written.is_empty() || !rest[written.len()..].starts_with(':') || !modifiers(&written) {
+            return self;
+        }
+        let (on, off) = written.split_once('-').unwrap_or((&written, ""));
+        let mut out = self;
+        for (set, value) in [(on, true), (off, false)] {
+            out.dot_all = if set.contains('s') {
+                value
+            } else {
+                out.dot_all
+            };
+            out.multiline = if set.contains('m') {
+                value
+            } else {
+                out.multiline
+            };
+        }
+        out
+    }
+}
+
+/// ECMA-262's `.` with the `s` flag (dotAll): any character, line terminators included
+/// (2024, §22.2.2.7 CharacterSetMatcher with dotAll, as Node's `/^b.$/su` matches "b\n").
+const ANY_CHARACTER: &str = r"[\x{0}-\x{10FFFF}]";
 
 /// ECMA-262's `.` (without the `s` flag): any character but a LineTerminator (2024, §12.3:
 /// LF, CR, LS, PS); Rust's `.` refuses only LF.
@@ -1155,6 +1235,58 @@ mod tests {
         for p in [r"[\uDFFF-\uD800]", r"[\uE000-\uD800]"] {
             assert!(super::engine_check(p).is_none(), "{p}");
         }
+    }
+
+    /// Trial 59 D1: ES2025's modifiers were taken as ECMA-262 but `s` was ignored (the crate
+    /// writes `.` without it) and `m` knew only LF (Rust's `(?m)`): `^b(?s:.)$` refused "b\n",
+    /// `^a(?m:$)\rb$` "a\rb". Node v20 has no modifiers (it throws "Invalid group"); the
+    /// verdicts are those of the same flags on the whole pattern, `new RegExp("^b.$", "su")`,
+    /// `new RegExp("^a$\rb$", "mu")` and so on, which ES2025 gives the group's contents.
+    #[test]
+    fn modifiers_s_and_m_are_read_as_ecma_262_reads_them() {
+        for (p, texts) in [
+            (
+                r"^b(?s:.)$",
+                &[
+                    ("b\n", true),
+                    ("b\r", true),
+                    ("b\u{2028}", true),
+                    ("b\u{2029}", true),
+                    ("bx", true),
+                    ("b😀", true),
+                    ("b", false),
+                ][..],
+            ),
+            (r"^b.$", &[("b\n", false), ("bx", true)]),
+            (r"^(?s:a(?-s:.))$", &[("a\n", false), ("ax", true)]),
+            (r"^(?s:a)(?:.)$", &[("a\n", false), ("ax", true)]),
+            (r"^a(?m:$)\rb$", &[("a\rb", true)]),
+            (r"^a(?m:$)\u2028b$", &[("a\u{2028}b", true)]),
+            (r"^a(?m:$)\u2029b$", &[("a\u{2029}b", true)]),
+            (r"^a(?m:$)\nb$", &[("a\nb", true)]),
+            (r"^a(?m:$)b$", &[("ab", false)]),
+            (r"^a\r(?m:^)b$", &[("a\rb", true)]),
+            (r"^a\u2028(?m:^)b$", &[("a\u{2028}b", true)]),
+            (r"^a(?m:^)b$", &[("ab", false)]),
+            (r"^a\r(?m:$)\nb$", &[("a\r\nb", true)]),
+            (
+                r"(?m:^a$)",
+                &[("a", true), ("a\n", true), ("b\ra", true), ("ab", false)],
+            ),
+            (r"^(?m-s:a.$)", &[("ab", true), ("a\n", false)]),
+            (r"^(?i:a)$", &[("A", true), ("b", false)]),
+        ] {
+            for (text, meant) in texts {
+                assert_eq!(
+                    matches(p, text),
+                    *meant,
+                    "{p} on {text:?} (read as {})",
+                    rust_pattern(p)
+                );
+            }
+        }
+        // Outside a modifier group `^` and `$` are left to the crate's reading.
+        assert_eq!(rust_pattern(r"^a$"), r"^a$");
     }
 
     #[test]

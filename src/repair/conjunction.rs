@@ -162,7 +162,7 @@ fn compare(a: &Number, b: &Number) -> Option<Ordering> {
 }
 
 /// JSON Schema's equality: numbers by value (`1` is `1.0`), the rest as written.
-fn same(a: &Value, b: &Value) -> bool {
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => compare(x, y) == Some(Ordering::Equal),
         (Value::Array(x), Value::Array(y)) => {

@@ -4712,6 +4712,45 @@ fn nested_all_of_annotations_are_merged_in_document_order_and_said_once() {
     }
 }
 
+/// Annotations an `allOf` merge meets equal as JSON Schema values, numbers by value (2020-12
+/// core §4.2.2), merge silently (trial 59 D6: `default: 1` beside a branch's `default: 1.0`
+/// was said "lost: `allOf` branch 1's `default: 1`, replaced by ..."); `examples` alike.
+#[test]
+fn annotations_equal_as_values_merge_without_a_loss() {
+    let p = profile(&["keyword-allowed: allOf"]);
+    let w = |s: Value| json!({"type":"object","properties":{"w":s}});
+    for (schema, merged) in [
+        (
+            json!({"type":"integer","allOf":[{"default":1,"minimum":0},
+                {"default":1.0,"maximum":5}]}),
+            json!({"type":"integer","default":1,"minimum":0,"maximum":5}),
+        ),
+        (
+            json!({"type":"integer","examples":[1],"allOf":[{"examples":[1.0]}]}),
+            json!({"type":"integer","examples":[1]}),
+        ),
+    ] {
+        let t = tool("t", w(schema.clone()));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{schema}: {:#?}", r.refusals);
+        assert_eq!(r.tool.parameters.clone().unwrap(), w(merged), "{schema}");
+        let c = r
+            .changes
+            .iter()
+            .find(|c| c.pointer.ends_with("/allOf"))
+            .expect("the merge");
+        assert_eq!(c.lost, None, "{schema}");
+    }
+    // Values apart still are: `1` is not `2`, nor `"1"`.
+    let t = tool(
+        "t",
+        w(json!({"type":"integer","default":1,"allOf":[{"default":"1"}]})),
+    );
+    let r = repair_one(&t, &p);
+    let c = r.changes.iter().find(|c| c.pointer.ends_with("/allOf"));
+    assert!(c.is_some_and(|c| c.lost.is_some()), "{:#?}", r.changes);
+}
+
 /// An error inside a definition no `$ref` reaches is not judged: repair drops every such
 /// definition as compile does, with compile's change line, and check marks the error
 /// repairable, its fix saying so (trial 56 D9: `$defs: {u2: {type: array}}` under a profile

@@ -1203,7 +1203,9 @@ fn merge_branch(
             return true;
         };
         match (k.as_str(), &*ours, &*v) {
-            (_, ours, v) if ours == v => {}
+            // Equal as JSON Schema values, numbers by value (2020-12 core §4.2.2: `1` is
+            // `1.0`): nothing is lost (trial 59 D6 said `default: 1` replaced by `1`).
+            (_, ours, v) if crate::repair::conjunction::same(ours, v) => {}
             ("description", Value::String(d), Value::String(more)) => {
                 if let Some(both) = descriptions_joined(d, more) {
                     *ours = Value::String(both);

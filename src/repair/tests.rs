@@ -4751,6 +4751,44 @@ fn annotations_equal_as_values_merge_without_a_loss() {
     assert!(c.is_some_and(|c| c.lost.is_some()), "{:#?}", r.changes);
 }
 
+/// A branch's description is said already only as whole sentences of the text so far, and a
+/// stop after an abbreviation ends no sentence (trial 59 D16: "Amount in a currency, e.g.
+/// EUR." took a branch's "EUR." for said and dropped it, 0 losses): such a text is joined; a
+/// sentence that is said is not ("Amount. EUR." and "EUR.").
+#[test]
+fn a_branch_description_after_an_abbreviation_is_joined() {
+    let p = profile(&["keyword-allowed: allOf"]);
+    let w = |s: Value| json!({"type":"object","properties":{"w":s}});
+    for (own, branch, joined) in [
+        (
+            "Amount in a currency, e.g. EUR.",
+            "EUR.",
+            "Amount in a currency, e.g. EUR. EUR.",
+        ),
+        ("Units, e.g. kg.", "kg.", "Units, e.g. kg. kg."),
+        ("Name (e.g. Bob).", "Bob).", "Name (e.g. Bob). Bob)."),
+        ("Paid by J. Smith.", "Smith.", "Paid by J. Smith. Smith."),
+        (
+            "Fruit, apples etc. Pears too.",
+            "Pears too.",
+            "Fruit, apples etc. Pears too. Pears too.",
+        ),
+        ("The ID card.", "The ID", "The ID card. The ID"),
+        ("An amount. EUR.", "EUR.", "An amount. EUR."),
+        ("An amount! EUR", "EUR.", "An amount! EUR"),
+    ] {
+        let schema = json!({"type":"number","description":own,"allOf":[{"description":branch}]});
+        let t = tool("t", w(schema.clone()));
+        let r = repair_one(&t, &p);
+        assert_eq!(r.outcome, Outcome::Repaired, "{schema}: {:#?}", r.refusals);
+        assert_eq!(
+            r.tool.parameters.clone().unwrap(),
+            w(json!({"type":"number","description":joined})),
+            "{schema}"
+        );
+    }
+}
+
 /// An error inside a definition no `$ref` reaches is not judged: repair drops every such
 /// definition as compile does, with compile's change line, and check marks the error
 /// repairable, its fix saying so (trial 56 D9: `$defs: {u2: {type: array}}` under a profile

@@ -3294,6 +3294,118 @@ mod tests {
         );
     }
 
+    /// A contains schema no value matches by its crossed bounds, a `not` of every type it
+    /// admits or a required member whose schema is `false` is said to admit no array (trial
+    /// 59 D7: `{type: integer, not: {type: integer}}` asked for "an integer that is not an
+    /// integer"); where a value may still match (another type than the bounds apply to, a
+    /// `not` of a narrower type, bounds that meet), it is said as before.
+    #[test]
+    fn a_contains_schema_crossed_or_ruled_out_is_said_to_admit_no_array() {
+        let said = |contains: Value, items: Value| {
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": {
+                "type": "array", "contains": contains}}}))
+            .unwrap();
+            let args = json!({ "v": items });
+            let r = s.check(&args, Coercions::NONE);
+            r.problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let none = |why: &str| {
+            [format!(
+                "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
+            )]
+        };
+        for (contains, items, why) in [
+            (
+                json!({"type": "number", "minimum": 5, "maximum": 3}),
+                json!([1]),
+                "its `minimum` 5 and `maximum` 3 leave no number between them",
+            ),
+            (
+                json!({"type": ["integer", "number"], "exclusiveMinimum": 3, "maximum": 3.0}),
+                json!([1]),
+                "its `exclusiveMinimum` 3 and `maximum` 3.0 leave no number between them",
+            ),
+            (
+                json!({"type": "string", "minLength": 5, "maxLength": 2}),
+                json!(["a"]),
+                "its `minLength` 5 and `maxLength` 2 leave no length between them",
+            ),
+            (
+                json!({"type": "array", "minItems": 2.0, "maxItems": 1}),
+                json!([[]]),
+                "its `minItems` 2.0 and `maxItems` 1 leave no count of items between them",
+            ),
+            (
+                json!({"type": "object", "minProperties": 2, "maxProperties": 1}),
+                json!([{}]),
+                "its `minProperties` 2 and `maxProperties` 1 leave no count of members between them",
+            ),
+            (
+                json!({"type": "integer", "not": {"type": "integer"}}),
+                json!([1]),
+                "its `not` rules out every value its `type` allows",
+            ),
+            (
+                json!({"type": "integer", "not": {"type": ["number", "string"]}}),
+                json!([1]),
+                "its `not` rules out every value its `type` allows",
+            ),
+            (
+                json!({"not": {}}),
+                json!([1]),
+                "its `not` schema asks nothing, so every value matches it",
+            ),
+            (
+                json!({"type": "object", "required": ["a"], "properties": {"a": false}}),
+                json!([{}]),
+                "it requires the member `a`, whose schema is `false`",
+            ),
+        ] {
+            assert_eq!(said(contains.clone(), items), none(why), "{contains}");
+        }
+        // A value may match: each is said by what it asks, not as no array.
+        for (contains, items) in [
+            (json!({"minimum": 5, "maximum": 3}), json!([1])),
+            (
+                json!({"type": ["number", "string"], "minimum": 5, "maximum": 3}),
+                json!([1]),
+            ),
+            (
+                json!({"type": "number", "minimum": 3, "maximum": 3}),
+                json!([1]),
+            ),
+            (
+                json!({"type": "number", "nullable": true, "minimum": 5, "maximum": 3}),
+                json!([1]),
+            ),
+            (
+                json!({"type": "number", "not": {"type": "integer"}}),
+                json!([1]),
+            ),
+            (
+                json!({"type": "integer", "not": {"type": "integer", "minimum": 0}}),
+                json!([1]),
+            ),
+            (
+                json!({"required": ["a"], "properties": {"a": false}}),
+                json!([{"a": 1}]),
+            ),
+            (
+                json!({"type": "object", "properties": {"a": false}}),
+                json!([{"a": 1}]),
+            ),
+        ] {
+            let got = said(contains.clone(), items);
+            assert!(
+                got.iter().all(|m| !m.contains("no array at all")),
+                "{contains}: {got:?}"
+            );
+        }
+    }
+
     /// The contains schema was said by its type alone (trial 50 D16: `[1, 6]` against two
     /// integers of at least 5 read "expected exactly 2 items that are an integer", which the
     /// call has): it is said with its bounds, as a union's branch is.

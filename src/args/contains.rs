@@ -9,7 +9,7 @@
 //! `additionalProperties: false` and `dependentRequired` were left out, so the call's items
 //! were what the message asked for).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::unions::{BOUNDS, push_bounds};
 use super::{annotates, expected_for, says_nothing, short_value};
@@ -254,7 +254,9 @@ fn none(why: String) -> Said {
 
 /// Why no value matches `c`, when it is `false` or its `const`/`enum` is all of a type its
 /// own `type` excludes (trial 58 D8: `{type: string, const: 1}` was said "exactly 1", and the
-/// call's item 1 was told to be what it was).
+/// call's item 1 was told to be what it was), or by [`crossed`], [`not_all`] or
+/// [`required_false`] (trial 59 D7: `{type: integer, not: {type: integer}}` asked for "an
+/// integer that is not an integer"). Each is certain: doubt says nothing here.
 fn matches_none(c: &Value) -> Option<String> {
     let o = match c {
         Value::Bool(false) => return Some("it is `false`".to_string()),
@@ -263,17 +265,158 @@ fn matches_none(c: &Value) -> Option<String> {
     };
     let typed = || expected_for(&serde_json::json!({"type": o.get("type")}));
     if let Some(v) = o.get("const") {
-        return crate::json::type_excludes(o, v)
-            .then(|| format!("its `const` {} is not {}", short_value(v), typed()));
+        if crate::json::type_excludes(o, v) {
+            return Some(format!("its `const` {} is not {}", short_value(v), typed()));
+        }
+    } else if let Some(members) = o.get("enum").and_then(Value::as_array) {
+        if members.is_empty() {
+            return Some("its `enum` allows none".to_string());
+        }
+        if members.iter().all(|v| crate::json::type_excludes(o, v)) {
+            return Some(format!("no member of its `enum` is {}", typed()));
+        }
     }
-    let members = o.get("enum")?.as_array()?;
-    if members.is_empty() {
-        return Some("its `enum` allows none".to_string());
+    crossed(o)
+        .or_else(|| not_all(o))
+        .or_else(|| required_false(o))
+}
+
+/// The types schema `o`'s `type` admits, when it names only types JSON Schema knows; `null`
+/// added beside OpenAPI's `nullable: true`, which args reads as admitting it.
+fn kinds(o: &Map<String, Value>) -> Option<Vec<&str>> {
+    let mut kinds: Vec<&str> = match o.get("type")? {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) if !ts.is_empty() => {
+            ts.iter().map(Value::as_str).collect::<Option<_>>()?
+        }
+        _ => return None,
+    };
+    if !kinds.iter().all(|k| KINDS.contains(k) || *k == "integer") {
+        return None;
     }
-    members
-        .iter()
-        .all(|v| crate::json::type_excludes(o, v))
-        .then(|| format!("no member of its `enum` is {}", typed()))
+    if o.get("nullable") == Some(&Value::Bool(true)) {
+        kinds.push("null");
+    }
+    Some(kinds)
+}
+
+/// The types of JSON values (an integer is a number).
+const KINDS: [&str; 6] = ["null", "boolean", "number", "string", "array", "object"];
+
+/// Why no value matches `o` by its bounds: its `type` admits only the values a lower and an
+/// upper bound apply to, and no value lies between them (`minimum` 5 above `maximum` 3, or
+/// one of them exclusive at the same number; `minLength` above `maxLength`, `minItems` above
+/// `maxItems`, `minProperties` above `maxProperties`). A draft-04 boolean `exclusiveMinimum`
+/// is left aside, its `minimum` then read as inclusive: that admits more, never less.
+fn crossed(o: &Map<String, Value>) -> Option<String> {
+    use std::cmp::Ordering::{Equal, Greater};
+    let kinds = kinds(o)?;
+    let all = |of: &[&str]| kinds.iter().all(|k| of.contains(k));
+    let say = |lo: &str, hi: &str, what: &str| {
+        format!(
+            "its `{lo}` {} and `{hi}` {} leave no {what} between them",
+            short_value(&o[lo]),
+            short_value(&o[hi])
+        )
+    };
+    if all(&["number", "integer"]) {
+        let number = |k: &str| o.get(k).and_then(Value::as_number);
+        for (lo, lo_open) in [("minimum", false), ("exclusiveMinimum", true)] {
+            for (hi, hi_open) in [("maximum", false), ("exclusiveMaximum", true)] {
+                let (Some(l), Some(h)) = (number(lo), number(hi)) else {
+                    continue;
+                };
+                match order(l, h) {
+                    Some(Greater) => return Some(say(lo, hi, "number")),
+                    Some(Equal) if lo_open || hi_open => return Some(say(lo, hi, "number")),
+                    _ => {}
+                }
+            }
+        }
+        return None;
+    }
+    let (lo, hi, what) = if all(&["string"]) {
+        ("minLength", "maxLength", "length")
+    } else if all(&["array"]) {
+        ("minItems", "maxItems", "count of items")
+    } else if all(&["object"]) {
+        ("minProperties", "maxProperties", "count of members")
+    } else {
+        return None;
+    };
+    let count = |k: &str| o.get(k).and_then(|v| Count::read(v, None)).map(|c| c.n);
+    // A count past 2^64 is read as 2^64-1: a lower bound only shrinks, an upper one only
+    // equals the other then, so a crossing found is one the bounds as written have.
+    (count(lo)? > count(hi)?).then(|| say(lo, hi, what))
+}
+
+/// The order of two numbers, exact where both are integers; as floats where each is one
+/// exactly (an integer past 2^53 may round, so none is claimed).
+fn order(a: &serde_json::Number, b: &serde_json::Number) -> Option<std::cmp::Ordering> {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return Some(x.cmp(&y));
+    }
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return Some(x.cmp(&y));
+    }
+    let exact = |n: &serde_json::Number| {
+        n.is_f64()
+            || n.as_f64()
+                .is_some_and(|f| f.abs() <= 9_007_199_254_740_992.0)
+    };
+    if !(exact(a) && exact(b)) {
+        return None;
+    }
+    a.as_f64()?.partial_cmp(&b.as_f64()?)
+}
+
+/// Why no value matches `o` by its `not`: one every value matches (`true`, a schema of
+/// annotations only), or one of `type` alone admitting every type `o`'s `type` admits (all
+/// types where `o` has none); an integer is a number. The `not`'s `nullable` is left aside:
+/// it would only admit more there, so rule out more here.
+fn not_all(o: &Map<String, Value>) -> Option<String> {
+    let not = match o.get("not")? {
+        Value::Bool(true) => return Some("its `not` is `true`, which every value matches".into()),
+        Value::Object(n) => n,
+        _ => return None,
+    };
+    if not.keys().all(|k| annotates(k)) {
+        return Some("its `not` schema asks nothing, so every value matches it".into());
+    }
+    if !not
+        .keys()
+        .all(|k| k == "type" || k == "nullable" || annotates(k))
+    {
+        return None;
+    }
+    let theirs = match not.get("type")? {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().map(Value::as_str).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let ours = match o.get("type") {
+        None => KINDS.to_vec(),
+        Some(_) => kinds(o)?,
+    };
+    ours.iter()
+        .all(|t| theirs.contains(t) || (*t == "integer" && theirs.contains(&"number")))
+        .then(|| match o.get("type") {
+            Some(_) => "its `not` rules out every value its `type` allows".to_string(),
+            None => "its `not` rules out every value".to_string(),
+        })
+}
+
+/// Why no value matches `o` by a member: its `type` admits objects only, and it requires a
+/// member whose schema in `properties` is `false`.
+fn required_false(o: &Map<String, Value>) -> Option<String> {
+    if kinds(o)? != ["object"] {
+        return None;
+    }
+    let members = o.get("properties")?.as_object()?;
+    names(o.get("required"))
+        .into_iter()
+        .find(|n| members.get(*n) == Some(&Value::Bool(false)))
+        .map(|n| format!("it requires the member `{n}`, whose schema is `false`"))
 }
 
 /// The keywords the head of the words says: what [`expected_for`] and [`push_bounds`] say,

@@ -3060,6 +3060,14 @@ mod tests {
         );
     }
 
+    /// Where each of a report's problems is said, and by which keyword, in order.
+    pub(super) fn places<'r>(r: &'r ArgsReport<'_>) -> Vec<(&'r str, &'r str)> {
+        r.problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect()
+    }
+
     /// The messages of `args`' problems under `s`, in order.
     fn messages(s: &ArgsSchema, args: &Value) -> Vec<String> {
         let r = s.check(args, Coercions::NONE);
@@ -3665,11 +3673,7 @@ mod tests {
         let name = format!("{}c", "a".repeat(26));
         let call = json!({"x": {name.clone(): 1, "b": 2}});
         let r = s.check(&call, Coercions::NONE);
-        let said: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-            .collect();
+        let said = places(&r);
         assert_eq!(said, [(format!("/x/{name}").as_str(), "patternProperties")]);
         let message = &r.problems[0].message;
         assert!(message.contains(&format!("key `{key}`")), "{message}");
@@ -3731,11 +3735,7 @@ mod tests {
             let s = ArgsSchema::new(&schema).unwrap();
             let call = json!({"s": value, "t": text});
             let r = s.check(&call, Coercions::NONE);
-            let said: Vec<(&str, &str)> = r
-                .problems
-                .iter()
-                .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-                .collect();
+            let said = places(&r);
             assert_eq!(said, [(at, "pattern")], "{schema}");
             let message = &r.problems[0].message;
             assert!(
@@ -3758,11 +3758,7 @@ mod tests {
         let name = format!("{}c", "a".repeat(26));
         let call = json!({"x": {name.clone(): 1}});
         let r = s.check(&call, Coercions::NONE);
-        let said: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-            .collect();
+        let said = places(&r);
         assert_eq!(said, [(format!("/x/{name}").as_str(), "propertyNames")]);
         let message = &r.problems[0].message;
         assert!(
@@ -5582,11 +5578,7 @@ mod undecided_tests {
         let s = backtracking();
         let call = json!({"c": too_hard(), "t": 5});
         let r = s.check(&call, Coercions::NONE);
-        let places: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-            .collect();
+        let places = super::tests::places(&r);
         assert_eq!(places, [("/t", "type"), ("/c", "pattern")]);
         let c = &r.problems[1];
         assert!(c.message.contains("gave up"), "{}", c.message);

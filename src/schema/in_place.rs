@@ -256,13 +256,18 @@ mod tests {
     use super::ref_loop;
     use serde_json::json;
 
+    /// Where `ref_loop` finds a loop in `s`, if it does.
+    fn at(s: serde_json::Value) -> Option<String> {
+        ref_loop(&s).map(|(p, _)| p)
+    }
+
+    /// A tool schema whose property `x` refers to `a`, defined as `$defs/A`.
+    fn def(a: serde_json::Value) -> serde_json::Value {
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": a}})
+    }
+
     #[test]
     fn a_reference_back_to_itself_on_the_same_value_is_a_loop() {
-        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
-        let def = |a: serde_json::Value| {
-            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
-                "$defs": {"A": a}})
-        };
         // Trial 58 D18: each passed every value.
         assert_eq!(
             at(def(
@@ -310,7 +315,6 @@ mod tests {
     /// under `if: true`, and either without an `if`.
     #[test]
     fn keywords_never_evaluated_make_no_loop() {
-        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
         let draft = |schema: &str| {
             json!({"$schema": schema, "type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
                 "definitions": {"A": {"$ref": "#/definitions/B",
@@ -334,7 +338,6 @@ mod tests {
                 "{applies}"
             );
         }
-        let def = |a: serde_json::Value| json!({"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": a}});
         for never in [
             json!({"type": "string", "if": false, "then": {"$ref": "#/$defs/A"}}),
             json!({"type": "string", "if": true, "else": {"$ref": "#/$defs/A"}}),
@@ -356,11 +359,6 @@ mod tests {
     /// where no other declaration of their anchor can take them elsewhere.
     #[test]
     fn dynamic_references_back_to_themselves_are_loops_where_nothing_redirects_them() {
-        let at = |s: serde_json::Value| ref_loop(&s).map(|(p, _)| p);
-        let def = |a: serde_json::Value| {
-            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
-                "$defs": {"A": a}})
-        };
         assert_eq!(
             at(def(json!({"$dynamicAnchor": "n",
                 "anyOf": [{"type": "string"}, {"$dynamicRef": "#n"}]})))

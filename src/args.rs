@@ -3068,6 +3068,15 @@ mod tests {
             .collect()
     }
 
+    /// The messages of the problems of a call whose argument `v` holds `items`, under a
+    /// schema declaring `v` an array with `contains` as its `contains` schema.
+    fn contains_said(contains: Value, items: Value) -> Vec<String> {
+        let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": {
+            "type": "array", "contains": contains}}}))
+        .unwrap();
+        messages(&s, &json!({ "v": items }))
+    }
+
     /// The messages of `args`' problems under `s`, in order.
     fn messages(s: &ArgsSchema, args: &Value) -> Vec<String> {
         let r = s.check(args, Coercions::NONE);
@@ -3267,13 +3276,7 @@ mod tests {
     /// `anyOf` branch that matches nothing is left out of the branches said.
     #[test]
     fn a_contains_schema_no_value_matches_is_said_to_admit_no_array() {
-        let said = |contains: Value, items: Value| {
-            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": {
-                "type": "array", "contains": contains}}}))
-            .unwrap();
-            let args = json!({ "v": items });
-            messages(&s, &args)
-        };
+        let said = contains_said;
         let none = |why: &str| {
             [format!(
                 "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
@@ -3309,17 +3312,7 @@ mod tests {
     /// `not` of a narrower type, bounds that meet), it is said as before.
     #[test]
     fn a_contains_schema_crossed_or_ruled_out_is_said_to_admit_no_array() {
-        let said = |contains: Value, items: Value| {
-            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"v": {
-                "type": "array", "contains": contains}}}))
-            .unwrap();
-            let args = json!({ "v": items });
-            let r = s.check(&args, Coercions::NONE);
-            r.problems
-                .iter()
-                .map(|p| p.message.clone())
-                .collect::<Vec<_>>()
-        };
+        let said = contains_said;
         let none = |why: &str| {
             [format!(
                 "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."

@@ -1,7 +1,7 @@
 //! `$ref` loops that never leave the value: a reference that comes back to itself through
 //! keywords applying to the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
-//! `else`, `dependentSchemas`, draft-07 schema-form `dependencies`, `$ref`, and `$dynamicRef`
-//! or `$recursiveRef` where nothing can redirect them), as in
+//! `else`, `dependentSchemas`, `$ref`, and `$dynamicRef` or `$recursiveRef` where nothing can
+//! redirect them; each only under a draft that has it), as in
 //! `A: {anyOf: [{$ref: A}, {type: string}]}` or `A: {not: {$ref: A}}`.
 //!
 //! Evaluating such a schema recurses on the same value without end. JSON Schema 2020-12 core
@@ -37,8 +37,12 @@ const IN_PLACE: &[&str] = &[
 pub fn ref_loop(root: &Value) -> Option<(String, String)> {
     let _declarations = refs::indexed(root);
     let siblings_apply = crate::repair::refs::ref_siblings_apply(root);
+    let draft = jsonschema::Draft::Draft202012.detect(root);
     // Whether evaluation of the schema `parent` enters its subschema under `keyword`.
     let evaluated = |parent: &Value, keyword: &str| {
+        if !draft_has(draft, keyword) {
+            return false;
+        }
         let Some(map) = parent.as_object() else {
             return true;
         };
@@ -86,7 +90,6 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
         }
     }
     // Each reference keyword of a node that resolves to a node of the walk: (keyword, target).
-    let draft = jsonschema::Draft::Draft202012.detect(root);
     let mut target: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
         let Some(map) = n.object() else {
@@ -123,6 +126,21 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
             ),
         ))
     })
+}
+
+/// Whether the jsonschema crate, which `args` judges with, evaluates the in-place keyword
+/// `keyword` under `draft`: `dependentSchemas` from 2019-09 on (2019-09 core §10.2.2.4), and
+/// `if`/`then`/`else` from draft-07 on (draft-07 validation §6.6); a keyword a draft lacks is
+/// an unknown keyword there, never run. The crate runs schema-form `dependencies` under every
+/// draft (its keyword table, jsonschema 0.61 `keywords/mod.rs`), so it is kept, though
+/// [`crate::schema::walk`] does not read into it yet (a known gap, see the ignored test).
+fn draft_has(draft: jsonschema::Draft, keyword: &str) -> bool {
+    use jsonschema::Draft;
+    match keyword {
+        "dependentSchemas" => !matches!(draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7),
+        "if" | "then" | "else" => !matches!(draft, Draft::Draft4 | Draft::Draft6),
+        _ => true,
+    }
 }
 
 /// The keywords that evaluate the value against another schema of the document.
@@ -346,6 +364,45 @@ mod tests {
         ] {
             assert_eq!(at(def(never.clone())), None, "{never}");
         }
+        // Builder note (session 49): a keyword the root's draft does not have is never run.
+        let under = |schema: &str, a: serde_json::Value| {
+            json!({"$schema": schema, "type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
+                "definitions": {"A": a}})
+        };
+        let dependent =
+            json!({"type": "object", "dependentSchemas": {"y": {"$ref": "#/definitions/A"}}});
+        let conditional = json!({"if": {"$ref": "#/definitions/A"}});
+        for (schema, a, runs) in [
+            ("http://json-schema.org/draft-07/schema#", &dependent, false),
+            ("http://json-schema.org/draft-04/schema#", &dependent, false),
+            (
+                "https://json-schema.org/draft/2019-09/schema",
+                &dependent,
+                true,
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/schema",
+                &dependent,
+                true,
+            ),
+            (
+                "http://json-schema.org/draft-06/schema#",
+                &conditional,
+                false,
+            ),
+            (
+                "http://json-schema.org/draft-04/schema#",
+                &conditional,
+                false,
+            ),
+            (
+                "http://json-schema.org/draft-07/schema#",
+                &conditional,
+                true,
+            ),
+        ] {
+            assert_eq!(at(under(schema, a.clone())).is_some(), runs, "{schema} {a}");
+        }
         for runs in [
             json!({"if": true, "then": {"$ref": "#/$defs/A"}}),
             json!({"if": false, "else": {"$ref": "#/$defs/A"}}),
@@ -353,6 +410,20 @@ mod tests {
         ] {
             assert!(at(def(runs.clone())).is_some(), "{runs}");
         }
+    }
+
+    /// Schema-form `dependencies` is run under every draft by the crate `args` judges with, so
+    /// a loop through it is one; [`crate::schema::walk`] does not read its members as
+    /// subschemas (they may be property lists), so `ref_loop` does not see it.
+    #[test]
+    #[ignore = "known gap: schema::walk does not descend into schema-form `dependencies`"]
+    fn a_loop_through_schema_form_dependencies_is_a_loop() {
+        let s = json!({"type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
+            "definitions": {"A": {"dependencies": {"y": {"not": {"$ref": "#/definitions/A"}}}}}});
+        assert_eq!(
+            at(s).as_deref(),
+            Some("/definitions/A/dependencies/y/not/$ref")
+        );
     }
 
     /// Trial 59 D10: `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09) resolve as `$ref`

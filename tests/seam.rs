@@ -553,6 +553,13 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         json!({"additionalProperties":false,"type":"object"}),
         json!({"type":"object","properties":{},"oneOf":[{"required":["a"]},{"required":["b"]}]}),
         json!({"type":"object","properties":{},"$defs":{"a":{"type":"array"}},"patternProperties":{"^x":{}}}),
+        // A definition only a `$ref` in a keyword repair drops reaches goes with that keyword
+        // (trial 59 D9); one a `$ref` outside it reaches too stays.
+        json!({"type":"object","properties":{"v":{"type":"object","properties":{"a":{"type":"string"}},
+            "not":{"$ref":"#/$defs/A"}}},"$defs":{"A":{"type":"object","properties":null}}}),
+        json!({"type":"object","properties":{"v":{"type":"object","properties":{"a":{"type":"string"}},
+            "not":{"$ref":"#/$defs/A"}},"w":{"$ref":"#/$defs/A"}},
+            "$defs":{"A":{"type":"object","properties":null}}}),
     ]
     .into_iter()
     // Repaired or not by what is around them: one property per tool, so that a refusal names
@@ -588,6 +595,20 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
             // An `allOf` that merges only once that `null` is written `{}` (trial 58 C2).
             json!({"type":"object","properties":null,
                 "allOf":[{"properties":{"a":{"type":"string"}}}]}),
+            // Errors in a keyword repair drops whole go with it (trial 59 D9: marked not
+            // repairable, and repair dropped the keyword).
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "not":{"type":"object","properties":null}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "not":{"type":"object","properties":{}}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "additionalProperties":{"type":"object","properties":null}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "if":{"type":"object","properties":null},"then":{"required":["a"]}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "not":{"type":"array"}}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "not":{"type":"object"}}),
         ]
         .map(|p| json!({"type":"object","properties":{"p":p}})),
     )

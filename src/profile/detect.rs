@@ -628,6 +628,95 @@ impl<'a, 'p> Cx<'a, 'p> {
         )
     }
 
+    /// Marks repairable every error of the tool being walked that `toolwire repair` removes
+    /// by dropping a keyword whole (trial 59 D9: `properties: null` in a `not` was "not
+    /// repairable", its fix saying repair refuses such a tool, while repair dropped the `not`
+    /// and the error with it, exit 0). Repair takes a `keyword-unsupported` error before the
+    /// errors inside its keyword (they wait for it: `repair::repair_schema_object`'s `drops`),
+    /// so where check marks that error repairable and the repair is a drop ([`drops_whole`]),
+    /// whatever is in the keyword's value goes with it: an error at or inside its place, and
+    /// one in a definition that only `$ref`s inside such keywords reach (repair inlines them
+    /// there and drops the keyword, or drops the definition once no `$ref` reaches it).
+    /// Nothing in collect mode, nor for a tool without such an error.
+    fn mark_what_goes_with_dropped_keywords(&mut self) {
+        let Mode::Check { out, .. } = &mut self.mode else {
+            return;
+        };
+        let Some(root) = self.root else {
+            return;
+        };
+        let Findings { records, text, .. } = &mut **out;
+        let tool_index = self.tool_index;
+        let ours = records
+            .iter()
+            .rev()
+            .take_while(|r| r.tool_index == tool_index && !r.request)
+            .count();
+        let start = records.len() - ours;
+        let error =
+            |r: &Record| matches!(r.slot, Slot::Rejected(_)) && r.subject == Subject::Schema;
+        // Most tools have no error left unmarked: nothing to look for then.
+        if !records[start..].iter().any(|r| error(r) && !r.repairable) {
+            return;
+        }
+        let refs = self
+            .root_refs
+            .get_or_init(|| crate::repair::refs::RefList::of(root));
+        let dropped: Vec<(usize, String)> = records[start..]
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                error(r) && r.repairable && r.rule.id == rules::keyword_unsupported::RULE.id
+            })
+            .map(|(i, r)| (start + i, text.get(r.pointer).to_string()))
+            .filter(|(_, at)| drops_whole(root, at, refs))
+            .collect();
+        if dropped.is_empty() {
+            return;
+        }
+        // By place, so that each error looks up the places around it (a token at a time)
+        // rather than every dropped keyword.
+        let places: HashMap<&str, usize> =
+            dropped.iter().map(|(i, at)| (at.as_str(), *i)).collect();
+        // The definitions no `$ref` reaches once the dropped keywords are gone (and did before),
+        // listed when a finding in a definition asks.
+        let mut unreached: Option<HashSet<crate::compile::canonical::Definition>> = None;
+        for (i, r) in records.iter_mut().enumerate().skip(start) {
+            if !error(r) || r.repairable {
+                continue;
+            }
+            let pointer = text.get(r.pointer);
+            // The place itself (the value of the keyword: another rule's finding about it),
+            // then each place holding it, nearest first.
+            let around = std::iter::once(pointer.len())
+                .chain(pointer.rmatch_indices('/').map(|(at, _)| at))
+                .map(|end| &pointer[..end])
+                .find(|p| places.get(p).is_some_and(|k| *k != i))
+                .map(str::to_string);
+            let goes = match around {
+                Some(at) => Some(rules::Gone::With(at)),
+                None => crate::compile::canonical::definition_holding(pointer)
+                    .filter(|def| {
+                        unreached
+                            .get_or_insert_with(|| unreached_without(root, &dropped))
+                            .contains(def)
+                    })
+                    .map(|def| rules::Gone::Unreached(refs_holders(root, &dropped, &def))),
+            };
+            let Some(goes) = goes else {
+                continue;
+            };
+            r.repairable = true;
+            // A fix that says repair refuses such a tool is written anew for this one.
+            if let Some(fix) = r.fix
+                && r.rule.id == rules::properties_invalid::RULE.id
+                && let Some(said) = rules::properties_invalid::gone_fix(text.get(fix), &goes)
+            {
+                r.fix = Some(text.write(|t| t.push_str(&said)));
+            }
+        }
+    }
+
     /// What `ref-unsupported` has found about the reference targets of the tool being
     /// walked ([`rules::ref_unsupported::form_in`]), kept for the tool's other references.
     pub fn ref_scans(&mut self) -> &mut rules::ref_unsupported::Scans<'a> {
@@ -1576,6 +1665,93 @@ fn turned_above(frames: &[Frame<'_>], mut f: u32) -> Option<&'static str> {
     }
 }
 
+/// Whether repair's fix of a `keyword-unsupported` error at `at` (a keyword's place in
+/// `root`, whose `$ref`s are `refs`), where check marks it repairable, takes the keyword out
+/// with its whole value (`repair::fixes::keywords::keyword`'s drops), so that nothing in it is
+/// left: not an `anyOf`, `oneOf` or `allOf`, which are rewritten or merged, their branches
+/// kept; not one a `$ref` points into, which repair inlines first, copying out what it reaches
+/// (a `$ref` by anchor or `$id` may: any such `$ref` counts). A value holding no subschema
+/// holds no finding either.
+fn drops_whole(root: &Value, at: &str, refs: &crate::repair::refs::RefList) -> bool {
+    let Some((_, k)) = crate::repair::place::split_keyword(at) else {
+        return false;
+    };
+    !matches!(k.as_str(), "anyOf" | "oneOf" | "allOf")
+        && crate::json::at_pointer(root, at).is_some_and(|v| v.is_object() || v.is_array())
+        && !refs.points_under(&format!("#{at}"))
+        && refs.named(root).is_empty()
+}
+
+/// The places of `dropped` keywords in `root` holding a `$ref` to definition `def` (or into
+/// it); where none does (it is reached through another definition), those holding any `$ref`.
+fn refs_holders(
+    root: &Value,
+    dropped: &[(usize, String)],
+    def: &crate::compile::canonical::Definition,
+) -> Vec<String> {
+    let target = format!("#/{}/{}", def.0, crate::json::escape_token(&def.1));
+    let holding = |at: &str, to: Option<&str>| {
+        crate::json::at_pointer(root, at).is_some_and(|v| {
+            let mut open = vec![v];
+            while let Some(v) = open.pop() {
+                match v {
+                    Value::Object(m) => {
+                        for (k, v) in m {
+                            match (k.as_str(), v, to) {
+                                ("$ref", Value::String(r), Some(to)) => {
+                                    let r = crate::schema::percent_decode(r);
+                                    if r.strip_prefix(to).is_some_and(|rest| {
+                                        rest.is_empty() || rest.starts_with('/')
+                                    }) {
+                                        return true;
+                                    }
+                                }
+                                ("$ref", Value::String(_), None) => return true,
+                                _ => open.push(v),
+                            }
+                        }
+                    }
+                    Value::Array(a) => open.extend(a),
+                    _ => {}
+                }
+            }
+            false
+        })
+    };
+    let direct: Vec<String> = dropped
+        .iter()
+        .filter(|(_, at)| holding(at, Some(&target)))
+        .map(|(_, at)| at.clone())
+        .collect();
+    if !direct.is_empty() {
+        return direct;
+    }
+    dropped
+        .iter()
+        .filter(|(_, at)| holding(at, None))
+        .map(|(_, at)| at.clone())
+        .collect()
+}
+
+/// The root's definitions no `$ref` reaches once the keywords at `dropped` are taken out of
+/// `root` ([`crate::compile::canonical::unreached_definitions`]).
+fn unreached_without(
+    root: &Value,
+    dropped: &[(usize, String)],
+) -> HashSet<crate::compile::canonical::Definition> {
+    let mut without = root.clone();
+    for (_, at) in dropped {
+        if let Some((node, k)) = crate::repair::place::split_keyword(at)
+            && let Some(m) = without.pointer_mut(&node).and_then(Value::as_object_mut)
+        {
+            m.shift_remove(&k);
+        }
+    }
+    crate::compile::canonical::unreached_definitions(&without)
+        .into_iter()
+        .collect()
+}
+
 fn key_frame(at: At<'_>) -> u32 {
     match at {
         At::Key(f, _) => f,
@@ -1920,6 +2096,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             cx.rule = rule;
             (rule.hooks.after.expect("listed as an after hook"))(cx, tool, &stats);
         }
+        cx.mark_what_goes_with_dropped_keywords();
     }
 }
 

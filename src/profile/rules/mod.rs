@@ -337,6 +337,17 @@ impl<'x> Repairing<'x> {
     }
 }
 
+/// How an error goes with a keyword `toolwire repair` drops whole (`Cx`'s pass over a tool's
+/// findings after its walk): the keyword's place is a JSON Pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gone {
+    /// The error is at or inside the keyword's value.
+    With(String),
+    /// The error is in a definition that only `$ref`s in dropped keywords reach: the places of
+    /// those keywords that hold a `$ref`.
+    Unreached(Vec<String>),
+}
+
 /// Whether `profile` rejects the `allOf` of the schema `map` at `pointer`, placed at
 /// `placement`: its `root-combinator` shape at the root, the keyword below it. Repair merges an
 /// `allOf` exactly where it is rejected, so the rules whose findings that merge removes

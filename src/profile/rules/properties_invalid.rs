@@ -178,6 +178,49 @@ fn no_empty_map_fix(cx: &Cx<'_, '_>, n: &Node<'_>) -> Option<String> {
     })
 }
 
+/// [`no_empty_map_fix`]'s text for a finding that goes with a keyword repair drops whole
+/// (`gone`): repair refuses an object without members there only where it keeps the object,
+/// so the ending that says it refuses such a tool says what it does with this one (trial 59
+/// D9: "(`toolwire repair` refuses such a tool)" in a `not` repair dropped, exit 0). `None`
+/// for a fix without that ending.
+pub fn gone_fix(fix: &str, gone: &Gone) -> Option<String> {
+    const REFUSES: &str = " (`toolwire repair` refuses such a tool";
+    let at = fix.find(REFUSES)?;
+    let end = at + fix[at..].find(").")?;
+    let name = |place: &str| {
+        crate::repair::place::split_keyword(place).map_or_else(
+            || format!("the keyword at {place}"),
+            |(_, k)| format!("`{k}` at {place}"),
+        )
+    };
+    let how = match gone {
+        Gone::With(place) => format!("drops {} whole, and the object with it", name(place)),
+        Gone::Unreached(places) if !places.is_empty() => {
+            let (way, them) = match places.len() {
+                1 => ("way", "it"),
+                _ => ("ways", "them"),
+            };
+            format!(
+                "drops {} whole, the only {way} a `$ref` reaches this definition, and the \
+                 definition goes with {them}",
+                places
+                    .iter()
+                    .map(|p| name(p))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )
+        }
+        Gone::Unreached(_) => "drops the definition, which no `$ref` reaches once it drops the \
+                               keywords the profile rejects"
+            .to_string(),
+    };
+    Some(format!(
+        "{}{REFUSES} where it keeps the object; here it {how}){}",
+        &fix[..at],
+        &fix[end + 1..]
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
@@ -269,6 +312,88 @@ mod tests {
             "{merged:?}"
         );
         assert!(merged[0].1, "{merged:?}");
+    }
+
+    /// An object without members in a keyword repair drops whole goes with it, as does one in
+    /// a definition only such a keyword's `$ref` reaches: check marks it repairable and says
+    /// what repair does with it (trial 59 D9; before: not repairable, "(`toolwire repair`
+    /// refuses such a tool)", while repair dropped the keyword, exit 0). Where nothing drops
+    /// the keyword around it (a `$ref` from outside reaches in, so repair inlines it first),
+    /// or it is in no such keyword, the fix and the mark are as before.
+    #[test]
+    fn a_null_in_a_keyword_repair_drops_goes_with_it() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let v = |extra: serde_json::Value| {
+            let mut v = json!({"type":"object","properties":{"a":{"type":"string"}}});
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        let no_members = json!({"type":"object","properties":null});
+        let ending = |k: &str| {
+            format!(
+                "(`toolwire repair` refuses such a tool where it keeps the object; here it drops \
+                 `{k}` at /properties/v/{k} whole, and the object with it)."
+            )
+        };
+        for name in [crate::profile::PORTABLE, "gemini/v1beta/parameters"] {
+            let profile = crate::profile::CompiledProfile::new(set.get(name).expect(name));
+            let found = |parameters: serde_json::Value, rule: &str| {
+                check_under(&profile, &parameters)
+                    .into_iter()
+                    .filter(|f| f.rule == rule)
+                    .map(|f| (f.pointer.to_string(), f.fix.to_string(), f.repairable))
+                    .collect::<Vec<_>>()
+            };
+            let tool = |v: serde_json::Value| json!({"type":"object","properties":{"v":v}});
+            for k in ["not", "if", "additionalProperties"] {
+                let f = found(
+                    tool(v(json!({k: no_members.clone()}))),
+                    "properties-invalid",
+                );
+                assert_eq!(f.len(), 1, "{name} {k}: {f:?}");
+                assert_eq!(f[0].0, format!("/properties/v/{k}/properties"));
+                assert!(f[0].1.ends_with(&ending(k)), "{name} {k}: {f:?}");
+                assert!(f[0].2, "{name} {k}: {f:?}");
+            }
+            let empty = found(
+                tool(v(json!({"not":{"type":"object","properties":{}}}))),
+                "object-properties-missing",
+            );
+            assert_eq!(empty.len(), 1, "{name}: {empty:?}");
+            assert!(empty[0].2, "{name}: {empty:?}");
+            let defs = found(
+                json!({"type":"object","properties":{"v":v(json!({"not":{"$ref":"#/$defs/A"}}))},
+                    "$defs":{"A":no_members.clone()}}),
+                "properties-invalid",
+            );
+            assert_eq!(defs.len(), 1, "{name}: {defs:?}");
+            assert!(
+                defs[0].1.ends_with(
+                    "(`toolwire repair` refuses such a tool where it keeps the object; here it \
+                     drops `not` at /properties/v/not whole, the only way a `$ref` reaches this \
+                     definition, and the definition goes with it)."
+                ),
+                "{name}: {defs:?}"
+            );
+            assert!(defs[0].2, "{name}: {defs:?}");
+            // Also reached from outside the `not`: the definition stays.
+            let kept = found(
+                json!({"type":"object","properties":{
+                    "v":v(json!({"not":{"$ref":"#/$defs/A"}})),"w":{"$ref":"#/$defs/A"}},
+                    "$defs":{"A":no_members.clone()}}),
+                "properties-invalid",
+            );
+            assert_eq!(kept.len(), 1, "{name}: {kept:?}");
+            assert!(
+                kept[0]
+                    .1
+                    .ends_with("(`toolwire repair` refuses such a tool)."),
+                "{name}: {kept:?}"
+            );
+            assert!(!kept[0].2, "{name}: {kept:?}");
+        }
     }
 
     /// Gemini reads `parameters` as proto3 JSON, where a null is a field not set

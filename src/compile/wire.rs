@@ -3,7 +3,7 @@
 //! every property required, optional ones nullable), DeepSeek's strict subset, Cohere's
 //! strict tools (at least one required property per object).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Bound;
 
 use percent_encoding::AsciiSet;
@@ -1539,6 +1539,9 @@ struct Refs {
     dynamic: bool,
     /// Whether a schema was wrapped.
     wrapped: bool,
+    /// The place of each schema wrapped, now the union: its `…/anyOf/0` is that schema, whose
+    /// place as given is the union's ([`Refs::as_given`]).
+    wraps: BTreeSet<String>,
 }
 
 /// What a `$ref` fragment written anew percent-encodes when its text as given had an
@@ -1578,6 +1581,19 @@ impl Refs {
     /// so does one reaching `at` itself when `with_it` (else it reaches the union).
     fn moved(&mut self, at: &str, with_it: bool) {
         self.wrapped = true;
+        let inside: Vec<String> = self
+            .wraps
+            .range::<str, _>((Bound::Included(at), Bound::Unbounded))
+            .take_while(|place| place.starts_with(at))
+            .filter(|place| crate::schema::at_or_inside(place, at))
+            .cloned()
+            .collect();
+        for place in inside {
+            self.wraps.remove(&place);
+            self.wraps
+                .insert(format!("{at}/anyOf/0{}", &place[at.len()..]));
+        }
+        self.wraps.insert(at.to_string());
         let following: Vec<String> = self
             .within(at)
             .map(|(place, _)| place)
@@ -1589,6 +1605,23 @@ impl Refs {
             let now = format!("{at}/anyOf/0{}", &place[at.len()..]);
             self.reached.entry(now).or_default().extend(texts);
         }
+    }
+
+    /// The place `at` (in the schema as rewritten so far) had before the wire form wrapped
+    /// anything: each `…/anyOf/0` of a union the form wrote around a schema is that schema
+    /// (as [`crate::repair::place::original_place`] names it for a change or refusal line:
+    /// trial 59 D12, a refusal's words named the object at `/properties/v/anyOf/0`, a place the
+    /// schema given does not have).
+    fn as_given(&self, at: &str) -> String {
+        let mut given = at.to_string();
+        // Innermost first: a wrap's place holds the places of the wraps around it.
+        for place in self.wraps.iter().rev() {
+            let branch = format!("{place}/anyOf/0");
+            if crate::schema::at_or_inside(&given, &branch) {
+                given = format!("{place}{}", &given[branch.len()..]);
+            }
+        }
+        given
     }
 
     /// Writes each reference whose place moved anew in `root` (the schema as rewritten).
@@ -1794,10 +1827,13 @@ impl OneRequired<'_> {
         };
         let readers = reads_presence(o, at, &name, self.unrewritten);
         if !readers.is_empty() {
-            let object = if at.is_empty() {
+            // Named as given, as the lines' places are: a schema this walk made nullable was
+            // wrapped in `anyOf`, where `at` goes through its first branch.
+            let given = self.refs.as_given(at);
+            let object = if given.is_empty() {
                 "the arguments object".to_string()
             } else {
-                format!("the object at `{at}`")
+                format!("the object at `{given}`")
             };
             for (place, keyword) in readers {
                 let why = if matches!(keyword.as_str(), "minProperties" | "maxProperties") {
@@ -2597,6 +2633,48 @@ mod tests {
             &s,
             &json!({"mode":"fast","o":{"a":null}})
         ));
+    }
+
+    /// Trial 59 D12: an optional object property whose schema reads whether its first member
+    /// is given was refused with words naming "the object at `/properties/v/anyOf/0`", a place
+    /// in the union the form wrapped it in, which the schema given does not have. The object
+    /// is named at its place as given, as the refusal lines' places are; so is one that
+    /// `nullable: true` had wrapped before, and one inside another wrapped object.
+    #[test]
+    fn cohere_names_a_refused_object_at_its_place_as_given() {
+        let v = json!({"type":"object","properties":{"a":{"type":"string"}},
+            "if":{"properties":{"a":{"const":"x"}}},"then":{"required":["a"]}});
+        let nullable = {
+            let mut n = v.clone();
+            n["nullable"] = json!(true);
+            n
+        };
+        let nested = json!({"type":"object","properties":{"w":v.clone()},"not":{"type":"string"}});
+        for (given, object) in [
+            (
+                json!({"type":"object","properties":{"v":v}}),
+                "/properties/v",
+            ),
+            (
+                json!({"type":"object","properties":{"v":nullable}}),
+                "/properties/v",
+            ),
+            (
+                json!({"type":"object","properties":{"u":nested}}),
+                "/properties/u/properties/w",
+            ),
+        ] {
+            let mut s = given.clone();
+            let blocked = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            assert!(!blocked.is_empty(), "{given}");
+            for b in &blocked {
+                assert!(
+                    b.reason.contains(&format!("in the object at `{object}`,")),
+                    "{given}: {}",
+                    b.reason
+                );
+            }
+        }
     }
 
     /// Trial 55 D4 and D7: Cohere's null for "not given" counts as given where the object's

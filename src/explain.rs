@@ -500,8 +500,10 @@ fn explain_text(
             ),
         });
     }
-    if let (Some(request), Some(_)) = (request, target) {
-        agree_with_check_in(&mut out, request, check);
+    match (request, target) {
+        (Some(request), Some(_)) => agree_with_check_in(&mut out, request, check),
+        (Some(request), None) => note_nothing_here(&mut out, request),
+        (None, _) => {}
     }
     for e in &mut out {
         keyword_fix(e, &tools);
@@ -1048,11 +1050,7 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                 let refs: Vec<_> = set.tools.iter().map(|t| t.as_ref()).collect();
                 crate::profile::detect::collect(&refs)
             });
-            present = seen.iter().any(|s| {
-                s.tool_index == index
-                    && s.rule == own
-                    && (at_or_below(&s.pointer, pointer) || parent_of(pointer) == Some(&s.pointer))
-            });
+            present = finds_here(seen, index, own, pointer);
             let stands_in = |p: &str| {
                 keyword_of(p)
                     && p.rsplit('/')
@@ -1082,11 +1080,7 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                          message predates that evidence, or its cause is not what it reads as"
                     )
                 } else {
-                    format!(
-                        "the request given has nothing here that `{own}` is about (check finds \
-                         it under no profile): the message was about another version of the \
-                         request, or its cause is not what it reads as"
-                    )
+                    nothing_here(own)
                 });
             }
             continue;
@@ -1125,6 +1119,89 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         e.fix = own_fix.or_else(|| fix_for(rule).map(str::to_string));
         if moved_to.is_some() {
             e.pointer = moved_to;
+        }
+    }
+}
+
+/// Whether what every rule finds in the request, whatever the profile (`seen`,
+/// [`crate::profile::detect::collect`]), holds rule `rule` in tool `index` at `pointer`, below
+/// it, or at its parent, as [`agree_with_check_in`] reads it.
+fn finds_here(
+    seen: &[crate::profile::detect::Seen],
+    index: usize,
+    rule: &str,
+    pointer: &str,
+) -> bool {
+    seen.iter().any(|s| {
+        s.tool_index == index
+            && s.rule == rule
+            && (at_or_below(&s.pointer, pointer) || parent_of(pointer) == Some(&s.pointer))
+    })
+}
+
+/// The note for an explanation of rule `rule` at a place of the request that holds nothing
+/// that rule is about ([`finds_here`]).
+fn nothing_here(rule: &str) -> String {
+    format!(
+        "the request given has nothing here that `{rule}` is about (check finds it under no \
+         profile): the message was about another version of the request, or its cause is not \
+         what it reads as"
+    )
+}
+
+/// Without a target, [`agree_with_check_in`]'s note that the request has nothing at the place
+/// that the message's rule is about, whose words hold whatever the target: it was given only
+/// with `--target` (trial 59 D20: Vertex's `anyOf` "must be the only field set" at an array
+/// with no `anyOf` was explained without it, its fix sent to a schema with no `anyOf`). It is
+/// given where every built-in profile whose target would read the message ([`family_of`],
+/// [`templates::reads`]; `portable`, check's own default, among them) gives it: under each,
+/// check finds nothing there, nor another rule that reads the message otherwise (a bare root
+/// `anyOf` is `root-combinator` for `openai/chat`, where OpenAI's "type: None" is about this
+/// request), nor a keyword standing in for the one the message calls missing.
+fn note_nothing_here(out: &mut [Explanation], request: &Value) {
+    let asked: Vec<usize> = (0..out.len())
+        .filter(|&i| {
+            let e = &out[i];
+            e.tool_index.is_some() && e.pointer.is_some() && e.rule.is_some()
+        })
+        .collect();
+    if asked.is_empty() {
+        return;
+    }
+    let Ok(set) = crate::profile::embedded_set() else {
+        return;
+    };
+    // Per explanation: whether each profile asked so far gave the note (`None`: none asked).
+    let mut given: Vec<Option<bool>> = vec![None; out.len()];
+    for profile in &set.profiles {
+        let family = family_of(&profile.name);
+        let reading: Vec<usize> = asked
+            .iter()
+            .copied()
+            .filter(|&i| given[i] != Some(false) && templates::reads(Some(family), out[i].provider))
+            .collect();
+        if reading.is_empty() {
+            continue;
+        }
+        let check = CheckProfile::new(&profile.name);
+        if check.get().is_none() {
+            continue;
+        }
+        let mut trial: Vec<Explanation> = reading.iter().map(|&i| out[i].clone()).collect();
+        agree_with_check_in(&mut trial, request, &check);
+        for (t, &i) in trial.iter().zip(&reading) {
+            let note = nothing_here(out[i].rule.as_deref().unwrap_or_default());
+            given[i] = Some(t.notes.contains(&note));
+        }
+    }
+    for (e, given) in out.iter_mut().zip(given) {
+        if given == Some(true)
+            && let Some(own) = e.rule.as_deref()
+        {
+            let note = nothing_here(own);
+            if !e.notes.contains(&note) {
+                e.notes.push(note);
+            }
         }
     }
 }

@@ -377,6 +377,19 @@ pub(super) fn stretches(raws: &[Raw], len: usize) -> Vec<std::ops::Range<usize>>
 type Reader = fn(&str) -> Vec<Raw>;
 
 /// Reads every problem in `text` with the templates of `family` (`None` or `any`: all).
+/// Whether the templates read for a target of `family` ([`super::family_of`]; `None`: no
+/// target) include `provider`'s.
+pub(super) fn reads(family: Option<&str>, provider: &str) -> bool {
+    match family {
+        None | Some("any") => true,
+        // Bedrock relays Anthropic's messages; Groq and Azure relay OpenAI's.
+        Some("bedrock") => provider == "bedrock" || provider == "anthropic",
+        Some("groq") => provider == "groq" || provider == "openai",
+        Some("gemini-openai-compat") => provider == "google" || provider == "openai",
+        Some(f) => f == provider,
+    }
+}
+
 pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
     let families: [(&str, Reader); 11] = [
         ("google", google),
@@ -393,15 +406,7 @@ pub(super) fn read(text: &str, family: Option<&str>) -> Vec<Raw> {
     ];
     let mut out = Vec::new();
     for (name, read) in families {
-        let wanted = match family {
-            None | Some("any") => true,
-            // Bedrock relays Anthropic's messages; Groq and Azure relay OpenAI's.
-            Some("bedrock") => name == "bedrock" || name == "anthropic",
-            Some("groq") => name == "groq" || name == "openai",
-            Some("gemini-openai-compat") => name == "google" || name == "openai",
-            Some(f) => f == name,
-        };
-        if wanted {
+        if reads(family, name) {
             let mut found = read(text);
             let base = text.as_ptr() as usize;
             for r in &mut found {

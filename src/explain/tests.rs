@@ -3960,3 +3960,54 @@ fn a_cut_inside_brackets_before_a_level_word_is_rejoined() {
         }
     }
 }
+
+#[test]
+fn the_note_that_the_request_has_nothing_here_needs_no_target() {
+    // Trial 59 D20: the note's words ("check finds it under no profile") hold whatever the
+    // target, but were given only with `--target`: without it Vertex's `anyOf` "must be the
+    // only field set" at an array with no `anyOf` sent its fix to a schema with no `anyOf`.
+    let nothing = |e: &Explanation| {
+        e.notes
+            .iter()
+            .any(|n| n.starts_with("the request given has nothing here"))
+    };
+    let request = |entries: Value| {
+        json!({"contents":[{"role":"user","parts":[{"text":"hi"}]}],"tools":[{"functionDeclarations":[
+            {"name":"move","description":"d","parameters":{"type":"object","properties":{"entries":entries}}}]}]})
+    };
+    let anyof = "Unable to submit request because `move` functionDeclaration `parameters.entries` schema specified other fields alongside any_of. When using any_of, it must be the only field set.";
+    let without = request(json!({"type":"array","items":{"type":"string"}}));
+    for target in [None, Some("vertex/v1/parameters")] {
+        let [e] = explain(Some(&without), anyof, target).try_into().unwrap();
+        assert_eq!(e.rule.as_deref(), Some("anyof-with-siblings"), "{e:?}");
+        assert!(nothing(&e), "{target:?}: {e:?}");
+    }
+    // Where the request has what the rule is about, no note, with a target or without.
+    let with = request(json!({"type":"array","anyOf":[{"items":{"type":"string"}}]}));
+    for target in [None, Some("vertex/v1/parameters")] {
+        let [e] = explain(Some(&with), anyof, target).try_into().unwrap();
+        assert!(!nothing(&e), "{target:?}: {e:?}");
+    }
+    // The README's quick start: an array without `items` is what the message is about; one
+    // with `items` is not.
+    let missing = "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[entries].items: missing field.";
+    for (entries, note) in [
+        (json!({"type":"array"}), false),
+        (json!({"type":"array","items":{"type":"string"}}), true),
+    ] {
+        let [e] = explain(Some(&request(entries.clone())), missing, None)
+            .try_into()
+            .unwrap();
+        assert_eq!(e.rule.as_deref(), Some("array-items-missing"), "{e:?}");
+        assert_eq!(nothing(&e), note, "{entries}: {e:?}");
+    }
+    // Where a target's check reads the message as another rule of this request, no note: a
+    // bare root `anyOf` is `root-combinator` for openai/chat, and OpenAI's "type: None" is
+    // about it.
+    let bare = json!({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"navigate_app",
+        "parameters":{"anyOf":[{"type":"object","properties":{"a":{"const":"a"}}},{"type":"object","properties":{"b":{"const":"b"}}}]}}}]});
+    let none = "Invalid schema for function 'navigate_app': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'.";
+    let [e] = explain(Some(&bare), none, None).try_into().unwrap();
+    assert_eq!(e.rule.as_deref(), Some("root-not-object"), "{e:?}");
+    assert!(!nothing(&e), "{e:?}");
+}

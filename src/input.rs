@@ -1045,6 +1045,35 @@ fn unknown_shape(map: &Map<String, Value>) -> String {
     format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", "))
 }
 
+/// [`unknown_shape`] for a whole document (or JSON Lines line), which may be meant as a bare
+/// schema: one of no keys, or of annotations only, says why it is not read as one (trial 60
+/// D3: "expected ... or a JSON Schema" of a schema). Deeper objects (a JSON-RPC `result`, a
+/// list's tool) are no bare schema, and are worded as before.
+fn unknown_document(map: &Map<String, Value>, at: &str) -> String {
+    if !at.is_empty() {
+        return unknown_shape(map);
+    }
+    if map.is_empty() {
+        // Ambiguous here; `args --schema` reads it as a schema, as its flag says the file is.
+        return "an empty JSON object: no tools or known envelope, and not read as a bare \
+                schema, as no key says it is one (`args --schema` reads it as the schema that \
+                accepts any arguments)"
+            .into();
+    }
+    if map.keys().all(|k| crate::schema::is_keyword(k)) {
+        // Annotations only (`title`, `description`): what [`is_bare_schema`] leaves out.
+        let keys: Vec<&str> = map.keys().take(6).map(String::as_str).collect();
+        return format!(
+            "only schema annotations (keys: {}): not read as a bare schema, as none of them \
+             constrains the arguments (a tool missing its `name` and `parameters` has such \
+             keys too); add the schema's `type` and `properties`, or the tool's `name` and \
+             `parameters`",
+            keys.join(", ")
+        );
+    }
+    unknown_shape(map)
+}
+
 /// A problem at a JSON Pointer.
 type Problem = (String, String);
 
@@ -1098,6 +1127,20 @@ fn is_schema_like(m: &Map<String, Value>) -> bool {
     ]
     .iter()
     .any(|k| has(m, k))
+        || is_bare_schema(m)
+}
+
+/// Whether `m`, an object no envelope or tool shape claimed, is a bare JSON Schema by its
+/// keys alone: each a JSON Schema keyword ([`crate::schema::is_keyword`]), one at least
+/// constraining or applying a schema (`additionalProperties`, `if`, `minProperties`, `not`,
+/// `const`...), as an argument schema does (trial 60 D3: `{"patternProperties": ..}` was an
+/// "unknown shape"). Annotations alone (`title`, `description`) are left out: a tool whose
+/// `name` and `parameters` were left out has such keys too, and as a schema they would accept
+/// any arguments, so reading them so would hide the tool's missing parts. Envelope and tool
+/// keys (`name`, `parameters`, `tools`) are no keywords, so no shape read before is read so.
+fn is_bare_schema(m: &Map<String, Value>) -> bool {
+    m.keys().all(|k| crate::schema::is_keyword(k))
+        && m.keys().any(|k| !crate::repair::only_annotates(k))
 }
 
 impl Reader<'_, '_> {
@@ -1248,7 +1291,7 @@ impl Reader<'_, '_> {
             );
             return Ok(Format::Schema);
         }
-        Err((at.to_string(), unknown_shape(&map)))
+        Err((at.to_string(), unknown_document(&map, at)))
     }
 
     fn list_value(&mut self, v: Value, at: &str) -> std::result::Result<Format, Problem> {
@@ -1943,6 +1986,52 @@ fn classify(m: &Map<String, Value>) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A document whose keys are all JSON Schema keywords, one at least constraining, is a
+    /// bare schema though it holds none of the keys first looked for (trial 60 D3:
+    /// `{"patternProperties": ..}` was an "unknown shape ... expected ... or a JSON Schema");
+    /// annotations alone, `{}` and a key that is no keyword are still refused, each saying why,
+    /// and a tool missing its `name` is not read as a schema.
+    #[test]
+    fn a_schema_of_any_constraining_keywords_is_a_bare_schema() {
+        let read = |text: &str| from_bytes(Path::new("t.json"), text.as_bytes());
+        for text in [
+            r#"{"title": "Labels", "additionalProperties": {"type": "string"}}"#,
+            r#"{"patternProperties": {"^x-": {"type": "string"}}, "minProperties": 1}"#,
+            r#"{"if": {"required": ["a"]}, "then": {"required": ["b"]}}"#,
+            r#"{"not": {"required": ["a"]}}"#,
+            r#"{"const": 1}"#,
+            r#"{"propertyNames": {"maxLength": 3}, "description": "Short keys."}"#,
+        ] {
+            let set = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(set.format, Format::Schema, "{text}");
+            assert_eq!(set.tools.len(), 1, "{text}");
+            assert_eq!(set.tools[0].schema_pointer, "", "{text}");
+        }
+        for (text, said) in [
+            (
+                r#"{"title": "Labels", "description": "Free-form labels."}"#,
+                "only schema annotations (keys: title, description): not read as a bare schema",
+            ),
+            (
+                "{}",
+                "an empty JSON object: no tools or known envelope, and not read as a bare \
+                 schema, as no key says it is one",
+            ),
+            (
+                r#"{"additionalProperties": false, "hello": 1}"#,
+                "unknown shape (keys: additionalProperties, hello)",
+            ),
+        ] {
+            let Err(e) = read(text) else {
+                panic!("{text} was read")
+            };
+            assert!(e.to_string().contains(said), "{text}: {e}");
+        }
+        // A tool's keys beside keywords keep it a tool: `name` is no keyword.
+        let set = read(r#"{"name": "f", "description": "d", "additionalProperties": {}}"#).unwrap();
+        assert_eq!(set.format, Format::Functions);
+    }
 
     /// Only a Gemini declaration's schema field is named: OpenAI's and a bare function list's
     /// `parameters` are no Gemini route's.

@@ -217,10 +217,16 @@ impl ArgsReport<'_> {
     /// `-0.0`), `1e2` (`100.0`), `18446744073709551617` (`1.8446744073709552e+19`). A model told
     /// that the number it sent is another cannot tell what to fix. A long one is quoted
     /// shortened ([`crate::json::shown_number`]), as it is in the `number-precision` problem.
+    /// A number read as another value ([`crate::json::inexact_numbers`]) is quoted with the
+    /// value judged ([`judged_as`]): what was found is true of that value only.
     pub fn quote_numbers_as_sent(&mut self, text: &str) {
         let Some(object) = object_text(text) else {
             return;
         };
+        let inexact: HashSet<String> = crate::json::inexact_numbers(&object)
+            .into_iter()
+            .map(|n| n.pointer)
+            .collect();
         for (pointer, sent) in crate::json::number_tokens(&object) {
             let Ok(read @ Value::Number(_)) = serde_json::from_str::<Value>(sent) else {
                 continue;
@@ -233,9 +239,14 @@ impl ArgsReport<'_> {
                 continue;
             }
             let sent = crate::json::shown_number(sent);
+            let exact = !inexact.contains(&pointer);
             for p in self.problems.iter_mut().filter(|p| p.pointer == pointer) {
                 if let Some(rest) = p.message.strip_prefix(shown.as_str()) {
-                    p.message = format!("{}{sent}{rest}", &shown[..at]);
+                    p.message = if exact || of_its_kind(p) {
+                        format!("{}{sent}{rest}", &shown[..at])
+                    } else {
+                        format!("{}{}", &shown[..at], judged_as(&sent, &shown[at..], rest))
+                    };
                 }
             }
         }
@@ -972,15 +983,42 @@ fn quote_text_as_sent(problems: &mut [Problem], c: &Coercion) {
     let mut read = crate::report::escape_inline(&place(&c.pointer)).into_owned();
     read.push_str(": ");
     let mut sent = read.clone();
+    let at = read.len();
     push_short_value(&mut read, &c.to);
     match c.long_numeric_text() {
         Some(text) => sent.push_str(&text),
         None => push_short_value(&mut sent, &Value::String(c.from.clone())),
     }
+    let exact = c.inexact().is_none();
     for p in problems.iter_mut().filter(|p| p.pointer == c.pointer) {
         if let Some(rest) = p.message.strip_prefix(read.as_str()) {
-            p.message = format!("{sent}{rest}");
+            p.message = if exact || of_its_kind(p) {
+                format!("{sent}{rest}")
+            } else {
+                let place = &sent[..at];
+                format!("{place}{}", judged_as(&sent[at..], &read[at..], rest))
+            };
         }
+    }
+}
+
+/// Whether `p` is a `type` problem, which holds of a number sent as of the float it is read
+/// as: a float read is fractional only where the number sent is (every integer up to 2^53 is
+/// a float itself, and every float past it whole), and number or not is the same of both.
+/// Such a problem quotes the number as sent alone ([`judged_as`] is for the others).
+fn of_its_kind(p: &Problem) -> bool {
+    p.keyword == "type"
+}
+
+/// A problem's opening, "`sent`, `rest`", for a number sent as `sent` and judged as the 64-bit
+/// float shown `read` ([`crate::json::inexact_numbers`]): "0.99999999999999999 is read as 1.0,
+/// which is too large", not "0.99999999999999999 is too large", which is false of the number
+/// sent (trial 60 D4). What the check found is said of the float it judged, so the model is told
+/// both what to change and why a number it thinks is fine failed.
+fn judged_as(sent: &str, read: &str, rest: &str) -> String {
+    match rest.strip_prefix(" is ") {
+        Some(said) => format!("{sent} is read as {read}, which is {said}"),
+        None => format!("{sent} (read as {read}){rest}"),
     }
 }
 
@@ -5199,6 +5237,57 @@ mod tests {
         assert!(report.is_valid(), "{report:?}");
     }
 
+    /// A problem found of the float a number was read as is said of that float, not of the
+    /// number sent: 0.99999999999999999 is less than 1, so "0.99999999999999999 is too large;
+    /// expected less than 1" was false, and told the model to send what it had sent (trial 60
+    /// D4); the same for numeric text coerced. A number read exactly (`1e2`, read as 100.0) is
+    /// still quoted as sent, with nothing added.
+    #[test]
+    fn a_problem_of_the_float_read_names_the_float() {
+        let schema = ArgsSchema::new(&json!({"properties": {
+            "p": {"type": "number", "exclusiveMaximum": 1},
+            "q": {"type": "number", "multipleOf": 2, "minimum": 2},
+            "r": {"type": "integer"}}}))
+        .unwrap();
+        let said = |text: &str, coerce: Coercions| {
+            let call: Value = serde_json::from_str(text).unwrap();
+            let mut report = schema.check(&call, coerce);
+            report.quote_numbers_as_sent(text);
+            report
+                .problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            said(r#"{"p": 0.99999999999999999}"#, Coercions::NONE),
+            ["/p: 0.99999999999999999 is read as 1.0, which is too large; expected less than 1."]
+        );
+        assert_eq!(
+            said(r#"{"p": "0.99999999999999999"}"#, Coercions::ALL)[..1],
+            [
+                r#"/p: "0.99999999999999999" is read as 1.0, which is too large; expected less than 1."#
+            ]
+        );
+        assert_eq!(
+            said(r#"{"q": 1.00000000000000001}"#, Coercions::NONE),
+            [
+                "/q: 1.00000000000000001 is read as 1.0, which is too small; expected at least 2.",
+                "/q: 1.00000000000000001 is read as 1.0, which is not a multiple of 2; expected \
+                 a multiple of 2."
+            ]
+        );
+        assert_eq!(
+            said(r#"{"p": 1e2}"#, Coercions::NONE),
+            ["/p: 1e2 is too large; expected less than 1."]
+        );
+        // Number or integer is the same of both, so a `type` problem quotes the number sent.
+        assert_eq!(
+            said(r#"{"r": 0.50000000000000001}"#, Coercions::NONE),
+            ["/r: 0.50000000000000001 is a number; expected an integer."]
+        );
+    }
+
     /// An integer written in full past the 64-bit ones is read as a float for its size alone,
     /// so the retry message names the exponent form that is read by its digits, and asks for
     /// 15 significant digits only where the float does not spell the number's own (trial 55
@@ -5329,7 +5418,10 @@ mod tests {
         let shown = "\"0.1111111111111111111111...111111111111 (100001 digits)\"";
         assert_eq!(
             report.problems[0].message,
-            format!("/n: {shown} is too large; expected at most 0.")
+            format!(
+                "/n: {shown} is read as 0.1111111111111111, which is too large; expected at \
+                 most 0."
+            )
         );
         let [c] = &report.coercions[..] else {
             panic!("{:?}", report.coercions)
@@ -5514,7 +5606,8 @@ mod tests {
             said,
             [
                 "/z: -0 is too small; expected at least 1.",
-                "/n: 18446744073709551617 is too large; expected at most 10.",
+                "/n: 18446744073709551617 is read as 1.8446744073709552e+19, which is too large; \
+             expected at most 10.",
                 "/e: 1e2 is too large; expected at most 10.",
                 "/k: 5 is an integer; expected a string.",
             ]

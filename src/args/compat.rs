@@ -55,8 +55,29 @@ use serde_json::{Value, json};
 use crate::schema::NOT_IN_FRAGMENT;
 
 /// The schema to compile for `declared`: `None` when nothing needs rewriting (the common
-/// case, so the declared schema is compiled without a copy).
+/// case, so the declared schema is compiled without a copy). A `pattern` the engine cannot
+/// check ([`unchecked_patterns`]) is left out: read as matching every string.
 pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
+    compiled_reading(declared, false)
+}
+
+/// What a `pattern` that can match no string is written as: `.` consumes a character, after
+/// which `^` (no multiline flag) cannot hold, so no string matches, in ECMA-262 as in the
+/// engine.
+const MATCHES_NOTHING: &str = ".^";
+
+/// [`compiled_form`]'s other reading, where each `pattern` the engine cannot check matches no
+/// string (written [`MATCHES_NOTHING`], at the same place, so every schema path names the same
+/// place as in [`compiled_form`]): under `not`, `if` or a `oneOf` counting matches, taking
+/// such a pattern as matching decides the verdict as much as taking it as failing, so a call
+/// is refused only for what both readings refuse (trial 59 D13). Compiled only for a schema
+/// with such a `pattern` (the caller knows from [`unchecked_patterns`]), so the common schema
+/// pays nothing.
+pub(super) fn compiled_form_matching_nothing(declared: &Value) -> Option<Value> {
+    compiled_reading(declared, true)
+}
+
+fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<Value> {
     let draft04 = declared
         .get("$schema")
         .and_then(Value::as_str)
@@ -104,7 +125,11 @@ pub(super) fn compiled_form(declared: &Value) -> Option<Value> {
             {
                 // Valid ECMA-262 the engine cannot compile: left unchecked, and said so
                 // ([`unchecked_patterns`]), rather than the whole schema refused.
-                node.shift_remove("pattern");
+                if unchecked_match_nothing {
+                    node.insert("pattern".into(), Value::from(MATCHES_NOTHING));
+                } else {
+                    node.shift_remove("pattern");
+                }
             }
             if let Some(Value::String(p)) = node.get_mut("pattern")
                 && let Cow::Owned(rust) = crate::schema::ecma::rust_pattern(p)
@@ -270,6 +295,16 @@ pub struct UncheckedPattern {
     pub pattern: String,
     /// Why it was not checked, as a clause to follow "it" (`uses a named backreference ...`).
     pub why: &'static str,
+}
+
+impl UncheckedPattern {
+    /// True for a `pattern` keyword left out of the compiled schema, false for a
+    /// `patternProperties` key (whose pointer ends in the key: a key spelled `pattern` is
+    /// one the engine reads, never unchecked).
+    pub(super) fn is_pattern_keyword(&self) -> bool {
+        self.schema_pointer.ends_with("/pattern")
+            && !self.schema_pointer.ends_with("/patternProperties/pattern")
+    }
 }
 
 /// Every `pattern` of `declared` that [`compiled_form`] leaves out, and every

@@ -621,8 +621,9 @@ impl ArgsSchema {
     /// compile, which are left unchecked rather than the schema refused, one for each place of
     /// `arguments` where a string meets one (`pattern` concerns no other value), with that
     /// place as its `argument`, however the schema reaches it (`properties`, `items`, a branch,
-    /// a `$ref`). When the schema places values in a way not followed here (`propertyNames`,
-    /// a remote `$ref`, more than the walk's budget), each pattern is listed once more
+    /// a `$ref`; a `propertyNames` pattern at each member whose name it meets). When the
+    /// schema places values in a way not followed here (a remote `$ref`,
+    /// `unevaluatedProperties`, more than the walk's budget), each pattern is listed once more
     /// without a place. Whoever runs the
     /// check must be told: the verdict there is the other keywords' alone.
     pub fn unchecked_patterns(&self, arguments: &Value) -> Vec<UncheckedPattern> {
@@ -4101,8 +4102,9 @@ mod tests {
                 .unchecked_patterns(&serde_json::json!({"s": 1}))
                 .is_empty()
         );
-        // Under `items` each string sent is named; under `propertyNames`, which args does not
-        // follow, the pattern is still said, without a place.
+        // Under `items` each string sent is named; under `propertyNames` each member whose
+        // name the pattern meets (trial 59 D13: said without a place, "(a place in the
+        // arguments not followed)").
         let listed = serde_json::json!({"items":{"pattern":"^(?:(a)|b)+\\1$"},
             "propertyNames":{"pattern":"^(?:(a)|b)+\\1$"}});
         let compiled = super::ArgsSchema::new(&listed).unwrap();
@@ -4117,10 +4119,14 @@ mod tests {
             [
                 at(Some("/0"), "/items/pattern"),
                 at(Some("/2"), "/items/pattern"),
-                at(None, "/items/pattern"),
-                at(None, "/propertyNames/pattern"),
             ]
         );
+        let named: Vec<(Option<String>, String)> = compiled
+            .unchecked_patterns(&serde_json::json!({"aba": 1}))
+            .into_iter()
+            .map(|u| (u.argument, u.schema_pointer))
+            .collect();
+        assert_eq!(named, [at(Some("/aba"), "/propertyNames/pattern")]);
         // A `patternProperties` key the engine reads otherwise decides, as the engine reads
         // it, which members it places: each member of an object it applies to is named, the
         // walk complete (trial 57 D4: `{"b": 1}` was refused as undeclared, `{"b": "s"}`

@@ -285,7 +285,7 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
 pub struct UncheckedPattern {
     /// JSON Pointer into the arguments of the string the pattern was not checked against
     /// (`/tags/1`), however the schema reaches it; `None` when the schema places values in a
-    /// way args does not follow (`propertyNames`, a remote `$ref`), so that it may concern
+    /// way args does not follow (a remote `$ref`, `unevaluatedProperties`), so that it may concern
     /// some value of the arguments (see [`crate::args::ArgsSchema::unchecked_patterns`]).
     /// [`unchecked_patterns`] leaves it `None`: it knows the schema, not the arguments.
     pub argument: Option<String>,

@@ -6,8 +6,10 @@
 //!
 //! Every branch of `anyOf`, `oneOf`, `not` and `if`/`then`/`else` is entered: whatever the
 //! branches decide, the pattern was not checked there, and saying so too often is the safe
-//! side. Keywords whose places are not followed here (`propertyNames`, `unevaluated*`,
-//! dynamic and remote references) make the walk incomplete, which the caller must say.
+//! side. A `propertyNames` subschema is walked over each member's name, placed at that member
+//! (`/x/aba`): the name is the string its pattern meets. Keywords whose places are not
+//! followed here (`unevaluated*`, dynamic and remote references) make the walk incomplete,
+//! which the caller must say.
 
 use serde_json::Value;
 
@@ -76,7 +78,7 @@ impl Walk<'_> {
                 self.out.found.push((i, at.clone()));
             }
         }
-        for unfollowed in ["$dynamicRef", "$recursiveRef", "propertyNames"] {
+        for unfollowed in ["$dynamicRef", "$recursiveRef"] {
             self.out.incomplete |= s.contains_key(unfollowed);
         }
         self.out.incomplete |= (instance.is_object() && s.contains_key("unevaluatedProperties"))
@@ -107,6 +109,24 @@ impl Walk<'_> {
         for keyword in ["not", "if", "then", "else"] {
             if let Some(sub) = s.get(keyword) {
                 self.sub(sub, here, &[keyword], instance, at, hops, depth);
+            }
+        }
+        if let (Some(names), Value::Object(members)) = (s.get("propertyNames"), instance) {
+            // Each name is a string the subschema (its `pattern`) meets; named by its member,
+            // as no other place of the arguments holds it (trial 59 D13: the warning said "a
+            // place in the arguments not followed").
+            for name in members.keys() {
+                let name_value = Value::String(name.clone());
+                self.child(
+                    names,
+                    here,
+                    &["propertyNames"],
+                    &name_value,
+                    at,
+                    name,
+                    hops,
+                    depth,
+                );
             }
         }
         match instance {
@@ -365,12 +385,17 @@ mod tests {
     }
 
     #[test]
-    fn places_not_followed_make_the_walk_incomplete() {
+    fn places_not_followed_make_the_walk_incomplete_and_member_names_are_placed() {
         let p = json!({"type":"string","pattern":"^(?:(a)|b)+\\1$"});
-        let names = json!({"propertyNames":p});
+        let names = json!({"properties":{"x":{"propertyNames":p}}});
         assert_eq!(
-            found(&names, &json!({"b":1}), "/propertyNames/pattern"),
-            (vec![], true)
+            found(
+                &names,
+                &json!({"x":{"b":1,"a/b":2}}),
+                "/properties/x/propertyNames/pattern"
+            ),
+            (vec!["/x/b".into(), "/x/a~1b".into()], false),
+            "a `propertyNames` pattern is placed at each member whose name it meets"
         );
         let remote = json!({"properties":{"s":{"$ref":"https://example.com/s.json"}}});
         assert!(found(&remote, &json!({"s":"b"}), "/x/pattern").1);

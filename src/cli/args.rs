@@ -432,7 +432,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             let _ = writeln!(
                 notes,
                 "warning: {}: the pattern {} (at {}) was not checked: it {}",
-                // A place args does not follow (`propertyNames`, a remote `$ref`).
+                // A place args does not follow (a remote `$ref`, `unevaluatedProperties`).
                 u.argument
                     .as_deref()
                     .unwrap_or("(a place in the arguments not followed)"),

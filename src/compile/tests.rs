@@ -491,6 +491,68 @@ fn optional_non_standard_types_in_strict_mode_settle_in_one_pass() {
     );
 }
 
+/// A property `true` is the schema `{}` (JSON Schema 2020-12 §4.3.2): each strict target
+/// refuses it at the same place as `{}`, optional or not. Before, `true` passed the offline
+/// model and an optional one was written `anyOf: [true, {"type": "null"}]`, exit 0, while
+/// `{}` was refused (trial 60 D1). A branch asserting nothing is no `true` branch either.
+#[test]
+fn a_true_property_is_refused_in_strict_mode_where_an_empty_schema_is() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let with = |s: Value, required: Value| {
+        tool(
+            "f",
+            json!({"type":"object","properties":{"t":s,"m":{"type":"string"}},"required":required}),
+        )
+    };
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+    ] {
+        for required in [json!(["t", "m"]), json!(["m"])] {
+            let refused = |s: Value| {
+                let c = compile(&[with(s, required.clone()), plain()], target, &p, &opts).unwrap();
+                assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target} {required}");
+                // The other tool still compiles and is sent alone.
+                assert_ne!(c.tools[1].outcome, Outcome::Refused, "{target}");
+                assert_eq!(c.sent, [Some(1)], "{target}");
+                let r = &c.tools[0].refusals;
+                assert_eq!(r.len(), 1, "{target} {r:#?}");
+                assert!(
+                    r[0].reason.contains("schema must have a 'type' key"),
+                    "{target} {r:#?}"
+                );
+                (r[0].pointer.clone(), r[0].reason.clone())
+            };
+            let (empty, _) = refused(json!({}));
+            let (boolean, said) = refused(json!(true));
+            assert_eq!(
+                (empty.as_str(), boolean.as_str()),
+                ("/properties/t", "/properties/t")
+            );
+            assert!(
+                said.contains("the boolean schema `true`, the same schema as `{}`, has none"),
+                "{said}"
+            );
+        }
+        // A branch asserting nothing, `{}` or `true`, is left out with its `anyOf`, which
+        // accepts every value: it was written as a `true` branch, which the model now
+        // refuses.
+        for branch in [json!({}), json!(true)] {
+            let t = tool(
+                "f",
+                json!({"type":"object","properties":{"o":{"type":"object",
+                    "properties":{"k":{"type":"string"}},"required":["k"],"anyOf":[branch]}},
+                    "required":["o"]}),
+            );
+            let c = compile(&[t], target, &p, &opts).unwrap();
+            assert!(c.is_ok(), "{target} {branch} {:#?}", c.check);
+            assert!(!c.wire.to_string().contains("anyOf"), "{target} {}", c.wire);
+        }
+    }
+}
+
 #[test]
 fn what_the_model_rejects_beyond_the_evidence_is_repaired_and_said_so() {
     // A profile with no evidence against `const` keeps it; Gemini's model rejects it at

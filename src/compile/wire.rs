@@ -670,13 +670,16 @@ const SAY_NOTHING_IN_A_BRANCH: &[&str] = &[
     "definitions",
 ];
 
-/// Writes as `true` each branch of the object schema `o`'s `anyOf` and `allOf`, and the one
+/// Leaves out (where no `$ref` reaches into the keyword, else writes as `true`) each branch
+/// of the object schema `o`'s `anyOf` and `allOf`, and the one
 /// branch of a one-branch `oneOf`, that asserts nothing (`{}`, or only annotations, keys of
 /// [`SAY_NOTHING_IN_A_BRANCH`] and a `format` where `o`'s `type` excludes strings: a format
 /// passes any value of a type it does not apply to, 2020-12 validation §7.1, each defined one
 /// applies to strings, §7.3, and `args` checks formats on strings only): it accepts every
 /// value, as `true` does, which [`branches_on_the_object`] leaves alone, where such a branch
-/// was closed to no member and refused (trial 50 D11, trial 52 D3). A `oneOf` of more
+/// was closed to no member and refused (trial 50 D11, trial 52 D3). Left out, an `anyOf` or
+/// `oneOf` goes with it, as it then accepts every value too (trial 60 D1: the strict models
+/// refuse a `true` branch). A `oneOf` of more
 /// branches is left as it is: there a branch accepting every value makes the `oneOf` refuse
 /// what another branch accepts, which strict mode's closing of that branch would change.
 /// Returns the branches that cannot be so written, as a `$ref` reaches into them
@@ -738,6 +741,55 @@ fn write_true_branches(
             ));
             continue;
         }
+        // The strict targets' offline models refuse a `true` branch as they refuse `{}` (it
+        // has no `type` key: target::openai::boolean_without_type, trial 60 D1), so where
+        // no `$ref` reaches into the keyword (its places stay as they are) the branch is
+        // left out instead, which is exact: an `anyOf` (or a one-branch `oneOf`) with a
+        // branch accepting every value accepts every value, and an `allOf` is the same
+        // without it.
+        let nothing: Vec<usize> = (0..branches.len())
+            .filter(|&i| asserts_nothing(&branches[i]))
+            .collect();
+        // An `allOf` keeps its other branches, whose places a `$ref` into them would lose.
+        let movable = match keyword {
+            "allOf" => refs.within(&of).next().is_none(),
+            _ => only_own_refs(branches, &of, refs),
+        };
+        if !nothing.is_empty() && !needed && movable {
+            if keyword == "allOf" {
+                for &i in nothing.iter().rev() {
+                    branches.remove(i);
+                }
+                let which = match nothing.as_slice() {
+                    [i] => format!("branch {i}, which asserts"),
+                    _ => format!(
+                        "branches {}, which assert",
+                        nothing
+                            .iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                changes.push(change(
+                    &of,
+                    format!("dropped the `allOf`'s {which} nothing (it accepts every value)"),
+                    None,
+                ));
+            } else {
+                o.shift_remove(keyword);
+                changes.push(change(
+                    &of,
+                    format!(
+                        "dropped the `{keyword}`, whose branch {} asserts nothing (it accepts \
+                         every value, so the `{keyword}` does)",
+                        nothing[0]
+                    ),
+                    None,
+                ));
+            }
+            continue;
+        }
         for (i, b) in branches.iter_mut().enumerate() {
             let here = push_token(&of, &i.to_string());
             if b.is_object() && asserts_nothing(b) && !refused.iter().any(|r| r.pointer == here) {
@@ -752,6 +804,38 @@ fn write_true_branches(
         }
     }
     refused
+}
+
+/// Whether every `$ref` reaching into the branches at `at` is one of their own, so that they
+/// can be left out with them and no `$ref` is left reaching nothing (as [`reached_inside`]
+/// reads a branch's own). Ones that declare an `$id`, or an anchor where a `$ref` is not
+/// followed here, are kept: a `$ref` may name them.
+fn only_own_refs(branches: &[Value], at: &str, refs: &Refs) -> bool {
+    let walks: Vec<_> = branches.iter().map(crate::schema::walk).collect();
+    let nodes = || walks.iter().flat_map(|w| w.nodes.iter());
+    let declares = |keys: &[&str]| {
+        nodes().any(|n| {
+            n.object()
+                .is_some_and(|o| keys.iter().any(|k| o.contains_key(*k)))
+        })
+    };
+    if declares(&["$id", "id"])
+        || ((refs.others || refs.dynamic) && declares(&["$anchor", "$dynamicAnchor"]))
+    {
+        return refs.within(at).next().is_none() && !refs.others && !refs.dynamic;
+    }
+    let mut own: Vec<&str> = nodes()
+        .filter_map(|n| n.object()?.get("$ref")?.as_str())
+        .collect();
+    for text in refs.within(at).flat_map(|(_, texts)| texts) {
+        match own.iter().position(|t| t == text) {
+            Some(i) => {
+                own.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Why the branch `b` at `at`, which asserts nothing, cannot be written as `true`, and what
@@ -3224,12 +3308,14 @@ mod tests {
         }
     }
 
-    /// A branch asserting nothing (`{}`, annotations only) accepts every value, as `true` does,
-    /// and is written so (exact); it was closed to no member and refused with a false reason
-    /// (trial 50 D11), while `anyOf: [true]` compiled. A `oneOf` of more branches keeps
-    /// being judged: there such a branch is no `true` to the rest.
+    /// A branch asserting nothing (`{}`, annotations only) accepts every value, as `true` does;
+    /// it was closed to no member and refused with a false reason (trial 50 D11), then written
+    /// as `true`, which the strict targets' offline models refuse as they refuse `{}` (trial
+    /// 60 D1). It is left out, with its `anyOf` (or one-branch `oneOf`), which then accepts
+    /// every value too (exact). A `oneOf` of more branches keeps being judged: there such a
+    /// branch is no `true` to the rest.
     #[test]
-    fn a_branch_asserting_nothing_is_written_as_true() {
+    fn a_branch_asserting_nothing_is_left_out() {
         let object = |keyword: &str, branches: Value| {
             json!({"type":"object","properties":{"o":{"type":"object",
                 "properties":{"k":{"type":"string"}},"required":["k"],keyword: branches}},
@@ -3265,16 +3351,12 @@ mod tests {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = object(keyword, json!([branch]));
                 let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
-                assert_eq!(
-                    s["properties"]["o"][keyword],
-                    json!([true]),
-                    "{form:?} {branch}"
-                );
-                let at = format!("/properties/o/{keyword}/0");
+                assert_eq!(s["properties"]["o"].get(keyword), None, "{form:?} {branch}");
+                let at = format!("/properties/o/{keyword}");
                 assert!(
                     changes.iter().any(|c| c.pointer == at
                         && c.lost.is_none()
-                        && c.action.contains("`true`")),
+                        && c.action.contains("asserts nothing")),
                     "{changes:?}"
                 );
             }
@@ -3295,7 +3377,19 @@ mod tests {
         let other = json!({"properties":{"k":{"type":"string","maxLength":2}}});
         let mut s = object("anyOf", json!([{}, other.clone()]));
         apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
-        assert_eq!(s["properties"]["o"]["anyOf"][0], json!(true));
+        assert_eq!(s["properties"]["o"].get("anyOf"), None);
+        // An `allOf` keeps its other branches, the same without the one asserting nothing.
+        let mut s = object("allOf", json!([{}, other.clone(), true]));
+        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(
+            s["properties"]["o"]["allOf"].as_array().map(Vec::len),
+            Some(1)
+        );
+        assert!(
+            changes.iter().any(|c| c.pointer == "/properties/o/allOf"
+                && c.action == "dropped the `allOf`'s branches 0, 2, which assert nothing (it accepts every value)"),
+            "{changes:?}"
+        );
         let blocked = apply(
             Form::Strict,
             &mut object("oneOf", json!([{}, other])),
@@ -3307,7 +3401,8 @@ mod tests {
 
     /// A branch asserting nothing but holding definitions a `$ref` outside it reaches is
     /// refused, naming the reference: written as `true`, the reference would reach nothing.
-    /// One reached only by its own `$ref`s is written as `true` with them (trial 52 D3).
+    /// One reached only by its own `$ref`s is left out with them (trial 52 D3; written as
+    /// `true` until trial 60 D1).
     #[test]
     fn definitions_a_ref_reaches_keep_their_branch() {
         let tool = |n: Value, defs: Value| {
@@ -3333,7 +3428,7 @@ mod tests {
                 json!({"X": x, "Y": {"$ref": into}}),
             );
             apply(form, &mut s, MAX_INLINE_NODES).unwrap();
-            assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
+            assert_eq!(s["properties"]["o"].get("anyOf"), None, "{form:?}");
         }
     }
 
@@ -3359,10 +3454,10 @@ mod tests {
                     .contains(&format!("`$ref` {to:?} names it, applying its `format`")),
                 "{blocked:?}"
             );
-            // Unnamed, it is written as `true` as before.
+            // Unnamed, it is left out with its `anyOf`, as any branch asserting nothing.
             let mut s = tool(json!({"type":"string"}));
             apply(form, &mut s, MAX_INLINE_NODES).unwrap();
-            assert_eq!(s["properties"]["o"]["anyOf"], json!([true]), "{form:?}");
+            assert_eq!(s["properties"]["o"].get("anyOf"), None, "{form:?}");
         }
     }
 

@@ -16,7 +16,8 @@
 //!   `array schema missing items` (oai-array-items-*), and `object schema missing properties`
 //!   at the root (oai-object-no-properties-azmcp; nested free-form objects: unknown, accepted);
 //! - strict adds `additionalProperties` false and all-required (oai-strict-*, azure-strict-
-//!   required), a `type` key on every plain node (oai-property-without-type), the format subset
+//!   required), a `type` key on every plain node (oai-property-without-type; a boolean
+//!   subschema in such a place is refused too, see [`boolean_without_type`]), the format subset
 //!   (oai-format-uri; the list of supported formats is OpenAI's structured-outputs page), and
 //!   refuses `oneOf` (oai-nested-oneof-agentsjs) and `default` (oai-strict-default-reverted-
 //!   dotnet, no text), applies the format subset to every type and the documented size limits
@@ -913,8 +914,15 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
     if strict && let Some(p) = strict_size_problem(schema) {
         return Some(p);
     }
-    let mut stack: Vec<(&Value, Vec<String>)> = vec![(schema, Vec::new())];
-    while let Some((node, ctx)) = stack.pop() {
+    // The flag marks an `additionalProperties` value, where strict mode wants `false` itself.
+    let mut stack: Vec<(&Value, Vec<String>, bool)> = vec![(schema, Vec::new(), false)];
+    while let Some((node, ctx, additional)) = stack.pop() {
+        if strict
+            && let Value::Bool(b) = node
+            && (*b || !additional)
+        {
+            return Some(boolean_without_type(*b, &ctx));
+        }
         let Value::Object(o) = node else { continue };
         if ctx.len() > 256 {
             continue;
@@ -991,7 +999,7 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
                 _ => {}
             }
         }
-        let mut children: Vec<(&Value, Vec<String>)> = Vec::new();
+        let mut children: Vec<(&Value, Vec<String>, bool)> = Vec::new();
         for (k, v) in o {
             match k.as_str() {
                 "properties" | "$defs" | "definitions" => {
@@ -1000,14 +1008,14 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
                             let mut cx = ctx.clone();
                             cx.push(k.clone());
                             cx.push(name.clone());
-                            children.push((sub, cx));
+                            children.push((sub, cx, false));
                         }
                     }
                 }
                 "items" | "additionalProperties" | "not" => {
                     let mut cx = ctx.clone();
                     cx.push(k.clone());
-                    children.push((v, cx));
+                    children.push((v, cx, k == "additionalProperties"));
                 }
                 "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                     if let Value::Array(a) = v {
@@ -1015,7 +1023,7 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
                             let mut cx = ctx.clone();
                             cx.push(k.clone());
                             cx.push(i.to_string());
-                            children.push((sub, cx));
+                            children.push((sub, cx, false));
                         }
                     }
                 }
@@ -1027,6 +1035,23 @@ pub fn schema_problem(schema: &Value, strict: bool, responses: bool) -> Option<S
         }
     }
     None
+}
+
+/// Strict mode's refusal of a boolean subschema where it wants a `type` key. JSON Schema
+/// 2020-12 §4.3.2 makes `true` the same schema as `{}` and `false` the same as `{"not": {}}`;
+/// strict mode refuses `{}` there ("schema must have a 'type' key": oai-property-without-type,
+/// a property with only a description, its message cut short; the wording is OpenAI's
+/// template as groq-livekit-two-errors quotes it), so the model gives the boolean spellings
+/// the verdict of the objects they stand for. That refusal is inferred from those reports,
+/// not seen: no report or probe in the evidence sends OpenAI (or DeepSeek) a boolean
+/// subschema, so the words after OpenAI's template are the model's own, saying which schema
+/// it is. `additionalProperties: false` is not refused: strict mode wants exactly that.
+fn boolean_without_type(b: bool, ctx: &[String]) -> String {
+    let same = if b { "`{}`" } else { "`{\"not\": {}}`" };
+    format!(
+        "In context={}, schema must have a 'type' key (the boolean schema `{b}`, the same schema as {same}, has none).",
+        context(ctx)
+    )
 }
 
 /// Strict mode's documented size limits (structured-outputs "Supported schemas": at most 10
@@ -1682,6 +1707,63 @@ mod tests {
         assert_eq!(
             problem(one_of, true).as_deref(),
             Some("In context=('properties', 'r'), 'oneOf' is not permitted.")
+        );
+    }
+
+    /// JSON Schema 2020-12 §4.3.2: `true` is the schema `{}` and `false` the schema
+    /// `{"not": {}}`. Where strict mode wants a `type` key it refuses both spellings at the
+    /// same place; before, the booleans passed (trial 60 D1).
+    #[test]
+    fn strict_refuses_a_boolean_subschema_as_the_object_it_stands_for() {
+        let close = |props: Value| json!({"type":"object","properties":props,"required":["p"],"additionalProperties":false});
+        // The place, as the model's context says it, and a schema with `s` there.
+        type Place = fn(Value) -> Value;
+        let places: [(&str, Place); 4] = [
+            ("('properties', 'p')", |s| json!({"p": s})),
+            (
+                "('properties', 'p', 'items')",
+                |s| json!({"p": {"type":"array","items":s}}),
+            ),
+            (
+                "('properties', 'p', 'anyOf', '0')",
+                |s| json!({"p": {"anyOf":[s,{"type":"null"}]}}),
+            ),
+            (
+                "('properties', 'p', 'additionalProperties')",
+                |s| json!({"p": {"type":"string","additionalProperties":s}}),
+            ),
+        ];
+        for (ctx, at) in places {
+            let prefix = format!("In context={ctx}, schema must have a 'type' key");
+            let said = |s: Value, strict: bool| problem(close(at(s)), strict);
+            assert_eq!(said(json!({}), true), Some(format!("{prefix}.")));
+            assert_eq!(
+                said(json!(true), true),
+                Some(format!(
+                    "{prefix} (the boolean schema `true`, the same schema as `{{}}`, has none)."
+                ))
+            );
+            assert_eq!(said(json!(true), false), None, "{ctx}");
+            if ctx.ends_with("'additionalProperties')") {
+                // Strict mode wants `additionalProperties: false` itself.
+                assert_eq!(said(json!(false), true), None);
+                continue;
+            }
+            assert_eq!(said(json!({"not": {}}), true), Some(format!("{prefix}.")));
+            assert_eq!(
+                said(json!(false), true),
+                Some(format!(
+                    "{prefix} (the boolean schema `false`, the same schema as `{{\"not\": {{}}}}`, has none)."
+                ))
+            );
+            assert_eq!(said(json!(false), false), None, "{ctx}");
+        }
+        let defs = json!({"type":"object","properties":{},"additionalProperties":false,"$defs":{"d":true}});
+        assert_eq!(
+            problem(defs, true).as_deref(),
+            Some(
+                "In context=('$defs', 'd'), schema must have a 'type' key (the boolean schema `true`, the same schema as `{}`, has none)."
+            )
         );
     }
 

@@ -1967,6 +1967,112 @@ fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
     }
 }
 
+/// Whether an optional argument's null is a value or "not given" is one decision
+/// ([`wire::admits_null_in`]) that compile says and `args` acts on: a schema that accepts
+/// null through a `$ref`, or a `$ref` in an `anyOf`/`oneOf` branch, is left as it is and said
+/// to pass the null on, and `args` keeps that null; one that refuses null is made nullable and
+/// said to map it back to absent, and `args` does (trial 60 D5: `{"$ref":
+/// "#/$defs/NullableText"}` and `anyOf: [string, {"$ref": "#/$defs/Null"}]` were wrapped in a
+/// second null branch and said to map back to absent, while `args` passed the null on).
+#[test]
+fn compile_and_args_agree_on_which_optional_nulls_are_values() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let defs = json!({
+        "NullableText": {"type": ["string", "null"]},
+        "Null": {"type": "null"},
+        "Alias": {"$ref": "#/$defs/NullableText"},
+        "Text": {"type": "string"},
+    });
+    let cases = [
+        (
+            json!({"$ref": "#/$defs/NullableText", "description": "null clears it"}),
+            true,
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Null"}]}),
+            true,
+        ),
+        (
+            json!({"oneOf": [{"$ref": "#/$defs/Null"}, {"type": "integer"}]}),
+            true,
+        ),
+        (json!({"$ref": "#/$defs/Alias"}), true),
+        (json!({"type": ["string", "null"]}), true),
+        (json!({"$ref": "#/$defs/Text"}), false),
+        (
+            json!({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Text"}]}),
+            false,
+        ),
+        (json!({"type": "string"}), false),
+    ];
+    // Each chain that reaches no schema admits nothing, and ends.
+    assert!(!wire::admits_null_in(
+        &json!({"$ref": "#/$defs/Loop"}),
+        "/properties/n",
+        &json!({"$defs": {"Loop": {"$ref": "#/$defs/Loop2"}, "Loop2": {"$ref": "#/$defs/Loop"}}})
+    ));
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+    ] {
+        for (n, accepts) in &cases {
+            // `n` first: Cohere strict makes the first property required when none is.
+            let required = if target == "cohere/v2-strict" {
+                json!([])
+            } else {
+                json!(["q"])
+            };
+            let schema = json!({"type": "object",
+                "properties": {"n": n, "q": {"type": "string"}},
+                "required": required, "$defs": defs});
+            let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
+            assert!(c.is_ok(), "{target} {n}: {:#?}\n{}", c.check, c.request);
+            let said = c.tools[0]
+                .changes
+                .iter()
+                .find(|ch| ch.pointer == "/properties/n")
+                .map(|ch| ch.action.as_str())
+                .unwrap_or_default();
+            let args = crate::args::check_arguments(
+                &schema,
+                &json!({"q": "a", "n": null}),
+                crate::args::Coercions::NONE,
+            )
+            .unwrap();
+            assert!(args.problems.is_empty(), "{n}: {:?}", args.problems);
+            let tool_block = &c.wire[0];
+            let params = tool_block
+                .get("function")
+                .map_or(&tool_block["parameters"], |f| &f["parameters"]);
+            let sent = &params["properties"]["n"];
+            assert!(
+                wire::admits_null_in(sent, "/properties/n", params),
+                "{target} {n}: {sent}"
+            );
+            if *accepts {
+                assert!(
+                    said.contains("already accepts null"),
+                    "{target} {n}: {said}"
+                );
+                assert!(args.absent_nulls.is_empty(), "{target} {n}");
+                // No second null branch (a `oneOf` some targets' repair rewrites first).
+                if n.get("oneOf").is_none() {
+                    assert_eq!(sent, n, "{target}: no second null branch");
+                }
+            } else {
+                assert!(
+                    said.contains("required and nullable"),
+                    "{target} {n}: {said}"
+                );
+                assert_eq!(args.absent_nulls, ["/n"], "{target} {n}");
+            }
+        }
+    }
+}
+
 /// A strict form wraps an optional argument in `anyOf: [schema, {"type": "null"}]`; a local
 /// `$ref` to it or into it was left as written, and so reached another schema, the nullable
 /// union, or nothing, with exit 0 (trial 43, D2 to D4). It follows what it named: the schema

@@ -626,15 +626,16 @@ fn close(
             let properties = push_token(at, "properties");
             for name in optional {
                 if let Some(p) = props.get_mut(name) {
-                    let action = if admits_null(p) {
+                    let here = push_token(&properties, name);
+                    let accepts = admits_null_in(p, &here, unclosed);
+                    let action = if accepts {
                         // `args` keeps a null the declared schema accepts: here it cannot
                         // tell "not given" from null, and null is a valid value.
                         NULL_PASSED_ON
                     } else {
                         REQUIRED_AND_NULLABLE
                     };
-                    let here = push_token(&properties, name);
-                    optional_made_nullable(p, &here, refs);
+                    optional_made_nullable(p, &here, refs, accepts);
                     changes.push(change(&here, action.into(), None));
                 }
             }
@@ -1399,7 +1400,11 @@ pub fn null_given_back(changes: &mut Vec<Change>, given: &Value) {
     let back: Vec<String> = changes
         .iter()
         .filter(|c| c.action == REQUIRED_AND_NULLABLE)
-        .filter(|c| given.pointer(&c.pointer).is_some_and(admits_null))
+        .filter(|c| {
+            given
+                .pointer(&c.pointer)
+                .is_some_and(|s| admits_null_in(s, &c.pointer, given))
+        })
         .map(|c| c.pointer.clone())
         .collect();
     for at in back {
@@ -1584,15 +1589,21 @@ pub fn make_nullable(schema: &mut Value) -> bool {
     false
 }
 
-/// [`make_nullable`] for the optional argument at `at` that a strict form makes required: a
-/// schema a reference reaches is wrapped in `anyOf` even where `null` could go in its `type`,
-/// and the reference follows it to `…/anyOf/0`: it meant the argument's schema, which refuses
-/// null (trial 43: a required `to: {"$ref": "#/properties/from"}` accepted null once the
-/// optional `from` was `type: ["string", "null"]`).
-fn optional_made_nullable(schema: &mut Value, at: &str, refs: &mut Refs) {
-    let referenced = refs.reach(at) && !admits_null(schema);
+/// [`make_nullable`] for the optional argument at `at` that a strict form makes required,
+/// `accepts` telling whether its schema already accepts null ([`admits_null_in`]): such a
+/// schema is left as it is. A schema a reference reaches is wrapped in `anyOf` even where
+/// `null` could go in its `type`, and the reference follows it to `…/anyOf/0`: it meant the
+/// argument's schema, which refuses null (trial 43: a required `to: {"$ref":
+/// "#/properties/from"}` accepted null once the optional `from` was `type: ["string",
+/// "null"]`); so is one whose own words admit null while a `$ref` beside them refuses it,
+/// which [`make_nullable`] would leave as it is.
+fn optional_made_nullable(schema: &mut Value, at: &str, refs: &mut Refs, accepts: bool) {
+    if accepts {
+        return;
+    }
+    let wrap = refs.reach(at) || admits_null(schema);
     let moved = match schema {
-        Value::Object(o) if referenced => {
+        Value::Object(o) if wrap => {
             wrap_with_null(o);
             true
         }
@@ -1778,12 +1789,76 @@ fn wrap_with_null(o: &mut Map<String, Value>) {
 /// Whether `schema` says in so many words that null is valid: `type` is or lists `"null"`,
 /// `const` is null, `enum` holds null, or an `anyOf`/`oneOf` branch does, and none of these
 /// keywords present excludes null. A schema that admits null only by saying nothing (no
-/// `type` at all) is not counted: strict forms want the null written out.
+/// `type` at all) is not counted: strict forms want the null written out. A `$ref` is not
+/// read here (there is no document to read it in): [`admits_null_in`] reads it.
 pub fn admits_null(schema: &Value) -> bool {
+    says_null(schema, "", None, 0, &mut 0)
+}
+
+/// [`admits_null`] for `schema` at document pointer `at` in `root`, a local `$ref` (in it or
+/// in an `anyOf`/`oneOf` branch of it) read as one more keyword that must admit null: it
+/// does when the schema its chain reaches does ([`crate::schema::refs::follow_from`], at
+/// most [`crate::schema::refs::MAX_REF_HOPS`] hops; a chain that reaches no schema admits
+/// nothing). The one decision of whether an optional argument's null is a value: strict
+/// forms say "a null is passed on as null" for such an argument and leave its schema as it
+/// is, else make it nullable and say `args` maps the null back to absent; and `args` maps
+/// a null to absent where the validator, which follows the same `$ref`s, refuses it (trial
+/// 60 D5: `note: {"$ref": "#/$defs/NullableText"}` was said to map back to absent and
+/// wrapped in a second null branch, while `args` passed `{"note": null}` on as null). The
+/// unit test `compile and args agree on which optional nulls are values` pins the two
+/// together. `root` is `Value::Null` where the document holds no `$ref`.
+pub fn admits_null_in(schema: &Value, at: &str, root: &Value) -> bool {
+    says_null(schema, at, Some(root), 0, &mut 0)
+}
+
+/// [`admits_null_in`] (or, without `root`, [`admits_null`]) `depth` branches below the
+/// first, `chains` the `$ref` chains followed so far: at most [`MAX_DEPTH`] deep and
+/// [`crate::schema::refs::MAX_REF_HOPS`] chains in all, so a cycle through branches ends, and
+/// a reference that fans out again (`A: anyOf: [{$ref: A}, {$ref: A}]`) ends soon.
+fn says_null(
+    schema: &Value,
+    at: &str,
+    root: Option<&Value>,
+    depth: usize,
+    chains: &mut usize,
+) -> bool {
     let Value::Object(o) = schema else {
         return false;
     };
-    let says: [Option<bool>; 5] = [
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let mut branches = |keyword: &str| {
+        o.get(keyword).map(|b| {
+            b.as_array().is_some_and(|list| {
+                let here = push_token(at, keyword);
+                list.iter().enumerate().any(|(i, b)| {
+                    let there = push_token(&here, &i.to_string());
+                    says_null(b, &there, root, depth + 1, chains)
+                })
+            })
+        })
+    };
+    let (any_of, one_of) = (branches("anyOf"), branches("oneOf"));
+    let by_ref = root.and_then(|root| {
+        let reference = o.get("$ref")?;
+        if *chains >= crate::schema::refs::MAX_REF_HOPS {
+            return Some(false);
+        }
+        *chains += 1;
+        Some(
+            match reference
+                .as_str()
+                .map(|r| crate::schema::refs::follow_from(root, at, r))
+            {
+                Some(crate::schema::refs::Chain::Reaches {
+                    schema, pointer, ..
+                }) => says_null(schema, &pointer, Some(root), depth + 1, chains),
+                _ => false,
+            },
+        )
+    });
+    let says: [Option<bool>; 6] = [
         o.get("type").map(|t| match t {
             Value::String(t) => t == "null",
             Value::Array(list) => list.iter().any(|v| v == "null"),
@@ -1792,17 +1867,11 @@ pub fn admits_null(schema: &Value) -> bool {
         o.get("const").map(Value::is_null),
         o.get("enum")
             .map(|e| e.as_array().is_some_and(|e| e.iter().any(Value::is_null))),
-        o.get("anyOf").map(some_branch_admits_null),
-        o.get("oneOf").map(some_branch_admits_null),
+        any_of,
+        one_of,
+        by_ref,
     ];
     says.iter().any(Option::is_some) && says.iter().flatten().all(|&yes| yes)
-}
-
-/// Whether a branch of the `anyOf`/`oneOf` list `branches` admits null ([`admits_null`]).
-fn some_branch_admits_null(branches: &Value) -> bool {
-    branches
-        .as_array()
-        .is_some_and(|list| list.iter().any(admits_null))
 }
 
 fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
@@ -1948,10 +2017,11 @@ impl OneRequired<'_> {
         let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
         let here = push_token(&push_token(at, "properties"), &name);
         if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
-            if admits_null(p) {
+            let accepts = admits_null_in(p, &here, self.unrewritten);
+            if accepts {
                 action = FIRST_NULL_PASSED_ON;
             }
-            optional_made_nullable(p, &here, self.refs);
+            optional_made_nullable(p, &here, self.refs, accepts);
         }
         o.insert("required".into(), json!([name.clone()]));
         self.changes.push(change(&here, action.into(), None));

@@ -563,7 +563,17 @@ fn close(
     if is_object_schema(o) {
         match o.get("additionalProperties") {
             Some(Value::Bool(false)) => {}
-            Some(Value::Object(_)) => {
+            // A map that declares properties is closed below, its extra members lost, as every
+            // strict form treats it (repair drops the schema first for OpenAI's, which refuse
+            // it, and [`closing_given_back`] says the loss; README: closing one with "a schema
+            // for extra members" keeps the model from sending them): before, DeepSeek's refused
+            // it while OpenAI's closed it (trial 60 D2). A map that declares none has no
+            // member left to send, and is refused, as repair refuses it for OpenAI's.
+            Some(Value::Object(_))
+                if o.get("properties")
+                    .and_then(Value::as_object)
+                    .is_none_or(Map::is_empty) =>
+            {
                 // Named at the keyword, as repair names it where a profile refuses it: that
                 // is what the user changes, and the object's other places stay apart.
                 blocked.push(Unwirable::at(
@@ -1320,7 +1330,7 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
                     .into(),
             );
         }
-        // Only as given (`closing_given_back`): `close` refuses such an object.
+        // As given (`closing_given_back`), or in place where the object declares properties.
         Some(schema @ Value::Object(_)) => {
             return Some(format!(
                 "members beyond the declared properties (`additionalProperties: {}`): the model \
@@ -1352,7 +1362,12 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
 /// the changes' pointers named as given: trial 52 D2, `additionalProperties: {"type":
 /// "integer"}` dropped, "closed the object" with no loss, `{"b": 1}` refused; D10, the
 /// `patternProperties` beside an `additionalProperties: false` that rested on it).
+///
+/// The line that dropped such an `additionalProperties` schema loses its own loss ("the
+/// provider no longer enforces" it): closed, the object takes fewer members, not more, and
+/// the closing's loss says which (trial 60 D2: the two lines contradicted each other).
 pub fn closing_given_back(changes: &mut [Change], original: &Value) {
+    let mut maps_closed: Vec<String> = Vec::new();
     for c in changes.iter_mut() {
         if c.action == CLOSED
             && c.lost.is_none()
@@ -1363,6 +1378,15 @@ pub fn closing_given_back(changes: &mut [Change], original: &Value) {
                 || o.get("patternProperties").is_some_and(Value::is_object))
         {
             c.lost = closing_loses(o.get("additionalProperties"), o, &c.pointer);
+            if o.get("additionalProperties").is_some_and(Value::is_object) {
+                maps_closed.push(push_token(&c.pointer, "additionalProperties"));
+            }
+        }
+    }
+    for c in changes.iter_mut() {
+        if maps_closed.contains(&c.pointer) && c.action.starts_with("dropped `additionalProperties")
+        {
+            c.lost = None;
         }
     }
 }

@@ -21,6 +21,9 @@
 //! Criterion reports the first four as `elem/s` (tools per second); after it, the harness
 //! prints the ratios from its own medians of repeated runs of every workload (taking turns, so
 //! that load from other processes falls on all alike), on this machine, in this run.
+//! `benches/instructions.sh` runs the workloads under callgrind for the same ratios in
+//! instructions executed, which do not move with the machine's load (wall time does, by 2.6×
+//! within one afternoon on this project's VM) but do not see memory stalls either.
 //! `TOOLWIRE_CORPORA` points at the corpora (default: `../shared/corpora` next to the crate);
 //! without them the bench says so and does nothing.
 //!
@@ -334,6 +337,14 @@ fn medians<const N: usize>(runs: usize, work: [&dyn Fn() -> usize; N]) -> [Durat
     })
 }
 
+/// One round of a `TOOLWIRE_BENCH_LOOP` workload, never inlined: the one symbol a profiler
+/// counts in (`benches/instructions.sh` passes callgrind `--toggle-collect=*one_round*`), so
+/// that loading the corpora, which varies from run to run, is left out.
+#[inline(never)]
+fn one_round(workload: impl FnOnce() -> usize) -> usize {
+    workload()
+}
+
 fn main() {
     let dir = corpora_dir();
     let Some(corpora) = load(&dir) else {
@@ -369,7 +380,7 @@ fn main() {
             .unwrap_or(50);
         let mut sink = 0;
         for _ in 0..times {
-            sink += match which.to_str() {
+            sink += one_round(|| match which.to_str() {
                 Some("check") => check_parsed(&corpora, &portable, &mut buf.borrow_mut()),
                 Some("render") => render_parsed(&corpora, &portable, &made),
                 Some("meta") => meta_parsed(&corpora, &meta),
@@ -386,9 +397,11 @@ fn main() {
                         "TOOLWIRE_BENCH_LOOP is one of check, render, meta, visit, bytes, read, parse, arena-read, arena-visit, arena-fused, arena-read-fused"
                     )
                 }
-            };
+            });
         }
         println!("{sink}");
+        // For benches/instructions.sh, which divides instruction counts by it.
+        eprintln!("tools: {}", corpora.tools);
         return;
     }
 

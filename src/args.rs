@@ -776,6 +776,7 @@ impl ArgsSchema {
             }
         }
         if !normalise {
+            self.refused_either_way(arguments, otherwise.as_ref(), coerce, &mut problems);
             self.undecided_problems(arguments, &mut problems);
             said_once(&mut problems);
             return ArgsReport {
@@ -853,6 +854,7 @@ impl ArgsSchema {
                 self.problems_for(&e, coerce, &mut problems);
             }
         }
+        self.refused_either_way(&args, otherwise.as_ref(), coerce, &mut problems);
         self.undecided_problems(&args, &mut problems);
         for (pointer, note) in ambiguous {
             say_ambiguous(&mut problems, &pointer, &note);
@@ -891,10 +893,111 @@ impl ArgsSchema {
             .map(|u| u.schema_pointer.as_str())
             .collect();
         let met = unchecked::places(&self.declared, args, &keywords);
+        let several = met.found.len() > 1 || met.incomplete || met.repeated;
+        let once = match met.found.as_slice() {
+            [(i, argument)] if !several => self
+                .unchecked
+                .iter()
+                .filter(|u| u.is_pattern_keyword())
+                .nth(*i)
+                .map(|u| MetOnce {
+                    argument: argument.clone(),
+                    schema_pointer: u.schema_pointer.clone(),
+                    pattern: u.pattern.clone(),
+                }),
+            _ => None,
+        };
         Some(Otherwise {
             refused,
-            several: met.found.len() > 1 || met.incomplete,
+            several,
+            once,
         })
+    }
+
+    /// Appends the problems of a call both readings refuse for different reasons, each
+    /// labelled with the case it holds in. Met at one place only ([`Otherwise::once`]), the
+    /// unchecked pattern either matches that string or does not, so ECMA-262's truth is one
+    /// of the two readings: when each refuses something the other does not, the call is
+    /// refused whatever the pattern matches, even where no refusal is shared and
+    /// [`ArgsSchema::decided`] decides none (trial 61 D1: `if: {pattern: P}, then: {minLength:
+    /// 10}, else: {maxLength: 2}` passed "aba"). Where only one reading refuses more, its extra
+    /// refusal is the pattern's doing and stays undecided. A place a `patternProperties` key left unchecked
+    /// places is read the engine's way in both readings, neither of which is then ECMA-262's:
+    /// no such call is refused here. An engine that gave up refuses nothing.
+    fn refused_either_way(
+        &self,
+        args: &Value,
+        otherwise: Option<&Otherwise>,
+        coerce: Coercions,
+        out: &mut Vec<Problem>,
+    ) {
+        let (Some(o), Some(other)) = (otherwise, self.matching_nothing.as_ref()) else {
+            return;
+        };
+        let Some(met) = &o.once else {
+            return;
+        };
+        let refuses = |e: &ValidationError<'_>| !undecided::is_engine_failure(e.kind());
+        let first: Vec<ValidationError<'_>> = self.validator.iter_errors(args).collect();
+        let made: HashSet<Refusal> = first.iter().filter(|e| refuses(e)).map(refusal).collect();
+        let first: Vec<_> = first
+            .into_iter()
+            .filter(|e| refuses(e) && !o.refused.contains(&refusal(e)))
+            .collect();
+        if first.is_empty() {
+            return;
+        }
+        let second: Vec<_> = other
+            .iter_errors(args)
+            .filter(|e| refuses(e) && !made.contains(&refusal(e)))
+            .collect();
+        if second.is_empty() || self.meets_unchecked_key(args) {
+            return;
+        }
+        let at = crate::report::escape_inline(&place(&met.argument)).into_owned();
+        let keyword = crate::report::escape_inline(&met.schema_pointer).into_owned();
+        let pattern = &met.pattern;
+        let cases = [
+            (
+                first,
+                format!(
+                    " (This holds if {at} matches the pattern `{pattern}` at {keyword}, which was \
+                     not checked.)"
+                ),
+            ),
+            (
+                second,
+                format!(
+                    " (This holds if {at} does not match the pattern `{pattern}` at {keyword}: \
+                     either way the arguments are refused.)"
+                ),
+            ),
+        ];
+        for (errors, label) in cases {
+            let start = out.len();
+            for e in &errors {
+                self.problems_for(e, coerce, out);
+            }
+            for p in &mut out[start..] {
+                p.message.push_str(&label);
+            }
+        }
+    }
+
+    /// Whether `args` meets a `patternProperties` key left unchecked, or may (a place the
+    /// walk did not follow).
+    fn meets_unchecked_key(&self, args: &Value) -> bool {
+        let keys: Vec<&str> = self
+            .unchecked
+            .iter()
+            .filter(|u| !u.is_pattern_keyword())
+            .map(|u| u.schema_pointer.as_str())
+            .collect();
+        if keys.is_empty() {
+            return false;
+        }
+        let met = unchecked::places(&self.declared, args, &keys);
+        !met.found.is_empty() || met.incomplete
     }
 
     /// Whether `e`, refused by the reading where each unchecked `pattern` matches every
@@ -1111,8 +1214,22 @@ fn refusal(e: &ValidationError<'_>) -> Refusal {
 struct Otherwise {
     refused: HashSet<Refusal>,
     /// Whether the call meets unchecked patterns at more than one place (or at places not
-    /// followed), where ECMA-262's truth may be neither reading ([`ArgsSchema::entangled`]).
+    /// followed, or a member's name and value at one), where ECMA-262's truth may be neither
+    /// reading ([`ArgsSchema::entangled`]).
     several: bool,
+    /// The one place the call meets an unchecked pattern, when not `several`: ECMA-262's truth
+    /// is then one reading or the other ([`ArgsSchema::refused_either_way`]).
+    once: Option<MetOnce>,
+}
+
+/// The one string of a call an unchecked `pattern` meets.
+struct MetOnce {
+    /// JSON Pointer into the arguments.
+    argument: String,
+    /// JSON Pointer to the `pattern` keyword in the declared schema.
+    schema_pointer: String,
+    /// The pattern as the schema writes it.
+    pattern: String,
 }
 
 /// Whether `schema` holds a reference anywhere (what it reaches is not searched).
@@ -3844,6 +3961,131 @@ mod tests {
         let beside = json!({"type": "string", "pattern": p,
             "anyOf": [{"pattern": q}, {"minLength": 1}], "oneOf": [{"maxLength": 1}, {"maxLength": 2}]});
         assert_eq!(refused(beside, json!({"s": "b"})), ["/s oneOf"]);
+    }
+
+    /// A call that meets an unchecked pattern at one place only is refused when each reading
+    /// refuses something the other does not: ECMA-262's truth there is one reading or the
+    /// other, and both refuse (trial 61 D1: under `if: {pattern: P}, then: {minLength: 10},
+    /// else: {maxLength: 2}`, "aba" was "ok", exit 0, though the `then` refuses it where P
+    /// matches and the `else` where it does not). Each problem says the case it holds in.
+    #[test]
+    fn a_call_both_readings_refuse_at_one_place_is_refused_either_way() {
+        let p = "^(?:(a)|b){2}\\1$";
+        let s = json!({"type": "string", "if": {"pattern": p},
+            "then": {"minLength": 10}, "else": {"maxLength": 2}});
+        let check = |schema: &Value, call: Value| {
+            let compiled = ArgsSchema::new(schema).unwrap();
+            assert!(
+                !compiled.unchecked_patterns(&call).is_empty(),
+                "the warning stays"
+            );
+            compiled.check(&call, Coercions::NONE).problems
+        };
+        let object = json!({"type": "object",
+            "properties": {"s": s.clone(), "n": {"type": "integer"}}});
+        let matched = format!(
+            " (This holds if /s matches the pattern `{p}` at /properties/s/if/pattern, which \
+             was not checked.)"
+        );
+        let unmatched = format!(
+            " (This holds if /s does not match the pattern `{p}` at /properties/s/if/pattern: \
+             either way the arguments are refused.)"
+        );
+        let d1 = check(&object, json!({"s": "aba"}));
+        let said: Vec<(&str, &str, &str, &str)> = d1
+            .iter()
+            .map(|p| {
+                (
+                    p.pointer.as_str(),
+                    p.keyword.as_ref(),
+                    p.expected.as_ref(),
+                    p.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "/s",
+                    "minLength",
+                    "at least 10 characters",
+                    format!("/s: \"aba\" is too short; expected at least 10 characters.{matched}")
+                        .as_str()
+                ),
+                (
+                    "/s",
+                    "maxLength",
+                    "at most 2 characters",
+                    format!("/s: \"aba\" is too long; expected at most 2 characters.{unmatched}")
+                        .as_str()
+                ),
+            ]
+        );
+        // Refused by one reading only: the pattern's doing, undecided as before.
+        for call in [json!({"s": "abaaaaaaaaaaa"}), json!({"s": "bb"})] {
+            assert!(check(&object, call.clone()).is_empty(), "{call}");
+        }
+        // A refusal both readings share is said as before, unlabelled, beside the two.
+        let beside = check(&object, json!({"s": "aba", "n": "x"}));
+        let messages: Vec<&str> = beside.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages.len(), 3, "{messages:#?}");
+        assert!(messages.contains(&"/n: \"x\" is a string; expected an integer."));
+        assert!(
+            messages.iter().any(|m| m.ends_with(&matched)),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.iter().any(|m| m.ends_with(&unmatched)),
+            "{messages:#?}"
+        );
+        // Met at several places, the truth may match at one and not at the other: undecided.
+        let list = json!({"type": "object",
+            "properties": {"l": {"type": "array", "items": s.clone()}}});
+        assert!(check(&list, json!({"l": ["aba", "aba"]})).is_empty());
+        assert_eq!(check(&list, json!({"l": ["aba"]})).len(), 2);
+        // A member's name and its value at one place are two strings: P matches "bb" and not
+        // "ccccc", where both hold, though each reading refuses one of them.
+        let x = json!({"type": "string", "if": {"pattern": p},
+            "then": {"maxLength": 3}, "else": {"minLength": 5}});
+        let names = json!({"type": "object", "$defs": {"X": x}, "properties": {"x": {
+            "type": "object", "propertyNames": {"$ref": "#/$defs/X"},
+            "additionalProperties": {"$ref": "#/$defs/X"}}}});
+        assert!(check(&names, json!({"x": {"bb": "ccccc"}})).is_empty());
+        // A `pattern` refusal of the reading matching nothing names the declared pattern (that
+        // reading's stand-in matches no string).
+        let named = json!({"type": "object", "$defs": {"P": {"pattern": p}},
+            "properties": {"s": {"type": "string", "allOf": [{"$ref": "#/$defs/P"}],
+                "if": {"$ref": "#/$defs/P"}, "then": {"maxLength": 2}}}});
+        let refused = check(&named, json!({"s": "aba"}));
+        assert_eq!(refused.len(), 2, "{refused:#?}");
+        assert_eq!(refused[1].keyword, "pattern");
+        assert_eq!(
+            refused[1].expected,
+            format!("text matching the regular expression `{p}`")
+        );
+        assert!(refused[1].message.ends_with(&format!(
+            " (This holds if /s does not match the pattern `{p}` at /$defs/P/pattern: either way \
+             the arguments are refused.)"
+        )));
+        // A place shortened in the message is whole in `message_whole`, the label kept.
+        let mut deep = object.clone();
+        for _ in 0..40 {
+            deep = json!({"type": "object", "properties": {"level": deep}});
+        }
+        let mut call = json!({"s": "aba"});
+        for _ in 0..40 {
+            call = json!({ "level": call });
+        }
+        let whole = format!("{}/s", "/level".repeat(40));
+        let refused = check(&deep, call);
+        assert_eq!(refused.len(), 2, "{refused:#?}");
+        let m = refused[0].message_whole();
+        assert!(
+            m.starts_with(&format!("{whole}: \"aba\" is too short")),
+            "{m}"
+        );
+        assert!(m.ends_with("which was not checked.)"), "{m}");
     }
 
     /// A `patternProperties` key whose backreference may meet its group unmatched is read as

@@ -24,11 +24,14 @@ const MAX_VISITS: usize = 200_000;
 
 /// The places found: (index into the patterns searched for, JSON Pointer into the
 /// arguments), in walk order without repeats; `incomplete` when some place the walk met was
-/// not followed, so a pattern not found may still concern the arguments.
+/// not followed, so a pattern not found may still concern the arguments; `repeated` when a
+/// pair was met again with another string: a member's name (by `propertyNames`) and its value
+/// share a place, and ECMA-262 may match the one and not the other.
 #[derive(Debug, Default)]
 pub(super) struct Places {
     pub found: Vec<(usize, String)>,
     pub incomplete: bool,
+    pub repeated: bool,
 }
 
 /// Walks `root` (the declared schema) over `instance`, finding where a string meets a
@@ -38,6 +41,7 @@ pub(super) fn places(root: &Value, instance: &Value, patterns: &[&str]) -> Place
         root,
         patterns,
         visits: 0,
+        texts: Vec::new(),
         out: Places::default(),
     };
     walk.visit(root, &mut String::new(), instance, &mut String::new(), 0, 0);
@@ -48,6 +52,8 @@ struct Walk<'a> {
     root: &'a Value,
     patterns: &'a [&'a str],
     visits: usize,
+    /// The string first met at each of `out.found`'s pairs, in the same order.
+    texts: Vec<String>,
     out: Places,
 }
 
@@ -70,12 +76,10 @@ impl Walk<'_> {
         let Value::Object(s) = schema else {
             return;
         };
-        if instance.is_string() && s.get("pattern").is_some_and(Value::is_string) {
+        if let (Value::String(text), Some(Value::String(_))) = (instance, s.get("pattern")) {
             let keyword = format!("{here}/pattern");
-            if let Some(i) = self.patterns.iter().position(|p| *p == keyword)
-                && !self.out.found.iter().any(|(j, a)| *j == i && a == at)
-            {
-                self.out.found.push((i, at.clone()));
+            if let Some(i) = self.patterns.iter().position(|p| *p == keyword) {
+                self.found(i, at, text);
             }
         }
         for unfollowed in ["$dynamicRef", "$recursiveRef"] {
@@ -133,6 +137,17 @@ impl Walk<'_> {
             Value::Object(members) => self.members(s, here, members, at, hops, depth),
             Value::Array(items) => self.items(s, here, items, at, hops, depth),
             _ => {}
+        }
+    }
+
+    /// Records that the pattern `i` meets the string `text` at the arguments' place `at`.
+    fn found(&mut self, i: usize, at: &str, text: &str) {
+        match self.out.found.iter().position(|(j, a)| *j == i && a == at) {
+            Some(k) => self.out.repeated |= self.texts[k] != text,
+            None => {
+                self.out.found.push((i, at.to_string()));
+                self.texts.push(text.to_string());
+            }
         }
     }
 
@@ -207,9 +222,7 @@ impl Walk<'_> {
                 unchecked_keys.push(p.as_str());
                 for name in members.keys() {
                     let member = crate::json::push_token(at, name);
-                    if !self.out.found.iter().any(|(j, a)| *j == i && *a == member) {
-                        self.out.found.push((i, member));
-                    }
+                    self.found(i, &member, name);
                 }
             }
         }
@@ -397,6 +410,13 @@ mod tests {
             (vec!["/x/b".into(), "/x/a~1b".into()], false),
             "a `propertyNames` pattern is placed at each member whose name it meets"
         );
+        // A name and a value at one place are two strings the pattern may tell apart.
+        let both = json!({"properties":{"x":{"propertyNames":{"$ref":"#/$defs/p"},
+            "additionalProperties":{"$ref":"#/$defs/p"}}},"$defs":{"p":p}});
+        let met = places(&both, &json!({"x":{"b":"c"}}), &["/$defs/p/pattern"]);
+        assert_eq!((met.found.len(), met.repeated), (1, true));
+        let met = places(&both, &json!({"x":{"b":"b"}}), &["/$defs/p/pattern"]);
+        assert_eq!((met.found.len(), met.repeated), (1, false));
         let remote = json!({"properties":{"s":{"$ref":"https://example.com/s.json"}}});
         assert!(found(&remote, &json!({"s":"b"}), "/x/pattern").1);
         // A loop through `$ref` ends at the hop limit, said incomplete.

@@ -66,7 +66,9 @@ pub use fixes::{
     one_of_repairable, only_annotates, root_is_an_object, says_members_elsewhere,
     type_from_combinator, type_list_reading, type_said_by, typed_from_holder,
 };
-pub(crate) use fixes::{dropped_too, inlined, mend_required, narrowing_drop, show};
+pub(crate) use fixes::{
+    branch_place, dropped_too, inlined, mend_required, narrowing_drop, show, true_branch_written,
+};
 
 /// One tool as repair sees it: a bare schema has no name.
 #[derive(Debug, PartialEq, Serialize)]

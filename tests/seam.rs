@@ -560,6 +560,10 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
         json!({"type":"object","properties":{"v":{"type":"object","properties":{"a":{"type":"string"}},
             "not":{"$ref":"#/$defs/A"}},"w":{"$ref":"#/$defs/A"}},
             "$defs":{"A":{"type":"object","properties":null}}}),
+        // A `{}` typed before a `true` branch is written `{}` (trial 61 D3).
+        json!({"type":"object","properties":{"x":{"type":"string","anyOf":[{}]},
+            "y":{"type":"string","anyOf":[true]}}}),
+        json!({"type":"object","allOf":[true,{"properties":{"a":{"type":"string"}}}]}),
     ]
     .into_iter()
     // Repaired or not by what is around them: one property per tool, so that a refusal names
@@ -609,6 +613,14 @@ fn check_marks_repairable_exactly_the_errors_repair_fixes() {
                 "not":{"type":"array"}}),
             json!({"type":"object","properties":{"a":{"type":"string"}},
                 "not":{"type":"object"}}),
+            // A `true` branch is written `{}` and meets its repairs (trial 61 D3); one with no
+            // `type` beside it is refused as `{}` is; a `false` one stays refused.
+            json!({"type":"string","anyOf":[true]}),
+            json!({"anyOf":[true,{"type":"string"}]}),
+            json!({"type":"string","allOf":[true,{"minLength":1}]}),
+            json!({"type":"object","properties":{"a":{"type":"string"}},"allOf":[true]}),
+            json!({"type":"string","oneOf":[true]}),
+            json!({"type":"string","anyOf":[false,{"minLength":1}]}),
         ]
         .map(|p| json!({"type":"object","properties":{"p":p}})),
     )

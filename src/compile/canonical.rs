@@ -80,6 +80,46 @@ pub fn write_type_names_because(schema: &mut Value, why: &str) -> Vec<Change> {
     changes
 }
 
+/// Writes each `true` branch of an `anyOf`, `oneOf` or `allOf` in `schema` as `{}`, the same
+/// schema (JSON Schema 2020-12 core §4.3.2), one change each at the branch (rule
+/// `boolean-schema`, nothing lost). For the strict forms only: their offline models refuse
+/// both spellings for want of a `type` (trial 60 D1), and repair under the strict target's
+/// profile, which has no evidence against either, answers `{}` (the `type` of the schema
+/// holding the keyword, the `allOf` merged) but not `true` (trial 61 D3: `anyOf: [true]`
+/// refused where `anyOf: [{}]` compiled). A plain target's profile judges `true` itself:
+/// where it rejects it, repair writes the same `{}`; where it takes it, a rewrite would be a
+/// needless change, and a new `type-missing` error where the profile rejects `{}` but says
+/// nothing of `true` (moonshot/chat). Cohere's strict model takes both.
+pub fn write_true_branches_as_empty(schema: &mut Value) -> Vec<Change> {
+    let branches: Vec<String> = crate::schema::walk(schema)
+        .nodes
+        .iter()
+        .filter(|n| {
+            *n.value == Value::Bool(true)
+                && matches!(n.via, crate::schema::Via::Element { keyword, .. }
+                    if ["anyOf", "oneOf", "allOf"].contains(&keyword))
+        })
+        .map(|n| n.pointer.clone())
+        .collect();
+    let mut changes = Vec::new();
+    for at in branches {
+        if let Some(b) = schema.pointer_mut(&at) {
+            *b = Value::Object(serde_json::Map::new());
+            changes.push(Change {
+                pointer: at,
+                rule: crate::profile::rules::boolean_schema::RULE.id.into(),
+                action: crate::repair::true_branch_written(Some(WHY_TRUE)),
+                emptied: false,
+                lost: None,
+            });
+        }
+    }
+    changes
+}
+
+/// Why compile writes a `true` branch `{}`, after why that changes nothing.
+const WHY_TRUE: &str = "compile writes the canonical schema: strict mode then repairs it as `{}`";
+
 /// The standard type a spelling means, when it is not that type's name as written.
 fn meant(spelling: &str) -> Option<(&'static str, Option<&'static str>)> {
     crate::profile::feature::type_meant_by(spelling).filter(|(std, _)| *std != spelling)

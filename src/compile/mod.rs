@@ -283,7 +283,8 @@ fn compile_once(
         return Ok(refused);
     }
     // The canonical schema first: no definition nothing reaches, every known type spelling
-    // as the type it means.
+    // as the type it means, and for OpenAI's and DeepSeek's strict forms a `true` branch as
+    // `{}`.
     let mut canonical: Vec<Tool> = tools;
     // A root that is no schema object first (`true`, `null`): what it becomes is what the
     // target's profile and model then judge; one no wire form carries is refused.
@@ -303,6 +304,9 @@ fn compile_once(
             if let Some(s) = t.parameters.as_mut() {
                 changes.extend(canonical::drop_unreferenced_definitions(s));
                 changes.extend(canonical::write_type_names(s));
+                if matches!(form, wire::Form::Strict | wire::Form::DeepSeekStrict) {
+                    changes.extend(canonical::write_true_branches_as_empty(s));
+                }
             }
             changes
         })
@@ -645,7 +649,14 @@ impl Round<'_> {
             } else {
                 String::new()
             };
+            // A `true` branch a strict form's model names is one the form wrote itself (a
+            // `true` property made nullable, a branch a `$ref` reaches into): each given one
+            // was written `{}` first ([`canonical::write_true_branches_as_empty`]). It stands
+            // for a `true` that stays refused as `{}` is, in the model's words (trial 60 D1),
+            // not for a branch repair writes `{}` (trial 61 D3).
+            let own_true = form != wire::Form::Plain && e.rule.as_deref() == Some(BOOLEAN_RULE);
             if first_time
+                && !own_true
                 && fix_what_the_model_named(
                     &mut results[i],
                     pointer,
@@ -1377,6 +1388,7 @@ fn fix_what_the_model_named(
 }
 
 const REF_RULE: &str = "ref-unsupported";
+const BOOLEAN_RULE: &str = crate::profile::rules::boolean_schema::RULE.id;
 const TYPE_MISSING: &str = crate::profile::rules::type_missing::RULE.id;
 
 /// Inlines every `$ref` of the tool, then drops the definitions nothing refers to any more,

@@ -3099,3 +3099,60 @@ fn a_dropped_keyword_written_again_is_not_said_lost() {
         ]
     );
 }
+
+/// A `true` branch of `anyOf`/`allOf` is `{}` (JSON Schema 2020-12 core §4.3.2): OpenAI's and
+/// DeepSeek's strict forms write it `{}` first (one line per branch) and compile it to the
+/// wire schema `{}` compiles to, with the same changes after. Before, `{}` took the `type`
+/// beside its `anyOf` and its `allOf` was merged, while `true` was refused ("`allOf` branch 0
+/// is not an object schema"; the model's "schema must have a 'type' key") (trial 61 D3).
+/// Targets whose models take `true` (cohere/v2-strict, openai/chat) keep it as written.
+#[test]
+fn a_true_branch_compiles_as_an_empty_one_in_strict_mode() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let opts = repair::Options::default();
+    let with = |b: Value| {
+        tool(
+            "t",
+            json!({"type":"object","properties":{
+                "a":{"type":"string","anyOf":[b.clone()]},
+                "b":{"type":"string","allOf":[b,{"minLength":1}]}},"required":["a","b"]}),
+        )
+    };
+    let lines = |c: &Compilation, rule: &str, keep: bool| -> Vec<String> {
+        c.tools[0]
+            .changes
+            .iter()
+            .filter(|x| (x.rule == rule) == keep)
+            .map(|x| format!("{} {}", x.pointer, x.action))
+            .collect()
+    };
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+    ] {
+        let p = CompiledProfile::new(set.get(target).expect("profile"));
+        let empty = super::compile(&[with(json!({}))], target, &p, &opts).unwrap();
+        let boolean = super::compile(&[with(json!(true))], target, &p, &opts).unwrap();
+        assert!(empty.is_ok(), "{target} {:#?}", empty.tools[0]);
+        assert!(boolean.is_ok(), "{target} {:#?}", boolean.tools[0]);
+        assert_eq!(boolean.wire, empty.wire, "{target}");
+        let written = lines(&boolean, "boolean-schema", true);
+        assert_eq!(written.len(), 2, "{target} {written:#?}");
+        assert!(written[0].starts_with("/properties/a/anyOf/0 wrote the branch `true` as `{}`"));
+        assert!(written[1].starts_with("/properties/b/allOf/0 wrote the branch `true` as `{}`"));
+        assert_eq!(
+            lines(&boolean, "boolean-schema", false),
+            lines(&empty, "boolean-schema", false),
+            "{target}"
+        );
+    }
+    for target in ["cohere/v2-strict", "openai/chat"] {
+        let p = CompiledProfile::new(set.get(target).expect("profile"));
+        let c = super::compile(&[with(json!(true))], target, &p, &opts).unwrap();
+        assert!(c.is_ok(), "{target} {:#?}", c.tools[0]);
+        assert!(lines(&c, "boolean-schema", true).is_empty(), "{target}");
+        let sent = c.request.to_string();
+        assert!(sent.contains(r#""anyOf":[true]"#), "{target} {sent}");
+    }
+}

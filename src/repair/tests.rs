@@ -4991,3 +4991,150 @@ fn an_all_of_beside_properties_null_is_repairable_exactly_when_repair_merges_it(
         assert_eq!(f.repairable, merged, "{rejected:?}: {f:#?}");
     }
 }
+
+/// A `true` branch of `anyOf`/`oneOf`/`allOf` is `{}` (JSON Schema 2020-12 core §4.3.2):
+/// repair writes it `{}`, which then meets the repairs `{}` meets (the `type` beside the
+/// keyword, the `allOf` merged), and the tool comes out as the `{}` one does, check marking
+/// the branch repairable. Before, it was refused ("a `true` schema accepts any value", "`allOf`
+/// branch 0 is not an object schema") where `{}` was repaired (trial 61 D3). A `{}` typed
+/// earlier in the tool does not make the rewrite read as a trade of one rejected spelling for
+/// another; a `true` branch with no `type` beside it is refused with type-missing's reason
+/// (not marked repairable); a `true` property and a `false` branch stay refused, each for its
+/// own reason, which refuses no `true` branch beside them.
+#[test]
+fn a_true_branch_is_repaired_as_an_empty_one() {
+    let p = profile(&[
+        "structure: property-schema-true",
+        "structure: property-schema-false",
+        "type-missing",
+        "keyword-allowed: allOf",
+    ]);
+    let with = |b: Value| {
+        tool(
+            "t",
+            json!({"type":"object","properties":{
+                "a":{"type":"string","anyOf":[b.clone()]},
+                "b":{"type":"string","allOf":[b,{"minLength":1}]}},"required":["a","b"]}),
+        )
+    };
+    let marks = |t: &Tool| -> Vec<(String, String, bool)> {
+        errors(t, &p)
+            .iter()
+            .map(|f| (f.pointer.clone(), f.rule.to_string(), f.repairable))
+            .collect()
+    };
+    let lines = |r: &ToolRepair| -> Vec<String> {
+        r.changes
+            .iter()
+            .map(|c| format!("{} {} [{}]", c.pointer, c.action, c.rule))
+            .collect()
+    };
+    let empty = repair_one(&with(json!({})), &p);
+    let given = with(json!(true));
+    assert_eq!(
+        marks(&given),
+        [
+            (
+                "/properties/a/anyOf/0".into(),
+                "boolean-schema".into(),
+                true
+            ),
+            (
+                "/properties/b/allOf".into(),
+                "keyword-unsupported".into(),
+                true
+            ),
+            (
+                "/properties/b/allOf/0".into(),
+                "boolean-schema".into(),
+                true
+            ),
+            ("/properties/b/allOf/1".into(), "type-missing".into(), true),
+        ]
+    );
+    let boolean = repair_one(&given, &p);
+    assert_eq!(empty.outcome, Outcome::Repaired, "{:#?}", empty.refusals);
+    assert_eq!(
+        boolean.outcome,
+        Outcome::Repaired,
+        "{:#?}",
+        boolean.refusals
+    );
+    assert_eq!(boolean.tool.parameters, empty.tool.parameters);
+    let mut expected = vec![format!(
+        "/properties/a/anyOf/0 {} [boolean-schema]",
+        crate::repair::true_branch_written(None)
+    )];
+    expected.extend(lines(&empty));
+    assert_eq!(lines(&boolean), expected);
+
+    // The `{}` of `x` typed first: the `true` of `y` is written `{}` and typed in one step.
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"x":{"type":"string","anyOf":[{}]},
+            "y":{"type":"string","anyOf":[true]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"x":{"type":"string","anyOf":[{"type":"string"}]},
+            "y":{"type":"string","anyOf":[{"type":"string"}]}}})
+    );
+
+    // Nothing beside the `anyOf` says a type: refused as `{}` is, and not marked repairable.
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"p":{"anyOf":[true,{"type":"string"}]}}}),
+    );
+    assert_eq!(
+        marks(&t),
+        [(
+            "/properties/p/anyOf/0".into(),
+            "boolean-schema".into(),
+            false
+        )]
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let said: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.rule.as_str()))
+        .collect();
+    assert_eq!(said, [("/properties/p/anyOf/0", "type-missing")]);
+    assert!(
+        r.refusals[0].reason.contains("nothing says which"),
+        "{:#?}",
+        r.refusals
+    );
+
+    // A `true` property and a `false` branch: refused for reasons of their own; the `true`
+    // branch beside them is not.
+    let t = tool(
+        "t",
+        json!({"type":"object","properties":{"p":true,
+            "q":{"type":"string","anyOf":[true]},
+            "r":{"type":"string","anyOf":[false,{"type":"string"}]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Refused);
+    let said: Vec<(&str, &str)> = r
+        .refusals
+        .iter()
+        .map(|x| (x.pointer.as_str(), x.reason.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/p",
+                "a `true` schema accepts any value; no schema under `test` says that"
+            ),
+            (
+                "/properties/r/anyOf/0",
+                "a `false` schema forbids the argument; dropping it would accept it"
+            )
+        ]
+    );
+}

@@ -10,8 +10,8 @@ pub const RULE: Rule = Rule {
     features: "`structure: property-schema-true`, `structure: property-schema-false`",
     example: r#"{"type": "object", "properties": {"payload": true}}"#,
     fix: "Replace `true` with a typed schema (e.g. {\"type\": \"object\"}); remove properties whose schema is `false`.",
-    repair: "no",
-    repairable: never,
+    repair: "partly: a `true` branch of `anyOf`/`oneOf`/`allOf` is written `{}`, the same schema, which then meets the repairs `{}` meets (the `type` of the schema holding the keyword, the keywords beside an `anyOf` moved in, an `allOf` merged); elsewhere no",
+    repairable,
     owns,
     hooks: Hooks {
         node: Some(node),
@@ -19,6 +19,23 @@ pub const RULE: Rule = Rule {
         ..Hooks::NONE
     },
 };
+
+/// What repair does with a `true` branch of `anyOf`/`oneOf`/`allOf`: writes it `{}`, the same
+/// schema (`crate::repair::fixes::shapes::true_branch`), which is then repaired as `{}` is.
+/// So the branch is repairable where the profile takes `{}` there, or where `type-missing`
+/// would mark that `{}` repairable (the holder's `type`, siblings moved in, a merge of the
+/// `allOf`). A `true` anywhere else and `false` are never rewritten.
+fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
+    if *f != Feat::Structure(value::BOOLEAN_SCHEMA_TRUE)
+        || crate::repair::branch_place(&(r.node_pointer)()).is_none()
+    {
+        return false;
+    }
+    !matches!(
+        r.profile.lookup(&Feat::TypeMissing, r.placement),
+        Slot::Rejected(_)
+    ) || (super::type_missing::RULE.repairable)(&Feat::TypeMissing, r)
+}
 
 fn owns(p: &Param) -> bool {
     keyed_in(

@@ -832,8 +832,8 @@ fn null_branch(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
 const STAY_BESIDE_ANY_OF: &[&str] = &["anyOf", "description", "title"];
 
 /// Whether the siblings of `anyOf` in `map` can move into every branch without changing the
-/// arguments, or why not: a branch that is no object schema, or a sibling a branch says
-/// otherwise. What `anyof-with-siblings` marks repairable.
+/// arguments, or why not: a branch that is no object schema (`true` is taken as `{}`), or a
+/// sibling a branch says otherwise. What `anyof-with-siblings` marks repairable.
 pub fn any_of_siblings_movable(map: &Map<String, Value>) -> Result<(), String> {
     let branches = map
         .get("anyOf")
@@ -844,6 +844,11 @@ pub fn any_of_siblings_movable(map: &Map<String, Value>) -> Result<(), String> {
         .filter(|(k, _)| !STAY_BESIDE_ANY_OF.contains(&k.as_str()));
     for (k, v) in siblings {
         for b in branches {
+            // `true` is `{}` (2020-12 core §4.3.2): it has no keyword to contradict, and takes
+            // the siblings as `{}` does (trial 61 D3).
+            if *b == Value::Bool(true) {
+                continue;
+            }
             let Some(o) = b.as_object() else {
                 return Err("a branch of `anyOf` is not an object schema".into());
             };
@@ -866,6 +871,9 @@ fn push_siblings(tool: &Tool, rule: &str, node: &str) -> Found {
         .and_then(Value::as_array)
         .cloned()
         .ok_or_else(|| not_a_list("anyOf"))?;
+    for b in branches.iter_mut().filter(|b| **b == Value::Bool(true)) {
+        *b = json!({});
+    }
     let mut keep = Map::new();
     for (k, v) in map {
         if STAY_BESIDE_ANY_OF.contains(&k.as_str()) {
@@ -1025,7 +1033,8 @@ const READ_IN_PLACE: &[&str] = &["unevaluatedProperties", "unevaluatedItems"];
 /// kept, else the first branch's, and the others said lost ([`Said`]). `allOf` applies every
 /// branch to the same value (JSON Schema 2020-12 core §10.2.1.1), so merging them all is
 /// exact when each merge is.
-/// Errors: why not (an empty list, a branch that is not an object schema, a keyword two of
+/// Errors: why not (an empty list, a branch that is not an object schema (`true` is merged as
+/// `{}`, the same schema), a keyword two of
 /// them set differently that no one value says, keywords read with others of their own schema
 /// (`additionalProperties` beside the branch's `properties`, `minContains` beside its
 /// `contains`, a draft-04 boolean `exclusiveMinimum` beside a `minimum`, [`READ_IN_PLACE`]),
@@ -1214,8 +1223,12 @@ fn merge_branch(
         whose,
         own,
     } = named;
-    let Value::Object(mut branch) = branch else {
-        return Err(format!("{name} is not an object schema"));
+    let mut branch = match branch {
+        Value::Object(branch) => branch,
+        // `true` is `{}` (JSON Schema 2020-12 core §4.3.2): merged, it adds nothing, as `{}`
+        // does (trial 61 D3: refused as "not an object schema" where `{}` was merged).
+        Value::Bool(true) => Map::new(),
+        _ => return Err(format!("{name} is not an object schema")),
     };
     // A `$ref` may name the branch by it, which the merge would move onto the schema, and
     // the reference would take the schema's own keywords too (trial 50 D18: `$ref: "#S"`

@@ -7,7 +7,7 @@ use crate::schema::pattern_declaring;
 
 use super::*;
 
-pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Found {
+pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &CompiledProfile) -> Found {
     let rule = f.rule.as_str();
     // A finding may point at the keyword or into its value (`/required/1`).
     let node_of =
@@ -174,9 +174,10 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Fou
                 None,
             )])
         }
-        value::BOOLEAN_SCHEMA_TRUE => Err(format!(
-            "a `true` schema accepts any value; no schema under `{profile}` says that"
-        )),
+        value::BOOLEAN_SCHEMA_TRUE => match true_branch(tool, f, profile) {
+            Some(found) => found,
+            None => Err(true_refused(profile)),
+        },
         value::BOOLEAN_SCHEMA_FALSE => {
             Err("a `false` schema forbids the argument; dropping it would accept it".into())
         }
@@ -191,6 +192,93 @@ pub(super) fn structure(tool: &Tool, f: &Finding, s: &str, profile: &str) -> Fou
         }
         s => Err(format!("no conservative repair for `structure: {s}`")),
     }
+}
+
+/// The change of a `true` branch written `{}`, as repair and compile's canonical schema say
+/// it: why it changes nothing, and `more` (why it is written) after that.
+pub(crate) fn true_branch_written(more: Option<&str>) -> String {
+    let more = more.map_or(String::new(), |m| format!("; {m}"));
+    format!(
+        "wrote the branch `true` as `{{}}` (the same schema, JSON Schema 2020-12 core §4.3.2{more})"
+    )
+}
+
+/// The combinators whose branches are schemas applying to the value of the schema holding
+/// them: a `true` branch there is written `{}`.
+const BRANCH_LISTS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
+
+/// Whether `pointer` is a branch of `anyOf`, `oneOf` or `allOf` (its last step), with the
+/// pointer of the schema holding the combinator, the combinator and the branch's index.
+pub(crate) fn branch_place(pointer: &str) -> Option<(&str, &'static str, usize)> {
+    let Some(Step::Element(k, i)) = place::steps(pointer).pop() else {
+        return None;
+    };
+    let k = BRANCH_LISTS.into_iter().find(|b| *b == k)?;
+    let holder = pointer.strip_suffix(&format!("/{k}/{i}"))?;
+    Some((holder, k, i))
+}
+
+/// Why a `true` that is no branch of `anyOf`/`oneOf`/`allOf` (a property, a definition) is
+/// refused where the profile rejects it.
+fn true_refused(profile: &CompiledProfile) -> String {
+    format!(
+        "a `true` schema accepts any value; no schema under `{}` says that",
+        profile.name
+    )
+}
+
+/// Repair's answer to a `true` that is a branch of `anyOf`/`oneOf`/`allOf` (`None` for a
+/// `true` anywhere else, which stays refused: a property `{}` is refused too): the branch
+/// written `{}`, the same schema (JSON Schema 2020-12 core §4.3.2), so that it meets the
+/// repairs `{}` meets. Where the profile then finds the `{}` untyped (`type-missing`) and
+/// type-missing's fix writes the `type` of the schema holding the combinator, that is made in
+/// the same candidate, as `type-missing`'s change: made a round later, a `type-missing`
+/// repaired elsewhere in the tool before would make the rewrite read as trading one rejected
+/// way of writing it for another ("rejects both ways"). Where it writes none, the `{}` is left
+/// to type-missing's own fix or refusal in the next round.
+fn true_branch(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Option<Found> {
+    let (holder, k, i) = branch_place(&f.pointer)?;
+    let root = tool.parameters.as_ref()?;
+    if root.pointer(&f.pointer) != Some(&Value::Bool(true)) {
+        return None;
+    }
+    let mut t = Draft::of(tool);
+    let written = (|| {
+        let slot = t
+            .schema(holder)?
+            .get_mut(k)
+            .and_then(Value::as_array_mut)
+            .and_then(|branches| branches.get_mut(i))
+            .ok_or_else(|| no_schema(&f.pointer))?;
+        *slot = json!({});
+        Ok::<_, String>(())
+    })();
+    if let Err(e) = written {
+        return Some(Err(e));
+    }
+    let c = Candidate::one(t, &f.pointer, &f.rule, true_branch_written(None), None);
+    let type_missing = crate::profile::rules::type_missing::RULE.id;
+    Some(
+        c.then(tool, |t, changes| {
+            let untyped = crate::repair::errors(t, profile).into_iter().find(|g| {
+                g.rule == type_missing
+                    && place::keyword_owner(&g.pointer, "type").unwrap_or_else(|| g.pointer.clone())
+                        == f.pointer
+            });
+            // Type-missing's fix, its first candidate: for `{}`, the holder's `type` alone.
+            let Some(typed) = untyped
+                .and_then(|g| super::types::type_missing(t, &g, profile).ok())
+                .and_then(|found| found.into_iter().next())
+            else {
+                return;
+            };
+            if let Ok(done) = typed.rewrite.applied_to(t) {
+                *t = done;
+                changes.extend(typed.changes);
+            }
+        })
+        .map(|c| vec![c]),
+    )
 }
 
 /// Rewrites the `required` of schema object `m` in place when it is no list of names, as
@@ -493,6 +581,10 @@ pub(crate) fn own_reason(
             return super::keywords::chain_refused(tool, &node).ok();
         }
     };
+    if s == value::BOOLEAN_SCHEMA_TRUE && branch_place(&f.pointer).is_none() {
+        // Its own: a `true` branch elsewhere is written `{}` ([`true_branch`]).
+        return Some(true_refused(profile));
+    }
     (s == value::REF_UNRESOLVED).then(|| {
         let node =
             place::keyword_value_owner(&f.pointer, "$ref").unwrap_or_else(|| f.pointer.clone());

@@ -506,10 +506,14 @@ pub fn type_from_combinator<'a>(
         _ => return Err(None),
     };
     let owner = owner.as_str();
-    let branch = root
-        .pointer(pointer)
-        .and_then(Value::as_object)
-        .ok_or(None)?;
+    // A `true` branch is `{}` (2020-12 core §4.3.2), which repair writes it as first:
+    // `boolean-schema` asks what the `{}` would then be given.
+    let empty = Map::new();
+    let branch = match root.pointer(pointer) {
+        Some(Value::Object(branch)) => branch,
+        Some(Value::Bool(true)) => &empty,
+        _ => return Err(None),
+    };
     if branch.contains_key("type") {
         return Err(None);
     }

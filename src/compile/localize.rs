@@ -13,6 +13,7 @@ use crate::names::{FirstChar, NameRule};
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Change, Tool, ToolRepair};
 use crate::tool::ToolDef;
+use serde_json::Value;
 
 use super::wire;
 
@@ -231,6 +232,9 @@ struct Repairs<'a> {
     taken: &'a [String],
     /// The tool's name as given, which a rename's line names (not a name it had on the way).
     given: &'a str,
+    /// The tool's parameters schema as given (canonical), where compile keeps it: the wire
+    /// form judges optional nulls there ([`wire::apply`]).
+    schema_given: Option<&'a Value>,
 }
 
 impl Repairs<'_> {
@@ -265,7 +269,15 @@ impl Repairs<'_> {
             repair::fix_finding_among(&trial.tool, &findings, f, self.profile, self.opts).ok()?;
         // The repair may make the wire form apply where it did not (see the main loop).
         if let Some(schema) = tool.parameters.as_mut() {
-            changes.extend(wire::apply(self.form, schema, self.opts.max_inline_nodes).ok()?);
+            changes.extend(
+                wire::apply(
+                    self.form,
+                    schema,
+                    self.schema_given,
+                    self.opts.max_inline_nodes,
+                )
+                .ok()?,
+            );
         }
         let mut all = trial.changes.clone();
         all.extend(changes);
@@ -374,7 +386,8 @@ impl NotRepaired {
 /// repair answers (trial N: `uniqueItems` beside `patternProperties`). `note` is added to
 /// each change kept (what the rejection rests on). At most [`candidate_cap`] repairs are
 /// tried, the best ranked. Returns the place of the last repair kept; nothing is changed
-/// when it returns an error.
+/// when it returns an error. `schema_given` is the tool's parameters schema as given, where
+/// compile keeps it ([`wire::apply`]).
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -386,6 +399,7 @@ pub fn repair_until_accepted(
     pointer: Option<&str>,
     taken: &[String],
     note: &str,
+    schema_given: Option<&Value>,
 ) -> Result<String, NotRepaired> {
     let repairs = Repairs {
         target,
@@ -395,6 +409,7 @@ pub fn repair_until_accepted(
         message,
         taken,
         given: &r.name,
+        schema_given,
     };
     // Borrowed, not copied: every trial is made from it, and it is left as it is until the
     // repairs kept are taken.

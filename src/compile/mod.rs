@@ -369,7 +369,7 @@ fn compile_once(
             }
         }
         if let Some(schema) = r.tool.parameters.as_mut() {
-            match wire::apply(form, schema, opts.max_inline_nodes) {
+            match wire::apply(form, schema, given.as_ref(), opts.max_inline_nodes) {
                 Ok(changes) => {
                     if !changes.is_empty() && r.outcome == Outcome::Unchanged {
                         r.outcome = Outcome::Repaired;
@@ -393,6 +393,7 @@ fn compile_once(
         opts,
         given,
         check,
+        originals: &originals,
     };
     let (body, reply, classified, sent) = loop {
         // The request as sent, in input order: the tools not refused, the built-ins taken.
@@ -565,6 +566,9 @@ struct Round<'a> {
     given: &'a [(usize, &'a BuiltinTool)],
     /// The built-in profile of `target`, which the model's answers are explained against.
     check: &'a CheckProfile<'a>,
+    /// Each tool's parameters schema as given (canonical), where compile keeps it
+    /// ([`wire::apply`] judges optional nulls there).
+    originals: &'a [Option<Value>],
 }
 
 /// The model's errors compile acted on, as (tool, place, rule): the same error named again
@@ -590,6 +594,7 @@ impl Round<'_> {
             opts,
             given,
             check: _,
+            originals,
         } = *self;
         let mut progress = false;
         // Places repaired in this round, per tool: an answer may name several places of one
@@ -675,7 +680,7 @@ impl Round<'_> {
                 // that is now an object): apply it again (it leaves a done form alone).
                 let r = &mut results[i];
                 if let Some(schema) = r.tool.parameters.as_mut() {
-                    match wire::apply(form, schema, opts.max_inline_nodes) {
+                    match wire::apply(form, schema, originals[i].as_ref(), opts.max_inline_nodes) {
                         // What the form did here already (closing an object again after a
                         // keyword its `additionalProperties: false` rested on was dropped)
                         // is said once, by its first line.
@@ -715,6 +720,7 @@ impl Round<'_> {
                         Some(pointer),
                         &taken,
                         &basis,
+                        originals[i].as_ref(),
                     ) {
                         Ok(place) => {
                             progress = true;
@@ -1058,6 +1064,7 @@ fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'
         opts,
         given,
         check,
+        originals,
     } = round;
     let tools: Vec<usize> = sent
         .iter()
@@ -1088,6 +1095,7 @@ fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'
             alone.pointer.as_deref(),
             &taken,
             &basis,
+            originals[i].as_ref(),
         );
         let Err(not) = repaired else {
             continue;

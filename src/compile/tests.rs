@@ -1483,6 +1483,7 @@ fn a_schema_strict_mode_cannot_close_is_refused_at_each_map() {
     let e = wire::apply(
         wire::Form::Strict,
         &mut schema,
+        None,
         crate::repair::refs::MAX_INLINE_NODES,
     )
     .unwrap_err();
@@ -2019,7 +2020,17 @@ fn every_strict_form_closes_a_map_with_properties_and_refuses_one_without() {
 /// second null branch and said to map back to absent, while `args` passed the null on).
 #[test]
 fn compile_and_args_agree_on_which_optional_nulls_are_values() {
-    let p = profile(&[]);
+    // The second profile has repair drop `not`, `allOf` and `if` before the strict form
+    // decides, as openai/chat-strict's own does (trial 61 D4); under the first the offline
+    // model has them dropped after it.
+    let profiles = [
+        profile(&[]),
+        profile(&[
+            "keyword-allowed: not",
+            "keyword-allowed: allOf",
+            "keyword-allowed: if",
+        ]),
+    ];
     let opts = repair::Options::default();
     let defs = json!({
         "NullableText": {"type": ["string", "null"]},
@@ -2048,6 +2059,25 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
             false,
         ),
         (json!({"type": "string"}), false),
+        // Keywords that say no value of their own refuse null too, and the target may drop
+        // them (trial 61 D4: openai/chat-strict's repair drops `not` and `allOf`), while
+        // `args` checks the schema as given.
+        (
+            json!({"type": ["string", "null"], "not": {"const": null}}),
+            false,
+        ),
+        (
+            json!({"type": ["string", "null"], "not": {"type": "string"}}),
+            true,
+        ),
+        (
+            json!({"type": ["string", "null"], "allOf": [{"type": "string"}]}),
+            false,
+        ),
+        (
+            json!({"type": ["string", "null"], "if": {"type": "null"}, "then": {"type": "string"}}),
+            false,
+        ),
     ];
     // Each chain that reaches no schema admits nothing, and ends.
     assert!(!wire::admits_null_in(
@@ -2061,7 +2091,10 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
         "deepseek/beta-strict",
         "cohere/v2-strict",
     ] {
-        for (n, accepts) in &cases {
+        for ((n, accepts), p) in cases
+            .iter()
+            .flat_map(|c| profiles.iter().map(move |p| (c, p)))
+        {
             // `n` first: Cohere strict makes the first property required when none is.
             let required = if target == "cohere/v2-strict" {
                 json!([])
@@ -2071,7 +2104,7 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
             let schema = json!({"type": "object",
                 "properties": {"n": n, "q": {"type": "string"}},
                 "required": required, "$defs": defs});
-            let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
+            let c = compile(&[tool("t", schema.clone())], target, p, &opts).unwrap();
             assert!(c.is_ok(), "{target} {n}: {:#?}\n{}", c.check, c.request);
             let said = c.tools[0]
                 .changes
@@ -2095,16 +2128,30 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
                 wire::admits_null_in(sent, "/properties/n", params),
                 "{target} {n}: {sent}"
             );
+            assert_eq!(
+                wire::null_verdict(sent, "/properties/n", Some(params)),
+                Some(true),
+                "{target} {n}: {sent}"
+            );
             if *accepts {
                 assert!(
                     said.contains("already accepts null"),
                     "{target} {n}: {said}"
                 );
                 assert!(args.absent_nulls.is_empty(), "{target} {n}");
-                // No second null branch (a `oneOf` some targets' repair rewrites first).
-                if n.get("oneOf").is_none() {
+                // No second null branch (a `oneOf` some targets' repair rewrites first, a
+                // keyword others drop).
+                let dropped = c.tools[0].changes.iter().any(|ch| {
+                    ch.pointer.starts_with("/properties/n/") && ch.action.starts_with("dropped")
+                });
+                if n.get("oneOf").is_none() && !dropped {
                     assert_eq!(sent, n, "{target}: no second null branch");
                 }
+                assert_ne!(
+                    sent.pointer("/anyOf/1"),
+                    Some(&json!({"type": "null"})),
+                    "{target} {n}: a second null branch"
+                );
             } else {
                 assert!(
                     said.contains("required and nullable"),

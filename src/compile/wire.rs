@@ -85,10 +85,13 @@ impl Unwirable {
 /// and why (in schema order; never empty): a user fixes them all from one run, not one per
 /// run. On an error `schema` is left partly rewritten. `max_inline_nodes` caps the nodes the
 /// `$ref`s a strict form merges may grow the schema to ([`merge_ref_siblings`];
-/// `--max-inline-nodes`, [`crate::repair::Options::max_inline_nodes`]).
+/// `--max-inline-nodes`, [`crate::repair::Options::max_inline_nodes`]). `given` is the
+/// parameters schema as given (compile's canonical copy), where known: whether an optional
+/// argument's null is a value is judged there, as `toolwire args` judges it ([`AsGiven`]).
 pub fn apply(
     form: Form,
     schema: &mut Value,
+    given: Option<&Value>,
     max_inline_nodes: usize,
 ) -> Result<Vec<Change>, Vec<Unwirable>> {
     let mut changes = Vec::new();
@@ -100,6 +103,12 @@ pub fn apply(
     if matches!(form, Form::Strict | Form::DeepSeekStrict) {
         blocked.extend(merge_ref_siblings(schema, &mut changes, max_inline_nodes));
     }
+    // Places below are read back from the schema as it stands now: the wire form's own
+    // wraps are taken off first ([`Refs::as_given`]).
+    let as_given = given.filter(|_| form != Form::Plain).map(|given| AsGiven {
+        given,
+        received: schema.clone(),
+    });
     let mut refs = Refs::default();
     if form != Form::Plain {
         refs = Refs::of(schema);
@@ -118,15 +127,11 @@ pub fn apply(
             } else {
                 schema.clone()
             };
-            close(
-                schema,
-                "",
-                &mut changes,
-                &mut blocked,
-                &mut refs,
-                &unclosed,
-                0,
-            );
+            let read = Read {
+                unclosed: &unclosed,
+                as_given: as_given.as_ref(),
+            };
+            close(schema, "", &mut changes, &mut blocked, &mut refs, &read, 0);
         }
         Form::CohereStrict => {
             // Read only through a `$ref` beside an object: a schema without one is not copied.
@@ -142,6 +147,7 @@ pub fn apply(
                 refs: &mut refs,
                 unrewritten: &unrewritten,
                 conditions: &conditions,
+                as_given: as_given.as_ref(),
             };
             walk.visit(schema, "", 0);
         }
@@ -427,7 +433,7 @@ fn merge_ref_siblings(
 pub fn is_in(form: Form, schema: &Value) -> bool {
     let mut copy = schema.clone();
     let cap = crate::repair::refs::MAX_INLINE_NODES;
-    matches!(apply(form, &mut copy, cap), Ok(changes) if changes.is_empty())
+    matches!(apply(form, &mut copy, None, cap), Ok(changes) if changes.is_empty())
 }
 
 /// Every form: `required: "d"` naming a declared property is the list `["d"]` (what draft-04
@@ -540,19 +546,28 @@ fn children(
 
 const MAX_DEPTH: usize = 512;
 
+/// What [`close`] reads besides the schema it rewrites.
+struct Read<'a> {
+    /// The whole schema as it was before the walk, which the `$ref` branches of an object
+    /// are read in ([`branches_on_the_object`]).
+    unclosed: &'a Value,
+    /// The schema as given, where known.
+    as_given: Option<&'a AsGiven<'a>>,
+}
+
 /// Closes every object schema and makes every property required, optional ones nullable.
 /// Each object that cannot be closed is added to `blocked` and the walk goes on, so every
-/// such place is named at once. `unclosed` is the whole schema as it was before the walk,
-/// which the `$ref` branches of an object are read in ([`branches_on_the_object`]).
+/// such place is named at once.
 fn close(
     v: &mut Value,
     at: &str,
     changes: &mut Vec<Change>,
     blocked: &mut Vec<Unwirable>,
     refs: &mut Refs,
-    unclosed: &Value,
+    read: &Read<'_>,
     depth: usize,
 ) {
+    let unclosed = read.unclosed;
     if depth > MAX_DEPTH {
         blocked.push(Unwirable::at(at, "the schema nests too deep to compile"));
         return;
@@ -637,7 +652,8 @@ fn close(
             for name in optional {
                 if let Some(p) = props.get_mut(name) {
                     let here = push_token(&properties, name);
-                    let accepts = admits_null_in(p, &here, unclosed);
+                    let accepts = admits_null_in(p, &here, unclosed)
+                        && !read.as_given.is_some_and(|g| g.refuses_null(refs, &here));
                     let action = if accepts {
                         // `args` keeps a null the declared schema accepts: here it cannot
                         // tell "not given" from null, and null is a valid value.
@@ -656,7 +672,7 @@ fn close(
         );
     }
     let _ = children(o, at, |sub, here| {
-        close(sub, here, changes, blocked, refs, unclosed, depth + 1);
+        close(sub, here, changes, blocked, refs, read, depth + 1);
         Ok(())
     });
 }
@@ -1614,13 +1630,15 @@ pub fn make_nullable(schema: &mut Value) -> bool {
 }
 
 /// [`make_nullable`] for the optional argument at `at` that a strict form makes required,
-/// `accepts` telling whether its schema already accepts null ([`admits_null_in`]): such a
-/// schema is left as it is. A schema a reference reaches is wrapped in `anyOf` even where
+/// `accepts` telling whether its schema already accepts null ([`admits_null_in`]) and the
+/// schema as given does not refuse it ([`AsGiven::refuses_null`]): such a schema is left as
+/// it is. A schema a reference reaches is wrapped in `anyOf` even where
 /// `null` could go in its `type`, and the reference follows it to `…/anyOf/0`: it meant the
 /// argument's schema, which refuses null (trial 43: a required `to: {"$ref":
 /// "#/properties/from"}` accepted null once the optional `from` was `type: ["string",
-/// "null"]`); so is one whose own words admit null while a `$ref` beside them refuses it,
-/// which [`make_nullable`] would leave as it is.
+/// "null"]`); so is one whose own words admit null while a `$ref` beside them refuses it, or
+/// the schema as given refuses it (a `not` the target's repair dropped), which
+/// [`make_nullable`] would leave as it is.
 fn optional_made_nullable(schema: &mut Value, at: &str, refs: &mut Refs, accepts: bool) {
     if accepts {
         return;
@@ -1776,6 +1794,31 @@ impl Refs {
     }
 }
 
+/// The parameters schema as given (compile's canonical copy), which `toolwire args` checks
+/// calls against, beside the schema [`apply`] received (repaired for the target, which may
+/// have dropped the keyword that refused null: trial 61 D4, `n: {type: [string, null], not:
+/// {const: null}}` lost its `not` to openai/chat-strict's repair, and compile then said "a
+/// null is passed on as null" while `args` mapped `{"n": null}` back to absent).
+struct AsGiven<'a> {
+    given: &'a Value,
+    received: Value,
+}
+
+impl AsGiven<'_> {
+    /// Whether the schema as given at the place of `at` (a place in the schema as rewritten
+    /// so far, read back through the wire form's wraps, [`Refs::as_given`], and then through
+    /// repair's and the form's inlined `$ref`s, [`crate::repair::place::original_schema`])
+    /// refuses null, judged as `args` judges it ([`null_verdict`]): there `args` maps an
+    /// optional argument's null to absent. `false` where that place or verdict cannot be
+    /// found: the schema as it stands is then the only word.
+    fn refuses_null(&self, refs: &Refs, at: &str) -> bool {
+        crate::repair::place::original_schema(self.given, &self.received, &refs.as_given(at))
+            .is_some_and(|(schema, place)| {
+                null_verdict(schema, &place, Some(self.given)) == Some(false)
+            })
+    }
+}
+
 /// Each `$ref` of `root`, as (the pointer of the schema holding it, its text, the place it
 /// names decoded when it names one by JSON Pointer in the root's own resource).
 fn pointer_refs(root: &Value) -> Vec<(String, String, Option<String>)> {
@@ -1812,11 +1855,15 @@ fn wrap_with_null(o: &mut Map<String, Value>) {
 
 /// Whether `schema` says in so many words that null is valid: `type` is or lists `"null"`,
 /// `const` is null, `enum` holds null, or an `anyOf`/`oneOf` branch does, and none of these
-/// keywords present excludes null. A schema that admits null only by saying nothing (no
-/// `type` at all) is not counted: strict forms want the null written out. A `$ref` is not
-/// read here (there is no document to read it in): [`admits_null_in`] reads it.
+/// keywords present excludes null; `not`, `allOf` and `if`/`then`/`else`, which say no value
+/// of their own, must let null through as well, judged exactly for a null ([`null_verdict`]:
+/// trial 61 D4, `{type: [string, null], not: {const: null}}` counted as accepting null), and
+/// a `oneOf` must have exactly one branch a null passes. A schema that admits null only by
+/// saying nothing (no `type` at all) is not counted: strict forms want the null written out.
+/// A `$ref` is not read here (there is no document to read it in): [`admits_null_in`] reads
+/// it.
 pub fn admits_null(schema: &Value) -> bool {
-    says_null(schema, "", None, 0, &mut 0)
+    says_null(schema, "", None, 0, &mut Spent::default())
 }
 
 /// [`admits_null`] for `schema` at document pointer `at` in `root`, a local `$ref` (in it or
@@ -1830,13 +1877,15 @@ pub fn admits_null(schema: &Value) -> bool {
 /// 60 D5: `note: {"$ref": "#/$defs/NullableText"}` was said to map back to absent and
 /// wrapped in a second null branch, while `args` passed `{"note": null}` on as null). The
 /// unit test `compile and args agree on which optional nulls are values` pins the two
-/// together. `root` is `Value::Null` where the document holds no `$ref`.
+/// together. `root` is `Value::Null` where the document holds no `$ref`. The strict forms
+/// also ask the schema as given, where [`apply`] has it ([`AsGiven`]): a schema that admits
+/// null here, as the target's repair left it, may refuse it there (trial 61 D4).
 pub fn admits_null_in(schema: &Value, at: &str, root: &Value) -> bool {
-    says_null(schema, at, Some(root), 0, &mut 0)
+    says_null(schema, at, Some(root), 0, &mut Spent::default())
 }
 
 /// [`admits_null_in`] (or, without `root`, [`admits_null`]) `depth` branches below the
-/// first, `chains` the `$ref` chains followed so far: at most [`MAX_DEPTH`] deep and
+/// first, `spent` what has been followed so far: at most [`MAX_DEPTH`] deep and
 /// [`crate::schema::refs::MAX_REF_HOPS`] chains in all, so a cycle through branches ends, and
 /// a reference that fans out again (`A: anyOf: [{$ref: A}, {$ref: A}]`) ends soon.
 fn says_null(
@@ -1844,7 +1893,7 @@ fn says_null(
     at: &str,
     root: Option<&Value>,
     depth: usize,
-    chains: &mut usize,
+    spent: &mut Spent,
 ) -> bool {
     let Value::Object(o) = schema else {
         return false;
@@ -1852,24 +1901,29 @@ fn says_null(
     if depth > MAX_DEPTH {
         return false;
     }
-    let mut branches = |keyword: &str| {
+    let branches = |keyword: &str, spent: &mut Spent| {
         o.get(keyword).map(|b| {
             b.as_array().is_some_and(|list| {
                 let here = push_token(at, keyword);
                 list.iter().enumerate().any(|(i, b)| {
                     let there = push_token(&here, &i.to_string());
-                    says_null(b, &there, root, depth + 1, chains)
+                    says_null(b, &there, root, depth + 1, spent)
                 })
             })
         })
     };
-    let (any_of, one_of) = (branches("anyOf"), branches("oneOf"));
+    let any_of = branches("anyOf", spent);
+    // Exactly one branch may pass a null: one that says it and another that lets it through
+    // make the `oneOf` refuse it.
+    let one_of = branches("oneOf", spent).map(|says| {
+        says && keyword_verdict(o, "oneOf", at, root, spent, depth, false) == Some(Some(true))
+    });
     let by_ref = root.and_then(|root| {
         let reference = o.get("$ref")?;
-        if *chains >= crate::schema::refs::MAX_REF_HOPS {
+        if spent.chains >= crate::schema::refs::MAX_REF_HOPS {
             return Some(false);
         }
-        *chains += 1;
+        spent.chains += 1;
         Some(
             match reference
                 .as_str()
@@ -1877,7 +1931,7 @@ fn says_null(
             {
                 Some(crate::schema::refs::Chain::Reaches {
                     schema, pointer, ..
-                }) => says_null(schema, &pointer, Some(root), depth + 1, chains),
+                }) => says_null(schema, &pointer, Some(root), depth + 1, spent),
                 _ => false,
             },
         )
@@ -1895,7 +1949,180 @@ fn says_null(
         one_of,
         by_ref,
     ];
-    says.iter().any(Option::is_some) && says.iter().flatten().all(|&yes| yes)
+    // These say no value of their own: they only must let null through (an undecided one,
+    // a `$ref` in it that cannot be followed, does not).
+    let let_through = ["not", "allOf", "if"].into_iter().all(|k| {
+        keyword_verdict(o, k, at, root, spent, depth, false).is_none_or(|v| v == Some(true))
+    });
+    says.iter().any(Option::is_some) && says.iter().flatten().all(|&yes| yes) && let_through
+}
+
+/// What [`says_null`] and [`null_verdict`] have followed: `$ref` chains ([`says_null`], at
+/// most [`crate::schema::refs::MAX_REF_HOPS`]) and single `$ref` steps ([`null_verdict`], at
+/// most [`MAX_NULL_HOPS`]).
+#[derive(Default)]
+struct Spent {
+    chains: usize,
+    hops: usize,
+}
+
+/// Most `$ref` steps [`null_verdict`] takes in all: as many as [`says_null`]'s chains of
+/// [`crate::schema::refs::MAX_REF_HOPS`] hops each may take. Past it, a verdict through a
+/// `$ref` is undecided, so that a reference fanning out again (`A: anyOf: [{$ref: A}, {$ref:
+/// A}]`) ends.
+const MAX_NULL_HOPS: usize = crate::schema::refs::MAX_REF_HOPS * crate::schema::refs::MAX_REF_HOPS;
+
+/// Whether `schema` (at document pointer `at` in `root`, `None` where no document is at
+/// hand) accepts a null, judged exactly as `toolwire args` judges one: `None` where that
+/// cannot be told here (a `$ref` that cannot be followed or past [`MAX_NULL_HOPS`], a
+/// `$dynamicRef`, a keyword value that is no schema, more than [`MAX_DEPTH`] deep). For a null
+/// only `type`, `const`, `enum`, `not`, `allOf`, `anyOf`, `oneOf` (exactly one branch),
+/// `if`/`then`/`else` (from draft-07 on), `$ref` and boolean schemas decide; every other
+/// keyword (`minLength`, `required`, `format`, ...) applies to other types only (JSON Schema
+/// 2020-12 validation §6). OpenAPI's `nullable: true` adds null to the `type`, `enum`,
+/// `const` and `anyOf` beside it, as `args` reads it ([`crate::args::accept_null`]); under a
+/// draft-04 to 07 root, the keywords beside a `$ref` are ignored
+/// ([`crate::repair::refs::ref_siblings_apply`]), as the validator `args` uses ignores them.
+pub fn null_verdict(schema: &Value, at: &str, root: Option<&Value>) -> Option<bool> {
+    verdict(schema, at, root, &mut Spent::default(), 0)
+}
+
+fn verdict(
+    schema: &Value,
+    at: &str,
+    root: Option<&Value>,
+    spent: &mut Spent,
+    depth: usize,
+) -> Option<bool> {
+    let o = match schema {
+        Value::Bool(b) => return Some(*b),
+        Value::Object(o) => o,
+        _ => return None,
+    };
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if o.contains_key("$dynamicRef") || o.contains_key("$recursiveRef") {
+        return None;
+    }
+    if o.contains_key("$ref") && !root.is_none_or(crate::repair::refs::ref_siblings_apply) {
+        return keyword_verdict(o, "$ref", at, root, spent, depth, false).flatten();
+    }
+    let nullable = o.get("nullable") == Some(&Value::Bool(true));
+    let mut decided = Some(true);
+    for k in [
+        "type", "const", "enum", "not", "allOf", "anyOf", "oneOf", "if", "$ref",
+    ] {
+        match keyword_verdict(o, k, at, root, spent, depth, nullable) {
+            Some(Some(false)) => return Some(false),
+            Some(None) => decided = None,
+            _ => {}
+        }
+    }
+    decided
+}
+
+/// The verdict of keyword `k` of the schema `o` on a null ([`null_verdict`]): `None` where
+/// `o` has no `k` (nor, for `if`, a `then` or `else` it would choose), `Some(None)` where it
+/// cannot be told. `nullable` is whether `o` says `nullable: true`, read as `args` reads it.
+fn keyword_verdict(
+    o: &Map<String, Value>,
+    k: &str,
+    at: &str,
+    root: Option<&Value>,
+    spent: &mut Spent,
+    depth: usize,
+    nullable: bool,
+) -> Option<Option<bool>> {
+    let value = o.get(k)?;
+    let here = push_token(at, k);
+    let sub = |v: &Value, there: &str, spent: &mut Spent| verdict(v, there, root, spent, depth + 1);
+    let each = |spent: &mut Spent| -> Option<Vec<Option<bool>>> {
+        let list = value.as_array()?;
+        Some(
+            list.iter()
+                .enumerate()
+                .map(|(i, b)| sub(b, &push_token(&here, &i.to_string()), spent))
+                .collect(),
+        )
+    };
+    Some(match k {
+        "type" => match value {
+            Value::String(t) => Some(t == "null" || nullable),
+            Value::Array(list) => Some(nullable || list.iter().any(|t| t == "null")),
+            _ => None,
+        },
+        "const" => Some(value.is_null() || nullable),
+        "enum" => value
+            .as_array()
+            .map(|e| nullable || e.iter().any(Value::is_null)),
+        "not" => verdict(value, &here, root, spent, depth + 1).map(|passes| !passes),
+        "allOf" => each(spent).and_then(|v| {
+            if v.contains(&Some(false)) {
+                Some(false)
+            } else {
+                v.iter().all(Option::is_some).then_some(true)
+            }
+        }),
+        "anyOf" => each(spent).and_then(|v| {
+            if nullable || v.contains(&Some(true)) {
+                Some(true)
+            } else {
+                v.iter().all(Option::is_some).then_some(false)
+            }
+        }),
+        "oneOf" => each(spent).and_then(|v| {
+            let passed = v.iter().filter(|&&b| b == Some(true)).count();
+            if passed > 1 {
+                Some(false)
+            } else {
+                v.iter().all(Option::is_some).then_some(passed == 1)
+            }
+        }),
+        "if" => {
+            // Drafts 04 and 06 have no `if`: an unknown keyword there, never run.
+            let draft = root.map(|r| jsonschema::Draft::Draft202012.detect(r));
+            if matches!(
+                draft,
+                Some(jsonschema::Draft::Draft4 | jsonschema::Draft::Draft6)
+            ) {
+                return None;
+            }
+            let chosen = |holds: bool| if holds { "then" } else { "else" };
+            if !o.contains_key("then") && !o.contains_key("else") {
+                return None;
+            }
+            match verdict(value, &here, root, spent, depth + 1) {
+                Some(holds) => match o.get(chosen(holds)) {
+                    Some(branch) => verdict(
+                        branch,
+                        &push_token(at, chosen(holds)),
+                        root,
+                        spent,
+                        depth + 1,
+                    ),
+                    None => Some(true),
+                },
+                None => None,
+            }
+        }
+        "$ref" => {
+            let (Some(root), Some(reference)) = (root, value.as_str()) else {
+                return Some(None);
+            };
+            if spent.hops >= MAX_NULL_HOPS {
+                return Some(None);
+            }
+            spent.hops += 1;
+            match crate::schema::refs::step_from(root, at, reference) {
+                crate::schema::refs::Step::Local(target, pointer) => {
+                    verdict(target, &pointer, Some(root), spent, depth + 1)
+                }
+                _ => None,
+            }
+        }
+        _ => return None,
+    })
 }
 
 fn deepseek_subset(v: &mut Value, at: &str, changes: &mut Vec<Change>, depth: usize) {
@@ -1966,6 +2193,8 @@ struct OneRequired<'a> {
     unrewritten: &'a Value,
     /// The definitions a condition reaches ([`condition_definitions`]), left as written.
     conditions: &'a HashSet<String>,
+    /// The schema as given, where known.
+    as_given: Option<&'a AsGiven<'a>>,
 }
 
 impl OneRequired<'_> {
@@ -2041,7 +2270,10 @@ impl OneRequired<'_> {
         let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
         let here = push_token(&push_token(at, "properties"), &name);
         if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
-            let accepts = admits_null_in(p, &here, self.unrewritten);
+            let accepts = admits_null_in(p, &here, self.unrewritten)
+                && !self
+                    .as_given
+                    .is_some_and(|g| g.refuses_null(self.refs, &here));
             if accepts {
                 action = FIRST_NULL_PASSED_ON;
             }
@@ -2376,6 +2608,113 @@ mod tests {
         }
     }
 
+    /// `not`, `allOf` and `if`/`then`/`else` say no value of their own, but must let null
+    /// through for a schema to admit it, judged exactly as the validator `args` uses judges a
+    /// null (trial 61 D4: `{type: [string, null], not: {const: null}}` counted as accepting
+    /// null); a `oneOf` must pass it in exactly one branch; a schema still has to say null to
+    /// admit it.
+    #[test]
+    fn keywords_saying_no_value_must_let_null_through() {
+        let defs = json!({"S": {"type": "string"}, "N": {"type": "null"}});
+        let cases = [
+            (
+                json!({"type": ["string", "null"], "not": {"const": null}}),
+                false,
+            ),
+            (
+                json!({"type": ["string", "null"], "not": {"type": "string"}}),
+                true,
+            ),
+            (json!({"type": ["string", "null"], "not": true}), false),
+            (
+                json!({"type": ["string", "null"], "allOf": [{"type": "string"}]}),
+                false,
+            ),
+            (
+                json!({"type": ["string", "null"], "allOf": [{"minLength": 1}, true]}),
+                true,
+            ),
+            (
+                json!({"type": ["string", "null"], "if": {"type": "null"}, "then": {"type": "string"}}),
+                false,
+            ),
+            (
+                json!({"type": ["string", "null"], "if": {"type": "null"}, "then": {"const": null}}),
+                true,
+            ),
+            (
+                json!({"type": ["string", "null"], "if": {"type": "string"}, "else": false}),
+                false,
+            ),
+            (
+                json!({"type": ["string", "null"], "if": {"type": "string"}, "then": false}),
+                true,
+            ),
+            (
+                json!({"oneOf": [{"type": "null"}, {"type": ["string", "null"]}]}),
+                false,
+            ),
+            (
+                json!({"oneOf": [{"type": "null"}, {"type": "string"}]}),
+                true,
+            ),
+            // Let through, but not said: strict forms want the null written out.
+            (json!({"not": {"type": "string"}}), false),
+            (json!({"allOf": [{"type": "null"}]}), false),
+            (
+                json!({"type": ["string", "null"], "not": {"$ref": "#/$defs/N"}, "$defs": defs}),
+                false,
+            ),
+        ];
+        for (s, admits) in &cases {
+            let valid = jsonschema::validator_for(s)
+                .expect("a valid schema")
+                .is_valid(&Value::Null);
+            assert_eq!(null_verdict(s, "", Some(s)), Some(valid), "{s}");
+            assert_eq!(admits_null_in(s, "", s), *admits, "{s}");
+            assert!(valid || !admits, "{s}");
+            // Without the document, a `$ref` cannot be read: undecided, so not admitted.
+            assert_eq!(admits_null(s), *admits, "{s}");
+        }
+        let by_ref =
+            json!({"type": ["string", "null"], "not": {"$ref": "#/$defs/S"}, "$defs": defs});
+        assert!(admits_null_in(&by_ref, "", &by_ref));
+        assert!(!admits_null(&by_ref));
+        assert_eq!(null_verdict(&by_ref, "", None), None);
+        // Under draft-07 the keywords beside a `$ref` are ignored, as the validator ignores
+        // them; `nullable: true` reads as `args` reads it.
+        let draft07 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "$ref": "#/definitions/T", "not": {"const": null},
+            "definitions": {"T": {"type": ["string", "null"]}}});
+        assert!(
+            jsonschema::validator_for(&draft07)
+                .unwrap()
+                .is_valid(&Value::Null)
+        );
+        assert_eq!(null_verdict(&draft07, "", Some(&draft07)), Some(true));
+        let nullable = json!({"type": "string", "nullable": true, "not": {"const": "x"}});
+        assert_eq!(null_verdict(&nullable, "", None), Some(true));
+        assert!(
+            crate::args::check_arguments(
+                &json!({"type": "object", "properties": {"n": nullable}, "required": ["n"]}),
+                &json!({"n": null}),
+                crate::args::Coercions::NONE,
+            )
+            .unwrap()
+            .problems
+            .is_empty()
+        );
+        // A cycle, and a reference fanning out again, end undecided.
+        for s in [
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}}),
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}]}}}),
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"not": {"$ref": "#/$defs/A"}}}}),
+        ] {
+            assert_eq!(null_verdict(&s, "", Some(&s)), None, "{s}");
+            assert!(!admits_null_in(&s, "", &s), "{s}");
+        }
+    }
+
     /// What `make_nullable` writes accepts null, and still accepts (and refuses) every other
     /// value as the schema did, also when a keyword beside `type` holds for null too (trial
     /// 2026-12-02: `{"type":"string","anyOf":[…]}` became `type: ["string","null"]` beside an
@@ -2456,7 +2795,7 @@ mod tests {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = json!({"type":"object","$defs":{"S":{"type":"string"}},
                     "properties":{"x":x.clone()},"required":["x"]});
-                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
                 assert_eq!(s["properties"]["x"], written, "{form:?} {x}");
                 assert!(
                     changes.iter().any(|c| c.pointer == "/properties/x/nullable"
@@ -2476,7 +2815,7 @@ mod tests {
             "any":{"anyOf":[{"type":"string"},{"type":"integer"}]},
             "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}
         },"required":["q"]});
-        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        let changes = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(
             s,
             json!({"type":"object","properties":{
@@ -2497,7 +2836,7 @@ mod tests {
                 "q":{"type":"string"},
                 "sub":{"type":"object","properties":{"x":{"type":"string"}},"required":"x"}},
                 "required":"q"});
-            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["required"][0], json!("q"), "{form:?}");
             assert_eq!(
                 s["properties"]["sub"]["required"][0],
@@ -2534,7 +2873,7 @@ mod tests {
         for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
             for (given, kept, lost) in &cases {
                 let mut s = json!({"type":"object","properties":props,"required":given});
-                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
                 let at: Vec<&Change> = changes
                     .iter()
                     .filter(|c| c.pointer == "/required")
@@ -2567,13 +2906,13 @@ mod tests {
         // The plain form sends the canonical schema: the target's profile judges it there.
         let mut s = json!({"type":"object","properties":props,"required":{"x": true}});
         assert_eq!(
-            apply(Form::Plain, &mut s, MAX_INLINE_NODES).unwrap(),
+            apply(Form::Plain, &mut s, None, MAX_INLINE_NODES).unwrap(),
             vec![]
         );
         assert_eq!(s["required"], json!({"x": true}));
         // Only where a strict form writes `required`: on an object schema.
         let mut s = json!({"type":"object","properties":{"x":{"type":"string","required":true}}});
-        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        let changes = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["x"]["required"], json!(true));
         assert!(changes.iter().all(|c| c.rule != "required-invalid"));
     }
@@ -2612,7 +2951,7 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut s.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut s.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{form:?} {s}: {blocked:?}");
                 assert_eq!(blocked[0].pointer, at, "{form:?} {s}");
                 assert!(
@@ -2675,7 +3014,7 @@ mod tests {
                 "plain":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},
                 "list":{"type":"array","items":{"type":"object","additionalProperties":true}}
             },"required":["id","meta","tags","extra","plain","list"],"additionalProperties":true});
-            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
             let closed: Vec<(&str, Option<&str>)> = changes
                 .iter()
                 .filter(|c| c.action.starts_with("closed the object"))
@@ -2724,7 +3063,7 @@ mod tests {
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = root.clone();
-                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
                 let close = changes.iter().find(|c| c.pointer.is_empty()).unwrap();
                 assert_eq!(close.lost.as_deref(), lost, "{form:?} {root}");
             }
@@ -2735,7 +3074,7 @@ mod tests {
     fn a_map_cannot_be_strict() {
         let mut s = json!({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}});
         assert_eq!(
-            apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err(),
+            apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap_err(),
             [Unwirable::at(
                 "/properties/m/additionalProperties",
                 "an object whose extra members have a schema (a map) cannot be closed for strict mode"
@@ -2747,7 +3086,7 @@ mod tests {
     fn deepseek_drops_length_bounds_and_unknown_formats() {
         let mut s = json!({"type":"object","properties":{
             "a":{"type":"string","maxLength":5,"format":"uri"},"b":{"type":"string","format":"email"}},"required":["a","b"]});
-        let changes = apply(Form::DeepSeekStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        let changes = apply(Form::DeepSeekStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["a"], json!({"type":"string"}));
         assert_eq!(s["properties"]["b"]["format"], "email");
         assert_eq!(changes.iter().filter(|c| c.lost.is_some()).count(), 2);
@@ -2757,7 +3096,7 @@ mod tests {
     fn cohere_gets_one_required_property_per_object() {
         let mut s =
             json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}});
-        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["required"], json!(["a"]));
         assert_eq!(s["properties"]["a"]["type"], json!(["string", "null"]));
     }
@@ -2778,7 +3117,7 @@ mod tests {
             "dependentSchemas":{"n":{"properties":{"mode":{"minLength":1}}}},
             "anyOf":[{"properties":{"n":{"maximum":9}}},{"properties":{"mode":{"minLength":2}}}]});
         let mut s = cond.clone();
-        let changes = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        let changes = apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s, cond, "{changes:?}");
         for call in [
             json!({"mode":"fast"}),
@@ -2791,7 +3130,7 @@ mod tests {
             "o":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}]},
             "l":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}}}}},
             "required":["q"]});
-        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["anyOf"][0]["required"], json!(["a"]));
         assert_eq!(s["properties"]["l"]["items"]["required"], json!(["x"]));
         // A definition a condition reaches by `$ref` is a condition too, and so is one beside
@@ -2803,7 +3142,7 @@ mod tests {
             "$defs":{"Fast":{"allOf":[{"$ref":"#/$defs/Small"}]},"Small":{"properties":{"n":{"maximum":5}}},
             "Base":{"properties":{"z":{"minLength":1}}},"O":{"type":"object","properties":{"a":{"type":"string"}}}}});
         let mut s = by_ref.clone();
-        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["$defs"]["Small"], by_ref["$defs"]["Small"]);
         assert_eq!(s["$defs"]["Base"], by_ref["$defs"]["Base"]);
         assert_eq!(s["$defs"]["O"]["required"], json!(["a"]));
@@ -2843,7 +3182,7 @@ mod tests {
             ),
         ] {
             let mut s = given.clone();
-            let blocked = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             assert!(!blocked.is_empty(), "{given}");
             for b in &blocked {
                 assert!(
@@ -2920,7 +3259,7 @@ mod tests {
             s.as_object_mut()
                 .unwrap()
                 .extend(more.as_object().unwrap().clone());
-            let blocked = apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             let places: Vec<&str> = blocked.iter().map(|b| b.pointer.as_str()).collect();
             assert_eq!(places, [at], "{more}");
             assert!(blocked[0].reason.contains("`a`"), "{}", blocked[0].reason);
@@ -2929,7 +3268,7 @@ mod tests {
             "c":{"type":"integer"}},"dependentRequired":{"b":["c"]},"minProperties":0,
             "propertyNames":{"maxLength":1},"allOf":[{"additionalProperties":true,"properties":{"a":{"minLength":1}}}],"anyOf":[{"required":["b"]},{"not":{"required":["c"]}}]});
         let mut s = given.clone();
-        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["required"], json!(["a"]));
         for call in [
             json!({}),
@@ -2995,7 +3334,7 @@ mod tests {
             for form in [Form::Strict, Form::DeepSeekStrict, Form::CohereStrict] {
                 let mut written =
                     json!({"type":"object","properties":{"a":s.clone()},"required":["a"]});
-                let changes = apply(form, &mut written, MAX_INLINE_NODES).unwrap();
+                let changes = apply(form, &mut written, None, MAX_INLINE_NODES).unwrap();
                 let a = &written["properties"]["a"];
                 assert!(!a.to_string().contains("nullable"), "{form:?} {s} -> {a}");
                 let before = jsonschema::validator_for(&without).expect("a valid schema");
@@ -3038,7 +3377,7 @@ mod tests {
             "m":{"$ref":"#/properties/n"},
             "k":{"$ref":"#/properties/n/properties/z"}},
             "required":["c","n","m","k"]});
-        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         let reached = |s: &Value, p: &str| s.pointer(p).cloned().unwrap_or_default();
         assert_eq!(
             reached(&s, "/properties/c/$ref"),
@@ -3053,7 +3392,7 @@ mod tests {
 
         let mut s = json!({"type":"object","properties":{
             "a":{"type":"string"},"b":{"$ref":"#/properties/a"}}});
-        apply(Form::CohereStrict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["b"]["$ref"], "#/properties/a/anyOf/0");
         assert_eq!(s["properties"]["a"]["anyOf"][0], json!({"type":"string"}));
 
@@ -3061,7 +3400,7 @@ mod tests {
             "type":"object","properties":{"a":object_or_id,
             "b":{"$ref":"#/properties/a/anyOf/0/properties/z"}},"required":["b"]}},
             "required":["r"]});
-        let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
+        let blocked = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
         assert_eq!(blocked.len(), 1, "{blocked:?}");
         assert_eq!(blocked[0].pointer, "/properties/r/properties/b/$ref");
         assert!(
@@ -3113,7 +3452,7 @@ mod tests {
         ] {
             let mut s = object(ids.clone(), applicator.clone());
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut s.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut s.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{applicator}: {blocked:?}");
                 let at = format!(
                     "/properties/by/{}",
@@ -3124,14 +3463,14 @@ mod tests {
                 assert!(blocked[0].reason.contains("strict mode cannot say this"));
             }
             s = object(ids.clone(), applicator);
-            assert!(apply(Form::Plain, &mut s, MAX_INLINE_NODES).is_ok());
+            assert!(apply(Form::Plain, &mut s, None, MAX_INLINE_NODES).is_ok());
         }
         // An object declaring no property of its own, whose branches declare them, was
         // closed as `properties: {}` ("emptied", exit 0), which no call matches (trial 44).
         let shapes = json!({"type":"object","properties":{"o":{"type":"object","anyOf":[
             {"properties":{"a":{"type":"string"}},"required":["a"]},
             {"properties":{"b":{"type":"string"}},"required":["b"]}]}},"required":["o"]});
-        let blocked = apply(Form::Strict, &mut shapes.clone(), MAX_INLINE_NODES).unwrap_err();
+        let blocked = apply(Form::Strict, &mut shapes.clone(), None, MAX_INLINE_NODES).unwrap_err();
         assert_eq!(blocked.len(), 1, "{blocked:?}");
         assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
         assert!(
@@ -3150,7 +3489,7 @@ mod tests {
             json!({"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}),
         ] {
             assert!(
-                apply(Form::Strict, &mut fine.clone(), MAX_INLINE_NODES).is_ok(),
+                apply(Form::Strict, &mut fine.clone(), None, MAX_INLINE_NODES).is_ok(),
                 "{fine}"
             );
         }
@@ -3198,7 +3537,7 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut schema.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut schema.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert!(
                     blocked[0].pointer.starts_with("/properties/o/"),
@@ -3206,7 +3545,7 @@ mod tests {
                 );
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
             }
-            assert!(apply(Form::Plain, &mut schema.clone(), MAX_INLINE_NODES).is_ok());
+            assert!(apply(Form::Plain, &mut schema.clone(), None, MAX_INLINE_NODES).is_ok());
         }
         // A definition declaring every property of the object is no condition on it.
         let whole = with(
@@ -3214,7 +3553,7 @@ mod tests {
                 "allOf":[{"$ref":"#/$defs/K"}]}),
             json!({"K":{"type":"object","properties":{"kind":{"type":"string"}}}}),
         );
-        assert!(apply(Form::Strict, &mut whole.clone(), MAX_INLINE_NODES).is_ok());
+        assert!(apply(Form::Strict, &mut whole.clone(), None, MAX_INLINE_NODES).is_ok());
         // A cycle, and a chain past the hop limit ending in `A`: each ends, unjudged.
         let mut chain = a_and_b.clone();
         for i in 0..crate::schema::refs::MAX_REF_HOPS + 2 {
@@ -3227,7 +3566,7 @@ mod tests {
                 "anyOf":[{"$ref":"#/$defs/L"},{"$ref":"#/$defs/C0"}]}),
             chain,
         );
-        assert!(apply(Form::Strict, &mut unreached.clone(), MAX_INLINE_NODES).is_ok());
+        assert!(apply(Form::Strict, &mut unreached.clone(), None, MAX_INLINE_NODES).is_ok());
     }
 
     /// A branch that is a `$ref` to a union of definitions, or an `anyOf` of them written
@@ -3276,7 +3615,7 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut schema.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut schema.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
@@ -3290,7 +3629,7 @@ mod tests {
                 {"type":"null"}]}}),
         );
         let mut s = kinds.clone();
-        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         let call = json!({"o":{"kind":"a"}});
         assert!(jsonschema::is_valid(&kinds, &call) && jsonschema::is_valid(&s, &call));
         // A chain of unions deeper than the nesting cap ends, unjudged past it.
@@ -3303,7 +3642,7 @@ mod tests {
         }
         defs.insert(format!("D{}", MAX_DEPTH + 10), a.clone());
         let deep = with(json!([{"$ref":"#/$defs/D0"}]), Value::Object(defs));
-        assert!(apply(Form::Strict, &mut deep.clone(), MAX_INLINE_NODES).is_ok());
+        assert!(apply(Form::Strict, &mut deep.clone(), None, MAX_INLINE_NODES).is_ok());
     }
 
     /// A `then` declaring a member its object does not (`r`, inline or through a `$ref`) was
@@ -3358,13 +3697,13 @@ mod tests {
             ),
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked =
-                    apply(form, &mut with(conditional.clone()), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut with(conditional.clone()), None, MAX_INLINE_NODES)
+                    .unwrap_err();
                 assert_eq!(blocked.len(), 1, "{blocked:?}");
                 assert_eq!(blocked[0].pointer, at);
                 assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
             }
-            assert!(apply(Form::Plain, &mut with(conditional), MAX_INLINE_NODES).is_ok());
+            assert!(apply(Form::Plain, &mut with(conditional), None, MAX_INLINE_NODES).is_ok());
         }
         let own = with(
             json!({"then":{"properties":{"kind":{"const":"a"}},"required":["kind"]},
@@ -3372,7 +3711,7 @@ mod tests {
         );
         let mut s = own.clone();
         // A member `not` requires is one the object must not carry: closing keeps that.
-        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"]["then"]["required"], json!(["kind"]));
     }
 
@@ -3389,7 +3728,7 @@ mod tests {
                 "required":["kind"],"anyOf":[branch]});
             let given = json!({"type":"object","properties":{"o":o},"required":["o"]});
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut given.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert_eq!(blocked.len(), 1, "{form:?} {branch}: {blocked:?}");
                 assert_eq!(blocked[0].pointer, "/properties/o/anyOf");
                 assert!(
@@ -3444,7 +3783,7 @@ mod tests {
         ] {
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = object(keyword, json!([branch]));
-                let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
                 assert_eq!(s["properties"]["o"].get(keyword), None, "{form:?} {branch}");
                 let at = format!("/properties/o/{keyword}");
                 assert!(
@@ -3459,7 +3798,7 @@ mod tests {
         // object (trial 52 D15: deepseek/beta-strict refused it).
         for form in [Form::Strict, Form::DeepSeekStrict] {
             let mut s = object("allOf", json!([{}, {"description":"x"}, true]));
-            let changes = apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            let changes = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
             assert!(s["properties"]["o"].get("allOf").is_none(), "{s}");
             assert!(
                 changes
@@ -3470,11 +3809,11 @@ mod tests {
         }
         let other = json!({"properties":{"k":{"type":"string","maxLength":2}}});
         let mut s = object("anyOf", json!([{}, other.clone()]));
-        apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["properties"]["o"].get("anyOf"), None);
         // An `allOf` keeps its other branches, the same without the one asserting nothing.
         let mut s = object("allOf", json!([{}, other.clone(), true]));
-        let changes = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap();
+        let changes = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(
             s["properties"]["o"]["allOf"].as_array().map(Vec::len),
             Some(1)
@@ -3487,6 +3826,7 @@ mod tests {
         let blocked = apply(
             Form::Strict,
             &mut object("oneOf", json!([{}, other])),
+            None,
             MAX_INLINE_NODES,
         )
         .unwrap_err();
@@ -3508,7 +3848,7 @@ mod tests {
         let into = "#/properties/o/anyOf/0/$defs/X";
         for form in [Form::Strict, Form::DeepSeekStrict] {
             let mut s = tool(json!({"$ref": into}), json!({"X": x}));
-            let blocked = apply(form, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             assert_eq!(blocked.len(), 1, "{blocked:?}");
             assert_eq!(blocked[0].pointer, "/properties/o/anyOf/0");
             assert!(
@@ -3521,7 +3861,7 @@ mod tests {
                 json!({"type":"string"}),
                 json!({"X": x, "Y": {"$ref": into}}),
             );
-            apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["properties"]["o"].get("anyOf"), None, "{form:?}");
         }
     }
@@ -3539,7 +3879,7 @@ mod tests {
         let to = "#/properties/o/anyOf/0";
         for form in [Form::Strict, Form::DeepSeekStrict] {
             let mut s = tool(json!({"type":"string","$ref": to}));
-            let blocked = apply(form, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(form, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             assert_eq!(blocked.len(), 1, "{blocked:?}");
             assert_eq!(blocked[0].pointer, "/properties/o/anyOf/0");
             assert!(
@@ -3550,7 +3890,7 @@ mod tests {
             );
             // Unnamed, it is left out with its `anyOf`, as any branch asserting nothing.
             let mut s = tool(json!({"type":"string"}));
-            apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+            apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
             assert_eq!(s["properties"]["o"].get("anyOf"), None, "{form:?}");
         }
     }
@@ -3570,7 +3910,7 @@ mod tests {
             let mut s = json!({"type":"object","properties":{"n":n,"o":{"type":"object",
                 "properties":{"k":{"type":"string"}},"required":["k"],"anyOf":[branch]}},
                 "required":["n","o"]});
-            let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             assert!(
                 blocked.iter().any(|b| b.pointer == "/properties/o/anyOf/0"
                     && b.reason.contains("may name it by its anchor or `$id`")),
@@ -3611,7 +3951,7 @@ mod tests {
             let given =
                 json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":{"C":c}});
             for form in [Form::Strict, Form::DeepSeekStrict] {
-                let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+                let blocked = apply(form, &mut given.clone(), None, MAX_INLINE_NODES).unwrap_err();
                 assert!(
                     blocked
                         .iter()
@@ -3843,7 +4183,7 @@ mod tests {
             assert!(jsonschema::is_valid(&given, &call));
             for form in [Form::Strict, Form::DeepSeekStrict] {
                 let mut s = given.clone();
-                apply(form, &mut s, MAX_INLINE_NODES).unwrap();
+                apply(form, &mut s, None, MAX_INLINE_NODES).unwrap();
                 assert!(jsonschema::is_valid(&s, &call), "{form:?} {o} -> {s}");
             }
         }
@@ -3853,7 +4193,7 @@ mod tests {
         let given = json!({"type":"object","properties":{"o":{"$ref":"#/$defs/X","required":["w"]}},
             "required":["o"],"$defs":x});
         for form in [Form::Strict, Form::DeepSeekStrict] {
-            let blocked = apply(form, &mut given.clone(), MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(form, &mut given.clone(), None, MAX_INLINE_NODES).unwrap_err();
             assert_eq!(blocked.len(), 1, "{form:?} {blocked:?}");
             assert_eq!(blocked[0].pointer, "/properties/o/required", "{form:?}");
             assert!(
@@ -3879,7 +4219,7 @@ mod tests {
             let mut defs = x.clone();
             defs["R"] = json!({"type":"object","properties":{"r":{"$ref":"#/$defs/R"}}});
             let mut s = json!({"type":"object","properties":{"o":o},"required":["o"],"$defs":defs});
-            let blocked = apply(Form::Strict, &mut s, MAX_INLINE_NODES).unwrap_err();
+            let blocked = apply(Form::Strict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
             assert_eq!(blocked.len(), 1, "{blocked:?}");
             assert_eq!(blocked[0].pointer, at);
             assert!(blocked[0].reason.contains(says), "{}", blocked[0].reason);
@@ -3901,7 +4241,7 @@ mod tests {
             "properties":{"z":{"type":"string"}}}},"required":["o"],
             "$defs":{"D0":{"type":"object","properties":d0},"D1":{"type":"object","properties":d1}}});
         for (cap, merged) in [(MAX_INLINE_NODES, false), (1_000_000, true), (50, false)] {
-            let r = apply(Form::Strict, &mut s.clone(), cap);
+            let r = apply(Form::Strict, &mut s.clone(), None, cap);
             assert_eq!(r.is_ok(), merged, "cap {cap}");
             if let Err(blocked) = r {
                 assert_eq!(blocked[0].pointer, "/properties/o/$ref");

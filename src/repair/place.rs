@@ -147,6 +147,27 @@ pub fn has_ref(schema: &Value) -> bool {
 /// What has no original place (a keyword compile wrote) is named below the original place of
 /// its schema.
 pub fn original_place(original: &Value, compiled: &Value, pointer: &str) -> String {
+    followed_back(original, compiled, pointer).0
+}
+
+/// The schema of `original` at the place of `pointer` ([`original_place`]) and that place,
+/// where `pointer` names a place `original` has: `None` where it names one `original` lacks
+/// (a keyword compile wrote), or a `$ref` on the way cannot be followed.
+pub fn original_schema<'v>(
+    original: &'v Value,
+    compiled: &Value,
+    pointer: &str,
+) -> Option<(&'v Value, String)> {
+    let (place, found) = followed_back(original, compiled, pointer);
+    found.map(|schema| (schema, place))
+}
+
+/// [`original_place`], and the value of `original` there (`None` past a place it lacks).
+fn followed_back<'v>(
+    original: &'v Value,
+    compiled: &Value,
+    pointer: &str,
+) -> (String, Option<&'v Value>) {
     let tokens = tokens(pointer);
     fn child<'v>(v: &'v Value, t: &str) -> Option<&'v Value> {
         match v {
@@ -200,7 +221,7 @@ pub fn original_place(original: &Value, compiled: &Value, pointer: &str) -> Stri
             _ => here = None,
         }
     }
-    place
+    (place, here)
 }
 
 #[cfg(test)]

@@ -1338,32 +1338,36 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
                 .into(),
         );
     }
+    // What let members beyond `properties` in: an open `additionalProperties` and the
+    // members `patternProperties` declares (as much the schema's as its properties), both
+    // named where both did (trial 61 D6: the patterns' members went unsaid beside a map).
+    let mut let_in: Vec<String> = Vec::new();
     match open {
         Some(Value::Bool(true)) => {
-            return Some(
-                "members beyond the declared properties (`additionalProperties: true`): the \
-                 model can no longer send them"
-                    .into(),
+            let_in.push(
+                "members beyond the declared properties (`additionalProperties: true`)".into(),
             );
         }
         // As given (`closing_given_back`), or in place where the object declares properties.
-        Some(schema @ Value::Object(_)) => {
-            return Some(format!(
-                "members beyond the declared properties (`additionalProperties: {}`): the model \
-                 can no longer send them",
-                crate::repair::show(schema)
-            ));
-        }
+        Some(schema @ Value::Object(_)) => let_in.push(format!(
+            "members beyond the declared properties (`additionalProperties: {}`)",
+            crate::repair::show(schema)
+        )),
         _ => {}
     }
-    // Members a `patternProperties` declares are as much the schema's as its properties.
     if let Some(Value::Object(patterns)) = o.get("patternProperties")
         && !patterns.is_empty()
     {
         let listed: Vec<String> = patterns.keys().map(|p| format!("`{p}`")).collect();
-        return Some(format!(
-            "members whose names match `patternProperties` ({}): the model can no longer send them",
+        let_in.push(format!(
+            "members whose names match `patternProperties` ({})",
             listed.join(", ")
+        ));
+    }
+    if !let_in.is_empty() {
+        return Some(format!(
+            "{}: the model can no longer send them",
+            let_in.join(" and ")
         ));
     }
     // A root without `properties` took any arguments, as repair says where it writes such a
@@ -1379,14 +1383,18 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
 /// "integer"}` dropped, "closed the object" with no loss, `{"b": 1}` refused; D10, the
 /// `patternProperties` beside an `additionalProperties: false` that rested on it).
 ///
-/// The line that dropped such an `additionalProperties` schema loses its own loss ("the
-/// provider no longer enforces" it): closed, the object takes fewer members, not more, and
-/// the closing's loss says which (trial 60 D2: the two lines contradicted each other).
+/// A closing that says a loss read in place says it again as given: repair or the offline
+/// model may have dropped one of the two before or after the form closed the object (trial 61
+/// D6: a map dropped by repair beside `patternProperties` went unsaid).
+///
+/// The line that dropped such an `additionalProperties` schema, or such a
+/// `patternProperties`, loses its own loss ("the provider no longer enforces" it): closed,
+/// the object takes fewer members, not more, and the closing's loss says which (trial 60 D2:
+/// the two lines contradicted each other).
 pub fn closing_given_back(changes: &mut [Change], original: &Value) {
     let mut maps_closed: Vec<String> = Vec::new();
     for c in changes.iter_mut() {
         if c.action == CLOSED
-            && c.lost.is_none()
             && let Some(Value::Object(o)) = original.pointer(&c.pointer)
             // Only these two: a place as given may be a `$ref` the form inlined, which
             // declares no properties there without being a free-form object.
@@ -1394,13 +1402,17 @@ pub fn closing_given_back(changes: &mut [Change], original: &Value) {
                 || o.get("patternProperties").is_some_and(Value::is_object))
         {
             c.lost = closing_loses(o.get("additionalProperties"), o, &c.pointer);
-            if o.get("additionalProperties").is_some_and(Value::is_object) {
-                maps_closed.push(push_token(&c.pointer, "additionalProperties"));
+            for k in ["additionalProperties", "patternProperties"] {
+                if o.get(k).is_some_and(Value::is_object) {
+                    maps_closed.push(push_token(&c.pointer, k));
+                }
             }
         }
     }
     for c in changes.iter_mut() {
-        if maps_closed.contains(&c.pointer) && c.action.starts_with("dropped `additionalProperties")
+        if maps_closed.contains(&c.pointer)
+            && (c.action.starts_with("dropped `additionalProperties")
+                || c.action.starts_with("dropped `patternProperties"))
         {
             c.lost = None;
         }
@@ -4007,6 +4019,51 @@ mod tests {
                 Some(
                     "members whose names match `patternProperties` (`^x`): the model can no \
                      longer send them"
+                ),
+                None,
+            ]
+        );
+    }
+
+    /// An object as given with both a map and `patternProperties`, closed by the form after
+    /// repair dropped the map and before the offline model dropped the patterns: the closing
+    /// names both kinds of member, and neither drop line says "no longer enforces" (trial 61
+    /// D6: openai/chat-strict kept the map's drop loss, and the closing named the patterns
+    /// alone; deepseek/beta-strict named the map alone and kept the patterns' drop loss).
+    #[test]
+    fn a_closing_names_the_map_and_the_patterns_it_took_away() {
+        let drop = |k: &str| {
+            change(
+                &format!("/properties/v/{k}"),
+                format!("dropped `{k}: ...`"),
+                Some(format!("the provider no longer enforces `{k}`")),
+            )
+        };
+        let in_place = closing_loses(
+            None,
+            json!({"properties": {"a": {}}, "patternProperties": {"^x": {}}})
+                .as_object()
+                .unwrap(),
+            "/properties/v",
+        );
+        let mut changes = vec![
+            drop("additionalProperties"),
+            change("/properties/v", CLOSED.into(), in_place),
+            drop("patternProperties"),
+        ];
+        let original = json!({"type": "object", "properties": {"v": {"type": "object",
+            "properties": {"a": {"type": "string"}}, "patternProperties": {"^x": {"type": "integer"}},
+            "additionalProperties": {"type": "string"}}}});
+        closing_given_back(&mut changes, &original);
+        let lost: Vec<Option<&str>> = changes.iter().map(|c| c.lost.as_deref()).collect();
+        assert_eq!(
+            lost,
+            [
+                None,
+                Some(
+                    "members beyond the declared properties (`additionalProperties: \
+                     {\"type\":\"string\"}`) and members whose names match \
+                     `patternProperties` (`^x`): the model can no longer send them"
                 ),
                 None,
             ]

@@ -3586,6 +3586,13 @@ mod tests {
         );
     }
 
+    /// What `args` says of an array at `/v` whose `contains` schema matches no item, `why`.
+    fn admits_no_array(why: &str) -> [String; 1] {
+        [format!(
+            "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
+        )]
+    }
+
     /// A contains schema no value matches (a `const`/`enum` its own `type` excludes, `false`)
     /// is said to admit no array, not by the value the call's item already is (trial 58 D8:
     /// `{type: string, const: 1}` asked [1] for "at least one item that is exactly 1"); an
@@ -3593,11 +3600,7 @@ mod tests {
     #[test]
     fn a_contains_schema_no_value_matches_is_said_to_admit_no_array() {
         let said = contains_said;
-        let none = |why: &str| {
-            [format!(
-                "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
-            )]
-        };
+        let none = admits_no_array;
         assert_eq!(
             said(json!({"type": "string", "const": 1}), json!([1])),
             none("its `const` 1 is not a string")
@@ -3629,11 +3632,7 @@ mod tests {
     #[test]
     fn a_contains_schema_crossed_or_ruled_out_is_said_to_admit_no_array() {
         let said = contains_said;
-        let none = |why: &str| {
-            [format!(
-                "/v: no item matches; expected no array at all: its `contains` schema matches no item ({why}), so the schema, not the call, must change."
-            )]
-        };
+        let none = admits_no_array;
         for (contains, items, why) in [
             (
                 json!({"type": "number", "minimum": 5, "maximum": 3}),

@@ -1359,8 +1359,10 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
         && !patterns.is_empty()
     {
         let listed: Vec<String> = patterns.keys().map(|p| format!("`{p}`")).collect();
+        // Declared properties a pattern matches are still sent (trial 62 D3: `^x$` beside a
+        // declared `x` was said to be a member the model can no longer send).
         let_in.push(format!(
-            "members whose names match `patternProperties` ({})",
+            "undeclared members whose names match `patternProperties` ({})",
             listed.join(", ")
         ));
     }
@@ -1402,10 +1404,26 @@ pub fn closing_given_back(changes: &mut [Change], original: &Value) {
                 || o.get("patternProperties").is_some_and(Value::is_object))
         {
             c.lost = closing_loses(o.get("additionalProperties"), o, &c.pointer);
-            for k in ["additionalProperties", "patternProperties"] {
-                if o.get(k).is_some_and(Value::is_object) {
-                    maps_closed.push(push_token(&c.pointer, k));
-                }
+            if o.get("additionalProperties").is_some_and(Value::is_object) {
+                maps_closed.push(push_token(&c.pointer, "additionalProperties"));
+            }
+            // A pattern that may match a declared property also held that property's value
+            // to its schema, which the provider no longer enforces once the patterns are
+            // dropped: that drop keeps its loss (trial 62 D3: `^x$: {minLength: 1}` beside a
+            // declared `x`).
+            if let Some(Value::Object(patterns)) = o.get("patternProperties")
+                && !o
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|declared| {
+                        declared.keys().any(|name| {
+                            patterns
+                                .keys()
+                                .any(|p| crate::schema::ecma::may_match(p, name))
+                        })
+                    })
+            {
+                maps_closed.push(push_token(&c.pointer, "patternProperties"));
             }
         }
     }
@@ -3989,8 +4007,8 @@ mod tests {
         let lost = closing_loses(None, &with, "/properties/o").unwrap();
         assert_eq!(
             lost,
-            "members whose names match `patternProperties` (`^x`, `^y`): the model can no \
-             longer send them"
+            "undeclared members whose names match `patternProperties` (`^x`, `^y`): the model \
+             can no longer send them"
         );
         let without = o(json!({"type":"object","properties":{"a":{}}}));
         assert_eq!(closing_loses(None, &without, "/properties/o"), None);
@@ -4017,8 +4035,8 @@ mod tests {
                      {\"type\":\"integer\"}`): the model can no longer send them"
                 ),
                 Some(
-                    "members whose names match `patternProperties` (`^x`): the model can no \
-                     longer send them"
+                    "undeclared members whose names match `patternProperties` (`^x`): the model \
+                     can no longer send them"
                 ),
                 None,
             ]
@@ -4062,12 +4080,48 @@ mod tests {
                 None,
                 Some(
                     "members beyond the declared properties (`additionalProperties: \
-                     {\"type\":\"string\"}`) and members whose names match \
+                     {\"type\":\"string\"}`) and undeclared members whose names match \
                      `patternProperties` (`^x`): the model can no longer send them"
                 ),
                 None,
             ]
         );
+    }
+
+    /// A pattern that matches a declared property also held that property to its schema:
+    /// dropped, the provider no longer enforces it on that property, so its drop line keeps
+    /// that loss, and the closing speaks of undeclared members only (trial 62 D3: `^x$:
+    /// {minLength: 1}` beside a declared `x` was said to be members the model can no longer
+    /// send, and the `minLength` lost on `x` went unsaid).
+    #[test]
+    fn a_pattern_matching_a_declared_property_keeps_its_drop_loss() {
+        let drop = || {
+            change(
+                "/properties/v/patternProperties",
+                "dropped `patternProperties: ...`".into(),
+                Some("the provider no longer enforces `patternProperties`".into()),
+            )
+        };
+        let given = |pattern: &str| {
+            json!({"type": "object", "properties": {"v": {"type": "object",
+                "properties": {"x": {"type": "string"}},
+                "patternProperties": {pattern: {"minLength": 1}}}}})
+        };
+        for (pattern, kept) in [("^x$", true), ("^y", false)] {
+            let mut changes = vec![drop(), change("/properties/v", CLOSED.into(), None)];
+            closing_given_back(&mut changes, &given(pattern));
+            assert_eq!(changes[0].lost.is_some(), kept, "{pattern}");
+            assert_eq!(
+                changes[1].lost.as_deref(),
+                Some(
+                    format!(
+                        "undeclared members whose names match `patternProperties` (`{pattern}`): \
+                         the model can no longer send them"
+                    )
+                    .as_str()
+                )
+            );
+        }
     }
 
     #[test]

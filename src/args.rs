@@ -895,13 +895,13 @@ impl ArgsSchema {
         let met = unchecked::places(&self.declared, args, &keywords);
         let several = met.found.len() > 1 || met.incomplete || met.repeated;
         let once = match met.found.as_slice() {
-            [(i, argument)] if !several => self
+            [(i, _)] if !several => self
                 .unchecked
                 .iter()
                 .filter(|u| u.is_pattern_keyword())
                 .nth(*i)
                 .map(|u| MetOnce {
-                    argument: argument.clone(),
+                    text: met.texts[0].clone(),
                     schema_pointer: u.schema_pointer.clone(),
                     pattern: u.pattern.clone(),
                 }),
@@ -954,21 +954,22 @@ impl ArgsSchema {
         if second.is_empty() || self.meets_unchecked_key(args) {
             return;
         }
-        let at = crate::report::escape_inline(&place(&met.argument)).into_owned();
+        let mut text = String::new();
+        push_short_value(&mut text, &Value::String(met.text.clone()));
         let keyword = crate::report::escape_inline(&met.schema_pointer).into_owned();
         let pattern = &met.pattern;
         let cases = [
             (
                 first,
                 format!(
-                    " (This holds if {at} matches the pattern `{pattern}` at {keyword}, which was \
-                     not checked.)"
+                    " (This holds if {text} matches the pattern `{pattern}` at {keyword}, which \
+                     was not checked.)"
                 ),
             ),
             (
                 second,
                 format!(
-                    " (This holds if {at} does not match the pattern `{pattern}` at {keyword}: \
+                    " (This holds if {text} does not match the pattern `{pattern}` at {keyword}: \
                      either way the arguments are refused.)"
                 ),
             ),
@@ -1224,8 +1225,10 @@ struct Otherwise {
 
 /// The one string of a call an unchecked `pattern` meets.
 struct MetOnce {
-    /// JSON Pointer into the arguments.
-    argument: String,
+    /// The string the pattern met: the value there, or under `propertyNames` the member's
+    /// name (trial 62 D7: the label named the member's value pointer, which the pattern never
+    /// saw).
+    text: String,
     /// JSON Pointer to the `pattern` keyword in the declared schema.
     schema_pointer: String,
     /// The pattern as the schema writes it.
@@ -3983,12 +3986,12 @@ mod tests {
         let object = json!({"type": "object",
             "properties": {"s": s.clone(), "n": {"type": "integer"}}});
         let matched = format!(
-            " (This holds if /s matches the pattern `{p}` at /properties/s/if/pattern, which \
-             was not checked.)"
+            " (This holds if \"aba\" matches the pattern `{p}` at /properties/s/if/pattern, \
+             which was not checked.)"
         );
         let unmatched = format!(
-            " (This holds if /s does not match the pattern `{p}` at /properties/s/if/pattern: \
-             either way the arguments are refused.)"
+            " (This holds if \"aba\" does not match the pattern `{p}` at \
+             /properties/s/if/pattern: either way the arguments are refused.)"
         );
         let d1 = check(&object, json!({"s": "aba"}));
         let said: Vec<(&str, &str, &str, &str)> = d1
@@ -4051,6 +4054,19 @@ mod tests {
             "type": "object", "propertyNames": {"$ref": "#/$defs/X"},
             "additionalProperties": {"$ref": "#/$defs/X"}}}});
         assert!(check(&names, json!({"x": {"bb": "ccccc"}})).is_empty());
+        // Under `propertyNames` the label quotes the member's name, the string the pattern met,
+        // not its value's place (trial 62 D7: "if /o/aba matches").
+        let keys = json!({"type": "object", "properties": {"o": {"type": "object",
+            "propertyNames": {"if": {"pattern": p}, "then": {"maxLength": 2},
+                "else": {"minLength": 5}}}}});
+        let by_name = check(&keys, json!({"o": {"aba": 1}}));
+        assert_eq!(by_name.len(), 2, "{by_name:#?}");
+        assert!(
+            by_name
+                .iter()
+                .all(|q| q.message.contains("(This holds if \"aba\" ")),
+            "{by_name:#?}"
+        );
         // A `pattern` refusal of the reading matching nothing names the declared pattern (that
         // reading's stand-in matches no string).
         let named = json!({"type": "object", "$defs": {"P": {"pattern": p}},
@@ -4064,8 +4080,8 @@ mod tests {
             format!("text matching the regular expression `{p}`")
         );
         assert!(refused[1].message.ends_with(&format!(
-            " (This holds if /s does not match the pattern `{p}` at /$defs/P/pattern: either way \
-             the arguments are refused.)"
+            " (This holds if \"aba\" does not match the pattern `{p}` at /$defs/P/pattern: \
+             either way the arguments are refused.)"
         )));
         // A place shortened in the message is whole in `message_whole`, the label kept.
         let mut deep = object.clone();

@@ -30,6 +30,9 @@ const MAX_VISITS: usize = 200_000;
 #[derive(Debug, Default)]
 pub(super) struct Places {
     pub found: Vec<(usize, String)>,
+    /// The string each of `found` met first: the value there, or under `propertyNames` the
+    /// member's name.
+    pub texts: Vec<String>,
     pub incomplete: bool,
     pub repeated: bool,
 }
@@ -41,7 +44,6 @@ pub(super) fn places(root: &Value, instance: &Value, patterns: &[&str]) -> Place
         root,
         patterns,
         visits: 0,
-        texts: Vec::new(),
         out: Places::default(),
     };
     walk.visit(root, &mut String::new(), instance, &mut String::new(), 0, 0);
@@ -52,8 +54,6 @@ struct Walk<'a> {
     root: &'a Value,
     patterns: &'a [&'a str],
     visits: usize,
-    /// The string first met at each of `out.found`'s pairs, in the same order.
-    texts: Vec<String>,
     out: Places,
 }
 
@@ -143,10 +143,10 @@ impl Walk<'_> {
     /// Records that the pattern `i` meets the string `text` at the arguments' place `at`.
     fn found(&mut self, i: usize, at: &str, text: &str) {
         match self.out.found.iter().position(|(j, a)| *j == i && a == at) {
-            Some(k) => self.out.repeated |= self.texts[k] != text,
+            Some(k) => self.out.repeated |= self.out.texts[k] != text,
             None => {
                 self.out.found.push((i, at.to_string()));
-                self.texts.push(text.to_string());
+                self.out.texts.push(text.to_string());
             }
         }
     }

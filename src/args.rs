@@ -886,25 +886,31 @@ impl ArgsSchema {
     fn refused_otherwise(&self, args: &Value) -> Option<Otherwise> {
         let other = self.matching_nothing.as_ref()?;
         let refused = other.iter_errors(args).map(|e| refusal(&e)).collect();
-        let keywords: Vec<&str> = self
+        let patterns: Vec<&UncheckedPattern> = self
             .unchecked
             .iter()
             .filter(|u| u.is_pattern_keyword())
-            .map(|u| u.schema_pointer.as_str())
             .collect();
+        let keywords: Vec<&str> = patterns.iter().map(|u| u.schema_pointer.as_str()).collect();
         let met = unchecked::places(&self.declared, args, &keywords);
-        let several = met.found.len() > 1 || met.incomplete || met.repeated;
-        let once = match met.found.as_slice() {
-            [(i, _)] if !several => self
-                .unchecked
-                .iter()
-                .filter(|u| u.is_pattern_keyword())
-                .nth(*i)
-                .map(|u| MetOnce {
-                    text: met.texts[0].clone(),
-                    schema_pointer: u.schema_pointer.clone(),
-                    pattern: u.pattern.clone(),
-                }),
+        // One pattern meeting one string has one truth, however many places write the
+        // pattern or hold the string (trial 62 D1: `allOf: [{pattern: P}, {if: {pattern: P},
+        // ...}]` met "ab" twice and was taken for several truths).
+        let mut truths: Vec<(&str, &str)> = met
+            .found
+            .iter()
+            .zip(&met.texts)
+            .map(|((i, _), text)| (patterns[*i].pattern.as_str(), text.as_str()))
+            .collect();
+        truths.sort_unstable();
+        truths.dedup();
+        let several = truths.len() > 1 || met.incomplete || met.repeated;
+        let once = match met.found.first() {
+            Some((i, _)) if !several => Some(MetOnce {
+                text: met.texts[0].clone(),
+                schema_pointer: patterns[*i].schema_pointer.clone(),
+                pattern: patterns[*i].pattern.clone(),
+            }),
             _ => None,
         };
         Some(Otherwise {
@@ -1214,12 +1220,14 @@ fn refusal(e: &ValidationError<'_>) -> Refusal {
 /// ([`ArgsSchema::refused_otherwise`]).
 struct Otherwise {
     refused: HashSet<Refusal>,
-    /// Whether the call meets unchecked patterns at more than one place (or at places not
-    /// followed, or a member's name and value at one), where ECMA-262's truth may be neither
-    /// reading ([`ArgsSchema::entangled`]).
+    /// Whether the call meets unchecked patterns with more than one string, or more than one
+    /// pattern (or at places not followed, or a member's name and value at one), where
+    /// ECMA-262's truth may be neither reading ([`ArgsSchema::entangled`]). One pattern
+    /// meeting one string at several places is one truth.
     several: bool,
-    /// The one place the call meets an unchecked pattern, when not `several`: ECMA-262's truth
-    /// is then one reading or the other ([`ArgsSchema::refused_either_way`]).
+    /// The one string the call meets one unchecked pattern with, when not `several` (the first
+    /// place it does): ECMA-262's truth is then one reading or the other
+    /// ([`ArgsSchema::refused_either_way`]).
     once: Option<MetOnce>,
 }
 
@@ -4041,11 +4049,19 @@ mod tests {
             messages.iter().any(|m| m.ends_with(&unmatched)),
             "{messages:#?}"
         );
-        // Met at several places, the truth may match at one and not at the other: undecided.
+        // Met with several strings, the truth may match one and not the other: undecided.
+        // The same string at several places has one truth (trial 62 D1), as has one pattern
+        // written at several places of the schema.
         let list = json!({"type": "object",
             "properties": {"l": {"type": "array", "items": s.clone()}}});
-        assert!(check(&list, json!({"l": ["aba", "aba"]})).is_empty());
+        assert!(check(&list, json!({"l": ["aba", "bb"]})).is_empty());
+        assert_eq!(check(&list, json!({"l": ["aba", "aba"]})).len(), 4);
         assert_eq!(check(&list, json!({"l": ["aba"]})).len(), 2);
+        let twice = json!({"type": "object", "properties": {"s": {"type": "string",
+            "allOf": [{"pattern": p}, {"if": {"pattern": p}, "then": {"maxLength": 0}}]}}});
+        let both = check(&twice, json!({"s": "ab"}));
+        let kinds: Vec<&str> = both.iter().map(|q| q.keyword.as_ref()).collect();
+        assert_eq!(kinds, ["maxLength", "pattern"], "{both:#?}");
         // A member's name and its value at one place are two strings: P matches "bb" and not
         // "ccccc", where both hold, though each reading refuses one of them.
         let x = json!({"type": "string", "if": {"pattern": p},

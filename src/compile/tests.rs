@@ -2011,6 +2011,63 @@ fn every_strict_form_closes_a_map_with_properties_and_refuses_one_without() {
     }
 }
 
+/// A keyword the schema's own draft does not run decides nothing about null, as `args`
+/// reads it: draft-07 ignores a `$ref`'s siblings, draft-06 has no `if` (trial 62 D2:
+/// deepseek/beta-strict and cohere/v2-strict took a `not: {type: null}` beside a `$ref`, and a
+/// draft-06 `if: {type: null}, then: false`, for refusals of null and said `args` maps the
+/// null back to absent, while `args` passed it on).
+#[test]
+fn a_keyword_the_draft_does_not_run_refuses_no_null() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let cases = [
+        json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"a": {"type": ["string", "null"]}},
+            "type": "object", "properties": {
+                "n": {"$ref": "#/definitions/a", "not": {"type": "null"}},
+                "q": {"type": "string"}}}),
+        json!({"$schema": "http://json-schema.org/draft-06/schema#",
+            "type": "object", "properties": {
+                "n": {"type": ["string", "null"], "if": {"type": "null"}, "then": false},
+                "q": {"type": "string"}}}),
+    ];
+    for target in [
+        "openai/chat-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+    ] {
+        for case in &cases {
+            let mut schema = case.clone();
+            // `n` first: Cohere strict makes the first property required when none is.
+            if target != "cohere/v2-strict" {
+                schema["required"] = json!(["q"]);
+            }
+            let args = crate::args::check_arguments(
+                &schema,
+                &json!({"q": "a", "n": null}),
+                crate::args::Coercions::NONE,
+            )
+            .unwrap();
+            assert!(
+                args.problems.is_empty() && args.absent_nulls.is_empty(),
+                "{case}"
+            );
+            let c = compile(&[tool("t", schema)], target, &p, &opts).unwrap();
+            assert!(c.is_ok(), "{target} {case}: {:#?}", c.check);
+            let said = c.tools[0]
+                .changes
+                .iter()
+                .find(|ch| ch.pointer == "/properties/n")
+                .map(|ch| ch.action.as_str())
+                .unwrap_or_default();
+            assert!(
+                said.contains("already accepts null"),
+                "{target} {case}: {said}"
+            );
+        }
+    }
+}
+
 /// Whether an optional argument's null is a value or "not given" is one decision
 /// ([`wire::admits_null_in`]) that compile says and `args` acts on: a schema that accepts
 /// null through a `$ref`, or a `$ref` in an `anyOf`/`oneOf` branch, is left as it is and said

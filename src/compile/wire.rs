@@ -122,11 +122,7 @@ pub fn apply(
                 deepseek_subset(schema, "", &mut changes, 0);
             }
             // Read only through a `$ref` branch: a schema without a `$ref` is not copied.
-            let unclosed = if refs.reached.is_empty() && !refs.others {
-                Value::Null
-            } else {
-                schema.clone()
-            };
+            let unclosed = read_root(schema, &refs);
             let read = Read {
                 unclosed: &unclosed,
                 as_given: as_given.as_ref(),
@@ -135,11 +131,7 @@ pub fn apply(
         }
         Form::CohereStrict => {
             // Read only through a `$ref` beside an object: a schema without one is not copied.
-            let unrewritten = if refs.reached.is_empty() && !refs.others {
-                Value::Null
-            } else {
-                schema.clone()
-            };
+            let unrewritten = read_root(schema, &refs);
             let conditions = condition_definitions(&unrewritten);
             let mut walk = OneRequired {
                 changes: &mut changes,
@@ -545,6 +537,22 @@ fn children(
 }
 
 const MAX_DEPTH: usize = 512;
+
+/// The schema as the strict forms read it before rewriting it: whole where a `$ref` may be
+/// followed into it, else only its `$schema` (or `null` without one), which says how the
+/// keywords are read: draft-06 has no `if`, drafts 04 to 07 ignore a `$ref`'s siblings, as
+/// `toolwire args` reads them (trial 62 D2: deepseek/beta-strict took a draft-06 `if` refusing
+/// null for a refusal, where `args` passes the null on). A schema without a `$ref` is not
+/// copied.
+fn read_root(schema: &Value, refs: &Refs) -> Value {
+    if refs.reached.is_empty() && !refs.others {
+        schema
+            .get("$schema")
+            .map_or(Value::Null, |s| json!({"$schema": s}))
+    } else {
+        schema.clone()
+    }
+}
 
 /// What [`close`] reads besides the schema it rewrites.
 struct Read<'a> {
@@ -1966,6 +1974,11 @@ fn says_null(
             },
         )
     });
+    // Drafts 04 to 07 ignore every keyword beside a `$ref` (trial 62 D2: a draft-07
+    // `not: {type: null}` beside one was taken for a refusal of null).
+    if o.contains_key("$ref") && root.is_some_and(|r| !crate::repair::refs::ref_siblings_apply(r)) {
+        return by_ref == Some(true);
+    }
     let says: [Option<bool>; 6] = [
         o.get("type").map(|t| match t {
             Value::String(t) => t == "null",

@@ -1946,11 +1946,7 @@ fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
                 }
                 None => assert_eq!(sent, &n, "{target}"),
             }
-            let said = c.tools[0]
-                .changes
-                .iter()
-                .find(|ch| ch.pointer == "/properties/n");
-            let said = said.map(|ch| ch.action.as_str()).unwrap_or_default();
+            let said = action_at(&c, "/properties/n");
             assert!(said.contains("already accepts null"), "{target}: {said}");
             // The model's null for it is a value of the declared schema: kept, not absent.
             let args = crate::args::check_arguments(
@@ -2011,6 +2007,15 @@ fn every_strict_form_closes_a_map_with_properties_and_refuses_one_without() {
     }
 }
 
+/// What the first tool's change at `pointer` says was done (empty where none is there).
+fn action_at<'c>(c: &'c Compilation, pointer: &str) -> &'c str {
+    c.tools[0]
+        .changes
+        .iter()
+        .find(|ch| ch.pointer == pointer)
+        .map_or("", |ch| ch.action.as_str())
+}
+
 /// A keyword the schema's own draft does not run decides nothing about null, as `args`
 /// reads it: draft-07 ignores a `$ref`'s siblings, draft-06 has no `if` (trial 62 D2:
 /// deepseek/beta-strict and cohere/v2-strict took a `not: {type: null}` beside a `$ref`, and a
@@ -2054,12 +2059,7 @@ fn a_keyword_the_draft_does_not_run_refuses_no_null() {
             );
             let c = compile(&[tool("t", schema)], target, &p, &opts).unwrap();
             assert!(c.is_ok(), "{target} {case}: {:#?}", c.check);
-            let said = c.tools[0]
-                .changes
-                .iter()
-                .find(|ch| ch.pointer == "/properties/n")
-                .map(|ch| ch.action.as_str())
-                .unwrap_or_default();
+            let said = action_at(&c, "/properties/n");
             assert!(
                 said.contains("already accepts null"),
                 "{target} {case}: {said}"
@@ -2163,12 +2163,7 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
                 "required": required, "$defs": defs});
             let c = compile(&[tool("t", schema.clone())], target, p, &opts).unwrap();
             assert!(c.is_ok(), "{target} {n}: {:#?}\n{}", c.check, c.request);
-            let said = c.tools[0]
-                .changes
-                .iter()
-                .find(|ch| ch.pointer == "/properties/n")
-                .map(|ch| ch.action.as_str())
-                .unwrap_or_default();
+            let said = action_at(&c, "/properties/n");
             let args = crate::args::check_arguments(
                 &schema,
                 &json!({"q": "a", "n": null}),

@@ -660,8 +660,7 @@ fn close(
             for name in optional {
                 if let Some(p) = props.get_mut(name) {
                     let here = push_token(&properties, name);
-                    let accepts = admits_null_in(p, &here, unclosed)
-                        && !read.as_given.is_some_and(|g| g.refuses_null(refs, &here));
+                    let accepts = optional_accepts_null(p, &here, unclosed, read.as_given, refs);
                     let action = if accepts {
                         // `args` keeps a null the declared schema accepts: here it cannot
                         // tell "not given" from null, and null is a valid value.
@@ -1832,6 +1831,21 @@ impl Refs {
     }
 }
 
+/// The one decision of whether a strict form takes the optional argument `p` at `here` to
+/// accept null already: its schema as it stands says so ([`admits_null_in`], read in `root`)
+/// and the schema as given, where [`apply`] has it, does not refuse it there
+/// ([`AsGiven::refuses_null`]: the target's repair may have dropped the keyword that did,
+/// trial 61 D4). Shared by [`close`] and Cohere's first-optional rule.
+fn optional_accepts_null(
+    p: &Value,
+    here: &str,
+    root: &Value,
+    as_given: Option<&AsGiven<'_>>,
+    refs: &Refs,
+) -> bool {
+    admits_null_in(p, here, root) && !as_given.is_some_and(|g| g.refuses_null(refs, here))
+}
+
 /// The parameters schema as given (compile's canonical copy), which `toolwire args` checks
 /// calls against, beside the schema [`apply`] received (repaired for the target, which may
 /// have dropped the keyword that refused null: trial 61 D4, `n: {type: [string, null], not:
@@ -1915,9 +1929,9 @@ pub fn admits_null(schema: &Value) -> bool {
 /// 60 D5: `note: {"$ref": "#/$defs/NullableText"}` was said to map back to absent and
 /// wrapped in a second null branch, while `args` passed `{"note": null}` on as null). The
 /// unit test `compile and args agree on which optional nulls are values` pins the two
-/// together. `root` is `Value::Null` where the document holds no `$ref`. The strict forms
-/// also ask the schema as given, where [`apply`] has it ([`AsGiven`]): a schema that admits
-/// null here, as the target's repair left it, may refuse it there (trial 61 D4).
+/// together. `root` is the document, or where it holds no `$ref` its `$schema` alone or
+/// `Value::Null` ([`read_root`]). The strict forms also ask the schema as given
+/// ([`optional_accepts_null`]).
 pub fn admits_null_in(schema: &Value, at: &str, root: &Value) -> bool {
     says_null(schema, at, Some(root), 0, &mut Spent::default())
 }
@@ -1976,7 +1990,7 @@ fn says_null(
     });
     // Drafts 04 to 07 ignore every keyword beside a `$ref` (trial 62 D2: a draft-07
     // `not: {type: null}` beside one was taken for a refusal of null).
-    if o.contains_key("$ref") && root.is_some_and(|r| !crate::repair::refs::ref_siblings_apply(r)) {
+    if o.contains_key("$ref") && !root.is_none_or(crate::repair::refs::ref_siblings_apply) {
         return by_ref == Some(true);
     }
     let says: [Option<bool>; 6] = [
@@ -2313,10 +2327,8 @@ impl OneRequired<'_> {
         let mut action = "made the first optional argument required and nullable (Cohere strict needs one required property per object)";
         let here = push_token(&push_token(at, "properties"), &name);
         if let Some(p) = o.get_mut("properties").and_then(|p| p.get_mut(&name)) {
-            let accepts = admits_null_in(p, &here, self.unrewritten)
-                && !self
-                    .as_given
-                    .is_some_and(|g| g.refuses_null(self.refs, &here));
+            let accepts =
+                optional_accepts_null(p, &here, self.unrewritten, self.as_given, self.refs);
             if accepts {
                 action = FIRST_NULL_PASSED_ON;
             }

@@ -159,10 +159,13 @@ pub type Definition = (&'static str, String);
 /// The root's definition that JSON Pointer `pointer` lies in (or names), if any:
 /// `/$defs/a~1b/type` lies in `("$defs", "a/b")`.
 pub fn definition_holding(pointer: &str) -> Option<Definition> {
-    let mut tokens = pointer.strip_prefix('/')?.splitn(3, '/');
-    let container = tokens.next()?;
-    let name = tokens.next()?;
-    let container = CONTAINERS.into_iter().find(|c| *c == container)?;
+    // Asked of most findings `check` makes, nearly all outside any definition: the container
+    // is matched as a prefix first, without splitting the pointer into tokens.
+    let rest = pointer.strip_prefix('/')?;
+    let (container, below) = CONTAINERS
+        .into_iter()
+        .find_map(|c| Some((c, rest.strip_prefix(c)?.strip_prefix('/')?)))?;
+    let name = below.split_once('/').map_or(below, |(name, _)| name);
     Some((container, unescape(name)))
 }
 

@@ -3255,3 +3255,23 @@ fn a_true_branch_compiles_as_an_empty_one_in_strict_mode() {
         assert!(sent.contains(r#""anyOf":[true]"#), "{target} {sent}");
     }
 }
+
+#[test]
+fn definition_holding_names_the_container_and_the_unescaped_name() {
+    use canonical::definition_holding as holding;
+    let def = |c: &'static str, n: &str| Some((c, n.to_string()));
+    assert_eq!(holding("/$defs/a~1b/type"), def("$defs", "a/b"));
+    assert_eq!(holding("/definitions/a~0b"), def("definitions", "a~b"));
+    assert_eq!(holding("/$defs/"), def("$defs", ""));
+    for outside in [
+        "",
+        "/",
+        "/$defs",
+        "/$defsx/a",
+        "/properties/$defs/a",
+        "$defs/a",
+        "/definition/a",
+    ] {
+        assert_eq!(holding(outside), None, "{outside}");
+    }
+}

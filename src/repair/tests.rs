@@ -2685,6 +2685,65 @@ fn other_siblings_a_target_refuses_beside_a_reference_are_dropped() {
     }
 }
 
+/// A keyword the schema's own draft never runs is dropped with nothing lost: a draft-07 `not`
+/// beside a `$ref` (ignored there, draft-07 core §8.3) and a draft-06 `if` (no such keyword
+/// before draft-07), with what rests on it, are no constraint `toolwire args` checks, and
+/// neither goes into the description. Before (session 52): "lost: the provider no longer
+/// enforces `not: {...}` (`toolwire args` still checks it ...)". The same keywords under
+/// 2020-12 keep their loss.
+#[test]
+fn a_keyword_the_draft_never_runs_is_dropped_with_nothing_lost() {
+    let p = profile(&["keyword-allowed: not", "keyword-allowed: if"]);
+    let beside = |draft: &str| {
+        let mut s = json!({"type":"object","properties":{
+            "n":{"$ref":"#/definitions/a","not":{"type":"null"}},
+            "m":{"type":"string","if":{"maxLength":3},"then":{"pattern":"^a"}}},
+            "definitions":{"a":{"type":["string","null"]}}});
+        if !draft.is_empty() {
+            s["$schema"] = json!(draft);
+        }
+        repair_one(&tool("f", s), &p)
+    };
+    let lost = |r: &ToolRepair, at: &str| {
+        let c = r
+            .changes
+            .iter()
+            .find(|c| c.pointer == at)
+            .unwrap_or_else(|| panic!("no change at {at}: {:#?}", r.changes));
+        (c.action.clone(), c.lost.clone())
+    };
+    let r = beside("http://json-schema.org/draft-07/schema#");
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let (action, loss) = lost(&r, "/properties/n/not");
+    assert_eq!(loss, None, "{action}");
+    assert!(
+        action.contains("which draft-07 (the root's `$schema`) ignores beside `$ref`: nothing it enforced is lost"),
+        "{action}"
+    );
+    // Draft-07 has `if`: its loss stays.
+    assert!(lost(&r, "/properties/m/if").1.is_some(), "{:#?}", r.changes);
+    let r = beside("http://json-schema.org/draft-06/schema#");
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let (action, loss) = lost(&r, "/properties/m/if");
+    assert_eq!(loss, None, "{action}");
+    assert!(
+        action.contains("which draft-06 (the root's `$schema`) does not have"),
+        "{action}"
+    );
+    let m = &r.tool.parameters.as_ref().unwrap()["properties"]["m"];
+    assert!(m.get("description").is_none(), "{m}");
+    let r = beside("");
+    for at in ["/properties/n/not", "/properties/m/if"] {
+        assert!(
+            lost(&r, at)
+                .1
+                .is_some_and(|l| l.contains("no longer enforces")),
+            "{at}: {:#?}",
+            r.changes
+        );
+    }
+}
+
 /// A narrowing sibling (`enum`) beside a `$ref` that the target refuses there is merged into
 /// the reference's target by inlining, where the `$ref`s can be inlined and the profile takes
 /// the result: nothing lost (trial 55 D15, before: `enum` dropped, "no longer enforces"); a

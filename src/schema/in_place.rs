@@ -134,7 +134,7 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
 /// an unknown keyword there, never run. The crate runs schema-form `dependencies` under every
 /// draft (its keyword table, jsonschema 0.61 `keywords/mod.rs`), so it is kept, though
 /// [`crate::schema::walk`] does not read into it yet (a known gap, see the ignored test).
-fn draft_has(draft: jsonschema::Draft, keyword: &str) -> bool {
+pub(crate) fn draft_has(draft: jsonschema::Draft, keyword: &str) -> bool {
     use jsonschema::Draft;
     match keyword {
         "dependentSchemas" => !matches!(draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7),

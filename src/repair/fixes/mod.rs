@@ -765,7 +765,11 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         ));
     }
     let said = phrase(k, &v, map);
-    let lost = if !standard {
+    let inert = tool
+        .parameters
+        .as_ref()
+        .and_then(|root| inert_in_draft(root, map, k));
+    let lost = if !standard || inert.is_some() {
         None
     } else if annotation {
         Some(format!("the annotation `{k}: {}`", show(&v)))
@@ -801,16 +805,23 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
                      refusing values the schema accepts",
                     dropped_too(d, &r.value)
                 ),
-                Some(format!(
-                    "the provider no longer enforces `{d}: {dv}` (`toolwire args` still checks \
-                     it against the original schema)"
-                )),
+                // Resting on a keyword the draft never runs, it never ran either.
+                inert.is_none().then(|| {
+                    format!(
+                        "the provider no longer enforces `{d}: {dv}` (`toolwire args` still \
+                         checks it against the original schema)"
+                    )
+                }),
             )
         }));
         changes
     };
     let mut out = Vec::new();
-    if describe && let Some(said) = said {
+    // A keyword the draft never runs is no constraint to tell the model of.
+    if describe
+        && inert.is_none()
+        && let Some(said) = said
+    {
         let t = dropped(&|m| note(m, &said))?;
         out.push(Candidate::many(
             t,
@@ -828,7 +839,12 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         ));
     }
     let t = dropped(&|_| {})?;
-    let action = if standard {
+    let action = if let Some(why) = &inert {
+        format!(
+            "dropped `{k}: {}`, which {why}: nothing it enforced is lost",
+            show(&v)
+        )
+    } else if standard {
         format!("dropped `{k}: {}`", show(&v))
     } else {
         format!("dropped `{k}`, which is not a JSON Schema keyword")
@@ -838,6 +854,36 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         with_resting(change(&at, rule, action, lost)),
     ));
     Ok(out)
+}
+
+/// Why the draft the schema `root` declares never runs keyword `k` of its subschema `map`, as
+/// `toolwire args` reads it (the jsonschema crate's draft, from the root's `$schema`), in
+/// words following "which": drafts 04 to 07 ignore every keyword beside a `$ref` (draft-07
+/// core §8.3, [`crate::repair::refs::ref_siblings_apply`]), and a draft has no keyword defined
+/// after it ([`crate::schema::in_place::draft_has`]: `if`/`then`/`else` before draft-07,
+/// `dependentSchemas` before 2019-09). `None` where it runs, and for keywords that assert
+/// nothing there either (`$schema`, `$id`, definitions, annotations): dropping such a `k`
+/// loses nothing a validator enforced (session 52: a draft-07 `not` beside a `$ref` was
+/// dropped with "the provider no longer enforces" it).
+fn inert_in_draft(root: &Value, map: &Map<String, Value>, k: &str) -> Option<String> {
+    use jsonschema::Draft;
+    if only_annotates(k) || ["$schema", "$id", "id", "$defs", "definitions", "$ref"].contains(&k) {
+        return None;
+    }
+    let draft = Draft::Draft202012.detect(root);
+    let name = match draft {
+        Draft::Draft4 => "draft-04",
+        Draft::Draft6 => "draft-06",
+        Draft::Draft7 => "draft-07",
+        _ => return None,
+    };
+    if map.contains_key("$ref") && !crate::repair::refs::ref_siblings_apply(root) {
+        return Some(format!(
+            "{name} (the root's `$schema`) ignores beside `$ref`"
+        ));
+    }
+    (!crate::schema::in_place::draft_has(draft, k))
+        .then(|| format!("{name} (the root's `$schema`) does not have"))
 }
 
 /// How a change dropping `keyword: value` because what it rested on was dropped begins: a

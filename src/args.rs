@@ -17,7 +17,7 @@
 //!   coercion is reported.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
@@ -772,7 +772,7 @@ impl ArgsSchema {
                 break;
             }
             if self.decided(&e, otherwise.as_ref()) {
-                self.problems_for(&e, coerce, &mut problems);
+                self.shared_problems(&e, otherwise.as_ref(), coerce, &mut problems);
             }
         }
         if !normalise {
@@ -851,7 +851,7 @@ impl ArgsSchema {
         let otherwise = self.refused_otherwise(&args);
         for e in self.validator.iter_errors(&args) {
             if self.decided(&e, otherwise.as_ref()) {
-                self.problems_for(&e, coerce, &mut problems);
+                self.shared_problems(&e, otherwise.as_ref(), coerce, &mut problems);
             }
         }
         self.refused_either_way(&args, otherwise.as_ref(), coerce, &mut problems);
@@ -883,9 +883,10 @@ impl ArgsSchema {
     /// What the reading where each unchecked `pattern` matches no string
     /// ([`ArgsSchema::matching_nothing`]) refuses of `args`; `None` for the common schema,
     /// without such a pattern, whose one reading decides alone.
-    fn refused_otherwise(&self, args: &Value) -> Option<Otherwise> {
+    fn refused_otherwise<'a>(&'a self, args: &'a Value) -> Option<Otherwise<'a>> {
         let other = self.matching_nothing.as_ref()?;
-        let refused = other.iter_errors(args).map(|e| refusal(&e)).collect();
+        let errors: Vec<ValidationError<'a>> = other.iter_errors(args).collect();
+        let refused = errors.iter().map(refusal).collect();
         let patterns: Vec<&UncheckedPattern> = self
             .unchecked
             .iter()
@@ -913,11 +914,81 @@ impl ArgsSchema {
             }),
             _ => None,
         };
+        // Kept only where they may be said ([`ArgsSchema::shared_problems`]): where an
+        // unchecked `patternProperties` key places members neither reading is ECMA-262's
+        // truth, so neither case holds for sure (as in [`ArgsSchema::refused_either_way`]).
+        let mut twins = HashMap::new();
+        if once.is_some() && !self.meets_unchecked_key(args) {
+            for e in errors {
+                twins.entry(refusal(&e)).or_insert(e);
+            }
+        }
         Some(Otherwise {
             refused,
             several,
             once,
+            twins,
         })
+    }
+
+    /// Appends the problems of `e`, a refusal both readings make ([`ArgsSchema::decided`]),
+    /// as both describe it. Where the call meets its unchecked pattern with one string
+    /// ([`Otherwise::once`]), the readings may describe one refusal differently: an `anyOf` or
+    /// `oneOf` says what failed in its branches, and a branch whose `if` tests the pattern
+    /// fails otherwise in each (trial 62 D6: `anyOf: [{if: {pattern: P}, then: {minLength:
+    /// 10}, else: {maxLength: 2}}, {type: integer}]` said "aba" "is too short", the first
+    /// reading's branch, unlabelled, as if it were the only one). What both say is said
+    /// unlabelled. When each says something the other does not, each one's rest is labelled
+    /// with its case, as [`ArgsSchema::refused_either_way`] labels; when only one says more,
+    /// its rest is the pattern's doing, undecided, and left out.
+    fn shared_problems(
+        &self,
+        e: &ValidationError<'_>,
+        otherwise: Option<&Otherwise<'_>>,
+        coerce: Coercions,
+        out: &mut Vec<Problem>,
+    ) {
+        let start = out.len();
+        self.problems_for(e, coerce, out);
+        let Some((met, twin)) =
+            otherwise.and_then(|o| Some((o.once.as_ref()?, o.twins.get(&refusal(e))?)))
+        else {
+            return;
+        };
+        let mut second = Vec::new();
+        self.problems_for(twin, coerce, &mut second);
+        let says = |said: &[Problem], p: &Problem| {
+            said.iter()
+                .any(|q| q.pointer == p.pointer && q.message == p.message)
+        };
+        let first_only = out[start..].iter().any(|p| !says(&second, p));
+        if !first_only {
+            return;
+        }
+        let second_only: Vec<Problem> = second
+            .iter()
+            .filter(|q| !says(&out[start..], q))
+            .cloned()
+            .collect();
+        if second_only.is_empty() {
+            // The second reading says part of what the first does, and only that holds both
+            // ways; nothing at all, and the first's description is all there is.
+            if !second.is_empty() {
+                let first = out.split_off(start);
+                out.extend(first.into_iter().filter(|p| says(&second, p)));
+            }
+            return;
+        }
+        let [matched, unmatched] = met.labels();
+        for p in &mut out[start..] {
+            if !says(&second, p) {
+                p.message.push_str(&matched);
+            }
+        }
+        for mut p in second_only {
+            p.message.push_str(&unmatched);
+            out.push(p);
+        }
     }
 
     /// Appends the problems of a call both readings refuse for different reasons, each
@@ -933,7 +1004,7 @@ impl ArgsSchema {
     fn refused_either_way(
         &self,
         args: &Value,
-        otherwise: Option<&Otherwise>,
+        otherwise: Option<&Otherwise<'_>>,
         coerce: Coercions,
         out: &mut Vec<Problem>,
     ) {
@@ -960,27 +1031,8 @@ impl ArgsSchema {
         if second.is_empty() || self.meets_unchecked_key(args) {
             return;
         }
-        let mut text = String::new();
-        push_short_value(&mut text, &Value::String(met.text.clone()));
-        let keyword = crate::report::escape_inline(&met.schema_pointer).into_owned();
-        let pattern = &met.pattern;
-        let cases = [
-            (
-                first,
-                format!(
-                    " (This holds if {text} matches the pattern `{pattern}` at {keyword}, which \
-                     was not checked.)"
-                ),
-            ),
-            (
-                second,
-                format!(
-                    " (This holds if {text} does not match the pattern `{pattern}` at {keyword}: \
-                     either way the arguments are refused.)"
-                ),
-            ),
-        ];
-        for (errors, label) in cases {
+        let [matched, unmatched] = met.labels();
+        for (errors, label) in [(first, matched), (second, unmatched)] {
             let start = out.len();
             for e in &errors {
                 self.problems_for(e, coerce, out);
@@ -1014,7 +1066,7 @@ impl ArgsSchema {
     /// the pattern's doing, and the pattern was not checked: it must not decide (trial 59
     /// D13: `not: {pattern: P}` refused a string ECMA-262 does not match by P, while the
     /// warning said P was not checked). Such a place is left undecided, with that warning.
-    fn decided(&self, e: &ValidationError<'_>, otherwise: Option<&Otherwise>) -> bool {
+    fn decided(&self, e: &ValidationError<'_>, otherwise: Option<&Otherwise<'_>>) -> bool {
         let Some(o) = otherwise else {
             return true;
         };
@@ -1218,7 +1270,7 @@ fn refusal(e: &ValidationError<'_>) -> Refusal {
 
 /// What the reading where each unchecked `pattern` matches nothing refuses of one call
 /// ([`ArgsSchema::refused_otherwise`]).
-struct Otherwise {
+struct Otherwise<'a> {
     refused: HashSet<Refusal>,
     /// Whether the call meets unchecked patterns with more than one string, or more than one
     /// pattern (or at places not followed, or a member's name and value at one), where
@@ -1229,6 +1281,10 @@ struct Otherwise {
     /// place it does): ECMA-262's truth is then one reading or the other
     /// ([`ArgsSchema::refused_either_way`]).
     once: Option<MetOnce>,
+    /// This reading's errors by their refusal, when `once` and no unchecked
+    /// `patternProperties` key is met (else empty): what it says of a refusal both readings
+    /// make ([`ArgsSchema::shared_problems`]).
+    twins: HashMap<Refusal, ValidationError<'a>>,
 }
 
 /// The one string of a call an unchecked `pattern` meets.
@@ -1241,6 +1297,27 @@ struct MetOnce {
     schema_pointer: String,
     /// The pattern as the schema writes it.
     pattern: String,
+}
+
+impl MetOnce {
+    /// What ends a problem that holds in one reading only: where the pattern matches the
+    /// string, and where it does not.
+    fn labels(&self) -> [String; 2] {
+        let mut text = String::new();
+        push_short_value(&mut text, &Value::String(self.text.clone()));
+        let keyword = crate::report::escape_inline(&self.schema_pointer);
+        let pattern = &self.pattern;
+        [
+            format!(
+                " (This holds if {text} matches the pattern `{pattern}` at {keyword}, which was \
+                 not checked.)"
+            ),
+            format!(
+                " (This holds if {text} does not match the pattern `{pattern}` at {keyword}: \
+                 either way the arguments are refused.)"
+            ),
+        ]
+    }
 }
 
 /// Whether `schema` holds a reference anywhere (what it reaches is not searched).
@@ -4117,6 +4194,91 @@ mod tests {
             "{m}"
         );
         assert!(m.ends_with("which was not checked.)"), "{m}");
+    }
+
+    /// A union both readings refuse, whose branch tests an unchecked pattern in its `if`, is
+    /// said as each reading says it (trial 62 D6: `anyOf: [{if: {pattern: P}, then:
+    /// {minLength: 10}, else: {maxLength: 2}}, {type: integer}]` said "aba" "is too short",
+    /// unlabelled, the branch of the reading where P matches, as if it were the only one).
+    #[test]
+    fn a_union_both_readings_refuse_is_said_as_each_reading_says_it() {
+        let p = "^(?:(a)|b){2}\\1$";
+        let branch = |extra: Value| {
+            let mut b = json!({"type": "string", "if": {"pattern": p},
+                "then": {"minLength": 10}, "else": {"maxLength": 2}});
+            b.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            b
+        };
+        let said = |union: &str, branches: Value| {
+            let schema = json!({"type": "object", "properties": {"s": {union: branches}}});
+            let compiled = ArgsSchema::new(&schema).unwrap();
+            let call = json!({"s": "aba"});
+            assert!(
+                !compiled.unchecked_patterns(&call).is_empty(),
+                "the warning stays"
+            );
+            compiled
+                .check(&call, Coercions::NONE)
+                .problems
+                .into_iter()
+                .map(|q| q.message)
+                .collect::<Vec<_>>()
+        };
+        let labels = |at: &str| {
+            [
+                format!(
+                    " (This holds if \"aba\" matches the pattern `{p}` at \
+                     /properties/s/{at}/if/pattern, which was not checked.)"
+                ),
+                format!(
+                    " (This holds if \"aba\" does not match the pattern `{p}` at \
+                     /properties/s/{at}/if/pattern: either way the arguments are refused.)"
+                ),
+            ]
+        };
+        for union in ["anyOf", "oneOf"] {
+            let [matched, unmatched] = labels(&format!("{union}/0"));
+            // The branch the value is meant for, as the top-level `if` says it.
+            assert_eq!(
+                said(union, json!([branch(json!({})), {"type": "integer"}])),
+                [
+                    format!("/s: \"aba\" is too short; expected at least 10 characters.{matched}"),
+                    format!("/s: \"aba\" is too long; expected at most 2 characters.{unmatched}"),
+                ],
+                "{union}"
+            );
+            // Each alternative listed: each reading's list.
+            let listed = said(
+                union,
+                json!([branch(json!({})), {"type": "string", "minLength": 5}]),
+            );
+            assert_eq!(
+                listed,
+                [
+                    format!(
+                        "/s: \"aba\" matches none of the alternatives; expected one of: a string \
+                         [/s: at least 10 characters]; a string [/s: at least 5 characters].\
+                         {matched}"
+                    ),
+                    format!(
+                        "/s: \"aba\" matches none of the alternatives; expected one of: a string \
+                         [/s: at most 2 characters]; a string [/s: at least 5 characters].\
+                         {unmatched}"
+                    ),
+                ],
+                "{union}"
+            );
+            // What one reading alone says more is the pattern's doing: only what both say.
+            let mut then_only = branch(json!({"maxLength": 1}));
+            then_only.as_object_mut().unwrap().remove("else");
+            assert_eq!(
+                said(union, json!([then_only, {"type": "integer"}])),
+                ["/s: \"aba\" is too long; expected at most 1 character."],
+                "{union}"
+            );
+        }
     }
 
     /// A `patternProperties` key whose backreference may meet its group unmatched is read as

@@ -350,6 +350,17 @@ fn compile_once(
             leave_strict_out(r, target);
         }
         declare_no_arguments(r, target);
+        // A strict form promises arguments that match the schema, and `args` refuses a schema
+        // whose `$ref` comes back to itself on the same value (no verdict). Judged on the
+        // schema as given, so every strict form says the same: a target's repair may rewrite
+        // the loop first (OpenAI's `allOf` merge left a bare self-reference), and Cohere's
+        // and DeepSeek's wrote it out, exit 0 (trial 62 D5).
+        if form != wire::Form::Plain
+            && let Some((at, problem)) = given.as_ref().and_then(crate::schema::in_place::ref_loop)
+        {
+            refuse(r, at, problem);
+            continue;
+        }
         if let Some((at, problem)) = r
             .tool
             .parameters

@@ -957,6 +957,46 @@ fn a_broken_ref_refuses_the_tool() {
     assert_eq!(reasons[4], "", "{reasons:?}");
 }
 
+/// The places and reasons a compile refused its one tool at, as "pointer: reason".
+fn refusals_of(c: &Compilation) -> Vec<String> {
+    c.tools[0]
+        .refusals
+        .iter()
+        .map(|r| format!("{}: {}", r.pointer, r.reason))
+        .collect()
+}
+
+/// A `$ref` that comes back to itself on the same value never reaches a schema, and `args`
+/// refuses such a schema: every strict form refuses the tool at the `$ref`s on the loop,
+/// in the same words (trial 62 D5: deepseek/beta-strict and cohere/v2-strict wrote it out,
+/// exit 0; openai/chat-strict refused what its `allOf` merge left). A plain target, where the
+/// schema only guides the model, sends it as before.
+#[test]
+fn a_ref_loop_on_the_same_value_refuses_every_strict_form() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}},
+        "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}]}}});
+    for target in [
+        "openai/chat-strict",
+        "openai/responses-strict",
+        "deepseek/beta-strict",
+        "cohere/v2-strict",
+    ] {
+        let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
+        assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target}");
+        let said = refusals_of(&c);
+        assert!(
+            said.len() == 2
+                && said[0].starts_with("/$defs/a/allOf/0/$ref: `$ref` to `#/$defs/a` comes back")
+                && said[1].starts_with("/$defs/a/allOf/1/$ref: "),
+            "{target}: {said:?}"
+        );
+    }
+    let c = compile(&[tool("t", schema)], "openai/chat", &p, &opts).unwrap();
+    assert!(c.is_ok(), "{:?}", refusals_of(&c));
+}
+
 /// One hop limit whether the target keeps references (checked, not inlined) or has them
 /// inlined by repair: a chain of `MAX_REF_HOPS` hops compiles, one more hop (or 1,500) is
 /// refused in the shared words, never a stack overflow; references nested past the limit are

@@ -997,6 +997,61 @@ fn a_ref_loop_on_the_same_value_refuses_every_strict_form() {
     assert!(c.is_ok(), "{:?}", refusals_of(&c));
 }
 
+/// A place that holds no schema where one is wanted refuses the tool for every strict
+/// target: OpenAI's and DeepSeek's offline models refuse it, and Cohere's strict form at the
+/// place (trial 62 D5: cohere/v2-strict wrote `anyOf: []` and `anyOf: [1, true]` out, exit
+/// 0), which `args` refuses too.
+#[test]
+fn a_place_holding_no_schema_refuses_every_strict_form() {
+    let p = profile(&[]);
+    let opts = repair::Options::default();
+    let with = |x: Value| {
+        json!({"type": "object", "properties": {"x": x, "y": {"type": "string"}},
+            "required": ["x"]})
+    };
+    let cases = [
+        (
+            json!({"anyOf": []}),
+            "/properties/x/anyOf: `anyOf` is an empty list",
+        ),
+        (
+            json!({"anyOf": [1, true]}),
+            "/properties/x/anyOf/0: this is a JSON number",
+        ),
+        (
+            json!({"oneOf": {}}),
+            "/properties/x/oneOf: `oneOf` is a JSON object",
+        ),
+        (json!("number"), "/properties/x: this is a JSON string"),
+    ];
+    for (x, cohere) in &cases {
+        let schema = with(x.clone());
+        assert!(
+            crate::args::check_arguments(&schema, &json!({"x": 1}), crate::args::Coercions::NONE)
+                .is_err()
+        );
+        for target in [
+            "openai/chat-strict",
+            "openai/responses-strict",
+            "deepseek/beta-strict",
+            "cohere/v2-strict",
+        ] {
+            let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
+            assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target} {x}");
+            if target == "cohere/v2-strict" {
+                let said = refusals_of(&c);
+                assert!(
+                    said.len() == 1 && said[0].starts_with(cohere),
+                    "{x}: {said:?}"
+                );
+            }
+        }
+    }
+    let fine = with(json!({"anyOf": [{"type": "integer"}, true]}));
+    let c = compile(&[tool("t", fine)], "cohere/v2-strict", &p, &opts).unwrap();
+    assert!(c.is_ok(), "{:?}", refusals_of(&c));
+}
+
 /// One hop limit whether the target keeps references (checked, not inlined) or has them
 /// inlined by repair: a chain of `MAX_REF_HOPS` hops compiles, one more hop (or 1,500) is
 /// refused in the shared words, never a stack overflow; references nested past the limit are

@@ -100,6 +100,9 @@ pub fn apply(
     if let Err(e) = required_lists(schema, "", &mut changes, 0) {
         return Err(vec![e]);
     }
+    if form == Form::CohereStrict {
+        blocked.extend(no_schemas(schema));
+    }
     if matches!(form, Form::Strict | Form::DeepSeekStrict) {
         blocked.extend(merge_ref_siblings(schema, &mut changes, max_inline_nodes));
     }
@@ -160,6 +163,66 @@ pub fn apply(
     } else {
         Err(blocked)
     }
+}
+
+/// Cohere strict: each place of `schema` that holds no JSON Schema where one is wanted, in
+/// schema order: a subschema that is neither an object nor a boolean (`anyOf: [1]`, the
+/// shorthand `"x": "number"`), and an `anyOf`, `oneOf` or `allOf` that is no non-empty list
+/// (2020-12 validation wants at least one schema; an empty `anyOf` or `oneOf` admits no
+/// value). `toolwire args` refuses such a schema, so no call could be checked against it.
+/// OpenAI's and DeepSeek's offline models refuse both in their meta-schema pass
+/// ([`crate::target::openai::meta_problem`]); Cohere's model has no such pass and no
+/// evidence of what Cohere does, so compile refuses it here, and the strict targets agree
+/// (trial 62 D5: cohere/v2-strict wrote `anyOf: []` and `anyOf: [1, true]` out, exit 0).
+/// The root is [`super::canonical::write_root`]'s.
+fn no_schemas(schema: &Value) -> Vec<Unwirable> {
+    let mut refused = Vec::new();
+    for node in crate::schema::walk(schema).nodes {
+        if !matches!(node.value, Value::Object(_) | Value::Bool(_)) {
+            if !matches!(node.via, crate::schema::Via::Root) {
+                refused.push(Unwirable::at(
+                    &node.pointer,
+                    format!(
+                        "this is a JSON {}, not a schema (an object or a boolean), so the \
+                         schema is no JSON Schema and `toolwire args` cannot check a call \
+                         against it; write it as a schema object",
+                        crate::json::kind(node.value)
+                    ),
+                ));
+            }
+            continue;
+        }
+        let Some(o) = node.object() else {
+            continue;
+        };
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            let Some(v) = o.get(keyword) else {
+                continue;
+            };
+            if v.as_array().is_some_and(|list| !list.is_empty()) {
+                continue;
+            }
+            let admits = if keyword == "allOf" {
+                ""
+            } else {
+                " (as given, it admits no value)"
+            };
+            refused.push(Unwirable::at(
+                &push_token(&node.pointer, keyword),
+                format!(
+                    "`{keyword}` is {}, not a non-empty list of schemas{admits}, so the schema \
+                     is no JSON Schema and `toolwire args` cannot check a call against it; give \
+                     it at least one schema, or remove it",
+                    if v.is_array() {
+                        "an empty list".to_string()
+                    } else {
+                        format!("a JSON {}", crate::json::kind(v))
+                    }
+                ),
+            ));
+        }
+    }
+    refused
 }
 
 /// Strict forms: why the root `schema`, as repair left it, is no tool without arguments to

@@ -1400,6 +1400,7 @@ struct BranchSays<'a> {
 /// *Wire baseline*, and every declared argument still arrives), and for a root whose
 /// `properties` is empty (`{}`): a tool that takes no arguments, as the rule
 /// `object-properties-missing` reads it; a root without `properties` took any arguments.
+/// Members the schema as given already refused are no loss ([`admits_nothing`]).
 fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Option<String> {
     if empties(o, at) {
         return Some(
@@ -1411,29 +1412,48 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
     // What let members beyond `properties` in: an open `additionalProperties` and the
     // members `patternProperties` declares (as much the schema's as its properties), both
     // named where both did (trial 61 D6: the patterns' members went unsaid beside a map).
+    // A member the schema as given already refused is no loss (trial 62 D4: `^y: false` and
+    // `additionalProperties: {"not": {}}` were said to be members the model can no longer
+    // send): patterns whose schema admits nothing let no member in, and the members they
+    // match are no longer among those `additionalProperties` let in.
+    let (refusing, admitting): (Vec<&String>, Vec<&String>) = match o.get("patternProperties") {
+        Some(Value::Object(patterns)) => {
+            patterns.keys().partition(|p| admits_nothing(&patterns[*p]))
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
+    let listed = |patterns: &[&String]| {
+        let quoted: Vec<String> = patterns.iter().map(|p| format!("`{p}`")).collect();
+        quoted.join(", ")
+    };
+    let save = if refusing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", save those whose names match `patternProperties` that refuse them ({})",
+            listed(&refusing)
+        )
+    };
     let mut let_in: Vec<String> = Vec::new();
     match open {
         Some(Value::Bool(true)) => {
-            let_in.push(
-                "members beyond the declared properties (`additionalProperties: true`)".into(),
-            );
+            let_in.push(format!(
+                "members beyond the declared properties (`additionalProperties: true`){save}"
+            ));
         }
         // As given (`closing_given_back`), or in place where the object declares properties.
-        Some(schema @ Value::Object(_)) => let_in.push(format!(
-            "members beyond the declared properties (`additionalProperties: {}`)",
+        Some(schema @ Value::Object(_)) if !admits_nothing(schema) => let_in.push(format!(
+            "members beyond the declared properties (`additionalProperties: {}`){save}",
             crate::repair::show(schema)
         )),
         _ => {}
     }
-    if let Some(Value::Object(patterns)) = o.get("patternProperties")
-        && !patterns.is_empty()
-    {
-        let listed: Vec<String> = patterns.keys().map(|p| format!("`{p}`")).collect();
+    if !admitting.is_empty() {
         // Declared properties a pattern matches are still sent (trial 62 D3: `^x$` beside a
         // declared `x` was said to be a member the model can no longer send).
         let_in.push(format!(
             "undeclared members whose names match `patternProperties` ({})",
-            listed.join(", ")
+            listed(&admitting)
         ));
     }
     if !let_in.is_empty() {
@@ -1446,6 +1466,24 @@ fn closing_loses(open: Option<&Value>, o: &Map<String, Value>, at: &str) -> Opti
     // root as taking none (openai/chat-strict; trial 48 D2: the other strict forms said
     // nothing).
     (at.is_empty() && !o.contains_key("properties")).then(|| crate::repair::ACCEPTED_ANY.into())
+}
+
+/// Whether the schema `v` admits no value: `false`, or an object whose `not` accepts every
+/// value (`{"not": {}}`), whatever else it says beside it (each keyword only narrows what
+/// passes). One with a `$ref` is not judged: drafts 04 to 07 ignore the keywords beside it.
+fn admits_nothing(v: &Value) -> bool {
+    match v {
+        Value::Bool(accepts) => !accepts,
+        Value::Object(o) => {
+            !o.contains_key("$ref")
+                && o.get("not").is_some_and(|n| {
+                    crate::schema::asserts_nothing(n, |k| {
+                        crate::profile::rules::ANNOTATIONS.contains(&k) || k.starts_with("x-")
+                    })
+                })
+        }
+        _ => false,
+    }
 }
 
 /// Says what a strict form's closing took away where repair had dropped, before the form
@@ -4100,6 +4138,53 @@ mod tests {
         );
         let without = o(json!({"type":"object","properties":{"a":{}}}));
         assert_eq!(closing_loses(None, &without, "/properties/o"), None);
+    }
+
+    /// Members the schema as given already refused are no loss of the closing: a pattern
+    /// whose schema admits nothing lets no member in, and `additionalProperties: {"not": {}}`
+    /// none (trial 62 D4: both were said to be members the model can no longer send).
+    #[test]
+    fn closing_away_members_already_refused_is_no_loss() {
+        let loses = |v: Value| {
+            let o = v.as_object().unwrap().clone();
+            closing_loses(o.get("additionalProperties"), &o, "/properties/o")
+        };
+        let with =
+            |patterns: Value| json!({"properties": {"a": {}}, "patternProperties": patterns});
+        assert_eq!(loses(with(json!({"^y": false}))), None);
+        assert_eq!(
+            loses(with(json!({"^y": {"not": {}, "type": "string"}}))),
+            None
+        );
+        assert_eq!(
+            loses(with(json!({"^y": false, "^x": {"type": "integer"}}))).as_deref(),
+            Some(
+                "undeclared members whose names match `patternProperties` (`^x`): the model \
+                 can no longer send them"
+            )
+        );
+        let mut open = with(json!({"^y": false}));
+        open["additionalProperties"] = json!(true);
+        assert_eq!(
+            loses(open).as_deref(),
+            Some(
+                "members beyond the declared properties (`additionalProperties: true`), save \
+                 those whose names match `patternProperties` that refuse them (`^y`): the \
+                 model can no longer send them"
+            )
+        );
+        let refusing = json!({"properties": {"a": {}}, "additionalProperties": {"not": {}}});
+        assert_eq!(loses(refusing.clone()), None);
+        // As given, where repair dropped it before the form closed the object.
+        let mut changes = vec![change("/properties/o", CLOSED.into(), None)];
+        closing_given_back(&mut changes, &json!({"properties": {"o": refusing}}));
+        assert_eq!(changes[0].lost, None);
+        // A `$ref` beside the `not` is not judged: drafts 04 to 07 ignore the `not`.
+        assert!(
+            admits_nothing(&json!({"not": {}}))
+                && !admits_nothing(&json!({"not": {"type": "string"}}))
+        );
+        assert!(!admits_nothing(&json!({"$ref": "#/$defs/s", "not": {}})));
     }
 
     /// A closing that said no loss, of an object whose schema as given let members beyond

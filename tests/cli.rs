@@ -1390,7 +1390,9 @@ fn refusing_server() -> std::net::SocketAddr {
 
 /// The stand-in line on standard output and `emulated_because` in `--summary-json` (both
 /// kept as CI artifacts) go through the run log's redactor: a key pasted into `--base-url`
-/// is `[REDACTED]`, and a base URL from `OPENAI_BASE_URL` is written as `{OPENAI_BASE_URL}`.
+/// is `[REDACTED]`, and a base URL from `OPENAI_BASE_URL` is written as `{OPENAI_BASE_URL}`,
+/// in the run log's endpoints too, also when it holds a key-shaped segment or the key itself
+/// (trial 63 D5: `http://127.0.0.1:8099/acct/[REDACTED]/v1/chat/completions`).
 #[test]
 fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
     let key = format!("tw-canary-{}", "standin0123456789");
@@ -1398,6 +1400,13 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
     for (flag, var) in [
         (Some(format!("openai/chat=http://{addr}/{key}")), None),
         (None, Some(format!("http://{addr}/privatehost-4e5f"))),
+        (
+            None,
+            Some(format!(
+                "http://{addr}/privatehost/sk-live-0123456789abcdef0123"
+            )),
+        ),
+        (None, Some(format!("http://{addr}/privatehost/x{key}x"))),
     ] {
         let dir = tempfile::tempdir().expect("temporary directory");
         let summary = dir.path().join("summary.json");
@@ -1435,6 +1444,7 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
         for text in &texts {
             assert!(!text.contains(&key), "{text}");
             assert!(!text.contains("privatehost"), "{text}");
+            assert!(!text.contains("sk-live-0123"), "{text}");
         }
         let shown = if flag.is_some() {
             format!("http://{addr}/[REDACTED]")
@@ -1444,6 +1454,11 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
         assert!(
             stdout.contains(&format!("answered from {shown}, not")),
             "{stdout}"
+        );
+        let log = texts.last().expect("a run log");
+        assert!(
+            log.contains(&format!(r#""endpoint":"{shown}/v1/chat/completions""#)),
+            "{log}"
         );
     }
 }

@@ -149,9 +149,17 @@ pub struct Redactor {
     /// shows its middle or end, not its start (trial 49).
     infix: Option<Regex>,
     /// Settings that are no keys but may be private (a Google project id, an Azure resource
-    /// endpoint, a base URL), longest first, each with the placeholder naming its variable
+    /// endpoint, a base URL), as given, each with the placeholder naming its variable
     /// (`{GOOGLE_CLOUD_PROJECT}`): a scheduled run's log is published in a pull request.
+    private: Vec<(String, String)>,
+    /// The forms of `private` the text holds once its keys are redacted, longest first, each
+    /// with its placeholder: the value as given, and the value as [`Redactor::redact_keys`]
+    /// writes it when that differs (a base URL with a key-shaped or known key in its path,
+    /// `…/acct/sk-live-…`, is `…/acct/[REDACTED]` by the time it is looked for; trial 63 D5).
     settings: Vec<(String, String)>,
+    /// The forms of `settings` as they appear inside a JSON string, for
+    /// [`Redactor::may_hold_secret`].
+    settings_escaped: Vec<String>,
     patterns: Vec<Regex>,
     /// The same patterns as one alternation: a line none of them matches (nearly every line)
     /// is scanned once instead of once per pattern (measured 0.15 µs against 0.5 µs for a
@@ -227,6 +235,12 @@ impl Default for Redactor {
     fn default() -> Self {
         Self::new(Vec::new())
     }
+}
+
+/// `text` as it appears inside a JSON string (escaped, without the quotes).
+fn json_escaped(text: &str) -> String {
+    let json = serde_json::to_string(text).unwrap_or_default();
+    json.trim_matches('"').to_string()
 }
 
 /// `bytes` in base64 (RFC 4648 §4, `url`: §5), with `=` padding.
@@ -347,7 +361,9 @@ impl Redactor {
             escaped: Vec::new(),
             partial: Vec::new(),
             infix: None,
+            private: Vec::new(),
             settings: Vec::new(),
+            settings_escaped: Vec::new(),
             patterns,
             any_pattern,
         };
@@ -395,8 +411,7 @@ impl Redactor {
         }
         for form in secret_forms(secret) {
             if !self.secrets.contains(&form) {
-                let json = serde_json::to_string(&form).unwrap_or_default();
-                self.escaped.push(json.trim_matches('"').to_string());
+                self.escaped.push(json_escaped(&form));
                 self.secrets.push(form);
             }
         }
@@ -420,6 +435,8 @@ impl Redactor {
             // Literal alternatives: the regex crate searches them all at once.
             self.infix = Regex::new(&runs.join("|")).ok();
         }
+        // A setting holding this key is now written differently once keys are redacted.
+        self.settings_forms();
     }
 
     /// Adds a setting read from the variable `var`: its value, without a trailing `/` (a
@@ -428,14 +445,32 @@ impl Redactor {
     /// ordinary text.
     pub fn add_setting(&mut self, var: &str, value: &str) {
         let form = value.trim().trim_end_matches('/');
-        if form.len() < MIN_SECRET || self.settings.iter().any(|(v, _)| v == form) {
+        if form.len() < MIN_SECRET || self.private.iter().any(|(v, _)| v == form) {
             return;
         }
-        let json = serde_json::to_string(form).unwrap_or_default();
-        self.escaped.push(json.trim_matches('"').to_string());
-        self.settings.push((form.to_string(), format!("{{{var}}}")));
-        self.settings
-            .sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
+        self.private.push((form.to_string(), format!("{{{var}}}")));
+        self.settings_forms();
+    }
+
+    /// Rebuilds `settings` (and their escaped forms) from `private` and the keys known now:
+    /// each value as given, and as it reads once its keys are redacted when that differs and
+    /// still holds at least [`MIN_SECRET`] characters of its own (a value that is all key is
+    /// `[REDACTED]`, which stands for any key, not for the setting).
+    fn settings_forms(&mut self) {
+        let mut forms: Vec<(String, String)> = Vec::new();
+        for (value, placeholder) in &self.private {
+            let redacted = self.redact_keys(Cow::Borrowed(value.as_str())).into_owned();
+            let own = redacted.replace("[REDACTED]", "").len();
+            let keyed = (redacted != *value && own >= MIN_SECRET).then_some(redacted);
+            for form in std::iter::once(value.clone()).chain(keyed) {
+                if !forms.iter().any(|(f, _)| *f == form) {
+                    forms.push((form, placeholder.clone()));
+                }
+            }
+        }
+        self.settings_escaped = forms.iter().map(|(f, _)| json_escaped(f)).collect();
+        forms.sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
+        self.settings = forms;
     }
 
     /// `text` with every run of [`PARTIAL_INFIX`] or more characters from anywhere in a
@@ -525,17 +560,10 @@ impl Redactor {
     /// userinfo by `***` (borrowed when there is nothing to replace, as for nearly every
     /// run-log line).
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = Cow::Borrowed(text);
-        for s in &self.secrets {
-            if out.contains(s.as_str()) {
-                out = Cow::Owned(out.replace(s.as_str(), "[REDACTED]"));
-            }
-        }
-        // Key-shaped tokens before the parts of known keys: another key that shares the
-        // known one's public start (`sk-proj-`) would otherwise lose only that start, and the
-        // rest would no longer look like a key (trial 49).
-        out = self.redact_patterns(out);
-        out = self.redact_partial(out);
+        // Keys first, whatever the settings are: a setting that is part of a key would
+        // otherwise cut the key into pieces the key redaction no longer finds. A setting
+        // holding a key is looked for in its redacted form too (`settings_forms`).
+        let mut out = self.redact_keys(Cow::Borrowed(text));
         for (value, placeholder) in &self.settings {
             if out.contains(value.as_str()) {
                 out = Cow::Owned(out.replace(value.as_str(), placeholder));
@@ -545,6 +573,22 @@ impl Redactor {
             out = Cow::Owned(redact_userinfo(&out).into_owned());
         }
         out
+    }
+
+    /// `text` with every secret, part of a secret and key-shaped token replaced by
+    /// `[REDACTED]`: [`Redactor::redact`] without the settings and the userinfo.
+    fn redact_keys<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
+        let mut out = text;
+        for s in &self.secrets {
+            if out.contains(s.as_str()) {
+                out = Cow::Owned(out.replace(s.as_str(), "[REDACTED]"));
+            }
+        }
+        // Key-shaped tokens before the parts of known keys: another key that shares the
+        // known one's public start (`sk-proj-`) would otherwise lose only that start, and the
+        // rest would no longer look like a key (trial 49).
+        out = self.redact_patterns(out);
+        self.redact_partial(out)
     }
 
     /// `text` with every key-shaped token ([`KEY_PATTERNS`]) replaced by `[REDACTED]`, the
@@ -578,6 +622,10 @@ impl Redactor {
     /// key-shaped token). False for nearly every line, which is then written as it is.
     pub fn may_hold_secret(&self, line: &str) -> bool {
         self.escaped.iter().any(|s| line.contains(s.as_str()))
+            || self
+                .settings_escaped
+                .iter()
+                .any(|s| line.contains(s.as_str()))
             || self
                 .partial
                 .iter()
@@ -1005,6 +1053,66 @@ mod tests {
         );
         assert_eq!(record["note"], "project {GOOGLE_CLOUD_PROJECT}");
         assert!(!r.may_hold_secret(r#"{"verdict":"accepted"}"#));
+    }
+
+    /// A base URL holding a key (key-shaped, or the target's own key) is still written as its
+    /// variable, wherever it appears, the key redacted first: it was written with only the key
+    /// blanked, `http://127.0.0.1:8099/acct/[REDACTED]/v1/…`, host and path published
+    /// (trial 63 D5). The key stays redacted where the base URL is not written whole.
+    #[test]
+    fn a_base_url_holding_a_key_is_written_as_its_variable() {
+        let own = "sk-test-SECRET123456789";
+        for (base, key_var) in [
+            (
+                "http://127.0.0.1:8099/acct/sk-live-0123456789abcdef0123",
+                None,
+            ),
+            (
+                "http://127.0.0.1:8099/acct/AIzaSyA1234567890abcdefghijklmnopqrstu/",
+                None,
+            ),
+            ("http://127.0.0.1:8099/xSECRET123456789x", Some(own)),
+            (
+                "http://127.0.0.1:8099/p/sk-test-SECRET123456789/q",
+                Some(own),
+            ),
+        ] {
+            // In either order: the secret may be known before or after the setting.
+            for secret_first in [true, false] {
+                let mut r = super::Redactor::default();
+                if secret_first && let Some(k) = key_var {
+                    r.add_secret(k);
+                }
+                r.add_setting("OPENAI_BASE_URL", base);
+                if !secret_first && let Some(k) = key_var {
+                    r.add_secret(k);
+                }
+                let trimmed = base.trim_end_matches('/');
+                let mut record = serde_json::json!({
+                    "endpoint": format!("{trimmed}/v1/chat/completions"),
+                    "error": format!("error sending request for url ({trimmed}/v1/chat/completions)"),
+                    "note": format!("answered from {}", &trimmed[..trimmed.len() - 3]),
+                });
+                assert!(r.may_hold_secret(&record.to_string()));
+                r.redact_record(&mut record);
+                assert_eq!(
+                    record["endpoint"], "{OPENAI_BASE_URL}/v1/chat/completions",
+                    "{base}"
+                );
+                assert_eq!(
+                    record["error"],
+                    "error sending request for url ({OPENAI_BASE_URL}/v1/chat/completions)"
+                );
+                let out = record.to_string();
+                for k in ["sk-live-0123", "AIzaSyA12", "SECRET123"] {
+                    assert!(!out.contains(k), "{base}: {out}");
+                }
+            }
+        }
+        // A setting that is all key is no form of its own: `[REDACTED]` stays a key.
+        let mut r = super::Redactor::default();
+        r.add_setting("GOOGLE_CLOUD_PROJECT", "sk-live-0123456789abcdef0123");
+        assert_eq!(r.redact("k sk-live-9999999999abcdef0123"), "k [REDACTED]");
     }
 
     use super::*;

@@ -1463,8 +1463,14 @@ impl Reader<'_, '_> {
                     }
                 }
                 let [inner] = take_all(m, ["function"]);
+                // An item with no `function` (`{}`, another shape's keys after an OpenAI
+                // tool) is named at the item, as a tool with no `name` is: `/function` is no
+                // place in the file (trial 63 D2).
+                let Some(inner) = inner else {
+                    return Err((at.into_owned(), "the tool has no `function`".into()));
+                };
                 at.to_mut().push_str("/function");
-                let Some(Value::Object(f)) = inner else {
+                let Value::Object(f) = inner else {
                     return Err((at.into_owned(), "`function` must be an object".into()));
                 };
                 m = f;
@@ -1477,8 +1483,12 @@ impl Reader<'_, '_> {
             // Required[Optional[bool]]`), so `null` leaves the default as absence does.
             Format::OpenaiResponses => strict = Some(strict_flag(&m, &at)?.unwrap_or(true)),
             Format::Bedrock => {
+                // Named at the item when it has no `toolSpec`, as for OpenAI's `function`.
+                let Some(spec) = take(&mut m, "toolSpec") else {
+                    return Err((at.into_owned(), "the tool has no `toolSpec`".into()));
+                };
                 at.to_mut().push_str("/toolSpec");
-                let Some(Value::Object(mut spec)) = take(&mut m, "toolSpec") else {
+                let Value::Object(mut spec) = spec else {
                     return Err((at.into_owned(), "`toolSpec` must be an object".into()));
                 };
                 let (name, description) = name_and_description(&mut spec, &at)?;
@@ -3371,6 +3381,32 @@ mod tests {
         assert_eq!(set.tools.len(), 2);
         let set = read(json!([chat, {"type": "web_search"}, chat]));
         assert_eq!((set.format, set.tools.len()), (Format::OpenaiChat, 2));
+    }
+
+    /// An item of a list with no tool shape of its own (`{}`, `{"foo": 1}`) after an OpenAI
+    /// Chat or Bedrock tool is named at the item, by what it lacks, as in an Anthropic list
+    /// (`at /1: the tool has no `name``): it was `at /1/function: `function` must be an
+    /// object`, a place the file does not have (trial 63 D2). A `function` that is there but
+    /// no object is still named at its own place.
+    #[test]
+    fn a_list_item_without_its_lists_key_is_named_at_the_item() {
+        let object = json!({"type": "object", "properties": {}});
+        let chat = json!({"type": "function", "function": {"name": "a", "parameters": object}});
+        let bedrock = json!({"toolSpec": {"name": "b", "inputSchema": {"json": object}}});
+        for junk in [json!({"foo": 1}), json!({})] {
+            let e = refusal(json!([chat, junk]));
+            assert_eq!(e, "x.json: at /1: the tool has no `function`", "{junk}");
+            let e = refusal(json!({"tools": [chat, chat, junk]}));
+            assert_eq!(e, "x.json: at /tools/2: the tool has no `function`");
+            let e = refusal(json!([bedrock, junk]));
+            assert_eq!(e, "x.json: at /1: the tool has no `toolSpec`", "{junk}");
+            let e = refusal(json!([{"name": "c", "input_schema": object}, junk]));
+            assert_eq!(e, "x.json: at /1: the tool has no `name`");
+        }
+        let e = refusal(json!([chat, {"type": "function", "function": "f"}]));
+        assert_eq!(e, "x.json: at /1/function: `function` must be an object");
+        let e = refusal(json!([bedrock, {"toolSpec": []}]));
+        assert_eq!(e, "x.json: at /1/toolSpec: `toolSpec` must be an object");
     }
 
     #[test]

@@ -948,16 +948,33 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         // further rejections to come, named with their fixes, not a different reading
         // (Responses strict's "array schema missing items" at an optional array is
         // `array-items-missing`; `strict-form-missing` there asks to require it, which alone
-        // leaves the message standing).
-        if let Some(own) = e.rule.as_deref()
-            && !rules.is_empty()
-            && !rules.contains(&own)
-            && let Some(same) = findings.iter().filter(of_tool).find(|f| {
+        // leaves the message standing). So is an error of check's at the schema holding the
+        // place, where the place is a keyword of it that check's finding of the rule is about
+        // (its feature names the keyword): Google's unknown `foo` in an array without `items`
+        // is the keyword's, since adding `items` leaves `foo` refused (trial 63 D3). A branch of
+        // a combinator check rejects as a whole is no keyword, and is read as that below.
+        let same = e.rule.as_deref().and_then(|own| {
+            findings.iter().filter(of_tool).find(|f| {
                 f.rule == own && f.pointer == pointer && f.subject == crate::check::Subject::Schema
             })
+        });
+        let on_keyword = same.is_some_and(|f| {
+            let token = pointer.rsplit('/').next().unwrap_or_default();
+            f.parameter.rsplit(": ").next() == Some(token)
+        });
+        let elsewhere = |p: &str| on_keyword && p != pointer && parent == Some(p);
+        if let Some(own) = e.rule.as_deref()
+            && !rules.contains(&own)
+            && (!rules.is_empty() || !rules_at(&elsewhere, false, true).is_empty())
+            && let Some(same) = same
         {
-            if same.level == crate::check::Level::Error && e.fix.as_deref() == fix_for(own) {
-                e.fix = Some(same.fix.to_string());
+            if e.fix.as_deref() == fix_for(own) {
+                let written = checked.written_fix(index, own, pointer).map(str::to_string);
+                if same.level == crate::check::Level::Error {
+                    e.fix = Some(same.fix.to_string());
+                } else if written.is_some() {
+                    e.fix = written;
+                }
             }
             e.notes.push(format!(
                 "`check --target {target}` reports `{own}` here too ({})",
@@ -973,9 +990,27 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                     others.push(f);
                 }
             }
+            for f in findings.iter().filter(of_tool) {
+                if elsewhere(&f.pointer)
+                    && f.level == crate::check::Level::Error
+                    && f.subject == crate::check::Subject::Schema
+                    && !others
+                        .iter()
+                        .any(|o| o.rule == f.rule && o.pointer == f.pointer)
+                {
+                    others.push(f);
+                }
+            }
             e.notes.extend(others.iter().map(|f| {
+                let at = if f.pointer == pointer {
+                    "here".to_string()
+                } else if f.pointer.is_empty() {
+                    "at the schema's root".to_string()
+                } else {
+                    format!("at {}", f.pointer)
+                };
                 format!(
-                    "`check --target {target}` also reports `{}` here, which the target is known \
+                    "`check --target {target}` also reports `{}` {at}, which the target is known \
                      to reject as well: {}",
                     f.rule, f.fix
                 )

@@ -1457,6 +1457,45 @@ fn explain_names_the_rule_check_warns_about_when_it_has_no_error_there() {
     );
 }
 
+/// Google's unknown `foo` in an array without `items` (trial 63 D3): check, told the target,
+/// warns about `foo` and rejects the array at the parent; the message keeps its own rule and
+/// place, with check's fix for `foo`, and the parent's error is a note, not the reading
+/// (adding `items` leaves `foo` refused).
+#[test]
+fn a_keyword_check_warns_about_keeps_its_rule_over_an_error_at_its_parent() {
+    let request = json!({"tools":[{"functionDeclarations":[
+        {"name":"f","parameters":{"type":"object","properties":{"t":{"type":"array","foo":1}}}}
+    ]}]});
+    let error = "Invalid JSON payload received. Unknown name \"foo\" at \
+                 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.";
+    let out = explain(Some(&request), error, Some("gemini/v1beta/parameters"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(
+        out[0].pointer.as_deref(),
+        Some("/properties/t/foo"),
+        "{out:?}"
+    );
+    assert_eq!(
+        out[0].rule.as_deref(),
+        Some("keyword-unsupported"),
+        "{out:?}"
+    );
+    assert!(
+        out[0]
+            .fix
+            .as_deref()
+            .is_some_and(|f| f.starts_with("Remove `foo`")),
+        "{out:?}"
+    );
+    assert!(
+        out[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("`array-items-missing` at /properties/t,")),
+        "{out:?}"
+    );
+}
+
 /// OpenAI's "got 'type: \"None\"'" at a root that is a bare `anyOf` is what check reports as
 /// `root-combinator` at `/anyOf` (oai-type-none-root-anyof-twenty in reports.yaml): explain,
 /// told the target, names that rule and place; where a report decides, check flags that

@@ -885,7 +885,9 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                 && !f.request
                 && e.tool.as_deref().is_none_or(|n| f.tool.as_str() == n)
                 && !crate::profile::table::is_own_cap(f.rule.as_str())
-                && part.is_none_or(|(subject, own)| f.subject == subject && f.rule == own)
+                && part.is_none_or(|(subject, own)| {
+                    f.subject == subject && f.rule == own && part_counts(own, &f.parameter, profile)
+                })
         };
         let error_at = |at: &str| {
             findings.iter().filter(of_tool).find(|f| {
@@ -1085,7 +1087,11 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
                 let refs: Vec<_> = set.tools.iter().map(|t| t.as_ref()).collect();
                 crate::profile::detect::collect(&refs)
             });
-            present = finds_here(seen, index, own, pointer);
+            present = if tool_part(own).is_some() {
+                part_here(seen, index, own, profile)
+            } else {
+                finds_here(seen, index, own, pointer)
+            };
             let stands_in = |p: &str| {
                 keyword_of(p)
                     && p.rsplit('/')
@@ -1174,6 +1180,49 @@ fn finds_here(
     })
 }
 
+/// Whether what every rule finds in the request (`seen`) holds rule `rule`, one about the
+/// tool's name or description ([`tool_part`]), in tool `index` as `profile` could judge it
+/// ([`part_counts`]).
+fn part_here(
+    seen: &[crate::profile::detect::Seen],
+    index: usize,
+    rule: &str,
+    profile: &crate::profile::CompiledProfile,
+) -> bool {
+    seen.iter()
+        .filter(|s| s.tool_index == index && s.rule == rule)
+        .any(|s| part_counts(rule, &s.parameter, profile))
+}
+
+/// Whether feature `parameter` (`name-chars: dot`, `description-length-limit: 2121`) of rule
+/// `rule`, one about the tool's name or description, is something the rule is about. Every
+/// name and every length is recorded, and check warns about ordinary names where a target has
+/// no evidence for them: a name of letters, digits, `_` and `-` alone, starting with neither
+/// (the form `name-invalid`'s fix asks for), is nothing that rule is about, and a length below
+/// the profile's smallest case of its limit nothing a length rule is about (trial 63 D1: a
+/// refusal of such a name was said to predate the evidence, or read as that warning).
+fn part_counts(rule: &str, parameter: &str, profile: &crate::profile::CompiledProfile) -> bool {
+    use crate::profile::feature::{Limit, value};
+    let ordinary = [
+        value::NAME_LOWER,
+        value::NAME_UPPER,
+        value::NAME_DIGIT,
+        value::NAME_UNDERSCORE,
+        value::NAME_HYPHEN,
+    ];
+    let reaches = |n: &str, limit: Limit| {
+        n.parse::<usize>()
+            .is_ok_and(|n| n >= profile.limit_floor(limit))
+    };
+    let found = parameter.rsplit(": ").next().unwrap_or_default();
+    match rule {
+        "name-invalid" => !ordinary.contains(&found),
+        "name-too-long" => reaches(found, Limit::NameLength),
+        "description-too-long" => reaches(found, Limit::DescriptionLength),
+        _ => true,
+    }
+}
+
 /// The note for an explanation of rule `rule` at a place of the request that holds nothing
 /// that rule is about ([`finds_here`]).
 fn nothing_here(rule: &str) -> String {
@@ -1243,7 +1292,7 @@ fn note_nothing_here(out: &mut [Explanation], request: &Value) {
 
 /// The part of a tool a rule about the tool itself is about, as check's findings of it say
 /// (`Finding::subject`): its name or its description; `None` for any other rule.
-fn tool_part(rule: &str) -> Option<crate::check::Subject> {
+pub(crate) fn tool_part(rule: &str) -> Option<crate::check::Subject> {
     use crate::check::Subject;
     match rule {
         "name-invalid" | "name-too-long" | "name-duplicate" => Some(Subject::Name),

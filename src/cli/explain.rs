@@ -299,7 +299,12 @@ fn human(e: &Explanation, target: Option<&str>) -> String {
     let place = match e.pointer.as_deref() {
         // `""` is where an error about the whole schema, or about the tool's own fields (its
         // name, a missing `parameters`), is placed.
-        Some("") => " at the root of its parameters schema (or the tool as a whole)".to_string(),
+        // A rule about the tool's name or description is about that part of it.
+        Some("") => match e.rule.as_deref().and_then(crate::explain::tool_part) {
+            Some(crate::check::Subject::Name) => " at its name".to_string(),
+            Some(crate::check::Subject::Description) => " at its description".to_string(),
+            _ => " at the root of its parameters schema (or the tool as a whole)".to_string(),
+        },
         Some(p) => format!(" at {}", escape_inline(p)),
         None => String::new(),
     };

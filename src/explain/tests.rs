@@ -1457,6 +1457,43 @@ fn explain_names_the_rule_check_warns_about_when_it_has_no_error_there() {
     );
 }
 
+/// A name or description refusal attributed to a tool whose name is of letters, digits, `_` and
+/// `-` and whose description is short (trial 63 D1): the request has nothing there that the
+/// rule is about under any profile, so the note says the message was about another version of
+/// the request, with or without the target (it had said, with it, that the message predates
+/// the evidence, and nothing without it). A dotted name is what `name-invalid` is about.
+#[test]
+fn a_refusal_of_a_valid_name_or_description_is_about_another_request() {
+    let request = |name: &str| {
+        json!({"tools":[{"type":"function","function":{"name":name,"description":"Create a note.",
+            "parameters":{"type":"object","properties":{}}}}]})
+    };
+    let name = "Invalid 'tools[0].function.name': string does not match pattern. Expected a \
+                string that matches the pattern '^[a-zA-Z0-9_-]+$'.";
+    let desc = "Invalid 'tools[0].function.description': string too long. Expected a string \
+                with maximum length 1024, but got a string with length 2121 instead.";
+    for (text, rule) in [(name, "name-invalid"), (desc, "description-too-long")] {
+        for target in [None, Some("openai/chat")] {
+            let out = explain(Some(&request("create_note")), text, target);
+            assert_eq!(out[0].rule.as_deref(), Some(rule), "{out:?}");
+            assert!(
+                out[0].notes.contains(&nothing_here(rule)),
+                "{target:?} {out:?}"
+            );
+            assert!(
+                !out[0].notes.iter().any(|n| n.contains("predates")),
+                "{target:?} {out:?}"
+            );
+        }
+    }
+    let out = explain(Some(&request("create.note")), name, None);
+    assert_eq!(out[0].rule.as_deref(), Some("name-invalid"), "{out:?}");
+    assert!(
+        !out[0].notes.contains(&nothing_here("name-invalid")),
+        "{out:?}"
+    );
+}
+
 /// Google's unknown `foo` in an array without `items` (trial 63 D3): check, told the target,
 /// warns about `foo` and rejects the array at the parent; the message keeps its own rule and
 /// place, with check's fix for `foo`, and the parent's error is a note, not the reading

@@ -2178,8 +2178,11 @@ const MISSING_RULES: &[(&str, &str)] = &[
 /// keyword or one named after it (`prefixItems` for `items`, `patternProperties` for
 /// `properties`), which a schema may give instead.
 pub(super) fn stands_in_for_missing(rule: &str, keyword: &str) -> bool {
+    // The keyword itself, there, is no stand-in: where the message calls it missing, a
+    // finding about its value (a `type` check has no evidence for) is about something else.
     MISSING_RULES.iter().any(|(r, k)| {
         *r == rule
+            && !keyword.eq_ignore_ascii_case(k)
             && keyword
                 .to_ascii_lowercase()
                 .ends_with(&k.to_ascii_lowercase())
@@ -2359,13 +2362,11 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         Place::PropertyPath(names) => {
             located = Located::Path;
             match tool.and_then(|t| t.schema) {
-                Some(s) => match property_path(s, &names) {
-                    Some(p) => pointer = Some(p),
-                    None => notes.push(format!(
-                        "the request's schema has no property path {}",
-                        names.join(".")
-                    )),
-                },
+                Some(s) => {
+                    let (at, said) = dotted_place(s, &names, rule);
+                    notes.extend(said);
+                    pointer = at;
+                }
                 None => {
                     pointer = Some(names.iter().fold(String::new(), |p, n| {
                         push_token(&push_token(&p, "properties"), n)
@@ -2833,6 +2834,100 @@ const SCHEMA_MAPS: [&str; 6] = [
 
 /// Follows property names from the root; a name missing from `properties` is looked for
 /// under `items` (Vertex leaves array steps out of its dotted paths).
+/// The most readings of a dotted path [`dotted_place`] tries: each `.` may be inside a
+/// property's name, so a path of `n` names has `2^(n-1)`.
+const DOTTED_READINGS: usize = 64;
+
+/// Where a dotted property path (Vertex's `parameters.data.meta.width`, split at each `.`) is
+/// in `schema`, and notes on it. A `.` may be part of a property's name (`data.meta`), so every
+/// grouping of the names the request has is a reading, the plain split first. For a rule whose
+/// message calls a keyword missing ([`MISSING_RULES`]), the reading whose schema really lacks
+/// it is the place (trial 63 D4); where several do, the others are noted as well, and where
+/// none does, the first reading is given with the note that its schema has that keyword, as for
+/// Google's bracket paths.
+fn dotted_place(
+    schema: &Value,
+    names: &[String],
+    rule: Option<&str>,
+) -> (Option<String>, Vec<String>) {
+    let readings = dotted_readings(names)
+        .filter_map(|grouped| property_path(schema, &grouped))
+        .collect::<Vec<_>>();
+    let Some(first) = readings.first() else {
+        return (
+            None,
+            vec![format!(
+                "the request's schema has no property path {}",
+                names.join(".")
+            )],
+        );
+    };
+    let missing = MISSING_RULES
+        .iter()
+        .find(|(r, _)| Some(*r) == rule)
+        .map(|(_, k)| *k);
+    let lacking: Vec<&String> = match missing {
+        Some(k) => readings
+            .iter()
+            .filter(|p| {
+                schema
+                    .pointer(p)
+                    .is_some_and(|n| matches!(n.get(k), None | Some(Value::Null)))
+            })
+            .collect(),
+        None => readings.iter().collect(),
+    };
+    let mut notes = Vec::new();
+    let at = match (lacking.first(), missing) {
+        (Some(p), _) => (*p).clone(),
+        (None, Some(k)) => {
+            notes.push(format!("that schema does have `{k}` in the request"));
+            first.clone()
+        }
+        (None, None) => first.clone(),
+    };
+    let others: Vec<&str> = lacking
+        .iter()
+        .map(|p| p.as_str())
+        .filter(|p| *p != at)
+        .collect();
+    if !others.is_empty() {
+        notes.push(format!(
+            "the dotted path {} also reads as {} (a `.` may be inside a property's name)",
+            names.join("."),
+            others.join(", ")
+        ));
+    }
+    (Some(at), notes)
+}
+
+/// The groupings of `names` into property names, each group joined by `.`: the plain split
+/// first, then those joining more, at most [`DOTTED_READINGS`] of them.
+fn dotted_readings(names: &[String]) -> impl Iterator<Item = Vec<String>> + '_ {
+    let gaps = names
+        .len()
+        .saturating_sub(1)
+        .min(DOTTED_READINGS.ilog2() as usize);
+    // Bit `i` of a mask set: the `.` after name `i` is inside a name. Fewer joins first.
+    let mut masks: Vec<usize> = (0..1usize << gaps).collect();
+    masks.sort_by_key(|m| m.count_ones());
+    masks.into_iter().map(move |mask| {
+        let mut out: Vec<String> = Vec::new();
+        let mut joined = false;
+        for (i, n) in names.iter().enumerate() {
+            match out.last_mut() {
+                Some(last) if joined => {
+                    last.push('.');
+                    last.push_str(n);
+                }
+                _ => out.push(n.clone()),
+            }
+            joined = i < gaps && mask & (1 << i) != 0;
+        }
+        out
+    })
+}
+
 fn property_path(schema: &Value, names: &[String]) -> Option<String> {
     let mut node = schema;
     let mut pointer = String::new();

@@ -1457,6 +1457,49 @@ fn explain_names_the_rule_check_warns_about_when_it_has_no_error_there() {
     );
 }
 
+/// Vertex's dotted path (gemini-cli-vertex-no-type-field in reports.yaml; trial 63 D4): a `.`
+/// may be inside a property's name, so the path is read where the schema lacks the `type` the
+/// message calls missing; a schema that has it is named with a note, and told the target, a
+/// `type` check has no evidence for is no stand-in for a missing one.
+#[test]
+fn a_dotted_path_is_read_where_the_schema_lacks_the_keyword_it_calls_missing() {
+    let msg = "Unable to submit request because `create-field` functionDeclaration \
+               `parameters.data.meta.width` schema didn't specify the schema type field.";
+    let tool = |properties: Value| {
+        json!({"tools":[{"functionDeclarations":[{"name":"create-field","description":"d",
+            "parameters":{"type":"object","properties":properties}}]}]})
+    };
+    let typed = json!({"data":{"type":"object","properties":{"meta":{"type":"object",
+        "properties":{"width":{"type":"integer"}}}}}});
+    let dotted = json!({"type":"object","properties":{"width":{}}});
+    let untyped = "/properties/data.meta/properties/width";
+    let out = explain(Some(&tool(json!({"data.meta": dotted}))), msg, None);
+    assert_eq!(out[0].pointer.as_deref(), Some(untyped), "{out:?}");
+    let mut both = typed.clone();
+    both["data.meta"] = dotted;
+    let out = explain(Some(&tool(both)), msg, None);
+    assert_eq!(out[0].pointer.as_deref(), Some(untyped), "{out:?}");
+    let out = explain(Some(&tool(typed.clone())), msg, None);
+    assert_eq!(
+        out[0].pointer.as_deref(),
+        Some("/properties/data/properties/meta/properties/width"),
+        "{out:?}"
+    );
+    assert!(
+        out[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("that schema does have `type`")),
+        "{out:?}"
+    );
+    let out = explain(Some(&tool(typed)), msg, Some("vertex/v1/parameters"));
+    assert_eq!(out[0].rule.as_deref(), Some("type-missing"), "{out:?}");
+    assert!(
+        out[0].notes.contains(&nothing_here("type-missing")),
+        "{out:?}"
+    );
+}
+
 /// A name or description refusal attributed to a tool whose name is of letters, digits, `_` and
 /// `-` and whose description is short (trial 63 D1): the request has nothing there that the
 /// rule is about under any profile, so the note says the message was about another version of

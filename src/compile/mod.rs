@@ -354,9 +354,13 @@ fn compile_once(
         // whose `$ref` comes back to itself on the same value (no verdict). Judged on the
         // schema as given, so every strict form says the same: a target's repair may rewrite
         // the loop first (OpenAI's `allOf` merge left a bare self-reference), and Cohere's
-        // and DeepSeek's wrote it out, exit 0 (trial 62 D5).
+        // and DeepSeek's wrote it out, exit 0 (trial 62 D5). A bare chain of `$ref`s that
+        // loops is left to `broken_ref` below, which words it as every command does ("a cycle
+        // of references ... that never reaches a schema").
         if form != wire::Form::Plain
-            && let Some((at, problem)) = given.as_ref().and_then(crate::schema::in_place::ref_loop)
+            && let Some(given) = given.as_ref()
+            && crate::schema::broken_ref(given).is_none()
+            && let Some((at, problem)) = crate::schema::in_place::ref_loop(given)
         {
             refuse(r, at, problem);
             continue;

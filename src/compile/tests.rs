@@ -5,6 +5,14 @@ use serde_json::json;
 use super::*;
 use crate::repair::tests::profile;
 
+/// The strict targets, each with a strict form of its own.
+const STRICT: [&str; 4] = [
+    "openai/chat-strict",
+    "openai/responses-strict",
+    "deepseek/beta-strict",
+    "cohere/v2-strict",
+];
+
 /// [`super::compile`] with the hand-made profile `p` standing for `target`'s own.
 fn compile(
     tools: &[Tool],
@@ -977,12 +985,7 @@ fn a_ref_loop_on_the_same_value_refuses_every_strict_form() {
     let opts = repair::Options::default();
     let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}},
         "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}]}}});
-    for target in [
-        "openai/chat-strict",
-        "openai/responses-strict",
-        "deepseek/beta-strict",
-        "cohere/v2-strict",
-    ] {
+    for target in STRICT {
         let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
         assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target}");
         let said = refusals_of(&c);
@@ -1030,12 +1033,7 @@ fn a_place_holding_no_schema_refuses_every_strict_form() {
             crate::args::check_arguments(&schema, &json!({"x": 1}), crate::args::Coercions::NONE)
                 .is_err()
         );
-        for target in [
-            "openai/chat-strict",
-            "openai/responses-strict",
-            "deepseek/beta-strict",
-            "cohere/v2-strict",
-        ] {
+        for target in STRICT {
             let c = compile(&[tool("t", schema.clone())], target, &p, &opts).unwrap();
             assert_eq!(c.tools[0].outcome, Outcome::Refused, "{target} {x}");
             if target == "cohere/v2-strict" {
@@ -2000,12 +1998,7 @@ fn an_optional_property_that_already_accepts_null_is_not_wrapped_again() {
     let object_or_null = json!({"anyOf":[
         {"type":"object","properties":{"x":{"type":"string"}},"required":["x"]},
         {"type":"null"}]});
-    for target in [
-        "openai/chat-strict",
-        "openai/responses-strict",
-        "deepseek/beta-strict",
-        "cohere/v2-strict",
-    ] {
+    for target in STRICT {
         for (n, branches) in [
             (string_or_null.clone(), Some(2)),
             (object_or_null.clone(), Some(2)),
@@ -2237,12 +2230,7 @@ fn compile_and_args_agree_on_which_optional_nulls_are_values() {
         "/properties/n",
         &json!({"$defs": {"Loop": {"$ref": "#/$defs/Loop2"}, "Loop2": {"$ref": "#/$defs/Loop"}}})
     ));
-    for target in [
-        "openai/chat-strict",
-        "openai/responses-strict",
-        "deepseek/beta-strict",
-        "cohere/v2-strict",
-    ] {
+    for target in STRICT {
         for ((n, accepts), p) in cases
             .iter()
             .flat_map(|c| profiles.iter().map(move |p| (c, p)))
@@ -3063,12 +3051,7 @@ fn a_nullable_optional_argument_made_required_says_absent_and_null_now_read_alik
     };
     // With `default` kept and with `default` dropped into the description by repair first.
     for p in [profile(&[]), profile(&["keyword-allowed: default"])] {
-        for target in [
-            "openai/chat-strict",
-            "openai/responses-strict",
-            "deepseek/beta-strict",
-            "cohere/v2-strict",
-        ] {
+        for target in STRICT {
             let given = lang(json!({"default":"en","description":"Language"}));
             let c = compile(&[tool("t", given)], target, &p, &opts).unwrap();
             let lost = lost_at(&c).flatten().unwrap_or_default();
@@ -3109,12 +3092,7 @@ fn a_dropped_default_of_an_argument_made_required_says_the_default_is_lost_too()
     let given = json!({"type":"object","properties":{"lang":{
         "anyOf":[{"type":"string"},{"type":"null"}],"default":"en",
         "description":"Language; null means auto-detect"}}});
-    let strict = [
-        "openai/chat-strict",
-        "openai/responses-strict",
-        "deepseek/beta-strict",
-        "cohere/v2-strict",
-    ];
+    let strict = STRICT;
     let p = profile(&["keyword-allowed: default"]);
     for target in strict.iter().chain(&["gemini/v1beta/parameters"]) {
         let c = compile(&[tool("f", given.clone())], target, &p, &opts).unwrap();

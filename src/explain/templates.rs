@@ -1082,6 +1082,8 @@ fn split_path(path: &str) -> Vec<&str> {
 /// Read literal by literal, not up to the first `)` or `, `: a property name may hold either
 /// (`'range (km)'`, `'x, y'`), and the place is then read by [`context_pointer`].
 const O_TUPLE: &str = r#"\((?:(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|-?[0-9]+)(?:,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|-?[0-9]+))*,?)?\)"#;
+/// How every message [`O_SCHEMA`] reads begins (its spaces any run of whitespace, as there).
+static O_SCHEMA_START: LazyLock<Regex> = LazyLock::new(|| re("Invalid schema for function '"));
 static O_SCHEMA: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"(?s)Invalid schema for function '([^']+)':\s*(?:In context=({O_TUPLE}),\s*)?(.+?)(?:\n|$|\(request id)"
@@ -1237,7 +1239,15 @@ fn openai(text: &str) -> Vec<Raw> {
     let param_index = O_PARAM
         .captures(text)
         .and_then(|c| c[1].parse::<usize>().ok());
-    for c in O_SCHEMA.captures_iter(text) {
+    // Messages joined on one line (a log record, a client that aggregates errors): each runs
+    // up to the next one's start, not to the end of the line, which made the first quote
+    // them all and the others go unexplained (trial 63 D6). Every match starts at this prefix.
+    let starts: Vec<usize> = O_SCHEMA_START.find_iter(text).map(|m| m.start()).collect();
+    let each = starts.iter().enumerate().filter_map(|(n, &at)| {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        O_SCHEMA.captures_at(&text[..end], at)
+    });
+    for c in each {
         // The message may start on the line after the function's (a wrap after the colon),
         // but not a log record's or a stack frame's line: that is another record's.
         let start = c.get(2).or_else(|| c.get(3)).map_or(0, |m| m.start());

@@ -4130,3 +4130,46 @@ fn the_note_that_the_request_has_nothing_here_needs_no_target() {
     assert_eq!(e.rule.as_deref(), Some("root-not-object"), "{e:?}");
     assert!(!nothing(&e), "{e:?}");
 }
+
+/// OpenAI schema messages joined on one line (a log record, a client that aggregates errors)
+/// are each explained, each quoting its own statement, as the same messages in a JSON list
+/// are (trial 63 D6: one explanation, for `f0`, quoting all three; `f1` and `f2` dropped
+/// without a note). Whitespace runs between the words still read as the template's spaces.
+#[test]
+fn openai_messages_joined_on_one_line_are_each_explained() {
+    let one = |f: &str| {
+        format!(
+            "Invalid schema for function '{f}': In context=('properties', 'tags'), array schema missing items."
+        )
+    };
+    let line = format!(
+        "{} {}  {}",
+        one("f0"),
+        one("f1"),
+        one("f2").replace(" for ", "\tfor ")
+    );
+    let got = explain(None, &line, Some("openai/chat"));
+    let read: Vec<_> = got
+        .iter()
+        .map(|e| (e.tool.as_deref(), e.pointer.as_deref(), e.rule.as_deref()))
+        .collect();
+    let tags = Some("/properties/tags");
+    let items = Some("array-items-missing");
+    assert_eq!(
+        read,
+        [
+            (Some("f0"), tags, items),
+            (Some("f1"), tags, items),
+            (Some("f2"), tags, items)
+        ],
+        "{got:#?}"
+    );
+    for (e, f) in got.iter().zip(["f0", "f1", "f2"]) {
+        assert!(
+            e.message.trim_end().ends_with("missing items.")
+                && e.message.matches("Invalid").count() == 1,
+            "{f}: {}",
+            e.message
+        );
+    }
+}

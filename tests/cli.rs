@@ -1402,8 +1402,10 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
         (None, Some(format!("http://{addr}/privatehost-4e5f"))),
         (
             None,
+            // Key-shaped, made here so that no literal looks like a real key.
             Some(format!(
-                "http://{addr}/privatehost/sk-live-0123456789abcdef0123"
+                "http://{addr}/privatehost/sk-live-{}",
+                "q".repeat(20)
             )),
         ),
         (None, Some(format!("http://{addr}/privatehost/x{key}x"))),
@@ -1444,7 +1446,7 @@ fn the_stand_in_reason_shows_no_key_nor_private_base_url() {
         for text in &texts {
             assert!(!text.contains(&key), "{text}");
             assert!(!text.contains("privatehost"), "{text}");
-            assert!(!text.contains("sk-live-0123"), "{text}");
+            assert!(!text.contains("sk-live-qqqq"), "{text}");
         }
         let shown = if flag.is_some() {
             format!("http://{addr}/[REDACTED]")

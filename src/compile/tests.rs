@@ -3282,14 +3282,7 @@ fn a_dropped_keyword_written_again_is_not_said_lost() {
 fn a_true_branch_compiles_as_an_empty_one_in_strict_mode() {
     let set = crate::profile::embedded().expect("built-in profiles load");
     let opts = repair::Options::default();
-    let with = |b: Value| {
-        tool(
-            "t",
-            json!({"type":"object","properties":{
-                "a":{"type":"string","anyOf":[b.clone()]},
-                "b":{"type":"string","allOf":[b,{"minLength":1}]}},"required":["a","b"]}),
-        )
-    };
+    let with = crate::repair::tests::with_branch;
     let lines = |c: &Compilation, rule: &str, keep: bool| -> Vec<String> {
         c.tools[0]
             .changes

@@ -5051,6 +5051,18 @@ fn an_all_of_beside_properties_null_is_repairable_exactly_when_repair_merges_it(
     }
 }
 
+/// A tool whose property `a` has `b` as its one `anyOf` branch and `b` has it as the first of
+/// two `allOf` branches, each beside `type: string`: the fixture of the `true`-branch tests of
+/// repair and compile (trial 61 D3).
+pub(crate) fn with_branch(b: Value) -> Tool {
+    tool(
+        "t",
+        json!({"type":"object","properties":{
+            "a":{"type":"string","anyOf":[b.clone()]},
+            "b":{"type":"string","allOf":[b,{"minLength":1}]}},"required":["a","b"]}),
+    )
+}
+
 /// A `true` branch of `anyOf`/`oneOf`/`allOf` is `{}` (JSON Schema 2020-12 core §4.3.2):
 /// repair writes it `{}`, which then meets the repairs `{}` meets (the `type` beside the
 /// keyword, the `allOf` merged), and the tool comes out as the `{}` one does, check marking
@@ -5068,14 +5080,7 @@ fn a_true_branch_is_repaired_as_an_empty_one() {
         "type-missing",
         "keyword-allowed: allOf",
     ]);
-    let with = |b: Value| {
-        tool(
-            "t",
-            json!({"type":"object","properties":{
-                "a":{"type":"string","anyOf":[b.clone()]},
-                "b":{"type":"string","allOf":[b,{"minLength":1}]}},"required":["a","b"]}),
-        )
-    };
+    let with = with_branch;
     let marks = |t: &Tool| -> Vec<(String, String, bool)> {
         errors(t, &p)
             .iter()

@@ -2624,4 +2624,50 @@ mod tests {
             .expect("line 3 is checked");
         assert_eq!((items.line, items.tool_index), (Some(3), 1));
     }
+
+    /// (pointer, rule) of each finding `check --target target` makes for one tool whose
+    /// `parameters` are `schema`.
+    fn findings_under(target: &str, schema: serde_json::Value) -> Vec<(String, String)> {
+        let tool = serde_json::json!({"name": "f", "description": "F.", "parameters": schema});
+        let set = crate::input::from_value(std::path::Path::new("t.json"), tool).unwrap();
+        let profiles = crate::profile::embedded().unwrap();
+        let profile = crate::profile::CompiledProfile::new(profiles.get(target).unwrap());
+        super::check_set(&set, &profile)
+            .into_iter()
+            .map(|f| (f.pointer, f.rule.to_string()))
+            .collect()
+    }
+
+    /// Draft 4-7's `dependencies` in its schema form (`dependentSchemas` before 2019-09) holds
+    /// subschemas, which the crate `args` judges with runs under every draft: check reads
+    /// them, and a problem inside one is reported at its place (it reported the keyword
+    /// alone). The property form (a list of names) is no schema and is not read as one.
+    #[test]
+    fn check_reads_schema_form_dependencies_and_not_the_property_form() {
+        let found = |schema| findings_under("gemini/v1beta/parameters", schema);
+        let object = |dependencies| {
+            serde_json::json!({"type": "object", "dependencies": dependencies,
+                "properties": {"x": {"type": "string"}, "y": {"type": "string"}}})
+        };
+        let dependency = object(serde_json::json!({"x": ["y"],
+            "y": {"properties": {"z": {"type": "array"}}}, "n": {"not": {"type": "array"}}}));
+        assert_eq!(
+            found(dependency),
+            [
+                ("/dependencies", "keyword-unsupported"),
+                ("/dependencies/y/properties/z", "array-items-missing"),
+                ("/dependencies/n/not", "keyword-unsupported"),
+                ("/dependencies/n/not", "array-items-missing"),
+            ]
+            .map(|(p, r)| (p.to_string(), r.to_string()))
+        );
+        // A list of names is neither a schema without `type` nor a non-schema.
+        assert_eq!(
+            found(object(serde_json::json!({"x": ["y"], "y": ["x"]}))),
+            [(
+                "/dependencies".to_string(),
+                "keyword-unsupported".to_string()
+            )]
+        );
+    }
 }

@@ -241,11 +241,11 @@ pub fn unreached_definitions(schema: &Value) -> Vec<Definition> {
     let mut refs: std::collections::HashMap<Option<Definition>, Vec<Definition>> =
         std::collections::HashMap::new();
     let nodes = crate::schema::walk(schema).nodes;
-    // A `$ref` the walk of subschemas does not reach (in draft-07's schema-form
-    // `dependencies`, in `contentSchema`, ...) may name a definition: none counts as unreached
-    // then (trial 57 D1: the one `dependencies/x/properties/y` named was dropped, the `$ref`
-    // left dangling, exit 0). Data that looks like a `$ref` (in an `enum`, a `default`) makes
-    // this cautious too.
+    // A `$ref` the walk of subschemas does not reach (in `contentSchema`, ...) may name a
+    // definition: none counts as unreached then (trial 57 D1: the one
+    // `dependencies/x/properties/y` named was dropped, the `$ref` left dangling, exit 0, before
+    // the walk read schema-form `dependencies`). Data that looks like a `$ref` (in an `enum`,
+    // a `default`) makes this cautious too.
     let is_ref = |o: &serde_json::Map<String, Value>| o.get("$ref").is_some_and(Value::is_string);
     let walked = nodes
         .iter()

@@ -2456,7 +2456,8 @@ fn condition_definitions<'v>(root: &'v Value) -> HashSet<String> {
         let (in_condition, of_object) = above.last().copied().unwrap_or_default();
         let applies_in_place = match &n.via {
             Via::Keyword(k) => NOT_AN_ARGUMENT_OBJECT.contains(k),
-            Via::Member { keyword, .. } => *keyword == "dependentSchemas",
+            // Draft 4-7's schema-form `dependencies` is `dependentSchemas` by another name.
+            Via::Member { keyword, .. } => matches!(*keyword, "dependentSchemas" | "dependencies"),
             Via::Element { keyword, .. } => {
                 of_object && ["allOf", "anyOf", "oneOf"].contains(keyword)
             }
@@ -3306,6 +3307,13 @@ mod tests {
             &s,
             &json!({"mode":"fast","o":{"a":null}})
         ));
+        // So is one a schema-form `dependencies` member (draft 4-7's `dependentSchemas`) reaches.
+        let dependency = json!({"type":"object","properties":{"mode":{"type":"string"},"n":{"type":"integer"}},
+            "required":["mode"],"dependencies":{"n":{"$ref":"#/definitions/Fast"},"mode":["mode"]},
+            "definitions":{"Fast":{"properties":{"mode":{"const":"fast"}}}}});
+        let mut s = dependency.clone();
+        apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
+        assert_eq!(s["definitions"], dependency["definitions"]);
     }
 
     /// Trial 59 D12: an optional object property whose schema reads whether its first member

@@ -2431,6 +2431,11 @@ fn read_keys<'a>(
                 proven &= meta_shape::keyword("dependentSchemas", v);
                 push_map(children, v, "dependentSchemas", Via::DependentSchema)
             }
+            Some(kw::DEPENDENCIES) => {
+                proven &= meta_shape::keyword("dependencies", v);
+                bad = rules::keyword_value_invalid::form(k, v).is_some();
+                push_dependencies(children, v, stats)
+            }
             Some(kw::ADDITIONAL_PROPERTIES) if v.is_object() => children.push((
                 v,
                 Child::Key("additionalProperties"),
@@ -2525,6 +2530,31 @@ fn push_map<'a>(
     if let Some(map) = v.as_object() {
         for (name, sub) in map {
             children.push((sub, Child::Member(kw, name), via));
+        }
+    }
+}
+
+/// Lists the schema-form members of a `dependencies` value `v` (draft 4-7's
+/// `dependentSchemas`, which the crate `args` judges with runs under every draft) as
+/// [`Via::DependentSchema`] subschemas. Its property lists are no subschemas: where some member
+/// is one, their bytes are counted here, as the walk counts only the map around the subschemas.
+fn push_dependencies<'a>(
+    children: &mut Vec<(&'a Value, Child<'a>, Via)>,
+    v: &'a Value,
+    stats: &mut Stats,
+) {
+    let before = children.len();
+    for (name, sub) in crate::schema::schema_dependencies(v) {
+        children.push((
+            sub,
+            Child::Member("dependencies", name),
+            Via::DependentSchema,
+        ));
+    }
+    if children.len() > before {
+        let lists = v.as_object().into_iter().flatten().map(|(_, m)| m);
+        for list in lists.filter(|m| !crate::schema::is_schema_dependency(m)) {
+            stats.add_value(list);
         }
     }
 }
@@ -2821,6 +2851,8 @@ mod tests {
             json!({"type":"object","properties":{"a":{"type":"string","enum":["x","y\n"]},"b":{"type":"array","items":{"type":"integer"}},"c":true,"d":{"anyOf":[{"type":"null"},{"not":{}}]}},"required":["a"],"additionalProperties":false,"$defs":{"D":{"items":[{"type":"string"},false]}},"x-k":{"deep":[1,2,{"z":null}]}}),
             json!({}),
             json!({"properties":{}, "anyOf":[]}),
+            json!({"dependencies":{"a":["b","c"],"b":{"type":"string"},"c":5,"d":false}}),
+            json!({"dependencies":{"a":["b"]}}),
             json!(true),
         ] {
             let refs = [ToolRef {

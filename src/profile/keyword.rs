@@ -103,6 +103,7 @@ pub const PATTERN: u8 = 39;
 pub const MULTIPLE_OF: u8 = 40;
 pub const EXCLUSIVE_MINIMUM: u8 = 41;
 pub const EXCLUSIVE_MAXIMUM: u8 = 42;
+pub const DEPENDENCIES: u8 = 51;
 
 /// The id of keyword `k`, or `None` for a key without one. Dispatched on the length first,
 /// so that a key is compared with the few keywords of its length (each a compare of known
@@ -181,7 +182,7 @@ pub fn id(k: &str) -> Option<u8> {
             _ => return None,
         },
         12 => match k {
-            "dependencies" => 51,
+            "dependencies" => DEPENDENCIES,
             _ => return None,
         },
         13 => match k {
@@ -267,6 +268,7 @@ mod tests {
             (MULTIPLE_OF, "multipleOf"),
             (EXCLUSIVE_MINIMUM, "exclusiveMinimum"),
             (EXCLUSIVE_MAXIMUM, "exclusiveMaximum"),
+            (DEPENDENCIES, "dependencies"),
         ] {
             assert_eq!(KEYWORDS[named as usize], k);
         }

@@ -38,7 +38,11 @@ pub fn steps(pointer: &str) -> Vec<Step> {
     while i < toks.len() {
         let t = toks[i].as_str();
         let next = toks.get(i + 1);
-        if MAP_OF_SCHEMAS.contains(&t)
+        // A `dependencies` member is a schema when the pointer goes on into it by a keyword
+        // (its schema form); a property list goes on by an index, and alone it may be either.
+        let into_dependency =
+            t == "dependencies" && toks.get(i + 2).is_some_and(|k| k.parse::<usize>().is_err());
+        if (MAP_OF_SCHEMAS.contains(&t) || into_dependency)
             && let Some(name) = next
         {
             out.push(Step::Member(t.to_string(), name.clone()));
@@ -274,5 +278,30 @@ mod tests {
             Some("")
         );
         assert_eq!(keyword_value_owner("/required/0", "type"), None);
+    }
+
+    /// A pointer into a `dependencies` member by a keyword goes through a schema (its schema
+    /// form); one by an index, or one ending at the member, stays in the keyword's value.
+    #[test]
+    fn a_pointer_into_a_schema_form_dependency_reads_it_as_a_member() {
+        assert_eq!(
+            steps("/dependencies/y/properties/z/type"),
+            [
+                Step::Member("dependencies".into(), "y".into()),
+                Step::Member("properties".into(), "z".into()),
+                Step::Keyword("type".into(), vec![])
+            ]
+        );
+        assert_eq!(
+            keyword_owner("/dependencies/y/not", "not"),
+            Some("/dependencies/y".into())
+        );
+        for (pointer, rest) in [
+            ("/dependencies/y/0", vec!["y", "0"]),
+            ("/dependencies/y", vec!["y"]),
+        ] {
+            let rest = rest.into_iter().map(String::from).collect();
+            assert_eq!(steps(pointer), [Step::Keyword("dependencies".into(), rest)]);
+        }
     }
 }

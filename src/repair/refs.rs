@@ -483,6 +483,19 @@ impl Cx<'_> {
             Value::Object(m)
         } else if (ONE_SCHEMA.contains(&k) || k == "items") && v.is_object() {
             self.expand(v, &here, depth + 1)?
+        } else if k == "dependencies"
+            && let Some(members) = v.as_object()
+        {
+            // The schema form's members are subschemas; a property list is data.
+            let mut m = Map::new();
+            for (name, sub) in members {
+                let sub = match sub {
+                    Value::Object(_) => self.expand(sub, &here.push(name), depth + 2)?,
+                    _ => sub.clone(),
+                };
+                m.insert(name.clone(), sub);
+            }
+            Value::Object(m)
         } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items") && v.is_array() {
             let mut list = Vec::new();
             for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
@@ -1349,6 +1362,24 @@ mod tests {
                 "/properties/list/items/$ref"
             ]
         );
+    }
+
+    /// A `$ref` in a schema-form `dependencies` member (draft 4-7's `dependentSchemas`) is
+    /// inlined as one in any subschema, since the definitions it names are dropped; a
+    /// property list there is data, kept as written.
+    #[test]
+    fn refs_in_schema_form_dependencies_are_inlined() {
+        let s = json!({"type":"object","properties":{"x":{"type":"string"}},
+            "dependencies":{"x":{"properties":{"y":{"$ref":"#/definitions/Y"}}},"y":["x"]},
+            "definitions":{"Y":{"type":"integer"}}});
+        let (out, done, _) = inline(&s, MAX_INLINE_NODES).unwrap();
+        assert_eq!(
+            out,
+            json!({"type":"object","properties":{"x":{"type":"string"}},
+                "dependencies":{"x":{"properties":{"y":{"type":"integer"}}},"y":["x"]}})
+        );
+        let places: Vec<&str> = done.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(places, ["/dependencies/x/properties/y/$ref"]);
     }
 
     /// A root that is a `$ref` loses its definitions too, and the subschemas of the keywords

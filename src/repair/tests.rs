@@ -4917,23 +4917,36 @@ fn an_error_in_a_definition_no_ref_reaches_is_dropped_with_it() {
         .expect("the array without items");
     assert!(!error.marked_repairable());
     assert_eq!(repair_one(&anchored, &p).outcome, Outcome::Refused);
-    // Reached from a place the walk of subschemas does not visit (draft-07's schema-form
-    // `dependencies`): nothing counts as unreached (trial 57 D1: `A` was dropped, the `$ref`
-    // left dangling).
+    // Reached from a place the walk of subschemas does not visit (`contentSchema`): nothing
+    // counts as unreached (trial 57 D1, there in draft-07's schema-form `dependencies`: `A`
+    // was dropped, the `$ref` left dangling).
     let hidden = tool(
+        "t",
+        json!({"type":"object","properties":{"x":{"type":"string",
+            "contentMediaType":"application/json",
+            "contentSchema":{"properties":{"y":{"$ref":"#/definitions/A"}}}}},
+            "definitions":{"A":{"type":"string","minLength":3},"u":{"type":"array"}}}),
+    );
+    let r = repair_one(&hidden, &p);
+    assert_eq!(r.outcome, Outcome::Refused, "{:#?}", r.changes);
+    // Schema-form `dependencies` is walked: its `$ref` reaches `A`, kept, and `u`, which
+    // nothing reaches, is dropped.
+    let dependency = tool(
         "t",
         json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
             "properties":{"x":{"type":"string"},"y":{"type":"string"}},
             "dependencies":{"x":{"properties":{"y":{"$ref":"#/definitions/A"}}}},
             "definitions":{"A":{"type":"string","minLength":3},"u":{"type":"array"}}}),
     );
-    let r = repair_one(&hidden, &p);
-    assert!(
-        r.changes
-            .iter()
-            .all(|c| !c.action.contains("which no `$ref` reaches")),
-        "{:#?}",
-        r.changes
+    let r = repair_one(&dependency, &p);
+    let out = r.tool.parameters.unwrap();
+    assert_eq!(
+        out["definitions"],
+        json!({"A":{"type":"string","minLength":3}})
+    );
+    assert_eq!(
+        out["dependencies"],
+        json!({"x":{"properties":{"y":{"$ref":"#/definitions/A"}}}})
     );
     // Reached by a dynamic reference (no `$ref` at all): the definition a `$dynamicRef` or
     // `$recursiveRef` names is not dropped, which left the reference dangling with 0 losses.

@@ -135,6 +135,11 @@ impl<'v> Measure<'v> {
                             consider(self, sub, push_token(&here, name), false);
                         }
                     }
+                } else if k == "dependencies" {
+                    let here = push_token(&pointer, k);
+                    for (name, sub) in super::schema_dependencies(c) {
+                        consider(self, sub, push_token(&here, name), false);
+                    }
                 } else if ONE_SCHEMA.contains(&k) || (k == "items" && !c.is_array()) {
                     consider(self, c, push_token(&pointer, k), false);
                 } else if (LIST_OF_SCHEMAS.contains(&k) || k == "items")
@@ -341,6 +346,22 @@ mod tests {
         let n = nesting(&s);
         assert_eq!(n.levels, 3);
         assert_eq!(n.pointer, "/properties/a/items/anyOf/1/properties/b");
+    }
+
+    /// A schema-form `dependencies` member is a subschema of the object, as a
+    /// `dependentSchemas` member is, and counts as check's walk counts it; a property list
+    /// there is no step.
+    #[test]
+    fn schema_form_dependencies_are_steps_and_property_lists_are_not() {
+        let s = json!({"type":"object","dependencies":{"a":["b"],
+            "b":{"properties":{"c":{"type":"object","properties":{"d":{"type":"object"}}}}}}});
+        let n = nesting(&s);
+        assert_eq!(n.levels, 4);
+        assert_eq!(n.pointer, "/dependencies/b/properties/c/properties/d");
+        assert_eq!(
+            nesting(&json!({"type":"object","dependencies":{"a":["b"]}})).levels,
+            1
+        );
     }
 
     #[test]

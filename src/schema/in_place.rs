@@ -1,7 +1,7 @@
 //! `$ref` loops that never leave the value: a reference that comes back to itself through
 //! keywords applying to the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
-//! `else`, `dependentSchemas`, `$ref`, and `$dynamicRef` or `$recursiveRef` where nothing can
-//! redirect them; each only under a draft that has it), as in
+//! `else`, `dependentSchemas`, schema-form `dependencies`, `$ref`, and `$dynamicRef` or
+//! `$recursiveRef` where nothing can redirect them; each only under a draft that has it), as in
 //! `A: {anyOf: [{$ref: A}, {type: string}]}` or `A: {not: {$ref: A}}`.
 //!
 //! Evaluating such a schema recurses on the same value without end. JSON Schema 2020-12 core
@@ -132,8 +132,8 @@ pub fn ref_loop(root: &Value) -> Option<(String, String)> {
 /// `keyword` under `draft`: `dependentSchemas` from 2019-09 on (2019-09 core §10.2.2.4), and
 /// `if`/`then`/`else` from draft-07 on (draft-07 validation §6.6); a keyword a draft lacks is
 /// an unknown keyword there, never run. The crate runs schema-form `dependencies` under every
-/// draft (its keyword table, jsonschema 0.61 `keywords/mod.rs`), so it is kept, though
-/// [`crate::schema::walk`] does not read into it yet (a known gap, see the ignored test).
+/// draft (its keyword table, jsonschema 0.61 `keywords/mod.rs`), so it is kept: its schema
+/// members are subschemas of [`crate::schema::walk`] under every draft.
 pub(crate) fn draft_has(draft: jsonschema::Draft, keyword: &str) -> bool {
     use jsonschema::Draft;
     match keyword {
@@ -413,10 +413,9 @@ mod tests {
     }
 
     /// Schema-form `dependencies` is run under every draft by the crate `args` judges with, so
-    /// a loop through it is one; [`crate::schema::walk`] does not read its members as
-    /// subschemas (they may be property lists), so `ref_loop` does not see it.
+    /// a loop through it is one ([`crate::schema::walk`] reads its schema members; `args`
+    /// answered "ok" to such a schema before it did).
     #[test]
-    #[ignore = "known gap: schema::walk does not descend into schema-form `dependencies`"]
     fn a_loop_through_schema_form_dependencies_is_a_loop() {
         let s = json!({"type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
             "definitions": {"A": {"dependencies": {"y": {"not": {"$ref": "#/definitions/A"}}}}}});

@@ -75,9 +75,9 @@ pub fn keyword(k: &str, value: &Value) -> bool {
         "$ref" | "$dynamicRef" => value.is_string(),
         // Not proven here: patterns the meta-schema asserts (`$id`, `$anchor`,
         // `$dynamicAnchor`), formats it may assert on names and values (`pattern`,
-        // `patternProperties`: `regex`; `$schema`: `uri`; `$vocabulary`), forms with
-        // subschemas the walk does not visit (`dependencies`, `contentSchema`), and the
-        // deprecated `$recursiveRef`/`$recursiveAnchor`.
+        // `patternProperties`: `regex`; `$schema`: `uri`; `$vocabulary`), forms the walk
+        // does not visit whole (`dependencies`, whose property lists it skips;
+        // `contentSchema`), and the deprecated `$recursiveRef`/`$recursiveAnchor`.
         "$id" | "$anchor" | "$dynamicAnchor" | "$vocabulary" | "$schema" | "pattern"
         | "patternProperties" | "dependencies" | "contentSchema" | "$recursiveRef"
         | "$recursiveAnchor" => false,

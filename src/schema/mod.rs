@@ -39,6 +39,22 @@ pub const ONE_SCHEMA: &[&str] = &[
 /// Keywords whose value is a list of subschemas.
 pub const LIST_OF_SCHEMAS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
+/// Whether `v`, a member of draft 4-7's `dependencies` (draft-07 validation §6.5.7), is a
+/// subschema: its schema form (an object or a boolean, what `dependentSchemas` took over),
+/// not its property form (an array of names, what `dependentRequired` took over). The
+/// jsonschema crate `args` judges with runs the schema form under every draft.
+pub fn is_schema_dependency(v: &Value) -> bool {
+    v.is_object() || v.is_boolean()
+}
+
+/// The subschemas of a `dependencies` value `v` ([`is_schema_dependency`]), with their names.
+pub fn schema_dependencies(v: &Value) -> impl Iterator<Item = (&String, &Value)> {
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, sub)| is_schema_dependency(sub))
+}
+
 /// Every keyword of JSON Schema 2020-12 and of earlier drafts (`definitions`, `dependencies`,
 /// `additionalItems`, `$recursiveRef`, `$recursiveAnchor`) plus OpenAPI 3.0's `nullable` and
 /// `example`: a key outside this list is not a keyword and carries no validation meaning.
@@ -219,6 +235,18 @@ pub fn walk_from<'a>(root: &'a Value, base: &str) -> Walk<'a> {
                                 },
                             });
                         }
+                    }
+                } else if k == "dependencies" {
+                    for (name, sub) in schema_dependencies(v) {
+                        children.push(Node {
+                            pointer: push_token(&here, name),
+                            value: sub,
+                            depth: node.depth + 1,
+                            via: Via::Member {
+                                keyword: "dependencies",
+                                name: name.clone(),
+                            },
+                        });
                     }
                 } else if k == "items" {
                     match v {
@@ -548,6 +576,27 @@ mod tests {
                 "/$defs/a~1b",
                 "/$defs/a~1b/not"
             ]
+        );
+    }
+
+    /// Draft 4-7's `dependencies`: a member that is a schema (an object or a boolean) is a
+    /// subschema, as a `dependentSchemas` member is; a list of names is not.
+    #[test]
+    fn schema_form_dependencies_are_walked_and_property_lists_are_not() {
+        let s = json!({"dependencies": {"a": ["b"], "b": {"not": {}}, "c": false, "d": 5}});
+        let w = walk(&s);
+        let ptrs: Vec<_> = w.nodes.iter().map(|n| n.pointer.as_str()).collect();
+        assert_eq!(
+            ptrs,
+            [
+                "",
+                "/dependencies/b",
+                "/dependencies/b/not",
+                "/dependencies/c"
+            ]
+        );
+        assert!(
+            matches!(&w.nodes[1].via, Via::Member { keyword: "dependencies", name } if name == "b")
         );
     }
 

@@ -166,12 +166,14 @@ pub fn resource(root: &Value, from: &str) -> (String, String) {
     let mut at = String::new();
     let mut here = String::new();
     let mut node = root;
-    // What the value at `here` is: a schema, a map of schemas, a list of them, or data.
+    // What the value at `here` is: a schema, a map of schemas, a list of them, a
+    // `dependencies` map (of schemas and of property lists), or data.
     #[derive(Clone, Copy, PartialEq)]
     enum Is {
         Schema,
         Map,
         List,
+        Dependencies,
         Data,
     }
     let mut is = Is::Schema;
@@ -193,7 +195,9 @@ pub fn resource(root: &Value, from: &str) -> (String, String) {
                 Is::List
             }
             Is::Schema if super::ONE_SCHEMA.contains(&t) || t == "items" => Is::Schema,
+            Is::Schema if t == "dependencies" => Is::Dependencies,
             Is::Map | Is::List => Is::Schema,
+            Is::Dependencies if super::is_schema_dependency(next) => Is::Schema,
             _ => Is::Data,
         };
         here = crate::json::push_token(&here, t);
@@ -283,6 +287,9 @@ fn subschemas<'v>(schema: &'v Value, room: usize) -> (Vec<(Place<'v>, &'v Value)
             items.all(|(i, sub)| add(keyword, Some(Member::Index(i)), sub))
         } else if super::ONE_SCHEMA.contains(&keyword) || keyword == "items" {
             add(keyword, None, v)
+        } else if keyword == "dependencies" {
+            let mut members = super::schema_dependencies(v);
+            members.all(|(name, sub)| add(keyword, Some(Member::Name(name)), sub))
         } else {
             true
         };
@@ -1151,6 +1158,28 @@ mod tests {
         // 2020-12 declares plain names with `$anchor` only.
         let late = json!({"$defs": {"A": {"$id": "#foo"}}});
         assert_eq!(step(&late, "#foo"), Step::Missing);
+    }
+
+    /// A schema-form `dependencies` member is a schema position (draft-07 validation §6.5.7):
+    /// what it declares is found, and a `$ref` in it is read in its resource. A property
+    /// list there is data and declares nothing.
+    #[test]
+    fn schema_form_dependencies_are_schema_positions() {
+        let s = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "dependencies": {"a": {"$id": "#foo", "type": "integer"}, "b": [{"$id": "#bar"}]}});
+        assert!(matches!(step(&s, "#foo"), Step::Local(_, p) if p == "/dependencies/a"));
+        assert_eq!(step(&s, "#bar"), Step::Missing);
+        let s = json!({"$id": "https://example.com/root.json",
+            "dependencies": {"a": {"$id": "dep.json", "not": {"$ref": "#/definitions/Z"},
+                "definitions": {"Z": {"type": "null"}}}}});
+        assert_eq!(
+            resource(&s, "/dependencies/a/not"),
+            (
+                "https://example.com/dep.json".into(),
+                "/dependencies/a".into()
+            )
+        );
+        assert!(matches!(step(&s, "dep.json"), Step::Local(_, p) if p == "/dependencies/a"));
     }
 
     #[test]

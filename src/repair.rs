@@ -248,11 +248,19 @@ pub struct ToolRepair {
     pub changes: Vec<Change>,
     /// Why the tool was refused (empty unless [`Outcome::Refused`]).
     pub refusals: Vec<Refusal>,
-    /// Features left with only a warning (no evidence either way), as profile parameters.
+    /// The features (profile parameters) of every warning `check` gives on the tool as repair
+    /// leaves it (no target of the profile has rejecting evidence, some have none either
+    /// way), each once, sorted: those of the input repair left and those its rewrites brought
+    /// in (`float` written as `number`, `oneOf` as `anyOf`).
     pub unverified: Vec<String>,
-    /// The part of `unverified` that `check` marks "(repairable)": repair could rewrite it,
-    /// but does not, since no target of the profile has rejecting evidence for it (a
-    /// rewrite could only lose what the provider would have used).
+    /// How many warnings `check` gives on the tool as repair leaves it, per feature of
+    /// `unverified` (one per place, as `check` counts them): the human report's closing line.
+    #[serde(skip)]
+    pub warnings: BTreeMap<String, usize>,
+    /// The part of `unverified` repair has a rewrite for ([`Finding::repairable`]) but does
+    /// not make, since no target of the profile has rejecting evidence for it (a rewrite
+    /// could only lose what the provider would have used); `check` does not mark these
+    /// "(repairable)", as repair does not change them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_as_written: Vec<String>,
     /// The repaired tool (for a refused tool: the input, unchanged).
@@ -429,6 +437,8 @@ pub(crate) fn repair_schemas(
             if !r.unverified.iter().any(|u| u == "name-unique") {
                 r.unverified.push("name-unique".into());
                 r.unverified.sort();
+                // `check` gives each tool of the name its own warning.
+                r.warnings.insert("name-unique".into(), 1);
             }
             continue;
         }
@@ -765,6 +775,7 @@ fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> 
         changes: Vec::new(),
         refusals: vec![refusal],
         unverified: Vec::new(),
+        warnings: BTreeMap::new(),
         left_as_written: Vec::new(),
         tool: kept,
     }
@@ -1141,13 +1152,8 @@ fn repair_schema_object(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let unverified: Vec<String> = last_check
-        .into_iter()
-        .filter(|f| f.level == Level::Warning)
-        .map(|f| f.parameter.to_string())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let warnings = warnings_per_feature(&last_check);
+    let unverified: Vec<String> = warnings.keys().cloned().collect();
     // Two kinds refused at one place for one reason (a `$ref` both plain and with siblings)
     // are one refusal to the reader.
     let mut said = BTreeSet::new();
@@ -1194,6 +1200,7 @@ fn repair_schema_object(
         changes,
         refusals,
         unverified,
+        warnings,
         left_as_written,
         tool: if outcome == Outcome::Refused {
             tool.clone()
@@ -1201,6 +1208,16 @@ fn repair_schema_object(
             current
         },
     }
+}
+
+/// The warnings among `findings` (a check of one tool) counted per feature, one per place as
+/// `check` counts them.
+pub(crate) fn warnings_per_feature(findings: &[Finding]) -> BTreeMap<String, usize> {
+    let mut per = BTreeMap::new();
+    for f in findings.iter().filter(|f| f.level == Level::Warning) {
+        *per.entry(f.parameter.to_string()).or_default() += 1;
+    }
+    per
 }
 
 /// Repair inlines a schema's `$ref`s together or not at all, so one `$ref` it cannot inline

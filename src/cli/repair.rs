@@ -18,7 +18,7 @@
 //! ([`repair::duplicates`]). Exit 0 when every tool is clean or repaired, 1 when a tool was
 //! refused, 2 on bad input.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -731,38 +731,133 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
         s.push_str(&note);
         s.push('\n');
     }
-    // Warnings repair has a fix for but leaves as written (`check` does not mark them
-    // repairable either): say why.
-    let warned: BTreeSet<&str> = all
-        .iter()
-        .filter(|r| r.outcome != Outcome::Refused)
-        .flat_map(|r| r.left_as_written.iter().map(String::as_str))
-        .collect();
-    if !warned.is_empty() {
-        // A feature names the schema's own value (`format-allowed: <format>`): escaped inline,
-        // so that a line break in it cannot start a line of its own.
-        let list: Vec<std::borrow::Cow<'_, str>> = warned
-            .iter()
-            .take(6)
-            .map(|w| crate::report::escape_inline(w))
-            .collect();
-        let more = warned.len().saturating_sub(list.len());
-        s.push_str(&format!(
-            "left as written: {}{} (`check` warnings: no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
-            list.join("; "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        ));
-    }
+    s.push_str(&left_as_written(&all, profile, keep));
     s
+}
+
+/// The report's closing line on the warnings `check` gives on the tools repair wrote
+/// (repaired or unchanged): each feature, with its number of places when more than one, and
+/// their sum, which is `check`'s count of warnings on the output. It lists every warning
+/// left (`unverified`): those repair has a rewrite for but makes none, those it has none for
+/// (`type: "integer"`) and those its own rewrites brought in (`oneOf` written as `anyOf`), not
+/// only the first (`left_as_written`, trial 64 D1), since the line reads as what is left. A refused tool kept (`keep`) is written as given,
+/// and `check` finds in it what it found in the input: the line then says it counts the
+/// others. Empty when no warning is left.
+fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
+    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in all.iter().filter(|r| r.outcome != Outcome::Refused) {
+        for (feature, n) in &r.warnings {
+            *per.entry(feature.as_str()).or_default() += n;
+        }
+    }
+    if per.is_empty() {
+        return String::new();
+    }
+    // A feature names the schema's own value (`format-allowed: <format>`): escaped inline,
+    // so that a line break in it cannot start a line of its own.
+    let list: Vec<String> = per
+        .iter()
+        .map(|(feature, n)| {
+            let feature = crate::report::escape_inline(feature);
+            if *n == 1 {
+                feature.into_owned()
+            } else {
+                format!("{feature} at {n} places")
+            }
+        })
+        .collect();
+    let kept_refused = keep && all.iter().any(|r| r.outcome == Outcome::Refused);
+    format!(
+        "left as written: {} `check` gives on the {}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
+        crate::check::count(per.values().sum(), "warning"),
+        if kept_refused {
+            "tools repaired or unchanged"
+        } else {
+            "output"
+        },
+        list.join("; "),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The closing line lists every warning `check` gives on the tools written, counted as
+    /// `check` counts them: the repairable ones (`minimum`), those repair has no rewrite for
+    /// (`type: "integer"`) and those its own rewrites brought in (the `anyOf` written for a
+    /// `oneOf`). Trial 64 D1: only the repairable ones were listed.
+    #[test]
+    fn the_left_as_written_line_lists_every_warning_check_gives_on_the_output() {
+        use serde_json::json;
+        // `oneOf` rejected, everything else without evidence either way (warnings).
+        let p = crate::repair::tests::profile(&["keyword-allowed: oneOf"]);
+        let tool = |name: &str, parameters| Tool {
+            name: Some(name.into()),
+            description: Some("Does it.".into()),
+            parameters: Some(parameters),
+            strict: None,
+            strict_tool_use: None,
+        };
+        let tools = [
+            tool(
+                "days",
+                json!({"type": "object", "properties": {
+                    "n": {"type": "integer", "minimum": 1},
+                    "m": {"type": "integer"}}}),
+            ),
+            tool(
+                "when",
+                json!({"type": "object", "properties": {
+                    "at": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}),
+            ),
+        ];
+        let results: Vec<(usize, ToolRepair)> =
+            repair::repair_request(&tools, &p, &Options::default())
+                .into_iter()
+                .map(|r| (0, r))
+                .collect();
+        assert_eq!(results[0].1.outcome, Outcome::Unchanged);
+        assert_eq!(results[1].1.outcome, Outcome::Repaired);
+        // What `check` gives on the tools as written.
+        let written: Vec<_> = results
+            .iter()
+            .enumerate()
+            .map(|(i, (_, r))| r.tool.as_ref(i))
+            .collect();
+        let mut expected: BTreeMap<String, usize> = BTreeMap::new();
+        for f in crate::check::check_tools(&written, &p) {
+            if f.level == crate::check::Level::Warning {
+                *expected.entry(f.parameter.to_string()).or_default() += 1;
+            }
+        }
+        assert_eq!(expected.get("type-spelling: integer"), Some(&3));
+        assert_eq!(expected.get("keyword-allowed: anyOf"), Some(&1));
+        assert_eq!(expected.get("keyword-allowed: minimum"), Some(&1));
+        let report = human_report(&results, "test", false);
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("left as written: "))
+            .unwrap_or_else(|| panic!("{report}"));
+        let total: usize = expected.values().sum();
+        assert!(
+            line.starts_with(&format!(
+                "left as written: {total} warnings `check` gives on the output: "
+            )),
+            "{line}"
+        );
+        let listed: Vec<String> = expected
+            .iter()
+            .map(|(f, n)| match n {
+                1 => f.clone(),
+                n => format!("{f} at {n} places"),
+            })
+            .collect();
+        assert!(
+            line.contains(&format!(": {} (no target", listed.join("; "))),
+            "{line}"
+        );
+    }
 
     #[test]
     fn a_write_error_names_the_folder_only_when_it_is_missing() {

@@ -1468,22 +1468,26 @@ fn one_step(a: &str, b: &str) -> bool {
 
 /// Repair listed `unverified` and `left_as_written` from the tool as it left repair; the
 /// model loop and the wire form change it after that (a feature the model rejects is dropped),
-/// and a feature dropped must not be listed as left as written too. Each list keeps what
-/// `check` still reports on the tool as written out, and `name-unique`, which is about the
-/// request (a check of the tool alone never reports it).
+/// and a feature dropped must not be listed as left as written too. Each list (and
+/// `warnings`, counted anew) keeps what `check` still reports on the tool as written out, and
+/// `name-unique`, which is about the request (a check of the tool alone never reports it).
 fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) {
     if r.unverified.is_empty() && r.left_as_written.is_empty() {
         return;
     }
-    let reported: std::collections::BTreeSet<String> =
-        crate::check::check_tools(&[r.tool.as_ref(0)], profile)
-            .into_iter()
-            .filter(|f| f.level == crate::check::Level::Warning)
-            .map(|f| f.parameter.to_string())
-            .collect();
-    let still = |p: &String| p == "name-unique" || reported.contains(p);
+    let reported = crate::repair::warnings_per_feature(&crate::check::check_tools(
+        &[r.tool.as_ref(0)],
+        profile,
+    ));
+    let still = |p: &String| p == "name-unique" || reported.contains_key(p);
     r.unverified.retain(still);
     r.left_as_written.retain(still);
+    r.warnings.retain(|p, n| {
+        if let Some(now) = reported.get(p) {
+            *n = *now;
+        }
+        still(p)
+    });
 }
 
 /// Leaves out of `changes` a keyword dropped because the one it rested on was (a change of no

@@ -1909,6 +1909,33 @@ fn repairable_warnings_are_left_as_written_and_listed() {
     );
 }
 
+/// `unverified` and `warnings` are the warnings of the tool as repaired, counted per place as
+/// `check` counts them: a rewrite's own (`oneOf` written as `anyOf`) among them, the input's
+/// rewritten away not (trial 64 D1).
+#[test]
+fn the_warnings_left_are_those_of_the_tool_as_repaired() {
+    let p = profile(&["keyword-allowed: oneOf"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "n":{"type":"integer"},
+            "at":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    let mut expected: BTreeMap<String, usize> = BTreeMap::new();
+    for f in findings(&r.tool, &p) {
+        if f.level == Level::Warning {
+            *expected.entry(f.parameter.to_string()).or_default() += 1;
+        }
+    }
+    assert_eq!(expected.get("type-spelling: integer"), Some(&2));
+    assert_eq!(expected.get("keyword-allowed: anyOf"), Some(&1));
+    assert!(!expected.contains_key("keyword-allowed: oneOf"));
+    assert_eq!(r.warnings, expected);
+    assert_eq!(r.unverified, expected.keys().cloned().collect::<Vec<_>>());
+}
+
 /// A profile over one target that allows exactly `allowed`, rejects exactly `rejected` and has
 /// no evidence for anything else.
 fn profile_allowing(allowed: &[&str], rejected: &[&str]) -> CompiledProfile {

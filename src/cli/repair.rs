@@ -735,14 +735,19 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
     s
 }
 
+/// Features [`left_as_written`] names before it counts the rest, when there are at least
+/// three more (naming one or two costs no more than counting them).
+const LEFT_AS_WRITTEN_SHOWN: usize = 10;
+
 /// The report's closing line on the warnings `check` gives on the tools repair wrote
 /// (repaired or unchanged): each feature, with its number of places when more than one, and
 /// their sum, which is `check`'s count of warnings on the output. It lists every warning
 /// left (`unverified`): those repair has a rewrite for but makes none, those it has none for
 /// (`type: "integer"`) and those its own rewrites brought in (`oneOf` written as `anyOf`), not
-/// only the first (`left_as_written`, trial 64 D1), since the line reads as what is left. A refused tool kept (`keep`) is written as given,
-/// and `check` finds in it what it found in the input: the line then says it counts the
-/// others. Empty when no warning is left.
+/// only the first (`left_as_written`, trial 64 D1), since the line reads as what is left;
+/// past [`LEFT_AS_WRITTEN_SHOWN`] features, those at the most places, and a count of the
+/// others. A refused tool kept (`keep`) is written as given, and `check` finds in it what it
+/// found in the input: the line then says it counts the others. Empty when no warning is left.
 fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     let mut per: BTreeMap<&str, usize> = BTreeMap::new();
     for r in all.iter().filter(|r| r.outcome != Outcome::Refused) {
@@ -753,9 +758,23 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     if per.is_empty() {
         return String::new();
     }
+    // A corpus leaves dozens of features (2,700 characters on one line for LiveMCPBench under
+    // `mistral/chat`): the line names those at the most places, in the list's order, and
+    // counts the rest; the total stays `check`'s count, and `check` on the output lists each.
+    let total: usize = per.values().sum();
+    let mut shown: Vec<(&str, usize)> = per.into_iter().collect();
+    let more = match shown.len() - LEFT_AS_WRITTEN_SHOWN.min(shown.len()) {
+        1 | 2 => 0,
+        more => more,
+    };
+    if more > 0 {
+        shown.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        shown.truncate(LEFT_AS_WRITTEN_SHOWN);
+        shown.sort();
+    }
     // A feature names the schema's own value (`format-allowed: <format>`): escaped inline,
     // so that a line break in it cannot start a line of its own.
-    let list: Vec<String> = per
+    let mut list: Vec<String> = shown
         .iter()
         .map(|(feature, n)| {
             let feature = crate::report::escape_inline(feature);
@@ -766,10 +785,13 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
             }
         })
         .collect();
+    if more > 0 {
+        list.push(format!("and {}", crate::check::count(more, "more feature")));
+    }
     let kept_refused = keep && all.iter().any(|r| r.outcome == Outcome::Refused);
     format!(
         "left as written: {} `check` gives on the {}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
-        crate::check::count(per.values().sum(), "warning"),
+        crate::check::count(total, "warning"),
         if kept_refused {
             "tools repaired or unchanged"
         } else {
@@ -782,6 +804,70 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past [`LEFT_AS_WRITTEN_SHOWN`] features the line names those at the most places and
+    /// counts the others, its total still `check`'s: a corpus left 2,700 characters on it.
+    #[test]
+    fn the_left_as_written_line_names_the_commonest_features_and_counts_the_rest() {
+        use serde_json::json;
+        let p = crate::repair::tests::profile(&["keyword-allowed: oneOf"]);
+        let words = [
+            "minLength",
+            "maxLength",
+            "pattern",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minimum",
+            "maximum",
+            "multipleOf",
+            "minProperties",
+        ];
+        // Each keyword once, on a string property; `minimum` also at two more places.
+        let mut props: serde_json::Map<String, serde_json::Value> = words
+            .iter()
+            .map(|w| (format!("p_{w}"), json!({"type": "string", (*w): 1})))
+            .collect();
+        for i in 0..2 {
+            props.insert(format!("n{i}"), json!({"type": "string", "minimum": 1}));
+        }
+        let tools = [Tool {
+            name: Some("many".into()),
+            description: Some("Does it.".into()),
+            parameters: Some(json!({"type": "object", "properties": props})),
+            strict: None,
+            strict_tool_use: None,
+        }];
+        let results: Vec<(usize, ToolRepair)> =
+            repair::repair_request(&tools, &p, &Options::default())
+                .into_iter()
+                .map(|r| (0, r))
+                .collect();
+        let features = results[0].1.warnings.len();
+        assert!(features > LEFT_AS_WRITTEN_SHOWN + 2, "{features}");
+        let total: usize = results[0].1.warnings.values().sum();
+        let report = human_report(&results, "test", false);
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("left as written: "))
+            .unwrap_or_else(|| panic!("{report}"));
+        assert!(
+            line.starts_with(&format!("left as written: {total} warnings ")),
+            "{line}"
+        );
+        let more = features - LEFT_AS_WRITTEN_SHOWN;
+        assert!(
+            line.contains(&format!("; and {more} more features (")),
+            "{line}"
+        );
+        // The commonest (`type-spelling: string`, `minimum`) are named; 10 in all.
+        assert!(
+            line.contains("keyword-allowed: minimum at 3 places"),
+            "{line}"
+        );
+        assert!(line.contains("type-spelling: string at "), "{line}");
+        assert_eq!(line.matches("; ").count(), LEFT_AS_WRITTEN_SHOWN, "{line}");
+    }
 
     /// The closing line lists every warning `check` gives on the tools written, counted as
     /// `check` counts them: the repairable ones (`minimum`), those repair has no rewrite for

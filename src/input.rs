@@ -228,6 +228,27 @@ impl ToolEntry {
         }
     }
 
+    /// The key the tool's shape requires its schema under, as a report names it: `input_schema`
+    /// (Anthropic's Messages API lists it as required for a custom tool), `inputSchema` (MCP's
+    /// `Tool` requires it in the specification's schema) or `toolSpec.inputSchema` (Bedrock
+    /// Converse's `ToolSpecification`: the SDKs make it required, holding the schema as
+    /// `{"json": ..}`, where only `description` is optional). `None` where the schema may be
+    /// left out: OpenAI's `parameters` (Chat Completions' reference: "Omitting `parameters`
+    /// defines a function with an empty parameter list"; a Responses tool's is read the same
+    /// way, though its SDK types make the key required but nullable), Gemini's declarations
+    /// and a bare function list, and a bare schema, which has no envelope. Read from
+    /// [`ToolEntry::schema_pointer`], whose segments are the reader's own keys.
+    pub fn required_schema_key(&self) -> Option<&'static str> {
+        if self.schema_pointer.ends_with("/toolSpec/inputSchema/json") {
+            return Some("toolSpec.inputSchema");
+        }
+        match self.schema_pointer.rsplit_once('/')?.1 {
+            "input_schema" => Some("input_schema"),
+            "inputSchema" => Some("inputSchema"),
+            _ => None,
+        }
+    }
+
     /// The JSON Pointer of the tool's `description` key in two parts (the tool object's
     /// pointer, then `/description`, or nothing when the tool has no description: the tool
     /// object itself); `None` for a bare schema.

@@ -283,6 +283,15 @@ pub struct Options {
     /// refused when the file written would nest past [`crate::input::LIMITS`], which every
     /// command reads; 0 for a bare schema.
     pub envelope_depth: usize,
+    /// The key the request's tool shape requires each tool's schema under
+    /// ([`crate::input::ToolEntry::required_schema_key`]: Anthropic's `input_schema`, MCP's
+    /// `inputSchema`, Bedrock Converse's `toolSpec.inputSchema`), where repair writes the tools
+    /// back in that shape: a tool without arguments is then never written with its schema left
+    /// out, which would not be a tool of that shape (trial 64 D3: `toolwire check` refused the
+    /// output as bad input), but with the empty argument object, or refused where the profile
+    /// rejects that too. `None` where the shape may leave the schema out, and for `compile`,
+    /// which writes each target's own shape.
+    pub required_schema_key: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -292,6 +301,7 @@ impl Default for Options {
             keep_unrepairable: false,
             max_work: MAX_WORK,
             envelope_depth: 0,
+            required_schema_key: None,
         }
     }
 }
@@ -560,7 +570,7 @@ pub fn fix_finding_among(
 ) -> Result<(Tool, Vec<Change>), String> {
     let (before_all, before_errors) = kinds_all_and_errors(all);
     let target = kind(finding);
-    let memo = fixes::Memo::new(opts.max_inline_nodes);
+    let memo = fixes::Memo::of(opts);
     for c in fixes::candidates(tool, finding, profile, &memo)? {
         let rewritten = c.rewrite.applied_to(tool)?;
         let (after_all, after_errors) = kinds_all_and_errors(&findings(&rewritten, profile));
@@ -602,7 +612,7 @@ fn fix_all_of_kind(
     let mut made: Vec<Vec<Change>> = Vec::with_capacity(all.len());
     // Made for `tool`, and asked about `current`: those of its changes made so far are of
     // one kind, which [`fixes::Memo`] allows for.
-    let memo = fixes::Memo::new(opts.max_inline_nodes);
+    let memo = fixes::Memo::of(opts);
     for f in all.iter().rev() {
         let list = fixes::candidates(&current, f, profile, &memo).ok()?;
         *work += list.iter().map(|c| c.rewrite.copied()).sum::<usize>();
@@ -710,7 +720,20 @@ pub fn repair_tool(
     };
     match crate::compile::canonical::write_root(&mut parameters) {
         Err(refusal) => refused_outright(tool, index, refusal, tool.clone()),
-        Ok(written) => {
+        Ok(mut written) => {
+            // `null` declares no schema, read as left out; a shape that requires the key
+            // (Anthropic's `input_schema`...) has no tool without it, so there the empty
+            // argument object says it (checked below like any schema).
+            if parameters.is_none()
+                && let Some(key) = opts.required_schema_key
+                && let Some(c) = &mut written
+            {
+                parameters = Some(serde_json::json!({"type": "object", "properties": {}}));
+                c.action = format!(
+                    "declared an empty argument object (`null` declares no schema: the tool \
+                     takes no arguments, and its shape requires `{key}`)"
+                );
+            }
             let read = Tool {
                 parameters,
                 ..tool.clone_shallow()
@@ -851,10 +874,10 @@ fn repair_schema_object(
     let mut errs: Vec<Finding> = Vec::new();
     let mut before = Kinds::new();
     // What the fixes read of the whole of `current`, made anew with each change of it.
-    let mut memo = fixes::Memo::new(opts.max_inline_nodes);
+    let mut memo = fixes::Memo::of(opts);
     'rounds: loop {
         if changed {
-            memo = fixes::Memo::new(opts.max_inline_nodes);
+            memo = fixes::Memo::of(opts);
             if rounds == MAX_ROUNDS {
                 break;
             }
@@ -1066,6 +1089,8 @@ fn repair_schema_object(
             // (trial 48 D2: gemini/v1beta/parameters said it was one).
             why = if members_elsewhere {
                 MEMBERS_ELSEWHERE.into()
+            } else if opts.required_schema_key.is_some() {
+                fixes::no_form_in_shape(opts.required_schema_key)
             } else {
                 "a tool without arguments has no form every target of the profile accepts \
                  (`parameters` left out, or an object with no properties); `toolwire compile \

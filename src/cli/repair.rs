@@ -87,6 +87,25 @@ impl RewriteArgs {
     }
 }
 
+/// `opts` for the tools of one request, `request`, as the document holds them: how deep their
+/// schemas sit, and the key their shape requires each schema under, if any.
+fn request_options(request: &[crate::input::ToolEntry], opts: Options) -> Options {
+    Options {
+        envelope_depth: request
+            .iter()
+            .map(|e| e.schema_pointer.matches('/').count())
+            .max()
+            .unwrap_or(0),
+        // A request's tools share one shape (the reader refuses a mixed list); a tool read
+        // without a schema is placed at `parameters` whatever the shape, so the first that
+        // has one names the key.
+        required_schema_key: request
+            .iter()
+            .find_map(crate::input::ToolEntry::required_schema_key),
+        ..opts
+    }
+}
+
 /// The profile set: `--profiles FILE` or the one built into the binary.
 pub(crate) fn profiles(path: Option<&PathBuf>) -> Result<ProfileSet> {
     match path {
@@ -129,14 +148,7 @@ pub fn run(args: RepairArgs) -> Result<u8> {
     for request in tools.requests() {
         let (these, rest) = std::mem::take(&mut unread).split_at_mut(request.len());
         unread = rest;
-        let opts = Options {
-            envelope_depth: request
-                .iter()
-                .map(|e| e.schema_pointer.matches('/').count())
-                .max()
-                .unwrap_or(0),
-            ..opts
-        };
+        let opts = request_options(request, opts);
         let input: Vec<Tool> = request
             .iter()
             .zip(these)
@@ -988,14 +1000,156 @@ mod tests {
     fn rendered(file: &str, text: &str) -> Rendered {
         let profile =
             crate::repair::tests::profile(&["name-chars: dot", "structure: array-without-items"]);
+        rendered_under(file, text, &profile)
+    }
+
+    /// What `repair` writes for `text` read as `file` under `profile`, each request's tools
+    /// repaired with the options `run` gives them.
+    fn rendered_under(
+        file: &str,
+        text: &str,
+        profile: &crate::profile::CompiledProfile,
+    ) -> Rendered {
         let set = crate::input::from_bytes(Path::new(file), text.as_bytes()).unwrap();
         let mut results = Vec::new();
         for request in set.requests() {
             let input: Vec<Tool> = request.iter().map(Tool::from).collect();
-            let out = repair::repair_request(&input, &profile, &Options::default());
+            let opts = request_options(request, Options::default());
+            let out = repair::repair_request(&input, profile, &opts);
             results.extend(request.iter().map(|e| e.request).zip(out));
         }
         render_tools(Path::new(file), text.as_bytes(), &set, &results, false).unwrap()
+    }
+
+    /// The document `repair` writes for the two-tool `doc` (a tool without arguments, `{}`,
+    /// first) under a profile that rejects `{}` as a root, as openai/chat and bedrock/converse
+    /// do, and `also`; `None` when nothing is written.
+    fn no_arguments_written(doc: serde_json::Value, also: &[&str]) -> Option<serde_json::Value> {
+        let mut rejected = vec!["root-shape: empty-schema"];
+        rejected.extend(also);
+        let profile = crate::repair::tests::profile(&rejected);
+        let text = rendered_under("t.json", &doc.to_string(), &profile).text?;
+        Some(serde_json::from_str(&text).unwrap())
+    }
+
+    /// The schema of a tool with one string argument, the second tool of each document.
+    fn one_argument() -> serde_json::Value {
+        json!({"type": "object", "properties": {"text": {"type": "string"}}})
+    }
+
+    /// The empty argument object: a tool without arguments, in the form repair writes.
+    fn empty_object() -> serde_json::Value {
+        json!({"type": "object", "properties": {}})
+    }
+
+    /// Trial 64 D3: an Anthropic tool without arguments was written without `input_schema`,
+    /// which Anthropic requires (and `check` then read the file as function declarations
+    /// when the tool was first, and refused it as bad input). `true` and `null` too.
+    #[test]
+    fn an_anthropic_tool_without_arguments_keeps_its_input_schema() {
+        for given in [json!({}), json!(true), json!(null)] {
+            let doc = json!([
+                {"name": "ping", "description": "P.", "input_schema": given},
+                {"name": "echo", "description": "E.", "input_schema": one_argument()}
+            ]);
+            let out = no_arguments_written(doc, &[]).unwrap();
+            assert_eq!(out[0]["input_schema"], empty_object(), "{given}: {out}");
+            assert_eq!(out[1]["input_schema"], one_argument());
+            // The output reads back in its own shape.
+            let set = crate::input::from_value(Path::new("out.json"), out).unwrap();
+            assert_eq!(set.format, Format::Anthropic);
+        }
+    }
+
+    /// Trial 64 D3, for an MCP `tools/list` result, whose tools require `inputSchema`.
+    #[test]
+    fn an_mcp_tool_without_arguments_keeps_its_input_schema() {
+        let doc = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "ping", "description": "P.", "inputSchema": {}},
+            {"name": "echo", "description": "E.", "inputSchema": one_argument()}
+        ]}});
+        let out = no_arguments_written(doc, &[]).unwrap();
+        assert_eq!(
+            out["result"]["tools"][0]["inputSchema"],
+            empty_object(),
+            "{out}"
+        );
+        let set = crate::input::from_value(Path::new("out.json"), out).unwrap();
+        assert_eq!(set.format, Format::McpToolsList);
+    }
+
+    /// Trial 64 D3, for Bedrock Converse, whose `toolSpec.inputSchema` is required and holds
+    /// the schema as `json`: it was written `"inputSchema": {}`, while compile wrote the empty
+    /// argument object there.
+    #[test]
+    fn a_bedrock_tool_without_arguments_keeps_its_json_schema() {
+        let doc = json!({"toolConfig": {"tools": [
+            {"toolSpec": {"name": "ping", "description": "P.", "inputSchema": {"json": {}}}},
+            {"toolSpec": {"name": "echo", "description": "E.",
+                "inputSchema": {"json": one_argument()}}}
+        ]}});
+        let out = no_arguments_written(doc, &[]).unwrap();
+        assert_eq!(
+            out["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"],
+            json!({"json": empty_object()}),
+            "{out}"
+        );
+    }
+
+    /// OpenAI's `parameters` may be left out ("Omitting `parameters` defines a function with
+    /// an empty parameter list"), and so may Gemini's: there repair still leaves it out.
+    #[test]
+    fn an_openai_or_gemini_tool_without_arguments_still_has_its_schema_left_out() {
+        let doc = json!({"tools": [
+            {"type": "function", "function": {"name": "ping", "parameters": {}}},
+            {"type": "function", "function": {"name": "echo", "parameters": one_argument()}}
+        ]});
+        let out = no_arguments_written(doc, &[]).unwrap();
+        assert_eq!(
+            out["tools"][0],
+            json!({"type": "function", "function": {"name": "ping"}})
+        );
+        let doc = json!({"functionDeclarations": [
+            {"name": "ping", "parameters": {}},
+            {"name": "echo", "parameters": one_argument()}
+        ]});
+        let out = no_arguments_written(doc, &[]).unwrap();
+        assert_eq!(
+            out["functionDeclarations"][0],
+            json!({"name": "ping"}),
+            "{out}"
+        );
+    }
+
+    /// Where the profile rejects the empty argument object too, an Anthropic tool without
+    /// arguments has no form left: it is refused, saying why, not written without its key.
+    #[test]
+    fn a_tool_without_arguments_is_refused_where_its_shape_has_no_accepted_form() {
+        let profile = crate::repair::tests::profile(&[
+            "root-shape: empty-schema",
+            "root-shape: no-arguments",
+        ]);
+        for given in [json!({}), empty_object()] {
+            let input = vec![Tool {
+                name: Some("ping".into()),
+                description: Some("P.".into()),
+                parameters: Some(given.clone()),
+                strict: None,
+                strict_tool_use: None,
+            }];
+            let opts = Options {
+                required_schema_key: Some("input_schema"),
+                ..Options::default()
+            };
+            let r = &repair::repair_request(&input, &profile, &opts)[0];
+            assert_eq!(r.outcome, Outcome::Refused, "{given}: {r:?}");
+            assert!(
+                r.refusals[0].reason.contains(
+                    "the shape requires `input_schema`, so the schema cannot be left out"
+                ),
+                "{given}: {r:?}"
+            );
+        }
     }
 
     #[test]

@@ -249,6 +249,9 @@ pub(super) fn keyword(
 pub(crate) struct Memo {
     /// The expansion cap of the inlining (`--max-inline-nodes`).
     pub max_inline_nodes: usize,
+    /// [`crate::repair::Options::required_schema_key`]: where set, a tool without arguments
+    /// keeps a schema ([`super::shapes::root_shape`]).
+    pub required_schema_key: Option<&'static str>,
     /// Each plain name a `$ref` names an anchor by, with the place of the schema that
     /// declares it (both places, for a name declared twice).
     named: std::cell::OnceCell<HashSet<(String, String)>>,
@@ -269,11 +272,20 @@ impl Memo {
     pub fn new(max_inline_nodes: usize) -> Memo {
         Memo {
             max_inline_nodes,
+            required_schema_key: None,
             named: Default::default(),
             reached: Default::default(),
             inlining: Default::default(),
             refs: Default::default(),
             unreached: Default::default(),
+        }
+    }
+
+    /// An empty memo under repair options `opts`.
+    pub fn of(opts: &crate::repair::Options) -> Memo {
+        Memo {
+            required_schema_key: opts.required_schema_key,
+            ..Memo::new(opts.max_inline_nodes)
         }
     }
 

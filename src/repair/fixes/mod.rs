@@ -15,7 +15,9 @@ pub use keywords::{
     declares_members, one_of_repairable,
 };
 pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
-pub(crate) use shapes::{branch_place, mend_required, own_reason, true_branch_written};
+pub(crate) use shapes::{
+    branch_place, mend_required, no_form_in_shape, own_reason, true_branch_written,
+};
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::{
     TypeListReading, TypeSource, type_from_combinator, type_list_reading, type_said_by,
@@ -377,7 +379,7 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, memo: &Memo) ->
             drop_keyword(tool, &f.rule, &node, "format", true)
         }
         Param::Keyed(Kind::Structure, s) => structure(tool, f, &s, profile),
-        Param::Keyed(Kind::RootShape, s) => root_shape(tool, f, &s),
+        Param::Keyed(Kind::RootShape, s) => root_shape(tool, f, &s, memo.required_schema_key),
         Param::Keyed(Kind::NameChars, _) | Param::Limit(Limit::NameLength, _) => {
             rename(tool, f, profile)
         }

@@ -369,9 +369,17 @@ fn undeclared_why(o: &Map<String, Value>, gone: &[Value]) -> String {
 }
 
 /// Leaving the schema out first, then `otherwise`; only `otherwise` for a bare schema (a tool
-/// without a name), which is the whole document: left out, nothing would be written.
-fn leave_out_first(tool: &Tool, leave_out: Candidate, otherwise: Candidate) -> Vec<Candidate> {
-    if tool.name.is_some() {
+/// without a name), which is the whole document: left out, nothing would be written; and only
+/// `otherwise` for a tool whose shape requires the schema's key (`required`, Anthropic's
+/// `input_schema`...): left out, the tool written back would be of no shape (trial 64 D3:
+/// `check` refused the output as bad input). OpenAI's and Gemini's shapes may leave it out.
+fn leave_out_first(
+    tool: &Tool,
+    required: Option<&str>,
+    leave_out: Candidate,
+    otherwise: Candidate,
+) -> Vec<Candidate> {
+    if tool.name.is_some() && required.is_none() {
         vec![leave_out, otherwise]
     } else {
         vec![otherwise]
@@ -427,7 +435,23 @@ pub const MEMBERS_ELSEWHERE: &str = "the schema declares its arguments outside `
 /// a tool without arguments (left out, an empty argument object, or closed by a strict form).
 pub const ACCEPTED_ANY: &str = "the schema accepted any arguments; it is now read as taking none";
 
-pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
+/// Why a tool without arguments whose shape requires its schema under `key` (Anthropic's
+/// `input_schema`...) is refused: the empty argument object, its one form there, is rejected
+/// by the profile (leaving the schema out is no form of that shape).
+pub(crate) fn no_form_in_shape(key: Option<&str>) -> String {
+    format!(
+        "a tool without arguments has no form both its shape and every target of the profile \
+         accept: the shape requires `{}`, so the schema cannot be left out, and the profile \
+         rejects an object with no properties; `toolwire compile --target T` writes the form \
+         each target takes",
+        key.unwrap_or("its schema")
+    )
+}
+
+/// The candidate rewrites of a root of shape `s` (a `root-shape` feature value), best first.
+/// `required`: the key the tool's shape requires its schema under
+/// ([`crate::repair::Options::required_schema_key`]), which is then never left out.
+pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str, required: Option<&str>) -> Found {
     let rule = f.rule.as_str();
     let no_arguments = [
         value::ROOT_NULL,
@@ -453,8 +477,11 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             "declared an empty argument object",
             None,
         )]),
+        // An empty `properties` map has no other form than leaving the schema out.
+        value::ROOT_NO_ARGUMENTS if required.is_some() => Err(no_form_in_shape(required)),
         value::ROOT_NULL | value::ROOT_NO_ARGUMENTS => Ok(leave_out_first(
             tool,
+            required,
             with(
                 None,
                 "left the parameters schema out (the tool takes no arguments)",
@@ -466,6 +493,7 @@ pub(super) fn root_shape(tool: &Tool, f: &Finding, s: &str) -> Found {
             let lost = ACCEPTED_ANY;
             Ok(leave_out_first(
                 tool,
+                required,
                 with(
                     None,
                     "left the parameters schema out (it declares no arguments)",

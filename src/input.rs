@@ -1428,6 +1428,13 @@ impl Reader<'_, '_> {
                 Some(f) if !same_list(format, f, &m) => {
                     return Err((here, mixed_shapes(f, format)));
                 }
+                // A bare `{"name", "description"}` in an Anthropic or MCP list is a tool of
+                // that shape without its schema, which `repair` writes under the shape's key.
+                Some(Format::Functions)
+                    if matches!(format, Format::Anthropic | Format::McpToolsList) =>
+                {
+                    format
+                }
                 Some(f) => f,
                 None => format,
             };
@@ -1553,7 +1560,7 @@ impl Reader<'_, '_> {
             .into_iter()
             .zip(schemas)
             .filter(|(_, p)| p.is_some());
-        let (schema_key, parameters) = given.next().unwrap_or((SCHEMA_KEYS[0], None));
+        let (schema_key, parameters) = given.next().unwrap_or((absent_schema_key(format), None));
         if let Some((second, _)) = given.next() {
             return Err((at.into_owned(), two_schemas(schema_key, second, format)));
         }
@@ -1941,6 +1948,17 @@ const SCHEMA_KEYS: [&str; 5] = [
     "parametersJsonSchema",
     "parameters_json_schema",
 ];
+
+/// The key a tool of shape `format` that gives no schema would hold it under: where `repair`
+/// writes one ([`ToolEntry::schema_pointer`]'s last segment), so an Anthropic or MCP tool
+/// gets the key its shape requires, not OpenAI's `parameters` (trial 64 D3, left by its fix).
+fn absent_schema_key(format: Format) -> &'static str {
+    match format {
+        Format::Anthropic => "input_schema",
+        Format::McpToolsList => "inputSchema",
+        _ => SCHEMA_KEYS[0],
+    }
+}
 
 /// The problem with a Chat Completions tool that holds schema key `second` beside its
 /// `function` object, where that API reads no schema.
@@ -2417,6 +2435,33 @@ mod tests {
 
     /// A provider's built-in tools carry no schema: they are skipped, every other tool keeps
     /// its position as its number, and an unknown `type` is still an error with its place.
+    /// A tool without a schema in an Anthropic or MCP list is read in the list's shape, its
+    /// schema's place under the shape's key, where `repair` writes the schema it declares
+    /// (trial 64 D3's fix left it at `parameters`: `repair --target anthropic/messages` wrote
+    /// `"parameters": {"type": "object", "properties": {}}` into an Anthropic tool).
+    #[test]
+    fn a_tool_without_a_schema_has_its_place_under_its_lists_key() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        for (list, key) in [
+            (
+                json!([{"name":"f","input_schema":schema}, {"name":"g"}]),
+                "/1/input_schema",
+            ),
+            (
+                json!({"tools":[{"name":"f","inputSchema":schema}, {"name":"g"}]}),
+                "/tools/1/inputSchema",
+            ),
+            (
+                json!([{"name":"f","parameters":schema}, {"name":"g"}]),
+                "/1/parameters",
+            ),
+        ] {
+            let set = read(list.clone());
+            assert_eq!(set.tools[1].parameters, None, "{list}");
+            assert_eq!(set.tools[1].schema_pointer, key, "{list}");
+        }
+    }
+
     #[test]
     fn built_in_tools_are_skipped_and_numbers_keep_positions() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});

@@ -9,7 +9,9 @@
 //! Two normalisations happen before problems are reported:
 //! - an optional argument sent as `null` counts as absent (strict wire forms make optional
 //!   arguments nullable, so models send `null` for "not given"); a `null` the schema itself
-//!   accepts is kept, and a `null` for a required argument stays a problem;
+//!   accepts is kept, and a `null` for a required argument stays a problem. Inside an
+//!   `anyOf`/`oneOf` a member of an object is read so under each branch on its own, as
+//!   coercion is (see `branches`);
 //! - opt-in [`Coercions`]: JSON text → array/object, boolean words → boolean, numeric text →
 //!   number, each only where the schema declares that type at that place and does not accept a
 //!   string there. Inside an `anyOf`/`oneOf` each branch is tried on its own, and a coercion is
@@ -795,13 +797,7 @@ impl ArgsSchema {
         let mut ambiguous: Vec<(String, String)> = Vec::new();
         let mut budget = branches::MAX_BRANCH_TRIALS;
         for _ in 0..MAX_ROUNDS {
-            let plan = self.plan(
-                &self.validator,
-                &args,
-                coerce,
-                Some(&required_nulls),
-                &mut budget,
-            );
+            let plan = self.plan(&self.validator, &args, coerce, &required_nulls, &mut budget);
             for (pointer, note) in plan.ambiguous {
                 if !ambiguous.iter().any(|(p, _)| *p == pointer) {
                     ambiguous.push((pointer, note));
@@ -811,40 +807,14 @@ impl ArgsSchema {
                 break;
             }
             apply(args.to_mut(), plan.coercions, &mut coercions);
-            // A null is dropped only when dropping it makes no new error of the object that
-            // holds it: not a `required` (nor `minProperties`, `dependentRequired`, ...), which
-            // would tell the model of a member it did send.
-            for pointer in plan.nulls {
-                let Some((parent, name)) = split_last(&pointer) else {
-                    continue;
-                };
-                let before = self.errors_of(&args, &parent);
-                let Some(obj) = args
-                    .to_mut()
-                    .pointer_mut(&parent)
-                    .and_then(Value::as_object_mut)
-                else {
-                    continue;
-                };
-                let Some(index) = obj.keys().position(|k| *k == name) else {
-                    continue;
-                };
-                let Some(removed) = obj.shift_remove(&name) else {
-                    continue;
-                };
-                let now_missing = !self.errors_of(&args, &parent).is_subset(&before);
-                if now_missing {
-                    if let Some(obj) = args
-                        .to_mut()
-                        .pointer_mut(&parent)
-                        .and_then(Value::as_object_mut)
-                    {
-                        obj.shift_insert(index, name, removed);
-                    }
-                    required_nulls.insert(pointer);
-                } else {
-                    absent_nulls.push(pointer);
-                }
+            if !plan.nulls.is_empty() {
+                self.drop_nulls(
+                    &self.validator,
+                    args.to_mut(),
+                    plan.nulls,
+                    &mut required_nulls,
+                    &mut absent_nulls,
+                );
             }
         }
         let mut problems = Vec::new();
@@ -1142,51 +1112,81 @@ impl ArgsSchema {
         false
     }
 
-    /// What the schema refuses of the object at `parent` in `args` itself (not inside its
-    /// members), each as its keyword and, for `required`, the property it misses.
-    fn errors_of(&self, args: &Value, parent: &str) -> HashSet<String> {
-        self.validator
-            .iter_errors(args)
-            .filter(|e| e.instance_path().as_str() == parent)
-            .map(|e| match e.kind() {
-                ValidationErrorKind::Required { property } => format!("required {property}"),
-                kind => kind.keyword().to_string(),
-            })
-            .collect()
+    /// Removes each of `nulls` (pointers into `args` of `null` members `validator` refuses)
+    /// whose removal makes no new error of the object that holds it: not a `required` (nor
+    /// `minProperties`, `dependentRequired`, ...), which would tell the model of a member it
+    /// did send. Each removed goes to `absent`, each kept to `required`.
+    fn drop_nulls(
+        &self,
+        validator: &Validator,
+        args: &mut Value,
+        nulls: Vec<String>,
+        required: &mut HashSet<String>,
+        absent: &mut Vec<String>,
+    ) {
+        for pointer in nulls {
+            let Some((parent, name)) = split_last(&pointer) else {
+                continue;
+            };
+            let before = errors_of(validator, args, &parent);
+            let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let Some(index) = obj.keys().position(|k| *k == name) else {
+                continue;
+            };
+            let Some(removed) = obj.shift_remove(&name) else {
+                continue;
+            };
+            if errors_of(validator, args, &parent).is_subset(&before) {
+                absent.push(pointer);
+            } else {
+                if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
+                    obj.shift_insert(index, name, removed);
+                }
+                required.insert(pointer);
+            }
+        }
     }
 
-    /// Coerces the strings of `value` that `validator` rejects where coercion makes them fit
-    /// (rounds, as JSON text may hold more text to coerce); returns the coercions made, their
-    /// pointers into `value`. Nulls are left: whether one is an optional argument is a
-    /// question for the whole arguments.
-    fn coerce_within(
+    /// Coerces the strings of `value` that `validator` rejects where coercion makes them fit,
+    /// and treats as absent the `null` members it refuses that are optional there, as
+    /// [`ArgsSchema::check`] does for the whole arguments (in rounds, as JSON text may hold
+    /// more text to coerce). Returns the coercions made and the nulls removed, their pointers
+    /// into `value`. `validator` is one branch's ([`ArgsSchema::branch_validator`]): whether a
+    /// member of an object inside the branch is optional is the branch's `required` to say,
+    /// and strict wire forms make such a member required and nullable as they do the
+    /// arguments' own (trial 64 D4).
+    fn normalise_within(
         &self,
         validator: &Validator,
         value: &mut Value,
         coerce: Coercions,
         budget: &mut usize,
-    ) -> Vec<Coercion> {
+    ) -> (Vec<Coercion>, Vec<String>) {
         let mut made = Vec::new();
+        let mut absent = Vec::new();
+        let mut required = HashSet::new();
         for _ in 0..MAX_ROUNDS {
-            let plan = self.plan(validator, value, coerce, None, budget);
-            if plan.coercions.is_empty() {
+            let plan = self.plan(validator, value, coerce, &required, budget);
+            if plan.coercions.is_empty() && plan.nulls.is_empty() {
                 break;
             }
             apply(value, plan.coercions, &mut made);
+            self.drop_nulls(validator, value, plan.nulls, &mut required, &mut absent);
         }
-        made
+        (made, absent)
     }
 
     /// Finds, among what `validator` rejects in `args`, the nulls that may be optional
-    /// arguments (only when `required_nulls`, those known to be required, is given) and the
-    /// strings that may be coerced, inside `anyOf`/`oneOf` branches too
-    /// ([`ArgsSchema::union_coercion`]).
+    /// arguments (not those of `required_nulls`, known to be required) and the strings that
+    /// may be coerced, inside `anyOf`/`oneOf` branches too ([`ArgsSchema::union_coercion`]).
     fn plan(
         &self,
         validator: &Validator,
         args: &Value,
         coerce: Coercions,
-        required_nulls: Option<&HashSet<String>>,
+        required_nulls: &HashSet<String>,
         budget: &mut usize,
     ) -> Plan {
         let mut plan = Plan::default();
@@ -1200,7 +1200,7 @@ impl ArgsSchema {
             // `enum`, a `$ref`, or an `anyOf`/`oneOf` none of whose alternatives takes null
             // (compile's strict forms wrap an optional union so, and models send null for it).
             if e.instance().is_null()
-                && required_nulls.is_some_and(|r| !r.contains(&pointer))
+                && !required_nulls.contains(&pointer)
                 && !plan.nulls.contains(&pointer)
                 && split_last(&pointer)
                     .is_some_and(|(parent, _)| args.pointer(&parent).is_some_and(Value::is_object))
@@ -1214,16 +1214,24 @@ impl ArgsSchema {
                 _ => None,
             };
             if let Some((branches, one_of)) = union {
-                if !coerce.any() {
+                if !coerce.any() && !branches::holds_null_member(e.instance()) {
                     continue;
                 }
                 match self.union_coercion(&e, branches, one_of, coerce, budget) {
-                    branches::Outcome::Coerced(made)
-                        if !made
+                    branches::Outcome::Normalised { coercions, nulls }
+                        if !coercions
                             .iter()
                             .any(|c| plan.coercions.iter().any(|p| p.pointer == c.pointer)) =>
                     {
-                        plan.coercions.extend(made);
+                        plan.coercions.extend(coercions);
+                        // Removed as the arguments' own are, with the same check that no
+                        // new error of the object holding one follows (a `required` beside
+                        // the union); one found required is not offered again.
+                        for n in nulls {
+                            if !required_nulls.contains(&n) && !plan.nulls.contains(&n) {
+                                plan.nulls.push(n);
+                            }
+                        }
                     }
                     branches::Outcome::Left(note) => plan.ambiguous.push((pointer, note)),
                     _ => {}
@@ -1259,6 +1267,19 @@ impl ArgsSchema {
 /// in that pattern) and the kind of failure (a `oneOf` with two branches matching is not the
 /// same refusal as one with none).
 type Refusal = (String, String, std::mem::Discriminant<ValidationErrorKind>);
+
+/// What `validator` refuses of the object at `parent` in `args` itself (not inside its
+/// members), each as its keyword and, for `required`, the property it misses.
+fn errors_of(validator: &Validator, args: &Value, parent: &str) -> HashSet<String> {
+    validator
+        .iter_errors(args)
+        .filter(|e| e.instance_path().as_str() == parent)
+        .map(|e| match e.kind() {
+            ValidationErrorKind::Required { property } => format!("required {property}"),
+            kind => kind.keyword().to_string(),
+        })
+        .collect()
+}
 
 fn refusal(e: &ValidationError<'_>) -> Refusal {
     (
@@ -3330,18 +3351,19 @@ fn push_short_value(out: &mut String, v: &Value) {
 
 /// True when the error sits on a value that normalisation may change: a `null` member of an
 /// object (maybe an optional argument), or with coercions on, a string where the schema
-/// declares another type.
+/// declares another type; for a union, such a value anywhere inside it.
 fn normalisable(e: &ValidationError<'_>, coerce: Coercions) -> bool {
     match e.instance().as_ref() {
         Value::Null => e.instance_path().as_str().contains('/'),
-        _ if coerce.any()
-            && matches!(
-                e.kind(),
-                ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. }
-            ) =>
+        _ if matches!(
+            e.kind(),
+            ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. }
+        ) =>
         {
-            // A string anywhere inside may be coerced under a branch.
-            branches::holds_string(e.instance())
+            // A string anywhere inside may be coerced under a branch, and a null member may be
+            // an optional one of an object there.
+            (coerce.any() && branches::holds_string(e.instance()))
+                || branches::holds_null_member(e.instance())
         }
         Value::String(_) if coerce.any() => {
             let declared = declared_types(e);

@@ -1,13 +1,18 @@
-//! Coercion inside `anyOf`/`oneOf` (pydantic's `Optional[Model]`, discriminated unions).
+//! Normalisation inside `anyOf`/`oneOf` (pydantic's `Optional[Model]`, discriminated unions):
+//! coercion, and optional members sent as `null` treated as absent.
 //!
 //! The validator reports a union's failure at the union's place, with each branch's errors
 //! beside it, so the coercions made from `type` errors alone never reached a string inside a
-//! branch. Here each branch is tried on its own: the value is coerced as that branch alone
-//! would have it (by a validator compiled for the branch's place in the schema), and the
-//! branch is a candidate when the coerced value then satisfies it (for `oneOf`, it alone).
-//! The coercion is applied only when the candidates agree on one value: picking between
-//! branches that read the text differently (`"1"` as `1` or as `true`) would be a guess, so
-//! that is left as sent and the problem says why.
+//! branch, nor the null-as-absent rule a `null` member of an object inside one. Here each
+//! branch is tried on its own: the value is normalised as that branch alone would have it (by
+//! a validator compiled for the branch's place in the schema: its own `required` says which
+//! members are optional), and the branch is a candidate when the normalised value then
+//! satisfies it (for `oneOf`, it alone). The result is applied only when the candidates agree
+//! on one value: picking between branches that read the text differently (`"1"` as `1` or as
+//! `true`) would be a guess, so that is left as sent and the problem says why. Candidates
+//! that differ only in the nulls they remove are no such guess: a null some satisfied branch
+//! accepts is one the schema accepts, so the candidate removing fewest (when the others each
+//! remove those and more) is applied.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -38,18 +43,23 @@ pub(super) struct BranchValidators(Mutex<HashMap<Box<str>, Option<Arc<Validator>
 pub(super) enum Outcome {
     /// Nothing: no branch is satisfied by coercing, or the branches could not all be tried.
     Unchanged,
-    /// These coercions (pointers into the whole arguments, in the order to apply them) make
-    /// the value satisfy the union; every branch they satisfy reads the value alike.
-    Coerced(Vec<Coercion>),
+    /// These coercions (pointers into the whole arguments, in the order to apply them) and
+    /// these `null` members treated as absent (pointers into the whole arguments) make the
+    /// value satisfy the union; every branch they satisfy reads the value alike.
+    Normalised {
+        coercions: Vec<Coercion>,
+        nulls: Vec<String>,
+    },
     /// Left as sent for a reason the model should read (branches would read the value
     /// differently, or the union's place is unknown): the sentence saying so, for the problem.
     Left(String),
 }
 
 impl ArgsSchema {
-    /// The coercions that make the value of `e`, an `anyOf` (`one_of` false) or `oneOf` error
-    /// with `branches` branches, satisfy it, or why none are made ([`Outcome`]). `budget`
-    /// counts down the branches tried ([`MAX_BRANCH_TRIALS`]).
+    /// The coercions and nulls treated as absent that make the value of `e`, an `anyOf`
+    /// (`one_of` false) or `oneOf` error with `branches` branches, satisfy it, or why none
+    /// are made ([`Outcome`]). Coercions are made as `coerce` allows. `budget` counts down
+    /// the branches tried ([`MAX_BRANCH_TRIALS`]).
     pub(super) fn union_coercion(
         &self,
         e: &ValidationError<'_>,
@@ -59,13 +69,18 @@ impl ArgsSchema {
         budget: &mut usize,
     ) -> Outcome {
         let value = e.instance().as_ref();
-        if !holds_string(value) {
+        let text = coerce.any() && holds_string(value);
+        if !text && !holds_null_member(value) {
             return Outcome::Unchanged;
         }
         // Under a nested `$id` a place the document cannot be told is left uncoerced: its
-        // branches, and what the problem should name, are unknown.
+        // branches, and what the problem should name, are unknown. The note is about text;
+        // a null left as sent is reported as one, which says what to send.
         let (Some(place), Some(union)) = (self.schema_place(e), self.union_uri(e)) else {
-            return Outcome::Left(UNPLACED.to_string());
+            return match text {
+                true => Outcome::Left(UNPLACED.to_string()),
+                false => Outcome::Unchanged,
+            };
         };
         let places: Vec<String> = (0..branches).map(|i| format!("{}/{i}", place.at)).collect();
         // An untried branch might read the value otherwise: try all or coerce nothing.
@@ -77,46 +92,53 @@ impl ArgsSchema {
         };
         let refs_in = resolve_pointer(self.lookup_root(), &place.at[..place.resource])
             .unwrap_or(self.lookup_root());
-        let mut candidates: Vec<(usize, Value, Vec<Coercion>)> = Vec::new();
+        let mut candidates: Vec<Candidate> = Vec::new();
         for (i, v) in validators.iter().enumerate() {
             if *budget == 0 {
                 return Outcome::Unchanged;
             }
             *budget -= 1;
-            let mut coerced = value.clone();
-            let made = self.coerce_within(v, &mut coerced, coerce, budget);
-            if made.is_empty() || !v.is_valid(&coerced) {
+            let mut normalised = value.clone();
+            let (made, nulls) = self.normalise_within(v, &mut normalised, coerce, budget);
+            if made.is_empty() && nulls.is_empty() || !v.is_valid(&normalised) {
                 continue;
             }
             if one_of
                 && validators
                     .iter()
                     .enumerate()
-                    .any(|(j, w)| j != i && w.is_valid(&coerced))
+                    .any(|(j, w)| j != i && w.is_valid(&normalised))
             {
                 continue;
             }
-            candidates.push((i, coerced, made));
+            candidates.push(Candidate {
+                branch: i,
+                value: normalised,
+                made,
+                nulls,
+            });
         }
         if *budget == 0 {
             return Outcome::Unchanged;
         }
         let here = e.instance_path().as_str();
-        let Some((_, first, _)) = candidates.first() else {
-            return Outcome::Unchanged;
+        let Some(chosen) = agreed(&candidates) else {
+            return match candidates.is_empty() {
+                true => Outcome::Unchanged,
+                false => Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates)),
+            };
         };
-        if candidates.iter().all(|(_, v, _)| v == first) {
-            let (_, _, made) = candidates.swap_remove(0);
-            return Outcome::Coerced(
-                made.into_iter()
-                    .map(|c| Coercion {
-                        pointer: format!("{here}{}", c.pointer),
-                        ..c
-                    })
-                    .collect(),
-            );
+        let Candidate { made, nulls, .. } = candidates.swap_remove(chosen);
+        Outcome::Normalised {
+            coercions: made
+                .into_iter()
+                .map(|c| Coercion {
+                    pointer: format!("{here}{}", c.pointer),
+                    ..c
+                })
+                .collect(),
+            nulls: nulls.into_iter().map(|n| format!("{here}{n}")).collect(),
         }
-        Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates))
     }
 
     /// The URI of the union keyword of `e` in the schema registered whole (as
@@ -132,39 +154,53 @@ impl ArgsSchema {
         }
     }
 
-    /// The sentence for a union value its branches coerce differently: each branch named
-    /// with what it reads the text as, so the model can send the value it meant. `places` are
-    /// the branches' places in the document, `refs_in` the resource their `$ref`s are read in.
+    /// The sentence for a union value its branches normalise differently: each branch named
+    /// with what it reads the text as (and which nulls as absent), so the model can send the
+    /// value it meant. `places` are the branches' places in the document, `refs_in` the
+    /// resource their `$ref`s are read in.
     fn ambiguity(
         &self,
         here: &str,
         places: &[String],
         refs_in: &Value,
-        candidates: &[(usize, Value, Vec<Coercion>)],
+        candidates: &[Candidate],
     ) -> String {
-        let mut s =
-            String::from("It was not coerced: the alternatives read the text differently (");
-        for (n, (i, _, made)) in candidates.iter().take(MAX_NAMED).enumerate() {
+        let text = candidates.iter().any(|c| !c.made.is_empty());
+        let nulls = candidates.iter().any(|c| !c.nulls.is_empty());
+        let mut s = String::from(match nulls {
+            false => "It was not coerced: the alternatives read the text differently (",
+            true => "It was left as sent: the alternatives read it differently (",
+        });
+        let at = |s: &mut String, pointer: &str| {
+            s.push_str(&crate::report::escape_inline(&place(&format!(
+                "{here}{pointer}"
+            ))));
+        };
+        for (n, c) in candidates.iter().take(MAX_NAMED).enumerate() {
             if n > 0 {
                 s.push_str("; ");
             }
             s.push_str("alternative ");
-            super::push_u64(&mut s, *i as u64 + 1);
-            if let Some(branch) = resolve_pointer(self.lookup_root(), &places[*i]) {
+            super::push_u64(&mut s, c.branch as u64 + 1);
+            if let Some(branch) = resolve_pointer(self.lookup_root(), &places[c.branch]) {
                 s.push_str(", ");
                 s.push_str(&super::unions::described(refs_in, branch));
             }
             s.push_str(": ");
-            for (k, c) in made.iter().enumerate() {
+            for (k, made) in c.made.iter().enumerate() {
                 if k > 0 {
                     s.push_str(", ");
                 }
-                s.push_str(&crate::report::escape_inline(&place(&format!(
-                    "{here}{}",
-                    c.pointer
-                ))));
+                at(&mut s, &made.pointer);
                 s.push_str(" as ");
-                push_short_value(&mut s, &c.to);
+                push_short_value(&mut s, &made.to);
+            }
+            for (k, null) in c.nulls.iter().enumerate() {
+                if k > 0 || !c.made.is_empty() {
+                    s.push_str(", ");
+                }
+                at(&mut s, null);
+                s.push_str(" as absent");
             }
         }
         if candidates.len() > MAX_NAMED {
@@ -172,7 +208,14 @@ impl ArgsSchema {
             super::push_u64(&mut s, (candidates.len() - MAX_NAMED) as u64);
             s.push_str(" more");
         }
-        s.push_str("); send the value meant as JSON, not as text.");
+        s.push_str(match (text, nulls) {
+            (true, false) => "); send the value meant as JSON, not as text.",
+            (false, _) => "); leave out the members not given instead of sending null.",
+            (true, true) => {
+                "); leave out the members not given instead of sending null, and send the \
+                 value meant as JSON, not as text."
+            }
+        });
         s
     }
 
@@ -209,6 +252,58 @@ impl ArgsSchema {
             .with_registry(&registry)
             .build(&wrapper)
             .ok()
+    }
+}
+
+/// One branch's reading of a union's value ([`ArgsSchema::union_coercion`]).
+struct Candidate {
+    /// The branch's index in the union.
+    branch: usize,
+    /// The value normalised as the branch reads it; it satisfies the branch.
+    value: Value,
+    /// The coercions made, pointers into the union's value.
+    made: Vec<Coercion>,
+    /// The `null` members treated as absent, pointers into the union's value.
+    nulls: Vec<String>,
+}
+
+/// The candidate to apply, by its index: the first when every candidate reads the value
+/// alike; else the one whose value each other candidate's is with more nulls removed (each
+/// null it keeps is one a branch the value satisfies accepts, so one the schema accepts);
+/// `None` when there is neither (or no candidate).
+fn agreed(candidates: &[Candidate]) -> Option<usize> {
+    let first = candidates.first()?;
+    if candidates.iter().all(|c| c.value == first.value) {
+        return Some(0);
+    }
+    candidates.iter().position(|m| {
+        candidates.iter().all(|c| {
+            m.nulls.iter().all(|n| c.nulls.contains(n))
+                && without(&m.value, c.nulls.iter().filter(|n| !m.nulls.contains(n))) == c.value
+        })
+    })
+}
+
+/// `value` without the object members at `pointers`.
+fn without<'p>(value: &Value, pointers: impl Iterator<Item = &'p String>) -> Value {
+    let mut value = value.clone();
+    for pointer in pointers {
+        if let Some((parent, name)) = super::split_last(pointer)
+            && let Some(o) = value.pointer_mut(&parent).and_then(Value::as_object_mut)
+        {
+            o.shift_remove(&name);
+        }
+    }
+    value
+}
+
+/// True when `value` holds a `null` member of an object, at any depth: what may be an
+/// optional member sent as `null` ([`ArgsSchema::normalise_within`]).
+pub(super) fn holds_null_member(value: &Value) -> bool {
+    match value {
+        Value::Array(a) => a.iter().any(holds_null_member),
+        Value::Object(o) => o.values().any(|v| v.is_null() || holds_null_member(v)),
+        _ => false,
     }
 }
 
@@ -471,6 +566,107 @@ mod tests {
                 "/z/y: \"1\" matches none of the alternatives; expected a value matching one \
                  of the `anyOf` alternatives. {UNPLACED}"
             )
+        );
+    }
+
+    /// Strict wire forms make an optional member of an object inside a union branch
+    /// required and nullable, as they do the arguments' own, and `compile` says `args` maps
+    /// the null back to absent; `args` refused it instead ("/filter/value: null is not
+    /// allowed here", trial 64 D4). It is now treated as absent as the branch reads it: with
+    /// a `null` branch beside, a string branch, a `$ref` in a `oneOf`, a union in an array's
+    /// items, and Cohere strict's first optional member.
+    #[test]
+    fn optional_member_sent_null_inside_a_branch_is_absent() {
+        let object = json!({"type":"object","properties":{"field":{"type":"string"},
+            "value":{"type":"string"}},"required":["field"]});
+        for schema in [
+            json!({"type":"object","properties":{"filter":{"anyOf":[object,{"type":"null"}]}}}),
+            json!({"type":"object","properties":{"filter":{"anyOf":[object,{"type":"string"}]}}}),
+            json!({"type":"object","$defs":{"F":object},
+                "properties":{"filter":{"oneOf":[{"$ref":"#/$defs/F"},{"type":"string"}]}}}),
+        ] {
+            let s = ArgsSchema::new(&schema).unwrap();
+            let call = json!({"filter":{"field":"status","value":null}});
+            let r = s.check(&call, Coercions::NONE);
+            assert!(r.is_valid(), "{schema}: {:#?}", r.problems);
+            assert_eq!(r.absent_nulls, ["/filter/value"], "{schema}");
+            assert_eq!(
+                *r.arguments,
+                json!({"filter":{"field":"status"}}),
+                "{schema}"
+            );
+        }
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "rows":{"type":"array","items":{"anyOf":[object,{"type":"integer"}]}},
+            "a":{"type":"string"},
+            "b":{"anyOf":[{"type":"object","properties":{"c":{"type":"integer"}}},
+                {"type":"string"}]}}}))
+        .unwrap();
+        let call = json!({"rows":[{"field":"f","value":null},3],"a":null,"b":{"c":null}});
+        let r = s.check(&call, Coercions::NONE);
+        assert!(r.is_valid(), "{:#?}", r.problems);
+        assert_eq!(r.absent_nulls, ["/rows/0/value", "/a", "/b/c"]);
+        assert_eq!(*r.arguments, json!({"rows":[{"field":"f"},3],"b":{}}));
+    }
+
+    /// A null inside a branch stays where the schema means it: one the union's only
+    /// satisfiable branch requires, one a `required` beside the union requires (removing it
+    /// would tell the model of a member it sent), and one no branch is satisfied without
+    /// (`k` required in both) are problems; one the branch accepts is a value, kept.
+    #[test]
+    fn a_null_inside_a_branch_the_schema_means_is_kept() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "u":{"anyOf":[{"type":"object","properties":{"x":{"type":"string"},
+                "y":{"type":["string","null"]}},"required":["x"]},{"type":"integer"}]},
+            "v":{"required":["x"],"anyOf":[{"type":"object","properties":{
+                "x":{"type":"string"}}},{"type":"integer"}]}}}))
+        .unwrap();
+        let call = json!({"u":{"x":null,"y":null},"v":{"x":null}});
+        let r = s.check(&call, Coercions::NONE);
+        let places: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(places, ["/u/x", "/v/x"], "{:#?}", r.problems);
+        assert!(r.absent_nulls.is_empty(), "{:?}", r.absent_nulls);
+        let call = json!({"u":{"x":"a","y":null}});
+        let r = s.check(&call, Coercions::NONE);
+        assert!(r.is_valid() && r.absent_nulls.is_empty(), "{r:#?}");
+        assert_eq!(*r.arguments, call);
+    }
+
+    /// Branches that each take the value once nulls are removed, but remove different ones:
+    /// a null one satisfied branch accepts is one the schema accepts, so the branch removing
+    /// fewest is read (the other's reading is that with `y` removed too). With no such
+    /// branch, the value is left as sent and the problem says how each branch reads it.
+    #[test]
+    fn branches_removing_different_nulls_keep_the_ones_a_branch_accepts() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{"u":{"anyOf":[
+            {"type":"object","properties":{"x":{"type":"string"},"y":{"type":["string","null"]}}},
+            {"type":"object","properties":{"x":{"type":"string"},"y":{"type":"string"}}}]}}}))
+        .unwrap();
+        let call = json!({"u":{"x":null,"y":null}});
+        let r = s.check(&call, Coercions::NONE);
+        assert!(r.is_valid(), "{:#?}", r.problems);
+        assert_eq!(r.absent_nulls, ["/u/x"]);
+        assert_eq!(*r.arguments, json!({"u":{"y":null}}));
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{"u":{"anyOf":[
+            {"type":"object","properties":{"x":{"type":"string"},"y":{"type":["string","null"]}},
+                "required":["y"]},
+            {"type":"object","properties":{"x":{"type":["string","null"]},"y":{"type":"string"}},
+                "required":["x"]}]}}}))
+        .unwrap();
+        let call = json!({"u":{"x":null,"y":null}});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(*r.arguments, call);
+        let [p] = r.problems.as_slice() else {
+            panic!("{:#?}", r.problems)
+        };
+        assert!(
+            p.message.ends_with(
+                "It was left as sent: the alternatives read it differently (alternative 1, an \
+                 object: /u/x as absent; alternative 2, an object: /u/y as absent); leave out \
+                 the members not given instead of sending null."
+            ),
+            "{}",
+            p.message
         );
     }
 

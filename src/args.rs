@@ -156,9 +156,12 @@ impl Problem {
     /// [`Problem::message`] naming the problem's place whole ([`Problem::pointer`]), for
     /// output read by programs (`args --format json`), which need the exact place. Places
     /// inside it (those of an `anyOf` alternative's problems) stay as the message has them.
+    /// The arguments' root is named in words, "(the arguments object)", in both: its pointer
+    /// is empty, and put in the words' place it left the message "1. : [1,2] is an array"
+    /// (trial 64 D2).
     pub fn message_whole(&self) -> Cow<'_, str> {
         let shown = place(&self.pointer);
-        if *shown == *self.pointer {
+        if *shown == *self.pointer || self.pointer.is_empty() {
             return Cow::Borrowed(&self.message);
         }
         let shown = crate::report::escape_inline(&shown);
@@ -3925,6 +3928,39 @@ mod tests {
             laughs.message.contains("through its `$ref`s"),
             "{}",
             laughs.message
+        );
+    }
+
+    /// A problem at the arguments' root is named "(the arguments object)" in the message for
+    /// programs (`args --format json`) as in the one for people: with its empty pointer put
+    /// in that place, the JSON retry message read "1. : [1,2] is an array; expected an
+    /// object." (trial 64 D2). The pointer itself stays RFC 6901's root, `""`.
+    #[test]
+    fn a_root_problem_names_the_arguments_object_in_the_whole_message() {
+        let s =
+            ArgsSchema::new(&json!({"type":"object","properties":{"k":{"const":"f"}}})).unwrap();
+        let call = json!([1, 2]);
+        let checked = s.check(&call, Coercions::NONE);
+        let empty = ArgsReport::empty();
+        for r in [&checked, &empty] {
+            let [p] = r.problems.as_slice() else {
+                panic!("{:#?}", r.problems)
+            };
+            assert_eq!(p.pointer, "");
+            assert!(
+                p.message.starts_with("(the arguments object): "),
+                "{}",
+                p.message
+            );
+            assert_eq!(p.message_whole(), p.message);
+            assert_eq!(
+                r.retry_message_whole(Some("t"), usize::MAX),
+                r.retry_message(Some("t"))
+            );
+        }
+        assert_eq!(
+            checked.problems[0].message_whole(),
+            "(the arguments object): [1,2] is an array; expected an object."
         );
     }
 

@@ -35,7 +35,7 @@ mod contains;
 pub mod envelope;
 mod lookalike;
 pub(crate) use compat::accept_null;
-pub use compat::{TypeSpelling, UncheckedPattern};
+pub use compat::{ANY_VALUE, TypeSpelling, UncheckedPattern};
 mod resources;
 mod unchecked;
 mod undecided;
@@ -4554,7 +4554,7 @@ mod tests {
             "$defs":{"No%pe":{"type":"string"}}});
         assert!(super::ArgsSchema::new(&fine).is_ok());
         // A `type` naming no type (`float` is read as `number`, see `type_spellings`).
-        let bad = serde_json::json!({"type":"any"});
+        let bad = serde_json::json!({"type":"strin"});
         let p = super::ArgsSchema::new(&bad).unwrap_err();
         assert!(
             p.message
@@ -5280,7 +5280,51 @@ mod tests {
             ]
         );
         // A spelling that names no type is still not a schema.
-        assert!(ArgsSchema::new(&json!({"type":"any"})).is_err());
+        assert!(ArgsSchema::new(&json!({"type":"strin"})).is_err());
+    }
+
+    /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call
+    /// bad input (exit 2) with the meta-schema's words, "\"any\" is not valid under any of the
+    /// schemas listed in the 'anyOf' keyword" (trial 64 D5). It is read as what it says, any
+    /// value (no type checked there; alone or in a `type` list, any case), and listed among
+    /// the spellings read.
+    #[test]
+    fn type_any_is_read_as_any_value() {
+        let s = ArgsSchema::new(&json!({"type":"dict","properties":{
+            "key":{"type":"string"},"value":{"type":"any","minLength":2},
+            "other":{"type":["ANY","integer"]}},"required":["key","value"]}))
+        .unwrap();
+        for value in [json!(3), json!(null), json!([1, {"a": null}]), json!("ab")] {
+            let call = json!({"key":"k","value":value,"other":{"b":true}});
+            let r = s.check(&call, Coercions::NONE);
+            assert!(r.is_valid(), "{value}: {:#?}", r.problems);
+        }
+        // The other keywords still hold.
+        let short = json!({"key":"k","value":"a"});
+        let r = s.check(&short, Coercions::NONE);
+        let places: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(places, ["/value"], "{:#?}", r.problems);
+        let spellings: Vec<(String, String, &str)> = s
+            .type_spellings()
+            .into_iter()
+            .map(|t| (t.pointer, t.written, t.read_as))
+            .collect();
+        assert_eq!(
+            spellings,
+            [
+                ("/type".to_string(), "dict".to_string(), "object"),
+                (
+                    "/properties/value/type".to_string(),
+                    "any".to_string(),
+                    ANY_VALUE
+                ),
+                (
+                    "/properties/other/type/0".to_string(),
+                    "ANY".to_string(),
+                    ANY_VALUE
+                )
+            ]
+        );
     }
 
     fn order() -> Value {
@@ -5687,7 +5731,7 @@ mod tests {
 
     #[test]
     fn invalid_schema_is_a_schema_problem_with_a_pointer() {
-        let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"any"}}}))
+        let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"strin"}}}))
             .unwrap_err();
         assert_eq!(err.pointer, "/properties/a/type");
     }

@@ -24,8 +24,12 @@
 //!   proto `STRING`, ...; also inside a `type` list): written as the type it means, so that
 //!   the schema `repair` and `compile` promise `args` checks ("`toolwire args` still checks it
 //!   against the original schema") is checked as they read it. Each is listed
-//!   ([`type_spellings`]) for the command to say so. A spelling that names no type (`any`,
-//!   `""`) is left, and the schema does not compile.
+//!   ([`type_spellings`]) for the command to say so. `any` (any case; BFCL's tools write it,
+//!   and `compile` passes it to targets that take it) means any value, as `repair` reads it
+//!   (it refuses to guess one type for it): the `type` keyword is left out of the copy, alone
+//!   or in a `type` list (any value or more is any value), so no type is checked there; it is
+//!   listed too. A spelling that names no type (`strin`, `""`) is left, and the schema does
+//!   not compile.
 //!
 //! - `$ref: ""` (the document itself, as `check`, `repair` and `compile` read it): written as
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
@@ -94,6 +98,9 @@ fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<V
     let mut copy = declared.clone();
     for pointer in &places {
         if let Some(Value::Object(node)) = copy.pointer_mut(pointer) {
+            if says_any(node) {
+                node.shift_remove("type");
+            }
             match node.get_mut("type") {
                 Some(Value::String(t)) => {
                     if let Some(meant) = meant(t) {
@@ -227,7 +234,8 @@ pub struct TypeSpelling {
     pub pointer: String,
     /// The spelling as written (`str`, `STRING`).
     pub written: String,
-    /// The JSON Schema type it is checked as (`string`).
+    /// The JSON Schema type it is checked as (`string`); for `any`, "any value": no type is
+    /// checked there.
     pub read_as: &'static str,
     /// What the spelling says that the type does not, and so is not checked (`tuple`: "a
     /// fixed-length tuple"), from [`crate::profile::feature::type_meant_by`].
@@ -235,8 +243,25 @@ pub struct TypeSpelling {
     pub unchecked: Option<&'static str>,
 }
 
+/// What [`TypeSpelling::read_as`] says of `any`: no type.
+pub const ANY_VALUE: &str = "any value";
+
+/// Whether `t` is `any` in any case: a spelling of "any value" ([`compiled_form`]).
+fn is_any(t: &str) -> bool {
+    t.eq_ignore_ascii_case("any")
+}
+
+/// Whether `node`'s `type` is `any`, or a list holding it: any value.
+fn says_any(node: &serde_json::Map<String, Value>) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => is_any(t),
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).any(is_any),
+        _ => false,
+    }
+}
+
 /// The JSON type a non-standard spelling `t` means, `None` for a standard type (`string`) or
-/// a spelling that names none (`any`).
+/// a spelling that names none (`any`, which means no type: [`says_any`]).
 fn meant(t: &str) -> Option<&'static str> {
     crate::profile::feature::type_meant_by(t)
         .map(|(m, _)| m)
@@ -250,8 +275,9 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
     for n in crate::schema::walk(declared).nodes {
         let Some(node) = n.object() else { continue };
         let mut one = |pointer: String, t: &str| {
+            let any = is_any(t).then_some((ANY_VALUE, None));
             if let Some((read_as, unchecked)) =
-                crate::profile::feature::type_meant_by(t).filter(|(m, _)| *m != t)
+                any.or_else(|| crate::profile::feature::type_meant_by(t).filter(|(m, _)| *m != t))
             {
                 out.push(TypeSpelling {
                     pointer,
@@ -347,14 +373,15 @@ pub fn unchecked_patterns(declared: &Value) -> Vec<UncheckedPattern> {
 }
 
 fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
-    let spelled = match node.get("type") {
-        Some(Value::String(t)) => meant(t).is_some(),
-        Some(Value::Array(types)) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .any(|t| meant(t).is_some()),
-        _ => false,
-    };
+    let spelled = says_any(node)
+        || match node.get("type") {
+            Some(Value::String(t)) => meant(t).is_some(),
+            Some(Value::Array(types)) => types
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|t| meant(t).is_some()),
+            _ => false,
+        };
     spelled
         || is_document_ref(node)
         || REFERENCES.iter().any(|k| encoded_ref(node, k).is_some())

@@ -23,7 +23,8 @@ pub struct ArgsArgs {
     /// `{"type":"function","function":{...}}` or flat, Anthropic `input_schema`, MCP
     /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). A known non-standard type
     /// spelling (Gemini's `OBJECT`, `STRING`; `dict`, `float`) is checked as the JSON Schema
-    /// type it means, as `repair` and `compile` read it, with a note.
+    /// type it means, as `repair` and `compile` read it, with a note; `any` is read as any
+    /// value (no type checked there), with a note.
     /// Files holding several tools (any shape `check` reads) need `--tool`, unless `--call` is a
     /// whole tool call, whose name then picks the tool.
     #[arg(long, value_name = "FILE")]
@@ -513,6 +514,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             );
         }
         for t in &spellings {
+            if t.read_as == crate::args::ANY_VALUE {
+                // No type is meant, so none is checked; `repair` refuses to write one.
+                let _ = writeln!(
+                    notes,
+                    "note: {}: the type {:?} is not JSON Schema's; read as any value (no type \
+                     checked there), as its name says",
+                    t.pointer, t.written
+                );
+                continue;
+            }
             let _ = write!(
                 notes,
                 "note: {}: the type {:?} is not JSON Schema's; checked as {:?}, as `repair` and \

@@ -461,6 +461,21 @@ impl std::fmt::Debug for ArgsSchema {
 /// real calls need a handful.
 const MAX_ROUNDS: usize = 64;
 
+/// The first text of a `type` value `v` (one string, or a list's strings) that names no JSON
+/// Schema type, quoted as JSON: what a meta-schema refusal at a `type` keyword is about.
+/// `None` when every text is a standard type (the refusal is about something else: a
+/// repeated or empty list, a number).
+fn no_type_named(v: &Value) -> Option<String> {
+    let standard = |t: &&str| crate::profile::feature::STANDARD_TYPES.contains(t);
+    match v {
+        Value::String(t) => Some(t.as_str()),
+        Value::Array(list) => list.iter().filter_map(Value::as_str).find(|t| !standard(t)),
+        _ => None,
+    }
+    .filter(|t| !standard(t))
+    .map(|t| Value::from(t).to_string())
+}
+
 /// Without `$schema` a schema is read as draft 2020-12, where `items` is one schema; draft-07's
 /// list form (a tuple) is the usual reason such a schema fails to compile, so say so.
 fn draft07_hint(schema: &Value) -> &'static str {
@@ -579,10 +594,28 @@ impl ArgsSchema {
                              refused as ECMA-262: write fewer or smaller repetitions",
                         pattern
                     ),
-                    (None, None) => format!(
-                        "the schema is not valid JSON Schema: {e}{}",
-                        draft07_hint(schema)
-                    ),
+                    // The meta-schema's words for a bad `type` are about its own `anyOf`,
+                    // which the user never wrote: name the spelling and the types there are.
+                    (None, None) => match schema
+                        .pointer(&pointer)
+                        .filter(|_| pointer.ends_with("/type"))
+                        .and_then(no_type_named)
+                    {
+                        Some(t) => format!(
+                            "the schema is not valid JSON Schema: {t} is not a JSON Schema \
+                             type (the types are {}; `any`, `dict`, `float` and other known \
+                             spellings are read as what they mean)",
+                            crate::profile::feature::STANDARD_TYPES
+                                .iter()
+                                .map(|t| format!("\"{t}\""))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        None => format!(
+                            "the schema is not valid JSON Schema: {e}{}",
+                            draft07_hint(schema)
+                        ),
+                    },
                 };
                 SchemaProblem { pointer, message }
             })
@@ -5734,6 +5767,31 @@ mod tests {
         let err = ArgsSchema::new(&json!({"type":"object","properties":{"a":{"type":"strin"}}}))
             .unwrap_err();
         assert_eq!(err.pointer, "/properties/a/type");
+        // Named as the spelling it is, not in the meta-schema's words about its own `anyOf`
+        // (trial 64, builder's note: "\"strin\" is not valid under any of the schemas listed
+        // in the 'anyOf' keyword").
+        assert!(
+            err.message.starts_with(
+                "the schema is not valid JSON Schema: \"strin\" is not a JSON Schema type \
+                 (the types are \"string\", \"number\", "
+            ),
+            "{}",
+            err.message
+        );
+        let err = ArgsSchema::new(&json!({"type":["string", "nul"]})).unwrap_err();
+        assert!(
+            err.message.contains("\"nul\" is not a JSON Schema type"),
+            "{}",
+            err.message
+        );
+        // A list of standard types that is refused for another reason keeps the validator's
+        // words.
+        let err = ArgsSchema::new(&json!({"type":["string", "string"]})).unwrap_err();
+        assert!(
+            !err.message.contains("is not a JSON Schema type"),
+            "{}",
+            err.message
+        );
     }
 
     /// Trial 51 D4: a call's arguments are decoded once, as the application's `json.loads`

@@ -250,13 +250,12 @@ pub struct ToolRepair {
     pub refusals: Vec<Refusal>,
     /// The features (profile parameters) of every warning `check` gives on the tool as repair
     /// leaves it (no target of the profile has rejecting evidence, some have none either
-    /// way), each once, sorted: those of the input repair left and those its rewrites brought
-    /// in (`float` written as `number`, `oneOf` as `anyOf`).
-    pub unverified: Vec<String>,
-    /// How many warnings `check` gives on the tool as repair leaves it, per feature of
-    /// `unverified` (one per place, as `check` counts them): the human report's closing line.
-    #[serde(skip)]
-    pub warnings: BTreeMap<String, usize>,
+    /// way), each with how many warnings it gives (one per place, as `check` counts them, for
+    /// the human report's closing line): those of the input repair left and those its
+    /// rewrites brought in (`float` written as `number`, `oneOf` as `anyOf`). JSON lists the
+    /// features, each once, sorted.
+    #[serde(serialize_with = "features_only")]
+    pub unverified: BTreeMap<String, usize>,
     /// The part of `unverified` repair has a rewrite for ([`Finding::repairable`]) but does
     /// not make, since no target of the profile has rejecting evidence for it (a rewrite
     /// could only lose what the provider would have used); `check` does not mark these
@@ -444,12 +443,8 @@ pub(crate) fn repair_schemas(
         {
             // Kept, and listed as `check` lists it: a warning no evidence backs.
             let r = &mut out[*i];
-            if !r.unverified.iter().any(|u| u == "name-unique") {
-                r.unverified.push("name-unique".into());
-                r.unverified.sort();
-                // `check` gives each tool of the name its own warning.
-                r.warnings.insert("name-unique".into(), 1);
-            }
+            // `check` gives each tool of the name its own warning.
+            r.unverified.entry("name-unique".into()).or_insert(1);
             continue;
         }
         if let crate::names::NameOutcome::Refused { reason } = outcome {
@@ -797,8 +792,7 @@ fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> 
         outcome: Outcome::Refused,
         changes: Vec::new(),
         refusals: vec![refusal],
-        unverified: Vec::new(),
-        warnings: BTreeMap::new(),
+        unverified: BTreeMap::new(),
         left_as_written: Vec::new(),
         tool: kept,
     }
@@ -1177,8 +1171,7 @@ fn repair_schema_object(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let warnings = warnings_per_feature(&last_check);
-    let unverified: Vec<String> = warnings.keys().cloned().collect();
+    let unverified = warnings_per_feature(&last_check);
     // Two kinds refused at one place for one reason (a `$ref` both plain and with siblings)
     // are one refusal to the reader.
     let mut said = BTreeSet::new();
@@ -1225,7 +1218,6 @@ fn repair_schema_object(
         changes,
         refusals,
         unverified,
-        warnings,
         left_as_written,
         tool: if outcome == Outcome::Refused {
             tool.clone()
@@ -1233,6 +1225,14 @@ fn repair_schema_object(
             current
         },
     }
+}
+
+/// [`ToolRepair::unverified`] as JSON writes it: its features, sorted.
+fn features_only<S: serde::Serializer>(
+    per: &BTreeMap<String, usize>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(per.keys())
 }
 
 /// The warnings among `findings` (a check of one tool) counted per feature, one per place as

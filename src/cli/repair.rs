@@ -96,9 +96,9 @@ fn request_options(request: &[crate::input::ToolEntry], opts: Options) -> Option
             .map(|e| e.schema_pointer.matches('/').count())
             .max()
             .unwrap_or(0),
-        // A request's tools share one shape (the reader refuses a mixed list); a tool read
-        // without a schema is placed at `parameters` whatever the shape, so the first that
-        // has one names the key.
+        // A request's tools share one shape (the reader refuses a mixed list), so the first
+        // whose shape is known names the key (a list of tools that all lack a schema is read
+        // as bare functions, which need none).
         required_schema_key: request
             .iter()
             .find_map(crate::input::ToolEntry::required_schema_key),
@@ -763,7 +763,7 @@ const LEFT_AS_WRITTEN_SHOWN: usize = 10;
 fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     let mut per: BTreeMap<&str, usize> = BTreeMap::new();
     for r in all.iter().filter(|r| r.outcome != Outcome::Refused) {
-        for (feature, n) in &r.warnings {
+        for (feature, n) in &r.unverified {
             *per.entry(feature.as_str()).or_default() += n;
         }
     }
@@ -855,9 +855,9 @@ mod tests {
                 .into_iter()
                 .map(|r| (0, r))
                 .collect();
-        let features = results[0].1.warnings.len();
+        let features = results[0].1.unverified.len();
         assert!(features > LEFT_AS_WRITTEN_SHOWN + 2, "{features}");
-        let total: usize = results[0].1.warnings.values().sum();
+        let total: usize = results[0].1.unverified.values().sum();
         let report = human_report(&results, "test", false);
         let line = report
             .lines()

@@ -1468,8 +1468,8 @@ fn one_step(a: &str, b: &str) -> bool {
 
 /// Repair listed `unverified` and `left_as_written` from the tool as it left repair; the
 /// model loop and the wire form change it after that (a feature the model rejects is dropped),
-/// and a feature dropped must not be listed as left as written too. Each list (and
-/// `warnings`, counted anew) keeps what `check` still reports on the tool as written out, and
+/// and a feature dropped must not be listed as left as written too. Each list (`unverified`
+/// counted anew) keeps what `check` still reports on the tool as written out, and
 /// `name-unique`, which is about the request (a check of the tool alone never reports it).
 fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) {
     if r.unverified.is_empty() && r.left_as_written.is_empty() {
@@ -1480,9 +1480,8 @@ fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) 
         profile,
     ));
     let still = |p: &String| p == "name-unique" || reported.contains_key(p);
-    r.unverified.retain(still);
     r.left_as_written.retain(still);
-    r.warnings.retain(|p, n| {
+    r.unverified.retain(|p, n| {
         if let Some(now) = reported.get(p) {
             *n = *now;
         }

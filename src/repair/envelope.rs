@@ -212,8 +212,7 @@ mod tests {
             outcome,
             changes: vec![],
             refusals: vec![],
-            unverified: vec![],
-            warnings: Default::default(),
+            unverified: Default::default(),
             left_as_written: vec![],
             tool: Tool {
                 name: Some(name.into()),

@@ -1741,7 +1741,7 @@ fn a_nullable_item_or_branch_loses_its_null_where_nullable_is_not_accepted() {
         ]
     );
     assert!(
-        r.unverified.iter().all(|u| !u.contains("nullable")),
+        r.unverified.keys().all(|u| !u.contains("nullable")),
         "{r:#?}"
     );
     features.push(feature("keyword-allowed: nullable (true)", Status::Allowed));
@@ -1898,7 +1898,11 @@ fn repairable_warnings_are_left_as_written_and_listed() {
         "{:?}",
         r.left_as_written
     );
-    assert!(r.left_as_written.iter().all(|p| r.unverified.contains(p)));
+    assert!(
+        r.left_as_written
+            .iter()
+            .all(|p| r.unverified.contains_key(p))
+    );
     // Where a target rejects it, the same branch is repaired.
     let p = profile(&["keyword-allowed: anyOf (null branch)"]);
     let r = repair_one(&t, &p);
@@ -1932,8 +1936,11 @@ fn the_warnings_left_are_those_of_the_tool_as_repaired() {
     assert_eq!(expected.get("type-spelling: integer"), Some(&2));
     assert_eq!(expected.get("keyword-allowed: anyOf"), Some(&1));
     assert!(!expected.contains_key("keyword-allowed: oneOf"));
-    assert_eq!(r.warnings, expected);
-    assert_eq!(r.unverified, expected.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(r.unverified, expected);
+    assert_eq!(
+        serde_json::to_value(&r).unwrap()["unverified"],
+        serde_json::json!(expected.keys().collect::<Vec<_>>())
+    );
 }
 
 /// A profile over one target that allows exactly `allowed`, rejects exactly `rejected` and has
@@ -2024,7 +2031,7 @@ fn a_type_in_another_case_that_cannot_be_lower_cased_is_left_not_refused() {
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Unchanged, "{:#?}", r.refusals);
     assert_eq!(r.tool, t);
-    assert!(r.unverified.iter().any(|u| u == "type-spelling: Integer"));
+    assert!(r.unverified.contains_key("type-spelling: Integer"));
 }
 
 /// `required: "d"` naming a declared property becomes `["d"]` (nothing lost); one that names

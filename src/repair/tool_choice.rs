@@ -172,8 +172,7 @@ mod tests {
             outcome,
             changes: vec![],
             refusals: vec![],
-            unverified: vec![],
-            warnings: Default::default(),
+            unverified: Default::default(),
             left_as_written: vec![],
             tool: Tool {
                 name: Some(sent.into()),

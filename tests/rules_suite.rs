@@ -560,6 +560,44 @@ fn latest_is_the_deciding_evidence() -> Result<(), Failed> {
 
 /// A trial that honours [`EXPECTED_FAILURES`]: a listed test passes when it fails, and fails
 /// (naming the stale entry) when it passes.
+/// Every documented limit statement (`limit: {feature, max}`), as (entry id, feature, max).
+fn documented_limits(docs: &Documents) -> Vec<(String, String, usize)> {
+    docs.entries()
+        .flat_map(|e| e.rules.iter().map(move |r| (e, r)))
+        .filter_map(|(e, r)| match &r.statement {
+            documented::Statement::Limit { feature, max } => {
+                Some((e.id.clone(), feature.clone(), *max))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A documented limit judges only the cases of its family, and a value between two cases takes
+/// the lower one's verdict: without cases at `max` and `max + 1` a schema just past the limit
+/// reads as allowed (Cohere's 200 fields under `strict_tools` were judged only at 100 and
+/// 1000, so `check --target cohere/v2-strict` passed 250 properties; trial 65 D2).
+fn limit_edges_have_cases(
+    limits: &[(String, String, usize)],
+    parameters: &BTreeSet<String>,
+) -> Result<(), Failed> {
+    let missing: Vec<String> = limits
+        .iter()
+        .flat_map(|(id, feature, max)| {
+            [*max, max + 1]
+                .into_iter()
+                .map(move |n| (id, format!("{feature}: {n}")))
+        })
+        .filter(|(_, p)| !parameters.contains(p))
+        .map(|(id, p)| format!("{p} (entry {id})"))
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("documented limits without a case at their edge: {missing:?}").into())
+    }
+}
+
 fn trial(name: String, f: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
     let expected = EXPECTED_FAILURES
         .iter()
@@ -660,6 +698,12 @@ fn main() {
                 Err(format!("features with no case: {unmatched:?}").into())
             }
         },
+    ));
+    let parameters: BTreeSet<String> = catalog.cases.iter().map(|c| c.parameter.clone()).collect();
+    let limits = documented_limits(&docs);
+    trials.push(trial(
+        "documented::every-limit-has-cases-at-its-edge".into(),
+        move || limit_edges_have_cases(&limits, &parameters),
     ));
     {
         let docs = Documents::load(&project.documented_dir()).expect("documented evidence loads");

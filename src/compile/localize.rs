@@ -203,6 +203,23 @@ fn fallback_name_rule(target: &str, message: &str) -> NameRule {
 struct Trial {
     tool: Tool,
     changes: Vec<Change>,
+    /// The profile's findings in `tool`, checked once: a step that cannot be made leaves the
+    /// tool as it was, and the next step reads the same findings. Checking anew for each step
+    /// made a replay of k steps cost k checks of the whole tool, each growing with its depth
+    /// (pointers): a chain of 200 nested objects took 22 s to compile for
+    /// deepseek/beta-strict in the release build (trial 65 D1).
+    findings: std::cell::OnceCell<Vec<crate::check::Finding>>,
+}
+
+impl Trial {
+    /// `tool` as made, with `changes`; its findings are checked when a step first needs them.
+    fn new(tool: Tool, changes: Vec<Change>) -> Trial {
+        Trial {
+            tool,
+            changes,
+            findings: std::cell::OnceCell::new(),
+        }
+    }
 }
 
 /// One repair, named so it can be made again on another form of the tool: the rename, or
@@ -256,17 +273,16 @@ impl Repairs<'_> {
             )?;
             let mut changes = trial.changes.clone();
             changes.extend(renamed.changes);
-            return Some(Trial {
-                tool: renamed.tool,
-                changes,
-            });
+            return Some(Trial::new(renamed.tool, changes));
         };
-        let findings = crate::check::check_tools(&[trial.tool.as_ref(0)], self.profile);
+        let findings = trial
+            .findings
+            .get_or_init(|| crate::check::check_tools(&[trial.tool.as_ref(0)], self.profile));
         let f = findings.iter().find(|f| {
             f.pointer == *pointer && f.rule.as_str() == rule && f.parameter.as_str() == parameter
         })?;
         let (mut tool, mut changes) =
-            repair::fix_finding_among(&trial.tool, &findings, f, self.profile, self.opts).ok()?;
+            repair::fix_finding_among(&trial.tool, findings, f, self.profile, self.opts).ok()?;
         // The repair may make the wire form apply where it did not (see the main loop).
         if let Some(schema) = tool.parameters.as_mut() {
             changes.extend(
@@ -281,15 +297,22 @@ impl Repairs<'_> {
         }
         let mut all = trial.changes.clone();
         all.extend(changes);
-        Some(Trial { tool, changes: all })
+        Some(Trial::new(tool, all))
     }
 
-    /// `original` with each of `steps` made in order, those that cannot be made (another
-    /// step took their place away, or the name fits) left out, and the steps made.
-    fn replay(&self, original: &Tool, steps: &[Step]) -> (Trial, Vec<Step>) {
+    /// `original` (whose findings are `findings`) with each of `steps` made in order, those
+    /// that cannot be made (another step took their place away, or the name fits) left out,
+    /// and the steps made.
+    fn replay(
+        &self,
+        original: &Tool,
+        findings: &[crate::check::Finding],
+        steps: &[Step],
+    ) -> (Trial, Vec<Step>) {
         let mut trial = Trial {
             tool: original.clone(),
             changes: Vec::new(),
+            findings: std::cell::OnceCell::from(findings.to_vec()),
         };
         let mut made = Vec::new();
         for s in steps {
@@ -303,29 +326,33 @@ impl Repairs<'_> {
 }
 
 /// The work [`repair_until_accepted`] may spend making the repairs of one tool, in JSON
-/// values checked: each repair made checks the whole tool again, and pruning replays them up
-/// to [`MAX_CALLS`] times, so the work is the number of repairs tried times the tool's size
-/// (times the replays). Without a bound a tool of 1,000 `patternProperties` (each a keyword
-/// finding) took 49 s to compile for openai/chat-strict in the debug build (500 took 4.1 s:
-/// by that growth, 5,000 would take the best part of an hour; not run). The largest corpus tool holds 231 values, so any of its repairs
-/// fits thousands of times over.
-pub const CANDIDATE_WORK: usize = 2_000_000;
+/// values checked, each counted at its depth ([`crate::json::depth_sum`]): each repair made
+/// checks the whole tool again, writing a finding's pointer costs its depth, and pruning
+/// replays the repairs up to [`MAX_CALLS`] times, so the work is the number of repairs tried
+/// times the tool's size (times the replays). Without a bound a tool of 1,000
+/// `patternProperties` (each a keyword finding) took 49 s to compile for openai/chat-strict in
+/// the debug build (500 took 4.1 s: by that growth, 5,000 would take the best part of an
+/// hour; not run). Counted in values alone, a chain of 200 nested objects (602 values, but a
+/// depth sum of 121,203) had all of its 400-odd repairs tried: 22 s for deepseek/beta-strict
+/// in the release build (trial 65 D1). The largest corpus tool holds 231 values with a depth
+/// sum of 1,114, so any of its repairs fits thousands of times over.
+pub const CANDIDATE_WORK: usize = 10_000_000;
 
 /// Repairs tried whatever the tool's size (the best ranked).
 pub const MIN_CANDIDATES: usize = 64;
 
-/// How many of the best-ranked repairs of a tool whose schema holds `values` JSON values
-/// [`repair_until_accepted`] tries: as many as [`CANDIDATE_WORK`] allows, at least
-/// [`MIN_CANDIDATES`].
-pub fn candidate_cap(values: usize) -> usize {
-    (CANDIDATE_WORK / values.max(1)).max(MIN_CANDIDATES)
+/// How many of the best-ranked repairs of a tool whose schema's depth sum is `size`
+/// ([`crate::json::depth_sum`]) [`repair_until_accepted`] tries: as many as
+/// [`CANDIDATE_WORK`] allows, at least [`MIN_CANDIDATES`].
+pub fn candidate_cap(size: usize) -> usize {
+    (CANDIDATE_WORK / size.max(1)).max(MIN_CANDIDATES)
 }
 
-/// The first [`candidate_cap`] of the repairs `ranked` (best first) of a tool of `values`
-/// JSON values, and what not answering the model with them means: [`NotRepaired::Untried`]
-/// when some were left out.
-pub(super) fn capped<T>(mut ranked: Vec<T>, values: usize) -> (Vec<T>, NotRepaired) {
-    let (of, cap) = (ranked.len(), candidate_cap(values));
+/// The first [`candidate_cap`] of the repairs `ranked` (best first) of a tool of `size`
+/// ([`crate::json::depth_sum`]), and what not answering the model with them means:
+/// [`NotRepaired::Untried`] when some were left out.
+pub(super) fn capped<T>(mut ranked: Vec<T>, size: usize) -> (Vec<T>, NotRepaired) {
+    let (of, cap) = (ranked.len(), candidate_cap(size));
     if of <= cap {
         return (ranked, NotRepaired::NoRepair);
     }
@@ -431,11 +458,11 @@ pub fn repair_until_accepted(
         listed.contains(&keyword)
     };
     ranked.sort_by_key(|f| (!named(f), !under(f), std::cmp::Reverse(depth(&f.pointer))));
-    let values = original
+    let size = original
         .parameters
         .as_ref()
-        .map_or(1, crate::json::value_count);
-    let (ranked, not_answered) = capped(ranked, values);
+        .map_or(1, crate::json::depth_sum);
+    let (ranked, not_answered) = capped(ranked, size);
     let candidates: Vec<Step> = std::iter::once(Step::Rename)
         .chain(ranked.into_iter().map(|f| Step::Finding {
             pointer: f.pointer.clone(),
@@ -443,7 +470,7 @@ pub fn repair_until_accepted(
             parameter: f.parameter.as_str().to_string(),
         }))
         .collect();
-    let (mut all, made) = repairs.replay(original, &candidates);
+    let (mut all, made) = repairs.replay(original, &findings, &candidates);
     if made.is_empty() || rejected_alone(&mut all.tool, target) {
         return Err(not_answered);
     }
@@ -455,11 +482,11 @@ pub fn repair_until_accepted(
             return None;
         }
         calls += 1;
-        let (mut trial, _) = repairs.replay(original, steps);
+        let (mut trial, _) = repairs.replay(original, &findings, steps);
         Some(!rejected_alone(&mut trial.tool, target))
     };
     let needed = prune(made, &mut accepts).ok_or(NotRepaired::Cap(MAX_CALLS))?;
-    let (kept, needed) = repairs.replay(original, &needed);
+    let (kept, needed) = repairs.replay(original, &findings, &needed);
     let last = match needed.last() {
         Some(Step::Finding { pointer, .. }) => pointer.clone(),
         _ => String::new(),
@@ -553,9 +580,9 @@ fn rename(t: &Tool, given: &str, target: &str, message: &str, taken: &[String]) 
     };
     let mut tool = t.clone();
     tool.name = Some(new.clone());
-    Some(Trial {
+    Some(Trial::new(
         tool,
-        changes: vec![Change {
+        vec![Change {
             pointer: String::new(),
             rule: rule_id.into(),
             action: format!(
@@ -564,5 +591,5 @@ fn rename(t: &Tool, given: &str, target: &str, message: &str, taken: &[String]) 
             emptied: false,
             lost: None,
         }],
-    })
+    ))
 }

@@ -3200,6 +3200,27 @@ fn a_null_repair_dropped_and_strict_mode_gave_back_is_not_a_loss() {
     assert!(position("/properties/opt/oneOf") < position("/properties/opt"));
 }
 
+/// A deep schema costs a check more than its value count says (each finding's pointer is as
+/// long as its depth), so the cap on the repairs tried counts values at their depth: a chain
+/// of 200 nested objects had all of its 400-odd repairs tried (22 s for deepseek/beta-strict,
+/// release build; trial 65 D1), while a flat tool keeps the cap it had.
+#[test]
+fn the_repairs_tried_for_a_deep_tool_are_capped_by_its_depth() {
+    use localize::{MIN_CANDIDATES, candidate_cap};
+    assert_eq!(crate::json::depth_sum(&json!({"a": [1]})), 6);
+    assert_eq!(crate::json::depth_sum(&json!(true)), 1);
+    let mut chain = json!({"type": "string"});
+    for _ in 0..200 {
+        chain = json!({"type": "object", "properties": {"a": chain}});
+    }
+    assert_eq!(crate::json::value_count(&chain), 602);
+    assert_eq!(crate::json::depth_sum(&chain), 121_203);
+    assert!(candidate_cap(crate::json::depth_sum(&chain)) < 100);
+    assert!(candidate_cap(crate::json::depth_sum(&chain)) >= MIN_CANDIDATES);
+    // The largest corpus tool: 231 values, depth sum 1,114.
+    assert!(candidate_cap(1_114) > 5_000);
+}
+
 /// The repairs tried for one tool are capped by their number times its size
 /// ([`localize::candidate_cap`]): the best ranked are tried, and a refusal then says how many
 /// of how many (1,000 `patternProperties` took 49 s to compile without a cap, debug build).

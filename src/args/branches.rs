@@ -12,7 +12,9 @@
 //! `true`) would be a guess, so that is left as sent and the problem says why. Candidates
 //! that differ only in the nulls they remove are no such guess: a null some satisfied branch
 //! accepts is one the schema accepts, so the candidate removing fewest (when the others each
-//! remove those and more) is applied.
+//! remove those and more) is applied. When no branch is satisfied, the nulls that every
+//! branch whose problems are reported reads as absent are removed (nothing is coerced): the
+//! report is those branches' problems, and a null there is absent as it is outside a union.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -93,6 +95,8 @@ impl ArgsSchema {
         let refs_in = resolve_pointer(self.lookup_root(), &place.at[..place.resource])
             .unwrap_or(self.lookup_root());
         let mut candidates: Vec<Candidate> = Vec::new();
+        // The nulls each branch treats as absent, satisfied or not.
+        let mut readings: Vec<Vec<String>> = Vec::with_capacity(branches);
         for (i, v) in validators.iter().enumerate() {
             if *budget == 0 {
                 return Outcome::Unchanged;
@@ -100,6 +104,7 @@ impl ArgsSchema {
             *budget -= 1;
             let mut normalised = value.clone();
             let (made, nulls) = self.normalise_within(v, &mut normalised, coerce, budget);
+            readings.push(nulls.clone());
             if made.is_empty() && nulls.is_empty() || !v.is_valid(&normalised) {
                 continue;
             }
@@ -124,7 +129,7 @@ impl ArgsSchema {
         let here = e.instance_path().as_str();
         let Some(chosen) = agreed(&candidates) else {
             return match candidates.is_empty() {
-                true => Outcome::Unchanged,
+                true => self.nulls_of_shown(e, &readings),
                 false => Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates)),
             };
         };
@@ -138,6 +143,32 @@ impl ArgsSchema {
                 })
                 .collect(),
             nulls: nulls.into_iter().map(|n| format!("{here}{n}")).collect(),
+        }
+    }
+
+    /// For a union no normalisation satisfies: the nulls every branch whose problems are
+    /// reported ([`ArgsSchema::shown_branches`]) treats as absent, given its `readings` (the
+    /// nulls each branch treats so, pointers into the union's value). Those branches' problems
+    /// are the report, and a null there is absent as it is outside a union; left in, it was a
+    /// problem beside the real one ("null is not allowed here"). No coercion is made: text
+    /// is read as a value only under a branch it then satisfies.
+    fn nulls_of_shown(&self, e: &ValidationError<'_>, readings: &[Vec<String>]) -> Outcome {
+        let shown = self.shown_branches(e);
+        let Some((first, rest)) = shown.split_first() else {
+            return Outcome::Unchanged;
+        };
+        let here = e.instance_path().as_str();
+        let nulls: Vec<String> = readings[*first]
+            .iter()
+            .filter(|n| rest.iter().all(|&i| readings[i].contains(n)))
+            .map(|n| format!("{here}{n}"))
+            .collect();
+        match nulls.is_empty() {
+            true => Outcome::Unchanged,
+            false => Outcome::Normalised {
+                coercions: Vec::new(),
+                nulls,
+            },
         }
     }
 
@@ -629,6 +660,46 @@ mod tests {
         let call = json!({"u":{"x":"a","y":null}});
         let r = s.check(&call, Coercions::NONE);
         assert!(r.is_valid() && r.absent_nulls.is_empty(), "{r:#?}");
+        assert_eq!(*r.arguments, call);
+    }
+
+    /// A union no branch is satisfied by, its value holding an optional member sent as null:
+    /// the null was reported beside the real problem ("/x/o: null is not allowed here"),
+    /// though outside a union, or with the real problem fixed, it is absent. It is now absent
+    /// under the branch whose problems are reported, or under every branch described with
+    /// its problems; one a described branch requires stays a problem.
+    #[test]
+    fn optional_member_sent_null_is_absent_beside_a_branch_problem() {
+        let a = json!({"type":"object","properties":{"a":{"type":"string"},
+            "o":{"type":"string"}},"required":["a"]});
+        let b = |required: Value| {
+            json!({"type":"object","properties":{"b":{"type":"string"},
+                "o":{"type":"string"}},"required":required})
+        };
+        let call = json!({"x":{"o":null}});
+        for (other, problems) in [
+            (json!({"type":"integer"}), vec!["/x/a"]),
+            (b(json!(["b"])), vec!["/x"]),
+        ] {
+            let s = ArgsSchema::new(&json!({"type":"object","properties":{
+                "x":{"anyOf":[a.clone(), other.clone()]}}}))
+            .unwrap();
+            let r = s.check(&call, Coercions::NONE);
+            let places: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+            assert_eq!(places, problems, "{other}: {:#?}", r.problems);
+            assert_eq!(r.absent_nulls, ["/x/o"], "{other}");
+            assert_eq!(*r.arguments, json!({"x":{}}), "{other}");
+            assert!(
+                r.problems.iter().all(|p| !p.message.contains("null")),
+                "{other}: {:#?}",
+                r.problems
+            );
+        }
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "x":{"anyOf":[a, b(json!(["b","o"]))]}}}))
+        .unwrap();
+        let r = s.check(&call, Coercions::NONE);
+        assert!(r.absent_nulls.is_empty(), "{r:#?}");
         assert_eq!(*r.arguments, call);
     }
 

@@ -40,20 +40,7 @@ impl ArgsSchema {
         // The `type` beside the union applies to each alternative: `{"type": "string",
         // "anyOf": [{"minLength": 3}, ...]}`'s are strings.
         let beside = self.keyword_owner(e).and_then(|owner| owner.get("type"));
-        let schemas: Vec<Option<(&Value, Option<&str>)>> = {
-            let refs_in = self.ref_root(e);
-            let listed = self
-                .keyword_owner(e)
-                .and_then(|owner| owner.get(keyword))
-                .and_then(Value::as_array);
-            (0..branches.len())
-                .map(|i| {
-                    listed
-                        .and_then(|l| l.get(i))
-                        .map(|b| resolve_refs(refs_in, b))
-                })
-                .collect()
-        };
+        let schemas = self.branch_schemas(e, keyword, branches.len());
         if let Some(i) = nearest(here, value, branches, &schemas) {
             let before = out.len();
             for be in &branches[i] {
@@ -100,6 +87,52 @@ impl ArgsSchema {
             keyword: Cow::Borrowed(keyword),
             expected: Cow::Owned(expected),
         });
+    }
+
+    /// The schemas of the `count` branches of `e`, an `anyOf`/`oneOf` (`keyword`) error, their
+    /// `$ref`s resolved, each with its definition's name; `None` for a branch whose place
+    /// cannot be told.
+    fn branch_schemas(
+        &self,
+        e: &ValidationError<'_>,
+        keyword: &str,
+        count: usize,
+    ) -> Vec<Option<(&Value, Option<&str>)>> {
+        let refs_in = self.ref_root(e);
+        let listed = self
+            .keyword_owner(e)
+            .and_then(|owner| owner.get(keyword))
+            .and_then(Value::as_array);
+        (0..count)
+            .map(|i| {
+                listed
+                    .and_then(|l| l.get(i))
+                    .map(|b| resolve_refs(refs_in, b))
+            })
+            .collect()
+    }
+
+    /// The branches of `e`, an `anyOf`/`oneOf` error none of whose branches the value
+    /// matches, whose own problems [`ArgsSchema::union_problems`] reports: the one the value
+    /// was clearly meant for, else each described with what failed in it (those the value is
+    /// not refused for what it is). None when no branch is known.
+    pub(super) fn shown_branches(&self, e: &ValidationError<'_>) -> Vec<usize> {
+        let (keyword, branches) = match e.kind() {
+            ValidationErrorKind::AnyOf { context } => ("anyOf", context),
+            ValidationErrorKind::OneOfNotValid { context } => ("oneOf", context),
+            _ => return Vec::new(),
+        };
+        let here = e.instance_path().as_str();
+        let schemas = self.branch_schemas(e, keyword, branches.len());
+        if schemas.iter().all(Option::is_none) {
+            return Vec::new();
+        }
+        if let Some(i) = nearest(here, e.instance().as_ref(), branches, &schemas) {
+            return vec![i];
+        }
+        (0..branches.len())
+            .filter(|&i| !mismatched(here, &branches[i]))
+            .collect()
     }
 
     /// A branch in a few words: its name or type (the `type` beside the union, `beside`,

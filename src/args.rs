@@ -2015,7 +2015,14 @@ impl Sentence {
         self
     }
 
+    /// Ends the sentence with what the schema expects there. A schema accepting any value
+    /// ([`ANY_VALUE`], `{}`, `true`, BFCL's `type: "any"`) ends it saying so: "expected any
+    /// value" read as if some particular value were wanted.
     fn expected(mut self, expected: &str) -> String {
+        if expected == ANY_VALUE {
+            self.0.push_str("; any value is accepted.");
+            return self.0;
+        }
         self.0.push_str("; expected ");
         self.0.push_str(expected);
         self.0.push('.');
@@ -3288,7 +3295,7 @@ fn expected_for(schema: &Value) -> String {
         .split(" or ")
         .map(|part| match part {
             // `{}`, `true`, a schema of annotations only: "an any" would leak the label.
-            "any" => "any value".to_string(),
+            "any" => ANY_VALUE.to_string(),
             // `false`: "a nothing" (trial 52 D6); no value is valid there.
             "nothing" => "no value at all (the schema accepts none)".to_string(),
             part => with_article(part),
@@ -4802,10 +4809,10 @@ mod tests {
                 json!({})
             ),
             [
-                "/a: required argument is missing; expected any value.",
+                "/a: required argument is missing; any value is accepted.",
                 "/b: required argument is missing; expected a value.",
-                "/c: required argument is missing; expected any value.",
-                "/d: required argument is missing; expected any value.",
+                "/c: required argument is missing; any value is accepted.",
+                "/d: required argument is missing; any value is accepted.",
                 "/e: required argument is missing; expected a value.",
             ]
         );
@@ -5314,6 +5321,41 @@ mod tests {
         );
         // A spelling that names no type is still not a schema.
         assert!(ArgsSchema::new(&json!({"type":"strin"})).is_err());
+    }
+
+    /// A missing required argument whose schema accepts any value (BFCL's `type: "any"`,
+    /// `{}`, `true`) read "required argument is missing; expected any value.", as if some
+    /// value in particular were wanted. The sentence says any value is accepted; the
+    /// `expected` field keeps the words, and a schema expecting something keeps "expected".
+    #[test]
+    fn a_missing_argument_of_any_value_says_any_value_is_accepted() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "k":{"type":"any"},"t":true,"n":{"type":"integer"}},"required":["k","t","n"]}))
+        .unwrap();
+        let none = json!({});
+        let r = s.check(&none, Coercions::NONE);
+        let said: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.expected.as_ref(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "any value",
+                    "/k: required argument is missing; any value is accepted."
+                ),
+                (
+                    "any value",
+                    "/t: required argument is missing; any value is accepted."
+                ),
+                (
+                    "an integer",
+                    "/n: required argument is missing; expected an integer."
+                ),
+            ]
+        );
     }
 
     /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call

@@ -46,7 +46,9 @@ pub struct ArgsArgs {
     pub coerce: Vec<String>,
     /// Output: `human` (the retry message for the model on standard output; notes on
     /// coercions and on how numbers and types were read on standard error) or `json` (the
-    /// full report).
+    /// full report). Bad input (exit 2: a schema refused, a file not read, a call that is
+    /// no tool's) writes no report in either: standard output stays empty and the error is
+    /// on standard error, as for `repair` and `compile`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
     pub format: String,
 }

@@ -156,24 +156,23 @@ fn what_a_refusal_says_check_reports_is_what_check_reports_on_the_tool() {
     .unwrap();
     assert_eq!(c.tools[0].outcome, Outcome::Refused, "{:#?}", c.tools[0]);
     let r = &c.tools[0].refusals[0];
+    // Since the case `property-count-limit: 5001` (trial 65 D2), the profile itself rejects
+    // more than 5,000 properties, so the refusal is check's own finding, not the model's.
     assert!(
-        r.reason.contains("object properties; at most 5000"),
+        r.reason
+            .contains("17314 properties is past what the profile allows"),
         "{}",
         r.reason
     );
-    assert!(r.reason.contains("(size-exceeded;"), "{}", r.reason);
     let checked = crate::check::check_tools(&[given.as_ref(0)], &p);
-    for (rule, says_so) in [("size-exceeded", true), ("ref-expansion-exceeded", false)] {
-        let reported = checked
+    let error = |rule: &str| {
+        checked
             .iter()
-            .any(|f| f.rule.as_str() == rule && f.level == crate::check::Level::Error);
-        let claimed = r.reason.contains(&format!(
-            "({rule}; `check --target {target}` reports it too"
-        ));
-        assert_eq!(claimed, reported, "{rule}: {}\n{checked:#?}", r.reason);
-        assert!(says_so || !r.reason.contains(rule), "{}", r.reason);
-    }
-    assert!(r.reason.contains("reports no error for it"), "{}", r.reason);
+            .any(|f| f.rule.as_str() == rule && f.level == crate::check::Level::Error)
+    };
+    assert!(error("size-exceeded"), "{checked:#?}");
+    assert!(!error("ref-expansion-exceeded"), "{checked:#?}");
+    assert!(!r.reason.contains("ref-expansion-exceeded"), "{}", r.reason);
 }
 
 /// A refusal's note on check's finding cites the evidence in check's own words: a rejection

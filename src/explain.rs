@@ -565,15 +565,20 @@ fn keyword_fix(e: &mut Explanation, tools: &[RequestTool<'_>]) {
     {
         return;
     }
-    let pointer = e.pointer.as_deref().unwrap_or_default();
-    let mut tokens = pointer.rsplit('/');
-    let (Some(last), Some(before)) = (tokens.next(), tokens.next()) else {
+    use crate::schema::Token;
+    let at = e.pointer.as_deref().unwrap_or_default();
+    let Some((holder, token)) = at.rsplit_once('/') else {
         return;
     };
-    // `/properties/pattern` is a property named `pattern`, not the keyword.
-    if !crate::schema::is_keyword(last) || crate::schema::MAP_OF_SCHEMAS.contains(&before) {
-        return;
-    }
+    // `/properties/pattern` is a property named `pattern`, not the keyword. A member of
+    // `dependencies` (or `dependentRequired`) is named by a property too (`/dependencies/format`):
+    // refused under this rule, it is that keyword's value refused, and the keyword's fix is
+    // the one, not the fix for a keyword named as the property is.
+    let (pointer, last) = match crate::schema::last_token(at) {
+        Token::Key if crate::schema::is_keyword(token) => (at, token),
+        Token::Name(k @ ("dependencies" | "dependentRequired")) => (holder, k),
+        _ => return,
+    };
     // Of the schema holding the keyword: a `dependencies` of name lists is fixed as
     // `dependentRequired` is.
     let fix_of = |v: &Value| {

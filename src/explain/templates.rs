@@ -2019,7 +2019,14 @@ pub(super) fn meta_rule(pointer: &str) -> &'static str {
         let t = tokens[i].as_str();
         member = false;
         last_keyword = Some(t);
-        if crate::schema::MAP_OF_SCHEMAS.contains(&t) && i + 1 < tokens.len() {
+        // A `dependencies` member with a keyword after its name is a schema (its schema form);
+        // the member itself, or an index into it (its list of names), is the keyword's value.
+        let schema_dependency = t == "dependencies"
+            && tokens
+                .get(i + 2)
+                .is_some_and(|k| k.parse::<usize>().is_err());
+        if (crate::schema::MAP_OF_SCHEMAS.contains(&t) || schema_dependency) && i + 1 < tokens.len()
+        {
             i += 2;
             member = true;
             last_keyword = None;
@@ -3069,11 +3076,31 @@ pub(super) fn meta_violations(schema: &Value) -> Vec<String> {
     };
     #[cfg(test)]
     META_RUNS.with(|c| c.set(c.get() + 1));
-    innermost(
-        validator
-            .iter_errors(schema)
-            .map(|e| e.instance_path().as_str().to_string()),
-    )
+    let mut places = Vec::new();
+    for e in validator.iter_errors(schema) {
+        error_places(&e, &mut places);
+    }
+    innermost(places.into_iter())
+}
+
+/// The places meta-schema error `e` is about: its own, or, for a schema-form `dependencies`
+/// member (an object; the meta-schema's `anyOf` of a schema and a list of names refuses it
+/// at the member as a whole), the places inside it that the schema branch refuses, as for
+/// a `dependentSchemas` member (`/dependencies/a/type`, not `/dependencies/a`).
+fn error_places(e: &jsonschema::ValidationError<'_>, out: &mut Vec<String>) {
+    if let jsonschema::error::ValidationErrorKind::AnyOf { context } = e.kind()
+        && e.schema_path()
+            .as_str()
+            .ends_with("/dependencies/additionalProperties/anyOf")
+        && e.instance().is_object()
+        && let Some(branch) = context.first().filter(|b| !b.is_empty())
+    {
+        for inner in branch {
+            error_places(inner, out);
+        }
+        return;
+    }
+    out.push(e.instance_path().as_str().to_string());
 }
 
 /// `places` (JSON Pointers) in their order, each once, without a place around another.

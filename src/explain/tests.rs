@@ -345,6 +345,55 @@ fn every_place_the_meta_schema_refuses_is_named() {
     );
 }
 
+/// A schema-form `dependencies` member is a schema, named by a property (`items` here): the
+/// meta-schema's refusal inside it is placed and named as inside a `dependentSchemas` member
+/// (before: at `/properties/a/dependencies/items` under keyword-unsupported, with the fix for a
+/// keyword `items`).
+#[test]
+fn a_meta_schema_violation_inside_a_schema_form_dependency_is_placed_inside_it() {
+    let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    for keyword in ["dependencies", "dependentSchemas"] {
+        let request = json!({"tools": [{"name": "a", "input_schema": {
+            "type": "object", "properties": {"a": {"type": "object",
+                "properties": {"items": {"type": "string"}},
+                keyword: {"items": {"type": 5}}}}}}]});
+        let e = &explain(Some(&request), text, None)[0];
+        let at = format!("/properties/a/{keyword}/items/type");
+        assert_eq!(e.pointer.as_deref(), Some(at.as_str()));
+        assert_eq!(e.rule.as_deref(), Some("type-invalid"));
+    }
+}
+
+/// A `dependencies` member is named by a property: one named like a keyword (`format`) is no
+/// keyword to fix; the fix is the one for `dependencies`, whose value is refused, as check
+/// gives it (before: "Remove `format` and say what it required in the description").
+#[test]
+fn a_dependency_named_like_a_keyword_is_not_fixed_as_that_keyword() {
+    let request = json!({"tools": [{"name": "a", "input_schema": {
+        "type": "object", "properties": {"a": {"type": "object",
+            "properties": {"format": {"type": "string"}},
+            "dependencies": {"format": [1]}}}}}]});
+    let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(
+        e.pointer.as_deref(),
+        Some("/properties/a/dependencies/format")
+    );
+    assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
+    let fix = e.fix.as_deref().unwrap_or_default();
+    assert!(fix.starts_with("`dependencies` "), "{fix}");
+    // A property named `dependencies` is a property: its `format` is the keyword.
+    let request = json!({"tools": [{"name": "a", "input_schema": {
+        "type": "object", "properties": {"dependencies": {"type": "string", "format": 5}}}}]});
+    let e = &explain(Some(&request), text, None)[0];
+    assert_eq!(
+        e.pointer.as_deref(),
+        Some("/properties/dependencies/format")
+    );
+    let fix = e.fix.as_deref().unwrap_or_default();
+    assert!(fix.contains("`format`"), "{fix}");
+}
+
 /// The refusal as Anthropic worded it under its path before `custom` (still printed by relays
 /// and clients) is explained as the current wording is (before: "no known message template
 /// matches this error", exit 1).
@@ -1403,6 +1452,24 @@ fn a_meta_schema_violation_at_a_keyword_names_the_rule_check_reports() {
     assert_eq!(meta_rule("/properties/a/type"), "type-invalid");
     assert_eq!(meta_rule("/properties/a/enum"), "enum-invalid");
     assert_eq!(meta_rule("/properties/a"), "schema-invalid");
+    // After `dependencies` comes a property's name (`items` here), then a keyword of its
+    // schema; the member itself or an index into its list of names is the keyword's value.
+    assert_eq!(
+        meta_rule("/properties/a/dependencies/items/type"),
+        "type-invalid"
+    );
+    assert_eq!(
+        meta_rule("/properties/a/dependencies/items/minimum"),
+        "keyword-value-invalid"
+    );
+    assert_eq!(
+        meta_rule("/properties/a/dependencies/items"),
+        "keyword-unsupported"
+    );
+    assert_eq!(
+        meta_rule("/properties/a/dependencies/items/0"),
+        "keyword-unsupported"
+    );
     // Draft-04's boolean bound is a form of its own, keyword-unsupported's in check.
     use super::templates::meta_rule_for;
     let at = "/properties/a/exclusiveMinimum";

@@ -1539,15 +1539,14 @@ fn holds_schemas(k: &str) -> bool {
 }
 
 /// Whether the last token of `pointer` is a keyword of a schema rather than a list index or
-/// a member of a map keyword (`/properties/type` is the property `type`). A heuristic over the
-/// tokens: the schema is not at hand.
+/// a member of a map keyword (`/properties/type` is the property `type`,
+/// `/dependencies/enum` the dependency of a property `enum`): [`crate::schema::last_token`],
+/// the schema not at hand.
 fn names_keyword(pointer: &str) -> bool {
-    let mut tokens = pointer.rsplit('/');
-    let last = tokens.next().unwrap_or("");
-    let before = tokens.next().unwrap_or("");
+    let last = pointer.rsplit('/').next().unwrap_or("");
     !last.is_empty()
         && !last.bytes().all(|b| b.is_ascii_digit())
-        && !crate::schema::MAP_OF_SCHEMAS.contains(&before)
+        && crate::schema::last_token(pointer) == crate::schema::Token::Key
 }
 
 /// What a feature found at `at` is about: a feature of the tool itself is about its name,
@@ -2785,6 +2784,15 @@ mod tests {
         ));
         assert!(!related("/properties/v/anyOf", "/properties/v/anyOf/0"));
         assert!(!related("/properties/type", "/properties/type/format"));
+        // A member of `dependencies` or `dependentRequired` is named by a property, not a keyword.
+        assert!(!related(
+            "/properties/a/dependencies/enum",
+            "/properties/a/dependencies/enum/type"
+        ));
+        assert!(!related(
+            "/dependentRequired/enum",
+            "/dependentRequired/enum/0"
+        ));
         assert!(!related("", "/type"));
     }
 

@@ -55,6 +55,69 @@ pub fn schema_dependencies(v: &Value) -> impl Iterator<Item = (&String, &Value)>
         .filter(|(_, sub)| is_schema_dependency(sub))
 }
 
+/// Whether the token after `keyword` in a JSON Pointer into a schema is a name the schema's
+/// author chose (a property, a definition) rather than a keyword: after [`MAP_OF_SCHEMAS`],
+/// and after draft 4-7's `dependencies` and 2019-09's `dependentRequired`, whose members are
+/// property names whatever their values (a schema, a list of names).
+pub fn names_members(keyword: &str) -> bool {
+    MAP_OF_SCHEMAS.contains(&keyword) || matches!(keyword, "dependencies" | "dependentRequired")
+}
+
+/// What the last token of a JSON Pointer into a schema is ([`last_token`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token<'p> {
+    /// A key of the schema reached: a keyword, or a key no draft defines.
+    Key,
+    /// A name the schema's author chose, a member of the keyword given ([`names_members`]).
+    Name(&'p str),
+    /// A position in a list of schemas, a token inside a keyword's value (`/enum/0`), or none
+    /// (the root).
+    Other,
+}
+
+/// What the last token of `pointer` (RFC 6901, into a schema) is, read from the root without
+/// the schema at hand: after a keyword of names ([`names_members`]) comes a name, after a name
+/// or a keyword of one schema a key, after a keyword of a list of schemas (or `items`) a
+/// position or, for `items` as one schema, a key, and inside any other keyword's value
+/// (`enum`, `default`) no key at all. `/properties/type` is the property `type`,
+/// `/dependencies/items` the dependency of a property `items`, and
+/// `/properties/dependencies/format` the keyword `format` of a property `dependencies`.
+pub fn last_token(pointer: &str) -> Token<'_> {
+    /// What the next token is.
+    #[derive(Clone, Copy)]
+    enum Next<'p> {
+        Key,
+        Name(&'p str),
+        Position,
+        Value,
+    }
+    /// What comes after the key `t`.
+    fn after_key(t: &str) -> Next<'_> {
+        if names_members(t) {
+            Next::Name(t)
+        } else if LIST_OF_SCHEMAS.contains(&t) || t == "items" {
+            Next::Position
+        } else if ONE_SCHEMA.contains(&t) {
+            Next::Key
+        } else {
+            Next::Value
+        }
+    }
+    let mut last = Token::Other;
+    let mut next = Next::Key;
+    for t in pointer.split('/').skip(1) {
+        (last, next) = match next {
+            Next::Position if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                (Token::Other, Next::Key)
+            }
+            Next::Key | Next::Position => (Token::Key, after_key(t)),
+            Next::Name(k) => (Token::Name(k), Next::Key),
+            Next::Value => (Token::Other, Next::Value),
+        };
+    }
+    last
+}
+
 /// Every keyword of JSON Schema 2020-12 and of earlier drafts (`definitions`, `dependencies`,
 /// `additionalItems`, `$recursiveRef`, `$recursiveAnchor`) plus OpenAPI 3.0's `nullable` and
 /// `example`: a key outside this list is not a keyword and carries no validation meaning.
@@ -577,6 +640,35 @@ mod tests {
                 "/$defs/a~1b/not"
             ]
         );
+    }
+
+    /// A pointer's last token read without the schema: a name after a keyword of names
+    /// (`dependencies` and `dependentRequired` too, whatever their values), a key after a name
+    /// or a keyword of one schema, nothing of the schema inside a value.
+    #[test]
+    fn the_last_token_of_a_pointer_is_read_from_the_root() {
+        use super::{Token, last_token};
+        assert_eq!(last_token("/properties/a/format"), Token::Key);
+        assert_eq!(last_token("/properties/type"), Token::Name("properties"));
+        assert_eq!(
+            last_token("/properties/a/dependencies/items"),
+            Token::Name("dependencies")
+        );
+        assert_eq!(
+            last_token("/dependentRequired/enum"),
+            Token::Name("dependentRequired")
+        );
+        assert_eq!(last_token("/dependencies/items/type"), Token::Key);
+        assert_eq!(last_token("/properties/dependencies/format"), Token::Key);
+        assert_eq!(last_token("/properties/properties/items"), Token::Key);
+        assert_eq!(last_token("/anyOf/0"), Token::Other);
+        assert_eq!(last_token("/anyOf/0/format"), Token::Key);
+        assert_eq!(last_token("/items/format"), Token::Key);
+        assert_eq!(last_token("/items/1/format"), Token::Key);
+        assert_eq!(last_token("/not/format"), Token::Key);
+        assert_eq!(last_token("/enum/0"), Token::Other);
+        assert_eq!(last_token("/default/format"), Token::Other);
+        assert_eq!(last_token(""), Token::Other);
     }
 
     /// Draft 4-7's `dependencies`: a member that is a schema (an object or a boolean) is a

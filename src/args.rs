@@ -3223,6 +3223,11 @@ fn kind_of(v: &Value) -> &'static str {
 /// `properties` (`allOf`/`anyOf`/`oneOf` branches, `if`/`then`/`else`, `dependentSchemas`,
 /// and theirs in turn, at most 16 deep; a `$ref` is not followed), which
 /// `unevaluatedProperties` counts as evaluated where those parts hold. Not `owner`'s own.
+/// Not draft 4-7's schema-form `dependencies` either: the jsonschema crate runs it under every
+/// draft, but its `unevaluatedProperties` counts the members `dependentSchemas` declares alone
+/// (2019-09 and 2020-12 have no keyword `dependencies`, and draft-07 no
+/// `unevaluatedProperties`), so a member declared there is refused where it is met, and
+/// "leave it out" is the fix (`resting_above` in repair reads it so too).
 fn declared_in_place(owner: &Value) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     let mut stack: Vec<(&Value, usize)> = vec![(owner, 0)];
@@ -4881,6 +4886,46 @@ mod tests {
               arguments `a`, `b`)."
             ]
         );
+    }
+
+    /// A member only draft 4-7's schema-form `dependencies` declares is not evaluated for
+    /// `unevaluatedProperties` by the validator (it counts `dependentSchemas` alone; 2020-12
+    /// has no `dependencies`): refused as undeclared where the dependency is met, and left out
+    /// it passes, so it is not listed among the declared arguments ([`declared_in_place`]).
+    /// Under draft-07, which has no `unevaluatedProperties`, it passes. Should the crate count
+    /// `dependencies` one day, this fails, and `declared_in_place` and repair's
+    /// `resting_above` must read it as they read `dependentSchemas`.
+    #[test]
+    fn a_member_schema_form_dependencies_declares_is_unevaluated() {
+        let schema = |keyword: &str, draft: Option<&str>| {
+            let mut s = json!({"type":"object","properties":{"a":{"type":"string"}},
+                keyword: {"a": {"properties": {"b": {"type": "integer"}}}},
+                "unevaluatedProperties": false});
+            if let Some(d) = draft {
+                s["$schema"] = d.into();
+            }
+            ArgsSchema::new(&s).unwrap()
+        };
+        let messages = |s: &ArgsSchema, call: Value| -> Vec<String> {
+            let r = s.check(&call, Coercions::NONE);
+            r.problems.iter().map(|p| p.message.clone()).collect()
+        };
+        let old = schema("dependencies", None);
+        assert_eq!(
+            messages(&old, json!({"a":"x","b":1})),
+            [
+                "/b: `b` is not a declared argument; leave it out (expected only the declared \
+              arguments `a`)."
+            ]
+        );
+        assert!(messages(&old, json!({"a":"x"})).is_empty());
+        // The same member through `dependentSchemas` is evaluated.
+        assert!(messages(&schema("dependentSchemas", None), json!({"a":"x","b":1})).is_empty());
+        let d7 = schema(
+            "dependencies",
+            Some("http://json-schema.org/draft-07/schema#"),
+        );
+        assert!(messages(&d7, json!({"a":"x","b":1})).is_empty());
     }
 
     /// An `enum` that allows no value says so, not "expected one of ." (trial 55 D11),

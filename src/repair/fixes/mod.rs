@@ -951,7 +951,10 @@ fn resting_on(k: &str, map: &Map<String, Value>, at: &str, on: &str) -> Vec<Rest
 /// `else`, a `dependentSchemas` entry, or a schema a `$ref` leads to, reach the `unevaluated*`
 /// of the schema holding it (or the `$ref`), and of the one holding that, in turn (trial 52
 /// D1: an `if` dropped in an `allOf` branch, or in a definition a `$ref` names, left the
-/// `unevaluatedProperties: false` around it refusing what its `then` declared).
+/// `unevaluatedProperties: false` around it refusing what its `then` declared). Not a
+/// schema-form `dependencies` member: the validator `toolwire args` uses counts none of its
+/// annotations for `unevaluatedProperties` (as `args`' `declared_in_place` reads it), so
+/// nothing around it rests on what it holds.
 fn resting_above(tool: &Tool, node: &str, k: &str) -> Vec<Resting> {
     // Asked at every drop: most drop a keyword no `unevaluated*` rests on (`format`, a bound),
     // and most schemas have no `unevaluated*`; neither walks the schema.

@@ -2670,4 +2670,38 @@ mod tests {
             )]
         );
     }
+
+    /// `contentSchema` annotates a string's decoded content and asserts nothing of the
+    /// arguments: check names the keyword (its fix removes it, and what it holds with it) and
+    /// does not judge the schema inside as an argument's; a target that validates inside it
+    /// (Anthropic's meta-schema) is answered by the meta-schema pass at the inner place.
+    #[test]
+    fn check_names_content_schema_and_does_not_judge_inside_it() {
+        let schema = |inner: serde_json::Value| {
+            serde_json::json!({"type": "object", "properties": {"p": {"type": "string",
+                "contentSchema": {"type": "object", "properties": {"n": inner}}}}})
+        };
+        let pairs = |l: &[(&str, &str)]| -> Vec<(String, String)> {
+            l.iter()
+                .map(|(p, r)| (p.to_string(), r.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            findings_under(
+                "gemini/v1beta/parameters",
+                schema(serde_json::json!({"type": "array"}))
+            ),
+            pairs(&[("/properties/p/contentSchema", "keyword-unsupported")])
+        );
+        assert_eq!(
+            findings_under("anthropic/messages", schema(serde_json::json!({"type": 5}))),
+            pairs(&[
+                ("/properties/p/contentSchema", "keyword-unsupported"),
+                (
+                    "/properties/p/contentSchema/properties/n/type",
+                    "meta-schema-invalid"
+                ),
+            ])
+        );
+    }
 }

@@ -2116,6 +2116,17 @@ enum Child<'a> {
 /// [`crate::schema::depth`] counts so too).
 type Pending<'a> = (&'a Value, u32, Via, u32, bool);
 
+/// Visits `root` and every subschema check judges below it (those of the applicators, of
+/// `properties` and the other keywords of members and items, of `$defs`/`definitions`, and of
+/// draft 4-7's schema-form `dependencies`), running the rules' hooks on each. Not the schema
+/// in `contentSchema`: it annotates a string argument's decoded content (2020-12 validation
+/// §8.5) and asserts nothing of the arguments (`args` does not check it, `repair` drops it
+/// whole), and check names the keyword itself under every profile, with the fix that removes
+/// it and what it holds (keyword-unsupported: "it only annotates"), so a finding inside it
+/// would ask for a fix to what that fix deletes. A target that does read inside it (one that
+/// validates the request against the 2020-12 meta-schema, as Anthropic does) is answered by
+/// the meta-schema pass, which validates the whole schema and names the place inside
+/// (`meta-schema-invalid`). Its bytes count toward the size as any keyword's value does.
 fn walk<'a>(
     root: &'a Value,
     cx: &mut Cx<'a, '_>,

@@ -161,6 +161,7 @@ impl ToolEntry {
             description: self.description.as_deref(),
             parameters: self.parameters.as_ref(),
             index: self.index,
+            required_schema_key: self.required_schema_key(),
         }
     }
 

@@ -127,6 +127,9 @@ impl Tool {
             description: self.description.as_deref(),
             parameters: self.parameters.as_ref(),
             index,
+            // Repair settles a tool without arguments by `Options::required_schema_key`
+            // itself (`fixes::shapes::root_shape`), not by what its re-checks mark repairable.
+            required_schema_key: None,
         }
     }
 

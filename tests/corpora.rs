@@ -145,11 +145,11 @@ fn repair_then_check_is_clean_or_refused_with_a_reason(sets: &[ToolSet], name: &
                             .or_default() += 1;
                         let t = &r.tool;
                         let refs = [toolwire::profile::detect::ToolRef {
-                            strict: false,
                             name: t.name.as_deref(),
                             description: t.description.as_deref(),
                             parameters: t.parameters.as_ref(),
                             index: 0,
+                            ..Default::default()
                         }];
                         let errors: Vec<_> = toolwire::check::check_tools(&refs, &profile)
                             .into_iter()

@@ -195,18 +195,18 @@ fn check_tools_reports_a_schema_past_the_cap_and_checks_the_rest() {
     let fine = json!({"type": "object", "properties": {"a": {"type": "array"}}});
     let tools = [
         toolwire::check::ToolRef {
-            strict: false,
             name: Some("fine"),
             description: Some("d"),
             parameters: Some(&fine),
             index: 0,
+            ..Default::default()
         },
         toolwire::check::ToolRef {
-            strict: false,
             name: Some("deep"),
             description: Some("d"),
             parameters: Some(&deep),
             index: 1,
+            ..Default::default()
         },
     ];
     let findings = toolwire::check::check_tools(&tools, &portable);

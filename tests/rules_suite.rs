@@ -288,11 +288,11 @@ fn report_flagged(
 ) -> Result<(), Failed> {
     let tool = report_tool(e).ok_or("the entry's tool does not read as a tool")?;
     let refs = [ToolRef {
-        strict: false,
         name: Some(&tool.name),
         description: tool.description.as_deref(),
         parameters: tool.parameters.as_ref(),
         index: 0,
+        ..Default::default()
     }];
     let findings = toolwire::check::check_tools(&refs, profile);
     let errors: Vec<&Finding> = findings

@@ -1152,6 +1152,90 @@ mod tests {
         }
     }
 
+    /// `check` marks a tool without arguments repairable exactly where `repair` writes it, in
+    /// each tool shape: under gemini/v1beta/parameters (an empty `properties` map rejected,
+    /// the schema left out accepted) an OpenAI tool is written with `parameters` left out, and
+    /// an Anthropic, MCP or Bedrock tool, whose shape requires its schema's key, is refused
+    /// (before: check said "(repairable)" and advised leaving the schema out for all four).
+    /// A root `null` too, under a profile that rejects it and the empty argument object.
+    #[test]
+    fn check_marks_a_tool_without_arguments_repairable_where_repair_writes_it() {
+        let set = crate::profile::embedded().unwrap();
+        let gemini =
+            crate::profile::CompiledProfile::new(set.get("gemini/v1beta/parameters").unwrap());
+        let no_null = crate::repair::tests::profile(&[
+            "root-shape: parameters-null",
+            "root-shape: no-arguments",
+        ]);
+        // (shape, its document holding one tool with schema `s`, whether it may leave `s` out)
+        type Doc = fn(serde_json::Value) -> serde_json::Value;
+        let shapes: [(&str, Doc, bool); 4] = [
+            (
+                "openai",
+                |s| {
+                    json!({"tools": [{"type": "function",
+                "function": {"name": "ping", "description": "P.", "parameters": s}}]})
+                },
+                true,
+            ),
+            (
+                "anthropic",
+                |s| {
+                    json!([{"name": "ping", "description": "P.",
+                "input_schema": s}])
+                },
+                false,
+            ),
+            (
+                "mcp",
+                |s| {
+                    json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+                {"name": "ping", "description": "P.", "inputSchema": s}]}})
+                },
+                false,
+            ),
+            (
+                "bedrock",
+                |s| {
+                    json!({"toolConfig": {"tools": [{"toolSpec": {"name": "ping",
+                "description": "P.", "inputSchema": {"json": s}}}]}})
+                },
+                false,
+            ),
+        ];
+        let cases = [
+            (&gemini, empty_object()),
+            (&gemini, json!({"type": "object"})),
+            (&no_null, json!(null)),
+        ];
+        for (shape, doc, may_leave_out) in shapes {
+            for (profile, schema) in &cases {
+                let text = doc(schema.clone()).to_string();
+                let tools = crate::input::from_bytes(Path::new("t.json"), text.as_bytes()).unwrap();
+                let errors: Vec<_> = crate::check::check_set(&tools, profile)
+                    .into_iter()
+                    .filter(|f| f.level == crate::check::Level::Error)
+                    .collect();
+                assert!(!errors.is_empty(), "{shape} {schema}");
+                let marked = errors.iter().all(|f| f.repairable);
+                let request: Vec<Tool> = tools.tools.iter().map(Tool::from).collect();
+                let opts = request_options(&tools.tools, Options::default());
+                let written =
+                    repair::repair_request(&request, profile, &opts)[0].outcome != Outcome::Refused;
+                assert_eq!(marked, written, "{shape} {schema}: {errors:#?}");
+                assert_eq!(written, may_leave_out, "{shape} {schema}");
+                for f in &errors {
+                    assert_eq!(
+                        f.fix.contains("leave the schema out"),
+                        may_leave_out && f.rule == "object-properties-missing",
+                        "{shape} {schema}: {}",
+                        f.fix
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn json_lines_keep_their_line_endings_blank_lines_and_unchanged_bytes() {
         let same = r#"{"name": "ok",  "description": "D.", "parameters": {"type": "object"}}"#;

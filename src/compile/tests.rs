@@ -1527,11 +1527,11 @@ fn check_reports_the_non_string_format_that_compile_for_gemini_repairs() {
     );
     let found = crate::check::check_tools(
         &[crate::profile::detect::ToolRef {
-            strict: false,
             name: Some("pick"),
             description: Some("Does it."),
             parameters: Some(&params),
             index: 0,
+            ..Default::default()
         }],
         &p,
     );

@@ -886,11 +886,11 @@ pub fn whole_tool(
             .filter(|_| received == Received::Whole)
     };
     let tool_ref = ToolRef {
-        strict: false,
         name: whole("name"),
         description: whole("description"),
         parameters: tool.get("parameters"),
         index: 0,
+        ..Default::default()
     };
     let seen = crate::profile::detect::collect(&[tool_ref]);
     let refers = tool.get("parameters").is_some_and(refers_into_defs);

@@ -20,8 +20,10 @@ use crate::check::{Finding, Subject};
 use crate::input::BuiltinTool;
 use crate::schema::meta_shape;
 
-/// One tool as the rules see it, borrowed from wherever it was read.
-#[derive(Debug, Clone, Copy)]
+/// One tool as the rules see it, borrowed from wherever it was read. `Default` is a bare
+/// schema that declares none, numbered 0: a caller names the fields it knows and takes the
+/// rest with `..Default::default()`.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ToolRef<'a> {
     /// `None` for a bare schema (no envelope): name and description rules do not apply.
     pub name: Option<&'a str>,
@@ -34,6 +36,14 @@ pub struct ToolRef<'a> {
     /// function, a Responses tool without `strict: false`): it is then sent as written and
     /// judged by the provider in that mode (`strict-form-missing`).
     pub strict: bool,
+    /// The key the tool's shape requires its schema under, as a report names it
+    /// ([`crate::input::ToolEntry::required_schema_key`]: Anthropic's `input_schema`, MCP's
+    /// `inputSchema`, Bedrock Converse's `toolSpec.inputSchema`): a tool of that shape without
+    /// arguments cannot have its schema left out, so no fix advises that and `repair`, which
+    /// writes the tool back in its shape, has only the empty argument object. `None` where
+    /// the shape may leave it out (OpenAI, Gemini, a bare function list) and for a bare
+    /// schema (which [`ToolRef::has_envelope`] tells apart).
+    pub required_schema_key: Option<&'static str>,
 }
 
 impl<'a> ToolRef<'a> {
@@ -43,11 +53,11 @@ impl<'a> ToolRef<'a> {
             .iter()
             .enumerate()
             .map(|(i, t)| ToolRef {
-                strict: false,
                 name: Some(&t.name),
                 description: t.description.as_deref(),
                 parameters: t.parameters.as_ref(),
                 index: i,
+                ..Default::default()
             })
             .collect()
     }
@@ -401,6 +411,8 @@ pub struct Cx<'a, 'p> {
     tool_name: &'a str,
     /// Whether the tool being walked has an envelope (see [`ToolRef::has_envelope`]).
     named: bool,
+    /// The key the tool being walked must keep its schema under ([`ToolRef::required_schema_key`]).
+    required_schema_key: Option<&'static str>,
     /// Whether the tool being walked asks for OpenAI's strict mode ([`ToolRef::strict`]).
     strict: bool,
     /// `tool_name` in the findings' text, written at the tool's first finding.
@@ -569,6 +581,7 @@ impl<'a, 'p> Cx<'a, 'p> {
             root: None,
             tool_name: "",
             named: false,
+            required_schema_key: None,
             strict: false,
             tool_text: None,
             tool_index: 0,
@@ -598,10 +611,23 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
-    /// Whether the tool being walked has an envelope (a name), so that its schema could be
-    /// left out; a bare schema cannot be.
+    /// Whether the tool being walked has an envelope (a name), rather than being a bare
+    /// schema.
     pub fn named(&self) -> bool {
         self.named
+    }
+
+    /// Whether the schema of the tool being walked could be left out: it has an envelope (a
+    /// bare schema cannot be) whose shape does not require the schema's key
+    /// ([`Cx::required_schema_key`]).
+    pub fn may_leave_schema_out(&self) -> bool {
+        self.named && self.required_schema_key.is_none()
+    }
+
+    /// The key the shape of the tool being walked requires its schema under
+    /// ([`ToolRef::required_schema_key`]).
+    pub fn required_schema_key(&self) -> Option<&'static str> {
+        self.required_schema_key
     }
 
     /// How a finding about the current tool names tool `other` of the same request: `tool N`
@@ -1162,6 +1188,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                                 }),
                             },
                             named: self.named,
+                            required_schema_key: self.required_schema_key,
                             node_pointer: &|| pointer_of(&self.frames, node_of(at)),
                             node: self
                                 .root
@@ -2060,6 +2087,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
         cx.named = tool.has_envelope();
+        cx.required_schema_key = tool.required_schema_key;
         cx.strict = tool.strict;
         cx.tool_text = None;
         cx.node_pointer = None;
@@ -2875,11 +2903,11 @@ mod tests {
             json!(true),
         ] {
             let refs = [ToolRef {
-                strict: false,
                 name: None,
                 description: None,
                 parameters: Some(&v),
                 index: 0,
+                ..Default::default()
             }];
             let mut out = Vec::new();
             let mut cx = Cx::new(Mode::Collect { out: &mut out });
@@ -2931,11 +2959,11 @@ mod tests {
         }
         let schema = json!({"type": "object", "properties": props});
         let tool = [ToolRef {
-            strict: false,
             name: Some("t"),
             description: None,
             parameters: Some(&schema),
             index: 0,
+            ..Default::default()
         }];
         let set = crate::profile::embedded().unwrap();
         let portable = CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
@@ -2998,11 +3026,11 @@ mod tests {
         let mut tools: Vec<Vec<ToolRef<'_>>> = catalog.cases.iter().map(ToolRef::of_case).collect();
         tools.extend(extra.iter().map(|v| {
             vec![ToolRef {
-                strict: false,
                 name: Some("t"),
                 description: None,
                 parameters: Some(v),
                 index: 0,
+                ..Default::default()
             }]
         }));
         assert!(tools.len() > 100);
@@ -3027,11 +3055,11 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(index, name)| ToolRef {
-                strict: false,
                 name: Some(name),
                 description: Some("Does a thing for the caller."),
                 parameters: Some(&schema),
                 index,
+                ..Default::default()
             })
             .collect();
         let set = crate::profile::embedded().expect("built-in profiles load");

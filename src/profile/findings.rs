@@ -500,11 +500,11 @@ mod ordinary_tests {
             "tags": {"type": "array", "items": {"type": "string"}},
             "n": {"type": "integer"}}});
         let tool = ToolRef {
-            strict: false,
             name: Some("get_weather"),
             description: Some("Looks up the weather for a city."),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         let (mut typed, mut named) = (Vec::new(), Vec::new());
         for p in &set.profiles {

@@ -726,11 +726,11 @@ mod tests {
             let set = crate::profile::embedded().expect("built-in profiles load");
             let p = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
             let tool = crate::profile::detect::ToolRef {
-                strict: false,
                 name: Some("probe_tool"),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&s),
                 index: 0,
+                ..Default::default()
             };
             let fixes: Vec<String> = crate::check::check_tools(&[tool], &p)
                 .into_iter()

@@ -205,11 +205,11 @@ mod tests {
         let set = crate::profile::embedded().expect("built-in profiles load");
         let profile = crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
         let tool = crate::profile::detect::ToolRef {
-            strict: false,
             name: Some("c"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         crate::check::check_tools(&[tool], &profile)
     }
@@ -276,11 +276,11 @@ mod tests {
             .collect();
         let parameters = json!({"type": "object", "properties": props});
         let tool = crate::profile::detect::ToolRef {
-            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         crate::profile::detect::SETTLE_VISITS.with(|v| v.set(0));
         let f = crate::check::check_tools(&[tool], &profile);
@@ -308,11 +308,11 @@ mod tests {
         let check_under = |profile: &crate::profile::CompiledProfile,
                            parameters: serde_json::Value| {
             let tool = crate::profile::detect::ToolRef {
-                strict: false,
                 name: Some("probe_tool"),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&parameters),
                 index: 0,
+                ..Default::default()
             };
             crate::check::check_tools(&[tool], profile)
         };

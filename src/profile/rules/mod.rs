@@ -159,6 +159,9 @@ pub struct Repairing<'x> {
     pub inline_refused: &'x dyn Fn() -> bool,
     /// Whether the tool has an envelope (a name), rather than being a bare schema.
     pub named: bool,
+    /// The key the tool's shape requires its schema under ([`ToolRef::required_schema_key`]),
+    /// which repair then never leaves out.
+    pub required_schema_key: Option<&'static str>,
     /// The JSON Pointer of the subschema the finding sits in, made only when asked for.
     pub node_pointer: &'x dyn Fn() -> String,
     /// The subschema the finding sits in and whether it is the root, when the walk met it
@@ -322,18 +325,27 @@ impl<'x> Repairing<'x> {
             return false;
         }
         match shape {
-            value::ROOT_NO_ARGUMENTS => self.named && !self.rejects_root(value::ROOT_ABSENT),
+            value::ROOT_NO_ARGUMENTS => {
+                self.may_leave_schema_out() && !self.rejects_root(value::ROOT_ABSENT)
+            }
             value::ROOT_OBJECT_WITHOUT_PROPERTIES => self.can_take_no_arguments(),
             _ => false,
         }
     }
 
     /// Whether repair can make the tool take no arguments in a way the profile does not
-    /// reject: by leaving the schema out (a named tool only) or by declaring an empty
-    /// argument object (`repair::fixes::shapes::root_shape`'s two candidates).
+    /// reject: by leaving the schema out ([`Repairing::may_leave_schema_out`]) or by declaring
+    /// an empty argument object (`repair::fixes::shapes::root_shape`'s two candidates).
     pub fn can_take_no_arguments(&self) -> bool {
-        (self.named && !self.rejects_root(value::ROOT_ABSENT))
+        (self.may_leave_schema_out() && !self.rejects_root(value::ROOT_ABSENT))
             || !self.rejects_root(value::ROOT_NO_ARGUMENTS)
+    }
+
+    /// Whether repair may write the tool with its schema left out: it has an envelope (a bare
+    /// schema has nothing to leave it out of) and its shape does not require the schema's key
+    /// (repair writes the tool back in its shape, `repair::Options::required_schema_key`).
+    pub fn may_leave_schema_out(&self) -> bool {
+        self.named && self.required_schema_key.is_none()
     }
 }
 
@@ -626,6 +638,7 @@ pub mod testing {
                 description: *d,
                 parameters: p.as_ref(),
                 index: i,
+                ..Default::default()
             })
             .collect();
         assert!(super::find(rule).is_some(), "no rule {rule}");
@@ -669,11 +682,11 @@ pub mod testing {
         parameters: &Value,
     ) -> Vec<crate::check::Finding> {
         let tool = ToolRef {
-            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(parameters),
             index: 0,
+            ..Default::default()
         };
         crate::check::check_tools(&[tool], profile)
     }
@@ -700,11 +713,11 @@ pub mod testing {
         let portable = set.get(crate::profile::PORTABLE).expect("portable profile");
         let profile = crate::profile::CompiledProfile::new(portable);
         let tool = ToolRef {
-            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         crate::check::check_tools(&[tool], &profile)
             .into_iter()

@@ -93,11 +93,11 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(index, n)| ToolRef {
-                strict: false,
                 name: Some(n),
                 description: None,
                 parameters: None,
                 index,
+                ..Default::default()
             })
             .collect();
         let reported: Vec<usize> = collect(&tools)

@@ -383,11 +383,11 @@ mod tests {
         let parameters = serde_json::json!({"type": "object", "properties": {}});
         let messages = |name: &'static str, profile: &crate::profile::CompiledProfile| {
             let tool = ToolRef {
-                strict: false,
                 name: Some(name),
                 description: Some("Looks up a record by its identifier."),
                 parameters: Some(&parameters),
                 index: 0,
+                ..Default::default()
             };
             crate::check::check_tools(&[tool], profile)
                 .into_iter()

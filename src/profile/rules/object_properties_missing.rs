@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
     fix: "Declare the object's properties: each key the model may send, with its schema. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too, keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
-    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
+    repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool in a shape that may leave it out: not Anthropic's, MCP's or Bedrock's), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
     repairable,
     owns,
     hooks: Hooks {
@@ -238,5 +238,58 @@ mod tests {
         );
         assert_eq!(fix(json!({"type":"object"})), empty);
         assert_eq!(fix(json!({"type":"object","properties":null})), empty);
+    }
+
+    /// A tool whose shape requires its schema's key (Anthropic's `input_schema`, MCP's
+    /// `inputSchema`, Bedrock's `toolSpec.inputSchema`) cannot have it left out, so under
+    /// gemini/v1beta/parameters, which rejects the empty argument object (its one form in that
+    /// shape), check neither advises leaving it out nor marks it repairable: repair refuses
+    /// such a tool (before: "... leave the schema out (gemini/v1beta/parameters rejects an
+    /// empty `properties` map). (repairable)"). The same tool without that key is still told
+    /// to leave it out, and is repairable.
+    #[test]
+    fn a_shape_that_requires_the_schema_is_not_told_to_leave_it_out() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let profile =
+            crate::profile::CompiledProfile::new(set.get("gemini/v1beta/parameters").unwrap());
+        let found = |parameters: serde_json::Value, key: Option<&'static str>| {
+            let tool = crate::profile::detect::ToolRef {
+                name: Some("ping"),
+                description: Some("Checks the service."),
+                parameters: Some(&parameters),
+                required_schema_key: key,
+                ..Default::default()
+            };
+            let found: Vec<_> = crate::check::check_tools(&[tool], &profile)
+                .into_iter()
+                .map(|f| (f.rule.to_string(), f.fix.to_string(), f.repairable))
+                .collect();
+            assert_eq!(found.len(), 1, "{parameters} {key:?}: {found:?}");
+            found.into_iter().next().unwrap()
+        };
+        for parameters in [
+            json!({"type":"object","properties":{}}),
+            json!({"type":"object"}),
+        ] {
+            let (rule, fix, repairable) = found(parameters.clone(), None);
+            assert_eq!(rule, "object-properties-missing");
+            assert!(fix.contains("leave the schema out"), "{fix}");
+            assert!(repairable, "{parameters}");
+            for key in ["input_schema", "inputSchema", "toolSpec.inputSchema"] {
+                let (rule, fix, repairable) = found(parameters.clone(), Some(key));
+                assert_eq!(rule, "object-properties-missing");
+                assert!(!repairable, "{parameters} {key}: {fix}");
+                assert!(!fix.contains("leave the schema out"), "{fix}");
+                assert!(
+                    fix.contains(&format!(
+                        "No way of writing a tool without arguments passes this profile in \
+                         the tool's shape: the shape requires `{key}`, so the schema cannot \
+                         be left out, and gemini/v1beta/parameters rejects an empty \
+                         `properties` map (`toolwire repair` refuses the tool)."
+                    )),
+                    "{fix}"
+                );
+            }
+        }
     }
 }

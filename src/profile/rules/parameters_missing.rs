@@ -46,7 +46,9 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
 /// says it conditionally) unless both are rejected. Without it, each finding's fix sent the
 /// user to the form the other finding rejects.
 pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
-    let absent = rejecting(cx, value::ROOT_ABSENT)?;
+    let Some(absent) = rejecting(cx, value::ROOT_ABSENT) else {
+        return no_form_in_shape_fix(cx);
+    };
     // A bare schema cannot be left out: the rule's own fix says what is left.
     let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
     Some(format!(
@@ -55,6 +57,25 @@ pub(super) fn no_form_fix(cx: &Cx<'_, '_>) -> Option<String> {
          `{{\"type\":\"object\",\"properties\":{{}}}}`, check the tool under each target \
          (`check --target T`) and send what `toolwire compile --target T` writes (each \
          target's form)."
+    ))
+}
+
+/// The fix of a tool without arguments whose shape requires its schema's key
+/// ([`Cx::required_schema_key`]: Anthropic's `input_schema`...) where the profile rejects
+/// the empty argument object, its one form in that shape, though not leaving the schema out:
+/// what `repair` says when it refuses such a tool (`repair::fixes::no_form_in_shape`), so
+/// that check neither marks it repairable nor advises leaving the schema out (before: "leave
+/// the schema out (gemini/v1beta/parameters rejects an empty `properties` map)", which a
+/// tool of that shape cannot do). `None` for any other tool, or where the map is accepted.
+fn no_form_in_shape_fix(cx: &Cx<'_, '_>) -> Option<String> {
+    let key = cx.required_schema_key()?;
+    let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS)?;
+    Some(format!(
+        "No way of writing a tool without arguments passes this profile in the tool's shape: \
+         the shape requires `{key}`, so the schema cannot be left out, and {empty} rejects an \
+         empty `properties` map (`toolwire repair` refuses the tool). Keep \
+         `{{\"type\":\"object\",\"properties\":{{}}}}` and send what `toolwire compile \
+         --target T` writes (each target's form)."
     ))
 }
 
@@ -91,10 +112,11 @@ const DECLARE: &str = "Declare the object's properties: each key the model may s
                        schema.";
 
 /// Leaving the schema out, where the profile rejects an empty `properties` map at the root
-/// (`None` where it does not, or for a bare schema, which cannot be left out: the rule's own
-/// fix says what is left).
+/// (`None` where it does not, or for a schema that cannot be left out: a bare schema, whose
+/// rule's own fix says what is left, or one whose shape requires its key, which
+/// [`no_form_in_shape_fix`] answers first).
 fn leave_out_fix(cx: &Cx<'_, '_>) -> Option<String> {
-    let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS).filter(|_| cx.named())?;
+    let empty = rejecting(cx, value::ROOT_NO_ARGUMENTS).filter(|_| cx.may_leave_schema_out())?;
     Some(format!(
         "{DECLARE} For a tool with no arguments, leave the schema out ({empty} rejects an \
          empty `properties` map)."

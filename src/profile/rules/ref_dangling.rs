@@ -119,11 +119,11 @@ mod tests {
         let profile = crate::profile::CompiledProfile::new(&portable);
         let parameters = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}});
         let tool = super::ToolRef {
-            strict: false,
             name: Some("t"),
             description: Some("d"),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         let findings = crate::check::check_tools(&[tool], &profile);
         let f = findings

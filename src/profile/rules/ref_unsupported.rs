@@ -1362,11 +1362,11 @@ mod tests {
         let schema = json!({"type":"object","properties":{"a":a},
             "$defs":{"O":{"type":"object","properties":{"l":{"type":"string"}}}}});
         let tool = crate::profile::detect::ToolRef {
-            strict: false,
             name: Some("t"),
             description: Some("d"),
             parameters: Some(&schema),
             index: 0,
+            ..Default::default()
         };
         crate::check::check_tools(&[tool], &profile)
             .into_iter()

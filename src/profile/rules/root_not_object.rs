@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
     features: "`root-shape: parameters-null`, `true-schema`, `empty-schema`, `instance-not-schema`, `no-type`, `type-null`, `string`, `array`, `enum`, `const`",
     example: r#"{"type": "string", "description": "The query."}"#,
     fix: "Make the root {\"type\":\"object\",\"properties\":{...}} and move a scalar argument into a named property.",
-    repair: "partly: a root with `properties`, or a `$ref` to an object schema, but no `type` gets `type: object`; `true` is read as `{}` and `null` as no schema (as `compile` reads them); `{}` is left out (a named tool) or becomes an empty argument object, whichever the profile does not reject; `false` and the other shapes would change the arguments",
+    repair: "partly: a root with `properties`, or a `$ref` to an object schema, but no `type` gets `type: object`; `true` is read as `{}` and `null` as no schema (as `compile` reads them); `{}` is left out (a named tool in a shape that may leave it out: not Anthropic's, MCP's or Bedrock's) or becomes an empty argument object, whichever the profile does not reject; `false` and the other shapes would change the arguments",
     repairable,
     owns,
     hooks: Hooks {
@@ -53,11 +53,10 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
         Feat::RootShape(value::ROOT_TRUE) => {
             !r.rejects_root(value::ROOT_EMPTY) || r.can_take_no_arguments()
         }
-        // A bare schema has no "absent": its `null` is repaired as before, like `{}`.
-        Feat::RootShape(value::ROOT_NULL) if !r.named => r.can_take_no_arguments(),
-        Feat::RootShape(value::ROOT_NULL) => {
-            !r.rejects_root(value::ROOT_ABSENT) || !r.rejects_root(value::ROOT_NO_ARGUMENTS)
-        }
+        // Read as no schema, left so where it may be (a named tool whose shape does not
+        // require the key) and the profile takes that, else an empty argument object: a bare
+        // schema's `null` and one whose shape requires its key go as `{}` goes.
+        Feat::RootShape(value::ROOT_NULL) => r.can_take_no_arguments(),
         _ => false,
     }
 }

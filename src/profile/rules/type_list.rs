@@ -79,11 +79,11 @@ mod tests {
         let parameters =
             json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
         let tool = crate::profile::detect::ToolRef {
-            strict: false,
             name: Some("probe_tool"),
             description: Some("Looks up a record by its identifier."),
             parameters: Some(&parameters),
             index: 0,
+            ..Default::default()
         };
         let f: Vec<_> = crate::check::check_tools(&[tool], &profile)
             .into_iter()

@@ -15,7 +15,8 @@
 //! - opt-in [`Coercions`]: JSON text → array/object, boolean words → boolean, numeric text →
 //!   number, each only where the schema declares that type at that place and does not accept a
 //!   string there. Inside an `anyOf`/`oneOf` each branch is tried on its own, and a coercion is
-//!   made only when the branches it satisfies agree on the value (see `branches`). Every
+//!   made only when the branches it satisfies agree on the value, or, none being satisfied,
+//!   when the branches whose problems are reported all make it (see `branches`). Every
 //!   coercion is reported.
 
 use std::borrow::Cow;
@@ -46,7 +47,9 @@ mod unions;
 /// Each applies only where the schema declares the type it makes and accepts no string. In an
 /// `anyOf`/`oneOf` the value is coerced under each branch on its own and the result kept only
 /// when the branches it satisfies agree on it: choosing between branches that read the text
-/// differently would be a guess, so that is a problem saying so.
+/// differently would be a guess, so that is a problem saying so. When no branch is satisfied,
+/// the coercions every branch whose problems are reported makes alike are kept, as text is
+/// coerced outside a union while other problems remain.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Coercions {
     /// A string holding JSON text becomes the array or object it encodes.

@@ -12,9 +12,10 @@
 //! `true`) would be a guess, so that is left as sent and the problem says why. Candidates
 //! that differ only in the nulls they remove are no such guess: a null some satisfied branch
 //! accepts is one the schema accepts, so the candidate removing fewest (when the others each
-//! remove those and more) is applied. When no branch is satisfied, the nulls that every
-//! branch whose problems are reported reads as absent are removed (nothing is coerced): the
-//! report is those branches' problems, and a null there is absent as it is outside a union.
+//! remove those and more) is applied. When no branch is satisfied, the coercions and the
+//! nulls treated as absent that every branch whose problems are reported makes alike are
+//! applied: the report is those branches' problems, and text there is coerced, and a null
+//! absent, as outside a union, where coercion is made while other problems remain.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -43,11 +44,13 @@ pub(super) struct BranchValidators(Mutex<HashMap<Box<str>, Option<Arc<Validator>
 
 /// What coercion does to a union's value.
 pub(super) enum Outcome {
-    /// Nothing: no branch is satisfied by coercing, or the branches could not all be tried.
+    /// Nothing: no normalisation to apply, or the branches could not all be tried.
     Unchanged,
     /// These coercions (pointers into the whole arguments, in the order to apply them) and
-    /// these `null` members treated as absent (pointers into the whole arguments) make the
-    /// value satisfy the union; every branch they satisfy reads the value alike.
+    /// these `null` members treated as absent (pointers into the whole arguments) are
+    /// applied: they make the value satisfy the union, every branch they satisfy reading the
+    /// value alike, or, no branch being satisfied, every branch whose problems are reported
+    /// makes them alike.
     Normalised {
         coercions: Vec<Coercion>,
         nulls: Vec<String>,
@@ -95,8 +98,11 @@ impl ArgsSchema {
         let refs_in = resolve_pointer(self.lookup_root(), &place.at[..place.resource])
             .unwrap_or(self.lookup_root());
         let mut candidates: Vec<Candidate> = Vec::new();
-        // The nulls each branch treats as absent, satisfied or not.
-        let mut readings: Vec<Vec<String>> = Vec::with_capacity(branches);
+        // What each branch's normalisation makes, satisfied or not.
+        let mut readings: Vec<Reading> = Vec::with_capacity(branches);
+        // Whether some branch is satisfied by its own reading, a candidate or not: under
+        // `oneOf`, one whose reading another branch takes too is none.
+        let mut satisfied = false;
         for (i, v) in validators.iter().enumerate() {
             if *budget == 0 {
                 return Outcome::Unchanged;
@@ -104,8 +110,13 @@ impl ArgsSchema {
             *budget -= 1;
             let mut normalised = value.clone();
             let (made, nulls) = self.normalise_within(v, &mut normalised, coerce, budget);
-            readings.push(nulls.clone());
-            if made.is_empty() && nulls.is_empty() || !v.is_valid(&normalised) {
+            let valid = v.is_valid(&normalised);
+            satisfied |= valid;
+            readings.push(Reading {
+                made: made.clone(),
+                nulls: nulls.clone(),
+            });
+            if made.is_empty() && nulls.is_empty() || !valid {
                 continue;
             }
             if one_of
@@ -128,47 +139,46 @@ impl ArgsSchema {
         }
         let here = e.instance_path().as_str();
         let Some(chosen) = agreed(&candidates) else {
-            return match candidates.is_empty() {
-                true => self.nulls_of_shown(e, &readings),
-                false => Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates)),
+            return match (candidates.is_empty(), satisfied) {
+                (true, false) => self.shared_by_shown(e, &readings),
+                // Under `oneOf`, branches each satisfied by their reading: the value is
+                // normalised only where one alone is.
+                (true, true) => Outcome::Unchanged,
+                (false, _) => Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates)),
             };
         };
         let Candidate { made, nulls, .. } = candidates.swap_remove(chosen);
-        Outcome::Normalised {
-            coercions: made
-                .into_iter()
-                .map(|c| Coercion {
-                    pointer: format!("{here}{}", c.pointer),
-                    ..c
-                })
-                .collect(),
-            nulls: nulls.into_iter().map(|n| format!("{here}{n}")).collect(),
-        }
+        normalised(here, made, nulls)
     }
 
-    /// For a union no normalisation satisfies: the nulls every branch whose problems are
-    /// reported ([`ArgsSchema::shown_branches`]) treats as absent, given its `readings` (the
-    /// nulls each branch treats so, pointers into the union's value). Those branches' problems
-    /// are the report, and a null there is absent as it is outside a union; left in, it was a
-    /// problem beside the real one ("null is not allowed here"). No coercion is made: text
-    /// is read as a value only under a branch it then satisfies.
-    fn nulls_of_shown(&self, e: &ValidationError<'_>, readings: &[Vec<String>]) -> Outcome {
+    /// For a union no branch's normalisation satisfies: the coercions and the nulls treated
+    /// as absent that every branch whose problems are reported
+    /// ([`ArgsSchema::shown_branches`]) makes alike, given what each branch makes
+    /// (`readings`, pointers into the union's value), in the first such branch's order. Those
+    /// branches' problems are the report, and text or a null there is read as outside a
+    /// union, where coercion is made while other problems remain; left as sent, each was a
+    /// problem beside the real one (`"5" is a string`, `null is not allowed here`). Text the
+    /// branches read differently (`"1"` as `1` and as `true`) is left as sent.
+    fn shared_by_shown(&self, e: &ValidationError<'_>, readings: &[Reading]) -> Outcome {
         let shown = self.shown_branches(e);
         let Some((first, rest)) = shown.split_first() else {
             return Outcome::Unchanged;
         };
-        let here = e.instance_path().as_str();
-        let nulls: Vec<String> = readings[*first]
+        let made: Vec<Coercion> = readings[*first]
+            .made
             .iter()
-            .filter(|n| rest.iter().all(|&i| readings[i].contains(n)))
-            .map(|n| format!("{here}{n}"))
+            .filter(|c| rest.iter().all(|&i| readings[i].made.contains(c)))
+            .cloned()
             .collect();
-        match nulls.is_empty() {
+        let nulls: Vec<String> = readings[*first]
+            .nulls
+            .iter()
+            .filter(|n| rest.iter().all(|&i| readings[i].nulls.contains(n)))
+            .cloned()
+            .collect();
+        match made.is_empty() && nulls.is_empty() {
             true => Outcome::Unchanged,
-            false => Outcome::Normalised {
-                coercions: Vec::new(),
-                nulls,
-            },
+            false => normalised(e.instance_path().as_str(), made, nulls),
         }
     }
 
@@ -296,6 +306,28 @@ struct Candidate {
     made: Vec<Coercion>,
     /// The `null` members treated as absent, pointers into the union's value.
     nulls: Vec<String>,
+}
+
+/// What one branch's normalisation of a union's value makes, whether or not the branch is
+/// then satisfied: pointers into the union's value.
+struct Reading {
+    made: Vec<Coercion>,
+    nulls: Vec<String>,
+}
+
+/// [`Outcome::Normalised`] for coercions `made` and nulls treated as absent `nulls`, pointers
+/// into the value of the union at `here`, turned into pointers into the whole arguments.
+fn normalised(here: &str, made: Vec<Coercion>, nulls: Vec<String>) -> Outcome {
+    Outcome::Normalised {
+        coercions: made
+            .into_iter()
+            .map(|c| Coercion {
+                pointer: format!("{here}{}", c.pointer),
+                ..c
+            })
+            .collect(),
+        nulls: nulls.into_iter().map(|n| format!("{here}{n}")).collect(),
+    }
 }
 
 /// The candidate to apply, by its index: the first when every candidate reads the value
@@ -700,6 +732,68 @@ mod tests {
         .unwrap();
         let r = s.check(&call, Coercions::NONE);
         assert!(r.absent_nulls.is_empty(), "{r:#?}");
+        assert_eq!(*r.arguments, call);
+    }
+
+    /// A union no branch is satisfied by, its value holding text the branch whose problems
+    /// are reported coerces: the text was reported as a string beside the real problem
+    /// ("/x/n: \"5\" is a string; expected an integer"), though outside a union (`y`) it is
+    /// coerced while other problems remain. It is now coerced when every reported branch reads
+    /// it alike; text they read differently, and a `oneOf` whose branches each take the
+    /// value so read, are left as sent.
+    #[test]
+    fn text_is_coerced_beside_a_branch_problem() {
+        let number = Coercions {
+            numeric_text: true,
+            ..Coercions::NONE
+        };
+        let object = |n: &str, member: &str| {
+            json!({"type":"object","properties":{"n":{"type":n},member:{"type":"string"}},
+                "required":[member]})
+        };
+        let call = json!({"x":{"n":"5"},"y":{"n":"5"}});
+        for (other, problems) in [
+            (json!({"type":"integer"}), vec!["/x/a", "/y/a"]),
+            (object("integer", "b"), vec!["/x", "/y/a"]),
+        ] {
+            let s = ArgsSchema::new(&json!({"type":"object","properties":{
+                "x":{"anyOf":[object("integer", "a"), other.clone()]},
+                "y":object("integer", "a")}}))
+            .unwrap();
+            let r = s.check(&call, number);
+            let places: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+            assert_eq!(places, problems, "{other}: {:#?}", r.problems);
+            assert_eq!(
+                made(&r),
+                [
+                    ("/x/n".to_string(), CoercionKind::NumericText),
+                    ("/y/n".to_string(), CoercionKind::NumericText)
+                ],
+                "{other}"
+            );
+            assert_eq!(*r.arguments, json!({"x":{"n":5},"y":{"n":5}}), "{other}");
+            assert!(
+                r.problems.iter().all(|p| !p.message.contains("string;")),
+                "{other}: {:#?}",
+                r.problems
+            );
+        }
+        // Read as 1 by one reported branch and as true by the other: a guess, left as sent.
+        let call = json!({"x":{"n":"1"}});
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "x":{"anyOf":[object("integer", "a"), object("boolean", "b")]}}}))
+        .unwrap();
+        let r = s.check(&call, Coercions::ALL);
+        assert!(r.coercions.is_empty(), "{r:#?}");
+        assert_eq!(*r.arguments, call);
+        // Under `oneOf`, both branches take {"n": 5}: normalised only where one alone does.
+        let call = json!({"x":{"n":"5"}});
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "x":{"oneOf":[{"type":"object","properties":{"n":{"type":"integer"}}},
+                {"type":"object","properties":{"n":{"type":"number"}}}]}}}))
+        .unwrap();
+        let r = s.check(&call, number);
+        assert!(r.coercions.is_empty(), "{r:#?}");
         assert_eq!(*r.arguments, call);
     }
 

@@ -41,7 +41,8 @@ pub struct ArgsArgs {
     /// on/off/1/0), `number` (numeric text), or `all`. Comma-separated or repeated. Inside an
     /// `anyOf`/`oneOf` each alternative is tried on its own, and text is coerced only when the
     /// alternatives it then satisfies agree on the value (`"1"` against integer-or-boolean is
-    /// left as sent, and the problem says why).
+    /// left as sent, and the problem says why); when it satisfies none, text the alternatives
+    /// whose problems are reported all coerce alike is coerced, as outside a union.
     #[arg(long, value_name = "KINDS", value_delimiter = ',')]
     pub coerce: Vec<String>,
     /// Output: `human` (the retry message for the model on standard output; notes on

@@ -1167,14 +1167,6 @@ fn repair_schema_object(
     if !converged {
         last_check = findings(&current, profile);
     }
-    let left_as_written: Vec<String> = last_check
-        .iter()
-        .filter(|f| f.level == Level::Warning && f.repairable)
-        .map(|f| f.parameter.to_string())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let unverified = warnings_per_feature(&last_check);
     // Two kinds refused at one place for one reason (a `$ref` both plain and with siblings)
     // are one refusal to the reader.
     let mut said = BTreeSet::new();
@@ -1212,7 +1204,7 @@ fn repair_schema_object(
         // The tool is passed on unchanged (or left out): nothing was repaired.
         changes.clear();
     }
-    ToolRepair {
+    let mut r = ToolRepair {
         index,
         line: None,
         number: index,
@@ -1220,14 +1212,33 @@ fn repair_schema_object(
         outcome,
         changes,
         refusals,
-        unverified,
-        left_as_written,
+        unverified: BTreeMap::new(),
+        left_as_written: Vec::new(),
         tool: if outcome == Outcome::Refused {
             tool.clone()
         } else {
             current
         },
-    }
+    };
+    set_left(&mut r, &last_check);
+    r
+}
+
+/// Sets what `r` says is left ([`ToolRepair::unverified`] and
+/// [`ToolRepair::left_as_written`]) from `written`, a check of the tool as it is written.
+/// `name-unique` is kept when listed: it is the request's, which a check of one tool never
+/// gives.
+pub(crate) fn set_left(r: &mut ToolRepair, written: &[Finding]) {
+    let request = r.unverified.remove_entry("name-unique");
+    r.unverified = warnings_per_feature(written);
+    r.unverified.extend(request);
+    r.left_as_written = written
+        .iter()
+        .filter(|f| f.level == Level::Warning && f.repairable)
+        .map(|f| f.parameter.to_string())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
 }
 
 /// [`ToolRepair::unverified`] as JSON writes it: its features, sorted.

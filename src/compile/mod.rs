@@ -511,7 +511,7 @@ fn compile_once(
             wire::default_out_of_reach(&mut r.changes, original);
         }
         if r.outcome != Outcome::Refused {
-            keep_what_check_still_reports(r, profile);
+            left_as_compiled(r, profile);
         }
     }
     if every_blocker {
@@ -1466,27 +1466,13 @@ fn one_step(a: &str, b: &str) -> bool {
         .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
 }
 
-/// Repair listed `unverified` and `left_as_written` from the tool as it left repair; the
-/// model loop and the wire form change it after that (a feature the model rejects is dropped),
-/// and a feature dropped must not be listed as left as written too. Each list (`unverified`
-/// counted anew) keeps what `check` still reports on the tool as written out, and
-/// `name-unique`, which is about the request (a check of the tool alone never reports it).
-fn keep_what_check_still_reports(r: &mut ToolRepair, profile: &CompiledProfile) {
-    if r.unverified.is_empty() && r.left_as_written.is_empty() {
-        return;
-    }
-    let reported = crate::repair::warnings_per_feature(&crate::check::check_tools(
-        &[r.tool.as_ref(0)],
-        profile,
-    ));
-    let still = |p: &String| p == "name-unique" || reported.contains_key(p);
-    r.left_as_written.retain(still);
-    r.unverified.retain(|p, n| {
-        if let Some(now) = reported.get(p) {
-            *n = *now;
-        }
-        still(p)
-    });
+/// Sets what `r` says is left (`unverified`, `left_as_written`) from a check of the tool as
+/// compile writes it out: repair listed them for the tool as it left repair, and the model
+/// loop and the wire form change it after that (a feature the model rejects is dropped; a
+/// strict form's `null` in an `enum` is brought in).
+fn left_as_compiled(r: &mut ToolRepair, profile: &CompiledProfile) {
+    let written = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+    repair::set_left(r, &written);
 }
 
 /// Leaves out of `changes` a keyword dropped because the one it rested on was (a change of no

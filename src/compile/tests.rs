@@ -3361,3 +3361,29 @@ fn definition_holding_names_the_container_and_the_unescaped_name() {
         assert_eq!(holding(outside), None, "{outside}");
     }
 }
+
+/// compile lists the warnings `check` gives on the tool it writes, those its wire form brings
+/// in too: OpenAI's strict form makes an optional `enum` nullable, `null` in the `enum`, which
+/// openai/chat-strict's profile only warns about (before, the re-check only took features
+/// off repair's list, which had none).
+#[test]
+fn the_warnings_the_wire_form_brings_in_are_listed() {
+    let target = "openai/chat-strict";
+    let t = tool(
+        "list_runs",
+        json!({"type": "object", "properties": {
+            "status": {"type": "string", "enum": ["queued", "done"]}}}),
+    );
+    let c = compile_own(&[t], target);
+    let r = &c.tools[0];
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(target).expect("the target's profile"));
+    let written = crate::check::check_tools(&[r.tool.as_ref(0)], &p);
+    let expected = repair::warnings_per_feature(&written);
+    assert!(
+        expected.contains_key("keyword-allowed: enum (null member)"),
+        "{expected:?}"
+    );
+    assert_eq!(r.unverified, expected);
+}

@@ -259,6 +259,15 @@ pub struct ToolRepair {
     /// features, each once, sorted.
     #[serde(serialize_with = "features_only")]
     pub unverified: BTreeMap<String, usize>,
+    /// The part of `unverified` repair's own rewrites brought in: per feature, the warnings
+    /// past those `check` gives on the tool as given (a `float` written as `number`, a
+    /// description cut with `…`), so that the report can tell them from the input's. JSON
+    /// lists the features, sorted, and leaves the list out when it is empty.
+    #[serde(
+        serialize_with = "features_only",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub introduced: BTreeMap<String, usize>,
     /// The part of `unverified` repair has a rewrite for ([`Finding::repairable`]) but does
     /// not make, since no target of the profile has rejecting evidence for it (a rewrite
     /// could only lose what the provider would have used); `check` does not mark these
@@ -749,6 +758,11 @@ pub fn repair_tool(
             } else {
                 r.changes.splice(0..0, written);
                 r.outcome = Outcome::Repaired;
+                // Brought in by repair: what the root as read has past the root as given.
+                r.introduced = past(
+                    &r.unverified,
+                    &warnings_per_feature(&findings(tool, profile)),
+                );
             }
             r
         }
@@ -796,6 +810,7 @@ fn refused_outright(tool: &Tool, index: usize, refusal: Refusal, kept: Tool) -> 
         changes: Vec::new(),
         refusals: vec![refusal],
         unverified: BTreeMap::new(),
+        introduced: BTreeMap::new(),
         left_as_written: Vec::new(),
         tool: kept,
     }
@@ -863,6 +878,8 @@ fn repair_schema_object(
     // The warnings of the last check of `current`, kept so that they need no check of their
     // own.
     let mut last_check = Vec::new();
+    // The warnings of the tool as given (its first check), which those left are told from.
+    let mut given = BTreeMap::new();
     let mut work = 0;
     let mut gave_up = None;
     let mut rounds = 0;
@@ -903,6 +920,9 @@ fn repair_schema_object(
                 }
             }
             before = kinds(&errs);
+            if rounds == 1 {
+                given = warnings_per_feature(&last_check);
+            }
         }
         // A rewrite of the whole schema (a tool that takes no arguments, written another way)
         // comes first: every other error of the schema goes with it.
@@ -1213,6 +1233,7 @@ fn repair_schema_object(
         changes,
         refusals,
         unverified: BTreeMap::new(),
+        introduced: BTreeMap::new(),
         left_as_written: Vec::new(),
         tool: if outcome == Outcome::Refused {
             tool.clone()
@@ -1220,17 +1241,19 @@ fn repair_schema_object(
             current
         },
     };
-    set_left(&mut r, &last_check);
+    set_left(&mut r, &last_check, &given);
     r
 }
 
-/// Sets what `r` says is left ([`ToolRepair::unverified`] and
-/// [`ToolRepair::left_as_written`]) from `written`, a check of the tool as it is written.
-/// `name-unique` is kept when listed: it is the request's, which a check of one tool never
-/// gives.
-pub(crate) fn set_left(r: &mut ToolRepair, written: &[Finding]) {
+/// Sets what `r` says is left ([`ToolRepair::unverified`], its part
+/// [`ToolRepair::introduced`], and [`ToolRepair::left_as_written`]) from `written`, a check
+/// of the tool as it is written, and `given`, the warnings per feature of the tool as given
+/// ([`warnings_per_feature`]). `name-unique` is kept when listed: it is the request's, which a
+/// check of one tool never gives.
+pub(crate) fn set_left(r: &mut ToolRepair, written: &[Finding], given: &BTreeMap<String, usize>) {
     let request = r.unverified.remove_entry("name-unique");
     r.unverified = warnings_per_feature(written);
+    r.introduced = past(&r.unverified, given);
     r.unverified.extend(request);
     r.left_as_written = written
         .iter()
@@ -1239,6 +1262,20 @@ pub(crate) fn set_left(r: &mut ToolRepair, written: &[Finding]) {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+}
+
+/// Per feature, the warnings of `left` past those of `given` (both [`warnings_per_feature`]):
+/// those repair brought in.
+fn past(
+    left: &BTreeMap<String, usize>,
+    given: &BTreeMap<String, usize>,
+) -> BTreeMap<String, usize> {
+    left.iter()
+        .filter_map(|(feature, &n)| {
+            let past = n.saturating_sub(given.get(feature).copied().unwrap_or(0));
+            (past > 0).then(|| (feature.clone(), past))
+        })
+        .collect()
 }
 
 /// [`ToolRepair::unverified`] as JSON writes it: its features, sorted.

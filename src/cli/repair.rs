@@ -753,18 +753,23 @@ const LEFT_AS_WRITTEN_SHOWN: usize = 10;
 
 /// The report's closing line on the warnings `check` gives on the tools repair wrote
 /// (repaired or unchanged): each feature, with its number of places when more than one, and
-/// their sum, which is `check`'s count of warnings on the output. It lists every warning
-/// left (`unverified`): those repair has a rewrite for but makes none, those it has none for
-/// (`type: "integer"`) and those its own rewrites brought in (`oneOf` written as `anyOf`), not
-/// only the first (`left_as_written`, trial 64 D1), since the line reads as what is left;
-/// past [`LEFT_AS_WRITTEN_SHOWN`] features, those at the most places, and a count of the
-/// others. A refused tool kept (`keep`) is written as given, and `check` finds in it what it
-/// found in the input: the line then says it counts the others. Empty when no warning is left.
+/// their sum, which is `check`'s count of warnings on the output. It lists every warning left (`unverified`): those repair has a rewrite for but
+/// makes none, those it has none for (`type: "integer"`) and those its own rewrites brought
+/// in (`oneOf` written as `anyOf`), not only the first (`left_as_written`, trial 64 D1), since
+/// the line reads as what is left; those its rewrites brought in (`introduced`) are marked
+/// "written by repair", as they are not the input's. Past [`LEFT_AS_WRITTEN_SHOWN`]
+/// features, those at the most places, and a count of the others. A refused tool kept
+/// (`keep`) is written as given, and `check` finds in it what it found in the input: the line
+/// then says it counts the others. Empty when no warning is left.
 fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
-    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+    // Per feature: its warnings, and those of them repair brought in.
+    let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for r in all.iter().filter(|r| r.outcome != Outcome::Refused) {
         for (feature, n) in &r.unverified {
-            *per.entry(feature.as_str()).or_default() += n;
+            let added = r.introduced.get(feature).copied().unwrap_or(0);
+            let e = per.entry(feature.as_str()).or_default();
+            e.0 += n;
+            e.1 += added;
         }
     }
     if per.is_empty() {
@@ -773,14 +778,20 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     // A corpus leaves dozens of features (2,700 characters on one line for LiveMCPBench under
     // `mistral/chat`): the line names those at the most places, in the list's order, and
     // counts the rest; the total stays `check`'s count, and `check` on the output lists each.
-    let total: usize = per.values().sum();
-    let mut shown: Vec<(&str, usize)> = per.into_iter().collect();
+    let total: usize = per.values().map(|(n, _)| n).sum();
+    let added: usize = per.values().map(|(_, k)| k).sum();
+    let mut shown: Vec<(&str, (usize, usize))> = per.into_iter().collect();
     let more = match shown.len() - LEFT_AS_WRITTEN_SHOWN.min(shown.len()) {
         1 | 2 => 0,
         more => more,
     };
+    let mut hidden_added = 0;
     if more > 0 {
-        shown.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        shown.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+        hidden_added = shown[LEFT_AS_WRITTEN_SHOWN..]
+            .iter()
+            .map(|(_, (_, k))| k)
+            .sum();
         shown.truncate(LEFT_AS_WRITTEN_SHOWN);
         shown.sort();
     }
@@ -788,21 +799,40 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     // so that a line break in it cannot start a line of its own.
     let mut list: Vec<String> = shown
         .iter()
-        .map(|(feature, n)| {
+        .map(|(feature, (n, k))| {
             let feature = crate::report::escape_inline(feature);
-            if *n == 1 {
+            let at = if *n == 1 {
                 feature.into_owned()
             } else {
                 format!("{feature} at {n} places")
+            };
+            match (*k, *n) {
+                (0, _) => at,
+                (1, 1) => format!("{at}, written by repair"),
+                (k, n) if k == n => format!("{at}, all written by repair"),
+                (k, _) => format!("{at}, {k} written by repair"),
             }
         })
         .collect();
     if more > 0 {
-        list.push(format!("and {}", crate::check::count(more, "more feature")));
+        let of_them = if hidden_added > 0 {
+            format!(" ({hidden_added} of their warnings written by repair)")
+        } else {
+            String::new()
+        };
+        list.push(format!(
+            "and {}{of_them}",
+            crate::check::count(more, "more feature")
+        ));
     }
+    let of_them = if added > 0 {
+        format!(", {added} of them written by repair")
+    } else {
+        String::new()
+    };
     let kept_refused = keep && all.iter().any(|r| r.outcome == Outcome::Refused);
     format!(
-        "left as written: {} `check` gives on the {}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
+        "left as written: {} `check` gives on the {}{of_them}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
         crate::check::count(total, "warning"),
         if kept_refused {
             "tools repaired or unchanged"
@@ -884,7 +914,7 @@ mod tests {
     /// The closing line lists every warning `check` gives on the tools written, counted as
     /// `check` counts them: the repairable ones (`minimum`), those repair has no rewrite for
     /// (`type: "integer"`) and those its own rewrites brought in (the `anyOf` written for a
-    /// `oneOf`). Trial 64 D1: only the repairable ones were listed.
+    /// `oneOf`), marked as repair's. Trial 64 D1: only the repairable ones were listed.
     #[test]
     fn the_left_as_written_line_lists_every_warning_check_gives_on_the_output() {
         use serde_json::json;
@@ -938,15 +968,23 @@ mod tests {
             .find(|l| l.starts_with("left as written: "))
             .unwrap_or_else(|| panic!("{report}"));
         let total: usize = expected.values().sum();
+        // The `anyOf` is repair's own, and marked so (`introduced`).
+        assert_eq!(
+            results[1].1.introduced,
+            BTreeMap::from([("keyword-allowed: anyOf".to_string(), 1)])
+        );
+        assert!(results[0].1.introduced.is_empty());
         assert!(
             line.starts_with(&format!(
-                "left as written: {total} warnings `check` gives on the output: "
+                "left as written: {total} warnings `check` gives on the output, 1 of them \
+                 written by repair: "
             )),
             "{line}"
         );
         let listed: Vec<String> = expected
             .iter()
             .map(|(f, n)| match n {
+                1 if f == "keyword-allowed: anyOf" => format!("{f}, written by repair"),
                 1 => f.clone(),
                 n => format!("{f} at {n} places"),
             })

@@ -28,7 +28,7 @@ pub mod canonical;
 mod localize;
 pub mod wire;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -282,6 +282,11 @@ fn compile_once(
     if let Some(refused) = refused_for_tool_count(&tools, &slots, &outcomes, &builtins, check) {
         return Ok(refused);
     }
+    // The warnings of each tool as given, which those compile brings in are told from.
+    let given_warnings: Vec<BTreeMap<String, usize>> = tools
+        .iter()
+        .map(|t| repair::warnings_per_feature(&crate::check::check_tools(&[t.as_ref(0)], profile)))
+        .collect();
     // The canonical schema first: no definition nothing reaches, every known type spelling
     // as the type it means, and for OpenAI's and DeepSeek's strict forms a `true` branch as
     // `{}`.
@@ -490,7 +495,7 @@ fn compile_once(
             break (body, reply, classified, sent);
         }
     };
-    for (r, original) in results.iter_mut().zip(&originals) {
+    for ((r, original), given) in results.iter_mut().zip(&originals).zip(&given_warnings) {
         if let Some(compiled) = &r.tool.parameters {
             written_again(&mut r.changes, compiled);
         }
@@ -511,7 +516,7 @@ fn compile_once(
             wire::default_out_of_reach(&mut r.changes, original);
         }
         if r.outcome != Outcome::Refused {
-            left_as_compiled(r, profile);
+            left_as_compiled(r, profile, given);
         }
     }
     if every_blocker {
@@ -1466,13 +1471,18 @@ fn one_step(a: &str, b: &str) -> bool {
         .is_some_and(|rest| rest.starts_with('/') && rest[1..].find('/').is_none())
 }
 
-/// Sets what `r` says is left (`unverified`, `left_as_written`) from a check of the tool as
-/// compile writes it out: repair listed them for the tool as it left repair, and the model
-/// loop and the wire form change it after that (a feature the model rejects is dropped; a
-/// strict form's `null` in an `enum` is brought in).
-fn left_as_compiled(r: &mut ToolRepair, profile: &CompiledProfile) {
+/// Sets what `r` says is left (`unverified`, `introduced`, `left_as_written`) from a check of
+/// the tool as compile writes it out, `given` being the warnings of the tool as given: repair
+/// listed them for the tool as it left repair, and the model loop and the wire form change it
+/// after that (a feature the model rejects is dropped; a strict form's `null` in an `enum`
+/// brought in).
+fn left_as_compiled(
+    r: &mut ToolRepair,
+    profile: &CompiledProfile,
+    given: &BTreeMap<String, usize>,
+) {
     let written = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
-    repair::set_left(r, &written);
+    repair::set_left(r, &written, given);
 }
 
 /// Leaves out of `changes` a keyword dropped because the one it rested on was (a change of no

@@ -3386,4 +3386,9 @@ fn the_warnings_the_wire_form_brings_in_are_listed() {
         "{expected:?}"
     );
     assert_eq!(r.unverified, expected);
+    assert_eq!(
+        r.introduced.get("keyword-allowed: enum (null member)"),
+        Some(&1),
+        "{r:#?}"
+    );
 }

@@ -213,6 +213,7 @@ mod tests {
             changes: vec![],
             refusals: vec![],
             unverified: Default::default(),
+            introduced: Default::default(),
             left_as_written: vec![],
             tool: Tool {
                 name: Some(name.into()),

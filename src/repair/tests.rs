@@ -5249,3 +5249,34 @@ fn a_true_branch_is_repaired_as_an_empty_one() {
         ]
     );
 }
+
+/// The warnings repair's own rewrites bring in are told from the input's: `float` written as
+/// `number` (`float` rejected, `number` without evidence either way) is listed in
+/// `introduced` with the places it was written at, not the `number` the input wrote, and a
+/// warning of the input (`minimum`) is not listed there; JSON writes the features.
+#[test]
+fn warnings_a_rewrite_brings_in_are_listed_as_introduced() {
+    let p = profile(&["type-spelling: float"]);
+    let t = tool(
+        "bmi",
+        json!({"type": "object", "properties": {
+            "w": {"type": "float"},
+            "h": {"type": "float"},
+            "n": {"type": "number", "minimum": 1}}}),
+    );
+    let r = repair_request(&[t], &p, &Options::default()).remove(0);
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    assert_eq!(
+        r.unverified.get("type-spelling: number"),
+        Some(&3),
+        "{r:#?}"
+    );
+    assert_eq!(
+        r.introduced,
+        BTreeMap::from([("type-spelling: number".to_string(), 2)]),
+        "{r:#?}"
+    );
+    assert!(r.unverified.contains_key("keyword-allowed: minimum"));
+    let written = serde_json::to_value(&r).unwrap();
+    assert_eq!(written["introduced"], json!(["type-spelling: number"]));
+}

@@ -383,6 +383,7 @@ pub fn repair_request(
         strict::refuse_not_in_strict_form(r, profile);
         strict::mark_tool_use_losses(r);
         name_places_as_given(r, given);
+        left_of_refused(r, given, profile, opts.keep_unrepairable);
     }
     out
 }
@@ -1276,6 +1277,30 @@ fn past(
             (past > 0).then(|| (feature.clone(), past))
         })
         .collect()
+}
+
+/// Sets what a refused tool's report says is left from what is written for it: nothing (it
+/// is left out), or with `keep` (`--keep-unrepairable`) the tool as `given`, whose warnings
+/// are the input's, none of them repair's; not what its rewrites had left when it was refused,
+/// which no one is sent.
+pub(crate) fn left_of_refused(
+    r: &mut ToolRepair,
+    given: &Tool,
+    profile: &CompiledProfile,
+    keep: bool,
+) {
+    if r.outcome != Outcome::Refused {
+        return;
+    }
+    let written = if keep {
+        crate::check::check_tools(&[given.as_ref(0)], profile)
+    } else {
+        // Not even `name-unique`: a tool left out shares its name with none.
+        r.unverified.clear();
+        Vec::new()
+    };
+    let as_given = warnings_per_feature(&written);
+    set_left(r, &written, &as_given);
 }
 
 /// [`ToolRepair::unverified`] as JSON writes it: its features, sorted.

@@ -743,7 +743,7 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
         s.push_str(&note);
         s.push('\n');
     }
-    s.push_str(&left_as_written(&all, profile, keep));
+    s.push_str(&left_as_written(&all, profile));
     s
 }
 
@@ -752,19 +752,19 @@ fn human_report(results: &[(usize, ToolRepair)], profile: &str, keep: bool) -> S
 const LEFT_AS_WRITTEN_SHOWN: usize = 10;
 
 /// The report's closing line on the warnings `check` gives on the tools repair wrote
-/// (repaired or unchanged): each feature, with its number of places when more than one, and
-/// their sum, which is `check`'s count of warnings on the output. It lists every warning left (`unverified`): those repair has a rewrite for but
+/// (repaired, unchanged, or refused and kept as given): each feature, with its number of
+/// places when more than one, and their sum, which is `check`'s count of warnings on the
+/// output. It lists every warning left (`unverified`): those repair has a rewrite for but
 /// makes none, those it has none for (`type: "integer"`) and those its own rewrites brought
 /// in (`oneOf` written as `anyOf`), not only the first (`left_as_written`, trial 64 D1), since
 /// the line reads as what is left; those its rewrites brought in (`introduced`) are marked
 /// "written by repair", as they are not the input's. Past [`LEFT_AS_WRITTEN_SHOWN`]
-/// features, those at the most places, and a count of the others. A refused tool kept
-/// (`keep`) is written as given, and `check` finds in it what it found in the input: the line
-/// then says it counts the others. Empty when no warning is left.
-fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
+/// features, those at the most places, and a count of the others. Empty when no warning is
+/// left.
+fn left_as_written(all: &[&ToolRepair], profile: &str) -> String {
     // Per feature: its warnings, and those of them repair brought in.
     let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for r in all.iter().filter(|r| r.outcome != Outcome::Refused) {
+    for r in all {
         for (feature, n) in &r.unverified {
             let added = r.introduced.get(feature).copied().unwrap_or(0);
             let e = per.entry(feature.as_str()).or_default();
@@ -830,15 +830,9 @@ fn left_as_written(all: &[&ToolRepair], profile: &str, keep: bool) -> String {
     } else {
         String::new()
     };
-    let kept_refused = keep && all.iter().any(|r| r.outcome == Outcome::Refused);
     format!(
-        "left as written: {} `check` gives on the {}{of_them}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
+        "left as written: {} `check` gives on the output{of_them}: {} (no target of `{profile}` has rejecting evidence, so repair changes nothing for them)\n",
         crate::check::count(total, "warning"),
-        if kept_refused {
-            "tools repaired or unchanged"
-        } else {
-            "output"
-        },
         list.join("; "),
     )
 }
@@ -993,6 +987,53 @@ mod tests {
             line.contains(&format!(": {} (no target", listed.join("; "))),
             "{line}"
         );
+    }
+
+    /// A refused tool kept as given (`--keep-unrepairable`) is on the output with the
+    /// input's warnings, which the closing line counts as `check` does; not the `number`
+    /// its rewrites wrote for a `float` before it was refused, which is written nowhere.
+    #[test]
+    fn the_left_as_written_line_counts_a_kept_refused_tool_as_given() {
+        use serde_json::json;
+        let p = crate::repair::tests::profile(&[
+            "type-spelling: float",
+            "structure: array-without-items",
+        ]);
+        let tools = [Tool {
+            name: Some("predict".into()),
+            description: Some("Does it.".into()),
+            parameters: Some(json!({"type": "object", "properties": {
+                "w": {"type": "float", "minimum": 1},
+                "xs": {"type": "array"}}})),
+            strict: None,
+            strict_tool_use: None,
+        }];
+        let keep = Options {
+            keep_unrepairable: true,
+            ..Options::default()
+        };
+        let results: Vec<(usize, ToolRepair)> = repair::repair_request(&tools, &p, &keep)
+            .into_iter()
+            .map(|r| (0, r))
+            .collect();
+        assert_eq!(results[0].1.outcome, Outcome::Refused);
+        let report = human_report(&results, "test", true);
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("left as written: "))
+            .unwrap_or_else(|| panic!("{report}"));
+        let total = crate::check::check_tools(&[tools[0].as_ref(0)], &p)
+            .iter()
+            .filter(|f| f.level == crate::check::Level::Warning)
+            .count();
+        assert!(
+            line.starts_with(&format!(
+                "left as written: {total} warnings `check` gives on the output: "
+            )),
+            "{line}"
+        );
+        assert!(line.contains("keyword-allowed: minimum"), "{line}");
+        assert!(!line.contains("type-spelling: number"), "{line}");
     }
 
     #[test]

@@ -515,9 +515,7 @@ fn compile_once(
             }
             wire::default_out_of_reach(&mut r.changes, original);
         }
-        if r.outcome != Outcome::Refused {
-            left_as_compiled(r, profile, given);
-        }
+        left_as_compiled(r, profile, given);
     }
     if every_blocker {
         let mut values_left = BLOCKER_SEARCH_BUDGET;
@@ -1475,13 +1473,18 @@ fn one_step(a: &str, b: &str) -> bool {
 /// the tool as compile writes it out, `given` being the warnings of the tool as given: repair
 /// listed them for the tool as it left repair, and the model loop and the wire form change it
 /// after that (a feature the model rejects is dropped; a strict form's `null` in an `enum`
-/// brought in).
+/// brought in). A refused tool is not written: nothing is left of it.
 fn left_as_compiled(
     r: &mut ToolRepair,
     profile: &CompiledProfile,
     given: &BTreeMap<String, usize>,
 ) {
-    let written = crate::check::check_tools(&[r.tool.as_ref(0)], profile);
+    let written = if r.outcome == Outcome::Refused {
+        r.unverified.clear();
+        Vec::new()
+    } else {
+        crate::check::check_tools(&[r.tool.as_ref(0)], profile)
+    };
     repair::set_left(r, &written, given);
 }
 

@@ -5280,3 +5280,38 @@ fn warnings_a_rewrite_brings_in_are_listed_as_introduced() {
     let written = serde_json::to_value(&r).unwrap();
     assert_eq!(written["introduced"], json!(["type-spelling: number"]));
 }
+
+/// A refused tool's report lists the warnings of what is written for it: none when it is
+/// left out, the input's own when it is kept (`--keep-unrepairable`), not those of the
+/// rewrites made before it was refused (its `float` written as `number`), which no one gets.
+#[test]
+fn a_refused_tool_lists_the_warnings_of_what_is_written_for_it() {
+    let p = profile(&["type-spelling: float", "structure: array-without-items"]);
+    let t = tool(
+        "predict",
+        json!({"type": "object", "properties": {
+            "w": {"type": "float", "minimum": 1},
+            "xs": {"type": "array"}}}),
+    );
+    let left_out = repair_request(std::slice::from_ref(&t), &p, &Options::default()).remove(0);
+    assert_eq!(left_out.outcome, Outcome::Refused, "{left_out:#?}");
+    assert!(left_out.unverified.is_empty(), "{left_out:#?}");
+    assert!(left_out.introduced.is_empty(), "{left_out:#?}");
+    assert!(left_out.left_as_written.is_empty(), "{left_out:#?}");
+    let keep = Options {
+        keep_unrepairable: true,
+        ..Options::default()
+    };
+    let kept = repair_request(std::slice::from_ref(&t), &p, &keep).remove(0);
+    assert_eq!(kept.outcome, Outcome::Refused, "{kept:#?}");
+    let given = crate::check::check_tools(&[t.as_ref(0)], &p);
+    assert_eq!(kept.unverified, warnings_per_feature(&given));
+    assert!(kept.unverified.contains_key("keyword-allowed: minimum"));
+    assert!(!kept.unverified.contains_key("type-spelling: number"));
+    assert!(kept.introduced.is_empty(), "{kept:#?}");
+    assert!(
+        kept.left_as_written
+            .contains(&"keyword-allowed: minimum".to_string()),
+        "{kept:#?}"
+    );
+}

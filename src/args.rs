@@ -464,21 +464,6 @@ impl std::fmt::Debug for ArgsSchema {
 /// real calls need a handful.
 const MAX_ROUNDS: usize = 64;
 
-/// The first text of a `type` value `v` (one string, or a list's strings) that names no JSON
-/// Schema type, quoted as JSON: what a meta-schema refusal at a `type` keyword is about.
-/// `None` when every text is a standard type (the refusal is about something else: a
-/// repeated or empty list, a number).
-fn no_type_named(v: &Value) -> Option<String> {
-    let standard = |t: &&str| crate::profile::feature::STANDARD_TYPES.contains(t);
-    match v {
-        Value::String(t) => Some(t.as_str()),
-        Value::Array(list) => list.iter().filter_map(Value::as_str).find(|t| !standard(t)),
-        _ => None,
-    }
-    .filter(|t| !standard(t))
-    .map(|t| Value::from(t).to_string())
-}
-
 /// Without `$schema` a schema is read as draft 2020-12, where `items` is one schema; draft-07's
 /// list form (a tuple) is the usual reason such a schema fails to compile, so say so.
 fn draft07_hint(schema: &Value) -> &'static str {
@@ -599,21 +584,13 @@ impl ArgsSchema {
                     ),
                     // The meta-schema's words for a bad `type` are about its own `anyOf`,
                     // which the user never wrote: name the spelling and the types there are.
-                    (None, None) => match schema
-                        .pointer(&pointer)
-                        .filter(|_| pointer.ends_with("/type"))
-                        .and_then(no_type_named)
-                    {
-                        Some(t) => format!(
-                            "the schema is not valid JSON Schema: {t} is not a JSON Schema \
-                             type (the types are {}; `any`, `dict`, `float` and other known \
-                             spellings are read as what they mean)",
-                            crate::profile::feature::STANDARD_TYPES
-                                .iter()
-                                .map(|t| format!("\"{t}\""))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                    (None, None) => match crate::schema::no_type_named(
+                        schema,
+                        &pointer,
+                        "; `any`, `dict`, `float` and other known spellings are read as what \
+                         they mean",
+                    ) {
+                        Some(why) => format!("the schema is not valid JSON Schema: {why}"),
                         None => format!(
                             "the schema is not valid JSON Schema: {e}{}",
                             draft07_hint(schema)
@@ -5877,6 +5854,16 @@ mod tests {
         // A list of standard types that is refused for another reason keeps the validator's
         // words.
         let err = ArgsSchema::new(&json!({"type":["string", "string"]})).unwrap_err();
+        assert!(
+            !err.message.contains("is not a JSON Schema type"),
+            "{}",
+            err.message
+        );
+        // A property named `type` is a schema, not the keyword: its string is no schema, and
+        // is not called a type (before: "\"strin\" is not a JSON Schema type" there too).
+        let err =
+            ArgsSchema::new(&json!({"type":"object","properties":{"type":"strin"}})).unwrap_err();
+        assert_eq!(err.pointer, "/properties/type");
         assert!(
             !err.message.contains("is not a JSON Schema type"),
             "{}",

@@ -430,6 +430,76 @@ pub fn names_itself(schema: &Value) -> bool {
         .any(|k| schema.get(*k).is_some_and(Value::is_string))
 }
 
+/// Why the meta-schema refuses the `type` keyword at `pointer` (RFC 6901, into `root`), in
+/// words about the text written there rather than the meta-schema's (`"strin" is not valid
+/// under any of the schemas listed in the 'anyOf' keyword`: an `anyOf` of the meta-schema's
+/// own, which the user never wrote): `"strin" is not a JSON Schema type (the types are
+/// "string", "number", ..., "null"{aside})`, naming the first text there (one string, or a
+/// list's strings) that is no standard type; `aside` ends the parenthesis (what the caller
+/// reads other spellings as). `None` where `pointer` is no `type` keyword of a subschema (a
+/// property named `type` is a schema: `/properties/type`) or every text there is a standard
+/// type (the refusal is about something else: a repeated or empty list, a number), where the
+/// meta-schema's words stand.
+pub fn no_type_named(root: &Value, pointer: &str, aside: &str) -> Option<String> {
+    let holder = pointer.strip_suffix("/type")?;
+    if !is_subschema_at(root, holder) {
+        return None;
+    }
+    let standard = |t: &&str| crate::profile::feature::STANDARD_TYPES.contains(t);
+    let spelling = match crate::json::at_pointer(root, pointer)? {
+        Value::String(t) => Some(t.as_str()),
+        Value::Array(list) => list.iter().filter_map(Value::as_str).find(|t| !standard(t)),
+        _ => None,
+    }
+    .filter(|t| !standard(t))?;
+    let types: Vec<String> = crate::profile::feature::STANDARD_TYPES
+        .iter()
+        .map(|t| Value::from(*t).to_string())
+        .collect();
+    Some(format!(
+        "{} is not a JSON Schema type (the types are {}{aside})",
+        Value::from(spelling),
+        types.join(", ")
+    ))
+}
+
+/// Whether `pointer` (RFC 6901, as written: keywords hold no `~` or `/`) names a subschema of
+/// `root`: the root, or a place reached from one by the keywords [`walk`] follows (a member of `properties` and the other maps of
+/// schemas, an element of `anyOf` and the other lists, `not` and the other single schemas,
+/// `items` in either form, a schema member of `dependencies`), not a key inside some other
+/// keyword's value (`/default/type`) nor a map of schemas itself.
+fn is_subschema_at(root: &Value, pointer: &str) -> bool {
+    // The keyword whose value (a map or list of subschemas) the walk is in, if it is in one.
+    let mut container: Option<&str> = None;
+    let mut here = root;
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let child = match here {
+            Value::Object(m) => m.get(&token),
+            Value::Array(list) => token.parse::<usize>().ok().and_then(|i| list.get(i)),
+            _ => None,
+        };
+        let Some(child) = child else {
+            return false;
+        };
+        container = match container {
+            // Only the schema form of a `dependencies` member is a subschema.
+            Some("dependencies") if !is_schema_dependency(child) => return false,
+            Some(_) => None,
+            None if ONE_SCHEMA.contains(&raw) || (raw == "items" && !child.is_array()) => None,
+            None if raw == "items" || raw == "dependencies" => Some(raw),
+            None => match keyword_name(raw, MAP_OF_SCHEMAS)
+                .or_else(|| keyword_name(raw, LIST_OF_SCHEMAS))
+            {
+                Some(k) => Some(k),
+                None => return false,
+            },
+        };
+        here = child;
+    }
+    container.is_none()
+}
+
 /// The keywords whose string value names the schema holding them ([`names_itself`]).
 pub const NAMING_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$id", "id"];
 
@@ -545,6 +615,56 @@ pub fn broken_ref(root: &Value) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `type` keyword of a subschema, wherever the walk reaches one, is named as
+    /// written; a member called `type` of a map of schemas, or a key inside another keyword's
+    /// value, is no `type` keyword.
+    #[test]
+    fn a_type_naming_no_type_is_found_only_at_a_type_keyword() {
+        let root = serde_json::json!({"type": "object", "properties": {
+            "a": {"type": "strin"},
+            "type": "strin",
+            "l": {"type": ["string", "nul"]},
+            "r": {"type": ["string", "string"]},
+            "i": {"type": "array", "items": [{"type": "x"}], "default": {"type": "x"}},
+            "d": {"type": "object", "properties": {},
+                "dependencies": {"s": {"type": "x"}, "n": ["type"]}},
+            "n": {"anyOf": [{"not": {"type": "x"}}], "$defs": {"type": {"type": "x"}}}}});
+        let said = |p: &str| super::no_type_named(&root, p, "");
+        let named = |p: &str, t: &str| {
+            let s = said(p).unwrap_or_else(|| panic!("{p}: nothing said"));
+            assert!(
+                s.starts_with(&format!(
+                    "\"{t}\" is not a JSON Schema type (the types are "
+                )),
+                "{p}: {s}"
+            );
+        };
+        named("/properties/a/type", "strin");
+        named("/properties/l/type", "nul");
+        named("/properties/i/items/0/type", "x");
+        named("/properties/d/dependencies/s/type", "x");
+        named("/properties/n/anyOf/0/not/type", "x");
+        named("/properties/n/$defs/type/type", "x");
+        for p in [
+            "/properties/type",
+            "/properties/r/type",
+            "/properties/i/default/type",
+            "/properties/d/dependencies/n/0",
+            "/properties/missing/type",
+            "/type",
+        ] {
+            assert_eq!(said(p), None, "{p}");
+        }
+        assert_eq!(
+            super::no_type_named(&serde_json::json!({"type": "strin"}), "/type", "; more")
+                .as_deref(),
+            Some(
+                "\"strin\" is not a JSON Schema type (the types are \"string\", \"number\", \
+                 \"integer\", \"boolean\", \"array\", \"object\", \"null\"; more)"
+            )
+        );
+    }
 
     /// A reference to keyword data (`#/required`) cannot work: compile would send it.
     #[test]

@@ -143,9 +143,12 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, stats: &Stats) {
         } else {
             Placement::Nested
         };
+        // The meta-schema's words for a bad `type` are about its own `anyOf`, which the user
+        // never wrote: name the spelling and the types there are, as `args` does.
+        let said = crate::schema::no_type_named(root, pointer, "");
         cx.feature_under(At::Pointer(pointer), FEAT, placement, slot, |m| {
             m.push_str("the schema is not valid against the JSON Schema 2020-12 meta-schema: ");
-            m.push_str(error);
+            m.push_str(said.as_deref().unwrap_or(error));
         });
     }
 }
@@ -435,5 +438,50 @@ mod tests {
             ["engine/jsonschema-2020-12"]
         );
         assert!(targets("gemini/v1beta/parameters").is_empty());
+    }
+
+    /// Where `meta-schema-invalid` itself reports a `type` that names no type (the rule
+    /// that would, `type-invalid`, turned off as `check --ignore` does; with it on, the walk's
+    /// finding there stands for the meta-schema's), it names the spelling and the types there
+    /// are, as `args` does, not the meta-schema's words about its own `anyOf` (before: "\"strin\"
+    /// is not valid under any of the schemas listed in the 'anyOf' keyword"). A list of
+    /// standard types refused for another reason keeps them.
+    #[test]
+    fn a_type_naming_no_type_is_named_as_written() {
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let mut profile =
+            crate::profile::CompiledProfile::new(set.get("anthropic/messages").unwrap());
+        profile.turn_off(&["type-invalid", "type-list", "schema-invalid"]);
+        let meta = |parameters: serde_json::Value| -> Vec<(String, String)> {
+            check_under(&profile, &parameters)
+                .into_iter()
+                .filter(|f| f.rule == "meta-schema-invalid")
+                .map(|f| (f.pointer, f.message.to_string()))
+                .collect()
+        };
+        let types = "(the types are \"string\", \"number\", \"integer\", \"boolean\", \
+                     \"array\", \"object\", \"null\")";
+        for (ty, named) in [(json!("strin"), "strin"), (json!(["string", "nul"]), "nul")] {
+            let found = meta(json!({"type": "object", "properties": {"a": {"type": ty}}}));
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].0, "/properties/a/type");
+            assert!(
+                found[0].1.starts_with(&format!(
+                    "the schema is not valid against the JSON Schema 2020-12 meta-schema: \
+                     \"{named}\" is not a JSON Schema type {types}"
+                )),
+                "{}",
+                found[0].1
+            );
+        }
+        let repeated =
+            json!({"type": "object", "properties": {"a": {"type": ["string", "string"]}}});
+        let found = meta(repeated);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            !found[0].1.contains("is not a JSON Schema type"),
+            "{}",
+            found[0].1
+        );
     }
 }

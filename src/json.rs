@@ -913,28 +913,32 @@ pub fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
         return Some(root);
     }
     let rest = pointer.strip_prefix('/')?;
-    rest.split('/').try_fold(root, |v, token| {
-        let token: std::borrow::Cow<'_, str> = if token.contains('~') {
-            token.replace("~1", "/").replace("~0", "~").into()
-        } else {
-            token.into()
-        };
-        match v {
-            Value::Object(m) => m.get(token.as_ref()),
-            Value::Array(a) => {
-                // As RFC 6901 and serde_json: digits only, no leading zero but "0".
-                let t = token.as_ref();
-                if t.is_empty()
-                    || (t.len() > 1 && t.starts_with('0'))
-                    || !t.bytes().all(|b| b.is_ascii_digit())
-                {
-                    return None;
-                }
-                a.get(t.parse::<usize>().ok()?)
+    rest.split('/').try_fold(root, at_token)
+}
+
+/// The member or element of `v` that one JSON Pointer token names (`token` as written in the
+/// pointer, `~1` and `~0` escaped): an object's member, or an array's element at a position
+/// written as RFC 6901 and serde_json write it (digits only, no leading zero but "0").
+pub fn at_token<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
+    let token: std::borrow::Cow<'_, str> = if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    };
+    match v {
+        Value::Object(m) => m.get(token.as_ref()),
+        Value::Array(a) => {
+            let t = token.as_ref();
+            if t.is_empty()
+                || (t.len() > 1 && t.starts_with('0'))
+                || !t.bytes().all(|b| b.is_ascii_digit())
+            {
+                return None;
             }
-            _ => None,
+            a.get(t.parse::<usize>().ok()?)
         }
-    })
+        _ => None,
+    }
 }
 
 /// Appends `token` to `pointer` as one escaped reference token.

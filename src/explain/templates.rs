@@ -2824,16 +2824,11 @@ pub(super) fn in_schema(schema: &Value, pointer: &str) -> bool {
     let mut node = schema;
     let mut is_schema = true;
     for token in parent.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        let next = match node {
-            Value::Object(map) => map.get(&token),
-            Value::Array(list) => token.parse::<usize>().ok().and_then(|i| list.get(i)),
-            _ => None,
-        };
-        let Some(next) = next else {
+        let Some(next) = crate::json::at_token(node, token) else {
             return false;
         };
-        is_schema = !is_schema || !(SCHEMA_MAPS.contains(&token.as_str()) || next.is_array());
+        // The maps of schemas are keywords, which hold no `~` or `/` to unescape.
+        is_schema = !is_schema || !(SCHEMA_MAPS.contains(&token) || next.is_array());
         node = next;
     }
     is_schema && node.is_object()

@@ -473,13 +473,7 @@ fn is_subschema_at(root: &Value, pointer: &str) -> bool {
     let mut container: Option<&str> = None;
     let mut here = root;
     for raw in pointer.split('/').skip(1) {
-        let token = raw.replace("~1", "/").replace("~0", "~");
-        let child = match here {
-            Value::Object(m) => m.get(&token),
-            Value::Array(list) => token.parse::<usize>().ok().and_then(|i| list.get(i)),
-            _ => None,
-        };
-        let Some(child) = child else {
+        let Some(child) = crate::json::at_token(here, raw) else {
             return false;
         };
         container = match container {

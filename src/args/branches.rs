@@ -160,7 +160,15 @@ impl ArgsSchema {
     /// problem beside the real one (`"5" is a string`, `null is not allowed here`). Text the
     /// branches read differently (`"1"` as `1` and as `true`) is left as sent.
     fn shared_by_shown(&self, e: &ValidationError<'_>, readings: &[Reading]) -> Outcome {
-        let shown = self.shown_branches(e);
+        let mut shown = self.shown_branches(e);
+        if shown.is_empty() {
+            // Text of no branch's type as sent (JSON text for `anyOf [array, null]`, Pydantic's
+            // `Optional[T]`): the branches that read it as their type are the ones it was
+            // meant for, and a `null` branch, which cannot, has no say (trial 66 D1).
+            shown = (0..readings.len())
+                .filter(|&i| readings[i].made.iter().any(|c| c.pointer.is_empty()))
+                .collect();
+        }
         let Some((first, rest)) = shown.split_first() else {
             return Outcome::Unchanged;
         };
@@ -795,6 +803,31 @@ mod tests {
         let r = s.check(&call, number);
         assert!(r.coercions.is_empty(), "{r:#?}");
         assert_eq!(*r.arguments, call);
+    }
+
+    /// JSON text of no branch's type as sent, inside `anyOf [T, null]` (Pydantic's
+    /// `Optional[T]`) or `anyOf [T, integer]`, T not satisfied by what the text encodes: the
+    /// text was left as sent and the model told only "matches none of the alternatives",
+    /// though bare T and `type: [T, "null"]` coerce it and name the problem inside (trial 66
+    /// D1). The branches that read the text as their type now decide.
+    #[test]
+    fn json_text_of_no_branch_type_is_read_by_the_branches_that_can() {
+        let items = json!({"type":"array","items":{"type":"integer"}});
+        for other in [json!({"type":"null"}), json!({"type":"integer"})] {
+            let s = ArgsSchema::new(&json!({"type":"object","properties":{
+                "e":{"anyOf":[items.clone(), other.clone()]}}}))
+            .unwrap();
+            let call = json!({"e":"[1,\"x\"]"});
+            let r = s.check(&call, Coercions::ALL);
+            assert_eq!(
+                made(&r),
+                [("/e".to_string(), CoercionKind::JsonText)],
+                "{other}"
+            );
+            assert_eq!(*r.arguments, json!({"e":[1,"x"]}), "{other}");
+            let places: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
+            assert_eq!(places, ["/e/1"], "{other}: {:#?}", r.problems);
+        }
     }
 
     /// Branches that each take the value once nulls are removed, but remove different ones:

@@ -172,18 +172,8 @@ impl ArgsSchema {
         let Some((first, rest)) = shown.split_first() else {
             return Outcome::Unchanged;
         };
-        let made: Vec<Coercion> = readings[*first]
-            .made
-            .iter()
-            .filter(|c| rest.iter().all(|&i| readings[i].made.contains(c)))
-            .cloned()
-            .collect();
-        let nulls: Vec<String> = readings[*first]
-            .nulls
-            .iter()
-            .filter(|n| rest.iter().all(|&i| readings[i].nulls.contains(n)))
-            .cloned()
-            .collect();
+        let made = in_every(*first, rest, |i| &readings[i].made);
+        let nulls = in_every(*first, rest, |i| &readings[i].nulls);
         match made.is_empty() && nulls.is_empty() {
             true => Outcome::Unchanged,
             false => normalised(e.instance_path().as_str(), made, nulls),
@@ -321,6 +311,20 @@ struct Candidate {
 struct Reading {
     made: Vec<Coercion>,
     nulls: Vec<String>,
+}
+
+/// What branch `first`'s reading (`of`) holds that the reading of every branch of `rest` holds
+/// too, in `first`'s order.
+fn in_every<'r, T: PartialEq + Clone + 'r>(
+    first: usize,
+    rest: &[usize],
+    of: impl Fn(usize) -> &'r [T],
+) -> Vec<T> {
+    of(first)
+        .iter()
+        .filter(|x| rest.iter().all(|&i| of(i).contains(x)))
+        .cloned()
+        .collect()
 }
 
 /// [`Outcome::Normalised`] for coercions `made` and nulls treated as absent `nulls`, pointers

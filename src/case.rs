@@ -81,6 +81,9 @@ pub enum Generate {
     EnumSize { n: usize },
     /// The root gets `n` string properties.
     PropertyCount { n: usize },
+    /// `n` string properties across the tools of one request: copies of the baseline named
+    /// `probe_tool_0` ..., each with up to [`PROPERTIES_PER_TOOL`] of them (the last the rest).
+    RequestPropertyCount { n: usize },
     /// The parameters schema is padded with described properties to exactly `n` bytes of
     /// compact JSON: `n` is the baseline's 125 bytes, or 167 (one empty padding property) or
     /// more.
@@ -534,10 +537,11 @@ fn check_instances(
 /// Kinds without a value.
 const BARE_PARAMETERS: [&str; 3] = ["control", "type-missing", "name-unique"];
 /// Kinds whose value is a positive whole number (a size, a count, a depth).
-const LIMIT_PARAMETERS: [&str; 7] = [
+const LIMIT_PARAMETERS: [&str; 8] = [
     "depth-limit",
     "enum-size-limit",
     "property-count-limit",
+    "request-property-count-limit",
     "schema-bytes-limit",
     "tool-count-limit",
     "name-length-limit",
@@ -622,6 +626,7 @@ pub fn parameter_family(parameter: &str) -> Option<&'static str> {
         "depth-limit"
         | "enum-size-limit"
         | "property-count-limit"
+        | "request-property-count-limit"
         | "schema-bytes-limit"
         | "tool-count-limit" => "limits",
         "name-length-limit" | "name-chars" | "name-unique" => "names",
@@ -844,6 +849,7 @@ pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
         Generate::NestedDepth { n }
         | Generate::EnumSize { n }
         | Generate::PropertyCount { n }
+        | Generate::RequestPropertyCount { n }
         | Generate::SchemaBytes { n }
         | Generate::ToolCount { n }
         | Generate::NameLength { n }
@@ -883,11 +889,18 @@ pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
                 Value::Array(values);
         }
         Generate::PropertyCount { n } => {
-            let props: Map<String, Value> = (0..*n)
-                .map(|i| (format!("p{i}"), json!({"type": "string"})))
-                .collect();
-            tool.parameters =
-                Some(json!({"type": "object", "properties": props, "required": ["p0"]}));
+            tool.parameters = Some(properties_schema(*n));
+        }
+        Generate::RequestPropertyCount { n } => {
+            return Ok((0..n.div_ceil(PROPERTIES_PER_TOOL))
+                .map(|i| ToolDef {
+                    name: format!("probe_tool_{i}"),
+                    parameters: Some(properties_schema(
+                        (n - i * PROPERTIES_PER_TOOL).min(PROPERTIES_PER_TOOL),
+                    )),
+                    ..baseline()
+                })
+                .collect());
         }
         Generate::SchemaBytes { n } => {
             tool.parameters = Some(pad_schema_to(*n)?);
@@ -914,6 +927,19 @@ pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
         }
     }
     Ok(vec![tool])
+}
+
+/// Properties per tool of a [`Generate::RequestPropertyCount`] case: the largest
+/// `property-count-limit` case every target with evidence accepts, so that only the count
+/// across the request is new.
+pub const PROPERTIES_PER_TOOL: usize = 100;
+
+/// A root of `n` string properties `p0` ... (`p0` required).
+fn properties_schema(n: usize) -> Value {
+    let props: Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    json!({"type": "object", "properties": props, "required": ["p0"]})
 }
 
 /// A parameters schema of exactly `n` bytes of compact JSON (`serde_json::to_string`): the
@@ -1164,6 +1190,30 @@ mod tests {
             let p = params_of(&tools);
             assert_eq!(p["properties"].as_object().unwrap().len(), n);
             assert_eq!(p["required"], json!(["p0"]));
+        }
+    }
+
+    #[test]
+    fn request_property_count_spreads_n_properties_over_uniquely_named_tools() {
+        for (n, per_tool) in [
+            (1, &[1][..]),
+            (100, &[100]),
+            (200, &[100, 100]),
+            (201, &[100, 100, 1]),
+        ] {
+            let tools = one(Generate::RequestPropertyCount { n });
+            let counts: Vec<usize> = tools
+                .iter()
+                .map(|t| {
+                    t.parameters.as_ref().unwrap()["properties"]
+                        .as_object()
+                        .unwrap()
+                        .len()
+                })
+                .collect();
+            assert_eq!(counts, per_tool, "n={n}");
+            let names: std::collections::BTreeSet<_> = tools.iter().map(|t| &t.name).collect();
+            assert_eq!(names.len(), tools.len());
         }
     }
 

@@ -102,6 +102,7 @@ fn vocabulary() -> Vec<(&'static str, Regex)> {
         ("limits", format!("depth-limit: {n}")),
         ("limits", format!("enum-size-limit: {n}")),
         ("limits", format!("property-count-limit: {n}")),
+        ("limits", format!("request-property-count-limit: {n}")),
         ("limits", format!("schema-bytes-limit: {n}")),
         ("limits", format!("tool-count-limit: {n}")),
         ("names", format!("name-length-limit: {n}")),

@@ -293,6 +293,16 @@ pub const KNOWN_COMPANIONS: &[(&str, &[&str], &str)] = &[
         ENUM_SIZE,
     ),
     (
+        "limits/request-property-count-200",
+        &["name-chars: digit @ tool"],
+        TOOL_COUNT,
+    ),
+    (
+        "limits/request-property-count-201",
+        &["name-chars: digit @ tool"],
+        TOOL_COUNT,
+    ),
+    (
         "limits/tool-count-128",
         &["name-chars: digit @ tool"],
         TOOL_COUNT,

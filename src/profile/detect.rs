@@ -1241,6 +1241,16 @@ impl<'a, 'p> Cx<'a, 'p> {
         }
     }
 
+    /// Makes later reports of `rule` about the request as a whole, numbered by its first tool
+    /// (so that a JSON Lines request gets its line); [`Cx::set_tool`] narrows them to one tool.
+    fn about_request(&mut self, tools: &[ToolRef<'_>], rule: &'static Rule) {
+        self.tool_index = tools.first().map_or(0, |t| t.index);
+        self.tool_name = "";
+        self.tool_text = None;
+        self.request = true;
+        self.rule = rule;
+    }
+
     /// Makes later reports belong to tool `index` named `name` (for request-level rules).
     pub fn set_tool(&mut self, index: usize, name: &'a str) {
         self.tool_index = index;
@@ -2073,16 +2083,11 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         cx.names.reset(tools);
     }
     for rule in &hooks.request {
-        // Each request rule starts about the request as a whole (numbered by its first tool,
-        // so that a JSON Lines request gets its line); `set_tool` narrows it to one tool.
-        cx.tool_index = tools.first().map_or(0, |t| t.index);
-        cx.tool_name = "";
-        cx.tool_text = None;
-        cx.request = true;
-        cx.rule = rule;
+        cx.about_request(tools, rule);
         (rule.hooks.request.expect("listed as a request hook"))(cx, tools, builtins);
     }
     cx.request = false;
+    let mut request_stats = rules::RequestStats::default();
     for tool in tools {
         cx.tool_index = tool.index;
         cx.tool_name = tool.name.unwrap_or("");
@@ -2124,7 +2129,16 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
             (rule.hooks.after.expect("listed as an after hook"))(cx, tool, &stats);
         }
         cx.mark_what_goes_with_dropped_keywords();
+        request_stats.property_count += stats.property_count;
     }
+    for rule in &hooks.request_after {
+        cx.about_request(tools, rule);
+        (rule
+            .hooks
+            .request_after
+            .expect("listed as a request-after hook"))(cx, tools, &request_stats);
+    }
+    cx.request = false;
 }
 
 /// How a child subschema hangs below its parent, for its JSON Pointer.

@@ -33,6 +33,10 @@ pub enum Limit {
     EnumSize,
     /// Properties declared in the whole parameters schema (every `properties` map counted).
     PropertyCount,
+    /// Properties declared across the parameters schemas of all the tools of one request
+    /// (each counted as [`Limit::PropertyCount`] counts one): Cohere's `strict_tools` allows
+    /// "a maximum of 200 fields across all tools" (docs.cohere.com tool-use-parameter-types).
+    RequestPropertyCount,
     /// Bytes of the parameters schema as compact JSON.
     SchemaBytes,
     /// Tools in one request.
@@ -44,10 +48,11 @@ pub enum Limit {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 7] = [
+    pub const ALL: [Limit; 8] = [
         Limit::Depth,
         Limit::EnumSize,
         Limit::PropertyCount,
+        Limit::RequestPropertyCount,
         Limit::SchemaBytes,
         Limit::ToolCount,
         Limit::NameLength,
@@ -60,6 +65,7 @@ impl Limit {
             Limit::Depth => "depth-limit",
             Limit::EnumSize => "enum-size-limit",
             Limit::PropertyCount => "property-count-limit",
+            Limit::RequestPropertyCount => "request-property-count-limit",
             Limit::SchemaBytes => "schema-bytes-limit",
             Limit::ToolCount => "tool-count-limit",
             Limit::NameLength => "name-length-limit",
@@ -73,6 +79,7 @@ impl Limit {
             Limit::Depth => "levels of object nesting",
             Limit::EnumSize => "enum members",
             Limit::PropertyCount => "properties",
+            Limit::RequestPropertyCount => "properties across the request's tools",
             Limit::SchemaBytes => "bytes of schema",
             Limit::ToolCount => "tools in one request",
             Limit::NameLength => "characters of name",

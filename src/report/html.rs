@@ -267,7 +267,8 @@ mod tests {
         assert!(at > section, "{page}");
     }
 
-    /// A file of 200 tools said "200 clean" beside a too-many-tools error.
+    /// A file of 200 tools said "200 clean" beside a too-many-tools error (and, for their 200
+    /// properties together, a size-exceeded warning).
     #[test]
     fn a_files_line_counts_its_request_level_findings() {
         let tools: Vec<serde_json::Value> = (0..200)
@@ -279,8 +280,8 @@ mod tests {
         let page = render(&report(serde_json::Value::Array(tools)), &[]);
         assert!(
             page.contains(
-                "200 tools, 200 clean on their own, 1 request-level finding (about a request as a \
-                 whole)"
+                "200 tools, 200 clean on their own, 2 request-level findings (about a request as \
+                 a whole)"
             ),
             "{page}"
         );

@@ -69,6 +69,16 @@ pub type AfterHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &ToolRef<'a>, &Stats);
 /// A hook run once per request with all its function tools and its named built-in tools
 /// (which have no schema and are no [`ToolRef`]: only their names and numbers matter).
 pub type RequestHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>], &[BuiltinTool]);
+/// A hook run once per request after all its tools were walked, with what their walks
+/// measured together.
+pub type RequestAfterHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>], &RequestStats);
+
+/// What the walks of one request's tools measured together, for [`RequestAfterHook`]s.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RequestStats {
+    /// The sum of the tools' [`Stats::property_count`].
+    pub property_count: usize,
+}
 
 /// Where a rule's logic runs.
 #[derive(Clone, Copy)]
@@ -81,6 +91,7 @@ pub struct Hooks {
     pub tool: Option<ToolHook>,
     pub after: Option<AfterHook>,
     pub request: Option<RequestHook>,
+    pub request_after: Option<RequestAfterHook>,
 }
 
 impl Hooks {
@@ -90,6 +101,7 @@ impl Hooks {
         tool: None,
         after: None,
         request: None,
+        request_after: None,
     };
 }
 
@@ -491,6 +503,7 @@ pub struct HookLists {
     pub tool: Vec<&'static Rule>,
     pub after: Vec<&'static Rule>,
     pub request: Vec<&'static Rule>,
+    pub request_after: Vec<&'static Rule>,
 }
 
 pub fn hooks() -> &'static HookLists {
@@ -506,6 +519,7 @@ impl HookLists {
         tool: Vec::new(),
         after: Vec::new(),
         request: Vec::new(),
+        request_after: Vec::new(),
     };
 
     /// The node rules (bit `i`: `node[i]`) called for a subschema of facts `facts`: those
@@ -542,6 +556,7 @@ impl HookLists {
             tool: on().filter(|r| r.hooks.tool.is_some()).collect(),
             after: on().filter(|r| r.hooks.after.is_some()).collect(),
             request: on().filter(|r| r.hooks.request.is_some()).collect(),
+            request_after: on().filter(|r| r.hooks.request_after.is_some()).collect(),
         }
     }
 }

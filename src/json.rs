@@ -920,25 +920,38 @@ pub fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
 /// pointer, `~1` and `~0` escaped): an object's member, or an array's element at a position
 /// written as RFC 6901 and serde_json write it (digits only, no leading zero but "0").
 pub fn at_token<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
-    let token: std::borrow::Cow<'_, str> = if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~").into()
+    if token.contains('~') {
+        child(v, &token.replace("~1", "/").replace("~0", "~"))
     } else {
-        token.into()
-    };
+        child(v, token)
+    }
+}
+
+/// [`at_token`] for a token already unescaped (`name`: a member's name as the object holds
+/// it, or an array position), for a caller that walks down a value step by step.
+pub fn child<'v>(v: &'v Value, name: &str) -> Option<&'v Value> {
+    #[cfg(test)]
+    TOKENS_READ.with(|c| c.set(c.get() + 1));
     match v {
-        Value::Object(m) => m.get(token.as_ref()),
+        Value::Object(m) => m.get(name),
         Value::Array(a) => {
-            let t = token.as_ref();
-            if t.is_empty()
-                || (t.len() > 1 && t.starts_with('0'))
-                || !t.bytes().all(|b| b.is_ascii_digit())
+            if name.is_empty()
+                || (name.len() > 1 && name.starts_with('0'))
+                || !name.bytes().all(|b| b.is_ascii_digit())
             {
                 return None;
             }
-            a.get(t.parse::<usize>().ok()?)
+            a.get(name.parse::<usize>().ok()?)
         }
         _ => None,
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The JSON Pointer tokens [`child`] has resolved on this thread: what a walk costs, for
+    /// the tests that pin it.
+    pub static TOKENS_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Appends `token` to `pointer` as one escaped reference token.

@@ -3220,6 +3220,40 @@ fn the_repairs_tried_for_a_deep_tool_are_capped_by_its_depth() {
     assert!(candidate_cap(1_114) > 5_000);
 }
 
+/// The cap on the repairs tried ([`localize::candidate_cap`]) counts a check of the tool as
+/// its depth sum; a check asks of every keyword below a `oneOf` whether dropping it would
+/// narrow the schema, which resolved each step of its place from the root again (d² tokens
+/// read at depth d): a chain of 100 closed objects in a `oneOf` beside null and integer took
+/// a minute to compile for deepseek/beta-strict (debug build), a plain chain of 200 under 3 s
+/// (trial 66 D2). The place is now walked down once, so the tokens read stay within the
+/// depth sum however deep the chain.
+#[test]
+fn a_check_below_a_one_of_reads_each_place_once() {
+    let read = |n: usize| {
+        let mut chain = json!({"type": "string"});
+        for _ in 0..n {
+            chain = json!({"type": "object", "properties": {"c": chain}, "required": ["c"],
+                "additionalProperties": false});
+        }
+        let schema = json!({"type": "object", "properties": {"a": {"oneOf": [
+            chain, {"type": "null"}, {"type": "integer"}]}}});
+        let size = crate::json::depth_sum(&schema);
+        let t = tool("t", schema);
+        crate::json::TOKENS_READ.with(|c| c.set(0));
+        let findings = crate::check::check_tools(&[t.as_ref(0)], &profile(&[]));
+        // Every keyword of the chain is a finding (no evidence for any), each asked about.
+        assert!(findings.len() > 3 * n, "{}", findings.len());
+        (crate::json::TOKENS_READ.with(std::cell::Cell::get), size)
+    };
+    for n in [10, 40, 100] {
+        let (tokens, size) = read(n);
+        assert!(
+            tokens <= size,
+            "{n} levels: {tokens} tokens read, depth sum {size}"
+        );
+    }
+}
+
 /// The repairs tried for one tool are capped by their number times its size
 /// ([`localize::candidate_cap`]): the best ranked are tried, and a refusal then says how many
 /// of how many (1,000 `patternProperties` took 49 s to compile without a cap, debug build).

@@ -631,22 +631,28 @@ fn turned_by(k: &str, v: &Value) -> Option<(&'static str, &'static str)> {
 fn widening_narrows(root: &Value, node: &str) -> Option<String> {
     let branch = |k: &str| if k == "oneOf" { "a branch of " } else { "" };
     let mut named = None;
-    let mut at = String::new();
-    for step in place::steps(node) {
+    // The value reached (`None` where the schema has no such place), one step further each
+    // time: resolving each step's place from the root again made a place at depth d cost d²
+    // tokens read, and a check asks this of every keyword below a `oneOf` (a chain of 100
+    // objects in one took a minute to compile for deepseek/beta-strict, debug build: trial
+    // 66 D2). The place is written out only for the words.
+    let steps = place::steps(node);
+    let mut reached = Some(root);
+    for (n, step) in steps.iter().enumerate() {
         let (Step::Applicator(k) | Step::Keyword(k, _) | Step::Member(k, _) | Step::Element(k, _)) =
-            &step;
-        let here = crate::json::push_token(&at, k);
-        let value = root.pointer(&here)?;
+            step;
+        let value = crate::json::child(reached?, k)?;
         if let Some((k, why)) = turned_by(k, value) {
+            let here = keyword_place(&steps[..=n]);
             return Some(format!("it is in {}the `{k}` at {here}, {why}", branch(k)));
         }
-        at = match &step {
-            Step::Member(_, name) => crate::json::push_token(&here, name),
-            Step::Element(_, i) => crate::json::push_token(&here, &i.to_string()),
-            _ => here,
+        reached = match step {
+            Step::Member(_, name) => crate::json::child(value, name),
+            Step::Element(_, i) => crate::json::child(value, &i.to_string()),
+            _ => Some(value),
         };
         let definition = matches!(k.as_str(), "$defs" | "definitions");
-        let names_itself = root.pointer(&at).is_some_and(crate::schema::names_itself);
+        let names_itself = reached.is_some_and(crate::schema::names_itself);
         if (definition || names_itself)
             && let Some((k, why)) = *named.get_or_insert_with(|| named_from_turned(root, node))
         {
@@ -659,6 +665,27 @@ fn widening_narrows(root: &Value, node: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The JSON Pointer of the keyword the last of `steps` (read from the root) enters by.
+fn keyword_place(steps: &[Step]) -> String {
+    let mut at = String::new();
+    let mut push = |token: &str| {
+        at.push('/');
+        at.push_str(&crate::json::escape_token(token));
+    };
+    for (n, step) in steps.iter().enumerate() {
+        let (Step::Applicator(k) | Step::Keyword(k, _) | Step::Member(k, _) | Step::Element(k, _)) =
+            step;
+        push(k);
+        match step {
+            _ if n + 1 == steps.len() => {}
+            Step::Member(_, name) => push(name),
+            Step::Element(_, i) => push(&i.to_string()),
+            _ => {}
+        }
+    }
+    at
 }
 
 /// What [`turned_by`] says of a place: its keyword and the words for why.

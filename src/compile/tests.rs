@@ -1563,6 +1563,46 @@ fn a_refusal_is_placed_at_the_pointer_the_models_error_names() {
     );
 }
 
+/// The offline model of deepseek/beta-strict refuses a schema past 10 object levels (its
+/// assumption: OpenAI's documented limit, in words of its own) where its profile has no
+/// evidence: the refusal names `depth-exceeded` and its fix at the deepest object, where check
+/// reports the depth, at every depth (trial 66 D3: "no rule of toolwire explains this answer"
+/// up to 50 levels; at 100, `size-exceeded` and a fix about enums).
+#[test]
+fn the_models_depth_refusal_is_depth_exceeded_at_every_depth() {
+    let target = "deepseek/beta-strict";
+    let set = crate::profile::embedded_set().unwrap();
+    let p = CompiledProfile::new(set.get(target).unwrap());
+    for levels in [11, 100] {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            schema = json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
+                "additionalProperties": false});
+        }
+        let c = super::compile(
+            &[tool("t", schema)],
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        let [refusal] = c.tools[0].refusals.as_slice() else {
+            panic!("{levels} levels: {:#?}", c.tools[0])
+        };
+        assert_eq!(refusal.pointer, "/properties/c".repeat(levels - 1));
+        let said = format!("the schema nests {levels} object levels; at most 10 are allowed.");
+        assert!(
+            refusal.reason.starts_with(&format!(
+                "the offline model of {target} rejects the schema at this place \
+                 (depth-exceeded; the offline model's assumption, not evidence"
+            )) && refusal.reason.contains(&said)
+                && refusal.reason.contains("Fix: Flatten the schema"),
+            "{levels} levels: {}",
+            refusal.reason
+        );
+    }
+}
+
 /// A schema the strict wire form cannot close is refused at each `additionalProperties`
 /// schema that keeps an object from closing, all from one walk, not the first only.
 #[test]

@@ -3,7 +3,9 @@
 //! validator messages; OpenAI, Anthropic, Bedrock, Mistral, Cohere, xAI, DeepSeek, Groq,
 //! OpenRouter, Ollama envelopes) and the verbatim errors in `reports/documented/reports.yaml`
 //! (Moonshot, llama.cpp, Fireworks, Vertex "Unable to submit request") and
-//! `reports/documented/requests.yaml` (two tools of one name, Anthropic's and Gemini's words).
+//! `reports/documented/requests.yaml` (two tools of one name, Anthropic's and Gemini's words),
+//! and the words toolwire's offline models infer where no provider's text is known (OpenAI's
+//! tool-count and strict depth limits), read so that compile names the rule of their refusals.
 
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -1226,6 +1228,15 @@ const O_SHAPE_RULES: &[(&str, &str)] = &[
     ("schema must have a 'type' key", "type-missing"),
 ];
 
+/// The documented size limit of strict mode (structured-outputs "Supported schemas": 10
+/// nesting levels) in the words of toolwire's own offline model (`target::openai`'s
+/// `strict_size_problem`, which the DeepSeek strict model uses too: `In context=(), the schema
+/// nests 11 object levels; at most 10 are allowed.`). The wording is inferred, as that
+/// model's doc says, not a text any provider was seen to send; it is read so that compile's
+/// refusal and explain name the rule of what the model rejects, whatever the depth (trial 66
+/// D3: it read as no rule, and at 100 levels as check's `size-exceeded` at the root).
+const O_LIMIT_RULES: &[(&str, &str)] = &[("object levels; at most", "depth-exceeded")];
+
 /// The rule of a meta-schema message whose place is not found: `X is not of type 'object',
 /// 'boolean'` says a value stands where a subschema belongs, which is `schema-invalid`'s (a
 /// place found names a narrower rule, such as `items-not-schema`, by [`meta_rule_for`]).
@@ -1284,7 +1295,9 @@ fn openai(text: &str) -> Vec<Raw> {
                 false => Place::Pointer(strict_place(&what, node.as_deref().unwrap_or(""))),
             };
             (place, Some("strict-form-missing"))
-        } else if let Some(rule) = rule_by_phrase(&what, O_SHAPE_RULES) {
+        } else if let Some(rule) =
+            rule_by_phrase(&what, O_SHAPE_RULES).or_else(|| rule_by_phrase(&what, O_LIMIT_RULES))
+        {
             (here, Some(rule))
         } else if what.ends_with("is not permitted") {
             let kw = quoted(&what).unwrap_or_default();
@@ -1327,7 +1340,8 @@ fn openai(text: &str) -> Vec<Raw> {
             let strict = what.contains(STRICT_REQUIRED);
             let rule = match strict {
                 true => Some("strict-form-missing"),
-                false => rule_by_phrase(&what, O_SHAPE_RULES),
+                false => rule_by_phrase(&what, O_SHAPE_RULES)
+                    .or_else(|| rule_by_phrase(&what, O_LIMIT_RULES)),
             };
             let node = context_pointer(&c[1]);
             if let Some(field) = format {

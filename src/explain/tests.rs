@@ -2520,6 +2520,53 @@ fn a_tool_wide_message_keeps_its_rule_over_another_finding_at_the_root() {
     );
 }
 
+/// Strict mode's depth limit in the words of toolwire's own offline models (OpenAI's and
+/// DeepSeek's strict targets; the wording is inferred, `openai::strict_size_problem`) reads as
+/// `depth-exceeded` at every depth, placed where check reports the depth (trial 66 D3: no rule
+/// for 11 to 50 levels, and at 100 check's `size-exceeded` at the root, with its fix about
+/// enums, which compile's refusal repeated).
+#[test]
+fn the_offline_models_strict_depth_message_is_depth_exceeded_at_every_depth() {
+    for levels in [11, 20, 50, 100] {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            schema = json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
+                "additionalProperties": false});
+        }
+        let said = crate::target::openai::strict_size_problem(&schema).unwrap();
+        let text = format!("Invalid schema for function 't': {said}");
+        let request = json!({"tools": [{"type": "function", "function": {"name": "t",
+            "parameters": schema}}]});
+        // Check places the depth at the deepest object.
+        let deepest = "/properties/c".repeat(levels - 1);
+        for target in ["deepseek/beta-strict", "openai/chat-strict"] {
+            let all = explain(Some(&request), &text, Some(target));
+            let [e] = all.as_slice() else {
+                panic!("{target}, {levels} levels: {all:#?}")
+            };
+            assert_eq!(
+                (e.rule.as_deref(), e.pointer.as_deref()),
+                (Some("depth-exceeded"), Some(deepest.as_str())),
+                "{target}, {levels} levels: {:?}",
+                e.notes
+            );
+            assert!(
+                e.fix.as_deref().is_some_and(|f| f.starts_with("Flatten")),
+                "{:?}",
+                e.fix
+            );
+        }
+        // Without the request, or without the function's name: the same rule.
+        for text in [text.as_str(), said.as_str()] {
+            let all = explain(None, text, None);
+            let [e] = all.as_slice() else {
+                panic!("{text}: {all:#?}")
+            };
+            assert_eq!(e.rule.as_deref(), Some("depth-exceeded"), "{text}");
+        }
+    }
+}
+
 /// A provider's exact place that the request has is explained there: explain moved xAI's
 /// `/properties/properties/additionalProperties` (xai-additionalproperties-false in
 /// reports.yaml) to the root's `/properties`, where check has only a "no evidence" warning of

@@ -9,7 +9,9 @@
 //! members are optional), and the branch is a candidate when the normalised value then
 //! satisfies it (for `oneOf`, it alone). The result is applied only when the candidates agree
 //! on one value: picking between branches that read the text differently (`"1"` as `1` or as
-//! `true`) would be a guess, so that is left as sent and the problem says why. Candidates
+//! `true`) would be a guess, so that is left as sent and the problem says why. A `oneOf` value
+//! that, as its branches read it, satisfies more than one of them is left as sent too, the
+//! problem saying so: sent so read, it would fail as matching more than one. Candidates
 //! that differ only in the nulls they remove are no such guess: a null some satisfied branch
 //! accepts is one the schema accepts, so the candidate removing fewest (when the others each
 //! remove those and more) is applied. When no branch is satisfied, the coercions and the
@@ -103,6 +105,9 @@ impl ArgsSchema {
         // Whether some branch is satisfied by its own reading, a candidate or not: under
         // `oneOf`, one whose reading another branch takes too is none.
         let mut satisfied = false;
+        // Under `oneOf`, the readings that satisfy their branch and another: what the problem
+        // says when no candidate is left.
+        let mut overlaps: Vec<Overlap> = Vec::new();
         for (i, v) in validators.iter().enumerate() {
             if *budget == 0 {
                 return Outcome::Unchanged;
@@ -119,13 +124,21 @@ impl ArgsSchema {
             if made.is_empty() && nulls.is_empty() || !valid {
                 continue;
             }
-            if one_of
-                && validators
-                    .iter()
-                    .enumerate()
-                    .any(|(j, w)| j != i && w.is_valid(&normalised))
-            {
-                continue;
+            if one_of {
+                let takers: Vec<usize> = (0..validators.len())
+                    .filter(|&j| j == i || validators[j].is_valid(&normalised))
+                    .collect();
+                if takers.len() > 1 {
+                    if !overlaps.iter().any(|o| o.value == normalised) {
+                        overlaps.push(Overlap {
+                            value: normalised,
+                            made,
+                            nulls,
+                            takers,
+                        });
+                    }
+                    continue;
+                }
             }
             candidates.push(Candidate {
                 branch: i,
@@ -142,7 +155,9 @@ impl ArgsSchema {
             return match (candidates.is_empty(), satisfied) {
                 (true, false) => self.shared_by_shown(e, &readings),
                 // Under `oneOf`, branches each satisfied by their reading: the value is
-                // normalised only where one alone is.
+                // normalised only where one alone is. Told only "matches none", the model
+                // sends the value so read and is told it matches more than one (trial 66 D4).
+                (true, true) if !overlaps.is_empty() => Outcome::Left(overlap(here, &overlaps)),
                 (true, true) => Outcome::Unchanged,
                 (false, _) => Outcome::Left(self.ambiguity(here, &places, refs_in, &candidates)),
             };
@@ -210,11 +225,6 @@ impl ArgsSchema {
             false => "It was not coerced: the alternatives read the text differently (",
             true => "It was left as sent: the alternatives read it differently (",
         });
-        let at = |s: &mut String, pointer: &str| {
-            s.push_str(&crate::report::escape_inline(&place(&format!(
-                "{here}{pointer}"
-            ))));
-        };
         for (n, c) in candidates.iter().take(MAX_NAMED).enumerate() {
             if n > 0 {
                 s.push_str("; ");
@@ -226,21 +236,7 @@ impl ArgsSchema {
                 s.push_str(&super::unions::described(refs_in, branch));
             }
             s.push_str(": ");
-            for (k, made) in c.made.iter().enumerate() {
-                if k > 0 {
-                    s.push_str(", ");
-                }
-                at(&mut s, &made.pointer);
-                s.push_str(" as ");
-                push_short_value(&mut s, &made.to);
-            }
-            for (k, null) in c.nulls.iter().enumerate() {
-                if k > 0 || !c.made.is_empty() {
-                    s.push_str(", ");
-                }
-                at(&mut s, null);
-                s.push_str(" as absent");
-            }
+            push_reading(&mut s, here, &c.made, &c.nulls);
         }
         if candidates.len() > MAX_NAMED {
             s.push_str("; and ");
@@ -311,6 +307,80 @@ struct Candidate {
 struct Reading {
     made: Vec<Coercion>,
     nulls: Vec<String>,
+}
+
+/// A `oneOf` branch's reading of the union's value that satisfies it and another branch
+/// ([`ArgsSchema::union_coercion`]), so is not applied.
+struct Overlap {
+    /// The value normalised as the branch reads it.
+    value: Value,
+    /// The coercions made, pointers into the union's value.
+    made: Vec<Coercion>,
+    /// The `null` members treated as absent, pointers into the union's value.
+    nulls: Vec<String>,
+    /// The indexes of the branches the value so read satisfies, in order: two or more.
+    takers: Vec<usize>,
+}
+
+/// The sentence for a `oneOf` value left as sent because, as its branches read it, it
+/// satisfies more than one of them (`{"n": "5"}` as `{"n": 5}` against a number branch and an
+/// integer branch): each reading (`overlaps`, pointers into the value of the union at `here`)
+/// named with the alternatives it matches, so the model does not send the value so read and
+/// get "matches more than one alternative" in turn.
+fn overlap(here: &str, overlaps: &[Overlap]) -> String {
+    let nulls = overlaps.iter().any(|o| !o.nulls.is_empty());
+    let mut s = String::from(match nulls {
+        false => "It was not coerced: ",
+        true => "It was left as sent: ",
+    });
+    s.push_str("as the alternatives read it, it matches more than one of them (");
+    for (n, o) in overlaps.iter().take(MAX_NAMED).enumerate() {
+        if n > 0 {
+            s.push_str("; ");
+        }
+        push_reading(&mut s, here, &o.made, &o.nulls);
+        s.push_str(": alternatives ");
+        for (k, branch) in o.takers.iter().enumerate() {
+            if k > 0 && k + 1 == o.takers.len() {
+                s.push_str(" and ");
+            } else if k > 0 {
+                s.push_str(", ");
+            }
+            super::push_u64(&mut s, *branch as u64 + 1);
+        }
+    }
+    if overlaps.len() > MAX_NAMED {
+        s.push_str("; and ");
+        super::push_u64(&mut s, (overlaps.len() - MAX_NAMED) as u64);
+        s.push_str(" more");
+    }
+    s.push_str("), and `oneOf` accepts a value matching exactly one; sent that way, it fails too.");
+    s
+}
+
+/// Appends a branch's reading of the value of the union at `here`: each coercion `made` as
+/// "/p as 5", then each null treated as absent as "/p as absent" (pointers into that value).
+fn push_reading(s: &mut String, here: &str, made: &[Coercion], nulls: &[String]) {
+    let at = |s: &mut String, pointer: &str| {
+        s.push_str(&crate::report::escape_inline(&place(&format!(
+            "{here}{pointer}"
+        ))));
+    };
+    for (k, made) in made.iter().enumerate() {
+        if k > 0 {
+            s.push_str(", ");
+        }
+        at(s, &made.pointer);
+        s.push_str(" as ");
+        push_short_value(s, &made.to);
+    }
+    for (k, null) in nulls.iter().enumerate() {
+        if k > 0 || !made.is_empty() {
+            s.push_str(", ");
+        }
+        at(s, null);
+        s.push_str(" as absent");
+    }
 }
 
 /// What branch `first`'s reading (`of`) holds that the reading of every branch of `rest` holds
@@ -807,6 +877,59 @@ mod tests {
         let r = s.check(&call, number);
         assert!(r.coercions.is_empty(), "{r:#?}");
         assert_eq!(*r.arguments, call);
+    }
+
+    /// A `oneOf` whose alternatives each take the value as they read it (`{"n": "5"}` as
+    /// `{"n": 5}`, an object whose `n` is a number and one whose `n` is an integer): it is left
+    /// as sent, and the problem said only "matches none of the alternatives", so the model sent
+    /// `{"n": 5}` and was told it matches more than one (trial 66 D4). The problem now says
+    /// why it was not coerced, and so for a null both read as absent.
+    #[test]
+    fn a_one_of_value_that_matches_two_alternatives_as_read_says_why_it_was_left() {
+        let object = |n: &str| {
+            json!({"type":"object","properties":{"n":{"type":n},"o":{"type":"string"}},
+                "required":["n"]})
+        };
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "p":{"oneOf":[object("number"), object("integer")]}}}))
+        .unwrap();
+        let number = Coercions {
+            numeric_text: true,
+            ..Coercions::NONE
+        };
+        let call = json!({"p":{"n":"5"}});
+        let r = s.check(&call, number);
+        assert!(r.coercions.is_empty(), "{r:#?}");
+        assert_eq!(*r.arguments, call);
+        let [p] = r.problems.as_slice() else {
+            panic!("{:#?}", r.problems)
+        };
+        assert_eq!(
+            p.message,
+            "/p: {\"n\":\"5\"} matches none of the alternatives; expected one of: an object \
+             [/p/n: a number]; an object [/p/n: an integer]. It was not coerced: as the \
+             alternatives read it, it matches more than one of them (/p/n as 5: alternatives 1 \
+             and 2), and `oneOf` accepts a value matching exactly one; sent that way, it fails \
+             too."
+        );
+        let call = json!({"p":{"n":"5","o":null}});
+        let r = s.check(&call, number);
+        assert!(
+            r.coercions.is_empty() && r.absent_nulls.is_empty(),
+            "{r:#?}"
+        );
+        let [p] = r.problems.as_slice() else {
+            panic!("{:#?}", r.problems)
+        };
+        assert!(
+            p.message.ends_with(
+                "It was left as sent: as the alternatives read it, it matches more than one of \
+                 them (/p/n as 5, /p/o as absent: alternatives 1 and 2), and `oneOf` accepts a \
+                 value matching exactly one; sent that way, it fails too."
+            ),
+            "{}",
+            p.message
+        );
     }
 
     /// JSON text of no branch's type as sent, inside `anyOf [T, null]` (Pydantic's

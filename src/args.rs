@@ -2112,7 +2112,7 @@ impl ArgsSchema {
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
                         .map_or_else(
-                            || "a value".to_string(),
+                            || self.undeclared_accepts(e, &name).to_string(),
                             |p| unions::described(self.ref_root(e), p),
                         )
                 });
@@ -2584,6 +2584,19 @@ impl ArgsSchema {
     /// The schema object holding the error's keyword.
     fn keyword_owner(&self, e: &ValidationError<'_>) -> Option<&Value> {
         parent_schema(self.lookup_root(), &self.schema_place(e)?.at)
+    }
+
+    /// What the member `name` that the `required` error `e` misses accepts, its owner having
+    /// no `properties` entry for it ([`accepts_undeclared`]); [`SOME_VALUE`] where the owner's
+    /// place is unknown.
+    fn undeclared_accepts(&self, e: &ValidationError<'_>, name: &str) -> &'static str {
+        match self.schema_place(e) {
+            Some(place) => match place.at.rsplit_once('/') {
+                Some((owner, _)) => accepts_undeclared(self.lookup_root(), owner, name),
+                None => SOME_VALUE,
+            },
+            None => SOME_VALUE,
+        }
     }
 
     /// The schema object a `$ref` beside the error's keyword is read in: the resource holding
@@ -3064,6 +3077,97 @@ fn said_once(problems: &mut Vec<Problem>) {
 }
 
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
+/// What a missing required member accepts where no schema for it can be told: some value
+/// the schema does say something of, elsewhere (an `allOf` beside, `additionalProperties`).
+const SOME_VALUE: &str = "a value";
+
+/// The keywords beside `properties` that can give a member a schema, refuse it, or make its
+/// value count otherwise (`oneOf` refuses a value two alternatives take).
+const MEMBER_SCHEMA_KEYWORDS: &[&str] = &[
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// What the required member `name` of the object schema at `owner` (a pointer into `root`),
+/// which has no `properties` entry for it, accepts, as a problem's `expected`: [`ANY_VALUE`]
+/// where no keyword gives it a schema: none in the owner, nor in the schemas it is an
+/// `anyOf`/`oneOf`/`allOf` alternative of, up to the root or a place the value is reached by
+/// (`properties`, `items`, ...), nor in its `allOf`/`oneOf` siblings, which apply too (an
+/// `anyOf` sibling does not: the value need satisfy only the owner). Else [`SOME_VALUE`]:
+/// one of those says something of it, or the owner is reached otherwise (from `$defs` by a
+/// `$ref` whose siblings are not known here, by `then`, `not`, ...).
+fn accepts_undeclared(root: &Value, owner: &str, name: &str) -> &'static str {
+    let mut at = owner;
+    let mut through = None;
+    loop {
+        if !resolve_pointer(root, at).is_some_and(|s| silent_on(s, name, through)) {
+            return SOME_VALUE;
+        }
+        let Some((parent, last)) = at.rsplit_once('/') else {
+            return ANY_VALUE;
+        };
+        let keyword = parent.rsplit_once('/').map(|(_, k)| k);
+        match (keyword, last) {
+            (Some(k @ ("anyOf" | "oneOf" | "allOf")), index) => {
+                let siblings_silent = k == "anyOf"
+                    || resolve_pointer(root, parent)
+                        .and_then(Value::as_array)
+                        .is_some_and(|all| {
+                            all.iter().enumerate().all(|(i, sibling)| {
+                                index == i.to_string() || silent_on(sibling, name, None)
+                            })
+                        });
+                if !siblings_silent {
+                    return SOME_VALUE;
+                }
+                at = &parent[..parent.len() - k.len() - 1];
+                through = Some(k);
+            }
+            (Some("properties" | "patternProperties" | "prefixItems" | "items"), _)
+            | (
+                _,
+                "items"
+                | "additionalItems"
+                | "additionalProperties"
+                | "contains"
+                | "unevaluatedItems"
+                | "unevaluatedProperties",
+            ) => return ANY_VALUE,
+            _ => return SOME_VALUE,
+        }
+    }
+}
+
+/// Whether `schema` says nothing of the value of its member `name`: no `properties` entry
+/// for it and none of [`MEMBER_SCHEMA_KEYWORDS`] but `through` (the alternatives the walk of
+/// [`accepts_undeclared`] came up by).
+fn silent_on(schema: &Value, name: &str, through: Option<&str>) -> bool {
+    match schema {
+        Value::Object(o) => {
+            o.get("properties").is_none_or(|p| p.get(name).is_none())
+                && o.keys().all(|k| {
+                    through == Some(k.as_str()) || !MEMBER_SCHEMA_KEYWORDS.contains(&k.as_str())
+                })
+        }
+        Value::Bool(accepts) => *accepts,
+        _ => false,
+    }
+}
+
 fn parent_schema<'s>(schema: &'s Value, schema_path: &str) -> Option<&'s Value> {
     let (parent, _) = schema_path.rsplit_once('/')?;
     resolve_pointer(schema, parent)
@@ -4795,7 +4899,7 @@ mod tests {
             ),
             [
                 "/a: required argument is missing; any value is accepted.",
-                "/b: required argument is missing; expected a value.",
+                "/b: required argument is missing; any value is accepted.",
                 "/c: required argument is missing; any value is accepted.",
                 "/d: required argument is missing; any value is accepted.",
                 "/e: required argument is missing; expected a value.",
@@ -5380,6 +5484,72 @@ mod tests {
                     "/n: required argument is missing; expected an integer."
                 ),
             ]
+        );
+    }
+
+    /// A missing required argument no `properties` entry declares read "required argument is
+    /// missing; expected a value." (`expected: "a value"`), though like one whose schema is
+    /// `{}` it accepts any value, which reads "any value is accepted." (trial 66 D5). Both read
+    /// so now, in an object's own `required`, a nested object's and an `anyOf`
+    /// alternative's, and so in an alternative's description; where something else says what
+    /// it accepts (`additionalProperties`, an `allOf` sibling, `patternProperties`, an owner
+    /// in `$defs` reached by a `$ref`), "expected a value" stays.
+    #[test]
+    fn a_missing_undeclared_argument_says_any_value_is_accepted() {
+        let said = |schema: Value, call: Value| -> Vec<(String, String)> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::NONE)
+                .problems
+                .iter()
+                .map(|p| (p.expected.to_string(), p.message.clone()))
+                .collect()
+        };
+        let any = |at: &str| {
+            (
+                ANY_VALUE.to_string(),
+                format!("{at}: required argument is missing; any value is accepted."),
+            )
+        };
+        assert_eq!(
+            said(
+                json!({"type":"object","properties":{
+                    "a":{"type":"object","properties":{"k":{"type":"integer"}},"required":["z"]},
+                    "b":{},
+                    "c":{"anyOf":[{"type":"object","required":["z"]},{"type":"integer"}]}},
+                    "required":["z","b"]}),
+                json!({"a":{},"c":{}})
+            ),
+            [any("/z"), any("/b"), any("/a/z"), any("/c/z")]
+        );
+        // An alternative's description says the same.
+        let r = said(
+            json!({"type":"object","properties":{"y":{"anyOf":[
+                {"type":"object","required":["z"]},{"type":"object","required":["w"]}]}}}),
+            json!({"y":{}}),
+        );
+        assert!(
+            r[0].1
+                .contains("[/y/z: required (any value)]; an object [/y/w: required (any value)]"),
+            "{r:?}"
+        );
+        let some = |at: &str| {
+            (
+                "a value".to_string(),
+                format!("{at}: required argument is missing; expected a value."),
+            )
+        };
+        assert_eq!(
+            said(
+                json!({"type":"object","$defs":{"A":{"type":"object","required":["z"]}},
+                    "properties":{
+                    "u":{"additionalProperties":false,"required":["z"]},
+                    "v":{"allOf":[{"properties":{"z":{"type":"integer"}}},{"required":["z"]}]},
+                    "p":{"patternProperties":{"^z":{"type":"string"}},"required":["z"]},
+                    "r":{"$ref":"#/$defs/A","properties":{"z":{"type":"integer"}}}}}),
+                json!({"u":{},"v":{},"p":{},"r":{}})
+            ),
+            [some("/u/z"), some("/v/z"), some("/p/z"), some("/r/z")]
         );
     }
 

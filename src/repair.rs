@@ -271,7 +271,9 @@ pub struct ToolRepair {
     /// The part of `unverified` repair has a rewrite for ([`Finding::repairable`]) but does
     /// not make, since no target of the profile has rejecting evidence for it (a rewrite
     /// could only lose what the provider would have used); `check` does not mark these
-    /// "(repairable)", as repair does not change them.
+    /// "(repairable)", as repair does not change them. The input's only: a feature whose
+    /// every such warning repair's rewrites brought in is `introduced` alone, and one listed
+    /// in both has warnings of each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_as_written: Vec<String>,
     /// The repaired tool (for a refused tool: the input, unchanged).
@@ -760,10 +762,9 @@ pub fn repair_tool(
                 r.changes.splice(0..0, written);
                 r.outcome = Outcome::Repaired;
                 // Brought in by repair: what the root as read has past the root as given.
-                r.introduced = past(
-                    &r.unverified,
-                    &warnings_per_feature(&findings(tool, profile)),
-                );
+                let given = warnings_per_feature(&findings(tool, profile));
+                let written = findings(&r.tool, profile);
+                set_left(&mut r, &written, &given);
             }
             r
         }
@@ -1256,13 +1257,28 @@ pub(crate) fn set_left(r: &mut ToolRepair, written: &[Finding], given: &BTreeMap
     r.unverified = warnings_per_feature(written);
     r.introduced = past(&r.unverified, given);
     r.unverified.extend(request);
-    r.left_as_written = written
+    r.left_as_written = left_of_the_input(written, &r.introduced);
+}
+
+/// The features [`ToolRepair::left_as_written`] lists: those of the warnings in `written` (a
+/// check of the tool as written) that repair has a rewrite for ([`Finding::repairable`]), where
+/// at least one of them is the input's, being past the `introduced` ones. A feature whose
+/// every such warning the rewrites brought in (compile's strict form writes an optional
+/// `anyOf` with a `null` branch; repair cuts a description to 1024 characters) is
+/// `introduced` only: left as written, it would read as the input's (trial 66 D6).
+fn left_of_the_input(written: &[Finding], introduced: &BTreeMap<String, usize>) -> Vec<String> {
+    let mut repairable: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in written
         .iter()
         .filter(|f| f.level == Level::Warning && f.repairable)
-        .map(|f| f.parameter.to_string())
-        .collect::<BTreeSet<_>>()
+    {
+        *repairable.entry(f.parameter.as_str()).or_default() += 1;
+    }
+    repairable
         .into_iter()
-        .collect();
+        .filter(|&(feature, n)| n > introduced.get(feature).copied().unwrap_or(0))
+        .map(|(feature, _)| feature.to_string())
+        .collect()
 }
 
 /// Per feature, the warnings of `left` past those of `given` (both [`warnings_per_feature`]):

@@ -5315,3 +5315,41 @@ fn a_refused_tool_lists_the_warnings_of_what_is_written_for_it() {
         "{kept:#?}"
     );
 }
+
+/// `left_as_written` lists the input's warnings only: a feature repair has a rewrite for
+/// whose every warning the rewrites brought in is `introduced` alone (before, it was listed
+/// in both, and read as the input's: trial 66 D6); one with warnings of each is in both.
+#[test]
+fn left_as_written_lists_no_feature_only_the_rewrites_brought_in() {
+    let p = profile(&[]);
+    let minimum = "keyword-allowed: minimum";
+    let t = tool(
+        "days",
+        json!({"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 1},
+            "m": {"type": "integer", "minimum": 2}}}),
+    );
+    let written = crate::check::check_tools(&[t.as_ref(0)], &p);
+    let repairable = written
+        .iter()
+        .filter(|f| f.parameter == minimum && f.repairable)
+        .count();
+    assert_eq!(repairable, 2, "{written:#?}");
+    let mut r = repair_request(std::slice::from_ref(&t), &p, &Options::default()).remove(0);
+    // The input had none of its `minimum`s: both brought in.
+    set_left(&mut r, &written, &BTreeMap::new());
+    assert_eq!(r.introduced.get(minimum), Some(&2), "{r:#?}");
+    assert!(!r.left_as_written.iter().any(|f| f == minimum), "{r:#?}");
+    // The input had one: the other brought in, and each list has the feature.
+    set_left(
+        &mut r,
+        &written,
+        &BTreeMap::from([(minimum.to_string(), 1)]),
+    );
+    assert_eq!(r.introduced.get(minimum), Some(&1), "{r:#?}");
+    assert!(r.left_as_written.iter().any(|f| f == minimum), "{r:#?}");
+    // The input had both: none brought in.
+    set_left(&mut r, &written, &warnings_per_feature(&written));
+    assert!(r.introduced.is_empty(), "{r:#?}");
+    assert!(r.left_as_written.iter().any(|f| f == minimum), "{r:#?}");
+}

@@ -16,7 +16,7 @@
 //! the empty tool block (built-ins only, none taken: `compile -o tools.json && deploy` must
 //! not ship a request with no tool), 2 on bad input.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -24,7 +24,7 @@ use crate::cli::{EXIT_FINDINGS, EXIT_OK};
 use crate::compile::{BuiltinOutcome, Compilation, ModelCheck, compile_owned};
 use crate::error::{Error, Result};
 use crate::input::{BuiltinTool, Format, ToolEntry, ToolSet};
-use crate::repair::{self, Outcome, Tool};
+use crate::repair::{self, Outcome, Tool, ToolRepair};
 
 #[derive(Debug, clap::Args)]
 pub struct CompileArgs {
@@ -199,25 +199,8 @@ pub fn run(args: CompileArgs) -> Result<u8> {
         // Its `wire` and `request` are what the output writes, so spelled as it spells them.
         spellings.respell(&crate::report::to_json_pretty(&reported))
     } else {
-        let empty = empty.to_string();
-        let mut s = String::new();
-        for c in &all {
-            s.push_str(&human(c));
-            if !accepted(c) {
-                s.push_str(&format!(
-                    "  written: an empty tool block (`{empty}`) in its place\n"
-                ));
-            }
-        }
-        if !all.iter().any(|c| accepted(c)) {
-            let place = match crate::cli::repair::output_file(args.output.as_ref()) {
-                Some(path) => path.display().to_string(),
-                None => "standard output".into(),
-            };
-            s.push_str(&format!(
-                "no request was accepted: {place} holds only empty tool blocks (`{empty}`)\n"
-            ));
-        }
+        let out_file = crate::cli::repair::output_file(args.output.as_ref());
+        let mut s = human_report(&all, &args.target, out_file);
         // As repair says them: the compiled schema holds only the value that was read.
         for note in crate::cli::check::duplicate_key_notes(&tools.duplicate_keys, "read") {
             s.push_str(&format!("note: {note}\n"));
@@ -241,6 +224,43 @@ pub fn run(args: CompileArgs) -> Result<u8> {
     } else {
         EXIT_FINDINGS
     })
+}
+
+/// The human report on `all` (every request, in order) compiled for `target`: each request's
+/// (a request not written as compiled says what took its place), whether none was accepted
+/// (`output` is the `-o` file, `None` for standard output), and, as `repair`'s report closes,
+/// the warnings `check` gives on the output, those compile brought in marked "written by
+/// compile" ([`crate::cli::repair::left_as_written`]; trial 66 D6: only the JSON said them).
+fn human_report(all: &[&Compilation], target: &str, output: Option<&Path>) -> String {
+    let empty = crate::compile::empty_tool_block(target).to_string();
+    let mut s = String::new();
+    for c in all {
+        s.push_str(&human(c));
+        if !accepted(c) {
+            s.push_str(&format!(
+                "  written: an empty tool block (`{empty}`) in its place\n"
+            ));
+        }
+    }
+    if !all.iter().any(|c| accepted(c)) {
+        let place = match output {
+            Some(path) => path.display().to_string(),
+            None => "standard output".into(),
+        };
+        s.push_str(&format!(
+            "no request was accepted: {place} holds only empty tool blocks (`{empty}`)\n"
+        ));
+    }
+    // A request not accepted is written as an empty block: its tools are on no output.
+    let written: Vec<&ToolRepair> = all
+        .iter()
+        .filter(|c| accepted(c))
+        .flat_map(|c| &c.tools)
+        .collect();
+    s.push_str(&crate::cli::repair::left_as_written(
+        &written, target, "compile",
+    ));
+    s
 }
 
 /// The report as written: for people, with the file's text escaped
@@ -444,5 +464,57 @@ mod tests {
             None => "[]".to_string(),
         };
         assert_eq!(written_lines(&order, &[4], block), "a\n\n[]\n[]\nb\n");
+    }
+
+    /// The human report closes, as `repair`'s does, on the warnings `check` gives on the
+    /// output, those compile brought in marked so, counted as `check` counts them on the tool
+    /// written; and it does not say compile "changes nothing" for warnings it wrote. Trial 66
+    /// D6: only the JSON report listed them (OpenAI's strict form writes an optional `oneOf`,
+    /// as `anyOf`, with a `null` branch).
+    #[test]
+    fn the_human_report_closes_on_the_warnings_left_as_repairs_does() {
+        use serde_json::json;
+        let target = "openai/chat-strict";
+        let set = crate::profile::embedded().expect("built-in profiles load");
+        let p = crate::profile::CompiledProfile::new(set.get(target).expect("its profile"));
+        let t = Tool {
+            name: Some("bmi".into()),
+            description: Some("Body mass index.".into()),
+            parameters: Some(json!({"type": "object", "properties": {
+                "choice": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}})),
+            strict: None,
+            strict_tool_use: None,
+        };
+        let c = compile_owned(vec![t], &[], target, &p, &repair::Options::default()).unwrap();
+        assert!(accepted(&c), "{c:#?}");
+        let written = crate::check::check_tools(&[c.tools[0].tool.as_ref(0)], &p);
+        let total = written
+            .iter()
+            .filter(|f| f.level == crate::check::Level::Warning)
+            .count();
+        let report = human_report(&[&c], target, None);
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("left as written: "))
+            .unwrap_or_else(|| panic!("{report}"));
+        assert!(
+            line.starts_with(&format!(
+                "left as written: {total} warnings `check` gives on the output, all written \
+                 by compile: "
+            )),
+            "{line}"
+        );
+        assert!(
+            line.contains("keyword-allowed: anyOf (null branch), written by compile"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(&format!(
+                "(no target of `{target}` has rejecting evidence, so compile rewrites none of \
+                 them)"
+            )),
+            "{line}"
+        );
+        assert!(!line.contains("repair"), "{line}");
     }
 }

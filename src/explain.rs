@@ -1065,14 +1065,17 @@ fn agree_with_check_in(out: &mut [Explanation], request: &Value, check: &CheckPr
         if (rules.is_empty() || named_inside)
             && let Some(f) = below()
         {
+            // Said with its level, as a finding here is: a warning (no evidence) is not what
+            // `--errors-only` or compile's "no error" would lead one to look for (trial 67 D5).
             e.notes.push(format!(
-                "`check --target {target}` reports `{}` at {}",
+                "`check --target {target}` reports `{}` at {} ({})",
                 f.rule,
                 if f.pointer.is_empty() {
                     "the schema's root"
                 } else {
                     &f.pointer
-                }
+                },
+                f.level.as_str()
             ));
             e.pointer = Some(f.pointer.clone());
             continue;

@@ -418,8 +418,9 @@ fn human(c: &Compilation) -> String {
                     None => "?",
                 };
                 let rule = e.rule.as_deref().unwrap_or("(no rule)");
-                if e.tool.is_none() && e.rule.as_deref() == Some("too-many-tools") {
-                    // About the request, not one of its tools.
+                if e.tool.is_none() && e.located == crate::explain::Located::Request {
+                    // About the request, not one of its tools (their count, their properties
+                    // together).
                     s.push_str(&format!("  the tool list: {rule}\n"));
                 } else {
                     s.push_str(&format!("  tool {number}`{tool}` at {at}: {rule}\n"));

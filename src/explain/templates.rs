@@ -1228,14 +1228,19 @@ const O_SHAPE_RULES: &[(&str, &str)] = &[
     ("schema must have a 'type' key", "type-missing"),
 ];
 
-/// The documented size limit of strict mode (structured-outputs "Supported schemas": 10
-/// nesting levels) in the words of toolwire's own offline model (`target::openai`'s
-/// `strict_size_problem`, which the DeepSeek strict model uses too: `In context=(), the schema
-/// nests 11 object levels; at most 10 are allowed.`). The wording is inferred, as that
-/// model's doc says, not a text any provider was seen to send; it is read so that compile's
-/// refusal and explain name the rule of what the model rejects, whatever the depth (trial 66
-/// D3: it read as no rule, and at 100 levels as check's `size-exceeded` at the root).
-const O_LIMIT_RULES: &[(&str, &str)] = &[("object levels; at most", "depth-exceeded")];
+/// The documented size limits of strict mode (structured-outputs "Supported schemas": 10
+/// nesting levels, 1,000 enum values, 5,000 object properties) in the words of toolwire's own
+/// offline model (`target::openai`'s `strict_size_problem`, which the DeepSeek strict model
+/// uses too: `In context=(), the schema nests 11 object levels; at most 10 are allowed.`).
+/// The wording is inferred, as that model's doc says, not a text any provider was seen to
+/// send; it is read so that compile's refusal and explain name the rule of what the model
+/// rejects, whatever the size (trial 66 D3: the depth read as no rule, and at 100 levels as
+/// check's `size-exceeded` at the root).
+const O_LIMIT_RULES: &[(&str, &str)] = &[
+    ("object levels; at most", "depth-exceeded"),
+    ("values; at most 1000 are allowed", "size-exceeded"),
+    ("object properties; at most", "size-exceeded"),
+];
 
 /// The rule of a meta-schema message whose place is not found: `X is not of type 'object',
 /// 'boolean'` says a value stands where a subschema belongs, which is `schema-invalid`'s (a
@@ -1819,8 +1824,26 @@ static C_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Cohere's documented "maximum of 200 fields across all tools" under `strict_tools`
+/// (cohere-strict-tools-field-limit in providers.yaml) in the words of toolwire's offline
+/// model (`target::cohere::strict_tools_problem`): the wording is inferred, no provider was
+/// seen to send it; read so that compile's refusal and explain name the rule (trial 67 D4).
+static C_FIELDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"with strict_tools, at most \d+ fields are allowed across all tools(?:, got \d+)?")
+});
+
 fn cohere(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
+    for c in C_FIELDS.captures_iter(text) {
+        out.push(
+            Raw::new("cohere", matched(&c), ToolLoc::NotATool, Place::None)
+                .rule("size-exceeded")
+                .note(
+                    "the words of toolwire's offline model of Cohere's documented limit \
+                     (inferred): Cohere's own message for it is unknown",
+                ),
+        );
+    }
     for c in C_FUNCTION.captures_iter(text) {
         let what = words(&c[2]);
         let (place, rule) = if what.contains("pattern must be a valid regex") {

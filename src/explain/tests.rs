@@ -2567,6 +2567,82 @@ fn the_offline_models_strict_depth_message_is_depth_exceeded_at_every_depth() {
     }
 }
 
+/// The offline models' other size refusals (strict mode's 1,000 enum values and 5,000
+/// properties; Cohere's 200 fields across all tools) name `size-exceeded`, not no rule
+/// (trial 67 D4); and the note on check's finding says its level: a "no evidence" warning
+/// at 11 levels under deepseek/beta-strict, where compile says check reports no error.
+#[test]
+fn the_offline_models_size_refusals_are_size_exceeded() {
+    let values: Vec<Value> = (0..1001).map(|i| json!(format!("v{i}"))).collect();
+    let enumed = json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}},
+        "required": ["e"], "additionalProperties": false});
+    let props: serde_json::Map<String, Value> = (0..5001)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let wide = json!({"type": "object", "properties": props});
+    for schema in [enumed, wide] {
+        let said = crate::target::openai::strict_size_problem(&schema).unwrap();
+        let all = explain(
+            None,
+            &format!("Invalid schema for function 't': {said}"),
+            None,
+        );
+        let [e] = all.as_slice() else {
+            panic!("{said}: {all:#?}")
+        };
+        assert_eq!(e.rule.as_deref(), Some("size-exceeded"), "{said}");
+    }
+    let tool = |n: usize| {
+        let p: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        json!({"type": "object", "properties": p, "required": ["p0"]})
+    };
+    let (a, b) = (tool(101), tool(101));
+    let said = crate::target::cohere::strict_tools_problem(&[
+        &json!({"function": {"parameters": a}}),
+        &json!({"function": {"parameters": b}}),
+    ])
+    .unwrap();
+    for target in [None, Some("cohere/v2-strict")] {
+        let all = explain(None, &format!(r#"{{"message":"{said}"}}"#), target);
+        let [e] = all.as_slice() else {
+            panic!("{said}: {all:#?}")
+        };
+        assert_eq!(
+            e.rule.as_deref(),
+            Some("size-exceeded"),
+            "{target:?}: {said}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n.contains("inferred")),
+            "{:?}",
+            e.notes
+        );
+    }
+    let mut deep = json!({"type": "string"});
+    for _ in 0..11 {
+        deep = json!({"type": "object", "properties": {"c": deep}, "required": ["c"],
+            "additionalProperties": false});
+    }
+    let said = crate::target::openai::strict_size_problem(&deep).unwrap();
+    let request = json!({"tools": [{"type": "function", "function": {"name": "t",
+        "parameters": deep}}]});
+    let e = &explain(
+        Some(&request),
+        &format!("Invalid schema for function 't': {said}"),
+        Some("deepseek/beta-strict"),
+    )[0];
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("reports `depth-exceeded` at /properties/c")
+                && n.ends_with("(warning)")),
+        "{:?}",
+        e.notes
+    );
+}
+
 /// A provider's exact place that the request has is explained there: explain moved xAI's
 /// `/properties/properties/additionalProperties` (xai-additionalproperties-false in
 /// reports.yaml) to the root's `/properties`, where check has only a "no evidence" warning of

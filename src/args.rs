@@ -2106,15 +2106,25 @@ impl ArgsSchema {
                 let name = property
                     .as_str()
                     .map_or_else(|| property.to_string(), str::to_string);
+                // The engine's check of `properties`, `additionalProperties: false` and
+                // `required` in one pass counts only declared members as present, so it calls
+                // an undeclared member missing that the call sends (trial 67 D2); that member
+                // is refused as undeclared already.
+                if found.as_object().is_some_and(|o| o.contains_key(&name)) {
+                    return;
+                }
                 let pointer = pointer_to(at, &name);
                 let expected = self.memo(e, &name, |owner| {
-                    owner
+                    match owner
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
-                        .map_or_else(
-                            || self.undeclared_accepts(e, &name).to_string(),
-                            |p| unions::described(self.ref_root(e), p),
-                        )
+                    {
+                        Some(p) => unions::described(self.ref_root(e), p),
+                        None if owner.is_some_and(forbids_undeclared) => {
+                            expected_for(&Value::Bool(false))
+                        }
+                        None => self.undeclared_accepts(e, &name).to_string(),
+                    }
                 });
                 let mut m = Sentence::at(&pointer);
                 m.text("required argument is missing");
@@ -3076,7 +3086,6 @@ fn said_once(problems: &mut Vec<Problem>) {
     problems.retain(|p| seen.insert((p.pointer.clone(), p.message.clone())));
 }
 
-/// The schema object that holds the keyword at `schema_path` (the path minus its last step).
 /// What a missing required member accepts where no schema for it can be told: some value
 /// the schema does say something of, elsewhere (an `allOf` beside, `additionalProperties`).
 const SOME_VALUE: &str = "a value";
@@ -3168,6 +3177,18 @@ fn silent_on(schema: &Value, name: &str, through: Option<&str>) -> bool {
     }
 }
 
+/// Whether the object schema `owner` refuses every member its `properties` does not declare:
+/// `additionalProperties: false` with no `patternProperties` to let one in. A required member
+/// it does not declare then accepts no value, as one declared `false` does.
+fn forbids_undeclared(owner: &Value) -> bool {
+    owner.get("additionalProperties") == Some(&Value::Bool(false))
+        && owner
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_none_or(serde_json::Map::is_empty)
+}
+
+/// The schema object that holds the keyword at `schema_path` (the path minus its last step).
 fn parent_schema<'s>(schema: &'s Value, schema_path: &str) -> Option<&'s Value> {
     let (parent, _) = schema_path.rsplit_once('/')?;
     resolve_pointer(schema, parent)
@@ -5492,8 +5513,8 @@ mod tests {
     /// `{}` it accepts any value, which reads "any value is accepted." (trial 66 D5). Both read
     /// so now, in an object's own `required`, a nested object's and an `anyOf`
     /// alternative's, and so in an alternative's description; where something else says what
-    /// it accepts (`additionalProperties`, an `allOf` sibling, `patternProperties`, an owner
-    /// in `$defs` reached by a `$ref`), "expected a value" stays.
+    /// it accepts (an `allOf` sibling, `patternProperties`, an owner in `$defs` reached by a
+    /// `$ref`), "expected a value" stays, and `additionalProperties: false` accepts none.
     #[test]
     fn a_missing_undeclared_argument_says_any_value_is_accepted() {
         let said = |schema: Value, call: Value| -> Vec<(String, String)> {
@@ -5539,6 +5560,16 @@ mod tests {
                 format!("{at}: required argument is missing; expected a value."),
             )
         };
+        // `additionalProperties: false` refuses it: no value is accepted (trial 67 D2).
+        let none_at = |at: &str| {
+            (
+                "no value at all (the schema accepts none)".to_string(),
+                format!(
+                    "{at}: required argument is missing; expected no value at all (the schema \
+                     accepts none)."
+                ),
+            )
+        };
         assert_eq!(
             said(
                 json!({"type":"object","$defs":{"A":{"type":"object","required":["z"]}},
@@ -5549,7 +5580,69 @@ mod tests {
                     "r":{"$ref":"#/$defs/A","properties":{"z":{"type":"integer"}}}}}),
                 json!({"u":{},"v":{},"p":{},"r":{}})
             ),
-            [some("/u/z"), some("/v/z"), some("/p/z"), some("/r/z")]
+            [none_at("/u/z"), some("/v/z"), some("/p/z"), some("/r/z")]
+        );
+    }
+
+    /// A required argument that `additionalProperties: false` forbids (undeclared, or
+    /// declared only in an `allOf` beside) can never be sent right, as one declared `false`
+    /// cannot; sent, it read both "`b` is not a declared argument; leave it out" and "required
+    /// argument is missing" (the engine's one pass over `properties`, `additionalProperties`
+    /// and `required` counts only declared members), and left out, "expected a value" (trial
+    /// 67 D2). Sent, it is refused as undeclared only; left out, it reads as the `false` case
+    /// does: "expected no value at all (the schema accepts none)".
+    #[test]
+    fn a_required_argument_the_schema_forbids_reads_as_one_declared_false() {
+        let said = |schema: Value, call: Value| -> Vec<(String, String)> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::ALL)
+                .problems
+                .iter()
+                .map(|p| (p.keyword.to_string(), p.message.clone()))
+                .collect()
+        };
+        let undeclared = json!({"type":"object","properties":{"a":{"type":"string"}},
+            "required":["b"],"additionalProperties":false});
+        let beside = json!({"type":"object","properties":{"a":{"type":"string"}},
+            "allOf":[{"properties":{"b":{"type":"integer"}}}],
+            "required":["b"],"additionalProperties":false});
+        let declared_false = json!({"properties":{"a":{"type":"string"},"b":false},
+            "required":["b"]});
+        let leave_out = (
+            "additionalProperties".to_string(),
+            "/b: `b` is not a declared argument; leave it out (expected only the declared \
+             arguments `a`)."
+                .to_string(),
+        );
+        let none = |schema: Value| {
+            assert_eq!(
+                said(schema, json!({"a":"x"})),
+                [(
+                    "required".to_string(),
+                    "/b: required argument is missing; expected no value at all (the schema \
+                     accepts none)."
+                        .to_string()
+                )]
+            );
+        };
+        assert_eq!(
+            said(undeclared.clone(), json!({"b":1})),
+            std::slice::from_ref(&leave_out)
+        );
+        assert_eq!(said(beside.clone(), json!({"b":5})), [leave_out]);
+        none(undeclared);
+        none(beside);
+        none(declared_false);
+        // A `patternProperties` beside may let the member in: not said to accept none.
+        assert_eq!(
+            said(
+                json!({"type":"object","patternProperties":{"^c":{}},"required":["b"],
+                    "additionalProperties":false}),
+                json!({})
+            )[0]
+            .1,
+            "/b: required argument is missing; expected a value."
         );
     }
 

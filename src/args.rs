@@ -2123,7 +2123,10 @@ impl ArgsSchema {
                         None if owner.is_some_and(forbids_undeclared) => {
                             expected_for(&Value::Bool(false))
                         }
-                        None => self.undeclared_accepts(e, &name).to_string(),
+                        None => match owner.and_then(|o| member_schema_beside(o, &name)) {
+                            Some(s) => unions::described(self.ref_root(e), s),
+                            None => self.undeclared_accepts(e, &name).to_string(),
+                        },
                     }
                 });
                 let mut m = Sentence::at(&pointer);
@@ -3186,6 +3189,35 @@ fn forbids_undeclared(owner: &Value) -> bool {
             .get("patternProperties")
             .and_then(Value::as_object)
             .is_none_or(serde_json::Map::is_empty)
+}
+
+/// The schema the object schema `owner`, whose `properties` does not declare its member
+/// `name`, gives that member when one keyword alone does: `additionalProperties`, or the one
+/// `allOf` entry whose `properties` declares it (without `patternProperties` of its own, the
+/// other entries silent on it). `None` where `patternProperties` may apply, another keyword
+/// beside may say something of it ([`MEMBER_SCHEMA_KEYWORDS`]), or the schema found accepts
+/// any value (a keyword elsewhere may still constrain it; [`accepts_undeclared`] tells).
+fn member_schema_beside<'s>(owner: &'s Value, name: &str) -> Option<&'s Value> {
+    let o = owner.as_object()?;
+    let only = |keyword: &str| {
+        o.keys()
+            .all(|k| k == keyword || !MEMBER_SCHEMA_KEYWORDS.contains(&k.as_str()))
+    };
+    let found = if let Some(additional) = o.get("additionalProperties") {
+        only("additionalProperties").then_some(additional)?
+    } else {
+        let entries = o.get("allOf").and_then(Value::as_array)?;
+        if !only("allOf") {
+            return None;
+        }
+        let mut declaring = entries.iter().filter(|e| !silent_on(e, name, None));
+        let entry = declaring.next()?;
+        if declaring.next().is_some() || entry.get("patternProperties").is_some() {
+            return None;
+        }
+        entry.get("properties")?.get(name)?
+    };
+    (!says_nothing(found)).then_some(found)
 }
 
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
@@ -5644,6 +5676,57 @@ mod tests {
             .1,
             "/b: required argument is missing; expected a value."
         );
+    }
+
+    /// A missing required argument whose schema comes from `additionalProperties` or from an
+    /// `allOf` entry beside read "expected a value", though a `null` there reads "expected an
+    /// integer" (trial 67 D3). Where that one keyword gives the member its schema, the message
+    /// says what it expects; where another beside may say more, or the schema found accepts
+    /// anything, "expected a value" stays.
+    #[test]
+    fn a_missing_argument_says_what_the_schema_beside_expects() {
+        let said = |schema: Value| -> (String, String) {
+            let p = &ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&json!({}), Coercions::NONE)
+                .problems[0];
+            (p.expected.to_string(), p.message.clone())
+        };
+        let integer = (
+            "an integer".to_string(),
+            "/b: required argument is missing; expected an integer.".to_string(),
+        );
+        let some = (
+            "a value".to_string(),
+            "/b: required argument is missing; expected a value.".to_string(),
+        );
+        assert_eq!(
+            said(json!({"type":"object","properties":{"a":{"type":"string"}},
+                "required":["b"],"additionalProperties":{"type":"integer"}})),
+            integer
+        );
+        assert_eq!(
+            said(json!({"type":"object","properties":{"a":{"type":"string"}},
+                "allOf":[{"properties":{"b":{"type":"integer"}}},{"required":["a"]}],
+                "required":["b"]})),
+            integer
+        );
+        for kept in [
+            // Another keyword beside may say more of it.
+            json!({"additionalProperties":{"type":"integer"},
+                "allOf":[{"properties":{"b":{"minimum":3}}}],"required":["b"]}),
+            // Two entries declare it.
+            json!({"allOf":[{"properties":{"b":{"type":"integer"}}},
+                {"properties":{"b":{"minimum":3}}}],"required":["b"]}),
+            // `patternProperties` may apply.
+            json!({"patternProperties":{"^b":{"type":"integer"}},"required":["b"],
+                "additionalProperties":false}),
+            // An `anyOf` beside may say more.
+            json!({"additionalProperties":{},"anyOf":[{"properties":{"b":{"type":"string"}}}],
+                "required":["b"]}),
+        ] {
+            assert_eq!(said(kept.clone()), some, "{kept}");
+        }
     }
 
     /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call

@@ -62,8 +62,9 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
 }
 
 /// A request of one tool is judged by `property-count-limit` alone: its count is that tool's.
+/// A count below the profile's smallest case is allowed whatever it is (most requests).
 fn request_after<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], s: &RequestStats) {
-    if tools.len() > 1 {
+    if tools.len() > 1 && s.property_count >= cx.limit_floor(Limit::RequestPropertyCount) {
         super::super::detect::report_limit(
             cx,
             At::Tool,

@@ -996,7 +996,7 @@ pub(super) fn const_refused(map: &Map<String, Value>) -> Option<String> {
 pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
     root.pointer(pointer)
         .and_then(Value::as_object)
-        .is_some_and(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).is_ok())
+        .is_some_and(|map| all_of_outcome(root, pointer, map, &|p| refs.points_under(p)).is_ok())
 }
 
 /// Why the `allOf` of the schema at `node` is not merged ([`all_of_merged`]), a
@@ -1005,7 +1005,7 @@ pub fn all_of_repairable(root: &Value, pointer: &str, refs: &RefList) -> bool {
 pub(super) fn all_of_refused(tool: &Tool, node: &str, memo: &Memo) -> Option<String> {
     let root = tool.parameters.as_ref()?;
     let refs = memo.refs.get_or_init(|| RefList::of(root));
-    all_of_merged(root, node, schema_at(tool, node).ok()?, &|p| {
+    all_of_outcome(root, node, schema_at(tool, node).ok()?, &|p| {
         refs.points_under(p)
     })
     .err()
@@ -1019,12 +1019,80 @@ pub fn all_of_declares_members(root: &Value, pointer: &str, refs: &RefList) -> b
     root.pointer(pointer)
         .and_then(Value::as_object)
         .filter(|map| map.contains_key("allOf"))
-        .and_then(|map| all_of_merged(root, pointer, map, &|p| refs.points_under(p)).ok())
-        .is_some_and(|(m, _)| {
+        .and_then(|map| all_of_outcome(root, pointer, map, &|p| refs.points_under(p)).ok())
+        .is_some_and(|m| {
             m.get("properties")
                 .and_then(Value::as_object)
                 .is_some_and(|p| !p.is_empty())
         })
+}
+
+/// What [`all_of_merged`] answers of the schema `map` at `pointer` in `root`, for a caller that
+/// reads only whether it merges (its reason if not) and the names the merged `properties`
+/// declare: the merged schema, each member's schema in it `null` where no name is declared
+/// twice ([`members_set_aside`]). Check asks this of every `allOf` of a tool, each holding
+/// the schemas nested below it: copied whole, a chain of N `allOf` levels cost O(N²) values
+/// a check and repair's N rounds (one merge each) O(N³) (trial 67 D1: 120 levels took 26 s
+/// to repair, debug build).
+fn all_of_outcome(
+    root: &Value,
+    pointer: &str,
+    map: &Map<String, Value>,
+    ref_points_under: &dyn Fn(&str) -> bool,
+) -> Result<Map<String, Value>, String> {
+    let aside = members_set_aside(map);
+    let map = aside.as_ref().unwrap_or(map);
+    all_of_merged(root, pointer, map, ref_points_under).map(|(merged, _)| merged)
+}
+
+/// A copy of schema `map` with the schema of each member its `properties` declares written
+/// `null`, and so of each branch of its `allOf` (and of theirs, and so on), the rest copied;
+/// `None` where a name is declared twice among them or a `properties` is no object. The
+/// merge reads a member's schema only to compare it with another of the same name
+/// ([`crate::repair::refs::conflict`]), else moves it whole into the pooled `properties`
+/// ([`crate::repair::refs::join`]), and two `properties` maps declaring no name in common are
+/// equal only when both are empty; so with no name twice, merging the copy answers as merging
+/// `map` does, without copying what the members nest.
+fn members_set_aside(map: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut names = HashSet::new();
+    set_aside(map, &mut names)
+}
+
+/// [`members_set_aside`] of one schema, the names seen so far in `names`. Recursion follows
+/// only `allOf` branches, as deep as the input's nesting cap.
+fn set_aside<'m>(
+    map: &'m Map<String, Value>,
+    names: &mut HashSet<&'m str>,
+) -> Option<Map<String, Value>> {
+    let mut out = Map::new();
+    for (k, v) in map {
+        let copy = match (k.as_str(), v) {
+            ("properties", Value::Object(members)) => {
+                let mut aside = Map::new();
+                for name in members.keys() {
+                    if !names.insert(name) {
+                        return None;
+                    }
+                    aside.insert(name.clone(), Value::Null);
+                }
+                Value::Object(aside)
+            }
+            ("properties", _) => return None,
+            ("allOf", Value::Array(branches)) => {
+                let mut copies = Vec::with_capacity(branches.len());
+                for b in branches {
+                    copies.push(match b {
+                        Value::Object(b) => Value::Object(set_aside(b, names)?),
+                        other => other.clone(),
+                    });
+                }
+                Value::Array(copies)
+            }
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), copy);
+    }
+    Some(out)
 }
 
 /// Keywords whose meaning depends on others of the same schema object beyond the groups
@@ -1067,6 +1135,8 @@ fn all_of_merged(
              pointing nowhere"
         ));
     }
+    #[cfg(test)]
+    VALUES_MERGED.with(|c| c.set(c.get() + crate::json::value_count(&Value::Object(map.clone()))));
     let mut merged = map.clone();
     let mut said = Said::default();
     let Some(all_of) = merged.shift_remove("allOf") else {
@@ -1121,6 +1191,13 @@ fn all_of_merged(
         }
     }
     Ok((merged, said))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The values of the schemas [`all_of_merged`] has copied on this thread: what a check of
+    /// `allOf`s costs, for the tests that pin it.
+    pub static VALUES_MERGED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Description `d` with a branch's `more` after it ([`appended`]), or `None` where `d` says

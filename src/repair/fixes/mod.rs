@@ -5,6 +5,8 @@
 
 mod draft;
 mod keywords;
+#[cfg(test)]
+pub(crate) use keywords::VALUES_MERGED;
 mod shapes;
 mod types;
 

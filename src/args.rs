@@ -3093,26 +3093,23 @@ fn said_once(problems: &mut Vec<Problem>) {
 /// the schema does say something of, elsewhere (an `allOf` beside, `additionalProperties`).
 const SOME_VALUE: &str = "a value";
 
-/// The keywords beside `properties` that can give a member a schema, refuse it, or make its
-/// value count otherwise (`oneOf` refuses a value two alternatives take).
+/// Besides the keywords applying to the object itself ([`crate::schema::in_place::IN_PLACE`]:
+/// `oneOf` refuses a value two alternatives take), those beside `properties` that can give a
+/// member a schema, refuse it, or make its value count otherwise: see [`says_of_members`].
 const MEMBER_SCHEMA_KEYWORDS: &[&str] = &[
     "patternProperties",
     "additionalProperties",
     "unevaluatedProperties",
     "propertyNames",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "dependencies",
     "$ref",
     "$dynamicRef",
     "$recursiveRef",
 ];
+
+/// Whether keyword `k` beside `properties` may say something of a member it does not declare.
+fn says_of_members(k: &str) -> bool {
+    MEMBER_SCHEMA_KEYWORDS.contains(&k) || crate::schema::in_place::IN_PLACE.contains(&k)
+}
 
 /// What the required member `name` of the object schema at `owner` (a pointer into `root`),
 /// which has no `properties` entry for it, accepts, as a problem's `expected`: [`ANY_VALUE`]
@@ -3165,15 +3162,14 @@ fn accepts_undeclared(root: &Value, owner: &str, name: &str) -> &'static str {
 }
 
 /// Whether `schema` says nothing of the value of its member `name`: no `properties` entry
-/// for it and none of [`MEMBER_SCHEMA_KEYWORDS`] but `through` (the alternatives the walk of
-/// [`accepts_undeclared`] came up by).
+/// for it and no keyword of [`says_of_members`] but `through` (the alternatives the walk
+/// of [`accepts_undeclared`] came up by).
 fn silent_on(schema: &Value, name: &str, through: Option<&str>) -> bool {
     match schema {
         Value::Object(o) => {
             o.get("properties").is_none_or(|p| p.get(name).is_none())
-                && o.keys().all(|k| {
-                    through == Some(k.as_str()) || !MEMBER_SCHEMA_KEYWORDS.contains(&k.as_str())
-                })
+                && o.keys()
+                    .all(|k| through == Some(k.as_str()) || !says_of_members(k))
         }
         Value::Bool(accepts) => *accepts,
         _ => false,
@@ -3195,14 +3191,11 @@ fn forbids_undeclared(owner: &Value) -> bool {
 /// `name`, gives that member when one keyword alone does: `additionalProperties`, or the one
 /// `allOf` entry whose `properties` declares it (without `patternProperties` of its own, the
 /// other entries silent on it). `None` where `patternProperties` may apply, another keyword
-/// beside may say something of it ([`MEMBER_SCHEMA_KEYWORDS`]), or the schema found accepts
+/// beside may say something of it ([`says_of_members`]), or the schema found accepts
 /// any value (a keyword elsewhere may still constrain it; [`accepts_undeclared`] tells).
 fn member_schema_beside<'s>(owner: &'s Value, name: &str) -> Option<&'s Value> {
     let o = owner.as_object()?;
-    let only = |keyword: &str| {
-        o.keys()
-            .all(|k| k == keyword || !MEMBER_SCHEMA_KEYWORDS.contains(&k.as_str()))
-    };
+    let only = |keyword: &str| o.keys().all(|k| k == keyword || !says_of_members(k));
     let found = if let Some(additional) = o.get("additionalProperties") {
         only("additionalProperties").then_some(additional)?
     } else {

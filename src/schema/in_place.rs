@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::{Via, refs, walk};
 
 /// Keywords whose subschemas apply to the value itself.
-const IN_PLACE: &[&str] = &[
+pub const IN_PLACE: &[&str] = &[
     "allOf",
     "anyOf",
     "oneOf",

@@ -137,7 +137,11 @@ pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
 /// The encoding `bytes` are written in, in words and as `iconv` names it, when it is UTF-16
 /// or UTF-32 (RFC 8259 §8.1 asks for UTF-8): told by the byte order mark, or without one by
 /// the NUL bytes an ASCII first character is written with (RFC 4627 §3 told these encodings
-/// apart by the same NULs). Windows PowerShell 5.1's `>` writes UTF-16 little-endian with a
+/// apart by the same NULs: `00 00 00 xx`, `00 xx 00 xx`, `xx 00 00 00`, `xx 00 xx 00`, each `xx`
+/// here an ASCII character other than NUL; a text of one character has only its own two or
+/// four bytes). Other bytes with a NUL among them are no text in any of these encodings (a
+/// binary file: trial 68 D2 was told `00 01 02 ff` is UTF-16 big-endian, with an `iconv`
+/// recipe that makes garbage of it). Windows PowerShell 5.1's `>` writes UTF-16 little-endian with a
 /// mark by default: `>` is "functionally equivalent to piping to Out-File"
 /// (learn.microsoft.com/powershell/module/microsoft.powershell.utility/out-file), whose 5.1
 /// help says "Unicode is the default", as quoted, with a file found to be UTF-16
@@ -145,13 +149,30 @@ pub fn check_utf8<'a>(file: &Path, bytes: &'a [u8]) -> Result<&'a str> {
 /// (both pages' excerpts read 2026-12-05).
 pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<(&'static str, &'static str)> {
     let encoding = match bytes {
-        [0xFF, 0xFE, 0, 0, ..] | [_, 0, 0, 0, ..] => ("UTF-32 little-endian", "UTF-32LE"),
-        [0, 0, 0xFE, 0xFF, ..] | [0, 0, 0, _, ..] => ("UTF-32 big-endian", "UTF-32BE"),
-        [0xFF, 0xFE, ..] | [_, 0, ..] => ("UTF-16 little-endian", "UTF-16LE"),
-        [0xFE, 0xFF, ..] | [0, _, ..] => ("UTF-16 big-endian", "UTF-16BE"),
+        [0xFF, 0xFE, 0, 0, ..] => ("UTF-32 little-endian", "UTF-32LE"),
+        [0, 0, 0xFE, 0xFF, ..] => ("UTF-32 big-endian", "UTF-32BE"),
+        [0xFF, 0xFE, ..] => ("UTF-16 little-endian", "UTF-16LE"),
+        [0xFE, 0xFF, ..] => ("UTF-16 big-endian", "UTF-16BE"),
+        [x, 0, 0, 0, ..] if starts_json(*x) => ("UTF-32 little-endian", "UTF-32LE"),
+        [0, 0, 0, x, ..] if starts_json(*x) => ("UTF-32 big-endian", "UTF-32BE"),
+        [x, 0, ..] if starts_json(*x) && bytes.get(3).is_none_or(|&b| b == 0) => {
+            ("UTF-16 little-endian", "UTF-16LE")
+        }
+        [0, x, rest @ ..] if starts_json(*x) && rest.first().is_none_or(|&b| b == 0) => {
+            ("UTF-16 big-endian", "UTF-16BE")
+        }
         _ => return None,
     };
     Some(encoding)
+}
+
+/// Whether `b` is a character a JSON text may start with, in ASCII: white space or the first
+/// character of a value (RFC 8259 §2, §3), as the low byte of a wide encoding's first unit.
+fn starts_json(b: u8) -> bool {
+    matches!(
+        b,
+        b'\t' | b'\n' | b'\r' | b' ' | b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    )
 }
 
 /// 1-based line and column of byte `offset`; the column counts Unicode code points (what SARIF
@@ -1672,6 +1693,42 @@ mod tests {
     /// A file saved as UTF-16 (Windows PowerShell's `>`) was "invalid UTF-8" at column 1
     /// with its byte order mark, and "expected value" at column 2 without one (trial 45): both
     /// now name the encoding and how to convert.
+    /// Binary bytes with a NUL among the first were named UTF-16 with an `iconv` recipe that
+    /// makes garbage of them (trial 68 D2): only the NUL patterns of an ASCII start are.
+    #[test]
+    fn binary_with_nuls_is_not_called_a_wide_encoding() {
+        for bytes in [
+            &b"\x00\x01\x02\xff\xfe binary"[..],
+            b"\x01\x00\x02\x00",
+            b"\x00\x00\x00\x01",
+            b"{\x00\x7f\xff",
+            b"\x00{\x7f\x00",
+        ] {
+            assert_eq!(wide_encoding(bytes), None, "{bytes:?}");
+            let err = check_utf8(Path::new("b.bin"), bytes).map(str::len);
+            assert!(
+                err.as_ref().is_ok()
+                    || err
+                        .as_ref()
+                        .is_err_and(|e| e.to_string().contains("invalid UTF-8")),
+                "{bytes:?}: {err:?}"
+            );
+        }
+        assert_eq!(
+            check_utf8(Path::new("b.bin"), b"\x00\x01\x02\xff\xfe binary")
+                .unwrap_err()
+                .to_string(),
+            "b.bin: line 1, column 4: invalid UTF-8 (the file must be UTF-8 text)"
+        );
+        // One character, in two or four bytes, is still told.
+        assert_eq!(wide_encoding(b"1\x00").map(|e| e.1), Some("UTF-16LE"));
+        assert_eq!(wide_encoding(b"\x00[").map(|e| e.1), Some("UTF-16BE"));
+        assert_eq!(
+            wide_encoding(b"\x00\x00\x00 ").map(|e| e.1),
+            Some("UTF-32BE")
+        );
+    }
+
     #[test]
     fn utf16_and_utf32_are_named() {
         let iconv_name = |encoding: &str| {

@@ -1497,3 +1497,90 @@ fn every_command_redacts_a_key_in_an_error_line() {
         );
     }
 }
+
+/// A file name that is not UTF-8 (Linux allows any byte but `/` and NUL) was refused by the
+/// argument parser with "invalid UTF-8 was detected in one or more arguments", naming no
+/// file, and `check` then checked none of the others either (trial 68 D1). Every command
+/// now reads it, naming it with replacement characters.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read_by_every_command() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let name = dir
+        .path()
+        .join(OsString::from_vec(b"tools-\xff.json".to_vec()));
+    std::fs::write(
+        &name,
+        r#"[{"type":"function","function":{"name":"f","description":"Finds.","parameters":{"type":"object","properties":{"q":{"type":"string","description":"What."}},"required":["q"]}}}]"#,
+    )
+    .expect("written");
+    let error = dir
+        .path()
+        .join(OsString::from_vec(b"error-\xff.txt".to_vec()));
+    std::fs::write(
+        &error,
+        r#"{"error":{"message":"Invalid schema for function 'f': In context=(), 'additionalProperties' is required to be supplied and to be false."}}"#,
+    )
+    .expect("written");
+    let missing = dir
+        .path()
+        .join(OsString::from_vec(b"missing-\xff.json".to_vec()));
+    let out = dir.path().join("out.json");
+    let runs: [(Vec<OsString>, i32, &str); 6] = [
+        (vec!["check".into(), name.clone().into()], 0, ""),
+        (
+            vec!["check".into(), missing.clone().into(), name.clone().into()],
+            2,
+            "missing-\u{fffd}.json",
+        ),
+        (vec!["repair".into(), name.clone().into()], 0, ""),
+        (
+            vec![
+                "compile".into(),
+                "--target".into(),
+                "openai/chat".into(),
+                name.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+            ],
+            0,
+            "",
+        ),
+        (
+            vec![
+                "explain".into(),
+                "--target".into(),
+                "openai/chat".into(),
+                "--request".into(),
+                name.clone().into(),
+                error.clone().into(),
+            ],
+            0,
+            "",
+        ),
+        (
+            vec!["explain".into(), missing.clone().into()],
+            2,
+            "missing-\u{fffd}.json",
+        ),
+    ];
+    for (args, code, said) in runs {
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_toolwire"))
+            .args(&args)
+            .output()
+            .expect("toolwire runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(run.status.code(), Some(code), "{args:?}: {text}");
+        assert!(
+            !text.contains("invalid UTF-8 was detected"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains(said), "{args:?}: {text}");
+    }
+}

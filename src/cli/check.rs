@@ -32,7 +32,7 @@ pub struct CheckArgs {
     pub no_project: crate::cli::NoProject,
     /// Tool definition files: OpenAI, Anthropic, MCP tools/list, Gemini, Bedrock, function
     /// declarations, a bare JSON Schema, or JSON Lines of any of these (`-`: standard input).
-    #[arg(required = true, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(required = true, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub files: Vec<PathBuf>,
     /// The profile to check against.
     #[arg(long, value_name = "NAME", default_value = PORTABLE, conflicts_with = "target")]
@@ -62,11 +62,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = trimmed)]
     pub ignore: Vec<String>,
     /// Read profiles from this file instead of the ones built into the binary.
-    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub profiles: Option<PathBuf>,
     /// Also write a markdown summary of the files under `portable` and each of its targets
     /// (how `reports/corpora.md` is made).
-    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub corpus_report: Option<PathBuf>,
 }
 

@@ -31,13 +31,13 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; tools need names; `-`: standard input).
-    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub file: PathBuf,
     /// The target to compile for (e.g. `openai/chat-strict`, `gemini/v1beta/parameters`).
     #[arg(long, value_name = "TARGET")]
     pub target: String,
     /// Write the tool block here instead of standard output.
-    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub output: Option<PathBuf>,
     /// Report format: `human` or `json` (a list, one entry per request: its tools' changes
     /// and refusals, the model's verdict, what was `written`, and `duplicate_keys`, the keys

@@ -19,10 +19,10 @@ pub struct ExplainArgs {
     /// The error: a file holding the body (or a client's printout of it), `-` for standard
     /// input, or the text itself.
     #[arg(value_name = "ERROR")]
-    pub error: String,
+    pub error: std::ffi::OsString,
     /// The request that was sent (JSON). Needed to turn Google's positional indices into
     /// property names and to find a tool the error does not name.
-    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub request: Option<PathBuf>,
     /// The target the request went to (limits the message templates to its provider's).
     #[arg(long, value_name = "TARGET")]
@@ -39,7 +39,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
         args.request
             .iter()
             .map(|r| ("--request", r.as_os_str()))
-            .chain([("ERROR", std::ffi::OsStr::new(&args.error))]),
+            .chain([("ERROR", args.error.as_os_str())]),
     )?;
     if let Some(t) = &args.target
         && crate::target::find(t).is_none()
@@ -165,7 +165,7 @@ fn read_request(path: &Path) -> Result<serde_json::Value> {
 /// Any other path that exists is read, as `check` reads its files: a FIFO or a device (a shell's
 /// `<(...)` is a pipe) too, and when that fails the error says it is not a regular file and
 /// why the read failed (too large, could not read) rather than that it does not exist.
-fn error_text(arg: &str) -> Result<String> {
+fn error_text(arg: &std::ffi::OsStr) -> Result<String> {
     let path = Path::new(arg);
     let stat = (arg != "-").then(|| std::fs::metadata(path));
     let meta = stat.as_ref().and_then(|m| m.as_ref().ok());
@@ -207,6 +207,15 @@ fn error_text(arg: &str) -> Result<String> {
         }
         return Ok(text);
     }
+    // A name not UTF-8 (any byte but `/` and NUL may be in a Linux file name) is no text to
+    // read either: said as the file it names (trial 68 D1).
+    let Some(arg) = arg.to_str() else {
+        return Err(Error::input(
+            path,
+            Place::Path,
+            "no such file (and not UTF-8, so no error text either)",
+        ));
+    };
     if arg.trim().is_empty() {
         return Err(Error::Usage(
             "ERROR is empty: give the error text, a file holding it, or - for standard input"
@@ -449,7 +458,7 @@ mod tests {
             // Opening a FIFO for writing waits for its reader.
             std::thread::spawn(move || std::fs::write(&fifo, body))
         };
-        let read = error_text(fifo.to_str().unwrap());
+        let read = error_text(fifo.as_os_str());
         writer.join().unwrap().unwrap();
         assert_eq!(read.unwrap(), body);
         // No writer and nothing to read: empty, said of the FIFO.
@@ -457,7 +466,7 @@ mod tests {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::write(&fifo, ""))
         };
-        let err = error_text(fifo.to_str().unwrap()).unwrap_err().to_string();
+        let err = error_text(fifo.as_os_str()).unwrap_err().to_string();
         writer.join().unwrap().unwrap();
         assert!(err.contains("err.txt") && err.contains("empty"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
@@ -466,7 +475,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_device_past_the_cap_is_said_to_be_one() {
-        let err = error_text("/dev/zero").unwrap_err().to_string();
+        let err = error_text("/dev/zero".as_ref()).unwrap_err().to_string();
         assert!(
             err.starts_with("/dev/zero: ")
                 && err.contains("not a regular file (a character device)")

@@ -281,8 +281,18 @@ impl Paths {
 /// The parser of a file argument: any path but the empty one, refused with words that say
 /// so (clap's own parser for paths calls an empty value missing: "a value is required ...
 /// but none was supplied", which reads as if nothing was typed, when `''` or an unset shell
-/// variable was). Clap reports it as an invalid value of the argument it names, exit 2.
-pub fn file_arg(value: &str) -> Result<PathBuf, String> {
+/// variable was). Clap reports it as an invalid value of the argument it names, exit 2. The
+/// path is taken as the bytes given, not as UTF-8 text: a Linux file name may hold any byte
+/// but `/` and NUL, and clap's parsers of text refused such a name without naming it, and
+/// with it every file of the command (trial 68 D1); messages show it as `Path::display` does,
+/// with replacement characters.
+pub fn file_arg() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::OsStringValueParser::new().try_map(file_path)
+}
+
+/// [`file_arg`]'s test of one value.
+fn file_path(value: std::ffi::OsString) -> Result<PathBuf, String> {
     if value.is_empty() {
         return Err(
             "the file name is empty (an unset shell variable?): give a file's path, or - for \
@@ -474,10 +484,13 @@ mod tests {
 
     #[test]
     fn an_empty_file_name_is_refused_in_words_about_it() {
-        let e = file_arg("").unwrap_err();
+        let e = file_path("".into()).unwrap_err();
         assert!(e.starts_with("the file name is empty"), "{e}");
-        assert_eq!(file_arg("-").unwrap(), PathBuf::from("-"));
-        assert_eq!(file_arg(" a.json").unwrap(), PathBuf::from(" a.json"));
+        assert_eq!(file_path("-".into()).unwrap(), PathBuf::from("-"));
+        assert_eq!(
+            file_path(" a.json".into()).unwrap(),
+            PathBuf::from(" a.json")
+        );
         // Through clap, naming the argument, as a usage error (exit 2).
         let err = Cli::try_parse_from(["toolwire", "check", "a.json", ""]).unwrap_err();
         assert_eq!(err.exit_code(), 2);

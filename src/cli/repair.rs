@@ -35,7 +35,7 @@ pub struct RepairArgs {
     #[command(flatten)]
     pub no_project: crate::cli::NoProject,
     /// The tool definitions (any format `check` reads; `-`: standard input).
-    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub file: PathBuf,
     /// The profile to repair for.
     #[arg(long, value_name = "NAME", default_value = PORTABLE, conflicts_with = "target")]
@@ -48,7 +48,7 @@ pub struct RepairArgs {
     #[arg(long)]
     pub keep_unrepairable: bool,
     /// Write the repaired tools here instead of standard output.
-    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, short, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub output: Option<PathBuf>,
     /// Report format: `human` (changed and refused tools, then counts) or `json`.
     #[arg(long, default_value = "human", value_parser = ["human", "json"])]
@@ -61,7 +61,7 @@ pub struct RepairArgs {
 #[derive(Debug, clap::Args)]
 pub struct RewriteArgs {
     /// Read profiles from this file instead of the ones built into the binary.
-    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg)]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::file_arg())]
     pub profiles: Option<PathBuf>,
     /// Cap on the schema nodes that inlining `$ref`s may produce per tool.
     #[arg(long, value_name = "N", default_value_t = repair::refs::MAX_INLINE_NODES,

@@ -354,6 +354,18 @@ pub fn run(mut args: CheckArgs) -> Result<u8> {
                 .into(),
         ));
     }
+    if args.one_request
+        && let Some(out) = &args.corpus_report
+    {
+        // The report's tables are per file, each request as written: counted under one
+        // request, its findings would disagree with its own header, and cross-file findings
+        // belong to no file's table (trial 69 D1: the report ignored the flag silently).
+        return Err(Error::Usage(format!(
+            "--corpus-report {} does not take --one-request: the report counts each file's \
+             requests as written (each JSON Lines line its own); run the two apart",
+            out.display()
+        )));
+    }
     if let Some(out) = args.corpus_report.as_deref().filter(|o| o.is_dir()) {
         // Said before any file is read, in the words `repair -o` uses.
         return Err(Error::io(

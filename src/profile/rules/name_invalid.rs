@@ -16,7 +16,8 @@ pub const RULE: Rule = Rule {
              warning says so (\"no evidence yet whether T accepts such names\").",
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
-    fix: "Use letters, digits, underscores and hyphens, starting with a letter (e.g. math_sum).",
+    fix: "Use letters, digits, underscores and hyphens, starting with a letter or an underscore \
+          (e.g. math_sum; repair writes `_21st_magic` for `21st.magic`).",
     repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",
     repairable: unless_rename_clashes,
     owns,
@@ -276,6 +277,31 @@ fn tool<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    /// The fix asked for a name "starting with a letter" while repair writes `_1tool` for
+    /// `1tool` (trial 69 D3): the fix's words and its example are what repair makes.
+    #[test]
+    fn the_fix_names_the_first_characters_repair_writes() {
+        let rule = crate::names::portable();
+        assert_eq!(rule.sanitize("21st.magic"), "_21st_magic");
+        assert!(
+            super::RULE
+                .fix
+                .contains("starting with a letter or an underscore")
+                && super::RULE
+                    .fix
+                    .contains("repair writes `_21st_magic` for `21st.magic`"),
+            "{}",
+            super::RULE.fix
+        );
+        for name in ["1tool", "-x", ".x", "ünïcode"] {
+            let first = rule.sanitize(name).chars().next();
+            assert!(
+                first.is_some_and(|c| c == '_' || c.is_ascii_alphabetic()),
+                "{name}: {first:?}"
+            );
+        }
+    }
 
     #[test]
     fn character_kinds() {

@@ -143,6 +143,7 @@ pub fn apply(
                 unrewritten: &unrewritten,
                 conditions: &conditions,
                 as_given: as_given.as_ref(),
+                beside: HashMap::new(),
             };
             walk.visit(schema, "", 0);
         }
@@ -2339,9 +2340,14 @@ const NOT_AN_ARGUMENT_OBJECT: &[&str] = &[
 /// nullable, so that leaving it out maps to null (cohere-strict-tools-requires-required in
 /// evidence/reports.yaml: strict tools need at least one required parameter). The `allOf`,
 /// `anyOf` and `oneOf` branches of an object schema, and [`NOT_AN_ARGUMENT_OBJECT`], apply to
-/// that same object and are not rewritten. Where the object's schema reads whether that
-/// first member is given ([`reads_presence`]), the null sent for "not given" would count as
-/// given: the tool is refused there, as no rewrite keeps its meaning.
+/// that same object and are not rewritten, with one exception
+/// ([`OneRequired::shapes_in_branches`]): an object schema that declares no member and
+/// requires none has its members only in its `anyOf` branches, each one shape of the object
+/// the model writes; an object-schema branch there is rewritten as an object of its own, or
+/// the object would go to Cohere with optional parameters only (trial 67 D7). Where the
+/// object's schema reads whether that first member is given ([`reads_presence`]), the null
+/// sent for "not given" would count as given: the tool is refused there, as no rewrite keeps
+/// its meaning.
 struct OneRequired<'a> {
     changes: &'a mut Vec<Change>,
     blocked: &'a mut Vec<Unwirable>,
@@ -2353,6 +2359,10 @@ struct OneRequired<'a> {
     conditions: &'a HashSet<String>,
     /// The schema as given, where known.
     as_given: Option<&'a AsGiven<'a>>,
+    /// For each `anyOf` branch rewritten as a shape ([`OneRequired::shapes_in_branches`]),
+    /// by its pointer: the keywords beside the branch that read whether its first member is
+    /// given ([`reads_presence_beside_branches`]).
+    beside: HashMap<String, Vec<(String, String)>>,
 }
 
 impl OneRequired<'_> {
@@ -2362,13 +2372,17 @@ impl OneRequired<'_> {
         }
         let Value::Object(o) = v else { return };
         let object = is_object_schema(o);
+        let mut shapes = HashSet::new();
         if object {
             self.require_first(o, at);
+            shapes = self.shapes_in_branches(o, at);
         }
         let _ = children(o, at, |sub, here| {
             let keyword = here[at.len() + 1..].split('/').next().unwrap_or_default();
             let in_place = NOT_AN_ARGUMENT_OBJECT.contains(&keyword)
-                || (object && ["allOf", "anyOf", "oneOf"].contains(&keyword))
+                || (object
+                    && ["allOf", "anyOf", "oneOf"].contains(&keyword)
+                    && !shapes.contains(here))
                 || self.conditions.contains(here);
             if !in_place {
                 self.visit(sub, here, depth + 1);
@@ -2377,19 +2391,60 @@ impl OneRequired<'_> {
         });
     }
 
-    fn require_first(&mut self, o: &mut Map<String, Value>, at: &str) {
-        let none_required = o
-            .get("required")
-            .and_then(Value::as_array)
-            .is_none_or(Vec::is_empty);
-        let first = o
+    /// The pointers of the `anyOf` branches of the object schema `o` at `at` that declare the
+    /// object's shapes: where `o` declares no member (no `properties`, or none in them) and
+    /// requires none, each branch that is an object schema. Such a branch is an object the
+    /// model writes, as a property's is: without it, the one object would have optional
+    /// parameters only, which Cohere's strict tools refuse (trial 67 D7: `anyOf: [{type:
+    /// object, properties: {x}}, {type: object, properties: {y}}]` at the root went out with
+    /// neither `x` nor `y` required). A branch requiring one `null` for a member not given
+    /// keeps the object's calls: a call meets the branch it was written for, and `toolwire
+    /// args` reads that null as absent under that branch on its own. The keywords beside it
+    /// that read whether the member is given are kept, for [`OneRequired::require_first`] to
+    /// refuse at. Where `o` declares or requires a member, the object has a required one (or
+    /// gets it), and its branches stay conditions on it. The branches of `oneOf` and `allOf`
+    /// stay conditions too: `oneOf` counts the branches a call meets, and a branch that now
+    /// requires its member fails calls it met (`oneOf: [{properties: {x}}, {properties:
+    /// {y}}]` refuses `{"x": "a"}`, which meets both; requiring `y` in the second lets it
+    /// through); `allOf`'s branches all apply to the one object, which one required member
+    /// in one of them would answer, and a member required and made nullable in one must be
+    /// nullable in every other branch declaring it.
+    fn shapes_in_branches(&mut self, o: &Map<String, Value>, at: &str) -> HashSet<String> {
+        let declares = o
             .get("properties")
             .and_then(Value::as_object)
-            .and_then(|p| p.keys().next().cloned());
-        let (true, Some(name)) = (none_required, first) else {
+            .is_some_and(|p| !p.is_empty());
+        let requires = o
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| !r.is_empty());
+        let Some(Value::Array(branches)) = o.get("anyOf") else {
+            return HashSet::new();
+        };
+        if declares || requires {
+            return HashSet::new();
+        }
+        let mut shapes = HashSet::new();
+        for (i, branch) in branches.iter().enumerate() {
+            let Some(b) = branch.as_object().filter(|b| is_object_schema(b)) else {
+                continue;
+            };
+            let here = push_token(&push_token(at, "anyOf"), &i.to_string());
+            if let Some(name) = first_optional(b) {
+                let readers = reads_presence_beside_branches(o, at, &name, self.unrewritten);
+                self.beside.insert(here.clone(), readers);
+            }
+            shapes.insert(here);
+        }
+        shapes
+    }
+
+    fn require_first(&mut self, o: &mut Map<String, Value>, at: &str) {
+        let Some(name) = first_optional(o) else {
             return;
         };
-        let readers = reads_presence(o, at, &name, self.unrewritten);
+        let mut readers = reads_presence(o, at, &name, self.unrewritten);
+        readers.extend(self.beside.remove(at).unwrap_or_default());
         if !readers.is_empty() {
             // Named as given, as the lines' places are: a schema this walk made nullable was
             // wrapped in `anyOf`, where `at` goes through its first branch.
@@ -2438,6 +2493,19 @@ impl OneRequired<'_> {
         o.insert("required".into(), json!([name.clone()]));
         self.changes.push(change(&here, action.into(), None));
     }
+}
+
+/// The first property of the object schema `o` when it requires none: the one Cohere
+/// strict's rewrite ([`OneRequired`]) requires.
+fn first_optional(o: &Map<String, Value>) -> Option<String> {
+    let none_required = o
+        .get("required")
+        .and_then(Value::as_array)
+        .is_none_or(Vec::is_empty);
+    o.get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| p.keys().next().cloned())
+        .filter(|_| none_required)
 }
 
 /// The definitions (JSON Pointers in `root`) that a `$ref` in a condition reaches: one in a
@@ -2504,12 +2572,37 @@ fn reads_presence(
     name: &str,
     root: &Value,
 ) -> Vec<(String, String)> {
+    presence_readers(o, at, name, root, false)
+}
+
+/// As [`reads_presence`], for `name` required in an `anyOf` branch of the object schema `o`
+/// at `at` ([`OneRequired::shapes_in_branches`]): the keywords of `o` itself and of what
+/// applies in place with it other than its `anyOf`, with `o` read as a schema other than the
+/// one `name` is required in. A sibling branch is left out: the call meets the branch that
+/// requires `name`, and `toolwire args` reads a null under each branch on its own.
+fn reads_presence_beside_branches(
+    o: &Map<String, Value>,
+    at: &str,
+    name: &str,
+    root: &Value,
+) -> Vec<(String, String)> {
+    presence_readers(o, at, name, root, true)
+}
+
+fn presence_readers(
+    o: &Map<String, Value>,
+    at: &str,
+    name: &str,
+    root: &Value,
+    beside_branches: bool,
+) -> Vec<(String, String)> {
     let mut readers = Vec::new();
     let mut parts = vec![(o, at.to_string(), 0usize)];
     let mut seen: HashSet<String> = HashSet::from([at.to_string()]);
     let mut i = 0;
     while let Some((part, here, depth)) = parts.get(i).cloned() {
-        let own = i == 0;
+        let first = i == 0;
+        let own = first && !beside_branches;
         i += 1;
         let given_schema = part.get("properties").and_then(|p| p.get(name));
         let declared = given_schema.is_some();
@@ -2553,6 +2646,7 @@ fn reads_presence(
         for (k, v) in part {
             let there = push_token(&here, k);
             match (k.as_str(), v) {
+                ("anyOf", _) if first && beside_branches => {}
                 ("allOf" | "anyOf" | "oneOf", Value::Array(l)) => next.extend(
                     l.iter()
                         .enumerate()
@@ -3314,6 +3408,79 @@ mod tests {
         let mut s = dependency.clone();
         apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
         assert_eq!(s["definitions"], dependency["definitions"]);
+    }
+
+    /// Trial 67 D7: an object schema that declares no member and requires none, whose
+    /// `anyOf` branches are object schemas, went out with every member optional (the shapes
+    /// were left as conditions). Each such branch is an object the model writes, and gets its
+    /// first member required and nullable, what is below it rewritten too; a call meeting a
+    /// branch as given meets it on the wire with that null, which `args` reads as absent. A
+    /// keyword beside the branches reading whether the member is given refuses the tool.
+    /// `oneOf` and `allOf` branches, and the branches of an object that declares a member,
+    /// stay conditions.
+    #[test]
+    fn cohere_requires_one_member_in_each_object_branch_of_a_memberless_object() {
+        let given = json!({"type":"object","anyOf":[
+            {"type":"object","properties":{"x":{"type":"string"}}},
+            {"properties":{"y":{"type":"string"},"o":{"type":"object","properties":{"k":{"type":"integer"}}}}},
+            {"required":["z"]}]});
+        let mut s = given.clone();
+        let changes = apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
+        let places: Vec<&str> = changes.iter().map(|c| c.pointer.as_str()).collect();
+        assert_eq!(
+            places,
+            [
+                "/anyOf/0/properties/x",
+                "/anyOf/1/properties/y",
+                "/anyOf/1/properties/o/properties/k"
+            ]
+        );
+        assert_eq!(s["anyOf"][0]["required"], json!(["x"]));
+        assert_eq!(s["anyOf"][1]["required"], json!(["y"]));
+        assert_eq!(s["anyOf"][1]["properties"]["o"]["required"], json!(["k"]));
+        assert_eq!(s["anyOf"][2], given["anyOf"][2]);
+        // Each call as given, written with the branch's null for "not given", and back.
+        for (wire, as_given) in [
+            (json!({"x":null}), json!({})),
+            (json!({"x":"a","y":null}), json!({"x":"a"})),
+            (json!({"x":5,"y":null}), json!({"x":5})),
+            (json!({"y":"b","o":{"k":null}}), json!({"y":"b","o":{}})),
+        ] {
+            assert!(jsonschema::is_valid(&s, &wire), "{wire}");
+            assert!(jsonschema::is_valid(&given, &as_given), "{as_given}");
+        }
+        assert!(!jsonschema::is_valid(&s, &json!({})));
+        // A keyword beside the branches that reads whether `x` is given: refused there.
+        for (keyword, value) in [
+            ("additionalProperties", json!(false)),
+            ("dependentRequired", json!({"x":["w"]})),
+            ("maxProperties", json!(1)),
+        ] {
+            let mut s = json!({"type":"object","anyOf":[{"type":"object","properties":{"x":{"type":"string"}}}]});
+            s[keyword] = value;
+            let blocked = apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap_err();
+            assert_eq!(blocked.len(), 1, "{keyword}: {blocked:?}");
+            assert_eq!(blocked[0].pointer, format!("/{keyword}"));
+            assert!(
+                blocked[0].reason.contains("the object at `/anyOf/0`"),
+                "{}",
+                blocked[0].reason
+            );
+        }
+        // Left as written: `oneOf` and `allOf` branches, and the branches of an object that
+        // declares or requires a member of its own.
+        for kept in [
+            json!({"type":"object","oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},
+                {"type":"object","properties":{"y":{"type":"string"}}}]}),
+            json!({"type":"object","allOf":[{"type":"object","properties":{"x":{"type":"string"}}}]}),
+            json!({"type":"object","required":["x"],"anyOf":[{"type":"object","properties":{"x":{"type":"string"}}}]}),
+            json!({"type":"object","properties":{"q":{"type":"string"}},"required":["q"],
+                "anyOf":[{"type":"object","properties":{"x":{"type":"string"}}}]}),
+        ] {
+            let mut s = kept.clone();
+            apply(Form::CohereStrict, &mut s, None, MAX_INLINE_NODES).unwrap();
+            assert_eq!(s, kept);
+        }
     }
 
     /// Trial 59 D12: an optional object property whose schema reads whether its first member

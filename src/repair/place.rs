@@ -180,10 +180,17 @@ fn followed_back<'v>(
             _ => None,
         }
     }
+    // A wrap holds nothing beside its `anyOf` but the description it lifts out
+    // (`wire::wrap_with_null`): `{type: object, anyOf: [{…}, {type: null}]}` as given is no
+    // wrap, and its `…/anyOf/0` is its own branch (trial 67 D7, a Cohere strict change there).
     let wrapped = |c: Option<&Value>| {
-        c.and_then(|c| c.get("anyOf"))
-            .and_then(Value::as_array)
-            .is_some_and(|b| b.len() == 2 && b[1] == serde_json::json!({"type": "null"}))
+        let only_union = c
+            .and_then(Value::as_object)
+            .is_some_and(|o| o.keys().all(|k| k == "anyOf" || k == "description"));
+        only_union
+            && c.and_then(|c| c.get("anyOf"))
+                .and_then(Value::as_array)
+                .is_some_and(|b| b.len() == 2 && b[1] == serde_json::json!({"type": "null"}))
     };
     let mut place = String::new();
     let (mut here, mut there) = (Some(original), Some(compiled));
@@ -278,6 +285,24 @@ mod tests {
             Some("")
         );
         assert_eq!(keyword_value_owner("/required/0", "type"), None);
+    }
+
+    /// Trial 67 D7: an `anyOf` with a `{"type": "null"}` second branch beside other keywords
+    /// is the schema as given, not strict mode's wrap (which holds only the union and a
+    /// description): its first branch keeps its place.
+    #[test]
+    fn a_union_with_a_null_branch_beside_a_type_is_no_wrap() {
+        let given = serde_json::json!({"properties":{"q":{"type":"object",
+            "anyOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"null"}]}}});
+        let place = "/properties/q/anyOf/0/properties/x";
+        assert_eq!(original_place(&given, &given, place), place);
+        let wrapped = serde_json::json!({"properties":{"q":{"description":"d",
+            "anyOf":[{"type":"string"},{"type":"null"}]}}});
+        let as_given = serde_json::json!({"properties":{"q":{"type":"string","description":"d"}}});
+        assert_eq!(
+            original_place(&as_given, &wrapped, "/properties/q/anyOf/0/type"),
+            "/properties/q/type"
+        );
     }
 
     /// A pointer into a `dependencies` member by a keyword goes through a schema (its schema

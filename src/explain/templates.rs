@@ -40,6 +40,10 @@ pub(super) enum ToolLoc {
     /// name the request repeats (Anthropic names none). Resolved to each tool sharing the
     /// name, where `check` reports `name-duplicate`.
     SharedName(Option<String>),
+    /// Each tool whose parameters declare properties and require none (Cohere strict's "a
+    /// tool with optional parameters", named by no index or name). Resolved to each such
+    /// tool ([`resolve_all_optional`]).
+    AllOptional,
 }
 
 /// What a Google positional path must find to be trusted.
@@ -1832,16 +1836,41 @@ static C_FIELDS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"with strict_tools, at most \d+ fields are allowed across all tools(?:, got \d+)?")
 });
 
+/// Cohere's documented refusal of a tool with only optional parameters under `strict_tools`
+/// (cohere-strict-tools-requires-required in reports.yaml: "tool definitions that have
+/// optional parameters must specify at least one required parameter") in the words of
+/// toolwire's offline model (`target::cohere::strict_tools_problem`): inferred, as
+/// [`C_FIELDS`]'s are. It names no tool: the tools it is about are found in the request.
+static C_REQUIRED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"with strict_tools, a tool with optional parameters must specify at least one required parameter",
+    )
+});
+
+/// The fix for [`C_REQUIRED`]: the rule `required-invalid`'s own (write `required` as a list,
+/// or leave it out) leaves the tool with optional parameters only, still refused.
+pub(super) const COHERE_REQUIRED_FIX: &str = "Require at least one of the tool's parameters \
+     (name it in `required`), or send the tool through `toolwire compile --target \
+     cohere/v2-strict`, which makes the first optional parameter of each object required and \
+     nullable (null meaning \"not given\").";
+
+/// The note on [`C_REQUIRED`]'s reading: its words are inferred.
+const COHERE_INFERRED: &str = "the words of toolwire's offline model of Cohere's documented limit \
+     (inferred): Cohere's own message for it is unknown";
+
 fn cohere(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
+    for c in C_REQUIRED.captures_iter(text) {
+        let mut raw = Raw::new("cohere", matched(&c), ToolLoc::AllOptional, Place::Root)
+            .note(COHERE_INFERRED);
+        raw.fix = Some(COHERE_REQUIRED_FIX);
+        out.push(raw);
+    }
     for c in C_FIELDS.captures_iter(text) {
         out.push(
             Raw::new("cohere", matched(&c), ToolLoc::NotATool, Place::None)
                 .rule("size-exceeded")
-                .note(
-                    "the words of toolwire's offline model of Cohere's documented limit \
-                     (inferred): Cohere's own message for it is unknown",
-                ),
+                .note(COHERE_INFERRED),
         );
     }
     for c in C_FUNCTION.captures_iter(text) {
@@ -2251,6 +2280,9 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         let name = name.clone();
         return resolve_shared(raw, name.as_deref(), against);
     }
+    if raw.tool == ToolLoc::AllOptional {
+        return resolve_all_optional(raw, against);
+    }
     let Raw {
         provider,
         message,
@@ -2355,7 +2387,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                 None => {}
             }
         }
-        ToolLoc::Unknown | ToolLoc::NotATool | ToolLoc::SharedName(_) => {}
+        ToolLoc::Unknown | ToolLoc::NotATool | ToolLoc::SharedName(_) | ToolLoc::AllOptional => {}
     }
 
     let mut located = Located::Unknown;
@@ -2763,6 +2795,81 @@ fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec
         out.push(e);
     }
     out
+}
+
+/// Resolves a message about tools with optional parameters only ([`ToolLoc::AllOptional`]):
+/// one explanation per tool of the request whose parameters' root declares properties and
+/// whose `required` names none, the condition Cohere's offline model refuses
+/// (`target::cohere::strict_tools_problem`, which reads the root alone and stops at the first
+/// such tool: each must be fixed). Where the tool writes `required` (an empty list, or no
+/// list), that is where `check` reports `required-invalid`, the rule read there; where it
+/// writes none, no rule of the profile covers it (the strict form is compile's: check judges
+/// the canonical schema) and the fix says what to do. Without a request, or when the request
+/// has no such tool, one explanation naming no tool.
+fn resolve_all_optional(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
+    let base = Explanation {
+        provider: raw.provider,
+        message: raw.message.to_string(),
+        tool_index: None,
+        tool: None,
+        pointer: None,
+        located: Located::Unknown,
+        fix: raw.fix.map(str::to_string),
+        rule: None,
+        notes: raw.notes,
+    };
+    let tools = match against {
+        Against::Tools(t) => t,
+        Against::Nothing | Against::Foreign => {
+            let mut e = base;
+            if matches!(against, Against::Nothing) {
+                e.notes.push(
+                    "the message does not say which tool; give the request to find the tools \
+                     with optional parameters only"
+                        .into(),
+                );
+            }
+            return vec![e];
+        }
+    };
+    let mut out = Vec::new();
+    for t in tools {
+        let Some(schema) = t.schema.filter(|s| only_optional(s)) else {
+            continue;
+        };
+        let written = schema.get("required").is_some();
+        let mut e = base.clone();
+        e.tool_index = Some(t.index);
+        e.tool = t.name.map(str::to_string);
+        e.pointer = Some(if written { "/required" } else { "" }.to_string());
+        e.located = Located::Search;
+        e.rule = written.then(|| "required-invalid".to_string());
+        out.push(e);
+    }
+    if out.is_empty() {
+        let mut e = base;
+        e.notes.push(
+            "no tool of the request declares properties without requiring one: the message \
+             came from another request or another version of its tools"
+                .into(),
+        );
+        out.push(e);
+    }
+    out
+}
+
+/// Whether the parameters schema `schema` declares properties at its root and its `required`
+/// names none (absent, empty, or no list), as Cohere's offline model reads it.
+fn only_optional(schema: &Value) -> bool {
+    let declares = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|m| !m.is_empty());
+    let requires = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| !r.is_empty());
+    declares && !requires
 }
 
 fn unique<'a, 'b>(

@@ -4363,3 +4363,95 @@ fn openai_messages_joined_on_one_line_are_each_explained() {
         );
     }
 }
+
+/// Cohere's offline model refuses a tool with optional parameters only in words that name no
+/// tool; they read as the tools of the request whose parameters declare properties and
+/// require none, each one: `required-invalid` at a `required` written empty (where check
+/// reports it), no rule at a tool writing none (compile's strict form is the fix), labelled
+/// as the offline model's inferred wording. A tool that requires one is not named; without
+/// a request, or with none such, no tool is named.
+#[test]
+fn cohere_optional_parameters_only_names_each_tool_requiring_none() {
+    let tool = |name: &str, parameters: Value| {
+        json!({"type": "function", "function": {"name": name, "description": "d",
+            "parameters": parameters}})
+    };
+    let tools = [
+        tool(
+            "a",
+            json!({"type": "object", "properties": {"x": {"type": "string"}},
+            "required": ["x"]}),
+        ),
+        tool(
+            "b",
+            json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+        ),
+        tool(
+            "c",
+            json!({"type": "object", "properties": {"z": {"type": "string"}},
+            "required": []}),
+        ),
+        tool("d", json!({"type": "object", "properties": {}})),
+    ];
+    let refs: Vec<&Value> = tools.iter().collect();
+    let said = crate::target::cohere::strict_tools_problem(&refs).unwrap();
+    let request = json!({"tools": tools});
+    for target in [None, Some("cohere/v2-strict")] {
+        let all = explain(
+            Some(&request),
+            &format!(r#"{{"message":"{said}"}}"#),
+            target,
+        );
+        let named: Vec<_> = all
+            .iter()
+            .map(|e| {
+                (
+                    e.tool_index,
+                    e.tool.as_deref(),
+                    e.pointer.as_deref(),
+                    e.rule.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                (Some(1), Some("b"), Some(""), None),
+                (
+                    Some(2),
+                    Some("c"),
+                    Some("/required"),
+                    Some("required-invalid")
+                ),
+            ],
+            "{target:?}: {all:#?}"
+        );
+        for e in &all {
+            assert_eq!(e.fix.as_deref(), Some(templates::COHERE_REQUIRED_FIX));
+            assert!(
+                e.notes
+                    .iter()
+                    .any(|n| n.contains("offline model") && n.contains("inferred")),
+                "{:?}",
+                e.notes
+            );
+        }
+    }
+    let all = explain(None, &said, Some("cohere/v2-strict"));
+    let [e] = all.as_slice() else {
+        panic!("{all:#?}")
+    };
+    assert_eq!((e.tool.as_deref(), e.pointer.as_deref()), (None, None));
+    assert_eq!(e.fix.as_deref(), Some(templates::COHERE_REQUIRED_FIX));
+    let none_such = json!({"tools": [tools[0].clone()]});
+    let all = explain(Some(&none_such), &said, Some("cohere/v2-strict"));
+    let [e] = all.as_slice() else {
+        panic!("{all:#?}")
+    };
+    assert_eq!(e.tool, None);
+    assert!(
+        e.notes.iter().any(|n| n.contains("no tool of the request")),
+        "{:?}",
+        e.notes
+    );
+}

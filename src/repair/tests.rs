@@ -1376,6 +1376,52 @@ fn descriptions_are_written_when_missing_and_cut_when_too_long() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("1977"));
 }
 
+/// A description cut to 1,024 characters drew check's warning under openai/chat-strict and
+/// `portable` (`1024 characters of description: no evidence for openai/chat-strict`): only
+/// 1,025 and more are rejected there, and nothing accepts 1,024. The cut lands on the longest
+/// length the profile allows (1,023 there, 1,024 under openai/chat, whose evidence accepts
+/// it), whole characters ending in `…`.
+#[test]
+fn a_cut_description_is_one_check_is_quiet_about() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    // Two-, three- and four-byte characters around every cut point.
+    let long: String = "Lé€🦀 wörd ".repeat(300).chars().take(3000).collect();
+    for (name, cut) in [
+        (crate::profile::PORTABLE, 1023),
+        ("openai/chat-strict", 1023),
+        ("openai/chat", 1024),
+    ] {
+        let p = CompiledProfile::new(set.get(name).unwrap());
+        let mut t = tool(
+            "lookup",
+            json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+        );
+        t.description = Some(long.clone());
+        let r = repair_one(&t, &p);
+        let d = r.tool.description.as_deref().unwrap();
+        assert_eq!(d.chars().count(), cut, "{name}");
+        assert!(d.ends_with('…'), "{name}");
+        let kept = d.strip_suffix('…').unwrap();
+        assert!(long.starts_with(kept), "{name}");
+        let said: Vec<_> = findings(&r.tool, &p)
+            .into_iter()
+            .filter(|f| f.rule == "description-too-long")
+            .collect();
+        assert!(said.is_empty(), "{name}: {said:#?}");
+        assert_eq!(
+            r.changes[0].lost.as_deref(),
+            Some(
+                format!(
+                    "the last {} characters of the description",
+                    3000 - (cut - 1)
+                )
+                .as_str()
+            ),
+            "{name}"
+        );
+    }
+}
+
 /// Change lines and refusals name places as written, as compile's do: repair works on a copy
 /// with what a `$ref` reaches inlined (before: `/properties/amount/type`, a place the user's
 /// file does not have, for the definition's `type` at `/$defs/Amount/type`).

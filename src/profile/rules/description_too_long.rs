@@ -18,8 +18,9 @@ pub const RULE: Rule = Rule {
     },
 };
 
-/// Repair cuts the description to the longest length the profile does not reject, which
-/// needs room for a character and the `…`.
+/// Repair cuts the description to the longest length the profile allows, or, where that
+/// leaves no room for a character and the `…`, the longest it does not reject, which needs that
+/// room.
 fn repairable(_: &Feat<'_>, r: &Repairing<'_>) -> bool {
     crate::repair::max_allowed(r.profile, Limit::DescriptionLength).is_some_and(|max| max >= 2)
 }

@@ -1226,12 +1226,20 @@ pub fn name_rule(profile: &CompiledProfile) -> crate::names::NameRule {
 /// The largest value of `limit` the profile has no rejecting evidence for (`None` when even
 /// 1 is rejected). The profile's limit statuses only get worse as the value grows.
 pub fn max_allowed(profile: &CompiledProfile, limit: Limit) -> Option<usize> {
-    let ok = |n: usize| {
-        !matches!(
-            profile.lookup(&Feat::Limit(limit, n), crate::case::Placement::Tool),
-            Slot::Rejected(_)
-        )
-    };
+    largest(profile, limit, |slot| !matches!(slot, Slot::Rejected(_)))
+}
+
+/// The largest value of `limit` the profile allows (below its smallest case, or at most a case
+/// every target of the profile has accepting evidence for), at which `check` reports nothing:
+/// a value with no evidence either way draws its warning (`None` when even 1 is not allowed).
+pub fn max_quiet(profile: &CompiledProfile, limit: Limit) -> Option<usize> {
+    largest(profile, limit, |slot| slot == Slot::Allowed)
+}
+
+/// The largest value of `limit` whose status passes `ok` (`None` when 1 does not), by halving:
+/// the statuses only get worse as the value grows.
+fn largest(profile: &CompiledProfile, limit: Limit, ok: impl Fn(Slot) -> bool) -> Option<usize> {
+    let ok = |n: usize| ok(profile.lookup(&Feat::Limit(limit, n), crate::case::Placement::Tool));
     if !ok(1) {
         return None;
     }

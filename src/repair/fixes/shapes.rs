@@ -714,6 +714,13 @@ pub(super) fn description(tool: &Tool, f: &Finding, d: &str) -> Found {
 pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfile) -> Found {
     let max =
         max_allowed(profile, Limit::DescriptionLength).ok_or("no description length is allowed")?;
+    // Cut to a length no evidence accepts (1,024 characters under openai/chat-strict, where
+    // only 1,025 and more are rejected), the description draws check's warning about the very
+    // length repair wrote: the cut lands where the profile allows it, room left for a
+    // character and the `…`.
+    let max = max_quiet(profile, Limit::DescriptionLength)
+        .filter(|quiet| *quiet >= 2)
+        .unwrap_or(max);
     let old = tool.description.as_deref().ok_or("no description")?;
     let len = old.chars().count();
     if len <= max || max < 2 {

@@ -372,6 +372,9 @@ pub enum NotRepaired {
     /// this many model calls before it knew which of them the model needs: keeping them all
     /// would keep repairs the model may not need (a guess), so none is kept.
     Cap(usize),
+    /// The refusal reads as this rule of [`LEVEL_RULES`], and no repair that could be tried
+    /// takes an object level away ([`keeps_levels`]): none was tried.
+    Unanswerable(&'static str),
 }
 
 impl NotRepaired {
@@ -385,12 +388,54 @@ impl NotRepaired {
                  those at the place the model names and the deepest first; one of the others \
                  may answer it: `toolwire repair --target` shows them)"
             ),
+            NotRepaired::Unanswerable(rule) => format!(
+                " (no repair answers this refusal: `{rule}` is not repairable, and no repair \
+                 compile could make here takes an object level away, so it tried none; the \
+                 change is yours to make)"
+            ),
             NotRepaired::Cap(n) => format!(
                 " (compile reached its cap of {n} model calls for one tool before it knew \
                  which of its repairs the model needs: the model accepts the tool with all of \
                  them made, so a repair exists; `toolwire repair --target` shows them)"
             ),
         }
+    }
+}
+
+/// Rules that count the object levels of a schema ([`crate::schema::depth`], the one measure
+/// of `check` and of the offline models): a refusal read as one of them stands whatever
+/// repairs are made, unless one takes an object level away ([`keeps_levels`]). None of them
+/// is repairable (`depth-exceeded`: shrinking the nesting would change the arguments).
+pub const LEVEL_RULES: &[&str] = &["depth-exceeded"];
+
+/// Whether the repair of `f`, a keyword finding on `schema` (the tool's parameters), leaves
+/// every object schema of `schema` in place: its keyword's value holds none (a `required`
+/// list, `additionalProperties: false`, a `format`), or it is `keyword-unsupported`'s
+/// `properties` or `items`, which that repair never drops (they declare the arguments
+/// themselves). A `$ref` is not counted on: inlining keeps the levels as the measure reads
+/// them, but that is the measure's reading, not this check's.
+fn keeps_levels(schema: &Value, f: &crate::check::Finding) -> bool {
+    let keyword = f.pointer.rsplit('/').next().unwrap_or("");
+    if matches!(keyword, "$ref" | "$dynamicRef" | "$recursiveRef") {
+        return false;
+    }
+    let Some(value) = schema.pointer(&f.pointer) else {
+        return false;
+    };
+    (f.rule.as_str() == "keyword-unsupported"
+        && (keyword == "properties" || (keyword == "items" && value.is_object())))
+        || !holds_object_schema(value)
+}
+
+/// Whether `v` is or holds (at any depth) an object schema ([`crate::schema::is_object_schema`]):
+/// data that looks like one (an `enum` member) counts too, which only keeps a search going.
+fn holds_object_schema(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            crate::schema::is_object_schema(v) || m.values().any(holds_object_schema)
+        }
+        Value::Array(items) => items.iter().any(holds_object_schema),
+        _ => false,
     }
 }
 
@@ -414,7 +459,10 @@ impl NotRepaired {
 /// each change kept (what the rejection rests on). At most [`candidate_cap`] repairs are
 /// tried, the best ranked. Returns the place of the last repair kept; nothing is changed
 /// when it returns an error. `schema_given` is the tool's parameters schema as given, where
-/// compile keeps it ([`wire::apply`]).
+/// compile keeps it ([`wire::apply`]). A rejection read as `rule`, one of [`LEVEL_RULES`],
+/// where no repair takes an object level away, is not searched: a 100-level chain's 300
+/// repairs were tried up to the cap on their work, seconds for a refusal they could not
+/// answer, which then said one of those untried might.
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -423,6 +471,7 @@ pub fn repair_until_accepted(
     profile: &CompiledProfile,
     opts: &repair::Options,
     message: &str,
+    rule: Option<&str>,
     pointer: Option<&str>,
     taken: &[String],
     note: &str,
@@ -457,6 +506,12 @@ pub fn repair_until_accepted(
         let keyword = f.pointer.rsplit('/').next().unwrap_or("");
         listed.contains(&keyword)
     };
+    let counts_levels = LEVEL_RULES.iter().find(|l| Some(**l) == rule);
+    if let (Some(&level_rule), Some(schema)) = (counts_levels, original.parameters.as_ref())
+        && ranked.iter().all(|f| keeps_levels(schema, f))
+    {
+        return Err(NotRepaired::Unanswerable(level_rule));
+    }
     ranked.sort_by_key(|f| (!named(f), !under(f), std::cmp::Reverse(depth(&f.pointer))));
     let size = original
         .parameters

@@ -735,6 +735,7 @@ impl Round<'_> {
                         profile,
                         opts,
                         &e.message,
+                        e.rule.as_deref(),
                         Some(pointer),
                         &taken,
                         &basis,
@@ -1110,6 +1111,7 @@ fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'
             profile,
             opts,
             &alone.error,
+            alone.rule.as_deref(),
             alone.pointer.as_deref(),
             &taken,
             &basis,
@@ -1129,9 +1131,10 @@ fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'
             alone.pointer.unwrap_or_default(),
             format!(
                 "the offline model of {target} rejects the request with this tool in it, and \
-                 this tool sent alone ({rule}{basis}): {}{}",
+                 this tool sent alone ({rule}{basis}): {}{}{}",
                 alone.error,
-                not.words()
+                not.words(),
+                unanswerable_fix(not)
             ),
         );
     }
@@ -1307,6 +1310,17 @@ fn declare_no_arguments(r: &mut ToolRepair, target: &str) {
     });
     if r.outcome == Outcome::Unchanged {
         r.outcome = Outcome::Repaired;
+    }
+}
+
+/// " Fix: ..." with the fix of the rule a refusal no repair answers reads as
+/// ([`localize::NotRepaired::Unanswerable`]), what the user must do; empty otherwise.
+fn unanswerable_fix(not: localize::NotRepaired) -> String {
+    match not {
+        localize::NotRepaired::Unanswerable(rule) => crate::profile::rules::find(rule)
+            .map(|r| format!(" Fix: {}", r.fix))
+            .unwrap_or_default(),
+        _ => String::new(),
     }
 }
 

@@ -1603,6 +1603,69 @@ fn the_models_depth_refusal_is_depth_exceeded_at_every_depth() {
     }
 }
 
+/// A depth refusal no repair can answer said, at 100 levels, "(compile tried the first 163 of
+/// the 300 repairs that could answer it, ...; one of the others may answer it ...)", after
+/// seconds of trying them: none of them (a `required` list, `additionalProperties: false`,
+/// a `properties` that is never dropped) takes an object level away. Now no repair is tried
+/// and the refusal says none answers it, with the rule's fix, at 11 levels as at 100. Where a
+/// repair can take a level away (a `not` holding the deepest object), it is still made.
+#[test]
+fn a_depth_refusal_no_repair_answers_says_so_and_tries_none() {
+    let target = "deepseek/beta-strict";
+    let set = crate::profile::embedded_set().unwrap();
+    let p = CompiledProfile::new(set.get(target).unwrap());
+    let chain = |levels: usize, deepest: Value| {
+        let mut schema = deepest;
+        for _ in 1..levels {
+            schema = json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
+                "additionalProperties": false});
+        }
+        schema
+    };
+    for levels in [11, 100] {
+        let deepest = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+        let c = super::compile(
+            &[tool("t", chain(levels, deepest))],
+            target,
+            &p,
+            &repair::Options::default(),
+        )
+        .unwrap();
+        let [refusal] = c.tools[0].refusals.as_slice() else {
+            panic!("{levels} levels: {:#?}", c.tools[0])
+        };
+        let reason = &refusal.reason;
+        assert!(
+            reason.contains(
+                "at most 10 are allowed. (no repair answers this refusal: `depth-exceeded` is \
+                 not repairable, and no repair compile could make here takes an object level \
+                 away, so it tried none; the change is yours to make) Fix: Flatten the schema"
+            ) && !reason.contains("compile tried"),
+            "{levels} levels: {reason}"
+        );
+    }
+    // 11 levels, the eleventh in a `not` the profile has no evidence for: dropping it answers
+    // the model, as before.
+    let deepest = json!({"type": "object", "properties": {"y": {"type": "string",
+        "not": {"type": "object", "properties": {"x": {"type": "string"}}}}}});
+    let c = super::compile(
+        &[tool("t", chain(10, deepest))],
+        target,
+        &p,
+        &repair::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(c.tools[0].outcome, Outcome::Repaired, "{:#?}", c.tools[0]);
+    assert!(
+        c.tools[0]
+            .changes
+            .iter()
+            .any(|ch| ch.pointer.ends_with("/y/not") && ch.action.starts_with("dropped `not")),
+        "{:#?}",
+        c.tools[0].changes
+    );
+}
+
 /// A schema the strict wire form cannot close is refused at each `additionalProperties`
 /// schema that keeps an object from closing, all from one walk, not the first only.
 #[test]

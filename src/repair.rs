@@ -379,7 +379,24 @@ pub fn repair_request(
     profile: &CompiledProfile,
     opts: &Options,
 ) -> Vec<ToolRepair> {
-    let mut out = repair_schemas(tools, profile, opts);
+    let drops = request_count_drops(tools, profile);
+    let mut out = match &drops {
+        Some((dropped, _)) => repair_schemas(dropped, profile, opts),
+        None => repair_schemas(tools, profile, opts),
+    };
+    let drops = drops.map(|(_, changes)| changes).unwrap_or_default();
+    for ((r, given), changes) in out.iter_mut().zip(tools).zip(drops) {
+        if changes.is_empty() {
+            continue;
+        }
+        if r.outcome == Outcome::Refused {
+            // Left out, or kept as given: none of its repairs happen.
+            r.tool = given.clone();
+        } else {
+            r.changes.splice(0..0, changes);
+            r.outcome = Outcome::Repaired;
+        }
+    }
     for (r, given) in out.iter_mut().zip(tools) {
         strict::settle(r);
         strict::refuse_not_in_strict_form(r, profile);
@@ -403,6 +420,65 @@ fn name_places_as_given(r: &mut ToolRepair, given: &Tool) {
         let repaired = repaired.clone();
         place::name_as_given(r, original, &repaired);
     }
+}
+
+/// The tools of a request whose properties across its tools the profile rejects
+/// (`request-property-count-limit`, an error of the request that no tool's repair answers),
+/// where without those in definitions no `$ref` reaches the count is within the limit, as
+/// check then marks that finding repairable: each tool with such definitions has them
+/// dropped, as compile drops them (they constrain nothing), the change lines answering
+/// `size-exceeded`: the tools so written, and each one's changes (none for a tool as given).
+/// `None` when nothing is dropped.
+/// Only a profile with a case of that limit, and a request whose schemas hold definitions, is
+/// measured.
+fn request_count_drops(
+    tools: &[Tool],
+    profile: &CompiledProfile,
+) -> Option<(Vec<Tool>, Vec<Vec<Change>>)> {
+    use crate::profile::compiled::Slot;
+    use crate::profile::feature::{Feat, Limit};
+    use crate::profile::rules::size_exceeded;
+    let limit = Limit::RequestPropertyCount;
+    let defines = |t: &Tool| {
+        t.parameters.as_ref().is_some_and(|p| {
+            ["$defs", "definitions"]
+                .iter()
+                .any(|c| p.get(c).is_some_and(Value::is_object))
+        })
+    };
+    if tools.len() < 2 || profile.limit_floor(limit) == usize::MAX || !tools.iter().any(defines) {
+        return None;
+    }
+    let roots = || tools.iter().filter_map(|t| t.parameters.as_ref());
+    let n: usize = roots().map(crate::profile::detect::property_count).sum();
+    let at = crate::case::Placement::Request;
+    if n < profile.limit_floor(limit)
+        || !matches!(
+            profile.lookup(&Feat::Limit(limit, n), at),
+            Slot::Rejected(_)
+        )
+    {
+        return None;
+    }
+    let unreached: usize = roots().map(size_exceeded::unreached_properties).sum();
+    if unreached == 0 || profile.lookup(&Feat::Limit(limit, n - unreached), at) != Slot::Allowed {
+        return None;
+    }
+    let mut written = tools.to_vec();
+    let changes = written
+        .iter_mut()
+        .map(|t| {
+            let mut changes = match t.parameters.as_mut() {
+                Some(p) => crate::compile::canonical::drop_unreferenced_definitions(p),
+                None => Vec::new(),
+            };
+            for c in &mut changes {
+                c.rule = size_exceeded::RULE.id.into();
+            }
+            changes
+        })
+        .collect();
+    Some((written, changes))
 }
 
 /// [`repair_request`] without [`strict::settle`]: `compile` decides `strict` by its target.

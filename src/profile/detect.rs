@@ -873,6 +873,25 @@ impl<'a, 'p> Cx<'a, 'p> {
         )
     }
 
+    /// [`Cx::feature_with_fix`] for a finding that `toolwire repair` removes when `repairable`
+    /// says so, whatever the rule's `repairable` says of the feature alone (a count some of
+    /// which lies in definitions repair drops).
+    pub fn feature_repairable(
+        &mut self,
+        at: At<'_>,
+        feat: Feat<'_>,
+        placement: Placement,
+        repairable: bool,
+        what: impl FnOnce(&mut String),
+        fix: impl FnOnce(&mut String) -> bool,
+    ) {
+        let given = Given {
+            repairable,
+            ..Given::NONE
+        };
+        self.report(at, feat, placement, given, what, fix)
+    }
+
     /// Reports `feat` at `at` under `slot`, a verdict the profile carries outside its
     /// features (the meta-schema requirement, [`Cx::meta_schema`]), instead of looking the
     /// feature up.
@@ -892,6 +911,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 slot: Some(slot),
                 shown: None,
                 memo: None,
+                repairable: false,
             },
             what,
             |_| false,
@@ -1011,6 +1031,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                         slot: Some(meta),
                         shown: Some(&shown),
                         memo: None,
+                        repairable: false,
                     },
                     |m| {
                         what(m, false);
@@ -1039,6 +1060,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 slot: Some(slot),
                 shown: Some(&shown),
                 memo: None,
+                repairable: false,
             },
             |m| what(m, true),
             |m| fix(m, true),
@@ -1084,6 +1106,7 @@ impl<'a, 'p> Cx<'a, 'p> {
                 slot: None,
                 shown,
                 memo: None,
+                repairable: false,
             },
             |m| m.push_str(&what()),
             |_| false,
@@ -1103,7 +1126,12 @@ impl<'a, 'p> Cx<'a, 'p> {
     ) {
         match &mut self.mode {
             Mode::Check { profile, out } => {
-                let Given { slot, shown, .. } = given;
+                let Given {
+                    slot,
+                    shown,
+                    repairable,
+                    ..
+                } = given;
                 let slot = slot.unwrap_or_else(|| profile.lookup(&feat, placement));
                 let (Slot::Rejected(detail) | Slot::Unknown(detail)) = slot else {
                     return;
@@ -1207,7 +1235,8 @@ impl<'a, 'p> Cx<'a, 'p> {
                                 in_subschema(at).and_then(|(f, _)| turned_above(&self.frames, f))
                             },
                         };
-                        unreached.is_some()
+                        repairable
+                            || unreached.is_some()
                             || (self.rule.repairable)(&feat, &r)
                             || (subject == Subject::Schema
                                 && match self.replaces_schema.get() {
@@ -1504,6 +1533,9 @@ struct Given<'s> {
     /// form, and this string, so a repeat may share an earlier finding's texts
     /// ([`Findings::memo`]).
     memo: Option<&'s str>,
+    /// `toolwire repair` removes the finding whatever the rule's `repairable` says of its
+    /// feature: the rule worked out from more than the feature that repair does.
+    repairable: bool,
 }
 
 impl Given<'_> {
@@ -1511,6 +1543,7 @@ impl Given<'_> {
         slot: None,
         shown: None,
         memo: None,
+        repairable: false,
     };
 }
 
@@ -2059,6 +2092,29 @@ pub fn meta_proven(schema: &Value) -> bool {
         &mut stats,
     );
     !stats.meta_unproven
+}
+
+/// The properties `schema` declares, counted as the walk counts them for a tool
+/// ([`Stats::property_count`]: every `properties` map it meets), by the same walk.
+pub fn property_count(schema: &Value) -> usize {
+    let mut seen = Vec::new();
+    let mut cx = Cx::new(Mode::Collect { out: &mut seen });
+    cx.frames.push(Frame {
+        parent: 0,
+        tok: Tok::Root,
+        value: schema,
+        names_itself: false,
+    });
+    let mut stats = Stats::default();
+    walk(
+        schema,
+        &mut cx,
+        &rules::HookLists::NONE,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut stats,
+    );
+    stats.property_count
 }
 
 /// Every feature the tools of one request use, in the order met.

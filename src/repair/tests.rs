@@ -5447,3 +5447,54 @@ fn a_check_of_nested_all_ofs_copies_each_level_once() {
     assert_eq!(r.changes.len(), 12, "{:#?}", r.changes);
     assert_eq!(r.changes[1].pointer, "/properties/root/properties/c/allOf");
 }
+
+/// Properties in definitions no `$ref` reaches, past Cohere's limits (per schema and across a
+/// request's tools) only with them: repair drops the definitions (compile's change lines,
+/// answering `size-exceeded`), and the request passes `check`; still past without them, the
+/// tool is refused and nothing is dropped (trial 67 D6: repair left the request as it was,
+/// its note "repair cannot change this").
+#[test]
+fn definitions_no_ref_reaches_are_dropped_for_a_count_they_put_past_the_limit() {
+    let set = crate::profile::embedded_set().unwrap();
+    let cohere = CompiledProfile::new(set.get("cohere/v2-strict").unwrap());
+    let props = |n: usize| {
+        let p: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        json!({"type": "object", "properties": p})
+    };
+    let with_def = |n: usize, d: usize| {
+        let mut s = props(n);
+        s["$defs"] = json!({"U": props(d)});
+        s
+    };
+    let dropped = |r: &ToolRepair| {
+        r.changes
+            .iter()
+            .map(|c| format!("{} [{}]", c.pointer, c.rule))
+            .collect::<Vec<_>>()
+    };
+    let request = [tool("a", with_def(1, 150)), tool("b", props(60))];
+    let out = repair_request(&request, &cohere, &Options::default());
+    assert_eq!(out[0].outcome, Outcome::Repaired, "{:?}", out[0].refusals);
+    assert_eq!(dropped(&out[0]), ["/$defs/U [size-exceeded]"]);
+    assert_eq!(out[1].outcome, Outcome::Unchanged);
+    let written: Vec<&Tool> = out.iter().map(|r| &r.tool).collect();
+    assert!(request_findings(&written, &cohere).is_empty());
+    let alone = repair_one(&tool("a", with_def(1, 250)), &cohere);
+    assert_eq!(alone.outcome, Outcome::Repaired, "{:?}", alone.refusals);
+    assert_eq!(dropped(&alone), ["/$defs/U [size-exceeded]"]);
+    // Still too many without them: nothing dropped.
+    let over = [tool("a", with_def(10, 110)), tool("b", props(195))];
+    let out = repair_request(&over, &cohere, &Options::default());
+    assert!(out.iter().all(|r| r.changes.is_empty()), "{out:#?}");
+    let alone = repair_one(&tool("a", with_def(210, 50)), &cohere);
+    assert_eq!(alone.outcome, Outcome::Refused);
+    assert!(
+        alone.refusals[0]
+            .reason
+            .contains("and 210 without the definitions no `$ref` reaches"),
+        "{:?}",
+        alone.refusals
+    );
+}

@@ -14,7 +14,8 @@ pub const RULE: Rule = Rule {
     fix: "Shrink it: move long enums into the description or a lookup tool, split the tool, \
           drop verbose descriptions; for properties counted across a request's tools, send \
           fewer tools per request.",
-    repair: "no",
+    repair: "partly: a property count within the limit once the definitions no `$ref` \
+             reaches are dropped (repair drops them)",
     repairable: never,
     owns,
     hooks: Hooks {
@@ -46,13 +47,7 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         s.max_enum,
         Placement::Nested,
     );
-    report_limit(
-        cx,
-        At::Node(0),
-        Limit::PropertyCount,
-        s.property_count,
-        Placement::Root,
-    );
+    property_count(cx, t, s.property_count);
     if let Some(root) = t.parameters
         && !s.truncated
         && let Some(bytes) = s.compact_bytes_exact(root, cx.limit_floor(Limit::SchemaBytes))
@@ -61,16 +56,163 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
     }
 }
 
-/// A request of one tool is judged by `property-count-limit` alone: its count is that tool's.
-/// A count below the profile's smallest case is allowed whatever it is (most requests).
-fn request_after<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], s: &RequestStats) {
-    if tools.len() > 1 && s.property_count >= cx.limit_floor(Limit::RequestPropertyCount) {
-        super::super::detect::report_limit(
+/// Reports the `n` properties of tool `t`'s schema; where the finding is made and some of
+/// them lie in definitions no `$ref` reaches, it says so ([`Unreached`]).
+fn property_count<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, n: usize) {
+    let unreached = t
+        .parameters
+        .filter(|_| over(cx, Limit::PropertyCount, n, Placement::Root))
+        .map(|root| Unreached::of(root, None))
+        .filter(|u| u.properties > 0);
+    match unreached {
+        Some(u) => u.report(cx, At::Node(0), Limit::PropertyCount, n, Placement::Root),
+        None => super::super::detect::report_limit(
             cx,
-            At::Tool,
-            Limit::RequestPropertyCount,
-            s.property_count,
-            Placement::Request,
+            At::Node(0),
+            Limit::PropertyCount,
+            n,
+            Placement::Root,
+        ),
+    }
+}
+
+/// A request of one tool is judged by `property-count-limit` alone: its count is that tool's.
+/// A count below the profile's smallest case is allowed whatever it is (most requests). Where
+/// the finding is made and some of the properties lie in definitions no `$ref` reaches, it
+/// says so ([`Unreached`]).
+fn request_after<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], s: &RequestStats) {
+    let (limit, n) = (Limit::RequestPropertyCount, s.property_count);
+    if tools.len() < 2 || n < cx.limit_floor(limit) {
+        return;
+    }
+    let mut unreached = Unreached::default();
+    if over(cx, limit, n, Placement::Request) {
+        for t in tools {
+            if let Some(root) = t.parameters {
+                unreached.add(Unreached::of(root, Some(cx.other_tool(t.index))));
+            }
+        }
+    }
+    if unreached.properties > 0 {
+        unreached.report(cx, At::Tool, limit, n, Placement::Request);
+    } else {
+        super::super::detect::report_limit(cx, At::Tool, limit, n, Placement::Request);
+    }
+}
+
+/// Whether a count of `n` for `limit` at `placement` is reported (in check mode, where the
+/// profile does not allow it): only then is it worth reading the schemas again.
+fn over(cx: &Cx<'_, '_>, limit: Limit, n: usize, placement: Placement) -> bool {
+    n >= cx.limit_floor(limit)
+        && matches!(cx.judged(&Feat::Limit(limit, n), placement), Some(Some(_)))
+}
+
+/// The properties of `root` that lie in its definitions no `$ref` reaches ([`Unreached`]).
+pub fn unreached_properties(root: &serde_json::Value) -> usize {
+    Unreached::of(root, None).properties
+}
+
+/// Definitions listed by place in a finding's message; the rest are counted.
+const NAMED: usize = 3;
+
+/// The properties that lie in definitions of the root (`$defs`, `definitions` members) no
+/// `$ref` reaches ([`crate::compile::canonical::unreached_definitions`]), counted as the walk
+/// counts a tool's ([`crate::profile::detect::property_count`]). Such a definition constrains
+/// nothing: `toolwire compile --target` drops every one, and `toolwire repair` drops them
+/// where that brings the count within the profile's limit. Whether a provider counts them is
+/// not known, so they stay in the count, and the finding says how many they are.
+#[derive(Default)]
+struct Unreached {
+    properties: usize,
+    /// The definitions holding properties, as JSON Pointers (after the tool, in a request).
+    places: Vec<String>,
+}
+
+impl Unreached {
+    /// The unreached definitions of `root` holding properties; `tool` names the tool in the
+    /// places (for a finding about the request).
+    fn of(root: &serde_json::Value, tool: Option<String>) -> Unreached {
+        let mut u = Unreached::default();
+        for (container, name) in crate::compile::canonical::unreached_definitions(root) {
+            let Some(def) = root.get(container).and_then(|d| d.get(&name)) else {
+                continue;
+            };
+            let n = crate::profile::detect::property_count(def);
+            if n == 0 {
+                continue;
+            }
+            u.properties += n;
+            let at = crate::json::push_token(&crate::json::push_token("", container), &name);
+            u.places.push(match &tool {
+                Some(t) => format!("{t} {at}"),
+                None => at,
+            });
+        }
+        u
+    }
+
+    fn add(&mut self, other: Unreached) {
+        self.properties += other.properties;
+        self.places.extend(other.places);
+    }
+
+    /// Reports `n` for `limit` at `at` as [`super::super::detect::report_limit`] does, the
+    /// message saying how many of them lie in these definitions, and the fix what dropping
+    /// them leaves: within the limit, the finding is repairable (repair drops them).
+    fn report(
+        &self,
+        cx: &mut Cx<'_, '_>,
+        at: At<'_>,
+        limit: Limit,
+        n: usize,
+        placement: Placement,
+    ) {
+        let left = n - self.properties;
+        let within = matches!(cx.judged(&Feat::Limit(limit, left), placement), Some(None));
+        let whose = match placement {
+            Placement::Request => "the request's tools have",
+            _ => "the schema has",
+        };
+        cx.feature_repairable(
+            at,
+            Feat::Limit(limit, n),
+            placement,
+            within,
+            |m| {
+                use std::fmt::Write;
+                let _ = write!(
+                    m,
+                    "{n} {} ({} of them in definitions no `$ref` reaches: {}",
+                    limit.unit(),
+                    self.properties,
+                    self.places[..self.places.len().min(NAMED)].join(", ")
+                );
+                if self.places.len() > NAMED {
+                    let _ = write!(m, " and {} more", self.places.len() - NAMED);
+                }
+                m.push(')');
+            },
+            |m| {
+                use std::fmt::Write;
+                if within {
+                    let _ = write!(
+                        m,
+                        "Drop the definitions no `$ref` reaches: they constrain nothing, and \
+                         without their {} properties {whose} {left}, which the profile allows \
+                         (`toolwire repair` and `toolwire compile --target` drop them).",
+                        self.properties
+                    );
+                } else {
+                    let _ = write!(
+                        m,
+                        "{} Dropping the definitions no `$ref` reaches (they constrain \
+                         nothing; `toolwire compile --target` drops them) leaves {left} \
+                         properties, which the profile does not allow either.",
+                        RULE.fix
+                    );
+                }
+                true
+            },
         );
     }
 }
@@ -122,5 +264,104 @@ mod tests {
             alone.iter().all(|(_, f)| !f.starts_with("request-")),
             "{alone:?}"
         );
+    }
+
+    /// Properties in definitions no `$ref` reaches stay in both counts (whether Cohere counts
+    /// them is not known), and the finding says how many they are and what dropping them
+    /// leaves: within the limit it is repairable (repair drops them, as compile does); a
+    /// count still past the limit without them keeps the rule's fix (trial 67 D6: "211
+    /// properties across the request's tools", "send fewer tools per request", not
+    /// repairable, 150 of them in an unused `$defs` entry).
+    #[test]
+    fn properties_no_ref_reaches_are_counted_and_said() {
+        let profiles = crate::profile::embedded_set().unwrap();
+        let cohere =
+            crate::profile::CompiledProfile::new(profiles.get("cohere/v2-strict").unwrap());
+        let props = |n: usize| {
+            let p: serde_json::Map<String, serde_json::Value> = (0..n)
+                .map(|i| (format!("p{i}"), json!({"type": "string"})))
+                .collect();
+            json!({"type": "object", "properties": p})
+        };
+        let with_def = |n: usize, d: usize| {
+            let mut s = props(n);
+            s["$defs"] = json!({"U": props(d), "V": {"type": "string"}});
+            s
+        };
+        let size = |schemas: &[serde_json::Value]| {
+            let refs: Vec<_> = schemas
+                .iter()
+                .enumerate()
+                .map(|(i, s)| crate::profile::detect::ToolRef {
+                    name: Some(["a", "b"][i]),
+                    parameters: Some(s),
+                    index: i,
+                    ..Default::default()
+                })
+                .collect();
+            crate::check::check_tools(&refs, &cohere)
+                .into_iter()
+                .filter(|f| f.rule == "size-exceeded")
+                .map(|f| {
+                    (
+                        f.request,
+                        f.message.to_string(),
+                        f.fix.to_string(),
+                        f.repairable,
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let request = size(&[with_def(1, 150), props(60)]);
+        assert_eq!(request.len(), 1, "{request:#?}");
+        let (about_request, message, fix, repairable) = &request[0];
+        assert!(about_request);
+        assert!(
+            message.starts_with(
+                "211 properties across the request's tools (150 of them in definitions no \
+                 `$ref` reaches: tool 0 /$defs/U):"
+            ),
+            "{message}"
+        );
+        assert!(
+            fix.contains("the request's tools have 61, which the profile allows"),
+            "{fix}"
+        );
+        assert!(repairable);
+        let alone = size(&[with_def(1, 250)]);
+        assert_eq!(alone.len(), 1, "{alone:#?}");
+        assert!(
+            alone[0].1.starts_with(
+                "251 properties (250 of them in definitions no `$ref` reaches: /$defs/U):"
+            ),
+            "{alone:?}"
+        );
+        assert!(
+            alone[0]
+                .2
+                .contains("the schema has 1, which the profile allows")
+        );
+        assert!(alone[0].3);
+        // Still past the limit without them: said, and left to the rule's own fix.
+        for over in [
+            size(&[with_def(210, 50)]),
+            size(&[with_def(10, 110), props(195)]),
+        ] {
+            assert_eq!(over.len(), 1, "{over:#?}");
+            assert!(over[0].1.contains("(50 of them") || over[0].1.contains("(110 of them"));
+            assert!(over[0].2.starts_with(super::RULE.fix), "{over:?}");
+            assert!(
+                over[0]
+                    .2
+                    .contains("which the profile does not allow either")
+            );
+            assert!(!over[0].3);
+        }
+        // A definition a `$ref` reaches is counted as before, and said as before.
+        let mut reached = with_def(1, 250);
+        reached["properties"]["r"] = json!({"$ref": "#/$defs/U"});
+        let plain = size(&[reached]);
+        assert!(plain[0].1.starts_with("252 properties:"), "{plain:?}");
+        assert!(!plain[0].3);
     }
 }

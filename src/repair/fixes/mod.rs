@@ -294,6 +294,41 @@ fn drop_unreached_definition(
     Ok(Some(Candidate::many(t, changes)))
 }
 
+/// The root's definitions no `$ref` reaches dropped, as compile drops them
+/// ([`crate::compile::canonical::drop_unreferenced_definitions`], the change lines answering
+/// `f`'s rule), where without them the schema's `n` properties come within the profile's
+/// limit, as check then marks `f` repairable: they constrain nothing. Otherwise no rewrite:
+/// shrinking the schema further would change the arguments.
+fn count_without_unreached(tool: &Tool, f: &Finding, profile: &CompiledProfile, n: usize) -> Found {
+    let refused = |why: &str| {
+        Err(format!(
+            "{n} {} is past what the profile allows{why}; shrinking it would change the arguments",
+            Limit::PropertyCount.unit()
+        ))
+    };
+    // Copied only when there is something to drop: a schema may be megabytes.
+    let none_unreached = |root| crate::compile::canonical::unreached_definitions(root).is_empty();
+    if tool.parameters.as_ref().is_none_or(none_unreached) {
+        return refused("");
+    }
+    let mut t = tool.clone();
+    let Some(schema) = t.parameters.as_mut() else {
+        return refused("");
+    };
+    let mut changes = crate::compile::canonical::drop_unreferenced_definitions(schema);
+    let left = crate::profile::detect::property_count(schema);
+    let feat = Feat::Limit(Limit::PropertyCount, left);
+    if profile.lookup(&feat, crate::case::Placement::Root) != Slot::Allowed {
+        return refused(&format!(
+            ", and {left} without the definitions no `$ref` reaches"
+        ));
+    }
+    for c in &mut changes {
+        c.rule = f.rule.to_string();
+    }
+    Ok(vec![Candidate::many(t, changes)])
+}
+
 /// Whether `f` is `ref-unsupported`'s about siblings beside a `$ref`, which repair drops.
 fn about_ref_siblings(f: &Finding) -> bool {
     f.rule == ref_unsupported::RULE.id
@@ -387,6 +422,7 @@ fn dispatch(tool: &Tool, f: &Finding, profile: &CompiledProfile, memo: &Memo) ->
         }
         Param::Keyed(Kind::Description, d) => description(tool, f, &d),
         Param::Limit(Limit::DescriptionLength, _) => cut_description(tool, f, profile),
+        Param::Limit(Limit::PropertyCount, n) => count_without_unreached(tool, f, profile, n),
         Param::Limit(l, n) => Err(format!(
             "{n} {} is past what the profile allows; shrinking it would change the arguments",
             l.unit()

@@ -537,7 +537,7 @@ fn check_instances(
 /// Kinds without a value.
 const BARE_PARAMETERS: [&str; 3] = ["control", "type-missing", "name-unique"];
 /// Kinds whose value is a positive whole number (a size, a count, a depth).
-const LIMIT_PARAMETERS: [&str; 8] = [
+const LIMIT_PARAMETERS: [&str; 9] = [
     "depth-limit",
     "enum-size-limit",
     "property-count-limit",
@@ -546,6 +546,7 @@ const LIMIT_PARAMETERS: [&str; 8] = [
     "tool-count-limit",
     "name-length-limit",
     "description-length-limit",
+    "property-name-length-limit",
 ];
 /// Kinds whose value is one kebab-case word.
 const WORD_PARAMETERS: [&str; 4] = ["root-shape", "structure", "name-chars", "description"];
@@ -628,7 +629,8 @@ pub fn parameter_family(parameter: &str) -> Option<&'static str> {
         | "property-count-limit"
         | "request-property-count-limit"
         | "schema-bytes-limit"
-        | "tool-count-limit" => "limits",
+        | "tool-count-limit"
+        | "property-name-length-limit" => "limits",
         "name-length-limit" | "name-chars" | "name-unique" => "names",
         "description" | "description-length-limit" => "descriptions",
         _ => return None,

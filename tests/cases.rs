@@ -105,6 +105,7 @@ fn vocabulary() -> Vec<(&'static str, Regex)> {
         ("limits", format!("request-property-count-limit: {n}")),
         ("limits", format!("schema-bytes-limit: {n}")),
         ("limits", format!("tool-count-limit: {n}")),
+        ("limits", format!("property-name-length-limit: {n}")),
         ("names", format!("name-length-limit: {n}")),
         ("names", format!("name-chars: {word}")),
         ("names", "name-unique".to_string()),
@@ -175,6 +176,13 @@ fn every_limit_case_is_exactly_the_size_its_parameter_names() {
                 case.tools.len()
             }
             "name-length-limit" => tool.name.chars().count(),
+            "property-name-length-limit" => {
+                let props = params.unwrap()["properties"].as_object().unwrap();
+                if props.len() != 1 {
+                    failures.push(format!("{}: more than one property", case.id));
+                }
+                props.keys().map(|k| k.chars().count()).max().unwrap_or(0)
+            }
             "description-length-limit" => tool.description.as_deref().unwrap_or("").chars().count(),
             _ => continue,
         };
@@ -483,6 +491,22 @@ fn the_catalog_covers_every_feature_of_issue_2() {
     }
     for n in [64, 65, 128, 129] {
         need(&format!("name-length-limit: {n}"), Tool);
+    }
+    // Property names (trial 69 D2): the kinds of character `property-name-invalid` reads
+    // and the 64-character bound of the one documented pattern.
+    for n in [64, 65] {
+        need(&format!("property-name-length-limit: {n}"), Nested);
+    }
+    for w in [
+        "space",
+        "slash",
+        "tilde",
+        "other-punctuation",
+        "non-ascii",
+        "control",
+        "empty",
+    ] {
+        need(&format!("structure: property-name-{w}"), Nested);
     }
     for w in [
         "dot",

@@ -54,6 +54,10 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "no target has rejecting evidence for a property named like a keyword: the rule warns",
     ),
     (
+        "example::property-name-invalid",
+        "no target has rejecting evidence for a property name's characters or length (the one documented pattern, `anth-documented-limits-managed-agents`, is Anthropic Managed Agents', not the Messages API's): the rule warns",
+    ),
+    (
         "example::type-unsupported",
         "no target has rejecting evidence for a standard type as the standard spells it (every `types/<type>-nested` cell is accepted or unknown): the rule warns",
     ),

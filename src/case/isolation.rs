@@ -373,6 +373,11 @@ pub const KNOWN_COMPANIONS: &[(&str, &[&str], &str)] = &[
          moved to the root",
     ),
     (
+        "structure/property-named-ref-nested",
+        &["structure: property-name-other-punctuation @ nested"],
+        "the keyword `$ref` is spelled with a `$`, which is other punctuation in a property name",
+    ),
+    (
         "structure/required-without-properties-root",
         &["root-shape: object-without-properties @ root"],
         "a root `required` without `properties` is an object without properties (an empty \

@@ -45,10 +45,12 @@ pub enum Limit {
     NameLength,
     /// Characters of a tool description.
     DescriptionLength,
+    /// Characters (Unicode scalar values) of a property name (a key of `properties`).
+    PropertyNameLength,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 8] = [
+    pub const ALL: [Limit; 9] = [
         Limit::Depth,
         Limit::EnumSize,
         Limit::PropertyCount,
@@ -57,6 +59,7 @@ impl Limit {
         Limit::ToolCount,
         Limit::NameLength,
         Limit::DescriptionLength,
+        Limit::PropertyNameLength,
     ];
 
     /// The parameter family, e.g. `depth-limit`.
@@ -70,6 +73,7 @@ impl Limit {
             Limit::ToolCount => "tool-count-limit",
             Limit::NameLength => "name-length-limit",
             Limit::DescriptionLength => "description-length-limit",
+            Limit::PropertyNameLength => "property-name-length-limit",
         }
     }
 
@@ -84,6 +88,7 @@ impl Limit {
             Limit::ToolCount => "tools in one request",
             Limit::NameLength => "characters of name",
             Limit::DescriptionLength => "characters of description",
+            Limit::PropertyNameLength => "characters of property name",
         }
     }
 
@@ -318,6 +323,20 @@ pub mod value {
     pub const META_SCHEMA_INVALID: &str = "meta-schema-invalid";
     /// `property-named-<keyword>` for a property named like a keyword.
     pub const PROPERTY_NAMED: &str = "property-named-";
+    /// `property-name-<kind>`: a kind of character in a property name (a key of
+    /// `properties`) outside letters, digits, `_`, `.` and `-`, or the empty name.
+    pub const PROPERTY_NAME: &str = "property-name-";
+    pub const PROPERTY_NAME_SPACE: &str = "property-name-space";
+    pub const PROPERTY_NAME_SLASH: &str = "property-name-slash";
+    pub const PROPERTY_NAME_TILDE: &str = "property-name-tilde";
+    /// ASCII punctuation other than `_`, `.`, `-`, `/`, `~` and the space.
+    pub const PROPERTY_NAME_OTHER: &str = "property-name-other-punctuation";
+    /// Non-ASCII characters other than controls and bidi controls.
+    pub const PROPERTY_NAME_NON_ASCII: &str = "property-name-non-ascii";
+    /// Control characters (C0, DEL, C1) and bidi formatting characters (UAX #9), which do
+    /// not show as what they are.
+    pub const PROPERTY_NAME_CONTROL: &str = "property-name-control";
+    pub const PROPERTY_NAME_EMPTY: &str = "property-name-empty";
     // type spellings that are not written as themselves
     pub const TYPE_EMPTY_STRING: &str = "\"\"";
     pub const TYPE_JSON_NULL: &str = "null (JSON null)";

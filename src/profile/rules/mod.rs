@@ -42,6 +42,7 @@ pub mod object_properties_missing;
 pub mod parameters_missing;
 pub mod properties_invalid;
 pub mod properties_on_non_object;
+pub mod property_name_invalid;
 pub mod property_named_keyword;
 pub mod ref_dangling;
 pub mod ref_expansion_exceeded;
@@ -436,7 +437,7 @@ pub fn keyword_form_of(p: &Param, keyword: &str) -> Option<String> {
 
 /// Every rule, in the order tables list them. Catch-all rules come last so that
 /// [`owner`] finds the specific rule first.
-pub static REGISTRY: [Rule; 41] = [
+pub static REGISTRY: [Rule; 42] = [
     parameters_missing::RULE,
     root_not_object::RULE,
     root_combinator::RULE,
@@ -451,6 +452,7 @@ pub static REGISTRY: [Rule; 41] = [
     properties_on_non_object::RULE,
     properties_invalid::RULE,
     property_named_keyword::RULE,
+    property_name_invalid::RULE,
     schema_invalid::RULE,
     boolean_schema::RULE,
     required_undeclared::RULE,

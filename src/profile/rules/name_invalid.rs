@@ -112,7 +112,7 @@ fn each_kind_of(name: &str, seen: u16, mut f: impl FnMut(&'static str)) {
 
 /// Bidirectional formatting characters (Unicode UAX #9: embeddings, overrides, isolates and
 /// the marks): they reorder how the name shows, so a name can look like another.
-fn is_bidi(c: char) -> bool {
+pub fn is_bidi(c: char) -> bool {
     matches!(
         c,
         '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'

@@ -35,8 +35,10 @@ mod compat;
 mod contains;
 pub mod envelope;
 mod lookalike;
+mod members;
 pub(crate) use compat::accept_null;
 pub use compat::{ANY_VALUE, TypeSpelling, UncheckedPattern};
+use members::Given;
 mod resources;
 mod unchecked;
 mod undecided;
@@ -2115,18 +2117,22 @@ impl ArgsSchema {
                 }
                 let pointer = pointer_to(at, &name);
                 let expected = self.memo(e, &name, |owner| {
-                    match owner
+                    if let Some(p) = owner
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
                     {
-                        Some(p) => unions::described(self.ref_root(e), p),
-                        None if owner.is_some_and(forbids_undeclared) => {
-                            expected_for(&Value::Bool(false))
+                        return unions::described(self.ref_root(e), p);
+                    }
+                    let given = self
+                        .schema_place(e)
+                        .and_then(|p| Some(self.given(p.at.rsplit_once('/')?.0, &name)));
+                    match given {
+                        Some(Given::Nothing) => expected_for(&Value::Bool(false)),
+                        Some(Given::One(s)) => unions::described(self.ref_root(e), s),
+                        Some(Given::Patterns(keys)) => {
+                            members::expected_of_keys(self.ref_root(e), &keys)
                         }
-                        None => match owner.and_then(|o| member_schema_beside(o, &name)) {
-                            Some(s) => unions::described(self.ref_root(e), s),
-                            None => self.undeclared_accepts(e, &name).to_string(),
-                        },
+                        Some(Given::Untold) | None => self.undeclared_accepts(e, &name).to_string(),
                     }
                 });
                 let mut m = Sentence::at(&pointer);
@@ -3174,43 +3180,6 @@ fn silent_on(schema: &Value, name: &str, through: Option<&str>) -> bool {
         Value::Bool(accepts) => *accepts,
         _ => false,
     }
-}
-
-/// Whether the object schema `owner` refuses every member its `properties` does not declare:
-/// `additionalProperties: false` with no `patternProperties` to let one in. A required member
-/// it does not declare then accepts no value, as one declared `false` does.
-fn forbids_undeclared(owner: &Value) -> bool {
-    owner.get("additionalProperties") == Some(&Value::Bool(false))
-        && owner
-            .get("patternProperties")
-            .and_then(Value::as_object)
-            .is_none_or(serde_json::Map::is_empty)
-}
-
-/// The schema the object schema `owner`, whose `properties` does not declare its member
-/// `name`, gives that member when one keyword alone does: `additionalProperties`, or the one
-/// `allOf` entry whose `properties` declares it (without `patternProperties` of its own, the
-/// other entries silent on it). `None` where `patternProperties` may apply, another keyword
-/// beside may say something of it ([`says_of_members`]), or the schema found accepts
-/// any value (a keyword elsewhere may still constrain it; [`accepts_undeclared`] tells).
-fn member_schema_beside<'s>(owner: &'s Value, name: &str) -> Option<&'s Value> {
-    let o = owner.as_object()?;
-    let only = |keyword: &str| o.keys().all(|k| k == keyword || !says_of_members(k));
-    let found = if let Some(additional) = o.get("additionalProperties") {
-        only("additionalProperties").then_some(additional)?
-    } else {
-        let entries = o.get("allOf").and_then(Value::as_array)?;
-        if !only("allOf") {
-            return None;
-        }
-        let mut declaring = entries.iter().filter(|e| !silent_on(e, name, None));
-        let entry = declaring.next()?;
-        if declaring.next().is_some() || entry.get("patternProperties").is_some() {
-            return None;
-        }
-        entry.get("properties")?.get(name)?
-    };
-    (!says_nothing(found)).then_some(found)
 }
 
 /// The schema object that holds the keyword at `schema_path` (the path minus its last step).
@@ -5538,8 +5507,9 @@ mod tests {
     /// `{}` it accepts any value, which reads "any value is accepted." (trial 66 D5). Both read
     /// so now, in an object's own `required`, a nested object's and an `anyOf`
     /// alternative's, and so in an alternative's description; where something else says what
-    /// it accepts (an `allOf` sibling, `patternProperties`, an owner in `$defs` reached by a
-    /// `$ref`), "expected a value" stays, and `additionalProperties: false` accepts none.
+    /// it accepts (an `allOf` sibling, an owner in `$defs` reached by a `$ref`), "expected a
+    /// value" stays, `additionalProperties: false` accepts none, and a `patternProperties`
+    /// key matching it says what its schema expects.
     #[test]
     fn a_missing_undeclared_argument_says_any_value_is_accepted() {
         let said = |schema: Value, call: Value| -> Vec<(String, String)> {
@@ -5605,7 +5575,15 @@ mod tests {
                     "r":{"$ref":"#/$defs/A","properties":{"z":{"type":"integer"}}}}}),
                 json!({"u":{},"v":{},"p":{},"r":{}})
             ),
-            [none_at("/u/z"), some("/v/z"), some("/p/z"), some("/r/z")]
+            [
+                none_at("/u/z"),
+                some("/v/z"),
+                (
+                    "a string".to_string(),
+                    "/p/z: required argument is missing; expected a string.".to_string()
+                ),
+                some("/r/z")
+            ]
         );
     }
 
@@ -5659,10 +5637,10 @@ mod tests {
         none(undeclared);
         none(beside);
         none(declared_false);
-        // A `patternProperties` beside may let the member in: not said to accept none.
+        // A `patternProperties` key matching it lets the member in: not said to accept none.
         assert_eq!(
             said(
-                json!({"type":"object","patternProperties":{"^c":{}},"required":["b"],
+                json!({"type":"object","patternProperties":{"^b":{}},"required":["b"],
                     "additionalProperties":false}),
                 json!({})
             )[0]
@@ -5711,14 +5689,116 @@ mod tests {
             // Two entries declare it.
             json!({"allOf":[{"properties":{"b":{"type":"integer"}}},
                 {"properties":{"b":{"minimum":3}}}],"required":["b"]}),
-            // `patternProperties` may apply.
-            json!({"patternProperties":{"^b":{"type":"integer"}},"required":["b"],
-                "additionalProperties":false}),
             // An `anyOf` beside may say more.
             json!({"additionalProperties":{},"anyOf":[{"properties":{"b":{"type":"string"}}}],
                 "required":["b"]}),
         ] {
             assert_eq!(said(kept.clone()), some, "{kept}");
+        }
+    }
+
+    /// A missing required argument that `properties` does not declare but whose name a
+    /// `patternProperties` key matches read "expected a value" (trial 67 D3, left by
+    /// a81740e). The matching key's schema says what it expects; several matching keys all
+    /// apply, and are said as one where they describe alike, else each with its key; a key
+    /// the engine does not read as ECMA-262 leaves it untold, and where no key matches,
+    /// `additionalProperties` says it (`false`: no value at all).
+    #[test]
+    fn a_missing_argument_a_pattern_places_says_what_its_schema_expects() {
+        let said = |schema: Value, name: &str| -> (String, String) {
+            let mut schema = schema;
+            schema["required"] = json!([name]);
+            let p = &ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&json!({}), Coercions::NONE)
+                .problems[0];
+            (p.expected.to_string(), p.message.clone())
+        };
+        let expects = |expected: &str, at: &str| {
+            (
+                expected.to_string(),
+                format!("{at}: required argument is missing; expected {expected}."),
+            )
+        };
+        let integer = expects("an integer", "/b");
+        assert_eq!(
+            said(json!({"patternProperties":{"^b":{"type":"integer"}}}), "b"),
+            integer
+        );
+        // `additionalProperties: false` does not apply to a member a key places.
+        assert_eq!(
+            said(
+                json!({"properties":{"a":{}},"patternProperties":{"^b":{"type":"integer"},
+                    "^c":{"type":"string"}},"additionalProperties":false}),
+                "b"
+            ),
+            integer
+        );
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"^b":{"type":"integer"},"b$":{"type":"integer"}}}),
+                "b"
+            ),
+            integer
+        );
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"^b":{"type":"integer"},"c$":{"type":"string"}}}),
+                "bc"
+            ),
+            expects(
+                "a value meeting the schema of every `patternProperties` key its name matches: \
+                 `^b` (an integer), `c$` (a string)",
+                "/bc"
+            )
+        );
+        // A schema with no type is said by its bounds; a key the engine rewrites (Annex B's
+        // `{,2}`, the text) is named as written.
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"b{,2}":{"minimum":3},"^b":{"type":"integer"},
+                    "^c":false}}),
+                "b{,2}"
+            ),
+            expects(
+                "a value meeting the schema of every `patternProperties` key its name matches: \
+                 `b{,2}` (at least 3), `^b` (an integer)",
+                "/b{,2}"
+            )
+        );
+        assert_eq!(
+            said(json!({"patternProperties":{"^b":false,"^c":{}}}), "b"),
+            expects("no value at all (the schema accepts none)", "/b")
+        );
+        // No key matches: `additionalProperties` says it.
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"^c":{"type":"integer"}},
+                    "additionalProperties":{"type":"string"}}),
+                "b"
+            ),
+            expects("a string", "/b")
+        );
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"^c":{"type":"integer"}},
+                    "additionalProperties":false}),
+                "b"
+            ),
+            expects("no value at all (the schema accepts none)", "/b")
+        );
+        let some = expects("a value", "/b");
+        for kept in [
+            // A key the engine reads otherwise than ECMA-262 may or may not match it.
+            json!({"patternProperties":{"^(?:(a)|b)+\\1$":{"type":"integer"}},
+                "additionalProperties":false}),
+            // Another keyword beside may say more of it.
+            json!({"patternProperties":{"^b":{"type":"integer"}},
+                "allOf":[{"properties":{"b":{"minimum":3}}}]}),
+            // The matching key accepts any value: something else may still constrain it.
+            json!({"patternProperties":{"^b":{}},"additionalProperties":{"type":"string"}}),
+        ] {
+            assert_eq!(said(kept.clone(), "b"), some, "{kept}");
         }
     }
 

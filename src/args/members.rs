@@ -1,0 +1,209 @@
+//! What an object schema gives a member its `properties` does not declare, for the problem of
+//! a required member left out: the schema of the keyword that places it (`patternProperties`,
+//! `additionalProperties`, the one `allOf` entry declaring it), no value at all (`false`
+//! there), or nothing that can be told from the object's own keywords.
+//!
+//! Which `patternProperties` keys match a name is asked of the validator's own regex engine,
+//! with the keys as the validator compiled them: a key the engine reads otherwise than
+//! ECMA-262 ([`crate::schema::ecma::unsupported`]), or one it gives up on, leaves it untold.
+
+use jsonschema::error::ValidationErrorKind;
+use serde_json::{Map, Value};
+
+use super::{ArgsSchema, resolve_pointer, says_nothing, says_of_members, silent_on, unions};
+
+/// What an object schema's own keywords give a member its `properties` does not declare.
+#[derive(Debug, PartialEq)]
+pub(super) enum Given<'s> {
+    /// No value: the keyword that places it is `false`.
+    Nothing,
+    /// The schema of the one keyword that places it, nothing beside saying more of it.
+    One(&'s Value),
+    /// The schemas of the several `patternProperties` keys (as written) that match its name,
+    /// each of which applies; nothing beside says more of it.
+    Patterns(Vec<(&'s str, &'s Value)>),
+    /// Nothing that can be told here: another keyword beside may say something of it, a key's
+    /// match is not known, or what places it accepts any value (a keyword elsewhere may still
+    /// constrain it).
+    Untold,
+}
+
+impl ArgsSchema {
+    /// What the object schema at `at` (a pointer into the compiled schema), whose `properties`
+    /// does not declare its member `name`, gives that member.
+    pub(super) fn given(&self, at: &str, name: &str) -> Given<'_> {
+        match resolve_pointer(self.lookup_root(), at) {
+            Some(owner) => given(owner, self.keys_matching(at, name), name),
+            None => Given::Untold,
+        }
+    }
+
+    /// The `patternProperties` keys of the object schema at `at` (a pointer into the compiled
+    /// schema) whose regular expression matches `name`, as the schema writes them, each with
+    /// its schema; empty without such keys. `None` where that cannot be told: a key the engine
+    /// reads otherwise than ECMA-262, or gives up matching, or keys the engine refuses.
+    fn keys_matching(&self, at: &str, name: &str) -> Option<Vec<(&str, &Value)>> {
+        let owner = resolve_pointer(self.lookup_root(), at)?;
+        let Some(keys) = owner.get("patternProperties") else {
+            return Some(Vec::new());
+        };
+        let keys = keys.as_object()?;
+        if keys.is_empty() {
+            return Some(Vec::new());
+        }
+        // The keys as written: the compiled copy spells some otherwise (see `compat`), in the
+        // same order.
+        let written = resolve_pointer(&self.declared, &self.declared_place(at))?
+            .get("patternProperties")?
+            .as_object()?;
+        if written.len() != keys.len()
+            || written
+                .keys()
+                .any(|k| crate::schema::ecma::unsupported(k).is_some())
+        {
+            return None;
+        }
+        // One validator with every key refusing its members: each key matching `name` gives
+        // one error, at the key's place.
+        let refusing: Map<String, Value> = keys
+            .keys()
+            .map(|k| (k.clone(), Value::Bool(false)))
+            .collect();
+        let probe = jsonschema::options()
+            .build(&serde_json::json!({ "patternProperties": refusing }))
+            .ok()?;
+        let mut matched = vec![false; keys.len()];
+        let member = Value::Object(Map::from_iter([(name.to_string(), Value::Null)]));
+        for e in probe.iter_errors(&member) {
+            if !matches!(e.kind(), ValidationErrorKind::FalseSchema) {
+                return None;
+            }
+            let token = e
+                .schema_path()
+                .as_str()
+                .strip_prefix("/patternProperties/")?;
+            let key = token.replace("~1", "/").replace("~0", "~");
+            matched[keys.keys().position(|k| *k == key)?] = true;
+        }
+        Some(
+            written
+                .keys()
+                .zip(keys.values())
+                .zip(matched)
+                .filter_map(|(pair, m)| m.then_some(pair))
+                .map(|(k, s)| (k.as_str(), s))
+                .collect(),
+        )
+    }
+}
+
+/// What the object schema `owner` gives its member `name`, which its `properties` does not
+/// declare, `matched` being the `patternProperties` keys matching the name (`None`: not
+/// known): a matching key's schema (the intersection of several), else `additionalProperties`,
+/// else the one `allOf` entry whose `properties` declares it (without `patternProperties` of
+/// its own, the other entries silent on it), each only where no other keyword beside may say
+/// something of it ([`says_of_members`]); `false` from a matching key or
+/// `additionalProperties` is [`Given::Nothing`] whatever is beside.
+fn given<'s>(
+    owner: &'s Value,
+    matched: Option<Vec<(&'s str, &'s Value)>>,
+    name: &str,
+) -> Given<'s> {
+    let (Some(o), Some(matched)) = (owner.as_object(), matched) else {
+        return Given::Untold;
+    };
+    if matched.iter().any(|(_, s)| **s == Value::Bool(false)) {
+        return Given::Nothing;
+    }
+    // `patternProperties` and `additionalProperties` place different members: beside the one
+    // that places it, the other says nothing of it.
+    let only = |keywords: &[&str]| {
+        o.keys()
+            .all(|k| keywords.contains(&k.as_str()) || !says_of_members(k))
+    };
+    let placing = ["patternProperties", "additionalProperties"];
+    if !matched.is_empty() {
+        if !only(&placing) {
+            return Given::Untold;
+        }
+        let mut told: Vec<(&str, &Value)> = matched
+            .into_iter()
+            .filter(|(_, s)| !says_nothing(s))
+            .collect();
+        return match told.len() {
+            0 => Given::Untold,
+            1 => Given::One(told.remove(0).1),
+            _ => Given::Patterns(told),
+        };
+    }
+    if let Some(additional) = o.get("additionalProperties") {
+        return match additional {
+            Value::Bool(false) => Given::Nothing,
+            s if only(&placing) && !says_nothing(s) => Given::One(s),
+            _ => Given::Untold,
+        };
+    }
+    let Some(entries) = o.get("allOf").and_then(Value::as_array) else {
+        return Given::Untold;
+    };
+    if !only(&["allOf", "patternProperties"]) {
+        return Given::Untold;
+    }
+    let mut declaring = entries.iter().filter(|e| !silent_on(e, name, None));
+    let (Some(entry), None) = (declaring.next(), declaring.next()) else {
+        return Given::Untold;
+    };
+    match entry
+        .get("patternProperties")
+        .is_none()
+        .then(|| entry.get("properties")?.get(name))
+    {
+        Some(Some(s)) if !says_nothing(s) => Given::One(s),
+        _ => Given::Untold,
+    }
+}
+
+/// What a missing member the schemas of several `patternProperties` keys (`(key, schema)`)
+/// all apply to expects: what they describe alike, else each key with what its schema
+/// expects ("a value meeting the schema of every `patternProperties` key its name matches:
+/// `^b` (an integer), `c$` (at least 3)"), a schema with no words of its own ("a value") said
+/// by its bounds ([`unions::push_bounds`]), else named by its key alone.
+pub(super) fn expected_of_keys(root: &Value, keys: &[(&str, &Value)]) -> String {
+    let described: Vec<String> = keys
+        .iter()
+        .map(|(_, s)| match unions::described(root, s) {
+            d if d == super::SOME_VALUE => {
+                let mut bounds = String::new();
+                unions::push_bounds(&mut bounds, s);
+                match bounds.trim_start() {
+                    "" => d,
+                    b => b.to_string(),
+                }
+            }
+            d => d,
+        })
+        .collect();
+    if described
+        .iter()
+        .all(|d| *d == described[0] && d != super::SOME_VALUE)
+    {
+        return described[0].clone();
+    }
+    let mut text = String::from(
+        "a value meeting the schema of every `patternProperties` key its name matches: ",
+    );
+    for (i, ((key, _), d)) in keys.iter().zip(&described).enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push('`');
+        text.push_str(&crate::report::escape_inline(key));
+        text.push('`');
+        if d != super::SOME_VALUE {
+            text.push_str(" (");
+            text.push_str(d);
+            text.push(')');
+        }
+    }
+    text
+}

@@ -2117,22 +2117,26 @@ impl ArgsSchema {
                 }
                 let pointer = pointer_to(at, &name);
                 let expected = self.memo(e, &name, |owner| {
+                    let place = self.schema_place(e);
+                    let at = place.as_ref().and_then(|p| Some(p.at.rsplit_once('/')?.0));
                     if let Some(p) = owner
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
                     {
                         return unions::described(self.ref_root(e), p);
                     }
-                    let given = self
-                        .schema_place(e)
-                        .and_then(|p| Some(self.given(p.at.rsplit_once('/')?.0, &name)));
-                    match given {
-                        Some(Given::Nothing) => expected_for(&Value::Bool(false)),
-                        Some(Given::One(s)) => unions::described(self.ref_root(e), s),
-                        Some(Given::Patterns(keys)) => {
+                    match at.map(|at| (self.given(at, &name), at)) {
+                        Some((Given::Nothing, _)) => expected_for(&Value::Bool(false)),
+                        Some((_, at)) if self.refused_above(at, &name) => {
+                            expected_for(&Value::Bool(false))
+                        }
+                        Some((Given::One(s), _)) => unions::described(self.ref_root(e), s),
+                        Some((Given::Patterns(keys), _)) => {
                             members::expected_of_keys(self.ref_root(e), &keys)
                         }
-                        Some(Given::Untold) | None => self.undeclared_accepts(e, &name).to_string(),
+                        Some((Given::Untold, _)) | None => {
+                            self.undeclared_accepts(e, &name).to_string()
+                        }
                     }
                 });
                 let mut m = Sentence::at(&pointer);
@@ -5799,6 +5803,94 @@ mod tests {
             json!({"patternProperties":{"^b":{}},"additionalProperties":{"type":"string"}}),
         ] {
             assert_eq!(said(kept.clone(), "b"), some, "{kept}");
+        }
+    }
+
+    /// A required member `unevaluatedProperties: false` refuses (declared nowhere, nothing
+    /// else evaluating it) read "expected a value" when missing, where `additionalProperties:
+    /// false` reads "expected no value at all (the schema accepts none)" (trial 67 D3). It reads
+    /// so now, with the `required` in the object or in an `allOf` entry of it, under 2019-09
+    /// too; sent, it is one problem. Where something may evaluate it (an entry declaring it, a
+    /// `$ref`, an `if`/`then`), it is not said to accept none.
+    #[test]
+    fn a_required_member_unevaluated_properties_refuses_accepts_none() {
+        let said = |schema: Value, call: Value| -> Vec<(String, String)> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::ALL)
+                .problems
+                .iter()
+                .map(|p| (p.expected.to_string(), p.message.clone()))
+                .collect()
+        };
+        let none = vec![(
+            "no value at all (the schema accepts none)".to_string(),
+            "/b: required argument is missing; expected no value at all (the schema accepts \
+             none)."
+                .to_string(),
+        )];
+        let refusing = json!({"type":"object","properties":{"a":{"type":"string"}},
+            "required":["b"],"unevaluatedProperties":false});
+        assert_eq!(said(refusing.clone(), json!({"a":"x"})), none);
+        let sent = said(refusing, json!({"a":"x","b":1}));
+        assert_eq!(sent.len(), 1, "{sent:?}");
+        assert!(
+            sent[0].1.starts_with("/b: `b` is not a declared argument"),
+            "{sent:?}"
+        );
+        for refusing in [
+            json!({"$schema":"https://json-schema.org/draft/2019-09/schema",
+                "properties":{"a":{}},"required":["b"],"unevaluatedProperties":false}),
+            json!({"properties":{"a":{}},"allOf":[{"required":["b"]}],
+                "unevaluatedProperties":false}),
+            json!({"properties":{"a":{}},"allOf":[{"properties":{"c":{}}}],"required":["b"],
+                "unevaluatedProperties":false}),
+            json!({"properties":{"a":{}},"anyOf":[{"properties":{"c":{}}},{"required":["a"]}],
+                "required":["b"],"unevaluatedProperties":false}),
+        ] {
+            assert_eq!(said(refusing.clone(), json!({"a":"x"})), none, "{refusing}");
+        }
+        // What evaluates it says what it takes.
+        let string = vec![(
+            "a string".to_string(),
+            "/b: required argument is missing; expected a string.".to_string(),
+        )];
+        assert_eq!(
+            said(
+                json!({"required":["b"],"unevaluatedProperties":{"type":"string"}}),
+                json!({})
+            ),
+            string
+        );
+        assert_eq!(
+            said(
+                json!({"required":["b"],"additionalProperties":{"type":"string"},
+                    "unevaluatedProperties":false}),
+                json!({})
+            ),
+            string
+        );
+        assert_eq!(
+            said(
+                json!({"required":["b"],"allOf":[{"properties":{"b":{"type":"string"}}}],
+                    "unevaluatedProperties":false}),
+                json!({})
+            ),
+            string
+        );
+        let some = vec![(
+            "a value".to_string(),
+            "/b: required argument is missing; expected a value.".to_string(),
+        )];
+        for kept in [
+            json!({"$defs":{"B":{"properties":{"b":{}}}},"$ref":"#/$defs/B","required":["b"],
+                "unevaluatedProperties":false}),
+            json!({"if":{"required":["a"]},"then":{"properties":{"b":{}}},"required":["b"],
+                "unevaluatedProperties":false}),
+            json!({"anyOf":[{"patternProperties":{"^c":{}}}],"required":["b"],
+                "unevaluatedProperties":false}),
+        ] {
+            assert_eq!(said(kept.clone(), json!({})), some, "{kept}");
         }
     }
 

@@ -97,31 +97,46 @@ impl ArgsSchema {
     }
 }
 
-/// What the object schema `owner` gives its member `name`, which its `properties` does not
-/// declare, `matched` being the `patternProperties` keys matching the name (`None`: not
-/// known): a matching key's schema (the intersection of several), else `additionalProperties`,
-/// else the one `allOf` entry whose `properties` declares it (without `patternProperties` of
-/// its own, the other entries silent on it), each only where no other keyword beside may say
-/// something of it ([`says_of_members`]); `false` from a matching key or
-/// `additionalProperties` is [`Given::Nothing`] whatever is beside.
+/// What the object schema `owner` gives its member `name`, `matched` being the
+/// `patternProperties` keys matching the name (`None`: not known): its `properties` entry
+/// where it has one, else a matching key's schema (the intersection of several), else
+/// `additionalProperties`, else `unevaluatedProperties` where nothing else may evaluate it
+/// ([`evaluated_elsewhere`]), else the one `allOf` entry whose `properties` declares it
+/// (without `patternProperties` of its own, the other entries silent on it), each only where
+/// no other keyword beside may say something of it ([`says_of_members`]); `false` from any
+/// of these but the `allOf` entry is [`Given::Nothing`] whatever is beside.
 fn given<'s>(
     owner: &'s Value,
     matched: Option<Vec<(&'s str, &'s Value)>>,
     name: &str,
 ) -> Given<'s> {
-    let (Some(o), Some(matched)) = (owner.as_object(), matched) else {
+    let Some(o) = owner.as_object() else {
+        return Given::Untold;
+    };
+    if let Some(declared) = o.get("properties").and_then(|p| p.get(name)) {
+        return match declared {
+            Value::Bool(false) => Given::Nothing,
+            s => Given::One(s),
+        };
+    }
+    let Some(matched) = matched else {
         return Given::Untold;
     };
     if matched.iter().any(|(_, s)| **s == Value::Bool(false)) {
         return Given::Nothing;
     }
-    // `patternProperties` and `additionalProperties` place different members: beside the one
-    // that places it, the other says nothing of it.
+    // `patternProperties` and `additionalProperties` place different members, and
+    // `unevaluatedProperties` only those neither places: beside the one that places it, the
+    // others say nothing of it.
     let only = |keywords: &[&str]| {
         o.keys()
             .all(|k| keywords.contains(&k.as_str()) || !says_of_members(k))
     };
-    let placing = ["patternProperties", "additionalProperties"];
+    let placing = [
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+    ];
     if !matched.is_empty() {
         if !only(&placing) {
             return Given::Untold;
@@ -143,10 +158,20 @@ fn given<'s>(
             _ => Given::Untold,
         };
     }
+    if let Some(unevaluated) = o.get("unevaluatedProperties")
+        && !evaluated_elsewhere(o, name, 0)
+    {
+        return match unevaluated {
+            Value::Bool(false) => Given::Nothing,
+            s if only(&placing) && !says_nothing(s) => Given::One(s),
+            _ => Given::Untold,
+        };
+    }
     let Some(entries) = o.get("allOf").and_then(Value::as_array) else {
         return Given::Untold;
     };
-    if !only(&["allOf", "patternProperties"]) {
+    // `unevaluatedProperties` does not apply to a member an `allOf` entry declares.
+    if !only(&["allOf", "patternProperties", "unevaluatedProperties"]) {
         return Given::Untold;
     }
     let mut declaring = entries.iter().filter(|e| !silent_on(e, name, None));
@@ -160,6 +185,73 @@ fn given<'s>(
     {
         Some(Some(s)) if !says_nothing(s) => Given::One(s),
         _ => Given::Untold,
+    }
+}
+
+/// Whether a keyword of the object schema `o` other than its own `properties`,
+/// `patternProperties` and `additionalProperties` may evaluate its member `name`, so that
+/// `unevaluatedProperties` beside does not apply to it (2020-12 core §11.3): a reference
+/// (what it reaches is not read here), or an in-place subschema (`allOf`, `anyOf`, `oneOf`,
+/// `if`, `then`, `else`, `dependentSchemas`, draft-07's `dependencies`, and theirs in turn, 16
+/// deep) that declares it or has a keyword that may place it. `not` evaluates nothing.
+fn evaluated_elsewhere(o: &Map<String, Value>, name: &str, depth: usize) -> bool {
+    const EVALUATING: &[&str] = &[
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+    ];
+    let nested = |sub: &Value| match sub {
+        Value::Object(s) => {
+            depth >= 16
+                || s.get("properties").is_some_and(|p| p.get(name).is_some())
+                || EVALUATING.iter().any(|k| s.contains_key(*k))
+                || evaluated_elsewhere(s, name, depth + 1)
+        }
+        _ => false,
+    };
+    ["$ref", "$dynamicRef", "$recursiveRef"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+        || ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| o.get(*k).and_then(Value::as_array))
+            .flatten()
+            .any(nested)
+        || ["if", "then", "else"]
+            .iter()
+            .filter_map(|k| o.get(*k))
+            .any(nested)
+        || ["dependentSchemas", "dependencies"]
+            .iter()
+            .filter_map(|k| o.get(*k).and_then(Value::as_object))
+            .flat_map(Map::values)
+            .any(nested)
+}
+
+/// The object schema the schema at `at` (a pointer) is an `allOf` entry of, which applies to
+/// the same value; `None` where it is none.
+fn all_of_owner(at: &str) -> Option<&str> {
+    let (rest, index) = at.rsplit_once('/')?;
+    index.parse::<usize>().ok()?;
+    rest.strip_suffix("/allOf")
+}
+
+impl ArgsSchema {
+    /// Whether an object schema the one at `at` is an `allOf` entry of, at any level, gives
+    /// its member `name` no value: it applies to the same object, so the member is refused
+    /// there too (`unevaluatedProperties: false` beside an `allOf` whose entry requires it).
+    pub(super) fn refused_above(&self, at: &str, name: &str) -> bool {
+        let mut at = at;
+        while let Some(owner) = all_of_owner(at) {
+            if self.given(owner, name) == Given::Nothing {
+                return true;
+            }
+            at = owner;
+        }
+        false
     }
 }
 

@@ -2119,6 +2119,9 @@ impl ArgsSchema {
                 let expected = self.memo(e, &name, |owner| {
                     let place = self.schema_place(e);
                     let at = place.as_ref().and_then(|p| Some(p.at.rsplit_once('/')?.0));
+                    if at.is_some_and(|at| self.requires_and_refuses(at, &name)) {
+                        return members::unsatisfiable(&name);
+                    }
                     if let Some(p) = owner
                         .and_then(|s| s.get("properties"))
                         .and_then(|p| p.get(&name))
@@ -2196,6 +2199,9 @@ impl ArgsSchema {
                         .into_iter()
                         .flat_map(|p| p.keys().map(String::as_str)),
                 );
+                let owner_at = self
+                    .schema_place(e)
+                    .and_then(|p| Some(p.at.rsplit_once('/')?.0.to_string()));
                 for name in unexpected {
                     // A key the engine reads otherwise than ECMA-262 may place it: not known
                     // to be undeclared, and the warning names it unchecked (trial 57 D4).
@@ -2203,6 +2209,25 @@ impl ArgsSchema {
                         continue;
                     }
                     let pointer = pointer_to(at, name);
+                    // Required too: "leave it out" would send the model back to "required
+                    // argument is missing"; only the schema can change (trial 67 D3).
+                    if owner_at
+                        .as_ref()
+                        .is_some_and(|o| self.requires_and_refuses(o, name))
+                    {
+                        let expected = members::unsatisfiable(name);
+                        let mut m = Sentence::at(&pointer);
+                        m.text("`")
+                            .text(&crate::report::escape_inline(name))
+                            .text("` is not a declared argument");
+                        out.push(Problem {
+                            message: m.expected(&expected),
+                            pointer,
+                            keyword: static_keyword(kind),
+                            expected: Cow::Owned(expected),
+                        });
+                        continue;
+                    }
                     let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
                     m.text("`").text(&crate::report::escape_inline(name));
                     // Declared by a part of the schema these arguments do not meet (a failed
@@ -2534,8 +2559,16 @@ impl ArgsSchema {
                 (failed, expected.into())
             }
             ValidationErrorKind::FalseSchema => {
-                m.text("this argument is not allowed; leave it out");
-                ("false", "no value here".into())
+                m.text("this argument is not allowed");
+                match self.false_member_required(e) {
+                    // "leave it out" would send the model back to "required argument is
+                    // missing"; only the schema can change (trial 67 D3).
+                    Some(name) => ("false", members::unsatisfiable(&name).into()),
+                    None => {
+                        m.text("; leave it out");
+                        ("false", "no value here".into())
+                    }
+                }
             }
             ValidationErrorKind::Not { .. } => {
                 m.value(found).text(" is excluded");
@@ -2602,6 +2635,21 @@ impl ArgsSchema {
             let found = arguments.pointer(&u.pointer).unwrap_or(&Value::Null);
             problems.push(gave_up(&u.pointer, found, Some(&u.pattern)));
         }
+    }
+
+    /// The name of the member a `false` schema `e` refuses, where it is a `properties` entry
+    /// or a `patternProperties` key's schema and its object also requires that member
+    /// ([`ArgsSchema::requires_and_refuses`]).
+    fn false_member_required(&self, e: &ValidationError<'_>) -> Option<String> {
+        let place = self.schema_place(e)?;
+        let (members, _) = place.at.rsplit_once('/')?;
+        let (owner, keyword) = members.rsplit_once('/')?;
+        if !matches!(keyword, "properties" | "patternProperties") {
+            return None;
+        }
+        let (_, token) = e.instance_path().as_str().rsplit_once('/')?;
+        let name = token.replace("~1", "/").replace("~0", "~");
+        self.requires_and_refuses(owner, &name).then_some(name)
     }
 
     /// The schema object holding the error's keyword.
@@ -4930,9 +4978,10 @@ mod tests {
                 json!({"type": "object", "properties": {"f": false}, "required": ["f"]}),
                 json!({})
             ),
-            [
-                "/f: required argument is missing; expected no value at all (the schema accepts none)."
-            ]
+            [format!(
+                "/f: required argument is missing; expected {}.",
+                refused_required("f")
+            )]
         );
         assert_eq!(
             expected(
@@ -5559,14 +5608,13 @@ mod tests {
                 format!("{at}: required argument is missing; expected a value."),
             )
         };
-        // `additionalProperties: false` refuses it: no value is accepted (trial 67 D2).
+        // `additionalProperties: false` refuses it: no value is accepted (trial 67 D2), and
+        // since it is required, only the schema can change (trial 67 D3).
         let none_at = |at: &str| {
+            let cannot = refused_required(&at[at.rfind('/').unwrap_or(0) + 1..]);
             (
-                "no value at all (the schema accepts none)".to_string(),
-                format!(
-                    "{at}: required argument is missing; expected no value at all (the schema \
-                     accepts none)."
-                ),
+                cannot.clone(),
+                format!("{at}: required argument is missing; expected {cannot}."),
             )
         };
         assert_eq!(
@@ -5616,20 +5664,23 @@ mod tests {
             "required":["b"],"additionalProperties":false});
         let declared_false = json!({"properties":{"a":{"type":"string"},"b":false},
             "required":["b"]});
+        // Since trial 67 D3 both say that only the schema can change.
         let leave_out = (
             "additionalProperties".to_string(),
-            "/b: `b` is not a declared argument; leave it out (expected only the declared \
-             arguments `a`)."
-                .to_string(),
+            format!(
+                "/b: `b` is not a declared argument; expected {}.",
+                refused_required("b")
+            ),
         );
         let none = |schema: Value| {
             assert_eq!(
                 said(schema, json!({"a":"x"})),
                 [(
                     "required".to_string(),
-                    "/b: required argument is missing; expected no value at all (the schema \
-                     accepts none)."
-                        .to_string()
+                    format!(
+                        "/b: required argument is missing; expected {}.",
+                        refused_required("b")
+                    )
                 )]
             );
         };
@@ -5772,7 +5823,7 @@ mod tests {
         );
         assert_eq!(
             said(json!({"patternProperties":{"^b":false,"^c":{}}}), "b"),
-            expects("no value at all (the schema accepts none)", "/b")
+            expects(&refused_required("b"), "/b")
         );
         // No key matches: `additionalProperties` says it.
         assert_eq!(
@@ -5789,7 +5840,7 @@ mod tests {
                     "additionalProperties":false}),
                 "b"
             ),
-            expects("no value at all (the schema accepts none)", "/b")
+            expects(&refused_required("b"), "/b")
         );
         let some = expects("a value", "/b");
         for kept in [
@@ -5823,11 +5874,13 @@ mod tests {
                 .map(|p| (p.expected.to_string(), p.message.clone()))
                 .collect()
         };
+        // Required too: only the schema can change (trial 67 D3).
         let none = vec![(
-            "no value at all (the schema accepts none)".to_string(),
-            "/b: required argument is missing; expected no value at all (the schema accepts \
-             none)."
-                .to_string(),
+            refused_required("b"),
+            format!(
+                "/b: required argument is missing; expected {}.",
+                refused_required("b")
+            ),
         )];
         let refusing = json!({"type":"object","properties":{"a":{"type":"string"}},
             "required":["b"],"unevaluatedProperties":false});
@@ -5892,6 +5945,106 @@ mod tests {
         ] {
             assert_eq!(said(kept.clone(), json!({})), some, "{kept}");
         }
+    }
+
+    /// What a required member the schema refuses every value of expects (trial 67 D3).
+    fn refused_required(name: &str) -> String {
+        format!(
+            "no value at all: the schema both requires `{name}` and refuses every value of it, \
+             so no call can satisfy it here; the tool's schema, not the call, must change"
+        )
+    }
+
+    /// A required member the schema refuses every value of read "leave it out" when sent and
+    /// "expected no value at all (the schema accepts none)" when left out, so a model went
+    /// back and forth (trial 67 D3). Both now end on the same words: the schema both requires
+    /// it and refuses every value of it, so only the tool's schema can change; for a member
+    /// declared `false`, one `additionalProperties: false` or `unevaluatedProperties: false`
+    /// refuses, a `false` key, and a `required` in an `allOf` entry. Under an `anyOf`
+    /// alternative (another may be met) the old words stay.
+    #[test]
+    fn a_required_member_the_schema_refuses_says_the_schema_must_change() {
+        let said = |schema: &Value, call: Value| -> Vec<(String, String)> {
+            ArgsSchema::new(schema)
+                .unwrap()
+                .check(&call, Coercions::ALL)
+                .problems
+                .iter()
+                .map(|p| (p.expected.to_string(), p.message.clone()))
+                .collect()
+        };
+        let cannot = "no value at all: the schema both requires `b` and refuses every value \
+                      of it, so no call can satisfy it here; the tool's schema, not the call, \
+                      must change";
+        let missing = vec![(
+            cannot.to_string(),
+            format!("/b: required argument is missing; expected {cannot}."),
+        )];
+        for (schema, head) in [
+            (
+                json!({"properties":{"a":{"type":"string"},"b":false},"required":["b"]}),
+                "this argument is not allowed",
+            ),
+            (
+                json!({"properties":{"a":{}},"required":["b"],"additionalProperties":false}),
+                "`b` is not a declared argument",
+            ),
+            (
+                json!({"properties":{"a":{}},"allOf":[{"properties":{"b":{}}}],
+                    "required":["b"],"additionalProperties":false}),
+                "`b` is not a declared argument",
+            ),
+            (
+                json!({"properties":{"a":{}},"required":["b"],"unevaluatedProperties":false}),
+                "`b` is not a declared argument",
+            ),
+            (
+                json!({"properties":{"a":{}},"allOf":[{"required":["b"]}],
+                    "unevaluatedProperties":false}),
+                "`b` is not a declared argument",
+            ),
+            (
+                json!({"patternProperties":{"^b":false},"required":["b"]}),
+                "this argument is not allowed",
+            ),
+        ] {
+            assert_eq!(said(&schema, json!({"a":"x"})), missing, "{schema}");
+            assert_eq!(
+                said(&schema, json!({"a":"x","b":1})),
+                [(
+                    cannot.to_string(),
+                    format!("/b: {head}; expected {cannot}.")
+                )],
+                "{schema}"
+            );
+        }
+        // Nested, the place is the member's.
+        let nested = json!({"properties":{"o":{"properties":{"a":{}},"required":["b"],
+            "additionalProperties":false}}});
+        assert!(said(&nested, json!({"o":{}}))[0].1.starts_with("/o/b: required argument is missing; expected no value at all: the schema both requires `b`"));
+        // An `anyOf` alternative may be avoided: the old words.
+        let branch = json!({"properties":{"x":{"anyOf":[{"type":"object","properties":{"a":{}},
+            "required":["b"],"additionalProperties":false},{"type":"string"}]}}});
+        assert_eq!(
+            said(&branch, json!({"x":{}}))[0].1,
+            "/x/b: required argument is missing; expected no value at all (the schema accepts \
+             none)."
+        );
+        assert_eq!(
+            said(&branch, json!({"x":{"b":1}}))[0].1,
+            "/x/b: `b` is not a declared argument; leave it out (expected only the declared \
+             arguments `a`)."
+        );
+        // Not required: "leave it out" stays.
+        assert_eq!(
+            said(
+                &json!({"properties":{"a":{}},"additionalProperties":false}),
+                json!({"b":1})
+            )[0]
+            .1,
+            "/b: `b` is not a declared argument; leave it out (expected only the declared \
+             arguments `a`)."
+        );
     }
 
     /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call

@@ -255,6 +255,101 @@ impl ArgsSchema {
     }
 }
 
+/// The keywords whose subschema applies to a value wherever the object or array holding it,
+/// or the value itself (`allOf`), is reached: a member or item the call sends is checked there
+/// with no condition on other values.
+const REACHED: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "unevaluatedItems",
+    "allOf",
+];
+
+/// Whether the schema at `at` (a pointer into the schema) applies to the value at its place
+/// whatever else the call holds: every step from the root is a keyword of [`REACHED`] (with
+/// its member name or index). Not under `anyOf`, `oneOf`, `if`/`then`/`else`, `not`,
+/// `dependentSchemas`, `$defs` (reached by a `$ref` whose siblings are not read here): another
+/// alternative, or other values, may avoid it.
+fn reached_unconditionally(at: &str) -> bool {
+    let mut tokens = at.split('/').skip(1);
+    while let Some(keyword) = tokens.next() {
+        if !REACHED.contains(&keyword) {
+            return false;
+        }
+        let named = matches!(
+            keyword,
+            "properties" | "patternProperties" | "prefixItems" | "allOf"
+        );
+        // Draft-07's `items` list names an index too.
+        if named || (keyword == "items" && tokens.clone().next().is_some_and(is_index)) {
+            tokens.next();
+        }
+    }
+    true
+}
+
+fn is_index(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// What a required member the schema refuses every value of expects, sent or left out: the
+/// same words either way, so that the model is not sent back and forth between "leave it out"
+/// and "required", and told that only the schema can change.
+pub(super) fn unsatisfiable(name: &str) -> String {
+    format!(
+        "no value at all: the schema both requires `{}` and refuses every value of it, so no \
+         call can satisfy it here; the tool's schema, not the call, must change",
+        crate::report::escape_inline(name)
+    )
+}
+
+impl ArgsSchema {
+    /// Whether the object schema at `at` (a pointer into the compiled schema), with the
+    /// schemas applying to the same object through `allOf` (those it is an entry of, theirs,
+    /// and their entries), both requires its member `name` and refuses every value of it
+    /// ([`Given::Nothing`]), where that object is reached whatever else the call holds
+    /// ([`reached_unconditionally`]): no call can satisfy it there.
+    pub(super) fn requires_and_refuses(&self, at: &str, name: &str) -> bool {
+        let mut top = at;
+        while let Some(owner) = all_of_owner(top) {
+            top = owner;
+        }
+        if !reached_unconditionally(top) {
+            return false;
+        }
+        // The object's schemas: `top` and its `allOf` entries, theirs in turn, 16 deep.
+        let mut group: Vec<String> = Vec::new();
+        let mut stack = vec![(top.to_string(), 0)];
+        while let Some((place, depth)) = stack.pop() {
+            let Some(schema) = resolve_pointer(self.lookup_root(), &place) else {
+                continue;
+            };
+            if depth < 16
+                && let Some(entries) = schema.get("allOf").and_then(Value::as_array)
+            {
+                stack.extend((0..entries.len()).map(|i| (format!("{place}/allOf/{i}"), depth + 1)));
+            }
+            group.push(place);
+        }
+        let requires = |place: &String| {
+            resolve_pointer(self.lookup_root(), place)
+                .and_then(|s| s.get("required"))
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)))
+        };
+        // Which keys match is asked of the engine: only for a member some schema requires.
+        group.iter().any(requires)
+            && group
+                .iter()
+                .any(|place| self.given(place, name) == Given::Nothing)
+    }
+}
+
 /// What a missing member the schemas of several `patternProperties` keys (`(key, schema)`)
 /// all apply to expects: what they describe alike, else each key with what its schema
 /// expects ("a value meeting the schema of every `patternProperties` key its name matches:

@@ -2834,7 +2834,7 @@ fn resolve_all_optional(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> 
     };
     let mut out = Vec::new();
     for t in tools {
-        let Some(schema) = t.schema.filter(|s| only_optional(s)) else {
+        let Some(schema) = t.schema.filter(|s| crate::target::cohere::only_optional(s)) else {
             continue;
         };
         let written = schema.get("required").is_some();
@@ -2856,20 +2856,6 @@ fn resolve_all_optional(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> 
         out.push(e);
     }
     out
-}
-
-/// Whether the parameters schema `schema` declares properties at its root and its `required`
-/// names none (absent, empty, or no list), as Cohere's offline model reads it.
-fn only_optional(schema: &Value) -> bool {
-    let declares = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|m| !m.is_empty());
-    let requires = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .is_some_and(|r| !r.is_empty());
-    declares && !requires
 }
 
 fn unique<'a, 'b>(

@@ -2074,29 +2074,17 @@ impl<'a, 'p> Checker<'a, 'p> {
 /// keyword by keyword ([`Stats::meta_unproven`]). `false` proves nothing: ask the
 /// meta-schema.
 pub fn meta_proven(schema: &Value) -> bool {
-    let mut seen = Vec::new();
-    let mut cx = Cx::new(Mode::Collect { out: &mut seen });
-    cx.frames.push(Frame {
-        parent: 0,
-        tok: Tok::Root,
-        value: schema,
-        names_itself: false,
-    });
-    let mut stats = Stats::default();
-    walk(
-        schema,
-        &mut cx,
-        &rules::HookLists::NONE,
-        &mut Vec::new(),
-        &mut Vec::new(),
-        &mut stats,
-    );
-    !stats.meta_unproven
+    !bare_walk(schema).meta_unproven
 }
 
 /// The properties `schema` declares, counted as the walk counts them for a tool
 /// ([`Stats::property_count`]: every `properties` map it meets), by the same walk.
 pub fn property_count(schema: &Value) -> usize {
+    bare_walk(schema).property_count
+}
+
+/// What the walk counts of `schema` with no rule run.
+fn bare_walk(schema: &Value) -> Stats {
     let mut seen = Vec::new();
     let mut cx = Cx::new(Mode::Collect { out: &mut seen });
     cx.frames.push(Frame {
@@ -2114,7 +2102,7 @@ pub fn property_count(schema: &Value) -> usize {
         &mut Vec::new(),
         &mut stats,
     );
-    stats.property_count
+    stats
 }
 
 /// Every feature the tools of one request use, in the order met.

@@ -110,21 +110,27 @@ pub fn strict_tools_problem(tools: &[&Value]) -> Option<String> {
                 fields += props.len();
             }
         }
-        let has_props = p
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|m| !m.is_empty());
-        let has_required = p
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|r| !r.is_empty());
-        if has_props && !has_required {
+        if only_optional(p) {
             return Some("invalid request: with strict_tools, a tool with optional parameters must specify at least one required parameter".into());
         }
     }
     (fields > MAX_STRICT_FIELDS).then(|| {
         format!("invalid request: with strict_tools, at most {MAX_STRICT_FIELDS} fields are allowed across all tools, got {fields}")
     })
+}
+
+/// Whether the parameters schema `schema` declares properties at its root and its `required`
+/// names none (absent, empty, or no list): what [`strict_tools_problem`] refuses.
+pub fn only_optional(schema: &Value) -> bool {
+    let declares = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|m| !m.is_empty());
+    let requires = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| !r.is_empty());
+    declares && !requires
 }
 
 /// The offline model of `api.cohere.com`.

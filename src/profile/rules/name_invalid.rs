@@ -119,8 +119,9 @@ pub fn is_bidi(c: char) -> bool {
     )
 }
 
-/// `chars` as `U+0007, U+202E`, each once, in order of appearance.
-fn code_points(chars: impl Iterator<Item = char>) -> String {
+/// `chars` as `U+0007, U+202E`, each once, in order of appearance (also
+/// [`property_name_invalid`](super::property_name_invalid)'s).
+pub(super) fn code_points(chars: impl Iterator<Item = char>) -> String {
     let mut seen: Vec<char> = Vec::new();
     for c in chars {
         if !seen.contains(&c) {

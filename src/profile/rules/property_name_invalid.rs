@@ -127,20 +127,6 @@ pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `chars` as `U+0007, U+202E`, each once, in order of appearance.
-fn code_points(name: &str) -> String {
-    let mut seen: Vec<char> = Vec::new();
-    for c in name.chars().filter(|c| hidden(*c)) {
-        if !seen.contains(&c) {
-            seen.push(c);
-        }
-    }
-    seen.iter()
-        .map(|c| format!("U+{:04X}", u32::from(*c)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(serde_json::Value::Object(props)) = n.properties else {
         return;
@@ -185,7 +171,10 @@ fn name_features(
             cx.feature(at, Feat::Structure(feature), placement, || {
                 let mut m = format!("property name `{}` has {words}", shown(name));
                 if bit == CONTROL {
-                    m.push_str(&format!(" ({})", code_points(name)));
+                    m.push_str(&format!(
+                        " ({})",
+                        name_invalid::code_points(name.chars().filter(|c| hidden(*c)))
+                    ));
                 }
                 m
             });

@@ -2717,23 +2717,31 @@ fn fails_only_by_length_of(pattern: &str, name: &str) -> bool {
     }
 }
 
-/// Resolves a message about tools sharing a name (`name`, or any when `None`): one
-/// explanation per tool of a repeated name, where `check` reports `name-duplicate` (no one of
-/// them is the original: the request is refused whichever came first), noting the others.
-/// Without a request, or when the request repeats no such name, one explanation naming only
-/// what the message names.
-fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec<Explanation> {
-    let base = Explanation {
+/// The explanation of `raw` with `fix` and `rule`, placed nowhere yet: what a resolver
+/// starts from before it finds the tools the message is about.
+fn unlocated(raw: Raw, fix: Option<&str>, rule: Option<&str>) -> Explanation {
+    Explanation {
         provider: raw.provider,
         message: raw.message.to_string(),
         tool_index: None,
         tool: None,
         pointer: None,
         located: Located::Unknown,
-        fix: raw.rule.and_then(fix_for).map(str::to_string),
-        rule: raw.rule.map(str::to_string),
+        fix: fix.map(str::to_string),
+        rule: rule.map(str::to_string),
         notes: raw.notes,
-    };
+    }
+}
+
+/// Resolves a message about tools sharing a name (`name`, or any when `None`): one
+/// explanation per tool of a repeated name, where `check` reports `name-duplicate` (no one of
+/// them is the original: the request is refused whichever came first), noting the others.
+/// Without a request, or when the request repeats no such name, one explanation naming only
+/// what the message names.
+fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec<Explanation> {
+    let fix = raw.rule.and_then(fix_for);
+    let rule = raw.rule;
+    let base = unlocated(raw, fix, rule);
     let tools = match against {
         Against::Tools(t) => t,
         Against::Nothing | Against::Foreign => {
@@ -2807,17 +2815,8 @@ fn resolve_shared(raw: Raw, name: Option<&str>, against: Against<'_, '_>) -> Vec
 /// the canonical schema) and the fix says what to do. Without a request, or when the request
 /// has no such tool, one explanation naming no tool.
 fn resolve_all_optional(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
-    let base = Explanation {
-        provider: raw.provider,
-        message: raw.message.to_string(),
-        tool_index: None,
-        tool: None,
-        pointer: None,
-        located: Located::Unknown,
-        fix: raw.fix.map(str::to_string),
-        rule: None,
-        notes: raw.notes,
-    };
+    let fix = raw.fix;
+    let base = unlocated(raw, fix, None);
     let tools = match against {
         Against::Tools(t) => t,
         Against::Nothing | Against::Foreign => {

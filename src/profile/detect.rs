@@ -266,6 +266,16 @@ impl Node<'_> {
         rules::keyword_value_invalid::form(k, v)
     }
 
+    /// The placement the catalog files this schema's members under (the names of its
+    /// `properties`, its `$defs`/`definitions` containers): the root's are `nested`, as the
+    /// cases put them below the root; elsewhere the schema's own.
+    pub fn members_placement(&self) -> Placement {
+        match self.placement {
+            Placement::Root => Placement::Nested,
+            p => p,
+        }
+    }
+
     pub fn is_root(&self) -> bool {
         matches!(self.via, Via::Root)
     }

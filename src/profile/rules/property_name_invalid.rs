@@ -131,10 +131,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(serde_json::Value::Object(props)) = n.properties else {
         return;
     };
-    let placement = match n.placement {
-        Placement::Root => Placement::Nested,
-        p => p,
-    };
+    let placement = n.members_placement();
     // Characters never outnumber bytes: a shorter name needs no count.
     let floor = cx.limit_floor(Limit::PropertyNameLength);
     for name in props.keys() {

@@ -44,10 +44,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     let Some(serde_json::Value::Object(props)) = n.properties else {
         return;
     };
-    let placement = match n.placement {
-        Placement::Root => Placement::Nested,
-        p => p,
-    };
+    let placement = n.members_placement();
     // One pass over the names, in document order (no lookup per keyword).
     for name in props.keys() {
         if let Some(feature) = case_for(name) {

@@ -762,10 +762,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     }
     // The containers sit at the root but serve references below it, so the catalog files
     // them under `nested` (as property-named-keyword does with the root's `properties`).
-    let placement = match n.placement {
-        Placement::Root => Placement::Nested,
-        p => p,
-    };
+    let placement = n.members_placement();
     for (has, kw) in [(n.defs, "$defs"), (n.definitions, "definitions")] {
         if has {
             let refusal = cx.inline_refusal();

@@ -1373,7 +1373,7 @@ fn descriptions_are_written_when_missing_and_cut_when_too_long() {
     t.description = Some("x".repeat(3000));
     let r = repair_one(&t, &p);
     assert_eq!(r.tool.description.as_ref().unwrap().chars().count(), 1024);
-    assert!(r.changes[0].lost.as_ref().unwrap().contains("1977"));
+    assert!(r.changes[0].lost.as_ref().unwrap().contains("1979"));
 }
 
 /// A description cut to 1,024 characters drew check's warning under openai/chat-strict and
@@ -1420,6 +1420,38 @@ fn a_cut_description_is_one_check_is_quiet_about() {
             "{name}"
         );
     }
+}
+
+/// An ASCII description cut with `…` drew check's `description-content` warning (non-ASCII
+/// characters, with no evidence either way) on repair's own output, a warning repair brought
+/// in. An ASCII description now ends in `...` and stays ASCII; the profile's length holds.
+#[test]
+fn a_cut_ascii_description_stays_ascii() {
+    let set = crate::profile::embedded().expect("built-in profiles load");
+    let p = CompiledProfile::new(set.get(crate::profile::PORTABLE).unwrap());
+    let mut t = tool(
+        "lookup",
+        json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+    );
+    t.description = Some("word ".repeat(300));
+    let r = repair_one(&t, &p);
+    let d = r.tool.description.as_deref().unwrap();
+    assert_eq!(d.len(), 1023);
+    assert!(d.ends_with("...") && d.is_ascii(), "{d}");
+    assert!(
+        "word "
+            .repeat(300)
+            .starts_with(d.strip_suffix("...").unwrap())
+    );
+    assert_eq!(
+        r.changes[0].lost.as_deref(),
+        Some("the last 480 characters of the description")
+    );
+    let said: Vec<_> = findings(&r.tool, &p)
+        .into_iter()
+        .filter(|f| f.rule.starts_with("description-"))
+        .collect();
+    assert!(said.is_empty(), "{said:#?}");
 }
 
 /// Change lines and refusals name places as written, as compile's do: repair works on a copy

@@ -716,8 +716,8 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
         max_allowed(profile, Limit::DescriptionLength).ok_or("no description length is allowed")?;
     // Cut to a length no evidence accepts (1,024 characters under openai/chat-strict, where
     // only 1,025 and more are rejected), the description draws check's warning about the very
-    // length repair wrote: the cut lands where the profile allows it, room left for a
-    // character and the `…`.
+    // length repair wrote: the cut lands where the profile allows it, room left for the
+    // marker of the cut.
     let max = max_quiet(profile, Limit::DescriptionLength)
         .filter(|quiet| *quiet >= 2)
         .unwrap_or(max);
@@ -726,8 +726,17 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
     if len <= max || max < 2 {
         return Err("the description is not too long".into());
     }
-    let mut new: String = old.chars().take(max - 1).collect();
-    new.push('…');
+    // An ASCII description ends in `...`: `…` would be its only non-ASCII character, and the
+    // profiles have no evidence for those (`description-content`), so the cut would bring in
+    // a warning of its own.
+    let kept_ascii = old.chars().take(max - 1).all(|c| c.is_ascii());
+    let (marker, keep) = if kept_ascii && max > 3 {
+        ("...", max - 3)
+    } else {
+        ("…", max - 1)
+    };
+    let mut new: String = old.chars().take(keep).collect();
+    new.push_str(marker);
     let mut t = tool.clone();
     t.description = Some(new);
     Ok(vec![Candidate::one(
@@ -737,7 +746,7 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
         format!("cut the description from {len} to {max} characters"),
         Some(format!(
             "the last {} characters of the description",
-            len - (max - 1)
+            len - keep
         )),
     )])
 }

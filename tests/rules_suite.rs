@@ -12,7 +12,8 @@
 //!   it has no evidence of its own (`target::INHERITANCE`);
 //! - `example::<rule>`: each rule's documented example (RULES.md, `toolwire rule ID`), read
 //!   as `check` reads a file, is reported by that rule as an error under at least one
-//!   target's profile.
+//!   target's profile;
+//! - `features::<rule>`: each case parameter a rule's doc names in full is one it owns.
 //!
 //! Known gaps are expected failures in [`EXPECTED_FAILURES`], each with its reason.
 
@@ -760,6 +761,9 @@ fn main() {
         trials.push(trial(format!("example::{}", rule.id), move || {
             example_reported(rule, &profiles)
         }));
+        trials.push(trial(format!("features::{}", rule.id), move || {
+            features_owned(rule)
+        }));
     }
     libtest_mimic::run(&args, trials).exit();
 }
@@ -823,6 +827,44 @@ fn secondary_labelled(docs: &Documents) -> Result<(), Failed> {
 
 /// `rule`'s example, read as a file is (a bare schema, a tool, a list of tools), gets an error
 /// of `rule` under some target's profile: the docs show what the rule rejects.
+/// Each case parameter a rule's doc names (`description: empty`, `depth-limit: N` for any
+/// number; not a pattern such as `keyword-allowed: <keyword>`) is one the rule owns: what RULES.md
+/// and `toolwire rule ID` list is what `check --format json` reports and profile.json holds
+/// (before: `description: whitespace` for `description: whitespace-only`, trial 70 D7).
+fn features_owned(rule: &rules::Rule) -> Result<(), Failed> {
+    let named: Vec<String> = rule
+        .features
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|f| !f.contains('<'))
+        // A limit is named with `N` for its number: any number is the same rule's.
+        .map(|f| match f.strip_suffix(": N") {
+            Some(kind) => format!("{kind}: 1"),
+            None => f.to_string(),
+        })
+        // Shorthands for a form (`(not a number)`, `pattern (invalid regex)`) name no
+        // parameter; a parameter without a value (`name-unique`) does.
+        .filter(|f| f.contains(": ") || rules::owner(f).is_some())
+        .collect();
+    let wrong: Vec<String> = named
+        .iter()
+        .filter(|f| rules::owner(f).map(|r| r.id) != Some(rule.id))
+        .map(|f| match rules::owner(f) {
+            Some(r) => format!("`{f}` (owned by {})", r.id),
+            None => format!("`{f}` (no such parameter)"),
+        })
+        .collect();
+    if named.is_empty() && rule.features.contains('`') && !rule.features.contains('<') {
+        return Err(format!("no feature named in `{}`", rule.features).into());
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the doc names {}", wrong.join(", ")).into())
+    }
+}
+
 fn example_reported(
     rule: &rules::Rule,
     profiles: &BTreeMap<String, Arc<CompiledProfile>>,

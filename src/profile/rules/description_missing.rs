@@ -5,7 +5,7 @@ use super::*;
 pub const RULE: Rule = Rule {
     id: "description-missing",
     checks: "The tool's description is missing, empty, or only whitespace.",
-    features: "`description: missing`, `description: empty`, `description: whitespace`",
+    features: "`description: missing`, `description: empty`, `description: whitespace-only`",
     example: r#"{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
     fix: "Say what the tool does, when to use it and what it returns, in one or two sentences.",
     repair: "yes",

@@ -574,7 +574,7 @@ mod file {
         /// the command that asks for a missing one says so) nor are target ids checked against
         /// the registry: a hand-written file may name a gateway of its own (the CLI tests name
         /// `test/target`). The error is the JSON Pointer of the first problem and the problem.
-        pub(super) fn validate(&self) -> Result<(), (String, String)> {
+        pub(super) fn validate<'a>(&'a self) -> Result<(), (String, String)> {
             for (i, e) in self.evidence.iter().enumerate() {
                 // `check` prints the date as it is: one that is no day would be quoted. Not
                 // refused for being in the future, unlike documented evidence: the built-in
@@ -625,22 +625,48 @@ mod file {
                 if p.targets.is_empty() {
                     return Err((format!("{at}/targets"), "a profile with no target".into()));
                 }
+                // The three lists are exclusive verdicts: a feature in two of them (or twice in
+                // one) would be judged by whichever `check` happened to read last.
+                let mut listed: std::collections::HashMap<&str, String> =
+                    std::collections::HashMap::new();
+                let mut once = |at: String, key: &'a str| match listed.get(key) {
+                    Some(first) => Err((at, format!("{key:?} is listed already, at {first}"))),
+                    None => {
+                        listed.insert(key, at);
+                        Ok(())
+                    }
+                };
                 for (j, a) in p.allowed.iter().enumerate() {
                     feature(format!("{at}/allowed/{j}"), a)?;
+                    once(format!("{at}/allowed/{j}"), a)?;
                 }
                 for (j, r) in p.rejected.iter().enumerate() {
                     feature(format!("{at}/rejected/{j}/feature"), &r.feature)?;
+                    once(format!("{at}/rejected/{j}/feature"), &r.feature)?;
                     for (k, &e) in r.by.iter().enumerate() {
-                        in_range(format!("{at}/rejected/{j}/by/{k}"), e)?;
+                        let at = format!("{at}/rejected/{j}/by/{k}");
+                        in_range(at.clone(), e)?;
+                        // A rejection a target inherits is cited as that target's own
+                        // evidence (`target::INHERITANCE`), so every citation names one of
+                        // the profile's targets; another's would be quoted as this profile's.
+                        let by = &self.evidence[e].target;
+                        if !p.targets.contains(by) {
+                            return Err((
+                                at,
+                                format!("evidence {e} is {by:?}'s, not a target of the profile"),
+                            ));
+                        }
                     }
                 }
                 for (j, u) in p.unknown.iter().enumerate() {
-                    match u {
-                        Unknown::Single(key) => feature(format!("{at}/unknown/{j}"), key)?,
+                    let (at, key) = match u {
+                        Unknown::Single(key) => (format!("{at}/unknown/{j}"), key),
                         Unknown::Many { feature: key, .. } => {
-                            feature(format!("{at}/unknown/{j}/feature"), key)?
+                            (format!("{at}/unknown/{j}/feature"), key)
                         }
-                    }
+                    };
+                    feature(at.clone(), key)?;
+                    once(at, key)?;
                 }
                 for (key, targets) in &p.judged_elsewhere {
                     let at = format!("{at}/judged_elsewhere/{}", pointer_token(key));
@@ -988,13 +1014,56 @@ mod tests {
     /// an evidence index out of range was dropped (`rule` then said no target rejects), and a
     /// profile without targets, a malformed feature or a second profile of one name were read
     /// as if valid; a date that is no day was quoted by `check` as it was
-    /// (`report 2025-13-45`), and a wrong shape was named only as `(whole file)`.
+    /// (`report 2025-13-45`), and a wrong shape was named only as `(whole file)`. A feature
+    /// both allowed and rejected (or unknown), or rejected on another target's evidence, was
+    /// read too: `check --target openai/chat` said "rejected by anthropic/messages" (trial 70 D5).
     #[test]
     fn a_profiles_file_that_does_not_hold_together_is_refused_where_it_breaks() {
         let text = include_str!("../../reports/profile.json");
         let committed: serde_json::Value = serde_json::from_str(text).unwrap();
         type Case = (&'static str, fn(&mut serde_json::Value), &'static str);
-        let cases: [Case; 10] = [
+        let cases: [Case; 13] = [
+            (
+                "allowed and unknown",
+                |v| {
+                    let first = v["profiles"][0]["allowed"][0].clone();
+                    v["profiles"][0]["unknown"]
+                        .as_array_mut()
+                        .unwrap()
+                        .push(first);
+                },
+                "is listed already, at /profiles/0/allowed/0",
+            ),
+            (
+                "allowed twice",
+                |v| {
+                    let first = v["profiles"][0]["allowed"][0].clone();
+                    v["profiles"][0]["allowed"]
+                        .as_array_mut()
+                        .unwrap()
+                        .push(first);
+                },
+                "is listed already, at /profiles/0/allowed/0",
+            ),
+            (
+                "another target's evidence",
+                |v| {
+                    let other = v["evidence"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .position(|e| e["target"] != "openai/chat")
+                        .unwrap();
+                    let p = v["profiles"]
+                        .as_array_mut()
+                        .unwrap()
+                        .iter_mut()
+                        .find(|p| p["name"] == "openai/chat")
+                        .unwrap();
+                    p["rejected"][0]["by"][0] = other.into();
+                },
+                "'s, not a target of the profile",
+            ),
             (
                 "by",
                 |v| v["profiles"][0]["rejected"][0]["by"][0] = 1_000_000_000_000u64.into(),

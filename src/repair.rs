@@ -261,8 +261,8 @@ pub struct ToolRepair {
     pub unverified: BTreeMap<String, usize>,
     /// The part of `unverified` repair's own rewrites brought in: per feature, the warnings
     /// past those `check` gives on the tool as given (a `float` written as `number`, a
-    /// non-ASCII description cut with `…`), so that the report can tell them from the input's. JSON
-    /// lists the features, sorted, and leaves the list out when it is empty.
+    /// non-ASCII description cut with `…`), so that the report can tell them from the
+    /// input's. JSON lists the features, sorted, and leaves the list out when it is empty.
     #[serde(
         serialize_with = "features_only",
         skip_serializing_if = "BTreeMap::is_empty"

@@ -2187,7 +2187,10 @@ impl ArgsSchema {
                         }
                     }
                     if declared.is_empty() {
-                        "no other arguments here".to_string()
+                        owner
+                            .and_then(|o| no_arguments(o, kind.keyword()))
+                            .unwrap_or("no other arguments here")
+                            .to_string()
                     } else {
                         format!("only the declared arguments {}", list(&declared, 12))
                     }
@@ -3413,6 +3416,44 @@ fn declared_in_place(owner: &Value) -> Vec<&str> {
     let own = owner.get("properties").and_then(Value::as_object);
     names.retain(|n| own.is_none_or(|p| !p.contains_key(*n)));
     names
+}
+
+/// What a member the `false` keyword `keyword` (`additionalProperties` or
+/// `unevaluatedProperties`) of the object schema `owner` refuses expects, where the owner's
+/// own `properties` declares no member: no arguments at all, where nothing else declares or
+/// places one either (no `patternProperties`, reference, or in-place subschema declaring a
+/// member, [`declared_in_place`]), or where `additionalProperties: false` refuses what those
+/// declare too (it sees only its own object's `properties` and `patternProperties`). `None`
+/// where some member may be accepted: "no other arguments here" says no more than it knows.
+fn no_arguments(owner: &Value, keyword: &str) -> Option<&'static str> {
+    let o = owner.as_object()?;
+    if o.get(keyword) != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let none = |k: &str| {
+        o.get(k)
+            .and_then(Value::as_object)
+            .is_none_or(|m| m.is_empty())
+    };
+    if !none("properties") || !none("patternProperties") {
+        return None;
+    }
+    let placing = [
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "dependencies",
+        "additionalProperties",
+    ];
+    if declared_in_place(owner).is_empty()
+        && placing.iter().all(|k| *k == keyword || !o.contains_key(*k))
+    {
+        return Some("no arguments: this object declares none");
+    }
+    (keyword == "additionalProperties").then_some(
+        "no arguments: this object's own `properties` declares none, and \
+         `additionalProperties: false` refuses every other member",
+    )
 }
 
 /// What an `enum` listing no value its `type` admits expects (an empty `enum` is allowed,
@@ -6044,6 +6085,95 @@ mod tests {
             .1,
             "/b: `b` is not a declared argument; leave it out (expected only the declared \
              arguments `a`)."
+        );
+    }
+
+    /// `additionalProperties: false` with no `properties` beside was one problem at the
+    /// object for every member sent, naming none: "(the arguments object): this argument is
+    /// not allowed; leave it out; expected no value here.", so a model could not tell what to
+    /// leave out. Each member is now its own problem at its place, saying the object declares
+    /// no arguments; `unevaluatedProperties: false` alike, nested alike. Where an in-place
+    /// subschema declares members, `additionalProperties: false` still refuses them all, and
+    /// says so; where a `patternProperties` key may place one, the old words stay.
+    #[test]
+    fn a_closed_object_declaring_no_member_names_each_member_it_refuses() {
+        let said = |schema: Value, call: Value| -> Vec<(String, String, String)> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::NONE)
+                .problems
+                .iter()
+                .map(|p| (p.pointer.clone(), p.expected.to_string(), p.message.clone()))
+                .collect()
+        };
+        let none = "no arguments: this object declares none";
+        let each = |at: &str, names: &[&str], expected: &str| -> Vec<(String, String, String)> {
+            names
+                .iter()
+                .map(|n| {
+                    (
+                        format!("{at}/{n}"),
+                        expected.to_string(),
+                        format!(
+                            "{at}/{n}: `{n}` is not a declared argument; leave it out \
+                             (expected {expected})."
+                        ),
+                    )
+                })
+                .collect()
+        };
+        for schema in [
+            json!({"type":"object","additionalProperties":false}),
+            json!({"type":"object","unevaluatedProperties":false}),
+            json!({"type":"object","properties":{},"additionalProperties":false}),
+            json!({"$schema":"http://json-schema.org/draft-07/schema#",
+                "type":"object","additionalProperties":false}),
+        ] {
+            assert_eq!(
+                said(schema.clone(), json!({"a":"x","b":1})),
+                each("", &["a", "b"], none),
+                "{schema}"
+            );
+            assert!(said(schema.clone(), json!({})).is_empty(), "{schema}");
+        }
+        for keyword in ["additionalProperties", "unevaluatedProperties"] {
+            let nested = json!({"type":"object","properties":{
+                "o":{"type":"object", keyword: false}}});
+            assert_eq!(
+                said(nested, json!({"o":{"z":1}})),
+                each("/o", &["z"], none),
+                "{keyword}"
+            );
+        }
+        // Members an `allOf` entry declares are refused too: said without "declares none".
+        let entry = "no arguments: this object's own `properties` declares none, and \
+                     `additionalProperties: false` refuses every other member";
+        assert_eq!(
+            said(
+                json!({"additionalProperties":false,"allOf":[{"properties":{"c":{}}}]}),
+                json!({"b":1})
+            ),
+            each("", &["b"], entry)
+        );
+        // Required too: no call can satisfy it, at the member's place.
+        assert_eq!(
+            said(
+                json!({"additionalProperties":false,"required":["a"]}),
+                json!({"a":"x"})
+            )[0]
+            .2,
+            format!(
+                "/a: `a` is not a declared argument; expected {}.",
+                refused_required("a")
+            )
+        );
+        // A `patternProperties` key may place another member: the old words.
+        assert_eq!(
+            said(
+                json!({"patternProperties":{"^x":{}},"additionalProperties":false}),
+                json!({"b":1})
+            ),
+            each("", &["b"], "no other arguments here")
         );
     }
 

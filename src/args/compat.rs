@@ -1,5 +1,7 @@
 //! Keywords from outside JSON Schema 2020-12 that real tool schemas use, rewritten into their
-//! 2020-12 meaning in the copy `args` compiles (the declared schema is left as it is).
+//! 2020-12 meaning in the copy `args` compiles (the declared schema is left as it is); and one
+//! 2020-12 form written otherwise with the same meaning, so that the validator names each
+//! member it refuses.
 //!
 //! - `nullable: true` (OpenAPI 3.0 Schema Object; Gemini's `parameters` form, which
 //!   `toolwire repair` writes for `type: [T, "null"]`): "allows sending a null value for the
@@ -47,6 +49,13 @@
 //!   engine's spelling, so that a valid ECMA-262 pattern compiles and means what ECMA-262 says.
 //!   So is a `patternProperties` key (`a{,3}`, the text `a{,3}` under Annex B, as `\{`): the
 //!   engine compiles keys as patterns too.
+//!
+//! - `additionalProperties: false` with neither `properties` nor `patternProperties` beside:
+//!   an empty `properties` is added, which declares no member, as none was. The validator
+//!   checks that form alone as one `false` schema at the object, naming no member (`{"a":"x",
+//!   "b":1}` read "(the arguments object): this argument is not allowed; leave it out", one
+//!   problem for two members); beside `properties` it names each member it refuses, at the
+//!   member's place.
 //!
 //! Only keywords are changed or added, never subschemas moved, so every schema path of the
 //! copy names the same place in the declared schema, but for a rewritten `patternProperties`
@@ -145,6 +154,9 @@ fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<V
             }
             if node.get("nullable") == Some(&Value::Bool(true)) {
                 accept_null(node);
+            }
+            if closed_without_members(node) {
+                node.insert("properties".into(), json!({}));
             }
             if !draft04 {
                 numeric_exclusive(node, "exclusiveMinimum", "minimum");
@@ -400,10 +412,20 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
                     .any(|k| matches!(crate::schema::ecma::rust_pattern(k), Cow::Owned(_)))
             })
         || node.get("nullable") == Some(&Value::Bool(true))
+        || closed_without_members(node)
         || (!draft04
             && (node.get("exclusiveMinimum").is_some_and(Value::is_boolean)
                 || node.get("exclusiveMaximum").is_some_and(Value::is_boolean)))
         || (draft04 && empty_required(node))
+}
+
+/// `additionalProperties: false` with neither `properties` nor `patternProperties` beside:
+/// the form the validator refuses as one `false` schema at the object, naming no member
+/// ([`compiled_form`] adds an empty `properties`).
+fn closed_without_members(node: &serde_json::Map<String, Value>) -> bool {
+    node.get("additionalProperties") == Some(&Value::Bool(false))
+        && !node.contains_key("properties")
+        && !node.contains_key("patternProperties")
 }
 
 fn empty_required(node: &serde_json::Map<String, Value>) -> bool {

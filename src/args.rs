@@ -2205,6 +2205,15 @@ impl ArgsSchema {
                 let owner_at = self
                     .schema_place(e)
                     .and_then(|p| Some(p.at.rsplit_once('/')?.0.to_string()));
+                // `additionalProperties` sees only its object's own `properties` (and
+                // `patternProperties`): a member a subschema beside declares is refused all
+                // the same, and "not a declared argument" would be false.
+                let beside = match self.keyword_owner(e) {
+                    Some(owner) if !unevaluated => {
+                        members::declared_beside(self.ref_root(e), owner)
+                    }
+                    _ => Vec::new(),
+                };
                 for name in unexpected {
                     // A key the engine reads otherwise than ECMA-262 may place it: not known
                     // to be undeclared, and the warning names it unchecked (trial 57 D4).
@@ -2212,6 +2221,7 @@ impl ArgsSchema {
                         continue;
                     }
                     let pointer = pointer_to(at, name);
+                    let declared_at = members::declaring(&beside, name);
                     // Required too: "leave it out" would send the model back to "required
                     // argument is missing"; only the schema can change (trial 67 D3).
                     if owner_at
@@ -2220,11 +2230,40 @@ impl ArgsSchema {
                     {
                         let expected = members::unsatisfiable(name);
                         let mut m = Sentence::at(&pointer);
-                        m.text("`")
-                            .text(&crate::report::escape_inline(name))
-                            .text("` is not a declared argument");
+                        match &declared_at {
+                            Some(places) => m.text(&members::declared_unseen(
+                                name,
+                                places,
+                                self.keyword_owner(e),
+                            )),
+                            None => m
+                                .text("`")
+                                .text(&crate::report::escape_inline(name))
+                                .text("` is not a declared argument"),
+                        };
                         out.push(Problem {
                             message: m.expected(&expected),
+                            pointer,
+                            keyword: static_keyword(kind),
+                            expected: Cow::Owned(expected),
+                        });
+                        continue;
+                    }
+                    if let Some(places) = &declared_at {
+                        let expected = members::refused_though_declared(name);
+                        let mut m = Sentence::at(&pointer);
+                        m.text(&members::declared_unseen(
+                            name,
+                            places,
+                            self.keyword_owner(e),
+                        ))
+                        .text(", so it refuses every value of `")
+                        .text(&crate::report::escape_inline(name))
+                        .text("`; leave it out (expected ")
+                        .text(&expected)
+                        .text(").");
+                        out.push(Problem {
+                            message: m.0,
                             pointer,
                             keyword: static_keyword(kind),
                             expected: Cow::Owned(expected),
@@ -5725,11 +5764,19 @@ mod tests {
                 )]
             );
         };
+        assert_eq!(said(undeclared.clone(), json!({"b":1})), [leave_out]);
+        // Declared in the `allOf` entry, it is said to be, and why it is refused.
         assert_eq!(
-            said(undeclared.clone(), json!({"b":1})),
-            std::slice::from_ref(&leave_out)
+            said(beside.clone(), json!({"b":5})),
+            [(
+                "additionalProperties".to_string(),
+                format!(
+                    "/b: `b` is declared under `allOf/0`, but `additionalProperties: false` \
+                     here sees only this object's own `properties`; expected {}.",
+                    refused_required("b")
+                ),
+            )]
         );
-        assert_eq!(said(beside.clone(), json!({"b":5})), [leave_out]);
         none(undeclared);
         none(beside);
         none(declared_false);
@@ -6033,7 +6080,8 @@ mod tests {
             (
                 json!({"properties":{"a":{}},"allOf":[{"properties":{"b":{}}}],
                     "required":["b"],"additionalProperties":false}),
-                "`b` is not a declared argument",
+                "`b` is declared under `allOf/0`, but `additionalProperties: false` here sees \
+                 only this object's own `properties`",
             ),
             (
                 json!({"properties":{"a":{}},"required":["b"],"unevaluatedProperties":false}),
@@ -6174,6 +6222,165 @@ mod tests {
                 json!({"b":1})
             ),
             each("", &["b"], "no other arguments here")
+        );
+    }
+
+    /// A member declared only in a subschema beside `additionalProperties: false` (an `allOf`
+    /// entry, an `anyOf` branch, a `$ref`'d definition, a `then`) is refused, as that keyword
+    /// sees only its object's own `properties`, but it read "`a` is not a declared argument;
+    /// leave it out (expected only the declared arguments `c`)", which is false. It is now
+    /// said to be declared there and why it is refused; required too, the "no call can
+    /// satisfy it" words follow. `unevaluatedProperties`, which sees those subschemas, and
+    /// `not`, which declares nothing, keep their words.
+    #[test]
+    fn a_member_declared_beside_additional_properties_false_says_where() {
+        let said = |schema: Value, call: Value| -> Vec<(String, String, String)> {
+            ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&call, Coercions::NONE)
+                .problems
+                .iter()
+                .map(|p| (p.pointer.clone(), p.expected.to_string(), p.message.clone()))
+                .collect()
+        };
+        let refused = |at: &str, name: &str, places: &str, own: &str| {
+            let expected = format!(
+                "no value at all: the tool's schema, not the call, must change to take `{name}`"
+            );
+            (
+                format!("{at}/{name}"),
+                expected.clone(),
+                format!(
+                    "{at}/{name}: `{name}` is declared under {places}, but \
+                     `additionalProperties: false` here sees only this object's own {own}, so \
+                     it refuses every value of `{name}`; leave it out (expected {expected})."
+                ),
+            )
+        };
+        let props = "`properties`";
+        let undeclared = |name: &str, expected: &str| {
+            (
+                format!("/{name}"),
+                expected.to_string(),
+                format!(
+                    "/{name}: `{name}` is not a declared argument; leave it out (expected \
+                     {expected})."
+                ),
+            )
+        };
+        let only_c = "only the declared arguments `c`";
+        // t6 and t1 of the report: with and without own `properties`.
+        assert_eq!(
+            said(
+                json!({"type":"object","additionalProperties":false,"properties":{"c":{}},
+                    "allOf":[{"properties":{"a":{"type":"string"}}}]}),
+                json!({"a":"x","b":1})
+            ),
+            [
+                refused("", "a", "`allOf/0`", props),
+                undeclared("b", only_c)
+            ]
+        );
+        assert_eq!(
+            said(
+                json!({"type":"object","additionalProperties":false,
+                    "allOf":[{"properties":{"a":{"type":"string"}}}]}),
+                json!({"a":"x","b":1})
+            ),
+            [
+                refused("", "a", "`allOf/0`", props),
+                undeclared(
+                    "b",
+                    "no arguments: this object's own `properties` declares none, and \
+                     `additionalProperties: false` refuses every other member"
+                )
+            ]
+        );
+        for (beside, places) in [
+            (
+                json!({"anyOf":[{"properties":{"a":{}}},{"properties":{"a":{"type":"integer"}}}]}),
+                "`anyOf/0`, `anyOf/1`",
+            ),
+            (json!({"oneOf":[{"properties":{"a":{}}}]}), "`oneOf/0`"),
+            (
+                json!({"$ref":"#/$defs/A","$defs":{"A":{"properties":{"a":{}}}}}),
+                "`$ref`",
+            ),
+            (
+                json!({"allOf":[{"$ref":"#/$defs/A"}],"$defs":{"A":{"properties":{"a":{}}}}}),
+                "`allOf/0/$ref`",
+            ),
+            (
+                json!({"if":{"properties":{"c":{"const":1}}},"then":{"properties":{"a":{}}}}),
+                "`then`",
+            ),
+            (
+                json!({"dependentSchemas":{"c":{"properties":{"a":{}}}}}),
+                "`dependentSchemas/c`",
+            ),
+        ] {
+            let mut schema = json!({"additionalProperties":false,"properties":{"c":{}}});
+            schema
+                .as_object_mut()
+                .unwrap()
+                .extend(beside.as_object().unwrap().clone());
+            assert_eq!(
+                said(schema.clone(), json!({"a":1})),
+                [refused("", "a", places, props)],
+                "{schema}"
+            );
+        }
+        // Nested, and with `patternProperties` beside, which the keyword sees too.
+        assert_eq!(
+            said(
+                json!({"properties":{"o":{"type":"object","additionalProperties":false,
+                    "patternProperties":{"^z":{}},"allOf":[{"properties":{"a":{}}}]}}}),
+                json!({"o":{"a":1}})
+            ),
+            [refused(
+                "/o",
+                "a",
+                "`allOf/0`",
+                "`properties` and `patternProperties`"
+            )]
+        );
+        // Required too: sent, the place and the "no call can satisfy it" words; left out, as
+        // before.
+        let required = json!({"additionalProperties":false,"properties":{"c":{}},
+            "allOf":[{"properties":{"a":{}},"required":["a"]}]});
+        assert_eq!(
+            said(required.clone(), json!({"a":1}))[0].2,
+            format!(
+                "/a: `a` is declared under `allOf/0`, but `additionalProperties: false` here \
+                 sees only this object's own `properties`; expected {}.",
+                refused_required("a")
+            )
+        );
+        assert_eq!(
+            said(required, json!({}))[0].2,
+            format!(
+                "/a: required argument is missing; expected {}.",
+                refused_required("a")
+            )
+        );
+        // `not` declares nothing: the old words.
+        assert_eq!(
+            said(
+                json!({"additionalProperties":false,"properties":{"c":{}},
+                    "not":{"properties":{"a":{}}}}),
+                json!({"a":1})
+            )[0],
+            undeclared("a", only_c)
+        );
+        // `unevaluatedProperties` sees the `allOf` entry: its own words for a failed part.
+        assert!(
+            said(
+                json!({"unevaluatedProperties":false,"properties":{"c":{}},
+                    "allOf":[{"properties":{"a":{"type":"integer"}}}]}),
+                json!({"a":"x"})
+            )[1]
+            .2
+            .starts_with("/a: `a` is declared only in a part of the schema these arguments")
         );
     }
 

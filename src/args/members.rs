@@ -1,7 +1,9 @@
 //! What an object schema gives a member its `properties` does not declare, for the problem of
 //! a required member left out: the schema of the keyword that places it (`patternProperties`,
 //! `additionalProperties`, the one `allOf` entry declaring it), no value at all (`false`
-//! there), or nothing that can be told from the object's own keywords.
+//! there), or nothing that can be told from the object's own keywords. And, for a member
+//! `additionalProperties: false` refuses, the subschemas beside that declare it, which that
+//! keyword does not see ([`declared_beside`]).
 //!
 //! Which `patternProperties` keys match a name is asked of the validator's own regex engine,
 //! with the keys as the validator compiled them: a key the engine reads otherwise than
@@ -295,6 +297,109 @@ fn reached_unconditionally(at: &str) -> bool {
 
 fn is_index(token: &str) -> bool {
     !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The members the subschemas applying to the object schema `owner`'s object declare in
+/// their `properties`, each with the place of a declaring subschema, relative to `owner`
+/// (`allOf/0`, `anyOf/1/then`, `allOf/0/$ref`): the in-place applicators (`allOf`, `anyOf`,
+/// `oneOf`, `if`/`then`/`else`, `dependentSchemas`, the schema form of `dependencies`) and
+/// local `$ref`s (read in `root`), theirs in turn, 16 deep. Not `owner`'s own `properties`,
+/// nor under `not`, which declares nothing. `additionalProperties` beside sees none of them
+/// (2020-12 core §10.3.2.3: only `properties` and `patternProperties` of its own object).
+pub(super) fn declared_beside<'s>(root: &'s Value, owner: &'s Value) -> Vec<(&'s str, String)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(&Value, String, usize)> = vec![(owner, String::new(), 0)];
+    while let Some((schema, place, depth)) = stack.pop() {
+        let Some(o) = schema.as_object() else {
+            continue;
+        };
+        if depth > 0
+            && let Some(p) = o.get("properties").and_then(Value::as_object)
+        {
+            out.extend(p.keys().map(|k| (k.as_str(), place.clone())));
+        }
+        if depth >= 16 {
+            continue;
+        }
+        let below = |token: &str| {
+            if place.is_empty() {
+                token.to_string()
+            } else {
+                format!("{place}/{token}")
+            }
+        };
+        // Pushed in reverse, so that places come out in the schema's order.
+        let mut children: Vec<(&Value, String, usize)> = Vec::new();
+        for k in ["allOf", "anyOf", "oneOf"] {
+            for (i, b) in o
+                .get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                children.push((b, below(&format!("{k}/{i}")), depth + 1));
+            }
+        }
+        for k in ["if", "then", "else"] {
+            if let Some(b) = o.get(k) {
+                children.push((b, below(k), depth + 1));
+            }
+        }
+        for k in ["dependentSchemas", "dependencies"] {
+            for (name, b) in o.get(k).and_then(Value::as_object).into_iter().flatten() {
+                if b.is_object() {
+                    let token = crate::json::escape_token(name);
+                    children.push((b, below(&format!("{k}/{token}")), depth + 1));
+                }
+            }
+        }
+        if let Some(reference) = o.get("$ref").and_then(Value::as_str)
+            && let crate::schema::refs::Chain::Reaches { schema, .. } =
+                crate::schema::refs::follow(root, reference)
+        {
+            children.push((schema, below("$ref"), depth + 1));
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// The places of [`declared_beside`]'s list `beside` where `name` is declared, each quoted
+/// for a message; `None` where it is declared in none.
+pub(super) fn declaring(beside: &[(&str, String)], name: &str) -> Option<Vec<String>> {
+    let places: Vec<String> = beside
+        .iter()
+        .filter(|(n, _)| *n == name)
+        .map(|(_, place)| format!("`{}`", crate::report::escape_inline(place)))
+        .collect();
+    (!places.is_empty()).then_some(places)
+}
+
+/// How a member that `additionalProperties: false` of `owner` refuses, though the subschemas
+/// at `places` ([`declaring`]) declare it, is said: declared there, and not seen by the
+/// keyword. "Not a declared argument" would be false, and the model could not tell why.
+pub(super) fn declared_unseen(name: &str, places: &[String], owner: Option<&Value>) -> String {
+    let own = if owner.is_some_and(|o| o.get("patternProperties").is_some()) {
+        "`properties` and `patternProperties`"
+    } else {
+        "`properties`"
+    };
+    format!(
+        "`{}` is declared under {}, but `additionalProperties: false` here sees only this \
+         object's own {own}",
+        crate::report::escape_inline(name),
+        super::list(places, 3)
+    )
+}
+
+/// What a member [`declared_unseen`] says of expects, where the object does not also require
+/// it ([`unsatisfiable`] then): no value, as the schema stands.
+pub(super) fn refused_though_declared(name: &str) -> String {
+    format!(
+        "no value at all: the tool's schema, not the call, must change to take `{}`",
+        crate::report::escape_inline(name)
+    )
 }
 
 /// What a required member the schema refuses every value of expects, sent or left out: the

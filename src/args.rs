@@ -1716,7 +1716,7 @@ fn read_arguments(file: &std::path::Path, text: &str, decode_string: bool) -> cr
         Err(e) => return out_of_range(text, &e, limits.max_depth).ok_or(e),
     };
     Ok(match value {
-        Value::String(inner) if decode_string && inner.trim_start().starts_with('{') => {
+        Value::String(inner) if decode_string && holds_object_text(&inner) => {
             let inner_file = std::path::Path::new("the arguments text");
             match crate::json::parse_str(inner_file, &inner, limits, 0) {
                 Ok(v) => Sent::Value(v),
@@ -1730,6 +1730,17 @@ fn read_arguments(file: &std::path::Path, text: &str, decode_string: bool) -> cr
         }
         v => Sent::Value(v),
     })
+}
+
+/// Whether the text inside a bare arguments string is an object's text to decode: it starts
+/// with `{`, after white space and byte order marks (U+FEFF). The arguments of a whole call
+/// are decoded past a leading one ([`crate::json::parse_str`] skips it), so the same string
+/// pasted alone must be too, and reach the same verdict (trial 70 D10); the parse then says
+/// what the rest is.
+fn holds_object_text(inner: &str) -> bool {
+    inner
+        .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .starts_with('{')
 }
 
 impl ArgsReport<'static> {
@@ -6909,6 +6920,37 @@ mod tests {
         assert_eq!(
             parse_arguments(r#""{\"city\":\"P\"}""#).unwrap(),
             Sent::Value(json!({"city": "P"}))
+        );
+    }
+
+    /// The arguments text of a whole call is decoded past a leading byte order mark; pasted
+    /// alone as a JSON string it was "a string; expected an object" (trial 70 D10). Both
+    /// forms now read the same object, and a BOM after white space is not JSON in either.
+    #[test]
+    fn a_bom_led_arguments_string_reads_alike_alone_and_in_a_call() {
+        let call = r#"{"name":"w","arguments":"\ufeff{\"city\":\"P\"}"}"#;
+        let e = envelope::read(call, &serde_json::from_str(call).unwrap(), &[])
+            .unwrap()
+            .unwrap();
+        let in_call = parse_call_arguments(&e.text).unwrap();
+        assert_eq!(in_call, Sent::Value(json!({"city": "P"})));
+        let alone = parse_arguments(r#""\ufeff{\"city\":\"P\"}""#).unwrap();
+        assert_eq!(alone, in_call);
+        let spaced = r#""  \ufeff{\"city\":\"P\"}""#;
+        assert!(
+            matches!(parse_arguments(spaced).unwrap(), Sent::NotJson { .. }),
+            "{spaced}"
+        );
+        let call = r#"{"name":"w","arguments":"  \ufeff{\"city\":\"P\"}"}"#;
+        let e = envelope::read(call, &serde_json::from_str(call).unwrap(), &[])
+            .unwrap()
+            .unwrap();
+        // An error here, which the command reads as text that is not JSON.
+        assert!(parse_call_arguments(&e.text).is_err());
+        // A string that is no object's text stays a string.
+        assert_eq!(
+            parse_arguments(r#""\ufeffParis""#).unwrap(),
+            Sent::Value(json!("\u{feff}Paris"))
         );
     }
 

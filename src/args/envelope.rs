@@ -1274,6 +1274,16 @@ fn chat_message(m: &Map<String, Value>) -> bool {
         }
 }
 
+/// A Chat Completions assistant message written without its `role`, holding calls: LangChain
+/// keeps a message's provider fields as `AIMessage.additional_kwargs`, which for an OpenAI reply
+/// is `{"tool_calls": [...]}` alone (trial 70 D4: checked as the arguments, the model was told
+/// an argument it sent was missing). As a Gemini `Content` without `role`, it is that message
+/// only when it holds a call, and a tool declaring a `tool_calls` argument gets it as the
+/// arguments ([`read`]: a value whose keys are all declared is).
+fn roleless_chat_message(m: &Map<String, Value>) -> bool {
+    !m.contains_key("role") && is_array(m, "tool_calls")
+}
+
 /// A reply whose `message` is the assistant's (Ollama's, Cohere's).
 fn assistant_message(t: &Map<String, Value>) -> bool {
     t.get("message")
@@ -1355,10 +1365,12 @@ const CONTAINERS: &[Container] = &[
     Container {
         name: CHAT_MESSAGE,
         keys: CHAT_MESSAGE_KEYS,
-        marks: chat_message,
+        marks: |t| chat_message(t) || roleless_chat_message(t),
         path: &[Step::Key("tool_calls"), Step::Each],
         calls: &["OpenAI Chat Completions tool call"],
-        no_call: |t, items| items || chat_message(t),
+        // Only the assistant's `role` tells a reply calling no tool: without it, `tool_calls`
+        // holding no call is as likely an argument so named.
+        no_call: |t, _| chat_message(t),
     },
     Container {
         name: "OpenAI Chat Completions response",
@@ -2111,6 +2123,56 @@ mod tests {
             Ok(None)
         );
         assert!(read_text(r#"{"role":"model","parts":[{"text":"hi"}]}"#, &[]).is_err());
+    }
+
+    /// A Chat Completions message without `role` (LangChain's `additional_kwargs`, trial 70
+    /// D4) is read when it holds a call; with `tool_calls` declared, or no call in it, it is the
+    /// arguments, and without `role` it is never refused as a reply calling no tool.
+    #[test]
+    fn a_chat_message_without_role_is_read_when_it_holds_a_call() {
+        let call = r#"{"id":"a","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}"#;
+        let message = format!(r#"{{"tool_calls":[{call}]}}"#);
+        for declared in [&[][..], &["city"][..]] {
+            let e = read_text(&message, declared).unwrap().expect(&message);
+            assert_eq!(
+                (
+                    e.name.as_deref(),
+                    e.pointer.as_str(),
+                    e.text.as_str(),
+                    e.within.map(|w| (w.container, w.call_at))
+                ),
+                (
+                    Some("get_weather"),
+                    "/tool_calls/0/function/arguments",
+                    r#"{"city":"Paris"}"#,
+                    Some((CHAT_MESSAGE, "/tool_calls/0".to_string()))
+                ),
+                "{declared:?}"
+            );
+        }
+        // Declared keys beside it: the message exactly, one key undeclared.
+        let with_content = format!(r#"{{"content":null,"tool_calls":[{call}]}}"#);
+        assert!(read_text(&with_content, &["tool_calls"]).unwrap().is_some());
+        assert_eq!(
+            read_text(
+                &format!(r#"{{"tool_calls":[{call}],"x":1}}"#),
+                &["tool_calls"]
+            ),
+            Ok(None)
+        );
+        // A tool taking a `tool_calls` argument gets it.
+        assert_eq!(read_text(&message, &["tool_calls"]), Ok(None));
+        // Two calls are refused as a message's, as with `role`.
+        let two = format!(r#"{{"tool_calls":[{call},{call}]}}"#);
+        assert!(matches!(
+            read_text(&two, &[]),
+            Err(Refused::NotOneCall { calls, .. }) if calls.len() == 2
+        ));
+        // No call in it: arguments, not a reply calling no tool.
+        for text in [r#"{"tool_calls":[]}"#, r#"{"tool_calls":[{"a":1}]}"#] {
+            assert_eq!(read_text(text, &[]), Ok(None), "{text}");
+        }
+        assert!(read_text(r#"{"role":"assistant","tool_calls":[]}"#, &[]).is_err());
     }
 
     #[test]

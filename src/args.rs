@@ -37,7 +37,7 @@ pub mod envelope;
 mod lookalike;
 mod members;
 pub(crate) use compat::accept_null;
-pub use compat::{ANY_VALUE, TypeSpelling, UncheckedPattern};
+pub use compat::{ANY_VALUE, Int64String, TypeSpelling, UncheckedPattern};
 use members::Given;
 mod resources;
 mod unchecked;
@@ -494,7 +494,9 @@ impl ArgsSchema {
     /// OpenAPI's `nullable: true` and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum`
     /// are checked with their own meaning (null accepted there; the bound exclusive), and a
     /// known non-standard `type` spelling as the type it means ([`ArgsSchema::type_spellings`]),
-    /// by compiling a rewritten copy whose places are those of `schema`.
+    /// and a count keyword written as Gemini's int64 string as its integer
+    /// ([`ArgsSchema::int64_strings`]), by compiling a rewritten copy whose places are those
+    /// of `schema`.
     ///
     /// A schema nesting deeper than [`MAX_DEPTH`] is a problem at the first place past it.
     pub fn new(schema: &Value) -> Result<Self, SchemaProblem> {
@@ -734,6 +736,16 @@ impl ArgsSchema {
             return Vec::new();
         }
         compat::type_spellings(&self.declared)
+    }
+
+    /// The count keywords written as Gemini's int64 strings (`"maxItems": "2"`), each checked
+    /// as the integer it spells (see the `compat` module); empty for a schema writing its
+    /// counts as JSON Schema does.
+    pub fn int64_strings(&self) -> Vec<Int64String> {
+        if self.rewritten.is_none() {
+            return Vec::new();
+        }
+        compat::int64_strings(&self.declared)
     }
 
     /// The compiled validator (for comparisons and benchmarks).
@@ -5609,6 +5621,77 @@ mod tests {
         );
         // A spelling that names no type is still not a schema.
         assert!(ArgsSchema::new(&json!({"type":"strin"})).is_err());
+    }
+
+    /// Gemini's `Schema` writes its count keywords as int64 strings (`"maxItems": "2"`): the
+    /// schema was refused, "not valid JSON Schema" (trial 70 D8). Each is checked as the
+    /// integer it spells and listed; a string that is no canonical non-negative integer is
+    /// still refused.
+    #[test]
+    fn gemini_int64_count_strings_are_checked_as_their_integers() {
+        let s = ArgsSchema::new(&json!({"type":"OBJECT","properties":{
+            "arr":{"type":"ARRAY","items":{"type":"NUMBER"},"maxItems":"2","minItems":"1"},
+            "s":{"type":"STRING","maxLength":"5","minLength":"0"},
+            "o":{"type":"OBJECT","maxProperties":"1","minProperties":1}},
+            "required":["arr"]}))
+        .unwrap();
+        assert!(s.check(&json!({"arr":[1]}), Coercions::NONE).is_valid());
+        let bad = json!({"arr":[1,2,3],"s":"toolong","o":{"a":1,"b":2}});
+        let r = s.check(&bad, Coercions::NONE);
+        let got: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("/arr", "maxItems"),
+                ("/s", "maxLength"),
+                ("/o", "maxProperties")
+            ],
+            "{:?}",
+            r.problems
+        );
+        let none = json!({"arr":[]});
+        let empty = s.check(&none, Coercions::NONE);
+        assert_eq!(empty.problems.len(), 1, "{:?}", empty.problems);
+        let listed: Vec<(String, String, u64)> = s
+            .int64_strings()
+            .into_iter()
+            .map(|i| (i.pointer, i.written, i.read_as))
+            .collect();
+        let at = |p: &str, w: &str, n| (p.to_string(), w.to_string(), n);
+        assert_eq!(
+            listed,
+            [
+                at("/properties/arr/maxItems", "2", 2),
+                at("/properties/arr/minItems", "1", 1),
+                at("/properties/s/maxLength", "5", 5),
+                at("/properties/s/minLength", "0", 0),
+                at("/properties/o/maxProperties", "1", 1)
+            ]
+        );
+        for written in [
+            "02",
+            "-1",
+            "+2",
+            "2.0",
+            " 2",
+            "two",
+            "",
+            "9223372036854775808",
+        ] {
+            assert!(
+                ArgsSchema::new(&json!({"type":"array","maxItems": written})).is_err(),
+                "{written:?}"
+            );
+        }
+        assert!(
+            ArgsSchema::new(&json!({"type":"array","maxItems": "9223372036854775807"})).is_ok()
+        );
+        let plain = ArgsSchema::new(&json!({"type":"array","maxItems": 2})).unwrap();
+        assert!(plain.int64_strings().is_empty());
     }
 
     /// A missing required argument whose schema accepts any value (BFCL's `type: "any"`,

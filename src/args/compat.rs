@@ -33,6 +33,13 @@
 //!   listed too. A spelling that names no type (`strin`, `""`) is left, and the schema does
 //!   not compile.
 //!
+//! - A count keyword (`maxItems`, `minItems`, `maxLength`, `minLength`, `maxProperties`,
+//!   `minProperties`) written as a JSON string holding a non-negative integer in canonical form
+//!   (`"2"`), as Gemini's `Schema` writes them: its REST reference types them `string (int64
+//!   format)` ([`int64_count`]): written as that integer, and listed
+//!   ([`int64_strings`]) for the command to say so. Any other string (`"02"`, `"-1"`, `"2.0"`,
+//!   `"two"`) is left, and the schema does not compile, as before.
+//!
 //! - `$ref: ""` (the document itself, as `check`, `repair` and `compile` read it): written as
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
 //!   accepted any value.
@@ -124,6 +131,11 @@ fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<V
                     }
                 }
                 _ => {}
+            }
+            for keyword in INT64_COUNTS {
+                if let Some(n) = node.get(*keyword).and_then(int64_count) {
+                    node.insert((*keyword).into(), Value::from(n));
+                }
             }
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
@@ -315,6 +327,69 @@ pub fn type_spellings(declared: &Value) -> Vec<TypeSpelling> {
     out
 }
 
+/// The keywords Gemini's `Schema` types as int64, which the protobuf JSON mapping writes as
+/// JSON strings: the Gemini API reference's `Schema` (https://ai.google.dev/api/caching#Schema)
+/// gives `maxItems`, `minItems`, `maxLength`, `minLength`, `maxProperties` and
+/// `minProperties` as "string (int64 format)", as Vertex AI's `Schema` does
+/// (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Schema); checked
+/// 2026-12-06 against clients generated from those APIs' discovery documents (Geminix's
+/// `V1beta.Schema`, `max_items` a binary; googleapis' Dart `GoogleCloudAiplatformV1Schema`,
+/// `maxItems` a `String?`), not the pages themselves. "int64, fixed64, uint64: JSON value will
+/// be a decimal string" (https://protobuf.dev/programming-guides/json/).
+const INT64_COUNTS: &[&str] = &[
+    "maxItems",
+    "minItems",
+    "maxLength",
+    "minLength",
+    "maxProperties",
+    "minProperties",
+];
+
+/// The count a JSON string spells as protobuf's JSON writes a non-negative int64: decimal
+/// digits, no sign, no leading zero (but `"0"` itself), at most `i64::MAX`. `None` for any
+/// other value, a number too: a count written as a number is JSON Schema's own.
+fn int64_count(v: &Value) -> Option<u64> {
+    let text = v.as_str()?;
+    let canonical = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    let n: i64 = text.parse().ok().filter(|_| canonical)?;
+    u64::try_from(n).ok()
+}
+
+/// One count keyword written as Gemini's int64 string and read as the integer it spells (see
+/// [`crate::args::ArgsSchema::int64_strings`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Int64String {
+    /// JSON Pointer to the keyword (`/properties/tags/maxItems`) in the declared schema.
+    pub pointer: String,
+    /// The string as written (`2`).
+    pub written: String,
+    /// The integer it is checked as.
+    pub read_as: u64,
+}
+
+/// Every count keyword of `declared` that [`compiled_form`] reads as the integer its string
+/// spells, in schema order.
+pub fn int64_strings(declared: &Value) -> Vec<Int64String> {
+    let mut out = Vec::new();
+    for n in crate::schema::walk(declared).nodes {
+        let Some(node) = n.object() else { continue };
+        for keyword in INT64_COUNTS {
+            if let Some(v) = node.get(*keyword)
+                && let Some(read_as) = int64_count(v)
+            {
+                out.push(Int64String {
+                    pointer: crate::json::push_token(&n.pointer, keyword),
+                    written: v.as_str().unwrap_or_default().to_string(),
+                    read_as,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// A `pattern` that is valid ECMA-262 but that the regex engine cannot compile, left out of
 /// the compiled schema: values at its place are not checked against it; or a
 /// `patternProperties` key the engine reads otherwise than ECMA-262, whose members' verdicts
@@ -395,6 +470,9 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
             _ => false,
         };
     spelled
+        || INT64_COUNTS
+            .iter()
+            .any(|k| node.get(*k).and_then(int64_count).is_some())
         || is_document_ref(node)
         || REFERENCES.iter().any(|k| encoded_ref(node, k).is_some())
         || node

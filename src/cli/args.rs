@@ -24,7 +24,10 @@ pub struct ArgsArgs {
     /// `inputSchema`, Gemini `parameters`/`parametersJsonSchema`). A known non-standard type
     /// spelling (Gemini's `OBJECT`, `STRING`; `dict`, `float`) is checked as the JSON Schema
     /// type it means, as `repair` and `compile` read it, with a note; `any` is read as any
-    /// value (no type checked there), with a note.
+    /// value (no type checked there), with a note. A count keyword written as Gemini's int64
+    /// string (`"maxItems": "2"`; Gemini's REST `Schema` types `maxItems`, `minItems`,
+    /// `maxLength`, `minLength`, `maxProperties`, `minProperties` as int64, which JSON carries
+    /// as a string) is checked as that integer, with a note.
     /// Files holding several tools (any shape `check` reads) need `--tool`, unless `--call` is a
     /// whole tool call, whose name then picks the tool.
     #[arg(long, value_name = "FILE")]
@@ -265,6 +268,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             t
         })
         .collect();
+    // Count keywords written as Gemini's int64 strings, checked as their integers: said, never
+    // silent. Pointers are into the file.
+    let int64_strings: Vec<crate::args::Int64String> = compiled
+        .int64_strings()
+        .into_iter()
+        .map(|mut i| {
+            i.pointer = format!("{}{}", declared.pointer, i.pointer);
+            i
+        })
+        .collect();
     // Numbers checked as another value than sent (big integers), and keys written twice
     // (checked with their last value): said, never silent.
     let (mut inexact, twice) = match &sent {
@@ -344,6 +357,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         if !spellings.is_empty() {
             out["type_spellings"] = json!(spellings);
+        }
+        if !int64_strings.is_empty() {
+            out["int64_strings"] = json!(int64_strings);
         }
         if !twice.is_empty() {
             out["duplicate_keys"] = json!(twice);
@@ -539,6 +555,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 }
                 None => notes.push('\n'),
             }
+        }
+        for i in &int64_strings {
+            let _ = writeln!(
+                notes,
+                "note: {}: {:?} is a JSON string, not JSON Schema's integer; checked as {}, as \
+                 Gemini's REST reference writes this keyword (an int64, which JSON carries as a \
+                 string)",
+                i.pointer, i.written, i.read_as
+            );
         }
         // Redacted as run logs are: the values quoted are a model's output.
         let redactor = crate::evidence::runlog::Redactor::from_env();

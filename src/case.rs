@@ -15,6 +15,7 @@ use serde_json::{Map, Number, Value, json};
 
 use crate::error::{Error, Place, Result};
 use crate::json::{self, Limits};
+use crate::profile::feature::Limit;
 use crate::tool::ToolDef;
 
 pub mod isolation;
@@ -71,7 +72,7 @@ impl fmt::Display for Placement {
 }
 
 /// A generated feature, applied to the baseline (see `cases/README.md`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Generate {
     /// `n` nested object schemas counting the root (`value` → `value` → ...), a string leaf;
@@ -94,6 +95,60 @@ pub enum Generate {
     NameLength { n: usize },
     /// The description is exactly `n` characters.
     DescriptionLength { n: usize },
+}
+
+impl Generate {
+    /// The kind as a case file writes it (`nested-depth`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Generate::NestedDepth { .. } => "nested-depth",
+            Generate::EnumSize { .. } => "enum-size",
+            Generate::PropertyCount { .. } => "property-count",
+            Generate::RequestPropertyCount { .. } => "request-property-count",
+            Generate::SchemaBytes { .. } => "schema-bytes",
+            Generate::ToolCount { .. } => "tool-count",
+            Generate::NameLength { .. } => "name-length",
+            Generate::DescriptionLength { .. } => "description-length",
+        }
+    }
+
+    /// The size asked for.
+    pub fn n(&self) -> usize {
+        match *self {
+            Generate::NestedDepth { n }
+            | Generate::EnumSize { n }
+            | Generate::PropertyCount { n }
+            | Generate::RequestPropertyCount { n }
+            | Generate::SchemaBytes { n }
+            | Generate::ToolCount { n }
+            | Generate::NameLength { n }
+            | Generate::DescriptionLength { n } => n,
+        }
+    }
+
+    /// The limit the generator builds, `n` of it: the parameter kind of the cases it serves.
+    pub fn limit(&self) -> Limit {
+        match self {
+            Generate::NestedDepth { .. } => Limit::Depth,
+            Generate::EnumSize { .. } => Limit::EnumSize,
+            Generate::PropertyCount { .. } => Limit::PropertyCount,
+            Generate::RequestPropertyCount { .. } => Limit::RequestPropertyCount,
+            Generate::SchemaBytes { .. } => Limit::SchemaBytes,
+            Generate::ToolCount { .. } => Limit::ToolCount,
+            Generate::NameLength { .. } => Limit::NameLength,
+            Generate::DescriptionLength { .. } => Limit::DescriptionLength,
+        }
+    }
+
+    /// Where the rules measure [`Generate::limit`]: the placement of the cases it serves.
+    pub fn placement(&self) -> Placement {
+        match self.limit() {
+            Limit::Depth | Limit::EnumSize | Limit::PropertyNameLength => Placement::Nested,
+            Limit::PropertyCount | Limit::SchemaBytes => Placement::Root,
+            Limit::RequestPropertyCount | Limit::ToolCount => Placement::Request,
+            Limit::NameLength | Limit::DescriptionLength => Placement::Tool,
+        }
+    }
 }
 
 /// An argument object with its verdict under JSON Schema 2020-12, used to tell whether a
@@ -432,7 +487,7 @@ fn read_case(root: &Path, path: &Path) -> Result<(Case, isolation::Source)> {
     } else if file.tools.is_some() {
         isolation::Source::Tools
     } else {
-        isolation::Source::Generate
+        isolation::Source::Generate(file.generate.expect("checked above"))
     };
     let tools = if let Some(JsonValue(t)) = file.tool {
         vec![tool_from_value(&t).map_err(|p| at("/tool", p))?]
@@ -847,16 +902,7 @@ fn tool_from_value(v: &Value) -> std::result::Result<ToolDef, String> {
 
 /// Expands a generator against the baseline.
 pub fn generate(g: &Generate) -> std::result::Result<Vec<ToolDef>, String> {
-    let n = match g {
-        Generate::NestedDepth { n }
-        | Generate::EnumSize { n }
-        | Generate::PropertyCount { n }
-        | Generate::RequestPropertyCount { n }
-        | Generate::SchemaBytes { n }
-        | Generate::ToolCount { n }
-        | Generate::NameLength { n }
-        | Generate::DescriptionLength { n } => *n,
-    };
+    let n = g.n();
     if n == 0 || n > MAX_GENERATE_N {
         return Err(format!("n must be between 1 and {MAX_GENERATE_N}, got {n}"));
     }
@@ -1327,6 +1373,136 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, body).unwrap();
         path
+    }
+
+    /// `load_case`'s error for `body`, written at `id`, with the folder shortened.
+    fn refused(id: &str, body: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_case(dir.path(), id, body);
+        let e = load_case(dir.path(), &path).expect_err(body);
+        assert!(matches!(e, Error::Input { .. }), "{e}");
+        e.to_string()
+            .replace(&format!("{}/", dir.path().display()), "")
+    }
+
+    fn limit_case(id: &str, parameter: &str, placement: &str, rest: &str) -> String {
+        let family = id.split('/').next().unwrap();
+        format!(
+            "id: {id}\ntitle: t\nfamily: {family}\nparameter: \"{parameter}\"\n\
+             placement: {placement}\n{rest}"
+        )
+    }
+
+    /// Trial 70 D1: a parameter its generator does not build loaded, and the verdict on the
+    /// generated tool went into the matrix under the parameter's size (depth 120 accepted
+    /// where 32 was refused).
+    #[test]
+    fn a_generated_case_declares_the_limit_its_generator_builds() {
+        for (id, parameter, placement, generate, built) in [
+            (
+                "limits/depth-120",
+                "depth-limit: 120",
+                "nested",
+                "{kind: nested-depth, n: 4}",
+                "`generate` (nested-depth, n: 4) builds `depth-limit: 4` at nested (4 levels \
+                 of object nesting)",
+            ),
+            (
+                "names/length-300",
+                "name-length-limit: 300",
+                "tool",
+                "{kind: name-length, n: 10}",
+                "`generate` (name-length, n: 10) builds `name-length-limit: 10` at tool (10 \
+                 characters of name)",
+            ),
+            (
+                "limits/enum-size-901",
+                "enum-size-limit: 901",
+                "nested",
+                "{kind: nested-depth, n: 3}",
+                "`generate` (nested-depth, n: 3) builds `depth-limit: 3` at nested (3 levels \
+                 of object nesting)",
+            ),
+            (
+                "limits/depth-3",
+                "depth-limit: 3",
+                "root",
+                "{kind: nested-depth, n: 3}",
+                "`generate` (nested-depth, n: 3) builds `depth-limit: 3` at nested (3 levels \
+                 of object nesting)",
+            ),
+        ] {
+            let body = limit_case(id, parameter, placement, &format!("generate: {generate}\n"));
+            assert_eq!(
+                refused(id, &body),
+                format!(
+                    "{id}.yaml: at /parameter: parameter says `{parameter}` at {placement}, but \
+                     {built}"
+                )
+            );
+        }
+    }
+
+    /// A limit case written out is held to its size by the rules' own measure of it.
+    #[test]
+    fn a_written_limit_case_is_the_size_its_parameter_names() {
+        let one = |props: &str| {
+            format!(
+                "tool:\n  name: probe_tool\n  description: Looks up a record by its \
+                 identifier.\n  parameters: {{type: object, properties: {props}}}\n"
+            )
+        };
+        let string = "{type: string, description: The identifier of the record.}";
+        for (id, parameter, placement, rest, has) in [
+            (
+                "limits/property-name-length-99",
+                "property-name-length-limit: 99",
+                "nested",
+                one(&format!("{{valuexx: {string}}}")),
+                "its tools measure `property-name-length-limit: 7` there (7 characters of \
+                 property name)"
+                    .to_string(),
+            ),
+            (
+                "limits/depth-2",
+                "depth-limit: 2",
+                "root",
+                one(&format!(
+                    "{{value: {{type: object, properties: {{value: {string}}}}}}}"
+                )),
+                "nothing in its tools measures as `depth-limit` there (they have \
+                 `depth-limit: 2` at nested)"
+                    .to_string(),
+            ),
+            (
+                "limits/tool-count-3",
+                "tool-count-limit: 3",
+                "request",
+                "tools:\n  - {name: a_tool}\n  - {name: b_tool}\n".to_string(),
+                "its tools measure `tool-count-limit: 2` there (2 tools in one request)"
+                    .to_string(),
+            ),
+        ] {
+            let body = limit_case(id, parameter, placement, &rest);
+            assert_eq!(
+                refused(id, &body),
+                format!(
+                    "{id}.yaml: at /parameter: parameter says `{parameter}` at {placement}, but \
+                     {has}"
+                )
+            );
+        }
+        // The same files with the size they have load.
+        let dir = tempfile::tempdir().unwrap();
+        let id = "limits/property-name-length-7";
+        let body = limit_case(
+            id,
+            "property-name-length-limit: 7",
+            "nested",
+            &one(&format!("{{valuexx: {string}}}")),
+        );
+        let path = write_case(dir.path(), id, &body);
+        load_case(dir.path(), &path).unwrap();
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! A case holds exactly one feature: what a target rejects in it is blamed on its `parameter`
 //! at its `placement`, so a second feature would turn the target's verdict on that one into
 //! false evidence against the declared one, and a declared feature the tool lacks would list
-//! a row no one probed.
+//! a row no one probed. A limit is measured, not named: a limit case of another size than its
+//! parameter names would file the target's verdict on one size under another.
 //!
 //! The features are the rules' own ([`crate::profile::derive::case_seen`]), so a case is held
 //! to exactly what the profile will read out of it. What the baseline and its hosts carry
@@ -13,9 +14,10 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use super::{Case, LIMIT_PARAMETERS, Placement, baseline};
-use crate::profile::derive::{case_seen, normalize};
-use crate::profile::detect::ToolRef;
+use super::{Case, Generate, LIMIT_PARAMETERS, Placement, baseline};
+use crate::profile::derive::{case_seen_and_measured, normalize};
+use crate::profile::detect::{Seen, ToolRef};
+use crate::profile::feature::Limit;
 
 /// Where a case's tools came from in its file, to name the place of a feature.
 #[derive(Debug, Clone, Copy)]
@@ -24,8 +26,8 @@ pub(super) enum Source {
     Tool,
     /// `tools:`, a list.
     Tools,
-    /// `generate:`, built by a generator.
-    Generate,
+    /// `generate:`, built by this generator.
+    Generate(Generate),
 }
 
 impl Source {
@@ -34,7 +36,7 @@ impl Source {
         let tool = match self {
             Source::Tool => "/tool".to_string(),
             Source::Tools => format!("/tools/{tool_index}"),
-            Source::Generate => return "/generate".into(),
+            Source::Generate(_) => return "/generate".into(),
         };
         match placement {
             // Tool features are the name's and the description's, told apart by their rule.
@@ -475,11 +477,93 @@ fn unnamed(parameter: &str) -> bool {
     kind == "control" || LIMIT_PARAMETERS.contains(&kind)
 }
 
+/// A generated case declares what its generator builds: the generator's limit, `n` of it, at
+/// the placement where the rules measure it. Any other parameter would file the verdict on the
+/// generated tool under a size (or a feature) no one sent.
+fn built_by(case: &Case, declared: &str, g: Generate) -> Result<(), (String, String)> {
+    let built = format!("{}: {}", g.limit().family(), g.n());
+    if declared == built && case.placement == g.placement() {
+        return Ok(());
+    }
+    Err((
+        "/parameter".into(),
+        format!(
+            "parameter says `{}` at {}, but `generate` ({}, n: {}) builds `{built}` at {} \
+             ({} {})",
+            case.parameter,
+            case.placement,
+            g.kind(),
+            g.n(),
+            g.placement(),
+            g.n(),
+            g.limit().unit()
+        ),
+    ))
+}
+
+/// A limit case is exactly the size it names: the largest value the rules measure of its
+/// limit at its placement (`measured`, the limit measurements of its tools) is its
+/// parameter's. The profile reads the parameter's value as the size the target was sent, so a
+/// tool of another size would put the target's verdict on that size under this one.
+fn holds_its_size(case: &Case, declared: &str, measured: &[Seen]) -> Result<(), (String, String)> {
+    let Some((kind, value)) = declared.split_once(": ") else {
+        return Ok(());
+    };
+    let (Some(limit), Ok(n)) = (Limit::from_family(kind), value.parse::<usize>()) else {
+        return Ok(());
+    };
+    let value_of = |s: &Seen| {
+        s.parameter
+            .strip_prefix(kind)?
+            .strip_prefix(": ")?
+            .parse::<usize>()
+            .ok()
+    };
+    let here = measured
+        .iter()
+        .filter(|s| s.placement == case.placement)
+        .filter_map(value_of)
+        .max();
+    if here == Some(n) {
+        return Ok(());
+    }
+    let has = match here {
+        Some(m) => format!(
+            "its tools measure `{kind}: {m}` there ({m} {})",
+            limit.unit()
+        ),
+        None => {
+            let elsewhere: BTreeSet<String> = measured
+                .iter()
+                .filter_map(|s| Some(format!("`{kind}: {}` at {}", value_of(s)?, s.placement)))
+                .collect();
+            let mut has = format!("nothing in its tools measures as `{kind}` there");
+            if !elsewhere.is_empty() {
+                let elsewhere: Vec<String> = elsewhere.into_iter().collect();
+                has.push_str(&format!(" (they have {})", elsewhere.join(", ")));
+            }
+            has
+        }
+    };
+    Err((
+        "/parameter".into(),
+        format!(
+            "parameter says `{}` at {}, but {has}",
+            case.parameter, case.placement
+        ),
+    ))
+}
+
 /// Checks that `case` holds its declared feature and nothing beyond the background and its
-/// [`KNOWN_COMPANIONS`]. The error is a JSON Pointer into the case file and the problem.
+/// [`KNOWN_COMPANIONS`]; a generated case, what its generator builds; a limit case, the size
+/// it names. The error is a JSON Pointer into the case file and the problem.
 pub(super) fn check(case: &Case, source: Source) -> Result<(), (String, String)> {
     let declared = normalize(&case.parameter);
-    let seen = case_seen(case);
+    let (seen, measured) = case_seen_and_measured(case);
+    if let Source::Generate(g) = source {
+        built_by(case, &declared, g)?;
+    }
+    holds_its_size(case, &declared, &measured)?;
     let companions = KNOWN_COMPANIONS
         .iter()
         .find(|(id, ..)| *id == case.id)

@@ -86,16 +86,25 @@ pub const NOT_A_SCHEMA: [&str; 3] = [
 /// parameters are not a schema ([`NOT_A_SCHEMA`]) keeps only its root shape and what sits
 /// outside its schema (name, description, the request).
 pub fn case_seen(case: &Case) -> Vec<detect::Seen> {
+    case_seen_and_measured(case).0
+}
+
+/// [`case_seen`] and, from the same walk, every limit the rules measure in the tools of
+/// `case` (each [`detect::Seen`] carries its measured value in its parameter).
+pub fn case_seen_and_measured(case: &Case) -> (Vec<detect::Seen>, Vec<detect::Seen>) {
     let schema = !NOT_A_SCHEMA.contains(&normalize(&case.parameter).as_str());
-    detect::collect(&ToolRef::of_case(case))
+    let (measured, seen): (Vec<_>, Vec<_>) = detect::collect(&ToolRef::of_case(case))
         .into_iter()
-        .filter(|s| !s.limit)
+        .partition(|s| s.limit);
+    let seen = seen
+        .into_iter()
         .filter(|s| {
             schema
                 || s.parameter.starts_with("root-shape: ")
                 || matches!(s.placement, Placement::Tool | Placement::Request)
         })
-        .collect()
+        .collect();
+    (seen, measured)
 }
 
 impl<'m> Index<'m> {

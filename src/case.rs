@@ -1505,6 +1505,68 @@ mod tests {
         load_case(dir.path(), &path).unwrap();
     }
 
+    /// Trial 70 D2: a new `tool-count` case, a copy of a shipped one with another `n`, was
+    /// refused for the digits its generator numbers the tools with; the companions a generator
+    /// cannot build without are known by its kind, not by case id. The same tools written out
+    /// are still held to KNOWN_COMPANIONS alone.
+    #[test]
+    fn a_generators_own_companions_are_known_by_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        for (id, parameter, placement, generate) in [
+            (
+                "limits/tool-count-21",
+                "tool-count-limit: 21",
+                "request",
+                "tool-count, n: 21",
+            ),
+            (
+                "limits/enum-size-700",
+                "enum-size-limit: 700",
+                "nested",
+                "enum-size, n: 700",
+            ),
+            (
+                "limits/request-property-count-150",
+                "request-property-count-limit: 150",
+                "request",
+                "request-property-count, n: 150",
+            ),
+        ] {
+            let body = limit_case(
+                id,
+                parameter,
+                placement,
+                &format!("generate: {{kind: {generate}}}\n"),
+            );
+            let path = write_case(dir.path(), id, &body);
+            if let Err(e) = load_case(dir.path(), &path) {
+                panic!("{id}: {e}");
+            }
+        }
+        let tool = |i: usize| {
+            format!(
+                "  - {{name: probe_tool_{i}, description: Looks up a record by its identifier., \
+                 parameters: {{type: object, properties: {{value: {{type: string, description: \
+                 The identifier of the record.}}}}, required: [value]}}}}\n"
+            )
+        };
+        let id = "limits/tool-count-2";
+        let body = limit_case(
+            id,
+            "tool-count-limit: 2",
+            "request",
+            &format!("tools:\n{}{}", tool(0), tool(1)),
+        );
+        let e = refused(id, &body);
+        assert!(
+            e.starts_with(&format!(
+                "{id}.yaml: at /tools/0/name: the case also has `name-chars: digit` at tool, a \
+                 second feature beside `tool-count-limit: 2`"
+            )) && e.ends_with("in KNOWN_COMPANIONS (src/case/isolation.rs, then rebuild)"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn json_key_order_is_kept_from_the_file() {
         let dir = tempfile::tempdir().unwrap();

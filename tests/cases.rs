@@ -1131,7 +1131,9 @@ fn a_case_with_a_second_feature_is_refused_naming_it() {
         "keywords/min-length-items.yaml: at /tool/parameters/properties/other/additionalProperties: \
          the case also has `keyword-allowed: additionalProperties (false)` at nested, a second \
          feature beside `keyword-allowed: minLength`: a case holds exactly one \
-         (cases/README.md), or a target's rejection of the other would be blamed on it"
+         (cases/README.md), or a target's rejection of the other would be blamed on it; a \
+         companion the feature cannot be written without is listed, with the reason, in \
+         KNOWN_COMPANIONS (src/case/isolation.rs, then rebuild)"
     );
     // Outside the schema too: the baseline has a description, so leaving it out is a feature.
     s.write(
@@ -1144,7 +1146,8 @@ fn a_case_with_a_second_feature_is_refused_naming_it() {
         "keywords/min-length-items.yaml: at /tool/description: the case also has \
          `description: missing` at tool, a second feature beside `keyword-allowed: minLength`: \
          a case holds exactly one (cases/README.md), or a target's rejection of the other \
-         would be blamed on it"
+         would be blamed on it; a companion the feature cannot be written without is listed, \
+         with the reason, in KNOWN_COMPANIONS (src/case/isolation.rs, then rebuild)"
     );
     // The same case without the second feature loads: the check is about the feature, not
     // about the file.
@@ -1219,6 +1222,95 @@ fn every_known_companion_is_in_its_case_with_a_reason() {
         }
     }
     failures_report("known companions", &failures);
+}
+
+/// The companions listed by generator kind are each a real kind's and in what it builds, for
+/// a small and a large `n`, so that the list cannot outlive its reason.
+#[test]
+fn every_generated_companion_is_built_by_its_generator() {
+    use toolwire::case::isolation::{GENERATED_COMPANIONS, background};
+    use toolwire::case::{Generate, generate};
+    use toolwire::profile::derive::case_features;
+    let mut failures = Vec::new();
+    for (kind, companions, reason) in GENERATED_COMPANIONS {
+        if reason.trim().is_empty() || companions.is_empty() {
+            failures.push(format!("{kind}: no reason or no companion"));
+        }
+        for n in [1, 150] {
+            let g: Generate =
+                match serde_json::from_value(serde_json::json!({"kind": kind, "n": n})) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        failures.push(format!("{kind}: not a generator kind ({e})"));
+                        break;
+                    }
+                };
+            let case = Case {
+                id: format!("limits/{kind}-{n}"),
+                title: "t".into(),
+                family: "limits".into(),
+                parameter: format!("{}: {n}", g.limit().family()),
+                placement: g.placement(),
+                tools: generate(&g).unwrap(),
+                strict: false,
+                instances: Vec::new(),
+                notes: String::new(),
+                links: Vec::new(),
+                path: Default::default(),
+            };
+            let features: Vec<String> = case_features(&case)
+                .into_iter()
+                .filter(|f| !background().contains(f))
+                .map(|(p, placement)| format!("{p} @ {placement}"))
+                .collect();
+            for c in *companions {
+                if !features.iter().any(|f| f == c) {
+                    failures.push(format!(
+                        "{kind} n={n}: `{c}` is not built (it has {features:?})"
+                    ));
+                }
+            }
+        }
+    }
+    failures_report("generated companions", &failures);
+}
+
+/// Trial 70 D2: a new case of a generator whose output has a companion of its own (the digits
+/// `tool-count` numbers its tools with) was refused as "a second feature" unless its id was in
+/// KNOWN_COMPANIONS. Copies of the shipped generated cases with another `n` load as they are.
+#[test]
+fn a_new_generated_case_loads_with_its_generators_own_companions() {
+    let s = Scratch::new();
+    for (id, parameter, placement, generate) in [
+        (
+            "limits/tool-count-21",
+            "tool-count-limit: 21",
+            "request",
+            "tool-count, n: 21",
+        ),
+        (
+            "limits/enum-size-700",
+            "enum-size-limit: 700",
+            "nested",
+            "enum-size, n: 700",
+        ),
+        (
+            "limits/request-property-count-150",
+            "request-property-count-limit: 150",
+            "request",
+            "request-property-count, n: 150",
+        ),
+    ] {
+        s.write(
+            &format!("{id}.yaml"),
+            format!(
+                "id: {id}\ntitle: t\nfamily: limits\nparameter: \"{parameter}\"\n\
+                 placement: {placement}\ngenerate: {{kind: {generate}}}\n"
+            ),
+        );
+    }
+    let catalog = Catalog::load(&s.root).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(catalog.cases.len(), 4);
 }
 
 /// The background every case may carry is the baseline and the hosts of cases/README.md,

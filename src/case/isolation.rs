@@ -7,7 +7,9 @@
 //! The features are the rules' own ([`crate::profile::derive::case_seen`]), so a case is held
 //! to exactly what the profile will read out of it. What the baseline and its hosts carry
 //! (README "The baseline") is background, probed by cases of its own. A feature that cannot
-//! be written without a companion is listed in [`KNOWN_COMPANIONS`] with its reason.
+//! be written without a companion is listed in [`KNOWN_COMPANIONS`] with its reason; what a
+//! generator cannot build its limit without, by the generator's kind in
+//! [`GENERATED_COMPANIONS`].
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -275,61 +277,6 @@ pub const KNOWN_COMPANIONS: &[(&str, &[&str], &str)] = &[
         "`unevaluatedItems` stands in for `items`, so the array has none",
     ),
     (
-        "limits/enum-size-100",
-        &["keyword-allowed: enum (strings) @ nested"],
-        ENUM_SIZE,
-    ),
-    (
-        "limits/enum-size-1000",
-        &["keyword-allowed: enum (strings) @ nested"],
-        ENUM_SIZE,
-    ),
-    (
-        "limits/enum-size-1001",
-        &["keyword-allowed: enum (strings) @ nested"],
-        ENUM_SIZE,
-    ),
-    (
-        "limits/enum-size-500",
-        &["keyword-allowed: enum (strings) @ nested"],
-        ENUM_SIZE,
-    ),
-    (
-        "limits/request-property-count-200",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/request-property-count-201",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/tool-count-128",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/tool-count-129",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/tool-count-20",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/tool-count-512",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
-        "limits/tool-count-513",
-        &["name-chars: digit @ tool"],
-        TOOL_COUNT,
-    ),
-    (
         "names/chars-leading-colon",
         &["name-chars: colon @ tool"],
         "a leading colon is a colon",
@@ -408,8 +355,30 @@ pub const KNOWN_COMPANIONS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-const ENUM_SIZE: &str = "an enum of n members is an `enum` keyword";
-const TOOL_COUNT: &str = "n tools need n names, which the generator numbers: `probe_tool_0` ...";
+/// The companions a generator cannot build its limit without, by its kind
+/// ([`super::Generate::kind`]): (kind, the companions as `parameter @ placement`, why). They are
+/// in every case the generator builds, whatever its `n`, so a new case of the kind needs no
+/// entry in [`KNOWN_COMPANIONS`]; a case written out (`tool:`, `tools:`) is held to that list
+/// alone. A listed companion the generator no longer builds is a test failure.
+pub const GENERATED_COMPANIONS: &[(&str, &[&str], &str)] = &[
+    (
+        "enum-size",
+        &["keyword-allowed: enum (strings) @ nested"],
+        "an enum of n members is an `enum` keyword",
+    ),
+    (
+        "request-property-count",
+        &["name-chars: digit @ tool"],
+        "the request's tools need names of their own, which the generator numbers: \
+         `probe_tool_0` ...",
+    ),
+    (
+        "tool-count",
+        &["name-chars: digit @ tool"],
+        "n tools need n names, which the generator numbers: `probe_tool_0` ...",
+    ),
+];
+
 const ROOT_UNION: &str = "a root union's branches are the baseline object, one level down";
 const ROOT_UNION_TYPED: &str =
     "a typed root union's branches keep `required` and take their type from the root";
@@ -568,6 +537,13 @@ pub(super) fn check(case: &Case, source: Source) -> Result<(), (String, String)>
         .iter()
         .find(|(id, ..)| *id == case.id)
         .map_or(&[][..], |(_, c, _)| *c);
+    let generated = match source {
+        Source::Generate(g) => GENERATED_COMPANIONS
+            .iter()
+            .find(|(kind, ..)| *kind == g.kind())
+            .map_or(&[][..], |(_, c, _)| *c),
+        Source::Tool | Source::Tools => &[],
+    };
     let background = background();
     let mut present = false;
     let mut others = Vec::new();
@@ -600,16 +576,18 @@ pub(super) fn check(case: &Case, source: Source) -> Result<(), (String, String)>
             ),
         ));
     }
-    let second = others
-        .into_iter()
-        .find(|s| !companions.contains(&format!("{} @ {}", s.parameter, s.placement).as_str()));
+    let second = others.into_iter().find(|s| {
+        let companion = format!("{} @ {}", s.parameter, s.placement);
+        !companions.contains(&companion.as_str()) && !generated.contains(&companion.as_str())
+    });
     if let Some(s) = second {
         return Err((
             source.pointer(s.tool_index, s.rule, s.placement, &s.pointer),
             format!(
                 "the case also has `{}` at {}, a second feature beside `{}`: a case holds \
                  exactly one (cases/README.md), or a target's rejection of the other would be \
-                 blamed on it",
+                 blamed on it; a companion the feature cannot be written without is listed, \
+                 with the reason, in KNOWN_COMPANIONS (src/case/isolation.rs, then rebuild)",
                 s.parameter, s.placement, case.parameter
             ),
         ));

@@ -33,6 +33,7 @@ use crate::json::Limits;
 mod branches;
 mod compat;
 mod contains;
+mod digits;
 pub mod envelope;
 mod lookalike;
 mod members;
@@ -210,15 +211,27 @@ pub struct ArgsReport<'a> {
 
 impl ArgsReport<'_> {
     /// Adds a problem (keyword `number-precision`) for each of `inexact`, the numbers of the
-    /// arguments read as another value than sent ([`inexact_numbers`]): the check judged the
-    /// value read, so it cannot vouch for the one sent, and a tool reading the arguments gets
-    /// either value as its parser reads numbers (doubles the rounded one, big integers or
-    /// decimals the exact one). An exit code that passed such a call would vouch for what was
-    /// not checked; the retry message asks the model for a number read exactly.
-    pub fn cannot_vouch_for(&mut self, inexact: &[crate::json::InexactNumberAt]) {
+    /// arguments read as another value than sent ([`inexact_numbers`]), that a keyword of
+    /// `schema` may judge by the digits the float read does not hold (`maximum`, `enum`; see
+    /// `digits`): the check judged the value read, so it cannot vouch for the one sent there,
+    /// and an exit code that passed such a call would vouch for what was not checked. Where no
+    /// keyword does (`type: integer` alone, for an integer written in full past 2^64), the
+    /// verdict is the number sent's as much as the float's, and refusing it asked the model
+    /// for another number, which then passed (trial 70 D3).
+    pub fn cannot_vouch_for(
+        &mut self,
+        schema: &ArgsSchema,
+        inexact: &[crate::json::InexactNumberAt],
+    ) {
         for n in inexact {
-            self.problems
-                .push(precision_problem(&n.pointer, &n.written, &n.read_as));
+            if let Some(by) = schema.judges_digits(&self.arguments, n) {
+                self.problems.push(precision_problem(
+                    &n.pointer,
+                    &n.written,
+                    &n.read_as,
+                    Some(&by),
+                ));
+            }
         }
     }
 
@@ -860,13 +873,21 @@ impl ArgsSchema {
             say_ambiguous(&mut problems, &pointer, &note);
         }
         // Numeric text is read as a JSON number is: what it was read as was judged, so text
-        // read as another value (`"0.10000000000000000001"` as 0.1) is the same problem.
+        // read as another value (`"0.10000000000000000001"` as 0.1) is the same problem. Even
+        // where no keyword judges it by the digits the float does not hold: coerced, it
+        // becomes the float, which `arguments` would carry as the value sent.
         for c in coercions
             .iter()
             .filter(|c| c.kind == CoercionKind::NumericText)
         {
             if let Some(n) = c.inexact() {
-                problems.push(precision_problem(&n.pointer, &n.written, &n.read_as));
+                let by = self.judges_digits(&args, &n);
+                problems.push(precision_problem(
+                    &n.pointer,
+                    &n.written,
+                    &n.read_as,
+                    by.as_deref(),
+                ));
             }
             quote_text_as_sent(&mut problems, c);
         }
@@ -1648,6 +1669,17 @@ pub fn respell_as_sent(text: &str, written: &str) -> String {
     }
 }
 
+/// [`respell_as_sent`] with the numbers read as another value spelled as sent too, for
+/// `written`, the arguments alone: a number no keyword judges by the digits its float does not
+/// hold passes ([`ArgsReport::cannot_vouch_for`]), and forwarded as its float
+/// (1.2345678901234568e+20 for 123456789012345678901) it would be another number.
+pub fn respell_arguments_as_sent(text: &str, written: &str) -> String {
+    match object_text(text) {
+        Some(object) => crate::json::Spellings::of_all(&object).respell(written),
+        None => written.to_string(),
+    }
+}
+
 /// The text of the arguments object in the arguments text `text` (as [`parse_arguments`]
 /// takes it): `text` itself, or the text inside OpenAI's string; `None` when that is not JSON,
 /// or nests deeper than serde_json's default limit (128), which this reading has always kept.
@@ -2070,41 +2102,49 @@ fn with_count(head: &str, n: u64, unit: &str) -> String {
 }
 
 /// The `number-precision` problem of the number written `written` at `pointer`, read as
-/// `read_as` ([`crate::json::inexact_numbers`]): a JSON number of the call
-/// ([`ArgsReport::cannot_vouch_for`]) or numeric text coerced to a number, which is judged as
-/// what it was read as just the same.
+/// `read_as` ([`crate::json::inexact_numbers`]), which the keyword `by` may judge by digits the
+/// float does not hold: a JSON number of the call ([`ArgsReport::cannot_vouch_for`]) or
+/// numeric text coerced to a number (`by` `None` where none does), which is judged as what it
+/// was read as just the same.
 ///
-/// An integer written in full is told to use exponent form, naming it, and 15 significant
-/// digits only where it has more than its float holds: however few its digits, it is read
-/// as a float for its size alone, so "at most 15 significant digits" could not be followed.
+/// An integer written in full whose float spells its digits (10000000000000000000000, read as
+/// 1e+22) is told the exponent form of the same number, which is read by its digits, not by
+/// its size. No other number is named: no spelling of a number read as another value is read
+/// exactly, and a rounded one named was a different number the model sent and args then
+/// passed (trial 70 D3), so the problem says that no call holding it can be checked.
 ///
 /// A long number is quoted shortened ([`crate::json::shown_number`]): a million digits quoted
 /// whole make a megabyte retry message.
-fn precision_problem(pointer: &str, written: &str, read_as: &serde_json::Number) -> Problem {
+fn precision_problem(
+    pointer: &str,
+    written: &str,
+    read_as: &serde_json::Number,
+    by: Option<&str>,
+) -> Problem {
     let place = place(pointer);
     let form = crate::json::exponent_form(written, read_as);
     let written = crate::json::shown_number(written);
+    let judged = by.map_or_else(String::new, |k| {
+        format!(", and the verdict of `{k}` here may rest on digits the float does not hold")
+    });
+    let unchecked = "no spelling of this number is read exactly, so no call holding it can be \
+                     checked here.";
     let message = match form {
-        Some((form, own_digits)) => {
-            let (float, advice) = if own_digits {
-                ("", "the same number in exponent form,")
-            } else {
-                (
-                    ", whose digits are not those sent",
-                    "it in exponent form with at most 15 significant digits, as",
-                )
-            };
-            format!(
-                "{place}: the number {written} cannot be checked as written: an integer \
-                 written in full is checked as sent only from -2^63 to 2^64-1, and past that \
-                 as a 64-bit float (this one as {read_as}{float}); send {advice} `{form}`."
-            )
-        }
+        Some((form, true)) => format!(
+            "{place}: the number {written} cannot be checked as written: an integer written in \
+             full is checked as sent only from -2^63 to 2^64-1, and past that as a 64-bit \
+             float (this one as {read_as}); send the same number in exponent form, \
+             `{form}`."
+        ),
+        Some(_) => format!(
+            "{place}: the number {written} cannot be checked as written: an integer written in \
+             full is checked as sent only from -2^63 to 2^64-1, and past that as a 64-bit \
+             float (this one as {read_as}, whose digits are not those sent){judged}; \
+             {unchecked}"
+        ),
         None => format!(
             "{place}: the number {written} cannot be checked as sent: it is read as {read_as} (a \
-             64-bit float), so whether it is valid cannot be told; send it with at most 15 \
-             significant digits, or as 0 if it is nearer 0 than 1e-307 (an integer from -2^63 \
-             to 2^64-1 is read exactly)."
+             64-bit float){judged}; {unchecked}"
         ),
     };
     Problem {
@@ -7226,7 +7266,7 @@ mod tests {
         let call = serde_json::from_str(text).unwrap();
         let mut report = schema.check(&call, Coercions::NONE);
         assert!(report.is_valid(), "the value read passes: {report:?}");
-        report.cannot_vouch_for(&inexact_numbers(text));
+        report.cannot_vouch_for(&schema, &inexact_numbers(text));
         assert!(!report.is_valid());
         let [p] = report.problems.as_slice() else {
             panic!("{report:?}")
@@ -7247,7 +7287,7 @@ mod tests {
         let exact = r#"{"id": 18446744073709551615}"#;
         let call = serde_json::from_str(exact).unwrap();
         let mut report = schema.check(&call, Coercions::NONE);
-        report.cannot_vouch_for(&inexact_numbers(exact));
+        report.cannot_vouch_for(&schema, &inexact_numbers(exact));
         assert!(report.is_valid(), "{report:?}");
     }
 
@@ -7303,27 +7343,36 @@ mod tests {
     }
 
     /// An integer written in full past the 64-bit ones is read as a float for its size alone,
-    /// so the retry message names the exponent form that is read by its digits, and asks for
-    /// 15 significant digits only where the float does not spell the number's own (trial 55
-    /// D5: 10^22, one digit, was asked for "at most 15 significant digits"). The form named
-    /// is one the call is then accepted with; a decimal keeps the 15-digit advice.
+    /// so the retry message names the exponent form that is read by its digits where the
+    /// float spells them (trial 55 D5: 10^22, one digit, was asked for "at most 15 significant
+    /// digits"), and the form named is one the call is then accepted with. Where it does not,
+    /// no other number is named (trial 70 D3: `1.23456789012346e20` was asked for
+    /// 123456789012345678901 and then passed): the problem names the keyword that may judge
+    /// it by the digits the float does not hold and says no call holding it can be checked; a
+    /// decimal alike. Where no keyword does (`type: number`), there is no problem.
     #[test]
     fn an_integer_past_the_64_bit_ones_is_told_its_exponent_form() {
-        let schema = ArgsSchema::new(&json!({"properties": {"i": {"type": "number"}}})).unwrap();
-        let message = |text: &str| {
+        let message = |schema: Value, text: &str| {
+            let schema = ArgsSchema::new(&json!({"properties": {"i": schema}})).unwrap();
             let call: Value = serde_json::from_str(text).unwrap();
             let mut report = schema.check(&call, Coercions::NONE);
-            report.cannot_vouch_for(&inexact_numbers(text));
+            report.cannot_vouch_for(&schema, &inexact_numbers(text));
             report
                 .problems
                 .iter()
                 .map(|p| p.message.clone())
                 .collect::<Vec<_>>()
         };
-        let said = |i: &str| message(&format!(r#"{{"i": {i}}}"#));
+        let bounded = json!({"type": "number", "maximum": 1e300});
+        let said = |i: &str| message(bounded.clone(), &format!(r#"{{"i": {i}}}"#));
         let same = "send the same number in exponent form,";
-        let rounded = "whose digits are not those sent); send it in exponent form with at most \
-                       15 significant digits, as";
+        let head = |sent: &str| {
+            format!(
+                "/i: the number {sent} cannot be checked as written: an integer written in \
+                 full is checked as sent only from -2^63 to 2^64-1, and past that as a 64-bit \
+                 float (this one as "
+            )
+        };
         for (sent, form, tail) in [
             ("10000000000000000000000", "1e22", format!("1e+22); {same}")),
             (
@@ -7331,36 +7380,45 @@ mod tests {
                 "-1e22",
                 format!("-1e+22); {same}"),
             ),
-            (
-                "18446744073709551617",
-                "1.84467440737096e19",
-                format!("1.8446744073709552e+19, {rounded}"),
-            ),
-            (
-                "18446744073709551616",
-                "1.84467440737096e19",
-                format!("1.8446744073709552e+19, {rounded}"),
-            ),
         ] {
             let [m] = said(sent).try_into().unwrap_or_else(|m| panic!("{m:?}"));
-            assert_eq!(
-                m,
-                format!(
-                    "/i: the number {sent} cannot be checked as written: an integer written in \
-                     full is checked as sent only from -2^63 to 2^64-1, and past that as a \
-                     64-bit float (this one as {tail} `{form}`."
-                )
-            );
+            assert_eq!(m, format!("{}{tail} `{form}`.", head(sent)));
             assert!(
                 inexact_numbers(&format!(r#"{{"i": {form}}}"#)).is_empty(),
                 "{form}"
             );
         }
+        let unchecked = "and the verdict of `maximum` here may rest on digits the float does \
+                         not hold; no spelling of this number is read exactly, so no call \
+                         holding it can be checked here.";
+        for sent in ["18446744073709551617", "18446744073709551616"] {
+            let [m] = said(sent).try_into().unwrap_or_else(|m| panic!("{m:?}"));
+            assert_eq!(
+                m,
+                format!(
+                    "{}1.8446744073709552e+19, whose digits are not those sent), {unchecked}",
+                    head(sent)
+                )
+            );
+        }
         let [m] = said("0.10000000000000000001").try_into().unwrap();
-        assert!(
-            m.contains("; send it with at most 15 significant digits, or as 0"),
-            "{m}"
+        assert_eq!(
+            m,
+            format!(
+                "/i: the number 0.10000000000000000001 cannot be checked as sent: it is read as \
+                 0.1 (a 64-bit float), {unchecked}"
+            )
         );
+        for plain in [json!({"type": "number"}), json!({"type": "integer"})] {
+            for sent in ["123456789012345678901", "-9223372036854775809"] {
+                let text = format!(r#"{{"i": {sent}}}"#);
+                assert_eq!(
+                    message(plain.clone(), &text),
+                    Vec::<String>::new(),
+                    "{sent}"
+                );
+            }
+        }
     }
 
     /// A long number read inexactly is quoted shortened in every problem at it (its first and
@@ -7369,13 +7427,15 @@ mod tests {
     /// `written` keeps it whole, as `check` lists it.
     #[test]
     fn a_long_inexact_number_is_quoted_shortened() {
-        let schema = ArgsSchema::new(&json!({"properties": {"i": {"type": "integer"}}})).unwrap();
+        let schema =
+            ArgsSchema::new(&json!({"properties": {"i": {"type": "integer", "maximum": 1}}}))
+                .unwrap();
         let text = format!(r#"{{"i": 0.1{}}}"#, "1".repeat(100_000));
         let call: Value = serde_json::from_str(&text).unwrap();
         let mut report = schema.check(&call, Coercions::NONE);
         report.quote_numbers_as_sent(&text);
         let inexact = inexact_numbers(&text);
-        report.cannot_vouch_for(&inexact);
+        report.cannot_vouch_for(&schema, &inexact);
         let shown = "0.1111111111111111111111...111111111111 (100002 digits)";
         let messages: Vec<&str> = report.problems.iter().map(|p| &*p.message).collect();
         assert_eq!(
@@ -7384,9 +7444,9 @@ mod tests {
                 format!("/i: {shown} is a number; expected an integer."),
                 format!(
                     "/i: the number {shown} cannot be checked as sent: it is read as \
-                     0.1111111111111111 (a 64-bit float), so whether it is valid cannot be told; \
-                     send it with at most 15 significant digits, or as 0 if it is nearer 0 than \
-                     1e-307 (an integer from -2^63 to 2^64-1 is read exactly)."
+                     0.1111111111111111 (a 64-bit float), and the verdict of `maximum` here may \
+                     rest on digits the float does not hold; no spelling of this number is read \
+                     exactly, so no call holding it can be checked here."
                 ),
             ]
         );
@@ -7456,7 +7516,8 @@ mod tests {
     /// Numeric text coerced to a number is held to what a JSON number is: text read as
     /// another value is a `number-precision` problem in the same words, even where the value
     /// read passes (`"0.10000000000000000001"` is read as 0.1, which `maximum: 0.1` allows);
-    /// text read exactly is left valid.
+    /// so it is where no keyword judges it by digits its float does not hold, where a JSON
+    /// number is none (coerced, the text becomes the float); text read exactly is left valid.
     #[test]
     fn numeric_text_read_inexactly_is_a_problem_as_a_number_is() {
         let schema = json!({"type":"object","properties":{
@@ -7473,29 +7534,33 @@ mod tests {
             got
         };
         let text = coerced(json!({"i": "0.10000000000000000001", "x": "1.2345678901234567890"}));
-        let sent = r#"{"x": 1.2345678901234567890}"#;
+        let sent = r#"{"i": 0.10000000000000000001, "x": 1.2345678901234567890}"#;
         let value: Value = serde_json::from_str(sent).unwrap();
         let mut as_number = s.check(&value, Coercions::NONE);
-        as_number.cannot_vouch_for(&inexact_numbers(sent));
-        assert_eq!(
-            text,
-            [
-                (
-                    "/i".to_string(),
-                    "number-precision".to_string(),
-                    "/i: the number 0.10000000000000000001 cannot be checked as sent: it is \
-                     read as 0.1 (a 64-bit float), so whether it is valid cannot be told; send \
-                     it with at most 15 significant digits, or as 0 if it is nearer 0 than \
-                     1e-307 (an integer from -2^63 to 2^64-1 is read exactly)."
-                        .to_string()
-                ),
-                (
-                    "/x".to_string(),
-                    "number-precision".to_string(),
-                    as_number.problems[0].message.clone()
-                ),
-            ]
+        as_number.cannot_vouch_for(&s, &inexact_numbers(sent));
+        let unchecked = "no spelling of this number is read exactly, so no call holding it can \
+                         be checked here.";
+        let said_i = format!(
+            "/i: the number 0.10000000000000000001 cannot be checked as sent: it is read as 0.1 \
+             (a 64-bit float), and the verdict of `maximum` here may rest on digits the float \
+             does not hold; {unchecked}"
         );
+        let said_x = format!(
+            "/x: the number 1.2345678901234567890 cannot be checked as sent: it is read as \
+             1.2345678901234567 (a 64-bit float); {unchecked}"
+        );
+        let expected: Vec<(String, String, String)> = [("/i", said_i.as_str()), ("/x", &said_x)]
+            .into_iter()
+            .map(|(p, m)| (p.to_string(), "number-precision".to_string(), m.to_string()))
+            .collect();
+        assert_eq!(text, expected);
+        // As JSON numbers, /x is judged by `type: number` alone, as the number sent would be.
+        let places: Vec<_> = as_number
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(places, [("/i", said_i.as_str())]);
         // Whole-number text coerced to an integer, and an underflow, alike.
         let text = coerced(json!({"n": "1.00000000000000000001", "x": "1e-400"}));
         let keywords: Vec<(&str, &str)> = text

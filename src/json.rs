@@ -771,6 +771,17 @@ pub struct Spellings<'t> {
 impl<'t> Spellings<'t> {
     /// The spellings of the floats of the JSON text `text` (a scan, as [`number_tokens`]).
     pub fn of(text: &'t str) -> Self {
+        Self::read(text, false)
+    }
+
+    /// [`Spellings::of`] with the numbers read as another value ([`inexact_numbers`]) too,
+    /// for a value written whole where one may stand (the arguments `args` passes: one that
+    /// nothing judges by the digits its float does not hold must reach the tool as sent).
+    pub fn of_all(text: &'t str) -> Self {
+        Self::read(text, true)
+    }
+
+    fn read(text: &'t str, inexact: bool) -> Self {
         let mut by_bits = std::collections::HashMap::new();
         for (_, token) in number_tokens(text) {
             let Ok(Value::Number(n)) = serde_json::from_str::<Value>(token) else {
@@ -779,7 +790,7 @@ impl<'t> Spellings<'t> {
             let Some(x) = n.as_f64().filter(|_| n.is_f64()) else {
                 continue;
             };
-            if !spells(token, &n) {
+            if !inexact && !spells(token, &n) {
                 continue;
             }
             by_bits

@@ -57,6 +57,10 @@ pub struct ArgsArgs {
     pub format: String,
 }
 
+/// Where `args --format json` puts `arguments` before writing it apart: a string no tool
+/// name or other field is.
+const ARGUMENTS_PLACE: &str = "\u{0}toolwire: arguments";
+
 pub fn run(args: ArgsArgs) -> Result<u8> {
     args.no_project
         .refuse("args", "the schema and the call it is given")?;
@@ -285,7 +289,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             let text = call_text.as_deref().unwrap_or(&args.call);
             report.quote_numbers_as_sent(text);
             let inexact = inexact_numbers(text);
-            report.cannot_vouch_for(&inexact);
+            report.cannot_vouch_for(&compiled, &inexact);
             (inexact, crate::args::duplicate_keys(text))
         }
         _ => (Vec::new(), Vec::new()),
@@ -372,13 +376,29 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                 redactor.redact_json(v);
             }
         }
+        // Numbers as the model sent them (`-0`, `1e2`), as the human output quotes them; in
+        // `arguments` (written apart, then put in its place) one read as another value too,
+        // which elsewhere (`read_as`) must stay the float read.
+        let text = call_text.as_deref().unwrap_or(&args.call);
+        let arguments = match &sent {
+            Sent::Value(_) => Some(std::mem::replace(
+                &mut out["arguments"],
+                json!(ARGUMENTS_PLACE),
+            )),
+            _ => None,
+        };
         let written = serde_json::to_string_pretty(&out).unwrap_or_default();
-        // Numbers as the model sent them (`-0`, `1e2`), as the human output quotes them.
-        let written = match &sent {
-            Sent::Value(_) => {
-                crate::args::respell_as_sent(call_text.as_deref().unwrap_or(&args.call), &written)
+        let written = match arguments {
+            Some(arguments) => {
+                let value = serde_json::to_string_pretty(&arguments).unwrap_or_default();
+                let value = crate::args::respell_arguments_as_sent(text, &value);
+                crate::args::respell_as_sent(text, &written).replacen(
+                    &json!(ARGUMENTS_PLACE).to_string(),
+                    &value.replace('\n', "\n  "),
+                    1,
+                )
             }
-            _ => written,
+            None => written,
         };
         println!("{written}");
     } else {
@@ -489,18 +509,34 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             }
         }
         for n in &inexact {
-            let _ = writeln!(
-                notes,
-                "note: {0}: {1} is checked as {2}, the nearest 64-bit float: what is said of \
-                 {0} (valid or not) is said of {2}, and may not hold for {1}",
-                if n.pointer.is_empty() {
-                    "(the arguments)"
-                } else {
-                    &n.pointer
-                },
-                crate::json::shown_number(&n.written),
-                n.read_as
-            );
+            let at = if n.pointer.is_empty() {
+                "(the arguments)"
+            } else {
+                &n.pointer
+            };
+            let written = crate::json::shown_number(&n.written);
+            // Only a number some keyword may judge by the digits its float does not hold has
+            // a `number-precision` problem; of the others the verdict holds as sent.
+            let judged = report
+                .problems
+                .iter()
+                .any(|p| p.pointer == n.pointer && p.keyword == "number-precision");
+            let _ = if judged {
+                writeln!(
+                    notes,
+                    "note: {at}: {written} is checked as {0}, the nearest 64-bit float: what is \
+                     said of {at} (valid or not) is said of {0}, and may not hold for {written}",
+                    n.read_as
+                )
+            } else {
+                writeln!(
+                    notes,
+                    "note: {at}: {written} is checked as {0}, the nearest 64-bit float: nothing \
+                     the schema checks at {at} rests on the digits the float does not hold, so \
+                     what is said of {at} holds for {written} as well",
+                    n.read_as
+                )
+            };
         }
         for n in &schema_inexact {
             let _ = writeln!(

@@ -2386,7 +2386,9 @@ impl ArgsSchema {
                         }
                     }
                 }
+                let owner = self.keyword_owner(e).and_then(Value::as_object);
                 let expected = match types {
+                    _ if crossed(owner) => Cow::Borrowed(TYPE_ENUM_CROSSED),
                     TypeKind::Single(t) => Cow::Borrowed(type_with_article(*t)),
                     TypeKind::Multiple(ts) => {
                         let names: Vec<&str> = ts.iter().map(type_with_article).collect();
@@ -2404,6 +2406,8 @@ impl ArgsSchema {
                     admitted(owner, options.as_array().map_or(&[][..], Vec::as_slice));
                 if opts.is_empty() {
                     ("enum", NO_ALLOWED_VALUE.into())
+                } else if crossed(owner) {
+                    ("enum", TYPE_ENUM_CROSSED.into())
                 } else {
                     let place = self.schema_place(e);
                     push_list(&mut expected, &opts, 10, |out, &(i, v)| {
@@ -3564,10 +3568,30 @@ fn no_arguments(owner: &Value, keyword: &str) -> Option<&'static str> {
 const NO_ALLOWED_VALUE: &str =
     "no value at all: its `enum` allows none, so the schema, not the call, must change";
 
+/// What a schema whose `type` rules out every member of its `enum` expects ([`crossed`]), at
+/// its `enum` and at its `type` alike: told "one of \"101\"" for 101 and "an integer" for
+/// "101", a model went back and forth (trial 70 D9, Gemini's documented `{type: INTEGER,
+/// enum: ["101"]}`), so it is told that only the schema can change, as for [`NO_ALLOWED_VALUE`].
+const TYPE_ENUM_CROSSED: &str = "no value at all: its `type` allows none of its `enum` members, \
+                                 so the schema, not the call, must change";
+
+/// Whether the schema `owner` has an `enum` with members its `type` rules out every one of:
+/// no value is valid there ([`TYPE_ENUM_CROSSED`]).
+fn crossed(owner: Option<&serde_json::Map<String, Value>>) -> bool {
+    owner.is_some_and(|o| {
+        o.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|m| !m.is_empty() && m.iter().all(|v| crate::json::type_excludes(o, v)))
+    })
+}
+
 /// What a subschema expects, in a few words.
 fn expected_for(schema: &Value) -> String {
     if let Some(c) = schema.get("const") {
         return format!("exactly {}", short_value(c));
+    }
+    if crossed(schema.as_object()) {
+        return TYPE_ENUM_CROSSED.to_string();
     }
     if let Some(e) = schema.get("enum").and_then(Value::as_array) {
         let opts: Vec<String> = admitted(schema.as_object(), e)
@@ -3623,8 +3647,8 @@ fn annotates(k: &str) -> bool {
 
 /// The `enum` members (with their places in the list) the schema's `type` lets match: a
 /// `null` beside `type: string` is never accepted, so offering it would mislead the model.
-/// All of them when `type` rules out every one: the schema then admits nothing, and the
-/// list at least says what it was meant to hold.
+/// All of them when `type` rules out every one (said as [`TYPE_ENUM_CROSSED`] where a problem
+/// is worded).
 fn admitted<'v>(
     schema: Option<&serde_json::Map<String, Value>>,
     members: &'v [Value],
@@ -5239,6 +5263,38 @@ mod tests {
             .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
             .collect();
         assert_eq!(got, [("/e", NO_ALLOWED_VALUE), ("/u", NO_ALLOWED_VALUE)]);
+    }
+
+    /// A `type` that rules out every `enum` member admits nothing: 101 and "101" are both told
+    /// so, at `enum` and at `type`, not "one of \"101\"" and "an integer" in turn (trial 70
+    /// D9); Gemini's spelling alike. An `enum` with one member of the type keeps its list.
+    #[test]
+    fn a_type_ruling_out_every_enum_member_says_no_value_can_pass() {
+        let schema = json!({"type":"object","properties":{
+            "a":{"type":"integer","enum":["101","201"]},
+            "g":{"type":"INTEGER","format":"enum","enum":["101"]},
+            "k":{"type":"integer","enum":["101", 7]}}});
+        let s = ArgsSchema::new(&schema).unwrap();
+        for call in [json!({"a": 101, "g": 101}), json!({"a": "101", "g": "101"})] {
+            let r = s.check(&call, Coercions::NONE);
+            let got: Vec<(&str, &str)> = r
+                .problems
+                .iter()
+                .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
+                .collect();
+            assert_eq!(
+                got,
+                [("/a", TYPE_ENUM_CROSSED), ("/g", TYPE_ENUM_CROSSED)],
+                "{call}"
+            );
+        }
+        let call = json!({"k": 8});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(r.problems[0].expected, "one of 7");
+        assert_eq!(
+            expected_for(&json!({"type":"integer","enum":["101"]})),
+            TYPE_ENUM_CROSSED
+        );
     }
 
     #[test]

@@ -6326,6 +6326,17 @@ mod tests {
         );
     }
 
+    /// (pointer, expected, message) of every problem of `call` against `schema`.
+    fn pointer_expected_message(schema: Value, call: Value) -> Vec<(String, String, String)> {
+        ArgsSchema::new(&schema)
+            .unwrap()
+            .check(&call, Coercions::NONE)
+            .problems
+            .iter()
+            .map(|p| (p.pointer.clone(), p.expected.to_string(), p.message.clone()))
+            .collect()
+    }
+
     /// `additionalProperties: false` with no `properties` beside was one problem at the
     /// object for every member sent, naming none: "(the arguments object): this argument is
     /// not allowed; leave it out; expected no value here.", so a model could not tell what to
@@ -6335,15 +6346,7 @@ mod tests {
     /// says so; where a `patternProperties` key may place one, the old words stay.
     #[test]
     fn a_closed_object_declaring_no_member_names_each_member_it_refuses() {
-        let said = |schema: Value, call: Value| -> Vec<(String, String, String)> {
-            ArgsSchema::new(&schema)
-                .unwrap()
-                .check(&call, Coercions::NONE)
-                .problems
-                .iter()
-                .map(|p| (p.pointer.clone(), p.expected.to_string(), p.message.clone()))
-                .collect()
-        };
+        let said = pointer_expected_message;
         let none = "no arguments: this object declares none";
         let each = |at: &str, names: &[&str], expected: &str| -> Vec<(String, String, String)> {
             names
@@ -6424,15 +6427,7 @@ mod tests {
     /// `not`, which declares nothing, keep their words.
     #[test]
     fn a_member_declared_beside_additional_properties_false_says_where() {
-        let said = |schema: Value, call: Value| -> Vec<(String, String, String)> {
-            ArgsSchema::new(&schema)
-                .unwrap()
-                .check(&call, Coercions::NONE)
-                .problems
-                .iter()
-                .map(|p| (p.pointer.clone(), p.expected.to_string(), p.message.clone()))
-                .collect()
-        };
+        let said = pointer_expected_message;
         let refused = |at: &str, name: &str, places: &str, own: &str| {
             let expected = format!(
                 "no value at all: the tool's schema, not the call, must change to take `{name}`"

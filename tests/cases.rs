@@ -1192,8 +1192,7 @@ fn a_parameter_naming_a_feature_the_case_lacks_is_refused() {
 /// cannot outlive the schema it was written for.
 #[test]
 fn every_known_companion_is_in_its_case_with_a_reason() {
-    use toolwire::case::isolation::{KNOWN_COMPANIONS, background};
-    use toolwire::profile::derive::case_features;
+    use toolwire::case::isolation::KNOWN_COMPANIONS;
     let catalog = catalog();
     let mut failures = Vec::new();
     let mut ids = std::collections::BTreeSet::new();
@@ -1208,11 +1207,7 @@ fn every_known_companion_is_in_its_case_with_a_reason() {
             failures.push(format!("{id}: no such case"));
             continue;
         };
-        let features: Vec<String> = case_features(case)
-            .into_iter()
-            .filter(|f| !background().contains(f))
-            .map(|(p, placement)| format!("{p} @ {placement}"))
-            .collect();
+        let features = beyond_background(case);
         for c in *companions {
             if !features.iter().any(|f| f == c) {
                 failures.push(format!(
@@ -1228,9 +1223,8 @@ fn every_known_companion_is_in_its_case_with_a_reason() {
 /// a small and a large `n`, so that the list cannot outlive its reason.
 #[test]
 fn every_generated_companion_is_built_by_its_generator() {
-    use toolwire::case::isolation::{GENERATED_COMPANIONS, background};
+    use toolwire::case::isolation::GENERATED_COMPANIONS;
     use toolwire::case::{Generate, generate};
-    use toolwire::profile::derive::case_features;
     let mut failures = Vec::new();
     for (kind, companions, reason) in GENERATED_COMPANIONS {
         if reason.trim().is_empty() || companions.is_empty() {
@@ -1258,11 +1252,7 @@ fn every_generated_companion_is_built_by_its_generator() {
                 links: Vec::new(),
                 path: Default::default(),
             };
-            let features: Vec<String> = case_features(&case)
-                .into_iter()
-                .filter(|f| !background().contains(f))
-                .map(|(p, placement)| format!("{p} @ {placement}"))
-                .collect();
+            let features = beyond_background(&case);
             for c in *companions {
                 if !features.iter().any(|f| f == c) {
                     failures.push(format!(
@@ -1275,42 +1265,14 @@ fn every_generated_companion_is_built_by_its_generator() {
     failures_report("generated companions", &failures);
 }
 
-/// Trial 70 D2: a new case of a generator whose output has a companion of its own (the digits
-/// `tool-count` numbers its tools with) was refused as "a second feature" unless its id was in
-/// KNOWN_COMPANIONS. Copies of the shipped generated cases with another `n` load as they are.
-#[test]
-fn a_new_generated_case_loads_with_its_generators_own_companions() {
-    let s = Scratch::new();
-    for (id, parameter, placement, generate) in [
-        (
-            "limits/tool-count-21",
-            "tool-count-limit: 21",
-            "request",
-            "tool-count, n: 21",
-        ),
-        (
-            "limits/enum-size-700",
-            "enum-size-limit: 700",
-            "nested",
-            "enum-size, n: 700",
-        ),
-        (
-            "limits/request-property-count-150",
-            "request-property-count-limit: 150",
-            "request",
-            "request-property-count, n: 150",
-        ),
-    ] {
-        s.write(
-            &format!("{id}.yaml"),
-            format!(
-                "id: {id}\ntitle: t\nfamily: limits\nparameter: \"{parameter}\"\n\
-                 placement: {placement}\ngenerate: {{kind: {generate}}}\n"
-            ),
-        );
-    }
-    let catalog = Catalog::load(&s.root).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(catalog.cases.len(), 4);
+/// A case's features past the background every case may carry, as `parameter @ placement`.
+fn beyond_background(case: &Case) -> Vec<String> {
+    use toolwire::case::isolation::background;
+    toolwire::profile::derive::case_features(case)
+        .into_iter()
+        .filter(|f| !background().contains(f))
+        .map(|(p, placement)| format!("{p} @ {placement}"))
+        .collect()
 }
 
 /// The background every case may carry is the baseline and the hosts of cases/README.md,

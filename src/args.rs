@@ -5835,15 +5835,7 @@ mod tests {
     /// key matching it says what its schema expects.
     #[test]
     fn a_missing_undeclared_argument_says_any_value_is_accepted() {
-        let said = |schema: Value, call: Value| -> Vec<(String, String)> {
-            ArgsSchema::new(&schema)
-                .unwrap()
-                .check(&call, Coercions::NONE)
-                .problems
-                .iter()
-                .map(|p| (p.expected.to_string(), p.message.clone()))
-                .collect()
-        };
+        let said = |schema, call| expected_and_message(schema, call, Coercions::NONE);
         let any = |at: &str| {
             (
                 ANY_VALUE.to_string(),
@@ -6143,15 +6135,7 @@ mod tests {
     /// `$ref`, an `if`/`then`), it is not said to accept none.
     #[test]
     fn a_required_member_unevaluated_properties_refuses_accepts_none() {
-        let said = |schema: Value, call: Value| -> Vec<(String, String)> {
-            ArgsSchema::new(&schema)
-                .unwrap()
-                .check(&call, Coercions::ALL)
-                .problems
-                .iter()
-                .map(|p| (p.expected.to_string(), p.message.clone()))
-                .collect()
-        };
+        let said = |schema, call| expected_and_message(schema, call, Coercions::ALL);
         // Required too: only the schema can change (trial 67 D3).
         let none = vec![(
             refused_required("b"),
@@ -6324,6 +6308,21 @@ mod tests {
             "/b: `b` is not a declared argument; leave it out (expected only the declared \
              arguments `a`)."
         );
+    }
+
+    /// (expected, message) of every problem of `call` against `schema`, coercing `coerce`.
+    fn expected_and_message(
+        schema: Value,
+        call: Value,
+        coerce: Coercions,
+    ) -> Vec<(String, String)> {
+        ArgsSchema::new(&schema)
+            .unwrap()
+            .check(&call, coerce)
+            .problems
+            .iter()
+            .map(|p| (p.expected.to_string(), p.message.clone()))
+            .collect()
     }
 
     /// (pointer, expected, message) of every problem of `call` against `schema`.

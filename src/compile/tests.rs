@@ -1563,6 +1563,14 @@ fn a_refusal_is_placed_at_the_pointer_the_models_error_names() {
     );
 }
 
+/// `deepest` inside `wraps` closed strict objects, each holding the next as required `c`.
+fn closed_chain(wraps: usize, deepest: Value) -> Value {
+    (0..wraps).fold(deepest, |schema, _| {
+        json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
+            "additionalProperties": false})
+    })
+}
+
 /// The offline model of deepseek/beta-strict refuses a schema past 10 object levels (its
 /// assumption: OpenAI's documented limit, in words of its own) where its profile has no
 /// evidence: the refusal names `depth-exceeded` and its fix at the deepest object, where check
@@ -1574,13 +1582,8 @@ fn the_models_depth_refusal_is_depth_exceeded_at_every_depth() {
     let set = crate::profile::embedded_set().unwrap();
     let p = CompiledProfile::new(set.get(target).unwrap());
     for levels in [11, 100] {
-        let mut schema = json!({"type": "string"});
-        for _ in 0..levels {
-            schema = json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
-                "additionalProperties": false});
-        }
         let c = super::compile(
-            &[tool("t", schema)],
+            &[tool("t", closed_chain(levels, json!({"type": "string"})))],
             target,
             &p,
             &repair::Options::default(),
@@ -1614,14 +1617,7 @@ fn a_depth_refusal_no_repair_answers_says_so_and_tries_none() {
     let target = "deepseek/beta-strict";
     let set = crate::profile::embedded_set().unwrap();
     let p = CompiledProfile::new(set.get(target).unwrap());
-    let chain = |levels: usize, deepest: Value| {
-        let mut schema = deepest;
-        for _ in 1..levels {
-            schema = json!({"type": "object", "properties": {"c": schema}, "required": ["c"],
-                "additionalProperties": false});
-        }
-        schema
-    };
+    let chain = |levels: usize, deepest: Value| closed_chain(levels - 1, deepest);
     for levels in [11, 100] {
         let deepest = json!({"type": "object", "properties": {"x": {"type": "string"}}});
         let c = super::compile(

@@ -391,10 +391,16 @@ pub const MAX_GENERATE_N: usize = 200_000;
 /// Loads and validates one case file. `root` is the `cases/` folder, used to check that the
 /// id matches the file's place.
 pub fn load_case(root: &Path, path: &Path) -> Result<Case> {
+    load_measured(root, path).map(|(case, _)| case)
+}
+
+/// [`load_case`], with the limits the rules measure in the case's tools and where it wrote
+/// them, for the catalog's check across cases ([`isolation::within_other_limits`]).
+fn load_measured(root: &Path, path: &Path) -> Result<(Case, isolation::Measured)> {
     let (case, source) = read_case(root, path)?;
-    isolation::check(&case, source)
+    let measured = isolation::check(&case, source)
         .map_err(|(pointer, problem)| Error::input(path, Place::Pointer(pointer), problem))?;
-    Ok(case)
+    Ok((case, measured))
 }
 
 /// Reads and validates one case file as a file: everything [`load_case`] checks but that it
@@ -1063,8 +1069,10 @@ impl Catalog {
         let mut cases = Vec::with_capacity(files.len());
         let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
         let mut features: BTreeMap<(String, Placement), PathBuf> = BTreeMap::new();
+        let mut measured = Vec::with_capacity(files.len());
         for f in &files {
-            let case = load_case(root, f)?;
+            let (case, m) = load_measured(root, f)?;
+            measured.push(m);
             if let Some(prev) = seen.insert(case.id.clone(), f.clone()) {
                 return Err(Error::input(
                     f,
@@ -1101,6 +1109,9 @@ impl Catalog {
                 format!("the catalog has no control case ({CONTROL_ID}.yaml)"),
             ));
         }
+        isolation::within_other_limits(&cases, &measured).map_err(|(i, pointer, problem)| {
+            Error::input(&files[i], Place::Pointer(pointer), problem)
+        })?;
         cases.sort_by(|a, b| a.id.cmp(&b.id));
         Ok(Catalog {
             root: root.to_path_buf(),
@@ -1391,6 +1402,92 @@ mod tests {
             "id: {id}\ntitle: t\nfamily: {family}\nparameter: \"{parameter}\"\n\
              placement: {placement}\n{rest}"
         )
+    }
+
+    /// A case written out may not reach the smallest size a limit case of the catalog probes
+    /// for a limit not its own: a property-name-length case nested 13 levels deep, beside
+    /// `limits/depth-10`, would have a refusal of its depth blamed on its property name. The
+    /// same case nested 2 levels loads, and so does a generated case whose own size reaches
+    /// another limit (`nested-depth` n 10 nests 10 properties, beside `property-count: 10`).
+    #[test]
+    fn a_written_case_reaching_another_limit_is_refused() {
+        let nested = |levels: usize| {
+            let mut schema = "{type: string, description: The identifier.}".to_string();
+            for _ in 0..levels {
+                schema = format!(
+                    "{{type: object, description: A level., properties: {{value: {schema}}}}}"
+                );
+            }
+            schema
+        };
+        let long = format!("value{}", "x".repeat(60));
+        let written = |levels: usize| {
+            limit_case(
+                "limits/property-name-length-65",
+                "property-name-length-limit: 65",
+                "nested",
+                &format!(
+                    "tool:\n  name: probe_tool\n  description: Looks up a record.\n  \
+                     parameters: {{type: object, properties: {{{long}: {}}}, required: [{long}]}}\n",
+                    nested(levels)
+                ),
+            )
+        };
+        let catalog = |levels: usize, property_count: usize| {
+            let dir = tempfile::tempdir().unwrap();
+            let baseline = std::fs::read_to_string("cases/control/baseline.yaml").unwrap();
+            write_case(dir.path(), "control/baseline", &baseline);
+            for (id, parameter, placement, generate) in [
+                (
+                    "limits/depth-10",
+                    "depth-limit: 10".to_string(),
+                    "nested",
+                    "nested-depth",
+                ),
+                (
+                    &format!("limits/property-count-{property_count}") as &str,
+                    format!("property-count-limit: {property_count}"),
+                    "root",
+                    "property-count",
+                ),
+            ] {
+                let n = parameter.rsplit(' ').next().unwrap();
+                let body = limit_case(
+                    id,
+                    &parameter,
+                    placement,
+                    &format!("generate: {{kind: {generate}, n: {n}}}\n"),
+                );
+                write_case(dir.path(), id, &body);
+            }
+            write_case(
+                dir.path(),
+                "limits/property-name-length-65",
+                &written(levels),
+            );
+            Catalog::load(dir.path())
+                .map(|c| c.cases.len())
+                .map_err(|e| {
+                    e.to_string()
+                        .replace(&format!("{}/", dir.path().display()), "")
+                })
+        };
+        let e = catalog(12, 100).expect_err("depth 13 reaches depth-10");
+        assert!(
+            e.starts_with("limits/property-name-length-65.yaml: at /tool/parameters/properties/"),
+            "{e}"
+        );
+        assert!(
+            e.contains(
+                "its tools measure `depth-limit: 13` at nested (13 levels of object nesting), \
+                 as much as `limits/depth-10` probes (`depth-limit: 10`): a target refusing \
+                 that size would have its verdict blamed on `property-name-length-limit: 65`"
+            ),
+            "{e}"
+        );
+        assert_eq!(catalog(1, 100), Ok(4));
+        // depth-10's generator nests 10 properties, as many as property-count-10 probes.
+        assert_eq!(catalog(1, 10), Ok(4));
     }
 
     /// Trial 70 D1: a parameter its generator does not build loaded, and the verdict on the

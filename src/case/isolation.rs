@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use super::{Case, Generate, LIMIT_PARAMETERS, Placement, baseline};
-use crate::profile::derive::{case_seen_and_measured, normalize};
+use crate::profile::derive::{LimitsReached, case_seen_and_measured, normalize};
 use crate::profile::detect::{Seen, ToolRef};
 use crate::profile::feature::Limit;
 
@@ -526,7 +526,7 @@ fn holds_its_size(case: &Case, declared: &str, measured: &[Seen]) -> Result<(), 
 /// Checks that `case` holds its declared feature and nothing beyond the background and its
 /// [`KNOWN_COMPANIONS`]; a generated case, what its generator builds; a limit case, the size
 /// it names. The error is a JSON Pointer into the case file and the problem.
-pub(super) fn check(case: &Case, source: Source) -> Result<(), (String, String)> {
+pub(super) fn check(case: &Case, source: Source) -> Result<Measured, (String, String)> {
     let declared = normalize(&case.parameter);
     let (seen, measured) = case_seen_and_measured(case);
     if let Source::Generate(g) = source {
@@ -589,6 +589,53 @@ pub(super) fn check(case: &Case, source: Source) -> Result<(), (String, String)>
                  blamed on it; a companion the feature cannot be written without is listed, \
                  with the reason, in KNOWN_COMPANIONS (src/case/isolation.rs, then rebuild)",
                 s.parameter, s.placement, case.parameter
+            ),
+        ));
+    }
+    Ok(Measured { source, measured })
+}
+
+/// The limits the rules measure in a case's tools, and where the case wrote them.
+pub(super) struct Measured {
+    source: Source,
+    measured: Vec<Seen>,
+}
+
+/// Checks that no case written out (`tool:`, `tools:`) reaches a limit other than its own:
+/// each limit its tools measure stays below the smallest size any limit case of the catalog
+/// probes for it ([`LimitsReached`]). A target refusing that size would have its verdict
+/// blamed on the case's own feature (a `property-name-length-limit` case nested 13 levels
+/// deep, refused by a target that allows 10). A generated case may reach another limit when
+/// its own size needs it (`limits/depth-100` nests 100 properties); the profile takes its
+/// probed refusal as a verdict only where the target accepts that size of the other limit.
+/// `cases` and `measured` are the catalog's, in the same order; the error is the index of the
+/// case, a JSON Pointer into its file and the problem.
+pub(super) fn within_other_limits(
+    cases: &[Case],
+    measured: &[Measured],
+) -> Result<(), (usize, String, String)> {
+    let limits = LimitsReached::of(cases);
+    for (i, (case, m)) in cases.iter().zip(measured).enumerate() {
+        if matches!(m.source, Source::Generate(_)) {
+            continue;
+        }
+        let Some(&(s, limit, n, (least, by))) = limits.in_case(case, &m.measured).first() else {
+            continue;
+        };
+        return Err((
+            i,
+            m.source
+                .pointer(s.tool_index, s.rule, s.placement, &s.pointer),
+            format!(
+                "its tools measure `{}: {n}` at {} ({n} {}), as much as `{by}` probes (`{}: \
+                 {least}`): a target refusing that size would have its verdict blamed on \
+                 `{}`; keep every limit but the case's own below the smallest size a limit \
+                 case probes (cases/README.md)",
+                limit.family(),
+                s.placement,
+                limit.unit(),
+                limit.family(),
+                case.parameter
             ),
         ));
     }

@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::detect::{self, ToolRef};
-use super::feature::{Kind, Param, parse_parameter};
+use super::feature::{Kind, Limit, Param, parse_parameter};
 use super::{
     Cited, FamilySummary, FeatureEntry, LimitSummary, Profile, ProfileSet, ProfileSpec, Status,
     Summary, TargetEvidence,
@@ -63,6 +63,54 @@ pub struct Index<'m> {
     meta_invalid: BTreeSet<String>,
     /// (parameter, placement, target) a report shows accepted as part of a whole tool.
     shown: BTreeSet<(String, Placement, &'m str)>,
+    /// Case id → the other limits its tools reach ([`LimitsReached`]), as (limit, size).
+    reached: BTreeMap<String, Vec<(Limit, usize)>>,
+}
+
+/// The smallest size any limit case of a catalog probes, by limit, with that case's id: a
+/// case whose tools reach it in a limit not its own could be refused for that size instead of
+/// for its own feature.
+pub struct LimitsReached<'c> {
+    smallest: BTreeMap<Limit, (usize, &'c str)>,
+}
+
+impl<'c> LimitsReached<'c> {
+    pub fn of(cases: &'c [Case]) -> LimitsReached<'c> {
+        let mut smallest: BTreeMap<Limit, (usize, &'c str)> = BTreeMap::new();
+        for case in cases {
+            if let Some(Param::Limit(limit, n)) = parse_parameter(&case.parameter) {
+                let least = smallest.entry(limit).or_insert((n, &case.id));
+                if n < least.0 {
+                    *least = (n, &case.id);
+                }
+            }
+        }
+        LimitsReached { smallest }
+    }
+
+    /// The measurements of `measured` (a case's, from [`case_seen_and_measured`]) that reach
+    /// the smallest probed size of a limit other than the case's own: each with its limit, its
+    /// size, and the smallest probed size of that limit with the id of the case probing it.
+    pub fn in_case<'s>(
+        &self,
+        case: &Case,
+        measured: &'s [detect::Seen],
+    ) -> Vec<(&'s detect::Seen, Limit, usize, (usize, &'c str))> {
+        let own = match parse_parameter(&case.parameter) {
+            Some(Param::Limit(limit, _)) => Some(limit),
+            _ => None,
+        };
+        measured
+            .iter()
+            .filter_map(|s| match parse_parameter(&s.parameter) {
+                Some(Param::Limit(limit, n)) if Some(limit) != own => {
+                    let least = *self.smallest.get(&limit)?;
+                    (n >= least.0).then_some((s, limit, n, least))
+                }
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Every feature (parameter, placement) the tools of `case` contain, limits excluded.
@@ -114,6 +162,8 @@ impl<'m> Index<'m> {
         let mut keys = BTreeSet::new();
         let mut control = None;
         let mut meta_invalid = BTreeSet::new();
+        let mut reached = BTreeMap::new();
+        let limits = LimitsReached::of(&catalog.cases);
         for case in &catalog.cases {
             if case
                 .tools
@@ -130,7 +180,16 @@ impl<'m> Index<'m> {
                 own.entry(key.clone()).or_default().push(case.id.clone());
                 keys.insert(key);
             }
-            for key in case_features(case) {
+            let (seen, measured) = case_seen_and_measured(case);
+            let other: Vec<(Limit, usize)> = limits
+                .in_case(case, &measured)
+                .into_iter()
+                .map(|(_, limit, n, _)| (limit, n))
+                .collect();
+            if !other.is_empty() {
+                reached.insert(case.id.clone(), other);
+            }
+            for key in seen.into_iter().map(|s| (s.parameter, s.placement)) {
                 seen_in
                     .entry(key.clone())
                     .or_default()
@@ -156,6 +215,7 @@ impl<'m> Index<'m> {
             control,
             meta_invalid,
             shown,
+            reached,
         }
     }
 
@@ -209,6 +269,7 @@ impl<'m> Index<'m> {
                 continue;
             };
             match cell.verdict {
+                Some(Verdict::Rejected) if !self.refusal_is_its_own(case, target, cell) => {}
                 Some(Verdict::Rejected) => {
                     return Some(evidence(cell).map_or(TargetStatus::Unknown, |e| {
                         TargetStatus::Rejected(Box::new(e))
@@ -219,6 +280,34 @@ impl<'m> Index<'m> {
             }
         }
         accepted.then_some(TargetStatus::Accepted)
+    }
+
+    /// Whether a refusal of `case` by `target` is a verdict on the case's own feature. A
+    /// probed refusal of a case whose tools also reach another limit's smallest probed size
+    /// ([`LimitsReached`]: `limits/depth-100` nests 100 properties, the size
+    /// `limits/property-count-100` probes) is one only where the target is known to accept
+    /// that other limit at that size; otherwise it may be a refusal of the size. A documented,
+    /// reported or secondary refusal is one: someone read it as about this feature.
+    fn refusal_is_its_own(&self, case: &str, target: &str, cell: &Cell) -> bool {
+        if cell.kind != Some(EvidenceKind::Probe) {
+            return true;
+        }
+        self.reached.get(case).is_none_or(|other| {
+            other
+                .iter()
+                .all(|&(limit, n)| self.accepts_at_least(limit, n, target))
+        })
+    }
+
+    /// Whether `target` accepts a case of `limit` at `n` or above.
+    fn accepts_at_least(&self, limit: Limit, n: usize, target: &str) -> bool {
+        self.own.iter().any(|((param, _), cases)| {
+            matches!(parse_parameter(param), Some(Param::Limit(l, m)) if l == limit && m >= n)
+                && cases.iter().any(|case| {
+                    self.cell(case, target)
+                        .is_some_and(|c| c.verdict.is_some_and(Verdict::is_accepting))
+                })
+        })
     }
 
     /// Acceptance inferred from a case, or a report's tool, accepted as a whole that contains
@@ -621,6 +710,42 @@ mod tests {
             !profile.features.iter().any(|f| f.status == Status::Allowed),
             "nothing is accepted on openai/chat-strict's behalf"
         );
+    }
+
+    /// `limits/depth-100` nests 100 properties, the size `limits/property-count-100` probes:
+    /// a probed refusal of it is a verdict on depth only where the target is known to accept
+    /// 100 properties. A reported refusal is one in any case: someone read it as about depth.
+    #[test]
+    fn a_probed_refusal_reaching_another_limit_decides_only_once_that_limit_is_accepted() {
+        let catalog = Catalog::load(std::path::Path::new("cases")).unwrap();
+        let targets: Vec<String> = vec!["xai/chat".into()];
+        let item = |kind, case: &str, verdict| Documented {
+            case: case.into(),
+            target: "xai/chat".into(),
+            item: EvidenceItem::seen_once(kind, verdict, "2026-11-01", "r1"),
+        };
+        let depth = ("depth-limit: 100".to_string(), Placement::Nested);
+        let status = |documented: &[Documented]| {
+            let matrix = build(&catalog, &targets, &[], documented);
+            let index = Index::new(&matrix, &catalog);
+            match index.direct(&depth, "xai/chat") {
+                TargetStatus::Rejected(_) => "rejected",
+                TargetStatus::Accepted => "accepted",
+                TargetStatus::Unknown => "unknown",
+            }
+        };
+        let refused = |kind| item(kind, "limits/depth-100", Verdict::Rejected);
+        let count = |verdict| item(EvidenceKind::Probe, "limits/property-count-100", verdict);
+        assert_eq!(status(&[refused(EvidenceKind::Probe)]), "unknown");
+        assert_eq!(
+            status(&[refused(EvidenceKind::Probe), count(Verdict::Rejected)]),
+            "unknown"
+        );
+        assert_eq!(
+            status(&[refused(EvidenceKind::Probe), count(Verdict::Accepted)]),
+            "rejected"
+        );
+        assert_eq!(status(&[refused(EvidenceKind::Report)]), "rejected");
     }
 
     /// A feature a report shows xai/chat accepting as part of a whole tool is allowed in its

@@ -891,6 +891,7 @@ impl ArgsSchema {
             }
             quote_text_as_sent(&mut problems, c);
         }
+        nulls_not_counted(&mut problems, &absent_nulls);
         said_once(&mut problems);
         ArgsReport {
             arguments: args,
@@ -1164,9 +1165,16 @@ impl ArgsSchema {
     }
 
     /// Removes each of `nulls` (pointers into `args` of `null` members `validator` refuses)
-    /// whose removal makes no new error of the object that holds it: not a `required` (nor
-    /// `minProperties`, `dependentRequired`, ...), which would tell the model of a member it
-    /// did send. Each removed goes to `absent`, each kept to `required`.
+    /// whose removal makes no new error of the object that holds it but a `minProperties`:
+    /// not a `required` (nor `dependentRequired`, an `if`, ...), which would tell the model of
+    /// a member it did send. Each removed goes to `absent`, each kept to `required`.
+    ///
+    /// A `minProperties` counts the members given a value, and a null is "not given": all of
+    /// an object's nulls are absent, and its `minProperties` problem says that null does not
+    /// count ([`nulls_not_counted`]). Kept, the null whose removal broke it was the problem
+    /// ("null is not allowed here"): whichever came last, the others absent by then (trial 70
+    /// D6: `{"title":null,"body":null}` blamed `/body`, its reverse `/title`), and the rule
+    /// the call breaks went unnamed.
     fn drop_nulls(
         &self,
         validator: &Validator,
@@ -1189,7 +1197,11 @@ impl ArgsSchema {
             let Some(removed) = obj.shift_remove(&name) else {
                 continue;
             };
-            if errors_of(validator, args, &parent).is_subset(&before) {
+            let after = errors_of(validator, args, &parent);
+            if after
+                .iter()
+                .all(|e| e == "minProperties" || before.contains(e))
+            {
                 absent.push(pointer);
             } else {
                 if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
@@ -2493,7 +2505,7 @@ impl ArgsSchema {
                 ("maxItems", with_count("at most ", *limit, "item").into())
             }
             ValidationErrorKind::MinProperties { limit } => {
-                m.text("the object has too few members");
+                m.text(TOO_FEW_MEMBERS);
                 (
                     "minProperties",
                     with_count("at least ", *limit, "member").into(),
@@ -3247,6 +3259,31 @@ fn every_text<'v>(at: &str, found: &'v Value) -> Vec<Subject<'v>> {
 /// `item` or `items`, for `n` of them.
 fn items(n: u64) -> &'static str {
     if n == 1 { "item" } else { "items" }
+}
+
+/// What a `minProperties` problem says of the object.
+const TOO_FEW_MEMBERS: &str = "the object has too few members";
+
+/// Says in each `minProperties` problem of an object that held nulls treated as absent
+/// (`absent`, pointers into the arguments) that a null does not count: the model sent them as
+/// members, and "too few members" alone reads as if it had not.
+fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
+    if absent.is_empty() {
+        return;
+    }
+    let parents: HashSet<String> = absent
+        .iter()
+        .filter_map(|p| split_last(p).map(|(parent, _)| parent))
+        .collect();
+    for p in problems
+        .iter_mut()
+        .filter(|p| p.keyword == "minProperties" && parents.contains(&p.pointer))
+    {
+        let mut m = Sentence::at(&p.pointer);
+        m.text(TOO_FEW_MEMBERS)
+            .text(" (a member sent as null counts as not given)");
+        p.message = m.expected(&p.expected);
+    }
 }
 
 /// Keeps the first of problems that say the same of the same place: two `allOf` branches
@@ -5365,11 +5402,12 @@ mod tests {
         );
     }
 
-    /// A null whose absence breaks another rule of the object holding it (`minProperties`
-    /// here, not `required`) is not absent: the retry message would otherwise tell the model
-    /// the object has too few members though it sent one.
+    /// A null whose absence breaks another rule of the object holding it (`required`,
+    /// `dependentRequired`) is not absent: the retry message would otherwise tell the model
+    /// of a member missing that it sent. A `minProperties` is not such a rule: it counts the
+    /// members given a value, and its problem says a null does not count.
     #[test]
-    fn null_is_absent_only_when_its_absence_breaks_nothing() {
+    fn null_is_absent_unless_its_absence_breaks_more_than_min_properties() {
         let s = ArgsSchema::new(
             &json!({"type":"object","properties":{"a":{"type":"string"}},
             "minProperties":1}),
@@ -5377,14 +5415,92 @@ mod tests {
         .unwrap();
         let alone = json!({"a":null});
         let r = s.check(&alone, Coercions::NONE);
-        assert!(r.absent_nulls.is_empty());
-        let pointers: Vec<&str> = r.problems.iter().map(|p| p.pointer.as_str()).collect();
-        assert_eq!(pointers, ["/a"], "{:#?}", r.problems);
+        assert_eq!(r.absent_nulls, ["/a"]);
+        assert_eq!(
+            r.problems,
+            [Problem {
+                pointer: String::new(),
+                keyword: "minProperties".into(),
+                expected: "at least 1 member".into(),
+                message: "(the arguments object): the object has too few members (a member \
+                          sent as null counts as not given); expected at least 1 member."
+                    .into(),
+            }]
+        );
         // With another member the object keeps one without it: the null is absent.
         let with_b = json!({"a":null,"b":1});
         let r = s.check(&with_b, Coercions::NONE);
         assert_eq!(r.absent_nulls, ["/a"]);
         assert!(r.problems.is_empty(), "{:#?}", r.problems);
+        // Nothing sent is not a null: the problem says nothing of one.
+        assert_eq!(
+            messages(&s, &json!({})),
+            ["(the arguments object): the object has too few members; expected at least 1 member."]
+        );
+        // Absent, the null breaks a `required` or `dependentRequired` too: it is kept.
+        for schema in [
+            json!({"type":"object","properties":{"a":{"type":"string"}},
+                "required":["a"],"minProperties":1}),
+            json!({"type":"object","properties":{"a":{"type":"string"},"b":{}},
+                "dependentRequired":{"b":["a"]},"minProperties":2}),
+        ] {
+            let s = ArgsSchema::new(&schema).unwrap();
+            let call = json!({"a":null,"b":1});
+            assert!(
+                s.check(&call, Coercions::NONE).absent_nulls.is_empty(),
+                "{schema}"
+            );
+            assert_eq!(
+                messages(&s, &call),
+                ["/a: null is not allowed here; expected a string."],
+                "{schema}"
+            );
+        }
+    }
+
+    /// Every null of an object whose `minProperties` their absence breaks is absent, in either
+    /// order, and the problem is the `minProperties` (trial 70 D6: compile's strict form of
+    /// `update_note` makes `title` and `body` required and nullable and says `minProperties:
+    /// 1` in the description; `{"title":null,"body":null}` was '/body: null is not allowed
+    /// here', its reverse '/title: ...', the last null whose removal broke the rule).
+    #[test]
+    fn nulls_breaking_min_properties_are_absent_in_any_order() {
+        let s = ArgsSchema::new(
+            &json!({"type":"object","properties":{"title":{"type":"string"},
+            "body":{"type":"string"},"o":{"type":"object","properties":{"x":{"type":"string"},
+            "y":{"type":"string"}},"minProperties":1}},"minProperties":1}),
+        )
+        .unwrap();
+        let too_few = |at: &str| {
+            format!(
+                "{at}: the object has too few members (a member sent as null counts as not \
+                 given); expected at least 1 member."
+            )
+        };
+        for (call, absent) in [
+            (json!({"title":null,"body":null}), ["/title", "/body"]),
+            (json!({"body":null,"title":null}), ["/body", "/title"]),
+        ] {
+            let r = s.check(&call, Coercions::NONE);
+            assert_eq!(r.absent_nulls, absent, "{call}");
+            assert_eq!(*r.arguments, json!({}), "{call}");
+            assert_eq!(
+                messages(&s, &call),
+                [too_few("(the arguments object)")],
+                "{call}"
+            );
+            assert_eq!(r.problems[0].keyword, "minProperties");
+        }
+        // In an object of the arguments alike; the arguments' own count the object.
+        for call in [
+            json!({"o":{"x":null,"y":null}}),
+            json!({"o":{"y":null,"x":null}}),
+        ] {
+            let r = s.check(&call, Coercions::NONE);
+            assert_eq!(r.absent_nulls.len(), 2, "{call}");
+            assert_eq!(*r.arguments, json!({"o":{}}), "{call}");
+            assert_eq!(messages(&s, &call), [too_few("/o")], "{call}");
+        }
     }
 
     /// An optional `anyOf`/`oneOf` argument sent as null, none of whose alternatives takes

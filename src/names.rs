@@ -242,7 +242,8 @@ pub const CORE_TARGETS: &[&str] = &[
     "mistral/chat",
 ];
 
-const GEMINI_SOURCE: &str = "Gemini's validator message \"Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.\" (kaitranntt/ccs#25, 2025-11-30; PROVIDERS.md §2). Older messages left colons out (gemini-cli supergemini report 2025-10-02, vscode-copilot 2025-04-16); the newer one decides";
+const GEMINI_SOURCE: &str = "Gemini's validator message \"Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.\" (microsoft/vscode-copilot-release#7928, 2025-04-16). A text listing colons (kaitranntt/ccs#25, 2025-11-30) is a Code Assist style backend's, which speaks to no target";
+const VERTEX_SOURCE: &str = "Vertex AI function name: \"Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.\" (PROVIDERS.md §3); other Vertex pages leave colons out";
 const OPENAI_SOURCE: &str = "OpenAI function name: \"a-z, A-Z, 0-9, underscores and dashes, max length 64\" (platform docs; PROVIDERS.md §5)";
 const ANTHROPIC_SOURCE: &str = "Anthropic `tools.N.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'` (claude-code#96152 2025-08-14, MCP#1345; PROVIDERS.md §8); `{1,64}` before (2025-03-07), the newer one decides";
 const BEDROCK_SOURCE: &str = "Bedrock ToolSpecification.name: 1-64 characters, pattern `[a-zA-Z0-9_-]+` (API_runtime_ToolSpecification; PROVIDERS.md §9); headroom PR#2129 (2026-07-13) reports names over 64 rejected";
@@ -255,12 +256,12 @@ pub fn for_target(id: &str) -> NameRule {
     match id {
         "gemini/v1beta/parameters"
         | "gemini/v1beta/parameters-json-schema"
-        | "vertex/v1/parameters"
         | "gemini/openai-compat"
         | "engine/gemini-proto-snapshot/parameters"
         | "engine/gemini-proto-snapshot/parameters-json-schema" => {
-            NameRule::new(id, 64, "_.:-", LetterOrUnderscore, GEMINI_SOURCE)
+            NameRule::new(id, 64, "_.-", LetterOrUnderscore, GEMINI_SOURCE)
         }
+        "vertex/v1/parameters" => NameRule::new(id, 64, "_.:-", LetterOrUnderscore, VERTEX_SOURCE),
         "openai/chat" | "openai/chat-strict" | "openai/responses-strict" | "azure-openai/chat" => {
             NameRule::new(id, 64, "_-", Any, OPENAI_SOURCE)
         }
@@ -455,6 +456,10 @@ mod tests {
     fn each_target_rule_matches_its_source() {
         assert_eq!(
             for_target("gemini/v1beta/parameters").pattern(),
+            "^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$"
+        );
+        assert_eq!(
+            for_target("vertex/v1/parameters").pattern(),
             "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$"
         );
         assert_eq!(for_target("openai/chat").pattern(), "^[a-zA-Z0-9_-]{1,64}$");

@@ -118,10 +118,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "Code Assist backend wording (`The GenerateContentRequest proto is invalid:`, [FIELD_INVALID], no colons)",
     ),
     (
-        "vscode-copilot-invalid-function-name",
-        "older wording (2025-04, 'alphameric', no colons); the model uses the newer one (ccs-function-name-colons-allowed)",
-    ),
-    (
         "mcp-excel-predicate-large-surface",
         "the report's copy lost the `$type` token (`predicate failed:  == Type.ARRAY`)",
     ),
@@ -757,11 +753,6 @@ const MATRIX_DISAGREEMENTS: &[(&str, &str, &str)] = &[
         "root/parameters-absent",
         "azure-openai/chat",
         "a 2024 preview API (azure-parameters-required); the v1 API follows OpenAI, where parameters may be omitted",
-    ),
-    (
-        "names/chars-colon",
-        "gemini/v1beta/parameters",
-        "the model's name rule admits `:` as ccs-function-name-colons-allowed's message does, but that answer is a Code Assist style backend's, unmapped since 2026-12-03; the Developer API's own reports reject the colon",
     ),
     (
         "structure/required-undeclared-nested",

@@ -1666,12 +1666,14 @@ fn a_root_that_is_no_schema_object_is_read_as_compile_reads_it() {
 
 #[test]
 fn the_name_rule_is_the_documented_one_narrowed_by_the_evidence() {
-    // Gemini's documents allow dots and colons, and a letter or `_` first.
+    // Gemini's messages allow dots, and a letter or `_` first; a Vertex page allows colons.
     let gemini = name_rule(&profile_for(&["gemini/v1beta/parameters"], &[]));
-    assert_eq!(gemini.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$");
+    assert_eq!(gemini.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$");
+    let vertex = name_rule(&profile_for(&["vertex/v1/parameters"], &[]));
+    assert_eq!(vertex.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$");
     // Evidence against colons takes them out even where a document allows them.
     let narrowed = name_rule(&profile_for(
-        &["gemini/v1beta/parameters"],
+        &["vertex/v1/parameters"],
         &["name-chars: colon", "name-length-limit: 40"],
     ));
     assert_eq!(narrowed.pattern(), "^[a-zA-Z_][a-zA-Z0-9_.-]{0,38}$");
@@ -1700,9 +1702,9 @@ fn a_rejected_leading_hyphen_dot_or_colon_is_renamed_with_an_underscore_in_front
     // Without evidence against it OpenAI's pattern takes a leading hyphen as written.
     let p = profile_for(&["openai/chat"], &[]);
     assert_eq!(rename::sent_name("-ab", &p, &name_rule(&p)), "-ab");
-    // Gemini's document allows dots and colons, but not first.
+    // A Vertex page allows dots and colons, but not first.
     let p = profile_for(
-        &["gemini/v1beta/parameters"],
+        &["vertex/v1/parameters"],
         &["name-chars: leading-dot", "name-chars: leading-colon"],
     );
     let rule = name_rule(&p);

@@ -888,9 +888,12 @@ pub fn devapi_text(f: &Finding) -> (String, String) {
     (suffix, text.to_string())
 }
 
-/// The function-name rule. Wording of the newest Developer API report
-/// (ccs-function-name-colons-allowed, 2025-11-30, which lists colons).
-pub const NAME_RULE: &str = "Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.";
+/// The function-name rule, in the Developer API's words as reported 2025-04-16
+/// (vscode-copilot-invalid-function-name, microsoft/vscode-copilot-release#7928; the same
+/// template in gemini-cli #2966 and #7869): no colon. A later text that lists colons
+/// (ccs-function-name-colons-allowed, 2025-11-30) is a Code Assist style backend's, unmapped
+/// since 2026-12-03: it speaks to no target, and the matrix has the colon rejected.
+pub const NAME_RULE: &str = "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.";
 
 /// True for a valid function name under [`NAME_RULE`].
 pub fn name_ok(name: &str) -> bool {
@@ -899,7 +902,7 @@ pub fn name_ok(name: &str) -> bool {
         && name.len() <= 64
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// Renders Developer API semantic problems into one `error.message`.

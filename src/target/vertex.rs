@@ -238,12 +238,9 @@ pub fn invalid_credentials() -> Value {
 }
 
 /// Vertex's function-name rule (Vertex AI v1 `FunctionDeclaration.name` reference: letters,
-/// digits, underscores, dots and dashes; no colons, unlike the Developer API's newest text).
+/// digits, underscores, dots and dashes; no colons), the Developer API's ([`google::name_ok`])
+/// in Vertex's words.
 pub const NAME_RULE: &str = "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots and dashes, with a maximum length of 64.";
-
-fn name_ok(name: &str) -> bool {
-    google::name_ok(name) && !name.contains(':')
-}
 
 /// Vertex's validator: the first problem, in Vertex's words.
 pub fn validate(body: &Value) -> Option<String> {
@@ -256,7 +253,7 @@ pub fn validate(body: &Value) -> Option<String> {
         for (di, d) in decls.into_iter().flatten().enumerate() {
             let Some(d) = d.as_object() else { continue };
             let name = d.get("name").and_then(Value::as_str).unwrap_or("");
-            if !name_ok(name) {
+            if !google::name_ok(name) {
                 return Some(format!(
                     "Unable to submit request because function name `{name}` is invalid. {NAME_RULE}"
                 ));

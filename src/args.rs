@@ -43,6 +43,7 @@ use members::Given;
 mod resources;
 mod unchecked;
 mod undecided;
+mod unevaluated;
 mod unions;
 
 /// Which text-to-value coercions are allowed. All off by default.
@@ -2289,6 +2290,14 @@ impl ArgsSchema {
                     }
                     _ => Vec::new(),
                 };
+                // Members an `unevaluatedProperties` schema (not `false`) refuses by their
+                // value: said after the loop, by what that value fails.
+                let mut by_value: Vec<&String> = Vec::new();
+                let schema_beside = unevaluated
+                    && self
+                        .keyword_owner(e)
+                        .and_then(|o| o.get("unevaluatedProperties"))
+                        .is_some_and(Value::is_object);
                 for name in unexpected {
                     // A key the engine reads otherwise than ECMA-262 may place it: not known
                     // to be undeclared, and the warning names it unchecked (trial 57 D4).
@@ -2345,6 +2354,11 @@ impl ArgsSchema {
                         });
                         continue;
                     }
+                    // Accepted by name: only the value can be wrong (`unevaluated`).
+                    if schema_beside && !in_place.contains(&name.as_str()) {
+                        by_value.push(name);
+                        continue;
+                    }
                     let mut m = Sentence::with_room(&pointer, name.len() + expected.len() + 60);
                     m.text("`").text(&crate::report::escape_inline(name));
                     // Declared by a part of the schema these arguments do not meet (a failed
@@ -2375,6 +2389,9 @@ impl ArgsSchema {
                         keyword: static_keyword(kind),
                         expected: Cow::Owned(expected.clone()),
                     });
+                }
+                if !by_value.is_empty() {
+                    self.unevaluated_problems(e, &by_value, coerce, out);
                 }
                 return;
             }
@@ -2737,6 +2754,53 @@ impl ArgsSchema {
             keyword: Cow::Borrowed(keyword),
             expected,
         });
+    }
+
+    /// Appends the problems of the members `names` of the object of `e`, which its
+    /// `unevaluatedProperties` schema refuses by their value: the problems of each value
+    /// under that schema, at their places, as a declared member's are said
+    /// ([`ArgsSchema::unevaluated_errors`]). A member none is found for (its errors cannot be
+    /// had again) is said to fail that schema, with the schema described.
+    fn unevaluated_problems(
+        &self,
+        e: &ValidationError<'_>,
+        names: &[&String],
+        coerce: Coercions,
+        out: &mut Vec<Problem>,
+    ) {
+        let at = e.instance_path().as_str();
+        let start = out.len();
+        for sub in self.unevaluated_errors(e, names).unwrap_or_default() {
+            self.problems_for(&sub, coerce, out);
+        }
+        for name in names {
+            let pointer = pointer_to(at, name);
+            let below = |p: &Problem| {
+                p.pointer
+                    .strip_prefix(pointer.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            };
+            if out[start..].iter().any(below) {
+                continue;
+            }
+            let expected = self
+                .keyword_owner(e)
+                .and_then(|o| o.get("unevaluatedProperties"))
+                .map_or_else(
+                    || SOME_VALUE.to_string(),
+                    |s| unions::described(self.ref_root(e), s),
+                );
+            let found = e.instance().get(name.as_str()).unwrap_or(&Value::Null);
+            let mut m = Sentence::at(&pointer);
+            m.value(found)
+                .text(" does not match the `unevaluatedProperties` schema");
+            out.push(Problem {
+                message: m.expected(&expected),
+                pointer,
+                keyword: Cow::Borrowed("unevaluatedProperties"),
+                expected: Cow::Owned(expected),
+            });
+        }
     }
 
     /// Adds a problem for every place where a string meets a `pattern` the regex engine gave
@@ -5241,6 +5305,88 @@ mod tests {
                 "/u/c: `c` is not a declared argument; leave it out (expected only the declared \
               arguments `a`, `b`)."
             ]
+        );
+    }
+
+    /// An `unevaluatedProperties` schema (not `false`) accepts an undeclared member whose
+    /// value matches it, as an `additionalProperties` schema and a `patternProperties` key do,
+    /// but the validator names a member whose value fails it as it names one `false` refuses:
+    /// `{"b": 1}` against `{type: string}` there read "`b` is not a declared argument; leave
+    /// it out", which is false. It is now said by what the value fails, at the member's place
+    /// (inside an array's item and under a nested `$id` too), as the other two keywords' and a
+    /// declared member's problems are; `false` still says "not a declared argument".
+    #[test]
+    fn a_member_an_unevaluated_properties_schema_refuses_is_said_by_its_value() {
+        let said = pointer_expected_message;
+        let string = json!({"type": "string"});
+        let closed = |keyword: &str, beside: Value| {
+            let mut o = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+            o[keyword] = beside;
+            o
+        };
+        let not_a_string = vec![(
+            "/b".to_string(),
+            "a string".to_string(),
+            "/b: 1 is an integer; expected a string.".to_string(),
+        )];
+        for keyword in ["unevaluatedProperties", "additionalProperties"] {
+            assert_eq!(
+                said(closed(keyword, string.clone()), json!({"a": "x", "b": 1})),
+                not_a_string,
+                "{keyword}"
+            );
+            assert_eq!(
+                said(closed(keyword, json!(false)), json!({"b": 1}))[0].2,
+                "/b: `b` is not a declared argument; leave it out (expected only the declared \
+                 arguments `a`).",
+                "{keyword}"
+            );
+        }
+        let mut keyed = closed("additionalProperties", json!(false));
+        keyed["patternProperties"] = json!({"^b": string});
+        assert_eq!(said(keyed, json!({"b": 1})), not_a_string);
+        // Nested, the value an object, and a member's own problems below it.
+        let member = json!({"type": "object", "properties": {"x": {"type": "integer"}},
+            "required": ["x"]});
+        let nested = json!({"type": "object", "properties": {
+            "o": closed("unevaluatedProperties", member)}});
+        assert_eq!(
+            said(nested, json!({"o": {"a": "k", "b": {"x": "s"}, "c": {}}})),
+            [
+                (
+                    "/o/b/x".to_string(),
+                    "an integer".to_string(),
+                    "/o/b/x: \"s\" is a string; expected an integer.".to_string()
+                ),
+                (
+                    "/o/c/x".to_string(),
+                    "an integer".to_string(),
+                    "/o/c/x: required argument is missing; expected an integer.".to_string()
+                )
+            ]
+        );
+        // In an array's item, the member's name escaped; under a nested `$id`, whose `$ref`
+        // reads its own `$defs`.
+        let items = json!({"type": "object", "properties": {"l": {"type": "array",
+            "items": closed("unevaluatedProperties", json!({"type": "string", "maxLength": 2}))}}});
+        assert_eq!(
+            said(items, json!({"l": [{"a": "x"}, {"b/c~": "long"}]})),
+            [(
+                "/l/1/b~1c~0".to_string(),
+                "at most 2 characters".to_string(),
+                "/l/1/b~1c~0: \"long\" is too long; expected at most 2 characters.".to_string()
+            )]
+        );
+        let inner = json!({"$id": "https://ex.com/root", "type": "object", "properties": {
+            "o": {"$id": "inner", "type": "object", "$defs": {"S": {"type": "string"}},
+                "unevaluatedProperties": {"$ref": "#/$defs/S"}}}});
+        assert_eq!(
+            said(inner, json!({"o": {"q": 2}})),
+            [(
+                "/o/q".to_string(),
+                "a string".to_string(),
+                "/o/q: 2 is an integer; expected a string.".to_string()
+            )]
         );
     }
 

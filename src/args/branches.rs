@@ -196,7 +196,7 @@ impl ArgsSchema {
     }
 
     /// The URI of the union keyword of `e` in the schema registered whole (as
-    /// [`ArgsSchema::compile_place`] registers it), to which a branch's index is appended.
+    /// [`ArgsSchema::compile_wrapper`] registers it), to which a branch's index is appended.
     pub(super) fn union_uri(&self, e: &ValidationError<'_>) -> Option<String> {
         match &self.resources {
             // The validator's own location names the resource the keyword is in.
@@ -258,20 +258,35 @@ impl ArgsSchema {
     /// [`ArgsSchema::union_uri`] names it) on its own, its `$ref`s resolved in the whole
     /// schema; `None` when it cannot be compiled so.
     pub(super) fn branch_validator(&self, place: &str) -> Option<Arc<Validator>> {
+        self.wrapper_validator(place, || serde_json::json!({ "$ref": place }))
+    }
+
+    /// The validator cached by `key` (a place URI, or a name no such URI has: one holding a
+    /// space), compiled from what `wrapper` makes on first use
+    /// ([`ArgsSchema::compile_wrapper`]).
+    pub(super) fn wrapper_validator(
+        &self,
+        key: &str,
+        wrapper: impl FnOnce() -> Value,
+    ) -> Option<Arc<Validator>> {
         let mut cache = self
             .branches
             .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(v) = cache.get(place) {
+        if let Some(v) = cache.get(key) {
             return v.clone();
         }
-        let compiled = self.compile_place(place).map(Arc::new);
-        cache.insert(place.into(), compiled.clone());
+        let compiled = self.compile_wrapper(&wrapper()).map(Arc::new);
+        cache.insert(key.into(), compiled.clone());
         compiled
     }
 
-    fn compile_place(&self, place: &str) -> Option<Validator> {
+    /// A validator for `wrapper`, a schema whose `$ref`s name places of the compiled schema
+    /// by URI (as [`ArgsSchema::union_uri`] names them), resolved in the whole schema: the
+    /// errors under such a reference carry that place's schema path, as the whole schema's
+    /// validator gives them. `None` when it cannot be compiled so.
+    fn compile_wrapper(&self, wrapper: &Value) -> Option<Validator> {
         let root = self.lookup_root();
         let base = super::resources::root_uri(root)?;
         let registry = jsonschema::Registry::new()
@@ -280,12 +295,11 @@ impl ArgsSchema {
             .prepare()
             .ok()?;
         let draft = jsonschema::Draft::Draft202012.detect(root);
-        let wrapper = serde_json::json!({ "$ref": place });
         super::with_later_formats(root, jsonschema::options())
             .with_draft(draft)
             .should_validate_formats(true)
             .with_registry(&registry)
-            .build(&wrapper)
+            .build(wrapper)
             .ok()
     }
 }

@@ -2286,7 +2286,7 @@ impl ArgsSchema {
                 // the same, and "not a declared argument" would be false.
                 let beside = match self.keyword_owner(e) {
                     Some(owner) if !unevaluated => {
-                        members::declared_beside(self.ref_root(e), owner)
+                        members::declared_beside(self.ref_root(e), self.lookup_root(), owner)
                     }
                     _ => Vec::new(),
                 };
@@ -6827,6 +6827,77 @@ mod tests {
             )[1]
             .2
             .starts_with("/a: `a` is declared only in a part of the schema these arguments")
+        );
+    }
+
+    /// A member declared in the definition a `$dynamicRef` beside `additionalProperties:
+    /// false` reaches read "`a` is not a declared argument; leave it out" where a `$ref` to the
+    /// same definition was said to declare it (`declared_beside` followed `$ref` alone). A
+    /// `$dynamicRef` by JSON Pointer, or to a `$dynamicAnchor` the document declares once,
+    /// reaches that definition whatever the dynamic scope, and is now followed as a `$ref` is;
+    /// one whose name two resources declare may be redirected, and a draft before 2020-12 has
+    /// no such keyword: those keep the old words.
+    #[test]
+    fn a_member_a_static_dynamic_ref_declares_beside_additional_properties_false_says_where() {
+        let said = |beside: Value| {
+            let mut schema = json!({"additionalProperties": false, "properties": {"c": {}},
+                "$defs": {"A": {"$dynamicAnchor": "A", "properties": {"a": {}}}}});
+            let o = schema.as_object_mut().unwrap();
+            for (k, v) in beside.as_object().unwrap() {
+                match (k.as_str(), o.get_mut(k)) {
+                    ("$defs", Some(Value::Object(defs))) => {
+                        defs.extend(v.as_object().unwrap().clone());
+                    }
+                    _ => {
+                        o.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            pointer_expected_message(schema, json!({"a": 1}))
+                .remove(0)
+                .2
+        };
+        let declared = |places: &str| {
+            format!(
+                "/a: `a` is declared under {places}, but `additionalProperties: false` here \
+                 sees only this object's own `properties`, so it refuses every value of `a`; \
+                 leave it out (expected no value at all: the tool's schema, not the call, must \
+                 change to take `a`)."
+            )
+        };
+        let undeclared = "/a: `a` is not a declared argument; leave it out (expected only the \
+                          declared arguments `c`).";
+        assert_eq!(said(json!({"$ref": "#A"})), declared("`$ref`"));
+        assert_eq!(
+            said(json!({"$dynamicRef": "#A"})),
+            declared("`$dynamicRef`")
+        );
+        assert_eq!(
+            said(json!({"allOf": [{"$dynamicRef": "#A"}]})),
+            declared("`allOf/0/$dynamicRef`")
+        );
+        assert_eq!(
+            said(json!({"allOf": [{"$dynamicRef": "#/$defs/A"}]})),
+            declared("`allOf/0/$dynamicRef`")
+        );
+        // Through a `$ref` the definition reached holds.
+        assert_eq!(
+            said(json!({"$dynamicRef": "#/$defs/B", "$defs": {"B": {"$ref": "#/$defs/A"}}})),
+            declared("`$dynamicRef`")
+        );
+        // A second resource declaring `A` may be outermost in the dynamic scope.
+        assert_eq!(
+            said(json!({"$dynamicRef": "#A", "$defs": {"O": {"$id": "other",
+                "$dynamicAnchor": "A", "properties": {"z": {}}}}})),
+            undeclared
+        );
+        // 2019-09 has no `$dynamicRef`: the validator ignores it.
+        assert_eq!(
+            said(
+                json!({"$schema": "https://json-schema.org/draft/2019-09/schema",
+                "$dynamicRef": "#/$defs/A"})
+            ),
+            undeclared
         );
     }
 

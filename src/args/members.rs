@@ -302,11 +302,17 @@ fn is_index(token: &str) -> bool {
 /// The members the subschemas applying to the object schema `owner`'s object declare in
 /// their `properties`, each with the place of a declaring subschema, relative to `owner`
 /// (`allOf/0`, `anyOf/1/then`, `allOf/0/$ref`): the in-place applicators (`allOf`, `anyOf`,
-/// `oneOf`, `if`/`then`/`else`, `dependentSchemas`, the schema form of `dependencies`) and
-/// local `$ref`s (read in `root`), theirs in turn, 16 deep. Not `owner`'s own `properties`,
-/// nor under `not`, which declares nothing. `additionalProperties` beside sees none of them
-/// (2020-12 core §10.3.2.3: only `properties` and `patternProperties` of its own object).
-pub(super) fn declared_beside<'s>(root: &'s Value, owner: &'s Value) -> Vec<(&'s str, String)> {
+/// `oneOf`, `if`/`then`/`else`, `dependentSchemas`, the schema form of `dependencies`), local
+/// `$ref`s (read in `root`, the resource holding `owner`) and the `$dynamicRef`s that always
+/// reach one schema of `document`, the whole schema ([`dynamic_target`]), theirs in turn, 16
+/// deep. Not `owner`'s own `properties`, nor under `not`, which declares nothing.
+/// `additionalProperties` beside sees none of them (2020-12 core §10.3.2.3: only `properties`
+/// and `patternProperties` of its own object).
+pub(super) fn declared_beside<'s>(
+    root: &'s Value,
+    document: &Value,
+    owner: &'s Value,
+) -> Vec<(&'s str, String)> {
     let mut out = Vec::new();
     let mut stack: Vec<(&Value, String, usize)> = vec![(owner, String::new(), 0)];
     while let Some((schema, place, depth)) = stack.pop() {
@@ -360,9 +366,47 @@ pub(super) fn declared_beside<'s>(root: &'s Value, owner: &'s Value) -> Vec<(&'s
         {
             children.push((schema, below("$ref"), depth + 1));
         }
+        if let Some(reference) = o.get("$dynamicRef").and_then(Value::as_str)
+            && let Some(schema) = dynamic_target(root, document, reference)
+        {
+            children.push((schema, below("$dynamicRef"), depth + 1));
+        }
         stack.extend(children.into_iter().rev());
     }
     out
+}
+
+/// The schema a `$dynamicRef` of text `reference`, in the resource `root` of the schema
+/// `document`, evaluates its value against whatever the dynamic scope, and the end of the
+/// `$ref`s it leads on to (as [`declared_beside`] follows a `$ref`). It resolves as a `$ref`
+/// does (2020-12 core §8.2.3.2), unless the schema so reached declares a `$dynamicAnchor` of
+/// the fragment's name: evaluation then takes the outermost resource in the dynamic scope
+/// declaring that name, which is the schema reached only when `document` declares it there
+/// alone (its whole walk counted; [`crate::schema::in_place`] reads a loop so). `None` under
+/// a draft without the keyword (before 2020-12, where the validator ignores it), where
+/// another declaration may redirect it, or where it reaches no schema of `root`.
+fn dynamic_target<'s>(root: &'s Value, document: &Value, reference: &'s str) -> Option<&'s Value> {
+    if jsonschema::Draft::Draft202012.detect(document) != jsonschema::Draft::Draft202012 {
+        return None;
+    }
+    let crate::schema::refs::Step::Local(reached, _) = crate::schema::refs::step(root, reference)
+    else {
+        return None;
+    };
+    let name = reference.rsplit_once('#').map_or("", |(_, f)| f);
+    let declares = |v: &Value| {
+        !name.is_empty() && v.get("$dynamicAnchor").and_then(Value::as_str) == Some(name)
+    };
+    if declares(reached) {
+        let walk = crate::schema::walk(document);
+        if walk.truncated || walk.nodes.iter().filter(|n| declares(n.value)).count() != 1 {
+            return None;
+        }
+    }
+    match crate::schema::refs::follow(root, reference) {
+        crate::schema::refs::Chain::Reaches { schema, .. } => Some(schema),
+        _ => None,
+    }
 }
 
 /// The places of [`declared_beside`]'s list `beside` where `name` is declared, each quoted

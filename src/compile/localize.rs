@@ -2,13 +2,14 @@
 //! profile answers: the request as a whole, naming no tool (vLLM's "features not supported by
 //! xgrammar", Vertex's invalid function name), or a place where the profile has no evidence
 //! (so `check --target` reports no error there). A request rejected as a whole is bisected
-//! down to the tools the model rejects alone; for each, the repairs that could answer it are
+//! down to the tools the model rejects alone (a run rejected for a limit of the whole request,
+//! and accepted in halves, blames none of its tools); for each, the repairs that could answer it are
 //! made all at once, then pruned by delta debugging: a repair is kept only when the model
 //! rejects the tool without it, so what is kept is what the model rejected, not a guess. A
 //! tool no repair answers is refused on its own, and the other tools are still sent.
 
 use crate::evidence::Verdict;
-use crate::explain::CheckProfile;
+use crate::explain::{CheckProfile, Located};
 use crate::names::{FirstChar, NameRule};
 use crate::profile::CompiledProfile;
 use crate::repair::{self, Change, Tool, ToolRepair};
@@ -37,14 +38,15 @@ pub struct Traced {
     /// answer.
     pub culprits: Vec<(usize, Alone)>,
     /// Runs of tools (start, end exclusive) the model rejects sent together and accepts in
-    /// each half: no one of them is the one it rejects.
+    /// each half, for no limit of the request: no one of them is the one it rejects.
     pub together: Vec<(usize, usize)>,
     /// Runs of tools not traced because the cap on model calls was reached: each lies in a
     /// run the model rejects, and was never sent on its own.
     pub untraced: Vec<(usize, usize)>,
     /// The model calls made.
     pub calls: usize,
-    /// The cap they were held to.
+    /// The cap they were held to, but for the one call asking why a run the model accepts in
+    /// halves is rejected ([`split`]).
     pub budget: usize,
 }
 
@@ -102,8 +104,30 @@ fn split(
         any = true;
     }
     if !any && !top {
-        t.together.push((start, end));
+        // A limit of the whole request (Cohere's 200 fields across all tools) rejects a run
+        // past it and takes each half: no tool of it is to blame, and the rejection of the
+        // whole request says which limit it is (trial 71 D2: a half of 21 tools over the
+        // limit had every tool refused, and compile then reported the request accepted).
+        // Asked past the cap too (one call per run the model rejects, at most): the answer
+        // decides whether tools are refused.
+        t.calls += 1;
+        if !about_the_request(&defs[start..end], check) {
+            t.together.push((start, end));
+        }
     }
+}
+
+/// Whether the offline model's answer to `defs` sent as one request is about the request,
+/// not one of its tools: explain reads it at the request ([`Located::Request`]), as it reads
+/// a limit counted across the request's tools.
+fn about_the_request(defs: &[ToolDef], check: &CheckProfile<'_>) -> bool {
+    let Some(answer) = super::ask_model(check.id(), defs) else {
+        return false;
+    };
+    answer.classified.verdict == Verdict::Rejected
+        && crate::explain::explain_for(Some(&answer.body), &answer.reply.text_body(), check)
+            .iter()
+            .any(|e| e.located == Located::Request)
 }
 
 /// Half the cap on the model calls tracing which repairs of one tool the model needs

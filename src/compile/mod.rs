@@ -1072,8 +1072,10 @@ fn names_but(results: &[ToolRepair], i: usize) -> Vec<String> {
 /// could act on: the tools sent are bisected ([`localize::bisect`]), so the ones in a part the
 /// model accepts are kept and each one it rejects alone is repaired where a repair answers
 /// it, else refused by itself, at the place the model names, with what the refusal rests on
-/// ([`model_basis`]). Tools the bisection could not tell apart (rejected together, or past its
-/// cap on model calls, when nothing else was found) are refused and the reason says so. Returns whether any tool changed
+/// ([`model_basis`]). Tools the bisection could not tell apart (rejected together for no limit
+/// of the whole request, or past its cap on model calls, when nothing else was found) are
+/// refused and the reason says so; a run rejected for a limit of the whole request blames no
+/// tool, and the request's rejection is reported as such. Returns whether any tool changed
 /// (the request is then sent again).
 fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'_>) -> bool {
     let &Round {

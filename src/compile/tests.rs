@@ -3042,6 +3042,48 @@ fn a_request_level_rejection_past_the_64th_tool_is_traced() {
     assert_check_clean(&c, target);
 }
 
+/// Trial 71 D2: 41 tools of 10 properties (410 fields) are over Cohere's 200 fields across
+/// a strict request; the bisection went down into the half of 21 tools (210 fields, still
+/// over), found each of its halves accepted, and refused its 21 tools "sent together" (with
+/// 45 tools, every tool), then reported the 20 left accepted. The request's limit is now
+/// reported as the rejection of the request, as at 40 tools, and no tool is refused for it.
+#[test]
+fn a_request_over_a_limit_of_the_whole_request_refuses_no_tool() {
+    let target = "cohere/v2-strict";
+    let ten = |i: usize| {
+        let props: serde_json::Map<String, Value> = (0..10)
+            .map(|k| (format!("p{k}"), json!({"type":"string"})))
+            .collect();
+        tool(
+            &format!("t{i}"),
+            json!({"type":"object","properties":props,"required":["p0"]}),
+        )
+    };
+    for n in [40, 41, 45] {
+        let tools: Vec<Tool> = (0..n).map(ten).collect();
+        let c = compile_own(&tools, target);
+        for (i, t) in c.tools.iter().enumerate() {
+            assert_ne!(t.outcome, Outcome::Refused, "{n} tools, tool {i}: {t:#?}");
+        }
+        let ModelCheck::Rejected {
+            error,
+            explanations,
+            ..
+        } = &c.check
+        else {
+            panic!("{n} tools: {:#?}", c.check);
+        };
+        assert!(error.contains(&format!("got {}", 10 * n)), "{n}: {error}");
+        assert!(
+            explanations
+                .iter()
+                .any(|e| e.located == crate::explain::Located::Request
+                    && e.rule.as_deref() == Some("size-exceeded")),
+            "{n}: {explanations:#?}"
+        );
+    }
+}
+
 /// Trial N (F2), Vertex: its name check rejects the request naming no tool compile can read;
 /// the tool at index 68 is found and renamed, and the 69 others are kept.
 #[test]

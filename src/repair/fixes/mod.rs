@@ -580,12 +580,16 @@ fn note(node: &mut Map<String, Value>, phrase: &str) {
 }
 
 /// Description text `d` with the text `more` after it, as sentences: a full stop is put
-/// between them where `d` ends without one; `more` alone where `d` is blank.
+/// between them where `d` ends without one; `more` alone where `d` is blank. A text ending in
+/// a stop inside closing brackets or quotes (`(see below.)`), or in a colon, semicolon or comma
+/// (`Contact address:`, which introduces what follows), takes `more` after a space: a stop
+/// there would read `address:. Format: email.` (trial 71).
 fn appended(d: &str, more: &str) -> String {
     let d = d.trim_end();
+    let closed = d.trim_end_matches([')', ']', '"', '\'', '”', '’']);
     if d.is_empty() {
         more.to_string()
-    } else if d.ends_with(['.', '!', '?']) {
+    } else if closed.ends_with(['.', '!', '?', ':', ';', ',']) {
         format!("{d} {more}")
     } else {
         format!("{d}. {more}")
@@ -1292,4 +1296,28 @@ fn largest(profile: &CompiledProfile, limit: Limit, ok: impl Fn(Slot) -> bool) -
         }
     }
     Some(lo)
+}
+
+#[cfg(test)]
+mod appended_tests {
+    use super::appended;
+
+    #[test]
+    fn a_description_is_continued_as_its_last_sentence_allows() {
+        for (d, joined) in [
+            ("", "Format: email."),
+            ("Contact address", "Contact address. Format: email."),
+            ("Contact address.", "Contact address. Format: email."),
+            ("Contact address:", "Contact address: Format: email."),
+            ("Contact address;  ", "Contact address; Format: email."),
+            (
+                "Where to write (see below.)",
+                "Where to write (see below.) Format: email.",
+            ),
+            ("Say \"hi.\"", "Say \"hi.\" Format: email."),
+            ("Where (the office)", "Where (the office). Format: email."),
+        ] {
+            assert_eq!(appended(d, "Format: email."), joined, "{d:?}");
+        }
+    }
 }

@@ -357,6 +357,19 @@ fn int64_count(v: &Value) -> Option<u64> {
     u64::try_from(n).ok()
 }
 
+/// Whether keyword `k` is one Gemini's `Schema` types as int64 ([`INT64_COUNTS`]), so that a
+/// JSON string may stand for its count.
+pub(crate) fn is_int64_count(k: &str) -> bool {
+    INT64_COUNTS.contains(&k)
+}
+
+/// The count `v`, the value of keyword `k`, spells as Gemini's int64 string: `Some` only for
+/// a keyword of [`INT64_COUNTS`] whose value [`int64_count`] reads, as `toolwire args` checks
+/// it; `repair` writes it as that integer rather than dropping it.
+pub(crate) fn int64_count_of(k: &str, v: &Value) -> Option<u64> {
+    is_int64_count(k).then(|| int64_count(v)).flatten()
+}
+
 /// One count keyword written as Gemini's int64 string and read as the integer it spells (see
 /// [`crate::args::ArgsSchema::int64_strings`]).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -1960,6 +1960,78 @@ fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
     );
 }
 
+/// Gemini's REST `Schema` writes its count keywords as int64 strings (`"maxItems": "3"`),
+/// which `toolwire args` checks as their integers; repair dropped them as no valid bound,
+/// "0 losses", and the repaired schema took 4 items (trial 71 D6). Written as the integer,
+/// nothing is lost; where the keyword itself must go it is said and lost as the count; a
+/// string that is no canonical integer (`"02"`) is dropped as before, but as a loss.
+#[test]
+fn a_gemini_int64_count_string_is_written_as_its_integer() {
+    let p = profile(&[
+        "keyword-allowed: maxItems (string)",
+        "keyword-allowed: minItems (string)",
+        "keyword-allowed: maxLength (string)",
+        "keyword-allowed: minLength (string)",
+        "keyword-allowed: minLength",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"ids":{"type":"array",
+            "items":{"type":"string","maxLength":"8","minLength":"2"},
+            "maxItems":"3","minItems":"02"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"ids":{"type":"array",
+            "items":{"type":"string","maxLength":8,"description":"At least 2 characters."},
+            "maxItems":3}}})
+    );
+    let mut said: Vec<(&str, &str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
+        .collect();
+    said.sort_unstable();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/ids/items/maxLength",
+                "wrote `maxLength: \"8\"` as `maxLength: 8`, the count Gemini's int64 string \
+                 spells (as `toolwire args` reads it)",
+                None
+            ),
+            (
+                "/properties/ids/items/minLength",
+                "dropped `minLength: 2`, said in the description as \"At least 2 characters.\" \
+                 (written `minLength: \"2\"`, Gemini's int64 string)",
+                Some(
+                    "the provider no longer enforces `minLength: 2` (`toolwire args` still \
+                     checks it against the original schema)"
+                )
+            ),
+            (
+                "/properties/ids/maxItems",
+                "wrote `maxItems: \"3\"` as `maxItems: 3`, the count Gemini's int64 string \
+                 spells (as `toolwire args` reads it)",
+                None
+            ),
+            (
+                "/properties/ids/minItems",
+                "dropped `minItems: \"02\"`, which is not a valid bound (JSON Schema wants a \
+                 non-negative integer)",
+                Some(
+                    "`minItems: \"02\"`, a count written as a string that is no canonical \
+                     integer: a provider reading it as Gemini's int64 may have enforced it \
+                     (`toolwire args` refuses the original schema for it)"
+                )
+            ),
+        ]
+    );
+}
+
 #[test]
 fn repairable_warnings_are_left_as_written_and_listed() {
     // No evidence either way for the null branch: repair leaves it and says so.

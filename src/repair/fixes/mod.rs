@@ -795,14 +795,57 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         .ok_or_else(|| format!("no `{k}` at {node:?}"))?
         .clone();
     let at = crate::json::push_token(node, k);
+    // Gemini's int64 string for a count (`"maxItems": "3"`) is that count, as `toolwire args`
+    // reads it: written as the integer, nothing is lost (trial 71 D6: it was dropped as no
+    // valid bound, "0 losses", and the repaired schema took 4 items). Where the keyword
+    // itself must go, it goes as that count: said and lost as any bound is.
+    if let Some(n) = crate::args::int64_count_of(k, &v) {
+        let count = Value::from(n);
+        let t = edited(tool, node, |m| {
+            m.insert(k.to_string(), count.clone());
+        })?;
+        let mut out = vec![Candidate::one(
+            t,
+            &at,
+            rule,
+            format!(
+                "wrote `{k}: {}` as `{k}: {n}`, the count Gemini's int64 string spells (as \
+                 `toolwire args` reads it)",
+                show(&v)
+            ),
+            None,
+        )];
+        // A count repair may not drop here still has the lossless rewrite above.
+        if let Ok(dropped) = drop_valued(tool, rule, node, k, &count, describe) {
+            let written = format!(" (written `{k}: {}`, Gemini's int64 string)", show(&v));
+            for mut c in dropped {
+                c.changes
+                    .iter_mut()
+                    .filter(|c| c.pointer == at)
+                    .for_each(|c| c.action.push_str(&written));
+                out.push(c);
+            }
+        }
+        return Ok(out);
+    }
     if let Some(need) = keyword_value_invalid::wanted(k, &v) {
         // Not a value the keyword takes: nothing to say in the description, and nothing is
-        // lost that a validator would have enforced.
+        // lost that a validator would have enforced; but a string where Gemini's `Schema`
+        // takes an int64 count (`"02"`, `"-1"`) may be one a provider's int64 parser reads,
+        // so dropping it is a loss, never silent.
         let what = if keyword_value_invalid::is_bound(k) {
             "bound"
         } else {
             "value"
         };
+        let lost = (crate::args::is_int64_count(k) && v.is_string()).then(|| {
+            format!(
+                "`{k}: {}`, a count written as a string that is no canonical integer: a \
+                 provider reading it as Gemini's int64 may have enforced it (`toolwire args` \
+                 refuses the original schema for it)",
+                show(&v)
+            )
+        });
         let t = edited(tool, node, |m| {
             m.shift_remove(k);
         })?;
@@ -814,9 +857,18 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
                 "dropped `{k}: {}`, which is not a valid {what} (JSON Schema wants {need})",
                 show(&v)
             ),
-            None,
+            lost,
         )]);
     }
+    drop_valued(tool, rule, node, k, &v, describe)
+}
+
+/// The candidates dropping keyword `k`, read as `v`, from the subschema at `node`: said in
+/// the description (when `describe` and it narrows), or plainly, each with its loss and with
+/// the keywords resting on it ([`resting_on`], [`resting_above`]).
+fn drop_valued(tool: &Tool, rule: &str, node: &str, k: &str, v: &Value, describe: bool) -> Found {
+    let map = schema_at(tool, node)?;
+    let at = crate::json::push_token(node, k);
     let annotation = ANNOTATIONS.contains(&k);
     let standard = crate::schema::is_keyword(k);
     if let Some(why) = drop_refused(tool, node, k) {
@@ -835,7 +887,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
              another schema or none; inline that `$ref` first"
         ));
     }
-    let said = phrase(k, &v, map);
+    let said = phrase(k, v, map);
     let inert = tool
         .parameters
         .as_ref()
@@ -843,11 +895,11 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     let lost = if !standard || inert.is_some() {
         None
     } else if annotation {
-        Some(format!("the annotation `{k}: {}`", show(&v)))
+        Some(format!("the annotation `{k}: {}`", show(v)))
     } else {
         Some(format!(
             "the provider no longer enforces `{k}: {}` (`toolwire args` still checks it against the original schema)",
-            show(&v)
+            show(v)
         ))
     };
     // What rests on `k` goes with it, each dropped with its own loss.
@@ -901,7 +953,7 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
                 rule,
                 format!(
                     "dropped `{k}: {}`, said in the description as \"{}\"",
-                    show(&v),
+                    show(v),
                     sentence(&said)
                 ),
                 lost.clone()
@@ -913,10 +965,10 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     let action = if let Some(why) = &inert {
         format!(
             "dropped `{k}: {}`, which {why}: nothing it enforced is lost",
-            show(&v)
+            show(v)
         )
     } else if standard {
-        format!("dropped `{k}: {}`", show(&v))
+        format!("dropped `{k}: {}`", show(v))
     } else {
         format!("dropped `{k}`, which is not a JSON Schema keyword")
     };

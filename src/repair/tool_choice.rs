@@ -8,6 +8,9 @@
 //! `SpecificToolChoice`, `{"tool": {"name": ..}}`
 //! (<https://docs.aws.amazon.com/sdk-for-python/v1/reference/clients/bedrock-runtime/structures/SpecificToolChoice/>).
 //!
+//! The conversation's earlier calls name tools too ([`history_places`]): a `tool_use` block,
+//! a `tool_calls` entry, a Gemini `functionCall` part and the like.
+//!
 //! When repair renames a tool, a reference to its old name would name no tool, so it is
 //! rewritten to the new name ([`follow_renames`]) and said as a change of that tool. A
 //! reference to a tool repair leaves out has no name to follow: it is left as written and
@@ -154,7 +157,90 @@ fn reference_places(request: &Value) -> Vec<String> {
     {
         out.push("/toolConfig/toolChoice/tool/name".to_string());
     }
+    history_places(request, &mut out);
     out
+}
+
+/// The places in `request`'s conversation that name a tool the model called earlier (trial
+/// 71 D3: a renamed tool's earlier calls kept the old name, which no tool declares any more):
+/// Anthropic's `tool_use` blocks and Bedrock's `toolUse` in `messages[].content[]`; OpenAI
+/// Chat's `messages[].tool_calls[].function.name`, its legacy `function_call.name` and the
+/// `name` of a `role: "function"` message; Responses' `function_call` items of `input`;
+/// Gemini's `functionCall` and `functionResponse` parts of `contents[]` (both spellings).
+fn history_places(request: &Value, out: &mut Vec<String>) {
+    let is_name = |v: &Value, pointer: &str| v.pointer(pointer).is_some_and(Value::is_string);
+    let items = |key: &str| {
+        request
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+    };
+    for (i, message) in items("messages") {
+        let at = format!("/messages/{i}");
+        for (j, block) in message
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if block.get("type").and_then(Value::as_str) == Some("tool_use")
+                && is_name(block, "/name")
+            {
+                out.push(format!("{at}/content/{j}/name"));
+            } else if is_name(block, "/toolUse/name") {
+                out.push(format!("{at}/content/{j}/toolUse/name"));
+            }
+        }
+        for (j, call) in message
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if is_name(call, "/function/name") {
+                out.push(format!("{at}/tool_calls/{j}/function/name"));
+            }
+        }
+        if is_name(message, "/function_call/name") {
+            out.push(format!("{at}/function_call/name"));
+        }
+        if message.get("role").and_then(Value::as_str) == Some("function")
+            && is_name(message, "/name")
+        {
+            out.push(format!("{at}/name"));
+        }
+    }
+    for (i, item) in items("input") {
+        if item.get("type").and_then(Value::as_str) == Some("function_call")
+            && is_name(item, "/name")
+        {
+            out.push(format!("/input/{i}/name"));
+        }
+    }
+    for (i, content) in items("contents") {
+        for (j, part) in content
+            .get("parts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            for key in [
+                "functionCall",
+                "function_call",
+                "functionResponse",
+                "function_response",
+            ] {
+                if is_name(part, &format!("/{key}/name")) {
+                    out.push(format!("/contents/{i}/parts/{j}/{key}/name"));
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -282,6 +368,89 @@ mod tests {
         let auto = json!({"tools": [], "tool_choice": {"type": "mcp", "name": "a.b"}});
         let (out, f) = follow(auto.clone(), at, false);
         assert_eq!((out, f), (auto, Followed::default()));
+    }
+
+    /// Trial 71 D3: the conversation's earlier calls of a renamed tool kept its old name.
+    /// Every shape of call history follows the rename; a call of a tool left out is reported;
+    /// a text block or a call of another tool is not touched.
+    #[test]
+    fn earlier_calls_in_the_conversation_follow_a_rename() {
+        let at = |head: &str| [0, 1, 2].map(|i| format!("{head}/{i}/parameters"));
+        let follow_at = |doc: Value, head: &str| {
+            let at = at(head);
+            follow(doc, [&at[0], &at[1], &at[2]], false)
+        };
+        // Anthropic tool_use blocks; a text block naming the tool is prose.
+        let doc = json!({"tools": [], "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "a.b"}]},
+            {"role": "assistant", "content": [
+                {"type": "text", "name": "a.b"},
+                {"type": "tool_use", "id": "t1", "name": "a.b", "input": {}},
+                {"type": "tool_use", "id": "t2", "name": "gone", "input": {}},
+                {"type": "tool_use", "id": "t3", "name": "same", "input": {}}]}]});
+        let (out, f) = follow_at(doc, "/tools");
+        assert_eq!(out["messages"][1]["content"][1]["name"], "a_b");
+        assert_eq!(out["messages"][1]["content"][0]["name"], "a.b");
+        assert_eq!(
+            said(&f),
+            [(
+                0,
+                "wrote the new name `a_b` for `a.b` at /messages/1/content/1/name"
+            )]
+        );
+        assert_eq!(
+            f.dangling,
+            [Dangling {
+                pointer: "/messages/1/content/2/name".into(),
+                tool: "gone".into()
+            }]
+        );
+        // OpenAI Chat: tool_calls, the legacy function_call and a `function` message.
+        let doc = json!({"tools": [], "messages": [
+            {"role": "assistant", "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "a.b", "arguments": "{}"}}]},
+            {"role": "assistant", "function_call": {"name": "a.b", "arguments": "{}"}},
+            {"role": "function", "name": "a.b", "content": "ok"},
+            {"role": "user", "name": "a.b", "content": "a user called a.b"}]});
+        let (out, f) = follow_at(doc, "/tools");
+        assert_eq!(
+            out["messages"][0]["tool_calls"][0]["function"]["name"],
+            "a_b"
+        );
+        assert_eq!(out["messages"][1]["function_call"]["name"], "a_b");
+        assert_eq!(out["messages"][2]["name"], "a_b");
+        assert_eq!(
+            out["messages"][3]["name"], "a.b",
+            "a user's name is no tool's"
+        );
+        assert_eq!(f.changes.len(), 3);
+        // Responses: function_call items of `input`.
+        let doc = json!({"tools": [], "input": [
+            {"type": "message", "role": "user", "content": "hi"},
+            {"type": "function_call", "call_id": "c1", "name": "a.b", "arguments": "{}"}]});
+        let (out, f) = follow_at(doc, "/tools");
+        assert_eq!(out["input"][1]["name"], "a_b");
+        assert_eq!(f.changes.len(), 1);
+        // Gemini: functionCall and functionResponse parts, in both spellings.
+        let doc = json!({"tools": [], "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "a.b", "args": {}}}]},
+            {"role": "user", "parts": [{"function_response": {"name": "a.b", "response": {}}}]}]});
+        let (out, f) = follow_at(doc, "/tools/0/functionDeclarations");
+        assert_eq!(
+            out["contents"][0]["parts"][0]["functionCall"]["name"],
+            "a_b"
+        );
+        assert_eq!(
+            out["contents"][1]["parts"][0]["function_response"]["name"],
+            "a_b"
+        );
+        assert_eq!(f.changes.len(), 2);
+        // Bedrock: toolUse blocks.
+        let doc = json!({"toolConfig": {"tools": []}, "messages": [
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "u1", "name": "a.b", "input": {}}}]}]});
+        let (out, f) = follow_at(doc, "/toolConfig/tools");
+        assert_eq!(out["messages"][0]["content"][0]["toolUse"]["name"], "a_b");
+        assert_eq!(f.changes.len(), 1);
     }
 
     #[test]

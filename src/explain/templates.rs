@@ -2695,22 +2695,24 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
 
 /// A pattern quoted in a message (`should match pattern '^[a-zA-Z0-9_-]{1,64}$'`).
 static QUOTED_PATTERN: LazyLock<Regex> = LazyLock::new(|| re(r"pattern '([^']+)'"));
-/// A length bound in a pattern: `{1,64}`.
-static LENGTH_BOUND: LazyLock<Regex> = LazyLock::new(|| re(r"\{\d+,\d+\}"));
+/// A length bound in a pattern: `{1,64}`, its lower bound captured.
+static LENGTH_BOUND: LazyLock<Regex> = LazyLock::new(|| re(r"\{(\d+),\d+\}"));
 
-/// Whether `name` fails the name pattern `message` quotes only by its length: the pattern
-/// refuses it, and the same pattern with its length bounds lifted takes it. A message that
-/// quotes a pattern (Anthropic's and OpenAI's) cannot say which part failed, so a
+/// Whether `name` fails the name pattern `message` quotes only by being too long: the pattern
+/// refuses it, and the same pattern with its upper length bounds lifted takes it. A message
+/// that quotes a pattern (Anthropic's and OpenAI's) cannot say which part failed, so a
 /// 70-character name of allowed characters would otherwise be explained as bad characters.
+/// The lower bound stays: an empty name fails `{1,64}` by being short, which no shortening
+/// fixes (trial 71 D4), and is `name-invalid` as check calls it.
 fn fails_only_by_length(message: &str, name: &str) -> bool {
     QUOTED_PATTERN
         .captures(message)
         .is_some_and(|c| fails_only_by_length_of(&c[1], name))
 }
 
-/// Whether `name` fails `pattern` only by its length (see [`fails_only_by_length`]).
+/// Whether `name` fails `pattern` only by being too long (see [`fails_only_by_length`]).
 fn fails_only_by_length_of(pattern: &str, name: &str) -> bool {
-    let unbounded = LENGTH_BOUND.replace_all(pattern, "*");
+    let unbounded = LENGTH_BOUND.replace_all(pattern, "{${1},}");
     match (Regex::new(pattern), Regex::new(&unbounded)) {
         (Ok(bounded), Ok(unbounded)) => !bounded.is_match(name) && unbounded.is_match(name),
         _ => false,

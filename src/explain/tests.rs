@@ -2867,6 +2867,19 @@ fn a_name_pattern_failed_by_length_alone_is_a_name_too_long() {
     );
 }
 
+/// An empty name fails a quoted name pattern's lower length bound (`{1,128}`): it is no name
+/// too long to shorten, but `name-invalid`, as check and the reading without the request call
+/// it (trial 71 D4: with the request it was `name-too-long`, "Shorten the name").
+#[test]
+fn an_empty_name_failing_a_name_pattern_is_not_too_long() {
+    let error = "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'";
+    let request = json!({"tools":[{"name":"","input_schema":{"type":"object","properties":{}}}]});
+    for target in [None, Some("anthropic/messages")] {
+        let all = explain(Some(&request), error, target);
+        assert_eq!(all[0].rule.as_deref(), Some("name-invalid"), "{target:?}");
+    }
+}
+
 /// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the
 /// keyword", which would delete a union's schemas (openai/openai-agents-js#1138's message).
 #[test]

@@ -2658,6 +2658,23 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
     {
         rule = Some("name-too-long");
     }
+    // An unknown key of a root that holds no schema keyword at all is an example of the
+    // arguments written where the schema belongs: removing the key leaves `{}`, refused
+    // again; the root is the problem, as check's `root-not-object` says (trial 71 D7).
+    if rule == Some("keyword-unsupported")
+        && let (Some(Value::Object(root)), Some(p)) =
+            (tool.and_then(|t| t.schema), pointer.as_mut())
+        && p.strip_prefix('/').is_some_and(|key| !key.contains('/'))
+        && crate::profile::rules::root_not_object::is_instance(root)
+    {
+        notes.push(format!(
+            "`{}` is no schema keyword, and the schema holds none at all: it is an example of the \
+             arguments, not a schema; removing the key would leave `{{}}`, refused again",
+            p[1..].replace("~1", "/").replace("~0", "~")
+        ));
+        *p = String::new();
+        rule = Some("root-not-object");
+    }
     // The error's own number is the answer only without a request: a request that has no tool
     // there (noted above) shows the error is not about this request's tools.
     let tool_index = tool

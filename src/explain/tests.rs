@@ -2880,6 +2880,28 @@ fn an_empty_name_failing_a_name_pattern_is_not_too_long() {
     }
 }
 
+/// Google's unknown `value` at the root of parameters that hold no schema keyword at all is
+/// example arguments written where the schema belongs: `root-not-object` at the root, as check
+/// says, not `keyword-unsupported` "Remove the keyword", which leaves `{}`, refused again
+/// (trial 71 D7). A schema with keywords beside the unknown key keeps the keyword's reading.
+#[test]
+fn an_unknown_key_of_an_instance_root_is_root_not_object() {
+    let error = "Invalid JSON payload received. Unknown name \"value\" at \
+         'generate_content_request.tools[0].function_declarations[0].parameters': Cannot find field.";
+    let request = |parameters: Value| json!({"tools":[{"functionDeclarations":[{"name":"probe_tool","parameters":parameters}]}]});
+    let instance = request(json!({"value": "abc"}));
+    for target in [None, Some("gemini/v1beta/parameters")] {
+        let e = &explain(Some(&instance), error, target)[0];
+        let read = (e.rule.as_deref(), e.pointer.as_deref(), e.fix.as_deref());
+        let fix = fix_for("root-not-object");
+        assert_eq!(read, (Some("root-not-object"), Some(""), fix), "{target:?}");
+    }
+    let schema = request(json!({"type": "object", "value": "abc"}));
+    let e = &explain(Some(&schema), error, None)[0];
+    let read = (e.rule.as_deref(), e.pointer.as_deref());
+    assert_eq!(read, (Some("keyword-unsupported"), Some("/value")));
+}
+
 /// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the
 /// keyword", which would delete a union's schemas (openai/openai-agents-js#1138's message).
 #[test]

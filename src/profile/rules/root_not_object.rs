@@ -65,6 +65,17 @@ fn owns(p: &Param) -> bool {
     keyed_in(p, Kind::RootShape, SHAPES)
 }
 
+/// Whether a non-empty schema object `map` holds no schema keyword at all: an example of the
+/// arguments written where the schema belongs (`{"city": "Paris"}`), feature
+/// `root-shape: instance-not-schema` at the root. `propertyOrdering` is Gemini's own keyword,
+/// `x-` the OpenAPI extension prefix: a root holding only those is still a schema.
+pub(crate) fn is_instance(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+    !map.is_empty()
+        && !map
+            .keys()
+            .any(|k| crate::schema::is_keyword(k) || k == "propertyOrdering" || k.starts_with("x-"))
+}
+
 fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
     if !n.is_root() {
         return;
@@ -95,12 +106,7 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
         );
         return;
     }
-    // `propertyOrdering` is Gemini's own keyword, `x-` the OpenAPI extension prefix: a root
-    // holding only those is still a schema, not an instance.
-    if !map
-        .keys()
-        .any(|k| crate::schema::is_keyword(k) || k == "propertyOrdering" || k.starts_with("x-"))
-    {
+    if is_instance(map) {
         cx.feature(at, Feat::RootShape(value::ROOT_INSTANCE), Placement::Root, || {
             "the parameters schema has no schema keyword at all: it looks like an example of the arguments, not a schema".into()
         });

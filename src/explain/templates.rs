@@ -1246,6 +1246,17 @@ const O_LIMIT_RULES: &[(&str, &str)] = &[
     ("object properties; at most", "size-exceeded"),
 ];
 
+/// The words of OpenAI's meta-schema messages (Python jsonschema's) about a keyword's value out
+/// of its range: `-1 is less than the minimum of 0` (a negative `maxLength`, as the emulator
+/// answers), `0 is less than or equal to the minimum of 0` (`multipleOf: 0`), `[] should be
+/// non-empty` (an empty `anyOf`). Like "is not of type", located by the meta-schema (trial 71
+/// D5: no rule was named, exit 1).
+const O_META_VALUE: &[&str] = &[
+    "is less than the minimum of",
+    "is less than or equal to the minimum of",
+    "should be non-empty",
+];
+
 /// The rule of a meta-schema message whose place is not found: `X is not of type 'object',
 /// 'boolean'` says a value stands where a subschema belongs, which is `schema-invalid`'s (a
 /// place found names a narrower rule, such as `items-not-schema`, by [`meta_rule_for`]).
@@ -1320,6 +1331,7 @@ fn openai(text: &str) -> Vec<Raw> {
         } else if what.contains("is not of type")
             || what.contains("is not valid under any of the")
             || what.contains("is not a '")
+            || O_META_VALUE.iter().any(|p| what.contains(p))
         {
             (Place::Meta(node.clone()), meta_type_rule(&what))
         } else {

@@ -2902,6 +2902,42 @@ fn an_unknown_key_of_an_instance_root_is_root_not_object() {
     assert_eq!(read, (Some("keyword-unsupported"), Some("/value")));
 }
 
+/// OpenAI's meta-schema messages about a value out of its keyword's range (`-1 is less than
+/// the minimum of 0`, toolwire's own emulator's answer to a negative `maxLength`) are located
+/// by the meta-schema, as "is not of type" is (trial 71 D5: no rule, exit 1).
+#[test]
+fn openai_range_messages_find_the_value_by_the_meta_schema() {
+    for (value, said, at) in [
+        (
+            json!({"type":"string","maxLength":-1}),
+            "-1 is less than the minimum of 0.",
+            "/properties/value/maxLength",
+        ),
+        (
+            json!({"type":"array","items":{"type":"string"},"minItems":-2}),
+            "-2 is less than the minimum of 0.",
+            "/properties/value/minItems",
+        ),
+        (
+            json!({"type":"number","multipleOf":0}),
+            "0 is less than or equal to the minimum of 0.",
+            "/properties/value/multipleOf",
+        ),
+        (
+            json!({"anyOf":[]}),
+            "[] should be non-empty",
+            "/properties/value/anyOf",
+        ),
+    ] {
+        let request = json!({"tools":[{"type":"function","function":{"name":"probe_tool",
+            "parameters":{"type":"object","properties":{"value":value},"required":["value"]}}}]});
+        let error = format!("Invalid schema for function 'probe_tool': {said}");
+        let e = &explain(Some(&request), &error, Some("openai/chat"))[0];
+        assert_eq!(e.pointer.as_deref(), Some(at), "{said}");
+        assert!(e.rule.is_some(), "{said}: {:?}", e.notes);
+    }
+}
+
 /// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the
 /// keyword", which would delete a union's schemas (openai/openai-agents-js#1138's message).
 #[test]

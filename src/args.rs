@@ -1176,6 +1176,12 @@ impl ArgsSchema {
     /// ("null is not allowed here"): whichever came last, the others absent by then (trial 70
     /// D6: `{"title":null,"body":null}` blamed `/body`, its reverse `/title`), and the rule
     /// the call breaks went unnamed.
+    ///
+    /// A null kept is tried again once another was removed, until a pass removes none: a
+    /// removal may mend what kept it (`dependentRequired: {a: [b]}`, `{"b":null,"a":null}`:
+    /// without `b` the rule breaks while `a` is there, and once `a` is gone nothing does),
+    /// and the verdict must not depend on the order of the members. Each pass but the last
+    /// removes one at least, so there are at most one more than `nulls`.
     fn drop_nulls(
         &self,
         validator: &Validator,
@@ -1184,32 +1190,22 @@ impl ArgsSchema {
         required: &mut HashSet<String>,
         absent: &mut Vec<String>,
     ) {
-        for pointer in nulls {
-            let Some((parent, name)) = split_last(&pointer) else {
-                continue;
-            };
-            let before = errors_of(validator, args, &parent);
-            let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) else {
-                continue;
-            };
-            let Some(index) = obj.keys().position(|k| *k == name) else {
-                continue;
-            };
-            let Some(removed) = obj.shift_remove(&name) else {
-                continue;
-            };
-            let after = errors_of(validator, args, &parent);
-            if after
-                .iter()
-                .all(|e| e == "minProperties" || before.contains(e))
-            {
-                absent.push(pointer);
-            } else {
-                if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
-                    obj.shift_insert(index, name, removed);
+        let mut pending = nulls;
+        loop {
+            let mut kept = Vec::new();
+            let removed = absent.len();
+            for pointer in pending {
+                match drop_null(validator, args, &pointer) {
+                    Some(true) => absent.push(pointer),
+                    Some(false) => kept.push(pointer),
+                    None => {}
                 }
-                required.insert(pointer);
             }
+            if kept.is_empty() || absent.len() == removed {
+                required.extend(kept);
+                return;
+            }
+            pending = kept;
         }
     }
 
@@ -1343,6 +1339,28 @@ fn errors_of(validator: &Validator, args: &Value, parent: &str) -> HashSet<Strin
             kind => kind.keyword().to_string(),
         })
         .collect()
+}
+
+/// Removes the `null` member at `pointer` from its object in `args` if its removal makes no
+/// new error of that object but a `minProperties` ([`ArgsSchema::drop_nulls`]), else leaves
+/// it where it was: whether it was removed, `None` where there is no such member.
+fn drop_null(validator: &Validator, args: &mut Value, pointer: &str) -> Option<bool> {
+    let (parent, name) = split_last(pointer)?;
+    let before = errors_of(validator, args, &parent);
+    let obj = args.pointer_mut(&parent).and_then(Value::as_object_mut)?;
+    let index = obj.keys().position(|k| *k == name)?;
+    let removed = obj.shift_remove(&name)?;
+    let after = errors_of(validator, args, &parent);
+    if after
+        .iter()
+        .all(|e| e == "minProperties" || before.contains(e))
+    {
+        return Some(true);
+    }
+    if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
+        obj.shift_insert(index, name, removed);
+    }
+    Some(false)
 }
 
 fn refusal(e: &ValidationError<'_>) -> Refusal {
@@ -5646,6 +5664,47 @@ mod tests {
             assert_eq!(r.absent_nulls.len(), 2, "{call}");
             assert_eq!(*r.arguments, json!({"o":{}}), "{call}");
             assert_eq!(messages(&s, &call), [too_few("/o")], "{call}");
+        }
+    }
+
+    /// A null kept because its absence broke a rule is tried again once another null is
+    /// removed: `dependentRequired: {a: [b]}` with `{"b":null,"a":null}` kept `b` (without
+    /// it, `a` still there lacked it) and never tried it again once `a` was gone, so that
+    /// order was '/b: null is not allowed here', exit 1, and `{"a":null,"b":null}` passed.
+    #[test]
+    fn nulls_a_dependent_required_links_are_absent_in_any_order() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},
+            "dependentRequired":{"a":["b"],"b":["c"]}}))
+        .unwrap();
+        for call in [
+            json!({"a":null,"b":null}),
+            json!({"b":null,"a":null}),
+            // A chain: `c` is tried three times, `b` twice.
+            json!({"c":null,"b":null,"a":null}),
+            json!({"a":null,"b":null,"c":null}),
+        ] {
+            let r = s.check(&call, Coercions::NONE);
+            assert!(r.problems.is_empty(), "{call}: {:#?}", r.problems);
+            assert_eq!(*r.arguments, json!({}), "{call}");
+            assert_eq!(
+                r.absent_nulls.len(),
+                call.as_object().map_or(0, serde_json::Map::len),
+                "{call}"
+            );
+        }
+        // With `a` given, `b`'s absence breaks the rule whatever the order: it is kept.
+        for call in [
+            json!({"b":null,"a":"x","c":"y"}),
+            json!({"a":"x","c":"y","b":null}),
+        ] {
+            let r = s.check(&call, Coercions::NONE);
+            assert!(r.absent_nulls.is_empty(), "{call}");
+            assert_eq!(
+                messages(&s, &call),
+                ["/b: null is not allowed here; expected a string."],
+                "{call}"
+            );
         }
     }
 

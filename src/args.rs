@@ -1334,11 +1334,38 @@ fn errors_of(validator: &Validator, args: &Value, parent: &str) -> HashSet<Strin
     validator
         .iter_errors(args)
         .filter(|e| e.instance_path().as_str() == parent)
-        .map(|e| match e.kind() {
-            ValidationErrorKind::Required { property } => format!("required {property}"),
-            kind => kind.keyword().to_string(),
-        })
+        .map(|e| error_key(&e))
         .collect()
+}
+
+/// An error as [`errors_of`] names it.
+fn error_key(e: &ValidationError<'_>) -> String {
+    match e.kind() {
+        ValidationErrorKind::Required { property } => format!("required {property}"),
+        kind => kind.keyword().to_string(),
+    }
+}
+
+/// Whether `e`, an error of the object at `parent`, only counts the members given a value:
+/// a `minProperties`, or an `anyOf` of two alternatives or more each missing members only
+/// ("at least one of `title`, `body`": `anyOf: [{required: [title]}, {required: [body]}]`).
+/// A null is "not given" to such a rule: absent, all of an object's nulls are, and the
+/// problem names the rule ([`nulls_not_counted`]); kept, whichever null came last was blamed.
+fn counts_given(e: &ValidationError<'_>, parent: &str) -> bool {
+    match e.kind() {
+        ValidationErrorKind::MinProperties { .. } => true,
+        ValidationErrorKind::AnyOf { context } => {
+            context.len() > 1
+                && context.iter().all(|branch| {
+                    !branch.is_empty()
+                        && branch.iter().all(|be| {
+                            be.instance_path().as_str() == parent
+                                && matches!(be.kind(), ValidationErrorKind::Required { .. })
+                        })
+                })
+        }
+        _ => false,
+    }
 }
 
 /// Removes the `null` member at `pointer` from its object in `args` if its removal makes no
@@ -1350,11 +1377,11 @@ fn drop_null(validator: &Validator, args: &mut Value, pointer: &str) -> Option<b
     let obj = args.pointer_mut(&parent).and_then(Value::as_object_mut)?;
     let index = obj.keys().position(|k| *k == name)?;
     let removed = obj.shift_remove(&name)?;
-    let after = errors_of(validator, args, &parent);
-    if after
-        .iter()
-        .all(|e| e == "minProperties" || before.contains(e))
-    {
+    let counts_only = validator
+        .iter_errors(args)
+        .filter(|e| e.instance_path().as_str() == parent)
+        .all(|e| before.contains(&error_key(&e)) || counts_given(&e, &parent));
+    if counts_only {
         return Some(true);
     }
     if let Some(obj) = args.pointer_mut(&parent).and_then(Value::as_object_mut) {
@@ -3346,7 +3373,7 @@ fn items(n: u64) -> &'static str {
 /// What a `minProperties` problem says of the object.
 const TOO_FEW_MEMBERS: &str = "the object has too few members";
 
-/// Says in each `minProperties` problem of an object that held nulls treated as absent
+/// Says in each `minProperties` or `anyOf` problem of an object that held nulls treated as absent
 /// (`absent`, pointers into the arguments) that a null does not count: the model sent them as
 /// members, and "too few members" alone reads as if it had not.
 fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
@@ -3357,12 +3384,23 @@ fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
         .iter()
         .filter_map(|p| split_last(p).map(|(parent, _)| parent))
         .collect();
-    for p in problems
-        .iter_mut()
-        .filter(|p| p.keyword == "minProperties" && parents.contains(&p.pointer))
-    {
+    for p in problems.iter_mut().filter(|p| parents.contains(&p.pointer)) {
+        let said = match p.keyword.as_ref() {
+            "minProperties" => TOO_FEW_MEMBERS,
+            // Only where an alternative misses one of those nulls: the rest are refused
+            // whatever became of them. The object's value without its nulls (`{}`) would
+            // read as the call's.
+            "anyOf"
+                if absent
+                    .iter()
+                    .any(|a| p.expected.contains(&format!("[{a}: required"))) =>
+            {
+                "the object matches none of the alternatives"
+            }
+            _ => continue,
+        };
         let mut m = Sentence::at(&p.pointer);
-        m.text(TOO_FEW_MEMBERS)
+        m.text(said)
             .text(" (a member sent as null counts as not given)");
         p.message = m.expected(&p.expected);
     }
@@ -5665,6 +5703,42 @@ mod tests {
             assert_eq!(*r.arguments, json!({"o":{}}), "{call}");
             assert_eq!(messages(&s, &call), [too_few("/o")], "{call}");
         }
+    }
+
+    /// "At least one of" (`anyOf: [{required: [title]}, {required: [body]}]`) counts the
+    /// members given as `minProperties` does: with every one sent as null all are absent, in
+    /// either order, and the problem is the `anyOf` (before: '/body: null is not allowed
+    /// here', its reverse '/title: ...', the last null whose removal broke it).
+    #[test]
+    fn nulls_breaking_an_at_least_one_of_are_absent_in_any_order() {
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "title":{"type":"string"},"body":{"type":"string"}},
+            "anyOf":[{"required":["title"]},{"required":["body"]}]}))
+        .unwrap();
+        for call in [
+            json!({"title":null,"body":null}),
+            json!({"body":null,"title":null}),
+        ] {
+            let r = s.check(&call, Coercions::NONE);
+            assert_eq!(r.absent_nulls.len(), 2, "{call}");
+            assert_eq!(*r.arguments, json!({}), "{call}");
+            assert_eq!(r.problems.len(), 1, "{call}");
+            assert_eq!(r.problems[0].keyword, "anyOf", "{call}");
+            assert_eq!(
+                messages(&s, &call),
+                [
+                    "(the arguments object): the object matches none of the alternatives (a \
+                  member sent as null counts as not given); expected one of: an object \
+                  [/title: required (a value)]; an object [/body: required (a value)]."
+                ],
+                "{call}"
+            );
+        }
+        // One given: the other null is absent and the call valid.
+        let one = json!({"body":null,"title":"t"});
+        let r = s.check(&one, Coercions::NONE);
+        assert_eq!(r.absent_nulls, ["/body"]);
+        assert!(r.problems.is_empty(), "{:#?}", r.problems);
     }
 
     /// A null kept because its absence broke a rule is tried again once another null is

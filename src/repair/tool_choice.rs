@@ -169,38 +169,17 @@ fn reference_places(request: &Value) -> Vec<String> {
 /// Gemini's `functionCall` and `functionResponse` parts of `contents[]` (both spellings).
 fn history_places(request: &Value, out: &mut Vec<String>) {
     let is_name = |v: &Value, pointer: &str| v.pointer(pointer).is_some_and(Value::is_string);
-    let items = |key: &str| {
-        request
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-    };
-    for (i, message) in items("messages") {
+    let typed = |v: &Value, kind: &str| v.get("type").and_then(Value::as_str) == Some(kind);
+    for (i, message) in entries(request, "messages") {
         let at = format!("/messages/{i}");
-        for (j, block) in message
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            if block.get("type").and_then(Value::as_str) == Some("tool_use")
-                && is_name(block, "/name")
-            {
+        for (j, block) in entries(message, "content") {
+            if typed(block, "tool_use") && is_name(block, "/name") {
                 out.push(format!("{at}/content/{j}/name"));
             } else if is_name(block, "/toolUse/name") {
                 out.push(format!("{at}/content/{j}/toolUse/name"));
             }
         }
-        for (j, call) in message
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (j, call) in entries(message, "tool_calls") {
             if is_name(call, "/function/name") {
                 out.push(format!("{at}/tool_calls/{j}/function/name"));
             }
@@ -214,21 +193,13 @@ fn history_places(request: &Value, out: &mut Vec<String>) {
             out.push(format!("{at}/name"));
         }
     }
-    for (i, item) in items("input") {
-        if item.get("type").and_then(Value::as_str) == Some("function_call")
-            && is_name(item, "/name")
-        {
+    for (i, item) in entries(request, "input") {
+        if typed(item, "function_call") && is_name(item, "/name") {
             out.push(format!("/input/{i}/name"));
         }
     }
-    for (i, content) in items("contents") {
-        for (j, part) in content
-            .get("parts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+    for (i, content) in entries(request, "contents") {
+        for (j, part) in entries(content, "parts") {
             for key in [
                 "functionCall",
                 "function_call",
@@ -241,6 +212,15 @@ fn history_places(request: &Value, out: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// The entries of the list at `v[key]`, with their indexes; none where it is no list.
+fn entries<'v>(v: &'v Value, key: &str) -> impl Iterator<Item = (usize, &'v Value)> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
 }
 
 #[cfg(test)]

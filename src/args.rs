@@ -1347,14 +1347,15 @@ fn error_key(e: &ValidationError<'_>) -> String {
 }
 
 /// Whether `e`, an error of the object at `parent`, only counts the members given a value:
-/// a `minProperties`, or an `anyOf` of two alternatives or more each missing members only
-/// ("at least one of `title`, `body`": `anyOf: [{required: [title]}, {required: [body]}]`).
+/// a `minProperties`, or an `anyOf` (or a `oneOf` none of whose alternatives holds) of two
+/// alternatives or more each missing members only ("at least one of `title`, `body`":
+/// `anyOf: [{required: [title]}, {required: [body]}]`).
 /// A null is "not given" to such a rule: absent, all of an object's nulls are, and the
 /// problem names the rule ([`nulls_not_counted`]); kept, whichever null came last was blamed.
 fn counts_given(e: &ValidationError<'_>, parent: &str) -> bool {
     match e.kind() {
         ValidationErrorKind::MinProperties { .. } => true,
-        ValidationErrorKind::AnyOf { context } => {
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             context.len() > 1
                 && context.iter().all(|branch| {
                     !branch.is_empty()
@@ -3390,7 +3391,7 @@ fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
             // Only where an alternative misses one of those nulls: the rest are refused
             // whatever became of them. The object's value without its nulls (`{}`) would
             // read as the call's.
-            "anyOf"
+            "anyOf" | "oneOf"
                 if absent
                     .iter()
                     .any(|a| p.expected.contains(&format!("[{a}: required"))) =>
@@ -5711,34 +5712,38 @@ mod tests {
     /// here', its reverse '/title: ...', the last null whose removal broke it).
     #[test]
     fn nulls_breaking_an_at_least_one_of_are_absent_in_any_order() {
-        let s = ArgsSchema::new(&json!({"type":"object","properties":{
-            "title":{"type":"string"},"body":{"type":"string"}},
-            "anyOf":[{"required":["title"]},{"required":["body"]}]}))
-        .unwrap();
-        for call in [
-            json!({"title":null,"body":null}),
-            json!({"body":null,"title":null}),
-        ] {
-            let r = s.check(&call, Coercions::NONE);
-            assert_eq!(r.absent_nulls.len(), 2, "{call}");
-            assert_eq!(*r.arguments, json!({}), "{call}");
-            assert_eq!(r.problems.len(), 1, "{call}");
-            assert_eq!(r.problems[0].keyword, "anyOf", "{call}");
-            assert_eq!(
-                messages(&s, &call),
-                [
-                    "(the arguments object): the object matches none of the alternatives (a \
-                  member sent as null counts as not given); expected one of: an object \
-                  [/title: required (a value)]; an object [/body: required (a value)]."
-                ],
-                "{call}"
-            );
+        // `oneOf` alike: "exactly one of", none of which is given (after stop 57: the last
+        // null was blamed, `/body` or `/title` by key order, as `anyOf`'s was).
+        for keyword in ["anyOf", "oneOf"] {
+            let s = ArgsSchema::new(&json!({"type":"object","properties":{
+                "title":{"type":"string"},"body":{"type":"string"}},
+                keyword:[{"required":["title"]},{"required":["body"]}]}))
+            .unwrap();
+            for call in [
+                json!({"title":null,"body":null}),
+                json!({"body":null,"title":null}),
+            ] {
+                let r = s.check(&call, Coercions::NONE);
+                assert_eq!(r.absent_nulls.len(), 2, "{keyword} {call}");
+                assert_eq!(*r.arguments, json!({}), "{keyword} {call}");
+                assert_eq!(r.problems.len(), 1, "{keyword} {call}");
+                assert_eq!(r.problems[0].keyword, keyword, "{call}");
+                assert_eq!(
+                    messages(&s, &call),
+                    [
+                        "(the arguments object): the object matches none of the alternatives \
+                      (a member sent as null counts as not given); expected one of: an object \
+                      [/title: required (a value)]; an object [/body: required (a value)]."
+                    ],
+                    "{keyword} {call}"
+                );
+            }
+            // One given: the other null is absent and the call valid.
+            let one = json!({"body":null,"title":"t"});
+            let r = s.check(&one, Coercions::NONE);
+            assert_eq!(r.absent_nulls, ["/body"], "{keyword}");
+            assert!(r.problems.is_empty(), "{keyword} {:#?}", r.problems);
         }
-        // One given: the other null is absent and the call valid.
-        let one = json!({"body":null,"title":"t"});
-        let r = s.check(&one, Coercions::NONE);
-        assert_eq!(r.absent_nulls, ["/body"]);
-        assert!(r.problems.is_empty(), "{:#?}", r.problems);
     }
 
     /// A null kept because its absence broke a rule is tried again once another null is

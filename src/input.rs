@@ -1064,7 +1064,19 @@ fn unknown_shape(map: &Map<String, Value>) -> String {
         return "an empty JSON object: no tools, schema or known envelope".into();
     }
     let keys: Vec<&str> = map.keys().take(6).map(String::as_str).collect();
-    format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", "))
+    let mut problem = format!("unknown shape (keys: {}); {EXPECTED}", keys.join(", "));
+    // A JSON-RPC response whose `jsonrpc` was dropped on the way (trial 71): its `result` is
+    // read only inside the envelope, where `jsonrpc` says what it is.
+    if let Some(Value::Object(result)) = get(map, "result")
+        && let [list, ..] = tool_lists(result)[..]
+    {
+        problem.push_str(&format!(
+            " (`result.{}` holds tools: an MCP tools/list response keeps its `\"jsonrpc\": \
+             \"2.0\"`, or give the `result` object alone)",
+            shown_key(list)
+        ));
+    }
+    problem
 }
 
 /// [`unknown_shape`] for a whole document (or JSON Lines line), which may be meant as a bare
@@ -3490,6 +3502,15 @@ mod tests {
         assert_eq!(
             err("{\"hello\": 1}", "x.json"),
             format!("x.json: at the document root: unknown shape (keys: hello); {EXPECTED}")
+        );
+        // A tools/list response without its `jsonrpc` (trial 71) is told how to pass it.
+        assert_eq!(
+            err("{\"result\": {\"tools\": [{\"name\": \"a\"}]}}", "x.json"),
+            format!(
+                "x.json: at the document root: unknown shape (keys: result); {EXPECTED} \
+                 (`result.tools` holds tools: an MCP tools/list response keeps its \
+                 `\"jsonrpc\": \"2.0\"`, or give the `result` object alone)"
+            )
         );
         assert_eq!(
             err(

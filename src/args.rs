@@ -5497,11 +5497,7 @@ mod tests {
         let s = ArgsSchema::new(&schema).unwrap();
         let call = json!({"e":"red","u":"x"});
         let r = s.check(&call, Coercions::NONE);
-        let got: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
-            .collect();
+        let got = pointer_expected(&r.problems);
         assert_eq!(got, [("/e", NO_ALLOWED_VALUE), ("/u", NO_ALLOWED_VALUE)]);
     }
 
@@ -5517,11 +5513,7 @@ mod tests {
         let s = ArgsSchema::new(&schema).unwrap();
         for call in [json!({"a": 101, "g": 101}), json!({"a": "101", "g": "101"})] {
             let r = s.check(&call, Coercions::NONE);
-            let got: Vec<(&str, &str)> = r
-                .problems
-                .iter()
-                .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
-                .collect();
+            let got = pointer_expected(&r.problems);
             assert_eq!(
                 got,
                 [("/a", TYPE_ENUM_CROSSED), ("/g", TYPE_ENUM_CROSSED)],
@@ -6089,11 +6081,7 @@ mod tests {
         assert!(s.check(&ok, Coercions::NONE).is_valid());
         let bad = json!({"a":1,"b":"2"});
         let r = s.check(&bad, Coercions::NONE);
-        let got: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
-            .collect();
+        let got = pointer_expected(&r.problems);
         assert_eq!(got, [("/a", "a string"), ("/b", "null or an integer")]);
         let spelled: Vec<(String, String, &str)> = s
             .type_spellings()
@@ -6726,6 +6714,14 @@ mod tests {
     }
 
     /// (pointer, expected, message) of every problem of `call` against `schema`.
+    /// Each problem's pointer and `expected`, in order.
+    fn pointer_expected(problems: &[Problem]) -> Vec<(&str, &str)> {
+        problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.expected.as_ref()))
+            .collect()
+    }
+
     fn pointer_expected_message(schema: Value, call: Value) -> Vec<(String, String, String)> {
         ArgsSchema::new(&schema)
             .unwrap()

@@ -190,6 +190,14 @@ impl Case {
     pub fn is_control(&self) -> bool {
         self.id == CONTROL_ID
     }
+
+    /// `sha256:<hex>` of what the case sends: its tools (as compact JSON, key order kept)
+    /// and its strict flag. Every observation records it (`case_digest`), so that a run of
+    /// the case as it was before an edit is told apart from one of the case as it is.
+    pub fn digest(&self) -> String {
+        let sent = serde_json::to_vec(&(&self.tools, self.strict)).unwrap_or_default();
+        crate::evidence::digest(&sent)
+    }
 }
 
 /// The raw file, before expansion.

@@ -162,12 +162,27 @@ impl Project {
         crate::profile::specs(&self.reports)
     }
 
-    /// Builds the matrix from everything on disk, with the registry's target order.
+    /// Builds the matrix from everything on disk, with the registry's target order, leaving
+    /// out the observations of cases edited since their run ([`edited_since_run`]).
     pub fn matrix(&self, catalog: &Catalog) -> Result<Matrix> {
-        self.matrix_of(catalog, &self.runs()?)
+        let mut runs = self.runs()?;
+        let edited = edited_since_run(&runs, catalog);
+        self.matrix_of(catalog, &mut runs, &edited)
     }
 
-    fn matrix_of(&self, catalog: &Catalog, runs: &[RunLog]) -> Result<Matrix> {
+    /// The matrix of `runs` without the observations `edited` names (which are removed from
+    /// `runs`).
+    fn matrix_of(
+        &self,
+        catalog: &Catalog,
+        runs: &mut [RunLog],
+        edited: &[Edited],
+    ) -> Result<Matrix> {
+        for e in edited.iter().rev() {
+            let log = &mut runs[e.log];
+            log.observations.remove(e.observation);
+            log.lines.remove(e.observation);
+        }
         let targets: Vec<String> = crate::target::registry()
             .iter()
             .map(|t| t.id.to_string())
@@ -183,8 +198,19 @@ impl Project {
     /// (`RULES.md`). Returns how many there are and which changed (or are stale).
     pub fn regenerate(&self, mode: Mode) -> Result<Regenerated> {
         let catalog = self.catalog()?;
-        let runs = self.runs()?;
-        let m = self.matrix_of(&catalog, &runs)?;
+        let mut runs = self.runs()?;
+        let edited = edited_since_run(&runs, &catalog);
+        let mut left_out = unknown_observations(&runs, &catalog);
+        left_out.extend(edited.iter().map(|e| {
+            let log = &runs[e.log];
+            (
+                log.path.clone(),
+                log.lines[e.observation],
+                e.problem.clone(),
+            )
+        }));
+        left_out.sort();
+        let m = self.matrix_of(&catalog, &mut runs, &edited)?;
         let profiles = crate::profile::derive::derive(&m, &catalog, &self.profile_specs()?);
         let mut changed = Vec::new();
         let files = [
@@ -209,7 +235,7 @@ impl Project {
             files: count,
             changed,
             profiles_not_built_in: (!profiles_built_in).then_some(profiles_path),
-            unknown_observations: unknown_observations(&runs, &catalog),
+            left_out,
         })
     }
 }
@@ -223,6 +249,13 @@ const REBUILD: &str = if cfg!(debug_assertions) {
 };
 
 impl Regenerated {
+    /// One `warning: LOG: line N: PROBLEM` per observation left out ([`Regenerated::left_out`]).
+    pub fn left_out_warnings(&self) -> impl Iterator<Item = String> + '_ {
+        self.left_out.iter().map(|(log, line, problem)| {
+            format!("warning: {}: line {line}: {problem}", log.display())
+        })
+    }
+
     /// The note saying that the profiles just made are not the ones this binary checks with,
     /// e.g. `note: reports/profile.json differs from the profiles built into this toolwire,
     /// which check, ... use: ...`; `None` when they are the same.
@@ -267,6 +300,68 @@ pub fn unknown_observations(runs: &[RunLog], catalog: &Catalog) -> Vec<(PathBuf,
     out
 }
 
+/// An observation of a case edited since its run: `runs[log].observations[observation]`.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    pub log: usize,
+    pub observation: usize,
+    /// What differs, ending in "this observation is not folded in: ...".
+    pub problem: String,
+}
+
+/// The observations of `runs` made of a case `catalog` now holds in another form, in log
+/// and observation order. Such a verdict is about a request the case no longer sends: folded
+/// in, a rejection of a case mended since (a count written `3.0`, then `3`) would stand
+/// against the feature the case now isolates (trial 72, D1). An observation is of the case
+/// as it is when its `case_digest` is the case's [`Case::digest`](crate::case::Case::digest).
+/// One written before observations carried that digest (every log of 2026-11-30 to
+/// 2026-12-06) is when it is an engine's and its `request_digest` is that of the input the
+/// engine is given for the case now ([`crate::engine::Engine::input`]); an older HTTP
+/// target's cannot be told and is folded in (no committed log holds one). Observations
+/// without a request (empty `request_digest`: nothing was sent) say nothing either way.
+pub fn edited_since_run(runs: &[RunLog], catalog: &Catalog) -> Vec<Edited> {
+    use std::collections::HashMap;
+    let engines = crate::engine::engines();
+    let mut case_digests: HashMap<&str, String> = HashMap::new();
+    let mut engine_digests: HashMap<(&str, &str), String> = HashMap::new();
+    let mut out = Vec::new();
+    for (li, log) in runs.iter().enumerate() {
+        for (oi, o) in log.observations.iter().enumerate() {
+            let Some(case) = catalog.get(&o.case) else {
+                continue;
+            };
+            let (then, now, what) = if let Some(then) = &o.case_digest {
+                let now = case_digests
+                    .entry(case.id.as_str())
+                    .or_insert_with(|| case.digest());
+                (then, now.clone(), "case digest")
+            } else if let Some(engine) = engines.iter().find(|e| e.id() == o.target)
+                && !o.request_digest.is_empty()
+            {
+                let now = engine_digests
+                    .entry((case.id.as_str(), engine.id()))
+                    .or_insert_with(|| crate::evidence::digest(&engine.input(&case.tools)));
+                (&o.request_digest, now.clone(), "request digest")
+            } else {
+                continue;
+            };
+            if *then != now {
+                out.push(Edited {
+                    log: li,
+                    observation: oi,
+                    problem: format!(
+                        "case {:?} was edited since this run: it sent other tools then ({what} \
+                         {then}, now {now}); this observation is not folded in: probe the case \
+                         again",
+                        o.case
+                    ),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// What [`Project::regenerate`] did.
 #[derive(Debug)]
 pub struct Regenerated {
@@ -278,9 +373,10 @@ pub struct Regenerated {
     /// this binary (which every command but `probe` and `rules` uses unless given
     /// `--profiles`): a contributor's new case or run is not seen by `check` until a rebuild.
     pub profiles_not_built_in: Option<PathBuf>,
-    /// Observations left out for naming an unknown case or target
-    /// ([`unknown_observations`]), for the caller to warn about.
-    pub unknown_observations: Vec<(PathBuf, usize, String)>,
+    /// Observations left out of the matrix, as (log, line, problem), in that order, for the
+    /// caller to warn about: those naming an unknown case or target
+    /// ([`unknown_observations`]) and those of a case edited since ([`edited_since_run`]).
+    pub left_out: Vec<(PathBuf, usize, String)>,
 }
 
 /// Reads `reports/matrix.json` as committed (for the suite and the re-probe rule).
@@ -507,6 +603,116 @@ mod tests {
             unknown_observations(&committed.runs().unwrap(), &committed.catalog().unwrap())
                 .is_empty()
         );
+    }
+
+    /// The first observation of the committed logs of an engine, with a request, of a case in
+    /// `catalog`, whose cell `matrix` holds accepted: (log, observation).
+    fn an_accepted_engine_observation(
+        runs: &[RunLog],
+        catalog: &Catalog,
+        matrix: &Matrix,
+    ) -> (usize, usize) {
+        runs.iter()
+            .enumerate()
+            .flat_map(|(li, r)| {
+                r.observations
+                    .iter()
+                    .enumerate()
+                    .map(move |(oi, o)| (li, oi, o))
+            })
+            .find(|(_, _, o)| {
+                o.target.starts_with("engine/")
+                    && !o.request_digest.is_empty()
+                    && catalog.get(&o.case).is_some_and(|c| !c.is_control())
+                    && matrix.cell(&o.case, &o.target).and_then(|c| c.verdict)
+                        == Some(crate::evidence::Verdict::Accepted)
+            })
+            .map(|(li, oi, _)| (li, oi))
+            .expect("the committed logs hold an engine's acceptance")
+    }
+
+    /// Trial 72, D1: a case edited after its run kept the run's verdicts. An observation is
+    /// of the case as it is by its case digest, or (older logs) by an engine's request digest.
+    #[test]
+    fn an_observation_of_a_case_edited_since_its_run_is_found_by_its_digests() {
+        let committed = Project::new("cases", "reports");
+        let catalog = committed.catalog().unwrap();
+        let mut runs = committed.runs().unwrap();
+        // Every committed observation was made of its case as the catalog holds it now
+        // (2,650 engine observations from before case digests, each by its request digest).
+        let committed_edited = edited_since_run(&runs, &catalog);
+        assert!(
+            committed_edited.is_empty(),
+            "{:?}",
+            committed_edited.first()
+        );
+        let matrix = committed.matrix(&catalog).unwrap();
+        let (li, oi) = an_accepted_engine_observation(&runs, &catalog, &matrix);
+        let other = crate::evidence::digest(b"{\"tools\":[]}");
+        let (a, b) = (oi + 1, oi + 2);
+        let log = &mut runs[li].observations;
+        let digest_of = |o: &crate::evidence::Observation| catalog.get(&o.case).unwrap().digest();
+        let now = digest_of(&log[a]);
+        // An older log's observation whose request is not the one the case gives now.
+        log[oi].request_digest = other.clone();
+        // Newer ones: the case digest decides, whatever the request digest.
+        log[a].case_digest = Some(other.clone());
+        log[b].case_digest = Some(digest_of(&log[b]));
+        log[b].request_digest = other.clone();
+        let edited = edited_since_run(&runs, &catalog);
+        let found: Vec<(usize, usize)> = edited.iter().map(|e| (e.log, e.observation)).collect();
+        assert_eq!(found, [(li, oi), (li, a)]);
+        assert!(
+            edited[0]
+                .problem
+                .contains(&format!("request digest {other}, now sha256:"))
+        );
+        assert!(
+            edited[1]
+                .problem
+                .contains(&format!("case digest {other}, now {now}"))
+        );
+        assert!(edited.iter().all(|e| {
+            e.problem
+                .ends_with("this observation is not folded in: probe the case again")
+        }));
+    }
+
+    /// Trial 72, D1: two runs rejecting a case as it was before an edit (seen twice, so
+    /// they would decide) leave its cell as the runs of the case as it is have it.
+    #[test]
+    fn rejections_of_a_case_edited_since_do_not_reach_the_matrix() {
+        let committed = Project::new("cases", "reports");
+        let catalog = committed.catalog().unwrap();
+        let matrix = committed.matrix(&catalog).unwrap();
+        let runs = committed.runs().unwrap();
+        let (li, oi) = an_accepted_engine_observation(&runs, &catalog, &matrix);
+        let seen = runs[li].observations[oi].clone();
+        let mut with_old = runs.clone();
+        for day in [1, 2] {
+            let mut log = runs[li].clone();
+            log.header.run = format!("edited-{day}");
+            log.header.started = chrono::Utc::now() + chrono::Duration::days(day);
+            let mut o = seen.clone();
+            o.run = log.header.run.clone();
+            o.time = log.header.started;
+            o.verdict = crate::evidence::Verdict::Rejected;
+            o.error = Some("a count written 3.0".into());
+            o.case_digest = Some(crate::evidence::digest(b"the case before its edit"));
+            log.observations = vec![o];
+            log.lines = vec![2];
+            with_old.push(log);
+        }
+        let verdict = |m: &Matrix| m.cell(&seen.case, &seen.target).and_then(|c| c.verdict);
+        let edited = edited_since_run(&with_old, &catalog);
+        assert_eq!(edited.len(), 2);
+        let m = committed
+            .matrix_of(&catalog, &mut with_old.clone(), &edited)
+            .unwrap();
+        assert_eq!(verdict(&m), Some(crate::evidence::Verdict::Accepted));
+        // Folded in, they would have decided.
+        let m = committed.matrix_of(&catalog, &mut with_old, &[]).unwrap();
+        assert_eq!(verdict(&m), Some(crate::evidence::Verdict::Rejected));
     }
 
     /// An emulated run log put into `runs/` by hand is refused by name, never skipped.

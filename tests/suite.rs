@@ -103,6 +103,16 @@ fn reproduce(
         .into());
     };
     let answer = engine.check(&case.tools, &case.instances);
+    // `rules` holds older observations to the case by this input's digest
+    // (`project::edited_since_run`): it must be what the check was given.
+    if !answer.input.is_empty() && answer.input != engine.input(&case.tools) {
+        return Err(format!(
+            "{} × {}: Engine::input is not the input the check was given",
+            case.id,
+            engine.id()
+        )
+        .into());
+    }
     if answer.verdict == recorded {
         return Ok(());
     }

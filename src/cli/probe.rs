@@ -804,6 +804,9 @@ fn probe_and_regenerate(args: &ProbeArgs, ending: &mut Ending) -> Result<u8> {
             );
         }
         let done = project.regenerate(Mode::Write)?;
+        for w in done.left_out_warnings() {
+            eprintln!("{w}");
+        }
         for p in &done.changed {
             println!("wrote {}", p.display());
         }

@@ -65,8 +65,8 @@ pub fn run(args: RulesArgs) -> Result<u8> {
     }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let done = project.regenerate(mode)?;
-    for (log, line, problem) in &done.unknown_observations {
-        eprintln!("warning: {}: line {line}: {problem}", log.display());
+    for w in done.left_out_warnings() {
+        eprintln!("{w}");
     }
     if !args.check
         && let Some(note) = done.built_in_note()

@@ -114,6 +114,10 @@ impl Engine for GeminiProtoSnapshot {
             }
         })
     }
+
+    fn input(&self, tools: &[ToolDef]) -> Vec<u8> {
+        self.body(tools)
+    }
 }
 
 fn declaration(tool: &ToolDef, route: Route) -> Value {

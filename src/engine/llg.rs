@@ -33,7 +33,7 @@ use llguidance::toktrie::{ApproximateTokEnv, TokEnv};
 use llguidance::{Logger, Matcher, ParserFactory};
 use serde_json::{Value, json};
 
-use super::{Engine, EngineAnswer, distinct_schemas, guard, tool_pointer};
+use super::{DistinctSchemas, Engine, EngineAnswer, distinct_schemas, guard, tool_pointer};
 use crate::case::Instance;
 use crate::evidence::Stage;
 use crate::tool::ToolDef;
@@ -85,6 +85,31 @@ impl Engine for Llguidance {
             check_tools(lenient, &owned_tools, &owned_instances)
         })
     }
+
+    fn input(&self, tools: &[ToolDef]) -> Vec<u8> {
+        input_of(&prepared(self.lenient, &distinct_schemas(tools)))
+    }
+}
+
+/// Each distinct schema as handed to llguidance: (index of its first tool, the schema, the
+/// note of [`prepare`]).
+fn prepared(lenient: bool, distinct: &DistinctSchemas<'_>) -> Vec<(usize, Value, Option<String>)> {
+    distinct
+        .schemas
+        .iter()
+        .map(|(i, s)| {
+            let (v, note) = prepare(s, lenient);
+            (*i, v, note)
+        })
+        .collect()
+}
+
+/// The prepared schemas, as one JSON array: the input an answer records.
+fn input_of(prepared: &[(usize, Value, Option<String>)]) -> Vec<u8> {
+    serde_json::to_vec(&Value::Array(
+        prepared.iter().map(|(_, v, _)| v.clone()).collect(),
+    ))
+    .unwrap_or_default()
 }
 
 /// The schema handed to llguidance, and a note when lenient mode could not be attached.
@@ -151,18 +176,8 @@ fn compile(schema: Value) -> Result<Compiled, String> {
 
 fn check_tools(lenient: bool, tools: &[ToolDef], instances: &[Instance]) -> EngineAnswer {
     let distinct = distinct_schemas(tools);
-    let prepared: Vec<(usize, Value, Option<String>)> = distinct
-        .schemas
-        .iter()
-        .map(|(i, s)| {
-            let (v, note) = prepare(s, lenient);
-            (*i, v, note)
-        })
-        .collect();
-    let input = serde_json::to_vec(&Value::Array(
-        prepared.iter().map(|(_, v, _)| v.clone()).collect(),
-    ))
-    .unwrap_or_default();
+    let prepared = prepared(lenient, &distinct);
+    let input = input_of(&prepared);
     let mut notes: Vec<String> = Vec::new();
     let mut first: Option<Compiled> = None;
     for (tool, schema, prep_note) in prepared {

@@ -21,7 +21,7 @@
 use jsonschema::ValidationError;
 use serde_json::Value;
 
-use super::{Engine, EngineAnswer, distinct_schemas, guard, tool_pointer};
+use super::{DistinctSchemas, Engine, EngineAnswer, distinct_schemas, guard, tool_pointer};
 use crate::case::Instance;
 use crate::evidence::Stage;
 use crate::tool::ToolDef;
@@ -55,14 +55,23 @@ impl Engine for JsonSchema2020 {
             check_tools(&owned_tools, &owned_instances)
         })
     }
+
+    fn input(&self, tools: &[ToolDef]) -> Vec<u8> {
+        input_of(&distinct_schemas(tools))
+    }
+}
+
+/// The distinct parameters schemas, as one JSON array: what the validator is given.
+fn input_of(distinct: &DistinctSchemas<'_>) -> Vec<u8> {
+    serde_json::to_vec(&Value::Array(
+        distinct.schemas.iter().map(|(_, s)| (*s).clone()).collect(),
+    ))
+    .unwrap_or_default()
 }
 
 fn check_tools(tools: &[ToolDef], instances: &[Instance]) -> EngineAnswer {
     let distinct = distinct_schemas(tools);
-    let input = serde_json::to_vec(&Value::Array(
-        distinct.schemas.iter().map(|(_, s)| (*s).clone()).collect(),
-    ))
-    .unwrap_or_default();
+    let input = input_of(&distinct);
     let meta = jsonschema::draft202012::meta::validator();
     let mut first_validator = None;
     for (tool, schema) in &distinct.schemas {

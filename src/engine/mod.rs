@@ -106,6 +106,11 @@ pub trait Engine: Send + Sync {
     /// are argument objects for the first tool with their expected validity, used to detect
     /// `accepted-ignored`.
     fn check(&self, tools: &[ToolDef], instances: &[Instance]) -> EngineAnswer;
+    /// The exact input [`Engine::check`] gives the engine for `tools` (its
+    /// [`EngineAnswer::input`], whose digest an observation records), without running the
+    /// engine: `rules` compares it with the digest of an observation written before
+    /// observations carried the case's own digest, to tell whether the case was edited since.
+    fn input(&self, tools: &[ToolDef]) -> Vec<u8>;
 }
 
 /// Every engine, in registry order (`crate::target::registry`).

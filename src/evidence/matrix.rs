@@ -953,6 +953,7 @@ mod tests {
                     model: None,
                     time,
                     request_digest: String::new(),
+                    case_digest: None,
                     status: None,
                     verdict: *v,
                     stage: Stage::Parse,

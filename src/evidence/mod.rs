@@ -160,6 +160,14 @@ pub struct Observation {
     pub time: DateTime<Utc>,
     /// `sha256:<hex>` of the exact request body sent.
     pub request_digest: String,
+    /// `sha256:<hex>` of the case as probed ([`crate::case::Case::digest`]: its tools and
+    /// strict flag), the same for every target. `rules` folds the observation in only while
+    /// the case still gives this digest: an edited case's older verdicts are about another
+    /// request. Absent from logs written before 2026-12-07, for which `rules` compares an
+    /// engine's `request_digest` with the input the case gives it now
+    /// ([`crate::engine::Engine::input`]); nothing can be compared for an HTTP target's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case_digest: Option<String>,
     /// HTTP status, for HTTP targets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,

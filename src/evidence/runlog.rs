@@ -212,7 +212,7 @@ const PARTIAL_INFIX: usize = 10;
 /// registry, the run's clock and digests), never from a provider's answer or a user's
 /// setting, so no credential can be in them. Every other string value is free text and
 /// redacted. `counts` holds target ids and verdicts only.
-const STRUCTURAL_FIELDS: [&str; 16] = [
+const STRUCTURAL_FIELDS: [&str; 17] = [
     "type",
     "run",
     "case",
@@ -221,6 +221,7 @@ const STRUCTURAL_FIELDS: [&str; 16] = [
     "verdict",
     "stage",
     "request_digest",
+    "case_digest",
     "time",
     "started",
     "ended",
@@ -1130,6 +1131,7 @@ mod tests {
             model: Some("gpt-test".into()),
             time: "2026-11-30T00:00:00Z".parse().unwrap(),
             request_digest: digest(b"{}"),
+            case_digest: None,
             status: Some(401),
             verdict: Verdict::Inconclusive,
             stage: Stage::Auth,

@@ -526,6 +526,7 @@ fn observation(
         } else {
             digest(&a.request_body)
         },
+        case_digest: Some(case.digest()),
         status: a.status,
         verdict,
         stage: a.stage,

@@ -756,6 +756,10 @@ fn main() {
             }
         }
     }
+    trials.push(trial(
+        "examples::sketches-are-labelled".into(),
+        sketches_are_labelled,
+    ));
     for rule in rules::REGISTRY.iter() {
         let profiles = by_name.clone();
         trials.push(trial(format!("example::{}", rule.id), move || {
@@ -862,6 +866,27 @@ fn features_owned(rule: &rules::Rule) -> Result<(), Failed> {
         Ok(())
     } else {
         Err(format!("the doc names {}", wrong.join(", ")).into())
+    }
+}
+
+/// A rule's example that cannot run as written (its `example::` test is an expected failure
+/// for being a sketch) is the one `toolwire rule` and RULES.md label a sketch, and no other
+/// is (trial 72, D4: they were printed like runnable input).
+fn sketches_are_labelled() -> Result<(), Failed> {
+    let listed_sketch = |id: &str| {
+        EXPECTED_FAILURES
+            .iter()
+            .any(|(n, why)| *n == format!("example::{id}") && why.contains("sketch"))
+    };
+    let wrong: Vec<String> = rules::REGISTRY
+        .iter()
+        .filter(|r| r.example_is_sketch() != listed_sketch(r.id))
+        .map(|r| format!("{} (labelled a sketch: {})", r.id, r.example_is_sketch()))
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("examples labelled otherwise than listed: {wrong:?}").into())
     }
 }
 

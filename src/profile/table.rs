@@ -417,7 +417,12 @@ fn rule_section(out: &mut String, set: &ProfileSet, rule: &Rule) {
     let _ = writeln!(out, "## `{}`\n", rule.id);
     let _ = writeln!(out, "{}\n", rule.checks);
     let _ = writeln!(out, "- Features: {}", rule.features);
-    let _ = writeln!(out, "- Example: `{}`", rule.example.replace('`', "'"));
+    let _ = writeln!(
+        out,
+        "- {}: `{}`",
+        rule.example_label(),
+        rule.example.replace('`', "'")
+    );
     let _ = writeln!(out, "- Fix: {}", rule.fix);
     let _ = writeln!(out, "- Repair: {}\n", rule.repair);
     let mut rows = Vec::new();

@@ -7,7 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "The tool description's length in characters reaches a `description-length-limit` \
              case the profile does not allow.",
     features: "`description-length-limit: N`",
-    example: r#"{"name": "list_issues", "description": "<1,103 characters of usage notes>", "parameters": {"type": "object", "properties": {}}}"#,
+    example: r#"{"name": "list_issues", "description": "Lists issues ... 1,103 characters of usage notes ...", "parameters": {"type": "object", "properties": {}}}"#,
     fix: "Shorten the description; move long usage notes into parameter descriptions or documentation.",
     repair: "yes: cut to the longest length the profile allows, ending in `...` (`…` where the kept text is not ASCII already; the cut text is reported as lost)",
     repairable,

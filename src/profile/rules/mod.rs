@@ -128,6 +128,26 @@ pub mod when {
     pub const NOT_OBJECT: u32 = 1 << 11;
 }
 
+/// What `toolwire rule` and RULES.md call a rule's example: a sketch (`...` in it) says so,
+/// since it cannot be run as written.
+pub const SKETCH_LABEL: &str = "Example (a sketch: `...` stands for what one line cannot show)";
+
+impl Rule {
+    /// Whether the example is a sketch (it holds `...`) rather than input to run.
+    pub fn example_is_sketch(&self) -> bool {
+        self.example.contains("...")
+    }
+
+    /// "Example", or [`SKETCH_LABEL`] for a sketch.
+    pub fn example_label(&self) -> &'static str {
+        if self.example_is_sketch() {
+            SKETCH_LABEL
+        } else {
+            "Example"
+        }
+    }
+}
+
 /// One rule.
 pub struct Rule {
     /// Kebab-case id, e.g. `array-items-missing`.
@@ -136,7 +156,9 @@ pub struct Rule {
     pub checks: &'static str,
     /// Which profile features (case parameters) it reports, for readers.
     pub features: &'static str,
-    /// A parameters schema (or tool) that triggers it, as JSON.
+    /// A parameters schema (or tool) that triggers it, as JSON; or, where a line cannot show
+    /// the input (a 1,103-character description, 513 tools), a sketch of one, with `...`
+    /// standing for the rest ([`Rule::example_label`]).
     pub example: &'static str,
     /// How to fix it by hand.
     pub fix: &'static str,

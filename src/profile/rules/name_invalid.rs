@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
              the profile has no evidence either way for them: the name is not wrong, and the \
              warning says so (\"no evidence yet whether T accepts such names\").",
     features: "`name-chars: <kind>`",
-    example: r#"{"name": "math.sum", "parameters": {"type": "object", "properties": {}}}"#,
+    example: r#"{"name": "math.sum", "description": "Adds two numbers.", "parameters": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}}"#,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter or an underscore \
           (e.g. math_sum; repair writes `_21st_magic` for `21st.magic`).",
     repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",

@@ -1246,15 +1246,25 @@ const O_LIMIT_RULES: &[(&str, &str)] = &[
     ("object properties; at most", "size-exceeded"),
 ];
 
-/// The words of OpenAI's meta-schema messages (Python jsonschema's) about a keyword's value out
-/// of its range: `-1 is less than the minimum of 0` (a negative `maxLength`, as the emulator
-/// answers), `0 is less than or equal to the minimum of 0` (`multipleOf: 0`), `[] should be
-/// non-empty` (an empty `anyOf`). Like "is not of type", located by the meta-schema (trial 71
-/// D5: no rule was named, exit 1).
+/// The words of OpenAI's meta-schema messages (Python jsonschema's) about a keyword's value the
+/// draft 2020-12 meta-schema refuses other than by its kind: `-1 is less than the minimum of 0`
+/// (a negative `maxLength`, as the emulator answers), `0 is less than or equal to the minimum
+/// of 0` (`multipleOf: 0`), `[] should be non-empty` and, before jsonschema 4.21, `[] is too
+/// short` (an empty `anyOf`, `prefixItems` or `type` list), `['a', 'a'] has non-unique
+/// elements` (`required`, `dependentRequired` or a `type` list naming one twice), `'strng' is
+/// not one of ['array', ...]` (a `type` that is no type), `'1a' does not match '^[A-Za-z_]...'`
+/// (an `$anchor`). Like "is not of type", located by the meta-schema (trial 71 D5: no rule was
+/// named, exit 1). The upper-bound words (`is greater than the maximum of`, `is too long`,
+/// `is expected to be empty`) are not here: the meta-schema bounds no keyword's value from
+/// above, so such a message is about no keyword's value.
 const O_META_VALUE: &[&str] = &[
     "is less than the minimum of",
     "is less than or equal to the minimum of",
     "should be non-empty",
+    "is too short",
+    "has non-unique elements",
+    "is not one of",
+    "does not match",
 ];
 
 /// The rule of a meta-schema message whose place is not found: `X is not of type 'object',
@@ -2083,6 +2093,13 @@ fn ollama(text: &str) -> Vec<Raw> {
 
 /// The rule for a meta-schema violation at `pointer`.
 pub(super) fn meta_rule(pointer: &str) -> &'static str {
+    meta_reading(pointer).0
+}
+
+/// [`meta_rule`], with the place of the keyword whose value holds `pointer`: `pointer` itself
+/// when it is a schema or a keyword, else the keyword it is inside
+/// (`/dependentRequired/a` → `/dependentRequired`, `/required/0` → `/required`).
+fn meta_reading(pointer: &str) -> (&'static str, String) {
     let tokens: Vec<String> = pointer
         .split('/')
         .skip(1)
@@ -2128,15 +2145,17 @@ pub(super) fn meta_rule(pointer: &str) -> &'static str {
         // A keyword whose value is not a schema: stop (`/required/0`, `/enum/1`).
         break;
     }
+    let keyword = pointer_from(tokens[..tokens.len().min(i + 1)].iter().map(String::as_str));
     if member {
         // A member of `properties` (or `$defs`) that is not a schema.
-        return "schema-invalid";
+        return ("schema-invalid", keyword);
     }
-    match last_keyword.unwrap_or("") {
+    let rule = match last_keyword.unwrap_or("") {
         "type" => "type-invalid",
         "" => "schema-invalid",
         k => wrong_kind_rule(k),
-    }
+    };
+    (rule, keyword)
 }
 
 /// [`meta_rule`], told by the value at `pointer` when the request has it: a value
@@ -2158,6 +2177,9 @@ pub(super) fn meta_rule_for(pointer: &str, value: Option<&Value>) -> &'static st
             "keyword-unsupported"
         }
         Some(Value::String(t)) if rule == "type-invalid" => type_rule(t),
+        // A list of types (one named twice, or one that is no type) is `type-list`'s, as check
+        // reports every non-empty list; an empty one allows no value, `type-invalid`'s.
+        Some(Value::Array(a)) if rule == "type-invalid" && !a.is_empty() => "type-list",
         _ => rule,
     }
 }
@@ -2602,6 +2624,13 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
                     .filter(|(c, _)| c.index == t.index)
                     .flat_map(|(_, places)| places);
                 notes.extend(meta_others_note(t.schema, places, here));
+            }
+            // Check reports an unsupported keyword at the keyword, not inside its value (a
+            // repeat in a `dependentRequired` list is refused at `/dependentRequired/a`).
+            if rule == Some("keyword-unsupported")
+                && let Some(p) = pointer.as_mut()
+            {
+                *p = meta_reading(p).1;
             }
         }
         Place::Search(cond) => {
@@ -3241,7 +3270,8 @@ pub(super) fn meta_violations(schema: &Value) -> Vec<String> {
 /// The places meta-schema error `e` is about: its own, or, for a schema-form `dependencies`
 /// member (an object; the meta-schema's `anyOf` of a schema and a list of names refuses it
 /// at the member as a whole), the places inside it that the schema branch refuses, as for
-/// a `dependentSchemas` member (`/dependencies/a/type`, not `/dependencies/a`).
+/// a `dependentSchemas` member (`/dependencies/a/type`, not `/dependencies/a`); for a
+/// `required` naming a property twice, each repeat (`/required/1`), where check reports it.
 fn error_places(e: &jsonschema::ValidationError<'_>, out: &mut Vec<String>) {
     if let jsonschema::error::ValidationErrorKind::AnyOf { context } = e.kind()
         && e.schema_path()
@@ -3255,7 +3285,27 @@ fn error_places(e: &jsonschema::ValidationError<'_>, out: &mut Vec<String>) {
         }
         return;
     }
-    out.push(e.instance_path().as_str().to_string());
+    let at = e.instance_path().as_str();
+    // `required` naming a property twice is refused as a whole (`uniqueItems`); check reports
+    // each repeat at its index (`/required/1`), which is what to remove.
+    if matches!(
+        e.kind(),
+        jsonschema::error::ValidationErrorKind::UniqueItems
+    ) && meta_rule(at) == "required-invalid"
+        && let Value::Array(names) = e.instance().as_ref()
+    {
+        let repeats = crate::schema::repeated_names(names).enumerate();
+        let before = out.len();
+        out.extend(
+            repeats
+                .filter(|(_, r)| *r)
+                .map(|(i, _)| format!("{at}/{i}")),
+        );
+        if out.len() > before {
+            return;
+        }
+    }
+    out.push(at.to_string());
 }
 
 /// `places` (JSON Pointers) in their order, each once, without a place around another.

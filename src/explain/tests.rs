@@ -366,7 +366,8 @@ fn a_meta_schema_violation_inside_a_schema_form_dependency_is_placed_inside_it()
 
 /// A `dependencies` member is named by a property: one named like a keyword (`format`) is no
 /// keyword to fix; the fix is the one for `dependencies`, whose value is refused, as check
-/// gives it (before: "Remove `format` and say what it required in the description").
+/// gives it, at the keyword, where check reports it (before: "Remove `format` and say what it
+/// required in the description").
 #[test]
 fn a_dependency_named_like_a_keyword_is_not_fixed_as_that_keyword() {
     let request = json!({"tools": [{"name": "a", "input_schema": {
@@ -375,10 +376,7 @@ fn a_dependency_named_like_a_keyword_is_not_fixed_as_that_keyword() {
             "dependencies": {"format": [1]}}}}}]});
     let text = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
     let e = &explain(Some(&request), text, None)[0];
-    assert_eq!(
-        e.pointer.as_deref(),
-        Some("/properties/a/dependencies/format")
-    );
+    assert_eq!(e.pointer.as_deref(), Some("/properties/a/dependencies"));
     assert_eq!(e.rule.as_deref(), Some("keyword-unsupported"));
     let fix = e.fix.as_deref().unwrap_or_default();
     assert!(fix.starts_with("`dependencies` "), "{fix}");
@@ -1382,12 +1380,22 @@ fn explain_names_the_rule_and_place_check_reports() {
 
 /// The errors `check --target {target}` reports for `request`: (tool, pointer, rule).
 fn check_findings(request: &Value, target: &str) -> Vec<(usize, String, String)> {
+    check_findings_at(request, target, crate::check::Level::Error)
+}
+
+/// The findings `check --target {target}` reports for `request` at `level` or above: (tool,
+/// pointer, rule).
+fn check_findings_at(
+    request: &Value,
+    target: &str,
+    level: crate::check::Level,
+) -> Vec<(usize, String, String)> {
     let set = crate::input::from_value(std::path::Path::new("r.json"), request.clone()).unwrap();
     let profiles = crate::profile::embedded().unwrap();
     let profile = crate::profile::CompiledProfile::new(profiles.get(target).unwrap());
     crate::check::check_set(&set, &profile)
         .into_iter()
-        .filter(|f| f.level == crate::check::Level::Error)
+        .filter(|f| f.level >= level)
         .map(|f| (f.tool_index, f.pointer, f.rule.to_string()))
         .collect()
 }
@@ -2936,6 +2944,108 @@ fn openai_range_messages_find_the_value_by_the_meta_schema() {
         assert_eq!(e.pointer.as_deref(), Some(at), "{said}");
         assert!(e.rule.is_some(), "{said}: {:?}", e.notes);
     }
+}
+
+/// The rest of Python jsonschema's words for a keyword's value the meta-schema refuses
+/// (`[] is too short`, `has non-unique elements`, `is not one of`, `does not match`): located
+/// by the meta-schema, and named as check names that place (its rule, at the place it reports:
+/// the repeated name of `required`, the keyword an unsupported one's value is inside). The
+/// messages are synthetic, in jsonschema's wording after OpenAI's `Invalid schema for function`
+/// prefix, not a provider's transcript.
+#[test]
+fn openai_synthetic_value_messages_are_named_as_check_names_the_place() {
+    let in_value =
+        |value: Value| json!({"type":"object","properties":{"value":value},"required":["value"]});
+    for (parameters, said, at, rule) in [
+        (
+            in_value(json!({"anyOf":[]})),
+            "[] is too short.",
+            "/properties/value/anyOf",
+            "keyword-value-invalid",
+        ),
+        (
+            in_value(json!({"type":"array","prefixItems":[]})),
+            "[] is too short.",
+            "/properties/value/prefixItems",
+            "keyword-value-invalid",
+        ),
+        (
+            in_value(json!({"type":"strng"})),
+            "'strng' is not one of ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'].",
+            "/properties/value/type",
+            "type-invalid",
+        ),
+        (
+            in_value(json!({"type":["string","string"]})),
+            "['string', 'string'] has non-unique elements.",
+            "/properties/value/type",
+            "type-list",
+        ),
+        (
+            in_value(json!({"type":"string","$anchor":"1a"})),
+            "'1a' does not match '^[A-Za-z_][-A-Za-z0-9._]*$'.",
+            "/properties/value/$anchor",
+            "keyword-unsupported",
+        ),
+        (
+            in_value(
+                json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+                "dependentRequired":{"a":["b","b"]}}),
+            ),
+            "['b', 'b'] has non-unique elements.",
+            "/properties/value/dependentRequired",
+            "keyword-unsupported",
+        ),
+        (
+            json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","a"]}),
+            "['a', 'a'] has non-unique elements.",
+            "/required/1",
+            "required-invalid",
+        ),
+        // Words read before: the rule and place are check's here too.
+        (
+            in_value(json!({"type":["string","string"]})),
+            "['string', 'string'] is not valid under any of the given schemas.",
+            "/properties/value/type",
+            "type-list",
+        ),
+        (
+            in_value(json!({"type":"object","properties":{"a":{"type":"string"}},
+                "dependentRequired":{"a":[1]}})),
+            "1 is not of type 'string'.",
+            "/properties/value/dependentRequired",
+            "keyword-unsupported",
+        ),
+    ] {
+        let request = json!({"tools":[{"type":"function","function":{"name":"probe_tool",
+            "parameters":parameters}}]});
+        let error = format!("Invalid schema for function 'probe_tool': {said}");
+        // Without a target the templates' own reading shows; with one, check's is agreed with.
+        for target in [None, Some("openai/chat")] {
+            let e = &explain(Some(&request), &error, target)[0];
+            let read = (e.pointer.as_deref(), e.rule.as_deref());
+            assert_eq!(
+                read,
+                (Some(at), Some(rule)),
+                "{said} {target:?}: {:?}",
+                e.notes
+            );
+            let profile = target.unwrap_or(crate::profile::PORTABLE);
+            let check = check_findings_at(&request, profile, crate::check::Level::Warning);
+            let here = (0, at.to_string(), rule.to_string());
+            assert!(
+                check.contains(&here),
+                "{said} {target:?}: check says {check:?}"
+            );
+        }
+    }
+    // Anthropic's message names no place either: the repeat is found all the same.
+    let request = json!({"tools":[{"name":"probe_tool","input_schema":{"type":"object",
+        "properties":{"a":{"type":"string"}},"required":["a","a"]}}]});
+    let error = "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).";
+    let e = &explain(Some(&request), error, None)[0];
+    let read = (e.pointer.as_deref(), e.rule.as_deref());
+    assert_eq!(read, (Some("/required/1"), Some("required-invalid")));
 }
 
 /// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the

@@ -2708,11 +2708,7 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         && p.strip_prefix('/').is_some_and(|key| !key.contains('/'))
         && crate::profile::rules::root_not_object::is_instance(root)
     {
-        notes.push(format!(
-            "`{}` is no schema keyword, and the schema holds none at all: it is an example of the \
-             arguments, not a schema; removing the key would leave `{{}}`, refused again",
-            p[1..].replace("~1", "/").replace("~0", "~")
-        ));
+        notes.push(instance_root_note(root));
         *p = String::new();
         rule = Some("root-not-object");
     }
@@ -2749,6 +2745,37 @@ pub(super) fn resolve(raw: Raw, against: Against<'_, '_>) -> Vec<Explanation> {
         })
         .collect();
     std::iter::once(first).chain(others).collect()
+}
+
+/// How many keys of example arguments written as the schema [`instance_root_note`] names.
+const INSTANCE_KEYS_NAMED: usize = 5;
+
+/// The note of an unknown key of `root`, which holds no schema keyword at all: the root's keys
+/// (the first [`INSTANCE_KEYS_NAMED`]) are example arguments, and removing them leaves `{}`.
+/// Every key is named, not only the message's: a provider names one key a message (Google),
+/// and removing that one leaves the others refused (trial 71 D7 with several keys).
+fn instance_root_note(root: &serde_json::Map<String, Value>) -> String {
+    let mut keys: Vec<String> = root
+        .keys()
+        .take(INSTANCE_KEYS_NAMED)
+        .map(|k| format!("`{k}`"))
+        .collect();
+    let (what, them) = match root.len() {
+        1 => (format!("{} is no schema keyword", keys[0]), "the key"),
+        n => {
+            if n > INSTANCE_KEYS_NAMED {
+                keys.push(crate::check::count(n - INSTANCE_KEYS_NAMED, "more key"));
+            }
+            (
+                format!("{} are no schema keywords", keys.join(", ")),
+                "them",
+            )
+        }
+    };
+    format!(
+        "{what}, and the schema holds none at all: it is an example of the arguments, not a \
+         schema; removing {them} would leave `{{}}`, refused again"
+    )
 }
 
 /// A pattern quoted in a message (`should match pattern '^[a-zA-Z0-9_-]{1,64}$'`).

@@ -3048,6 +3048,48 @@ fn openai_synthetic_value_messages_are_named_as_check_names_the_place() {
     assert_eq!(read, (Some("/required/1"), Some("required-invalid")));
 }
 
+/// Example arguments of several keys written as the schema draw Google's unknown name once
+/// per key: one problem, as check's one `root-not-object` says, explained once with every key
+/// named and the other messages' words noted, not once per key (trial 71 D7 with two keys).
+#[test]
+fn example_arguments_of_several_keys_are_one_root_not_object() {
+    let error = ["city", "unit"]
+        .map(|k| {
+            format!(
+                "Invalid JSON payload received. Unknown name \"{k}\" at \
+                 'tools[0].function_declarations[0].parameters': Cannot find field."
+            )
+        })
+        .join("\n");
+    let request = json!({"tools":[{"functionDeclarations":[{"name":"get_weather",
+        "parameters":{"city":"Paris","unit":"c"}}]}]});
+    for target in [None, Some("gemini/v1beta/parameters")] {
+        let all = explain(Some(&request), &error, target);
+        let read: Vec<_> = all
+            .iter()
+            .map(|e| (e.tool_index, e.pointer.as_deref(), e.rule.as_deref()))
+            .collect();
+        assert_eq!(
+            read,
+            [(Some(0), Some(""), Some("root-not-object"))],
+            "{target:?}"
+        );
+        let notes = &all[0].notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("`city`, `unit` are no schema keywords")),
+            "{notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("google also said:") && n.contains("\"unit\"")),
+            "{notes:?}"
+        );
+    }
+}
+
 /// A keyword that declares the arguments gets check's own fix, not the rule's "Remove the
 /// keyword", which would delete a union's schemas (openai/openai-agents-js#1138's message).
 #[test]

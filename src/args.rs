@@ -37,8 +37,8 @@ mod digits;
 pub mod envelope;
 mod lookalike;
 mod members;
-pub use compat::{ANY_VALUE, Int64String, TypeSpelling, UncheckedPattern};
-pub(crate) use compat::{accept_null, int64_count_of, is_int64_count};
+pub use compat::{ANY_VALUE, DoubleString, Int64String, TypeSpelling, UncheckedPattern};
+pub(crate) use compat::{accept_null, is_double_bound, is_int64_count, number_string_of};
 use members::Given;
 mod resources;
 mod unchecked;
@@ -509,7 +509,8 @@ impl ArgsSchema {
     /// are checked with their own meaning (null accepted there; the bound exclusive), and a
     /// known non-standard `type` spelling as the type it means ([`ArgsSchema::type_spellings`]),
     /// and a count keyword written as Gemini's int64 string as its integer
-    /// ([`ArgsSchema::int64_strings`]), by compiling a rewritten copy whose places are those
+    /// ([`ArgsSchema::int64_strings`]), `minimum`/`maximum` written as Gemini's double string
+    /// as its number ([`ArgsSchema::double_strings`]), by compiling a rewritten copy whose places are those
     /// of `schema`.
     ///
     /// A schema nesting deeper than [`MAX_DEPTH`] is a problem at the first place past it.
@@ -760,6 +761,16 @@ impl ArgsSchema {
             return Vec::new();
         }
         compat::int64_strings(&self.declared)
+    }
+
+    /// `minimum` and `maximum` written as Gemini's double strings (`"minimum": "1.5"`), each
+    /// checked as the number it spells (see the `compat` module); empty for a schema writing
+    /// its bounds as JSON Schema does.
+    pub fn double_strings(&self) -> Vec<DoubleString> {
+        if self.rewritten.is_none() {
+            return Vec::new();
+        }
+        compat::double_strings(&self.declared)
     }
 
     /// The compiled validator (for comparisons and benchmarks).
@@ -6176,6 +6187,77 @@ mod tests {
         );
         let plain = ArgsSchema::new(&json!({"type":"array","maxItems": 2})).unwrap();
         assert!(plain.int64_strings().is_empty());
+    }
+
+    /// Gemini's `Schema` types `minimum` and `maximum` as double, which protobuf's JSON reads
+    /// from a string too (`"minimum": "1"`): the schema was refused, "not valid JSON Schema",
+    /// while `repair` dropped the bound as enforcing nothing. Each string holding a JSON
+    /// number is checked as that number and listed, as the count strings are; any other
+    /// string, and a string at a keyword Gemini's `Schema` has not, is still refused.
+    #[test]
+    fn gemini_double_bound_strings_are_checked_as_their_numbers() {
+        let s = ArgsSchema::new(&json!({"type":"OBJECT","properties":{
+            "a":{"type":"INTEGER","minimum":"1","maximum":"1e1"},
+            "b":{"type":"NUMBER","minimum":"-2.5","maximum":"-0.5"}}}))
+        .unwrap();
+        assert!(s.check(&json!({"a":1,"b":-1}), Coercions::NONE).is_valid());
+        let low = json!({"a":0,"b":0});
+        let r = s.check(&low, Coercions::NONE);
+        let got: Vec<(&str, &str)> = r
+            .problems
+            .iter()
+            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
+            .collect();
+        assert_eq!(
+            got,
+            [("/a", "minimum"), ("/b", "maximum")],
+            "{:?}",
+            r.problems
+        );
+        assert!(!s.check(&json!({"a":11}), Coercions::NONE).is_valid());
+        let listed: Vec<(String, String, String)> = s
+            .double_strings()
+            .into_iter()
+            .map(|d| (d.pointer, d.written, d.read_as.to_string()))
+            .collect();
+        let at = |p: &str, w: &str, n: &str| (p.to_string(), w.to_string(), n.to_string());
+        assert_eq!(
+            listed,
+            [
+                at("/properties/a/minimum", "1", "1"),
+                at("/properties/a/maximum", "1e1", "10.0"),
+                at("/properties/b/minimum", "-2.5", "-2.5"),
+                at("/properties/b/maximum", "-0.5", "-0.5")
+            ]
+        );
+        assert!(s.int64_strings().is_empty());
+        for written in [
+            "NaN",
+            "Infinity",
+            "-Infinity",
+            "+1",
+            " 1",
+            "1 ",
+            "01",
+            "1.",
+            ".5",
+            "0x10",
+            "",
+            "1e400",
+        ] {
+            assert!(
+                ArgsSchema::new(&json!({"type":"number","minimum": written})).is_err(),
+                "{written:?}"
+            );
+        }
+        for keyword in ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
+            assert!(
+                ArgsSchema::new(&json!({"type":"number", (keyword): "1"})).is_err(),
+                "{keyword}"
+            );
+        }
+        let plain = ArgsSchema::new(&json!({"type":"number","minimum": 1})).unwrap();
+        assert!(plain.double_strings().is_empty());
     }
 
     /// A missing required argument whose schema accepts any value (BFCL's `type: "any"`,

@@ -39,6 +39,12 @@
 //!   format)` ([`int64_count`]): written as that integer, and listed
 //!   ([`int64_strings`]) for the command to say so. Any other string (`"02"`, `"-1"`, `"2.0"`,
 //!   `"two"`) is left, and the schema does not compile, as before.
+//! - `minimum` or `maximum` written as a JSON string holding a JSON number (`"1"`, `"1.5"`,
+//!   `"-2e3"`), as Gemini's `Schema` may carry them: it types them double, whose protobuf JSON
+//!   form may be a string ([`double_bound`]): written as that number, and listed
+//!   ([`double_strings`]). Any other string (`"NaN"`, `"Infinity"`, `" 1"`, `"+1"`), and a
+//!   string at `exclusiveMinimum`, `exclusiveMaximum` or `multipleOf` (no field of Gemini's
+//!   `Schema`), is left, and the schema does not compile, as before.
 //!
 //! - `$ref: ""` (the document itself, as `check`, `repair` and `compile` read it): written as
 //!   `"#"`, which the validator resolves to the root; as written it resolved to nothing and
@@ -132,11 +138,7 @@ fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<V
                 }
                 _ => {}
             }
-            for keyword in INT64_COUNTS {
-                if let Some(n) = node.get(*keyword).and_then(int64_count) {
-                    node.insert((*keyword).into(), Value::from(n));
-                }
-            }
+            read_number_strings(node);
             if is_document_ref(node) {
                 node.insert("$ref".into(), Value::from("#"));
             }
@@ -363,11 +365,75 @@ pub(crate) fn is_int64_count(k: &str) -> bool {
     INT64_COUNTS.contains(&k)
 }
 
-/// The count `v`, the value of keyword `k`, spells as Gemini's int64 string: `Some` only for
-/// a keyword of [`INT64_COUNTS`] whose value [`int64_count`] reads, as `toolwire args` checks
-/// it; `repair` writes it as that integer rather than dropping it.
-pub(crate) fn int64_count_of(k: &str, v: &Value) -> Option<u64> {
-    is_int64_count(k).then(|| int64_count(v)).flatten()
+/// The keywords Gemini's `Schema` types as double: `minimum` and `maximum` are `number`
+/// in the generated `google.ai.generativelanguage.v1beta.ISchema` (`minimum?: (number|null)`,
+/// where its int64 counts are `(number|Long|string|null)`) and `Float` in googleapis' Ruby
+/// `GoogleCloudAiplatformV1beta1Schema` (checked 2026-12-07 against those clients'
+/// references, not the proto itself). Protobuf's JSON mapping reads a double from a JSON
+/// string too: "JSON value will be a number or one of the special string values "NaN",
+/// "Infinity", and "-Infinity". Either numbers or strings are accepted. Empty strings are
+/// invalid. Exponent notation is also accepted."
+/// (https://protobuf.dev/programming-guides/proto3/#json). `exclusiveMinimum`,
+/// `exclusiveMaximum` and `multipleOf` are no fields of that `Schema`, so no string of theirs
+/// is read as a number.
+const DOUBLE_BOUNDS: &[&str] = &["minimum", "maximum"];
+
+/// The number a JSON string spells as a double protobuf's JSON reads and JSON Schema can
+/// write: the string is a JSON number (RFC 8259 §6: optional `-`, no leading zero, no `+`,
+/// no spaces; `"1"`, `"1.5"`, `"-2e3"`) that a 64-bit float holds (`"1e400"` is none).
+/// `None` for `"NaN"`, `"Infinity"` and `"-Infinity"`, doubles that no JSON number spells
+/// (JSON Schema wants a number), and for any other value, a number too: a bound written as a
+/// number is JSON Schema's own.
+fn double_bound(v: &Value) -> Option<serde_json::Number> {
+    let text = v.as_str()?;
+    // serde_json reads RFC 8259's grammar and refuses what overflows a double, but takes
+    // whitespace around the number, which is no number's spelling.
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Number(n)) if text.trim() == text => Some(n),
+        _ => None,
+    }
+}
+
+/// Whether keyword `k` is one Gemini's `Schema` types as double ([`DOUBLE_BOUNDS`]), so that
+/// a JSON string may stand for its number.
+pub(crate) fn is_double_bound(k: &str) -> bool {
+    DOUBLE_BOUNDS.contains(&k)
+}
+
+/// The number `v`, the value of keyword `k`, spells as Gemini's `Schema` writes it, as
+/// `toolwire args` checks it: a count of [`INT64_COUNTS`] as an int64 string
+/// ([`int64_count`]), or `minimum`/`maximum` as a double string ([`double_bound`]). `None`
+/// for any other keyword or value. The one reading `args`, `repair` and `compile` share:
+/// `repair` writes the number rather than dropping the string.
+pub(crate) fn number_string_of(k: &str, v: &Value) -> Option<serde_json::Number> {
+    if is_int64_count(k) {
+        int64_count(v).map(serde_json::Number::from)
+    } else if is_double_bound(k) {
+        double_bound(v)
+    } else {
+        None
+    }
+}
+
+/// Whether a keyword of `node` holds a number as Gemini's string ([`number_string_of`]).
+fn has_number_strings(node: &serde_json::Map<String, Value>) -> bool {
+    INT64_COUNTS.iter().chain(DOUBLE_BOUNDS).any(|k| {
+        node.get(*k)
+            .is_some_and(|v| number_string_of(k, v).is_some())
+    })
+}
+
+/// Writes each keyword of `node` that holds a number as Gemini's string ([`number_string_of`])
+/// as that number, in place.
+fn read_number_strings(node: &mut serde_json::Map<String, Value>) {
+    for keyword in INT64_COUNTS.iter().chain(DOUBLE_BOUNDS) {
+        if let Some(n) = node
+            .get(*keyword)
+            .and_then(|v| number_string_of(keyword, v))
+        {
+            node.insert((*keyword).into(), Value::Number(n));
+        }
+    }
 }
 
 /// One count keyword written as Gemini's int64 string and read as the integer it spells (see
@@ -393,6 +459,39 @@ pub fn int64_strings(declared: &Value) -> Vec<Int64String> {
                 && let Some(read_as) = int64_count(v)
             {
                 out.push(Int64String {
+                    pointer: crate::json::push_token(&n.pointer, keyword),
+                    written: v.as_str().unwrap_or_default().to_string(),
+                    read_as,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `minimum` or `maximum` written as Gemini's double string and read as the number it spells
+/// (see [`crate::args::ArgsSchema::double_strings`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DoubleString {
+    /// JSON Pointer to the keyword (`/properties/n/minimum`) in the declared schema.
+    pub pointer: String,
+    /// The string as written (`1.5`).
+    pub written: String,
+    /// The number it is checked as.
+    pub read_as: serde_json::Number,
+}
+
+/// Every `minimum` and `maximum` of `declared` that [`compiled_form`] reads as the number its
+/// string spells, in schema order.
+pub fn double_strings(declared: &Value) -> Vec<DoubleString> {
+    let mut out = Vec::new();
+    for n in crate::schema::walk(declared).nodes {
+        let Some(node) = n.object() else { continue };
+        for keyword in DOUBLE_BOUNDS {
+            if let Some(v) = node.get(*keyword)
+                && let Some(read_as) = double_bound(v)
+            {
+                out.push(DoubleString {
                     pointer: crate::json::push_token(&n.pointer, keyword),
                     written: v.as_str().unwrap_or_default().to_string(),
                     read_as,
@@ -483,9 +582,7 @@ fn needs_rewrite(node: &serde_json::Map<String, Value>, draft04: bool) -> bool {
             _ => false,
         };
     spelled
-        || INT64_COUNTS
-            .iter()
-            .any(|k| node.get(*k).and_then(int64_count).is_some())
+        || has_number_strings(node)
         || is_document_ref(node)
         || REFERENCES.iter().any(|k| encoded_ref(node, k).is_some())
         || node

@@ -27,7 +27,9 @@ pub struct ArgsArgs {
     /// value (no type checked there), with a note. A count keyword written as Gemini's int64
     /// string (`"maxItems": "2"`; Gemini's REST `Schema` types `maxItems`, `minItems`,
     /// `maxLength`, `minLength`, `maxProperties`, `minProperties` as int64, which JSON carries
-    /// as a string) is checked as that integer, with a note.
+    /// as a string) is checked as that integer, with a note; so is `minimum` or `maximum`
+    /// written as a string holding a JSON number (`"minimum": "1.5"`; Gemini types them as
+    /// double, which protobuf's JSON also reads from a string), checked as that number.
     /// Files holding several tools (any shape `check` reads) need `--tool`, unless `--call` is a
     /// whole tool call, whose name then picks the tool.
     #[arg(long, value_name = "FILE")]
@@ -282,6 +284,16 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
             i
         })
         .collect();
+    // `minimum`/`maximum` written as Gemini's double strings, checked as their numbers: said,
+    // never silent. Pointers are into the file.
+    let double_strings: Vec<crate::args::DoubleString> = compiled
+        .double_strings()
+        .into_iter()
+        .map(|mut d| {
+            d.pointer = format!("{}{}", declared.pointer, d.pointer);
+            d
+        })
+        .collect();
     // Numbers checked as another value than sent (big integers), and keys written twice
     // (checked with their last value): said, never silent.
     let (mut inexact, twice) = match &sent {
@@ -364,6 +376,9 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         }
         if !int64_strings.is_empty() {
             out["int64_strings"] = json!(int64_strings);
+        }
+        if !double_strings.is_empty() {
+            out["double_strings"] = json!(double_strings);
         }
         if !twice.is_empty() {
             out["duplicate_keys"] = json!(twice);
@@ -599,6 +614,15 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
                  Gemini's REST reference writes this keyword (an int64, which JSON carries as a \
                  string)",
                 i.pointer, i.written, i.read_as
+            );
+        }
+        for d in &double_strings {
+            let _ = writeln!(
+                notes,
+                "note: {}: {:?} is a JSON string, not JSON Schema's number; checked as {}, as \
+                 Gemini's `Schema` types this keyword (a double, which protobuf's JSON also \
+                 reads from a string)",
+                d.pointer, d.written, d.read_as
             );
         }
         // Redacted as run logs are: the values quoted are a model's output.

@@ -1916,15 +1916,16 @@ fn a_dropped_pattern_is_said_as_written_not_as_json() {
 
 #[test]
 fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
+    // Not `"minimum": "1"`: that is Gemini's double string, written as the number.
     let p = profile(&[
-        "keyword-allowed: minimum (string)",
+        "keyword-allowed: minimum (not a number)",
         "keyword-allowed: maxLength (negative)",
         "keyword-allowed: minLength",
     ]);
     let t = tool(
         "f",
         json!({"type":"object","properties":{"a":{"type":"string",
-            "minimum":"1","maxLength":-1,"minLength":2}}}),
+            "minimum":true,"maxLength":-1,"minLength":2}}}),
     );
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
@@ -1943,7 +1944,7 @@ fn an_invalid_bound_is_dropped_without_a_sentence_about_it() {
         [
             (
                 "/properties/a/minimum",
-                "dropped `minimum: \"1\"`, which is not a valid bound (JSON Schema wants a number)",
+                "dropped `minimum: true`, which is not a valid bound (JSON Schema wants a number)",
                 false
             ),
             (
@@ -2026,6 +2027,83 @@ fn a_gemini_int64_count_string_is_written_as_its_integer() {
                     "`minItems: \"02\"`, a count written as a string that is no canonical \
                      integer: a provider reading it as Gemini's int64 may have enforced it \
                      (`toolwire args` refuses the original schema for it)"
+                )
+            ),
+        ]
+    );
+}
+
+/// Gemini's `Schema` types `minimum` and `maximum` as double, which protobuf's JSON reads from
+/// a string too (`"minimum": "1"`); repair dropped it as no valid bound, "0 losses", and the
+/// repaired schema took 0. A string holding a JSON number is written as that number, a
+/// change with no loss; where the keyword itself must go it is said and lost as the number;
+/// any other string at a numeric keyword (`"NaN"`, or at `multipleOf`, no field of Gemini's
+/// `Schema`) is dropped as before, but as a loss.
+#[test]
+fn a_gemini_double_bound_string_is_written_as_its_number() {
+    let p = profile(&[
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: maximum (string)",
+        "keyword-allowed: multipleOf (string)",
+        "keyword-allowed: maximum",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "n":{"type":"number","minimum":"-2e3","maximum":"10","multipleOf":"0.5"},
+            "m":{"type":"integer","minimum":"NaN"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{
+            "n":{"type":"number","minimum":-2000.0,"description":"At most 10."},
+            "m":{"type":"integer"}}})
+    );
+    let mut said: Vec<(&str, &str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
+        .collect();
+    said.sort_unstable();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/m/minimum",
+                "dropped `minimum: \"NaN\"`, which is not a valid bound (JSON Schema wants a \
+                 number)",
+                Some(
+                    "`minimum: \"NaN\"`, a bound written as a string that is no JSON number: a \
+                     provider reading it as Gemini's double (protobuf's JSON also takes \"NaN\" \
+                     and \"Infinity\") may have enforced it (`toolwire args` refuses the \
+                     original schema for it)"
+                )
+            ),
+            (
+                "/properties/n/maximum",
+                "dropped `maximum: 10`, said in the description as \"At most 10.\" (written \
+                 `maximum: \"10\"`, Gemini's double string)",
+                Some(
+                    "the provider no longer enforces `maximum: 10` (`toolwire args` still \
+                     checks it against the original schema)"
+                )
+            ),
+            (
+                "/properties/n/minimum",
+                "wrote `minimum: \"-2e3\"` as `minimum: -2000.0`, the number Gemini's double \
+                 string spells (as `toolwire args` reads it)",
+                None
+            ),
+            (
+                "/properties/n/multipleOf",
+                "dropped `multipleOf: \"0.5\"`, which is not a valid bound (JSON Schema wants a \
+                 number greater than 0)",
+                Some(
+                    "`multipleOf: \"0.5\"`, a bound written as a string: a provider reading it \
+                     as a number may have enforced it (`toolwire args` refuses the original \
+                     schema for it)"
                 )
             ),
         ]

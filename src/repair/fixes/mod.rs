@@ -795,29 +795,35 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         .ok_or_else(|| format!("no `{k}` at {node:?}"))?
         .clone();
     let at = crate::json::push_token(node, k);
-    // Gemini's int64 string for a count (`"maxItems": "3"`) is that count, as `toolwire args`
-    // reads it: written as the integer, nothing is lost (trial 71 D6: it was dropped as no
-    // valid bound, "0 losses", and the repaired schema took 4 items). Where the keyword
-    // itself must go, it goes as that count: said and lost as any bound is.
-    if let Some(n) = crate::args::int64_count_of(k, &v) {
-        let count = Value::from(n);
+    // Gemini's int64 string for a count (`"maxItems": "3"`) is that count, and its double
+    // string for a bound (`"minimum": "1"`) that number, as `toolwire args` reads them:
+    // written as the number, nothing is lost (trial 71 D6: they were dropped as no valid
+    // bound, "0 losses", and the repaired schema took 4 items). Where the keyword itself must
+    // go, it goes as that number: said and lost as any bound is.
+    if let Some(n) = crate::args::number_string_of(k, &v) {
+        let (what, spelling) = if crate::args::is_int64_count(k) {
+            ("count", "int64")
+        } else {
+            ("number", "double")
+        };
+        let number = Value::Number(n);
         let t = edited(tool, node, |m| {
-            m.insert(k.to_string(), count.clone());
+            m.insert(k.to_string(), number.clone());
         })?;
         let mut out = vec![Candidate::one(
             t,
             &at,
             rule,
             format!(
-                "wrote `{k}: {}` as `{k}: {n}`, the count Gemini's int64 string spells (as \
-                 `toolwire args` reads it)",
+                "wrote `{k}: {}` as `{k}: {number}`, the {what} Gemini's {spelling} string \
+                 spells (as `toolwire args` reads it)",
                 show(&v)
             ),
             None,
         )];
-        // A count repair may not drop here still has the lossless rewrite above.
-        if let Ok(dropped) = drop_valued(tool, rule, node, k, &count, describe) {
-            let written = format!(" (written `{k}: {}`, Gemini's int64 string)", show(&v));
+        // A number repair may not drop here still has the lossless rewrite above.
+        if let Ok(dropped) = drop_valued(tool, rule, node, k, &number, describe) {
+            let written = format!(" (written `{k}: {}`, Gemini's {spelling} string)", show(&v));
             for mut c in dropped {
                 c.changes
                     .iter_mut()
@@ -830,22 +836,12 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
     }
     if let Some(need) = keyword_value_invalid::wanted(k, &v) {
         // Not a value the keyword takes: nothing to say in the description, and nothing is
-        // lost that a validator would have enforced; but a string where Gemini's `Schema`
-        // takes an int64 count (`"02"`, `"-1"`) may be one a provider's int64 parser reads,
-        // so dropping it is a loss, never silent.
-        let what = if keyword_value_invalid::is_bound(k) {
-            "bound"
-        } else {
-            "value"
-        };
-        let lost = (crate::args::is_int64_count(k) && v.is_string()).then(|| {
-            format!(
-                "`{k}: {}`, a count written as a string that is no canonical integer: a \
-                 provider reading it as Gemini's int64 may have enforced it (`toolwire args` \
-                 refuses the original schema for it)",
-                show(&v)
-            )
-        });
+        // lost that a validator would have enforced; but a bound written as a string other
+        // than the number strings above (`"02"`, `"NaN"`, `"multipleOf": "2"`) may be one a
+        // provider reads as a number, so dropping it is a loss, never silent.
+        let bound = keyword_value_invalid::is_bound(k);
+        let what = if bound { "bound" } else { "value" };
+        let lost = (bound && v.is_string()).then(|| string_bound_lost(k, &v));
         let t = edited(tool, node, |m| {
             m.shift_remove(k);
         })?;
@@ -861,6 +857,25 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         )]);
     }
     drop_valued(tool, rule, node, k, &v, describe)
+}
+
+/// The loss of dropping bound `k` written as string `v` that
+/// [`crate::args::number_string_of`] does not read: a provider reading a number in it may have
+/// enforced it, while `toolwire args` refuses the schema for it.
+fn string_bound_lost(k: &str, v: &Value) -> String {
+    let why = if crate::args::is_int64_count(k) {
+        "a count written as a string that is no canonical integer: a provider reading it as \
+         Gemini's int64 may have enforced it"
+    } else if crate::args::is_double_bound(k) {
+        "a bound written as a string that is no JSON number: a provider reading it as Gemini's \
+         double (protobuf's JSON also takes \"NaN\" and \"Infinity\") may have enforced it"
+    } else {
+        "a bound written as a string: a provider reading it as a number may have enforced it"
+    };
+    format!(
+        "`{k}: {}`, {why} (`toolwire args` refuses the original schema for it)",
+        show(v)
+    )
 }
 
 /// The candidates dropping keyword `k`, read as `v`, from the subschema at `node`: said in

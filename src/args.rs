@@ -38,7 +38,9 @@ pub mod envelope;
 mod lookalike;
 mod members;
 pub use compat::{ANY_VALUE, DoubleString, Int64String, TypeSpelling, UncheckedPattern};
-pub(crate) use compat::{accept_null, is_double_bound, is_int64_count, number_string_of};
+pub(crate) use compat::{
+    accept_null, is_double_bound, is_int64_count, number_string_of, numbers_read,
+};
 use members::Given;
 mod resources;
 mod unchecked;

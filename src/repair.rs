@@ -838,7 +838,8 @@ pub fn repair_tool(
                 r.changes.splice(0..0, written);
                 r.outcome = Outcome::Repaired;
                 // Brought in by repair: what the root as read has past the root as given.
-                let given = warnings_per_feature(&findings(tool, profile));
+                let given =
+                    warnings_as_given(tool, &findings(tool, profile), |t| findings(t, profile));
                 let written = findings(&r.tool, profile);
                 set_left(&mut r, &written, &given);
             }
@@ -999,7 +1000,7 @@ fn repair_schema_object(
             }
             before = kinds(&errs);
             if rounds == 1 {
-                given = warnings_per_feature(&last_check);
+                given = warnings_as_given(&current, &last_check, |t| findings(t, profile));
             }
         }
         // A rewrite of the whole schema (a tool that takes no arguments, written another way)
@@ -1401,6 +1402,34 @@ fn features_only<S: serde::Serializer>(
     s: S,
 ) -> std::result::Result<S::Ok, S::Error> {
     s.collect_seq(per.keys())
+}
+
+/// The warnings of `tool` as given per feature ([`warnings_per_feature`]), `checked` its
+/// check, for telling those repair's rewrites bring in from the input's: where its schema
+/// writes a number as Gemini's string (`"maxItems": "3"`, read by
+/// [`crate::args::numbers_read`]), per feature the more of those and of the warnings `check`
+/// gives with the numbers written. `check` judges such a keyword by its value (an error), not
+/// by the evidence for the keyword itself; once repair writes the number, that warning
+/// (`keyword-allowed: maxItems`, no evidence either way) is the input's keyword's, not one
+/// repair wrote (it was said to be "written by repair").
+pub(crate) fn warnings_as_given(
+    tool: &Tool,
+    checked: &[Finding],
+    check: impl Fn(&Tool) -> Vec<Finding>,
+) -> BTreeMap<String, usize> {
+    let mut given = warnings_per_feature(checked);
+    let Some(read) = tool.parameters.as_ref().and_then(crate::args::numbers_read) else {
+        return given;
+    };
+    let as_read = Tool {
+        parameters: Some(read),
+        ..tool.clone_shallow()
+    };
+    for (feature, n) in warnings_per_feature(&check(&as_read)) {
+        let e = given.entry(feature).or_default();
+        *e = (*e).max(n);
+    }
+    given
 }
 
 /// The warnings among `findings` (a check of one tool) counted per feature, one per place as

@@ -436,6 +436,28 @@ fn read_number_strings(node: &mut serde_json::Map<String, Value>) {
     }
 }
 
+/// `declared` with each number written as Gemini's string ([`number_string_of`]) written as
+/// that number, and nothing else changed; `None` when it has none. What `check` judges the
+/// keywords of a Gemini schema by, once `repair` has written the numbers.
+pub(crate) fn numbers_read(declared: &Value) -> Option<Value> {
+    let places: Vec<String> = crate::schema::walk(declared)
+        .nodes
+        .into_iter()
+        .filter(|n| n.object().is_some_and(has_number_strings))
+        .map(|n| n.pointer)
+        .collect();
+    if places.is_empty() {
+        return None;
+    }
+    let mut copy = declared.clone();
+    for pointer in &places {
+        if let Some(Value::Object(node)) = copy.pointer_mut(pointer) {
+            read_number_strings(node);
+        }
+    }
+    Some(copy)
+}
+
 /// One count keyword written as Gemini's int64 string and read as the integer it spells (see
 /// [`crate::args::ArgsSchema::int64_strings`]).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

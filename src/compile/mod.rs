@@ -285,7 +285,10 @@ fn compile_once(
     // The warnings of each tool as given, which those compile brings in are told from.
     let given_warnings: Vec<BTreeMap<String, usize>> = tools
         .iter()
-        .map(|t| repair::warnings_per_feature(&crate::check::check_tools(&[t.as_ref(0)], profile)))
+        .map(|t| {
+            let check = |t: &Tool| crate::check::check_tools(&[t.as_ref(0)], profile);
+            repair::warnings_as_given(t, &check(t), check)
+        })
         .collect();
     // The canonical schema first: no definition nothing reaches, every known type spelling
     // as the type it means, and for OpenAI's and DeepSeek's strict forms a `true` branch as

@@ -2110,6 +2110,35 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
     );
 }
 
+/// A count written as Gemini's int64 string is judged by `check` by its value (an error), not
+/// by the evidence for the keyword; once repair writes the integer, the keyword's own warning
+/// (no evidence either way for `maxItems`) shows. It is the input's keyword, not one repair
+/// wrote: it was said "written by repair" (`introduced`).
+#[test]
+fn the_warning_of_a_keyword_whose_number_repair_wrote_is_the_inputs() {
+    let p = profile(&["keyword-allowed: maxItems (string)"]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "ids":{"type":"array","items":{"type":"integer"},"maxItems":"3"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert!(
+        r.changes.iter().all(|c| c.lost.is_none()),
+        "{:#?}",
+        r.changes
+    );
+    assert_eq!(r.unverified.get("keyword-allowed: maxItems"), Some(&1));
+    assert!(r.introduced.is_empty(), "{:?}", r.introduced);
+    assert!(
+        r.left_as_written
+            .contains(&"keyword-allowed: maxItems".to_string()),
+        "{:?}",
+        r.left_as_written
+    );
+}
+
 #[test]
 fn repairable_warnings_are_left_as_written_and_listed() {
     // No evidence either way for the null branch: repair leaves it and says so.

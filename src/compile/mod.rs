@@ -538,13 +538,12 @@ fn compile_once(
             },
             Verdict::Rejected => {
                 let error = c.error.clone().unwrap_or_else(|| reply.text_body());
+                let mut explanations =
+                    crate::explain::explain_for(Some(&body), &reply.text_body(), check);
+                say_the_prefix_that_fits(&mut explanations, &results, &sent, target);
                 ModelCheck::Rejected {
                     status: reply.status,
-                    explanations: crate::explain::explain_for(
-                        Some(&body),
-                        &reply.text_body(),
-                        check,
-                    ),
+                    explanations,
                     error,
                 }
             }
@@ -574,6 +573,75 @@ fn compile_once(
             .collect(),
         not_compiled: 0,
     })
+}
+
+/// Adds to the fix of a rejection read at the request as `size-exceeded` (Cohere's 200 fields
+/// across all tools) how many of the tools `sent`, from the first, the offline model accepts
+/// sent as one request: "send fewer tools per request" named no number, and the user had
+/// to find where to split by trial. Found by halving (about log₂ n calls, each asking about
+/// a prefix), and said only as asked: the model accepts the first k and rejects the first
+/// k + 1. Nothing is added for a request with built-ins (the prefixes are asked without
+/// them), nor when it rejects the first tool alone.
+fn say_the_prefix_that_fits(
+    explanations: &mut [Explanation],
+    results: &[ToolRepair],
+    sent: &[Slot],
+    target: &str,
+) {
+    let over = |e: &Explanation| {
+        e.located == crate::explain::Located::Request && e.rule.as_deref() == Some("size-exceeded")
+    };
+    if !explanations.iter().any(over) {
+        return;
+    }
+    let mut tools = Vec::new();
+    for s in sent {
+        match *s {
+            Slot::Tool(i) => tools.push(&results[i]),
+            Slot::Builtin(_) => return,
+        }
+    }
+    let rejects = |k: usize| {
+        let defs: Vec<ToolDef> = tools[..k]
+            .iter()
+            .map(|r| localize::def_of(&r.tool))
+            .collect();
+        ask_model(target, &defs).is_some_and(|a| a.classified.verdict == Verdict::Rejected)
+    };
+    // The model rejects all of them; `fits` is a prefix it accepts (none, at first).
+    let (mut fits, mut over_at) = (0, tools.len());
+    while over_at - fits > 1 {
+        let mid = fits + (over_at - fits) / 2;
+        if rejects(mid) {
+            over_at = mid;
+        } else {
+            fits = mid;
+        }
+    }
+    if fits == 0 {
+        return;
+    }
+    let next = tools[fits].number;
+    let sentence = if fits == 1 {
+        format!(
+            "The offline model accepts the first tool of this request (#{}) sent alone, and \
+             rejects it with #{next}.",
+            tools[0].number
+        )
+    } else {
+        format!(
+            "The offline model accepts the first {fits} tools of this request (#{}..#{}) sent \
+             as one request, and rejects them with #{next}.",
+            tools[0].number,
+            tools[fits - 1].number
+        )
+    };
+    for e in explanations.iter_mut().filter(|e| over(e)) {
+        e.fix = Some(match e.fix.take() {
+            Some(fix) => format!("{fix} {sentence}"),
+            None => sentence.clone(),
+        });
+    }
 }
 
 /// What every round of compile's talk with the offline model is made with.

@@ -3084,6 +3084,43 @@ fn a_request_over_a_limit_of_the_whole_request_refuses_no_tool() {
     }
 }
 
+/// `n` tools `t0`.. of `fields` string properties each, the first required.
+fn wide_tools(n: usize, fields: usize) -> Vec<Tool> {
+    let props: serde_json::Map<String, Value> = (0..fields)
+        .map(|k| (format!("p{k}"), json!({"type":"string"})))
+        .collect();
+    (0..n)
+        .map(|i| {
+            tool(
+                &format!("t{i}"),
+                json!({"type":"object","properties":props.clone(),"required":["p0"]}),
+            )
+        })
+        .collect()
+}
+
+/// A request over Cohere's 200 fields across all tools said "send fewer tools per request"
+/// and no number: the fix now says which first tools the offline model accepts (41 tools of
+/// 10 fields: the first 20, 200 fields), as the model answered when asked.
+#[test]
+fn a_request_over_a_limit_of_the_whole_request_says_which_first_tools_fit() {
+    let c = compile_own(&wide_tools(41, 10), "cohere/v2-strict");
+    let ModelCheck::Rejected { explanations, .. } = &c.check else {
+        panic!("{:#?}", c.check);
+    };
+    let fix = (explanations.iter())
+        .find(|e| e.rule.as_deref() == Some("size-exceeded"))
+        .and_then(|e| e.fix.as_deref())
+        .unwrap_or_default();
+    assert!(
+        fix.ends_with(
+            "The offline model accepts the first 20 tools of this request (#0..#19) sent as one \
+             request, and rejects them with #20."
+        ),
+        "{fix}"
+    );
+}
+
 /// Trial N (F2), Vertex: its name check rejects the request naming no tool compile can read;
 /// the tool at index 68 is found and renamed, and the 69 others are kept.
 #[test]

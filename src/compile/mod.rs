@@ -489,7 +489,7 @@ fn compile_once(
             let explained = crate::explain::explain_for(Some(&body), &reply.text_body(), check);
             progress = round.answer(&mut results, &sent, &explained, &mut budget, &mut tried);
             if !progress {
-                progress = localize_rejection(&mut results, &sent, &round);
+                progress = localize_rejection(&mut results, &sent, &explained, &round);
             }
         }
         // Last, once the model has said what it rejects: a tool whose schema as compiled is
@@ -1146,9 +1146,15 @@ fn names_but(results: &[ToolRepair], i: usize) -> Vec<String> {
 /// ([`model_basis`]). Tools the bisection could not tell apart (rejected together for no limit
 /// of the whole request, or past its cap on model calls, when nothing else was found) are
 /// refused and the reason says so; a run rejected for a limit of the whole request blames no
-/// tool, and the request's rejection is reported as such. Returns whether any tool changed
-/// (the request is then sent again).
-fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'_>) -> bool {
+/// tool, and the request's rejection is reported as such. So is one `explained` at the
+/// request: a tool past the cap is not refused for what may be that limit. Returns whether
+/// any tool changed (the request is then sent again).
+fn localize_rejection(
+    results: &mut [ToolRepair],
+    sent: &[Slot],
+    explained: &[Explanation],
+    round: &Round<'_>,
+) -> bool {
     let &Round {
         target,
         form,
@@ -1228,8 +1234,14 @@ fn localize_rejection(results: &mut [ToolRepair], sent: &[Slot], round: &Round<'
     }
     // Past the cap, the tools untraced are sent again with the others repaired or refused,
     // and the next round traces them with a cap of its own; only when this round found
-    // nothing else are they refused, so a round always changes something.
-    let untraced = if progress {
+    // nothing else are they refused, so a round always changes something. Not when the
+    // request's rejection is read at the request (Cohere's 200 fields across all tools): the
+    // runs untraced lie in runs that limit may be all the model rejects (100 tools of 101
+    // fields had 51 tools refused "not traced", and the request was still over the limit).
+    let about_the_request = explained
+        .iter()
+        .any(|e| e.located == crate::explain::Located::Request);
+    let untraced = if progress || about_the_request {
         &[][..]
     } else {
         &traced.untraced[..]

@@ -3099,6 +3099,51 @@ fn wide_tools(n: usize, fields: usize) -> Vec<Tool> {
         .collect()
 }
 
+/// Tools of 101 fields, any two of them over Cohere's 200 fields across a strict request:
+/// the bisection asks about every run, and about each pair it accepts in halves. That was
+/// asked past the cap, which the bisection then exceeded (99 tools: 164 calls, cap 163).
+#[test]
+fn the_bisection_of_a_request_over_a_limit_is_held_to_its_cap() {
+    let target = "cohere/v2-strict";
+    let check = CheckProfile::new(target);
+    for n in [60, 99, 100, 130] {
+        let tools = wide_tools(n, 101);
+        let defs: Vec<ToolDef> = tools.iter().map(localize::def_of).collect();
+        MODEL_CALLS.set((0, 0));
+        let traced = localize::bisect(&defs, &check);
+        let (calls, _) = MODEL_CALLS.get();
+        assert_eq!(calls, traced.calls, "{n} tools");
+        assert!(
+            calls <= traced.budget,
+            "{n} tools: {calls} calls, cap {}",
+            traced.budget
+        );
+        assert!(
+            traced.culprits.is_empty() && traced.together.is_empty(),
+            "{n}"
+        );
+    }
+}
+
+/// 100 tools of 101 fields, any two of them over Cohere's 200 fields across a strict
+/// request: each run the bisection's cap left untraced was refused "not traced" (51 tools),
+/// and the request left was still over the limit. The rejection is read at the request, and
+/// no tool is refused for it.
+#[test]
+fn a_request_over_a_limit_past_the_bisections_cap_refuses_no_tool() {
+    let target = "cohere/v2-strict";
+    let c = compile_own(&wide_tools(100, 101), target);
+    let refused: Vec<usize> = (c.tools.iter().enumerate())
+        .filter(|(_, t)| t.outcome == Outcome::Refused)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(refused.is_empty(), "refused: {refused:?}");
+    let ModelCheck::Rejected { error, .. } = &c.check else {
+        panic!("{:#?}", c.check);
+    };
+    assert!(error.contains("got 10100"), "{error}");
+}
+
 /// A request over Cohere's 200 fields across all tools said "send fewer tools per request"
 /// and no number: the fix now says which first tools the offline model accepts (41 tools of
 /// 10 fields: the first 20, 200 fields), as the model answered when asked.

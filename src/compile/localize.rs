@@ -404,6 +404,9 @@ pub enum NotRepaired {
     /// The refusal reads as this rule of [`LEVEL_RULES`], and no repair that could be tried
     /// takes an object level away ([`keeps_levels`]): none was tried.
     Unanswerable(&'static str),
+    /// The model accepts the tool sent alone, as it is: what it rejects is the tool beside
+    /// the request's other tools, so no repair of the tool is one it needs.
+    AcceptedAlone,
 }
 
 impl NotRepaired {
@@ -422,6 +425,9 @@ impl NotRepaired {
                  compile could make here takes an object level away, so it tried none; the \
                  change is yours to make)"
             ),
+            NotRepaired::AcceptedAlone => " (the offline model accepts this tool sent alone: \
+                 it rejects it only beside the request's other tools, so no repair of it is kept)"
+                .to_string(),
             NotRepaired::Cap(n) => format!(
                 " (compile reached its cap of {n} model calls for one tool before it knew \
                  which of its repairs the model needs: the model accepts the tool with all of \
@@ -475,23 +481,24 @@ fn holds_object_schema(v: &Value) -> bool {
 /// then the deepest first (a repair of a keyword higher up, such as `properties`, would drop
 /// the place the model rejects with everything around it).
 ///
-/// All of them are made at once and the model asked about the tool alone: when it still
-/// rejects it, no repair answers it. Else the repairs are pruned by delta debugging: runs of
-/// them (halves, then quarters...) are taken out, the least preferred first, and left out
-/// when the model still accepts, down to single repairs, so what is kept is what the model
-/// rejected, not a guess, and each one kept was needed. This takes O(k log n) model calls
-/// for k repairs needed among n; trying them one at a time in schema order spent a cap of 24
-/// calls on keywords the model takes (`minLength` on 40 properties before one
-/// `uniqueItems`), and vLLM's one message for every xgrammar feature names no place to start
-/// from (trial P #1). One tool may use two features the model rejects, which no single
-/// repair answers (trial N: `uniqueItems` beside `patternProperties`). `note` is added to
-/// each change kept (what the rejection rests on). At most [`candidate_cap`] repairs are
-/// tried, the best ranked. Returns the place of the last repair kept; nothing is changed
-/// when it returns an error. `schema_given` is the tool's parameters schema as given, where
-/// compile keeps it ([`wire::apply`]). A rejection read as `rule`, one of [`LEVEL_RULES`],
-/// where no repair takes an object level away, is not searched: a 100-level chain's 300
-/// repairs were tried up to the cap on their work, seconds for a refusal they could not
-/// answer, which then said one of those untried might.
+/// All of them are made at once and the model asked about the tool alone: when it still rejects
+/// it, no repair answers it; when it also accepts the tool alone with none made, the tool was
+/// rejected beside others, and none is kept ([`NotRepaired::AcceptedAlone`]). Else the repairs
+/// are pruned by delta debugging: runs of them (halves, then quarters...) are taken out, the
+/// least preferred first, and left out when the model still accepts, down to single repairs, so
+/// what is kept is what the model rejected, not a guess, and each one kept was needed. This
+/// takes O(k log n) model calls for k repairs needed among n; trying them one at a time in
+/// schema order spent a cap of 24 calls on keywords the model takes (`minLength` on 40
+/// properties before one `uniqueItems`), and vLLM's one message for every xgrammar feature
+/// names no place to start from (trial P #1). One tool may use two features the model rejects,
+/// which no single repair answers (trial N: `uniqueItems` beside `patternProperties`). `note`
+/// is added to each change kept (what the rejection rests on). At most [`candidate_cap`]
+/// repairs are tried, the best ranked. Returns the place of the last repair kept; nothing is
+/// changed when it returns an error. `schema_given` is the tool's parameters schema as given,
+/// where compile keeps it ([`wire::apply`]). A rejection read as `rule`, one of
+/// [`LEVEL_RULES`], where no repair takes an object level away, is not searched: a 100-level
+/// chain's 300 repairs were tried up to the cap on their work, seconds for a refusal they could
+/// not answer, which then said one of those untried might.
 #[allow(clippy::too_many_arguments)]
 pub fn repair_until_accepted(
     r: &mut ToolRepair,
@@ -560,7 +567,14 @@ pub fn repair_until_accepted(
     }
     // Not held while the repairs are pruned: each trial is made anew from `original`.
     drop(all);
-    let mut calls = 1;
+    // Pruning never asks about the tool with no repair made, which a rejection naming the
+    // tool for what it is beside others (a name two tools share) does not reject: the one
+    // repair tried (a rename) was kept as if the model rejected the tool's name, and said so.
+    if !rejected_alone(&mut r.tool, target) {
+        return Err(NotRepaired::AcceptedAlone);
+    }
+    let original = &r.tool;
+    let mut calls = 2;
     let mut accepts = |steps: &[Step]| -> Option<bool> {
         if calls >= MAX_CALLS {
             return None;

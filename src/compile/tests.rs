@@ -3166,6 +3166,46 @@ fn a_request_over_a_limit_of_the_whole_request_says_which_first_tools_fit() {
     );
 }
 
+/// A name two tools share, which the profile has no evidence against: the model rejects the
+/// request naming both, and accepts each tool alone. The first was renamed (a name with a
+/// dot, which the fallback name rule renames) and the line said the model rejects its name,
+/// which it accepts; the second was refused for a duplicate the rename had already undone.
+/// Each is now refused for the duplicate, as when the profile rejects it, renamed by none.
+#[test]
+fn a_tool_the_model_accepts_alone_is_not_repaired_for_what_it_rejects_beside_others() {
+    let target = "gemini/v1beta/parameters";
+    let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+    let tools = [
+        tool("alpha", schema.clone()),
+        tool("ns.get-x", schema.clone()),
+        tool("beta", schema.clone()),
+        tool("ns.get-x", schema),
+    ];
+    let c = compile(&tools, target, &profile(&[]), &Default::default()).unwrap();
+    for i in [1, 3] {
+        let t = &c.tools[i];
+        assert_eq!(t.outcome, Outcome::Refused, "tool {i}: {t:#?}");
+        let reason = &t.refusals[0].reason;
+        assert!(
+            reason.contains("Duplicate function declaration found: ns.get-x")
+                && reason.contains("(the offline model accepts this tool sent alone"),
+            "tool {i}: {reason}"
+        );
+        assert!(
+            t.changes.iter().all(|ch| !ch.action.contains("renamed")),
+            "{t:#?}"
+        );
+    }
+    for i in [0, 2] {
+        assert_eq!(c.tools[i].outcome, Outcome::Unchanged, "tool {i}");
+    }
+    assert!(
+        matches!(c.check, ModelCheck::Accepted { .. }),
+        "{:#?}",
+        c.check
+    );
+}
+
 /// Trial N (F2), Vertex: its name check rejects the request naming no tool compile can read;
 /// the tool at index 68 is found and renamed, and the 69 others are kept.
 #[test]

@@ -2352,11 +2352,7 @@ impl ArgsSchema {
                 // Members an `unevaluatedProperties` schema (not `false`) refuses by their
                 // value: said after the loop, by what that value fails.
                 let mut by_value: Vec<&String> = Vec::new();
-                let schema_beside = unevaluated
-                    && self
-                        .keyword_owner(e)
-                        .and_then(|o| o.get("unevaluatedProperties"))
-                        .is_some_and(Value::is_object);
+                let schema_beside = unevaluated && self.unevaluated_is_schema(e);
                 for name in unexpected {
                     // A key the engine reads otherwise than ECMA-262 may place it: not known
                     // to be undeclared, and the warning names it unchecked (trial 57 D4).
@@ -2449,8 +2445,21 @@ impl ArgsSchema {
                         expected: Cow::Owned(expected.clone()),
                     });
                 }
-                if !by_value.is_empty() {
-                    self.unevaluated_problems(e, &by_value, coerce, out);
+                if let Some(refused) = ArgsSchema::refused_members(e, &by_value)
+                    && !refused.is_empty()
+                {
+                    self.unevaluated_problems(e, &refused, coerce, out);
+                }
+                return;
+            }
+            // The items an `unevaluatedItems` schema refuses by their value; `false` refuses
+            // every such item, whatever it is, and is said below.
+            ValidationErrorKind::UnevaluatedItems { unexpected }
+                if self.unevaluated_is_schema(e) =>
+            {
+                match self.refused_items(e, unexpected) {
+                    Some(refused) => self.unevaluated_problems(e, &refused, coerce, out),
+                    None => self.unevaluated_items_refused(e, unexpected, out),
                 }
                 return;
             }
@@ -2815,25 +2824,26 @@ impl ArgsSchema {
         });
     }
 
-    /// Appends the problems of the members `names` of the object of `e`, which its
-    /// `unevaluatedProperties` schema refuses by their value: the problems of each value
-    /// under that schema, at their places, as a declared member's are said
-    /// ([`ArgsSchema::unevaluated_errors`]). A member none is found for (its errors cannot be
-    /// had again) is said to fail that schema, with the schema described.
+    /// Appends the problems of the members or items `refused` of the object or list of `e`,
+    /// which its `unevaluatedProperties` or `unevaluatedItems` schema refuses by their value:
+    /// the problems of each value under that schema, at their places, as a declared member's
+    /// are said ([`ArgsSchema::unevaluated_errors`]). One none is found for (its errors cannot
+    /// be had again) is said to fail that schema, with the schema described.
     fn unevaluated_problems(
         &self,
         e: &ValidationError<'_>,
-        names: &[&String],
+        refused: &unevaluated::Refused,
         coerce: Coercions,
         out: &mut Vec<Problem>,
     ) {
         let at = e.instance_path().as_str();
+        let keyword = static_keyword(e.kind());
         let start = out.len();
-        for sub in self.unevaluated_errors(e, names).unwrap_or_default() {
+        for sub in self.unevaluated_errors(e, refused).unwrap_or_default() {
             self.problems_for(&sub, coerce, out);
         }
-        for name in names {
-            let pointer = pointer_to(at, name);
+        for (token, found) in refused {
+            let pointer = pointer_to(at, token);
             let below = |p: &Problem| {
                 p.pointer
                     .strip_prefix(pointer.as_str())
@@ -2842,24 +2852,62 @@ impl ArgsSchema {
             if out[start..].iter().any(below) {
                 continue;
             }
-            let expected = self
-                .keyword_owner(e)
-                .and_then(|o| o.get("unevaluatedProperties"))
-                .map_or_else(
-                    || SOME_VALUE.to_string(),
-                    |s| unions::described(self.ref_root(e), s),
-                );
-            let found = e.instance().get(name.as_str()).unwrap_or(&Value::Null);
+            let expected = self.unevaluated_expected(e);
             let mut m = Sentence::at(&pointer);
             m.value(found)
-                .text(" does not match the `unevaluatedProperties` schema");
+                .text(" does not match the `")
+                .text(&keyword)
+                .text("` schema");
             out.push(Problem {
                 message: m.expected(&expected),
                 pointer,
-                keyword: Cow::Borrowed("unevaluatedProperties"),
+                keyword: keyword.clone(),
                 expected: Cow::Owned(expected),
             });
         }
+    }
+
+    /// Appends one problem at the list of `e`, an `unevaluatedItems` error whose keyword is a
+    /// schema, when the items it refuses cannot be told by their index
+    /// ([`ArgsSchema::refused_items`]): the values the validator names (`unexpected`, JSON
+    /// text) and the schema they fail. "No items beyond the declared ones" would be false: an
+    /// item that schema accepts is allowed.
+    fn unevaluated_items_refused(
+        &self,
+        e: &ValidationError<'_>,
+        unexpected: &[String],
+        out: &mut Vec<Problem>,
+    ) {
+        let at = e.instance_path().as_str();
+        let expected = self.unevaluated_expected(e);
+        let mut m = Sentence::at(at);
+        m.text("items beyond the declared ones do not match the `unevaluatedItems` schema (");
+        push_list(
+            &mut m.0,
+            unexpected,
+            5,
+            |out, item| match serde_json::from_str::<Value>(item) {
+                Ok(v) => push_short_value(out, &v),
+                Err(_) => out.push_str(item),
+            },
+        );
+        m.text(")");
+        out.push(Problem {
+            message: m.expected(&expected),
+            pointer: at.to_string(),
+            keyword: Cow::Borrowed("unevaluatedItems"),
+            expected: Cow::Owned(expected),
+        });
+    }
+
+    /// What the `unevaluatedProperties` or `unevaluatedItems` schema of `e` accepts, in words.
+    fn unevaluated_expected(&self, e: &ValidationError<'_>) -> String {
+        self.keyword_owner(e)
+            .and_then(|o| o.get(e.kind().keyword()))
+            .map_or_else(
+                || SOME_VALUE.to_string(),
+                |s| unions::described(self.ref_root(e), s),
+            )
     }
 
     /// Adds a problem for every place where a string meets a `pattern` the regex engine gave
@@ -5456,6 +5504,89 @@ mod tests {
                 "/o/q".to_string(),
                 "a string".to_string(),
                 "/o/q: 2 is an integer; expected a string.".to_string()
+            )]
+        );
+    }
+
+    /// An `unevaluatedItems` schema (not `false`) accepts an item past the declared ones whose
+    /// value matches it, but the validator names the items whose value fails it by their JSON
+    /// text only, at the list: `["x", "y"]` against `prefixItems: [{type: string}]` and
+    /// `unevaluatedItems: {type: integer}` read "/a: the list has extra items; expected no
+    /// items beyond the declared ones.", which is false. Each such item is now said by what
+    /// its value fails, at its index, an evaluated item of the same text left alone (a
+    /// `contains` match, the prefix), inside an item and under a nested `$id` too; `false`
+    /// still says "no items beyond the declared ones".
+    #[test]
+    fn an_item_an_unevaluated_items_schema_refuses_is_said_by_its_value() {
+        let said = pointer_expected_message;
+        let list = |beside: Value| {
+            json!({"type": "object", "properties": {"a": {"type": "array",
+                "prefixItems": [{"type": "string"}], "unevaluatedItems": beside}}})
+        };
+        let integer = json!({"type": "integer"});
+        let not_an_integer = |at: &str, v: &str| {
+            (
+                at.to_string(),
+                "an integer".to_string(),
+                format!("{at}: {v} is a string; expected an integer."),
+            )
+        };
+        assert_eq!(
+            said(list(integer.clone()), json!({"a": ["x", "y"]})),
+            [not_an_integer("/a/1", "\"y\"")]
+        );
+        // The first "y" is the prefix's: evaluated, accepted there.
+        assert_eq!(
+            said(list(integer.clone()), json!({"a": ["y", "y", 3, "z"]})),
+            [
+                not_an_integer("/a/1", "\"y\""),
+                not_an_integer("/a/3", "\"z\"")
+            ]
+        );
+        assert_eq!(
+            said(list(json!(false)), json!({"a": ["x", 1]})),
+            [(
+                "/a".to_string(),
+                "no items beyond the declared ones".to_string(),
+                "/a: the list has extra items; expected no items beyond the declared ones."
+                    .to_string()
+            )]
+        );
+        // An item `contains` matches is evaluated (2020-12 core §10.3.1.2), whatever its index.
+        let contained = json!({"type": "object", "properties": {"a": {"type": "array",
+            "contains": {"const": "k"}, "unevaluatedItems": integer}}});
+        assert_eq!(
+            said(contained, json!({"a": [1, "k", "q"]})),
+            [not_an_integer("/a/2", "\"q\"")]
+        );
+        // An object item's own problems below it, in a list inside a list.
+        let member = json!({"type": "object", "properties": {"x": {"type": "integer"}},
+            "required": ["x"]});
+        let nested = json!({"type": "object", "properties": {"l": {"type": "array",
+            "items": list(member)}}});
+        assert_eq!(
+            said(
+                nested,
+                json!({"l": [{"a": ["s", {"x": "t"}]}, {"a": ["s", {}]}]})
+            ),
+            [
+                not_an_integer("/l/0/a/1/x", "\"t\""),
+                (
+                    "/l/1/a/1/x".to_string(),
+                    "an integer".to_string(),
+                    "/l/1/a/1/x: required argument is missing; expected an integer.".to_string()
+                )
+            ]
+        );
+        let inner = json!({"$id": "https://ex.com/root", "type": "object", "properties": {
+            "o": {"$id": "inner", "type": "array", "$defs": {"S": {"type": "string"}},
+                "prefixItems": [true], "unevaluatedItems": {"$ref": "#/$defs/S"}}}});
+        assert_eq!(
+            said(inner, json!({"o": [1, 2]})),
+            [(
+                "/o/1".to_string(),
+                "a string".to_string(),
+                "/o/1: 2 is an integer; expected a string.".to_string()
             )]
         );
     }

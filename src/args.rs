@@ -826,7 +826,13 @@ impl ArgsSchema {
         let mut normalise = false;
         let otherwise = self.refused_otherwise(arguments);
         for e in self.validator.iter_errors(arguments) {
-            if normalisable(&e, coerce) {
+            // What an `unevaluatedProperties`/`unevaluatedItems` schema refuses by value is
+            // normalised as a declared member is (`unevaluated`).
+            if normalisable(&e, coerce)
+                || self
+                    .refused_by_value(&e)
+                    .is_some_and(|subs| subs.iter().any(|s| normalisable(s, coerce)))
+            {
                 normalise = true;
                 break;
             }
@@ -1264,71 +1270,81 @@ impl ArgsSchema {
     ) -> Plan {
         let mut plan = Plan::default();
         let mut seen = HashSet::new();
-        for e in validator.iter_errors(args) {
-            let pointer = e.instance_path().as_str().to_string();
-            if !seen.insert((pointer.clone(), e.kind().keyword().to_string())) {
-                continue;
-            }
-            // An optional argument sent as null, wherever the schema refuses it: by `type`,
-            // `enum`, a `$ref`, or an `anyOf`/`oneOf` none of whose alternatives takes null
-            // (compile's strict forms wrap an optional union so, and models send null for it).
-            if e.instance().is_null()
-                && !required_nulls.contains(&pointer)
-                && !plan.nulls.contains(&pointer)
-                && split_last(&pointer)
-                    .is_some_and(|(parent, _)| args.pointer(&parent).is_some_and(Value::is_object))
-            {
-                plan.nulls.push(pointer);
-                continue;
-            }
-            let union = match e.kind() {
-                ValidationErrorKind::AnyOf { context } => Some((context.len(), false)),
-                ValidationErrorKind::OneOfNotValid { context } => Some((context.len(), true)),
-                _ => None,
+        for found in validator.iter_errors(args) {
+            // The values an `unevaluatedProperties`/`unevaluatedItems` schema refuses are
+            // named by the validator only at their object or list: their own errors are read
+            // instead, as a declared member's are (`unevaluated`).
+            let errors = match self.refused_by_value(&found) {
+                Some(subs) => subs,
+                None => vec![found],
             };
-            if let Some((branches, one_of)) = union {
-                if !coerce.any() && !branches::holds_null_member(e.instance()) {
+            for e in errors {
+                let pointer = e.instance_path().as_str().to_string();
+                if !seen.insert((pointer.clone(), e.kind().keyword().to_string())) {
                     continue;
                 }
-                match self.union_coercion(&e, branches, one_of, coerce, budget) {
-                    branches::Outcome::Normalised { coercions, nulls }
-                        if !coercions
-                            .iter()
-                            .any(|c| plan.coercions.iter().any(|p| p.pointer == c.pointer)) =>
-                    {
-                        plan.coercions.extend(coercions);
-                        // Removed as the arguments' own are, with the same check that no
-                        // new error of the object holding one follows (a `required` beside
-                        // the union); one found required is not offered again.
-                        for n in nulls {
-                            if !required_nulls.contains(&n) && !plan.nulls.contains(&n) {
-                                plan.nulls.push(n);
-                            }
-                        }
-                    }
-                    branches::Outcome::Left(note) => plan.ambiguous.push((pointer, note)),
-                    _ => {}
+                // An optional argument sent as null, wherever the schema refuses it: by `type`,
+                // `enum`, a `$ref`, or an `anyOf`/`oneOf` none of whose alternatives takes null
+                // (compile's strict forms wrap an optional union so, and models send null for it).
+                if e.instance().is_null()
+                    && !required_nulls.contains(&pointer)
+                    && !plan.nulls.contains(&pointer)
+                    && split_last(&pointer).is_some_and(|(parent, _)| {
+                        args.pointer(&parent).is_some_and(Value::is_object)
+                    })
+                {
+                    plan.nulls.push(pointer);
+                    continue;
                 }
-                continue;
-            }
-            match e.instance().as_ref() {
-                Value::String(text) if coerce.any() => {
-                    let declared = declared_types(&e);
-                    if declared.contains(JsonType::String) {
+                let union = match e.kind() {
+                    ValidationErrorKind::AnyOf { context } => Some((context.len(), false)),
+                    ValidationErrorKind::OneOfNotValid { context } => Some((context.len(), true)),
+                    _ => None,
+                };
+                if let Some((branches, one_of)) = union {
+                    if !coerce.any() && !branches::holds_null_member(e.instance()) {
                         continue;
                     }
-                    if let Some((to, kind)) = coerce_text(text, declared, coerce)
-                        && !plan.coercions.iter().any(|c| c.pointer == pointer)
-                    {
-                        plan.coercions.push(Coercion {
-                            pointer,
-                            kind,
-                            from: text.clone(),
-                            to,
-                        });
+                    match self.union_coercion(&e, branches, one_of, coerce, budget) {
+                        branches::Outcome::Normalised { coercions, nulls }
+                            if !coercions
+                                .iter()
+                                .any(|c| plan.coercions.iter().any(|p| p.pointer == c.pointer)) =>
+                        {
+                            plan.coercions.extend(coercions);
+                            // Removed as the arguments' own are, with the same check that no
+                            // new error of the object holding one follows (a `required` beside
+                            // the union); one found required is not offered again.
+                            for n in nulls {
+                                if !required_nulls.contains(&n) && !plan.nulls.contains(&n) {
+                                    plan.nulls.push(n);
+                                }
+                            }
+                        }
+                        branches::Outcome::Left(note) => plan.ambiguous.push((pointer, note)),
+                        _ => {}
                     }
+                    continue;
                 }
-                _ => {}
+                match e.instance().as_ref() {
+                    Value::String(text) if coerce.any() => {
+                        let declared = declared_types(&e);
+                        if declared.contains(JsonType::String) {
+                            continue;
+                        }
+                        if let Some((to, kind)) = coerce_text(text, declared, coerce)
+                            && !plan.coercions.iter().any(|c| c.pointer == pointer)
+                        {
+                            plan.coercions.push(Coercion {
+                                pointer,
+                                kind,
+                                from: text.clone(),
+                                to,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         plan
@@ -5589,6 +5605,57 @@ mod tests {
                 "/o/1: 2 is an integer; expected a string.".to_string()
             )]
         );
+    }
+
+    /// What an `unevaluatedProperties` or `unevaluatedItems` schema judges is normalised as
+    /// what an `additionalProperties` or `items` schema judges: the validator names such a
+    /// member or item only at its object or list, so normalisation never saw its value, and
+    /// `{"b": "3"}` with `--coerce number` against `unevaluatedProperties: {type: integer}`
+    /// read '/b: "3" is a string; expected an integer.', `{"b": null}` 'null is not allowed
+    /// here', where `additionalProperties` coerced the one and treated the other as absent.
+    /// A member sent as null that is required stays a problem under either.
+    #[test]
+    fn what_an_unevaluated_schema_judges_is_normalised_as_a_declared_member() {
+        let number = Coercions {
+            numeric_text: true,
+            ..Coercions::NONE
+        };
+        for keyword in ["unevaluatedProperties", "additionalProperties"] {
+            let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+            schema[keyword] = json!({"type": "integer"});
+            let s = ArgsSchema::new(&schema).unwrap();
+            let text = json!({"a": "x", "b": "3"});
+            let r = s.check(&text, number);
+            assert!(r.is_valid(), "{keyword}: {:?}", r.problems);
+            assert_eq!(*r.arguments, json!({"a": "x", "b": 3}), "{keyword}");
+            assert_eq!(r.coercions[0].pointer, "/b", "{keyword}");
+            let null = json!({"a": "x", "b": null});
+            let r = s.check(&null, Coercions::NONE);
+            assert!(r.is_valid(), "{keyword}: {:?}", r.problems);
+            assert_eq!(r.absent_nulls, ["/b"], "{keyword}");
+            assert_eq!(*r.arguments, json!({"a": "x"}), "{keyword}");
+            schema["required"] = json!(["b"]);
+            let r = ArgsSchema::new(&schema)
+                .unwrap()
+                .check(&null, Coercions::NONE);
+            assert_eq!(
+                pointer_expected(&r.problems),
+                [("/b", "an integer")],
+                "{keyword}"
+            );
+        }
+        for (keyword, beside) in [
+            ("unevaluatedItems", json!({"type": "integer"})),
+            ("items", json!({"type": "integer"})),
+        ] {
+            let mut list = json!({"type": "array", "prefixItems": [{"type": "string"}]});
+            list[keyword] = beside;
+            let s = ArgsSchema::new(&json!({"type": "object", "properties": {"l": list}})).unwrap();
+            let text = json!({"l": ["x", "3"]});
+            let r = s.check(&text, number);
+            assert!(r.is_valid(), "{keyword}: {:?}", r.problems);
+            assert_eq!(*r.arguments, json!({"l": ["x", 3]}), "{keyword}");
+        }
     }
 
     /// A member only draft 4-7's schema-form `dependencies` declares is not evaluated for

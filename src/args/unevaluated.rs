@@ -10,7 +10,8 @@
 //! the list, and "the list has extra items; expected no items beyond the declared ones" was as
 //! false (`prefixItems: [{type: string}]`, `unevaluatedItems: {type: integer}` and `["x",
 //! "y"]`). Here those values are checked again under that schema alone, at their place in
-//! the arguments, and their errors are said as a declared member's are.
+//! the arguments, and their errors are said as a declared member's are; normalisation (an
+//! optional member sent as null, coercion) reads them as it reads a declared member's.
 
 use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
@@ -143,5 +144,36 @@ impl ArgsSchema {
                 .map(ValidationError::to_owned)
                 .collect(),
         )
+    }
+
+    /// The errors of the values an `unevaluatedProperties` or `unevaluatedItems` schema
+    /// refuses by value in `e` ([`ArgsSchema::unevaluated_errors`]), for normalisation to
+    /// read as it reads a declared member's: a member declared only in a part of the schema
+    /// the call does not meet is left out (said otherwise, and another schema will judge it).
+    /// `None` for any other error.
+    pub(super) fn refused_by_value(
+        &self,
+        e: &ValidationError<'_>,
+    ) -> Option<Vec<ValidationError<'static>>> {
+        let refused = match e.kind() {
+            ValidationErrorKind::UnevaluatedProperties { unexpected }
+                if self.unevaluated_is_schema(e) =>
+            {
+                let in_place = self
+                    .keyword_owner(e)
+                    .map(super::declared_in_place)
+                    .unwrap_or_default();
+                let names: Vec<&String> = unexpected
+                    .iter()
+                    .filter(|n| !in_place.contains(&n.as_str()))
+                    .collect();
+                Self::refused_members(e, &names)?
+            }
+            ValidationErrorKind::UnevaluatedItems { unexpected } => {
+                self.refused_items(e, unexpected)?
+            }
+            _ => return None,
+        };
+        self.unevaluated_errors(e, &refused)
     }
 }

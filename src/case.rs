@@ -1672,6 +1672,44 @@ mod tests {
         );
     }
 
+    /// Trial 72 D2: a case whose one feature is `minLength: 3.0` loaded as
+    /// `keyword-allowed: minLength`, so llguidance's rejection of the spelling ("Expected
+    /// positive integer for 'minLength', got 3.0") was recorded against the keyword. The
+    /// spelling is a form of its own, `(decimal)`: the case must say so.
+    #[test]
+    fn a_whole_count_written_as_a_decimal_is_no_plain_keyword_case() {
+        let body = |parameter: &str| {
+            format!(
+                "id: keywords/min-length-items\ntitle: t\nfamily: keywords\nparameter: \
+                 \"{parameter}\"\nplacement: items\ntool:\n  name: probe_tool\n  \
+                 description: Looks up a record by its identifier.\n  parameters:\n    \
+                 type: object\n    properties:\n      value:\n        type: array\n        \
+                 description: The identifiers of the records.\n        items: {{type: \
+                 string, minLength: 3.0}}\n    required: [value]\n"
+            )
+        };
+        let e = refused(
+            "keywords/min-length-items",
+            &body("keyword-allowed: minLength"),
+        );
+        assert!(
+            e.contains(
+                "parameter says `keyword-allowed: minLength` at items, but the tool has no such \
+                 feature there (it has `keyword-allowed: minLength (decimal)` at items)"
+            ),
+            "{e}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_case(
+            dir.path(),
+            "keywords/min-length-items",
+            &body("keyword-allowed: minLength (decimal)"),
+        );
+        if let Err(e) = load_case(dir.path(), &path) {
+            panic!("{e}");
+        }
+    }
+
     #[test]
     fn json_key_order_is_kept_from_the_file() {
         let dir = tempfile::tempdir().unwrap();

@@ -377,6 +377,9 @@ pub mod value {
     pub const NULL_BRANCH: &str = "null branch";
     pub const NULLABLE_ARRAY: &str = "array";
     pub const LARGE: &str = "large";
+    /// A number written with a fraction part or an exponent: `multipleOf: 0.5`
+    /// (keyword-unsupported's form), or a whole count written so, `minLength: 3.0`
+    /// (keyword-value-invalid's: 2020-12 reads it as the integer 3, some parsers refuse it).
     pub const DECIMAL: &str = "decimal";
     pub const PATTERN_LOOKAHEAD: &str = "lookahead";
     pub const PATTERN_NAMED_GROUP: &str = "named group";

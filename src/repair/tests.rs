@@ -2110,6 +2110,65 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
     );
 }
 
+/// A whole count written with a fraction part or an exponent (`minLength: 3.0`), which
+/// llguidance refuses (trial 72 D2: check called it clean, repair left it), is written as
+/// the integer: the same count under 2020-12, no loss, never dropped as no valid bound; where
+/// the keyword itself must go it is said and lost as the count.
+#[test]
+fn a_whole_count_written_as_a_decimal_is_written_as_its_integer() {
+    let p = profile(&[
+        "keyword-allowed: minLength (decimal)",
+        "keyword-allowed: maxItems (decimal)",
+        "keyword-allowed: minItems (decimal)",
+        "keyword-allowed: minItems",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"ids":{"type":"array",
+            "items":{"type":"string","minLength":3.0},"maxItems":5e0,"minItems":2.0}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.unwrap(),
+        json!({"type":"object","properties":{"ids":{"type":"array",
+            "items":{"type":"string","minLength":3},"maxItems":5,
+            "description":"At least 2 items."}}})
+    );
+    let mut said: Vec<(&str, &str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
+        .collect();
+    said.sort_unstable();
+    assert_eq!(
+        said,
+        [
+            (
+                "/properties/ids/items/minLength",
+                "wrote `minLength: 3.0` as `minLength: 3`, the same count without a fraction \
+                 part (JSON Schema 2020-12 reads both alike)",
+                None
+            ),
+            (
+                "/properties/ids/maxItems",
+                "wrote `maxItems: 5.0` as `maxItems: 5`, the same count without a fraction part \
+                 (JSON Schema 2020-12 reads both alike)",
+                None
+            ),
+            (
+                "/properties/ids/minItems",
+                "dropped `minItems: 2`, said in the description as \"At least 2 items.\" \
+                 (written `minItems: 2.0`)",
+                Some(
+                    "the provider no longer enforces `minItems: 2` (`toolwire args` still \
+                     checks it against the original schema)"
+                )
+            ),
+        ]
+    );
+}
+
 /// A count written as Gemini's int64 string is judged by `check` by its value (an error), not
 /// by the evidence for the keyword; once repair writes the integer, the keyword's own warning
 /// (no evidence either way for `maxItems`) shows. It is the input's keyword, not one repair

@@ -20,13 +20,15 @@ pub const RULE: Rule = Rule {
              ...) given as another kind, a `pattern` that does not compile as a regular \
              expression, `additionalProperties` that is neither a schema nor a boolean, a \
              boolean keyword (`uniqueItems`, `deprecated`, ...) given as another kind, \
-             `anyOf`/`oneOf`/`allOf`/`prefixItems` that is not a non-empty list. Where no case \
-             covers that value and the profile rejects the keyword itself, the keyword's \
+             `anyOf`/`oneOf`/`allOf`/`prefixItems` that is not a non-empty list; and a whole \
+             count written with a fraction part or an exponent (`minLength: 3.0`), which 2020-12 \
+             reads as the integer and a parser taking only an integer literal refuses. Where no \
+             case covers that value and the profile rejects the keyword itself, the keyword's \
              evidence decides.",
-    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `(zero)`, `(not a string)`, `pattern (invalid regex)`, `patternProperties (invalid regex)` (a key that does not compile), `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
+    features: "`keyword-allowed: <keyword> (string)`, `(not a number)`, `(negative)`, `(not an integer)`, `<count> (decimal)` (a whole count written `3.0`), `(zero)`, `(not a string)`, `pattern (invalid regex)`, `patternProperties (invalid regex)` (a key that does not compile), `additionalProperties (not a schema)`, `(not a boolean)`, `(empty)`, `(not an array)`",
     example: r#"{"type": "object", "properties": {"count": {"type": "integer", "minimum": "1"}}}"#,
-    fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength`, a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
-    repair: "partly: a count written as Gemini's int64 string (`maxItems: \"3\"`) and `minimum`/`maximum` written as Gemini's double string (a JSON number in a string, `\"1.5\"`) are written as that number, which loses nothing; any other value the keyword does not take is dropped, a bound written as a string as a loss (a provider may read a number in it), anything else with none (it constrains nothing a validator enforces); `additionalProperties` that is not a schema only where `properties` declares the members; not `anyOf`, `oneOf`, `allOf` or `prefixItems` that is not a non-empty list (what the alternatives were meant to be cannot be known)",
+    fix: "Write the value the keyword takes (a number for `minimum`, a whole number of at least 0 for `maxLength` (written `3`, not `3.0`), a number above 0 for `multipleOf`, a string for `pattern`, `format` and `description`, a URI for `$schema`, a boolean for `uniqueItems`, a schema or a boolean for `additionalProperties`, a non-empty list of schemas for `anyOf`), or remove the keyword.",
+    repair: "partly: a count written as Gemini's int64 string (`maxItems: \"3\"`), a whole count written `3.0`, and `minimum`/`maximum` written as Gemini's double string (a JSON number in a string, `\"1.5\"`) are written as that number, which loses nothing; any other value the keyword does not take is dropped, a bound written as a string as a loss (a provider may read a number in it), anything else with none (it constrains nothing a validator enforces); `additionalProperties` that is not a schema only where `properties` declares the members; not `anyOf`, `oneOf`, `allOf` or `prefixItems` that is not a non-empty list (what the alternatives were meant to be cannot be known)",
     repairable,
     owns,
     hooks: Hooks {
@@ -86,13 +88,15 @@ const FORMS: &[&str] = &[
 ];
 
 /// `keyword-allowed: K (form)` for a keyword this rule judges and one of its forms (`enum
-/// (empty)` is enum-invalid's: `enum` is no keyword of this rule).
+/// (empty)` is enum-invalid's: `enum` is no keyword of this rule), and a count's `(decimal)`
+/// (`multipleOf (decimal)` is keyword-unsupported's).
 fn owns(p: &Param) -> bool {
     match p {
         Param::Keyed(Kind::KeywordForm, v) => v.split_once(" (").is_some_and(|(k, f)| {
             let f = f.trim_end_matches(')');
             (takes(k).is_some() && FORMS.contains(&f))
                 || (k == "patternProperties" && f == value::VALUE_INVALID_REGEX)
+                || (takes(k) == Some(Takes::Count) && f == value::DECIMAL)
         }),
         _ => false,
     }
@@ -117,7 +121,10 @@ fn repairable(f: &Feat<'_>, r: &Repairing<'_>) -> bool {
 
 /// The invalid-value form of keyword `k` with value `v`, or `None` when the value is one the
 /// keyword takes (or `k` is not a keyword this rule knows). A draft-4 boolean
-/// `exclusiveMinimum`/`exclusiveMaximum` is a form of its own (keyword-unsupported's).
+/// `exclusiveMinimum`/`exclusiveMaximum` is a form of its own (keyword-unsupported's). A whole
+/// count written with a fraction part or an exponent (`3.0`, `3e0`) is one the keyword takes
+/// and still a form, `(decimal)`: a parser that takes a count only as an integer literal
+/// refuses it (llguidance: "Expected positive integer for 'minLength', got 3.0").
 pub fn form(k: &str, v: &Value) -> Option<&'static str> {
     match takes(k)? {
         kind @ (Takes::Number | Takes::Count) => {
@@ -145,6 +152,10 @@ pub fn form(k: &str, v: &Value) -> Option<&'static str> {
             } else if x.fract() != 0.0 {
                 // 2020-12 counts an integer by value: `1.0` is an integer, `1.5` is not.
                 Some(value::VALUE_NOT_AN_INTEGER)
+            } else if !n.is_u64() {
+                // Whole, but read as a float: written with a fraction part or an exponent
+                // (serde_json keeps `3` as u64, `3.0` and `3e0` as f64).
+                Some(value::DECIMAL)
             } else {
                 None
             }
@@ -171,6 +182,10 @@ pub fn form(k: &str, v: &Value) -> Option<&'static str> {
 /// (draft 2020-12 validation §6.2–6.5, §7, §9; core §8, §10.2.1, §10.3.2.3).
 pub fn wanted(k: &str, v: &Value) -> Option<&'static str> {
     let f = form(k, v)?;
+    if f == value::DECIMAL {
+        // A whole count written `3.0` is one the keyword takes: see [`whole_count`].
+        return None;
+    }
     Some(match k {
         "multipleOf" => "a number greater than 0",
         "pattern" if f == value::VALUE_INVALID_REGEX => "an ECMA-262 regular expression",
@@ -185,6 +200,20 @@ pub fn wanted(k: &str, v: &Value) -> Option<&'static str> {
             _ => "a string",
         },
     })
+}
+
+/// The count a whole count written with a fraction part or an exponent (`minLength: 3.0`,
+/// the `(decimal)` form) stands for: 2020-12 reads it as that integer (validation §6.3.1,
+/// §6.4.1, §6.5.1: "a non-negative integer"; §6.1.1: an integer is "any number with a zero
+/// fractional part"), so writing it as the integer literal loses nothing. `None` for any
+/// other value, and for a count of 2^64 or more (no `u64` holds it).
+pub fn whole_count(k: &str, v: &Value) -> Option<u64> {
+    if form(k, v)? != value::DECIMAL {
+        return None;
+    }
+    let x = v.as_f64()?;
+    // `u64::MAX as f64` rounds up to 2^64, itself beyond u64: strictly below it.
+    (x < u64::MAX as f64).then_some(x as u64)
 }
 
 /// Whether `k` is a bound (a numeric or count keyword), for wording.
@@ -244,7 +273,11 @@ fn meant(k: &str, v: &Value) -> Option<String> {
 /// value is not enough, and the fix says so.
 pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut String) {
     use std::fmt::Write;
-    let need = wanted(k, v).unwrap_or("another value");
+    let need = wanted(k, v).unwrap_or(if f == value::DECIMAL {
+        "a non-negative integer"
+    } else {
+        "another value"
+    });
     if keyword_rejected {
         let _ = write!(
             out,
@@ -293,6 +326,13 @@ pub fn write_fix(k: &str, v: &Value, f: &str, keyword_rejected: bool, out: &mut 
             "Write `pattern` as a regular expression that compiles (ECMA-262: put a backslash \
              before each `(`, `[`, `{` and backslash meant literally), or remove it.",
         ),
+        _ if f == value::DECIMAL => match whole_count(k, v) {
+            Some(n) => write!(
+                out,
+                "Write `{k}: {n}`: the same count, written without a fraction part or exponent."
+            ),
+            None => write!(out, "Write `{k}` as an integer literal, or remove it."),
+        },
         ("additionalProperties", _) => out.write_str(
             "Write `additionalProperties` as a schema (`{\"type\": \"string\"}`) or a boolean \
              (`false` for no other members), or remove it.",
@@ -337,6 +377,13 @@ fn node(cx: &mut Cx<'_, '_>, n: &Node<'_>) {
                     write!(m, "`pattern` {shown} {why}")
                 } else if f == value::VALUE_INVALID_REGEX {
                     write!(m, "`pattern` {shown} does not compile; it must be {need}")
+                } else if f == value::DECIMAL {
+                    write!(
+                        m,
+                        "`{k}` is {shown}, a whole count written with a fraction part or an \
+                         exponent: JSON Schema 2020-12 reads it as an integer, but a parser \
+                         that takes a count only as an integer literal refuses it"
+                    )
                 } else {
                     write!(
                         m,
@@ -488,6 +535,10 @@ mod tests {
                     "keyword-allowed: maxLength (negative)"
                 ),
                 (
+                    "/properties/b/minLength",
+                    "keyword-allowed: minLength (decimal)"
+                ),
+                (
                     "/properties/c/minItems",
                     "keyword-allowed: minItems (not an integer)"
                 ),
@@ -524,7 +575,7 @@ mod tests {
         let r = "keyword-value-invalid";
         let s = json!({"type":"object","additionalProperties":false,"properties":{
             "a":{"type":"integer","minimum":-1,"maximum":1.5,"multipleOf":0.5},
-            "b":{"type":"string","maxLength":0,"minLength":1.0,"pattern":"^(?=a)(?<n>a)$"},
+            "b":{"type":"string","maxLength":0,"minLength":1,"pattern":"^(?=a)(?<n>a)$"},
             "c":{"type":"number","exclusiveMaximum":false},
             "d":{"type":"object","additionalProperties":{"type":"string"}},
             // A property named like a keyword is a name, whatever its schema.
@@ -768,6 +819,92 @@ mod tests {
         let (_, fix) = check(json!({"type":"object","properties":{
             "a":{"type":"integer","minimum":"1"}}}));
         assert_eq!(fix, ["Write `minimum: 1` (a number), or remove it."]);
+    }
+
+    /// Trial 72 D2: `minLength: 3.0` is the count 3 under 2020-12, but llguidance refuses it
+    /// ("Expected positive integer for 'minLength', got 3.0"), and check called it clean as
+    /// plain `minLength`. Every count keyword written so (`3.0`, `8e0`) is the form
+    /// `(decimal)`, judged by its own evidence; `3`, `minimum: 3.0` and `multipleOf: 0.5`
+    /// (keyword-unsupported's `decimal`) are not this rule's.
+    #[test]
+    fn a_whole_count_written_as_a_decimal_is_a_form_of_its_own() {
+        use crate::check::Level;
+        use crate::profile::Status;
+        let r = "keyword-value-invalid";
+        let s = json!({"type":"object","properties":{
+            "a":{"type":"string","minLength":3.0,"maxLength":8e0},
+            "b":{"type":"array","items":{"type":"string"},"contains":{"type":"string"},
+                "minItems":1.0,"maxItems":3,"minContains":0.0,"maxContains":2.0},
+            "c":{"type":"object","minProperties":1.0,"maxProperties":1e1},
+            "d":{"type":"number","minimum":3.0,"multipleOf":0.5}}});
+        let decimal = |k: &str| format!("keyword-allowed: {k} (decimal)");
+        let want: Vec<(String, String)> = [
+            ("/properties/a/minLength", "minLength"),
+            ("/properties/a/maxLength", "maxLength"),
+            ("/properties/b/minItems", "minItems"),
+            ("/properties/b/minContains", "minContains"),
+            ("/properties/b/maxContains", "maxContains"),
+            ("/properties/c/minProperties", "minProperties"),
+            ("/properties/c/maxProperties", "maxProperties"),
+        ]
+        .iter()
+        .map(|(p, k)| (p.to_string(), decimal(k)))
+        .collect();
+        assert_eq!(seen(r, s.clone()), want);
+        let other = seen("keyword-unsupported", s.clone());
+        assert!(
+            !other.iter().any(|(p, _)| want.iter().any(|(q, _)| p == q)),
+            "{other:?}"
+        );
+        assert!(
+            other.contains(&(
+                "/properties/d/multipleOf".into(),
+                "keyword-allowed: multipleOf (decimal)".into()
+            )),
+            "{other:?}"
+        );
+        assert_eq!(
+            super::super::owner("keyword-allowed: minLength (decimal)").map(|r| r.id),
+            Some(r)
+        );
+        assert_eq!(
+            super::super::owner("keyword-allowed: multipleOf (decimal)").map(|r| r.id),
+            Some("keyword-unsupported")
+        );
+        assert_eq!(super::whole_count("minLength", &json!(3.0)), Some(3));
+        assert_eq!(super::whole_count("minLength", &json!(3)), None);
+        assert_eq!(super::whole_count("minLength", &json!(1e20)), None);
+        assert_eq!(super::whole_count("minimum", &json!(3.0)), None);
+        // Judged by its own evidence, not the plain keyword's: a target that takes
+        // `minLength: 3` and refuses `3.0` gets an error with the integer to write.
+        let profile = nested_profile(
+            "test/target",
+            &[
+                ("keyword-allowed: minLength", Status::Allowed),
+                ("keyword-allowed: minLength (decimal)", Status::Rejected),
+            ],
+        );
+        let one = json!({"type":"object","properties":{
+            "v":{"type":"string","description":"x","minLength":3.0}},"required":["v"]});
+        let f: Vec<_> = check_under(&profile, &one)
+            .into_iter()
+            .filter(|f| f.rule == r)
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].level, Level::Error);
+        assert_eq!(f[0].pointer, "/properties/v/minLength");
+        assert!(
+            f[0].message.starts_with(
+                "`minLength` is 3.0, a whole count written with a fraction part or an \
+                 exponent: JSON Schema 2020-12 reads it as an integer"
+            ),
+            "{}",
+            f[0].message
+        );
+        assert_eq!(
+            f[0].fix.to_string(),
+            "Write `minLength: 3`: the same count, written without a fraction part or exponent."
+        );
     }
 
     /// The verdict is the evidence's: the form's own, or, where no target is known to accept

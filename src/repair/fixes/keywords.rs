@@ -191,6 +191,15 @@ pub(super) fn keyword(
             drop_dead_members(tool, rule, &node)
         }
         ("enum", Some(value::ENUM_NULL)) => enum_without_null(tool, rule, &node),
+        // `minLength: 3.0` is the count 3: written so, nothing is lost (trial 72 D2).
+        (_, Some(value::DECIMAL))
+            if map
+                .get(k)
+                .and_then(|v| keyword_value_invalid::whole_count(k, v))
+                .is_some() =>
+        {
+            decimal_count(tool, rule, &node, k)
+        }
         ("exclusiveMinimum" | "exclusiveMaximum", Some(value::DRAFT4_BOOLEAN)) => {
             let v = map.get(k).cloned().unwrap_or(Value::Null);
             if v == json!(false) {
@@ -1539,4 +1548,44 @@ fn enum_without_null(tool: &Tool, rule: &str, node: &str) -> Found {
         "removed null from `enum` and made the argument optional",
         Some(lost.into()),
     )])
+}
+
+/// A whole count written with a fraction part or an exponent (`minLength: 3.0`,
+/// keyword-value-invalid's `(decimal)` form) written as its integer literal: the same count
+/// under 2020-12 ([`keyword_value_invalid::whole_count`]), so nothing is lost; a parser that
+/// takes only an integer literal refused the other spelling. Then, for a profile that rejects
+/// the keyword itself, the drops of that count (said and lost as any bound's are).
+fn decimal_count(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
+    let map = schema_at(tool, node)?;
+    let v = map.get(k).ok_or_else(|| format!("no `{k}` at {node:?}"))?;
+    let n = keyword_value_invalid::whole_count(k, v)
+        .ok_or_else(|| format!("`{k}` at {node:?} is no whole count written as a decimal"))?;
+    let count = Value::from(n);
+    // As written (`3.0`): [`show`] would print the integer it stands for.
+    let written = crate::report::Shown(v).to_string();
+    let t = edited(tool, node, |m| {
+        m.insert(k.to_string(), count.clone());
+    })?;
+    let at = f_at(node, k);
+    let mut out = vec![Candidate::one(
+        t,
+        &at,
+        rule,
+        format!(
+            "wrote `{k}: {written}` as `{k}: {n}`, the same count without a fraction part \
+             (JSON Schema 2020-12 reads both alike)"
+        ),
+        None,
+    )];
+    if let Ok(dropped) = drop_valued(tool, rule, node, k, &count, true) {
+        let said = format!(" (written `{k}: {written}`)");
+        for mut c in dropped {
+            c.changes
+                .iter_mut()
+                .filter(|c| c.pointer == at)
+                .for_each(|c| c.action.push_str(&said));
+            out.push(c);
+        }
+    }
+    Ok(out)
 }

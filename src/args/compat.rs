@@ -473,18 +473,35 @@ pub struct Int64String {
 /// Every count keyword of `declared` that [`compiled_form`] reads as the integer its string
 /// spells, in schema order.
 pub fn int64_strings(declared: &Value) -> Vec<Int64String> {
+    strings_read(declared, INT64_COUNTS, int64_count)
+        .into_iter()
+        .map(|(pointer, written, read_as)| Int64String {
+            pointer,
+            written,
+            read_as,
+        })
+        .collect()
+}
+
+/// (pointer, string as written, what `read` reads it as) of every keyword of `keywords` in
+/// `declared` whose value `read` reads, in schema order.
+fn strings_read<T>(
+    declared: &Value,
+    keywords: &[&str],
+    read: fn(&Value) -> Option<T>,
+) -> Vec<(String, String, T)> {
     let mut out = Vec::new();
     for n in crate::schema::walk(declared).nodes {
         let Some(node) = n.object() else { continue };
-        for keyword in INT64_COUNTS {
+        for keyword in keywords {
             if let Some(v) = node.get(*keyword)
-                && let Some(read_as) = int64_count(v)
+                && let Some(read_as) = read(v)
             {
-                out.push(Int64String {
-                    pointer: crate::json::push_token(&n.pointer, keyword),
-                    written: v.as_str().unwrap_or_default().to_string(),
+                out.push((
+                    crate::json::push_token(&n.pointer, keyword),
+                    v.as_str().unwrap_or_default().to_string(),
                     read_as,
-                });
+                ));
             }
         }
     }
@@ -506,22 +523,14 @@ pub struct DoubleString {
 /// Every `minimum` and `maximum` of `declared` that [`compiled_form`] reads as the number its
 /// string spells, in schema order.
 pub fn double_strings(declared: &Value) -> Vec<DoubleString> {
-    let mut out = Vec::new();
-    for n in crate::schema::walk(declared).nodes {
-        let Some(node) = n.object() else { continue };
-        for keyword in DOUBLE_BOUNDS {
-            if let Some(v) = node.get(*keyword)
-                && let Some(read_as) = double_bound(v)
-            {
-                out.push(DoubleString {
-                    pointer: crate::json::push_token(&n.pointer, keyword),
-                    written: v.as_str().unwrap_or_default().to_string(),
-                    read_as,
-                });
-            }
-        }
-    }
-    out
+    strings_read(declared, DOUBLE_BOUNDS, double_bound)
+        .into_iter()
+        .map(|(pointer, written, read_as)| DoubleString {
+            pointer,
+            written,
+            read_as,
+        })
+        .collect()
 }
 
 /// A `pattern` that is valid ECMA-262 but that the regex engine cannot compile, left out of

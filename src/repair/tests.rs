@@ -1984,17 +1984,12 @@ fn a_gemini_int64_count_string_is_written_as_its_integer() {
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
     assert_eq!(
-        r.tool.parameters.unwrap(),
+        r.tool.parameters.clone().unwrap(),
         json!({"type":"object","properties":{"ids":{"type":"array",
             "items":{"type":"string","maxLength":8,"description":"At least 2 characters."},
             "maxItems":3}}})
     );
-    let mut said: Vec<(&str, &str, Option<&str>)> = r
-        .changes
-        .iter()
-        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
-        .collect();
-    said.sort_unstable();
+    let said = changes_said(&r);
     assert_eq!(
         said,
         [
@@ -2056,17 +2051,12 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
     assert_eq!(
-        r.tool.parameters.unwrap(),
+        r.tool.parameters.clone().unwrap(),
         json!({"type":"object","properties":{
             "n":{"type":"number","minimum":-2000.0,"description":"At most 10."},
             "m":{"type":"integer"}}})
     );
-    let mut said: Vec<(&str, &str, Option<&str>)> = r
-        .changes
-        .iter()
-        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
-        .collect();
-    said.sort_unstable();
+    let said = changes_said(&r);
     assert_eq!(
         said,
         [
@@ -2130,17 +2120,12 @@ fn a_whole_count_written_as_a_decimal_is_written_as_its_integer() {
     let r = repair_one(&t, &p);
     assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
     assert_eq!(
-        r.tool.parameters.unwrap(),
+        r.tool.parameters.clone().unwrap(),
         json!({"type":"object","properties":{"ids":{"type":"array",
             "items":{"type":"string","minLength":3},"maxItems":5,
             "description":"At least 2 items."}}})
     );
-    let mut said: Vec<(&str, &str, Option<&str>)> = r
-        .changes
-        .iter()
-        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
-        .collect();
-    said.sort_unstable();
+    let said = changes_said(&r);
     assert_eq!(
         said,
         [
@@ -5769,4 +5754,15 @@ fn definitions_no_ref_reaches_are_dropped_for_a_count_they_put_past_the_limit() 
         "{:?}",
         alone.refusals
     );
+}
+
+/// (pointer, action, loss) of every change of `r`, sorted.
+fn changes_said(r: &ToolRepair) -> Vec<(&str, &str, Option<&str>)> {
+    let mut said: Vec<(&str, &str, Option<&str>)> = r
+        .changes
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.action.as_str(), c.lost.as_deref()))
+        .collect();
+    said.sort_unstable();
+    said
 }

@@ -6333,11 +6333,7 @@ mod tests {
         assert!(s.check(&json!({"arr":[1]}), Coercions::NONE).is_valid());
         let bad = json!({"arr":[1,2,3],"s":"toolong","o":{"a":1,"b":2}});
         let r = s.check(&bad, Coercions::NONE);
-        let got: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-            .collect();
+        let got = places(&r);
         assert_eq!(
             got,
             [
@@ -6403,11 +6399,7 @@ mod tests {
         assert!(s.check(&json!({"a":1,"b":-1}), Coercions::NONE).is_valid());
         let low = json!({"a":0,"b":0});
         let r = s.check(&low, Coercions::NONE);
-        let got: Vec<(&str, &str)> = r
-            .problems
-            .iter()
-            .map(|p| (p.pointer.as_str(), p.keyword.as_ref()))
-            .collect();
+        let got = places(&r);
         assert_eq!(
             got,
             [("/a", "minimum"), ("/b", "maximum")],
@@ -6995,7 +6987,6 @@ mod tests {
             .collect()
     }
 
-    /// (pointer, expected, message) of every problem of `call` against `schema`.
     /// Each problem's pointer and `expected`, in order.
     fn pointer_expected(problems: &[Problem]) -> Vec<(&str, &str)> {
         problems
@@ -7004,6 +6995,7 @@ mod tests {
             .collect()
     }
 
+    /// (pointer, expected, message) of every problem of `call` against `schema`.
     fn pointer_expected_message(schema: Value, call: Value) -> Vec<(String, String, String)> {
         ArgsSchema::new(&schema)
             .unwrap()

@@ -108,12 +108,7 @@ fn compiled_reading(declared: &Value, unchecked_match_nothing: bool) -> Option<V
         .get("$schema")
         .and_then(Value::as_str)
         .is_some_and(|s| s.contains("draft-04") || s.contains("draft-03"));
-    let places: Vec<String> = crate::schema::walk(declared)
-        .nodes
-        .into_iter()
-        .filter(|n| n.object().is_some_and(|o| needs_rewrite(o, draft04)))
-        .map(|n| n.pointer)
-        .collect();
+    let places = object_places(declared, |o| needs_rewrite(o, draft04));
     if places.is_empty() {
         return None;
     }
@@ -436,16 +431,25 @@ fn read_number_strings(node: &mut serde_json::Map<String, Value>) {
     }
 }
 
+/// JSON Pointers of the subschemas of `declared` (objects, in walk order) for which `wants`
+/// holds: the places a rewritten copy edits.
+fn object_places(
+    declared: &Value,
+    wants: impl Fn(&serde_json::Map<String, Value>) -> bool,
+) -> Vec<String> {
+    crate::schema::walk(declared)
+        .nodes
+        .into_iter()
+        .filter(|n| n.object().is_some_and(&wants))
+        .map(|n| n.pointer)
+        .collect()
+}
+
 /// `declared` with each number written as Gemini's string ([`number_string_of`]) written as
 /// that number, and nothing else changed; `None` when it has none. What `check` judges the
 /// keywords of a Gemini schema by, once `repair` has written the numbers.
 pub(crate) fn numbers_read(declared: &Value) -> Option<Value> {
-    let places: Vec<String> = crate::schema::walk(declared)
-        .nodes
-        .into_iter()
-        .filter(|n| n.object().is_some_and(has_number_strings))
-        .map(|n| n.pointer)
-        .collect();
+    let places = object_places(declared, has_number_strings);
     if places.is_empty() {
         return None;
     }

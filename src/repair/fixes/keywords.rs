@@ -1563,29 +1563,17 @@ fn decimal_count(tool: &Tool, rule: &str, node: &str, k: &str) -> Found {
     let count = Value::from(n);
     // As written (`3.0`): [`show`] would print the integer it stands for.
     let written = crate::report::Shown(v).to_string();
-    let t = edited(tool, node, |m| {
-        m.insert(k.to_string(), count.clone());
-    })?;
-    let at = f_at(node, k);
-    let mut out = vec![Candidate::one(
-        t,
-        &at,
+    super::rewritten_then_dropped(
+        tool,
         rule,
+        node,
+        k,
+        &count,
         format!(
             "wrote `{k}: {written}` as `{k}: {n}`, the same count without a fraction part \
              (JSON Schema 2020-12 reads both alike)"
         ),
-        None,
-    )];
-    if let Ok(dropped) = drop_valued(tool, rule, node, k, &count, true) {
-        let said = format!(" (written `{k}: {written}`)");
-        for mut c in dropped {
-            c.changes
-                .iter_mut()
-                .filter(|c| c.pointer == at)
-                .for_each(|c| c.action.push_str(&said));
-            out.push(c);
-        }
-    }
-    Ok(out)
+        &format!(" (written `{k}: {written}`)"),
+        true,
+    )
 }

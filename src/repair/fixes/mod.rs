@@ -807,32 +807,14 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
             ("number", "double")
         };
         let number = Value::Number(n);
-        let t = edited(tool, node, |m| {
-            m.insert(k.to_string(), number.clone());
-        })?;
-        let mut out = vec![Candidate::one(
-            t,
-            &at,
-            rule,
-            format!(
-                "wrote `{k}: {}` as `{k}: {number}`, the {what} Gemini's {spelling} string \
-                 spells (as `toolwire args` reads it)",
-                show(&v)
-            ),
-            None,
-        )];
-        // A number repair may not drop here still has the lossless rewrite above.
-        if let Ok(dropped) = drop_valued(tool, rule, node, k, &number, describe) {
-            let written = format!(" (written `{k}: {}`, Gemini's {spelling} string)", show(&v));
-            for mut c in dropped {
-                c.changes
-                    .iter_mut()
-                    .filter(|c| c.pointer == at)
-                    .for_each(|c| c.action.push_str(&written));
-                out.push(c);
-            }
-        }
-        return Ok(out);
+        let action = format!(
+            "wrote `{k}: {}` as `{k}: {number}`, the {what} Gemini's {spelling} string spells \
+             (as `toolwire args` reads it)",
+            show(&v)
+        );
+        // A number repair may not drop here still has the lossless rewrite.
+        let written = format!(" (written `{k}: {}`, Gemini's {spelling} string)", show(&v));
+        return rewritten_then_dropped(tool, rule, node, k, &number, action, &written, describe);
     }
     if let Some(need) = keyword_value_invalid::wanted(k, &v) {
         // Not a value the keyword takes: nothing to say in the description, and nothing is
@@ -876,6 +858,37 @@ fn string_bound_lost(k: &str, v: &Value) -> String {
         "`{k}: {}`, {why} (`toolwire args` refuses the original schema for it)",
         show(v)
     )
+}
+
+/// Keyword `k` at `node` written as `value`, a rewrite that loses nothing (said as `action`);
+/// then, for a profile that rejects the keyword itself, the drops of that value
+/// ([`drop_valued`]), each saying after its action how the keyword was `written`.
+#[allow(clippy::too_many_arguments)]
+fn rewritten_then_dropped(
+    tool: &Tool,
+    rule: &str,
+    node: &str,
+    k: &str,
+    value: &Value,
+    action: String,
+    written: &str,
+    describe: bool,
+) -> Found {
+    let t = edited(tool, node, |m| {
+        m.insert(k.to_string(), value.clone());
+    })?;
+    let at = f_at(node, k);
+    let mut out = vec![Candidate::one(t, &at, rule, action, None)];
+    if let Ok(dropped) = drop_valued(tool, rule, node, k, value, describe) {
+        for mut c in dropped {
+            c.changes
+                .iter_mut()
+                .filter(|c| c.pointer == at)
+                .for_each(|c| c.action.push_str(written));
+            out.push(c);
+        }
+    }
+    Ok(out)
 }
 
 /// The candidates dropping keyword `k`, read as `v`, from the subschema at `node`: said in

@@ -2184,6 +2184,7 @@ fn run<'a, 'p>(tools: &[ToolRef<'a>], builtins: &[BuiltinTool], cx: &mut Cx<'a, 
         }
         cx.mark_what_goes_with_dropped_keywords();
         request_stats.property_count += stats.property_count;
+        request_stats.truncated |= stats.truncated;
     }
     for rule in &hooks.request_after {
         cx.about_request(tools, rule);

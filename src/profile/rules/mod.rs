@@ -79,6 +79,9 @@ pub type RequestAfterHook = for<'a, 'p> fn(&mut Cx<'a, 'p>, &[ToolRef<'a>], &Req
 pub struct RequestStats {
     /// The sum of the tools' [`Stats::property_count`].
     pub property_count: usize,
+    /// Some tool's walk stopped at [`crate::schema::MAX_NODES`] ([`Stats::truncated`]), so
+    /// `property_count` is a lower bound.
+    pub truncated: bool,
 }
 
 /// Where a rule's logic runs.

@@ -47,7 +47,7 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
         s.max_enum,
         Placement::Nested,
     );
-    property_count(cx, t, s.property_count);
+    property_count(cx, t, s.property_count, s.truncated);
     if let Some(root) = t.parameters
         && !s.truncated
         && let Some(bytes) = s.compact_bytes_exact(root, cx.limit_floor(Limit::SchemaBytes))
@@ -57,8 +57,14 @@ fn after<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, s: &Stats) {
 }
 
 /// Reports the `n` properties of tool `t`'s schema; where the finding is made and some of
-/// them lie in definitions no `$ref` reaches, it says so ([`Unreached`]).
-fn property_count<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, n: usize) {
+/// them lie in definitions no `$ref` reaches, it says so ([`Unreached`]). `truncated`: the
+/// walk stopped at [`crate::schema::MAX_NODES`], so `n` is a lower bound ([`at_least`]).
+fn property_count<'a>(cx: &mut Cx<'a, '_>, t: &ToolRef<'a>, n: usize, truncated: bool) {
+    if truncated {
+        // Unreached counts the whole schema, the walk only what it read: not comparable
+        // (their difference underflowed: trial 73 D5).
+        return at_least(cx, At::Node(0), Limit::PropertyCount, n, Placement::Root);
+    }
     let unreached = t
         .parameters
         .filter(|_| over(cx, Limit::PropertyCount, n, Placement::Root))
@@ -85,6 +91,9 @@ fn request_after<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], s: &RequestStat
     if tools.len() < 2 || n < cx.limit_floor(limit) {
         return;
     }
+    if s.truncated {
+        return at_least(cx, At::Tool, limit, n, Placement::Request);
+    }
     let mut unreached = Unreached::default();
     if over(cx, limit, n, Placement::Request) {
         for t in tools {
@@ -98,6 +107,19 @@ fn request_after<'a>(cx: &mut Cx<'a, '_>, tools: &[ToolRef<'a>], s: &RequestStat
     } else {
         super::super::detect::report_limit(cx, At::Tool, limit, n, Placement::Request);
     }
+}
+
+/// Reports a count of `n` for `limit` read by a walk that stopped at
+/// [`crate::schema::MAX_NODES`]: there are at least `n`, and the message says so rather than
+/// give the count read as the schema's (trial 73 D5: "66664 properties" of 131,073).
+fn at_least(cx: &mut Cx<'_, '_>, at: At<'_>, limit: Limit, n: usize, placement: Placement) {
+    cx.feature(at, Feat::Limit(limit, n), placement, || {
+        format!(
+            "at least {n} {} (counted in the first {} subschemas of a tool, all check reads)",
+            limit.unit(),
+            crate::schema::MAX_NODES
+        )
+    });
 }
 
 /// Whether a count of `n` for `limit` at `placement` is reported (in check mode, where the
@@ -264,6 +286,55 @@ mod tests {
             alone.iter().all(|(_, f)| !f.starts_with("request-")),
             "{alone:?}"
         );
+    }
+
+    /// A schema read only in part (past `MAX_NODES` subschemas) has its count said as a lower
+    /// bound, and definitions no `$ref` reaches holding more properties than the part read
+    /// are not subtracted from it (trial 73 D5: "66664 properties" of 131,073, and an
+    /// overflow panic when the definitions held more than the count).
+    #[test]
+    fn a_count_read_in_part_is_said_as_at_least() {
+        let mut props: serde_json::Map<String, serde_json::Value> = (0..150)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        let many = vec![json!({}); crate::schema::MAX_NODES + 1];
+        props.insert("a".into(), json!({"anyOf": many}));
+        let defs: serde_json::Map<String, serde_json::Value> = (0..1000)
+            .map(|i| (format!("q{i}"), json!({"type": "string"})))
+            .collect();
+        let schema = json!({"type": "object", "properties": props,
+            "$defs": {"U": {"type": "object", "properties": defs}}});
+        let profiles = crate::profile::embedded_set().unwrap();
+        for (profile, tools) in [("portable", 1), ("cohere/v2-strict", 2)] {
+            let compiled = crate::profile::CompiledProfile::new(profiles.get(profile).unwrap());
+            let refs: Vec<_> = (0..tools)
+                .map(|i| crate::profile::detect::ToolRef {
+                    name: Some(["a", "b"][i]),
+                    parameters: Some(&schema),
+                    index: i,
+                    ..Default::default()
+                })
+                .collect();
+            let found: Vec<String> = crate::check::check_tools(&refs, &compiled)
+                .into_iter()
+                .filter(|f| f.rule == "size-exceeded" && f.message.contains("properties"))
+                .map(|f| f.message.to_string())
+                .collect();
+            let n = 151 * tools;
+            assert!(!found.is_empty(), "{profile}");
+            for m in &found {
+                assert!(
+                    m.starts_with(&format!("at least {n} properties"))
+                        || m.starts_with("at least 151 properties"),
+                    "{profile}: {m}"
+                );
+                assert!(
+                    m.contains("(counted in the first 200000 subschemas of a tool"),
+                    "{profile}: {m}"
+                );
+                assert!(!m.contains("no `$ref` reaches"), "{profile}: {m}");
+            }
+        }
     }
 
     /// Properties in definitions no `$ref` reaches stay in both counts (whether Cohere counts

@@ -3690,6 +3690,37 @@ fn the_warnings_the_wire_form_brings_in_are_listed() {
     );
 }
 
+/// A size the input is already over stays the input's when compile's strict form adds to it:
+/// the limit's feature names the size (`schema-bytes-limit: 20126`), which the rewrite moved
+/// from 20,071, and it was said "written by compile" (trial 73 D2). A schema compile takes
+/// over the limit itself still has it said compile's.
+#[test]
+fn a_size_the_input_was_over_is_not_said_written_by_compile() {
+    let target = "openai/chat-strict";
+    let schema = |chars: usize| {
+        json!({"type": "object", "properties": {
+            "x": {"type": "string", "description": "y".repeat(chars)}}})
+    };
+    let bytes = |r: &ToolRepair| {
+        r.unverified
+            .keys()
+            .filter(|f| f.starts_with("schema-bytes-limit: "))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let over = compile_own(&[tool("bigprop", schema(20_000))], target);
+    let r = &over.tools[0];
+    assert_eq!(r.outcome, Outcome::Repaired, "{r:#?}");
+    assert_eq!(bytes(r).len(), 1, "{r:#?}");
+    assert!(r.introduced.is_empty(), "{r:#?}");
+    // 10,240 bytes is openai/chat-strict's smallest size case: 10,150 characters of
+    // description are under it as given, and over it once compile closes the object.
+    let pushed = compile_own(&[tool("bigprop", schema(10_150))], target);
+    let r = &pushed.tools[0];
+    assert_eq!(bytes(r).len(), 1, "{r:#?}");
+    assert!(r.introduced.contains_key(&bytes(r)[0]), "{r:#?}");
+}
+
 /// A warning compile's wire form brings in is `introduced` only, not `left_as_written` too,
 /// though repair has a rewrite for it: OpenAI's strict form writes an optional `oneOf` (as
 /// `anyOf`) with a `null` branch, which openai/chat-strict only warns about; listed in both,

@@ -7309,6 +7309,130 @@ mod tests {
         );
     }
 
+    /// 2019-09's `$recursiveRef: "#"` beside `additionalProperties: false` (or in an `allOf`
+    /// entry beside it) read "`name` is not a declared argument; leave it out (expected no
+    /// arguments: this object's own `properties` declares none, ...)" for a member the root it
+    /// reaches declares, while the same written `$ref: "#"` said where it is declared
+    /// (`declared_beside` followed `$ref` and `$dynamicRef` only). Where the document says
+    /// `$recursiveAnchor: true` once, nothing can redirect the reference and it is followed as
+    /// a `$ref` is; a second resource saying it may be outermost in the dynamic scope, and
+    /// another draft ignores the keyword: those keep the old words. Every verdict is the
+    /// jsonschema crate's under 2019-09, checked beside.
+    #[test]
+    fn a_member_the_root_a_recursive_ref_reaches_declares_says_where() {
+        const D2019: &str = "https://json-schema.org/draft/2019-09/schema";
+        let tree = |child: Value| {
+            json!({"$schema": D2019, "$recursiveAnchor": true, "type": "object",
+                "properties": {"name": {"type": "string"}, "child": child,
+                    "kids": {"type": "array", "items": {"$recursiveRef": "#"}}},
+                "required": ["name"]})
+        };
+        let beside = tree(json!({"$recursiveRef": "#", "additionalProperties": false}));
+        let in_all_of = tree(json!({"allOf": [{"$recursiveRef": "#"}],
+            "properties": {"extra": {"type": "integer"}}, "additionalProperties": false}));
+        let closed = {
+            let mut s = tree(json!({"$recursiveRef": "#"}));
+            s["additionalProperties"] = json!(false);
+            s
+        };
+        let calls = [
+            json!({"name": "a"}),
+            json!({"name": "a", "child": {"name": "b"}}),
+            json!({"name": "a", "child": {"extra": 1}}),
+            json!({"name": "a", "child": {"name": 3}}),
+            json!({"name": "a", "zz": 1}),
+            json!({"name": "a", "child": {"name": "b", "zz": 1}}),
+            json!({"name": "a", "kids": [{"name": "b"}, {"name": "c", "q": 1}]}),
+        ];
+        // The verdict is the validator's: the same as the jsonschema crate's under 2019-09.
+        for schema in [&beside, &in_all_of, &closed] {
+            let s = ArgsSchema::new(schema).unwrap();
+            let crate_reads = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft201909)
+                .build(schema)
+                .unwrap();
+            for call in &calls {
+                assert_eq!(
+                    s.check(call, Coercions::NONE).problems.is_empty(),
+                    crate_reads.is_valid(call),
+                    "{schema} {call}"
+                );
+            }
+        }
+        let declared = |at: &str, name: &str, places: &str| {
+            format!(
+                "{at}/{name}: `{name}` is declared under {places}, but `additionalProperties: \
+                 false` here sees only this object's own `properties`, so it refuses every \
+                 value of `{name}`; leave it out (expected no value at all: the tool's schema, \
+                 not the call, must change to take `{name}`)."
+            )
+        };
+        let messages = |schema: &Value, call: Value| -> Vec<String> {
+            pointer_expected_message(schema.clone(), call)
+                .into_iter()
+                .map(|(_, _, m)| m)
+                .collect()
+        };
+        assert_eq!(
+            messages(&beside, json!({"name": "a", "child": {"name": "b"}})),
+            [declared("/child", "name", "`$recursiveRef`")]
+        );
+        assert_eq!(
+            messages(&in_all_of, json!({"name": "a", "child": {"name": "b"}})),
+            [declared("/child", "name", "`allOf/0/$recursiveRef`")]
+        );
+        // A member the root does not declare either is undeclared, as beside a `$ref`.
+        let undeclared_here = "/child/zz: `zz` is not a declared argument; leave it out \
+                               (expected no arguments: this object's own `properties` declares \
+                               none, and `additionalProperties: false` refuses every other \
+                               member).";
+        assert_eq!(
+            messages(
+                &beside,
+                json!({"name": "a", "child": {"name": "b", "zz": 1}})
+            )[1],
+            undeclared_here
+        );
+        // The same written `$ref: "#"` says the same, with its keyword.
+        let by_ref = tree(json!({"$ref": "#", "additionalProperties": false}));
+        assert_eq!(
+            messages(&by_ref, json!({"name": "a", "child": {"name": "b"}})),
+            [declared("/child", "name", "`$ref`")]
+        );
+        // A closed root: its own members are declared, the recursion reaching it.
+        assert_eq!(
+            messages(
+                &closed,
+                json!({"name": "a", "kids": [{"name": "c", "q": 1}]})
+            ),
+            [
+                "/kids/0/q: `q` is not a declared argument; leave it out (expected only the \
+              declared arguments `name`, `child`, `kids`)."
+            ]
+        );
+        let undeclared = "/child/name: `name` is not a declared argument; leave it out (expected \
+                          no arguments: this object's own `properties` declares none, and \
+                          `additionalProperties: false` refuses every other member).";
+        // A second resource saying `$recursiveAnchor: true` may be the outermost in the
+        // dynamic scope: not followed.
+        let mut redirectable = beside.clone();
+        redirectable["$defs"] = json!({"O": {"$id": "other", "$recursiveAnchor": true,
+            "properties": {"z": {}}}});
+        assert_eq!(
+            messages(&redirectable, json!({"name": "a", "child": {"name": "b"}})),
+            [undeclared]
+        );
+        // Under 2020-12 the validator ignores `$recursiveRef`: nothing declares `name` there.
+        let mut later = beside.clone();
+        later["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+        // (2020-12's meta-schema wants a string there.)
+        later.as_object_mut().unwrap().remove("$recursiveAnchor");
+        assert_eq!(
+            messages(&later, json!({"name": "a", "child": {"name": "b"}})),
+            [undeclared]
+        );
+    }
+
     /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call
     /// bad input (exit 2) with the meta-schema's words, "\"any\" is not valid under any of the
     /// schemas listed in the 'anyOf' keyword" (trial 64 D5). It is read as what it says, any

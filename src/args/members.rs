@@ -371,6 +371,11 @@ pub(super) fn declared_beside<'s>(
         {
             children.push((schema, below("$dynamicRef"), depth + 1));
         }
+        if let Some(reference) = o.get("$recursiveRef").and_then(Value::as_str)
+            && let Some(schema) = recursive_target(root, document, reference, &place)
+        {
+            children.push((schema, below("$recursiveRef"), depth + 1));
+        }
         stack.extend(children.into_iter().rev());
     }
     out
@@ -407,6 +412,44 @@ fn dynamic_target<'s>(root: &'s Value, document: &Value, reference: &'s str) -> 
         crate::schema::refs::Chain::Reaches { schema, .. } => Some(schema),
         _ => None,
     }
+}
+
+/// The schema a `$recursiveRef` of text `reference`, in the resource `root` of the schema
+/// `document`, evaluates its value against whatever the dynamic scope, as [`dynamic_target`]
+/// for 2019-09's keyword: `#` names `root` itself (whose own `$ref`s [`declared_beside`]
+/// follows as any schema's), unless that root says `$recursiveAnchor: true`, when evaluation takes the
+/// outermost resource in the dynamic scope saying so too (2019-09 core §8.2.4.2.2), which can
+/// only be that root when `document` says it there alone (its whole walk counted, as
+/// [`crate::schema::in_place`] reads a loop). `None` under another draft (the validator
+/// ignores the keyword there), for a reference other than `#` (the only one 2019-09 defines,
+/// §8.2.4.2.1; `args` refuses the schema), and where another declaration may redirect it.
+/// Nor past a reference (`place`, relative to the owner, holds one) in a document with a
+/// resource below its root (an `$id`): the keyword may then sit in another resource than
+/// `root`, whose root it would name.
+fn recursive_target<'s>(
+    root: &'s Value,
+    document: &Value,
+    reference: &str,
+    place: &str,
+) -> Option<&'s Value> {
+    if jsonschema::Draft::Draft202012.detect(document) != jsonschema::Draft::Draft201909
+        || reference != "#"
+    {
+        return None;
+    }
+    let walk = crate::schema::walk(document);
+    let crossed = place
+        .split('/')
+        .any(|t| matches!(t, "$ref" | "$dynamicRef" | "$recursiveRef"));
+    let nested = walk
+        .nodes
+        .iter()
+        .any(|n| !n.pointer.is_empty() && n.object().is_some_and(|o| o.contains_key("$id")));
+    let declares = |v: &Value| v.get("$recursiveAnchor") == Some(&Value::Bool(true));
+    let redirectable =
+        declares(root) && walk.nodes.iter().filter(|n| declares(n.value)).count() != 1;
+    let followed = !walk.truncated && !redirectable && (!crossed || !nested);
+    followed.then_some(root)
 }
 
 /// The places of [`declared_beside`]'s list `beside` where `name` is declared, each quoted

@@ -623,8 +623,9 @@ impl ArgsSchema {
         })?;
         // The validator accepts any value at a `$ref` loop: a schema that says nothing there.
         // And at a loop that never leaves the value, whose verdict JSON Schema leaves undefined.
-        if let Some((pointer, problem)) =
-            crate::schema::broken_ref(schema).or_else(|| crate::schema::in_place::ref_loop(schema))
+        if let Some((pointer, problem)) = crate::schema::broken_ref(schema)
+            .or_else(|| undefined_recursive_ref(schema))
+            .or_else(|| crate::schema::in_place::ref_loop(schema))
         {
             return Err(SchemaProblem {
                 pointer,
@@ -1599,6 +1600,34 @@ fn unresolvable_ref(schema: &Value) -> Option<SchemaProblem> {
         return Some(SchemaProblem { pointer, message });
     }
     None
+}
+
+/// The first `$recursiveRef` of a 2019-09 `schema` (the draft the validator reads it under)
+/// whose value is not `#`, as (JSON Pointer of the keyword, the problem in words). 2019-09
+/// core §8.2.4.2.1 defines the keyword for `#` alone ("Implementations MAY choose to consider
+/// other values to be errors"), and the jsonschema crate resolves every value as `#` (its
+/// `lookup_recursive_ref`), so `"#/$defs/B"` was checked against the root while the problems'
+/// words read `B` ("required argument is missing; expected no value at all (the schema
+/// accepts none)" for a member only the root requires). Under another draft the validator ignores the keyword.
+fn undefined_recursive_ref(schema: &Value) -> Option<(String, String)> {
+    if jsonschema::Draft::Draft202012.detect(schema) != jsonschema::Draft::Draft201909 {
+        return None;
+    }
+    crate::schema::walk(schema).nodes.iter().find_map(|n| {
+        let reference = n.object()?.get("$recursiveRef")?.as_str()?;
+        (reference != "#").then(|| {
+            (
+                crate::json::push_token(&n.pointer, "$recursiveRef"),
+                format!(
+                    "`$recursiveRef` is {reference:?}, but draft 2019-09 defines it only for \
+                     \"#\" (core §8.2.4.2.1: the root of its resource, or of the outermost one \
+                     in the dynamic scope saying `$recursiveAnchor: true`), and the validator \
+                     reads every value as \"#\": the schema it names is not the one checked; \
+                     write `$ref: {reference:?}` to use that schema, or `$recursiveRef: \"#\"`"
+                ),
+            )
+        })
+    })
 }
 
 /// The place of the `$ref`, `$dynamicRef` or `$id` whose value the validator's `error` quotes
@@ -7431,6 +7460,51 @@ mod tests {
             messages(&later, json!({"name": "a", "child": {"name": "b"}})),
             [undeclared]
         );
+    }
+
+    /// `$recursiveRef: "#/$defs/B"` (2019-09 defines only `#`) was checked as `#` by the
+    /// validator, the root, while the problems were worded from `B`: `{"child": {"x": 1}}` read
+    /// "/child/name: required argument is missing; expected no value at all (the schema
+    /// accepts none)". The schema is now refused at the keyword, as a broken `$ref` is.
+    #[test]
+    fn a_recursive_ref_other_than_the_root_is_refused_at_its_place() {
+        let schema = |draft: &str, reference: &str| {
+            json!({"$schema": draft, "$recursiveAnchor": true, "type": "object",
+                "properties": {"name": {"type": "string"},
+                    "child": {"allOf": [{"$recursiveRef": reference}]}},
+                "required": ["name"],
+                "$defs": {"B": {"type": "object", "properties": {"x": {"type": "integer"}},
+                    "additionalProperties": false}}})
+        };
+        let d2019 = "https://json-schema.org/draft/2019-09/schema";
+        let e = ArgsSchema::new(&schema(d2019, "#/$defs/B")).unwrap_err();
+        assert_eq!(e.pointer, "/properties/child/allOf/0/$recursiveRef");
+        assert_eq!(
+            e.message,
+            "`$recursiveRef` is \"#/$defs/B\", but draft 2019-09 defines it only for \"#\" \
+             (core §8.2.4.2.1: the root of its resource, or of the outermost one in the dynamic \
+             scope saying `$recursiveAnchor: true`), and the validator reads every value as \
+             \"#\": the schema it names is not the one checked; write `$ref: \"#/$defs/B\"` to \
+             use that schema, or `$recursiveRef: \"#\"`"
+        );
+        // Any other text too, a same-document `""` with it.
+        for other in ["", "#/", "other.json#", "#/$defs/Missing"] {
+            assert!(ArgsSchema::new(&schema(d2019, other)).is_err(), "{other:?}");
+        }
+        // `#` is the keyword as defined.
+        let s = ArgsSchema::new(&schema(d2019, "#")).unwrap();
+        assert!(
+            s.check(
+                &json!({"name": "a", "child": {"name": "b"}}),
+                Coercions::NONE
+            )
+            .problems
+            .is_empty()
+        );
+        // A draft without the keyword ignores it, whatever it says.
+        let mut later = schema("https://json-schema.org/draft/2020-12/schema", "#/$defs/B");
+        later.as_object_mut().unwrap().remove("$recursiveAnchor");
+        assert!(ArgsSchema::new(&later).is_ok());
     }
 
     /// BFCL's `type: "any"`, which `compile --target mistral/chat` passes on, made every call

@@ -883,7 +883,11 @@ impl ArgsSchema {
         }
         let mut problems = Vec::new();
         let otherwise = self.refused_otherwise(&args);
+        let mut missing_nulls = HashSet::new();
         for e in self.validator.iter_errors(&args) {
+            if let Some(union) = alternative_missing(&e, &absent_nulls) {
+                missing_nulls.insert((e.instance_path().as_str().to_string(), union));
+            }
             if self.decided(&e, otherwise.as_ref()) {
                 self.shared_problems(&e, otherwise.as_ref(), coerce, &mut problems);
             }
@@ -912,7 +916,7 @@ impl ArgsSchema {
             }
             quote_text_as_sent(&mut problems, c);
         }
-        nulls_not_counted(&mut problems, &absent_nulls);
+        nulls_not_counted(&mut problems, &absent_nulls, &missing_nulls);
         said_once(&mut problems);
         ArgsReport {
             arguments: args,
@@ -3480,10 +3484,42 @@ fn items(n: u64) -> &'static str {
 /// What a `minProperties` problem says of the object.
 const TOO_FEW_MEMBERS: &str = "the object has too few members";
 
+/// The keyword of `e` when it is an `anyOf` or `oneOf` (none of whose alternatives holds) an
+/// alternative of which misses a member of `absent` (pointers into the arguments of nulls
+/// treated as absent): a `required` error naming that member, at its object, among the
+/// alternative's errors or those of a union nested in it. Read from the validator's errors,
+/// not from a problem's words, whose places may be shortened or cut.
+fn alternative_missing(e: &ValidationError<'_>, absent: &[String]) -> Option<&'static str> {
+    fn misses(errors: &[ValidationError<'_>], absent: &[String]) -> bool {
+        errors.iter().any(|be| match be.kind() {
+            ValidationErrorKind::Required { property } => property.as_str().is_some_and(|name| {
+                let at = crate::json::push_token(be.instance_path().as_str(), name);
+                absent.contains(&at)
+            }),
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context } => {
+                context.iter().any(|branch| misses(branch, absent))
+            }
+            _ => false,
+        })
+    }
+    let (keyword, context) = match e.kind() {
+        ValidationErrorKind::AnyOf { context } => ("anyOf", context),
+        ValidationErrorKind::OneOfNotValid { context } => ("oneOf", context),
+        _ => return None,
+    };
+    (!absent.is_empty() && context.iter().any(|branch| misses(branch, absent))).then_some(keyword)
+}
+
 /// Says in each `minProperties` or `anyOf` problem of an object that held nulls treated as absent
 /// (`absent`, pointers into the arguments) that a null does not count: the model sent them as
-/// members, and "too few members" alone reads as if it had not.
-fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
+/// members, and "too few members" alone reads as if it had not. An `anyOf` or `oneOf` only
+/// where `missing` (places and keywords of [`alternative_missing`]) names it.
+fn nulls_not_counted(
+    problems: &mut [Problem],
+    absent: &[String],
+    missing: &HashSet<(String, &'static str)>,
+) {
     if absent.is_empty() {
         return;
     }
@@ -3497,10 +3533,10 @@ fn nulls_not_counted(problems: &mut [Problem], absent: &[String]) {
             // Only where an alternative misses one of those nulls: the rest are refused
             // whatever became of them. The object's value without its nulls (`{}`) would
             // read as the call's.
-            "anyOf" | "oneOf"
-                if absent
+            keyword @ ("anyOf" | "oneOf")
+                if missing
                     .iter()
-                    .any(|a| p.expected.contains(&format!("[{a}: required"))) =>
+                    .any(|(at, k)| *at == p.pointer && *k == keyword) =>
             {
                 "the object matches none of the alternatives"
             }
@@ -5976,6 +6012,62 @@ mod tests {
             assert_eq!(r.absent_nulls, ["/body"], "{keyword}");
             assert!(r.problems.is_empty(), "{keyword} {:#?}", r.problems);
         }
+    }
+
+    /// Whether an "at least one of" problem says a null counts as not given was read from its
+    /// words: `expected` holding "[/title: required" for a null at `/title`. Past
+    /// [`crate::report::POINTER_SHOWN`] characters the place is shortened in those words, so
+    /// deep in the arguments the problem kept the plain "matches none of the alternatives"
+    /// though both nulls were absent. It is now read from the validator's errors (a `required`
+    /// of an alternative naming the null), at any depth.
+    #[test]
+    fn nulls_an_alternative_misses_are_said_from_the_errors_not_their_words() {
+        let levels: Vec<String> = (0..40).map(|i| format!("p{i:02}")).collect();
+        let mut schema = json!({"type":"object","properties":{
+            "title":{"type":"string"},"body":{"type":"string"}},
+            "anyOf":[{"required":["title"]},{"required":["body"]}]});
+        let mut call = json!({"title":null,"body":null});
+        for name in levels.iter().rev() {
+            schema = json!({"type":"object","properties":{name.as_str(): schema}});
+            call = json!({name.as_str(): call});
+        }
+        let at = format!("/{}", levels.join("/"));
+        let s = ArgsSchema::new(&schema).unwrap();
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(
+            r.absent_nulls,
+            [format!("{at}/title"), format!("{at}/body")]
+        );
+        assert_eq!(r.problems.len(), 1);
+        assert_eq!(r.problems[0].pointer, at);
+        // The place in the words is shortened: what was read no longer held the null's.
+        assert!(
+            !r.problems[0]
+                .expected
+                .contains(&format!("[{at}/title: required"))
+        );
+        assert!(
+            r.problems[0].message_whole().starts_with(&format!(
+                "{at}: the object matches none of the alternatives (a member sent as null \
+                 counts as not given); expected one of: an object ["
+            )),
+            "{}",
+            r.problems[0].message_whole()
+        );
+        // A union none of whose alternatives misses a null is left as it was.
+        let s = ArgsSchema::new(&json!({"type":"object","properties":{
+            "n":{"type":"string"},"a":{"type":"integer"}},
+            "anyOf":[{"properties":{"a":{"minimum":5}}},{"properties":{"a":{"maximum":0}}}]}))
+        .unwrap();
+        let call = json!({"n":null,"a":1});
+        let r = s.check(&call, Coercions::NONE);
+        assert_eq!(r.absent_nulls, ["/n"]);
+        assert_eq!(r.problems.len(), 1, "{:#?}", r.problems);
+        assert!(
+            !r.problems[0].message.contains("counts as not given"),
+            "{}",
+            r.problems[0].message
+        );
     }
 
     /// A null kept because its absence broke a rule is tried again once another null is

@@ -89,6 +89,135 @@ fn narrowing_keywords_move_into_the_description_and_are_reported_as_losses() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("minimum: 1"));
 }
 
+/// A bound beside a `type` it does not constrain (`minimum` on a string, `minLength` on an
+/// integer) refuses no argument (JSON Schema 2020-12 validation §6.2 to §6.5 apply each to one
+/// kind of instance), so dropping it loses nothing, and said in the description ("At least
+/// 1." of a string) it read as a constraint the value never had (task B4). Dropped plainly,
+/// no loss; a `type` that takes a number keeps the sentence and the loss, as does a schema
+/// with no `type` or a type name that is no JSON type; a string bound that is no valid value
+/// there is no loss either.
+#[test]
+fn a_bound_on_another_type_is_dropped_without_a_sentence_or_a_loss() {
+    let p = profile(&[
+        "keyword-allowed: minimum",
+        "keyword-allowed: maximum",
+        "keyword-allowed: exclusiveMinimum",
+        "keyword-allowed: exclusiveMaximum",
+        "keyword-allowed: multipleOf",
+        "keyword-allowed: multipleOf (string)",
+        "keyword-allowed: minLength",
+        "keyword-allowed: maxLength",
+        "keyword-allowed: pattern",
+        "keyword-allowed: minItems",
+        "keyword-allowed: minProperties",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{
+            "s":{"type":"string","description":"A name.","minimum":1,"maximum":9,
+                "exclusiveMinimum":0,"exclusiveMaximum":10},
+            "z":{"type":["string","null"],"multipleOf":"2"},
+            "i":{"type":"integer","minLength":2,"maxLength":5,"pattern":"^[0-9]+$"},
+            "o":{"type":"object","minItems":1},
+            "a":{"type":"array","items":{"type":"string"},"minProperties":1},
+            "n":{"type":["integer","null"],"description":"How many.","minimum":1},
+            "u":{"minimum":2},
+            "d":{"type":"dict","minimum":3}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.clone().unwrap(),
+        json!({"type":"object","properties":{
+            "s":{"type":"string","description":"A name."},
+            "z":{"type":["string","null"]},
+            "i":{"type":"integer"},
+            "o":{"type":"object"},
+            "a":{"type":"array","items":{"type":"string"}},
+            "n":{"type":["integer","null"],"description":"How many. At least 1."},
+            "u":{"description":"At least 2."},
+            "d":{"type":"dict","description":"At least 3."}}})
+    );
+    let said = changes_said(&r);
+    let off = |k: &str, v: &str, what: &str, ty: &str| {
+        format!(
+            "dropped `{k}: {v}`, which constrains only {what}, while the schema's `type` is \
+             {ty}: nothing it enforced is lost"
+        )
+    };
+    let expected = [
+        (
+            "/properties/a/minProperties",
+            off("minProperties", "1", "objects", "\"array\""),
+        ),
+        (
+            "/properties/i/maxLength",
+            off("maxLength", "5", "strings", "\"integer\""),
+        ),
+        (
+            "/properties/i/minLength",
+            off("minLength", "2", "strings", "\"integer\""),
+        ),
+        (
+            "/properties/i/pattern",
+            off("pattern", "\"^[0-9]+$\"", "strings", "\"integer\""),
+        ),
+        (
+            "/properties/o/minItems",
+            off("minItems", "1", "arrays", "\"object\""),
+        ),
+        (
+            "/properties/s/exclusiveMaximum",
+            off("exclusiveMaximum", "10", "numbers", "\"string\""),
+        ),
+        (
+            "/properties/s/exclusiveMinimum",
+            off("exclusiveMinimum", "0", "numbers", "\"string\""),
+        ),
+        (
+            "/properties/s/maximum",
+            off("maximum", "9", "numbers", "\"string\""),
+        ),
+        (
+            "/properties/s/minimum",
+            off("minimum", "1", "numbers", "\"string\""),
+        ),
+    ];
+    for (at, action) in &expected {
+        assert!(
+            said.contains(&(*at, action.as_str(), None)),
+            "{at}: {action}\n{said:#?}"
+        );
+    }
+    let z = said
+        .iter()
+        .find(|c| c.0 == "/properties/z/multipleOf")
+        .unwrap();
+    assert_eq!(
+        (z.1, z.2),
+        (
+            "dropped `multipleOf: \"2\"`, which is not a valid bound (JSON Schema wants a number \
+             greater than 0) and constrains only numbers, while the schema's `type` is \
+             [\"string\",\"null\"]: nothing it enforced is lost",
+            None
+        )
+    );
+    // Where the bound may apply, it is said and lost as before.
+    for (at, sentence) in [
+        ("/properties/n/minimum", "At least 1."),
+        ("/properties/u/minimum", "At least 2."),
+        ("/properties/d/minimum", "At least 3."),
+    ] {
+        let c = said.iter().find(|c| c.0 == at).unwrap();
+        assert!(c.1.contains(sentence), "{c:?}");
+        assert!(
+            c.2.is_some_and(|l| l.contains("no longer enforces")),
+            "{c:?}"
+        );
+    }
+    assert_eq!(said.len(), expected.len() + 4, "{said:#?}");
+}
+
 #[test]
 fn type_with_null_becomes_an_optional_argument() {
     let p = profile(&["type-list: string,null"]);

@@ -821,22 +821,23 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
         // lost that a validator would have enforced; but a bound written as a string other
         // than the number strings above (`"02"`, `"NaN"`, `"multipleOf": "2"`) may be one a
         // provider reads as a number, so dropping it is a loss, never silent.
+        // Nor where the keyword constrains no type the schema takes: read as a number or not,
+        // it refused no argument (said only where a loss would otherwise be).
         let bound = keyword_value_invalid::is_bound(k);
         let what = if bound { "bound" } else { "value" };
-        let lost = (bound && v.is_string()).then(|| string_bound_lost(k, &v));
+        let off = (bound && v.is_string()).then(|| off_type(map, k)).flatten();
+        let lost = (bound && v.is_string() && off.is_none()).then(|| string_bound_lost(k, &v));
         let t = edited(tool, node, |m| {
             m.shift_remove(k);
         })?;
-        return Ok(vec![Candidate::one(
-            t,
-            &at,
-            rule,
-            format!(
-                "dropped `{k}: {}`, which is not a valid {what} (JSON Schema wants {need})",
-                show(&v)
-            ),
-            lost,
-        )]);
+        let mut action = format!(
+            "dropped `{k}: {}`, which is not a valid {what} (JSON Schema wants {need})",
+            show(&v)
+        );
+        if let Some(why) = off {
+            action.push_str(&format!(" and {why}: nothing it enforced is lost"));
+        }
+        return Ok(vec![Candidate::one(t, &at, rule, action, lost)]);
     }
     drop_valued(tool, rule, node, k, &v, describe)
 }
@@ -919,7 +920,8 @@ fn drop_valued(tool: &Tool, rule: &str, node: &str, k: &str, v: &Value, describe
     let inert = tool
         .parameters
         .as_ref()
-        .and_then(|root| inert_in_draft(root, map, k));
+        .and_then(|root| inert_in_draft(root, map, k))
+        .or_else(|| off_type(map, k));
     let lost = if !standard || inert.is_some() {
         None
     } else if annotation {
@@ -1035,6 +1037,52 @@ fn inert_in_draft(root: &Value, map: &Map<String, Value>, k: &str) -> Option<Str
     }
     (!crate::schema::in_place::draft_has(draft, k))
         .then(|| format!("{name} (the root's `$schema`) does not have"))
+}
+
+/// The JSON types validation keyword `k` constrains (JSON Schema 2020-12 validation §6.2 to
+/// §6.5: "If the instance is a number, then ..."; an instance of another type passes it), with
+/// their name in words; `None` for a keyword that constrains any type (`enum`, `const`) or is no
+/// such keyword. `format` is left out: Gemini and OpenAPI give numbers formats (`int32`).
+fn constrained_types(k: &str) -> Option<(&'static [&'static str], &'static str)> {
+    Some(match k {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            (&["number", "integer"], "numbers")
+        }
+        "minLength" | "maxLength" | "pattern" => (&["string"], "strings"),
+        "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" => {
+            (&["array"], "arrays")
+        }
+        "minProperties" | "maxProperties" | "required" | "dependentRequired" => {
+            (&["object"], "objects")
+        }
+        _ => return None,
+    })
+}
+
+/// Why keyword `k` of the subschema `map` constrains no value that subschema accepts, in words
+/// following "which": its `type` names only types `k` does not constrain
+/// ([`constrained_types`]; `minimum` beside `type: string`), so no argument is refused by it
+/// and dropping it loses nothing. Said in the description, it would read as a constraint on
+/// the value that is not there ("At least 1." of a string, task B4). `None` without a `type`,
+/// or with a name that is no JSON Schema type (`dict`: [`Ty::excludes`] reads it as no
+/// exclusion).
+///
+/// [`Ty::excludes`]: crate::profile::detect::Ty::excludes
+fn off_type(map: &Map<String, Value>, k: &str) -> Option<String> {
+    use crate::profile::detect::Ty;
+    let (types, what) = constrained_types(k)?;
+    let written = map.get("type")?;
+    let ty = match written {
+        Value::String(s) => Ty::One(s),
+        Value::Array(a) if !a.is_empty() => Ty::List(a),
+        _ => return None,
+    };
+    types.iter().all(|t| ty.excludes(t)).then(|| {
+        format!(
+            "constrains only {what}, while the schema's `type` is {}",
+            show(written)
+        )
+    })
 }
 
 /// How a change dropping `keyword: value` because what it rested on was dropped begins: a

@@ -73,14 +73,36 @@ pub fn written_description(name: &str, parameters: Option<&Value>) -> String {
     lines.join("\n")
 }
 
-/// Cuts `line` to [`LINE_WIDTH`] characters, ending a cut line with "…".
+/// Cuts `line` to [`LINE_WIDTH`] characters, ending a cut line with "…" (after whole
+/// grapheme clusters: [`whole_graphemes`]).
 pub fn cut_line(line: &str) -> String {
     if line.chars().count() <= LINE_WIDTH {
         return line.to_string();
     }
-    let mut out: String = line.chars().take(LINE_WIDTH - 1).collect();
+    let mut out = whole_graphemes(line, LINE_WIDTH - 1).to_string();
     out.push('…');
     out
+}
+
+/// The longest start of `text` that is whole extended grapheme clusters (Unicode UAX #29, as
+/// the `unicode-segmentation` crate reads them) and at most `max` characters (Unicode scalar
+/// values, the unit every length limit of toolwire counts). A cut by characters alone could
+/// end between an emoji and its skin-tone modifier, inside a ZWJ sequence (`👩‍👩‍👧` is five
+/// characters) or between a letter and its combining accent, leaving a different character,
+/// or a stray joiner, where the text was cut. Shorter than `max` where a cluster straddles it;
+/// empty where the first cluster alone is longer.
+pub fn whole_graphemes(text: &str, max: usize) -> &str {
+    use unicode_segmentation::UnicodeSegmentation;
+    let mut chars = 0;
+    let mut end = 0;
+    for (at, cluster) in text.grapheme_indices(true) {
+        chars += cluster.chars().count();
+        if chars > max {
+            break;
+        }
+        end = at + cluster.len();
+    }
+    &text[..end]
 }
 
 fn required_names(parameters: Option<&Value>) -> Vec<&str> {
@@ -147,6 +169,25 @@ pub fn type_label(schema: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The start kept is whole clusters: never a base without its combining mark, an emoji
+    /// without its modifier, or a ZWJ sequence cut after a joiner.
+    #[test]
+    fn whole_graphemes_keeps_only_whole_clusters() {
+        let family = "👩\u{200d}👩\u{200d}👧";
+        assert_eq!(whole_graphemes("ab👍🏽c", 3), "ab");
+        assert_eq!(whole_graphemes("ab👍🏽c", 4), "ab👍🏽");
+        assert_eq!(whole_graphemes(&format!("a{family}b"), 5), "a");
+        assert_eq!(
+            whole_graphemes(&format!("a{family}b"), 6),
+            format!("a{family}")
+        );
+        assert_eq!(whole_graphemes("ae\u{301}", 2), "a");
+        assert_eq!(whole_graphemes("abc", 10), "abc");
+        assert_eq!(whole_graphemes(family, 4), "");
+        let long = format!("{}{family}", "x".repeat(LINE_WIDTH - 3));
+        assert_eq!(cut_line(&long), format!("{}…", "x".repeat(LINE_WIDTH - 3)));
+    }
 
     #[test]
     fn lists_inputs_in_key_order_with_type_requiredness_and_first_line() {

@@ -2024,8 +2024,8 @@ fn model_basis(
     }
 }
 
-/// Cuts the tool's description to `max` characters (ending in "…"). Returns whether it was
-/// longer.
+/// Cuts the tool's description to at most `max` characters (ending in "…"), after whole
+/// grapheme clusters ([`crate::describe::whole_graphemes`]). Returns whether it was longer.
 fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
     let Some(old) = r.tool.description.clone() else {
         return false;
@@ -2034,19 +2034,21 @@ fn cut_description(r: &mut ToolRepair, max: usize) -> bool {
     if len <= max || max < 2 {
         return false;
     }
-    let mut new: String = old.chars().take(max - 1).collect();
-    new.push('…');
-    r.tool.description = Some(new);
+    let kept = crate::describe::whole_graphemes(&old, max - 1);
+    let keep = kept.chars().count();
+    r.tool.description = Some(format!("{kept}…"));
     r.changes.push(repair::Change {
         pointer: String::new(),
         rule: "description-too-long".into(),
         action: format!(
-            "cut the description from {len} to {max} characters (the limit the target's offline model states)"
+            "cut the description from {len} to {} characters (the limit the target's offline model states){}",
+            keep + 1,
+            crate::repair::short_of(keep + 1, max)
         ),
         emptied: false,
         lost: Some(format!(
             "the last {} characters of the description",
-            len - (max - 1)
+            len - keep
         )),
     });
     if r.outcome == Outcome::Unchanged {

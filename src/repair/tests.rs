@@ -1505,6 +1505,64 @@ fn descriptions_are_written_when_missing_and_cut_when_too_long() {
     assert!(r.changes[0].lost.as_ref().unwrap().contains("1979"));
 }
 
+/// A cut by characters ended inside a grapheme cluster: the skin tone of `👍🏽` gone, a ZWJ
+/// family cut after its joiner, a second flag left as one regional indicator, the accent of a
+/// decomposed `é` dropped from its letter, a CRLF split (task B4). The cut now keeps whole
+/// clusters only, shorter than the limit where one straddles it, and says so; the loss counts
+/// what was really cut.
+#[test]
+fn a_cut_description_never_splits_a_grapheme_cluster() {
+    // Rejects 11 characters: the longest allowed is 10, so `…` leaves room for 9 (`...` for 7).
+    let p = profile(&["description-length-limit: 11"]);
+    let short = " (not 10: a cut there would split a character made of several code points, \
+                 such as an emoji with its modifier or a letter with its accent)";
+    for (old, new) in [
+        ("Deploys 👍🏽 now", "Deploys …"),
+        ("Family 👩\u{200d}👩\u{200d}👧 here", "Family …"),
+        ("Flags 🇫🇷🇩🇪 on", "Flags 🇫🇷…"),
+        ("\u{e9}xxxxxxxe\u{301}yyyy", "\u{e9}xxxxxxx…"),
+        ("xxxxxx\r\nyyyy", "xxxxxx..."),
+    ] {
+        let mut t = tool(
+            "lookup",
+            json!({"type":"object","properties":{"id":{"type":"string"}}}),
+        );
+        t.description = Some(old.to_string());
+        let r = repair_one(&t, &p);
+        assert_eq!(r.tool.description.as_deref(), Some(new), "{old:?}");
+        let (len, cut) = (old.chars().count(), new.chars().count());
+        assert_eq!(
+            r.changes[0].action,
+            format!("cut the description from {len} to {cut} characters{short}"),
+            "{old:?}"
+        );
+        let marker = if new.ends_with("...") { 3 } else { 1 };
+        assert_eq!(
+            r.changes[0].lost.as_deref(),
+            Some(
+                format!(
+                    "the last {} characters of the description",
+                    len - (cut - marker)
+                )
+                .as_str()
+            ),
+            "{old:?}"
+        );
+    }
+    // A cut that lands between clusters is as long as the limit, and says nothing more.
+    let mut t = tool(
+        "lookup",
+        json!({"type":"object","properties":{"id":{"type":"string"}}}),
+    );
+    t.description = Some("Deploy 👍🏽 it now".into());
+    let r = repair_one(&t, &p);
+    assert_eq!(r.tool.description.as_deref(), Some("Deploy 👍🏽…"));
+    assert_eq!(
+        r.changes[0].action,
+        "cut the description from 16 to 10 characters"
+    );
+}
+
 /// A description cut to 1,024 characters drew check's warning under openai/chat-strict and
 /// `portable` (`1024 characters of description: no evidence for openai/chat-strict`): only
 /// 1,025 and more are rejected there, and nothing accepts 1,024. The cut lands on the longest

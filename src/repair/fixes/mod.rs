@@ -18,7 +18,7 @@ pub use keywords::{
 };
 pub use shapes::{ACCEPTED_ANY, MEMBERS_ELSEWHERE, root_is_an_object, says_members_elsewhere};
 pub(crate) use shapes::{
-    branch_place, mend_required, no_form_in_shape, own_reason, true_branch_written,
+    branch_place, mend_required, no_form_in_shape, own_reason, short_of, true_branch_written,
 };
 use shapes::{cut_description, description, rename, root_shape, structure};
 pub use types::{
@@ -505,9 +505,11 @@ fn show_json(v: &Value) -> String {
     cut(whole(v).to_string())
 }
 
+/// `s` cut to 80 characters, ending in "…", after whole grapheme clusters
+/// ([`crate::describe::whole_graphemes`]): what it cuts is written into descriptions too.
 fn cut(s: String) -> String {
     if s.chars().count() > 80 {
-        format!("{}…", s.chars().take(79).collect::<String>())
+        format!("{}…", crate::describe::whole_graphemes(&s, 79))
     } else {
         s
     }

@@ -730,23 +730,44 @@ pub(super) fn cut_description(tool: &Tool, f: &Finding, profile: &CompiledProfil
     // profiles have no evidence for those (`description-content`), so the cut would bring in
     // a warning of its own.
     let kept_ascii = old.chars().take(max - 1).all(|c| c.is_ascii());
-    let (marker, keep) = if kept_ascii && max > 3 {
+    let (marker, room) = if kept_ascii && max > 3 {
         ("...", max - 3)
     } else {
         ("…", max - 1)
     };
-    let mut new: String = old.chars().take(keep).collect();
-    new.push_str(marker);
+    // Whole grapheme clusters only: a cut by characters could leave half an emoji (its skin
+    // tone or the rest of a ZWJ sequence gone) or a letter without its accent.
+    let kept = crate::describe::whole_graphemes(old, room);
+    let keep = kept.chars().count();
+    let new = format!("{kept}{marker}");
+    let new_len = keep + marker.chars().count();
     let mut t = tool.clone();
     t.description = Some(new);
     Ok(vec![Candidate::one(
         t,
         "",
         &f.rule,
-        format!("cut the description from {len} to {max} characters"),
+        format!(
+            "cut the description from {len} to {new_len} characters{}",
+            short_of(new_len, max)
+        ),
         Some(format!(
             "the last {} characters of the description",
             len - keep
         )),
     )])
+}
+
+/// What a description cut to `cut` characters, short of the `max` the cut aimed at, says about
+/// that: only a grapheme cluster straddling `max` stops a cut short
+/// ([`crate::describe::whole_graphemes`]).
+pub(crate) fn short_of(cut: usize, max: usize) -> String {
+    if cut < max {
+        format!(
+            " (not {max}: a cut there would split a character made of several code points, \
+             such as an emoji with its modifier or a letter with its accent)"
+        )
+    } else {
+        String::new()
+    }
 }

@@ -2278,10 +2278,73 @@ fn a_gemini_double_bound_string_is_written_as_its_number() {
                 "dropped `multipleOf: \"0.5\"`, which is not a valid bound (JSON Schema wants a \
                  number greater than 0)",
                 Some(
-                    "`multipleOf: \"0.5\"`, a bound written as a string: a provider reading it \
-                     as a number may have enforced it (`toolwire args` refuses the original \
-                     schema for it)"
+                    "`multipleOf: \"0.5\"`, a bound written as a string, not read as a number: \
+                     `multipleOf` is no field of Gemini's `Schema` (whose double `minimum` and \
+                     `maximum` are the bounds read from strings) and JSON Schema wants a \
+                     number; a provider reading a number in it may have enforced it \
+                     (`toolwire args` refuses the original schema for it)"
                 )
+            ),
+        ]
+    );
+}
+
+/// `exclusiveMinimum`/`exclusiveMaximum` written as number strings (`"0"`) are no fields of
+/// Gemini's `Schema`, so no reading the evidence shows turns them into numbers, as protobuf's
+/// JSON does Gemini's double `minimum: "1"`; JSON Schema wants a number. Where the profile
+/// takes the keyword as a number but not as a string, they are dropped as a loss that says so,
+/// not written as the number, beside a `minimum: "1"` that is (task B4: which is right).
+#[test]
+fn an_exclusive_bound_string_is_dropped_as_a_loss_not_read_as_a_number() {
+    let p = profile(&[
+        "keyword-allowed: minimum (string)",
+        "keyword-allowed: exclusiveMinimum (string)",
+        "keyword-allowed: exclusiveMaximum (string)",
+    ]);
+    let t = tool(
+        "f",
+        json!({"type":"object","properties":{"n":{"type":"number","description":"A value.",
+            "minimum":"1","exclusiveMinimum":"0","exclusiveMaximum":"10"}}}),
+    );
+    let r = repair_one(&t, &p);
+    assert_eq!(r.outcome, Outcome::Repaired, "{:#?}", r.refusals);
+    assert_eq!(
+        r.tool.parameters.clone().unwrap(),
+        json!({"type":"object","properties":{"n":{"type":"number","description":"A value.",
+            "minimum":1}}})
+    );
+    let lost = |k: &str, v: &str| {
+        format!(
+            "`{k}: \"{v}\"`, a bound written as a string, not read as a number: `{k}` is no \
+             field of Gemini's `Schema` (whose double `minimum` and `maximum` are the bounds \
+             read from strings) and JSON Schema wants a number; a provider reading a number in \
+             it may have enforced it (`toolwire args` refuses the original schema for it)"
+        )
+    };
+    let (max_lost, min_lost) = (
+        lost("exclusiveMaximum", "10"),
+        lost("exclusiveMinimum", "0"),
+    );
+    assert_eq!(
+        changes_said(&r),
+        [
+            (
+                "/properties/n/exclusiveMaximum",
+                "dropped `exclusiveMaximum: \"10\"`, which is not a valid bound (JSON Schema \
+                 wants a number)",
+                Some(max_lost.as_str())
+            ),
+            (
+                "/properties/n/exclusiveMinimum",
+                "dropped `exclusiveMinimum: \"0\"`, which is not a valid bound (JSON Schema \
+                 wants a number)",
+                Some(min_lost.as_str())
+            ),
+            (
+                "/properties/n/minimum",
+                "wrote `minimum: \"1\"` as `minimum: 1`, the number Gemini's double string \
+                 spells (as `toolwire args` reads it)",
+                None
             ),
         ]
     );

@@ -847,15 +847,32 @@ fn drop_keyword(tool: &Tool, rule: &str, node: &str, k: &str, describe: bool) ->
 /// The loss of dropping bound `k` written as string `v` that
 /// [`crate::args::number_string_of`] does not read: a provider reading a number in it may have
 /// enforced it, while `toolwire args` refuses the schema for it.
+///
+/// A number string at `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (or another bound
+/// Gemini's `Schema` has no field for) is dropped, not written as its number as `minimum: "1"`
+/// is: the one reading of a bound from a string the evidence shows is
+/// protobuf's JSON reading Gemini's double fields (`engine/gemini-proto-snapshot/parameters`
+/// accepts `minimum: "1"`, `src/engine/proto/gemini_v1beta.proto`), and that `Schema` has no
+/// such field, so Gemini's `parameters` refuses the keyword whatever its value; JSON Schema
+/// wants a number (2020-12 validation §6.2), and the validating engines probed and Anthropic's
+/// report refuse a string bound (`keywords/minimum-string-nested`). No target is known to have enforced the number, so repair does not enforce it
+/// either; the loss says the author may have meant it.
 fn string_bound_lost(k: &str, v: &Value) -> String {
     let why = if crate::args::is_int64_count(k) {
         "a count written as a string that is no canonical integer: a provider reading it as \
          Gemini's int64 may have enforced it"
+            .to_string()
     } else if crate::args::is_double_bound(k) {
         "a bound written as a string that is no JSON number: a provider reading it as Gemini's \
          double (protobuf's JSON also takes \"NaN\" and \"Infinity\") may have enforced it"
+            .to_string()
     } else {
-        "a bound written as a string: a provider reading it as a number may have enforced it"
+        format!(
+            "a bound written as a string, not read as a number: `{k}` is no field of Gemini's \
+             `Schema` (whose double `minimum` and `maximum` are the bounds read from strings) \
+             and JSON Schema wants a number; a provider reading a number in it may have \
+             enforced it"
+        )
     };
     format!(
         "`{k}: {}`, {why} (`toolwire args` refuses the original schema for it)",

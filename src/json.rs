@@ -223,6 +223,21 @@ pub fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> Option<usize> {
     None
 }
 
+/// Why a file's `text` holds no JSON value at all, in the words a file's errors use: "empty
+/// file" (nothing but a leading byte order mark, which is no content either), or "no JSON in it:
+/// only whitespace"; `None` when there is something to parse. serde_json would say "EOF while
+/// parsing a value" at column 0 for both, naming no problem a reader can act on.
+pub fn nothing_in(text: &str) -> Option<&'static str> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    if text.is_empty() {
+        Some("empty file")
+    } else if text.trim().is_empty() {
+        Some("no JSON in it: only whitespace")
+    } else {
+        None
+    }
+}
+
 /// Parses one JSON document from `text` (already size-checked), with the nesting cap.
 /// `file` is only used to name the source in errors; `line_offset` shifts reported lines
 /// (for one line of a JSON Lines file).
@@ -238,17 +253,11 @@ pub fn parse_str_counting(
     limits: Limits,
     line_offset: usize,
 ) -> Result<(Value, usize)> {
-    let text = text.strip_prefix(BOM).unwrap_or(text);
-    let bytes = text.as_bytes();
-    if text.trim().is_empty() {
-        // serde_json would say "EOF while parsing a value" at column 0.
-        let problem = if text.is_empty() {
-            "empty file"
-        } else {
-            "no JSON in it: only whitespace"
-        };
+    if let Some(problem) = nothing_in(text) {
         return Err(Error::input(file, Place::File, problem));
     }
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    let bytes = text.as_bytes();
     if let Some(at) = nesting_exceeds(bytes, limits.max_depth) {
         let (line, column) = line_column(bytes, at);
         return Err(Error::input(

@@ -39,7 +39,9 @@ pub struct ArgsArgs {
     pub tool: Option<String>,
     /// The call's arguments: JSON text, a JSON string holding the JSON text (OpenAI's
     /// `arguments`), `@FILE`, or `-` (or `@-`) for standard input. Text that is not JSON is
-    /// the model's to fix: a retry message, exit 1.
+    /// the model's to fix: a retry message, exit 1. A file (or standard input) with nothing in
+    /// it, or only whitespace, is bad input (exit 2): pass `--call ''` for arguments a model sent
+    /// empty.
     #[arg(long, value_name = "JSON")]
     pub call: String,
     /// Allowed coercions: `json` (JSON text to array/object), `boolean` (true/false/yes/no/
@@ -80,14 +82,7 @@ pub fn run(args: ArgsArgs) -> Result<u8> {
         .or((args.call == "-").then_some("-"))
     {
         Some(path) => {
-            let text = read_call_file(Path::new(path))?;
-            if let Some(n) = several_values(&text) {
-                return Err(Error::input(
-                    Path::new(path),
-                    Place::File,
-                    format!("{} (given to `--call`)", several_values_said(n)),
-                ));
-            }
+            let text = call_file_text(Path::new(path))?;
             let sent = sent_or_malformed(&text, parse_arguments);
             call_text = Some(text);
             sent
@@ -710,6 +705,34 @@ fn parse_coercions(kinds: &[String]) -> Result<Coercions> {
     Ok(c)
 }
 
+/// The text of a `--call` file (`@FILE`, or standard input), refused (exit 2) where it cannot
+/// be one call as sent: a file with nothing in it (or only whitespace) is a capture that wrote
+/// nothing, a wrong file or an empty pipe, not arguments a model wrote (before: a retry message
+/// for the model, "the arguments are empty", exit 1); a file of several JSON values is several
+/// calls. Text that is not JSON, or JSON of another shape than the arguments, stays the model's
+/// (a call cut short at its output limit is the common case): a retry message, exit 1.
+fn call_file_text(path: &Path) -> Result<String> {
+    let text = read_call_file(path)?;
+    if let Some(nothing) = json::nothing_in(&text) {
+        return Err(Error::input(
+            path,
+            Place::File,
+            format!(
+                "{nothing}: no call or arguments to check (given to `--call`); arguments a model \
+                 sent as empty text are checked with `--call ''`"
+            ),
+        ));
+    }
+    if let Some(n) = several_values(&text) {
+        return Err(Error::input(
+            path,
+            Place::File,
+            format!("{} (given to `--call`)", several_values_said(n)),
+        ));
+    }
+    Ok(text)
+}
+
 fn read_call_file(path: &Path) -> Result<String> {
     let bytes = json::read_capped(path, Limits::default()).map_err(|e| e.given_to("--call"))?;
     Ok(json::check_utf8(path, &bytes)?.to_string())
@@ -1039,6 +1062,51 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!e.contains("did you mean"), "{e}");
+    }
+
+    /// A `--call` file with nothing in it is the user's input, refused naming the file (exit
+    /// 2), as a file of several values is; a file that is not JSON or holds JSON of another
+    /// shape is read, for the retry message (trial: `--call @empty` gave the model "the
+    /// arguments are empty", exit 1).
+    #[test]
+    fn an_empty_call_file_is_refused_and_a_malformed_one_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        for (name, text, said) in [
+            (
+                "empty.json",
+                "",
+                "(whole file): empty file: no call or arguments to check",
+            ),
+            ("bom.json", "\u{feff}", "(whole file): empty file: no call"),
+            (
+                "blank.json",
+                " \n\t\n",
+                "(whole file): no JSON in it: only whitespace: no call",
+            ),
+            ("two.jsonl", "{}\n{}\n", "the file holds 2 JSON values"),
+        ] {
+            let path = at(name, text);
+            let e = call_file_text(&path).unwrap_err();
+            assert!(matches!(e, Error::Input { .. }), "{name}: {e:?}");
+            let e = e.to_string();
+            assert!(e.contains(name) && e.contains(said), "{name}: {e}");
+            assert!(e.contains("(given to `--call`)"), "{name}: {e}");
+        }
+        for text in ["{\"a\":", "[1,2]", "\"str\"", "{city: 1}", "{}"] {
+            let path = at("call.json", text);
+            assert_eq!(call_file_text(&path).unwrap(), text);
+        }
+        // A folder is refused as a path, by the reader.
+        let e = call_file_text(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("is a folder, not a file (given to `--call`)"),
+            "{e}"
+        );
     }
 
     #[test]

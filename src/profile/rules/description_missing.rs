@@ -6,7 +6,10 @@ pub const RULE: Rule = Rule {
     id: "description-missing",
     checks: "The tool's description is missing, empty, or only whitespace.",
     features: "`description: missing`, `description: empty`, `description: whitespace-only`",
-    example: r#"{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
+    // An empty description, which bedrock/converse rejects, so that `check` (under `portable`)
+    // reports the example as this rule's error; a missing one is only a warning there, as no
+    // target is known to reject it (trial: the example left out the description and warned).
+    example: r#"{"name": "get_weather", "description": "", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
     fix: "Say what the tool does, when to use it and what it returns, in one or two sentences.",
     repair: "yes",
     repairable: always,

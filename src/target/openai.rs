@@ -11,8 +11,11 @@
 //! The model's rules, with their sources (reports.yaml ids):
 //! - every mode runs a meta-schema pass with python-jsonschema messages (`[] is not of type
 //!   'object', 'boolean'`: oai-subschema-empty-list-relay; `None is not of type 'array'`:
-//!   oai-required-null; `'…' is not a 'uri-reference'`: oai-id-uri-reference), the root-type rule
-//!   (oai-type-none-*), the top-level combinator rule (oai-toplevel-combinator-newtemplate),
+//!   oai-required-null; `'…' is not a 'uri-reference'`: oai-id-uri-reference; the other keyword
+//!   values it judges, such as a name twice in `required`, an `$anchor` off the anchor pattern
+//!   or an empty `prefixItems`, only because the meta-schema refuses them: [`meta_problem`]),
+//!   the root-type rule (oai-type-none-*), the top-level combinator rule
+//!   (oai-toplevel-combinator-newtemplate),
 //!   `array schema missing items` (oai-array-items-*), and `object schema missing properties`
 //!   at the root (oai-object-no-properties-azmcp; nested free-form objects: unknown, accepted);
 //! - strict adds `additionalProperties` false and all-required (oai-strict-*, azure-strict-
@@ -1096,8 +1099,41 @@ fn is_uri_reference(s: &str) -> bool {
     })
 }
 
+/// The draft 2020-12 meta-schema's `anchorString` pattern (meta/core), which `$anchor` and
+/// `$dynamicAnchor` must match.
+const ANCHOR_PATTERN: &str = "^[A-Za-z_][-A-Za-z0-9._]*$";
+
+/// Whether `s` matches [`ANCHOR_PATTERN`] (ASCII letters only, as Python's `re` reads the
+/// ranges).
+fn is_anchor(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+}
+
+/// What python-jsonschema says of a value the meta-schema's `stringArray` (meta/validation:
+/// `type: array`, `items: {type: string}`, `uniqueItems: true`) refuses, in that keyword order:
+/// `required` must be a list of distinct strings.
+fn string_array_problem(v: &Value) -> Option<String> {
+    let Value::Array(a) = v else {
+        return Some(format!("{} is not of type 'array'", repr(v)));
+    };
+    if let Some(x) = a.iter().find(|x| !x.is_string()) {
+        return Some(format!("{} is not of type 'string'", repr(x)));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    (!a.iter().filter_map(Value::as_str).all(|x| seen.insert(x)))
+        .then(|| format!("{} has non-unique elements", repr(v)))
+}
+
 /// The meta-schema pass: python-jsonschema messages (without the final period) for the first
 /// keyword whose value the Draft 2020-12 meta-schema refuses, walking in document order.
+/// Modelled: `type`, the schema maps, `required` (distinct strings), `enum`, the schema lists
+/// (`anyOf`, `oneOf`, `allOf`, `prefixItems`: non-empty), `$id`, `$anchor` and
+/// `$dynamicAnchor` (the anchor pattern), counts, bounds and the string keywords; another
+/// keyword's value is not judged (accepted).
 pub fn meta_problem(schema: &Value) -> Option<String> {
     let mut stack = vec![(schema, 0usize)];
     while let Some((node, depth)) = stack.pop() {
@@ -1132,15 +1168,18 @@ pub fn meta_problem(schema: &Value) -> Option<String> {
                 "properties" | "$defs" | "definitions" | "patternProperties" => {
                     (!v.is_object()).then(|| format!("{} is not of type 'object'", repr(v)))
                 }
-                "required" => match v {
-                    Value::Array(a) => a
-                        .iter()
-                        .find(|x| !x.is_string())
-                        .map(|x| format!("{} is not of type 'string'", repr(x))),
-                    _ => Some(format!("{} is not of type 'array'", repr(v))),
-                },
+                "required" => string_array_problem(v),
                 "enum" => (!v.is_array()).then(|| format!("{} is not of type 'array'", repr(v))),
-                "anyOf" | "oneOf" | "allOf" => match v {
+                "$anchor" | "$dynamicAnchor" => match v {
+                    Value::String(s) if is_anchor(s) => None,
+                    Value::String(_) => Some(format!(
+                        "{} does not match {}",
+                        repr(v),
+                        repr_str(ANCHOR_PATTERN)
+                    )),
+                    _ => Some(format!("{} is not of type 'string'", repr(v))),
+                },
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => match v {
                     Value::Array(a) if a.is_empty() => Some("[] should be non-empty".into()),
                     Value::Array(_) => None,
                     _ => Some(format!("{} is not of type 'array'", repr(v))),
@@ -1708,6 +1747,71 @@ mod tests {
             problem(one_of, true).as_deref(),
             Some("In context=('properties', 'r'), 'oneOf' is not permitted.")
         );
+    }
+
+    /// The meta-schema pass refuses what the draft 2020-12 meta-schema refuses for
+    /// `required` (meta/validation `stringArray`: `uniqueItems: true`), `$anchor` and
+    /// `$dynamicAnchor` (meta/core `anchorString`'s pattern) and `prefixItems` (meta/applicator
+    /// `schemaArray`: `minItems: 1`), in python-jsonschema's words; before, the model accepted
+    /// all three (trial: `required: ["a","a"]`, `$anchor: "1a"`, `prefixItems: []`). The
+    /// messages are python-jsonschema's templates (`uniqueItems`, `pattern`, `minItems` of 1),
+    /// not seen from OpenAI.
+    #[test]
+    fn the_meta_schema_pass_judges_unique_required_anchors_and_prefix_items() {
+        let nested = |kw: &str, v: Value| json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},kw:v}}});
+        let cases = [
+            (
+                json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a","a"]}),
+                Some("['a', 'a'] has non-unique elements."),
+            ),
+            (
+                json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a",1,"a"]}),
+                Some("1 is not of type 'string'."),
+            ),
+            (
+                json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}),
+                None,
+            ),
+            (
+                nested("$anchor", json!("1a")),
+                Some("'1a' does not match '^[A-Za-z_][-A-Za-z0-9._]*$'."),
+            ),
+            (
+                nested("$dynamicAnchor", json!("a b")),
+                Some("'a b' does not match '^[A-Za-z_][-A-Za-z0-9._]*$'."),
+            ),
+            (
+                nested("$anchor", json!("é")),
+                Some("'é' does not match '^[A-Za-z_][-A-Za-z0-9._]*$'."),
+            ),
+            (
+                nested("$anchor", json!(5)),
+                Some("5 is not of type 'string'."),
+            ),
+            (nested("$anchor", json!("_a-1.b")), None),
+            (
+                nested("prefixItems", json!([])),
+                Some("[] should be non-empty."),
+            ),
+            (
+                nested("prefixItems", json!({})),
+                Some("{} is not of type 'array'."),
+            ),
+            (nested("prefixItems", json!([{"type":"string"}])), None),
+            // Its members are schemas, judged as any other.
+            (
+                nested("prefixItems", json!([{"required":["x","x"]}])),
+                Some("['x', 'x'] has non-unique elements."),
+            ),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|(schema, want)| {
+                let got = problem(schema.clone(), false);
+                (got.as_deref() != *want).then(|| format!("{schema}: {got:?}, not {want:?}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
     /// JSON Schema 2020-12 §4.3.2: `true` is the schema `{}` and `false` the schema

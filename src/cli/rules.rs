@@ -361,7 +361,7 @@ fn rule_parts(rule: &Rule, set: &ProfileSet) -> Vec<Part> {
         ));
     }
     parts.extend([
-        Part::Code(rule.example_label().into(), vec![rule.example.to_string()]),
+        Part::Code(rule.example_label(), vec![rule.example.to_string()]),
         Part::Lines("Fix".into(), vec![rule.fix.to_string()]),
         Part::Inline("Repair".into(), rule.repair.to_string()),
         // Said as toolwire's file: SARIF carries this page into a user's repository, where a

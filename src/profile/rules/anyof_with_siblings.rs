@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              `description`, `title` and `default` do not count.",
     features: "`keyword-allowed: anyOf (with siblings)`",
     example: r#"{"type": "object", "properties": {"skill": {"type": "string", "anyOf": [{"const": "a"}, {"type": "array", "items": {"type": "string"}}]}}}"#,
+    example_target: Some("vertex/v1/parameters"),
     fix: "Move the sibling keywords into every `anyOf` branch, leaving `anyOf` alone (with at most a description).",
     repair: "partly: the sibling keywords move into every branch (`description` and `title` stay); not when a branch is no object schema or says a sibling keyword otherwise",
     repairable,

@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "A schema whose `type` is (or includes) `array` has neither `items` nor `prefixItems`.",
     features: "`structure: array-without-items`",
     example: r#"{"type": "object", "properties": {"tags": {"type": "array"}}}"#,
+    example_target: None,
     fix: "Say what the array holds, e.g. \"items\": {\"type\": \"string\"}.",
     repair: "no",
     repairable: never,

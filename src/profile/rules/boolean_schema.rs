@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              judged by their own keyword forms.",
     features: "`structure: property-schema-true`, `structure: property-schema-false`",
     example: r#"{"type": "object", "properties": {"payload": true}}"#,
+    example_target: None,
     fix: "Replace `true` with a typed schema (e.g. {\"type\": \"object\"}); remove properties whose schema is `false`.",
     repair: "partly: a `true` branch of `anyOf`/`oneOf`/`allOf` is written `{}`, the same schema, which then meets the repairs `{}` meets (the `type` of the schema holding the keyword, the keywords beside an `anyOf` moved in, an `allOf` merged); elsewhere no",
     repairable,

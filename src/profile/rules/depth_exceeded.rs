@@ -14,6 +14,7 @@ pub const RULE: Rule = Rule {
              recursive one counted once through the cycle).",
     features: "`depth-limit: N`",
     example: r#"{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "object", "properties": {"d": {"type": "string"}}}}}}}}}"#,
+    example_target: Some("gemini/v1beta/parameters-json-schema"),
     fix: "Flatten the schema: lift nested objects into top-level properties or accept a JSON string for the deep part.",
     repair: "no",
     repairable: never,

@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              or line breaks, each judged by its `description` case.",
     features: "`description: non-ascii`, `description: multiline`",
     example: r#"{"name": "bing_search", "description": "使用必应搜索指定的关键词", "parameters": {"type": "object", "properties": {}}}"#,
+    example_target: None,
     fix: "Keep the description if the targets you send to accept it; otherwise give an ASCII, one-paragraph description.",
     repair: "no",
     repairable: never,

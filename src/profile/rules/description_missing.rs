@@ -10,6 +10,7 @@ pub const RULE: Rule = Rule {
     // reports the example as this rule's error; a missing one is only a warning there, as no
     // target is known to reject it (trial: the example left out the description and warned).
     example: r#"{"name": "get_weather", "description": "", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
+    example_target: None,
     fix: "Say what the tool does, when to use it and what it returns, in one or two sentences.",
     repair: "yes",
     repairable: always,

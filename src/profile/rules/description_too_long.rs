@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              case the profile does not allow.",
     features: "`description-length-limit: N`",
     example: r#"{"name": "list_issues", "description": "Lists issues ... 1,103 characters of usage notes ...", "parameters": {"type": "object", "properties": {}}}"#,
+    example_target: None,
     fix: "Shorten the description; move long usage notes into parameter descriptions or documentation.",
     repair: "yes: cut to the longest length the profile allows, ending in `...` (`…` where the kept text is not ASCII already; the cut text is reported as lost), after whole grapheme clusters: an emoji with its modifier, a ZWJ sequence or a letter with its combining accent that straddles the limit goes whole, and the cut says why it is shorter",
     repairable,

@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "An `enum` is empty (no value is valid) or is not a list.",
     features: "`keyword-allowed: enum (empty)`, `keyword-allowed: enum (not an array)`",
     example: r#"{"type": "object", "properties": {"query": {"type": "string", "enum": []}}}"#,
+    example_target: Some("vertex/v1/parameters"),
     fix: "List the allowed values, or remove `enum`.",
     repair: "no",
     repairable: never,

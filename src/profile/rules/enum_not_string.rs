@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "An `enum` lists numbers only, a mix of kinds, or a `null` member.",
     features: "`keyword-allowed: enum (numbers)`, `keyword-allowed: enum (mixed)`, `keyword-allowed: enum (null member)`",
     example: r#"{"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}}"#,
+    example_target: None,
     fix: "Use string members (\"1\", \"2\", ...) with `type: string`, or `minimum`/`maximum` for numbers; express null by leaving the property optional.",
     repair: "partly: an `enum` of numbers or of mixed kinds is dropped and its values said in the description (reported as lost), unless its schema has no `type` that repair can write (`type-missing`: an untyped `enum` of mixed kinds is left to its author); a `null` member is removed and the property made optional (a schema that is no property is left); a member the `type` rules out (`null` beside `type: string`) never matched and is removed, nothing lost",
     repairable,

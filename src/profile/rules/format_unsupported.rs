@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              by the `format-allowed` case for that exact value.",
     features: "`format-allowed: <format>`",
     example: r#"{"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}"#,
+    example_target: None,
     fix: "Remove `format` and keep what it said in the description (`Format: uri.`), or use a format the profile allows.",
     repair: "yes: `format` is dropped and said in the description, as `Format: uri.` after what it says",
     repairable: always,

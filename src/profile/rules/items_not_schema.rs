@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              `items: true`/`false`, or a value that is no schema.",
     features: "`keyword-allowed: items (list)`, `keyword-allowed: items (true)`, `keyword-allowed: items (false)`, `structure: items-empty-list`, `keyword-allowed: items (not-a-schema)`",
     example: r#"{"type": "object", "properties": {"point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}}}"#,
+    example_target: None,
     fix: "Use one schema for `items`; for a fixed-length tuple use `prefixItems` where the profile allows it, or an object with named fields.",
     repair: "no",
     repairable: never,

@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "`items` appears on a schema whose `type` is given and does not include `array`.",
     features: "`structure: items-on-non-array`",
     example: r#"{"type": "object", "properties": {"name": {"type": "string", "items": {"type": "string"}}}}"#,
+    example_target: None,
     fix: "Remove `items`, or make the schema an array.",
     repair: "yes",
     repairable: always,

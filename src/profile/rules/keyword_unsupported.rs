@@ -15,6 +15,7 @@ pub const RULE: Rule = Rule {
              keyword does not take, ...) are left to it.",
     features: "`keyword-allowed: <keyword>`, `keyword-allowed: <keyword> (<form>)`",
     example: r#"{"type": "object", "properties": {"mode": {"const": "fast"}}, "additionalProperties": false}"#,
+    example_target: None,
     fix: "Remove the keyword; if it constrained the value, say so in the description (e.g. \"at least 1\"). `const` can be written as a one-value `enum`.",
     repair: "partly: keywords that only annotate or narrow are dropped (and reported), `additionalProperties` and `patternProperties` among them where a non-empty `properties` declares the members (alone they are the only description of the members, and stay); `oneOf` becomes `anyOf` when its branches have different types (so at most one matches) or loses its null branch (the argument made optional, or `nullable`); `allOf` is merged into the schema where one schema says what it and every branch say (`properties` naming other members pooled, `required` united, bounds and types written as their conjunction); other `anyOf`/`oneOf`/`allOf`, `items`, `properties` and `prefixItems` cannot be; and a schema that has no `type` repair can write (`type-missing`) is refused whole, its keywords with it (an untyped `const: null` is left to its author)",
     repairable,

@@ -25,13 +25,13 @@ pub const RULE: Rule = Rule {
              does not hide another. Each meta-schema error is one finding at the place it \
              names; where another rule already reported an error there, inside it or at \
              the keyword it is inside, it adds none, and a warning there becomes an error \
-             (under `portable` the example's `dependentRequired` is itself rejected: that \
-             `keyword-unsupported` error stands for it; `--target anthropic/messages` shows \
-             this rule's).",
+             (under `portable` the example's `dependentRequired` is itself rejected, and that \
+             `keyword-unsupported` error stands for this rule's).",
     features: "`structure: meta-schema-invalid`",
     // Reported under `anthropic/messages` too: a form no other rule knows (`{"p": "q"}` is
     // there a keyword form its evidence rejects, which keyword-unsupported reports first).
     example: r#"{"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "string"}}, "dependentRequired": {"p": [5]}}"#,
+    example_target: Some("anthropic/messages"),
     fix: "Write the keyword as JSON Schema 2020-12 defines it (a type name from the standard list, a non-empty list for `anyOf`, a string for `format` and `$ref`, a boolean for `uniqueItems`, lists of property names in `dependentRequired`, ...), or remove it.",
     repair: "no: the value's intent cannot be known; `keyword-value-invalid` drops the values it knows",
     repairable: never,

@@ -141,12 +141,16 @@ impl Rule {
         self.example.contains("...")
     }
 
-    /// "Example", or [`SKETCH_LABEL`] for a sketch.
-    pub fn example_label(&self) -> &'static str {
-        if self.example_is_sketch() {
-            SKETCH_LABEL
-        } else {
-            "Example"
+    /// "Example", [`SKETCH_LABEL`] for a sketch, or, for an example `check` reports as this
+    /// rule's error only under [`Rule::example_target`], the label naming that target.
+    pub fn example_label(&self) -> String {
+        match self.example_target {
+            _ if self.example_is_sketch() => SKETCH_LABEL.to_string(),
+            Some(target) => format!(
+                "Example (check it with `--target {target}`: under `portable`, check's default, \
+                 it is not this rule's error)"
+            ),
+            None => "Example".to_string(),
         }
     }
 }
@@ -163,6 +167,12 @@ pub struct Rule {
     /// the input (a 1,103-character description, 513 tools), a sketch of one, with `...`
     /// standing for the rest ([`Rule::example_label`]).
     pub example: &'static str,
+    /// The target whose own profile (`check --target T`) reports the example as this rule's
+    /// error, where `portable`, check's default profile, does not: there another rule's error
+    /// stands for it, or no target of `portable` is known to reject it and it only warns.
+    /// `None`: `portable` reports it (or it is a sketch, or no target rejects it). Named in
+    /// [`Rule::example_label`]; `tests/rules_suite.rs` (`example::ID`) holds it to `check`.
+    pub example_target: Option<&'static str>,
     /// How to fix it by hand.
     pub fix: &'static str,
     /// `yes`, `no` or `partly: ...`, for tables.

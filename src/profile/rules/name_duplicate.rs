@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
              (Anthropic's server tools, OpenAI's `custom` tools; reported on the function tool).",
     features: "`name-unique`",
     example: r#"[{"name": "search", "parameters": {"type": "object", "properties": {}}}, {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]"#,
+    example_target: None,
     fix: "Give every tool of a request its own name (e.g. prefix the server or namespace): a call names its tool, so with two of one name it may reach either. Where a target of the profile rejects it, `toolwire repair` and `compile` leave every tool of such a name out (and say so) rather than guess.",
     repair: "no: where a target of the profile rejects two tools of one name, repair and compile leave every tool sharing the name out, with the reason (a call could reach either tool); elsewhere they keep them, as `check` only warns",
     repairable: never,

@@ -16,6 +16,7 @@ pub const RULE: Rule = Rule {
              warning says so (\"no evidence yet whether T accepts such names\").",
     features: "`name-chars: <kind>`",
     example: r#"{"name": "math.sum", "description": "Adds two numbers.", "parameters": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}}"#,
+    example_target: None,
     fix: "Use letters, digits, underscores and hyphens, starting with a letter or an underscore \
           (e.g. math_sum; repair writes `_21st_magic` for `21st.magic`).",
     repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",

@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              profile does not allow.",
     features: "`name-length-limit: N`",
     example: r#"{"name": "mcp__github_enterprise_server__list_pull_request_review_comments_for_repo", "description": "Lists review comments on a pull request.", "parameters": {"type": "object", "properties": {"pull_number": {"type": "integer"}}}}"#,
+    example_target: None,
     fix: "Shorten the name (drop server prefixes, abbreviate), keeping names unique.",
     repair: "yes, unless the new name is that of another tool of the request (then the tool is refused: a call could reach either)",
     repairable: unless_rename_clashes,

@@ -19,6 +19,7 @@ pub const RULE: Rule = Rule {
              command reads past the cap.",
     features: "none: toolwire's own cap, not a feature of a case",
     example: r#"{"type": "array", "items": {"type": "array", "items": {"type": "array", "items": ... 513 nested objects ...}}}"#,
+    example_target: None,
     fix: "Flatten the schema, or accept a JSON string for the deep part; for a recursive `$ref`, keep the reference (on a target that reads it) instead of inlining it.",
     repair: "no",
     repairable: never,

@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              map (at the root: a tool that takes no arguments).",
     features: "`structure: object-without-properties`, `structure: empty-properties`, `root-shape: object-without-properties`, `root-shape: no-arguments`",
     example: r#"{"type": "object", "properties": {"filter": {"type": "object"}}}"#,
+    example_target: None,
     fix: "Declare the object's properties: each key the model may send, with its schema. For a tool with no arguments, leave `parameters` out where the profile allows that; where it rejects that too, keep `{\"type\":\"object\",\"properties\":{}}` and let `toolwire compile --target T` write the form each target takes.",
     repair: "partly: at the root, a tool that takes no arguments has its schema left out (a named tool in a shape that may leave it out: not Anthropic's, MCP's or Bedrock's), or an object without `properties` becomes an empty argument object, whichever the profile does not reject, and every other finding in the schema goes with it (check marks them repairable); an object, at the root or below, whose `allOf` declares its members gets them when repair merges that `allOf`; other nested objects are left to their author",
     repairable,

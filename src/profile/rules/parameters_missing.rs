@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "The tool has no parameters (input) schema at all.",
     features: "`root-shape: parameters-absent`",
     example: r#"{"name": "list_projects", "description": "Lists the projects."}"#,
+    example_target: None,
     fix: "Declare an empty argument object: {\"type\":\"object\",\"properties\":{}}. Where the profile rejects that too, keep it and let `toolwire compile --target T` write the form each target takes.",
     repair: "yes, unless the profile rejects an empty `properties` map at the root (`root-shape: no-arguments`) too",
     repairable,

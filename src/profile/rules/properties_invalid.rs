@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              writes empty maps as lists).",
     features: "`structure: properties-list`, `structure: properties-null`, `structure: properties-not-object`",
     example: r#"{"type": "object", "properties": []}"#,
+    example_target: None,
     fix: "Write `properties` as an object mapping names to schemas. With none, `{}` only where the profile accepts an empty `properties` map; where it does not, see `object-properties-missing`.",
     repair: "partly: `null` is written `{}` where that stands: below the root, where the profile accepts an empty `properties` map there (or the object's `allOf`, merged, gives it members); at the root, where a tool without arguments has a form",
     repairable: null_only,

@@ -7,6 +7,7 @@ pub const RULE: Rule = Rule {
     checks: "`properties` appears on a schema whose `type` is given and does not include `object`.",
     features: "`structure: properties-on-non-object`",
     example: r#"{"type": "object", "properties": {"data": {"type": "string", "properties": {"x": {"type": "string"}}}}}"#,
+    example_target: None,
     fix: "Remove `properties` (and `required`) from the non-object schema, or make it an object.",
     repair: "yes",
     repairable: always,

@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
              (`\\u{202e}`), never as themselves.",
     features: "`structure: property-name-<kind>`, `property-name-length-limit: N`",
     example: r#"{"type": "object", "properties": {"first name": {"type": "string"}}}"#,
+    example_target: None,
     fix: "Rename the property to letters, digits and underscores (e.g. first_name), short \
           enough for the profile, and map the new name back in the code that reads the \
           arguments.",

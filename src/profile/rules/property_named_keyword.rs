@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              keyword, but converters and front ends that confuse the two break on it.",
     features: "`structure: property-named-<keyword>` (`$ref` is `property-named-ref`)",
     example: r#"{"type": "object", "properties": {"type": {"type": "string", "enum": ["bug", "feature"]}}}"#,
+    example_target: None,
     fix: "Rename the property (e.g. `kind` for `type`) if a target of your profile mishandles it.",
     repair: "no",
     repairable: never,

@@ -21,6 +21,7 @@ pub const RULE: Rule = Rule {
              `$ref` is not a string. It is an error unless every target has evidence of accepting it: no schema is there to read.",
     features: "`structure: ref-unresolved`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}}"##,
+    example_target: None,
     fix: "Add the definition the `$ref` names at the place it names (a `$defs` entry at the \
           schema's root, for `#/$defs/...`), or replace the `$ref` with the schema it was meant \
           to name.",

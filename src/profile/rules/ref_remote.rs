@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              have to fetch it.",
     features: "`keyword-allowed: $ref (remote)`",
     example: r#"{"type": "object", "properties": {"address": {"$ref": "https://example.com/schemas/address.json"}}}"#,
+    example_target: None,
     fix: "Copy the referenced schema into the tool's schema.",
     repair: "no",
     repairable: never,

@@ -20,6 +20,7 @@ pub const RULE: Rule = Rule {
              keyword); and the `$defs`/`definitions` containers. One that resolves to nothing is `ref-dangling`'s.",
     features: "`keyword-allowed: $ref (local $defs)`, `$ref (recursive)`, `$ref (self-reference)`, `$ref (chain too long)`, `$ref (with siblings)`, `$ref (with type)`, `$ref (with title)`, `$ref (with default)`, `$ref (with other keywords)`, `keyword-allowed: $defs`, `keyword-allowed: definitions`",
     example: r##"{"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "$defs": {"City": {"type": "string"}}}"##,
+    example_target: None,
     fix: "Inline the referenced schema where it is used (recursive schemas cannot be inlined: flatten them by hand or take a JSON string).",
     repair: "partly: a `type`, `title`, `default` or other keyword (but `description`) beside a `$ref` is dropped, and what it narrowed reported lost (a `type` its target declares too loses nothing); plain local references are inlined (with a cycle guard, a size cap, a nesting cap and at most 64 references followed in a row or nested); recursive, self-referencing and too-long ones cannot be",
     repairable,

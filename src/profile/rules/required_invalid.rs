@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
              its items unique).",
     features: "`structure: required-null`, `structure: required-boolean`, `structure: required-not-array`, `structure: required-empty`, `structure: required-duplicates`",
     example: r#"{"type": "object", "properties": {"city": {"type": "string"}}, "required": null}"#,
+    example_target: None,
     fix: "Write `required` as a list of property names, or leave it out when nothing is required.",
     repair: "yes",
     repairable: always,

@@ -10,6 +10,7 @@ pub const RULE: Rule = Rule {
              are not checked (their `required` names the parent's properties).",
     features: "`structure: required-undeclared`, `structure: required-without-properties`",
     example: r#"{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text", "position"]}"#,
+    example_target: None,
     fix: "Declare the property, or remove the name from `required`.",
     repair: "yes",
     repairable: always,

@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              separately with and without a root `type`) or `not`.",
     features: "`root-shape: anyOf`, `anyOf-with-type`, `oneOf`, `oneOf-with-type`, `allOf`, `allOf-with-type`, `not`",
     example: r#"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#,
+    example_target: None,
     fix: "Make the root a plain object: merge the branches' properties into one `properties` map, make the alternatives optional, and state the either/or rule in the description.",
     repair: "partly: an `allOf` is merged into the root where one schema says what it and every branch say (`properties` naming other members pooled, `required` united, bounds and types written as their conjunction), as `keyword-unsupported` merges one below the root; `anyOf`, `oneOf`, `not` and other `allOf` cannot be",
     repairable,

@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              than `object` (JSON `null` included), or a root `enum`/`const`.",
     features: "`root-shape: parameters-null`, `true-schema`, `empty-schema`, `instance-not-schema`, `no-type`, `type-null`, `string`, `array`, `enum`, `const`",
     example: r#"{"type": "string", "description": "The query."}"#,
+    example_target: None,
     fix: "Make the root {\"type\":\"object\",\"properties\":{...}} and move a scalar argument into a named property.",
     repair: "partly: a root with `properties`, or a `$ref` to an object schema, but no `type` gets `type: object`; `true` is read as `{}` and `null` as no schema (as `compile` reads them); `{}` is left out (a named tool in a shape that may leave it out: not Anthropic's, MCP's or Bedrock's) or becomes an empty argument object, whichever the profile does not reject; `false` and the other shapes would change the arguments",
     repairable,

@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
              schema object, e.g. the shorthand `\"x\": \"number\"`.",
     features: "`structure: property-schema-string`",
     example: r#"{"type": "object", "properties": {"x": "number"}}"#,
+    example_target: None,
     fix: "Write the subschema as an object: \"x\": {\"type\": \"number\"}.",
     repair: "no",
     repairable: never,

@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
     features: "`enum-size-limit: N`, `property-count-limit: N`, \
                `request-property-count-limit: N`, `schema-bytes-limit: N`",
     example: r#"{"type": "object", "properties": {"country": {"type": "string", "enum": ["AD", "AE", "AF", "... 1,001 values"]}}}"#,
+    example_target: None,
     fix: "Shrink it: move long enums into the description or a lookup tool, split the tool, \
           drop verbose descriptions; for properties counted across a request's tools, send \
           fewer tools per request.",

@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
              they reach strict targets through `toolwire compile`.",
     features: "`structure: strict-open-object`, `structure: strict-required-incomplete`",
     example: r#"{"type": "function", "function": {"name": "run", "strict": true, "parameters": {"type": "object", "properties": {"command": {"type": "string"}, "timeout": {"type": "number"}}, "required": ["command"]}}}"#,
+    example_target: None,
     fix: "Write the strict form: `additionalProperties: false` on every object and every \
           property in its `required`, an optional one made nullable (`type: [\"number\", \
           \"null\"]`); or send the canonical schema through `toolwire compile --target \

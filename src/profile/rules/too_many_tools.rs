@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              own request unless `--one-request` is given.",
     features: "`tool-count-limit: N`",
     example: r#"[{"name": "tool_0", "parameters": {"type": "object", "properties": {}}}, "... 512 more tools"]"#,
+    example_target: None,
     fix: "Send fewer tools per request: select the tools relevant to the task, or group related operations into one tool with an `action` argument.",
     repair: "no",
     repairable: never,

@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
              A standard type as spelled (`integer`, `array`, ...) is `type-unsupported`'s.",
     features: "`type-spelling: <spelling>` (every spelling but the standard types)",
     example: r#"{"type": "dict", "properties": {"weight": {"type": "float"}}}"#,
+    example_target: None,
     fix: "Use a type every target of the profile accepts, spelled as JSON Schema does (dict → object, float/double → number, int/long → integer, str → string, list/tuple → array, bool → boolean).",
     repair: "partly: a standard type in another case (`Integer`, `STRING`) is written in lower case whenever the profile does not allow it as written, even without rejecting evidence (it names the same type wherever it is accepted); a known other spelling (`dict`, `float`, `str`, `tuple`, ...) is rewritten only when a target rejects it; `any`, `\"\"` and a `type` that is no string have no portable meaning",
     repairable: known_spelling,

@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              `[\"string\",\"integer\"]` case.",
     features: "`type-list: string`, `type-list: string,null`, `type-list: string,integer`",
     example: r#"{"type": "object", "properties": {"note": {"type": ["string", "null"]}}}"#,
+    example_target: None,
     fix: "For `[T, \"null\"]`: use `T` and leave the property out of `required` (or `nullable: true` where the profile allows it). For a real union: `anyOf` with one branch per type, where allowed.",
     repair: "partly: `[T, \"null\"]` becomes `T` made optional, `[T]` becomes `T`, and `integer` beside `number` is dropped (every integer is a number); other unions, `[\"null\"]` and a schema whose only value is null cannot be repaired",
     repairable,

@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
              `{\"enum\":[..]}` alone).",
     features: "`type-missing`, `structure: items-without-type` (an untyped schema with `items`)",
     example: r#"{"type": "object", "properties": {"value": {"description": "Any JSON value."}}}"#,
+    example_target: None,
     fix: "Give the schema a `type` (for \"any value\", pick the types the tool really takes, e.g. `\"string\"`); a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) takes the `type` beside that keyword, which already applies to it; so does a property of such a schema (`if: {properties: {v: ..}}`) from the same property of the typed object (`properties: {v: {type: ..}}`).",
     repair: "partly: a branch of `anyOf`/`oneOf`/`allOf` (or the schema of `not`/`if`/`then`/`else`) is given the `type` of the schema holding it (which already applies to it), and an untyped property of such a schema the `type` of the same property of the `type: object` schema it applies to, unless that makes a shape the profile rejects (an object without `properties`, an array without `items`); else the type the schema's other keywords say is written (the one type of its `enum`/`const` values, `object` for `properties`, `array` for `items`); a schema that says nothing is left to its author",
     repairable,

@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
              (`Integer`, `dict`, `\"\"`, ...) are `type-invalid`'s.",
     features: "`type-spelling: <standard type>`",
     example: r#"{"type": "object", "properties": {"note": {"type": "null"}}}"#,
+    example_target: None,
     fix: "Nothing to fix while no target is known to reject the type (no evidence either way: the type is valid JSON Schema). A standard type has no other spelling: where a target rejects `null`, leave the argument out of `required` instead of allowing null; where it rejects another type, write the value as a type it accepts (e.g. a `string`, saying the format in the description).",
     repair: "no",
     repairable: never,
